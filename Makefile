@@ -1,0 +1,43 @@
+# Two entry points: `make demo` and `make test`. Both work on a fresh machine from a clean clone.
+SHELL := /bin/bash
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+
+.PHONY: demo test lint bench prometheus clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip
+
+# Runtime install only: what a user of the package gets.
+$(VENV)/.runtime: pyproject.toml | $(BIN)/python
+	$(BIN)/pip install -q -e .
+	touch $@
+
+# Everything the tests need, test extras included.
+$(VENV)/.test: pyproject.toml | $(BIN)/python
+	$(BIN)/pip install -q -e '.[test]'
+	touch $@ $(VENV)/.runtime
+
+# Debian's prometheus brings promtool and a real server for the end-to-end tests.
+prometheus:
+	@command -v promtool >/dev/null && command -v prometheus >/dev/null || { \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
+	    apt-get install -y -qq --no-install-recommends prometheus >/dev/null; \
+	  else echo "need Debian's prometheus package (promtool): sudo apt-get install prometheus" >&2; exit 1; fi; }
+
+demo: $(VENV)/.runtime
+	$(BIN)/ragmon demo --all
+
+lint: $(VENV)/.test
+	$(BIN)/ruff check ragmon tests benchmarks
+
+test: $(VENV)/.test prometheus lint
+	$(BIN)/pytest -n 2 --dist loadfile
+
+bench: $(VENV)/.runtime
+	$(BIN)/python benchmarks/replay.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache build *.egg-info

@@ -1,0 +1,77 @@
+"""`ragmon serve | replay | calibrate | demo`.
+
+Each subcommand lives in its own module exposing `add_arguments(parser)` and `run(args) -> int`; this
+module only dispatches, maps every `--flag` to a `RAGMON_FLAG` environment default, and turns
+`RagmonError` into a one-line message with exit code 2 instead of a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import os
+import sys
+from collections.abc import Sequence
+
+from ragmon import __version__
+from ragmon.errors import RagmonError
+
+SUBCOMMANDS: dict[str, tuple[str, str]] = {
+    "serve": ("ragmon.service", "run the OTLP sidecar: score live traces, export Prometheus metrics"),
+    "replay": ("ragmon.replay", "score a golden dataset and gate a deploy on the result"),
+    "calibrate": ("ragmon.calibrate", "measure judges against human sentence labels"),
+    "demo": ("ragmon.demo.app", "run the demo RAG app, exporting its traces over OTLP"),
+}
+
+EXIT_ERROR = 2
+_TRUE = {"1", "true", "yes", "on"}
+
+
+def _apply_env_defaults(parser: argparse.ArgumentParser, environ: dict[str, str]) -> None:
+    """Let `RAGMON_MAX_TRACES=5000` stand for `--max-traces 5000`; the command line still wins."""
+    for action in parser._actions:
+        longs = [s for s in action.option_strings if s.startswith("--")]
+        if not longs or action.dest == "help":
+            continue
+        value = environ.get("RAGMON_" + longs[0][2:].upper().replace("-", "_"))
+        if value is None:
+            continue
+        if isinstance(action, argparse._StoreTrueAction):
+            action.default = value.strip().lower() in _TRUE
+        elif isinstance(action, argparse._AppendAction):
+            action.default = [action.type(v) if action.type else v for v in value.split(",") if v]
+        else:
+            action.default = value
+
+
+def build_parser(command: str | None, environ: dict[str, str] | None = None) -> argparse.ArgumentParser:
+    """Only the chosen subcommand's module is imported, so `replay` never pays for gRPC start-up."""
+    environ = dict(os.environ) if environ is None else environ
+    parser = argparse.ArgumentParser(prog="ragmon", description=__doc__.splitlines()[0])
+    parser.add_argument("--version", action="version", version=f"ragmon {__version__}")
+    subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for name, (module_name, help_text) in SUBCOMMANDS.items():
+        sub = subparsers.add_parser(name, help=help_text, description=help_text)
+        if name == command:
+            module = importlib.import_module(module_name)
+            module.add_arguments(sub)
+            _apply_env_defaults(sub, environ)
+            sub.set_defaults(_run=module.run)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    command = next((arg for arg in argv if not arg.startswith("-")), None)
+    args = build_parser(command).parse_args(argv)
+    try:
+        return int(args._run(args))
+    except RagmonError as exc:
+        print(f"ragmon {args.command}: error: {exc}", file=sys.stderr)
+        return EXIT_ERROR
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

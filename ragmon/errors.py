@@ -1,0 +1,21 @@
+"""Errors a user can act on: the CLI prints their message and exits 2, never a traceback."""
+
+from __future__ import annotations
+
+
+class RagmonError(Exception):
+    """Base of every error whose message is meant for the user as it stands."""
+
+
+class InputError(RagmonError):
+    """Bad input, located as precisely as we can: file and line, field, span."""
+
+    def __init__(self, message: str, *, source: str | None = None, line: int | None = None,
+                 field: str | None = None) -> None:
+        self.source = source
+        self.line = line
+        self.field = field
+        where = ":".join(str(p) for p in (source, line) if p is not None)
+        prefix = f"{where}: " if where else ""
+        suffix = f" (field {field!r})" if field else ""
+        super().__init__(f"{prefix}{message}{suffix}")

@@ -1,0 +1,130 @@
+"""The data every part of ragmon passes around: one shape for online and offline scoring.
+
+`None` always means "unknown", which is not the same as empty: `contexts=()` says retrieval returned
+nothing, `contexts=None` says we were never told. Metrics depend on that difference.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+METRIC_NAMES: tuple[str, ...] = (
+    "hit_rate",
+    "precision",
+    "recall",
+    "mrr",
+    "ndcg",
+    "groundedness",
+    "hallucination_rate",
+    "citation_accuracy",
+    "citation_coverage",
+    "context_utilisation",
+    "answer_relevance",
+    "answer_correctness",
+    "abstention",
+)
+"""Every per-example metric, in report order."""
+
+LOWER_IS_BETTER: frozenset[str] = frozenset({"hallucination_rate"})
+"""Metrics a gate treats as a maximum; every other metric is gated as a minimum."""
+
+
+@dataclass(frozen=True, slots=True)
+class Context:
+    """One retrieved document as the generator saw it; position in `Example.contexts` is its rank."""
+
+    id: str
+    text: str
+    score: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Example:
+    """One question with what was retrieved and answered; `extra` carries unknown input fields along."""
+
+    id: str
+    question: str
+    contexts: tuple[Context, ...] | None = None
+    answer: str | None = None
+    relevant_ids: frozenset[str] | None = None
+    citations: tuple[str, ...] | None = None
+    ground_truth: str | None = None
+    category: str | None = None
+    pipeline: str | None = None
+    extra: Mapping[str, Any] = field(default_factory=dict, compare=False, hash=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Claim:
+    """One checkable sentence of an answer; `start:end` are character offsets into the answer."""
+
+    text: str
+    start: int
+    end: int
+
+
+@dataclass(frozen=True, slots=True)
+class ClaimVerdict:
+    """A judge's decision on one claim; `supporting_ids` are ids of the given contexts only."""
+
+    claim: Claim
+    supported: bool
+    supporting_ids: tuple[str, ...] = ()
+    reason: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ExampleResult:
+    """Everything a report or an exporter needs about one scored example."""
+
+    example: Example
+    judge: str
+    metrics: Mapping[str, float | None]
+    verdicts: tuple[ClaimVerdict, ...]
+    relevant_not_retrieved: tuple[str, ...] = ()
+    retrieved_unused: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class EvalConfig:
+    """Settings of one evaluation; `k` cuts retrieval metrics, generation metrics see every context."""
+
+    k: int = 5
+    bootstrap_samples: int = 1000
+    confidence: float = 0.95
+    seed: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Aggregate:
+    """Unweighted mean over the examples where a metric is defined; `n` counts them.
+
+    Undefined (`mean is None`, `n == 0`) is not zero: `float()` of it raises instead of inventing 0.0.
+    """
+
+    mean: float | None
+    n: int
+    ci: tuple[float, float] | None = None
+
+    @property
+    def defined(self) -> bool:
+        return self.mean is not None
+
+    def __float__(self) -> float:
+        if self.mean is None:
+            raise ValueError("metric is undefined: no example had an observation")
+        return self.mean
+
+
+@dataclass(frozen=True, slots=True)
+class Report:
+    """The outcome of scoring a dataset: per-example results plus aggregates, ready for gates and reports."""
+
+    judge: Mapping[str, Any]
+    k: int
+    results: tuple[ExampleResult, ...]
+    aggregates: Mapping[str, Aggregate]
+    skipped: tuple[tuple[str, str], ...] = ()
+    """(example id, reason) for examples a judge could not score, when the run was told to skip them."""

@@ -1,0 +1,48 @@
+"""argparse value types shared by the subcommands, so `2s`, `500ms` and `0.1` mean one thing everywhere."""
+
+from __future__ import annotations
+
+import argparse
+import re
+
+_DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h)?\s*$")
+_UNIT_SECONDS = {"ms": 0.001, "s": 1.0, "m": 60.0, "h": 3600.0, None: 1.0}
+
+
+def duration(text: str) -> float:
+    """Seconds from `500ms`, `2s`, `5m`, `1h` or a bare number of seconds."""
+    match = _DURATION.match(text)
+    if not match:
+        raise argparse.ArgumentTypeError(f"not a duration: {text!r} (use e.g. 500ms, 2s, 5m)")
+    return float(match.group(1)) * _UNIT_SECONDS[match.group(2)]
+
+
+def fraction(text: str) -> float:
+    """A rate in [0, 1]."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not 0.0 <= value <= 1.0:
+        raise argparse.ArgumentTypeError(f"must be between 0 and 1: {text}")
+    return value
+
+
+def positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1: {text}")
+    return value
+
+
+def listen_address(text: str) -> tuple[str, int] | None:
+    """`host:port` (IPv6 as `[::1]:4317`); `off` disables the listener."""
+    if text.strip().lower() == "off":
+        return None
+    host, sep, port = text.rpartition(":")
+    if not sep or not port.isdigit() or not 0 <= int(port) <= 65535:
+        raise argparse.ArgumentTypeError(f"not a listen address: {text!r} (use host:port or off)")
+    return host.strip("[]") or "0.0.0.0", int(port)
