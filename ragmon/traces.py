@@ -6,7 +6,11 @@ Attribute values keep their OTLP types: str, bool, int, float, bytes, list (arra
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import heapq
+import itertools
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -32,6 +36,9 @@ class Span:
     resource: Mapping[str, Any] = field(default_factory=dict)
     status_code: int = 0
     scope_name: str = ""
+    parent_is_remote: bool | None = None
+    """From the OTLP span flags (bits 0x100/0x200): True when the parent lives in another process.
+    None when the sender does not say (older SDKs, other languages)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,3 +47,154 @@ class Trace:
 
     trace_id: str
     spans: tuple[Span, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Decided:
+    """A trace handed on for extraction, and why now: complete, timeout, evicted or drain."""
+
+    trace: Trace
+    reason: str
+
+
+# A span of these kinds whose parent we never see is the process's entry point (the parent lives in the
+# caller: traceparent from a client, a message producer), so it can end a trace like a parentless root.
+_ENTRY_KINDS = frozenset({2, 5})  # SERVER, CONSUMER
+
+
+def _may_be_local_root(span: Span) -> bool:
+    """Exact when the sender sets the remote-parent flag (the Python SDK does); else guess by kind."""
+    if span.parent_span_id is None or span.parent_is_remote:
+        return True
+    return span.parent_is_remote is None and span.kind in _ENTRY_KINDS
+
+
+class _Pending:
+    __slots__ = ("armed_at", "armed_seq", "first_seen", "last_seen", "roots", "span_ids", "spans", "trace_id")
+
+    def __init__(self, trace_id: str, now: float) -> None:
+        self.trace_id = trace_id
+        self.first_seen = now
+        self.last_seen = now
+        self.spans: list[Span] = []
+        self.span_ids: set[str] = set()
+        self.roots: list[Span] = []
+        self.armed_seq = -1
+        self.armed_at = 0.0
+
+    def has_local_root(self) -> bool:
+        """Judged now, not on arrival: a SERVER span's parent may turn up after it."""
+        return any(s.parent_span_id is None or s.parent_span_id not in self.span_ids for s in self.roots)
+
+
+class Assembler:
+    """Groups spans into traces and says when each trace is ready, like the Collector's tail sampler.
+
+    Exporters send spans as they end, children first and often split over batches seconds apart, so a
+    trace is only decided `quiet` seconds after its latest span once a local root has arrived, or at
+    `decision_wait` after its first span at the latest. A local root is a span without a parent, or one
+    whose parent the sender flags as remote (OTLP span flags), or, when the sender says nothing, a
+    SERVER/CONSUMER span whose parent is not in the trace. An unflagged INTERNAL span whose parent is
+    missing is not one: its parent is usually still in the app's export queue, and treating it as a root
+    would decide the trace before the answer arrives; such a trace is decided at `decision_wait`.
+
+    Deadlines live in a heap with one live entry per trace; when a span pushes the deadline later the
+    entry is re-armed as it comes due, so each span costs O(1) plus an O(log n) push only when the
+    deadline moves earlier. Not thread-safe: one event loop owns it.
+    """
+
+    def __init__(self, *, quiet: float = 2.0, decision_wait: float = 30.0, max_traces: int = 20_000,
+                 max_spans_per_trace: int = 1_000, clock: Callable[[], float] = time.monotonic) -> None:
+        self._quiet = quiet
+        self._wait = decision_wait
+        self._max_traces = max_traces
+        self._max_spans = max_spans_per_trace
+        self._clock = clock
+        self._traces: OrderedDict[str, _Pending] = OrderedDict()
+        self._heap: list[tuple[float, int, _Pending]] = []
+        self._seq = itertools.count()
+        self._evicted: list[Decided] = []
+        self._decided: OrderedDict[str, None] = OrderedDict()
+        self._decided_max = 4 * max_traces
+
+    @property
+    def in_flight(self) -> int:
+        return len(self._traces)
+
+    def add(self, span: Span) -> str:
+        """"accepted", "duplicate", "late" (its trace was already decided) or "too_many_spans"."""
+        now = self._clock()
+        pending = self._traces.get(span.trace_id)
+        if pending is None:
+            if span.trace_id in self._decided:
+                return "late"
+            if len(self._traces) >= self._max_traces:
+                oldest = self._traces.popitem(last=False)[1]
+                self._evicted.append(self._finish(oldest, "evicted"))
+            pending = self._traces[span.trace_id] = _Pending(span.trace_id, now)
+        elif span.span_id in pending.span_ids:
+            return "duplicate"
+        elif len(pending.spans) >= self._max_spans:
+            return "too_many_spans"
+        pending.spans.append(span)
+        pending.span_ids.add(span.span_id)
+        pending.last_seen = now
+        if _may_be_local_root(span):
+            pending.roots.append(span)
+        due = self._due(pending, bool(pending.roots))
+        if pending.armed_seq < 0 or due < pending.armed_at:
+            self._arm(pending, due)
+        return "accepted"
+
+    def pop_decided(self, now: float | None = None) -> list[Decided]:
+        """Traces whose deadline has passed, plus those evicted since the last call."""
+        now = self._clock() if now is None else now
+        out, self._evicted = self._evicted, []
+        heap = self._heap
+        while heap and heap[0][0] <= now:
+            _, seq, pending = heapq.heappop(heap)
+            if seq != pending.armed_seq:
+                continue  # superseded by an earlier deadline, or its trace was evicted
+            complete = pending.has_local_root()
+            due = self._due(pending, complete)
+            if due > now:
+                self._arm(pending, due)
+                continue
+            del self._traces[pending.trace_id]
+            rooted_in_time = pending.last_seen + self._quiet <= pending.first_seen + self._wait
+            reason = "complete" if complete and rooted_in_time else "timeout"
+            out.append(self._finish(pending, reason))
+        return out
+
+    def drain(self) -> list[Decided]:
+        """Everything still buffered, for shutdown."""
+        out, self._evicted = self._evicted, []
+        out.extend(self._finish(pending, "drain") for pending in self._traces.values())
+        self._traces.clear()
+        self._heap.clear()
+        return out
+
+    def next_deadline(self) -> float | None:
+        """When pop_decided may next have work (possibly early, never late); None when idle."""
+        if self._evicted:
+            return self._clock()
+        heap = self._heap
+        while heap and heap[0][1] != heap[0][2].armed_seq:
+            heapq.heappop(heap)
+        return heap[0][0] if heap else None
+
+    def _due(self, pending: _Pending, rooted: bool) -> float:
+        timeout = pending.first_seen + self._wait
+        return min(timeout, pending.last_seen + self._quiet) if rooted else timeout
+
+    def _arm(self, pending: _Pending, due: float) -> None:
+        pending.armed_seq = seq = next(self._seq)
+        pending.armed_at = due
+        heapq.heappush(self._heap, (due, seq, pending))
+
+    def _finish(self, pending: _Pending, reason: str) -> Decided:
+        pending.armed_seq = -1  # its heap entry, if any, is now stale
+        self._decided[pending.trace_id] = None
+        if len(self._decided) > self._decided_max:
+            self._decided.popitem(last=False)
+        return Decided(Trace(pending.trace_id, tuple(pending.spans)), reason)

@@ -1,0 +1,394 @@
+"""OTLP trace requests (protobuf or OTLP/JSON) to ragmon `Span`s.
+
+Both decoders produce identical spans, rejections and messages for the same data, so nothing downstream
+can tell which encoding or transport a span came by.
+
+Two kinds of badness, because OTLP distinguishes them:
+- a body that cannot be read as a request at all (not protobuf, not JSON, a JSON field of the wrong
+  type) raises `DecodeError` naming the field, e.g. `resourceSpans[0].scopeSpans[1].spans[3].name: not a
+  string`; the receiver answers 400 and the client must not retry;
+- a readable span with unusable ids (empty, wrong length, all zeros, not hex) is rejected on its own and
+  named in `DecodedBatch.errors`; the rest are accepted (OTLP partial success).
+
+An all-zero parent id is read as "no parent": it cannot name a real span, and treating it as a root
+keeps the span rather than losing it. Spans of one resource share one `resource` dict (decoded once per
+resource, not per span): treat it as read-only.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+import re
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from google.protobuf.message import DecodeError as ProtobufDecodeError
+from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
+from opentelemetry.proto.common.v1.common_pb2 import AnyValue
+
+from ragmon.errors import RagmonError
+from ragmon.traces import Span, SpanEvent
+
+MAX_ERRORS = 10
+"""Rejection messages kept per batch; `rejected` still counts every rejected span."""
+
+_TRACE_HEX = 32
+_SPAN_HEX = 16
+_ZEROS = {_TRACE_HEX: "0" * _TRACE_HEX, _SPAN_HEX: "0" * _SPAN_HEX}
+_HEX = re.compile(r"[0-9a-f]*")
+
+# Proto3 JSON allows enum names; the OTLP spec asks for integers but a lenient reader costs nothing here.
+_ENUM_NAMES = {
+    "SPAN_KIND_UNSPECIFIED": 0, "SPAN_KIND_INTERNAL": 1, "SPAN_KIND_SERVER": 2, "SPAN_KIND_CLIENT": 3,
+    "SPAN_KIND_PRODUCER": 4, "SPAN_KIND_CONSUMER": 5,
+    "STATUS_CODE_UNSET": 0, "STATUS_CODE_OK": 1, "STATUS_CODE_ERROR": 2,
+}
+
+
+class DecodeError(RagmonError):
+    """The body is not a readable ExportTraceServiceRequest; the message says what and where."""
+
+
+@dataclass(frozen=True, slots=True)
+class DecodedBatch:
+    spans: tuple[Span, ...]
+    rejected: int
+    errors: tuple[str, ...]
+
+    def rejection_message(self) -> str:
+        """For a partial-success error_message: every kept rejection, and how many more there were."""
+        more = self.rejected - len(self.errors)
+        return "; ".join(self.errors) + (f"; and {more} more" if more > 0 else "")
+
+
+class _Collector:
+    """Accepted spans plus the tally of rejected ones, shared by both decoders."""
+
+    __slots__ = ("errors", "rejected", "spans")
+
+    def __init__(self) -> None:
+        self.spans: list[Span] = []
+        self.rejected = 0
+        self.errors: list[str] = []
+
+    def reject(self, where: str, name: str, problem: str) -> None:
+        self.rejected += 1
+        if len(self.errors) < MAX_ERRORS:
+            self.errors.append(f"{where} {name!r}: {problem}")
+
+    def batch(self) -> DecodedBatch:
+        return DecodedBatch(tuple(self.spans), self.rejected, tuple(self.errors))
+
+
+def _id_problem(field: str, value: str, hex_len: int) -> str | None:
+    """Why a lowercase hex id is unusable, or None when it is fine."""
+    if not value:
+        return f"{field} is empty"
+    if len(value) != hex_len or not _HEX.fullmatch(value):
+        return f"{field} is not {hex_len} hex digits"
+    if value == _ZEROS[hex_len]:
+        return f"{field} is all zeros"
+    return None
+
+
+def _check_ids(trace_id: str, span_id: str, parent: str) -> tuple[str | None, str | None]:
+    """(why the span must be rejected or None, its parent id or None for a root)."""
+    problem = _id_problem("traceId", trace_id, _TRACE_HEX) or _id_problem("spanId", span_id, _SPAN_HEX)
+    if problem or not parent:
+        return problem, None
+    problem = _id_problem("parentSpanId", parent, _SPAN_HEX)
+    if problem == "parentSpanId is all zeros":
+        return None, None
+    return problem, parent
+
+
+# --- protobuf ---------------------------------------------------------------------------------------
+
+
+_HAS_IS_REMOTE = 0x100
+_IS_REMOTE = 0x200
+
+
+def _parent_is_remote(flags: int) -> bool | None:
+    return bool(flags & _IS_REMOTE) if flags & _HAS_IS_REMOTE else None
+
+
+def decode_protobuf(body: bytes) -> DecodedBatch:
+    try:
+        request = ExportTraceServiceRequest.FromString(body)
+    except (ProtobufDecodeError, RecursionError) as exc:
+        raise DecodeError(f"not a valid protobuf ExportTraceServiceRequest ({exc})") from None
+    return decode_request(request)
+
+
+def decode_request(request: ExportTraceServiceRequest) -> DecodedBatch:
+    """Spans of an already parsed request (the gRPC server hands us the message, not bytes)."""
+    out = _Collector()
+    for i, resource_spans in enumerate(request.resource_spans):
+        resource = _pb_attributes(resource_spans.resource.attributes)
+        for j, scope_spans in enumerate(resource_spans.scope_spans):
+            scope_name = scope_spans.scope.name
+            for k, span in enumerate(scope_spans.spans):
+                trace_id, span_id = span.trace_id.hex(), span.span_id.hex()
+                problem, parent = _check_ids(trace_id, span_id, span.parent_span_id.hex())
+                if problem:
+                    out.reject(f"resourceSpans[{i}].scopeSpans[{j}].spans[{k}]", span.name, problem)
+                    continue
+                out.spans.append(Span(
+                    trace_id=trace_id, span_id=span_id, parent_span_id=parent,
+                    name=span.name, start_time_unix_nano=span.start_time_unix_nano,
+                    end_time_unix_nano=span.end_time_unix_nano, kind=span.kind,
+                    attributes=_pb_attributes(span.attributes),
+                    events=tuple(SpanEvent(e.name, e.time_unix_nano, _pb_attributes(e.attributes))
+                                 for e in span.events),
+                    resource=resource, status_code=span.status.code, scope_name=scope_name,
+                    parent_is_remote=_parent_is_remote(span.flags)))
+    return out.batch()
+
+
+def _pb_attributes(key_values: Iterable[Any]) -> dict[str, Any]:
+    return {kv.key: _pb_value(kv.value) for kv in key_values}
+
+
+def _pb_value(value: AnyValue) -> Any:
+    kind = value.WhichOneof("value")
+    if kind == "string_value":
+        return value.string_value
+    if kind == "array_value":
+        return [_pb_value(v) for v in value.array_value.values]
+    if kind == "kvlist_value":
+        return _pb_attributes(value.kvlist_value.values)
+    return None if kind is None else getattr(value, kind)
+
+
+# --- OTLP/JSON --------------------------------------------------------------------------------------
+
+
+class _Invalid(Exception):
+    """A JSON field of the wrong shape; `where` grows as the error travels up to the request level."""
+
+    def __init__(self, where: str, what: str) -> None:
+        super().__init__(where, what)
+        self.where = where
+        self.what = what
+
+    def under(self, prefix: str) -> _Invalid:
+        return _Invalid(prefix + self.where, self.what)
+
+
+def decode_json(body: bytes) -> DecodedBatch:
+    try:
+        doc = json.loads(body) if body and not body.isspace() else {}
+    except RecursionError:
+        raise DecodeError("not valid JSON: nested too deeply") from None
+    except ValueError as exc:
+        raise DecodeError(f"not valid JSON: {exc}") from None
+    try:
+        return _json_request(doc)
+    except _Invalid as exc:
+        raise DecodeError(f"{exc.where or 'body'}: {exc.what}") from None
+    except RecursionError:
+        raise DecodeError("attribute values nested too deeply") from None
+
+
+def _json_request(doc: Any) -> DecodedBatch:
+    if type(doc) is not dict:
+        raise _Invalid("", "not a JSON object (want an ExportTraceServiceRequest)")
+    out = _Collector()
+    for i, resource_spans in enumerate(_json_list(doc, "resourceSpans", "")):
+        where_rs = f"resourceSpans[{i}]"
+        _json_object(resource_spans, where_rs)
+        resource_doc = resource_spans.get("resource") or {}
+        _json_object(resource_doc, f"{where_rs}.resource")
+        resource = _json_attributes(resource_doc, f"{where_rs}.resource.")
+        for j, scope_spans in enumerate(_json_list(resource_spans, "scopeSpans", f"{where_rs}.")):
+            where_ss = f"{where_rs}.scopeSpans[{j}]"
+            _json_object(scope_spans, where_ss)
+            scope = scope_spans.get("scope") or {}
+            _json_object(scope, f"{where_ss}.scope")
+            scope_name = _json_str(scope, "name", f"{where_ss}.scope.")
+            for k, span in enumerate(_json_list(scope_spans, "spans", f"{where_ss}.")):
+                where = f"{where_ss}.spans[{k}]"
+                _json_object(span, where)
+                try:
+                    _json_span(out, where, span, resource, scope_name)
+                except _Invalid as exc:
+                    raise exc.under(f"{where}.") from None
+    return out.batch()
+
+
+def _json_span(out: _Collector, where: str, span: dict[str, Any], resource: Mapping[str, Any],
+               scope_name: str) -> None:
+    name = _json_str(span, "name", "")
+    trace_id = _json_hex(span, "traceId")
+    span_id = _json_hex(span, "spanId")
+    problem, parent = _check_ids(trace_id, span_id, _json_hex(span, "parentSpanId"))
+    if problem:
+        out.reject(where, name, problem)
+        return
+    status = span.get("status") or {}
+    _json_object(status, "status")
+    out.spans.append(Span(
+        trace_id=trace_id, span_id=span_id, parent_span_id=parent, name=name,
+        start_time_unix_nano=_json_int(span.get("startTimeUnixNano", 0), "startTimeUnixNano"),
+        end_time_unix_nano=_json_int(span.get("endTimeUnixNano", 0), "endTimeUnixNano"),
+        kind=_json_enum(span.get("kind", 0), "kind"),
+        attributes=_json_attributes(span, ""),
+        events=tuple(_json_event(event, f"events[{n}]")
+                     for n, event in enumerate(_json_list(span, "events", ""))),
+        resource=resource, status_code=_json_enum(status.get("code", 0), "status.code"),
+        scope_name=scope_name, parent_is_remote=_parent_is_remote(_json_int(span.get("flags", 0), "flags"))))
+
+
+def _json_event(event: Any, where: str) -> SpanEvent:
+    _json_object(event, where)
+    prefix = f"{where}."
+    return SpanEvent(_json_str(event, "name", prefix),
+                     _json_int(event.get("timeUnixNano", 0), f"{prefix}timeUnixNano"),
+                     _json_attributes(event, prefix))
+
+
+def _json_object(value: Any, where: str) -> None:
+    if type(value) is not dict:
+        raise _Invalid(where, "not a JSON object")
+
+
+def _json_list(obj: dict[str, Any], key: str, prefix: str) -> list[Any]:
+    value = obj.get(key)
+    if value is None:
+        return []
+    if type(value) is not list:
+        raise _Invalid(prefix + key, "not a list")
+    return value
+
+
+def _json_str(obj: dict[str, Any], key: str, prefix: str) -> str:
+    value = obj.get(key, "")
+    if type(value) is not str:
+        raise _Invalid(prefix + key, "not a string")
+    return value
+
+
+def _json_hex(obj: dict[str, Any], key: str) -> str:
+    value = obj.get(key, "")
+    if type(value) is not str:
+        raise _Invalid(key, "not a hex string")
+    return value.lower()
+
+
+def _json_int(value: Any, where: str) -> int:
+    if type(value) is int:
+        return value
+    if type(value) is str:
+        try:
+            return int(value)
+        except ValueError:
+            pass
+    elif type(value) is float and value.is_integer():
+        return int(value)
+    raise _Invalid(where, f"not an integer: {value!r}")
+
+
+def _json_enum(value: Any, where: str) -> int:
+    if type(value) is str and value in _ENUM_NAMES:
+        return _ENUM_NAMES[value]
+    return _json_int(value, where)
+
+
+def _json_attributes(obj: dict[str, Any], prefix: str) -> dict[str, Any]:
+    return _json_key_values(_json_list(obj, "attributes", prefix), f"{prefix}attributes")
+
+
+def _json_key_values(items: list[Any], where: str) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for n, item in enumerate(items):
+        if type(item) is not dict or type(key := item.get("key")) is not str:
+            raise _Invalid(f"{where}[{n}]", "not a {key, value} object with a string key")
+        try:
+            out[key] = _json_value(item.get("value"))
+        except _Invalid as exc:
+            raise exc.under(f"{where}[{n}].value") from None
+    return out
+
+
+def _json_value(value: Any) -> Any:
+    """An AnyValue; the first known field wins, unknown fields are ignored, `{}` is an empty value."""
+    if value is None:
+        return None
+    if type(value) is not dict:
+        raise _Invalid("", "not an AnyValue object")
+    for key, item in value.items():
+        convert = _JSON_ANY.get(key)
+        if convert is not None:
+            try:
+                return convert(item)
+            except _Invalid as exc:
+                raise exc.under(f".{key}") from None
+    return None
+
+
+def _json_string_value(value: Any) -> str:
+    if type(value) is not str:
+        raise _Invalid("", "not a string")
+    return value
+
+
+def _json_bool_value(value: Any) -> bool:
+    if type(value) is not bool:
+        raise _Invalid("", "not true or false")
+    return value
+
+
+def _json_double_value(value: Any) -> float:
+    if type(value) in (int, float):
+        return float(value)
+    if type(value) is str:
+        try:
+            return float(value)
+        except ValueError:
+            pass
+    raise _Invalid("", f"not a number: {value!r}")
+
+
+def _json_bytes_value(value: Any) -> bytes:
+    """Standard proto3 JSON bytes: base64, URL-safe alphabet and missing padding tolerated."""
+    if type(value) is not str:
+        raise _Invalid("", "not a base64 string")
+    text = value.replace("-", "+").replace("_", "/")
+    try:
+        return base64.b64decode(text + "=" * (-len(text) % 4), validate=True)
+    except binascii.Error:
+        raise _Invalid("", "not valid base64") from None
+
+
+def _json_array_value(value: Any) -> list[Any]:
+    if type(value) is not dict:
+        raise _Invalid("", "not an ArrayValue object")
+    items = _json_list(value, "values", ".")
+    out = []
+    for n, item in enumerate(items):
+        try:
+            out.append(_json_value(item))
+        except _Invalid as exc:
+            raise exc.under(f".values[{n}]") from None
+    return out
+
+
+def _json_kvlist_value(value: Any) -> dict[str, Any]:
+    if type(value) is not dict:
+        raise _Invalid("", "not a KeyValueList object")
+    return _json_key_values(_json_list(value, "values", "."), ".values")
+
+
+_JSON_ANY: dict[str, Callable[[Any], Any]] = {
+    "stringValue": _json_string_value,
+    "intValue": lambda v: _json_int(v, ""),
+    "boolValue": _json_bool_value,
+    "doubleValue": _json_double_value,
+    "arrayValue": _json_array_value,
+    "kvlistValue": _json_kvlist_value,
+    "bytesValue": _json_bytes_value,
+}

@@ -1,0 +1,83 @@
+"""OTLP/gRPC trace receiver: `opentelemetry.proto.collector.trace.v1.TraceService/Export`.
+
+Status codes follow the OTLP spec: INVALID_ARGUMENT and UNAUTHENTICATED are final; UNAVAILABLE with a
+`google.rpc.retryinfo-bin` trailer (RetryInfo, 1 s) is back-pressure, which the Python exporter honours;
+oversized messages get RESOURCE_EXHAUSTED from gRPC itself (`grpc.max_receive_message_length`), before
+our code runs, so the sink does not count them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+import grpc
+from google.protobuf.duration_pb2 import Duration
+from google.rpc.error_details_pb2 import RetryInfo
+from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import (
+    ExportTracePartialSuccess,
+    ExportTraceServiceRequest,
+    ExportTraceServiceResponse,
+)
+from opentelemetry.proto.collector.trace.v1.trace_service_pb2_grpc import (
+    TraceServiceServicer,
+    add_TraceServiceServicer_to_server,
+)
+
+from ragmon.errors import RagmonError
+from ragmon.otlp.auth import bearer_ok
+from ragmon.otlp.decode import decode_request
+from ragmon.otlp.http import INLINE_DECODE_LIMIT
+from ragmon.otlp.sink import SpanSink
+
+RETRY_INFO_KEY = "google.rpc.retryinfo-bin"
+_RETRY_AFTER_1S = ((RETRY_INFO_KEY, RetryInfo(retry_delay=Duration(seconds=1)).SerializeToString()),)
+
+
+class _TraceService(TraceServiceServicer):
+    def __init__(self, sink: SpanSink, token: str | None) -> None:
+        self._sink = sink
+        self._token = None if token is None else token.encode()
+
+    async def Export(self, request: ExportTraceServiceRequest,
+                     context: grpc.aio.ServicerContext) -> ExportTraceServiceResponse:
+        sink = self._sink
+        if self._token is not None:
+            header = dict(context.invocation_metadata() or ()).get("authorization", "")
+            if not bearer_ok(str(header), self._token):
+                sink.reject(1, "unauthorized")
+                await context.abort(grpc.StatusCode.UNAUTHENTICATED,
+                                    "missing or wrong bearer token (metadata authorization: Bearer <token>)")
+        if request.ByteSize() <= INLINE_DECODE_LIMIT:
+            batch = decode_request(request)
+        else:
+            batch = await asyncio.to_thread(decode_request, request)
+        if batch.rejected:
+            sink.reject(batch.rejected, "invalid")
+            if not batch.spans:
+                await context.abort(grpc.StatusCode.INVALID_ARGUMENT,
+                                    f"every span was rejected: {batch.rejection_message()}")
+        if batch.spans and not sink.offer(batch.spans, "grpc"):
+            sink.reject(len(batch.spans), "backpressure")
+            await context.abort(grpc.StatusCode.UNAVAILABLE, "ragmon is busy scoring; retry later",
+                                trailing_metadata=_RETRY_AFTER_1S)
+        if not batch.rejected:
+            return ExportTraceServiceResponse()
+        return ExportTraceServiceResponse(partial_success=ExportTracePartialSuccess(
+            rejected_spans=batch.rejected, error_message=batch.rejection_message()))
+
+
+async def start_grpc_server(address: tuple[str, int], sink: SpanSink, *, max_body: int,
+                            token: str | None) -> tuple[grpc.aio.Server, int]:
+    """Start serving; returns the server (stop it with `await server.stop(grace)`) and the bound port."""
+    host, port = address
+    target = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+    server = grpc.aio.server(options=[("grpc.max_receive_message_length", max_body)])
+    add_TraceServiceServicer_to_server(_TraceService(sink, token), server)
+    try:
+        bound = server.add_insecure_port(target)
+    except RuntimeError as exc:
+        raise RagmonError(f"cannot listen for OTLP/gRPC on {target}: {exc}") from None
+    if not bound:
+        raise RagmonError(f"cannot listen for OTLP/gRPC on {target}")
+    await server.start()
+    return server, bound

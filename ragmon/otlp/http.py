@@ -1,0 +1,169 @@
+"""OTLP/HTTP trace receiver: `POST /v1/traces`, protobuf or JSON, identity/gzip/deflate.
+
+Status codes follow the OTLP spec so that exporters do the right thing without configuration: 400/401/
+413/415 are final (the client drops the batch), 503 + Retry-After asks it to retry, 200 may carry a
+partial success naming the spans we refused. Error bodies are a google.rpc.Status in the request's
+encoding (JSON when the request was not protobuf, so a curl user can read it).
+
+Run the app with `web.AppRunner(app, auto_decompress=False)`: we inflate the body ourselves, in steps
+that never produce more than the room left under `max_body`, so a gzip bomb costs at most `max_body` of
+memory, and a truncated or corrupt stream is a 400 rather than a silently shortened body. (With aiohttp's
+default auto_decompress the receiver still works and still stops at `max_body`, but aiohttp does not
+notice a truncated gzip stream and keeps inflating the rest of a rejected body while it drains it.)
+The compressed size is bounded too: Content-Length up front, then the bytes actually read.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import zlib
+from collections.abc import Callable
+
+from aiohttp import web
+from google.rpc.status_pb2 import Status
+from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import (
+    ExportTracePartialSuccess,
+    ExportTraceServiceResponse,
+)
+
+from ragmon.otlp.auth import bearer_ok
+from ragmon.otlp.decode import DecodedBatch, DecodeError, decode_json, decode_protobuf
+from ragmon.otlp.sink import SpanSink
+
+PROTOBUF = "application/x-protobuf"
+JSON = "application/json"
+INLINE_DECODE_LIMIT = 256 * 1024
+"""Bodies above this many bytes are decoded in a worker thread so the event loop keeps serving."""
+
+_ENCODINGS = frozenset({"", "identity", "gzip", "deflate"})
+# google.rpc.Code for each HTTP status we answer with.
+_RPC_CODE = {400: 3, 401: 16, 413: 8, 415: 3, 503: 14}
+
+
+class _TooLarge(Exception):
+    pass
+
+
+class _Inflater:
+    """Incremental gzip (several members allowed, as RFC 1952 does) or zlib-wrapped deflate."""
+
+    def __init__(self, encoding: str) -> None:
+        self._gzip = encoding == "gzip"
+        self._wbits = 16 + zlib.MAX_WBITS if self._gzip else zlib.MAX_WBITS
+        self._stream = zlib.decompressobj(self._wbits)
+
+    def feed(self, data: bytes, room: int) -> bytes:
+        """Inflate `data`, stopping once the output passes `room` bytes (the caller then answers 413)."""
+        pieces = []
+        while data:
+            if self._stream.eof:
+                if not self._gzip:
+                    raise zlib.error("data after the end of the deflate stream")
+                self._stream = zlib.decompressobj(self._wbits)
+            piece = self._stream.decompress(data, room + 1)
+            pieces.append(piece)
+            room -= len(piece)
+            if room < 0:
+                break
+            data = self._stream.unconsumed_tail or self._stream.unused_data
+        return b"".join(pieces)
+
+    def finish(self) -> None:
+        if not self._stream.eof:
+            raise zlib.error("the compressed stream ends early")
+
+
+def add_otlp_routes(app: web.Application, sink: SpanSink, *, max_body: int, token: str | None) -> None:
+    """Serve `POST /v1/traces` on `app`; `max_body` bounds the body on the wire and after decompression.
+
+    Serve `app` with `web.AppRunner(app, auto_decompress=False)` (see the module docstring).
+    """
+    expected = None if token is None else token.encode()
+
+    async def receive(request: web.Request) -> web.Response:
+        as_json = request.content_type != PROTOBUF
+        if expected is not None and not bearer_ok(request.headers.get("Authorization", ""), expected):
+            sink.reject(1, "unauthorized")
+            return _failure(401, "missing or wrong bearer token (Authorization: Bearer <token>)", as_json,
+                            {"WWW-Authenticate": 'Bearer realm="ragmon"'})
+        if request.content_type not in (PROTOBUF, JSON):
+            sink.reject(1, "decode_error")
+            return _failure(415, f"Content-Type {request.content_type!r} is not supported: "
+                                 f"send {PROTOBUF} or {JSON}", as_json)
+        encoding = request.headers.get("Content-Encoding", "").strip().lower()
+        if encoding not in _ENCODINGS:
+            sink.reject(1, "decode_error")
+            return _failure(415, f"Content-Encoding {encoding!r} is not supported: use gzip, deflate or "
+                                 "identity", as_json)
+        try:
+            body = await _read_body(request, max_body, encoding)
+        except _TooLarge as exc:
+            sink.reject(1, "too_large")
+            return _failure(413, str(exc), as_json)
+        except (zlib.error, web.RequestPayloadError) as exc:
+            sink.reject(1, "decode_error")
+            return _failure(400, f"body is not valid {encoding or 'identity'} data: {exc}", as_json)
+
+        decode: Callable[[bytes], DecodedBatch] = decode_json if as_json else decode_protobuf
+        try:
+            if len(body) <= INLINE_DECODE_LIMIT:
+                batch = decode(body)
+            else:
+                batch = await asyncio.to_thread(decode, body)
+        except DecodeError as exc:
+            sink.reject(1, "decode_error")
+            return _failure(400, str(exc), as_json)
+        if batch.rejected:
+            sink.reject(batch.rejected, "invalid")
+            if not batch.spans:
+                return _failure(400, f"every span was rejected: {batch.rejection_message()}", as_json)
+        if batch.spans and not sink.offer(batch.spans, "http"):
+            sink.reject(len(batch.spans), "backpressure")
+            return _failure(503, "ragmon is busy scoring; retry later", as_json, {"Retry-After": "1"})
+        return _success(batch, as_json)
+
+    app.router.add_post("/v1/traces", receive)
+
+
+async def _read_body(request: web.Request, max_body: int, encoding: str) -> bytes:
+    if request.content_length is not None and request.content_length > max_body:
+        raise _TooLarge(f"body of {request.content_length} bytes is over the {max_body}-byte limit")
+    if not request.body_exists:
+        return b""
+    stream = request.content
+    # total_compressed_bytes is set when aiohttp itself inflates (auto_decompress left on).
+    inflated_by_aiohttp = stream.total_compressed_bytes is not None
+    inflater = _Inflater(encoding) if encoding in ("gzip", "deflate") and not inflated_by_aiohttp else None
+    body = bytearray()
+    while chunk := await stream.readany():
+        if stream.total_raw_bytes > max_body:
+            raise _TooLarge(f"body is over the {max_body}-byte limit")
+        body += chunk if inflater is None else inflater.feed(chunk, max_body - len(body))
+        if len(body) > max_body:
+            raise _TooLarge(f"body is over the {max_body}-byte limit after decompression")
+    if inflater is not None and stream.total_raw_bytes:
+        inflater.finish()
+    return bytes(body)
+
+
+def _success(batch: DecodedBatch, as_json: bool) -> web.Response:
+    partial = batch.rejection_message() if batch.rejected else None
+    if as_json:
+        doc = {} if partial is None else {
+            "partialSuccess": {"rejectedSpans": str(batch.rejected), "errorMessage": partial}}
+        return web.Response(body=json.dumps(doc).encode(), content_type=JSON)
+    response = ExportTraceServiceResponse()
+    if partial is not None:
+        response.partial_success.CopyFrom(
+            ExportTracePartialSuccess(rejected_spans=batch.rejected, error_message=partial))
+    return web.Response(body=response.SerializeToString(), content_type=PROTOBUF)
+
+
+def _failure(status: int, message: str, as_json: bool, headers: dict[str, str] | None = None) -> web.Response:
+    code = _RPC_CODE[status]
+    if as_json:
+        body, content_type = json.dumps({"code": code, "message": message}).encode(), JSON
+    else:
+        body, content_type = Status(code=code, message=message).SerializeToString(), PROTOBUF
+    return web.Response(status=status, body=body, content_type=content_type, headers=headers)

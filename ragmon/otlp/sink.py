@@ -1,0 +1,24 @@
+"""What the OTLP receivers hand decoded spans to; the service implements it (queue, Assembler, counters)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Protocol
+
+from ragmon.traces import Span
+
+
+class SpanSink(Protocol):
+    def offer(self, spans: Sequence[Span], transport: str) -> bool:
+        """Take spans received over `transport` ("http" or "grpc"); False when full, so the receiver
+        answers back-pressure (HTTP 503 + Retry-After, gRPC UNAVAILABLE) and the client retries later.
+        Called on the event loop; must not block."""
+        ...
+
+    def reject(self, count: int, reason: str) -> None:
+        """Count spans refused by the receiver. Reasons: "invalid" (bad ids, the rest of the batch was
+        taken), "decode_error" (also an unsupported Content-Type or Content-Encoding), "too_large",
+        "unauthorized", "backpressure". When a request is refused before its spans could be counted
+        (decode_error, too_large, unauthorized), count is 1: the request carried at least one span, and
+        a zero would hide the refusal from a rate() alert."""
+        ...

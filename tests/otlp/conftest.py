@@ -1,0 +1,115 @@
+"""Fixtures for the OTLP receiver tests: real SDK spans, an OTLP/JSON encoding of them, a recording sink."""
+
+from __future__ import annotations
+
+import base64
+import json
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import pytest
+from google.protobuf.json_format import MessageToDict
+from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
+from opentelemetry.sdk.resources import Resource
+from opentelemetry.sdk.trace import ReadableSpan, TracerProvider
+from opentelemetry.sdk.trace.export import SimpleSpanProcessor, SpanExporter
+from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
+from opentelemetry.trace import SpanKind, Status, StatusCode
+
+from ragmon.traces import Span
+
+RESOURCE = Resource.create({"service.name": "rag-demo", "deployment.environment": "test"})
+DOCS = ("Paris is the capital of France.", "The Seine flows through Paris.")
+
+
+def record_rag_trace(exporter: SpanExporter) -> None:
+    """One RAG request as an instrumented app emits it: a SERVER root, a retriever, an LLM call."""
+    provider = TracerProvider(resource=RESOURCE)
+    provider.add_span_processor(SimpleSpanProcessor(exporter))
+    tracer = provider.get_tracer("ragmon.tests", "1.0")
+    with tracer.start_as_current_span("POST /ask", kind=SpanKind.SERVER,
+                                      attributes={"http.response.status_code": 200}):
+        with tracer.start_as_current_span("retrieve", attributes={
+                "openinference.span.kind": "RETRIEVER", "input.value": "capital of France?",
+                "retrieval.documents.0.document.content": DOCS[0],
+                "retrieval.documents.0.document.score": 0.91,
+                "retrieval.documents.1.document.content": DOCS[1],
+                "retrieval.documents.1.document.score": 0.42,
+                "tags": ["a", "b"], "top_k": 2, "reranked": False}) as retrieve:
+            retrieve.add_event("db.query.result", {"id": "doc-1", "score": 0.91})
+        with tracer.start_as_current_span("llm", kind=SpanKind.CLIENT) as llm:
+            llm.set_attribute("llm.output_messages.0.message.content", "Paris.")
+            llm.set_status(Status(StatusCode.ERROR, "slow"))
+    provider.shutdown()
+
+
+@pytest.fixture
+def sdk_spans() -> Sequence[ReadableSpan]:
+    """The finished SDK spans of one RAG trace (children first, as the SDK ends them)."""
+    memory = InMemorySpanExporter()
+    record_rag_trace(memory)
+    return memory.get_finished_spans()
+
+
+def to_otlp_json(request: ExportTraceServiceRequest, *, upper_ids: bool = False) -> bytes:
+    """OTLP/JSON as the spec defines it: proto3 JSON with integer enums and hex (not base64) ids."""
+    doc = MessageToDict(request, use_integers_for_enums=True)
+    for resource_spans in doc.get("resourceSpans", []):
+        for scope_spans in resource_spans.get("scopeSpans", []):
+            for span in scope_spans.get("spans", []):
+                for key in ("traceId", "spanId", "parentSpanId"):
+                    if key in span:
+                        hex_id = base64.b64decode(span[key]).hex()
+                        span[key] = hex_id.upper() if upper_ids else hex_id
+    return json.dumps(doc).encode()
+
+
+@pytest.fixture
+def otlp_json() -> Callable[..., bytes]:
+    return to_otlp_json
+
+
+class RecordingSink:
+    """Stands in for the service's queue: records what the receiver hands over, refuses on demand."""
+
+    def __init__(self) -> None:
+        self.offers: list[tuple[tuple[Span, ...], str]] = []
+        self.rejects: list[tuple[int, str]] = []
+        self.refusals = 0  # refuse this many offers, then accept (-1: refuse every offer)
+
+    def offer(self, spans: Sequence[Span], transport: str) -> bool:
+        self.offers.append((tuple(spans), transport))
+        if self.refusals:
+            self.refusals -= 1
+            return False
+        return True
+
+    def reject(self, count: int, reason: str) -> None:
+        self.rejects.append((count, reason))
+
+    @property
+    def spans(self) -> list[Span]:
+        return [span for spans, _ in self.offers for span in spans]
+
+
+@pytest.fixture
+def sink() -> RecordingSink:
+    return RecordingSink()
+
+
+def sdk_ids(span: ReadableSpan) -> dict[str, Any]:
+    """The ids the SDK gave a span, in the lowercase hex form ragmon keeps."""
+    context = span.get_span_context()
+    assert context is not None
+    return {"trace_id": format(context.trace_id, "032x"), "span_id": format(context.span_id, "016x"),
+            "parent_span_id": None if span.parent is None else format(span.parent.span_id, "016x")}
+
+
+@pytest.fixture
+def ids_of() -> Callable[[ReadableSpan], dict[str, Any]]:
+    return sdk_ids
+
+
+@pytest.fixture
+def emit_rag_trace() -> Callable[[SpanExporter], None]:
+    return record_rag_trace

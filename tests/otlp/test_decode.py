@@ -1,0 +1,214 @@
+"""OTLP protobuf and OTLP/JSON decoding into ragmon Spans."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pytest
+from opentelemetry.exporter.otlp.proto.common.trace_encoder import encode_spans
+from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
+from opentelemetry.proto.common.v1.common_pb2 import AnyValue, ArrayValue, KeyValue, KeyValueList
+from opentelemetry.proto.trace.v1.trace_pb2 import ResourceSpans, ScopeSpans
+from opentelemetry.proto.trace.v1.trace_pb2 import Span as PbSpan
+
+from ragmon.otlp.decode import MAX_ERRORS, DecodeError, decode_json, decode_protobuf
+from ragmon.traces import Span, SpanEvent
+
+TRACE = "5b8efff798038103d269b633813fc60c"
+ROOT = "eee19b7ec3c1b174"
+CHILD = "eee19b7ec3c1b173"
+
+
+def test_protobuf_from_the_sdk_encoder_keeps_ids_attributes_events_resource(sdk_spans, ids_of):
+    batch = decode_protobuf(encode_spans(sdk_spans).SerializeToString())
+
+    assert batch.rejected == 0 and batch.errors == ()
+    by_name = {span.name: span for span in batch.spans}
+    assert sorted(by_name) == ["POST /ask", "llm", "retrieve"]
+    for sdk_span in sdk_spans:
+        span = by_name[sdk_span.name]
+        assert {"trace_id": span.trace_id, "span_id": span.span_id,
+                "parent_span_id": span.parent_span_id} == ids_of(sdk_span)
+        assert span.start_time_unix_nano == sdk_span.start_time
+        assert span.end_time_unix_nano == sdk_span.end_time
+        assert span.resource["service.name"] == "rag-demo"
+        assert span.resource["deployment.environment"] == "test"
+        assert span.scope_name == "ragmon.tests"
+    assert by_name["POST /ask"].parent_span_id is None
+    assert by_name["POST /ask"].kind == 2  # SERVER
+    assert by_name["llm"].kind == 3 and by_name["llm"].status_code == 2  # CLIENT, ERROR
+    retrieve = by_name["retrieve"]
+    assert retrieve.kind == 1  # INTERNAL
+    assert retrieve.attributes["retrieval.documents.1.document.content"] == "The Seine flows through Paris."
+    assert retrieve.attributes["retrieval.documents.0.document.score"] == 0.91
+    assert retrieve.attributes["tags"] == ["a", "b"]
+    assert retrieve.attributes["top_k"] == 2 and retrieve.attributes["reranked"] is False
+    sdk_event = next(s for s in sdk_spans if s.name == "retrieve").events[0]
+    assert retrieve.events == (
+        SpanEvent("db.query.result", sdk_event.timestamp, {"id": "doc-1", "score": 0.91}),)
+
+
+def test_json_and_protobuf_give_identical_batches(sdk_spans, otlp_json):
+    request = encode_spans(sdk_spans)
+    from_protobuf = decode_protobuf(request.SerializeToString())
+    assert decode_json(otlp_json(request)) == from_protobuf
+    assert decode_json(otlp_json(request, upper_ids=True)) == from_protobuf  # hex ids are case-insensitive
+
+
+def test_the_remote_parent_flag_is_read_from_both_encodings():
+    # Flags 0x100 say "the sender knows", 0x200 "the parent is remote"; no 0x100 means unknown.
+    body = _json_body(_json_span(spanId=ROOT, parentSpanId=CHILD, flags=0x300),
+                      _json_span(spanId=CHILD, parentSpanId=ROOT, flags="256"),
+                      _json_span(spanId="eee19b7ec3c1b172"))
+    assert [s.parent_is_remote for s in decode_json(body).spans] == [True, False, None]
+    request = ExportTraceServiceRequest(resource_spans=[ResourceSpans(scope_spans=[ScopeSpans(spans=[
+        PbSpan(trace_id=bytes.fromhex(TRACE), span_id=bytes.fromhex(ROOT), name="r",
+               parent_span_id=bytes.fromhex(CHILD), flags=0x301)])])])
+    assert decode_protobuf(request.SerializeToString()).spans[0].parent_is_remote is True
+
+
+def _kv(key: str, value: AnyValue) -> KeyValue:
+    return KeyValue(key=key, value=value)
+
+
+def test_every_anyvalue_type_decodes_alike_from_both_encodings(otlp_json):
+    # Built by hand so every AnyValue branch appears, nested; 2**62 checks int64 survives JSON as a string.
+    values = AnyValue(kvlist_value=KeyValueList(values=[
+        _kv("bytes", AnyValue(bytes_value=b"\x00\xffrag")),
+        _kv("list", AnyValue(array_value=ArrayValue(values=[
+            AnyValue(int_value=2**62), AnyValue(double_value=-0.5), AnyValue(bool_value=True),
+            AnyValue(string_value="x"), AnyValue()]))),
+    ]))
+    span = PbSpan(trace_id=bytes.fromhex(TRACE), span_id=bytes.fromhex(ROOT), name="s", kind=5,
+                  attributes=[_kv("nested", values)])
+    request = ExportTraceServiceRequest(
+        resource_spans=[ResourceSpans(scope_spans=[ScopeSpans(spans=[span])])])
+
+    from_protobuf = decode_protobuf(request.SerializeToString())
+    assert from_protobuf.spans[0].attributes == {
+        "nested": {"bytes": b"\x00\xffrag", "list": [2**62, -0.5, True, "x", None]}}
+    assert decode_json(otlp_json(request)) == from_protobuf
+
+
+def _json_span(**fields: object) -> dict[str, object]:
+    return {"traceId": TRACE, "spanId": ROOT, "name": "root", **fields}
+
+
+def _json_body(*spans: dict[str, object], **top: object) -> bytes:
+    return json.dumps({"resourceSpans": [{"resource": {"attributes": [
+        {"key": "service.name", "value": {"stringValue": "svc"}}]},
+        "scopeSpans": [{"scope": {"name": "lib", "version": "1"}, "spans": list(spans)}]}], **top}).encode()
+
+
+def test_json_quirks_int64_as_number_or_string_enum_names_base64_variants_unknown_fields():
+    body = _json_body(
+        _json_span(kind="SPAN_KIND_SERVER", startTimeUnixNano=1700000000000000001,
+                   endTimeUnixNano="1700000000000000002", status={"code": 2, "message": "boom"},
+                   droppedAttributesCount=0, someFutureField={"x": 1},
+                   attributes=[
+                       {"key": "n", "value": {"intValue": 7}},
+                       {"key": "s", "value": {"intValue": "-7"}},
+                       {"key": "d", "value": {"doubleValue": "Infinity"}},
+                       {"key": "i", "value": {"doubleValue": 3}},
+                       {"key": "b64", "value": {"bytesValue": "AP8="}},
+                       {"key": "b64url", "value": {"bytesValue": "AP8"}},  # '_'/'-' alphabet, no padding
+                       {"key": "empty", "value": {}},
+                       {"key": "future", "value": {"futureValue": 1, "stringValue": "kept"}},
+                   ],
+                   events=[{"timeUnixNano": "5", "name": "e", "attributes": [
+                       {"key": "k", "value": {"boolValue": False}}]}]),
+        unknownTopLevel=True)
+
+    batch = decode_json(body)
+
+    assert batch.spans == (Span(
+        trace_id=TRACE, span_id=ROOT, parent_span_id=None, name="root",
+        start_time_unix_nano=1700000000000000001, end_time_unix_nano=1700000000000000002, kind=2,
+        attributes={"n": 7, "s": -7, "d": math.inf, "i": 3.0, "b64": b"\x00\xff", "b64url": b"\x00\xff",
+                    "empty": None, "future": "kept"},
+        events=(SpanEvent("e", 5, {"k": False}),), resource={"service.name": "svc"}, status_code=2,
+        scope_name="lib"),)
+
+
+@pytest.mark.parametrize(("trace_id", "span_id", "parent", "problem"), [
+    ("", ROOT, "", "traceId is empty"),
+    (TRACE[:30], ROOT, "", "traceId is not 32 hex digits"),
+    ("0" * 32, ROOT, "", "traceId is all zeros"),
+    (TRACE, "", "", "spanId is empty"),
+    (TRACE, "0" * 16, "", "spanId is all zeros"),
+    (TRACE, ROOT, "abcd", "parentSpanId is not 16 hex digits"),
+])
+def test_a_span_with_unusable_ids_is_rejected_alone_in_both_encodings(trace_id, span_id, parent, problem):
+    good = _json_span(spanId=CHILD, parentSpanId=ROOT, name="good")
+    bad = _json_span(traceId=trace_id, spanId=span_id, parentSpanId=parent, name="bad")
+    json_batch = decode_json(_json_body(good, bad))
+
+    pb_bad = PbSpan(trace_id=bytes.fromhex(trace_id), span_id=bytes.fromhex(span_id),
+                    parent_span_id=bytes.fromhex(parent), name="bad")
+    pb_good = PbSpan(trace_id=bytes.fromhex(TRACE), span_id=bytes.fromhex(CHILD),
+                     parent_span_id=bytes.fromhex(ROOT), name="good")
+    request = ExportTraceServiceRequest(resource_spans=[ResourceSpans(
+        resource={"attributes": [_kv("service.name", AnyValue(string_value="svc"))]},
+        scope_spans=[ScopeSpans(scope={"name": "lib"}, spans=[pb_good, pb_bad])])])
+    pb_batch = decode_protobuf(request.SerializeToString())
+
+    assert json_batch == pb_batch
+    assert [span.name for span in json_batch.spans] == ["good"]
+    assert json_batch.rejected == 1
+    assert json_batch.errors == (f"resourceSpans[0].scopeSpans[0].spans[1] 'bad': {problem}",)
+
+
+def test_json_ids_that_are_not_hex_are_rejected_and_an_all_zero_parent_means_root():
+    batch = decode_json(_json_body(
+        _json_span(traceId="zz" * 16, name="nothex"),
+        _json_span(parentSpanId="0" * 16, name="zero-parent")))
+    assert batch.errors == ("resourceSpans[0].scopeSpans[0].spans[0] 'nothex': traceId is not 32 hex digits",)
+    assert [(s.name, s.parent_span_id) for s in batch.spans] == [("zero-parent", None)]
+
+
+def test_rejections_beyond_the_message_cap_are_still_counted():
+    spans = [_json_span(spanId="", name=f"s{n}") for n in range(MAX_ERRORS + 5)]
+    batch = decode_json(_json_body(*spans))
+    assert batch.rejected == MAX_ERRORS + 5 and len(batch.errors) == MAX_ERRORS
+    assert batch.rejection_message().endswith("; and 5 more")
+
+
+@pytest.mark.parametrize(("body", "message"), [
+    (b"{nope", "not valid JSON"),
+    (b"[]", "body: not a JSON object"),
+    (b'{"resourceSpans": {}}', "resourceSpans: not a list"),
+    (b'{"resourceSpans": [{"scopeSpans": [{"spans": [7]}]}]}',
+     "resourceSpans[0].scopeSpans[0].spans[0]: not a JSON object"),
+    (_json_body(_json_span(traceId=12)), "resourceSpans[0].scopeSpans[0].spans[0].traceId: not a hex string"),
+    (_json_body(_json_span(name=["x"])), "resourceSpans[0].scopeSpans[0].spans[0].name: not a string"),
+    (_json_body(_json_span(startTimeUnixNano="soon")),
+     "resourceSpans[0].scopeSpans[0].spans[0].startTimeUnixNano: not an integer: 'soon'"),
+    (_json_body(_json_span(attributes={"k": "v"})),
+     "resourceSpans[0].scopeSpans[0].spans[0].attributes: not a list"),
+    (_json_body(_json_span(attributes=[
+        {"key": "k", "value": {"arrayValue": {"values": [{"intValue": 1.5}]}}}])),
+     "resourceSpans[0].scopeSpans[0].spans[0].attributes[0].value.arrayValue.values[0].intValue: "
+     "not an integer: 1.5"),
+    (_json_body(_json_span(events=[{"name": "e", "attributes": [{"value": {}}]}])),
+     "resourceSpans[0].scopeSpans[0].spans[0].events[0].attributes[0]: not a {key, value} object"),
+    (_json_body(_json_span(attributes=[{"key": "k", "value": {"bytesValue": "***"}}])),
+     "resourceSpans[0].scopeSpans[0].spans[0].attributes[0].value.bytesValue: not valid base64"),
+    (b'{"resourceSpans": [{"resource": {"attributes": [{"key": "a", "value": {"boolValue": "yes"}}]}}]}',
+     "resourceSpans[0].resource.attributes[0].value.boolValue: not true or false"),
+])
+def test_json_that_cannot_be_read_raises_naming_the_field(body, message):
+    with pytest.raises(DecodeError) as error:
+        decode_json(body)
+    assert message in str(error.value)
+
+
+def test_bytes_that_are_not_protobuf_raise():
+    # 0x0a is field 1 (resource_spans), length-delimited, claiming 100 bytes that are not there.
+    with pytest.raises(DecodeError, match="not a valid protobuf ExportTraceServiceRequest"):
+        decode_protobuf(b"\x0a\x64\x01\x02")
+
+
+def test_empty_bodies_are_empty_requests():
+    assert decode_protobuf(b"") == decode_json(b"") == decode_json(b"{}")
+    assert decode_json(b"{}").spans == () and decode_json(b"{}").rejected == 0

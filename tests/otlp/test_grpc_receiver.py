@@ -1,0 +1,148 @@
+"""OTLP/gRPC receiver on a real grpc.aio server, fed by the SDK's own exporter and by a grpc.aio client."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Awaitable, Callable
+
+import grpc
+import pytest
+from google.rpc.error_details_pb2 import RetryInfo
+from opentelemetry.exporter.otlp.proto.common.trace_encoder import encode_spans
+from opentelemetry.exporter.otlp.proto.grpc.trace_exporter import OTLPSpanExporter
+from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import (
+    ExportTraceServiceRequest,
+    ExportTraceServiceResponse,
+)
+from opentelemetry.proto.collector.trace.v1.trace_service_pb2_grpc import TraceServiceStub
+from opentelemetry.proto.common.v1.common_pb2 import AnyValue, KeyValue
+from opentelemetry.sdk.trace.export import SpanExportResult
+
+from ragmon.otlp.decode import decode_protobuf
+from ragmon.otlp.grpc import RETRY_INFO_KEY, start_grpc_server
+
+Serve = Callable[..., Awaitable[str]]
+
+
+@pytest.fixture
+async def serve(sink) -> AsyncIterator[Serve]:
+    """Start the receiver on 127.0.0.1, port 0, feeding `sink`; returns `host:port`."""
+    servers: list[grpc.aio.Server] = []
+
+    async def start(*, max_body: int = 1 << 20, token: str | None = None) -> str:
+        server, port = await start_grpc_server(("127.0.0.1", 0), sink, max_body=max_body, token=token)
+        servers.append(server)
+        return f"127.0.0.1:{port}"
+
+    yield start
+    for server in servers:
+        await server.stop(None)
+
+
+async def call(target: str, request: ExportTraceServiceRequest, *, token: str | None = None,
+               compression: grpc.Compression | None = None) -> ExportTraceServiceResponse:
+    metadata = None if token is None else (("authorization", f"Bearer {token}"),)
+    async with grpc.aio.insecure_channel(target) as channel:
+        return await TraceServiceStub(channel).Export(request, metadata=metadata, compression=compression)
+
+
+@pytest.mark.parametrize("compression", [grpc.Compression.NoCompression, grpc.Compression.Gzip])
+async def test_the_sdk_exporter_delivers_a_trace(serve, sink, emit_rag_trace, compression):
+    target = await serve()
+    exporter = OTLPSpanExporter(endpoint=target, insecure=True, compression=compression)
+    await asyncio.to_thread(emit_rag_trace, exporter)
+
+    assert [transport for _, transport in sink.offers] == ["grpc"] * 3
+    spans = {span.name: span for span in sink.spans}
+    root = spans["POST /ask"]
+    assert root.parent_span_id is None and root.resource["service.name"] == "rag-demo"
+    assert spans["retrieve"].parent_span_id == spans["llm"].parent_span_id == root.span_id
+    assert spans["retrieve"].events[0].name == "db.query.result"
+
+
+async def test_grpc_and_http_decoding_agree(serve, sink, sdk_spans):
+    target = await serve()
+    request = encode_spans(sdk_spans)
+    assert await call(target, request) == ExportTraceServiceResponse()
+    assert tuple(sink.spans) == decode_protobuf(request.SerializeToString()).spans
+
+
+async def test_partial_success_names_the_rejected_span(serve, sink, sdk_spans):
+    target = await serve()
+    request = encode_spans(sdk_spans)
+    bad = request.resource_spans[0].scope_spans[0].spans[2]
+    bad.trace_id = b"\x01" * 15
+    response = await call(target, request)
+    assert response.partial_success.rejected_spans == 1
+    assert response.partial_success.error_message == (
+        f"resourceSpans[0].scopeSpans[0].spans[2] {bad.name!r}: traceId is not 32 hex digits")
+    assert len(sink.spans) == 2 and sink.rejects == [(1, "invalid")]
+
+
+async def test_a_request_whose_every_span_is_invalid_is_invalid_argument(serve, sink, sdk_spans):
+    target = await serve()
+    request = encode_spans(sdk_spans)
+    for span in request.resource_spans[0].scope_spans[0].spans:
+        span.span_id = b""
+    with pytest.raises(grpc.aio.AioRpcError) as error:
+        await call(target, request)
+    assert error.value.code() is grpc.StatusCode.INVALID_ARGUMENT
+    assert error.value.details().startswith("every span was rejected: ")
+    assert sink.offers == [] and sink.rejects == [(3, "invalid")]
+
+
+async def test_a_full_queue_is_unavailable_with_retry_info(serve, sink, sdk_spans):
+    target = await serve()
+    sink.refusals = -1
+    with pytest.raises(grpc.aio.AioRpcError) as error:
+        await call(target, encode_spans(sdk_spans))
+    assert error.value.code() is grpc.StatusCode.UNAVAILABLE
+    retry_info = RetryInfo.FromString(dict(error.value.trailing_metadata())[RETRY_INFO_KEY])
+    assert (retry_info.retry_delay.seconds, retry_info.retry_delay.nanos) == (1, 0)
+    assert sink.rejects == [(3, "backpressure")]
+
+
+async def test_the_sdk_exporter_retries_unavailable(serve, sink, sdk_spans):
+    target = await serve()
+    sink.refusals = 1
+    exporter = OTLPSpanExporter(endpoint=target, insecure=True)
+    assert await asyncio.to_thread(exporter.export, sdk_spans) is SpanExportResult.SUCCESS
+    assert len(sink.offers) == 2
+
+
+async def test_the_sdk_exporter_waits_as_retry_info_says(serve, sink, sdk_spans):
+    # Within a 2.5 s timeout, the 1 s RetryInfo delay fits three attempts (t = 0, 1, 2); the exporter's own
+    # backoff (1 s then 2 s, each +-20 %) would fit only two.
+    target = await serve()
+    sink.refusals = -1
+    exporter = OTLPSpanExporter(endpoint=target, insecure=True, timeout=2.5)
+    assert await asyncio.to_thread(exporter.export, sdk_spans) is SpanExportResult.FAILURE
+    assert len(sink.offers) == 3
+
+
+async def test_a_token_is_required_when_configured(serve, sink, sdk_spans):
+    target = await serve(token="s3cret")
+    denied = await asyncio.to_thread(OTLPSpanExporter(endpoint=target, insecure=True).export, sdk_spans)
+    assert denied is SpanExportResult.FAILURE  # UNAUTHENTICATED is final: no retry
+    assert sink.offers == [] and sink.rejects == [(1, "unauthorized")]
+
+    with pytest.raises(grpc.aio.AioRpcError) as error:
+        await call(target, encode_spans(sdk_spans), token="wrong")
+    assert error.value.code() is grpc.StatusCode.UNAUTHENTICATED
+
+    exporter = OTLPSpanExporter(endpoint=target, insecure=True, headers={"authorization": "Bearer s3cret"})
+    assert await asyncio.to_thread(exporter.export, sdk_spans) is SpanExportResult.SUCCESS
+    assert len(sink.spans) == 3
+
+
+@pytest.mark.parametrize("compression", [grpc.Compression.NoCompression, grpc.Compression.Gzip])
+async def test_an_oversized_message_is_resource_exhausted(serve, sink, sdk_spans, compression):
+    # 64 KiB of one repeated letter gzips to a few hundred bytes: the limit must hold after inflating too.
+    target = await serve(max_body=32 * 1024)
+    request = encode_spans(sdk_spans)
+    request.resource_spans[0].scope_spans[0].spans[0].attributes.append(
+        KeyValue(key="doc", value=AnyValue(string_value="w" * 65536)))
+    with pytest.raises(grpc.aio.AioRpcError) as error:
+        await call(target, request, compression=compression)
+    assert error.value.code() is grpc.StatusCode.RESOURCE_EXHAUSTED
+    assert sink.offers == []

@@ -1,0 +1,288 @@
+"""OTLP/HTTP receiver on a real aiohttp server, fed by the SDK's own exporter and by hand-made requests."""
+
+from __future__ import annotations
+
+import asyncio
+import gzip
+import json
+import threading
+import tracemalloc
+import zlib
+from collections.abc import AsyncIterator, Awaitable, Callable
+
+import aiohttp
+import pytest
+from aiohttp import web
+from google.rpc.status_pb2 import Status
+from opentelemetry.exporter.otlp.proto.common.trace_encoder import encode_spans
+from opentelemetry.exporter.otlp.proto.http import Compression
+from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter
+from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceResponse
+from opentelemetry.sdk.trace.export import SpanExportResult
+
+import ragmon.otlp.http as otlp_http
+from ragmon.otlp.decode import decode_protobuf
+from ragmon.otlp.http import add_otlp_routes
+
+PROTOBUF = {"Content-Type": "application/x-protobuf"}
+JSON = {"Content-Type": "application/json"}
+
+Serve = Callable[..., Awaitable[str]]
+
+
+@pytest.fixture
+async def serve(sink) -> AsyncIterator[Serve]:
+    """Start the receiver on 127.0.0.1 (free port) feeding `sink`; returns the /v1/traces URL."""
+    runners: list[web.AppRunner] = []
+
+    async def start(*, max_body: int = 1 << 20, token: str | None = None,
+                    auto_decompress: bool = False) -> str:
+        app = web.Application()
+        add_otlp_routes(app, sink, max_body=max_body, token=token)
+        runner = web.AppRunner(app, auto_decompress=auto_decompress)
+        await runner.setup()
+        runners.append(runner)
+        await web.TCPSite(runner, "127.0.0.1", 0).start()
+        host, port = runner.addresses[0][:2]
+        return f"http://{host}:{port}/v1/traces"
+
+    yield start
+    for runner in runners:
+        await runner.cleanup()
+
+
+async def post(url: str, body: bytes, headers: dict[str, str]) -> tuple[int, dict[str, str], bytes]:
+    async with aiohttp.ClientSession() as session, session.post(url, data=body, headers=headers) as resp:
+        return resp.status, dict(resp.headers), await resp.read()
+
+
+def status_of(body: bytes) -> Status:
+    return Status.FromString(body)
+
+
+@pytest.mark.parametrize("compression", [Compression.NoCompression, Compression.Gzip, Compression.Deflate])
+async def test_the_sdk_exporter_delivers_a_trace(serve, sink, emit_rag_trace, compression):
+    url = await serve()
+    await asyncio.to_thread(emit_rag_trace, OTLPSpanExporter(endpoint=url, compression=compression))
+
+    # SimpleSpanProcessor sends each span as it ends: three requests, children first.
+    assert [transport for _, transport in sink.offers] == ["http"] * 3
+    spans = {span.name: span for span in sink.spans}
+    assert list(spans) == ["retrieve", "llm", "POST /ask"]
+    root = spans["POST /ask"]
+    assert root.parent_span_id is None and root.kind == 2
+    assert spans["retrieve"].parent_span_id == spans["llm"].parent_span_id == root.span_id
+    assert {span.trace_id for span in sink.spans} == {root.trace_id}
+    document = spans["retrieve"].attributes["retrieval.documents.0.document.content"]
+    assert document == "Paris is the capital of France."
+    assert root.resource["service.name"] == "rag-demo"
+    assert sink.rejects == []
+
+
+async def test_json_requests_get_json_responses(serve, sink, sdk_spans, otlp_json):
+    url = await serve()
+    request = encode_spans(sdk_spans)
+    status, headers, body = await post(url, otlp_json(request),
+                                       {"Content-Type": "application/json; charset=utf-8"})
+    assert (status, headers["Content-Type"], json.loads(body)) == (200, "application/json", {})
+    assert tuple(sink.spans) == decode_protobuf(request.SerializeToString()).spans
+
+
+async def test_partial_success_in_protobuf_names_the_rejected_span(serve, sink, sdk_spans):
+    url = await serve()
+    request = encode_spans(sdk_spans)
+    bad = request.resource_spans[0].scope_spans[0].spans[0]
+    bad.span_id = b""
+    status, headers, body = await post(url, request.SerializeToString(), PROTOBUF)
+
+    assert (status, headers["Content-Type"]) == (200, "application/x-protobuf")
+    partial = ExportTraceServiceResponse.FromString(body).partial_success
+    assert partial.rejected_spans == 1
+    assert partial.error_message == f"resourceSpans[0].scopeSpans[0].spans[0] {bad.name!r}: spanId is empty"
+    assert len(sink.spans) == 2 and sink.rejects == [(1, "invalid")]
+
+
+async def test_partial_success_in_json(serve, sink, sdk_spans, otlp_json):
+    url = await serve()
+    doc = json.loads(otlp_json(encode_spans(sdk_spans)))
+    spans = doc["resourceSpans"][0]["scopeSpans"][0]["spans"]
+    spans[1]["traceId"] = "0" * 32
+    spans[2]["traceId"] = "abc"
+    status, _, body = await post(url, json.dumps(doc).encode(), JSON)
+
+    partial = json.loads(body)["partialSuccess"]
+    assert status == 200 and partial["rejectedSpans"] == "2"  # int64 is a string in OTLP/JSON
+    assert partial["errorMessage"] == (
+        f"resourceSpans[0].scopeSpans[0].spans[1] {spans[1]['name']!r}: traceId is all zeros; "
+        f"resourceSpans[0].scopeSpans[0].spans[2] {spans[2]['name']!r}: traceId is not 32 hex digits")
+    assert len(sink.spans) == 1 and sink.rejects == [(2, "invalid")]
+
+
+async def test_a_request_whose_every_span_is_invalid_is_a_400(serve, sink, sdk_spans):
+    url = await serve()
+    request = encode_spans(sdk_spans)
+    for span in request.resource_spans[0].scope_spans[0].spans:
+        span.trace_id = b"\0" * 16
+    status, _, body = await post(url, request.SerializeToString(), PROTOBUF)
+    assert status == 400 and status_of(body).code == 3
+    assert status_of(body).message.startswith("every span was rejected: ")
+    assert sink.offers == [] and sink.rejects == [(3, "invalid")]
+
+
+@pytest.mark.parametrize(("headers", "message"), [
+    ({"Content-Type": "text/plain"}, "Content-Type 'text/plain' is not supported"),
+    ({**PROTOBUF, "Content-Encoding": "br"}, "Content-Encoding 'br' is not supported"),
+])
+async def test_unsupported_media_is_a_415(serve, sink, headers, message):
+    url = await serve()
+    status, _, body = await post(url, b"x", headers)
+    assert status == 415
+    if headers["Content-Type"] == "text/plain":  # not protobuf: the Status comes as JSON, readable by curl
+        assert json.loads(body)["message"].startswith(message)
+    else:
+        assert status_of(body).message.startswith(message)
+    assert sink.offers == [] and sink.rejects == [(1, "decode_error")]
+
+
+async def test_an_oversized_body_is_a_413(serve, sink):
+    url = await serve(max_body=1000)
+    status, _, body = await post(url, b"\0" * 1001, PROTOBUF)
+    assert status == 413 and status_of(body).code == 8
+    assert status_of(body).message == "body of 1001 bytes is over the 1000-byte limit"
+    assert sink.rejects == [(1, "too_large")]
+
+
+async def test_an_oversized_chunked_body_without_content_length_is_a_413(serve, sink):
+    url = await serve(max_body=5000)
+
+    async def chunks() -> AsyncIterator[bytes]:
+        for _ in range(10):
+            yield b"\0" * 1000
+
+    async with aiohttp.ClientSession() as session, session.post(url, data=chunks(), headers=PROTOBUF) as resp:
+        assert resp.status == 413
+        assert status_of(await resp.read()).message == "body is over the 5000-byte limit"
+
+
+def gzip_bomb(inflated: int) -> bytes:
+    """`inflated` zero bytes gzipped, built a MiB at a time so the test itself stays small."""
+    compressor = zlib.compressobj(9, zlib.DEFLATED, 16 + zlib.MAX_WBITS)
+    block = b"\0" * (1 << 20)
+    return b"".join([*(compressor.compress(block) for _ in range(inflated >> 20)), compressor.flush()])
+
+
+@pytest.mark.parametrize("auto_decompress", [False, True])
+async def test_a_gzip_bomb_is_a_413_without_inflating_it(serve, sink, auto_decompress):
+    url = await serve(max_body=256 * 1024, auto_decompress=auto_decompress)
+    bomb = gzip_bomb(64 << 20)
+    assert len(bomb) < 256 * 1024  # small on the wire: only the inflated size can catch it
+    tracemalloc.start()
+    try:
+        status, _, body = await post(url, bomb, {**PROTOBUF, "Content-Encoding": "gzip"})
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert status == 413
+    assert status_of(body).message == "body is over the 262144-byte limit after decompression"
+    assert peak < 8 << 20  # inflating it all would take 64 MiB
+    assert sink.rejects == [(1, "too_large")]
+
+
+@pytest.mark.parametrize(("body", "message"), [
+    (b"\x1f\x8bnot gzip at all", "body is not valid gzip data: "),
+    (gzip.compress(b"\x0a\x00" * 500)[:-12], "body is not valid gzip data: the compressed stream ends early"),
+])
+async def test_a_corrupt_gzip_stream_is_a_400(serve, sink, body, message):
+    url = await serve()
+    status, _, response = await post(url, body, {**PROTOBUF, "Content-Encoding": "gzip"})
+    assert status == 400 and status_of(response).message.startswith(message)
+    assert sink.offers == [] and sink.rejects == [(1, "decode_error")]
+
+
+async def test_undecodable_bodies_are_a_400_in_the_request_encoding(serve, sink):
+    url = await serve()
+    status, headers, body = await post(url, b"\x0a\x64\x01", PROTOBUF)
+    assert (status, headers["Content-Type"]) == (400, "application/x-protobuf")
+    assert status_of(body).code == 3
+    assert status_of(body).message.startswith("not a valid protobuf ExportTraceServiceRequest")
+
+    status, headers, body = await post(url, b'{"resourceSpans": {}}', JSON)
+    assert (status, headers["Content-Type"]) == (400, "application/json")
+    assert json.loads(body) == {"code": 3, "message": "resourceSpans: not a list"}
+    assert sink.rejects == [(1, "decode_error"), (1, "decode_error")]
+
+
+async def test_empty_requests_succeed(serve, sink):
+    url = await serve()
+    status, _, body = await post(url, b"", PROTOBUF)
+    assert status == 200 and ExportTraceServiceResponse.FromString(body) == ExportTraceServiceResponse()
+    status, _, body = await post(url, b"{}", JSON)
+    assert status == 200 and json.loads(body) == {}
+    assert sink.offers == [] and sink.rejects == []
+
+
+async def test_a_full_queue_is_a_503_with_retry_after(serve, sink, sdk_spans):
+    url = await serve()
+    sink.refusals = -1
+    status, headers, body = await post(url, encode_spans(sdk_spans).SerializeToString(), PROTOBUF)
+    assert (status, headers["Retry-After"], status_of(body).code) == (503, "1", 14)
+    assert sink.rejects == [(3, "backpressure")]
+
+
+async def test_the_sdk_exporter_retries_a_503(serve, sink, sdk_spans):
+    url = await serve()
+    sink.refusals = 1
+    result = await asyncio.to_thread(OTLPSpanExporter(endpoint=url).export, sdk_spans)
+    assert result is SpanExportResult.SUCCESS
+    assert len(sink.offers) == 2 and sink.rejects == [(3, "backpressure")]
+
+
+async def test_the_sdk_exporter_waits_as_retry_after_says(serve, sink, sdk_spans):
+    # Within a 2.5 s timeout, waiting the 1 s Retry-After fits three attempts (t = 0, 1, 2). Its own backoff
+    # (1 s then 2 s, each +-20 %) would fit only two: the third wait would pass the deadline.
+    url = await serve()
+    sink.refusals = -1
+    result = await asyncio.to_thread(OTLPSpanExporter(endpoint=url, timeout=2.5).export, sdk_spans)
+    assert result is SpanExportResult.FAILURE
+    assert len(sink.offers) == 3
+
+
+async def test_a_token_is_required_when_configured(serve, sink, sdk_spans):
+    url = await serve(token="s3cret")
+    denied = await asyncio.to_thread(OTLPSpanExporter(endpoint=url).export, sdk_spans)
+    assert denied is SpanExportResult.FAILURE  # 401 is final: no retry
+    assert sink.offers == [] and sink.rejects == [(1, "unauthorized")]
+
+    status, headers, body = await post(url, b"", {**PROTOBUF, "Authorization": "Bearer s3cre"})
+    assert (status, headers["WWW-Authenticate"], status_of(body).code) == (401, 'Bearer realm="ragmon"', 16)
+
+    exporter = OTLPSpanExporter(endpoint=url, headers={"Authorization": "Bearer s3cret"})
+    assert await asyncio.to_thread(exporter.export, sdk_spans) is SpanExportResult.SUCCESS
+    status, _, _ = await post(url, b"", {**PROTOBUF, "Authorization": "bearer s3cret"})  # scheme: any case
+    assert status == 200 and len(sink.spans) == 3
+
+
+async def test_large_bodies_are_decoded_off_the_event_loop(serve, sink, monkeypatch):
+    threads: list[int] = []
+    decode_json = otlp_http.decode_json
+
+    def recording_decode(body: bytes):  # type: ignore[no-untyped-def]
+        threads.append(threading.get_ident())
+        return decode_json(body)
+
+    monkeypatch.setattr(otlp_http, "decode_json", recording_decode)
+    url = await serve()
+
+    def body(text_size: int) -> bytes:
+        return json.dumps({"resourceSpans": [{"scopeSpans": [{"spans": [{
+            "traceId": "5b8efff798038103d269b633813fc60c", "spanId": "eee19b7ec3c1b174", "name": "big",
+            "attributes": [{"key": "doc", "value": {"stringValue": "w" * text_size}}]}]}]}]}).encode()
+
+    small, large = body(1000), body(otlp_http.INLINE_DECODE_LIMIT)
+    assert len(large) > otlp_http.INLINE_DECODE_LIMIT
+    for payload in (small, large):
+        status, _, _ = await post(url, payload, JSON)
+        assert status == 200
+    loop_thread = threading.get_ident()
+    assert threads[0] == loop_thread and threads[1] != loop_thread
+    assert len(sink.spans) == 2

@@ -1,0 +1,194 @@
+"""The Assembler: grouping spans into traces and deciding when each is ready, on a fake clock."""
+
+from __future__ import annotations
+
+import pytest
+
+from ragmon.traces import Assembler, Decided, Span
+
+SERVER, INTERNAL = 2, 1
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock()
+
+
+def span(trace: str, span_id: str, parent: str | None = None, kind: int = INTERNAL,
+         remote: bool | None = None) -> Span:
+    """Ids repeat one hex digit: trace "a" is "aaa…a", span "1" is "111…1"."""
+    return Span(trace_id=trace * 32, span_id=span_id * 16,
+                parent_span_id=None if parent is None else parent * 16, name=f"{trace}/{span_id}", kind=kind,
+                parent_is_remote=remote)
+
+
+def names(decided: list[Decided]) -> list[tuple[list[str], str]]:
+    return [([s.name for s in d.trace.spans], d.reason) for d in decided]
+
+
+def add_at(assembler: Assembler, clock: Clock, at: float, *spans: Span) -> list[str]:
+    clock.now = at
+    return [assembler.add(s) for s in spans]
+
+
+def test_children_first_then_root_decides_quiet_after_the_last_span(clock):
+    assembler = Assembler(quiet=2.0, decision_wait=30.0, clock=clock)
+    add_at(assembler, clock, 0.0, span("a", "2", "1"), span("a", "3", "2"))  # grandchild's parent came first
+    add_at(assembler, clock, 0.5, span("a", "1"))
+
+    assert assembler.pop_decided(2.49) == []  # 0.5 + 2.0 quiet is 2.5
+    decided = assembler.pop_decided(2.5)
+    assert names(decided) == [(["a/2", "a/3", "a/1"], "complete")]  # arrival order kept
+    assert decided[0].trace.trace_id == "a" * 32
+    assert assembler.in_flight == 0
+
+
+def test_a_span_after_the_root_moves_the_quiet_deadline(clock):
+    assembler = Assembler(quiet=2.0, clock=clock)
+    add_at(assembler, clock, 0.0, span("a", "1"))
+    add_at(assembler, clock, 1.5, span("a", "2", "1"))
+    assert assembler.pop_decided(2.0) == []  # the root's own deadline has moved to 1.5 + 2.0
+    assert assembler.next_deadline() == 3.5
+    assert names(assembler.pop_decided(3.5)) == [(["a/1", "a/2"], "complete")]
+
+
+def test_internal_spans_waiting_for_their_parent_are_not_decided_by_quiet(clock):
+    # The app's exporter sends the retriever span now and the rest in a later batch: no root yet.
+    assembler = Assembler(quiet=2.0, decision_wait=30.0, clock=clock)
+    add_at(assembler, clock, 0.0, span("a", "2", "1"))
+    assert assembler.pop_decided(5.0) == []
+    add_at(assembler, clock, 6.0, span("a", "1"))
+    assert assembler.pop_decided(7.9) == []
+    assert names(assembler.pop_decided(8.0)) == [(["a/2", "a/1"], "complete")]
+
+
+def test_a_server_span_with_a_remote_parent_is_a_local_root(clock):
+    # traceparent from a caller: the top span's parent "r" is never sent to us.
+    assembler = Assembler(quiet=2.0, clock=clock)
+    add_at(assembler, clock, 0.0, span("a", "2", "1"), span("a", "1", "r", kind=SERVER))
+    assert names(assembler.pop_decided(2.0)) == [(["a/2", "a/1"], "complete")]
+
+
+def test_an_internal_top_span_with_a_remote_parent_waits_for_decision_wait(clock):
+    assembler = Assembler(quiet=2.0, decision_wait=30.0, clock=clock)
+    add_at(assembler, clock, 1.0, span("a", "1", "r"))
+    assert assembler.pop_decided(30.9) == []
+    assert names(assembler.pop_decided(31.0)) == [(["a/1"], "timeout")]
+
+
+def test_a_span_flagged_as_having_a_remote_parent_is_a_local_root_whatever_its_kind(clock):
+    # The SDK marks spans whose parent came in a traceparent; an INTERNAL one then ends the trace on quiet.
+    assembler = Assembler(quiet=2.0, decision_wait=30.0, clock=clock)
+    add_at(assembler, clock, 0.0, span("a", "2", "1"))
+    add_at(assembler, clock, 1.0, span("a", "1", "r", remote=True))
+    assert names(assembler.pop_decided(3.0)) == [(["a/2", "a/1"], "complete")]  # 1.0 + 2.0 quiet
+
+
+def test_a_server_span_flagged_as_having_a_local_parent_is_not_a_root(clock):
+    assembler = Assembler(quiet=2.0, decision_wait=30.0, clock=clock)
+    add_at(assembler, clock, 0.0, span("a", "2", "1", kind=SERVER, remote=False))
+    assert assembler.pop_decided(29.9) == []
+    assert names(assembler.pop_decided(30.0)) == [(["a/2"], "timeout")]
+
+
+def test_whether_a_server_span_is_a_root_is_judged_at_decision_time(clock):
+    # The SERVER span's parent turns up later, and that parent's own parent is missing (INTERNAL): no root.
+    assembler = Assembler(quiet=2.0, decision_wait=30.0, clock=clock)
+    add_at(assembler, clock, 0.0, span("a", "2", "1", kind=SERVER))
+    add_at(assembler, clock, 1.0, span("a", "1", "0"))
+    assert assembler.pop_decided(29.9) == []
+    assert names(assembler.pop_decided(30.0)) == [(["a/2", "a/1"], "timeout")]
+
+
+def test_a_trace_that_keeps_growing_is_decided_at_decision_wait(clock):
+    assembler = Assembler(quiet=2.0, decision_wait=10.0, clock=clock)
+    add_at(assembler, clock, 0.0, span("a", "1"))
+    for second in range(1, 10):
+        add_at(assembler, clock, float(second), span("a", f"{second + 1}", "1"))
+        assert assembler.pop_decided() == []
+    decided = assembler.pop_decided(10.0)
+    assert [d.reason for d in decided] == ["timeout"] and len(decided[0].trace.spans) == 10
+
+
+def test_duplicates_are_dropped(clock):
+    assembler = Assembler(clock=clock)
+    assert add_at(assembler, clock, 0.0, span("a", "1"), span("a", "1"), span("a", "2", "1")) == [
+        "accepted", "duplicate", "accepted"]
+    assert names(assembler.drain()) == [(["a/1", "a/2"], "drain")]
+
+
+def test_the_oldest_trace_is_evicted_at_the_bound(clock):
+    assembler = Assembler(max_traces=2, clock=clock)
+    add_at(assembler, clock, 0.0, span("a", "1"))
+    add_at(assembler, clock, 0.1, span("b", "1"))
+    add_at(assembler, clock, 0.2, span("a", "2", "1"))  # a is still the oldest: first seen first
+    add_at(assembler, clock, 0.3, span("c", "1"))
+
+    assert assembler.in_flight == 2
+    assert assembler.next_deadline() == 0.3  # an eviction is waiting to be collected
+    assert names(assembler.pop_decided(0.3)) == [(["a/1", "a/2"], "evicted")]
+    assert add_at(assembler, clock, 0.4, span("a", "3", "1")) == ["late"]
+    assert names(assembler.pop_decided(2.3)) == [(["b/1"], "complete"), (["c/1"], "complete")]
+
+
+def test_spans_over_the_per_trace_bound_are_refused(clock):
+    assembler = Assembler(max_spans_per_trace=2, clock=clock)
+    assert add_at(assembler, clock, 0.0, span("a", "1"), span("a", "2", "1"), span("a", "3", "1"),
+                  span("a", "2", "1")) == ["accepted", "accepted", "too_many_spans", "duplicate"]
+
+
+def test_a_late_span_of_a_decided_trace_is_dropped(clock):
+    assembler = Assembler(quiet=1.0, clock=clock)
+    add_at(assembler, clock, 0.0, span("a", "1"))
+    assert len(assembler.pop_decided(1.0)) == 1
+    assert add_at(assembler, clock, 1.5, span("a", "2", "1"), span("a", "1")) == ["late", "late"]
+    assert assembler.in_flight == 0 and assembler.pop_decided(100.0) == []
+
+
+def test_decided_trace_memory_is_bounded_to_four_times_max_traces(clock):
+    assembler = Assembler(quiet=1.0, max_traces=1, clock=clock)
+    for n, trace in enumerate("abcde"):  # five decided traces; the memory keeps the last 4 * 1
+        add_at(assembler, clock, float(n * 10), span(trace, "1"))
+        assert len(assembler.pop_decided(n * 10 + 1.0)) == 1
+    assert add_at(assembler, clock, 60.0, span("b", "2", "1"), span("a", "2", "1")) == ["late", "accepted"]
+
+
+def test_drain_decides_everything_buffered_including_pending_evictions(clock):
+    assembler = Assembler(max_traces=2, clock=clock)
+    add_at(assembler, clock, 0.0, span("a", "1"), span("b", "2", "1"), span("c", "1"))
+    assert names(assembler.drain()) == [(["a/1"], "evicted"), (["b/2"], "drain"), (["c/1"], "drain")]
+    assert assembler.in_flight == 0 and assembler.next_deadline() is None
+    assert add_at(assembler, clock, 1.0, span("b", "1")) == ["late"]
+
+
+def test_next_deadline_tracks_the_earliest_decision(clock):
+    assembler = Assembler(quiet=2.0, decision_wait=30.0, clock=clock)
+    assert assembler.next_deadline() is None
+    add_at(assembler, clock, 0.0, span("a", "2", "1"))
+    assert assembler.next_deadline() == 30.0  # no root: only the decision_wait deadline
+    add_at(assembler, clock, 1.0, span("b", "1"))
+    assert assembler.next_deadline() == 3.0  # b's root: 1.0 + quiet
+    add_at(assembler, clock, 2.0, span("b", "2", "1"))
+    # Possibly early (b's deadline moved to 4.0 lazily), never late; popping then finds the true one.
+    assert assembler.next_deadline() in (3.0, 4.0)
+    assert assembler.pop_decided(3.0) == []
+    assert assembler.next_deadline() == 4.0
+    assert names(assembler.pop_decided(4.0)) == [(["b/1", "b/2"], "complete")]
+    assert assembler.next_deadline() == 30.0
+
+
+def test_pop_decided_returns_due_traces_in_deadline_order(clock):
+    assembler = Assembler(quiet=2.0, decision_wait=30.0, clock=clock)
+    add_at(assembler, clock, 0.0, span("a", "2", "1"))  # no root: due at 30
+    add_at(assembler, clock, 1.0, span("b", "1"))  # due at 3
+    add_at(assembler, clock, 0.5, span("c", "1"))  # due at 2.5
+    assert names(assembler.pop_decided(31.0)) == [
+        (["c/1"], "complete"), (["b/1"], "complete"), (["a/2"], "timeout")]
