@@ -1,0 +1,115 @@
+"""Record a RAG request in ragmon's span convention, for apps without an instrumentation library.
+
+    from ragmon import instrument
+
+    with instrument.rag_span(question, pipeline="support") as rag:
+        docs = search(question)
+        rag.retrieved(docs)              # Context objects, {"id", "text", "score"} mappings, or strings
+        answer = generate(question, docs)
+        rag.answered(answer, citations=["kb-12"])
+
+`rag_span` opens a span (default name `rag`) carrying `ragmon.question` and `ragmon.pipeline`, and, once
+answered, `ragmon.answer` and `ragmon.citations`. Each `retrieved()` records a child span `retrieval` with
+`ragmon.contexts` (a JSON list in rank order) and each `answered()` a child span `generation` with
+`ragmon.answer`. A child covers the time from the end of the previous step (or the start of the request)
+to the call, so a sequential pipeline gets honest step durations without a `with` block per step.
+`relevant_ids` and `ground_truth` are for synthetic or labelled traffic, e.g. a replay against a staging
+service. An exception inside the block is recorded on the request span, which is marked as an error.
+
+Only the OpenTelemetry API is used: the spans go wherever the app's tracer provider exports them (the
+ragmon sidecar over OTLP), and without an SDK configured the calls cost next to nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
+from typing import Any
+
+from opentelemetry import trace
+
+from ragmon import __version__
+from ragmon.ids import content_id
+from ragmon.model import Context
+from ragmon.semconv import ragmon as convention
+
+ContextLike = Context | Mapping[str, Any] | str
+
+
+class RagSpan:
+    """The open request span of `rag_span`; records retrieval and generation steps as children."""
+
+    def __init__(self, tracer: trace.Tracer, span: trace.Span) -> None:
+        self._tracer = tracer
+        self._span = span
+        self._step_start = time.time_ns()
+
+    @property
+    def span(self) -> trace.Span:
+        """The underlying OpenTelemetry span, for attributes of the app's own."""
+        return self._span
+
+    def retrieved(self, contexts: Iterable[ContextLike]) -> None:
+        """Record what retrieval returned, best first; an empty iterable records an empty retrieval."""
+        items = [_as_json(_as_context(context)) for context in contexts]
+        self._step("retrieval", {convention.CONTEXTS: json.dumps(items, ensure_ascii=False)})
+
+    def answered(self, answer: str, *, citations: Iterable[str] | None = None) -> None:
+        """Record the generated answer and, if the app knows them, the ids it cites."""
+        if not isinstance(answer, str):
+            raise TypeError(f"answer must be a string, got {type(answer).__name__}")
+        self._step("generation", {convention.ANSWER: answer})
+        self._span.set_attribute(convention.ANSWER, answer)
+        if citations is not None:
+            self._span.set_attribute(convention.CITATIONS, [str(cited) for cited in citations])
+
+    def _step(self, name: str, attributes: dict[str, Any]) -> None:
+        now = time.time_ns()
+        step = self._tracer.start_span(name, context=trace.set_span_in_context(self._span),
+                                       start_time=self._step_start, attributes=attributes)
+        step.end(end_time=now)
+        self._step_start = now
+
+
+@contextmanager
+def rag_span(question: str, *, pipeline: str | None = None, relevant_ids: Iterable[str] | None = None,
+             ground_truth: str | None = None, name: str = "rag",
+             tracer_provider: trace.TracerProvider | None = None) -> Iterator[RagSpan]:
+    """A span for one RAG request; `tracer_provider` defaults to the global one."""
+    if not isinstance(question, str):
+        raise TypeError(f"question must be a string, got {type(question).__name__}")
+    tracer = trace.get_tracer(__name__, __version__, tracer_provider=tracer_provider)
+    attributes: dict[str, Any] = {convention.QUESTION: question}
+    if pipeline is not None:
+        attributes[convention.PIPELINE] = pipeline
+    if relevant_ids is not None:
+        attributes[convention.RELEVANT_IDS] = [str(i) for i in relevant_ids]
+    if ground_truth is not None:
+        attributes[convention.GROUND_TRUTH] = ground_truth
+    with tracer.start_as_current_span(name, attributes=attributes) as span:
+        yield RagSpan(tracer, span)
+
+
+def _as_context(item: ContextLike) -> Context:
+    if isinstance(item, Context):
+        return item
+    if isinstance(item, str):
+        return Context(content_id(item), item)
+    if isinstance(item, Mapping):
+        text = item.get("text")
+        if not isinstance(text, str):
+            raise TypeError(f"a context mapping needs a string 'text', got {item!r:.80}")
+        doc_id = item.get("id")
+        score = item.get("score")
+        return Context(content_id(text) if doc_id is None else str(doc_id), text,
+                       None if score is None else float(score))
+    raise TypeError(f"a context is a Context, a mapping or a string, got {type(item).__name__}")
+
+
+def _as_json(context: Context) -> dict[str, Any]:
+    item: dict[str, Any] = {"id": context.id, "text": context.text}
+    if context.score is not None:
+        item["score"] = context.score
+    return item

@@ -1,0 +1,224 @@
+"""What the convention readers share: span roles, the extraction error, and value decoding.
+
+Each convention module answers the same few questions about one span (its role, its documents, the
+question or answer it carries); extract.py decides which span to ask. Decoding lives here so that a JSON
+string and a structured OTLP value of the same attribute read alike whichever convention wrote it.
+"""
+
+from __future__ import annotations
+
+import ast
+import enum
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from ragmon.errors import InputError
+from ragmon.ids import content_id
+from ragmon.model import Context
+from ragmon.traces import Span
+
+REDACTED = "__REDACTED__"
+"""OpenInference's placeholder for hidden inputs and outputs: it is no value, not text to score."""
+
+QUESTION_KEYS = ("query", "question", "input", "query_str")
+ANSWER_KEYS = ("output", "answer", "result", "response")
+_METADATA_ID_KEYS = ("id", "source", "doc_id")
+_METADATA_TEXT_KEYS = ("text", "content", "page_content")
+_ASSISTANT_PREFIX = "assistant: "
+_JSON_OPENERS = frozenset('{["')
+
+
+class Role(enum.StrEnum):
+    CHAIN = "chain"
+    """A chain, agent or workflow: its input is the user's question, its output the answer."""
+    RETRIEVER = "retriever"
+    RERANKER = "reranker"
+    LLM = "llm"
+
+
+class ExtractionError(InputError):
+    """An attribute whose value breaks its convention badly enough that the trace cannot be scored.
+
+    `problem` names the attribute (or the item within it), so `field` is set without repeating it."""
+
+    def __init__(self, span: Span, attribute: str, problem: str) -> None:
+        self.span_name = span.name
+        self.span_id = span.span_id
+        self.attribute = attribute
+        super().__init__(f"span {span.name!r} (span id {span.span_id}): {problem}",
+                         source=f"trace {span.trace_id}")
+        self.field = attribute
+
+
+def text_value(value: Any) -> str | None:
+    """A usable string: not missing, not blank, not redacted."""
+    if isinstance(value, str) and value.strip() and value != REDACTED:
+        return value
+    return None
+
+
+def maybe_json(value: str) -> Any:
+    """The decoded value when `value` is JSON text, else `value` itself (free text stays text)."""
+    stripped = value.lstrip()
+    if stripped[:1] not in _JSON_OPENERS:
+        return value
+    try:
+        return json.loads(stripped)
+    except ValueError:
+        return value
+
+
+def structured(span: Span, attribute: str, value: Any) -> Any:
+    """A value that may arrive as a JSON string or as structured OTLP (arrayValue/kvlistValue)."""
+    if not isinstance(value, str):
+        return value
+    try:
+        return json.loads(value)
+    except ValueError:
+        raise ExtractionError(span, attribute, f"attribute {attribute!r} is not valid JSON") from None
+
+
+def list_value(span: Span, attribute: str, value: Any) -> Sequence[Any]:
+    decoded = structured(span, attribute, value)
+    if isinstance(decoded, Sequence) and not isinstance(decoded, str | bytes):
+        return decoded
+    raise ExtractionError(span, attribute, f"attribute {attribute!r} is not a list")
+
+
+def pick_text(value: Any, keys: Sequence[str]) -> str | None:
+    """The text a decoded chain input or output stands for: the text itself, or the first of `keys` in
+    an object, looked up at the top level and then one level down."""
+    if isinstance(value, str):
+        return text_value(value)
+    if not isinstance(value, Mapping):
+        return None
+    found = _first_key(value, keys)
+    if found is not None:
+        return found
+    for inner in value.values():
+        if isinstance(inner, Mapping) and (found := _first_key(inner, keys)) is not None:
+            return found
+    return None
+
+
+def strict_json(value: Any) -> Any:
+    """A value its convention always JSON-encodes; None when it does not decode (e.g. truncated)."""
+    if not isinstance(value, str):
+        return None
+    try:
+        return json.loads(value)
+    except ValueError:
+        return None
+
+
+def _first_key(obj: Mapping[str, Any], keys: Sequence[str]) -> str | None:
+    for key in keys:
+        if (text := text_value(obj.get(key))) is not None:
+            return text
+    return None
+
+
+def strip_assistant(text: str) -> str:
+    """LlamaIndex records `str(ChatResponse)`, which prefixes the answer with its role."""
+    return text[len(_ASSISTANT_PREFIX):] if text.startswith(_ASSISTANT_PREFIX) else text
+
+
+def parts_text(parts: Iterable[Any]) -> str | None:
+    """The text of a multi-part message: the `text` parts in order, joined."""
+    texts = []
+    for part in parts:
+        if isinstance(part, Mapping) and part.get("type", "text") == "text":
+            text = part.get("content", part.get("text"))
+            if isinstance(text, str):
+                texts.append(text)
+    return text_value("".join(texts))
+
+
+def message_text(message: Any) -> str | None:
+    """A chat message's text whether it carries `parts` (GenAI) or `content` (OpenAI style)."""
+    if not isinstance(message, Mapping):
+        return None
+    parts = message.get("parts")
+    if isinstance(parts, Sequence) and not isinstance(parts, str):
+        return parts_text(parts)
+    content = message.get("content")
+    if isinstance(content, Sequence) and not isinstance(content, str):
+        return parts_text(content)
+    return text_value(content)
+
+
+def metadata_mapping(span: Span, where: str, value: Any) -> Mapping[str, Any]:
+    """Document metadata: a dict, a JSON object string, or (Pinecone) the Python repr of a dict."""
+    if value is None or value == REDACTED or isinstance(value, Mapping):
+        return value if isinstance(value, Mapping) else {}
+    if isinstance(value, str):
+        for parse in (json.loads, ast.literal_eval):
+            try:
+                parsed = parse(value)
+            except (ValueError, TypeError, SyntaxError, RecursionError):
+                continue
+            if isinstance(parsed, Mapping):
+                return parsed
+    raise ExtractionError(span, f"{where}.metadata", f"{where}.metadata is not an object")
+
+
+def make_context(span: Span, where: str, doc_id: Any, text: Any, score: Any, metadata: Any) -> Context:
+    """A context under the id rule every door shares: the given id, else metadata id|source|doc_id, else
+    the content hash. Text missing from the document falls back to the metadata's text field. Metadata
+    is only decoded when one of the two is missing. `where` locates the document in error messages.
+
+    Redacted or missing text is an error, not an empty document: scoring an empty document would call
+    every claim unsupported, a false alarm rather than an unknown."""
+    if text == REDACTED:
+        raise ExtractionError(span, f"{where}.content",
+                              f"{where}.content is {REDACTED}: the app hides retrieved documents "
+                              "(OPENINFERENCE_HIDE_OUTPUTS or _HIDE_RETRIEVAL_DOCUMENTS), so the answer "
+                              "cannot be checked against them")
+    body = text if isinstance(text, str) else None
+    ident = _id_text(doc_id)
+    if body is None or ident is None:
+        meta = metadata_mapping(span, where, metadata)
+        if body is None:
+            body = next((v for k in _METADATA_TEXT_KEYS if isinstance(v := meta.get(k), str)), None)
+            if body is None:
+                raise ExtractionError(span, f"{where}.content",
+                                      f"{where} has no text (no content, and none in its metadata), so "
+                                      "the answer cannot be checked against it")
+        if ident is None:
+            ident = next((i for k in _METADATA_ID_KEYS if (i := _id_text(meta.get(k))) is not None),
+                         None) or content_id(body)
+    return Context(ident, body, number(score))
+
+
+def _id_text(value: Any) -> str | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return str(value)
+    return value if isinstance(value, str) and value and value != REDACTED else None
+
+
+def number(value: Any) -> float | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int | float):
+        return float(value)
+    if isinstance(value, str):
+        try:
+            return float(value)
+        except ValueError:
+            return None
+    return None
+
+
+def indexed(attributes: Mapping[str, Any], prefix: str) -> dict[int, dict[str, Any]]:
+    """Unflatten `<prefix><i>.<rest>` attributes into {i: {rest: value}} in one pass over the span."""
+    items: dict[int, dict[str, Any]] = {}
+    start = len(prefix)
+    for key, value in attributes.items():
+        if key.startswith(prefix):
+            index, _, rest = key[start:].partition(".")
+            if rest and index.isdigit():
+                items.setdefault(int(index), {})[rest] = value
+    return items

@@ -1,0 +1,119 @@
+"""OpenInference (Arize): the LangChain, LlamaIndex and other `openinference-instrumentation-*` packages.
+
+Lists are flattened into indexed attributes (`retrieval.documents.0.document.content`); the index is the
+rank. The LangChain instrumentor writes neither document id nor score, so ids come from the document
+metadata. Inputs and outputs are free text or JSON (`input.value`), so both are read.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ragmon.model import Context
+from ragmon.semconv.common import (
+    ANSWER_KEYS,
+    QUESTION_KEYS,
+    Role,
+    indexed,
+    make_context,
+    maybe_json,
+    parts_text,
+    pick_text,
+    text_value,
+)
+from ragmon.traces import Span
+
+KIND = "openinference.span.kind"
+INPUT_VALUE = "input.value"
+OUTPUT_VALUE = "output.value"
+RETRIEVAL_DOCUMENTS = "retrieval.documents."
+RERANKER_OUTPUT_DOCUMENTS = "reranker.output_documents."
+RERANKER_QUERY = "reranker.query"
+INPUT_MESSAGES = "llm.input_messages."
+OUTPUT_MESSAGES = "llm.output_messages."
+CHOICES = "llm.choices."
+_CONTENTS = "message.contents."
+
+_ROLES = {"CHAIN": Role.CHAIN, "AGENT": Role.CHAIN, "RETRIEVER": Role.RETRIEVER,
+          "RERANKER": Role.RERANKER, "LLM": Role.LLM}
+
+
+def role(span: Span) -> Role | None:
+    kind = span.attributes.get(KIND)
+    return _ROLES.get(kind.upper()) if isinstance(kind, str) else None
+
+
+def reranker_documents(span: Span) -> tuple[Context, ...] | None:
+    """What the reranker passed on, i.e. what the model saw; empty when it passed nothing on."""
+    return _documents(span, RERANKER_OUTPUT_DOCUMENTS) if role(span) is Role.RERANKER else None
+
+
+def retriever_documents(span: Span) -> tuple[Context, ...] | None:
+    return _documents(span, RETRIEVAL_DOCUMENTS) if role(span) is Role.RETRIEVER else None
+
+
+def _documents(span: Span, prefix: str) -> tuple[Context, ...]:
+    """The instrumentors omit empty content (`if page_content := ...`), so a missing content is ""."""
+    items = indexed(span.attributes, prefix)
+    return tuple(
+        make_context(span, f"{prefix}{index}.document", fields.get("document.id"),
+                     fields.get("document.content", ""), fields.get("document.score"),
+                     fields.get("document.metadata"))
+        for index, fields in sorted(items.items())
+    )
+
+
+def retriever_query(span: Span) -> str | None:
+    kind = role(span)
+    if kind is Role.RETRIEVER:
+        return _picked(span, INPUT_VALUE, QUESTION_KEYS)
+    if kind is Role.RERANKER:
+        return text_value(span.attributes.get(RERANKER_QUERY))
+    return None
+
+
+def chain_input(span: Span) -> str | None:
+    return _picked(span, INPUT_VALUE, QUESTION_KEYS)
+
+
+def chain_output(span: Span) -> str | None:
+    return _picked(span, OUTPUT_VALUE, ANSWER_KEYS)
+
+
+def llm_output(span: Span) -> str | None:
+    """The first output message with text; else a completions-API choice; else `output.value`, the only
+    place LlamaIndex's completion LLMs (e.g. `MockLLM.complete`) record their answer."""
+    attributes = span.attributes
+    for _, text in _messages(attributes, OUTPUT_MESSAGES):
+        if text is not None:
+            return text
+    for _, fields in sorted(indexed(attributes, CHOICES).items()):
+        if (text := text_value(fields.get("completion.text"))) is not None:
+            return text
+    return _picked(span, OUTPUT_VALUE, ANSWER_KEYS)
+
+
+def llm_user_message(span: Span) -> str | None:
+    users = [text for who, text in _messages(span.attributes, INPUT_MESSAGES) if who == "user" and text]
+    return users[-1] if users else None
+
+
+def _picked(span: Span, attribute: str, keys: tuple[str, ...]) -> str | None:
+    value = span.attributes.get(attribute)
+    return pick_text(maybe_json(value), keys) if isinstance(value, str) else None
+
+
+def _messages(attributes: Mapping[str, Any], prefix: str) -> list[tuple[Any, str | None]]:
+    """(role, text) per message in index order; multi-part messages keep their text parts."""
+    messages = []
+    for _, fields in sorted(indexed(attributes, prefix).items()):
+        text = text_value(fields.get("message.content"))
+        if text is None:
+            parts = indexed(fields, _CONTENTS)
+            text = parts_text(
+                {"type": part.get("message_content.type", "text"), "text": part.get("message_content.text")}
+                for _, part in sorted(parts.items())
+            )
+        messages.append((fields.get("message.role"), text))
+    return messages

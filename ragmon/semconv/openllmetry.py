@@ -1,0 +1,116 @@
+"""Traceloop / OpenLLMetry: workflow and task spans, retriever spans, vector-DB result events.
+
+Its LLM spans use GenAI attribute names and are read by genai.py. What is specific to OpenLLMetry is
+read here: `traceloop.span.kind`, the JSON-encoded `traceloop.entity.input` / `traceloop.entity.output`,
+LangChain retriever spans (`gen_ai.operation.name = vector_db_retrieve`, documents in the entity output),
+and vector-DB spans that record each hit as a `db.query.result` event (chromadb, pinecone, marqo).
+Entity JSON is truncated by OpenLLMetry when long, so an undecodable input or output is no question or
+answer; undecodable documents are an error, since the retrieval would otherwise be lost silently.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ragmon.model import Context
+from ragmon.semconv.common import (
+    ANSWER_KEYS,
+    QUESTION_KEYS,
+    ExtractionError,
+    Role,
+    make_context,
+    pick_text,
+    strict_json,
+    structured,
+    text_value,
+)
+from ragmon.traces import Span
+
+SPAN_KIND = "traceloop.span.kind"
+ENTITY_INPUT = "traceloop.entity.input"
+ENTITY_OUTPUT = "traceloop.entity.output"
+OPERATION = "gen_ai.operation.name"
+RETRIEVE_OPERATION = "vector_db_retrieve"
+REQUEST_TYPE = "llm.request.type"
+RESULT_EVENT = "db.query.result"
+_RESULT = RESULT_EVENT + "."
+
+_CHAIN_KINDS = frozenset({"workflow", "agent"})
+
+
+def role(span: Span) -> Role | None:
+    attributes = span.attributes
+    if attributes.get(SPAN_KIND) in _CHAIN_KINDS:
+        return Role.CHAIN
+    if attributes.get(OPERATION) == RETRIEVE_OPERATION or any(e.name == RESULT_EVENT for e in span.events):
+        return Role.RETRIEVER
+    if REQUEST_TYPE in attributes:
+        return Role.LLM
+    return None
+
+
+def documents(span: Span) -> tuple[Context, ...] | None:
+    hits = [event for event in span.events if event.name == RESULT_EVENT]
+    if hits:
+        return tuple(_hit(span, index, event.attributes) for index, event in enumerate(hits))
+    if span.attributes.get(OPERATION) == RETRIEVE_OPERATION and ENTITY_OUTPUT in span.attributes:
+        return _retriever_output(span)
+    return None
+
+
+def _hit(span: Span, index: int, attributes: Mapping[str, Any]) -> Context:
+    """Chroma records the text in `.document`; Pinecone has none and keeps it in `.metadata`, which it
+    writes as a Python repr rather than JSON. Errors name the hit as `db.query.result[n]`, the n-th
+    such event of the span."""
+    return make_context(span, f"{RESULT_EVENT}[{index}]",
+                        attributes.get(_RESULT + "id"), attributes.get(_RESULT + "document"),
+                        attributes.get(_RESULT + "score"), attributes.get(_RESULT + "metadata"))
+
+
+def _retriever_output(span: Span) -> tuple[Context, ...]:
+    """LangChain retriever spans: `{"documents": [{"page_content", "metadata"}...], "count": n}`."""
+    output = structured(span, ENTITY_OUTPUT, span.attributes[ENTITY_OUTPUT])
+    items = output.get("documents") if isinstance(output, Mapping) else None
+    if not isinstance(items, list):
+        raise ExtractionError(span, ENTITY_OUTPUT, f"attribute {ENTITY_OUTPUT!r} has no documents list")
+    contexts = []
+    for index, item in enumerate(items):
+        where = f"{ENTITY_OUTPUT} documents[{index}]"
+        if not isinstance(item, Mapping):
+            raise ExtractionError(span, ENTITY_OUTPUT, f"{where} is not an object")
+        contexts.append(make_context(span, where, item.get("id"), item.get("page_content"),
+                                     item.get("score"), item.get("metadata")))
+    return tuple(contexts)
+
+
+def retriever_query(span: Span) -> str | None:
+    if span.attributes.get(OPERATION) != RETRIEVE_OPERATION:
+        return None
+    return pick_text(strict_json(span.attributes.get(ENTITY_INPUT)), QUESTION_KEYS)
+
+
+def chain_input(span: Span) -> str | None:
+    """LangChain chains record `{"inputs": ...}`; the `@workflow` decorator `{"args": [...], "kwargs":
+    {...}}`, where the question is the first text argument or a keyword argument named like one."""
+    data = strict_json(span.attributes.get(ENTITY_INPUT))
+    if not isinstance(data, Mapping):
+        return pick_text(data, QUESTION_KEYS)
+    if "inputs" in data:
+        return pick_text(data["inputs"], QUESTION_KEYS)
+    args = data.get("args")
+    if isinstance(args, list) and (first := next(filter(None, map(text_value, args)), None)):
+        return first
+    return pick_text(data.get("kwargs"), QUESTION_KEYS)
+
+
+def chain_output(span: Span) -> str | None:
+    """LangChain chains record `{"outputs": ..., "kwargs": ...}`; decorators the bare return value."""
+    data = strict_json(span.attributes.get(ENTITY_OUTPUT))
+    if isinstance(data, Mapping) and "outputs" in data:
+        data = data["outputs"]
+    return pick_text(data, ANSWER_KEYS)
+
+
+llm_output = chain_output
+"""An LLM call wrapped in a task span records its result in the same entity output."""

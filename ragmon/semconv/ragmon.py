@@ -1,0 +1,101 @@
+"""ragmon's own convention, for apps without an instrumentation library (see ragmon.instrument).
+
+    ragmon.question      string
+    ragmon.answer        string
+    ragmon.contexts      JSON list, in rank order, of {"id", "text", "score"} objects or plain strings
+                         (an item without an id gets metadata id|source|doc_id, else the content hash)
+    ragmon.citations     string list, or a JSON list of strings: ids the answer cites
+    ragmon.relevant_ids  string list, or a JSON list of strings: ids known to be relevant
+    ragmon.ground_truth  string
+    ragmon.pipeline      string: the pipeline label (else the resource's service.name)
+
+This convention is ours, so it is read strictly: a malformed value is an ExtractionError, never a guess.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ragmon.ids import content_id
+from ragmon.model import Context
+from ragmon.semconv.common import ExtractionError, list_value, make_context, text_value
+from ragmon.traces import Span
+
+QUESTION = "ragmon.question"
+ANSWER = "ragmon.answer"
+CONTEXTS = "ragmon.contexts"
+CITATIONS = "ragmon.citations"
+RELEVANT_IDS = "ragmon.relevant_ids"
+GROUND_TRUTH = "ragmon.ground_truth"
+PIPELINE = "ragmon.pipeline"
+ATTRIBUTES = frozenset({QUESTION, ANSWER, CONTEXTS, CITATIONS, RELEVANT_IDS, GROUND_TRUTH, PIPELINE})
+
+
+def documents(span: Span) -> tuple[Context, ...] | None:
+    value = span.attributes.get(CONTEXTS)
+    if value is None:
+        return None
+    return tuple(_context(span, index, item) for index, item in enumerate(list_value(span, CONTEXTS, value)))
+
+
+def _context(span: Span, index: int, item: Any) -> Context:
+    where = f"{CONTEXTS}[{index}]"
+    if isinstance(item, str):
+        return Context(content_id(item), item)
+    if not isinstance(item, Mapping):
+        raise ExtractionError(span, CONTEXTS, f"{where} is neither an object nor a string")
+    text = item.get("text")
+    if not isinstance(text, str):
+        raise ExtractionError(span, CONTEXTS, f"{where} has no string 'text'")
+    doc_id = item.get("id")
+    if doc_id is not None and (isinstance(doc_id, bool) or not isinstance(doc_id, str | int)):
+        raise ExtractionError(span, CONTEXTS, f"{where}.id is neither a string nor an integer")
+    score = item.get("score")
+    if score is not None and (isinstance(score, bool) or not isinstance(score, int | float)):
+        raise ExtractionError(span, CONTEXTS, f"{where}.score is not a number")
+    return make_context(span, where, doc_id, text, score, item.get("metadata"))
+
+
+def question(span: Span) -> str | None:
+    return _text(span, QUESTION)
+
+
+def answer(span: Span) -> str | None:
+    return _text(span, ANSWER)
+
+
+def ground_truth(span: Span) -> str | None:
+    return _text(span, GROUND_TRUTH)
+
+
+def pipeline(span: Span) -> str | None:
+    return _text(span, PIPELINE)
+
+
+def citations(span: Span) -> tuple[str, ...] | None:
+    ids = _ids(span, CITATIONS)
+    return None if ids is None else tuple(dict.fromkeys(ids))
+
+
+def relevant_ids(span: Span) -> frozenset[str] | None:
+    ids = _ids(span, RELEVANT_IDS)
+    return None if ids is None else frozenset(ids)
+
+
+def _text(span: Span, attribute: str) -> str | None:
+    value = span.attributes.get(attribute)
+    if value is not None and not isinstance(value, str):
+        raise ExtractionError(span, attribute, f"attribute {attribute!r} is not a string")
+    return text_value(value)
+
+
+def _ids(span: Span, attribute: str) -> list[str] | None:
+    value = span.attributes.get(attribute)
+    if value is None:
+        return None
+    ids = list_value(span, attribute, value)
+    for index, item in enumerate(ids):
+        if not isinstance(item, str):
+            raise ExtractionError(span, attribute, f"{attribute}[{index}] is not a string")
+    return list(ids)

@@ -1,0 +1,159 @@
+"""OpenTelemetry GenAI shapes, recorded with the real SDK under the attribute names of the reference
+(semantic-conventions v1.37+ messages, v1.40+ retrieval, and the older indexed prompt/completion)."""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING
+
+import pytest
+from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
+from opentelemetry.proto.common.v1.common_pb2 import AnyValue, ArrayValue, KeyValue, KeyValueList
+from opentelemetry.trace import SpanKind
+
+from ragmon.model import Context
+from ragmon.otlp.decode import decode_protobuf
+from ragmon.semconv.extract import ExtractionError, extract
+from ragmon.traces import Trace
+
+if TYPE_CHECKING:
+    from semconv.conftest import Recorder
+
+QUESTION = "When does the museum open on Sundays?"
+ANSWER = "The museum opens at 10 am on Sundays."
+DOCUMENTS = [
+    {"id": "hours-1", "score": 0.91, "content": "On Sundays the museum opens at 10 am."},
+    {"id": "hours-2", "score": 0.52, "content": "The café closes at 5 pm."},
+]
+
+
+def _user(text: str) -> dict[str, object]:
+    return {"role": "user", "parts": [{"type": "text", "content": text}]}
+
+
+def test_retrieval_and_chat_spans_with_json_string_values(recorder: Recorder) -> None:
+    tracer = recorder.tracer
+    with tracer.start_as_current_span("POST /ask", kind=SpanKind.SERVER):
+        with tracer.start_as_current_span("retrieval museum-kb", kind=SpanKind.CLIENT) as span:
+            span.set_attribute("gen_ai.operation.name", "retrieval")
+            span.set_attribute("gen_ai.data_source.id", "museum-kb")
+            span.set_attribute("gen_ai.retrieval.query.text", QUESTION)
+            span.set_attribute("gen_ai.retrieval.documents", json.dumps(DOCUMENTS))
+        with tracer.start_as_current_span("chat claude", kind=SpanKind.CLIENT) as span:
+            span.set_attribute("gen_ai.operation.name", "chat")
+            span.set_attribute("gen_ai.provider.name", "anthropic")
+            span.set_attribute("gen_ai.input.messages", json.dumps([
+                {"role": "system", "parts": [{"type": "text", "content": "Answer from the context."}]},
+                _user(f"Context: {DOCUMENTS[0]['content']}\nQuestion: {QUESTION}"),
+            ]))
+            span.set_attribute("gen_ai.output.messages", json.dumps([
+                {"role": "assistant", "parts": [{"type": "reasoning", "content": "Check the hours."},
+                                                {"type": "text", "content": ANSWER}],
+                 "finish_reason": "stop"}]))
+
+    example = extract(recorder.trace())
+
+    assert example is not None
+    # No chain span: the question is the retrieval query text, the answer the text part (not reasoning).
+    assert example.question == QUESTION
+    assert example.contexts == tuple(Context(d["id"], d["content"], d["score"]) for d in DOCUMENTS)
+    assert example.answer == ANSWER
+    assert example.citations is None
+
+
+def test_structured_values_read_like_json_strings() -> None:
+    # The Python SDK cannot set maps as attribute values; other SDKs (and the spec's preferred form)
+    # send arrayValue/kvlistValue, so this request is built with the OTLP protobuf classes directly.
+    def value(obj: object) -> AnyValue:
+        if isinstance(obj, dict):
+            return AnyValue(kvlist_value=KeyValueList(values=[KeyValue(key=k, value=value(v))
+                                                              for k, v in obj.items()]))
+        if isinstance(obj, list):
+            return AnyValue(array_value=ArrayValue(values=[value(v) for v in obj]))
+        if isinstance(obj, float):
+            return AnyValue(double_value=obj)
+        return AnyValue(string_value=str(obj))
+
+    request = ExportTraceServiceRequest()
+    spans = request.resource_spans.add().scope_spans.add().spans
+    trace_id = bytes.fromhex("5b8efff798038103d269b633813fc60c")
+    for n, attributes in enumerate([
+        {"gen_ai.operation.name": "retrieval", "gen_ai.retrieval.documents": DOCUMENTS},
+        {"gen_ai.operation.name": "chat", "gen_ai.input.messages": [_user(QUESTION)],
+         "gen_ai.output.messages": [{"role": "assistant", "parts": [{"type": "text", "content": ANSWER}]}]},
+    ], start=1):
+        span = spans.add(trace_id=trace_id, span_id=bytes([n] * 8), name=f"span {n}",
+                         start_time_unix_nano=n * 1000, end_time_unix_nano=n * 1000 + 500)
+        span.attributes.extend(KeyValue(key=k, value=value(v)) for k, v in attributes.items())
+    batch = decode_protobuf(request.SerializeToString())
+
+    example = extract(Trace(trace_id.hex(), batch.spans))
+
+    assert example is not None
+    assert example.contexts == tuple(Context(d["id"], d["content"], d["score"]) for d in DOCUMENTS)
+    # No retrieval query text: the question falls back to the last user message.
+    assert example.question == QUESTION
+    assert example.answer == ANSWER
+
+
+def test_indexed_prompt_and_completion_of_older_instrumentations(recorder: Recorder) -> None:
+    # OpenLLMetry 0.17-0.54 style: no operation name, indexed gen_ai.prompt.N / gen_ai.completion.N,
+    # and list content written as a JSON string.
+    with recorder.tracer.start_as_current_span("openai.chat", kind=SpanKind.CLIENT) as span:
+        span.set_attribute("gen_ai.system", "openai")
+        span.set_attribute("gen_ai.prompt.0.role", "system")
+        span.set_attribute("gen_ai.prompt.0.content", "Be brief.")
+        span.set_attribute("gen_ai.prompt.1.role", "user")
+        span.set_attribute("gen_ai.prompt.1.content", "What is the capital of France?")
+        span.set_attribute("gen_ai.prompt.2.role", "assistant")
+        span.set_attribute("gen_ai.prompt.2.content", "Paris.")
+        span.set_attribute("gen_ai.prompt.3.role", "user")
+        span.set_attribute("gen_ai.prompt.3.content",
+                           json.dumps([{"type": "text", "text": "And of Italy?"}]))
+        span.set_attribute("gen_ai.completion.0.role", "assistant")
+        span.set_attribute("gen_ai.completion.0.content", "Rome.")
+
+    example = extract(recorder.trace())
+
+    assert example is not None
+    # The last user message, decoded from its JSON parts; no retrieval at all: contexts unknown.
+    assert example.question == "And of Italy?"
+    assert example.answer == "Rome."
+    assert example.contexts is None
+
+
+def test_empty_retrieval_is_known_to_be_empty(recorder: Recorder) -> None:
+    with recorder.tracer.start_as_current_span("retrieval kb") as span:
+        span.set_attribute("gen_ai.operation.name", "retrieval")
+        span.set_attribute("gen_ai.retrieval.query.text", QUESTION)
+        span.set_attribute("gen_ai.retrieval.documents", "[]")
+
+    example = extract(recorder.trace())
+
+    assert example is not None
+    assert example.contexts == ()
+    assert example.answer is None
+
+
+@pytest.mark.parametrize(("documents", "problem"), [
+    ('[{"id": "a", "score": 1', "is not valid JSON"),
+    ('{"id": "a"}', "is not a list"),
+    ('["a"]', "gen_ai.retrieval.documents[0] is not an object"),
+    # The schema requires only id and score; without text there is nothing to check the answer against.
+    ('[{"id": "a", "score": 0.5}]', "gen_ai.retrieval.documents[0] has no text"),
+])
+def test_malformed_retrieval_documents_name_span_and_attribute(recorder: Recorder, documents: str,
+                                                               problem: str) -> None:
+    with recorder.tracer.start_as_current_span("retrieval kb") as span:
+        span.set_attribute("gen_ai.operation.name", "retrieval")
+        span.set_attribute("gen_ai.retrieval.documents", documents)
+    trace = recorder.trace()
+
+    with pytest.raises(ExtractionError) as caught:
+        extract(trace)
+
+    message = str(caught.value)
+    assert problem in message
+    assert "'retrieval kb'" in message
+    assert trace.spans[0].span_id in message
+    assert "gen_ai.retrieval.documents" in message

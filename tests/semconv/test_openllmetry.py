@@ -1,0 +1,147 @@
+"""Traceloop / OpenLLMetry shapes, recorded with the real SDK under the attribute and event names of the
+reference (LangChain callback handler >= 0.53, @workflow decorator, chromadb and pinecone wrappers)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import TYPE_CHECKING
+
+import pytest
+from opentelemetry.trace import SpanKind
+
+from ragmon.model import Context
+from ragmon.semconv.extract import ExtractionError, extract
+
+if TYPE_CHECKING:
+    from semconv.conftest import Recorder
+
+QUESTION = "Which plan includes phone support?"
+ANSWER = "The Business plan includes phone support."
+DOCS = [("plans-3", "Business plan: phone and chat support."), ("plans-1", "Starter plan: email support.")]
+
+
+def test_langchain_workflow_retriever_and_llm_spans(recorder: Recorder) -> None:
+    tracer = recorder.tracer
+    with tracer.start_as_current_span("RunnableSequence.workflow") as workflow:
+        workflow.set_attributes({
+            "traceloop.span.kind": "workflow",
+            "gen_ai.operation.name": "invoke_agent",
+            "traceloop.entity.input": json.dumps({"inputs": {"question": QUESTION}, "tags": [],
+                                                  "metadata": {}, "kwargs": {"name": "RunnableSequence"}}),
+        })
+        with tracer.start_as_current_span("vector_db_retrieve VectorStoreRetriever",
+                                          kind=SpanKind.CLIENT) as retriever:
+            retriever.set_attributes({
+                "traceloop.span.kind": "task",
+                "gen_ai.operation.name": "vector_db_retrieve",
+                "traceloop.entity.input": json.dumps({"query": "phone support plan", "tags": [],
+                                                      "metadata": {}, "kwargs": {}}),
+                "traceloop.entity.output": json.dumps({
+                    "documents": [{"page_content": text, "metadata": {"id": doc_id}}
+                                  for doc_id, text in DOCS],
+                    "count": len(DOCS)}),
+            })
+        with tracer.start_as_current_span("ChatOpenAI.chat", kind=SpanKind.CLIENT) as llm:
+            llm.set_attributes({
+                "llm.request.type": "chat",
+                "gen_ai.system": "openai",
+                "gen_ai.prompt.0.role": "user",
+                "gen_ai.prompt.0.content": f"{DOCS[0][1]}\n\nQuestion: {QUESTION}",
+                "gen_ai.completion.0.role": "assistant",
+                "gen_ai.completion.0.content": "LLM draft, not the chain's final output.",
+            })
+        workflow.set_attribute("traceloop.entity.output",
+                               json.dumps({"outputs": {"answer": ANSWER}, "kwargs": {}}))
+
+    example = extract(recorder.trace())
+
+    assert example is not None
+    # The workflow span is the top chain: its "question" input and "answer" output win over the
+    # retriever query and the LLM completion.
+    assert example.question == QUESTION
+    assert example.answer == ANSWER
+    assert example.contexts == tuple(Context(doc_id, text) for doc_id, text in DOCS)
+
+
+def test_retriever_query_when_the_workflow_input_is_unreadable(recorder: Recorder) -> None:
+    # OpenLLMetry truncates long entity JSON; a cut-off input is no question, the retriever query is.
+    tracer = recorder.tracer
+    with tracer.start_as_current_span("qa.workflow") as workflow:
+        workflow.set_attributes({"traceloop.span.kind": "workflow",
+                                 "traceloop.entity.input": '{"inputs": {"question": "Which pl'})
+        with tracer.start_as_current_span("vector_db_retrieve retriever") as retriever:
+            retriever.set_attributes({
+                "gen_ai.operation.name": "vector_db_retrieve",
+                "traceloop.entity.input": json.dumps({"query": QUESTION}),
+                "traceloop.entity.output": json.dumps({"documents": [], "count": 0}),
+            })
+
+    example = extract(recorder.trace())
+
+    assert example is not None
+    assert example.question == QUESTION
+    assert example.contexts == ()
+
+
+def test_workflow_decorator_and_chroma_result_events(recorder: Recorder) -> None:
+    tracer = recorder.tracer
+    with tracer.start_as_current_span("answer_question.workflow") as workflow:
+        workflow.set_attributes({"traceloop.span.kind": "workflow",
+                                 "traceloop.entity.name": "answer_question",
+                                 "traceloop.entity.input": json.dumps({"args": [QUESTION], "kwargs": {}})})
+        with tracer.start_as_current_span("chroma.query", kind=SpanKind.CLIENT) as query:
+            query.set_attributes({"db.system": "chroma", "db.operation": "query"})
+            for (doc_id, text), distance in zip(DOCS, (0.12, 0.48), strict=True):
+                query.add_event("db.query.result", {
+                    "db.query.result.id": doc_id,
+                    "db.query.result.distance": distance,
+                    "db.query.result.metadata": json.dumps({"source": "plans.md"}),
+                    "db.query.result.document": text,
+                })
+        workflow.set_attribute("traceloop.entity.output", json.dumps(ANSWER))
+
+    example = extract(recorder.trace())
+
+    assert example is not None
+    assert example.question == QUESTION
+    assert example.answer == ANSWER
+    # A distance is not a score (lower is better), so no score is invented from it.
+    assert example.contexts == tuple(Context(doc_id, text) for doc_id, text in DOCS)
+
+
+def test_pinecone_hits_keep_their_text_in_python_repr_metadata(recorder: Recorder) -> None:
+    with recorder.tracer.start_as_current_span("pinecone.query", kind=SpanKind.CLIENT) as query:
+        query.set_attribute("db.system", "Pinecone")
+        query.add_event("db.query.result", {
+            "db.query.result.id": "vec-9",
+            "db.query.result.score": 0.87,
+            "db.query.result.metadata": str({"text": DOCS[0][1], "source": "plans.md"}),
+        })
+        query.add_event("db.query.result", {
+            "db.query.result.score": 0.55,
+            "db.query.result.metadata": str({"text": DOCS[1][1]}),
+        })
+
+    example = extract(recorder.trace())
+
+    assert example is not None
+    # The second hit has no id and no id-like metadata: "doc-" + 8 hex of the sha256 of its text.
+    hashed = "doc-" + hashlib.sha256(DOCS[1][1].encode()).hexdigest()[:8]
+    assert example.contexts == (Context("vec-9", DOCS[0][1], 0.87), Context(hashed, DOCS[1][1], 0.55))
+
+
+def test_retriever_output_without_documents_is_an_error(recorder: Recorder) -> None:
+    with recorder.tracer.start_as_current_span("vector_db_retrieve retriever") as retriever:
+        retriever.set_attributes({"gen_ai.operation.name": "vector_db_retrieve",
+                                  "traceloop.entity.output": json.dumps({"count": 2})})
+    trace = recorder.trace()
+
+    with pytest.raises(ExtractionError) as caught:
+        extract(trace)
+
+    assert "'vector_db_retrieve retriever'" in str(caught.value)
+    assert "has no documents list" in str(caught.value)
+
+    assert caught.value.attribute == "traceloop.entity.output"
+    assert caught.value.span_id == trace.spans[0].span_id

@@ -1,0 +1,104 @@
+"""ragmon's own span convention (ragmon.question, .answer, .contexts, ...), set with the real SDK."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import TYPE_CHECKING
+
+import pytest
+
+from ragmon.model import Context
+from ragmon.semconv.extract import ExtractionError, extract
+
+if TYPE_CHECKING:
+    from semconv.conftest import Recorder
+
+QUESTION = "Can I return opened headphones?"
+ANSWER = "Opened headphones can be returned within 14 days."
+RETURNS = "Opened audio products can be returned within 14 days."
+HYGIENE = "In-ear headphones are exchanged only if defective."
+NOTICE = "Returns need the original receipt."
+
+
+def test_every_field_of_the_convention(recorder: Recorder) -> None:
+    tracer = recorder.tracer
+    with tracer.start_as_current_span("handle") as root:
+        root.set_attributes({"ragmon.question": QUESTION, "ragmon.pipeline": "returns-bot",
+                             "ragmon.relevant_ids": json.dumps(["kb-returns"]),
+                             "ragmon.ground_truth": "Yes, within 14 days."})
+        with tracer.start_as_current_span("search") as search:
+            search.set_attribute("ragmon.contexts", json.dumps([
+                {"id": "kb-returns", "text": RETURNS, "score": 0.9},
+                {"text": HYGIENE, "metadata": {"doc_id": "kb-hygiene"}},
+                NOTICE,
+            ]))
+        with tracer.start_as_current_span("generate") as generate:
+            generate.set_attribute("ragmon.answer", ANSWER)
+        root.set_attribute("ragmon.citations", ["kb-returns", "kb-hygiene", "kb-returns"])
+
+    example = extract(recorder.trace())
+
+    assert example is not None
+    assert example.question == QUESTION
+    assert example.answer == ANSWER
+    # A plain string gets "doc-" + the first 8 hex digits of the sha256 of its UTF-8 text.
+    notice_id = "doc-" + hashlib.sha256(NOTICE.encode("utf-8")).hexdigest()[:8]
+    assert example.contexts == (Context("kb-returns", RETURNS, 0.9), Context("kb-hygiene", HYGIENE),
+                                Context(notice_id, NOTICE))
+    assert example.citations == ("kb-returns", "kb-hygiene")
+    assert example.relevant_ids == frozenset({"kb-returns"})
+    assert example.ground_truth == "Yes, within 14 days."
+    assert example.pipeline == "returns-bot"
+
+
+def test_citations_as_json_and_service_name_as_pipeline(recorder: Recorder) -> None:
+    with recorder.tracer.start_as_current_span("rag") as span:
+        span.set_attributes({"ragmon.question": QUESTION, "ragmon.answer": ANSWER,
+                             "ragmon.contexts": json.dumps([{"id": "r1", "text": RETURNS}]),
+                             "ragmon.citations": '["r1"]'})
+
+    example = extract(recorder.trace())
+
+    assert example is not None
+    assert example.citations == ("r1",)
+    assert example.relevant_ids is None
+    assert example.pipeline == recorder.service
+
+
+def test_explicit_empty_contexts_mean_retrieval_found_nothing(recorder: Recorder) -> None:
+    with recorder.tracer.start_as_current_span("rag") as span:
+        span.set_attributes({"ragmon.question": QUESTION, "ragmon.contexts": "[]",
+                             "ragmon.answer": "I don't know."})
+
+    example = extract(recorder.trace())
+
+    assert example is not None
+    assert example.contexts == ()
+
+
+@pytest.mark.parametrize(("attribute", "value", "problem"), [
+    ("ragmon.contexts", "first doc, second doc", "attribute 'ragmon.contexts' is not valid JSON"),
+    ("ragmon.contexts", '{"id": "a", "text": "b"}', "attribute 'ragmon.contexts' is not a list"),
+    ("ragmon.contexts", "[3]", "ragmon.contexts[0] is neither an object nor a string"),
+    ("ragmon.contexts", '["ok", {"id": "b"}]', "ragmon.contexts[1] has no string 'text'"),
+    ("ragmon.contexts", '[{"text": "t", "score": "high"}]', "ragmon.contexts[0].score is not a number"),
+    ("ragmon.contexts", '[{"text": "t", "id": ["x"]}]', "ragmon.contexts[0].id is neither a string"),
+    ("ragmon.citations", '"kb-1"', "attribute 'ragmon.citations' is not a list"),
+    ("ragmon.relevant_ids", "[1, 2]", "ragmon.relevant_ids[0] is not a string"),
+    ("ragmon.answer", 42, "attribute 'ragmon.answer' is not a string"),
+])
+def test_malformed_values_name_span_and_attribute(recorder: Recorder, attribute: str, value: object,
+                                                  problem: str) -> None:
+    with recorder.tracer.start_as_current_span("retrieve and answer") as span:
+        span.set_attributes({"ragmon.question": QUESTION, attribute: value})
+    trace = recorder.trace()
+
+    with pytest.raises(ExtractionError) as caught:
+        extract(trace)
+
+    message = str(caught.value)
+    assert problem in message
+    assert "span 'retrieve and answer'" in message
+    assert f"span id {trace.spans[0].span_id}" in message
+    assert caught.value.field == attribute

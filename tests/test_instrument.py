@@ -1,0 +1,165 @@
+"""ragmon.instrument as an app uses it: the OTel SDK exports its spans over real OTLP/HTTP to a loopback
+receiver, and the bytes received are decoded and extracted exactly as the sidecar would."""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+import time
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import pytest
+from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter
+from opentelemetry.sdk.resources import Resource
+from opentelemetry.sdk.trace import TracerProvider
+from opentelemetry.sdk.trace.export import SimpleSpanProcessor
+
+from ragmon import instrument
+from ragmon.model import Context, Example
+from ragmon.otlp.decode import decode_protobuf
+from ragmon.semconv.extract import extract
+from ragmon.traces import Span, Trace
+
+QUESTION = "Do you ship to Norway?"
+ANSWER = "Yes, we ship to Norway within 6 business days."
+SHIPPING = "We ship to all EEA countries, including Norway, within 6 business days."
+CUSTOMS = "Orders outside the EU may pay import VAT."
+
+
+class _Receiver(ThreadingHTTPServer):
+    """Accepts OTLP/HTTP protobuf posts and keeps their bodies."""
+
+    def __init__(self, port: int) -> None:
+        super().__init__(("127.0.0.1", port), _Handler)
+        self.bodies: list[bytes] = []
+
+
+class _Handler(BaseHTTPRequestHandler):
+    server: _Receiver
+
+    def do_POST(self) -> None:
+        self.server.bodies.append(self.rfile.read(int(self.headers["Content-Length"])))
+        self.send_response(200)
+        self.send_header("Content-Type", "application/x-protobuf")
+        self.send_header("Content-Length", "0")
+        self.end_headers()
+
+    def log_message(self, format: str, *args: object) -> None:
+        """Quiet: the test asserts on what arrives, not on the access log."""
+
+
+class App:
+    """An app's tracer provider exporting every span as it ends to the loopback receiver."""
+
+    def __init__(self, port: int) -> None:
+        self.receiver = _Receiver(port)
+        self._thread = threading.Thread(target=self.receiver.serve_forever, kwargs={"poll_interval": 0.02},
+                                        daemon=True)
+        self._thread.start()
+        self.provider = TracerProvider(resource=Resource.create({"service.name": "shop"}))
+        self.provider.add_span_processor(SimpleSpanProcessor(
+            OTLPSpanExporter(endpoint=f"http://127.0.0.1:{port}/v1/traces", timeout=5)))
+
+    def received(self) -> list[Span]:
+        return [span for body in self.receiver.bodies for span in decode_protobuf(body).spans]
+
+    def example(self) -> Example | None:
+        spans = self.received()
+        assert len({span.trace_id for span in spans}) == 1
+        return extract(Trace(spans[0].trace_id, tuple(spans)))
+
+    def close(self) -> None:
+        self.provider.shutdown()
+        self.receiver.shutdown()
+        self.receiver.server_close()
+        self._thread.join(timeout=5)
+
+
+@pytest.fixture
+def app(port: int) -> Iterator[App]:
+    app = App(port)
+    yield app
+    app.close()
+
+
+def test_request_with_retrieval_and_answer(app: App) -> None:
+    with instrument.rag_span(QUESTION, pipeline="shipping-faq", tracer_provider=app.provider) as rag:
+        rag.retrieved([Context("kb-ship", SHIPPING, 0.8), {"id": "kb-vat", "text": CUSTOMS}])
+        rag.answered(ANSWER, citations=["kb-ship"])
+
+    example = app.example()
+
+    assert example is not None
+    assert example.question == QUESTION
+    assert example.contexts == (Context("kb-ship", SHIPPING, 0.8), Context("kb-vat", CUSTOMS))
+    assert example.answer == ANSWER
+    assert example.citations == ("kb-ship",)
+    assert example.pipeline == "shipping-faq"
+
+
+def test_spans_form_a_request_with_timed_steps(app: App) -> None:
+    with instrument.rag_span(QUESTION, tracer_provider=app.provider) as rag:
+        time.sleep(0.02)  # "retrieval" work: the retrieval span must cover it
+        rag.retrieved([SHIPPING])
+        rag.answered(ANSWER)
+
+    spans = {span.name: span for span in app.received()}
+
+    assert set(spans) == {"rag", "retrieval", "generation"}
+    request, retrieval, generation = spans["rag"], spans["retrieval"], spans["generation"]
+    assert retrieval.parent_span_id == request.span_id
+    assert generation.parent_span_id == request.span_id
+    assert retrieval.end_time_unix_nano - retrieval.start_time_unix_nano >= 20_000_000
+    assert generation.start_time_unix_nano == retrieval.end_time_unix_nano
+    assert request.start_time_unix_nano <= retrieval.start_time_unix_nano
+    assert generation.end_time_unix_nano <= request.end_time_unix_nano
+    assert request.attributes["ragmon.answer"] == generation.attributes["ragmon.answer"] == ANSWER
+
+
+def test_labelled_traffic_and_a_plain_string_context(app: App) -> None:
+    with instrument.rag_span(QUESTION, relevant_ids=["kb-ship"], ground_truth="Yes.",
+                             tracer_provider=app.provider) as rag:
+        rag.retrieved([SHIPPING])
+        rag.answered(ANSWER)
+
+    example = app.example()
+
+    assert example is not None
+    # A string context gets the content-hash id: "doc-" + the first 8 hex digits of its sha256.
+    hashed = "doc-" + hashlib.sha256(SHIPPING.encode()).hexdigest()[:8]
+    assert example.contexts == (Context(hashed, SHIPPING),)
+    assert example.relevant_ids == frozenset({"kb-ship"})
+    assert example.ground_truth == "Yes."
+    assert example.citations is None
+    assert example.pipeline == "shop"
+
+
+def test_nothing_retrieved_is_recorded_as_empty(app: App) -> None:
+    with instrument.rag_span(QUESTION, tracer_provider=app.provider) as rag:
+        rag.retrieved([])
+        rag.answered("I don't know.")
+
+    example = app.example()
+
+    assert example is not None
+    assert example.contexts == ()
+
+
+def test_an_exception_marks_the_request_span_as_an_error(app: App) -> None:
+    with pytest.raises(RuntimeError), instrument.rag_span(QUESTION, tracer_provider=app.provider) as rag:
+        rag.retrieved([SHIPPING])
+        raise RuntimeError("model timed out")
+
+    spans = {span.name: span for span in app.received()}
+
+    assert spans["rag"].status_code == 2  # OTLP STATUS_CODE_ERROR
+    assert any(event.name == "exception" for event in spans["rag"].events)
+    example = app.example()
+    assert example is not None and example.answer is None
+
+
+@pytest.mark.parametrize("bad", [[42], [{"id": "x"}], [{"text": 3}]])
+def test_malformed_contexts_are_refused_in_the_app(bad: list[object], app: App) -> None:
+    with instrument.rag_span(QUESTION, tracer_provider=app.provider) as rag, pytest.raises(TypeError):
+        rag.retrieved(bad)  # type: ignore[arg-type]
