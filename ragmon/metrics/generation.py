@@ -1,0 +1,130 @@
+"""Generation metrics of one example, from the judge's verdicts on its claims (DESIGN §3).
+
+Each returns `None` when undefined (the inputs it needs are unknown, or there is nothing to measure);
+`None` is left out of aggregates, never read as zero. Generation metrics see every context the
+generator was given, not only the top k.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+from ragmon.model import ClaimVerdict, Example
+from ragmon.text import answer_abstains, profile
+
+UNANSWERABLE_CATEGORIES = frozenset({"adversarial", "unanswerable"})
+INSUFFICIENT_CONTEXT = "insufficient_context"
+"""Ground truth marking a question the corpus cannot answer: a sentinel, not an answer text."""
+
+
+def is_unanswerable(example: Example) -> bool:
+    return (example.relevant_ids is not None and not example.relevant_ids) \
+        or example.ground_truth == INSUFFICIENT_CONTEXT \
+        or example.category in UNANSWERABLE_CATEGORIES
+
+
+def used_ids(verdicts: Sequence[ClaimVerdict]) -> frozenset[str]:
+    """Contexts that support at least one claim."""
+    return frozenset(doc for v in verdicts if v.supported for doc in v.supporting_ids)
+
+
+def _context_ids(example: Example) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(c.id for c in example.contexts or ()))
+
+
+def groundedness(example: Example, verdicts: Sequence[ClaimVerdict]) -> float | None:
+    """Supported claims / claims. With no contexts at all nothing can support a claim, whatever a judge
+    said: that is a real 0, not an unknown."""
+    if example.answer is None or example.contexts is None or not verdicts:
+        return None
+    if not example.contexts:
+        return 0.0
+    return sum(v.supported for v in verdicts) / len(verdicts)
+
+
+def hallucination_rate(example: Example, verdicts: Sequence[ClaimVerdict]) -> float | None:
+    g = groundedness(example, verdicts)
+    return None if g is None else 1.0 - g
+
+
+def citation_accuracy(example: Example, verdicts: Sequence[ClaimVerdict]) -> float | None:
+    """Cited ids that support a claim / distinct cited ids; an id that was never retrieved cannot support
+    anything, so it counts as wrong. Also undefined when the answer or the contexts are unknown: support
+    cannot be known then, and 0 would be invented."""
+    if not example.citations or example.answer is None or example.contexts is None:
+        return None
+    cited = set(example.citations)
+    return len(cited & used_ids(verdicts)) / len(cited)
+
+
+def citation_coverage(example: Example, verdicts: Sequence[ClaimVerdict]) -> float | None:
+    """Used contexts the answer cites / used contexts: did the answer credit what it relied on?"""
+    used = used_ids(verdicts)
+    if example.citations is None or not used:
+        return None
+    return len(used.intersection(example.citations)) / len(used)
+
+
+def context_utilisation(example: Example, verdicts: Sequence[ClaimVerdict]) -> float | None:
+    """Used contexts / distinct contexts given to the generator."""
+    ids = _context_ids(example)
+    if not ids or not verdicts:
+        return None
+    return len(used_ids(verdicts)) / len(ids)
+
+
+def answer_relevance(example: Example) -> float | None:
+    """Share of the question's content terms and numbers that the answer contains (stemmed)."""
+    if example.answer is None:
+        return None
+    question = profile(example.question)
+    total = len(question.terms) + len(question.numbers)
+    if not total:
+        return None
+    answer = profile(example.answer)
+    return (len(question.terms & answer.terms) + len(question.numbers & answer.numbers)) / total
+
+
+def answer_correctness(example: Example) -> float | None:
+    """SQuAD token F1 of the answer against the ground truth. For the `insufficient_context` sentinel
+    the correct answer is an abstention, so it scores 1 if the answer abstains and 0 otherwise, rather
+    than comparing words with the sentinel. Undefined when either side is unknown."""
+    if example.ground_truth is None or example.answer is None:
+        return None
+    if example.ground_truth == INSUFFICIENT_CONTEXT:
+        return float(answer_abstains(example.answer))
+    return token_f1(example.answer, example.ground_truth)
+
+
+def abstention(example: Example) -> float | None:
+    """1 if the answer declines, for questions that cannot be answered; undefined for answerable ones
+    (and when the answer is unknown)."""
+    if example.answer is None or not is_unanswerable(example):
+        return None
+    return float(answer_abstains(example.answer))
+
+
+_PUNCTUATION = str.maketrans("", "", "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~“”‘’–—…")
+_ARTICLES = ("a", "an", "the")
+
+
+def _bag(text: str) -> Counter[str]:
+    """SQuAD's answer normalisation (lower case, no punctuation, no articles) as a bag of tokens."""
+    bag = Counter(text.lower().translate(_PUNCTUATION).split())
+    for article in _ARTICLES:
+        bag.pop(article, None)
+    return bag
+
+
+def token_f1(prediction: str, truth: str) -> float:
+    """SQuAD token F1: harmonic mean of the shared-token share of each side (with multiplicity)."""
+    pred, gold = _bag(prediction), _bag(truth)
+    n_pred, n_gold = pred.total(), gold.total()
+    if not n_pred or not n_gold:
+        return float(n_pred == n_gold)
+    same = sum(min(n, gold[tok]) for tok, n in pred.items() if tok in gold)
+    if not same:
+        return 0.0
+    p, r = same / n_pred, same / n_gold
+    return 2 * p * r / (p + r)

@@ -1,0 +1,101 @@
+"""Retrieval metrics over the top k contexts, binary relevance.
+
+Every function takes the retrieved ids in rank order (`None` when the contexts are unknown), the
+relevant ids (`None` when unknown) and k, and returns `None` when the metric is undefined: contexts
+unknown, or relevant ids unknown or empty. An empty retrieval (`()`) is defined and scores 0.
+
+Duplicate ids: a retriever may return the same document twice (two chunks keyed by one id, or a
+fused result list). The list is deduplicated keeping each id's first rank *before* it is cut to k, so
+a relevant document is never counted twice and a duplicate never pushes a distinct document out of
+the top k.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from functools import lru_cache
+
+
+def top_k(retrieved: Iterable[str], k: int) -> tuple[str, ...]:
+    """The first k distinct ids, in rank order."""
+    if k < 1:
+        raise ValueError(f"k must be at least 1, got {k}")
+    return tuple(dict.fromkeys(retrieved))[:k]
+
+
+def relevance(retrieved: Sequence[str] | None, relevant: frozenset[str] | None,
+              k: int) -> tuple[bool, ...] | None:
+    """Whether each rank of the top k is relevant; None when the retrieval metrics are undefined."""
+    if retrieved is None or not relevant:
+        return None
+    return tuple(doc in relevant for doc in top_k(retrieved, k))
+
+
+def hit_rate(retrieved: Sequence[str] | None, relevant: frozenset[str] | None, k: int) -> float | None:
+    hits = relevance(retrieved, relevant, k)
+    return None if hits is None else _hit_rate(hits)
+
+
+def precision(retrieved: Sequence[str] | None, relevant: frozenset[str] | None, k: int) -> float | None:
+    """Divides by k even when fewer than k were retrieved: a short list is not rewarded for brevity."""
+    hits = relevance(retrieved, relevant, k)
+    return None if hits is None else _precision(hits, k)
+
+
+def recall(retrieved: Sequence[str] | None, relevant: frozenset[str] | None, k: int) -> float | None:
+    hits = relevance(retrieved, relevant, k)
+    return None if hits is None or relevant is None else _recall(hits, len(relevant))
+
+
+def mrr(retrieved: Sequence[str] | None, relevant: frozenset[str] | None, k: int) -> float | None:
+    hits = relevance(retrieved, relevant, k)
+    return None if hits is None else _mrr(hits)
+
+
+def ndcg(retrieved: Sequence[str] | None, relevant: frozenset[str] | None, k: int) -> float | None:
+    """DCG over the top k with gain 1 and discount log2(rank + 1), over the DCG of the ideal ranking
+    (all relevant ids first, at most k of them)."""
+    hits = relevance(retrieved, relevant, k)
+    return None if hits is None or relevant is None else _ndcg(hits, len(relevant), k)
+
+
+def retrieval_metrics(retrieved: Sequence[str] | None, relevant: frozenset[str] | None,
+                      k: int) -> dict[str, float | None]:
+    """All five at once, deduplicating and cutting the list a single time (the per-example hot path)."""
+    hits = relevance(retrieved, relevant, k)
+    if hits is None or relevant is None:
+        return dict.fromkeys(("hit_rate", "precision", "recall", "mrr", "ndcg"))
+    return {"hit_rate": _hit_rate(hits), "precision": _precision(hits, k),
+            "recall": _recall(hits, len(relevant)), "mrr": _mrr(hits), "ndcg": _ndcg(hits, len(relevant), k)}
+
+
+def _hit_rate(hits: tuple[bool, ...]) -> float:
+    return 1.0 if any(hits) else 0.0
+
+
+def _precision(hits: tuple[bool, ...], k: int) -> float:
+    return sum(hits) / k
+
+
+def _recall(hits: tuple[bool, ...], n_relevant: int) -> float:
+    return sum(hits) / n_relevant
+
+
+def _mrr(hits: tuple[bool, ...]) -> float:
+    return next((1.0 / rank for rank, hit in enumerate(hits, 1) if hit), 0.0)
+
+
+def _ndcg(hits: tuple[bool, ...], n_relevant: int, k: int) -> float:
+    dcg = sum(_discount(rank) for rank, hit in enumerate(hits, 1) if hit)
+    return dcg / _ideal_dcg(min(n_relevant, k))
+
+
+@lru_cache(maxsize=256)
+def _discount(rank: int) -> float:
+    return 1.0 / math.log2(rank + 1)
+
+
+@lru_cache(maxsize=256)
+def _ideal_dcg(n: int) -> float:
+    return sum(_discount(rank) for rank in range(1, n + 1))

@@ -1,0 +1,416 @@
+"""Text handling shared by every judge and metric: one tokeniser, one stemmer, one claim splitter.
+
+Everything here is deterministic and offline, and sits on the scoring hot path (thousands of examples a
+second), so regexes are compiled once, stems are cached, and per-text work is done in C-level set and
+regex operations rather than Python loops over characters.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from ragmon.model import Claim
+
+
+def _wordset(words: str) -> frozenset[str]:
+    return frozenset(words.split())
+
+
+STOPWORDS: frozenset[str] = _wordset(
+    """
+    a about above after again against all almost also although am among an and any are aren't around as at
+    be because been before being below between both but by can can't cannot could couldn't did didn't do
+    does doesn't doing don't down during each either else etc even ever every few for from further get gets
+    got had hadn't has hasn't have haven't having he he'd he'll he's her here here's hers herself him himself
+    his how how's however i i'd i'll i'm i've if in into is isn't it it's its itself just let's may me might
+    more most much must mustn't my myself neither no nor not of off often on once only or other ought our ours
+    ourselves out over own per quite rather really same shall shan't she she'd she'll she's should shouldn't
+    since so some such than that that's the their theirs them themselves then there there's therefore these
+    they they'd they'll they're they've this those though through thus to too under until up upon us very
+    was wasn't we we'd we'll we're we've were weren't what what's when when's where where's whether which
+    while who who's whom whose why why's will with within without won't would wouldn't yet you you'd you'll
+    you're you've your yours yourself yourselves one s t d ll m re ve
+    """
+)
+"""Function words: they carry no checkable content, so they neither make a sentence a claim nor count
+toward support."""
+
+_UNITS = {
+    "zero": 0, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
+    "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16,
+    "seventeen": 17, "eighteen": 18, "nineteen": 19, "dozen": 12,
+}
+_TENS = {
+    "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80,
+    "ninety": 90,
+}
+_DIGITS = {"one": 1, **{w: v for w, v in _UNITS.items() if v < 10 and w != "zero"}}
+_SCALES = {"hundred": 100, "thousand": 1_000, "million": 1_000_000, "billion": 1_000_000_000,
+           "trillion": 1_000_000_000_000}
+NUMBER_WORDS: frozenset[str] = frozenset(_UNITS) | frozenset(_TENS) | frozenset(_SCALES)
+"""Spelled-out numbers are compared as numbers, not as terms, so "two years" matches "2 years". A bare
+"one" is a function word: it is far more often a pronoun ("one of the reasons") than a quantity; "one
+hundred" is still 100."""
+
+_SEPARATORS = str.maketrans(dict.fromkeys(
+    "!\"#$%&()*+,-./:;<=>?@[\\]^_`{|}~0123456789\u201c\u201d\u2018\u2014\u2013\u2026\u2022\u00b7\u00a0", " "))
+"""Everything but letters and apostrophes becomes a space, so `split()` yields the words: a C-level
+pass several times faster than a unicode word regex, and this runs over every retrieved passage."""
+_CITATION_MARK = re.compile(r"\[[^\[\]\n]{1,64}\]")
+# Patterns run on every passage start with a single character class, not `x+`: only then does the regex
+# engine skip ahead to candidate positions instead of trying the whole pattern at every character.
+_SCALE_WORDS = "|".join(_SCALES)
+_DIGIT_NUMBER = re.compile(r"[0-9][0-9]*(?:,[0-9]+)*(?:\.[0-9]+)?(?:[\s-]?(?:" + _SCALE_WORDS + r")\b)?")
+_DIGITS_AND_SCALE = re.compile(r"([0-9.,]+)[\s-]?([a-z]*)")
+_GROUPED = re.compile(r"[0-9]{1,3}(?:,[0-9]{3})+(?:\.[0-9]+)?")
+_WORD_NUMBER = re.compile(
+    r"\b(?:(" + "|".join(_TENS) + r")(?:[\s-](" + "|".join(_DIGITS) + r"))?"
+    r"|(" + "|".join(sorted(_UNITS, key=len, reverse=True)) + r")"
+    r"|one(?=[\s-](?:" + _SCALE_WORDS + r")))\b"
+    r"(?:[\s-]?(" + _SCALE_WORDS + r")\b)?"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class TextProfile:
+    """What the lexical judge and the relevance metric compare: stemmed content terms and numbers."""
+
+    terms: frozenset[str]
+    numbers: frozenset[float]
+
+
+def normalise(text: str) -> str:
+    """Lower-case with one apostrophe, so "Don’t" and "don't" are the same token everywhere."""
+    return text.lower().replace("\u2019", "'")
+
+
+def stem(word: str) -> str:
+    """Porter (1980) stem of one lower-case word, minus a possessive "'s". Not cached itself: the term
+    cache below holds the results where it matters."""
+    if word.endswith("'s"):
+        word = word[:-2]
+    return _porter(word) if len(word) > 2 and word.isalpha() else word
+
+
+_FUNCTION_WORD = ""
+_SPELLED_NUMBER = "#"
+_NOT_TERMS = frozenset((_FUNCTION_WORD, _SPELLED_NUMBER))
+
+
+class _TermCache(dict[str, str]):
+    """word -> its stemmed term, or a marker for a function word or a spelled-out number.
+
+    This is the stemming cache. Every word of every passage goes through it, so it is a plain dict
+    (a hit costs a third of an `lru_cache` hit), bounded by clearing when full (~10 MB): recency
+    bookkeeping would cost more than it saves.
+    """
+
+    limit = 1 << 16
+
+    def __missing__(self, word: str) -> str:
+        if len(self) >= self.limit:
+            self.clear()
+        bare = word.strip("'")
+        if bare in NUMBER_WORDS:
+            term = _SPELLED_NUMBER
+        elif not bare or bare in STOPWORDS:
+            term = _FUNCTION_WORD
+        else:
+            term = stem(bare)
+        self[word] = term
+        return term
+
+
+_TERMS = _TermCache()
+
+
+def numbers(text: str) -> frozenset[float]:
+    """Every quantity in `text` as a float: "1,000" -> 1000, "30-day" -> 30, "two years" -> 2,
+    "3.50" -> 3.5, "1.5 million" -> 1500000, "45%" -> 45 (a percentage is compared by its number)."""
+    return profile(text).numbers
+
+
+def _numbers(low: str, spelled: bool) -> frozenset[float]:
+    found: set[float] = set()
+    for match in _DIGIT_NUMBER.findall(low):
+        try:
+            found.add(float(match))  # the common case: "30", "3.5"
+        except ValueError:
+            found.update(_grouped_or_scaled(match))
+    if spelled:
+        for tens, unit_digit, unit, scale in _WORD_NUMBER.findall(low):
+            if tens:
+                value = _TENS[tens] + (_DIGITS[unit_digit] if unit_digit else 0)
+            else:
+                value = _UNITS[unit] if unit else 1  # "one" is only matched before a scale word
+            found.add(float(value * (_SCALES[scale] if scale else 1)))
+    return frozenset(found)
+
+
+def _grouped_or_scaled(match: str) -> list[float]:
+    """ "1,000" is one number and "1.5 million" another; "1,2,3" (or "2019,2020") is several."""
+    digits, scale = _DIGITS_AND_SCALE.fullmatch(match).groups()  # type: ignore[union-attr]
+    parts = [digits.replace(",", "")] if _GROUPED.fullmatch(digits) else digits.split(",")
+    factor = _SCALES[scale] if scale else 1
+    return [round(float(part) * factor, 6) for part in parts]
+
+
+@lru_cache(maxsize=4096)
+def profile(text: str) -> TextProfile:
+    """Content terms and numbers of a text.
+
+    Cached by text (up to ~25 MB for 4,096 passages): retrieved passages recur across questions, so a
+    replay over one corpus reads each passage once. Bracketed citation markers ("[1]", "[doc-3]") are
+    dropped first, or the "1" in "[1]" would become a number the context must contain.
+    """
+    low = normalise(text)
+    if "[" in low:
+        low = _CITATION_MARK.sub(" ", low)
+    terms = frozenset(map(_TERMS.__getitem__, low.translate(_SEPARATORS).split()))
+    spelled = _SPELLED_NUMBER in terms
+    if spelled or _FUNCTION_WORD in terms:
+        terms = terms.difference(_NOT_TERMS)
+    return TextProfile(terms, _numbers(low, spelled))
+
+
+def has_content(text: str) -> bool:
+    """Whether the text has a content word or a number: without one a sentence asserts nothing."""
+    p = profile(text)
+    return bool(p.terms or p.numbers)
+
+
+# --- abstention -------------------------------------------------------------------------------------
+
+_SOURCE = r"(?:provided |given |available |retrieved |supplied )?(?:context|contexts|document|documents|" \
+          r"passage|passages|source|sources|text|texts|information|excerpts?|search results|results)"
+_ABSTENTION = re.compile(
+    "|".join((
+        r"\bi (?:do not|don't|really don't) know\b",
+        r"\bi'?m not sure\b", r"\bi am not sure\b",
+        r"\bi(?: cannot| can't| can not| am unable to|'m unable to| am not able to|'m not able to| couldn't|"
+        r" could not| was unable to) (?:answer|determine|find|tell|say|provide|confirm|verify|locate|give)\b",
+        r"\bunable to (?:answer|determine|find)\b",
+        r"\b(?:not|no) (?:enough|sufficient|adequate) (?:information|context|detail|details|data|evidence)\b",
+        r"\binsufficient(?:_| )(?:context|information|data|evidence)\b",
+        r"\b" + _SOURCE + r" (?:does not|doesn't|do not|don't|did not|didn't|cannot|can't|fails? to)"
+        r" (?:say|mention|contain|include|provide|specify|state|indicate|cover|address|discuss|answer|"
+        r"describe|explain|give|have|tell|offer|list)\b",
+        r"\b(?:there is|there's|there are|i found|i have|i've found|i see) no (?:information|mention|"
+        r"details?|data|indication|evidence|reference)\b",
+        r"\bno (?:information|mention|details?|data) (?:about|on|of|regarding|in|is|was|were)\b",
+        r"\b(?:is|are|was|were) not (?:mentioned|specified|stated|provided|available|given|covered|"
+        r"addressed|discussed|included|found|described|listed) in the " + _SOURCE + r"\b",
+        r"\b(?:cannot|can't|can not) be (?:determined|answered|found|inferred|confirmed)\b",
+        r"\bnot (?:possible|able) to (?:answer|determine|say)\b",
+        r"\bbeyond the scope of the " + _SOURCE + r"\b",
+    ))
+)
+
+
+_ABSTENTION_TRIGGER = re.compile(r"not|no\b|n't|unable|insufficient|beyond|fail")
+"""Every cue above contains one of these. Starting with literals, this scans far faster than the cue
+pattern (whose alternatives start with word boundaries), so most sentences never reach the latter."""
+
+
+def is_abstention(sentence: str) -> bool:
+    """True when the sentence declines to answer ("I don't know", "the context does not mention it")."""
+    low = normalise(sentence)
+    return _ABSTENTION_TRIGGER.search(low) is not None and _ABSTENTION.search(low) is not None
+
+
+# --- sentences and claims ---------------------------------------------------------------------------
+
+_LINE = re.compile(r"[^\n]+")
+_HEADING = re.compile(r"[ \t]*#{1,6}[ \t]")
+_MARKER = re.compile(r"[ \t]*(?:>|[-*+•‣◦▪●]|\(?\d{1,3}[.)]|\(?[a-z][)]|\[[ xX]\])[ \t]+")
+_BOUNDARY = re.compile(r"[.!?…][.!?…]*[\"'”’)\]]*(?=\s|$)")
+_LEADING_SPACE = re.compile(r"\s*")
+_ALWAYS_ABBREV = _wordset(
+    "e.g i.e eg ie cf vs viz mr mrs ms dr prof st sr jr mt gen col capt lt sgt rev hon gov sen rep pres "
+    "approx dept est"
+)
+"""Abbreviations after which a sentence practically never ends."""
+_ABBREV_BEFORE_LOWER = _wordset(
+    "etc al inc ltd co corp bros jan feb mar apr jun jul aug sep sept oct nov dec"
+)
+"""Abbreviations that do end sentences: they end one only when the next word is capitalised."""
+_ABBREV_BEFORE_DIGIT = _wordset("no nos fig figs vol vols p pp ch sec art eq ref")
+"""Abbreviations of a following number ("No. 5", "p. 12")."""
+_INITIALISM = re.compile(r"(?:[^\W\d_]\.)+[^\W\d_]|[^\W\d_]")
+"""U.S, a.m, J (of "J. K. Rowling"): dotted initialisms and single initials never end a sentence."""
+
+
+def _is_abbreviation(word: str, next_char: str) -> bool:
+    """Whether the period after `word` belongs to an abbreviation rather than ending the sentence."""
+    word = word.lstrip("(\"'\u201c\u2018[").lower()
+    if word in _ALWAYS_ABBREV or _INITIALISM.fullmatch(word):
+        return True
+    if word in _ABBREV_BEFORE_LOWER:
+        return not next_char.isupper()
+    if word in _ABBREV_BEFORE_DIGIT:
+        return next_char.isdigit()
+    return False
+
+
+def sentence_spans(text: str) -> list[tuple[int, int]]:
+    """(start, end) of every sentence of `text`, whitespace excluded: `text[start:end]` is the sentence.
+
+    A newline always ends a sentence; a list item's marker ("- ", "2. ", "a) ") is not part of it, and a
+    markdown heading only titles what follows, so it is no sentence. A period ends one only when
+    whitespace follows (so 3.5 stays whole) and the word before it is not an abbreviation.
+    """
+    out: list[tuple[int, int]] = []
+    for line in _LINE.finditer(text):
+        pos, end = line.span()
+        if _HEADING.match(text, pos, end):
+            continue
+        marker = _MARKER.match(text, pos, end)
+        if marker:
+            pos = marker.end()
+        for b in _BOUNDARY.finditer(text, pos, end):
+            stop = b.end()
+            next_at = _LEADING_SPACE.match(text, stop, end).end()
+            if stop - b.start() == 1 and text[b.start()] == "." and next_at < end:
+                words = text[pos:b.start()].rsplit(None, 1)
+                if words and _is_abbreviation(words[-1], text[next_at]):
+                    continue
+            _append(out, text, pos, stop)
+            pos = next_at
+        _append(out, text, pos, end)
+    return out
+
+
+def _append(out: list[tuple[int, int]], text: str, start: int, end: int) -> None:
+    chunk = text[start:end]
+    stripped = chunk.strip()
+    if stripped:
+        start += len(chunk) - len(chunk.lstrip())
+        out.append((start, start + len(stripped)))
+
+
+def _is_claim(sentence: str) -> bool:
+    """A lead-in ending in a colon ("Here is what I found:") introduces claims but asserts nothing."""
+    return not sentence.endswith(":") and has_content(sentence) and not is_abstention(sentence)
+
+
+def split_claims(answer: str) -> tuple[Claim, ...]:
+    """The checkable sentences of an answer; function-word-only and abstaining sentences are not claims."""
+    claims = []
+    for start, end in sentence_spans(answer):
+        sentence = answer[start:end]
+        if _is_claim(sentence):
+            claims.append(Claim(sentence, start, end))
+    return tuple(claims)
+
+
+def answer_abstains(answer: str) -> bool:
+    """The answer as a whole declines: it makes no claim, and it either says so or says nothing at all."""
+    parts = [answer[start:end] for start, end in sentence_spans(answer)]
+    if any(_is_claim(s) for s in parts):
+        return False
+    return not any(has_content(s) for s in parts) or any(is_abstention(s) for s in parts)
+
+
+# --- Porter stemmer ---------------------------------------------------------------------------------
+
+_VOWELS = frozenset("aeiou")
+
+
+def _cons(word: str, i: int) -> bool:
+    ch = word[i]
+    if ch in _VOWELS:
+        return False
+    if ch == "y":
+        return i == 0 or not _cons(word, i - 1)
+    return True
+
+
+def _measure(stem_: str) -> int:
+    """m in Porter's [C](VC)^m[V]: the number of vowel-consonant sequences."""
+    m, prev_vowel = 0, False
+    for i in range(len(stem_)):
+        vowel = not _cons(stem_, i)
+        if prev_vowel and not vowel:
+            m += 1
+        prev_vowel = vowel
+    return m
+
+
+def _has_vowel(stem_: str) -> bool:
+    return any(not _cons(stem_, i) for i in range(len(stem_)))
+
+
+def _double_cons(word: str) -> bool:
+    return len(word) >= 2 and word[-1] == word[-2] and _cons(word, len(word) - 1)
+
+
+def _cvc(word: str) -> bool:
+    """Ends consonant-vowel-consonant, the last not w, x or y (hop, not hoop or snow)."""
+    n = len(word)
+    return (n >= 3 and _cons(word, n - 3) and not _cons(word, n - 2) and _cons(word, n - 1)
+            and word[-1] not in "wxy")
+
+
+_STEP2 = (("ational", "ate"), ("tional", "tion"), ("enci", "ence"), ("anci", "ance"), ("izer", "ize"),
+          ("bli", "ble"), ("alli", "al"), ("entli", "ent"), ("eli", "e"), ("ousli", "ous"),
+          ("ization", "ize"), ("ation", "ate"), ("ator", "ate"), ("alism", "al"), ("iveness", "ive"),
+          ("fulness", "ful"), ("ousness", "ous"), ("aliti", "al"), ("iviti", "ive"), ("biliti", "ble"),
+          ("logi", "log"))
+_STEP3 = (("icate", "ic"), ("ative", ""), ("alize", "al"), ("iciti", "ic"), ("ical", "ic"), ("ful", ""),
+          ("ness", ""))
+_STEP4 = ("al", "ance", "ence", "er", "ic", "able", "ible", "ant", "ement", "ment", "ent", "ion", "ou",
+          "ism", "ate", "iti", "ous", "ive", "ize")
+
+
+def _replace(word: str, rules: tuple[tuple[str, str], ...], min_m: int) -> str:
+    for suffix, repl in rules:
+        if word.endswith(suffix):
+            base = word[: -len(suffix)]
+            return base + repl if _measure(base) > min_m else word
+    return word
+
+
+def _porter(w: str) -> str:
+    # Step 1a: plurals.
+    if w.endswith("sses") or w.endswith("ies"):
+        w = w[:-2]
+    elif w.endswith("s") and not w.endswith("ss"):
+        w = w[:-1]
+    # Step 1b: -ed, -ing.
+    if w.endswith("eed"):
+        if _measure(w[:-3]) > 0:
+            w = w[:-1]
+    else:
+        for suffix in ("ed", "ing"):
+            if w.endswith(suffix) and _has_vowel(w[: -len(suffix)]):
+                w = w[: -len(suffix)]
+                if w.endswith(("at", "bl", "iz")):
+                    w += "e"
+                elif _double_cons(w) and w[-1] not in "lsz":
+                    w = w[:-1]
+                elif _measure(w) == 1 and _cvc(w):
+                    w += "e"
+                break
+    # Step 1c: terminal y after a vowel-bearing stem.
+    if w.endswith("y") and _has_vowel(w[:-1]):
+        w = w[:-1] + "i"
+    w = _replace(w, _STEP2, 0)
+    w = _replace(w, _STEP3, 0)
+    # Step 4: strip a final suffix from long stems.
+    for suffix in _STEP4:
+        if w.endswith(suffix):
+            base = w[: -len(suffix)]
+            if _measure(base) > 1 and (suffix != "ion" or base.endswith(("s", "t"))):
+                w = base
+            break
+    # Step 5: final -e and -ll.
+    if w.endswith("e"):
+        base = w[:-1]
+        m = _measure(base)
+        if m > 1 or (m == 1 and not _cvc(base)):
+            w = base
+    if w.endswith("ll") and _measure(w) > 1:
+        w = w[:-1]
+    return w

@@ -1,0 +1,88 @@
+"""Undefined-aware means and the percentile bootstrap interval."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from ragmon.metrics.aggregate import MAX_DRAWS, MIN_ROUNDS, aggregate, aggregate_columns, bootstrap_rounds
+from ragmon.model import Aggregate
+
+
+def test_mean_skips_undefined_and_counts_the_rest() -> None:
+    agg = aggregate([1.0, None, 0.0, 0.5])
+    # (1 + 0 + 0.5) / 3 defined values.
+    assert agg.mean == 0.5
+    assert agg.n == 3
+    assert float(agg) == 0.5
+
+
+def test_nothing_defined_is_undefined_not_zero() -> None:
+    assert aggregate([None, None]) == Aggregate(None, 0, None)
+    assert aggregate([]) == Aggregate(None, 0, None)
+    with pytest.raises(ValueError, match="undefined"):
+        float(aggregate([None]))
+
+
+def test_a_single_observation_has_a_point_interval() -> None:
+    assert aggregate([0.7]) == Aggregate(0.7, 1, (0.7, 0.7))
+    assert aggregate([None, 0.7, None]) == Aggregate(0.7, 1, (0.7, 0.7))
+
+
+def test_bootstrap_is_deterministic_and_contains_the_mean() -> None:
+    values = [0.0, 0.25, 1.0, 0.5, None, 0.75, 1.0, 0.0, 0.5, 1.0]
+    first = aggregate(values, samples=500, seed=7)
+    again = aggregate(values, samples=500, seed=7)
+    assert first == again
+    assert first.ci is not None
+    low, high = first.ci
+    assert 0.0 <= low <= first.mean <= high <= 1.0  # type: ignore[operator]
+    assert low < high
+
+
+def test_two_point_interval_spans_both_values() -> None:
+    # Resampling [0, 1] twice gives mean 0 with probability 1/4, 1 with 1/4, 0.5 with 1/2. With 1,000
+    # rounds about 250 are 0 and 250 are 1, far more than the 25 a 2.5% tail needs: the 95% interval
+    # is exactly (0, 1).
+    assert aggregate([0.0, 1.0]).ci == (0.0, 1.0)
+
+
+def test_interval_width_matches_the_normal_approximation() -> None:
+    # 200 ones and 200 zeros: mean 0.5, standard error sqrt(0.25 / 400) = 0.025, so the 95% interval is
+    # close to 0.5 +- 1.96 * 0.025 = (0.451, 0.549).
+    agg = aggregate([1.0, 0.0] * 200, samples=2000)
+    assert agg.ci is not None
+    assert agg.ci[0] == pytest.approx(0.5 - 1.96 * math.sqrt(0.25 / 400), abs=0.01)
+    assert agg.ci[1] == pytest.approx(0.5 + 1.96 * math.sqrt(0.25 / 400), abs=0.01)
+
+
+def test_constant_metric_has_a_point_interval() -> None:
+    assert aggregate([0.5] * 10) == Aggregate(0.5, 10, (0.5, 0.5))
+
+
+def test_a_metrics_interval_does_not_depend_on_the_other_columns() -> None:
+    # Indices are drawn once per round and shared by every column, so adding columns changes nothing.
+    a = [0.1, 0.9, None, 0.4, 0.6]
+    together = aggregate_columns({"a": a, "b": [1.0, 0.0, 1.0, None, 0.0]}, samples=300, seed=3)
+    assert together["a"] == aggregate(a, samples=300, seed=3)
+
+
+def test_columns_must_have_one_value_per_example() -> None:
+    with pytest.raises(ValueError, match="one value per example"):
+        aggregate_columns({"a": [1.0], "b": [1.0, 0.0]})
+
+
+def test_confidence_must_be_a_probability() -> None:
+    with pytest.raises(ValueError, match="confidence"):
+        aggregate([1.0, 0.0], confidence=1.0)
+
+
+def test_rounds_are_capped_for_large_datasets() -> None:
+    assert bootstrap_rounds(1000, 100) == 1000  # 100 x 1,000 draws is within budget
+    assert MAX_DRAWS == 1_000_000
+    assert bootstrap_rounds(1000, 2_000) == 500  # 1,000,000 draws / 2,000 examples
+    assert bootstrap_rounds(1000, 10_000) == 200  # 1,000,000 / 10,000 = 100 is below the floor of 200
+    assert bootstrap_rounds(1000, 1_000_000) == MIN_ROUNDS  # never fewer than the floor
+    assert bootstrap_rounds(50, 100) == 50  # never more than asked
+    assert bootstrap_rounds(1000, 1) == 0  # nothing to resample

@@ -1,0 +1,162 @@
+"""Generation metrics from given verdicts, hand-computed, including every "undefined when" row of §3."""
+
+from __future__ import annotations
+
+import pytest
+
+from ragmon.metrics.generation import (
+    abstention,
+    answer_correctness,
+    answer_relevance,
+    citation_accuracy,
+    citation_coverage,
+    context_utilisation,
+    groundedness,
+    hallucination_rate,
+    is_unanswerable,
+    token_f1,
+)
+from ragmon.model import Claim, ClaimVerdict, Context, Example
+
+CONTEXTS = tuple(Context(f"d{i}", f"text {i}") for i in range(1, 5))
+
+
+def ex(**fields) -> Example:
+    base = {"id": "e", "question": "When do refunds arrive?", "contexts": CONTEXTS, "answer": "Some answer."}
+    return Example(**{**base, **fields})
+
+
+def v(supported: bool, *ids: str) -> ClaimVerdict:
+    text = f"claim {'+'.join(ids) or 'none'}"
+    return ClaimVerdict(Claim(text, 0, len(text)), supported, ids)
+
+
+# Three claims: two supported (by d1, by d1 and d2), one not. used = {d1, d2}.
+VERDICTS = (v(True, "d1"), v(True, "d1", "d2"), v(False))
+
+
+def test_groundedness_and_hallucination_rate() -> None:
+    assert groundedness(ex(), VERDICTS) == pytest.approx(2 / 3)
+    assert hallucination_rate(ex(), VERDICTS) == pytest.approx(1 / 3)
+
+
+@pytest.mark.parametrize(("example", "verdicts"), [
+    (ex(answer=None), VERDICTS),  # answer unknown
+    (ex(contexts=None), VERDICTS),  # contexts unknown
+    (ex(), ()),  # no claims
+])
+def test_groundedness_undefined(example: Example, verdicts) -> None:
+    assert groundedness(example, verdicts) is None
+    assert hallucination_rate(example, verdicts) is None
+
+
+def test_empty_contexts_with_claims_are_a_real_zero() -> None:
+    # Nothing was retrieved, so nothing can support a claim, whatever the verdicts say.
+    assert groundedness(ex(contexts=()), VERDICTS) == 0.0
+    assert hallucination_rate(ex(contexts=()), VERDICTS) == 1.0
+
+
+def test_citation_accuracy() -> None:
+    # Cited d1 (supports a claim), d3 (retrieved, supports nothing), d9 (never retrieved: wrong) -> 1/3.
+    assert citation_accuracy(ex(citations=("d1", "d3", "d9")), VERDICTS) == pytest.approx(1 / 3)
+    # A repeated citation is one cited id: {d1} -> 1/1.
+    assert citation_accuracy(ex(citations=("d1", "d1")), VERDICTS) == 1.0
+    # With nothing retrieved every cited id is wrong.
+    assert citation_accuracy(ex(contexts=(), citations=("d1",)), (v(False),)) == 0.0
+
+
+@pytest.mark.parametrize("example", [
+    ex(citations=None),  # citations unknown
+    ex(citations=()),  # citations empty
+    ex(citations=("d1",), contexts=None),  # support cannot be known: contexts unknown
+    ex(citations=("d1",), answer=None),  # ... or answer unknown
+])
+def test_citation_accuracy_undefined(example: Example) -> None:
+    assert citation_accuracy(example, VERDICTS) is None
+
+
+def test_citation_coverage() -> None:
+    # used = {d1, d2}; cited {d1, d3}: 1 of the 2 used contexts is cited.
+    assert citation_coverage(ex(citations=("d1", "d3")), VERDICTS) == 0.5
+    # Known-empty citations with contexts used: a real 0.
+    assert citation_coverage(ex(citations=()), VERDICTS) == 0.0
+
+
+def test_citation_coverage_undefined() -> None:
+    assert citation_coverage(ex(citations=None), VERDICTS) is None  # citations unknown
+    assert citation_coverage(ex(citations=("d1",)), (v(False), v(False))) is None  # used empty
+
+
+def test_context_utilisation() -> None:
+    # used {d1, d2} of 4 contexts.
+    assert context_utilisation(ex(), VERDICTS) == 0.5
+    # Duplicate context ids count once: contexts d1 d1 d2 are 2 distinct, d1 used -> 1/2.
+    dup = (Context("d1", "a"), Context("d1", "a"), Context("d2", "b"))
+    assert context_utilisation(ex(contexts=dup), (v(True, "d1"),)) == 0.5
+
+
+@pytest.mark.parametrize(("example", "verdicts"), [
+    (ex(contexts=None), VERDICTS),  # contexts unknown
+    (ex(contexts=()), VERDICTS),  # contexts empty
+    (ex(), ()),  # no claims
+])
+def test_context_utilisation_undefined(example: Example, verdicts) -> None:
+    assert context_utilisation(example, verdicts) is None
+
+
+def test_answer_relevance() -> None:
+    # Question terms: refund, arriv ("when", "do" are function words); the answer has both -> 2/2.
+    assert answer_relevance(ex(answer="Refunds arrive within 5 days.")) == 1.0
+    # Question terms refund, arriv, card; the answer has refund only -> 1/3.
+    assert answer_relevance(ex(question="Do refunds arrive on my card?", answer="Refunds are quick.")) == \
+        pytest.approx(1 / 3)
+    # Numbers count too: terms happen + number 2015 = 2; the answer has 2015 only -> 1/2.
+    assert answer_relevance(ex(question="What happened in 2015?", answer="A merger, in 2015.")) == 0.5
+
+
+def test_answer_relevance_undefined() -> None:
+    assert answer_relevance(ex(answer=None)) is None  # answer unknown
+    assert answer_relevance(ex(question="What is it?")) is None  # the question has no content term
+
+
+def test_answer_correctness_is_squad_token_f1() -> None:
+    # Normalised: "refund takes five business days" (5 tokens, "the" dropped) vs "five days" (2 tokens);
+    # 2 in common: P = 2/5, R = 2/2, F1 = 2 * 0.4 * 1 / 1.4 = 0.5714.
+    got = answer_correctness(ex(answer="The refund takes five business days.", ground_truth="five days"))
+    assert got == pytest.approx(2 * 0.4 * 1.0 / 1.4)
+    # Case, punctuation and articles do not matter.
+    assert token_f1("The Eiffel Tower!", "eiffel tower") == 1.0
+    assert token_f1("Berlin", "Paris") == 0.0
+
+
+def test_answer_correctness_for_unanswerable_ground_truth_rewards_abstaining() -> None:
+    assert answer_correctness(ex(answer="I don't know.", ground_truth="insufficient_context")) == 1.0
+    assert answer_correctness(ex(answer="Paris is the capital.", ground_truth="insufficient_context")) == 0.0
+
+
+def test_answer_correctness_undefined() -> None:
+    assert answer_correctness(ex(ground_truth=None)) is None  # ground truth unknown
+    assert answer_correctness(ex(answer=None, ground_truth="five days")) is None
+
+
+@pytest.mark.parametrize("unanswerable", [
+    ex(relevant_ids=frozenset()),
+    ex(ground_truth="insufficient_context"),
+    ex(category="adversarial"),
+    ex(category="unanswerable"),
+])
+def test_abstention_on_unanswerable_questions(unanswerable: Example) -> None:
+    assert is_unanswerable(unanswerable)
+    assert abstention(Example(**{**_fields(unanswerable), "answer": "I don't know."})) == 1.0
+    assert abstention(Example(**{**_fields(unanswerable), "answer": "Refunds arrive in 5 days."})) == 0.0
+
+
+def test_abstention_undefined_for_answerable_questions() -> None:
+    for answerable in (ex(), ex(relevant_ids=frozenset({"d1"})), ex(category="policy"), ex(ground_truth="5")):
+        assert not is_unanswerable(answerable)
+        assert abstention(answerable) is None
+    assert abstention(ex(relevant_ids=frozenset(), answer=None)) is None  # answer unknown
+
+
+def _fields(example: Example) -> dict:
+    return {name: getattr(example, name) for name in Example.__slots__ if name != "extra"}

@@ -1,0 +1,155 @@
+"""The scoring core end to end: public API, per-example results, aggregates, judge errors."""
+
+from __future__ import annotations
+
+import pytest
+
+from ragmon import Aggregate, Context, EvalConfig, Example, LexicalJudge, Report, evaluate
+from ragmon.evaluate import evaluate_example, example_claims, score_example
+from ragmon.judges.base import JudgeError
+from ragmon.model import METRIC_NAMES, Claim, ClaimVerdict
+
+POLICY = (
+    Context("c1", "Returns are accepted within 30 days of purchase."),
+    Context("c2", "Shipping is free for orders over 50 dollars."),
+)
+# Claim 1 terms return, accept + number 30: all in c1 -> supported by c1.
+# Claim 2 terms ship, cost, dollar + number 10: c2 has ship and dollar (2/3 >= 0.6) but not 10 -> unsupported.
+ANSWER = "Returns are accepted within 30 days. Shipping costs 10 dollars."
+
+
+def policy_example(**fields) -> Example:
+    base = {"id": "p1", "question": "How long do I have to return an item?", "contexts": POLICY,
+            "answer": ANSWER, "relevant_ids": frozenset({"c1"}), "citations": ("c1",)}
+    return Example(**{**base, **fields})
+
+
+def test_public_api() -> None:
+    report = evaluate([policy_example()], LexicalJudge(), EvalConfig(k=1))
+    assert isinstance(report, Report)
+    g = report.aggregates["groundedness"]
+    assert isinstance(g, Aggregate)
+    # 1 of 2 claims supported.
+    assert g.mean == 0.5
+    assert float(g) == 0.5
+    assert g.n == 1
+    assert report.judge == {"name": "lexical", "threshold": LexicalJudge().threshold}
+    assert report.k == 1
+    assert tuple(report.aggregates) == METRIC_NAMES
+
+
+def test_example_result() -> None:
+    result = evaluate_example(policy_example(), LexicalJudge(), k=1)
+    assert [v.supported for v in result.verdicts] == [True, False]
+    assert result.verdicts[0].supporting_ids == ("c1",)
+    assert result.judge == "lexical"
+    assert result.metrics == pytest.approx({
+        # top 1 = c1, the one relevant id.
+        "hit_rate": 1.0, "precision": 1.0, "recall": 1.0, "mrr": 1.0, "ndcg": 1.0,
+        "groundedness": 0.5, "hallucination_rate": 0.5,
+        "citation_accuracy": 1.0,  # cited {c1}, c1 supports claim 1
+        "citation_coverage": 1.0,  # used {c1}, all cited
+        "context_utilisation": 0.5,  # used {c1} of {c1, c2}
+        # Question terms: long, item, return (how, do, I, have, to, an are function words); the answer
+        # has return only -> 1/3.
+        "answer_relevance": 1 / 3,
+        "answer_correctness": None,  # no ground truth
+        "abstention": None,  # answerable
+    })
+    assert result.retrieved_unused == ("c2",)  # c2 supported no claim
+    assert result.relevant_not_retrieved == ()
+
+
+def test_relevant_not_retrieved_uses_the_top_k_and_is_sorted() -> None:
+    ex = policy_example(relevant_ids=frozenset({"c2", "zz", "c1"}))
+    # Top 1 = c1: c2 (cut off) and zz (never retrieved) are missed, sorted.
+    assert evaluate_example(ex, LexicalJudge(), k=1).relevant_not_retrieved == ("c2", "zz")
+    # Top 5 holds both retrieved ids: only zz is missed.
+    assert evaluate_example(ex, LexicalJudge(), k=5).relevant_not_retrieved == ("zz",)
+
+
+def test_no_claims_means_nothing_unused_and_groundedness_undefined() -> None:
+    result = evaluate_example(policy_example(answer="I don't know."), LexicalJudge(), k=2)
+    assert result.verdicts == ()
+    assert result.retrieved_unused == ()
+    assert result.metrics["groundedness"] is None
+    assert result.metrics["context_utilisation"] is None
+
+
+def test_empty_contexts_give_groundedness_zero() -> None:
+    result = evaluate_example(policy_example(contexts=()), LexicalJudge(), k=5)
+    assert result.metrics["groundedness"] == 0.0
+    assert result.metrics["hallucination_rate"] == 1.0
+    # Nothing retrieved: every retrieval metric is a real 0.
+    assert result.metrics["hit_rate"] == 0.0 and result.metrics["precision"] == 0.0
+    assert result.relevant_not_retrieved == ("c1",)
+
+
+def test_unanswerable_question_answered_versus_abstained() -> None:
+    answered = policy_example(relevant_ids=frozenset(), answer="Returns are accepted within 30 days.")
+    abstained = policy_example(relevant_ids=frozenset(), answer="The context does not say.")
+    report = evaluate([answered, abstained], LexicalJudge(), EvalConfig(k=2))
+    assert [r.metrics["abstention"] for r in report.results] == [0.0, 1.0]
+    assert report.aggregates["abstention"].mean == 0.5
+    # Relevant ids explicitly empty: the retrieval metrics are undefined for both.
+    assert report.aggregates["hit_rate"] == Aggregate(None, 0, None)
+
+
+def test_score_example_from_given_verdicts_matches_evaluate_example() -> None:
+    ex = policy_example()
+    verdicts = LexicalJudge().judge(ex, example_claims(ex))
+    assert score_example(ex, verdicts, 1, "lexical") == evaluate_example(ex, LexicalJudge(), 1)
+
+
+def test_aggregates_count_only_defined_examples() -> None:
+    known = policy_example(id="a")
+    unknown = policy_example(id="b", relevant_ids=None, answer="Shipping is free for orders over 50 dollars.")
+    report = evaluate([known, unknown], config=EvalConfig(k=1))
+    assert report.aggregates["hit_rate"].n == 1
+    # Groundedness 0.5 (known) and 1.0 (unknown's single claim is c2 verbatim): mean 0.75 over 2.
+    assert report.aggregates["groundedness"].mean == 0.75
+    assert report.aggregates["groundedness"].n == 2
+
+
+def test_defaults_and_progress() -> None:
+    calls: list[tuple[int, int]] = []
+    report = evaluate(iter([policy_example(id="a"), policy_example(id="b")]),
+                      progress=lambda done, total: calls.append((done, total)))
+    assert calls == [(1, 2), (2, 2)]
+    assert report.k == EvalConfig().k
+    assert report.judge["name"] == "lexical"
+
+
+class BrokenJudge:
+    name = "broken"
+
+    def settings(self) -> dict:
+        return {}
+
+    def judge(self, example: Example, claims: tuple[Claim, ...]) -> tuple[ClaimVerdict, ...]:
+        if example.id == "bad":
+            raise JudgeError("model unavailable")
+        return tuple(ClaimVerdict(c, False) for c in claims[:1])  # drops claims after the first
+
+
+def test_a_judge_returning_the_wrong_verdicts_is_an_error() -> None:
+    with pytest.raises(JudgeError, match="1 verdicts for 2 claims"):
+        evaluate_example(policy_example(), BrokenJudge(), k=1)
+
+
+def test_judge_errors_stop_the_run_or_are_recorded_as_skipped() -> None:
+    bad = policy_example(id="bad")
+    good = policy_example(id="good", answer="Returns are accepted within 30 days.")
+    with pytest.raises(JudgeError, match="model unavailable"):
+        evaluate([bad, good], BrokenJudge())
+    report = evaluate([bad, good], BrokenJudge(), skip_judge_errors=True)
+    assert report.skipped == (("bad", "model unavailable"),)
+    assert [r.example.id for r in report.results] == ["good"]
+    # The only scored example's single claim was judged unsupported by the broken judge.
+    assert report.aggregates["groundedness"].mean == 0.0
+
+
+def test_no_examples_leaves_every_metric_undefined() -> None:
+    report = evaluate([])
+    assert report.results == ()
+    assert all(agg == Aggregate(None, 0, None) for agg in report.aggregates.values())

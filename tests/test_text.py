@@ -1,0 +1,158 @@
+"""Claim splitting, abstention cues, numbers and stemming: the text layer every judge shares."""
+
+from __future__ import annotations
+
+import pytest
+
+from ragmon.text import (
+    answer_abstains,
+    is_abstention,
+    numbers,
+    profile,
+    sentence_spans,
+    split_claims,
+    stem,
+)
+
+
+def texts(answer: str) -> list[str]:
+    return [c.text for c in split_claims(answer)]
+
+
+def assert_offsets(answer: str) -> None:
+    for claim in split_claims(answer):
+        assert answer[claim.start:claim.end] == claim.text
+        assert claim.text == claim.text.strip()
+
+
+def test_abbreviations_do_not_end_sentences() -> None:
+    answer = "Dr. Smith moved to the U.S. in 2010. Some fruits, e.g. apples, are red. Mr. Jones agreed."
+    # Three sentences: the periods of "Dr.", "U.S." (followed by a lower-case word), "e.g." and "Mr." are
+    # abbreviations; only "2010.", "red." and "agreed." end sentences.
+    assert texts(answer) == [
+        "Dr. Smith moved to the U.S. in 2010.",
+        "Some fruits, e.g. apples, are red.",
+        "Mr. Jones agreed.",
+    ]
+    assert_offsets(answer)
+
+
+def test_etc_ends_a_sentence_only_before_a_capital() -> None:
+    answer = "They sell shoes, bags, etc. and hats. They sell coats, etc. Prices vary."
+    assert texts(answer) == ["They sell shoes, bags, etc. and hats.", "They sell coats, etc.", "Prices vary."]
+
+
+def test_decimals_stay_whole() -> None:
+    answer = "The trial lasts 3.5 days. It costs 2.99 dollars!"
+    assert texts(answer) == ["The trial lasts 3.5 days.", "It costs 2.99 dollars!"]
+    assert_offsets(answer)
+
+
+def test_bullet_items_are_claims_without_their_marker() -> None:
+    answer = "- Refunds take 5 days\n- Exchanges are free"
+    claims = split_claims(answer)
+    assert [c.text for c in claims] == ["Refunds take 5 days", "Exchanges are free"]
+    # "- " is 2 characters and "Refunds take 5 days" 19, so the first item is 2..21; the newline is at 21,
+    # the second line starts at 22, its text at 24 and runs 18 characters, to 42.
+    assert [(c.start, c.end) for c in claims] == [(2, 21), (24, 42)]
+    assert_offsets(answer)
+
+
+def test_numbered_items_are_claims_and_the_item_number_is_not_a_number_of_the_claim() -> None:
+    answer = "1. Refunds take 5 days.\n2. Exchanges are free."
+    claims = split_claims(answer)
+    assert [c.text for c in claims] == ["Refunds take 5 days.", "Exchanges are free."]
+    assert numbers(claims[0].text) == {5.0}
+    assert_offsets(answer)
+
+
+def test_newlines_end_sentences_and_headings_are_not_claims() -> None:
+    answer = "## Returns\nReturns are accepted\nwithin a month"
+    assert texts(answer) == ["Returns are accepted", "within a month"]
+
+
+def test_abstaining_and_contentless_sentences_are_not_claims() -> None:
+    answer = ("I don't know. The context does not mention refund fees. It is what it is. "
+              "Here is what I found:\nReturns are accepted within 30 days.")
+    # "It is what it is." has only function words; "Here is what I found:" is a lead-in.
+    assert texts(answer) == ["Returns are accepted within 30 days."]
+    assert_offsets(answer)
+
+
+@pytest.mark.parametrize("sentence", [
+    "I don't know.",
+    "I do not know the answer.",
+    "The context does not say when the store opens.",
+    "The provided documents don't mention a warranty.",
+    "There is not enough information to answer.",
+    "insufficient_context",
+    "I cannot answer that from the sources.",
+    "I'm unable to determine the price.",
+    "I’m unable to tell from these sources.",
+    "The price is not mentioned in the context.",
+    "There is no information about refunds.",
+])
+def test_abstention_cues(sentence: str) -> None:
+    assert is_abstention(sentence)
+    assert split_claims(sentence) == ()
+
+
+@pytest.mark.parametrize("sentence", [
+    "I know the store opens at 9.",
+    "The context mentions a warranty.",
+    "Returns are not accepted after 30 days.",
+])
+def test_statements_are_not_abstentions(sentence: str) -> None:
+    assert not is_abstention(sentence)
+
+
+@pytest.mark.parametrize(("answer", "abstains"), [
+    ("", True),
+    ("   \n ", True),
+    ("I don't know.", True),
+    ("The context does not say. Sorry!", False),  # "Sorry!" has a content word: it is a claim
+    ("It is what it is.", True),  # says nothing checkable at all
+    ("I don't know. Paris is the capital of France.", False),
+    ("Here is what I found:", False),  # a lead-in, neither a claim nor an abstention
+])
+def test_answer_abstains(answer: str, abstains: bool) -> None:
+    assert answer_abstains(answer) is abstains
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("It lasts 3.5 days", {3.5}),
+    ("a 30-day window", {30.0}),
+    ("two years", {2.0}),
+    ("it costs $1,000", {1000.0}),
+    ("45% of users", {45.0}),
+    ("twenty-five people", {25.0}),
+    ("1.5 million users", {1_500_000.0}),
+    ("three hundred pages", {300.0}),
+    ("3.50 and 3.5 and 3.0 and 3", {3.5, 3.0}),  # 3.50 == 3.5, 3.0 == 3
+    ("items 1,2,3", {1.0, 2.0, 3.0}),  # not a thousands group: three numbers
+    ("one of the reasons", set()),  # a bare "one" is a pronoun far more often than a quantity
+    ("one hundred pages", {100.0}),  # ... but not before a scale word
+    ("Returns take 30 days [1].", {30.0}),  # a citation marker is not a number of the claim
+])
+def test_numbers(text: str, expected: set[float]) -> None:
+    assert numbers(text) == expected
+
+
+def test_porter_stems() -> None:
+    # Examples from Porter (1980).
+    cases = {"caresses": "caress", "ponies": "poni", "relational": "relat", "hopping": "hop",
+             "conditional": "condit", "adjustment": "adjust", "agreed": "agre", "sized": "size"}
+    assert {word: stem(word) for word in cases} == cases
+    assert stem("returned") == stem("returns") == stem("return") == "return"
+
+
+def test_profile_drops_function_words_and_spelled_numbers() -> None:
+    p = profile("The customer's two returns weren't processed.")
+    # "the", "weren't" are function words; "two" is a number, not a term; "customer's" loses "'s".
+    assert p.terms == {"custom", "return", "process"}
+    assert p.numbers == {2.0}
+
+
+def test_sentence_spans_are_stripped_offsets() -> None:
+    text = "  First one.   Second one?\n\tThird!  "
+    assert [text[s:e] for s, e in sentence_spans(text)] == ["First one.", "Second one?", "Third!"]
