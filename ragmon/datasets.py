@@ -1,0 +1,482 @@
+"""Golden datasets for `ragmon replay`, read into `Example`s with errors that point at file, line and field.
+
+The format is detected per file from its first record:
+
+1. ragmon JSONL: one example per line (`id`, `question`, optional `contexts`, `answer`, `relevant_ids`,
+   `citations`, `ground_truth`, `category`, `pipeline`); any other field lands in `Example.extra`.
+2. eval-set JSON: `{"corpus": [...], "examples": [...]}`, questions without answers.
+3. trace JSON or JSONL: `input|question`, `output`, `expectedDocs`, `steps` with retrieval outputs.
+
+OTLP/JSON lines are recognised but not read here yet. Blank lines in JSONL are skipped; every other line
+either becomes an example or stops the load with an `InputError`, so nothing is lost without a word.
+JSONL is read line by line and yielded as it goes; a whole-document JSON file is parsed in one piece.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+from ragmon.errors import InputError
+from ragmon.ids import content_id
+from ragmon.model import Context, Example
+
+PathLike = str | os.PathLike[str]
+FieldPath = tuple[str | int, ...]
+_Parser = Callable[[dict[str, Any], str], Example]
+_LineOf = Callable[[], int]
+"""Where a record starts, worked out only when an error needs it (locating is slow in whole-JSON files)."""
+
+_RAGMON_FIELDS = frozenset({"id", "question", "contexts", "answer", "relevant_ids", "citations",
+                            "ground_truth", "category", "pipeline"})
+_TRACE_FIELDS = frozenset({"id", "traceId", "trace_id", "input", "question", "output", "expectedDocs",
+                           "steps", "citations", "ground_truth", "category", "pipeline"})
+_EVALSET_FIELDS = frozenset({"id", "question", "ground_truth_answer", "expected_chunk_ids", "category"})
+_TRACE_MARKERS = ("steps", "input", "expectedDocs")
+_UNANSWERABLE_CATEGORIES = frozenset({"adversarial", "unanswerable"})
+_INSUFFICIENT = "insufficient_context"
+_QUESTION_KEYS = ("query", "question", "input")
+_ANSWER_KEYS = ("answer", "output", "text", "content")
+_DOC_ID_KEYS = ("id", "source", "doc_id")
+_JSON_SPACE = " \t\n\r"
+
+
+def load(paths: Iterable[PathLike]) -> Iterator[Example]:
+    """Examples from every file in order; an id seen twice is an error because reports are keyed by id."""
+    seen: dict[str, tuple[str, _LineOf]] = {}
+    for path in paths:
+        source = str(path)
+        for example, line_of in _load_located(Path(path)):
+            if example.id in seen:
+                first_source, first_line = seen[example.id]
+                raise InputError(f"duplicate example id {example.id!r} (first at "
+                                 f"{first_source}:{first_line()})", source=source, line=line_of(), field="id")
+            seen[example.id] = (source, line_of)
+            yield example
+
+
+class _FieldError(Exception):
+    """A bad value inside one record; the caller knows the file and line and turns it into an InputError."""
+
+    def __init__(self, message: str, path: FieldPath) -> None:
+        super().__init__(message)
+        self.message = message
+        self.path = path
+
+
+def _load_located(path: Path) -> Iterator[tuple[Example, _LineOf]]:
+    source = str(path)
+    try:
+        handle = path.open("rb")
+    except OSError as exc:
+        raise InputError(f"cannot read dataset: {exc.strerror or exc}", source=source) from None
+    with handle:
+        lines = enumerate(handle, start=1)
+        first = _next_record_line(lines)
+        if first is None:
+            raise InputError("contains no examples", source=source)
+        number, raw = first
+        try:
+            obj = json.loads(raw)
+        except ValueError as exc:
+            second = _next_record_line(lines)
+            if second is not None and _is_json_object(second[1]):
+                raise _json_error(exc, source, number) from None
+            handle.seek(0)
+            yield from _load_document(handle.read(), source)
+            return
+        if isinstance(obj, list) or (isinstance(obj, dict) and _is_evalset(obj)):
+            handle.seek(0)
+            yield from _load_document(handle.read(), source)
+            return
+        parse = _record_parser(obj, source, number)
+        yield _parse_line(parse, obj, source, number)
+        for number, raw in lines:
+            if raw.isspace():
+                continue
+            try:
+                obj = json.loads(raw)
+            except ValueError as exc:
+                raise _json_error(exc, source, number) from None
+            yield _parse_line(parse, obj, source, number)
+
+
+def _next_record_line(lines: Iterator[tuple[int, bytes]]) -> tuple[int, bytes] | None:
+    for number, raw in lines:
+        if not raw.isspace():
+            return number, raw
+    return None
+
+
+def _is_json_object(raw: bytes) -> bool:
+    try:
+        return isinstance(json.loads(raw), dict)
+    except ValueError:
+        return False
+
+
+def _json_error(exc: ValueError, source: str, line: int) -> InputError:
+    if isinstance(exc, json.JSONDecodeError):
+        return InputError(f"invalid JSON: {exc.msg} at column {exc.colno}", source=source, line=line)
+    return InputError(f"not valid UTF-8 text: {exc}", source=source, line=line)
+
+
+def _parse_line(parse: _Parser, obj: Any, source: str, number: int) -> tuple[Example, _LineOf]:
+    if not isinstance(obj, dict):
+        raise InputError(f"expected a JSON object, got {_json_type(obj)}", source=source, line=number)
+    try:
+        return parse(obj, f"{source}:{number}"), lambda: number
+    except _FieldError as exc:
+        raise InputError(exc.message, source=source, line=number, field=_dotted(exc.path)) from None
+
+
+def _record_parser(obj: Any, source: str, line: int) -> _Parser:
+    """The format of a whole file follows from its first record."""
+    if not isinstance(obj, dict):
+        raise InputError(f"expected a JSON object, got {_json_type(obj)}", source=source, line=line)
+    if "resourceSpans" in obj:
+        raise InputError("OTLP/JSON input is not supported yet (use ragmon JSONL, eval-set JSON or "
+                         "trace JSON)", source=source, line=line)
+    return _trace_example if _is_trace(obj) else _ragmon_example
+
+
+def _is_trace(obj: Mapping[str, Any]) -> bool:
+    if any(marker in obj for marker in _TRACE_MARKERS):
+        return True
+    return "output" in obj and "answer" not in obj and "contexts" not in obj
+
+
+def _is_evalset(obj: Mapping[str, Any]) -> bool:
+    return "corpus" in obj or isinstance(obj.get("examples"), list)
+
+
+def _load_document(data: bytes, source: str) -> Iterator[tuple[Example, _LineOf]]:
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise InputError(f"not valid UTF-8 text: {exc.reason}", source=source, line=line) from None
+    try:
+        doc = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InputError(f"invalid JSON: {exc.msg} at column {exc.colno}", source=source,
+                         line=exc.lineno) from None
+    records: Iterator[tuple[FieldPath, Example]]
+    try:
+        if isinstance(doc, dict) and _is_evalset(doc):
+            records = _evalset_examples(doc)
+        elif isinstance(doc, dict):
+            records = iter([((), _record_parser(doc, source, 1)(doc, source))])
+        elif isinstance(doc, list):
+            records = _array_examples(doc, source, text)
+        else:
+            raise _FieldError(f"expected a JSON object or array, got {_json_type(doc)}", ())
+        for record_path, example in records:
+            yield example, partial(_line_of, text, record_path)
+    except _FieldError as exc:
+        raise InputError(exc.message, source=source, line=_line_of(text, exc.path),
+                         field=_dotted(exc.path) or None) from None
+
+
+def _array_examples(doc: list[Any], source: str, text: str) -> Iterator[tuple[FieldPath, Example]]:
+    if not doc:
+        raise InputError("contains no examples", source=source)
+    parse = _record_parser(doc[0], source, _line_of(text, (0,)))
+    for index, item in enumerate(doc):
+        if not isinstance(item, dict):
+            raise _FieldError(f"expected a JSON object, got {_json_type(item)}", (index,))
+        try:
+            yield (index,), parse(item, f"{source}[{index}]")
+        except _FieldError as exc:
+            raise _FieldError(exc.message, (index, *exc.path)) from None
+
+
+def _ragmon_example(obj: dict[str, Any], default_id: str) -> Example:
+    return Example(
+        id=_required_id(obj, "id"),
+        question=_required_str(obj, "question"),
+        contexts=_contexts(obj.get("contexts"), ("contexts",)),
+        answer=_optional_str(obj, "answer"),
+        relevant_ids=_optional_id_set(obj, "relevant_ids"),
+        citations=_optional_id_tuple(obj, "citations"),
+        ground_truth=_optional_str(obj, "ground_truth"),
+        category=_optional_str(obj, "category"),
+        pipeline=_optional_str(obj, "pipeline"),
+        extra=_extra(obj, _RAGMON_FIELDS),
+    )
+
+
+def _trace_example(obj: dict[str, Any], default_id: str) -> Example:
+    steps = obj.get("steps")
+    if steps is not None and not isinstance(steps, list):
+        raise _FieldError(f"expected a list of steps, got {_json_type(steps)}", ("steps",))
+    steps = steps or []
+    answer = _text_value(obj, "output", _ANSWER_KEYS)
+    if answer is None and "output" not in obj:
+        answer = _last_llm_output(steps)
+    trace_id = next((key for key in ("id", "traceId", "trace_id") if obj.get(key) is not None), None)
+    return Example(
+        id=_required_id(obj, trace_id) if trace_id else default_id,
+        question=_trace_question(obj),
+        contexts=_retrieved(steps),
+        answer=answer,
+        relevant_ids=_optional_id_set(obj, "expectedDocs"),
+        citations=_optional_id_tuple(obj, "citations"),
+        ground_truth=_optional_str(obj, "ground_truth"),
+        category=_optional_str(obj, "category"),
+        pipeline=_optional_str(obj, "pipeline"),
+        extra=_extra(obj, _TRACE_FIELDS),
+    )
+
+
+def _trace_question(obj: Mapping[str, Any]) -> str:
+    for key in ("input", "question"):
+        if obj.get(key) is not None:
+            question = _text_value(obj, key, _QUESTION_KEYS)
+            if question is not None:
+                return question
+    raise _FieldError("missing question: expected 'input' or 'question'", ("input",))
+
+
+def _text_value(obj: Mapping[str, Any], key: str, inner_keys: tuple[str, ...]) -> str | None:
+    """A string, or the first string under one of `inner_keys` when tracers log a dict of inputs/outputs."""
+    value = obj.get(key)
+    if value is None or isinstance(value, str):
+        return value
+    if isinstance(value, dict):
+        for inner in inner_keys:
+            if isinstance(value.get(inner), str):
+                return value[inner]
+    raise _FieldError(f"expected a string or an object with one of {list(inner_keys)}, "
+                      f"got {_json_type(value)}", (key,))
+
+
+def _last_llm_output(steps: list[Any]) -> str | None:
+    for step in reversed(steps):
+        if isinstance(step, dict) and step.get("kind") == "llm" and isinstance(step.get("output"), str):
+            return step["output"]
+    return None
+
+
+def _retrieved(steps: list[Any]) -> tuple[Context, ...] | None:
+    """Contexts of every retrieval step in order, each id once; None when no step says what was retrieved."""
+    contexts: dict[str, Context] = {}
+    any_retrieval = False
+    for index, step in enumerate(steps):
+        if not isinstance(step, dict):
+            raise _FieldError(f"expected a step object, got {_json_type(step)}", ("steps", index))
+        if step.get("kind") != "retrieval":
+            continue
+        any_retrieval = True
+        for context in _contexts(step.get("output"), ("steps", index, "output")) or ():
+            contexts.setdefault(context.id, context)
+    return tuple(contexts.values()) if any_retrieval else None
+
+
+def _evalset_examples(doc: dict[str, Any]) -> Iterator[tuple[FieldPath, Example]]:
+    corpus = doc.get("corpus")
+    corpus_ids: set[str] | None = None
+    if corpus is not None:
+        if not isinstance(corpus, list):
+            raise _FieldError(f"expected a list of documents, got {_json_type(corpus)}", ("corpus",))
+        corpus_ids = set()
+        for index, item in enumerate(corpus):
+            if not isinstance(item, dict):
+                raise _FieldError(f"expected a document object, got {_json_type(item)}", ("corpus", index))
+            corpus_ids.add(_required_id(item, "id", ("corpus", index)))
+    examples = doc.get("examples")
+    if not isinstance(examples, list):
+        raise _FieldError(f"expected a list of examples, got {_json_type(examples)}", ("examples",))
+    if not examples:
+        raise _FieldError("contains no examples", ("examples",))
+    for index, item in enumerate(examples):
+        path: FieldPath = ("examples", index)
+        if not isinstance(item, dict):
+            raise _FieldError(f"expected an example object, got {_json_type(item)}", path)
+        try:
+            yield path, _evalset_example(item, corpus_ids)
+        except _FieldError as exc:
+            raise _FieldError(exc.message, (*path, *exc.path)) from None
+
+
+def _evalset_example(item: dict[str, Any], corpus_ids: set[str] | None) -> Example:
+    ground_truth = _optional_str(item, "ground_truth_answer")
+    category = _optional_str(item, "category")
+    relevant = _optional_id_tuple(item, "expected_chunk_ids")
+    if corpus_ids is not None and relevant is not None:
+        for index, doc_id in enumerate(relevant):
+            if doc_id not in corpus_ids:
+                raise _FieldError(f"chunk id {doc_id!r} is not in the corpus", ("expected_chunk_ids", index))
+    unanswerable = category in _UNANSWERABLE_CATEGORIES or ground_truth == _INSUFFICIENT
+    return Example(
+        id=_required_id(item, "id"),
+        question=_required_str(item, "question"),
+        relevant_ids=frozenset() if unanswerable else (None if relevant is None else frozenset(relevant)),
+        ground_truth=ground_truth,
+        category=category,
+        extra=_extra(item, _EVALSET_FIELDS),
+    )
+
+
+def _contexts(value: Any, path: FieldPath) -> tuple[Context, ...] | None:
+    if value is None:
+        return None
+    if not isinstance(value, list):
+        raise _FieldError(f"expected a list of contexts, got {_json_type(value)}", path)
+    return tuple(_context(item, (*path, index)) for index, item in enumerate(value))
+
+
+def _context(item: Any, path: FieldPath) -> Context:
+    """`{id, text, score}`, a plain string, or a LangChain document `{pageContent, metadata}`."""
+    if isinstance(item, str):
+        return Context(content_id(item), item)
+    if not isinstance(item, dict):
+        raise _FieldError(f"expected a context object or string, got {_json_type(item)}", path)
+    if "pageContent" in item:
+        text = _required_str(item, "pageContent", path)
+        metadata = item.get("metadata") or {}
+        if not isinstance(metadata, dict):
+            raise _FieldError(f"expected an object, got {_json_type(metadata)}", (*path, "metadata"))
+        key = next((k for k in _DOC_ID_KEYS if metadata.get(k) is not None), None)
+        doc_id = _required_id(metadata, key, (*path, "metadata")) if key else content_id(text)
+    else:
+        text = _required_str(item, "text", path)
+        doc_id = _required_id(item, "id", path) if item.get("id") is not None else content_id(text)
+    score = item.get("score")
+    if score is not None and (isinstance(score, bool) or not isinstance(score, int | float)):
+        raise _FieldError(f"expected a number, got {_json_type(score)}", (*path, "score"))
+    return Context(doc_id, text, score)
+
+
+def _required_str(obj: Mapping[str, Any], key: str, base: FieldPath = ()) -> str:
+    value = obj.get(key)
+    if value is None:
+        raise _FieldError(f"missing required field {key!r}", (*base, key))
+    if not isinstance(value, str):
+        raise _FieldError(f"expected a string, got {_json_type(value)}", (*base, key))
+    return value
+
+
+def _optional_str(obj: Mapping[str, Any], key: str) -> str | None:
+    value = obj.get(key)
+    if value is None or isinstance(value, str):
+        return value
+    raise _FieldError(f"expected a string or null, got {_json_type(value)}", (key,))
+
+
+def _required_id(obj: Mapping[str, Any], key: str, base: FieldPath = ()) -> str:
+    value = obj.get(key)
+    if value is None:
+        raise _FieldError(f"missing required field {key!r}", (*base, key))
+    return _as_id(value, (*base, key))
+
+
+def _as_id(value: Any, path: FieldPath) -> str:
+    """Ids are strings; whole numbers are accepted and read as their decimal text."""
+    if isinstance(value, str):
+        if not value:
+            raise _FieldError("expected a non-empty id", path)
+        return value
+    if isinstance(value, int) and not isinstance(value, bool):
+        return str(value)
+    raise _FieldError(f"expected an id (string or whole number), got {_json_type(value)}", path)
+
+
+def _optional_id_tuple(obj: Mapping[str, Any], key: str) -> tuple[str, ...] | None:
+    value = obj.get(key)
+    if value is None:
+        return None
+    if not isinstance(value, list):
+        raise _FieldError(f"expected a list of ids, got {_json_type(value)}", (key,))
+    return tuple(_listed_id(item, (key, index)) for index, item in enumerate(value))
+
+
+def _listed_id(item: Any, path: FieldPath) -> str:
+    """A bare id, or a document object naming its id the way retrievers do (`id`, `source`, `doc_id`)."""
+    if isinstance(item, dict):
+        key = next((k for k in _DOC_ID_KEYS if item.get(k) is not None), None)
+        if key is None:
+            raise _FieldError(f"document object has none of {list(_DOC_ID_KEYS)}", path)
+        return _as_id(item[key], (*path, key))
+    return _as_id(item, path)
+
+
+def _optional_id_set(obj: Mapping[str, Any], key: str) -> frozenset[str] | None:
+    ids = _optional_id_tuple(obj, key)
+    return None if ids is None else frozenset(ids)
+
+
+def _extra(obj: dict[str, Any], known: frozenset[str]) -> dict[str, Any]:
+    return {key: value for key, value in obj.items() if key not in known}
+
+
+def _json_type(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int | float):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list):
+        return "a list"
+    return "an object"
+
+
+def _dotted(path: FieldPath) -> str:
+    out = ""
+    for step in path:
+        out += f"[{step}]" if isinstance(step, int) else (f".{step}" if out else step)
+    return out
+
+
+def _line_of(text: str, path: FieldPath) -> int:
+    """The line where the value at `path` starts, or where its deepest existing parent does."""
+    return text.count("\n", 0, _locate(text, path)) + 1
+
+
+def _locate(text: str, path: FieldPath) -> int:
+    decoder = json.JSONDecoder()
+    position = _skip_space(text, 0)
+    for step in path:
+        child = _child_offset(text, position, step, decoder)
+        if child is None:
+            break
+        position = child
+    return position
+
+
+def _child_offset(text: str, position: int, step: str | int, decoder: json.JSONDecoder) -> int | None:
+    """Walk one level into the JSON value at `position` without building it; only used on errors."""
+    opening = text[position:position + 1]
+    if (opening, isinstance(step, int)) not in (("{", False), ("[", True)):
+        return None
+    closing = "}" if opening == "{" else "]"
+    index = 0
+    position = _skip_space(text, position + 1)
+    while position < len(text) and text[position] != closing:
+        if opening == "{":
+            key, position = decoder.raw_decode(text, position)
+            position = _skip_space(text, _skip_space(text, position) + 1)
+            if key == step:
+                return position
+        elif index == step:
+            return position
+        _, position = decoder.raw_decode(text, position)
+        index += 1
+        position = _skip_space(text, position)
+        if text[position:position + 1] == ",":
+            position = _skip_space(text, position + 1)
+    return None
+
+
+def _skip_space(text: str, position: int) -> int:
+    while position < len(text) and text[position] in _JSON_SPACE:
+        position += 1
+    return position
+

@@ -1,0 +1,178 @@
+"""`ragmon replay`: score a golden dataset offline and gate a deploy on the result.
+
+Exit 0 when every gate held, 1 when one breached, 2 when the run could not complete (bad input, a judge
+that failed). The whole dataset is read and checked before any scoring, so a bad line 10,000 stops the run
+before a paid judge has been called 9,999 times.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import os
+import sys
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TextIO
+
+from ragmon import datasets
+from ragmon.errors import InputError
+from ragmon.evaluate import evaluate
+from ragmon.gate import GateResult, combine, decide, exit_code, parse_gates
+from ragmon.judges.base import Judge
+from ragmon.judges.claude import add_cli_arguments as add_claude_arguments
+from ragmon.judges.claude import judge_from_args as claude_judge_from_args
+from ragmon.judges.lexical import LexicalJudge
+from ragmon.model import EvalConfig, Example, Report
+from ragmon.options import fraction, positive_int
+from ragmon.report import json as json_report
+from ragmon.report import junit, markdown, text
+
+JUDGES = ("lexical", "claude")
+DETERMINISTIC_JUDGES = frozenset({"lexical"})
+"""Judges known to give the same verdicts every time, for judges that do not say so themselves."""
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("datasets", nargs="+", metavar="DATASET",
+                        help="ragmon JSONL, eval-set JSON or trace JSON/JSONL; format detected per file")
+    parser.add_argument("--k", type=positive_int, default=5, help="cut-off for retrieval metrics (default 5)")
+    parser.add_argument("--gate", action="append", default=[], metavar="NAME=VALUE",
+                        help="minimum for a metric (a maximum for hallucination_rate); repeatable")
+    parser.add_argument("--confidence", type=_confidence, default=None, metavar="LEVEL",
+                        help="gate on the pessimistic bound of this bootstrap interval (e.g. 0.95)")
+    parser.add_argument("--judge", choices=JUDGES, default="lexical", help="claim judge (default lexical)")
+    parser.add_argument("--json", type=Path, metavar="PATH", help="write the JSON report here")
+    parser.add_argument("--markdown", type=Path, metavar="PATH", help="write the Markdown report here")
+    parser.add_argument("--junit", type=Path, metavar="PATH", help="write JUnit XML (one test per gate) here")
+    parser.add_argument("--worst", type=positive_int, default=markdown.DEFAULT_WORST, metavar="N",
+                        help="weakest examples listed in the Markdown report (default 10)")
+    parser.add_argument("--repeat", type=positive_int, default=1, metavar="N",
+                        help="score N times with a non-deterministic judge (default 1)")
+    parser.add_argument("--min-pass-rate", type=fraction, default=1.0, metavar="R",
+                        help="with --repeat: a gate holds when it held in at least this share of runs")
+    parser.add_argument("--judge-errors", choices=("fail", "skip"), default="fail",
+                        help="on a judge error: stop with exit 2 (default), or skip the example, reported")
+    parser.add_argument("--quiet", action="store_true", help="print nothing on success or breach")
+    # --- Claude judge options (ragmon.judges.claude) ---
+    claude = parser.add_argument_group("Claude judge (--judge claude; needs ANTHROPIC_API_KEY)")
+    claude.add_argument("--cache-dir", type=Path, metavar="DIR",
+                        help="keep Claude verdicts here, so re-runs (e.g. in CI) do not re-bill")
+    add_claude_arguments(claude, prices=False)
+
+
+def run(args: argparse.Namespace) -> int:
+    gates = parse_gates(args.gate)
+    judge = build_judge(args)
+    examples = list(datasets.load(args.datasets))
+    progress = Progress(sys.stderr, enabled=not args.quiet)
+    # The dataset, then the results, live until the end: frozen, the collector stops rescanning them on
+    # every full collection while scoring and rendering allocate (JSON report ~3x faster at 10,000).
+    gc.freeze()
+    try:
+        reports = score_runs(examples, judge, EvalConfig(k=args.k), args.repeat, progress,
+                             skip_judge_errors=args.judge_errors == "skip")
+        gc.freeze()
+        results = combine([decide(report, gates, args.confidence) for report in reports], args.min_pass_rate)
+        report = reports[0]
+        _write_reports(report, results, args)
+    finally:
+        progress.close()
+        gc.unfreeze()
+    if not args.quiet:
+        if args.repeat > len(reports):
+            print(f"judge {judge.name} is deterministic: scored once, not {args.repeat} times",
+                  file=sys.stderr)
+        elif len(reports) > 1:
+            print(f"scored {len(reports)} times; figures below are from run 1")
+        sys.stdout.write(text.render(report, results))
+    return exit_code(results)
+
+
+def _write_reports(report: Report, results: Sequence[GateResult], args: argparse.Namespace) -> None:
+    """Every requested file, and the CI step summary when GitHub Actions provides one."""
+    outputs: list[tuple[Path | None, Callable[[], str]]] = [
+        (args.json, lambda: json_report.render(report, results)),
+        (args.markdown, lambda: markdown.render(report, results, worst=args.worst)),
+        (args.junit, lambda: junit.render(report, results)),
+    ]
+    for path, render in outputs:
+        if path is not None:
+            _write(path, render())
+    summary_path = os.environ.get("GITHUB_STEP_SUMMARY")
+    if summary_path:
+        _write(Path(summary_path), markdown.render(report, results, worst=args.worst), append=True)
+
+
+def build_judge(args: argparse.Namespace) -> Judge:
+    """The one place a judge is chosen from the command line; new judges plug in here."""
+    if args.judge == "claude":
+        return claude_judge_from_args(args, cache_dir=args.cache_dir)
+    return LexicalJudge()
+
+
+def is_deterministic(judge: Judge) -> bool:
+    declared = getattr(judge, "deterministic", None)
+    return judge.name in DETERMINISTIC_JUDGES if declared is None else bool(declared)
+
+
+def score_runs(examples: Sequence[Example], judge: Judge, config: EvalConfig, repeat: int,
+               progress: Callable[[int, int], None] | None = None, *,
+               skip_judge_errors: bool = False) -> list[Report]:
+    """Repeats only help when the judge can disagree with itself; a deterministic one is scored once."""
+    runs = 1 if is_deterministic(judge) else repeat
+    return [evaluate(examples, judge, config, progress, skip_judge_errors=skip_judge_errors)
+            for _ in range(runs)]
+
+
+def _confidence(text: str) -> float:
+    value = fraction(text)
+    if not 0.0 < value < 1.0:
+        raise argparse.ArgumentTypeError(f"must be strictly between 0 and 1: {text}")
+    return value
+
+
+def _write(path: Path, content: str, *, append: bool = False) -> None:
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with path.open("a" if append else "w", encoding="utf-8") as handle:
+            handle.write(content)
+    except OSError as exc:
+        raise InputError(f"cannot write report: {exc.strerror or exc}", source=str(path)) from None
+
+
+class Progress:
+    """A progress line on a terminal, and only for long runs: CI logs and pipes get none."""
+
+    MIN_EXAMPLES = 500
+    MIN_SECONDS = 2.0
+    INTERVAL = 0.1
+
+    def __init__(self, stream: TextIO, *, enabled: bool = True) -> None:
+        self.stream = stream
+        self.enabled = enabled and stream.isatty()
+        self.started = time.monotonic()
+        self.last = 0.0
+        self.shown = False
+
+    def __call__(self, done: int, total: int) -> None:
+        if not self.enabled:
+            return
+        now = time.monotonic()
+        elapsed = now - self.started
+        if (total <= self.MIN_EXAMPLES and elapsed < self.MIN_SECONDS) or (
+                done < total and now - self.last < self.INTERVAL):
+            return
+        self.last = now
+        self.shown = True
+        rate = done / elapsed if elapsed > 0 else 0.0
+        percent = 100 * done / total if total else 100
+        self.stream.write(f"\rscoring {done}/{total} ({percent:.0f}%), {rate:,.0f} examples/s ")
+        self.stream.flush()
+
+    def close(self) -> None:
+        if self.shown:
+            self.stream.write("\n")
+            self.stream.flush()
+            self.shown = False

@@ -1,0 +1,76 @@
+"""The machine-readable report. Its schema is a contract (DESIGN §3): keep keys and types stable.
+
+Undefined figures are `null`, never NaN: strict JSON parsers reject NaN and dashboards would read it as data.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ragmon.gate import GateResult
+from ragmon.model import ExampleResult, Report
+
+
+def to_dict(report: Report, gates: Sequence[GateResult]) -> dict[str, Any]:
+    return {
+        "judge": _clean(dict(report.judge)),
+        "k": report.k,
+        "examples": len(report.results),
+        "aggregates": {
+            name: {"mean": _number(a.mean), "n": a.n, "ci": _interval(a.ci)}
+            for name, a in report.aggregates.items()
+        },
+        "gates": [
+            {"metric": g.metric, "op": g.op, "threshold": g.threshold, "value": _number(g.value),
+             "passed": g.passed, "reason": g.reason}
+            for g in gates
+        ],
+        "passed": all(g.passed for g in gates),
+        "results": [_result(r) for r in report.results],
+        "skipped": [{"id": example_id, "reason": reason} for example_id, reason in report.skipped],
+    }
+
+
+def render(report: Report, gates: Sequence[GateResult]) -> str:
+    """Compact: the C encoder only runs without `indent`, and a 10,000-example report is for tools (`jq`)."""
+    return json.dumps(to_dict(report, gates), ensure_ascii=False, allow_nan=False) + "\n"
+
+
+def _result(result: ExampleResult) -> dict[str, Any]:
+    return {
+        "id": result.example.id,
+        "metrics": {name: _number(value) for name, value in result.metrics.items()},
+        "claims": [
+            {"text": v.claim.text, "start": v.claim.start, "end": v.claim.end, "supported": v.supported,
+             "supporting_ids": list(v.supporting_ids)}
+            for v in result.verdicts
+        ],
+        "relevant_not_retrieved": list(result.relevant_not_retrieved),
+        "retrieved_unused": list(result.retrieved_unused),
+    }
+
+
+def _number(value: float | None) -> float | None:
+    return value if value is not None and math.isfinite(value) else None
+
+
+def _interval(ci: tuple[float, float] | None) -> list[float] | None:
+    if ci is None or not all(math.isfinite(bound) for bound in ci):
+        return None
+    return [ci[0], ci[1]]
+
+
+def _clean(value: Any) -> Any:
+    """Judge settings as JSON: non-finite floats become null, tuples lists, anything else its text."""
+    if isinstance(value, float):
+        return _number(value)
+    if value is None or isinstance(value, str | int | bool):
+        return value
+    if isinstance(value, Mapping):
+        return {str(key): _clean(item) for key, item in value.items()}
+    if isinstance(value, Sequence):
+        return [_clean(item) for item in value]
+    return str(value)

@@ -1,0 +1,86 @@
+"""The Markdown report: for a PR comment or a CI step summary, ending with the examples to look at first.
+
+The weakest examples come first (lowest groundedness), then the others with a problem, each showing its
+unsupported sentences verbatim, the relevant documents retrieval missed, and the retrieved ones never used.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ragmon.gate import GateResult
+from ragmon.model import ExampleResult, Report
+from ragmon.report.text import aggregate_cells, verdict
+
+DEFAULT_WORST = 10
+
+
+def render(report: Report, gates: Sequence[GateResult], *, worst: int = DEFAULT_WORST) -> str:
+    judge = report.judge.get("name", "?")
+    lines = [
+        f"## ragmon replay: {verdict(gates)}",
+        "",
+        f"{len(report.results)} examples, judge `{judge}`, k={report.k}.",
+        "",
+        "| metric | mean | n | 95% interval |",
+        "|---|---:|---:|---|",
+    ]
+    for name, aggregate in report.aggregates.items():
+        value, n, interval = aggregate_cells(aggregate)
+        lines.append(f"| {name} | {value} | {n} | {interval} |")
+    if gates:
+        lines += ["", "| gate | value | result | reason |", "|---|---:|---|---|"]
+        for g in gates:
+            value = "undefined" if g.value is None else f"{g.value:.4g}"
+            result = "pass" if g.passed else "**FAIL**"
+            lines.append(f"| {g.metric} {g.op} {g.threshold:g} | {value} | {result} | {_cell(g.reason)} |")
+    if report.skipped:
+        lines += ["", f"### Skipped ({len(report.skipped)}, judge errors)", ""]
+        lines += [f"- `{example_id}`: {reason}" for example_id, reason in report.skipped]
+    weak = weakest(report.results)
+    if weak:
+        shown = weak[:worst]
+        lines += ["", f"### Weakest examples ({len(shown)} of {len(weak)} with problems)"]
+        for result in shown:
+            lines += ["", *_example_section(result)]
+    return "\n".join(lines) + "\n"
+
+
+def weakest(results: Sequence[ExampleResult]) -> list[ExampleResult]:
+    """Examples with an unsupported claim or a missed relevant document, lowest groundedness first."""
+    flagged = [r for r in results if r.relevant_not_retrieved or any(not v.supported for v in r.verdicts)]
+    return sorted(flagged, key=_groundedness_key)
+
+
+def _groundedness_key(result: ExampleResult) -> float:
+    value = result.metrics.get("groundedness")
+    return float("inf") if value is None else value
+
+
+def _example_section(result: ExampleResult) -> list[str]:
+    groundedness = result.metrics.get("groundedness")
+    score = "undefined" if groundedness is None else f"{groundedness:.2f}"
+    lines = [f"#### `{result.example.id}`: groundedness {score}", "",
+             f"Question: {_inline(result.example.question)}"]
+    unsupported = [v for v in result.verdicts if not v.supported]
+    if unsupported:
+        lines += ["", "Unsupported:"]
+        for v in unsupported:
+            lines += ["", *(f"> {line}" for line in v.claim.text.splitlines() or [""])]
+    if result.relevant_not_retrieved:
+        lines += ["", "Relevant but not retrieved: " + _ids(result.relevant_not_retrieved)]
+    if result.retrieved_unused:
+        lines += ["", "Retrieved but unused: " + _ids(result.retrieved_unused)]
+    return lines
+
+
+def _ids(ids: Sequence[str]) -> str:
+    return ", ".join(f"`{doc_id}`" for doc_id in ids)
+
+
+def _inline(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _cell(text: str) -> str:
+    return _inline(text).replace("|", "\\|")

@@ -1,0 +1,52 @@
+"""JSON report: the documented schema, exact claim text, and null (never NaN) for undefined figures."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from ragmon.gate import GateResult
+from ragmon.model import Report
+from ragmon.report.json import render
+
+
+def _no_nan(token: str) -> float:
+    raise AssertionError(f"non-standard JSON constant {token}")
+
+
+def test_schema_keys_and_types(report: Report, gates: tuple[GateResult, ...]) -> None:
+    doc = json.loads(render(report, gates), parse_constant=_no_nan)
+    assert set(doc) == {"judge", "k", "examples", "aggregates", "gates", "passed", "results", "skipped"}
+    assert doc["judge"] == {"name": "lexical", "threshold": 0.6}
+    assert (doc["k"], doc["examples"], doc["passed"]) == (5, 4, False)
+
+    assert doc["aggregates"]["groundedness"] == {"mean": pytest.approx(0.58333333), "n": 3, "ci": [0.25, 1.0]}
+    assert doc["aggregates"]["citation_accuracy"] == {"mean": None, "n": 0, "ci": None}
+    assert doc["aggregates"]["answer_relevance"] == {"mean": None, "n": 4, "ci": None}  # NaN became null
+
+    assert [g["metric"] for g in doc["gates"]] == ["groundedness", "recall", "citation_accuracy"]
+    for gate in doc["gates"]:
+        assert set(gate) == {"metric", "op", "threshold", "value", "passed", "reason"}
+        assert gate["op"] in (">=", "<=") and isinstance(gate["passed"], bool)
+    assert doc["gates"][2]["value"] is None
+
+    assert doc["skipped"] == [{"id": "e5", "reason": "judge timed out"}]
+    assert [r["id"] for r in doc["results"]] == ["e1", "e2", "e3", "e4"]
+    for item, result in zip(doc["results"], report.results, strict=True):
+        assert set(item) == {"id", "metrics", "claims", "relevant_not_retrieved", "retrieved_unused"}
+        assert item["metrics"]["answer_relevance"] is None
+        answer = result.example.answer or ""
+        for claim in item["claims"]:
+            assert set(claim) == {"text", "start", "end", "supported", "supporting_ids"}
+            assert claim["text"] == answer[claim["start"]:claim["end"]]
+    e1 = doc["results"][0]
+    unsupported = [c["text"] for c in e1["claims"] if not c["supported"]]
+    assert unsupported == ["Refunds arrive within 24 hours."]  # the sentence as written in the fixture
+    assert e1["claims"][0]["supporting_ids"] == ["d1"]
+    assert (e1["relevant_not_retrieved"], e1["retrieved_unused"]) == (["d9"], ["d2"])
+
+
+def test_passed_is_true_without_breaches(report: Report) -> None:
+    doc = json.loads(render(report, ()))
+    assert doc["passed"] is True and doc["gates"] == []

@@ -1,0 +1,34 @@
+"""Markdown report: tables, then the weakest examples with their unsupported sentences quoted verbatim."""
+
+from __future__ import annotations
+
+from ragmon.gate import GateResult
+from ragmon.model import Report
+from ragmon.report.markdown import render
+
+
+def test_weakest_examples_quote_unsupported_sentences(report: Report, gates: tuple[GateResult, ...]) -> None:
+    out = render(report, gates)
+    assert out.startswith("## ragmon replay: FAIL: groundedness 0.5833 < 0.85")
+    assert "| groundedness | 0.583 | 3 | [0.250, 1.000] |" in out
+    assert "| citation_accuracy | undefined (n=0) | 0 |  |" in out
+    assert "| groundedness >= 0.85 | 0.5833 | **FAIL** | 0.5833 < 0.85 |" in out
+    assert "| citation_accuracy >= 0.5 | undefined | **FAIL** | undefined: 0 observations |" in out
+    assert "- `e5`: judge timed out" in out
+    for result in report.results:
+        for v in result.verdicts:
+            quoted = f"> {v.claim.text}\n"
+            assert (quoted in out) == (not v.supported)
+    # e4 (0.25) before e1 (0.5), then e3 (no groundedness, but a missed relevant document); e2 has no problem.
+    order = [out.index(f"#### `{example_id}`") for example_id in ("e4", "e1", "e3")]
+    assert order == sorted(order)
+    assert "#### `e2`" not in out
+    assert "### Weakest examples (3 of 3 with problems)" in out
+    e1 = out[out.index("#### `e1`"):out.index("#### `e3`")]
+    assert "Relevant but not retrieved: `d9`" in e1 and "Retrieved but unused: `d2`" in e1
+
+
+def test_weakest_examples_are_capped(report: Report, gates: tuple[GateResult, ...]) -> None:
+    out = render(report, gates, worst=1)
+    assert "### Weakest examples (1 of 3 with problems)" in out
+    assert "#### `e4`" in out and "#### `e1`" not in out

@@ -1,0 +1,223 @@
+"""`ragmon replay` end to end: the real CLI in a subprocess for exit codes and files, in-process for repeats.
+
+Figures for examples/golden.jsonl, worked out by hand from the file: 17 examples, 15 with claim-bearing
+answers (loy-001 and una-001 abstain). 14 of those are fully supported; ref-001 has 3 claims and its last
+("Most banks show the credit within 24 hours of that.") states a number no context holds, so 2 of 3.
+Mean groundedness = (14 + 2/3) / 15 = 0.9778, hallucination_rate = 1 - that = 0.0222.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import subprocess
+import xml.etree.ElementTree as ET
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from ragmon.datasets import load
+from ragmon.evaluate import evaluate
+from ragmon.judges.base import JudgeError
+from ragmon.judges.lexical import LexicalJudge
+from ragmon.model import Claim, ClaimVerdict, EvalConfig, Example
+from ragmon.replay import Progress, score_runs
+
+ROOT = Path(__file__).resolve().parent.parent
+GOLDEN = ROOT / "examples" / "golden.jsonl"
+WEAK_SENTENCE = "Most banks show the credit within 24 hours of that."
+
+
+def replay(cmd: list[str], *args: str | Path, cwd: Path, env: Mapping[str, str] | None = None,
+           ) -> subprocess.CompletedProcess[str]:
+    """Run with an environment free of CI and RAGMON_ settings that would change the outcome."""
+    base = {k: v for k, v in os.environ.items() if not k.startswith("RAGMON_") and k != "GITHUB_STEP_SUMMARY"}
+    return subprocess.run([*cmd, "replay", *map(str, args)], cwd=cwd, env={**base, **(env or {})},
+                          capture_output=True, text=True, timeout=60)
+
+
+def test_golden_set_passes_realistic_gates(ragmon_cmd: list[str], tmp_path: Path) -> None:
+    done = replay(ragmon_cmd, GOLDEN, "--gate", "groundedness=0.85", "--gate", "hallucination_rate=0.10",
+                  cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[-1] == "PASS"
+    assert "gate groundedness >= 0.85: ok (0.9778 >= 0.85)" in done.stdout
+
+
+def test_golden_set_breaches_strict_gates_and_writes_reports(ragmon_cmd: list[str], tmp_path: Path) -> None:
+    summary = tmp_path / "step-summary.md"
+    summary.write_text("# earlier step\n", encoding="utf-8")
+    out = tmp_path / "out"
+    done = replay(ragmon_cmd, GOLDEN, "--gate", "groundedness=0.99", "--gate", "hallucination_rate=0.0",
+                  "--json", out / "report.json", "--markdown", out / "report.md",
+                  "--junit", out / "report.xml", cwd=tmp_path, env={"GITHUB_STEP_SUMMARY": str(summary)})
+    assert done.returncode == 1, done.stderr
+    assert done.stdout.splitlines()[-1] == \
+        "FAIL: groundedness 0.9778 < 0.99, hallucination_rate 0.02222 > 0"
+
+    doc = json.loads((out / "report.json").read_text(encoding="utf-8"))
+    assert doc["passed"] is False and doc["examples"] == 17
+    assert doc["aggregates"]["groundedness"]["n"] == 15
+    assert doc["aggregates"]["groundedness"]["mean"] == pytest.approx((14 + 2 / 3) / 15)
+    unsupported = [(r["id"], c["text"]) for r in doc["results"] for c in r["claims"] if not c["supported"]]
+    assert unsupported == [("ref-001", WEAK_SENTENCE)]
+
+    markdown = (out / "report.md").read_text(encoding="utf-8")
+    assert f"> {WEAK_SENTENCE}" in markdown
+    assert "Relevant but not retrieved: `pol-loyalty`" in markdown  # loy-001's retrieval missed it
+
+    suite = ET.parse(out / "report.xml").getroot()
+    cases = suite.findall("testcase")
+    assert len(cases) == 2 and all(case.find("failure") is not None for case in cases)
+
+    assert summary.read_text(encoding="utf-8") == "# earlier step\n" + markdown
+
+
+def test_confidence_gates_on_the_lower_bound(ragmon_cmd: list[str], tmp_path: Path) -> None:
+    # The mean 0.9778 clears 0.96. The 2.5% quantile of the bootstrap mean needs resamples holding 3 or
+    # more copies of ref-001 among ~15 defined draws (P(k >= 3) for Binomial(15, 1/15) is about 7.5%,
+    # above 2.5%), so the lower bound is at most 1 - 3 * (1/3) / 15 = 0.933, below 0.96.
+    on_mean = replay(ragmon_cmd, GOLDEN, "--gate", "groundedness=0.96", cwd=tmp_path)
+    on_bound = replay(ragmon_cmd, GOLDEN, "--gate", "groundedness=0.96", "--confidence", "0.95", cwd=tmp_path)
+    assert on_mean.returncode == 0, on_mean.stderr
+    assert on_bound.returncode == 1, on_bound.stderr
+    assert "FAIL: groundedness lower 95% bound 0.9" in on_bound.stdout
+
+
+def test_unknown_metric_exits_2_listing_valid_names(ragmon_cmd: list[str], tmp_path: Path) -> None:
+    done = replay(ragmon_cmd, GOLDEN, "--gate", "faithfulness=0.9", cwd=tmp_path)
+    assert done.returncode == 2
+    assert "Traceback" not in done.stderr and len(done.stderr.splitlines()) == 1
+    assert "unknown metric 'faithfulness'" in done.stderr
+    assert "groundedness" in done.stderr and "hallucination_rate" in done.stderr and "ndcg" in done.stderr
+
+
+def test_malformed_line_of_a_thousand_line_file_exits_2(ragmon_cmd: list[str], tmp_path: Path) -> None:
+    path = tmp_path / "golden.jsonl"
+    lines = [json.dumps({"id": f"q{i}", "question": "Can I return it?", "answer": "Yes.",
+                         "contexts": [{"id": "d", "text": "Returns are accepted."}]}) for i in range(1, 1001)]
+    lines[411] = lines[411][:-1]  # line 412 loses its closing brace
+    lines[700] = lines[700].replace('"question"', '"question": 5, "x"', 1)  # line 701: question is a number
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    done = replay(ragmon_cmd, path, "--gate", "groundedness=0.5", cwd=tmp_path)
+    assert done.returncode == 2
+    assert "Traceback" not in done.stderr and len(done.stderr.splitlines()) == 1
+    assert f"{path}:412: invalid JSON" in done.stderr
+    assert done.stdout == ""
+
+    lines[411] += "}"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    done = replay(ragmon_cmd, path, "--gate", "groundedness=0.5", cwd=tmp_path)
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert f"{path}:701: expected a string, got a number (field 'question')" in done.stderr
+
+
+@pytest.mark.parametrize(("content", "args", "words"), [
+    (None, (), "cannot read dataset"),
+    ('{"resourceSpans": []}\n', (), "OTLP/JSON input is not supported yet"),
+    ('{"id": "a", "question": "q"}\n', ("--gate", "groundedness"), "expects NAME=VALUE"),
+])
+def test_bad_input_exits_2_with_one_line(ragmon_cmd: list[str], tmp_path: Path, content: str | None,
+                                         args: tuple[str, ...], words: str) -> None:
+    path = tmp_path / "data.jsonl"
+    if content is not None:
+        path.write_text(content, encoding="utf-8")
+    done = replay(ragmon_cmd, path, *args, cwd=tmp_path)
+    assert done.returncode == 2
+    assert "Traceback" not in done.stderr and len(done.stderr.splitlines()) == 1
+    assert words in done.stderr
+
+
+def test_gate_on_a_metric_nobody_measured_fails(ragmon_cmd: list[str], tmp_path: Path) -> None:
+    path = tmp_path / "questions.jsonl"  # questions only: nothing to measure groundedness on
+    path.write_text('{"id": "a", "question": "Return window?"}\n', encoding="utf-8")
+    done = replay(ragmon_cmd, path, "--gate", "groundedness=0.1", cwd=tmp_path)
+    assert done.returncode == 1
+    assert done.stdout.splitlines()[-1] == "FAIL: groundedness undefined: 0 observations"
+
+
+# --- repeats and judge errors, in process ----------------------------------------------------------
+
+
+class CountingJudge:
+    """Passes every call through to a real judge and counts them; `deterministic` as told."""
+
+    def __init__(self, inner: LexicalJudge, name: str, deterministic: bool | None) -> None:
+        self.inner = inner
+        self.name = name
+        if deterministic is not None:
+            self.deterministic = deterministic
+        self.calls = 0
+
+    def settings(self) -> Mapping[str, Any]:
+        return self.inner.settings()
+
+    def judge(self, example: Example, claims: tuple[Claim, ...]) -> tuple[ClaimVerdict, ...]:
+        self.calls += 1
+        return self.inner.judge(example, claims)
+
+
+@pytest.mark.parametrize(("name", "deterministic", "runs"), [
+    ("lexical", None, 1),  # LexicalJudge declares nothing: known deterministic by its name
+    ("sampled-llm", True, 1),
+    ("sampled-llm", False, 3),
+    ("sampled-llm", None, 3),  # unknown judges are assumed to vary
+])
+def test_repeat_runs_only_non_deterministic_judges(name: str, deterministic: bool | None, runs: int) -> None:
+    examples = list(load([GOLDEN]))
+    once = CountingJudge(LexicalJudge(), name, deterministic)
+    evaluate(examples, once)
+    judge = CountingJudge(LexicalJudge(), name, deterministic)
+    reports = score_runs(examples, judge, EvalConfig(), repeat=3)
+    assert len(reports) == runs
+    assert judge.calls == runs * once.calls and once.calls > 0
+
+
+class FailingJudge(LexicalJudge):
+    name = "failing"
+
+    def judge(self, example: Example, claims: tuple[Claim, ...]) -> tuple[ClaimVerdict, ...]:
+        if example.id == "ref-001":
+            raise JudgeError("model reply was not valid JSON")
+        return super().judge(example, claims)
+
+
+def test_judge_errors_fail_or_skip() -> None:
+    examples = list(load([GOLDEN]))
+    with pytest.raises(JudgeError):
+        score_runs(examples, FailingJudge(), EvalConfig(), repeat=1)
+    (report,) = score_runs(examples, FailingJudge(), EvalConfig(), repeat=1, skip_judge_errors=True)
+    assert report.skipped == (("ref-001", "model reply was not valid JSON"),)
+    assert len(report.results) == 16
+
+
+# --- progress ------------------------------------------------------------------------------------
+
+
+class Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_progress_only_on_a_terminal_and_for_long_runs() -> None:
+    terminal = Terminal()
+    short = Progress(terminal)
+    short(5, 10)
+    short.close()
+    assert terminal.getvalue() == ""  # 10 examples, well under 2 s: no bar
+
+    long = Progress(terminal)
+    long(250, 1000)
+    long(1000, 1000)
+    long.close()
+    shown = terminal.getvalue()
+    assert "scoring 1000/1000 (100%)" in shown and shown.endswith("\n")
+
+    piped = io.StringIO()
+    quiet = Progress(piped)
+    quiet(1000, 1000)
+    quiet.close()
+    assert piped.getvalue() == ""
