@@ -1,0 +1,162 @@
+"""`ragmon demo --all` (what `make demo` runs): the whole loop on loopback, in well under two minutes.
+
+1. Start `ragmon serve` as a subprocess on free loopback ports, with a short --quiet and --window.
+2. Run the three builds of the policy assistant (healthy, degraded retrieval, hallucinating); after
+   each, read /metrics back and print groundedness and hallucination from the counters' deltas (exact
+   for the phase) next to the window gauge (what a single-pod dashboard shows).
+3. Stop the sidecar with SIGTERM and check it drains and exits 0.
+4. Gate the golden sets offline with `ragmon replay`: the hallucinating build fails, the healthy passes.
+"""
+
+from __future__ import annotations
+
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import textwrap
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Callable
+from pathlib import Path
+
+from ragmon.demo.app import SERVICE_NAME, run_phase
+from ragmon.demo.rag import PHASES
+from ragmon.scrape import Samples, scrape, total
+
+REQUESTS = 32
+WINDOW_SECONDS = 3
+GATE = "groundedness=0.85"
+STORIES = {
+    "healthy": "the right policy is retrieved and quoted",
+    "degraded": "half the index is lost: wrong policies, answers 'from memory', refusals",
+    "hallucinating": "retrieval is fine, but numbers drift and sentences are invented",
+}
+
+
+def wait_for(what: str, check: Callable[[], bool], timeout: float) -> None:
+    deadline = time.monotonic() + timeout
+    while not check():
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"gave up waiting for {what} after {timeout:.0f}s")
+        time.sleep(0.05)
+
+
+def run_tour() -> int:
+    started = time.monotonic()
+    failures: list[str] = []
+    with tempfile.TemporaryDirectory(prefix="ragmon-demo-") as tmp:
+        work = Path(tmp)
+        http_port, metrics_port = _free_port(), _free_port()
+        metrics_url = f"http://127.0.0.1:{metrics_port}/metrics"
+        log_path = work / "sidecar.log"
+        print(f"ragmon demo: starting `ragmon serve` (OTLP/HTTP 127.0.0.1:{http_port}, metrics "
+              f"127.0.0.1:{metrics_port}, --quiet 200ms, --window {WINDOW_SECONDS}s)", flush=True)
+        with log_path.open("w") as log:
+            sidecar = subprocess.Popen(
+                [sys.executable, "-m", "ragmon.cli", "serve", "--http-listen", f"127.0.0.1:{http_port}",
+                 "--grpc-listen", "off", "--metrics-listen", f"127.0.0.1:{metrics_port}", "--quiet", "200ms",
+                 "--decision-wait", "5s", "--window", f"{WINDOW_SECONDS}s", "--log-level", "warning"],
+                stdout=log, stderr=subprocess.STDOUT)
+        try:
+            wait_for("the sidecar to be ready", lambda: _ready(metrics_port, sidecar), 60)
+            print(f"ready after {time.monotonic() - started:.1f}s\n", flush=True)
+            results = _run_phases(http_port, metrics_url, work)
+        except BaseException:
+            sidecar.kill()
+            sidecar.wait()
+            print("sidecar log:\n" + textwrap.indent(log_path.read_text(), "  "), file=sys.stderr)
+            raise
+        sidecar.send_signal(signal.SIGTERM)
+        code = sidecar.wait(timeout=60)
+        print(f"\nSIGTERM -> the sidecar drained and exited with {code}", flush=True)
+        if code != 0:
+            failures.append(f"the sidecar exited with {code}")
+        if not results["hallucinating"] < results["healthy"]:
+            failures.append("online groundedness of the hallucinating build is not below the healthy one")
+        print(f"\noffline gate on the golden sets: ragmon replay <golden.jsonl> --gate {GATE}")
+        for phase, expected in (("hallucinating", 1), ("healthy", 0)):
+            failures += _replay(work / f"{phase}.jsonl", phase, expected)
+    print(f"\ndemo finished in {time.monotonic() - started:.1f}s", flush=True)
+    for failure in failures:
+        print(f"UNEXPECTED: {failure}", file=sys.stderr)
+    return 1 if failures else 0
+
+
+def _run_phases(http_port: int, metrics_url: str, work: Path) -> dict[str, float]:
+    """Groundedness per phase, from the claim counters' deltas."""
+    print(f"{'phase':<14} {'traces':>6} {'claims':>6}  {'grounded':>8}  {'halluc.':>7}  {'relevance':>9}  "
+          f"{'window gauge (n)':>16}")
+    results = {phase: _run_one(phase, http_port, metrics_url, work) for phase in PHASES}
+    print(f"(after each phase the window gauge's series disappeared within {WINDOW_SECONDS}s: an empty "
+          "window is undefined, not 0)")
+    return results
+
+
+def _run_one(phase: str, http_port: int, metrics_url: str, work: Path) -> float:
+    before = scrape(metrics_url)
+    answers = run_phase(phase, requests=REQUESTS, endpoint=f"http://127.0.0.1:{http_port}",
+                        golden=work / f"{phase}.jsonl")
+    after = _scrape_until_decided(metrics_url, before, len(answers))
+
+    def delta(name: str, **ls: str) -> float:
+        return total(after, name, **ls) - total(before, name, **ls)
+
+    supported = delta("ragmon_claims_total", verdict="supported")
+    claims = supported + delta("ragmon_claims_total", verdict="unsupported")
+    grounded = supported / claims if claims else float("nan")
+    relevance = (delta("ragmon_example_score_sum", metric="answer_relevance")
+                 / delta("ragmon_example_score_count", metric="answer_relevance"))
+    key = ("ragmon_groundedness_ratio", frozenset({"pipeline": SERVICE_NAME, "judge": "lexical"}.items()))
+    window = after.get(key)
+    window_n = after.get(("ragmon_window_examples", key[1]), 0)
+    shown = "absent" if window is None else f"{window:.3f} ({window_n:.0f})"
+    print(f"{phase:<14} {delta('ragmon_traces_total', outcome='scored'):>6.0f} {claims:>6.0f}  "
+          f"{grounded:>8.3f}  {1 - grounded:>7.3f}  {relevance:>9.3f}  {shown:>16}", flush=True)
+    print(f"{'':<14} {STORIES[phase]}", flush=True)
+    # Let the window empty, so the next phase's gauge shows that phase alone.
+    wait_for("the window to empty", lambda: key not in scrape(metrics_url), WINDOW_SECONDS + 5)
+    return grounded
+
+
+def _scrape_until_decided(metrics_url: str, before: Samples, traces: int) -> Samples:
+    """The first scrape in which `traces` more traces have an outcome than in `before`."""
+    deadline = time.monotonic() + 30
+    while True:
+        after = scrape(metrics_url)
+        done = total(after, "ragmon_traces_total") - total(before, "ragmon_traces_total")
+        if done >= traces:
+            return after
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"only {done:.0f} of {traces} traces were decided within 30s")
+        time.sleep(0.05)
+
+
+def _replay(golden: Path, phase: str, expected: int) -> list[str]:
+    result = subprocess.run([sys.executable, "-m", "ragmon.cli", "replay", str(golden), "--gate", GATE],
+                            capture_output=True, text=True, timeout=120, check=False)
+    verdict = {0: "gates held", 1: "gate breached", 2: "could not run"}.get(result.returncode, "?")
+    print(f"\n-- {phase} build: exit {result.returncode} ({verdict})")
+    print(textwrap.indent(result.stdout.rstrip() or result.stderr.rstrip(), "   "), flush=True)
+    if result.returncode != expected:
+        return [f"replay of the {phase} golden set exited {result.returncode}, expected {expected}: "
+                f"{result.stderr.strip()}"]
+    return []
+
+
+def _ready(port: int, process: subprocess.Popen[bytes]) -> bool:
+    if process.poll() is not None:
+        raise RuntimeError(f"`ragmon serve` exited with {process.returncode} before it was ready")
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/readyz", timeout=1) as response:
+            return bool(response.status == 200)
+    except (urllib.error.URLError, ConnectionError):
+        return False
+
+
+def _free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])

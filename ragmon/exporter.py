@@ -1,0 +1,234 @@
+"""The sidecar's Prometheus contract (DESIGN §7), on a registry of its own.
+
+Counters are the source of truth: they sum across pods and windows chosen at query time. The window
+gauges only serve single-pod views, and a window without examples has no series at all, because an
+undefined ratio is not zero. Labels carry bounded identifiers only (pipeline, judge, verdict, metric,
+outcome, reason); a trace id travels as an exemplar, never as a label.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Iterable, Sequence
+
+import prometheus_client
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
+from prometheus_client.core import GaugeMetricFamily, Metric
+
+from ragmon import __version__
+from ragmon.model import METRIC_NAMES, ExampleResult
+
+TRANSPORTS = ("http", "grpc")
+OUTCOMES = ("scored", "not_sampled", "not_rag", "evicted", "error")
+VERDICTS = ("supported", "unsupported")
+JUDGE_OUTCOMES = ("ok", "error", "timeout", "rate_limited", "throttled", "over_budget")
+REJECT_REASONS = ("invalid", "decode_error", "too_large", "unauthorized", "backpressure", "duplicate", "late",
+                  "too_many_spans")
+"""The receivers' refusals (ragmon.otlp.sink) and the assembler's drops; each gets a zero series at start."""
+
+SCORE_BUCKETS = tuple(round(i / 10, 1) for i in range(11))
+JUDGE_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)
+"""From a lexical judge's milliseconds to an LLM judge's seconds."""
+LAG_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0)
+OTHER_PIPELINE = "other"
+UNKNOWN_PIPELINE = "unknown"
+WINDOW_SLOTS = 60
+
+
+class _Ring:
+    """Groundedness sums and counts of one (pipeline, judge) in time buckets: O(1) per observation.
+
+    Bucket `index` covers [index * width, (index + 1) * width); a slot is reused (and reset) when the
+    clock reaches a bucket `slots` later, so memory stays fixed whatever the traffic.
+    """
+
+    __slots__ = ("counts", "stamps", "sums")
+
+    def __init__(self, slots: int) -> None:
+        self.stamps = [-1] * slots
+        self.sums = [0.0] * slots
+        self.counts = [0] * slots
+
+    def add(self, index: int, value: float) -> None:
+        slot = index % len(self.stamps)
+        if self.stamps[slot] != index:
+            self.stamps[slot] = index
+            self.sums[slot] = 0.0
+            self.counts[slot] = 0
+        self.sums[slot] += value
+        self.counts[slot] += 1
+
+    def total(self, index: int) -> tuple[float, int]:
+        oldest = index - len(self.stamps) + 1
+        total, count = 0.0, 0
+        for stamp, value, n in zip(self.stamps, self.sums, self.counts, strict=True):
+            if oldest <= stamp <= index:
+                total += value
+                count += n
+        return total, count
+
+
+class WindowCollector:
+    """Window means of groundedness per (pipeline, judge), computed at scrape time.
+
+    The window is the current bucket plus the `slots - 1` before it, so it spans between
+    (slots - 1) / slots and all of `window` seconds: a 5 m window forgets in 5 s steps.
+    """
+
+    def __init__(self, window: float, clock: Callable[[], float] = time.monotonic,
+                 slots: int = WINDOW_SLOTS) -> None:
+        if window <= 0:
+            raise ValueError("window must be positive")
+        self._width = window / slots
+        self._slots = slots
+        self._clock = clock
+        self._rings: dict[tuple[str, str], _Ring] = {}
+        self._lock = threading.Lock()
+
+    def _index(self) -> int:
+        return int(self._clock() // self._width)
+
+    def observe(self, pipeline: str, judge: str, groundedness: float) -> None:
+        with self._lock:
+            ring = self._rings.get((pipeline, judge))
+            if ring is None:
+                ring = self._rings[(pipeline, judge)] = _Ring(self._slots)
+            ring.add(self._index(), groundedness)
+
+    def describe(self) -> Iterable[Metric]:
+        return self._families()
+
+    def collect(self) -> Iterable[Metric]:
+        grounded, hallucinated, examples = self._families()
+        index = self._index()
+        with self._lock:
+            totals = [(key, ring.total(index)) for key, ring in self._rings.items()]
+        for (pipeline, judge), (total, count) in totals:
+            if count == 0:
+                continue
+            labels = [pipeline, judge]
+            grounded.add_metric(labels, total / count)
+            hallucinated.add_metric(labels, (count - total) / count)
+            examples.add_metric(labels, count)
+        return [grounded, hallucinated, examples]
+
+    @staticmethod
+    def _families() -> list[GaugeMetricFamily]:
+        labels = ["pipeline", "judge"]
+        return [
+            GaugeMetricFamily("ragmon_groundedness_ratio",
+                              "Mean groundedness of the examples scored in the window", labels=labels),
+            GaugeMetricFamily("ragmon_hallucination_ratio",
+                              "1 - mean groundedness of the examples scored in the window", labels=labels),
+            GaugeMetricFamily("ragmon_window_examples",
+                              "Examples with a defined groundedness in the window", labels=labels),
+        ]
+
+
+class Exporter:
+    """Every metric of the sidecar; methods are named after the events the service reports."""
+
+    def __init__(self, *, window: float = 300.0, max_pipelines: int = 20,
+                 judges: Sequence[str] = ("lexical",), clock: Callable[[], float] = time.monotonic,
+                 version: str = __version__) -> None:
+        # Process-wide switch of prometheus_client: `_created` series would double every counter's
+        # series count for a value Prometheus does not need (it detects resets itself).
+        prometheus_client.disable_created_metrics()
+        self.registry = CollectorRegistry()
+        self._judges = tuple(judges)
+        self._max_pipelines = max_pipelines
+        self._pipelines: set[str] = set()
+        self._lock = threading.Lock()
+        r = self.registry
+        self._received = Counter("ragmon_spans_received", "Spans accepted from the OTLP receivers",
+                                 ["transport"], registry=r)
+        self._rejected = Counter("ragmon_spans_rejected", "Spans dropped or refused, by reason",
+                                 ["reason"], registry=r)
+        self._traces = Counter("ragmon_traces", "Decided traces, each counted once under one outcome",
+                               ["pipeline", "outcome"], registry=r)
+        self._claims = Counter("ragmon_claims", "Judged claims by verdict",
+                               ["pipeline", "judge", "verdict"], registry=r)
+        self._examples = Counter("ragmon_examples_scored", "Examples scored",
+                                 ["pipeline", "judge"], registry=r)
+        self._scores = Histogram("ragmon_example_score", "Per-example metric values",
+                                 ["pipeline", "judge", "metric"], buckets=SCORE_BUCKETS, registry=r)
+        self._judge_requests = Counter("ragmon_judge_requests", "Judge calls by outcome",
+                                       ["judge", "outcome"], registry=r)
+        self._judge_duration = Histogram("ragmon_judge_duration_seconds", "Time a judge took on one example",
+                                         ["judge"], buckets=JUDGE_BUCKETS, registry=r)
+        self._judge_cost = Counter("ragmon_judge_cost_usd", "Money spent on judge calls",
+                                   ["judge"], registry=r)
+        self.in_flight = Gauge("ragmon_traces_in_flight", "Traces buffered in the assembler", registry=r)
+        self.queue_depth = Gauge("ragmon_score_queue_depth", "Examples waiting to be scored", registry=r)
+        self._lag = Histogram("ragmon_score_lag_seconds", "Time from a trace's decision to its score",
+                              buckets=LAG_BUCKETS, registry=r)
+        build = Gauge("ragmon_build_info", "Always 1; the version as a label", ["version"], registry=r)
+        build.labels(version).set(1)
+        self.window = WindowCollector(window, clock)
+        r.register(self.window)
+        for transport in TRANSPORTS:
+            self._received.labels(transport)
+        for reason in REJECT_REASONS:
+            self._rejected.labels(reason)
+        for judge in self._judges:
+            for outcome in JUDGE_OUTCOMES:
+                self._judge_requests.labels(judge, outcome)
+            self._judge_duration.labels(judge)
+            self._judge_cost.labels(judge)
+
+    def pipeline_label(self, name: str | None) -> str:
+        """The label for a pipeline name: the first `max_pipelines` names seen, then `other`."""
+        name = name or UNKNOWN_PIPELINE
+        with self._lock:
+            if name in self._pipelines:
+                return name
+            if len(self._pipelines) >= self._max_pipelines:
+                return OTHER_PIPELINE
+            self._pipelines.add(name)
+        self._precreate(name)
+        return name
+
+    def _precreate(self, pipeline: str) -> None:
+        """Zero series for a new pipeline, so a ratio of rates is defined from its first scrape."""
+        for outcome in OUTCOMES:
+            self._traces.labels(pipeline, outcome)
+        for judge in self._judges:
+            self._examples.labels(pipeline, judge)
+            for verdict in VERDICTS:
+                self._claims.labels(pipeline, judge, verdict)
+
+    def spans_received(self, transport: str, count: int) -> None:
+        self._received.labels(transport).inc(count)
+
+    def spans_rejected(self, reason: str, count: int) -> None:
+        self._rejected.labels(reason).inc(count)
+
+    def trace_outcome(self, pipeline: str, outcome: str) -> None:
+        self._traces.labels(pipeline, outcome).inc()
+
+    def example_scored(self, pipeline: str, judge: str, result: ExampleResult, trace_id: str) -> None:
+        """Claims, example count, score histograms (trace id exemplar) and the window of one result."""
+        supported = sum(1 for v in result.verdicts if v.supported)
+        self._claims.labels(pipeline, judge, "supported").inc(supported)
+        self._claims.labels(pipeline, judge, "unsupported").inc(len(result.verdicts) - supported)
+        self._examples.labels(pipeline, judge).inc()
+        exemplar = {"trace_id": trace_id}
+        for metric in METRIC_NAMES:
+            value = result.metrics.get(metric)
+            if value is not None:
+                self._scores.labels(pipeline, judge, metric).observe(value, exemplar=exemplar)
+        groundedness = result.metrics.get("groundedness")
+        if groundedness is not None:
+            self.window.observe(pipeline, judge, groundedness)
+
+    def judge_request(self, judge: str, outcome: str, duration: float | None = None,
+                      cost_usd: float = 0.0) -> None:
+        self._judge_requests.labels(judge, outcome).inc()
+        if duration is not None:
+            self._judge_duration.labels(judge).observe(duration)
+        if cost_usd:
+            self._judge_cost.labels(judge).inc(cost_usd)
+
+    def score_lag(self, seconds: float) -> None:
+        self._lag.observe(seconds)

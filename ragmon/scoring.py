@@ -1,0 +1,137 @@
+"""Judge lanes: how the sidecar gets a sampled example scored without blocking its event loop.
+
+A lane is one judge with its own sampling rate and its own way of running (a process pool for the
+CPU-bound lexical judge, coroutines for a network judge). The service gives each lane a bounded queue
+and `concurrency` consumers, and exports what a lane reports under `judge=<lane.judge>`. The first lane
+decides a trace's outcome (scored or error); further lanes score a nested subset of the same traces,
+so judges can be compared on identical examples, and report through the judge metrics only.
+
+This module stays light on purpose: the lexical worker processes import it and nothing else of the
+service (no aiohttp, no gRPC).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+import os
+import time
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
+from typing import Protocol
+
+from ragmon.evaluate import evaluate_example
+from ragmon.judges.lexical import LexicalJudge
+from ragmon.model import Example, ExampleResult
+
+log = logging.getLogger("ragmon.scoring")
+
+
+@dataclass(frozen=True, slots=True)
+class Scored:
+    result: ExampleResult
+    duration: float
+    """Seconds the judge spent on this example (not the time it waited in a queue)."""
+    cost_usd: float = 0.0
+
+
+class LaneRefusal(Exception):
+    """The lane ended an example without a result; `outcome` is a judge outcome label ("over_budget",
+    "timeout", ...). A failed call may still have taken time and cost money: both are exported."""
+
+    def __init__(self, outcome: str, message: str = "", *, cost_usd: float = 0.0,
+                 duration: float | None = None) -> None:
+        super().__init__(message or outcome)
+        self.outcome = outcome
+        self.cost_usd = cost_usd
+        self.duration = duration
+
+
+class Lane(Protocol):
+    judge: str
+    """Value of the `judge` label: bounded and known at start."""
+    rate: float
+    """Score an example when its sampling key is below this."""
+    concurrency: int
+    """Examples the lane works on at once; the service runs this many consumers."""
+
+    async def start(self) -> None: ...
+
+    async def score(self, example: Example) -> Scored:
+        """Raise LaneRefusal for a deliberate refusal; any other exception counts as a judge error."""
+        ...
+
+    async def close(self) -> None: ...
+
+
+_judge: LexicalJudge | None = None
+
+
+def warm() -> int:
+    """Build this worker's judge before traffic arrives; returns the worker's pid."""
+    global _judge
+    if _judge is None:
+        _judge = LexicalJudge()
+    return os.getpid()
+
+
+def score_lexical(example: Example, k: int) -> tuple[ExampleResult, float]:
+    """Runs in a worker process, with the judge that process keeps for its lifetime."""
+    warm()
+    assert _judge is not None
+    start = time.perf_counter()
+    result = evaluate_example(example, _judge, k)
+    return result, time.perf_counter() - start
+
+
+class LexicalLane:
+    """The lexical judge in a pool of `workers` processes (forkserver: forking a process that runs gRPC
+    threads is unsafe). A worker that dies breaks the pool; the lane then starts a fresh one."""
+
+    judge = "lexical"
+
+    def __init__(self, *, rate: float, k: int, workers: int) -> None:
+        self.rate = rate
+        self.workers = workers
+        self.concurrency = 2 * workers
+        """Two examples in flight per worker: one computing, one in the pipe, so no worker idles while
+        a result travels back."""
+        self._k = k
+        self._pool: ProcessPoolExecutor | None = None
+        self.worker_pids: tuple[int, ...] = ()
+        """Workers that answered a warm-up in `start()` (usually all), for logs and for tests."""
+
+    def _new_pool(self) -> ProcessPoolExecutor:
+        context = multiprocessing.get_context("forkserver")
+        context.set_forkserver_preload(["ragmon.scoring"])
+        return ProcessPoolExecutor(max_workers=self.workers, mp_context=context)
+
+    async def start(self) -> None:
+        self._pool = self._new_pool()
+        loop = asyncio.get_running_loop()
+        pool = self._pool
+        pids = await asyncio.gather(*(loop.run_in_executor(pool, warm) for _ in range(self.workers)))
+        self.worker_pids = tuple(sorted(set(pids)))
+        log.info("lexical workers started", extra={"workers": self.workers, "pids": self.worker_pids})
+
+    async def score(self, example: Example) -> Scored:
+        pool = self._pool
+        if pool is None:
+            raise RuntimeError("lane not started")
+        try:
+            result, duration = await asyncio.get_running_loop().run_in_executor(
+                pool, score_lexical, example, self._k)
+        except BrokenProcessPool:
+            if self._pool is pool:
+                log.error("a lexical worker died; starting a new pool")
+                pool.shutdown(wait=False, cancel_futures=True)
+                self._pool = self._new_pool()
+            raise
+        return Scored(result, duration)
+
+    async def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None

@@ -1,0 +1,540 @@
+"""`ragmon serve`: the sidecar. OTLP in, Prometheus out, scoring off the event loop.
+
+Flow: receivers (ragmon.otlp) -> `Sidecar.offer` -> Assembler -> decision task -> extraction ->
+sampling -> lane queues -> lane consumers (the lexical judge in worker processes) -> exporter.
+
+Accounting: every decided trace ends under exactly one `ragmon_traces_total` outcome. `evicted` and
+`not_rag` are known at decision, `not_sampled` after sampling, `scored` or `error` when the first lane
+is done with it. A trace still unresolved when a drain runs out of time is counted as `error` (and
+logged with the count), so the outcomes always sum to the traces decided.
+
+Back-pressure: the bound sits on the first lane's queue (`--queue-size` examples waiting for a
+worker). When it is full the decision task waits to enqueue, decided traces stay in the assembler
+(itself bounded by `--max-traces`), and `offer` refuses new spans, so the receivers answer 503 with
+Retry-After (gRPC UNAVAILABLE) and the app's exporter retries. Memory is bounded by max-traces +
+queue-size + the lane's in-flight examples (two per lexical worker). Further lanes never push back on
+the app: when their queue is full they drop the example and count
+`ragmon_judge_requests_total{outcome="throttled"}`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import logging
+import os
+import re
+import signal
+import sys
+import time
+from collections import Counter, deque
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import grpc
+from aiohttp import web
+from prometheus_client.aiohttp import make_aiohttp_handler
+
+from ragmon import __version__, llm_lane
+from ragmon.errors import InputError, RagmonError
+from ragmon.exporter import Exporter
+from ragmon.model import Example
+from ragmon.options import duration, fraction, listen_address, positive_int
+from ragmon.otlp.grpc import start_grpc_server
+from ragmon.otlp.http import add_otlp_routes
+from ragmon.sampling import sampling_key
+from ragmon.scoring import Lane, LaneRefusal, LexicalLane
+from ragmon.semconv.extract import extract
+from ragmon.traces import Assembler, Decided, Span, Trace
+
+log = logging.getLogger("ragmon.service")
+
+MiB = 1 << 20
+_SIZE = re.compile(r"^\s*(\d+)\s*([kmg]i?b?|b)?\s*$", re.IGNORECASE)
+_SIZE_UNITS = {"b": 1, "k": 1000, "m": 1000**2, "g": 1000**3, "ki": 1 << 10, "mi": 1 << 20, "gi": 1 << 30}
+
+
+def byte_size(text: str) -> int:
+    """`16MiB`, `512KiB`, `1MB` or a bare number of bytes."""
+    match = _SIZE.match(text)
+    if not match:
+        raise argparse.ArgumentTypeError(f"not a size: {text!r} (use e.g. 16MiB, 512KiB, 1000000)")
+    unit = (match.group(2) or "b").lower().removesuffix("b") or "b"
+    value = int(match.group(1)) * _SIZE_UNITS[unit]
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1 byte: {text}")
+    return value
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    listen = parser.add_argument_group("listeners")
+    listen.add_argument("--http-listen", type=listen_address, default="127.0.0.1:4318",
+                        help="OTLP/HTTP receiver, host:port (default %(default)s)")
+    listen.add_argument("--grpc-listen", type=listen_address, default="127.0.0.1:4317",
+                        help="OTLP/gRPC receiver, host:port or off (default %(default)s)")
+    listen.add_argument("--metrics-listen", type=listen_address, default="0.0.0.0:9464",
+                        help="/metrics, /healthz and /readyz, host:port (default %(default)s)")
+    listen.add_argument("--max-body", type=byte_size, default=16 * MiB,
+                        help="largest OTLP request, also after decompression (default 16MiB)")
+    listen.add_argument("--token-file", type=Path,
+                        help="require 'Authorization: Bearer <token>' on OTLP; the token is also read from "
+                             "RAGMON_TOKEN")
+    traces = parser.add_argument_group("trace assembly")
+    traces.add_argument("--quiet", type=duration, default="2s",
+                        help="decide a trace this long after its last span once its root ended (default 2s)")
+    traces.add_argument("--decision-wait", type=duration, default="30s",
+                        help="decide a trace at the latest this long after its first span (default 30s)")
+    traces.add_argument("--max-traces", type=positive_int, default=20_000,
+                        help="traces buffered at once; over it the oldest is evicted (default 20000)")
+    traces.add_argument("--max-spans-per-trace", type=positive_int, default=1_000,
+                        help="spans kept per trace; the rest are counted and dropped (default 1000)")
+    scoring = parser.add_argument_group("scoring")
+    scoring.add_argument("--sample-rate", type=fraction, default=1.0,
+                         help="share of RAG traces the lexical judge scores (default 1.0)")
+    scoring.add_argument("--workers", type=positive_int, default=1,
+                         help="lexical judge worker processes (default 1)")
+    scoring.add_argument("--queue-size", type=positive_int, default=1_000,
+                         help="examples waiting for a worker before receivers push back (default 1000)")
+    scoring.add_argument("--k", type=positive_int, default=5, help="cut-off of retrieval metrics (default 5)")
+    export = parser.add_argument_group("metrics")
+    export.add_argument("--window", type=duration, default="5m",
+                        help="window of the groundedness/hallucination gauges (default 5m)")
+    export.add_argument("--max-pipelines", type=positive_int, default=20,
+                        help="distinct pipeline label values; later ones are exported as 'other' "
+                             "(default 20)")
+    ops = parser.add_argument_group("operation")
+    ops.add_argument("--drain-seconds", type=duration, default="10s",
+                     help="on SIGTERM, time to score what is buffered before exiting (default 10s)")
+    ops.add_argument("--log-format", choices=("json", "text"), default="text", help="default %(default)s")
+    ops.add_argument("--log-level", choices=("debug", "info", "warning", "error"), default="info",
+                     help="default %(default)s")
+    llm_lane.add_arguments(parser)
+
+
+@dataclass(frozen=True, slots=True)
+class ServeConfig:
+    http_listen: tuple[str, int] | None = ("127.0.0.1", 4318)
+    grpc_listen: tuple[str, int] | None = ("127.0.0.1", 4317)
+    metrics_listen: tuple[str, int] | None = ("0.0.0.0", 9464)
+    quiet: float = 2.0
+    decision_wait: float = 30.0
+    max_traces: int = 20_000
+    max_spans_per_trace: int = 1_000
+    sample_rate: float = 1.0
+    workers: int = 1
+    queue_size: int = 1_000
+    k: int = 5
+    window: float = 300.0
+    max_pipelines: int = 20
+    max_body: int = 16 * MiB
+    token: str | None = field(default=None, repr=False)
+    drain_seconds: float = 10.0
+
+    @classmethod
+    def from_args(cls, args: argparse.Namespace) -> ServeConfig:
+        return cls(
+            http_listen=args.http_listen, grpc_listen=args.grpc_listen, metrics_listen=args.metrics_listen,
+            quiet=args.quiet, decision_wait=args.decision_wait, max_traces=args.max_traces,
+            max_spans_per_trace=args.max_spans_per_trace, sample_rate=args.sample_rate,
+            workers=args.workers, queue_size=args.queue_size, k=args.k, window=args.window,
+            max_pipelines=args.max_pipelines, max_body=args.max_body,
+            token=read_token(args.token_file, os.environ.get("RAGMON_TOKEN")),
+            drain_seconds=args.drain_seconds,
+        )
+
+
+def read_token(path: Path | None, from_env: str | None) -> str | None:
+    """The token file wins over RAGMON_TOKEN; an empty token is a mistake, not "no auth"."""
+    if path is not None:
+        try:
+            token = path.read_text(encoding="utf-8").strip()
+        except OSError as exc:
+            raise InputError(f"cannot read the token file: {exc.strerror}", source=str(path)) from None
+        if not token:
+            raise InputError("the token file is empty", source=str(path))
+        return token
+    if from_env is not None:
+        if not from_env.strip():
+            raise InputError("RAGMON_TOKEN is set but empty")
+        return from_env.strip()
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class Ports:
+    """Bound ports (useful with port 0); None for a listener that is off."""
+
+    http: int | None
+    grpc: int | None
+    metrics: int | None
+
+
+@dataclass(eq=False, slots=True)
+class _Job:
+    """One example on its way through a lane; identity-hashed, so it can sit in the unresolved set."""
+
+    trace_id: str
+    example: Example
+    pipeline: str
+    decided_at: float
+
+
+class _LaneRunner:
+    def __init__(self, lane: Lane, queue_size: int, primary: bool) -> None:
+        self.lane = lane
+        self.primary = primary
+        self.queue: asyncio.Queue[_Job | None] = asyncio.Queue(maxsize=queue_size)
+        self.consumers: list[asyncio.Task[None]] = []
+
+
+class Sidecar:
+    """The running service. `await start()` binds the listeners and returns their ports; `await stop()`
+    drains within `drain_seconds`. Tests run it in-process on port 0; `ragmon serve` runs one per pod.
+
+    A script that embeds it must keep its entry point under `if __name__ == "__main__":`: the lexical
+    workers start through forkserver, which imports the main module in each worker."""
+
+    def __init__(self, config: ServeConfig, lanes: Sequence[Lane] | None = None) -> None:
+        self.config = config
+        self._lanes = list(lanes) if lanes is not None else [lexical_lane(config)]
+        self.exporter = Exporter(window=config.window, max_pipelines=config.max_pipelines,
+                                 judges=[lane.judge for lane in self._lanes])
+        self.assembler = Assembler(quiet=config.quiet, decision_wait=config.decision_wait,
+                                   max_traces=config.max_traces,
+                                   max_spans_per_trace=config.max_spans_per_trace)
+        self._runners = [_LaneRunner(lane, config.queue_size, i == 0) for i, lane in enumerate(self._lanes)]
+        self._primary = self._runners[0]
+        self.exporter.in_flight.set_function(lambda: self.assembler.in_flight)
+        self.exporter.queue_depth.set_function(lambda: sum(r.queue.qsize() for r in self._runners))
+        self._wake = asyncio.Event()
+        self._backlog: deque[Decided] = deque()
+        self._unresolved: set[_Job] = set()
+        self._outcomes: Counter[str] = Counter()
+        self._accepting = False
+        self._ready = False
+        self._draining = False
+        self._decider: asyncio.Task[None] | None = None
+        self._runners_web: list[web.AppRunner] = []
+        self._otlp_web: web.AppRunner | None = None
+        self._grpc: grpc.aio.Server | None = None
+
+    # --- lifecycle ----------------------------------------------------------------------------------
+
+    async def start(self) -> Ports:
+        cfg = self.config
+        try:
+            metrics_port = await self._serve_web(self._metrics_app(), cfg.metrics_listen, "metrics")
+            for runner in self._runners:
+                await runner.lane.start()
+            self._decider = asyncio.create_task(self._decide_loop(), name="ragmon-decide")
+            for runner in self._runners:
+                name = f"ragmon-{runner.lane.judge}"
+                runner.consumers = [asyncio.create_task(self._consume(runner), name=name)
+                                    for _ in range(runner.lane.concurrency)]
+            self._accepting = True
+            http_port = None
+            if cfg.http_listen is not None:
+                app = web.Application()
+                add_otlp_routes(app, self, max_body=cfg.max_body, token=cfg.token)
+                http_port = await self._serve_web(app, cfg.http_listen, "OTLP/HTTP", otlp=True)
+            grpc_port = None
+            if cfg.grpc_listen is not None:
+                self._grpc, grpc_port = await start_grpc_server(cfg.grpc_listen, self, max_body=cfg.max_body,
+                                                                token=cfg.token)
+        except BaseException:
+            await self._cancel_tasks()
+            await self._shutdown_now()
+            raise
+        self._ready = True
+        ports = Ports(http_port, grpc_port, metrics_port)
+        log.info("ragmon serve ready", extra={"version": __version__, "http_port": ports.http,
+                                              "grpc_port": ports.grpc, "metrics_port": ports.metrics})
+        return ports
+
+    async def stop(self) -> None:
+        """Stop accepting (readyz turns 503), decide and score what is buffered within drain_seconds,
+        count what is left as `error`, and close everything."""
+        if self._draining:
+            return
+        self._draining = True
+        self._ready = False
+        self._accepting = False
+        log.info("draining", extra={"traces_in_flight": self.assembler.in_flight,
+                                    "drain_seconds": self.config.drain_seconds})
+        await self._close_receivers()
+        self._wake.set()
+        tasks = self._tasks()
+        if tasks:
+            await asyncio.wait(tasks, timeout=self.config.drain_seconds)
+        await self._cancel_tasks()
+        left = self._resolve_leftovers()
+        if left:
+            log.warning("drain deadline passed; unscored traces counted as error", extra={"count": left})
+        await self._shutdown_now()
+        log.info("stopped", extra={"outcomes": dict(self._outcomes)})
+
+    def _tasks(self) -> list[asyncio.Task[None]]:
+        decider = [] if self._decider is None else [self._decider]
+        return decider + [c for r in self._runners for c in r.consumers]
+
+    async def _cancel_tasks(self) -> None:
+        tasks = self._tasks()
+        for task in tasks:
+            task.cancel()
+        for result in await asyncio.gather(*tasks, return_exceptions=True):
+            if isinstance(result, Exception):
+                log.error("internal task failed", exc_info=result)
+
+    async def _shutdown_now(self) -> None:
+        await self._close_receivers()
+        for runner in reversed(self._runners_web):
+            await runner.cleanup()
+        self._runners_web.clear()
+        for runner in self._runners:
+            await runner.lane.close()
+
+    async def _close_receivers(self) -> None:
+        if self._grpc is not None:
+            server, self._grpc = self._grpc, None
+            await server.stop(1.0)
+        if self._otlp_web is not None:
+            runner, self._otlp_web = self._otlp_web, None
+            self._runners_web.remove(runner)
+            await runner.cleanup()
+
+    async def _serve_web(self, app: web.Application, address: tuple[str, int] | None, what: str,
+                         otlp: bool = False) -> int | None:
+        if address is None:
+            return None
+        # The OTLP receiver inflates bodies itself, bounded by --max-body (see ragmon.otlp.http).
+        runner = web.AppRunner(app, access_log=None, auto_decompress=not otlp)
+        await runner.setup()
+        self._runners_web.append(runner)
+        if otlp:
+            self._otlp_web = runner
+        host, port = address
+        try:
+            await web.TCPSite(runner, host, port).start()
+        except OSError as exc:
+            raise RagmonError(f"cannot listen for {what} on {host}:{port}: {exc.strerror or exc}") from None
+        return int(runner.addresses[0][1])
+
+    def _metrics_app(self) -> web.Application:
+        app = web.Application()
+        app.router.add_get("/metrics", make_aiohttp_handler(self.exporter.registry))
+        app.router.add_get("/healthz", self._healthz)
+        app.router.add_get("/readyz", self._readyz)
+        return app
+
+    async def _healthz(self, request: web.Request) -> web.Response:
+        return web.Response(text="ok\n")
+
+    async def _readyz(self, request: web.Request) -> web.Response:
+        if self._ready:
+            return web.Response(text="ready\n")
+        return web.Response(status=503, text="draining\n" if self._draining else "starting\n")
+
+    @property
+    def ready(self) -> bool:
+        return self._ready
+
+    # --- SpanSink -----------------------------------------------------------------------------------
+
+    def offer(self, spans: Sequence[Span], transport: str) -> bool:
+        if not self._accepting or self._primary.queue.full():
+            return False
+        self.exporter.spans_received(transport, len(spans))
+        refused: Counter[str] = Counter()
+        add = self.assembler.add
+        for span in spans:
+            status = add(span)
+            if status != "accepted":
+                refused[status] += 1
+        for reason, count in refused.items():
+            self.exporter.spans_rejected(reason, count)
+        self._wake.set()
+        return True
+
+    def reject(self, count: int, reason: str) -> None:
+        self.exporter.spans_rejected(reason, count)
+
+    # --- decisions ----------------------------------------------------------------------------------
+
+    async def _decide_loop(self) -> None:
+        """Sleep until the assembler's next deadline or a new span, then route what is decided. On drain,
+        route everything still buffered, then tell each lane's consumers to finish."""
+        while not self._draining:
+            deadline = self.assembler.next_deadline()
+            delay = None if deadline is None else deadline - time.monotonic()
+            if delay is None or delay > 0:
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._wake.wait(), delay)
+            self._wake.clear()
+            self._backlog.extend(self.assembler.pop_decided())
+            await self._route_backlog()
+        self._backlog.extend(self.assembler.drain())
+        await self._route_backlog()
+        for runner in self._runners:
+            for _ in runner.consumers:
+                await runner.queue.put(None)
+
+    async def _route_backlog(self) -> None:
+        while self._backlog:
+            await self._route(self._backlog.popleft())
+
+    async def _route(self, decided: Decided) -> None:
+        trace = decided.trace
+        if decided.reason == "evicted":
+            self._outcome(self._trace_pipeline(trace), "evicted")
+            return
+        try:
+            example = extract(trace)
+        except Exception as exc:
+            log.warning("trace cannot be extracted", extra={"trace_id": trace.trace_id, "error": str(exc)},
+                        exc_info=not isinstance(exc, RagmonError))
+            self._outcome(self._trace_pipeline(trace), "error")
+            return
+        if example is None:
+            self._outcome(self._trace_pipeline(trace), "not_rag")
+            return
+        pipeline = self.exporter.pipeline_label(example.pipeline)
+        key = sampling_key(trace.trace_id)
+        job = _Job(trace.trace_id, example, pipeline, time.monotonic())
+        for runner in self._runners:
+            if key >= runner.lane.rate:
+                if runner.primary:
+                    self._outcome(pipeline, "not_sampled")
+            elif runner.primary:
+                self._unresolved.add(job)
+                await runner.queue.put(job)
+            elif runner.queue.full():
+                self.exporter.judge_request(runner.lane.judge, "throttled")
+            else:
+                runner.queue.put_nowait(job)
+
+    def _trace_pipeline(self, trace: Trace) -> str:
+        """Pipeline label of a trace that yields no example: `ragmon.pipeline`, else `service.name`.
+
+        Read leniently: this trace may be here precisely because those attributes are malformed."""
+        for source in ("attributes", "resource"):
+            key = "ragmon.pipeline" if source == "attributes" else "service.name"
+            for span in trace.spans:
+                name = getattr(span, source).get(key)
+                if isinstance(name, str) and name:
+                    return self.exporter.pipeline_label(name)
+        return self.exporter.pipeline_label(None)
+
+    def _outcome(self, pipeline: str, outcome: str) -> None:
+        self._outcomes[outcome] += 1
+        self.exporter.trace_outcome(pipeline, outcome)
+
+    def _resolve_leftovers(self) -> int:
+        """After the drain deadline: what is still buffered, decided or queued becomes `error` (an
+        eviction stays `evicted`), each trace exactly once. Returns how many."""
+        self._backlog.extend(self.assembler.drain())
+        left = len(self._backlog) + len(self._unresolved)
+        for decided in self._backlog:
+            outcome = "evicted" if decided.reason == "evicted" else "error"
+            self._outcome(self._trace_pipeline(decided.trace), outcome)
+        for job in self._unresolved:
+            self._outcome(job.pipeline, "error")
+        self._backlog.clear()
+        self._unresolved.clear()
+        return left
+
+    # --- scoring ------------------------------------------------------------------------------------
+
+    async def _consume(self, runner: _LaneRunner) -> None:
+        while (job := await runner.queue.get()) is not None:
+            self._finish(runner, job, await self._score(runner.lane, job))
+
+    async def _score(self, lane: Lane, job: _Job) -> str:
+        judge = lane.judge
+        try:
+            scored = await lane.score(job.example)
+        except LaneRefusal as refusal:
+            self.exporter.judge_request(judge, refusal.outcome, refusal.duration, refusal.cost_usd)
+            return "error"
+        except Exception:
+            log.exception("scoring failed", extra={"trace_id": job.trace_id, "judge": judge})
+            self.exporter.judge_request(judge, "error")
+            return "error"
+        self.exporter.judge_request(judge, "ok", scored.duration, scored.cost_usd)
+        self.exporter.example_scored(job.pipeline, judge, scored.result, job.trace_id)
+        return "scored"
+
+    def _finish(self, runner: _LaneRunner, job: _Job, outcome: str) -> None:
+        if runner.primary and job in self._unresolved:
+            self._unresolved.discard(job)
+            self._outcome(job.pipeline, outcome)
+            if outcome == "scored":
+                self.exporter.score_lag(time.monotonic() - job.decided_at)
+
+
+# --- CLI ---------------------------------------------------------------------------------------------
+
+_RECORD_FIELDS = frozenset(vars(logging.LogRecord("", 0, "", 0, "", None, None))) | {"message", "asctime"}
+
+
+class JsonFormatter(logging.Formatter):
+    """One JSON object per line, with whatever `extra=` fields the call site attached."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        doc = {"time": self.formatTime(record, "%Y-%m-%dT%H:%M:%S"), "level": record.levelname.lower(),
+               "logger": record.name, "message": record.getMessage()}
+        doc.update({k: v for k, v in vars(record).items() if k not in _RECORD_FIELDS})
+        if record.exc_info:
+            doc["exception"] = self.formatException(record.exc_info)
+        return json.dumps(doc, default=str)
+
+
+class TextFormatter(logging.Formatter):
+    def format(self, record: logging.LogRecord) -> str:
+        extras = " ".join(f"{k}={v}" for k, v in vars(record).items() if k not in _RECORD_FIELDS)
+        line = f"{self.formatTime(record)} {record.levelname.lower():7} {record.name}: {record.getMessage()}"
+        line = f"{line} {extras}" if extras else line
+        return f"{line}\n{self.formatException(record.exc_info)}" if record.exc_info else line
+
+
+def configure_logging(fmt: str, level: str) -> None:
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(JsonFormatter() if fmt == "json" else TextFormatter())
+    root = logging.getLogger("ragmon")
+    root.handlers[:] = [handler]
+    root.setLevel(level.upper())
+    root.propagate = False
+
+
+def lexical_lane(config: ServeConfig) -> LexicalLane:
+    return LexicalLane(rate=config.sample_rate, k=config.k, workers=config.workers)
+
+
+def build_lanes(args: argparse.Namespace, config: ServeConfig) -> list[Lane]:
+    """The lexical lane first (it decides trace outcomes), then Claude when --llm-sample-rate > 0."""
+    lanes: list[Lane] = [lexical_lane(config)]
+    claude = llm_lane.lane_from_args(args, sample_rate=config.sample_rate, k=config.k)
+    if claude is not None:
+        lanes.append(claude)
+    return lanes
+
+
+def run(args: argparse.Namespace) -> int:
+    configure_logging(args.log_format, args.log_level)
+    config = ServeConfig.from_args(args)
+    return asyncio.run(serve(config, build_lanes(args, config)))
+
+
+async def serve(config: ServeConfig, lanes: Sequence[Lane] | None = None) -> int:
+    """Run until SIGTERM or SIGINT, then drain; exit code 0 after a clean drain."""
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, stop.set)
+    sidecar = Sidecar(config, lanes)
+    await sidecar.start()
+    await stop.wait()
+    await sidecar.stop()
+    return 0

@@ -1,0 +1,178 @@
+"""The Prometheus contract of DESIGN §7, read back through prometheus_client's own parsers."""
+
+from __future__ import annotations
+
+import prometheus_client
+from prometheus_client.openmetrics.exposition import generate_latest as generate_openmetrics
+from prometheus_client.openmetrics.parser import text_string_to_metric_families as parse_openmetrics
+from prometheus_client.parser import text_string_to_metric_families
+
+import ragmon
+from ragmon.exporter import Exporter
+from ragmon.model import METRIC_NAMES, Claim, ClaimVerdict, Example, ExampleResult
+from ragmon.scrape import Samples, parse
+
+TRACE_ID = "4bf92f3577b34da6a3ce929d0e0e4736"
+
+# DESIGN §7, copied by hand: exposed sample name -> (family type, label names).
+CONTRACT = {
+    "ragmon_spans_received_total": ("counter", {"transport"}),
+    "ragmon_spans_rejected_total": ("counter", {"reason"}),
+    "ragmon_traces_total": ("counter", {"pipeline", "outcome"}),
+    "ragmon_claims_total": ("counter", {"pipeline", "judge", "verdict"}),
+    "ragmon_examples_scored_total": ("counter", {"pipeline", "judge"}),
+    "ragmon_example_score_bucket": ("histogram", {"pipeline", "judge", "metric", "le"}),
+    "ragmon_groundedness_ratio": ("gauge", {"pipeline", "judge"}),
+    "ragmon_hallucination_ratio": ("gauge", {"pipeline", "judge"}),
+    "ragmon_window_examples": ("gauge", {"pipeline", "judge"}),
+    "ragmon_judge_requests_total": ("counter", {"judge", "outcome"}),
+    "ragmon_judge_duration_seconds_bucket": ("histogram", {"judge", "le"}),
+    "ragmon_judge_cost_usd_total": ("counter", {"judge"}),
+    "ragmon_traces_in_flight": ("gauge", set()),
+    "ragmon_score_queue_depth": ("gauge", set()),
+    "ragmon_score_lag_seconds_bucket": ("histogram", {"le"}),
+    "ragmon_build_info": ("gauge", {"version"}),
+}
+
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def result(supported: int, unsupported: int) -> ExampleResult:
+    """A scored example with `supported` + `unsupported` claims and only the generation metrics defined."""
+    verdicts = tuple(ClaimVerdict(Claim(f"claim {i}", 0, 7), i < supported)
+                     for i in range(supported + unsupported))
+    grounded = supported / (supported + unsupported)
+    metrics: dict[str, float | None] = dict.fromkeys(METRIC_NAMES)
+    metrics.update(groundedness=grounded, hallucination_rate=1 - grounded)
+    return ExampleResult(Example("e1", "q?"), "lexical", metrics, verdicts)
+
+
+def samples(exporter: Exporter) -> Samples:
+    return parse(prometheus_client.generate_latest(exporter.registry).decode())
+
+
+def labels(**kv: str) -> frozenset[tuple[str, str]]:
+    return frozenset(kv.items())
+
+
+def test_every_design_metric_is_exposed_with_its_type_and_labels() -> None:
+    exporter = Exporter(window=60)
+    pipeline = exporter.pipeline_label("shop")
+    exporter.spans_received("http", 3)
+    exporter.spans_rejected("duplicate", 1)
+    exporter.trace_outcome(pipeline, "scored")
+    exporter.example_scored(pipeline, "lexical", result(2, 1), TRACE_ID)
+    exporter.judge_request("lexical", "ok", 0.002, 0.0)
+    exporter.score_lag(0.05)
+    text = prometheus_client.generate_latest(exporter.registry).decode()
+    found = {s.name: (family.type, set(s.labels)) for family in text_string_to_metric_families(text)
+             for s in family.samples}
+    for name, expected in CONTRACT.items():
+        assert found.get(name) == expected, name
+    assert not [name for name in found if name.endswith("_created")]
+    assert samples(exporter)[("ragmon_build_info", labels(version=ragmon.__version__))] == 1
+
+
+def test_counters_histograms_and_zero_series_of_a_scored_example() -> None:
+    exporter = Exporter(window=60)
+    pipeline = exporter.pipeline_label("shop")
+    before = samples(exporter)
+    # Pre-created children exist at 0 before anything happened, so rate() works from the first scrape.
+    shop = {"pipeline": "shop", "judge": "lexical"}
+    assert before[("ragmon_traces_total", labels(pipeline="shop", outcome="error"))] == 0
+    assert before[("ragmon_claims_total", labels(**shop, verdict="unsupported"))] == 0
+    assert before[("ragmon_spans_received_total", labels(transport="grpc"))] == 0
+    exporter.example_scored(pipeline, "lexical", result(2, 1), TRACE_ID)
+    after = samples(exporter)
+    assert after[("ragmon_claims_total", labels(**shop, verdict="supported"))] == 2
+    assert after[("ragmon_claims_total", labels(**shop, verdict="unsupported"))] == 1
+    assert after[("ragmon_examples_scored_total", labels(**shop))] == 1
+    g = {"pipeline": "shop", "judge": "lexical", "metric": "groundedness"}
+    # groundedness 2/3 lies in (0.6, 0.7]: the 0.6 bucket stays 0, the 0.7 bucket counts it.
+    assert after[("ragmon_example_score_bucket", labels(**g, le="0.6"))] == 0
+    assert after[("ragmon_example_score_bucket", labels(**g, le="0.7"))] == 1
+    assert after[("ragmon_example_score_sum", labels(**g))] == 2 / 3
+    # Undefined metrics are not observed at all (undefined is not zero).
+    assert ("ragmon_example_score_count", labels(**shop, metric="recall")) not in after
+
+
+def test_histogram_exemplars_carry_the_trace_id_in_openmetrics() -> None:
+    exporter = Exporter(window=60)
+    exporter.example_scored(exporter.pipeline_label("shop"), "lexical", result(1, 1), TRACE_ID)
+    text = generate_openmetrics(exporter.registry).decode()
+    exemplars = [(s.labels, s.exemplar) for family in parse_openmetrics(text)
+                 if family.name == "ragmon_example_score" for s in family.samples if s.exemplar is not None]
+    # groundedness 0.5 and hallucination_rate 0.5 each land first in the le="0.5" bucket.
+    assert {(lbl["metric"], lbl["le"]) for lbl, _ in exemplars} == {("groundedness", "0.5"),
+                                                                    ("hallucination_rate", "0.5")}
+    assert all(ex.labels == {"trace_id": TRACE_ID} and ex.value == 0.5 for _, ex in exemplars)
+    assert "_created" not in text
+
+
+def test_window_gauges_appear_move_and_disappear_with_the_clock() -> None:
+    clock = FakeClock()
+    exporter = Exporter(window=60, clock=clock)  # 60 buckets of 1 s
+    shop = {"pipeline": "shop", "judge": "lexical"}
+    assert ("ragmon_groundedness_ratio", labels(**shop)) not in samples(exporter)
+
+    exporter.example_scored("shop", "lexical", result(1, 0), TRACE_ID)      # groundedness 1.0 at t=1000
+    exporter.example_scored("shop", "lexical", result(1, 1), TRACE_ID)      # 0.5 at t=1000
+    now = samples(exporter)
+    assert now[("ragmon_groundedness_ratio", labels(**shop))] == 0.75       # (1 + 0.5) / 2
+    assert now[("ragmon_hallucination_ratio", labels(**shop))] == 0.25
+    assert now[("ragmon_window_examples", labels(**shop))] == 2
+
+    clock.now = 1030.0
+    exporter.example_scored("shop", "lexical", result(0, 2), TRACE_ID)      # 0.0 at t=1030
+    assert samples(exporter)[("ragmon_groundedness_ratio", labels(**shop))] == 0.5   # 1.5 / 3
+
+    # Bucket 1000 is in the window while the clock is in bucket 1059 (the 60th bucket), out at 1060.
+    clock.now = 1059.9
+    assert samples(exporter)[("ragmon_window_examples", labels(**shop))] == 3
+    clock.now = 1060.0
+    now = samples(exporter)
+    assert now[("ragmon_groundedness_ratio", labels(**shop))] == 0.0         # only the t=1030 example
+    assert now[("ragmon_hallucination_ratio", labels(**shop))] == 1.0
+    assert now[("ragmon_window_examples", labels(**shop))] == 1
+
+    clock.now = 1090.0                                                      # bucket 1030 left too
+    gone = samples(exporter)
+    for name in ("ragmon_groundedness_ratio", "ragmon_hallucination_ratio", "ragmon_window_examples"):
+        assert (name, labels(**shop)) not in gone
+    # The counters keep everything: the window only shapes the single-pod gauges.
+    assert gone[("ragmon_examples_scored_total", labels(**shop))] == 3
+
+
+def test_window_is_kept_per_pipeline_and_judge() -> None:
+    clock = FakeClock()
+    exporter = Exporter(window=10, clock=clock, judges=("lexical", "claude"))
+    exporter.example_scored("a", "lexical", result(1, 0), TRACE_ID)
+    exporter.example_scored("a", "claude", result(0, 1), TRACE_ID)
+    exporter.example_scored("b", "lexical", result(1, 1), TRACE_ID)
+    now = samples(exporter)
+    assert now[("ragmon_groundedness_ratio", labels(pipeline="a", judge="lexical"))] == 1.0
+    assert now[("ragmon_groundedness_ratio", labels(pipeline="a", judge="claude"))] == 0.0
+    assert now[("ragmon_groundedness_ratio", labels(pipeline="b", judge="lexical"))] == 0.5
+
+
+def test_pipeline_label_is_capped_and_the_rest_is_other() -> None:
+    exporter = Exporter(window=60, max_pipelines=2)
+    assert [exporter.pipeline_label(name) for name in ("a", "b", "c", "a", None, "d", "b")] == \
+        ["a", "b", "other", "a", "other", "other", "b"]
+    for name in ("a", "b", "c", "d"):
+        exporter.trace_outcome(exporter.pipeline_label(name), "not_rag")
+    values = samples(exporter)
+    assert {dict(ls)["pipeline"] for (n, ls) in values if n == "ragmon_traces_total"} == {"a", "b", "other"}
+    assert values[("ragmon_traces_total", labels(pipeline="other", outcome="not_rag"))] == 2
+
+
+def test_missing_pipeline_is_labelled_unknown() -> None:
+    exporter = Exporter(window=60)
+    assert exporter.pipeline_label(None) == "unknown"
+    assert exporter.pipeline_label("") == "unknown"

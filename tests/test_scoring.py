@@ -1,0 +1,46 @@
+"""The lexical lane: scoring in worker processes gives exactly the in-process result, and survives a
+worker that dies."""
+
+from __future__ import annotations
+
+import os
+import signal
+from concurrent.futures.process import BrokenProcessPool
+
+import pytest
+
+from ragmon.evaluate import evaluate_example
+from ragmon.judges.lexical import LexicalJudge
+from ragmon.model import Context, Example
+from ragmon.scoring import LexicalLane
+
+# Claim 1 ("warranty", "lasts", "years", the number 2) is all in the context: supported. Claim 2
+# ("covers", "moon") is not: unsupported. Groundedness 1/2 by hand.
+EXAMPLE = Example("e1", "How long does the warranty last?",
+                  (Context("w", "The warranty lasts 2 years from the date of purchase."),),
+                  "The warranty lasts 2 years. It also covers the moon.")
+
+
+async def test_worker_result_equals_the_in_process_result() -> None:
+    lane = LexicalLane(rate=1.0, k=5, workers=2)
+    await lane.start()
+    try:
+        scored = await lane.score(EXAMPLE)
+    finally:
+        await lane.close()
+    assert scored.result == evaluate_example(EXAMPLE, LexicalJudge(), 5)
+    assert scored.result.metrics["groundedness"] == 0.5
+    assert scored.duration > 0 and scored.cost_usd == 0
+    assert lane.worker_pids and os.getpid() not in lane.worker_pids
+
+
+async def test_a_dead_worker_fails_one_example_and_the_lane_recovers() -> None:
+    lane = LexicalLane(rate=1.0, k=5, workers=1)
+    await lane.start()
+    try:
+        os.kill(lane.worker_pids[0], signal.SIGKILL)
+        with pytest.raises(BrokenProcessPool):
+            await lane.score(EXAMPLE)
+        assert (await lane.score(EXAMPLE)).result.metrics["groundedness"] == 0.5
+    finally:
+        await lane.close()

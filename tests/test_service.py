@@ -1,0 +1,402 @@
+"""`ragmon serve` end to end: the OTel SDK's own OTLP exporters in, a real GET /metrics out.
+
+Servers bind 127.0.0.1 on port 0 (in-process) or on free ports (the CLI subprocess) and are stopped by
+the test that started them. Waiting is polling with a deadline.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+import socket
+import subprocess
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from pathlib import Path
+
+import aiohttp
+import prometheus_client
+import pytest
+from opentelemetry.exporter.otlp.proto.common.trace_encoder import encode_spans
+from opentelemetry.exporter.otlp.proto.grpc.trace_exporter import OTLPSpanExporter as GrpcSpanExporter
+from opentelemetry.exporter.otlp.proto.http import Compression
+from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter as HttpSpanExporter
+from opentelemetry.sdk.resources import Resource
+from opentelemetry.sdk.trace import ReadableSpan, TracerProvider
+from opentelemetry.sdk.trace.export import SimpleSpanProcessor, SpanExporter, SpanExportResult
+from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
+from opentelemetry.sdk.trace.id_generator import RandomIdGenerator
+from prometheus_client.openmetrics.parser import text_string_to_metric_families as parse_openmetrics
+
+from ragmon.errors import RagmonError
+from ragmon.evaluate import evaluate_example
+from ragmon.judges.lexical import LexicalJudge
+from ragmon.model import METRIC_NAMES, Context, Example
+from ragmon.scoring import LexicalLane, Scored
+from ragmon.scrape import Samples, parse, total
+from ragmon.service import Ports, ServeConfig, Sidecar, byte_size
+
+QUESTION = "How long does the warranty last?"
+DOC_ID = "warranty"
+DOC = "The warranty lasts 2 years from the date of purchase."
+# Claim 1: every content term (warranty, lasts, years) and the number 2 are in DOC: supported.
+# Claim 2: none of covers, damage, moon is in DOC: unsupported. Groundedness 1/2.
+ANSWER = "The warranty lasts 2 years. It also covers damage on the moon."
+KIND = "openinference.span.kind"
+OUTCOMES = ("scored", "not_sampled", "not_rag", "evicted", "error")
+
+
+# --- building traces with the real SDK ----------------------------------------------------------------
+
+class FixedIds(RandomIdGenerator):
+    """Trace ids chosen by the test, so the sampling key (lower 64 bits / 2**64) is known."""
+
+    def __init__(self, trace_ids: Sequence[int]) -> None:
+        self._ids = iter(trace_ids)
+
+    def generate_trace_id(self) -> int:
+        return next(self._ids)
+
+
+def trace_id_with_key(high: int, key: float) -> int:
+    return (high << 64) | int(key * 2**64)
+
+
+def record(service: str, build: Callable[[TracerProvider], None],
+           ids: Sequence[int] | None = None) -> list[ReadableSpan]:
+    """Spans as the SDK produces them for one service, captured before export."""
+    memory = InMemorySpanExporter()
+    provider = TracerProvider(resource=Resource.create({"service.name": service}),
+                              id_generator=FixedIds(ids) if ids is not None else None)
+    provider.add_span_processor(SimpleSpanProcessor(memory))
+    build(provider)
+    provider.shutdown()
+    return list(memory.get_finished_spans())
+
+
+def rag_trace(provider: TracerProvider) -> None:
+    tracer = provider.get_tracer("test")
+    chain = {KIND: "CHAIN", "input.value": QUESTION, "output.value": ANSWER}
+    retriever = {KIND: "RETRIEVER", "input.value": QUESTION, "retrieval.documents.0.document.id": DOC_ID,
+                 "retrieval.documents.0.document.content": DOC, "retrieval.documents.0.document.score": 0.9}
+    with tracer.start_as_current_span("qa", attributes=chain), \
+            tracer.start_as_current_span("retrieve", attributes=retriever):
+        pass
+
+
+def plain_trace(provider: TracerProvider) -> None:
+    with provider.get_tracer("test").start_as_current_span("GET /health"):
+        pass
+
+
+def malformed_trace(provider: TracerProvider) -> None:
+    # Both attributes are malformed: the trace is an `error`, and the bad pipeline must not break that.
+    with provider.get_tracer("test").start_as_current_span(
+            "answer", attributes={"ragmon.question": "q?", "ragmon.contexts": "[not json",
+                                  "ragmon.pipeline": 42}):
+        pass
+
+
+def hex_id(span: ReadableSpan) -> str:
+    return format(span.context.trace_id, "032x")
+
+
+async def export(exporter: SpanExporter, spans: Sequence[ReadableSpan]) -> SpanExportResult:
+    """The SDK exporters are synchronous (they block on HTTP/gRPC): keep them off the event loop."""
+    try:
+        return await asyncio.to_thread(exporter.export, spans)
+    finally:
+        await asyncio.to_thread(exporter.shutdown)
+
+
+def http_exporter(ports: Ports, compression: Compression = Compression.NoCompression) -> HttpSpanExporter:
+    return HttpSpanExporter(endpoint=f"http://127.0.0.1:{ports.http}/v1/traces", compression=compression,
+                            timeout=10)
+
+
+# --- reading metrics ----------------------------------------------------------------------------------
+
+async def get(port: int, path: str, accept: str | None = None) -> tuple[int, str]:
+    headers = {"Accept": accept} if accept else {}
+    async with aiohttp.ClientSession() as session, \
+            session.get(f"http://127.0.0.1:{port}{path}", headers=headers) as response:
+        return response.status, await response.text()
+
+
+async def wait_metrics(port: int, ready: Callable[[Samples], bool], timeout: float = 15) -> Samples:
+    deadline = time.monotonic() + timeout
+    while True:
+        samples = parse((await get(port, "/metrics"))[1])
+        if ready(samples):
+            return samples
+        if time.monotonic() > deadline:
+            raise AssertionError(f"metrics did not reach the expected state within {timeout}s")
+        await asyncio.sleep(0.05)
+
+
+def outcomes(samples: Samples) -> dict[str, float]:
+    return {o: total(samples, "ragmon_traces_total", outcome=o) for o in OUTCOMES}
+
+
+def registry_samples(sidecar: Sidecar) -> Samples:
+    """After stop() the listener is gone; the same registry is read directly."""
+    return parse(prometheus_client.generate_latest(sidecar.exporter.registry).decode())
+
+
+def labels(**kv: str) -> frozenset[tuple[str, str]]:
+    return frozenset(kv.items())
+
+
+# --- fixtures -----------------------------------------------------------------------------------------
+
+Start = Callable[..., Awaitable[tuple[Sidecar, Ports]]]
+
+
+@pytest.fixture
+async def start_sidecar() -> AsyncIterator[Start]:
+    started: list[Sidecar] = []
+
+    async def start(lanes: Sequence[object] | None = None, **overrides: object) -> tuple[Sidecar, Ports]:
+        settings: dict[str, object] = {
+            "http_listen": ("127.0.0.1", 0), "grpc_listen": ("127.0.0.1", 0),
+            "metrics_listen": ("127.0.0.1", 0), "quiet": 0.05, "decision_wait": 5.0, "drain_seconds": 5.0}
+        settings.update(overrides)
+        sidecar = Sidecar(ServeConfig(**settings), lanes=lanes)  # type: ignore[arg-type]
+        started.append(sidecar)
+        return sidecar, await sidecar.start()
+
+    yield start
+    for sidecar in started:
+        await sidecar.stop()
+
+
+class GatedLane:
+    """The real lexical lane behind a gate the test opens: a judge that is slow until told otherwise."""
+
+    judge = "lexical"
+    rate = 1.0
+    concurrency = 1
+
+    def __init__(self) -> None:
+        self.inner = LexicalLane(rate=1.0, k=5, workers=1)
+        self.gate = asyncio.Event()
+        self.started = asyncio.Event()
+
+    async def start(self) -> None:
+        await self.inner.start()
+
+    async def score(self, example: Example) -> Scored:
+        self.started.set()
+        await self.gate.wait()
+        return await self.inner.score(example)
+
+    async def close(self) -> None:
+        await self.inner.close()
+
+
+# --- tests --------------------------------------------------------------------------------------------
+
+async def test_sdk_exporters_over_http_gzip_plain_and_grpc_are_scored_exactly_as_offline(
+        start_sidecar: Start) -> None:
+    _, ports = await start_sidecar()
+    assert await get(ports.metrics, "/healthz") == (200, "ok\n")
+    assert (await get(ports.metrics, "/readyz"))[0] == 200
+    sent = {
+        "via-http-gzip": (http_exporter(ports, Compression.Gzip), record("via-http-gzip", rag_trace)),
+        "via-http-plain": (http_exporter(ports), record("via-http-plain", rag_trace)),
+        "via-grpc": (GrpcSpanExporter(endpoint=f"127.0.0.1:{ports.grpc}", insecure=True, timeout=10),
+                     record("via-grpc", rag_trace)),
+    }
+    for exporter, spans in sent.values():
+        assert await export(exporter, spans) is SpanExportResult.SUCCESS
+
+    samples = await wait_metrics(ports.metrics, lambda s: total(s, "ragmon_traces_total") == 3)
+    assert total(samples, "ragmon_spans_received_total", transport="http") == 4   # 2 traces x 2 spans
+    assert total(samples, "ragmon_spans_received_total", transport="grpc") == 2
+    example = Example("t", QUESTION, (Context(DOC_ID, DOC, 0.9),), ANSWER)
+    offline = evaluate_example(example, LexicalJudge(), 5)
+    assert offline.metrics["groundedness"] == 0.5                                 # by hand, see ANSWER
+    for pipeline in sent:
+        assert samples[("ragmon_traces_total", labels(pipeline=pipeline, outcome="scored"))] == 1
+        for verdict in ("supported", "unsupported"):
+            assert samples[("ragmon_claims_total", labels(pipeline=pipeline, judge="lexical",
+                                                          verdict=verdict))] == 1
+        for metric in METRIC_NAMES:
+            key = labels(pipeline=pipeline, judge="lexical", metric=metric)
+            value = offline.metrics[metric]
+            if value is None:
+                assert ("ragmon_example_score_count", key) not in samples, metric
+            else:   # one observation: the histogram's sum is the online value itself
+                assert samples[("ragmon_example_score_count", key)] == 1, metric
+                assert samples[("ragmon_example_score_sum", key)] == value, metric
+    assert samples[("ragmon_groundedness_ratio", labels(pipeline="via-grpc", judge="lexical"))] == 0.5
+
+    status, text = await get(ports.metrics, "/metrics", accept="application/openmetrics-text; version=1.0.0")
+    assert status == 200
+    exemplars = {s.exemplar.labels["trace_id"] for f in parse_openmetrics(text)
+                 if f.name == "ragmon_example_score" for s in f.samples
+                 if s.exemplar is not None and s.labels["pipeline"] == "via-grpc"}
+    assert exemplars == {hex_id(sent["via-grpc"][1][0])}
+
+
+async def test_every_decided_trace_has_exactly_one_outcome(start_sidecar: Start) -> None:
+    _, ports = await start_sidecar(sample_rate=0.5)
+    sampled = [trace_id_with_key(i, 0.0625) for i in range(1, 4)]            # key 1/16 < 0.5: scored
+    unsampled = [trace_id_with_key(i, 0.9375) for i in range(4, 6)]          # key 15/16 >= 0.5
+    spans = (record("shop", rag_trace, sampled[:1]) + record("shop", rag_trace, sampled[1:2])
+             + record("shop", rag_trace, sampled[2:]) + record("shop", rag_trace, unsampled[:1])
+             + record("shop", rag_trace, unsampled[1:]) + record("shop", plain_trace)
+             + record("shop", plain_trace) + record("shop", malformed_trace, [trace_id_with_key(9, 0.0)]))
+    assert len({s.context.trace_id for s in spans}) == 8
+    assert await export(http_exporter(ports), spans) is SpanExportResult.SUCCESS
+    # The same batch again, as a retrying exporter might send it: every span is a duplicate (trace still
+    # buffered) or late (trace already decided), never a second trace.
+    assert await export(http_exporter(ports), spans) is SpanExportResult.SUCCESS
+
+    samples = await wait_metrics(ports.metrics, lambda s: total(s, "ragmon_traces_total") >= 8)
+    await asyncio.sleep(0.3)    # several quiet periods: nothing further may be decided
+    samples = parse((await get(ports.metrics, "/metrics"))[1])
+    assert outcomes(samples) == {"scored": 3, "not_sampled": 2, "not_rag": 2, "evicted": 0, "error": 1}
+    assert total(samples, "ragmon_spans_received_total") == 2 * len(spans)
+    assert (total(samples, "ragmon_spans_rejected_total", reason="duplicate")
+            + total(samples, "ragmon_spans_rejected_total", reason="late")) == len(spans)
+    assert total(samples, "ragmon_examples_scored_total") == 3
+
+
+async def test_eviction_then_drain_on_stop_scores_what_is_buffered(start_sidecar: Start) -> None:
+    # Nothing decides on its own (quiet 30 s): the third trace evicts the first, stop() drains the rest.
+    sidecar, ports = await start_sidecar(max_traces=2, quiet=30.0, decision_wait=60.0)
+    spans = record("shop", rag_trace) + record("shop", rag_trace) + record("shop", rag_trace)
+    assert await export(http_exporter(ports), spans) is SpanExportResult.SUCCESS
+    await wait_metrics(ports.metrics, lambda s: total(s, "ragmon_traces_total", outcome="evicted") == 1)
+    assert total(parse((await get(ports.metrics, "/metrics"))[1]), "ragmon_traces_in_flight") == 2
+    await sidecar.stop()
+    assert outcomes(registry_samples(sidecar)) == {"scored": 2, "not_sampled": 0, "not_rag": 0,
+                                                    "evicted": 1, "error": 0}
+
+
+async def test_full_score_queue_pushes_back_with_503_then_recovers(start_sidecar: Start) -> None:
+    lane = GatedLane()
+    sidecar, ports = await start_sidecar(lanes=[lane], queue_size=1)
+    first, second, third = (record("shop", rag_trace) for _ in range(3))
+    assert await export(http_exporter(ports), first) is SpanExportResult.SUCCESS
+    await asyncio.wait_for(lane.started.wait(), 10)          # the worker holds trace 1
+    assert await export(http_exporter(ports), second) is SpanExportResult.SUCCESS
+    await wait_metrics(ports.metrics, lambda s: total(s, "ragmon_score_queue_depth") == 1)   # queue full
+
+    body = encode_spans(third).SerializeToString()      # what the SDK exporter would post
+    async with aiohttp.ClientSession() as session, \
+            session.post(f"http://127.0.0.1:{ports.http}/v1/traces", data=body,
+                         headers={"Content-Type": "application/x-protobuf"}) as response:
+        assert response.status == 503
+        assert response.headers["Retry-After"] == "1"
+    samples = parse((await get(ports.metrics, "/metrics"))[1])
+    assert total(samples, "ragmon_spans_rejected_total", reason="backpressure") == len(third)
+    assert total(samples, "ragmon_spans_received_total") == len(first) + len(second)
+
+    lane.gate.set()
+    await wait_metrics(ports.metrics, lambda s: total(s, "ragmon_traces_total", outcome="scored") == 2)
+    assert await export(http_exporter(ports), third) is SpanExportResult.SUCCESS
+    samples = await wait_metrics(ports.metrics, lambda s: total(s, "ragmon_traces_total") == 3)
+    assert outcomes(samples)["scored"] == 3
+    assert sidecar.ready
+
+
+async def test_readyz_turns_503_while_draining(start_sidecar: Start) -> None:
+    lane = GatedLane()
+    sidecar, ports = await start_sidecar(lanes=[lane])
+    assert await export(http_exporter(ports), record("shop", rag_trace)) is SpanExportResult.SUCCESS
+    await asyncio.wait_for(lane.started.wait(), 10)
+    stopping = asyncio.create_task(sidecar.stop())
+    deadline = time.monotonic() + 5
+    while (await get(ports.metrics, "/readyz"))[0] != 503:
+        assert time.monotonic() < deadline, "readyz never turned 503"
+        await asyncio.sleep(0.01)
+    assert (await get(ports.metrics, "/healthz"))[0] == 200     # alive while draining
+    lane.gate.set()
+    await asyncio.wait_for(stopping, 10)
+    assert outcomes(registry_samples(sidecar))["scored"] == 1
+
+
+async def test_drain_deadline_counts_what_is_left_as_error(start_sidecar: Start) -> None:
+    lane = GatedLane()                                          # never opened: scoring never finishes
+    sidecar, ports = await start_sidecar(lanes=[lane], drain_seconds=0.3)
+    assert await export(http_exporter(ports), record("a", rag_trace) + record("b", rag_trace)) \
+        is SpanExportResult.SUCCESS
+    await wait_metrics(ports.metrics, lambda s: total(s, "ragmon_score_queue_depth") == 1)  # 1 held, 1 queued
+    # Decided after 50 ms, then waiting for room in the full queue.
+    assert await export(http_exporter(ports), record("c", rag_trace)) is SpanExportResult.SUCCESS
+    started = time.monotonic()
+    await sidecar.stop()
+    assert time.monotonic() - started < 3
+    samples = registry_samples(sidecar)
+    assert outcomes(samples) == {"scored": 0, "not_sampled": 0, "not_rag": 0, "evicted": 0, "error": 3}
+
+
+async def test_a_busy_port_is_a_clear_error(start_sidecar: Start) -> None:
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        with pytest.raises(RagmonError, match=r"cannot listen for metrics on 127\.0\.0\.1:\d+"):
+            await start_sidecar(metrics_listen=("127.0.0.1", busy.getsockname()[1]))
+
+
+def test_byte_sizes() -> None:
+    assert byte_size("16MiB") == 16 * 1024 * 1024
+    assert byte_size("512KiB") == 512 * 1024
+    assert byte_size("1MB") == 1_000_000
+    assert byte_size("1234") == 1234
+    for bad in ("", "1.5MiB", "12 parsecs", "0"):
+        with pytest.raises(Exception, match=r"size|at least"):
+            byte_size(bad)
+
+
+# --- the CLI in a subprocess ---------------------------------------------------------------------------
+
+def test_cli_sigterm_drains_buffered_traces_and_exits_0(ragmon_cmd: list[str]) -> None:
+    env = {**os.environ, "RAGMON_QUIET": "30s", "RAGMON_DECISION_WAIT": "60s"}   # flags via environment
+    process = subprocess.Popen(
+        [*ragmon_cmd, "serve", "--http-listen", "127.0.0.1:0", "--grpc-listen", "off",
+         "--metrics-listen", "127.0.0.1:0", "--log-format", "json", "--drain-seconds", "10s"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        assert process.stderr is not None
+        ready = None
+        while ready is None and (line := process.stderr.readline()):
+            entry = json.loads(line) if line.startswith("{") else {}
+            ready = entry if entry.get("message") == "ragmon serve ready" else None
+        assert ready is not None, "ragmon serve exited before it was ready"
+        asyncio.run(_send_and_wait_buffered(ready["http_port"], ready["metrics_port"]))
+        process.send_signal(signal.SIGTERM)
+        _, err = process.communicate(timeout=30)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.communicate()
+    assert process.returncode == 0, err
+    logs = [json.loads(line) for line in err.splitlines() if line.startswith("{")]
+    assert [entry["outcomes"] for entry in logs if entry["message"] == "stopped"] == [{"scored": 3}]
+    assert any(entry["message"] == "draining" and entry["traces_in_flight"] == 3 for entry in logs)
+
+
+async def _send_and_wait_buffered(http: int, metrics: int) -> None:
+    assert (await get(metrics, "/readyz"))[0] == 200
+    spans = record("shop", rag_trace) + record("shop", rag_trace) + record("shop", rag_trace)
+    ports = Ports(http=http, grpc=None, metrics=metrics)
+    assert await export(http_exporter(ports), spans) is SpanExportResult.SUCCESS
+    await wait_metrics(metrics, lambda s: total(s, "ragmon_traces_in_flight") == 3)
+
+
+def test_cli_unreadable_token_file_exits_2_with_a_message(ragmon_cmd: list[str], tmp_path: Path) -> None:
+    missing = tmp_path / "no-such-token"
+    result = subprocess.run([*ragmon_cmd, "serve", "--token-file", str(missing)], capture_output=True,
+                            text=True, timeout=60, check=False)
+    assert result.returncode == 2
+    assert str(missing) in result.stderr and "Traceback" not in result.stderr
+    empty = tmp_path / "empty-token"
+    empty.write_text("\n")
+    result = subprocess.run([*ragmon_cmd, "serve", "--token-file", str(empty)], capture_output=True,
+                            text=True, timeout=60, check=False)
+    assert result.returncode == 2 and "empty" in result.stderr
