@@ -1,19 +1,144 @@
-"""Deterministic, nested sampling from the trace id.
+"""Deterministic, nested sampling from the trace id, and the limits on what an LLM judge may spend.
 
 The key is the trace id's lower 64 bits divided by 2**64, as OpenTelemetry's TraceIdRatioBased sampler
 reads it, so every replica (and the app's own head sampler) agrees on which traces fall inside a rate,
 and a smaller rate always selects a subset of a larger one.
+
+`TokenBucket` caps calls per minute; `DailyBudget` caps dollars per UTC day by reserving a call's
+worst-case cost before it is made and settling the real cost after, so concurrent calls can never
+jointly overshoot the cap. Both take their clock as an argument, so tests drive time by hand.
 """
 
 from __future__ import annotations
 
-_TWO_64 = float(1 << 64)
+import math
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+_SECONDS_PER_DAY = 86_400
 
 
 def sampling_key(trace_id: str) -> float:
-    """Key in [0, 1) from a 32-hex-digit trace id."""
-    return int(trace_id[-16:], 16) / _TWO_64
+    """Key in [0, 1) from a 32-hex-digit trace id.
+
+    The lower 64 bits are cut to the 53 a float holds exactly before scaling: dividing all 64 by 2**64
+    rounds the top ids to 1.0, which no rate, not even 1.0, would sample.
+    """
+    return (int(trace_id[-16:], 16) >> 11) * 2.0**-53
 
 
 def sampled(trace_id: str, rate: float) -> bool:
     return sampling_key(trace_id) < rate
+
+
+class TokenBucket:
+    """At most `rate_per_minute` acquisitions a minute in the long run, in bursts of up to `capacity`.
+
+    Capacity defaults to one minute's allowance (at least 1, so a rate below one a minute still lets a
+    call through now and then). The bucket starts full.
+    """
+
+    def __init__(self, rate_per_minute: float, clock: Callable[[], float] = time.monotonic,
+                 capacity: float | None = None) -> None:
+        if rate_per_minute < 0:
+            raise ValueError("rate_per_minute must not be negative")
+        self.per_second = rate_per_minute / 60.0
+        self.capacity = max(1.0, rate_per_minute) if capacity is None else capacity
+        self._clock = clock
+        self._tokens = self.capacity
+        self._last = clock()
+
+    def try_acquire(self) -> bool:
+        now = self._clock()
+        self._tokens = min(self.capacity, self._tokens + (now - self._last) * self.per_second)
+        self._last = now
+        if self._tokens >= 1.0:
+            self._tokens -= 1.0
+            return True
+        return False
+
+
+@dataclass(frozen=True, slots=True)
+class Prices:
+    """USD per million input and output tokens."""
+
+    input_per_mtok: float
+    output_per_mtok: float
+
+    def cost(self, input_tokens: int, output_tokens: int) -> float:
+        return (input_tokens * self.input_per_mtok + output_tokens * self.output_per_mtok) / 1e6
+
+
+@dataclass(frozen=True, slots=True)
+class Reservation:
+    """Budget held for one call until it is settled: the call's token bound and its worst-case price."""
+
+    input_tokens: int
+    output_tokens: int
+    usd: float
+
+
+def utc_day(clock: Callable[[], float] = time.time) -> int:
+    """Days since the epoch; Unix time has no leap seconds, so each day starts at UTC midnight."""
+    return int(clock() // _SECONDS_PER_DAY)
+
+
+class DailyBudget:
+    """A hard cap on USD per UTC day: `spent + reserved` never exceeds `usd_per_day`.
+
+    A call first reserves its worst case (its token bound priced at `prices`), or is refused; afterwards
+    `settle` swaps the reservation for the cost of the tokens actually billed. The cap holds as long as
+    token bounds are true bounds (the Claude judge's are: bytes of the request and `max_tokens`); if a
+    provider ever billed more than the bound, the overshoot is recorded as spent, never hidden, and no
+    further call is let through that day. Spending resets at UTC midnight; reservations still open then
+    carry over into the new day, where they settle.
+    """
+
+    def __init__(self, usd_per_day: float, prices: Prices, day: Callable[[], int] = utc_day) -> None:
+        if usd_per_day < 0 or math.isnan(usd_per_day):
+            raise ValueError("usd_per_day must be a non-negative number")
+        self.usd_per_day = usd_per_day
+        self.prices = prices
+        self._day_of = day
+        self._day = day()
+        self._spent = 0.0
+        self._open: dict[int, Reservation] = {}
+
+    @property
+    def spent(self) -> float:
+        self._roll()
+        return self._spent
+
+    @property
+    def reserved(self) -> float:
+        return math.fsum(r.usd for r in self._open.values())
+
+    def try_reserve(self, input_tokens: int, output_tokens: int) -> Reservation | None:
+        """Hold the worst case of a call with these token bounds, or None when it would break the cap."""
+        self._roll()
+        usd = self.prices.cost(input_tokens, output_tokens)
+        if self._spent + self.reserved + usd > self.usd_per_day:
+            return None
+        reservation = Reservation(input_tokens, output_tokens, usd)
+        self._open[id(reservation)] = reservation
+        return reservation
+
+    def settle(self, reservation: Reservation, input_tokens: int, output_tokens: int) -> float:
+        """Release the reservation and record what the call billed; returns that cost in USD."""
+        if self._open.pop(id(reservation), None) is None:
+            raise ValueError("reservation already settled or not from this budget")
+        return self.charge(input_tokens, output_tokens)
+
+    def charge(self, input_tokens: int, output_tokens: int) -> float:
+        """Record a bill that came without a reservation (it still counts against the day)."""
+        self._roll()
+        cost = self.prices.cost(input_tokens, output_tokens)
+        self._spent += cost
+        return cost
+
+    def _roll(self) -> None:
+        today = self._day_of()
+        if today != self._day:
+            self._day = today
+            self._spent = 0.0

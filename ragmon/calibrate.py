@@ -1,0 +1,323 @@
+"""`ragmon calibrate`: how well each judge agrees with human sentence labels, and what it costs.
+
+Input is any dataset `ragmon.datasets` reads whose examples carry `labels: {"hallucinated": bool,
+"spans": [{"start": int, "end": int}, ...]}`, the spans being character ranges of the answer that
+humans judged unsupported. The answer is split into claims exactly as scoring splits it; a claim counts
+as labelled unsupported when a span overlaps it by at least one character (`match_claims`, shared with
+benchmarks/judge_accuracy.py). Per judge it reports, with "unsupported" / "hallucinated" as the positive
+class: sentence-level precision, recall, F1 and accuracy (agreement with the labels), the same at
+response level (a response is hallucinated when any claim is unsupported), and latency and cost per
+example. Spans that fall on no claim (a lead-in, an abstention) count only at response level.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import time
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ragmon import datasets
+from ragmon.errors import InputError
+from ragmon.evaluate import example_claims, verdicts_without_judge
+from ragmon.judges.base import Judge, JudgeError
+from ragmon.model import Claim, ClaimVerdict, Example
+from ragmon.options import positive_int
+from ragmon.sampling import Prices
+
+JUDGES = ("lexical", "claude")
+
+LabelSpan = tuple[int, int]
+"""[start, end) character offsets into the answer."""
+
+
+def match_claims(claims: Sequence[Claim], spans: Iterable[LabelSpan]) -> list[bool]:
+    """For each claim, whether some labelled span overlaps it by at least one character."""
+    spans = tuple(spans)
+    return [any(max(c.start, start) < min(c.end, end) for start, end in spans) for c in claims]
+
+
+@dataclass(frozen=True, slots=True)
+class Labelled:
+    """One labelled example, split into claims, with the human verdict per claim and per response."""
+
+    example: Example
+    claims: tuple[Claim, ...]
+    unsupported: tuple[bool, ...]
+    hallucinated: bool
+
+
+def labelled(example: Example, source: str) -> Labelled:
+    """Check and read `example.extra["labels"]`; an error names the file, the example and the field."""
+
+    def bad(message: str, field: str) -> InputError:
+        return InputError(f"example {example.id!r}: {message}", source=source, field=field)
+
+    labels = example.extra.get("labels")
+    if not isinstance(labels, Mapping):
+        raise bad("no labels object (calibration needs human labels on every example)", "labels")
+    if not isinstance(labels.get("hallucinated"), bool):
+        raise bad("must be true or false", "labels.hallucinated")
+    raw_spans = labels.get("spans", [])
+    if not isinstance(raw_spans, list):
+        raise bad("must be a list of {start, end}", "labels.spans")
+    answer = example.answer
+    if answer is None:
+        raise bad("labelled example has no answer to label", "answer")
+    spans: list[LabelSpan] = []
+    for i, span in enumerate(raw_spans):
+        start, end = (span.get("start"), span.get("end")) if isinstance(span, Mapping) else (None, None)
+        if not (isinstance(start, int) and isinstance(end, int) and not isinstance(start, bool)
+                and not isinstance(end, bool) and 0 <= start <= end <= len(answer)):
+            raise bad(f"needs integer start <= end within the answer's {len(answer)} characters",
+                      f"labels.spans[{i}]")
+        spans.append((start, end))
+    claims = example_claims(example)
+    return Labelled(example, claims, tuple(match_claims(claims, spans)), labels["hallucinated"])
+
+
+def load_labelled(paths: Sequence[str | Path]) -> list[Labelled]:
+    items: list[Labelled] = []
+    seen: set[str] = set()
+    for path in paths:
+        for example in datasets.load([path]):
+            if example.id in seen:
+                raise InputError(f"duplicate example id {example.id!r}", source=str(path), field="id")
+            seen.add(example.id)
+            items.append(labelled(example, str(path)))
+    return items
+
+
+@dataclass(frozen=True, slots=True)
+class Confusion:
+    """Counts for a binary decision whose positive class is "unsupported" (or "hallucinated")."""
+
+    tp: int = 0
+    fp: int = 0
+    fn: int = 0
+    tn: int = 0
+
+    @classmethod
+    def of(cls, predicted: Iterable[bool], actual: Iterable[bool]) -> Confusion:
+        pairs = list(zip(predicted, actual, strict=True))
+        return cls(sum(p and a for p, a in pairs), sum(p and not a for p, a in pairs),
+                   sum(a and not p for p, a in pairs), sum(not p and not a for p, a in pairs))
+
+    @property
+    def n(self) -> int:
+        return self.tp + self.fp + self.fn + self.tn
+
+    @property
+    def precision(self) -> float | None:
+        return self.tp / (self.tp + self.fp) if self.tp + self.fp else None
+
+    @property
+    def recall(self) -> float | None:
+        return self.tp / (self.tp + self.fn) if self.tp + self.fn else None
+
+    @property
+    def f1(self) -> float | None:
+        return 2 * self.tp / (2 * self.tp + self.fp + self.fn) if self.tp + self.fp + self.fn else None
+
+    @property
+    def accuracy(self) -> float | None:
+        return (self.tp + self.tn) / self.n if self.n else None
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"tp": self.tp, "fp": self.fp, "fn": self.fn, "tn": self.tn, "precision": self.precision,
+                "recall": self.recall, "f1": self.f1, "accuracy": self.accuracy}
+
+
+@dataclass(frozen=True, slots=True)
+class Calibration:
+    """One judge against the labels. Latency is judge time per scored example (calls overlap when run
+    concurrently, so the run itself is shorter); cost needs prices, tokens need a judge that reports them."""
+
+    judge: str
+    settings: Mapping[str, Any]
+    sentence: Confusion
+    response: Confusion
+    examples: int
+    skipped: tuple[tuple[str, str], ...]
+    seconds: float
+    input_tokens: int | None
+    output_tokens: int | None
+    cost_usd: float | None
+
+    def per_example(self, total: float | None) -> float | None:
+        return None if total is None or not self.examples else total / self.examples
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"judge": self.judge, "settings": dict(self.settings), "examples": self.examples,
+                "skipped": [{"id": i, "reason": r} for i, r in self.skipped],
+                "sentence": self.sentence.as_dict(), "response": self.response.as_dict(),
+                "latency_seconds_per_example": self.per_example(self.seconds),
+                "input_tokens_per_example": self.per_example(self.input_tokens),
+                "output_tokens_per_example": self.per_example(self.output_tokens),
+                "cost_usd_per_example": self.per_example(self.cost_usd)}
+
+
+@dataclass(frozen=True, slots=True)
+class _Judged:
+    item: Labelled
+    verdicts: tuple[ClaimVerdict, ...] | None
+    error: str | None
+    seconds: float
+    tokens: tuple[int, int] | None
+
+
+def _judge_sync(judge: Judge, item: Labelled, skip_errors: bool) -> _Judged:
+    started = time.perf_counter()
+    try:
+        verdicts = verdicts_without_judge(item.example, item.claims)
+        if verdicts is None:
+            verdicts = judge.judge(item.example, item.claims)
+    except JudgeError as exc:
+        if not skip_errors:
+            raise
+        return _Judged(item, None, str(exc), time.perf_counter() - started, None)
+    return _Judged(item, verdicts, None, time.perf_counter() - started, None)
+
+
+async def _judge_async(judge: Any, item: Labelled, gate: asyncio.Semaphore, skip_errors: bool) -> _Judged:
+    """For judges with `ajudge_with_usage` (the Claude judge): concurrent, and with billed tokens."""
+    async with gate:
+        started = time.perf_counter()
+        verdicts = verdicts_without_judge(item.example, item.claims)
+        if verdicts is not None:
+            return _Judged(item, verdicts, None, time.perf_counter() - started, (0, 0))
+        try:
+            verdicts, usage = await judge.ajudge_with_usage(item.example, item.claims)
+        except JudgeError as exc:
+            if not skip_errors:
+                raise
+            billed = getattr(exc, "usage", None)
+            tokens = (billed.input_tokens, billed.output_tokens) if billed else (0, 0)
+            return _Judged(item, None, str(exc), time.perf_counter() - started, tokens)
+        return _Judged(item, verdicts, None, time.perf_counter() - started,
+                       (usage.input_tokens, usage.output_tokens))
+
+
+async def _judge_all_async(judge: Any, items: Sequence[Labelled], concurrency: int,
+                           skip_errors: bool) -> list[_Judged]:
+    gate = asyncio.Semaphore(concurrency)
+    try:
+        return list(await asyncio.gather(*(_judge_async(judge, item, gate, skip_errors) for item in items)))
+    finally:
+        await judge.aclose()
+
+
+def calibrate(judge: Judge, items: Sequence[Labelled], *, skip_errors: bool = False, concurrency: int = 4,
+              prices: Prices | None = None) -> Calibration:
+    """Judge every item and compare with the labels. The first judge error stops the run (JudgeError,
+    exit 2) unless `skip_errors`, which leaves the example out of this judge's figures and lists it."""
+    if hasattr(judge, "ajudge_with_usage"):
+        judged = asyncio.run(_judge_all_async(judge, items, concurrency, skip_errors))
+    else:
+        judged = [_judge_sync(judge, item, skip_errors) for item in items]
+    failed = [j for j in judged if j.error is not None]
+    done = [j for j in judged if j.verdicts is not None]
+    predicted = [[not v.supported for v in j.verdicts or ()] for j in done]
+    sentence = Confusion.of((p for ps in predicted for p in ps),
+                            (a for j in done for a in j.item.unsupported))
+    response = Confusion.of((any(ps) for ps in predicted), (j.item.hallucinated for j in done))
+    tokens = [j.tokens for j in judged]
+    metered = all(t is not None for t in tokens)
+    input_tokens = sum(t[0] for t in tokens if t) if metered else None
+    output_tokens = sum(t[1] for t in tokens if t) if metered else None
+    cost = None
+    if prices is not None and input_tokens is not None and output_tokens is not None:
+        cost = prices.cost(input_tokens, output_tokens)
+    return Calibration(judge.name, judge.settings(), sentence, response, len(done),
+                       tuple((j.item.example.id, j.error or "") for j in failed),
+                       sum(j.seconds for j in judged), input_tokens, output_tokens, cost)
+
+
+# --- CLI -------------------------------------------------------------------------------------------
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    from ragmon.judges.claude import add_cli_arguments
+
+    parser.add_argument("datasets", nargs="+", metavar="DATASET",
+                        help="labelled examples (ragmon JSONL with labels: {hallucinated, spans})")
+    parser.add_argument("--judge", action="append", choices=JUDGES, default=None,
+                        help="judge to calibrate; repeatable (default lexical)")
+    parser.add_argument("--json", type=Path, metavar="PATH", help="also write the figures as JSON here")
+    parser.add_argument("--judge-errors", choices=("fail", "skip"), default="fail",
+                        help="on a judge error: stop with exit 2 (default), or leave the example out, listed")
+    claude = parser.add_argument_group("Claude judge (needs ANTHROPIC_API_KEY)")
+    claude.add_argument("--cache-dir", type=Path, help="keep Claude verdicts here so re-runs do not re-bill")
+    claude.add_argument("--concurrency", type=positive_int, default=4,
+                        help="Claude calls in flight at once (default 4)")
+    add_cli_arguments(claude)
+
+
+def _build_judge(name: str, args: argparse.Namespace) -> tuple[Judge, Prices | None]:
+    if name == "claude":
+        from ragmon.judges.claude import judge_from_args, prices_from_args
+
+        return judge_from_args(args, cache_dir=args.cache_dir), prices_from_args(args)
+    from ragmon.judges.lexical import LexicalJudge
+
+    return LexicalJudge(), None
+
+
+def run(args: argparse.Namespace) -> int:
+    items = load_labelled(args.datasets)
+    results = []
+    for name in dict.fromkeys(args.judge or ["lexical"]):
+        judge, prices = _build_judge(name, args)
+        results.append(calibrate(judge, items, skip_errors=args.judge_errors == "skip",
+                                 concurrency=args.concurrency, prices=prices))
+    if args.json is not None:
+        try:
+            args.json.parent.mkdir(parents=True, exist_ok=True)
+            args.json.write_text(json.dumps(as_dict(items, results), indent=2) + "\n", encoding="utf-8")
+        except OSError as exc:
+            raise InputError(f"cannot write: {exc.strerror or exc}", source=str(args.json)) from None
+    print(render(items, results), end="")
+    return 0
+
+
+def as_dict(items: Sequence[Labelled], results: Sequence[Calibration]) -> dict[str, Any]:
+    return {"examples": len(items), "claims": sum(len(i.claims) for i in items),
+            "labelled_unsupported": sum(sum(i.unsupported) for i in items),
+            "hallucinated": sum(i.hallucinated for i in items),
+            "judges": [r.as_dict() for r in results]}
+
+
+def _num(value: float | None, digits: int = 3) -> str:
+    return "-" if value is None else f"{value:.{digits}f}"
+
+
+def _table(rows: Sequence[Sequence[str]]) -> str:
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    return "".join("  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip() + "\n"
+                   for row in rows)
+
+
+def render(items: Sequence[Labelled], results: Sequence[Calibration]) -> str:
+    summary = as_dict(items, [])
+    head = (f"{summary['examples']} labelled examples: {summary['claims']} claims, "
+            f"{summary['labelled_unsupported']} labelled unsupported; {summary['hallucinated']} responses "
+            "labelled hallucinated\n\n")
+    quality = [["judge", "level", "n", "precision", "recall", "f1", "accuracy", "tp", "fp", "fn", "tn"]]
+    for r in results:
+        for level, c in (("sentence", r.sentence), ("response", r.response)):
+            quality.append([r.judge, level, str(c.n), _num(c.precision), _num(c.recall), _num(c.f1),
+                            _num(c.accuracy), str(c.tp), str(c.fp), str(c.fn), str(c.tn)])
+    spend = [["judge", "examples", "skipped", "latency/example", "tokens in/out per example", "cost/example"]]
+    for r in results:
+        latency = r.per_example(r.seconds)
+        tokens_in, tokens_out = r.per_example(r.input_tokens), r.per_example(r.output_tokens)
+        spend.append([r.judge, str(r.examples), str(len(r.skipped)),
+                      "-" if latency is None else f"{latency * 1000:.1f} ms",
+                      "-" if tokens_in is None else f"{tokens_in:,.0f} / {tokens_out:,.0f}",
+                      "-" if (cost := r.per_example(r.cost_usd)) is None else f"${cost:.6f}"])
+    notes = "".join(f"skipped {i} ({r.judge}): {reason}\n" for r in results for i, reason in r.skipped)
+    return (head + "positive class: unsupported (sentence), hallucinated (response)\n"
+            + _table(quality) + "\n" + _table(spend) + notes)

@@ -1,0 +1,145 @@
+"""The sidecar's Claude lane: a nested sample of traces judged by Claude, within a rate and a USD budget.
+
+The service samples (a trace is offered when its key is below `--llm-sample-rate`, which may not exceed
+`--sample-rate`, so Claude always judges a subset of what the lexical judge scores and the two can be
+compared trace by trace), queues the example on this lane's own bounded queue (dropped and counted
+`throttled` when full: lexical scoring never waits on Claude) and runs `concurrency` consumers. Here,
+per example: a call is needed only when some claim is not cached; it must get a token from the
+per-minute bucket (else `throttled`) and a reservation of its worst-case cost from the daily budget
+(else `over_budget`); then Claude judges, the reservation is settled with the tokens billed, and the
+outcome is one of the `ragmon_judge_requests_total` outcomes: ok, error, timeout, rate_limited,
+throttled, over_budget. Only `ok` yields figures; a failed call never yields a verdict.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from ragmon.errors import InputError
+from ragmon.evaluate import example_claims, score_example, verdicts_without_judge
+from ragmon.judges.claude import (
+    ClaudeJudge,
+    ClaudeJudgeError,
+    Usage,
+    add_cli_arguments,
+    judge_from_args,
+    non_negative,
+    prices_from_args,
+)
+from ragmon.model import ClaimVerdict, Example, ExampleResult
+from ragmon.options import fraction, positive_int
+from ragmon.sampling import DailyBudget, Reservation, TokenBucket
+from ragmon.scoring import LaneRefusal, Scored
+
+
+@dataclass(frozen=True, slots=True)
+class LaneOutcome:
+    """What became of one example offered to the lane; `result` is set only for `ok`."""
+
+    outcome: str
+    result: ExampleResult | None = None
+    cost_usd: float = 0.0
+    duration: float | None = None
+    """Seconds spent in the judge call, None when no call was attempted."""
+    message: str = ""
+
+
+class ClaudeLane:
+    """Claude as a lane of the sidecar (see `ragmon.scoring.Lane`)."""
+
+    judge = "claude"
+
+    def __init__(self, claude: ClaudeJudge, *, rate: float, concurrency: int, k: int, bucket: TokenBucket,
+                 budget: DailyBudget, timer: Callable[[], float] = time.perf_counter) -> None:
+        self.rate = rate
+        self.concurrency = concurrency
+        self.claude = claude
+        self.bucket = bucket
+        self.budget = budget
+        self._k = k
+        self._timer = timer
+
+    async def start(self) -> None:
+        """Nothing to warm: the SDK client opens its connections on first use."""
+
+    async def close(self) -> None:
+        await self.claude.aclose()
+
+    async def score(self, example: Example) -> Scored:
+        outcome = await self.judge_example(example)
+        if outcome.result is None:
+            raise LaneRefusal(outcome.outcome, outcome.message, cost_usd=outcome.cost_usd,
+                              duration=outcome.duration)
+        return Scored(outcome.result, outcome.duration or 0.0, outcome.cost_usd)
+
+    async def judge_example(self, example: Example) -> LaneOutcome:
+        """Never raises for a judge failure: every way an example can end is an outcome."""
+        claims = example_claims(example)
+        free = verdicts_without_judge(example, claims)
+        if free is not None:
+            return self._ok(example, free, 0.0, None)
+        reservation = None
+        bound = self.claude.request_bound(example, claims)
+        if bound is not None:
+            if not self.bucket.try_acquire():
+                return LaneOutcome("throttled", message="over --llm-max-per-minute")
+            reservation = self.budget.try_reserve(bound.input_tokens, bound.output_tokens)
+            if reservation is None:
+                return LaneOutcome("over_budget", message="over --llm-budget-usd-per-day")
+        started = self._timer()
+        try:
+            verdicts, usage = await self.claude.ajudge_with_usage(example, claims)
+        except ClaudeJudgeError as exc:
+            cost = self._settle(reservation, exc.usage)
+            return LaneOutcome(exc.kind, None, cost, self._timer() - started, str(exc))
+        except BaseException:
+            self._settle(reservation, None)
+            raise
+        return self._ok(example, verdicts, self._settle(reservation, usage), self._timer() - started)
+
+    def _ok(self, example: Example, verdicts: tuple[ClaimVerdict, ...], cost: float,
+            took: float | None) -> LaneOutcome:
+        return LaneOutcome("ok", score_example(example, verdicts, self._k, self.judge), cost, took)
+
+    def _settle(self, reservation: Reservation | None, usage: Usage | None) -> float:
+        """Swap the reservation for the bill; an unknown bill (`usage is None`) counts at its worst case."""
+        if reservation is None:
+            # Judged from the cache after all (or a bill nobody announced): record whatever was billed.
+            return self.budget.charge(usage.input_tokens, usage.output_tokens) if usage else 0.0
+        if usage is None:
+            usage = Usage(reservation.input_tokens, reservation.output_tokens)
+        return self.budget.settle(reservation, usage.input_tokens, usage.output_tokens)
+
+
+# --- `ragmon serve` options -----------------------------------------------------------------------
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    llm = parser.add_argument_group("LLM judge (Claude; needs ANTHROPIC_API_KEY)")
+    llm.add_argument("--llm-sample-rate", type=fraction, default=0.0,
+                     help="share of traces Claude judges too, at most --sample-rate (default 0: off)")
+    llm.add_argument("--llm-max-per-minute", type=non_negative, default=60.0, metavar="N",
+                     help="Claude calls per minute; the rest are counted throttled (default 60)")
+    llm.add_argument("--llm-budget-usd-per-day", type=non_negative, default=5.0, metavar="USD",
+                     help="hard cap on Claude USD per UTC day; the rest are counted over_budget (default 5)")
+    llm.add_argument("--llm-concurrency", type=positive_int, default=4,
+                     help="Claude calls in flight at once (default 4)")
+    add_cli_arguments(llm, timeout="30s")
+
+
+def lane_from_args(args: argparse.Namespace, *, sample_rate: float, k: int) -> ClaudeLane | None:
+    """The Claude lane `ragmon serve` was asked for, or None when --llm-sample-rate is 0."""
+    if args.llm_sample_rate <= 0:
+        return None
+    if args.llm_sample_rate > sample_rate:
+        raise InputError(f"--llm-sample-rate {args.llm_sample_rate:g} exceeds --sample-rate {sample_rate:g}: "
+                         "Claude judges a subset of the lexically scored traces")
+    prices = prices_from_args(args)
+    if prices is None:
+        raise InputError(f"no known price for --llm-model {args.llm_model!r}: set --llm-price-input and "
+                         "--llm-price-output (USD per million tokens) so the budget can be enforced")
+    return ClaudeLane(judge_from_args(args), rate=args.llm_sample_rate, concurrency=args.llm_concurrency, k=k,
+                      bucket=TokenBucket(args.llm_max_per_minute),
+                      budget=DailyBudget(args.llm_budget_usd_per_day, prices))

@@ -1,0 +1,212 @@
+"""A local stand-in for the Anthropic Messages API, driven by the real `anthropic` SDK via `base_url`.
+
+It runs its own event loop on a thread, so both the SDK's sync and async clients can call it from
+any test. Every request body is recorded, and each reply is taken from a script of actions (or from
+`default` once the script is used up), so a test can make the API answer, invent a supporting id,
+send malformed tool input, fail with 429/529/500, or hang, and then inspect exactly what was sent.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import json
+import re
+import threading
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from aiohttp import web
+
+Body = dict[str, Any]
+Decide = Callable[[Body], list[dict[str, Any]]]
+
+_CLAIM = re.compile(r'<claim index="\d+">(.*?)</claim>', re.S)
+_DOCUMENT = re.compile(r'<document id="([^"]*)"[^>]*>\n(.*?)\n</document>', re.S)
+
+
+def prompt_text(body: Body) -> str:
+    """The user turn's text, as the model would read it."""
+    parts: list[str] = []
+    for message in body["messages"]:
+        content = message["content"]
+        if isinstance(content, str):
+            parts.append(content)
+        else:
+            parts.extend(block["text"] for block in content if block.get("type") == "text")
+    return "\n".join(parts)
+
+
+def system_text(body: Body) -> str:
+    system = body.get("system", "")
+    return system if isinstance(system, str) else "\n".join(block["text"] for block in system)
+
+
+def claims_of(body: Body) -> list[str]:
+    return _CLAIM.findall(prompt_text(body))
+
+
+def documents_of(body: Body) -> dict[str, str]:
+    """Document id -> text exactly as fenced in the prompt."""
+    return dict(_DOCUMENT.findall(prompt_text(body)))
+
+
+def support_all(body: Body) -> list[dict[str, Any]]:
+    """Every claim supported by the first document: a well-formed answer for tests that need any."""
+    first = next(iter(documents_of(body)), None)
+    return [{"claim": claim, "supported": first is not None, "supporting_ids": [first] if first else [],
+             "reason": "stated in the first document"} for claim in claims_of(body)]
+
+
+@dataclass(frozen=True, slots=True)
+class Reply:
+    """A well-formed tool_use reply whose verdicts `decide` computes from the request."""
+
+    decide: Decide | None = None
+    usage: tuple[int, int] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ToolInput:
+    """A tool_use reply carrying exactly this input, however wrong it is."""
+
+    input: Any
+    usage: tuple[int, int] = (100, 10)
+
+
+@dataclass(frozen=True, slots=True)
+class Content:
+    """A reply with these content blocks (e.g. text only, no tool call)."""
+
+    blocks: list[dict[str, Any]]
+    stop_reason: str = "end_turn"
+    usage: tuple[int, int] = (100, 10)
+
+
+@dataclass(frozen=True, slots=True)
+class Fail:
+    status: int
+    error_type: str
+    headers: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class Hang:
+    """Hold the request this long without answering (released early when the server stops)."""
+
+    seconds: float = 60.0
+
+
+Action = Reply | ToolInput | Content | Fail | Hang
+
+
+class FakeAnthropic:
+    """`with FakeAnthropic() as api:` serves on 127.0.0.1 at a free port until the block ends."""
+
+    def __init__(self, tool_name: str = "record_verdicts") -> None:
+        self.tool_name = tool_name
+        self.default: Action = Reply()
+        self.decide: Decide = support_all
+        self.requests: list[Body] = []
+        self.max_in_flight = 0
+        self._in_flight = 0
+        self._script: deque[Action] = deque()
+        self._lock = threading.Lock()
+        self._ids = itertools.count(1)
+        self._loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self._loop.run_forever, name="fake-anthropic", daemon=True)
+        self._runner: web.AppRunner | None = None
+        self._stopping: asyncio.Event | None = None
+        self.port = 0
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def calls(self) -> int:
+        with self._lock:
+            return len(self.requests)
+
+    def enqueue(self, *actions: Action) -> None:
+        with self._lock:
+            self._script.extend(actions)
+
+    def __enter__(self) -> FakeAnthropic:
+        self._thread.start()
+        asyncio.run_coroutine_threadsafe(self._start(), self._loop).result(timeout=10)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        asyncio.run_coroutine_threadsafe(self._stop(), self._loop).result(timeout=10)
+        self._loop.call_soon_threadsafe(self._loop.stop)
+        self._thread.join(timeout=10)
+        self._loop.close()
+
+    async def _start(self) -> None:
+        self._stopping = asyncio.Event()
+        app = web.Application()
+        app.router.add_post("/v1/messages", self._messages)
+        self._runner = web.AppRunner(app, shutdown_timeout=1.0)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        await site.start()
+        self.port = self._runner.addresses[0][1]
+
+    async def _stop(self) -> None:
+        assert self._stopping is not None and self._runner is not None
+        self._stopping.set()
+        await self._runner.cleanup()
+
+    def _next_action(self, body: Body) -> Action:
+        with self._lock:
+            self.requests.append(body)
+            self._in_flight += 1
+            self.max_in_flight = max(self.max_in_flight, self._in_flight)
+            return self._script.popleft() if self._script else self.default
+
+    async def _messages(self, request: web.Request) -> web.StreamResponse:
+        body = await request.json()
+        action = self._next_action(body)
+        try:
+            return await self._respond(action, body)
+        finally:
+            with self._lock:
+                self._in_flight -= 1
+
+    async def _respond(self, action: Action, body: Body) -> web.StreamResponse:
+        if isinstance(action, Hang):
+            assert self._stopping is not None
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._stopping.wait(), action.seconds)
+            return web.Response(status=503)
+        if isinstance(action, Fail):
+            detail = {"type": action.error_type, "message": f"fake {action.status}"}
+            error = {"type": "error", "error": detail}
+            return web.json_response(error, status=action.status, headers=action.headers)
+        if isinstance(action, Content):
+            return self._message(body, action.blocks, action.stop_reason, action.usage)
+        if isinstance(action, ToolInput):
+            tool_input, usage = action.input, action.usage
+        else:
+            tool_input = {"verdicts": (action.decide or self.decide)(body)}
+            usage = action.usage or (len(json.dumps(body)) // 4, len(json.dumps(tool_input)) // 4)
+        block = {"type": "tool_use", "id": f"toolu_fake{next(self._ids)}", "name": self.tool_name,
+                 "input": tool_input}
+        return self._message(body, [block], "tool_use", usage)
+
+    def _message(self, body: Body, blocks: list[dict[str, Any]], stop_reason: str,
+                 usage: tuple[int, int]) -> web.Response:
+        return web.json_response({
+            "id": f"msg_fake{next(self._ids)}",
+            "type": "message",
+            "role": "assistant",
+            "model": body.get("model", "unknown"),
+            "content": blocks,
+            "stop_reason": stop_reason,
+            "stop_sequence": None,
+            "usage": {"input_tokens": usage[0], "output_tokens": usage[1]},
+        })

@@ -1,0 +1,168 @@
+"""`ragmon calibrate` on a small hand-labelled file, with figures worked out by hand below."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fakes.anthropic_server import Fail, FakeAnthropic, Reply, claims_of, documents_of
+
+from ragmon.calibrate import Confusion, match_claims
+from ragmon.cli import main
+from ragmon.model import Claim
+
+
+@pytest.fixture
+def fake_api() -> Iterator[FakeAnthropic]:
+    with FakeAnthropic() as api:
+        yield api
+
+
+def verbatim(body: dict[str, Any]) -> list[dict[str, Any]]:
+    """A stand-in judge: a claim is supported when a document contains it word for word."""
+    docs = documents_of(body)
+    out = []
+    for claim in claims_of(body):
+        ids = [doc_id for doc_id, text in docs.items() if claim in text]
+        out.append({"claim": claim, "supported": bool(ids), "supporting_ids": ids, "reason": "r"})
+    return out
+
+
+def record(id_: str, context: str, answer: str, hallucinated: bool, *unsupported: str) -> dict[str, Any]:
+    """Spans: the last two characters of each sentence named unsupported (a partial overlap is enough)."""
+    spans = []
+    for sentence in unsupported:
+        end = answer.index(sentence) + len(sentence)
+        spans.append({"start": end - 2, "end": end})
+    return {"id": id_, "question": "q", "contexts": [{"id": "d1", "text": context}], "answer": answer,
+            "labels": {"hallucinated": hallucinated, "spans": spans}}
+
+
+# Claims per example (split at sentence ends); gold = labelled unsupported; both judges (verbatim copies
+# of the document are supported, sentences sharing no content word or number with it are not) predict:
+#   A  "The Eiffel Tower is in Paris."        gold no   predicted supported      TN
+#      "It opened in 1889."                   gold no   predicted supported      TN
+#      "It is painted bright green."          gold YES  predicted unsupported    TP
+#   B  "Mount Everest is 8849 metres tall."   gold no   predicted supported      TN
+#      "Its summit was first reached in 1953." gold YES predicted unsupported    TP
+#   C  "Water boils at 100 degrees Celsius at sea level."  gold no  supported    TN
+#   D  "The Nile flows north into the Mediterranean Sea."  gold no  supported    TN
+#      "Crocodiles swim in purple rivers."    gold no   predicted unsupported    FP
+#   E  "The moon is made of green cheese."    gold YES  predicted supported      FN
+# Sentence level: TP 2, FP 1, FN 1, TN 5 (9 claims). P = 2/3, R = 2/3, F1 = 2*2/(2*2+1+1) = 2/3,
+# accuracy = (2+5)/9 = 7/9.
+# Response level (any unsupported claim): A TP, B TP, C TN, D FP, E FN -> TP 2, FP 1, FN 1, TN 1:
+# P = R = F1 = 2/3, accuracy = 3/5.
+RECORDS = [
+    record("A", "The Eiffel Tower is in Paris. It opened in 1889.",
+           "The Eiffel Tower is in Paris. It opened in 1889. It is painted bright green.", True,
+           "It is painted bright green."),
+    record("B", "Mount Everest is 8849 metres tall.",
+           "Mount Everest is 8849 metres tall. Its summit was first reached in 1953.", True,
+           "Its summit was first reached in 1953."),
+    record("C", "Water boils at 100 degrees Celsius at sea level.",
+           "Water boils at 100 degrees Celsius at sea level.", False),
+    record("D", "The Nile flows north into the Mediterranean Sea.",
+           "The Nile flows north into the Mediterranean Sea. Crocodiles swim in purple rivers.", False),
+    record("E", "A fable: The moon is made of green cheese.", "The moon is made of green cheese.", True,
+           "The moon is made of green cheese."),
+]
+
+THIRDS = {"precision": pytest.approx(2 / 3), "recall": pytest.approx(2 / 3), "f1": pytest.approx(2 / 3)}
+SENTENCE = {"tp": 2, "fp": 1, "fn": 1, "tn": 5, **THIRDS, "accuracy": pytest.approx(7 / 9)}
+RESPONSE = {"tp": 2, "fp": 1, "fn": 1, "tn": 1, **THIRDS, "accuracy": pytest.approx(3 / 5)}
+
+
+def write_dataset(path: Path, records: list[dict[str, Any]]) -> Path:
+    path.write_text("".join(json.dumps(r) + "\n" for r in records))
+    return path
+
+
+def test_match_claims_counts_any_overlap() -> None:
+    claims = [Claim("One two.", 0, 8), Claim("Three four.", 9, 20)]
+    assert match_claims(claims, [(6, 8)]) == [True, False]  # the tail of the first claim
+    assert match_claims(claims, [(8, 9)]) == [False, False]  # only the space between them
+    assert match_claims(claims, [(7, 10)]) == [True, True]  # straddles both
+    assert match_claims(claims, [(20, 25), (3, 3)]) == [False, False]  # after the end; empty
+    assert match_claims(claims, []) == [False, False]
+
+
+def test_confusion_figures() -> None:
+    c = Confusion.of([True, True, False, False, True], [True, False, True, False, True])
+    assert (c.tp, c.fp, c.fn, c.tn) == (2, 1, 1, 1)
+    assert Confusion().precision is None and Confusion().f1 is None and Confusion().accuracy is None
+
+
+def test_calibrate_both_judges(fake_api: FakeAnthropic, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                               capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "test-key")
+    monkeypatch.setenv("ANTHROPIC_BASE_URL", fake_api.url)
+    fake_api.default = Reply(decide=verbatim, usage=(1_000, 100))
+    data = write_dataset(tmp_path / "labelled.jsonl", RECORDS)
+    out = tmp_path / "cal.json"
+    assert main(["calibrate", str(data), "--judge", "lexical", "--judge", "claude", "--json", str(out)]) == 0
+
+    figures = json.loads(out.read_text())
+    assert (figures["examples"], figures["claims"], figures["labelled_unsupported"]) == (5, 9, 3)
+    assert figures["hallucinated"] == 3
+    lexical, claude = figures["judges"]
+    for judge in (lexical, claude):
+        assert judge["sentence"] == SENTENCE and judge["response"] == RESPONSE
+        assert judge["examples"] == 5 and judge["skipped"] == []
+    assert claude["settings"]["model"] == "claude-haiku-4-5"
+    # One call per example, each billed 1,000 in + 100 out at $1/$5 per million = $0.0015.
+    assert fake_api.calls == 5
+    assert (claude["input_tokens_per_example"], claude["output_tokens_per_example"]) == (1_000, 100)
+    assert claude["cost_usd_per_example"] == pytest.approx(0.0015)
+    assert lexical["cost_usd_per_example"] is None and lexical["latency_seconds_per_example"] > 0
+
+    table = capsys.readouterr().out
+    assert re.search(r"claude\s+sentence\s+9\s+0\.667\s+0\.667\s+0\.667\s+0\.778\s+2\s+1\s+1\s+5", table)
+    assert re.search(r"lexical\s+response\s+5\s+0\.667\s+0\.667\s+0\.667\s+0\.600", table)
+    assert "$0.001500" in table
+
+
+def test_judge_errors_stop_the_run_or_are_skipped(fake_api: FakeAnthropic, tmp_path: Path,
+                                                  monkeypatch: pytest.MonkeyPatch,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "test-key")
+    monkeypatch.setenv("ANTHROPIC_BASE_URL", fake_api.url)
+    fake_api.default = Reply(decide=verbatim)
+    fake_api.enqueue(Fail(400, "invalid_request_error"))
+    data = write_dataset(tmp_path / "labelled.jsonl", RECORDS[:1])
+    assert main(["calibrate", str(data), "--judge", "claude"]) == 2
+    assert "example 'A'" in capsys.readouterr().err
+
+    fake_api.enqueue(Fail(400, "invalid_request_error"))
+    data = write_dataset(tmp_path / "labelled.jsonl", RECORDS[:2])
+    out = tmp_path / "cal.json"
+    assert main(["calibrate", str(data), "--judge", "claude", "--judge-errors", "skip", "--concurrency", "1",
+                 "--json", str(out)]) == 0
+    (claude,) = json.loads(out.read_text())["judges"]
+    assert claude["examples"] == 1 and [s["id"] for s in claude["skipped"]] == ["A"]
+    # Only B was judged: its 2 claims, 1 TP and 1 TN.
+    assert (claude["sentence"]["tp"], claude["sentence"]["tn"], claude["sentence"]["fp"]) == (1, 1, 0)
+
+
+BAD_LABELS = {
+    "no labels": ({}, "labels"),
+    "hallucinated not a bool": ({"labels": {"hallucinated": "yes", "spans": []}}, "labels.hallucinated"),
+    "span past the answer": ({"labels": {"hallucinated": True, "spans": [{"start": 0, "end": 999}]}},
+                             "labels.spans[0]"),
+    "span backwards": ({"labels": {"hallucinated": True, "spans": [{"start": 5, "end": 2}]}},
+                       "labels.spans[0]"),
+}
+
+
+@pytest.mark.parametrize(("change", "field"), BAD_LABELS.values(), ids=BAD_LABELS.keys())
+def test_bad_labels_are_named(tmp_path: Path, capsys: pytest.CaptureFixture[str], change: dict[str, Any],
+                              field: str) -> None:
+    good = {k: v for k, v in RECORDS[2].items() if k != "labels"}
+    data = write_dataset(tmp_path / "bad.jsonl", [RECORDS[0], {**good, **change}])
+    assert main(["calibrate", str(data)]) == 2
+    err = capsys.readouterr().err
+    assert str(data) in err and "example 'C'" in err and f"(field '{field}')" in err

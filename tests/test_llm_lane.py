@@ -1,0 +1,187 @@
+"""The Claude lane: throttle, budget and fault outcomes, against the Messages API stand-in."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+from collections import Counter
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from fakes.anthropic_server import Fail, FakeAnthropic, Hang, Reply, ToolInput
+
+from ragmon.errors import InputError
+from ragmon.evaluate import example_claims
+from ragmon.judges.claude import ClaudeJudge
+from ragmon.llm_lane import ClaudeLane, LaneOutcome, add_arguments, lane_from_args
+from ragmon.model import Context, Example
+from ragmon.sampling import DailyBudget, Prices, TokenBucket
+
+
+@pytest.fixture
+def fake_api() -> Iterator[FakeAnthropic]:
+    with FakeAnthropic() as api:
+        yield api
+
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+PRICES = Prices(input_per_mtok=1.0, output_per_mtok=5.0)
+
+
+def example(i: int) -> Example:
+    fact = f"Fact {i} is that water boils at 100 C."
+    return Example(f"ex-{i}", f"What is fact {i}?", (Context("d1", fact),), fact)
+
+
+def make_lane(api: FakeAnthropic, *, per_minute: float = 1_000, usd_per_day: float = 100.0,
+              clock: FakeClock | None = None, **judge_options: Any) -> ClaudeLane:
+    judge = ClaudeJudge(base_url=api.url, api_key="test-key", **{"max_tokens": 256, **judge_options})
+    return ClaudeLane(judge, rate=0.5, concurrency=4, k=5,
+                      bucket=TokenBucket(per_minute, clock or FakeClock()),
+                      budget=DailyBudget(usd_per_day, PRICES, day=lambda: 0))
+
+
+async def run_all(lane: ClaudeLane, examples: list[Example], consumers: int = 4) -> list[LaneOutcome]:
+    """Like the service: `consumers` tasks draining one queue."""
+    queue: asyncio.Queue[Example] = asyncio.Queue()
+    for item in examples:
+        queue.put_nowait(item)
+    outcomes: list[LaneOutcome] = []
+
+    async def consume() -> None:
+        while not queue.empty():
+            outcomes.append(await lane.judge_example(queue.get_nowait()))
+
+    await asyncio.gather(*(consume() for _ in range(consumers)))
+    await lane.close()
+    return outcomes
+
+
+async def test_ok_outcome_carries_the_result_and_its_cost(fake_api: FakeAnthropic) -> None:
+    fake_api.default = Reply(usage=(1_000, 100))
+    lane = make_lane(fake_api)
+    (outcome,) = await run_all(lane, [example(1)])
+    assert outcome.outcome == "ok" and outcome.result is not None
+    assert outcome.result.judge == "claude" and outcome.result.metrics["groundedness"] == 1.0
+    # 1,000 in at $1/M + 100 out at $5/M = $0.001 + $0.0005.
+    assert outcome.cost_usd == pytest.approx(0.0015) and lane.budget.spent == pytest.approx(0.0015)
+    assert outcome.duration is not None and outcome.duration > 0
+
+
+async def test_budget_cap_holds_over_a_thousand_examples(fake_api: FakeAnthropic) -> None:
+    fake_api.default = Reply(usage=(1_000, 100))  # every call bills $0.0015 (see above)
+    lane = make_lane(fake_api, usd_per_day=0.01)
+    examples = [example(i) for i in range(1_000)]
+    outcomes = await run_all(lane, examples)
+
+    counts = Counter(o.outcome for o in outcomes)
+    assert set(counts) == {"ok", "over_budget"} and counts["ok"] + counts["over_budget"] == 1_000
+    assert counts["ok"] == fake_api.calls >= 1
+    assert lane.budget.spent <= 0.01
+    assert lane.budget.spent == pytest.approx(0.0015 * counts["ok"])
+    assert sum(o.cost_usd for o in outcomes) == pytest.approx(lane.budget.spent)
+    assert lane.budget.reserved == 0.0
+
+
+async def test_budget_refuses_only_when_the_worst_case_no_longer_fits(fake_api: FakeAnthropic) -> None:
+    fake_api.default = Reply(usage=(1_000, 100))  # bills $0.0015 a call
+    lane = make_lane(fake_api, usd_per_day=0.01)
+    examples = [example(i) for i in range(10)]
+    bound = lane.claude.request_bound(examples[0], example_claims(examples[0]))
+    assert bound is not None and bound.output_tokens == 256
+    worst = PRICES.cost(bound.input_tokens, bound.output_tokens)
+    assert 0.0040 < worst < 0.0055  # a ~1 KB prompt + 1,000 overhead tokens at $1/M, 256 out at $5/M
+    # One at a time: spent 0, 0.0015, 0.003, 0.0045 each leave room for `worst` (<= 0.0055 + 0.0045 = 0.01);
+    # at 0.006, 0.006 + worst > 0.01. So 4 calls, $0.006 spent, then over_budget.
+    outcomes = await run_all(lane, examples, consumers=1)
+    assert [o.outcome for o in outcomes] == ["ok"] * 4 + ["over_budget"] * 6
+    assert lane.budget.spent == pytest.approx(0.006)
+
+
+async def test_per_minute_limit_is_counted_throttled(fake_api: FakeAnthropic) -> None:
+    clock = FakeClock()
+    lane = make_lane(fake_api, per_minute=5, clock=clock)
+    outcomes = await run_all(lane, [example(i) for i in range(20)])
+    assert Counter(o.outcome for o in outcomes) == {"ok": 5, "throttled": 15}
+    assert fake_api.calls == 5
+    clock.now += 12.0  # 5/min refills one call every 12 s
+    outcomes = await run_all(lane, [example(i) for i in range(20, 23)])
+    assert Counter(o.outcome for o in outcomes) == {"ok": 1, "throttled": 2}
+
+
+async def test_examples_that_need_no_call_cost_nothing_and_take_no_token(fake_api: FakeAnthropic) -> None:
+    lane = make_lane(fake_api, per_minute=1)
+    no_contexts = Example("none", "q", (), "Water boils at 100 C.")
+    no_answer = Example("blank", "q", (Context("d1", "text"),), None)
+    outcomes = await run_all(lane, [no_contexts, no_answer, example(1), example(1)], consumers=1)
+    # The repeat of example 1 is answered from the cache, so it needs no token either.
+    assert [o.outcome for o in outcomes] == ["ok", "ok", "ok", "ok"]
+    assert fake_api.calls == 1 and [o.cost_usd for o in outcomes][:2] == [0.0, 0.0]
+    assert outcomes[0].result is not None and outcomes[0].result.metrics["groundedness"] == 0.0
+
+
+FAULTS = {
+    "server error": (Fail(500, "api_error", {"retry-after-ms": "1"}), "error"),
+    "overloaded": (Fail(529, "overloaded_error", {"retry-after-ms": "1"}), "error"),
+    "rate limited": (Fail(429, "rate_limit_error", {"retry-after-ms": "1"}), "rate_limited"),
+    "malformed": (ToolInput({"verdicts": "yes"}, usage=(2_000, 20)), "error"),
+    "hang": (Hang(30), "timeout"),
+}
+
+
+@pytest.mark.parametrize(("fault", "expected"), FAULTS.values(), ids=FAULTS.keys())
+async def test_faults_give_no_verdict(fake_api: FakeAnthropic, fault: Any, expected: str) -> None:
+    fake_api.default = fault
+    lane = make_lane(fake_api, timeout=0.3, max_retries=1)
+    (outcome,) = await run_all(lane, [example(1)])
+    assert outcome.outcome == expected and outcome.result is None and "ex-1" in outcome.message
+    assert lane.budget.reserved == 0.0
+    if expected == "timeout":
+        # Unknown bill: counted at the reservation's worst case, never lost.
+        assert outcome.cost_usd > 0 and outcome.cost_usd == pytest.approx(lane.budget.spent)
+    elif isinstance(fault, ToolInput):
+        # The malformed reply was billed: 2,000 in + 20 out = $0.002 + $0.0001.
+        assert outcome.cost_usd == pytest.approx(0.0021)
+    else:
+        assert outcome.cost_usd == 0.0  # the API does not bill failed requests
+
+
+def serve_args(*argv: str) -> argparse.Namespace:
+    parser = argparse.ArgumentParser()
+    add_arguments(parser)
+    return parser.parse_args(list(argv))
+
+
+def test_lane_from_args(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "test-key")
+    assert lane_from_args(serve_args(), sample_rate=1.0, k=5) is None  # off by default
+    with pytest.raises(InputError, match="exceeds --sample-rate"):
+        lane_from_args(serve_args("--llm-sample-rate", "0.5"), sample_rate=0.2, k=5)
+    with pytest.raises(InputError, match="--llm-price-input"):
+        lane_from_args(serve_args("--llm-sample-rate", "0.1", "--llm-model", "some-new-model"),
+                       sample_rate=1.0, k=5)
+    lane = lane_from_args(serve_args("--llm-sample-rate", "0.1", "--llm-model", "some-new-model",
+                                     "--llm-price-input", "3", "--llm-price-output", "15",
+                                     "--llm-budget-usd-per-day", "2", "--llm-concurrency", "3"),
+                          sample_rate=0.1, k=5)
+    assert lane is not None and (lane.rate, lane.concurrency) == (0.1, 3)
+    assert lane.budget.prices == Prices(3.0, 15.0) and lane.budget.usd_per_day == 2.0
+    assert lane.claude.model == "some-new-model"
+
+
+def test_prices_default_to_the_models_list_price(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "test-key")
+    lane = lane_from_args(serve_args("--llm-sample-rate", "1"), sample_rate=1.0, k=5)
+    assert lane is not None and lane.claude.model == "claude-haiku-4-5"
+    assert lane.budget.prices == Prices(1.0, 5.0)  # its list price, $1 / $5 per million tokens
+    args = serve_args("--llm-sample-rate", "1", "--llm-price-input", "2")
+    lane = lane_from_args(args, sample_rate=1.0, k=5)
+    assert lane is not None and lane.budget.prices == Prices(2.0, 5.0)

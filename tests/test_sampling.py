@@ -1,0 +1,116 @@
+"""Sampling key, nested rates, the per-minute token bucket and the daily USD budget."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from ragmon.sampling import DailyBudget, Prices, TokenBucket, sampled, sampling_key, utc_day
+
+
+def random_trace_ids(n: int, seed: int = 7) -> list[str]:
+    rng = random.Random(seed)
+    return [f"{rng.getrandbits(128):032x}" for _ in range(n)]
+
+
+def test_key_is_the_lower_64_bits_over_2_to_the_64() -> None:
+    assert sampling_key("f" * 16 + "0" * 16) == 0.0  # upper half ignored
+    assert sampling_key("0" * 16 + "8" + "0" * 15) == 0.5  # 2**63 / 2**64
+    assert sampling_key("0" * 16 + "4" + "0" * 15) == 0.25  # 2**62 / 2**64
+    # The largest id must stay below 1.0 (a plain /2**64 in floats rounds it up), so rate 1.0 takes it.
+    assert sampling_key("0" * 16 + "f" * 16) < 1.0 and sampled("0" * 16 + "f" * 16, 1.0)
+
+
+def test_rate_selects_its_share_of_random_trace_ids() -> None:
+    # 10,000 draws at p=0.1: standard error sqrt(0.1*0.9/10000) = 0.003, so ±0.01 is over 3 sigma.
+    ids = random_trace_ids(10_000)
+    share = sum(sampled(t, 0.1) for t in ids) / len(ids)
+    assert 0.09 <= share <= 0.11
+
+
+def test_smaller_rate_selects_a_subset_of_a_larger_one() -> None:
+    ids = random_trace_ids(5_000, seed=11)
+    llm = {t for t in ids if sampled(t, 0.05)}
+    lexical = {t for t in ids if sampled(t, 0.3)}
+    assert llm and llm < lexical
+    assert not any(sampled(t, 0.0) for t in ids) and all(sampled(t, 1.0) for t in ids)
+
+
+class FakeClock:
+    def __init__(self, now: float = 1_000.0) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_token_bucket_allows_a_minutes_worth_then_refills_at_the_rate() -> None:
+    clock = FakeClock()
+    bucket = TokenBucket(10, clock)
+    assert [bucket.try_acquire() for _ in range(11)] == [True] * 10 + [False]
+    clock.now += 5.9  # 10/min refills one token every 6 s
+    assert not bucket.try_acquire()
+    clock.now += 0.1
+    assert bucket.try_acquire() and not bucket.try_acquire()
+    clock.now += 3_600  # an idle hour refills to capacity, not beyond
+    assert sum(bucket.try_acquire() for _ in range(20)) == 10
+
+
+def test_token_bucket_below_one_a_minute_and_zero() -> None:
+    clock = FakeClock()
+    slow = TokenBucket(0.5, clock)  # one call every two minutes
+    assert slow.try_acquire() and not slow.try_acquire()
+    clock.now += 119
+    assert not slow.try_acquire()
+    clock.now += 1
+    assert slow.try_acquire()
+    assert not TokenBucket(0, clock, capacity=0).try_acquire()
+    with pytest.raises(ValueError):
+        TokenBucket(-1, clock)
+
+
+PRICES = Prices(input_per_mtok=1.0, output_per_mtok=5.0)
+
+
+def test_prices() -> None:
+    # 2,000 in at $1/M = $0.002; 1,000 out at $5/M = $0.005.
+    assert PRICES.cost(2_000, 1_000) == pytest.approx(0.007)
+
+
+def test_budget_reserves_worst_case_and_settles_actual() -> None:
+    day = [100]
+    budget = DailyBudget(0.01, PRICES, lambda: day[0])
+    first = budget.try_reserve(2_000, 1_000)  # worst case $0.007
+    assert first is not None and first.usd == pytest.approx(0.007)
+    assert budget.try_reserve(2_000, 1_000) is None  # 0.007 + 0.007 > 0.01
+    # Billed 1,000 in + 200 out = $0.001 + $0.001 = $0.002.
+    assert budget.settle(first, 1_000, 200) == pytest.approx(0.002)
+    assert budget.spent == pytest.approx(0.002) and budget.reserved == 0.0
+    second = budget.try_reserve(2_000, 1_000)  # 0.002 + 0.007 = 0.009 <= 0.01
+    assert second is not None
+    assert budget.try_reserve(2_000, 1_000) is None  # 0.009 + 0.007 > 0.01
+    assert budget.try_reserve(200, 100) is not None  # 0.009 + 0.0007 = 0.0097 <= 0.01
+    with pytest.raises(ValueError):
+        budget.settle(first, 0, 0)
+
+    day[0] = 101  # UTC midnight: spending resets; open reservations carry over
+    assert budget.spent == 0.0 and budget.reserved == pytest.approx(0.0077)
+    assert budget.try_reserve(200, 100) is not None  # 0.0077 + 0.0007 = 0.0084
+    assert budget.try_reserve(200, 100) is not None  # 0.0091
+    assert budget.try_reserve(200, 100) is not None  # 0.0098
+    assert budget.try_reserve(200, 100) is None  # 0.0105 > 0.01
+    budget.settle(second, 2_000, 1_000)
+    assert budget.spent == pytest.approx(0.007)
+
+
+def test_zero_budget_refuses_everything() -> None:
+    assert DailyBudget(0.0, PRICES).try_reserve(1, 1) is None
+    with pytest.raises(ValueError):
+        DailyBudget(-1.0, PRICES)
+
+
+def test_utc_day_turns_at_midnight() -> None:
+    midnight = 20_000 * 86_400.0
+    assert utc_day(lambda: midnight - 0.001) == 19_999
+    assert utc_day(lambda: midnight) == 20_000

@@ -1,0 +1,214 @@
+"""The sidecar with its Claude lane, end to end: OTel SDK traces in, both judges' figures out of /metrics.
+
+Claude is the Messages API stand-in driven by the real `anthropic` SDK; everything else is the real
+service (lexical worker processes included). Servers bind 127.0.0.1 on port 0 and are stopped here.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import re
+import signal
+import subprocess
+import time
+from collections.abc import AsyncIterator, Callable, Iterator
+from typing import Any
+
+import aiohttp
+import pytest
+from fakes.anthropic_server import Fail, FakeAnthropic, Hang, Reply, claims_of, documents_of
+from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter
+from opentelemetry.sdk.resources import Resource
+from opentelemetry.sdk.trace import ReadableSpan, TracerProvider
+from opentelemetry.sdk.trace.export import SimpleSpanProcessor, SpanExportResult
+from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
+from opentelemetry.sdk.trace.id_generator import RandomIdGenerator
+
+from ragmon.judges.claude import ClaudeJudge
+from ragmon.llm_lane import ClaudeLane
+from ragmon.sampling import DailyBudget, Prices, TokenBucket
+from ragmon.scoring import LexicalLane
+from ragmon.scrape import Samples, parse, total
+from ragmon.service import ServeConfig, Sidecar
+
+DOC = "The warranty lasts 2 years from the date of purchase (plan {plan})."
+# Claim 1 is in DOC (both judges: supported); claim 2 is not (both: unsupported). Groundedness 1/2.
+# Each trace names its own plan, so no two traces share a Claude cache entry.
+ANSWER = "The warranty lasts 2 years. It also covers damage on the moon."
+KIND = "openinference.span.kind"
+
+
+@pytest.fixture
+def fake_api() -> Iterator[FakeAnthropic]:
+    with FakeAnthropic() as api:
+        yield api
+
+
+def warranty_only(body: dict[str, Any]) -> list[dict[str, Any]]:
+    (doc_id,) = documents_of(body)
+    return [{"claim": c, "supported": "warranty" in c, "supporting_ids": [doc_id] if "warranty" in c else [],
+             "reason": "r"} for c in claims_of(body)]
+
+
+class FixedIds(RandomIdGenerator):
+    """Trace ids chosen by the test, so each trace's sampling key (lower 64 bits / 2**64) is known."""
+
+    def __init__(self, keys: list[float]) -> None:
+        self._ids = iter((i + 1) << 64 | int(key * 2**64) for i, key in enumerate(keys))
+
+    def generate_trace_id(self) -> int:
+        return next(self._ids)
+
+
+def rag_spans(service: str, count: int, keys: list[float] | None = None) -> list[ReadableSpan]:
+    """`count` RAG traces as the OTel SDK records them (OpenInference attributes)."""
+    memory = InMemorySpanExporter()
+    provider = TracerProvider(resource=Resource.create({"service.name": service}),
+                              id_generator=FixedIds(keys) if keys is not None else None)
+    provider.add_span_processor(SimpleSpanProcessor(memory))
+    tracer = provider.get_tracer("test")
+    for plan in range(count):
+        chain = {KIND: "CHAIN", "input.value": "How long is the warranty?", "output.value": ANSWER}
+        retriever = {KIND: "RETRIEVER", "retrieval.documents.0.document.id": "warranty",
+                     "retrieval.documents.0.document.content": DOC.format(plan=plan)}
+        with tracer.start_as_current_span("qa", attributes=chain), \
+                tracer.start_as_current_span("retrieve", attributes=retriever):
+            pass
+    provider.shutdown()
+    return list(memory.get_finished_spans())
+
+
+async def send(http_port: int, spans: list[ReadableSpan]) -> None:
+    exporter = OTLPSpanExporter(endpoint=f"http://127.0.0.1:{http_port}/v1/traces", timeout=10)
+    try:
+        assert await asyncio.to_thread(exporter.export, spans) is SpanExportResult.SUCCESS
+    finally:
+        await asyncio.to_thread(exporter.shutdown)
+
+
+async def wait_metrics(port: int, ready: Callable[[Samples], bool], timeout: float = 30) -> Samples:
+    deadline = time.monotonic() + timeout
+    async with aiohttp.ClientSession() as session:
+        while True:
+            async with session.get(f"http://127.0.0.1:{port}/metrics") as response:
+                samples = parse(await response.text())
+            if ready(samples):
+                return samples
+            assert time.monotonic() < deadline, f"metrics did not reach the expected state in {timeout}s"
+            await asyncio.sleep(0.05)
+
+
+@pytest.fixture
+def llm_rate() -> float:
+    return 1.0
+
+
+@pytest.fixture
+async def sidecar(fake_api: FakeAnthropic, llm_rate: float) -> AsyncIterator[Sidecar]:
+    config = ServeConfig(http_listen=("127.0.0.1", 0), grpc_listen=None, metrics_listen=("127.0.0.1", 0),
+                         quiet=0.05, decision_wait=5.0, drain_seconds=1.0, sample_rate=0.75)
+    claude = ClaudeJudge(base_url=fake_api.url, api_key="test-key", max_retries=0, timeout=5)
+    lane = ClaudeLane(claude, rate=llm_rate, concurrency=2, k=5, bucket=TokenBucket(1_000),
+                      budget=DailyBudget(1.0, Prices(1.0, 5.0)))
+    service = Sidecar(config, lanes=[LexicalLane(rate=0.75, k=5, workers=1), lane])
+    yield service
+    await service.stop()
+
+
+def claude_requests(samples: Samples, outcome: str) -> float:
+    return total(samples, "ragmon_judge_requests_total", judge="claude", outcome=outcome)
+
+
+async def test_both_judges_figures_flow_from_the_same_traces(sidecar: Sidecar,
+                                                             fake_api: FakeAnthropic) -> None:
+    fake_api.default = Reply(decide=warranty_only, usage=(1_000, 100))
+    ports = await sidecar.start()
+    await send(ports.http, rag_spans("shop", 3, keys=[0.1, 0.2, 0.3]))
+    samples = await wait_metrics(ports.metrics, lambda s: claude_requests(s, "ok") == 3
+                                 and total(s, "ragmon_examples_scored_total", judge="lexical") == 3)
+    for judge in ("lexical", "claude"):
+        assert total(samples, "ragmon_examples_scored_total", pipeline="shop", judge=judge) == 3
+        assert total(samples, "ragmon_claims_total", judge=judge, verdict="supported") == 3
+        assert total(samples, "ragmon_claims_total", judge=judge, verdict="unsupported") == 3
+        assert total(samples, "ragmon_groundedness_ratio", pipeline="shop", judge=judge) == 0.5
+    # 3 calls, each billed 1,000 in + 100 out at $1/$5 per million: 3 x $0.0015.
+    assert fake_api.calls == 3
+    assert total(samples, "ragmon_judge_cost_usd_total", judge="claude") == pytest.approx(0.0045)
+    assert total(samples, "ragmon_judge_duration_seconds_count", judge="claude") == 3
+    assert total(samples, "ragmon_traces_total", outcome="scored") == 3
+
+
+@pytest.mark.parametrize("fault", [Fail(500, "api_error"), Hang(60)], ids=["errors", "hangs"])
+async def test_lexical_figures_keep_flowing_while_claude_fails(sidecar: Sidecar, fake_api: FakeAnthropic,
+                                                               fault: Fail | Hang) -> None:
+    fake_api.default = fault
+    ports = await sidecar.start()
+    await send(ports.http, rag_spans("shop", 4, keys=[0.1, 0.2, 0.3, 0.4]))
+    failed = 4 if isinstance(fault, Fail) else 0  # a hanging Claude never answers within this test
+    samples = await wait_metrics(ports.metrics, lambda s: claude_requests(s, "error") == failed
+                                 and total(s, "ragmon_examples_scored_total", judge="lexical") == 4)
+    assert total(samples, "ragmon_traces_total", pipeline="shop", outcome="scored") == 4
+    assert total(samples, "ragmon_groundedness_ratio", judge="lexical") == 0.5
+    # Fail-closed: no Claude verdict, no Claude figure, no cost.
+    assert total(samples, "ragmon_examples_scored_total", judge="claude") == 0
+    assert total(samples, "ragmon_claims_total", judge="claude") == 0
+    assert not any(name == "ragmon_groundedness_ratio" and ("judge", "claude") in labels
+                   for name, labels in samples)
+    assert total(samples, "ragmon_judge_cost_usd_total", judge="claude") == 0
+
+
+@pytest.mark.parametrize("llm_rate", [0.25])
+async def test_claude_judges_a_nested_subset_of_the_lexical_sample(sidecar: Sidecar,
+                                                                   fake_api: FakeAnthropic) -> None:
+    ports = await sidecar.start()
+    # Keys against --sample-rate 0.75 and --llm-sample-rate 0.25: 0.1 and 0.2 go to both judges, 0.5 and
+    # 0.7 to the lexical judge only, 0.8 and 0.9 to neither.
+    await send(ports.http, rag_spans("shop", 6, keys=[0.1, 0.5, 0.8, 0.2, 0.7, 0.9]))
+    samples = await wait_metrics(ports.metrics, lambda s: total(s, "ragmon_traces_total") == 6
+                                 and claude_requests(s, "ok") == 2)
+    assert total(samples, "ragmon_traces_total", outcome="scored") == 4
+    assert total(samples, "ragmon_traces_total", outcome="not_sampled") == 2
+    assert total(samples, "ragmon_examples_scored_total", judge="lexical") == 4
+    assert total(samples, "ragmon_examples_scored_total", judge="claude") == 2
+    judged = [text for body in fake_api.requests for text in documents_of(body).values()]
+    assert sorted(re.findall(r"plan (\d)", " ".join(judged))) == ["0", "3"]  # the traces keyed 0.1 and 0.2
+
+
+def test_cli_serve_with_claude_flags(fake_api: FakeAnthropic, ragmon_cmd: list[str]) -> None:
+    fake_api.default = Reply(decide=warranty_only, usage=(1_000, 100))
+    env = {**os.environ, "ANTHROPIC_API_KEY": "test-key", "ANTHROPIC_BASE_URL": fake_api.url,
+           "RAGMON_LLM_SAMPLE_RATE": "1.0"}  # flags read from the environment too
+    process = subprocess.Popen(
+        [*ragmon_cmd, "serve", "--http-listen", "127.0.0.1:0", "--grpc-listen", "off",
+         "--metrics-listen", "127.0.0.1:0", "--log-format", "json", "--quiet", "50ms",
+         "--llm-max-per-minute", "2", "--llm-price-input", "2", "--llm-price-output", "10"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        assert process.stderr is not None
+        ready = None
+        while ready is None and (line := process.stderr.readline()):
+            entry = json.loads(line) if line.startswith("{") else {}
+            ready = entry if entry.get("message") == "ragmon serve ready" else None
+        assert ready is not None, "ragmon serve exited before it was ready"
+        samples = asyncio.run(_send_three(ready["http_port"], ready["metrics_port"]))
+        process.send_signal(signal.SIGTERM)
+        _, err = process.communicate(timeout=30)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.communicate()
+    assert process.returncode == 0, err
+    # --llm-max-per-minute 2: two calls, the third throttled. Each billed 1,000 in + 100 out at the
+    # prices given ($2 / $10 per million): $0.002 + $0.001 = $0.003 a call.
+    assert (claude_requests(samples, "ok"), claude_requests(samples, "throttled")) == (2, 1)
+    assert total(samples, "ragmon_judge_cost_usd_total", judge="claude") == pytest.approx(0.006)
+    assert total(samples, "ragmon_examples_scored_total", judge="lexical") == 3
+    assert fake_api.calls == 2
+
+
+async def _send_three(http: int, metrics: int) -> Samples:
+    await send(http, rag_spans("shop", 3))
+    return await wait_metrics(metrics, lambda s: claude_requests(s, "ok") + claude_requests(s, "throttled")
+                              == 3 and total(s, "ragmon_examples_scored_total", judge="lexical") == 3)
