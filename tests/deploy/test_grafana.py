@@ -1,0 +1,173 @@
+"""grafana/: the dashboard and the provisioning files hold together without a Grafana server (none is
+packaged for this platform): fixed uids that match, parseable PromQL, alert rules equivalent to the
+Prometheus ones, and an exemplar link whose label is the one the exporter writes.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import yaml
+from prometheus_client.openmetrics.exposition import generate_latest
+
+from ragmon.exporter import Exporter
+from ragmon.model import Example, ExampleResult
+
+ROOT = Path(__file__).resolve().parents[2]
+GRAFANA = ROOT / "grafana"
+DASHBOARD = GRAFANA / "dashboards" / "ragmon.json"
+VARIABLES = {"$__rate_interval": "5m", "$pipeline": ".*", "$metric": "groundedness"}
+NO_DATA_STATES = {"OK", "NoData", "Alerting", "KeepLast"}
+EXEC_ERR_STATES = {"OK", "Error", "Alerting", "KeepLast"}
+
+
+def load_yaml(relative: str) -> Any:
+    return yaml.safe_load((GRAFANA / relative).read_text(encoding="utf-8"))
+
+
+def dashboard() -> dict[str, Any]:
+    return json.loads(DASHBOARD.read_text(encoding="utf-8"))
+
+
+def panels() -> list[dict[str, Any]]:
+    return [p for p in dashboard()["panels"] if p["type"] != "row"]
+
+
+def datasources() -> dict[str, dict[str, Any]]:
+    return {d["uid"]: d for d in load_yaml("provisioning/datasources/ragmon.yaml")["datasources"]}
+
+
+def prometheus_uid() -> str:
+    (uid,) = [uid for uid, d in datasources().items() if d["type"] == "prometheus"]
+    return uid
+
+
+def alert_rules() -> list[dict[str, Any]]:
+    return [r for g in load_yaml("provisioning/alerting/ragmon-alerts.yaml")["groups"] for r in g["rules"]]
+
+
+def dashboard_exprs() -> list[str]:
+    return [t["expr"] for p in panels() for t in p["targets"]]
+
+
+def alert_exprs() -> list[str]:
+    return [q["model"]["expr"] for r in alert_rules() for q in r["data"] if "expr" in q["model"]]
+
+
+def substitute(expr: str) -> str:
+    for variable, value in VARIABLES.items():
+        expr = expr.replace(variable, value)
+    return expr
+
+
+def test_dashboard_has_a_fixed_identity_and_no_import_placeholders() -> None:
+    board = dashboard()
+    assert board["uid"] == "ragmon-overview" and 8 <= len(board["uid"]) <= 40
+    assert "id" not in board and "__inputs" not in board
+    assert "${DS_" not in DASHBOARD.read_text(encoding="utf-8")
+    assert isinstance(board["schemaVersion"], int)
+
+
+def test_every_query_uses_the_provisioned_prometheus_datasource() -> None:
+    uid = prometheus_uid()
+    for panel in panels():
+        assert panel["datasource"] == {"type": "prometheus", "uid": uid}, panel["title"]
+        for target in panel["targets"]:
+            assert target["datasource"]["uid"] == uid, panel["title"]
+    for variable in dashboard()["templating"]["list"]:
+        assert variable["datasource"]["uid"] == uid, variable["name"]
+
+
+def test_panels_are_laid_out_and_targets_identified() -> None:
+    all_panels = dashboard()["panels"]
+    assert len({p["id"] for p in all_panels}) == len(all_panels)
+    for panel in all_panels:
+        grid = panel["gridPos"]
+        assert grid["x"] >= 0 and grid["x"] + grid["w"] <= 24, panel["title"]
+    for panel in panels():
+        refs = [t["refId"] for t in panel["targets"]]
+        assert refs and all(refs) and len(set(refs)) == len(refs), panel["title"]
+        assert all(t["expr"].strip() for t in panel["targets"]), panel["title"]
+
+
+def test_pipeline_variable_lists_the_pipelines_of_the_claims_counter() -> None:
+    variables = {v["name"]: v for v in dashboard()["templating"]["list"]}
+    pipeline = variables["pipeline"]
+    assert pipeline["type"] == "query" and pipeline["multi"] and pipeline["includeAll"]
+    assert pipeline["query"]["query"] == "label_values(ragmon_claims_total, pipeline)"
+    assert sum('pipeline=~"$pipeline"' in e for e in dashboard_exprs()) >= 10
+
+
+def test_dashboard_covers_the_contract() -> None:
+    text = " ".join(dashboard_exprs())
+    for needed in ("ragmon_claims_supported_per_claims", "ragmon_claims_unsupported_per_claims",
+                   "ragmon_example_score_bucket", "ragmon_claims_total", "ragmon_judge_requests_total",
+                   "ragmon_judge_cost_usd_total", "ragmon_judge_duration_seconds_bucket",
+                   "ragmon_spans_received_total", "ragmon_spans_rejected_total", "ragmon_traces_total",
+                   "ragmon_score_lag_seconds_bucket", "ragmon_traces_in_flight", "ragmon_score_queue_depth"):
+        assert needed in text, needed
+
+
+def test_every_expression_parses(tmp_path: Path) -> None:
+    """promtool parses each dashboard and alert query, wrapped as a recording rule (variables filled in)."""
+    exprs = [substitute(e) for e in dashboard_exprs() + alert_exprs()]
+    assert not [e for e in exprs if "$" in e]
+    rules = {"groups": [{"name": "parse", "rules": [{"record": f"check:query:n{i}", "expr": e}
+                                                    for i, e in enumerate(exprs)]}]}
+    path = tmp_path / "queries.yml"
+    path.write_text(yaml.safe_dump(rules), encoding="utf-8")
+    result = subprocess.run(["promtool", "check", "rules", str(path)], capture_output=True, text=True,
+                            timeout=60)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_score_exemplars_link_to_the_tracing_datasource() -> None:
+    """The panel asks for exemplars, and the datasource maps the exemplar label the exporter writes."""
+    score_targets = [t for p in panels() for t in p["targets"] if "ragmon_example_score_bucket" in t["expr"]]
+    assert any(t.get("exemplar") for t in score_targets)
+    live = Exporter()
+    result = ExampleResult(Example("e1", "q?"), "lexical", {"groundedness": 0.5}, ())
+    live.example_scored(live.pipeline_label("bot"), "lexical", result, "4bf92f3577b34da6a3ce929d0e0e4736")
+    exposition = generate_latest(live.registry).decode()
+    written = set(re.findall(r' # \{(\w+)="4bf92f3577b34da6a3ce929d0e0e4736"\}', exposition))
+    (destination,) = datasources()[prometheus_uid()]["jsonData"]["exemplarTraceIdDestinations"]
+    assert written == {destination["name"]}
+    assert datasources()[destination["datasourceUid"]]["type"] in {"jaeger", "tempo", "zipkin"}
+
+
+def test_alert_rules_are_well_formed() -> None:
+    uids = [r["uid"] for r in alert_rules()]
+    assert len(set(uids)) == len(uids) and all(len(u) <= 40 for u in uids)
+    panel_ids = {p["id"] for p in panels()}
+    for rule in alert_rules():
+        refs = [q["refId"] for q in rule["data"]]
+        assert rule["condition"] in refs, rule["title"]
+        for position, query in enumerate(rule["data"]):
+            assert query["model"]["refId"] == query["refId"]
+            assert query["datasourceUid"] in {prometheus_uid(), "__expr__"}, rule["title"]
+            if query["datasourceUid"] == "__expr__":
+                assert query["model"]["expression"] in refs[:position], rule["title"]
+        assert rule["noDataState"] in NO_DATA_STATES and rule["execErrState"] in EXEC_ERR_STATES
+        assert re.fullmatch(r"\d+[smh]", rule["for"]), rule["title"]
+        if "dashboardUid" in rule:
+            assert rule["dashboardUid"] == dashboard()["uid"] and rule["panelId"] in panel_ids
+
+
+def test_no_data_alerts_only_where_no_data_is_the_finding() -> None:
+    states = {r["title"]: r["noDataState"] for r in alert_rules()}
+    assert {t for t, s in states.items() if s == "Alerting"} == {"RagmonAbsent"}
+    assert {r["execErrState"] for r in alert_rules()} == {"Error"}
+
+
+def test_alert_rules_match_the_prometheus_rules() -> None:
+    """Same alerts, severities, `for` durations and runbooks as deploy/prometheus/rules.yml."""
+    rules = yaml.safe_load((ROOT / "deploy" / "prometheus" / "rules.yml").read_text(encoding="utf-8"))
+    prometheus = {r["alert"]: (r["labels"]["severity"], r["for"], r["annotations"]["runbook_url"])
+                  for g in rules["groups"] for r in g["rules"] if "alert" in r}
+    grafana = {r["title"]: (r["labels"]["severity"], r["for"], r["annotations"]["runbook_url"])
+               for r in alert_rules()}
+    assert grafana == prometheus

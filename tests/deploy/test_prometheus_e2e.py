@@ -1,0 +1,220 @@
+"""End to end on loopback: two `ragmon serve` processes fed by the demo app (real OTel SDK exporter),
+scraped by a real Prometheus loading deploy/prometheus/rules.yml. Every PromQL expression of the
+dashboard, the recording rules and the Grafana alert rules runs against it and returns data, and the
+hallucination ratio summed across both instances is the one worked out from the demo's known verdicts.
+
+Verdicts, by hand (tests/demo/test_rag.py works the answers out from corpus.json): the healthy build
+answers q01 and q02 by quoting two sentences of the returns policy verbatim, 2 supported claims each.
+The hallucinating build drifts the number of one of them (unsupported), keeps the other (supported) and
+adds an invented sentence with a number no policy has (unsupported): 1 supported, 2 unsupported each.
+
+Instance A gets the healthy build, instance B the hallucinating one, in two rounds. Round 1 asks q01
+once each, so that every series exists in Prometheus before the measured round: rate() only sees
+increases between samples, and a series whose first sample already holds the whole count looks flat.
+Round 2 runs the demo with q01 and q02 twice on A and four times on B: enough volume (32 claims, 12
+examples in 10 minutes) for the alert queries' minimum-volume guards (30 claims, 10 examples).
+  round 1: A 2 supported; B 1 supported + 2 unsupported
+  round 2: A 8 supported (4 examples); B 8 supported + 16 unsupported (8 examples)
+  all rounds: unsupported (2 + 16) / claims (2 + 3 + 8 + 24) = 18/37
+  round 2 (what rate() sees): 16 / (8 + 24) = 0.5; the average of the two instances' ratios would be
+  (0/8 + 16/24) / 2 = 1/3
+  round 2 mean groundedness per example: (4 * 1 + 8 * 1/3) / 12 = 5/9 (the average of the instances'
+  means would be (1 + 1/3) / 2 = 2/3)
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import signal
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+from collections.abc import Callable, Iterator
+from itertools import zip_longest
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+ROOT = Path(__file__).resolve().parents[2]
+RULES = ROOT / "deploy" / "prometheus" / "rules.yml"
+PIPELINE = "e2e-bot"
+WHERE = f'pipeline="{PIPELINE}"'
+RATE_INTERVAL = "1m"
+"""What Grafana's $__rate_interval becomes here: data is seconds old, 1m covers all of it."""
+
+pytestmark = pytest.mark.timeout(180)
+
+Query = Callable[[str], list[dict[str, Any]]]
+
+
+def get_json(url: str) -> Any:
+    with urllib.request.urlopen(url, timeout=5) as response:
+        return json.loads(response.read())
+
+
+def wait_for(what: str, check: Callable[[], bool], seconds: float = 30) -> None:
+    deadline = time.monotonic() + seconds
+    while not check():
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        time.sleep(0.2)
+
+
+def answers(url: str) -> bool:
+    try:
+        with urllib.request.urlopen(url, timeout=2) as response:
+            return bool(response.status == 200)
+    except (urllib.error.URLError, OSError):
+        return False
+
+
+def stop(process: subprocess.Popen[str]) -> None:
+    if process.poll() is None:
+        process.send_signal(signal.SIGTERM)
+        try:
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+@pytest.fixture
+def stack(tmp_path: Path, loopback_ports: Callable[[int], list[int]]) -> Iterator[dict[str, Any]]:
+    """Two ragmon instances and a Prometheus scraping them every second."""
+    ports = loopback_ports(7)
+    instances = []
+    processes: list[subprocess.Popen[str]] = []
+    try:
+        for http, grpc, metrics in (ports[0:3], ports[3:6]):
+            env = {**os.environ, "RAGMON_HTTP_LISTEN": f"127.0.0.1:{http}",
+                   "RAGMON_GRPC_LISTEN": f"127.0.0.1:{grpc}", "RAGMON_METRICS_LISTEN": f"127.0.0.1:{metrics}",
+                   "RAGMON_QUIET": "100ms", "RAGMON_DECISION_WAIT": "5s"}
+            command = [sys.executable, "-m", "ragmon.cli", "serve"]
+            processes.append(subprocess.Popen(command, env=env, text=True, stdout=subprocess.DEVNULL,
+                                              stderr=subprocess.DEVNULL))
+            instances.append({"http": f"http://127.0.0.1:{http}", "metrics": f"127.0.0.1:{metrics}"})
+
+        config = yaml.safe_load((RULES.parent / "prometheus.yml").read_text(encoding="utf-8"))
+        config["global"] = {"scrape_interval": "1s", "evaluation_interval": "1s"}
+        config["rule_files"] = [str(RULES)]
+        (job,) = config["scrape_configs"]
+        assert job["job_name"] == "ragmon"
+        job["static_configs"] = [{"targets": [i["metrics"] for i in instances]}]
+        (tmp_path / "prometheus.yml").write_text(yaml.safe_dump(config), encoding="utf-8")
+        prometheus = f"http://127.0.0.1:{ports[6]}"
+        processes.append(subprocess.Popen(
+            ["prometheus", f"--config.file={tmp_path / 'prometheus.yml'}",
+             f"--storage.tsdb.path={tmp_path / 'tsdb'}", f"--web.listen-address=127.0.0.1:{ports[6]}",
+             "--enable-feature=exemplar-storage", "--log.level=warn"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, text=True))
+
+        for instance in instances:
+            wait_for("ragmon /readyz", lambda i=instance: answers(f"http://{i['metrics']}/readyz"))
+        wait_for("Prometheus /-/ready", lambda: answers(prometheus + "/-/ready"))
+        yield {"instances": instances, "prometheus": prometheus}
+    finally:
+        for process in processes:
+            stop(process)
+
+
+def demo(endpoint: str, phase: str, requests: int) -> subprocess.Popen[str]:
+    return subprocess.Popen([sys.executable, "-m", "ragmon.cli", "demo", "--phase", phase, "--requests",
+                             str(requests), "--endpoint", endpoint, "--service-name", PIPELINE],
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+
+
+def run_round(stack: dict[str, Any], requests: int, a_runs: int, b_runs: int) -> None:
+    """Successive demo runs: the healthy build on A, alongside the hallucinating build on B."""
+    a, b = stack["instances"]
+    runs = [(a["http"], "healthy")] * a_runs, [(b["http"], "hallucinating")] * b_runs
+    for pair in zip_longest(*runs):
+        for run in [demo(*args, requests) for args in pair if args is not None]:
+            output, _ = run.communicate(timeout=60)
+            assert run.returncode == 0, output
+
+
+def querier(prometheus: str) -> Query:
+    def query(expr: str) -> list[dict[str, Any]]:
+        body = get_json(f"{prometheus}/api/v1/query?" + urllib.parse.urlencode({"query": expr}))
+        assert body["status"] == "success", (expr, body)
+        return list(body["data"]["result"])
+    return query
+
+
+def scalar(query: Query, expr: str) -> float | None:
+    result = query(expr)
+    return float(result[0]["value"][1]) if result else None
+
+
+def substitute(expr: str) -> str:
+    return (expr.replace("$__rate_interval", RATE_INTERVAL).replace("$pipeline", PIPELINE)
+            .replace("$metric", "groundedness"))
+
+
+def expressions() -> dict[str, list[str]]:
+    board = json.loads((ROOT / "grafana" / "dashboards" / "ragmon.json").read_text(encoding="utf-8"))
+    alerts = yaml.safe_load((ROOT / "grafana" / "provisioning" / "alerting" / "ragmon-alerts.yaml").read_text(
+        encoding="utf-8"))
+    rules = yaml.safe_load(RULES.read_text(encoding="utf-8"))
+    records = [r for g in rules["groups"] for r in g["rules"] if "record" in r]
+    return {
+        "dashboard": [substitute(t["expr"]) for p in board["panels"] for t in p.get("targets", [])],
+        "grafana alerts": [q["model"]["expr"] for g in alerts["groups"] for r in g["rules"] for q in r["data"]
+                           if "expr" in q["model"]],
+        "recording rule expressions": [r["expr"] for r in records],
+        "recorded series": [r["record"] for r in records],
+    }
+
+
+def test_dashboard_rules_and_alerts_return_data_and_ratios_sum_across_instances(
+        stack: dict[str, Any]) -> None:
+    query = querier(stack["prometheus"])
+    claims = f"sum(ragmon_claims_total{{{WHERE}}})"
+    series = f'count(ragmon_example_score_count{{{WHERE},metric="groundedness"}})'
+
+    run_round(stack, requests=1, a_runs=1, b_runs=1)
+    # 2 + 3 claims of round 1 scraped from both instances, histogram series included.
+    wait_for("round 1 in Prometheus", lambda: scalar(query, claims) == 5 and scalar(query, series) == 2)
+    run_round(stack, requests=2, a_runs=2, b_runs=4)
+    wait_for("round 2 in Prometheus", lambda: scalar(query, claims) == 37)
+    # rate() extrapolates each instance's series by its own first and last sample times (up to a second
+    # apart), so the summed rates carry an error of about 1 s / the span sampled: let a dozen seconds of
+    # samples accumulate after round 2 (measured error then: under 0.01 on both figures below).
+    settled = time.monotonic() + 12
+    wait_for("samples after round 2", lambda: time.monotonic() > settled)
+
+    # Raw counters summed across instances, then divided: exactly 18/37.
+    exact = (f'sum by (pipeline) (ragmon_claims_total{{{WHERE},verdict="unsupported"}})'
+             f' / sum by (pipeline) (ragmon_claims_total{{{WHERE}}})')
+    assert scalar(query, exact) == 18 / 37
+    # The recording rule, over round 2: 0.5, not the 1/3 an average of the instances' ratios gives.
+    recorded = scalar(query, f"pipeline:ragmon_claims_unsupported_per_claims:ratio_rate10m{{{WHERE}}}")
+    assert recorded is not None and abs(recorded - 0.5) < 0.025
+    mean = scalar(query, f'pipeline_judge_metric:ragmon_example_score:mean10m{{{WHERE},judge="lexical",'
+                         f'metric="groundedness"}}')
+    assert mean is not None and abs(mean - 5 / 9) < 0.025
+
+    empty = {}
+    for source, exprs in expressions().items():
+        for expr in exprs:
+            values = [float(r["value"][1]) for r in query(expr)]
+            if not any(math.isfinite(v) for v in values):
+                empty[expr] = source
+    assert empty == {}
+
+    rules = get_json(stack["prometheus"] + "/api/v1/rules")["data"]["groups"]
+    unhealthy = [r["name"] for g in rules for r in g["rules"] if r["health"] != "ok"]
+    assert sum(len(g["rules"]) for g in rules) == 16 and unhealthy == []
+
+    # Exemplars made it through OpenMetrics negotiation and storage: the dashboard's trace links.
+    now = time.time()
+    exemplars = get_json(stack["prometheus"] + "/api/v1/query_exemplars?" + urllib.parse.urlencode(
+        {"query": "ragmon_example_score_bucket", "start": now - 300, "end": now}))["data"]
+    trace_ids = {e["labels"]["trace_id"] for s in exemplars for e in s["exemplars"]}
+    assert trace_ids and all(len(t) == 32 and int(t, 16) for t in trace_ids)

@@ -1,0 +1,101 @@
+"""deploy/prometheus: promtool accepts the rules and the example config, and the rule unit tests pass.
+
+The unit tests themselves (rules_test.yml) hold the hand-computed values: the two-pod ratio of 0.15
+(not the 0.20 an average of pod ratios gives), and each alert firing and staying silent.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+ROOT = Path(__file__).resolve().parents[2]
+PROMETHEUS = ROOT / "deploy" / "prometheus"
+DOCS = ROOT / "docs" / "deploy.md"
+
+
+def promtool(*args: str, cwd: Path = PROMETHEUS) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(["promtool", *args], cwd=cwd, capture_output=True, text=True, timeout=60)
+
+
+def load(name: str) -> Any:
+    return yaml.safe_load((PROMETHEUS / name).read_text(encoding="utf-8"))
+
+
+def alert_rules() -> list[dict[str, Any]]:
+    return [r for g in load("rules.yml")["groups"] for r in g["rules"] if "alert" in r]
+
+
+def test_rules_pass_promtool_check() -> None:
+    result = promtool("check", "rules", "rules.yml")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "SUCCESS" in result.stdout
+
+
+def test_rule_unit_tests_pass() -> None:
+    result = promtool("test", "rules", "rules_test.yml")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "SUCCESS" in result.stdout
+
+
+def test_example_config_is_valid_and_loads_the_rules() -> None:
+    result = promtool("check", "config", "prometheus.yml")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "1 rule files found" in result.stdout
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    # The pod-average value instead of the summed ratio.
+    ("ratio_rate10m - 0.15) < bool", "ratio_rate10m - 0.2) < bool"),
+    # Claim the hallucination alert silent where it fires.
+    ("      - eval_time: 20m\n        alertname: RagmonHallucinationRateHigh\n        exp_alerts:\n",
+     "      - eval_time: 20m\n        alertname: RagmonHallucinationRateHigh\n        exp_alerts: []\n"
+     "      - eval_time: 21m\n        alertname: RagmonHallucinationRateHigh\n        exp_alerts:\n"),
+], ids=["pod-average-ratio", "alert-said-silent"])
+def test_a_wrong_expectation_makes_promtool_fail(tmp_path: Path, old: str, new: str) -> None:
+    """Guards against a test file that cannot fail: the same files with one expectation changed."""
+    shutil.copy(PROMETHEUS / "rules.yml", tmp_path / "rules.yml")
+    text = (PROMETHEUS / "rules_test.yml").read_text(encoding="utf-8")
+    assert old in text
+    (tmp_path / "rules_test.yml").write_text(text.replace(old, new, 1), encoding="utf-8")
+    result = promtool("test", "rules", "rules_test.yml", cwd=tmp_path)
+    assert result.returncode != 0
+    assert "FAILED" in result.stdout + result.stderr
+
+
+def test_every_alert_is_tested_firing_and_silent() -> None:
+    cases: dict[str, set[bool]] = {}
+    for group in load("rules_test.yml")["tests"]:
+        for case in group.get("alert_rule_test", []):
+            cases.setdefault(case["alertname"], set()).add(bool(case["exp_alerts"]))
+    names = [rule["alert"] for rule in alert_rules()]
+    assert {name: cases.get(name, set()) for name in names} == {name: {True, False} for name in names}
+
+
+def test_alerts_carry_severity_for_and_annotations() -> None:
+    headings = {re.sub(r"[^a-z0-9-]", "", line.lstrip("#").strip().lower().replace(" ", "-"))
+                for line in DOCS.read_text(encoding="utf-8").splitlines() if line.startswith("#")}
+    for rule in alert_rules():
+        assert rule["labels"]["severity"] in {"warning", "critical"}, rule["alert"]
+        assert re.fullmatch(r"\d+m", rule["for"]), rule["alert"]
+        assert {"summary", "description", "runbook_url"} <= set(rule["annotations"]), rule["alert"]
+        anchor = rule["annotations"]["runbook_url"].rpartition("#")[2]
+        assert anchor == rule["alert"].lower() and anchor in headings, rule["alert"]
+
+
+def test_ratios_aggregate_both_sides_by_the_same_labels() -> None:
+    """The ops.md pitfall: a `sum without (...)` keeps `verdict` on the numerator only, and the division
+    matches nothing. Every ratio here divides two `sum by (<same labels>)`."""
+    for group in load("rules.yml")["groups"]:
+        for rule in group["rules"]:
+            expr = rule["expr"]
+            assert "without" not in expr, rule.get("record") or rule.get("alert")
+            if rule.get("record", "").endswith(("ratio_rate10m", "mean10m")):
+                groupings = re.findall(r"sum by \(([^)]*)\)", expr)
+                assert len(groupings) == 2 and groupings[0] == groupings[1], rule["record"]
