@@ -7,14 +7,13 @@ the test that started them. Waiting is polling with a deadline.
 from __future__ import annotations
 
 import asyncio
-import json
-import os
 import signal
 import socket
 import subprocess
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 import aiohttp
 import prometheus_client
@@ -355,28 +354,12 @@ def test_byte_sizes() -> None:
 
 # --- the CLI in a subprocess ---------------------------------------------------------------------------
 
-def test_cli_sigterm_drains_buffered_traces_and_exits_0(ragmon_cmd: list[str]) -> None:
-    env = {**os.environ, "RAGMON_QUIET": "30s", "RAGMON_DECISION_WAIT": "60s"}   # flags via environment
-    process = subprocess.Popen(
-        [*ragmon_cmd, "serve", "--http-listen", "127.0.0.1:0", "--grpc-listen", "off",
-         "--metrics-listen", "127.0.0.1:0", "--log-format", "json", "--drain-seconds", "10s"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
-    try:
-        assert process.stderr is not None
-        ready = None
-        while ready is None and (line := process.stderr.readline()):
-            entry = json.loads(line) if line.startswith("{") else {}
-            ready = entry if entry.get("message") == "ragmon serve ready" else None
-        assert ready is not None, "ragmon serve exited before it was ready"
-        asyncio.run(_send_and_wait_buffered(ready["http_port"], ready["metrics_port"]))
-        process.send_signal(signal.SIGTERM)
-        _, err = process.communicate(timeout=30)
-    finally:
-        if process.poll() is None:
-            process.kill()
-            process.communicate()
-    assert process.returncode == 0, err
-    logs = [json.loads(line) for line in err.splitlines() if line.startswith("{")]
+def test_cli_sigterm_drains_buffered_traces_and_exits_0(serve_process: Any) -> None:
+    env = {"RAGMON_QUIET": "30s", "RAGMON_DECISION_WAIT": "60s"}   # flags via environment
+    with serve_process(["--drain-seconds", "10s"], env) as serve:
+        asyncio.run(_send_and_wait_buffered(serve.ready["http_port"], serve.ready["metrics_port"]))
+        returncode, logs = serve.stop(signal.SIGTERM)
+    assert returncode == 0, logs
     assert [entry["outcomes"] for entry in logs if entry["message"] == "stopped"] == [{"scored": 3}]
     assert any(entry["message"] == "draining" and entry["traces_in_flight"] == 3 for entry in logs)
 

@@ -7,11 +7,8 @@ service (lexical worker processes included). Servers bind 127.0.0.1 on port 0 an
 from __future__ import annotations
 
 import asyncio
-import json
-import os
 import re
 import signal
-import subprocess
 import time
 from collections.abc import AsyncIterator, Callable, Iterator
 from typing import Any
@@ -176,30 +173,16 @@ async def test_claude_judges_a_nested_subset_of_the_lexical_sample(sidecar: Side
     assert sorted(re.findall(r"plan (\d)", " ".join(judged))) == ["0", "3"]  # the traces keyed 0.1 and 0.2
 
 
-def test_cli_serve_with_claude_flags(fake_api: FakeAnthropic, ragmon_cmd: list[str]) -> None:
+def test_cli_serve_with_claude_flags(fake_api: FakeAnthropic, serve_process: Any) -> None:
     fake_api.default = Reply(decide=warranty_only, usage=(1_000, 100))
-    env = {**os.environ, "ANTHROPIC_API_KEY": "test-key", "ANTHROPIC_BASE_URL": fake_api.url,
+    env = {"ANTHROPIC_API_KEY": "test-key", "ANTHROPIC_BASE_URL": fake_api.url,
            "RAGMON_LLM_SAMPLE_RATE": "1.0"}  # flags read from the environment too
-    process = subprocess.Popen(
-        [*ragmon_cmd, "serve", "--http-listen", "127.0.0.1:0", "--grpc-listen", "off",
-         "--metrics-listen", "127.0.0.1:0", "--log-format", "json", "--quiet", "50ms",
-         "--llm-max-per-minute", "2", "--llm-price-input", "2", "--llm-price-output", "10"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
-    try:
-        assert process.stderr is not None
-        ready = None
-        while ready is None and (line := process.stderr.readline()):
-            entry = json.loads(line) if line.startswith("{") else {}
-            ready = entry if entry.get("message") == "ragmon serve ready" else None
-        assert ready is not None, "ragmon serve exited before it was ready"
-        samples = asyncio.run(_send_three(ready["http_port"], ready["metrics_port"]))
-        process.send_signal(signal.SIGTERM)
-        _, err = process.communicate(timeout=30)
-    finally:
-        if process.poll() is None:
-            process.kill()
-            process.communicate()
-    assert process.returncode == 0, err
+    args = ["--quiet", "50ms", "--llm-max-per-minute", "2",
+            "--llm-price-input", "2", "--llm-price-output", "10"]
+    with serve_process(args, env) as serve:
+        samples = asyncio.run(_send_three(serve.ready["http_port"], serve.ready["metrics_port"]))
+        returncode, logs = serve.stop(signal.SIGTERM)
+    assert returncode == 0, logs
     # --llm-max-per-minute 2: two calls, the third throttled. Each billed 1,000 in + 100 out at the
     # prices given ($2 / $10 per million): $0.002 + $0.001 = $0.003 a call.
     assert (claude_requests(samples, "ok"), claude_requests(samples, "throttled")) == (2, 1)
