@@ -26,6 +26,8 @@ JUDGE_OUTCOMES = ("ok", "error", "timeout", "rate_limited", "throttled", "over_b
 REJECT_REASONS = ("invalid", "decode_error", "too_large", "unauthorized", "backpressure", "duplicate", "late",
                   "too_many_spans")
 """The receivers' refusals (ragmon.otlp.sink) and the assembler's drops; each gets a zero series at start."""
+CAPTURE_OUTCOMES = ("written", "too_large", "backlog", "error")
+"""What became of an example selected by `--capture` (ragmon.capture)."""
 
 SCORE_BUCKETS = tuple(round(i / 10, 1) for i in range(11))
 JUDGE_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)
@@ -130,13 +132,14 @@ class Exporter:
     """Every metric of the sidecar; methods are named after the events the service reports."""
 
     def __init__(self, *, window: float = 300.0, max_pipelines: int = 20,
-                 judges: Sequence[str] = ("lexical",), clock: Callable[[], float] = time.monotonic,
-                 version: str = __version__) -> None:
+                 judges: Sequence[str] = ("lexical",), capture: bool = False,
+                 clock: Callable[[], float] = time.monotonic, version: str = __version__) -> None:
         # Process-wide switch of prometheus_client: `_created` series would double every counter's
         # series count for a value Prometheus does not need (it detects resets itself).
         prometheus_client.disable_created_metrics()
         self.registry = CollectorRegistry()
         self._judges = tuple(judges)
+        self._capture_outcomes = CAPTURE_OUTCOMES if capture else ()
         self._max_pipelines = max_pipelines
         self._pipelines: set[str] = set()
         self._lock = threading.Lock()
@@ -159,6 +162,8 @@ class Exporter:
                                          ["judge"], buckets=JUDGE_BUCKETS, registry=r)
         self._judge_cost = Counter("ragmon_judge_cost_usd", "Money spent on judge calls",
                                    ["judge"], registry=r)
+        self._captured = Counter("ragmon_captured", "Examples selected for --capture, by what became of them",
+                                 ["pipeline", "outcome"], registry=r)
         self.in_flight = Gauge("ragmon_traces_in_flight", "Traces buffered in the assembler", registry=r)
         self.queue_depth = Gauge("ragmon_score_queue_depth", "Examples waiting to be scored", registry=r)
         self._lag = Histogram("ragmon_score_lag_seconds", "Time from a trace's decision to its score",
@@ -197,6 +202,8 @@ class Exporter:
             self._examples.labels(pipeline, judge)
             for verdict in VERDICTS:
                 self._claims.labels(pipeline, judge, verdict)
+        for outcome in self._capture_outcomes:
+            self._captured.labels(pipeline, outcome)
 
     def spans_received(self, transport: str, count: int) -> None:
         self._received.labels(transport).inc(count)
@@ -229,6 +236,9 @@ class Exporter:
             self._judge_duration.labels(judge).observe(duration)
         if cost_usd:
             self._judge_cost.labels(judge).inc(cost_usd)
+
+    def captured(self, pipeline: str, outcome: str) -> None:
+        self._captured.labels(pipeline, outcome).inc()
 
     def score_lag(self, seconds: float) -> None:
         self._lag.observe(seconds)

@@ -1,7 +1,8 @@
 """`ragmon serve`: the sidecar. OTLP in, Prometheus out, scoring off the event loop.
 
 Flow: receivers (ragmon.otlp) -> `Sidecar.offer` -> Assembler -> decision task -> extraction ->
-sampling -> lane queues -> lane consumers (the lexical judge in worker processes) -> exporter.
+sampling -> lane queues -> lane consumers (the lexical judge in worker processes) -> exporter, and
+the first lane's results to ragmon.capture when `--capture` is on.
 
 Accounting: every decided trace ends under exactly one `ragmon_traces_total` outcome. `evicted` and
 `not_rag` are known at decision, `not_sampled` after sampling, `scored` or `error` when the first lane
@@ -39,6 +40,7 @@ from aiohttp import web
 from prometheus_client.aiohttp import make_aiohttp_handler
 
 from ragmon import __version__, llm_lane
+from ragmon.capture import CaptureWriter, threshold
 from ragmon.errors import InputError, RagmonError
 from ragmon.exporter import Exporter
 from ragmon.model import Example
@@ -105,6 +107,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     export.add_argument("--max-pipelines", type=positive_int, default=20,
                         help="distinct pipeline label values; later ones are exported as 'other' "
                              "(default 20)")
+    capture = parser.add_argument_group("capture of low-scoring examples (stores production text)")
+    capture.add_argument("--capture", type=Path, metavar="FILE",
+                         help="append poorly grounded examples to FILE as ragmon JSONL, ready for "
+                              "`ragmon replay` (default: off)")
+    capture.add_argument("--capture-below", type=threshold, default=0.5, metavar="G",
+                         help="capture when groundedness < G; 'all' captures every scored example "
+                              "(default 0.5)")
+    capture.add_argument("--capture-max-bytes", type=byte_size, default=64 * MiB, metavar="SIZE",
+                         help="rename FILE to FILE.1 before it grows past SIZE (default 64MiB)")
     ops = parser.add_argument_group("operation")
     ops.add_argument("--drain-seconds", type=duration, default="10s",
                      help="on SIGTERM, time to score what is buffered before exiting (default 10s)")
@@ -132,6 +143,9 @@ class ServeConfig:
     max_body: int = 16 * MiB
     token: str | None = field(default=None, repr=False)
     drain_seconds: float = 10.0
+    capture: Path | None = None
+    capture_below: float = 0.5
+    capture_max_bytes: int = 64 * MiB
 
     @classmethod
     def from_args(cls, args: argparse.Namespace) -> ServeConfig:
@@ -142,7 +156,8 @@ class ServeConfig:
             workers=args.workers, queue_size=args.queue_size, k=args.k, window=args.window,
             max_pipelines=args.max_pipelines, max_body=args.max_body,
             token=read_token(args.token_file, os.environ.get("RAGMON_TOKEN")),
-            drain_seconds=args.drain_seconds,
+            drain_seconds=args.drain_seconds, capture=args.capture, capture_below=args.capture_below,
+            capture_max_bytes=args.capture_max_bytes,
         )
 
 
@@ -201,12 +216,16 @@ class Sidecar:
         self.config = config
         self._lanes = list(lanes) if lanes is not None else [lexical_lane(config)]
         self.exporter = Exporter(window=config.window, max_pipelines=config.max_pipelines,
-                                 judges=[lane.judge for lane in self._lanes])
+                                 judges=[lane.judge for lane in self._lanes],
+                                 capture=config.capture is not None)
         self.assembler = Assembler(quiet=config.quiet, decision_wait=config.decision_wait,
                                    max_traces=config.max_traces,
                                    max_spans_per_trace=config.max_spans_per_trace)
         self._runners = [_LaneRunner(lane, config.queue_size, i == 0) for i, lane in enumerate(self._lanes)]
         self._primary = self._runners[0]
+        self._capture = None if config.capture is None else CaptureWriter(
+            config.capture, below=config.capture_below, max_bytes=config.capture_max_bytes,
+            count=self.exporter.captured)
         self.exporter.in_flight.set_function(lambda: self.assembler.in_flight)
         self.exporter.queue_depth.set_function(lambda: sum(r.queue.qsize() for r in self._runners))
         self._wake = asyncio.Event()
@@ -227,6 +246,8 @@ class Sidecar:
         cfg = self.config
         try:
             metrics_port = await self._serve_web(self._metrics_app(), cfg.metrics_listen, "metrics")
+            if self._capture is not None:
+                await self._capture.start()
             for runner in self._runners:
                 await runner.lane.start()
             self._decider = asyncio.create_task(self._decide_loop(), name="ragmon-decide")
@@ -295,6 +316,8 @@ class Sidecar:
         self._runners_web.clear()
         for runner in self._runners:
             await runner.lane.close()
+        if self._capture is not None:
+            await self._capture.close()
 
     async def _close_receivers(self) -> None:
         if self._grpc is not None:
@@ -464,6 +487,9 @@ class Sidecar:
             return "error"
         self.exporter.judge_request(judge, "ok", scored.duration, scored.cost_usd)
         self.exporter.example_scored(job.pipeline, judge, scored.result, job.trace_id)
+        if self._capture is not None and lane is self._primary.lane:
+            # The first lane only: a second judge's record would repeat the trace id, which replay refuses.
+            self._capture.offer(scored.result, job.trace_id, job.pipeline)
         return "scored"
 
     def _finish(self, runner: _LaneRunner, job: _Job, outcome: str) -> None:

@@ -6,31 +6,16 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 import pytest
-from langchain_core.documents import Document
-from langchain_core.embeddings import DeterministicFakeEmbedding
-from langchain_core.language_models.fake_chat_models import FakeListChatModel
-from langchain_core.output_parsers import StrOutputParser
-from langchain_core.prompts import ChatPromptTemplate
-from langchain_core.runnables import RunnableLambda, RunnablePassthrough
-from langchain_core.vectorstores import InMemoryVectorStore
+from instrumented_apps import LANGCHAIN_ANSWER, QUESTION, RagChain
+from langchain_core.runnables import RunnableLambda
 from openinference.instrumentation import TraceConfig
 from openinference.instrumentation.langchain import LangChainInstrumentor
 from opentelemetry.trace import SpanKind
 
-from ragmon.model import Context
 from ragmon.semconv.extract import ExtractionError, extract
 
 if TYPE_CHECKING:
     from semconv.conftest import Recorder
-
-CORPUS = {
-    "kb-refunds": "Refunds are accepted within 30 days of delivery.",
-    "kb-shipping": "Standard shipping takes 5 business days.",
-    "kb-support": "Support is available by chat around the clock.",
-    "kb-warranty": "The warranty covers manufacturing defects for two years.",
-}
-QUESTION = "How long do I have to ask for a refund?"
-ANSWER = "You can ask for a refund within 30 days of delivery [1]."
 
 
 @pytest.fixture
@@ -41,31 +26,6 @@ def instrumented(recorder: Recorder) -> Iterator[Recorder]:
     instrumentor.uninstrument()
 
 
-class RagChain:
-    """retriever -> prompt -> chat model -> parser, remembering the documents the prompt was given."""
-
-    def __init__(self) -> None:
-        store = InMemoryVectorStore(DeterministicFakeEmbedding(size=32))
-        store.add_documents([Document(page_content=text, metadata={"id": doc_id})
-                             for doc_id, text in CORPUS.items()])
-        self.used: list[Document] = []
-        prompt = ChatPromptTemplate.from_messages(
-            [("system", "Answer from the numbered context only.\n{context}"), ("human", "{question}")])
-        self.chain = (
-            {"context": store.as_retriever(search_kwargs={"k": 3}) | RunnableLambda(self._format),
-             "question": RunnablePassthrough()}
-            | prompt | FakeListChatModel(responses=[ANSWER]) | StrOutputParser()
-        )
-
-    def _format(self, docs: list[Document]) -> str:
-        self.used.extend(docs)
-        return "\n".join(f"[{n}] {doc.page_content}" for n, doc in enumerate(docs, 1))
-
-    def used_contexts(self) -> tuple[Context, ...]:
-        # LangChain's instrumentor writes no document id or score: ids come from the metadata we set.
-        return tuple(Context(doc.metadata["id"], doc.page_content, None) for doc in self.used)
-
-
 def test_lcel_chain_extracts_question_documents_answer_and_citation(instrumented: Recorder) -> None:
     rag = RagChain()
     answer = rag.chain.invoke(QUESTION)
@@ -73,11 +33,11 @@ def test_lcel_chain_extracts_question_documents_answer_and_citation(instrumented
     example = extract(instrumented.trace())
 
     assert example is not None
-    assert answer == ANSWER
+    assert answer == LANGCHAIN_ANSWER
     assert example.question == QUESTION
     assert len(rag.used) == 3
     assert example.contexts == rag.used_contexts()
-    assert example.answer == ANSWER
+    assert example.answer == LANGCHAIN_ANSWER
     # The answer cites "[1]": the first document the prompt numbered.
     assert example.citations == (rag.used[0].metadata["id"],)
     assert example.pipeline == instrumented.service
@@ -97,7 +57,7 @@ def test_chain_under_an_http_server_span_of_another_instrumentation(instrumented
 
     assert example is not None
     assert example.question == QUESTION
-    assert example.answer == ANSWER
+    assert example.answer == LANGCHAIN_ANSWER
     assert example.contexts == rag.used_contexts()
 
 
@@ -111,7 +71,7 @@ def test_chain_called_with_a_mapping_reads_the_question_key(instrumented: Record
 
     assert example is not None
     assert example.question == QUESTION
-    assert example.answer == ANSWER
+    assert example.answer == LANGCHAIN_ANSWER
 
 
 def test_hidden_documents_are_an_error_not_empty_texts(recorder: Recorder) -> None:

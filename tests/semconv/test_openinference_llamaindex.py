@@ -7,29 +7,21 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 import pytest
-from llama_index.core import Document, VectorStoreIndex
+from instrumented_apps import QUESTION, llama_index, node_contexts, query_engine
+from llama_index.core import VectorStoreIndex
 from llama_index.core.base.response.schema import Response
 from llama_index.core.bridge.pydantic import Field
-from llama_index.core.embeddings import MockEmbedding
 from llama_index.core.instrumentation import get_dispatcher
 from llama_index.core.instrumentation.events.rerank import ReRankEndEvent, ReRankStartEvent
-from llama_index.core.llms import MockLLM
 from llama_index.core.postprocessor.types import BaseNodePostprocessor
 from llama_index.core.schema import NodeWithScore, QueryBundle
 from openinference.instrumentation.llama_index import LlamaIndexInstrumentor
 
-from ragmon.model import Context
 from ragmon.semconv.extract import extract
 
 if TYPE_CHECKING:
     from semconv.conftest import Recorder
 
-CORPUS = {
-    "refunds": "Refunds are accepted within 30 days of delivery.",
-    "shipping": "Standard shipping takes 5 business days.",
-    "support": "Support is available by chat around the clock.",
-}
-QUESTION = "How long do I have to ask for a refund?"
 dispatcher = get_dispatcher(__name__)
 
 
@@ -58,20 +50,13 @@ def instrumented(recorder: Recorder) -> Iterator[Recorder]:
 
 @pytest.fixture
 def index() -> VectorStoreIndex:
-    # A mock embedding, and an explicit MockLLM in every engine: nothing falls back to OpenAI. Tests
-    # clear the indexing spans before querying.
-    documents = [Document(text=text, id_=doc_id) for doc_id, text in CORPUS.items()]
-    return VectorStoreIndex.from_documents(documents, embed_model=MockEmbedding(embed_dim=8))
-
-
-def _contexts(nodes: list[NodeWithScore]) -> tuple[Context, ...]:
-    return tuple(Context(n.node_id, n.node.get_content(), n.score) for n in nodes)
+    return llama_index()
 
 
 def test_query_engine_extracts_nodes_question_and_answer(instrumented: Recorder,
                                                           index: VectorStoreIndex) -> None:
     instrumented.exporter.clear()
-    engine = index.as_query_engine(llm=MockLLM(max_tokens=12), similarity_top_k=2)
+    engine = query_engine(index, top_k=2)
     response = engine.query(QUESTION)
     assert isinstance(response, Response)
 
@@ -81,7 +66,7 @@ def test_query_engine_extracts_nodes_question_and_answer(instrumented: Recorder,
     assert example.question == QUESTION
     # What the synthesizer was given, in order, with the node ids LlamaIndex writes as document.id.
     assert len(response.source_nodes) == 2
-    assert example.contexts == _contexts(response.source_nodes)
+    assert example.contexts == node_contexts(response.source_nodes)
     assert example.answer == str(response)
     assert example.answer.strip()
 
@@ -90,8 +75,7 @@ def test_reranker_output_wins_over_the_retrieved_nodes(instrumented: Recorder,
                                                         index: VectorStoreIndex) -> None:
     instrumented.exporter.clear()
     reranker = KeepLast()
-    engine = index.as_query_engine(llm=MockLLM(max_tokens=12), similarity_top_k=3,
-                                   node_postprocessors=[reranker])
+    engine = query_engine(index, top_k=3, node_postprocessors=[reranker])
     response = engine.query(QUESTION)
 
     example = extract(instrumented.trace())
@@ -99,6 +83,6 @@ def test_reranker_output_wins_over_the_retrieved_nodes(instrumented: Recorder,
     assert example is not None
     # The retriever returned three nodes; the model saw only the last of them.
     assert len(reranker.received) == 3
-    assert example.contexts == _contexts(reranker.received[-1:])
-    assert example.contexts == _contexts(response.source_nodes)
+    assert example.contexts == node_contexts(reranker.received[-1:])
+    assert example.contexts == node_contexts(response.source_nodes)
     assert example.answer == str(response)
