@@ -6,16 +6,24 @@ The format is detected per file from its first record:
    `citations`, `ground_truth`, `category`, `pipeline`); any other field lands in `Example.extra`.
 2. eval-set JSON: `{"corpus": [...], "examples": [...]}`, questions without answers.
 3. trace JSON or JSONL: `input|question`, `output`, `expectedDocs`, `steps` with retrieval outputs.
+4. OTLP/JSON lines: one `ExportTraceServiceRequest` per line, as the Collector's file exporter writes.
+   The spans go through the OTLP/JSON decoder, the Assembler and span extraction exactly as live traffic
+   does, so an offline figure for a recorded trace is the sidecar's figure for it. A trace must lie in
+   one file; its example id is the trace id.
 
-OTLP/JSON lines are recognised but not read here yet. Blank lines in JSONL are skipped; every other line
-either becomes an example or stops the load with an `InputError`, so nothing is lost without a word.
-JSONL is read line by line and yielded as it goes; a whole-document JSON file is parsed in one piece.
+Blank lines in JSONL are skipped; every other line either becomes an example or stops the load with an
+`InputError`, so nothing is lost without a word. The one exception is a recorded trace that is not RAG
+(no retrieval, no generation): it is no example, and `load` lists it in `skipped` for the caller to
+report. JSONL is read line by line and yielded as it goes; a whole-document JSON file is parsed in one
+piece, and so is an OTLP file (a trace is only whole once every line has been read).
 """
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
+import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from functools import partial
 from pathlib import Path
@@ -24,6 +32,9 @@ from typing import Any
 from ragmon.errors import InputError
 from ragmon.ids import content_id
 from ragmon.model import Context, Example
+from ragmon.otlp.decode import DecodeError, decode_json
+from ragmon.semconv.extract import ExtractionError, extract
+from ragmon.traces import Assembler, Span
 
 PathLike = str | os.PathLike[str]
 FieldPath = tuple[str | int, ...]
@@ -43,14 +54,22 @@ _QUESTION_KEYS = ("query", "question", "input")
 _ANSWER_KEYS = ("answer", "output", "text", "content")
 _DOC_ID_KEYS = ("id", "source", "doc_id")
 _JSON_SPACE = " \t\n\r"
+_OTLP_MARKER = "resourceSpans"
 
 
-def load(paths: Iterable[PathLike]) -> Iterator[Example]:
-    """Examples from every file in order; an id seen twice is an error because reports are keyed by id."""
+NOT_RAG = "not_rag"
+"""The reason recorded in `skipped` for a recorded trace with no retrieval and no generation."""
+Skipped = list[tuple[str, str]]
+
+
+def load(paths: Iterable[PathLike], *, skipped: Skipped | None = None) -> Iterator[Example]:
+    """Examples from every file in order; an id seen twice is an error because reports are keyed by id.
+
+    Recorded traces that are not RAG are appended to `skipped` as (trace id, NOT_RAG)."""
     seen: dict[str, tuple[str, _LineOf]] = {}
     for path in paths:
         source = str(path)
-        for example, line_of in _load_located(Path(path)):
+        for example, line_of in _load_located(Path(path), [] if skipped is None else skipped):
             if example.id in seen:
                 first_source, first_line = seen[example.id]
                 raise InputError(f"duplicate example id {example.id!r} (first at "
@@ -68,7 +87,7 @@ class _FieldError(Exception):
         self.path = path
 
 
-def _load_located(path: Path) -> Iterator[tuple[Example, _LineOf]]:
+def _load_located(path: Path, skipped: Skipped) -> Iterator[tuple[Example, _LineOf]]:
     source = str(path)
     try:
         handle = path.open("rb")
@@ -92,6 +111,9 @@ def _load_located(path: Path) -> Iterator[tuple[Example, _LineOf]]:
         if isinstance(obj, list) or (isinstance(obj, dict) and _is_evalset(obj)):
             handle.seek(0)
             yield from _load_document(handle.read(), source)
+            return
+        if isinstance(obj, dict) and _OTLP_MARKER in obj:
+            yield from _load_otlp(itertools.chain([first], lines), source, skipped)
             return
         parse = _record_parser(obj, source, number)
         yield _parse_line(parse, obj, source, number)
@@ -129,7 +151,7 @@ def _parse_line(parse: _Parser, obj: Any, source: str, number: int) -> tuple[Exa
     if not isinstance(obj, dict):
         raise InputError(f"expected a JSON object, got {_json_type(obj)}", source=source, line=number)
     try:
-        return parse(obj, f"{source}:{number}"), lambda: number
+        return parse(obj, f"{source}:{number}"), _fixed(number)
     except _FieldError as exc:
         raise InputError(exc.message, source=source, line=number, field=_dotted(exc.path)) from None
 
@@ -138,10 +160,66 @@ def _record_parser(obj: Any, source: str, line: int) -> _Parser:
     """The format of a whole file follows from its first record."""
     if not isinstance(obj, dict):
         raise InputError(f"expected a JSON object, got {_json_type(obj)}", source=source, line=line)
-    if "resourceSpans" in obj:
-        raise InputError("OTLP/JSON input is not supported yet (use ragmon JSONL, eval-set JSON or "
-                         "trace JSON)", source=source, line=line)
+    if _OTLP_MARKER in obj:
+        raise InputError("OTLP/JSON must hold one ExportTraceServiceRequest per line, as the Collector's "
+                         "file exporter writes it (reformat with `jq -c .`)", source=source, line=line)
     return _trace_example if _is_trace(obj) else _ragmon_example
+
+
+def _load_otlp(lines: Iterable[tuple[int, bytes]], source: str,
+               skipped: Skipped) -> Iterator[tuple[Example, _LineOf]]:
+    """Format 4: every span into one Assembler, every trace decided at the end of the file (no clock:
+    the file is all there is), then extraction. Unlike the sidecar's, this Assembler has no bounds: they
+    protect a long-running service from an endless stream, and evicting or truncating a trace here would
+    score it on part of its spans."""
+    assembler = Assembler(max_traces=sys.maxsize, max_spans_per_trace=sys.maxsize)
+    span_lines: dict[tuple[str, str], int] = {}
+    for number, raw in lines:
+        if raw.isspace():
+            continue
+        for span in _otlp_spans(raw, source, number):
+            if assembler.add(span) == "accepted":  # else a duplicate (an exporter's retry): dropped as live
+                span_lines[span.trace_id, span.span_id] = number
+    if not span_lines:
+        raise InputError("contains no spans", source=source)
+    for decided in assembler.drain():
+        trace = decided.trace
+        try:
+            example = extract(trace)
+        except ExtractionError as exc:
+            error = InputError(str(exc), source=source, line=span_lines[trace.trace_id, exc.span_id])
+            error.field = exc.field  # as ExtractionError does: the message already names the attribute
+            raise error from None
+        if example is None:
+            skipped.append((trace.trace_id, NOT_RAG))
+            continue
+        yield example, _fixed(span_lines[trace.trace_id, trace.spans[0].span_id])
+
+
+def _fixed(line: int) -> _LineOf:
+    return lambda: line
+
+
+def _otlp_spans(raw: bytes, source: str, number: int) -> tuple[Span, ...]:
+    """The spans of one line. A span with unusable ids stops the load, where the sidecar would take the
+    rest of the batch and count it: a gate must not pass on a trace read without one of its spans (a
+    lost retriever span changes the contexts and so every score), and a report has no counter for it."""
+    try:
+        obj = json.loads(raw)
+    except ValueError as exc:
+        raise _json_error(exc, source, number) from None
+    if not isinstance(obj, dict) or _OTLP_MARKER not in obj:
+        raise InputError(f"expected an OTLP/JSON ExportTraceServiceRequest (an object with "
+                         f"{_OTLP_MARKER!r}) like the lines before it, got {_json_type(obj)}",
+                         source=source, line=number)
+    try:
+        batch = decode_json(raw)
+    except DecodeError as exc:
+        raise InputError(str(exc), source=source, line=number) from None
+    if batch.rejected:
+        raise InputError(f"{batch.rejected} span(s) with unusable ids: {batch.rejection_message()}",
+                         source=source, line=number)
+    return batch.spans
 
 
 def _is_trace(obj: Mapping[str, Any]) -> bool:

@@ -1,8 +1,9 @@
 """`ragmon replay`: score a golden dataset offline and gate a deploy on the result.
 
 Exit 0 when every gate held, 1 when one breached, 2 when the run could not complete (bad input, a judge
-that failed). The whole dataset is read and checked before any scoring, so a bad line 10,000 stops the run
-before a paid judge has been called 9,999 times.
+that failed, an unreachable --target). The whole dataset is read and checked before any scoring, so a bad
+line 10,000 stops the run before a paid judge has been called 9,999 times. With --target the answers come
+from a running build instead of the file (see ragmon.target), all of them before scoring starts.
 """
 
 from __future__ import annotations
@@ -13,8 +14,9 @@ import os
 import sys
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from ragmon import datasets
 from ragmon.errors import InputError
@@ -25,9 +27,12 @@ from ragmon.judges.claude import add_cli_arguments as add_claude_arguments
 from ragmon.judges.claude import judge_from_args as claude_judge_from_args
 from ragmon.judges.lexical import LexicalJudge
 from ragmon.model import EvalConfig, Example, Report
-from ragmon.options import fraction, positive_int
+from ragmon.options import duration, fraction, listen_address, positive_int
 from ragmon.report import json as json_report
 from ragmon.report import junit, markdown, text
+
+if TYPE_CHECKING:
+    from ragmon.target import Target
 
 JUDGES = ("lexical", "claude")
 DETERMINISTIC_JUDGES = frozenset({"lexical"})
@@ -36,7 +41,8 @@ DETERMINISTIC_JUDGES = frozenset({"lexical"})
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("datasets", nargs="+", metavar="DATASET",
-                        help="ragmon JSONL, eval-set JSON or trace JSON/JSONL; format detected per file")
+                        help="ragmon JSONL, eval-set JSON, trace JSON/JSONL or OTLP/JSON lines; format "
+                             "detected per file")
     parser.add_argument("--k", type=positive_int, default=5, help="cut-off for retrieval metrics (default 5)")
     parser.add_argument("--gate", action="append", default=[], metavar="NAME=VALUE",
                         help="minimum for a metric (a maximum for hallucination_rate); repeatable")
@@ -60,19 +66,50 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     claude.add_argument("--cache-dir", type=Path, metavar="DIR",
                         help="keep Claude verdicts here, so re-runs (e.g. in CI) do not re-bill")
     add_claude_arguments(claude, prices=False)
+    # --- live replay (ragmon.target) ---
+    live = parser.add_argument_group("live replay (--target): ask a running build the golden questions, "
+                                     "score the traces it exports")
+    live.add_argument("--target", metavar="URL",
+                      help="POST each question to this URL with a traceparent header; answers and contexts "
+                           "are read from the traces the build exports to --receiver-listen")
+    live.add_argument("--target-field", default="question", metavar="NAME",
+                      help="JSON field of the request body that carries the question (default %(default)s)")
+    live.add_argument("--target-concurrency", type=positive_int, default=4, metavar="N",
+                      help="requests in flight at once (default %(default)s)")
+    live.add_argument("--target-timeout", type=duration, default="30s", metavar="DURATION",
+                      help="time allowed for each answer (default 30s)")
+    live.add_argument("--receiver-listen", type=listen_address, default="127.0.0.1:4318",
+                      metavar="HOST:PORT",
+                      help="OTLP/HTTP receiver for the build's spans (default %(default)s, where OTLP/HTTP "
+                           "exporters send by default; port 0 picks a free port and prints it)")
+    live.add_argument("--trace-wait", type=duration, default="30s", metavar="DURATION",
+                      help="after the last answer, how long the traces may take to arrive (default 30s)")
+    live.add_argument("--trace-quiet", type=duration, default="500ms", metavar="DURATION",
+                      help="a trace is complete this long after its last span once its root has arrived "
+                           "(default 500ms)")
 
 
 def run(args: argparse.Namespace) -> int:
     gates = parse_gates(args.gate)
+    target = _target(args)
     judge = build_judge(args)
-    examples = list(datasets.load(args.datasets))
+    not_rag: datasets.Skipped = []
+    examples = list(datasets.load(args.datasets, skipped=not_rag))
+    if not_rag and not args.quiet:
+        print(f"skipped {len(not_rag)} recorded trace(s) that are not RAG (no retrieval, no generation): "
+              f"{_listed(not_rag)}", file=sys.stderr)
+    if target is not None:
+        from ragmon.target import collect
+
+        examples = collect(examples, target, log=None if args.quiet else sys.stderr)
     progress = Progress(sys.stderr, enabled=not args.quiet)
     # The dataset, then the results, live until the end: frozen, the collector stops rescanning them on
     # every full collection while scoring and rendering allocate (JSON report ~3x faster at 10,000).
     gc.freeze()
     try:
-        reports = score_runs(examples, judge, EvalConfig(k=args.k), args.repeat, progress,
-                             skip_judge_errors=args.judge_errors == "skip")
+        reports = [replace(report, skipped=(*not_rag, *report.skipped))
+                   for report in score_runs(examples, judge, EvalConfig(k=args.k), args.repeat, progress,
+                                            skip_judge_errors=args.judge_errors == "skip")]
         gc.freeze()
         results = combine([decide(report, gates, args.confidence) for report in reports], args.min_pass_rate)
         report = reports[0]
@@ -124,6 +161,19 @@ def score_runs(examples: Sequence[Example], judge: Judge, config: EvalConfig, re
     runs = 1 if is_deterministic(judge) else repeat
     return [evaluate(examples, judge, config, progress, skip_judge_errors=skip_judge_errors)
             for _ in range(runs)]
+
+
+def _target(args: argparse.Namespace) -> Target | None:
+    if args.target is None:
+        return None
+    from ragmon.target import Target  # with aiohttp: ~150 ms of start-up that only --target needs
+
+    return Target.from_args(args)
+
+
+def _listed(skipped: Sequence[tuple[str, str]], shown: int = 5) -> str:
+    more = f" and {len(skipped) - shown} more (all listed in the reports)" if len(skipped) > shown else ""
+    return ", ".join(example_id for example_id, _ in skipped[:shown]) + more
 
 
 def _confidence(text: str) -> float:

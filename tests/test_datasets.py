@@ -125,12 +125,6 @@ def test_missing_and_empty_files(tmp_path: Path) -> None:
     assert "no examples" in str(error_of([empty]))
 
 
-def test_otlp_json_lines_are_recognised_and_refused_clearly(tmp_path: Path) -> None:
-    path = write_jsonl(tmp_path / "spans.jsonl", [{"resourceSpans": [{"scopeSpans": []}]}])
-    err = error_of([path])
-    assert err.line == 1 and "OTLP/JSON input is not supported yet" in str(err)
-
-
 # --- format 2: eval-set JSON ---------------------------------------------------------------------
 
 

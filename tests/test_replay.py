@@ -117,7 +117,7 @@ def test_malformed_line_of_a_thousand_line_file_exits_2(ragmon_cmd: list[str], t
 
 @pytest.mark.parametrize(("content", "args", "words"), [
     (None, (), "cannot read dataset"),
-    ('{"resourceSpans": []}\n', (), "OTLP/JSON input is not supported yet"),
+    ('{"resourceSpans": []}\n', (), "contains no spans"),
     ('{"id": "a", "question": "q"}\n', ("--gate", "groundedness"), "expects NAME=VALUE"),
 ])
 def test_bad_input_exits_2_with_one_line(ragmon_cmd: list[str], tmp_path: Path, content: str | None,

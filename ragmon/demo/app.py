@@ -6,38 +6,51 @@ a CHAIN root (input.value = question, output.value = answer), a RETRIEVER child
 (llm.output_messages.0.message.{role,content}), so ragmon scores it through its real extraction path.
 `--golden` also writes the same questions and answers as ragmon JSONL for the offline gate.
 `--all` runs the whole tour (see ragmon.demo.tour).
+`--serve HOST:PORT` runs the app as an HTTP service instead, the candidate build `ragmon replay --target`
+questions: `POST /ask {"question": ...}` answers `{"answer": ...}`, and each request's trace continues the
+caller's `traceparent` under a SERVER span, as an instrumented web framework would do.
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import json
 import logging
+import signal
 from collections.abc import Sequence
 from itertools import cycle, islice
 from pathlib import Path
 
+from aiohttp import web
+from opentelemetry import propagate
 from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter
 from opentelemetry.sdk.resources import Resource
 from opentelemetry.sdk.trace import ReadableSpan, TracerProvider
 from opentelemetry.sdk.trace.export import BatchSpanProcessor, SpanExporter, SpanExportResult
-from opentelemetry.trace import Tracer
+from opentelemetry.trace import SpanKind, Tracer
 
 from ragmon.demo.rag import PHASES, Answer, Question, Retriever, TemplateLLM, build, load_corpus
 from ragmon.errors import RagmonError
-from ragmon.options import positive_int
+from ragmon.options import listen_address, positive_int
 
 SERVICE_NAME = "policy-assistant"
 DEFAULT_ENDPOINT = "http://127.0.0.1:4318"
 KIND = "openinference.span.kind"
+SERVER_ATTRIBUTES = {"http.request.method": "POST", "url.path": "/ask"}
+SERVE_BATCH_DELAY_MS = 100
+"""A served app's span batches leave every 100 ms (the SDK default is 5 s), so a replay waits little."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--all", action="store_true",
                         help="the full tour: start `ragmon serve`, run every phase, read /metrics back, "
                              "then gate the golden sets with `ragmon replay`")
-    parser.add_argument("--phase", choices=PHASES, default="healthy",
+    parser.add_argument("--phase", "--build", choices=PHASES, default="healthy",
                         help="which build of the app answers (default %(default)s)")
+    parser.add_argument("--serve", type=listen_address, metavar="HOST:PORT",
+                        help="serve the app over HTTP until stopped: POST /ask {\"question\": ...}, each "
+                             "request traced under the caller's traceparent")
     parser.add_argument("--requests", type=positive_int, default=32,
                         help="questions to ask, cycling through the 32 built-in ones (default %(default)s)")
     parser.add_argument("--endpoint", default=DEFAULT_ENDPOINT,
@@ -54,6 +67,9 @@ def run(args: argparse.Namespace) -> int:
         from ragmon.demo.tour import run_tour
 
         return run_tour()
+    if args.serve is not None:
+        return asyncio.run(serve(args.serve, args.phase, endpoint=args.endpoint,
+                                 service_name=args.service_name))
     answers = run_phase(args.phase, requests=args.requests, endpoint=args.endpoint,
                         service_name=args.service_name, golden=args.golden)
     print(f"{args.phase}: sent {len(answers)} traces to {args.endpoint}"
@@ -66,13 +82,9 @@ def run_phase(phase: str, *, requests: int, endpoint: str = DEFAULT_ENDPOINT,
     """Ask `requests` questions of one build, export every trace, and wait until the exporter is done."""
     _, questions = load_corpus()
     retriever, llm = build(phase)
-    exporter = _CheckedExporter(OTLPSpanExporter(endpoint=endpoint.rstrip("/") + "/v1/traces", timeout=10))
-    provider = TracerProvider(resource=Resource.create({"service.name": service_name,
-                                                        "service.version": phase}))
-    provider.add_span_processor(BatchSpanProcessor(exporter))
+    exporter = _CheckedExporter(endpoint)
+    provider = _provider(BatchSpanProcessor(exporter), service_name, phase)
     tracer = provider.get_tracer("ragmon.demo")
-    # The SDK logs an export failure and carries on, as an app should; the demo reports it instead.
-    logging.getLogger("opentelemetry.exporter.otlp.proto.http.trace_exporter").setLevel(logging.CRITICAL)
     try:
         answers = [answer(tracer, retriever, llm, q, phase) for q in islice(cycle(questions), requests)]
     finally:
@@ -83,6 +95,55 @@ def run_phase(phase: str, *, requests: int, endpoint: str = DEFAULT_ENDPOINT,
     if golden is not None:
         write_golden(golden, answers)
     return answers
+
+
+async def serve(address: tuple[str, int], phase: str, *, endpoint: str = DEFAULT_ENDPOINT,
+                service_name: str = SERVICE_NAME) -> int:
+    """Answer `POST /ask` until SIGTERM or SIGINT, then flush the spans still queued."""
+    retriever, llm = build(phase)
+    exporter = _CheckedExporter(endpoint)
+    provider = _provider(BatchSpanProcessor(exporter, schedule_delay_millis=SERVE_BATCH_DELAY_MS),
+                         service_name, phase)
+    tracer = provider.get_tracer("ragmon.demo")
+
+    async def ask(request: web.Request) -> web.Response:
+        try:
+            body = await request.json()
+        except ValueError:
+            body = None
+        question = body.get("question") if isinstance(body, dict) else None
+        if not isinstance(question, str) or not question.strip():
+            return web.json_response({"error": 'expected a JSON body {"question": "..."}'}, status=400)
+        with tracer.start_as_current_span("POST /ask", context=propagate.extract(request.headers),
+                                          kind=SpanKind.SERVER, attributes=SERVER_ATTRIBUTES) as span:
+            # A live question has no id and no known relevant documents: the golden file holds those.
+            reply = answer(tracer, retriever, llm, Question("", question, ()), phase)
+            span.set_attribute("http.response.status_code", 200)
+        return web.json_response({"answer": reply.text})
+
+    app = web.Application()
+    app.router.add_post("/ask", ask)
+    runner = web.AppRunner(app, access_log=None)
+    await runner.setup()
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, stop.set)
+    try:
+        host, port = address
+        try:
+            await web.TCPSite(runner, host, port).start()
+        except OSError as exc:
+            raise RagmonError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+        bound = runner.addresses[0][1]
+        print(f"{phase} build answering POST http://{host}:{bound}/ask; traces to {endpoint}", flush=True)
+        await stop.wait()
+    finally:
+        await runner.cleanup()
+        provider.shutdown()
+    if exporter.failed:
+        print(f"{exporter.failed} spans could not be exported to {endpoint}", flush=True)
+    return 0
 
 
 def answer(tracer: Tracer, retriever: Retriever, llm: TemplateLLM, question: Question, phase: str) -> Answer:
@@ -121,11 +182,20 @@ def write_golden(path: Path, answers: Sequence[Answer]) -> None:
             out.write(json.dumps(row) + "\n")
 
 
-class _CheckedExporter(SpanExporter):
-    """The real OTLP exporter, counting spans it failed to deliver."""
+def _provider(processor: BatchSpanProcessor, service_name: str, phase: str) -> TracerProvider:
+    resource = Resource.create({"service.name": service_name, "service.version": phase})
+    provider = TracerProvider(resource=resource)
+    provider.add_span_processor(processor)
+    # The SDK logs an export failure and carries on, as an app should; the demo reports it instead.
+    logging.getLogger("opentelemetry.exporter.otlp.proto.http.trace_exporter").setLevel(logging.CRITICAL)
+    return provider
 
-    def __init__(self, inner: OTLPSpanExporter) -> None:
-        self._inner = inner
+
+class _CheckedExporter(SpanExporter):
+    """The real OTLP/HTTP exporter to `endpoint` (a base URL), counting spans it failed to deliver."""
+
+    def __init__(self, endpoint: str) -> None:
+        self._inner = OTLPSpanExporter(endpoint=endpoint.rstrip("/") + "/v1/traces", timeout=10)
         self.failed = 0
 
     def export(self, spans: Sequence[ReadableSpan]) -> SpanExportResult:

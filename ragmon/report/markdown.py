@@ -35,7 +35,7 @@ def render(report: Report, gates: Sequence[GateResult], *, worst: int = DEFAULT_
             result = "pass" if g.passed else "**FAIL**"
             lines.append(f"| {g.metric} {g.op} {g.threshold:g} | {value} | {result} | {_cell(g.reason)} |")
     if report.skipped:
-        lines += ["", f"### Skipped ({len(report.skipped)}, judge errors)", ""]
+        lines += ["", f"### Skipped ({len(report.skipped)})", ""]
         lines += [f"- `{example_id}`: {reason}" for example_id, reason in report.skipped]
     weak = weakest(report.results)
     if weak:

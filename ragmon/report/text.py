@@ -13,7 +13,7 @@ def render(report: Report, gates: Sequence[GateResult]) -> str:
     judge = report.judge.get("name", "?")
     header = f"ragmon replay: {len(report.results)} examples, judge {judge}, k={report.k}"
     if report.skipped:
-        header += f", {len(report.skipped)} skipped (judge errors)"
+        header += f", {len(report.skipped)} skipped"
     rows = [("metric", "value", "n", "95% interval")]
     rows += [(name, *aggregate_cells(aggregate)) for name, aggregate in report.aggregates.items()]
     lines = [header, "", *_table(rows), ""]

@@ -10,7 +10,7 @@ from ragmon.report.text import render, verdict
 def test_table_rows_and_fail_verdict(report: Report, gates: tuple[GateResult, ...]) -> None:
     out = render(report, gates)
     lines = out.splitlines()
-    assert lines[0] == "ragmon replay: 4 examples, judge lexical, k=5, 1 skipped (judge errors)"
+    assert lines[0] == "ragmon replay: 4 examples, judge lexical, k=5, 1 skipped"
     rows = {line.split()[0]: line.split(maxsplit=1)[1] for line in lines[2:7]}
     assert rows["metric"].split()[0] == "value"
     # 0.58333 at three decimals; the interval is the stored (0.25, 1.0).

@@ -1,0 +1,245 @@
+"""`ragmon replay --target URL`: ask a running build the golden questions and score what its traces show.
+
+Each question is POSTed to the candidate with a W3C `traceparent` whose trace id ragmon draws, so the
+trace the candidate exports is matched to its question by an id ragmon chose, not by anything the
+candidate says. The spans come back over OTLP/HTTP to a receiver embedded in the run (the sidecar's own
+`add_otlp_routes`), are grouped by the same Assembler and read by the same extraction as live traffic.
+
+Each example joins two sources: id, question, relevant_ids, ground_truth, category and extra come from
+the golden file (what the build is tested against); contexts, answer and citations from the trace (what
+the build did), and the pipeline from the trace unless the golden example names one. Answers in the
+golden file are ignored.
+
+The run stops with exit 2 (a RagmonError) rather than score part of the set: an unreachable target, a
+non-2xx answer, a trace that never arrives or is not RAG each name the example ids concerned.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import os
+import secrets
+import sys
+import time
+from collections import Counter, defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import TextIO
+from urllib.parse import urlsplit
+
+import aiohttp
+from aiohttp import web
+
+from ragmon.errors import InputError, RagmonError
+from ragmon.model import Example
+from ragmon.otlp.http import add_otlp_routes
+from ragmon.semconv.extract import ExtractionError, extract
+from ragmon.traces import Assembler, Span, Trace
+
+MAX_BODY = 16 << 20
+"""The sidecar's default --max-body: a candidate's exporter batches are no larger here than in production."""
+SHOWN_IDS = 10
+"""Example ids named per problem in an error message; the rest are counted."""
+
+
+@dataclass(frozen=True, slots=True)
+class Target:
+    url: str
+    field: str = "question"
+    concurrency: int = 4
+    timeout: float = 30.0
+    receiver: tuple[str, int] = ("127.0.0.1", 4318)
+    trace_wait: float = 30.0
+    quiet: float = 0.5
+
+    @classmethod
+    def from_args(cls, args: argparse.Namespace) -> Target:
+        """From the flags `ragmon replay` defines; bad settings are an InputError before any data is read."""
+        url = urlsplit(args.target)
+        if url.scheme not in ("http", "https") or not url.hostname:
+            raise InputError(f"--target must be an http:// or https:// URL, got {args.target!r}")
+        if args.receiver_listen is None:
+            raise InputError("--receiver-listen cannot be off with --target: the traces arrive there")
+        return cls(url=args.target, field=args.target_field, concurrency=args.target_concurrency,
+                   timeout=args.target_timeout, receiver=args.receiver_listen, trace_wait=args.trace_wait,
+                   quiet=args.trace_quiet)
+
+
+def collect(golden: Sequence[Example], target: Target, *, log: TextIO | None = sys.stderr) -> list[Example]:
+    """The golden examples answered live by the target, in the golden order."""
+    return asyncio.run(_collect(golden, target, log))
+
+
+def new_trace_id() -> str:
+    return _random_hex(16)
+
+
+def traceparent(trace_id: str) -> str:
+    """Flags 01 (sampled): the SDK's default parent-based sampler drops the whole trace without it."""
+    return f"00-{trace_id}-{_random_hex(8)}-01"
+
+
+def _random_hex(size: int) -> str:
+    """W3C ids must not be all zeros."""
+    while int(value := secrets.token_hex(size), 16) == 0:
+        pass
+    return value
+
+
+async def _collect(golden: Sequence[Example], target: Target, log: TextIO | None) -> list[Example]:
+    # 128 random bits each: a repeat among even millions of questions is far less likely than a bit flip.
+    trace_ids = {example.id: new_trace_id() for example in golden}
+    sink = TraceSink(frozenset(trace_ids.values()), quiet=target.quiet, decision_wait=target.trace_wait)
+    app = web.Application()
+    add_otlp_routes(app, sink, max_body=MAX_BODY, token=None)
+    # The receiver inflates bodies itself, bounded by max_body (see ragmon.otlp.http).
+    runner = web.AppRunner(app, access_log=None, auto_decompress=False)
+    await runner.setup()
+    try:
+        host, port = target.receiver
+        try:
+            await web.TCPSite(runner, host, port).start()
+        except OSError as exc:
+            raise RagmonError(f"cannot listen for OTLP on {host}:{port}: {exc.strerror or exc}") from None
+        if log is not None:
+            endpoint = _http_url(host, int(runner.addresses[0][1]))
+            print(f"receiving the target's spans on {endpoint} (OTLP/HTTP: "
+                  f"OTEL_EXPORTER_OTLP_ENDPOINT={endpoint})", file=log, flush=True)
+        failed = await _ask_all(golden, trace_ids, target)
+        if failed:
+            raise RagmonError(f"{len(failed)} of {len(golden)} questions got no answer from {target.url}: "
+                              f"{_by_reason(failed)}")
+        await sink.wait(time.monotonic() + target.trace_wait)
+    finally:
+        await runner.cleanup()
+    return _join(golden, trace_ids, sink, target)
+
+
+async def _ask_all(golden: Sequence[Example], trace_ids: dict[str, str],
+                   target: Target) -> list[tuple[str, str]]:
+    """(example id, what went wrong) for every question without a 2xx answer."""
+    limit = asyncio.Semaphore(target.concurrency)
+    async with aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=target.timeout)) as session:
+
+        async def ask(example: Example) -> str | None:
+            async with limit:
+                return await _ask(session, target, example.question, trace_ids[example.id])
+
+        problems = await asyncio.gather(*(ask(example) for example in golden))
+    return [(example.id, problem) for example, problem in zip(golden, problems, strict=True) if problem]
+
+
+async def _ask(session: aiohttp.ClientSession, target: Target, question: str, trace_id: str) -> str | None:
+    headers = {"traceparent": traceparent(trace_id)}
+    try:
+        async with session.post(target.url, json={target.field: question}, headers=headers) as response:
+            body = await response.read()
+            if not 200 <= response.status < 300:
+                text = " ".join(body[:200].decode("utf-8", "replace").split())
+                return f"HTTP {response.status}" + (f" ({text})" if text else "")
+    except TimeoutError:
+        return f"no answer within {target.timeout:g}s"
+    except aiohttp.ClientConnectorError as exc:
+        reason = os.strerror(exc.os_error.errno) if exc.os_error.errno else str(exc.os_error)
+        return f"cannot connect to {exc.host}:{exc.port} ({reason})"
+    except aiohttp.ClientError as exc:
+        return f"request failed ({exc})"
+    return None
+
+
+def _join(golden: Sequence[Example], trace_ids: dict[str, str], sink: TraceSink,
+          target: Target) -> list[Example]:
+    joined: list[Example] = []
+    problems: list[tuple[str, str]] = []
+    for example in golden:
+        trace_id = trace_ids[example.id]
+        trace = sink.decided.get(trace_id)
+        if trace is None:
+            reason = ("its trace had no root span yet" if trace_id in sink.seen
+                      else "no span of its trace arrived")
+            problems.append((example.id, f"{reason} within --trace-wait {target.trace_wait:g}s"))
+            continue
+        try:
+            observed = extract(trace)
+        except ExtractionError as exc:
+            problems.append((example.id, str(exc)))
+            continue
+        if observed is None:
+            problems.append((example.id, f"trace {trace_id} has no retrieval or generation span (not RAG)"))
+            continue
+        joined.append(replace(example, contexts=observed.contexts, answer=observed.answer,
+                              citations=observed.citations, pipeline=example.pipeline or observed.pipeline))
+    if problems:
+        refused = "".join(f"; the receiver refused {count} span(s): {reason}"
+                          for reason, count in sink.rejected.items())
+        raise RagmonError(f"{len(problems)} of {len(golden)} answers cannot be scored from their traces (is "
+                          "the target exporting OTLP/HTTP to the receiver and propagating traceparent?): "
+                          f"{_by_reason(problems)}{refused}")
+    return joined
+
+
+class TraceSink:
+    """The embedded receiver's sink: every span into an Assembler, the decided traces of our questions
+    kept until the run ends, anything else (the target's other traffic) dropped when decided.
+
+    A span of a question's trace arriving after the Assembler decided it is added to the kept trace,
+    where the sidecar would count and drop it: the traces are only read once waiting is over, and a gate
+    should score the whole trace the build produced."""
+
+    def __init__(self, wanted: frozenset[str], *, quiet: float, decision_wait: float) -> None:
+        self.wanted = wanted
+        self.assembler = Assembler(quiet=quiet, decision_wait=decision_wait)
+        self.decided: dict[str, Trace] = {}
+        self.seen: set[str] = set()
+        self.rejected: Counter[str] = Counter()
+        self._changed = asyncio.Event()
+
+    def offer(self, spans: Sequence[Span], transport: str) -> bool:
+        for span in spans:
+            if span.trace_id not in self.wanted:
+                self.assembler.add(span)
+                continue
+            self.seen.add(span.trace_id)
+            if self.assembler.add(span) == "late":
+                trace = self.decided.get(span.trace_id)
+                if trace is not None and all(s.span_id != span.span_id for s in trace.spans):
+                    self.decided[span.trace_id] = Trace(trace.trace_id, (*trace.spans, span))
+        self._changed.set()
+        return True
+
+    def reject(self, count: int, reason: str) -> None:
+        self.rejected[reason] += count
+
+    async def wait(self, deadline: float) -> None:
+        """Until every question's trace is decided, or the deadline."""
+        while True:
+            for decided in self.assembler.pop_decided():
+                if decided.trace.trace_id in self.wanted:
+                    self.decided[decided.trace.trace_id] = decided.trace
+            now = time.monotonic()
+            if len(self.decided) == len(self.wanted) or now >= deadline:
+                return
+            due = self.assembler.next_deadline()
+            wake = deadline if due is None else min(deadline, due)
+            self._changed.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._changed.wait(), wake - now)
+
+
+def _by_reason(problems: Sequence[tuple[str, str]]) -> str:
+    """`reason: id, id, ... (and N more)` per distinct reason, so 500 refusals make one readable line."""
+    groups: defaultdict[str, list[str]] = defaultdict(list)
+    for example_id, reason in problems:
+        groups[reason].append(example_id)
+    parts = []
+    for reason, ids in groups.items():
+        more = f" and {len(ids) - SHOWN_IDS} more" if len(ids) > SHOWN_IDS else ""
+        parts.append(f"{reason}: {', '.join(ids[:SHOWN_IDS])}{more}")
+    return "; ".join(parts)
+
+
+def _http_url(host: str, port: int) -> str:
+    host = "127.0.0.1" if host in ("", "0.0.0.0") else host
+    return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
