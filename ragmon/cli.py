@@ -28,20 +28,28 @@ _TRUE = {"1", "true", "yes", "on"}
 
 
 def _apply_env_defaults(parser: argparse.ArgumentParser, environ: dict[str, str]) -> None:
-    """Let `RAGMON_MAX_TRACES=5000` stand for `--max-traces 5000`; the command line still wins."""
+    """Let `RAGMON_MAX_TRACES=5000` stand for `--max-traces 5000`; the command line still wins.
+
+    Values are converted here, so a bad one is reported under the variable's name, not the flag's."""
     for action in parser._actions:
         longs = [s for s in action.option_strings if s.startswith("--")]
         if not longs or action.dest == "help":
             continue
-        value = environ.get("RAGMON_" + longs[0][2:].upper().replace("-", "_"))
+        variable = "RAGMON_" + longs[0][2:].upper().replace("-", "_")
+        value = environ.get(variable)
         if value is None:
             continue
         if isinstance(action, argparse._StoreTrueAction):
             action.default = value.strip().lower() in _TRUE
-        elif isinstance(action, argparse._AppendAction):
-            action.default = [action.type(v) if action.type else v for v in value.split(",") if v]
-        else:
-            action.default = value
+            continue
+        items = [v for v in value.split(",") if v] if isinstance(action, argparse._AppendAction) else [value]
+        try:
+            converted = [action.type(v) if action.type else v for v in items]
+        except (argparse.ArgumentTypeError, ValueError, TypeError) as exc:
+            parser.error(f"{variable}={value!r}: {exc}")
+        if action.choices is not None and any(v not in action.choices for v in converted):
+            parser.error(f"{variable}={value!r}: choose from {', '.join(map(str, action.choices))}")
+        action.default = converted if isinstance(action, argparse._AppendAction) else converted[0]
 
 
 def build_parser(command: str | None, environ: dict[str, str] | None = None) -> argparse.ArgumentParser:

@@ -5,6 +5,9 @@ from __future__ import annotations
 import argparse
 import re
 
+MiB = 1 << 20
+_SIZE = re.compile(r"^\s*(\d+)\s*([kmg]i?b?|b)?\s*$", re.IGNORECASE)
+_SIZE_UNITS = {"b": 1, "k": 1000, "m": 1000**2, "g": 1000**3, "ki": 1 << 10, "mi": 1 << 20, "gi": 1 << 30}
 _DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h)?\s*$")
 _UNIT_SECONDS = {"ms": 0.001, "s": 1.0, "m": 60.0, "h": 3600.0, None: 1.0}
 
@@ -46,3 +49,15 @@ def listen_address(text: str) -> tuple[str, int] | None:
     if not sep or not port.isdigit() or not 0 <= int(port) <= 65535:
         raise argparse.ArgumentTypeError(f"not a listen address: {text!r} (use host:port or off)")
     return host.strip("[]") or "0.0.0.0", int(port)
+
+
+def byte_size(text: str) -> int:
+    """`16MiB`, `512KiB`, `1MB` or a bare number of bytes."""
+    match = _SIZE.match(text)
+    if not match:
+        raise argparse.ArgumentTypeError(f"not a size: {text!r} (use e.g. 16MiB, 512KiB, 1000000)")
+    unit = (match.group(2) or "b").lower().removesuffix("b") or "b"
+    value = int(match.group(1)) * _SIZE_UNITS[unit]
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1 byte: {text}")
+    return value

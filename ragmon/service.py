@@ -26,7 +26,6 @@ import contextlib
 import json
 import logging
 import os
-import re
 import signal
 import sys
 import time
@@ -44,7 +43,7 @@ from ragmon.capture import CaptureWriter, threshold
 from ragmon.errors import InputError, RagmonError
 from ragmon.exporter import Exporter
 from ragmon.model import Example
-from ragmon.options import duration, fraction, listen_address, positive_int
+from ragmon.options import MiB, byte_size, duration, fraction, listen_address, positive_int
 from ragmon.otlp.grpc import start_grpc_server
 from ragmon.otlp.http import add_otlp_routes
 from ragmon.sampling import sampling_key
@@ -53,23 +52,6 @@ from ragmon.semconv.extract import extract
 from ragmon.traces import Assembler, Decided, Span, Trace
 
 log = logging.getLogger("ragmon.service")
-
-MiB = 1 << 20
-_SIZE = re.compile(r"^\s*(\d+)\s*([kmg]i?b?|b)?\s*$", re.IGNORECASE)
-_SIZE_UNITS = {"b": 1, "k": 1000, "m": 1000**2, "g": 1000**3, "ki": 1 << 10, "mi": 1 << 20, "gi": 1 << 30}
-
-
-def byte_size(text: str) -> int:
-    """`16MiB`, `512KiB`, `1MB` or a bare number of bytes."""
-    match = _SIZE.match(text)
-    if not match:
-        raise argparse.ArgumentTypeError(f"not a size: {text!r} (use e.g. 16MiB, 512KiB, 1000000)")
-    unit = (match.group(2) or "b").lower().removesuffix("b") or "b"
-    value = int(match.group(1)) * _SIZE_UNITS[unit]
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1 byte: {text}")
-    return value
-
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     listen = parser.add_argument_group("listeners")

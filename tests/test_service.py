@@ -35,7 +35,7 @@ from ragmon.judges.lexical import LexicalJudge
 from ragmon.model import METRIC_NAMES, Context, Example
 from ragmon.scoring import LexicalLane, Scored
 from ragmon.scrape import Samples, parse, total
-from ragmon.service import Ports, ServeConfig, Sidecar, byte_size
+from ragmon.service import Ports, ServeConfig, Sidecar
 
 QUESTION = "How long does the warranty last?"
 DOC_ID = "warranty"
@@ -340,16 +340,6 @@ async def test_a_busy_port_is_a_clear_error(start_sidecar: Start) -> None:
         busy.listen()
         with pytest.raises(RagmonError, match=r"cannot listen for metrics on 127\.0\.0\.1:\d+"):
             await start_sidecar(metrics_listen=("127.0.0.1", busy.getsockname()[1]))
-
-
-def test_byte_sizes() -> None:
-    assert byte_size("16MiB") == 16 * 1024 * 1024
-    assert byte_size("512KiB") == 512 * 1024
-    assert byte_size("1MB") == 1_000_000
-    assert byte_size("1234") == 1234
-    for bad in ("", "1.5MiB", "12 parsecs", "0"):
-        with pytest.raises(Exception, match=r"size|at least"):
-            byte_size(bad)
 
 
 # --- the CLI in a subprocess ---------------------------------------------------------------------------

@@ -1,0 +1,66 @@
+"""The `ragmon` command itself: dispatch, RAGMON_* environment defaults, errors without tracebacks."""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+
+import pytest
+
+from ragmon import __version__
+from ragmon.cli import _apply_env_defaults
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--max-traces", type=int, default=20_000)
+    parser.add_argument("--gate", action="append", default=[])
+    parser.add_argument("--quiet", action="store_true")
+    return parser
+
+
+def test_every_flag_reads_its_environment_variable_and_the_command_line_wins() -> None:
+    parser = _parser()
+    _apply_env_defaults(parser, {"RAGMON_MAX_TRACES": "5000", "RAGMON_GATE": "groundedness=0.8,recall=0.5",
+                                 "RAGMON_QUIET": "true"})
+    args = parser.parse_args([])
+    # argparse applies `type` to string defaults, so the environment's "5000" arrives as an int.
+    assert (args.max_traces, args.gate, args.quiet) == (5000, ["groundedness=0.8", "recall=0.5"], True)
+    assert parser.parse_args(["--max-traces", "7"]).max_traces == 7
+
+
+def test_unset_variables_leave_the_defaults() -> None:
+    parser = _parser()
+    _apply_env_defaults(parser, {"OTHER": "1", "RAGMON_QUIET": "no"})
+    args = parser.parse_args([])
+    assert (args.max_traces, args.gate, args.quiet) == (20_000, [], False)
+
+
+def test_version(ragmon_cmd: list[str]) -> None:
+    result = subprocess.run([*ragmon_cmd, "--version"], capture_output=True, text=True, timeout=60,
+                            check=False)
+    assert (result.returncode, result.stdout.strip()) == (0, f"ragmon {__version__}")
+
+
+def test_a_user_error_is_one_line_and_exit_2(ragmon_cmd: list[str], tmp_path) -> None:
+    missing = tmp_path / "nope.jsonl"
+    result = subprocess.run([*ragmon_cmd, "replay", str(missing)], capture_output=True, text=True,
+                            timeout=60, check=False)
+    assert result.returncode == 2
+    assert "Traceback" not in result.stderr
+    assert str(missing) in result.stderr and len(result.stderr.strip().splitlines()) == 1
+
+
+def test_a_bad_environment_value_is_a_usage_error_naming_the_variable(ragmon_cmd: list[str]) -> None:
+    result = subprocess.run([*ragmon_cmd, "serve"], capture_output=True, text=True, timeout=60,
+                            check=False, env={"RAGMON_MAX_TRACES": "many", "PATH": ""})
+    assert result.returncode == 2
+    assert "RAGMON_MAX_TRACES='many'" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_an_environment_value_outside_the_choices_is_refused() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--log-format", choices=("json", "text"), default="text")
+    with pytest.raises(SystemExit) as exit_info:
+        _apply_env_defaults(parser, {"RAGMON_LOG_FORMAT": "xml"})
+    assert exit_info.value.code == 2

@@ -1,0 +1,60 @@
+"""The value types every subcommand shares: one meaning for `2s`, `16MiB`, `0.1` and `host:port`."""
+
+from __future__ import annotations
+
+import argparse
+
+import pytest
+
+from ragmon.options import byte_size, duration, fraction, listen_address, positive_int
+
+
+def test_durations_in_every_unit() -> None:
+    assert duration("500ms") == pytest.approx(0.5)
+    assert duration("2s") == 2.0
+    assert duration("5m") == 300.0   # 5 x 60
+    assert duration("1h") == 3600.0
+    assert duration("1.5") == 1.5    # a bare number is seconds
+
+
+@pytest.mark.parametrize("bad", ["", "fast", "-1s", "2 days", "1d"])
+def test_a_bad_duration_names_the_value(bad: str) -> None:
+    with pytest.raises(argparse.ArgumentTypeError, match="not a duration"):
+        duration(bad)
+
+
+def test_byte_sizes_binary_and_decimal() -> None:
+    assert byte_size("16MiB") == 16 * 1024 * 1024
+    assert byte_size("512KiB") == 512 * 1024
+    assert byte_size("1MB") == 1_000_000
+    assert byte_size("1234") == 1234
+
+
+@pytest.mark.parametrize("bad", ["", "1.5MiB", "12 parsecs", "0"])
+def test_a_bad_size_is_refused(bad: str) -> None:
+    with pytest.raises(argparse.ArgumentTypeError, match=r"size|at least"):
+        byte_size(bad)
+
+
+def test_fractions_stay_within_zero_and_one() -> None:
+    assert fraction("0") == 0.0 and fraction("1") == 1.0 and fraction("0.02") == 0.02
+    for bad in ("1.5", "-0.1", "half"):
+        with pytest.raises(argparse.ArgumentTypeError):
+            fraction(bad)
+
+
+def test_positive_int() -> None:
+    assert positive_int("3") == 3
+    for bad in ("0", "-2", "2.5"):
+        with pytest.raises(argparse.ArgumentTypeError):
+            positive_int(bad)
+
+
+def test_listen_addresses_ipv4_ipv6_and_off() -> None:
+    assert listen_address("127.0.0.1:4318") == ("127.0.0.1", 4318)
+    assert listen_address("[::1]:4317") == ("::1", 4317)
+    assert listen_address(":9464") == ("0.0.0.0", 9464)   # no host: every interface
+    assert listen_address("off") is None and listen_address("OFF") is None
+    for bad in ("4318", "localhost", "127.0.0.1:99999", "127.0.0.1:http"):
+        with pytest.raises(argparse.ArgumentTypeError, match="not a listen address"):
+            listen_address(bad)
