@@ -27,6 +27,7 @@ from opentelemetry.sdk.trace import ReadableSpan, TracerProvider
 from opentelemetry.sdk.trace.export import SimpleSpanProcessor, SpanExporter, SpanExportResult
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 from opentelemetry.sdk.trace.id_generator import RandomIdGenerator
+from polling import wait_metrics
 from prometheus_client.openmetrics.parser import text_string_to_metric_families as parse_openmetrics
 
 from ragmon.errors import RagmonError
@@ -122,17 +123,6 @@ async def get(port: int, path: str, accept: str | None = None) -> tuple[int, str
     async with aiohttp.ClientSession() as session, \
             session.get(f"http://127.0.0.1:{port}{path}", headers=headers) as response:
         return response.status, await response.text()
-
-
-async def wait_metrics(port: int, ready: Callable[[Samples], bool], timeout: float = 15) -> Samples:
-    deadline = time.monotonic() + timeout
-    while True:
-        samples = parse((await get(port, "/metrics"))[1])
-        if ready(samples):
-            return samples
-        if time.monotonic() > deadline:
-            raise AssertionError(f"metrics did not reach the expected state within {timeout}s")
-        await asyncio.sleep(0.05)
 
 
 def outcomes(samples: Samples) -> dict[str, float]:

@@ -9,11 +9,9 @@ from __future__ import annotations
 import asyncio
 import re
 import signal
-import time
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
-import aiohttp
 import pytest
 from fakes.anthropic_server import Fail, FakeAnthropic, Hang, Reply, claims_of, documents_of
 from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter
@@ -22,12 +20,13 @@ from opentelemetry.sdk.trace import ReadableSpan, TracerProvider
 from opentelemetry.sdk.trace.export import SimpleSpanProcessor, SpanExportResult
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 from opentelemetry.sdk.trace.id_generator import RandomIdGenerator
+from polling import wait_metrics
 
 from ragmon.judges.claude import ClaudeJudge
 from ragmon.llm_lane import ClaudeLane
 from ragmon.sampling import DailyBudget, Prices, TokenBucket
 from ragmon.scoring import LexicalLane
-from ragmon.scrape import Samples, parse, total
+from ragmon.scrape import Samples, total
 from ragmon.service import ServeConfig, Sidecar
 
 DOC = "The warranty lasts 2 years from the date of purchase (plan {plan})."
@@ -83,18 +82,6 @@ async def send(http_port: int, spans: list[ReadableSpan]) -> None:
         assert await asyncio.to_thread(exporter.export, spans) is SpanExportResult.SUCCESS
     finally:
         await asyncio.to_thread(exporter.shutdown)
-
-
-async def wait_metrics(port: int, ready: Callable[[Samples], bool], timeout: float = 30) -> Samples:
-    deadline = time.monotonic() + timeout
-    async with aiohttp.ClientSession() as session:
-        while True:
-            async with session.get(f"http://127.0.0.1:{port}/metrics") as response:
-                samples = parse(await response.text())
-            if ready(samples):
-                return samples
-            assert time.monotonic() < deadline, f"metrics did not reach the expected state in {timeout}s"
-            await asyncio.sleep(0.05)
 
 
 @pytest.fixture

@@ -13,13 +13,11 @@ flush run in a thread. Instrumentors are removed and providers shut down by the 
 from __future__ import annotations
 
 import asyncio
-import time
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, TypeVar
 
-import aiohttp
 import prometheus_client
 from instrumented_apps import (
     LANGCHAIN_CORPUS,
@@ -36,6 +34,7 @@ from opentelemetry.instrumentation.instrumentor import BaseInstrumentor
 from opentelemetry.sdk.resources import Resource
 from opentelemetry.sdk.trace import TracerProvider
 from opentelemetry.sdk.trace.export import BatchSpanProcessor
+from polling import wait_metrics
 
 from ragmon import datasets, instrument
 from ragmon.capture import ALL
@@ -92,18 +91,6 @@ async def instrumented_app(service: str, ports: Ports,
         if instrumentor is not None:
             instrumentor.uninstrument()
         await asyncio.to_thread(app.provider.shutdown)
-
-
-async def wait_metrics(port: int, ready: Callable[[Samples], bool], timeout: float = 20) -> Samples:
-    deadline = time.monotonic() + timeout
-    async with aiohttp.ClientSession() as session:
-        while True:
-            async with session.get(f"http://127.0.0.1:{port}/metrics") as response:
-                samples = parse(await response.text())
-            if ready(samples):
-                return samples
-            assert time.monotonic() < deadline, f"metrics did not reach the expected state within {timeout}s"
-            await asyncio.sleep(0.05)
 
 
 def scored_and_captured(count: int) -> Callable[[Samples], bool]:
