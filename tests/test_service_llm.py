@@ -90,12 +90,17 @@ def llm_rate() -> float:
 
 
 @pytest.fixture
-async def sidecar(fake_api: FakeAnthropic, llm_rate: float) -> AsyncIterator[Sidecar]:
+def budget_usd() -> float:
+    return 1.0
+
+
+@pytest.fixture
+async def sidecar(fake_api: FakeAnthropic, llm_rate: float, budget_usd: float) -> AsyncIterator[Sidecar]:
     config = ServeConfig(http_listen=("127.0.0.1", 0), grpc_listen=None, metrics_listen=("127.0.0.1", 0),
                          quiet=0.05, decision_wait=5.0, drain_seconds=1.0, sample_rate=0.75)
     claude = ClaudeJudge(base_url=fake_api.url, api_key="test-key", max_retries=0, timeout=5)
     lane = ClaudeLane(claude, rate=llm_rate, concurrency=2, k=5, bucket=TokenBucket(1_000),
-                      budget=DailyBudget(1.0, Prices(1.0, 5.0)))
+                      budget=DailyBudget(budget_usd, Prices(1.0, 5.0)))
     service = Sidecar(config, lanes=[LexicalLane(rate=0.75, k=5, workers=1), lane])
     yield service
     await service.stop()
@@ -122,6 +127,23 @@ async def test_both_judges_figures_flow_from_the_same_traces(sidecar: Sidecar,
     assert total(samples, "ragmon_judge_cost_usd_total", judge="claude") == pytest.approx(0.0045)
     assert total(samples, "ragmon_judge_duration_seconds_count", judge="claude") == 3
     assert total(samples, "ragmon_traces_total", outcome="scored") == 3
+
+
+@pytest.mark.parametrize("budget_usd", [0.01])
+async def test_a_thousand_traces_never_push_the_exported_cost_over_the_daily_cap(
+        sidecar: Sidecar, fake_api: FakeAnthropic) -> None:
+    fake_api.default = Reply(decide=warranty_only, usage=(1_000, 100))  # $0.0015 a call, as above
+    ports = await sidecar.start()
+    await send(ports.http, rag_spans("shop", 1_000, keys=[i / 2_000 for i in range(1_000)]))  # all sampled
+    samples = await wait_metrics(ports.metrics, lambda s: total(s, "ragmon_judge_requests_total",
+                                                               judge="claude") == 1_000
+                                 and total(s, "ragmon_traces_total") == 1_000, timeout=60)
+    ok, refused = claude_requests(samples, "ok"), claude_requests(samples, "over_budget")
+    assert ok + refused + claude_requests(samples, "throttled") == 1_000
+    assert refused > 0 and ok == fake_api.calls
+    cost = total(samples, "ragmon_judge_cost_usd_total", judge="claude")
+    assert cost <= 0.01 and cost == pytest.approx(0.0015 * ok)
+    assert total(samples, "ragmon_traces_total", outcome="scored") == 1_000  # lexical unaffected
 
 
 @pytest.mark.parametrize("fault", [Fail(500, "api_error"), Hang(60)], ids=["errors", "hangs"])
