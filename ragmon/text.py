@@ -7,6 +7,7 @@ regex operations rather than Python loops over characters.
 
 from __future__ import annotations
 
+import contextlib
 import re
 from dataclasses import dataclass
 from functools import lru_cache
@@ -28,10 +29,10 @@ STOPWORDS: frozenset[str] = _wordset(
     more most much must mustn't my myself neither no nor not of off often on once only or other ought our ours
     ourselves out over own per quite rather really same shall shan't she she'd she'll she's should shouldn't
     since so some such than that that's the their theirs them themselves then there there's therefore these
-    they they'd they'll they're they've this those though through thus to too under until up upon us very
-    was wasn't we we'd we'll we're we've were weren't what what's when when's where where's whether which
-    while who who's whom whose why why's will with within without won't would wouldn't yet you you'd you'll
-    you're you've your yours yourself yourselves one s t d ll m re ve
+    they they'd they'll they're they've this those though through thus to too under unless until up upon us
+    very was wasn't we we'd we'll we're we've were weren't what what's when when's where where's whether
+    which while who who's whom whose why why's will with within without won't would wouldn't yet you you'd
+    you'll you're you've your yours yourself yourselves one s t d ll m re ve
     """
 )
 """Function words: they carry no checkable content, so they neither make a sentence a claim nor count
@@ -59,18 +60,17 @@ _SEPARATORS = str.maketrans(dict.fromkeys(
 """Everything but letters and apostrophes becomes a space, so `split()` yields the words: a C-level
 pass several times faster than a unicode word regex, and this runs over every retrieved passage."""
 _CITATION_MARK = re.compile(r"\[[^\[\]\n]{1,64}\]")
+_COUNTRY = re.compile(
+    r"U(?<![\w.]U)(?:\.S\.(?:A\.)?|\.K\.|SA|S|K|nited (?:States(?: of America)?|Kingdom))(?!\w)")
+"""The US and the UK by any of their usual names, read as one word each, so "U.S." in a passage
+supports "the United States" in a claim. It starts with a literal, so the regex engine looks for "U"
+at C speed."""
 # Patterns run on every passage start with a single character class, not `x+`: only then does the regex
 # engine skip ahead to candidate positions instead of trying the whole pattern at every character.
 _SCALE_WORDS = "|".join(_SCALES)
 _DIGIT_NUMBER = re.compile(r"[0-9][0-9]*(?:,[0-9]+)*(?:\.[0-9]+)?(?:[\s-]?(?:" + _SCALE_WORDS + r")\b)?")
 _DIGITS_AND_SCALE = re.compile(r"([0-9.,]+)[\s-]?([a-z]*)")
 _GROUPED = re.compile(r"[0-9]{1,3}(?:,[0-9]{3})+(?:\.[0-9]+)?")
-_WORD_NUMBER = re.compile(
-    r"\b(?:(" + "|".join(_TENS) + r")(?:[\s-](" + "|".join(_DIGITS) + r"))?"
-    r"|(" + "|".join(sorted(_UNITS, key=len, reverse=True)) + r")"
-    r"|one(?=[\s-](?:" + _SCALE_WORDS + r")))\b"
-    r"(?:[\s-]?(" + _SCALE_WORDS + r")\b)?"
-)
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,6 +86,20 @@ def normalise(text: str) -> str:
     return text.lower().replace("\u2019", "'")
 
 
+def _prepare(text: str) -> str:
+    """The lower-cased text words are read from. Citation markers ("[1]", "[doc-3]") go, or the "1" of
+    "[1]" would become a number the context must contain; "non-" joins its word, so "non-refundable" is
+    one term, the opposite of "refundable", rather than "non" plus "refundable"."""
+    if "U" in text and _COUNTRY.search(text) is not None:
+        text = _COUNTRY.sub(lambda m: " UK " if "K" in m.group() else " USA ", text)
+    low = normalise(text)
+    if "[" in low:
+        low = _CITATION_MARK.sub(" ", low)
+    if "non-" in low:
+        low = low.replace("non-", "non")
+    return low
+
+
 def stem(word: str) -> str:
     """Porter (1980) stem of one lower-case word, minus a possessive "'s". Not cached itself: the term
     cache below holds the results where it matters."""
@@ -94,17 +108,76 @@ def stem(word: str) -> str:
     return _porter(word) if len(word) > 2 and word.isalpha() else word
 
 
+_BRITISH = (
+    (re.compile(r"([a-z]{3,})our(s|ed|ing|ite|ites|ful|able|ably|al|ally|er|ers|ist|y)?"), r"\1or\2"),
+    (re.compile(r"([a-z]{2,}[tb])re(s?)"), r"\1er\2"),
+    (re.compile(r"([a-z]{3,}[^aeiou])([iy])s(e|es|ed|ing|ation|ations|er|ers)"), r"\1\2z\3"),
+    (re.compile(r"([a-z]{3,})ogue(s?)"), r"\1og\2"),
+)
+_BRITISH_WORDS = {"defence": "defense", "offence": "offense", "licence": "license", "pretence": "pretense",
+                  "programme": "program", "programmes": "programs", "grey": "gray", "tyre": "tire",
+                  "tyres": "tires", "cheque": "check", "cheques": "checks", "aluminium": "aluminum"}
+
+
+def american(word: str) -> str:
+    """British spelling as American: "centre" -> "center", "colour" -> "color", "organise" ->
+    "organize", "analyse" -> "analyze", "catalogue" -> "catalog". Both sides of every comparison go
+    through it, so a rule that also rewrites a word with no American twin ("detour" -> "detor") is
+    harmless; only merging two different words would not be, hence the minimum lengths."""
+    if word in _BRITISH_WORDS:
+        return _BRITISH_WORDS[word]
+    for pattern, american_form in _BRITISH:
+        match = pattern.fullmatch(word)
+        if match is not None:
+            return match.expand(american_form)
+    return word
+
+
+_NEGATIVE = re.compile(
+    r"(?:un|non)([a-z]{4,})"
+    r"|(?:in|im|il|ir)([a-z]{3,}(?:able|ible|ent|ant|ate|ete|ite|ive|al|ic|ous|ar|id|ect|ure)(?:ly)?)")
+"""A word made negative by its prefix: unlikely, non-refundable, incorrect, impossible, illegal,
+irregular. "in-" and its variants also start many words that are not negatives (install, increase), so
+they count only before an adjective ending. A word taken for a negative when it is none ("important") is
+still matched with itself everywhere, and its made-up base ("portant") never occurs, so it does no harm."""
+_NOT_NEGATIVE = frozenset(("invaluable", "inflammable", "immigrant", "immigrants", "immediate",
+                           "immediately", "unlike"))
+"""Words that look negative but are not the opposite of their base ("unlike" is mostly a preposition)."""
+NEGATION = "\u00ac"
+"""Prefix of the term of a negative word: "non-refundable" -> "¬refund", the opposite of "refund"."""
+
 _FUNCTION_WORD = ""
 _SPELLED_NUMBER = "#"
 _NOT_TERMS = frozenset((_FUNCTION_WORD, _SPELLED_NUMBER))
 
 
-class _TermCache(dict[str, str]):
-    """word -> its stemmed term, or a marker for a function word or a spelled-out number.
+def opposite(term: str) -> str:
+    """ "refund" <-> "¬refund"."""
+    return term[1:] if term.startswith(NEGATION) else NEGATION + term
 
-    This is the stemming cache. Every word of every passage goes through it, so it is a plain dict
-    (a hit costs a third of an `lru_cache` hit), bounded by clearing when full (~10 MB): recency
-    bookkeeping would cost more than it saves.
+
+def _term(word: str) -> str:
+    bare = word.strip("'")
+    if bare in NUMBER_WORDS:
+        return _SPELLED_NUMBER
+    if not bare or bare in STOPWORDS:
+        return _FUNCTION_WORD
+    if bare.endswith("'s"):
+        bare = bare[:-2]
+    bare = american(bare)
+    negative = _NEGATIVE.fullmatch(bare)
+    if negative is not None and bare not in _NOT_NEGATIVE:
+        return NEGATION + _porter(american(negative.group(1) or negative.group(2)))
+    return _porter(bare) if len(bare) > 2 and bare.isalpha() else bare
+
+
+class _TermCache(dict[str, str]):
+    """word -> its term, or a marker for a function word ("") or a spelled-out number ("#").
+
+    This is the stemming cache. Every word of every passage goes through it by C-level `map`, so it is a
+    plain dict that computes only on a miss (a hit costs a third of an `lru_cache` hit), bounded by
+    clearing when full (~10 MB): recency bookkeeping would cost more than it saves. Terms are a pure
+    function of the word, so threads sharing it can at worst compute one twice.
     """
 
     limit = 1 << 16
@@ -112,14 +185,7 @@ class _TermCache(dict[str, str]):
     def __missing__(self, word: str) -> str:
         if len(self) >= self.limit:
             self.clear()
-        bare = word.strip("'")
-        if bare in NUMBER_WORDS:
-            term = _SPELLED_NUMBER
-        elif not bare or bare in STOPWORDS:
-            term = _FUNCTION_WORD
-        else:
-            term = stem(bare)
-        self[word] = term
+        term = self[word] = _term(word)
         return term
 
 
@@ -140,13 +206,46 @@ def _numbers(low: str, spelled: bool) -> frozenset[float]:
         except ValueError:
             found.update(_grouped_or_scaled(match))
     if spelled:
-        for tens, unit_digit, unit, scale in _WORD_NUMBER.findall(low):
-            if tens:
-                value = _TENS[tens] + (_DIGITS[unit_digit] if unit_digit else 0)
-            else:
-                value = _UNITS[unit] if unit else 1  # "one" is only matched before a scale word
-            found.add(float(value * (_SCALES[scale] if scale else 1)))
+        found.update(_spelled_numbers(low.translate(_SEPARATORS).split()))
     return frozenset(found)
+
+
+def _spelled_numbers(words: list[str]) -> set[float]:
+    """ "two" -> 2, "twenty-five" -> 25, "three hundred" -> 300, "one million" -> 1e6; a bare "one" is not
+    a number. Parsed from the words where a number word occurs (found by C-level `list.index`): a regex
+    over the whole text would try each number word at every character."""
+    present = set(NUMBER_WORDS.intersection(words))
+    if not present.isdisjoint(_SCALES):
+        present.add("one")  # "one hundred"
+    starts: list[int] = []
+    for word in present:
+        at = -1
+        with contextlib.suppress(ValueError):
+            while True:
+                at = words.index(word, at + 1)
+                starts.append(at)
+    found: set[float] = set()
+    end, last = 0, len(words)
+    for at in sorted(starts):
+        if at < end:
+            continue  # the "five" of "twenty-five", already read
+        word, end = words[at], at + 1
+        if word in _TENS:
+            value = _TENS[word]
+            if end < last and words[end] in _DIGITS:
+                value += _DIGITS[words[end]]
+                end += 1
+        elif word in _UNITS:
+            value = _UNITS[word]
+        elif word == "one" and end < last and words[end] in _SCALES:
+            value = 1
+        else:
+            continue  # a scale word alone ("hundred") is no quantity; a bare "one" is a pronoun
+        if end < last and words[end] in _SCALES:
+            value *= _SCALES[words[end]]
+            end += 1
+        found.add(float(value))
+    return found
 
 
 def _grouped_or_scaled(match: str) -> list[float]:
@@ -159,15 +258,8 @@ def _grouped_or_scaled(match: str) -> list[float]:
 
 @lru_cache(maxsize=4096)
 def profile(text: str) -> TextProfile:
-    """Content terms and numbers of a text.
-
-    Cached by text (up to ~25 MB for 4,096 passages): retrieved passages recur across questions, so a
-    replay over one corpus reads each passage once. Bracketed citation markers ("[1]", "[doc-3]") are
-    dropped first, or the "1" in "[1]" would become a number the context must contain.
-    """
-    low = normalise(text)
-    if "[" in low:
-        low = _CITATION_MARK.sub(" ", low)
+    """Content terms and numbers of a claim, a question or an answer. Cached by text: claims recur."""
+    low = _prepare(text)
     terms = frozenset(map(_TERMS.__getitem__, low.translate(_SEPARATORS).split()))
     spelled = _SPELLED_NUMBER in terms
     if spelled or _FUNCTION_WORD in terms:
@@ -179,6 +271,50 @@ def has_content(text: str) -> bool:
     """Whether the text has a content word or a number: without one a sentence asserts nothing."""
     p = profile(text)
     return bool(p.terms or p.numbers)
+
+
+# --- passages ---------------------------------------------------------------------------------------
+
+
+class Passage:
+    """A retrieved text as the lexical judge reads it: its terms, and its numbers once a claim needs them.
+
+    Reading passages is the hot path (every passage of every trace), and most claims state no number,
+    so the number scan is left until one does.
+    """
+
+    __slots__ = ("_low", "_numbers", "terms")
+
+    def __init__(self, text: str) -> None:
+        self._low = _prepare(text)
+        self.terms = frozenset(map(_TERMS.__getitem__, self._low.translate(_SEPARATORS).split()))
+        """content terms, plus the markers of function words and spelled numbers (no claim term is
+        either, and leaving them in saves a set difference per passage)"""
+        self._numbers: frozenset[float] | None = None
+
+    @property
+    def numbers(self) -> frozenset[float]:
+        if self._numbers is None:
+            self._numbers = _numbers(self._low, _SPELLED_NUMBER in self.terms)
+        return self._numbers
+
+    def states(self, wanted: frozenset[float]) -> bool:
+        """Whether the passage states all these numbers. Most claims are checked against passages that
+        lack their number, so first a C-level substring test: with no number words about, a number under
+        1,000 the passage states must appear in it as its digits ("30" in "30-day", "3.5" in "3.50")."""
+        if self._numbers is None and _SPELLED_NUMBER not in self.terms:
+            low = self._low
+            for number in wanted:
+                if number < 1000 and f"{number:f}".rstrip("0").rstrip(".") not in low:
+                    return False
+        return wanted <= self.numbers
+
+
+@lru_cache(maxsize=4096)
+def passage(text: str) -> Passage:
+    """A passage read once: cached by text (up to ~25 MB for 4,096 passages), as retrieved passages recur
+    across questions and a replay over one corpus then reads each passage once."""
+    return Passage(text)
 
 
 # --- abstention -------------------------------------------------------------------------------------
@@ -295,8 +431,10 @@ def _is_claim(sentence: str) -> bool:
     return not sentence.endswith(":") and has_content(sentence) and not is_abstention(sentence)
 
 
+@lru_cache(maxsize=1024)
 def split_claims(answer: str) -> tuple[Claim, ...]:
-    """The checkable sentences of an answer; function-word-only and abstaining sentences are not claims."""
+    """The checkable sentences of an answer; function-word-only and abstaining sentences are not claims.
+    Cached: scoring one example splits its answer for the judge and again for the abstention metric."""
     claims = []
     for start, end in sentence_spans(answer):
         sentence = answer[start:end]
@@ -307,9 +445,9 @@ def split_claims(answer: str) -> tuple[Claim, ...]:
 
 def answer_abstains(answer: str) -> bool:
     """The answer as a whole declines: it makes no claim, and it either says so or says nothing at all."""
-    parts = [answer[start:end] for start, end in sentence_spans(answer)]
-    if any(_is_claim(s) for s in parts):
+    if split_claims(answer):
         return False
+    parts = [answer[start:end] for start, end in sentence_spans(answer)]
     return not any(has_content(s) for s in parts) or any(is_abstention(s) for s in parts)
 
 

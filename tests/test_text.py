@@ -5,9 +5,14 @@ from __future__ import annotations
 import pytest
 
 from ragmon.text import (
+    NEGATION,
+    Passage,
+    american,
     answer_abstains,
     is_abstention,
     numbers,
+    opposite,
+    passage,
     profile,
     sentence_spans,
     split_claims,
@@ -156,3 +161,77 @@ def test_profile_drops_function_words_and_spelled_numbers() -> None:
 def test_sentence_spans_are_stripped_offsets() -> None:
     text = "  First one.   Second one?\n\tThird!  "
     assert [text[s:e] for s, e in sentence_spans(text)] == ["First one.", "Second one?", "Third!"]
+
+
+@pytest.mark.parametrize(("british", "american_form"), [
+    ("centre", "center"), ("colours", "colors"), ("behaviour", "behavior"), ("organised", "organized"),
+    ("analyse", "analyze"), ("catalogue", "catalog"), ("defence", "defense"),
+])
+def test_british_spelling_reads_as_american(british: str, american_form: str) -> None:
+    assert american(british) == american_form
+    assert profile(f"the {british}").terms == profile(f"the {american_form}").terms
+
+
+@pytest.mark.parametrize("word", ["four", "your", "rise", "genre", "league", "vogue"])
+def test_spelling_rules_leave_short_and_lookalike_words_alone(word: str) -> None:
+    # Each ends like a British form (-our, -ise, -re, -gue) but its stem is too short or is no such form.
+    assert american(word) == word
+
+
+def test_the_us_and_the_uk_are_one_word_by_any_name() -> None:
+    us = {profile(f"born in the {name}").terms for name in ("U.S.", "US", "USA", "U.S.A.", "United States")}
+    # "born" is its own Porter stem; "in", "the" are function words; every name reads as "usa".
+    assert us == {frozenset({"born", "usa"})}
+    assert profile("the UK").terms == profile("the U.K.").terms == profile("the United Kingdom").terms \
+        == {"uk"}
+    assert profile("tell us").terms == {"tell"}  # the pronoun stays a function word
+    assert profile("a USB port").terms == {"usb", "port"}  # no name inside a longer word
+
+
+def test_negative_prefixes_make_an_opposite_term() -> None:
+    # "non-" joins its word; the negative word's term is NEGATION + the stem of its base.
+    assert profile("non-refundable").terms == {NEGATION + stem("refundable")} == {NEGATION + "refund"}
+    assert profile("unlikely").terms == {NEGATION + stem("likely")}
+    assert profile("incorrect").terms == {NEGATION + "correct"}
+    assert opposite("refund") == NEGATION + "refund" and opposite(NEGATION + "refund") == "refund"
+    # Words that look negative but are not their base's opposite keep their own stem.
+    assert profile("invaluable").terms == {stem("invaluable")}
+    assert profile("unlike").terms == {stem("unlike")}
+
+
+def test_hyphens_and_possessives_do_not_change_terms() -> None:
+    assert profile("a long-term plan").terms == profile("a long term plan").terms
+    assert profile("the company's policy").terms == profile("the company\u2019s policy").terms \
+        == profile("the company policy").terms
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("twenty five days", {25.0}),
+    ("two hundred and three thousand", {200.0, 3000.0}),
+    ("hundreds of people", set()),  # a scale word alone is no quantity
+    ("a dozen eggs", {12.0}),
+])
+def test_spelled_numbers(text: str, expected: set[float]) -> None:
+    assert numbers(text) == expected
+
+
+def test_passages_are_read_once_with_terms_and_numbers() -> None:
+    text = "Refunds take 30 days. Exchanges take two weeks."
+    read = passage(text)
+    assert read is passage(text)
+    # Content terms (Porter stems) of the passage; function words and numbers are no terms.
+    assert {"refund", "take", "dai", "exchang", "week"} <= read.terms
+    assert read.numbers == {30.0, 2.0}
+
+
+@pytest.mark.parametrize(("text", "wanted", "states"), [
+    ("Refunds take 30 days.", {30.0}, True),
+    ("Refunds take 30 days.", {3.0}, False),  # "3" occurs inside "30", but 30 is the number stated
+    ("Refunds take 30 days.", {14.0}, False),  # no "14" anywhere: rejected before the number scan
+    ("Refunds take two weeks.", {2.0}, True),  # a number word: always the full scan
+    ("It costs 1,000 points.", {1000.0}, True),
+    ("Returns take 30 days [1].", {1.0}, False),  # the citation marker is no number of the passage
+    ("It costs 3.50 dollars.", {3.5}, True),
+])
+def test_passage_states_numbers(text: str, wanted: set[float], states: bool) -> None:
+    assert Passage(text).states(frozenset(wanted)) is states

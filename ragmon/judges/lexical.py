@@ -1,8 +1,11 @@
 """The default judge: deterministic, offline and free, so it can score every trace.
 
-A claim is supported by one context when enough of its stemmed content terms occur in that context and
-every number it states occurs there too. Each context is judged on its own: a claim whose terms are only
-covered by stitching two passages together is exactly the kind of confabulation we want to catch.
+A claim is supported by one context when enough of its stemmed content terms occur in that context, every
+number it states occurs there too, and the context does not use the opposite of one of its words
+("non-refundable" against "refundable") without the word itself. Each context is judged on its own: a
+claim whose terms are only covered by stitching two passages together is exactly the kind of
+confabulation we want to catch. docs/judge.md gives each rule with the figures it earned against human
+labels.
 """
 
 from __future__ import annotations
@@ -11,11 +14,11 @@ from collections.abc import Mapping
 from typing import Any
 
 from ragmon.model import Claim, ClaimVerdict, Example
-from ragmon.text import TextProfile, profile
+from ragmon.text import NEGATION, Passage, TextProfile, opposite, passage, profile
 
-DEFAULT_THRESHOLD = 0.6
+DEFAULT_THRESHOLD = 0.56
 """Share of a claim's content terms one context must contain. Chosen on human sentence labels (SALAD
-dev, 519 claims): 0.55-0.6 maximise F1 of "unsupported"; 0.6 keeps the higher recall."""
+dev, 519 claims; docs/judge.md)."""
 
 
 class LexicalJudge:
@@ -32,32 +35,58 @@ class LexicalJudge:
         return {"threshold": self.threshold}
 
     def judge(self, example: Example, claims: tuple[Claim, ...]) -> tuple[ClaimVerdict, ...]:
-        seen: set[str] = set()
-        contexts: list[tuple[str, TextProfile]] = []
+        contexts: dict[str, Passage] = {}
         for ctx in example.contexts or ():
-            if ctx.id not in seen:
-                seen.add(ctx.id)
-                contexts.append((ctx.id, profile(ctx.text)))
-        return tuple(self._verdict(claim, contexts) for claim in claims)
-
-    def _verdict(self, claim: Claim, contexts: list[tuple[str, TextProfile]]) -> ClaimVerdict:
-        claim_profile = profile(claim.text)
-        terms, nums = claim_profile.terms, claim_profile.numbers
-        # A claim made only of numbers (and function words) is supported by a context holding them all.
-        needed = self.threshold * len(terms)
-        supporting = tuple(ctx_id for ctx_id, ctx in contexts
-                           if nums <= ctx.numbers and len(terms & ctx.terms) >= needed)
-        if supporting:
-            return ClaimVerdict(claim, True, supporting)
-        return ClaimVerdict(claim, False, (), _reason(claim_profile, contexts))
+            if ctx.id not in contexts:
+                contexts[ctx.id] = passage(ctx.text)
+        return tuple(_verdict(claim, profile(claim.text), self.threshold, contexts) for claim in claims)
 
 
-def _reason(claim: TextProfile, contexts: list[tuple[str, TextProfile]]) -> str:
+def _verdict(claim: Claim, claim_profile: TextProfile, threshold: float,
+             contexts: Mapping[str, Passage]) -> ClaimVerdict:
+    terms, numbers = claim_profile.terms, claim_profile.numbers
+    # A claim made only of numbers (and function words) is supported by a context holding them all.
+    needed = threshold * len(terms)
+    opposites: frozenset[str] | None = None  # worked out at the first context that passes the rest
+    supporting = []
+    for ctx_id, read in contexts.items():
+        if len(terms & read.terms) < needed or (numbers and not read.states(numbers)):
+            continue
+        if opposites is None:
+            opposites = _opposites(terms)
+        if opposites & read.terms and _contradiction(opposites, read) is not None:
+            continue
+        supporting.append(ctx_id)
+    if supporting:
+        return ClaimVerdict(claim, True, tuple(supporting))
+    return ClaimVerdict(claim, False, (), _reason(claim_profile, _opposites(terms), contexts))
+
+
+def _opposites(terms: frozenset[str]) -> frozenset[str]:
+    """The opposite of every term: "¬refund" for "refund" (C-level), "refund" for "¬refund"."""
+    return frozenset(map(NEGATION.__add__, terms)).union([term[1:] for term in terms if term[0] == NEGATION])
+
+
+def _contradiction(opposites: frozenset[str], read: Passage) -> str | None:
+    """A claim term whose opposite (one of `opposites`) the passage uses while never using the term."""
+    for other in read.terms & opposites:
+        term = opposite(other)
+        if term not in read.terms:
+            return term
+    return None
+
+
+def _reason(claim: TextProfile, opposites: frozenset[str], contexts: Mapping[str, Passage]) -> str:
     """Why the closest single context fell short, for the worst-examples section of a report."""
     if not contexts:
         return "no context was retrieved"
-    best_id, best = max(contexts, key=lambda c: len(claim.terms & c[1].terms))
+    best_id, best = max(contexts.items(), key=lambda item: len(claim.terms & item[1].terms))
     text = f"no single context supports it; closest {best_id} has {len(claim.terms & best.terms)}" \
            f"/{len(claim.terms)} of its terms"
     missing = sorted(claim.numbers - best.numbers)
-    return text + (f", lacks {', '.join(f'{n:g}' for n in missing)}" if missing else "")
+    if missing:
+        text += f", lacks {', '.join(f'{n:g}' for n in missing)}"
+    term = _contradiction(opposites, best)
+    if term is not None:
+        text += f", and says the opposite of {term.replace(NEGATION, 'not-')!r}"
+    return text

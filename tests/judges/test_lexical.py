@@ -90,3 +90,44 @@ def test_judge_protocol_settings_and_determinism() -> None:
 def test_threshold_must_be_a_share(threshold: float) -> None:
     with pytest.raises(ValueError, match="threshold"):
         LexicalJudge(threshold=threshold)
+
+
+def test_a_context_using_the_opposite_word_does_not_support() -> None:
+    # Claim terms gift, card, refund (3). The first context holds gift, card and ¬refund: 2/3 = 0.67 of
+    # the terms, above the default 0.56, so only the opposite-word rule rejects it.
+    claim = "Gift cards are refundable."
+    (verdict,) = verdicts(LexicalJudge(), example(claim, "Gift cards are non-refundable."))
+    assert not verdict.supported
+    assert verdict.reason is not None and "opposite of 'refund'" in verdict.reason
+    assert verdicts(LexicalJudge(), example(claim, "Gift cards are refundable."))[0].supported
+    # The other way round: the claim's negative word against a context with only the positive one.
+    reverse = example("Gift cards are non-refundable.", "Gift cards are refundable.")
+    assert not verdicts(LexicalJudge(), reverse)[0].supported
+    # A context using both words (about different things) is no contradiction: 3/3 terms.
+    both = example(claim, "Gift cards are refundable, but sale items are non-refundable.")
+    assert verdicts(LexicalJudge(), both)[0].supported
+
+
+def test_unlikely_is_the_opposite_of_likely() -> None:
+    # Terms delai, like, winter; the context has delai, ¬like, winter: 2/3 = 0.67 >= 0.56 by overlap.
+    ex = example("Delays are likely in winter.", "Delays are unlikely in winter.")
+    assert not verdicts(LexicalJudge(), ex)[0].supported
+
+
+def test_us_names_match_each_other() -> None:
+    # Claim terms presid, born, usa; the context has the same three (every name of the US is "usa").
+    ex = example("The president must be born in the United States.", "A president must be born in the U.S.")
+    assert verdicts(LexicalJudge(threshold=1.0), ex)[0].supported
+
+
+def test_british_and_american_spellings_match() -> None:
+    # Claim terms color, center, gray (after spelling normalisation): all three in the context.
+    ex = example("The colour of the centre is grey.", "The color of the center is gray.")
+    assert verdicts(LexicalJudge(threshold=1.0), ex)[0].supported
+
+
+def test_spelled_and_digit_numbers_match() -> None:
+    # Terms refund, take, dai: 3/3 in each context; the numbers decide (25 written two ways, vs 30).
+    claim = "Refunds take twenty-five days."
+    assert verdicts(LexicalJudge(), example(claim, "Refunds take 25 days."))[0].supported
+    assert not verdicts(LexicalJudge(), example(claim, "Refunds take 30 days."))[0].supported
