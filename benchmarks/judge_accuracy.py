@@ -8,8 +8,9 @@ precision, recall and F1 (a response is hallucinated when any claim is unsupport
 judged in the same run: one context at a time, plain lower-cased content words (no stemming, no numbers
 rule), supported at an overlap of at least half the claim's words.
 
-`--rules` prints the table of docs/judge.md: the judge as it was (stemming, the numbers rule, threshold
-0.60), then each rule added in turn, by switching the later rules off inside ragmon.text for the run.
+`--rules` prints the table of the README's judge section: the judge as it was (stemming, the numbers
+rule, threshold 0.60), then each rule added in turn, by switching the later rules off inside
+ragmon.text for the run.
 `--sweep` also prints the figures across thresholds; `--halves` tunes the threshold on one half of the
 questions and measures it on the other (both ways), which says how far a threshold chosen on one set of
 questions carries to unseen ones.

@@ -4,8 +4,8 @@ A claim is supported by one context when enough of its stemmed content terms occ
 number it states occurs there too, and the context does not use the opposite of one of its words
 ("non-refundable" against "refundable") without the word itself. Each context is judged on its own: a
 claim whose terms are only covered by stitching two passages together is exactly the kind of
-confabulation we want to catch. docs/judge.md gives each rule with the figures it earned against human
-labels.
+confabulation we want to catch. The README's judge section gives each rule with the figures it earned
+against human labels.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from ragmon.text import NEGATION, Passage, TextProfile, opposite, passage, profi
 
 DEFAULT_THRESHOLD = 0.56
 """Share of a claim's content terms one context must contain. Chosen on human sentence labels (SALAD
-dev, 519 claims; docs/judge.md)."""
+dev, 519 claims; see the README's judge section)."""
 
 
 class LexicalJudge:
