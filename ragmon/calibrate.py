@@ -26,7 +26,6 @@ from ragmon.errors import InputError
 from ragmon.evaluate import example_claims, verdicts_without_judge
 from ragmon.judges.base import Judge, JudgeError
 from ragmon.model import Claim, ClaimVerdict, Example
-from ragmon.options import positive_int
 from ragmon.sampling import Prices
 
 JUDGES = ("lexical", "claude")
@@ -251,8 +250,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="on a judge error: stop with exit 2 (default), or leave the example out, listed")
     claude = parser.add_argument_group("Claude judge (needs ANTHROPIC_API_KEY)")
     claude.add_argument("--cache-dir", type=Path, help="keep Claude verdicts here so re-runs do not re-bill")
-    claude.add_argument("--concurrency", type=positive_int, default=4,
-                        help="Claude calls in flight at once (default 4)")
     add_cli_arguments(claude)
 
 
@@ -272,7 +269,7 @@ def run(args: argparse.Namespace) -> int:
     for name in dict.fromkeys(args.judge or ["lexical"]):
         judge, prices = _build_judge(name, args)
         results.append(calibrate(judge, items, skip_errors=args.judge_errors == "skip",
-                                 concurrency=args.concurrency, prices=prices))
+                                 concurrency=args.llm_concurrency, prices=prices))
     if args.json is not None:
         try:
             args.json.parent.mkdir(parents=True, exist_ok=True)

@@ -7,9 +7,10 @@ example are identical.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable, Iterable, Sequence
 
-from ragmon.judges.base import Judge, JudgeError
+from ragmon.judges.base import AsyncJudge, Judge, JudgeError
 from ragmon.judges.lexical import LexicalJudge
 from ragmon.metrics import generation as gen
 from ragmon.metrics import retrieval as ret
@@ -72,15 +73,20 @@ def score_example(example: Example, verdicts: Sequence[ClaimVerdict], k: int,
     return ExampleResult(example, judge_name, metrics, verdicts, missed, unused)
 
 
+def _checked(judge: Judge, example: Example, claims: tuple[Claim, ...],
+             verdicts: tuple[ClaimVerdict, ...]) -> tuple[ClaimVerdict, ...]:
+    if tuple(v.claim for v in verdicts) != claims:
+        raise JudgeError(f"judge {judge.name!r} returned {len(verdicts)} verdicts for {len(claims)} "
+                         f"claims of example {example.id!r}, not one per claim in order")
+    return verdicts
+
+
 def evaluate_example(example: Example, judge: Judge, k: int) -> ExampleResult:
     """Split the answer into claims, have the judge decide them, and score the example."""
     claims = example_claims(example)
     verdicts = verdicts_without_judge(example, claims)
     if verdicts is None:
-        verdicts = judge.judge(example, claims)
-        if tuple(v.claim for v in verdicts) != claims:
-            raise JudgeError(f"judge {judge.name!r} returned {len(verdicts)} verdicts for {len(claims)} "
-                             f"claims of example {example.id!r}, not one per claim in order")
+        verdicts = _checked(judge, example, claims, judge.judge(example, claims))
     return score_example(example, verdicts, k, judge.name)
 
 
@@ -109,5 +115,60 @@ def evaluate(examples: Iterable[Example], judge: Judge | None = None, config: Ev
             skipped.append((example.id, str(exc)))
         if progress is not None:
             progress(done, len(items))
+    return _report(judge, config, results, skipped)
+
+
+def _report(judge: Judge, config: EvalConfig, results: Sequence[ExampleResult],
+            skipped: Sequence[tuple[str, str]]) -> Report:
     return Report(judge={"name": judge.name, **judge.settings()}, k=config.k, results=tuple(results),
                   aggregates=aggregate_results(results, config), skipped=tuple(skipped))
+
+
+async def aevaluate_example(example: Example, judge: AsyncJudge, k: int) -> ExampleResult:
+    """`evaluate_example` for a judge that calls out over the network: awaited, not blocking."""
+    claims = example_claims(example)
+    verdicts = verdicts_without_judge(example, claims)
+    if verdicts is None:
+        verdicts = _checked(judge, example, claims, await judge.ajudge(example, claims))
+    return score_example(example, verdicts, k, judge.name)
+
+
+async def aevaluate(examples: Iterable[Example], judge: AsyncJudge, config: EvalConfig | None = None,
+                    progress: Progress | None = None, *, concurrency: int = 4,
+                    skip_judge_errors: bool = False) -> Report:
+    """`evaluate` with up to `concurrency` examples being judged at once: a network judge spends its time
+    waiting for replies, so a golden set is scored about `concurrency` times faster. Results keep the
+    input order. A JudgeError stops new work (what is in flight finishes, it is already paid for) and the
+    error of the earliest failed example is raised, as `evaluate` would have raised it."""
+    if concurrency < 1:
+        raise ValueError(f"concurrency must be at least 1, got {concurrency!r}")
+    config = EvalConfig() if config is None else config
+    items = tuple(examples)
+    outcomes: list[ExampleResult | tuple[str, str] | None] = [None] * len(items)
+    failures: list[tuple[int, JudgeError]] = []
+    pending = iter(range(len(items)))
+    done = 0
+
+    async def worker() -> None:
+        nonlocal done
+        for index in pending:  # one iterator shared by every worker: each example is taken once
+            if failures:
+                return
+            example = items[index]
+            try:
+                outcomes[index] = await aevaluate_example(example, judge, config.k)
+            except JudgeError as exc:
+                if not skip_judge_errors:
+                    failures.append((index, exc))
+                    return
+                outcomes[index] = (example.id, str(exc))
+            done += 1
+            if progress is not None:
+                progress(done, len(items))
+
+    await asyncio.gather(*(worker() for _ in range(min(concurrency, len(items)))))
+    if failures:
+        raise min(failures, key=lambda failure: failure[0])[1]
+    results = [o for o in outcomes if isinstance(o, ExampleResult)]
+    skipped = [o for o in outcomes if isinstance(o, tuple)]
+    return _report(judge, config, results, skipped)

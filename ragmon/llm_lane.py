@@ -30,7 +30,7 @@ from ragmon.judges.claude import (
     prices_from_args,
 )
 from ragmon.model import ClaimVerdict, Example, ExampleResult
-from ragmon.options import fraction, positive_int
+from ragmon.options import fraction
 from ragmon.sampling import DailyBudget, Reservation, TokenBucket
 from ragmon.scoring import LaneRefusal, Scored
 
@@ -124,8 +124,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                      help="Claude calls per minute; the rest are counted throttled (default 60)")
     llm.add_argument("--llm-budget-usd-per-day", type=non_negative, default=5.0, metavar="USD",
                      help="hard cap on Claude USD per UTC day; the rest are counted over_budget (default 5)")
-    llm.add_argument("--llm-concurrency", type=positive_int, default=4,
-                     help="Claude calls in flight at once (default 4)")
     add_cli_arguments(llm, timeout="30s")
 
 

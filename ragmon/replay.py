@@ -9,6 +9,7 @@ from a running build instead of the file (see ragmon.target), all of them before
 from __future__ import annotations
 
 import argparse
+import asyncio
 import gc
 import os
 import sys
@@ -20,9 +21,9 @@ from typing import TYPE_CHECKING, TextIO
 
 from ragmon import datasets
 from ragmon.errors import InputError
-from ragmon.evaluate import evaluate
+from ragmon.evaluate import aevaluate, evaluate
 from ragmon.gate import GateResult, combine, decide, exit_code, parse_gates
-from ragmon.judges.base import Judge
+from ragmon.judges.base import AsyncJudge, Judge
 from ragmon.judges.claude import add_cli_arguments as add_claude_arguments
 from ragmon.judges.claude import judge_from_args as claude_judge_from_args
 from ragmon.judges.lexical import LexicalJudge
@@ -109,7 +110,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         reports = [replace(report, skipped=(*not_rag, *report.skipped))
                    for report in score_runs(examples, judge, EvalConfig(k=args.k), args.repeat, progress,
-                                            skip_judge_errors=args.judge_errors == "skip")]
+                                            skip_judge_errors=args.judge_errors == "skip",
+                                            concurrency=args.llm_concurrency)]
         gc.freeze()
         results = combine([decide(report, gates, args.confidence) for report in reports], args.min_pass_rate)
         report = reports[0]
@@ -156,11 +158,27 @@ def is_deterministic(judge: Judge) -> bool:
 
 def score_runs(examples: Sequence[Example], judge: Judge, config: EvalConfig, repeat: int,
                progress: Callable[[int, int], None] | None = None, *,
-               skip_judge_errors: bool = False) -> list[Report]:
-    """Repeats only help when the judge can disagree with itself; a deterministic one is scored once."""
+               skip_judge_errors: bool = False, concurrency: int = 1) -> list[Report]:
+    """Repeats only help when the judge can disagree with itself; a deterministic one is scored once.
+    A network judge is given `concurrency` examples at once."""
     runs = 1 if is_deterministic(judge) else repeat
+    if concurrency > 1 and isinstance(judge, AsyncJudge):
+        return [asyncio.run(_score_concurrently(examples, judge, config, progress, concurrency,
+                                                skip_judge_errors)) for _ in range(runs)]
     return [evaluate(examples, judge, config, progress, skip_judge_errors=skip_judge_errors)
             for _ in range(runs)]
+
+
+async def _score_concurrently(examples: Sequence[Example], judge: AsyncJudge, config: EvalConfig,
+                              progress: Callable[[int, int], None] | None, concurrency: int,
+                              skip_judge_errors: bool) -> Report:
+    try:
+        return await aevaluate(examples, judge, config, progress, concurrency=concurrency,
+                               skip_judge_errors=skip_judge_errors)
+    finally:
+        aclose = getattr(judge, "aclose", None)
+        if aclose is not None:  # the async client's connections belong to this event loop, ending here
+            await aclose()
 
 
 def _target(args: argparse.Namespace) -> Target | None:

@@ -140,8 +140,8 @@ def test_judge_errors_stop_the_run_or_are_skipped(fake_api: FakeAnthropic, tmp_p
     fake_api.enqueue(Fail(400, "invalid_request_error"))
     data = write_dataset(tmp_path / "labelled.jsonl", RECORDS[:2])
     out = tmp_path / "cal.json"
-    assert main(["calibrate", str(data), "--judge", "claude", "--judge-errors", "skip", "--concurrency", "1",
-                 "--json", str(out)]) == 0
+    assert main(["calibrate", str(data), "--judge", "claude", "--judge-errors", "skip",
+                 "--llm-concurrency", "1", "--json", str(out)]) == 0
     (claude,) = json.loads(out.read_text())["judges"]
     assert claude["examples"] == 1 and [s["id"] for s in claude["skipped"]] == ["A"]
     # Only B was judged: its 2 claims, 1 TP and 1 TN.

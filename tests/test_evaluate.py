@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from ragmon import Aggregate, Context, EvalConfig, Example, LexicalJudge, Report, evaluate
-from ragmon.evaluate import evaluate_example, example_claims, score_example
+from ragmon.evaluate import aevaluate, evaluate_example, example_claims, score_example
 from ragmon.judges.base import JudgeError
 from ragmon.model import METRIC_NAMES, Claim, ClaimVerdict
 
@@ -153,3 +155,52 @@ def test_no_examples_leaves_every_metric_undefined() -> None:
     report = evaluate([])
     assert report.results == ()
     assert all(agg == Aggregate(None, 0, None) for agg in report.aggregates.values())
+
+
+class SlowJudge:
+    """A network judge in miniature: each decision takes a while, "bad*" examples fail, and the judge
+    records how many decisions were in progress at once."""
+
+    name = "slow"
+
+    def __init__(self) -> None:
+        self.in_flight = self.max_in_flight = 0
+
+    def settings(self) -> dict:
+        return {}
+
+    def judge(self, example: Example, claims: tuple[Claim, ...]) -> tuple[ClaimVerdict, ...]:
+        raise AssertionError("aevaluate must await ajudge")
+
+    async def ajudge(self, example: Example, claims: tuple[Claim, ...]) -> tuple[ClaimVerdict, ...]:
+        self.in_flight += 1
+        self.max_in_flight = max(self.max_in_flight, self.in_flight)
+        # Later examples answer sooner, so completion order is the reverse of input order.
+        await asyncio.sleep(0.01 * (10 - int(example.id[-1])))
+        self.in_flight -= 1
+        if example.id.startswith("bad"):
+            raise JudgeError(f"{example.id} unavailable")
+        return tuple(ClaimVerdict(c, c.text.startswith("Returns"), ("c1",)) for c in claims)
+
+
+async def test_aevaluate_judges_concurrently_and_keeps_input_order() -> None:
+    judge = SlowJudge()
+    examples = [policy_example(id=f"e{i}") for i in range(7)]
+    calls: list[tuple[int, int]] = []
+    report = await aevaluate(examples, judge, EvalConfig(k=1),
+                             lambda done, total: calls.append((done, total)), concurrency=3)
+    assert judge.max_in_flight == 3 and calls == [(done, 7) for done in range(1, 8)]
+    assert [r.example.id for r in report.results] == [f"e{i}" for i in range(7)]
+    # Each answer: the "Returns ..." claim supported, the "Shipping ..." claim not: 1/2 everywhere.
+    assert report.aggregates["groundedness"].mean == 0.5 and report.aggregates["groundedness"].n == 7
+    assert report.judge == {"name": "slow"}
+
+
+async def test_aevaluate_raises_the_earliest_failure_or_skips_in_order() -> None:
+    examples = [policy_example(id=i) for i in ("ok1", "bad2", "ok3", "bad4", "ok5")]
+    # bad4 fails first (it answers sooner), but bad2 comes first in the input: evaluate() would name it.
+    with pytest.raises(JudgeError, match="bad2 unavailable"):
+        await aevaluate(examples, SlowJudge(), concurrency=5)
+    report = await aevaluate(examples, SlowJudge(), concurrency=2, skip_judge_errors=True)
+    assert report.skipped == (("bad2", "bad2 unavailable"), ("bad4", "bad4 unavailable"))
+    assert [r.example.id for r in report.results] == ["ok1", "ok3", "ok5"]

@@ -41,7 +41,7 @@ from typing import TYPE_CHECKING, Any
 from ragmon.errors import RagmonError
 from ragmon.judges.base import JudgeError
 from ragmon.model import Claim, ClaimVerdict, Context, Example
-from ragmon.options import duration
+from ragmon.options import duration, positive_int
 from ragmon.sampling import Prices
 
 if TYPE_CHECKING:
@@ -338,6 +338,8 @@ class ClaudeJudge:
             raise RagmonError("the Claude judge needs an API key: set ANTHROPIC_API_KEY")
         self._aclient: anthropic.AsyncAnthropic | None = None
         self._aclient_loop: asyncio.AbstractEventLoop | None = None
+        self._flights: dict[tuple[int, tuple[str, ...]], asyncio.Event] = {}
+        """Calls in progress, by event loop and the cache keys they will fill."""
 
     def settings(self) -> Mapping[str, Any]:
         return {"name": self.name, "model": self.model, "temperature": None,
@@ -364,12 +366,25 @@ class ClaudeJudge:
 
     async def ajudge_with_usage(self, example: Example,
                                 claims: tuple[Claim, ...]) -> tuple[tuple[ClaimVerdict, ...], Usage]:
+        """Concurrent callers asking for the same verdicts share one call: the first one out pays, the
+        others wait for it and read its verdicts from the cache (or, if it failed, make their own call).
+        Without this a concurrent replay of a golden set with repeated rows would pay for each."""
         plan = self._plan(example, claims)
+        flight = (id(asyncio.get_running_loop()), tuple(plan.keys[i] for i in plan.pending))
+        while plan.request is not None and (leader := self._flights.get(flight)) is not None:
+            await leader.wait()
+            plan = self._plan(example, claims)
+            flight = (flight[0], tuple(plan.keys[i] for i in plan.pending))
         if plan.request is None:
             return self._finish(plan, ()), Usage()
-        with self._api_errors(plan):
-            message = await self._async_client().messages.create(**plan.request)
-        return self._conclude(plan, message)
+        self._flights[flight] = done = asyncio.Event()
+        try:
+            with self._api_errors(plan):
+                message = await self._async_client().messages.create(**plan.request)
+            return self._conclude(plan, message)
+        finally:
+            del self._flights[flight]
+            done.set()
 
     def request_bound(self, example: Example, claims: tuple[Claim, ...]) -> TokenBound | None:
         """Worst-case tokens of the call judging would make now, or None when no call is needed.
@@ -538,6 +553,8 @@ def add_cli_arguments(group: argparse._ActionsContainer, *, timeout: str = "60s"
     group.add_argument("--llm-timeout", type=duration, default=timeout,
                        help="per attempt; the SDK retries twice on 429, 529, 5xx and timeouts "
                             "(default %(default)s)")
+    group.add_argument("--llm-concurrency", type=positive_int, default=4, metavar="N",
+                       help="Claude calls in flight at once (default %(default)s)")
     if not prices:
         return
     group.add_argument("--llm-price-input", type=non_negative, default=None, metavar="USD",

@@ -67,6 +67,8 @@ class Reply:
 
     decide: Decide | None = None
     usage: tuple[int, int] | None = None
+    delay: float = 0.0
+    """Seconds to take before answering, so concurrent callers overlap."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -192,6 +194,7 @@ class FakeAnthropic:
         if isinstance(action, ToolInput):
             tool_input, usage = action.input, action.usage
         else:
+            await asyncio.sleep(action.delay)
             tool_input = {"verdicts": (action.decide or self.decide)(body)}
             usage = action.usage or (len(json.dumps(body)) // 4, len(json.dumps(tool_input)) // 4)
         block = {"type": "tool_use", "id": f"toolu_fake{next(self._ids)}", "name": self.tool_name,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import subprocess
 import sys
@@ -91,6 +92,31 @@ async def test_async_judge_parses_and_reports_usage(fake_api: FakeAnthropic) -> 
     await judge.aclose()
     assert [v.supported for v in verdicts] == [True, True, False]
     assert (usage.input_tokens, usage.output_tokens, usage.calls) == (1234, 56, 1)
+
+
+async def test_concurrent_identical_questions_share_one_call(fake_api: FakeAnthropic) -> None:
+    fake_api.default = Reply(decide=by_fact, usage=(1000, 50), delay=0.3)
+    judge = make_judge(fake_api)
+    results = await asyncio.gather(*(judge.ajudge_with_usage(EXAMPLE, CLAIMS) for _ in range(4)))
+    await judge.aclose()
+    assert fake_api.calls == 1
+    for verdicts, _ in results:
+        assert [v.supported for v in verdicts] == [True, True, False]
+    # One caller paid for the call; the three that waited for it were served from the cache for free.
+    assert sorted(usage.calls for _, usage in results) == [0, 0, 0, 1]
+    assert sum(usage.input_tokens for _, usage in results) == 1000
+
+
+async def test_callers_waiting_on_a_failed_call_make_their_own(fake_api: FakeAnthropic) -> None:
+    fake_api.enqueue(Fail(400, "invalid_request_error"))
+    fake_api.default = Reply(decide=by_fact, delay=0.1)
+    judge = make_judge(fake_api)
+    first, second = await asyncio.gather(judge.ajudge_with_usage(EXAMPLE, CLAIMS),
+                                         judge.ajudge_with_usage(EXAMPLE, CLAIMS), return_exceptions=True)
+    await judge.aclose()
+    assert isinstance(first, ClaudeJudgeError)  # fail-closed: the failure is not read as a verdict
+    assert not isinstance(second, BaseException) and [v.supported for v in second[0]] == [True, True, False]
+    assert fake_api.calls == 2
 
 
 def test_invented_supporting_ids_are_discarded(fake_api: FakeAnthropic) -> None:
@@ -386,6 +412,26 @@ def test_replay_with_claude_and_a_cache_dir(claude_env: FakeAnthropic, tmp_path:
     (tmp_path / "report.json").unlink()
     code, again = replay(tmp_path, "--cache-dir", str(cache), "--gate", "groundedness=0.6")
     assert code == 0 and again["aggregates"] == report["aggregates"] and claude_env.calls == 1
+
+
+def test_replay_judges_several_examples_at_once_and_keeps_their_order(claude_env: FakeAnthropic,
+                                                                     tmp_path: Path) -> None:
+    claude_env.default = Reply(decide=by_fact, delay=0.2)
+    # Six rows with claims of their own (nothing to share through the cache): odd rows add a claim about
+    # Rome, which by_fact does not support, so their groundedness is 1/2 and even rows' is 1.
+    rows = [{"id": f"r{i}", "question": "Where is the tower?",
+             "answer": f"The tower is in Paris, row {i}." + (f" It was built in Rome, row {i}." * (i % 2)),
+             "contexts": [{"id": "d1", "text": "The Eiffel Tower stands in Paris."}]} for i in range(6)]
+    data = tmp_path / "six.jsonl"
+    data.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    report_path = tmp_path / "six.json"
+    code = main(["replay", str(data), "--judge", "claude", "--llm-concurrency", "3",
+                 "--json", str(report_path), "--quiet"])
+    report = json.loads(report_path.read_text())
+    assert code == 0 and claude_env.calls == 6
+    assert claude_env.max_in_flight == 3  # 0.2 s per reply: three are always waiting together
+    assert [(r["id"], r["metrics"]["groundedness"]) for r in report["results"]] == [
+        ("r0", 1.0), ("r1", 0.5), ("r2", 1.0), ("r3", 0.5), ("r4", 1.0), ("r5", 0.5)]
 
 
 def test_replay_exits_2_on_judge_errors_unless_told_to_skip(claude_env: FakeAnthropic, tmp_path: Path,
