@@ -7,8 +7,8 @@ regex operations rather than Python loops over characters.
 
 from __future__ import annotations
 
-import contextlib
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -55,10 +55,12 @@ NUMBER_WORDS: frozenset[str] = frozenset(_UNITS) | frozenset(_TENS) | frozenset(
 "one" is a function word: it is far more often a pronoun ("one of the reasons") than a quantity; "one
 hundred" is still 100."""
 
-_SEPARATORS = str.maketrans(dict.fromkeys(
+_SEPARATORS = {code: chr(code) for code in range(128)} | str.maketrans(dict.fromkeys(
     "!\"#$%&()*+,-./:;<=>?@[\\]^_`{|}~0123456789\u201c\u201d\u2018\u2014\u2013\u2026\u2022\u00b7\u00a0", " "))
 """Everything but letters and apostrophes becomes a space, so `split()` yields the words: a C-level
-pass several times faster than a unicode word regex, and this runs over every retrieved passage."""
+pass several times faster than a unicode word regex, and this runs over every retrieved passage. The
+other ASCII characters map to themselves, which changes nothing but speed: `str.translate` looks each
+character up once per call, and a character it does not find costs it a raised and cleared KeyError."""
 _CITATION_MARK = re.compile(r"\[[^\[\]\n]{1,64}\]")
 _COUNTRY = re.compile(
     r"U(?<![\w.]U)(?:\.S\.(?:A\.)?|\.K\.|SA|S|K|nited (?:States(?: of America)?|Kingdom))(?!\w)")
@@ -148,7 +150,11 @@ NEGATION = "\u00ac"
 
 _FUNCTION_WORD = ""
 _SPELLED_NUMBER = "#"
-_NOT_TERMS = frozenset((_FUNCTION_WORD, _SPELLED_NUMBER))
+_NUMBER_MARKS = {_SPELLED_NUMBER + word: word for word in NUMBER_WORDS}
+"""The term of a number word ("#two"), so a text's terms tell which number words it has; a number word in
+quotes ("'two'") is marked "#" alone: it is no number, as the words are read for numbers."""
+_SPELLED = frozenset((_SPELLED_NUMBER, *_NUMBER_MARKS))
+_NOT_TERMS = frozenset((_FUNCTION_WORD, *_SPELLED))
 
 
 def opposite(term: str) -> str:
@@ -157,6 +163,8 @@ def opposite(term: str) -> str:
 
 
 def _term(word: str) -> str:
+    if word in NUMBER_WORDS:
+        return _SPELLED_NUMBER + word
     bare = word.strip("'")
     if bare in NUMBER_WORDS:
         return _SPELLED_NUMBER
@@ -172,7 +180,7 @@ def _term(word: str) -> str:
 
 
 class _TermCache(dict[str, str]):
-    """word -> its term, or a marker for a function word ("") or a spelled-out number ("#").
+    """word -> its term, or a marker for a function word ("") or a number word ("#two"; "#" if in quotes).
 
     This is the stemming cache. Every word of every passage goes through it by C-level `map`, so it is a
     plain dict that computes only on a miss (a hit costs a third of an `lru_cache` hit), bounded by
@@ -198,54 +206,75 @@ def numbers(text: str) -> frozenset[float]:
     return profile(text).numbers
 
 
-def _numbers(low: str, spelled: bool) -> frozenset[float]:
-    found: set[float] = set()
+def _numbers(low: str, spelled: Iterable[float] = ()) -> frozenset[float]:
+    """The quantities in digits of a prepared text, plus its spelled-out ones (read from its words)."""
+    found = set(spelled)
     for match in _DIGIT_NUMBER.findall(low):
         try:
             found.add(float(match))  # the common case: "30", "3.5"
         except ValueError:
             found.update(_grouped_or_scaled(match))
-    if spelled:
-        found.update(_spelled_numbers(low.translate(_SEPARATORS).split()))
-    return frozenset(found)
+    return frozenset(found) if found else _NO_NUMBERS
 
 
-def _spelled_numbers(words: list[str]) -> set[float]:
+_NO_NUMBERS: frozenset[float] = frozenset()
+"""Shared by the texts that state no number (most): one object, not one allocation per text."""
+
+
+def _spelled_numbers(spaced: str, marks: Iterable[str]) -> set[float]:
     """ "two" -> 2, "twenty-five" -> 25, "three hundred" -> 300, "one million" -> 1e6; a bare "one" is not
-    a number. Parsed from the words where a number word occurs (found by C-level `list.index`): a regex
-    over the whole text would try each number word at every character."""
-    present = set(NUMBER_WORDS.intersection(words))
-    if not present.isdisjoint(_SCALES):
-        present.add("one")  # "one hundred"
-    starts: list[int] = []
-    for word in present:
-        at = -1
-        with contextlib.suppress(ValueError):
-            while True:
-                at = words.index(word, at + 1)
-                starts.append(at)
+    a number. `spaced` is the text with its separators made spaces, `marks` the number words' terms among
+    its terms: they say which number words occur, and those are found by C-level `str.find` and read
+    with the words that follow. A regex over the whole text would try each number word at every
+    character, and splitting a passage into words again costs three times as much."""
+    starts: list[tuple[int, str]] = []
+    for mark in marks:
+        word = _NUMBER_MARKS[mark]
+        at = spaced.find(word)
+        while at >= 0:
+            end = at + len(word)
+            if (not at or spaced[at - 1].isspace()) and (end == len(spaced) or spaced[end].isspace()):
+                starts.append((at, word))
+                if word in _SCALES:
+                    _one_before(spaced, at, starts)
+            at = spaced.find(word, end)  # an overlapping occurrence follows a letter: it is no word
     found: set[float] = set()
-    end, last = 0, len(words)
-    for at in sorted(starts):
+    end = 0
+    for at, word in sorted(starts):
         if at < end:
             continue  # the "five" of "twenty-five", already read
-        word, end = words[at], at + 1
+        end = at + len(word)
+        after = _WORD.match(spaced, end)
         if word in _TENS:
             value = _TENS[word]
-            if end < last and words[end] in _DIGITS:
-                value += _DIGITS[words[end]]
-                end += 1
+            if after is not None and after[1] in _DIGITS:
+                value += _DIGITS[after[1]]
+                end = after.end()
+                after = _WORD.match(spaced, end)
         elif word in _UNITS:
             value = _UNITS[word]
-        elif word == "one" and end < last and words[end] in _SCALES:
+        elif word == "one" and after is not None and after[1] in _SCALES:
             value = 1
         else:
-            continue  # a scale word alone ("hundred") is no quantity; a bare "one" is a pronoun
-        if end < last and words[end] in _SCALES:
-            value *= _SCALES[words[end]]
-            end += 1
+            continue  # a scale word alone ("hundred") is no quantity
+        if after is not None and after[1] in _SCALES:
+            value *= _SCALES[after[1]]
+            end = after.end()
         found.add(float(value))
     return found
+
+
+def _one_before(spaced: str, at: int, starts: list[tuple[int, str]]) -> None:
+    """Adds the "one" of "one hundred": a bare "one" is a pronoun, so it is read only before a scale."""
+    end = at
+    while end and spaced[end - 1].isspace():
+        end -= 1
+    if end >= 3 and spaced.endswith("one", end - 3, end) and (end == 3 or spaced[end - 4].isspace()):
+        starts.append((end - 3, "one"))
+
+
+_WORD = re.compile(r"\s*(\S+)")
+"""The next word, as `str.split` delimits words."""
 
 
 def _grouped_or_scaled(match: str) -> list[float]:
@@ -260,11 +289,12 @@ def _grouped_or_scaled(match: str) -> list[float]:
 def profile(text: str) -> TextProfile:
     """Content terms and numbers of a claim, a question or an answer. Cached by text: claims recur."""
     low = _prepare(text)
-    terms = frozenset(map(_TERMS.__getitem__, low.translate(_SEPARATORS).split()))
-    spelled = _SPELLED_NUMBER in terms
-    if spelled or _FUNCTION_WORD in terms:
-        terms = terms.difference(_NOT_TERMS)
-    return TextProfile(terms, _numbers(low, spelled))
+    spaced = low.translate(_SEPARATORS)
+    terms = frozenset(filter(None, map(_TERMS.__getitem__, spaced.split())))  # C-level: function words go
+    if terms.isdisjoint(_SPELLED):
+        return TextProfile(terms, _numbers(low))
+    marks = terms & _NUMBER_MARKS.keys()
+    return TextProfile(terms.difference(_SPELLED), _numbers(low, _spelled_numbers(spaced, marks)))
 
 
 def has_content(text: str) -> bool:
@@ -280,40 +310,74 @@ class Passage:
     """A retrieved text as the lexical judge reads it: its terms, and its numbers once a claim needs them.
 
     Reading passages is the hot path (every passage of every trace), and most claims state no number,
-    so the number scan is left until one does.
+    so the number scan is left until one does; the lower-cased text it reads is made again then rather
+    than kept, which would cost more memory traffic than it saves. The terms are the keys of a dict, not
+    a frozenset: a dict of strings is not tracked by the garbage collector, which otherwise walks every
+    term of every cached passage (with frozensets that was 8% of the scoring time), and it takes less
+    than half the memory.
     """
 
-    __slots__ = ("_low", "_numbers", "terms")
+    __slots__ = ("_numbers", "_text", "terms")
 
     def __init__(self, text: str) -> None:
-        self._low = _prepare(text)
-        self.terms = frozenset(map(_TERMS.__getitem__, self._low.translate(_SEPARATORS).split()))
-        """content terms, plus the markers of function words and spelled numbers (no claim term is
-        either, and leaving them in saves a set difference per passage)"""
+        self._text = text
+        words = _prepare(text).translate(_SEPARATORS).split()
+        self.terms = dict.fromkeys(map(_TERMS.__getitem__, words)).keys()
+        """content terms, plus the markers of function words and number words (no claim term is either,
+        and leaving them in saves a set difference per passage)"""
         self._numbers: frozenset[float] | None = None
 
     @property
     def numbers(self) -> frozenset[float]:
-        if self._numbers is None:
-            self._numbers = _numbers(self._low, _SPELLED_NUMBER in self.terms)
+        return self._read_numbers(_prepare(self._text)) if self._numbers is None else self._numbers
+
+    def _read_numbers(self, low: str) -> frozenset[float]:
+        marks = self.terms & _NUMBER_MARKS.keys()
+        self._numbers = _numbers(low, _spelled_numbers(low.translate(_SEPARATORS), marks) if marks else ())
         return self._numbers
 
     def states(self, wanted: frozenset[float]) -> bool:
         """Whether the passage states all these numbers. Most claims are checked against passages that
         lack their number, so first a C-level substring test: with no number words about, a number under
-        1,000 the passage states must appear in it as its digits ("30" in "30-day", "3.5" in "3.50")."""
-        if self._numbers is None and _SPELLED_NUMBER not in self.terms:
-            low = self._low
+        1,000 the passage states must appear in it as its digits ("30" in "30-day", "3.5" in "3.50"; the
+        raw text will do: every run of digits of the prepared text is in it). And the passage a claim was
+        drawn from mostly writes its number in plain digits, which a few substring tests confirm: only
+        when they cannot is every number in the passage read."""
+        if self._numbers is not None:
+            return wanted <= self._numbers
+        if self.terms.isdisjoint(_SPELLED):
+            text = self._text
             for number in wanted:
-                if number < 1000 and f"{number:f}".rstrip("0").rstrip(".") not in low:
+                if number < 1000 and f"{number:f}".rstrip("0").rstrip(".") not in text:
                     return False
-        return wanted <= self.numbers
+        low = _prepare(self._text)
+        return all(_written(low, number) for number in wanted) or wanted <= self._read_numbers(low)
+
+
+def _written(low: str, number: float) -> bool:
+    """Whether the prepared text has `number` in plain digits that the number scan reads as exactly that
+    number: "30" in "30 days", but not in "130", "30,000", "30.5" or "30 million". False only means
+    "not this way" ("1,30" states 30 too, as a list)."""
+    digits = f"{number:f}".rstrip("0").rstrip(".")
+    if float(digits) != number:
+        return False
+    at = low.find(digits)
+    while at >= 0:
+        if (not at or low[at - 1] not in _NUMBER_CHARS) and _NUMBER_ENDS.match(low, at + len(digits)):
+            return True
+        at = low.find(digits, at + 1)
+    return False
+
+
+_NUMBER_CHARS = frozenset("0123456789.,")
+_NUMBER_ENDS = re.compile(r"(?![0-9]|[.,][0-9]|[\s-]?(?:" + _SCALE_WORDS + r")\b)")
+"""Where a number in digits the scan reads ends: no more digits, decimals, groups or scale follow."""
 
 
 @lru_cache(maxsize=4096)
 def passage(text: str) -> Passage:
-    """A passage read once: cached by text (up to ~25 MB for 4,096 passages), as retrieved passages recur
-    across questions and a replay over one corpus then reads each passage once."""
+    """A passage read once: cached by text (~12 MB for 4,096 passages of 200 words, plus their texts), as
+    retrieved passages recur across questions and a replay over one corpus then reads each passage once."""
     return Passage(text)
 
 
@@ -345,15 +409,21 @@ _ABSTENTION = re.compile(
 )
 
 
-_ABSTENTION_TRIGGER = re.compile(r"not|no\b|n't|unable|insufficient|beyond|fail")
-"""Every cue above contains one of these. Starting with literals, this scans far faster than the cue
-pattern (whose alternatives start with word boundaries), so most sentences never reach the latter."""
+_NO = re.compile(r"no(?:t|\b)")
+
+
+def _cued(low: str) -> bool:
+    """Whether `low` has "not", "no", "n't", "unable", "insufficient", "beyond" or "fail": every cue above
+    contains one. C-level substring tests find them far faster than the cue pattern (whose alternatives
+    start with word boundaries) or one pattern of them all, so most sentences never reach the former."""
+    return ("no" in low and _NO.search(low) is not None) or "n't" in low or "unable" in low \
+        or "insufficient" in low or "beyond" in low or "fail" in low
 
 
 def is_abstention(sentence: str) -> bool:
     """True when the sentence declines to answer ("I don't know", "the context does not mention it")."""
     low = normalise(sentence)
-    return _ABSTENTION_TRIGGER.search(low) is not None and _ABSTENTION.search(low) is not None
+    return _cued(low) and _ABSTENTION.search(low) is not None
 
 
 # --- sentences and claims ---------------------------------------------------------------------------
@@ -381,7 +451,8 @@ _INITIALISM = re.compile(r"(?:[^\W\d_]\.)+[^\W\d_]|[^\W\d_]")
 def _is_abbreviation(word: str, next_char: str) -> bool:
     """Whether the period after `word` belongs to an abbreviation rather than ending the sentence."""
     word = word.lstrip("(\"'\u201c\u2018[").lower()
-    if word in _ALWAYS_ABBREV or _INITIALISM.fullmatch(word):
+    # Only a word with a dot or of one letter can be an initialism: most words skip the regex.
+    if word in _ALWAYS_ABBREV or (("." in word or len(word) == 1) and _INITIALISM.fullmatch(word)):
         return True
     if word in _ABBREV_BEFORE_LOWER:
         return not next_char.isupper()
@@ -441,6 +512,40 @@ def split_claims(answer: str) -> tuple[Claim, ...]:
         if _is_claim(sentence):
             claims.append(Claim(sentence, start, end))
     return tuple(claims)
+
+
+def answer_terms(answer: str) -> frozenset[str]:
+    """`profile(answer).terms`, gathered from the profiles its claims already have when that is the same set.
+
+    It is when the claims are the whole answer but whitespace, and no citation mark runs from one claim
+    into the next ("[see p. 5. Also]" is one mark over two sentences): a word never spans whitespace, and
+    neither do the country names, "non-" or the lower-casing the terms are read with. Otherwise (list
+    markers, headings, sentences that are no claims) the answer is read whole. Numbers are not gathered
+    this way: "twenty. Five" is two numbers in two claims but 25 in one text.
+    """
+    claims = split_claims(answer)
+    if not claims or not _claims_cover(answer, claims):
+        return profile(answer).terms
+    return frozenset().union(*[profile(claim.text).terms for claim in claims])
+
+
+def _claims_cover(answer: str, claims: tuple[Claim, ...]) -> bool:
+    """Whether the claims' terms are the answer's: see `answer_terms`."""
+    end = 0
+    for claim in claims:
+        if claim.start > end and not answer[end:claim.start].isspace():
+            return False
+        end = claim.end
+    if end < len(answer) and not answer[end:].isspace():
+        return False
+    if "[" not in answer and "]" not in answer:
+        return True
+    # A mark ends at the first bracket after its "[": in a claim whose brackets pair up in order, "[]...",
+    # every mark lies inside the claim.
+    return all(b == "[]" * (len(b) // 2) for b in (_NOT_BRACKET.sub("", claim.text) for claim in claims))
+
+
+_NOT_BRACKET = re.compile(r"[^\[\]]+")
 
 
 def answer_abstains(answer: str) -> bool:

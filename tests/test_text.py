@@ -9,6 +9,7 @@ from ragmon.text import (
     Passage,
     american,
     answer_abstains,
+    answer_terms,
     is_abstention,
     numbers,
     opposite,
@@ -235,3 +236,17 @@ def test_passages_are_read_once_with_terms_and_numbers() -> None:
 ])
 def test_passage_states_numbers(text: str, wanted: set[float], states: bool) -> None:
     assert Passage(text).states(frozenset(wanted)) is states
+
+
+@pytest.mark.parametrize(("answer", "terms"), [
+    # Stems by hand: returns -> return, accepted -> accept, shipping -> ship; "are", "is" are function
+    # words and the citation mark "[1]" is dropped.
+    ("Returns are accepted. Shipping is free [1].", {"return", "accept", "ship", "free"}),
+    # List markers are not part of any claim: the same terms, read from the whole answer.
+    ("- Returns are accepted.\n- Shipping is free.", {"return", "accept", "ship", "free"}),
+    # One citation mark runs over two sentences: read whole, the mark and every word in it go, so "see"
+    # and "free" are not terms of the answer, though they are terms of the second sentence on its own.
+    ("Returns are accepted [see p. 5. Also free].", {"return", "accept"}),
+])
+def test_answer_terms_are_the_terms_of_the_whole_answer(answer: str, terms: set[str]) -> None:
+    assert answer_terms(answer) == terms == profile(answer).terms

@@ -49,17 +49,25 @@ def _verdict(claim: Claim, claim_profile: TextProfile, threshold: float,
     needed = threshold * len(terms)
     opposites: frozenset[str] | None = None  # worked out at the first context that passes the rest
     supporting = []
+    closest: tuple[int, str, Passage] | None = None  # the first context sharing most terms, for the reason
     for ctx_id, read in contexts.items():
-        if len(terms & read.terms) < needed or (numbers and not read.states(numbers)):
+        shared = len(read.terms & terms)
+        if closest is None or shared > closest[0]:
+            closest = (shared, ctx_id, read)
+        if shared < needed or (numbers and not read.states(numbers)):
             continue
         if opposites is None:
             opposites = _opposites(terms)
-        if opposites & read.terms and _contradiction(opposites, read) is not None:
+        if read.terms & opposites and _contradiction(opposites, read) is not None:
             continue
         supporting.append(ctx_id)
     if supporting:
         return ClaimVerdict(claim, True, tuple(supporting))
-    return ClaimVerdict(claim, False, (), _reason(claim_profile, _opposites(terms), contexts))
+    if closest is None:
+        return ClaimVerdict(claim, False, (), "no context was retrieved")
+    if opposites is None:
+        opposites = _opposites(terms)
+    return ClaimVerdict(claim, False, (), _reason(claim_profile, opposites, *closest))
 
 
 def _opposites(terms: frozenset[str]) -> frozenset[str]:
@@ -76,17 +84,14 @@ def _contradiction(opposites: frozenset[str], read: Passage) -> str | None:
     return None
 
 
-def _reason(claim: TextProfile, opposites: frozenset[str], contexts: Mapping[str, Passage]) -> str:
+def _reason(claim: TextProfile, opposites: frozenset[str], shared: int, best_id: str, best: Passage) -> str:
     """Why the closest single context fell short, for the worst-examples section of a report."""
-    if not contexts:
-        return "no context was retrieved"
-    best_id, best = max(contexts.items(), key=lambda item: len(claim.terms & item[1].terms))
-    text = f"no single context supports it; closest {best_id} has {len(claim.terms & best.terms)}" \
-           f"/{len(claim.terms)} of its terms"
-    missing = sorted(claim.numbers - best.numbers)
+    text = f"no single context supports it; closest {best_id} has {shared}/{len(claim.terms)} of its terms"
+    missing = sorted(claim.numbers - best.numbers) if claim.numbers else ()  # best.numbers costs a scan
     if missing:
         text += f", lacks {', '.join(f'{n:g}' for n in missing)}"
     term = _contradiction(opposites, best)
     if term is not None:
         text += f", and says the opposite of {term.replace(NEGATION, 'not-')!r}"
     return text
+

@@ -11,7 +11,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from ragmon.model import ClaimVerdict, Example
-from ragmon.text import answer_abstains, profile
+from ragmon.text import answer_abstains, answer_terms, profile
 
 UNANSWERABLE_CATEGORIES = frozenset({"adversarial", "unanswerable"})
 INSUFFICIENT_CONTEXT = "insufficient_context"
@@ -60,8 +60,10 @@ def citation_accuracy(example: Example, verdicts: Sequence[ClaimVerdict]) -> flo
 
 def citation_coverage(example: Example, verdicts: Sequence[ClaimVerdict]) -> float | None:
     """Used contexts the answer cites / used contexts: did the answer credit what it relied on?"""
+    if example.citations is None:
+        return None
     used = used_ids(verdicts)
-    if example.citations is None or not used:
+    if not used:
         return None
     return len(used.intersection(example.citations)) / len(used)
 
@@ -82,6 +84,8 @@ def answer_relevance(example: Example) -> float | None:
     total = len(question.terms) + len(question.numbers)
     if not total:
         return None
+    if not question.numbers:  # then the answer's numbers cannot count, and its terms alone come cheaper
+        return len(question.terms & answer_terms(example.answer)) / total
     answer = profile(example.answer)
     return (len(question.terms & answer.terms) + len(question.numbers & answer.numbers)) / total
 
