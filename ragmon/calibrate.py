@@ -25,6 +25,8 @@ from ragmon import datasets
 from ragmon.errors import InputError
 from ragmon.evaluate import example_claims, verdicts_without_judge
 from ragmon.judges.base import Judge, JudgeError
+from ragmon.judges.lexical import LexicalJudge
+from ragmon.judges.lexical import add_cli_arguments as add_lexical_arguments
 from ragmon.model import Claim, ClaimVerdict, Example
 from ragmon.sampling import Prices
 
@@ -248,6 +250,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", type=Path, metavar="PATH", help="also write the figures as JSON here")
     parser.add_argument("--judge-errors", choices=("fail", "skip"), default="fail",
                         help="on a judge error: stop with exit 2 (default), or leave the example out, listed")
+    add_lexical_arguments(parser)
     claude = parser.add_argument_group("Claude judge (needs ANTHROPIC_API_KEY)")
     claude.add_argument("--cache-dir", type=Path, help="keep Claude verdicts here so re-runs do not re-bill")
     add_cli_arguments(claude)
@@ -258,9 +261,7 @@ def _build_judge(name: str, args: argparse.Namespace) -> tuple[Judge, Prices | N
         from ragmon.judges.claude import judge_from_args, prices_from_args
 
         return judge_from_args(args, cache_dir=args.cache_dir), prices_from_args(args)
-    from ragmon.judges.lexical import LexicalJudge
-
-    return LexicalJudge(), None
+    return LexicalJudge(args.lexical_threshold), None
 
 
 def run(args: argparse.Namespace) -> int:

@@ -27,6 +27,7 @@ from ragmon.judges.base import AsyncJudge, Judge
 from ragmon.judges.claude import add_cli_arguments as add_claude_arguments
 from ragmon.judges.claude import judge_from_args as claude_judge_from_args
 from ragmon.judges.lexical import LexicalJudge
+from ragmon.judges.lexical import add_cli_arguments as add_lexical_arguments
 from ragmon.model import EvalConfig, Example, Report
 from ragmon.options import duration, fraction, listen_address, positive_int
 from ragmon.report import json as json_report
@@ -50,6 +51,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--confidence", type=_confidence, default=None, metavar="LEVEL",
                         help="gate on the pessimistic bound of this bootstrap interval (e.g. 0.95)")
     parser.add_argument("--judge", choices=JUDGES, default="lexical", help="claim judge (default lexical)")
+    add_lexical_arguments(parser)
     parser.add_argument("--json", type=Path, metavar="PATH", help="write the JSON report here")
     parser.add_argument("--markdown", type=Path, metavar="PATH", help="write the Markdown report here")
     parser.add_argument("--junit", type=Path, metavar="PATH", help="write JUnit XML (one test per gate) here")
@@ -148,7 +150,7 @@ def build_judge(args: argparse.Namespace) -> Judge:
     """The one place a judge is chosen from the command line; new judges plug in here."""
     if args.judge == "claude":
         return claude_judge_from_args(args, cache_dir=args.cache_dir)
-    return LexicalJudge()
+    return LexicalJudge(args.lexical_threshold)
 
 
 def is_deterministic(judge: Judge) -> bool:

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from ragmon.evaluate import evaluate_example
-from ragmon.judges.lexical import LexicalJudge
+from ragmon.judges.lexical import DEFAULT_THRESHOLD, LexicalJudge
 from ragmon.model import Example, ExampleResult
 
 log = logging.getLogger("ragmon.scoring")
@@ -69,18 +69,16 @@ class Lane(Protocol):
 _judge: LexicalJudge | None = None
 
 
-def warm() -> int:
-    """Build this worker's judge before traffic arrives; returns the worker's pid."""
+def warm(threshold: float) -> None:
+    """Every worker's initializer: the judge is built once, before traffic arrives, and kept."""
     global _judge
-    if _judge is None:
-        _judge = LexicalJudge()
-    return os.getpid()
+    _judge = LexicalJudge(threshold)
 
 
 def score_lexical(example: Example, k: int) -> tuple[ExampleResult, float]:
     """Runs in a worker process, with the judge that process keeps for its lifetime."""
-    warm()
-    assert _judge is not None
+    if _judge is None:
+        raise RuntimeError("score_lexical runs in a LexicalLane worker, after warm()")
     start = time.perf_counter()
     result = evaluate_example(example, _judge, k)
     return result, time.perf_counter() - start
@@ -92,8 +90,9 @@ class LexicalLane:
 
     judge = "lexical"
 
-    def __init__(self, *, rate: float, k: int, workers: int) -> None:
+    def __init__(self, *, rate: float, k: int, workers: int, threshold: float = DEFAULT_THRESHOLD) -> None:
         self.rate = rate
+        self.threshold = threshold
         self.workers = workers
         self.concurrency = 2 * workers
         """Two examples in flight per worker: one computing, one in the pipe, so no worker idles while
@@ -106,15 +105,17 @@ class LexicalLane:
     def _new_pool(self) -> ProcessPoolExecutor:
         context = multiprocessing.get_context("forkserver")
         context.set_forkserver_preload(["ragmon.scoring"])
-        return ProcessPoolExecutor(max_workers=self.workers, mp_context=context)
+        return ProcessPoolExecutor(max_workers=self.workers, mp_context=context, initializer=warm,
+                                   initargs=(self.threshold,))
 
     async def start(self) -> None:
         self._pool = self._new_pool()
         loop = asyncio.get_running_loop()
         pool = self._pool
-        pids = await asyncio.gather(*(loop.run_in_executor(pool, warm) for _ in range(self.workers)))
+        pids = await asyncio.gather(*(loop.run_in_executor(pool, os.getpid) for _ in range(self.workers)))
         self.worker_pids = tuple(sorted(set(pids)))
-        log.info("lexical workers started", extra={"workers": self.workers, "pids": self.worker_pids})
+        log.info("lexical workers started", extra={"workers": self.workers, "pids": self.worker_pids,
+                                                   "threshold": self.threshold})
 
     async def score(self, example: Example) -> Scored:
         pool = self._pool

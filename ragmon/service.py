@@ -42,6 +42,7 @@ from ragmon import __version__, llm_lane
 from ragmon.capture import CaptureWriter, threshold
 from ragmon.errors import InputError, RagmonError
 from ragmon.exporter import Exporter
+from ragmon.judges import lexical
 from ragmon.model import Example
 from ragmon.options import MiB, byte_size, duration, fraction, listen_address, positive_int
 from ragmon.otlp.grpc import start_grpc_server
@@ -83,6 +84,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     scoring.add_argument("--queue-size", type=positive_int, default=1_000,
                          help="examples waiting for a worker before receivers push back (default 1000)")
     scoring.add_argument("--k", type=positive_int, default=5, help="cut-off of retrieval metrics (default 5)")
+    lexical.add_cli_arguments(scoring)
     export = parser.add_argument_group("metrics")
     export.add_argument("--window", type=duration, default="5m",
                         help="window of the groundedness/hallucination gauges (default 5m)")
@@ -120,6 +122,7 @@ class ServeConfig:
     workers: int = 1
     queue_size: int = 1_000
     k: int = 5
+    lexical_threshold: float = lexical.DEFAULT_THRESHOLD
     window: float = 300.0
     max_pipelines: int = 20
     max_body: int = 16 * MiB
@@ -135,7 +138,8 @@ class ServeConfig:
             http_listen=args.http_listen, grpc_listen=args.grpc_listen, metrics_listen=args.metrics_listen,
             quiet=args.quiet, decision_wait=args.decision_wait, max_traces=args.max_traces,
             max_spans_per_trace=args.max_spans_per_trace, sample_rate=args.sample_rate,
-            workers=args.workers, queue_size=args.queue_size, k=args.k, window=args.window,
+            workers=args.workers, queue_size=args.queue_size, k=args.k,
+            lexical_threshold=args.lexical_threshold, window=args.window,
             max_pipelines=args.max_pipelines, max_body=args.max_body,
             token=read_token(args.token_file, os.environ.get("RAGMON_TOKEN")),
             drain_seconds=args.drain_seconds, capture=args.capture, capture_below=args.capture_below,
@@ -517,7 +521,8 @@ def configure_logging(fmt: str, level: str) -> None:
 
 
 def lexical_lane(config: ServeConfig) -> LexicalLane:
-    return LexicalLane(rate=config.sample_rate, k=config.k, workers=config.workers)
+    return LexicalLane(rate=config.sample_rate, k=config.k, workers=config.workers,
+                       threshold=config.lexical_threshold)
 
 
 def build_lanes(args: argparse.Namespace, config: ServeConfig) -> list[Lane]:

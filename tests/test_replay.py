@@ -221,3 +221,21 @@ def test_progress_only_on_a_terminal_and_for_long_runs() -> None:
     quiet(1000, 1000)
     quiet.close()
     assert piped.getvalue() == ""
+
+
+def test_lexical_threshold_sets_the_operating_point(tmp_path: Path) -> None:
+    from ragmon.cli import main
+
+    # The second claim has 4 terms (warranti, cover, water, damag) and the context holds 2: a share of 0.5.
+    # At the default 0.56 it is unsupported (groundedness 1/2); at 0.5 it is supported (2/2).
+    row = {"id": "w1", "question": "What does the warranty cover?",
+           "contexts": [{"id": "w", "text": "The warranty lasts 2 years and covers accidental drops."}],
+           "answer": "The warranty lasts 2 years. The warranty covers water damage."}
+    data = tmp_path / "w.jsonl"
+    data.write_text(json.dumps(row) + "\n")
+    for option, groundedness in (((), 0.5), (("--lexical-threshold", "0.5"), 1.0)):
+        out = tmp_path / "report.json"
+        assert main(["replay", str(data), "--json", str(out), "--quiet", *option]) == 0
+        report = json.loads(out.read_text())
+        assert report["aggregates"]["groundedness"]["mean"] == groundedness
+        assert report["judge"]["threshold"] == (0.5 if option else LexicalJudge().threshold)

@@ -44,3 +44,21 @@ async def test_a_dead_worker_fails_one_example_and_the_lane_recovers() -> None:
         assert (await lane.score(EXAMPLE)).result.metrics["groundedness"] == 0.5
     finally:
         await lane.close()
+
+
+async def test_workers_judge_at_the_lane_threshold() -> None:
+    # "The warranty covers water damage." has 4 terms (warranti, cover, water, damag); the context holds
+    # 2 of them: 0.5 of its terms. Below the default 0.56 it is unsupported; at threshold 0.5 it is
+    # supported, so groundedness goes from 1/2 to 2/2.
+    example = Example("e2", "What does the warranty cover?",
+                      (Context("w", "The warranty lasts 2 years and covers accidental drops."),),
+                      "The warranty lasts 2 years. The warranty covers water damage.")
+    groundedness = {}
+    for threshold in (0.56, 0.5):
+        lane = LexicalLane(rate=1.0, k=5, workers=1, threshold=threshold)
+        await lane.start()
+        try:
+            groundedness[threshold] = (await lane.score(example)).result.metrics["groundedness"]
+        finally:
+            await lane.close()
+    assert groundedness == {0.56: 0.5, 0.5: 1.0}

@@ -6,6 +6,7 @@ the test that started them. Waiting is polling with a deadline.
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import signal
 import socket
@@ -30,6 +31,7 @@ from opentelemetry.sdk.trace.id_generator import RandomIdGenerator
 from polling import wait_metrics
 from prometheus_client.openmetrics.parser import text_string_to_metric_families as parse_openmetrics
 
+from ragmon import service
 from ragmon.errors import RagmonError
 from ragmon.evaluate import evaluate_example
 from ragmon.judges.lexical import LexicalJudge
@@ -363,3 +365,12 @@ def test_cli_unreadable_token_file_exits_2_with_a_message(ragmon_cmd: list[str],
     result = subprocess.run([*ragmon_cmd, "serve", "--token-file", str(empty)], capture_output=True,
                             text=True, timeout=60, check=False)
     assert result.returncode == 2 and "empty" in result.stderr
+
+
+def test_lexical_threshold_flag_reaches_the_workers_judge() -> None:
+    parser = argparse.ArgumentParser()
+    service.add_arguments(parser)
+    config = ServeConfig.from_args(parser.parse_args(["--lexical-threshold", "0.5"]))
+    assert config.lexical_threshold == 0.5 and service.lexical_lane(config).threshold == 0.5
+    default = ServeConfig.from_args(parser.parse_args([]))
+    assert service.lexical_lane(default).threshold == LexicalJudge().threshold

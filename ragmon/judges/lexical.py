@@ -10,10 +10,12 @@ against human labels.
 
 from __future__ import annotations
 
+import argparse
 from collections.abc import Mapping
 from typing import Any
 
 from ragmon.model import Claim, ClaimVerdict, Example
+from ragmon.options import fraction
 from ragmon.text import NEGATION, Passage, TextProfile, opposite, passage, profile
 
 DEFAULT_THRESHOLD = 0.56
@@ -95,3 +97,17 @@ def _reason(claim: TextProfile, opposites: frozenset[str], shared: int, best_id:
         text += f", and says the opposite of {term.replace(NEGATION, 'not-')!r}"
     return text
 
+
+def threshold(text: str) -> float:
+    """argparse type of `--lexical-threshold`: a share of terms in (0, 1]."""
+    value = fraction(text)
+    if value == 0.0:
+        raise argparse.ArgumentTypeError("must be above 0: at 0 any context would support any claim")
+    return value
+
+
+def add_cli_arguments(group: argparse._ActionsContainer) -> None:
+    """One spelling for `serve`, `replay` and `calibrate`, so one RAGMON_LEXICAL_THRESHOLD sets all."""
+    group.add_argument("--lexical-threshold", type=threshold, default=DEFAULT_THRESHOLD, metavar="SHARE",
+                       help="share of a claim's terms one context must hold (default %(default)s; lower "
+                            "flags fewer claims: see the README's judge section for the trade-off)")
