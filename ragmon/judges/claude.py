@@ -281,6 +281,11 @@ class _Plan:
     documents: tuple[_SentDocument, ...]
     request: Mapping[str, Any] | None
 
+    @property
+    def asked(self) -> tuple[str, ...]:
+        """The cache keys the request would fill: two plans asking the same can share one call."""
+        return tuple(self.keys[i] for i in self.pending)
+
 
 def _usage(message: Any) -> Usage | None:
     usage = getattr(message, "usage", None)
@@ -369,14 +374,14 @@ class ClaudeJudge:
         """Concurrent callers asking for the same verdicts share one call: the first one out pays, the
         others wait for it and read its verdicts from the cache (or, if it failed, make their own call).
         Without this a concurrent replay of a golden set with repeated rows would pay for each."""
+        loop = id(asyncio.get_running_loop())
         plan = self._plan(example, claims)
-        flight = (id(asyncio.get_running_loop()), tuple(plan.keys[i] for i in plan.pending))
-        while plan.request is not None and (leader := self._flights.get(flight)) is not None:
+        while plan.request is not None and (leader := self._flights.get((loop, plan.asked))) is not None:
             await leader.wait()
             plan = self._plan(example, claims)
-            flight = (flight[0], tuple(plan.keys[i] for i in plan.pending))
         if plan.request is None:
             return self._finish(plan, ()), Usage()
+        flight = (loop, plan.asked)
         self._flights[flight] = done = asyncio.Event()
         try:
             with self._api_errors(plan):
