@@ -172,6 +172,8 @@ def _term(word: str) -> str:
         return _FUNCTION_WORD
     if bare.endswith("'s"):
         bare = bare[:-2]
+        if bare in NUMBER_WORDS:
+            return _SPELLED_NUMBER  # "thousand's": no number word to read, but "0.5 thousand's" is 500
     bare = american(bare)
     negative = _NEGATIVE.fullmatch(bare)
     if negative is not None and bare not in _NOT_NEGATIVE:
@@ -342,23 +344,36 @@ class Passage:
         1,000 the passage states must appear in it as its digits ("30" in "30-day", "3.5" in "3.50"; the
         raw text will do: every run of digits of the prepared text is in it). And the passage a claim was
         drawn from mostly writes its number in plain digits, which a few substring tests confirm: only
-        when they cannot is every number in the passage read."""
-        if self._numbers is not None:
-            return wanted <= self._numbers
+        when they cannot is every number in the passage read.
+
+        The substring test runs whether or not the numbers were read already, so the answer never depends
+        on what was asked of this (cached, shared) passage before: the same claim and passage always get
+        the same verdict. It decides only for numbers its digits spell exactly (not 0.1234567, which they
+        round to "0.123457"); where it and the scan could still differ (a number written with more than 15
+        significant digits that rounds to a shorter one) the literal text wins."""
         if self.terms.isdisjoint(_SPELLED):
             text = self._text
             for number in wanted:
-                if number < 1000 and f"{number:f}".rstrip("0").rstrip(".") not in text:
-                    return False
+                if number < 1000:
+                    digits = _digits(number)
+                    if digits not in text and float(digits) == number:
+                        return False
+        if self._numbers is not None:
+            return wanted <= self._numbers
         low = _prepare(self._text)
         return all(_written(low, number) for number in wanted) or wanted <= self._read_numbers(low)
+
+
+def _digits(number: float) -> str:
+    """How a number is mostly written: "30", "3.5"; to 6 decimals, so check it spells `number` exactly."""
+    return f"{number:f}".rstrip("0").rstrip(".")
 
 
 def _written(low: str, number: float) -> bool:
     """Whether the prepared text has `number` in plain digits that the number scan reads as exactly that
     number: "30" in "30 days", but not in "130", "30,000", "30.5" or "30 million". False only means
     "not this way" ("1,30" states 30 too, as a list)."""
-    digits = f"{number:f}".rstrip("0").rstrip(".")
+    digits = _digits(number)
     if float(digits) != number:
         return False
     at = low.find(digits)

@@ -238,6 +238,25 @@ def test_passage_states_numbers(text: str, wanted: set[float], states: bool) -> 
     assert Passage(text).states(frozenset(wanted)) is states
 
 
+@pytest.mark.parametrize(("text", "wanted", "states"), [
+    # 7 decimals: its 6-decimal digits "0.123457" are not in the text, yet the text states it exactly.
+    ("The ratio was 0.1234567 in the trial.", {0.1234567}, True),
+    # 0.5 thousand is 500, though "500" is nowhere and "thousand's" is no plain number word.
+    ("It cost 0.5 thousand's worth of gear.", {500.0}, True),
+    # 20 significant digits round to the double 2.5, but the text never says 2.5: the literal text wins.
+    ("The ratio was 2.4999999999999999999.", {2.5}, False),
+])
+def test_a_passage_states_the_same_numbers_whatever_was_asked_of_it_before(
+        text: str, wanted: set[float], states: bool) -> None:
+    # Passages are cached and shared across examples, and reading `numbers` is done lazily, only when
+    # some claim's reason needs them: neither may change a later verdict.
+    fresh = Passage(text)
+    read = Passage(text)
+    assert read.numbers is not None
+    assert fresh.states(frozenset(wanted)) is states
+    assert read.states(frozenset(wanted)) is states
+
+
 @pytest.mark.parametrize(("answer", "terms"), [
     # Stems by hand: returns -> return, accepted -> accept, shipping -> ship; "are", "is" are function
     # words and the citation mark "[1]" is dropped.
