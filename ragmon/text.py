@@ -185,18 +185,35 @@ class _TermCache(dict[str, str]):
     """word -> its term, or a marker for a function word ("") or a number word ("#two"; "#" if in quotes).
 
     This is the stemming cache. Every word of every passage goes through it by C-level `map`, so it is a
-    plain dict that computes only on a miss (a hit costs a third of an `lru_cache` hit), bounded by
-    clearing when full (~10 MB): recency bookkeeping would cost more than it saves. Terms are a pure
-    function of the word, so threads sharing it can at worst compute one twice.
+    plain dict that computes only on a miss (a hit costs a third of an `lru_cache` hit). It is bounded by
+    generations, as recency bookkeeping on every hit would cost more than it saves: when it holds `limit`
+    words they become the old generation and it starts again empty, and a word found in the old
+    generation moves back without being stemmed again. So the words in use survive a turnover, and only
+    those unused for a whole generation are stemmed again; emptying it all at once made every word a miss
+    at the same moment, a stall at each turnover on open-vocabulary traffic. Both generations together
+    hold at most 2 x 65,536 words (~20 MB). Terms are a pure function of the word, so threads sharing it
+    can at worst compute one twice.
     """
 
     limit = 1 << 16
 
+    def __init__(self) -> None:
+        super().__init__()
+        self.old: dict[str, str] = {}
+
     def __missing__(self, word: str) -> str:
+        term = self.old.get(word)
+        if term is None:
+            term = _term(word)
         if len(self) >= self.limit:
-            self.clear()
-        term = self[word] = _term(word)
+            self.old = self.copy()
+            super().clear()
+        self[word] = term
         return term
+
+    def clear(self) -> None:
+        super().clear()
+        self.old = {}
 
 
 _TERMS = _TermCache()
@@ -611,22 +628,43 @@ def _cvc(word: str) -> bool:
             and word[-1] not in "wxy")
 
 
-_STEP2 = (("ational", "ate"), ("tional", "tion"), ("enci", "ence"), ("anci", "ance"), ("izer", "ize"),
-          ("bli", "ble"), ("alli", "al"), ("entli", "ent"), ("eli", "e"), ("ousli", "ous"),
-          ("ization", "ize"), ("ation", "ate"), ("ator", "ate"), ("alism", "al"), ("iveness", "ive"),
-          ("fulness", "ful"), ("ousness", "ous"), ("aliti", "al"), ("iviti", "ive"), ("biliti", "ble"),
-          ("logi", "log"))
-_STEP3 = (("icate", "ic"), ("ative", ""), ("alize", "al"), ("iciti", "ic"), ("ical", "ic"), ("ful", ""),
-          ("ness", ""))
-_STEP4 = ("al", "ance", "ence", "er", "ic", "able", "ible", "ant", "ement", "ment", "ent", "ion", "ou",
-          "ism", "ate", "iti", "ous", "ive", "ize")
+def _suffixes(*rules: tuple[str, str]) -> tuple[tuple[int, ...], dict[str, str]]:
+    """A step's rules as (suffix lengths, longest first; suffix -> replacement). Porter applies the
+    longest suffix a word ends with, so a step costs one dict lookup per suffix length rather than an
+    `endswith` per rule: stemming is what a word the term cache has not seen costs, and open-vocabulary
+    traffic brings many."""
+    return tuple(sorted({len(suffix) for suffix, _ in rules}, reverse=True)), dict(rules)
 
 
-def _replace(word: str, rules: tuple[tuple[str, str], ...], min_m: int) -> str:
-    for suffix, repl in rules:
-        if word.endswith(suffix):
-            base = word[: -len(suffix)]
-            return base + repl if _measure(base) > min_m else word
+_STEP2 = _suffixes(
+    ("ational", "ate"), ("tional", "tion"), ("enci", "ence"), ("anci", "ance"), ("izer", "ize"),
+    ("bli", "ble"), ("alli", "al"), ("entli", "ent"), ("eli", "e"), ("ousli", "ous"), ("ization", "ize"),
+    ("ation", "ate"), ("ator", "ate"), ("alism", "al"), ("iveness", "ive"), ("fulness", "ful"),
+    ("ousness", "ous"), ("aliti", "al"), ("iviti", "ive"), ("biliti", "ble"), ("logi", "log"))
+_STEP3 = _suffixes(("icate", "ic"), ("ative", ""), ("alize", "al"), ("iciti", "ic"), ("ical", "ic"),
+                   ("ful", ""), ("ness", ""))
+_STEP4 = _suffixes(*((suffix, "") for suffix in (
+    "al", "ance", "ence", "er", "ic", "able", "ible", "ant", "ement", "ment", "ent", "ion", "ou", "ism",
+    "ate", "iti", "ous", "ive", "ize")))
+
+
+def _suffix(word: str, step: tuple[tuple[int, ...], dict[str, str]]) -> int:
+    """Length of the longest suffix of the step that `word` ends with, 0 if none. (A word shorter than a
+    suffix length is looked up whole: it matches only if it is a suffix itself, and then no stem is left
+    for a rule to apply to.)"""
+    lengths, table = step
+    for n in lengths:
+        if word[-n:] in table:
+            return n
+    return 0
+
+
+def _replace(word: str, step: tuple[tuple[int, ...], dict[str, str]], min_m: int) -> str:
+    n = _suffix(word, step)
+    if n:
+        base = word[:-n]
+        if _measure(base) > min_m:
+            return base + step[1][word[-n:]]
     return word
 
 
@@ -657,12 +695,11 @@ def _porter(w: str) -> str:
     w = _replace(w, _STEP2, 0)
     w = _replace(w, _STEP3, 0)
     # Step 4: strip a final suffix from long stems.
-    for suffix in _STEP4:
-        if w.endswith(suffix):
-            base = w[: -len(suffix)]
-            if _measure(base) > 1 and (suffix != "ion" or base.endswith(("s", "t"))):
-                w = base
-            break
+    n = _suffix(w, _STEP4)
+    if n:
+        base = w[:-n]
+        if _measure(base) > 1 and (n != 3 or not w.endswith("ion") or base.endswith(("s", "t"))):
+            w = base
     # Step 5: final -e and -ll.
     if w.endswith("e"):
         base = w[:-1]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+import ragmon.text as text_module
 from ragmon.text import (
     NEGATION,
     Passage,
@@ -269,3 +270,24 @@ def test_a_passage_states_the_same_numbers_whatever_was_asked_of_it_before(
 ])
 def test_answer_terms_are_the_terms_of_the_whole_answer(answer: str, terms: set[str]) -> None:
     assert answer_terms(answer) == terms == profile(answer).terms
+
+
+def test_the_stemming_cache_keeps_the_words_in_use_when_it_turns_over(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    stemmed: list[str] = []
+    term = text_module._term
+
+    def counted(word: str) -> str:
+        stemmed.append(word)
+        return term(word)
+
+    cache = text_module._TermCache()
+    cache.limit = 3
+    monkeypatch.setattr(text_module, "_term", counted)
+    # A full cache turns over at "walks": "reads", "runs" and "talks" become the old generation. "runs" is
+    # in use again and comes back without being stemmed; "reads" was not, and after the next turnover (at
+    # "sings") it is gone and stemmed again, while "runs" comes back once more.
+    for word in ("reads", "runs", "talks", "walks", "runs", "jumps", "sings", "reads", "runs"):
+        cache[word]
+    assert stemmed == ["reads", "runs", "talks", "walks", "jumps", "sings", "reads"]
+    assert cache["runs"] == "run" and cache["reads"] == "read"
