@@ -60,7 +60,7 @@ def _verdict(claim: Claim, claim_profile: TextProfile, threshold: float,
             continue
         if opposites is None:
             opposites = _opposites(terms)
-        if read.terms & opposites and _contradiction(opposites, read) is not None:
+        if read.terms & opposites and _contradictions(opposites, read):
             continue
         supporting.append(ctx_id)
     if supporting:
@@ -77,13 +77,11 @@ def _opposites(terms: frozenset[str]) -> frozenset[str]:
     return frozenset(map(NEGATION.__add__, terms)).union([term[1:] for term in terms if term[0] == NEGATION])
 
 
-def _contradiction(opposites: frozenset[str], read: Passage) -> str | None:
-    """A claim term whose opposite (one of `opposites`) the passage uses while never using the term."""
-    for other in read.terms & opposites:
-        term = opposite(other)
-        if term not in read.terms:
-            return term
-    return None
+def _contradictions(opposites: frozenset[str], read: Passage) -> list[str]:
+    """The claim terms whose opposite (one of `opposites`) the passage uses while never using the term.
+    Sorted: a set's order changes with the process's hash seed, and a report must read the same on every
+    run."""
+    return sorted(term for term in map(opposite, read.terms & opposites) if term not in read.terms)
 
 
 def _reason(claim: TextProfile, opposites: frozenset[str], shared: int, best_id: str, best: Passage) -> str:
@@ -92,9 +90,9 @@ def _reason(claim: TextProfile, opposites: frozenset[str], shared: int, best_id:
     missing = sorted(claim.numbers - best.numbers) if claim.numbers else ()  # best.numbers costs a scan
     if missing:
         text += f", lacks {', '.join(f'{n:g}' for n in missing)}"
-    term = _contradiction(opposites, best)
-    if term is not None:
-        text += f", and says the opposite of {term.replace(NEGATION, 'not-')!r}"
+    terms = _contradictions(opposites, best)
+    if terms:
+        text += ", and says the opposite of " + " and ".join(repr(t.replace(NEGATION, "not-")) for t in terms)
     return text
 
 

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+
 import pytest
 
 from ragmon.judges.base import Judge
@@ -84,6 +88,26 @@ def test_judge_protocol_settings_and_determinism() -> None:
                  "Shipping is free.")
     assert verdicts(judge, ex) == verdicts(LexicalJudge(threshold=0.5), ex)
     assert [v.supported for v in verdicts(judge, ex)] == [True, True, False]
+
+
+def test_the_reason_for_a_verdict_reads_the_same_on_every_run() -> None:
+    # Two claim words whose opposites the context uses: the reason names both, alphabetically by stem
+    # ("avail", "refund"), whatever order this process's hash seed gives its sets. Six seeds: with the
+    # first contradiction a set happened to yield, some of them named 'avail' and others 'refund' alone.
+    code = (
+        "from ragmon import Context, Example, LexicalJudge\n"
+        "from ragmon.text import split_claims\n"
+        "answer = 'The product is refundable and available in stores.'\n"
+        "ex = Example('x', 'q?', (Context('d', 'The product is non-refundable and unavailable in stores.'),),"
+        " answer)\n"
+        "print(LexicalJudge().judge(ex, split_claims(answer))[0].reason)\n"
+    )
+    reasons = {subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True,
+                              env={**os.environ, "PYTHONHASHSEED": str(seed)}).stdout.strip()
+               for seed in range(1, 7)}
+    # Claim terms product, refund, avail, store (4); the context holds product and store: 2/4.
+    assert reasons == {"no single context supports it; closest d has 2/4 of its terms, "
+                       "and says the opposite of 'avail' and 'refund'"}
 
 
 @pytest.mark.parametrize("threshold", [0.0, -0.1, 1.5])
