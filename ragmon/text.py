@@ -128,6 +128,9 @@ def american(word: str) -> str:
     harmless; only merging two different words would not be, hence the minimum lengths."""
     if word in _BRITISH_WORDS:
         return _BRITISH_WORDS[word]
+    # Each pattern needs one of these; most words have none, and substring tests cost less than a match.
+    if not ("our" in word or "is" in word or "ys" in word or "re" in word[-3:] or "ogue" in word):
+        return word
     for pattern, american_form in _BRITISH:
         match = pattern.fullmatch(word)
         if match is not None:
@@ -628,12 +631,19 @@ def _cvc(word: str) -> bool:
             and word[-1] not in "wxy")
 
 
-def _suffixes(*rules: tuple[str, str]) -> tuple[tuple[int, ...], dict[str, str]]:
-    """A step's rules as (suffix lengths, longest first; suffix -> replacement). Porter applies the
-    longest suffix a word ends with, so a step costs one dict lookup per suffix length rather than an
-    `endswith` per rule: stemming is what a word the term cache has not seen costs, and open-vocabulary
-    traffic brings many."""
-    return tuple(sorted({len(suffix) for suffix, _ in rules}, reverse=True)), dict(rules)
+_Step = tuple[dict[str, tuple[int, ...]], dict[str, str]]
+"""A step's rules: last letter -> the lengths of the suffixes ending in it, longest first; and suffix ->
+replacement."""
+
+
+def _suffixes(*rules: tuple[str, str]) -> _Step:
+    """Porter applies the longest suffix of a step a word ends with, so a step costs a dict lookup by the
+    word's last letter and one per length of the suffixes ending in it, rather than an `endswith` per rule:
+    stemming is what a word the term cache has not seen costs, and open-vocabulary traffic brings many."""
+    lengths: dict[str, set[int]] = {}
+    for suffix, _ in rules:
+        lengths.setdefault(suffix[-1], set()).add(len(suffix))
+    return {last: tuple(sorted(ns, reverse=True)) for last, ns in lengths.items()}, dict(rules)
 
 
 _STEP2 = _suffixes(
@@ -648,18 +658,18 @@ _STEP4 = _suffixes(*((suffix, "") for suffix in (
     "ate", "iti", "ous", "ive", "ize")))
 
 
-def _suffix(word: str, step: tuple[tuple[int, ...], dict[str, str]]) -> int:
+def _suffix(word: str, step: _Step) -> int:
     """Length of the longest suffix of the step that `word` ends with, 0 if none. (A word shorter than a
     suffix length is looked up whole: it matches only if it is a suffix itself, and then no stem is left
     for a rule to apply to.)"""
-    lengths, table = step
-    for n in lengths:
+    by_last, table = step
+    for n in by_last.get(word[-1:], ()):
         if word[-n:] in table:
             return n
     return 0
 
 
-def _replace(word: str, step: tuple[tuple[int, ...], dict[str, str]], min_m: int) -> str:
+def _replace(word: str, step: _Step, min_m: int) -> str:
     n = _suffix(word, step)
     if n:
         base = word[:-n]
@@ -669,13 +679,16 @@ def _replace(word: str, step: tuple[tuple[int, ...], dict[str, str]], min_m: int
 
 
 def _porter(w: str) -> str:
-    # Step 1a: plurals.
-    if w.endswith("sses") or w.endswith("ies"):
-        w = w[:-2]
-    elif w.endswith("s") and not w.endswith("ss"):
-        w = w[:-1]
+    # Step 1a: plurals. (Steps 1a and 1b look at the last letter first: most words skip them.)
+    if w.endswith("s"):
+        if w.endswith("sses") or w.endswith("ies"):
+            w = w[:-2]
+        elif not w.endswith("ss"):
+            w = w[:-1]
     # Step 1b: -ed, -ing.
-    if w.endswith("eed"):
+    if not w.endswith(("d", "g")):
+        pass
+    elif w.endswith("eed"):
         if _measure(w[:-3]) > 0:
             w = w[:-1]
     else:
