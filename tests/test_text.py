@@ -153,6 +153,26 @@ def test_porter_stems() -> None:
     assert stem("returned") == stem("returns") == stem("return") == "return"
 
 
+@pytest.mark.parametrize(("word", "expected"), [
+    # A step applies the longest of its suffixes a word ends with, and only that one, worked by hand:
+    ("vietnamization", "vietnam"),  # step 2 "ization" (not "ation") -> vietnamize; step 4 "ize"
+    ("generalization", "gener"),  # step 2 "ization" -> generalize; step 3 "alize" -> general; step 4 "al"
+    ("replacement", "replac"),  # step 4 "ement" (not "ment" or "ent"): m(replac) = 2
+    ("adoption", "adopt"),  # step 4 "ion" after a "t"
+    ("operator", "oper"),  # step 2 "ator" -> operate; step 4 "ate": m(oper) = 2
+    ("hopefulness", "hope"),  # step 2 "fulness" -> hopeful; step 3 "ful"; step 5 keeps the e after cvc "hop"
+    ("decisiveness", "decis"),  # step 2 "iveness" -> decisive; step 4 "ive"
+    ("sensibility", "sensibl"),  # step 1c y -> i; step 2 "biliti" -> sensible; step 4 "ible" needs m > 1
+    # (m(sens) = 1); step 5 drops the e
+    ("electrical", "electr"),  # step 3 "ical" -> electric; step 4 "ic"
+    ("allowance", "allow"),  # step 4 "ance"
+    ("callousness", "callous"),  # step 2 "ousness" -> callous; step 4 "ous" needs m(call) > 1
+    ("ion", "ion"),  # the whole word is a suffix: no stem is left to apply it to
+])
+def test_porter_steps_apply_their_longest_suffix(word: str, expected: str) -> None:
+    assert stem(word) == expected
+
+
 def test_profile_drops_function_words_and_spelled_numbers() -> None:
     p = profile("The customer's two returns weren't processed.")
     # "the", "weren't" are function words; "two" is a number, not a term; "customer's" loses "'s".
