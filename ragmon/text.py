@@ -67,6 +67,17 @@ _COUNTRY = re.compile(
 """The US and the UK by any of their usual names, read as one word each, so "U.S." in a passage
 supports "the United States" in a claim. It starts with a literal, so the regex engine looks for "U"
 at C speed."""
+_SHOUTED_WORD_BEFORE = re.compile(r"(?<![^\W\d_])(?!THE\s)[A-Z]{2,}[ \t]+\Z")
+"""An all-capitals word (not "THE") right before: "CONTACT US", "LET US KNOW" use the pronoun."""
+
+
+def _country(name: re.Match[str]) -> str:
+    """Capitals are all a bare "US" has to tell the country from the pronoun, so where the word before it
+    is in capitals too the text is shouting and "US" is most likely "us" ("CONTACT US", "FOR US")."""
+    if name.group() == "US" and _SHOUTED_WORD_BEFORE.search(name.string, max(0, name.start() - 64),
+                                                             name.start()):
+        return "US"
+    return " UK " if "K" in name.group() else " USA "
 # Patterns run on every passage start with a single character class, not `x+`: only then does the regex
 # engine skip ahead to candidate positions instead of trying the whole pattern at every character.
 _SCALE_WORDS = "|".join(_SCALES)
@@ -93,7 +104,7 @@ def _prepare(text: str) -> str:
     "[1]" would become a number the context must contain; "non-" joins its word, so "non-refundable" is
     one term, the opposite of "refundable", rather than "non" plus "refundable"."""
     if "U" in text and _COUNTRY.search(text) is not None:
-        text = _COUNTRY.sub(lambda m: " UK " if "K" in m.group() else " USA ", text)
+        text = _COUNTRY.sub(_country, text)
     low = normalise(text)
     if "[" in low:
         low = _CITATION_MARK.sub(" ", low)

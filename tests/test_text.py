@@ -210,6 +210,16 @@ def test_the_us_and_the_uk_are_one_word_by_any_name() -> None:
     assert profile("a USB port").terms == {"usb", "port"}  # no name inside a longer word
 
 
+def test_a_shouted_us_is_the_pronoun_unless_it_follows_the() -> None:
+    # After another word in capitals, "US" is "us", a function word; "contact" and "know", "let" are their
+    # own Porter stems. After "THE", or after a one-letter "A", it is still the country.
+    assert profile("CONTACT US").terms == {"contact"}
+    assert profile("LET US KNOW").terms == {"let", "know"}
+    assert profile("SHIPPED IN THE US").terms == profile("shipped in the USA").terms == {"ship", "usa"}
+    assert profile("A US company").terms == {"usa", "compani"}
+    assert profile("US ARMY").terms == {"usa", "armi"}
+
+
 def test_negative_prefixes_make_an_opposite_term() -> None:
     # "non-" joins its word; the negative word's term is NEGATION + the stem of its base.
     assert profile("non-refundable").terms == {NEGATION + stem("refundable")} == {NEGATION + "refund"}
