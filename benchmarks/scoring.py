@@ -14,6 +14,10 @@ items, so the word and stem caches see a realistic long tail. Two workloads:
 
 Each workload first scores a warm-up set (steady state, as a long-lived process is), then times `--runs`
 sets of new examples in CPU time and prints their median and range.
+
+Then the memory the lexical judge's caches hold in one scoring process (the sidecar has one per worker)
+once full, by passage length: the 4,096-passage cache with the texts it keeps alive, and the stemming cache
+(traced by tracemalloc, the caches emptied first).
 Run: `.venv/bin/python benchmarks/scoring.py [--examples N] [--runs N]`.
 """
 
@@ -26,7 +30,9 @@ import random
 import statistics
 import sys
 import time
+import tracemalloc
 
+from ragmon import text
 from ragmon.evaluate import evaluate_example
 from ragmon.judges.lexical import LexicalJudge
 from ragmon.model import Context, Example
@@ -147,6 +153,20 @@ def figure(measured: list[float]) -> str:
     return f"{median:8,.0f} examples/s  ({measured[0]:,.0f}-{measured[-1]:,.0f})"
 
 
+def cache_memory(writer: Writer, words: int) -> float:
+    """MiB held by full passage and stemming caches after reading 4,096 new passages of `words` words:
+    what reading them allocates and keeps (traced), plus the texts, which the passage cache keeps alive."""
+    text.passage.cache_clear()
+    text._TERMS.clear()
+    texts = [writer.passage(words) for _ in range(text.passage.cache_info().maxsize or 0)]
+    tracemalloc.start()
+    for passage in texts:
+        text.passage(passage)
+    held = tracemalloc.get_traced_memory()[0] + sum(map(sys.getsizeof, texts))
+    tracemalloc.stop()
+    return held / 2**20
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--examples", type=int, default=5_000, help="examples per run (default 5,000)")
@@ -163,6 +183,9 @@ def main() -> int:
     print(f"  all new passages   {figure(all_new)}  target >= {TARGET:,}")
     print(f"  production mix     {figure(production)}  passages recur: 20,000-passage corpus")
     print(f"  open vocabulary    {figure(open_vocabulary)}  all new: {OPEN_VOCABULARY:,}-word vocabulary")
+    held = {words: cache_memory(writer, words) for words in (200, 800, 2_000)}
+    print("caches held per scoring process, by passage length: "
+          + ", ".join(f"{words:,} words {mib:.0f} MiB" for words, mib in held.items()))
     return 0
 
 
