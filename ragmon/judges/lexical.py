@@ -11,7 +11,7 @@ against human labels.
 from __future__ import annotations
 
 import argparse
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ragmon.model import Claim, ClaimVerdict, Example
@@ -37,22 +37,22 @@ class LexicalJudge:
         return {"threshold": self.threshold}
 
     def judge(self, example: Example, claims: tuple[Claim, ...]) -> tuple[ClaimVerdict, ...]:
-        contexts: dict[str, Passage] = {}
-        for ctx in example.contexts or ():
-            if ctx.id not in contexts:
-                contexts[ctx.id] = passage(ctx.text)
+        # Every distinct text is read, even under an id already seen: chunks of one file often share the
+        # file's name as their id, and each is something the generator saw.
+        contexts = [(ctx_id, passage(text))
+                    for ctx_id, text in dict.fromkeys((ctx.id, ctx.text) for ctx in example.contexts or ())]
         return tuple(_verdict(claim, profile(claim.text), self.threshold, contexts) for claim in claims)
 
 
 def _verdict(claim: Claim, claim_profile: TextProfile, threshold: float,
-             contexts: Mapping[str, Passage]) -> ClaimVerdict:
+             contexts: Sequence[tuple[str, Passage]]) -> ClaimVerdict:
     terms, numbers = claim_profile.terms, claim_profile.numbers
     # A claim made only of numbers (and function words) is supported by a context holding them all.
     needed = threshold * len(terms)
     opposites: frozenset[str] | None = None  # worked out at the first context that passes the rest
     supporting = []
     closest: tuple[int, str, Passage] | None = None  # the first context sharing most terms, for the reason
-    for ctx_id, read in contexts.items():
+    for ctx_id, read in contexts:
         shared = len(read.terms & terms)
         if closest is None or shared > closest[0]:
             closest = (shared, ctx_id, read)
@@ -64,7 +64,7 @@ def _verdict(claim: Claim, claim_profile: TextProfile, threshold: float,
             continue
         supporting.append(ctx_id)
     if supporting:
-        return ClaimVerdict(claim, True, tuple(supporting))
+        return ClaimVerdict(claim, True, tuple(dict.fromkeys(supporting)))
     if closest is None:
         return ClaimVerdict(claim, False, (), "no context was retrieved")
     if opposites is None:

@@ -21,7 +21,9 @@ from ragmon.traces import Span
 REDACTED = "__REDACTED__"
 """OpenInference's placeholder for hidden inputs and outputs: it is no value, not text to score."""
 
-QUESTION_KEYS = ("query", "question", "input", "query_str")
+QUESTION_KEYS = ("query", "question", "input", "query_str", "message")
+"""`message`: LlamaIndex chat engines and agents (`chat(message, chat_history)`); without it their
+question would fall through to the retriever query, which a condensing engine has rewritten."""
 ANSWER_KEYS = ("output", "answer", "result", "response")
 _METADATA_ID_KEYS = ("id", "source", "doc_id")
 _METADATA_TEXT_KEYS = ("text", "content", "page_content")

@@ -9,7 +9,9 @@ Choices the design leaves open, made here:
 - "Top" chain: a CHAIN/AGENT/workflow span with no such ancestor (its parent may be an HTTP span of
   another instrumentation). With several, the question comes from the first to start and the answer
   from the last to end (e.g. a condense-question chain followed by the answering chain).
-- Documents of one tier from several spans are concatenated in start order, each id once; a span whose
+- Documents of one tier from several spans are concatenated in start order, each document (id and
+  text) once: chunks sharing an id (LangChain loaders give every chunk of a file its `source`) are
+  distinct contexts the model saw, a chunk two retrievers both return is one. A span whose
   ancestor in the same tier already reported documents is skipped (LlamaIndex nests
   `VectorIndexRetriever.retrieve` around `_retrieve`, fusion retrievers wrap their sub-retrievers: the
   outer span holds what the pipeline used). A tier that has spans but no documents means retrieval
@@ -172,11 +174,11 @@ def _contexts(view: _View) -> tuple[Context, ...] | None:
         found = [(span, docs) for span in candidates if (docs := read(span)) is not None]
         if found:
             holders = {span.span_id for span, docs in found if docs}
-            merged: dict[str, Context] = {}
+            merged: dict[tuple[str, str], Context] = {}
             for span, docs in found:
                 if docs and not view.has_ancestor_in(span, holders):
                     for context in docs:
-                        merged.setdefault(context.id, context)
+                        merged.setdefault((context.id, context.text), context)
             return tuple(merged.values())
     return None
 

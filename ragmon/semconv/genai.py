@@ -41,6 +41,8 @@ _LLM_MARKERS = (INPUT_MESSAGES, OUTPUT_MESSAGES, f"{PROMPT}0.content", f"{COMPLE
 def role(span: Span) -> Role | None:
     attributes = span.attributes
     operation = attributes.get(OPERATION)
+    if operation is not None and not isinstance(operation, str):  # OTLP allows an array: no operation
+        return None
     if operation == "retrieval":
         return Role.RETRIEVER
     if operation in _LLM_OPERATIONS:

@@ -41,7 +41,8 @@ _CHAIN_KINDS = frozenset({"workflow", "agent"})
 
 def role(span: Span) -> Role | None:
     attributes = span.attributes
-    if attributes.get(SPAN_KIND) in _CHAIN_KINDS:
+    kind = attributes.get(SPAN_KIND)
+    if isinstance(kind, str) and kind in _CHAIN_KINDS:  # OTLP allows an array here: no kind, no crash
         return Role.CHAIN
     if attributes.get(OPERATION) == RETRIEVE_OPERATION or any(e.name == RESULT_EVENT for e in span.events):
         return Role.RETRIEVER

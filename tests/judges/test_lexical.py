@@ -35,6 +35,16 @@ def test_support_stitched_from_two_contexts_is_not_support() -> None:
     assert [v.supported for v in verdicts(LexicalJudge(threshold=0.8), whole)] == [True]
 
 
+def test_every_chunk_is_read_when_chunks_share_their_files_id() -> None:
+    # Two chunks of policy.md, as a LangChain loader names them. Claim 1's terms (shipping -> ship, free,
+    # order) are only in the second chunk; claim 2's (return, accept) are in both, and are credited to the
+    # file once.
+    chunks = ("Returns are accepted for a refund.", "Shipping is free on all orders. Returns are accepted.")
+    ex = example("Shipping is free on all orders. Returns are accepted.", *chunks, ids=("policy.md",) * 2)
+    assert [(v.supported, v.supporting_ids) for v in verdicts(LexicalJudge(), ex)] == [
+        (True, ("policy.md",)), (True, ("policy.md",))]
+
+
 def test_a_number_missing_from_the_context_is_unsupported() -> None:
     # Terms return, accept: 2/2 in every context below; only the number decides.
     answer = "Returns are accepted within 14 days."

@@ -79,7 +79,7 @@ def test_document_sources_in_precedence_order(dropped: int, expected: str) -> No
     assert ids(example) == [expected]
 
 
-def test_several_retrievers_concatenate_in_start_order_each_id_once() -> None:
+def test_several_retrievers_concatenate_in_start_order_each_document_once() -> None:
     root = span("rag", oi("CHAIN", **{"input.value": "q"}))
     second = span("keyword", {**oi("RETRIEVER"), **oi_docs("retrieval.documents", ("b", "B"), ("c", "C"))},
                   parent=root, start=20)
@@ -90,6 +90,22 @@ def test_several_retrievers_concatenate_in_start_order_each_id_once() -> None:
 
     assert example is not None
     assert example.contexts == (Context("a", "A"), Context("b", "B"), Context("c", "C"))
+
+
+def test_chunks_sharing_an_id_are_distinct_documents() -> None:
+    # Two chunks of faq.md (ids from metadata "source", as LangChain loaders set it) are both what the
+    # model saw; only the chunk a second retriever returns again is a duplicate.
+    def chunk(index: int, text: str) -> dict[str, Any]:
+        prefix = f"retrieval.documents.{index}.document"
+        return {f"{prefix}.content": text, f"{prefix}.metadata": json.dumps({"source": "faq.md"})}
+
+    vector = span("vector", {**oi("RETRIEVER"), **chunk(0, "Part one."), **chunk(1, "Part two.")}, start=1)
+    keyword = span("keyword", {**oi("RETRIEVER"), **chunk(0, "Part two.")}, start=2)
+
+    example = extract(trace(vector, keyword))
+
+    assert example is not None
+    assert example.contexts == (Context("faq.md", "Part one."), Context("faq.md", "Part two."))
 
 
 def test_a_retriever_inside_a_retriever_is_not_counted_twice() -> None:
@@ -366,6 +382,16 @@ def test_pipeline_from_attribute_else_from_the_top_chain_service() -> None:
     assert unlabelled is not None and labelled is not None
     assert unlabelled.pipeline == "rag-svc"
     assert labelled.pipeline == "faq"
+
+
+@pytest.mark.parametrize("attributes", [
+    {"gen_ai.operation.name": ["chat"], "gen_ai.output.messages": "[]"},
+    {"traceloop.span.kind": ["workflow"], "traceloop.entity.input": json.dumps({"args": ["q"]})},
+    {"openinference.span.kind": ["LLM"], "output.value": "x"},
+])
+def test_a_kind_of_the_wrong_type_is_no_kind(attributes: dict[str, Any]) -> None:
+    # OTLP lets any attribute be an array; a kind that is not a string names no role (and no crash).
+    assert extract(trace(span("odd", attributes))) is None
 
 
 def test_a_parent_cycle_does_not_hang() -> None:

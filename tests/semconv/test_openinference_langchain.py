@@ -7,11 +7,15 @@ from typing import TYPE_CHECKING
 
 import pytest
 from instrumented_apps import LANGCHAIN_ANSWER, QUESTION, RagChain
+from langchain_core.documents import Document
+from langchain_core.embeddings import DeterministicFakeEmbedding
 from langchain_core.runnables import RunnableLambda
+from langchain_core.vectorstores import InMemoryVectorStore
 from openinference.instrumentation import TraceConfig
 from openinference.instrumentation.langchain import LangChainInstrumentor
 from opentelemetry.trace import SpanKind
 
+from ragmon.model import Context
 from ragmon.semconv.extract import ExtractionError, extract
 
 if TYPE_CHECKING:
@@ -72,6 +76,26 @@ def test_chain_called_with_a_mapping_reads_the_question_key(instrumented: Record
     assert example is not None
     assert example.question == QUESTION
     assert example.answer == LANGCHAIN_ANSWER
+
+
+def test_chunks_of_one_file_are_all_kept(instrumented: Recorder) -> None:
+    # LangChain loaders tag every chunk of a file with the same metadata "source", which becomes each
+    # chunk's id: two chunks the model saw are two contexts, not one context and one lost.
+    store = InMemoryVectorStore(DeterministicFakeEmbedding(size=16))
+    store.add_documents([
+        Document(page_content="Refunds are accepted within 30 days.", metadata={"source": "policy.md"}),
+        Document(page_content="Refunds need the original receipt.", metadata={"source": "policy.md"}),
+        Document(page_content="Standard shipping takes 5 business days.", metadata={"source": "shipping.md"}),
+    ])
+    returned = store.as_retriever(search_kwargs={"k": 3}).invoke(QUESTION)
+
+    example = extract(instrumented.trace())
+
+    assert example is not None
+    assert [doc.metadata["source"] for doc in returned].count("policy.md") == 2
+    # In rank order, each with its source as id; LangChain's instrumentor writes no score.
+    assert example.contexts == tuple(Context(doc.metadata["source"], doc.page_content, None)
+                                     for doc in returned)
 
 
 def test_hidden_documents_are_an_error_not_empty_texts(recorder: Recorder) -> None:

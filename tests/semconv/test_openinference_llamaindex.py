@@ -11,8 +11,10 @@ from instrumented_apps import QUESTION, llama_index, node_contexts, query_engine
 from llama_index.core import VectorStoreIndex
 from llama_index.core.base.response.schema import Response
 from llama_index.core.bridge.pydantic import Field
+from llama_index.core.chat_engine import CondensePlusContextChatEngine
 from llama_index.core.instrumentation import get_dispatcher
 from llama_index.core.instrumentation.events.rerank import ReRankEndEvent, ReRankStartEvent
+from llama_index.core.llms import ChatMessage, MockLLM
 from llama_index.core.postprocessor.types import BaseNodePostprocessor
 from llama_index.core.schema import NodeWithScore, QueryBundle
 from openinference.instrumentation.llama_index import LlamaIndexInstrumentor
@@ -86,3 +88,22 @@ def test_reranker_output_wins_over_the_retrieved_nodes(instrumented: Recorder,
     assert example.contexts == node_contexts(reranker.received[-1:])
     assert example.contexts == node_contexts(response.source_nodes)
     assert example.answer == str(response)
+
+
+def test_chat_engine_question_is_the_users_message_not_the_condensed_one(instrumented: Recorder,
+                                                                        index: VectorStoreIndex) -> None:
+    # With a history, the engine has the LLM rewrite the message into a standalone question and
+    # retrieves with that; the chat span's input is {"message": ..., "chat_history": [...]}. MockLLM
+    # answers "text" 4 times, so the rewrite is "text text text text", not the question.
+    engine = CondensePlusContextChatEngine.from_defaults(index.as_retriever(similarity_top_k=2),
+                                                         llm=MockLLM(max_tokens=4))
+    history = [ChatMessage(role="user", content="Hello"), ChatMessage(role="assistant", content="Hi!")]
+    instrumented.exporter.clear()
+    response = engine.chat(QUESTION, chat_history=history)
+
+    example = extract(instrumented.trace())
+
+    assert example is not None
+    assert example.question == QUESTION
+    assert example.answer == str(response) == "text text text text"
+    assert example.contexts == node_contexts(response.source_nodes)
