@@ -171,3 +171,57 @@ def test_alert_rules_match_the_prometheus_rules() -> None:
     grafana = {r["title"]: (r["labels"]["severity"], r["for"], r["annotations"]["runbook_url"])
                for r in alert_rules()}
     assert grafana == prometheus
+
+
+def test_rejected_share_counts_the_assembler_drops_once(tmp_path: Path) -> None:
+    """The Grafana RagmonSpansRejected query, evaluated by promtool. A late span was accepted by a
+    receiver before the assembler dropped it, so it is already in ragmon_spans_received_total; only the
+    receivers' refusals (here `invalid`) add to the spans offered.
+
+    By hand, per minute: 9900 spans accepted, 99 of them then dropped late, 100 refused as invalid.
+    Offered = 9900 + 100 = 10000: late 99 / 10000 = 0.0099, invalid 100 / 10000 = 0.01. (Counting the
+    late spans twice would give 99 / 10099 and 100 / 10099.)
+    """
+    (rule,) = [r for r in alert_rules() if r["title"] == "RagmonSpansRejected"]
+    (expr,) = [q["model"]["expr"] for q in rule["data"] if "expr" in q["model"]]
+    rules = {"groups": [{"name": "grafana", "rules": [{"record": "check:rejected:share", "expr": expr}]}]}
+    (tmp_path / "rules.yml").write_text(yaml.safe_dump(rules), encoding="utf-8")
+    labels = 'job="ragmon",instance="a:9464"'
+    tests = {"rule_files": ["rules.yml"], "evaluation_interval": "1m", "tests": [{
+        "interval": "1m",
+        "input_series": [
+            {"series": f'ragmon_spans_received_total{{{labels},transport="http"}}', "values": "0+9900x30"},
+            {"series": f'ragmon_spans_rejected_total{{{labels},reason="late"}}', "values": "0+99x30"},
+            {"series": f'ragmon_spans_rejected_total{{{labels},reason="invalid"}}', "values": "0+100x30"},
+        ],
+        "promql_expr_test": [
+            {"expr": f'abs(check:rejected:share{{reason="{reason}"}} - {share}) < bool 1e-9',
+             "eval_time": "20m", "exp_samples": [{"labels": f'{{reason="{reason}"}}', "value": 1}]}
+            for reason, share in (("late", 0.0099), ("invalid", 0.01))
+        ],
+    }]}
+    (tmp_path / "test.yml").write_text(yaml.safe_dump(tests), encoding="utf-8")
+    result = subprocess.run(["promtool", "test", "rules", "test.yml"], cwd=tmp_path, capture_output=True,
+                            text=True, timeout=60)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def seconds(interval: str) -> int:
+    match = re.fullmatch(r"(\d+)([smh])", interval)
+    assert match, interval
+    return int(match[1]) * {"s": 1, "m": 60, "h": 3600}[match[2]]
+
+
+def test_rate_interval_covers_four_scrapes_of_every_shipped_scrape_config() -> None:
+    """Grafana's $__rate_interval is at least 4 x the datasource's timeInterval, which must therefore be
+    the longest scrape interval the datasource may face, or rate() windows hold two samples or fewer.
+    Shipped, by hand: prometheus.yml scrapes every 15 s, both PodMonitors every 30 s: the longest is 30 s."""
+    config = yaml.safe_load((ROOT / "deploy" / "prometheus" / "prometheus.yml").read_text(encoding="utf-8"))
+    intervals = [seconds(config["global"]["scrape_interval"])]
+    intervals += [seconds(j["scrape_interval"]) for j in config["scrape_configs"] if "scrape_interval" in j]
+    for path in sorted((ROOT / "deploy").rglob("podmonitor.yaml")):
+        podmonitor = yaml.safe_load(path.read_text(encoding="utf-8"))
+        intervals += [seconds(e["interval"]) for e in podmonitor["spec"]["podMetricsEndpoints"]]
+    assert sorted(intervals) == [15, 30, 30]
+    time_interval = datasources()[prometheus_uid()]["jsonData"]["timeInterval"]
+    assert seconds(time_interval) >= max(intervals)
