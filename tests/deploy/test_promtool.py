@@ -82,7 +82,7 @@ def test_alerts_carry_severity_for_and_annotations() -> None:
     headings = {re.sub(r"[^a-z0-9-]", "", line.lstrip("#").strip().lower().replace(" ", "-"))
                 for line in DOCS.read_text(encoding="utf-8").splitlines() if line.startswith("#")}
     for rule in alert_rules():
-        assert rule["labels"]["severity"] in {"warning", "critical"}, rule["alert"]
+        assert rule["labels"]["severity"] in {"info", "warning", "critical"}, rule["alert"]
         assert re.fullmatch(r"\d+m", rule["for"]), rule["alert"]
         assert {"summary", "description", "runbook_url"} <= set(rule["annotations"]), rule["alert"]
         anchor = rule["annotations"]["runbook_url"].rpartition("#")[2]
