@@ -54,6 +54,12 @@ from ragmon.traces import Assembler, Decided, Span, Trace
 
 log = logging.getLogger("ragmon.service")
 
+RECEIVER_GRACE = 1.0
+"""Seconds a draining listener waits for requests already in progress. Once draining, the receivers
+only refuse, so there is nothing worth waiting for; aiohttp's own default (60 s) would let one stalled
+upload hold the drain of buffered traces back past --drain-seconds and the pod's grace period."""
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     listen = parser.add_argument_group("listeners")
     listen.add_argument("--http-listen", type=listen_address, default="127.0.0.1:4318",
@@ -308,7 +314,7 @@ class Sidecar:
     async def _close_receivers(self) -> None:
         if self._grpc is not None:
             server, self._grpc = self._grpc, None
-            await server.stop(1.0)
+            await server.stop(RECEIVER_GRACE)
         if self._otlp_web is not None:
             runner, self._otlp_web = self._otlp_web, None
             self._runners_web.remove(runner)
@@ -319,7 +325,8 @@ class Sidecar:
         if address is None:
             return None
         # The OTLP receiver inflates bodies itself, bounded by --max-body (see ragmon.otlp.http).
-        runner = web.AppRunner(app, access_log=None, auto_decompress=not otlp)
+        runner = web.AppRunner(app, access_log=None, auto_decompress=not otlp,
+                               shutdown_timeout=RECEIVER_GRACE)
         await runner.setup()
         self._runners_web.append(runner)
         if otlp:

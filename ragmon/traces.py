@@ -60,6 +60,8 @@ class Decided:
 # A span of these kinds whose parent we never see is the process's entry point (the parent lives in the
 # caller: traceparent from a client, a message producer), so it can end a trace like a parentless root.
 _ENTRY_KINDS = frozenset({2, 5})  # SERVER, CONSUMER
+_HEAP_SLACK = 64
+"""Stale heap entries tolerated beyond one per buffered trace before the heap is rebuilt."""
 
 
 def _may_be_local_root(span: Span) -> bool:
@@ -100,7 +102,11 @@ class Assembler:
 
     Deadlines live in a heap with one live entry per trace; when a span pushes the deadline later the
     entry is re-armed as it comes due, so each span costs O(1) plus an O(log n) push only when the
-    deadline moves earlier. Not thread-safe: one event loop owns it.
+    deadline moves earlier. A superseded entry (a root moved the deadline from decision_wait to quiet,
+    or the trace was decided or evicted) would otherwise sit in the heap until its old deadline, up to
+    decision_wait later: a finished trace gives up its spans at once, and the heap is rebuilt from its
+    live entries whenever the stale ones outnumber them, so memory follows max_traces, not the span
+    rate times decision_wait. Not thread-safe: one event loop owns it.
     """
 
     def __init__(self, *, quiet: float = 2.0, decision_wait: float = 30.0, max_traces: int = 20_000,
@@ -190,11 +196,18 @@ class Assembler:
     def _arm(self, pending: _Pending, due: float) -> None:
         pending.armed_seq = seq = next(self._seq)
         pending.armed_at = due
-        heapq.heappush(self._heap, (due, seq, pending))
+        heap = self._heap
+        heapq.heappush(heap, (due, seq, pending))
+        if len(heap) > 2 * len(self._traces) + _HEAP_SLACK:
+            # In place: pop_decided holds a reference to this list while it re-arms.
+            heap[:] = [entry for entry in heap if entry[1] == entry[2].armed_seq]
+            heapq.heapify(heap)
 
     def _finish(self, pending: _Pending, reason: str) -> Decided:
+        trace = Trace(pending.trace_id, tuple(pending.spans))
         pending.armed_seq = -1  # its heap entry, if any, is now stale
+        pending.spans, pending.span_ids, pending.roots = [], set(), []  # a stale entry may still point here
         self._decided[pending.trace_id] = None
         if len(self._decided) > self._decided_max:
             self._decided.popitem(last=False)
-        return Decided(Trace(pending.trace_id, tuple(pending.spans)), reason)
+        return Decided(trace, reason)

@@ -326,6 +326,25 @@ async def test_drain_deadline_counts_what_is_left_as_error(start_sidecar: Start)
     assert outcomes(samples) == {"scored": 0, "not_sampled": 0, "not_rag": 0, "evicted": 0, "error": 3}
 
 
+async def test_a_stalled_upload_does_not_hold_up_the_drain(start_sidecar: Start) -> None:
+    # A client that sent headers and 3 of its 1000 body bytes, then stalls: the receivers only refuse
+    # once draining, so waiting for that request serves nothing. aiohttp's default would wait 60 s for
+    # it before the drain even starts; the bound is the receivers' 1 s grace plus drain_seconds (0.5 s),
+    # both far under 60 s.
+    sidecar, ports = await start_sidecar(drain_seconds=0.5)
+    _, writer = await asyncio.open_connection("127.0.0.1", ports.http)
+    writer.write(b"POST /v1/traces HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-protobuf\r\n"
+                 b"Content-Length: 1000\r\n\r\nabc")
+    await writer.drain()
+    assert await get(ports.metrics, "/healthz") == (200, "ok\n")   # loop round trips: the handler has it
+    started = time.monotonic()
+    try:
+        await asyncio.wait_for(sidecar.stop(), 10)
+    finally:
+        writer.close()
+    assert time.monotonic() - started < 5
+
+
 async def test_a_busy_port_is_a_clear_error(start_sidecar: Start) -> None:
     with socket.socket() as busy:
         busy.bind(("127.0.0.1", 0))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import tracemalloc
+
 import pytest
 
 from ragmon.traces import Assembler, Decided, Span
@@ -192,3 +194,32 @@ def test_pop_decided_returns_due_traces_in_deadline_order(clock):
     add_at(assembler, clock, 0.5, span("c", "1"))  # due at 2.5
     assert names(assembler.pop_decided(31.0)) == [
         (["c/1"], "complete"), (["b/1"], "complete"), (["a/2"], "timeout")]
+
+
+@pytest.mark.parametrize("evict", [False, True], ids=["decided", "evicted"])
+def test_a_trace_once_decided_or_evicted_holds_no_memory(clock, evict):
+    # Children first, then the root: the child arms the decision_wait deadline (1000 s away) and the root
+    # an earlier quiet one, so every trace leaves a superseded deadline behind for 1000 s. 5,000 traces,
+    # each with a distinct 1,000-character attribute, pass through with at most two buffered at a time
+    # (max_traces=1 evicts the older): kept alive, they would hold over 5,000 x 1,000 bytes = 5 MB, and
+    # their 5,000 stale heap entries alone (a tuple and a _Pending, ~400 bytes each) about 2 MB;
+    # released, what stays is one buffered trace, at most 4 decided ids (4 x max_traces) and a heap of
+    # at most 2 x 1 + 64 entries, far under 1 MB.
+    assembler = Assembler(quiet=0.001, decision_wait=1000.0, max_traces=1, clock=clock)
+    tracemalloc.start()
+    try:
+        for n in range(5_000):
+            trace = f"{n + 1:032x}"
+            clock.now = n * 0.01
+            child = Span(trace, "2" * 16, "1" * 16, "child", attributes={"doc": f"{n:06d}" + "w" * 994})
+            assert assembler.add(child) == "accepted"
+            assert assembler.add(Span(trace, "1" * 16, None, "root")) == "accepted"
+            if not evict:
+                assert len(assembler.pop_decided(clock.now + 0.001)) == 1
+            elif n:
+                assert [d.reason for d in assembler.pop_decided(clock.now)] == ["evicted"]
+        held, _ = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert assembler.in_flight == (1 if evict else 0)
+    assert held < 1_000_000

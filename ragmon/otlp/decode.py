@@ -125,7 +125,7 @@ def decode_protobuf(body: bytes) -> DecodedBatch:
 
 
 def decode_request(request: ExportTraceServiceRequest) -> DecodedBatch:
-    """Spans of an already parsed request (the gRPC server hands us the message, not bytes)."""
+    """Spans of an already parsed request, for a caller that holds the message rather than bytes."""
     out = _Collector()
     for i, resource_spans in enumerate(request.resource_spans):
         resource = _pb_attributes(resource_spans.resource.attributes)

@@ -4,6 +4,10 @@ Status codes follow the OTLP spec: INVALID_ARGUMENT and UNAUTHENTICATED are fina
 `google.rpc.retryinfo-bin` trailer (RetryInfo, 1 s) is back-pressure, which the Python exporter honours;
 oversized messages get RESOURCE_EXHAUSTED from gRPC itself (`grpc.max_receive_message_length`), before
 our code runs, so the sink does not count them.
+
+The method is registered without a request deserializer: gRPC would answer bytes that are not protobuf
+with UNKNOWN and a Python exception name, uncounted. We parse them ourselves, as the HTTP receiver does,
+so they get INVALID_ARGUMENT with the parser's message and count as `decode_error`.
 """
 
 from __future__ import annotations
@@ -14,32 +18,28 @@ import grpc
 from google.protobuf.duration_pb2 import Duration
 from google.rpc.error_details_pb2 import RetryInfo
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import (
+    DESCRIPTOR,
     ExportTracePartialSuccess,
-    ExportTraceServiceRequest,
     ExportTraceServiceResponse,
-)
-from opentelemetry.proto.collector.trace.v1.trace_service_pb2_grpc import (
-    TraceServiceServicer,
-    add_TraceServiceServicer_to_server,
 )
 
 from ragmon.errors import RagmonError
 from ragmon.otlp.auth import bearer_ok
-from ragmon.otlp.decode import decode_request
+from ragmon.otlp.decode import DecodeError, decode_protobuf
 from ragmon.otlp.http import INLINE_DECODE_LIMIT
 from ragmon.otlp.sink import SpanSink
 
 RETRY_INFO_KEY = "google.rpc.retryinfo-bin"
 _RETRY_AFTER_1S = ((RETRY_INFO_KEY, RetryInfo(retry_delay=Duration(seconds=1)).SerializeToString()),)
+_SERVICE = DESCRIPTOR.services_by_name["TraceService"].full_name
 
 
-class _TraceService(TraceServiceServicer):
+class _TraceService:
     def __init__(self, sink: SpanSink, token: str | None) -> None:
         self._sink = sink
         self._token = None if token is None else token.encode()
 
-    async def Export(self, request: ExportTraceServiceRequest,
-                     context: grpc.aio.ServicerContext) -> ExportTraceServiceResponse:
+    async def export(self, body: bytes, context: grpc.aio.ServicerContext) -> ExportTraceServiceResponse:
         sink = self._sink
         if self._token is not None:
             header = dict(context.invocation_metadata() or ()).get("authorization", "")
@@ -47,10 +47,14 @@ class _TraceService(TraceServiceServicer):
                 sink.reject(1, "unauthorized")
                 await context.abort(grpc.StatusCode.UNAUTHENTICATED,
                                     "missing or wrong bearer token (metadata authorization: Bearer <token>)")
-        if request.ByteSize() <= INLINE_DECODE_LIMIT:
-            batch = decode_request(request)
-        else:
-            batch = await asyncio.to_thread(decode_request, request)
+        try:
+            if len(body) <= INLINE_DECODE_LIMIT:
+                batch = decode_protobuf(body)
+            else:
+                batch = await asyncio.to_thread(decode_protobuf, body)
+        except DecodeError as exc:
+            sink.reject(1, "decode_error")
+            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, str(exc))
         if batch.rejected:
             sink.reject(batch.rejected, "invalid")
             if not batch.spans:
@@ -72,7 +76,9 @@ async def start_grpc_server(address: tuple[str, int], sink: SpanSink, *, max_bod
     host, port = address
     target = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
     server = grpc.aio.server(options=[("grpc.max_receive_message_length", max_body)])
-    add_TraceServiceServicer_to_server(_TraceService(sink, token), server)
+    export = grpc.unary_unary_rpc_method_handler(  # no request_deserializer: `export` gets the bytes
+        _TraceService(sink, token).export, response_serializer=ExportTraceServiceResponse.SerializeToString)
+    server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(_SERVICE, {"Export": export}),))
     try:
         bound = server.add_insecure_port(target)
     except RuntimeError as exc:

@@ -91,6 +91,19 @@ async def test_a_request_whose_every_span_is_invalid_is_invalid_argument(serve, 
     assert sink.offers == [] and sink.rejects == [(3, "invalid")]
 
 
+async def test_bytes_that_are_not_protobuf_are_invalid_argument_and_counted(serve, sink):
+    # The bytes HTTP gets a 400 for (test_http_receiver): field 1, length 100, then a single byte.
+    target = await serve()
+    async with grpc.aio.insecure_channel(target) as channel:
+        export = channel.unary_unary("/opentelemetry.proto.collector.trace.v1.TraceService/Export",
+                                     request_serializer=None, response_deserializer=None)
+        with pytest.raises(grpc.aio.AioRpcError) as error:
+            await export(b"\x0a\x64\x01")
+    assert error.value.code() is grpc.StatusCode.INVALID_ARGUMENT
+    assert error.value.details().startswith("not a valid protobuf ExportTraceServiceRequest")
+    assert sink.offers == [] and sink.rejects == [(1, "decode_error")]
+
+
 async def test_a_full_queue_is_unavailable_with_retry_info(serve, sink, sdk_spans):
     target = await serve()
     sink.refusals = -1
