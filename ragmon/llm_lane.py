@@ -6,7 +6,9 @@ compared trace by trace), queues the example on this lane's own bounded queue (d
 `throttled` when full: lexical scoring never waits on Claude) and runs `concurrency` consumers. Here,
 per example: a call is needed only when some claim is not cached; it must get a token from the
 per-minute bucket (else `throttled`) and a reservation of its worst-case cost from the daily budget
-(else `over_budget`); then Claude judges, the reservation is settled with the tokens billed, and the
+(else `over_budget`), which covers every attempt the SDK may make, since a timed-out attempt may be billed
+and is then retried as a new request; then Claude judges, the reservation is settled with the tokens
+billed (each timed-out attempt at its worst case, its bill being unknown), and the
 outcome is one of the `ragmon_judge_requests_total` outcomes: ok, error, timeout, rate_limited,
 throttled, over_budget. Only `ok` yields figures; a failed call never yields a verdict.
 """
@@ -23,6 +25,7 @@ from ragmon.evaluate import example_claims, score_example, verdicts_without_judg
 from ragmon.judges.claude import (
     ClaudeJudge,
     ClaudeJudgeError,
+    TokenBound,
     Usage,
     add_cli_arguments,
     judge_from_args,
@@ -86,32 +89,36 @@ class ClaudeLane:
         if bound is not None:
             if not self.bucket.try_acquire():
                 return LaneOutcome("throttled", message="over --llm-max-per-minute")
-            reservation = self.budget.try_reserve(bound.input_tokens, bound.output_tokens)
+            reservation = self.budget.try_reserve(bound.input_tokens * bound.attempts,
+                                                  bound.output_tokens * bound.attempts)
             if reservation is None:
                 return LaneOutcome("over_budget", message="over --llm-budget-usd-per-day")
         started = self._timer()
         try:
             verdicts, usage = await self.claude.ajudge_with_usage(example, claims)
         except ClaudeJudgeError as exc:
-            cost = self._settle(reservation, exc.usage)
+            cost = self._settle(reservation, bound, exc.usage)
             return LaneOutcome(exc.kind, None, cost, self._timer() - started, str(exc))
         except BaseException:
-            self._settle(reservation, None)
+            self._settle(reservation, bound, None)
             raise
-        return self._ok(example, verdicts, self._settle(reservation, usage), self._timer() - started)
+        return self._ok(example, verdicts, self._settle(reservation, bound, usage), self._timer() - started)
 
     def _ok(self, example: Example, verdicts: tuple[ClaimVerdict, ...], cost: float,
             took: float | None) -> LaneOutcome:
         return LaneOutcome("ok", score_example(example, verdicts, self._k, self.judge), cost, took)
 
-    def _settle(self, reservation: Reservation | None, usage: Usage | None) -> float:
-        """Swap the reservation for the bill; an unknown bill (`usage is None`) counts at its worst case."""
-        if reservation is None:
+    def _settle(self, reservation: Reservation | None, bound: TokenBound | None,
+                usage: Usage | None) -> float:
+        """Swap the reservation for the bill: the tokens billed plus each timed-out attempt at one attempt's
+        bound; an unknown bill (`usage is None`) counts at the whole reservation."""
+        if reservation is None or bound is None:
             # Judged from the cache after all (or a bill nobody announced): record whatever was billed.
             return self.budget.charge(usage.input_tokens, usage.output_tokens) if usage else 0.0
         if usage is None:
-            usage = Usage(reservation.input_tokens, reservation.output_tokens)
-        return self.budget.settle(reservation, usage.input_tokens, usage.output_tokens)
+            return self.budget.settle(reservation, reservation.input_tokens, reservation.output_tokens)
+        return self.budget.settle(reservation, usage.input_tokens + usage.unanswered * bound.input_tokens,
+                                  usage.output_tokens + usage.unanswered * bound.output_tokens)
 
 
 # --- `ragmon serve` options -----------------------------------------------------------------------

@@ -36,7 +36,8 @@ class TokenBucket:
     """At most `rate_per_minute` acquisitions a minute in the long run, in bursts of up to `capacity`.
 
     Capacity defaults to one minute's allowance (at least 1, so a rate below one a minute still lets a
-    call through now and then). The bucket starts full.
+    call through now and then; none at rate 0, which must mean no call at all, not one). The bucket
+    starts full.
     """
 
     def __init__(self, rate_per_minute: float, clock: Callable[[], float] = time.monotonic,
@@ -44,7 +45,9 @@ class TokenBucket:
         if rate_per_minute < 0:
             raise ValueError("rate_per_minute must not be negative")
         self.per_second = rate_per_minute / 60.0
-        self.capacity = max(1.0, rate_per_minute) if capacity is None else capacity
+        if capacity is None:
+            capacity = max(1.0, rate_per_minute) if rate_per_minute > 0 else 0.0
+        self.capacity = capacity
         self._clock = clock
         self._tokens = self.capacity
         self._last = clock()
@@ -92,7 +95,8 @@ class DailyBudget:
     token bounds are true bounds (the Claude judge's are: bytes of the request and `max_tokens`); if a
     provider ever billed more than the bound, the overshoot is recorded as spent, never hidden, and no
     further call is let through that day. Spending resets at UTC midnight; reservations still open then
-    carry over into the new day, where they settle.
+    carry over into the new day, where they settle. Only a later day resets it: a wall clock stepped back
+    over midnight (NTP) must not hand out a second allowance for a day already spent.
     """
 
     def __init__(self, usd_per_day: float, prices: Prices, day: Callable[[], int] = utc_day) -> None:
@@ -139,6 +143,6 @@ class DailyBudget:
 
     def _roll(self) -> None:
         today = self._day_of()
-        if today != self._day:
+        if today > self._day:
             self._day = today
             self._spent = 0.0

@@ -78,7 +78,7 @@ async def test_ok_outcome_carries_the_result_and_its_cost(fake_api: FakeAnthropi
 
 async def test_budget_cap_holds_over_a_thousand_examples(fake_api: FakeAnthropic) -> None:
     fake_api.default = Reply(usage=(1_000, 100))  # every call bills $0.0015 (see above)
-    lane = make_lane(fake_api, usd_per_day=0.01)
+    lane = make_lane(fake_api, usd_per_day=0.01, max_retries=0)
     examples = [example(i) for i in range(1_000)]
     outcomes = await run_all(lane, examples)
 
@@ -93,10 +93,11 @@ async def test_budget_cap_holds_over_a_thousand_examples(fake_api: FakeAnthropic
 
 async def test_budget_refuses_only_when_the_worst_case_no_longer_fits(fake_api: FakeAnthropic) -> None:
     fake_api.default = Reply(usage=(1_000, 100))  # bills $0.0015 a call
-    lane = make_lane(fake_api, usd_per_day=0.01)
+    # No retries: the worst case is one attempt's (see the next test for what retries add).
+    lane = make_lane(fake_api, usd_per_day=0.01, max_retries=0)
     examples = [example(i) for i in range(10)]
     bound = lane.claude.request_bound(examples[0], example_claims(examples[0]))
-    assert bound is not None and bound.output_tokens == 256
+    assert bound is not None and bound.output_tokens == 256 and bound.attempts == 1
     worst = PRICES.cost(bound.input_tokens, bound.output_tokens)
     assert 0.0040 < worst < 0.0055  # a ~1 KB prompt + 1,000 overhead tokens at $1/M, 256 out at $5/M
     # One at a time: spent 0, 0.0015, 0.003, 0.0045 each leave room for `worst` (<= 0.0055 + 0.0045 = 0.01);
@@ -104,6 +105,44 @@ async def test_budget_refuses_only_when_the_worst_case_no_longer_fits(fake_api: 
     outcomes = await run_all(lane, examples, consumers=1)
     assert [o.outcome for o in outcomes] == ["ok"] * 4 + ["over_budget"] * 6
     assert lane.budget.spent == pytest.approx(0.006)
+
+
+def attempt_cost(lane: ClaudeLane, item: Example) -> float:
+    """The worst case of one attempt at judging `item`: its token bound at PRICES."""
+    bound = lane.claude.request_bound(item, example_claims(item))
+    assert bound is not None
+    return PRICES.cost(bound.input_tokens, bound.output_tokens)
+
+
+async def test_every_timed_out_attempt_the_sdk_retried_is_counted(fake_api: FakeAnthropic) -> None:
+    """The SDK retries a timed-out attempt; each may have run to completion and been billed, and the API
+    bills each on its own, so the budget reserves and settles all of them, never only the last."""
+    fake_api.default = Hang(30)
+    probe = make_lane(fake_api, max_retries=2)
+    worst = attempt_cost(probe, example(1))
+    await probe.close()
+    # max_retries=2: up to 3 attempts. A cap of 2.5 worst cases fits one attempt but not three: refused.
+    lane = make_lane(fake_api, usd_per_day=2.5 * worst, timeout=0.3, max_retries=2)
+    (outcome,) = await run_all(lane, [example(1)])
+    assert outcome.outcome == "over_budget" and fake_api.calls == 0
+    # A cap of 3.5 worst cases fits them: all three attempts time out, and all three are counted.
+    lane = make_lane(fake_api, usd_per_day=3.5 * worst, timeout=0.3, max_retries=2)
+    (outcome,) = await run_all(lane, [example(1)])
+    assert outcome.outcome == "timeout" and fake_api.calls == 3
+    assert outcome.cost_usd == pytest.approx(3 * worst) and lane.budget.spent == pytest.approx(3 * worst)
+    assert lane.budget.reserved == 0.0
+
+
+async def test_an_answer_after_a_timeout_costs_its_bill_plus_the_timed_out_attempt(
+        fake_api: FakeAnthropic) -> None:
+    fake_api.enqueue(Hang(30))
+    fake_api.default = Reply(usage=(1_000, 100))  # $0.0015, as above
+    lane = make_lane(fake_api, timeout=0.3, max_retries=1)
+    worst = attempt_cost(lane, example(1))
+    (outcome,) = await run_all(lane, [example(1)])
+    assert outcome.outcome == "ok" and fake_api.calls == 2
+    assert outcome.cost_usd == pytest.approx(worst + 0.0015)
+    assert lane.budget.spent == pytest.approx(worst + 0.0015)
 
 
 async def test_per_minute_limit_is_counted_throttled(fake_api: FakeAnthropic) -> None:

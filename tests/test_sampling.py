@@ -66,6 +66,8 @@ def test_token_bucket_below_one_a_minute_and_zero() -> None:
     clock.now += 1
     assert slow.try_acquire()
     assert not TokenBucket(0, clock, capacity=0).try_acquire()
+    # `--llm-max-per-minute 0` means no calls at all, not one call and then none.
+    assert not TokenBucket(0, clock).try_acquire()
     with pytest.raises(ValueError):
         TokenBucket(-1, clock)
 
@@ -102,6 +104,21 @@ def test_budget_reserves_worst_case_and_settles_actual() -> None:
     assert budget.try_reserve(200, 100) is None  # 0.0105 > 0.01
     budget.settle(second, 2_000, 1_000)
     assert budget.spent == pytest.approx(0.007)
+
+
+def test_a_clock_stepped_back_over_midnight_does_not_reset_spending() -> None:
+    """An NTP step back across midnight must not open a second allowance for a day already spent."""
+    day = [100]
+    budget = DailyBudget(0.01, PRICES, lambda: day[0])
+    spent = budget.try_reserve(2_000, 1_000)  # $0.007
+    assert spent is not None
+    budget.settle(spent, 2_000, 1_000)
+    day[0] = 99  # the wall clock went back a few seconds, to yesterday
+    assert budget.spent == pytest.approx(0.007) and budget.try_reserve(2_000, 1_000) is None
+    day[0] = 100  # and forward again: still the same day
+    assert budget.spent == pytest.approx(0.007) and budget.try_reserve(2_000, 1_000) is None
+    day[0] = 101  # the next midnight does reset it
+    assert budget.spent == 0.0 and budget.try_reserve(2_000, 1_000) is not None
 
 
 def test_zero_budget_refuses_everything() -> None:

@@ -7,16 +7,18 @@ Why it is shaped this way:
 - Retrieved documents, the question and the claims are untrusted: an app's corpus or its users can
   write "ignore previous instructions". They travel fenced in tags whose look-alikes are neutralised,
   and the system prompt says nothing inside a fence is an instruction.
-- Fail-closed: a reply that does not match the claims sent, lacks the tool call or is malformed raises
-  `ClaudeJudgeError`; nothing is ever guessed to be supported. A supporting id not among the documents
-  sent is discarded, and a "supported" verdict left with no real document behind it is not support.
+- Fail-closed: a reply that does not match the claims sent, lacks the tool call, ended for any reason but
+  the tool call (cut off, refused, paused) or is malformed raises `ClaudeJudgeError`; nothing is ever
+  guessed to be supported. A supporting id not among the documents sent is discarded, and a "supported"
+  verdict left with no real document behind it is not support.
 - Verdicts are cached per claim under a hash of (model, prompt version, claim, documents as sent after
   clipping), in memory and optionally on disk, so CI re-runs and repeated answers do not re-bill, and a
   verdict once given stays given. Only the claims missing from the cache are sent.
 - No temperature: API version 2026-10-21, which the SDK speaks, removed the sampling parameters (any
   value is a 400), so `settings()` records `temperature: None`; repeatability comes from the cache.
 - Retries (429, 529, other 5xx, timeouts) are the SDK's own: exponential backoff with jitter, honouring
-  `retry-after`/`retry-after-ms`, `max_retries` times.
+  `retry-after`/`retry-after-ms`, `max_retries` times. A timed-out attempt may still have run and been
+  billed, so each call counts its unanswered attempts (`Usage.unanswered`) for a budget to settle.
 - `anthropic` is imported when a judge is built, not with this module: it takes seconds to import, and
   neither `import ragmon` nor a lexical-only run should pay for it.
 """
@@ -32,7 +34,7 @@ import os
 import re
 import tempfile
 from collections import OrderedDict
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from html import escape
 from pathlib import Path
@@ -127,26 +129,35 @@ def neutralise(text: str) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Usage:
-    """What one judging billed; `calls` counts billed replies (0 when every verdict came from the cache)."""
+    """What one judging billed; `calls` counts billed replies (0 when every verdict came from the cache).
+
+    `unanswered` counts attempts that timed out waiting for a reply: the API may have run each to
+    completion and billed it, for an amount nobody reported, so a budget counts each at its worst case.
+    Input tokens include those written to and read from a prompt cache, which the API bills too.
+    """
 
     input_tokens: int = 0
     output_tokens: int = 0
     calls: int = 0
+    unanswered: int = 0
 
 
 @dataclass(frozen=True, slots=True)
 class TokenBound:
-    """An upper bound on the tokens one call can bill, for reserving budget before making it."""
+    """An upper bound on the tokens one attempt can bill, and how many attempts (the first and the SDK's
+    retries) one call may make, for reserving budget before making it."""
 
     input_tokens: int
     output_tokens: int
+    attempts: int
 
 
 class ClaudeJudgeError(JudgeError):
     """A Claude call that gave no verdicts. `kind` is the outcome a caller counts (error, timeout,
-    rate_limited); `usage` is what it billed: zero for an error status or a refused connection (the API
-    does not bill those), the reply's usage for a malformed reply, None when unknown (a timeout: the
-    request may have run to completion after we stopped waiting), which a budget must count as worst case."""
+    rate_limited); `usage` is what it billed: zero tokens for an error status or a refused connection (the
+    API does not bill those), the reply's usage for a malformed reply, plus in both the attempts that timed
+    out (`Usage.unanswered`); None when unknown (an unreadable reply), which a budget must count as the
+    worst case of every attempt."""
 
     def __init__(self, message: str, *, kind: str = "error", usage: Usage | None = None) -> None:
         super().__init__(message)
@@ -287,12 +298,42 @@ class _Plan:
         return tuple(self.keys[i] for i in self.pending)
 
 
-def _usage(message: Any) -> Usage | None:
+def _usage(message: Any, unanswered: int) -> Usage | None:
     usage = getattr(message, "usage", None)
     tokens = (getattr(usage, "input_tokens", None), getattr(usage, "output_tokens", None))
     if not all(isinstance(t, int) and t >= 0 for t in tokens):
         return None
-    return Usage(tokens[0], tokens[1], 1)
+    cached = [getattr(usage, f"cache_{k}_input_tokens", None) or 0 for k in ("creation", "read")]
+    if not all(isinstance(t, int) and t >= 0 for t in cached):
+        return None
+    return Usage(tokens[0] + sum(cached), tokens[1], 1, unanswered)
+
+
+class _Attempts:
+    """SDK middleware for one call: counts its attempts that timed out before the SDK retried them or gave
+    up. The API bills a request it ran even when nobody waited for the reply, and retries are separate
+    requests (this SDK sends no idempotency key), so each such attempt may be a bill of its own."""
+
+    def __init__(self) -> None:
+        self.unanswered = 0
+
+    def sync(self, request: Any, call_next: Callable[[Any], Any]) -> Any:
+        import anthropic
+
+        try:
+            return call_next(request)
+        except anthropic.APITimeoutError:
+            self.unanswered += 1
+            raise
+
+    async def asynchronous(self, request: Any, call_next: Callable[[Any], Awaitable[Any]]) -> Any:
+        import anthropic
+
+        try:
+            return await call_next(request)
+        except anthropic.APITimeoutError:
+            self.unanswered += 1
+            raise
 
 
 def _normalised(text: str) -> str:
@@ -365,9 +406,10 @@ class ClaudeJudge:
         plan = self._plan(example, claims)
         if plan.request is None:
             return self._finish(plan, ()), Usage()
-        with self._api_errors(plan):
-            message = self._client.messages.create(**plan.request)
-        return self._conclude(plan, message)
+        attempts = _Attempts()
+        with self._api_errors(plan, attempts):
+            message = self._client.with_middleware(attempts.sync).messages.create(**plan.request)
+        return self._conclude(plan, message, attempts)
 
     async def ajudge_with_usage(self, example: Example,
                                 claims: tuple[Claim, ...]) -> tuple[tuple[ClaimVerdict, ...], Usage]:
@@ -383,10 +425,12 @@ class ClaudeJudge:
             return self._finish(plan, ()), Usage()
         flight = (loop, plan.asked)
         self._flights[flight] = done = asyncio.Event()
+        attempts = _Attempts()
         try:
-            with self._api_errors(plan):
-                message = await self._async_client().messages.create(**plan.request)
-            return self._conclude(plan, message)
+            with self._api_errors(plan, attempts):
+                client = self._async_client().with_middleware(attempts.asynchronous)
+                message = await client.messages.create(**plan.request)
+            return self._conclude(plan, message, attempts)
         finally:
             del self._flights[flight]
             done.set()
@@ -396,14 +440,14 @@ class ClaudeJudge:
 
         Input: the UTF-8 byte count of system prompt, messages and tool schema (a token spans at least one
         byte, so no tokenizer gives more tokens than bytes) plus `TOOL_USE_OVERHEAD_TOKENS`. Output:
-        `max_tokens`, which the API never exceeds.
+        `max_tokens`, which the API never exceeds. Both per attempt; the SDK may make `max_retries` more.
         """
         request = self._plan(example, claims).request
         if request is None:
             return None
         sent = {k: request[k] for k in ("system", "messages", "tools")}
         return TokenBound(len(json.dumps(sent, ensure_ascii=False).encode()) + TOOL_USE_OVERHEAD_TOKENS,
-                          self.max_tokens)
+                          self.max_tokens, self.max_retries + 1)
 
     def close(self) -> None:
         self._client.close()
@@ -454,29 +498,36 @@ class ClaudeJudge:
         }
 
     @contextlib.contextmanager
-    def _api_errors(self, plan: _Plan) -> Iterator[None]:
-        """SDK failures (after its retries) as ClaudeJudgeError naming the example; never a verdict."""
+    def _api_errors(self, plan: _Plan, attempts: _Attempts) -> Iterator[None]:
+        """SDK failures (after its retries) as ClaudeJudgeError naming the example; never a verdict.
+
+        A 200 whose body is not JSON surfaces from the SDK as a bare ValueError; it is an unreadable reply
+        like any other, not a traceback."""
         import anthropic
 
         where = f"example {plan.example_id!r}: Claude judge"
         try:
             yield
-        except anthropic.APITimeoutError as exc:
-            raise ClaudeJudgeError(f"{where}: no reply within {self.timeout:g}s "
-                                   f"({self.max_retries} retries)", kind="timeout") from exc
-        except anthropic.RateLimitError as exc:
-            raise ClaudeJudgeError(f"{where}: rate limited (429) after {self.max_retries} retries",
-                                   kind="rate_limited", usage=Usage()) from exc
-        except anthropic.APIStatusError as exc:
-            raise ClaudeJudgeError(f"{where}: API error {exc.status_code}: {exc.message}", usage=Usage()) \
-                from exc
-        except anthropic.APIConnectionError as exc:
-            raise ClaudeJudgeError(f"{where}: cannot reach the API: {exc}", usage=Usage()) from exc
         except anthropic.APIError as exc:
+            if isinstance(exc, anthropic.APITimeoutError):
+                kind, what = "timeout", f"no reply within {self.timeout:g}s ({self.max_retries} retries)"
+            elif isinstance(exc, anthropic.RateLimitError):
+                kind, what = "rate_limited", f"rate limited (429) after {self.max_retries} retries"
+            elif isinstance(exc, anthropic.APIStatusError):
+                kind, what = "error", f"API error {exc.status_code}: {exc.message}"
+            elif isinstance(exc, anthropic.APIConnectionError):
+                kind, what = "error", f"cannot reach the API: {exc}"
+            else:
+                raise ClaudeJudgeError(f"{where}: unreadable reply: {exc}") from exc
+            # No reply was billed; only the attempts that timed out may have been.
+            raise ClaudeJudgeError(f"{where}: {what}", kind=kind,
+                                   usage=Usage(unanswered=attempts.unanswered)) from exc
+        except ValueError as exc:
             raise ClaudeJudgeError(f"{where}: unreadable reply: {exc}") from exc
 
-    def _conclude(self, plan: _Plan, message: Any) -> tuple[tuple[ClaimVerdict, ...], Usage]:
-        usage = _usage(message)
+    def _conclude(self, plan: _Plan, message: Any,
+                  attempts: _Attempts) -> tuple[tuple[ClaimVerdict, ...], Usage]:
+        usage = _usage(message, attempts.unanswered)
         try:
             if usage is None:
                 raise ClaudeJudgeError("reply carries no token usage")
@@ -496,13 +547,23 @@ class ClaudeJudge:
         return tuple(plan.cached[i] if i in plan.cached else fresh[i] for i in range(len(plan.claims)))
 
     def _parse(self, plan: _Plan, message: Any) -> list[ClaimVerdict]:
-        if message.stop_reason == "max_tokens":
+        """A forced tool call that completed ends with stop_reason `tool_use`; any other reason means the
+        call was cut off (max_tokens, the context window), refused or paused, whatever it contains."""
+        stop_reason = getattr(message, "stop_reason", None)
+        if stop_reason == "max_tokens":
             raise ClaudeJudgeError(f"reply cut off at max_tokens={self.max_tokens}")
-        calls = [b for b in message.content if getattr(b, "type", None) == "tool_use" and b.name == TOOL_NAME]
+        if stop_reason != "tool_use":
+            raise ClaudeJudgeError(f"reply ended with stop_reason {stop_reason!r}, not a completed "
+                                   f"{TOOL_NAME} tool call")
+        content = getattr(message, "content", None)
+        if not isinstance(content, list):
+            raise ClaudeJudgeError("reply has no list of content blocks")
+        calls = [b for b in content if getattr(b, "type", None) == "tool_use"
+                 and getattr(b, "name", None) == TOOL_NAME]
         if len(calls) != 1:
-            raise ClaudeJudgeError(f"expected one {TOOL_NAME} tool call, got {len(calls)} "
-                                   f"(stop_reason {message.stop_reason!r})")
-        verdicts = calls[0].input.get("verdicts") if isinstance(calls[0].input, dict) else None
+            raise ClaudeJudgeError(f"expected one {TOOL_NAME} tool call, got {len(calls)}")
+        tool_input = getattr(calls[0], "input", None)
+        verdicts = tool_input.get("verdicts") if isinstance(tool_input, dict) else None
         if not isinstance(verdicts, list):
             raise ClaudeJudgeError("tool input has no 'verdicts' list")
         if len(verdicts) != len(plan.pending):

@@ -3,7 +3,8 @@
 It runs its own event loop on a thread, so both the SDK's sync and async clients can call it from
 any test. Every request body is recorded, and each reply is taken from a script of actions (or from
 `default` once the script is used up), so a test can make the API answer, invent a supporting id,
-send malformed tool input, fail with 429/529/500, or hang, and then inspect exactly what was sent.
+send malformed tool input or a body that is no Message at all, fail with 429/529/500, or hang, and then
+inspect exactly what was sent.
 """
 
 from __future__ import annotations
@@ -89,6 +90,13 @@ class Content:
 
 
 @dataclass(frozen=True, slots=True)
+class Raw:
+    """A 200 reply with exactly this body, which need not be JSON, let alone a Message."""
+
+    body: str
+
+
+@dataclass(frozen=True, slots=True)
 class Fail:
     status: int
     error_type: str
@@ -102,7 +110,7 @@ class Hang:
     seconds: float = 60.0
 
 
-Action = Reply | ToolInput | Content | Fail | Hang
+Action = Reply | ToolInput | Content | Raw | Fail | Hang
 
 
 class FakeAnthropic:
@@ -189,6 +197,8 @@ class FakeAnthropic:
             detail = {"type": action.error_type, "message": f"fake {action.status}"}
             error = {"type": "error", "error": detail}
             return web.json_response(error, status=action.status, headers=action.headers)
+        if isinstance(action, Raw):
+            return web.Response(text=action.body, content_type="application/json")
         if isinstance(action, Content):
             return self._message(body, action.blocks, action.stop_reason, action.usage)
         if isinstance(action, ToolInput):

@@ -16,6 +16,7 @@ from fakes.anthropic_server import (
     Fail,
     FakeAnthropic,
     Hang,
+    Raw,
     Reply,
     ToolInput,
     claims_of,
@@ -27,7 +28,7 @@ from fakes.anthropic_server import (
 from ragmon.cli import main
 from ragmon.errors import RagmonError
 from ragmon.judges.base import AsyncJudge, Judge, JudgeError
-from ragmon.judges.claude import PROMPT_VERSION, ClaudeJudge, ClaudeJudgeError, VerdictCache
+from ragmon.judges.claude import PROMPT_VERSION, ClaudeJudge, ClaudeJudgeError, Usage, VerdictCache
 from ragmon.model import Claim, Context, Example
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -141,6 +142,9 @@ def _verdict(claim: Claim, **override: Any) -> dict[str, Any]:
     return {"claim": claim.text, "supported": True, "supporting_ids": ["d1"], "reason": "r", **override}
 
 
+_ALL_SUPPORTED = {"type": "tool_use", "id": "t", "name": "record_verdicts",
+                  "input": {"verdicts": [_verdict(c) for c in CLAIMS]}}
+
 MALFORMED = {
     "verdicts not a list": ToolInput({"verdicts": "all supported"}),
     "no verdicts key": ToolInput({}),
@@ -151,8 +155,13 @@ MALFORMED = {
     "verdict not an object": ToolInput({"verdicts": ["yes", "yes", "yes"]}),
     "claims out of order": ToolInput({"verdicts": [_verdict(c) for c in (HEIGHT, PARIS, ROME)]}),
     "no tool call": Content([{"type": "text", "text": "All claims are supported."}]),
-    "cut at max_tokens": Content([{"type": "tool_use", "id": "t", "name": "record_verdicts",
-                                   "input": {"verdicts": [_verdict(c) for c in CLAIMS]}}], "max_tokens"),
+    "cut at max_tokens": Content([_ALL_SUPPORTED], "max_tokens"),
+    # A forced tool call ends with stop_reason tool_use; a complete-looking call with any other stop reason
+    # was refused, cut at the context window or paused, and its verdicts cannot be trusted.
+    "refused": Content([_ALL_SUPPORTED], "refusal"),
+    "cut at the context window": Content([_ALL_SUPPORTED], "model_context_window_exceeded"),
+    "paused": Content([_ALL_SUPPORTED], "pause_turn"),
+    "no stop reason": Content([_ALL_SUPPORTED], None),  # type: ignore[arg-type]
 }
 
 
@@ -167,6 +176,44 @@ def test_malformed_replies_fail_closed(fake_api: FakeAnthropic, reply: Any) -> N
     # Nothing of the bad reply was cached: the next judging asks again.
     judge.judge(EXAMPLE, CLAIMS)
     assert fake_api.calls == 2
+
+
+def _message(**fields: Any) -> str:
+    base = {"id": "msg_raw", "type": "message", "role": "assistant", "model": "m", "stop_reason": "tool_use",
+            "stop_sequence": None, "content": [_ALL_SUPPORTED],
+            "usage": {"input_tokens": 100, "output_tokens": 10}}
+    return json.dumps({k: v for k, v in {**base, **fields}.items() if v is not ...})
+
+
+NOT_A_MESSAGE = {
+    "no content": (Raw(_message(content=...)), True),
+    "content null": (Raw(_message(content=None)), True),
+    "content a string": (Raw(_message(content="All supported.")), True),
+    "content block without a type": (Raw(_message(content=[{"name": "record_verdicts"}])), True),
+    "body not JSON": (Raw('{"id": "msg_raw", "content": [{"type": "tool_u'), False),
+}
+
+
+@pytest.mark.parametrize(("reply", "billed"), NOT_A_MESSAGE.values(), ids=NOT_A_MESSAGE.keys())
+def test_a_reply_that_is_no_message_is_a_judge_error(fake_api: FakeAnthropic, reply: Raw,
+                                                     billed: bool) -> None:
+    """Never a TypeError or a JSON traceback: the caller counts a judge error (or exits 2) as for any."""
+    fake_api.enqueue(reply)
+    with pytest.raises(ClaudeJudgeError) as caught:
+        make_judge(fake_api).judge(EXAMPLE, CLAIMS)
+    assert caught.value.kind == "error" and "ex-1" in str(caught.value)
+    # A reply that states its usage billed that (100 in, 10 out); an unreadable one billed an unknown amount.
+    assert caught.value.usage == (Usage(100, 10, 1) if billed else None)
+
+
+def test_cache_tokens_count_as_billed_input(fake_api: FakeAnthropic) -> None:
+    """The API reports tokens written to and read from a prompt cache apart from `input_tokens`; every one
+    of them is billed, so leaving them out would understate the cost the budget settles."""
+    usage = {"input_tokens": 200, "output_tokens": 10, "cache_creation_input_tokens": 300,
+             "cache_read_input_tokens": 500}
+    fake_api.enqueue(Raw(_message(usage=usage)))
+    _, billed = make_judge(fake_api).judge_with_usage(EXAMPLE, CLAIMS)
+    assert (billed.input_tokens, billed.output_tokens) == (200 + 300 + 500, 10)
 
 
 def test_429_with_retry_after_is_retried_after_waiting(fake_api: FakeAnthropic) -> None:
@@ -213,8 +260,21 @@ async def test_hang_past_the_timeout_is_a_timeout_never_a_verdict(fake_api: Fake
     judge = make_judge(fake_api, timeout=0.3, max_retries=1)
     with pytest.raises(ClaudeJudgeError) as caught:
         await judge.ajudge(EXAMPLE, CLAIMS)
-    assert caught.value.kind == "timeout" and caught.value.usage is None
+    assert caught.value.kind == "timeout"
     assert fake_api.calls == 2  # timeouts are retried like 5xx
+    # Both attempts got no reply but may have run to completion and been billed: a budget counts both.
+    assert caught.value.usage == Usage(unanswered=2)
+
+
+async def test_an_answer_after_a_timed_out_attempt_reports_that_attempt(fake_api: FakeAnthropic) -> None:
+    fake_api.enqueue(Hang(30))
+    fake_api.default = Reply(usage=(1_000, 100))
+    judge = make_judge(fake_api, timeout=0.3, max_retries=1)
+    verdicts, usage = await judge.ajudge_with_usage(EXAMPLE, CLAIMS)
+    await judge.aclose()
+    assert len(verdicts) == 3 and fake_api.calls == 2
+    # The answer billed 1,000 + 100; the attempt before it timed out, billed an unknown amount.
+    assert usage == Usage(1_000, 100, 1, unanswered=1)
 
 
 def test_sync_hang_is_a_timeout_too(fake_api: FakeAnthropic) -> None:
