@@ -100,10 +100,10 @@ def _load_located(path: Path, skipped: Skipped) -> Iterator[tuple[Example, _Line
             raise InputError("contains no examples", source=source)
         number, raw = first
         try:
-            obj = json.loads(raw)
+            obj = _json_line(raw)
         except ValueError as exc:
             second = _next_record_line(lines)
-            if second is not None and _is_json_object(second[1]):
+            if not _opens_array(raw) and second is not None and _is_json_object(second[1]):
                 raise _json_error(exc, source, number) from None
             handle.seek(0)
             yield from _load_document(handle.read(), source)
@@ -121,7 +121,7 @@ def _load_located(path: Path, skipped: Skipped) -> Iterator[tuple[Example, _Line
             if raw.isspace():
                 continue
             try:
-                obj = json.loads(raw)
+                obj = _json_line(raw)
             except ValueError as exc:
                 raise _json_error(exc, source, number) from None
             yield _parse_line(parse, obj, source, number)
@@ -134,17 +134,29 @@ def _next_record_line(lines: Iterator[tuple[int, bytes]]) -> tuple[int, bytes] |
     return None
 
 
+def _json_line(raw: bytes) -> Any:
+    """One line's JSON value. Decoded strictly first: `json.loads` on bytes lets UTF-8-encoded surrogates
+    through (it decodes with surrogatepass), and no report could then be written in UTF-8."""
+    return json.loads(raw.decode("utf-8-sig"))
+
+
 def _is_json_object(raw: bytes) -> bool:
     try:
-        return isinstance(json.loads(raw), dict)
+        return isinstance(_json_line(raw), dict)
     except ValueError:
         return False
+
+
+def _opens_array(raw: bytes) -> bool:
+    """A first line starting with `[` opens a JSON array: a document, whatever its next line looks like."""
+    return raw.lstrip(b"\xef\xbb\xbf" + _JSON_SPACE.encode()).startswith(b"[")
 
 
 def _json_error(exc: ValueError, source: str, line: int) -> InputError:
     if isinstance(exc, json.JSONDecodeError):
         return InputError(f"invalid JSON: {exc.msg} at column {exc.colno}", source=source, line=line)
-    return InputError(f"not valid UTF-8 text: {exc}", source=source, line=line)
+    reason = exc.reason if isinstance(exc, UnicodeDecodeError) else str(exc)
+    return InputError(f"not valid UTF-8 text: {reason}", source=source, line=line)
 
 
 def _parse_line(parse: _Parser, obj: Any, source: str, number: int) -> tuple[Example, _LineOf]:
@@ -205,7 +217,7 @@ def _otlp_spans(raw: bytes, source: str, number: int) -> tuple[Span, ...]:
     rest of the batch and count it: a gate must not pass on a trace read without one of its spans (a
     lost retriever span changes the contexts and so every score), and a report has no counter for it."""
     try:
-        obj = json.loads(raw)
+        obj = _json_line(raw)
     except ValueError as exc:
         raise _json_error(exc, source, number) from None
     if not isinstance(obj, dict) or _OTLP_MARKER not in obj:
@@ -241,6 +253,10 @@ def _load_document(data: bytes, source: str) -> Iterator[tuple[Example, _LineOf]
     try:
         doc = json.loads(text)
     except json.JSONDecodeError as exc:
+        end = len(text.rstrip(_JSON_SPACE))
+        if exc.pos >= end:  # the parser's position is past the last line with anything on it
+            raise InputError("invalid JSON: the file ends before the value is complete", source=source,
+                             line=text.count("\n", 0, end) + 1) from None
         raise InputError(f"invalid JSON: {exc.msg} at column {exc.colno}", source=source,
                          line=exc.lineno) from None
     records: Iterator[tuple[FieldPath, Example]]
@@ -341,18 +357,21 @@ def _last_llm_output(steps: list[Any]) -> str | None:
 
 
 def _retrieved(steps: list[Any]) -> tuple[Context, ...] | None:
-    """Contexts of every retrieval step in order, each id once; None when no step says what was retrieved."""
+    """Contexts of every retrieval step in order, each id once; None when no step says what it retrieved."""
     contexts: dict[str, Context] = {}
-    any_retrieval = False
+    known = False
     for index, step in enumerate(steps):
         if not isinstance(step, dict):
             raise _FieldError(f"expected a step object, got {_json_type(step)}", ("steps", index))
         if step.get("kind") != "retrieval":
             continue
-        any_retrieval = True
-        for context in _contexts(step.get("output"), ("steps", index, "output")) or ():
+        found = _contexts(step.get("output"), ("steps", index, "output"))
+        if found is None:  # the step recorded no output: unknown, not "retrieved nothing"
+            continue
+        known = True
+        for context in found:
             contexts.setdefault(context.id, context)
-    return tuple(contexts.values()) if any_retrieval else None
+    return tuple(contexts.values()) if known else None
 
 
 def _evalset_examples(doc: dict[str, Any]) -> Iterator[tuple[FieldPath, Example]]:

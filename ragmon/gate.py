@@ -55,7 +55,7 @@ def parse_gate(text: str) -> Gate:
     if name not in METRIC_NAMES:
         raise InputError(f"--gate {text!r}: unknown metric {name!r}; valid names: {', '.join(METRIC_NAMES)}")
     try:
-        threshold = float(raw)
+        threshold = float(raw) + 0.0  # "-0" is 0.0, not a -0.0 that every report would print as "-0"
     except ValueError:
         raise InputError(f"--gate {text!r}: threshold {raw.strip()!r} is not a number") from None
     if not 0.0 <= threshold <= 1.0:

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 from ragmon import datasets
-from ragmon.errors import InputError
+from ragmon.errors import InputError, RagmonError
 from ragmon.evaluate import aevaluate, evaluate
 from ragmon.gate import GateResult, combine, decide, exit_code, parse_gates
 from ragmon.judges.base import AsyncJudge, Judge
@@ -98,6 +98,9 @@ def run(args: argparse.Namespace) -> int:
     judge = build_judge(args)
     not_rag: datasets.Skipped = []
     examples = list(datasets.load(args.datasets, skipped=not_rag))
+    if not examples:  # a file with no record at all has raised already: only traces that are not RAG
+        raise InputError(f"no examples to score in {', '.join(map(str, args.datasets))}: "
+                         f"{len(not_rag)} recorded trace(s) are not RAG")
     if not_rag and not args.quiet:
         print(f"skipped {len(not_rag)} recorded trace(s) that are not RAG (no retrieval, no generation): "
               f"{_listed(not_rag)}", file=sys.stderr)
@@ -125,10 +128,19 @@ def run(args: argparse.Namespace) -> int:
         if args.repeat > len(reports):
             print(f"judge {judge.name} is deterministic: scored once, not {args.repeat} times",
                   file=sys.stderr)
-        elif len(reports) > 1:
-            print(f"scored {len(reports)} times; figures below are from run 1")
-        sys.stdout.write(text.render(report, results))
+        runs = f"scored {len(reports)} times; figures below are from run 1\n" if len(reports) > 1 else ""
+        _print_summary(runs + text.render(report, results))
     return exit_code(results)
+
+
+def _print_summary(summary: str) -> None:
+    """A summary that cannot be printed is a run that did not complete: without this, the traceback's
+    exit status 1 would tell CI that a gate was breached."""
+    try:
+        sys.stdout.write(summary)
+        sys.stdout.flush()
+    except OSError as exc:
+        raise RagmonError(f"cannot write the summary to standard output: {exc.strerror or exc}") from None
 
 
 def _write_reports(report: Report, results: Sequence[GateResult], args: argparse.Namespace) -> None:
@@ -206,7 +218,9 @@ def _confidence(text: str) -> float:
 def _write(path: Path, content: str, *, append: bool = False) -> None:
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        with path.open("a" if append else "w", encoding="utf-8") as handle:
+        # A JSON "\ud800" escape reads as a lone surrogate, which UTF-8 cannot encode: written back as
+        # that same escape, the text is kept as the input gave it instead of stopping the run here.
+        with path.open("a" if append else "w", encoding="utf-8", errors="backslashreplace") as handle:
             handle.write(content)
     except OSError as exc:
         raise InputError(f"cannot write report: {exc.strerror or exc}", source=str(path)) from None
@@ -219,9 +233,10 @@ class Progress:
     MIN_SECONDS = 2.0
     INTERVAL = 0.1
 
-    def __init__(self, stream: TextIO, *, enabled: bool = True) -> None:
+    def __init__(self, stream: TextIO | None, *, enabled: bool = True) -> None:
+        """`stream` is None when the process started with it closed (Python's sys.stderr then)."""
         self.stream = stream
-        self.enabled = enabled and stream.isatty()
+        self.enabled = enabled and stream is not None and stream.isatty()
         self.started = time.monotonic()
         self.last = 0.0
         self.shown = False

@@ -57,9 +57,14 @@ class Target:
     @classmethod
     def from_args(cls, args: argparse.Namespace) -> Target:
         """From the flags `ragmon replay` defines; bad settings are an InputError before any data is read."""
-        url = urlsplit(args.target)
-        if url.scheme not in ("http", "https") or not url.hostname:
-            raise InputError(f"--target must be an http:// or https:// URL, got {args.target!r}")
+        try:
+            url = urlsplit(args.target)
+            valid = url.scheme in ("http", "https") and bool(url.hostname) and url.port != 0
+        except ValueError:  # an unclosed [IPv6] bracket, a port out of range or not a number
+            valid = False
+        if not valid:
+            raise InputError(f"--target must be an http:// or https:// URL with a valid host and port, "
+                             f"got {args.target!r}")
         if args.receiver_listen is None:
             raise InputError("--receiver-listen cannot be off with --target: the traces arrive there")
         return cls(url=args.target, field=args.target_field, concurrency=args.target_concurrency,

@@ -252,3 +252,47 @@ def test_trace_without_a_question_is_an_error(tmp_path: Path) -> None:
     path = write_jsonl(tmp_path / "t.jsonl", [{"output": "An answer.", "steps": []}])
     err = error_of([path])
     assert (err.line, err.field) == (1, "input") and "missing question" in str(err)
+
+
+# --- found in review: text that no report could be written in, layouts misread --------------------
+
+
+def test_utf8_encoded_surrogate_in_jsonl_is_invalid_utf8_with_its_line(tmp_path: Path) -> None:
+    # ED A0 80 is U+D800 encoded as if it were a character: not UTF-8 (RFC 3629), rejected by the
+    # strict decoder; json.loads on bytes would let it through and the report writer would then crash.
+    path = tmp_path / "d.jsonl"
+    path.write_bytes(b'{"id": "a", "question": "q"}\n'
+                     b'{"id": "b", "question": "q", "answer": "x\xed\xa0\x80"}\n')
+    err = error_of([path])
+    assert (err.source, err.line) == (str(path), 2) and "not valid UTF-8" in str(err)
+
+
+def test_json_array_with_one_object_per_line_is_one_document(tmp_path: Path) -> None:
+    # Line 1 is "[" and line 2 a whole object: a JSON array laid out one object per line, not JSONL
+    # with a broken first line.
+    path = tmp_path / "d.json"
+    path.write_text('[\n{"id": "a", "question": "Q?"}\n]\n', encoding="utf-8")
+    (example,) = load([path])
+    assert (example.id, example.question) == ("a", "Q?")
+
+
+def test_retrieval_step_that_recorded_no_output_leaves_contexts_unknown(tmp_path: Path) -> None:
+    # Unknown is not empty: a step without "output" does not say retrieval found nothing, and reading it
+    # as () would score the answer's claims as a real groundedness 0.
+    path = write_jsonl(tmp_path / "t.jsonl", [
+        {"input": "Q?", "output": "A.", "steps": [{"kind": "retrieval"}]},
+        {"input": "Q2?", "output": "A.", "steps": [{"kind": "retrieval", "output": None},
+                                                   {"kind": "retrieval", "output": ["Doc."]}]},
+    ])
+    first, second = load([path])
+    assert first.contexts is None
+    assert second.contexts == (Context(sha_id("Doc."), "Doc."),)
+
+
+def test_file_cut_off_mid_value_names_its_last_line(tmp_path: Path) -> None:
+    # One JSON value on line 1, cut off before its closing brace, then a newline: the parser stops at
+    # the end of the file (line 2, empty), but the value that is incomplete is on line 1.
+    path = tmp_path / "d.jsonl"
+    path.write_text('{"id": "a", "question": "q"\n', encoding="utf-8")
+    err = error_of([path])
+    assert err.line == 1 and "invalid JSON: the file ends before the value is complete" in str(err)

@@ -135,3 +135,11 @@ def test_repeated_runs_pass_on_the_required_share() -> None:
 def test_close_values_never_print_as_equal() -> None:
     assert fmt_pair(0.84999, 0.85) == ("0.84999", "0.85")
     assert fmt_pair(0.7142857, 0.85) == ("0.7143", "0.85")
+
+
+def test_minus_zero_threshold_reads_as_zero() -> None:
+    # float("-0") is -0.0, which every report would print as "-0" (a test named "recall >= -0").
+    gate = parse_gate("recall=-0")
+    assert str(gate.threshold) == "0.0"
+    (result,) = decide(report_with({"recall": Aggregate(0.0, 1, (0.0, 0.0))}), [gate])
+    assert result.passed and result.reason == "0 >= 0"

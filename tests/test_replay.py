@@ -34,9 +34,12 @@ WEAK_SENTENCE = "Most banks show the credit within 24 hours of that."
 def replay(cmd: list[str], *args: str | Path, cwd: Path, env: Mapping[str, str] | None = None,
            ) -> subprocess.CompletedProcess[str]:
     """Run with an environment free of CI and RAGMON_ settings that would change the outcome."""
-    base = {k: v for k, v in os.environ.items() if not k.startswith("RAGMON_") and k != "GITHUB_STEP_SUMMARY"}
-    return subprocess.run([*cmd, "replay", *map(str, args)], cwd=cwd, env={**base, **(env or {})},
+    return subprocess.run([*cmd, "replay", *map(str, args)], cwd=cwd, env={**clean_env(), **(env or {})},
                           capture_output=True, text=True, timeout=60)
+
+
+def clean_env() -> dict[str, str]:
+    return {k: v for k, v in os.environ.items() if not k.startswith("RAGMON_") and k != "GITHUB_STEP_SUMMARY"}
 
 
 def test_golden_set_passes_realistic_gates(ragmon_cmd: list[str], tmp_path: Path) -> None:
@@ -239,3 +242,63 @@ def test_lexical_threshold_sets_the_operating_point(tmp_path: Path) -> None:
         report = json.loads(out.read_text())
         assert report["aggregates"]["groundedness"]["mean"] == groundedness
         assert report["judge"]["threshold"] == (0.5 if option else LexicalJudge().threshold)
+
+
+# --- found in review: failures after scoring must still exit 2, never 1 with a traceback ----------
+
+
+def test_lone_surrogate_escape_is_written_as_the_same_escape(ragmon_cmd: list[str], tmp_path: Path) -> None:
+    # "\ud800" is a valid JSON escape for half a UTF-16 pair, a code point no UTF-8 file can hold. The
+    # answer's second sentence shares no term with the context, so it is the unsupported claim quoted.
+    row = ('{"id": "s1", "question": "How long is the warranty?", '
+           '"contexts": [{"id": "d1", "text": "The warranty lasts 2 years."}], '
+           '"answer": "The warranty lasts 2 years. Moon \\ud800 cheese."}\n')
+    data = tmp_path / "s.jsonl"
+    data.write_text(row, encoding="utf-8")
+    out = tmp_path / "out"
+    done = replay(ragmon_cmd, data, "--json", out / "r.json", "--markdown", out / "r.md",
+                  "--junit", out / "r.xml", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    doc = json.loads((out / "r.json").read_text(encoding="utf-8"))
+    assert [c["text"] for c in doc["results"][0]["claims"]] == ["The warranty lasts 2 years.",
+                                                                "Moon \ud800 cheese."]
+    assert "> Moon \\ud800 cheese." in (out / "r.md").read_text(encoding="utf-8")
+    ET.parse(out / "r.xml")
+
+
+def test_summary_that_cannot_be_printed_exits_2(ragmon_cmd: list[str], tmp_path: Path) -> None:
+    # The gate holds (the golden set's 0.9778 >= 0.5): exit 1 would tell CI it breached.
+    with open("/dev/full", "w") as full:  # every write fails with ENOSPC
+        done = subprocess.run([*ragmon_cmd, "replay", str(GOLDEN), "--gate", "groundedness=0.5"],
+                              cwd=tmp_path, env=clean_env(), stdout=full, stderr=subprocess.PIPE, text=True,
+                              timeout=60)
+    assert done.returncode == 2
+    assert "Traceback" not in done.stderr and len(done.stderr.splitlines()) == 1
+    assert "cannot write the summary to standard output" in done.stderr
+
+
+def test_recording_with_no_rag_trace_exits_2(ragmon_cmd: list[str], tmp_path: Path) -> None:
+    # One OTLP/JSON line holding one span with no RAG attribute: a health check, not an example. With
+    # nothing left to score, no gate can be decided and "PASS (no gates given)" would be a false pass.
+    span = {"traceId": "0af7651916cd43dd8448eb211c80319c", "spanId": "b7ad6b7169203331",
+            "name": "GET /healthz", "kind": 2, "startTimeUnixNano": "1", "endTimeUnixNano": "2"}
+    line = {"resourceSpans": [{"resource": {}, "scopeSpans": [{"scope": {}, "spans": [span]}]}]}
+    data = tmp_path / "otlp.jsonl"
+    data.write_text(json.dumps(line) + "\n", encoding="utf-8")
+    for args in ((), ("--gate", "groundedness=0.5")):
+        done = replay(ragmon_cmd, data, *args, cwd=tmp_path)
+        assert done.returncode == 2, done.stdout
+        assert "Traceback" not in done.stderr and done.stdout == ""
+        assert done.stderr.splitlines() == [
+            f"ragmon replay: error: no examples to score in {data}: 1 recorded trace(s) are not RAG"]
+
+
+
+def test_closed_stderr_does_not_turn_a_pass_into_a_breach(ragmon_cmd: list[str], tmp_path: Path) -> None:
+    # Started with file descriptor 2 closed (as some schedulers do), Python sets sys.stderr to None.
+    # The gate holds (0.9778 >= 0.5), so the exit status must be 0, not a traceback's 1.
+    done = subprocess.run(["sh", "-c", 'exec "$@" 2>&-', "sh", *ragmon_cmd, "replay", str(GOLDEN),
+                           "--gate", "groundedness=0.5"], cwd=tmp_path, env=clean_env(), capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 0
+    assert done.stdout.splitlines()[-1] == "PASS"

@@ -157,6 +157,17 @@ def test_refused_requests_and_missing_traces_exit_2(ragmon_cmd: list[str], tmp_p
     assert waited < 30  # gave up after --trace-wait, not the 30 s default
 
 
+@pytest.mark.parametrize("url", ["http://[::1/ask", "http://127.0.0.1:99999/ask"])
+def test_malformed_target_url_exits_2(ragmon_cmd: list[str], tmp_path: Path, url: str) -> None:
+    data = tmp_path / "q.jsonl"
+    data.write_text('{"id": "a", "question": "q"}\n', encoding="utf-8")
+    done = run(ragmon_cmd, "replay", data, "--target", url, "--receiver-listen", "127.0.0.1:0", cwd=tmp_path)
+    assert done.returncode == 2
+    assert "Traceback" not in done.stderr and len(done.stderr.splitlines()) == 1
+    assert done.stderr.endswith(f"--target must be an http:// or https:// URL with a valid host and port, "
+                                f"got {url!r}\n")
+
+
 def test_traceparent_is_one_the_otel_sdk_continues() -> None:
     trace_id = new_trace_id()
     header = traceparent(trace_id)

@@ -6,6 +6,7 @@ unsupported sentences verbatim, the relevant documents retrieval missed, and the
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from ragmon.gate import GateResult
@@ -36,7 +37,7 @@ def render(report: Report, gates: Sequence[GateResult], *, worst: int = DEFAULT_
             lines.append(f"| {g.metric} {g.op} {g.threshold:g} | {value} | {result} | {_cell(g.reason)} |")
     if report.skipped:
         lines += ["", f"### Skipped ({len(report.skipped)})", ""]
-        lines += [f"- `{example_id}`: {reason}" for example_id, reason in report.skipped]
+        lines += [f"- {_code(example_id)}: {_text(reason)}" for example_id, reason in report.skipped]
     weak = weakest(report.results)
     if weak:
         shown = weak[:worst]
@@ -60,13 +61,13 @@ def _groundedness_key(result: ExampleResult) -> float:
 def _example_section(result: ExampleResult) -> list[str]:
     groundedness = result.metrics.get("groundedness")
     score = "undefined" if groundedness is None else f"{groundedness:.2f}"
-    lines = [f"#### `{result.example.id}`: groundedness {score}", "",
-             f"Question: {_inline(result.example.question)}"]
+    lines = [f"#### {_code(result.example.id)}: groundedness {score}", "",
+             f"Question: {_text(result.example.question)}"]
     unsupported = [v for v in result.verdicts if not v.supported]
     if unsupported:
         lines += ["", "Unsupported:"]
         for v in unsupported:
-            lines += ["", *(f"> {line}" for line in v.claim.text.splitlines() or [""])]
+            lines += ["", *(f"> {_escaped(line)}" for line in v.claim.text.splitlines() or [""])]
     if result.relevant_not_retrieved:
         lines += ["", "Relevant but not retrieved: " + _ids(result.relevant_not_retrieved)]
     if result.retrieved_unused:
@@ -75,7 +76,29 @@ def _example_section(result: ExampleResult) -> list[str]:
 
 
 def _ids(ids: Sequence[str]) -> str:
-    return ", ".join(f"`{doc_id}`" for doc_id in ids)
+    return ", ".join(_code(doc_id) for doc_id in ids)
+
+
+def _code(text: str) -> str:
+    """A code span that holds any id: a backtick or a line break inside would end it, or the heading it is
+    in. Fenced by one backtick more than the longest run inside, padded when the id starts or ends with
+    one (CommonMark: the padding is stripped again)."""
+    text = " ".join(text.splitlines())
+    fence = "`" * (max(map(len, re.findall("`+", text)), default=0) + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return f"{fence}{pad}{text}{pad}{fence}"
+
+
+def _text(text: str) -> str:
+    """Data shown as prose, on one line."""
+    return _escaped(_inline(text))
+
+
+def _escaped(text: str) -> str:
+    """Answers, questions and judge messages are data: HTML in them must be shown, not rendered (an
+    unclosed `<details>` would fold away the rest of a CI step summary). Markdown keeps `&lt;` and
+    `&amp;` as the characters they stand for."""
+    return text.replace("&", "&amp;").replace("<", "&lt;")
 
 
 def _inline(text: str) -> str:

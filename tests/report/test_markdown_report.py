@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ragmon.gate import GateResult
-from ragmon.model import Report
+from ragmon.model import Claim, ClaimVerdict, Context, Example, ExampleResult, Report
 from ragmon.report.markdown import render
 
 
@@ -32,3 +32,22 @@ def test_weakest_examples_are_capped(report: Report, gates: tuple[GateResult, ..
     out = render(report, gates, worst=1)
     assert "### Weakest examples (1 of 3 with problems)" in out
     assert "#### `e4`" in out and "#### `e1`" not in out
+
+
+def test_text_from_the_data_is_shown_verbatim_not_interpreted() -> None:
+    # An answer's HTML would be rendered (an unclosed <details> folds away the rest of a GitHub step
+    # summary) and an id with a backtick or a newline would break out of its code span and heading.
+    # Expected text by the CommonMark rules: "<" and "&" as entities; a code span fenced by one backtick
+    # more than the longest run inside, padded with a space when the id starts or ends with a backtick.
+    answer = "Refunds <details> take 3 &amp; days."
+    claim = ClaimVerdict(Claim(answer, 0, len(answer)), False, ())
+    example = Example("a`b\n# c", "Is <b>this</b> ok?", (Context("`d1", "Other."),), answer)
+    result = ExampleResult(example, "lexical", {"groundedness": 0.0}, (claim,), ("x``y",), ("`d1",))
+    out = render(Report({"name": "lexical"}, 5, (result,), {}, skipped=(("<s>", "reply <b>bad</b>"),)), ())
+    assert "#### ``a`b # c``: groundedness 0.00" in out
+    assert "Question: Is &lt;b>this&lt;/b> ok?" in out
+    assert "> Refunds &lt;details> take 3 &amp;amp; days." in out
+    assert "Relevant but not retrieved: ```x``y```" in out
+    assert "Retrieved but unused: `` `d1 ``" in out
+    assert "- `<s>`: reply &lt;b>bad&lt;/b>" in out
+    assert "<details>" not in out
