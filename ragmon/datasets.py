@@ -357,8 +357,10 @@ def _last_llm_output(steps: list[Any]) -> str | None:
 
 
 def _retrieved(steps: list[Any]) -> tuple[Context, ...] | None:
-    """Contexts of every retrieval step in order, each id once; None when no step says what it retrieved."""
-    contexts: dict[str, Context] = {}
+    """Contexts of every retrieval step in order, each document (id and text) once, as live extraction
+    reads them: chunks of one file share its `source` as their id and are each something the model saw;
+    None when no step says what it retrieved."""
+    contexts: dict[tuple[str, str], Context] = {}
     known = False
     for index, step in enumerate(steps):
         if not isinstance(step, dict):
@@ -370,7 +372,7 @@ def _retrieved(steps: list[Any]) -> tuple[Context, ...] | None:
             continue
         known = True
         for context in found:
-            contexts.setdefault(context.id, context)
+            contexts.setdefault((context.id, context.text), context)
     return tuple(contexts.values()) if known else None
 
 

@@ -188,7 +188,7 @@ def test_invalid_whole_document_json_reports_its_line(tmp_path: Path) -> None:
 # --- format 3: trace JSON / JSONL ----------------------------------------------------------------
 
 
-def test_trace_jsonl_reads_retrieval_steps_in_order_each_id_once(tmp_path: Path) -> None:
+def test_trace_jsonl_reads_retrieval_steps_in_order_each_document_once(tmp_path: Path) -> None:
     trace = {
         "input": "Can I return shoes?",
         "output": "Yes, within 30 days.",
@@ -201,8 +201,9 @@ def test_trace_jsonl_reads_retrieval_steps_in_order_each_id_once(tmp_path: Path)
                 {"pageContent": "Refunds in 5 days.", "metadata": {"source": "refunds.md"}},
             ]},
             {"kind": "retrieval", "output": [
-                {"id": "returns", "text": "Returns within 30 days (again).", "score": 0.5},
+                {"id": "returns", "text": "Returns within 30 days.", "score": 0.5},
                 {"pageContent": "Keep the box.", "metadata": {}},
+                {"pageContent": "Refunds go to the card.", "metadata": {"source": "refunds.md"}},
             ]},
             {"kind": "llm", "output": "something else"},
         ],
@@ -218,7 +219,8 @@ def test_trace_jsonl_reads_retrieval_steps_in_order_each_id_once(tmp_path: Path)
         Context(sha_id("Shoes must be unworn."), "Shoes must be unworn."),
         Context("refunds.md", "Refunds in 5 days."),
         Context(sha_id("Keep the box."), "Keep the box."),
-    )
+        Context("refunds.md", "Refunds go to the card."),  # another chunk of the same file: kept
+    )  # the second step's "returns" is the same document again (same id and text): the first one stays
     assert first.extra == {"tags": ["prod"]}
     assert (second.id, second.question, second.answer) == ("t-2", "Q two?", "A two.")
     assert second.contexts is None and second.relevant_ids is None  # no retrieval step: unknown
