@@ -2,7 +2,8 @@
 
 Each subcommand lives in its own module exposing `add_arguments(parser)` and `run(args) -> int`; this
 module only dispatches, maps every `--flag` to a `RAGMON_FLAG` environment default, and turns
-`RagmonError` into a one-line message with exit code 2 instead of a traceback.
+`RagmonError` into a one-line message with exit code 2 instead of a traceback (any other exception is
+a bug: its traceback, and exit code 2 too).
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import argparse
 import importlib
 import os
 import sys
+import traceback
 from collections.abc import Sequence
 
 from ragmon import __version__
@@ -79,6 +81,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_ERROR
     except KeyboardInterrupt:
         return 130
+    except Exception:
+        # A bug, not bad input: its traceback is what a report needs, and its exit status must say "could
+        # not complete" (2), since Python's own 1 would tell CI that a gate was breached.
+        traceback.print_exc()
+        print(f"ragmon {args.command}: internal error (a bug in ragmon: please report it with the "
+              f"traceback above)", file=sys.stderr)
+        return EXIT_ERROR
 
 
 if __name__ == "__main__":

@@ -7,8 +7,8 @@ import subprocess
 
 import pytest
 
-from ragmon import __version__
-from ragmon.cli import _apply_env_defaults
+from ragmon import __version__, replay
+from ragmon.cli import _apply_env_defaults, main
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -64,3 +64,17 @@ def test_an_environment_value_outside_the_choices_is_refused() -> None:
     with pytest.raises(SystemExit) as exit_info:
         _apply_env_defaults(parser, {"RAGMON_LOG_FORMAT": "xml"})
     assert exit_info.value.code == 2
+
+
+def test_a_bug_is_exit_2_with_its_traceback_never_the_gate_breached_1(monkeypatch: pytest.MonkeyPatch,
+                                                                      capsys: pytest.CaptureFixture[str],
+                                                                      tmp_path) -> None:
+    def broken(args: argparse.Namespace) -> int:
+        raise ZeroDivisionError("a bug")
+
+    monkeypatch.setattr(replay, "run", broken)
+    assert main(["replay", str(tmp_path / "golden.jsonl")]) == 2
+    err = capsys.readouterr().err
+    assert "Traceback" in err and "ZeroDivisionError: a bug" in err
+    assert err.rstrip().endswith("ragmon replay: internal error (a bug in ragmon: please report it with the "
+                                 "traceback above)")
