@@ -194,13 +194,35 @@ def decode_json(body: bytes) -> DecodedBatch:
         raise DecodeError("attribute values nested too deeply") from None
 
 
+_OUTDATED_KEYS = {
+    "resourceSpans": {"resource_spans": "OTLP/JSON keys are lowerCamelCase: resourceSpans"},
+    "scopeSpans": {
+        "scope_spans": "OTLP/JSON keys are lowerCamelCase: scopeSpans",
+        "instrumentationLibrarySpans": "replaced by scopeSpans in OTLP 0.19 (2022): upgrade the exporter",
+        "instrumentation_library_spans": "replaced by scopeSpans in OTLP 0.19 (2022): upgrade the exporter",
+    },
+}
+"""Keys a receiver would otherwise ignore as unknown fields, answering 200 for spans it never read: a
+sender writing them is refused with the reason instead (400, no retry) and its spans are counted."""
+
+
+def _misspelt(obj: dict[str, Any], key: str, prefix: str) -> None:
+    """Raise when `obj` lacks `key` but holds an outdated or snake_case spelling of it."""
+    if key not in obj:
+        for wrong, why in _OUTDATED_KEYS[key].items():
+            if wrong in obj:
+                raise _Invalid(prefix + wrong, why)
+
+
 def _json_request(doc: Any) -> DecodedBatch:
     if type(doc) is not dict:
         raise _Invalid("", "not a JSON object (want an ExportTraceServiceRequest)")
+    _misspelt(doc, "resourceSpans", "")
     out = _Collector()
     for i, resource_spans in enumerate(_json_list(doc, "resourceSpans", "")):
         where_rs = f"resourceSpans[{i}]"
         _json_object(resource_spans, where_rs)
+        _misspelt(resource_spans, "scopeSpans", f"{where_rs}.")
         resource_doc = resource_spans.get("resource") or {}
         _json_object(resource_doc, f"{where_rs}.resource")
         resource = _json_attributes(resource_doc, f"{where_rs}.resource.")

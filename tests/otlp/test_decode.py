@@ -196,6 +196,15 @@ def test_rejections_beyond_the_message_cap_are_still_counted():
      "resourceSpans[0].scopeSpans[0].spans[0].attributes[0].value.bytesValue: not valid base64"),
     (b'{"resourceSpans": [{"resource": {"attributes": [{"key": "a", "value": {"boolValue": "yes"}}]}}]}',
      "resourceSpans[0].resource.attributes[0].value.boolValue: not true or false"),
+    # Keys that would be ignored as unknown, silently losing every span under them: snake_case (the proto
+    # field names, not valid in OTLP/JSON) and the pre-0.19 instrumentationLibrarySpans.
+    (b'{"resource_spans": [{"scope_spans": [{"spans": []}]}]}',
+     "resource_spans: OTLP/JSON keys are lowerCamelCase: resourceSpans"),
+    (b'{"resourceSpans": [{"scope_spans": [{"spans": []}]}]}',
+     "resourceSpans[0].scope_spans: OTLP/JSON keys are lowerCamelCase: scopeSpans"),
+    (b'{"resourceSpans": [{"instrumentationLibrarySpans": [{"spans": []}]}]}',
+     "resourceSpans[0].instrumentationLibrarySpans: replaced by scopeSpans in OTLP 0.19 (2022): "
+     "upgrade the exporter"),
 ])
 def test_json_that_cannot_be_read_raises_naming_the_field(body, message):
     with pytest.raises(DecodeError) as error:
