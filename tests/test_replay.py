@@ -19,6 +19,8 @@ from typing import Any
 
 import pytest
 
+from ragmon import replay as replay_module
+from ragmon.cli import main
 from ragmon.datasets import load
 from ragmon.evaluate import evaluate
 from ragmon.judges.base import JudgeError
@@ -195,6 +197,30 @@ def test_judge_errors_fail_or_skip() -> None:
     (report,) = score_runs(examples, FailingJudge(), EvalConfig(), repeat=1, skip_judge_errors=True)
     assert report.skipped == (("ref-001", "model reply was not valid JSON"),)
     assert len(report.results) == 16
+
+
+class BrokenJudge(LexicalJudge):
+    name = "broken"
+
+    def judge(self, example: Example, claims: tuple[Claim, ...]) -> tuple[ClaimVerdict, ...]:
+        raise JudgeError("the model is unreachable")
+
+
+@pytest.mark.parametrize("gates", [[], ["--gate", "groundedness=0.5"]])
+def test_a_run_whose_judge_failed_on_every_example_could_not_complete(
+        gates: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # Skipped examples are not failed ones: with no claim judged, "PASS" (no gate) or "breached" (a gate
+    # on figures of the examples that needed no judge) would both be false; the report says why each
+    # example was skipped.
+    monkeypatch.setattr(replay_module, "build_judge", lambda args: BrokenJudge())
+    out = tmp_path / "report.json"
+    assert main(["replay", str(GOLDEN), "--judge-errors", "skip", "--json", str(out), *gates]) == 2
+    # Of the golden set's 17 examples, 2 need no judge: loy-001 and una-001 abstain, so make no claim.
+    assert capsys.readouterr().err.rstrip().endswith(
+        "ragmon replay: error: the broken judge failed on all 15 examples it had to judge, so no claim was "
+        "judged (the reports list why)")
+    assert len(json.loads(out.read_text())["skipped"]) == 15
 
 
 # --- progress ------------------------------------------------------------------------------------
