@@ -108,6 +108,10 @@ def run(args: argparse.Namespace) -> int:
         from ragmon.target import collect
 
         examples = collect(examples, target, log=None if args.quiet else sys.stderr)
+    elif all(e.answer is None and e.contexts is None for e in examples):
+        raise InputError(f"nothing to score in {', '.join(map(str, args.datasets))}: no example records an "
+                         f"answer or retrieved contexts (an eval-set file holds questions and labels only: "
+                         f"replay it against a build with --target URL)")
     progress = Progress(sys.stderr, enabled=not args.quiet)
     # The dataset, then the results, live until the end: frozen, the collector stops rescanning them on
     # every full collection while scoring and rendering allocate (JSON report ~3x faster at 10,000).

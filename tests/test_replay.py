@@ -137,8 +137,9 @@ def test_bad_input_exits_2_with_one_line(ragmon_cmd: list[str], tmp_path: Path, 
 
 
 def test_gate_on_a_metric_nobody_measured_fails(ragmon_cmd: list[str], tmp_path: Path) -> None:
-    path = tmp_path / "questions.jsonl"  # questions only: nothing to measure groundedness on
-    path.write_text('{"id": "a", "question": "Return window?"}\n', encoding="utf-8")
+    path = tmp_path / "retrieved.jsonl"  # what was retrieved, but no answer: no groundedness to measure
+    path.write_text(json.dumps({"id": "a", "question": "Return window?",
+                                "contexts": [{"id": "d1", "text": "30 days."}]}) + "\n", encoding="utf-8")
     done = replay(ragmon_cmd, path, "--gate", "groundedness=0.1", cwd=tmp_path)
     assert done.returncode == 1
     assert done.stdout.splitlines()[-1] == "FAIL: groundedness undefined: 0 observations"
@@ -221,6 +222,22 @@ def test_a_run_whose_judge_failed_on_every_example_could_not_complete(
         "ragmon replay: error: the broken judge failed on all 15 examples it had to judge, so no claim was "
         "judged (the reports list why)")
     assert len(json.loads(out.read_text())["skipped"]) == 15
+
+
+def test_questions_without_answers_or_contexts_need_a_target(ragmon_cmd: list[str], tmp_path: Path) -> None:
+    # An eval-set file: a corpus and questions, nothing a candidate answered or retrieved. Every metric
+    # would be undefined, and a gate on them "breached" (exit 1) though nothing was measured.
+    evalset = tmp_path / "evalset.json"
+    evalset.write_text(json.dumps({
+        "corpus": [{"id": "c1", "source": "faq.md", "text": "Returns within 30 days."}],
+        "examples": [{"id": "e1", "question": "Can I return it?", "ground_truth_answer": "Yes.",
+                      "expected_chunk_ids": ["c1"]}]}))
+    result = replay(ragmon_cmd, evalset, "--gate", "groundedness=0.5", cwd=tmp_path)
+    assert result.returncode == 2
+    assert result.stderr.strip() == (
+        f"ragmon replay: error: nothing to score in {evalset}: no example records an answer or retrieved "
+        f"contexts (an eval-set file holds questions and labels only: replay it against a build with "
+        f"--target URL)")
 
 
 # --- progress ------------------------------------------------------------------------------------
