@@ -500,7 +500,9 @@ def test_replay_exits_2_on_judge_errors_unless_told_to_skip(claude_env: FakeAnth
     code, _ = replay(tmp_path)
     assert code == 2 and "example 'g0': Claude judge: API error 400" in capsys.readouterr().err
     code, report = replay(tmp_path, "--judge-errors", "skip")
-    assert code == 0 and [s["id"] for s in report["skipped"]] == ["g0", "g1", "g2"]
+    # Skipped, and reported as skipped; with every example skipped nothing was judged: still exit 2.
+    assert code == 2 and [s["id"] for s in report["skipped"]] == ["g0", "g1", "g2"]
+    assert "the claude judge failed on all 3 examples it had to judge" in capsys.readouterr().err
     assert report["aggregates"]["groundedness"]["n"] == 0  # never "supported" by default
 
 
