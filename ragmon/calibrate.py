@@ -3,7 +3,7 @@
 Input is any dataset `ragmon.datasets` reads whose examples carry `labels: {"hallucinated": bool,
 "spans": [{"start": int, "end": int}, ...]}`, the spans being character ranges of the answer that
 humans judged unsupported. The answer is split into claims exactly as scoring splits it; a claim counts
-as labelled unsupported when a span overlaps it by at least one character (`match_claims`, shared with
+as labelled unsupported when a span overlaps it by a non-whitespace character (`match_claims`, shared with
 benchmarks/judge_accuracy.py). Per judge it reports, with "unsupported" / "hallucinated" as the positive
 class: sentence-level precision, recall, F1 and accuracy (agreement with the labels), the same at
 response level (a response is hallucinated when any claim is unsupported), and latency and cost per
@@ -17,13 +17,13 @@ import asyncio
 import json
 import time
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from ragmon import datasets
 from ragmon.errors import InputError
-from ragmon.evaluate import example_claims, verdicts_without_judge
+from ragmon.evaluate import checked, example_claims, verdicts_without_judge
 from ragmon.judges.base import Judge, JudgeError
 from ragmon.judges.lexical import LexicalJudge
 from ragmon.judges.lexical import add_cli_arguments as add_lexical_arguments
@@ -37,9 +37,16 @@ LabelSpan = tuple[int, int]
 
 
 def match_claims(claims: Sequence[Claim], spans: Iterable[LabelSpan]) -> list[bool]:
-    """For each claim, whether some labelled span overlaps it by at least one character."""
+    """For each claim, whether some labelled span overlaps it by at least one non-whitespace character:
+    a span over the space between two words marks no word, like an empty span."""
     spans = tuple(spans)
-    return [any(max(c.start, start) < min(c.end, end) for start, end in spans) for c in claims]
+    return [any(_overlap(c, start, end).strip() for start, end in spans) for c in claims]
+
+
+def _overlap(claim: Claim, start: int, end: int) -> str:
+    """The claim's text inside [start, end) of the answer; empty when the two do not meet."""
+    low, high = max(claim.start, start), min(claim.end, end)
+    return claim.text[low - claim.start:high - claim.start] if low < high else ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,6 +76,9 @@ def labelled(example: Example, source: str) -> Labelled:
     answer = example.answer
     if answer is None:
         raise bad("labelled example has no answer to label", "answer")
+    if example.contexts is None:
+        raise bad("labelled example has no contexts (use [] if retrieval returned nothing): a judge "
+                  "cannot decide support without them", "contexts")
     spans: list[LabelSpan] = []
     for i, span in enumerate(raw_spans):
         start, end = (span.get("start"), span.get("end")) if isinstance(span, Mapping) else (None, None)
@@ -203,6 +213,21 @@ async def _judge_async(judge: Any, item: Labelled, gate: asyncio.Semaphore, skip
                        (usage.input_tokens, usage.output_tokens))
 
 
+def _verified(judge: Judge, judged: _Judged, skip_errors: bool) -> _Judged:
+    """Verdicts one per claim in order, or an error: the labels are compared position by position, so a
+    short or reordered reply would score every later label against another claim's verdict. Checked
+    after judging so that what a reply cost stays counted."""
+    if judged.verdicts is None:
+        return judged
+    try:
+        checked(judge, judged.item.example, judged.item.claims, tuple(judged.verdicts))
+    except JudgeError as exc:
+        if not skip_errors:
+            raise
+        return replace(judged, verdicts=None, error=str(exc))
+    return judged
+
+
 async def _judge_all_async(judge: Any, items: Sequence[Labelled], concurrency: int,
                            skip_errors: bool) -> list[_Judged]:
     gate = asyncio.Semaphore(concurrency)
@@ -220,6 +245,7 @@ def calibrate(judge: Judge, items: Sequence[Labelled], *, skip_errors: bool = Fa
         judged = asyncio.run(_judge_all_async(judge, items, concurrency, skip_errors))
     else:
         judged = [_judge_sync(judge, item, skip_errors) for item in items]
+    judged = [_verified(judge, j, skip_errors) for j in judged]
     failed = [j for j in judged if j.error is not None]
     done = [j for j in judged if j.verdicts is not None]
     predicted = [[not v.supported for v in j.verdicts or ()] for j in done]

@@ -38,8 +38,10 @@ def example_claims(example: Example) -> tuple[Claim, ...]:
 
 def verdicts_without_judge(example: Example, claims: tuple[Claim, ...]) -> tuple[ClaimVerdict, ...] | None:
     """Verdicts that need no judge: no claims, or no contexts to support them (nothing to pay a model
-    for). None means the judge must decide."""
-    if not claims:
+    for). None means the judge must decide. With the contexts unknown there are no verdicts at all: the
+    claims are neither supported nor unsupported, and calling them unsupported would count them in
+    every claim tally and quote them in reports as unsupported."""
+    if not claims or example.contexts is None:
         return ()
     if not example.contexts:
         return tuple(ClaimVerdict(c, False, (), "no context was retrieved") for c in claims)
@@ -68,13 +70,15 @@ def score_example(example: Example, verdicts: Sequence[ClaimVerdict], k: int,
         missed = tuple(sorted(relevant.difference(ret.top_k(retrieved, k))))
     unused: tuple[str, ...] = ()
     if verdicts and retrieved is not None:
-        used = gen.used_ids(verdicts)
+        used = gen.used_ids(example, verdicts)
         unused = tuple(doc for doc in dict.fromkeys(retrieved) if doc not in used)
     return ExampleResult(example, judge_name, metrics, verdicts, missed, unused)
 
 
-def _checked(judge: Judge, example: Example, claims: tuple[Claim, ...],
-             verdicts: tuple[ClaimVerdict, ...]) -> tuple[ClaimVerdict, ...]:
+def checked(judge: Judge, example: Example, claims: tuple[Claim, ...],
+            verdicts: tuple[ClaimVerdict, ...]) -> tuple[ClaimVerdict, ...]:
+    """The verdicts, if there is one per claim in order; else a JudgeError, since any metric or label
+    comparison would pair a claim with another claim's verdict."""
     if tuple(v.claim for v in verdicts) != claims:
         raise JudgeError(f"judge {judge.name!r} returned {len(verdicts)} verdicts for {len(claims)} "
                          f"claims of example {example.id!r}, not one per claim in order")
@@ -86,7 +90,7 @@ def evaluate_example(example: Example, judge: Judge, k: int) -> ExampleResult:
     claims = example_claims(example)
     verdicts = verdicts_without_judge(example, claims)
     if verdicts is None:
-        verdicts = _checked(judge, example, claims, judge.judge(example, claims))
+        verdicts = checked(judge, example, claims, judge.judge(example, claims))
     return score_example(example, verdicts, k, judge.name)
 
 
@@ -129,7 +133,7 @@ async def aevaluate_example(example: Example, judge: AsyncJudge, k: int) -> Exam
     claims = example_claims(example)
     verdicts = verdicts_without_judge(example, claims)
     if verdicts is None:
-        verdicts = _checked(judge, example, claims, await judge.ajudge(example, claims))
+        verdicts = checked(judge, example, claims, await judge.ajudge(example, claims))
     return score_example(example, verdicts, k, judge.name)
 
 

@@ -11,9 +11,10 @@ from typing import Any
 import pytest
 from fakes.anthropic_server import Fail, FakeAnthropic, Reply, claims_of, documents_of
 
-from ragmon.calibrate import Confusion, match_claims
+from ragmon.calibrate import Confusion, calibrate, labelled, match_claims
 from ragmon.cli import main
-from ragmon.model import Claim
+from ragmon.judges.base import JudgeError
+from ragmon.model import Claim, ClaimVerdict, Context, Example
 
 
 @pytest.fixture
@@ -88,13 +89,64 @@ def test_match_claims_counts_any_overlap() -> None:
     assert match_claims(claims, [(8, 9)]) == [False, False]  # only the space between them
     assert match_claims(claims, [(7, 10)]) == [True, True]  # straddles both
     assert match_claims(claims, [(20, 25), (3, 3)]) == [False, False]  # after the end; empty
+    assert match_claims(claims, [(3, 5)]) == [True, False]  # wholly before the second claim
     assert match_claims(claims, []) == [False, False]
+    # A span over whitespace only marks no word: the space inside "One two." labels nothing, while a
+    # span holding the "e" before it does.
+    assert match_claims(claims, [(3, 4)]) == [False, False]
+    assert match_claims(claims, [(2, 4)]) == [True, False]
+    # A span over both claims' edges with only whitespace between: each claim overlaps by a word char.
+    assert match_claims(claims, [(7, 10)]) == [True, True]
 
 
 def test_confusion_figures() -> None:
     c = Confusion.of([True, True, False, False, True], [True, False, True, False, True])
     assert (c.tp, c.fp, c.fn, c.tn) == (2, 1, 1, 1)
     assert Confusion().precision is None and Confusion().f1 is None and Confusion().accuracy is None
+
+
+def test_confusion_without_positives_is_undefined_not_zero() -> None:
+    # No positive predicted nor labelled: precision 0/0, recall 0/0, F1 0/0 undefined; accuracy 3/3.
+    none = Confusion.of([False] * 3, [False] * 3)
+    assert (none.precision, none.recall, none.f1, none.accuracy) == (None, None, None, 1.0)
+    # One false alarm, nothing labelled: precision 0/1 = 0, recall 0/0 undefined, F1 = 2*0/(0+1+0) = 0,
+    # accuracy 1/2.
+    alarm = Confusion.of([True, False], [False, False])
+    assert (alarm.precision, alarm.recall, alarm.f1, alarm.accuracy) == (0.0, None, 0.0, 0.5)
+    # One miss, nothing predicted: precision 0/0 undefined, recall 0/1 = 0, F1 = 0/(0+0+1) = 0.
+    miss = Confusion.of([False, False], [True, False])
+    assert (miss.precision, miss.recall, miss.f1) == (None, 0.0, 0.0)
+
+
+class FirstClaimOnly:
+    """A judge that answers for the first claim only: every later label would meet the wrong verdict."""
+
+    name = "first-only"
+
+    def settings(self) -> dict[str, Any]:
+        return {}
+
+    def judge(self, example: Example, claims: tuple[Claim, ...]) -> tuple[ClaimVerdict, ...]:
+        return tuple(ClaimVerdict(c, True) for c in claims[:1])
+
+
+def test_verdicts_must_be_one_per_claim() -> None:
+    # A has 3 claims, C one: A's reply is short by 2. Unchecked, the flat lists would still pair up
+    # if another reply were 2 too long, comparing labels with other claims' verdicts.
+    items = [labelled(load_example(RECORDS[0]), "mem"), labelled(load_example(RECORDS[2]), "mem")]
+    with pytest.raises(JudgeError, match="1 verdicts for 3 claims of example 'A'"):
+        calibrate(FirstClaimOnly(), items)
+    result = calibrate(FirstClaimOnly(), items, skip_errors=True)
+    assert [i for i, _ in result.skipped] == ["A"] and result.examples == 1
+    # Only C was scored: its one claim predicted supported, labelled supported -> TN 1.
+    assert (result.sentence.tp, result.sentence.fp, result.sentence.fn, result.sentence.tn) == (0, 0, 0, 1)
+
+
+def load_example(record_: dict[str, Any]) -> Example:
+    raw = dict(record_)
+    labels = raw.pop("labels")
+    contexts = tuple(Context(c["id"], c["text"]) for c in raw.pop("contexts"))
+    return Example(**raw, contexts=contexts, extra={"labels": labels})
 
 
 def test_calibrate_both_judges(fake_api: FakeAnthropic, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
@@ -155,6 +207,8 @@ BAD_LABELS = {
                              "labels.spans[0]"),
     "span backwards": ({"labels": {"hallucinated": True, "spans": [{"start": 5, "end": 2}]}},
                        "labels.spans[0]"),
+    # Contexts unknown: a judge has nothing to check the claims against, so no verdict can be compared.
+    "contexts unknown": ({"contexts": None, "labels": {"hallucinated": False, "spans": []}}, "contexts"),
 }
 
 

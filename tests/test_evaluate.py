@@ -204,3 +204,23 @@ async def test_aevaluate_raises_the_earliest_failure_or_skips_in_order() -> None
     report = await aevaluate(examples, SlowJudge(), concurrency=2, skip_judge_errors=True)
     assert report.skipped == (("bad2", "bad2 unavailable"), ("bad4", "bad4 unavailable"))
     assert [r.example.id for r in report.results] == ["ok1", "ok3", "ok5"]
+
+
+class RefusingJudge(BrokenJudge):
+    """Fails the test if asked: with the contexts unknown there is nothing a judge could check."""
+
+    def judge(self, example: Example, claims: tuple[Claim, ...]) -> tuple[ClaimVerdict, ...]:
+        raise AssertionError("the judge must not be called")
+
+
+def test_unknown_contexts_invent_no_verdicts() -> None:
+    # contexts=None means "never told", not "nothing retrieved": the two claims get no verdict at all
+    # (not "unsupported"), so no report quotes them as unsupported and no counter counts them.
+    result = evaluate_example(policy_example(contexts=None), RefusingJudge(), k=1)
+    assert result.verdicts == ()
+    assert result.retrieved_unused == ()
+    assert result.metrics["groundedness"] is None and result.metrics["hallucination_rate"] is None
+    assert result.metrics["citation_coverage"] is None and result.metrics["context_utilisation"] is None
+    # Nothing retrieved (contexts=()) is different: both claims are unsupported, a real 0.
+    empty = evaluate_example(policy_example(contexts=()), RefusingJudge(), k=1)
+    assert [v.supported for v in empty.verdicts] == [False, False]

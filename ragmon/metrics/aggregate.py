@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import math
 import random
+import statistics
 from collections.abc import Mapping, Sequence
 from operator import itemgetter
 
@@ -51,7 +52,8 @@ def aggregate(values: Sequence[float | None], *, samples: int = 1000, confidence
 def aggregate_columns(columns: Mapping[str, Sequence[float | None]], *, samples: int = 1000,
                       confidence: float = 0.95, seed: int = 0) -> dict[str, Aggregate]:
     """Aggregates of several metrics measured on the same examples (every column has one value per
-    example, `None` where undefined), sharing one set of bootstrap resamples."""
+    example, `None` where undefined), sharing one set of bootstrap resamples. NaN counts as undefined
+    too: it is how numpy and pandas columns spell a missing value, and it is not an observation."""
     if not 0.0 < confidence < 1.0:
         raise ValueError(f"confidence must be in (0, 1), got {confidence!r}")
     lengths = {len(col) for col in columns.values()}
@@ -61,13 +63,18 @@ def aggregate_columns(columns: Mapping[str, Sequence[float | None]], *, samples:
 
     out: dict[str, Aggregate] = {}
     varying: list[tuple[str, Sequence[float | None], float, float]] = []
-    for name, col in columns.items():
+    for name, raw in columns.items():
+        col = [None if v is None or math.isnan(v) else v for v in raw]
         defined = [v for v in col if v is not None]
         if not defined:
             out[name] = Aggregate(None, 0, None)
             continue
-        mean = math.fsum(defined) / len(defined)
         low, high = min(defined), max(defined)
+        if math.isinf(low) or math.isinf(high):
+            raise ValueError(f"metric {name!r}: a value is not finite")
+        # statistics.mean sums exactly and rounds once; fsum(...) / n rounds twice, so three examples at
+        # 0.7 would average 0.6999999999999998 and breach a gate at 0.7.
+        mean = float(statistics.mean(defined))
         out[name] = Aggregate(mean, len(defined), (low, low) if low == high else None)
         if low != high:
             varying.append((name, col, low, high - low))

@@ -24,9 +24,12 @@ def is_unanswerable(example: Example) -> bool:
         or example.category in UNANSWERABLE_CATEGORIES
 
 
-def used_ids(verdicts: Sequence[ClaimVerdict]) -> frozenset[str]:
-    """Contexts that support at least one claim."""
-    return frozenset(doc for v in verdicts if v.supported for doc in v.supporting_ids)
+def used_ids(example: Example, verdicts: Sequence[ClaimVerdict]) -> frozenset[str]:
+    """Contexts that support at least one claim. Only ids of the example's contexts count: an id a judge
+    names that was never retrieved cannot have been used (and citing it is wrong), and without that cut a
+    careless judge could push context utilisation past 1."""
+    named = frozenset(doc for v in verdicts if v.supported for doc in v.supporting_ids)
+    return named.intersection(_context_ids(example))
 
 
 def _context_ids(example: Example) -> tuple[str, ...]:
@@ -36,16 +39,23 @@ def _context_ids(example: Example) -> tuple[str, ...]:
 def groundedness(example: Example, verdicts: Sequence[ClaimVerdict]) -> float | None:
     """Supported claims / claims. With no contexts at all nothing can support a claim, whatever a judge
     said: that is a real 0, not an unknown."""
-    if example.answer is None or example.contexts is None or not verdicts:
-        return None
-    if not example.contexts:
-        return 0.0
-    return sum(v.supported for v in verdicts) / len(verdicts)
+    return _share(example, verdicts, supported=True)
 
 
 def hallucination_rate(example: Example, verdicts: Sequence[ClaimVerdict]) -> float | None:
-    g = groundedness(example, verdicts)
-    return None if g is None else 1.0 - g
+    """1 - groundedness, computed as unsupported claims / claims: the same number, but 3 of 10 gives
+    0.3 exactly where 1 - 0.7 gives 0.30000000000000004, which a gate at 0.3 would call a breach."""
+    return _share(example, verdicts, supported=False)
+
+
+def _share(example: Example, verdicts: Sequence[ClaimVerdict], *, supported: bool) -> float | None:
+    """Share of the claims whose verdict is `supported` (0 supported when nothing was retrieved)."""
+    if example.answer is None or example.contexts is None or not verdicts:
+        return None
+    if not example.contexts:
+        return 0.0 if supported else 1.0
+    n_supported = sum(bool(v.supported) for v in verdicts)
+    return (n_supported if supported else len(verdicts) - n_supported) / len(verdicts)
 
 
 def citation_accuracy(example: Example, verdicts: Sequence[ClaimVerdict]) -> float | None:
@@ -55,14 +65,14 @@ def citation_accuracy(example: Example, verdicts: Sequence[ClaimVerdict]) -> flo
     if not example.citations or example.answer is None or example.contexts is None:
         return None
     cited = set(example.citations)
-    return len(cited & used_ids(verdicts)) / len(cited)
+    return len(cited & used_ids(example, verdicts)) / len(cited)
 
 
 def citation_coverage(example: Example, verdicts: Sequence[ClaimVerdict]) -> float | None:
     """Used contexts the answer cites / used contexts: did the answer credit what it relied on?"""
     if example.citations is None:
         return None
-    used = used_ids(verdicts)
+    used = used_ids(example, verdicts)
     if not used:
         return None
     return len(used.intersection(example.citations)) / len(used)
@@ -73,7 +83,7 @@ def context_utilisation(example: Example, verdicts: Sequence[ClaimVerdict]) -> f
     ids = _context_ids(example)
     if not ids or not verdicts:
         return None
-    return len(used_ids(verdicts)) / len(ids)
+    return len(used_ids(example, verdicts)) / len(ids)
 
 
 def answer_relevance(example: Example) -> float | None:

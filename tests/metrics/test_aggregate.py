@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import math
+import os
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -86,3 +90,39 @@ def test_rounds_are_capped_for_large_datasets() -> None:
     assert bootstrap_rounds(1000, 1_000_000) == MIN_ROUNDS  # never fewer than the floor
     assert bootstrap_rounds(50, 100) == 50  # never more than asked
     assert bootstrap_rounds(1000, 1) == 0  # nothing to resample
+
+
+def test_mean_is_correctly_rounded() -> None:
+    # The mean of three equal values is that value. fsum([0.7] * 3) / 3 rounds twice and gives
+    # 0.6999999999999998, which a gate `groundedness=0.7` would count as a breach.
+    assert aggregate([0.7, 0.7, 0.7]) == Aggregate(0.7, 3, (0.7, 0.7))
+    assert aggregate([0.2, None, 0.2, 0.2]) == Aggregate(0.2, 3, (0.2, 0.2))
+    # Exact mean of 1/3 and 2/3 (as doubles) is 1/2 up to far below an ulp -> 0.5.
+    assert aggregate([1 / 3, 2 / 3]).mean == 0.5
+
+
+def test_nan_is_undefined_not_an_observation() -> None:
+    # NaN is how pandas and numpy spell "no value": left out like None, so (1 + 0) / 2 over n = 2.
+    assert aggregate([math.nan, 1.0, None, 0.0]).mean == 0.5
+    assert aggregate([math.nan, 1.0, None, 0.0]).n == 2
+    assert aggregate([math.nan, math.nan]) == Aggregate(None, 0, None)
+
+
+def test_an_infinite_value_is_an_error_naming_the_metric() -> None:
+    with pytest.raises(ValueError, match=r"groundedness.*not finite"):
+        aggregate_columns({"groundedness": [1.0, math.inf]})
+
+
+def test_intervals_do_not_depend_on_the_hash_seed(tmp_path: Path) -> None:
+    # The interval must be reproducible across processes, whatever PYTHONHASHSEED they start with.
+    code = ("from ragmon.metrics.aggregate import aggregate_columns as a; print(a({'x': [0.1, None, 0.5, "
+            "0.9, 1.0, 0.0], 'y': [1.0, 0.0, None, 1.0, 0.0, 1.0]}, samples=300, seed=5))")
+
+    def run(seed: str) -> str:
+        env = {**os.environ, "PYTHONHASHSEED": seed}
+        return subprocess.run([sys.executable, "-c", code], env=env, cwd=tmp_path, capture_output=True,
+                              text=True, check=True).stdout
+
+    outputs = {run(seed) for seed in ("0", "1", "4242")}
+    assert len(outputs) == 1
+    assert "ci=(" in outputs.pop()

@@ -160,3 +160,26 @@ def test_abstention_undefined_for_answerable_questions() -> None:
 
 def _fields(example: Example) -> dict:
     return {name: getattr(example, name) for name in Example.__slots__ if name != "extra"}
+
+
+def test_hallucination_rate_is_the_exact_share_of_unsupported_claims() -> None:
+    # 7 of 10 claims supported: 3 of 10 unsupported is 0.3 exactly (the double nearest 3/10). Taken as
+    # 1 - 0.7 it would be 0.30000000000000004, and a gate `hallucination_rate=0.3` would breach on it.
+    verdicts = (v(True, "d1"),) * 7 + (v(False),) * 3
+    assert groundedness(ex(), verdicts) == 0.7
+    assert hallucination_rate(ex(), verdicts) == 0.3
+    assert hallucination_rate(ex(contexts=()), verdicts) == 1.0  # nothing retrieved: all 10 unsupported
+
+
+def test_support_from_an_id_that_was_not_retrieved_does_not_count() -> None:
+    # A judge names d9, which is not among the contexts d1..d4: it was not retrieved, so it cannot be
+    # "used" and citing it is wrong (DESIGN §3).
+    verdicts = (v(True, "d1", "d9"),)
+    # Cited {d1, d9}: only d1 supports a claim -> 1/2.
+    assert citation_accuracy(ex(citations=("d1", "d9")), verdicts) == 0.5
+    # used = {d1} of 4 contexts -> 1/4.
+    assert context_utilisation(ex(), verdicts) == 0.25
+    # Ids beyond the contexts never push utilisation past 1: used = {d1} -> 1/4, not 5/4.
+    assert context_utilisation(ex(), (v(True, "d1", "x", "y", "z", "w"),)) == 0.25
+    # Support only from a non-retrieved id: no context used, so coverage is undefined (not 0/1).
+    assert citation_coverage(ex(citations=("d1",)), (v(True, "d9"),)) is None
