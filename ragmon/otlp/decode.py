@@ -182,6 +182,8 @@ class _Invalid(Exception):
 def decode_json(body: bytes) -> DecodedBatch:
     try:
         doc = json.loads(body) if body and not body.isspace() else {}
+        if b"\\ud" in body or b"\\uD" in body:
+            doc = _without_lone_surrogates(doc)
     except RecursionError:
         raise DecodeError("not valid JSON: nested too deeply") from None
     except ValueError as exc:
@@ -212,6 +214,19 @@ def _misspelt(obj: dict[str, Any], key: str, prefix: str) -> None:
         for wrong, why in _OUTDATED_KEYS[key].items():
             if wrong in obj:
                 raise _Invalid(prefix + wrong, why)
+
+
+def _without_lone_surrogates(doc: Any) -> Any:
+    """`doc` with each lone surrogate ("\\ud800" escaped alone: valid JSON, but no character) replaced by
+    U+FFFD, as the Collector's decoder does. Kept, one would fail every UTF-8 encoding downstream: as a
+    pipeline label, the whole /metrics page. Only bodies with a surrogate escape pay for the check (an
+    emoji escaped as a pair reads as one character and stays)."""
+    text = json.dumps(doc, ensure_ascii=False)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return json.loads(text.encode("utf-8", "surrogatepass").decode("utf-8", "replace"))
+    return doc
 
 
 def _json_request(doc: Any) -> DecodedBatch:
