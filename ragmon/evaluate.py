@@ -125,7 +125,8 @@ def evaluate(examples: Iterable[Example], judge: Judge | None = None, config: Ev
 def _report(judge: Judge, config: EvalConfig, results: Sequence[ExampleResult],
             skipped: Sequence[tuple[str, str]]) -> Report:
     return Report(judge={"name": judge.name, **judge.settings()}, k=config.k, results=tuple(results),
-                  aggregates=aggregate_results(results, config), skipped=tuple(skipped))
+                  aggregates=aggregate_results(results, config), skipped=tuple(skipped),
+                  config=config)
 
 
 async def aevaluate_example(example: Example, judge: AsyncJudge, k: int) -> ExampleResult:

@@ -13,14 +13,11 @@ from typing import Literal
 
 from ragmon.errors import InputError
 from ragmon.metrics.aggregate import aggregate
-from ragmon.model import LOWER_IS_BETTER, METRIC_NAMES, Aggregate, EvalConfig, Report
+from ragmon.model import LOWER_IS_BETTER, METRIC_NAMES, Aggregate, Report
 
 EXIT_OK = 0
 EXIT_BREACHED = 1
 EXIT_ERROR = 2
-
-REPORT_CONFIDENCE = EvalConfig().confidence
-"""The level of the interval every Report carries; other levels are recomputed from the per-example values."""
 
 Op = Literal[">=", "<="]
 
@@ -84,7 +81,7 @@ def _decide_one(report: Report, gate: Gate, confidence: float | None) -> GateRes
     label = ""
     value = aggregate.mean
     if confidence is not None:
-        interval = (aggregate.ci if confidence == REPORT_CONFIDENCE
+        interval = (aggregate.ci if confidence == report.config.confidence
                     else _interval(report, gate.metric, confidence))
         percent = f"{confidence * 100:g}%"
         if interval is None:
@@ -101,9 +98,9 @@ def _decide_one(report: Report, gate: Gate, confidence: float | None) -> GateRes
 
 def _interval(report: Report, metric: str, confidence: float) -> tuple[float, float] | None:
     """The Report's own resampling (same seed, same rounds), read at another level."""
-    defaults = EvalConfig()
+    config = report.config
     column = [result.metrics.get(metric) for result in report.results]
-    return aggregate(column, samples=defaults.bootstrap_samples, confidence=confidence, seed=defaults.seed).ci
+    return aggregate(column, samples=config.bootstrap_samples, confidence=confidence, seed=config.seed).ci
 
 
 def combine(runs: Sequence[Sequence[GateResult]], min_pass_rate: float) -> tuple[GateResult, ...]:

@@ -128,3 +128,6 @@ class Report:
     aggregates: Mapping[str, Aggregate]
     skipped: tuple[tuple[str, str], ...] = ()
     """(example id, reason) for examples a judge could not score, when the run was told to skip them."""
+    config: EvalConfig = EvalConfig()
+    """What the aggregates were computed with: a gate or a report reading their intervals needs the level
+    they are at, and the resamples to read another level from."""

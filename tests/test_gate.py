@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from ragmon.errors import InputError
@@ -18,7 +20,8 @@ from ragmon.gate import (
     parse_gate,
     parse_gates,
 )
-from ragmon.model import METRIC_NAMES, Aggregate, Example, ExampleResult, Report
+from ragmon.model import METRIC_NAMES, Aggregate, EvalConfig, Example, ExampleResult, Report
+from ragmon.report import text
 
 
 def report_with(aggregates: dict[str, Aggregate],
@@ -117,6 +120,22 @@ def test_other_confidence_levels_are_recomputed_from_the_examples() -> None:
     assert not at_99.passed and 0.78 < at_99.value < 0.85
     assert at_95.value == 0.0  # the Report's own 95% interval is used as it stands
     assert at_50.reason.startswith("lower 50% bound ")
+
+
+def test_a_report_at_another_level_is_read_at_its_own_level() -> None:
+    # A library user's EvalConfig(confidence=0.5): the stored interval is a 50% one (deliberately absurd
+    # here, to show it is read as it stands), so a 50% gate reads it and a 95% gate recomputes; the
+    # summary names its level. Same 90/10 examples as above: the 95% lower end is about
+    # 0.9 - 1.96 * 0.03 = 0.841.
+    values: list[float | None] = [1.0] * 90 + [0.0] * 10
+    stored = report_with({"groundedness": Aggregate(0.9, 100, (0.0, 1.0))}, {"groundedness": values})
+    report = replace(stored, config=EvalConfig(confidence=0.5))
+    gates = parse_gates(["groundedness=0.85"])
+    (at_50,) = decide(report, gates, confidence=0.5)
+    (at_95,) = decide(report, gates, confidence=0.95)
+    assert at_50.value == 0.0
+    assert at_95.value is not None and 0.81 < at_95.value < 0.85
+    assert text.render(report, ()).splitlines()[2].endswith(" 50% interval")
 
 
 def test_repeated_runs_pass_on_the_required_share() -> None:

@@ -23,7 +23,7 @@ def render(report: Report, gates: Sequence[GateResult], *, worst: int = DEFAULT_
         "",
         f"{len(report.results)} examples, judge `{judge}`, k={report.k}.",
         "",
-        "| metric | mean | n | 95% interval |",
+        f"| metric | mean | n | {report.config.confidence * 100:g}% interval |",
         "|---|---:|---:|---|",
     ]
     for name, aggregate in report.aggregates.items():

@@ -14,7 +14,7 @@ def render(report: Report, gates: Sequence[GateResult]) -> str:
     header = f"ragmon replay: {len(report.results)} examples, judge {judge}, k={report.k}"
     if report.skipped:
         header += f", {len(report.skipped)} skipped"
-    rows = [("metric", "value", "n", "95% interval")]
+    rows = [("metric", "value", "n", f"{report.config.confidence * 100:g}% interval")]
     rows += [(name, *aggregate_cells(aggregate)) for name, aggregate in report.aggregates.items()]
     lines = [header, "", *_table(rows), ""]
     lines += [f"gate {g.metric} {g.op} {g.threshold:g}: {'ok' if g.passed else 'BREACHED'} ({g.reason})"
