@@ -17,6 +17,7 @@ resource, not per span): treat it as read-only.
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import binascii
 import json
@@ -116,16 +117,23 @@ def _parent_is_remote(flags: int) -> bool | None:
     return bool(flags & _IS_REMOTE) if flags & _HAS_IS_REMOTE else None
 
 
+INLINE_DECODE_LIMIT = 256 * 1024
+"""Bodies above this many bytes are decoded in a worker thread so the event loop keeps serving."""
+
+
+async def decode_off_loop(decode: Callable[[bytes], DecodedBatch], body: bytes) -> DecodedBatch:
+    """`decode(body)` for a receiver on the event loop: inline when small (a thread hop costs more than the
+    work), in a worker thread when large."""
+    if len(body) <= INLINE_DECODE_LIMIT:
+        return decode(body)
+    return await asyncio.to_thread(decode, body)
+
+
 def decode_protobuf(body: bytes) -> DecodedBatch:
     try:
         request = ExportTraceServiceRequest.FromString(body)
     except (ProtobufDecodeError, RecursionError) as exc:
         raise DecodeError(f"not a valid protobuf ExportTraceServiceRequest ({exc})") from None
-    return decode_request(request)
-
-
-def decode_request(request: ExportTraceServiceRequest) -> DecodedBatch:
-    """Spans of an already parsed request, for a caller that holds the message rather than bytes."""
     out = _Collector()
     for i, resource_spans in enumerate(request.resource_spans):
         resource = _pb_attributes(resource_spans.resource.attributes)

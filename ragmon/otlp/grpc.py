@@ -12,8 +12,6 @@ so they get INVALID_ARGUMENT with the parser's message and count as `decode_erro
 
 from __future__ import annotations
 
-import asyncio
-
 import grpc
 from google.protobuf.duration_pb2 import Duration
 from google.rpc.error_details_pb2 import RetryInfo
@@ -25,8 +23,7 @@ from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import (
 
 from ragmon.errors import RagmonError
 from ragmon.otlp.auth import bearer_ok
-from ragmon.otlp.decode import DecodeError, decode_protobuf
-from ragmon.otlp.http import INLINE_DECODE_LIMIT
+from ragmon.otlp.decode import DecodeError, decode_off_loop, decode_protobuf
 from ragmon.otlp.sink import SpanSink
 
 RETRY_INFO_KEY = "google.rpc.retryinfo-bin"
@@ -48,10 +45,7 @@ class _TraceService:
                 await context.abort(grpc.StatusCode.UNAUTHENTICATED,
                                     "missing or wrong bearer token (metadata authorization: Bearer <token>)")
         try:
-            if len(body) <= INLINE_DECODE_LIMIT:
-                batch = decode_protobuf(body)
-            else:
-                batch = await asyncio.to_thread(decode_protobuf, body)
+            batch = await decode_off_loop(decode_protobuf, body)
         except DecodeError as exc:
             sink.reject(1, "decode_error")
             await context.abort(grpc.StatusCode.INVALID_ARGUMENT, str(exc))

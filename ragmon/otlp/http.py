@@ -15,10 +15,8 @@ The compressed size is bounded too: Content-Length up front, then the bytes actu
 
 from __future__ import annotations
 
-import asyncio
 import json
 import zlib
-from collections.abc import Callable
 
 from aiohttp import web
 from google.rpc.status_pb2 import Status
@@ -28,14 +26,11 @@ from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import (
 )
 
 from ragmon.otlp.auth import bearer_ok
-from ragmon.otlp.decode import DecodedBatch, DecodeError, decode_json, decode_protobuf
+from ragmon.otlp.decode import DecodedBatch, DecodeError, decode_json, decode_off_loop, decode_protobuf
 from ragmon.otlp.sink import SpanSink
 
 PROTOBUF = "application/x-protobuf"
 JSON = "application/json"
-INLINE_DECODE_LIMIT = 256 * 1024
-"""Bodies above this many bytes are decoded in a worker thread so the event loop keeps serving."""
-
 _ENCODINGS = frozenset({"", "identity", "gzip", "deflate"})
 # google.rpc.Code for each HTTP status we answer with.
 _RPC_CODE = {400: 3, 401: 16, 413: 8, 415: 3, 503: 14}
@@ -105,12 +100,8 @@ def add_otlp_routes(app: web.Application, sink: SpanSink, *, max_body: int, toke
             sink.reject(1, "decode_error")
             return _failure(400, f"body is not valid {encoding or 'identity'} data: {exc}", as_json)
 
-        decode: Callable[[bytes], DecodedBatch] = decode_json if as_json else decode_protobuf
         try:
-            if len(body) <= INLINE_DECODE_LIMIT:
-                batch = decode(body)
-            else:
-                batch = await asyncio.to_thread(decode, body)
+            batch = await decode_off_loop(decode_json if as_json else decode_protobuf, body)
         except DecodeError as exc:
             sink.reject(1, "decode_error")
             return _failure(400, str(exc), as_json)

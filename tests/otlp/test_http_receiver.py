@@ -21,7 +21,7 @@ from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTrace
 from opentelemetry.sdk.trace.export import SpanExportResult
 
 import ragmon.otlp.http as otlp_http
-from ragmon.otlp.decode import decode_protobuf
+from ragmon.otlp.decode import INLINE_DECODE_LIMIT, decode_protobuf
 from ragmon.otlp.http import add_otlp_routes
 
 PROTOBUF = {"Content-Type": "application/x-protobuf"}
@@ -279,8 +279,8 @@ async def test_large_bodies_are_decoded_off_the_event_loop(serve, sink, monkeypa
             "traceId": "5b8efff798038103d269b633813fc60c", "spanId": "eee19b7ec3c1b174", "name": "big",
             "attributes": [{"key": "doc", "value": {"stringValue": "w" * text_size}}]}]}]}]}).encode()
 
-    small, large = body(1000), body(otlp_http.INLINE_DECODE_LIMIT)
-    assert len(large) > otlp_http.INLINE_DECODE_LIMIT
+    small, large = body(1000), body(INLINE_DECODE_LIMIT)
+    assert len(large) > INLINE_DECODE_LIMIT
     for payload in (small, large):
         status, _, _ = await post(url, payload, JSON)
         assert status == 200
