@@ -7,6 +7,7 @@ regex operations rather than Python loops over characters.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -67,17 +68,28 @@ _COUNTRY = re.compile(
 """The US and the UK by any of their usual names, read as one word each, so "U.S." in a passage
 supports "the United States" in a claim. It starts with a literal, so the regex engine looks for "U"
 at C speed."""
-_SHOUTED_WORD_BEFORE = re.compile(r"(?<![^\W\d_])(?!THE\s)[A-Z]{2,}[ \t]+\Z")
-"""An all-capitals word (not "THE") right before: "CONTACT US", "LET US KNOW" use the pronoun."""
-
-
 def _country(name: re.Match[str]) -> str:
     """Capitals are all a bare "US" has to tell the country from the pronoun, so where the word before it
-    is in capitals too the text is shouting and "US" is most likely "us" ("CONTACT US", "FOR US")."""
-    if name.group() == "US" and _SHOUTED_WORD_BEFORE.search(name.string, max(0, name.start() - 64),
-                                                             name.start()):
-        return "US"
-    return " UK " if "K" in name.group() else " USA "
+    is in capitals too (not "THE") the text is shouting and "US" is most likely "us" ("CONTACT US",
+    "LET US KNOW")."""
+    found = name.group()
+    if found == "US" and _shouted_word_before(name.string, name.start()):
+        return found
+    return " UK " if "K" in found else " USA "
+
+
+def _shouted_word_before(text: str, at: int) -> bool:
+    """Whether spaces or tabs and before them a word of 2 or more capitals other than "THE" end at `at`.
+    Walked back letter by letter: a regex cannot search backwards, and searching a window forwards
+    cost microseconds a match ("US US US ...")."""
+    end = at
+    while end and text[end - 1] in " \t":
+        end -= 1
+    start = end
+    while start and "A" <= text[start - 1] <= "Z":
+        start -= 1
+    return (end < at and end - start >= 2 and not (start and text[start - 1].isalpha())
+            and text[start:end] != "THE")
 # Patterns run on every passage start with a single character class, not `x+`: only then does the regex
 # engine skip ahead to candidate positions instead of trying the whole pattern at every character.
 _SCALE_WORDS = "|".join(_SCALES)
@@ -381,7 +393,13 @@ class Passage:
         on what was asked of this (cached, shared) passage before: the same claim and passage always get
         the same verdict. It decides only for numbers its digits spell exactly (not 0.1234567, which they
         round to "0.123457"); where it and the scan could still differ (a number written with more than 15
-        significant digits that rounds to a shorter one) the literal text wins."""
+        significant digits that rounds to a shorter one) the literal text wins.
+
+        Both tests read the passage once per number, so a claim of more than `_MANY_NUMBERS` numbers (a
+        table, or an attack: thousands of numbers against a long passage took seconds) is decided by the
+        scan alone, which reads it once."""
+        if len(wanted) > _MANY_NUMBERS:
+            return wanted <= self.numbers
         if self.terms.isdisjoint(_SPELLED):
             text = self._text
             for number in wanted:
@@ -403,18 +421,25 @@ def _digits(number: float) -> str:
 def _written(low: str, number: float) -> bool:
     """Whether the prepared text has `number` in plain digits that the number scan reads as exactly that
     number: "30" in "30 days", but not in "130", "30,000", "30.5" or "30 million". False only means
-    "not this way" ("1,30" states 30 too, as a list)."""
+    "not this way" ("1,30" states 30 too, as a list), or "not among the first `_LOOKALIKES` places the
+    digits occur": looking at each of them in Python made a long run of digits cost seconds."""
+    if number == math.inf:  # 309 digits or more: "inf" is no way to write it ("information")
+        return False
     digits = _digits(number)
     if float(digits) != number:
         return False
     at = low.find(digits)
-    while at >= 0:
+    tries = _LOOKALIKES
+    while at >= 0 and tries:
         if (not at or low[at - 1] not in _NUMBER_CHARS) and _NUMBER_ENDS.match(low, at + len(digits)):
             return True
         at = low.find(digits, at + 1)
+        tries -= 1
     return False
 
 
+_MANY_NUMBERS = 64
+_LOOKALIKES = 64
 _NUMBER_CHARS = frozenset("0123456789.,")
 _NUMBER_ENDS = re.compile(r"(?![0-9]|[.,][0-9]|[\s-]?(?:" + _SCALE_WORDS + r")\b)")
 """Where a number in digits the scan reads ends: no more digits, decimals, groups or scale follow."""
@@ -477,7 +502,9 @@ def is_abstention(sentence: str) -> bool:
 _LINE = re.compile(r"[^\n]+")
 _HEADING = re.compile(r"[ \t]*#{1,6}[ \t]")
 _MARKER = re.compile(r"[ \t]*(?:>|[-*+•‣◦▪●]|\(?\d{1,3}[.)]|\(?[a-z][)]|\[[ xX]\])[ \t]+")
-_BOUNDARY = re.compile(r"[.!?…][.!?…]*[\"'”’)\]]*(?=\s|$)")
+_BOUNDARY = re.compile(r"[.!?…](?<![.!?…].)[.!?…]*[\"'”’)\]]*(?=\s|$)")
+"""A run of sentence marks, tried from its first mark only: every mark of it reaches the same end, so
+trying each again read the rest of the run each time, quadratic in a long run not followed by a space."""
 _LEADING_SPACE = re.compile(r"\s*")
 _ALWAYS_ABBREV = _wordset(
     "e.g i.e eg ie cf vs viz mr mrs ms dr prof st sr jr mt gen col capt lt sgt rev hon gov sen rep pres "
@@ -522,15 +549,19 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
         marker = _MARKER.match(text, pos, end)
         if marker:
             pos = marker.end()
+        word_from = pos  # where the word before a period can start: not before the last abbreviation
         for b in _BOUNDARY.finditer(text, pos, end):
             stop = b.end()
             next_at = _LEADING_SPACE.match(text, stop, end).end()
             if stop - b.start() == 1 and text[b.start()] == "." and next_at < end:
-                words = text[pos:b.start()].rsplit(None, 1)
+                before = text[word_from:b.start()]
+                words = before.rsplit(None, 1)
                 if words and _is_abbreviation(words[-1], text[next_at]):
+                    # Not rereading the sentence so far at each abbreviation keeps "x. x. x. ..." linear.
+                    word_from += len(before.rstrip()) - len(words[-1])
                     continue
             _append(out, text, pos, stop)
-            pos = next_at
+            pos = word_from = next_at
         _append(out, text, pos, end)
     return out
 
@@ -608,19 +639,25 @@ _VOWELS = frozenset("aeiou")
 
 
 def _cons(word: str, i: int) -> bool:
+    """A "y" is a consonant first or after a vowel, else a vowel: in a run of them every other one is.
+    Counted, not recursed: a word of a thousand "y"s would exceed Python's recursion limit."""
     ch = word[i]
     if ch in _VOWELS:
         return False
-    if ch == "y":
-        return i == 0 or not _cons(word, i - 1)
-    return True
+    if ch != "y":
+        return True
+    first = i
+    while first and word[first - 1] == "y":
+        first -= 1
+    return (first == 0 or word[first - 1] in _VOWELS) == ((i - first) % 2 == 0)
 
 
 def _measure(stem_: str) -> int:
-    """m in Porter's [C](VC)^m[V]: the number of vowel-consonant sequences."""
+    """m in Porter's [C](VC)^m[V]: the number of vowel-consonant sequences. One pass, each "y" judged by the
+    letter before it, as `_cons` would for each letter over again."""
     m, prev_vowel = 0, False
-    for i in range(len(stem_)):
-        vowel = not _cons(stem_, i)
+    for i, ch in enumerate(stem_):
+        vowel = ch in _VOWELS or (ch == "y" and i > 0 and not prev_vowel)
         if prev_vowel and not vowel:
             m += 1
         prev_vowel = vowel

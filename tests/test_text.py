@@ -321,3 +321,63 @@ def test_the_stemming_cache_keeps_the_words_in_use_when_it_turns_over(
         cache[word]
     assert stemmed == ["reads", "runs", "talks", "walks", "jumps", "sings", "reads"]
     assert cache["runs"] == "run" and cache["reads"] == "read"
+
+
+def test_a_long_run_of_ys_is_stemmed() -> None:
+    # Porter's "y" is a consonant at the start or after a vowel, else a vowel, so a run of them alternates
+    # C V C V ... By hand: "y" * 2000 + "ed" loses "-ed" (step 1b: "yy" has a vowel, the second y); the
+    # run is no double consonant (its last y, at odd index 1999, is a vowel), and its measure (a V-C pair
+    # at each even index 2..1998: 999) is not 1, so no "e" is added; step 1c turns its final "y" to "i"
+    # ("yy..." before it has a vowel) and no later step has a suffix "yyi" ends with.
+    assert stem("y" * 2000 + "ed") == "y" * 1999 + "i"
+    # "-ness" goes in step 3, since the measure of the run before it (1,499 by the same count) is above 0;
+    # "ness" ends in "ss", so step 1a keeps its "s".
+    assert profile("y" * 3000 + "ness").terms == {"y" * 3000}
+
+
+def test_a_run_of_sentence_marks_is_tried_from_its_first_mark_only() -> None:
+    # Each mark of a run would read the rest of the run again: quadratic in a long run not followed by a
+    # space ("....x"; benchmarks/text_worst_case.py). A mark after a mark starts no boundary; "Wait.." is
+    # one boundary ".." at 4..6 read from its first mark.
+    assert text_module._BOUNDARY.search("Wait.. what", 5) is None
+    assert text_module._BOUNDARY.search("Wait.. what").span() == (4, 6)
+    text = "It was" + "." * 50 + "x then. Done!"
+    # The run is followed by "x", not a space: no boundary in it, so "It was" runs on to "then.".
+    assert [text[s:e] for s, e in sentence_spans(text)] == ["It was" + "." * 50 + "x then.", "Done!"]
+
+
+@pytest.mark.parametrize(("text", "sentences"), [
+    # "al." before a lower-case word and the initials "J." "K." and "X." end no sentence.
+    ("See Dr. J. K. Rowling et al. and Mr. X. Then he left.",
+     ["See Dr. J. K. Rowling et al. and Mr. X. Then he left."]),
+    # The word before a period may end before it: "Dr ." is still the abbreviation, "went ." is not.
+    ("Dr . Who went . Home", ["Dr . Who went .", "Home"]),
+    ("e.g. e.g. x. y. It ended. Yes.", ["e.g. e.g. x. y. It ended.", "Yes."]),
+])
+def test_chains_of_abbreviations_end_no_sentence(text: str, sentences: list[str]) -> None:
+    assert [text[s:e] for s, e in sentence_spans(text)] == sentences
+
+
+def test_a_claim_with_many_numbers_is_checked_against_them_all() -> None:
+    # 100 numbers 1..100: the passage states them all; without 57 it does not.
+    numbers_ = frozenset(float(n) for n in range(1, 101))
+    listed = " ".join(str(n) for n in range(1, 101))
+    assert Passage(f"Scores: {listed}.").states(numbers_) is True
+    assert Passage(f"Scores: {listed.replace(' 57 ', ' ')}.").states(numbers_) is False
+
+
+def test_a_number_found_after_many_lookalikes_is_stated() -> None:
+    # "1" occurs 300 times inside "1,1,...", each time in a list of numbers (so not as the plain number
+    # "1"), then once alone: stated either way, as is 2 in "2.5" only when alone.
+    text = "1," * 300 + " and 1 day"
+    assert Passage(text).states(frozenset({1.0})) is True
+    assert Passage("2.5 " * 300 + "and 2 days").states(frozenset({2.0})) is True
+    assert Passage("2.5 " * 300).states(frozenset({2.0})) is False
+
+
+def test_a_number_too_long_for_a_float_is_not_found_as_inf_in_a_word() -> None:
+    # 400 sevens read as float infinity, which prints as "inf": "information" must not state it.
+    claim = profile("The code is " + "7" * 400 + ".")
+    assert claim.numbers == {float("inf")}
+    assert not passage("The code is in the information sheet.").states(claim.numbers)
+    assert passage("The code is " + "7" * 400 + ".").states(claim.numbers)

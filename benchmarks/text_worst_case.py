@@ -1,0 +1,100 @@
+"""Time of ragmon.text on adversarial inputs of 10 kB, 100 kB and 1 MB: linear or not.
+
+The sidecar reads untrusted text (retrieved documents, model answers), so a regex that backtracks or a
+loop that rereads the text is a denial of service. Each case below was quadratic (or crashed) once; the
+last three are linear but the slowest linear cases found, for reference. A case stops growing once one
+size takes over `--limit` seconds (a quadratic case would take minutes at the next). Caches are emptied
+before every timing. Figures are wall-clock seconds and, after the first size, the growth from the size
+before: about 10x per 10x is linear, about 100x quadratic.
+
+Run: `.venv/bin/python benchmarks/text_worst_case.py [--limit SECONDS]`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections.abc import Callable
+
+from ragmon import text
+from ragmon.evaluate import evaluate_example
+from ragmon.judges.lexical import LexicalJudge
+from ragmon.model import Context, Example
+
+SIZES = (10_000, 100_000, 1_000_000)
+JUDGE = LexicalJudge()
+
+
+def judged(answer: str, context: str) -> None:
+    evaluate_example(Example(id="e", question="what?", answer=answer, contexts=(Context("c", context),)),
+                     JUDGE, 5)
+
+
+def repeat(unit: str, size: int) -> str:
+    return (unit * (size // len(unit) + 1))[:size]
+
+
+def many_numbers(size: int) -> None:
+    """A claim of size/10 characters listing distinct numbers, against a passage that states them all
+    after size padding: every number was looked for across the whole passage, twice."""
+    listed = " ".join(f"{i / 100:.2f}" for i in range(1, size // 50 + 2))
+    judged(f"Values {listed}", f"{'x ' * (size // 2)}Values {listed}")
+
+
+def lookalikes(size: int) -> None:
+    """A claim of 15 numbers, 1, 11, ..., 111111111111111, against a passage of size "1"s then the claim:
+    each number was looked at in Python at every place of the run before its plain digits were found."""
+    listed = " ".join("1" * n for n in range(1, 16))
+    judged(f"Values {listed}", f"{'1' * size} Values {listed}")
+
+
+CASES: dict[str, Callable[[int], object]] = {
+    "sentence marks not followed by a space (split_claims)":
+        lambda n: text.split_claims("It was" + "." * n + "x"),
+    "a chain of abbreviations 'x. x. x.' (split_claims)": lambda n: text.split_claims(repeat("x. ", n)),
+    "a word of y's + 'ness' (profile)": lambda n: text.profile("y" * n + "ness"),
+    "a claim of many numbers, all stated (judge)": many_numbers,
+    "numbers behind many lookalikes (judge)": lookalikes,
+    "reference, linear: 'US US US' (passage numbers)": lambda n: text.passage(repeat("US ", n)).numbers,
+    "reference, linear: '- x' list items, one claim each (judge)":
+        lambda n: judged(repeat("- x\n", n), "x"),
+    "reference, linear: '1,1,1' (profile)": lambda n: text.profile(repeat("1,", n)),
+}
+
+
+def clear() -> None:
+    text.profile.cache_clear()
+    text.passage.cache_clear()
+    text.split_claims.cache_clear()
+    text._TERMS.clear()
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--limit", type=float, default=2.0, help="stop a case after a size slower than this")
+    args = parser.parse_args()
+    print(f"{'case':62} " + " ".join(f"{size:>16,}" for size in SIZES))
+    for name, case in CASES.items():
+        cells: list[str] = []
+        previous = None
+        for size in SIZES:
+            clear()
+            start = time.perf_counter()
+            try:
+                case(size)
+            except Exception as exc:  # a crash is a finding: print it instead of the time
+                cells.append(f"{type(exc).__name__:>16}")
+                break
+            seconds = time.perf_counter() - start
+            growth = f"x{seconds / previous:.0f}" if previous else ""
+            cells.append(f"{seconds:>10.3f}s {growth:>5}")
+            previous = seconds
+            if seconds > args.limit:
+                break
+        print(f"{name:62} " + " ".join(cells), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
