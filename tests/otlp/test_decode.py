@@ -111,6 +111,9 @@ def test_a_lone_surrogate_escape_becomes_the_replacement_character_and_a_pair_st
     (span,) = decode_json(body).spans
     assert span.attributes == {"ragmon.pipeline": "faq\ufffd\ufffd\ufffd", "output.value": "ok \U0001f600"}
     assert all(value.encode("utf-8") for value in span.attributes.values())
+    # The same surrogate as raw UTF-8-style bytes (ED A0 80), which json.loads also lets through.
+    raw = body.replace(b"\\ud800", b"\xed\xa0\x80")
+    assert decode_json(raw).spans == (span,)
 
 
 def test_json_quirks_int64_as_number_or_string_enum_names_base64_variants_unknown_fields():
