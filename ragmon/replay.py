@@ -134,11 +134,11 @@ def run(args: argparse.Namespace) -> int:
                   file=sys.stderr)
         runs = f"scored {len(reports)} times; figures below are from run 1\n" if len(reports) > 1 else ""
         _print_summary(runs + text.render(report, results))
-    judged = sum(verdicts_without_judge(e, example_claims(e)) is None for e in examples)
-    if judged and any(len(r.skipped) - len(not_rag) == judged for r in reports):
+    failed = max(len(r.skipped) for r in reports) - len(not_rag)
+    if failed and failed == sum(verdicts_without_judge(e, example_claims(e)) is None for e in examples):
         # The judge failed on every example it had to judge: the only figures left are of examples that
         # needed none (no claims, no contexts), so a PASS, or a breach, would say nothing true.
-        raise RagmonError(f"the {judge.name} judge failed on all {judged} examples it had to judge, so no "
+        raise RagmonError(f"the {judge.name} judge failed on all {failed} examples it had to judge, so no "
                           f"claim was judged (the reports list why)")
     return exit_code(results)
 
