@@ -15,6 +15,7 @@ example, undefined ones included, e.g. to seed a golden set.
 
 Bounded disk: when a line would take FILE past `--capture-max-bytes`, FILE is renamed to FILE.1
 (replacing the previous one) and a new FILE begins, so capture never holds more than twice the bound.
+Taking FILE away for review (moving or deleting it) is safe: the next batch starts a new FILE.
 
 The event loop never waits for the disk: lines are serialised on the loop (microseconds) and appended
 by one flusher task through `asyncio.to_thread`, one batch at a time, so a single thread at a time
@@ -38,6 +39,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from ragmon.errors import InputError
+from ragmon.jsontext import replace_lone_surrogates
 from ragmon.model import ExampleResult
 from ragmon.options import fraction
 
@@ -64,7 +66,8 @@ def record(result: ExampleResult, trace_id: str, captured_at: datetime) -> dict[
     example = result.example
     doc: dict[str, Any] = {"id": trace_id, "question": example.question}
     if example.contexts is not None:
-        doc["contexts"] = [{"id": c.id, "text": c.text, "score": c.score} for c in example.contexts]
+        doc["contexts"] = [{"id": c.id, "text": c.text, "score": _json_number(c.score)}
+                           for c in example.contexts]
     optional = {"answer": example.answer, "citations": example.citations,
                 "relevant_ids": None if example.relevant_ids is None else sorted(example.relevant_ids),
                 "ground_truth": example.ground_truth, "category": example.category,
@@ -81,9 +84,22 @@ def record(result: ExampleResult, trace_id: str, captured_at: datetime) -> dict[
     return doc
 
 
+def _json_number(value: float | None) -> float | None:
+    """A retriever's NaN or infinite score (`json.loads` accepts them in a `ragmon.contexts` attribute)
+    has no JSON spelling; it says nothing about rank either, so it is written as unknown."""
+    return value if value is None or math.isfinite(value) else None
+
+
 def encode(doc: dict[str, Any]) -> bytes:
-    """One line; JSON escapes every newline inside strings, so a record never spans lines."""
-    return (json.dumps(doc, ensure_ascii=False) + "\n").encode("utf-8")
+    """One line; JSON escapes every newline inside strings, so a record never spans lines.
+
+    A lone surrogate (a "\\ud800" escape inside a JSON-valued attribute) has no UTF-8 form: it becomes
+    U+FFFD, the replacement the OTLP decoder also makes, so the line is still written and still loads."""
+    line = json.dumps(doc, ensure_ascii=False) + "\n"
+    try:
+        return line.encode("utf-8")
+    except UnicodeEncodeError:
+        return replace_lone_surrogates(line).encode("utf-8")
 
 
 class RotatingFile:
@@ -109,6 +125,7 @@ class RotatingFile:
         try:
             if self._handle is None:
                 self.open()
+            self._follow_path()
             for line in lines:
                 if self._size and self._size + len(line) > self.max_bytes:
                     self._rotate()
@@ -121,6 +138,21 @@ class RotatingFile:
             self._abandon()
             return done, exc
         return done, None
+
+    def _follow_path(self) -> None:
+        """Reopen when FILE is no longer the file held open: a reviewer moved or deleted it, and lines
+        appended to the moved file, or to a deleted one where no one can read them, would be counted as
+        written all the same (as logging's WatchedFileHandler, one stat per batch)."""
+        assert self._handle is not None
+        held = os.fstat(self._handle.fileno())
+        try:
+            named = os.stat(self.path)
+        except FileNotFoundError:
+            named = None
+        if named is None or (named.st_dev, named.st_ino) != (held.st_dev, held.st_ino):
+            self._handle.close()
+            self._handle = None
+            self.open()
 
     def _rotate(self) -> None:
         assert self._handle is not None

@@ -142,6 +142,9 @@ class Exporter:
         self._capture_outcomes = CAPTURE_OUTCOMES if capture else ()
         self._max_pipelines = max_pipelines
         self._pipelines: set[str] = set()
+        """Names counted against `max_pipelines`."""
+        self._labels: set[str] = set()
+        """Label values whose zero series exist: those names, and `other` once the cap is reached."""
         self._lock = threading.Lock()
         r = self.registry
         self._received = Counter("ragmon_spans_received", "Spans accepted from the OTLP receivers",
@@ -186,11 +189,15 @@ class Exporter:
         """The label for a pipeline name: the first `max_pipelines` names seen, then `other`."""
         name = name or UNKNOWN_PIPELINE
         with self._lock:
-            if name in self._pipelines:
+            if name in self._labels:
                 return name
             if len(self._pipelines) >= self._max_pipelines:
-                return OTHER_PIPELINE
-            self._pipelines.add(name)
+                name = OTHER_PIPELINE
+                if name in self._labels:
+                    return name
+            else:
+                self._pipelines.add(name)
+            self._labels.add(name)
         self._precreate(name)
         return name
 

@@ -7,8 +7,10 @@ exactly what replay will see. Counts are read from the exporter's registry throu
 from __future__ import annotations
 
 import argparse
+import asyncio
 import json
 import logging
+import math
 import subprocess
 import sys
 from datetime import UTC, datetime
@@ -83,6 +85,32 @@ async def test_a_captured_line_loads_back_into_the_same_example_with_review_meta
     assert captured(exporter, "written") == 2
 
 
+async def test_a_lone_surrogate_or_a_nan_score_still_gives_a_strict_json_line(tmp_path: Path) -> None:
+    """`ragmon.contexts` is JSON text inside an attribute: `json.loads` turns its "\\ud800" escape into a
+    lone surrogate (no UTF-8 form) and its `NaN` into a float that JSON has no spelling for. Both reach
+    the example; capturing it must neither raise (the caller is the service's scoring task) nor write a
+    line that strict JSON readers refuse."""
+    path = tmp_path / "worst.jsonl"
+    contexts = (Context("kb-1", "x\udfffy", math.nan), Context("kb-2", "z", math.inf))
+    example = Example(TRACE_ID, "q\ud800?", contexts, "a.")
+    exporter = Exporter(window=60, capture=True)
+    capture = writer(path, exporter)
+    await capture.start()
+    capture.offer(result(example, 0.0, ("a\ud800.",)), TRACE_ID, "shop")
+    await capture.close()
+
+    def no_constants(name: str) -> None:
+        raise AssertionError(f"{name} is not JSON")
+
+    line = path.read_bytes().decode("utf-8")                # strict UTF-8: no surrogate got through
+    doc = json.loads(line, parse_constant=no_constants)
+    # Each lone surrogate becomes one U+FFFD; a score that is no number is unknown (null).
+    assert doc["question"] == "q\ufffd?" and doc["metadata"]["unsupported"] == ["a\ufffd."]
+    assert doc["contexts"] == [{"id": "kb-1", "text": "x\ufffdy", "score": None},
+                               {"id": "kb-2", "text": "z", "score": None}]
+    assert ids(path) == [TRACE_ID] and captured(exporter, "written") == 1
+
+
 async def test_only_examples_below_the_threshold_are_captured(tmp_path: Path) -> None:
     scores = {"g025": 0.25, "g050": 0.5, "g075": 0.75, "g100": 1.0, "none": None}
     # groundedness < G, by hand; undefined groundedness is below nothing, only `all` takes it.
@@ -119,6 +147,25 @@ async def test_the_file_rotates_to_one_older_generation_at_the_bound(tmp_path: P
     assert sorted(p.name for p in tmp_path.iterdir()) == ["worst.jsonl", "worst.jsonl.1"]
     assert (tmp_path / "worst.jsonl.1").stat().st_size == 2 * size <= bound
     assert captured(exporter, "written") == 5
+
+
+async def test_a_file_taken_away_for_review_is_started_afresh(tmp_path: Path) -> None:
+    """A reviewer moves (or deletes) FILE while the sidecar runs: later lines must go to a new FILE, not
+    on into the moved file or, after `rm`, an unlinked inode where they are counted written and lost."""
+    path = tmp_path / "worst.jsonl"
+    exporter = Exporter(window=60, capture=True)
+    capture = writer(path, exporter)
+    await capture.start()
+    capture.offer(plain("t1", 0.0), "t1", "shop")
+    for _ in range(200):                                   # poll (deadline 2 s) until the flusher wrote t1
+        if path.stat().st_size:
+            break
+        await asyncio.sleep(0.01)
+    path.rename(tmp_path / "review.jsonl")
+    capture.offer(plain("t2", 0.0), "t2", "shop")
+    await capture.close()
+    assert ids(tmp_path / "review.jsonl") == ["t1"] and ids(path) == ["t2"]
+    assert captured(exporter, "written") == 2
 
 
 async def test_a_line_longer_than_the_bound_and_a_backlog_are_dropped_and_counted(tmp_path: Path) -> None:

@@ -172,6 +172,20 @@ def test_pipeline_label_is_capped_and_the_rest_is_other() -> None:
     assert values[("ragmon_traces_total", labels(pipeline="other", outcome="not_rag"))] == 2
 
 
+def test_other_gets_zero_series_when_the_cap_is_first_reached() -> None:
+    """Like any pipeline, `other` must exist at 0 before its first increment, or rate()/increase() miss
+    that increment (a series' first sample has nothing to increase from)."""
+    exporter = Exporter(window=60, max_pipelines=1)
+    assert exporter.pipeline_label("a") == "a"
+    assert ("ragmon_traces_total", labels(pipeline="other", outcome="scored")) not in samples(exporter)
+    assert exporter.pipeline_label("b") == "other"          # the cap of 1 is taken by "a"
+    values = samples(exporter)
+    assert values[("ragmon_traces_total", labels(pipeline="other", outcome="scored"))] == 0
+    other = {"pipeline": "other", "judge": "lexical"}
+    assert values[("ragmon_claims_total", labels(**other, verdict="unsupported"))] == 0
+    assert values[("ragmon_examples_scored_total", labels(**other))] == 0
+
+
 def test_missing_pipeline_is_labelled_unknown() -> None:
     exporter = Exporter(window=60)
     assert exporter.pipeline_label(None) == "unknown"

@@ -20,7 +20,6 @@ from __future__ import annotations
 import asyncio
 import base64
 import binascii
-import json
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
@@ -30,6 +29,7 @@ from google.protobuf.message import DecodeError as ProtobufDecodeError
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
 from opentelemetry.proto.common.v1.common_pb2 import AnyValue
 
+from ragmon import jsontext
 from ragmon.errors import RagmonError
 from ragmon.traces import Span, SpanEvent
 
@@ -189,9 +189,7 @@ class _Invalid(Exception):
 
 def decode_json(body: bytes) -> DecodedBatch:
     try:
-        doc = json.loads(body) if body and not body.isspace() else {}
-        if b"\xed" in body or _SURROGATE_ESCAPE.search(body):
-            doc = _without_lone_surrogates(doc)
+        doc = jsontext.loads(body) if body and not body.isspace() else {}
     except RecursionError:
         raise DecodeError("not valid JSON: nested too deeply") from None
     except ValueError as exc:
@@ -222,25 +220,6 @@ def _misspelt(obj: dict[str, Any], key: str, prefix: str) -> None:
         for wrong, why in _OUTDATED_KEYS[key].items():
             if wrong in obj:
                 raise _Invalid(prefix + wrong, why)
-
-
-_SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")
-"""A surrogate escaped: a regex, as its literal start lets the engine skip to backslashes (rare) where
-`in` would test at every "d" (5x slower)."""
-
-
-def _without_lone_surrogates(doc: Any) -> Any:
-    """`doc` with each lone surrogate replaced by U+FFFD, as the Collector's decoder does: "\\ud800" escaped
-    alone is valid JSON but no character, and `json.loads` also lets its UTF-8 bytes (ED A0 80) through.
-    Kept, one would fail every UTF-8 encoding downstream: as a pipeline label, the whole /metrics page.
-    Only bodies with a surrogate escape or an ED byte (also Hangul) pay for the check; an emoji escaped
-    as a pair reads as one character and stays."""
-    text = json.dumps(doc, ensure_ascii=False)
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return json.loads(text.encode("utf-8", "surrogatepass").decode("utf-8", "replace"))
-    return doc
 
 
 def _json_request(doc: Any) -> DecodedBatch:

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import ast
 import enum
-import json
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from ragmon import jsontext
 from ragmon.errors import InputError
 from ragmon.ids import content_id
 from ragmon.model import Context
@@ -66,7 +66,7 @@ def maybe_json(value: str) -> Any:
     if stripped[:1] not in _JSON_OPENERS:
         return value
     try:
-        return json.loads(stripped)
+        return jsontext.loads(stripped)
     except ValueError:
         return value
 
@@ -76,7 +76,7 @@ def structured(span: Span, attribute: str, value: Any) -> Any:
     if not isinstance(value, str):
         return value
     try:
-        return json.loads(value)
+        return jsontext.loads(value)
     except ValueError:
         raise ExtractionError(span, attribute, f"attribute {attribute!r} is not valid JSON") from None
 
@@ -109,7 +109,7 @@ def strict_json(value: Any) -> Any:
     if not isinstance(value, str):
         return None
     try:
-        return json.loads(value)
+        return jsontext.loads(value)
     except ValueError:
         return None
 
@@ -155,7 +155,7 @@ def metadata_mapping(span: Span, where: str, value: Any) -> Mapping[str, Any]:
     if value is None or value == REDACTED or isinstance(value, Mapping):
         return value if isinstance(value, Mapping) else {}
     if isinstance(value, str):
-        for parse in (json.loads, ast.literal_eval):
+        for parse in (jsontext.loads, ast.literal_eval):
             try:
                 parsed = parse(value)
             except (ValueError, TypeError, SyntaxError, RecursionError):

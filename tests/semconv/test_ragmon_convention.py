@@ -77,6 +77,20 @@ def test_explicit_empty_contexts_mean_retrieval_found_nothing(recorder: Recorder
     assert example.contexts == ()
 
 
+def test_a_lone_surrogate_in_a_json_attribute_becomes_the_replacement_character(recorder: Recorder) -> None:
+    # json.dumps writes a lone U+D800 as the escape "\ud800", valid JSON that reads back as no character:
+    # the context's text must come out encodable, with U+FFFD in its place.
+    with recorder.tracer.start_as_current_span("rag") as span:
+        span.set_attributes({"ragmon.question": QUESTION, "ragmon.answer": ANSWER,
+                             "ragmon.contexts": json.dumps([{"id": "r1", "text": "14 days \ud800"}])})
+
+    example = extract(recorder.trace())
+
+    assert example is not None and example.contexts is not None
+    assert example.contexts[0].text == "14 days \ufffd"
+    assert example.contexts[0].text.encode("utf-8")
+
+
 @pytest.mark.parametrize(("attribute", "value", "problem"), [
     ("ragmon.contexts", "first doc, second doc", "attribute 'ragmon.contexts' is not valid JSON"),
     ("ragmon.contexts", '{"id": "a", "text": "b"}', "attribute 'ragmon.contexts' is not a list"),
