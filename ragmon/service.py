@@ -465,7 +465,15 @@ class Sidecar:
 
     async def _consume(self, runner: _LaneRunner) -> None:
         while (job := await runner.queue.get()) is not None:
-            self._finish(runner, job, await self._score(runner.lane, job))
+            try:
+                outcome = await self._score(runner.lane, job)
+            except Exception:
+                # A bug past the judge (exporting, capturing): this trace is an error and the lane goes
+                # on. A consumer that died here would leave every later trace unscored and uncounted.
+                log.exception("recording a scored trace failed",
+                              extra={"trace_id": job.trace_id, "judge": runner.lane.judge})
+                outcome = "error"
+            self._finish(runner, job, outcome)
 
     async def _score(self, lane: Lane, job: _Job) -> str:
         judge = lane.judge

@@ -256,6 +256,27 @@ async def test_every_decided_trace_has_exactly_one_outcome(start_sidecar: Start)
     assert total(samples, "ragmon_examples_scored_total") == 3
 
 
+async def test_a_failure_after_scoring_is_one_error_and_scoring_goes_on(start_sidecar: Start) -> None:
+    # The exporter fails on the first scored example only (a stand-in for any bug past the judge): that
+    # trace is an error, and the one lane consumer (1 worker: 2 consumers) must live on for the next 3.
+    sidecar, ports = await start_sidecar(workers=1)
+    real = sidecar.exporter.example_scored
+    calls: list[str] = []
+
+    def fails_once(*args: Any, **kwargs: Any) -> None:
+        calls.append("call")
+        if len(calls) == 1:
+            raise RuntimeError("a bug")
+        real(*args, **kwargs)
+
+    sidecar.exporter.example_scored = fails_once  # type: ignore[method-assign]
+    for n in range(4):
+        assert await export(http_exporter(ports), record("shop", rag_trace)) is SpanExportResult.SUCCESS
+        await wait_metrics(ports.metrics, lambda s, done=n + 1: total(s, "ragmon_traces_total") >= done)
+    samples = parse((await get(ports.metrics, "/metrics"))[1])
+    assert outcomes(samples) == {"scored": 3, "not_sampled": 0, "not_rag": 0, "evicted": 0, "error": 1}
+
+
 async def test_eviction_then_drain_on_stop_scores_what_is_buffered(start_sidecar: Start) -> None:
     # Nothing decides on its own (quiet 30 s): the third trace evicts the first, stop() drains the rest.
     sidecar, ports = await start_sidecar(max_traces=2, quiet=30.0, decision_wait=60.0)
