@@ -185,13 +185,17 @@ class Exporter:
             self._judge_duration.labels(judge)
             self._judge_cost.labels(judge)
 
-    def pipeline_label(self, name: str | None) -> str:
-        """The label for a pipeline name: the first `max_pipelines` names seen, then `other`."""
+    def pipeline_label(self, name: str | None, *, claim: bool = True) -> str:
+        """The label for a pipeline name: the first `max_pipelines` names seen, then `other`.
+
+        `claim=False` (a trace that yields no example) uses a name's label only when it has one, else
+        `other`: the slots belong to RAG pipelines, and in the scale-out pool every service's traces
+        arrive, most of them not RAG, which would otherwise take the slots first."""
         name = name or UNKNOWN_PIPELINE
         with self._lock:
             if name in self._labels:
                 return name
-            if len(self._pipelines) >= self._max_pipelines:
+            if not claim or len(self._pipelines) >= self._max_pipelines:
                 name = OTHER_PIPELINE
                 if name in self._labels:
                     return name

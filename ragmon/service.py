@@ -432,7 +432,8 @@ class Sidecar:
                 runner.queue.put_nowait(job)
 
     def _trace_pipeline(self, trace: Trace) -> str:
-        """Pipeline label of a trace that yields no example: `ragmon.pipeline`, else `service.name`.
+        """Pipeline label of a trace that yields no example: `ragmon.pipeline`, else `service.name`, when
+        that name has a label already (see `Exporter.pipeline_label`), else `other`.
 
         Read leniently: this trace may be here precisely because those attributes are malformed."""
         for source in ("attributes", "resource"):
@@ -440,8 +441,8 @@ class Sidecar:
             for span in trace.spans:
                 name = getattr(span, source).get(key)
                 if isinstance(name, str) and name:
-                    return self.exporter.pipeline_label(name)
-        return self.exporter.pipeline_label(None)
+                    return self.exporter.pipeline_label(name, claim=False)
+        return self.exporter.pipeline_label(None, claim=False)
 
     def _outcome(self, pipeline: str, outcome: str) -> None:
         self._outcomes[outcome] += 1

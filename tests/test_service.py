@@ -277,6 +277,19 @@ async def test_a_failure_after_scoring_is_one_error_and_scoring_goes_on(start_si
     assert outcomes(samples) == {"scored": 3, "not_sampled": 0, "not_rag": 0, "evicted": 0, "error": 1}
 
 
+async def test_services_that_send_no_rag_trace_take_no_pipeline_slot(start_sidecar: Start) -> None:
+    # One slot. "payments" sends a trace with no RAG data first, then "shop" a RAG trace: shop gets the
+    # slot and its own label; payments is counted under other; a later non-RAG trace of shop keeps shop.
+    _, ports = await start_sidecar(max_pipelines=1)
+    for name, build in (("payments", plain_trace), ("shop", rag_trace), ("shop", plain_trace)):
+        assert await export(http_exporter(ports), record(name, build)) is SpanExportResult.SUCCESS
+    samples = await wait_metrics(ports.metrics, lambda s: total(s, "ragmon_traces_total") >= 3)
+    assert total(samples, "ragmon_traces_total", pipeline="other", outcome="not_rag") == 1
+    assert total(samples, "ragmon_traces_total", pipeline="shop", outcome="scored") == 1
+    assert total(samples, "ragmon_traces_total", pipeline="shop", outcome="not_rag") == 1
+    assert total(samples, "ragmon_traces_total", pipeline="payments") == 0
+
+
 async def test_eviction_then_drain_on_stop_scores_what_is_buffered(start_sidecar: Start) -> None:
     # Nothing decides on its own (quiet 30 s): the third trace evicts the first, stop() drains the rest.
     sidecar, ports = await start_sidecar(max_traces=2, quiet=30.0, decision_wait=60.0)
