@@ -53,17 +53,17 @@ class RagSpan:
 
     def retrieved(self, contexts: Iterable[ContextLike]) -> None:
         """Record what retrieval returned, best first; an empty iterable records an empty retrieval."""
-        items = [_as_json(_as_context(context)) for context in contexts]
+        items = [_as_json(_as_context(context)) for context in _not_text("contexts", contexts)]
         self._step("retrieval", {convention.CONTEXTS: json.dumps(items, ensure_ascii=False)})
 
     def answered(self, answer: str, *, citations: Iterable[str] | None = None) -> None:
         """Record the generated answer and, if the app knows them, the ids it cites."""
-        if not isinstance(answer, str):
-            raise TypeError(f"answer must be a string, got {type(answer).__name__}")
+        _check_text("answer", answer)
         self._step("generation", {convention.ANSWER: answer})
         self._span.set_attribute(convention.ANSWER, answer)
         if citations is not None:
-            self._span.set_attribute(convention.CITATIONS, [str(cited) for cited in citations])
+            self._span.set_attribute(convention.CITATIONS,
+                                     [str(cited) for cited in _not_text("citations", citations)])
 
     def _step(self, name: str, attributes: dict[str, Any]) -> None:
         now = time.time_ns()
@@ -78,34 +78,50 @@ def rag_span(question: str, *, pipeline: str | None = None, relevant_ids: Iterab
              ground_truth: str | None = None, name: str = "rag",
              tracer_provider: trace.TracerProvider | None = None) -> Iterator[RagSpan]:
     """A span for one RAG request; `tracer_provider` defaults to the global one."""
-    if not isinstance(question, str):
-        raise TypeError(f"question must be a string, got {type(question).__name__}")
+    _check_text("question", question)
+    _check_text("pipeline", pipeline, optional=True)
+    _check_text("ground_truth", ground_truth, optional=True)
     tracer = trace.get_tracer(__name__, __version__, tracer_provider=tracer_provider)
     attributes: dict[str, Any] = {convention.QUESTION: question}
     if pipeline is not None:
         attributes[convention.PIPELINE] = pipeline
     if relevant_ids is not None:
-        attributes[convention.RELEVANT_IDS] = [str(i) for i in relevant_ids]
+        attributes[convention.RELEVANT_IDS] = [str(i) for i in _not_text("relevant_ids", relevant_ids)]
     if ground_truth is not None:
         attributes[convention.GROUND_TRUTH] = ground_truth
     with tracer.start_as_current_span(name, attributes=attributes) as span:
         yield RagSpan(tracer, span)
 
 
+def _check_text(label: str, value: object, *, optional: bool = False) -> None:
+    """The sidecar reads `ragmon.*` strictly and drops a whole trace over one mistyped value; refusing it
+    here names the culprit in the app, where it can be fixed."""
+    if not (isinstance(value, str) or (optional and value is None)):
+        raise TypeError(f"{label} must be a string, got {type(value).__name__}")
+
+
+def _not_text(label: str, items: Iterable[Any]) -> Iterable[Any]:
+    """A lone string is an iterable too, of its characters: recording those as ids or documents would
+    be silently wrong, so it is refused."""
+    if isinstance(items, str | bytes):
+        raise TypeError(f"{label} must be an iterable of items, not a single {type(items).__name__}")
+    return items
+
+
 def _as_context(item: ContextLike) -> Context:
-    if isinstance(item, Context):
-        return item
+    """A Context whose JSON the sidecar will accept: `Context` does not check its own field types."""
     if isinstance(item, str):
         return Context(content_id(item), item)
-    if isinstance(item, Mapping):
-        text = item.get("text")
-        if not isinstance(text, str):
-            raise TypeError(f"a context mapping needs a string 'text', got {item!r:.80}")
-        doc_id = item.get("id")
-        score = item.get("score")
-        return Context(content_id(text) if doc_id is None else str(doc_id), text,
-                       None if score is None else float(score))
-    raise TypeError(f"a context is a Context, a mapping or a string, got {type(item).__name__}")
+    if isinstance(item, Context):
+        doc_id, text, score = item.id, item.text, item.score
+    elif isinstance(item, Mapping):
+        doc_id, text, score = item.get("id"), item.get("text"), item.get("score")
+    else:
+        raise TypeError(f"a context is a Context, a mapping or a string, got {type(item).__name__}")
+    if not isinstance(text, str):
+        raise TypeError(f"a context needs a string text, got {item!r:.80}")
+    return Context(content_id(text) if doc_id is None else str(doc_id), text,
+                   None if score is None else float(score))
 
 
 def _as_json(context: Context) -> dict[str, Any]:

@@ -3,11 +3,15 @@ receiver, and the bytes received are decoded and extracted exactly as the sideca
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
+import subprocess
+import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
 
 import pytest
 from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter
@@ -163,3 +167,73 @@ def test_an_exception_marks_the_request_span_as_an_error(app: App) -> None:
 def test_malformed_contexts_are_refused_in_the_app(bad: list[object], app: App) -> None:
     with instrument.rag_span(QUESTION, tracer_provider=app.provider) as rag, pytest.raises(TypeError):
         rag.retrieved(bad)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("record", [
+    lambda rag: rag.retrieved(SHIPPING),                    # would record one document per character
+    lambda rag: rag.answered(ANSWER, citations="kb-ship"),  # would cite "k", "b", "-", ...
+], ids=["contexts", "citations"])
+def test_a_lone_string_where_a_list_belongs_is_refused(record: Callable[[instrument.RagSpan], None],
+                                                        app: App) -> None:
+    with instrument.rag_span(QUESTION, tracer_provider=app.provider) as rag, \
+            pytest.raises(TypeError, match="not a single str"):
+        record(rag)
+
+
+@pytest.mark.parametrize("labels", [{"relevant_ids": "kb-ship"}, {"pipeline": 3}, {"ground_truth": 3}],
+                         ids=["relevant_ids", "pipeline", "ground_truth"])
+def test_mistyped_labels_are_refused_when_the_request_starts(labels: dict[str, Any], app: App) -> None:
+    # Each would otherwise reach the sidecar as a value its strict ragmon.* reader rejects (losing the
+    # whole trace) or, for a string of ids, be read as one id per character.
+    with pytest.raises(TypeError, match=next(iter(labels))), \
+            instrument.rag_span(QUESTION, tracer_provider=app.provider, **labels):
+        pass
+    assert app.received() == []
+
+
+def test_a_context_object_without_text_is_refused_in_the_app(app: App) -> None:
+    # Context does not check its fields; its JSON {"text": null} would make the sidecar reject the trace.
+    with instrument.rag_span(QUESTION, tracer_provider=app.provider) as rag, pytest.raises(TypeError):
+        rag.retrieved([Context("kb-ship", None)])  # type: ignore[arg-type]
+
+
+def test_unicode_and_long_texts_round_trip_unchanged(app: App) -> None:
+    text = "Ça coûte 5 € — 配送は無料です 😀 " * 20_000  # ~680 k characters, beyond the BMP too
+    with instrument.rag_span("Où est ma commande ? 🚚", tracer_provider=app.provider) as rag:
+        rag.retrieved([Context("kb-é", text, 0.5)])
+
+    example = app.example()
+
+    assert example is not None
+    assert example.question == "Où est ma commande ? 🚚"
+    assert example.contexts == (Context("kb-é", text, 0.5),)
+    assert example.answer is None  # never answered: unknown, not empty
+
+
+async def test_concurrent_requests_in_asyncio_each_get_their_own_trace(app: App) -> None:
+    async def ask(question: str) -> None:
+        with instrument.rag_span(question, tracer_provider=app.provider) as rag:
+            await asyncio.sleep(0.01)  # the other requests run here, each in its own task context
+            rag.retrieved([f"{question} context"])
+            await asyncio.sleep(0.01)
+            rag.answered(f"{question} answer")
+
+    await asyncio.gather(*(ask(f"q{i}") for i in range(3)))
+
+    by_trace: dict[str, list[Span]] = {}
+    for span in app.received():
+        by_trace.setdefault(span.trace_id, []).append(span)
+    examples = [extract(Trace(trace_id, tuple(spans))) for trace_id, spans in by_trace.items()]
+    assert sorted((e.question, e.contexts[0].text, e.answer) for e in examples if e and e.contexts) == [
+        (f"q{i}", f"q{i} context", f"q{i} answer") for i in range(3)]
+
+
+def test_without_a_tracer_provider_the_calls_are_harmless() -> None:
+    # A fresh interpreter: no SDK configured, so the global provider is the API's no-op proxy.
+    script = ("from ragmon import instrument\n"
+              "with instrument.rag_span('q?', pipeline='p') as rag:\n"
+              "    rag.retrieved(['doc']); rag.answered('a.', citations=['x'])\n"
+              "print(rag.span.is_recording())\n")
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60,
+                            check=False)
+    assert (result.returncode, result.stdout, result.stderr) == (0, "False\n", "")

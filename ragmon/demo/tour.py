@@ -10,6 +10,8 @@
 
 from __future__ import annotations
 
+import http.client
+import os
 import signal
 import socket
 import subprocess
@@ -17,13 +19,15 @@ import sys
 import tempfile
 import textwrap
 import time
-import urllib.error
 import urllib.request
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from types import FrameType
 
 from ragmon.demo.app import SERVICE_NAME, run_phase
 from ragmon.demo.rag import PHASES
+from ragmon.errors import RagmonError
 from ragmon.scrape import Samples, scrape, total
 
 REQUESTS = 32
@@ -40,14 +44,14 @@ def wait_for(what: str, check: Callable[[], bool], timeout: float) -> None:
     deadline = time.monotonic() + timeout
     while not check():
         if time.monotonic() > deadline:
-            raise TimeoutError(f"gave up waiting for {what} after {timeout:.0f}s")
+            raise RagmonError(f"gave up waiting for {what} after {timeout:.0f}s")
         time.sleep(0.05)
 
 
 def run_tour() -> int:
     started = time.monotonic()
     failures: list[str] = []
-    with tempfile.TemporaryDirectory(prefix="ragmon-demo-") as tmp:
+    with _sigterm_as_exit(), tempfile.TemporaryDirectory(prefix="ragmon-demo-") as tmp:
         work = Path(tmp)
         http_port, metrics_port = _free_port(), _free_port()
         metrics_url = f"http://127.0.0.1:{metrics_port}/metrics"
@@ -59,18 +63,18 @@ def run_tour() -> int:
                 [sys.executable, "-m", "ragmon.cli", "serve", "--http-listen", f"127.0.0.1:{http_port}",
                  "--grpc-listen", "off", "--metrics-listen", f"127.0.0.1:{metrics_port}", "--quiet", "200ms",
                  "--decision-wait", "5s", "--window", f"{WINDOW_SECONDS}s", "--log-level", "warning"],
-                stdout=log, stderr=subprocess.STDOUT)
+                stdout=log, stderr=subprocess.STDOUT, env=_without_user_settings())
         try:
             wait_for("the sidecar to be ready", lambda: _ready(metrics_port, sidecar), 60)
             print(f"ready after {time.monotonic() - started:.1f}s\n", flush=True)
             results = _run_phases(http_port, metrics_url, work)
+            sidecar.send_signal(signal.SIGTERM)
+            code = sidecar.wait(timeout=60)
         except BaseException:
             sidecar.kill()
             sidecar.wait()
             print("sidecar log:\n" + textwrap.indent(log_path.read_text(), "  "), file=sys.stderr)
             raise
-        sidecar.send_signal(signal.SIGTERM)
-        code = sidecar.wait(timeout=60)
         print(f"\nSIGTERM -> the sidecar drained and exited with {code}", flush=True)
         if code != 0:
             failures.append(f"the sidecar exited with {code}")
@@ -130,13 +134,14 @@ def _scrape_until_decided(metrics_url: str, before: Samples, traces: int) -> Sam
         if done >= traces:
             return after
         if time.monotonic() > deadline:
-            raise TimeoutError(f"only {done:.0f} of {traces} traces were decided within 30s")
+            raise RagmonError(f"only {done:.0f} of {traces} traces were decided within 30s")
         time.sleep(0.05)
 
 
 def _replay(golden: Path, phase: str, expected: int) -> list[str]:
     result = subprocess.run([sys.executable, "-m", "ragmon.cli", "replay", str(golden), "--gate", GATE],
-                            capture_output=True, text=True, timeout=120, check=False)
+                            capture_output=True, text=True, timeout=120, check=False,
+                            env=_without_user_settings())
     verdict = {0: "gates held", 1: "gate breached", 2: "could not run"}.get(result.returncode, "?")
     print(f"\n-- {phase} build: exit {result.returncode} ({verdict})")
     print(textwrap.indent(result.stdout.rstrip() or result.stderr.rstrip(), "   "), flush=True)
@@ -148,12 +153,35 @@ def _replay(golden: Path, phase: str, expected: int) -> list[str]:
 
 def _ready(port: int, process: subprocess.Popen[bytes]) -> bool:
     if process.poll() is not None:
-        raise RuntimeError(f"`ragmon serve` exited with {process.returncode} before it was ready")
+        raise RagmonError(f"`ragmon serve` exited with {process.returncode} before it was ready")
     try:
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/readyz", timeout=1) as response:
             return bool(response.status == 200)
-    except (urllib.error.URLError, ConnectionError):
+    except (OSError, http.client.HTTPException):
+        # Not answering yet, or not answering HTTP (another process on the port, which the next
+        # poll() shows as the sidecar's bind failure): not ready, and no crash of the tour.
         return False
+
+
+def _without_user_settings() -> dict[str, str]:
+    """The environment for the tour's own sidecar and replays. The tour passes every flag its figures
+    depend on; a RAGMON_* variable meant for the user's sidecar (a token the demo app does not send, a
+    sample rate, the Claude judge) would change them or break the demo."""
+    return {name: value for name, value in os.environ.items() if not name.startswith("RAGMON_")}
+
+
+@contextmanager
+def _sigterm_as_exit() -> Iterator[None]:
+    """SIGTERM (from `timeout`, a CI cancel, a process manager) would end the tour without unwinding and
+    leave its sidecar running on its ports; raised as SystemExit it is cleaned up like Ctrl-C."""
+    def leave(signum: int, frame: FrameType | None) -> None:
+        raise SystemExit(128 + signum)
+
+    previous = signal.signal(signal.SIGTERM, leave)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 def _free_port() -> int:

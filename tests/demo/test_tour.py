@@ -2,14 +2,27 @@
 
 from __future__ import annotations
 
+import os
 import re
+import signal
+import socket
 import subprocess
 import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from ragmon import cli
+from ragmon.demo import tour
 
 
 def test_demo_tour_runs_every_phase_and_gates_the_golden_sets() -> None:
+    # The user's own ragmon settings must not leak into the tour's sidecar: with RAGMON_TOKEN inherited
+    # it would demand a bearer token the demo app never sends, and every export would fail with 401.
+    env = {**os.environ, "RAGMON_TOKEN": "a-token-the-demo-app-does-not-know"}
     result = subprocess.run([sys.executable, "-m", "ragmon.cli", "demo", "--all"], capture_output=True,
-                            text=True, timeout=120, check=False)
+                            text=True, timeout=120, check=False, env=env)
     assert result.returncode == 0, result.stdout + result.stderr
     out = result.stdout
     rows = {m["phase"]: (int(m["traces"]), float(m["grounded"]), float(m["halluc"]))
@@ -23,3 +36,58 @@ def test_demo_tour_runs_every_phase_and_gates_the_golden_sets() -> None:
     assert "SIGTERM -> the sidecar drained and exited with 0" in out
     assert "-- hallucinating build: exit 1 (gate breached)" in out
     assert "-- healthy build: exit 0 (gates held)" in out
+
+
+def test_a_sidecar_that_cannot_start_fails_the_tour_with_its_reason(
+        monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        # Both of the sidecar's listeners are sent to a port something else already listens on.
+        monkeypatch.setattr(tour, "_free_port", lambda: taken.getsockname()[1])
+        code = cli.main(["demo", "--all"])
+
+    err = capsys.readouterr().err
+    assert code == 2
+    assert "Traceback" not in err and "internal error" not in err
+    assert "ragmon demo: error: `ragmon serve` exited with 2 before it was ready" in err
+    assert "address already in use" in err  # the sidecar's own log, shown to say why
+
+
+def _children(pid: int) -> list[int]:
+    return [int(child) for task in Path(f"/proc/{pid}/task").iterdir()
+            for child in (task / "children").read_text().split()]
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return Path(f"/proc/{pid}/stat").read_text().split(") ")[1][0] != "Z"
+
+
+def test_sigterm_to_the_tour_stops_its_sidecar() -> None:
+    tour_process = subprocess.Popen([sys.executable, "-m", "ragmon.cli", "demo", "--all"],
+                                    stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    sidecars: list[int] = []
+    try:
+        assert tour_process.stdout is not None
+        for line in tour_process.stdout:
+            if line.startswith("ready after"):
+                break
+        sidecars = _children(tour_process.pid)
+        assert len(sidecars) == 1 and _alive(sidecars[0])
+        tour_process.send_signal(signal.SIGTERM)  # as `timeout`, a CI cancel or a process manager sends
+        tour_process.communicate(timeout=30)
+        deadline = time.monotonic() + 10
+        while _alive(sidecars[0]) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not _alive(sidecars[0]), "the tour left its sidecar running"
+        assert tour_process.returncode == 128 + signal.SIGTERM  # the shell's convention for "killed by"
+    finally:
+        for pid in [tour_process.pid, *sidecars]:
+            if _alive(pid):
+                os.kill(pid, signal.SIGKILL)
+        tour_process.wait()
