@@ -105,6 +105,8 @@ def evaluate(examples: Iterable[Example], judge: Judge | None = None, config: Ev
              progress: Progress | None = None, *, skip_judge_errors: bool = False) -> Report:
     """Score a dataset. A JudgeError stops the run unless `skip_judge_errors`, which records the example
     in `Report.skipped` instead (fail-closed either way: an unjudged example is never "supported")."""
+    if isinstance(judge, EvalConfig):
+        raise TypeError("evaluate(examples, judge, config): pass the EvalConfig as config=, not as the judge")
     judge = LexicalJudge() if judge is None else judge
     config = EvalConfig() if config is None else config
     items = tuple(examples)

@@ -6,7 +6,7 @@ nothing, `contexts=None` says we were never told. Metrics depend on that differe
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -39,10 +39,21 @@ class Context:
     text: str
     score: float | None = None
 
+    def __post_init__(self) -> None:
+        _check_text("Context", "id", self.id)
+        _check_text("Context", "text", self.text)
+        score = self.score
+        if score is not None and (isinstance(score, bool) or not isinstance(score, int | float)):
+            raise TypeError(f"Context.score must be a number or None, got {type(self.score).__name__}")
+
 
 @dataclass(frozen=True, slots=True)
 class Example:
-    """One question with what was retrieved and answered; `extra` carries unknown input fields along."""
+    """One question with what was retrieved and answered; `extra` carries unknown input fields along.
+
+    Checked when built, so a mistake fails here, naming the field, rather than deep in scoring or, worse,
+    silently: a string of citations would be read one character per id. Lists and other iterables are
+    taken for the tuple and frozenset fields and stored as those, which keeps an Example hashable."""
 
     id: str
     question: str
@@ -54,6 +65,37 @@ class Example:
     category: str | None = None
     pipeline: str | None = None
     extra: Mapping[str, Any] = field(default_factory=dict, compare=False, hash=False)
+
+    def __post_init__(self) -> None:
+        _check_text("Example", "id", self.id)
+        _check_text("Example", "question", self.question)
+        for name in ("answer", "ground_truth", "category", "pipeline"):
+            _check_text("Example", name, getattr(self, name), optional=True)
+        if self.contexts is not None:
+            contexts = _items("contexts", self.contexts, Context, tuple)
+            object.__setattr__(self, "contexts", contexts)
+        if self.relevant_ids is not None:
+            relevant = _items("relevant_ids", self.relevant_ids, str, frozenset)
+            object.__setattr__(self, "relevant_ids", relevant)
+        if self.citations is not None:
+            object.__setattr__(self, "citations", _items("citations", self.citations, str, tuple))
+
+
+def _check_text(owner: str, name: str, value: object, *, optional: bool = False) -> None:
+    if not (isinstance(value, str) or (optional and value is None)):
+        wanted = "a string or None" if optional else "a string"
+        raise TypeError(f"{owner}.{name} must be {wanted}, got {type(value).__name__}")
+
+
+def _items(name: str, value: Any, kind: type, container: Callable[[Iterable[Any]], Any]) -> Any:
+    """`value` as `container`, every item a `kind`. A lone string is refused: its characters are no ids."""
+    if isinstance(value, str | bytes) or not isinstance(value, Iterable):
+        raise TypeError(f"Example.{name} must be an iterable of {kind.__name__}, got {type(value).__name__}")
+    items = value if type(value) is container else list(value)  # a list keeps the positions for errors
+    for index, item in enumerate(items):
+        if not isinstance(item, kind):
+            raise TypeError(f"Example.{name}[{index}] must be a {kind.__name__}, got {type(item).__name__}")
+    return items if type(items) is container else container(items)
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,6 +137,12 @@ class EvalConfig:
     bootstrap_samples: int = 1000
     confidence: float = 0.95
     seed: int = 0
+
+    def __post_init__(self) -> None:
+        if isinstance(self.k, bool) or not isinstance(self.k, int) or self.k < 1:
+            raise ValueError(f"EvalConfig.k must be a whole number of at least 1, got {self.k!r}")
+        if not 0.0 < self.confidence < 1.0:
+            raise ValueError(f"EvalConfig.confidence must be in (0, 1), got {self.confidence!r}")
 
 
 @dataclass(frozen=True, slots=True)
