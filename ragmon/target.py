@@ -21,6 +21,8 @@ import asyncio
 import contextlib
 import os
 import secrets
+import socket
+import ssl
 import sys
 import time
 from collections import Counter, defaultdict
@@ -36,12 +38,14 @@ from ragmon.errors import InputError, RagmonError
 from ragmon.model import Example
 from ragmon.otlp.http import add_otlp_routes
 from ragmon.semconv.extract import ExtractionError, extract
-from ragmon.traces import Assembler, Span, Trace
+from ragmon.traces import Assembler, Decided, Span, Trace
 
 MAX_BODY = 16 << 20
 """The sidecar's default --max-body: a candidate's exporter batches are no larger here than in production."""
 SHOWN_IDS = 10
 """Example ids named per problem in an error message; the rest are counted."""
+SHOWN_BODY = 200
+"""Bytes of a refusal's body quoted in the error; the rest of any answer is read and dropped."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,7 +130,11 @@ async def _ask_all(golden: Sequence[Example], trace_ids: dict[str, str],
                    target: Target) -> list[tuple[str, str]]:
     """(example id, what went wrong) for every question without a 2xx answer."""
     limit = asyncio.Semaphore(target.concurrency)
-    async with aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=target.timeout)) as session:
+    # A pool as large as the concurrency: with aiohttp's default of 100, questions beyond it would wait for
+    # a connection, and that wait counts against --target-timeout.
+    connector = aiohttp.TCPConnector(limit=target.concurrency)
+    async with aiohttp.ClientSession(connector=connector,
+                                     timeout=aiohttp.ClientTimeout(total=target.timeout)) as session:
 
         async def ask(example: Example) -> str | None:
             async with limit:
@@ -140,18 +148,37 @@ async def _ask(session: aiohttp.ClientSession, target: Target, question: str, tr
     headers = {"traceparent": traceparent(trace_id)}
     try:
         async with session.post(target.url, json={target.field: question}, headers=headers) as response:
-            body = await response.read()
+            head = await _read_to_end(response.content, SHOWN_BODY)
             if not 200 <= response.status < 300:
-                text = " ".join(body[:200].decode("utf-8", "replace").split())
+                text = " ".join(head.decode("utf-8", "replace").split())
                 return f"HTTP {response.status}" + (f" ({text})" if text else "")
     except TimeoutError:
         return f"no answer within {target.timeout:g}s"
     except aiohttp.ClientConnectorError as exc:
-        reason = os.strerror(exc.os_error.errno) if exc.os_error.errno else str(exc.os_error)
-        return f"cannot connect to {exc.host}:{exc.port} ({reason})"
+        return f"cannot connect to {exc.host}:{exc.port} ({_connect_problem(exc.os_error)})"
     except aiohttp.ClientError as exc:
         return f"request failed ({exc})"
     return None
+
+
+async def _read_to_end(stream: aiohttp.StreamReader, keep: int) -> bytes:
+    """The first `keep` bytes of a body read to its end. The answer itself is read from the trace, but
+    the body is still read to its end, as a streaming build must finish answering before it ends its
+    trace; held whole, a huge or endless one (bounded only by --target-timeout) would exhaust memory."""
+    head = b""
+    async for chunk in stream.iter_any():
+        if len(head) < keep:
+            head += chunk[:keep - len(head)]
+    return head
+
+
+def _connect_problem(error: OSError) -> str:
+    """asyncio words a refusal "Connect call failed (address)", so the errno's own text is plainer; but
+    the resolver and TLS number their errors in their own spaces, where os.strerror would say
+    "Unknown error -2" or "Operation not permitted"."""
+    if isinstance(error, ssl.SSLError | socket.gaierror) or not error.errno:
+        return error.strerror or str(error)
+    return os.strerror(error.errno)
 
 
 def _join(golden: Sequence[Example], trace_ids: dict[str, str], sink: TraceSink,
@@ -162,17 +189,16 @@ def _join(golden: Sequence[Example], trace_ids: dict[str, str], sink: TraceSink,
         trace_id = trace_ids[example.id]
         trace = sink.decided.get(trace_id)
         if trace is None:
-            reason = ("its trace had no root span yet" if trace_id in sink.seen
-                      else "no span of its trace arrived")
-            problems.append((example.id, f"{reason} within --trace-wait {target.trace_wait:g}s"))
+            problems.append((example.id, f"no span of its trace arrived within --trace-wait "
+                                         f"{target.trace_wait:g}s"))
             continue
         try:
             observed = extract(trace)
         except ExtractionError as exc:
-            problems.append((example.id, str(exc)))
+            problems.append((example.id, _without_ids(exc, trace_id)))
             continue
         if observed is None:
-            problems.append((example.id, f"trace {trace_id} has no retrieval or generation span (not RAG)"))
+            problems.append((example.id, "its trace has no retrieval or generation span (not RAG)"))
             continue
         joined.append(replace(example, contexts=observed.contexts, answer=observed.answer,
                               citations=observed.citations, pipeline=example.pipeline or observed.pipeline))
@@ -187,7 +213,10 @@ def _join(golden: Sequence[Example], trace_ids: dict[str, str], sink: TraceSink,
 
 class TraceSink:
     """The embedded receiver's sink: every span into an Assembler, the decided traces of our questions
-    kept until the run ends, anything else (the target's other traffic) dropped when decided.
+    kept until the run ends, anything else (the target's other traffic) dropped when decided. At the
+    deadline a question's trace is taken as it stands, as the sidecar does at decision_wait: one whose
+    local root the Assembler cannot recognise (an INTERNAL entry span from an SDK that does not flag its
+    remote parent) would otherwise be decided only after the replay stopped waiting, whatever the wait.
 
     A span of a question's trace arriving after the Assembler decided it is added to the kept trace,
     where the sidecar would count and drop it: the traces are only read once waiting is over, and a gate
@@ -197,7 +226,6 @@ class TraceSink:
         self.wanted = wanted
         self.assembler = Assembler(quiet=quiet, decision_wait=decision_wait)
         self.decided: dict[str, Trace] = {}
-        self.seen: set[str] = set()
         self.rejected: Counter[str] = Counter()
         self._changed = asyncio.Event()
 
@@ -206,7 +234,6 @@ class TraceSink:
             if span.trace_id not in self.wanted:
                 self.assembler.add(span)
                 continue
-            self.seen.add(span.trace_id)
             if self.assembler.add(span) == "late":
                 trace = self.decided.get(span.trace_id)
                 if trace is not None and all(s.span_id != span.span_id for s in trace.spans):
@@ -220,17 +247,23 @@ class TraceSink:
     async def wait(self, deadline: float) -> None:
         """Until every question's trace is decided, or the deadline."""
         while True:
-            for decided in self.assembler.pop_decided():
-                if decided.trace.trace_id in self.wanted:
-                    self.decided[decided.trace.trace_id] = decided.trace
+            self._keep(self.assembler.pop_decided())
             now = time.monotonic()
-            if len(self.decided) == len(self.wanted) or now >= deadline:
+            if len(self.decided) == len(self.wanted):
+                return
+            if now >= deadline:
+                self._keep(self.assembler.drain())
                 return
             due = self.assembler.next_deadline()
             wake = deadline if due is None else min(deadline, due)
             self._changed.clear()
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._changed.wait(), wake - now)
+
+    def _keep(self, decided: Sequence[Decided]) -> None:
+        for done in decided:
+            if done.trace.trace_id in self.wanted:
+                self.decided[done.trace.trace_id] = done.trace
 
 
 def _by_reason(problems: Sequence[tuple[str, str]]) -> str:
@@ -243,6 +276,12 @@ def _by_reason(problems: Sequence[tuple[str, str]]) -> str:
         more = f" and {len(ids) - SHOWN_IDS} more" if len(ids) > SHOWN_IDS else ""
         parts.append(f"{reason}: {', '.join(ids[:SHOWN_IDS])}{more}")
     return "; ".join(parts)
+
+
+def _without_ids(error: ExtractionError, trace_id: str) -> str:
+    """The problem without the trace and span ids, which differ per example: with them, a build that
+    breaks a convention on every trace would make one group, and one line, per example."""
+    return str(error).removeprefix(f"trace {trace_id}: ").replace(f" (span id {error.span_id})", "", 1)
 
 
 def _http_url(host: str, port: int) -> str:

@@ -9,25 +9,35 @@ from a trace. The demo's builds are deterministic: the same questions answered o
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 import os
 import re
 import socket
 import subprocess
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
-from opentelemetry import trace
+from aiohttp import web
+from opentelemetry import propagate, trace
+from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter
+from opentelemetry.sdk.resources import Resource
+from opentelemetry.sdk.trace import TracerProvider
+from opentelemetry.sdk.trace.export import BatchSpanProcessor
+from opentelemetry.trace import SpanKind, Tracer
 from opentelemetry.trace.propagation.tracecontext import TraceContextTextMapPropagator
 from ports import free_port
 
-from ragmon.demo.app import write_golden
-from ragmon.demo.rag import Answer, build, load_corpus
-from ragmon.target import TraceSink, new_trace_id, traceparent
+from ragmon.demo.app import answer, write_golden
+from ragmon.demo.rag import Answer, Question, build, load_corpus
+from ragmon.errors import RagmonError
+from ragmon.model import Example
+from ragmon.target import Target, TraceSink, collect, new_trace_id, traceparent
 from ragmon.traces import Span
 
 GATE = "groundedness=0.85"
@@ -192,3 +202,183 @@ async def test_a_late_span_joins_its_decided_trace_and_other_traffic_is_ignored(
     sink.offer([child], "http")
     sink.offer([child], "http")  # a retried export: kept once
     assert sink.decided[ours].spans == (root, child)
+
+
+# --- candidates served in the test's own event loop; `collect` runs its own loop in a worker thread ---
+
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+
+
+@asynccontextmanager
+async def serving(handler: Handler) -> AsyncIterator[str]:
+    """A candidate build answering POST /ask on a free loopback port; yields its URL."""
+    app = web.Application()
+    app.router.add_post("/ask", handler)
+    runner = web.AppRunner(app, access_log=None)
+    await runner.setup()
+    try:
+        await web.TCPSite(runner, "127.0.0.1", 0).start()
+        yield f"http://127.0.0.1:{runner.addresses[0][1]}/ask"
+    finally:
+        await runner.cleanup()
+
+
+@contextmanager
+def sdk_tracer(receiver_port: int) -> Iterator[Tracer]:
+    """The candidate's tracing: the OTel SDK's own OTLP/HTTP exporter, sending to ragmon's receiver."""
+    exporter = OTLPSpanExporter(endpoint=f"http://127.0.0.1:{receiver_port}/v1/traces", timeout=5)
+    provider = TracerProvider(resource=Resource.create({"service.name": "candidate"}))
+    provider.add_span_processor(BatchSpanProcessor(exporter, schedule_delay_millis=50))
+    try:
+        yield provider.get_tracer("candidate")
+    finally:
+        provider.shutdown()
+
+
+def live_target(url: str, receiver_port: int, **settings: Any) -> Target:
+    return Target(url=url, receiver=("127.0.0.1", receiver_port), **{"trace_wait": 5.0, "quiet": 0.1,
+                                                                     **settings})
+
+
+async def test_more_questions_in_flight_than_the_http_pool_default_each_get_their_own_trace() -> None:
+    n = 120  # --target-concurrency above aiohttp's default pool of 100 connections
+    _, questions = load_corpus()
+    golden = [Example(id=f"x{i:03d}", question=questions[i % len(questions)].question) for i in range(n)]
+    retriever, llm = build("healthy")
+    receiver = free_port()
+    in_flight = peak = 0
+    all_in = asyncio.Event()
+
+    with sdk_tracer(receiver) as tracer:
+        async def ask(request: web.Request) -> web.Response:
+            nonlocal in_flight, peak
+            question = (await request.json())["question"]
+            in_flight += 1
+            peak = max(peak, in_flight)
+            if in_flight == n:
+                all_in.set()
+            with contextlib.suppress(TimeoutError):  # held until every question is in flight at once
+                await asyncio.wait_for(all_in.wait(), 2)
+            in_flight -= 1
+            with tracer.start_as_current_span("POST /ask", context=propagate.extract(request.headers),
+                                              kind=SpanKind.SERVER):
+                reply = answer(tracer, retriever, llm, Question("", question, ()), "healthy")
+            return web.json_response({"answer": reply.text})
+
+        async with serving(ask) as url:
+            examples = await asyncio.to_thread(collect, golden, live_target(url, receiver, concurrency=n),
+                                               log=None)
+    # --target-concurrency 120 with 120 questions: all 120 are asked before any is answered.
+    assert peak == n
+    # Each example carries the answer to its own question (the demo build is deterministic): no cross-talk.
+    assert [e.id for e in examples] == [g.id for g in golden]
+    for example, asked in zip(examples, golden, strict=True):
+        assert example.answer == llm.answer(asked.question, retriever.search(asked.question))
+
+
+async def test_traces_that_are_not_rag_are_one_reason_naming_every_example() -> None:
+    golden = [Example(id=name, question=f"question {name}") for name in ("a", "b", "c")]
+    receiver = free_port()
+    with sdk_tracer(receiver) as tracer:
+        async def ask(request: web.Request) -> web.Response:
+            # Traced, but only the web framework's span: no retrieval, no generation.
+            with tracer.start_as_current_span("POST /ask", context=propagate.extract(request.headers),
+                                              kind=SpanKind.SERVER):
+                return web.json_response({"answer": "yes"})
+
+        async with serving(ask) as url:
+            with pytest.raises(RagmonError) as raised:
+                await asyncio.to_thread(collect, golden, live_target(url, receiver), log=None)
+    # Three traces with the same problem make one group, not three (a trace id in each reason would).
+    assert str(raised.value).endswith(
+        "3 of 3 answers cannot be scored from their traces (is the target exporting OTLP/HTTP to the "
+        "receiver and propagating traceparent?): its trace has no retrieval or generation span (not RAG): "
+        "a, b, c")
+
+
+async def test_a_trace_that_breaks_its_convention_the_same_way_is_one_reason_too() -> None:
+    golden = [Example(id=name, question=f"question {name}") for name in ("a", "b")]
+    receiver = free_port()
+    with sdk_tracer(receiver) as tracer:
+        async def ask(request: web.Request) -> web.Response:
+            # OPENINFERENCE_HIDE_OUTPUTS: the retrieved document's text is replaced by a marker.
+            with tracer.start_as_current_span("POST /ask", context=propagate.extract(request.headers),
+                                              kind=SpanKind.SERVER), \
+                    tracer.start_as_current_span("retrieve", attributes={
+                        "openinference.span.kind": "RETRIEVER", "retrieval.documents.0.document.id": "d1",
+                        "retrieval.documents.0.document.content": "__REDACTED__"}):
+                return web.json_response({"answer": "yes"})
+
+        async with serving(ask) as url:
+            with pytest.raises(RagmonError) as raised:
+                await asyncio.to_thread(collect, golden, live_target(url, receiver), log=None)
+    message = str(raised.value)
+    # Each trace's own ids (trace id, span id) would make two groups of one; the span name stays.
+    assert re.search(r"\): span 'retrieve': [^;]*__REDACTED__[^;]*: a, b$", message), message
+    assert "span id" not in message and "trace " not in message.split("): ", 1)[1]
+
+
+async def test_a_target_url_with_https_on_a_plain_http_port_names_the_tls_failure() -> None:
+    async def ask(request: web.Request) -> web.Response:
+        return web.json_response({"answer": "never reached"})
+
+    async with serving(ask) as url:
+        https = url.replace("http://", "https://")
+        with pytest.raises(RagmonError) as raised:
+            await asyncio.to_thread(collect, [Example(id="a", question="q")],
+                                    live_target(https, free_port()), log=None)
+    message = str(raised.value)
+    # The TLS ClientHello gets an HTTP/1.1 400 back, whose first bytes are no TLS record version; errno 1
+    # there is OpenSSL's SSL_ERROR_SSL, not EPERM ("Operation not permitted").
+    assert "[SSL: WRONG_VERSION_NUMBER] wrong version number" in message
+    assert "Operation not permitted" not in message
+
+
+async def test_a_trace_whose_root_is_not_recognisable_is_kept_at_the_deadline() -> None:
+    # An older SDK does not flag the remote parent, and the entry span is INTERNAL: the Assembler cannot
+    # tell it is the local root, so it decides the trace at decision_wait after its first span, which
+    # is always after the replay stops waiting (the deadline counts from the last answer, before it).
+    ours = new_trace_id()
+    entry = Span(ours, "a" * 16, "f" * 16, "handle", kind=1)
+    child = Span(ours, "b" * 16, entry.span_id, "retrieve", kind=1)
+    sink = TraceSink(frozenset({ours}), quiet=0.01, decision_wait=5.0)
+    sink.offer([entry, child], "http")
+    await sink.wait(time.monotonic() + 0.2)
+    # The sidecar scores such a trace as it stands at decision_wait; the replay does at its deadline.
+    assert sink.decided[ours].spans == (entry, child)
+
+
+def test_a_huge_answer_body_is_read_without_being_held(ragmon_cmd: list[str], tmp_path: Path) -> None:
+    data = tmp_path / "q.jsonl"
+    data.write_text('{"id": "a", "question": "q"}\n', encoding="utf-8")
+    chunk, chunks = b"x" * (1 << 20), 256  # a 256 MiB answer, e.g. a stream that never stops in time
+
+    async def ask(request: web.Request) -> web.StreamResponse:
+        response = web.StreamResponse()
+        await response.prepare(request)
+        for _ in range(chunks):
+            await response.write(chunk)
+        return response
+
+    def replay(url: str) -> tuple[int, str, int]:
+        """Exit status, stderr and peak RSS (KiB) of this one child, from wait4."""
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("RAGMON_", "OTEL_"))}
+        with subprocess.Popen([*ragmon_cmd, "replay", str(data), "--target", url, "--receiver-listen",
+                               "127.0.0.1:0", "--trace-wait", "200ms", "--quiet"], cwd=tmp_path, env=env,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True) as process:
+            assert process.stderr is not None
+            stderr = process.stderr.read()
+            _, status, usage = os.wait4(process.pid, 0)
+            process.returncode = os.waitstatus_to_exitcode(status)
+        return process.returncode, stderr, usage.ru_maxrss
+
+    async def main() -> tuple[int, str, int]:
+        async with serving(ask) as url:
+            return await asyncio.to_thread(replay, url)
+
+    code, stderr, peak_kib = asyncio.run(main())
+    assert code == 2 and "Traceback" not in stderr
+    # The 2xx answer counted as answered: what is missing is its trace (this candidate exports none).
+    assert "no span of its trace arrived within --trace-wait 0.2s: a" in stderr
+    # Holding the body would take at least its 256 MiB; a streamed read holds a chunk at a time.
+    assert peak_kib < 128 * 1024, f"peak RSS {peak_kib} KiB"
