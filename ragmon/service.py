@@ -215,6 +215,8 @@ class Sidecar:
                                    max_spans_per_trace=config.max_spans_per_trace)
         self._runners = [_LaneRunner(lane, config.queue_size, i == 0) for i, lane in enumerate(self._lanes)]
         self._primary = self._runners[0]
+        self._high_water = max(1, config.max_traces * 9 // 10)
+        """Buffered traces past which new batches are refused (503): see `offer`."""
         self._capture = None if config.capture is None else CaptureWriter(
             config.capture, below=config.capture_below, max_bytes=config.capture_max_bytes,
             count=self.exporter.captured)
@@ -360,7 +362,12 @@ class Sidecar:
     # --- SpanSink -----------------------------------------------------------------------------------
 
     def offer(self, spans: Sequence[Span], transport: str) -> bool:
-        if not self._accepting or self._primary.queue.full():
+        """Refused (the receivers answer 503 + Retry-After) while draining, while the score queue is full,
+        and once the trace buffer is 90% full. A trace waits `--quiet` in the buffer before it reaches
+        the queue, so a free queue slot says nothing of the buffer: under overload, taking all the
+        clients had backed up would fill it within the quiet period and evict traces already answered
+        200, which no exporter resends (38% of them in `benchmarks/soak.py`'s overload phase)."""
+        if not self._accepting or self._primary.queue.full() or self.assembler.in_flight >= self._high_water:
             return False
         self.exporter.spans_received(transport, len(spans))
         refused: Counter[str] = Counter()

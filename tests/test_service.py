@@ -329,6 +329,29 @@ async def test_full_score_queue_pushes_back_with_503_then_recovers(start_sidecar
     assert sidecar.ready
 
 
+async def test_a_nearly_full_trace_buffer_pushes_back_instead_of_evicting(start_sidecar: Start) -> None:
+    # max_traces 10: refused from 90% (9 buffered traces) on. Nothing decides (quiet 30 s). One request
+    # of 9 traces is taken whole; the next, 1 trace, gets 503 and Retry-After, and nothing is evicted.
+    _, ports = await start_sidecar(max_traces=10, quiet=30.0, decision_wait=60.0)
+    nine = [span for _ in range(9) for span in record("shop", rag_trace)]
+    tenth = record("shop", rag_trace)
+
+    async def post(spans: Sequence[ReadableSpan]) -> aiohttp.ClientResponse:
+        async with aiohttp.ClientSession() as session, \
+                session.post(f"http://127.0.0.1:{ports.http}/v1/traces",
+                             data=encode_spans(spans).SerializeToString(),
+                             headers={"Content-Type": "application/x-protobuf"}) as response:
+            return response
+
+    assert (await post(nine)).status == 200
+    refused = await post(tenth)
+    assert (refused.status, refused.headers["Retry-After"]) == (503, "1")
+    samples = parse((await get(ports.metrics, "/metrics"))[1])
+    assert total(samples, "ragmon_traces_in_flight") == 9
+    assert total(samples, "ragmon_spans_rejected_total", reason="backpressure") == len(tenth)
+    assert total(samples, "ragmon_traces_total", outcome="evicted") == 0
+
+
 async def test_readyz_turns_503_while_draining(start_sidecar: Start) -> None:
     lane = GatedLane()
     sidecar, ports = await start_sidecar(lanes=[lane])
