@@ -16,6 +16,7 @@ import os
 import re
 import socket
 import subprocess
+import sys
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from contextlib import asynccontextmanager, contextmanager
@@ -348,7 +349,21 @@ async def test_a_trace_whose_root_is_not_recognisable_is_kept_at_the_deadline() 
     assert sink.decided[ours].spans == (entry, child)
 
 
-def test_a_huge_answer_body_is_read_without_being_held(ragmon_cmd: list[str], tmp_path: Path) -> None:
+PEAK_RSS_PROBE = """
+import atexit, sys
+from ragmon.cli import main
+
+def peak():
+    with open("/proc/self/status") as status:
+        sys.stderr.write(next(line for line in status if line.startswith("VmHWM:")))
+
+atexit.register(peak)
+sys.exit(main(sys.argv[1:]))
+"""
+"""`ragmon` that writes its own peak RSS ("VmHWM: <KiB> kB") as the last line of stderr when it exits."""
+
+
+def test_a_huge_answer_body_is_read_without_being_held(tmp_path: Path) -> None:
     data = tmp_path / "q.jsonl"
     data.write_text('{"id": "a", "question": "q"}\n', encoding="utf-8")
     chunk, chunks = b"x" * (1 << 20), 256  # a 256 MiB answer, e.g. a stream that never stops in time
@@ -361,16 +376,18 @@ def test_a_huge_answer_body_is_read_without_being_held(ragmon_cmd: list[str], tm
         return response
 
     def replay(url: str) -> tuple[int, str, int]:
-        """Exit status, stderr and peak RSS (KiB) of this one child, from wait4."""
+        """Exit status, stderr and peak RSS (KiB) of the replay process itself: its VmHWM, read as it
+        exits. Not wait4's ru_maxrss, which also counts the pages of this (large) test process that the
+        child had mapped between fork and exec."""
         env = {k: v for k, v in os.environ.items() if not k.startswith(("RAGMON_", "OTEL_"))}
-        with subprocess.Popen([*ragmon_cmd, "replay", str(data), "--target", url, "--receiver-listen",
-                               "127.0.0.1:0", "--trace-wait", "200ms", "--quiet"], cwd=tmp_path, env=env,
-                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True) as process:
-            assert process.stderr is not None
-            stderr = process.stderr.read()
-            _, status, usage = os.wait4(process.pid, 0)
-            process.returncode = os.waitstatus_to_exitcode(status)
-        return process.returncode, stderr, usage.ru_maxrss
+        result = subprocess.run([sys.executable, "-c", PEAK_RSS_PROBE, "replay", str(data), "--target", url,
+                                 "--receiver-listen", "127.0.0.1:0", "--trace-wait", "200ms", "--quiet"],
+                                cwd=tmp_path, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                text=True, timeout=120, check=False)
+        *lines, peak = result.stderr.rstrip("\n").split("\n")
+        name, kib, _ = peak.split()
+        assert name == "VmHWM:"
+        return result.returncode, "\n".join(lines), int(kib)
 
     async def main() -> tuple[int, str, int]:
         async with serving(ask) as url:
