@@ -11,7 +11,10 @@ the build did), and the pipeline from the trace unless the golden example names 
 golden file are ignored.
 
 The run stops with exit 2 (a RagmonError) rather than score part of the set: an unreachable target, a
-non-2xx answer, a trace that never arrives or is not RAG each name the example ids concerned.
+non-2xx answer, a trace that never arrives or is not RAG each name the example ids concerned. Before
+that, a question whose answer may be transient (408, 429, 5xx, a timeout, a lost connection) is asked
+again, `retries` times, each under a new trace id: the failed attempt may have exported part of a trace,
+which must not mix with the answered one.
 """
 
 from __future__ import annotations
@@ -54,6 +57,7 @@ class Target:
     field: str = "question"
     concurrency: int = 4
     timeout: float = 30.0
+    retries: int = 2
     receiver: tuple[str, int] = ("127.0.0.1", 4318)
     trace_wait: float = 30.0
     quiet: float = 0.5
@@ -72,8 +76,8 @@ class Target:
         if args.receiver_listen is None:
             raise InputError("--receiver-listen cannot be off with --target: the traces arrive there")
         return cls(url=args.target, field=args.target_field, concurrency=args.target_concurrency,
-                   timeout=args.target_timeout, receiver=args.receiver_listen, trace_wait=args.trace_wait,
-                   quiet=args.trace_quiet)
+                   timeout=args.target_timeout, retries=args.target_retries, receiver=args.receiver_listen,
+                   trace_wait=args.trace_wait, quiet=args.trace_quiet)
 
 
 def collect(golden: Sequence[Example], target: Target, *, log: TextIO | None = sys.stderr) -> list[Example]:
@@ -100,7 +104,7 @@ def _random_hex(size: int) -> str:
 async def _collect(golden: Sequence[Example], target: Target, log: TextIO | None) -> list[Example]:
     # 128 random bits each: a repeat among even millions of questions is far less likely than a bit flip.
     trace_ids = {example.id: new_trace_id() for example in golden}
-    sink = TraceSink(frozenset(trace_ids.values()), quiet=target.quiet, decision_wait=target.trace_wait)
+    sink = TraceSink(set(trace_ids.values()), quiet=target.quiet, decision_wait=target.trace_wait)
     app = web.Application()
     add_otlp_routes(app, sink, max_body=MAX_BODY, token=None)
     # The receiver inflates bodies itself, bounded by max_body (see ragmon.otlp.http).
@@ -116,7 +120,7 @@ async def _collect(golden: Sequence[Example], target: Target, log: TextIO | None
             endpoint = _http_url(host, int(runner.addresses[0][1]))
             print(f"receiving the target's spans on {endpoint} (OTLP/HTTP: "
                   f"OTEL_EXPORTER_OTLP_ENDPOINT={endpoint})", file=log, flush=True)
-        failed = await _ask_all(golden, trace_ids, target)
+        failed = await _ask_all(golden, trace_ids, sink, target)
         if failed:
             raise RagmonError(f"{len(failed)} of {len(golden)} questions got no answer from {target.url}: "
                               f"{_by_reason(failed)}")
@@ -126,9 +130,10 @@ async def _collect(golden: Sequence[Example], target: Target, log: TextIO | None
     return _join(golden, trace_ids, sink, target)
 
 
-async def _ask_all(golden: Sequence[Example], trace_ids: dict[str, str],
+async def _ask_all(golden: Sequence[Example], trace_ids: dict[str, str], sink: TraceSink,
                    target: Target) -> list[tuple[str, str]]:
-    """(example id, what went wrong) for every question without a 2xx answer."""
+    """(example id, what went wrong) for every question without a 2xx answer after its retries; a retry
+    moves the example to a new trace id, in `trace_ids` and in what `sink` waits for."""
     limit = asyncio.Semaphore(target.concurrency)
     # A pool as large as the concurrency: with aiohttp's default of 100, questions beyond it would wait for
     # a connection, and that wait counts against --target-timeout.
@@ -137,28 +142,57 @@ async def _ask_all(golden: Sequence[Example], trace_ids: dict[str, str],
                                      timeout=aiohttp.ClientTimeout(total=target.timeout)) as session:
 
         async def ask(example: Example) -> str | None:
-            async with limit:
-                return await _ask(session, target, example.question, trace_ids[example.id])
+            attempt = 0
+            while True:
+                async with limit:
+                    problem, retry_in = await _ask(session, target, example.question, trace_ids[example.id])
+                if problem is None or retry_in is None or attempt == target.retries:
+                    return f"{problem} (asked {attempt + 1} times)" if problem and attempt else problem
+                attempt += 1
+                trace_ids[example.id] = sink.replace(trace_ids[example.id])
+                await asyncio.sleep(retry_in)  # outside the limit: a pause takes no request's place
 
         problems = await asyncio.gather(*(ask(example) for example in golden))
     return [(example.id, problem) for example, problem in zip(golden, problems, strict=True) if problem]
 
 
-async def _ask(session: aiohttp.ClientSession, target: Target, question: str, trace_id: str) -> str | None:
+_TRANSIENT = frozenset({408, 429, 500, 502, 503, 504})
+"""Answers worth asking again: the build was busy or broke for a moment (other 4xx are the request's)."""
+RETRY_PAUSE = 0.5
+"""Seconds before asking again when the answer did not say (no Retry-After)."""
+MAX_RETRY_AFTER = 30.0
+"""A longer Retry-After is not honoured: the retry comes after this many seconds."""
+
+
+async def _ask(session: aiohttp.ClientSession, target: Target, question: str,
+               trace_id: str) -> tuple[str | None, float | None]:
+    """(what went wrong or None, seconds to wait before asking again or None when it is not worth it)."""
     headers = {"traceparent": traceparent(trace_id)}
     try:
         async with session.post(target.url, json={target.field: question}, headers=headers) as response:
             head = await _read_to_end(response.content, SHOWN_BODY)
             if not 200 <= response.status < 300:
                 text = " ".join(head.decode("utf-8", "replace").split())
-                return f"HTTP {response.status}" + (f" ({text})" if text else "")
+                problem = f"HTTP {response.status}" + (f" ({text})" if text else "")
+                if response.status not in _TRANSIENT:
+                    return problem, None
+                return problem, _retry_after(response.headers.get("Retry-After"))
     except TimeoutError:
-        return f"no answer within {target.timeout:g}s"
+        return f"no answer within {target.timeout:g}s", RETRY_PAUSE
     except aiohttp.ClientConnectorError as exc:
-        return f"cannot connect to {exc.host}:{exc.port} ({_connect_problem(exc.os_error)})"
+        return f"cannot connect to {exc.host}:{exc.port} ({_connect_problem(exc.os_error)})", RETRY_PAUSE
     except aiohttp.ClientError as exc:
-        return f"request failed ({exc})"
-    return None
+        return f"request failed ({exc})", RETRY_PAUSE
+    return None, None
+
+
+def _retry_after(header: str | None) -> float:
+    """Retry-After in seconds (its HTTP-date form is read as no advice), at most MAX_RETRY_AFTER."""
+    try:
+        seconds = float(header) if header is not None else RETRY_PAUSE
+    except ValueError:
+        seconds = RETRY_PAUSE
+    return min(max(seconds, 0.0), MAX_RETRY_AFTER)
 
 
 async def _read_to_end(stream: aiohttp.StreamReader, keep: int) -> bytes:
@@ -222,7 +256,7 @@ class TraceSink:
     where the sidecar would count and drop it: the traces are only read once waiting is over, and a gate
     should score the whole trace the build produced."""
 
-    def __init__(self, wanted: frozenset[str], *, quiet: float, decision_wait: float) -> None:
+    def __init__(self, wanted: set[str], *, quiet: float, decision_wait: float) -> None:
         self.wanted = wanted
         self.assembler = Assembler(quiet=quiet, decision_wait=decision_wait)
         self.decided: dict[str, Trace] = {}
@@ -243,6 +277,15 @@ class TraceSink:
 
     def reject(self, count: int, reason: str) -> None:
         self.rejected[reason] += count
+
+    def replace(self, trace_id: str) -> str:
+        """A new trace id to wait for in place of `trace_id`, whose spans (a failed attempt's) are from
+        now on the target's other traffic."""
+        self.wanted.discard(trace_id)
+        self.decided.pop(trace_id, None)
+        fresh = new_trace_id()
+        self.wanted.add(fresh)
+        return fresh
 
     async def wait(self, deadline: float) -> None:
         """Until every question's trace is decided, or the deadline."""

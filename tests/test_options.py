@@ -6,7 +6,7 @@ import argparse
 
 import pytest
 
-from ragmon.options import byte_size, duration, fraction, listen_address, positive_int
+from ragmon.options import byte_size, duration, fraction, listen_address, non_negative_int, positive_int
 
 
 def test_durations_in_every_unit() -> None:
@@ -48,6 +48,14 @@ def test_positive_int() -> None:
     for bad in ("0", "-2", "2.5"):
         with pytest.raises(argparse.ArgumentTypeError):
             positive_int(bad)
+
+
+def test_non_negative_int() -> None:
+    assert (non_negative_int("0"), non_negative_int("2")) == (0, 2)
+    with pytest.raises(argparse.ArgumentTypeError, match="must be 0 or more: -1"):
+        non_negative_int("-1")
+    with pytest.raises(argparse.ArgumentTypeError, match="not a whole number"):
+        non_negative_int("two")
 
 
 def test_listen_addresses_ipv4_ipv6_and_off() -> None:

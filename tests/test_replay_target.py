@@ -277,6 +277,62 @@ async def test_more_questions_in_flight_than_the_http_pool_default_each_get_thei
         assert example.answer == llm.answer(asked.question, retriever.search(asked.question))
 
 
+async def test_a_transient_failure_is_asked_again_under_a_new_trace_id() -> None:
+    # Each question's first request is traced and answered by the hallucinating build, then refused with
+    # 503 (Retry-After 0); the second is answered by the healthy build. The example must carry the healthy
+    # answer: the retry's trace, not the failed attempt's, which shares nothing with it but the question.
+    _, questions = load_corpus()
+    golden = [Example(id=f"q{i}", question=questions[i].question) for i in range(3)]
+    healthy, hallucinating = build("healthy"), build("hallucinating")
+    receiver = free_port()
+    asked: dict[str, list[str]] = {}
+
+    with sdk_tracer(receiver) as tracer:
+        async def ask(request: web.Request) -> web.Response:
+            question = (await request.json())["question"]
+            tries = asked.setdefault(question, [])
+            tries.append(request.headers["traceparent"][3:35])
+            phase, (retriever, llm) = (("hallucinating", hallucinating) if len(tries) == 1
+                                       else ("healthy", healthy))
+            with tracer.start_as_current_span("POST /ask", context=propagate.extract(request.headers),
+                                              kind=SpanKind.SERVER):
+                reply = answer(tracer, retriever, llm, Question("", question, ()), phase)
+            if len(tries) == 1:
+                return web.json_response({"error": "busy"}, status=503, headers={"Retry-After": "0"})
+            return web.json_response({"answer": reply.text})
+
+        async with serving(ask) as url:
+            examples = await asyncio.to_thread(collect, golden, live_target(url, receiver), log=None)
+    assert all(len(tries) == 2 and tries[0] != tries[1] for tries in asked.values()) and len(asked) == 3
+    retriever, llm = healthy
+    for example, question in zip(examples, golden, strict=True):
+        assert example.answer == llm.answer(question.question, retriever.search(question.question))
+        assert example.answer != hallucinating[1].answer(question.question,
+                                                         hallucinating[0].search(question.question))
+
+
+@pytest.mark.parametrize(("status", "times"), [(500, 3), (400, 1)])
+async def test_an_answer_that_keeps_failing_is_reported_with_how_often_it_was_asked(status: int,
+                                                                                   times: int) -> None:
+    # 2 retries (the default): a 500 is asked 3 times, then reported; a 400 is the request's fault and is
+    # not asked again.
+    requests = 0
+
+    async def ask(request: web.Request) -> web.Response:
+        nonlocal requests
+        requests += 1
+        return web.Response(status=status, text="boom", headers={"Retry-After": "0"})
+
+    async with serving(ask) as url:
+        with pytest.raises(RagmonError) as raised:
+            await asyncio.to_thread(collect, [Example(id="a", question="q")], live_target(url, free_port()),
+                                    log=None)
+    assert requests == times
+    suffix = f" (asked {times} times)" if times > 1 else ""
+    assert str(raised.value).endswith(
+        f"1 of 1 questions got no answer from {url}: HTTP {status} (boom){suffix}: a")
+
+
 async def test_traces_that_are_not_rag_are_one_reason_naming_every_example() -> None:
     golden = [Example(id=name, question=f"question {name}") for name in ("a", "b", "c")]
     receiver = free_port()
