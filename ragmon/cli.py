@@ -14,6 +14,7 @@ import os
 import sys
 import traceback
 from collections.abc import Sequence
+from typing import Any
 
 from ragmon import __version__
 from ragmon.errors import RagmonError
@@ -51,7 +52,22 @@ def _apply_env_defaults(parser: argparse.ArgumentParser, environ: dict[str, str]
             parser.error(f"{variable}={value!r}: {exc}")
         if action.choices is not None and any(v not in action.choices for v in converted):
             parser.error(f"{variable}={value!r}: choose from {', '.join(map(str, action.choices))}")
-        action.default = converted if isinstance(action, argparse._AppendAction) else converted[0]
+        if isinstance(action, argparse._AppendAction):
+            action.__class__ = _AppendOverEnvironment
+            action.default = converted
+        else:
+            action.default = converted[0]
+
+
+class _AppendOverEnvironment(argparse._AppendAction):
+    """A repeatable flag whose environment values give way to the command line's, as every other flag's
+    do: `RAGMON_GATE=groundedness=0.8` with `--gate recall=0.5` gates on recall alone, not on both."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,
+                 option_string: str | None = None) -> None:
+        if getattr(namespace, self.dest, None) is self.default:
+            setattr(namespace, self.dest, [])
+        super().__call__(parser, namespace, values, option_string)
 
 
 def build_parser(command: str | None, environ: dict[str, str] | None = None) -> argparse.ArgumentParser:

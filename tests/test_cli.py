@@ -27,6 +27,9 @@ def test_every_flag_reads_its_environment_variable_and_the_command_line_wins() -
     # argparse applies `type` to string defaults, so the environment's "5000" arrives as an int.
     assert (args.max_traces, args.gate, args.quiet) == (5000, ["groundedness=0.8", "recall=0.5"], True)
     assert parser.parse_args(["--max-traces", "7"]).max_traces == 7
+    # A repeatable flag on the command line replaces the environment's values, it does not add to them.
+    assert parser.parse_args(["--gate", "mrr=0.5", "--gate", "ndcg=0.4"]).gate == ["mrr=0.5", "ndcg=0.4"]
+    assert parser.parse_args([]).gate == ["groundedness=0.8", "recall=0.5"]  # and they are not used up
 
 
 def test_unset_variables_leave_the_defaults() -> None:
