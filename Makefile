@@ -32,6 +32,7 @@ demo: $(VENV)/.runtime
 
 lint: $(VENV)/.test
 	$(BIN)/ruff check ragmon tests benchmarks
+	$(BIN)/python -m mypy
 
 test: $(VENV)/.test prometheus lint
 	$(BIN)/pytest -n 2 --dist loadfile

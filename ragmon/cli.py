@@ -47,7 +47,7 @@ def _apply_env_defaults(parser: argparse.ArgumentParser, environ: dict[str, str]
             continue
         items = [v for v in value.split(",") if v] if isinstance(action, argparse._AppendAction) else [value]
         try:
-            converted = [action.type(v) if action.type else v for v in items]
+            converted = [action.type(v) if callable(action.type) else v for v in items]
         except (argparse.ArgumentTypeError, ValueError, TypeError) as exc:
             parser.error(f"{variable}={value!r}: {exc}")
         if action.choices is not None and any(v not in action.choices for v in converted):

@@ -112,6 +112,9 @@ def _as_context(item: ContextLike) -> Context:
     """A Context whose JSON the sidecar will accept: `Context` does not check its own field types."""
     if isinstance(item, str):
         return Context(content_id(item), item)
+    doc_id: Any
+    text: Any
+    score: Any
     if isinstance(item, Context):
         doc_id, text, score = item.id, item.text, item.score
     elif isinstance(item, Mapping):

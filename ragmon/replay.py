@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import gc
+import io
 import os
 import sys
 import time
@@ -248,7 +249,7 @@ class Progress:
 
     def __init__(self, stream: TextIO | None, *, enabled: bool = True) -> None:
         """`stream` is None when the process started with it closed (Python's sys.stderr then)."""
-        self.stream = stream
+        self.stream: TextIO = io.StringIO() if stream is None else stream  # nowhere to draw: never drawn
         self.enabled = enabled and stream is not None and stream.isatty()
         self.started = time.monotonic()
         self.last = 0.0

@@ -308,8 +308,8 @@ class Sidecar:
         for runner in reversed(self._runners_web):
             await runner.cleanup()
         self._runners_web.clear()
-        for runner in self._runners:
-            await runner.lane.close()
+        for lane_runner in self._runners:
+            await lane_runner.lane.close()
         if self._capture is not None:
             await self._capture.close()
 

@@ -552,7 +552,7 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
         word_from = pos  # where the word before a period can start: not before the last abbreviation
         for b in _BOUNDARY.finditer(text, pos, end):
             stop = b.end()
-            next_at = _LEADING_SPACE.match(text, stop, end).end()
+            next_at = _LEADING_SPACE.match(text, stop, end).end()  # type: ignore[union-attr]  # \s* matches
             if stop - b.start() == 1 and text[b.start()] == "." and next_at < end:
                 before = text[word_from:b.start()]
                 words = before.rsplit(None, 1)

@@ -300,13 +300,18 @@ class _Plan:
 
 def _usage(message: Any, unanswered: int) -> Usage | None:
     usage = getattr(message, "usage", None)
-    tokens = (getattr(usage, "input_tokens", None), getattr(usage, "output_tokens", None))
-    if not all(isinstance(t, int) and t >= 0 for t in tokens):
+    inputs = _count(getattr(usage, "input_tokens", None))
+    outputs = _count(getattr(usage, "output_tokens", None))
+    written = _count(getattr(usage, "cache_creation_input_tokens", None) or 0)
+    read = _count(getattr(usage, "cache_read_input_tokens", None) or 0)
+    if inputs is None or outputs is None or written is None or read is None:
         return None
-    cached = [getattr(usage, f"cache_{k}_input_tokens", None) or 0 for k in ("creation", "read")]
-    if not all(isinstance(t, int) and t >= 0 for t in cached):
-        return None
-    return Usage(tokens[0] + sum(cached), tokens[1], 1, unanswered)
+    return Usage(inputs + written + read, outputs, 1, unanswered)
+
+
+def _count(value: Any) -> int | None:
+    """A token count as the reply gives it, or None when it is none (missing, negative, not a number)."""
+    return value if isinstance(value, int) and value >= 0 else None
 
 
 class _Attempts:

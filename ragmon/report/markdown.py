@@ -33,8 +33,8 @@ def render(report: Report, gates: Sequence[GateResult], *, worst: int = DEFAULT_
         lines += ["", "| gate | value | result | reason |", "|---|---:|---|---|"]
         for g in gates:
             value = "undefined" if g.value is None else f"{g.value:.4g}"
-            result = "pass" if g.passed else "**FAIL**"
-            lines.append(f"| {g.metric} {g.op} {g.threshold:g} | {value} | {result} | {_cell(g.reason)} |")
+            held = "pass" if g.passed else "**FAIL**"
+            lines.append(f"| {g.metric} {g.op} {g.threshold:g} | {value} | {held} | {_cell(g.reason)} |")
     if report.skipped:
         lines += ["", f"### Skipped ({len(report.skipped)})", ""]
         lines += [f"- {_code(example_id)}: {_text(reason)}" for example_id, reason in report.skipped]
