@@ -254,11 +254,14 @@ class TraceSink:
 
     A span of a question's trace arriving after the Assembler decided it is added to the kept trace,
     where the sidecar would count and drop it: the traces are only read once waiting is over, and a gate
-    should score the whole trace the build produced."""
+    should score the whole trace the build produced. Decided traces are taken as spans arrive, not only
+    once every question is answered: a large golden set fills the Assembler, whose evictions must be kept
+    like any decision, and the late spans of an evicted trace joined to it."""
 
-    def __init__(self, wanted: set[str], *, quiet: float, decision_wait: float) -> None:
+    def __init__(self, wanted: set[str], *, quiet: float, decision_wait: float,
+                 max_traces: int = 20_000) -> None:
         self.wanted = wanted
-        self.assembler = Assembler(quiet=quiet, decision_wait=decision_wait)
+        self.assembler = Assembler(quiet=quiet, decision_wait=decision_wait, max_traces=max_traces)
         self.decided: dict[str, Trace] = {}
         self.rejected: Counter[str] = Counter()
         self._changed = asyncio.Event()
@@ -269,9 +272,12 @@ class TraceSink:
                 self.assembler.add(span)
                 continue
             if self.assembler.add(span) == "late":
+                if span.trace_id not in self.decided:
+                    self._keep(self.assembler.pop_decided())  # evicted moments ago, in this very batch
                 trace = self.decided.get(span.trace_id)
                 if trace is not None and all(s.span_id != span.span_id for s in trace.spans):
                     self.decided[span.trace_id] = Trace(trace.trace_id, (*trace.spans, span))
+        self._keep(self.assembler.pop_decided())
         self._changed.set()
         return True
 

@@ -405,6 +405,18 @@ async def test_a_trace_whose_root_is_not_recognisable_is_kept_at_the_deadline() 
     assert sink.decided[ours].spans == (entry, child)
 
 
+def test_a_trace_evicted_while_questions_are_asked_keeps_its_later_spans() -> None:
+    # A buffer of one trace: B's first span evicts A while A still has its root to come (a large golden
+    # set does this at 20,000). A is kept as decided, and its root, late, joins it.
+    a, b = new_trace_id(), new_trace_id()
+    sink = TraceSink({a, b}, quiet=10.0, decision_wait=30.0, max_traces=1)
+    a_child = Span(a, "2" * 16, "1" * 16, "retrieve", kind=1)
+    a_root = Span(a, "1" * 16, None, "POST /ask", kind=2)
+    sink.offer([a_child], "http")
+    sink.offer([Span(b, "3" * 16, None, "POST /ask", kind=2), a_root], "http")
+    assert sink.decided[a].spans == (a_child, a_root)
+
+
 PEAK_RSS_PROBE = """
 import atexit, sys
 from ragmon.cli import main
