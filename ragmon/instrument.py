@@ -34,6 +34,7 @@ from ragmon import __version__
 from ragmon.ids import content_id
 from ragmon.model import Context
 from ragmon.semconv import ragmon as convention
+from ragmon.semconv.common import metadata_id
 
 ContextLike = Context | Mapping[str, Any] | str
 
@@ -119,6 +120,9 @@ def _as_context(item: ContextLike) -> Context:
         doc_id, text, score = item.id, item.text, item.score
     elif isinstance(item, Mapping):
         doc_id, text, score = item.get("id"), item.get("text"), item.get("score")
+        metadata = item.get("metadata")
+        if doc_id is None and isinstance(metadata, Mapping):
+            doc_id = metadata_id(metadata)  # as the sidecar would name it: labels name documents so
     else:
         raise TypeError(f"a context is a Context, a mapping or a string, got {type(item).__name__}")
     if not isinstance(text, str):

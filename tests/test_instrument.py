@@ -139,6 +139,20 @@ def test_labelled_traffic_and_a_plain_string_context(app: App) -> None:
     assert example.pipeline == "shop"
 
 
+def test_a_mapping_without_an_id_is_named_by_its_metadata_as_loaders_do(app: App) -> None:
+    # {"text", "metadata": {"source"}}, a LangChain document as a dict: named "faq.md" (metadata id, else
+    # source, else doc_id), as extraction names it, so relevant_ids=["faq.md"] finds it retrieved.
+    with instrument.rag_span(QUESTION, relevant_ids=["faq.md"], tracer_provider=app.provider) as rag:
+        rag.retrieved([{"text": SHIPPING, "metadata": {"source": "faq.md"}},
+                       {"text": ANSWER, "metadata": {"doc_id": 7, "source": "guide.md"}}])
+        rag.answered(ANSWER)
+
+    example = app.example()
+
+    assert example is not None
+    assert example.contexts == (Context("faq.md", SHIPPING), Context("guide.md", ANSWER))
+
+
 def test_nothing_retrieved_is_recorded_as_empty(app: App) -> None:
     with instrument.rag_span(QUESTION, tracer_provider=app.provider) as rag:
         rag.retrieved([])

@@ -188,9 +188,14 @@ def make_context(span: Span, where: str, doc_id: Any, text: Any, score: Any, met
                                       f"{where} has no text (no content, and none in its metadata), so "
                                       "the answer cannot be checked against it")
         if ident is None:
-            ident = next((i for k in _METADATA_ID_KEYS if (i := _id_text(meta.get(k))) is not None),
-                         None) or content_id(body)
+            ident = metadata_id(meta) or content_id(body)
     return Context(ident, body, number(score))
+
+
+def metadata_id(metadata: Mapping[str, Any]) -> str | None:
+    """A document's id from its metadata (id, else source, else doc_id), as LangChain and LlamaIndex
+    loaders record it; shared with `ragmon.instrument`, so both name a document alike."""
+    return next((i for k in _METADATA_ID_KEYS if (i := _id_text(metadata.get(k))) is not None), None)
 
 
 def _id_text(value: Any) -> str | None:
