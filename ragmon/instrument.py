@@ -32,7 +32,7 @@ from opentelemetry import trace
 
 from ragmon import __version__
 from ragmon.ids import content_id
-from ragmon.model import Context
+from ragmon.model import Context, check_text
 from ragmon.semconv import ragmon as convention
 from ragmon.semconv.common import metadata_id
 
@@ -59,7 +59,7 @@ class RagSpan:
 
     def answered(self, answer: str, *, citations: Iterable[str] | None = None) -> None:
         """Record the generated answer and, if the app knows them, the ids it cites."""
-        _check_text("answer", answer)
+        check_text("answered", "answer", answer)
         self._step("generation", {convention.ANSWER: answer})
         self._span.set_attribute(convention.ANSWER, answer)
         if citations is not None:
@@ -79,9 +79,11 @@ def rag_span(question: str, *, pipeline: str | None = None, relevant_ids: Iterab
              ground_truth: str | None = None, name: str = "rag",
              tracer_provider: trace.TracerProvider | None = None) -> Iterator[RagSpan]:
     """A span for one RAG request; `tracer_provider` defaults to the global one."""
-    _check_text("question", question)
-    _check_text("pipeline", pipeline, optional=True)
-    _check_text("ground_truth", ground_truth, optional=True)
+    # The sidecar reads `ragmon.*` strictly and drops a whole trace over one mistyped value; refusing it
+    # here names the culprit in the app, where it can be fixed.
+    check_text("rag_span", "question", question)
+    check_text("rag_span", "pipeline", pipeline, optional=True)
+    check_text("rag_span", "ground_truth", ground_truth, optional=True)
     tracer = trace.get_tracer(__name__, __version__, tracer_provider=tracer_provider)
     attributes: dict[str, Any] = {convention.QUESTION: question}
     if pipeline is not None:
@@ -94,13 +96,6 @@ def rag_span(question: str, *, pipeline: str | None = None, relevant_ids: Iterab
         yield RagSpan(tracer, span)
 
 
-def _check_text(label: str, value: object, *, optional: bool = False) -> None:
-    """The sidecar reads `ragmon.*` strictly and drops a whole trace over one mistyped value; refusing it
-    here names the culprit in the app, where it can be fixed."""
-    if not (isinstance(value, str) or (optional and value is None)):
-        raise TypeError(f"{label} must be a string, got {type(value).__name__}")
-
-
 def _not_text(label: str, items: Iterable[Any]) -> Iterable[Any]:
     """A lone string is an iterable too, of its characters: recording those as ids or documents would
     be silently wrong, so it is refused."""
@@ -110,21 +105,17 @@ def _not_text(label: str, items: Iterable[Any]) -> Iterable[Any]:
 
 
 def _as_context(item: ContextLike) -> Context:
-    """A Context whose JSON the sidecar will accept: `Context` does not check its own field types."""
+    """A Context whose JSON the sidecar will accept (a Context checks its own fields when built)."""
+    if isinstance(item, Context):
+        return item
     if isinstance(item, str):
         return Context(content_id(item), item)
-    doc_id: Any
-    text: Any
-    score: Any
-    if isinstance(item, Context):
-        doc_id, text, score = item.id, item.text, item.score
-    elif isinstance(item, Mapping):
-        doc_id, text, score = item.get("id"), item.get("text"), item.get("score")
-        metadata = item.get("metadata")
-        if doc_id is None and isinstance(metadata, Mapping):
-            doc_id = metadata_id(metadata)  # as the sidecar would name it: labels name documents so
-    else:
+    if not isinstance(item, Mapping):
         raise TypeError(f"a context is a Context, a mapping or a string, got {type(item).__name__}")
+    doc_id, text, score = item.get("id"), item.get("text"), item.get("score")
+    metadata = item.get("metadata")
+    if doc_id is None and isinstance(metadata, Mapping):
+        doc_id = metadata_id(metadata)  # as the sidecar would name it: labels name documents so
     if not isinstance(text, str):
         raise TypeError(f"a context needs a string text, got {item!r:.80}")
     return Context(content_id(text) if doc_id is None else str(doc_id), text,

@@ -16,8 +16,6 @@ _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 """A surrogate escaped. A regex, as its literal start lets the engine skip to backslashes (rare) where
 `in` would test at every "d" (5x slower); compiled for bytes and for str below."""
 _SURROGATE_ESCAPE_BYTES = re.compile(_SURROGATE_ESCAPE.pattern.encode())
-
-
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 """In a str every surrogate is lone: `json.loads` joins an escaped pair into one character."""
 

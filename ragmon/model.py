@@ -40,8 +40,8 @@ class Context:
     score: float | None = None
 
     def __post_init__(self) -> None:
-        _check_text("Context", "id", self.id)
-        _check_text("Context", "text", self.text)
+        check_text("Context", "id", self.id)
+        check_text("Context", "text", self.text)
         score = self.score
         if score is not None and (isinstance(score, bool) or not isinstance(score, int | float)):
             raise TypeError(f"Context.score must be a number or None, got {type(self.score).__name__}")
@@ -67,10 +67,10 @@ class Example:
     extra: Mapping[str, Any] = field(default_factory=dict, compare=False, hash=False)
 
     def __post_init__(self) -> None:
-        _check_text("Example", "id", self.id)
-        _check_text("Example", "question", self.question)
+        check_text("Example", "id", self.id)
+        check_text("Example", "question", self.question)
         for name in ("answer", "ground_truth", "category", "pipeline"):
-            _check_text("Example", name, getattr(self, name), optional=True)
+            check_text("Example", name, getattr(self, name), optional=True)
         if self.contexts is not None:
             contexts = _items("contexts", self.contexts, Context, tuple)
             object.__setattr__(self, "contexts", contexts)
@@ -81,7 +81,8 @@ class Example:
             object.__setattr__(self, "citations", _items("citations", self.citations, str, tuple))
 
 
-def _check_text(owner: str, name: str, value: object, *, optional: bool = False) -> None:
+def check_text(owner: str, name: str, value: object, *, optional: bool = False) -> None:
+    """A TypeError naming `owner.name` unless `value` is a string (or None, when optional)."""
     if not (isinstance(value, str) or (optional and value is None)):
         wanted = "a string or None" if optional else "a string"
         raise TypeError(f"{owner}.{name} must be {wanted}, got {type(value).__name__}")

@@ -206,7 +206,7 @@ def test_mistyped_labels_are_refused_when_the_request_starts(labels: dict[str, A
 
 
 def test_a_context_object_without_text_is_refused_in_the_app(app: App) -> None:
-    # Context does not check its fields; its JSON {"text": null} would make the sidecar reject the trace.
+    # Its JSON {"text": null} would make the sidecar reject the trace; Context refuses it when built.
     with instrument.rag_span(QUESTION, tracer_provider=app.provider) as rag, pytest.raises(TypeError):
         rag.retrieved([Context("kb-ship", None)])  # type: ignore[arg-type]
 
