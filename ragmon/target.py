@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import math
 import os
 import secrets
 import socket
@@ -192,7 +193,7 @@ def _retry_after(header: str | None) -> float:
         seconds = float(header) if header is not None else RETRY_PAUSE
     except ValueError:
         seconds = RETRY_PAUSE
-    return min(max(seconds, 0.0), MAX_RETRY_AFTER)
+    return min(max(seconds, 0.0), MAX_RETRY_AFTER) if math.isfinite(seconds) else RETRY_PAUSE
 
 
 async def _read_to_end(stream: aiohttp.StreamReader, keep: int) -> bytes:

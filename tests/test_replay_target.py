@@ -38,7 +38,7 @@ from ragmon.demo.app import answer, write_golden
 from ragmon.demo.rag import Answer, Question, build, load_corpus
 from ragmon.errors import RagmonError
 from ragmon.model import Example
-from ragmon.target import Target, TraceSink, collect, new_trace_id, traceparent
+from ragmon.target import RETRY_PAUSE, Target, TraceSink, _retry_after, collect, new_trace_id, traceparent
 from ragmon.traces import Span
 
 GATE = "groundedness=0.85"
@@ -309,6 +309,16 @@ async def test_a_transient_failure_is_asked_again_under_a_new_trace_id() -> None
         assert example.answer == llm.answer(question.question, retriever.search(question.question))
         assert example.answer != hallucinating[1].answer(question.question,
                                                          hallucinating[0].search(question.question))
+
+
+@pytest.mark.parametrize(("header", "seconds"), [
+    ("2", 2.0), ("0", 0.0), ("-5", 0.0),          # seconds as given, never negative
+    ("3600", 30.0),                                # at most 30 s
+    (None, RETRY_PAUSE), ("Wed, 21 Oct 2026 07:28:00 GMT", RETRY_PAUSE), ("nan", RETRY_PAUSE),
+])
+def test_retry_after_is_read_as_seconds_within_bounds(header: str | None, seconds: float) -> None:
+    # A NaN would reach asyncio.sleep and stop the run with a ValueError.
+    assert _retry_after(header) == seconds
 
 
 @pytest.mark.parametrize(("status", "times"), [(500, 3), (400, 1)])
