@@ -28,6 +28,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
 
 EXIT_ERROR = 2
 _TRUE = {"1", "true", "yes", "on"}
+_FALSE = {"0", "false", "no", "off", ""}
 
 
 def _apply_env_defaults(parser: argparse.ArgumentParser, environ: dict[str, str]) -> None:
@@ -43,7 +44,7 @@ def _apply_env_defaults(parser: argparse.ArgumentParser, environ: dict[str, str]
         if value is None:
             continue
         if isinstance(action, argparse._StoreTrueAction):
-            action.default = value.strip().lower() in _TRUE
+            action.default = _switch(parser, variable, value)
             continue
         items = [v for v in value.split(",") if v] if isinstance(action, argparse._AppendAction) else [value]
         try:
@@ -57,6 +58,16 @@ def _apply_env_defaults(parser: argparse.ArgumentParser, environ: dict[str, str]
             action.default = converted
         else:
             action.default = converted[0]
+
+
+def _switch(parser: argparse.ArgumentParser, variable: str, value: str) -> bool:
+    """An on/off flag's variable. Anything but the usual spellings is refused rather than read as off: a
+    typo ("ture") or a value meant for another subcommand's flag of the same name (`serve --quiet` takes a
+    duration) would otherwise switch the flag off without a word."""
+    word = value.strip().lower()
+    if word not in _TRUE | _FALSE:
+        parser.error(f"{variable}={value!r}: not on or off (use 1, true, yes, on or 0, false, no, off)")
+    return word in _TRUE
 
 
 class _AppendOverEnvironment(argparse._AppendAction):

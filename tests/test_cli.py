@@ -39,6 +39,19 @@ def test_unset_variables_leave_the_defaults() -> None:
     assert (args.max_traces, args.gate, args.quiet) == (20_000, [], False)
 
 
+def test_a_switch_variable_that_is_neither_on_nor_off_is_refused_naming_it(capsys) -> None:
+    # "2s" is what `serve --quiet` takes: set for serve, it must not silently switch replay's --quiet off.
+    for value in ("2s", "ture"):
+        with pytest.raises(SystemExit) as exit_:
+            _apply_env_defaults(_parser(), {"RAGMON_QUIET": value})
+        assert exit_.value.code == 2
+        assert f"RAGMON_QUIET={value!r}" in capsys.readouterr().err
+    for value, on in (("ON", True), (" 1 ", True), ("off", False), ("0", False), ("", False)):
+        parser = _parser()
+        _apply_env_defaults(parser, {"RAGMON_QUIET": value})
+        assert parser.parse_args([]).quiet is on
+
+
 def test_version(ragmon_cmd: list[str]) -> None:
     result = subprocess.run([*ragmon_cmd, "--version"], capture_output=True, text=True, timeout=60,
                             check=False)
