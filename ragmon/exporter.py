@@ -35,6 +35,9 @@ JUDGE_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2
 LAG_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0)
 OTHER_PIPELINE = "other"
 UNKNOWN_PIPELINE = "unknown"
+RESERVED_PIPELINES = (OTHER_PIPELINE, UNKNOWN_PIPELINE)
+"""Label values with a meaning of their own (everything unlabelled, no name at all): not listable."""
+MAX_PIPELINES = 20
 WINDOW_SLOTS = 60
 
 
@@ -131,20 +134,30 @@ class WindowCollector:
 class Exporter:
     """Every metric of the sidecar; methods are named after the events the service reports."""
 
-    def __init__(self, *, window: float = 300.0, max_pipelines: int = 20,
-                 judges: Sequence[str] = ("lexical",), capture: bool = False,
-                 clock: Callable[[], float] = time.monotonic, version: str = __version__) -> None:
+    def __init__(self, *, window: float = 300.0, max_pipelines: int = MAX_PIPELINES,
+                 pipelines: Sequence[str] | None = None, judges: Sequence[str] = ("lexical",),
+                 capture: bool = False, clock: Callable[[], float] = time.monotonic,
+                 version: str = __version__) -> None:
+        """`pipelines`, when given, is the allow-list: exactly those names get a label of their own, in
+        every replica and across restarts, and `max_pipelines` does not apply."""
+        listed = () if pipelines is None else tuple(dict.fromkeys(pipelines))
+        refused = [name for name in listed if not name or name in RESERVED_PIPELINES]
+        if refused:
+            raise ValueError(f"pipeline names that cannot be listed: {refused}")
         # Process-wide switch of prometheus_client: `_created` series would double every counter's
         # series count for a value Prometheus does not need (it detects resets itself).
         prometheus_client.disable_created_metrics()
         self.registry = CollectorRegistry()
         self._judges = tuple(judges)
         self._capture_outcomes = CAPTURE_OUTCOMES if capture else ()
-        self._max_pipelines = max_pipelines
+        # An allow-list is a full set of labels from the start, with no slot left for a newcomer.
+        self._max_pipelines = max_pipelines if pipelines is None else 0
         self._pipelines: set[str] = set()
         """Names counted against `max_pipelines`."""
-        self._labels: set[str] = set()
-        """Label values whose zero series exist: those names, and `other` once the cap is reached."""
+        preset = () if pipelines is None else (*listed, OTHER_PIPELINE)
+        self._labels: set[str] = set(preset)
+        """Label values whose zero series exist: those names, and `other` once the cap is reached (the
+        listed names and `other` from the start with an allow-list)."""
         self._lock = threading.Lock()
         r = self.registry
         self._received = Counter("ragmon_spans_received", "Spans accepted from the OTLP receivers",
@@ -184,9 +197,12 @@ class Exporter:
                 self._judge_requests.labels(judge, outcome)
             self._judge_duration.labels(judge)
             self._judge_cost.labels(judge)
+        for name in preset:
+            self._precreate(name)
 
     def pipeline_label(self, name: str | None, *, claim: bool = True) -> str:
-        """The label for a pipeline name: the first `max_pipelines` names seen, then `other`.
+        """The label for a pipeline name: a listed name (see `pipelines`), else the first `max_pipelines`
+        names seen; anything else is `other`.
 
         `claim=False` (a trace that yields no example) uses a name's label only when it has one, else
         `other`: the slots belong to RAG pipelines, and in the scale-out pool every service's traces

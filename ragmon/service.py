@@ -41,7 +41,7 @@ from prometheus_client.aiohttp import make_aiohttp_handler
 from ragmon import __version__, llm_lane
 from ragmon.capture import CaptureWriter, threshold
 from ragmon.errors import InputError, RagmonError
-from ragmon.exporter import Exporter
+from ragmon.exporter import MAX_PIPELINES, OTHER_PIPELINE, RESERVED_PIPELINES, UNKNOWN_PIPELINE, Exporter
 from ragmon.judges import lexical
 from ragmon.model import Example
 from ragmon.options import MiB, byte_size, duration, fraction, listen_address, positive_int
@@ -94,9 +94,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     export = parser.add_argument_group("metrics")
     export.add_argument("--window", type=duration, default="5m",
                         help="window of the groundedness/hallucination gauges (default 5m)")
-    export.add_argument("--max-pipelines", type=positive_int, default=20,
-                        help="distinct pipeline label values; later ones are exported as 'other' "
-                             "(default 20)")
+    export.add_argument("--max-pipelines", type=positive_int,
+                        help="distinct pipeline label values, given to names in order of arrival; later "
+                             f"ones are exported as 'other' (default {MAX_PIPELINES}; not with --pipelines)")
+    export.add_argument("--pipelines", type=pipeline_names, action="append", metavar="NAME[,NAME...]",
+                        help="label exactly these pipelines, everything else as 'other' (repeatable). "
+                             "Unlike --max-pipelines, the labels are the same in every replica and "
+                             "across restarts, and exist at 0 from the start, so dashboards and alerts "
+                             "can name a pipeline. Cannot be combined with --max-pipelines")
     capture = parser.add_argument_group("capture of low-scoring examples (stores production text)")
     capture.add_argument("--capture", type=Path, metavar="FILE",
                          help="append poorly grounded examples to FILE as ragmon JSONL, ready for "
@@ -130,7 +135,9 @@ class ServeConfig:
     k: int = 5
     lexical_threshold: float = lexical.DEFAULT_THRESHOLD
     window: float = 300.0
-    max_pipelines: int = 20
+    max_pipelines: int = MAX_PIPELINES
+    pipelines: tuple[str, ...] | None = None
+    """The label allow-list; `max_pipelines` does not apply when it is set."""
     max_body: int = 16 * MiB
     token: str | None = field(default=None, repr=False)
     drain_seconds: float = 10.0
@@ -146,11 +153,41 @@ class ServeConfig:
             max_spans_per_trace=args.max_spans_per_trace, sample_rate=args.sample_rate,
             workers=args.workers, queue_size=args.queue_size, k=args.k,
             lexical_threshold=args.lexical_threshold, window=args.window,
-            max_pipelines=args.max_pipelines, max_body=args.max_body,
+            max_pipelines=MAX_PIPELINES if args.max_pipelines is None else args.max_pipelines,
+            pipelines=allow_list(args.pipelines, args.max_pipelines), max_body=args.max_body,
             token=read_token(args.token_file, os.environ.get("RAGMON_TOKEN")),
             drain_seconds=args.drain_seconds, capture=args.capture, capture_below=args.capture_below,
             capture_max_bytes=args.capture_max_bytes,
         )
+
+
+def pipeline_names(text: str) -> list[str]:
+    """One `--pipelines` value: names separated by commas."""
+    names = [name.strip() for name in text.split(",")]
+    for position, name in enumerate(names, 1):
+        if not name:
+            raise argparse.ArgumentTypeError(f"pipeline name {position} of {text!r} is empty")
+        if name in RESERVED_PIPELINES:
+            raise argparse.ArgumentTypeError(
+                f"{name!r} is a reserved label ({OTHER_PIPELINE!r}: every unlisted pipeline, "
+                f"{UNKNOWN_PIPELINE!r}: traces without a name)")
+    return names
+
+
+def allow_list(values: list[list[str]] | None, max_pipelines: int | None) -> tuple[str, ...] | None:
+    """The names of every `--pipelines` (or RAGMON_PIPELINES), in order, once each.
+
+    With both flags, one would silently lose: the allow-list makes a cap meaningless, and a cap set
+    somewhere (an environment variable in a chart) would not be doing what its author expects."""
+    if values is None:
+        return None
+    if max_pipelines is not None:
+        raise InputError("--pipelines and --max-pipelines cannot be combined (set either, as a flag or as "
+                         "RAGMON_PIPELINES / RAGMON_MAX_PIPELINES): an allow-list has no cap")
+    names = tuple(dict.fromkeys(name for value in values for name in value))
+    if not names:
+        raise InputError("--pipelines (RAGMON_PIPELINES) names no pipeline")
+    return names
 
 
 def read_token(path: Path | None, from_env: str | None) -> str | None:
@@ -208,7 +245,7 @@ class Sidecar:
         self.config = config
         self._lanes = list(lanes) if lanes is not None else [lexical_lane(config)]
         self.exporter = Exporter(window=config.window, max_pipelines=config.max_pipelines,
-                                 judges=[lane.judge for lane in self._lanes],
+                                 pipelines=config.pipelines, judges=[lane.judge for lane in self._lanes],
                                  capture=config.capture is not None)
         self.assembler = Assembler(quiet=config.quiet, decision_wait=config.decision_wait,
                                    max_traces=config.max_traces,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import prometheus_client
+import pytest
 from prometheus_client.openmetrics.exposition import generate_latest as generate_openmetrics
 from prometheus_client.openmetrics.parser import text_string_to_metric_families as parse_openmetrics
 from prometheus_client.parser import text_string_to_metric_families
@@ -190,3 +191,36 @@ def test_missing_pipeline_is_labelled_unknown() -> None:
     exporter = Exporter(window=60)
     assert exporter.pipeline_label(None) == "unknown"
     assert exporter.pipeline_label("") == "unknown"
+
+
+def test_listed_pipelines_keep_their_label_whatever_arrives_first() -> None:
+    exporter = Exporter(window=60, pipelines=("checkout-rag", "support-rag"))
+    before = samples(exporter)
+    # Before any trace: the 2 listed names and `other` exist at 0, and no other pipeline value does.
+    expected = {"checkout-rag", "support-rag", "other"}
+    assert {dict(ls)["pipeline"] for (n, ls) in before if n == "ragmon_traces_total"} == expected
+    for pipeline in expected:
+        for outcome in ("scored", "not_sampled", "not_rag", "evicted", "error"):
+            assert before[("ragmon_traces_total", labels(pipeline=pipeline, outcome=outcome))] == 0
+        assert before[("ragmon_examples_scored_total", labels(pipeline=pipeline, judge="lexical"))] == 0
+        for verdict in ("supported", "unsupported"):
+            assert before[("ragmon_claims_total", labels(pipeline=pipeline, judge="lexical",
+                                                         verdict=verdict))] == 0
+    # 25 unlisted names first: more than the default cap of 20, which would have left checkout-rag,
+    # arriving 26th, under `other` without the list.
+    assert [exporter.pipeline_label(f"svc-{i}") for i in range(25)] == ["other"] * 25
+    assert exporter.pipeline_label("checkout-rag") == "checkout-rag"
+    assert exporter.pipeline_label("support-rag", claim=False) == "support-rag"
+    assert exporter.pipeline_label(None) == "other"          # `unknown` is not listed: no label of its own
+    for name in ("svc-3", "checkout-rag", "svc-24"):
+        exporter.trace_outcome(exporter.pipeline_label(name), "scored")
+    after = samples(exporter)
+    assert {dict(ls)["pipeline"] for (n, ls) in after if n == "ragmon_traces_total"} == expected
+    assert after[("ragmon_traces_total", labels(pipeline="other", outcome="scored"))] == 2    # svc-3, svc-24
+    assert after[("ragmon_traces_total", labels(pipeline="checkout-rag", outcome="scored"))] == 1
+
+
+def test_reserved_or_empty_names_cannot_be_listed() -> None:
+    for name in ("other", "unknown", ""):
+        with pytest.raises(ValueError, match="cannot be listed"):
+            Exporter(window=60, pipelines=("shop", name))
