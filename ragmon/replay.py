@@ -57,7 +57,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--markdown", type=Path, metavar="PATH", help="write the Markdown report here")
     parser.add_argument("--junit", type=Path, metavar="PATH", help="write JUnit XML (one test per gate) here")
     parser.add_argument("--worst", type=positive_int, default=markdown.DEFAULT_WORST, metavar="N",
-                        help="weakest examples listed in the Markdown report (default 10)")
+                        help="weakest examples listed in the Markdown report and per breached gate in "
+                             "the JUnit report (default 10)")
     parser.add_argument("--repeat", type=positive_int, default=1, metavar="N",
                         help="score N times with a non-deterministic judge (default 1)")
     parser.add_argument("--min-pass-rate", type=fraction, default=1.0, metavar="R",
@@ -162,7 +163,7 @@ def _write_reports(report: Report, results: Sequence[GateResult], args: argparse
     outputs: list[tuple[Path | None, Callable[[], str]]] = [
         (args.json, lambda: json_report.render(report, results)),
         (args.markdown, lambda: markdown.render(report, results, worst=args.worst)),
-        (args.junit, lambda: junit.render(report, results)),
+        (args.junit, lambda: junit.render(report, results, worst=args.worst)),
     ]
     for path, render in outputs:
         if path is not None:

@@ -45,7 +45,7 @@ def _result(result: ExampleResult) -> dict[str, Any]:
         "metrics": {name: _number(value) for name, value in result.metrics.items()},
         "claims": [
             {"text": v.claim.text, "start": v.claim.start, "end": v.claim.end, "supported": v.supported,
-             "supporting_ids": list(v.supporting_ids)}
+             "supporting_ids": list(v.supporting_ids), "reason": v.reason}
             for v in result.verdicts
         ],
         "relevant_not_retrieved": list(result.relevant_not_retrieved),

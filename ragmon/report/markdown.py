@@ -1,7 +1,8 @@
 """The Markdown report: for a PR comment or a CI step summary, ending with the examples to look at first.
 
 The weakest examples come first (lowest groundedness), then the others with a problem, each showing its
-unsupported sentences verbatim, the relevant documents retrieval missed, and the retrieved ones never used.
+unsupported sentences verbatim with the judge's reason, the relevant documents retrieval missed, and the
+retrieved ones never used.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from collections.abc import Sequence
 
 from ragmon.gate import GateResult
 from ragmon.model import ExampleResult, Report
-from ragmon.report.text import aggregate_cells, verdict
+from ragmon.report.text import aggregate_cells, groundedness_key, verdict
 
 DEFAULT_WORST = 10
 
@@ -50,12 +51,7 @@ def render(report: Report, gates: Sequence[GateResult], *, worst: int = DEFAULT_
 def weakest(results: Sequence[ExampleResult]) -> list[ExampleResult]:
     """Examples with an unsupported claim or a missed relevant document, lowest groundedness first."""
     flagged = [r for r in results if r.relevant_not_retrieved or any(not v.supported for v in r.verdicts)]
-    return sorted(flagged, key=_groundedness_key)
-
-
-def _groundedness_key(result: ExampleResult) -> float:
-    value = result.metrics.get("groundedness")
-    return float("inf") if value is None else value
+    return sorted(flagged, key=groundedness_key)
 
 
 def _example_section(result: ExampleResult) -> list[str]:
@@ -68,6 +64,8 @@ def _example_section(result: ExampleResult) -> list[str]:
         lines += ["", "Unsupported:"]
         for v in unsupported:
             lines += ["", *(f"> {_escaped(line)}" for line in v.claim.text.splitlines() or [""])]
+            if v.reason:
+                lines += ["", f"Reason: {_text(v.reason)}"]
     if result.relevant_not_retrieved:
         lines += ["", "Relevant but not retrieved: " + _ids(result.relevant_not_retrieved)]
     if result.retrieved_unused:

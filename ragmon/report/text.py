@@ -1,4 +1,9 @@
-"""The terminal summary of a replay: a metrics table and one verdict line a CI log reader can grep."""
+"""The terminal summary of a replay: a metrics table, the weakest examples' unsupported sentences, and one
+verdict line, always last, that a CI log reader can grep.
+
+Also the pieces every report that quotes answers shares: which examples are weakest, and sentences cut to
+one bounded line of printable characters, so a long or hostile answer cannot flood a terminal or a CI page.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +11,15 @@ import math
 from collections.abc import Sequence
 
 from ragmon.gate import GateResult
-from ragmon.model import Aggregate, Report
+from ragmon.model import Aggregate, ExampleResult, Report
+
+WORST_SHOWN = 3
+"""Examples whose unsupported sentences the terminal summary quotes."""
+SENTENCES_SHOWN = 3
+"""Unsupported sentences quoted per example in the terminal summary."""
+WIDTH = 86
+"""Characters of a sentence or a reason: its line, indented and labelled, stays within 100 columns."""
+ID_WIDTH = 40
 
 
 def render(report: Report, gates: Sequence[GateResult]) -> str:
@@ -19,6 +32,9 @@ def render(report: Report, gates: Sequence[GateResult]) -> str:
     lines = [header, "", *_table(rows), ""]
     lines += [f"gate {g.metric} {g.op} {g.threshold:g}: {'ok' if g.passed else 'BREACHED'} ({g.reason})"
               for g in gates]
+    worst = _worst_section(report.results)
+    if worst:
+        lines += ["", *worst, ""] if gates else [*worst, ""]
     lines.append(verdict(gates))
     return "\n".join(lines) + "\n"
 
@@ -37,6 +53,57 @@ def verdict(gates: Sequence[GateResult]) -> str:
     if not breached:
         return "PASS" if gates else "PASS (no gates given)"
     return "FAIL: " + ", ".join(f"{g.metric} {g.reason}" for g in breached)
+
+
+def groundedness_key(result: ExampleResult) -> float:
+    """Sorts the least grounded first and examples without a groundedness figure last."""
+    value = result.metrics.get("groundedness")
+    return math.inf if value is None or math.isnan(value) else value
+
+
+def unsupported_lines(result: ExampleResult, *, limit: int, width: int, indent: str) -> list[str]:
+    """Each unsupported sentence quoted on a line, the judge's reason on the next, at most `limit` of them
+    and a count of the rest: a 10,000-example run must not print or store megabytes of answers."""
+    unsupported = [v for v in result.verdicts if not v.supported]
+    lines = []
+    for v in unsupported[:limit]:
+        lines.append(f'{indent}"{clip(v.claim.text, width)}"')
+        if v.reason:
+            lines.append(f"{indent}  reason: {clip(v.reason, width)}")
+    more = len(unsupported) - limit
+    if more > 0:
+        lines.append(f"{indent}and {more} more unsupported sentence{'s' if more > 1 else ''}")
+    return lines
+
+
+def clip(text: str, width: int) -> str:
+    """`text` on one line of at most `width` characters, cut with an ellipsis. A character that is not
+    printable is shown as its Python escape: an ANSI escape in an answer must not restyle the terminal,
+    and XML 1.0 forbids most control characters and every lone surrogate (which UTF-8 cannot encode)."""
+    flat = " ".join(text.split())
+    shown = "".join(map(_printable, flat[:width]))
+    if len(flat) > width or len(shown) > width:
+        return shown[:width - 1].rstrip() + "…"
+    return shown
+
+
+def _printable(char: str) -> str:
+    return char if char.isprintable() else char.encode("unicode_escape").decode("ascii")
+
+
+def _worst_section(results: Sequence[ExampleResult]) -> list[str]:
+    flagged = sorted((r for r in results if any(not v.supported for v in r.verdicts)), key=groundedness_key)
+    if not flagged:
+        return []
+    shown = flagged[:WORST_SHOWN]
+    lines = [f"weakest examples ({len(shown)} of {len(flagged)} with unsupported sentences):"]
+    for result in shown:
+        groundedness = result.metrics.get("groundedness")
+        defined = groundedness is not None and math.isfinite(groundedness)
+        score = f"{groundedness:.2f}" if defined else "undefined"
+        lines.append(f"  {clip(result.example.id, ID_WIDTH)}: groundedness {score}")
+        lines += unsupported_lines(result, limit=SENTENCES_SHOWN, width=WIDTH, indent="    ")
+    return lines
 
 
 def _table(rows: Sequence[tuple[str, ...]]) -> list[str]:

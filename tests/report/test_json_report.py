@@ -1,10 +1,12 @@
-"""JSON report: the documented schema, exact claim text, and null (never NaN) for undefined figures."""
+"""JSON report: the documented schema, exact claim text with the judge's reason, and null (never NaN) for
+undefined figures."""
 
 from __future__ import annotations
 
 import json
 
 import pytest
+from report_cases import INVENTED, INVENTED_REASON, invented_run
 
 from ragmon.gate import GateResult
 from ragmon.model import Report
@@ -38,7 +40,7 @@ def test_schema_keys_and_types(report: Report, gates: tuple[GateResult, ...]) ->
         assert item["metrics"]["answer_relevance"] is None
         answer = result.example.answer or ""
         for claim in item["claims"]:
-            assert set(claim) == {"text", "start", "end", "supported", "supporting_ids"}
+            assert set(claim) == {"text", "start", "end", "supported", "supporting_ids", "reason"}
             assert claim["text"] == answer[claim["start"]:claim["end"]]
     e1 = doc["results"][0]
     unsupported = [c["text"] for c in e1["claims"] if not c["supported"]]
@@ -50,3 +52,15 @@ def test_schema_keys_and_types(report: Report, gates: tuple[GateResult, ...]) ->
 def test_passed_is_true_without_breaches(report: Report) -> None:
     doc = json.loads(render(report, ()))
     assert doc["passed"] is True and doc["gates"] == []
+
+
+def test_claims_carry_the_judges_reason() -> None:
+    report, gates = invented_run()
+    doc = json.loads(render(report, gates))
+    claims = {r["id"]: [(c["text"], c["supported"], c["reason"]) for c in r["claims"]]
+              for r in doc["results"]}
+    # The lexical judge gives no reason for a supported claim: null.
+    assert claims == {
+        "ok": [("Returns are accepted within 30 days of purchase.", True, None)],
+        "bad": [("Refunds are paid to the original card.", True, None), (INVENTED, False, INVENTED_REASON)],
+    }

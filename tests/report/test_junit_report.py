@@ -1,11 +1,14 @@
-"""JUnit XML: parses, one test case per gate, a failure element exactly for the breached ones."""
+"""JUnit XML: parses, one test case per gate, a failure element exactly for the breached ones, naming the
+worst examples with their unsupported sentences and the judge's reasons, in bounded size."""
 
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
+from report_cases import INVENTED, INVENTED_REASON, invented_run, many_long_run
+
 from ragmon.gate import GateResult
-from ragmon.model import Report
+from ragmon.model import Claim, ClaimVerdict, Context, Example, ExampleResult, Report
 from ragmon.report.junit import render
 
 
@@ -27,3 +30,92 @@ def test_one_testcase_per_gate_with_failures(report: Report, gates: tuple[GateRe
 def test_no_gates_is_an_empty_valid_suite(report: Report) -> None:
     suite = ET.fromstring(render(report, ()))
     assert suite.findall("testcase") == [] and suite.get("failures") == "0"
+
+
+def _cases(xml: str) -> dict[str, ET.Element]:
+    """Parsed from UTF-8 bytes, as a CI system reads the file: a lone surrogate could not even be encoded,
+    and XML 1.0 parsers refuse most control characters."""
+    suite = ET.fromstring(xml.encode("utf-8"))
+    return {case.get("name", ""): case for case in suite.findall("testcase")}
+
+
+def test_breached_gate_quotes_the_invented_sentence_and_its_reason() -> None:
+    report, gates = invented_run()
+    cases = _cases(render(report, gates))
+    assert list(cases) == ["groundedness >= 0.9", "recall >= 0.5"]  # one test case per gate
+    assert cases["recall >= 0.5"].find("failure") is None
+    failure = cases["groundedness >= 0.9"].find("failure")
+    assert failure is not None and failure.text is not None
+    lines = failure.text.splitlines()
+    # Mean groundedness (1 + 1/2) / 2 = 0.75; only "bad" (0.5) is under 0.9, "ok" (1) is not listed.
+    assert lines == [
+        "gate groundedness >= 0.9 breached: 0.75 < 0.9",
+        "1 of 2 examples have groundedness below 0.9, worst first:",
+        "",
+        "bad: groundedness 0.5",
+        f'  "{INVENTED}"',
+        f"    reason: {INVENTED_REASON}",
+    ]
+
+
+def test_breached_retrieval_gate_lists_examples_by_value_without_sentences() -> None:
+    # recall: ok 1/1, bad 1/2 (doc-9 never retrieved): mean 0.75 < 0.9, and only bad is below 0.9.
+    report, gates = invented_run("recall=0.9")
+    failure = _cases(render(report, gates))["recall >= 0.9"].find("failure")
+    assert failure is not None and failure.text is not None
+    assert failure.text.splitlines()[1:] == ["1 of 2 examples have recall below 0.9, worst first:", "",
+                                             "bad: recall 0.5"]
+    assert INVENTED not in failure.text
+
+
+def test_suite_system_out_carries_the_summary() -> None:
+    report, gates = invented_run()
+    suite = ET.fromstring(render(report, gates).encode("utf-8"))
+    summary = suite.find("system-out")
+    assert summary is not None and summary.text is not None
+    assert summary.text.splitlines()[-1] == "FAIL: groundedness 0.75 < 0.9"
+    assert f'"{INVENTED}"' in summary.text
+
+
+def test_control_characters_and_lone_surrogates_are_escaped() -> None:
+    # Answers come from JSON, where "\u0001" and "\ud800" are valid escapes. XML 1.0 allows neither
+    # character; each is shown as its Python escape (\x01, \ud800, \x1b), written out by hand here.
+    sentence = "Refunds\x01 arrive \ud800 now\x1b[31m."
+    verdict = ClaimVerdict(Claim(sentence, 0, len(sentence)), False, (), "closest d\x00 has 0/3")
+    example = Example("e\x07", "Q?", (Context("d", "Other."),), sentence)
+    result = ExampleResult(example, "lexical", {"groundedness": 0.0}, (verdict,))
+    gate = GateResult("groundedness", ">=", 0.5, 0.0, False, "0 < 0.5")
+    failure = _cases(render(Report({"name": "lexical"}, 5, (result,), {}), (gate,)))["groundedness >= 0.5"]
+    text = failure.findtext("failure") or ""
+    assert "e\\x07: groundedness 0" in text
+    assert '"Refunds\\x01 arrive \\ud800 now\\x1b[31m."' in text
+    assert "reason: closest d\\x00 has 0/3" in text
+
+
+def test_failure_text_is_bounded() -> None:
+    report, gates = many_long_run()
+    out = render(report, gates)
+    cases = _cases(out)
+    for name in ("groundedness >= 0.99", "hallucination_rate <= 0"):
+        text = cases[name].findtext("failure") or ""
+        # The default 10 worst of 1000, each with 5 of its 20 sentences and a count of the other 15.
+        assert f"1000 of 1000 examples have {name.split()[0]} " in text and "the worst 10 listed:" in text
+        assert [line.split(":")[0] for line in text.splitlines() if line.startswith("x")] == \
+            [f"x{i:04}" for i in range(10)]
+        assert text.count("and 15 more unsupported sentences") == 10
+        quoted = [line for line in text.splitlines() if line.startswith('  "')]
+        assert len(quoted) == 50  # cut to 300 characters, "…" included, between quotes
+        assert all(line.endswith('…"') and len(line) <= 2 + 1 + 300 + 1 for line in quoted)
+    recall = cases["recall >= 0.9"].findtext("failure") or ""
+    assert '"' not in recall and len(recall.splitlines()) == 2 + 10 * 2  # header, then blank + id per example
+    # By hand: per claim gate 10 examples x (5 sentence lines of 305 + 5 reason lines of 313 + ~60) is
+    # ~31 KB; two of them plus the short recall failure and a ~3 KB summary stay under 80,000 characters.
+    assert len(out) < 80_000
+
+
+def test_worst_follows_the_option() -> None:
+    report, gates = many_long_run(count=30, sentences=1)
+    text = _cases(render(report, gates, worst=3))["groundedness >= 0.99"].findtext("failure") or ""
+    assert "30 of 30 examples have groundedness below 0.99, the worst 3 listed:" in text
+    assert [line for line in text.splitlines() if line.startswith("x")] == \
+        ["x0000: groundedness 0", "x0001: groundedness 0", "x0002: groundedness 0"]

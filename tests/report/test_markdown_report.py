@@ -1,6 +1,9 @@
-"""Markdown report: tables, then the weakest examples with their unsupported sentences quoted verbatim."""
+"""Markdown report: tables, then the weakest examples with their unsupported sentences quoted verbatim, each
+with the judge's reason."""
 
 from __future__ import annotations
+
+from report_cases import INVENTED, INVENTED_REASON, invented_run
 
 from ragmon.gate import GateResult
 from ragmon.model import Claim, ClaimVerdict, Context, Example, ExampleResult, Report
@@ -40,14 +43,23 @@ def test_text_from_the_data_is_shown_verbatim_not_interpreted() -> None:
     # Expected text by the CommonMark rules: "<" and "&" as entities; a code span fenced by one backtick
     # more than the longest run inside, padded with a space when the id starts or ends with a backtick.
     answer = "Refunds <details> take 3 &amp; days."
-    claim = ClaimVerdict(Claim(answer, 0, len(answer)), False, ())
+    claim = ClaimVerdict(Claim(answer, 0, len(answer)), False, (), "it cites <details>\n& more")
     example = Example("a`b\n# c", "Is <b>this</b> ok?", (Context("`d1", "Other."),), answer)
     result = ExampleResult(example, "lexical", {"groundedness": 0.0}, (claim,), ("x``y",), ("`d1",))
     out = render(Report({"name": "lexical"}, 5, (result,), {}, skipped=(("<s>", "reply <b>bad</b>"),)), ())
     assert "#### ``a`b # c``: groundedness 0.00" in out
     assert "Question: Is &lt;b>this&lt;/b> ok?" in out
     assert "> Refunds &lt;details> take 3 &amp;amp; days." in out
+    assert "Reason: it cites &lt;details> &amp; more\n" in out  # and on one line
     assert "Relevant but not retrieved: ```x``y```" in out
     assert "Retrieved but unused: `` `d1 ``" in out
     assert "- `<s>`: reply &lt;b>bad&lt;/b>" in out
     assert "<details>" not in out
+
+
+def test_each_unsupported_sentence_is_followed_by_its_reason() -> None:
+    report, gates = invented_run()
+    out = render(report, gates)
+    section = out[out.index("#### `bad`"):]
+    assert f"Unsupported:\n\n> {INVENTED}\n\nReason: {INVENTED_REASON}\n" in section
+    assert "Reason:" not in out[:out.index("#### `bad`")]  # "ok" is fully supported: not listed

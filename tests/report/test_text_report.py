@@ -1,9 +1,14 @@
-"""Terminal summary: a row per metric, undefined shown as such, and one verdict line naming breaches."""
+"""Terminal summary: a row per metric, undefined shown as such, the weakest examples' unsupported sentences
+with their reasons (bounded), and one verdict line naming breaches."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
+from report_cases import INVENTED, INVENTED_REASON, invented_run, many_long_run
+
 from ragmon.gate import GateResult
-from ragmon.model import Report
+from ragmon.model import Claim, ClaimVerdict, Context, Example, ExampleResult, Report
 from ragmon.report.text import render, verdict
 
 
@@ -24,3 +29,48 @@ def test_pass_verdicts() -> None:
     held = GateResult("recall", ">=", 0.5, 0.6, True, "0.6 >= 0.5")
     assert verdict((held,)) == "PASS"
     assert verdict(()) == "PASS (no gates given)"
+
+
+def test_weakest_examples_quote_the_invented_sentence_and_its_reason() -> None:
+    report, gates = invented_run()
+    lines = render(report, gates).splitlines()
+    start = lines.index("gate recall >= 0.5: ok (0.75 >= 0.5)") + 1
+    # Only "bad" has an unsupported sentence; its groundedness is 1/2. The verdict stays the last line.
+    assert lines[start:] == [
+        "",
+        "weakest examples (1 of 1 with unsupported sentences):",
+        "  bad: groundedness 0.50",
+        f'    "{INVENTED}"',
+        f"      reason: {INVENTED_REASON}",
+        "",
+        "FAIL: groundedness 0.75 < 0.9",
+    ]
+    only_ok = replace(report, results=report.results[:1])  # "ok": its one sentence is supported
+    assert "weakest" not in render(only_ok, gates)
+
+
+def test_weakest_examples_are_bounded() -> None:
+    report, gates = many_long_run()
+    out = render(report, gates)
+    lines = out.splitlines()
+    assert "weakest examples (3 of 1000 with unsupported sentences):" in lines
+    shown = [line for line in lines if line.startswith("  x")]
+    assert shown == [f"  x{i:04}: groundedness 0.00" for i in range(3)]
+    assert lines.count("    and 17 more unsupported sentences") == 3  # 3 of 20 quoted per example
+    # The widest line is a reason: 6 spaces, "reason: " (8) and 86 characters, "…" included: 100.
+    assert max(map(len, lines)) == 100
+    # By hand: ~15 lines of header, table and gates, then 3 x (1 + 3 x 2 + 1) = 24 lines of at most 100.
+    assert len(out) < 4_000
+
+
+def test_terminal_control_sequences_in_answers_are_shown_escaped() -> None:
+    # An ANSI escape in an answer would recolour the terminal; a lone surrogate cannot be written to a
+    # UTF-8 stdout at all. Expected: each as its Python escape, written out by hand.
+    sentence = "Refunds \x1b[31mnow\ud800."
+    verdict_ = ClaimVerdict(Claim(sentence, 0, len(sentence)), False, (), "closest\x07 d")
+    example = Example("e1", "Q?", (Context("d", "Other."),), sentence)
+    result = ExampleResult(example, "lexical", {"groundedness": 0.0}, (verdict_,))
+    out = render(Report({"name": "lexical"}, 5, (result,), {}), ())
+    assert '    "Refunds \\x1b[31mnow\\ud800."' in out.splitlines()
+    assert "      reason: closest\\x07 d" in out.splitlines()
+    out.encode("utf-8")
