@@ -150,7 +150,10 @@ def run(args: argparse.Namespace) -> int:
 
 def _print_summary(summary: str) -> None:
     """A summary that cannot be printed is a run that did not complete: without this, the traceback's
-    exit status 1 would tell CI that a gate was breached."""
+    exit status 1 would tell CI that a gate was breached. It quotes answers, which may hold characters the
+    terminal's encoding lacks (a CI runner in an ASCII locale): those are shown as escapes, not an error."""
+    encoding = getattr(sys.stdout, "encoding", None) or "utf-8"
+    summary = summary.encode(encoding, "backslashreplace").decode(encoding)
     try:
         sys.stdout.write(summary)
         sys.stdout.flush()

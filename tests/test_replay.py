@@ -92,6 +92,22 @@ def test_confidence_gates_on_the_lower_bound(ragmon_cmd: list[str], tmp_path: Pa
     assert "FAIL: groundedness lower 95% bound 0.9" in on_bound.stdout
 
 
+def test_a_terminal_without_the_answers_characters_gets_escapes_not_an_error(ragmon_cmd: list[str],
+                                                                            tmp_path: Path) -> None:
+    # The summary quotes the unsupported sentence; an ASCII-only stdout (a CI runner's C locale) cannot
+    # encode "ä", so it is shown as Python writes it, "\xe4", and the gate still decides the exit code.
+    path = tmp_path / "de.jsonl"
+    path.write_text(json.dumps({"id": "e1", "question": "Wie lange gilt die Garantie?",
+                                "contexts": [{"id": "d1", "text": "Die Garantie gilt 2 Jahre."}],
+                                "answer": "Die Garantie gilt 2 Jahre. Sie deckt Wasserschäden ab."}) + "\n",
+                    encoding="utf-8")
+    done = replay(ragmon_cmd, path, "--gate", "groundedness=0.9", cwd=tmp_path,
+                  env={"PYTHONIOENCODING": "ascii"})
+    assert done.returncode == 1, done.stderr  # 1 of 2 claims supported: 0.5 < 0.9
+    assert '"Sie deckt Wassersch\\xe4den ab."' in done.stdout
+    assert "Traceback" not in done.stderr
+
+
 def test_unknown_metric_exits_2_listing_valid_names(ragmon_cmd: list[str], tmp_path: Path) -> None:
     done = replay(ragmon_cmd, GOLDEN, "--gate", "faithfulness=0.9", cwd=tmp_path)
     assert done.returncode == 2

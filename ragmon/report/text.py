@@ -24,7 +24,8 @@ ID_WIDTH = 40
 
 def render(report: Report, gates: Sequence[GateResult]) -> str:
     judge = report.judge.get("name", "?")
-    header = f"ragmon replay: {len(report.results)} examples, judge {judge}, k={report.k}"
+    count = len(report.results)
+    header = f"ragmon replay: {count} example{'' if count == 1 else 's'}, judge {judge}, k={report.k}"
     if report.skipped:
         header += f", {len(report.skipped)} skipped"
     rows = [("metric", "value", "n", f"{report.config.confidence * 100:g}% interval")]
@@ -42,7 +43,7 @@ def render(report: Report, gates: Sequence[GateResult]) -> str:
 def aggregate_cells(aggregate: Aggregate) -> tuple[str, str, str]:
     """value, n and interval as text; shared with the Markdown report so both print a figure the same way."""
     if aggregate.mean is None or not math.isfinite(aggregate.mean):
-        return f"undefined (n={aggregate.n})", str(aggregate.n), ""
+        return "undefined", str(aggregate.n), ""  # the n column gives the count
     ci = aggregate.ci
     interval = f"[{ci[0]:.3f}, {ci[1]:.3f}]" if ci and all(map(math.isfinite, ci)) else ""
     return f"{aggregate.mean:.3f}", str(aggregate.n), interval

@@ -14,7 +14,7 @@ def test_weakest_examples_quote_unsupported_sentences(report: Report, gates: tup
     out = render(report, gates)
     assert out.startswith("## ragmon replay: FAIL: groundedness 0.5833 < 0.85")
     assert "| groundedness | 0.583 | 3 | [0.250, 1.000] |" in out
-    assert "| citation_accuracy | undefined (n=0) | 0 |  |" in out
+    assert "| citation_accuracy | undefined | 0 |  |" in out
     assert "| groundedness >= 0.85 | 0.5833 | **FAIL** | 0.5833 < 0.85 |" in out
     assert "| citation_accuracy >= 0.5 | undefined | **FAIL** | undefined: 0 observations |" in out
     assert "- `e5`: judge timed out" in out
