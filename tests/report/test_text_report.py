@@ -21,7 +21,7 @@ def test_table_rows_and_fail_verdict(report: Report, gates: tuple[GateResult, ..
     # 0.58333 at three decimals; the interval is the stored (0.25, 1.0).
     assert rows["groundedness"].split() == ["0.583", "3", "[0.250,", "1.000]"]
     assert rows["citation_accuracy"].split() == ["undefined", "0"]  # the count once, in the n column
-    assert rows["answer_relevance"].split() == ["undefined", "(n=4)", "4"]  # NaN is never printed as a figure
+    assert rows["answer_relevance"].split() == ["undefined", "4"]  # NaN is never printed as a figure
     assert lines[-1] == "FAIL: groundedness 0.5833 < 0.85, citation_accuracy undefined: 0 observations"
 
 
