@@ -16,16 +16,26 @@ Blank lines in JSONL are skipped; every other line either becomes an example or 
 (no retrieval, no generation): it is no example, and `load` lists it in `skipped` for the caller to
 report. JSONL is read line by line and yielded as it goes; a whole-document JSON file is parsed in one
 piece, and so is an OTLP file (a trace is only whole once every line has been read).
+
+Fields a format does not know are carried along in `Example.extra`, except a near miss of a known name
+(`context`, `anwser`, `groundTruth`): a typo that would leave a metric undefined without a word, so it is
+an error naming the field meant. A record is in ragmon format when it has `contexts`, `answer` or
+`relevant_ids`, whatever else it carries (a pipeline's own `steps` log, its raw `input`), and in trace
+format when it has `steps`, `input`, `expectedDocs` or `output` and none of those. One that gives both
+formats' content, or the other format's content than its file's first record, is an error: reading it
+either way would drop half of it. Every trace step names a known kind.
 """
 
 from __future__ import annotations
 
+import difflib
+import functools
 import itertools
 import json
 import os
+import re
 import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -47,7 +57,22 @@ _RAGMON_FIELDS = frozenset({"id", "question", "contexts", "answer", "relevant_id
 _TRACE_FIELDS = frozenset({"id", "traceId", "trace_id", "input", "question", "output", "expectedDocs",
                            "steps", "citations", "ground_truth", "category", "pipeline"})
 _EVALSET_FIELDS = frozenset({"id", "question", "ground_truth_answer", "expected_chunk_ids", "category"})
-_TRACE_MARKERS = ("steps", "input", "expectedDocs")
+_RECORD_FIELDS = _RAGMON_FIELDS | _TRACE_FIELDS
+"""What a ragmon or trace record is checked against for typos: the two are told apart record by record, so
+a ragmon name misspelt in a trace record (or the reverse) is as much a typo."""
+_CONTEXT_FIELDS = frozenset({"id", "text", "score", "pageContent", "metadata"})
+_STEP_FIELDS = frozenset({"kind", "output"})
+_RAGMON_CONTENT = ("contexts", "answer", "relevant_ids")
+_TRACE_CONTENT = ("steps", "output", "expectedDocs")
+_TRACE_MARKERS = (*_TRACE_CONTENT, "input")
+_RETRIEVAL = "retrieval"
+_LLM = "llm"
+_STEP_KINDS = (_RETRIEVAL, _LLM, "embedding", "tool")
+"""Retrieval and llm steps are read; embedding and tool steps carry no documents the model was given and
+no answer, and live extraction ignores such spans too. Any other kind (a reranker, a misspelling) would be
+ignored without a word, so it is refused."""
+_TYPO_CUTOFF = 0.8
+_WORD_BREAK = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|[-_\s]+")
 _UNANSWERABLE_CATEGORIES = frozenset({"adversarial", "unanswerable"})
 _INSUFFICIENT = "insufficient_context"
 _QUESTION_KEYS = ("query", "question", "input")
@@ -154,6 +179,10 @@ def _opens_array(raw: bytes) -> bool:
 
 def _json_error(exc: ValueError, source: str, line: int) -> InputError:
     if isinstance(exc, json.JSONDecodeError):
+        # Past the line's text, the parser has taken the newline too: its column would be on the next line.
+        if exc.pos >= len(exc.doc.rstrip(_JSON_SPACE)):
+            return InputError("invalid JSON: the line ends before the value is complete", source=source,
+                              line=line)
         return InputError(f"invalid JSON: {exc.msg} at column {exc.colno}", source=source, line=line)
     reason = exc.reason if isinstance(exc, UnicodeDecodeError) else str(exc)
     return InputError(f"not valid UTF-8 text: {reason}", source=source, line=line)
@@ -235,9 +264,70 @@ def _otlp_spans(raw: bytes, source: str, number: int) -> tuple[Span, ...]:
 
 
 def _is_trace(obj: Mapping[str, Any]) -> bool:
-    if any(marker in obj for marker in _TRACE_MARKERS):
-        return True
-    return "output" in obj and "answer" not in obj and "contexts" not in obj
+    if _given(obj, _RAGMON_CONTENT):
+        return False
+    return any(marker in obj for marker in _TRACE_MARKERS)
+
+
+def _given(obj: Mapping[str, Any], fields: tuple[str, ...]) -> list[str]:
+    """The content fields `obj` gives a value. An empty `steps` list says nothing; an empty `contexts` or
+    `expectedDocs` does (nothing was retrieved, nothing is relevant)."""
+    return [key for key in fields if obj.get(key) is not None and not (key == "steps" and obj[key] == [])]
+
+
+def _check_format(obj: Mapping[str, Any], trace: bool) -> None:
+    """A record read in one format must not hold the other's content: the reader would drop it."""
+    ragmon, traced = _given(obj, _RAGMON_CONTENT), _given(obj, _TRACE_CONTENT)
+    if ragmon and traced:
+        raise _FieldError(f"mixes the ragmon format's {_listed(ragmon)} with the trace format's "
+                          f"{_listed(traced)}: give each example in one format", ())
+    other = ragmon if trace else traced
+    if other:
+        names = ("ragmon", "trace") if trace else ("trace", "ragmon")
+        raise _FieldError(f"has the {names[0]} format's {_listed(other)} in a file whose first example is in "
+                          f"the {names[1]} format: give every example of a file in one format", (other[0],))
+
+
+def _check_names(obj: Mapping[str, Any], known: frozenset[str], base: FieldPath = ()) -> None:
+    """Refuse a field that is a near miss of a known one the object lacks; any other field is the user's."""
+    for key in obj:
+        if key not in known:
+            meant = _near_miss(key, tuple(sorted(name for name in known if name not in obj)))
+            if meant is not None:
+                raise _FieldError(f"unknown field {key!r}: did you mean {meant!r}?", (*base, key))
+
+
+@functools.lru_cache(maxsize=1024)
+def _near_miss(name: str, candidates: tuple[str, ...]) -> str | None:
+    """The candidate `name` is most likely a misspelling of, or None. Cached: a file repeats its fields on
+    every line.
+
+    The same name with another case, `-`/`_` or a trailing "s" is one (`Context`, `groundtruth`,
+    `answers`); so is a name as close as `difflib`'s 0.8 that has as many words (`anwser`, `relevant_id`,
+    `stpes`). A known name with a word added (`question_id`, `pipeline_version`, `subcategory`) is a field
+    of its own, as is anything near a name of under four letters (`idx`, `uid` are not `id`)."""
+    spelling = _spelling(name)
+    same = [known_name for known_name in candidates if _spelling(known_name) == spelling]
+    if same:
+        return same[0]
+    words = len(_words(name))
+    close = {known_name.lower(): known_name for known_name in candidates
+             if len(known_name) >= 4 and len(_words(known_name)) == words
+             and not (_spelling(known_name) in spelling and len(spelling) - len(_spelling(known_name)) >= 2)}
+    found = difflib.get_close_matches(name.lower(), close, n=1, cutoff=_TYPO_CUTOFF)
+    return close[found[0]] if found else None
+
+
+def _spelling(name: str) -> str:
+    return name.lower().replace("-", "").replace("_", "").removesuffix("s")
+
+
+def _words(name: str) -> list[str]:
+    return [word for word in _WORD_BREAK.split(name) if word]
+
+
+def _listed(names: Iterable[str]) -> str:
+    return ", ".join(repr(name) for name in names)
 
 
 def _is_evalset(obj: Mapping[str, Any]) -> bool:
@@ -270,7 +360,7 @@ def _load_document(data: bytes, source: str) -> Iterator[tuple[Example, _LineOf]
         else:
             raise _FieldError(f"expected a JSON object or array, got {_json_type(doc)}", ())
         for record_path, example in records:
-            yield example, partial(_line_of, text, record_path)
+            yield example, functools.partial(_line_of, text, record_path)
     except _FieldError as exc:
         raise InputError(exc.message, source=source, line=_line_of(text, exc.path),
                          field=_dotted(exc.path) or None) from None
@@ -290,6 +380,8 @@ def _array_examples(doc: list[Any], source: str, text: str) -> Iterator[tuple[Fi
 
 
 def _ragmon_example(obj: dict[str, Any], default_id: str) -> Example:
+    _check_names(obj, _RECORD_FIELDS)
+    _check_format(obj, trace=False)
     return Example(
         id=_required_id(obj, "id"),
         question=_required_str(obj, "question"),
@@ -305,10 +397,9 @@ def _ragmon_example(obj: dict[str, Any], default_id: str) -> Example:
 
 
 def _trace_example(obj: dict[str, Any], default_id: str) -> Example:
-    steps = obj.get("steps")
-    if steps is not None and not isinstance(steps, list):
-        raise _FieldError(f"expected a list of steps, got {_json_type(steps)}", ("steps",))
-    steps = steps or []
+    _check_names(obj, _RECORD_FIELDS)
+    _check_format(obj, trace=True)
+    steps = _steps(obj.get("steps"))
     answer = _text_value(obj, "output", _ANSWER_KEYS)
     if answer is None and "output" not in obj:
         answer = _last_llm_output(steps)
@@ -349,23 +440,50 @@ def _text_value(obj: Mapping[str, Any], key: str, inner_keys: tuple[str, ...]) -
                       f"got {_json_type(value)}", (key,))
 
 
-def _last_llm_output(steps: list[Any]) -> str | None:
+def _steps(value: Any) -> list[dict[str, Any]]:
+    """The steps, each an object of a known kind."""
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        raise _FieldError(f"expected a list of steps, got {_json_type(value)}", ("steps",))
+    for index, step in enumerate(value):
+        path: FieldPath = ("steps", index)
+        if not isinstance(step, dict):
+            raise _FieldError(f"expected a step object, got {_json_type(step)}", path)
+        _check_names(step, _STEP_FIELDS, path)
+        _check_kind(step, path)
+    return value
+
+
+def _check_kind(step: Mapping[str, Any], path: FieldPath) -> None:
+    kinds = f"one of {_listed(sorted(_STEP_KINDS))}"
+    kind = step.get("kind")
+    if kind is None:
+        elsewhere = next((key for key, value in step.items()
+                          if isinstance(value, str) and _near_miss(value, _STEP_KINDS) is not None), None)
+        hint = f": did you mean 'kind' instead of {elsewhere!r}?" if elsewhere else ""
+        raise _FieldError(f"missing step kind ({kinds}){hint}", (*path, "kind"))
+    if kind not in _STEP_KINDS:
+        meant = _near_miss(kind, _STEP_KINDS) if isinstance(kind, str) else None
+        hint = f": did you mean {meant!r}?" if meant else ""
+        raise _FieldError(f"unknown step kind {kind!r} ({kinds}){hint}", (*path, "kind"))
+
+
+def _last_llm_output(steps: list[dict[str, Any]]) -> str | None:
     for step in reversed(steps):
-        if isinstance(step, dict) and step.get("kind") == "llm" and isinstance(step.get("output"), str):
+        if step["kind"] == _LLM and isinstance(step.get("output"), str):
             return step["output"]
     return None
 
 
-def _retrieved(steps: list[Any]) -> tuple[Context, ...] | None:
+def _retrieved(steps: list[dict[str, Any]]) -> tuple[Context, ...] | None:
     """Contexts of every retrieval step in order, each document (id and text) once, as live extraction
     reads them: chunks of one file share its `source` as their id and are each something the model saw;
     None when no step says what it retrieved."""
     contexts: dict[tuple[str, str], Context] = {}
     known = False
     for index, step in enumerate(steps):
-        if not isinstance(step, dict):
-            raise _FieldError(f"expected a step object, got {_json_type(step)}", ("steps", index))
-        if step.get("kind") != "retrieval":
+        if step["kind"] != _RETRIEVAL:
             continue
         found = _contexts(step.get("output"), ("steps", index, "output"))
         if found is None:  # the step recorded no output: unknown, not "retrieved nothing"
@@ -403,6 +521,7 @@ def _evalset_examples(doc: dict[str, Any]) -> Iterator[tuple[FieldPath, Example]
 
 
 def _evalset_example(item: dict[str, Any], corpus_ids: set[str] | None) -> Example:
+    _check_names(item, _EVALSET_FIELDS)
     ground_truth = _optional_str(item, "ground_truth_answer")
     category = _optional_str(item, "category")
     relevant = _optional_id_tuple(item, "expected_chunk_ids")
@@ -435,6 +554,7 @@ def _context(item: Any, path: FieldPath) -> Context:
         return Context(content_id(item), item)
     if not isinstance(item, dict):
         raise _FieldError(f"expected a context object or string, got {_json_type(item)}", path)
+    _check_names(item, _CONTEXT_FIELDS, path)
     if "pageContent" in item:
         text = _required_str(item, "pageContent", path)
         metadata = item.get("metadata") or {}

@@ -298,3 +298,173 @@ def test_file_cut_off_mid_value_names_its_last_line(tmp_path: Path) -> None:
     path.write_text('{"id": "a", "question": "q"\n', encoding="utf-8")
     err = error_of([path])
     assert err.line == 1 and "invalid JSON: the file ends before the value is complete" in str(err)
+
+
+# --- found in a user audit: typos, format switches and unknown step kinds lost examples silently ----
+
+
+@pytest.mark.parametrize(("typo", "meant"), [
+    ("context", "contexts"),          # a letter short
+    ("anwser", "answer"),             # two letters swapped
+    ("citation", "citations"),
+    ("relevant_id", "relevant_ids"),
+    ("groundtruth", "ground_truth"),  # same name without the underscore
+    ("Category", "category"),         # same name, other case
+    ("relevant-ids", "relevant_ids"),
+    ("answers", "answer"),            # a trailing "s"
+])
+def test_near_miss_of_a_ragmon_field_is_an_error_naming_the_field_meant(tmp_path: Path, typo: str,
+                                                                          meant: str) -> None:
+    # Before: the row loaded with the field carried in `extra` and e.g. groundedness undefined, so a
+    # gate passed on the other rows with nothing said.
+    good = {"id": "a", "question": "q", "contexts": ["Doc."], "answer": "Doc.", "citations": ["x"],
+            "relevant_ids": ["x"], "ground_truth": "Doc.", "category": "c"}
+    bad = {**{k: v for k, v in good.items() if k != meant}, "id": "b", typo: good[meant]}
+    path = write_jsonl(tmp_path / "golden.jsonl", [good, bad])
+    err = error_of([path])
+    assert (err.source, err.line, err.field) == (str(path), 2, typo)
+    assert str(err) == f"{path}:2: unknown field {typo!r}: did you mean {meant!r}? (field {typo!r})"
+
+
+# Fields users carry next to the known ones (capture writes `metadata` and `needs_review`, calibrate reads
+# `labels`), and names that only contain a known one: none is a misspelling.
+CARRIED = ["metadata", "tags", "notes", "source", "created_at", "labels", "needs_review", "captured_at",
+           "difficulty", "question_id", "answer_type", "pipeline_version", "subcategory", "category_id",
+           "context_ids", "citation_ids", "retrieved_contexts", "idx", "uid", "session_id", "timestamp"]
+
+
+@pytest.mark.parametrize("field", CARRIED)
+def test_other_fields_are_still_carried_along_in_every_format(tmp_path: Path, field: str) -> None:
+    ragmon = write_jsonl(tmp_path / "r.jsonl", [{"id": "a", "question": "q", "answer": "A.", field: 1}])
+    trace = write_jsonl(tmp_path / "t.jsonl", [{"id": "b", "input": "q", "output": "A.", field: 1}])
+    evalset = tmp_path / "e.json"
+    evalset.write_text(json.dumps({"examples": [{"id": "c", "question": "q", field: 1}]}), encoding="utf-8")
+    assert [example.extra for example in load([ragmon, trace, evalset])] == [{field: 1}] * 3
+
+
+def test_trace_ids_are_carried_in_a_ragmon_row(tmp_path: Path) -> None:
+    # `trace_id` is a trace-format field, not a typo of anything; in a ragmon row it is carried along.
+    path = write_jsonl(tmp_path / "r.jsonl", [{"id": "a", "question": "q", "answer": "A.", "trace_id": "t"}])
+    (example,) = load([path])
+    assert example.extra == {"trace_id": "t"}
+
+
+@pytest.mark.parametrize(("record", "field", "meant"), [
+    ({"input": "q", "ouput": "A.", "steps": []}, "ouput", "output"),
+    ({"input": "q", "output": "A.", "expected_docs": ["d"]}, "expected_docs", "expectedDocs"),
+    ({"input": "q", "output": "A.", "stpes": [{"kind": "retrieval", "output": ["D."]}]}, "stpes", "steps"),
+    ({"input": "q", "output": "A.", "steps": [{"kind": "retrieval", "outputs": ["D."]}]},
+     "steps[0].outputs", "output"),
+    ({"id": "a", "question": "q", "contexts": [{"ID": "d1", "text": "D."}]}, "contexts[0].ID", "id"),
+])
+def test_near_misses_in_trace_rows_steps_and_contexts(tmp_path: Path, record: dict, field: str,
+                                                      meant: str) -> None:
+    # Each was carried along or dropped before: no output (answer unknown), no expected docs, no steps
+    # (contexts unknown), a retrieval step's output unread, a context id replaced by a content hash.
+    path = write_jsonl(tmp_path / "t.jsonl", [record])
+    err = error_of([path])
+    key = field.rsplit(".", 1)[-1]
+    assert str(err) == f"{path}:1: unknown field {key!r}: did you mean {meant!r}? (field {field!r})"
+
+
+def test_near_miss_in_an_eval_set_example_names_its_line(tmp_path: Path) -> None:
+    doc = json.loads(json.dumps(EVAL_SET))
+    doc["examples"][1]["expected_chunk_id"] = doc["examples"][1].pop("expected_chunk_ids")
+    text = json.dumps(doc, indent=2)
+    path = tmp_path / "eval.json"
+    path.write_text(text, encoding="utf-8")
+    expected_line = text[:text.index('"expected_chunk_id"')].count("\n") + 1  # the only such key
+    err = error_of([path])
+    assert (err.line, err.field) == (expected_line, "examples[1].expected_chunk_id")
+    assert "unknown field 'expected_chunk_id': did you mean 'expected_chunk_ids'?" in str(err)
+
+
+def test_ragmon_row_with_a_steps_log_or_raw_input_is_read_as_ragmon(tmp_path: Path) -> None:
+    # Before: `steps` or `input` made the row a trace, so its answer and contexts were ignored ("nothing
+    # to score"), or its `input` object was read as the question.
+    path = write_jsonl(tmp_path / "r.jsonl", [
+        {"id": "a", "question": "q", "contexts": ["Doc."], "answer": "A.", "steps": []},
+        {"id": "b", "question": "q", "answer": "B.", "input": {"messages": []}, "expectedDocs": None},
+    ])
+    first, second = load([path])
+    assert (first.answer, first.contexts, first.extra) == ("A.", (Context(sha_id("Doc."), "Doc."),),
+                                                           {"steps": []})
+    assert (second.question, second.answer) == ("q", "B.")
+    assert second.extra == {"input": {"messages": []}, "expectedDocs": None}
+
+
+def test_row_with_both_formats_content_is_an_error_naming_both(tmp_path: Path) -> None:
+    # Contexts given twice (as `contexts` and as a retrieval step) and the answer twice: no guess.
+    path = write_jsonl(tmp_path / "r.jsonl", [
+        {"id": "a", "question": "q", "contexts": ["Doc."], "answer": "A.", "output": "B.",
+         "steps": [{"kind": "retrieval", "output": ["Other."]}]}])
+    err = error_of([path])
+    assert str(err) == (f"{path}:1: mixes the ragmon format's 'contexts', 'answer' with the trace format's "
+                        "'steps', 'output': give each example in one format")
+
+
+def test_row_in_the_other_format_than_its_file_is_an_error(tmp_path: Path) -> None:
+    # The format follows the first example; a later trace row read as ragmon lost its answer and contexts,
+    # a later ragmon row read as a trace lost its contexts.
+    ragmon_file = write_jsonl(tmp_path / "r.jsonl", [
+        {"id": "a", "question": "q", "answer": "A."},
+        {"id": "b", "question": "q", "output": "B.", "steps": [{"kind": "retrieval", "output": ["D."]}]}])
+    err = error_of([ragmon_file])
+    assert str(err) == (f"{ragmon_file}:2: has the trace format's 'steps', 'output' in a file whose first "
+                        "example is in the ragmon format: give every example of a file in one format "
+                        "(field 'steps')")
+    trace_file = write_jsonl(tmp_path / "t.jsonl", [
+        {"id": "a", "input": "q", "output": "A."},
+        {"id": "b", "question": "q", "contexts": ["D."]}])
+    err = error_of([trace_file])
+    assert str(err) == (f"{trace_file}:2: has the ragmon format's 'contexts' in a file whose first example "
+                        "is in the trace format: give every example of a file in one format "
+                        "(field 'contexts')")
+
+
+def test_truncated_jsonl_line_says_the_line_ends_early(tmp_path: Path) -> None:
+    # Before: "Expecting ',' delimiter at column 1", the column on the next line, past the newline.
+    path = tmp_path / "tr3.jsonl"
+    path.write_text('{"id": "x", "question": "q?"}\n{"id": "y", "question": "q?"}\n'
+                    '{"id": "z", "question": "q?"\n{"id": "w", "question": "q?"}\n', encoding="utf-8")
+    assert str(error_of([path])) == f"{path}:3: invalid JSON: the line ends before the value is complete"
+
+
+def test_error_inside_a_jsonl_line_keeps_its_column(tmp_path: Path) -> None:
+    path = tmp_path / "d.jsonl"
+    path.write_text('{"id": "x", "question": "q?"}\n{"id": "y",, "question": "q?"}\n', encoding="utf-8")
+    # `{"id": "y",` is 11 characters: the second comma is column 12, where a key was expected.
+    assert str(error_of([path])) == (f"{path}:2: invalid JSON: Expecting property name enclosed in double "
+                                     "quotes at column 12")
+
+
+KINDS = "one of 'embedding', 'llm', 'retrieval', 'tool'"
+
+
+@pytest.mark.parametrize(("step", "message"), [
+    ({"type": "retrieval", "output": ["Doc."]},
+     f"missing step kind ({KINDS}): did you mean 'kind' instead of 'type'?"),
+    ({"output": ["Doc."]}, f"missing step kind ({KINDS})"),
+    ({"kind": "retreival", "output": ["Doc."]}, f"unknown step kind 'retreival' ({KINDS}): did you mean "
+                                                "'retrieval'?"),
+    ({"kind": "Retrieval", "output": ["Doc."]}, f"unknown step kind 'Retrieval' ({KINDS}): did you mean "
+                                                "'retrieval'?"),
+    ({"kind": "reranker", "output": ["Doc."]}, f"unknown step kind 'reranker' ({KINDS})"),
+])
+def test_step_without_a_known_kind_is_an_error(tmp_path: Path, step: dict, message: str) -> None:
+    # Before: the step was skipped, contexts stayed unknown and nothing landed in `skipped`.
+    path = write_jsonl(tmp_path / "t.jsonl", [
+        {"input": "q", "output": "A.", "steps": [{"kind": "llm", "output": "A."}]},
+        {"input": "q", "output": "A.", "steps": [{"kind": "llm", "output": "A."}, step]}])
+    err = error_of([path])
+    assert str(err) == f"{path}:2: {message} (field 'steps[1].kind')"
+
+
+def test_non_rag_steps_of_a_known_kind_are_accepted(tmp_path: Path) -> None:
+    path = write_jsonl(tmp_path / "t.jsonl", [
+        {"input": "q", "steps": [{"kind": "embedding", "output": [0.1, 0.2]},
+                                 {"kind": "tool", "name": "calculator", "output": "4"},
+                                 {"kind": "retrieval", "output": ["Doc."]},
+                                 {"kind": "llm", "output": "A."}]}])
+    (example,) = load([path])
+    assert example.contexts == (Context(sha_id("Doc."), "Doc."),) and example.answer == "A."
