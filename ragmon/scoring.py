@@ -16,10 +16,14 @@ import asyncio
 import logging
 import multiprocessing
 import os
+import signal
+import threading
 import time
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
+from multiprocessing import forkserver, resource_tracker
+from multiprocessing.connection import wait
 from typing import Protocol
 
 from ragmon.evaluate import evaluate_example
@@ -27,6 +31,10 @@ from ragmon.judges.lexical import DEFAULT_THRESHOLD, LexicalJudge
 from ragmon.model import Example, ExampleResult
 
 log = logging.getLogger("ragmon.scoring")
+
+SHUTDOWN_SIGNALS = frozenset({signal.SIGINT, signal.SIGTERM})
+"""What a terminal's Ctrl-C, `timeout`, systemd and `kill -- -PGID` send to the whole process group. The
+sidecar's main process drains on them; its worker processes must not act on them (see `warm`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,9 +78,52 @@ _judge: LexicalJudge | None = None
 
 
 def warm(threshold: float) -> None:
-    """Every worker's initializer: the judge is built once, before traffic arrives, and kept."""
+    """Every worker's initializer: the judge is built once, before traffic arrives, and kept.
+
+    The worker also ignores SIGINT and SIGTERM. A signal to the process group reaches the workers as well
+    as the main process; a worker that died of it (with a KeyboardInterrupt traceback, for Ctrl-C) would
+    break the pool and fail the very examples the main process is draining. The main process alone
+    decides when workers end: it shuts the pool down after the drain, and if it is killed outright,
+    `_exit_with_parent` ends them."""
+    for sig in SHUTDOWN_SIGNALS:
+        signal.signal(sig, signal.SIG_IGN)
+    _exit_with_parent()
     global _judge
     _judge = LexicalJudge(threshold)
+
+
+def _exit_with_parent() -> None:
+    """A worker waits for tasks on a pipe it holds both ends of, so it never notices that the main
+    process is gone, and it ignores the signals that would otherwise end it with its process group: a
+    SIGKILLed sidecar would leave its workers, and through them the forkserver, running forever. The
+    parent's sentinel, the read end of a pipe whose write end only the parent holds, turns readable when
+    the parent exits, however it exits."""
+    parent = multiprocessing.parent_process()
+    if parent is not None:
+        threading.Thread(target=_exit_when_ready, args=(parent.sentinel,), name="ragmon-parent-watch",
+                         daemon=True).start()
+
+
+def _exit_when_ready(sentinel: int) -> None:
+    wait([sentinel])
+    os._exit(1)
+
+
+def _start_forkserver() -> None:
+    """Start multiprocessing's forkserver, if it is not running, with SIGINT and SIGTERM blocked, as
+    CPython starts its resource tracker. The forkserver and every worker it forks inherit the mask, so a
+    signal to the process group reaches neither, from the first instruction (a worker also ignores both
+    once `warm` runs). The forkserver matters too: a worker's exit status reaches the pool through it,
+    so when it dies the pool takes every worker for dead and breaks. A signal sent to the main process
+    meanwhile waits, blocked, and is handled once the mask is restored: none is lost.
+
+    The resource tracker is started first: starting itself, it unblocks both signals in this thread."""
+    resource_tracker.ensure_running()
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, SHUTDOWN_SIGNALS)
+    try:
+        forkserver.ensure_running()
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
 def score_lexical(example: Example, k: int) -> tuple[ExampleResult, float]:
@@ -105,6 +156,7 @@ class LexicalLane:
     def _new_pool(self) -> ProcessPoolExecutor:
         context = multiprocessing.get_context("forkserver")
         context.set_forkserver_preload(["ragmon.scoring"])
+        _start_forkserver()
         return ProcessPoolExecutor(max_workers=self.workers, mp_context=context, initializer=warm,
                                    initargs=(self.threshold,))
 

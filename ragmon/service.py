@@ -30,7 +30,7 @@ import signal
 import sys
 import time
 from collections import Counter, deque
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -48,7 +48,7 @@ from ragmon.options import MiB, byte_size, duration, fraction, listen_address, p
 from ragmon.otlp.grpc import start_grpc_server
 from ragmon.otlp.http import add_otlp_routes
 from ragmon.sampling import sampling_key
-from ragmon.scoring import Lane, LaneRefusal, LexicalLane
+from ragmon.scoring import SHUTDOWN_SIGNALS, Lane, LaneRefusal, LexicalLane
 from ragmon.semconv.extract import extract
 from ragmon.traces import Assembler, Decided, Span, Trace
 
@@ -594,20 +594,50 @@ def build_lanes(args: argparse.Namespace, config: ServeConfig) -> list[Lane]:
     return lanes
 
 
+def log_judges(args: argparse.Namespace, environ: Mapping[str, str]) -> None:
+    """Say which judges run, and warn when ANTHROPIC_API_KEY is set with Claude off: a key alone turns
+    nothing on (the LLM judge costs money, so it is off until given a share of traces), and without this
+    line a user who set only the key would see no sign that Claude judges nothing."""
+    lexical = f"lexical on {percent(args.sample_rate)} of RAG traces"
+    if args.llm_sample_rate > 0:
+        claude = (f"claude ({args.llm_model}) on {percent(args.llm_sample_rate)} of RAG traces, at most "
+                  f"{args.llm_max_per_minute:g} calls a minute and {args.llm_budget_usd_per_day:g} USD a day")
+    else:
+        claude = "claude off (--llm-sample-rate 0)"
+    log.info(f"judges: {lexical}; {claude}")
+    if args.llm_sample_rate <= 0 and environ.get("ANTHROPIC_API_KEY"):
+        log.warning("ANTHROPIC_API_KEY is set but the Claude judge is off: to turn it on, give it a share of "
+                    "traces with --llm-sample-rate or RAGMON_LLM_SAMPLE_RATE (e.g. 0.01 for 1%)")
+
+
+def percent(rate: float) -> str:
+    return f"{rate * 100:g}%"
+
+
 def run(args: argparse.Namespace) -> int:
     configure_logging(args.log_format, args.log_level)
     config = ServeConfig.from_args(args)
-    return asyncio.run(serve(config, build_lanes(args, config)))
+    lanes = build_lanes(args, config)
+    log_judges(args, os.environ)
+    return asyncio.run(serve(config, lanes))
 
 
 async def serve(config: ServeConfig, lanes: Sequence[Lane] | None = None) -> int:
-    """Run until SIGTERM or SIGINT, then drain; exit code 0 after a clean drain."""
+    """Run until SIGTERM or SIGINT, then drain; exit code 0 after a clean drain.
+
+    The signal often comes twice: `timeout` signals the process and then its group, a user presses Ctrl-C
+    again. During the drain a repeat changes nothing. After it, once the event loop's handlers are gone,
+    it would kill the exiting process (143, or a KeyboardInterrupt traceback from the interpreter's
+    shutdown) or hit the closed loop's wakeup fd; so from the end of the drain both are ignored."""
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
-    for sig in (signal.SIGTERM, signal.SIGINT):
+    for sig in SHUTDOWN_SIGNALS:
         loop.add_signal_handler(sig, stop.set)
     sidecar = Sidecar(config, lanes)
     await sidecar.start()
     await stop.wait()
     await sidecar.stop()
+    for sig in SHUTDOWN_SIGNALS:
+        loop.remove_signal_handler(sig)
+        signal.signal(sig, signal.SIG_IGN)
     return 0

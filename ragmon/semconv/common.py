@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import ast
 import enum
+import json
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -29,6 +31,9 @@ _METADATA_ID_KEYS = ("id", "source", "doc_id")
 _METADATA_TEXT_KEYS = ("text", "content", "page_content")
 _ASSISTANT_PREFIX = "assistant: "
 _JSON_OPENERS = frozenset('{["')
+_CUT_TOKEN = re.compile(r"(?:t(?:ru?)?|f(?:a(?:ls?)?)?|n(?:ul?)?|-|[.eE][-+]?|u[0-9a-fA-F]{0,4})?\s*")
+"""What may follow the position of a JSON error when the text was cut short: nothing but whitespace, or
+the start of a literal, of a number's sign, fraction or exponent, or of a `\\uXXXX` escape."""
 
 
 class Role(enum.StrEnum):
@@ -77,8 +82,22 @@ def structured(span: Span, attribute: str, value: Any) -> Any:
         return value
     try:
         return jsontext.loads(value)
-    except ValueError:
-        raise ExtractionError(span, attribute, f"attribute {attribute!r} is not valid JSON") from None
+    except ValueError as exc:
+        problem = f"attribute {attribute!r} is not valid JSON"
+        if isinstance(exc, json.JSONDecodeError) and _ends_early(value, exc):
+            problem += (f": it ends before the value is complete (cut at {len(value)} characters? check "
+                        "OTEL_ATTRIBUTE_VALUE_LENGTH_LIMIT / span attribute limits in the app)")
+        raise ExtractionError(span, attribute, problem) from None
+
+
+def _ends_early(text: str, error: json.JSONDecodeError) -> bool:
+    """Whether JSON text failed only for want of more text, as an SDK's attribute length limit leaves
+    it. A cut inside a string is reported at the string's start; elsewhere json stops at the end, or at
+    a token the end cut short (`tru`, `-`, `1.`, `\\u00`). Text that does not open as JSON is free text
+    (or nothing), not JSON cut short."""
+    if text.lstrip()[:1] not in _JSON_OPENERS:
+        return False
+    return error.msg.startswith("Unterminated string") or _CUT_TOKEN.fullmatch(text, error.pos) is not None
 
 
 def list_value(span: Span, attribute: str, value: Any) -> Sequence[Any]:

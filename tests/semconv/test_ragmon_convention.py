@@ -116,3 +116,55 @@ def test_malformed_values_name_span_and_attribute(recorder: Recorder, attribute:
     assert "span 'retrieve and answer'" in message
     assert f"span id {trace.spans[0].span_id}" in message
     assert caught.value.field == attribute
+
+
+CUT = "it ends before the value is complete"
+
+
+@pytest.fixture
+def cut_recorder(monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest) -> Recorder:
+    """The recorder's SDK configured as an app with OTEL_ATTRIBUTE_VALUE_LENGTH_LIMIT=60 configures its
+    own: the SDK keeps the first 60 characters of every string attribute."""
+    monkeypatch.setenv("OTEL_ATTRIBUTE_VALUE_LENGTH_LIMIT", "60")
+    cut: Recorder = request.getfixturevalue("recorder")
+    return cut
+
+
+def test_contexts_cut_by_the_sdk_length_limit_are_named_as_cut(cut_recorder: Recorder) -> None:
+    # '[{"id": "kb-returns", "text": "' is 31 characters, RETURNS 53 and '"}]' 3: 87 in all, so the SDK's
+    # 60 characters end inside the text. The question (31 characters) stays whole.
+    contexts = json.dumps([{"id": "kb-returns", "text": RETURNS}])
+    with cut_recorder.tracer.start_as_current_span("rag") as span:
+        span.set_attributes({"ragmon.question": QUESTION, "ragmon.contexts": contexts})
+
+    with pytest.raises(ExtractionError) as caught:
+        extract(cut_recorder.trace())
+
+    message = str(caught.value)
+    assert (f"attribute 'ragmon.contexts' is not valid JSON: {CUT} (cut at 60 characters? check "
+            "OTEL_ATTRIBUTE_VALUE_LENGTH_LIMIT / span attribute limits in the app)") in message
+    assert "\n" not in message
+
+
+@pytest.mark.parametrize(("value", "cut"), [
+    ('[{"id": "a", "text": "Opened au', True),       # inside a string: json reports the string's start
+    ('[{"id": "a", "score": 1', True),               # after a whole number: reported at the end
+    ('[{"id": "a", "score": 0.', True),              # inside a number
+    ('[{"text": "t", "ok": tr', True),               # inside a literal
+    ('[{"text": "caf\\u00', True),                   # inside a \uXXXX escape
+    ("[", True),
+    ("first doc, second doc", False),                # free text, not JSON
+    ('["a",, "b"]', False),                          # a wrong character, with more text after it
+    ('[{"id": "a"} {"id": "b"}]', False),
+    ('["a", nope]', False),
+])
+def test_only_json_cut_short_is_named_as_cut(recorder: Recorder, value: str, cut: bool) -> None:
+    with recorder.tracer.start_as_current_span("rag") as span:
+        span.set_attributes({"ragmon.question": QUESTION, "ragmon.contexts": value})
+
+    with pytest.raises(ExtractionError) as caught:
+        extract(recorder.trace())
+
+    message = str(caught.value)
+    assert "attribute 'ragmon.contexts' is not valid JSON" in message
+    assert (f"{CUT} (cut at {len(value)} characters?" in message) is cut
