@@ -27,6 +27,8 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
 }
 
 EXIT_ERROR = 2
+DESCRIPTION = ("Is a RAG service's answer grounded in what it retrieved? Score it continuously beside the "
+               "service (serve) and gate a deploy on a golden set (replay).")
 _TRUE = {"1", "true", "yes", "on"}
 _FALSE = {"0", "false", "no", "off", ""}
 
@@ -84,7 +86,7 @@ class _AppendOverEnvironment(argparse._AppendAction):
 def build_parser(command: str | None, environ: dict[str, str] | None = None) -> argparse.ArgumentParser:
     """Only the chosen subcommand's module is imported, so `replay` never pays for gRPC start-up."""
     environ = dict(os.environ) if environ is None else environ
-    parser = argparse.ArgumentParser(prog="ragmon", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="ragmon", description=DESCRIPTION)
     parser.add_argument("--version", action="version", version=f"ragmon {__version__}")
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name, (module_name, help_text) in SUBCOMMANDS.items():

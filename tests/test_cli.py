@@ -52,6 +52,13 @@ def test_a_switch_variable_that_is_neither_on_nor_off_is_refused_naming_it(capsy
         assert parser.parse_args([]).quiet is on
 
 
+def test_top_level_help_is_plain_text_naming_every_subcommand(ragmon_cmd: list[str]) -> None:
+    result = subprocess.run([*ragmon_cmd, "--help"], capture_output=True, text=True, timeout=60, check=False)
+    assert result.returncode == 0
+    assert "`" not in result.stdout  # Markdown from a docstring read literally on a terminal
+    assert all(name in result.stdout for name in ("serve", "replay", "calibrate", "demo"))
+
+
 def test_version(ragmon_cmd: list[str]) -> None:
     result = subprocess.run([*ragmon_cmd, "--version"], capture_output=True, text=True, timeout=60,
                             check=False)
