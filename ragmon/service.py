@@ -476,8 +476,10 @@ class Sidecar:
                 runner.queue.put_nowait(job)
 
     def _trace_pipeline(self, trace: Trace) -> str:
-        """Pipeline label of a trace that yields no example: `ragmon.pipeline`, else `service.name`, when
-        that name has a label already (see `Exporter.pipeline_label`), else `other`.
+        """Pipeline label of a trace that yields no example: its `ragmon.pipeline`, which names a RAG
+        pipeline by declaration and so may take a label of its own (a pipeline whose every trace is cut
+        short by an attribute limit must not hide in `other`); else its `service.name`, only when that
+        name has a label already (see `Exporter.pipeline_label`); else `other`.
 
         Read leniently: this trace may be here precisely because those attributes are malformed."""
         for source in ("attributes", "resource"):
@@ -485,7 +487,7 @@ class Sidecar:
             for span in trace.spans:
                 name = getattr(span, source).get(key)
                 if isinstance(name, str) and name:
-                    return self.exporter.pipeline_label(name, claim=False)
+                    return self.exporter.pipeline_label(name, claim=source == "attributes")
         return self.exporter.pipeline_label(None, claim=False)
 
     def _outcome(self, pipeline: str, outcome: str) -> None:

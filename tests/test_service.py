@@ -290,6 +290,23 @@ async def test_services_that_send_no_rag_trace_take_no_pipeline_slot(start_sidec
     assert total(samples, "ragmon_traces_total", pipeline="payments") == 0
 
 
+async def test_a_declared_rag_pipeline_whose_traces_fail_keeps_its_own_label(start_sidecar: Start) -> None:
+    # A pipeline named by `ragmon.pipeline` whose documents arrive cut short (an SDK attribute limit):
+    # every trace of it is an `error`. It declares itself a RAG pipeline, so the error is counted under
+    # its name, not hidden in `other` where no alert on that pipeline would see it.
+    def cut_trace(provider: TracerProvider) -> None:
+        with provider.get_tracer("test").start_as_current_span(
+                "rag", attributes={"ragmon.pipeline": "support", "ragmon.question": "q?",
+                                   "ragmon.contexts": '[{"id": "d1", "text": "The warranty la'}):
+            pass
+
+    _, ports = await start_sidecar(max_pipelines=1)
+    assert await export(http_exporter(ports), record("support-app", cut_trace)) is SpanExportResult.SUCCESS
+    samples = await wait_metrics(ports.metrics, lambda s: total(s, "ragmon_traces_total") >= 1)
+    assert total(samples, "ragmon_traces_total", pipeline="support", outcome="error") == 1
+    assert total(samples, "ragmon_traces_total", pipeline="other") == 0
+
+
 async def test_eviction_then_drain_on_stop_scores_what_is_buffered(start_sidecar: Start) -> None:
     # Nothing decides on its own (quiet 30 s): the third trace evicts the first, stop() drains the rest.
     sidecar, ports = await start_sidecar(max_traces=2, quiet=30.0, decision_wait=60.0)
