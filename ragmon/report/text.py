@@ -33,9 +33,9 @@ def render(report: Report, gates: Sequence[GateResult]) -> str:
     lines = [header, "", *_table(rows), ""]
     lines += [f"gate {g.metric} {g.op} {g.threshold:g}: {'ok' if g.passed else 'BREACHED'} ({g.reason})"
               for g in gates]
-    worst = _worst_section(report.results)
-    if worst:
-        lines += ["", *worst, ""] if gates else [*worst, ""]
+    for section in (_skipped_section(report.skipped), _worst_section(report.results)):
+        if section:
+            lines += ["", *section, ""] if lines[-1] else [*section, ""]
     lines.append(verdict(gates))
     return "\n".join(lines) + "\n"
 
@@ -90,6 +90,16 @@ def clip(text: str, width: int) -> str:
 
 def _printable(char: str) -> str:
     return char if char.isprintable() else char.encode("unicode_escape").decode("ascii")
+
+
+def _skipped_section(skipped: Sequence[tuple[str, str]]) -> list[str]:
+    """Examples left out of every figure (a judge error under `--judge-errors=skip`): a gate can pass
+    without them, so the terminal names the first few and why, not only their count."""
+    if not skipped:
+        return []
+    shown = skipped[:WORST_SHOWN]
+    lines = [f"skipped examples ({len(shown)} of {len(skipped)}, left out of every figure):"]
+    return lines + [f"  {clip(example_id, ID_WIDTH)}: {clip(reason, WIDTH)}" for example_id, reason in shown]
 
 
 def _worst_section(results: Sequence[ExampleResult]) -> list[str]:

@@ -25,6 +25,16 @@ def test_table_rows_and_fail_verdict(report: Report, gates: tuple[GateResult, ..
     assert lines[-1] == "FAIL: groundedness 0.5833 < 0.85, citation_accuracy undefined: 0 observations"
 
 
+def test_skipped_examples_are_named_with_their_reason(report: Report, gates: tuple[GateResult, ...]) -> None:
+    # e5 was left out of every figure (its judge timed out): a passing gate must not hide that.
+    lines = render(report, gates).splitlines()
+    start = lines.index("skipped examples (1 of 1, left out of every figure):")
+    assert lines[start + 1] == "  e5: judge timed out"
+    many = replace(report, skipped=tuple((f"s{i}", "judge error") for i in range(10)))
+    listed = [line for line in render(many, gates).splitlines() if line.startswith("  s")]
+    assert listed == ["  s0: judge error", "  s1: judge error", "  s2: judge error"]  # the first 3 of 10
+
+
 def test_pass_verdicts() -> None:
     held = GateResult("recall", ">=", 0.5, 0.6, True, "0.6 >= 0.5")
     assert verdict((held,)) == "PASS"
