@@ -22,6 +22,7 @@ ragmon sidecar over OTLP), and without an SDK configured the calls cost next to 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import time
 from collections.abc import Iterable, Iterator, Mapping
@@ -118,8 +119,17 @@ def _as_context(item: ContextLike) -> Context:
         doc_id = metadata_id(metadata)  # as the sidecar would name it: labels name documents so
     if not isinstance(text, str):
         raise TypeError(f"a context needs a string text, got {item!r:.80}")
-    return Context(content_id(text) if doc_id is None else str(doc_id), text,
-                   None if score is None else float(score))
+    doc_id = content_id(text) if doc_id is None else str(doc_id)
+    return Context(doc_id, text, None if score is None else _score(score, doc_id))
+
+
+def _score(score: Any, doc_id: str) -> float:
+    """A vector store's score as a float (numpy scalars and numeric strings included), or an error that
+    names the document: a bare "could not convert string to float" says neither what nor where."""
+    if not isinstance(score, bool):
+        with contextlib.suppress(TypeError, ValueError):
+            return float(score)
+    raise TypeError(f"context {doc_id!r}: score must be a number or None, got {score!r:.40}")
 
 
 def _as_json(context: Context) -> dict[str, Any]:

@@ -183,6 +183,23 @@ def test_malformed_contexts_are_refused_in_the_app(bad: list[object], app: App) 
         rag.retrieved(bad)  # type: ignore[arg-type]
 
 
+@pytest.mark.parametrize("score", ["high", [0.8], True])
+def test_a_score_that_is_no_number_is_refused_naming_the_document(score: object, app: App) -> None:
+    with instrument.rag_span(QUESTION, tracer_provider=app.provider) as rag, \
+            pytest.raises(TypeError, match="context 'kb-ship': score must be a number or None"):
+        rag.retrieved([{"id": "kb-ship", "text": SHIPPING, "score": score}])
+
+
+def test_a_numeric_score_of_another_type_is_read_as_a_float(app: App) -> None:
+    # Vector stores hand back numpy scalars or strings: "0.25" and Decimal-like values are numbers too.
+    with instrument.rag_span(QUESTION, tracer_provider=app.provider) as rag:
+        rag.retrieved([{"id": "kb-ship", "text": SHIPPING, "score": "0.25"}])
+        rag.answered(ANSWER)
+    example = app.example()
+    assert example is not None and example.contexts is not None
+    assert example.contexts[0].score == 0.25
+
+
 @pytest.mark.parametrize("record", [
     lambda rag: rag.retrieved(SHIPPING),                    # would record one document per character
     lambda rag: rag.answered(ANSWER, citations="kb-ship"),  # would cite "k", "b", "-", ...
