@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from ragmon import datasets
-from ragmon.errors import InputError
+from ragmon.errors import InputError, RagmonError
 from ragmon.evaluate import checked, example_claims, verdicts_without_judge
 from ragmon.judges.base import Judge, JudgeError
 from ragmon.judges.lexical import LexicalJudge
@@ -291,12 +291,14 @@ def _build_judge(name: str, args: argparse.Namespace) -> tuple[Judge, Prices | N
 
 
 def run(args: argparse.Namespace) -> int:
+    """Exit 2 when a judge failed on every example it had to judge (with `--judge-errors=skip`), after
+    printing what was measured: its figures would all be "-", which a script reading exit 0 takes for a
+    calibration, and any comparison with the other judges would be with nothing."""
     items = load_labelled(args.datasets)
-    results = []
-    for name in dict.fromkeys(args.judge or ["lexical"]):
-        judge, prices = _build_judge(name, args)
-        results.append(calibrate(judge, items, skip_errors=args.judge_errors == "skip",
-                                 concurrency=args.llm_concurrency, prices=prices))
+    # Every judge is built before any judges: a bad option (an unusable --cache-dir) costs nothing yet.
+    judges = [_build_judge(name, args) for name in dict.fromkeys(args.judge or ["lexical"])]
+    results = [calibrate(judge, items, skip_errors=args.judge_errors == "skip",
+                         concurrency=args.llm_concurrency, prices=prices) for judge, prices in judges]
     if args.json is not None:
         try:
             args.json.parent.mkdir(parents=True, exist_ok=True)
@@ -304,6 +306,12 @@ def run(args: argparse.Namespace) -> int:
         except OSError as exc:
             raise InputError(f"cannot write: {exc.strerror or exc}", source=str(args.json)) from None
     print(render(items, results), end="")
+    needed = sum(verdicts_without_judge(i.example, i.claims) is None for i in items)
+    failed = [r.judge for r in results if r.skipped and len(r.skipped) >= needed]
+    if failed:
+        raise RagmonError(f"the {' and '.join(failed)} judge{'s' * (len(failed) > 1)} failed on all {needed} "
+                          f"examples {'they' if len(failed) > 1 else 'it'} had to judge, so no claim was "
+                          "judged (the skipped lines say why)")
     return 0
 
 

@@ -16,6 +16,8 @@ throttled, over_budget. Only `ok` yields figures; a failed call never yields a v
 from __future__ import annotations
 
 import argparse
+import logging
+import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -23,6 +25,7 @@ from dataclasses import dataclass
 from ragmon.errors import InputError
 from ragmon.evaluate import example_claims, score_example, verdicts_without_judge
 from ragmon.judges.claude import (
+    LARGEST_ANSWER_CHARS,
     ClaudeJudge,
     ClaudeJudgeError,
     TokenBound,
@@ -36,6 +39,8 @@ from ragmon.model import ClaimVerdict, Example, ExampleResult
 from ragmon.options import fraction
 from ragmon.sampling import DailyBudget, Reservation, TokenBucket
 from ragmon.scoring import LaneRefusal, Scored
+
+log = logging.getLogger("ragmon.llm_lane")
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,6 +150,40 @@ def lane_from_args(args: argparse.Namespace, *, sample_rate: float, k: int) -> C
     if prices is None:
         raise InputError(f"no known price for --llm-model {args.llm_model!r}: set --llm-price-input and "
                          "--llm-price-output (USD per million tokens) so the budget can be enforced")
-    return ClaudeLane(judge_from_args(args), rate=args.llm_sample_rate, concurrency=args.llm_concurrency, k=k,
-                      bucket=TokenBucket(args.llm_max_per_minute),
-                      budget=DailyBudget(args.llm_budget_usd_per_day, prices))
+    claude = judge_from_args(args)
+    budget = DailyBudget(args.llm_budget_usd_per_day, prices)
+    try:
+        check_budget(claude, budget)
+    except InputError:
+        claude.close()
+        raise
+    return ClaudeLane(claude, rate=args.llm_sample_rate, concurrency=args.llm_concurrency, k=k,
+                      bucket=TokenBucket(args.llm_max_per_minute), budget=budget)
+
+
+FEW_CALLS_A_DAY = 10
+"""Below this many worst-case reservations a day, `check_budget` warns. A reservation is the worst case of
+the largest request (~$0.14 with claude-haiku-4-5, mostly its 3 x 2,048 output tokens), while a typical
+call bills a few tenths of a cent, so the default $5 (35 of them) judges far more than 35 calls; below 10
+a handful of large examples in flight hold the whole day's budget and others are refused meanwhile."""
+
+
+def check_budget(claude: ClaudeJudge, budget: DailyBudget) -> None:
+    """Refuse a daily budget that cannot hold one call of the largest size the judge sends: every such
+    trace would be counted over_budget all day, and nothing else would say so. Warn when it holds few."""
+    bound = claude.largest_request_bound()
+    prices = budget.prices
+    worst = prices.cost(bound.input_tokens * bound.attempts, bound.output_tokens * bound.attempts)
+    flag = f"--llm-budget-usd-per-day {budget.usd_per_day:g}"
+    why = (f"each call reserves up to ${worst:.4f} until it is billed ({bound.attempts} attempts x "
+           f"({bound.input_tokens:,} input + {bound.output_tokens:,} output tokens) at "
+           f"${prices.input_per_mtok:g} / ${prices.output_per_mtok:g} per million, for documents clipped at "
+           f"{claude.max_total_chars:,} characters and a {LARGEST_ANSWER_CHARS:,}-character answer)")
+    if budget.usd_per_day < worst:
+        raise InputError(f"{flag} cannot cover one Claude call: {why}; give it at least "
+                         f"${math.ceil(worst * 100) / 100:.2f}")
+    calls = int(budget.usd_per_day // worst)
+    if calls < FEW_CALLS_A_DAY:
+        log.warning(f"{flag} holds only {calls} Claude call{'s' * (calls != 1)} a day at the worst case: "
+                    f"{why}; calls bill less than they reserve, so more are made, but one made while the "
+                    "reservations in flight fill the budget is counted over_budget")

@@ -220,3 +220,71 @@ def test_bad_labels_are_named(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     assert main(["calibrate", str(data)]) == 2
     err = capsys.readouterr().err
     assert str(data) in err and "example 'C'" in err and f"(field '{field}')" in err
+
+
+def claude_env(monkeypatch: pytest.MonkeyPatch, api: FakeAnthropic) -> None:
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "test-key")
+    monkeypatch.setenv("ANTHROPIC_BASE_URL", api.url)
+
+
+# F retrieved nothing: its one claim is unsupported without asking any judge (a false alarm, FP: the
+# label says it is fine), so it is measured even for a judge that fails on everything it is asked.
+NOTHING_RETRIEVED = {"id": "F", "question": "q", "contexts": [], "answer": "Nothing was found.",
+                     "labels": {"hallucinated": False, "spans": []}}
+
+
+def test_a_judge_that_failed_on_every_example_it_judged_exits_2(fake_api: FakeAnthropic, tmp_path: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch,
+                                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    claude_env(monkeypatch, fake_api)
+    fake_api.default = Fail(500, "api_error", {"retry-after-ms": "1"})
+    data = write_dataset(tmp_path / "labelled.jsonl", [*RECORDS[:3], NOTHING_RETRIEVED])
+    out = tmp_path / "cal.json"
+    code = main(["calibrate", str(data), "--judge", "lexical", "--judge", "claude", "--judge-errors", "skip",
+                 "--json", str(out)])
+    captured = capsys.readouterr()
+    assert code == 2
+    # A, B and C needed a judge (F did not); each failed after the first attempt and 2 retries: 9 calls.
+    assert fake_api.calls == 9
+    assert captured.err == ("ragmon calibrate: error: the claude judge failed on all 3 examples it had to "
+                            "judge, so no claim was judged (the skipped lines say why)\n")
+    # What was measured is still printed and written. Lexical, by hand from the table above plus F:
+    # sentence TP 2 (A3, B2), FP 1 (F), FN 0, TN 4 (A1, A2, B1, C1): P 2/3, R 1, F1 4/5, accuracy 6/7.
+    lexical_row = r"lexical\s+sentence\s+7\s+0\.667\s+1\.000\s+0\.800\s+0\.857\s+2\s+1\s+0\s+4"
+    assert re.search(lexical_row, captured.out)
+    # Claude measured F alone (its free verdict): one FP.
+    assert re.search(r"claude\s+sentence\s+1\s+0\.000\s+-\s+0\.000\s+0\.000\s+0\s+1\s+0\s+0", captured.out)
+    assert re.search(r"claude\s+1\s+3\s", captured.out)  # examples 1, skipped 3
+    lexical, claude = json.loads(out.read_text())["judges"]
+    assert [s["id"] for s in claude["skipped"]] == ["A", "B", "C"] and lexical["skipped"] == []
+
+
+def test_a_judge_that_failed_on_some_examples_still_exits_0(fake_api: FakeAnthropic, tmp_path: Path,
+                                                           monkeypatch: pytest.MonkeyPatch,
+                                                           capsys: pytest.CaptureFixture[str]) -> None:
+    claude_env(monkeypatch, fake_api)
+    fake_api.default = Reply(decide=verbatim)
+    fast_500 = Fail(500, "api_error", {"retry-after-ms": "1"})
+    fake_api.enqueue(fast_500, fast_500, fast_500)  # A's first attempt and both retries
+    data = write_dataset(tmp_path / "labelled.jsonl", RECORDS[:2])
+    assert main(["calibrate", str(data), "--judge", "claude", "--judge-errors", "skip",
+                 "--llm-concurrency", "1"]) == 0
+    captured = capsys.readouterr()
+    assert captured.err == "" and re.search(r"claude\s+1\s+1\s", captured.out)  # examples 1, skipped 1
+    assert "skipped A (claude): example 'A': Claude judge: API error 500" in captured.out
+
+
+def test_an_unusable_cache_dir_exits_2_before_any_judging(fake_api: FakeAnthropic, tmp_path: Path,
+                                                          monkeypatch: pytest.MonkeyPatch,
+                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    claude_env(monkeypatch, fake_api)
+    afile = tmp_path / "afile"
+    afile.write_text("")
+    data = write_dataset(tmp_path / "labelled.jsonl", RECORDS)
+    code = main(["calibrate", str(data), "--judge", "lexical", "--judge", "claude",
+                 "--cache-dir", str(afile / "sub")])
+    captured = capsys.readouterr()
+    # Refused while the judges are built: no call, and not even the free lexical figures first.
+    assert code == 2 and fake_api.calls == 0 and captured.out == ""
+    assert captured.err == (f"ragmon calibrate: error: {afile / 'sub'}: cannot keep Claude verdicts in this "
+                            f"directory: {afile} is not a directory\n")

@@ -4,6 +4,11 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import logging
+import math
+import os
+import re
+import subprocess
 from collections import Counter
 from collections.abc import Iterator
 from typing import Any
@@ -224,3 +229,59 @@ def test_prices_default_to_the_models_list_price(monkeypatch: pytest.MonkeyPatch
     args = serve_args("--llm-sample-rate", "1", "--llm-price-input", "2")
     lane = lane_from_args(args, sample_rate=1.0, k=5)
     assert lane is not None and lane.budget.prices == Prices(2.0, 5.0)
+
+
+# The largest request's worst case with the default judge (claude-haiku-4-5 at $1 / $5 per million,
+# max_tokens 2,048, 2 retries, so 3 attempts), by hand: input at least 24,000 characters of documents +
+# a 4,000-character question + a 4,000-character answer + 1,000 tokens of overhead = 33,000 tokens, and at
+# most 5,000 more for the system prompt, the tool schema and the tags. So one call reserves between
+# 3 x (33,000 x $1 + 2,048 x $5) / 1e6 = $0.12972 and 3 x (38,000 x $1 + 2,048 x $5) / 1e6 = $0.14472.
+WORST_LOW, WORST_HIGH = 0.12972, 0.14472
+
+
+def test_a_budget_that_cannot_cover_one_call_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "test-key")
+    with pytest.raises(InputError) as caught:
+        lane_from_args(serve_args("--llm-sample-rate", "1", "--llm-budget-usd-per-day", "0.12"),
+                       sample_rate=1.0, k=5)
+    message = str(caught.value)
+    assert message.startswith("--llm-budget-usd-per-day 0.12 cannot cover one Claude call: each call "
+                              "reserves up to $")
+    match = re.search(r"up to \$(\d\.\d{4}) .*; give it at least \$(\d\.\d\d)$", message)
+    assert match is not None and "\n" not in message
+    worst, floor = float(match[1]), float(match[2])
+    assert WORST_LOW <= worst <= WORST_HIGH and floor == math.ceil(worst * 100) / 100
+    assert "3 attempts" in message and "2,048 output tokens" in message and "$1 / $5 per million" in message
+
+
+def test_a_budget_covering_few_calls_is_warned_about(monkeypatch: pytest.MonkeyPatch,
+                                                     caplog: pytest.LogCaptureFixture) -> None:
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "test-key")
+
+    def warnings(budget: str) -> list[str]:
+        caplog.clear()
+        with caplog.at_level(logging.WARNING, logger="ragmon.llm_lane"):
+            lane = lane_from_args(serve_args("--llm-sample-rate", "1", "--llm-budget-usd-per-day", budget),
+                                  sample_rate=1.0, k=5)
+        assert lane is not None
+        return [r.getMessage() for r in caplog.records if r.name == "ragmon.llm_lane"]
+
+    # $1 holds 1 / $0.14472 = 6.9 to 1 / $0.12972 = 7.7 worst cases: 7, fewer than 10.
+    (warning,) = warnings("1")
+    assert warning.startswith("--llm-budget-usd-per-day 1 holds only 7 Claude calls a day at the worst case: "
+                              "each call reserves up to $")
+    # $0.15 holds one; $1.50 holds 1.5 / 0.14472 = 10.4 at least: no warning.
+    assert warnings("0.15")[0].startswith("--llm-budget-usd-per-day 0.15 holds only 1 Claude call a day")
+    assert warnings("1.5") == []
+
+
+def test_serve_refuses_to_start_on_a_budget_that_cannot_cover_one_call(ragmon_cmd: list[str]) -> None:
+    env = {**os.environ, "ANTHROPIC_API_KEY": "test-key", "ANTHROPIC_BASE_URL": "http://127.0.0.1:9"}
+    result = subprocess.run([*ragmon_cmd, "serve", "--http-listen", "127.0.0.1:0", "--grpc-listen", "off",
+                             "--metrics-listen", "127.0.0.1:0", "--llm-sample-rate", "1",
+                             "--llm-budget-usd-per-day", "0.01"], capture_output=True, text=True, timeout=60,
+                            env=env)
+    assert result.returncode == 2 and result.stdout == ""
+    assert len(result.stderr.splitlines()) == 1
+    assert result.stderr.startswith("ragmon serve: error: --llm-budget-usd-per-day 0.01 cannot cover one "
+                                    "Claude call: each call reserves up to $")

@@ -13,7 +13,9 @@ Why it is shaped this way:
   verdict left with no real document behind it is not support.
 - Verdicts are cached per claim under a hash of (model, prompt version, claim, documents as sent after
   clipping), in memory and optionally on disk, so CI re-runs and repeated answers do not re-bill, and a
-  verdict once given stays given. Only the claims missing from the cache are sent.
+  verdict once given stays given. Only the claims missing from the cache are sent. A cache directory is
+  made and proved writable when the judge is built, before anything is paid for; a write that fails later
+  (disk full) costs a warning, never the verdict.
 - No temperature: API version 2026-10-21, which the SDK speaks, removed the sampling parameters (any
   value is a 400), so `settings()` records `temperature: None`; repeatability comes from the cache.
 - Retries (429, 529, other 5xx, timeouts) are the SDK's own: exponential backoff with jitter, honouring
@@ -30,6 +32,7 @@ import asyncio
 import contextlib
 import hashlib
 import json
+import logging
 import os
 import re
 import tempfile
@@ -40,7 +43,7 @@ from html import escape
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ragmon.errors import RagmonError
+from ragmon.errors import InputError, RagmonError
 from ragmon.judges.base import JudgeError
 from ragmon.model import Claim, ClaimVerdict, Context, Example
 from ragmon.options import duration, positive_int
@@ -48,6 +51,8 @@ from ragmon.sampling import Prices
 
 if TYPE_CHECKING:
     import anthropic
+
+log = logging.getLogger("ragmon.judges.claude")
 
 PROMPT_VERSION = "2026-11-30.1"
 """Bump on any change to the system prompt, the tool or the prompt layout: it is part of every cache key."""
@@ -57,6 +62,10 @@ DEFAULT_MODEL = "claude-haiku-4-5"
 API does not combine thinking with a forced tool choice); any model id can be passed instead."""
 
 TOOL_NAME = "record_verdicts"
+
+LARGEST_ANSWER_CHARS = 4_000
+"""The answer length `ClaudeJudge.largest_request_bound` assumes: as long as the longest document sent.
+Answers are not clipped (every claim is judged), so this is an assumption, not a limit."""
 
 TOOL_USE_OVERHEAD_TOKENS = 1_000
 """Tokens the API adds for tool use and message framing, rounded well up (documented as a few hundred)."""
@@ -218,12 +227,17 @@ class VerdictCache:
 
     One small file per key, written to a temporary name and renamed into place, so concurrent processes
     sharing a directory (parallel CI jobs) never read a half-written entry; an unreadable entry is a miss.
+    The directory is made and proved writable here (InputError naming it and the reason if not): found out
+    at the first write, it would have cost the verdicts of the calls already paid for.
     """
 
     def __init__(self, directory: str | os.PathLike[str] | None = None, max_entries: int = 10_000) -> None:
         self.directory = Path(directory) if directory is not None else None
         self.max_entries = max_entries
         self._memory: OrderedDict[str, Mapping[str, Any]] = OrderedDict()
+        self._warned = False
+        if self.directory is not None:
+            _writable_directory(self.directory)
 
     def get(self, key: str) -> Mapping[str, Any] | None:
         entry = self._memory.get(key)
@@ -236,11 +250,25 @@ class VerdictCache:
         return entry
 
     def put(self, key: str, entry: Mapping[str, Any]) -> None:
-        """Memory keeps only the verdict; the file also keeps what makes it readable (claim, model)."""
+        """Memory keeps only the verdict; the file also keeps what makes it readable (claim, model).
+
+        A verdict was paid for by the time it gets here: a file that cannot be written (disk full,
+        permissions changed mid-run) leaves it in memory for this run and costs one warning per cache,
+        never the verdict or the run."""
         self._remember(key, _verdict_part(entry))
         if self.directory is None:
             return
-        path = self._path(key)
+        try:
+            self._write(self._path(key), entry)
+        except OSError as exc:
+            if not self._warned:
+                self._warned = True
+                log.warning(f"cannot write to the Claude verdict cache {self.directory} "
+                            f"({exc.strerror or exc}): verdicts not written are kept in memory for this run "
+                            "only, and a later run pays for them again (warned once)")
+
+    @staticmethod
+    def _write(path: Path, entry: Mapping[str, Any]) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".json")
         try:
@@ -274,6 +302,21 @@ class VerdictCache:
                  and all(isinstance(i, str) for i in entry["supporting_ids"])
                  and isinstance(entry.get("reason"), str | None))
         return _verdict_part(entry) if valid else None
+
+
+def _writable_directory(directory: Path) -> None:
+    """Make the directory (parents too) and create and remove a file in it, or raise InputError."""
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        fd, probe = tempfile.mkstemp(dir=directory, prefix=".tmp-probe-")
+        os.close(fd)
+        os.unlink(probe)
+    except OSError as exc:
+        ancestry = (*reversed(directory.parents), directory)
+        blocker = next((p for p in ancestry if p.exists() and not p.is_dir()), None)
+        reason = f"{blocker} is not a directory" if blocker is not None else exc.strerror or str(exc)
+        raise InputError(f"cannot keep Claude verdicts in this directory: {reason}",
+                         source=str(directory)) from None
 
 
 def _verdict_part(entry: Mapping[str, Any]) -> Mapping[str, Any]:
@@ -448,8 +491,24 @@ class ClaudeJudge:
         `max_tokens`, which the API never exceeds. Both per attempt; the SDK may make `max_retries` more.
         """
         request = self._plan(example, claims).request
-        if request is None:
-            return None
+        return None if request is None else self._bound(request)
+
+    def largest_request_bound(self, answer_chars: int = LARGEST_ANSWER_CHARS) -> TokenBound:
+        """`request_bound` of the largest request this judge sends for an answer of `answer_chars`
+        characters of plain ASCII text, for sizing a budget before any example is seen.
+
+        Question and documents are clipped (`max_doc_chars` each, `max_total_chars` for all documents), so
+        beyond that they add nothing: here they fill those limits. Only a longer answer, or text in a
+        script that takes several UTF-8 bytes a character, makes a request larger than this."""
+        per_claim = 200
+        claims = ["a" * min(per_claim, answer_chars - start) for start in range(0, answer_chars, per_claim)]
+        # One character over the clip, so each is marked truncated as the longest documents are.
+        documents = tuple(Context(f"doc-{i}", "a" * (self.max_doc_chars + 1))
+                          for i in range(-(-self.max_total_chars // self.max_doc_chars)))
+        sent = _sent_documents(documents, self.max_doc_chars, self.max_total_chars)
+        return self._bound(self._request("a" * self.max_doc_chars, sent, claims))
+
+    def _bound(self, request: Mapping[str, Any]) -> TokenBound:
         sent = {k: request[k] for k in ("system", "messages", "tools")}
         return TokenBound(len(json.dumps(sent, ensure_ascii=False).encode()) + TOOL_USE_OVERHEAD_TOKENS,
                           self.max_tokens, self.max_retries + 1)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import subprocess
 import sys
 import time
@@ -26,7 +27,7 @@ from fakes.anthropic_server import (
 )
 
 from ragmon.cli import main
-from ragmon.errors import RagmonError
+from ragmon.errors import InputError, RagmonError
 from ragmon.judges.base import AsyncJudge, Judge, JudgeError
 from ragmon.judges.claude import PROMPT_VERSION, ClaudeJudge, ClaudeJudgeError, Usage, VerdictCache
 from ragmon.model import Claim, Context, Example
@@ -511,3 +512,77 @@ def test_public_api_exports_the_judge_without_importing_the_sdk() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT,
                          timeout=60)
     assert out.stdout.strip() == "False"  # the SDK takes seconds to import: only a judge being built pays
+
+
+# --- the disk cache's directory -------------------------------------------------------------------------
+
+def test_an_unusable_cache_dir_is_refused_before_any_call(fake_api: FakeAnthropic, tmp_path: Path) -> None:
+    afile = tmp_path / "afile"
+    afile.write_text("not a directory")
+    with pytest.raises(InputError) as caught:
+        make_judge(fake_api, cache_dir=afile / "sub")
+    # One line naming the path asked for, and why it cannot be one: the part of it that is a file.
+    assert str(caught.value) == (f"{afile / 'sub'}: cannot keep Claude verdicts in this directory: "
+                                 f"{afile} is not a directory")
+    assert fake_api.calls == 0
+
+
+def test_a_cache_dir_is_made_parents_too_when_the_judge_is_built(fake_api: FakeAnthropic,
+                                                                 tmp_path: Path) -> None:
+    nested = tmp_path / "a" / "b" / "cache"
+    make_judge(fake_api, cache_dir=nested)
+    assert nested.is_dir() and list(nested.iterdir()) == []  # the write probe left nothing behind
+    assert fake_api.calls == 0
+
+
+def test_a_cache_write_that_fails_mid_run_keeps_the_verdicts(fake_api: FakeAnthropic, tmp_path: Path,
+                                                             caplog: pytest.LogCaptureFixture) -> None:
+    """Tests run as root, whom a read-only mode does not stop: the cache directory is replaced by a
+    regular file of the same name after the judge checked it, so every entry's write fails (ENOTDIR)."""
+    fake_api.decide = by_fact
+    cache = tmp_path / "cache"
+    judge = make_judge(fake_api, cache_dir=cache)
+    cache.rmdir()
+    cache.write_text("in the way")
+    with caplog.at_level(logging.WARNING, logger="ragmon.judges.claude"):
+        verdicts = judge.judge(EXAMPLE, CLAIMS)
+        moved = Example("ex-2", EXAMPLE.question, EXAMPLE.contexts, ROME.text)
+        judge.judge(moved, (Claim("It was built in Lyon.", 0, 21),))
+    # The paid verdicts are returned as ever (by_fact: Paris via d1, metres via d2, Rome unsupported).
+    assert [(v.supported, v.supporting_ids) for v in verdicts] == [(True, ("d1",)), (True, ("d2",)),
+                                                                   (False, ())]
+    # Four writes failed (three claims, then one), in two calls: one warning naming the directory.
+    warnings = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+    assert len(warnings) == 1 and str(cache) in warnings[0] and "kept in memory" in warnings[0]
+    # Kept in memory: the same claims again cost no call.
+    again, usage = judge.judge_with_usage(EXAMPLE, CLAIMS)
+    assert again == verdicts and usage.calls == 0 and fake_api.calls == 2
+    assert cache.read_text() == "in the way"
+
+
+def test_replay_with_an_unusable_cache_dir_exits_2_before_any_call(
+        claude_env: FakeAnthropic, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    afile = tmp_path / "afile"
+    afile.write_text("")
+    code, report = replay(tmp_path, "--cache-dir", str(afile / "sub"))
+    err = capsys.readouterr().err
+    assert code == 2 and claude_env.calls == 0 and report == {}
+    assert err == (f"ragmon replay: error: {afile / 'sub'}: cannot keep Claude verdicts in this directory: "
+                   f"{afile} is not a directory\n")
+
+
+# --- sizing a budget ------------------------------------------------------------------------------------
+
+def test_largest_request_bound_covers_requests_at_the_clipping_limits(fake_api: FakeAnthropic) -> None:
+    """Question and documents past the clip, an answer of twenty 200-character claims (4,000 in all): the
+    request actually sent fits the bound, and the bound is no more than a few ids and tags above it."""
+    judge = make_judge(fake_api)
+    example = Example("huge", "q" * 9_000, tuple(Context(f"d{i}", "x" * 6_000) for i in range(8)), None)
+    claims = tuple(Claim("c" * 199 + ".", 200 * i, 200 * i + 200) for i in range(20))
+    judge.judge(example, claims)
+    body = fake_api.requests[0]
+    # What request_bound counts: the UTF-8 bytes of system, messages and tools, plus 1,000 overhead.
+    sent = len(json.dumps({k: body[k] for k in ("system", "messages", "tools")}).encode()) + 1_000
+    bound = judge.largest_request_bound()
+    assert sent <= bound.input_tokens <= sent + 200
+    assert (bound.output_tokens, bound.attempts) == (2048, 3)  # max_tokens, and max_retries 2 + the first
