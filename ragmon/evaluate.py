@@ -2,13 +2,15 @@
 
 `score_example` is pure (verdicts in, metrics out) so the sidecar can await a network judge first and
 still compute exactly what `evaluate_example` would: an online and an offline figure for the same
-example are identical.
+example are identical. Either way a judge's verdicts are checked before any metric sees them (`checked`):
+a user can plug in their own judge, and its mistakes must fail loudly, not shift a gated average.
 """
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Iterable, Sequence
+from typing import Any
 
 from ragmon.judges.base import AsyncJudge, Judge, JudgeError
 from ragmon.judges.lexical import LexicalJudge
@@ -50,10 +52,16 @@ def verdicts_without_judge(example: Example, claims: tuple[Claim, ...]) -> tuple
 
 def score_example(example: Example, verdicts: Sequence[ClaimVerdict], k: int,
                   judge_name: str) -> ExampleResult:
-    """Every metric of one example from its claims' verdicts."""
+    """Every metric of one example from verdicts its caller got from a judge (the sidecar's Claude lane),
+    after the same per-verdict checks `checked` makes, so the figure is the one `evaluate_example` gives.
+    Claim order is the caller's to keep: it split the claims (`example_claims`) and has no judge here."""
+    verdicts = tuple(verdicts)
+    return _scored(example, _sound(judge_name, example, verdicts, verdicts), k, judge_name)
+
+
+def _scored(example: Example, verdicts: tuple[ClaimVerdict, ...], k: int, judge_name: str) -> ExampleResult:
     retrieved = None if example.contexts is None else [c.id for c in example.contexts]
     relevant = example.relevant_ids
-    verdicts = tuple(verdicts)
     metrics = ret.retrieval_metrics(retrieved, relevant, k)
     metrics.update({
         "groundedness": gen.groundedness(example, verdicts),
@@ -76,13 +84,97 @@ def score_example(example: Example, verdicts: Sequence[ClaimVerdict], k: int,
 
 
 def checked(judge: Judge, example: Example, claims: tuple[Claim, ...],
-            verdicts: tuple[ClaimVerdict, ...]) -> tuple[ClaimVerdict, ...]:
-    """The verdicts, if there is one per claim in order; else a JudgeError, since any metric or label
-    comparison would pair a claim with another claim's verdict."""
+            returned: Iterable[ClaimVerdict]) -> tuple[ClaimVerdict, ...]:
+    """What a judge returned, as a tuple with one verdict per claim in order, each sound (`_sound`); else
+    a JudgeError, since any metric or label comparison would pair a claim with another claim's verdict.
+
+    Taken as a tuple first: a generator would be spent by the first look, leaving the example with no
+    verdicts, its groundedness undefined and so out of the gate's average. The LexicalJudge's verdicts
+    skip the per-verdict checks: they are sound by construction (bools, tuples of its own contexts' ids),
+    and this runs for every example the sidecar scores. A subclass may override `judge`: it is checked."""
+    verdicts = returned if type(returned) is tuple else _materialised(judge.name, example, returned)
+    if type(judge) is not LexicalJudge:
+        verdicts = _sound(judge.name, example, verdicts, returned)
     if tuple(v.claim for v in verdicts) != claims:
         raise JudgeError(f"judge {judge.name!r} returned {len(verdicts)} verdicts for {len(claims)} "
                          f"claims of example {example.id!r}, not one per claim in order")
     return verdicts
+
+
+def _materialised(judge_name: str, example: Example, returned: object) -> tuple[Any, ...]:
+    if not isinstance(returned, Iterable):
+        raise JudgeError(f"judge {judge_name!r} returned {type(returned).__name__} for example "
+                         f"{example.id!r}, not an iterable of ClaimVerdict")
+    return tuple(returned)
+
+
+def _sound(judge_name: str, example: Example, verdicts: tuple[Any, ...],
+           returned: object) -> tuple[ClaimVerdict, ...]:
+    """The verdicts with every field of the declared type, else a JudgeError naming the claim and field:
+    a string "no" would count as supported, and a string of ids be read one character per id.
+
+    Supporting ids not among the example's contexts are dropped (a note in the reason says which): a
+    judge may only cite what was retrieved. A supported verdict that named ids, none of them retrieved,
+    is support by nothing, so it becomes unsupported; one that named no id at all stays supported, since
+    a judge need not track ids. Verdicts are rebuilt only where something changed."""
+    retrieved: frozenset[str] | None = None
+    fixed: list[ClaimVerdict] | None = None
+    for index, verdict in enumerate(verdicts):
+        if not isinstance(verdict, ClaimVerdict):
+            raise JudgeError(f"judge {judge_name!r} returned {type(returned).__name__} for example "
+                             f"{example.id!r}, not an iterable of ClaimVerdict: item {index} is "
+                             f"{type(verdict).__name__}")
+        supported, ids, reason = verdict.supported, verdict.supporting_ids, verdict.reason
+        if type(supported) is not bool:
+            raise _wrong(judge_name, example, index, "supported", "a bool", supported)
+        if not isinstance(ids, tuple):
+            if not isinstance(ids, list):
+                raise _wrong(judge_name, example, index, "supporting_ids", "a tuple of str", ids)
+            ids = tuple(ids)
+        for n, doc in enumerate(ids):
+            if not isinstance(doc, str):
+                raise _wrong(judge_name, example, index, f"supporting_ids[{n}]", "a str", doc)
+        if reason is not None and not isinstance(reason, str):
+            raise _wrong(judge_name, example, index, "reason", "a str or None", reason)
+        if ids:
+            if retrieved is None:
+                retrieved = frozenset(c.id for c in example.contexts or ())
+            if not retrieved.issuperset(ids):
+                stray = ", ".join(repr(doc) for doc in dict.fromkeys(ids) if doc not in retrieved)
+                ids = tuple(doc for doc in ids if doc in retrieved)
+                if supported and not ids:
+                    supported, reason = False, f"supported only by ids never retrieved: {stray}"
+                else:
+                    note = f"[ragmon: dropped supporting ids never retrieved: {stray}]"
+                    reason = f"{reason} {note}" if reason else note
+        if ids is not verdict.supporting_ids or reason is not verdict.reason:  # `supported` changes with both
+            if fixed is None:
+                fixed = list(verdicts[:index])
+            fixed.append(ClaimVerdict(verdict.claim, supported, ids, reason))
+        elif fixed is not None:
+            fixed.append(verdict)
+    return verdicts if fixed is None else tuple(fixed)
+
+
+def _wrong(judge_name: str, example: Example, index: int, field: str, wanted: str,
+           value: object) -> JudgeError:
+    return JudgeError(f"judge {judge_name!r}, example {example.id!r}, claim {index}: {field} must be "
+                      f"{wanted}, got {type(value).__name__}")
+
+
+def _examples(examples: Iterable[Example]) -> tuple[Example, ...]:
+    """The examples as a tuple, each an Example with an id of its own (reports and the skipped list are
+    keyed by id: a second example under one id would hide the first); else an error naming where."""
+    items = tuple(examples)
+    first: dict[str, int] = {}
+    for index, example in enumerate(items):
+        if not isinstance(example, Example):
+            raise TypeError(f"examples[{index}] must be an Example, got {type(example).__name__}")
+        seen = first.setdefault(example.id, index)
+        if seen != index:
+            raise ValueError(f"examples[{seen}] and examples[{index}] have the same id {example.id!r}: "
+                             "every example needs an id of its own")
+    return items
 
 
 def evaluate_example(example: Example, judge: Judge, k: int) -> ExampleResult:
@@ -91,7 +183,7 @@ def evaluate_example(example: Example, judge: Judge, k: int) -> ExampleResult:
     verdicts = verdicts_without_judge(example, claims)
     if verdicts is None:
         verdicts = checked(judge, example, claims, judge.judge(example, claims))
-    return score_example(example, verdicts, k, judge.name)
+    return _scored(example, verdicts, k, judge.name)
 
 
 def aggregate_results(results: Sequence[ExampleResult], config: EvalConfig) -> dict[str, Aggregate]:
@@ -109,7 +201,7 @@ def evaluate(examples: Iterable[Example], judge: Judge | None = None, config: Ev
         raise TypeError("evaluate(examples, judge, config): pass the EvalConfig as config=, not as the judge")
     judge = LexicalJudge() if judge is None else judge
     config = EvalConfig() if config is None else config
-    items = tuple(examples)
+    items = _examples(examples)
     results: list[ExampleResult] = []
     skipped: list[tuple[str, str]] = []
     for done, example in enumerate(items, 1):
@@ -137,7 +229,7 @@ async def aevaluate_example(example: Example, judge: AsyncJudge, k: int) -> Exam
     verdicts = verdicts_without_judge(example, claims)
     if verdicts is None:
         verdicts = checked(judge, example, claims, await judge.ajudge(example, claims))
-    return score_example(example, verdicts, k, judge.name)
+    return _scored(example, verdicts, k, judge.name)
 
 
 async def aevaluate(examples: Iterable[Example], judge: AsyncJudge, config: EvalConfig | None = None,
@@ -150,7 +242,7 @@ async def aevaluate(examples: Iterable[Example], judge: AsyncJudge, config: Eval
     if concurrency < 1:
         raise ValueError(f"concurrency must be at least 1, got {concurrency!r}")
     config = EvalConfig() if config is None else config
-    items = tuple(examples)
+    items = _examples(examples)
     outcomes: list[ExampleResult | tuple[str, str] | None] = [None] * len(items)
     failures: list[tuple[int, JudgeError]] = []
     pending = iter(range(len(items)))

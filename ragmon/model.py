@@ -68,34 +68,40 @@ class Example:
 
     def __post_init__(self) -> None:
         check_text("Example", "id", self.id)
-        check_text("Example", "question", self.question)
+        # Once the id is known to be a string, errors name the example: in a list of thousands built
+        # from a file or a trace store, "contexts[0] must be a Context" alone does not say which one.
+        where = f"Example {self.id!r}: "
+        _text(where, "question", self.question, False)
         for name in ("answer", "ground_truth", "category", "pipeline"):
-            check_text("Example", name, getattr(self, name), optional=True)
+            _text(where, name, getattr(self, name), True)
         if self.contexts is not None:
-            contexts = _items("contexts", self.contexts, Context, tuple)
-            object.__setattr__(self, "contexts", contexts)
+            object.__setattr__(self, "contexts", _items(where, "contexts", self.contexts, Context, tuple))
         if self.relevant_ids is not None:
-            relevant = _items("relevant_ids", self.relevant_ids, str, frozenset)
+            relevant = _items(where, "relevant_ids", self.relevant_ids, str, frozenset)
             object.__setattr__(self, "relevant_ids", relevant)
         if self.citations is not None:
-            object.__setattr__(self, "citations", _items("citations", self.citations, str, tuple))
+            object.__setattr__(self, "citations", _items(where, "citations", self.citations, str, tuple))
 
 
 def check_text(owner: str, name: str, value: object, *, optional: bool = False) -> None:
     """A TypeError naming `owner.name` unless `value` is a string (or None, when optional)."""
+    _text(f"{owner}.", name, value, optional)
+
+
+def _text(where: str, name: str, value: object, optional: bool) -> None:
     if not (isinstance(value, str) or (optional and value is None)):
         wanted = "a string or None" if optional else "a string"
-        raise TypeError(f"{owner}.{name} must be {wanted}, got {type(value).__name__}")
+        raise TypeError(f"{where}{name} must be {wanted}, got {type(value).__name__}")
 
 
-def _items(name: str, value: Any, kind: type, container: Callable[[Iterable[Any]], Any]) -> Any:
+def _items(where: str, name: str, value: Any, kind: type, container: Callable[[Iterable[Any]], Any]) -> Any:
     """`value` as `container`, every item a `kind`. A lone string is refused: its characters are no ids."""
     if isinstance(value, str | bytes) or not isinstance(value, Iterable):
-        raise TypeError(f"Example.{name} must be an iterable of {kind.__name__}, got {type(value).__name__}")
+        raise TypeError(f"{where}{name} must be an iterable of {kind.__name__}, got {type(value).__name__}")
     items = value if type(value) is container else list(value)  # a list keeps the positions for errors
     for index, item in enumerate(items):
         if not isinstance(item, kind):
-            raise TypeError(f"Example.{name}[{index}] must be a {kind.__name__}, got {type(item).__name__}")
+            raise TypeError(f"{where}{name}[{index}] must be a {kind.__name__}, got {type(item).__name__}")
     return items if type(items) is container else container(items)
 
 
@@ -132,7 +138,11 @@ class ExampleResult:
 
 @dataclass(frozen=True, slots=True)
 class EvalConfig:
-    """Settings of one evaluation; `k` cuts retrieval metrics, generation metrics see every context."""
+    """Settings of one evaluation; `k` cuts retrieval metrics, generation metrics see every context.
+
+    `bootstrap_samples=0` asks for no intervals (every `Aggregate.ci` is None). Checked when built: a
+    negative count would silently drop the intervals too, and a seed of None would draw different ones on
+    every run, where a report must be reproducible."""
 
     k: int = 5
     bootstrap_samples: int = 1000
@@ -140,10 +150,22 @@ class EvalConfig:
     seed: int = 0
 
     def __post_init__(self) -> None:
-        if isinstance(self.k, bool) or not isinstance(self.k, int) or self.k < 1:
+        if not _whole(self.k) or self.k < 1:
             raise ValueError(f"EvalConfig.k must be a whole number of at least 1, got {self.k!r}")
-        if not 0.0 < self.confidence < 1.0:
-            raise ValueError(f"EvalConfig.confidence must be in (0, 1), got {self.confidence!r}")
+        if not _whole(self.bootstrap_samples) or self.bootstrap_samples < 0:
+            raise ValueError("EvalConfig.bootstrap_samples must be a whole number of at least 0 (0: no "
+                             f"intervals), got {self.bootstrap_samples!r}")
+        confidence = self.confidence
+        if isinstance(confidence, bool) or not isinstance(confidence, int | float) or not 0 < confidence < 1:
+            raise ValueError(f"EvalConfig.confidence must be a number in (0, 1), got {confidence!r}")
+        if not _whole(self.seed):
+            raise ValueError("EvalConfig.seed must be a whole number, so intervals are the same on every "
+                             f"run, got {self.seed!r}")
+
+
+def _whole(value: object) -> bool:
+    """An int, and not a bool: True would read as 1 and hide a mistake."""
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 @dataclass(frozen=True, slots=True)

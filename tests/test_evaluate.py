@@ -88,8 +88,8 @@ def test_empty_contexts_give_groundedness_zero() -> None:
 
 
 def test_unanswerable_question_answered_versus_abstained() -> None:
-    answered = policy_example(relevant_ids=frozenset(), answer="Returns are accepted within 30 days.")
-    abstained = policy_example(relevant_ids=frozenset(), answer="The context does not say.")
+    answered = policy_example(id="a", relevant_ids=frozenset(), answer="Returns are accepted within 30 days.")
+    abstained = policy_example(id="b", relevant_ids=frozenset(), answer="The context does not say.")
     report = evaluate([answered, abstained], LexicalJudge(), EvalConfig(k=2))
     assert [r.metrics["abstention"] for r in report.results] == [0.0, 1.0]
     assert report.aggregates["abstention"].mean == 0.5
@@ -224,3 +224,119 @@ def test_unknown_contexts_invent_no_verdicts() -> None:
     # Nothing retrieved (contexts=()) is different: both claims are unsupported, a real 0.
     empty = evaluate_example(policy_example(contexts=()), RefusingJudge(), k=1)
     assert [v.supported for v in empty.verdicts] == [False, False]
+
+
+class ScriptedJudge:
+    """A third-party judge: `reply(claims)` is what it returns, by `judge` and by `ajudge` alike."""
+
+    def __init__(self, reply, name: str = "custom") -> None:  # type: ignore[no-untyped-def]
+        self.reply = reply
+        self.name = name
+
+    def settings(self) -> dict:
+        return {}
+
+    def judge(self, example: Example, claims: tuple[Claim, ...]):  # type: ignore[no-untyped-def]
+        return self.reply(claims)
+
+    async def ajudge(self, example: Example, claims: tuple[Claim, ...]):  # type: ignore[no-untyped-def]
+        return self.reply(claims)
+
+
+def returns_claim_supported(claims: tuple[Claim, ...]):  # type: ignore[no-untyped-def]
+    """A generator, not a tuple: the "Returns ..." claim supported by c1, the "Shipping ..." claim not."""
+    return (ClaimVerdict(c, c.text.startswith("Returns"), ("c1",) if c.text.startswith("Returns") else ())
+            for c in claims)
+
+
+async def test_a_judge_returning_a_generator_keeps_every_verdict() -> None:
+    # Read once to compare claims, a generator used to reach scoring empty: no verdicts, groundedness
+    # undefined, and the example out of the average. Here: 1 of 2 claims supported -> 0.5.
+    judge = ScriptedJudge(returns_claim_supported)
+    result = evaluate_example(policy_example(), judge, k=1)
+    assert [(v.supported, v.supporting_ids) for v in result.verdicts] == [(True, ("c1",)), (False, ())]
+    assert result.metrics["groundedness"] == 0.5
+    for report in (evaluate([policy_example()], judge), await aevaluate([policy_example()], judge)):
+        assert (report.aggregates["groundedness"].mean, report.aggregates["groundedness"].n) == (0.5, 1)
+
+
+@pytest.mark.parametrize(("reply", "message"), [
+    (lambda claims: None,
+     "judge 'custom' returned NoneType for example 'p1', not an iterable of ClaimVerdict"),
+    (lambda claims: [{"claim": c.text, "supported": True} for c in claims],
+     "judge 'custom' returned list for example 'p1', not an iterable of ClaimVerdict: item 0 is dict"),
+    # The string "no" is truthy: unchecked, it counted as supported.
+    (lambda claims: (ClaimVerdict(claims[0], False), ClaimVerdict(claims[1], "no")),  # type: ignore[arg-type]
+     "judge 'custom', example 'p1', claim 1: supported must be a bool, got str"),
+    # Unchecked, "c1" was read as the ids "c" and "1".
+    (lambda claims: tuple(ClaimVerdict(c, True, "c1") for c in claims),  # type: ignore[arg-type]
+     "judge 'custom', example 'p1', claim 0: supporting_ids must be a tuple of str, got str"),
+    (lambda claims: tuple(ClaimVerdict(c, True, ("c1", 1)) for c in claims),  # type: ignore[arg-type]
+     "judge 'custom', example 'p1', claim 0: supporting_ids[1] must be a str, got int"),
+    (lambda claims: tuple(ClaimVerdict(c, False, (), 404) for c in claims),  # type: ignore[arg-type]
+     "judge 'custom', example 'p1', claim 0: reason must be a str or None, got int"),
+])
+async def test_a_malformed_reply_is_an_error_naming_judge_example_claim_and_field(reply, message):  # type: ignore[no-untyped-def]
+    judge = ScriptedJudge(reply)
+    with pytest.raises(JudgeError) as sync_error:
+        evaluate([policy_example()], judge)
+    with pytest.raises(JudgeError) as async_error:
+        await aevaluate([policy_example()], judge)
+    assert str(sync_error.value) == str(async_error.value) == message
+
+
+async def test_supporting_ids_never_retrieved_are_dropped() -> None:
+    ex = policy_example(answer=f"{ANSWER} Shipping is free for orders over 50 dollars.")
+
+    def reply(claims: tuple[Claim, ...]) -> tuple[ClaimVerdict, ...]:
+        return (ClaimVerdict(claims[0], True, ("zz",), "zz says so"),  # only an id never retrieved
+                ClaimVerdict(claims[1], True, ["zz", "c2", "zz"]),  # a list, one real id among stray ones
+                ClaimVerdict(claims[2], True))  # no id at all: a judge need not track them
+
+    judge = ScriptedJudge(reply)
+    claims = example_claims(ex)
+    note = "[ragmon: dropped supporting ids never retrieved: 'zz']"
+    expected = (ClaimVerdict(claims[0], False, (), "supported only by ids never retrieved: 'zz'"),
+                ClaimVerdict(claims[1], True, ("c2",), note),
+                ClaimVerdict(claims[2], True))
+    for report in (evaluate([ex], judge, EvalConfig(k=2)), await aevaluate([ex], judge, EvalConfig(k=2))):
+        result = report.results[0]
+        assert result.verdicts == expected
+        # Claims 2 and 3 stay supported, claim 1 does not: 2/3 (it was 3/3 when "zz" counted as support).
+        assert result.metrics["groundedness"] == pytest.approx(2 / 3)
+        assert result.retrieved_unused == ("c1",)  # only c2 supports a claim
+
+
+def test_only_the_lexical_judge_itself_is_trusted_unchecked() -> None:
+    class TunedLexical(LexicalJudge):
+        def judge(self, example: Example, claims: tuple[Claim, ...]) -> tuple[ClaimVerdict, ...]:
+            return tuple(ClaimVerdict(c, "no") for c in claims)  # type: ignore[arg-type]
+
+    with pytest.raises(JudgeError) as error:
+        evaluate_example(policy_example(), TunedLexical(), k=1)
+    assert str(error.value) == "judge 'lexical', example 'p1', claim 0: supported must be a bool, got str"
+
+
+def test_score_example_checks_given_verdicts_as_evaluate_does() -> None:
+    # The sidecar's Claude lane judges first and hands the verdicts to score_example: same checks.
+    ex = policy_example()
+    first, second = example_claims(ex)
+    result = score_example(ex, (ClaimVerdict(first, True, ("zz",)), ClaimVerdict(second, False)), 1, "claude")
+    assert result.verdicts[0] == ClaimVerdict(first, False, (), "supported only by ids never retrieved: 'zz'")
+    assert result.metrics["groundedness"] == 0.0  # neither claim is supported by a retrieved context
+    wrong = (ClaimVerdict(first, True, ("c1",)), ClaimVerdict(second, 1))  # type: ignore[arg-type]
+    with pytest.raises(JudgeError) as error:
+        score_example(ex, wrong, 1, "claude")
+    assert str(error.value) == "judge 'claude', example 'p1', claim 1: supported must be a bool, got int"
+
+
+def test_examples_must_be_examples_with_an_id_each() -> None:
+    # Checked before any judging: RefusingJudge fails the test if asked about the valid first example.
+    mixed = [policy_example(), {"id": "p2", "question": "q?"}]
+    twice = [policy_example(id="a"), policy_example(id="b"), policy_example(id="a")]
+    for run in (lambda examples: evaluate(examples, RefusingJudge()),
+                lambda examples: asyncio.run(aevaluate(examples, RefusingJudge()))):
+        with pytest.raises(TypeError, match=r"^examples\[1\] must be an Example, got dict$"):
+            run(mixed)
+        with pytest.raises(ValueError, match=r"^examples\[0\] and examples\[2\] have the same id 'a': "):
+            run(twice)
