@@ -220,12 +220,12 @@ def _verified(judge: Judge, judged: _Judged, skip_errors: bool) -> _Judged:
     if judged.verdicts is None:
         return judged
     try:
-        checked(judge, judged.item.example, judged.item.claims, tuple(judged.verdicts))
+        verdicts = checked(judge, judged.item.example, judged.item.claims, judged.verdicts)
     except JudgeError as exc:
         if not skip_errors:
             raise
         return replace(judged, verdicts=None, error=str(exc))
-    return judged
+    return replace(judged, verdicts=verdicts)  # as checked: a generator spent, ids never retrieved dropped
 
 
 async def _judge_all_async(judge: Any, items: Sequence[Labelled], concurrency: int,

@@ -142,6 +142,27 @@ def test_verdicts_must_be_one_per_claim() -> None:
     assert (result.sentence.tp, result.sentence.fp, result.sentence.fn, result.sentence.tn) == (0, 0, 0, 1)
 
 
+class GeneratorOfStrayIds:
+    """Returns a generator (spent by the first look) whose every verdict names an id never retrieved."""
+
+    name = "stray"
+
+    def settings(self) -> dict[str, Any]:
+        return {}
+
+    def judge(self, example: Example, claims: tuple[Claim, ...]) -> Any:
+        return (ClaimVerdict(c, True, ("not-retrieved",)) for c in claims)
+
+
+def test_a_judges_verdicts_are_scored_as_checked() -> None:
+    # C's one claim is labelled supported. "Supported" by an id never retrieved is support by nothing, so
+    # the verdict becomes unsupported: a false alarm (FP 1), not a TN, and not a lost generator (n 0).
+    items = [labelled(load_example(RECORDS[2]), "mem")]
+    result = calibrate(GeneratorOfStrayIds(), items)
+    assert result.examples == 1
+    assert (result.sentence.tp, result.sentence.fp, result.sentence.fn, result.sentence.tn) == (0, 1, 0, 0)
+
+
 def load_example(record_: dict[str, Any]) -> Example:
     raw = dict(record_)
     labels = raw.pop("labels")
