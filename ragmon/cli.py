@@ -102,7 +102,15 @@ def build_parser(command: str | None, environ: dict[str, str] | None = None) -> 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     command = next((arg for arg in argv if not arg.startswith("-")), None)
-    args = build_parser(command).parse_args(argv)
+    try:
+        parser = build_parser(command)
+    except ImportError as exc:
+        # A broken install (a dependency missing from a CI image) is a run that could not complete, not
+        # Python's exit status 1, which CI would read as a breached gate.
+        print(f"ragmon {command}: error: cannot load the {command} command: {exc} (a dependency of ragmon "
+              "is missing: reinstall it with its dependencies)", file=sys.stderr)
+        return EXIT_ERROR
+    args = parser.parse_args(argv)
     try:
         return int(args._run(args))
     except RagmonError as exc:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import subprocess
+import sys
 
 import pytest
 
@@ -57,6 +58,24 @@ def test_top_level_help_is_plain_text_naming_every_subcommand(ragmon_cmd: list[s
     assert result.returncode == 0
     assert "`" not in result.stdout  # Markdown from a docstring read literally on a terminal
     assert all(name in result.stdout for name in ("serve", "replay", "calibrate", "demo"))
+
+
+def test_a_missing_dependency_exits_2_not_1(tmp_path) -> None:
+    # As in a CI image where protobuf (package "google") was not installed: the replay command cannot be
+    # loaded. Python's own exit status would be 1, "a gate was breached"; the run did not even start.
+    code = ("import sys; sys.modules['google'] = None; from ragmon.cli import main; "
+            "sys.exit(main(sys.argv[1:]))")
+    result = subprocess.run([sys.executable, "-c", code, "replay", str(tmp_path / "golden.jsonl")],
+                            capture_output=True, text=True, timeout=60, check=False)
+    assert result.returncode == 2, result.stderr
+    assert result.stderr.startswith("ragmon replay: error: cannot load the replay command: ")
+    assert "Traceback" not in result.stderr and len(result.stderr.strip().splitlines()) == 1
+
+
+def test_python_dash_m_ragmon_runs_the_cli() -> None:
+    result = subprocess.run([sys.executable, "-m", "ragmon", "--version"], capture_output=True, text=True,
+                            timeout=60, check=False)
+    assert (result.returncode, result.stdout.strip()) == (0, f"ragmon {__version__}")
 
 
 def test_version(ragmon_cmd: list[str]) -> None:
