@@ -177,13 +177,21 @@ def _opens_array(raw: bytes) -> bool:
     return raw.lstrip(b"\xef\xbb\xbf" + _JSON_SPACE.encode()).startswith(b"[")
 
 
+def _json_message(exc: json.JSONDecodeError) -> str:
+    """json's message with its column; its "Unterminated string starting at" means the text ends inside
+    a string, most often a line cut short, and names where the string began."""
+    if exc.msg.startswith("Unterminated string"):
+        return f"invalid JSON: the text ends inside a string that starts at column {exc.colno}"
+    return f"invalid JSON at column {exc.colno}: {exc.msg}"
+
+
 def _json_error(exc: ValueError, source: str, line: int) -> InputError:
     if isinstance(exc, json.JSONDecodeError):
         # Past the line's text, the parser has taken the newline too: its column would be on the next line.
         if exc.pos >= len(exc.doc.rstrip(_JSON_SPACE)):
             return InputError("invalid JSON: the line ends before the value is complete", source=source,
                               line=line)
-        return InputError(f"invalid JSON: {exc.msg} at column {exc.colno}", source=source, line=line)
+        return InputError(_json_message(exc), source=source, line=line)
     reason = exc.reason if isinstance(exc, UnicodeDecodeError) else str(exc)
     return InputError(f"not valid UTF-8 text: {reason}", source=source, line=line)
 
@@ -347,8 +355,7 @@ def _load_document(data: bytes, source: str) -> Iterator[tuple[Example, _LineOf]
         if exc.pos >= end:  # the parser's position is past the last line with anything on it
             raise InputError("invalid JSON: the file ends before the value is complete", source=source,
                              line=text.count("\n", 0, end) + 1) from None
-        raise InputError(f"invalid JSON: {exc.msg} at column {exc.colno}", source=source,
-                         line=exc.lineno) from None
+        raise InputError(_json_message(exc), source=source, line=exc.lineno) from None
     records: Iterator[tuple[FieldPath, Example]]
     try:
         if isinstance(doc, dict) and _is_evalset(doc):

@@ -434,8 +434,18 @@ def test_error_inside_a_jsonl_line_keeps_its_column(tmp_path: Path) -> None:
     path = tmp_path / "d.jsonl"
     path.write_text('{"id": "x", "question": "q?"}\n{"id": "y",, "question": "q?"}\n', encoding="utf-8")
     # `{"id": "y",` is 11 characters: the second comma is column 12, where a key was expected.
-    assert str(error_of([path])) == (f"{path}:2: invalid JSON: Expecting property name enclosed in double "
-                                     "quotes at column 12")
+    assert str(error_of([path])) == (f"{path}:2: invalid JSON at column 12: Expecting property name "
+                                     "enclosed in double quotes")
+
+
+def test_a_line_cut_inside_a_string_says_so(tmp_path: Path) -> None:
+    # The last line, cut with no newline after it. json says "Unterminated string starting at" and a
+    # column, which read "... at at column 25".
+    path = tmp_path / "cut.jsonl"
+    path.write_text('{"id": "x", "question": "q?"}\n{"id": "y", "question": "How lo', encoding="utf-8")
+    # `{"id": "y", "question": ` is 24 characters: the cut string starts at column 25.
+    assert str(error_of([path])) == (f"{path}:2: invalid JSON: the text ends inside a string that starts "
+                                     "at column 25")
 
 
 KINDS = "one of 'embedding', 'llm', 'retrieval', 'tool'"
