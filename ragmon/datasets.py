@@ -30,14 +30,16 @@ from __future__ import annotations
 
 import difflib
 import functools
+import gzip
 import itertools
 import json
 import os
 import re
 import sys
+import zlib
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from ragmon.errors import InputError
 from ragmon.ids import content_id
@@ -80,6 +82,7 @@ _ANSWER_KEYS = ("answer", "output", "text", "content")
 _DOC_ID_KEYS = ("id", "source", "doc_id")
 _JSON_SPACE = " \t\n\r"
 _OTLP_MARKER = "resourceSpans"
+_GZIP_MAGIC = b"\x1f\x8b"
 
 
 NOT_RAG = "not_rag"
@@ -115,41 +118,59 @@ class _FieldError(Exception):
 def _load_located(path: Path, skipped: Skipped) -> Iterator[tuple[Example, _LineOf]]:
     source = str(path)
     try:
-        handle = path.open("rb")
+        handle = _open(path)
     except OSError as exc:
         raise InputError(f"cannot read dataset: {exc.strerror or exc}", source=source) from None
-    with handle:
-        lines = enumerate(handle, start=1)
-        first = _next_record_line(lines)
-        if first is None:
-            raise InputError("contains no examples", source=source)
-        number, raw = first
+    try:
+        with handle:
+            yield from _records(handle, source, skipped)
+    except (OSError, EOFError, zlib.error) as exc:  # a gzip stream that is cut short or corrupt
+        raise InputError(f"cannot read dataset: {exc}", source=source) from None
+
+
+def _open(path: Path) -> BinaryIO:
+    """The file's bytes, decompressed when it is gzip (by its magic number, whatever its name): large
+    golden sets are kept compressed, and reading one as text gave only "not valid UTF-8"."""
+    handle: BinaryIO = path.open("rb")
+    if handle.read(2) == _GZIP_MAGIC:
+        handle.close()
+        return gzip.open(path, "rb")  # type: ignore[return-value]
+    handle.seek(0)
+    return handle
+
+
+def _records(handle: BinaryIO, source: str, skipped: Skipped) -> Iterator[tuple[Example, _LineOf]]:
+    lines = enumerate(handle, start=1)
+    first = _next_record_line(lines)
+    if first is None:
+        raise InputError("contains no examples", source=source)
+    number, raw = first
+    try:
+        obj = _json_line(raw)
+    except ValueError as exc:
+        second = _next_record_line(lines)
+        if not _opens_array(raw) and second is not None and _is_json_object(second[1]):
+            raise _json_error(exc, source, number) from None
+        handle.seek(0)
+        yield from _load_document(handle.read(), source)
+        return
+    if isinstance(obj, list) or (isinstance(obj, dict) and _is_evalset(obj)):
+        handle.seek(0)
+        yield from _load_document(handle.read(), source)
+        return
+    if isinstance(obj, dict) and _OTLP_MARKER in obj:
+        yield from _load_otlp(itertools.chain([first], lines), source, skipped)
+        return
+    parse = _record_parser(obj, source, number)
+    yield _parse_line(parse, obj, source, number)
+    for number, raw in lines:
+        if raw.isspace():
+            continue
         try:
             obj = _json_line(raw)
         except ValueError as exc:
-            second = _next_record_line(lines)
-            if not _opens_array(raw) and second is not None and _is_json_object(second[1]):
-                raise _json_error(exc, source, number) from None
-            handle.seek(0)
-            yield from _load_document(handle.read(), source)
-            return
-        if isinstance(obj, list) or (isinstance(obj, dict) and _is_evalset(obj)):
-            handle.seek(0)
-            yield from _load_document(handle.read(), source)
-            return
-        if isinstance(obj, dict) and _OTLP_MARKER in obj:
-            yield from _load_otlp(itertools.chain([first], lines), source, skipped)
-            return
-        parse = _record_parser(obj, source, number)
+            raise _json_error(exc, source, number) from None
         yield _parse_line(parse, obj, source, number)
-        for number, raw in lines:
-            if raw.isspace():
-                continue
-            try:
-                obj = _json_line(raw)
-            except ValueError as exc:
-                raise _json_error(exc, source, number) from None
-            yield _parse_line(parse, obj, source, number)
 
 
 def _next_record_line(lines: Iterator[tuple[int, bytes]]) -> tuple[int, bytes] | None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import hashlib
 import json
 from pathlib import Path
@@ -478,3 +479,28 @@ def test_non_rag_steps_of_a_known_kind_are_accepted(tmp_path: Path) -> None:
                                  {"kind": "llm", "output": "A."}]}])
     (example,) = load([path])
     assert example.contexts == (Context(sha_id("Doc."), "Doc."),) and example.answer == "A."
+
+
+GZ_ROWS = [{"id": "a", "question": "q?", "contexts": [{"id": "d1", "text": "Refunds take 5 days."}],
+            "answer": "Refunds take 5 days."},
+           {"id": "b", "question": "q?", "answer": "No."}]
+
+
+@pytest.mark.parametrize("document", [False, True], ids=["jsonl", "json-array"])
+def test_a_gzip_file_is_read_as_its_contents(tmp_path: Path, document: bool) -> None:
+    # By its magic number, not its name: the same two examples as the plain file would give.
+    text = json.dumps(GZ_ROWS) if document else "".join(json.dumps(row) + "\n" for row in GZ_ROWS)
+    path = tmp_path / "golden.data"
+    path.write_bytes(gzip.compress(text.encode("utf-8")))
+    examples = list(load([path]))
+    assert [e.id for e in examples] == ["a", "b"]
+    assert examples[0].contexts == (Context("d1", "Refunds take 5 days."),)
+
+
+def test_a_gzip_file_cut_short_is_a_clear_error(tmp_path: Path) -> None:
+    rows = [{**GZ_ROWS[0], "id": f"ex-{n}"} for n in range(500)]
+    data = gzip.compress("".join(json.dumps(row) + "\n" for row in rows).encode("utf-8"))
+    path = tmp_path / "golden.jsonl.gz"
+    path.write_bytes(data[: len(data) // 2])
+    message = str(error_of([path]))
+    assert message.startswith(f"{path}: cannot read dataset: ") and "\n" not in message
