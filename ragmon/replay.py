@@ -10,13 +10,17 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import functools
 import gc
 import io
+import math
 import os
+import socket
 import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import replace
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
@@ -97,7 +101,25 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                            "(default 500ms)")
 
 
+class RunIncomplete(RagmonError):
+    """The run stopped after scoring, and its reports already say so and why: they are not replaced."""
+
+
 def run(args: argparse.Namespace) -> int:
+    """Every report asked for agrees with the exit status: a run that stops with exit 2 replaces each one
+    with an error report (the previous run's green report left at the same path would be read by an
+    `if: always()` publishing step as this run's)."""
+    started = datetime.now(UTC), time.monotonic()
+    try:
+        return _replay(args, started)
+    except RunIncomplete:
+        raise
+    except (Exception, KeyboardInterrupt) as exc:
+        _write_error_reports(args, _one_line(exc), _run_info(started))
+        raise
+
+
+def _replay(args: argparse.Namespace, started: tuple[datetime, float]) -> int:
     gates = parse_gates(args.gate)
     target = _target(args)
     judge = build_judge(args)
@@ -107,8 +129,8 @@ def run(args: argparse.Namespace) -> int:
         raise InputError(f"no examples to score in {', '.join(map(str, args.datasets))}: "
                          f"{len(not_rag)} recorded trace(s) are not RAG")
     if not_rag and not args.quiet:
-        print(f"skipped {len(not_rag)} recorded trace(s) that are not RAG (no retrieval, no generation): "
-              f"{_listed(not_rag)}", file=sys.stderr)
+        _note(f"skipped {len(not_rag)} recorded trace(s) that are not RAG (no retrieval, no generation): "
+              f"{_listed(not_rag)}")
     if target is not None:
         from ragmon.target import collect
 
@@ -129,29 +151,61 @@ def run(args: argparse.Namespace) -> int:
         gc.freeze()
         results = combine([decide(report, gates, args.confidence) for report in reports], args.min_pass_rate)
         report = reports[0]
-        _write_reports(report, results, args)
+        incomplete = _judge_failed(judge, reports, examples, len(not_rag))
+        _write_reports(report, results, args, _run_info(started), incomplete)
     finally:
         progress.close()
         gc.unfreeze()
     if not args.quiet:
         if args.repeat > len(reports):
-            print(f"judge {judge.name} is deterministic: scored once, not {args.repeat} times",
-                  file=sys.stderr)
+            _note(f"judge {judge.name} is deterministic: scored once, not {args.repeat} times")
+        if not gates and incomplete is None:
+            _note("ragmon replay: warning: no --gate given: the run passes whatever the figures")
         runs = f"scored {len(reports)} times; figures below are from run 1\n" if len(reports) > 1 else ""
-        _print_summary(runs + text.render(report, results))
-    failed = max(len(r.skipped) for r in reports) - len(not_rag)
-    if failed and failed == sum(verdicts_without_judge(e, example_claims(e)) is None for e in examples):
-        # The judge failed on every example it had to judge: the only figures left are of examples that
-        # needed none (no claims, no contexts), so a PASS, or a breach, would say nothing true.
-        raise RagmonError(f"the {judge.name} judge failed on all {failed} examples it had to judge, so no "
-                          f"claim was judged (the reports list why)")
+        _print_summary(runs + text.render(report, results, incomplete=incomplete))
+    if incomplete is not None:
+        raise RunIncomplete(incomplete)
     return exit_code(results)
+
+
+def _judge_failed(judge: Judge, reports: Sequence[Report], examples: Sequence[Example],
+                  not_rag: int) -> str | None:
+    """Why the run cannot be trusted when the judge failed on every example it had to judge: the only
+    figures left are of examples that needed none (no claims, no contexts), so a PASS, or a breach, would
+    say nothing true. Decided before any report is written, so none of them says PASS."""
+    failed = max(len(r.skipped) for r in reports) - not_rag
+    if failed and failed == sum(verdicts_without_judge(e, example_claims(e)) is None for e in examples):
+        return (f"the {judge.name} judge failed on all {failed} examples it had to judge, so no claim was "
+                f"judged (the reports list why)")
+    return None
+
+
+def _one_line(exc: BaseException) -> str:
+    """What an error report says stopped the run: the CLI's own one-line message where there is one."""
+    if isinstance(exc, RagmonError):
+        return str(exc)
+    if isinstance(exc, KeyboardInterrupt):
+        return "interrupted"
+    return f"internal error (a bug in ragmon): {type(exc).__name__}: {exc}"
+
+
+def _note(line: str) -> None:
+    """A line on stderr, none when the process started with it closed: print() would send it to stdout,
+    into the summary that CI logs grep."""
+    if sys.stderr is not None:
+        print(line, file=sys.stderr)
 
 
 def _print_summary(summary: str) -> None:
     """A summary that cannot be printed is a run that did not complete: without this, the traceback's
     exit status 1 would tell CI that a gate was breached. It quotes answers, which may hold characters the
-    terminal's encoding lacks (a CI runner in an ASCII locale): those are shown as escapes, not an error."""
+    terminal's encoding lacks (a CI runner in an ASCII locale): those are shown as escapes, not an error.
+
+    Standard output closed when the process started (`>&-`, sys.stdout is None) is output discarded on
+    purpose, as with `>/dev/null`, and as a closed stderr is: nothing is printed, and the gates decide
+    the exit status. A stdout that is there but fails to take the summary (a full disk) is an error."""
+    if sys.stdout is None:
+        return
     encoding = getattr(sys.stdout, "encoding", None) or "utf-8"
     summary = summary.encode(encoding, "backslashreplace").decode(encoding)
     try:
@@ -161,19 +215,45 @@ def _print_summary(summary: str) -> None:
         raise RagmonError(f"cannot write the summary to standard output: {exc.strerror or exc}") from None
 
 
-def _write_reports(report: Report, results: Sequence[GateResult], args: argparse.Namespace) -> None:
+def _write_reports(report: Report, results: Sequence[GateResult], args: argparse.Namespace,
+                   run_info: junit.RunInfo, incomplete: str | None) -> None:
     """Every requested file, and the CI step summary when GitHub Actions provides one."""
-    outputs: list[tuple[Path | None, Callable[[], str]]] = [
-        (args.json, lambda: json_report.render(report, results)),
-        (args.markdown, lambda: markdown.render(report, results, worst=args.worst)),
-        (args.junit, lambda: junit.render(report, results, worst=args.worst)),
-    ]
-    for path, render in outputs:
-        if path is not None:
-            _write(path, render())
+    page = functools.cache(lambda: markdown.render(report, results, worst=args.worst, incomplete=incomplete))
+    _write_all(args, as_json=lambda: json_report.render(report, results, incomplete=incomplete),
+               as_markdown=page,
+               as_junit=lambda: junit.render(report, results, worst=args.worst, run=run_info,
+                                             incomplete=incomplete))
+
+
+def _write_error_reports(args: argparse.Namespace, message: str, run_info: junit.RunInfo) -> None:
+    """Best effort: when the error is that a report cannot be written, or a second one comes up here,
+    the error the user must see is the first."""
+    _write_all(args, as_json=lambda: json_report.render_error(message),
+               as_markdown=lambda: markdown.render_error(message),
+               as_junit=lambda: junit.render_error(message, run=run_info), best_effort=True)
+
+
+def _write_all(args: argparse.Namespace, *, as_json: Callable[[], str], as_markdown: Callable[[], str],
+               as_junit: Callable[[], str], best_effort: bool = False) -> None:
+    """The step summary is appended, cut below GitHub's limit (markdown.step_summary)."""
+    outputs: list[tuple[Path | None, Callable[[], str], bool]] = [
+        (args.json, as_json, False), (args.markdown, as_markdown, False), (args.junit, as_junit, False)]
     summary_path = os.environ.get("GITHUB_STEP_SUMMARY")
     if summary_path:
-        _write(Path(summary_path), markdown.render(report, results, worst=args.worst), append=True)
+        outputs.append((Path(summary_path),
+                        lambda: markdown.step_summary(as_markdown(), full_report=args.markdown), True))
+    for path, render, append in outputs:
+        if path is None:
+            continue
+        try:
+            _write(path, render(), append=append)
+        except Exception:
+            if not best_effort:
+                raise
+
+
+def _run_info(started: tuple[datetime, float]) -> junit.RunInfo:
+    return junit.RunInfo(started[0], time.monotonic() - started[1], socket.gethostname())
 
 
 def build_judge(args: argparse.Namespace) -> Judge:
@@ -245,24 +325,36 @@ def _write(path: Path, content: str, *, append: bool = False) -> None:
 
 
 class Progress:
-    """A progress line on a terminal, and only for long runs: CI logs and pipes get none."""
+    """How far scoring has got, for long runs only. On a terminal, a bar redrawn in place; anywhere else
+    (a CI log), a plain line every LOG_INTERVAL seconds of wall time, so a long run never stays silent
+    long enough to trip a CI no-output timeout, and a run that finishes sooner prints nothing."""
 
     MIN_EXAMPLES = 500
     MIN_SECONDS = 2.0
     INTERVAL = 0.1
+    LOG_INTERVAL = 30.0
 
-    def __init__(self, stream: TextIO | None, *, enabled: bool = True) -> None:
+    def __init__(self, stream: TextIO | None, *, enabled: bool = True,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         """`stream` is None when the process started with it closed (Python's sys.stderr then)."""
-        self.stream: TextIO = io.StringIO() if stream is None else stream  # nowhere to draw: never drawn
-        self.enabled = enabled and stream is not None and stream.isatty()
-        self.started = time.monotonic()
-        self.last = 0.0
+        self.stream: TextIO = io.StringIO() if stream is None else stream  # nowhere to write: never written
+        self.enabled = enabled and stream is not None
+        self.terminal = self.enabled and self.stream.isatty()
+        self.clock = clock
+        self.started = clock()
+        self.last = -math.inf if self.terminal else self.started
         self.shown = False
 
     def __call__(self, done: int, total: int) -> None:
         if not self.enabled:
             return
-        now = time.monotonic()
+        now = self.clock()
+        if not self.terminal:
+            if now - self.last >= self.LOG_INTERVAL:
+                self.last = now
+                self.stream.write(f"scored {done:,} of {total:,} examples\n")
+                self.stream.flush()
+            return
         elapsed = now - self.started
         if (total <= self.MIN_EXAMPLES and elapsed < self.MIN_SECONDS) or (
                 done < total and now - self.last < self.INTERVAL):

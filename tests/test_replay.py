@@ -18,7 +18,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from fakes.anthropic_server import Fail, FakeAnthropic
 
+import ragmon
 from ragmon import replay as replay_module
 from ragmon.cli import main
 from ragmon.datasets import load
@@ -223,21 +225,54 @@ class BrokenJudge(LexicalJudge):
         raise JudgeError("the model is unreachable")
 
 
-@pytest.mark.parametrize("gates", [[], ["--gate", "groundedness=0.5"]])
+@pytest.mark.parametrize("gates", [[], ["--gate", "groundedness=0.5"], ["--gate", "abstention=0.5"]])
 def test_a_run_whose_judge_failed_on_every_example_could_not_complete(
         gates: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
-    # Skipped examples are not failed ones: with no claim judged, "PASS" (no gate) or "breached" (a gate
-    # on figures of the examples that needed no judge) would both be false; the report says why each
-    # example was skipped.
+    # Skipped examples are not failed ones: with no claim judged, "PASS" (no gate, or abstention, measured
+    # on una-001 alone: 1 >= 0.5) or "breached" (groundedness: undefined) would both be false. Every report
+    # says the run is incomplete, and why each example was skipped; stdout's last line is no PASS.
     monkeypatch.setattr(replay_module, "build_judge", lambda args: BrokenJudge())
-    out = tmp_path / "report.json"
-    assert main(["replay", str(GOLDEN), "--judge-errors", "skip", "--json", str(out), *gates]) == 2
+    summary = tmp_path / "summary.md"
+    monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(summary))
+    out = tmp_path / "out"
+    assert main(["replay", str(GOLDEN), "--judge-errors", "skip", "--json", str(out / "r.json"),
+                 "--markdown", str(out / "r.md"), "--junit", str(out / "r.xml"), *gates]) == 2
     # Of the golden set's 17 examples, 2 need no judge: loy-001 and una-001 abstain, so make no claim.
-    assert capsys.readouterr().err.rstrip().endswith(
-        "ragmon replay: error: the broken judge failed on all 15 examples it had to judge, so no claim was "
-        "judged (the reports list why)")
-    assert len(json.loads(out.read_text())["skipped"]) == 15
+    why = ("the broken judge failed on all 15 examples it had to judge, so no claim was judged (the reports "
+           "list why)")
+    captured = capsys.readouterr()
+    assert captured.err.splitlines() == [f"ragmon replay: error: {why}"]  # and no "no --gate" warning
+    assert captured.out.splitlines()[-1] == f"INCOMPLETE: {why}"
+    doc = json.loads((out / "r.json").read_text())
+    assert (doc["passed"], doc["complete"], doc["error"]) == (False, False, why)
+    assert len(doc["skipped"]) == 15 and {s["reason"] for s in doc["skipped"]} == {"the model is unreachable"}
+    suite = ET.parse(out / "r.xml").getroot()
+    assert (suite.get("tests"), suite.get("failures"), suite.get("errors")) == ("1", "0", "1")
+    assert [error.get("type") for error in suite.iterfind("testcase/error")] == ["RunIncomplete"]
+    assert len(suite.findall("testcase")) == 1  # no gate's test case, green or red
+    page = (out / "r.md").read_text()
+    assert page.startswith("## ragmon replay: INCOMPLETE\n") and f"> {why}\n" in page
+    assert "### Skipped (15)" in page and "PASS" not in page
+    assert summary.read_text() == page
+
+
+def test_an_unreachable_claude_judge_never_reports_a_pass(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    # The audit's run: --judge claude --judge-errors=skip --gate abstention=0.5, Claude refusing every call
+    # (401, which the SDK does not retry). una-001's abstention (1 >= 0.5) held; the run is still exit 2.
+    with FakeAnthropic() as api:
+        api.default = Fail(401, "authentication_error")
+        monkeypatch.setenv("ANTHROPIC_API_KEY", "test-key")
+        monkeypatch.setenv("ANTHROPIC_BASE_URL", api.url)
+        code = main(["replay", str(GOLDEN), "--judge", "claude", "--judge-errors=skip", "--gate",
+                     "abstention=0.5", "--json", str(tmp_path / "je.json"),
+                     "--junit", str(tmp_path / "je.xml")])
+    assert code == 2
+    assert json.loads((tmp_path / "je.json").read_text())["passed"] is False
+    assert ET.parse(tmp_path / "je.xml").getroot().get("errors") == "1"
+    last = capsys.readouterr().out.splitlines()[-1]
+    assert last.startswith("INCOMPLETE: the claude judge failed on all 15")
 
 
 def test_questions_without_answers_or_contexts_need_a_target(ragmon_cmd: list[str], tmp_path: Path) -> None:
@@ -264,7 +299,7 @@ class Terminal(io.StringIO):
         return True
 
 
-def test_progress_only_on_a_terminal_and_for_long_runs() -> None:
+def test_progress_bar_only_on_a_terminal_and_for_long_runs() -> None:
     terminal = Terminal()
     short = Progress(terminal)
     short(5, 10)
@@ -279,10 +314,43 @@ def test_progress_only_on_a_terminal_and_for_long_runs() -> None:
     assert "scoring 1000/1000 (100%)" in shown and shown.endswith("\n")
 
     piped = io.StringIO()
-    quiet = Progress(piped)
-    quiet(1000, 1000)
-    quiet.close()
-    assert piped.getvalue() == ""
+    quick = Progress(piped)
+    quick(1000, 1000)
+    quick.close()
+    assert piped.getvalue() == ""  # a pipe gets no bar, and a run this quick no line either
+
+
+class Clock:
+    """Seconds as the test sets them."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_a_ci_log_gets_a_plain_line_every_30_seconds() -> None:
+    # Not a terminal: no bar to redraw, but a line at 30 s, then 30 s after the last line, so a CI job's
+    # no-output timeout never fires on a long run. Called after each example, as evaluate() does.
+    clock, log = Clock(), io.StringIO()
+    progress = Progress(log, clock=clock)
+    for done, at in ((1, 0.5), (6_000, 14.0), (11_999, 29.9)):
+        clock.now = at
+        progress(done, 50_000)
+    assert log.getvalue() == ""  # under 30 s: nothing yet
+    for done, at in ((12_000, 30.0), (20_000, 45.0), (24_000, 59.9), (24_001, 60.1), (50_000, 70.0)):
+        clock.now = at
+        progress(done, 50_000)
+    progress.close()
+    # Lines at 30.0 and at 60.1 (30.1 after the last), none at 45, 59.9 (29.9 after it) or 70.
+    assert log.getvalue() == "scored 12,000 of 50,000 examples\nscored 24,001 of 50,000 examples\n"
+
+    quiet_log = io.StringIO()
+    quiet = Progress(quiet_log, enabled=False, clock=clock)  # --quiet
+    clock.now = 1_000.0
+    quiet(50_000, 50_000)
+    assert quiet_log.getvalue() == ""
 
 
 def test_lexical_threshold_sets_the_operating_point(tmp_path: Path) -> None:
@@ -327,13 +395,17 @@ def test_lone_surrogate_escape_is_written_as_the_same_escape(ragmon_cmd: list[st
 
 def test_summary_that_cannot_be_printed_exits_2(ragmon_cmd: list[str], tmp_path: Path) -> None:
     # The gate holds (the golden set's 0.9778 >= 0.5): exit 1 would tell CI it breached.
+    # The JSON report, written before the summary failed, is replaced by one that says so.
     with open("/dev/full", "w") as full:  # every write fails with ENOSPC
-        done = subprocess.run([*ragmon_cmd, "replay", str(GOLDEN), "--gate", "groundedness=0.5"],
-                              cwd=tmp_path, env=clean_env(), stdout=full, stderr=subprocess.PIPE, text=True,
-                              timeout=60)
+        done = subprocess.run([*ragmon_cmd, "replay", str(GOLDEN), "--gate", "groundedness=0.5",
+                               "--json", "r.json"], cwd=tmp_path, env=clean_env(), stdout=full,
+                              stderr=subprocess.PIPE, text=True, timeout=60)
     assert done.returncode == 2
     assert "Traceback" not in done.stderr and len(done.stderr.splitlines()) == 1
     assert "cannot write the summary to standard output" in done.stderr
+    doc = json.loads((tmp_path / "r.json").read_text())
+    assert (doc["passed"], doc["complete"]) == (False, False)
+    assert doc["error"] == "cannot write the summary to standard output: No space left on device"
 
 
 def test_recording_with_no_rag_trace_exits_2(ragmon_cmd: list[str], tmp_path: Path) -> None:
@@ -361,3 +433,127 @@ def test_closed_stderr_does_not_turn_a_pass_into_a_breach(ragmon_cmd: list[str],
                           text=True, timeout=60)
     assert done.returncode == 0
     assert done.stdout.splitlines()[-1] == "PASS"
+    # Notes meant for stderr (no gate given; a deterministic judge scored once, not twice) go nowhere:
+    # print(file=None) would have put them on stdout, into the summary.
+    done = subprocess.run(["sh", "-c", 'exec "$@" 2>&-', "sh", *ragmon_cmd, "replay", str(GOLDEN),
+                           "--repeat", "2"], cwd=tmp_path, env=clean_env(), capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == 0
+    assert "warning" not in done.stdout and "deterministic" not in done.stdout
+    assert done.stdout.splitlines()[-1] == "PASS (no gates given)"
+
+
+@pytest.mark.parametrize(("gate", "status"), [("groundedness=0.5", 0), ("groundedness=0.99", 1)])
+def test_closed_stdout_prints_nothing_and_the_gates_decide(ragmon_cmd: list[str], tmp_path: Path, gate: str,
+                                                           status: int) -> None:
+    # Started with file descriptor 1 closed (`>&-`), Python sets sys.stdout to None: output discarded on
+    # purpose, as with >/dev/null. The golden set's 0.9778 holds 0.5 (exit 0) and breaches 0.99 (exit 1).
+    done = subprocess.run(["sh", "-c", 'exec "$@" >&-', "sh", *ragmon_cmd, "replay", str(GOLDEN),
+                           "--gate", gate, "--json", "r.json"], cwd=tmp_path, env=clean_env(),
+                          capture_output=True, text=True, timeout=60)
+    assert (done.returncode, done.stderr, done.stdout) == (status, "", "")
+    assert json.loads((tmp_path / "r.json").read_text())["passed"] is (status == 0)
+
+
+# --- every report agrees with the exit status -----------------------------------------------------
+
+
+def test_an_error_replaces_the_previous_runs_reports(ragmon_cmd: list[str], tmp_path: Path) -> None:
+    # A green run, then one whose dataset is missing (exit 2): an `if: always()` step publishing the same
+    # paths must not show the first run's pass as the second's.
+    summary = tmp_path / "summary.md"
+    out = tmp_path / "out"
+    reports = ("--json", out / "r.json", "--markdown", out / "r.md", "--junit", out / "r.xml")
+    env = {"GITHUB_STEP_SUMMARY": str(summary)}
+    assert replay(ragmon_cmd, GOLDEN, "--gate", "groundedness=0.5", *reports, cwd=tmp_path, env=env
+                  ).returncode == 0
+    green = summary.read_text()
+    missing = tmp_path / "missing.jsonl"
+    done = replay(ragmon_cmd, missing, "--gate", "groundedness=0.5", *reports, cwd=tmp_path, env=env)
+    why = f"{missing}: cannot read dataset: No such file or directory"
+    assert done.returncode == 2 and done.stderr.splitlines() == [f"ragmon replay: error: {why}"]
+    assert json.loads((out / "r.json").read_text()) == {
+        "ragmon_version": ragmon.__version__, "judge": {}, "k": None, "examples": 0, "aggregates": {},
+        "gates": [], "passed": False, "complete": False, "error": why, "results": [], "skipped": []}
+    suite = ET.parse(out / "r.xml").getroot()
+    assert (suite.get("tests"), suite.get("failures"), suite.get("errors")) == ("1", "0", "1")
+    error = suite.find("testcase/error")
+    assert error is not None and (error.get("type"), error.get("message")) == ("RunIncomplete", why)
+    error_page = ("## ragmon replay: INCOMPLETE\n\nThe run could not complete (exit status 2), so no gate "
+                  f"was decided:\n\n> {why}\n")
+    assert (out / "r.md").read_text() == error_page
+    assert summary.read_text() == green + error_page  # appended, as GitHub keeps each step's summary
+
+
+def test_a_report_that_cannot_be_written_turns_the_others_into_error_reports(ragmon_cmd: list[str],
+                                                                           tmp_path: Path) -> None:
+    # --json is written first and fine; --junit cannot be (its parent is a file): exit 2, and the JSON
+    # report, already written green, must say the run did not complete.
+    (tmp_path / "afile").write_text("")
+    done = replay(ragmon_cmd, GOLDEN, "--gate", "groundedness=0.5", "--json", "r.json",
+                  "--junit", "afile/r.xml", cwd=tmp_path)
+    assert done.returncode == 2 and len(done.stderr.splitlines()) == 1 and "Traceback" not in done.stderr
+    doc = json.loads((tmp_path / "r.json").read_text())
+    assert (doc["passed"], doc["complete"]) == (False, False)
+    assert doc["error"].startswith("afile/r.xml: cannot write report: ")
+    assert done.stderr == f"ragmon replay: error: {doc['error']}\n"
+
+
+def test_an_error_report_that_cannot_be_written_does_not_hide_the_error(ragmon_cmd: list[str],
+                                                                       tmp_path: Path) -> None:
+    # Bad input, and --json cannot be written: the user is told of the bad input, the one thing to fix
+    # first, and the --markdown error report is still written.
+    (tmp_path / "afile").write_text("")
+    data = tmp_path / "bad.jsonl"
+    data.write_text("{\n", encoding="utf-8")
+    done = replay(ragmon_cmd, data, "--json", "afile/r.json", "--markdown", "r.md", cwd=tmp_path)
+    assert done.returncode == 2 and len(done.stderr.splitlines()) == 1
+    assert f"{data}:1: invalid JSON" in done.stderr
+    assert (tmp_path / "r.md").read_text().startswith("## ragmon replay: INCOMPLETE\n")
+
+
+def test_a_bug_leaves_an_error_report_too(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(args: object) -> LexicalJudge:
+        raise ZeroDivisionError("a bug")
+
+    monkeypatch.setattr(replay_module, "build_judge", broken)
+    assert main(["replay", str(GOLDEN), "--json", str(tmp_path / "r.json"), "--quiet"]) == 2
+    doc = json.loads((tmp_path / "r.json").read_text())
+    assert doc["passed"] is False
+    assert doc["error"] == "internal error (a bug in ragmon): ZeroDivisionError: a bug"
+
+
+@pytest.mark.parametrize(("args", "env"), [((), {}), ((), {"RAGMON_GATE": ""}), (("--quiet",), {}),
+                                           (("--gate", "groundedness=0.5"), {})])
+def test_a_run_without_gates_passes_with_a_warning(ragmon_cmd: list[str], tmp_path: Path,
+                                                   args: tuple[str, ...], env: dict[str, str]) -> None:
+    # Exit 0 as documented, but a CI variable left empty must not turn the gate off without a word.
+    done = replay(ragmon_cmd, GOLDEN, *args, cwd=tmp_path, env=env)
+    assert done.returncode == 0
+    warned = not args  # neither --quiet nor a gate
+    assert done.stderr == ("ragmon replay: warning: no --gate given: the run passes whatever the figures\n"
+                           if warned else "")
+    assert done.stdout.splitlines()[-1:] == (["PASS (no gates given)"] if warned else
+                                             [] if "--quiet" in args else ["PASS"])
+
+
+def test_the_step_summary_stays_under_githubs_limit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # 250 examples, each answering 5 sentences of ~990 characters the context does not hold: quoted in
+    # full with their reasons, --worst 250 asks for ~250 x 5 x 1.1 KB = ~1.4 MB of Markdown. The file
+    # holds it all; the step summary is cut to whole lines within 1,000,000 bytes and says where it is.
+    words = " ".join(f"zebra{j}" for j in range(140))  # 140 x 7 characters, less the last space: 979
+    answer = " ".join(f"Sentence {n} {words}." for n in range(5))
+    data = tmp_path / "long.jsonl"
+    data.write_text("".join(json.dumps({"id": f"q{i}", "question": "Q?", "answer": answer,
+                                        "contexts": [{"id": "d", "text": "Returns are accepted."}]}) + "\n"
+                            for i in range(250)), encoding="utf-8")
+    summary = tmp_path / "summary.md"
+    monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(summary))
+    page = tmp_path / "r.md"
+    assert main(["replay", str(data), "--worst", "250", "--markdown", str(page), "--quiet"]) == 0
+    whole, cut = page.read_bytes(), summary.read_bytes()
+    assert len(whole) > 1_300_000 and len(cut) <= 1_000_000
+    note = f"\n*This summary was cut at 1,000,000 bytes: the whole report is in `{page}`.*\n".encode()
+    assert cut.endswith(note) and whole.startswith(cut[:-len(note)])
+    assert cut[:-len(note)].endswith(b"\n")  # at a line boundary
+

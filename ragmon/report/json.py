@@ -1,6 +1,9 @@
 """The machine-readable report. Its schema is a contract (DESIGN §3): keep keys and types stable.
 
 Undefined figures are `null`, never NaN: strict JSON parsers reject NaN and dashboards would read it as data.
+`passed` is true only for a run that completed (exit 0): a run that could not complete (exit 2) says
+`"complete": false` and the `error` that stopped it, so a CI step that reads the file after a failed run
+never finds a pass, nor the previous run's report.
 """
 
 from __future__ import annotations
@@ -10,12 +13,16 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ragmon import __version__
 from ragmon.gate import GateResult
 from ragmon.model import ExampleResult, Report
 
 
-def to_dict(report: Report, gates: Sequence[GateResult]) -> dict[str, Any]:
+def to_dict(report: Report, gates: Sequence[GateResult], *, incomplete: str | None = None) -> dict[str, Any]:
+    """`incomplete` is the error that stopped the run after scoring: the figures are kept, and said to be
+    no verdict."""
     return {
+        "ragmon_version": __version__,
         "judge": _clean(dict(report.judge)),
         "k": report.k,
         "examples": len(report.results),
@@ -28,15 +35,29 @@ def to_dict(report: Report, gates: Sequence[GateResult]) -> dict[str, Any]:
              "passed": g.passed, "reason": g.reason}
             for g in gates
         ],
-        "passed": all(g.passed for g in gates),
+        "passed": incomplete is None and all(g.passed for g in gates),
+        "complete": incomplete is None,
+        "error": incomplete,
         "results": [_result(r) for r in report.results],
         "skipped": [{"id": example_id, "reason": reason} for example_id, reason in report.skipped],
     }
 
 
-def render(report: Report, gates: Sequence[GateResult]) -> str:
+def render(report: Report, gates: Sequence[GateResult], *, incomplete: str | None = None) -> str:
     """Compact: the C encoder only runs without `indent`, and a 10,000-example report is for tools (`jq`)."""
-    return json.dumps(to_dict(report, gates), ensure_ascii=False, allow_nan=False) + "\n"
+    return _dumps(to_dict(report, gates, incomplete=incomplete))
+
+
+def render_error(message: str) -> str:
+    """A run that stopped before it had figures (bad input, an unreachable target, a judge error): every
+    key of a full report, empty, so `jq '.results[]'` or `.gates | length` still work on it."""
+    return _dumps({"ragmon_version": __version__, "judge": {}, "k": None, "examples": 0, "aggregates": {},
+                   "gates": [], "passed": False, "complete": False, "error": message, "results": [],
+                   "skipped": []})
+
+
+def _dumps(doc: dict[str, Any]) -> str:
+    return json.dumps(doc, ensure_ascii=False, allow_nan=False) + "\n"
 
 
 def _result(result: ExampleResult) -> dict[str, Any]:

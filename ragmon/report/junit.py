@@ -5,6 +5,12 @@ gated metric over its threshold, worst first, with each unsupported sentence and
 the metric is one of claims. Bounded (`worst` examples, a few sentences each, clipped) so a 10,000-example
 run stays a small file. The suite's system-out carries the terminal summary: every figure, not only the
 gated ones.
+
+Valid against the Apache Ant JUnit schema that many readers assume (windyroad's JUnit.xsd): the suite
+carries `timestamp` (UTC, no zone, as the schema wants), `hostname` and `time`, each test case a `time`
+(0: every gate is decided at once, after scoring), and the suite ends with system-out and system-err. A
+run that could not complete (exit 2) is one test case in error (`RunIncomplete`) and no gate cases: gates
+decided on figures that say nothing true, or never decided, must not show green.
 """
 
 from __future__ import annotations
@@ -12,7 +18,10 @@ from __future__ import annotations
 import math
 import xml.etree.ElementTree as ET
 from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
 
+from ragmon import __version__
 from ragmon.gate import GateResult
 from ragmon.model import Report
 from ragmon.report import text
@@ -26,23 +35,73 @@ WIDTH = 300
 """Characters of a sentence, a reason or an id on one line of a failure."""
 
 
-def render(report: Report, gates: Sequence[GateResult], *, worst: int = DEFAULT_WORST) -> str:
-    failures = sum(not g.passed for g in gates)
-    suite = ET.Element("testsuite", name="ragmon", tests=str(len(gates)), failures=str(failures),
-                       errors="0", skipped="0")
-    properties = ET.SubElement(suite, "properties")
-    for name, value in (("judge", report.judge.get("name", "?")), ("k", report.k),
-                        ("examples", len(report.results)), ("skipped_examples", len(report.skipped))):
-        ET.SubElement(properties, "property", name=name, value=text.clip(str(value), WIDTH))
+@dataclass(frozen=True, slots=True)
+class RunInfo:
+    """When and where the run happened and how long it took, which the schema requires; given by the
+    caller so that rendering stays a function of its arguments."""
+
+    started: datetime
+    seconds: float = 0.0
+    hostname: str = "localhost"
+    """'localhost' when unknown, as the schema says."""
+
+
+def render(report: Report, gates: Sequence[GateResult], *, worst: int = DEFAULT_WORST,
+           run: RunInfo | None = None, incomplete: str | None = None) -> str:
+    """`run` defaults to now, 0 seconds; `incomplete` is the error that stopped the run after scoring."""
+    if incomplete is not None:
+        suite = _suite(run, tests=1, failures=0, errors=1)
+        _properties(suite, report)
+        _error_case(suite, incomplete)
+        return _finish(suite, text.render(report, gates, incomplete=incomplete))
+    suite = _suite(run, tests=len(gates), failures=sum(not g.passed for g in gates), errors=0)
+    _properties(suite, report)
     for g in gates:
         name = f"{g.metric} {g.op} {g.threshold:g}"
-        case = ET.SubElement(suite, "testcase", classname="ragmon.gate", name=name)
+        case = ET.SubElement(suite, "testcase", classname="ragmon.gate", name=name, time="0")
         if not g.passed:
             failure = ET.SubElement(case, "failure", message=f"{g.metric} {g.reason}", type="GateBreached")
             failure.text = "\n".join([f"gate {name} breached: {g.reason}", *_worst_lines(report, g, worst)])
-        else:
-            ET.SubElement(case, "system-out").text = g.reason
-    ET.SubElement(suite, "system-out").text = text.render(report, gates)
+    return _finish(suite, text.render(report, gates))
+
+
+def render_error(message: str, *, run: RunInfo | None = None) -> str:
+    """A run that stopped before it had figures (bad input, an unreachable target, a judge error)."""
+    suite = _suite(run, tests=1, failures=0, errors=1)
+    _properties(suite, None)
+    _error_case(suite, message)
+    return _finish(suite, "")
+
+
+def _suite(run: RunInfo | None, *, tests: int, failures: int, errors: int) -> ET.Element:
+    run = run or RunInfo(datetime.now(UTC))
+    timestamp = run.started.astimezone(UTC).replace(tzinfo=None).isoformat(timespec="seconds")
+    return ET.Element("testsuite", name="ragmon", tests=str(tests), failures=str(failures),
+                      errors=str(errors), skipped="0", time=f"{max(run.seconds, 0.0):.3f}",
+                      timestamp=timestamp, hostname=run.hostname or "localhost")
+
+
+def _properties(suite: ET.Element, report: Report | None) -> None:
+    """The run's settings and counts; only the version when it stopped before it had any."""
+    properties = ET.SubElement(suite, "properties")
+    listed: list[tuple[str, object]] = [("ragmon_version", __version__)]
+    if report is not None:
+        listed += [("judge", report.judge.get("name", "?")), ("k", report.k),
+                   ("examples", len(report.results)), ("skipped_examples", len(report.skipped))]
+    for name, value in listed:
+        ET.SubElement(properties, "property", name=name, value=text.clip(str(value), WIDTH))
+
+
+def _error_case(suite: ET.Element, message: str) -> None:
+    shown = text.clip(message, text.ERROR_WIDTH)
+    case = ET.SubElement(suite, "testcase", classname="ragmon.run", name="replay completes", time="0")
+    error = ET.SubElement(case, "error", message=shown, type="RunIncomplete")
+    error.text = f"the run could not complete (exit status 2), so no gate was decided: {shown}"
+
+
+def _finish(suite: ET.Element, summary: str) -> str:
+    ET.SubElement(suite, "system-out").text = summary
+    ET.SubElement(suite, "system-err")
     ET.indent(suite)
     return '<?xml version="1.0" encoding="utf-8"?>\n' + ET.tostring(suite, encoding="unicode") + "\n"
 

@@ -3,26 +3,50 @@
 The weakest examples come first (lowest groundedness), then the others with a problem, each showing its
 unsupported sentences verbatim with the judge's reason, the relevant documents retrieval missed, and the
 retrieved ones never used.
+
+Bounded like the JUnit report, since GitHub drops a step summary above 1 MiB whole: at most
+SENTENCES_SHOWN unsupported sentences per example and IDS_SHOWN ids per list, each with a count of the
+rest, SKIPPED_SHOWN skipped examples, and every piece of text from the data on one line of at most WIDTH
+characters (ID_WIDTH for an id), control characters escaped (text.clip). So the report grows with
+`--worst`, the examples listed, and not with the data: an example's section holds at most
+200 + 1,000 + 5 x 2,000 + 2 x 20 x 200 = 19,200 characters of data (each `&` or `<` of which is written as
+an entity), the skipped list 50 x 1,200. `step_summary` cuts what goes to `$GITHUB_STEP_SUMMARY` whatever
+`--worst` asked for.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from pathlib import Path
 
 from ragmon.gate import GateResult
 from ragmon.model import ExampleResult, Report
-from ragmon.report.text import aggregate_cells, groundedness_key, verdict
+from ragmon.report.text import ERROR_WIDTH, aggregate_cells, clip, groundedness_key, verdict
 
 DEFAULT_WORST = 10
+SENTENCES_SHOWN = 5
+"""Unsupported sentences quoted per example, as in a JUnit failure."""
+WIDTH = 1_000
+"""Characters of a sentence, a reason or a question: generous, since a browser wraps them."""
+ID_WIDTH = 200
+IDS_SHOWN = 20
+"""Documents named per list (relevant but not retrieved, retrieved but unused) of one example."""
+SKIPPED_SHOWN = 50
+STEP_SUMMARY_LIMIT = 1_000_000
+"""Bytes of UTF-8 appended to `$GITHUB_STEP_SUMMARY` at most: GitHub drops a step's summary above 1 MiB
+(1,048,576 bytes) whole, leaving the job page without it."""
 
 
-def render(report: Report, gates: Sequence[GateResult], *, worst: int = DEFAULT_WORST) -> str:
+def render(report: Report, gates: Sequence[GateResult], *, worst: int = DEFAULT_WORST,
+           incomplete: str | None = None) -> str:
+    """`incomplete` is the error that stopped the run after scoring: said first, and the figures kept."""
     judge = report.judge.get("name", "?")
-    lines = [
-        f"## ragmon replay: {verdict(gates)}",
+    lines = _incomplete_lines(incomplete, figures=True) if incomplete is not None else [
+        f"## ragmon replay: {clip(verdict(gates), WIDTH)}"]
+    lines += [
         "",
-        f"{len(report.results)} examples, judge `{judge}`, k={report.k}.",
+        f"{len(report.results)} examples, judge {_code(clip(str(judge), ID_WIDTH))}, k={report.k}.",
         "",
         f"| metric | mean | n | {report.config.confidence * 100:g}% interval |",
         "|---|---:|---:|---|",
@@ -38,7 +62,9 @@ def render(report: Report, gates: Sequence[GateResult], *, worst: int = DEFAULT_
             lines.append(f"| {g.metric} {g.op} {g.threshold:g} | {value} | {held} | {_cell(g.reason)} |")
     if report.skipped:
         lines += ["", f"### Skipped ({len(report.skipped)})", ""]
-        lines += [f"- {_code(example_id)}: {_text(reason)}" for example_id, reason in report.skipped]
+        lines += [f"- {_code(clip(example_id, ID_WIDTH))}: {_text(reason)}"
+                  for example_id, reason in report.skipped[:SKIPPED_SHOWN]]
+        lines += _more(len(report.skipped) - SKIPPED_SHOWN, "skipped example", " (the JSON report lists all)")
     weak = weakest(report.results)
     if weak:
         shown = weak[:worst]
@@ -48,24 +74,50 @@ def render(report: Report, gates: Sequence[GateResult], *, worst: int = DEFAULT_
     return "\n".join(lines) + "\n"
 
 
+def render_error(message: str) -> str:
+    """A run that stopped before it had figures: the step summary and the file say so, and why."""
+    return "\n".join(_incomplete_lines(message, figures=False)) + "\n"
+
+
+def step_summary(markdown: str, *, full_report: Path | None = None, limit: int = STEP_SUMMARY_LIMIT) -> str:
+    """`markdown` cut at a line boundary to at most `limit` bytes, as written (UTF-8, a lone surrogate as
+    its escape), with a last line saying so and where the whole report is."""
+    encoded = markdown.encode("utf-8", "backslashreplace")
+    if len(encoded) <= limit:
+        return markdown
+    where = (f"the whole report is in {_code(clip(str(full_report), WIDTH))}" if full_report is not None
+             else "`--markdown PATH` writes the whole report")
+    note = f"\n*This summary was cut at {limit:,} bytes: {where}.*\n"
+    kept = encoded[:max(limit - len(note.encode("utf-8")), 0)]
+    return kept[:kept.rfind(b"\n") + 1].decode("utf-8") + note
+
+
 def weakest(results: Sequence[ExampleResult]) -> list[ExampleResult]:
     """Examples with an unsupported claim or a missed relevant document, lowest groundedness first."""
     flagged = [r for r in results if r.relevant_not_retrieved or any(not v.supported for v in r.verdicts)]
     return sorted(flagged, key=groundedness_key)
 
 
+def _incomplete_lines(message: str, *, figures: bool) -> list[str]:
+    lines = ["## ragmon replay: INCOMPLETE", "", "The run could not complete (exit status 2), so no gate was "
+             "decided:", "", f"> {_escaped(clip(message, ERROR_WIDTH))}"]
+    return [*lines, "", "The figures below are of what could be scored; they decide nothing."] if figures \
+        else lines
+
+
 def _example_section(result: ExampleResult) -> list[str]:
     groundedness = result.metrics.get("groundedness")
     score = "undefined" if groundedness is None else f"{groundedness:.2f}"
-    lines = [f"#### {_code(result.example.id)}: groundedness {score}", "",
+    lines = [f"#### {_code(clip(result.example.id, ID_WIDTH))}: groundedness {score}", "",
              f"Question: {_text(result.example.question)}"]
     unsupported = [v for v in result.verdicts if not v.supported]
     if unsupported:
         lines += ["", "Unsupported:"]
-        for v in unsupported:
-            lines += ["", *(f"> {_escaped(line)}" for line in v.claim.text.splitlines() or [""])]
+        for v in unsupported[:SENTENCES_SHOWN]:
+            lines += ["", f"> {_text(v.claim.text)}"]
             if v.reason:
                 lines += ["", f"Reason: {_text(v.reason)}"]
+        lines += _more(len(unsupported) - SENTENCES_SHOWN, "unsupported sentence")
     if result.relevant_not_retrieved:
         lines += ["", "Relevant but not retrieved: " + _ids(result.relevant_not_retrieved)]
     if result.retrieved_unused:
@@ -73,8 +125,14 @@ def _example_section(result: ExampleResult) -> list[str]:
     return lines
 
 
+def _more(count: int, what: str, where: str = "") -> list[str]:
+    return ["", f"And {count:,} more {what}{'s' if count > 1 else ''}{where}."] if count > 0 else []
+
+
 def _ids(ids: Sequence[str]) -> str:
-    return ", ".join(_code(doc_id) for doc_id in ids)
+    named = ", ".join(_code(clip(doc_id, ID_WIDTH)) for doc_id in ids[:IDS_SHOWN])
+    more = len(ids) - IDS_SHOWN
+    return named + (f" and {more:,} more" if more > 0 else "")
 
 
 def _code(text: str) -> str:
@@ -88,8 +146,8 @@ def _code(text: str) -> str:
 
 
 def _text(text: str) -> str:
-    """Data shown as prose, on one line."""
-    return _escaped(_inline(text))
+    """Data shown as prose, on one clipped line."""
+    return _escaped(clip(text, WIDTH))
 
 
 def _escaped(text: str) -> str:
@@ -99,9 +157,5 @@ def _escaped(text: str) -> str:
     return text.replace("&", "&amp;").replace("<", "&lt;")
 
 
-def _inline(text: str) -> str:
-    return " ".join(text.split())
-
-
 def _cell(text: str) -> str:
-    return _inline(text).replace("|", "\\|")
+    return clip(text, WIDTH).replace("|", "\\|")

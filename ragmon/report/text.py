@@ -20,9 +20,12 @@ SENTENCES_SHOWN = 3
 WIDTH = 86
 """Characters of a sentence or a reason: its line, indented and labelled, stays within 100 columns."""
 ID_WIDTH = 40
+ERROR_WIDTH = 1_000
+"""Characters of the error that stopped a run, in every report: they quote paths and judge replies."""
 
 
-def render(report: Report, gates: Sequence[GateResult]) -> str:
+def render(report: Report, gates: Sequence[GateResult], *, incomplete: str | None = None) -> str:
+    """`incomplete` is the error that stopped the run after scoring: it replaces the verdict line."""
     judge = report.judge.get("name", "?")
     count = len(report.results)
     header = f"ragmon replay: {count} example{'' if count == 1 else 's'}, judge {judge}, k={report.k}"
@@ -36,7 +39,7 @@ def render(report: Report, gates: Sequence[GateResult]) -> str:
     for section in (_skipped_section(report.skipped), _worst_section(report.results)):
         if section:
             lines += ["", *section, ""] if lines[-1] else [*section, ""]
-    lines.append(verdict(gates))
+    lines.append(verdict(gates, incomplete))
     return "\n".join(lines) + "\n"
 
 
@@ -49,7 +52,11 @@ def aggregate_cells(aggregate: Aggregate) -> tuple[str, str, str]:
     return f"{aggregate.mean:.3f}", str(aggregate.n), interval
 
 
-def verdict(gates: Sequence[GateResult]) -> str:
+def verdict(gates: Sequence[GateResult], incomplete: str | None = None) -> str:
+    """PASS or FAIL naming the breaches; INCOMPLETE and why for a run that could not complete (exit 2),
+    whose gates were decided on figures that say nothing true, so no line may read PASS."""
+    if incomplete is not None:
+        return f"INCOMPLETE: {clip(incomplete, ERROR_WIDTH)}"
     breached = [g for g in gates if not g.passed]
     if not breached:
         return "PASS" if gates else "PASS (no gates given)"

@@ -566,9 +566,10 @@ def test_replay_with_an_unusable_cache_dir_exits_2_before_any_call(
     afile.write_text("")
     code, report = replay(tmp_path, "--cache-dir", str(afile / "sub"))
     err = capsys.readouterr().err
-    assert code == 2 and claude_env.calls == 0 and report == {}
-    assert err == (f"ragmon replay: error: {afile / 'sub'}: cannot keep Claude verdicts in this directory: "
-                   f"{afile} is not a directory\n")
+    why = f"{afile / 'sub'}: cannot keep Claude verdicts in this directory: {afile} is not a directory"
+    assert code == 2 and claude_env.calls == 0 and err == f"ragmon replay: error: {why}\n"
+    # The --json path holds the error report: nothing was scored.
+    assert (report["complete"], report["examples"], report["error"]) == (False, 0, why)
 
 
 # --- sizing a budget ------------------------------------------------------------------------------------

@@ -8,9 +8,10 @@ import json
 import pytest
 from report_cases import INVENTED, INVENTED_REASON, invented_run
 
+import ragmon
 from ragmon.gate import GateResult
 from ragmon.model import Report
-from ragmon.report.json import render
+from ragmon.report.json import render, render_error
 
 
 def _no_nan(token: str) -> float:
@@ -19,9 +20,12 @@ def _no_nan(token: str) -> float:
 
 def test_schema_keys_and_types(report: Report, gates: tuple[GateResult, ...]) -> None:
     doc = json.loads(render(report, gates), parse_constant=_no_nan)
-    assert set(doc) == {"judge", "k", "examples", "aggregates", "gates", "passed", "results", "skipped"}
+    assert set(doc) == {"ragmon_version", "judge", "k", "examples", "aggregates", "gates", "passed",
+                        "complete", "error", "results", "skipped"}
     assert doc["judge"] == {"name": "lexical", "threshold": 0.6}
     assert (doc["k"], doc["examples"], doc["passed"]) == (5, 4, False)
+    # A run that completed (its gates breached, exit 1): complete, no error, and the version that wrote it.
+    assert (doc["complete"], doc["error"], doc["ragmon_version"]) == (True, None, ragmon.__version__)
 
     assert doc["aggregates"]["groundedness"] == {"mean": pytest.approx(0.58333333), "n": 3, "ci": [0.25, 1.0]}
     assert doc["aggregates"]["citation_accuracy"] == {"mean": None, "n": 0, "ci": None}
@@ -52,6 +56,24 @@ def test_schema_keys_and_types(report: Report, gates: tuple[GateResult, ...]) ->
 def test_passed_is_true_without_breaches(report: Report) -> None:
     doc = json.loads(render(report, ()))
     assert doc["passed"] is True and doc["gates"] == []
+
+
+def test_an_incomplete_run_never_passed_and_keeps_its_figures(report: Report) -> None:
+    # The one gate held (recall 0 >= 0), but the run stopped after scoring: passed must be false, and the
+    # figures and skipped examples stay, as data, beside the error.
+    held = (GateResult("recall", ">=", 0.0, 0.0, True, "0 >= 0"),)
+    why = "the judge failed on all 4 examples"
+    doc = json.loads(render(report, held, incomplete=why))
+    assert (doc["passed"], doc["complete"], doc["error"]) == (False, False, why)
+    assert doc["gates"][0]["passed"] is True and doc["skipped"] == [{"id": "e5", "reason": "judge timed out"}]
+    assert doc["examples"] == 4 and doc["aggregates"]["groundedness"]["n"] == 3
+
+
+def test_an_error_report_has_every_key_and_no_figures() -> None:
+    doc = json.loads(render_error("data.jsonl:3: invalid JSON"), parse_constant=_no_nan)
+    assert doc == {"ragmon_version": ragmon.__version__, "judge": {}, "k": None, "examples": 0,
+                   "aggregates": {}, "gates": [], "passed": False, "complete": False,
+                   "error": "data.jsonl:3: invalid JSON", "results": [], "skipped": []}
 
 
 def test_claims_carry_the_judges_reason() -> None:

@@ -3,13 +3,18 @@ worst examples with their unsupported sentences and the judge's reasons, in boun
 
 from __future__ import annotations
 
+import re
 import xml.etree.ElementTree as ET
+from datetime import datetime, timedelta, timezone
 
 from report_cases import INVENTED, INVENTED_REASON, invented_run, many_long_run
 
 from ragmon.gate import GateResult
 from ragmon.model import Claim, ClaimVerdict, Context, Example, ExampleResult, Report
-from ragmon.report.junit import render
+from ragmon.report.junit import RunInfo, render, render_error
+
+# 12:00:05 at UTC+2 is 10:00:05 UTC, written without a zone as the Ant schema's pattern wants.
+RUN = RunInfo(datetime(2024, 5, 1, 12, 0, 5, 250_000, tzinfo=timezone(timedelta(hours=2))), 12.3456, "ci-7")
 
 
 def test_one_testcase_per_gate_with_failures(report: Report, gates: tuple[GateResult, ...]) -> None:
@@ -119,3 +124,46 @@ def test_worst_follows_the_option() -> None:
     assert "30 of 30 examples have groundedness below 0.99, the worst 3 listed:" in text
     assert [line for line in text.splitlines() if line.startswith("x")] == \
         ["x0000: groundedness 0", "x0001: groundedness 0", "x0002: groundedness 0"]
+
+
+def test_suite_and_cases_carry_what_the_ant_schema_requires(report: Report,
+                                                           gates: tuple[GateResult, ...]) -> None:
+    # Ant's JUnit schema (windyroad JUnit.xsd): the suite needs name, timestamp (no zone), hostname, tests,
+    # failures, errors and time, then properties, the test cases, system-out and system-err in that order;
+    # a test case needs name, classname and time, and holds at most a failure (or error, or skipped).
+    suite = ET.fromstring(render(report, gates, run=RUN).encode("utf-8"))
+    assert {key: suite.get(key) for key in ("timestamp", "hostname", "time", "errors")} == {
+        "timestamp": "2024-05-01T10:00:05", "hostname": "ci-7", "time": "12.346", "errors": "0"}
+    assert [child.tag for child in suite] == ["properties", "testcase", "testcase", "testcase", "system-out",
+                                              "system-err"]
+    for case in suite.findall("testcase"):
+        assert case.get("time") == "0"  # every gate is decided at once, after scoring
+        assert [child.tag for child in case] in ([], ["failure"])
+    default = ET.fromstring(render(report, gates))  # without RunInfo: now, 0 seconds, localhost
+    assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d", default.get("timestamp", ""))
+    assert (default.get("time"), default.get("hostname")) == ("0.000", "localhost")
+
+
+def test_an_incomplete_run_is_one_error_and_no_gate(report: Report) -> None:
+    # recall >= 0 held, but the run stopped after scoring: a green gate test would contradict exit 2.
+    held = (GateResult("recall", ">=", 0.0, 0.0, True, "0 >= 0"),)
+    why = "the claude judge failed on all 4 examples it had to judge"
+    suite = ET.fromstring(render(report, held, run=RUN, incomplete=why).encode("utf-8"))
+    assert (suite.get("tests"), suite.get("failures"), suite.get("errors")) == ("1", "0", "1")
+    (case,) = suite.findall("testcase")
+    error = case.find("error")
+    assert error is not None and (error.get("type"), error.get("message")) == ("RunIncomplete", why)
+    summary = suite.findtext("system-out") or ""
+    assert summary.splitlines()[-1] == f"INCOMPLETE: {why}" and "  e5: judge timed out" in summary
+
+
+def test_an_error_report_is_one_test_in_error() -> None:
+    xml = render_error("golden.jsonl:412: invalid JSON\x1b[31m", run=RUN)
+    suite = ET.fromstring(xml.encode("utf-8"))
+    assert {key: suite.get(key) for key in ("tests", "failures", "errors", "time", "timestamp")} == {
+        "tests": "1", "failures": "0", "errors": "1", "time": "12.346", "timestamp": "2024-05-01T10:00:05"}
+    assert [child.tag for child in suite] == ["properties", "testcase", "system-out", "system-err"]
+    assert [p.get("name") for p in suite.iter("property")] == ["ragmon_version"]
+    error = suite.find("testcase/error")
+    assert error is not None and error.get("type") == "RunIncomplete"
+    assert error.get("message") == "golden.jsonl:412: invalid JSON\\x1b[31m"  # ESC shown as its escape

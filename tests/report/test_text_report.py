@@ -41,6 +41,15 @@ def test_pass_verdicts() -> None:
     assert verdict(()) == "PASS (no gates given)"
 
 
+def test_an_incomplete_run_ends_with_why_not_with_pass(report: Report) -> None:
+    # The gate held, but the run stopped after scoring (exit 2): the last line, the one CI logs grep, must
+    # not read PASS. A control character in the reason (from a path or a judge reply) is escaped.
+    held = (GateResult("recall", ">=", 0.0, 0.0, True, "0 >= 0"),)
+    lines = render(report, held, incomplete="the judge failed on all 4 examples\x1b[2J").splitlines()
+    assert lines[-1] == "INCOMPLETE: the judge failed on all 4 examples\\x1b[2J"
+    assert "gate recall >= 0: ok (0 >= 0)" in lines and "  e5: judge timed out" in lines
+
+
 def test_weakest_examples_quote_the_invented_sentence_and_its_reason() -> None:
     report, gates = invented_run()
     lines = render(report, gates).splitlines()
