@@ -6,6 +6,7 @@
 # the sender is another container or pod (docker compose, the Collector scale-out), override:
 #   -e RAGMON_GRPC_LISTEN=0.0.0.0:4317 -e RAGMON_HTTP_LISTEN=0.0.0.0:4318
 # Secrets (ANTHROPIC_API_KEY, RAGMON_TOKEN) come from the runtime environment, never from this file.
+# The sidecar's extras only: serve (receivers, metrics) and claude (--llm-sample-rate); no demo, no SDK.
 
 FROM python:3.12-slim-bookworm AS build
 ENV PIP_NO_CACHE_DIR=1 \
@@ -15,7 +16,7 @@ COPY pyproject.toml README.md ./
 COPY ragmon/ ragmon/
 RUN python -m pip wheel --no-deps --wheel-dir /wheels . \
  && python -m venv /opt/venv \
- && /opt/venv/bin/pip install /wheels/ragmon-*.whl
+ && /opt/venv/bin/pip install "$(echo /wheels/ragmon-*.whl)[serve,claude]"
 
 FROM python:3.12-slim-bookworm
 LABEL org.opencontainers.image.title="ragmon" \

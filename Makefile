@@ -10,15 +10,20 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
 
-# Runtime install only: what a user of the package gets.
+# The core install (`pip install ragmon`): the offline gate, replay and calibrate with the lexical judge.
 $(VENV)/.runtime: pyproject.toml | $(BIN)/python
 	$(BIN)/pip install -q -e .
 	touch $@
 
-# Everything the tests need, test extras included.
-$(VENV)/.test: pyproject.toml | $(BIN)/python
-	$(BIN)/pip install -q -e '.[test]'
+# The demo app and the sidecar it feeds (the demo extra brings the serve extra).
+$(VENV)/.demo: pyproject.toml | $(BIN)/python
+	$(BIN)/pip install -q -e '.[demo]'
 	touch $@ $(VENV)/.runtime
+
+# Everything the tests need: every extra, and the test tools.
+$(VENV)/.test: pyproject.toml | $(BIN)/python
+	$(BIN)/pip install -q -e '.[all,test]'
+	touch $@ $(VENV)/.runtime $(VENV)/.demo
 
 # Debian's prometheus brings promtool and a real server for the end-to-end tests.
 prometheus:
@@ -27,7 +32,7 @@ prometheus:
 	    apt-get install -y -qq --no-install-recommends prometheus >/dev/null; \
 	  else echo "need Debian's prometheus package (promtool): sudo apt-get install prometheus" >&2; exit 1; fi; }
 
-demo: $(VENV)/.runtime
+demo: $(VENV)/.demo
 	$(BIN)/ragmon demo --all
 
 lint: $(VENV)/.test

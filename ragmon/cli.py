@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ragmon import __version__
-from ragmon.errors import RagmonError
+from ragmon.errors import MissingExtra, RagmonError
 
 SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "serve": ("ragmon.service", "run the OTLP sidecar: score live traces, export Prometheus metrics"),
@@ -25,6 +25,9 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "calibrate": ("ragmon.calibrate", "measure judges against human sentence labels"),
     "demo": ("ragmon.demo.app", "run the demo RAG app, exporting its traces over OTLP"),
 }
+EXTRAS: dict[str, str] = {"serve": "serve", "demo": "demo"}
+"""The extra (pyproject's optional-dependencies) a subcommand needs beyond `pip install ragmon`, which
+brings what replay and calibrate need and no more: the offline gate runs on every commit."""
 
 EXIT_ERROR = 2
 DESCRIPTION = ("Is a RAG service's answer grounded in what it retrieved? Score it continuously beside the "
@@ -107,8 +110,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ImportError as exc:
         # A broken install (a dependency missing from a CI image) is a run that could not complete, not
         # Python's exit status 1, which CI would read as a breached gate.
-        print(f"ragmon {command}: error: cannot load the {command} command: {exc} (a dependency of ragmon "
-              "is missing: reinstall it with its dependencies)", file=sys.stderr)
+        extra = EXTRAS.get(command or "")
+        problem = (MissingExtra(f"the {command} command", extra, exc) if extra is not None else
+                   f"cannot load the {command} command: {exc} (a dependency of ragmon is missing: reinstall "
+                   "it with its dependencies)")
+        print(f"ragmon {command}: error: {problem}", file=sys.stderr)
         return EXIT_ERROR
     args = parser.parse_args(argv)
     try:

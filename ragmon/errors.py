@@ -19,3 +19,13 @@ class InputError(RagmonError):
         prefix = f"{where}: " if where else ""
         suffix = f" (field {field!r})" if field else ""
         super().__init__(f"{prefix}{message}{suffix}")
+
+
+class MissingExtra(RagmonError, ImportError):
+    """A feature whose optional dependencies were left out: `pip install ragmon` brings only the offline
+    gate's. The message names the extra that brings them, which "No module named 'grpc'" alone does not;
+    an ImportError still, for code that probes for optional features the usual way."""
+
+    def __init__(self, feature: str, extra: str, cause: ImportError) -> None:
+        self.extra = extra
+        super().__init__(f"{feature} needs the '{extra}' extra: pip install 'ragmon[{extra}]' ({cause})")

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 from ragmon import datasets
-from ragmon.errors import InputError, RagmonError
+from ragmon.errors import InputError, MissingExtra, RagmonError
 from ragmon.evaluate import aevaluate, evaluate, example_claims, verdicts_without_judge
 from ragmon.gate import GateResult, combine, decide, exit_code, parse_gates
 from ragmon.judges.base import AsyncJudge, Judge
@@ -296,8 +296,10 @@ async def _score_concurrently(examples: Sequence[Example], judge: AsyncJudge, co
 def _target(args: argparse.Namespace) -> Target | None:
     if args.target is None:
         return None
-    from ragmon.target import Target  # with aiohttp: ~150 ms of start-up that only --target needs
-
+    try:  # aiohttp: ~150 ms of start-up, and an install, that only --target needs
+        from ragmon.target import Target
+    except ImportError as exc:
+        raise MissingExtra("--target", "target", exc) from exc
     return Target.from_args(args)
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import subprocess
 import sys
 
@@ -70,6 +71,26 @@ def test_a_missing_dependency_exits_2_not_1(tmp_path) -> None:
     assert result.returncode == 2, result.stderr
     assert result.stderr.startswith("ragmon replay: error: cannot load the replay command: ")
     assert "Traceback" not in result.stderr and len(result.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize(("missing", "args", "message"), [
+    ("grpc", ["serve", "--help"], "the serve command needs the 'serve' extra: pip install 'ragmon[serve]'"),
+    # The Claude lane is built before any listener binds; port 0 all the same, should that change.
+    ("anthropic", ["serve", "--llm-sample-rate", "0.5", "--http-listen", "127.0.0.1:0",
+                   "--grpc-listen", "off", "--metrics-listen", "127.0.0.1:0"],
+     "the Claude judge needs the 'claude' extra: pip install 'ragmon[claude]'"),
+], ids=["serve", "serve-llm-sample-rate"])
+def test_a_missing_extra_is_named_in_one_line(missing: str, args: list[str], message: str) -> None:
+    # As after `pip install ragmon` without the extra (tests/deploy/test_core_install.py installs it so):
+    # the module cannot be imported.
+    code = (f"import sys; sys.modules[{missing!r}] = None; from ragmon.cli import main; "
+            "sys.exit(main(sys.argv[1:]))")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("RAGMON_")}
+    result = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, timeout=60,
+                            check=False, env=env)
+    assert (result.returncode, result.stdout) == (2, ""), result.stderr
+    assert result.stderr.startswith(f"ragmon serve: error: {message} (import of {missing} halted")
+    assert len(result.stderr.splitlines()) == 1
 
 
 def test_python_dash_m_ragmon_runs_the_cli() -> None:

@@ -22,7 +22,8 @@ Why it is shaped this way:
   `retry-after`/`retry-after-ms`, `max_retries` times. A timed-out attempt may still have run and been
   billed, so each call counts its unanswered attempts (`Usage.unanswered`) for a budget to settle.
 - `anthropic` is imported when a judge is built, not with this module: it takes seconds to import, and
-  neither `import ragmon` nor a lexical-only run should pay for it.
+  neither `import ragmon` nor a lexical-only run should pay for it, or install it: it is the `claude`
+  extra, and building a judge without it raises MissingExtra saying so.
 """
 
 from __future__ import annotations
@@ -43,7 +44,7 @@ from html import escape
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ragmon.errors import InputError, RagmonError
+from ragmon.errors import InputError, MissingExtra, RagmonError
 from ragmon.judges.base import JudgeError
 from ragmon.model import Claim, ClaimVerdict, Context, Example
 from ragmon.options import duration, positive_int
@@ -408,6 +409,10 @@ class ClaudeJudge:
                 or max_retries < 0:
             raise ValueError("max_tokens, max_doc_chars, max_total_chars, cache_entries and timeout must be "
                              "positive, max_retries at least 0")
+        try:  # before the cache directory is made: a judge that cannot run leaves nothing behind
+            import anthropic
+        except ImportError as exc:
+            raise MissingExtra("the Claude judge", "claude", exc) from exc
         self.model = model
         self.max_tokens = max_tokens
         self.timeout = timeout
@@ -420,8 +425,6 @@ class ClaudeJudge:
             # The judge's own calls must not become spans of the app it monitors (a feedback loop).
             "open_telemetry": False,
         }
-        import anthropic
-
         try:
             self._client = anthropic.Anthropic(**self._client_options)
         except anthropic.CredentialsError as exc:

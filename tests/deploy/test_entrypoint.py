@@ -1,8 +1,10 @@
 """The image's entrypoint runs, checked without Docker: the Dockerfile's own build steps replayed into a
-scratch root, then its ENTRYPOINT + CMD started with its ENV, as the container would start.
+scratch root, then its ENTRYPOINT + CMD started with its ENV, as the container would start, with the
+Claude lane on (an API key that is never used: no trace arrives), so the image must hold both of the
+extras it installs, serve and claude.
 
 What is replayed: the build stage (WORKDIR, COPY from the build context filtered by .dockerignore, RUN:
-wheel build, fresh venv, `pip install` of the wheel *with* its dependencies) and the runtime stage's
+wheel build, fresh venv, `pip install` of the wheel and its extras from the index) and the runtime stage's
 COPY --from, ENV, ENTRYPOINT and CMD. Container paths (/src, /wheels, /opt/venv) are mapped under the
 scratch root. Not replayed: the runtime stage's user creation (it would edit this machine's
 /etc/passwd) and the base image itself (`python` is this interpreter, not 3.12-slim).
@@ -116,7 +118,7 @@ def http_status(url: str) -> int | None:
         return None
 
 
-def test_image_entrypoint_serves_health_and_stops_cleanly_on_sigterm(
+def test_image_entrypoint_serves_health_with_claude_on_and_stops_cleanly_on_sigterm(
         dockerfile: Dockerfile, tmp_path: Path, loopback_ports: Callable[[int], list[int]]) -> None:
     rootfs = tmp_path / "rootfs"
     shim = tmp_path / "shim"
@@ -130,6 +132,7 @@ def test_image_entrypoint_serves_health_and_stops_cleanly_on_sigterm(
     ports = dict(zip(LISTENERS, loopback_ports(len(LISTENERS)), strict=True))
     assert set(ports) <= set(image_env), "the image is expected to set its listeners through ENV"
     env = {**image_env, "HOME": str(tmp_path), "TMPDIR": str(tmp_path),
+           "RAGMON_LLM_SAMPLE_RATE": "0.01", "ANTHROPIC_API_KEY": "never-used",
            **{name: f"127.0.0.1:{port}" for name, port in ports.items()}}
     entrypoint = runtime.all("ENTRYPOINT")[-1].exec_form()
     cmd = runtime.all("CMD")[-1].exec_form()
