@@ -3,7 +3,7 @@
 Status codes follow the OTLP spec: INVALID_ARGUMENT and UNAUTHENTICATED are final; UNAVAILABLE with a
 `google.rpc.retryinfo-bin` trailer (RetryInfo, 1 s) is back-pressure, which the Python exporter honours;
 oversized messages get RESOURCE_EXHAUSTED from gRPC itself (`grpc.max_receive_message_length`), before
-our code runs, so the sink does not count them.
+our code runs, so the sink does not count them and no refusal line is logged.
 
 The method is registered without a request deserializer: gRPC would answer bytes that are not protobuf
 with UNKNOWN and a Python exception name, uncounted. We parse them ourselves, as the HTTP receiver does,
@@ -11,6 +11,8 @@ so they get INVALID_ARGUMENT with the parser's message and count as `decode_erro
 """
 
 from __future__ import annotations
+
+from collections.abc import Mapping
 
 import grpc
 from google.protobuf.duration_pb2 import Duration
@@ -24,6 +26,7 @@ from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import (
 from ragmon.errors import RagmonError
 from ragmon.otlp.auth import bearer_ok
 from ragmon.otlp.decode import DecodeError, decode_off_loop, decode_protobuf
+from ragmon.otlp.refusals import RefusalLog, grpc_peer_host
 from ragmon.otlp.sink import SpanSink
 
 RETRY_INFO_KEY = "google.rpc.retryinfo-bin"
@@ -35,33 +38,39 @@ class _TraceService:
     def __init__(self, sink: SpanSink, token: str | None) -> None:
         self._sink = sink
         self._token = None if token is None else token.encode()
+        self._refusals = RefusalLog()
 
     async def export(self, body: bytes, context: grpc.aio.ServicerContext) -> ExportTraceServiceResponse:
-        sink = self._sink
-        if self._token is not None:
-            header = dict(context.invocation_metadata() or ()).get("authorization", "")
-            if not bearer_ok(str(header), self._token):
-                sink.reject(1, "unauthorized")
-                await context.abort(grpc.StatusCode.UNAUTHENTICATED,
-                                    "missing or wrong bearer token (metadata authorization: Bearer <token>)")
+        metadata = dict(context.invocation_metadata() or ())
+        if self._token is not None and not bearer_ok(str(metadata.get("authorization", "")), self._token):
+            await self._refuse(context, metadata, "unauthorized", grpc.StatusCode.UNAUTHENTICATED,
+                               "missing or wrong bearer token (metadata authorization: Bearer <token>)")
         try:
             batch = await decode_off_loop(decode_protobuf, body)
         except DecodeError as exc:
-            sink.reject(1, "decode_error")
-            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, str(exc))
+            await self._refuse(context, metadata, "decode_error", grpc.StatusCode.INVALID_ARGUMENT, str(exc))
+        if batch.rejected and not batch.spans:
+            await self._refuse(context, metadata, "invalid", grpc.StatusCode.INVALID_ARGUMENT,
+                               f"every span was rejected: {batch.rejection_message()}", batch.rejected)
         if batch.rejected:
-            sink.reject(batch.rejected, "invalid")
-            if not batch.spans:
-                await context.abort(grpc.StatusCode.INVALID_ARGUMENT,
-                                    f"every span was rejected: {batch.rejection_message()}")
-        if batch.spans and not sink.offer(batch.spans, "grpc"):
-            sink.reject(len(batch.spans), "backpressure")
-            await context.abort(grpc.StatusCode.UNAVAILABLE, "ragmon is busy scoring; retry later",
-                                trailing_metadata=_RETRY_AFTER_1S)
+            self._sink.reject(batch.rejected, "invalid")
+        if batch.spans and not self._sink.offer(batch.spans, "grpc"):
+            await self._refuse(context, metadata, "backpressure", grpc.StatusCode.UNAVAILABLE,
+                               "ragmon is busy scoring; retry later", len(batch.spans), _RETRY_AFTER_1S)
         if not batch.rejected:
             return ExportTraceServiceResponse()
         return ExportTraceServiceResponse(partial_success=ExportTracePartialSuccess(
             rejected_spans=batch.rejected, error_message=batch.rejection_message()))
+
+    async def _refuse(self, context: grpc.aio.ServicerContext, metadata: Mapping[str, str | bytes],
+                      reason: str, code: grpc.StatusCode, message: str, count: int = 1,
+                      trailing_metadata: tuple[tuple[str, bytes], ...] = ()) -> None:
+        """Count, log and end the RPC: `context.abort` raises, so the caller does not go on."""
+        self._sink.reject(count, reason)
+        user_agent = metadata.get("user-agent")
+        self._refusals.refused(reason, code.name, transport="grpc", peer=grpc_peer_host(context.peer()),
+                               user_agent=None if user_agent is None else str(user_agent), detail=message)
+        await context.abort(code, message, trailing_metadata=trailing_metadata)
 
 
 async def start_grpc_server(address: tuple[str, int], sink: SpanSink, *, max_body: int,

@@ -27,6 +27,7 @@ from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import (
 
 from ragmon.otlp.auth import bearer_ok
 from ragmon.otlp.decode import DecodedBatch, DecodeError, decode_json, decode_off_loop, decode_protobuf
+from ragmon.otlp.refusals import RefusalLog
 from ragmon.otlp.sink import SpanSink
 
 PROTOBUF = "application/x-protobuf"
@@ -75,43 +76,48 @@ def add_otlp_routes(app: web.Application, sink: SpanSink, *, max_body: int, toke
     Serve `app` with `web.AppRunner(app, auto_decompress=False)` (see the module docstring).
     """
     expected = None if token is None else token.encode()
+    refusals = RefusalLog()
 
     async def receive(request: web.Request) -> web.Response:
         as_json = request.content_type != PROTOBUF
+
+        def refuse(reason: str, status: int, message: str, count: int = 1,
+                   headers: dict[str, str] | None = None) -> web.Response:
+            sink.reject(count, reason)
+            refusals.refused(reason, str(status), transport="http", peer=request.remote or "unknown",
+                             user_agent=request.headers.get("User-Agent"), detail=message)
+            return _failure(status, message, as_json, headers)
+
         if expected is not None and not bearer_ok(request.headers.get("Authorization", ""), expected):
-            sink.reject(1, "unauthorized")
-            return _failure(401, "missing or wrong bearer token (Authorization: Bearer <token>)", as_json,
-                            {"WWW-Authenticate": 'Bearer realm="ragmon"'})
+            return refuse("unauthorized", 401,
+                          "missing or wrong bearer token (Authorization: Bearer <token>)",
+                          headers={"WWW-Authenticate": 'Bearer realm="ragmon"'})
         if request.content_type not in (PROTOBUF, JSON):
-            sink.reject(1, "decode_error")
-            return _failure(415, f"Content-Type {request.content_type!r} is not supported: "
-                                 f"send {PROTOBUF} or {JSON}", as_json)
+            return refuse("decode_error", 415, f"Content-Type {request.content_type!r} is not supported: "
+                                               f"send {PROTOBUF} or {JSON}")
         encoding = request.headers.get("Content-Encoding", "").strip().lower()
         if encoding not in _ENCODINGS:
-            sink.reject(1, "decode_error")
-            return _failure(415, f"Content-Encoding {encoding!r} is not supported: use gzip, deflate or "
-                                 "identity", as_json)
+            return refuse("decode_error", 415, f"Content-Encoding {encoding!r} is not supported: use gzip, "
+                                               "deflate or identity")
         try:
             body = await _read_body(request, max_body, encoding)
         except _TooLarge as exc:
-            sink.reject(1, "too_large")
-            return _failure(413, str(exc), as_json)
+            return refuse("too_large", 413, str(exc))
         except (zlib.error, web.RequestPayloadError) as exc:
-            sink.reject(1, "decode_error")
-            return _failure(400, f"body is not valid {encoding or 'identity'} data: {exc}", as_json)
+            return refuse("decode_error", 400, f"body is not valid {encoding or 'identity'} data: {exc}")
 
         try:
             batch = await decode_off_loop(decode_json if as_json else decode_protobuf, body)
         except DecodeError as exc:
-            sink.reject(1, "decode_error")
-            return _failure(400, str(exc), as_json)
+            return refuse("decode_error", 400, str(exc))
+        if batch.rejected and not batch.spans:
+            return refuse("invalid", 400, f"every span was rejected: {batch.rejection_message()}",
+                          batch.rejected)
         if batch.rejected:
             sink.reject(batch.rejected, "invalid")
-            if not batch.spans:
-                return _failure(400, f"every span was rejected: {batch.rejection_message()}", as_json)
         if batch.spans and not sink.offer(batch.spans, "http"):
-            sink.reject(len(batch.spans), "backpressure")
-            return _failure(503, "ragmon is busy scoring; retry later", as_json, {"Retry-After": "1"})
+            return refuse("backpressure", 503, "ragmon is busy scoring; retry later", len(batch.spans),
+                          {"Retry-After": "1"})
         return _success(batch, as_json)
 
     app.router.add_post("/v1/traces", receive)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import json
+import logging
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -113,3 +114,10 @@ def ids_of() -> Callable[[ReadableSpan], dict[str, Any]]:
 @pytest.fixture
 def emit_rag_trace() -> Callable[[SpanExporter], None]:
     return record_rag_trace
+
+
+@pytest.fixture
+def refusal_records(caplog: pytest.LogCaptureFixture) -> Callable[[], list[logging.LogRecord]]:
+    """The records the receivers logged about refused requests (INFO and up, so back-pressure shows)."""
+    caplog.set_level(logging.INFO, logger="ragmon.otlp")
+    return lambda: [record for record in caplog.records if record.name == "ragmon.otlp"]

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import json
+import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 
 import grpc
@@ -159,3 +161,39 @@ async def test_an_oversized_message_is_resource_exhausted(serve, sink, sdk_spans
         await call(target, request, compression=compression)
     assert error.value.code() is grpc.StatusCode.RESOURCE_EXHAUSTED
     assert sink.offers == []
+
+
+async def test_refused_requests_are_logged_once_per_reason_and_peer(serve, sink, sdk_spans, refusal_records):
+    target = await serve(token="s3cret")
+    options = (("grpc.primary_user_agent", "billing-collector/0.99"),)
+    async with grpc.aio.insecure_channel(target, options=options) as channel:
+        export = channel.unary_unary("/opentelemetry.proto.collector.trace.v1.TraceService/Export",
+                                     request_serializer=None, response_deserializer=None)
+        with pytest.raises(grpc.aio.AioRpcError) as corrupt:  # the right token, bytes that are not protobuf
+            await export(b"\x0a\x64\x01", metadata=(("authorization", "Bearer s3cret"),))
+        for _ in range(3):  # a sender with the wrong token: one line, not three
+            with pytest.raises(grpc.aio.AioRpcError) as denied:
+                await export(encode_spans(sdk_spans).SerializeToString(),
+                             metadata=(("authorization", "Bearer s3cre"),))
+    assert sink.rejects == [(1, "decode_error")] + [(1, "unauthorized")] * 3
+
+    decode, token = refusal_records()
+    assert {r.levelno for r in (decode, token)} == {logging.WARNING}
+    for record, reason, code, error in ((decode, "decode_error", "INVALID_ARGUMENT", corrupt.value),
+                                        (token, "unauthorized", "UNAUTHENTICATED", denied.value)):
+        assert (record.reason, record.status, record.transport) == (reason, code, "grpc")
+        assert (record.peer, record.suppressed) == ("127.0.0.1", 0)  # without the client's port
+        assert record.user_agent.startswith("billing-collector/0.99 grpc-python")
+        assert record.detail == error.details()  # what the client was told
+    assert decode.detail.startswith("not a valid protobuf ExportTraceServiceRequest")
+    assert "s3cre" not in json.dumps([vars(r) for r in (decode, token)], default=str)
+
+
+async def test_unavailable_is_logged_at_info(serve, sink, sdk_spans, refusal_records):
+    target = await serve()
+    sink.refusals = -1
+    with pytest.raises(grpc.aio.AioRpcError):
+        await call(target, encode_spans(sdk_spans))
+    [record] = refusal_records()
+    assert (record.levelno, record.reason, record.status) == (logging.INFO, "backpressure", "UNAVAILABLE")
+    assert record.detail == "ragmon is busy scoring; retry later"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import gzip
 import json
+import logging
 import threading
 import tracemalloc
 import zlib
@@ -287,3 +288,49 @@ async def test_large_bodies_are_decoded_off_the_event_loop(serve, sink, monkeypa
     loop_thread = threading.get_ident()
     assert threads[0] == loop_thread and threads[1] != loop_thread
     assert len(sink.spans) == 2
+
+
+async def test_refused_requests_are_logged_once_per_reason_and_peer(serve, sink, refusal_records):
+    url = await serve(token="s3cret")
+    agent = {"User-Agent": "billing-collector/0.99"}
+    corrupt = b"\x1f\x8bnot gzip at all"
+    good_token = {**PROTOBUF, **agent, "Authorization": "Bearer s3cret"}
+    status, _, corrupt_reply = await post(url, corrupt, {**good_token, "Content-Encoding": "gzip"})
+    assert status == 400
+    for _ in range(3):  # a sender with the wrong token: one line, not three
+        status, _, token_reply = await post(url, b"", {**PROTOBUF, **agent, "Authorization": "Bearer s3cre"})
+        assert status == 401
+    assert sink.rejects == [(1, "decode_error")] + [(1, "unauthorized")] * 3
+
+    decode, token = refusal_records()
+    assert {r.levelno for r in (decode, token)} == {logging.WARNING}
+    for record, reason, code, reply in ((decode, "decode_error", "400", corrupt_reply),
+                                        (token, "unauthorized", "401", token_reply)):
+        assert (record.reason, record.status, record.transport) == (reason, code, "http")
+        assert (record.peer, record.user_agent) == ("127.0.0.1", "billing-collector/0.99")
+        assert record.suppressed == 0
+        assert record.detail == status_of(reply).message  # what the client was told
+    assert token.detail == "missing or wrong bearer token (Authorization: Bearer <token>)"
+    logged = json.dumps([vars(r) for r in (decode, token)], default=str)
+    assert "s3cre" not in logged and "not gzip" not in logged  # neither the token nor the body
+
+
+async def test_the_sdk_exporter_is_named_when_refused(serve, sink, sdk_spans, refusal_records):
+    url = await serve(max_body=100)  # the three spans encode to well over 100 bytes
+    result = await asyncio.to_thread(OTLPSpanExporter(endpoint=url).export, sdk_spans)
+    assert result is SpanExportResult.FAILURE
+    [record] = refusal_records()
+    assert (record.reason, record.status, record.peer) == ("too_large", "413", "127.0.0.1")
+    assert record.user_agent.startswith("OTel-OTLP-Exporter-Python/")
+    assert record.detail.startswith("body of ")
+    assert record.detail.endswith(" bytes is over the 100-byte limit")
+
+
+async def test_a_503_is_logged_at_info(serve, sink, sdk_spans, refusal_records):
+    url = await serve()
+    sink.refusals = -1
+    status, _, _ = await post(url, encode_spans(sdk_spans).SerializeToString(), PROTOBUF)
+    assert status == 503
+    [record] = refusal_records()
+    assert (record.levelno, record.reason, record.status) == (logging.INFO, "backpressure", "503")
+    assert record.detail == "ragmon is busy scoring; retry later"
