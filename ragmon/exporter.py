@@ -29,9 +29,12 @@ REJECT_REASONS = ("invalid", "decode_error", "too_large", "unauthorized", "backp
 CAPTURE_OUTCOMES = ("written", "too_large", "backlog", "error")
 """What became of an example selected by `--capture` (ragmon.capture)."""
 
-SCORE_BUCKETS = tuple(round(i / 10, 1) for i in range(11))
-JUDGE_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)
-"""From a lexical judge's milliseconds to an LLM judge's seconds."""
+SCORE_BUCKETS = (*(round(i / 10, 1) for i in range(10)), 0.99, 1.0)
+"""0..1 by 0.1, plus 0.99: most healthy examples score exactly 1.0, and without a bound just below it
+histogram_quantile interpolates them across (0.9, 1.0] (all-1.0 read p50 0.95); now they read 0.995."""
+JUDGE_BUCKETS = (0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5,
+                 5.0, 10.0, 30.0)
+"""From a lexical judge's tenths of a millisecond to an LLM judge's seconds."""
 LAG_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0)
 OTHER_PIPELINE = "other"
 UNKNOWN_PIPELINE = "unknown"

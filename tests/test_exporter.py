@@ -103,6 +103,26 @@ def test_counters_histograms_and_zero_series_of_a_scored_example() -> None:
     assert ("ragmon_example_score_count", labels(**shop, metric="recall")) not in after
 
 
+def test_score_buckets_separate_a_perfect_score_and_judge_buckets_reach_below_a_millisecond() -> None:
+    """A perfect example must not share a bucket with 0.9 (interpolated over (0.9, 1.0] it read 0.95),
+    and a lexical judge's sub-millisecond timings must not all fall in the first bucket."""
+    exporter = Exporter(window=60)
+    exporter.example_scored(exporter.pipeline_label("shop"), "lexical", result(3, 0), TRACE_ID)  # 3/3 = 1.0
+    exporter.judge_request("lexical", "ok", 0.0003)  # 0.3 ms: in (0.25 ms, 0.5 ms]
+    found = samples(exporter)
+    g = {"pipeline": "shop", "judge": "lexical", "metric": "groundedness"}
+    score_bounds = sorted(float(dict(k)["le"]) for name, k in found
+                          if name == "ragmon_example_score_bucket" and dict(k)["metric"] == "groundedness")
+    # The DESIGN §7 steps 0, 0.1, ..., 1.0, plus 0.99, plus +Inf.
+    assert score_bounds == [i / 10 for i in range(10)] + [0.99, 1.0, float("inf")]
+    assert found[("ragmon_example_score_bucket", labels(**g, le="0.99"))] == 0
+    assert found[("ragmon_example_score_bucket", labels(**g, le="1.0"))] == 1
+    lexical = {"judge": "lexical"}
+    assert found[("ragmon_judge_duration_seconds_bucket", labels(**lexical, le="0.0001"))] == 0
+    assert found[("ragmon_judge_duration_seconds_bucket", labels(**lexical, le="0.00025"))] == 0
+    assert found[("ragmon_judge_duration_seconds_bucket", labels(**lexical, le="0.0005"))] == 1
+
+
 def test_histogram_exemplars_carry_the_trace_id_in_openmetrics() -> None:
     exporter = Exporter(window=60)
     exporter.example_scored(exporter.pipeline_label("shop"), "lexical", result(1, 1), TRACE_ID)

@@ -173,37 +173,71 @@ def test_alert_rules_match_the_prometheus_rules() -> None:
     assert grafana == prometheus
 
 
-def test_rejected_share_counts_the_assembler_drops_once(tmp_path: Path) -> None:
-    """The Grafana RagmonSpansRejected query, evaluated by promtool. A late span was accepted by a
-    receiver before the assembler dropped it, so it is already in ragmon_spans_received_total; only the
-    receivers' refusals (here `invalid`) add to the spans offered.
-
-    By hand, per minute: 9900 spans accepted, 99 of them then dropped late, 100 refused as invalid.
-    Offered = 9900 + 100 = 10000: late 99 / 10000 = 0.0099, invalid 100 / 10000 = 0.01. (Counting the
-    late spans twice would give 99 / 10099 and 100 / 10099.)
-    """
-    (rule,) = [r for r in alert_rules() if r["title"] == "RagmonSpansRejected"]
+def grafana_query(title: str) -> str:
+    (rule,) = [r for r in alert_rules() if r["title"] == title]
     (expr,) = [q["model"]["expr"] for q in rule["data"] if "expr" in q["model"]]
-    rules = {"groups": [{"name": "grafana", "rules": [{"record": "check:rejected:share", "expr": expr}]}]}
+    return expr
+
+
+def promtool_expects(tmp_path: Path, expr: str, series: dict[str, str], expected: dict[str, float],
+                     eval_time: str = "20m") -> None:
+    """Evaluates `expr` as a recording rule over `series` (sampled each minute) with promtool, and checks
+    each labelled result is within 1e-9 of its expected value."""
+    rules = {"groups": [{"name": "grafana", "rules": [{"record": "check:grafana:query", "expr": expr}]}]}
     (tmp_path / "rules.yml").write_text(yaml.safe_dump(rules), encoding="utf-8")
-    labels = 'job="ragmon",instance="a:9464"'
     tests = {"rule_files": ["rules.yml"], "evaluation_interval": "1m", "tests": [{
         "interval": "1m",
-        "input_series": [
-            {"series": f'ragmon_spans_received_total{{{labels},transport="http"}}', "values": "0+9900x30"},
-            {"series": f'ragmon_spans_rejected_total{{{labels},reason="late"}}', "values": "0+99x30"},
-            {"series": f'ragmon_spans_rejected_total{{{labels},reason="invalid"}}', "values": "0+100x30"},
-        ],
+        "input_series": [{"series": name, "values": values} for name, values in series.items()],
         "promql_expr_test": [
-            {"expr": f'abs(check:rejected:share{{reason="{reason}"}} - {share}) < bool 1e-9',
-             "eval_time": "20m", "exp_samples": [{"labels": f'{{reason="{reason}"}}', "value": 1}]}
-            for reason, share in (("late", 0.0099), ("invalid", 0.01))
+            {"expr": f"abs(check:grafana:query{labels} - {value}) < bool 1e-9", "eval_time": eval_time,
+             "exp_samples": [{"labels": labels, "value": 1}]}
+            for labels, value in expected.items()
         ],
     }]}
     (tmp_path / "test.yml").write_text(yaml.safe_dump(tests), encoding="utf-8")
     result = subprocess.run(["promtool", "test", "rules", "test.yml"], cwd=tmp_path, capture_output=True,
                             text=True, timeout=60)
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_rejected_share_counts_the_assembler_drops_once(tmp_path: Path) -> None:
+    """The Grafana RagmonSpansRejected query. A late span was accepted by a receiver before the assembler
+    dropped it, so it is already in ragmon_spans_received_total; only `invalid` refusals add to it.
+
+    By hand, per minute: 9900 spans accepted, 99 of them then dropped late, 100 refused as invalid.
+    Reaching the instance = 9900 + 100 = 10000: late 99 / 10000 = 0.0099, invalid 100 / 10000 = 0.01.
+    (Counting the late spans twice would give 99 / 10099 and 100 / 10099.) The 7 unauthorized requests
+    a minute count requests, not spans: no share of their own, and not in the denominator.
+    """
+    labels = 'job="ragmon",instance="a:9464"'
+    promtool_expects(tmp_path, grafana_query("RagmonSpansRejected"), {
+        f'ragmon_spans_received_total{{{labels},transport="http"}}': "0+9900x30",
+        f'ragmon_spans_rejected_total{{{labels},reason="late"}}': "0+99x30",
+        f'ragmon_spans_rejected_total{{{labels},reason="invalid"}}': "0+100x30",
+        f'ragmon_spans_rejected_total{{{labels},reason="unauthorized"}}': "0+7x30",
+    }, {f'{{{labels},reason="late"}}': 0.0099, f'{{{labels},reason="invalid"}}': 0.01})
+
+
+def test_trace_outcome_queries_tell_probes_from_unscored_rag_traces(tmp_path: Path) -> None:
+    """The Grafana RagmonNoTracesScored and RagmonNoRagTraces queries give 1 (alerting) or 0 per
+    instance. Per minute, by hand: a decides 2 `error` traces and scores none -> 1 and 0; b only sees
+    3 health-probe traces (`not_rag`) -> 0 and 1; c scores 5 and has 5 `not_sampled` and 3 `not_rag`
+    -> 0 and 0; d has 1 `evicted` and no `scored` series at all -> 1 and 0."""
+    def traces(instance: str, outcome: str) -> str:
+        return f'ragmon_traces_total{{job="ragmon",instance="{instance}",pipeline="p",outcome="{outcome}"}}'
+
+    series = {
+        traces("a", "error"): "0+2x90", traces("a", "scored"): "0x90",
+        traces("b", "not_rag"): "0+3x90", traces("b", "scored"): "0x90",
+        traces("c", "scored"): "0+5x90", traces("c", "not_sampled"): "0+5x90",
+        traces("c", "not_rag"): "0+3x90",
+        traces("d", "evicted"): "0+1x90",
+    }
+    instance = '{{job="ragmon",instance="{}"}}'.format
+    promtool_expects(tmp_path, grafana_query("RagmonNoTracesScored"), series,
+                     {instance("a"): 1, instance("b"): 0, instance("c"): 0, instance("d"): 1}, "80m")
+    promtool_expects(tmp_path, grafana_query("RagmonNoRagTraces"), series,
+                     {instance("a"): 0, instance("b"): 1, instance("c"): 0, instance("d"): 0}, "80m")
 
 
 def seconds(interval: str) -> int:
