@@ -29,7 +29,8 @@ from fakes.anthropic_server import (
 from ragmon.cli import main
 from ragmon.errors import InputError, RagmonError
 from ragmon.judges.base import AsyncJudge, Judge, JudgeError
-from ragmon.judges.claude import PROMPT_VERSION, ClaudeJudge, ClaudeJudgeError, Usage, VerdictCache
+from ragmon.judges.claude import ClaudeJudge, ClaudeJudgeError, Usage
+from ragmon.judges.claude_prompt import PROMPT_VERSION
 from ragmon.model import Claim, Context, Example
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -420,13 +421,6 @@ def test_api_key_and_base_url_come_from_the_environment(fake_api: FakeAnthropic,
     monkeypatch.setenv("ANTHROPIC_BASE_URL", fake_api.url)
     ClaudeJudge().judge(EXAMPLE, (PARIS,))
     assert fake_api.calls == 1
-
-
-def test_memory_cache_is_bounded() -> None:
-    cache = VerdictCache(max_entries=2)
-    for key in ("a", "b", "a", "c"):  # "a" is used again, so "b" is the least recently used
-        cache.put(key, {"supported": True, "supporting_ids": ["d1"], "reason": None, "claim": key})
-    assert cache.get("b") is None and cache.get("a") is not None and cache.get("c") is not None
 
 
 def test_a_reply_without_usage_is_an_error_of_unknown_cost(fake_api: FakeAnthropic) -> None:

@@ -1,0 +1,122 @@
+"""Claude's verdicts kept by key, so CI re-runs and repeated answers are not billed twice.
+
+Apart from the judge because it knows nothing of prompts or the API, only keys and verdict entries, and
+its troubles (concurrent writers, unreadable files, a full disk) are the file system's.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import os
+import tempfile
+from collections import OrderedDict
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from ragmon.errors import InputError
+
+log = logging.getLogger("ragmon.judges.claude")
+
+
+class VerdictCache:
+    """Claim verdicts by key: a bounded in-memory LRU in front of an optional directory of JSON files.
+
+    One small file per key, written to a temporary name and renamed into place, so concurrent processes
+    sharing a directory (parallel CI jobs) never read a half-written entry; an unreadable entry is a miss.
+    The directory is made and proved writable here (InputError naming it and the reason if not): found out
+    at the first write, it would have cost the verdicts of the calls already paid for.
+    """
+
+    def __init__(self, directory: str | os.PathLike[str] | None = None, max_entries: int = 10_000) -> None:
+        self.directory = Path(directory) if directory is not None else None
+        self.max_entries = max_entries
+        self._memory: OrderedDict[str, Mapping[str, Any]] = OrderedDict()
+        self._warned = False
+        if self.directory is not None:
+            _writable_directory(self.directory)
+
+    def get(self, key: str) -> Mapping[str, Any] | None:
+        entry = self._memory.get(key)
+        if entry is not None:
+            self._memory.move_to_end(key)
+            return entry
+        entry = self._read(key)
+        if entry is not None:
+            self._remember(key, entry)
+        return entry
+
+    def put(self, key: str, entry: Mapping[str, Any]) -> None:
+        """Memory keeps only the verdict; the file also keeps what makes it readable (claim, model).
+
+        A verdict was paid for by the time it gets here: a file that cannot be written (disk full,
+        permissions changed mid-run) leaves it in memory for this run and costs one warning per cache,
+        never the verdict or the run."""
+        self._remember(key, verdict_part(entry))
+        if self.directory is None:
+            return
+        try:
+            self._write(self._path(key), entry)
+        except OSError as exc:
+            if not self._warned:
+                self._warned = True
+                log.warning(f"cannot write to the Claude verdict cache {self.directory} "
+                            f"({exc.strerror or exc}): verdicts not written are kept in memory for this run "
+                            "only, and a later run pays for them again (warned once)")
+
+    @staticmethod
+    def _write(path: Path, entry: Mapping[str, Any]) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".json")
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as handle:
+                json.dump(dict(entry), handle, ensure_ascii=False)
+            os.replace(tmp, path)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+            raise
+
+    def _remember(self, key: str, entry: Mapping[str, Any]) -> None:
+        self._memory[key] = entry
+        self._memory.move_to_end(key)
+        while len(self._memory) > self.max_entries:
+            self._memory.popitem(last=False)
+
+    def _path(self, key: str) -> Path:
+        assert self.directory is not None
+        return self.directory / key[:2] / f"{key}.json"
+
+    def _read(self, key: str) -> Mapping[str, Any] | None:
+        if self.directory is None:
+            return None
+        try:
+            entry = json.loads(self._path(key).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None
+        valid = (isinstance(entry, dict) and isinstance(entry.get("supported"), bool)
+                 and isinstance(entry.get("supporting_ids"), list)
+                 and all(isinstance(i, str) for i in entry["supporting_ids"])
+                 and isinstance(entry.get("reason"), str | None))
+        return verdict_part(entry) if valid else None
+
+
+def _writable_directory(directory: Path) -> None:
+    """Make the directory (parents too) and create and remove a file in it, or raise InputError."""
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        fd, probe = tempfile.mkstemp(dir=directory, prefix=".tmp-probe-")
+        os.close(fd)
+        os.unlink(probe)
+    except OSError as exc:
+        ancestry = (*reversed(directory.parents), directory)
+        blocker = next((p for p in ancestry if p.exists() and not p.is_dir()), None)
+        reason = f"{blocker} is not a directory" if blocker is not None else exc.strerror or str(exc)
+        raise InputError(f"cannot keep Claude verdicts in this directory: {reason}",
+                         source=str(directory)) from None
+
+
+def verdict_part(entry: Mapping[str, Any]) -> Mapping[str, Any]:
+    return {k: entry.get(k) for k in ("supported", "supporting_ids", "reason")}

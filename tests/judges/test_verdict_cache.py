@@ -1,0 +1,35 @@
+"""The verdict cache on its own: what a CI job sharing a cache directory relies on."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from ragmon.judges.verdict_cache import VerdictCache
+
+ENTRY = {"supported": True, "supporting_ids": ["d1"], "reason": "stated in d1", "claim": "Paris is French."}
+VERDICT = {"supported": True, "supporting_ids": ["d1"], "reason": "stated in d1"}
+
+
+def test_memory_cache_is_bounded() -> None:
+    cache = VerdictCache(max_entries=2)
+    for key in ("a", "b", "a", "c"):  # "a" is used again, so "b" is the least recently used
+        cache.put(key, {"supported": True, "supporting_ids": ["d1"], "reason": None, "claim": key})
+    assert cache.get("b") is None and cache.get("a") is not None and cache.get("c") is not None
+
+
+def test_a_verdict_written_by_one_cache_is_read_by_another(tmp_path: Path) -> None:
+    VerdictCache(tmp_path).put("ab12", ENTRY)
+    # Memory keeps the verdict alone; the file also names the claim, for whoever reads the directory.
+    assert VerdictCache(tmp_path).get("ab12") == VERDICT
+    assert json.loads((tmp_path / "ab" / "ab12.json").read_text(encoding="utf-8")) == ENTRY
+
+
+def test_an_unreadable_or_mistyped_entry_is_a_miss(tmp_path: Path) -> None:
+    cache = VerdictCache(tmp_path)
+    shard = tmp_path / "cd"
+    shard.mkdir()
+    (shard / "cd01.json").write_text('{"supported": tru', encoding="utf-8")  # cut short
+    (shard / "cd02.json").write_text(json.dumps({**ENTRY, "supported": "yes"}), encoding="utf-8")
+    (shard / "cd03.json").write_text(json.dumps({**ENTRY, "supporting_ids": "d1"}), encoding="utf-8")
+    assert [cache.get(key) for key in ("cd01", "cd02", "cd03")] == [None, None, None]
