@@ -28,10 +28,6 @@ def sampling_key(trace_id: str) -> float:
     return (int(trace_id[-16:], 16) >> 11) * 2.0**-53
 
 
-def sampled(trace_id: str, rate: float) -> bool:
-    return sampling_key(trace_id) < rate
-
-
 class TokenBucket:
     """At most `rate_per_minute` acquisitions a minute in the long run, in bursts of up to `capacity`.
 

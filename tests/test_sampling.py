@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from ragmon.sampling import DailyBudget, Prices, TokenBucket, sampled, sampling_key, utc_day
+from ragmon.sampling import DailyBudget, Prices, TokenBucket, sampling_key, utc_day
 
 
 def random_trace_ids(n: int, seed: int = 7) -> list[str]:
@@ -18,23 +18,23 @@ def test_key_is_the_lower_64_bits_over_2_to_the_64() -> None:
     assert sampling_key("f" * 16 + "0" * 16) == 0.0  # upper half ignored
     assert sampling_key("0" * 16 + "8" + "0" * 15) == 0.5  # 2**63 / 2**64
     assert sampling_key("0" * 16 + "4" + "0" * 15) == 0.25  # 2**62 / 2**64
-    # The largest id must stay below 1.0 (a plain /2**64 in floats rounds it up), so rate 1.0 takes it.
-    assert sampling_key("0" * 16 + "f" * 16) < 1.0 and sampled("0" * 16 + "f" * 16, 1.0)
+    # The largest id must stay below 1.0 (a plain /2**64 in floats rounds it up), so rate 1.0 samples it.
+    assert sampling_key("0" * 16 + "f" * 16) < 1.0
 
 
 def test_rate_selects_its_share_of_random_trace_ids() -> None:
     # 10,000 draws at p=0.1: standard error sqrt(0.1*0.9/10000) = 0.003, so ±0.01 is over 3 sigma.
     ids = random_trace_ids(10_000)
-    share = sum(sampled(t, 0.1) for t in ids) / len(ids)
+    share = sum(sampling_key(t) < 0.1 for t in ids) / len(ids)
     assert 0.09 <= share <= 0.11
 
 
 def test_smaller_rate_selects_a_subset_of_a_larger_one() -> None:
     ids = random_trace_ids(5_000, seed=11)
-    llm = {t for t in ids if sampled(t, 0.05)}
-    lexical = {t for t in ids if sampled(t, 0.3)}
+    llm = {t for t in ids if sampling_key(t) < 0.05}
+    lexical = {t for t in ids if sampling_key(t) < 0.3}
     assert llm and llm < lexical
-    assert not any(sampled(t, 0.0) for t in ids) and all(sampled(t, 1.0) for t in ids)
+    assert not any(sampling_key(t) < 0.0 for t in ids) and all(sampling_key(t) < 1.0 for t in ids)
 
 
 class FakeClock:
