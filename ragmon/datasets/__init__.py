@@ -1,0 +1,59 @@
+"""Golden datasets for `ragmon replay`, read into `Example`s with errors that point at file, line and field.
+
+The format is detected per file from its first record:
+
+1. ragmon JSONL: one example per line (`id`, `question`, optional `contexts`, `answer`, `relevant_ids`,
+   `citations`, `ground_truth`, `category`, `pipeline`); any other field lands in `Example.extra`.
+2. eval-set JSON: `{"corpus": [...], "examples": [...]}`, questions without answers.
+3. trace JSON or JSONL: `input|question`, `output`, `expectedDocs`, `steps` with retrieval outputs.
+4. OTLP/JSON lines: one `ExportTraceServiceRequest` per line, as the Collector's file exporter writes.
+   The spans go through the OTLP/JSON decoder, the Assembler and span extraction exactly as live traffic
+   does, so an offline figure for a recorded trace is the sidecar's figure for it. A trace must lie in
+   one file; its example id is the trace id.
+
+Blank lines in JSONL are skipped; every other line either becomes an example or stops the load with an
+`InputError`, so nothing is lost without a word. The one exception is a recorded trace that is not RAG
+(no retrieval, no generation): it is no example, and `load` lists it in `skipped` for the caller to
+report. JSONL is read line by line and yielded as it goes; a whole-document JSON file is parsed in one
+piece, and so is an OTLP file (a trace is only whole once every line has been read).
+
+Fields a format does not know are carried along in `Example.extra`, except a near miss of a known name
+(`context`, `anwser`, `groundTruth`): a typo that would leave a metric undefined without a word, so it is
+an error naming the field meant. A record is in ragmon format when it has `contexts`, `answer` or
+`relevant_ids`, whatever else it carries (a pipeline's own `steps` log, its raw `input`), and in trace
+format when it has `steps`, `input`, `expectedDocs` or `output` and none of those. One that gives both
+formats' content, or the other format's content than its file's first record, is an error: reading it
+either way would drop half of it. Every trace step names a known kind.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+
+from ragmon.datasets.locate import LineOf
+from ragmon.datasets.otlp_lines import NOT_RAG, Skipped
+from ragmon.datasets.reader import load_located
+from ragmon.errors import InputError
+from ragmon.model import Example
+
+__all__ = ["NOT_RAG", "PathLike", "Skipped", "load"]
+
+PathLike = str | os.PathLike[str]
+
+
+def load(paths: Iterable[PathLike], *, skipped: Skipped | None = None) -> Iterator[Example]:
+    """Examples from every file in order; an id seen twice is an error because reports are keyed by id.
+
+    Recorded traces that are not RAG are appended to `skipped` as (trace id, NOT_RAG)."""
+    seen: dict[str, tuple[str, LineOf]] = {}
+    for path in paths:
+        source = str(path)
+        for example, line_of in load_located(Path(path), [] if skipped is None else skipped):
+            if example.id in seen:
+                first_source, first_line = seen[example.id]
+                raise InputError(f"duplicate example id {example.id!r} (first at "
+                                 f"{first_source}:{first_line()})", source=source, line=line_of(), field="id")
+            seen[example.id] = (source, line_of)
+            yield example

@@ -1,0 +1,188 @@
+"""Typed readers of a record's fields, and the check that refuses a near miss of a known field name.
+
+Every format reads its fields through these, so a bad value gets the same message in any of them. An error
+is a `FieldError` holding the JSON path to the value; the reader, which knows the file and line, turns it
+into an InputError.
+"""
+
+from __future__ import annotations
+
+import difflib
+import functools
+import re
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from ragmon.ids import content_id
+from ragmon.model import Context
+
+FieldPath = tuple[str | int, ...]
+_CONTEXT_FIELDS = frozenset({"id", "text", "score", "pageContent", "metadata"})
+_TYPO_CUTOFF = 0.8
+_WORD_BREAK = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|[-_\s]+")
+_DOC_ID_KEYS = ("id", "source", "doc_id")
+
+
+class FieldError(Exception):
+    """A bad value inside one record; the caller knows the file and line and turns it into an InputError."""
+
+    def __init__(self, message: str, path: FieldPath) -> None:
+        super().__init__(message)
+        self.message = message
+        self.path = path
+
+
+def check_names(obj: Mapping[str, Any], known: frozenset[str], base: FieldPath = ()) -> None:
+    """Refuse a field that is a near miss of a known one the object lacks; any other field is the user's."""
+    for key in obj:
+        if key not in known:
+            meant = near_miss(key, tuple(sorted(name for name in known if name not in obj)))
+            if meant is not None:
+                raise FieldError(f"unknown field {key!r}: did you mean {meant!r}?", (*base, key))
+
+
+@functools.lru_cache(maxsize=1024)
+def near_miss(name: str, candidates: tuple[str, ...]) -> str | None:
+    """The candidate `name` is most likely a misspelling of, or None. Cached: a file repeats its fields on
+    every line.
+
+    The same name with another case, `-`/`_` or a trailing "s" is one (`Context`, `groundtruth`,
+    `answers`); so is a name as close as `difflib`'s 0.8 that has as many words (`anwser`, `relevant_id`,
+    `stpes`). A known name with a word added (`question_id`, `pipeline_version`, `subcategory`) is a field
+    of its own, as is anything near a name of under four letters (`idx`, `uid` are not `id`)."""
+    spelling = _spelling(name)
+    same = [known_name for known_name in candidates if _spelling(known_name) == spelling]
+    if same:
+        return same[0]
+    words = len(_words(name))
+    close = {known_name.lower(): known_name for known_name in candidates
+             if len(known_name) >= 4 and len(_words(known_name)) == words
+             and not (_spelling(known_name) in spelling and len(spelling) - len(_spelling(known_name)) >= 2)}
+    found = difflib.get_close_matches(name.lower(), close, n=1, cutoff=_TYPO_CUTOFF)
+    return close[found[0]] if found else None
+
+
+def _spelling(name: str) -> str:
+    return name.lower().replace("-", "").replace("_", "").removesuffix("s")
+
+
+def _words(name: str) -> list[str]:
+    return [word for word in _WORD_BREAK.split(name) if word]
+
+
+def listed(names: Iterable[str]) -> str:
+    return ", ".join(repr(name) for name in names)
+
+
+def optional_contexts(value: Any, path: FieldPath) -> tuple[Context, ...] | None:
+    if value is None:
+        return None
+    if not isinstance(value, list):
+        raise FieldError(f"expected a list of contexts, got {json_type(value)}", path)
+    return tuple(_context(item, (*path, index)) for index, item in enumerate(value))
+
+
+def _context(item: Any, path: FieldPath) -> Context:
+    """`{id, text, score}`, a plain string, or a LangChain document `{pageContent, metadata}`."""
+    if isinstance(item, str):
+        return Context(content_id(item), item)
+    if not isinstance(item, dict):
+        raise FieldError(f"expected a context object or string, got {json_type(item)}", path)
+    check_names(item, _CONTEXT_FIELDS, path)
+    if "pageContent" in item:
+        text = required_str(item, "pageContent", path)
+        metadata = item.get("metadata") or {}
+        if not isinstance(metadata, dict):
+            raise FieldError(f"expected an object, got {json_type(metadata)}", (*path, "metadata"))
+        key = next((k for k in _DOC_ID_KEYS if metadata.get(k) is not None), None)
+        doc_id = required_id(metadata, key, (*path, "metadata")) if key else content_id(text)
+    else:
+        text = required_str(item, "text", path)
+        doc_id = required_id(item, "id", path) if item.get("id") is not None else content_id(text)
+    score = item.get("score")
+    if score is not None and (isinstance(score, bool) or not isinstance(score, int | float)):
+        raise FieldError(f"expected a number, got {json_type(score)}", (*path, "score"))
+    return Context(doc_id, text, score)
+
+
+def required_str(obj: Mapping[str, Any], key: str, base: FieldPath = ()) -> str:
+    value = obj.get(key)
+    if value is None:
+        raise FieldError(f"missing required field {key!r}", (*base, key))
+    if not isinstance(value, str):
+        raise FieldError(f"expected a string, got {json_type(value)}", (*base, key))
+    return value
+
+
+def optional_str(obj: Mapping[str, Any], key: str) -> str | None:
+    value = obj.get(key)
+    if value is None or isinstance(value, str):
+        return value
+    raise FieldError(f"expected a string or null, got {json_type(value)}", (key,))
+
+
+def required_id(obj: Mapping[str, Any], key: str, base: FieldPath = ()) -> str:
+    value = obj.get(key)
+    if value is None:
+        raise FieldError(f"missing required field {key!r}", (*base, key))
+    return _as_id(value, (*base, key))
+
+
+def _as_id(value: Any, path: FieldPath) -> str:
+    """Ids are strings; whole numbers are accepted and read as their decimal text."""
+    if isinstance(value, str):
+        if not value:
+            raise FieldError("expected a non-empty id", path)
+        return value
+    if isinstance(value, int) and not isinstance(value, bool):
+        return str(value)
+    raise FieldError(f"expected an id (string or whole number), got {json_type(value)}", path)
+
+
+def optional_id_tuple(obj: Mapping[str, Any], key: str) -> tuple[str, ...] | None:
+    value = obj.get(key)
+    if value is None:
+        return None
+    if not isinstance(value, list):
+        raise FieldError(f"expected a list of ids, got {json_type(value)}", (key,))
+    return tuple(_listed_id(item, (key, index)) for index, item in enumerate(value))
+
+
+def _listed_id(item: Any, path: FieldPath) -> str:
+    """A bare id, or a document object naming its id the way retrievers do (`id`, `source`, `doc_id`)."""
+    if isinstance(item, dict):
+        key = next((k for k in _DOC_ID_KEYS if item.get(k) is not None), None)
+        if key is None:
+            raise FieldError(f"document object has none of {list(_DOC_ID_KEYS)}", path)
+        return _as_id(item[key], (*path, key))
+    return _as_id(item, path)
+
+
+def optional_id_set(obj: Mapping[str, Any], key: str) -> frozenset[str] | None:
+    ids = optional_id_tuple(obj, key)
+    return None if ids is None else frozenset(ids)
+
+
+def extra(obj: dict[str, Any], known: frozenset[str]) -> dict[str, Any]:
+    return {key: value for key, value in obj.items() if key not in known}
+
+
+def json_type(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int | float):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list):
+        return "a list"
+    return "an object"
+
+
+def dotted(path: FieldPath) -> str:
+    out = ""
+    for step in path:
+        out += f"[{step}]" if isinstance(step, int) else (f".{step}" if out else step)
+    return out

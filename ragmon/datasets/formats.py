@@ -1,0 +1,52 @@
+"""The names the ragmon and trace formats give their fields, and which of the two a record is in.
+
+Both formats are read from the same kind of file and told apart record by record, so each parser checks
+its records against both.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ragmon.datasets.fields import FieldError, listed
+
+RAGMON_FIELDS = frozenset({"id", "question", "contexts", "answer", "relevant_ids", "citations",
+                           "ground_truth", "category", "pipeline"})
+TRACE_FIELDS = frozenset({"id", "traceId", "trace_id", "input", "question", "output", "expectedDocs",
+                          "steps", "citations", "ground_truth", "category", "pipeline"})
+RECORD_FIELDS = RAGMON_FIELDS | TRACE_FIELDS
+"""What a ragmon or trace record is checked against for typos: the two are told apart record by record, so
+a ragmon name misspelt in a trace record (or the reverse) is as much a typo."""
+_RAGMON_CONTENT = ("contexts", "answer", "relevant_ids")
+_TRACE_CONTENT = ("steps", "output", "expectedDocs")
+_TRACE_MARKERS = (*_TRACE_CONTENT, "input")
+
+
+def is_trace(obj: Mapping[str, Any]) -> bool:
+    if _given(obj, _RAGMON_CONTENT):
+        return False
+    return any(marker in obj for marker in _TRACE_MARKERS)
+
+
+def _given(obj: Mapping[str, Any], fields: tuple[str, ...]) -> list[str]:
+    """The content fields `obj` gives a value. An empty `steps` list says nothing; an empty `contexts` or
+    `expectedDocs` does (nothing was retrieved, nothing is relevant)."""
+    return [key for key in fields if obj.get(key) is not None and not (key == "steps" and obj[key] == [])]
+
+
+def check_format(obj: Mapping[str, Any], trace: bool) -> None:
+    """A record read in one format must not hold the other's content: the reader would drop it."""
+    ragmon, traced = _given(obj, _RAGMON_CONTENT), _given(obj, _TRACE_CONTENT)
+    if ragmon and traced:
+        raise FieldError(f"mixes the ragmon format's {listed(ragmon)} with the trace format's "
+                         f"{listed(traced)}: give each example in one format", ())
+    other = ragmon if trace else traced
+    if other:
+        names = ("ragmon", "trace") if trace else ("trace", "ragmon")
+        raise FieldError(f"has the {names[0]} format's {listed(other)} in a file whose first example is in "
+                         f"the {names[1]} format: give every example of a file in one format", (other[0],))
+
+
+def is_evalset(obj: Mapping[str, Any]) -> bool:
+    return "corpus" in obj or isinstance(obj.get("examples"), list)

@@ -1,0 +1,39 @@
+"""Format 1, a ragmon record: the fields of an `Example` under their own names.
+
+The format golden sets are kept in and `ragmon serve --capture` writes. A parser of its own, as each format
+has, so the reader can take one per file from its first record.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ragmon.datasets.fields import (
+    check_names,
+    extra,
+    optional_contexts,
+    optional_id_set,
+    optional_id_tuple,
+    optional_str,
+    required_id,
+    required_str,
+)
+from ragmon.datasets.formats import RAGMON_FIELDS, RECORD_FIELDS, check_format
+from ragmon.model import Example
+
+
+def ragmon_example(obj: dict[str, Any], default_id: str) -> Example:
+    check_names(obj, RECORD_FIELDS)
+    check_format(obj, trace=False)
+    return Example(
+        id=required_id(obj, "id"),
+        question=required_str(obj, "question"),
+        contexts=optional_contexts(obj.get("contexts"), ("contexts",)),
+        answer=optional_str(obj, "answer"),
+        relevant_ids=optional_id_set(obj, "relevant_ids"),
+        citations=optional_id_tuple(obj, "citations"),
+        ground_truth=optional_str(obj, "ground_truth"),
+        category=optional_str(obj, "category"),
+        pipeline=optional_str(obj, "pipeline"),
+        extra=extra(obj, RAGMON_FIELDS),
+    )

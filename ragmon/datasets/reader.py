@@ -1,0 +1,170 @@
+"""One dataset file read into examples: gzip or plain, JSONL line by line or one JSON document whole.
+
+The file's format is taken from its first record and every record goes to that format's parser, which
+knows nothing of files: this is where an error is given its file and line.
+"""
+
+from __future__ import annotations
+
+import functools
+import gzip
+import itertools
+import json
+import zlib
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any, BinaryIO
+
+from ragmon.datasets.decoding import JSON_SPACE, json_error, json_line, json_message
+from ragmon.datasets.evalset_format import evalset_examples
+from ragmon.datasets.fields import FieldError, FieldPath, dotted, json_type
+from ragmon.datasets.formats import is_evalset, is_trace
+from ragmon.datasets.locate import LineOf, fixed, line_of
+from ragmon.datasets.otlp_lines import OTLP_MARKER, Skipped, load_otlp
+from ragmon.datasets.ragmon_format import ragmon_example
+from ragmon.datasets.trace_format import trace_example
+from ragmon.errors import InputError
+from ragmon.model import Example
+
+_Parser = Callable[[dict[str, Any], str], Example]
+_GZIP_MAGIC = b"\x1f\x8b"
+
+
+def load_located(path: Path, skipped: Skipped) -> Iterator[tuple[Example, LineOf]]:
+    source = str(path)
+    try:
+        handle = _open(path)
+    except OSError as exc:
+        raise InputError(f"cannot read dataset: {exc.strerror or exc}", source=source) from None
+    try:
+        with handle:
+            yield from _records(handle, source, skipped)
+    except (OSError, EOFError, zlib.error) as exc:  # a gzip stream that is cut short or corrupt
+        raise InputError(f"cannot read dataset: {exc}", source=source) from None
+
+
+def _open(path: Path) -> BinaryIO:
+    """The file's bytes, decompressed when it is gzip (by its magic number, whatever its name): large
+    golden sets are kept compressed, and reading one as text gave only "not valid UTF-8"."""
+    handle: BinaryIO = path.open("rb")
+    if handle.read(2) == _GZIP_MAGIC:
+        handle.close()
+        return gzip.open(path, "rb")  # type: ignore[return-value]
+    handle.seek(0)
+    return handle
+
+
+def _records(handle: BinaryIO, source: str, skipped: Skipped) -> Iterator[tuple[Example, LineOf]]:
+    lines = enumerate(handle, start=1)
+    first = _next_record_line(lines)
+    if first is None:
+        raise InputError("contains no examples", source=source)
+    number, raw = first
+    try:
+        obj = json_line(raw)
+    except ValueError as exc:
+        second = _next_record_line(lines)
+        if not _opens_array(raw) and second is not None and _is_json_object(second[1]):
+            raise json_error(exc, source, number) from None
+        handle.seek(0)
+        yield from _load_document(handle.read(), source)
+        return
+    if isinstance(obj, list) or (isinstance(obj, dict) and is_evalset(obj)):
+        handle.seek(0)
+        yield from _load_document(handle.read(), source)
+        return
+    if isinstance(obj, dict) and OTLP_MARKER in obj:
+        yield from load_otlp(itertools.chain([first], lines), source, skipped)
+        return
+    parse = _record_parser(obj, source, number)
+    yield _parse_line(parse, obj, source, number)
+    for number, raw in lines:
+        if raw.isspace():
+            continue
+        try:
+            obj = json_line(raw)
+        except ValueError as exc:
+            raise json_error(exc, source, number) from None
+        yield _parse_line(parse, obj, source, number)
+
+
+def _next_record_line(lines: Iterator[tuple[int, bytes]]) -> tuple[int, bytes] | None:
+    for number, raw in lines:
+        if not raw.isspace():
+            return number, raw
+    return None
+
+
+def _is_json_object(raw: bytes) -> bool:
+    try:
+        return isinstance(json_line(raw), dict)
+    except ValueError:
+        return False
+
+
+def _opens_array(raw: bytes) -> bool:
+    """A first line starting with `[` opens a JSON array: a document, whatever its next line looks like."""
+    return raw.lstrip(b"\xef\xbb\xbf" + JSON_SPACE.encode()).startswith(b"[")
+
+
+def _parse_line(parse: _Parser, obj: Any, source: str, number: int) -> tuple[Example, LineOf]:
+    if not isinstance(obj, dict):
+        raise InputError(f"expected a JSON object, got {json_type(obj)}", source=source, line=number)
+    try:
+        return parse(obj, f"{source}:{number}"), fixed(number)
+    except FieldError as exc:
+        raise InputError(exc.message, source=source, line=number, field=dotted(exc.path)) from None
+
+
+def _record_parser(obj: Any, source: str, line: int) -> _Parser:
+    """The format of a whole file follows from its first record."""
+    if not isinstance(obj, dict):
+        raise InputError(f"expected a JSON object, got {json_type(obj)}", source=source, line=line)
+    if OTLP_MARKER in obj:
+        raise InputError("OTLP/JSON must hold one ExportTraceServiceRequest per line, as the Collector's "
+                         "file exporter writes it (reformat with `jq -c .`)", source=source, line=line)
+    return trace_example if is_trace(obj) else ragmon_example
+
+
+def _load_document(data: bytes, source: str) -> Iterator[tuple[Example, LineOf]]:
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise InputError(f"not valid UTF-8 text: {exc.reason}", source=source, line=line) from None
+    try:
+        doc = json.loads(text)
+    except json.JSONDecodeError as exc:
+        end = len(text.rstrip(JSON_SPACE))
+        if exc.pos >= end:  # the parser's position is past the last line with anything on it
+            raise InputError("invalid JSON: the file ends before the value is complete", source=source,
+                             line=text.count("\n", 0, end) + 1) from None
+        raise InputError(json_message(exc), source=source, line=exc.lineno) from None
+    records: Iterator[tuple[FieldPath, Example]]
+    try:
+        if isinstance(doc, dict) and is_evalset(doc):
+            records = evalset_examples(doc)
+        elif isinstance(doc, dict):
+            records = iter([((), _record_parser(doc, source, 1)(doc, source))])
+        elif isinstance(doc, list):
+            records = _array_examples(doc, source, text)
+        else:
+            raise FieldError(f"expected a JSON object or array, got {json_type(doc)}", ())
+        for record_path, example in records:
+            yield example, functools.partial(line_of, text, record_path)
+    except FieldError as exc:
+        raise InputError(exc.message, source=source, line=line_of(text, exc.path),
+                         field=dotted(exc.path) or None) from None
+
+
+def _array_examples(doc: list[Any], source: str, text: str) -> Iterator[tuple[FieldPath, Example]]:
+    if not doc:
+        raise InputError("contains no examples", source=source)
+    parse = _record_parser(doc[0], source, line_of(text, (0,)))
+    for index, item in enumerate(doc):
+        if not isinstance(item, dict):
+            raise FieldError(f"expected a JSON object, got {json_type(item)}", (index,))
+        try:
+            yield (index,), parse(item, f"{source}[{index}]")
+        except FieldError as exc:
+            raise FieldError(exc.message, (index, *exc.path)) from None

@@ -1,0 +1,48 @@
+"""JSON lines decoded strictly, and their errors worded to say where the line went wrong."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from dataset_cases import error_of
+
+# --- found in review: text that no report could be written in, layouts misread --------------------
+
+
+def test_utf8_encoded_surrogate_in_jsonl_is_invalid_utf8_with_its_line(tmp_path: Path) -> None:
+    # ED A0 80 is U+D800 encoded as if it were a character: not UTF-8 (RFC 3629), rejected by the
+    # strict decoder; json.loads on bytes would let it through and the report writer would then crash.
+    path = tmp_path / "d.jsonl"
+    path.write_bytes(b'{"id": "a", "question": "q"}\n'
+                     b'{"id": "b", "question": "q", "answer": "x\xed\xa0\x80"}\n')
+    err = error_of([path])
+    assert (err.source, err.line) == (str(path), 2) and "not valid UTF-8" in str(err)
+
+
+# --- found in a user audit: typos, format switches and unknown step kinds lost examples silently ----
+
+
+def test_truncated_jsonl_line_says_the_line_ends_early(tmp_path: Path) -> None:
+    # Before: "Expecting ',' delimiter at column 1", the column on the next line, past the newline.
+    path = tmp_path / "tr3.jsonl"
+    path.write_text('{"id": "x", "question": "q?"}\n{"id": "y", "question": "q?"}\n'
+                    '{"id": "z", "question": "q?"\n{"id": "w", "question": "q?"}\n', encoding="utf-8")
+    assert str(error_of([path])) == f"{path}:3: invalid JSON: the line ends before the value is complete"
+
+
+def test_error_inside_a_jsonl_line_keeps_its_column(tmp_path: Path) -> None:
+    path = tmp_path / "d.jsonl"
+    path.write_text('{"id": "x", "question": "q?"}\n{"id": "y",, "question": "q?"}\n', encoding="utf-8")
+    # `{"id": "y",` is 11 characters: the second comma is column 12, where a key was expected.
+    assert str(error_of([path])) == (f"{path}:2: invalid JSON at column 12: Expecting property name "
+                                     "enclosed in double quotes")
+
+
+def test_a_line_cut_inside_a_string_says_so(tmp_path: Path) -> None:
+    # The last line, cut with no newline after it. json says "Unterminated string starting at" and a
+    # column, which read "... at at column 25".
+    path = tmp_path / "cut.jsonl"
+    path.write_text('{"id": "x", "question": "q?"}\n{"id": "y", "question": "How lo', encoding="utf-8")
+    # `{"id": "y", "question": ` is 24 characters: the cut string starts at column 25.
+    assert str(error_of([path])) == (f"{path}:2: invalid JSON: the text ends inside a string that starts "
+                                     "at column 25")

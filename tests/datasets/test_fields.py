@@ -1,0 +1,93 @@
+"""Typed field readers and near misses of field names: a bad value or a typo is an error naming the field;
+any other field is carried along."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from dataset_cases import error_of, write_jsonl
+
+from ragmon.datasets import load
+
+# --- format 1: ragmon JSONL ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("record", "field", "words"), [
+    ({"question": "q?"}, "id", "missing required field"),
+    ({"id": "a"}, "question", "missing required field"),
+    ({"id": "a", "question": 3}, "question", "expected a string"),
+    ({"id": "a", "question": "q", "contexts": {"id": "d"}}, "contexts", "expected a list"),
+    ({"id": "a", "question": "q", "contexts": [{"id": "d"}]}, "contexts[0].text", "missing required field"),
+    ({"id": "a", "question": "q", "contexts": [{"text": "t", "score": "high"}]}, "contexts[0].score",
+     "expected a number"),
+    ({"id": "a", "question": "q", "relevant_ids": "d1"}, "relevant_ids", "expected a list of ids"),
+    ({"id": "a", "question": "q", "citations": [1.5]}, "citations[0]", "expected an id"),
+    ({"id": "a", "question": "q", "answer": ["x"]}, "answer", "expected a string or null"),
+])
+def test_bad_field_is_named_with_its_line(tmp_path: Path, record: dict, field: str, words: str) -> None:
+    path = write_jsonl(tmp_path / "d.jsonl", [{"id": "ok", "question": "fine"}, record])
+    err = error_of([path])
+    assert (err.source, err.line, err.field) == (str(path), 2, field)
+    assert words in str(err)
+
+
+# --- found in a user audit: typos, format switches and unknown step kinds lost examples silently ----
+
+
+@pytest.mark.parametrize(("typo", "meant"), [
+    ("context", "contexts"),          # a letter short
+    ("anwser", "answer"),             # two letters swapped
+    ("citation", "citations"),
+    ("relevant_id", "relevant_ids"),
+    ("groundtruth", "ground_truth"),  # same name without the underscore
+    ("Category", "category"),         # same name, other case
+    ("relevant-ids", "relevant_ids"),
+    ("answers", "answer"),            # a trailing "s"
+])
+def test_near_miss_of_a_ragmon_field_is_an_error_naming_the_field_meant(tmp_path: Path, typo: str,
+                                                                          meant: str) -> None:
+    # Before: the row loaded with the field carried in `extra` and e.g. groundedness undefined, so a
+    # gate passed on the other rows with nothing said.
+    good = {"id": "a", "question": "q", "contexts": ["Doc."], "answer": "Doc.", "citations": ["x"],
+            "relevant_ids": ["x"], "ground_truth": "Doc.", "category": "c"}
+    bad = {**{k: v for k, v in good.items() if k != meant}, "id": "b", typo: good[meant]}
+    path = write_jsonl(tmp_path / "golden.jsonl", [good, bad])
+    err = error_of([path])
+    assert (err.source, err.line, err.field) == (str(path), 2, typo)
+    assert str(err) == f"{path}:2: unknown field {typo!r}: did you mean {meant!r}? (field {typo!r})"
+
+
+# Fields users carry next to the known ones (capture writes `metadata` and `needs_review`, calibrate reads
+# `labels`), and names that only contain a known one: none is a misspelling.
+CARRIED = ["metadata", "tags", "notes", "source", "created_at", "labels", "needs_review", "captured_at",
+           "difficulty", "question_id", "answer_type", "pipeline_version", "subcategory", "category_id",
+           "context_ids", "citation_ids", "retrieved_contexts", "idx", "uid", "session_id", "timestamp"]
+
+
+@pytest.mark.parametrize("field", CARRIED)
+def test_other_fields_are_still_carried_along_in_every_format(tmp_path: Path, field: str) -> None:
+    ragmon = write_jsonl(tmp_path / "r.jsonl", [{"id": "a", "question": "q", "answer": "A.", field: 1}])
+    trace = write_jsonl(tmp_path / "t.jsonl", [{"id": "b", "input": "q", "output": "A.", field: 1}])
+    evalset = tmp_path / "e.json"
+    evalset.write_text(json.dumps({"examples": [{"id": "c", "question": "q", field: 1}]}), encoding="utf-8")
+    assert [example.extra for example in load([ragmon, trace, evalset])] == [{field: 1}] * 3
+
+
+@pytest.mark.parametrize(("record", "field", "meant"), [
+    ({"input": "q", "ouput": "A.", "steps": []}, "ouput", "output"),
+    ({"input": "q", "output": "A.", "expected_docs": ["d"]}, "expected_docs", "expectedDocs"),
+    ({"input": "q", "output": "A.", "stpes": [{"kind": "retrieval", "output": ["D."]}]}, "stpes", "steps"),
+    ({"input": "q", "output": "A.", "steps": [{"kind": "retrieval", "outputs": ["D."]}]},
+     "steps[0].outputs", "output"),
+    ({"id": "a", "question": "q", "contexts": [{"ID": "d1", "text": "D."}]}, "contexts[0].ID", "id"),
+])
+def test_near_misses_in_trace_rows_steps_and_contexts(tmp_path: Path, record: dict, field: str,
+                                                      meant: str) -> None:
+    # Each was carried along or dropped before: no output (answer unknown), no expected docs, no steps
+    # (contexts unknown), a retrieval step's output unread, a context id replaced by a content hash.
+    path = write_jsonl(tmp_path / "t.jsonl", [record])
+    err = error_of([path])
+    key = field.rsplit(".", 1)[-1]
+    assert str(err) == f"{path}:1: unknown field {key!r}: did you mean {meant!r}? (field {field!r})"

@@ -1,0 +1,118 @@
+"""Reading dataset files: JSONL line by line, whole JSON documents, gzip; ids unique across files; every
+error at its file and line."""
+
+from __future__ import annotations
+
+import gzip
+import json
+from pathlib import Path
+
+import pytest
+from dataset_cases import error_of, write_jsonl
+
+from ragmon.datasets import load
+from ragmon.model import Context
+
+# --- format 1: ragmon JSONL ----------------------------------------------------------------------
+
+
+def test_malformed_line_in_a_thousand_line_file_names_file_and_line(tmp_path: Path) -> None:
+    path = tmp_path / "big.jsonl"
+    lines = [json.dumps({"id": f"q{i}", "question": "q?"}) for i in range(1, 1001)]
+    lines[636] = '{"id": "q637", "question": "q?"'  # line 637 lost its closing brace
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    err = error_of([path])
+    assert err.source == str(path) and err.line == 637
+    assert str(err).startswith(f"{path}:637: invalid JSON")
+
+
+def test_non_object_line_and_bad_utf8_are_errors_with_line(tmp_path: Path) -> None:
+    path = tmp_path / "d.jsonl"
+    path.write_text('{"id": "a", "question": "q"}\n[1, 2]\n', encoding="utf-8")
+    assert error_of([path]).line == 2
+    path.write_bytes(b'{"id": "a", "question": "q"}\n{"id": "b", "question": "\xff"}\n')
+    err = error_of([path])
+    assert err.line == 2 and "UTF-8" in str(err)
+
+
+def test_malformed_first_line_of_jsonl_is_reported_on_line_one(tmp_path: Path) -> None:
+    path = tmp_path / "d.jsonl"
+    path.write_text('{"id": "a", "question": "q"\n{"id": "b", "question": "q"}\n', encoding="utf-8")
+    err = error_of([path])
+    assert err.line == 1 and "invalid JSON" in str(err)
+
+
+def test_duplicate_ids_across_files_are_an_error(tmp_path: Path) -> None:
+    one = write_jsonl(tmp_path / "one.jsonl", [{"id": "a", "question": "q"}])
+    two = write_jsonl(tmp_path / "two.jsonl", [{"id": "b", "question": "q"}, {"id": "a", "question": "q"}])
+    err = error_of([one, two])
+    assert (err.source, err.line) == (str(two), 2)
+    assert f"first at {one}:1" in str(err)
+
+
+def test_missing_and_empty_files(tmp_path: Path) -> None:
+    missing = tmp_path / "nope.jsonl"
+    err = error_of([missing])
+    assert err.source == str(missing) and "cannot read" in str(err)
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text("\n\n", encoding="utf-8")
+    assert "no examples" in str(error_of([empty]))
+
+
+# --- format 2: eval-set JSON ---------------------------------------------------------------------
+
+
+def test_invalid_whole_document_json_reports_its_line(tmp_path: Path) -> None:
+    path = tmp_path / "eval.json"
+    path.write_text('{\n  "examples": [\n    {"id": "a",, "question": "q"}\n  ]\n}\n', encoding="utf-8")
+    err = error_of([path])
+    assert err.line == 3 and "invalid JSON" in str(err)
+
+
+# --- found in review: text that no report could be written in, layouts misread --------------------
+
+
+def test_json_array_with_one_object_per_line_is_one_document(tmp_path: Path) -> None:
+    # Line 1 is "[" and line 2 a whole object: a JSON array laid out one object per line, not JSONL
+    # with a broken first line.
+    path = tmp_path / "d.json"
+    path.write_text('[\n{"id": "a", "question": "Q?"}\n]\n', encoding="utf-8")
+    (example,) = load([path])
+    assert (example.id, example.question) == ("a", "Q?")
+
+
+def test_file_cut_off_mid_value_names_its_last_line(tmp_path: Path) -> None:
+    # One JSON value on line 1, cut off before its closing brace, then a newline: the parser stops at
+    # the end of the file (line 2, empty), but the value that is incomplete is on line 1.
+    path = tmp_path / "d.jsonl"
+    path.write_text('{"id": "a", "question": "q"\n', encoding="utf-8")
+    err = error_of([path])
+    assert err.line == 1 and "invalid JSON: the file ends before the value is complete" in str(err)
+
+
+# --- found in a user audit: typos, format switches and unknown step kinds lost examples silently ----
+
+
+GZ_ROWS = [{"id": "a", "question": "q?", "contexts": [{"id": "d1", "text": "Refunds take 5 days."}],
+            "answer": "Refunds take 5 days."},
+           {"id": "b", "question": "q?", "answer": "No."}]
+
+
+@pytest.mark.parametrize("document", [False, True], ids=["jsonl", "json-array"])
+def test_a_gzip_file_is_read_as_its_contents(tmp_path: Path, document: bool) -> None:
+    # By its magic number, not its name: the same two examples as the plain file would give.
+    text = json.dumps(GZ_ROWS) if document else "".join(json.dumps(row) + "\n" for row in GZ_ROWS)
+    path = tmp_path / "golden.data"
+    path.write_bytes(gzip.compress(text.encode("utf-8")))
+    examples = list(load([path]))
+    assert [e.id for e in examples] == ["a", "b"]
+    assert examples[0].contexts == (Context("d1", "Refunds take 5 days."),)
+
+
+def test_a_gzip_file_cut_short_is_a_clear_error(tmp_path: Path) -> None:
+    rows = [{**GZ_ROWS[0], "id": f"ex-{n}"} for n in range(500)]
+    data = gzip.compress("".join(json.dumps(row) + "\n" for row in rows).encode("utf-8"))
+    path = tmp_path / "golden.jsonl.gz"
+    path.write_bytes(data[: len(data) // 2])
+    message = str(error_of([path]))
+    assert message.startswith(f"{path}: cannot read dataset: ") and "\n" not in message
