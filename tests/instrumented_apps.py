@@ -41,17 +41,19 @@ LLAMAINDEX_CORPUS = {
 
 
 class RagChain:
-    """retriever -> prompt -> chat model -> parser, remembering the documents the prompt was given."""
+    """retriever -> prompt -> chat model -> parser, remembering the documents the prompt was given. The
+    retriever is kept for tests that run it on its own or in a chain of their own."""
 
     def __init__(self, answer: str = LANGCHAIN_ANSWER) -> None:
         store = InMemoryVectorStore(DeterministicFakeEmbedding(size=32))
         store.add_documents([LangChainDocument(page_content=text, metadata={"id": doc_id})
                              for doc_id, text in LANGCHAIN_CORPUS.items()])
+        self.retriever = store.as_retriever(search_kwargs={"k": 3})
         self.used: list[LangChainDocument] = []
         prompt = ChatPromptTemplate.from_messages(
             [("system", "Answer from the numbered context only.\n{context}"), ("human", "{question}")])
         self.chain = (
-            {"context": store.as_retriever(search_kwargs={"k": 3}) | RunnableLambda(self._format),
+            {"context": self.retriever | RunnableLambda(self._format),
              "question": RunnablePassthrough()}
             | prompt | FakeListChatModel(responses=[answer]) | StrOutputParser()
         )

@@ -4,8 +4,10 @@ Its LLM spans use GenAI attribute names and are read by genai.py. What is specif
 read here: `traceloop.span.kind`, the JSON-encoded `traceloop.entity.input` / `traceloop.entity.output`,
 LangChain retriever spans (`gen_ai.operation.name = vector_db_retrieve`, documents in the entity output),
 and vector-DB spans that record each hit as a `db.query.result` event (chromadb, pinecone, marqo).
-Entity JSON is truncated by OpenLLMetry when long, so an undecodable input or output is no question or
-answer; undecodable documents are an error, since the retrieval would otherwise be lost silently.
+Entity JSON may be cut short (by the `@workflow` decorator when long, by the app's SDK attribute length
+limit), so an undecodable input or output is no question or answer; undecodable documents are an error,
+since the retrieval would otherwise be lost silently. So is a retriever span that ended well without
+documents: the LangChain instrumentor records none with content tracing off or in its log-event mode.
 """
 
 from __future__ import annotations
@@ -37,6 +39,8 @@ RESULT_EVENT = "db.query.result"
 _RESULT = RESULT_EVENT + "."
 
 _CHAIN_KINDS = frozenset({"workflow", "agent"})
+_STATUS_ERROR = 2
+"""OTLP `Status.code` ERROR: the instrumentor's mark of a retrieval that raised, which has no output."""
 
 
 def role(span: Span) -> Role | None:
@@ -55,7 +59,7 @@ def documents(span: Span) -> tuple[Context, ...] | None:
     hits = [event for event in span.events if event.name == RESULT_EVENT]
     if hits:
         return tuple(_hit(span, index, event.attributes) for index, event in enumerate(hits))
-    if span.attributes.get(OPERATION) == RETRIEVE_OPERATION and ENTITY_OUTPUT in span.attributes:
+    if span.attributes.get(OPERATION) == RETRIEVE_OPERATION:
         return _retriever_output(span)
     return None
 
@@ -69,9 +73,19 @@ def _hit(span: Span, index: int, attributes: Mapping[str, Any]) -> Context:
                         attributes.get(_RESULT + "score"), attributes.get(_RESULT + "metadata"))
 
 
-def _retriever_output(span: Span) -> tuple[Context, ...]:
-    """LangChain retriever spans: `{"documents": [{"page_content", "metadata"}...], "count": n}`."""
-    output = structured(span, ENTITY_OUTPUT, span.attributes[ENTITY_OUTPUT])
+def _retriever_output(span: Span) -> tuple[Context, ...] | None:
+    """LangChain retriever spans: `{"documents": [{"page_content", "metadata"}...], "count": n}`, written
+    even when nothing was found. A retrieval that raised has no output and no documents to know of."""
+    value = span.attributes.get(ENTITY_OUTPUT)
+    if value is None:
+        if span.status_code == _STATUS_ERROR:
+            return None
+        raise ExtractionError(span, ENTITY_OUTPUT,
+                              f"attribute {ENTITY_OUTPUT!r} is missing, so the retrieved documents are "
+                              "unknown: OpenLLMetry records them only with TRACELOOP_TRACE_CONTENT=true "
+                              "(the default) and span attributes (LangchainInstrumentor use_attributes=True, "
+                              "the default; False sends content to log events)")
+    output = structured(span, ENTITY_OUTPUT, value)
     items = output.get("documents") if isinstance(output, Mapping) else None
     if not isinstance(items, list):
         raise ExtractionError(span, ENTITY_OUTPUT, f"attribute {ENTITY_OUTPUT!r} has no documents list")

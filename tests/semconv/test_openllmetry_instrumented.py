@@ -1,0 +1,237 @@
+"""Real LangChain pipelines (langchain-core, offline) under Traceloop's OpenLLMetry LangChain instrumentor.
+
+What the instrumentor writes (0.62.x): the root chain `RunnableSequence.workflow` (`traceloop.span.kind`
+workflow, `gen_ai.operation.name` invoke_agent) with `traceloop.entity.input` `{"inputs": ...}` and
+`traceloop.entity.output` `{"outputs": ...}`; `execute_task <name>` task spans; the retriever
+`vector_db_retrieve <name>` with the query in the entity input and `{"documents": [{"page_content",
+"metadata"}], "count"}` in the entity output; the chat model `<Class>.chat` with `gen_ai.input.messages`,
+`gen_ai.system_instructions` and `gen_ai.output.messages`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from operator import itemgetter
+from typing import TYPE_CHECKING, Any
+
+import pytest
+from instrumented_apps import LANGCHAIN_ANSWER, LANGCHAIN_CORPUS, QUESTION, RagChain
+from langchain_core.callbacks import BaseCallbackManager, CallbackManagerForRetrieverRun
+from langchain_core.documents import Document
+from langchain_core.embeddings import DeterministicFakeEmbedding
+from langchain_core.language_models.fake_chat_models import FakeListChatModel
+from langchain_core.output_parsers import StrOutputParser
+from langchain_core.prompts import ChatPromptTemplate
+from langchain_core.retrievers import BaseRetriever
+from langchain_core.runnables import RunnableLambda, RunnablePassthrough
+from langchain_core.vectorstores import InMemoryVectorStore
+from opentelemetry.instrumentation.langchain import LangchainInstrumentor
+from opentelemetry.instrumentation.utils import unwrap
+from opentelemetry.sdk.trace import SpanLimits, TracerProvider
+from opentelemetry.sdk.trace.export import SimpleSpanProcessor
+
+from ragmon.model import Context
+from ragmon.semconv.extract import ExtractionError, extract
+
+if TYPE_CHECKING:
+    from semconv.conftest import Recorder
+
+RETRIEVER_SPAN = "vector_db_retrieve VectorStoreRetriever"
+
+
+@contextmanager
+def traceloop(provider: TracerProvider, **options: Any) -> Iterator[None]:
+    """The instrumentor on `provider` for one block. Its uninstrument() leaves LangChain hooked: it unwraps
+    `BaseCallbackManager.__init__` by a dotted path that `unwrap` cannot resolve (a silent no-op), so a
+    later instrument() stacks a second hook behind the first and every later chain in the process reports
+    to the first provider. The hook is removed here as well."""
+    instrumentor = LangchainInstrumentor(**options)
+    instrumentor.instrument(tracer_provider=provider)
+    try:
+        yield
+    finally:
+        instrumentor.uninstrument()
+        unwrap(BaseCallbackManager, "__init__")
+
+
+@pytest.fixture
+def instrumented(recorder: Recorder) -> Iterator[Recorder]:
+    with traceloop(recorder.provider):
+        yield recorder
+
+
+def expected_contexts(docs: list[Document]) -> tuple[Context, ...]:
+    """The instrumentor writes no id or score: the id is the metadata "id" the corpus was loaded with."""
+    return tuple(Context(doc.metadata["id"], doc.page_content, None) for doc in docs)
+
+
+def test_lcel_chain_question_documents_answer_and_citation(instrumented: Recorder) -> None:
+    rag = RagChain()
+    answer = rag.chain.invoke(QUESTION)
+
+    example = extract(instrumented.trace())
+
+    assert example is not None
+    assert answer == LANGCHAIN_ANSWER
+    assert example.question == QUESTION
+    # The three documents the prompt was numbered with, in rank order; each id from metadata names
+    # its own corpus text.
+    assert len(rag.used) == 3
+    assert example.contexts == expected_contexts(rag.used)
+    assert all(LANGCHAIN_CORPUS[context.id] == context.text for context in example.contexts)
+    assert example.answer == LANGCHAIN_ANSWER
+    # "[1]" in the answer is the first numbered document.
+    assert example.citations == (rag.used[0].metadata["id"],)
+    assert example.pipeline == instrumented.service
+
+
+def test_streamed_chain(instrumented: Recorder) -> None:
+    # The workflow's output is the whole streamed answer, not its last chunk.
+    rag = RagChain()
+    chunks = list(rag.chain.stream(QUESTION))
+
+    example = extract(instrumented.trace())
+
+    assert example is not None
+    assert len(chunks) > 1
+    assert example.question == QUESTION
+    assert example.contexts == expected_contexts(rag.used)
+    assert example.answer == LANGCHAIN_ANSWER
+
+
+async def test_async_chain(instrumented: Recorder) -> None:
+    rag = RagChain()
+    await rag.chain.ainvoke(QUESTION)
+
+    example = extract(instrumented.trace())
+
+    assert example is not None
+    assert example.question == QUESTION
+    assert example.contexts == expected_contexts(rag.used)
+    assert example.answer == LANGCHAIN_ANSWER
+
+
+def test_retrieval_chain_with_mapping_input_and_output(instrumented: Recorder) -> None:
+    # The shape of LangChain's create_retrieval_chain: {"input"} in, {"input", "context", "answer"} out,
+    # the documents serialised into the workflow output among the answer's siblings.
+    answer = "Refunds are accepted for 30 days after delivery."
+    retriever = RagChain().retriever
+    prompt = ChatPromptTemplate.from_messages([("system", "{context}"), ("human", "{input}")])
+
+    def joined(inputs: dict[str, Any]) -> str:
+        return "\n".join(doc.page_content for doc in inputs["context"])
+
+    chain = (RunnablePassthrough.assign(context=itemgetter("input") | retriever)
+             .assign(answer=RunnablePassthrough.assign(context=RunnableLambda(joined)) | prompt
+                     | FakeListChatModel(responses=[answer]) | StrOutputParser()))
+    result = chain.invoke({"input": QUESTION})
+
+    example = extract(instrumented.trace())
+
+    assert example is not None
+    assert example.question == QUESTION
+    assert example.answer == answer
+    assert example.contexts == expected_contexts(result["context"])
+
+
+def test_retriever_alone_gives_question_and_documents(instrumented: Recorder) -> None:
+    retriever = RagChain().retriever
+    docs = retriever.invoke(QUESTION)
+
+    example = extract(instrumented.trace())
+
+    assert example is not None
+    # No chain: the question is the retriever's query, and nothing was generated.
+    assert example.question == QUESTION
+    assert example.contexts == expected_contexts(docs)
+    assert example.answer is None
+
+
+def test_retrieval_that_found_nothing_is_known_empty(instrumented: Recorder) -> None:
+    empty = InMemoryVectorStore(DeterministicFakeEmbedding(size=8)).as_retriever()
+    assert empty.invoke(QUESTION) == []
+
+    example = extract(instrumented.trace())
+
+    assert example is not None
+    assert example.contexts == ()
+
+
+class Unreachable(BaseRetriever):
+    def _get_relevant_documents(self, query: str, *,
+                                run_manager: CallbackManagerForRetrieverRun) -> list[Document]:
+        raise ConnectionError("vector store unreachable")
+
+
+def test_retrieval_that_raised_leaves_documents_unknown(instrumented: Recorder) -> None:
+    # The failed retriever span has no output and an ERROR status: no documents to know of, not an error
+    # about content tracing.
+    chain = Unreachable() | RunnableLambda(lambda docs: len(docs))
+    with pytest.raises(ConnectionError):
+        chain.invoke(QUESTION)
+
+    example = extract(instrumented.trace())
+
+    assert example is not None
+    assert example.question == QUESTION
+    assert example.contexts is None
+    assert example.answer is None
+
+
+@pytest.mark.parametrize(("content_env", "options"), [
+    ("false", {}),                             # content tracing off
+    (None, {"use_attributes": False}),         # content sent as log events, not span attributes
+])
+def test_unrecorded_documents_are_an_error_naming_the_setting(
+        recorder: Recorder, monkeypatch: pytest.MonkeyPatch,
+        content_env: str | None, options: dict[str, Any]) -> None:
+    # Either way the retriever span ends without documents: scoring the trace would lose them silently.
+    if content_env is not None:
+        monkeypatch.setenv("TRACELOOP_TRACE_CONTENT", content_env)
+    with traceloop(recorder.provider, **options):
+        RagChain().chain.invoke(QUESTION)
+
+    with pytest.raises(ExtractionError) as caught:
+        extract(recorder.trace())
+
+    assert caught.value.span_name == RETRIEVER_SPAN
+    assert caught.value.field == "traceloop.entity.output"
+    assert "TRACELOOP_TRACE_CONTENT" in str(caught.value)
+    assert "use_attributes" in str(caught.value)
+
+
+def test_documents_cut_by_the_sdk_attribute_limit_are_an_error(recorder: Recorder) -> None:
+    # The app's attribute length limit (OTEL_ATTRIBUTE_VALUE_LENGTH_LIMIT) cuts the documents JSON at
+    # 200 characters; the three documents' JSON is longer than that.
+    limited = TracerProvider(span_limits=SpanLimits(max_attribute_length=200))
+    limited.add_span_processor(SimpleSpanProcessor(recorder.exporter))
+    try:
+        with traceloop(limited):
+            RagChain().chain.invoke(QUESTION)
+    finally:
+        limited.shutdown()
+
+    with pytest.raises(ExtractionError) as caught:
+        extract(recorder.trace())
+
+    assert caught.value.span_name == RETRIEVER_SPAN
+    assert caught.value.field == "traceloop.entity.output"
+    assert "cut at 200 characters" in str(caught.value)
+
+
+def test_instrumentation_ends_with_its_block(recorder: Recorder) -> None:
+    # Two instrumented runs on two providers, one run after both: each provider gets exactly its own
+    # trace. Without the extra unwrap the second run would report to the first provider.
+    second = type(recorder)()
+    try:
+        with traceloop(recorder.provider):
+            RagChain().chain.invoke(QUESTION)
+        with traceloop(second.provider):
+            RagChain().chain.invoke(QUESTION)
+        RagChain().chain.invoke(QUESTION)
+
+        assert len(recorder.traces()) == 1
+        assert len(second.traces()) == 1
+    finally:
+        second.provider.shutdown()
