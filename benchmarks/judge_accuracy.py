@@ -29,11 +29,12 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 from unittest import mock
 
-from ragmon import LexicalJudge, text
+from ragmon import LexicalJudge
 from ragmon.calibrate import Calibration, Labelled, calibrate, load_labelled
 from ragmon.judges.base import Judge
 from ragmon.model import Claim, ClaimVerdict, Example
-from ragmon.text import STOPWORDS
+from ragmon.text import passages, terms
+from ragmon.text.terms import STOPWORDS
 
 SWEEP = tuple(round(0.30 + 0.01 * i, 2) for i in range(51))
 _WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
@@ -82,7 +83,7 @@ RULES: tuple[tuple[str, str, Any], ...] = (
     ("British spelling as American", "american", lambda word: word),
     ("negative prefixes: own terms, opposite vetoes", "_NEGATIVE", _NEVER),
 )
-"""(what the rule does, the ragmon.text name that implements it, what switches it off)."""
+"""(what the rule does, the ragmon.text.terms name that implements it, what switches it off)."""
 
 
 @contextlib.contextmanager
@@ -90,14 +91,14 @@ def rules_off(names: Sequence[str]) -> Iterator[None]:
     """Run with these rules of ragmon.text switched off, every cache emptied before and after."""
 
     def fresh() -> None:
-        text._TERMS.clear()
-        text.profile.cache_clear()
-        text.passage.cache_clear()
+        terms.TERMS.clear()
+        terms.profile.cache_clear()
+        passages.passage.cache_clear()
 
     with contextlib.ExitStack() as stack:
         for _, name, off in RULES:
             if name in names:
-                stack.enter_context(mock.patch.object(text, name, off))
+                stack.enter_context(mock.patch.object(terms, name, off))
         fresh()
         try:
             yield

@@ -82,7 +82,9 @@ from ragmon import LexicalJudge
 from ragmon.calibrate import Confusion, Labelled, load_labelled
 from ragmon.evaluate import verdicts_without_judge
 from ragmon.model import Claim, Example
-from ragmon.text import Passage, normalise, passage, profile, sentence_spans
+from ragmon.text.claims import sentence_spans
+from ragmon.text.passages import Passage, passage
+from ragmon.text.terms import normalise, profile
 
 TARGET_F1, TARGET_P = 0.75, 0.70
 BOOTSTRAP = 2_000

@@ -32,7 +32,8 @@ import sys
 import time
 import tracemalloc
 
-from ragmon import text
+import ragmon.text.passages
+import ragmon.text.terms
 from ragmon.evaluate import evaluate_example
 from ragmon.judges.lexical import LexicalJudge
 from ragmon.model import Context, Example
@@ -156,12 +157,12 @@ def figure(measured: list[float]) -> str:
 def cache_memory(writer: Writer, words: int) -> float:
     """MiB held by full passage and stemming caches after reading 4,096 new passages of `words` words:
     what reading them allocates and keeps (traced), plus the texts, which the passage cache keeps alive."""
-    text.passage.cache_clear()
-    text._TERMS.clear()
-    texts = [writer.passage(words) for _ in range(text.passage.cache_info().maxsize or 0)]
+    ragmon.text.passages.passage.cache_clear()
+    ragmon.text.terms.TERMS.clear()
+    texts = [writer.passage(words) for _ in range(ragmon.text.passages.passage.cache_info().maxsize or 0)]
     tracemalloc.start()
     for passage in texts:
-        text.passage(passage)
+        ragmon.text.passages.passage(passage)
     held = tracemalloc.get_traced_memory()[0] + sum(map(sys.getsizeof, texts))
     tracemalloc.stop()
     return held / 2**20

@@ -17,10 +17,10 @@ import sys
 import time
 from collections.abc import Callable
 
-from ragmon import text
 from ragmon.evaluate import evaluate_example
 from ragmon.judges.lexical import LexicalJudge
 from ragmon.model import Context, Example
+from ragmon.text import claims, passages, terms
 
 SIZES = (10_000, 100_000, 1_000_000)
 JUDGE = LexicalJudge()
@@ -51,23 +51,23 @@ def lookalikes(size: int) -> None:
 
 CASES: dict[str, Callable[[int], object]] = {
     "sentence marks not followed by a space (split_claims)":
-        lambda n: text.split_claims("It was" + "." * n + "x"),
-    "a chain of abbreviations 'x. x. x.' (split_claims)": lambda n: text.split_claims(repeat("x. ", n)),
-    "a word of y's + 'ness' (profile)": lambda n: text.profile("y" * n + "ness"),
+        lambda n: claims.split_claims("It was" + "." * n + "x"),
+    "a chain of abbreviations 'x. x. x.' (split_claims)": lambda n: claims.split_claims(repeat("x. ", n)),
+    "a word of y's + 'ness' (profile)": lambda n: terms.profile("y" * n + "ness"),
     "a claim of many numbers, all stated (judge)": many_numbers,
     "numbers behind many lookalikes (judge)": lookalikes,
-    "reference, linear: 'US US US' (passage numbers)": lambda n: text.passage(repeat("US ", n)).numbers,
+    "reference, linear: 'US US US' (passage numbers)": lambda n: passages.passage(repeat("US ", n)).numbers,
     "reference, linear: '- x' list items, one claim each (judge)":
         lambda n: judged(repeat("- x\n", n), "x"),
-    "reference, linear: '1,1,1' (profile)": lambda n: text.profile(repeat("1,", n)),
+    "reference, linear: '1,1,1' (profile)": lambda n: terms.profile(repeat("1,", n)),
 }
 
 
 def clear() -> None:
-    text.profile.cache_clear()
-    text.passage.cache_clear()
-    text.split_claims.cache_clear()
-    text._TERMS.clear()
+    terms.profile.cache_clear()
+    passages.passage.cache_clear()
+    claims.split_claims.cache_clear()
+    terms.TERMS.clear()
 
 
 def main() -> int:

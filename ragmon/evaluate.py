@@ -27,7 +27,7 @@ from ragmon.model import (
     ExampleResult,
     Report,
 )
-from ragmon.text import split_claims
+from ragmon.text.claims import split_claims
 
 Progress = Callable[[int, int], None]
 """Called as progress(done, total) after each example."""

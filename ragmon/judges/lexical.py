@@ -16,7 +16,8 @@ from typing import Any
 
 from ragmon.model import Claim, ClaimVerdict, Example
 from ragmon.options import fraction
-from ragmon.text import NEGATION, Passage, TextProfile, opposite, passage, profile
+from ragmon.text.passages import Passage, passage
+from ragmon.text.terms import NEGATION, TextProfile, opposite, profile
 
 DEFAULT_THRESHOLD = 0.56
 """Share of a claim's content terms one context must contain. Chosen on human sentence labels (SALAD

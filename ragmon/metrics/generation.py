@@ -11,7 +11,8 @@ from collections import Counter
 from collections.abc import Sequence
 
 from ragmon.model import ClaimVerdict, Example
-from ragmon.text import answer_abstains, answer_terms, profile
+from ragmon.text.claims import answer_abstains, answer_terms
+from ragmon.text.terms import profile
 
 UNANSWERABLE_CATEGORIES = frozenset({"adversarial", "unanswerable"})
 INSUFFICIENT_CONTEXT = "insufficient_context"

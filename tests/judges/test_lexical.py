@@ -11,7 +11,7 @@ import pytest
 from ragmon.judges.base import Judge
 from ragmon.judges.lexical import LexicalJudge
 from ragmon.model import Context, Example
-from ragmon.text import split_claims
+from ragmon.text.claims import split_claims
 
 
 def example(answer: str, *texts: str, ids: tuple[str, ...] | None = None) -> Example:
@@ -106,7 +106,7 @@ def test_the_reason_for_a_verdict_reads_the_same_on_every_run() -> None:
     # first contradiction a set happened to yield, some of them named 'avail' and others 'refund' alone.
     code = (
         "from ragmon import Context, Example, LexicalJudge\n"
-        "from ragmon.text import split_claims\n"
+        "from ragmon.text.claims import split_claims\n"
         "answer = 'The product is refundable and available in stores.'\n"
         "ex = Example('x', 'q?', (Context('d', 'The product is non-refundable and unavailable in stores.'),),"
         " answer)\n"

@@ -1,0 +1,143 @@
+"""Sentences and claims: answers are split once, here, so every judge and metric sees the same claims."""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from ragmon.model import Claim
+from ragmon.text.abstention import is_abstention
+from ragmon.text.terms import has_content, profile, wordset
+
+_LINE = re.compile(r"[^\n]+")
+_HEADING = re.compile(r"[ \t]*#{1,6}[ \t]")
+_MARKER = re.compile(r"[ \t]*(?:>|[-*+•‣◦▪●]|\(?\d{1,3}[.)]|\(?[a-z][)]|\[[ xX]\])[ \t]+")
+_BOUNDARY = re.compile(r"[.!?…](?<![.!?…].)[.!?…]*[\"'”’)\]]*(?=\s|$)")
+"""A run of sentence marks, tried from its first mark only: every mark of it reaches the same end, so
+trying each again read the rest of the run each time, quadratic in a long run not followed by a space."""
+_LEADING_SPACE = re.compile(r"\s*")
+_ALWAYS_ABBREV = wordset(
+    "e.g i.e eg ie cf vs viz mr mrs ms dr prof st sr jr mt gen col capt lt sgt rev hon gov sen rep pres "
+    "approx dept est"
+)
+"""Abbreviations after which a sentence practically never ends."""
+_ABBREV_BEFORE_LOWER = wordset(
+    "etc al inc ltd co corp bros jan feb mar apr jun jul aug sep sept oct nov dec"
+)
+"""Abbreviations that do end sentences: they end one only when the next word is capitalised."""
+_ABBREV_BEFORE_DIGIT = wordset("no nos fig figs vol vols p pp ch sec art eq ref")
+"""Abbreviations of a following number ("No. 5", "p. 12")."""
+_INITIALISM = re.compile(r"(?:[^\W\d_]\.)+[^\W\d_]|[^\W\d_]")
+"""U.S, a.m, J (of "J. K. Rowling"): dotted initialisms and single initials never end a sentence."""
+
+
+def _is_abbreviation(word: str, next_char: str) -> bool:
+    """Whether the period after `word` belongs to an abbreviation rather than ending the sentence."""
+    word = word.lstrip("(\"'\u201c\u2018[").lower()
+    # Only a word with a dot or of one letter can be an initialism: most words skip the regex.
+    if word in _ALWAYS_ABBREV or (("." in word or len(word) == 1) and _INITIALISM.fullmatch(word)):
+        return True
+    if word in _ABBREV_BEFORE_LOWER:
+        return not next_char.isupper()
+    if word in _ABBREV_BEFORE_DIGIT:
+        return next_char.isdigit()
+    return False
+
+
+def sentence_spans(text: str) -> list[tuple[int, int]]:
+    """(start, end) of every sentence of `text`, whitespace excluded: `text[start:end]` is the sentence.
+
+    A newline always ends a sentence; a list item's marker ("- ", "2. ", "a) ") is not part of it, and a
+    markdown heading only titles what follows, so it is no sentence. A period ends one only when
+    whitespace follows (so 3.5 stays whole) and the word before it is not an abbreviation.
+    """
+    out: list[tuple[int, int]] = []
+    for line in _LINE.finditer(text):
+        pos, end = line.span()
+        if _HEADING.match(text, pos, end):
+            continue
+        marker = _MARKER.match(text, pos, end)
+        if marker:
+            pos = marker.end()
+        word_from = pos  # where the word before a period can start: not before the last abbreviation
+        for b in _BOUNDARY.finditer(text, pos, end):
+            stop = b.end()
+            next_at = _LEADING_SPACE.match(text, stop, end).end()  # type: ignore[union-attr]  # \s* matches
+            if stop - b.start() == 1 and text[b.start()] == "." and next_at < end:
+                before = text[word_from:b.start()]
+                words = before.rsplit(None, 1)
+                if words and _is_abbreviation(words[-1], text[next_at]):
+                    # Not rereading the sentence so far at each abbreviation keeps "x. x. x. ..." linear.
+                    word_from += len(before.rstrip()) - len(words[-1])
+                    continue
+            _append(out, text, pos, stop)
+            pos = word_from = next_at
+        _append(out, text, pos, end)
+    return out
+
+
+def _append(out: list[tuple[int, int]], text: str, start: int, end: int) -> None:
+    chunk = text[start:end]
+    stripped = chunk.strip()
+    if stripped:
+        start += len(chunk) - len(chunk.lstrip())
+        out.append((start, start + len(stripped)))
+
+
+def _is_claim(sentence: str) -> bool:
+    """A lead-in ending in a colon ("Here is what I found:") introduces claims but asserts nothing."""
+    return not sentence.endswith(":") and has_content(sentence) and not is_abstention(sentence)
+
+
+@lru_cache(maxsize=1024)
+def split_claims(answer: str) -> tuple[Claim, ...]:
+    """The checkable sentences of an answer; function-word-only and abstaining sentences are not claims.
+    Cached: scoring one example splits its answer for the judge and again for the abstention metric."""
+    claims = []
+    for start, end in sentence_spans(answer):
+        sentence = answer[start:end]
+        if _is_claim(sentence):
+            claims.append(Claim(sentence, start, end))
+    return tuple(claims)
+
+
+def answer_terms(answer: str) -> frozenset[str]:
+    """`profile(answer).terms`, gathered from the profiles its claims already have when that is the same set.
+
+    It is when the claims are the whole answer but whitespace, and no citation mark runs from one claim
+    into the next ("[see p. 5. Also]" is one mark over two sentences): a word never spans whitespace, and
+    neither do the country names, "non-" or the lower-casing the terms are read with. Otherwise (list
+    markers, headings, sentences that are no claims) the answer is read whole. Numbers are not gathered
+    this way: "twenty. Five" is two numbers in two claims but 25 in one text.
+    """
+    claims = split_claims(answer)
+    if not claims or not _claims_cover(answer, claims):
+        return profile(answer).terms
+    return frozenset().union(*[profile(claim.text).terms for claim in claims])
+
+
+def _claims_cover(answer: str, claims: tuple[Claim, ...]) -> bool:
+    """Whether the claims' terms are the answer's: see `answer_terms`."""
+    end = 0
+    for claim in claims:
+        if claim.start > end and not answer[end:claim.start].isspace():
+            return False
+        end = claim.end
+    if end < len(answer) and not answer[end:].isspace():
+        return False
+    if "[" not in answer and "]" not in answer:
+        return True
+    # A mark ends at the first bracket after its "[": in a claim whose brackets pair up in order, "[]...",
+    # every mark lies inside the claim.
+    return all(b == "[]" * (len(b) // 2) for b in (_NOT_BRACKET.sub("", claim.text) for claim in claims))
+
+
+_NOT_BRACKET = re.compile(r"[^\[\]]+")
+
+
+def answer_abstains(answer: str) -> bool:
+    """The answer as a whole declines: it makes no claim, and it either says so or says nothing at all."""
+    if split_claims(answer):
+        return False
+    parts = [answer[start:end] for start, end in sentence_spans(answer)]
+    return not any(has_content(s) for s in parts) or any(is_abstention(s) for s in parts)

@@ -1,0 +1,120 @@
+"""Quantities in digits and in words, read so "two years", "2 years" and "2.0 years" state one number.
+
+Claims are checked for their numbers exactly, separately from their terms; this reads them. The number
+words' term markers live here too, as the term reader marks number words with them and the spelled-out
+reader finds the words by them.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+_UNITS = {
+    "zero": 0, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
+    "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16,
+    "seventeen": 17, "eighteen": 18, "nineteen": 19, "dozen": 12,
+}
+_TENS = {
+    "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80,
+    "ninety": 90,
+}
+_DIGITS = {"one": 1, **{w: v for w, v in _UNITS.items() if v < 10 and w != "zero"}}
+_SCALES = {"hundred": 100, "thousand": 1_000, "million": 1_000_000, "billion": 1_000_000_000,
+           "trillion": 1_000_000_000_000}
+NUMBER_WORDS: frozenset[str] = frozenset(_UNITS) | frozenset(_TENS) | frozenset(_SCALES)
+"""Spelled-out numbers are compared as numbers, not as terms, so "two years" matches "2 years". A bare
+"one" is a function word: it is far more often a pronoun ("one of the reasons") than a quantity; "one
+hundred" is still 100."""
+
+# Patterns run on every passage start with a single character class, not `x+`: only then does the regex
+# engine skip ahead to candidate positions instead of trying the whole pattern at every character.
+SCALE_WORDS = "|".join(_SCALES)
+_DIGIT_NUMBER = re.compile(r"[0-9][0-9]*(?:,[0-9]+)*(?:\.[0-9]+)?(?:[\s-]?(?:" + SCALE_WORDS + r")\b)?")
+_DIGITS_AND_SCALE = re.compile(r"([0-9.,]+)[\s-]?([a-z]*)")
+_GROUPED = re.compile(r"[0-9]{1,3}(?:,[0-9]{3})+(?:\.[0-9]+)?")
+
+SPELLED_NUMBER = "#"
+NUMBER_MARKS = {SPELLED_NUMBER + word: word for word in NUMBER_WORDS}
+"""The term of a number word ("#two"), so a text's terms tell which number words it has; a number word in
+quotes ("'two'") is marked "#" alone: it is no number, as the words are read for numbers."""
+SPELLED = frozenset((SPELLED_NUMBER, *NUMBER_MARKS))
+
+
+def numbers_in(low: str, spelled: Iterable[float] = ()) -> frozenset[float]:
+    """The quantities in digits of a prepared text, plus its spelled-out ones (read from its words)."""
+    found = set(spelled)
+    for match in _DIGIT_NUMBER.findall(low):
+        try:
+            found.add(float(match))  # the common case: "30", "3.5"
+        except ValueError:
+            found.update(_grouped_or_scaled(match))
+    return frozenset(found) if found else _NO_NUMBERS
+
+
+_NO_NUMBERS: frozenset[float] = frozenset()
+"""Shared by the texts that state no number (most): one object, not one allocation per text."""
+
+
+def spelled_numbers(spaced: str, marks: Iterable[str]) -> set[float]:
+    """ "two" -> 2, "twenty-five" -> 25, "three hundred" -> 300, "one million" -> 1e6; a bare "one" is not
+    a number. `spaced` is the text with its separators made spaces, `marks` the number words' terms among
+    its terms: they say which number words occur, and those are found by C-level `str.find` and read
+    with the words that follow. A regex over the whole text would try each number word at every
+    character, and splitting a passage into words again costs three times as much."""
+    starts: list[tuple[int, str]] = []
+    for mark in marks:
+        word = NUMBER_MARKS[mark]
+        at = spaced.find(word)
+        while at >= 0:
+            end = at + len(word)
+            if (not at or spaced[at - 1].isspace()) and (end == len(spaced) or spaced[end].isspace()):
+                starts.append((at, word))
+                if word in _SCALES:
+                    _one_before(spaced, at, starts)
+            at = spaced.find(word, end)  # an overlapping occurrence follows a letter: it is no word
+    found: set[float] = set()
+    end = 0
+    for at, word in sorted(starts):
+        if at < end:
+            continue  # the "five" of "twenty-five", already read
+        end = at + len(word)
+        after = _WORD.match(spaced, end)
+        if word in _TENS:
+            value = _TENS[word]
+            if after is not None and after[1] in _DIGITS:
+                value += _DIGITS[after[1]]
+                end = after.end()
+                after = _WORD.match(spaced, end)
+        elif word in _UNITS:
+            value = _UNITS[word]
+        elif word == "one" and after is not None and after[1] in _SCALES:
+            value = 1
+        else:
+            continue  # a scale word alone ("hundred") is no quantity
+        if after is not None and after[1] in _SCALES:
+            value *= _SCALES[after[1]]
+            end = after.end()
+        found.add(float(value))
+    return found
+
+
+def _one_before(spaced: str, at: int, starts: list[tuple[int, str]]) -> None:
+    """Adds the "one" of "one hundred": a bare "one" is a pronoun, so it is read only before a scale."""
+    end = at
+    while end and spaced[end - 1].isspace():
+        end -= 1
+    if end >= 3 and spaced.endswith("one", end - 3, end) and (end == 3 or spaced[end - 4].isspace()):
+        starts.append((end - 3, "one"))
+
+
+_WORD = re.compile(r"\s*(\S+)")
+"""The next word, as `str.split` delimits words."""
+
+
+def _grouped_or_scaled(match: str) -> list[float]:
+    """ "1,000" is one number and "1.5 million" another; "1,2,3" (or "2019,2020") is several."""
+    digits, scale = _DIGITS_AND_SCALE.fullmatch(match).groups()  # type: ignore[union-attr]
+    parts = [digits.replace(",", "")] if _GROUPED.fullmatch(digits) else digits.split(",")
+    factor = _SCALES[scale] if scale else 1
+    return [round(float(part) * factor, 6) for part in parts]

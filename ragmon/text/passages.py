@@ -1,0 +1,115 @@
+"""Retrieved passages read once and cached: the lexical judge's side of every comparison.
+
+Passages recur across questions and are far longer than claims, so they are read lazily (numbers only
+when a claim needs them) and kept in a cache of their own, apart from claims' profiles.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from functools import lru_cache
+
+from ragmon.text.numbers import NUMBER_MARKS, SCALE_WORDS, SPELLED, numbers_in, spelled_numbers
+from ragmon.text.terms import SEPARATORS, TERMS, prepare
+
+
+class Passage:
+    """A retrieved text as the lexical judge reads it: its terms, and its numbers once a claim needs them.
+
+    Reading passages is the hot path (every passage of every trace), and most claims state no number,
+    so the number scan is left until one does; the lower-cased text it reads is made again then rather
+    than kept, which would cost more memory traffic than it saves. The terms are the keys of a dict, not
+    a frozenset: a dict of strings is not tracked by the garbage collector, which otherwise walks every
+    term of every cached passage (with frozensets that was 8% of the scoring time), and it takes less
+    than half the memory.
+    """
+
+    __slots__ = ("_numbers", "_text", "terms")
+
+    def __init__(self, text: str) -> None:
+        self._text = text
+        words = prepare(text).translate(SEPARATORS).split()
+        self.terms = dict.fromkeys(map(TERMS.__getitem__, words)).keys()
+        """content terms, plus the markers of function words and number words (no claim term is either,
+        and leaving them in saves a set difference per passage)"""
+        self._numbers: frozenset[float] | None = None
+
+    @property
+    def numbers(self) -> frozenset[float]:
+        return self._read_numbers(prepare(self._text)) if self._numbers is None else self._numbers
+
+    def _read_numbers(self, low: str) -> frozenset[float]:
+        marks = self.terms & NUMBER_MARKS.keys()
+        self._numbers = numbers_in(low, spelled_numbers(low.translate(SEPARATORS), marks) if marks else ())
+        return self._numbers
+
+    def states(self, wanted: frozenset[float]) -> bool:
+        """Whether the passage states all these numbers. Most claims are checked against passages that
+        lack their number, so first a C-level substring test: with no number words about, a number under
+        1,000 the passage states must appear in it as its digits ("30" in "30-day", "3.5" in "3.50"; the
+        raw text will do: every run of digits of the prepared text is in it). And the passage a claim was
+        drawn from mostly writes its number in plain digits, which a few substring tests confirm: only
+        when they cannot is every number in the passage read.
+
+        The substring test runs whether or not the numbers were read already, so the answer never depends
+        on what was asked of this (cached, shared) passage before: the same claim and passage always get
+        the same verdict. It decides only for numbers its digits spell exactly (not 0.1234567, which they
+        round to "0.123457"); where it and the scan could still differ (a number written with more than 15
+        significant digits that rounds to a shorter one) the literal text wins.
+
+        Both tests read the passage once per number, so a claim of more than `_MANY_NUMBERS` numbers (a
+        table, or an attack: thousands of numbers against a long passage took seconds) is decided by the
+        scan alone, which reads it once."""
+        if len(wanted) > _MANY_NUMBERS:
+            return wanted <= self.numbers
+        if self.terms.isdisjoint(SPELLED):
+            text = self._text
+            for number in wanted:
+                if number < 1000:
+                    digits = _digits(number)
+                    if digits not in text and float(digits) == number:
+                        return False
+        if self._numbers is not None:
+            return wanted <= self._numbers
+        low = prepare(self._text)
+        return all(_written(low, number) for number in wanted) or wanted <= self._read_numbers(low)
+
+
+def _digits(number: float) -> str:
+    """How a number is mostly written: "30", "3.5"; to 6 decimals, so check it spells `number` exactly."""
+    return f"{number:f}".rstrip("0").rstrip(".")
+
+
+def _written(low: str, number: float) -> bool:
+    """Whether the prepared text has `number` in plain digits that the number scan reads as exactly that
+    number: "30" in "30 days", but not in "130", "30,000", "30.5" or "30 million". False only means
+    "not this way" ("1,30" states 30 too, as a list), or "not among the first `_LOOKALIKES` places the
+    digits occur": looking at each of them in Python made a long run of digits cost seconds."""
+    if number == math.inf:  # 309 digits or more: "inf" is no way to write it ("information")
+        return False
+    digits = _digits(number)
+    if float(digits) != number:
+        return False
+    at = low.find(digits)
+    tries = _LOOKALIKES
+    while at >= 0 and tries:
+        if (not at or low[at - 1] not in _NUMBER_CHARS) and _NUMBER_ENDS.match(low, at + len(digits)):
+            return True
+        at = low.find(digits, at + 1)
+        tries -= 1
+    return False
+
+
+_MANY_NUMBERS = 64
+_LOOKALIKES = 64
+_NUMBER_CHARS = frozenset("0123456789.,")
+_NUMBER_ENDS = re.compile(r"(?![0-9]|[.,][0-9]|[\s-]?(?:" + SCALE_WORDS + r")\b)")
+"""Where a number in digits the scan reads ends: no more digits, decimals, groups or scale follow."""
+
+
+@lru_cache(maxsize=4096)
+def passage(text: str) -> Passage:
+    """A passage read once: cached by text (~12 MB for 4,096 passages of 200 words, plus their texts), as
+    retrieved passages recur across questions and a replay over one corpus then reads each passage once."""
+    return Passage(text)

@@ -1,0 +1,246 @@
+"""Words as terms: the one tokeniser and the term cache every judge and metric reads text through.
+
+Everything here is deterministic and offline, and sits on the scoring hot path (thousands of examples a
+second), so regexes are compiled once, stems are cached, and per-text work is done in C-level set and
+regex operations rather than Python loops over characters.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from ragmon.text.numbers import (
+    NUMBER_MARKS,
+    NUMBER_WORDS,
+    SPELLED,
+    SPELLED_NUMBER,
+    numbers_in,
+    spelled_numbers,
+)
+from ragmon.text.porter import porter
+
+
+def wordset(words: str) -> frozenset[str]:
+    return frozenset(words.split())
+
+
+STOPWORDS: frozenset[str] = wordset(
+    """
+    a about above after again against all almost also although am among an and any are aren't around as at
+    be because been before being below between both but by can can't cannot could couldn't did didn't do
+    does doesn't doing don't down during each either else etc even ever every few for from further get gets
+    got had hadn't has hasn't have haven't having he he'd he'll he's her here here's hers herself him himself
+    his how how's however i i'd i'll i'm i've if in into is isn't it it's its itself just let's may me might
+    more most much must mustn't my myself neither no nor not of off often on once only or other ought our ours
+    ourselves out over own per quite rather really same shall shan't she she'd she'll she's should shouldn't
+    since so some such than that that's the their theirs them themselves then there there's therefore these
+    they they'd they'll they're they've this those though through thus to too under unless until up upon us
+    very was wasn't we we'd we'll we're we've were weren't what what's when when's where where's whether
+    which while who who's whom whose why why's will with within without won't would wouldn't yet you you'd
+    you'll you're you've your yours yourself yourselves one s t d ll m re ve
+    """
+)
+"""Function words: they carry no checkable content, so they neither make a sentence a claim nor count
+toward support."""
+
+SEPARATORS = {code: chr(code) for code in range(128)} | str.maketrans(dict.fromkeys(
+    "!\"#$%&()*+,-./:;<=>?@[\\]^_`{|}~0123456789\u201c\u201d\u2018\u2014\u2013\u2026\u2022\u00b7\u00a0", " "))
+"""Everything but letters and apostrophes becomes a space, so `split()` yields the words: a C-level
+pass several times faster than a unicode word regex, and this runs over every retrieved passage. The
+other ASCII characters map to themselves, which changes nothing but speed: `str.translate` looks each
+character up once per call, and a character it does not find costs it a raised and cleared KeyError."""
+_CITATION_MARK = re.compile(r"\[[^\[\]\n]{1,64}\]")
+_COUNTRY = re.compile(
+    r"U(?<![\w.]U)(?:\.S\.(?:A\.)?|\.K\.|SA|S|K|nited (?:States(?: of America)?|Kingdom))(?!\w)")
+"""The US and the UK by any of their usual names, read as one word each, so "U.S." in a passage
+supports "the United States" in a claim. It starts with a literal, so the regex engine looks for "U"
+at C speed."""
+def _country(name: re.Match[str]) -> str:
+    """Capitals are all a bare "US" has to tell the country from the pronoun, so where the word before it
+    is in capitals too (not "THE") the text is shouting and "US" is most likely "us" ("CONTACT US",
+    "LET US KNOW")."""
+    found = name.group()
+    if found == "US" and _shouted_word_before(name.string, name.start()):
+        return found
+    return " UK " if "K" in found else " USA "
+
+
+def _shouted_word_before(text: str, at: int) -> bool:
+    """Whether spaces or tabs and before them a word of 2 or more capitals other than "THE" end at `at`.
+    Walked back letter by letter: a regex cannot search backwards, and searching a window forwards
+    cost microseconds a match ("US US US ...")."""
+    end = at
+    while end and text[end - 1] in " \t":
+        end -= 1
+    start = end
+    while start and "A" <= text[start - 1] <= "Z":
+        start -= 1
+    return (end < at and end - start >= 2 and not (start and text[start - 1].isalpha())
+            and text[start:end] != "THE")
+
+
+@dataclass(frozen=True, slots=True)
+class TextProfile:
+    """What the lexical judge and the relevance metric compare: stemmed content terms and numbers."""
+
+    terms: frozenset[str]
+    numbers: frozenset[float]
+
+
+def normalise(text: str) -> str:
+    """Lower-case with one apostrophe, so "Don’t" and "don't" are the same token everywhere."""
+    return text.lower().replace("\u2019", "'")
+
+
+def prepare(text: str) -> str:
+    """The lower-cased text words are read from. Citation markers ("[1]", "[doc-3]") go, or the "1" of
+    "[1]" would become a number the context must contain; "non-" joins its word, so "non-refundable" is
+    one term, the opposite of "refundable", rather than "non" plus "refundable"."""
+    if "U" in text and _COUNTRY.search(text) is not None:
+        text = _COUNTRY.sub(_country, text)
+    low = normalise(text)
+    if "[" in low:
+        low = _CITATION_MARK.sub(" ", low)
+    if "non-" in low:
+        low = low.replace("non-", "non")
+    return low
+
+
+def stem(word: str) -> str:
+    """Porter (1980) stem of one lower-case word, minus a possessive "'s". Not cached itself: the term
+    cache below holds the results where it matters."""
+    if word.endswith("'s"):
+        word = word[:-2]
+    return porter(word) if len(word) > 2 and word.isalpha() else word
+
+
+_BRITISH = (
+    (re.compile(r"([a-z]{3,})our(s|ed|ing|ite|ites|ful|able|ably|al|ally|er|ers|ist|y)?"), r"\1or\2"),
+    (re.compile(r"([a-z]{2,}[tb])re(s?)"), r"\1er\2"),
+    (re.compile(r"([a-z]{3,}[^aeiou])([iy])s(e|es|ed|ing|ation|ations|er|ers)"), r"\1\2z\3"),
+    (re.compile(r"([a-z]{3,})ogue(s?)"), r"\1og\2"),
+)
+_BRITISH_WORDS = {"defence": "defense", "offence": "offense", "licence": "license", "pretence": "pretense",
+                  "programme": "program", "programmes": "programs", "grey": "gray", "tyre": "tire",
+                  "tyres": "tires", "cheque": "check", "cheques": "checks", "aluminium": "aluminum"}
+
+
+def american(word: str) -> str:
+    """British spelling as American: "centre" -> "center", "colour" -> "color", "organise" ->
+    "organize", "analyse" -> "analyze", "catalogue" -> "catalog". Both sides of every comparison go
+    through it, so a rule that also rewrites a word with no American twin ("detour" -> "detor") is
+    harmless; only merging two different words would not be, hence the minimum lengths."""
+    if word in _BRITISH_WORDS:
+        return _BRITISH_WORDS[word]
+    # Each pattern needs one of these; most words have none, and substring tests cost less than a match.
+    if not ("our" in word or "is" in word or "ys" in word or "re" in word[-3:] or "ogue" in word):
+        return word
+    for pattern, american_form in _BRITISH:
+        match = pattern.fullmatch(word)
+        if match is not None:
+            return match.expand(american_form)
+    return word
+
+
+_NEGATIVE = re.compile(
+    r"(?:un|non)([a-z]{4,})"
+    r"|(?:in|im|il|ir)([a-z]{3,}(?:able|ible|ent|ant|ate|ete|ite|ive|al|ic|ous|ar|id|ect|ure)(?:ly)?)")
+"""A word made negative by its prefix: unlikely, non-refundable, incorrect, impossible, illegal,
+irregular. "in-" and its variants also start many words that are not negatives (install, increase), so
+they count only before an adjective ending. A word taken for a negative when it is none ("important") is
+still matched with itself everywhere, and its made-up base ("portant") never occurs, so it does no harm."""
+_NOT_NEGATIVE = frozenset(("invaluable", "inflammable", "immigrant", "immigrants", "immediate",
+                           "immediately", "unlike"))
+"""Words that look negative but are not the opposite of their base ("unlike" is mostly a preposition)."""
+NEGATION = "\u00ac"
+"""Prefix of the term of a negative word: "non-refundable" -> "¬refund", the opposite of "refund"."""
+
+_FUNCTION_WORD = ""
+
+
+def opposite(term: str) -> str:
+    """ "refund" <-> "¬refund"."""
+    return term[1:] if term.startswith(NEGATION) else NEGATION + term
+
+
+def _term(word: str) -> str:
+    if word in NUMBER_WORDS:
+        return SPELLED_NUMBER + word
+    bare = word.strip("'")
+    if bare in NUMBER_WORDS:
+        return SPELLED_NUMBER
+    if not bare or bare in STOPWORDS:
+        return _FUNCTION_WORD
+    if bare.endswith("'s"):
+        bare = bare[:-2]
+        if bare in NUMBER_WORDS:
+            return SPELLED_NUMBER  # "thousand's": no number word to read, but "0.5 thousand's" is 500
+    bare = american(bare)
+    negative = _NEGATIVE.fullmatch(bare)
+    if negative is not None and bare not in _NOT_NEGATIVE:
+        return NEGATION + porter(american(negative.group(1) or negative.group(2)))
+    return porter(bare) if len(bare) > 2 and bare.isalpha() else bare
+
+
+class _TermCache(dict[str, str]):
+    """word -> its term, or a marker for a function word ("") or a number word ("#two"; "#" if in quotes).
+
+    This is the stemming cache. Every word of every passage goes through it by C-level `map`, so it is a
+    plain dict that computes only on a miss (a hit costs a third of an `lru_cache` hit). It is bounded by
+    generations, as recency bookkeeping on every hit would cost more than it saves: when it holds `limit`
+    words they become the old generation and it starts again empty, and a word found in the old
+    generation moves back without being stemmed again. So the words in use survive a turnover, and only
+    those unused for a whole generation are stemmed again; emptying it all at once made every word a miss
+    at the same moment, a stall at each turnover on open-vocabulary traffic. Both generations together
+    hold at most 2 x 65,536 words (16 MB measured). Terms are a pure function of the word, so threads
+    sharing it can at worst compute one twice.
+    """
+
+    limit = 1 << 16
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.old: dict[str, str] = {}
+
+    def __missing__(self, word: str) -> str:
+        term = self.old.get(word)
+        if term is None:
+            term = _term(word)
+        if len(self) >= self.limit:
+            self.old = self.copy()
+            super().clear()
+        self[word] = term
+        return term
+
+    def clear(self) -> None:
+        super().clear()
+        self.old = {}
+
+
+TERMS = _TermCache()
+
+
+def numbers(text: str) -> frozenset[float]:
+    """Every quantity in `text` as a float: "1,000" -> 1000, "30-day" -> 30, "two years" -> 2,
+    "3.50" -> 3.5, "1.5 million" -> 1500000, "45%" -> 45 (a percentage is compared by its number)."""
+    return profile(text).numbers
+
+
+@lru_cache(maxsize=4096)
+def profile(text: str) -> TextProfile:
+    """Content terms and numbers of a claim, a question or an answer. Cached by text: claims recur."""
+    low = prepare(text)
+    spaced = low.translate(SEPARATORS)
+    terms = frozenset(filter(None, map(TERMS.__getitem__, spaced.split())))  # C-level: function words go
+    if terms.isdisjoint(SPELLED):
+        return TextProfile(terms, numbers_in(low))
+    marks = terms & NUMBER_MARKS.keys()
+    return TextProfile(terms.difference(SPELLED), numbers_in(low, spelled_numbers(spaced, marks)))
+
+
+def has_content(text: str) -> bool:
+    """Whether the text has a content word or a number: without one a sentence asserts nothing."""
+    p = profile(text)
+    return bool(p.terms or p.numbers)

@@ -1,0 +1,128 @@
+"""Sentences and claims: where answers are split, and what counts as a claim."""
+
+from __future__ import annotations
+
+import pytest
+
+import ragmon.text.claims as text_module
+from ragmon.text.claims import answer_abstains, answer_terms, sentence_spans, split_claims
+from ragmon.text.terms import numbers, profile
+
+
+def texts(answer: str) -> list[str]:
+    return [c.text for c in split_claims(answer)]
+
+
+def assert_offsets(answer: str) -> None:
+    for claim in split_claims(answer):
+        assert answer[claim.start:claim.end] == claim.text
+        assert claim.text == claim.text.strip()
+
+
+def test_abbreviations_do_not_end_sentences() -> None:
+    answer = "Dr. Smith moved to the U.S. in 2010. Some fruits, e.g. apples, are red. Mr. Jones agreed."
+    # Three sentences: the periods of "Dr.", "U.S." (followed by a lower-case word), "e.g." and "Mr." are
+    # abbreviations; only "2010.", "red." and "agreed." end sentences.
+    assert texts(answer) == [
+        "Dr. Smith moved to the U.S. in 2010.",
+        "Some fruits, e.g. apples, are red.",
+        "Mr. Jones agreed.",
+    ]
+    assert_offsets(answer)
+
+
+def test_etc_ends_a_sentence_only_before_a_capital() -> None:
+    answer = "They sell shoes, bags, etc. and hats. They sell coats, etc. Prices vary."
+    assert texts(answer) == ["They sell shoes, bags, etc. and hats.", "They sell coats, etc.", "Prices vary."]
+
+
+def test_decimals_stay_whole() -> None:
+    answer = "The trial lasts 3.5 days. It costs 2.99 dollars!"
+    assert texts(answer) == ["The trial lasts 3.5 days.", "It costs 2.99 dollars!"]
+    assert_offsets(answer)
+
+
+def test_bullet_items_are_claims_without_their_marker() -> None:
+    answer = "- Refunds take 5 days\n- Exchanges are free"
+    claims = split_claims(answer)
+    assert [c.text for c in claims] == ["Refunds take 5 days", "Exchanges are free"]
+    # "- " is 2 characters and "Refunds take 5 days" 19, so the first item is 2..21; the newline is at 21,
+    # the second line starts at 22, its text at 24 and runs 18 characters, to 42.
+    assert [(c.start, c.end) for c in claims] == [(2, 21), (24, 42)]
+    assert_offsets(answer)
+
+
+def test_numbered_items_are_claims_and_the_item_number_is_not_a_number_of_the_claim() -> None:
+    answer = "1. Refunds take 5 days.\n2. Exchanges are free."
+    claims = split_claims(answer)
+    assert [c.text for c in claims] == ["Refunds take 5 days.", "Exchanges are free."]
+    assert numbers(claims[0].text) == {5.0}
+    assert_offsets(answer)
+
+
+def test_newlines_end_sentences_and_headings_are_not_claims() -> None:
+    answer = "## Returns\nReturns are accepted\nwithin a month"
+    assert texts(answer) == ["Returns are accepted", "within a month"]
+
+
+def test_abstaining_and_contentless_sentences_are_not_claims() -> None:
+    answer = ("I don't know. The context does not mention refund fees. It is what it is. "
+              "Here is what I found:\nReturns are accepted within 30 days.")
+    # "It is what it is." has only function words; "Here is what I found:" is a lead-in.
+    assert texts(answer) == ["Returns are accepted within 30 days."]
+    assert_offsets(answer)
+
+
+@pytest.mark.parametrize(("answer", "abstains"), [
+    ("", True),
+    ("   \n ", True),
+    ("I don't know.", True),
+    ("The context does not say. Sorry!", False),  # "Sorry!" has a content word: it is a claim
+    ("It is what it is.", True),  # says nothing checkable at all
+    ("I don't know. Paris is the capital of France.", False),
+    ("Here is what I found:", False),  # a lead-in, neither a claim nor an abstention
+])
+def test_answer_abstains(answer: str, abstains: bool) -> None:
+    assert answer_abstains(answer) is abstains
+
+
+def test_sentence_spans_are_stripped_offsets() -> None:
+    text = "  First one.   Second one?\n\tThird!  "
+    assert [text[s:e] for s, e in sentence_spans(text)] == ["First one.", "Second one?", "Third!"]
+
+
+@pytest.mark.parametrize(("answer", "terms"), [
+    # Stems by hand: returns -> return, accepted -> accept, shipping -> ship; "are", "is" are function
+    # words and the citation mark "[1]" is dropped.
+    ("Returns are accepted. Shipping is free [1].", {"return", "accept", "ship", "free"}),
+    # List markers are not part of any claim: the same terms, read from the whole answer.
+    ("- Returns are accepted.\n- Shipping is free.", {"return", "accept", "ship", "free"}),
+    # One citation mark runs over two sentences: read whole, the mark and every word in it go, so "see"
+    # and "free" are not terms of the answer, though they are terms of the second sentence on its own.
+    ("Returns are accepted [see p. 5. Also free].", {"return", "accept"}),
+])
+def test_answer_terms_are_the_terms_of_the_whole_answer(answer: str, terms: set[str]) -> None:
+    assert answer_terms(answer) == terms == profile(answer).terms
+
+
+def test_a_run_of_sentence_marks_is_tried_from_its_first_mark_only() -> None:
+    # Each mark of a run would read the rest of the run again: quadratic in a long run not followed by a
+    # space ("....x"; benchmarks/text_worst_case.py). A mark after a mark starts no boundary; "Wait.." is
+    # one boundary ".." at 4..6 read from its first mark.
+    assert text_module._BOUNDARY.search("Wait.. what", 5) is None
+    assert text_module._BOUNDARY.search("Wait.. what").span() == (4, 6)
+    text = "It was" + "." * 50 + "x then. Done!"
+    # The run is followed by "x", not a space: no boundary in it, so "It was" runs on to "then.".
+    assert [text[s:e] for s, e in sentence_spans(text)] == ["It was" + "." * 50 + "x then.", "Done!"]
+
+
+@pytest.mark.parametrize(("text", "sentences"), [
+    # "al." before a lower-case word and the initials "J." "K." and "X." end no sentence.
+    ("See Dr. J. K. Rowling et al. and Mr. X. Then he left.",
+     ["See Dr. J. K. Rowling et al. and Mr. X. Then he left."]),
+    # The word before a period may end before it: "Dr ." is still the abbreviation, "went ." is not.
+    ("Dr . Who went . Home", ["Dr . Who went .", "Home"]),
+    ("e.g. e.g. x. y. It ended. Yes.", ["e.g. e.g. x. y. It ended.", "Yes."]),
+])
+def test_chains_of_abbreviations_end_no_sentence(text: str, sentences: list[str]) -> None:
+    assert [text[s:e] for s, e in sentence_spans(text)] == sentences

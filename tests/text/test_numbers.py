@@ -1,0 +1,36 @@
+"""Numbers in digits and in words, as a text's profile reads them."""
+
+from __future__ import annotations
+
+import pytest
+
+from ragmon.text.terms import numbers
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("It lasts 3.5 days", {3.5}),
+    ("a 30-day window", {30.0}),
+    ("two years", {2.0}),
+    ("it costs $1,000", {1000.0}),
+    ("45% of users", {45.0}),
+    ("twenty-five people", {25.0}),
+    ("1.5 million users", {1_500_000.0}),
+    ("three hundred pages", {300.0}),
+    ("3.50 and 3.5 and 3.0 and 3", {3.5, 3.0}),  # 3.50 == 3.5, 3.0 == 3
+    ("items 1,2,3", {1.0, 2.0, 3.0}),  # not a thousands group: three numbers
+    ("one of the reasons", set()),  # a bare "one" is a pronoun far more often than a quantity
+    ("one hundred pages", {100.0}),  # ... but not before a scale word
+    ("Returns take 30 days [1].", {30.0}),  # a citation marker is not a number of the claim
+])
+def test_numbers(text: str, expected: set[float]) -> None:
+    assert numbers(text) == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("twenty five days", {25.0}),
+    ("two hundred and three thousand", {200.0, 3000.0}),
+    ("hundreds of people", set()),  # a scale word alone is no quantity
+    ("a dozen eggs", {12.0}),
+])
+def test_spelled_numbers(text: str, expected: set[float]) -> None:
+    assert numbers(text) == expected

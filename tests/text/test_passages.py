@@ -1,0 +1,74 @@
+"""Passages: read once, and the numbers they state whatever was asked of them before."""
+
+from __future__ import annotations
+
+import pytest
+
+from ragmon.text.passages import Passage, passage
+from ragmon.text.terms import profile
+
+
+def test_passages_are_read_once_with_terms_and_numbers() -> None:
+    text = "Refunds take 30 days. Exchanges take two weeks."
+    read = passage(text)
+    assert read is passage(text)
+    # Content terms (Porter stems) of the passage; function words and numbers are no terms.
+    assert {"refund", "take", "dai", "exchang", "week"} <= read.terms
+    assert read.numbers == {30.0, 2.0}
+
+
+@pytest.mark.parametrize(("text", "wanted", "states"), [
+    ("Refunds take 30 days.", {30.0}, True),
+    ("Refunds take 30 days.", {3.0}, False),  # "3" occurs inside "30", but 30 is the number stated
+    ("Refunds take 30 days.", {14.0}, False),  # no "14" anywhere: rejected before the number scan
+    ("Refunds take two weeks.", {2.0}, True),  # a number word: always the full scan
+    ("It costs 1,000 points.", {1000.0}, True),
+    ("Returns take 30 days [1].", {1.0}, False),  # the citation marker is no number of the passage
+    ("It costs 3.50 dollars.", {3.5}, True),
+])
+def test_passage_states_numbers(text: str, wanted: set[float], states: bool) -> None:
+    assert Passage(text).states(frozenset(wanted)) is states
+
+
+@pytest.mark.parametrize(("text", "wanted", "states"), [
+    # 7 decimals: its 6-decimal digits "0.123457" are not in the text, yet the text states it exactly.
+    ("The ratio was 0.1234567 in the trial.", {0.1234567}, True),
+    # 0.5 thousand is 500, though "500" is nowhere and "thousand's" is no plain number word.
+    ("It cost 0.5 thousand's worth of gear.", {500.0}, True),
+    # 20 significant digits round to the double 2.5, but the text never says 2.5: the literal text wins.
+    ("The ratio was 2.4999999999999999999.", {2.5}, False),
+])
+def test_a_passage_states_the_same_numbers_whatever_was_asked_of_it_before(
+        text: str, wanted: set[float], states: bool) -> None:
+    # Passages are cached and shared across examples, and reading `numbers` is done lazily, only when
+    # some claim's reason needs them: neither may change a later verdict.
+    fresh = Passage(text)
+    read = Passage(text)
+    assert read.numbers is not None
+    assert fresh.states(frozenset(wanted)) is states
+    assert read.states(frozenset(wanted)) is states
+
+
+def test_a_claim_with_many_numbers_is_checked_against_them_all() -> None:
+    # 100 numbers 1..100: the passage states them all; without 57 it does not.
+    numbers_ = frozenset(float(n) for n in range(1, 101))
+    listed = " ".join(str(n) for n in range(1, 101))
+    assert Passage(f"Scores: {listed}.").states(numbers_) is True
+    assert Passage(f"Scores: {listed.replace(' 57 ', ' ')}.").states(numbers_) is False
+
+
+def test_a_number_found_after_many_lookalikes_is_stated() -> None:
+    # "1" occurs 300 times inside "1,1,...", each time in a list of numbers (so not as the plain number
+    # "1"), then once alone: stated either way, as is 2 in "2.5" only when alone.
+    text = "1," * 300 + " and 1 day"
+    assert Passage(text).states(frozenset({1.0})) is True
+    assert Passage("2.5 " * 300 + "and 2 days").states(frozenset({2.0})) is True
+    assert Passage("2.5 " * 300).states(frozenset({2.0})) is False
+
+
+def test_a_number_too_long_for_a_float_is_not_found_as_inf_in_a_word() -> None:
+    # 400 sevens read as float infinity, which prints as "inf": "information" must not state it.
+    claim = profile("The code is " + "7" * 400 + ".")
+    assert claim.numbers == {float("inf")}
+    assert not passage("The code is in the information sheet.").states(claim.numbers)
+    assert passage("The code is " + "7" * 400 + ".").states(claim.numbers)

@@ -1,0 +1,88 @@
+"""Words as terms: function words, spelling, country names, negation and the term cache."""
+
+from __future__ import annotations
+
+import pytest
+
+import ragmon.text.terms as text_module
+from ragmon.text.terms import NEGATION, american, opposite, profile, stem
+
+
+def test_profile_drops_function_words_and_spelled_numbers() -> None:
+    p = profile("The customer's two returns weren't processed.")
+    # "the", "weren't" are function words; "two" is a number, not a term; "customer's" loses "'s".
+    assert p.terms == {"custom", "return", "process"}
+    assert p.numbers == {2.0}
+
+
+@pytest.mark.parametrize(("british", "american_form"), [
+    ("centre", "center"), ("colours", "colors"), ("behaviour", "behavior"), ("organised", "organized"),
+    ("analyse", "analyze"), ("catalogue", "catalog"), ("defence", "defense"),
+])
+def test_british_spelling_reads_as_american(british: str, american_form: str) -> None:
+    assert american(british) == american_form
+    assert profile(f"the {british}").terms == profile(f"the {american_form}").terms
+
+
+@pytest.mark.parametrize("word", ["four", "your", "rise", "genre", "league", "vogue"])
+def test_spelling_rules_leave_short_and_lookalike_words_alone(word: str) -> None:
+    # Each ends like a British form (-our, -ise, -re, -gue) but its stem is too short or is no such form.
+    assert american(word) == word
+
+
+def test_the_us_and_the_uk_are_one_word_by_any_name() -> None:
+    us = {profile(f"born in the {name}").terms for name in ("U.S.", "US", "USA", "U.S.A.", "United States")}
+    # "born" is its own Porter stem; "in", "the" are function words; every name reads as "usa".
+    assert us == {frozenset({"born", "usa"})}
+    assert profile("the UK").terms == profile("the U.K.").terms == profile("the United Kingdom").terms \
+        == {"uk"}
+    assert profile("tell us").terms == {"tell"}  # the pronoun stays a function word
+    assert profile("a USB port").terms == {"usb", "port"}  # no name inside a longer word
+
+
+def test_a_shouted_us_is_the_pronoun_unless_it_follows_the() -> None:
+    # After another word in capitals, "US" is "us", a function word; "contact" and "know", "let" are their
+    # own Porter stems. After "THE", or after a one-letter "A", it is still the country.
+    assert profile("CONTACT US").terms == {"contact"}
+    assert profile("LET US KNOW").terms == {"let", "know"}
+    assert profile("SHIPPED IN THE US").terms == profile("shipped in the USA").terms == {"ship", "usa"}
+    assert profile("A US company").terms == {"usa", "compani"}
+    assert profile("US ARMY").terms == {"usa", "armi"}
+
+
+def test_negative_prefixes_make_an_opposite_term() -> None:
+    # "non-" joins its word; the negative word's term is NEGATION + the stem of its base.
+    assert profile("non-refundable").terms == {NEGATION + stem("refundable")} == {NEGATION + "refund"}
+    assert profile("unlikely").terms == {NEGATION + stem("likely")}
+    assert profile("incorrect").terms == {NEGATION + "correct"}
+    assert opposite("refund") == NEGATION + "refund" and opposite(NEGATION + "refund") == "refund"
+    # Words that look negative but are not their base's opposite keep their own stem.
+    assert profile("invaluable").terms == {stem("invaluable")}
+    assert profile("unlike").terms == {stem("unlike")}
+
+
+def test_hyphens_and_possessives_do_not_change_terms() -> None:
+    assert profile("a long-term plan").terms == profile("a long term plan").terms
+    assert profile("the company's policy").terms == profile("the company\u2019s policy").terms \
+        == profile("the company policy").terms
+
+
+def test_the_stemming_cache_keeps_the_words_in_use_when_it_turns_over(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    stemmed: list[str] = []
+    term = text_module._term
+
+    def counted(word: str) -> str:
+        stemmed.append(word)
+        return term(word)
+
+    cache = text_module._TermCache()
+    cache.limit = 3
+    monkeypatch.setattr(text_module, "_term", counted)
+    # A full cache turns over at "walks": "reads", "runs" and "talks" become the old generation. "runs" is
+    # in use again and comes back without being stemmed; "reads" was not, and after the next turnover (at
+    # "sings") it is gone and stemmed again, while "runs" comes back once more.
+    for word in ("reads", "runs", "talks", "walks", "runs", "jumps", "sings", "reads", "runs"):
+        cache[word]
+    assert stemmed == ["reads", "runs", "talks", "walks", "jumps", "sings", "reads"]
+    assert cache["runs"] == "run" and cache["reads"] == "read"
