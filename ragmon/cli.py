@@ -13,8 +13,8 @@ import importlib
 import os
 import sys
 import traceback
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, NoReturn
 
 from ragmon import __version__
 from ragmon.errors import MissingExtra, RagmonError
@@ -30,6 +30,10 @@ EXTRAS: dict[str, str] = {"serve": "serve", "demo": "demo"}
 brings what replay and calibrate need and no more: the offline gate runs on every commit."""
 
 EXIT_ERROR = 2
+EXIT_INTERRUPTED = 130
+"""Ctrl-C: 128 + SIGINT, as a shell reports a command the signal ended."""
+EXIT_TERMINATED = 143
+"""SIGTERM (a cancelled CI job, `timeout`, Kubernetes), for a subcommand that stops on it with Terminated."""
 DESCRIPTION = ("Is a RAG service's answer grounded in what it retrieved? Score it continuously beside the "
                "service (serve) and gate a deploy on a golden set (replay).")
 _TRUE = {"1", "true", "yes", "on"}
@@ -75,6 +79,40 @@ def _switch(parser: argparse.ArgumentParser, variable: str, value: str) -> bool:
     return word in _TRUE
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM raised as an exception, by a subcommand that must clean up before it exits (ragmon replay
+    replaces its reports); a KeyboardInterrupt, so that asyncio and every handler treat it as Ctrl-C."""
+
+
+class UsageError(Exception):
+    """A command line argparse refused: raised rather than exiting there, so the subcommand can be told."""
+
+    def __init__(self, parser: argparse.ArgumentParser, message: str) -> None:
+        super().__init__(message)
+        self.parser = parser
+        self.message = message
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(self, message)
+
+
+def parse_known(add_arguments: Callable[[argparse.ArgumentParser], None], argv: Sequence[str],
+                environ: Mapping[str, str]) -> argparse.Namespace | None:
+    """The flags `add_arguments` defines, read from a command line that was refused as a whole, with their
+    RAGMON_* defaults; None when they do not parse either. Only flags written out in full are read: an
+    abbreviation the whole command line found ambiguous (`--ju` for --judge, --judge-errors or --junit)
+    must not be taken for one of these."""
+    parser = _Parser(add_help=False, allow_abbrev=False)
+    add_arguments(parser)
+    try:
+        _apply_env_defaults(parser, dict(environ))
+        return parser.parse_known_args(list(argv))[0]
+    except UsageError:
+        return None
+
+
 class _AppendOverEnvironment(argparse._AppendAction):
     """A repeatable flag whose environment values give way to the command line's, as every other flag's
     do: `RAGMON_GATE=groundedness=0.8` with `--gate recall=0.5` gates on recall alone, not on both."""
@@ -89,7 +127,7 @@ class _AppendOverEnvironment(argparse._AppendAction):
 def build_parser(command: str | None, environ: dict[str, str] | None = None) -> argparse.ArgumentParser:
     """Only the chosen subcommand's module is imported, so `replay` never pays for gRPC start-up."""
     environ = dict(os.environ) if environ is None else environ
-    parser = argparse.ArgumentParser(prog="ragmon", description=DESCRIPTION)
+    parser = _Parser(prog="ragmon", description=DESCRIPTION)
     parser.add_argument("--version", action="version", version=f"ragmon {__version__}")
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name, (module_name, help_text) in SUBCOMMANDS.items():
@@ -116,14 +154,21 @@ def main(argv: Sequence[str] | None = None) -> int:
                    "it with its dependencies)")
         print(f"ragmon {command}: error: {problem}", file=sys.stderr)
         return EXIT_ERROR
-    args = parser.parse_args(argv)
+    except UsageError as exc:  # a RAGMON_* variable the subcommand's flag refused
+        return _refused(command, argv, exc)
+    try:
+        args = parser.parse_args(argv)
+    except UsageError as exc:
+        return _refused(command, argv, exc)
     try:
         return int(args._run(args))
     except RagmonError as exc:
         print(f"ragmon {args.command}: error: {exc}", file=sys.stderr)
         return EXIT_ERROR
+    except Terminated:
+        return EXIT_TERMINATED
     except KeyboardInterrupt:
-        return 130
+        return EXIT_INTERRUPTED
     except Exception:
         # A bug, not bad input: its traceback is what a report needs, and its exit status must say "could
         # not complete" (2), since Python's own 1 would tell CI that a gate was breached.
@@ -133,5 +178,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_ERROR
 
 
+def _refused(command: str | None, argv: Sequence[str], error: UsageError) -> int:
+    """argparse's usage line and message, exit 2; first, a subcommand module with a `usage_error(argv,
+    message)` hook is given its part of the command line (ragmon replay replaces the reports it names)."""
+    error.parser.print_usage(sys.stderr)
+    print(f"{error.parser.prog}: error: {error.message}", file=sys.stderr)
+    module = sys.modules.get(SUBCOMMANDS[command][0]) if command in SUBCOMMANDS else None
+    hook = getattr(module, "usage_error", None)
+    if hook is not None and command is not None:
+        hook(argv[argv.index(command) + 1:], error.message)
+    return EXIT_ERROR
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    # `python -m ragmon.cli` runs this file as __main__, a second copy beside the ragmon.cli that
+    # subcommands import: its Terminated would not be theirs. Run the one they share.
+    from ragmon.cli import main as shared_main
+
+    sys.exit(shared_main())

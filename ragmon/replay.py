@@ -10,21 +10,25 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import functools
 import gc
 import io
 import math
 import os
+import signal
 import socket
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
+from types import FrameType
 from typing import TYPE_CHECKING, TextIO
 
 from ragmon import datasets
+from ragmon.cli import EXIT_ERROR, EXIT_INTERRUPTED, EXIT_TERMINATED, Terminated, parse_known
 from ragmon.errors import InputError, MissingExtra, RagmonError
 from ragmon.evaluate import aevaluate, evaluate, example_claims, verdicts_without_judge
 from ragmon.gate import GateResult, combine, decide, exit_code, parse_gates
@@ -57,9 +61,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="gate on the pessimistic bound of this bootstrap interval (e.g. 0.95)")
     parser.add_argument("--judge", choices=JUDGES, default="lexical", help="claim judge (default lexical)")
     add_lexical_arguments(parser)
-    parser.add_argument("--json", type=Path, metavar="PATH", help="write the JSON report here")
-    parser.add_argument("--markdown", type=Path, metavar="PATH", help="write the Markdown report here")
-    parser.add_argument("--junit", type=Path, metavar="PATH", help="write JUnit XML (one test per gate) here")
+    _add_report_arguments(parser)
     parser.add_argument("--worst", type=positive_int, default=markdown.DEFAULT_WORST, metavar="N",
                         help="weakest examples listed in the Markdown report and per breached gate in "
                              "the JUnit report (default 10)")
@@ -101,6 +103,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                            "(default 500ms)")
 
 
+def _add_report_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--json", type=Path, metavar="PATH", help="write the JSON report here")
+    parser.add_argument("--markdown", type=Path, metavar="PATH", help="write the Markdown report here")
+    parser.add_argument("--junit", type=Path, metavar="PATH", help="write JUnit XML (one test per gate) here")
+
+
 class RunIncomplete(RagmonError):
     """The run stopped after scoring, and its reports already say so and why: they are not replaced."""
 
@@ -111,12 +119,48 @@ def run(args: argparse.Namespace) -> int:
     `if: always()` publishing step as this run's)."""
     started = datetime.now(UTC), time.monotonic()
     try:
-        return _replay(args, started)
+        with _terminated_on_sigterm():
+            return _replay(args, started)
     except RunIncomplete:
         raise
     except (Exception, KeyboardInterrupt) as exc:
-        _write_error_reports(args, _one_line(exc), _run_info(started))
+        _write_error_reports(args, _one_line(exc), _run_info(started), status=_exit_status(exc))
         raise
+
+
+def usage_error(argv: Sequence[str], message: str) -> None:
+    """The command line was refused (exit 2), yet the reports it names are replaced all the same, as for
+    any run that could not complete: a CI step publishing them would show the previous run's. Only the
+    report flags are read, on their own (and RAGMON_JSON, ...); when they do not parse either (`--json`
+    with no path), no file is named for sure, and none is written."""
+    paths = parse_known(_add_report_arguments, argv, os.environ)
+    if paths is not None:
+        _write_error_reports(paths, message, _run_info((datetime.now(UTC), time.monotonic())))
+
+
+@contextlib.contextmanager
+def _terminated_on_sigterm() -> Iterator[None]:
+    """SIGTERM stops the run as Ctrl-C does, through `run`'s error reports: by default it ends the
+    process on the spot, leaving the previous run's reports to be published as this one's."""
+    def terminate(signum: int, frame: FrameType | None) -> None:
+        raise Terminated
+
+    try:
+        previous = signal.signal(signal.SIGTERM, terminate)
+    except ValueError:  # not the main thread (`run` called by a program of its own): its signals, its call
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _exit_status(exc: BaseException) -> int:
+    """What the CLI exits with for `exc`, which the error reports state."""
+    if isinstance(exc, Terminated):
+        return EXIT_TERMINATED
+    return EXIT_INTERRUPTED if isinstance(exc, KeyboardInterrupt) else EXIT_ERROR
 
 
 def _replay(args: argparse.Namespace, started: tuple[datetime, float]) -> int:
@@ -134,7 +178,11 @@ def _replay(args: argparse.Namespace, started: tuple[datetime, float]) -> int:
     if target is not None:
         from ragmon.target import collect
 
-        examples = collect(examples, target, log=None if args.quiet else sys.stderr)
+        asking = Progress(sys.stderr, enabled=not args.quiet, words=("asking", "asked", "questions"))
+        try:
+            examples = collect(examples, target, log=None if args.quiet else sys.stderr, progress=asking)
+        finally:
+            asking.close()
     elif all(e.answer is None and e.contexts is None for e in examples):
         raise InputError(f"nothing to score in {', '.join(map(str, args.datasets))}: no example records an "
                          f"answer or retrieved contexts (an eval-set file holds questions and labels only: "
@@ -184,6 +232,8 @@ def _one_line(exc: BaseException) -> str:
     """What an error report says stopped the run: the CLI's own one-line message where there is one."""
     if isinstance(exc, RagmonError):
         return str(exc)
+    if isinstance(exc, Terminated):
+        return "terminated (SIGTERM)"
     if isinstance(exc, KeyboardInterrupt):
         return "interrupted"
     return f"internal error (a bug in ragmon): {type(exc).__name__}: {exc}"
@@ -225,12 +275,13 @@ def _write_reports(report: Report, results: Sequence[GateResult], args: argparse
                                              incomplete=incomplete))
 
 
-def _write_error_reports(args: argparse.Namespace, message: str, run_info: junit.RunInfo) -> None:
+def _write_error_reports(args: argparse.Namespace, message: str, run_info: junit.RunInfo, *,
+                         status: int = EXIT_ERROR) -> None:
     """Best effort: when the error is that a report cannot be written, or a second one comes up here,
     the error the user must see is the first."""
     _write_all(args, as_json=lambda: json_report.render_error(message),
-               as_markdown=lambda: markdown.render_error(message),
-               as_junit=lambda: junit.render_error(message, run=run_info), best_effort=True)
+               as_markdown=lambda: markdown.render_error(message, status=status),
+               as_junit=lambda: junit.render_error(message, run=run_info, status=status), best_effort=True)
 
 
 def _write_all(args: argparse.Namespace, *, as_json: Callable[[], str], as_markdown: Callable[[], str],
@@ -337,9 +388,12 @@ class Progress:
     LOG_INTERVAL = 30.0
 
     def __init__(self, stream: TextIO | None, *, enabled: bool = True,
-                 clock: Callable[[], float] = time.monotonic) -> None:
-        """`stream` is None when the process started with it closed (Python's sys.stderr then)."""
+                 clock: Callable[[], float] = time.monotonic,
+                 words: tuple[str, str, str] = ("scoring", "scored", "examples")) -> None:
+        """`stream` is None when the process started with it closed (Python's sys.stderr then). `words`
+        name the work: what is being done, what is done, and to what."""
         self.stream: TextIO = io.StringIO() if stream is None else stream  # nowhere to write: never written
+        self.words = words
         self.enabled = enabled and stream is not None
         self.terminal = self.enabled and self.stream.isatty()
         self.clock = clock
@@ -354,7 +408,7 @@ class Progress:
         if not self.terminal:
             if now - self.last >= self.LOG_INTERVAL:
                 self.last = now
-                self.stream.write(f"scored {done:,} of {total:,} examples\n")
+                self.stream.write(f"{self.words[1]} {done:,} of {total:,} {self.words[2]}\n")
                 self.stream.flush()
             return
         elapsed = now - self.started
@@ -365,7 +419,10 @@ class Progress:
         self.shown = True
         rate = done / elapsed if elapsed > 0 else 0.0
         percent = 100 * done / total if total else 100
-        self.stream.write(f"\rscoring {done}/{total} ({percent:.0f}%), {rate:,.0f} examples/s ")
+        doing, _, unit = self.words
+        # A build answering live may take seconds a question: "0 questions/s" would say it had stalled.
+        self.stream.write(f"\r{doing} {done}/{total} ({percent:.0f}%), {rate:,.{1 if rate < 10 else 0}f} "
+                          f"{unit}/s ")
         self.stream.flush()
 
     def close(self) -> None:

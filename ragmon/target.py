@@ -14,7 +14,8 @@ The run stops with exit 2 (a RagmonError) rather than score part of the set: an 
 non-2xx answer, a trace that never arrives or is not RAG each name the example ids concerned. Before
 that, a question whose answer may be transient (408, 429, 5xx, a timeout, a lost connection) is asked
 again, `retries` times, each under a new trace id: the failed attempt may have exported part of a trace,
-which must not mix with the answered one.
+which must not mix with the answered one. A build that answers none of the first round of questions is
+not asked the rest.
 """
 
 from __future__ import annotations
@@ -30,8 +31,9 @@ import ssl
 import sys
 import time
 from collections import Counter, defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from itertools import pairwise
 from typing import TextIO
 from urllib.parse import urlsplit
 
@@ -48,6 +50,9 @@ MAX_BODY = 16 << 20
 """The sidecar's default --max-body: a candidate's exporter batches are no larger here than in production."""
 SHOWN_IDS = 10
 """Example ids named per problem in an error message; the rest are counted."""
+SHOWN_PROBLEMS = 5
+"""Distinct problems named in an error message, the commonest first; the rest are counted. Refusals whose
+body quotes a request id differ one from the next: without a bound, the message grows with the set."""
 SHOWN_BODY = 200
 """Bytes of a refusal's body quoted in the error; the rest of any answer is read and dropped."""
 
@@ -81,9 +86,12 @@ class Target:
                    trace_wait=args.trace_wait, quiet=args.trace_quiet)
 
 
-def collect(golden: Sequence[Example], target: Target, *, log: TextIO | None = sys.stderr) -> list[Example]:
-    """The golden examples answered live by the target, in the golden order."""
-    return asyncio.run(_collect(golden, target, log))
+def collect(golden: Sequence[Example], target: Target, *, log: TextIO | None = sys.stderr,
+            progress: Callable[[int, int], None] | None = None) -> list[Example]:
+    """The golden examples answered live by the target, in the golden order. `progress(done, total)` is
+    called as each question is answered or given up on: with a build taking seconds per answer, asking
+    takes far longer than scoring, and a CI job that prints nothing for minutes is killed."""
+    return asyncio.run(_collect(golden, target, log, progress))
 
 
 def new_trace_id() -> str:
@@ -102,7 +110,8 @@ def _random_hex(size: int) -> str:
     return value
 
 
-async def _collect(golden: Sequence[Example], target: Target, log: TextIO | None) -> list[Example]:
+async def _collect(golden: Sequence[Example], target: Target, log: TextIO | None,
+                   progress: Callable[[int, int], None] | None) -> list[Example]:
     # 128 random bits each: a repeat among even millions of questions is far less likely than a bit flip.
     trace_ids = {example.id: new_trace_id() for example in golden}
     sink = TraceSink(set(trace_ids.values()), quiet=target.quiet, decision_wait=target.trace_wait)
@@ -121,42 +130,71 @@ async def _collect(golden: Sequence[Example], target: Target, log: TextIO | None
             endpoint = _http_url(host, int(runner.addresses[0][1]))
             print(f"receiving the target's spans on {endpoint} (OTLP/HTTP: "
                   f"OTEL_EXPORTER_OTLP_ENDPOINT={endpoint})", file=log, flush=True)
-        failed = await _ask_all(golden, trace_ids, sink, target)
+        failed, unasked = await _ask_all(golden, trace_ids, sink, target, progress)
         if failed:
-            raise RagmonError(f"{len(failed)} of {len(golden)} questions got no answer from {target.url}: "
-                              f"{_by_reason(failed)}")
+            stopped = f" and {unasked} were not asked, as none was answered" if unasked else ""
+            raise RagmonError(f"{len(failed)} of {len(golden)} questions got no answer from {target.url}"
+                              f"{stopped}: {_by_reason(failed)}")
         await sink.wait(time.monotonic() + target.trace_wait)
     finally:
         await runner.cleanup()
     return _join(golden, trace_ids, sink, target)
 
 
-async def _ask_all(golden: Sequence[Example], trace_ids: dict[str, str], sink: TraceSink,
-                   target: Target) -> list[tuple[str, str]]:
-    """(example id, what went wrong) for every question without a 2xx answer after its retries; a retry
-    moves the example to a new trace id, in `trace_ids` and in what `sink` waits for."""
+async def _ask_all(golden: Sequence[Example], trace_ids: dict[str, str], sink: TraceSink, target: Target,
+                   progress: Callable[[int, int], None] | None) -> tuple[list[tuple[str, str]], int]:
+    """(example id, what went wrong) for every question without a 2xx answer after its retries, and how
+    many questions were not asked; a retry moves the example to a new trace id, in `trace_ids` and in
+    what `sink` waits for.
+
+    Until the build has answered once, only the first round of questions (as many as are asked at once)
+    is asked. If every one of them fails, the build is taken to be down and the rest are not asked: the
+    run stops with exit 2 from the first failure anyway, and a build that lets every request time out
+    would otherwise hold it for timeout x tries x questions / concurrency (hours, for a few thousand
+    questions). A build that answers keeps being asked them all, so every question it fails on is named."""
     limit = asyncio.Semaphore(target.concurrency)
+    first_round = min(target.concurrency, len(golden))
+    answered = failed = 0
+    known = asyncio.Event()  # whether the build answers: once it has, or once the first round all failed
     # A pool as large as the concurrency: with aiohttp's default of 100, questions beyond it would wait for
     # a connection, and that wait counts against --target-timeout.
     connector = aiohttp.TCPConnector(limit=target.concurrency)
     async with aiohttp.ClientSession(connector=connector,
                                      timeout=aiohttp.ClientTimeout(total=target.timeout)) as session:
 
-        async def ask(example: Example) -> str | None:
+        async def ask(index: int, example: Example) -> str | None:
+            nonlocal answered, failed
+            if index >= first_round:
+                await known.wait()
+                if not answered:
+                    return _NOT_ASKED
             attempt = 0
             while True:
                 async with limit:
                     problem, retry_in = await _ask(session, target, example.question, trace_ids[example.id])
                 if problem is None or retry_in is None or attempt == target.retries:
-                    return f"{problem} (asked {attempt + 1} times)" if problem and attempt else problem
+                    break
                 attempt += 1
                 trace_ids[example.id] = sink.replace(trace_ids[example.id])
                 await asyncio.sleep(retry_in)  # outside the limit: a pause takes no request's place
+            if problem is None:
+                answered += 1
+            else:
+                failed += 1
+            if answered or failed == first_round:
+                known.set()
+            if progress is not None:
+                progress(answered + failed, len(golden))
+            return f"{problem} (asked {attempt + 1} times)" if problem and attempt else problem
 
-        problems = await asyncio.gather(*(ask(example) for example in golden))
-    return [(example.id, problem) for example, problem in zip(golden, problems, strict=True) if problem]
+        problems = await asyncio.gather(*(ask(index, example) for index, example in enumerate(golden)))
+    unasked = sum(problem is _NOT_ASKED for problem in problems)
+    return [(example.id, problem) for example, problem in zip(golden, problems, strict=True)
+            if problem and problem is not _NOT_ASKED], unasked
 
 
+_NOT_ASKED = "not asked"
+"""A question left out once the first round showed the build down; told apart from problems by identity."""
 _TRANSIENT = frozenset({408, 429, 500, 502, 503, 504})
 """Answers worth asking again: the build was busy or broke for a moment (other 4xx are the request's)."""
 RETRY_PAUSE = 0.5
@@ -172,6 +210,8 @@ async def _ask(session: aiohttp.ClientSession, target: Target, question: str,
     try:
         async with session.post(target.url, json={target.field: question}, headers=headers) as response:
             head = await _read_to_end(response.content, SHOWN_BODY)
+            if (lost := _post_turned_into_get(response)) is not None:
+                return lost, None
             if not 200 <= response.status < 300:
                 text = " ".join(head.decode("utf-8", "replace").split())
                 problem = f"HTTP {response.status}" + (f" ({text})" if text else "")
@@ -180,11 +220,24 @@ async def _ask(session: aiohttp.ClientSession, target: Target, question: str,
                 return problem, _retry_after(response.headers.get("Retry-After"))
     except TimeoutError:
         return f"no answer within {target.timeout:g}s", RETRY_PAUSE
+    except aiohttp.TooManyRedirects as exc:
+        return f"redirected {len(exc.history)} times without an answer (a redirect loop?)", None
     except aiohttp.ClientConnectorError as exc:
         return f"cannot connect to {exc.host}:{exc.port} ({_connect_problem(exc.os_error)})", RETRY_PAUSE
     except aiohttp.ClientError as exc:
         return f"request failed ({exc})", RETRY_PAUSE
     return None, None
+
+
+def _post_turned_into_get(response: aiohttp.ClientResponse) -> str | None:
+    """A POST redirected by 301 or 302 is followed with a GET and no body, as browsers do: whatever answered
+    that GET (a 405, or a page traced as something else) never saw the question. 307 and 308 keep the
+    POST; a 303 says the POST was handled and its answer is to be fetched with a GET."""
+    for hop, next_hop in pairwise((*response.history, response)):
+        if hop.status in (301, 302) and hop.method == "POST":
+            return (f"HTTP {hop.status} redirect to {next_hop.url} (followed with a GET, without the "
+                    f"question: give that URL as --target)")
+    return None
 
 
 def _retry_after(header: str | None) -> float:
@@ -317,14 +370,18 @@ class TraceSink:
 
 
 def _by_reason(problems: Sequence[tuple[str, str]]) -> str:
-    """`reason: id, id, ... (and N more)` per distinct reason, so 500 refusals make one readable line."""
+    """`reason: id, id, ... (and N more)` per distinct reason, the commonest SHOWN_PROBLEMS of them, so 500
+    refusals make one readable line."""
     groups: defaultdict[str, list[str]] = defaultdict(list)
     for example_id, reason in problems:
         groups[reason].append(example_id)
+    ordered = sorted(groups.items(), key=lambda group: -len(group[1]))  # stable: ties in the golden order
     parts = []
-    for reason, ids in groups.items():
+    for reason, ids in ordered[:SHOWN_PROBLEMS]:
         more = f" and {len(ids) - SHOWN_IDS} more" if len(ids) > SHOWN_IDS else ""
         parts.append(f"{reason}: {', '.join(ids[:SHOWN_IDS])}{more}")
+    if rest := ordered[SHOWN_PROBLEMS:]:
+        parts.append(f"and {sum(len(ids) for _, ids in rest)} more with {len(rest)} other problems")
     return "; ".join(parts)
 
 

@@ -557,3 +557,69 @@ def test_the_step_summary_stays_under_githubs_limit(tmp_path: Path, monkeypatch:
     assert cut.endswith(note) and whole.startswith(cut[:-len(note)])
     assert cut[:-len(note)].endswith(b"\n")  # at a line boundary
 
+
+
+@pytest.mark.parametrize(("argv", "env", "why"), [
+    (["--target-concurrency", "0"], {}, "argument --target-concurrency: must be at least 1: 0"),
+    (["--targt", "http://candidate/ask"], {}, "unrecognized arguments: --targt http://candidate/ask"),
+    ([], {"RAGMON_K": "0"}, "RAGMON_K='0': must be at least 1: 0"),
+], ids=["bad-value", "unknown-flag", "bad-environment-value"])
+def test_a_refused_command_line_replaces_the_previous_runs_reports(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        argv: list[str], env: dict[str, str], why: str) -> None:
+    # A green run, then the same CI step with a flag argparse refuses (exit 2 before any run): its reports
+    # must not stay behind to be published as this run's. The report flags parsed (here in both the
+    # --flag PATH and --flag=PATH forms, and from RAGMON_JUNIT), so the error reports go there.
+    for name in [k for k in os.environ if k.startswith("RAGMON_")]:
+        monkeypatch.delenv(name)
+    summary = tmp_path / "summary.md"
+    monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(summary))
+    monkeypatch.setenv("RAGMON_JUNIT", str(tmp_path / "r.xml"))
+    reports = ["--json", str(tmp_path / "r.json"), f"--markdown={tmp_path / 'r.md'}"]
+    assert main(["replay", str(GOLDEN), "--gate", "groundedness=0.5", *reports, "--quiet"]) == 0
+    green = summary.read_text()
+    assert json.loads((tmp_path / "r.json").read_text())["passed"] is True
+    capsys.readouterr()
+
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    assert main(["replay", str(GOLDEN), "--gate", "groundedness=0.5", *reports, *argv]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("usage: ragmon") and err.endswith(f"error: {why}\n")  # argparse's own, as before
+    assert json.loads((tmp_path / "r.json").read_text()) == {
+        "ragmon_version": ragmon.__version__, "judge": {}, "k": None, "examples": 0, "aggregates": {},
+        "gates": [], "passed": False, "complete": False, "error": why, "results": [], "skipped": []}
+    error_page = ("## ragmon replay: INCOMPLETE\n\nThe run could not complete (exit status 2), so no gate "
+                  f"was decided:\n\n> {why}\n")
+    assert (tmp_path / "r.md").read_text() == error_page
+    assert summary.read_text() == green + error_page
+    error = ET.parse(tmp_path / "r.xml").getroot().find("testcase/error")
+    assert error is not None and (error.get("type"), error.get("message")) == ("RunIncomplete", why)
+
+
+def test_a_refused_command_line_writes_no_report_where_its_report_flags_are_in_doubt(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    # `--ju claude` is ambiguous (--judge, --judge-errors or --junit): argparse refuses it, and no JUnit
+    # report may appear in a file named "claude". `--json` with no path names no file at all.
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("GITHUB_STEP_SUMMARY", raising=False)
+    assert main(["replay", str(GOLDEN), "--ju", "claude"]) == 2
+    assert main(["replay", str(GOLDEN), "--json"]) == 2
+    assert "ambiguous option: --ju could match" in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_progress_names_the_work_it_counts_and_a_slow_rate_is_not_shown_as_zero() -> None:
+    # Asking a live build: ~1 question every 2 s. Terminal: 3 done at 6 s is 0.5 questions/s, which
+    # whole numbers would show as "0", as if the build had stalled. CI log: the line at 30 s.
+    clock, terminal = Clock(), Terminal()
+    asking = Progress(terminal, clock=clock, words=("asking", "asked", "questions"))
+    clock.now = 6.0
+    asking(3, 32)
+    asking.close()
+    assert terminal.getvalue() == "\rasking 3/32 (9%), 0.5 questions/s \n"
+    log = io.StringIO()
+    logged = Progress(log, clock=clock, words=("asking", "asked", "questions"))
+    clock.now = 36.0
+    logged(15, 32)
+    assert log.getvalue() == "asked 15 of 32 questions\n"

@@ -65,11 +65,12 @@ def render(report: Report, gates: Sequence[GateResult], *, worst: int = DEFAULT_
     return _finish(suite, text.render(report, gates))
 
 
-def render_error(message: str, *, run: RunInfo | None = None) -> str:
-    """A run that stopped before it had figures (bad input, an unreachable target, a judge error)."""
+def render_error(message: str, *, run: RunInfo | None = None, status: int = 2) -> str:
+    """A run that stopped before it had figures (bad input, an unreachable target, a judge error, or a
+    signal: `status` is the exit status it stopped with)."""
     suite = _suite(run, tests=1, failures=0, errors=1)
     _properties(suite, None)
-    _error_case(suite, message)
+    _error_case(suite, message, status)
     return _finish(suite, "")
 
 
@@ -92,11 +93,11 @@ def _properties(suite: ET.Element, report: Report | None) -> None:
         ET.SubElement(properties, "property", name=name, value=text.clip(str(value), WIDTH))
 
 
-def _error_case(suite: ET.Element, message: str) -> None:
+def _error_case(suite: ET.Element, message: str, status: int = 2) -> None:
     shown = text.clip(message, text.ERROR_WIDTH)
     case = ET.SubElement(suite, "testcase", classname="ragmon.run", name="replay completes", time="0")
     error = ET.SubElement(case, "error", message=shown, type="RunIncomplete")
-    error.text = f"the run could not complete (exit status 2), so no gate was decided: {shown}"
+    error.text = f"the run could not complete (exit status {status}), so no gate was decided: {shown}"
 
 
 def _finish(suite: ET.Element, summary: str) -> str:

@@ -74,9 +74,10 @@ def render(report: Report, gates: Sequence[GateResult], *, worst: int = DEFAULT_
     return "\n".join(lines) + "\n"
 
 
-def render_error(message: str) -> str:
-    """A run that stopped before it had figures: the step summary and the file say so, and why."""
-    return "\n".join(_incomplete_lines(message, figures=False)) + "\n"
+def render_error(message: str, *, status: int = 2) -> str:
+    """A run that stopped before it had figures: the step summary and the file say so, and why. `status`
+    is the exit status it stopped with: 2, or a signal's (130 for Ctrl-C)."""
+    return "\n".join(_incomplete_lines(message, figures=False, status=status)) + "\n"
 
 
 def step_summary(markdown: str, *, full_report: Path | None = None, limit: int = STEP_SUMMARY_LIMIT) -> str:
@@ -98,9 +99,9 @@ def weakest(results: Sequence[ExampleResult]) -> list[ExampleResult]:
     return sorted(flagged, key=groundedness_key)
 
 
-def _incomplete_lines(message: str, *, figures: bool) -> list[str]:
-    lines = ["## ragmon replay: INCOMPLETE", "", "The run could not complete (exit status 2), so no gate was "
-             "decided:", "", f"> {_escaped(clip(message, ERROR_WIDTH))}"]
+def _incomplete_lines(message: str, *, figures: bool, status: int = 2) -> list[str]:
+    lines = ["## ragmon replay: INCOMPLETE", "", f"The run could not complete (exit status {status}), so no "
+             "gate was decided:", "", f"> {_escaped(clip(message, ERROR_WIDTH))}"]
     return [*lines, "", "The figures below are of what could be scored; they decide nothing."] if figures \
         else lines
 
