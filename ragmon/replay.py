@@ -83,6 +83,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     live.add_argument("--target", metavar="URL",
                       help="POST each question to this URL with a traceparent header; answers and contexts "
                            "are read from the traces the build exports to --receiver-listen")
+    live.add_argument("--target-header-file", type=Path, metavar="PATH",
+                      help="HTTP headers sent with every question, one 'Name: value' per line (an "
+                           "Authorization token, say): a file, so no secret shows in the process list")
     live.add_argument("--target-field", default="question", metavar="NAME",
                       help="JSON field of the request body that carries the question (default %(default)s)")
     live.add_argument("--target-concurrency", type=positive_int, default=4, metavar="N",

@@ -25,6 +25,7 @@ import asyncio
 import contextlib
 import math
 import os
+import re
 import secrets
 import socket
 import ssl
@@ -33,7 +34,9 @@ import time
 from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from dataclasses import field as dataclass_field
 from itertools import pairwise
+from pathlib import Path
 from typing import TextIO
 from urllib.parse import urlsplit
 
@@ -67,6 +70,9 @@ class Target:
     receiver: tuple[str, int] = ("127.0.0.1", 4318)
     trace_wait: float = 30.0
     quiet: float = 0.5
+    headers: tuple[tuple[str, str], ...] = dataclass_field(default=(), repr=False)
+    """Sent with every question (an Authorization token, say): kept out of the repr, which a traceback or
+    a log line could print."""
 
     @classmethod
     def from_args(cls, args: argparse.Namespace) -> Target:
@@ -81,9 +87,51 @@ class Target:
                              f"got {args.target!r}")
         if args.receiver_listen is None:
             raise InputError("--receiver-listen cannot be off with --target: the traces arrive there")
+        headers = () if args.target_header_file is None else read_headers(args.target_header_file)
         return cls(url=args.target, field=args.target_field, concurrency=args.target_concurrency,
                    timeout=args.target_timeout, retries=args.target_retries, receiver=args.receiver_listen,
-                   trace_wait=args.trace_wait, quiet=args.trace_quiet)
+                   trace_wait=args.trace_wait, quiet=args.trace_quiet, headers=headers)
+
+
+_HEADER_NAME = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
+"""An HTTP field name: a token (RFC 9110, 5.1)."""
+_HEADER_VALUE = re.compile(r"[^\x00-\x08\x0a-\x1f\x7f]*")
+"""Visible characters, spaces and tabs (RFC 9110, 5.5): a control character could split the request."""
+_SET_BY_RAGMON = {"traceparent": "ragmon chooses each question's trace id",
+                  "tracestate": "ragmon chooses each question's trace",
+                  "content-type": "the body is JSON", "content-length": "it is the body's",
+                  "transfer-encoding": "it is the body's", "host": "it is the --target URL's"}
+
+
+def read_headers(path: Path) -> tuple[tuple[str, str], ...]:
+    """`Name: value` per line of `path` (blank lines and `#` comments skipped), checked so that a typo fails
+    the run before any question is asked, with the file and line named. A value is never quoted in an
+    error: it is likely a secret, and errors reach CI logs."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        raise InputError(f"cannot read the --target-header-file: {reason}", source=str(path)) from None
+    headers: dict[str, tuple[int, tuple[str, str]]] = {}
+    # Not splitlines(), which also splits at \x0c and the like: a value holding one must be refused whole.
+    for number, line in enumerate(text.removesuffix("\n").split("\n"), 1):
+        line = line.removesuffix("\r")
+        if not line.strip(" \t") or line.lstrip(" \t").startswith("#"):
+            continue
+        name, colon, value = (part.strip(" \t") for part in line.partition(":"))  # HTTP's whitespace only
+        if not colon or not _HEADER_NAME.fullmatch(name):
+            problem = "expected 'Name: value', with a header name of letters, digits and -"
+        elif not _HEADER_VALUE.fullmatch(value):
+            problem = f"the value of {name} holds a control character"
+        elif name.lower() in _SET_BY_RAGMON:
+            problem = f"{name} is set by ragmon: {_SET_BY_RAGMON[name.lower()]}"
+        elif name.lower() in headers:
+            problem = f"{name} is given twice (first on line {headers[name.lower()][0]})"
+        else:
+            headers[name.lower()] = (number, (name, value))
+            continue
+        raise InputError(f"--target-header-file: {problem}", source=str(path), line=number)
+    return tuple(header for _, header in headers.values())
 
 
 def collect(golden: Sequence[Example], target: Target, *, log: TextIO | None = sys.stderr,
@@ -206,7 +254,7 @@ MAX_RETRY_AFTER = 30.0
 async def _ask(session: aiohttp.ClientSession, target: Target, question: str,
                trace_id: str) -> tuple[str | None, float | None]:
     """(what went wrong or None, seconds to wait before asking again or None when it is not worth it)."""
-    headers = {"traceparent": traceparent(trace_id)}
+    headers = {**dict(target.headers), "traceparent": traceparent(trace_id)}
     try:
         async with session.post(target.url, json={target.field: question}, headers=headers) as response:
             head = await _read_to_end(response.content, SHOWN_BODY)

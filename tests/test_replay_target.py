@@ -43,7 +43,16 @@ from ragmon.demo.rag import Answer, Question, build, load_corpus
 from ragmon.errors import RagmonError
 from ragmon.model import Example
 from ragmon.replay import Progress
-from ragmon.target import RETRY_PAUSE, Target, TraceSink, _retry_after, collect, new_trace_id, traceparent
+from ragmon.target import (
+    RETRY_PAUSE,
+    Target,
+    TraceSink,
+    _retry_after,
+    collect,
+    new_trace_id,
+    read_headers,
+    traceparent,
+)
 from ragmon.traces import Span
 
 GATE = "groundedness=0.85"
@@ -695,3 +704,69 @@ async def test_refusals_that_each_quote_a_request_id_make_a_bounded_message() ->
     named = "; ".join(f"HTTP 500 (request id {i}): q{i}" for i in range(1, 6))
     assert str(raised.value).endswith(f"7 of 8 questions got no answer from {url}: {named}; and 2 more with "
                                       f"2 other problems")
+
+
+async def test_the_header_file_reaches_the_build_with_every_question(tmp_path: Path) -> None:
+    # A gateway in front of the build refuses any request without both headers of the file; its comment,
+    # blank line and CRLF line ends are no headers, and "X-Tenant:acme" needs no space after the colon.
+    headers = tmp_path / "headers"
+    headers.write_bytes(b"# staging gateway\r\nAuthorization: Bearer s3cret\r\n\r\nX-Tenant:acme\r\n")
+    _, questions = load_corpus()
+    golden = [Example(id=f"q{i}", question=questions[i].question) for i in range(2)]
+    retriever, llm = build("healthy")
+    receiver = free_port()
+    seen: list[tuple[str | None, str | None]] = []
+
+    with sdk_tracer(receiver) as tracer:
+        async def ask(request: web.Request) -> web.Response:
+            seen.append((request.headers.get("Authorization"), request.headers.get("X-Tenant")))
+            if seen[-1] != ("Bearer s3cret", "acme"):
+                return web.json_response({"error": "unauthorized"}, status=401)
+            question = (await request.json())["question"]
+            with tracer.start_as_current_span("POST /ask", context=propagate.extract(request.headers),
+                                              kind=SpanKind.SERVER):
+                reply = answer(tracer, retriever, llm, Question("", question, ()), "healthy")
+            return web.json_response({"answer": reply.text})
+
+        async with serving(ask) as url:
+            target = live_target(url, receiver, headers=read_headers(headers))
+            examples = await asyncio.to_thread(collect, golden, target, log=None)
+    assert seen == [("Bearer s3cret", "acme")] * 2
+    for example, question in zip(examples, golden, strict=True):
+        assert example.answer == llm.answer(question.question, retriever.search(question.question))
+    assert "s3cret" not in repr(target)  # a traceback or a log line printing the settings shows no token
+
+
+@pytest.mark.parametrize(("content", "problem"), [
+    (b"Authorization Bearer s3cret\n", "2: --target-header-file: expected 'Name: value', with a header name "
+                                        "of letters, digits and -"),
+    (b"Auth orization: Bearer s3cret\n", "2: --target-header-file: expected 'Name: value', with a header "
+                                          "name of letters, digits and -"),
+    (b"X-Key: s3cret\x0c\n", "2: --target-header-file: the value of X-Key holds a control character"),
+    (b"traceparent: 00-s3cret\n", "2: --target-header-file: traceparent is set by ragmon: ragmon chooses "
+                                   "each question's trace id"),
+    (b"x-key: s3cret\nX-Key: s3cret\n", "3: --target-header-file: X-Key is given twice (first on line 2)"),
+])
+def test_a_bad_header_file_exits_2_naming_its_line_and_never_the_value(
+        ragmon_cmd: list[str], tmp_path: Path, content: bytes, problem: str) -> None:
+    # Line 1 of each file is a good header: the line named is the bad one. The run stops before asking
+    # anything (the target port is closed, which would be another error).
+    headers = tmp_path / "headers"
+    headers.write_bytes(b"X-Tenant: acme\n" + content)
+    data = tmp_path / "q.jsonl"
+    data.write_text('{"id": "a", "question": "q"}\n', encoding="utf-8")
+    done = run(ragmon_cmd, "replay", data, "--target", f"http://127.0.0.1:{free_port()}/ask",
+               "--target-header-file", headers, "--receiver-listen", "127.0.0.1:0", cwd=tmp_path)
+    assert done.returncode == 2
+    assert done.stderr.endswith(f"{headers}:{problem}\n") and len(done.stderr.splitlines()) == 1
+    assert "s3cret" not in done.stderr
+
+
+def test_a_missing_header_file_exits_2_naming_it(ragmon_cmd: list[str], tmp_path: Path) -> None:
+    data = tmp_path / "q.jsonl"
+    data.write_text('{"id": "a", "question": "q"}\n', encoding="utf-8")
+    done = run(ragmon_cmd, "replay", data, "--target", "http://127.0.0.1:1/ask", "--target-header-file",
+               tmp_path / "absent", cwd=tmp_path)
+    assert done.returncode == 2
+    assert done.stderr.endswith(f"{tmp_path / 'absent'}: cannot read the --target-header-file: No such file "
+                                "or directory\n")
