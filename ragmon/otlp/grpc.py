@@ -1,9 +1,21 @@
 """OTLP/gRPC trace receiver: `opentelemetry.proto.collector.trace.v1.TraceService/Export`.
 
 Status codes follow the OTLP spec: INVALID_ARGUMENT and UNAUTHENTICATED are final; UNAVAILABLE with a
-`google.rpc.retryinfo-bin` trailer (RetryInfo, 1 s) is back-pressure, which the Python exporter honours;
-oversized messages get RESOURCE_EXHAUSTED from gRPC itself (`grpc.max_receive_message_length`), before
-our code runs, so the sink does not count them and no refusal line is logged.
+`google.rpc.retryinfo-bin` trailer (RetryInfo, 1 s) is back-pressure, which the Python exporter honours.
+
+A message over `max_body` (after decompression, as over HTTP) gets RESOURCE_EXHAUSTED naming the limit,
+is counted as `too_large` and logged, like HTTP's 413. It carries no RetryInfo, which makes it final for
+a client that follows the spec (the Collector). The Python exporter (1.45) retries RESOURCE_EXHAUSTED
+regardless, backing off 1 s, 2 s, 4 s (+-20%) until its timeout: 4 attempts in its default 10 s, each
+refused and counted, then it drops the batch.
+
+gRPC hands over a message only once it holds all of it, so its own `grpc.max_receive_message_length`
+stays as the memory bound, at `receive_cap`: twice `max_body`. What is over the cap (also once inflated)
+gRPC refuses itself, RESOURCE_EXHAUSTED "Received message larger than max", before our code runs:
+uncounted and unlogged. Twice is the trade-off: a request may hold twice the memory HTTP lets it, and
+what is counted is the quiet case, a sender whose batches pass the limit only now and then and so loses
+a share of its spans unnoticed. A sender whose every batch is far over loses everything and gets the
+error on each export, which its own logs show (and RagmonNoSpans, if it is the only sender).
 
 The method is registered without a request deserializer: gRPC would answer bytes that are not protobuf
 with UNKNOWN and a Python exception name, uncounted. We parse them ourselves, as the HTTP receiver does,
@@ -32,11 +44,18 @@ from ragmon.otlp.sink import SpanSink
 RETRY_INFO_KEY = "google.rpc.retryinfo-bin"
 _RETRY_AFTER_1S = ((RETRY_INFO_KEY, RetryInfo(retry_delay=Duration(seconds=1)).SerializeToString()),)
 _SERVICE = DESCRIPTOR.services_by_name["TraceService"].full_name
+_GRPC_MAX_LENGTH = 2**31 - 1  # gRPC channel arguments are C ints
+
+
+def receive_cap(max_body: int) -> int:
+    """gRPC's own limit: messages between `max_body` and this reach `export` to be counted (see above)."""
+    return min(2 * max_body, _GRPC_MAX_LENGTH)
 
 
 class _TraceService:
-    def __init__(self, sink: SpanSink, token: str | None) -> None:
+    def __init__(self, sink: SpanSink, token: str | None, max_body: int) -> None:
         self._sink = sink
+        self._max_body = max_body
         self._token = None if token is None else token.encode()
         self._refusals = RefusalLog()
 
@@ -45,6 +64,10 @@ class _TraceService:
         if self._token is not None and not bearer_ok(str(metadata.get("authorization", "")), self._token):
             await self._refuse(context, metadata, "unauthorized", grpc.StatusCode.UNAUTHENTICATED,
                                "missing or wrong bearer token (metadata authorization: Bearer <token>)")
+        if len(body) > self._max_body:
+            await self._refuse(context, metadata, "too_large", grpc.StatusCode.RESOURCE_EXHAUSTED,
+                               f"message of {len(body)} bytes (after decompression) is over ragmon's "
+                               f"{self._max_body}-byte limit (--max-body): send smaller batches")
         try:
             batch = await decode_off_loop(decode_protobuf, body)
         except DecodeError as exc:
@@ -78,9 +101,10 @@ async def start_grpc_server(address: tuple[str, int], sink: SpanSink, *, max_bod
     """Start serving; returns the server (stop it with `await server.stop(grace)`) and the bound port."""
     host, port = address
     target = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
-    server = grpc.aio.server(options=[("grpc.max_receive_message_length", max_body)])
+    server = grpc.aio.server(options=[("grpc.max_receive_message_length", receive_cap(max_body))])
     export = grpc.unary_unary_rpc_method_handler(  # no request_deserializer: `export` gets the bytes
-        _TraceService(sink, token).export, response_serializer=ExportTraceServiceResponse.SerializeToString)
+        _TraceService(sink, token, max_body).export,
+        response_serializer=ExportTraceServiceResponse.SerializeToString)
     server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(_SERVICE, {"Export": export}),))
     try:
         bound = server.add_insecure_port(target)

@@ -57,7 +57,13 @@ def test_example_config_is_valid_and_loads_the_rules() -> None:
     ("      - eval_time: 20m\n        alertname: RagmonHallucinationRateHigh\n        exp_alerts:\n",
      "      - eval_time: 20m\n        alertname: RagmonHallucinationRateHigh\n        exp_alerts: []\n"
      "      - eval_time: 21m\n        alertname: RagmonHallucinationRateHigh\n        exp_alerts:\n"),
-], ids=["pod-average-ratio", "alert-said-silent"])
+    # The eviction share over the other outcomes only (2 / 98 = 2.041%), not over every trace decided.
+    ("summary: 'a:9464 evicts 2% of its traces unscored'",
+     "summary: 'a:9464 evicts 2.041% of its traces unscored'"),
+    # Claim a burst of evictions still pending once it has left the 10m window.
+    ('instance="c:9464"}\n        eval_time: 11m\n', 'instance="c:9464"}\n        eval_time: 12m\n'),
+], ids=["pod-average-ratio", "alert-said-silent", "eviction-share-without-evictions",
+        "eviction-burst-lingers"])
 def test_a_wrong_expectation_makes_promtool_fail(tmp_path: Path, old: str, new: str) -> None:
     """Guards against a test file that cannot fail: the same files with one expectation changed."""
     shutil.copy(PROMETHEUS / "rules.yml", tmp_path / "rules.yml")

@@ -1,4 +1,5 @@
-"""OTLP/gRPC receiver on a real grpc.aio server, fed by the SDK's own exporter and by a grpc.aio client."""
+"""OTLP/gRPC receiver on a real grpc.aio server, fed by the SDK's own exporter and by a grpc.aio client
+(and, for what an operator sees of a refusal, inside the real sidecar)."""
 
 from __future__ import annotations
 
@@ -18,10 +19,14 @@ from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import (
 )
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2_grpc import TraceServiceStub
 from opentelemetry.proto.common.v1.common_pb2 import AnyValue, KeyValue
-from opentelemetry.sdk.trace.export import SpanExportResult
+from opentelemetry.sdk.trace import ReadableSpan, TracerProvider
+from opentelemetry.sdk.trace.export import SimpleSpanProcessor, SpanExportResult
+from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 
 from ragmon.otlp.decode import decode_protobuf
 from ragmon.otlp.grpc import RETRY_INFO_KEY, start_grpc_server
+from ragmon.scrape import scrape, total
+from ragmon.service import ServeConfig, Sidecar
 
 Serve = Callable[..., Awaitable[str]]
 
@@ -150,17 +155,96 @@ async def test_a_token_is_required_when_configured(serve, sink, sdk_spans):
     assert len(sink.spans) == 3
 
 
-@pytest.mark.parametrize("compression", [grpc.Compression.NoCompression, grpc.Compression.Gzip])
-async def test_an_oversized_message_is_resource_exhausted(serve, sink, sdk_spans, compression):
-    # 64 KiB of one repeated letter gzips to a few hundred bytes: the limit must hold after inflating too.
-    target = await serve(max_body=32 * 1024)
-    request = encode_spans(sdk_spans)
+def with_document(request: ExportTraceServiceRequest, letters: int) -> ExportTraceServiceRequest:
+    """`request` with an attribute of `letters` repeated letters on its first span: a body that gzips to a
+    few hundred bytes whatever its size, to show that a limit holds once inflated."""
     request.resource_spans[0].scope_spans[0].spans[0].attributes.append(
-        KeyValue(key="doc", value=AnyValue(string_value="w" * 65536)))
+        KeyValue(key="doc", value=AnyValue(string_value="w" * letters)))
+    return request
+
+
+@pytest.mark.parametrize("compression", [grpc.Compression.NoCompression, grpc.Compression.Gzip])
+async def test_an_oversized_message_is_resource_exhausted_and_counted(serve, sink, sdk_spans, compression):
+    # The limit is on the message the receiver gets, i.e. after gRPC inflates it: ByteSize() bytes, however
+    # few of them were on the wire. One byte over it is refused and counted; the limit itself passes.
+    request = with_document(encode_spans(sdk_spans), 40_000)
+    size = request.ByteSize()
+    target = await serve(max_body=size - 1)
     with pytest.raises(grpc.aio.AioRpcError) as error:
         await call(target, request, compression=compression)
     assert error.value.code() is grpc.StatusCode.RESOURCE_EXHAUSTED
-    assert sink.offers == []
+    assert error.value.details().startswith(f"message of {size} bytes ")
+    assert f" {size - 1}-byte limit (--max-body)" in error.value.details()
+    # No RetryInfo: final for a client that follows the spec.
+    assert RETRY_INFO_KEY not in dict(error.value.trailing_metadata())
+    assert sink.offers == [] and sink.rejects == [(1, "too_large")]
+
+    at_the_limit = await serve(max_body=size)
+    assert await call(at_the_limit, request, compression=compression) == ExportTraceServiceResponse()
+    assert len(sink.spans) == 3 and sink.rejects == [(1, "too_large")]
+
+
+@pytest.mark.parametrize("compression", [grpc.Compression.NoCompression, grpc.Compression.Gzip])
+async def test_over_twice_the_limit_grpc_refuses_the_message_itself(serve, sink, sdk_spans, compression):
+    # gRPC's own cap is 2 x max_body. A message of exactly 2 x max_body bytes still reaches the receiver
+    # (refused and counted); with max_body one byte lower the cap is 2 bytes under the message, and gRPC
+    # answers itself, before the receiver runs: the module docstring's uncounted remainder. Gzipped, the
+    # cap holds once inflated. An even size is needed for the first case: one more letter changes it by 1.
+    request = with_document(encode_spans(sdk_spans), 40_000)
+    if request.ByteSize() % 2:
+        request = with_document(encode_spans(sdk_spans), 40_001)
+    size = request.ByteSize()
+    with pytest.raises(grpc.aio.AioRpcError) as counted:
+        await call(await serve(max_body=size // 2), request, compression=compression)
+    assert counted.value.code() is grpc.StatusCode.RESOURCE_EXHAUSTED
+    assert counted.value.details().startswith(f"message of {size} bytes ")
+    assert sink.rejects == [(1, "too_large")]
+
+    with pytest.raises(grpc.aio.AioRpcError) as uncounted:
+        await call(await serve(max_body=size // 2 - 1), request, compression=compression)
+    assert uncounted.value.code() is grpc.StatusCode.RESOURCE_EXHAUSTED
+    assert "message larger than max" in uncounted.value.details()  # gRPC's words, not ours
+    assert sink.offers == [] and sink.rejects == [(1, "too_large")]
+
+
+def spans_with_document(letters: int) -> tuple[ReadableSpan, ...]:
+    """SDK spans of one request whose retriever span carries `letters` repeated letters."""
+    memory = InMemorySpanExporter()
+    provider = TracerProvider()
+    provider.add_span_processor(SimpleSpanProcessor(memory))
+    with provider.get_tracer("ragmon.tests").start_as_current_span("retrieve",
+                                                                 attributes={"doc": "w" * letters}):
+        pass
+    provider.shutdown()
+    return memory.get_finished_spans()
+
+
+async def test_the_sdk_exporter_gives_up_on_an_oversized_batch_and_the_sidecar_counts_it(refusal_records):
+    # The real sidecar and its /metrics page. The exporter sends encode_spans(spans), one byte over the
+    # limit. It retries RESOURCE_EXHAUSTED: within a 2 s timeout it tries at t = 0, then after its first
+    # backoff (1 s +-20%: 0.8-1.2 s), and not again (the next backoff, 2 s +-20% >= 1.6 s, is longer than
+    # the <= 1.2 s left). So 2 requests refused and counted (1 per request, as over HTTP), 0 spans
+    # received, and 1 log line: the second refusal, same reason and peer, falls in the log's window.
+    spans = spans_with_document(40_000)
+    size = encode_spans(spans).ByteSize()
+    sidecar = Sidecar(ServeConfig(http_listen=None, grpc_listen=("127.0.0.1", 0),
+                                  metrics_listen=("127.0.0.1", 0), max_body=size - 1))
+    ports = await sidecar.start()
+    try:
+        exporter = OTLPSpanExporter(endpoint=f"127.0.0.1:{ports.grpc}", insecure=True, timeout=2.0)
+        assert await asyncio.to_thread(exporter.export, spans) is SpanExportResult.FAILURE
+        await asyncio.to_thread(exporter.shutdown)
+        samples = await asyncio.to_thread(scrape, f"http://127.0.0.1:{ports.metrics}/metrics")
+    finally:
+        await sidecar.stop()
+    assert total(samples, "ragmon_spans_rejected_total", reason="too_large") == 2
+    assert total(samples, "ragmon_spans_rejected_total") == 2
+    assert total(samples, "ragmon_spans_received_total", transport="grpc") == 0
+    [record] = refusal_records()
+    assert (record.levelno, record.reason, record.status, record.transport, record.peer) == (
+        logging.WARNING, "too_large", "RESOURCE_EXHAUSTED", "grpc", "127.0.0.1")
+    assert record.user_agent.startswith("OTel-OTLP-Exporter-Python/")
+    assert record.detail.startswith(f"message of {size} bytes ")
 
 
 async def test_refused_requests_are_logged_once_per_reason_and_peer(serve, sink, sdk_spans, refusal_records):
