@@ -63,8 +63,13 @@ class RagChain:
         return "\n".join(f"[{n}] {doc.page_content}" for n, doc in enumerate(docs, 1))
 
     def used_contexts(self) -> tuple[Context, ...]:
-        # LangChain's instrumentor writes no document id or score: ids come from the metadata we set.
-        return tuple(Context(doc.metadata["id"], doc.page_content, None) for doc in self.used)
+        return langchain_contexts(self.used)
+
+
+def langchain_contexts(docs: list[LangChainDocument]) -> tuple[Context, ...]:
+    """What extraction must give for these documents: LangChain's instrumentors write no document id or
+    score, so the id is the metadata "id" the corpus was loaded with."""
+    return tuple(Context(doc.metadata["id"], doc.page_content, None) for doc in docs)
 
 
 def llama_index() -> VectorStoreIndex:

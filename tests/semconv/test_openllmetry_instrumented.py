@@ -16,7 +16,7 @@ from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
 import pytest
-from instrumented_apps import LANGCHAIN_ANSWER, LANGCHAIN_CORPUS, QUESTION, RagChain
+from instrumented_apps import LANGCHAIN_ANSWER, LANGCHAIN_CORPUS, QUESTION, RagChain, langchain_contexts
 from langchain_core.callbacks import BaseCallbackManager, CallbackManagerForRetrieverRun
 from langchain_core.documents import Document
 from langchain_core.embeddings import DeterministicFakeEmbedding
@@ -31,7 +31,6 @@ from opentelemetry.instrumentation.utils import unwrap
 from opentelemetry.sdk.trace import SpanLimits, TracerProvider
 from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 
-from ragmon.model import Context
 from ragmon.semconv.extract import ExtractionError, extract
 
 if TYPE_CHECKING:
@@ -61,11 +60,6 @@ def instrumented(recorder: Recorder) -> Iterator[Recorder]:
         yield recorder
 
 
-def expected_contexts(docs: list[Document]) -> tuple[Context, ...]:
-    """The instrumentor writes no id or score: the id is the metadata "id" the corpus was loaded with."""
-    return tuple(Context(doc.metadata["id"], doc.page_content, None) for doc in docs)
-
-
 def test_lcel_chain_question_documents_answer_and_citation(instrumented: Recorder) -> None:
     rag = RagChain()
     answer = rag.chain.invoke(QUESTION)
@@ -78,7 +72,7 @@ def test_lcel_chain_question_documents_answer_and_citation(instrumented: Recorde
     # The three documents the prompt was numbered with, in rank order; each id from metadata names
     # its own corpus text.
     assert len(rag.used) == 3
-    assert example.contexts == expected_contexts(rag.used)
+    assert example.contexts == langchain_contexts(rag.used)
     assert all(LANGCHAIN_CORPUS[context.id] == context.text for context in example.contexts)
     assert example.answer == LANGCHAIN_ANSWER
     # "[1]" in the answer is the first numbered document.
@@ -96,7 +90,7 @@ def test_streamed_chain(instrumented: Recorder) -> None:
     assert example is not None
     assert len(chunks) > 1
     assert example.question == QUESTION
-    assert example.contexts == expected_contexts(rag.used)
+    assert example.contexts == langchain_contexts(rag.used)
     assert example.answer == LANGCHAIN_ANSWER
 
 
@@ -108,7 +102,7 @@ async def test_async_chain(instrumented: Recorder) -> None:
 
     assert example is not None
     assert example.question == QUESTION
-    assert example.contexts == expected_contexts(rag.used)
+    assert example.contexts == langchain_contexts(rag.used)
     assert example.answer == LANGCHAIN_ANSWER
 
 
@@ -132,7 +126,7 @@ def test_retrieval_chain_with_mapping_input_and_output(instrumented: Recorder) -
     assert example is not None
     assert example.question == QUESTION
     assert example.answer == answer
-    assert example.contexts == expected_contexts(result["context"])
+    assert example.contexts == langchain_contexts(result["context"])
 
 
 def test_retriever_alone_gives_question_and_documents(instrumented: Recorder) -> None:
@@ -144,7 +138,7 @@ def test_retriever_alone_gives_question_and_documents(instrumented: Recorder) ->
     assert example is not None
     # No chain: the question is the retriever's query, and nothing was generated.
     assert example.question == QUESTION
-    assert example.contexts == expected_contexts(docs)
+    assert example.contexts == langchain_contexts(docs)
     assert example.answer is None
 
 
