@@ -1,25 +1,33 @@
-"""Deploy gates: `--gate NAME=VALUE` thresholds decided on a Report, and the exit codes CI acts on.
+"""Deploy gates: `--gate NAME=VALUE` thresholds decided on a Report, `--max-drop NAME=DELTA` changes
+against a baseline run, and the exit codes CI acts on.
 
-A gate is a minimum, except for the metrics in LOWER_IS_BETTER, which are maxima. A gated metric that no
-example could measure fails: "undefined" must never pass a deploy by accident.
+A gate is a minimum, except for the metrics in LOWER_IS_BETTER, which are maxima; a drop gate bounds how
+much worse a metric may get (lower, or higher for LOWER_IS_BETTER). A gated metric that no example could
+measure fails, in either run for a drop gate: "undefined" must never pass a deploy by accident.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Literal
+from dataclasses import dataclass, replace
+from typing import Literal, TypeVar
 
+from ragmon.baseline import Comparison, MetricChange, rounded
 from ragmon.errors import InputError
 from ragmon.metrics.aggregate import aggregate
-from ragmon.model import LOWER_IS_BETTER, METRIC_NAMES, Aggregate, Report
+from ragmon.model import LOWER_IS_BETTER, METRIC_NAMES, Aggregate, EvalConfig, Report
 
 EXIT_OK = 0
 EXIT_BREACHED = 1
 EXIT_ERROR = 2
 
 Op = Literal[">=", "<="]
+_G = TypeVar("_G", "Gate", "DropGate")
+
+
+def _op(metric: str) -> Op:
+    return "<=" if metric in LOWER_IS_BETTER else ">="
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,12 +37,28 @@ class Gate:
 
     @property
     def op(self) -> Op:
-        return "<=" if self.metric in LOWER_IS_BETTER else ">="
+        return _op(self.metric)
+
+
+@dataclass(frozen=True, slots=True)
+class DropGate:
+    """`--max-drop`: the metric may be worse than the baseline's by `max_drop` at most."""
+
+    metric: str
+    max_drop: float
+
+    @property
+    def op(self) -> Op:
+        return _op(self.metric)
 
 
 @dataclass(frozen=True, slots=True)
 class GateResult:
-    """`value` is what was compared (mean or interval bound), None when the metric was never observed."""
+    """`value` is what was compared (mean or interval bound), None when the metric was never observed.
+
+    A drop gate's (`max_drop` set) `value` is the change, this run's mean minus the baseline's on the
+    examples both measured (or the change's pessimistic interval bound), held against a `threshold` of
+    -max_drop (+max_drop for a maximum); `baseline` is the baseline's mean on those examples."""
 
     metric: str
     op: Op
@@ -42,30 +66,56 @@ class GateResult:
     value: float | None
     passed: bool
     reason: str
+    max_drop: float | None = None
+    baseline: float | None = None
+
+    @property
+    def label(self) -> str:
+        """The gate's name in every report, a JUnit test's name: a drop gate's names no threshold, which
+        moves with the baseline and would make each run's test a new one to a CI's test history."""
+        if self.max_drop is None:
+            return f"{self.metric} {self.op} {self.threshold:g}"
+        return f"{self.metric} {'rise' if self.op == '<=' else 'drop'} <= {self.max_drop:g} vs baseline"
 
 
 def parse_gate(text: str) -> Gate:
-    name, sep, raw = text.partition("=")
-    name = name.strip()
-    if not sep or not name:
-        raise InputError(f"--gate expects NAME=VALUE, got {text!r}")
-    if name not in METRIC_NAMES:
-        raise InputError(f"--gate {text!r}: unknown metric {name!r}; valid names: {', '.join(METRIC_NAMES)}")
-    try:
-        threshold = float(raw) + 0.0  # "-0" is 0.0, not a -0.0 that every report would print as "-0"
-    except ValueError:
-        raise InputError(f"--gate {text!r}: threshold {raw.strip()!r} is not a number") from None
-    if not 0.0 <= threshold <= 1.0:
-        raise InputError(f"--gate {text!r}: threshold must be between 0 and 1")
-    return Gate(name, threshold)
+    return Gate(*_metric_value("--gate", "threshold", text))
 
 
 def parse_gates(texts: Sequence[str]) -> tuple[Gate, ...]:
-    gates = tuple(parse_gate(text) for text in texts)
+    return _once("--gate", tuple(parse_gate(text) for text in texts))
+
+
+def parse_drop(text: str) -> DropGate:
+    return DropGate(*_metric_value("--max-drop", "drop", text))
+
+
+def parse_drops(texts: Sequence[str]) -> tuple[DropGate, ...]:
+    return _once("--max-drop", tuple(parse_drop(text) for text in texts))
+
+
+def _metric_value(flag: str, what: str, text: str) -> tuple[str, float]:
+    """NAME=VALUE with a known metric name and a value in [0, 1], as every metric is."""
+    name, sep, raw = text.partition("=")
+    name = name.strip()
+    if not sep or not name:
+        raise InputError(f"{flag} expects NAME=VALUE, got {text!r}")
+    if name not in METRIC_NAMES:
+        raise InputError(f"{flag} {text!r}: unknown metric {name!r}; valid names: {', '.join(METRIC_NAMES)}")
+    try:
+        value = float(raw) + 0.0  # "-0" is 0.0, not a -0.0 that every report would print as "-0"
+    except ValueError:
+        raise InputError(f"{flag} {text!r}: {what} {raw.strip()!r} is not a number") from None
+    if not 0.0 <= value <= 1.0:
+        raise InputError(f"{flag} {text!r}: {what} must be between 0 and 1")
+    return name, value
+
+
+def _once(flag: str, gates: tuple[_G, ...]) -> tuple[_G, ...]:
     names = [gate.metric for gate in gates]
     for name in names:
         if names.count(name) > 1:
-            raise InputError(f"--gate {name} is given {names.count(name)} times; give each metric once")
+            raise InputError(f"{flag} {name} is given {names.count(name)} times; give each metric once")
     return gates
 
 
@@ -103,6 +153,67 @@ def _interval(report: Report, metric: str, confidence: float) -> tuple[float, fl
     return aggregate(column, samples=config.bootstrap_samples, confidence=confidence, seed=config.seed).ci
 
 
+def decide_drops(comparison: Comparison, drops: Sequence[DropGate], confidence: float | None,
+                 config: EvalConfig) -> tuple[GateResult, ...]:
+    """Compare on the change of the means over the examples both runs measured or, given `confidence`,
+    on the bound of a paired bootstrap interval of that change least favourable to a pass (resampling
+    examples with `config`'s rounds and seed).
+
+    Paired, because the question is whether the same questions are answered worse. Either run's own
+    interval holds the spread between easy and hard questions, which both runs share: the candidate's
+    pessimistic bound held against the baseline's mean would fail an unchanged candidate whenever the
+    interval is wider than the allowed drop, as on any golden set of a few dozen examples. The per-example
+    differences cancel that spread: an unchanged run has an interval of [0, 0], and one answer gone wrong
+    among 15 widens it as far as resampling that one answer allows."""
+    return tuple(_decide_drop(comparison, drop, confidence, config) for drop in drops)
+
+
+def _decide_drop(comparison: Comparison, drop: DropGate, confidence: float | None,
+                 config: EvalConfig) -> GateResult:
+    change = comparison.metrics[drop.metric]
+    threshold = (drop.max_drop if drop.op == "<=" else -drop.max_drop) + 0.0
+
+    def result(value: float | None, passed: bool, reason: str) -> GateResult:
+        return GateResult(drop.metric, drop.op, threshold, value, passed, reason, drop.max_drop,
+                          change.baseline)
+
+    before, after, value = change.baseline, change.candidate, change.delta
+    if before is None or after is None or value is None:
+        return result(None, False, _undefined(change, comparison.shared))
+    label, means = "", ""
+    if confidence is not None:
+        percent = f"{confidence * 100:g}%"
+        interval = aggregate(change.differences, samples=config.bootstrap_samples, confidence=confidence,
+                             seed=config.seed).ci
+        if interval is None:
+            return result(None, False, f"no {percent} interval of the change from {change.n} example"
+                                       f"{'' if change.n == 1 else 's'} measured in both runs")
+        value = rounded(interval[0] if drop.op == ">=" else interval[1])
+        side = "lower" if drop.op == ">=" else "upper"
+        label, means = f" at the {side} {percent} bound of the change", "means "
+    worsening = value if drop.op == "<=" else -value
+    passed = worsening <= drop.max_drop
+    worse, better = ("rose", "fell") if drop.op == "<=" else ("dropped", "rose")
+    if worsening > 0:
+        amount, limit = fmt_pair(worsening, drop.max_drop)
+        moved = f"{worse} {amount} {'<=' if passed else '>'} {limit}"
+    else:
+        moved = f"{better} {-worsening:.4g}" if worsening else "unchanged"
+    return result(value, passed, f"{moved} against the baseline{label}: {means}{before:.4g} -> "
+                                 f"{after:.4g} on {change.n} examples in both runs")
+
+
+def _undefined(change: MetricChange, shared: int) -> str:
+    """Which run lacked the metric: the one to look at."""
+    if change.baseline_n == 0 and change.candidate_n == 0:
+        return "undefined in both runs: 0 observations"
+    if change.baseline_n == 0:
+        return "undefined in the baseline: 0 observations"
+    if change.candidate_n == 0:
+        return "undefined in this run: 0 observations"
+    return f"no example measured in both runs ({shared} examples in both)"
+
+
 def combine(runs: Sequence[Sequence[GateResult]], min_pass_rate: float) -> tuple[GateResult, ...]:
     """For a judge that can disagree with itself: a gate holds when it held in at least that share of runs."""
     if len(runs) == 1:
@@ -116,7 +227,7 @@ def combine(runs: Sequence[Sequence[GateResult]], min_pass_rate: float) -> tuple
         value = sum(values) / len(values) if values else None
         reason = (f"held in {held} of {len(runs)} runs (needs {needed}): "
                   + "; ".join(result.reason for result in per_run))
-        combined.append(GateResult(first.metric, first.op, first.threshold, value, held >= needed, reason))
+        combined.append(replace(first, value=value, passed=held >= needed, reason=reason))
     return tuple(combined)
 
 

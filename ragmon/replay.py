@@ -3,7 +3,9 @@
 Exit 0 when every gate held, 1 when one breached, 2 when the run could not complete (bad input, a judge
 that failed, an unreachable --target). The whole dataset is read and checked before any scoring, so a bad
 line 10,000 stops the run before a paid judge has been called 9,999 times. With --target the answers come
-from a running build instead of the file (see ragmon.target), all of them before scoring starts.
+from a running build instead of the file (see ragmon.target), all of them before scoring starts. With
+--baseline, --max-drop gates compare with an earlier run's JSON report (ragmon.baseline), read and checked
+to be comparable before scoring too.
 """
 
 from __future__ import annotations
@@ -27,11 +29,21 @@ from pathlib import Path
 from types import FrameType
 from typing import TYPE_CHECKING, TextIO
 
-from ragmon import datasets
+from ragmon import __version__, datasets
+from ragmon import baseline as baselines
 from ragmon.cli import EXIT_ERROR, EXIT_INTERRUPTED, EXIT_TERMINATED, Terminated, parse_known
 from ragmon.errors import InputError, MissingExtra, RagmonError
 from ragmon.evaluate import aevaluate, evaluate, example_claims, verdicts_without_judge
-from ragmon.gate import GateResult, combine, decide, exit_code, parse_gates
+from ragmon.gate import (
+    DropGate,
+    GateResult,
+    combine,
+    decide,
+    decide_drops,
+    exit_code,
+    parse_drops,
+    parse_gates,
+)
 from ragmon.judges.base import AsyncJudge, Judge
 from ragmon.judges.claude import add_cli_arguments as add_claude_arguments
 from ragmon.judges.claude import judge_from_args as claude_judge_from_args
@@ -59,6 +71,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="minimum for a metric (a maximum for hallucination_rate); repeatable")
     parser.add_argument("--confidence", type=_confidence, default=None, metavar="LEVEL",
                         help="gate on the pessimistic bound of this bootstrap interval (e.g. 0.95)")
+    parser.add_argument("--baseline", type=_optional_path, default=None, metavar="REPORT",
+                        help="a JSON report of an earlier run (main's --json, say) to gate against with "
+                             "--max-drop, on the examples both runs scored")
+    parser.add_argument("--max-drop", action="append", default=[], metavar="NAME=DELTA",
+                        help="fail when a metric falls below --baseline's by more than DELTA (rises above "
+                             "it, for hallucination_rate); repeatable")
     parser.add_argument("--judge", choices=JUDGES, default="lexical", help="claim judge (default lexical)")
     add_lexical_arguments(parser)
     _add_report_arguments(parser)
@@ -168,8 +186,13 @@ def _exit_status(exc: BaseException) -> int:
 
 def _replay(args: argparse.Namespace, started: tuple[datetime, float]) -> int:
     gates = parse_gates(args.gate)
+    drops = parse_drops(args.max_drop)
+    baseline = _baseline(args, drops)
     target = _target(args)
     judge = build_judge(args)
+    if baseline is not None:  # before scoring: a paid judge is not called for figures compared with nothing
+        baselines.check_comparable(baseline, json_report.json_value({"name": judge.name, **judge.settings()}),
+                                   args.k)
     not_rag: datasets.Skipped = []
     examples = list(datasets.load(args.datasets, skipped=not_rag))
     if not examples:  # a file with no record at all has raised already: only traces that are not RAG
@@ -200,23 +223,44 @@ def _replay(args: argparse.Namespace, started: tuple[datetime, float]) -> int:
                                             skip_judge_errors=args.judge_errors == "skip",
                                             concurrency=args.llm_concurrency)]
         gc.freeze()
-        results = combine([decide(report, gates, args.confidence) for report in reports], args.min_pass_rate)
-        report = reports[0]
+        comparisons = [None if baseline is None else baselines.compare(baseline, r) for r in reports]
+        results = combine([decide(r, gates, args.confidence)
+                           + (() if c is None else decide_drops(c, drops, args.confidence, r.config))
+                           for r, c in zip(reports, comparisons, strict=True)], args.min_pass_rate)
+        report, comparison = reports[0], comparisons[0]
         incomplete = _judge_failed(judge, reports, examples, len(not_rag))
-        _write_reports(report, results, args, _run_info(started), incomplete)
+        _write_reports(report, results, args, _run_info(started), incomplete, comparison)
     finally:
         progress.close()
         gc.unfreeze()
     if not args.quiet:
         if args.repeat > len(reports):
             _note(f"judge {judge.name} is deterministic: scored once, not {args.repeat} times")
-        if not gates and incomplete is None:
+        if not results and incomplete is None:
             _note("ragmon replay: warning: no --gate given: the run passes whatever the figures")
         runs = f"scored {len(reports)} times; figures below are from run 1\n" if len(reports) > 1 else ""
-        _print_summary(runs + text.render(report, results, incomplete=incomplete))
+        _print_summary(runs + text.render(report, results, incomplete=incomplete, comparison=comparison))
     if incomplete is not None:
         raise RunIncomplete(incomplete)
     return exit_code(results)
+
+
+def _baseline(args: argparse.Namespace, drops: Sequence[DropGate]) -> baselines.Baseline | None:
+    """The --baseline report, read and checked before anything is scored; each flag is useless alone."""
+    if drops and args.baseline is None:
+        raise InputError("--max-drop needs --baseline REPORT: the --json report of the run to compare with "
+                         "(main's, say)")
+    if args.baseline is None:
+        return None
+    if not drops:
+        raise InputError(f"--baseline {args.baseline} needs --max-drop NAME=DELTA (repeatable): without one, "
+                         "nothing is compared")
+    baseline = baselines.load(args.baseline)
+    if baseline.ragmon_version != __version__ and not args.quiet:
+        _note(f"ragmon replay: warning: the baseline {args.baseline} was written by ragmon "
+              f"{baseline.ragmon_version}, this is {__version__}: a judge that changed between them moves "
+              f"figures too")
+    return baseline
 
 
 def _judge_failed(judge: Judge, reports: Sequence[Report], examples: Sequence[Example],
@@ -269,13 +313,16 @@ def _print_summary(summary: str) -> None:
 
 
 def _write_reports(report: Report, results: Sequence[GateResult], args: argparse.Namespace,
-                   run_info: junit.RunInfo, incomplete: str | None) -> None:
+                   run_info: junit.RunInfo, incomplete: str | None,
+                   comparison: baselines.Comparison | None) -> None:
     """Every requested file, and the CI step summary when GitHub Actions provides one."""
-    page = functools.cache(lambda: markdown.render(report, results, worst=args.worst, incomplete=incomplete))
-    _write_all(args, as_json=lambda: json_report.render(report, results, incomplete=incomplete),
+    page = functools.cache(lambda: markdown.render(report, results, worst=args.worst, incomplete=incomplete,
+                                                   comparison=comparison))
+    _write_all(args, as_json=lambda: json_report.render(report, results, incomplete=incomplete,
+                                                        comparison=comparison),
                as_markdown=page,
                as_junit=lambda: junit.render(report, results, worst=args.worst, run=run_info,
-                                             incomplete=incomplete))
+                                             incomplete=incomplete, comparison=comparison))
 
 
 def _write_error_reports(args: argparse.Namespace, message: str, run_info: junit.RunInfo, *,
@@ -360,6 +407,11 @@ def _target(args: argparse.Namespace) -> Target | None:
 def _listed(skipped: Sequence[tuple[str, str]], shown: int = 5) -> str:
     more = f" and {len(skipped) - shown} more (all listed in the reports)" if len(skipped) > shown else ""
     return ", ".join(example_id for example_id, _ in skipped[:shown]) + more
+
+
+def _optional_path(text: str) -> Path | None:
+    """An empty RAGMON_BASELINE (a CI variable left unset) is no baseline, not the current directory."""
+    return Path(text) if text else None
 
 
 def _confidence(text: str) -> float:

@@ -1,22 +1,28 @@
-"""Gate parsing and decisions on hand-built Reports: min vs max, undefined fails, interval bounds, repeats."""
+"""Gate parsing and decisions on hand-built Reports: min vs max, undefined fails, interval bounds, repeats;
+drop gates on hand-built comparisons with a baseline."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
 import pytest
 
+from ragmon.baseline import Baseline, BaselineExample, Comparison, compare
 from ragmon.errors import InputError
 from ragmon.gate import (
     EXIT_BREACHED,
     EXIT_ERROR,
     EXIT_OK,
+    DropGate,
     Gate,
     GateResult,
     combine,
     decide,
+    decide_drops,
     exit_code,
     fmt_pair,
+    parse_drops,
     parse_gate,
     parse_gates,
 )
@@ -162,3 +168,122 @@ def test_minus_zero_threshold_reads_as_zero() -> None:
     assert str(gate.threshold) == "0.0"
     (result,) = decide(report_with({"recall": Aggregate(0.0, 1, (0.0, 0.0))}), [gate])
     assert result.passed and result.reason == "0 >= 0"
+
+
+# --- drop gates: --max-drop against a baseline ------------------------------------------------------
+
+
+def comparison_of(before: dict[str, list[float | None]], after: dict[str, list[float | None]]) -> Comparison:
+    """Example e<i> has before[metric][i] in the baseline and after[metric][i] in this run."""
+    count = max(len(col) for col in before.values())
+    examples = {f"e{i}": BaselineExample({name: col[i] for name, col in before.items()}, frozenset())
+                for i in range(count)}
+    return compare(Baseline("main.json", "0.1.0", {"name": "lexical"}, 5, examples), report_with({}, after))
+
+
+def drops(comparison: Comparison, *texts: str, confidence: float | None = None,
+          config: EvalConfig | None = None) -> tuple[GateResult, ...]:
+    return decide_drops(comparison, parse_drops(texts), confidence, config or EvalConfig())
+
+
+def test_parse_drops_names_its_flag() -> None:
+    assert parse_drops(["groundedness=0.02", " hallucination_rate = 0.03"]) == (
+        DropGate("groundedness", 0.02), DropGate("hallucination_rate", 0.03))
+    with pytest.raises(InputError, match=r"^--max-drop 'groundedness=lots': drop 'lots' is not a number$"):
+        parse_drops(["groundedness=lots"])
+    with pytest.raises(InputError, match=r"^--max-drop 'recall=2': drop must be between 0 and 1$"):
+        parse_drops(["recall=2"])
+    with pytest.raises(InputError, match=r"^--max-drop 'faithful=0\.1': unknown metric 'faithful'; valid"):
+        parse_drops(["faithful=0.1"])
+    with pytest.raises(InputError, match=r"^--max-drop groundedness is given 2 times"):
+        parse_drops(["groundedness=0.1", "groundedness=0.2"])
+
+
+def test_a_drop_beyond_the_allowed_one_breaches_and_a_smaller_one_holds() -> None:
+    # Groundedness 1, 1, 0.5, 1 in the baseline (mean 0.875), 1, 0.5, 0.5, 1 now (mean 0.75): -0.125.
+    # Hallucination the other way round: 0.125 -> 0.25, a rise of 0.125.
+    comparison = comparison_of({"groundedness": [1.0, 1.0, 0.5, 1.0], "hallucination_rate": [0, 0, 0.5, 0]},
+                               {"groundedness": [1.0, 0.5, 0.5, 1.0], "hallucination_rate": [0, 0.5, 0.5, 0]})
+    (breached,) = drops(comparison, "groundedness=0.1")
+    held, rose = drops(comparison, "groundedness=0.2", "hallucination_rate=0.1")
+    why = "dropped 0.125 > 0.1 against the baseline: 0.875 -> 0.75 on 4 examples in both runs"
+    assert breached == GateResult("groundedness", ">=", -0.1, -0.125, False, why, 0.1, 0.875)
+    assert held.passed and held.reason.startswith("dropped 0.125 <= 0.2 against the baseline")
+    assert (rose.op, rose.threshold, rose.value, rose.passed) == ("<=", 0.1, 0.125, False)
+    assert rose.reason == "rose 0.125 > 0.1 against the baseline: 0.125 -> 0.25 on 4 examples in both runs"
+    assert (breached.label, rose.label) == ("groundedness drop <= 0.1 vs baseline",
+                                           "hallucination_rate rise <= 0.1 vs baseline")
+    assert exit_code((held,)) == EXIT_OK and exit_code((held, breached)) == EXIT_BREACHED
+
+
+def test_improvement_and_no_change_hold_even_at_zero() -> None:
+    comparison = comparison_of({"groundedness": [0.5, 1.0], "hallucination_rate": [0.5, 0.0]},
+                               {"groundedness": [1.0, 1.0], "hallucination_rate": [0.0, 0.0]})
+    up, down = drops(comparison, "groundedness=0", "hallucination_rate=0")
+    assert up.passed and up.reason == "rose 0.25 against the baseline: 0.75 -> 1 on 2 examples in both runs"
+    assert down.passed and down.reason.startswith("fell 0.25 against the baseline")
+    (same,) = drops(comparison_of({"recall": [0.5]}, {"recall": [0.5]}), "recall=0")
+    assert same.passed and same.value == 0.0 and same.reason.startswith("unchanged against the baseline")
+
+
+def test_a_drop_of_exactly_the_allowed_amount_holds() -> None:
+    # 50 examples at 1.0, then one of them at 0: 49 / 50 = 0.98, a drop of 0.02, which in floats is
+    # 1.0 - 0.98 = 0.020000000000000018 and would breach 0.02 by rounding alone.
+    comparison = comparison_of({"groundedness": [1.0] * 50}, {"groundedness": [1.0] * 49 + [0.0]})
+    (result,) = drops(comparison, "groundedness=0.02")
+    assert result.passed and result.value == -0.02
+    assert result.reason.startswith("dropped 0.02 <= 0.02 against the baseline")
+
+
+@pytest.mark.parametrize(("before", "after", "reason"), [
+    ([None, None], [1.0, None], "undefined in the baseline: 0 observations"),
+    ([1.0, None], [None, None], "undefined in this run: 0 observations"),
+    ([None, None], [None, None], "undefined in both runs: 0 observations"),
+    ([1.0, None], [None, 1.0], "no example measured in both runs (2 examples in both)"),
+])
+def test_undefined_is_no_zero_and_the_reason_names_the_run_that_lacked_it(
+        before: list[float | None], after: list[float | None], reason: str) -> None:
+    (result,) = drops(comparison_of({"citation_accuracy": before}, {"citation_accuracy": after}),
+                      "citation_accuracy=1")  # even the loosest drop gate fails
+    assert (result.passed, result.value, result.reason) == (False, None, reason)
+
+
+def test_confidence_bounds_the_paired_change() -> None:
+    # 15 examples: 14 at 1 in both runs, and one at 1 in the baseline and 2/3 now: a mean change of
+    # -(1/3) / 15 = -0.0222. The bootstrap resamples the per-example changes: a resample holding k copies
+    # of the regressed one changes by -k/45, k ~ Binomial(15, 1/15). P(k >= 3) = 7.5%, P(k >= 4) = 1.6%
+    # and P(k >= 5) = 0.2%, so the 2.5% quantile of 1,000 resamples is at k = 3 or, by the luck of the
+    # draw, 4: -3/45 = -0.0667 or -4/45 = -0.0889. A 0.05 allowance holds on the mean, not on the bound.
+    comparison = comparison_of({"groundedness": [1.0] * 15}, {"groundedness": [1.0] * 14 + [2 / 3]})
+    (on_mean,) = drops(comparison, "groundedness=0.05")
+    (on_bound,) = drops(comparison, "groundedness=0.05", confidence=0.95)
+    assert on_mean.passed and on_mean.value == pytest.approx(-1 / 45)
+    assert not on_bound.passed and on_bound.value is not None
+    assert min(abs(on_bound.value + 3 / 45), abs(on_bound.value + 4 / 45)) < 1e-6
+    assert re.fullmatch(r"dropped 0\.0(6667|8889) > 0\.05 against the baseline at the lower 95% bound of the "
+                        r"change: means 1 -> 0\.9778 on 15 examples in both runs", on_bound.reason)
+
+
+def test_confidence_passes_an_unchanged_run_whatever_its_spread() -> None:
+    # Half the examples at 0 and half at 1 in both runs: each run's own 95% interval of the mean is about
+    # 0.5 +- 1.96 * sqrt(0.25 / 20) = [0.28, 0.72], so "this run's lower bound against the baseline's mean"
+    # would fail any allowance under 0.2. The paired changes are all 0: the interval is [0, 0].
+    column: list[float | None] = [0.0, 1.0] * 10
+    (result,) = drops(comparison_of({"groundedness": column}, {"groundedness": column}), "groundedness=0",
+                      confidence=0.95)
+    assert result.passed and result.value == 0.0
+    # A library user's EvalConfig(bootstrap_samples=0) asks for no intervals: nothing to bound, no pass.
+    (none,) = drops(comparison_of({"groundedness": [1.0, 1.0]}, {"groundedness": [1.0, 0.5]}),
+                    "groundedness=0.5", confidence=0.95, config=EvalConfig(bootstrap_samples=0))
+    assert (none.passed, none.reason) == (False, "no 95% interval of the change from 2 examples measured in "
+                                                 "both runs")
+
+
+def test_repeated_runs_keep_what_makes_a_drop_gate() -> None:
+    def run(passed: bool, value: float) -> tuple[GateResult, ...]:
+        return (GateResult("groundedness", ">=", -0.02, value, passed, "x", 0.02, 0.9),)
+
+    (held,) = combine([run(True, -0.01), run(False, -0.03)], min_pass_rate=0.5)
+    assert (held.passed, held.max_drop, held.baseline, held.label) == (
+        True, 0.02, 0.9, "groundedness drop <= 0.02 vs baseline")
+    assert held.value == pytest.approx(-0.02)

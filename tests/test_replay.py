@@ -11,6 +11,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import re
 import subprocess
 import xml.etree.ElementTree as ET
 from collections.abc import Mapping
@@ -474,7 +475,8 @@ def test_an_error_replaces_the_previous_runs_reports(ragmon_cmd: list[str], tmp_
     assert done.returncode == 2 and done.stderr.splitlines() == [f"ragmon replay: error: {why}"]
     assert json.loads((out / "r.json").read_text()) == {
         "ragmon_version": ragmon.__version__, "judge": {}, "k": None, "examples": 0, "aggregates": {},
-        "gates": [], "passed": False, "complete": False, "error": why, "results": [], "skipped": []}
+        "gates": [], "passed": False, "complete": False, "error": why, "baseline": None, "results": [],
+        "skipped": []}
     suite = ET.parse(out / "r.xml").getroot()
     assert (suite.get("tests"), suite.get("failures"), suite.get("errors")) == ("1", "0", "1")
     error = suite.find("testcase/error")
@@ -588,7 +590,8 @@ def test_a_refused_command_line_replaces_the_previous_runs_reports(
     assert err.startswith("usage: ragmon") and err.endswith(f"error: {why}\n")  # argparse's own, as before
     assert json.loads((tmp_path / "r.json").read_text()) == {
         "ragmon_version": ragmon.__version__, "judge": {}, "k": None, "examples": 0, "aggregates": {},
-        "gates": [], "passed": False, "complete": False, "error": why, "results": [], "skipped": []}
+        "gates": [], "passed": False, "complete": False, "error": why, "baseline": None, "results": [],
+        "skipped": []}
     error_page = ("## ragmon replay: INCOMPLETE\n\nThe run could not complete (exit status 2), so no gate "
                   f"was decided:\n\n> {why}\n")
     assert (tmp_path / "r.md").read_text() == error_page
@@ -623,3 +626,178 @@ def test_progress_names_the_work_it_counts_and_a_slow_rate_is_not_shown_as_zero(
     clock.now = 36.0
     logged(15, 32)
     assert log.getvalue() == "asked 15 of 32 questions\n"
+
+
+# --- gating against a baseline run (--baseline, --max-drop) ---------------------------------------
+
+INVENTED = "Purple elephants sing opera."
+DROPS = ("--max-drop", "groundedness=0.02", "--max-drop", "hallucination_rate=0.03")
+
+
+def golden_rows() -> list[dict[str, Any]]:
+    return [json.loads(line) for line in GOLDEN.read_text(encoding="utf-8").splitlines()]
+
+
+def write_rows(path: Path, rows: list[dict[str, Any]]) -> Path:
+    path.write_text("".join(json.dumps(row) + "\n" for row in rows), encoding="utf-8")
+    return path
+
+
+def baseline_report(ragmon_cmd: list[str], tmp_path: Path, *args: str | Path) -> Path:
+    """The golden set's JSON report, as main's CI run would leave it."""
+    path = tmp_path / "main.json"
+    done = replay(ragmon_cmd, GOLDEN, "--json", path, "--quiet", *args, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    return path
+
+
+def test_an_unchanged_run_passes_against_its_baseline_and_its_report_is_the_next_baseline(
+        ragmon_cmd: list[str], tmp_path: Path) -> None:
+    main_json = baseline_report(ragmon_cmd, tmp_path)
+    done = replay(ragmon_cmd, GOLDEN, "--baseline", main_json, *DROPS, "--json", "next.json", cwd=tmp_path)
+    assert (done.returncode, done.stderr) == (0, "")  # drop gates are gates: no "no --gate" warning
+    lines = done.stdout.splitlines()
+    # Groundedness (14 + 2/3) / 15 = 0.9778 in both runs, on the 15 examples with claims.
+    assert "gate groundedness drop <= 0.02 vs baseline: ok (unchanged against the baseline: 0.9778 -> " \
+           "0.9778 on 15 examples in both runs)" in lines
+    assert f"baseline {main_json}: 17 examples in both runs, 0 new, 0 gone" in lines
+    assert "regressed" not in done.stdout and lines[-1] == "PASS"
+    # The report of a run gated on a baseline is itself a baseline; an older ragmon's gets a warning.
+    doc = json.loads((tmp_path / "next.json").read_text(encoding="utf-8"))
+    assert doc["passed"] is True and doc["baseline"]["regressed"] == []
+    doc["ragmon_version"] = "0.0.1"
+    (tmp_path / "old.json").write_text(json.dumps(doc), encoding="utf-8")
+    done = replay(ragmon_cmd, GOLDEN, "--baseline", "old.json", *DROPS, cwd=tmp_path)
+    assert done.returncode == 0 and done.stdout.splitlines()[-1] == "PASS"
+    assert done.stderr == (f"ragmon replay: warning: the baseline old.json was written by ragmon 0.0.1, this "
+                           f"is {ragmon.__version__}: a judge that changed between them moves figures too\n")
+
+
+def test_a_drop_gate_breach_names_the_regressed_sentence_in_every_report(ragmon_cmd: list[str],
+                                                                         tmp_path: Path) -> None:
+    main_json = baseline_report(ragmon_cmd, tmp_path)
+    rows = golden_rows()
+    for row in rows:
+        if row["id"] == "ret-001":  # 2 supported claims; an invented third makes it 2/3
+            row["answer"] += f" {INVENTED}"
+    candidate = write_rows(tmp_path / "candidate.jsonl", rows)
+    summary = tmp_path / "summary.md"
+    out = tmp_path / "out"
+    reports = ("--json", out / "r.json", "--markdown", out / "r.md", "--junit", out / "r.xml")
+    done = replay(ragmon_cmd, candidate, "--baseline", main_json, *DROPS, "--gate", "groundedness=0.9",
+                  *reports, cwd=tmp_path, env={"GITHUB_STEP_SUMMARY": str(summary)})
+    # By hand: baseline (14 + 2/3) / 15 = 44/45 = 0.9778; now (13 + 2/3 + 2/3) / 15 = 43/45 = 0.9556, a drop
+    # of 1/45 = 0.02222 > 0.02; hallucination rises by as much, <= 0.03; 0.9556 >= 0.9 holds. Exit 1.
+    assert done.returncode == 1, done.stderr
+    why = "dropped 0.02222 > 0.02 against the baseline: 0.9778 -> 0.9556 on 15 examples in both runs"
+    lines = done.stdout.splitlines()
+    assert lines[-1] == f"FAIL: groundedness {why}"
+    assert "gate groundedness >= 0.9: ok (0.9556 >= 0.9)" in lines
+    assert ("gate hallucination_rate rise <= 0.03 vs baseline: ok (rose 0.02222 <= 0.03 against the "
+            "baseline: 0.02222 -> 0.04444 on 15 examples in both runs)") in lines
+    start = lines.index("regressed examples (1 of 1 whose groundedness fell against the baseline):")
+    # ref-001's weak sentence was unsupported in the baseline too: not a regression.
+    assert lines[start + 1:start + 3] == ["  ret-001: groundedness 1 -> 0.6667", f'    "{INVENTED}"']
+
+    doc = json.loads((out / "r.json").read_text(encoding="utf-8"))
+    assert (doc["passed"], doc["complete"]) == (False, True)
+    assert [(g["metric"], g["max_drop"], g["passed"]) for g in doc["gates"]] == [
+        ("groundedness", None, True), ("groundedness", 0.02, False), ("hallucination_rate", 0.03, True)]
+    assert [(r["id"], [c["text"] for c in r["newly_unsupported"]]) for r in doc["baseline"]["regressed"]] == [
+        ("ret-001", [INVENTED])]
+    assert doc["baseline"]["metrics"]["groundedness"]["delta"] == pytest.approx(-1 / 45)
+
+    page = (out / "r.md").read_text(encoding="utf-8")
+    assert page.startswith(f"## ragmon replay: FAIL: groundedness {why}\n")
+    regressions = page[page.index("### Regressions against the baseline"):page.index("### Weakest")]
+    assert "#### `ret-001`: groundedness 1 -> 0.6667" in regressions and f"> {INVENTED}\n" in regressions
+    assert WEAK_SENTENCE not in regressions
+    assert summary.read_text(encoding="utf-8") == page
+
+    suite = ET.parse(out / "r.xml").getroot()
+    assert (suite.get("tests"), suite.get("failures"), suite.get("errors")) == ("3", "1", "0")
+    failure = suite.find("testcase[@name='groundedness drop <= 0.02 vs baseline']/failure")
+    assert failure is not None and failure.text is not None
+    assert "ret-001: groundedness 1 -> 0.6667" in failure.text and f'"{INVENTED}"' in failure.text
+
+    # The same from the environment, as a CI job would set it; --confidence bounds the paired change:
+    # one example of 15 down by 1/3 gives a lower 95% bound of -3/45 = -0.0667 or -4/45 = -0.0889 (worked
+    # out in tests/test_gate.py), beyond a 0.05 allowance the mean's 0.0222 is within.
+    env = {"RAGMON_BASELINE": str(main_json), "RAGMON_MAX_DROP": "groundedness=0.02,hallucination_rate=0.03"}
+    from_env = replay(ragmon_cmd, candidate, cwd=tmp_path, env=env)
+    assert from_env.returncode == 1 and from_env.stdout.splitlines()[-1] == f"FAIL: groundedness {why}"
+    bounded = replay(ragmon_cmd, candidate, "--baseline", main_json, "--max-drop", "groundedness=0.05",
+                     "--confidence", "0.95", cwd=tmp_path)
+    assert bounded.returncode == 1
+    assert re.match(r"FAIL: groundedness dropped 0\.0(6667|8889) > 0\.05 against the baseline at the lower "
+                    r"95% bound of the change: means 0\.9778 -> 0\.9556", bounded.stdout.splitlines()[-1])
+
+
+def test_a_growing_golden_set_is_compared_on_the_shared_examples(ragmon_cmd: list[str],
+                                                                 tmp_path: Path) -> None:
+    # The baseline lacked ret-002 and had old-001 (since removed); this run adds ret-002 and new-001, whose
+    # one claim is unsupported. Shared: the other 16, 14 of them with claims, at (13 + 2/3) / 14 in both
+    # runs: unchanged. Over each whole run the means are (14 + 2/3 + 0) / 16 = 0.9167 now against
+    # (13 + 2/3 + 1) / 15 = 0.9778 then, a drop of 0.061 that adding a hard question is not.
+    rows = golden_rows()
+    old = {"id": "old-001", "question": "Do you ship abroad?", "answer": "We ship to 40 countries.",
+           "contexts": [{"id": "pol-intl", "text": "We ship to 40 countries."}]}
+    new = {"id": "new-001", "question": "Do you price match?", "answer": "We match any competitor's price.",
+           "contexts": [{"id": "pol-returns", "text": "Returns are accepted."}]}
+    before = write_rows(tmp_path / "before.jsonl", [row for row in rows if row["id"] != "ret-002"] + [old])
+    assert replay(ragmon_cmd, before, "--json", "main.json", "--quiet", cwd=tmp_path).returncode == 0
+    now = write_rows(tmp_path / "now.jsonl", [*rows, new])
+    done = replay(ragmon_cmd, now, "--baseline", "main.json", *DROPS, "--json", "r.json", cwd=tmp_path)
+    assert done.returncode == 0, done.stdout
+    assert "baseline main.json: 16 examples in both runs, 2 new, 1 gone (old-001)" in done.stdout.splitlines()
+    doc = json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))
+    assert doc["aggregates"]["groundedness"]["mean"] == pytest.approx((14 + 2 / 3) / 16)
+    baseline = doc["baseline"]
+    assert (baseline["shared"], baseline["new"], baseline["gone"]) == (16, 2, 1)
+    assert baseline["gone_ids"] == ["old-001"]
+    shared = pytest.approx((13 + 2 / 3) / 14)
+    assert baseline["metrics"]["groundedness"] == {"baseline": shared, "candidate": shared, "delta": 0.0,
+                                                   "n": 14}
+
+
+def test_an_incomparable_baseline_exits_2_before_scoring(ragmon_cmd: list[str], tmp_path: Path) -> None:
+    main_json = baseline_report(ragmon_cmd, tmp_path, "--lexical-threshold", "0.5", "--k", "3")
+    done = replay(ragmon_cmd, GOLDEN, "--baseline", main_json, *DROPS, "--json", "r.json", cwd=tmp_path)
+    why = (f"{main_json}: the baseline is not comparable with this run: judge threshold 0.5 in the baseline, "
+           f"{LexicalJudge().threshold} in this run; k 3 in the baseline, 5 in this run (score both with the "
+           f"same judge, judge settings and --k)")
+    assert (done.returncode, done.stdout, done.stderr) == (2, "", f"ragmon replay: error: {why}\n")
+    doc = json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))
+    assert (doc["complete"], doc["passed"], doc["error"]) == (False, False, why)
+
+
+@pytest.mark.parametrize("baseline", ["incomplete", "dataset"])
+def test_a_baseline_that_is_no_finished_report_exits_2_naming_it(ragmon_cmd: list[str], tmp_path: Path,
+                                                                 baseline: str) -> None:
+    if baseline == "incomplete":  # main's run stopped on a missing dataset: its report says so
+        missing = tmp_path / "missing.jsonl"
+        assert replay(ragmon_cmd, missing, "--json", "main.json", cwd=tmp_path).returncode == 2
+        path = tmp_path / "main.json"
+        why = (f"{path}: the baseline run did not complete ({missing}: cannot read dataset: No such file or "
+               f"directory), so it has no figures to compare with")
+    else:  # the golden set given by mistake
+        path = GOLDEN
+        why = (f"{GOLDEN}:2: the baseline is not valid JSON (Extra data, column 1): give a report written by "
+               f"`ragmon replay --json`")
+    done = replay(ragmon_cmd, GOLDEN, "--baseline", path, *DROPS, cwd=tmp_path)
+    assert (done.returncode, done.stdout, done.stderr) == (2, "", f"ragmon replay: error: {why}\n")
+
+
+@pytest.mark.parametrize(("args", "env", "why"), [
+    (("--max-drop", "groundedness=0.02"), {}, "--max-drop needs --baseline REPORT"),
+    ((), {"RAGMON_MAX_DROP": "groundedness=0.02"}, "--max-drop needs --baseline REPORT"),
+    (("--max-drop", "groundedness=0.02"), {"RAGMON_BASELINE": ""}, "--max-drop needs --baseline REPORT"),
+    (("--baseline", "main.json"), {}, "--baseline main.json needs --max-drop NAME=DELTA (repeatable)"),
+    (("--baseline", "main.json", "--max-drop", "groundedness"), {}, "--max-drop expects NAME=VALUE"),
+])
+def test_max_drop_and_baseline_need_each_other(ragmon_cmd: list[str], tmp_path: Path, args: tuple[str, ...],
+                                               env: dict[str, str], why: str) -> None:
+    baseline_report(ragmon_cmd, tmp_path)
+    done = replay(ragmon_cmd, GOLDEN, *args, cwd=tmp_path, env=env)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.startswith(f"ragmon replay: error: {why}") and len(done.stderr.splitlines()) == 1

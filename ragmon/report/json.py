@@ -14,16 +14,19 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ragmon import __version__
+from ragmon.baseline import Comparison
 from ragmon.gate import GateResult
-from ragmon.model import ExampleResult, Report
+from ragmon.model import ClaimVerdict, ExampleResult, Report
 
 
-def to_dict(report: Report, gates: Sequence[GateResult], *, incomplete: str | None = None) -> dict[str, Any]:
+def to_dict(report: Report, gates: Sequence[GateResult], *, incomplete: str | None = None,
+            comparison: Comparison | None = None) -> dict[str, Any]:
     """`incomplete` is the error that stopped the run after scoring: the figures are kept, and said to be
-    no verdict."""
+    no verdict. `comparison` is against the `--baseline` run, when there is one (else `baseline` is null).
+    The report is itself a baseline for a later run (ragmon.baseline reads it)."""
     return {
         "ragmon_version": __version__,
-        "judge": _clean(dict(report.judge)),
+        "judge": json_value(dict(report.judge)),
         "k": report.k,
         "examples": len(report.results),
         "aggregates": {
@@ -32,43 +35,65 @@ def to_dict(report: Report, gates: Sequence[GateResult], *, incomplete: str | No
         },
         "gates": [
             {"metric": g.metric, "op": g.op, "threshold": g.threshold, "value": _number(g.value),
-             "passed": g.passed, "reason": g.reason}
+             "passed": g.passed, "reason": g.reason, "max_drop": g.max_drop, "baseline": _number(g.baseline)}
             for g in gates
         ],
         "passed": incomplete is None and all(g.passed for g in gates),
         "complete": incomplete is None,
         "error": incomplete,
+        "baseline": None if comparison is None else _baseline(comparison),
         "results": [_result(r) for r in report.results],
         "skipped": [{"id": example_id, "reason": reason} for example_id, reason in report.skipped],
     }
 
 
-def render(report: Report, gates: Sequence[GateResult], *, incomplete: str | None = None) -> str:
+def render(report: Report, gates: Sequence[GateResult], *, incomplete: str | None = None,
+           comparison: Comparison | None = None) -> str:
     """Compact: the C encoder only runs without `indent`, and a 10,000-example report is for tools (`jq`)."""
-    return _dumps(to_dict(report, gates, incomplete=incomplete))
+    return _dumps(to_dict(report, gates, incomplete=incomplete, comparison=comparison))
 
 
 def render_error(message: str) -> str:
     """A run that stopped before it had figures (bad input, an unreachable target, a judge error): every
     key of a full report, empty, so `jq '.results[]'` or `.gates | length` still work on it."""
     return _dumps({"ragmon_version": __version__, "judge": {}, "k": None, "examples": 0, "aggregates": {},
-                   "gates": [], "passed": False, "complete": False, "error": message, "results": [],
-                   "skipped": []})
+                   "gates": [], "passed": False, "complete": False, "error": message, "baseline": None,
+                   "results": [], "skipped": []})
 
 
 def _dumps(doc: dict[str, Any]) -> str:
     return json.dumps(doc, ensure_ascii=False, allow_nan=False) + "\n"
 
 
+def _baseline(comparison: Comparison) -> dict[str, Any]:
+    """Every regressed example, as `results` holds every example: the file is for tools, not for reading."""
+    return {
+        "path": comparison.path,
+        "ragmon_version": comparison.ragmon_version,
+        "shared": comparison.shared,
+        "new": comparison.new,
+        "gone": len(comparison.gone),
+        "gone_ids": list(comparison.gone),
+        "metrics": {name: {"baseline": _number(change.baseline), "candidate": _number(change.candidate),
+                           "delta": _number(change.delta), "n": change.n}
+                    for name, change in comparison.metrics.items()},
+        "regressed": [{"id": change.result.example.id, "before": _number(change.before),
+                       "after": _number(change.after),
+                       "newly_unsupported": [_claim(v) for v in change.newly_unsupported]}
+                      for change in comparison.regressed],
+    }
+
+
+def _claim(v: ClaimVerdict) -> dict[str, Any]:
+    return {"text": v.claim.text, "start": v.claim.start, "end": v.claim.end, "supported": v.supported,
+            "supporting_ids": list(v.supporting_ids), "reason": v.reason}
+
+
 def _result(result: ExampleResult) -> dict[str, Any]:
     return {
         "id": result.example.id,
         "metrics": {name: _number(value) for name, value in result.metrics.items()},
-        "claims": [
-            {"text": v.claim.text, "start": v.claim.start, "end": v.claim.end, "supported": v.supported,
-             "supporting_ids": list(v.supporting_ids), "reason": v.reason}
-            for v in result.verdicts
-        ],
+        "claims": [_claim(v) for v in result.verdicts],
         "relevant_not_retrieved": list(result.relevant_not_retrieved),
         "retrieved_unused": list(result.retrieved_unused),
     }
@@ -84,14 +109,15 @@ def _interval(ci: tuple[float, float] | None) -> list[float] | None:
     return [ci[0], ci[1]]
 
 
-def _clean(value: Any) -> Any:
-    """Judge settings as JSON: non-finite floats become null, tuples lists, anything else its text."""
+def json_value(value: Any) -> Any:
+    """Judge settings as JSON: non-finite floats become null, tuples lists, anything else its text. What
+    the report records, so what a run's judge is compared with a baseline's as."""
     if isinstance(value, float):
         return _number(value)
     if value is None or isinstance(value, str | int | bool):
         return value
     if isinstance(value, Mapping):
-        return {str(key): _clean(item) for key, item in value.items()}
+        return {str(key): json_value(item) for key, item in value.items()}
     if isinstance(value, Sequence):
-        return [_clean(item) for item in value]
+        return [json_value(item) for item in value]
     return str(value)

@@ -2,9 +2,10 @@
 
 A failure's text is what a CI page shows for a failed test, so it names the examples that pulled the
 gated metric over its threshold, worst first, with each unsupported sentence and the judge's reason when
-the metric is one of claims. Bounded (`worst` examples, a few sentences each, clipped) so a 10,000-example
-run stays a small file. The suite's system-out carries the terminal summary: every figure, not only the
-gated ones.
+the metric is one of claims; for a drop gate (`--max-drop`, class `ragmon.baseline`), the shared examples
+that got worse than in the baseline, with their newly unsupported sentences. Bounded (`worst` examples, a
+few sentences each, clipped) so a 10,000-example run stays a small file. The suite's system-out carries
+the terminal summary: every figure, not only the gated ones.
 
 Valid against the Apache Ant JUnit schema that many readers assume (windyroad's JUnit.xsd): the suite
 carries `timestamp` (UTC, no zone, as the schema wants), `hostname` and `time`, each test case a `time`
@@ -22,13 +23,12 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from ragmon import __version__
+from ragmon.baseline import CLAIM_METRICS, Comparison
 from ragmon.gate import GateResult
 from ragmon.model import Report
 from ragmon.report import text
 from ragmon.report.markdown import DEFAULT_WORST
 
-CLAIM_METRICS = frozenset({"groundedness", "hallucination_rate"})
-"""Metrics decided by the unsupported sentences themselves; the others are listed by value alone."""
 SENTENCES_SHOWN = 5
 """Unsupported sentences quoted per example in a failure."""
 WIDTH = 300
@@ -47,29 +47,34 @@ class RunInfo:
 
 
 def render(report: Report, gates: Sequence[GateResult], *, worst: int = DEFAULT_WORST,
-           run: RunInfo | None = None, incomplete: str | None = None) -> str:
-    """`run` defaults to now, 0 seconds; `incomplete` is the error that stopped the run after scoring."""
+           run: RunInfo | None = None, incomplete: str | None = None,
+           comparison: Comparison | None = None) -> str:
+    """`run` defaults to now, 0 seconds; `incomplete` is the error that stopped the run after scoring;
+    `comparison` is against the `--baseline` run, which the drop gates among `gates` were decided on."""
+    summary = text.render(report, gates, incomplete=incomplete, comparison=comparison)
     if incomplete is not None:
         suite = _suite(run, tests=1, failures=0, errors=1)
-        _properties(suite, report)
+        _properties(suite, report, comparison)
         _error_case(suite, incomplete)
-        return _finish(suite, text.render(report, gates, incomplete=incomplete))
+        return _finish(suite, summary)
     suite = _suite(run, tests=len(gates), failures=sum(not g.passed for g in gates), errors=0)
-    _properties(suite, report)
+    _properties(suite, report, comparison)
     for g in gates:
-        name = f"{g.metric} {g.op} {g.threshold:g}"
-        case = ET.SubElement(suite, "testcase", classname="ragmon.gate", name=name, time="0")
+        classname = "ragmon.gate" if g.max_drop is None else "ragmon.baseline"
+        case = ET.SubElement(suite, "testcase", classname=classname, name=g.label, time="0")
         if not g.passed:
             failure = ET.SubElement(case, "failure", message=f"{g.metric} {g.reason}", type="GateBreached")
-            failure.text = "\n".join([f"gate {name} breached: {g.reason}", *_worst_lines(report, g, worst)])
-    return _finish(suite, text.render(report, gates))
+            examples = (_worst_lines(report, g, worst) if comparison is None or g.max_drop is None
+                        else _worsened_lines(comparison, g, worst))
+            failure.text = "\n".join([f"gate {g.label} breached: {g.reason}", *examples])
+    return _finish(suite, summary)
 
 
 def render_error(message: str, *, run: RunInfo | None = None, status: int = 2) -> str:
     """A run that stopped before it had figures (bad input, an unreachable target, a judge error, or a
     signal: `status` is the exit status it stopped with)."""
     suite = _suite(run, tests=1, failures=0, errors=1)
-    _properties(suite, None)
+    _properties(suite, None, None)
     _error_case(suite, message, status)
     return _finish(suite, "")
 
@@ -82,13 +87,17 @@ def _suite(run: RunInfo | None, *, tests: int, failures: int, errors: int) -> ET
                       timestamp=timestamp, hostname=run.hostname or "localhost")
 
 
-def _properties(suite: ET.Element, report: Report | None) -> None:
+def _properties(suite: ET.Element, report: Report | None, comparison: Comparison | None) -> None:
     """The run's settings and counts; only the version when it stopped before it had any."""
     properties = ET.SubElement(suite, "properties")
     listed: list[tuple[str, object]] = [("ragmon_version", __version__)]
     if report is not None:
         listed += [("judge", report.judge.get("name", "?")), ("k", report.k),
                    ("examples", len(report.results)), ("skipped_examples", len(report.skipped))]
+    if comparison is not None:
+        listed += [("baseline", comparison.path), ("baseline_shared_examples", comparison.shared),
+                   ("baseline_new_examples", comparison.new),
+                   ("baseline_gone_examples", len(comparison.gone))]
     for name, value in listed:
         ET.SubElement(properties, "property", name=name, value=text.clip(str(value), WIDTH))
 
@@ -127,4 +136,23 @@ def _worst_lines(report: Report, gate: GateResult, worst: int) -> list[str]:
         lines += ["", f"{text.clip(result.example.id, WIDTH)}: {gate.metric} {value:.4g}"]
         if gate.metric in CLAIM_METRICS:
             lines += text.unsupported_lines(result, limit=SENTENCES_SHOWN, width=WIDTH, indent="  ")
+    return lines
+
+
+def _worsened_lines(comparison: Comparison, gate: GateResult, worst: int) -> list[str]:
+    """The shared examples worse on the gated metric than in the baseline, the biggest change first, with
+    their newly unsupported sentences for a claim metric; none when the gate's metric was undefined (its
+    reason says why)."""
+    if gate.value is None:
+        return []
+    worsened = comparison.worsened(gate.metric)
+    shown = worsened[:worst]
+    listed = f", the worst {len(shown)} listed:" if len(shown) < len(worsened) else ", worst first:"
+    lines = [f"{len(worsened)} of {comparison.shared} examples in both runs got worse on {gate.metric} "
+             f"than in the baseline" + (listed if worsened else "")]
+    for change in shown:
+        lines += ["", f"{text.clip(change.result.example.id, WIDTH)}: {text.moved(change, gate.metric)}"]
+        if gate.metric in CLAIM_METRICS:
+            lines += text.sentence_lines(change.newly_unsupported, limit=SENTENCES_SHOWN, width=WIDTH,
+                                         indent="  ", what=text.NEWLY)
     return lines

@@ -1,14 +1,16 @@
 """The Markdown report: for a PR comment or a CI step summary, ending with the examples to look at first.
 
-The weakest examples come first (lowest groundedness), then the others with a problem, each showing its
-unsupported sentences verbatim with the judge's reason, the relevant documents retrieval missed, and the
-retrieved ones never used.
+With a baseline, the examples that regressed against it come first, each with its newly unsupported
+sentences. Then the weakest examples (lowest groundedness), then the others with a problem, each showing
+its unsupported sentences verbatim with the judge's reason, the relevant documents retrieval missed, and
+the retrieved ones never used.
 
 Bounded like the JUnit report, since GitHub drops a step summary above 1 MiB whole: at most
 SENTENCES_SHOWN unsupported sentences per example and IDS_SHOWN ids per list, each with a count of the
 rest, SKIPPED_SHOWN skipped examples, and every piece of text from the data on one line of at most WIDTH
 characters (ID_WIDTH for an id), control characters escaped (text.clip). So the report grows with
-`--worst`, the examples listed, and not with the data: an example's section holds at most
+`--worst`, the examples listed (of the weakest, and as many of the regressed), and not with the data: an
+example's section holds at most
 200 + 1,000 + 5 x 2,000 + 2 x 20 x 200 = 19,200 characters of data (each `&` or `<` of which is written as
 an entity), the skipped list 50 x 1,200. `step_summary` cuts what goes to `$GITHUB_STEP_SUMMARY` whatever
 `--worst` asked for.
@@ -20,9 +22,10 @@ import re
 from collections.abc import Sequence
 from pathlib import Path
 
+from ragmon.baseline import Comparison
 from ragmon.gate import GateResult
-from ragmon.model import ExampleResult, Report
-from ragmon.report.text import ERROR_WIDTH, aggregate_cells, clip, groundedness_key, verdict
+from ragmon.model import ClaimVerdict, ExampleResult, Report
+from ragmon.report.text import ERROR_WIDTH, NEWLY, aggregate_cells, clip, groundedness_key, moved, verdict
 
 DEFAULT_WORST = 10
 SENTENCES_SHOWN = 5
@@ -39,8 +42,9 @@ STEP_SUMMARY_LIMIT = 1_000_000
 
 
 def render(report: Report, gates: Sequence[GateResult], *, worst: int = DEFAULT_WORST,
-           incomplete: str | None = None) -> str:
-    """`incomplete` is the error that stopped the run after scoring: said first, and the figures kept."""
+           incomplete: str | None = None, comparison: Comparison | None = None) -> str:
+    """`incomplete` is the error that stopped the run after scoring: said first, and the figures kept.
+    `comparison` is against the `--baseline` run, when there is one."""
     judge = report.judge.get("name", "?")
     lines = _incomplete_lines(incomplete, figures=True) if incomplete is not None else [
         f"## ragmon replay: {clip(verdict(gates), WIDTH)}"]
@@ -57,9 +61,12 @@ def render(report: Report, gates: Sequence[GateResult], *, worst: int = DEFAULT_
     if gates:
         lines += ["", "| gate | value | result | reason |", "|---|---:|---|---|"]
         for g in gates:
-            value = "undefined" if g.value is None else f"{g.value:.4g}"
+            value = ("undefined" if g.value is None else f"{g.value:.4g}" if g.max_drop is None
+                     else _signed(g.value))  # a drop gate's value is a change
             held = "pass" if g.passed else "**FAIL**"
-            lines.append(f"| {g.metric} {g.op} {g.threshold:g} | {value} | {held} | {_cell(g.reason)} |")
+            lines.append(f"| {g.label} | {value} | {held} | {_cell(g.reason)} |")
+    if comparison is not None:
+        lines += _regressions(comparison, worst)
     if report.skipped:
         lines += ["", f"### Skipped ({len(report.skipped)})", ""]
         lines += [f"- {_code(clip(example_id, ID_WIDTH))}: {_text(reason)}"
@@ -106,24 +113,61 @@ def _incomplete_lines(message: str, *, figures: bool, status: int = 2) -> list[s
         else lines
 
 
+def _regressions(comparison: Comparison, worst: int) -> list[str]:
+    """The baseline's examples against this run's, each metric's change, then the regressed examples
+    with their newly unsupported sentences, `worst` of them."""
+    gone = f" ({_ids(comparison.gone)})" if comparison.gone else ""
+    version = _escaped(clip(comparison.ragmon_version, ID_WIDTH))
+    lines = ["", "### Regressions against the baseline", "",
+             f"Baseline {_code(clip(comparison.path, WIDTH))} (ragmon {version}): {comparison.shared:,} "
+             f"examples in both runs, {comparison.new:,} new, {len(comparison.gone):,} gone{gone}. Figures "
+             "are over the examples both runs measured.", "",
+             "| metric | baseline | this run | change | n |", "|---|---:|---:|---:|---:|"]
+    for name, metric in comparison.metrics.items():
+        if metric.baseline is not None and metric.candidate is not None and metric.delta is not None:
+            lines.append(f"| {name} | {metric.baseline:.3f} | {metric.candidate:.3f} | "
+                         f"{_signed(metric.delta)} | {metric.n} |")
+    regressed = comparison.regressed
+    if not regressed:
+        return [*lines, "", "No shared example's groundedness fell."]
+    shown = regressed[:worst]
+    lines += ["", f"{len(shown)} of {len(regressed)} examples whose groundedness fell, the biggest drop "
+                  "first:"]
+    for change in shown:
+        example = change.result.example
+        lines += ["", f"#### {_code(clip(example.id, ID_WIDTH))}: {moved(change, 'groundedness')}", "",
+                  f"Question: {_text(example.question)}"]
+        lines += _quoted(change.newly_unsupported, "Newly unsupported", NEWLY) or ["", f"No {NEWLY}."]
+    return lines + _more(len(regressed) - len(shown), "regressed example", " (the JSON report lists all)")
+
+
 def _example_section(result: ExampleResult) -> list[str]:
     groundedness = result.metrics.get("groundedness")
     score = "undefined" if groundedness is None else f"{groundedness:.2f}"
     lines = [f"#### {_code(clip(result.example.id, ID_WIDTH))}: groundedness {score}", "",
              f"Question: {_text(result.example.question)}"]
-    unsupported = [v for v in result.verdicts if not v.supported]
-    if unsupported:
-        lines += ["", "Unsupported:"]
-        for v in unsupported[:SENTENCES_SHOWN]:
-            lines += ["", f"> {_text(v.claim.text)}"]
-            if v.reason:
-                lines += ["", f"Reason: {_text(v.reason)}"]
-        lines += _more(len(unsupported) - SENTENCES_SHOWN, "unsupported sentence")
+    lines += _quoted([v for v in result.verdicts if not v.supported], "Unsupported", "unsupported sentence")
     if result.relevant_not_retrieved:
         lines += ["", "Relevant but not retrieved: " + _ids(result.relevant_not_retrieved)]
     if result.retrieved_unused:
         lines += ["", "Retrieved but unused: " + _ids(result.retrieved_unused)]
     return lines
+
+
+def _signed(change: float) -> str:
+    return f"{change:+.4g}" if change else "0"
+
+
+def _quoted(verdicts: Sequence[ClaimVerdict], title: str, what: str) -> list[str]:
+    """Each sentence as a quote with the judge's reason, SENTENCES_SHOWN of them; nothing for none."""
+    if not verdicts:
+        return []
+    lines = ["", f"{title}:"]
+    for v in verdicts[:SENTENCES_SHOWN]:
+        lines += ["", f"> {_text(v.claim.text)}"]
+        if v.reason:
+            lines += ["", f"Reason: {_text(v.reason)}"]
+    return lines + _more(len(verdicts) - SENTENCES_SHOWN, what)
 
 
 def _more(count: int, what: str, where: str = "") -> list[str]:

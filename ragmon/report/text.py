@@ -1,5 +1,5 @@
-"""The terminal summary of a replay: a metrics table, the weakest examples' unsupported sentences, and one
-verdict line, always last, that a CI log reader can grep.
+"""The terminal summary of a replay: a metrics table, the gates, what regressed against a baseline, the
+weakest examples' unsupported sentences, and one verdict line, always last, that a CI log reader can grep.
 
 Also the pieces every report that quotes answers shares: which examples are weakest, and sentences cut to
 one bounded line of printable characters, so a long or hostile answer cannot flood a terminal or a CI page.
@@ -10,8 +10,9 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
+from ragmon.baseline import Change, Comparison
 from ragmon.gate import GateResult
-from ragmon.model import Aggregate, ExampleResult, Report
+from ragmon.model import Aggregate, ClaimVerdict, ExampleResult, Report
 
 WORST_SHOWN = 3
 """Examples whose unsupported sentences the terminal summary quotes."""
@@ -22,10 +23,14 @@ WIDTH = 86
 ID_WIDTH = 40
 ERROR_WIDTH = 1_000
 """Characters of the error that stopped a run, in every report: they quote paths and judge replies."""
+NEWLY = "newly unsupported sentence"
+"""One the baseline supported, or did not make."""
 
 
-def render(report: Report, gates: Sequence[GateResult], *, incomplete: str | None = None) -> str:
-    """`incomplete` is the error that stopped the run after scoring: it replaces the verdict line."""
+def render(report: Report, gates: Sequence[GateResult], *, incomplete: str | None = None,
+           comparison: Comparison | None = None) -> str:
+    """`incomplete` is the error that stopped the run after scoring: it replaces the verdict line.
+    `comparison` is against the `--baseline` run, when there is one."""
     judge = report.judge.get("name", "?")
     count = len(report.results)
     header = f"ragmon replay: {count} example{'' if count == 1 else 's'}, judge {judge}, k={report.k}"
@@ -34,9 +39,9 @@ def render(report: Report, gates: Sequence[GateResult], *, incomplete: str | Non
     rows = [("metric", "value", "n", f"{report.config.confidence * 100:g}% interval")]
     rows += [(name, *aggregate_cells(aggregate)) for name, aggregate in report.aggregates.items()]
     lines = [header, "", *_table(rows), ""]
-    lines += [f"gate {g.metric} {g.op} {g.threshold:g}: {'ok' if g.passed else 'BREACHED'} ({g.reason})"
-              for g in gates]
-    for section in (_skipped_section(report.skipped), _worst_section(report.results)):
+    lines += [f"gate {g.label}: {'ok' if g.passed else 'BREACHED'} ({g.reason})" for g in gates]
+    for section in (_skipped_section(report.skipped), _baseline_section(comparison),
+                    _worst_section(report.results)):
         if section:
             lines += ["", *section, ""] if lines[-1] else [*section, ""]
     lines.append(verdict(gates, incomplete))
@@ -70,18 +75,34 @@ def groundedness_key(result: ExampleResult) -> float:
 
 
 def unsupported_lines(result: ExampleResult, *, limit: int, width: int, indent: str) -> list[str]:
-    """Each unsupported sentence quoted on a line, the judge's reason on the next, at most `limit` of them
-    and a count of the rest: a 10,000-example run must not print or store megabytes of answers."""
-    unsupported = [v for v in result.verdicts if not v.supported]
+    return sentence_lines([v for v in result.verdicts if not v.supported], limit=limit, width=width,
+                          indent=indent)
+
+
+def sentence_lines(verdicts: Sequence[ClaimVerdict], *, limit: int, width: int, indent: str,
+                   what: str = "unsupported sentence") -> list[str]:
+    """Each sentence quoted on a line, the judge's reason on the next, at most `limit` of them and a count
+    of the rest: a 10,000-example run must not print or store megabytes of answers."""
     lines = []
-    for v in unsupported[:limit]:
+    for v in verdicts[:limit]:
         lines.append(f'{indent}"{clip(v.claim.text, width)}"')
         if v.reason:
             lines.append(f"{indent}  reason: {clip(v.reason, width)}")
-    more = len(unsupported) - limit
+    more = len(verdicts) - limit
     if more > 0:
-        lines.append(f"{indent}and {more} more unsupported sentence{'s' if more > 1 else ''}")
+        lines.append(f"{indent}and {more} more {what}{'s' if more > 1 else ''}")
     return lines
+
+
+def moved(change: Change, metric: str) -> str:
+    """`metric before -> after`, shared by every report that lists what regressed."""
+    before = "undefined" if change.before is None else f"{change.before:.4g}"
+    return f"{metric} {before} -> {change.after:.4g}"
+
+
+def listed_ids(ids: Sequence[str], shown: int, width: int) -> str:
+    more = f" and {len(ids) - shown} more" if len(ids) > shown else ""
+    return ", ".join(clip(example_id, width) for example_id in ids[:shown]) + more
 
 
 def clip(text: str, width: int) -> str:
@@ -107,6 +128,25 @@ def _skipped_section(skipped: Sequence[tuple[str, str]]) -> list[str]:
     shown = skipped[:WORST_SHOWN]
     lines = [f"skipped examples ({len(shown)} of {len(skipped)}, left out of every figure):"]
     return lines + [f"  {clip(example_id, ID_WIDTH)}: {clip(reason, WIDTH)}" for example_id, reason in shown]
+
+
+def _baseline_section(comparison: Comparison | None) -> list[str]:
+    """How the examples compare with the baseline's, then the regressed ones, their newly unsupported
+    sentences quoted: what changed is what a reviewer of the change wants first."""
+    if comparison is None:
+        return []
+    gone = f" ({listed_ids(comparison.gone, WORST_SHOWN, ID_WIDTH)})" if comparison.gone else ""
+    lines = [f"baseline {clip(comparison.path, WIDTH)}: {comparison.shared} examples in both runs, "
+             f"{comparison.new} new, {len(comparison.gone)} gone{gone}"]
+    if comparison.regressed:
+        shown = comparison.regressed[:WORST_SHOWN]
+        lines.append(f"regressed examples ({len(shown)} of {len(comparison.regressed)} whose groundedness "
+                     f"fell against the baseline):")
+        for change in shown:
+            lines.append(f"  {clip(change.result.example.id, ID_WIDTH)}: {moved(change, 'groundedness')}")
+            lines += sentence_lines(change.newly_unsupported, limit=SENTENCES_SHOWN, width=WIDTH,
+                                    indent="    ", what=NEWLY) or [f"    no {NEWLY}"]
+    return lines
 
 
 def _worst_section(results: Sequence[ExampleResult]) -> list[str]:

@@ -1,11 +1,18 @@
-"""Runs shared by the report tests: two examples with an invented sentence, and many long answers."""
+"""Runs shared by the report tests: two examples with an invented sentence, and many long answers, each
+also against a baseline run."""
 
 from __future__ import annotations
 
+import json
+from dataclasses import replace
+
+from ragmon import baseline as baselines
+from ragmon.baseline import Comparison
 from ragmon.evaluate import evaluate
-from ragmon.gate import GateResult, decide, parse_gates
+from ragmon.gate import GateResult, decide, decide_drops, parse_drops, parse_gates
 from ragmon.judges.lexical import LexicalJudge
 from ragmon.model import Aggregate, Claim, ClaimVerdict, Context, EvalConfig, Example, ExampleResult, Report
+from ragmon.report import json as json_report
 
 INVENTED = "Purple elephants sing opera."
 # The lexical judge's reason for it, by hand: its 4 content words (purple, elephants, sing, opera) are in
@@ -57,3 +64,49 @@ def many_long_run(count: int = 1000, sentences: int = 20) -> tuple[Report, tuple
              GateResult("hallucination_rate", "<=", 0.0, 1.0, False, "1 > 0"),
              GateResult("recall", ">=", 0.9, 0.0, False, "0 < 0.9"))
     return Report({"name": "lexical"}, 5, results, aggregates), gates
+
+
+GIFT = "Gift cards can be exchanged for cash."
+# By hand, as INVENTED_REASON: its content words gift, cards, exchanged, cash ("can", "be" and "for" are
+# function words) are none of them in "ok"'s one context, doc-1.
+GIFT_REASON = "no single context supports it; closest doc-1 has 0/4 of its terms"
+
+
+def regressed_run(*drops: str) -> tuple[Report, tuple[GateResult, ...], Comparison]:
+    """The baseline is invented_run's two examples and "old", scored by the real judge, written as a JSON
+    report and read back; this run has "ok" adding GIFT to its answer, "bad" as it was, "new", not "old".
+
+    Shared: ok and bad; new: 1; gone: old. Groundedness on the shared examples: baseline (1 + 1/2) / 2 =
+    0.75, this run (1/2 + 1/2) / 2 = 0.5, a drop of 0.25; only "ok" regressed (1 -> 0.5), GIFT newly
+    unsupported, while bad's INVENTED was unsupported in the baseline too. Recall: ok 1, bad 1/2 in both
+    runs, unchanged. The default drop gates: groundedness=0.1 breached, recall=0 held.
+    """
+    invented, _ = invented_run()
+    ok, bad = (r.example for r in invented.results)
+    old = Example("old", "Do you ship abroad?", (Context("doc-5", "We ship to 40 countries."),),
+                  "We ship to 40 countries.", frozenset({"doc-5"}))
+    before = evaluate([ok, bad, old], LexicalJudge(), EvalConfig(k=5))
+    returns = "Returns are accepted within 30 days of purchase."
+    new = Example("new", "Do gift cards expire?", (Context("doc-7", "Gift cards never expire."),),
+                  "Gift cards never expire.", frozenset({"doc-7"}))
+    report = evaluate([replace(ok, answer=f"{returns} {GIFT}"), bad, new], LexicalJudge(), EvalConfig(k=5))
+    baseline = baselines.from_dict(json.loads(json_report.render(before, ())), "main.json")
+    comparison = baselines.compare(baseline, report)
+    drop_gates = decide_drops(comparison, parse_drops(drops or ("groundedness=0.1", "recall=0")), None,
+                              report.config)
+    return report, drop_gates, comparison
+
+
+def many_regressed_run(count: int = 1000) -> tuple[Report, tuple[GateResult, ...], Comparison]:
+    """many_long_run's examples against a baseline where each was fully grounded, with no unsupported
+    sentence, and found its relevant document: every one regressed (groundedness 1 -> 0), its 20
+    sentences all newly unsupported, and lost recall (1 -> 0). The three metrics gated on their change
+    and breached (a drop, a rise, of 1)."""
+    report, _ = many_long_run(count)
+    grounded = baselines.BaselineExample({"groundedness": 1.0, "hallucination_rate": 0.0, "recall": 1.0},
+                                         frozenset())
+    baseline = baselines.Baseline("main.json", "0.1.0", {"name": "lexical"}, 5,
+                                  {r.example.id: grounded for r in report.results})
+    comparison = baselines.compare(baseline, report)
+    drops = parse_drops(["groundedness=0.1", "hallucination_rate=0.1", "recall=0.5"])
+    return report, decide_drops(comparison, drops, None, report.config), comparison

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from report_cases import INVENTED, INVENTED_REASON, invented_run
+from report_cases import GIFT, GIFT_REASON, INVENTED, INVENTED_REASON, invented_run, regressed_run
 
 import ragmon
 from ragmon.gate import GateResult
@@ -21,11 +21,12 @@ def _no_nan(token: str) -> float:
 def test_schema_keys_and_types(report: Report, gates: tuple[GateResult, ...]) -> None:
     doc = json.loads(render(report, gates), parse_constant=_no_nan)
     assert set(doc) == {"ragmon_version", "judge", "k", "examples", "aggregates", "gates", "passed",
-                        "complete", "error", "results", "skipped"}
+                        "complete", "error", "baseline", "results", "skipped"}
     assert doc["judge"] == {"name": "lexical", "threshold": 0.6}
     assert (doc["k"], doc["examples"], doc["passed"]) == (5, 4, False)
     # A run that completed (its gates breached, exit 1): complete, no error, and the version that wrote it.
     assert (doc["complete"], doc["error"], doc["ragmon_version"]) == (True, None, ragmon.__version__)
+    assert doc["baseline"] is None  # no --baseline
 
     assert doc["aggregates"]["groundedness"] == {"mean": pytest.approx(0.58333333), "n": 3, "ci": [0.25, 1.0]}
     assert doc["aggregates"]["citation_accuracy"] == {"mean": None, "n": 0, "ci": None}
@@ -33,8 +34,9 @@ def test_schema_keys_and_types(report: Report, gates: tuple[GateResult, ...]) ->
 
     assert [g["metric"] for g in doc["gates"]] == ["groundedness", "recall", "citation_accuracy"]
     for gate in doc["gates"]:
-        assert set(gate) == {"metric", "op", "threshold", "value", "passed", "reason"}
+        assert set(gate) == {"metric", "op", "threshold", "value", "passed", "reason", "max_drop", "baseline"}
         assert gate["op"] in (">=", "<=") and isinstance(gate["passed"], bool)
+        assert (gate["max_drop"], gate["baseline"]) == (None, None)  # threshold gates, not drop gates
     assert doc["gates"][2]["value"] is None
 
     assert doc["skipped"] == [{"id": "e5", "reason": "judge timed out"}]
@@ -73,7 +75,7 @@ def test_an_error_report_has_every_key_and_no_figures() -> None:
     doc = json.loads(render_error("data.jsonl:3: invalid JSON"), parse_constant=_no_nan)
     assert doc == {"ragmon_version": ragmon.__version__, "judge": {}, "k": None, "examples": 0,
                    "aggregates": {}, "gates": [], "passed": False, "complete": False,
-                   "error": "data.jsonl:3: invalid JSON", "results": [], "skipped": []}
+                   "error": "data.jsonl:3: invalid JSON", "baseline": None, "results": [], "skipped": []}
 
 
 def test_claims_carry_the_judges_reason() -> None:
@@ -86,3 +88,31 @@ def test_claims_carry_the_judges_reason() -> None:
         "ok": [("Returns are accepted within 30 days of purchase.", True, None)],
         "bad": [("Refunds are paid to the original card.", True, None), (INVENTED, False, INVENTED_REASON)],
     }
+
+
+def test_the_baseline_object_names_what_regressed() -> None:
+    report, gates, comparison = regressed_run()
+    doc = json.loads(render(report, gates, comparison=comparison), parse_constant=_no_nan)
+    assert doc["passed"] is False  # the groundedness drop gate breached
+    baseline = doc["baseline"]
+    assert set(baseline) == {"path", "ragmon_version", "shared", "new", "gone", "gone_ids", "metrics",
+                             "regressed"}
+    assert (baseline["path"], baseline["ragmon_version"]) == ("main.json", ragmon.__version__)
+    assert (baseline["shared"], baseline["new"], baseline["gone"], baseline["gone_ids"]) == (2, 1, 1, ["old"])
+    # By hand (regressed_run): on ok and bad, groundedness 0.75 -> 0.5, recall 0.75 both; no citations.
+    assert baseline["metrics"]["groundedness"] == {"baseline": 0.75, "candidate": 0.5, "delta": -0.25, "n": 2}
+    assert baseline["metrics"]["recall"] == {"baseline": 0.75, "candidate": 0.75, "delta": 0.0, "n": 2}
+    assert baseline["metrics"]["citation_accuracy"] == {"baseline": None, "candidate": None, "delta": None,
+                                                        "n": 0}
+    # GIFT follows "Returns are accepted within 30 days of purchase. " (49 characters) and is 37 long.
+    claim = {"text": GIFT, "start": 49, "end": 86, "supported": False, "supporting_ids": [],
+             "reason": GIFT_REASON}
+    assert baseline["regressed"] == [{"id": "ok", "before": 1.0, "after": 0.5, "newly_unsupported": [claim]}]
+    # A drop gate: its value is the change, held against -DELTA; the baseline's mean beside it.
+    assert doc["gates"] == [
+        {"metric": "groundedness", "op": ">=", "threshold": -0.1, "value": -0.25, "passed": False,
+         "reason": "dropped 0.25 > 0.1 against the baseline: 0.75 -> 0.5 on 2 examples in both runs",
+         "max_drop": 0.1, "baseline": 0.75},
+        {"metric": "recall", "op": ">=", "threshold": 0.0, "value": 0.0, "passed": True,
+         "reason": "unchanged against the baseline: 0.75 -> 0.75 on 2 examples in both runs",
+         "max_drop": 0.0, "baseline": 0.75}]

@@ -7,7 +7,16 @@ import re
 import xml.etree.ElementTree as ET
 from datetime import datetime, timedelta, timezone
 
-from report_cases import INVENTED, INVENTED_REASON, invented_run, many_long_run
+from report_cases import (
+    GIFT,
+    GIFT_REASON,
+    INVENTED,
+    INVENTED_REASON,
+    invented_run,
+    many_long_run,
+    many_regressed_run,
+    regressed_run,
+)
 
 from ragmon.gate import GateResult
 from ragmon.model import Claim, ClaimVerdict, Context, Example, ExampleResult, Report
@@ -167,3 +176,63 @@ def test_an_error_report_is_one_test_in_error() -> None:
     error = suite.find("testcase/error")
     assert error is not None and error.get("type") == "RunIncomplete"
     assert error.get("message") == "golden.jsonl:412: invalid JSON\\x1b[31m"  # ESC shown as its escape
+
+
+def test_a_drop_gate_is_a_test_case_naming_the_regressed_examples() -> None:
+    report, gates, comparison = regressed_run()
+    suite = ET.fromstring(render(report, gates, comparison=comparison).encode("utf-8"))
+    assert (suite.get("tests"), suite.get("failures")) == ("2", "1")
+    cases = {case.get("name", ""): case for case in suite.findall("testcase")}
+    # Named by the allowed drop, not by the threshold it works out to, which moves with the baseline.
+    assert list(cases) == ["groundedness drop <= 0.1 vs baseline", "recall drop <= 0 vs baseline"]
+    assert {case.get("classname") for case in cases.values()} == {"ragmon.baseline"}
+    assert cases["recall drop <= 0 vs baseline"].find("failure") is None
+    failure = cases["groundedness drop <= 0.1 vs baseline"].find("failure")
+    assert failure is not None and failure.text is not None
+    why = "dropped 0.25 > 0.1 against the baseline: 0.75 -> 0.5 on 2 examples in both runs"
+    assert failure.get("message") == f"groundedness {why}"
+    # Of ok and bad, only ok got worse (1 -> 0.5), with GIFT; bad's INVENTED is no news.
+    assert failure.text.splitlines() == [
+        f"gate groundedness drop <= 0.1 vs baseline breached: {why}",
+        "1 of 2 examples in both runs got worse on groundedness than in the baseline, worst first:",
+        "",
+        "ok: groundedness 1 -> 0.5",
+        f'  "{GIFT}"',
+        f"    reason: {GIFT_REASON}",
+    ]
+    properties = {p.get("name"): p.get("value") for p in suite.iter("property")}
+    assert {name: value for name, value in properties.items() if name.startswith("baseline")} == {
+        "baseline": "main.json", "baseline_shared_examples": "2", "baseline_new_examples": "1",
+        "baseline_gone_examples": "1"}
+
+
+def test_drop_gate_failures_are_bounded_and_list_other_metrics_by_value() -> None:
+    # 1,000 examples, each from groundedness 1 to 0 with 20 newly unsupported sentences, recall 1 to 0.
+    report, gates, comparison = many_regressed_run()
+    cases = _cases(render(report, gates, comparison=comparison))
+    grounded = cases["groundedness drop <= 0.1 vs baseline"].findtext("failure") or ""
+    assert ("1000 of 1000 examples in both runs got worse on groundedness than in the baseline, the worst "
+            "10 listed:") in grounded
+    assert [line for line in grounded.splitlines() if line.startswith("x")] == [
+        f"x{i:04}: groundedness 1 -> 0" for i in range(10)]
+    assert grounded.count("and 15 more newly unsupported sentences") == 10
+    assert len([line for line in grounded.splitlines() if line.startswith('  "')]) == 50
+    assert "hallucination_rate rise <= 0.1 vs baseline" in cases
+    recall = cases["recall drop <= 0.5 vs baseline"].findtext("failure") or ""
+    assert recall.splitlines()[2:4] == ["", "x0000: recall 1 -> 0"] and '"' not in recall
+
+
+def test_a_drop_gate_on_a_metric_the_baseline_lacks_lists_nothing() -> None:
+    # The baseline recorded no citation_accuracy: the gate fails, its reason says which run lacked it.
+    report, gates, comparison = regressed_run("citation_accuracy=0.1")
+    case = _cases(render(report, gates, comparison=comparison))["citation_accuracy drop <= 0.1 vs baseline"]
+    assert (case.findtext("failure") or "").splitlines() == [
+        "gate citation_accuracy drop <= 0.1 vs baseline breached: undefined in both runs: 0 observations"]
+
+
+def test_an_incomplete_run_shows_no_drop_gate() -> None:
+    # Exit 2: a held drop gate in green beside it would contradict the exit status.
+    report, gates, comparison = regressed_run("recall=0")
+    assert gates[0].passed
+    suite = ET.fromstring(render(report, gates, incomplete="the judge failed", comparison=comparison))
+    assert [case.get("classname") for case in suite.findall("testcase")] == ["ragmon.run"]

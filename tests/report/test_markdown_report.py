@@ -1,14 +1,27 @@
-"""Markdown report: tables, then the weakest examples with their unsupported sentences quoted verbatim, each
-with the judge's reason."""
+"""Markdown report: tables, the regressions against a baseline, then the weakest examples with their
+unsupported sentences quoted verbatim, each with the judge's reason."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
-from report_cases import INVENTED, INVENTED_REASON, invented_run, many_long_run
+from report_cases import (
+    GIFT,
+    GIFT_REASON,
+    INVENTED,
+    INVENTED_REASON,
+    invented_run,
+    many_long_run,
+    many_regressed_run,
+    regressed_run,
+)
 
+import ragmon
+from ragmon.baseline import Baseline, BaselineExample, compare, from_dict
 from ragmon.gate import GateResult
 from ragmon.model import Claim, ClaimVerdict, Context, Example, ExampleResult, Report
+from ragmon.report import json as json_report
 from ragmon.report.markdown import render, render_error, step_summary
 
 
@@ -152,3 +165,63 @@ def test_the_step_summary_is_cut_below_githubs_limit_at_a_line() -> None:
     assert body == page[:2_499 * 201]
     assert step_summary(page).endswith("bytes: `--markdown PATH` writes the whole report.*\n")
     assert step_summary(page[:1_000]) == page[:1_000]  # under the limit: as it is
+
+
+def test_regressions_against_the_baseline_quote_the_newly_unsupported_sentences() -> None:
+    report, gates, comparison = regressed_run()
+    out = render(report, gates, comparison=comparison)
+    # The figures worked out in regressed_run: groundedness 0.75 -> 0.5 (-0.25) and recall 0.75 on both
+    # sides, over the 2 examples both runs measured.
+    assert ("| groundedness drop <= 0.1 vs baseline | -0.25 | **FAIL** | dropped 0.25 > 0.1 against the "
+            "baseline: 0.75 -> 0.5 on 2 examples in both runs |") in out
+    assert "| recall drop <= 0 vs baseline | 0 | pass | unchanged against" in out
+    section = out[out.index("### Regressions against the baseline"):out.index("### Weakest examples")]
+    assert (f"Baseline `main.json` (ragmon {ragmon.__version__}): 2 examples in both runs, 1 new, 1 gone "
+            "(`old`).") in section
+    assert "| groundedness | 0.750 | 0.500 | -0.25 | 2 |" in section
+    assert "| hallucination_rate | 0.250 | 0.500 | +0.25 | 2 |" in section
+    assert "| recall | 0.750 | 0.750 | 0 | 2 |" in section
+    assert "| citation_accuracy |" not in section  # no citations in either run: nothing to compare
+    assert "1 of 1 examples whose groundedness fell, the biggest drop first:" in section
+    assert (f"#### `ok`: groundedness 1 -> 0.5\n\nQuestion: How long do I have to return an item?\n\n"
+            f"Newly unsupported:\n\n> {GIFT}\n\nReason: {GIFT_REASON}\n") in section
+    assert INVENTED not in section and "#### `bad`" not in section  # unsupported in the baseline too
+    assert "### Regressions" not in render(report, gates)
+
+
+def test_an_unchanged_run_says_nothing_regressed() -> None:
+    # The run's own JSON report as its baseline: same examples, same sentences unsupported.
+    report, _ = invented_run()
+    baseline = from_dict(json.loads(json_report.render(report, ())), "main.json")
+    out = render(report, (), comparison=compare(baseline, report))
+    assert "\nNo shared example's groundedness fell.\n" in out
+
+
+def test_regressions_are_escaped_like_the_other_sections() -> None:
+    # The HTML of a sentence is shown, not rendered; a backtick in the path or id cannot end its code span.
+    sentence = "Refunds <details> take 3 & days."
+    verdict = ClaimVerdict(Claim(sentence, 0, len(sentence)), False, (), "cites <b>")
+    example = Example("a`b", "Is <b>it</b> ok?", (Context("d1", "Other."),), sentence)
+    result = ExampleResult(example, "lexical", {"groundedness": 0.0}, (verdict,))
+    report = Report({"name": "lexical"}, 5, (result,), {})
+    before = {"a`b": BaselineExample({"groundedness": 1.0}, frozenset())}
+    out = render(report, (), comparison=compare(Baseline("ci/`main`.json", "0.1<2", {}, 5, before), report))
+    assert "Baseline ``ci/`main`.json`` (ragmon 0.1&lt;2): 1 examples in both runs" in out
+    assert "#### ``a`b``: groundedness 1 -> 0" in out
+    assert "> Refunds &lt;details> take 3 &amp; days.\n\nReason: cites &lt;b>\n" in out
+    assert "<details>" not in out and "<b>" not in out
+
+
+def test_regressions_are_bounded_by_worst() -> None:
+    # 1,000 regressed examples of 20 sentences of 999 characters: the default 10, 5 sentences each.
+    report, gates, comparison = many_regressed_run()
+    out = render(report, gates, comparison=comparison)
+    section = out[out.index("### Regressions against the baseline"):out.index("### Weakest examples")]
+    assert [line for line in section.splitlines() if line.startswith("#### ")] == [
+        f"#### `x{i:04}`: groundedness 1 -> 0" for i in range(10)]
+    assert section.count("And 15 more newly unsupported sentences.") == 10
+    assert "And 990 more regressed examples (the JSON report lists all)." in section
+    # By hand, as for the weakest examples: 10 x (5 x (1,003 + 1,008) + ~100) is about 101.6 KB.
+    assert 100_000 < len(section) < 105_000
+    fewer = render(report, gates, comparison=comparison, worst=2)
+    assert "And 998 more regressed examples (the JSON report lists all)." in fewer

@@ -1,12 +1,23 @@
-"""Terminal summary: a row per metric, undefined shown as such, the weakest examples' unsupported sentences
-with their reasons (bounded), and one verdict line naming breaches."""
+"""Terminal summary: a row per metric, undefined shown as such, what regressed against a baseline, the
+weakest examples' unsupported sentences with their reasons (bounded), and one verdict line naming
+breaches."""
 
 from __future__ import annotations
 
 from dataclasses import replace
 
-from report_cases import INVENTED, INVENTED_REASON, invented_run, many_long_run
+from report_cases import (
+    GIFT,
+    GIFT_REASON,
+    INVENTED,
+    INVENTED_REASON,
+    invented_run,
+    many_long_run,
+    many_regressed_run,
+    regressed_run,
+)
 
+from ragmon.baseline import Baseline, BaselineExample, compare
 from ragmon.gate import GateResult
 from ragmon.model import Claim, ClaimVerdict, Context, Example, ExampleResult, Report
 from ragmon.report.text import render, verdict
@@ -93,3 +104,56 @@ def test_terminal_control_sequences_in_answers_are_shown_escaped() -> None:
     assert '    "Refunds \\x1b[31mnow\\ud800."' in out.splitlines()
     assert "      reason: closest\\x07 d" in out.splitlines()
     out.encode("utf-8")
+
+
+def test_a_regression_against_the_baseline_is_named_with_its_newly_unsupported_sentence() -> None:
+    report, gates, comparison = regressed_run()
+    lines = render(report, gates, comparison=comparison).splitlines()
+    # Worked out in regressed_run: groundedness 0.75 -> 0.5 on ok and bad, a drop of 0.25 > 0.1.
+    assert "gate groundedness drop <= 0.1 vs baseline: BREACHED (dropped 0.25 > 0.1 against the baseline: " \
+           "0.75 -> 0.5 on 2 examples in both runs)" in lines
+    assert "gate recall drop <= 0 vs baseline: ok (unchanged against the baseline: 0.75 -> 0.75 on 2 " \
+           "examples in both runs)" in lines
+    start = lines.index("baseline main.json: 2 examples in both runs, 1 new, 1 gone (old)")
+    # Only ok regressed, with GIFT; bad's INVENTED was unsupported in the baseline too, so it is not new.
+    assert lines[start + 1:start + 6] == [
+        "regressed examples (1 of 1 whose groundedness fell against the baseline):",
+        "  ok: groundedness 1 -> 0.5",
+        f'    "{GIFT}"',
+        f"      reason: {GIFT_REASON}",
+        "",
+    ]
+    assert lines[-1] == "FAIL: groundedness dropped 0.25 > 0.1 against the baseline: 0.75 -> 0.5 on 2 " \
+                        "examples in both runs"
+    assert not any(line.startswith("baseline ") for line in render(report, gates).splitlines())
+
+
+def test_regressions_and_gone_examples_are_bounded() -> None:
+    # 1,000 regressed examples of 20 newly unsupported sentences each: 3 examples, 3 sentences each.
+    report, gates, comparison = many_regressed_run()
+    lines = render(report, gates, comparison=comparison).splitlines()
+    start = lines.index("regressed examples (3 of 1000 whose groundedness fell against the baseline):")
+    assert [line for line in lines[start:] if line.startswith("  x")][:3] == [
+        "  x0000: groundedness 1 -> 0", "  x0001: groundedness 1 -> 0", "  x0002: groundedness 1 -> 0"]
+    assert lines.count("    and 17 more newly unsupported sentences") == 3
+    # Ten examples the baseline had and this run does not: the first 3 named, the rest counted.
+    gone = {f"g{i}": BaselineExample({}, frozenset()) for i in range(10)}
+    baseline = Baseline("main.json", "0.1.0", {"name": "lexical"}, 5, gone)
+    out = render(report, gates, comparison=compare(baseline, report))
+    assert "baseline main.json: 0 examples in both runs, 1000 new, 10 gone (g0, g1, g2 and 7 more)" in out
+
+
+def test_a_regression_with_no_new_sentence_says_so() -> None:
+    # The baseline's answer made 3 claims, B unsupported (2/3); this run drops the supported C (1/2):
+    # groundedness fell, yet no sentence is newly unsupported.
+    answer = "Returns take 30 days. B is made up. "
+    verdicts = (ClaimVerdict(Claim("Returns take 30 days.", 0, 21), True, ("d1",)),
+                ClaimVerdict(Claim("B is made up.", 22, 35), False, (), "no support"))
+    result = ExampleResult(Example("e1", "Q?", (Context("d1", "Returns take 30 days."),), answer), "lexical",
+                           {"groundedness": 0.5}, verdicts)
+    report = Report({"name": "lexical"}, 5, (result,), {})
+    before = BaselineExample({"groundedness": 2 / 3}, frozenset({"B is made up."}))
+    comparison = compare(Baseline("main.json", "0.1.0", {"name": "lexical"}, 5, {"e1": before}), report)
+    lines = render(report, (), comparison=comparison).splitlines()
+    start = lines.index("  e1: groundedness 0.6667 -> 0.5")
+    assert lines[start + 1] == "    no newly unsupported sentence"

@@ -1,0 +1,267 @@
+"""A baseline for `ragmon replay --baseline`: an earlier run's JSON report (main's CI artifact, say), checked
+to be comparable with this run, then compared with it example by example.
+
+Only the examples both runs scored (matched by id) are compared. A golden set grows: a mean over the whole
+of each run would read new, perhaps harder, questions as a drop the change did not cause, and punish adding
+them. What each run alone has is counted (new, gone), and the gone ones are named, since dropping the
+examples that regressed would otherwise make a regression disappear without a word.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import statistics
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ragmon.errors import InputError
+from ragmon.model import LOWER_IS_BETTER, METRIC_NAMES, ClaimVerdict, ExampleResult, Report
+
+CLAIM_METRICS = frozenset({"groundedness", "hallucination_rate"})
+"""Metrics decided by the unsupported sentences themselves; the others are listed by value alone."""
+WRITTEN_BY = "give a report written by `ragmon replay --json`"
+DECIMALS = 12
+"""Changes are rounded to this many decimals: float rounding would otherwise make a drop of exactly the
+allowed amount a breach (50 examples at 1.0, then one at 0: 1.0 - 0.98 = 0.020000000000000018 > 0.02)."""
+
+
+@dataclass(frozen=True, slots=True)
+class BaselineExample:
+    """What the comparison needs of one example of the baseline run."""
+
+    metrics: Mapping[str, float | None]
+    unsupported: frozenset[str]
+    """Its unsupported sentences, whitespace normalised: a sentence among them is not newly unsupported."""
+
+
+@dataclass(frozen=True, slots=True)
+class Baseline:
+    path: str
+    ragmon_version: str
+    judge: Mapping[str, Any]
+    """As the report records it: the judge's name and settings, in JSON types."""
+    k: int
+    examples: Mapping[str, BaselineExample]
+    """By id, in the report's order."""
+
+
+@dataclass(frozen=True, slots=True)
+class MetricChange:
+    """One metric over the examples both runs measured it on (`n` of them)."""
+
+    baseline: float | None
+    candidate: float | None
+    n: int
+    differences: tuple[float, ...]
+    """This run's value minus the baseline's, per example: what a paired interval resamples."""
+    baseline_n: int
+    """Examples the baseline measured the metric on, of all its own: 0 says which run lacked it."""
+    candidate_n: int
+
+    @property
+    def delta(self) -> float | None:
+        if self.baseline is None or self.candidate is None:
+            return None
+        return rounded(self.candidate - self.baseline)
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """A shared example that got worse on a metric: its value then and now (None: not measured)."""
+
+    result: ExampleResult
+    before: float | None
+    after: float | None
+    newly_unsupported: tuple[ClaimVerdict, ...]
+    """This run's unsupported sentences that the baseline supported or did not make."""
+
+
+@dataclass(frozen=True, slots=True)
+class Comparison:
+    path: str
+    ragmon_version: str
+    shared: int
+    new: int
+    """Examples of this run the baseline did not score."""
+    gone: tuple[str, ...]
+    """Ids the baseline scored and this run did not, in the baseline's order."""
+    metrics: Mapping[str, MetricChange]
+    regressed: tuple[Change, ...]
+    """Shared examples whose groundedness fell, or which now make an unsupported claim where the baseline
+    had no groundedness; the biggest drop first."""
+    pairs: tuple[tuple[ExampleResult, BaselineExample], ...]
+
+    def worsened(self, metric: str) -> tuple[Change, ...]:
+        """Shared examples worse on `metric` than in the baseline (higher, for LOWER_IS_BETTER), the
+        biggest change first; for a claim metric, also those measured now with an unsupported sentence
+        and not then."""
+        return _worsened(self.pairs, metric)
+
+
+def rounded(value: float) -> float:
+    return round(value, DECIMALS) + 0.0  # + 0.0: a -0.0 would print as "-0"
+
+
+def load(path: Path) -> Baseline:
+    """The report at `path`; an InputError naming the file (and the field) when it is no baseline."""
+    source = str(path)
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise InputError(f"cannot read the baseline report: {exc.strerror or exc}", source=source) from None
+    try:
+        doc = json.loads(data)  # not ragmon.jsontext: a claim's lone surrogate must match this run's
+    except UnicodeDecodeError:
+        raise InputError(f"the baseline is not UTF-8 JSON: {WRITTEN_BY}", source=source) from None
+    except json.JSONDecodeError as exc:
+        raise InputError(f"the baseline is not valid JSON ({exc.msg}, column {exc.colno}): {WRITTEN_BY}",
+                         source=source, line=exc.lineno) from None
+    return from_dict(doc, source)
+
+
+def from_dict(doc: Any, source: str) -> Baseline:
+    """A parsed report; `source` names it in errors."""
+    if not isinstance(doc, dict) or "ragmon_version" not in doc:
+        raise InputError(f"the baseline is not a ragmon report (no 'ragmon_version'): {WRITTEN_BY}",
+                         source=source)
+    reader = _Reader(source)
+    complete = reader.get(doc, "complete", bool, "a boolean")
+    if not complete:
+        error = " ".join(str(doc.get("error") or "no error recorded").split())
+        error = error if len(error) <= 300 else error[:299] + "…"
+        raise InputError(f"the baseline run did not complete ({error}), so it has no figures to compare "
+                         f"with", source=source)
+    judge = reader.get(doc, "judge", dict, "an object")
+    reader.get(judge, "name", str, "a string", "judge.name")
+    k = reader.get(doc, "k", int, "a whole number")
+    examples: dict[str, BaselineExample] = {}
+    for index, item in enumerate(reader.get(doc, "results", list, "a list")):
+        where = f"results[{index}]"
+        item = reader.check(item, dict, "an object", where)
+        example_id = reader.get(item, "id", str, "a string", f"{where}.id")
+        if example_id in examples:
+            raise InputError(f"the baseline names example {example_id!r} twice", source=source,
+                             field=f"{where}.id")
+        metrics = reader.get(item, "metrics", dict, "an object", f"{where}.metrics")
+        for name, value in metrics.items():
+            reader.check(value, (int, float, type(None)), "a number or null", f"{where}.metrics.{name}")
+        unsupported = set()
+        for number, claim in enumerate(reader.get(item, "claims", list, "a list", f"{where}.claims")):
+            at = f"{where}.claims[{number}]"
+            claim = reader.check(claim, dict, "an object", at)
+            claim_text = reader.get(claim, "text", str, "a string", f"{at}.text")
+            if not reader.get(claim, "supported", bool, "a boolean", f"{at}.supported"):
+                unsupported.add(_normal(claim_text))
+        examples[example_id] = BaselineExample(metrics, frozenset(unsupported))
+    return Baseline(source, str(doc["ragmon_version"]), judge, k, examples)
+
+
+class _Reader:
+    """Typed fields of the report, each error naming the file and the field."""
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+
+    def get(self, doc: dict[str, Any], key: str, kind: type | tuple[type, ...], wanted: str,
+            where: str | None = None) -> Any:
+        where = where or key
+        if key not in doc:
+            raise InputError(f"the baseline is not a ragmon report: {key!r} is missing; {WRITTEN_BY}",
+                             source=self.source, field=where)
+        return self.check(doc[key], kind, wanted, where)
+
+    def check(self, value: Any, kind: type | tuple[type, ...], wanted: str, where: str) -> Any:
+        kinds = kind if isinstance(kind, tuple) else (kind,)
+        # bool is an int to Python, not to a report: `"k": true` or a metric of `true` is a broken file.
+        if not isinstance(value, kinds) or (isinstance(value, bool) and bool not in kinds):
+            raise InputError(f"the baseline is not a ragmon report: expected {wanted}", source=self.source,
+                             field=where)
+        return value
+
+
+def check_comparable(baseline: Baseline, judge: Mapping[str, Any], k: int) -> None:
+    """Refuse a baseline scored by another judge, other judge settings or another k: its figures measure
+    something else, so a drop against it would mean nothing. `judge` is this run's, in JSON types."""
+    differences = []
+    if baseline.judge.get("name") != judge.get("name"):
+        differences.append(f"judge {_shown(baseline.judge.get('name'))} in the baseline, "
+                           f"{_shown(judge.get('name'))} in this run")
+    else:
+        for key in sorted((set(baseline.judge) | set(judge)) - {"name"}):
+            before, now = baseline.judge.get(key, _ABSENT), judge.get(key, _ABSENT)
+            if before != now:
+                differences.append(f"judge {key} {_shown(before)} in the baseline, {_shown(now)} in this run")
+    if baseline.k != k:
+        differences.append(f"k {baseline.k} in the baseline, {k} in this run")
+    if differences:
+        raise InputError(f"the baseline is not comparable with this run: {'; '.join(differences)} (score "
+                         f"both with the same judge, judge settings and --k)", source=baseline.path)
+
+
+_ABSENT = object()
+
+
+def _shown(value: Any) -> str:
+    return "(not set)" if value is _ABSENT else json.dumps(value, ensure_ascii=False)
+
+
+def compare(baseline: Baseline, report: Report) -> Comparison:
+    scored = {result.example.id for result in report.results}
+    pairs = tuple((result, baseline.examples[result.example.id]) for result in report.results
+                  if result.example.id in baseline.examples)
+    gone = tuple(example_id for example_id in baseline.examples if example_id not in scored)
+    metrics = {name: _change(name, pairs, baseline.examples.values(), report.results)
+               for name in METRIC_NAMES}
+    return Comparison(baseline.path, baseline.ragmon_version, len(pairs), len(report.results) - len(pairs),
+                      gone, metrics, _worsened(pairs, "groundedness"), pairs)
+
+
+def _worsened(pairs: Sequence[tuple[ExampleResult, BaselineExample]], metric: str) -> tuple[Change, ...]:
+    higher_is_worse = metric in LOWER_IS_BETTER
+    changes = []
+    for result, before_example in pairs:
+        before, after = _value(before_example.metrics.get(metric)), _value(result.metrics.get(metric))
+        if after is None:
+            continue
+        if before is None:
+            worse = metric in CLAIM_METRICS and any(not v.supported for v in result.verdicts)
+        else:
+            worse = after > before if higher_is_worse else after < before
+        if worse:
+            new = tuple(v for v in result.verdicts
+                        if not v.supported and _normal(v.claim.text) not in before_example.unsupported)
+            changes.append(Change(result, before, after, new))
+
+    def key(change: Change) -> tuple[bool, float]:
+        after = change.after or 0.0
+        if change.before is None:  # newly measured: after the changes that have a size, worst first
+            return True, -after if higher_is_worse else after
+        return False, -abs(after - change.before)
+
+    return tuple(sorted(changes, key=key))
+
+
+def _change(name: str, pairs: Sequence[tuple[ExampleResult, BaselineExample]],
+            before_all: Iterable[BaselineExample], now_all: Iterable[ExampleResult]) -> MetricChange:
+    both = [(before, after) for result, example in pairs
+            if (before := _value(example.metrics.get(name))) is not None
+            and (after := _value(result.metrics.get(name))) is not None]
+    baseline_n = sum(_value(example.metrics.get(name)) is not None for example in before_all)
+    candidate_n = sum(_value(result.metrics.get(name)) is not None for result in now_all)
+    if not both:
+        return MetricChange(None, None, 0, (), baseline_n, candidate_n)
+    # statistics.mean sums exactly, as the report's aggregates do: the same examples give the same mean.
+    before, after = float(statistics.mean(b for b, _ in both)), float(statistics.mean(a for _, a in both))
+    return MetricChange(before, after, len(both), tuple(a - b for b, a in both), baseline_n, candidate_n)
+
+
+def _value(value: float | None) -> float | None:
+    """NaN is no observation, as in the aggregates."""
+    return None if value is None or math.isnan(value) else float(value)
+
+
+def _normal(sentence: str) -> str:
+    return " ".join(sentence.split())

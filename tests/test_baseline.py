@@ -1,0 +1,212 @@
+"""Reading a baseline report (every way it can be no baseline, named), refusing an incomparable one, and
+comparing by shared ids: new and gone examples, paired means, regressed examples and their newly
+unsupported sentences. A run's own JSON report is a baseline for the next run."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import ragmon
+from ragmon.baseline import Baseline, BaselineExample, check_comparable, compare, from_dict, load
+from ragmon.errors import InputError
+from ragmon.evaluate import evaluate
+from ragmon.judges.lexical import LexicalJudge
+from ragmon.model import Context, EvalConfig, Example, Report
+from ragmon.report import json as json_report
+
+RETURNS = "Returns are accepted within 30 days of purchase."
+REFUNDS = "Refunds are paid to the original card."
+INVENTED = "Purple elephants sing opera."
+GIFT = "Gift cards can be exchanged for cash."
+
+
+def example(example_id: str, answer: str | None, context: str = RETURNS) -> Example:
+    return Example(example_id, "How long do I have to return an item?", (Context("doc-1", context),), answer,
+                   frozenset({"doc-1"}))
+
+
+def scored(*examples: Example) -> Report:
+    return evaluate(list(examples), LexicalJudge(), EvalConfig(k=5))
+
+
+def as_baseline(report: Report, path: str = "main.json") -> Baseline:
+    """Through the JSON report, as CI hands it over."""
+    return from_dict(json.loads(json_report.render(report, ())), path)
+
+
+def report_doc(**changes: Any) -> dict[str, Any]:
+    doc = json.loads(json_report.render(scored(example("a", RETURNS)), ()))
+    doc.update(changes)
+    return doc
+
+
+# --- reading --------------------------------------------------------------------------------------
+
+
+def test_a_runs_json_report_round_trips_as_its_own_baseline(tmp_path: Path) -> None:
+    # The same run against itself: every example shared, every change 0, nothing regressed. b keeps its
+    # INVENTED sentence unsupported in both, which is no regression; c abstains (no groundedness).
+    report = scored(example("a", RETURNS), example("b", f"{REFUNDS} {INVENTED}", REFUNDS),
+                    example("c", "I don't know."))
+    path = tmp_path / "main.json"
+    path.write_text(json_report.render(report, ()), encoding="utf-8")
+    baseline = load(path)
+    assert (baseline.path, baseline.ragmon_version, baseline.k) == (str(path), ragmon.__version__, 5)
+    assert baseline.judge == {"name": "lexical", "threshold": LexicalJudge().threshold}
+    assert list(baseline.examples) == ["a", "b", "c"]
+    assert baseline.examples["b"].unsupported == frozenset({INVENTED})
+    comparison = compare(baseline, report)
+    assert (comparison.shared, comparison.new, comparison.gone, comparison.regressed) == (3, 0, (), ())
+    grounded = comparison.metrics["groundedness"]
+    assert (grounded.baseline, grounded.candidate, grounded.delta, grounded.n) == (0.75, 0.75, 0.0, 2)
+    assert all(change.delta in (0.0, None) for change in comparison.metrics.values())
+
+
+def test_an_incomplete_baseline_is_refused_with_its_error() -> None:
+    doc = json.loads(json_report.render_error("golden.jsonl:3: invalid JSON"))
+    with pytest.raises(InputError) as info:
+        from_dict(doc, "main.json")
+    assert str(info.value) == ("main.json: the baseline run did not complete (golden.jsonl:3: invalid JSON), "
+                               "so it has no figures to compare with")
+
+
+@pytest.mark.parametrize(("content", "message"), [
+    ("{\n", "{path}:2: the baseline is not valid JSON (Expecting property name enclosed in double quotes, "
+            "column 1): give a report written by `ragmon replay --json`"),
+    # A golden JSONL file given by mistake: its second record is "extra data" after the first.
+    ('{"id": "a"}\n{"id": "b"}\n', "{path}:2: the baseline is not valid JSON (Extra data, column 1): give a "
+                                   "report written by `ragmon replay --json`"),
+    ('{"id": "a", "question": "q"}', "{path}: the baseline is not a ragmon report (no 'ragmon_version'): "
+                                     "give a report written by `ragmon replay --json`"),
+    ("[]", "{path}: the baseline is not a ragmon report (no 'ragmon_version'): give a report written by "
+           "`ragmon replay --json`"),
+    (b"\xff\xfe{", "{path}: the baseline is not UTF-8 JSON: give a report written by `ragmon replay --json`"),
+], ids=["truncated", "jsonl", "a-record", "array", "binary"])
+def test_a_file_that_is_no_report_is_named(tmp_path: Path, content: str | bytes, message: str) -> None:
+    path = tmp_path / "main.json"
+    path.write_bytes(content if isinstance(content, bytes) else content.encode())
+    with pytest.raises(InputError) as info:
+        load(path)
+    assert str(info.value) == message.format(path=path)
+
+
+def test_a_missing_baseline_file_is_named(tmp_path: Path) -> None:
+    with pytest.raises(InputError, match=r"main\.json: cannot read the baseline report: No such file"):
+        load(tmp_path / "main.json")
+
+
+def broken(field: str) -> dict[str, Any]:
+    """A report whose `field` (a path like results.0.claims.0.supported) is a string."""
+    doc = report_doc()
+    *parents, last = field.split(".")
+    target: Any = doc
+    for key in parents:
+        target = target[int(key)] if key.isdigit() else target[key]
+    target[int(last) if last.isdigit() else last] = "oops"
+    return doc
+
+
+@pytest.mark.parametrize(("doc", "field", "wanted"), [
+    (broken("complete"), "complete", "expected a boolean"),
+    (broken("k"), "k", "expected a whole number"),
+    (report_doc(k=True), "k", "expected a whole number"),  # a bool is no count, though Python says int
+    (broken("judge"), "judge", "expected an object"),
+    (report_doc(judge={"name": 5}), "judge.name", "expected a string"),
+    (broken("results"), "results", "expected a list"),
+    (broken("results.0.metrics.recall"), "results[0].metrics.recall", "expected a number or null"),
+    (broken("results.0.claims.0.supported"), "results[0].claims[0].supported", "expected a boolean"),
+    (broken("results.0.claims.0"), "results[0].claims[0]", "expected an object"),
+], ids=lambda value: value if isinstance(value, str) else "")
+def test_a_field_of_the_wrong_type_is_named(doc: dict[str, Any], field: str, wanted: str) -> None:
+    with pytest.raises(InputError) as info:
+        from_dict(doc, "main.json")
+    assert str(info.value) == f"main.json: the baseline is not a ragmon report: {wanted} (field {field!r})"
+
+
+def test_a_missing_field_and_a_repeated_id_are_named() -> None:
+    doc = report_doc()
+    del doc["results"][0]["claims"]
+    with pytest.raises(InputError) as info:
+        from_dict(doc, "main.json")
+    assert str(info.value) == ("main.json: the baseline is not a ragmon report: 'claims' is missing; give a "
+                               "report written by `ragmon replay --json` (field 'results[0].claims')")
+    doc = report_doc()
+    doc["results"].append(doc["results"][0])
+    with pytest.raises(InputError, match=r"names example 'a' twice \(field 'results\[1\]\.id'\)"):
+        from_dict(doc, "main.json")
+
+
+# --- comparable -----------------------------------------------------------------------------------
+
+
+def test_another_judge_threshold_or_k_is_not_comparable() -> None:
+    baseline = as_baseline(scored(example("a", RETURNS)))  # lexical at its default threshold, k=5
+    default = LexicalJudge().threshold
+    check_comparable(baseline, {"name": "lexical", "threshold": default}, 5)  # the same: no error
+    with pytest.raises(InputError) as info:
+        check_comparable(baseline, {"name": "lexical", "threshold": 0.5}, 3)
+    assert str(info.value) == (f"main.json: the baseline is not comparable with this run: judge threshold "
+                               f"{default} in the baseline, 0.5 in this run; k 5 in the baseline, 3 in this "
+                               f"run (score both with the same judge, judge settings and --k)")
+    with pytest.raises(InputError, match=r'judge "lexical" in the baseline, "claude" in this run \(score'):
+        check_comparable(baseline, {"name": "claude", "model": "claude-x", "temperature": None}, 5)
+    with pytest.raises(InputError, match=r"judge prompt_version \(not set\) in the baseline, 3 in this run"):
+        check_comparable(baseline, {"name": "lexical", "threshold": default, "prompt_version": 3}, 5)
+
+
+# --- comparing ------------------------------------------------------------------------------------
+
+
+def test_examples_are_compared_by_shared_id_only() -> None:
+    # Baseline a, b, c; this run b, c, d, e. Shared b and c; new d and e; gone a. a was the baseline's
+    # weak one (1/2) and d is this run's (1/2): the whole-run means are 0.8333 and 0.875, but on the shared
+    # b and c groundedness is 1 in both runs: unchanged.
+    weak = f"{RETURNS} {INVENTED}"
+    baseline = as_baseline(scored(example("a", weak), example("b", RETURNS), example("c", RETURNS)))
+    report = scored(example("b", RETURNS), example("c", RETURNS), example("d", weak), example("e", RETURNS))
+    comparison = compare(baseline, report)
+    assert (comparison.shared, comparison.new, comparison.gone) == (2, 2, ("a",))
+    grounded = comparison.metrics["groundedness"]
+    assert (grounded.baseline, grounded.candidate, grounded.delta, grounded.n) == (1.0, 1.0, 0.0, 2)
+    assert (grounded.baseline_n, grounded.candidate_n) == (3, 4)
+    assert comparison.regressed == ()
+
+
+def test_regressed_examples_quote_only_their_newly_unsupported_sentences() -> None:
+    # a: 1 -> 1/2, GIFT newly unsupported. b: INVENTED unsupported in both; REFUNDS' supported sentence
+    # dropped, so 1/2 -> 0 with nothing new. c: abstained (no groundedness), now answers GIFT: became
+    # unsupported. d: 1/2 -> 1 got better. Biggest drop first (a and b fell by 1/2; a first, as in the
+    # run), then c, which has no before.
+    baseline = as_baseline(scored(example("a", RETURNS), example("b", f"{REFUNDS} {INVENTED}", REFUNDS),
+                                  example("c", "I don't know."), example("d", f"{RETURNS} {INVENTED}")))
+    report = scored(example("a", f"{RETURNS} {GIFT}"), example("b", INVENTED, REFUNDS), example("c", GIFT),
+                    example("d", RETURNS))
+    regressed = compare(baseline, report).regressed
+    assert [(c.result.example.id, c.before, c.after) for c in regressed] == [
+        ("a", 1.0, 0.5), ("b", 0.5, 0.0), ("c", None, 0.0)]
+    assert [[v.claim.text for v in c.newly_unsupported] for c in regressed] == [[GIFT], [], [GIFT]]
+
+
+def test_worsened_follows_each_metrics_direction() -> None:
+    # hallucination_rate is worse when higher: a rose 0 -> 1/2, and c became measured with an unsupported
+    # sentence. recall is not a claim metric: e, which lost doc-1 from its contexts, fell 1 -> 0.
+    baseline = as_baseline(scored(example("a", RETURNS), example("c", "I don't know."),
+                                  example("e", RETURNS)))
+    moved = Example("e", "How long?", (Context("doc-2", RETURNS),), RETURNS, frozenset({"doc-1"}))
+    comparison = compare(baseline, scored(example("a", f"{RETURNS} {GIFT}"), example("c", GIFT), moved))
+    assert [(c.result.example.id, c.before, c.after) for c in comparison.worsened("hallucination_rate")] == [
+        ("a", 0.0, 0.5), ("c", None, 1.0)]
+    assert [(c.result.example.id, c.before, c.after) for c in comparison.worsened("recall")] == [
+        ("e", 1.0, 0.0)]
+
+
+def test_whitespace_does_not_make_a_sentence_new() -> None:
+    # This run's answer has the invented sentence with two spaces in it: the same sentence as before.
+    before = BaselineExample({"groundedness": 1.0}, frozenset({INVENTED}))
+    baseline = Baseline("main.json", "0.1.0", {"name": "lexical"}, 5, {"b": before})
+    (change,) = compare(baseline, scored(example("b", f"{RETURNS} Purple  elephants sing opera."))).regressed
+    assert change.newly_unsupported == () and change.after == 0.5
