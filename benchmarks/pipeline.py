@@ -53,7 +53,7 @@ from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTrace
 from ragmon.model import Example
 from ragmon.otlp.decode import DecodedBatch, decode_json, decode_protobuf
 from ragmon.semconv.extract import extract
-from ragmon.service import ServeConfig
+from ragmon.serve_config import ServeConfig
 from ragmon.traces import Assembler, Decided, Span, Trace
 
 T = TypeVar("T")

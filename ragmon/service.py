@@ -23,33 +23,32 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import json
 import logging
 import os
 import signal
-import sys
 import time
 from collections import Counter, deque
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
-from pathlib import Path
+from dataclasses import dataclass
 
 import grpc
 from aiohttp import web
 from prometheus_client.aiohttp import make_aiohttp_handler
 
 from ragmon import __version__, llm_lane
-from ragmon.capture import CaptureWriter, threshold
-from ragmon.errors import InputError, RagmonError
-from ragmon.exporter import MAX_PIPELINES, OTHER_PIPELINE, RESERVED_PIPELINES, UNKNOWN_PIPELINE, Exporter
-from ragmon.judges import lexical
+from ragmon.capture import CaptureWriter
+from ragmon.errors import RagmonError
+from ragmon.exporter import Exporter
+from ragmon.failures import FailureLog
+from ragmon.logs import configure_logging
 from ragmon.model import Example
-from ragmon.options import MiB, byte_size, duration, fraction, listen_address, positive_int
 from ragmon.otlp.grpc import start_grpc_server
 from ragmon.otlp.http import add_otlp_routes
 from ragmon.sampling import sampling_key
 from ragmon.scoring import SHUTDOWN_SIGNALS, Lane, LaneRefusal, LexicalLane
 from ragmon.semconv.extract import extract
+from ragmon.serve_config import ServeConfig
+from ragmon.serve_config import add_arguments as add_arguments  # ragmon.cli's entry point, with `run`
 from ragmon.traces import Assembler, Decided, Span, Trace
 
 log = logging.getLogger("ragmon.service")
@@ -58,153 +57,6 @@ RECEIVER_GRACE = 1.0
 """Seconds a draining listener waits for requests already in progress. Once draining, the receivers
 only refuse, so there is nothing worth waiting for; aiohttp's own default (60 s) would let one stalled
 upload hold the drain of buffered traces back past --drain-seconds and the pod's grace period."""
-
-
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    listen = parser.add_argument_group("listeners")
-    listen.add_argument("--http-listen", type=listen_address, default="127.0.0.1:4318",
-                        help="OTLP/HTTP receiver, host:port (default %(default)s)")
-    listen.add_argument("--grpc-listen", type=listen_address, default="127.0.0.1:4317",
-                        help="OTLP/gRPC receiver, host:port or off (default %(default)s)")
-    listen.add_argument("--metrics-listen", type=listen_address, default="0.0.0.0:9464",
-                        help="/metrics, /healthz and /readyz, host:port (default %(default)s)")
-    listen.add_argument("--max-body", type=byte_size, default=16 * MiB,
-                        help="largest OTLP request, also after decompression (default 16MiB)")
-    listen.add_argument("--token-file", type=Path,
-                        help="require 'Authorization: Bearer <token>' on OTLP; the token is also read from "
-                             "RAGMON_TOKEN")
-    traces = parser.add_argument_group("trace assembly")
-    traces.add_argument("--quiet", type=duration, default="2s",
-                        help="decide a trace this long after its last span once its root ended (default 2s)")
-    traces.add_argument("--decision-wait", type=duration, default="30s",
-                        help="decide a trace at the latest this long after its first span (default 30s)")
-    traces.add_argument("--max-traces", type=positive_int, default=20_000,
-                        help="traces buffered at once; over it the oldest is evicted (default 20000)")
-    traces.add_argument("--max-spans-per-trace", type=positive_int, default=1_000,
-                        help="spans kept per trace; the rest are counted and dropped (default 1000)")
-    scoring = parser.add_argument_group("scoring")
-    scoring.add_argument("--sample-rate", type=fraction, default=1.0,
-                         help="share of RAG traces the lexical judge scores (default 1.0)")
-    scoring.add_argument("--workers", type=positive_int, default=1,
-                         help="lexical judge worker processes (default 1)")
-    scoring.add_argument("--queue-size", type=positive_int, default=1_000,
-                         help="examples waiting for a worker before receivers push back (default 1000)")
-    scoring.add_argument("--k", type=positive_int, default=5, help="cut-off of retrieval metrics (default 5)")
-    lexical.add_cli_arguments(scoring)
-    export = parser.add_argument_group("metrics")
-    export.add_argument("--window", type=duration, default="5m",
-                        help="window of the groundedness/hallucination gauges (default 5m)")
-    export.add_argument("--max-pipelines", type=positive_int,
-                        help="distinct pipeline label values, given to names in order of arrival; later "
-                             f"ones are exported as 'other' (default {MAX_PIPELINES}; not with --pipelines)")
-    export.add_argument("--pipelines", type=pipeline_names, action="append", metavar="NAME[,NAME...]",
-                        help="label exactly these pipelines, everything else as 'other' (repeatable). "
-                             "Unlike --max-pipelines, the labels are the same in every replica and "
-                             "across restarts, and exist at 0 from the start, so dashboards and alerts "
-                             "can name a pipeline. Cannot be combined with --max-pipelines")
-    capture = parser.add_argument_group("capture of low-scoring examples (stores production text)")
-    capture.add_argument("--capture", type=Path, metavar="FILE",
-                         help="append poorly grounded examples to FILE as ragmon JSONL, ready for "
-                              "`ragmon replay` (default: off)")
-    capture.add_argument("--capture-below", type=threshold, default=0.5, metavar="G",
-                         help="capture when groundedness < G; 'all' captures every scored example "
-                              "(default 0.5)")
-    capture.add_argument("--capture-max-bytes", type=byte_size, default=64 * MiB, metavar="SIZE",
-                         help="rename FILE to FILE.1 before it grows past SIZE (default 64MiB)")
-    ops = parser.add_argument_group("operation")
-    ops.add_argument("--drain-seconds", type=duration, default="10s",
-                     help="on SIGTERM, time to score what is buffered before exiting (default 10s)")
-    ops.add_argument("--log-format", choices=("json", "text"), default="text", help="default %(default)s")
-    ops.add_argument("--log-level", choices=("debug", "info", "warning", "error"), default="info",
-                     help="default %(default)s")
-    llm_lane.add_arguments(parser)
-
-
-@dataclass(frozen=True, slots=True)
-class ServeConfig:
-    http_listen: tuple[str, int] | None = ("127.0.0.1", 4318)
-    grpc_listen: tuple[str, int] | None = ("127.0.0.1", 4317)
-    metrics_listen: tuple[str, int] | None = ("0.0.0.0", 9464)
-    quiet: float = 2.0
-    decision_wait: float = 30.0
-    max_traces: int = 20_000
-    max_spans_per_trace: int = 1_000
-    sample_rate: float = 1.0
-    workers: int = 1
-    queue_size: int = 1_000
-    k: int = 5
-    lexical_threshold: float = lexical.DEFAULT_THRESHOLD
-    window: float = 300.0
-    max_pipelines: int = MAX_PIPELINES
-    pipelines: tuple[str, ...] | None = None
-    """The label allow-list; `max_pipelines` does not apply when it is set."""
-    max_body: int = 16 * MiB
-    token: str | None = field(default=None, repr=False)
-    drain_seconds: float = 10.0
-    capture: Path | None = None
-    capture_below: float = 0.5
-    capture_max_bytes: int = 64 * MiB
-
-    @classmethod
-    def from_args(cls, args: argparse.Namespace) -> ServeConfig:
-        return cls(
-            http_listen=args.http_listen, grpc_listen=args.grpc_listen, metrics_listen=args.metrics_listen,
-            quiet=args.quiet, decision_wait=args.decision_wait, max_traces=args.max_traces,
-            max_spans_per_trace=args.max_spans_per_trace, sample_rate=args.sample_rate,
-            workers=args.workers, queue_size=args.queue_size, k=args.k,
-            lexical_threshold=args.lexical_threshold, window=args.window,
-            max_pipelines=MAX_PIPELINES if args.max_pipelines is None else args.max_pipelines,
-            pipelines=allow_list(args.pipelines, args.max_pipelines), max_body=args.max_body,
-            token=read_token(args.token_file, os.environ.get("RAGMON_TOKEN")),
-            drain_seconds=args.drain_seconds, capture=args.capture, capture_below=args.capture_below,
-            capture_max_bytes=args.capture_max_bytes,
-        )
-
-
-def pipeline_names(text: str) -> list[str]:
-    """One `--pipelines` value: names separated by commas."""
-    names = [name.strip() for name in text.split(",")]
-    for position, name in enumerate(names, 1):
-        if not name:
-            raise argparse.ArgumentTypeError(f"pipeline name {position} of {text!r} is empty")
-        if name in RESERVED_PIPELINES:
-            raise argparse.ArgumentTypeError(
-                f"{name!r} is a reserved label ({OTHER_PIPELINE!r}: every unlisted pipeline, "
-                f"{UNKNOWN_PIPELINE!r}: traces without a name)")
-    return names
-
-
-def allow_list(values: list[list[str]] | None, max_pipelines: int | None) -> tuple[str, ...] | None:
-    """The names of every `--pipelines` (or RAGMON_PIPELINES), in order, once each.
-
-    With both flags, one would silently lose: the allow-list makes a cap meaningless, and a cap set
-    somewhere (an environment variable in a chart) would not be doing what its author expects."""
-    if values is None:
-        return None
-    if max_pipelines is not None:
-        raise InputError("--pipelines and --max-pipelines cannot be combined (set either, as a flag or as "
-                         "RAGMON_PIPELINES / RAGMON_MAX_PIPELINES): an allow-list has no cap")
-    names = tuple(dict.fromkeys(name for value in values for name in value))
-    if not names:
-        raise InputError("--pipelines (RAGMON_PIPELINES) names no pipeline")
-    return names
-
-
-def read_token(path: Path | None, from_env: str | None) -> str | None:
-    """The token file wins over RAGMON_TOKEN; an empty token is a mistake, not "no auth"."""
-    if path is not None:
-        try:
-            token = path.read_text(encoding="utf-8").strip()
-        except OSError as exc:
-            raise InputError(f"cannot read the token file: {exc.strerror}", source=str(path)) from None
-        if not token:
-            raise InputError("the token file is empty", source=str(path))
-        return token
-    if from_env is not None:
-        if not from_env.strip():
-            raise InputError("RAGMON_TOKEN is set but empty")
-        return from_env.strip()
-    return None
 
 
 @dataclass(frozen=True, slots=True)
@@ -236,12 +88,14 @@ class _LaneRunner:
 
 class Sidecar:
     """The running service. `await start()` binds the listeners and returns their ports; `await stop()`
-    drains within `drain_seconds`. Tests run it in-process on port 0; `ragmon serve` runs one per pod.
+    drains within `drain_seconds`. Tests run it in-process on port 0 (and may give it a `FailureLog` on
+    a clock of their own); `ragmon serve` runs one per pod.
 
     A script that embeds it must keep its entry point under `if __name__ == "__main__":`: the lexical
     workers start through forkserver, which imports the main module in each worker."""
 
-    def __init__(self, config: ServeConfig, lanes: Sequence[Lane] | None = None) -> None:
+    def __init__(self, config: ServeConfig, lanes: Sequence[Lane] | None = None,
+                 failures: FailureLog | None = None) -> None:
         self.config = config
         self._lanes = list(lanes) if lanes is not None else [lexical_lane(config)]
         self.exporter = Exporter(window=config.window, max_pipelines=config.max_pipelines,
@@ -263,6 +117,7 @@ class Sidecar:
         self._backlog: deque[Decided] = deque()
         self._unresolved: set[_Job] = set()
         self._outcomes: Counter[str] = Counter()
+        self._failures = FailureLog(log) if failures is None else failures
         self._accepting = False
         self._ready = False
         self._draining = False
@@ -453,9 +308,9 @@ class Sidecar:
         try:
             example = extract(trace)
         except Exception as exc:
-            log.warning("trace cannot be extracted", extra={"trace_id": trace.trace_id, "error": str(exc)},
-                        exc_info=not isinstance(exc, RagmonError))
-            self._outcome(self._trace_pipeline(trace), "error")
+            pipeline = self._trace_pipeline(trace)
+            self._failures.unextractable(trace, pipeline, exc)
+            self._outcome(pipeline, "error")
             return
         if example is None:
             self._outcome(self._trace_pipeline(trace), "not_rag")
@@ -514,11 +369,10 @@ class Sidecar:
         while (job := await runner.queue.get()) is not None:
             try:
                 outcome = await self._score(runner.lane, job)
-            except Exception:
+            except Exception as exc:
                 # A bug past the judge (exporting, capturing): this trace is an error and the lane goes
                 # on. A consumer that died here would leave every later trace unscored and uncounted.
-                log.exception("recording a scored trace failed",
-                              extra={"trace_id": job.trace_id, "judge": runner.lane.judge})
+                self._failures.recording_failed(job.trace_id, runner.lane.judge, exc)
                 outcome = "error"
             self._finish(runner, job, outcome)
 
@@ -529,8 +383,8 @@ class Sidecar:
         except LaneRefusal as refusal:
             self.exporter.judge_request(judge, refusal.outcome, refusal.duration, refusal.cost_usd)
             return "error"
-        except Exception:
-            log.exception("scoring failed", extra={"trace_id": job.trace_id, "judge": judge})
+        except Exception as exc:
+            self._failures.scoring_failed(job.trace_id, judge, exc)
             self.exporter.judge_request(judge, "error")
             return "error"
         self.exporter.judge_request(judge, "ok", scored.duration, scored.cost_usd)
@@ -549,38 +403,6 @@ class Sidecar:
 
 
 # --- CLI ---------------------------------------------------------------------------------------------
-
-_RECORD_FIELDS = frozenset(vars(logging.LogRecord("", 0, "", 0, "", None, None))) | {"message", "asctime"}
-
-
-class JsonFormatter(logging.Formatter):
-    """One JSON object per line, with whatever `extra=` fields the call site attached."""
-
-    def format(self, record: logging.LogRecord) -> str:
-        doc = {"time": self.formatTime(record, "%Y-%m-%dT%H:%M:%S"), "level": record.levelname.lower(),
-               "logger": record.name, "message": record.getMessage()}
-        doc.update({k: v for k, v in vars(record).items() if k not in _RECORD_FIELDS})
-        if record.exc_info:
-            doc["exception"] = self.formatException(record.exc_info)
-        return json.dumps(doc, default=str)
-
-
-class TextFormatter(logging.Formatter):
-    def format(self, record: logging.LogRecord) -> str:
-        extras = " ".join(f"{k}={v}" for k, v in vars(record).items() if k not in _RECORD_FIELDS)
-        line = f"{self.formatTime(record)} {record.levelname.lower():7} {record.name}: {record.getMessage()}"
-        line = f"{line} {extras}" if extras else line
-        return f"{line}\n{self.formatException(record.exc_info)}" if record.exc_info else line
-
-
-def configure_logging(fmt: str, level: str) -> None:
-    handler = logging.StreamHandler(sys.stderr)
-    handler.setFormatter(JsonFormatter() if fmt == "json" else TextFormatter())
-    root = logging.getLogger("ragmon")
-    root.handlers[:] = [handler]
-    root.setLevel(level.upper())
-    root.propagate = False
-
 
 def lexical_lane(config: ServeConfig) -> LexicalLane:
     return LexicalLane(rate=config.sample_rate, k=config.k, workers=config.workers,

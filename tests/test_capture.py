@@ -26,7 +26,7 @@ from ragmon.errors import InputError
 from ragmon.exporter import Exporter
 from ragmon.model import Claim, ClaimVerdict, Context, Example, ExampleResult
 from ragmon.scrape import parse, total
-from ragmon.service import ServeConfig
+from ragmon.serve_config import ServeConfig
 
 CAPTURED_AT = datetime(2025, 1, 2, 3, 4, 5, 678_000, tzinfo=UTC)
 TRACE_ID = "4bf92f3577b34da6a3ce929d0e0e4736"

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import logging
 import signal
 import socket
 import subprocess
@@ -31,14 +32,15 @@ from opentelemetry.sdk.trace.id_generator import RandomIdGenerator
 from polling import wait_metrics
 from prometheus_client.openmetrics.parser import text_string_to_metric_families as parse_openmetrics
 
-from ragmon import service
 from ragmon.errors import RagmonError
 from ragmon.evaluate import evaluate_example
+from ragmon.failures import FailureLog
 from ragmon.judges.lexical import LexicalJudge
 from ragmon.model import METRIC_NAMES, Context, Example
 from ragmon.scoring import LexicalLane, Scored
 from ragmon.scrape import Samples, parse, total
-from ragmon.service import Ports, ServeConfig, Sidecar
+from ragmon.serve_config import ServeConfig, add_arguments
+from ragmon.service import Ports, Sidecar, lexical_lane
 
 QUESTION = "How long does the warranty last?"
 DOC_ID = "warranty"
@@ -47,6 +49,7 @@ DOC = "The warranty lasts 2 years from the date of purchase."
 # Claim 2: none of covers, damage, moon is in DOC: unsupported. Groundedness 1/2.
 ANSWER = "The warranty lasts 2 years. It also covers damage on the moon."
 KIND = "openinference.span.kind"
+RETRIEVER_SPAN = "vector_db_retrieve VectorStoreRetriever"
 OUTCOMES = ("scored", "not_sampled", "not_rag", "evicted", "error")
 
 
@@ -101,6 +104,26 @@ def malformed_trace(provider: TracerProvider) -> None:
         pass
 
 
+def content_off_trace(provider: TracerProvider) -> None:
+    """What OpenLLMetry's LangChain instrumentor writes with TRACELOOP_TRACE_CONTENT=false (the real one
+    is run in tests/semconv/test_openllmetry_instrumented.py): a retriever span with its operation and no
+    `traceloop.entity.output`, so its documents are unknown and every such trace is an `error`."""
+    tracer = provider.get_tracer("test")
+    retriever = {"traceloop.span.kind": "task", "gen_ai.operation.name": "vector_db_retrieve"}
+    workflow = {"traceloop.span.kind": "workflow"}
+    with tracer.start_as_current_span("RunnableSequence.workflow", attributes=workflow), \
+            tracer.start_as_current_span(RETRIEVER_SPAN, attributes=retriever):
+        pass
+
+
+def cut_trace(provider: TracerProvider) -> None:
+    """A declared pipeline whose documents arrive cut short (an SDK attribute limit): an `error` too."""
+    with provider.get_tracer("test").start_as_current_span(
+            "rag", attributes={"ragmon.pipeline": "support", "ragmon.question": "q?",
+                               "ragmon.contexts": '[{"id": "d1", "text": "The warranty la'}):
+        pass
+
+
 def hex_id(span: ReadableSpan) -> str:
     return format(span.context.trace_id, "032x")
 
@@ -118,6 +141,12 @@ def http_exporter(ports: Ports, compression: Compression = Compression.NoCompres
                             timeout=10)
 
 
+async def send_traces(ports: Ports, traces: Sequence[Sequence[ReadableSpan]]) -> None:
+    """Several traces in one request, as a batching exporter sends them."""
+    spans = [span for trace in traces for span in trace]
+    assert await export(http_exporter(ports), spans) is SpanExportResult.SUCCESS
+
+
 # --- reading metrics ----------------------------------------------------------------------------------
 
 async def get(port: int, path: str, accept: str | None = None) -> tuple[int, str]:
@@ -129,6 +158,13 @@ async def get(port: int, path: str, accept: str | None = None) -> tuple[int, str
 
 def outcomes(samples: Samples) -> dict[str, float]:
     return {o: total(samples, "ragmon_traces_total", outcome=o) for o in OUTCOMES}
+
+
+async def wait_errors(ports: Ports, count: int) -> Samples:
+    def done(samples: Samples) -> bool:
+        return total(samples, "ragmon_traces_total", outcome="error") == count
+
+    return await wait_metrics(ports.metrics, done)
 
 
 def registry_samples(sidecar: Sidecar) -> Samples:
@@ -149,12 +185,13 @@ Start = Callable[..., Awaitable[tuple[Sidecar, Ports]]]
 async def start_sidecar() -> AsyncIterator[Start]:
     started: list[Sidecar] = []
 
-    async def start(lanes: Sequence[object] | None = None, **overrides: object) -> tuple[Sidecar, Ports]:
+    async def start(lanes: Sequence[object] | None = None, failures: FailureLog | None = None,
+                    **overrides: object) -> tuple[Sidecar, Ports]:
         settings: dict[str, object] = {
             "http_listen": ("127.0.0.1", 0), "grpc_listen": ("127.0.0.1", 0),
             "metrics_listen": ("127.0.0.1", 0), "quiet": 0.05, "decision_wait": 5.0, "drain_seconds": 5.0}
         settings.update(overrides)
-        sidecar = Sidecar(ServeConfig(**settings), lanes=lanes)  # type: ignore[arg-type]
+        sidecar = Sidecar(ServeConfig(**settings), lanes=lanes, failures=failures)  # type: ignore[arg-type]
         started.append(sidecar)
         return sidecar, await sidecar.start()
 
@@ -185,6 +222,40 @@ class GatedLane:
 
     async def close(self) -> None:
         await self.inner.close()
+
+
+class BrokenLane:
+    """A judge that fails on every example, as a misconfigured one does (the fault is the test's)."""
+
+    judge = "lexical"
+    rate = 1.0
+    concurrency = 1
+
+    async def start(self) -> None:
+        pass
+
+    async def score(self, example: Example) -> Scored:
+        raise RuntimeError("the judge is misconfigured")
+
+    async def close(self) -> None:
+        pass
+
+
+class Clock:
+    """The failure log's clock, moved on by the test."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+def failure_lines(caplog: pytest.LogCaptureFixture) -> Callable[[], list[logging.LogRecord]]:
+    """The warnings and errors the sidecar logged."""
+    caplog.set_level(logging.WARNING, logger="ragmon.service")
+    return lambda: [r for r in caplog.records if r.name == "ragmon.service" and r.levelno >= logging.WARNING]
 
 
 # --- tests --------------------------------------------------------------------------------------------
@@ -291,20 +362,71 @@ async def test_services_that_send_no_rag_trace_take_no_pipeline_slot(start_sidec
 
 
 async def test_a_declared_rag_pipeline_whose_traces_fail_keeps_its_own_label(start_sidecar: Start) -> None:
-    # A pipeline named by `ragmon.pipeline` whose documents arrive cut short (an SDK attribute limit):
-    # every trace of it is an `error`. It declares itself a RAG pipeline, so the error is counted under
-    # its name, not hidden in `other` where no alert on that pipeline would see it.
-    def cut_trace(provider: TracerProvider) -> None:
-        with provider.get_tracer("test").start_as_current_span(
-                "rag", attributes={"ragmon.pipeline": "support", "ragmon.question": "q?",
-                                   "ragmon.contexts": '[{"id": "d1", "text": "The warranty la'}):
-            pass
-
+    # A pipeline named by `ragmon.pipeline` (support) whose documents arrive cut short: every trace of it
+    # is an `error`. It declares itself a RAG pipeline, so the error is counted under its name, not
+    # hidden in `other` where no alert on that pipeline would see it.
     _, ports = await start_sidecar(max_pipelines=1)
     assert await export(http_exporter(ports), record("support-app", cut_trace)) is SpanExportResult.SUCCESS
     samples = await wait_metrics(ports.metrics, lambda s: total(s, "ragmon_traces_total") >= 1)
     assert total(samples, "ragmon_traces_total", pipeline="support", outcome="error") == 1
     assert total(samples, "ragmon_traces_total", pipeline="other") == 0
+
+
+async def test_a_flood_of_identical_extraction_failures_logs_one_line_a_minute_and_counts_every_trace(
+        start_sidecar: Start, failure_lines: Callable[[], list[logging.LogRecord]]) -> None:
+    clock = Clock()
+    _, ports = await start_sidecar(failures=FailureLog(logging.getLogger("ragmon.service"), clock=clock))
+    flood = [record("shop", content_off_trace) for _ in range(20)]
+    await send_traces(ports, flood)
+    await wait_errors(ports, 20)
+    [line] = failure_lines()
+    assert line.getMessage() == "trace cannot be extracted"
+    assert line.trace_id in {hex_id(spans[0]) for spans in flood}
+    assert RETRIEVER_SPAN in line.error and "TRACELOOP_TRACE_CONTENT" in line.error
+    # "shop" never sent a RAG trace, so it has no label of its own (see the pipeline slot test).
+    assert (line.pipeline, line.service, line.suppressed, line.exc_info) == ("other", "shop", 0, None)
+
+    # Another problem (another pipeline, span and attribute) gets a line of its own at once.
+    cut = [record("support-app", cut_trace) for _ in range(3)]
+    await send_traces(ports, cut)
+    await wait_errors(ports, 23)
+    second = failure_lines()[1]
+    assert (second.getMessage(), second.pipeline, second.suppressed) == (line.getMessage(), "support", 0)
+    assert "ragmon.contexts" in second.error and second.trace_id in {hex_id(spans[0]) for spans in cut}
+
+    clock.now += 60     # the window is over: the next failure is logged, counting the 19 left out
+    late = record("shop", content_off_trace)
+    await send_traces(ports, [late])
+    samples = await wait_errors(ports, 24)
+    assert len(failure_lines()) == 3
+    third = failure_lines()[2]
+    assert third.getMessage() == "trace cannot be extracted ... and 19 more like it since the last line"
+    assert (third.trace_id, third.suppressed) == (hex_id(late[0]), 19)
+    assert outcomes(samples) == {"scored": 0, "not_sampled": 0, "not_rag": 0, "evicted": 0, "error": 24}
+
+
+async def test_a_judge_failing_on_every_trace_logs_one_traceback_a_minute(
+        start_sidecar: Start, failure_lines: Callable[[], list[logging.LogRecord]]) -> None:
+    clock = Clock()
+    _, ports = await start_sidecar(lanes=[BrokenLane()],
+                                   failures=FailureLog(logging.getLogger("ragmon.service"), clock=clock))
+    sent = [record("shop", rag_trace) for _ in range(10)]
+    await send_traces(ports, sent)
+    samples = await wait_errors(ports, 10)
+    assert total(samples, "ragmon_judge_requests_total", judge="lexical", outcome="error") == 10
+    [line] = failure_lines()
+    assert (line.getMessage(), line.levelno, line.judge, line.suppressed) == (
+        "scoring failed", logging.ERROR, "lexical", 0)
+    assert line.trace_id in {hex_id(spans[0]) for spans in sent}
+    assert line.exc_info is not None and str(line.exc_info[1]) == "the judge is misconfigured"
+
+    clock.now += 60
+    await send_traces(ports, [record("shop", rag_trace)])
+    await wait_errors(ports, 11)
+    assert len(failure_lines()) == 2
+    second = failure_lines()[1]
+    assert second.getMessage() == "scoring failed ... and 9 more like it since the last line"
+    assert second.suppressed == 9 and second.exc_info is not None
 
 
 async def test_eviction_then_drain_on_stop_scores_what_is_buffered(start_sidecar: Start) -> None:
@@ -462,8 +584,8 @@ def test_cli_unreadable_token_file_exits_2_with_a_message(ragmon_cmd: list[str],
 
 def test_lexical_threshold_flag_reaches_the_workers_judge() -> None:
     parser = argparse.ArgumentParser()
-    service.add_arguments(parser)
+    add_arguments(parser)
     config = ServeConfig.from_args(parser.parse_args(["--lexical-threshold", "0.5"]))
-    assert config.lexical_threshold == 0.5 and service.lexical_lane(config).threshold == 0.5
+    assert config.lexical_threshold == 0.5 and lexical_lane(config).threshold == 0.5
     default = ServeConfig.from_args(parser.parse_args([]))
-    assert service.lexical_lane(default).threshold == LexicalJudge().threshold
+    assert lexical_lane(default).threshold == LexicalJudge().threshold

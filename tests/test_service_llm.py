@@ -27,7 +27,8 @@ from ragmon.llm_lane import ClaudeLane
 from ragmon.sampling import DailyBudget, Prices, TokenBucket
 from ragmon.scoring import LexicalLane
 from ragmon.scrape import Samples, total
-from ragmon.service import ServeConfig, Sidecar
+from ragmon.serve_config import ServeConfig
+from ragmon.service import Sidecar
 
 DOC = "The warranty lasts 2 years from the date of purchase (plan {plan})."
 # Claim 1 is in DOC (both judges: supported); claim 2 is not (both: unsupported). Groundedness 1/2.

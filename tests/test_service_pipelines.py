@@ -19,9 +19,7 @@ from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 from polling import wait_metrics
 
 from ragmon import instrument
-from ragmon.cli import build_parser
 from ragmon.scrape import Samples, scrape, total
-from ragmon.service import ServeConfig
 
 LISTED = ("checkout-rag", "support-rag")
 OUTCOMES = ("scored", "not_sampled", "not_rag", "evicted", "error")
@@ -73,19 +71,6 @@ def test_listed_pipeline_has_its_label_and_the_rest_is_other(serve_process: Any,
     assert total(after, "ragmon_examples_scored_total", pipeline="checkout-rag") == 1
     assert total(after, "ragmon_examples_scored_total", pipeline="other") == 1
     assert pipelines_of(after) == {*LISTED, "other"}
-
-
-def test_pipelines_flag_repeated_comma_separated_or_from_the_environment() -> None:
-    def config(argv: list[str], environ: dict[str, str] | None = None) -> ServeConfig:
-        return ServeConfig.from_args(build_parser("serve", environ or {}).parse_args(["serve", *argv]))
-
-    repeated = config(["--pipelines", "a,b", "--pipelines", " c ", "--pipelines", "a"])
-    assert repeated.pipelines == ("a", "b", "c")            # in order, blanks trimmed, each name once
-    assert config([], {"RAGMON_PIPELINES": "a,b"}).pipelines == ("a", "b")
-    assert config(["--pipelines", "c"], {"RAGMON_PIPELINES": "a,b"}).pipelines == ("c",)   # the flag wins
-    unset = config([])
-    assert (unset.pipelines, unset.max_pipelines) == (None, 20)       # DESIGN §5: default 20
-    assert config(["--max-pipelines", "3"]).max_pipelines == 3
 
 
 BOTH = "--pipelines and --max-pipelines cannot be combined"

@@ -43,7 +43,8 @@ from ragmon.judges.lexical import LexicalJudge
 from ragmon.model import Context, Example, ExampleResult
 from ragmon.scoring import Lane, Scored
 from ragmon.scrape import Samples, parse, total
-from ragmon.service import Ports, ServeConfig, Sidecar, lexical_lane
+from ragmon.serve_config import ServeConfig
+from ragmon.service import Ports, Sidecar, lexical_lane
 
 T = TypeVar("T")
 

@@ -3,7 +3,8 @@
 `ragmon_spans_rejected_total{reason}` says that requests are refused, not by whom: with several senders
 (a tee, a pool) the log has to name the peer, its user agent and the message the client got. A sender
 that is wrong is usually wrong on every request, at its export rate, so each (reason, peer) gets at most
-one line per `WINDOW_SECONDS`, and that line counts the refusals left out since the previous one.
+one line per `WINDOW_SECONDS` (ragmon.logs), and that line counts the refusals left out since the previous
+one.
 Back-pressure is logged at INFO: the client retries it, and a busy ragmon is not a sender's fault.
 
 Only what the receiver told the client is logged, never the body or the Authorization header.
@@ -13,47 +14,32 @@ from __future__ import annotations
 
 import logging
 import time
-from collections import OrderedDict
 from collections.abc import Callable
 from urllib.parse import unquote
 
-WINDOW_SECONDS = 60.0
-MAX_KEYS = 1000  # distinct (reason, peer) pairs remembered; past that the least recently logged is forgotten
+from ragmon.logs import MAX_KEYS, WINDOW_SECONDS, LineLimit, more_like_it
+
 _MAX_FIELD = 300  # a client-supplied user agent or a decode message quoting the body stays one short line
 
 log = logging.getLogger("ragmon.otlp")
 
 
 class RefusalLog:
-    """Rate-limited logging of refused requests; state: per (reason, peer), the last line's time and the
-    number of refusals not logged since."""
+    """Rate-limited logging of refused requests: a `LineLimit` keyed by (reason, peer)."""
 
     def __init__(self, logger: logging.Logger = log, *, window: float = WINDOW_SECONDS,
                  max_keys: int = MAX_KEYS, clock: Callable[[], float] = time.monotonic) -> None:
         self._logger = logger
-        self._window = window
-        self._max_keys = max_keys
-        self._clock = clock
-        self._keys: OrderedDict[tuple[str, str], tuple[float, int]] = OrderedDict()
+        self._limit = LineLimit(window=window, max_keys=max_keys, clock=clock)
 
     def refused(self, reason: str, status: str, *, transport: str, peer: str, user_agent: str | None,
                 detail: str) -> None:
         """Log a refusal unless (reason, peer) had a line within the window. `reason` is the counter's
         label, `status` the HTTP status or gRPC code name, `detail` the message the client got."""
-        now = self._clock()
-        key = (reason, peer)
-        last = self._keys.get(key)
-        if last is not None and now - last[0] < self._window:
-            self._keys[key] = (last[0], last[1] + 1)
+        suppressed = self._limit.admit((reason, peer))
+        if suppressed is None:
             return
-        suppressed = 0 if last is None else last[1]
-        self._keys[key] = (now, 0)
-        self._keys.move_to_end(key)
-        if len(self._keys) > self._max_keys:
-            self._keys.popitem(last=False)
-        message = "OTLP request refused"
-        if suppressed:
-            message += f" ... and {suppressed} more like it since the last line"
+        message = more_like_it("OTLP request refused", suppressed)
         self._logger.log(logging.INFO if reason == "backpressure" else logging.WARNING, message, extra={
             "reason": reason, "status": status, "transport": transport, "peer": peer,
             "user_agent": None if user_agent is None else _clip(user_agent), "suppressed": suppressed,

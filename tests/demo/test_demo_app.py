@@ -10,7 +10,8 @@ from pathlib import Path
 
 from ragmon.demo.app import run_phase
 from ragmon.scrape import Samples, scrape, total
-from ragmon.service import ServeConfig, Sidecar
+from ragmon.serve_config import ServeConfig
+from ragmon.service import Sidecar
 
 RETURNS_S1 = "Most items can be returned within 30 days of delivery for a full refund."
 RETURNS_S3 = "Final sale items, opened software and personalised products cannot be returned."

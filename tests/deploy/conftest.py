@@ -22,10 +22,10 @@ def dockerfile() -> Dockerfile:
 @pytest.fixture(scope="session")
 def serve_env_names() -> frozenset[str]:
     """Every RAGMON_* variable `ragmon serve` reads: one per flag (the CLI's mapping) plus RAGMON_TOKEN."""
-    from ragmon import service
+    from ragmon import serve_config
 
     parser = argparse.ArgumentParser()
-    service.add_arguments(parser)
+    serve_config.add_arguments(parser)
     names = set()
     for action in parser._actions:
         longs = [s for s in action.option_strings if s.startswith("--")]

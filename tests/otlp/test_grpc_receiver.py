@@ -26,7 +26,8 @@ from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanE
 from ragmon.otlp.decode import decode_protobuf
 from ragmon.otlp.grpc import RETRY_INFO_KEY, start_grpc_server
 from ragmon.scrape import scrape, total
-from ragmon.service import ServeConfig, Sidecar
+from ragmon.serve_config import ServeConfig
+from ragmon.service import Sidecar
 
 Serve = Callable[..., Awaitable[str]]
 

@@ -7,8 +7,8 @@ import logging
 
 import pytest
 
+from ragmon.logs import JsonFormatter, TextFormatter
 from ragmon.otlp.refusals import RefusalLog, grpc_peer_host
-from ragmon.service import JsonFormatter, TextFormatter
 
 UA = "OTel-OTLP-Exporter-Python/1.45.0"
 

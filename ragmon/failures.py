@@ -1,0 +1,72 @@
+"""The sidecar's log lines for traces it fails on, at most one per kind of failure a minute.
+
+A misconfigured app fails the same way on every trace (OpenLLMetry with TRACELOOP_TRACE_CONTENT=false
+leaves every retrieval without documents), and so does a broken judge: at 200 traces/s, one line per
+trace is 200 lines a second that say the same thing. `ragmon_traces_total{outcome="error"}` counts every
+trace; the log says what is wrong and where. So each kind of failure gets at most one line per window
+(see ragmon.logs), complete (trace id, error, and the traceback of anything that is not a RagmonError),
+and that line counts the ones like it left out since the previous one.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable, Hashable
+
+from ragmon.errors import RagmonError
+from ragmon.logs import MAX_KEYS, WINDOW_SECONDS, LineLimit, more_like_it
+from ragmon.semconv.common import ExtractionError
+from ragmon.traces import Trace
+
+
+class FailureLog:
+    """Rate-limited logging of failed traces: a `LineLimit` keyed by what makes two failures the same."""
+
+    def __init__(self, logger: logging.Logger, *, window: float = WINDOW_SECONDS, max_keys: int = MAX_KEYS,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self._logger = logger
+        self._limit = LineLimit(window=window, max_keys=max_keys, clock=clock)
+
+    def unextractable(self, trace: Trace, pipeline: str, error: Exception) -> None:
+        """A trace whose example cannot be extracted, alike per pipeline label, service and, for an
+        ExtractionError, span name and attribute (one misconfigured instrumentation); any other exception
+        is a bug in extraction, alike per exception type. The service is in the key because the apps
+        without a label of their own share `other`: one app's line must not hide another's."""
+        service = service_name(trace, error.span_id if isinstance(error, ExtractionError) else None)
+        what = ((error.span_name, error.attribute) if isinstance(error, ExtractionError)
+                else (type(error).__name__,))
+        self._log(("extract", pipeline, service, *what), logging.WARNING, "trace cannot be extracted",
+                  None if isinstance(error, RagmonError) else error,
+                  trace_id=trace.trace_id, pipeline=pipeline, service=service, error=str(error))
+
+    def scoring_failed(self, trace_id: str, judge: str, error: Exception) -> None:
+        """A judge that raised, alike per judge and exception type."""
+        self._log(("score", judge, type(error).__name__), logging.ERROR, "scoring failed", error,
+                  trace_id=trace_id, judge=judge)
+
+    def recording_failed(self, trace_id: str, judge: str, error: Exception) -> None:
+        """A bug past the judge (exporting, capturing), alike per judge and exception type."""
+        self._log(("record", judge, type(error).__name__), logging.ERROR, "recording a scored trace failed",
+                  error, trace_id=trace_id, judge=judge)
+
+    def _log(self, key: Hashable, level: int, message: str, exc_info: Exception | None,
+             **fields: object) -> None:
+        """`exc_info`: the exception whose traceback the line carries, if any."""
+        suppressed = self._limit.admit(key)
+        if suppressed is None:
+            return
+        self._logger.log(level, more_like_it(message, suppressed), exc_info=exc_info,
+                         extra={**fields, "suppressed": suppressed})
+
+
+def service_name(trace: Trace, span_id: str | None) -> str | None:
+    """`service.name` of the span `span_id` (the one that failed), else of the first span that has one:
+    in a trace across services, the app whose instrumentation is wrong. Read leniently, as the trace may
+    be malformed."""
+    spans = [span for span in trace.spans if span.span_id == span_id] + list(trace.spans)
+    for span in spans:
+        name = span.resource.get("service.name")
+        if isinstance(name, str) and name:
+            return name
+    return None

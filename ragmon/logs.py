@@ -1,0 +1,84 @@
+"""How ragmon writes log lines, in one place so that every part that logs does it the same way.
+
+`ragmon serve` writes one line per record, as JSON or as text, with the `extra=` fields of the call.
+A problem that comes with the traffic (a sender, or an app, misconfigured the same way on every request
+or trace) recurs at the traffic's rate: hundreds of identical lines a second bury everything else and
+fill the disk. Such lines go through a `LineLimit`: at most one per problem per `WINDOW_SECONDS`, and
+that line counts the ones left out since the previous one.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import sys
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
+
+_RECORD_FIELDS = frozenset(vars(logging.LogRecord("", 0, "", 0, "", None, None))) | {"message", "asctime"}
+
+
+class JsonFormatter(logging.Formatter):
+    """One JSON object per line, with whatever `extra=` fields the call site attached."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        doc = {"time": self.formatTime(record, "%Y-%m-%dT%H:%M:%S"), "level": record.levelname.lower(),
+               "logger": record.name, "message": record.getMessage()}
+        doc.update({k: v for k, v in vars(record).items() if k not in _RECORD_FIELDS})
+        if record.exc_info:
+            doc["exception"] = self.formatException(record.exc_info)
+        return json.dumps(doc, default=str)
+
+
+class TextFormatter(logging.Formatter):
+    def format(self, record: logging.LogRecord) -> str:
+        extras = " ".join(f"{k}={v}" for k, v in vars(record).items() if k not in _RECORD_FIELDS)
+        line = f"{self.formatTime(record)} {record.levelname.lower():7} {record.name}: {record.getMessage()}"
+        line = f"{line} {extras}" if extras else line
+        return f"{line}\n{self.formatException(record.exc_info)}" if record.exc_info else line
+
+
+def configure_logging(fmt: str, level: str) -> None:
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(JsonFormatter() if fmt == "json" else TextFormatter())
+    root = logging.getLogger("ragmon")
+    root.handlers[:] = [handler]
+    root.setLevel(level.upper())
+    root.propagate = False
+
+
+WINDOW_SECONDS = 60.0
+MAX_KEYS = 1000  # distinct problems remembered; past that the least recently logged is forgotten
+
+
+class LineLimit:
+    """Which lines to write; state: per key (what makes two lines the same problem), the last line's time
+    and the number of lines left out since."""
+
+    def __init__(self, *, window: float = WINDOW_SECONDS, max_keys: int = MAX_KEYS,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self._window = window
+        self._max_keys = max_keys
+        self._clock = clock
+        self._keys: OrderedDict[Hashable, tuple[float, int]] = OrderedDict()
+
+    def admit(self, key: Hashable) -> int | None:
+        """None when `key` had a line within the window: this one is left out (and counted). Otherwise
+        write it: the number to return is how many were left out since the key's previous line."""
+        now = self._clock()
+        last = self._keys.get(key)
+        if last is not None and now - last[0] < self._window:
+            self._keys[key] = (last[0], last[1] + 1)
+            return None
+        suppressed = 0 if last is None else last[1]
+        self._keys[key] = (now, 0)
+        self._keys.move_to_end(key)
+        if len(self._keys) > self._max_keys:
+            self._keys.popitem(last=False)
+        return suppressed
+
+
+def more_like_it(message: str, suppressed: int) -> str:
+    """The message of a line `LineLimit` admitted, saying how many like it were left out before it."""
+    return f"{message} ... and {suppressed} more like it since the last line" if suppressed else message

@@ -1,0 +1,103 @@
+"""What makes two failed traces the same problem, so that they share one log line a window.
+
+Driven by an injected clock that never moves: every line after the first of a key is left out. The
+sidecar's use of it (a flood of traces, the window, the count) is tested in tests/test_service.py.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+
+import pytest
+
+from ragmon.failures import FailureLog
+from ragmon.semconv.common import ExtractionError
+from ragmon.traces import Span, Trace
+
+TRACE = "4bf92f3577b34da6a3ce929d0e0e4736"
+
+
+@pytest.fixture
+def failures() -> FailureLog:
+    return FailureLog(logging.getLogger("ragmon.service"), clock=lambda: 1000.0)
+
+
+@pytest.fixture
+def lines(caplog: pytest.LogCaptureFixture) -> Callable[[], list[logging.LogRecord]]:
+    caplog.set_level(logging.WARNING, logger="ragmon.service")
+    return lambda: [r for r in caplog.records if r.name == "ragmon.service"]
+
+
+def failing(span_name: str, attribute: str, problem: str, service: str = "shop-app",
+            trace_id: str = TRACE) -> tuple[Trace, ExtractionError]:
+    """A one-span trace of `service` and the ExtractionError its span gives."""
+    span = Span(trace_id, "00f067aa0ba902b7", None, span_name, resource={"service.name": service})
+    return Trace(trace_id, (span,)), ExtractionError(span, attribute, problem)
+
+
+def a_trace(trace_id: str) -> Trace:
+    return failing("retrieve", "ragmon.contexts", "-", trace_id=trace_id)[0]
+
+
+def raised(error: Exception) -> Exception:
+    """The exception as the sidecar holds it: raised and caught, with its traceback."""
+    try:
+        raise error
+    except Exception as caught:
+        return caught
+
+
+def test_extraction_errors_are_alike_per_pipeline_service_span_and_attribute(failures, lines):
+    def fail(n: str, pipeline: str, span_name: str, attribute: str, problem: str = "missing",
+             service: str = "shop-app") -> None:
+        trace, error = failing(span_name, attribute, problem, service, trace_id=n * 32)
+        failures.unextractable(trace, pipeline, error)
+
+    output = "traceloop.entity.output"
+    fail("1", "shop", "retrieve", output)
+    fail("2", "shop", "retrieve", output, "doc 3")  # the same but for trace and wording: left out
+    fail("3", "other", "retrieve", output)
+    fail("4", "shop", "retrieve", output, service="shop-v2")
+    fail("5", "shop", "retrieve", "ragmon.contexts")
+    fail("6", "shop", "search", output)
+    assert [(r.trace_id[0], r.pipeline, r.service) for r in lines()] == [
+        ("1", "shop", "shop-app"), ("3", "other", "shop-app"), ("4", "shop", "shop-v2"),
+        ("5", "shop", "shop-app"), ("6", "shop", "shop-app")]
+    first = lines()[0]
+    assert (first.getMessage(), first.levelno, first.suppressed, first.exc_info) == (
+        "trace cannot be extracted", logging.WARNING, 0, None)   # a RagmonError: its message says it all
+    # The error's own message: its source (the trace), the span, then the problem.
+    assert first.error == f"trace {'1' * 32}: span 'retrieve' (span id 00f067aa0ba902b7): missing"
+
+
+def test_the_service_is_the_failing_spans(failures, lines):
+    # A trace across two services: the frontend's root span is fine, the retriever service's span is not.
+    root = Span(TRACE, "a" * 16, None, "POST /ask", resource={"service.name": "frontend"})
+    retrieve = Span(TRACE, "b" * 16, "a" * 16, "retrieve", resource={"service.name": "retriever"})
+    failures.unextractable(Trace(TRACE, (root, retrieve)), "other",
+                           ExtractionError(retrieve, "ragmon.contexts", "not JSON"))
+    failures.unextractable(Trace(TRACE, (root, retrieve)), "other", raised(ValueError("a bug")))
+    assert [r.service for r in lines()] == ["retriever", "frontend"]   # a bug names no span: the first
+
+
+def test_a_bug_in_extraction_is_alike_per_exception_type_and_keeps_its_traceback(failures, lines):
+    failures.unextractable(a_trace("1" * 32), "shop", raised(ValueError("bad value 1")))
+    failures.unextractable(a_trace("2" * 32), "shop", raised(ValueError("bad value 2")))
+    failures.unextractable(a_trace("3" * 32), "shop", raised(KeyError("missing")))
+    assert [(r.trace_id[0], r.error) for r in lines()] == [("1", "bad value 1"), ("3", "'missing'")]
+    assert all(r.exc_info is not None and r.exc_info[2] is not None for r in lines())
+
+
+def test_scoring_and_recording_failures_are_alike_per_judge_and_exception_type(failures, lines):
+    failures.scoring_failed("t1", "lexical", raised(RuntimeError("pool broke")))
+    failures.scoring_failed("t2", "lexical", raised(RuntimeError("pool broke again")))   # left out
+    failures.scoring_failed("t3", "claude", raised(RuntimeError("pool broke")))
+    failures.scoring_failed("t4", "lexical", raised(TimeoutError()))
+    failures.recording_failed("t5", "lexical", raised(RuntimeError("disk full")))  # not scoring: own line
+    failures.recording_failed("t6", "lexical", raised(RuntimeError("disk full")))  # left out
+    assert [(r.getMessage(), r.trace_id, r.judge) for r in lines()] == [
+        ("scoring failed", "t1", "lexical"), ("scoring failed", "t3", "claude"),
+        ("scoring failed", "t4", "lexical"), ("recording a scored trace failed", "t5", "lexical")]
+    assert all(r.levelno == logging.ERROR and r.exc_info is not None and r.exc_info[2] is not None
+               for r in lines())
