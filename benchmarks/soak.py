@@ -55,6 +55,7 @@ from ragmon.scrape import Samples, scrape, total
 UNDECODABLE = b"\x0a\xff\xff\xff\xff\x0f"
 """resource_spans with a length far past the end of the body: no protobuf reader accepts it."""
 EXTRACT_WARNING = "trace cannot be extracted"
+REFUSAL_LINE = "OTLP request refused"
 """What ragmon.service logs for each trace whose documents are redacted; any other warning is news."""
 REDACTED = "__REDACTED__"
 """OpenInference's placeholder when the app hides retrieved documents: the trace cannot be scored."""
@@ -368,10 +369,13 @@ class Sidecar:
                 continue
             if record.get("message") == "stopped":
                 outcomes.update(record["outcomes"])
-            elif str(record.get("message")).startswith(EXTRACT_WARNING):
-                # One line a minute per kind of failure, which counts those left out since the last.
-                problems[EXTRACT_WARNING] += 1 + int(record.get("suppressed", 0))
-            elif record.get("level") in ("warning", "error", "critical"):
+            elif record.get("level") not in ("warning", "error", "critical"):
+                continue  # back-pressure refusals are logged at INFO: the client retries them
+            elif str(record.get("message")).startswith((EXTRACT_WARNING, REFUSAL_LINE)):
+                # One line a minute per kind of problem, which counts those left out since the last.
+                message = EXTRACT_WARNING if record["message"].startswith(EXTRACT_WARNING) else REFUSAL_LINE
+                problems[message] += 1 + int(record.get("suppressed", 0))
+            else:
                 problems[record.get("message", line)] += 1
         return outcomes, problems
 
@@ -540,9 +544,9 @@ def checks(phase: Phase, exact_outcomes: bool) -> list[tuple[str, bool, str]]:
          f"{rejected('decode_error'):.0f} = {sent.undecodable}"),
         ("rejected{late} <= late spans sent", rejected("late") <= sent.late_spans,
          f"{rejected('late'):.0f} of {sent.late_spans} (the others joined a trace not yet decided)"),
-        ("error outcomes logged (rate-limited: those left out after a kind's last line are not), no other "
-         "warning or error",
-         errors_logged(phase.problems, outcomes["error"]),
+        ("error outcomes and refused requests logged (rate-limited: those left out after a kind's last line "
+         "are not), no other warning or error",
+         errors_logged(phase.problems, outcomes["error"], sent.undecodable, sent.invalid_attempts),
          "; ".join(f"{n} x {message[:120]}" for message, n in phase.problems.items()) or "none"),
     ]
     if exact_outcomes:
@@ -553,12 +557,16 @@ def checks(phase: Phase, exact_outcomes: bool) -> list[tuple[str, bool, str]]:
     return result
 
 
-def errors_logged(problems: Counter[str], errors: int) -> bool:
-    """Extraction warnings alone, and some (not all: the sidecar logs one line a minute per kind of
-    failure, counting those left out before it) for every error outcome; none without one."""
-    if set(problems) - {EXTRACT_WARNING}:
+def errors_logged(problems: Counter[str], errors: int, undecodable: int, invalid: int) -> bool:
+    """Extraction warnings and refused requests alone, each within its bounds: the sidecar writes one line
+    a minute per kind of problem, counting those left out before it, so a line stands for one or more. Every
+    error outcome and undecodable request may be logged, and one of each must be; a request with invalid
+    spans is refused (and logged) only when none of its spans is valid, which the load does not track."""
+    if set(problems) - {EXTRACT_WARNING, REFUSAL_LINE}:
         return False
-    return 0 < problems[EXTRACT_WARNING] <= errors if errors else not problems
+    extracted, refused = problems[EXTRACT_WARNING], problems[REFUSAL_LINE]
+    return ((0 < extracted <= errors if errors else not extracted)
+            and refused <= undecodable + invalid and (refused > 0 or not undecodable))
 
 
 def report(phase: Phase, exact_outcomes: bool) -> bool:
