@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import prometheus_client
 import pytest
+from manual_clock import ManualClock
 from prometheus_client.openmetrics.exposition import generate_latest as generate_openmetrics
 from prometheus_client.openmetrics.parser import text_string_to_metric_families as parse_openmetrics
 from prometheus_client.parser import text_string_to_metric_families
@@ -34,14 +35,6 @@ CONTRACT = {
     "ragmon_score_lag_seconds_bucket": ("histogram", {"le"}),
     "ragmon_build_info": ("gauge", {"version"}),
 }
-
-
-class FakeClock:
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 def result(supported: int, unsupported: int) -> ExampleResult:
@@ -137,7 +130,7 @@ def test_histogram_exemplars_carry_the_trace_id_in_openmetrics() -> None:
 
 
 def test_window_gauges_appear_move_and_disappear_with_the_clock() -> None:
-    clock = FakeClock()
+    clock = ManualClock(1000.0)
     exporter = Exporter(window=60, clock=clock)  # 60 buckets of 1 s
     shop = {"pipeline": "shop", "judge": "lexical"}
     assert ("ragmon_groundedness_ratio", labels(**shop)) not in samples(exporter)
@@ -171,7 +164,7 @@ def test_window_gauges_appear_move_and_disappear_with_the_clock() -> None:
 
 
 def test_window_is_kept_per_pipeline_and_judge() -> None:
-    clock = FakeClock()
+    clock = ManualClock(1000.0)
     exporter = Exporter(window=10, clock=clock, judges=("lexical", "claude"))
     exporter.example_scored("a", "lexical", result(1, 0), TRACE_ID)
     exporter.example_scored("a", "claude", result(0, 1), TRACE_ID)

@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 from fakes.anthropic_server import Fail, FakeAnthropic, Hang, Reply, ToolInput
+from manual_clock import ManualClock
 
 from ragmon.errors import InputError
 from ragmon.evaluate import example_claims
@@ -30,14 +31,6 @@ def fake_api() -> Iterator[FakeAnthropic]:
         yield api
 
 
-class FakeClock:
-    def __init__(self) -> None:
-        self.now = 0.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
 PRICES = Prices(input_per_mtok=1.0, output_per_mtok=5.0)
 
 
@@ -47,10 +40,10 @@ def example(i: int) -> Example:
 
 
 def make_lane(api: FakeAnthropic, *, per_minute: float = 1_000, usd_per_day: float = 100.0,
-              clock: FakeClock | None = None, **judge_options: Any) -> ClaudeLane:
+              clock: ManualClock | None = None, **judge_options: Any) -> ClaudeLane:
     judge = ClaudeJudge(base_url=api.url, api_key="test-key", **{"max_tokens": 256, **judge_options})
     return ClaudeLane(judge, rate=0.5, concurrency=4, k=5,
-                      bucket=TokenBucket(per_minute, clock or FakeClock()),
+                      bucket=TokenBucket(per_minute, clock or ManualClock()),
                       budget=DailyBudget(usd_per_day, PRICES, day=lambda: 0))
 
 
@@ -151,7 +144,7 @@ async def test_an_answer_after_a_timeout_costs_its_bill_plus_the_timed_out_attem
 
 
 async def test_per_minute_limit_is_counted_throttled(fake_api: FakeAnthropic) -> None:
-    clock = FakeClock()
+    clock = ManualClock()
     lane = make_lane(fake_api, per_minute=5, clock=clock)
     outcomes = await run_all(lane, [example(i) for i in range(20)])
     assert Counter(o.outcome for o in outcomes) == {"ok": 5, "throttled": 15}

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from manual_clock import ManualClock
 
 from ragmon.sampling import DailyBudget, Prices, TokenBucket, sampling_key, utc_day
 
@@ -37,16 +38,8 @@ def test_smaller_rate_selects_a_subset_of_a_larger_one() -> None:
     assert not any(sampling_key(t) < 0.0 for t in ids) and all(sampling_key(t) < 1.0 for t in ids)
 
 
-class FakeClock:
-    def __init__(self, now: float = 1_000.0) -> None:
-        self.now = now
-
-    def __call__(self) -> float:
-        return self.now
-
-
 def test_token_bucket_allows_a_minutes_worth_then_refills_at_the_rate() -> None:
-    clock = FakeClock()
+    clock = ManualClock(1_000.0)
     bucket = TokenBucket(10, clock)
     assert [bucket.try_acquire() for _ in range(11)] == [True] * 10 + [False]
     clock.now += 5.9  # 10/min refills one token every 6 s
@@ -58,7 +51,7 @@ def test_token_bucket_allows_a_minutes_worth_then_refills_at_the_rate() -> None:
 
 
 def test_token_bucket_below_one_a_minute_and_zero() -> None:
-    clock = FakeClock()
+    clock = ManualClock(1_000.0)
     slow = TokenBucket(0.5, clock)  # one call every two minutes
     assert slow.try_acquire() and not slow.try_acquire()
     clock.now += 119

@@ -20,6 +20,7 @@ from typing import Any
 import aiohttp
 import prometheus_client
 import pytest
+from manual_clock import ManualClock
 from opentelemetry.exporter.otlp.proto.common.trace_encoder import encode_spans
 from opentelemetry.exporter.otlp.proto.grpc.trace_exporter import OTLPSpanExporter as GrpcSpanExporter
 from opentelemetry.exporter.otlp.proto.http import Compression
@@ -241,16 +242,6 @@ class BrokenLane:
         pass
 
 
-class Clock:
-    """The failure log's clock, moved on by the test."""
-
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
 @pytest.fixture
 def failure_lines(caplog: pytest.LogCaptureFixture) -> Callable[[], list[logging.LogRecord]]:
     """The warnings and errors the sidecar logged."""
@@ -374,7 +365,7 @@ async def test_a_declared_rag_pipeline_whose_traces_fail_keeps_its_own_label(sta
 
 async def test_a_flood_of_identical_extraction_failures_logs_one_line_a_minute_and_counts_every_trace(
         start_sidecar: Start, failure_lines: Callable[[], list[logging.LogRecord]]) -> None:
-    clock = Clock()
+    clock = ManualClock(1000.0)
     _, ports = await start_sidecar(failures=FailureLog(logging.getLogger("ragmon.service"), clock=clock))
     flood = [record("shop", content_off_trace) for _ in range(20)]
     await send_traces(ports, flood)
@@ -407,7 +398,7 @@ async def test_a_flood_of_identical_extraction_failures_logs_one_line_a_minute_a
 
 async def test_a_judge_failing_on_every_trace_logs_one_traceback_a_minute(
         start_sidecar: Start, failure_lines: Callable[[], list[logging.LogRecord]]) -> None:
-    clock = Clock()
+    clock = ManualClock(1000.0)
     _, ports = await start_sidecar(lanes=[BrokenLane()],
                                    failures=FailureLog(logging.getLogger("ragmon.service"), clock=clock))
     sent = [record("shop", rag_trace) for _ in range(10)]

@@ -5,23 +5,16 @@ from __future__ import annotations
 import tracemalloc
 
 import pytest
+from manual_clock import ManualClock
 
 from ragmon.traces import Assembler, Decided, Span
 
 SERVER, INTERNAL = 2, 1
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.now = 0.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
 @pytest.fixture
-def clock() -> Clock:
-    return Clock()
+def clock() -> ManualClock:
+    return ManualClock()
 
 
 def span(trace: str, span_id: str, parent: str | None = None, kind: int = INTERNAL,
@@ -36,7 +29,7 @@ def names(decided: list[Decided]) -> list[tuple[list[str], str]]:
     return [([s.name for s in d.trace.spans], d.reason) for d in decided]
 
 
-def add_at(assembler: Assembler, clock: Clock, at: float, *spans: Span) -> list[str]:
+def add_at(assembler: Assembler, clock: ManualClock, at: float, *spans: Span) -> list[str]:
     clock.now = at
     return [assembler.add(s) for s in spans]
 

@@ -6,6 +6,7 @@ import json
 import logging
 
 import pytest
+from manual_clock import ManualClock
 
 from ragmon.logs import JsonFormatter, TextFormatter
 from ragmon.otlp.refusals import RefusalLog, grpc_peer_host
@@ -13,21 +14,13 @@ from ragmon.otlp.refusals import RefusalLog, grpc_peer_host
 UA = "OTel-OTLP-Exporter-Python/1.45.0"
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
+@pytest.fixture
+def clock() -> ManualClock:
+    return ManualClock(1000.0)
 
 
 @pytest.fixture
-def clock() -> Clock:
-    return Clock()
-
-
-@pytest.fixture
-def refusals(clock: Clock) -> RefusalLog:
+def refusals(clock: ManualClock) -> RefusalLog:
     return RefusalLog(logging.getLogger("ragmon.otlp"), clock=clock)
 
 
