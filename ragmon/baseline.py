@@ -15,7 +15,7 @@ import statistics
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from ragmon.errors import InputError
 from ragmon.model import LOWER_IS_BETTER, METRIC_NAMES, ClaimVerdict, ExampleResult, Report
@@ -119,6 +119,10 @@ def load(path: Path) -> Baseline:
     except json.JSONDecodeError as exc:
         raise InputError(f"the baseline is not valid JSON ({exc.msg}, column {exc.colno}): {WRITTEN_BY}",
                          source=source, line=exc.lineno) from None
+    except (ValueError, RecursionError) as exc:  # valid JSON that json will not read: a traceback otherwise
+        # int()'s limit on digits, without its advice to the programmer after the colon
+        why = "nested too deeply" if isinstance(exc, RecursionError) else str(exc).partition(":")[0]
+        raise InputError(f"the baseline is not readable JSON ({why}): {WRITTEN_BY}", source=source) from None
     return from_dict(doc, source)
 
 
@@ -128,6 +132,7 @@ def from_dict(doc: Any, source: str) -> Baseline:
         raise InputError(f"the baseline is not a ragmon report (no 'ragmon_version'): {WRITTEN_BY}",
                          source=source)
     reader = _Reader(source)
+    version = reader.get(doc, "ragmon_version", str, "a string")
     complete = reader.get(doc, "complete", bool, "a boolean")
     if not complete:
         error = " ".join(str(doc.get("error") or "no error recorded").split())
@@ -147,7 +152,12 @@ def from_dict(doc: Any, source: str) -> Baseline:
                              field=f"{where}.id")
         metrics = reader.get(item, "metrics", dict, "an object", f"{where}.metrics")
         for name, value in metrics.items():
-            reader.check(value, (int, float, type(None)), "a number or null", f"{where}.metrics.{name}")
+            at = f"{where}.metrics.{name}"
+            reader.check(value, (int, float, type(None)), "a number or null", at)
+            # Every metric is a share: Infinity (which json reads) would make the change infinite, or stop
+            # the bootstrap, and NaN, which no report holds, would silently drop the example.
+            if name in METRIC_NAMES and value is not None and not 0 <= value <= 1:
+                reader.fail("a number between 0 and 1 or null", at)
         unsupported = set()
         for number, claim in enumerate(reader.get(item, "claims", list, "a list", f"{where}.claims")):
             at = f"{where}.claims[{number}]"
@@ -156,7 +166,7 @@ def from_dict(doc: Any, source: str) -> Baseline:
             if not reader.get(claim, "supported", bool, "a boolean", f"{at}.supported"):
                 unsupported.add(_normal(claim_text))
         examples[example_id] = BaselineExample(metrics, frozenset(unsupported))
-    return Baseline(source, str(doc["ragmon_version"]), judge, k, examples)
+    return Baseline(source, version, judge, k, examples)
 
 
 class _Reader:
@@ -177,9 +187,12 @@ class _Reader:
         kinds = kind if isinstance(kind, tuple) else (kind,)
         # bool is an int to Python, not to a report: `"k": true` or a metric of `true` is a broken file.
         if not isinstance(value, kinds) or (isinstance(value, bool) and bool not in kinds):
-            raise InputError(f"the baseline is not a ragmon report: expected {wanted}", source=self.source,
-                             field=where)
+            self.fail(wanted, where)
         return value
+
+    def fail(self, wanted: str, where: str) -> NoReturn:
+        raise InputError(f"the baseline is not a ragmon report: expected {wanted}", source=self.source,
+                         field=where)
 
 
 def check_comparable(baseline: Baseline, judge: Mapping[str, Any], k: int) -> None:

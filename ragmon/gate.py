@@ -186,8 +186,8 @@ def _decide_drop(comparison: Comparison, drop: DropGate, confidence: float | Non
         interval = aggregate(change.differences, samples=config.bootstrap_samples, confidence=confidence,
                              seed=config.seed).ci
         if interval is None:
-            return result(None, False, f"no {percent} interval of the change from {change.n} example"
-                                       f"{'' if change.n == 1 else 's'} measured in both runs")
+            return result(None, False, f"no {percent} interval of the change from {_examples(change.n)} "
+                                       f"measured in both runs")
         value = rounded(interval[0] if drop.op == ">=" else interval[1])
         side = "lower" if drop.op == ">=" else "upper"
         label, means = f" at the {side} {percent} bound of the change", "means "
@@ -199,8 +199,14 @@ def _decide_drop(comparison: Comparison, drop: DropGate, confidence: float | Non
         moved = f"{worse} {amount} {'<=' if passed else '>'} {limit}"
     else:
         moved = f"{better} {-worsening:.4g}" if worsening else "unchanged"
+    # "measured": fewer than the examples both runs scored when one of them lacks the metric (an answer
+    # gone, or now abstaining), which the reports' count of shared examples would otherwise contradict.
     return result(value, passed, f"{moved} against the baseline{label}: {means}{before:.4g} -> "
-                                 f"{after:.4g} on {change.n} examples in both runs")
+                                 f"{after:.4g} on {_examples(change.n)} measured in both runs")
+
+
+def _examples(count: int) -> str:
+    return f"{count} example{'' if count == 1 else 's'}"
 
 
 def _undefined(change: MetricChange, shared: int) -> str:

@@ -256,10 +256,10 @@ def _baseline(args: argparse.Namespace, drops: Sequence[DropGate]) -> baselines.
         raise InputError(f"--baseline {args.baseline} needs --max-drop NAME=DELTA (repeatable): without one, "
                          "nothing is compared")
     baseline = baselines.load(args.baseline)
-    if baseline.ragmon_version != __version__ and not args.quiet:
+    if baseline.ragmon_version != __version__ and not args.quiet:  # the version quoted is the file's data
         _note(f"ragmon replay: warning: the baseline {args.baseline} was written by ragmon "
-              f"{baseline.ragmon_version}, this is {__version__}: a judge that changed between them moves "
-              f"figures too")
+              f"{text.clip(baseline.ragmon_version, text.ID_WIDTH)}, this is {__version__}: a judge that "
+              f"changed between them moves figures too")
     return baseline
 
 

@@ -85,7 +85,13 @@ def test_an_incomplete_baseline_is_refused_with_its_error() -> None:
     ("[]", "{path}: the baseline is not a ragmon report (no 'ragmon_version'): give a report written by "
            "`ragmon replay --json`"),
     (b"\xff\xfe{", "{path}: the baseline is not UTF-8 JSON: give a report written by `ragmon replay --json`"),
-], ids=["truncated", "jsonl", "a-record", "array", "binary"])
+    # Valid JSON that json refuses with a ValueError or a RecursionError, not a JSONDecodeError.
+    ('{"k": 1' + "0" * 5000 + "}", "{path}: the baseline is not readable JSON (Exceeds the limit (4300 "
+                                   "digits) for integer string conversion): give a report written by `ragmon "
+                                   "replay --json`"),
+    ("[" * 100_000 + "]" * 100_000, "{path}: the baseline is not readable JSON (nested too deeply): give a "
+                                    "report written by `ragmon replay --json`"),
+], ids=["truncated", "jsonl", "a-record", "array", "binary", "long-number", "deep"])
 def test_a_file_that_is_no_report_is_named(tmp_path: Path, content: str | bytes, message: str) -> None:
     path = tmp_path / "main.json"
     path.write_bytes(content if isinstance(content, bytes) else content.encode())
@@ -116,6 +122,7 @@ def broken(field: str) -> dict[str, Any]:
     (report_doc(k=True), "k", "expected a whole number"),  # a bool is no count, though Python says int
     (broken("judge"), "judge", "expected an object"),
     (report_doc(judge={"name": 5}), "judge.name", "expected a string"),
+    (report_doc(ragmon_version=None), "ragmon_version", "expected a string"),  # "ragmon None" in the warning
     (broken("results"), "results", "expected a list"),
     (broken("results.0.metrics.recall"), "results[0].metrics.recall", "expected a number or null"),
     (broken("results.0.claims.0.supported"), "results[0].claims[0].supported", "expected a boolean"),
@@ -125,6 +132,21 @@ def test_a_field_of_the_wrong_type_is_named(doc: dict[str, Any], field: str, wan
     with pytest.raises(InputError) as info:
         from_dict(doc, "main.json")
     assert str(info.value) == f"main.json: the baseline is not a ragmon report: {wanted} (field {field!r})"
+
+
+@pytest.mark.parametrize("value", ["Infinity", "-Infinity", "NaN", "1.5", "-0.25", "1" + "0" * 400])
+def test_a_metric_that_is_no_share_is_named(tmp_path: Path, value: str) -> None:
+    # Every metric is between 0 and 1, and a report writes an undefined one as null. json reads Infinity
+    # and NaN all the same: Infinity made the change infinite, and stopped --confidence's bootstrap with a
+    # traceback; NaN left the example out without a word; 10^400 fails float conversion.
+    text = json_report.render(scored(example("a", RETURNS)), ())
+    assert text.count('"groundedness": 1.0') == 1  # in results; the aggregates hold {"mean": ...}
+    path = tmp_path / "main.json"
+    path.write_text(text.replace('"groundedness": 1.0', f'"groundedness": {value}'), encoding="utf-8")
+    with pytest.raises(InputError) as info:
+        load(path)
+    assert str(info.value) == (f"{path}: the baseline is not a ragmon report: expected a number between 0 "
+                               f"and 1 or null (field 'results[0].metrics.groundedness')")
 
 
 def test_a_missing_field_and_a_repeated_id_are_named() -> None:

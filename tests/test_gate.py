@@ -206,11 +206,12 @@ def test_a_drop_beyond_the_allowed_one_breaches_and_a_smaller_one_holds() -> Non
                                {"groundedness": [1.0, 0.5, 0.5, 1.0], "hallucination_rate": [0, 0.5, 0.5, 0]})
     (breached,) = drops(comparison, "groundedness=0.1")
     held, rose = drops(comparison, "groundedness=0.2", "hallucination_rate=0.1")
-    why = "dropped 0.125 > 0.1 against the baseline: 0.875 -> 0.75 on 4 examples in both runs"
+    why = "dropped 0.125 > 0.1 against the baseline: 0.875 -> 0.75 on 4 examples measured in both runs"
     assert breached == GateResult("groundedness", ">=", -0.1, -0.125, False, why, 0.1, 0.875)
     assert held.passed and held.reason.startswith("dropped 0.125 <= 0.2 against the baseline")
     assert (rose.op, rose.threshold, rose.value, rose.passed) == ("<=", 0.1, 0.125, False)
-    assert rose.reason == "rose 0.125 > 0.1 against the baseline: 0.125 -> 0.25 on 4 examples in both runs"
+    assert rose.reason == ("rose 0.125 > 0.1 against the baseline: 0.125 -> 0.25 on 4 examples measured in "
+                           "both runs")
     assert (breached.label, rose.label) == ("groundedness drop <= 0.1 vs baseline",
                                            "hallucination_rate rise <= 0.1 vs baseline")
     assert exit_code((held,)) == EXIT_OK and exit_code((held, breached)) == EXIT_BREACHED
@@ -220,7 +221,8 @@ def test_improvement_and_no_change_hold_even_at_zero() -> None:
     comparison = comparison_of({"groundedness": [0.5, 1.0], "hallucination_rate": [0.5, 0.0]},
                                {"groundedness": [1.0, 1.0], "hallucination_rate": [0.0, 0.0]})
     up, down = drops(comparison, "groundedness=0", "hallucination_rate=0")
-    assert up.passed and up.reason == "rose 0.25 against the baseline: 0.75 -> 1 on 2 examples in both runs"
+    assert up.passed and up.reason == ("rose 0.25 against the baseline: 0.75 -> 1 on 2 examples measured in "
+                                       "both runs")
     assert down.passed and down.reason.startswith("fell 0.25 against the baseline")
     (same,) = drops(comparison_of({"recall": [0.5]}, {"recall": [0.5]}), "recall=0")
     assert same.passed and same.value == 0.0 and same.reason.startswith("unchanged against the baseline")
@@ -233,6 +235,18 @@ def test_a_drop_of_exactly_the_allowed_amount_holds() -> None:
     (result,) = drops(comparison, "groundedness=0.02")
     assert result.passed and result.value == -0.02
     assert result.reason.startswith("dropped 0.02 <= 0.02 against the baseline")
+
+
+def test_the_reason_counts_the_examples_measured_in_both_runs_not_those_shared() -> None:
+    # e1 has no groundedness now (its answer gone, say): 3 examples in both runs, 2 measured in both,
+    # 1 and 1 then and now on them. One example shared and measured: "1 example", not "1 examples".
+    comparison = comparison_of({"groundedness": [1.0, 0.5, 1.0]}, {"groundedness": [1.0, None, 1.0]})
+    (result,) = drops(comparison, "groundedness=0")
+    assert comparison.shared == 3
+    assert result.reason == "unchanged against the baseline: 1 -> 1 on 2 examples measured in both runs"
+    (one,) = drops(comparison_of({"groundedness": [1.0]}, {"groundedness": [0.5]}), "groundedness=0.5")
+    assert one.reason == ("dropped 0.5 <= 0.5 against the baseline: 1 -> 0.5 on 1 example measured in both "
+                          "runs")
 
 
 @pytest.mark.parametrize(("before", "after", "reason"), [
@@ -261,7 +275,7 @@ def test_confidence_bounds_the_paired_change() -> None:
     assert not on_bound.passed and on_bound.value is not None
     assert min(abs(on_bound.value + 3 / 45), abs(on_bound.value + 4 / 45)) < 1e-6
     assert re.fullmatch(r"dropped 0\.0(6667|8889) > 0\.05 against the baseline at the lower 95% bound of the "
-                        r"change: means 1 -> 0\.9778 on 15 examples in both runs", on_bound.reason)
+                        r"change: means 1 -> 0\.9778 on 15 examples measured in both runs", on_bound.reason)
 
 
 def test_confidence_passes_an_unchanged_run_whatever_its_spread() -> None:

@@ -659,7 +659,7 @@ def test_an_unchanged_run_passes_against_its_baseline_and_its_report_is_the_next
     lines = done.stdout.splitlines()
     # Groundedness (14 + 2/3) / 15 = 0.9778 in both runs, on the 15 examples with claims.
     assert "gate groundedness drop <= 0.02 vs baseline: ok (unchanged against the baseline: 0.9778 -> " \
-           "0.9778 on 15 examples in both runs)" in lines
+           "0.9778 on 15 examples measured in both runs)" in lines
     assert f"baseline {main_json}: 17 examples in both runs, 0 new, 0 gone" in lines
     assert "regressed" not in done.stdout and lines[-1] == "PASS"
     # The report of a run gated on a baseline is itself a baseline; an older ragmon's gets a warning.
@@ -671,6 +671,15 @@ def test_an_unchanged_run_passes_against_its_baseline_and_its_report_is_the_next
     assert done.returncode == 0 and done.stdout.splitlines()[-1] == "PASS"
     assert done.stderr == (f"ragmon replay: warning: the baseline old.json was written by ragmon 0.0.1, this "
                            f"is {ragmon.__version__}: a judge that changed between them moves figures too\n")
+    # The version is the file's text: shown clipped to 40 characters, its escape sequence escaped. By hand:
+    # ESC, "[2J" and 36 nines are the first 40; ESC shows as the 4 characters \x1b, 43 in all, so the line
+    # keeps 39 (\x1b[2J and 32 nines) and an ellipsis.
+    doc["ragmon_version"] = "\x1b[2J" + "9" * 100
+    (tmp_path / "odd.json").write_text(json.dumps(doc), encoding="utf-8")
+    done = replay(ragmon_cmd, GOLDEN, "--baseline", "odd.json", *DROPS, cwd=tmp_path)
+    assert done.returncode == 0
+    assert done.stderr.startswith("ragmon replay: warning: the baseline odd.json was written by ragmon "
+                                  f"\\x1b[2J{'9' * 32}…, this is {ragmon.__version__}: ")
 
 
 def test_a_drop_gate_breach_names_the_regressed_sentence_in_every_report(ragmon_cmd: list[str],
@@ -689,12 +698,12 @@ def test_a_drop_gate_breach_names_the_regressed_sentence_in_every_report(ragmon_
     # By hand: baseline (14 + 2/3) / 15 = 44/45 = 0.9778; now (13 + 2/3 + 2/3) / 15 = 43/45 = 0.9556, a drop
     # of 1/45 = 0.02222 > 0.02; hallucination rises by as much, <= 0.03; 0.9556 >= 0.9 holds. Exit 1.
     assert done.returncode == 1, done.stderr
-    why = "dropped 0.02222 > 0.02 against the baseline: 0.9778 -> 0.9556 on 15 examples in both runs"
+    why = "dropped 0.02222 > 0.02 against the baseline: 0.9778 -> 0.9556 on 15 examples measured in both runs"
     lines = done.stdout.splitlines()
     assert lines[-1] == f"FAIL: groundedness {why}"
     assert "gate groundedness >= 0.9: ok (0.9556 >= 0.9)" in lines
     assert ("gate hallucination_rate rise <= 0.03 vs baseline: ok (rose 0.02222 <= 0.03 against the "
-            "baseline: 0.02222 -> 0.04444 on 15 examples in both runs)") in lines
+            "baseline: 0.02222 -> 0.04444 on 15 examples measured in both runs)") in lines
     start = lines.index("regressed examples (1 of 1 whose groundedness fell against the baseline):")
     # ref-001's weak sentence was unsupported in the baseline too: not a regression.
     assert lines[start + 1:start + 3] == ["  ret-001: groundedness 1 -> 0.6667", f'    "{INVENTED}"']

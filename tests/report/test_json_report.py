@@ -111,8 +111,8 @@ def test_the_baseline_object_names_what_regressed() -> None:
     # A drop gate: its value is the change, held against -DELTA; the baseline's mean beside it.
     assert doc["gates"] == [
         {"metric": "groundedness", "op": ">=", "threshold": -0.1, "value": -0.25, "passed": False,
-         "reason": "dropped 0.25 > 0.1 against the baseline: 0.75 -> 0.5 on 2 examples in both runs",
+         "reason": "dropped 0.25 > 0.1 against the baseline: 0.75 -> 0.5 on 2 examples measured in both runs",
          "max_drop": 0.1, "baseline": 0.75},
         {"metric": "recall", "op": ">=", "threshold": 0.0, "value": 0.0, "passed": True,
-         "reason": "unchanged against the baseline: 0.75 -> 0.75 on 2 examples in both runs",
+         "reason": "unchanged against the baseline: 0.75 -> 0.75 on 2 examples measured in both runs",
          "max_drop": 0.0, "baseline": 0.75}]

@@ -189,7 +189,7 @@ def test_a_drop_gate_is_a_test_case_naming_the_regressed_examples() -> None:
     assert cases["recall drop <= 0 vs baseline"].find("failure") is None
     failure = cases["groundedness drop <= 0.1 vs baseline"].find("failure")
     assert failure is not None and failure.text is not None
-    why = "dropped 0.25 > 0.1 against the baseline: 0.75 -> 0.5 on 2 examples in both runs"
+    why = "dropped 0.25 > 0.1 against the baseline: 0.75 -> 0.5 on 2 examples measured in both runs"
     assert failure.get("message") == f"groundedness {why}"
     # Of ok and bad, only ok got worse (1 -> 0.5), with GIFT; bad's INVENTED is no news.
     assert failure.text.splitlines() == [

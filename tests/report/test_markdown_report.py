@@ -173,7 +173,7 @@ def test_regressions_against_the_baseline_quote_the_newly_unsupported_sentences(
     # The figures worked out in regressed_run: groundedness 0.75 -> 0.5 (-0.25) and recall 0.75 on both
     # sides, over the 2 examples both runs measured.
     assert ("| groundedness drop <= 0.1 vs baseline | -0.25 | **FAIL** | dropped 0.25 > 0.1 against the "
-            "baseline: 0.75 -> 0.5 on 2 examples in both runs |") in out
+            "baseline: 0.75 -> 0.5 on 2 examples measured in both runs |") in out
     assert "| recall drop <= 0 vs baseline | 0 | pass | unchanged against" in out
     section = out[out.index("### Regressions against the baseline"):out.index("### Weakest examples")]
     assert (f"Baseline `main.json` (ragmon {ragmon.__version__}): 2 examples in both runs, 1 new, 1 gone "

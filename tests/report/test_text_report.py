@@ -111,9 +111,9 @@ def test_a_regression_against_the_baseline_is_named_with_its_newly_unsupported_s
     lines = render(report, gates, comparison=comparison).splitlines()
     # Worked out in regressed_run: groundedness 0.75 -> 0.5 on ok and bad, a drop of 0.25 > 0.1.
     assert "gate groundedness drop <= 0.1 vs baseline: BREACHED (dropped 0.25 > 0.1 against the baseline: " \
-           "0.75 -> 0.5 on 2 examples in both runs)" in lines
+           "0.75 -> 0.5 on 2 examples measured in both runs)" in lines
     assert "gate recall drop <= 0 vs baseline: ok (unchanged against the baseline: 0.75 -> 0.75 on 2 " \
-           "examples in both runs)" in lines
+           "examples measured in both runs)" in lines
     start = lines.index("baseline main.json: 2 examples in both runs, 1 new, 1 gone (old)")
     # Only ok regressed, with GIFT; bad's INVENTED was unsupported in the baseline too, so it is not new.
     assert lines[start + 1:start + 6] == [
@@ -124,7 +124,7 @@ def test_a_regression_against_the_baseline_is_named_with_its_newly_unsupported_s
         "",
     ]
     assert lines[-1] == "FAIL: groundedness dropped 0.25 > 0.1 against the baseline: 0.75 -> 0.5 on 2 " \
-                        "examples in both runs"
+                        "examples measured in both runs"
     assert not any(line.startswith("baseline ") for line in render(report, gates).splitlines())
 
 
