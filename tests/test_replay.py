@@ -20,6 +20,7 @@ from typing import Any
 
 import pytest
 from fakes.anthropic_server import Fail, FakeAnthropic
+from manual_clock import ManualClock
 
 import ragmon
 from ragmon import replay as replay_module
@@ -321,20 +322,10 @@ def test_progress_bar_only_on_a_terminal_and_for_long_runs() -> None:
     assert piped.getvalue() == ""  # a pipe gets no bar, and a run this quick no line either
 
 
-class Clock:
-    """Seconds as the test sets them."""
-
-    def __init__(self) -> None:
-        self.now = 0.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
 def test_a_ci_log_gets_a_plain_line_every_30_seconds() -> None:
     # Not a terminal: no bar to redraw, but a line at 30 s, then 30 s after the last line, so a CI job's
     # no-output timeout never fires on a long run. Called after each example, as evaluate() does.
-    clock, log = Clock(), io.StringIO()
+    clock, log = ManualClock(), io.StringIO()
     progress = Progress(log, clock=clock)
     for done, at in ((1, 0.5), (6_000, 14.0), (11_999, 29.9)):
         clock.now = at
@@ -615,7 +606,7 @@ def test_a_refused_command_line_writes_no_report_where_its_report_flags_are_in_d
 def test_progress_names_the_work_it_counts_and_a_slow_rate_is_not_shown_as_zero() -> None:
     # Asking a live build: ~1 question every 2 s. Terminal: 3 done at 6 s is 0.5 questions/s, which
     # whole numbers would show as "0", as if the build had stalled. CI log: the line at 30 s.
-    clock, terminal = Clock(), Terminal()
+    clock, terminal = ManualClock(), Terminal()
     asking = Progress(terminal, clock=clock, words=("asking", "asked", "questions"))
     clock.now = 6.0
     asking(3, 32)
