@@ -156,7 +156,31 @@ def usage_error(argv: Sequence[str], message: str) -> None:
     with no path), no file is named for sure, and none is written."""
     paths = parse_known(_add_report_arguments, argv, os.environ)
     if paths is not None:
+        for flag, marker in _REPORT_MARKERS.items():
+            if not _replaceable(getattr(paths, flag), marker):
+                setattr(paths, flag, None)
         _write_error_reports(paths, message, _run_info((datetime.now(UTC), time.monotonic())))
+
+
+_REPORT_MARKERS = {"json": b'{"ragmon_version"', "markdown": b"## ragmon replay",
+                   "junit": b'<testsuite name="ragmon"'}
+"""How each report ragmon writes begins (JUnit: after the XML declaration)."""
+
+
+def _replaceable(path: Path | None, marker: bytes) -> bool:
+    """Whether a refused command line may replace `path`: when it is no file yet, or is empty, or is a
+    report ragmon wrote. The command line was refused, so what a flag swallowed may be no report path at
+    all: `ragmon replay --json golden.jsonl` (for "the input is JSON") must not overwrite the golden set."""
+    if path is None:
+        return False
+    try:
+        with path.open("rb") as handle:
+            head = handle.read(512)
+    except FileNotFoundError:
+        return True
+    except OSError:
+        return False
+    return not head or marker in head
 
 
 @contextlib.contextmanager

@@ -603,6 +603,27 @@ def test_a_refused_command_line_writes_no_report_where_its_report_flags_are_in_d
     assert list(tmp_path.iterdir()) == []
 
 
+def test_a_refused_command_line_never_overwrites_a_file_that_is_no_report(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # `ragmon replay --json golden.jsonl` (meaning "the input is JSON") is refused (no DATASET), and the
+    # flag swallowed the golden set: it must stay as it was. An empty file and a ragmon report are
+    # replaced as any report is.
+    monkeypatch.delenv("GITHUB_STEP_SUMMARY", raising=False)
+    golden = tmp_path / "golden.jsonl"
+    golden.write_bytes(GOLDEN.read_bytes())
+    assert main(["replay", "--json", str(golden)]) == 2
+    assert golden.read_bytes() == GOLDEN.read_bytes()
+    notes, empty, old_report = tmp_path / "notes.md", tmp_path / "empty.xml", tmp_path / "old.md"
+    notes.write_text("# release notes\n", encoding="utf-8")
+    empty.write_bytes(b"")
+    old_report.write_text("## ragmon replay: PASS\n", encoding="utf-8")
+    assert main(["replay", "--markdown", str(notes), "--junit", str(empty), "--k", "0", str(GOLDEN)]) == 2
+    assert notes.read_text(encoding="utf-8") == "# release notes\n"
+    assert ET.parse(empty).getroot().get("errors") == "1"
+    assert main(["replay", "--markdown", str(old_report), "--k", "0", str(GOLDEN)]) == 2
+    assert old_report.read_text(encoding="utf-8").startswith("## ragmon replay: INCOMPLETE")
+
+
 def test_progress_names_the_work_it_counts_and_a_slow_rate_is_not_shown_as_zero() -> None:
     # Asking a live build: ~1 question every 2 s. Terminal: 3 done at 6 s is 0.5 questions/s, which
     # whole numbers would show as "0", as if the build had stalled. CI log: the line at 30 s.
