@@ -186,8 +186,21 @@ def _replaceable(path: Path | None, marker: bytes) -> bool:
 @contextlib.contextmanager
 def _terminated_on_sigterm() -> Iterator[None]:
     """SIGTERM stops the run as Ctrl-C does, through `run`'s error reports: by default it ends the
-    process on the spot, leaving the previous run's reports to be published as this one's."""
+    process on the spot, leaving the previous run's reports to be published as this one's.
+
+    Inside an event loop (a live replay, the Claude judge) it is handed to asyncio.run's own SIGINT
+    handler, which cancels the main task so that every `async with` unwinds; raised at whatever bytecode
+    was running, it would leave tasks with exceptions never retrieved, tracebacks on stderr. What comes out
+    is then a KeyboardInterrupt, and it leaves here as Terminated."""
+    received = False
+
     def terminate(signum: int, frame: FrameType | None) -> None:
+        nonlocal received
+        received = True
+        on_sigint = signal.getsignal(signal.SIGINT)
+        if _in_event_loop() and callable(on_sigint) and on_sigint is not signal.default_int_handler:
+            on_sigint(signal.SIGINT, frame)
+            return
         raise Terminated
 
     try:
@@ -197,8 +210,20 @@ def _terminated_on_sigterm() -> Iterator[None]:
         return
     try:
         yield
+    except KeyboardInterrupt as exc:
+        if received and not isinstance(exc, Terminated):
+            raise Terminated from None
+        raise
     finally:
         signal.signal(signal.SIGTERM, previous)
+
+
+def _in_event_loop() -> bool:
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return False
+    return True
 
 
 def _exit_status(exc: BaseException) -> int:

@@ -8,10 +8,14 @@ Mean groundedness = (14 + 2/3) / 15 = 0.9778, hallucination_rate = 1 - that = 0.
 
 from __future__ import annotations
 
+import asyncio
+import gc
 import io
 import json
+import logging
 import os
 import re
+import signal
 import subprocess
 import xml.etree.ElementTree as ET
 from collections.abc import Mapping
@@ -24,13 +28,13 @@ from manual_clock import ManualClock
 
 import ragmon
 from ragmon import replay as replay_module
-from ragmon.cli import main
+from ragmon.cli import Terminated, main
 from ragmon.datasets import load
 from ragmon.evaluate import evaluate
 from ragmon.judges.base import JudgeError
 from ragmon.judges.lexical import LexicalJudge
 from ragmon.model import Claim, ClaimVerdict, EvalConfig, Example
-from ragmon.replay import Progress, score_runs
+from ragmon.replay import Progress, _terminated_on_sigterm, score_runs
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = ROOT / "examples" / "golden.jsonl"
@@ -622,6 +626,34 @@ def test_a_refused_command_line_never_overwrites_a_file_that_is_no_report(
     assert ET.parse(empty).getroot().get("errors") == "1"
     assert main(["replay", "--markdown", str(old_report), "--k", "0", str(GOLDEN)]) == 2
     assert old_report.read_text(encoding="utf-8").startswith("## ragmon replay: INCOMPLETE")
+
+
+def test_sigterm_inside_an_event_loop_cancels_the_work_and_leaves_no_task_behind(
+        caplog: pytest.LogCaptureFixture) -> None:
+    # A live replay or the Claude judge runs in asyncio.run. Raised at whatever bytecode runs, SIGTERM
+    # left a task holding it ("Task exception was never retrieved", a traceback on stderr); handled as
+    # Ctrl-C is, the main task is cancelled, its cleanup awaits, and Terminated comes out.
+    cleaned = []
+
+    async def ask(signalled: bool) -> None:  # one question of several asked at once
+        try:
+            if signalled:
+                os.kill(os.getpid(), signal.SIGTERM)
+            for _ in range(1000):
+                await asyncio.sleep(0)
+        finally:
+            await asyncio.sleep(0)  # an `async with` closing a connection: it must get to run
+            cleaned.append(signalled)
+
+    async def work() -> None:
+        await asyncio.gather(ask(False), ask(False), ask(True))  # the last to start: all have started
+
+    asyncio_errors = caplog.at_level(logging.ERROR, logger="asyncio")
+    with asyncio_errors, pytest.raises(Terminated), _terminated_on_sigterm():
+        asyncio.run(work())
+    gc.collect()  # a task holding an exception nobody retrieved says so when it is collected
+    assert sorted(cleaned) == [False, False, True] and caplog.records == []
+    assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL  # restored
 
 
 def test_progress_names_the_work_it_counts_and_a_slow_rate_is_not_shown_as_zero() -> None:
