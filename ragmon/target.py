@@ -108,7 +108,7 @@ def read_headers(path: Path) -> tuple[tuple[str, str], ...]:
     the run before any question is asked, with the file and line named. A value is never quoted in an
     error: it is likely a secret, and errors reach CI logs."""
     try:
-        text = path.read_text(encoding="utf-8")
+        text = path.read_text(encoding="utf-8-sig")  # -sig: Notepad and PowerShell 5 start with a BOM
     except (OSError, UnicodeDecodeError) as exc:
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
         raise InputError(f"cannot read the --target-header-file: {reason}", source=str(path)) from None
@@ -256,10 +256,17 @@ async def _ask(session: aiohttp.ClientSession, target: Target, question: str,
     """(what went wrong or None, seconds to wait before asking again or None when it is not worth it)."""
     headers = {**dict(target.headers), "traceparent": traceparent(trace_id)}
     try:
-        async with session.post(target.url, json={target.field: question}, headers=headers) as response:
+        # With headers of the user's own (a token, an API key), no redirect is followed: aiohttp would take
+        # every one but Authorization to whatever host the redirect names, even over plain http.
+        async with session.post(target.url, json={target.field: question}, headers=headers,
+                                allow_redirects=not target.headers) as response:
             head = await _read_to_end(response.content, SHOWN_BODY)
             if (lost := _post_turned_into_get(response)) is not None:
                 return lost, None
+            if 300 <= response.status < 400 and target.headers:
+                return (f"HTTP {response.status} redirect to {response.headers.get('Location', '?')} (not "
+                        f"followed: the --target-header-file headers would go with it; give that URL as "
+                        f"--target)"), None
             if not 200 <= response.status < 300:
                 text = " ".join(head.decode("utf-8", "replace").split())
                 problem = f"HTTP {response.status}" + (f" ({text})" if text else "")

@@ -770,3 +770,36 @@ def test_a_missing_header_file_exits_2_naming_it(ragmon_cmd: list[str], tmp_path
     assert done.returncode == 2
     assert done.stderr.endswith(f"{tmp_path / 'absent'}: cannot read the --target-header-file: No such file "
                                 "or directory\n")
+
+
+async def test_headers_of_the_header_file_never_follow_a_redirect(tmp_path: Path) -> None:
+    # The build answers 307 to another host (here another port). aiohttp would follow it with every
+    # header but Authorization: an API key would reach a host the user never named, perhaps over plain
+    # http. With a header file no redirect is followed; the run names where it pointed.
+    headers = tmp_path / "headers"
+    headers.write_text("X-Api-Key: KEY-123\n", encoding="utf-8")
+    elsewhere: list[str | None] = []
+
+    async def other(request: web.Request) -> web.Response:
+        elsewhere.append(request.headers.get("X-Api-Key"))
+        return web.json_response({"answer": "from elsewhere"})
+
+    async with serving(other) as other_url:
+        async def ask(request: web.Request) -> web.Response:
+            raise web.HTTPTemporaryRedirect(other_url)
+
+        async with serving(ask) as url:
+            target = live_target(url, free_port(), headers=read_headers(headers))
+            with pytest.raises(RagmonError) as raised:
+                await asyncio.to_thread(collect, [Example(id="a", question="q")], target, log=None)
+    assert elsewhere == []
+    assert str(raised.value).endswith(
+        f"1 of 1 questions got no answer from {url}: HTTP 307 redirect to {other_url} (not followed: the "
+        f"--target-header-file headers would go with it; give that URL as --target): a")
+
+
+def test_a_header_file_saved_with_a_byte_order_mark_reads_as_written(tmp_path: Path) -> None:
+    # Notepad and PowerShell 5's "utf8" start the file with U+FEFF: line 1 must still be "Name: value".
+    headers = tmp_path / "headers"
+    headers.write_bytes("\ufeffAuthorization: Bearer s3cret\n".encode())
+    assert read_headers(headers) == (("Authorization", "Bearer s3cret"),)
