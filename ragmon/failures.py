@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable, Hashable
 
 from ragmon.errors import RagmonError
-from ragmon.logs import MAX_KEYS, WINDOW_SECONDS, LineLimit, more_like_it
+from ragmon.logs import MAX_KEYS, WINDOW_SECONDS, LineLimit, clip, more_like_it
 from ragmon.semconv.common import ExtractionError
 from ragmon.traces import Trace
 
@@ -34,11 +34,12 @@ class FailureLog:
         is a bug in extraction, alike per exception type. The service is in the key because the apps
         without a label of their own share `other`: one app's line must not hide another's."""
         service = service_name(trace, error.span_id if isinstance(error, ExtractionError) else None)
-        what = ((error.span_name, error.attribute) if isinstance(error, ExtractionError)
+        service = None if service is None else clip(service)  # the sender's: any length
+        what = ((clip(error.span_name), clip(error.attribute)) if isinstance(error, ExtractionError)
                 else (type(error).__name__,))
         self._log(("extract", pipeline, service, *what), logging.WARNING, "trace cannot be extracted",
                   None if isinstance(error, RagmonError) else error,
-                  trace_id=trace.trace_id, pipeline=pipeline, service=service, error=str(error))
+                  trace_id=trace.trace_id, pipeline=pipeline, service=service, error=clip(str(error)))
 
     def scoring_failed(self, trace_id: str, judge: str, error: Exception) -> None:
         """A judge that raised, alike per judge and exception type."""

@@ -82,3 +82,14 @@ class LineLimit:
 def more_like_it(message: str, suppressed: int) -> str:
     """The message of a line `LineLimit` admitted, saying how many like it were left out before it."""
     return f"{message} ... and {suppressed} more like it since the last line" if suppressed else message
+
+
+MAX_FIELD = 300
+"""Characters of a sender-supplied field in a log line, and in what tells its lines apart: a user agent,
+a span name or a message quoting a body stays one short line, and a thousand remembered keys stay small."""
+
+
+def clip(text: str) -> str:
+    """One line of at most MAX_FIELD characters."""
+    line = " ".join(text.split())
+    return line if len(line) <= MAX_FIELD else line[:MAX_FIELD - 3] + "..."

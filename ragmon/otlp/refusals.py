@@ -17,9 +17,7 @@ import time
 from collections.abc import Callable
 from urllib.parse import unquote
 
-from ragmon.logs import MAX_KEYS, WINDOW_SECONDS, LineLimit, more_like_it
-
-_MAX_FIELD = 300  # a client-supplied user agent or a decode message quoting the body stays one short line
+from ragmon.logs import MAX_KEYS, WINDOW_SECONDS, LineLimit, clip, more_like_it
 
 log = logging.getLogger("ragmon.otlp")
 
@@ -42,8 +40,8 @@ class RefusalLog:
         message = more_like_it("OTLP request refused", suppressed)
         self._logger.log(logging.INFO if reason == "backpressure" else logging.WARNING, message, extra={
             "reason": reason, "status": status, "transport": transport, "peer": peer,
-            "user_agent": None if user_agent is None else _clip(user_agent), "suppressed": suppressed,
-            "detail": _clip(detail)})
+            "user_agent": None if user_agent is None else clip(user_agent), "suppressed": suppressed,
+            "detail": clip(detail)})
 
 
 def grpc_peer_host(peer: str) -> str:
@@ -56,8 +54,3 @@ def grpc_peer_host(peer: str) -> str:
     if kind == "ipv6":
         return address.rpartition(":")[0].removeprefix("[").removesuffix("]")
     return peer
-
-
-def _clip(text: str) -> str:
-    line = " ".join(text.split())
-    return line if len(line) <= _MAX_FIELD else line[:_MAX_FIELD - 3] + "..."
