@@ -15,7 +15,9 @@ Choices the design leaves open, made here:
   ancestor in the same tier already reported documents is skipped (LlamaIndex nests
   `VectorIndexRetriever.retrieve` around `_retrieve`, fusion retrievers wrap their sub-retrievers: the
   outer span holds what the pipeline used). A tier that has spans but no documents means retrieval
-  returned nothing (`contexts=()`).
+  returned nothing (`contexts=()`). A span whose reader finds its documents unrecorded is an error
+  unless a span beneath it in the same tier reported documents, which then stand for its own (an
+  OpenLLMetry LangChain retriever without content tracing over a vector store's result events).
 - LLM spans nested in an LLM span are one call (LlamaIndex `predict` around `chat`/`complete`, LangChain
   around a provider SDK span): the last call is the outermost LLM span that ended last, read from its
   innermost span outwards.
@@ -171,7 +173,21 @@ def _first(spans: Sequence[Span], readers: Sequence[Reader[T]]) -> T | None:
 def _contexts(view: _View) -> tuple[Context, ...] | None:
     for roles, read in _DOCUMENT_TIERS:
         candidates = view.spans if roles is None else view.with_role(roles)
-        found = [(span, docs) for span in candidates if (docs := read(span)) is not None]
+        found: list[tuple[Span, tuple[Context, ...]]] = []
+        unrecorded: list[openllmetry.UnrecordedDocuments] = []
+        for span in candidates:
+            try:
+                docs = read(span)
+            except openllmetry.UnrecordedDocuments as error:
+                unrecorded.append(error)
+                continue
+            if docs is not None:
+                found.append((span, docs))
+        if unrecorded:
+            covered = {parent.span_id for span, _ in found for parent in view.ancestors(span)}
+            for unknown in unrecorded:
+                if unknown.span_id not in covered:
+                    raise unknown
         if found:
             holders = {span.span_id for span, docs in found if docs}
             merged: dict[tuple[str, str], Context] = {}

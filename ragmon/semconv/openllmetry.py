@@ -7,7 +7,9 @@ and vector-DB spans that record each hit as a `db.query.result` event (chromadb,
 Entity JSON may be cut short (by the `@workflow` decorator when long, by the app's SDK attribute length
 limit), so an undecodable input or output is no question or answer; undecodable documents are an error,
 since the retrieval would otherwise be lost silently. So is a retriever span that ended well without
-documents: the LangChain instrumentor records none with content tracing off or in its log-event mode.
+documents (the LangChain instrumentor records none with content tracing off or in its log-event mode)
+unless a span beneath it recorded them: vector-DB instrumentors write their result events whatever the
+content setting, so LangChain over Chroma still reports its hits on the `chroma.query` child.
 """
 
 from __future__ import annotations
@@ -41,6 +43,11 @@ _RESULT = RESULT_EVENT + "."
 _CHAIN_KINDS = frozenset({"workflow", "agent"})
 _STATUS_ERROR = 2
 """OTLP `Status.code` ERROR: the instrumentor's mark of a retrieval that raised, which has no output."""
+
+
+class UnrecordedDocuments(ExtractionError):
+    """A retriever span that ended well without its documents. Only the combiner, which sees the other
+    spans, can tell whether a span beneath it recorded them, so it decides whether this is an error."""
 
 
 def role(span: Span) -> Role | None:
@@ -80,11 +87,12 @@ def _retriever_output(span: Span) -> tuple[Context, ...] | None:
     if value is None:
         if span.status_code == _STATUS_ERROR:
             return None
-        raise ExtractionError(span, ENTITY_OUTPUT,
-                              f"attribute {ENTITY_OUTPUT!r} is missing, so the retrieved documents are "
-                              "unknown: OpenLLMetry records them only with TRACELOOP_TRACE_CONTENT=true "
-                              "(the default) and span attributes (LangchainInstrumentor use_attributes=True, "
-                              "the default; False sends content to log events)")
+        raise UnrecordedDocuments(
+            span, ENTITY_OUTPUT,
+            f"attribute {ENTITY_OUTPUT!r} is missing and no span beneath it recorded documents, so "
+            "the retrieved documents are unknown: OpenLLMetry records them only with "
+            "TRACELOOP_TRACE_CONTENT=true (the default) and span attributes (LangchainInstrumentor "
+            "use_attributes=True, the default; False sends content to log events)")
     output = structured(span, ENTITY_OUTPUT, value)
     items = output.get("documents") if isinstance(output, Mapping) else None
     if not isinstance(items, list):

@@ -145,3 +145,57 @@ def test_retriever_output_without_documents_is_an_error(recorder: Recorder) -> N
 
     assert caught.value.attribute == "traceloop.entity.output"
     assert caught.value.span_id == trace.spans[0].span_id
+
+
+
+UNRECORDED_RETRIEVER = {"traceloop.span.kind": "task", "gen_ai.operation.name": "vector_db_retrieve"}
+"""A LangChain retriever span as the instrumentor leaves it with content tracing off: no
+`traceloop.entity.input` / `traceloop.entity.output`."""
+
+
+def _chroma_query(recorder: Recorder, hits: list[tuple[str, str]]) -> None:
+    with recorder.tracer.start_as_current_span("chroma.query", kind=SpanKind.CLIENT) as query:
+        query.set_attributes({"db.system": "chroma", "db.operation": "query"})
+        for rank, (doc_id, text) in enumerate(hits):
+            query.add_event("db.query.result", {"db.query.result.id": doc_id,
+                                                "db.query.result.distance": 0.1 * rank,
+                                                "db.query.result.document": text})
+
+
+def test_unrecorded_retriever_output_is_read_from_the_vector_store_span_beneath(recorder: Recorder) -> None:
+    # Content tracing off: the LangChain retriever span has no output, but Chroma's instrumentor records
+    # each hit as a db.query.result event on its child span whatever the setting.
+    tracer = recorder.tracer
+    with tracer.start_as_current_span("RetrievalQA.workflow", attributes={"traceloop.span.kind": "workflow"}):
+        with tracer.start_as_current_span("vector_db_retrieve VectorStoreRetriever", kind=SpanKind.CLIENT,
+                                          attributes=UNRECORDED_RETRIEVER):
+            _chroma_query(recorder, DOCS)
+        with tracer.start_as_current_span("ChatOpenAI.chat", kind=SpanKind.CLIENT) as llm:
+            llm.set_attributes({"llm.request.type": "chat", "gen_ai.completion.0.content": ANSWER})
+
+    example = extract(recorder.trace())
+
+    assert example is not None
+    # The two hits in event order: the retriever's documents are its child's.
+    assert example.contexts == tuple(Context(doc_id, text) for doc_id, text in DOCS)
+    assert example.answer == ANSWER
+
+
+def test_unrecorded_retriever_with_nothing_beneath_is_an_error_beside_one_that_has(
+        recorder: Recorder) -> None:
+    # An ensemble of a Chroma retriever and a keyword retriever, content tracing off: Chroma's hits are
+    # known, the keyword retriever's are not, so scoring the Chroma hits alone would lose documents.
+    tracer = recorder.tracer
+    with tracer.start_as_current_span("RetrievalQA.workflow", attributes={"traceloop.span.kind": "workflow"}):
+        with tracer.start_as_current_span("vector_db_retrieve VectorStoreRetriever",
+                                          attributes=UNRECORDED_RETRIEVER):
+            _chroma_query(recorder, DOCS)
+        tracer.start_span("vector_db_retrieve BM25Retriever", attributes=UNRECORDED_RETRIEVER).end()
+    trace = recorder.trace()
+
+    with pytest.raises(ExtractionError) as caught:
+        extract(trace)
+
+    assert caught.value.span_name == "vector_db_retrieve BM25Retriever"
+    assert caught.value.span_id == next(s.span_id for s in trace.spans if s.name == caught.value.span_name)
+    assert "TRACELOOP_TRACE_CONTENT" in str(caught.value)

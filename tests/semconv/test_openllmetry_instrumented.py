@@ -73,7 +73,7 @@ def test_lcel_chain_question_documents_answer_and_citation(instrumented: Recorde
     # its own corpus text.
     assert len(rag.used) == 3
     assert example.contexts == langchain_contexts(rag.used)
-    assert all(LANGCHAIN_CORPUS[context.id] == context.text for context in example.contexts)
+    assert all(LANGCHAIN_CORPUS[context.id] == context.text for context in example.contexts or ())
     assert example.answer == LANGCHAIN_ANSWER
     # "[1]" in the answer is the first numbered document.
     assert example.citations == (rag.used[0].metadata["id"],)
