@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable, Hashable
 
 from ragmon.errors import RagmonError
-from ragmon.logs import MAX_KEYS, WINDOW_SECONDS, LineLimit, clip, more_like_it
+from ragmon.logs import MAX_KEYS, MAX_MESSAGE, WINDOW_SECONDS, LineLimit, clip, more_like_it
 from ragmon.semconv.common import ExtractionError
 from ragmon.traces import Trace
 
@@ -39,7 +39,8 @@ class FailureLog:
                 else (type(error).__name__,))
         self._log(("extract", pipeline, service, *what), logging.WARNING, "trace cannot be extracted",
                   None if isinstance(error, RagmonError) else error,
-                  trace_id=trace.trace_id, pipeline=pipeline, service=service, error=clip(str(error)))
+                  trace_id=trace.trace_id, pipeline=pipeline, service=service,
+                  error=clip(str(error), MAX_MESSAGE))
 
     def scoring_failed(self, trace_id: str, judge: str, error: Exception) -> None:
         """A judge that raised, alike per judge and exception type."""

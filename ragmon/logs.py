@@ -89,7 +89,12 @@ MAX_FIELD = 300
 a span name or a message quoting a body stays one short line, and a thousand remembered keys stay small."""
 
 
-def clip(text: str) -> str:
-    """One line of at most MAX_FIELD characters."""
+MAX_MESSAGE = 2000
+"""Characters of an error message in a log line: ragmon's own messages, with their hints, are well under
+it; one quoting a sender's field of any length is not."""
+
+
+def clip(text: str, limit: int = MAX_FIELD) -> str:
+    """One line of at most `limit` characters."""
     line = " ".join(text.split())
-    return line if len(line) <= MAX_FIELD else line[:MAX_FIELD - 3] + "..."
+    return line if len(line) <= limit else line[:limit - 3] + "..."

@@ -105,10 +105,11 @@ def test_scoring_and_recording_failures_are_alike_per_judge_and_exception_type(f
 
 def test_what_a_sender_names_is_clipped_in_the_line_and_in_what_is_remembered(failures, lines):
     # A span name or service of 256 KiB: a thousand remembered problems of that size would be 250 MiB,
-    # and one log line of it unreadable. Each is cut to 300 characters (297 and "..."), whitespace folded.
+    # and one log line of it unreadable. Each is cut to 300 characters (297 and "..."), and the error
+    # message, which quotes the span name, to 2,000.
     huge = "x" * (256 << 10)
     trace, error = failing(huge, "ragmon.contexts", "missing", service=huge)
     failures.unextractable(trace, "other", error)
     [line] = lines()
-    assert line.service == "x" * 297 + "..." and len(line.error) == 300  # type: ignore[attr-defined]
+    assert line.service == "x" * 297 + "..." and len(line.error) == 2000  # type: ignore[attr-defined]
     assert all(len(part) <= 300 for key in failures._limit._keys for part in key if isinstance(part, str))
