@@ -104,6 +104,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     live.add_argument("--target-header-file", type=Path, metavar="PATH",
                       help="HTTP headers sent with every question, one 'Name: value' per line (an "
                            "Authorization token, say): a file, so no secret shows in the process list")
+    live.add_argument("--target-start-wait", type=duration, default="0s", metavar="DURATION",
+                      help="how long the build may take to accept connections before the first question "
+                           "(default 0s: a build that is not up fails the run at once)")
     live.add_argument("--target-field", default="question", metavar="NAME",
                       help="JSON field of the request body that carries the question (default %(default)s)")
     live.add_argument("--target-concurrency", type=positive_int, default=4, metavar="N",

@@ -71,6 +71,9 @@ class Target:
     trace_wait: float = 30.0
     quiet: float = 0.5
     headers: tuple[tuple[str, str], ...] = dataclass_field(default=(), repr=False)
+    start_wait: float = 0.0
+    """How long the build may take to accept connections: a CI job that starts it and runs the gate at
+    once would otherwise fail on refused connections while it boots."""
     """Sent with every question (an Authorization token, say): kept out of the repr, which a traceback or
     a log line could print."""
 
@@ -90,7 +93,8 @@ class Target:
         headers = () if args.target_header_file is None else read_headers(args.target_header_file)
         return cls(url=args.target, field=args.target_field, concurrency=args.target_concurrency,
                    timeout=args.target_timeout, retries=args.target_retries, receiver=args.receiver_listen,
-                   trace_wait=args.trace_wait, quiet=args.trace_quiet, headers=headers)
+                   trace_wait=args.trace_wait, quiet=args.trace_quiet, headers=headers,
+                   start_wait=args.target_start_wait)
 
 
 _HEADER_NAME = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
@@ -178,6 +182,8 @@ async def _collect(golden: Sequence[Example], target: Target, log: TextIO | None
             endpoint = _http_url(host, int(runner.addresses[0][1]))
             print(f"receiving the target's spans on {endpoint} (OTLP/HTTP: "
                   f"OTEL_EXPORTER_OTLP_ENDPOINT={endpoint})", file=log, flush=True)
+        if target.start_wait > 0:
+            await _until_listening(target, log)
         failed, unasked = await _ask_all(golden, trace_ids, sink, target, progress)
         if failed:
             stopped = f" and {unasked} were not asked, as none was answered" if unasked else ""
@@ -187,6 +193,34 @@ async def _collect(golden: Sequence[Example], target: Target, log: TextIO | None
     finally:
         await runner.cleanup()
     return _join(golden, trace_ids, sink, target)
+
+
+async def _until_listening(target: Target, log: TextIO | None) -> None:
+    """Return once the target's host and port accept a connection, or `start_wait` has passed: then the
+    questions are asked anyway, and what fails is named as it would have been."""
+    url = urlsplit(target.url)
+    port = url.port or (443 if url.scheme == "https" else 80)
+    deadline = time.monotonic() + target.start_wait
+    if log is not None:
+        print(f"waiting up to {target.start_wait:g}s for {url.hostname}:{port} to accept connections",
+              file=log, flush=True)
+    while True:
+        left = deadline - time.monotonic()
+        try:
+            _, writer = await asyncio.wait_for(asyncio.open_connection(url.hostname, port), max(left, 0.1))
+        except (OSError, TimeoutError):
+            if left <= 0:
+                return
+            await asyncio.sleep(min(START_POLL, max(left, 0.0)))
+        else:
+            writer.close()
+            with contextlib.suppress(OSError):
+                await writer.wait_closed()
+            return
+
+
+START_POLL = 0.2
+"""Seconds between attempts to connect while the build starts."""
 
 
 async def _ask_all(golden: Sequence[Example], trace_ids: dict[str, str], sink: TraceSink, target: Target,

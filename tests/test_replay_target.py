@@ -803,3 +803,34 @@ def test_a_header_file_saved_with_a_byte_order_mark_reads_as_written(tmp_path: P
     headers = tmp_path / "headers"
     headers.write_bytes("\ufeffAuthorization: Bearer s3cret\n".encode())
     assert read_headers(headers) == (("Authorization", "Bearer s3cret"),)
+
+
+async def test_a_build_still_starting_is_waited_for_up_to_target_start_wait() -> None:
+    # A CI job starts the build and runs the gate at once; the build listens 1.5 s later. Asking at once,
+    # 3 tries 0.5 s apart all meet a refused connection. With --target-start-wait 10s the question is
+    # asked once it is up: answered (no trace exported here, so what fails is the trace, not the connection).
+    port, asked = free_port(), []
+
+    async def ask(request: web.Request) -> web.Response:
+        asked.append(await request.json())
+        return web.json_response({"answer": "a"})
+
+    app = web.Application()
+    app.router.add_post("/ask", ask)
+    runner = web.AppRunner(app, access_log=None)
+    await runner.setup()
+
+    async def start_later() -> None:
+        await asyncio.sleep(1.5)
+        await web.TCPSite(runner, "127.0.0.1", port).start()
+
+    starting = asyncio.create_task(start_later())
+    target = live_target(f"http://127.0.0.1:{port}/ask", free_port(), trace_wait=0.2, start_wait=10.0)
+    try:
+        with pytest.raises(RagmonError) as raised:
+            await asyncio.to_thread(collect, [Example(id="a", question="q")], target, log=None)
+    finally:
+        await starting
+        await runner.cleanup()
+    assert asked == [{"question": "q"}]
+    assert str(raised.value).endswith("no span of its trace arrived within --trace-wait 0.2s: a")
