@@ -3,8 +3,10 @@
 Examples the lexical judge found poorly grounded are appended to FILE as ragmon JSONL (dataset format 1),
 so a reviewer can correct them and `ragmon replay` reads the file as it stands. Each line carries the
 trace id as `id`, what the pipeline used (question, contexts in rank order, answer, citations, pipeline)
-and `metadata` {trace_id, judge, groundedness, unsupported claim texts, captured_at} with
-`needs_review: true`; replay carries those two fields along untouched.
+and `metadata` {trace_id, judge, judge_settings, groundedness, unsupported claim texts, captured_at}
+with `needs_review: true`; replay carries those two fields along untouched. The judge's settings are
+there because replaying with another `--lexical-threshold` gives other figures, and nothing else in the
+file says which one the sidecar used.
 
 Privacy: this writes production text (user questions, retrieved documents, answers) to the sidecar's
 disk. It is off unless `--capture` names a file; put that file where your data policy allows such text.
@@ -21,8 +23,10 @@ The event loop never waits for the disk: lines are serialised on the loop (micro
 by one flusher task through `asyncio.to_thread`, one batch at a time, so a single thread at a time
 touches the file. When the disk falls `MAX_PENDING` lines behind, new lines are dropped instead of held
 without bound. Every selected example ends under one `ragmon_captured_total{pipeline, outcome}`:
-`written`, `too_large` (a line longer than the bound), `backlog` or `error` (an I/O error, logged; the
-file is cut back to its last complete line, so it always loads).
+`written`, `too_large` (a line longer than the bound), `backlog` or `error` (an I/O error; the file is
+cut back to its last complete line, so it always loads). Every loss is also logged, so whoever looks
+for a trace id in FILE and finds none can learn why: a backlog once per batch the flusher writes after
+it, with the number dropped, rather than once per example while the disk is behind.
 """
 
 from __future__ import annotations
@@ -33,7 +37,7 @@ import json
 import logging
 import math
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, Any
@@ -60,7 +64,8 @@ def selected(groundedness: float | None, below: float) -> bool:
     return below == ALL or (groundedness is not None and groundedness < below)
 
 
-def record(result: ExampleResult, trace_id: str, captured_at: datetime) -> dict[str, Any]:
+def record(result: ExampleResult, trace_id: str, captured_at: datetime,
+           judge_settings: Mapping[str, Any]) -> dict[str, Any]:
     """One ragmon JSONL record; optional fields that are unknown (None) are left out, as the format
     reads an absent field as unknown."""
     example = result.example
@@ -76,6 +81,7 @@ def record(result: ExampleResult, trace_id: str, captured_at: datetime) -> dict[
     doc["metadata"] = {
         "trace_id": trace_id,
         "judge": result.judge,
+        "judge_settings": dict(judge_settings),
         "groundedness": result.metrics.get("groundedness"),
         "unsupported": [v.claim.text for v in result.verdicts if not v.supported],
         "captured_at": captured_at.isoformat(timespec="milliseconds").replace("+00:00", "Z"),
@@ -114,8 +120,9 @@ class RotatingFile:
         self._size = 0
 
     def open(self) -> None:
-        """Append to what an earlier run left; its size counts towards the bound."""
-        self._handle = self.path.open("ab")
+        """Append to what an earlier run left; its size counts towards the bound. A new file is readable
+        by its owner alone (0600): it holds production text, whatever the process's umask allows."""
+        self._handle = os.fdopen(os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600), "ab")
         self._size = self._handle.tell()
 
     def write(self, lines: Sequence[bytes]) -> tuple[int, OSError | None]:
@@ -187,13 +194,17 @@ class CaptureWriter:
     `count(pipeline, outcome)` is told what became of every selected example."""
 
     def __init__(self, path: Path, *, below: float, max_bytes: int, count: Callable[[str, str], None],
-                 clock: Callable[[], datetime] = _utc_now, max_pending: int = MAX_PENDING) -> None:
+                 judge_settings: Mapping[str, Any], clock: Callable[[], datetime] = _utc_now,
+                 max_pending: int = MAX_PENDING) -> None:
         self.below = below
+        self.judge_settings = judge_settings
         self.file = RotatingFile(path, max_bytes)
         self._count = count
         self._clock = clock
         self._max_pending = max_pending
         self._pending: list[tuple[str, bytes]] = []
+        self._backlogged = 0
+        """Examples dropped for the backlog since the last batch was written."""
         self._wake = asyncio.Event()
         self._closing = False
         self._flusher: asyncio.Task[None] | None = None
@@ -213,12 +224,13 @@ class CaptureWriter:
         """Queue the example if it is selected. Never waits: a full queue drops the line (`backlog`)."""
         if self._flusher is None or not selected(result.metrics.get("groundedness"), self.below):
             return
-        line = encode(record(result, trace_id, self._clock()))
+        line = encode(record(result, trace_id, self._clock(), self.judge_settings))
         if len(line) > self.file.max_bytes:
             log.warning("example larger than --capture-max-bytes not captured",
                         extra={"trace_id": trace_id, "bytes": len(line)})
             self._count(pipeline, "too_large")
         elif len(self._pending) >= self._max_pending:
+            self._backlogged += 1
             self._count(pipeline, "backlog")
         else:
             self._pending.append((pipeline, line))
@@ -237,6 +249,11 @@ class CaptureWriter:
                     log.warning("cannot write the capture file; examples lost",
                                 extra={"path": str(self.file.path), "error": str(error),
                                        "count": len(batch) - done})
+                if self._backlogged:
+                    log.warning("capture file fell behind; examples lost",
+                                extra={"path": str(self.file.path), "count": self._backlogged,
+                                       "max_pending": self._max_pending})
+                    self._backlogged = 0
             if self._closing:
                 return
 

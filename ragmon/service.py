@@ -110,7 +110,7 @@ class Sidecar:
         """Buffered traces past which new batches are refused (503): see `offer`."""
         self._capture = None if config.capture is None else CaptureWriter(
             config.capture, below=config.capture_below, max_bytes=config.capture_max_bytes,
-            count=self.exporter.captured)
+            count=self.exporter.captured, judge_settings={"threshold": config.lexical_threshold})
         self.exporter.in_flight.set_function(lambda: self.assembler.in_flight)
         self.exporter.queue_depth.set_function(lambda: sum(r.queue.qsize() for r in self._runners))
         self._wake = asyncio.Event()

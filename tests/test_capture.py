@@ -11,6 +11,8 @@ import asyncio
 import json
 import logging
 import math
+import os
+import stat
 import subprocess
 import sys
 from datetime import UTC, datetime
@@ -30,6 +32,7 @@ from ragmon.serve_config import ServeConfig
 
 CAPTURED_AT = datetime(2025, 1, 2, 3, 4, 5, 678_000, tzinfo=UTC)
 TRACE_ID = "4bf92f3577b34da6a3ce929d0e0e4736"
+SETTINGS = {"threshold": 0.7}
 
 
 def result(example: Example, groundedness: float | None, unsupported: tuple[str, ...] = ()) -> ExampleResult:
@@ -44,7 +47,7 @@ def plain(example_id: str, groundedness: float | None) -> ExampleResult:
 def writer(path: Path, exporter: Exporter, *, below: float = ALL, max_bytes: int = 1 << 20,
            max_pending: int = 1000) -> CaptureWriter:
     return CaptureWriter(path, below=below, max_bytes=max_bytes, count=exporter.captured,
-                         clock=lambda: CAPTURED_AT, max_pending=max_pending)
+                         judge_settings=SETTINGS, clock=lambda: CAPTURED_AT, max_pending=max_pending)
 
 
 def captured(exporter: Exporter, outcome: str) -> float:
@@ -74,7 +77,8 @@ async def test_a_captured_line_loads_back_into_the_same_example_with_review_meta
     loaded = list(datasets.load([path]))
     assert loaded == [example, unknowns]     # Example equality covers every field but `extra`
     assert dict(loaded[0].extra) == {
-        "metadata": {"trace_id": TRACE_ID, "judge": "lexical", "groundedness": 0.5,
+        "metadata": {"trace_id": TRACE_ID, "judge": "lexical", "judge_settings": {"threshold": 0.7},
+                     "groundedness": 0.5,
                      "unsupported": ["Sie deckt Schäden auf dem Mond."],
                      "captured_at": "2025-01-02T03:04:05.678Z"},
         "needs_review": True}
@@ -83,6 +87,26 @@ async def test_a_captured_line_loads_back_into_the_same_example_with_review_meta
     assert len(lines) == 2                                  # the newline in the question stays escaped
     assert set(json.loads(lines[1])) == {"id", "question", "metadata", "needs_review"}
     assert captured(exporter, "written") == 2
+
+
+async def test_a_new_capture_file_is_readable_by_its_owner_alone(tmp_path: Path) -> None:
+    """It holds users' questions and retrieved documents: a umask of 022 must not make it world-readable.
+    A file that already exists keeps the mode its owner gave it."""
+    fresh, kept = tmp_path / "fresh.jsonl", tmp_path / "kept.jsonl"
+    kept.touch(mode=0o640)
+    kept.chmod(0o640)
+    previous = os.umask(0o022)
+    try:
+        for path in (fresh, kept):
+            capture = writer(path, Exporter(window=60, capture=True))
+            await capture.start()
+            capture.offer(plain("t1", 0.0), "t1", "shop")
+            await capture.close()
+    finally:
+        os.umask(previous)
+    assert stat.S_IMODE(fresh.stat().st_mode) == 0o600
+    assert stat.S_IMODE(kept.stat().st_mode) == 0o640
+    assert ids(fresh) == ids(kept) == ["t1"]
 
 
 async def test_a_lone_surrogate_or_a_nan_score_still_gives_a_strict_json_line(tmp_path: Path) -> None:
@@ -127,7 +151,7 @@ async def test_only_examples_below_the_threshold_are_captured(tmp_path: Path) ->
 
 async def test_the_file_rotates_to_one_older_generation_at_the_bound(tmp_path: Path) -> None:
     path = tmp_path / "worst.jsonl"
-    size = len(encode(record(plain("t1", 0.0), "t1", CAPTURED_AT)))   # every tN line has this length
+    size = len(encode(record(plain("t1", 0.0), "t1", CAPTURED_AT, SETTINGS)))  # every tN line is as long
     bound = 2 * size + size // 2                                      # two lines fit, a third does not
     exporter = Exporter(window=60, capture=True)
     first = writer(path, exporter, max_bytes=bound)
@@ -184,6 +208,22 @@ async def test_a_line_longer_than_the_bound_and_a_backlog_are_dropped_and_counte
         "written": 2, "too_large": 1, "backlog": 2, "error": 0}
 
 
+async def test_a_backlog_is_logged_once_per_batch_with_the_number_dropped(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """An on-call user who finds no line for a trace id learns why from the log, not only a counter."""
+    exporter = Exporter(window=60, capture=True)
+    capture = writer(tmp_path / "worst.jsonl", exporter, max_pending=2)
+    await capture.start()
+    with caplog.at_level(logging.WARNING, logger="ragmon.capture"):
+        # As above, the flusher cannot run between these offers: 2 are queued, the other 3 dropped.
+        for n in range(5):
+            capture.offer(plain(f"t{n}", 0.0), f"t{n}", "shop")
+        await capture.close()
+    assert [(r.getMessage(), r.__dict__.get("count")) for r in caplog.records] == [
+        ("capture file fell behind; examples lost", 3)]
+    assert captured(exporter, "backlog") == 3
+
+
 async def test_a_full_disk_is_counted_as_error_and_logged(caplog: pytest.LogCaptureFixture) -> None:
     exporter = Exporter(window=60, capture=True)
     capture = writer(Path("/dev/full"), exporter)            # every write fails with ENOSPC
@@ -216,7 +256,8 @@ print(*file.write(lines[3:]))
 
 def test_a_partly_written_line_is_cut_off_so_the_file_still_loads(tmp_path: Path) -> None:
     path = tmp_path / "worst.jsonl"
-    lines = [encode(record(plain(f"t{n}", 0.0), f"t{n}", CAPTURED_AT)).decode() for n in range(1, 5)]
+    lines = [encode(record(plain(f"t{n}", 0.0), f"t{n}", CAPTURED_AT, SETTINGS)).decode()
+             for n in range(1, 5)]
     limit = 2 * len(lines[0]) + 10                 # t1 and t2 fit, 10 bytes of t3 get in
     run = subprocess.run([sys.executable, "-c", PARTIAL_WRITE, str(path), str(limit), *lines],
                          capture_output=True, text=True, timeout=60, check=False)

@@ -107,6 +107,7 @@ def assert_online_equals_offline(example: Example, samples: Samples) -> ExampleR
     assert groundedness is not None
     metadata: dict[str, Any] = dict(example.extra["metadata"])
     assert metadata["groundedness"] == groundedness
+    assert metadata["judge_settings"] == {"threshold": 0.56}  # the default, as LexicalJudge()
     assert metadata["unsupported"] == [v.claim.text for v in offline.verdicts if not v.supported]
     key = ("ragmon_example_score_sum", frozenset({("pipeline", example.pipeline), ("judge", "lexical"),
                                                   ("metric", "groundedness")}))
