@@ -6,17 +6,57 @@ Shared by the reader and the OTLP/JSON lines reader, so a bad line gets the same
 from __future__ import annotations
 
 import json
+import re
+import sys
 from typing import Any
 
 from ragmon.errors import InputError
 
 JSON_SPACE = " \t\n\r"
+_LONG_INTEGER = re.compile(rf"\d{{{sys.get_int_max_str_digits() + 1},}}")
 
 
 def json_line(raw: bytes) -> Any:
     """One line's JSON value. Decoded strictly first: `json.loads` on bytes lets UTF-8-encoded surrogates
     through (it decodes with surrogatepass), and no report could then be written in UTF-8."""
-    return json.loads(raw.decode("utf-8-sig"))
+    return json_text(raw.decode("utf-8-sig"))
+
+
+def json_text(text: str) -> Any:
+    """`json.loads`, with the two ways it fails other than a JSONDecodeError made one, placed where the
+    text goes wrong: nesting deeper than its parser recurses (a RecursionError) and an integer of more
+    digits than Python converts (a bare ValueError). Both used to reach the user as a traceback."""
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise json.JSONDecodeError("nested too deeply", text, _deepest(text)) from None
+    except json.JSONDecodeError:
+        raise
+    except ValueError:
+        long_integer = _LONG_INTEGER.search(text)
+        raise json.JSONDecodeError(f"a number of over {sys.get_int_max_str_digits()} digits", text,
+                                   long_integer.start() if long_integer else 0) from None
+
+
+def _deepest(text: str) -> int:
+    """Where the nesting is deepest (its first bracket at that depth), strings skipped."""
+    depth = deepest = position = 0
+    in_string = escaped = False
+    for index, char in enumerate(text):
+        if escaped:
+            escaped = False
+        elif in_string:
+            escaped = char == "\\"
+            in_string = char != '"'
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
+            depth += 1
+            if depth > deepest:
+                deepest, position = depth, index
+        elif char in "]}":
+            depth -= 1
+    return position
 
 
 def json_message(exc: json.JSONDecodeError) -> str:

@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from ragmon.datasets.decoding import JSON_SPACE, json_error, json_line, json_message
+from ragmon.datasets.decoding import JSON_SPACE, json_error, json_line, json_message, json_text
 from ragmon.datasets.evalset_format import evalset_examples
 from ragmon.datasets.fields import FieldError, FieldPath, dotted, json_type
 from ragmon.datasets.formats import is_evalset, is_trace
@@ -133,7 +133,7 @@ def _load_document(data: bytes, source: str) -> Iterator[tuple[Example, LineOf]]
         line = data.count(b"\n", 0, exc.start) + 1
         raise InputError(f"not valid UTF-8 text: {exc.reason}", source=source, line=line) from None
     try:
-        doc = json.loads(text)
+        doc = json_text(text)
     except json.JSONDecodeError as exc:
         end = len(text.rstrip(JSON_SPACE))
         if exc.pos >= end:  # the parser's position is past the last line with anything on it

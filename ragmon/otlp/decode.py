@@ -40,6 +40,12 @@ _TRACE_HEX = 32
 _SPAN_HEX = 16
 _ZEROS = {_TRACE_HEX: "0" * _TRACE_HEX, _SPAN_HEX: "0" * _SPAN_HEX}
 _HEX = re.compile(r"[0-9a-f]*")
+_INT32 = (-(2**31), 2**31 - 1)
+_UINT32 = (0, 2**32 - 1)
+_INT64 = (-(2**63), 2**63 - 1)
+_UINT64 = (0, 2**64 - 1)
+"""The ranges of the protobuf fields (enums, flags, intValue, times): a JSON number outside one is no
+value the protobuf encoding could carry, so the two decoders would not agree on it."""
 
 # Proto3 JSON allows enum names; the OTLP spec asks for integers but a lenient reader costs nothing here.
 _ENUM_NAMES = {
@@ -263,21 +269,22 @@ def _json_span(out: _Collector, where: str, span: dict[str, Any], resource: Mapp
     _json_object(status, "status")
     out.spans.append(Span(
         trace_id=trace_id, span_id=span_id, parent_span_id=parent, name=name,
-        start_time_unix_nano=_json_int(span.get("startTimeUnixNano", 0), "startTimeUnixNano"),
-        end_time_unix_nano=_json_int(span.get("endTimeUnixNano", 0), "endTimeUnixNano"),
+        start_time_unix_nano=_json_int(span.get("startTimeUnixNano", 0), "startTimeUnixNano", _UINT64),
+        end_time_unix_nano=_json_int(span.get("endTimeUnixNano", 0), "endTimeUnixNano", _UINT64),
         kind=_json_enum(span.get("kind", 0), "kind"),
         attributes=_json_attributes(span, ""),
         events=tuple(_json_event(event, f"events[{n}]")
                      for n, event in enumerate(_json_list(span, "events", ""))),
         resource=resource, status_code=_json_enum(status.get("code", 0), "status.code"),
-        scope_name=scope_name, parent_is_remote=_parent_is_remote(_json_int(span.get("flags", 0), "flags"))))
+        scope_name=scope_name,
+        parent_is_remote=_parent_is_remote(_json_int(span.get("flags", 0), "flags", _UINT32))))
 
 
 def _json_event(event: Any, where: str) -> SpanEvent:
     _json_object(event, where)
     prefix = f"{where}."
     return SpanEvent(_json_str(event, "name", prefix),
-                     _json_int(event.get("timeUnixNano", 0), f"{prefix}timeUnixNano"),
+                     _json_int(event.get("timeUnixNano", 0), f"{prefix}timeUnixNano", _UINT64),
                      _json_attributes(event, prefix))
 
 
@@ -309,23 +316,32 @@ def _json_hex(obj: dict[str, Any], key: str) -> str:
     return value.lower()
 
 
-def _json_int(value: Any, where: str) -> int:
+def _json_int(value: Any, where: str, bounds: tuple[int, int] = _INT64) -> int:
+    number = _integer(value)
+    if number is None:
+        raise _Invalid(where, f"not an integer: {value!r}")
+    if not bounds[0] <= number <= bounds[1]:
+        raise _Invalid(where, f"out of range: {value!r} (want {bounds[0]} to {bounds[1]})")
+    return number
+
+
+def _integer(value: Any) -> int | None:
     if type(value) is int:
         return value
     if type(value) is str:
         try:
             return int(value)
         except ValueError:
-            pass
-    elif type(value) is float and value.is_integer():
+            return None
+    if type(value) is float and value.is_integer():
         return int(value)
-    raise _Invalid(where, f"not an integer: {value!r}")
+    return None
 
 
 def _json_enum(value: Any, where: str) -> int:
     if type(value) is str and value in _ENUM_NAMES:
         return _ENUM_NAMES[value]
-    return _json_int(value, where)
+    return _json_int(value, where, _INT32)
 
 
 def _json_attributes(obj: dict[str, Any], prefix: str) -> dict[str, Any]:
@@ -373,11 +389,11 @@ def _json_bool_value(value: Any) -> bool:
 
 
 def _json_double_value(value: Any) -> float:
-    if type(value) in (int, float):
-        return float(value)
-    if type(value) is str:
+    if type(value) in (int, float, str):
         try:
             return float(value)
+        except OverflowError:  # an integer beyond the largest double
+            raise _Invalid("", "out of range for a double") from None
         except ValueError:
             pass
     raise _Invalid("", f"not a number: {value!r}")

@@ -10,6 +10,7 @@ from __future__ import annotations
 import ast
 import enum
 import json
+import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
@@ -72,7 +73,7 @@ def maybe_json(value: str) -> Any:
         return value
     try:
         return jsontext.loads(stripped)
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: nested deeper than json's parser goes
         return value
 
 
@@ -82,6 +83,8 @@ def structured(span: Span, attribute: str, value: Any) -> Any:
         return value
     try:
         return jsontext.loads(value)
+    except RecursionError:
+        raise ExtractionError(span, attribute, f"attribute {attribute!r} is JSON nested too deeply") from None
     except ValueError as exc:
         problem = f"attribute {attribute!r} is not valid JSON"
         if isinstance(exc, json.JSONDecodeError) and _ends_early(value, exc):
@@ -129,7 +132,7 @@ def strict_json(value: Any) -> Any:
         return None
     try:
         return jsontext.loads(value)
-    except ValueError:
+    except (ValueError, RecursionError):
         return None
 
 
@@ -177,7 +180,7 @@ def metadata_mapping(span: Span, where: str, value: Any) -> Mapping[str, Any]:
         for parse in (jsontext.loads, ast.literal_eval):
             try:
                 parsed = parse(value)
-            except (ValueError, TypeError, SyntaxError, RecursionError):
+            except (ValueError, TypeError, SyntaxError, RecursionError, MemoryError):  # as its docs list
                 continue
             if isinstance(parsed, Mapping):
                 return parsed
@@ -229,7 +232,10 @@ def number(value: Any) -> float | None:
     if isinstance(value, bool):
         return None
     if isinstance(value, int | float):
-        return float(value)
+        try:
+            return float(value)
+        except OverflowError:  # an integer beyond the largest double, as float("1e999") reads it
+            return math.inf if value > 0 else -math.inf
     if isinstance(value, str):
         try:
             return float(value)
@@ -245,6 +251,6 @@ def indexed(attributes: Mapping[str, Any], prefix: str) -> dict[int, dict[str, A
     for key, value in attributes.items():
         if key.startswith(prefix):
             index, _, rest = key[start:].partition(".")
-            if rest and index.isdigit():
+            if rest and index.isdecimal():  # what int() reads: isdigit() also takes "²"
                 items.setdefault(int(index), {})[rest] = value
     return items
