@@ -4,13 +4,16 @@ The service samples (a trace is offered when its key is below `--llm-sample-rate
 `--sample-rate`, so Claude always judges a subset of what the lexical judge scores and the two can be
 compared trace by trace), queues the example on this lane's own bounded queue (dropped and counted
 `throttled` when full: lexical scoring never waits on Claude) and runs `concurrency` consumers. Here,
-per example: a call is needed only when some claim is not cached; it must get a token from the
-per-minute bucket (else `throttled`) and a reservation of its worst-case cost from the daily budget
-(else `over_budget`), which covers every attempt the SDK may make, since a timed-out attempt may be billed
-and is then retried as a new request; then Claude judges, the reservation is settled with the tokens
-billed (each timed-out attempt at its worst case, its bill being unknown), and the
-outcome is one of the `ragmon_judge_requests_total` outcomes: ok, error, timeout, rate_limited,
-throttled, over_budget. Only `ok` yields figures; a failed call never yields a verdict.
+per example: a call is needed only when some claim is not cached; it must get a reservation of its
+worst-case cost from the daily budget (else `over_budget`), which covers every attempt the SDK may make,
+since an attempt that timed out or was cut off may be billed and is then retried as a new request, and a
+token from the per-minute bucket (else `throttled`, and the reservation is released); then Claude
+judges, the reservation is settled with the tokens billed (each unanswered attempt at its worst case, its
+bill being unknown), and the outcome is one of the `ragmon_judge_requests_total` outcomes: ok, error,
+timeout, rate_limited, throttled, over_budget. Only `ok` yields figures; a failed call never yields a
+verdict. Every other outcome is logged with its reason (a wrong model id, a revoked key, malformed
+replies: the counters say how often, only the log says why), at most one line a minute per outcome,
+counting the ones left out.
 """
 
 from __future__ import annotations
@@ -35,6 +38,7 @@ from ragmon.judges.claude import (
     non_negative,
     prices_from_args,
 )
+from ragmon.logs import MAX_MESSAGE, LineLimit, clip, more_like_it
 from ragmon.model import ClaimVerdict, Example, ExampleResult
 from ragmon.options import fraction
 from ragmon.sampling import DailyBudget, Reservation, TokenBucket
@@ -61,7 +65,8 @@ class ClaudeLane:
     judge = "claude"
 
     def __init__(self, claude: ClaudeJudge, *, rate: float, concurrency: int, k: int, bucket: TokenBucket,
-                 budget: DailyBudget, timer: Callable[[], float] = time.perf_counter) -> None:
+                 budget: DailyBudget, timer: Callable[[], float] = time.perf_counter,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self.rate = rate
         self.concurrency = concurrency
         self.claude = claude
@@ -69,6 +74,7 @@ class ClaudeLane:
         self.budget = budget
         self._k = k
         self._timer = timer
+        self._lines = LineLimit(clock=clock)
 
     async def start(self) -> None:
         """Nothing to warm: the SDK client opens its connections on first use."""
@@ -85,6 +91,15 @@ class ClaudeLane:
 
     async def judge_example(self, example: Example) -> LaneOutcome:
         """Never raises for a judge failure: every way an example can end is an outcome."""
+        outcome = await self._judge(example)
+        kind = outcome.outcome
+        if kind != "ok" and (suppressed := self._lines.admit(kind)) is not None:
+            line = f"Claude judge {kind}: {clip(outcome.message, MAX_MESSAGE)}"
+            log.log(logging.INFO if kind == "throttled" else logging.WARNING, more_like_it(line, suppressed),
+                    extra={"outcome": kind, "suppressed": suppressed})
+        return outcome
+
+    async def _judge(self, example: Example) -> LaneOutcome:
         claims = example_claims(example)
         free = verdicts_without_judge(example, claims)
         if free is not None:
@@ -92,12 +107,18 @@ class ClaudeLane:
         reservation = None
         bound = self.claude.request_bound(example, claims)
         if bound is not None:
-            if not self.bucket.try_acquire():
-                return LaneOutcome("throttled", message="over --llm-max-per-minute")
-            reservation = self.budget.try_reserve(bound.input_tokens * bound.attempts,
-                                                  bound.output_tokens * bound.attempts)
+            # The budget first: an example it refuses makes no call, so takes none of the minute's.
+            worst = (bound.input_tokens * bound.attempts, bound.output_tokens * bound.attempts)
+            reservation = self.budget.try_reserve(*worst)
             if reservation is None:
-                return LaneOutcome("over_budget", message="over --llm-budget-usd-per-day")
+                budget = self.budget
+                return LaneOutcome("over_budget", message=(
+                    f"example {example.id!r}: over --llm-budget-usd-per-day {budget.usd_per_day:g} "
+                    f"(${budget.spent:.4f} spent and ${budget.reserved:.4f} reserved today; this call would "
+                    f"reserve up to ${budget.prices.cost(*worst):.4f})"))
+            if not self.bucket.try_acquire():
+                self.budget.settle(reservation, 0, 0)
+                return LaneOutcome("throttled", message=f"example {example.id!r}: over --llm-max-per-minute")
         started = self._timer()
         try:
             verdicts, usage = await self.claude.ajudge_with_usage(example, claims)
@@ -115,15 +136,16 @@ class ClaudeLane:
 
     def _settle(self, reservation: Reservation | None, bound: TokenBound | None,
                 usage: Usage | None) -> float:
-        """Swap the reservation for the bill: the tokens billed plus each timed-out attempt at one attempt's
-        bound; an unknown bill (`usage is None`) counts at the whole reservation."""
+        """Swap the reservation for the bill: the tokens billed plus each unanswered attempt at the bound of
+        one attempt of the largest call; an unknown bill (`usage is None`) counts at the whole reservation."""
         if reservation is None or bound is None:
             # Judged from the cache after all (or a bill nobody announced): record whatever was billed.
             return self.budget.charge(usage.input_tokens, usage.output_tokens) if usage else 0.0
         if usage is None:
             return self.budget.settle(reservation, reservation.input_tokens, reservation.output_tokens)
-        return self.budget.settle(reservation, usage.input_tokens + usage.unanswered * bound.input_tokens,
-                                  usage.output_tokens + usage.unanswered * bound.output_tokens)
+        unanswered = usage.unanswered
+        return self.budget.settle(reservation, usage.input_tokens + unanswered * bound.call_input_tokens,
+                                  usage.output_tokens + unanswered * bound.call_output_tokens)
 
 
 # --- `ragmon serve` options -----------------------------------------------------------------------
@@ -182,6 +204,8 @@ def check_budget(claude: ClaudeJudge, budget: DailyBudget) -> None:
     if budget.usd_per_day < worst:
         raise InputError(f"{flag} cannot cover one Claude call: {why}; give it at least "
                          f"${math.ceil(worst * 100) / 100:.2f}")
+    if worst == 0:  # prices of 0: any budget holds every call
+        return
     calls = int(budget.usd_per_day // worst)
     if calls < FEW_CALLS_A_DAY:
         log.warning(f"{flag} holds only {calls} Claude call{'s' * (calls != 1)} a day at the worst case: "

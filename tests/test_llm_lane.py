@@ -4,17 +4,19 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import logging
 import math
 import os
 import re
+import socket
 import subprocess
 from collections import Counter
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from fakes.anthropic_server import Fail, FakeAnthropic, Hang, Reply, ToolInput
+from fakes.anthropic_server import Drop, Fail, FakeAnthropic, Hang, Reply, ToolInput
 from manual_clock import ManualClock
 
 from ragmon.errors import InputError
@@ -42,9 +44,9 @@ def example(i: int) -> Example:
 def make_lane(api: FakeAnthropic, *, per_minute: float = 1_000, usd_per_day: float = 100.0,
               clock: ManualClock | None = None, **judge_options: Any) -> ClaudeLane:
     judge = ClaudeJudge(base_url=api.url, api_key="test-key", **{"max_tokens": 256, **judge_options})
-    return ClaudeLane(judge, rate=0.5, concurrency=4, k=5,
-                      bucket=TokenBucket(per_minute, clock or ManualClock()),
-                      budget=DailyBudget(usd_per_day, PRICES, day=lambda: 0))
+    clock = clock or ManualClock()
+    return ClaudeLane(judge, rate=0.5, concurrency=4, k=5, bucket=TokenBucket(per_minute, clock),
+                      budget=DailyBudget(usd_per_day, PRICES, day=lambda: 0), clock=clock)
 
 
 async def run_all(lane: ClaudeLane, examples: list[Example], consumers: int = 4) -> list[LaneOutcome]:
@@ -278,3 +280,129 @@ def test_serve_refuses_to_start_on_a_budget_that_cannot_cover_one_call(ragmon_cm
     assert len(result.stderr.splitlines()) == 1
     assert result.stderr.startswith("ragmon serve: error: --llm-budget-usd-per-day 0.01 cannot cover one "
                                     "Claude call: each call reserves up to $")
+
+
+async def test_failures_are_logged_once_a_minute_per_outcome(fake_api: FakeAnthropic,
+                                                             caplog: pytest.LogCaptureFixture) -> None:
+    """A wrong --llm-model makes every call a 404: the operator sees error counts climb, and the log says
+    why, naming the API's answer, in one line a minute however many traces fail."""
+    fake_api.default = Fail(404, "not_found_error")
+    clock = ManualClock()
+    lane = make_lane(fake_api, max_retries=0, clock=clock)
+    with caplog.at_level(logging.INFO, logger="ragmon.llm_lane"):
+        outcomes = await run_all(lane, [example(i) for i in range(3)], consumers=1)
+        clock.now += 60.0  # a minute later the problem is still there: one more line, counting the two
+        outcomes += await run_all(lane, [example(3)])
+    assert [o.outcome for o in outcomes] == ["error"] * 4 and fake_api.calls == 4
+    lines = [r.getMessage() for r in caplog.records if r.name == "ragmon.llm_lane"]
+    assert len(lines) == 2 and all(r.levelno == logging.WARNING for r in caplog.records)
+    assert "example 'ex-0'" in lines[0] and "API error 404" in lines[0] and "more like it" not in lines[0]
+    assert "example 'ex-3'" in lines[1] and lines[1].endswith("... and 2 more like it since the last line")
+
+
+async def test_a_spent_budget_is_logged(fake_api: FakeAnthropic, caplog: pytest.LogCaptureFixture) -> None:
+    lane = make_lane(fake_api, usd_per_day=0.0)
+    with caplog.at_level(logging.INFO, logger="ragmon.llm_lane"):
+        outcomes = await run_all(lane, [example(i) for i in range(5)], consumers=1)
+    assert [o.outcome for o in outcomes] == ["over_budget"] * 5 and fake_api.calls == 0
+    (line,) = [r.getMessage() for r in caplog.records if r.name == "ragmon.llm_lane"]
+    assert "over_budget" in line and "--llm-budget-usd-per-day 0" in line
+
+
+async def test_a_connection_cut_after_the_request_was_sent_counts_as_billed(fake_api: FakeAnthropic) -> None:
+    """A proxy that cuts a long call leaves no reply, but the API had the request and may have run and
+    billed it, like an attempt that timed out: each such attempt counts at its worst case, or a cap
+    could be passed by calls nobody counted."""
+    fake_api.default = Drop()
+    lane = make_lane(fake_api, max_retries=1)
+    worst = attempt_cost(lane, example(1))
+    (outcome,) = await run_all(lane, [example(1)])
+    assert outcome.outcome == "error" and fake_api.calls == 2  # retried once, like any connection error
+    assert outcome.cost_usd == pytest.approx(2 * worst) and lane.budget.spent == pytest.approx(2 * worst)
+
+
+@contextlib.contextmanager
+def unreachable() -> Iterator[str]:
+    """An address whose TCP handshake never completes: a listening socket that never accepts, its
+    backlog filled, so the kernel drops further SYNs (as a firewall dropping packets would)."""
+    with socket.socket() as server:
+        server.bind(("127.0.0.1", 0))
+        server.listen(0)
+        port = server.getsockname()[1]
+        fillers = [socket.socket() for _ in range(3)]
+        try:
+            for filler in fillers:
+                filler.setblocking(False)
+                with contextlib.suppress(BlockingIOError):
+                    filler.connect(("127.0.0.1", port))
+            yield f"http://127.0.0.1:{port}"
+        finally:
+            for filler in fillers:
+                filler.close()
+
+
+async def test_an_attempt_that_never_connected_costs_nothing() -> None:
+    """A connect timeout sent nothing, so the API billed nothing: counting it at the worst case would spend
+    the day's budget on phantom bills while the network is down, and refuse calls after it came back."""
+    with unreachable() as url:
+        judge = ClaudeJudge(base_url=url, api_key="test-key", max_tokens=256, timeout=0.3, max_retries=1)
+        lane = ClaudeLane(judge, rate=0.5, concurrency=1, k=5, bucket=TokenBucket(1_000, ManualClock()),
+                          budget=DailyBudget(100.0, PRICES, day=lambda: 0))
+        (outcome,) = await run_all(lane, [example(1)])
+    assert outcome.outcome == "timeout" and "no reply within 0.3s" in outcome.message
+    assert outcome.cost_usd == 0.0 and lane.budget.spent == 0.0 and lane.budget.reserved == 0.0
+
+
+async def test_an_example_the_budget_refused_takes_no_call_from_the_minute(fake_api: FakeAnthropic) -> None:
+    """--llm-max-per-minute counts calls: an example the budget refused made none. Were it to take a token,
+    a spent budget would show as `throttled` for most examples, pointing at the wrong flag."""
+    lane = make_lane(fake_api, per_minute=2, usd_per_day=0.0)
+    outcomes = await run_all(lane, [example(i) for i in range(5)], consumers=1)
+    assert [o.outcome for o in outcomes] == ["over_budget"] * 5
+    # The minute's two calls are still there for an example that fits (a budget now large enough).
+    lane.budget = DailyBudget(100.0, PRICES, day=lambda: 0)
+    outcomes = await run_all(lane, [example(i) for i in range(3)], consumers=1)
+    assert [o.outcome for o in outcomes] == ["ok", "ok", "throttled"] and fake_api.calls == 2
+
+
+async def test_an_unanswered_attempt_of_a_long_answer_costs_one_calls_worst_case(
+        fake_api: FakeAnthropic) -> None:
+    """25 claims go out in two calls (20, then 5). The first call's first attempt times out, its retry and
+    the second call are billed $0.0015 each: the timed-out attempt counts at the worst case of one attempt
+    of the larger call, not of both calls together, which would spend budget nothing could have billed."""
+    item = Example("long", "q", (Context("d1", "Water boils at 100 C."),),
+                   " ".join(f"Water boils at 100 C, fact {i}." for i in range(25)))
+    first_call = Example("first", "q", item.contexts, " ".join(c.text for c in example_claims(item)[:20]))
+    fake_api.enqueue(Hang(30))
+    fake_api.default = Reply(usage=(1_000, 100))
+    lane = make_lane(fake_api, timeout=0.3, max_retries=1, max_tokens=2_048)
+    bound = lane.claude.request_bound(item, example_claims(item))
+    assert bound is not None and bound.output_tokens == 2 * 2_048  # two calls
+    worst = attempt_cost(lane, first_call)
+    (outcome,) = await run_all(lane, [item])
+    assert outcome.outcome == "ok" and fake_api.calls == 3
+    assert outcome.cost_usd == pytest.approx(2 * 0.0015 + worst)
+
+
+@pytest.mark.parametrize("flag", ["--llm-budget-usd-per-day", "--llm-max-per-minute", "--llm-price-input"])
+@pytest.mark.parametrize("value", ["inf", "nan", "-1"])
+def test_an_amount_must_be_a_finite_number_at_least_0(flag: str, value: str,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    """`--llm-budget-usd-per-day inf` (meant as "no cap") once passed the parser and crashed the start with
+    a traceback sizing the budget (inf // cost is NaN): a flag's value is checked where it is read."""
+    with pytest.raises(SystemExit) as caught:
+        serve_args(flag, value)
+    assert caught.value.code == 2 and f"argument {flag}: must be a finite number, at least 0" in \
+        capsys.readouterr().err
+
+
+def test_free_calls_fit_any_budget(monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    """Prices of 0 (a gateway that bills elsewhere) make every reservation $0: any budget holds any number
+    of calls. Sizing the budget divided by that $0 and stopped `ragmon serve` with a ZeroDivisionError."""
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "test-key")
+    with caplog.at_level(logging.WARNING, logger="ragmon.llm_lane"):
+        lane = lane_from_args(serve_args("--llm-sample-rate", "1", "--llm-price-input", "0",
+                                         "--llm-price-output", "0", "--llm-budget-usd-per-day", "0"),
+                              sample_rate=1.0, k=5)
+    assert lane is not None and lane.budget.prices == Prices(0.0, 0.0)
+    assert [r for r in caplog.records if r.name == "ragmon.llm_lane"] == []

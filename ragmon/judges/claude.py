@@ -2,8 +2,10 @@
 
 Why it is shaped this way:
 
-- Every claim of an example goes out in ONE Messages call with a forced tool (`tool_choice` type
-  `tool`), so the reply is structured data, never prose to be scraped, and the cost is one call.
+- The claims of an example go out in one Messages call with a forced tool (`tool_choice` type `tool`),
+  so the reply is structured data, never prose to be scraped, and the cost is one call; a long answer in
+  several, of at most `CLAIMS_PER_CALL` claims and `LARGEST_ANSWER_CHARS` characters of them each, since
+  one reply holding every verdict would outgrow `max_tokens` and be cut off, every time, however paid for.
 - Retrieved documents, the question and the claims are untrusted: an app's corpus or its users can
   write "ignore previous instructions". They travel fenced in tags whose look-alikes are neutralised,
   and the system prompt says nothing inside a fence is an instruction.
@@ -11,16 +13,17 @@ Why it is shaped this way:
   the tool call (cut off, refused, paused) or is malformed raises `ClaudeJudgeError`; nothing is ever
   guessed to be supported. A supporting id not among the documents sent is discarded, and a "supported"
   verdict left with no real document behind it is not support.
-- Verdicts are cached per claim under a hash of (model, prompt version, claim, documents as sent after
-  clipping), in memory and optionally on disk, so CI re-runs and repeated answers do not re-bill, and a
+- Verdicts are cached per claim under a hash of (model, prompt version, question, claim, documents as sent
+  after clipping), in memory and optionally on disk, so CI re-runs and repeated answers do not re-bill, and a
   verdict once given stays given. Only the claims missing from the cache are sent. A cache directory is
   made and proved writable when the judge is built, before anything is paid for; a write that fails later
   (disk full) costs a warning, never the verdict.
 - No temperature: API version 2026-10-21, which the SDK speaks, removed the sampling parameters (any
   value is a 400), so `settings()` records `temperature: None`; repeatability comes from the cache.
-- Retries (429, 529, other 5xx, timeouts) are the SDK's own: exponential backoff with jitter, honouring
-  `retry-after`/`retry-after-ms`, `max_retries` times. A timed-out attempt may still have run and been
-  billed, so each call counts its unanswered attempts (`Usage.unanswered`) for a budget to settle.
+- Retries (429, 529, other 5xx, timeouts, connection errors) are the SDK's own: exponential backoff with
+  jitter, honouring `retry-after`/`retry-after-ms`, `max_retries` times. An attempt sent that timed out or
+  was cut off may still have run and been billed, so each call counts its unanswered attempts
+  (`Usage.unanswered`) for a budget to settle.
 - `anthropic` is imported when a judge is built, not with this module: it takes seconds to import, and
   neither `import ragmon` nor a lexical-only run should pay for it, or install it: it is the `claude`
   extra, and building a judge without it raises MissingExtra saying so.
@@ -33,12 +36,15 @@ import asyncio
 import contextlib
 import json
 import logging
+import math
 import os
+import unicodedata
 from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ragmon.errors import MissingExtra, RagmonError
+from ragmon.jsontext import replace_lone_surrogates
 from ragmon.judges.base import JudgeError
 from ragmon.judges.claude_prompt import (
     PROMPT_VERSION,
@@ -67,7 +73,12 @@ API does not combine thinking with a forced tool choice); any model id can be pa
 
 LARGEST_ANSWER_CHARS = 4_000
 """The answer length `ClaudeJudge.largest_request_bound` assumes: as long as the longest document sent.
-Answers are not clipped (every claim is judged), so this is an assumption, not a limit."""
+Answers are not clipped (every claim is judged): a longer one is judged in several calls, none of which
+carries more than this many characters of claims (unless one claim alone is longer)."""
+
+CLAIMS_PER_CALL = 20
+"""Claims judged in one call at most: twenty verdicts of 200-character claims, each copied back with a
+one-sentence reason, fit the default 2,048 output tokens (~90 tokens a verdict)."""
 
 TOOL_USE_OVERHEAD_TOKENS = 1_000
 """Tokens the API adds for tool use and message framing, rounded well up (documented as a few hundred)."""
@@ -86,8 +97,9 @@ KNOWN_PRICES_USD_PER_MTOK: Mapping[str, tuple[float, float]] = {
 class Usage:
     """What one judging billed; `calls` counts billed replies (0 when every verdict came from the cache).
 
-    `unanswered` counts attempts that timed out waiting for a reply: the API may have run each to
-    completion and billed it, for an amount nobody reported, so a budget counts each at its worst case.
+    `unanswered` counts attempts sent that got no reply (timed out, or the connection was cut): the API
+    may have run each to completion and billed it, for an amount nobody reported, so a budget counts each
+    at its worst case.
     Input tokens include those written to and read from a prompt cache, which the API bills too.
     """
 
@@ -99,20 +111,24 @@ class Usage:
 
 @dataclass(frozen=True, slots=True)
 class TokenBound:
-    """An upper bound on the tokens one attempt can bill, and how many attempts (the first and the SDK's
-    retries) one call may make, for reserving budget before making it."""
+    """An upper bound on the tokens judging an example can bill, for reserving budget before it: one attempt
+    at each of its calls (a long answer makes several), summed, and how many attempts (the first and the
+    SDK's retries) each call may make. `call_input_tokens` and `call_output_tokens` bound one attempt of
+    its largest call: what an attempt that got no reply is counted at, whichever call it belonged to."""
 
     input_tokens: int
     output_tokens: int
     attempts: int
+    call_input_tokens: int
+    call_output_tokens: int
 
 
 class ClaudeJudgeError(JudgeError):
     """A Claude call that gave no verdicts. `kind` is the outcome a caller counts (error, timeout,
     rate_limited); `usage` is what it billed: zero tokens for an error status or a refused connection (the
-    API does not bill those), the reply's usage for a malformed reply, plus in both the attempts that timed
-    out (`Usage.unanswered`); None when unknown (an unreadable reply), which a budget must count as the
-    worst case of every attempt."""
+    API does not bill those), the reply's usage for a malformed reply, plus in both the attempts sent that
+    got no reply (`Usage.unanswered`); None when unknown (an unreadable reply), which a budget must count
+    as the worst case of every attempt."""
 
     def __init__(self, message: str, *, kind: str = "error", usage: Usage | None = None) -> None:
         super().__init__(message)
@@ -131,12 +147,35 @@ class _Plan:
     cached: Mapping[int, ClaimVerdict]
     pending: tuple[int, ...]
     documents: tuple[SentDocument, ...]
-    request: Mapping[str, Any] | None
+    batches: tuple[tuple[int, ...], ...]
+    """`pending` cut into the claims of each call."""
+    requests: tuple[Mapping[str, Any], ...]
+    """One per batch; none when the cache had every verdict."""
 
     @property
     def asked(self) -> tuple[str, ...]:
-        """The cache keys the request would fill: two plans asking the same can share one call."""
+        """The cache keys the requests would fill: two plans asking the same can share their calls."""
         return tuple(self.keys[i] for i in self.pending)
+
+
+def _batches(claims: Sequence[Claim], pending: Sequence[int]) -> tuple[tuple[int, ...], ...]:
+    """Consecutive claims, at most CLAIMS_PER_CALL and LARGEST_ANSWER_CHARS characters (or one claim) each."""
+    batches: list[list[int]] = []
+    chars = 0
+    for i in pending:
+        size = len(claims[i].text)
+        if not batches or len(batches[-1]) >= CLAIMS_PER_CALL or chars + size > LARGEST_ANSWER_CHARS:
+            batches.append([])
+            chars = 0
+        batches[-1].append(i)
+        chars += size
+    return tuple(tuple(batch) for batch in batches)
+
+
+def _plus(spent: Usage, more: Usage) -> Usage:
+    """What calls billed together."""
+    return Usage(spent.input_tokens + more.input_tokens, spent.output_tokens + more.output_tokens,
+                 spent.calls + more.calls, spent.unanswered + more.unanswered)
 
 
 def _usage(message: Any, unanswered: int) -> Usage | None:
@@ -156,9 +195,12 @@ def _count(value: Any) -> int | None:
 
 
 class _Attempts:
-    """SDK middleware for one call: counts its attempts that timed out before the SDK retried them or gave
-    up. The API bills a request it ran even when nobody waited for the reply, and retries are separate
-    requests (this SDK sends no idempotency key), so each such attempt may be a bill of its own."""
+    """SDK middleware for one call: counts its attempts that got no reply once the request may have reached
+    the API (timed out waiting, or the connection was cut: a proxy's idle timeout) before the SDK retried
+    them or gave up. The API bills a request it ran even when nobody got the reply, and retries are
+    separate requests (this SDK sends no idempotency key), so each such attempt may be a bill of its own.
+    An attempt that never connected sent nothing and is not counted: an unreachable API must not spend a
+    budget on bills that cannot exist, and then refuse calls for the rest of the day."""
 
     def __init__(self) -> None:
         self.unanswered = 0
@@ -168,8 +210,8 @@ class _Attempts:
 
         try:
             return call_next(request)
-        except anthropic.APITimeoutError:
-            self.unanswered += 1
+        except anthropic.APIConnectionError as exc:
+            self._count(exc)
             raise
 
     async def asynchronous(self, request: Any, call_next: Callable[[Any], Awaitable[Any]]) -> Any:
@@ -177,13 +219,32 @@ class _Attempts:
 
         try:
             return await call_next(request)
-        except anthropic.APITimeoutError:
-            self.unanswered += 1
+        except anthropic.APIConnectionError as exc:
+            self._count(exc)
             raise
+
+    def _count(self, exc: BaseException) -> None:
+        """APIConnectionError (APITimeoutError too) wraps the transport's error, which says how far it got.
+        Read by class name: the SDK has used httpx and its fork httpx2, whose classes share the names."""
+        if type(exc.__cause__).__name__ not in _NEVER_SENT:
+            self.unanswered += 1
+
+
+_NEVER_SENT = frozenset({"ConnectError", "ConnectTimeout", "PoolTimeout"})
+"""Transport errors raised before a request left: no connection was made, or none was free."""
+
+
+def _as_given(entry: Mapping[str, Any], sent_ids: set[str]) -> bool:
+    """Whether a cached entry is one `_verdict` could have given for these documents: supported by one or
+    more of them, or unsupported by none. Anything else in a cache file was damaged or written by hand."""
+    ids = entry["supporting_ids"]
+    return entry["supported"] == bool(ids) and sent_ids.issuperset(ids)
 
 
 def _normalised(text: str) -> str:
-    return " ".join(text.split()).casefold()
+    """A claim as the model may copy it back: accents composed or not, other spacing or case, and a lone
+    surrogate as the U+FFFD it was sent as."""
+    return " ".join(unicodedata.normalize("NFKC", replace_lone_surrogates(text)).split()).casefold()
 
 
 class ClaudeJudge:
@@ -252,12 +313,17 @@ class ClaudeJudge:
                          claims: tuple[Claim, ...]) -> tuple[tuple[ClaimVerdict, ...], Usage]:
         """Verdicts plus the tokens this example billed, so a caller can settle its cost."""
         plan = self._plan(example, claims)
-        if plan.request is None:
-            return self._finish(plan, ()), Usage()
-        attempts = _Attempts()
-        with self._api_errors(plan, attempts):
-            message = self._client.with_middleware(attempts.sync).messages.create(**plan.request)
-        return self._conclude(plan, message, attempts)
+        spent = Usage()
+        fresh: list[ClaimVerdict] = []
+        for batch, request in zip(plan.batches, plan.requests, strict=True):
+            attempts = _Attempts()
+            with self._billed(spent):
+                with self._api_errors(plan, attempts):
+                    message = self._client.with_middleware(attempts.sync).messages.create(**request)
+                verdicts, usage = self._conclude(plan, batch, message, attempts)
+            fresh += verdicts
+            spent = _plus(spent, usage)
+        return self._finish(plan, fresh), spent
 
     async def ajudge_with_usage(self, example: Example,
                                 claims: tuple[Claim, ...]) -> tuple[tuple[ClaimVerdict, ...], Usage]:
@@ -266,40 +332,52 @@ class ClaudeJudge:
         Without this a concurrent replay of a golden set with repeated rows would pay for each."""
         loop = id(asyncio.get_running_loop())
         plan = self._plan(example, claims)
-        while plan.request is not None and (leader := self._flights.get((loop, plan.asked))) is not None:
+        while plan.requests and (leader := self._flights.get((loop, plan.asked))) is not None:
             await leader.wait()
             plan = self._plan(example, claims)
-        if plan.request is None:
+        if not plan.requests:
             return self._finish(plan, ()), Usage()
         flight = (loop, plan.asked)
         self._flights[flight] = done = asyncio.Event()
-        attempts = _Attempts()
+        spent = Usage()
+        fresh: list[ClaimVerdict] = []
         try:
-            with self._api_errors(plan, attempts):
-                client = self._async_client().with_middleware(attempts.asynchronous)
-                message = await client.messages.create(**plan.request)
-            return self._conclude(plan, message, attempts)
+            for batch, request in zip(plan.batches, plan.requests, strict=True):
+                attempts = _Attempts()
+                with self._billed(spent):
+                    with self._api_errors(plan, attempts):
+                        client = self._async_client().with_middleware(attempts.asynchronous)
+                        message = await client.messages.create(**request)
+                    verdicts, usage = self._conclude(plan, batch, message, attempts)
+                fresh += verdicts
+                spent = _plus(spent, usage)
+            return self._finish(plan, fresh), spent
         finally:
             del self._flights[flight]
             done.set()
 
     def request_bound(self, example: Example, claims: tuple[Claim, ...]) -> TokenBound | None:
-        """Worst-case tokens of the call judging would make now, or None when no call is needed.
+        """Worst-case tokens of the calls judging would make now, or None when no call is needed.
 
         Input: the UTF-8 byte count of system prompt, messages and tool schema (a token spans at least one
         byte, so no tokenizer gives more tokens than bytes) plus `TOOL_USE_OVERHEAD_TOKENS`. Output:
-        `max_tokens`, which the API never exceeds. Both per attempt; the SDK may make `max_retries` more.
+        `max_tokens`, which the API never exceeds. Both per attempt, summed over the calls of a long
+        answer; the SDK may make `max_retries` more attempts at each.
         """
-        request = self._plan(example, claims).request
-        return None if request is None else self._bound(request)
+        bounds = [self._bound(request) for request in self._plan(example, claims).requests]
+        if not bounds:
+            return None
+        return TokenBound(sum(b.input_tokens for b in bounds), sum(b.output_tokens for b in bounds),
+                          self.max_retries + 1, max(b.input_tokens for b in bounds), self.max_tokens)
 
     def largest_request_bound(self, answer_chars: int = LARGEST_ANSWER_CHARS) -> TokenBound:
         """`request_bound` of the largest request this judge sends for an answer of `answer_chars`
         characters of plain ASCII text, for sizing a budget before any example is seen.
 
         Question and documents are clipped (`max_doc_chars` each, `max_total_chars` for all documents), so
-        beyond that they add nothing: here they fill those limits. Only a longer answer, or text in a
-        script that takes several UTF-8 bytes a character, makes a request larger than this."""
+        beyond that they add nothing: here they fill those limits. A longer answer is judged in several
+        calls, none of them larger than this (at the default `answer_chars`); only one claim longer than
+        that alone, or text in a script that takes several UTF-8 bytes a character, makes a larger one."""
         per_claim = 200
         claims = ["a" * min(per_claim, answer_chars - start) for start in range(0, answer_chars, per_claim)]
         # One character over the clip, so each is marked truncated as the longest documents are.
@@ -310,8 +388,8 @@ class ClaudeJudge:
 
     def _bound(self, request: Mapping[str, Any]) -> TokenBound:
         sent = {k: request[k] for k in ("system", "messages", "tools")}
-        return TokenBound(len(json.dumps(sent, ensure_ascii=False).encode()) + TOOL_USE_OVERHEAD_TOKENS,
-                          self.max_tokens, self.max_retries + 1)
+        inputs = len(json.dumps(sent, ensure_ascii=False).encode()) + TOOL_USE_OVERHEAD_TOKENS
+        return TokenBound(inputs, self.max_tokens, self.max_retries + 1, inputs, self.max_tokens)
 
     def close(self) -> None:
         self._client.close()
@@ -335,19 +413,21 @@ class ClaudeJudge:
 
     def _plan(self, example: Example, claims: tuple[Claim, ...]) -> _Plan:
         documents = sent_documents(example.contexts or (), self.max_doc_chars, self.max_total_chars)
-        keys = tuple(cache_key(self.model, c.text, documents) for c in claims)
+        question = example.question[: self.max_doc_chars]
+        keys = tuple(cache_key(self.model, question, c.text, documents) for c in claims)
+        sent_ids = {d.context.id for d in documents}
         cached: dict[int, ClaimVerdict] = {}
         for i, (claim, key) in enumerate(zip(claims, keys, strict=True)):
             if not documents:
                 cached[i] = ClaimVerdict(claim, False, (), "no retrieved documents to support it")
-            elif (entry := self.cache.get(key)) is not None:
+            elif (entry := self.cache.get(key)) is not None and _as_given(entry, sent_ids):
                 cached[i] = ClaimVerdict(claim, entry["supported"], tuple(entry["supporting_ids"]),
                                          entry.get("reason"))
         pending = tuple(i for i in range(len(claims)) if i not in cached)
-        request = None
-        if pending:
-            request = self._request(example.question, documents, [claims[i].text for i in pending])
-        return _Plan(example.id, claims, keys, cached, pending, documents, request)
+        batches = _batches(claims, pending)
+        requests = tuple(self._request(question, documents, [claims[i].text for i in batch])
+                         for batch in batches)
+        return _Plan(example.id, claims, keys, cached, pending, documents, batches, requests)
 
     def _request(self, question: str, documents: Sequence[SentDocument],
                  claims: Sequence[str]) -> dict[str, Any]:
@@ -360,6 +440,16 @@ class ClaudeJudge:
             "tools": [TOOL],
             "tool_choice": {"type": "tool", "name": TOOL_NAME},
         }
+
+    @staticmethod
+    @contextlib.contextmanager
+    def _billed(spent: Usage) -> Iterator[None]:
+        """A failed call of a long answer's several reports what the calls before it billed too."""
+        try:
+            yield
+        except ClaudeJudgeError as exc:
+            exc.usage = None if exc.usage is None else _plus(spent, exc.usage)  # None: unknown, as before
+            raise
 
     @contextlib.contextmanager
     def _api_errors(self, plan: _Plan, attempts: _Attempts) -> Iterator[None]:
@@ -383,34 +473,35 @@ class ClaudeJudge:
                 kind, what = "error", f"cannot reach the API: {exc}"
             else:
                 raise ClaudeJudgeError(f"{where}: unreadable reply: {exc}") from exc
-            # No reply was billed; only the attempts that timed out may have been.
+            # No reply was billed; only the attempts sent that got none may have been.
             raise ClaudeJudgeError(f"{where}: {what}", kind=kind,
                                    usage=Usage(unanswered=attempts.unanswered)) from exc
         except ValueError as exc:
             raise ClaudeJudgeError(f"{where}: unreadable reply: {exc}") from exc
 
-    def _conclude(self, plan: _Plan, message: Any,
-                  attempts: _Attempts) -> tuple[tuple[ClaimVerdict, ...], Usage]:
+    def _conclude(self, plan: _Plan, batch: tuple[int, ...], message: Any,
+                  attempts: _Attempts) -> tuple[list[ClaimVerdict], Usage]:
+        """The verdicts of one call, cached as soon as they are paid for."""
         usage = _usage(message, attempts.unanswered)
         try:
             if usage is None:
                 raise ClaudeJudgeError("reply carries no token usage")
-            parsed = self._parse(plan, message)
+            parsed = self._parse(plan, batch, message)
         except ClaudeJudgeError as exc:
             raise ClaudeJudgeError(f"example {plan.example_id!r}: Claude judge: {exc}", usage=usage) from None
-        for i, verdict in zip(plan.pending, parsed, strict=True):
+        for i, verdict in zip(batch, parsed, strict=True):
             self.cache.put(plan.keys[i], {
                 "supported": verdict.supported, "supporting_ids": list(verdict.supporting_ids),
-                "reason": verdict.reason, "claim": verdict.claim.text,
+                "reason": verdict.reason, "claim": replace_lone_surrogates(verdict.claim.text),
                 "model": self.model, "prompt_version": PROMPT_VERSION})
-        return self._finish(plan, parsed), usage
+        return parsed, usage
 
     @staticmethod
     def _finish(plan: _Plan, parsed: Sequence[ClaimVerdict]) -> tuple[ClaimVerdict, ...]:
         fresh = dict(zip(plan.pending, parsed, strict=True))
         return tuple(plan.cached[i] if i in plan.cached else fresh[i] for i in range(len(plan.claims)))
 
-    def _parse(self, plan: _Plan, message: Any) -> list[ClaimVerdict]:
+    def _parse(self, plan: _Plan, batch: tuple[int, ...], message: Any) -> list[ClaimVerdict]:
         """A forced tool call that completed ends with stop_reason `tool_use`; any other reason means the
         call was cut off (max_tokens, the context window), refused or paused, whatever it contains."""
         stop_reason = getattr(message, "stop_reason", None)
@@ -430,11 +521,13 @@ class ClaudeJudge:
         verdicts = tool_input.get("verdicts") if isinstance(tool_input, dict) else None
         if not isinstance(verdicts, list):
             raise ClaudeJudgeError("tool input has no 'verdicts' list")
-        if len(verdicts) != len(plan.pending):
-            raise ClaudeJudgeError(f"{len(verdicts)} verdicts for {len(plan.pending)} claims")
-        known = {d.shown_id: d.context.id for d in plan.documents} | {d.context.id: d.context.id
-                                                                      for d in plan.documents}
-        pairs = zip(plan.pending, verdicts, strict=True)
+        if len(verdicts) != len(batch):
+            raise ClaudeJudgeError(f"{len(verdicts)} verdicts for {len(batch)} claims")
+        # An id as written in the prompt first: the model is told to copy it so, and another document's
+        # raw id may read the same ("a&amp;b" is how "a&b" is written, and may be an id of its own).
+        known = {d.context.id: d.context.id for d in plan.documents} | {d.shown_id: d.context.id
+                                                                        for d in plan.documents}
+        pairs = zip(batch, verdicts, strict=True)
         return [self._verdict(plan.claims[i], raw, n, known) for n, (i, raw) in enumerate(pairs)]
 
     @staticmethod
@@ -467,20 +560,29 @@ class ClaudeJudge:
 # One spelling everywhere, so one RAGMON_LLM_MODEL (etc.) configures every subcommand.
 
 def non_negative(text: str) -> float:
-    """argparse type for an amount that may be zero: USD, calls per minute."""
+    """argparse type for an amount that may be zero: USD, calls per minute. Infinity is no amount: the
+    budget arithmetic has no meaning for it (a day's cap of inf holds inf // cost = NaN calls)."""
     try:
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-    if not value >= 0:
-        raise argparse.ArgumentTypeError(f"must be at least 0: {text}")
+    if not (math.isfinite(value) and value >= 0):
+        raise argparse.ArgumentTypeError(f"must be a finite number, at least 0: {text}")
     return value
+
+
+def attempt_timeout(text: str) -> float:
+    """argparse type for --llm-timeout: a duration above zero (an attempt given no time can only time out)."""
+    seconds = duration(text)
+    if not seconds > 0:
+        raise argparse.ArgumentTypeError(f"must be longer than 0: {text!r}")
+    return seconds
 
 
 def add_cli_arguments(group: argparse._ActionsContainer, *, timeout: str = "60s",
                       prices: bool = True) -> None:
     group.add_argument("--llm-model", default=DEFAULT_MODEL, help="Claude model id (default %(default)s)")
-    group.add_argument("--llm-timeout", type=duration, default=timeout,
+    group.add_argument("--llm-timeout", type=attempt_timeout, default=timeout,
                        help="per attempt; the SDK retries twice on 429, 529, 5xx and timeouts "
                             "(default %(default)s)")
     group.add_argument("--llm-concurrency", type=positive_int, default=4, metavar="N",

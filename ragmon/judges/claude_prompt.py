@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from html import escape
 from typing import Any
 
+from ragmon.jsontext import replace_lone_surrogates
 from ragmon.model import Context
 
 PROMPT_VERSION = "2026-11-30.1"
@@ -122,10 +123,13 @@ def build_user_prompt(question: str, documents: Sequence[SentDocument], claims: 
     parts += ["</documents>", "", "<claims>"]
     parts += [f'<claim index="{i}">{neutralise(claim)}</claim>' for i, claim in enumerate(claims, 1)]
     parts += ["</claims>", "", _REMINDER]
-    return "\n".join(parts)
+    return replace_lone_surrogates("\n".join(parts))  # no UTF-8 form, so no request body could carry one
 
 
-def cache_key(model: str, claim: str, documents: Sequence[SentDocument]) -> str:
-    sent = [[d.context.id, d.context.text] for d in documents]
-    material = [model, PROMPT_VERSION, claim, sent]
-    return hashlib.sha256(json.dumps(material, ensure_ascii=False).encode()).hexdigest()
+def cache_key(model: str, question: str, claim: str, documents: Sequence[SentDocument]) -> str:
+    """Everything sent that can change the claim's verdict. The question is in it: "Yes." or "It does."
+    is supported or not depending on what was asked, over the same documents."""
+    sent = [[d.context.id, d.context.text, d.truncated] for d in documents]
+    material = [model, PROMPT_VERSION, question, claim, sent]
+    text = json.dumps(material, ensure_ascii=False)
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()  # a lone surrogate too

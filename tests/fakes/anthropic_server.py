@@ -3,8 +3,9 @@
 It runs its own event loop on a thread, so both the SDK's sync and async clients can call it from
 any test. Every request body is recorded, and each reply is taken from a script of actions (or from
 `default` once the script is used up), so a test can make the API answer, invent a supporting id,
-send malformed tool input or a body that is no Message at all, fail with 429/529/500, or hang, and then
-inspect exactly what was sent.
+send malformed tool input or a body that is no Message at all, fail with 429/529/500, hang or drop the
+connection, and then inspect exactly what was sent. Like the API, a reply whose tool input outgrows the
+request's `max_tokens` is cut off there.
 """
 
 from __future__ import annotations
@@ -110,7 +111,13 @@ class Hang:
     seconds: float = 60.0
 
 
-Action = Reply | ToolInput | Content | Raw | Fail | Hang
+@dataclass(frozen=True, slots=True)
+class Drop:
+    """Read the whole request, then close the connection without a reply (a proxy or load balancer cutting
+    a long call): the API received the request and may have run and billed it."""
+
+
+Action = Reply | ToolInput | Content | Raw | Fail | Hang | Drop
 
 
 class FakeAnthropic:
@@ -182,6 +189,10 @@ class FakeAnthropic:
         body = await request.json()
         action = self._next_action(body)
         try:
+            if isinstance(action, Drop):
+                assert request.transport is not None
+                request.transport.close()
+                return web.Response(status=502)  # written to a closed connection: never arrives
             return await self._respond(action, body)
         finally:
             with self._lock:
@@ -207,9 +218,23 @@ class FakeAnthropic:
             await asyncio.sleep(action.delay)
             tool_input = {"verdicts": (action.decide or self.decide)(body)}
             usage = action.usage or (len(json.dumps(body)) // 4, len(json.dumps(tool_input)) // 4)
+            if len(json.dumps(tool_input)) // 4 > body["max_tokens"]:
+                return self._cut_off(body, tool_input, usage[0])
         block = {"type": "tool_use", "id": f"toolu_fake{next(self._ids)}", "name": self.tool_name,
                  "input": tool_input}
         return self._message(body, [block], "tool_use", usage)
+
+    def _cut_off(self, body: Body, tool_input: dict[str, Any], input_tokens: int) -> web.Response:
+        """As the API does when the tool input (4 characters a token) outgrows `max_tokens`: the reply
+        stops there, with stop_reason max_tokens and the verdicts that fitted, all of it billed."""
+        fitted: dict[str, list[Any]] = {"verdicts": []}
+        for verdict in tool_input["verdicts"]:
+            if len(json.dumps({"verdicts": [*fitted["verdicts"], verdict]})) // 4 > body["max_tokens"]:
+                break
+            fitted["verdicts"].append(verdict)
+        block = {"type": "tool_use", "id": f"toolu_fake{next(self._ids)}", "name": self.tool_name,
+                 "input": fitted}
+        return self._message(body, [block], "max_tokens", (input_tokens, body["max_tokens"]))
 
     def _message(self, body: Body, blocks: list[dict[str, Any]], stop_reason: str,
                  usage: tuple[int, int]) -> web.Response:

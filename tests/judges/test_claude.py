@@ -8,6 +8,7 @@ import logging
 import subprocess
 import sys
 import time
+import unicodedata
 from pathlib import Path
 from typing import Any
 
@@ -581,3 +582,145 @@ def test_largest_request_bound_covers_requests_at_the_clipping_limits(fake_api: 
     bound = judge.largest_request_bound()
     assert sent <= bound.input_tokens <= sent + 200
     assert (bound.output_tokens, bound.attempts) == (2048, 3)  # max_tokens, and max_retries 2 + the first
+
+
+# --- long answers -----------------------------------------------------------------------------------------
+
+def test_a_long_answer_is_judged_in_calls_that_fit_max_tokens(fake_api: FakeAnthropic) -> None:
+    """Eighty claims of ~55 characters: their verdicts (the fake counts 4 characters of tool input a token,
+    and each verdict here is ~132 characters) need 80 x 132 / 4 = ~2,640 output tokens, more than the 2,048
+    of max_tokens, so in one call the reply would always be cut off and the example never judged, however
+    often paid for. At most 20 claims go in a call: 4 calls, each reply ~660 tokens."""
+    fake_api.decide = by_fact
+    claims = tuple(Claim(f"Claim number {i} says the tower is in Paris, and so on.", 60 * i, 60 * i + 59)
+                   for i in range(80))
+    judge = make_judge(fake_api)
+    bound = judge.request_bound(EXAMPLE, claims)
+    verdicts, usage = judge.judge_with_usage(EXAMPLE, claims)
+    assert [v.claim for v in verdicts] == list(claims)
+    assert all(v.supported and v.supporting_ids == ("d1",) for v in verdicts)
+    assert fake_api.calls == 4 and [len(claims_of(body)) for body in fake_api.requests] == [20] * 4
+    assert usage.calls == 4
+    # The bound covers the four calls: each one's bytes and max_tokens, summed.
+    sent = [len(json.dumps({k: body[k] for k in ("system", "messages", "tools")}).encode()) + 1_000
+            for body in fake_api.requests]
+    assert bound is not None and bound.input_tokens == sum(sent) and bound.output_tokens == 4 * 2048
+
+
+def test_a_failed_call_of_a_long_answer_reports_what_the_calls_before_it_billed(
+        fake_api: FakeAnthropic) -> None:
+    claims = tuple(Claim(f"The tower in Paris is fact {i}.", 30 * i, 30 * i + 29) for i in range(25))
+    fake_api.enqueue(Reply(usage=(1_000, 100)), Fail(400, "invalid_request_error"))
+    judge = make_judge(fake_api)
+    with pytest.raises(ClaudeJudgeError, match="API error 400") as caught:
+        judge.judge(EXAMPLE, claims)
+    # 25 claims: a call of 20 (billed 1,000 in + 100 out), then one of 5 that failed unbilled.
+    assert caught.value.usage == Usage(1_000, 100, 1)
+    # The first call's verdicts were paid for and kept: judging again sends only the last five claims.
+    verdicts = judge.judge(EXAMPLE, claims)
+    assert len(verdicts) == 25 and fake_api.calls == 3 and len(claims_of(fake_api.requests[2])) == 5
+
+
+def test_a_verdict_is_not_reused_for_another_question(fake_api: FakeAnthropic, tmp_path: Path) -> None:
+    """A claim is read in the light of its question: "Yes." answers one question with support and another
+    without, over the same documents. Served from the cache across questions, the second would be
+    "supported" without Claude ever seeing it."""
+    plans = (Context("d1", "Plan A covers water damage. Plan B does not cover water damage."),)
+    yes = Claim("Yes.", 0, 4)
+
+    def by_question(body: dict[str, Any]) -> list[dict[str, Any]]:
+        covered = "plan A" in prompt_text(body).split("</question>")[0]
+        return [{"claim": claim, "supported": covered, "supporting_ids": ["d1"] if covered else [],
+                 "reason": "r"} for claim in claims_of(body)]
+
+    fake_api.decide = by_question
+    judge = make_judge(fake_api, cache_dir=tmp_path)
+    (a,) = judge.judge(Example("a", "Does plan A cover water damage?", plans, "Yes."), (yes,))
+    (b,) = judge.judge(Example("b", "Does plan B cover water damage?", plans, "Yes."), (yes,))
+    assert (a.supported, b.supported) == (True, False) and fake_api.calls == 2
+    # The same question again is served from the cache, on disk too.
+    (again,) = make_judge(fake_api, cache_dir=tmp_path).judge(
+        Example("c", "Does plan B cover water damage?", plans, "Yes."), (yes,))
+    assert again.supported is False and fake_api.calls == 2
+
+
+@pytest.mark.parametrize("entry", [{"supported": True, "supporting_ids": [], "reason": "r"},
+                                   {"supported": True, "supporting_ids": ["ghost"], "reason": "r"},
+                                   {"supported": False, "supporting_ids": ["d1"], "reason": "r"}],
+                         ids=["supported by nothing", "supported by an unsent id", "unsupported with ids"])
+def test_a_disk_entry_no_reply_could_have_given_is_a_miss(fake_api: FakeAnthropic, tmp_path: Path,
+                                                          entry: dict[str, Any]) -> None:
+    """The judge never caches "supported" without a document sent behind it, nor ids for an unsupported
+    claim: a file saying so was damaged or written by hand, and must not become a verdict."""
+    fake_api.decide = by_fact
+    make_judge(fake_api, cache_dir=tmp_path).judge(EXAMPLE, (ROME,))  # by_fact: unsupported
+    (path,) = tmp_path.glob("*/*.json")
+    path.write_text(json.dumps(entry))
+    (verdict,) = make_judge(fake_api, cache_dir=tmp_path).judge(EXAMPLE, (ROME,))
+    assert (verdict.supported, verdict.supporting_ids) == (False, ()) and fake_api.calls == 2
+
+
+def test_a_supporting_id_as_written_in_the_prompt_names_its_own_document(fake_api: FakeAnthropic) -> None:
+    """Ids are attribute-escaped in the prompt: "a&b" is written "a&amp;b", which is also the raw id of
+    another document here (written "a&amp;amp;b"). The model copies ids as written, so "a&amp;b" is the
+    first document, never the second."""
+    docs = (Context("a&b", "The Eiffel Tower stands in Paris."), Context("a&amp;b", "Rome is in Italy."))
+    fake_api.decide = lambda body: [{"claim": PARIS.text, "supported": True,
+                                     "supporting_ids": [next(iter(documents_of(body)))], "reason": "r"}]
+    (verdict,) = make_judge(fake_api).judge(Example("amp", "q", docs, PARIS.text), (PARIS,))
+    assert list(documents_of(fake_api.requests[0])) == ["a&amp;b", "a&amp;amp;b"]
+    assert verdict.supporting_ids == ("a&b",)
+
+
+def test_a_claim_copied_back_in_another_unicode_form_is_the_same_claim(fake_api: FakeAnthropic) -> None:
+    """Text pasted from a PDF or a Mac file name carries decomposed accents (e + U+0301); a model copying
+    the claim back writes the composed form (U+00E9) it reads the same. That is the claim sent, not
+    a malformed reply: refused, every such example would fail, paid for, every time."""
+    decomposed = unicodedata.normalize("NFD", "Le café est à Paris.")
+    claim = Claim(decomposed, 0, len(decomposed))
+    fake_api.decide = lambda body: [{"claim": unicodedata.normalize("NFC", text), "supported": True,
+                                     "supporting_ids": ["d1"], "reason": "r"} for text in claims_of(body)]
+    (verdict,) = make_judge(fake_api).judge(Example("nfd", "q", EXAMPLE.contexts, decomposed), (claim,))
+    assert verdict.claim == claim and verdict.supported and verdict.supporting_ids == ("d1",)
+
+
+def test_a_lone_surrogate_is_sent_as_u_fffd_and_its_verdict_cached_on_disk(fake_api: FakeAnthropic,
+                                                                         tmp_path: Path) -> None:
+    """A dataset may hold "\\ud800" (valid JSON, no character), which no UTF-8 request body or cache file
+    can carry: it once crashed the judge with a UnicodeEncodeError. It goes out as U+FFFD, the reply
+    copying that back is the claim sent, and a second judge finds the verdict in the cache directory."""
+    text = "Moon \ud800 cheese."
+    claim = Claim(text, 0, len(text))
+    item = Example("sur", "Is the moon \udfff cheese?", EXAMPLE.contexts, text)
+    (verdict,) = make_judge(fake_api, cache_dir=tmp_path).judge(item, (claim,))
+    assert verdict.claim == claim and verdict.supported                 # support_all supports every claim
+    assert claims_of(fake_api.requests[0]) == ["Moon \ufffd cheese."]
+    assert "Is the moon \ufffd cheese?" in prompt_text(fake_api.requests[0])
+    (again,) = make_judge(fake_api, cache_dir=tmp_path).judge(item, (claim,))
+    assert again == verdict and fake_api.calls == 1
+
+
+def test_a_document_cut_by_the_clip_is_not_the_document_that_ends_there(fake_api: FakeAnthropic) -> None:
+    """Clipped to 100 characters, a 101-character document reads as its first 100, but the prompt marks it
+    truncated="true" (the support may lie past the cut): another request, so another verdict."""
+    judge = make_judge(fake_api, max_doc_chars=100)
+    whole = Example("whole", "q", (Context("d1", "a" * 100),), PARIS.text)
+    cut = Example("cut", "q", (Context("d1", "a" * 101),), PARIS.text)
+    judge.judge(whole, (PARIS,))
+    judge.judge(cut, (PARIS,))
+    assert fake_api.calls == 2 and 'truncated="true"' in prompt_text(fake_api.requests[1])
+
+
+@pytest.mark.parametrize("command", ["replay", "calibrate"])
+def test_a_zero_llm_timeout_is_refused_by_the_parser(claude_env: FakeAnthropic, tmp_path: Path, command: str,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    """An attempt given no time can only time out; `--llm-timeout 0s` stopped the run with a traceback
+    (the judge's own ValueError) instead of naming the flag."""
+    data = golden(tmp_path / "golden.jsonl")
+    try:  # argparse exits; ragmon's CLI returns 2 where it reads the flag itself
+        code = main([command, str(data), "--judge", "claude", "--llm-timeout", "0s"])
+    except SystemExit as exc:
+        code = exc.code
+    err = capsys.readouterr().err
+    assert code == 2 and "argument --llm-timeout: must be longer than 0: '0s'" in err
+    assert "Traceback" not in err and claude_env.calls == 0
