@@ -137,15 +137,20 @@ class ClaudeLane:
     def _settle(self, reservation: Reservation | None, bound: TokenBound | None,
                 usage: Usage | None) -> float:
         """Swap the reservation for the bill: the tokens billed plus each unanswered attempt at the bound of
-        one attempt of the largest call; an unknown bill (`usage is None`) counts at the whole reservation."""
+        one attempt of the largest call, but no more than the reservation, which bounds every attempt of
+        every call (only tokens the API reported may pass it); an unknown bill (`usage is None`) counts at
+        the whole reservation."""
         if reservation is None or bound is None:
             # Judged from the cache after all (or a bill nobody announced): record whatever was billed.
             return self.budget.charge(usage.input_tokens, usage.output_tokens) if usage else 0.0
         if usage is None:
             return self.budget.settle(reservation, reservation.input_tokens, reservation.output_tokens)
         unanswered = usage.unanswered
-        return self.budget.settle(reservation, usage.input_tokens + unanswered * bound.call_input_tokens,
-                                  usage.output_tokens + unanswered * bound.call_output_tokens)
+        # At the largest call's worst case, the unanswered attempts of a smaller call can add up past it.
+        inputs = min(usage.input_tokens + unanswered * bound.call_input_tokens, reservation.input_tokens)
+        outputs = min(usage.output_tokens + unanswered * bound.call_output_tokens, reservation.output_tokens)
+        return self.budget.settle(reservation, max(usage.input_tokens, inputs),
+                                  max(usage.output_tokens, outputs))
 
 
 # --- `ragmon serve` options -----------------------------------------------------------------------

@@ -406,3 +406,37 @@ def test_free_calls_fit_any_budget(monkeypatch: pytest.MonkeyPatch, caplog: pyte
                               sample_rate=1.0, k=5)
     assert lane is not None and lane.budget.prices == Prices(0.0, 0.0)
     assert [r for r in caplog.records if r.name == "ragmon.llm_lane"] == []
+
+
+async def test_unanswered_attempts_of_a_small_call_never_settle_past_the_reservation(
+        fake_api: FakeAnthropic) -> None:
+    """Twenty long claims and a short one go out in two calls, the first about twice the size of the
+    second. The first call's first attempt times out and its retry is billed; both attempts of the second
+    time out. Counted each at the larger call's worst case, the three unanswered attempts came to more than
+    the reservation, which already bounds every attempt of both calls: `spent` passed a cap that no bill
+    could have passed. A cap of exactly the reservation must hold."""
+    long = [f"Water boils at 100 C at sea level, fact {i:02d}, " + "and it is so " * 11 + "true."
+            for i in range(20)]
+    item = Example("long", "q", (Context("d1", "Water boils at 100 C."),), " ".join([*long, "Ice melts."]))
+    fake_api.enqueue(Hang(30), Reply(usage=(1_000, 2_000)), Hang(30), Hang(30))
+    probe = make_lane(fake_api, max_tokens=2_048)  # room for twenty verdicts in one reply
+    bound = probe.claude.request_bound(item, example_claims(item))
+    first = probe.claude.request_bound(Example("a", "q", item.contexts, " ".join(long)),
+                                       example_claims(item)[:20])
+    second = probe.claude.request_bound(Example("b", "q", item.contexts, "Ice melts."),
+                                        example_claims(item)[20:])
+    await probe.close()
+    assert bound is not None and first is not None and second is not None
+    assert bound.input_tokens == first.input_tokens + second.input_tokens  # two calls
+    # The billed reply (20 verdicts: 2,000 output tokens) plus three unanswered attempts at the larger
+    # call's worst case pass the reservation of two attempts at each call: the overshoot this test is about.
+    cap = PRICES.cost(2 * bound.input_tokens, 2 * bound.output_tokens)  # max_retries=1: two attempts a call
+    assert PRICES.cost(1_000 + 3 * first.input_tokens, 2_000 + 3 * 2_048) > cap
+    lane = make_lane(fake_api, usd_per_day=cap, timeout=0.3, max_retries=1, max_tokens=2_048)
+    (outcome,) = await run_all(lane, [item])
+    assert outcome.outcome == "timeout" and fake_api.calls == 4
+    assert lane.budget.spent <= cap and lane.budget.reserved == 0.0
+    # Never less than what could have been billed: the billed reply, the first call's unanswered attempt
+    # and the second call's two, each at its own call's worst case.
+    could = PRICES.cost(1_000 + first.input_tokens + 2 * second.input_tokens, 2_000 + 3 * 2_048)
+    assert outcome.cost_usd >= could

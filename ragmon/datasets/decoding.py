@@ -13,7 +13,8 @@ from typing import Any
 from ragmon.errors import InputError
 
 JSON_SPACE = " \t\n\r"
-_LONG_INTEGER = re.compile(rf"\d{{{sys.get_int_max_str_digits() + 1},}}")
+_STRING_OR_NUMBER = re.compile(r'"(?:[^"\\]|\\.)*"|-?([0-9]+)(\.[0-9]+)?([eE][-+]?[0-9]+)?')
+"""JSON strings, skipped whole, and numbers: the integer part, fraction and exponent of each."""
 
 
 def json_line(raw: bytes) -> Any:
@@ -33,9 +34,11 @@ def json_text(text: str) -> Any:
     except json.JSONDecodeError:
         raise
     except ValueError:
-        long_integer = _LONG_INTEGER.search(text)
-        raise json.JSONDecodeError(f"a number of over {sys.get_int_max_str_digits()} digits", text,
-                                   long_integer.start() if long_integer else 0) from None
+        limit = sys.get_int_max_str_digits()
+        # The first integer past the limit: digits in a string, a fraction or an exponent are no integer.
+        position = next((m.start() for m in _STRING_OR_NUMBER.finditer(text)
+                         if m[1] is not None and len(m[1]) > limit and m[2] is None and m[3] is None), 0)
+        raise json.JSONDecodeError(f"a number of over {limit} digits", text, position) from None
 
 
 def _deepest(text: str) -> int:

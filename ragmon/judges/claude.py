@@ -293,8 +293,8 @@ class ClaudeJudge:
             raise RagmonError("the Claude judge needs an API key: set ANTHROPIC_API_KEY")
         self._aclient: anthropic.AsyncAnthropic | None = None
         self._aclient_loop: asyncio.AbstractEventLoop | None = None
-        self._flights: dict[tuple[int, tuple[str, ...]], asyncio.Event] = {}
-        """Calls in progress, by event loop and the cache keys they will fill."""
+        self._flights: dict[tuple[int, str], asyncio.Event] = {}
+        """Calls in progress, by event loop and each cache key they will fill."""
 
     def settings(self) -> Mapping[str, Any]:
         return {"name": self.name, "model": self.model, "temperature": None,
@@ -328,17 +328,19 @@ class ClaudeJudge:
     async def ajudge_with_usage(self, example: Example,
                                 claims: tuple[Claim, ...]) -> tuple[tuple[ClaimVerdict, ...], Usage]:
         """Concurrent callers asking for the same verdicts share one call: the first one out pays, the
-        others wait for it and read its verdicts from the cache (or, if it failed, make their own call).
+        others (any asking for a verdict it is paying for) wait for it and read its verdicts from the
+        cache, then ask for the rest (or, if it failed, make their own call).
         Without this a concurrent replay of a golden set with repeated rows would pay for each."""
         loop = id(asyncio.get_running_loop())
         plan = self._plan(example, claims)
-        while plan.requests and (leader := self._flights.get((loop, plan.asked))) is not None:
+        while plan.requests and (leader := self._in_flight(loop, plan.asked)) is not None:
             await leader.wait()
             plan = self._plan(example, claims)
         if not plan.requests:
             return self._finish(plan, ()), Usage()
-        flight = (loop, plan.asked)
-        self._flights[flight] = done = asyncio.Event()
+        flights = [(loop, key) for key in plan.asked]
+        done = asyncio.Event()
+        self._flights.update(dict.fromkeys(flights, done))
         spent = Usage()
         fresh: list[ClaimVerdict] = []
         try:
@@ -353,8 +355,14 @@ class ClaudeJudge:
                 spent = _plus(spent, usage)
             return self._finish(plan, fresh), spent
         finally:
-            del self._flights[flight]
+            for flight in flights:
+                self._flights.pop(flight, None)
             done.set()
+
+    def _in_flight(self, loop: int, asked: tuple[str, ...]) -> asyncio.Event | None:
+        """The call in progress that will fill one of these keys: a long answer's calls fill them a batch at
+        a time, so a caller arriving between two of them asks only for the keys still to come."""
+        return next((e for key in asked if (e := self._flights.get((loop, key))) is not None), None)
 
     def request_bound(self, example: Example, claims: tuple[Claim, ...]) -> TokenBound | None:
         """Worst-case tokens of the calls judging would make now, or None when no call is needed.

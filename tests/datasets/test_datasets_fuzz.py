@@ -248,6 +248,18 @@ def test_integer_of_too_many_digits_is_an_invalid_json_error_at_its_line(tmp_pat
     assert info.value.line == 2 and "digits" in str(info.value) and "UTF-8" not in str(info.value)
 
 
+def test_too_many_digits_are_found_in_the_number_not_in_a_string_or_a_fraction(tmp_path: Path) -> None:
+    # Line 1 holds 5,000 digits in a document's text and line 2 a 5,000-digit fraction, both valid JSON
+    # (a fraction is read as a float, which has no digit limit); the integer json.loads fails on is line 4.
+    path = tmp_path / "golden.json"
+    path.write_text('[{"id": "a", "question": "q", "contexts": [{"id": "d", "text": "' + "1" * 5000
+                    + '"}]},\n {"id": "b", "question": "q", "score": 0.' + "2" * 5000
+                    + '},\n {"id": "c", "question": "q",\n  "n": ' + "7" * 5000 + "}]\n")
+    with pytest.raises(InputError) as info:
+        list(load([path]))
+    assert info.value.line == 4 and "digits" in str(info.value)
+
+
 def otlp_line(*attributes: dict[str, Any]) -> bytes:
     span = {"traceId": "1" * 32, "spanId": "1" * 16, "name": "rag", "attributes": list(attributes)}
     return json.dumps({"resourceSpans": [{"scopeSpans": [{"spans": [span]}]}]}).encode() + b"\n"

@@ -724,3 +724,22 @@ def test_a_zero_llm_timeout_is_refused_by_the_parser(claude_env: FakeAnthropic, 
     err = capsys.readouterr().err
     assert code == 2 and "argument --llm-timeout: must be longer than 0: '0s'" in err
     assert "Traceback" not in err and claude_env.calls == 0
+
+
+async def test_a_caller_arriving_between_the_calls_of_a_long_answer_waits_for_them(
+        fake_api: FakeAnthropic) -> None:
+    """25 claims go out as a call of 20 then one of 5. A second caller asking the same while the second
+    call is in flight finds the first 20 cached and asks only the last 5: those are being paid for already,
+    so it must wait for them rather than pay again. Two calls in all, whoever asks."""
+    claims = tuple(Claim(f"The tower in Paris is fact {i}.", 30 * i, 30 * i + 29) for i in range(25))
+    fake_api.default = Reply(decide=by_fact, usage=(1_000, 50), delay=0.5)
+    judge = make_judge(fake_api)
+    leader = asyncio.create_task(judge.ajudge_with_usage(EXAMPLE, claims))
+    deadline = time.monotonic() + 10
+    while len(fake_api.requests) < 2 and time.monotonic() < deadline:  # the second call has been sent
+        await asyncio.sleep(0.01)
+    follower = await judge.ajudge_with_usage(EXAMPLE, claims)
+    first = await leader
+    await judge.aclose()
+    assert fake_api.calls == 2 and [len(claims_of(body)) for body in fake_api.requests] == [20, 5]
+    assert follower[0] == first[0] and (first[1].calls, follower[1].calls) == (2, 0)
