@@ -6,7 +6,8 @@
 # the sender is another container or pod (docker compose, the Collector scale-out), override:
 #   -e RAGMON_GRPC_LISTEN=0.0.0.0:4317 -e RAGMON_HTTP_LISTEN=0.0.0.0:4318
 # Secrets (ANTHROPIC_API_KEY, RAGMON_TOKEN) come from the runtime environment, never from this file.
-# The sidecar's extras only: serve (receivers, metrics) and claude (--llm-sample-rate); no demo, no SDK.
+# Extras: serve (receivers, metrics), claude (--llm-sample-rate) and demo (the OTel SDK and the demo app,
+# which the compose file and the Kubernetes manifest run from this image as stand-in traffic).
 
 FROM python:3.12-slim-bookworm AS build
 ENV PIP_NO_CACHE_DIR=1 \
@@ -16,7 +17,7 @@ COPY pyproject.toml README.md ./
 COPY ragmon/ ragmon/
 RUN python -m pip wheel --no-deps --wheel-dir /wheels . \
  && python -m venv /opt/venv \
- && /opt/venv/bin/pip install "$(echo /wheels/ragmon-*.whl)[serve,claude]"
+ && /opt/venv/bin/pip install "$(echo /wheels/ragmon-*.whl)[serve,claude,demo]"
 
 FROM python:3.12-slim-bookworm
 LABEL org.opencontainers.image.title="ragmon" \

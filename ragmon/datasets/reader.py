@@ -6,10 +6,13 @@ knows nothing of files: this is where an error is given its file and line.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import gzip
 import itertools
 import json
+import shutil
+import tempfile
 import zlib
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -28,30 +31,39 @@ from ragmon.model import Example
 
 _Parser = Callable[[dict[str, Any], str], Example]
 _GZIP_MAGIC = b"\x1f\x8b"
+_SPOOL_IN_MEMORY = 64 << 20
 
 
 def load_located(path: Path, skipped: Skipped) -> Iterator[tuple[Example, LineOf]]:
     source = str(path)
-    try:
-        handle = _open(path)
-    except OSError as exc:
-        raise InputError(f"cannot read dataset: {exc.strerror or exc}", source=source) from None
-    try:
-        with handle:
+    with contextlib.ExitStack() as opened:
+        try:
+            handle = _open(path, opened)
+        except OSError as exc:
+            raise InputError(f"cannot read dataset: {exc.strerror or exc}", source=source) from None
+        try:
             yield from _records(handle, source, skipped)
-    except (OSError, EOFError, zlib.error) as exc:  # a gzip stream that is cut short or corrupt
-        raise InputError(f"cannot read dataset: {exc}", source=source) from None
+        except (OSError, EOFError, zlib.error) as exc:  # a gzip stream that is cut short or corrupt
+            raise InputError(f"cannot read dataset: {exc}", source=source) from None
 
 
-def _open(path: Path) -> BinaryIO:
+def _open(path: Path, opened: contextlib.ExitStack) -> BinaryIO:
     """The file's bytes, decompressed when it is gzip (by its magic number, whatever its name): large
-    golden sets are kept compressed, and reading one as text gave only "not valid UTF-8"."""
-    handle: BinaryIO = path.open("rb")
-    if handle.read(2) == _GZIP_MAGIC:
-        handle.close()
-        return gzip.open(path, "rb")  # type: ignore[return-value]
+    golden sets are kept compressed, and reading one as text gave only "not valid UTF-8". Reading goes
+    back to the start (after the magic number, and for a JSON document after its first lines), so a pipe
+    (`/dev/stdin`, `<(zcat ...)`) is first copied aside: in memory up to `_SPOOL_IN_MEMORY`, then to a
+    temporary file. Everything opened is closed with `opened`."""
+    handle: BinaryIO = opened.enter_context(path.open("rb"))
+    if not handle.seekable():
+        spool = opened.enter_context(tempfile.SpooledTemporaryFile(max_size=_SPOOL_IN_MEMORY))  # noqa: SIM115
+        shutil.copyfileobj(handle, spool)
+        spool.seek(0)
+        handle = spool  # type: ignore[assignment]
+    if handle.read(2) != _GZIP_MAGIC:
+        handle.seek(0)
+        return handle
     handle.seek(0)
-    return handle
+    return opened.enter_context(gzip.GzipFile(fileobj=handle, mode="rb"))  # type: ignore[return-value]
 
 
 def _records(handle: BinaryIO, source: str, skipped: Skipped) -> Iterator[tuple[Example, LineOf]]:

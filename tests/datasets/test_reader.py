@@ -3,8 +3,12 @@ error at its file and line."""
 
 from __future__ import annotations
 
+import contextlib
 import gzip
 import json
+import os
+import threading
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -107,6 +111,43 @@ def test_a_gzip_file_is_read_as_its_contents(tmp_path: Path, document: bool) -> 
     examples = list(load([path]))
     assert [e.id for e in examples] == ["a", "b"]
     assert examples[0].contexts == (Context("d1", "Refunds take 5 days."),)
+
+
+@contextlib.contextmanager
+def piped(data: bytes) -> Iterator[Path]:
+    """A pipe's read end as a path (/dev/fd/N), fed `data` by a thread: what `... | ragmon replay
+    /dev/stdin` hands the reader, which cannot seek."""
+    read_end, write_end = os.pipe()
+
+    def feed() -> None:
+        with os.fdopen(write_end, "wb") as writer:
+            writer.write(data)
+
+    feeder = threading.Thread(target=feed)
+    feeder.start()
+    try:
+        yield Path(f"/dev/fd/{read_end}")
+    finally:
+        feeder.join()
+        os.close(read_end)
+
+
+@pytest.mark.parametrize("compress", [False, True], ids=["plain", "gzip"])
+@pytest.mark.parametrize("document", [False, True], ids=["jsonl", "json-array"])
+def test_a_pipe_is_read_like_the_file_it_carries(document: bool, compress: bool) -> None:
+    # The reader goes back to the start twice (after the gzip magic number; for a document, after its
+    # first line), which a pipe cannot: "File or stream is not seekable", and gzip read nothing.
+    text = json.dumps(GZ_ROWS, indent=1) if document else "".join(json.dumps(row) + "\n" for row in GZ_ROWS)
+    data = gzip.compress(text.encode("utf-8")) if compress else text.encode("utf-8")
+    with piped(data) as path:
+        assert [e.id for e in load([path])] == ["a", "b"]
+
+
+def test_an_error_in_a_pipe_names_its_line() -> None:
+    # Lines 1-2 are fine, line 3 lost its closing brace (as a JSONL file gives it).
+    data = b'{"id": "a", "question": "q"}\n\n{"id": "b", "question": "q"\n'
+    with piped(data) as path:
+        assert error_of([path]).line == 3
 
 
 def test_a_gzip_file_cut_short_is_a_clear_error(tmp_path: Path) -> None:

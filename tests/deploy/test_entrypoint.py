@@ -1,7 +1,8 @@
 """The image's entrypoint runs, checked without Docker: the Dockerfile's own build steps replayed into a
 scratch root, then its ENTRYPOINT + CMD started with its ENV, as the container would start, with the
-Claude lane on (an API key that is never used: no trace arrives), so the image must hold both of the
-extras it installs, serve and claude.
+Claude lane on (an API key that is never used: the lane samples 1% of traces), so the image must hold the
+extras it installs: serve, claude, and demo, whose app the compose file and the Kubernetes manifest run
+from this image as stand-in traffic.
 
 What is replayed: the build stage (WORKDIR, COPY from the build context filtered by .dockerignore, RUN:
 wheel build, fresh venv, `pip install` of the wheel and its extras from the index) and the runtime stage's
@@ -133,6 +134,7 @@ def test_image_entrypoint_serves_health_with_claude_on_and_stops_cleanly_on_sigt
     assert set(ports) <= set(image_env), "the image is expected to set its listeners through ENV"
     env = {**image_env, "HOME": str(tmp_path), "TMPDIR": str(tmp_path),
            "RAGMON_LLM_SAMPLE_RATE": "0.01", "ANTHROPIC_API_KEY": "never-used",
+           "ANTHROPIC_BASE_URL": "http://127.0.0.1:9",  # a demo trace the lane samples stays on loopback
            **{name: f"127.0.0.1:{port}" for name, port in ports.items()}}
     entrypoint = runtime.all("ENTRYPOINT")[-1].exec_form()
     cmd = runtime.all("CMD")[-1].exec_form()
@@ -152,6 +154,12 @@ def test_image_entrypoint_serves_health_with_claude_on_and_stops_cleanly_on_sigt
                 break
             time.sleep(0.1)
         assert status == 200, f"/healthz never answered 200 (last {status}, exit {process.poll()})"
+        # The stand-in app of the compose file and the Kubernetes manifest is this image's `ragmon demo`.
+        demo = subprocess.run(
+            [str(Path(resolved).with_name("ragmon")), "demo", "--phase", "healthy", "--requests", "2",
+             "--endpoint", f"http://127.0.0.1:{ports['RAGMON_HTTP_LISTEN']}"],
+            env=env, capture_output=True, text=True, timeout=60)
+        assert demo.returncode == 0, demo.stdout + demo.stderr
         process.send_signal(signal.SIGTERM)
         output, _ = process.communicate(timeout=30)
     finally:
