@@ -158,6 +158,9 @@ class Calibration:
     input_tokens: int | None
     output_tokens: int | None
     cost_usd: float | None
+    unbilled: int = 0
+    """Examples with an attempt whose bill nobody reported (timed out, cut off, an unreadable reply): the
+    API may have billed it, so tokens and cost are at least what they say."""
 
     def per_example(self, total: float | None) -> float | None:
         return None if total is None or not self.examples else total / self.examples
@@ -169,7 +172,8 @@ class Calibration:
                 "latency_seconds_per_example": self.per_example(self.seconds),
                 "input_tokens_per_example": self.per_example(self.input_tokens),
                 "output_tokens_per_example": self.per_example(self.output_tokens),
-                "cost_usd_per_example": self.per_example(self.cost_usd)}
+                "cost_usd_per_example": self.per_example(self.cost_usd),
+                "examples_with_unknown_bills": self.unbilled}
 
 
 @dataclass(frozen=True, slots=True)
@@ -179,6 +183,8 @@ class _Judged:
     error: str | None
     seconds: float
     tokens: tuple[int, int] | None
+    unbilled: bool = False
+    """Some attempt may have been billed for an amount nobody reported."""
 
 
 def _judge_sync(judge: Judge, item: Labelled, skip_errors: bool) -> _Judged:
@@ -208,9 +214,10 @@ async def _judge_async(judge: Any, item: Labelled, gate: asyncio.Semaphore, skip
                 raise
             billed = getattr(exc, "usage", None)
             tokens = (billed.input_tokens, billed.output_tokens) if billed else (0, 0)
-            return _Judged(item, None, str(exc), time.perf_counter() - started, tokens)
+            return _Judged(item, None, str(exc), time.perf_counter() - started, tokens,
+                           billed is None or billed.unanswered > 0)
         return _Judged(item, verdicts, None, time.perf_counter() - started,
-                       (usage.input_tokens, usage.output_tokens))
+                       (usage.input_tokens, usage.output_tokens), usage.unanswered > 0)
 
 
 def _verified(judge: Judge, judged: _Judged, skip_errors: bool) -> _Judged:
@@ -261,7 +268,8 @@ def calibrate(judge: Judge, items: Sequence[Labelled], *, skip_errors: bool = Fa
         cost = prices.cost(input_tokens, output_tokens)
     return Calibration(judge.name, judge.settings(), sentence, response, len(done),
                        tuple((j.item.example.id, j.error or "") for j in failed),
-                       sum(j.seconds for j in judged), input_tokens, output_tokens, cost)
+                       sum(j.seconds for j in judged), input_tokens, output_tokens, cost,
+                       sum(j.unbilled for j in judged))
 
 
 # --- CLI -------------------------------------------------------------------------------------------
@@ -346,10 +354,14 @@ def render(items: Sequence[Labelled], results: Sequence[Calibration]) -> str:
     for r in results:
         latency = r.per_example(r.seconds)
         tokens_in, tokens_out = r.per_example(r.input_tokens), r.per_example(r.output_tokens)
+        least = ">= " if r.unbilled else ""
         spend.append([r.judge, str(r.examples), str(len(r.skipped)),
                       "-" if latency is None else f"{latency * 1000:.1f} ms",
-                      "-" if tokens_in is None else f"{tokens_in:,.0f} / {tokens_out:,.0f}",
-                      "-" if (cost := r.per_example(r.cost_usd)) is None else f"${cost:.6f}"])
+                      "-" if tokens_in is None else f"{least}{tokens_in:,.0f} / {tokens_out:,.0f}",
+                      "-" if (cost := r.per_example(r.cost_usd)) is None else f"{least}${cost:.6f}"])
     notes = "".join(f"skipped {i} ({r.judge}): {reason}\n" for r in results for i, reason in r.skipped)
+    notes += "".join(f"{r.judge}: {r.unbilled} example{'s' * (r.unbilled != 1)} had a call whose bill was "
+                     "never reported (timed out, cut off or unreadable): tokens and cost are at least what "
+                     "they say\n" for r in results if r.unbilled)
     return (head + "positive class: unsupported (sentence), hallucinated (response)\n"
             + _table(quality) + "\n" + _table(spend) + notes)

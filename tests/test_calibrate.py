@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from fakes.anthropic_server import Fail, FakeAnthropic, Reply, claims_of, documents_of
+from fakes.anthropic_server import Fail, FakeAnthropic, Hang, Reply, claims_of, documents_of
 
 from ragmon.calibrate import Confusion, calibrate, labelled, match_claims
 from ragmon.cli import main
@@ -192,11 +192,33 @@ def test_calibrate_both_judges(fake_api: FakeAnthropic, tmp_path: Path, monkeypa
     assert (claude["input_tokens_per_example"], claude["output_tokens_per_example"]) == (1_000, 100)
     assert claude["cost_usd_per_example"] == pytest.approx(0.0015)
     assert lexical["cost_usd_per_example"] is None and lexical["latency_seconds_per_example"] > 0
+    assert claude["examples_with_unknown_bills"] == 0
 
     table = capsys.readouterr().out
     assert re.search(r"claude\s+sentence\s+9\s+0\.667\s+0\.667\s+0\.667\s+0\.778\s+2\s+1\s+1\s+5", table)
     assert re.search(r"lexical\s+response\s+5\s+0\.667\s+0\.667\s+0\.667\s+0\.600", table)
     assert "$0.001500" in table
+
+
+def test_an_attempt_whose_bill_is_unknown_makes_the_cost_a_lower_bound(
+        fake_api: FakeAnthropic, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """calibrate sizes a budget: its first attempt timed out (the API may have run and billed it), its retry
+    billed 1,000 in + 100 out ($0.0015 at $1/$5 per million). Reading $0.0015 as the cost would size the
+    budget short, so the figures say they are a floor."""
+    claude_env(monkeypatch, fake_api)
+    fake_api.enqueue(Hang(30))
+    fake_api.default = Reply(decide=verbatim, usage=(1_000, 100))
+    data = write_dataset(tmp_path / "labelled.jsonl", RECORDS[:1])
+    out = tmp_path / "cal.json"
+    argv = ["calibrate", str(data), "--judge", "claude", "--llm-timeout", "0.5s", "--json", str(out)]
+    assert main(argv) == 0
+    (claude,) = json.loads(out.read_text())["judges"]
+    assert fake_api.calls == 2 and claude["examples_with_unknown_bills"] == 1
+    assert claude["cost_usd_per_example"] == pytest.approx(0.0015)
+    table = capsys.readouterr().out
+    assert ">= 1,000 / 100" in table and ">= $0.001500" in table
+    assert "claude: 1 example had a call whose bill was never reported" in table
 
 
 def test_judge_errors_stop_the_run_or_are_skipped(fake_api: FakeAnthropic, tmp_path: Path,
