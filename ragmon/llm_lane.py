@@ -209,10 +209,9 @@ def check_budget(claude: ClaudeJudge, budget: DailyBudget) -> None:
     if budget.usd_per_day < worst:
         raise InputError(f"{flag} cannot cover one Claude call: {why}; give it at least "
                          f"${math.ceil(worst * 100) / 100:.2f}")
-    if worst == 0:  # prices of 0: any budget holds every call
+    if budget.usd_per_day >= worst * FEW_CALLS_A_DAY:  # prices of 0 too: any budget holds every call
         return
-    calls = int(budget.usd_per_day // worst)
-    if calls < FEW_CALLS_A_DAY:
-        log.warning(f"{flag} holds only {calls} Claude call{'s' * (calls != 1)} a day at the worst case: "
-                    f"{why}; calls bill less than they reserve, so more are made, but one made while the "
-                    "reservations in flight fill the budget is counted over_budget")
+    calls = int(budget.usd_per_day // worst)  # small here: a budget of 1e308 never gets this far
+    log.warning(f"{flag} holds only {calls} Claude call{'s' * (calls != 1)} a day at the worst case: "
+                f"{why}; calls bill less than they reserve, so more are made, but one made while the "
+                "reservations in flight fill the budget is counted over_budget")

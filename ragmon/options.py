@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import math
 import re
 
 MiB = 1 << 20
@@ -17,7 +18,18 @@ def duration(text: str) -> float:
     match = _DURATION.match(text)
     if not match:
         raise argparse.ArgumentTypeError(f"not a duration: {text!r} (use e.g. 500ms, 2s, 5m)")
-    return float(match.group(1)) * _UNIT_SECONDS[match.group(2)]
+    seconds = float(match.group(1)) * _UNIT_SECONDS[match.group(2)]
+    if not math.isfinite(seconds):  # 400 digits make inf, which timers and deadlines cannot take
+        raise argparse.ArgumentTypeError(f"too long a duration: {text!r}")
+    return seconds
+
+
+def positive_duration(text: str) -> float:
+    """A duration above zero: for a timeout, where aiohttp reads 0 as none at all, or a window."""
+    seconds = duration(text)
+    if not seconds > 0:
+        raise argparse.ArgumentTypeError(f"must be longer than 0: {text!r}")
+    return seconds
 
 
 def fraction(text: str) -> float:
@@ -57,9 +69,14 @@ def listen_address(text: str) -> tuple[str, int] | None:
     if text.strip().lower() == "off":
         return None
     host, sep, port = text.rpartition(":")
-    if not sep or not port.isdigit() or not 0 <= int(port) <= 65535:
+    if not sep or not (port.isascii() and port.isdigit()) or not 0 <= int(port) <= 65535:
         raise argparse.ArgumentTypeError(f"not a listen address: {text!r} (use host:port or off)")
-    return host.strip("[]") or "0.0.0.0", int(port)
+    host = host.strip("[]") or "0.0.0.0"
+    try:
+        host.encode("idna")  # as the resolver will: an empty label (`a..b`) or one of 64+ letters fails there
+    except UnicodeError:
+        raise argparse.ArgumentTypeError(f"not a host name: {host!r} in {text!r}") from None
+    return host, int(port)
 
 
 def byte_size(text: str) -> int:

@@ -50,7 +50,14 @@ from ragmon.judges.claude import judge_from_args as claude_judge_from_args
 from ragmon.judges.lexical import LexicalJudge
 from ragmon.judges.lexical import add_cli_arguments as add_lexical_arguments
 from ragmon.model import EvalConfig, Example, Report
-from ragmon.options import duration, fraction, listen_address, non_negative_int, positive_int
+from ragmon.options import (
+    duration,
+    fraction,
+    listen_address,
+    non_negative_int,
+    positive_duration,
+    positive_int,
+)
 from ragmon.report import json as json_report
 from ragmon.report import junit, markdown, text
 
@@ -111,7 +118,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                       help="JSON field of the request body that carries the question (default %(default)s)")
     live.add_argument("--target-concurrency", type=positive_int, default=4, metavar="N",
                       help="requests in flight at once (default %(default)s)")
-    live.add_argument("--target-timeout", type=duration, default="30s", metavar="DURATION",
+    live.add_argument("--target-timeout", type=positive_duration, default="30s", metavar="DURATION",
                       help="time allowed for each answer (default 30s)")
     live.add_argument("--target-retries", type=non_negative_int, default=2, metavar="N",
                       help="times a question is asked again after a 408, 429 or 5xx answer, a timeout or a "

@@ -17,7 +17,7 @@ from ragmon.capture import threshold
 from ragmon.errors import InputError
 from ragmon.exporter import MAX_PIPELINES, OTHER_PIPELINE, RESERVED_PIPELINES, UNKNOWN_PIPELINE
 from ragmon.judges import lexical
-from ragmon.options import MiB, byte_size, duration, fraction, listen_address, positive_int
+from ragmon.options import MiB, byte_size, duration, fraction, listen_address, positive_duration, positive_int
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -52,7 +52,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     scoring.add_argument("--k", type=positive_int, default=5, help="cut-off of retrieval metrics (default 5)")
     lexical.add_cli_arguments(scoring)
     export = parser.add_argument_group("metrics")
-    export.add_argument("--window", type=duration, default="5m",
+    export.add_argument("--window", type=positive_duration, default="5m",
                         help="window of the groundedness/hallucination gauges (default 5m)")
     export.add_argument("--max-pipelines", type=positive_int,
                         help="distinct pipeline label values, given to names in order of arrival; later "
@@ -63,7 +63,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "across restarts, and exist at 0 from the start, so dashboards and alerts "
                              "can name a pipeline. Cannot be combined with --max-pipelines")
     capture = parser.add_argument_group("capture of low-scoring examples (stores production text)")
-    capture.add_argument("--capture", type=Path, metavar="FILE",
+    capture.add_argument("--capture", type=capture_file, metavar="FILE",
                          help="append poorly grounded examples to FILE as ragmon JSONL, ready for "
                               "`ragmon replay` (default: off)")
     capture.add_argument("--capture-below", type=threshold, default=0.5, metavar="G",
@@ -132,6 +132,16 @@ def pipeline_names(text: str) -> list[str]:
                 f"{name!r} is a reserved label ({OTHER_PIPELINE!r}: every unlisted pipeline, "
                 f"{UNKNOWN_PIPELINE!r}: traces without a name)")
     return names
+
+
+def capture_file(text: str) -> Path | None:
+    """An empty RAGMON_CAPTURE (a chart's variable left blank) is no capture, as an empty RAGMON_BASELINE is
+    no baseline; a path without a file name (`.`, `/`) is refused here, as it has no FILE.1 to rotate to."""
+    if not text:
+        return None
+    if not Path(text).name:
+        raise argparse.ArgumentTypeError(f"not a file: {text!r}")
+    return Path(text)
 
 
 def allow_list(values: list[list[str]] | None, max_pipelines: int | None) -> tuple[str, ...] | None:

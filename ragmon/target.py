@@ -46,6 +46,7 @@ from aiohttp import web
 from ragmon.errors import InputError, RagmonError
 from ragmon.model import Example
 from ragmon.otlp.http import add_otlp_routes
+from ragmon.report.text import clip
 from ragmon.semconv.extract import ExtractionError, extract
 from ragmon.traces import Assembler, Decided, Span, Trace
 
@@ -57,7 +58,8 @@ SHOWN_PROBLEMS = 5
 """Distinct problems named in an error message, the commonest first; the rest are counted. Refusals whose
 body quotes a request id differ one from the next: without a bound, the message grows with the set."""
 SHOWN_BODY = 200
-"""Bytes of a refusal's body quoted in the error; the rest of any answer is read and dropped."""
+"""Bytes of a refusal's body quoted in the error (characters of a header or of an HTTP client error); the
+rest of any answer is read and dropped."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -298,12 +300,11 @@ async def _ask(session: aiohttp.ClientSession, target: Target, question: str,
             if (lost := _post_turned_into_get(response)) is not None:
                 return lost, None
             if 300 <= response.status < 400 and target.headers:
-                return (f"HTTP {response.status} redirect to {response.headers.get('Location', '?')} (not "
-                        f"followed: the --target-header-file headers would go with it; give that URL as "
-                        f"--target)"), None
+                location = clip(response.headers.get("Location", "?"), SHOWN_BODY)  # the build's: any bytes
+                return (f"HTTP {response.status} redirect to {location} (not followed: the "
+                        f"--target-header-file headers would go with it; give that URL as --target)"), None
             if not 200 <= response.status < 300:
-                text = " ".join(head.decode("utf-8", "replace").split())
-                problem = f"HTTP {response.status}" + (f" ({text})" if text else "")
+                problem = _refusal(response.status, head)
                 if response.status not in _TRANSIENT:
                     return problem, None
                 return problem, _retry_after(response.headers.get("Retry-After"))
@@ -314,8 +315,15 @@ async def _ask(session: aiohttp.ClientSession, target: Target, question: str,
     except aiohttp.ClientConnectorError as exc:
         return f"cannot connect to {exc.host}:{exc.port} ({_connect_problem(exc.os_error)})", RETRY_PAUSE
     except aiohttp.ClientError as exc:
-        return f"request failed ({exc})", RETRY_PAUSE
+        return f"request failed ({clip(str(exc), SHOWN_BODY)})", RETRY_PAUSE  # aiohttp's may span lines
     return None, None
+
+
+def _refusal(status: int, head: bytes) -> str:
+    """`HTTP 503 (the body's start)`, on one line: the body is the build's, and an ANSI escape or a NUL in
+    it must not reach the terminal or the reports as it stands."""
+    quoted = clip(head.decode("utf-8", "replace"), SHOWN_BODY)
+    return f"HTTP {status}" + (f" ({quoted})" if quoted else "")
 
 
 def _post_turned_into_get(response: aiohttp.ClientResponse) -> str | None:

@@ -408,6 +408,21 @@ def test_free_calls_fit_any_budget(monkeypatch: pytest.MonkeyPatch, caplog: pyte
     assert [r for r in caplog.records if r.name == "ragmon.llm_lane"] == []
 
 
+@pytest.mark.parametrize("flags", [("--llm-budget-usd-per-day", "1e308"),
+                                   ("--llm-price-input", "1e-320", "--llm-price-output", "1e-320")],
+                         ids=["huge-budget", "tiny-prices"])
+def test_a_budget_of_countless_calls_starts_without_a_warning(flags: tuple[str, ...],
+                                                              monkeypatch: pytest.MonkeyPatch,
+                                                              caplog: pytest.LogCaptureFixture) -> None:
+    """Counting the calls a budget holds, int(1e308 // $0.139) overflowed: a traceback at start-up. Such a
+    budget holds more than the warning's 10 calls, which is all start-up needs to know."""
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "test-key")
+    with caplog.at_level(logging.WARNING, logger="ragmon.llm_lane"):
+        lane = lane_from_args(serve_args("--llm-sample-rate", "1", *flags), sample_rate=1.0, k=5)
+    assert lane is not None
+    assert [r for r in caplog.records if r.name == "ragmon.llm_lane"] == []
+
+
 async def test_unanswered_attempts_of_a_small_call_never_settle_past_the_reservation(
         fake_api: FakeAnthropic) -> None:
     """Twenty long claims and a short one go out in two calls, the first about twice the size of the

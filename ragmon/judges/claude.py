@@ -59,7 +59,7 @@ from ragmon.judges.claude_prompt import (
 )
 from ragmon.judges.verdict_cache import VerdictCache
 from ragmon.model import Claim, ClaimVerdict, Context, Example
-from ragmon.options import duration, positive_int
+from ragmon.options import positive_duration, positive_int
 from ragmon.sampling import Prices
 
 if TYPE_CHECKING:
@@ -579,18 +579,10 @@ def non_negative(text: str) -> float:
     return value
 
 
-def attempt_timeout(text: str) -> float:
-    """argparse type for --llm-timeout: a duration above zero (an attempt given no time can only time out)."""
-    seconds = duration(text)
-    if not seconds > 0:
-        raise argparse.ArgumentTypeError(f"must be longer than 0: {text!r}")
-    return seconds
-
-
 def add_cli_arguments(group: argparse._ActionsContainer, *, timeout: str = "60s",
                       prices: bool = True) -> None:
     group.add_argument("--llm-model", default=DEFAULT_MODEL, help="Claude model id (default %(default)s)")
-    group.add_argument("--llm-timeout", type=attempt_timeout, default=timeout,
+    group.add_argument("--llm-timeout", type=positive_duration, default=timeout,
                        help="per attempt; the SDK retries twice on 429, 529, 5xx and timeouts "
                             "(default %(default)s)")
     group.add_argument("--llm-concurrency", type=positive_int, default=4, metavar="N",
