@@ -28,6 +28,7 @@ from typing import Any
 
 import pytest
 from aiohttp import web
+from loopback_app import running
 from opentelemetry import propagate, trace
 from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter
 from opentelemetry.sdk.resources import Resource
@@ -233,13 +234,8 @@ async def serving(handler: Handler, *routes: web.RouteDef) -> AsyncIterator[str]
     app = web.Application()
     app.router.add_post("/ask", handler)
     app.add_routes(routes)
-    runner = web.AppRunner(app, access_log=None)
-    await runner.setup()
-    try:
-        await web.TCPSite(runner, "127.0.0.1", 0).start()
-        yield f"http://127.0.0.1:{runner.addresses[0][1]}/ask"
-    finally:
-        await runner.cleanup()
+    async with running(app) as base:
+        yield f"{base}/ask"
 
 
 @contextmanager

@@ -33,6 +33,7 @@ import pytest
 from aiohttp import web
 from hypothesis import HealthCheck, event, example, given, settings
 from hypothesis import strategies as st
+from loopback_app import running
 from ports import free_port
 
 from ragmon import target as target_module
@@ -231,13 +232,8 @@ async def candidate(answer: Answer, receiver: int) -> AsyncIterator[str]:
 
     app = web.Application()
     app.router.add_route("*", "/{tail:.*}", ask)
-    runner = web.AppRunner(app, access_log=None, handler_cancellation=True)
-    await runner.setup()
-    try:
-        await web.TCPSite(runner, "127.0.0.1", 0).start()
-        yield f"http://127.0.0.1:{runner.addresses[0][1]}/ask"
-    finally:
-        await runner.cleanup()
+    async with running(app, handler_cancellation=True) as base:
+        yield f"{base}/ask"
 
 
 def bound(target: Target, questions: int) -> float:

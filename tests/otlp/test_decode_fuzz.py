@@ -150,15 +150,21 @@ def request(**span: Any) -> dict[str, Any]:
     return {"resourceSpans": [{"scopeSpans": [{"spans": [{**SPAN_OK, **span}]}]}]}
 
 
-def decode_json_or_refuse(body: bytes) -> str:
+def decode_or_refuse(decode: Callable[[bytes], Any], body: bytes, held: Callable[[bytes], int]) -> str:
+    """`decode` (either decoder) refuses the body with a one-line message, or takes or counts as rejected
+    every span of it (`held` counts them in the body as sent)."""
     try:
-        batch = decode_json(body)
+        batch = decode(body)
     except DecodeError as exc:
         assert str(exc) and "\n" not in str(exc)
         return "refused"
     assert_sound(batch)
-    assert len(batch.spans) + batch.rejected == spans_in(json.loads(body)), "a span neither taken nor counted"
+    assert len(batch.spans) + batch.rejected == held(body), "a span neither taken nor counted"
     return "spans" if batch.spans else ("all rejected" if batch.rejected else "empty")
+
+
+def decode_json_or_refuse(body: bytes) -> str:
+    return decode_or_refuse(decode_json, body, lambda sent: spans_in(json.loads(sent)))
 
 
 def check_json(doc: Any) -> str:
@@ -248,17 +254,13 @@ def _varint(n: int) -> bytes:
             return bytes(out)
 
 
-def decode_protobuf_or_refuse(body: bytes) -> str:
-    try:
-        batch = decode_protobuf(body)
-    except DecodeError as exc:
-        assert str(exc) and "\n" not in str(exc)
-        return "refused"
-    assert_sound(batch)
+def protobuf_spans(body: bytes) -> int:
     request = ExportTraceServiceRequest.FromString(body)
-    held = sum(len(scope.spans) for resource in request.resource_spans for scope in resource.scope_spans)
-    assert len(batch.spans) + batch.rejected == held, "a span neither taken nor counted"
-    return "spans" if batch.spans else ("all rejected" if batch.rejected else "empty")
+    return sum(len(scope.spans) for resource in request.resource_spans for scope in resource.scope_spans)
+
+
+def decode_protobuf_or_refuse(body: bytes) -> str:
+    return decode_or_refuse(decode_protobuf, body, protobuf_spans)
 
 
 @settings(FUZZ, max_examples=400)
