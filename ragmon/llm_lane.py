@@ -207,8 +207,9 @@ def check_budget(claude: ClaudeJudge, budget: DailyBudget) -> None:
            f"${prices.input_per_mtok:g} / ${prices.output_per_mtok:g} per million, for documents clipped at "
            f"{claude.max_total_chars:,} characters and a {LARGEST_ANSWER_CHARS:,}-character answer)")
     if budget.usd_per_day < worst:
-        raise InputError(f"{flag} cannot cover one Claude call: {why}; give it at least "
-                         f"${math.ceil(worst * 100) / 100:.2f}")
+        least = (f"give it at least ${math.ceil(worst * 100) / 100:.2f}" if math.isfinite(worst)
+                 else "no budget can at these prices")  # they overflow a float: 1e305 per million
+        raise InputError(f"{flag} cannot cover one Claude call: {why}; {least}")
     if budget.usd_per_day >= worst * FEW_CALLS_A_DAY:  # prices of 0 too: any budget holds every call
         return
     calls = int(budget.usd_per_day // worst)  # small here: a budget of 1e308 never gets this far

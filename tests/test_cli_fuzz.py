@@ -28,7 +28,7 @@ from ragmon.capture import ALL
 from ragmon.cli import UsageError, build_parser, main
 from ragmon.errors import InputError
 from ragmon.replay import _target
-from ragmon.serve_config import ServeConfig
+from ragmon.serve_config import ServeConfig, capture_file
 from ragmon.service import Sidecar, lexical_lane
 
 FUZZ = settings(derandomize=True, deadline=None, database=None,
@@ -52,7 +52,7 @@ def variable(flag: str) -> str:
 
 
 def is_path(action: argparse.Action) -> bool:
-    return action.type is Path or getattr(action.type, "__name__", "") == "_optional_path"
+    return action.type in (Path, capture_file) or getattr(action.type, "__name__", "") == "_optional_path"
 
 
 NO_NUL = st.one_of(st.characters(codec=None, exclude_characters="\x00", exclude_categories=["Cs"]),

@@ -249,6 +249,19 @@ def test_a_budget_that_cannot_cover_one_call_is_refused(monkeypatch: pytest.Monk
     assert "3 attempts" in message and "2,048 output tokens" in message and "$1 / $5 per million" in message
 
 
+def test_prices_whose_worst_case_overflows_are_refused_on_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    """$1e305 per million input tokens: 3 x 33,000+ tokens x 1e305 / 1e6 > 1e308, past the largest float, so
+    the worst case is inf, which no budget covers; naming "at least $inf" was an OverflowError traceback."""
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "test-key")
+    with pytest.raises(InputError) as caught:
+        lane_from_args(serve_args("--llm-sample-rate", "1", "--llm-budget-usd-per-day", "1e308",
+                                  "--llm-price-input", "1e305", "--llm-price-output", "1"),
+                       sample_rate=1.0, k=5)
+    message = str(caught.value)
+    assert message.startswith("--llm-budget-usd-per-day 1e+308 cannot cover one Claude call: ")
+    assert "$1e+305 / $1 per million" in message and "\n" not in message
+
+
 def test_a_budget_covering_few_calls_is_warned_about(monkeypatch: pytest.MonkeyPatch,
                                                      caplog: pytest.LogCaptureFixture) -> None:
     monkeypatch.setenv("ANTHROPIC_API_KEY", "test-key")
