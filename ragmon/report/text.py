@@ -8,6 +8,7 @@ one bounded line of printable characters, so a long or hostile answer cannot flo
 from __future__ import annotations
 
 import math
+import textwrap
 from collections.abc import Sequence
 
 from ragmon.baseline import Change, Comparison
@@ -20,6 +21,9 @@ SENTENCES_SHOWN = 3
 """Unsupported sentences quoted per example in the terminal summary."""
 WIDTH = 86
 """Characters of a sentence or a reason: its line, indented and labelled, stays within 100 columns."""
+REASON_LINES = 3
+"""Lines of `WIDTH` a reason may take in the terminal: what makes it useful comes last ("..., lacks 24"),
+which one line cut off."""
 ID_WIDTH = 40
 ERROR_WIDTH = 1_000
 """Characters of the error that stopped a run, in every report: they quote paths and judge replies."""
@@ -74,20 +78,23 @@ def groundedness_key(result: ExampleResult) -> float:
     return math.inf if value is None or math.isnan(value) else value
 
 
-def unsupported_lines(result: ExampleResult, *, limit: int, width: int, indent: str) -> list[str]:
+def unsupported_lines(result: ExampleResult, *, limit: int, width: int, indent: str,
+                      reason_lines: int = 1) -> list[str]:
     return sentence_lines([v for v in result.verdicts if not v.supported], limit=limit, width=width,
-                          indent=indent)
+                          indent=indent, reason_lines=reason_lines)
 
 
 def sentence_lines(verdicts: Sequence[ClaimVerdict], *, limit: int, width: int, indent: str,
-                   what: str = "unsupported sentence") -> list[str]:
-    """Each sentence quoted on a line, the judge's reason on the next, at most `limit` of them and a count
-    of the rest: a 10,000-example run must not print or store megabytes of answers."""
+                   what: str = "unsupported sentence", reason_lines: int = 1) -> list[str]:
+    """Each sentence quoted on a line, the judge's reason on the next `reason_lines`, at most `limit` of
+    them and a count of the rest: a 10,000-example run must not print or store megabytes of answers."""
     lines = []
     for v in verdicts[:limit]:
         lines.append(f'{indent}"{clip(v.claim.text, width)}"')
         if v.reason:
-            lines.append(f"{indent}  reason: {clip(v.reason, width)}")
+            first, *rest = textwrap.wrap(clip(v.reason, reason_lines * width), width) or [""]
+            lines.append(f"{indent}  reason: {first}")
+            lines += [f"{indent}          {line}" for line in rest]
     more = len(verdicts) - limit
     if more > 0:
         lines.append(f"{indent}and {more} more {what}{'s' if more > 1 else ''}")
@@ -144,8 +151,9 @@ def _baseline_section(comparison: Comparison | None) -> list[str]:
                      f"fell against the baseline):")
         for change in shown:
             lines.append(f"  {clip(change.result.example.id, ID_WIDTH)}: {moved(change, 'groundedness')}")
-            lines += sentence_lines(change.newly_unsupported, limit=SENTENCES_SHOWN, width=WIDTH,
-                                    indent="    ", what=NEWLY) or [f"    no {NEWLY}"]
+            newly = sentence_lines(change.newly_unsupported, limit=SENTENCES_SHOWN, width=WIDTH,
+                                   indent="    ", what=NEWLY, reason_lines=REASON_LINES)
+            lines += newly or [f"    no {NEWLY}"]
     return lines
 
 
@@ -160,7 +168,8 @@ def _worst_section(results: Sequence[ExampleResult]) -> list[str]:
         defined = groundedness is not None and math.isfinite(groundedness)
         score = f"{groundedness:.2f}" if defined else "undefined"
         lines.append(f"  {clip(result.example.id, ID_WIDTH)}: groundedness {score}")
-        lines += unsupported_lines(result, limit=SENTENCES_SHOWN, width=WIDTH, indent="    ")
+        lines += unsupported_lines(result, limit=SENTENCES_SHOWN, width=WIDTH, indent="    ",
+                                   reason_lines=REASON_LINES)
     return lines
 
 

@@ -87,10 +87,28 @@ def test_weakest_examples_are_bounded() -> None:
     shown = [line for line in lines if line.startswith("  x")]
     assert shown == [f"  x{i:04}: groundedness 0.00" for i in range(3)]
     assert lines.count("    and 17 more unsupported sentences") == 3  # 3 of 20 quoted per example
-    # The widest line is a reason: 6 spaces, "reason: " (8) and 86 characters, "…" included: 100.
+    # The widest lines are a reason's: 6 spaces, "reason: " (8) or 8 more spaces, and 86 characters: 100.
     assert max(map(len, lines)) == 100
-    # By hand: ~15 lines of header, table and gates, then 3 x (1 + 3 x 2 + 1) = 24 lines of at most 100.
-    assert len(out) < 4_000
+    # A 1,000-character reason takes 3 lines, the last cut with "…".
+    assert sum(line.endswith("…") and line.startswith("              ") for line in lines) == 9
+    # By hand: ~15 lines of header, table and gates, then 3 x (1 + 3 x (1 + 3) + 1) = 42 lines of at most 100.
+    assert len(out) < 6_000
+
+
+def test_a_reason_is_shown_to_its_end_over_up_to_three_lines() -> None:
+    # What the lexical judge's reason ends with is what tells the user why: the number the context lacks.
+    reason = "no single context supports it; closest pol-refund-timing has 3/4 of its terms, lacks 24"
+    sentence = "Most banks show the credit within 24 hours of that."
+    verdict_ = ClaimVerdict(Claim(sentence, 0, len(sentence)), False, (), reason)
+    example = Example("e1", "Q?", (Context("d", "Other."),), sentence)
+    out = render(Report({"name": "lexical"}, 5, (ExampleResult(example, "lexical", {"groundedness": 0.0},
+                                                               (verdict_,)),), {}), ())
+    lines = out.splitlines()
+    at = lines.index(f'    "{sentence}"')
+    # 88 characters: the first line takes the words up to 86, the last word goes to a second line.
+    assert lines[at + 1:at + 3] == [
+        "      reason: no single context supports it; closest pol-refund-timing has 3/4 of its terms, lacks",
+        "              24"]
 
 
 def test_terminal_control_sequences_in_answers_are_shown_escaped() -> None:
