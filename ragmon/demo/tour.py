@@ -94,6 +94,8 @@ def _run_phases(http_port: int, metrics_url: str, work: Path) -> dict[str, float
     print(f"{'phase':<14} {'traces':>6} {'claims':>6}  {'grounded':>8}  {'halluc.':>7}  {'relevance':>9}  "
           f"{'window gauge (n)':>16}")
     results = {phase: _run_one(phase, http_port, metrics_url, work) for phase in PHASES}
+    print("(grounded, halluc.: shares of all the phase's claims, from the claim counters;\n"
+          " window gauge: the mean of each answer's groundedness, over the n answers that made a claim)")
     print(f"(after each phase the window gauge's series disappeared within {WINDOW_SECONDS}s: an empty "
           "window is undefined, not 0)")
     return results

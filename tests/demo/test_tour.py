@@ -33,6 +33,10 @@ def test_demo_tour_runs_every_phase_and_gates_the_golden_sets() -> None:
     # Every healthy answer quotes its policy verbatim (see test_rag.py): all claims supported.
     assert rows["healthy"][1:] == (1.0, 0.0)
     assert rows["hallucinating"][1] < rows["degraded"][1] < rows["healthy"][1]
+    # The degraded build refuses some questions: its gauge counts fewer answers, and the legend says why.
+    degraded_gauge_n = re.search(r"^degraded\s.*\((\d+)\)$", out, re.MULTILINE)
+    assert degraded_gauge_n is not None and int(degraded_gauge_n[1]) < 32
+    assert "window gauge: the mean of each answer's groundedness, over the n answers that made a claim" in out
     assert "SIGTERM -> the sidecar drained and exited with 0" in out
     assert "-- hallucinating build: exit 1 (gate breached)" in out
     assert "-- healthy build: exit 0 (gates held)" in out
