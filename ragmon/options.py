@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import math
 import re
+from pathlib import Path
 
 MiB = 1 << 20
 _SIZE = re.compile(r"^\s*(\d+)\s*([kmg]i?b?|b)?\s*$", re.IGNORECASE)
@@ -89,3 +90,9 @@ def byte_size(text: str) -> int:
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be at least 1 byte: {text}")
     return value
+
+
+def optional_path(text: str) -> Path | None:
+    """An empty value (a CI or chart variable left blank: RAGMON_BASELINE, RAGMON_CAPTURE) is no path at
+    all, not the current directory."""
+    return Path(text) if text else None

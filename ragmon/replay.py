@@ -55,6 +55,7 @@ from ragmon.options import (
     fraction,
     listen_address,
     non_negative_int,
+    optional_path,
     positive_duration,
     positive_int,
 )
@@ -78,7 +79,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="minimum for a metric (a maximum for hallucination_rate); repeatable")
     parser.add_argument("--confidence", type=_confidence, default=None, metavar="LEVEL",
                         help="gate on the pessimistic bound of this bootstrap interval (e.g. 0.95)")
-    parser.add_argument("--baseline", type=_optional_path, default=None, metavar="REPORT",
+    parser.add_argument("--baseline", type=optional_path, default=None, metavar="REPORT",
                         help="a JSON report of an earlier run (main's --json, say) to gate against with "
                              "--max-drop, on the examples both runs scored")
     parser.add_argument("--max-drop", action="append", default=[], metavar="NAME=DELTA",
@@ -466,11 +467,6 @@ def _target(args: argparse.Namespace) -> Target | None:
 def _listed(skipped: Sequence[tuple[str, str]], shown: int = 5) -> str:
     more = f" and {len(skipped) - shown} more (all listed in the reports)" if len(skipped) > shown else ""
     return ", ".join(example_id for example_id, _ in skipped[:shown]) + more
-
-
-def _optional_path(text: str) -> Path | None:
-    """An empty RAGMON_BASELINE (a CI variable left unset) is no baseline, not the current directory."""
-    return Path(text) if text else None
 
 
 def _confidence(text: str) -> float:

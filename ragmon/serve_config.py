@@ -17,7 +17,16 @@ from ragmon.capture import threshold
 from ragmon.errors import InputError
 from ragmon.exporter import MAX_PIPELINES, OTHER_PIPELINE, RESERVED_PIPELINES, UNKNOWN_PIPELINE
 from ragmon.judges import lexical
-from ragmon.options import MiB, byte_size, duration, fraction, listen_address, positive_duration, positive_int
+from ragmon.options import (
+    MiB,
+    byte_size,
+    duration,
+    fraction,
+    listen_address,
+    optional_path,
+    positive_duration,
+    positive_int,
+)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -135,13 +144,12 @@ def pipeline_names(text: str) -> list[str]:
 
 
 def capture_file(text: str) -> Path | None:
-    """An empty RAGMON_CAPTURE (a chart's variable left blank) is no capture, as an empty RAGMON_BASELINE is
-    no baseline; a path without a file name (`.`, `/`) is refused here, as it has no FILE.1 to rotate to."""
-    if not text:
-        return None
-    if not Path(text).name:
+    """An empty RAGMON_CAPTURE is no capture (`optional_path`); a path without a file name (`.`, `/`) is
+    refused here, as it has no FILE.1 to rotate to."""
+    path = optional_path(text)
+    if path is not None and not path.name:
         raise argparse.ArgumentTypeError(f"not a file: {text!r}")
-    return Path(text)
+    return path
 
 
 def allow_list(values: list[list[str]] | None, max_pipelines: int | None) -> tuple[str, ...] | None:

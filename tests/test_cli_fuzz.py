@@ -27,6 +27,7 @@ from hypothesis import strategies as st
 from ragmon.capture import ALL
 from ragmon.cli import UsageError, build_parser, main
 from ragmon.errors import InputError
+from ragmon.options import optional_path
 from ragmon.replay import _target
 from ragmon.serve_config import ServeConfig, capture_file
 from ragmon.service import Sidecar, lexical_lane
@@ -52,7 +53,7 @@ def variable(flag: str) -> str:
 
 
 def is_path(action: argparse.Action) -> bool:
-    return action.type in (Path, capture_file) or getattr(action.type, "__name__", "") == "_optional_path"
+    return action.type in (Path, optional_path, capture_file)
 
 
 NO_NUL = st.one_of(st.characters(codec=None, exclude_characters="\x00", exclude_categories=["Cs"]),

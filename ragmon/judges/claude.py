@@ -439,12 +439,12 @@ class ClaudeJudge:
 
     def _request(self, question: str, documents: Sequence[SentDocument],
                  claims: Sequence[str]) -> dict[str, Any]:
+        """`question` as sent, clipped at `max_doc_chars` already: the cache key holds it so."""
         return {
             "model": self.model,
             "max_tokens": self.max_tokens,
             "system": SYSTEM_PROMPT,
-            "messages": [{"role": "user", "content": build_user_prompt(question[: self.max_doc_chars],
-                                                                       documents, claims)}],
+            "messages": [{"role": "user", "content": build_user_prompt(question, documents, claims)}],
             "tools": [TOOL],
             "tool_choice": {"type": "tool", "name": TOOL_NAME},
         }
