@@ -351,7 +351,9 @@ def _json_attributes(obj: dict[str, Any], prefix: str) -> dict[str, Any]:
 def _json_key_values(items: list[Any], where: str) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for n, item in enumerate(items):
-        if type(item) is not dict or type(key := item.get("key")) is not str:
+        # proto3 JSON leaves out a field holding its default, so an absent key is "" (as the protobuf
+        # door reads it), not an error.
+        if type(item) is not dict or type(key := item.get("key", "")) is not str:
             raise _Invalid(f"{where}[{n}]", "not a {key, value} object with a string key")
         try:
             out[key] = _json_value(item.get("value"))

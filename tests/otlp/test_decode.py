@@ -91,6 +91,21 @@ def test_every_anyvalue_type_decodes_alike_from_both_encodings(otlp_json):
     assert decode_json(otlp_json(request)) == from_protobuf
 
 
+def test_an_empty_attribute_key_reads_alike_from_both_encodings(otlp_json):
+    # proto3 JSON leaves out a field at its default, so protobuf's own encoder writes a KeyValue whose key
+    # is "" with no "key" at all; both doors must read it as the key "" (which no convention reads).
+    span = PbSpan(trace_id=bytes.fromhex(TRACE), span_id=bytes.fromhex(ROOT), name="s",
+                  attributes=[_kv("", AnyValue(string_value="x")), _kv("k", AnyValue(int_value=1))])
+    request = ExportTraceServiceRequest(
+        resource_spans=[ResourceSpans(scope_spans=[ScopeSpans(spans=[span])])])
+    body = otlp_json(request)
+    assert json.loads(body)["resourceSpans"][0]["scopeSpans"][0]["spans"][0]["attributes"][0] == {
+        "value": {"stringValue": "x"}}
+    from_protobuf = decode_protobuf(request.SerializeToString())
+    assert from_protobuf.spans[0].attributes == {"": "x", "k": 1}
+    assert decode_json(body) == from_protobuf
+
+
 def _json_span(**fields: object) -> dict[str, object]:
     return {"traceId": TRACE, "spanId": ROOT, "name": "root", **fields}
 
@@ -205,7 +220,7 @@ def test_rejections_beyond_the_message_cap_are_still_counted():
         {"key": "k", "value": {"arrayValue": {"values": [{"intValue": 1.5}]}}}])),
      "resourceSpans[0].scopeSpans[0].spans[0].attributes[0].value.arrayValue.values[0].intValue: "
      "not an integer: 1.5"),
-    (_json_body(_json_span(events=[{"name": "e", "attributes": [{"value": {}}]}])),
+    (_json_body(_json_span(events=[{"name": "e", "attributes": [{"key": 7, "value": {}}]}])),
      "resourceSpans[0].scopeSpans[0].spans[0].events[0].attributes[0]: not a {key, value} object"),
     (_json_body(_json_span(attributes=[{"key": "k", "value": {"bytesValue": "***"}}])),
      "resourceSpans[0].scopeSpans[0].spans[0].attributes[0].value.bytesValue: not valid base64"),
