@@ -28,6 +28,19 @@ from ragmon.options import (
     positive_int,
 )
 
+MAX_WORKERS = 64
+"""Each worker is a process holding the judge's caches (up to ~80 MiB with 200-word passages), so a
+mistyped `--workers 1000` would start a thousand processes and take the node's memory with it; one
+sidecar scores one service's traffic at thousands a second per worker."""
+
+
+def workers(text: str) -> int:
+    """`--workers`: 1 to MAX_WORKERS."""
+    value = positive_int(text)
+    if value > MAX_WORKERS:
+        raise argparse.ArgumentTypeError(f"at most {MAX_WORKERS} worker processes: {text}")
+    return value
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     listen = parser.add_argument_group("listeners")
@@ -54,8 +67,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     scoring = parser.add_argument_group("scoring")
     scoring.add_argument("--sample-rate", type=fraction, default=1.0,
                          help="share of RAG traces the lexical judge scores (default 1.0)")
-    scoring.add_argument("--workers", type=positive_int, default=1,
-                         help="lexical judge worker processes (default 1)")
+    scoring.add_argument("--workers", type=workers, default=1,
+                         help=f"lexical judge worker processes, 1 to {MAX_WORKERS} (default 1)")
     scoring.add_argument("--queue-size", type=positive_int, default=1_000,
                          help="examples waiting for a worker before receivers push back (default 1000)")
     scoring.add_argument("--k", type=positive_int, default=5, help="cut-off of retrieval metrics (default 5)")

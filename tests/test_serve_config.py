@@ -6,7 +6,9 @@ tests/test_service_pipelines.py).
 
 from __future__ import annotations
 
-from ragmon.cli import build_parser
+import pytest
+
+from ragmon.cli import UsageError, build_parser
 from ragmon.serve_config import ServeConfig
 
 
@@ -21,3 +23,15 @@ def test_pipelines_flag_repeated_comma_separated_or_from_the_environment() -> No
     unset = config([])
     assert (unset.pipelines, unset.max_pipelines) == (None, 20)       # DESIGN §5: default 20
     assert config(["--max-pipelines", "3"]).max_pipelines == 3
+
+
+def test_workers_are_bounded_so_a_typo_cannot_start_a_thousand_processes() -> None:
+    def workers(value: str) -> int:
+        args = build_parser("serve", {}).parse_args(["serve", "--workers", value])
+        return ServeConfig.from_args(args).workers
+
+    assert (workers("1"), workers("64")) == (1, 64)
+    for value in ("65", "1000", "0"):
+        with pytest.raises(UsageError) as refused:
+            workers(value)
+        assert "--workers" in refused.value.message and value in refused.value.message
