@@ -17,7 +17,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, NoReturn
 
 from ragmon import __version__
-from ragmon.errors import MissingExtra, RagmonError
+from ragmon.errors import MissingExtra, RagmonError, printable
 
 SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "serve": ("ragmon.service", "run the OTLP sidecar: score live traces, export Prometheus metrics"),
@@ -152,7 +152,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         problem = (MissingExtra(f"the {command} command", extra, exc) if extra is not None else
                    f"cannot load the {command} command: {exc} (a dependency of ragmon is missing: reinstall "
                    "it with its dependencies)")
-        print(f"ragmon {command}: error: {problem}", file=sys.stderr)
+        print(f"ragmon {command}: error: {printable(str(problem))}", file=sys.stderr)
         return EXIT_ERROR
     except UsageError as exc:  # a RAGMON_* variable the subcommand's flag refused
         return _refused(command, argv, exc)
@@ -163,7 +163,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return int(args._run(args))
     except RagmonError as exc:
-        print(f"ragmon {args.command}: error: {exc}", file=sys.stderr)
+        print(f"ragmon {args.command}: error: {printable(str(exc))}", file=sys.stderr)
         return EXIT_ERROR
     except Terminated:
         return EXIT_TERMINATED
@@ -182,7 +182,7 @@ def _refused(command: str | None, argv: Sequence[str], error: UsageError) -> int
     """argparse's usage line and message, exit 2; first, a subcommand module with a `usage_error(argv,
     message)` hook is given its part of the command line (ragmon replay replaces the reports it names)."""
     error.parser.print_usage(sys.stderr)
-    print(f"{error.parser.prog}: error: {error.message}", file=sys.stderr)
+    print(f"{error.parser.prog}: error: {printable(error.message)}", file=sys.stderr)
     module = sys.modules.get(SUBCOMMANDS[command][0]) if command in SUBCOMMANDS else None
     hook = getattr(module, "usage_error", None)
     if hook is not None and command is not None:

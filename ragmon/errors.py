@@ -3,6 +3,16 @@
 from __future__ import annotations
 
 
+def printable(text: str) -> str:
+    """`text` with each character that is not printable shown as its Python escape: a message names what
+    the user typed or sent (a file name with a newline, an ANSI escape in a header), and it must reach
+    the terminal on one line and as written, not restyle it."""
+    if text.isprintable():
+        return text
+    return "".join(char if char.isprintable() else char.encode("unicode_escape").decode("ascii")
+                   for char in text)
+
+
 class RagmonError(Exception):
     """Base of every error whose message is meant for the user as it stands."""
 

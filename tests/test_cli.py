@@ -114,6 +114,18 @@ def test_a_user_error_is_one_line_and_exit_2(ragmon_cmd: list[str], tmp_path) ->
     assert str(missing) in result.stderr and len(result.stderr.strip().splitlines()) == 1
 
 
+def test_an_error_naming_a_file_with_a_newline_or_an_escape_stays_one_line(ragmon_cmd: list[str],
+                                                                           tmp_path) -> None:
+    # A file name may hold any byte but "/" and NUL; the message shows a newline and ESC as Python writes
+    # them ("\\n", "\\x1b"), so the error is one line and the terminal is not restyled.
+    missing = tmp_path / "golden\n\x1b[31mred.jsonl"
+    result = subprocess.run([*ragmon_cmd, "replay", str(missing)], capture_output=True, text=True,
+                            timeout=60, check=False)
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1 and "\x1b" not in result.stderr
+    assert "golden\\n\\x1b[31mred.jsonl" in result.stderr
+
+
 def test_a_bad_environment_value_is_a_usage_error_naming_the_variable(ragmon_cmd: list[str]) -> None:
     result = subprocess.run([*ragmon_cmd, "serve"], capture_output=True, text=True, timeout=60,
                             check=False, env={"RAGMON_MAX_TRACES": "many", "PATH": ""})

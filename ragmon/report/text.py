@@ -12,6 +12,7 @@ import textwrap
 from collections.abc import Sequence
 
 from ragmon.baseline import Change, Comparison
+from ragmon.errors import printable
 from ragmon.gate import GateResult
 from ragmon.model import Aggregate, ClaimVerdict, ExampleResult, Report
 
@@ -117,14 +118,10 @@ def clip(text: str, width: int) -> str:
     printable is shown as its Python escape: an ANSI escape in an answer must not restyle the terminal,
     and XML 1.0 forbids most control characters and every lone surrogate (which UTF-8 cannot encode)."""
     flat = " ".join(text.split())
-    shown = "".join(map(_printable, flat[:width]))
+    shown = printable(flat[:width])
     if len(flat) > width or len(shown) > width:
         return shown[:width - 1].rstrip() + "…"
     return shown
-
-
-def _printable(char: str) -> str:
-    return char if char.isprintable() else char.encode("unicode_escape").decode("ascii")
 
 
 def _skipped_section(skipped: Sequence[tuple[str, str]]) -> list[str]:
