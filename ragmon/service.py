@@ -351,11 +351,13 @@ class Sidecar:
 
     def _resolve_leftovers(self) -> int:
         """After the drain deadline: what is still buffered, decided or queued becomes `error` (an
-        eviction stays `evicted`), each trace exactly once. Returns how many."""
+        eviction stays `evicted`), each trace exactly once. Returns how many became `error`, the figure the
+        warning gives: an eviction waiting in the backlog is no trace the drain left unscored."""
         self._backlog.extend(self.assembler.drain())
-        left = len(self._backlog) + len(self._unresolved)
+        left = len(self._unresolved)
         for decided in self._backlog:
             outcome = "evicted" if decided.reason == "evicted" else "error"
+            left += outcome == "error"
             self._outcome(self._trace_pipeline(decided.trace), outcome)
         for job in self._unresolved:
             self._outcome(job.pipeline, "error")

@@ -38,6 +38,7 @@ from ragmon.evaluate import evaluate_example
 from ragmon.failures import FailureLog
 from ragmon.judges.lexical import LexicalJudge
 from ragmon.model import METRIC_NAMES, Context, Example
+from ragmon.otlp.decode import decode_protobuf
 from ragmon.scoring import LexicalLane, Scored
 from ragmon.scrape import Samples, parse, total
 from ragmon.serve_config import ServeConfig, add_arguments
@@ -511,6 +512,31 @@ async def test_drain_deadline_counts_what_is_left_as_error(start_sidecar: Start)
     assert time.monotonic() - started < 3
     samples = registry_samples(sidecar)
     assert outcomes(samples) == {"scored": 0, "not_sampled": 0, "not_rag": 0, "evicted": 0, "error": 3}
+
+
+async def test_the_drain_warning_counts_the_traces_left_unscored_not_the_evicted(
+        start_sidecar: Start, caplog: pytest.LogCaptureFixture) -> None:
+    # A queue of 1: a is held by the lane, b fills the queue, c (sent with b) waits for room, and with it
+    # the decider. Meanwhile the buffer (2 traces) takes d, e and f, evicting d: spans taken in the
+    # instant a queue slot was free. At the deadline a, b, c, e and f were left unscored (error: 5) and d
+    # stays evicted; the warning says 5 unscored, not 6.
+    lane = GatedLane()
+    sidecar, ports = await start_sidecar(lanes=[lane], drain_seconds=0.3, max_traces=2, queue_size=1)
+    assert await export(http_exporter(ports), record("a", rag_trace)) is SpanExportResult.SUCCESS
+    await asyncio.wait_for(lane.started.wait(), 10)
+    assert await export(http_exporter(ports), record("b", rag_trace) + record("c", rag_trace)) \
+        is SpanExportResult.SUCCESS
+    await wait_metrics(ports.metrics, lambda s: total(s, "ragmon_score_queue_depth") == 1
+                       and total(s, "ragmon_traces_in_flight") == 0)
+    for name in ("d", "e", "f"):
+        for span in decode_protobuf(encode_spans(record(name, rag_trace)).SerializeToString()).spans:
+            sidecar.assembler.add(span)
+    caplog.set_level(logging.WARNING, logger="ragmon.service")
+    await sidecar.stop()
+    assert outcomes(registry_samples(sidecar)) == {
+        "scored": 0, "not_sampled": 0, "not_rag": 0, "evicted": 1, "error": 5}
+    [warning] = [r for r in caplog.records if r.getMessage().startswith("drain deadline passed")]
+    assert warning.count == 5
 
 
 async def test_a_stalled_upload_does_not_hold_up_the_drain(start_sidecar: Start) -> None:

@@ -82,6 +82,7 @@ class _TraceService:
                                "ragmon is busy scoring; retry later", len(batch.spans), _RETRY_AFTER_1S)
         if not batch.rejected:
             return ExportTraceServiceResponse()
+        self._log(context, metadata, "invalid", grpc.StatusCode.OK, batch.rejection_message(), in_part=True)
         return ExportTraceServiceResponse(partial_success=ExportTracePartialSuccess(
             rejected_spans=batch.rejected, error_message=batch.rejection_message()))
 
@@ -90,10 +91,15 @@ class _TraceService:
                       trailing_metadata: tuple[tuple[str, bytes], ...] = ()) -> None:
         """Count, log and end the RPC: `context.abort` raises, so the caller does not go on."""
         self._sink.reject(count, reason)
+        self._log(context, metadata, reason, code, message)
+        await context.abort(code, message, trailing_metadata=trailing_metadata)
+
+    def _log(self, context: grpc.aio.ServicerContext, metadata: Mapping[str, str | bytes], reason: str,
+             code: grpc.StatusCode, message: str, in_part: bool = False) -> None:
         user_agent = metadata.get("user-agent")
         self._refusals.refused(reason, code.name, transport="grpc", peer=grpc_peer_host(context.peer()),
-                               user_agent=None if user_agent is None else str(user_agent), detail=message)
-        await context.abort(code, message, trailing_metadata=trailing_metadata)
+                               user_agent=None if user_agent is None else str(user_agent), detail=message,
+                               in_part=in_part)
 
 
 async def start_grpc_server(address: tuple[str, int], sink: SpanSink, *, max_body: int,

@@ -81,11 +81,14 @@ def add_otlp_routes(app: web.Application, sink: SpanSink, *, max_body: int, toke
     async def receive(request: web.Request) -> web.Response:
         as_json = request.content_type != PROTOBUF
 
+        def log(reason: str, status: int, message: str, in_part: bool = False) -> None:
+            refusals.refused(reason, str(status), transport="http", peer=request.remote or "unknown",
+                             user_agent=request.headers.get("User-Agent"), detail=message, in_part=in_part)
+
         def refuse(reason: str, status: int, message: str, count: int = 1,
                    headers: dict[str, str] | None = None) -> web.Response:
             sink.reject(count, reason)
-            refusals.refused(reason, str(status), transport="http", peer=request.remote or "unknown",
-                             user_agent=request.headers.get("User-Agent"), detail=message)
+            log(reason, status, message)
             return _failure(status, message, as_json, headers)
 
         if expected is not None and not bearer_ok(request.headers.get("Authorization", ""), expected):
@@ -118,6 +121,8 @@ def add_otlp_routes(app: web.Application, sink: SpanSink, *, max_body: int, toke
         if batch.spans and not sink.offer(batch.spans, "http"):
             return refuse("backpressure", 503, "ragmon is busy scoring; retry later", len(batch.spans),
                           {"Retry-After": "1"})
+        if batch.rejected:
+            log("invalid", 200, batch.rejection_message(), in_part=True)
         return _success(batch, as_json)
 
     app.router.add_post("/v1/traces", receive)

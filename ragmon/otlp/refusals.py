@@ -31,13 +31,16 @@ class RefusalLog:
         self._limit = LineLimit(window=window, max_keys=max_keys, clock=clock)
 
     def refused(self, reason: str, status: str, *, transport: str, peer: str, user_agent: str | None,
-                detail: str) -> None:
+                detail: str, in_part: bool = False) -> None:
         """Log a refusal unless (reason, peer) had a line within the window. `reason` is the counter's
-        label, `status` the HTTP status or gRPC code name, `detail` the message the client got."""
+        label, `status` the HTTP status or gRPC code name, `detail` the message the client got. `in_part`:
+        the request was taken but for the spans `detail` names (a partial success, which the SDK's
+        exporters do not read, so this line is all that names the sender)."""
         suppressed = self._limit.admit((reason, peer))
         if suppressed is None:
             return
-        message = more_like_it("OTLP request refused", suppressed)
+        message = more_like_it("OTLP request refused in part" if in_part else "OTLP request refused",
+                               suppressed)
         self._logger.log(logging.INFO if reason == "backpressure" else logging.WARNING, message, extra={
             "reason": reason, "status": status, "transport": transport, "peer": peer,
             "user_agent": None if user_agent is None else clip(user_agent), "suppressed": suppressed,

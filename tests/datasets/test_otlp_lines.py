@@ -15,7 +15,6 @@ Groundedness mean = (1 + 1/2 + 1) / 3 = 5/6; hallucination_rate = 1/6.
 
 from __future__ import annotations
 
-import base64
 import json
 import subprocess
 from collections.abc import Sequence
@@ -23,7 +22,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from google.protobuf.json_format import MessageToDict
 from opentelemetry.exporter.otlp.proto.common.trace_encoder import encode_spans
 from opentelemetry.sdk.resources import Resource
 from opentelemetry.sdk.trace import ReadableSpan, TracerProvider
@@ -31,6 +29,7 @@ from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 from opentelemetry.trace import SpanKind
 from opentelemetry.trace.propagation.tracecontext import TraceContextTextMapPropagator
+from otlp_json import otlp_json_doc
 
 from ragmon.datasets import NOT_RAG, load
 from ragmon.errors import InputError
@@ -109,15 +108,7 @@ def r() -> Recorded:
 
 
 def otlp_json(spans: Sequence[ReadableSpan]) -> dict[str, Any]:
-    """The SDK's request as OTLP/JSON: proto3 JSON with integer enums and hex (not base64) ids."""
-    doc = MessageToDict(encode_spans(spans), use_integers_for_enums=True)
-    for resource_spans in doc["resourceSpans"]:
-        for scope_spans in resource_spans["scopeSpans"]:
-            for span in scope_spans["spans"]:
-                for key in ("traceId", "spanId", "parentSpanId"):
-                    if key in span:
-                        span[key] = base64.b64decode(span[key]).hex()
-    return doc
+    return otlp_json_doc(encode_spans(spans))
 
 
 def write_lines(path: Path, docs: Sequence[Any]) -> Path:

@@ -2,20 +2,19 @@
 
 from __future__ import annotations
 
-import base64
 import json
 import logging
 from collections.abc import Callable, Sequence
 from typing import Any
 
 import pytest
-from google.protobuf.json_format import MessageToDict
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
 from opentelemetry.sdk.resources import Resource
 from opentelemetry.sdk.trace import ReadableSpan, TracerProvider
 from opentelemetry.sdk.trace.export import SimpleSpanProcessor, SpanExporter
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 from opentelemetry.trace import SpanKind, Status, StatusCode
+from otlp_json import otlp_json_doc
 
 from ragmon.traces import Span
 
@@ -53,16 +52,7 @@ def sdk_spans() -> Sequence[ReadableSpan]:
 
 
 def to_otlp_json(request: ExportTraceServiceRequest, *, upper_ids: bool = False) -> bytes:
-    """OTLP/JSON as the spec defines it: proto3 JSON with integer enums and hex (not base64) ids."""
-    doc = MessageToDict(request, use_integers_for_enums=True)
-    for resource_spans in doc.get("resourceSpans", []):
-        for scope_spans in resource_spans.get("scopeSpans", []):
-            for span in scope_spans.get("spans", []):
-                for key in ("traceId", "spanId", "parentSpanId"):
-                    if key in span:
-                        hex_id = base64.b64decode(span[key]).hex()
-                        span[key] = hex_id.upper() if upper_ids else hex_id
-    return json.dumps(doc).encode()
+    return json.dumps(otlp_json_doc(request, upper_ids=upper_ids)).encode()
 
 
 @pytest.fixture

@@ -282,3 +282,19 @@ async def test_unavailable_is_logged_at_info(serve, sink, sdk_spans, refusal_rec
     [record] = refusal_records()
     assert (record.levelno, record.reason, record.status) == (logging.INFO, "backpressure", "UNAVAILABLE")
     assert record.detail == "ragmon is busy scoring; retry later"
+
+
+async def test_a_partly_invalid_request_is_logged_with_what_the_client_was_told(serve, sink, sdk_spans,
+                                                                               refusal_records):
+    # As over HTTP (test_http_receiver): the partial success is the client's only word of it otherwise.
+    target = await serve()
+    request = encode_spans(sdk_spans)
+    request.resource_spans[0].scope_spans[0].spans[1].span_id = b"\x01" * 7
+    responses = [await call(target, request) for _ in range(2)]
+    assert sink.rejects == [(1, "invalid")] * 2 and len(sink.spans) == 4
+    [record] = refusal_records()
+    assert record.getMessage() == "OTLP request refused in part"
+    assert (record.levelno, record.reason, record.status, record.transport) == (
+        logging.WARNING, "invalid", "OK", "grpc")
+    assert (record.peer, record.suppressed) == ("127.0.0.1", 0)
+    assert record.detail == responses[0].partial_success.error_message

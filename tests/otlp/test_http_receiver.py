@@ -334,3 +334,24 @@ async def test_a_503_is_logged_at_info(serve, sink, sdk_spans, refusal_records):
     [record] = refusal_records()
     assert (record.levelno, record.reason, record.status) == (logging.INFO, "backpressure", "503")
     assert record.detail == "ragmon is busy scoring; retry later"
+
+
+async def test_a_partly_invalid_request_is_logged_with_what_the_client_was_told(serve, sink, sdk_spans,
+                                                                               refusal_records):
+    # The 200 names the bad span in its partial success, which the SDK's exporters do not read: without a
+    # line, the sender behind ragmon_spans_rejected_total{reason="invalid"} is named nowhere.
+    url = await serve()
+    request = encode_spans(sdk_spans)
+    request.resource_spans[0].scope_spans[0].spans[1].trace_id = b"\0" * 16
+    for _ in range(2):  # the same sender again: counted, left out of the log (one line a minute)
+        status, _, body = await post(url, request.SerializeToString(),
+                                     {**PROTOBUF, "User-Agent": "billing-collector/0.99"})
+        assert status == 200
+    partial = ExportTraceServiceResponse.FromString(body).partial_success
+    assert sink.rejects == [(1, "invalid")] * 2 and len(sink.spans) == 4
+    [record] = refusal_records()
+    assert record.getMessage() == "OTLP request refused in part"
+    assert (record.levelno, record.reason, record.status, record.transport) == (
+        logging.WARNING, "invalid", "200", "http")
+    assert (record.peer, record.user_agent, record.suppressed) == ("127.0.0.1", "billing-collector/0.99", 0)
+    assert record.detail == partial.error_message  # what the client was told
