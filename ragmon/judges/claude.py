@@ -24,6 +24,8 @@ Why it is shaped this way:
   jitter, honouring `retry-after`/`retry-after-ms`, `max_retries` times. An attempt sent that timed out or
   was cut off may still have run and been billed, so each call counts its unanswered attempts
   (`Usage.unanswered`) for a budget to settle.
+- `timeout` bounds each attempt's whole reply, not each read of it as the SDK's own timeout does, so a
+  reply trickled a few bytes at a time cannot hold a call open past it (`_deadline_clients`).
 - `anthropic` is imported when a judge is built, not with this module: it takes seconds to import, and
   neither `import ragmon` nor a lexical-only run should pay for it, or install it: it is the `claude`
   extra, and building a judge without it raises MissingExtra saying so.
@@ -34,10 +36,12 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import functools
 import json
 import logging
 import math
 import os
+import time
 import unicodedata
 from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -48,6 +52,7 @@ from ragmon.jsontext import replace_lone_surrogates
 from ragmon.judges.base import JudgeError
 from ragmon.judges.claude_prompt import (
     PROMPT_VERSION,
+    QUOTE_CHARS,
     SYSTEM_PROMPT,
     TOOL,
     TOOL_NAME,
@@ -64,6 +69,7 @@ from ragmon.sampling import Prices
 
 if TYPE_CHECKING:
     import anthropic
+    import httpx2
 
 log = logging.getLogger("ragmon.judges.claude")
 
@@ -77,8 +83,8 @@ Answers are not clipped (every claim is judged): a longer one is judged in sever
 carries more than this many characters of claims (unless one claim alone is longer)."""
 
 CLAIMS_PER_CALL = 20
-"""Claims judged in one call at most: twenty verdicts of 200-character claims, each copied back with a
-one-sentence reason, fit the default 2,048 output tokens (~90 tokens a verdict)."""
+"""Claims judged in one call at most: twenty verdicts, each copying back at most `QUOTE_CHARS` of its claim
+with a one-sentence reason, fit the default 2,048 output tokens (~90 tokens a verdict)."""
 
 TOOL_USE_OVERHEAD_TOKENS = 1_000
 """Tokens the API adds for tool use and message framing, rounded well up (documented as a few hundred)."""
@@ -234,6 +240,89 @@ _NEVER_SENT = frozenset({"ConnectError", "ConnectTimeout", "PoolTimeout"})
 """Transport errors raised before a request left: no connection was made, or none was free."""
 
 
+@functools.cache
+def _deadline_clients() -> tuple[Callable[[float], httpx2.Client], Callable[[float], httpx2.AsyncClient]]:
+    """The SDK's own default HTTP clients (its pool limits, keep-alive and proxy settings), made with an
+    attempt's timeout in seconds, which bounds the whole of each attempt's reply.
+
+    Why: the SDK hands `timeout` to httpx as a timeout of each read (and connect, write, pool wait), and
+    httpx has no total timeout (encode/httpx#1450), so a server or proxy sending a few bytes every few
+    seconds never times out and holds the call, a sidecar lane's worker and its budget reservation, for as
+    long as it likes. `send` is what the SDK calls once per attempt; bounded there, an attempt that
+    outlasts its deadline ends as an httpx timeout, which the SDK retries and reports as any other.
+
+    - Async cancels: pool wait, connect, headers and body run under one deadline. An attempt cut off there
+      counts as sent (a `ReadTimeout` to `_Attempts`) once its request headers started out, and as never
+      sent (a `ConnectTimeout`) before: httpcore's `trace` extension says how far it got, and an API that
+      cannot be reached must not spend a budget on bills that cannot exist.
+    - Sync cannot cancel a blocking read, so it checks the deadline as each piece of the body arrives: a
+      trickled body ends at the first piece past the deadline, within one read timeout of it (twice the
+      timeout at worst). The wait for the headers stays bounded per read only, so a server trickling the
+      headers themselves could still hold a sync call; bounding that too would take a thread per attempt
+      or httpcore's internals, and the sidecar's lane is async.
+    - The body is read inside `send` either way (the judge never streams), so all of it is bounded.
+
+    Subclasses made on first use: `anthropic` is imported with a judge, not with this module.
+    """
+    import anthropic
+    import httpx2
+
+    class Bounded(httpx2.SyncByteStream):
+        def __init__(self, stream: httpx2.SyncByteStream, deadline: float, request: httpx2.Request) -> None:
+            self.stream, self.deadline, self.request = stream, deadline, request
+
+        def __iter__(self) -> Iterator[bytes]:
+            for chunk in self.stream:
+                if time.monotonic() > self.deadline:
+                    raise httpx2.ReadTimeout("no whole reply by the attempt's deadline", request=self.request)
+                yield chunk
+
+        def close(self) -> None:
+            self.stream.close()
+
+    class Client(anthropic.DefaultHttpxClient):
+        def __init__(self, attempt_timeout: float) -> None:
+            super().__init__()
+            self.attempt_timeout = attempt_timeout
+
+        def send(self, request: httpx2.Request, **options: Any) -> httpx2.Response:
+            deadline = time.monotonic() + self.attempt_timeout
+            response = super().send(request, **{**options, "stream": True})
+            assert isinstance(response.stream, httpx2.SyncByteStream)
+            response.stream = Bounded(response.stream, deadline, request)
+            try:
+                response.read()
+            except BaseException:
+                response.close()
+                raise
+            return response
+
+    class AsyncClient(anthropic.DefaultAsyncHttpxClient):
+        def __init__(self, attempt_timeout: float) -> None:
+            super().__init__()
+            self.attempt_timeout = attempt_timeout
+
+        async def send(self, request: httpx2.Request, **options: Any) -> httpx2.Response:
+            sent = False
+
+            async def trace(event: str, info: Mapping[str, Any]) -> None:
+                nonlocal sent
+                sent = sent or event.endswith(".send_request_headers.started")
+
+            request.extensions["trace"] = trace
+            deadline = asyncio.timeout(self.attempt_timeout)
+            try:
+                async with deadline:
+                    return await super().send(request, **{**options, "stream": False})
+            except TimeoutError as exc:
+                if not deadline.expired():
+                    raise
+                late = httpx2.ReadTimeout if sent else httpx2.ConnectTimeout
+                raise late(f"no whole reply within {self.attempt_timeout:g}s", request=request) from exc
+
+    return Client, AsyncClient
+
+
 def _as_given(entry: Mapping[str, Any], sent_ids: set[str]) -> bool:
     """Whether a cached entry is one `_verdict` could have given for these documents: supported by one or
     more of them, or unsupported by none. Anything else in a cache file was damaged or written by hand."""
@@ -247,11 +336,26 @@ def _normalised(text: str) -> str:
     return " ".join(unicodedata.normalize("NFKC", replace_lone_surrogates(text)).split()).casefold()
 
 
+def _quotes(copy: str, claim: str) -> bool:
+    """Whether a verdict's copy of its claim is the claim sent: whole, or, of a claim longer than
+    QUOTE_CHARS, its beginning, as the tool asks. A model counts characters loosely, so a beginning of at
+    least half that is enough to tell the claims of a call apart, and one longer than asked is welcome;
+    its end may carry an ellipsis, or half of a character the cut split (an accent apart from its letter)."""
+    sent = {_normalised(claim), _normalised(neutralise(claim))}
+    copied = _normalised(copy)
+    if copied in sent:
+        return True
+    start = copied.rstrip(" .")  # NFKC writes an ellipsis as three dots
+    return (len(claim) > QUOTE_CHARS and len(start) >= QUOTE_CHARS // 2
+            and any(s.startswith(start[:-1]) for s in sent))
+
+
 class ClaudeJudge:
     """Judge claims with Claude through the `anthropic` SDK (sync `judge`, async `ajudge`).
 
     `api_key`/`base_url` default to `ANTHROPIC_API_KEY`/`ANTHROPIC_BASE_URL`, as the SDK reads them.
-    `timeout` bounds each attempt; the SDK makes up to `max_retries` more after a 429, 529, 5xx or timeout.
+    `timeout` bounds each attempt, its whole reply; the SDK makes up to `max_retries` more after a 429,
+    529, 5xx or timeout.
     """
 
     name = "claude"
@@ -284,7 +388,8 @@ class ClaudeJudge:
             "open_telemetry": False,
         }
         try:
-            self._client = anthropic.Anthropic(**self._client_options)
+            self._client = anthropic.Anthropic(**self._client_options,
+                                               http_client=_deadline_clients()[0](timeout))
         except anthropic.CredentialsError as exc:
             raise RagmonError(f"the Claude judge has no usable credentials ({exc}); set ANTHROPIC_API_KEY") \
                 from None
@@ -415,7 +520,8 @@ class ClaudeJudge:
 
         loop = asyncio.get_running_loop()
         if self._aclient is None or self._aclient_loop is not loop:
-            self._aclient = anthropic.AsyncAnthropic(**self._client_options)
+            self._aclient = anthropic.AsyncAnthropic(**self._client_options,
+                                                     http_client=_deadline_clients()[1](self.timeout))
             self._aclient_loop = loop
         return self._aclient
 
@@ -545,8 +651,7 @@ class ClaudeJudge:
             raise ClaudeJudgeError(f"{where} is not an object")
         text, supported, ids, reason = (raw.get(k)
                                         for k in ("claim", "supported", "supporting_ids", "reason"))
-        as_sent = {_normalised(claim.text), _normalised(neutralise(claim.text))}
-        if not isinstance(text, str) or _normalised(text) not in as_sent:
+        if not isinstance(text, str) or not _quotes(text, claim.text):
             raise ClaudeJudgeError(f"{where} is about {text!r}, not the claim sent ({claim.text!r})")
         if not isinstance(supported, bool):
             raise ClaudeJudgeError(f"{where}.supported is not a boolean")
@@ -583,8 +688,8 @@ def add_cli_arguments(group: argparse._ActionsContainer, *, timeout: str = "60s"
                       prices: bool = True) -> None:
     group.add_argument("--llm-model", default=DEFAULT_MODEL, help="Claude model id (default %(default)s)")
     group.add_argument("--llm-timeout", type=positive_duration, default=timeout,
-                       help="per attempt; the SDK retries twice on 429, 529, 5xx and timeouts "
-                            "(default %(default)s)")
+                       help="per attempt, for the whole reply; the SDK retries twice on 429, 529, 5xx "
+                            "and timeouts (default %(default)s)")
     group.add_argument("--llm-concurrency", type=positive_int, default=4, metavar="N",
                        help="Claude calls in flight at once (default %(default)s)")
     if not prices:

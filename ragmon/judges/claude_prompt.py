@@ -19,10 +19,16 @@ from typing import Any
 from ragmon.jsontext import replace_lone_surrogates
 from ragmon.model import Context
 
-PROMPT_VERSION = "2026-11-30.1"
+PROMPT_VERSION = "2026-11-30.2"
 """Bump on any change to the system prompt, the tool or the prompt layout: it is part of every cache key."""
 
 TOOL_NAME = "record_verdicts"
+
+QUOTE_CHARS = 200
+"""Characters of a claim a verdict copies back to say which claim it is about: the first this many of a
+longer one. Copied whole, one claim of ~7,000 characters outgrew the reply's 2,048 `max_tokens` by itself,
+and was cut off every time, however often paid for; quoted, a verdict stays ~90 tokens however long its
+claim. The claim itself is always sent whole: every word of it is judged."""
 
 SYSTEM_PROMPT = f"""\
 You are a strict fact-checking judge for a retrieval-augmented generation system. For each claim taken \
@@ -40,8 +46,8 @@ How to judge:
 name and date it contains. General knowledge, plausibility or a partial match is not support.
 - supporting_ids lists the id attribute of each document that provides that support, exactly as \
 written; it is empty when the claim is not supported.
-- Give exactly one verdict per claim, in the order given, copying each claim's text exactly, with a \
-one-sentence reason.
+- Give exactly one verdict per claim, in the order given, copying each claim's text exactly (of a claim \
+longer than {QUOTE_CHARS} characters, only its first {QUOTE_CHARS} characters), with a one-sentence reason.
 
 Record your verdicts by calling the {TOOL_NAME} tool."""
 
@@ -59,7 +65,9 @@ TOOL: Mapping[str, Any] = {
                 "items": {
                     "type": "object",
                     "properties": {
-                        "claim": {"type": "string", "description": "The claim's text, copied exactly."},
+                        "claim": {"type": "string", "maxLength": QUOTE_CHARS,
+                                  "description": "The claim's text, copied exactly: of a longer claim, its "
+                                                 f"first {QUOTE_CHARS} characters."},
                         "supported": {"type": "boolean"},
                         "supporting_ids": {"type": "array", "items": {"type": "string"}},
                         "reason": {"type": "string", "description": "One short sentence."},

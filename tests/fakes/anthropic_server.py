@@ -3,9 +3,10 @@
 It runs its own event loop on a thread, so both the SDK's sync and async clients can call it from
 any test. Every request body is recorded, and each reply is taken from a script of actions (or from
 `default` once the script is used up), so a test can make the API answer, invent a supporting id,
-send malformed tool input or a body that is no Message at all, fail with 429/529/500, hang or drop the
-connection, and then inspect exactly what was sent. Like the API, a reply whose tool input outgrows the
-request's `max_tokens` is cut off there.
+send malformed tool input or a body that is no Message at all, fail with 429/529/500, hang, trickle a reply
+or drop the connection, and then inspect exactly what was sent. Like the API, a reply whose tool input
+outgrows the request's `max_tokens` is cut off there; like a model following the tool's schema, a claim
+copied back is cut at the schema's `maxLength` for it.
 """
 
 from __future__ import annotations
@@ -56,11 +57,18 @@ def documents_of(body: Body) -> dict[str, str]:
     return dict(_DOCUMENT.findall(prompt_text(body)))
 
 
+def quoted(body: Body, claim: str) -> str:
+    """A claim as a model following the tool's schema copies it back: cut at the schema's `maxLength`."""
+    schema = body["tools"][0]["input_schema"]["properties"]["verdicts"]["items"]["properties"]["claim"]
+    return claim[: schema.get("maxLength", len(claim))]
+
+
 def support_all(body: Body) -> list[dict[str, Any]]:
     """Every claim supported by the first document: a well-formed answer for tests that need any."""
     first = next(iter(documents_of(body)), None)
-    return [{"claim": claim, "supported": first is not None, "supporting_ids": [first] if first else [],
-             "reason": "stated in the first document"} for claim in claims_of(body)]
+    return [{"claim": quoted(body, claim), "supported": first is not None,
+             "supporting_ids": [first] if first else [], "reason": "stated in the first document"}
+            for claim in claims_of(body)]
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,7 +125,17 @@ class Drop:
     a long call): the API received the request and may have run and billed it."""
 
 
-Action = Reply | ToolInput | Content | Raw | Fail | Hang | Drop
+@dataclass(frozen=True, slots=True)
+class Trickle:
+    """The reply `Reply()` would give, sent `chunk` bytes at a time `interval` seconds apart (headers at
+    once): a slow proxy, or a server keeping a call open with a few bytes every while, each well within
+    a read timeout. Stops early, the reply unfinished, when the client hangs up or the server stops."""
+
+    interval: float
+    chunk: int = 16
+
+
+Action = Reply | ToolInput | Content | Raw | Fail | Hang | Drop | Trickle
 
 
 class FakeAnthropic:
@@ -193,10 +211,32 @@ class FakeAnthropic:
                 assert request.transport is not None
                 request.transport.close()
                 return web.Response(status=502)  # written to a closed connection: never arrives
+            if isinstance(action, Trickle):
+                return await self._trickle(action, body, request)
             return await self._respond(action, body)
         finally:
             with self._lock:
                 self._in_flight -= 1
+
+    async def _trickle(self, action: Trickle, body: Body, request: web.Request) -> web.StreamResponse:
+        whole = await self._respond(Reply(), body)
+        assert isinstance(whole, web.Response) and isinstance(whole.body, bytes)
+        assert self._stopping is not None
+        data = whole.body
+        stream = web.StreamResponse(status=whole.status)
+        stream.content_type = whole.content_type
+        stream.content_length = len(data)
+        await stream.prepare(request)
+        for start in range(0, len(data), action.chunk):
+            try:
+                await stream.write(data[start:start + action.chunk])
+            except ConnectionResetError:  # the client gave up
+                break
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._stopping.wait(), action.interval)
+            if self._stopping.is_set():
+                break
+        return stream
 
     async def _respond(self, action: Action, body: Body) -> web.StreamResponse:
         if isinstance(action, Hang):

@@ -607,6 +607,63 @@ def test_a_long_answer_is_judged_in_calls_that_fit_max_tokens(fake_api: FakeAnth
     assert bound is not None and bound.input_tokens == sum(sent) and bound.output_tokens == 4 * 2048
 
 
+def _one_sentence(length: int) -> Claim:
+    """A claim of `length` characters with no sentence break inside: one claim, however long."""
+    text = ("The tower is in Paris" + ", and so on" * length)[: length - 1] + "."
+    return Claim(text, 0, length)
+
+
+@pytest.mark.parametrize("length", [200, 201, 7_000, 9_000, 50_000])
+def test_a_claim_of_any_length_is_judged_within_max_tokens(fake_api: FakeAnthropic, length: int) -> None:
+    """A verdict copies its claim back to say which claim it is about. Copied whole, a 9,000-character
+    claim is 9,000 / 4 = 2,250 of the fake's output tokens by itself, past max_tokens 2,048: cut off every
+    time, however often paid for. The tool asks for the first 200 characters of a longer claim (the fake,
+    as a model following the tool's schema, copies that much), so every verdict fits. 200 characters are
+    still copied whole; 7,000 (~1,780 tokens with the rest of the verdict) fitted before and still do."""
+    claim = _one_sentence(length)
+    judge = make_judge(fake_api)
+    bound = judge.request_bound(EXAMPLE, (claim,))
+    (verdict,), usage = judge.judge_with_usage(EXAMPLE, (claim,))
+    assert verdict.claim == claim and verdict.supported and verdict.supporting_ids == ("d1",)
+    body = fake_api.requests[0]
+    assert claims_of(body) == [claim.text]  # sent whole: every word of it is judged
+    # The reservation still bounds the bill: the request's UTF-8 bytes (no token is shorter than a byte)
+    # plus 1,000 of overhead, and max_tokens, which the API never passes (nor did this reply).
+    sent = len(json.dumps({k: body[k] for k in ("system", "messages", "tools")}).encode()) + 1_000
+    assert bound is not None and bound.input_tokens == sent >= usage.input_tokens
+    assert bound.output_tokens == body["max_tokens"] == 2048 > usage.output_tokens
+
+
+_LONG = _one_sentence(500)
+_ACCENTED = Claim(unicodedata.normalize("NFD", "Le café est à Paris, " * 20), 0, 420)
+_CUT = _ACCENTED.text.index("\u0301", 150)  # copied up to here: the last "e" without its accent
+
+QUOTES = {
+    "its first 200 characters": (_LONG, _LONG.text[:200], True),
+    "150 of them, then an ellipsis": (_LONG, _LONG.text[:150] + "…", True),
+    "more than asked": (_LONG, _LONG.text[:300], True),
+    "an accent cut from its letter": (_ACCENTED, _ACCENTED.text[:_CUT], True),
+    "too few to tell claims apart": (_LONG, _LONG.text[:60], False),
+    "another claim's beginning": (_LONG, "It was built in Rome" + _LONG.text[20:200], False),
+    "part of a claim of 200": (_one_sentence(200), _one_sentence(200).text[:150], False),
+}
+
+
+@pytest.mark.parametrize(("claim", "copy", "accepted"), QUOTES.values(), ids=QUOTES.keys())
+def test_a_claim_longer_than_200_may_be_copied_back_by_its_beginning(fake_api: FakeAnthropic, claim: Claim,
+                                                                     copy: str, accepted: bool) -> None:
+    """A model counts characters loosely: any beginning of at least 100 (half the 200 asked) is the
+    claim's, a shorter one says too little, and a claim of 200 or fewer is copied whole as ever."""
+    fake_api.enqueue(ToolInput({"verdicts": [{**_verdict(claim), "claim": copy}]}))
+    example = Example("quote", EXAMPLE.question, EXAMPLE.contexts, claim.text)
+    if not accepted:
+        with pytest.raises(ClaudeJudgeError, match="not the claim sent"):
+            make_judge(fake_api).judge(example, (claim,))
+        return
+    (verdict,) = make_judge(fake_api).judge(example, (claim,))
+    assert verdict.claim == claim and verdict.supported and verdict.supporting_ids == ("d1",)
+
+
 def test_a_failed_call_of_a_long_answer_reports_what_the_calls_before_it_billed(
         fake_api: FakeAnthropic) -> None:
     claims = tuple(Claim(f"The tower in Paris is fact {i}.", 30 * i, 30 * i + 29) for i in range(25))

@@ -1,0 +1,96 @@
+"""`ClaudeJudge(timeout=...)` (`--llm-timeout`) bounds each attempt's whole reply, not each read of it: a
+reply trickled a few bytes at a time never waits long on any one read, and used to hold a call open for
+as long as the server liked, past the timeout the sidecar's lane and its budget count on."""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+import time
+from typing import Any
+
+import pytest
+from fakes.anthropic_server import FakeAnthropic, Reply, Trickle
+
+from ragmon.judges.claude import ClaudeJudge, ClaudeJudgeError, Usage
+from ragmon.model import Claim, ClaimVerdict, Context, Example
+
+PARIS = Claim("The tower is in Paris.", 0, 22)
+EXAMPLE = Example("slow", "Where is the tower?", (Context("d1", "The Eiffel Tower stands in Paris."),),
+                  PARIS.text)
+
+PATHS = pytest.mark.parametrize("asynchronous", [False, True], ids=["sync", "async"])
+"""`judge` (replay and calibrate as a library) and `ajudge` (the sidecar, replay, calibrate)."""
+
+
+def judged(judge: ClaudeJudge, asynchronous: bool) -> tuple[tuple[ClaimVerdict, ...], Usage]:
+    if not asynchronous:
+        return judge.judge_with_usage(EXAMPLE, (PARIS,))
+
+    async def run() -> tuple[tuple[ClaimVerdict, ...], Usage]:
+        try:
+            return await judge.ajudge_with_usage(EXAMPLE, (PARIS,))
+        finally:
+            await judge.aclose()
+
+    return asyncio.run(run())
+
+
+def make_judge(url: str, **options: Any) -> ClaudeJudge:
+    return ClaudeJudge(base_url=url, api_key="test-key", **options)
+
+
+@PATHS
+def test_a_reply_trickled_past_the_timeout_is_a_timeout(fake_api: FakeAnthropic, asynchronous: bool) -> None:
+    """16 bytes every 0.1 s: no read waits anywhere near the 0.4 s timeout, but the reply (over 300 bytes:
+    its id, model, usage and one verdict) takes over 300 / 16 x 0.1 = 1.9 s to arrive whole."""
+    fake_api.default = Trickle(interval=0.1)
+    judge = make_judge(fake_api.url, timeout=0.4, max_retries=1)
+    started = time.monotonic()
+    with pytest.raises(ClaudeJudgeError) as caught:
+        judged(judge, asynchronous)
+    elapsed = time.monotonic() - started
+    assert caught.value.kind == "timeout" and "no reply within 0.4s" in str(caught.value)
+    assert fake_api.calls == 2  # a timeout is retried, as ever
+    # Both attempts were sent, and the API may have run and billed each: a budget counts both.
+    assert caught.value.usage == Usage(unanswered=2)
+    # Two attempts of 0.4 s, the SDK's backoff between them (0.5 s at most before the first retry), and
+    # a second of slack for a loaded machine: still well short of the 1.9 s a single whole reply takes.
+    assert elapsed < 2 * 0.4 + 0.5 + 1.0
+
+
+@PATHS
+def test_an_answer_after_a_trickled_attempt_reports_that_attempt(fake_api: FakeAnthropic,
+                                                                 asynchronous: bool) -> None:
+    fake_api.enqueue(Trickle(interval=0.1))
+    fake_api.default = Reply(usage=(1_000, 100))
+    verdicts, usage = judged(make_judge(fake_api.url, timeout=0.4, max_retries=1), asynchronous)
+    assert [v.supported for v in verdicts] == [True] and fake_api.calls == 2
+    # The answer billed 1,000 + 100; the trickled attempt before it was cut off, billed an unknown amount.
+    assert usage == Usage(1_000, 100, 1, unanswered=1)
+
+
+@PATHS
+def test_a_trickled_reply_that_ends_within_the_timeout_is_an_answer(fake_api: FakeAnthropic,
+                                                                    asynchronous: bool) -> None:
+    """64 bytes every 10 ms: a reply of under 1 kB is whole in under 1024 / 64 x 0.01 = 0.16 s, well within
+    the 2 s; read in pieces past the deadline check, it is still the same reply."""
+    fake_api.default = Trickle(interval=0.01, chunk=64)
+    verdicts, usage = judged(make_judge(fake_api.url, timeout=2.0, max_retries=0), asynchronous)
+    assert [(v.claim, v.supported, v.supporting_ids) for v in verdicts] == [(PARIS, True, ("d1",))]
+    assert (usage.calls, usage.unanswered) == (1, 0) and fake_api.calls == 1
+
+
+@PATHS
+def test_an_attempt_that_never_connected_is_not_counted_as_sent(asynchronous: bool) -> None:
+    """A listening socket whose accept queue (of one) is full: the kernel drops further SYNs, so connecting
+    hangs, as to an address behind a firewall that drops packets. The attempt's deadline ends it, but
+    nothing was sent, so there is no bill to count: an unreachable API must not spend a budget."""
+    with socket.socket() as server, socket.socket() as queued:
+        server.bind(("127.0.0.1", 0))
+        server.listen(0)
+        queued.connect(server.getsockname())
+        judge = make_judge(f"http://127.0.0.1:{server.getsockname()[1]}", timeout=0.3, max_retries=0)
+        with pytest.raises(ClaudeJudgeError) as caught:
+            judged(judge, asynchronous)
+    assert caught.value.kind == "timeout" and caught.value.usage == Usage()
