@@ -26,7 +26,7 @@ JUDGE_OUTCOMES = ("ok", "error", "timeout", "rate_limited", "throttled", "over_b
 REJECT_REASONS = ("invalid", "decode_error", "too_large", "unauthorized", "backpressure", "duplicate", "late",
                   "too_many_spans")
 """The receivers' refusals (ragmon.otlp.sink) and the assembler's drops; each gets a zero series at start."""
-CAPTURE_OUTCOMES = ("written", "too_large", "backlog", "error")
+CAPTURE_OUTCOMES = ("written", "duplicate", "too_large", "backlog", "error")
 """What became of an example selected by `--capture` (ragmon.capture)."""
 
 SCORE_BUCKETS = (*(round(i / 10, 1) for i in range(10)), 0.99, 1.0)

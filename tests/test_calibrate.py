@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -11,8 +12,10 @@ from typing import Any
 import pytest
 from fakes.anthropic_server import Fail, FakeAnthropic, Hang, Reply, claims_of, documents_of
 
+from ragmon import datasets
 from ragmon.calibrate import Confusion, calibrate, labelled, match_claims
 from ragmon.cli import main
+from ragmon.evaluate import example_claims
 from ragmon.judges.base import JudgeError
 from ragmon.model import Claim, ClaimVerdict, Context, Example
 
@@ -331,3 +334,82 @@ def test_an_unusable_cache_dir_exits_2_before_any_judging(fake_api: FakeAnthropi
     assert code == 2 and fake_api.calls == 0 and captured.out == ""
     assert captured.err == (f"ragmon calibrate: error: {afile / 'sub'}: cannot keep Claude verdicts in this "
                             f"directory: {afile} is not a directory\n")
+
+
+# --- the example file a user can try calibrate on: examples/labelled.jsonl --------------------------------
+
+LABELLED_EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "labelled.jsonl"
+
+
+def test_every_labelled_span_in_the_example_file_is_a_sentence_of_its_answer() -> None:
+    """The spans were computed by a script (str.index of each sentence), not counted by hand; here each
+    must be exactly one claim as ragmon splits the answer, and `hallucinated` say whether there is one."""
+    examples = list(datasets.load([LABELLED_EXAMPLES]))
+    assert len(examples) == 11
+    for example in examples:
+        labels = example.extra["labels"]
+        claims = {(claim.start, claim.end) for claim in example_claims(example)}
+        spans = [(span["start"], span["end"]) for span in labels["spans"]]
+        assert all(span in claims for span in spans), example.id
+        assert labels["hallucinated"] == bool(spans), example.id
+
+
+# What the lexical judge decides on each claim of examples/labelled.jsonl, reasoned from its rules (a claim
+# is supported by one context holding >= 56% of its stemmed content terms and every number it states, and
+# not the opposite of one of its words without the word; function words such as "not", "are", "each" are no
+# terms). gold = the label, pred = the judge's verdict, x/y = the claim's terms found in the best context.
+# tb-01 "An annual membership costs 90 pounds."  gold ok; annual membership pound 3/4, and 90: ok      -> TN
+#       "Members ride free for the first 45 minutes of each trip."  gold ok; 6/6 and 45: ok           -> TN
+# tb-02 "A day pass costs 15 pounds."  gold UNS; casual 4/4 but states 12, not 15: UNS                 -> TP
+#       "It covers unlimited 30-minute rides within 24 hours."  gold ok; 5/5, 30 and 24: ok           -> TN
+# tb-03 "Riders are charged for damage reported before the ride."  gold UNS (the context says NOT
+#       charged); pred ok: 5/5, and "not" is a function word, so the negation goes unseen             -> FN
+#       "Report damage in the app before you start."  gold ok; 4/4: ok                                -> TN
+# tb-04 "E-bikes are available at 40 of the 120 docking stations."  gold ok; 5/5, 40 and 120: ok      -> TN
+#       "They can also be rented at the Riverside Cafe."  gold UNS; rent riverside cafe 0/3: UNS      -> TP
+# tb-05 "You need to be 16 or older to use the bikes."  gold ok (a paraphrase of "at least 16 years
+#       old"); pred UNS: need older use bike 0/4 ("older" does not stem to "old")                     -> FP
+#       "Younger children can ride only on a family account ..."  gold ok; 6/7: ok                    -> TN
+# tb-06 "Annual memberships are refundable after 14 days."  gold UNS; cancel 3/4 and 14, but it says
+#       "non-refundable" and never "refundable": the opposite rule, UNS                               -> TP
+#       "Cancelling within 14 days of purchase pays back the full price."  gold ok; 6/7 ("pays" is
+#       not "paid") and 14: ok                                                                        -> TN
+# tb-07 "Members pay 1 pound for each extra 15 minutes, and the first hour is free."  gold UNS (45
+#       minutes are free, not an hour): partly supported; pred ok, 7/8 with 1 and 15                  -> FN
+# tb-08 "A day pass costs 12 pounds, and e-bikes cost an extra 50 pence per ride."  gold ok (both facts
+#       were retrieved); pred UNS: casual lacks 50, ebikes lacks 12, and support stitched from two
+#       contexts is no support                                                                        -> FP
+# tb-09 "The documents do not say whether helmets are provided."  an abstention: no claim
+# tb-10 "The service operates around the clock, every day of the year."  gold ok; service day year
+#       3/5 = 0.6 >= 0.56: ok, just ("operates" and "clock" are not in the context)                   -> TN
+#       "Docking stations are cleared of snow by 7 am."  gold ok; 4/4 and 7: ok                       -> TN
+# tb-11 "Helmets are lent free at every docking station."  gold UNS; ebikes dock station 2/5: UNS     -> TP
+#       "Riders must wear a helmet on e-bikes."  gold UNS; ebikes e bike 2/5: UNS                     -> TP
+# Sentence: TP 5, FP 2, FN 2, TN 9 (18 claims, 7 labelled unsupported).
+# Response (any claim predicted unsupported vs `hallucinated`): TP tb-02 04 06 11, FP tb-05 08, FN tb-03 07,
+# TN tb-01 09 10 -> 4 / 2 / 2 / 3 (11 responses, 6 labelled hallucinated).
+# With --lexical-threshold 0.7 only tb-10's first claim (3/5 = 0.6) falls short (every other supported claim
+# holds >= 3/4 of its terms): one more false alarm, in a response labelled clean.
+EXAMPLE_COUNTS = {
+    0.56: ({"tp": 5, "fp": 2, "fn": 2, "tn": 9}, {"tp": 4, "fp": 2, "fn": 2, "tn": 3}),
+    0.7: ({"tp": 5, "fp": 3, "fn": 2, "tn": 8}, {"tp": 4, "fp": 3, "fn": 2, "tn": 2}),
+}
+
+
+@pytest.mark.parametrize("threshold", EXAMPLE_COUNTS)
+def test_calibrate_on_the_example_file_gives_the_counts_reasoned_above(ragmon_cmd: list[str], tmp_path: Path,
+                                                                      threshold: float) -> None:
+    out = tmp_path / "calibration.json"
+    run = subprocess.run([*ragmon_cmd, "calibrate", str(LABELLED_EXAMPLES), "--lexical-threshold",
+                          str(threshold), "--json", str(out)], capture_output=True, text=True, timeout=120,
+                         check=False)
+    assert run.returncode == 0, run.stderr
+    figures = json.loads(out.read_text())
+    assert (figures["examples"], figures["claims"], figures["labelled_unsupported"],
+            figures["hallucinated"]) == (11, 18, 7, 6)
+    (lexical,) = figures["judges"]
+    assert lexical["settings"] == {"threshold": threshold} and lexical["skipped"] == []
+    sentence, response = EXAMPLE_COUNTS[threshold]
+    assert {k: lexical["sentence"][k] for k in sentence} == sentence
+    assert {k: lexical["response"][k] for k in response} == response
+    assert "11 labelled examples: 18 claims, 7 labelled unsupported" in run.stdout

@@ -15,20 +15,28 @@ import os
 import stat
 import subprocess
 import sys
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 
 import prometheus_client
 import pytest
+from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter
+from opentelemetry.sdk.resources import Resource
+from opentelemetry.sdk.trace import ReadableSpan, TracerProvider
+from opentelemetry.sdk.trace.export import SimpleSpanProcessor
+from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
+from polling import wait_metrics
 
 from ragmon import datasets
 from ragmon.capture import ALL, CaptureWriter, encode, record, threshold
-from ragmon.cli import build_parser
+from ragmon.cli import build_parser, main
 from ragmon.errors import InputError
 from ragmon.exporter import Exporter
 from ragmon.model import Claim, ClaimVerdict, Context, Example, ExampleResult
-from ragmon.scrape import parse, total
+from ragmon.scrape import Samples, parse, total
 from ragmon.serve_config import ServeConfig
+from ragmon.service import Ports, Sidecar
 
 CAPTURED_AT = datetime(2025, 1, 2, 3, 4, 5, 678_000, tzinfo=UTC)
 TRACE_ID = "4bf92f3577b34da6a3ce929d0e0e4736"
@@ -204,8 +212,8 @@ async def test_a_line_longer_than_the_bound_and_a_backlog_are_dropped_and_counte
         capture.offer(plain(f"t{n}", 0.0), f"t{n}", "shop")
     await capture.close()
     assert ids(path) == ["t0", "t1"]
-    assert {o: captured(exporter, o) for o in ("written", "too_large", "backlog", "error")} == {
-        "written": 2, "too_large": 1, "backlog": 2, "error": 0}
+    assert {o: captured(exporter, o) for o in ("written", "duplicate", "too_large", "backlog", "error")} == {
+        "written": 2, "duplicate": 0, "too_large": 1, "backlog": 2, "error": 0}
 
 
 async def test_a_backlog_is_logged_once_per_batch_with_the_number_dropped(
@@ -248,9 +256,10 @@ soft, hard = resource.getrlimit(resource.RLIMIT_FSIZE)
 resource.setrlimit(resource.RLIMIT_FSIZE, (limit, hard))
 file = RotatingFile(path, 1 << 20)
 done, error = file.write(lines[:3])
-print(done, error.errno if error else None)
+print(len(done), error.errno if error else None)
 resource.setrlimit(resource.RLIMIT_FSIZE, (hard, hard))
-print(*file.write(lines[3:]))
+done, error = file.write(lines[3:])
+print(len(done), error)
 """
 
 
@@ -295,5 +304,255 @@ def test_capture_series_exist_at_zero_only_when_capture_is_on() -> None:
     on, off = Exporter(window=60, capture=True), Exporter(window=60)
     on.pipeline_label("shop")
     off.pipeline_label("shop")
-    assert outcomes(on) == {"written": 0, "too_large": 0, "backlog": 0, "error": 0}
+    assert outcomes(on) == {"written": 0, "duplicate": 0, "too_large": 0, "backlog": 0, "error": 0}
     assert outcomes(off) == {}
+
+
+# --- a trace is captured once, across restarts -------------------------------------------------------
+
+def line_size() -> int:
+    """Every plain tN line is as long (ids of one length)."""
+    return len(encode(record(plain("t1", 0.0), "t1", CAPTURED_AT, SETTINGS)))
+
+
+async def run_writer(path: Path, exporter: Exporter, offers: list[str], max_bytes: int = 1 << 20) -> None:
+    """One run of the sidecar's writer: start (reading what the files hold), offer, close."""
+    capture = writer(path, exporter, max_bytes=max_bytes)
+    await capture.start()
+    for trace_id in offers:
+        capture.offer(plain(trace_id, 0.0), trace_id, "shop")
+    await capture.close()
+
+
+async def test_a_restart_writes_no_trace_twice(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A restarted sidecar is sent again what it captured before (the exporter resends an unacknowledged
+    batch): FILE.1 and FILE must still hold each id once, so `ragmon replay` takes them."""
+    path, rotated = tmp_path / "worst.jsonl", tmp_path / "worst.jsonl.1"
+    bound = 2 * line_size() + line_size() // 2                         # two lines fit, a third does not
+    await run_writer(path, Exporter(window=60, capture=True), ["t1", "t2", "t3"], bound)
+    # t1 t2 | t3 arrives: rotate -> FILE.1 [t1 t2], FILE [t3].
+    second = Exporter(window=60, capture=True)
+    await run_writer(path, second, ["t1", "t3", "t4", "t4"], bound)
+    # t1 is in FILE.1 and t3 in FILE: duplicates; t4 is new (FILE [t3 t4]), and offered again in the same
+    # run it is a duplicate too. Written 1, duplicate 3.
+    assert ids(rotated) == ["t1", "t2"] and ids(path) == ["t3", "t4"]
+    assert (captured(second, "written"), captured(second, "duplicate")) == (1, 3)
+    capsys.readouterr()
+    assert main(["replay", str(rotated), str(path), "--quiet"]) == 0       # exit 2 on a duplicate id
+    assert capsys.readouterr().err == ""
+
+
+async def test_ids_are_forgotten_when_their_lines_leave_the_files(tmp_path: Path) -> None:
+    """Memory follows the disk bound: an id is remembered while its line is in FILE or FILE.1. A trace
+    whose line has gone (FILE.1 replaced, FILE taken away for review) is written again, without a twin."""
+    path = tmp_path / "worst.jsonl"
+    exporter = Exporter(window=60, capture=True)
+    capture = writer(path, exporter, max_bytes=2 * line_size() + line_size() // 2)
+    await capture.start()
+    for trace_id in ("t1", "t2", "t3", "t4", "t5"):
+        capture.offer(plain(trace_id, 0.0), trace_id, "shop")
+    await wait_written(exporter, 5)
+    # t1 t2 | t3 t4 | t5: FILE.1 [t3 t4] replaced [t1 t2], FILE [t5]. t1's line is gone: written again;
+    # t3's is in FILE.1: a duplicate.
+    for trace_id in ("t1", "t3"):
+        capture.offer(plain(trace_id, 0.0), trace_id, "shop")
+    await wait_written(exporter, 6)
+    path.rename(tmp_path / "review.jsonl")                              # FILE [t5 t1] taken away
+    # The writer learns that FILE was taken away when it next writes (one stat per batch): t6 first.
+    capture.offer(plain("t6", 0.0), "t6", "shop")
+    await wait_written(exporter, 7)
+    for trace_id in ("t5", "t4"):                                       # t5 went with FILE; t4 in FILE.1
+        capture.offer(plain(trace_id, 0.0), trace_id, "shop")
+    await capture.close()
+    assert ids(tmp_path / "review.jsonl") == ["t5", "t1"] and ids(path) == ["t6", "t5"]
+    assert ids(tmp_path / "worst.jsonl.1") == ["t3", "t4"]
+    assert (captured(exporter, "written"), captured(exporter, "duplicate")) == (8, 2)
+
+
+async def wait_written(exporter: Exporter, count: int) -> None:
+    for _ in range(500):                                        # poll with a deadline of 5 s
+        if captured(exporter, "written") >= count:
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError(f"{count} lines were not written within 5 s")
+
+
+@pytest.mark.parametrize("kept", [40, 3])                 # bytes of t3's line that reached the disk
+async def test_a_line_of_ours_cut_short_is_cut_off_at_start(tmp_path: Path, caplog: pytest.LogCaptureFixture,
+                                                           kept: int) -> None:
+    """The process was killed in the middle of a line (an OOM kill between two write calls): the torn
+    line would glue itself to the next one written, and neither would load. 3 bytes (`{"i`) are cut
+    inside the beginning every line of ours has."""
+    path = tmp_path / "worst.jsonl"
+    lines = [encode(record(plain(t, 0.0), t, CAPTURED_AT, SETTINGS)) for t in ("t1", "t2", "t3")]
+    path.write_bytes(lines[0] + lines[1] + lines[2][:kept])
+    exporter = Exporter(window=60, capture=True)
+    with caplog.at_level(logging.WARNING, logger="ragmon.capture"):
+        await run_writer(path, exporter, ["t2", "t3"])
+    # t2's line is whole: a duplicate. t3's was cut off, so t3 is written anew.
+    assert ids(path) == ["t1", "t2", "t3"]
+    assert (captured(exporter, "written"), captured(exporter, "duplicate")) == (1, 1)
+    assert [(r.getMessage(), r.__dict__["line"], r.__dict__["bytes"]) for r in caplog.records] == [
+        ("capture file ended in a line cut short (a run stopped mid-write); the line is cut off", 3, kept)]
+
+
+async def test_lines_that_are_not_ours_are_kept_named_and_do_not_stop_the_start(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """FILE was edited by a reviewer, or is some other file: the sidecar starts all the same, keeps every
+    byte, remembers each id it can read, and says which lines hold none."""
+    path = tmp_path / "worst.jsonl"
+    # r3's id is read as replay reads ids (a whole number is its decimal text), though replay would refuse
+    # the line for its contexts.
+    bad_field = json.dumps({"id": 3, "question": "q?", "contexts": 5})
+    unterminated = json.dumps({"id": "r5", "question": "q?", "answer": "a."})   # an editor's last line
+    before = "\n".join([json.dumps({"id": "r1", "question": "q?"}), "not JSON at all", bad_field,
+                        json.dumps({"question": "no id"}), "x" * 5000, unterminated]).encode()
+    path.write_bytes(before)
+    exporter = Exporter(window=60, capture=True)
+    with caplog.at_level(logging.WARNING, logger="ragmon.capture"):
+        # Lines of ours are at most --capture-max-bytes: line 5 (5,000 bytes) is read past in pieces.
+        await run_writer(path, exporter, ["r1", "3", "r5", "t1"], max_bytes=4000)
+    # r1, 3 and r5 are held: 3 duplicates; t1 written.
+    assert (captured(exporter, "written"), captured(exporter, "duplicate")) == (1, 3)
+    # Kept byte for byte, the last line given its newline; FILE (over 5,000 bytes) was past the bound,
+    # so t1's line rotated it to FILE.1 and began a new FILE.
+    assert (tmp_path / "worst.jsonl.1").read_bytes() == before + b"\n"
+    assert ids(path) == ["t1"]
+    # Lines 2 (no JSON), 4 (no id) and 5 (too long to be ours) hold no id.
+    assert [(r.__dict__["path"], r.__dict__["count"], r.__dict__["first_line"]) for r in caplog.records] == [
+        (str(path), 3, 2)]
+    assert caplog.records[0].getMessage() == ("capture file holds lines that are no record with an id "
+                                              "(`ragmon replay` refuses them); they are kept as they are")
+
+
+async def test_a_last_line_without_its_newline_gets_one_before_ours(tmp_path: Path) -> None:
+    """A reviewer's editor saved FILE without a final newline: the first line written must not be glued
+    to the reviewer's last record."""
+    path = tmp_path / "worst.jsonl"
+    path.write_text(json.dumps({"id": "r1", "question": "q?", "answer": "a."}))
+    exporter = Exporter(window=60, capture=True)
+    await run_writer(path, exporter, ["r1", "t1"])
+    assert ids(path) == ["r1", "t1"] and captured(exporter, "duplicate") == 1
+
+
+async def test_a_rotated_file_is_read_as_found(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """FILE.1 is only read, never mended: its torn last line (an older ragmon's) is named as a line
+    without an id."""
+    path, rotated = tmp_path / "worst.jsonl", tmp_path / "worst.jsonl.1"
+    lines = [encode(record(plain(t, 0.0), t, CAPTURED_AT, SETTINGS)) for t in ("t1", "t2")]
+    rotated.write_bytes(lines[0] + lines[1][:30])
+    exporter = Exporter(window=60, capture=True)
+    with caplog.at_level(logging.WARNING, logger="ragmon.capture"):
+        await run_writer(path, exporter, ["t1", "t2"])
+    assert rotated.read_bytes() == lines[0] + lines[1][:30]
+    assert ids(path) == ["t2"] and captured(exporter, "duplicate") == 1
+    assert [(r.__dict__["path"], r.__dict__["count"], r.__dict__["first_line"]) for r in caplog.records] == [
+        (str(rotated), 1, 2)]
+
+
+async def test_a_capture_file_that_cannot_be_read_is_a_clear_error(tmp_path: Path) -> None:
+    rotated = tmp_path / "worst.jsonl.1"
+    rotated.mkdir()
+    with pytest.raises(InputError, match=rf"^{rotated}: cannot read the capture file: Is a directory"):
+        await writer(tmp_path / "worst.jsonl", Exporter(window=60)).start()
+
+
+# --- the same, through the sidecar -----------------------------------------------------------------------
+
+def rag_span() -> ReadableSpan:
+    """A RAG trace of one span in ragmon's own convention, as the SDK produces it. The answer's one claim
+    shares no content word with the document, so groundedness is 0 (< the default --capture-below)."""
+    memory = InMemorySpanExporter()
+    provider = TracerProvider(resource=Resource.create({"service.name": "shop"}))
+    provider.add_span_processor(SimpleSpanProcessor(memory))
+    contexts = json.dumps([{"id": "kb-1", "text": "Returns are accepted within 30 days."}])
+    with provider.get_tracer("test").start_as_current_span("rag", attributes={
+            "ragmon.question": "How long is the warranty?", "ragmon.contexts": contexts,
+            "ragmon.answer": "Moon cheese glows purple."}):
+        pass
+    provider.shutdown()
+    (span,) = memory.get_finished_spans()
+    return span
+
+
+def health_spans(count: int) -> list[ReadableSpan]:
+    """Traces that are not RAG: decided all the same, each pushing older decisions out of the assembler."""
+    memory = InMemorySpanExporter()
+    provider = TracerProvider(resource=Resource.create({"service.name": "shop"}))
+    provider.add_span_processor(SimpleSpanProcessor(memory))
+    for _ in range(count):
+        with provider.get_tracer("test").start_as_current_span("GET /health"):
+            pass
+    provider.shutdown()
+    return list(memory.get_finished_spans())
+
+
+def sidecar(capture: Path, max_traces: int = 20_000) -> Sidecar:
+    return Sidecar(ServeConfig(http_listen=("127.0.0.1", 0), grpc_listen=None,
+                               metrics_listen=("127.0.0.1", 0), quiet=0.05, decision_wait=5.0,
+                               max_traces=max_traces, workers=1, capture=capture))
+
+
+async def send(ports: Ports, spans: list[ReadableSpan]) -> None:
+    """The SDK's own OTLP/HTTP exporter, off the event loop the sidecar runs on."""
+    exporter = OTLPSpanExporter(endpoint=f"http://127.0.0.1:{ports.http}/v1/traces", timeout=10)
+    try:
+        assert (await asyncio.to_thread(exporter.export, spans)).name == "SUCCESS"
+    finally:
+        exporter.shutdown()
+
+
+def decided(count: int) -> Callable[[Samples], bool]:
+    return lambda s: total(s, "ragmon_traces_total") == count
+
+
+
+async def test_a_batch_resent_to_a_restarted_sidecar_is_not_captured_twice(tmp_path: Path) -> None:
+    path = tmp_path / "worst.jsonl"
+    spans = [rag_span()]
+    first = sidecar(path)
+    ports = await first.start()
+    try:
+        await send(ports, spans)
+        assert ports.metrics is not None
+        await wait_metrics(ports.metrics, lambda s: total(s, "ragmon_captured_total", outcome="written") == 1)
+    finally:
+        await first.stop()
+    second = sidecar(path)                                   # the restart: a new process, the same file
+    ports = await second.start()
+    try:
+        await send(ports, spans)                             # the exporter never got its acknowledgement
+        assert ports.metrics is not None
+        samples = await wait_metrics(ports.metrics, lambda s: total(s, "ragmon_captured_total") == 1)
+    finally:
+        await second.stop()
+    assert total(samples, "ragmon_traces_total", outcome="scored") == 1   # scored again, not written
+    assert total(samples, "ragmon_captured_total", pipeline="shop", outcome="duplicate") == 1
+    assert ids(path) == [format(spans[0].context.trace_id, "032x")]
+
+
+async def test_spans_resent_after_the_decision_was_forgotten_are_not_captured_twice(tmp_path: Path) -> None:
+    """Within one run: the assembler remembers the last 4 x --max-traces decisions, so late spans are
+    refused as `late`; after that many other traces the same spans make a new trace, decided and scored
+    again (a Collector retrying a batch for minutes at a high trace rate)."""
+    path = tmp_path / "worst.jsonl"
+    spans = [rag_span()]
+    service = sidecar(path, max_traces=1)                    # remembers 4 decisions
+    ports = await service.start()
+    assert ports.metrics is not None
+    try:
+        await send(ports, spans)
+        await wait_metrics(ports.metrics, decided(1))
+        for n, span in enumerate(health_spans(4), start=2):  # one at a time: a 1-trace buffer is full at 1
+            await send(ports, [span])
+            await wait_metrics(ports.metrics, decided(n))
+        await send(ports, spans)
+        samples = await wait_metrics(ports.metrics, lambda s: total(s, "ragmon_captured_total") == 2)
+    finally:
+        await service.stop()
+    # The trace was decided and scored twice (5 decisions past the first are 6 in all).
+    assert total(samples, "ragmon_traces_total") == 6
+    assert total(samples, "ragmon_traces_total", outcome="scored") == 2
+    assert {o: total(samples, "ragmon_captured_total", outcome=o) for o in ("written", "duplicate")} == {
+        "written": 1, "duplicate": 1}
+    assert ids(path) == [format(spans[0].context.trace_id, "032x")]
