@@ -18,6 +18,7 @@ from prometheus_client.core import GaugeMetricFamily, Metric
 
 from ragmon import __version__
 from ragmon.model import METRIC_NAMES, ExampleResult
+from ragmon.otlp.misdirected import SIGNALS
 
 TRANSPORTS = ("http", "grpc")
 OUTCOMES = ("scored", "not_sampled", "not_rag", "evicted", "error")
@@ -167,6 +168,9 @@ class Exporter:
                                  ["transport"], registry=r)
         self._rejected = Counter("ragmon_spans_rejected", "Spans dropped or refused, by reason",
                                  ["reason"], registry=r)
+        self._misdirected = Counter("ragmon_misdirected_requests",
+                                    "OTLP requests for another signal or path, which ragmon does not receive",
+                                    ["transport", "signal"], registry=r)
         self._traces = Counter("ragmon_traces", "Decided traces, each counted once under one outcome",
                                ["pipeline", "outcome"], registry=r)
         self._claims = Counter("ragmon_claims", "Judged claims by verdict",
@@ -193,6 +197,8 @@ class Exporter:
         r.register(self.window)
         for transport in TRANSPORTS:
             self._received.labels(transport)
+            for signal in SIGNALS:
+                self._misdirected.labels(transport, signal)
         for reason in REJECT_REASONS:
             self._rejected.labels(reason)
         for judge in self._judges:
@@ -240,6 +246,9 @@ class Exporter:
 
     def spans_rejected(self, reason: str, count: int) -> None:
         self._rejected.labels(reason).inc(count)
+
+    def requests_misdirected(self, transport: str, signal: str) -> None:
+        self._misdirected.labels(transport, signal).inc()
 
     def trace_outcome(self, pipeline: str, outcome: str) -> None:
         self._traces.labels(pipeline, outcome).inc()

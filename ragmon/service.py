@@ -276,6 +276,9 @@ class Sidecar:
     def reject(self, count: int, reason: str) -> None:
         self.exporter.spans_rejected(reason, count)
 
+    def misdirected(self, transport: str, signal: str) -> None:
+        self.exporter.requests_misdirected(transport, signal)
+
     # --- decisions ----------------------------------------------------------------------------------
 
     async def _decide_loop(self) -> None:

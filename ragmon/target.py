@@ -390,6 +390,9 @@ def _join(golden: Sequence[Example], trace_ids: dict[str, str], sink: TraceSink,
     if problems:
         refused = "".join(f"; the receiver refused {count} span(s): {reason}"
                           for reason, count in sink.rejected.items())
+        if sink.wrong_path:
+            refused += (f"; the receiver got {sink.wrong_path} request(s) at a path that is not /v1/traces "
+                        "(OTEL_EXPORTER_OTLP_TRACES_ENDPOINT is used as given: end it in /v1/traces)")
         raise RagmonError(f"{len(problems)} of {len(golden)} answers cannot be scored from their traces (is "
                           "the target exporting OTLP/HTTP to the receiver and propagating traceparent?): "
                           f"{_by_reason(problems)}{refused}")
@@ -415,6 +418,8 @@ class TraceSink:
         self.assembler = Assembler(quiet=quiet, decision_wait=decision_wait, max_traces=max_traces)
         self.decided: dict[str, Trace] = {}
         self.rejected: Counter[str] = Counter()
+        self.wrong_path = 0
+        """Requests at no OTLP path, most likely the target's spans (its other signals are no concern)."""
         self._changed = asyncio.Event()
 
     def offer(self, spans: Sequence[Span], transport: str) -> bool:
@@ -434,6 +439,9 @@ class TraceSink:
 
     def reject(self, count: int, reason: str) -> None:
         self.rejected[reason] += count
+
+    def misdirected(self, transport: str, signal: str) -> None:
+        self.wrong_path += signal == "other"
 
     def replace(self, trace_id: str) -> str:
         """A new trace id to wait for in place of `trace_id`, whose spans (a failed attempt's) are from

@@ -239,9 +239,9 @@ async def serving(handler: Handler, *routes: web.RouteDef) -> AsyncIterator[str]
 
 
 @contextmanager
-def sdk_tracer(receiver_port: int) -> Iterator[Tracer]:
+def sdk_tracer(receiver_port: int, path: str = "/v1/traces") -> Iterator[Tracer]:
     """The candidate's tracing: the OTel SDK's own OTLP/HTTP exporter, sending to ragmon's receiver."""
-    exporter = OTLPSpanExporter(endpoint=f"http://127.0.0.1:{receiver_port}/v1/traces", timeout=5)
+    exporter = OTLPSpanExporter(endpoint=f"http://127.0.0.1:{receiver_port}{path}", timeout=5)
     provider = TracerProvider(resource=Resource.create({"service.name": "candidate"}))
     provider.add_span_processor(BatchSpanProcessor(exporter, schedule_delay_millis=50))
     try:
@@ -375,6 +375,26 @@ async def test_traces_that_are_not_rag_are_one_reason_naming_every_example() -> 
         "3 of 3 answers cannot be scored from their traces (is the target exporting OTLP/HTTP to the "
         "receiver and propagating traceparent?): its trace has no retrieval or generation span (not RAG): "
         "a, b, c")
+
+
+async def test_spans_exported_to_the_wrong_path_are_named_as_such() -> None:
+    golden = [Example(id="a", question="question a")]
+    receiver = free_port()
+    # The common mistake: OTEL_EXPORTER_OTLP_TRACES_ENDPOINT set to the bare host:port, which the SDK
+    # uses as given, so it posts to "/".
+    with sdk_tracer(receiver, path="") as tracer:
+        async def ask(request: web.Request) -> web.Response:
+            with tracer.start_as_current_span("POST /ask", context=propagate.extract(request.headers),
+                                              kind=SpanKind.SERVER):
+                return web.json_response({"answer": "yes"})
+
+        async with serving(ask) as url:
+            with pytest.raises(RagmonError) as raised:
+                await asyncio.to_thread(collect, golden, live_target(url, receiver, trace_wait=1.0), log=None)
+    # One question, one trace of one span, exported in one batch: one request at "/".
+    assert str(raised.value).endswith(
+        "no span of its trace arrived within --trace-wait 1s: a; the receiver got 1 request(s) at a path "
+        "that is not /v1/traces (OTEL_EXPORTER_OTLP_TRACES_ENDPOINT is used as given: end it in /v1/traces)")
 
 
 async def test_a_trace_that_breaks_its_convention_the_same_way_is_one_reason_too() -> None:

@@ -38,6 +38,7 @@ from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import (
 from ragmon.errors import RagmonError
 from ragmon.otlp.auth import bearer_ok
 from ragmon.otlp.decode import DecodeError, decode_off_loop, decode_protobuf
+from ragmon.otlp.misdirected import advice, grpc_signal
 from ragmon.otlp.refusals import RefusalLog, grpc_peer_host
 from ragmon.otlp.sink import SpanSink
 
@@ -94,6 +95,18 @@ class _TraceService:
         self._log(context, metadata, reason, code, message)
         await context.abort(code, message, trailing_metadata=trailing_metadata)
 
+    async def misdirected(self, method: str, context: grpc.aio.ServicerContext) -> None:
+        """Any method but ours (registered after it, so only what it leaves): count, log, UNIMPLEMENTED
+        with where traces go, as gRPC's own answer would be, but for the message."""
+        signal = grpc_signal(method)
+        message = advice(signal, method, f"/{_SERVICE}/Export")
+        self._sink.misdirected("grpc", signal)
+        user_agent = dict(context.invocation_metadata() or ()).get("user-agent")
+        self._refusals.misdirected(signal, grpc.StatusCode.UNIMPLEMENTED.name, transport="grpc",
+                                   peer=grpc_peer_host(context.peer()),
+                                   user_agent=None if user_agent is None else str(user_agent), detail=message)
+        await context.abort(grpc.StatusCode.UNIMPLEMENTED, message)
+
     def _log(self, context: grpc.aio.ServicerContext, metadata: Mapping[str, str | bytes], reason: str,
              code: grpc.StatusCode, message: str, in_part: bool = False) -> None:
         user_agent = metadata.get("user-agent")
@@ -102,16 +115,32 @@ class _TraceService:
                                in_part=in_part)
 
 
+class _Elsewhere(grpc.GenericRpcHandler):
+    """Takes every method the handlers before it did not, for `_TraceService.misdirected`."""
+
+    def __init__(self, service: _TraceService) -> None:
+        self._service = service
+
+    def service(self, handler_call_details: grpc.HandlerCallDetails) -> grpc.RpcMethodHandler:
+        method = str(handler_call_details.method)
+
+        async def answer(_request: bytes, context: grpc.aio.ServicerContext) -> None:
+            await self._service.misdirected(method, context)
+
+        return grpc.unary_unary_rpc_method_handler(answer)
+
+
 async def start_grpc_server(address: tuple[str, int], sink: SpanSink, *, max_body: int,
                             token: str | None) -> tuple[grpc.aio.Server, int]:
     """Start serving; returns the server (stop it with `await server.stop(grace)`) and the bound port."""
     host, port = address
     target = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
     server = grpc.aio.server(options=[("grpc.max_receive_message_length", receive_cap(max_body))])
+    service = _TraceService(sink, token, max_body)
     export = grpc.unary_unary_rpc_method_handler(  # no request_deserializer: `export` gets the bytes
-        _TraceService(sink, token, max_body).export,
-        response_serializer=ExportTraceServiceResponse.SerializeToString)
-    server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(_SERVICE, {"Export": export}),))
+        service.export, response_serializer=ExportTraceServiceResponse.SerializeToString)
+    server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(_SERVICE, {"Export": export}),
+                                     _Elsewhere(service)))
     try:
         bound = server.add_insecure_port(target)
     except RuntimeError as exc:

@@ -19,6 +19,7 @@ import json
 import zlib
 
 from aiohttp import web
+from aiohttp.typedefs import Handler
 from google.rpc.status_pb2 import Status
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import (
     ExportTracePartialSuccess,
@@ -27,6 +28,7 @@ from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import (
 
 from ragmon.otlp.auth import bearer_ok
 from ragmon.otlp.decode import DecodedBatch, DecodeError, decode_json, decode_off_loop, decode_protobuf
+from ragmon.otlp.misdirected import TRACES_PATH, advice, http_signal
 from ragmon.otlp.refusals import RefusalLog
 from ragmon.otlp.sink import SpanSink
 
@@ -34,7 +36,7 @@ PROTOBUF = "application/x-protobuf"
 JSON = "application/json"
 _ENCODINGS = frozenset({"", "identity", "gzip", "deflate"})
 # google.rpc.Code for each HTTP status we answer with.
-_RPC_CODE = {400: 3, 401: 16, 413: 8, 415: 3, 503: 14}
+_RPC_CODE = {400: 3, 401: 16, 404: 12, 413: 8, 415: 3, 503: 14}
 
 
 class _TooLarge(Exception):
@@ -72,6 +74,8 @@ class _Inflater:
 
 def add_otlp_routes(app: web.Application, sink: SpanSink, *, max_body: int, token: str | None) -> None:
     """Serve `POST /v1/traces` on `app`; `max_body` bounds the body on the wire and after decompression.
+    A POST anywhere else is an export ragmon does not receive: counted, logged and answered 404 with
+    where traces go (ragmon.otlp.misdirected); other methods get aiohttp's own 404 or 405.
 
     Serve `app` with `web.AppRunner(app, auto_decompress=False)` (see the module docstring).
     """
@@ -125,7 +129,22 @@ def add_otlp_routes(app: web.Application, sink: SpanSink, *, max_body: int, toke
             log("invalid", 200, batch.rejection_message(), in_part=True)
         return _success(batch, as_json)
 
-    app.router.add_post("/v1/traces", receive)
+    @web.middleware
+    async def not_here(request: web.Request, handler: Handler) -> web.StreamResponse:
+        try:
+            return await handler(request)
+        except web.HTTPNotFound:
+            if request.method != "POST":
+                raise
+        signal = http_signal(request.path)
+        message = advice(signal, request.path, f"POST {TRACES_PATH}")
+        sink.misdirected("http", signal)
+        refusals.misdirected(signal, "404", transport="http", peer=request.remote or "unknown",
+                             user_agent=request.headers.get("User-Agent"), detail=message)
+        return _failure(404, message, request.content_type != PROTOBUF)
+
+    app.router.add_post(TRACES_PATH, receive)
+    app.middlewares.append(not_here)
 
 
 async def _read_body(request: web.Request, max_body: int, encoding: str) -> bytes:

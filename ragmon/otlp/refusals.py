@@ -23,7 +23,8 @@ log = logging.getLogger("ragmon.otlp")
 
 
 class RefusalLog:
-    """Rate-limited logging of refused requests: a `LineLimit` keyed by (reason, peer)."""
+    """Rate-limited logging of refused and misdirected requests: a `LineLimit` keyed by what went wrong and
+    the peer."""
 
     def __init__(self, logger: logging.Logger = log, *, window: float = WINDOW_SECONDS,
                  max_keys: int = MAX_KEYS, clock: Callable[[], float] = time.monotonic) -> None:
@@ -36,15 +37,30 @@ class RefusalLog:
         label, `status` the HTTP status or gRPC code name, `detail` the message the client got. `in_part`:
         the request was taken but for the spans `detail` names (a partial success, which the SDK's
         exporters do not read, so this line is all that names the sender)."""
-        suppressed = self._limit.admit((reason, peer))
+        self._write((reason, peer), logging.INFO if reason == "backpressure" else logging.WARNING,
+                    "OTLP request refused in part" if in_part else "OTLP request refused",
+                    {"reason": reason, "status": status, "transport": transport, "peer": peer},
+                    user_agent, detail)
+
+    def misdirected(self, signal: str, status: str, *, transport: str, peer: str, user_agent: str | None,
+                    detail: str) -> None:
+        """Log a request for what ragmon does not receive (ragmon.otlp.misdirected), once per (signal,
+        peer) per window: a warning when it is no OTLP signal's (a trace exporter's wrong path, whose
+        spans are all lost), else info (the app's own exporter reports its loss)."""
+        self._write(("misdirected", signal, peer), logging.WARNING if signal == "other" else logging.INFO,
+                    "OTLP request for something ragmon does not receive",
+                    {"signal": signal, "status": status, "transport": transport, "peer": peer},
+                    user_agent, detail)
+
+    def _write(self, key: tuple[str, ...], level: int, message: str, fields: dict[str, str],
+               user_agent: str | None, detail: str) -> None:
+        """One line unless `key` had one within the window; the sender's own words clipped."""
+        suppressed = self._limit.admit(key)
         if suppressed is None:
             return
-        message = more_like_it("OTLP request refused in part" if in_part else "OTLP request refused",
-                               suppressed)
-        self._logger.log(logging.INFO if reason == "backpressure" else logging.WARNING, message, extra={
-            "reason": reason, "status": status, "transport": transport, "peer": peer,
-            "user_agent": None if user_agent is None else clip(user_agent), "suppressed": suppressed,
-            "detail": clip(detail)})
+        self._logger.log(level, more_like_it(message, suppressed), extra={
+            **fields, "user_agent": None if user_agent is None else clip(user_agent),
+            "suppressed": suppressed, "detail": clip(detail)})
 
 
 def grpc_peer_host(peer: str) -> str:

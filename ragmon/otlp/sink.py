@@ -22,3 +22,8 @@ class SpanSink(Protocol):
         (decode_error, too_large, unauthorized), count is 1: the request carried at least one span, and
         a zero would hide the refusal from a rate() alert."""
         ...
+
+    def misdirected(self, transport: str, signal: str) -> None:
+        """Count a request for what ragmon does not receive: another signal, or no OTLP path at all
+        (ragmon.otlp.misdirected), answered HTTP 404 or gRPC UNIMPLEMENTED."""
+        ...

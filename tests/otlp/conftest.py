@@ -9,6 +9,10 @@ from typing import Any
 
 import pytest
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
+from opentelemetry.sdk._logs import LoggerProvider
+from opentelemetry.sdk._logs.export import LogRecordExporter, SimpleLogRecordProcessor
+from opentelemetry.sdk.metrics import MeterProvider
+from opentelemetry.sdk.metrics.export import MetricExporter, PeriodicExportingMetricReader
 from opentelemetry.sdk.resources import Resource
 from opentelemetry.sdk.trace import ReadableSpan, TracerProvider
 from opentelemetry.sdk.trace.export import SimpleSpanProcessor, SpanExporter
@@ -43,6 +47,24 @@ def record_rag_trace(exporter: SpanExporter) -> None:
     provider.shutdown()
 
 
+def record_a_metric_and_a_log(metrics: MetricExporter, logs: LogRecordExporter) -> None:
+    """What an app that points one shared OTEL_EXPORTER_OTLP_ENDPOINT at ragmon sends besides its spans:
+    one export of its metrics, one of its logs."""
+    meters = MeterProvider(resource=RESOURCE, metric_readers=[
+        PeriodicExportingMetricReader(metrics, export_interval_millis=60_000)])
+    meters.get_meter("ragmon.tests").create_counter("requests").add(1)
+    meters.shutdown()  # the reader's last collection: one export
+    loggers = LoggerProvider(resource=RESOURCE)
+    loggers.add_log_record_processor(SimpleLogRecordProcessor(logs))
+    loggers.get_logger("ragmon.tests").emit(body="answered", severity_text="INFO")
+    loggers.shutdown()
+
+
+@pytest.fixture
+def emit_a_metric_and_a_log() -> Callable[[MetricExporter, LogRecordExporter], None]:
+    return record_a_metric_and_a_log
+
+
 @pytest.fixture
 def sdk_spans() -> Sequence[ReadableSpan]:
     """The finished SDK spans of one RAG trace (children first, as the SDK ends them)."""
@@ -66,6 +88,7 @@ class RecordingSink:
     def __init__(self) -> None:
         self.offers: list[tuple[tuple[Span, ...], str]] = []
         self.rejects: list[tuple[int, str]] = []
+        self.misdirections: list[tuple[str, str]] = []
         self.refusals = 0  # refuse this many offers, then accept (-1: refuse every offer)
 
     def offer(self, spans: Sequence[Span], transport: str) -> bool:
@@ -77,6 +100,9 @@ class RecordingSink:
 
     def reject(self, count: int, reason: str) -> None:
         self.rejects.append((count, reason))
+
+    def misdirected(self, transport: str, signal: str) -> None:
+        self.misdirections.append((transport, signal))
 
     @property
     def spans(self) -> list[Span]:

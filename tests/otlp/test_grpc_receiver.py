@@ -12,6 +12,8 @@ import grpc
 import pytest
 from google.rpc.error_details_pb2 import RetryInfo
 from opentelemetry.exporter.otlp.proto.common.trace_encoder import encode_spans
+from opentelemetry.exporter.otlp.proto.grpc._log_exporter import OTLPLogExporter
+from opentelemetry.exporter.otlp.proto.grpc.metric_exporter import OTLPMetricExporter
 from opentelemetry.exporter.otlp.proto.grpc.trace_exporter import OTLPSpanExporter
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import (
     ExportTraceServiceRequest,
@@ -298,3 +300,38 @@ async def test_a_partly_invalid_request_is_logged_with_what_the_client_was_told(
         logging.WARNING, "invalid", "OK", "grpc")
     assert (record.peer, record.suppressed) == ("127.0.0.1", 0)
     assert record.detail == responses[0].partial_success.error_message
+
+
+async def test_an_app_sharing_its_endpoint_is_told_ragmon_takes_traces_only(serve, sink, refusal_records,
+                                                                            emit_a_metric_and_a_log):
+    # OTEL_EXPORTER_OTLP_PROTOCOL=grpc with one shared endpoint: metrics and logs reach ragmon's port too.
+    target = await serve()
+    await asyncio.to_thread(emit_a_metric_and_a_log, OTLPMetricExporter(endpoint=target, insecure=True),
+                            OTLPLogExporter(endpoint=target, insecure=True))
+    # UNIMPLEMENTED is final for the SDK: one call each.
+    assert sink.misdirections == [("grpc", "metrics"), ("grpc", "logs")]
+    assert sink.offers == [] and sink.rejects == []
+    metrics, logs = refusal_records()
+    assert (metrics.levelno, metrics.signal, metrics.status, metrics.peer) == (
+        logging.INFO, "metrics", "UNIMPLEMENTED", "127.0.0.1")
+    assert metrics.detail == ("ragmon receives traces only (at /opentelemetry.proto.collector.trace.v1."
+                              "TraceService/Export), not metrics: point OTEL_EXPORTER_OTLP_METRICS_ENDPOINT "
+                              "elsewhere, or set OTEL_METRICS_EXPORTER=none")
+    assert logs.signal == "logs"
+
+
+async def test_a_method_that_is_no_otlp_export_is_unimplemented_saying_where_traces_go(serve, sink, sdk_spans,
+                                                                                       refusal_records):
+    target = await serve()
+    async with grpc.aio.insecure_channel(target) as channel:
+        with pytest.raises(grpc.aio.AioRpcError) as error:
+            await channel.unary_unary("/grpc.health.v1.Health/Check")(b"")
+    assert error.value.code() is grpc.StatusCode.UNIMPLEMENTED
+    assert error.value.details() == (
+        "nothing is received at /grpc.health.v1.Health/Check: ragmon receives OTLP traces at "
+        "/opentelemetry.proto.collector.trace.v1.TraceService/Export")
+    [record] = refusal_records()
+    assert (record.levelno, record.signal, record.transport) == (logging.WARNING, "other", "grpc")
+    # The catch-all comes after the trace service: traces still arrive.
+    assert await call(target, encode_spans(sdk_spans)) == ExportTraceServiceResponse()
+    assert sink.misdirections == [("grpc", "other")] and len(sink.spans) == 3

@@ -17,6 +17,8 @@ from aiohttp import web
 from google.rpc.status_pb2 import Status
 from opentelemetry.exporter.otlp.proto.common.trace_encoder import encode_spans
 from opentelemetry.exporter.otlp.proto.http import Compression
+from opentelemetry.exporter.otlp.proto.http._log_exporter import OTLPLogExporter
+from opentelemetry.exporter.otlp.proto.http.metric_exporter import OTLPMetricExporter
 from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceResponse
 from opentelemetry.sdk.trace.export import SpanExportResult
@@ -355,3 +357,56 @@ async def test_a_partly_invalid_request_is_logged_with_what_the_client_was_told(
         logging.WARNING, "invalid", "200", "http")
     assert (record.peer, record.user_agent, record.suppressed) == ("127.0.0.1", "billing-collector/0.99", 0)
     assert record.detail == partial.error_message  # what the client was told
+
+
+async def test_an_app_sharing_its_endpoint_is_told_ragmon_takes_traces_only(serve, sink, refusal_records,
+                                                                            emit_a_metric_and_a_log):
+    # OTEL_EXPORTER_OTLP_ENDPOINT=http://ragmon:4318 sends metrics to /v1/metrics and logs to /v1/logs.
+    base = (await serve()).removesuffix("/v1/traces")
+    await asyncio.to_thread(emit_a_metric_and_a_log, OTLPMetricExporter(endpoint=f"{base}/v1/metrics"),
+                            OTLPLogExporter(endpoint=f"{base}/v1/logs"))
+    # 404 is final for the SDK: one request each, counted apart from span refusals.
+    assert sink.misdirections == [("http", "metrics"), ("http", "logs")]
+    assert sink.offers == [] and sink.rejects == []
+    metrics, logs = refusal_records()
+    assert metrics.getMessage() == logs.getMessage() == "OTLP request for something ragmon does not receive"
+    assert metrics.levelno == logs.levelno == logging.INFO  # the app's exporter logs its own loss
+    assert (metrics.signal, metrics.status, metrics.transport, metrics.peer) == ("metrics", "404", "http",
+                                                                                 "127.0.0.1")
+    assert metrics.user_agent.startswith("OTel-OTLP-Exporter-Python/")
+    assert metrics.detail == (
+        "ragmon receives traces only (at POST /v1/traces), not metrics: point "
+        "OTEL_EXPORTER_OTLP_METRICS_ENDPOINT elsewhere, or set OTEL_METRICS_EXPORTER=none")
+    assert logs.detail == ("ragmon receives traces only (at POST /v1/traces), not logs: point "
+                           "OTEL_EXPORTER_OTLP_LOGS_ENDPOINT elsewhere, or set OTEL_LOGS_EXPORTER=none")
+
+
+async def test_a_trace_exporter_at_the_wrong_path_is_told_the_right_one(serve, sink, sdk_spans,
+                                                                        refusal_records):
+    # OTEL_EXPORTER_OTLP_TRACES_ENDPOINT=http://ragmon:4318 is used as given: the SDK posts to "/".
+    base = (await serve()).removesuffix("/v1/traces")
+    result = await asyncio.to_thread(OTLPSpanExporter(endpoint=base).export, sdk_spans)
+    assert result is SpanExportResult.FAILURE
+    status, _, body = await post(f"{base}/v1/trace", b"{}", JSON)
+    told = ("ragmon receives OTLP traces at POST /v1/traces (an endpoint set in "
+            "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT is used as given, so it must end in /v1/traces)")
+    assert (status, json.loads(body)) == (404, {"code": 12,
+                                                "message": f"nothing is received at /v1/trace: {told}"})
+    status, _, body = await post(f"{base}/otlp/v1/logs", b"", PROTOBUF)  # under a proxy's prefix: still logs
+    assert (status, status_of(body).code) == (404, 12)
+    assert sink.misdirections == [("http", "other"), ("http", "other"), ("http", "logs")]
+    assert sink.offers == [] and sink.rejects == []
+    wrong_path, logs = refusal_records()  # the second "other" from the same peer is left out of the log
+    assert (wrong_path.levelno, wrong_path.signal, wrong_path.suppressed) == (logging.WARNING, "other", 0)
+    assert wrong_path.detail == f"nothing is received at /: {told}"
+    assert logs.signal == "logs"
+
+
+async def test_requests_that_are_not_exports_get_aiohttp_answers_uncounted(serve, sink, refusal_records):
+    url = await serve()
+    async with aiohttp.ClientSession() as session:
+        async with session.get(url.removesuffix("v1/traces")) as resp:
+            assert resp.status == 404
+        async with session.get(url) as resp:
+            assert resp.status == 405
+    assert sink.misdirections == [] and refusal_records() == []
