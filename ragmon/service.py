@@ -84,6 +84,9 @@ class _LaneRunner:
         self.primary = primary
         self.queue: asyncio.Queue[_Job | None] = asyncio.Queue(maxsize=queue_size)
         self.consumers: list[asyncio.Task[None]] = []
+        self.unjudged = 0
+        """A second lane's examples queued or being judged. The trace's outcome is the first lane's, so
+        only this says how many a drain cut short left without this judge's verdict."""
 
 
 class Sidecar:
@@ -180,6 +183,10 @@ class Sidecar:
         left = self._resolve_leftovers()
         if left:
             log.warning("drain deadline passed; unscored traces counted as error", extra={"count": left})
+        for runner in self._runners:
+            if runner.unjudged:
+                log.warning("drain deadline passed; examples sampled for this judge left unjudged",
+                            extra={"judge": runner.lane.judge, "count": runner.unjudged})
         await self._shutdown_now()
         log.info("stopped", extra={"outcomes": dict(self._outcomes)})
 
@@ -332,6 +339,7 @@ class Sidecar:
                 self.exporter.judge_request(runner.lane.judge, "throttled")
             else:
                 runner.queue.put_nowait(job)
+                runner.unjudged += 1
 
     def _trace_pipeline(self, trace: Trace) -> str:
         """Pipeline label of a trace that yields no example: its `ragmon.pipeline`, which names a RAG
@@ -400,7 +408,9 @@ class Sidecar:
         return "scored"
 
     def _finish(self, runner: _LaneRunner, job: _Job, outcome: str) -> None:
-        if runner.primary and job in self._unresolved:
+        if not runner.primary:
+            runner.unjudged -= 1
+        elif job in self._unresolved:
             self._unresolved.discard(job)
             self._outcome(job.pipeline, outcome)
             if outcome == "scored":

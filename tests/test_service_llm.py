@@ -166,6 +166,23 @@ async def test_lexical_figures_keep_flowing_while_claude_fails(sidecar: Sidecar,
     assert total(samples, "ragmon_judge_cost_usd_total", judge="claude") == 0
 
 
+async def test_a_drain_cut_short_says_how_many_examples_claude_left_unjudged(
+        sidecar: Sidecar, fake_api: FakeAnthropic, caplog: pytest.LogCaptureFixture) -> None:
+    # A Claude that never answers, 2 calls at a time: of 5 traces sampled for both judges, the lexical
+    # judge scores all 5, Claude holds 2 calls open and 3 examples wait in its queue. At the 1 s drain
+    # deadline all 5 are cut short; the traces' outcome is the lexical judge's (scored), so only the log
+    # can say that Claude judged none of them.
+    fake_api.default = Hang()
+    ports = await sidecar.start()
+    await send(ports.http, rag_spans("shop", 5, keys=[0.1, 0.2, 0.3, 0.4, 0.5]))
+    await wait_metrics(ports.metrics, lambda s: total(s, "ragmon_examples_scored_total", judge="lexical") == 5
+                       and fake_api.calls == 2)
+    await sidecar.stop()
+    drained = [r for r in caplog.records if r.getMessage().startswith("drain deadline passed")]
+    assert [(r.getMessage(), r.judge, r.count) for r in drained] == [  # type: ignore[attr-defined]
+        ("drain deadline passed; examples sampled for this judge left unjudged", "claude", 5)]
+
+
 @pytest.mark.parametrize("llm_rate", [0.25])
 async def test_claude_judges_a_nested_subset_of_the_lexical_sample(sidecar: Sidecar,
                                                                    fake_api: FakeAnthropic) -> None:
