@@ -11,9 +11,9 @@ rest, SKIPPED_SHOWN skipped examples, and every piece of text from the data on o
 characters (ID_WIDTH for an id), control characters escaped (text.clip). So the report grows with
 `--worst`, the examples listed (of the weakest, and as many of the regressed), and not with the data: an
 example's section holds at most
-200 + 1,000 + 5 x 2,000 + 2 x 20 x 200 = 19,200 characters of data (each `&` or `<` of which is written as
-an entity), the skipped list 50 x 1,200. `step_summary` cuts what goes to `$GITHUB_STEP_SUMMARY` whatever
-`--worst` asked for.
+200 + 1,000 + 5 x 2,000 + 2 x 20 x 200 = 19,200 characters of data (each of which `_escaped` may write as
+up to 14: a `$` in its span), the skipped list 50 x 1,200. `step_summary` cuts what goes to
+`$GITHUB_STEP_SUMMARY` whatever `--worst` asked for.
 """
 
 from __future__ import annotations
@@ -108,7 +108,7 @@ def weakest(results: Sequence[ExampleResult]) -> list[ExampleResult]:
 
 def _incomplete_lines(message: str, *, figures: bool, status: int = 2) -> list[str]:
     lines = ["## ragmon replay: INCOMPLETE", "", f"The run could not complete (exit status {status}), so no "
-             "gate was decided:", "", f"> {_escaped(clip(message, ERROR_WIDTH))}"]
+             "gate was decided:", "", _quote(_escaped(clip(message, ERROR_WIDTH)))]
     return [*lines, "", "The figures below are of what could be scored; they decide nothing."] if figures \
         else lines
 
@@ -164,7 +164,7 @@ def _quoted(verdicts: Sequence[ClaimVerdict], title: str, what: str) -> list[str
         return []
     lines = ["", f"{title}:"]
     for v in verdicts[:SENTENCES_SHOWN]:
-        lines += ["", f"> {_text(v.claim.text)}"]
+        lines += ["", _quote(_text(v.claim.text))]
         if v.reason:
             lines += ["", f"Reason: {_text(v.reason)}"]
     return lines + _more(len(verdicts) - SENTENCES_SHOWN, what)
@@ -196,10 +196,42 @@ def _text(text: str) -> str:
 
 
 def _escaped(text: str) -> str:
-    """Answers, questions and judge messages are data: HTML in them must be shown, not rendered (an
-    unclosed `<details>` would fold away the rest of a CI step summary). Markdown keeps `&lt;` and
-    `&amp;` as the characters they stand for."""
-    return text.replace("&", "&amp;").replace("<", "&lt;")
+    """Answers, questions, judge messages and baseline fields are data, shown as written, never acted on.
+    HTML is shown, not rendered (an unclosed `<details>` would fold away the rest of a CI step summary).
+    The Markdown that would change what a line says or does is escaped: an image (a tracking pixel, or a
+    green badge of the attacker's), a link, emphasis and strikethrough (a quote is verbatim), a code span
+    or fence (a fence opened at a line's start would hide the sentence). GitHub's references are made
+    inert with a zero-width space, as Dependabot and Renovate do (a backslash does not stop them: GitHub
+    finds them in the rendered text): a `@name` would notify that user, and a `#123` link issue 123, from
+    every CI run that posts the report. Two `$` would set what lies between them as math, so each is
+    wrapped in a span, as GitHub's documentation says. An ordinary sentence has none of these: as is."""
+    math = text.count("$") > 1
+
+    def escape(match: re.Match[str]) -> str:
+        found = match.group()
+        if found in ("&", "<"):
+            return "&amp;" if found == "&" else "&lt;"
+        if found == "$":
+            return "<span>$</span>" if math else "$"
+        if found[-1] in "@#-":
+            return found + "&#8203;"
+        return "\\" + found
+
+    return _INLINE.sub(escape, text)
+
+
+def _quote(escaped: str) -> str:
+    """A blockquote line of escaped data: what would start a block inside it is escaped too."""
+    return "> " + _BLOCK_START.sub(lambda m: f"{m.group()[:-1]}\\{m.group()[-1]}", escaped, count=1)
+
+
+_INLINE = re.compile(r"[&<`*~\]$]|\\(?=[!-/:-@\[-`{-~])|(?<![^\W_])_|_(?![^\W_])|(?<!\w)@(?=\w)|#(?=\d)"
+                     r"|(?i:\bgh-)(?=\d)")
+"""What `_escaped` changes: `]` is enough to stop a link or an image (none can close), `_` only at a
+word's edge (inside one it is no emphasis, as in snake_case), a backslash only where it would escape."""
+_BLOCK_START = re.compile(r"^(?:#+(?=\s|$)|>|-(?=[\s-]|$)|\+(?=\s|$)|\d{1,9}[.)](?=\s|$))")
+"""A line that starts this way would be a heading, a quote, a list item or a thematic break (`*`, `_`,
+`` ` `` and `~` are escaped everywhere): the backslash goes before its last character."""
 
 
 def _cell(text: str) -> str:

@@ -119,9 +119,16 @@ def clip(text: str, width: int) -> str:
     and XML 1.0 forbids most control characters and every lone surrogate (which UTF-8 cannot encode)."""
     flat = " ".join(text.split())
     shown = printable(flat[:width])
-    if len(flat) > width or len(shown) > width:
-        return shown[:width - 1].rstrip() + "…"
-    return shown
+    if len(flat) <= width and len(shown) <= width:
+        return shown
+    if len(shown) > len(flat[:width]):  # escapes: cut between two, as a cut "\x1" would name another byte
+        kept = 0
+        for index, char in enumerate(flat[:width]):
+            kept += len(printable(char))
+            if kept > width - 1:
+                shown = printable(flat[:index])
+                break
+    return shown[:width - 1].rstrip() + "…"
 
 
 def _skipped_section(skipped: Sequence[tuple[str, str]]) -> list[str]:

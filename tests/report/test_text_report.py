@@ -20,7 +20,7 @@ from report_cases import (
 from ragmon.baseline import Baseline, BaselineExample, compare
 from ragmon.gate import GateResult
 from ragmon.model import Claim, ClaimVerdict, Context, Example, ExampleResult, Report
-from ragmon.report.text import render, verdict
+from ragmon.report.text import clip, render, verdict
 
 
 def test_table_rows_and_fail_verdict(report: Report, gates: tuple[GateResult, ...]) -> None:
@@ -175,3 +175,19 @@ def test_a_regression_with_no_new_sentence_says_so() -> None:
     lines = render(report, (), comparison=comparison).splitlines()
     start = lines.index("  e1: groundedness 0.6667 -> 0.5")
     assert lines[start + 1] == "    no newly unsupported sentence"
+
+
+# `clip`, which every report uses on text from the data: a character shown as its escape is shown whole
+# or not at all, since a cut one ("\\x1" of "\\x1b") would name another character.
+def test_an_escape_is_never_cut_in_two() -> None:
+    # By hand, width 6: "id " (3) + "\x1b" (4) = 7 characters would not leave room for the "…", so the
+    # escape goes whole; what is left, "id ", loses its trailing space: "id" + "…".
+    assert clip("id \x1b[31m", 6) == "id…"
+    # Width 9: "ab" (2) + "\u202e" (6) = 8, then "…": the escape is kept whole, the "c" after it is not.
+    assert clip("ab\u202ecdef", 9) == "ab\\u202e…"
+
+
+def test_text_without_escapes_is_cut_as_before() -> None:
+    # 12 characters into 10: the first 9 and the ellipsis; 10 fit as they are.
+    assert clip("abcdefghijkl", 10) == "abcdefghi…"
+    assert clip("abcdefghij", 10) == "abcdefghij"
