@@ -31,6 +31,7 @@ ANSWER_KEYS = ("output", "answer", "result", "response")
 _METADATA_ID_KEYS = ("id", "source", "doc_id")
 _METADATA_TEXT_KEYS = ("text", "content", "page_content")
 _ASSISTANT_PREFIX = "assistant: "
+_REACT = re.compile(r"\s*Thought:.*?^(?:Final )?Answer:[ \t]*(\S.*)", re.DOTALL | re.MULTILINE)
 _JSON_OPENERS = frozenset('{["')
 _CUT_TOKEN = re.compile(r"(?:t(?:ru?)?|f(?:a(?:ls?)?)?|n(?:ul?)?|-|[.eE][-+]?|u[0-9a-fA-F]{0,4})?\s*")
 """What may follow the position of a JSON error when the text was cut short: nothing but whitespace, or
@@ -43,6 +44,8 @@ class Role(enum.StrEnum):
     RETRIEVER = "retriever"
     RERANKER = "reranker"
     LLM = "llm"
+    TOOL = "tool"
+    """A tool an agent called: a retrieval beneath it searched for what the model asked, not the user."""
 
 
 class ExtractionError(InputError):
@@ -91,6 +94,21 @@ def structured(span: Span, attribute: str, value: Any) -> Any:
             problem += (f": it ends before the value is complete (cut at {len(value)} characters? check "
                         "OTEL_ATTRIBUTE_VALUE_LENGTH_LIMIT / span attribute limits in the app)")
         raise ExtractionError(span, attribute, problem) from None
+
+
+def cut_length(value: Any) -> int | None:
+    """The length JSON text was cut to when it ends before its value does, else None. An SDK's attribute
+    length limit cuts every string attribute of a span to that same length, so a JSON attribute cut
+    short tells what the limit was for the span's other values, which cannot tell it themselves."""
+    if not isinstance(value, str):
+        return None
+    try:
+        jsontext.loads(value)
+    except json.JSONDecodeError as exc:
+        return len(value) if _ends_early(value, exc) else None
+    except (ValueError, RecursionError):
+        return None
+    return None
 
 
 def _ends_early(text: str, error: json.JSONDecodeError) -> bool:
@@ -146,6 +164,13 @@ def _first_key(obj: Mapping[str, Any], keys: Sequence[str]) -> str | None:
 def strip_assistant(text: str) -> str:
     """LlamaIndex records `str(ChatResponse)`, which prefixes the answer with its role."""
     return text[len(_ASSISTANT_PREFIX):] if text.startswith(_ASSISTANT_PREFIX) else text
+
+
+def react_answer(text: str) -> str:
+    """The answer a ReAct agent's model gave after its reasoning (`Thought: ...` then `Answer: ...` in
+    LlamaIndex, `Final Answer: ...` in LangChain), when an agent's last model output is all there is."""
+    match = _REACT.match(text)
+    return match.group(1) if match else text
 
 
 def parts_text(parts: Iterable[Any]) -> str | None:

@@ -22,6 +22,14 @@ Choices the design leaves open, made here:
   around a provider SDK span): the last call is the outermost LLM span that ended last, read from its
   innermost span outwards.
 - ragmon.* values found on several spans are taken from the span nearest the root.
+- The answer is the last top chain's output unless that chain called no model and a model call ended
+  after it: then the chain only prepared the prompt (`retriever | format_docs`, the model called by the
+  app itself) and the model's output is the answer.
+- A document exactly as long as its service's cut JSON attributes is an error: the SDK's attribute
+  length limit cut it silently, and its lost tail would make supported claims look made up.
+- A retriever inside an agent's tool call has the model's search string as its query, not the user's
+  question: when every retrieval is one, the question is the user message of the agent's first model
+  call that records one. A ReAct model's final `Thought: ... Answer: <answer>` is read as <answer>.
 """
 
 from __future__ import annotations
@@ -32,7 +40,7 @@ from typing import TypeVar
 
 from ragmon.model import Context, Example
 from ragmon.semconv import genai, openinference, openllmetry, ragmon
-from ragmon.semconv.common import ExtractionError, Role, strip_assistant
+from ragmon.semconv.common import ExtractionError, Role, cut_length, react_answer, strip_assistant
 from ragmon.traces import Span, Trace
 
 __all__ = ["ExtractionError", "extract"]
@@ -56,9 +64,15 @@ _LLM_OUTPUTS = (openinference.llm_output, genai.llm_output, openllmetry.llm_outp
 _LLM_USER_MESSAGES = (openinference.llm_user_message, genai.llm_user_message)
 _CHAINS = frozenset({Role.CHAIN})
 _LLMS = frozenset({Role.LLM})
+_TOOLS = frozenset({Role.TOOL})
 _RETRIEVAL_ROLES = frozenset({Role.RETRIEVER, Role.RERANKER})
 _RAG_ROLES = _RETRIEVAL_ROLES | _LLMS
 _SERVICE_NAME = "service.name"
+_JSON_ATTRIBUTES = dict(openinference.JSON_ATTRIBUTES) | dict.fromkeys(
+    (openllmetry.ENTITY_INPUT, openllmetry.ENTITY_OUTPUT, genai.INPUT_MESSAGES, genai.OUTPUT_MESSAGES,
+     genai.RETRIEVAL_DOCUMENTS))
+"""Attributes written as JSON text, whose cut shows: name -> None, or the attribute whose value
+`openinference.JSON_MIME_TYPE` says the name's value is JSON."""
 
 _MARKER = re.compile(r"\[([^\[\]\n]{1,200})\]")
 _MARKER_SEPARATOR = re.compile(r"\s*[,;]\s*")
@@ -79,7 +93,7 @@ def extract(trace: Trace) -> Example | None:
         return None
     tops = view.top_chains()
     llm_call = view.last_llm_call()
-    answer = _answer(tops, llm_call, ragmon_answer)
+    answer = _answer(view, tops, llm_call, ragmon_answer)
     return Example(
         id=trace.trace_id,
         question=_question(view, tops, llm_call, ragmon_question) or "",
@@ -119,6 +133,25 @@ class _View:
             depth = self._depths[span.span_id] = sum(1 for _ in self.ancestors(span))
         return depth
 
+    def cut_lengths(self, span: Span, lengths: Container[int]) -> set[int]:
+        """Those of `lengths` that the span's service cut JSON attributes to in this trace. The SDK's
+        limit cuts every string attribute to the same length, and cut JSON, unlike free text, says it
+        was cut; only a value as long as a document could show that document's cut, so the others are
+        not parsed and a trace that nothing cut costs a look-up per attribute."""
+        cuts: set[int] = set()
+        for other in self.spans:
+            # A request's spans of one resource share its dict (ragmon.otlp.decode): identity first.
+            if other.resource is not span.resource and other.resource != span.resource:
+                continue
+            attributes = other.attributes
+            for name in attributes.keys() & _JSON_ATTRIBUTES.keys():  # C-level: most spans have 1 or 2
+                value, mime_type = attributes[name], _JSON_ATTRIBUTES[name]
+                if (isinstance(value, str) and len(value) in lengths
+                        and (mime_type is None or attributes.get(mime_type) == openinference.JSON_MIME_TYPE)
+                        and (cut := cut_length(value)) is not None):
+                    cuts.add(cut)
+        return cuts
+
     def with_role(self, roles: frozenset[Role]) -> list[Span]:
         return [span for span in self.spans if self.roles[span.span_id] in roles]
 
@@ -129,8 +162,9 @@ class _View:
         chains = {span.span_id: span for span in self.with_role(_CHAINS)}
         return [span for span in chains.values() if not self.has_ancestor_in(span, chains)]
 
-    def last_llm_call(self) -> list[Span]:
-        """The spans of the last LLM call, innermost first (see the module docstring)."""
+    def llm_calls(self) -> list[list[Span]]:
+        """Each LLM call's spans, innermost first, the calls in the order their outermost spans started
+        (see the module docstring)."""
         llms = {span.span_id: span for span in self.with_role(_LLMS)}
         calls: dict[str, list[Span]] = {}
         for span in llms.values():
@@ -139,10 +173,15 @@ class _View:
                 if parent.span_id in llms:
                     outermost = parent
             calls.setdefault(outermost.span_id, []).append(span)
+        started = sorted(calls, key=lambda i: (llms[i].start_time_unix_nano, i))
+        return [sorted(calls[i], key=lambda s: (-self.depth(s), -s.end_time_unix_nano)) for i in started]
+
+    def last_llm_call(self) -> list[Span]:
+        """The spans of the call whose outermost span ended last."""
+        calls = self.llm_calls()
         if not calls:
             return []
-        last = max(calls, key=lambda i: (llms[i].end_time_unix_nano, llms[i].start_time_unix_nano))
-        return sorted(calls[last], key=lambda s: (-self.depth(s), -s.end_time_unix_nano))
+        return max(calls, key=lambda c: (c[-1].end_time_unix_nano, c[-1].start_time_unix_nano))
 
     def nearest_root(self, read: Reader[T]) -> T | None:
         """A ragmon.* value from the span nearest the root that has it (ties: the first to start)."""
@@ -193,23 +232,67 @@ def _contexts(view: _View) -> tuple[Context, ...] | None:
             merged: dict[tuple[str, str], Context] = {}
             for span, docs in found:
                 if docs and not view.has_ancestor_in(span, holders):
+                    _check_whole(view, span, docs)
                     for context in docs:
                         merged.setdefault((context.id, context.text), context)
             return tuple(merged.values())
     return None
 
 
+def _check_whole(view: _View, span: Span, docs: tuple[Context, ...]) -> None:
+    """A document exactly as long as its service's cut JSON attributes was cut short with them (or is
+    exactly that long, which cannot be told apart). Its lost tail would make supported claims look
+    made up. A longer document was not under that limit, a shorter one is whole."""
+    cuts = view.cut_lengths(span, {len(context.text) for context in docs})
+    for rank, context in enumerate(docs):
+        if len(context.text) in cuts:
+            raise ExtractionError(
+                span, "document text",
+                f"document {rank} (id {context.id!r}) is {len(context.text)} characters long, the length "
+                "this service's JSON attributes were cut to: the app's attribute length limit "
+                "(OTEL_ATTRIBUTE_VALUE_LENGTH_LIMIT or OTEL_SPAN_ATTRIBUTE_VALUE_LENGTH_LIMIT, SpanLimits) "
+                "cut the document short, so the answer cannot be checked against it")
+
+
 def _question(view: _View, tops: list[Span], llm_call: list[Span], fallback: str | None) -> str | None:
-    return (_first(tops[:1], _CHAIN_INPUTS)
-            or _first(view.with_role(_RETRIEVAL_ROLES), _QUERY_READERS)
-            or _first(llm_call, _LLM_USER_MESSAGES)
-            or fallback)
+    """A retrieval inside an agent's tool call searched for what the model asked, not for the user's
+    question. When every retrieval is one, the trace is an agent's: the user's question is what the
+    first of its own model calls that records a user message was asked (later calls also carry tool
+    results, as user turns in ReAct); calls inside tools are the tools' own."""
+    question = _first(tops[:1], _CHAIN_INPUTS)
+    if question:
+        return question
+    retrievals = view.with_role(_RETRIEVAL_ROLES)
+    tools = {span.span_id for span in view.with_role(_TOOLS)}
+    direct = [span for span in retrievals if not view.has_ancestor_in(span, tools)] if tools else retrievals
+    question = _first(direct, _QUERY_READERS)
+    if question:
+        return question
+    if retrievals and not direct:
+        agent_calls = (call for call in view.llm_calls() if not view.has_ancestor_in(call[-1], tools))
+        asked = next(filter(None, (_first(call, _LLM_USER_MESSAGES) for call in agent_calls)), None)
+    else:
+        asked = _first(llm_call, _LLM_USER_MESSAGES)
+    return asked or _first(retrievals, _QUERY_READERS) or fallback
 
 
-def _answer(tops: list[Span], llm_call: list[Span], fallback: str | None) -> str | None:
+def _answer(view: _View, tops: list[Span], llm_call: list[Span], fallback: str | None) -> str | None:
     last_top = [max(tops, key=lambda s: s.end_time_unix_nano)] if tops else []
+    if last_top and llm_call and _only_prepares(view, last_top[0], llm_call[-1]):
+        last_top = []
     answer = _first(last_top, _CHAIN_OUTPUTS) or _first(llm_call, _LLM_OUTPUTS) or fallback
-    return None if answer is None else strip_assistant(answer)
+    return None if answer is None else react_answer(strip_assistant(answer))
+
+
+def _only_prepares(view: _View, chain: Span, call: Span) -> bool:
+    """Whether a top chain that called no model only prepared the model's prompt: the app ran, say,
+    `retriever | format_docs` as a chain and then called the model itself, after the chain ended.
+    The chain's output is then the formatted documents, and scoring them as the answer would find
+    every claim supported; the model's output is the answer."""
+    if call.end_time_unix_nano <= chain.end_time_unix_nano:
+        return False
+    inside = {chain.span_id}
+    return not any(view.has_ancestor_in(span, inside) for span in view.with_role(_LLMS))
 
 
 def _citations(view: _View, answer: str | None,

@@ -3,12 +3,15 @@
 Two generations are read: the current `gen_ai.input.messages` / `gen_ai.output.messages` (v1.37+, parts
 format) and the older indexed `gen_ai.prompt.<i>.*` / `gen_ai.completion.<i>.*`. Structured values may
 arrive as JSON strings (what the Python SDK helpers and OpenLLMetry write) or as OTLP arrays and maps;
-both read alike. Retrieval spans (v1.40+) are `gen_ai.operation.name = retrieval`.
+both read alike. Retrieval spans (v1.40+) are `gen_ai.operation.name = retrieval`. Older and other
+senders put the messages in span events instead, also read: the v1.37 details event, v1.28 message
+events carried as span events (Azure AI Inference), and the v1.26 `gen_ai.content.prompt/completion`
+events (also OpenLIT, which sets `gen_ai.prompt` / `gen_ai.completion` on the span too).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from ragmon.model import Context
@@ -21,6 +24,7 @@ from ragmon.semconv.common import (
     maybe_json,
     message_text,
     parts_text,
+    strict_json,
     text_value,
 )
 from ragmon.traces import Span
@@ -32,10 +36,26 @@ INPUT_MESSAGES = "gen_ai.input.messages"
 OUTPUT_MESSAGES = "gen_ai.output.messages"
 PROMPT = "gen_ai.prompt."
 COMPLETION = "gen_ai.completion."
+DETAILS_EVENT = "gen_ai.client.inference.operation.details"
+"""v1.37+: the messages as attributes of an event rather than of the span."""
+USER_EVENT = "gen_ai.user.message"
+CHOICE_EVENT = "gen_ai.choice"
+EVENT_CONTENT = "gen_ai.event.content"
+"""v1.28 message events sent as span events, the body JSON-encoded in this attribute (the Azure AI
+Inference SDKs): `{"role", "content"}` for a message, `{"index", "message": {...}}` for a choice."""
+LEGACY_PROMPT = "gen_ai.prompt"
+LEGACY_COMPLETION = "gen_ai.completion"
+LEGACY_PROMPT_EVENT = "gen_ai.content.prompt"
+LEGACY_COMPLETION_EVENT = "gen_ai.content.completion"
+"""v1.26/1.27 (and OpenLIT): span events carrying `gen_ai.prompt` / `gen_ai.completion`, JSON lists of
+OpenAI-style messages or plain text; OpenLIT also sets the same two as span attributes."""
 
 _LLM_OPERATIONS = frozenset({"chat", "text_completion", "generate_content"})
 _CHAIN_OPERATIONS = frozenset({"invoke_agent", "invoke_workflow"})
-_LLM_MARKERS = (INPUT_MESSAGES, OUTPUT_MESSAGES, f"{PROMPT}0.content", f"{COMPLETION}0.content")
+_LLM_MARKERS = (INPUT_MESSAGES, OUTPUT_MESSAGES, f"{PROMPT}0.content", f"{COMPLETION}0.content",
+                LEGACY_PROMPT, LEGACY_COMPLETION)
+_LLM_EVENTS = frozenset({DETAILS_EVENT, USER_EVENT, CHOICE_EVENT, LEGACY_PROMPT_EVENT,
+                         LEGACY_COMPLETION_EVENT})
 
 
 def role(span: Span) -> Role | None:
@@ -49,7 +69,10 @@ def role(span: Span) -> Role | None:
         return Role.LLM
     if operation in _CHAIN_OPERATIONS:
         return Role.CHAIN
-    if operation is None and any(marker in attributes for marker in _LLM_MARKERS):
+    if operation == "execute_tool":
+        return Role.TOOL
+    if operation is None and (any(marker in attributes for marker in _LLM_MARKERS)
+                              or any(event.name in _LLM_EVENTS for event in span.events)):
         return Role.LLM
     return None
 
@@ -76,8 +99,9 @@ def retriever_query(span: Span) -> str | None:
 
 
 def llm_output(span: Span) -> str | None:
-    """The first output message (one per choice) with text; else the lowest-indexed completion."""
-    value = span.attributes.get(OUTPUT_MESSAGES)
+    """The first output message (one per choice) with text, in the newest form the span has: parts
+    messages (on the span or its details event), indexed completions, choice events, legacy content."""
+    value = _attribute_or_event(span, OUTPUT_MESSAGES, DETAILS_EVENT)
     if value is not None:
         for message in list_value(span, OUTPUT_MESSAGES, value):
             if (text := message_text(message)) is not None:
@@ -85,18 +109,57 @@ def llm_output(span: Span) -> str | None:
     for _, fields in sorted(indexed(span.attributes, COMPLETION).items()):
         if (text := _indexed_content(fields)) is not None:
             return text
-    return None
+    for choice in _event_bodies(span, CHOICE_EVENT):
+        if isinstance(choice, Mapping) and (text := message_text(choice.get("message"))) is not None:
+            return text
+    return _legacy_text(_attribute_or_event(span, LEGACY_COMPLETION, LEGACY_COMPLETION_EVENT), None)
 
 
 def llm_user_message(span: Span) -> str | None:
-    value = span.attributes.get(INPUT_MESSAGES)
+    value = _attribute_or_event(span, INPUT_MESSAGES, DETAILS_EVENT)
     if value is not None:
         users = [m for m in list_value(span, INPUT_MESSAGES, value)
                  if isinstance(m, Mapping) and m.get("role") == "user"]
         return message_text(users[-1]) if users else None
     prompts = [fields for _, fields in sorted(indexed(span.attributes, PROMPT).items())
                if fields.get("role") == "user"]
-    return _indexed_content(prompts[-1]) if prompts else None
+    if prompts:
+        return _indexed_content(prompts[-1])
+    users = list(_event_bodies(span, USER_EVENT))
+    if users:
+        return message_text(users[-1])
+    return _legacy_text(_attribute_or_event(span, LEGACY_PROMPT, LEGACY_PROMPT_EVENT), "user")
+
+
+def _attribute_or_event(span: Span, attribute: str, event_name: str) -> Any:
+    value = span.attributes.get(attribute)
+    if value is None:
+        value = next((event.attributes[attribute] for event in span.events
+                      if event.name == event_name and attribute in event.attributes), None)
+    return value
+
+
+def _event_bodies(span: Span, event_name: str) -> Iterator[Any]:
+    """The decoded `gen_ai.event.content` of each such event; one that does not decode is no message."""
+    for event in span.events:
+        if event.name == event_name:
+            content = event.attributes.get(EVENT_CONTENT)
+            yield strict_json(content) if isinstance(content, str) else content
+
+
+def _legacy_text(value: Any, role: str | None) -> str | None:
+    """`gen_ai.prompt` / `gen_ai.completion`: a JSON list of messages (the last of `role`, or the first
+    with text for a completion), else plain text. Plain-text prompts (OpenLIT joins the conversation)
+    hold more than the question, so only a completion is read as plain text."""
+    if not isinstance(value, str):
+        return None
+    decoded = maybe_json(value)
+    messages = [m for m in decoded if isinstance(m, Mapping)] if isinstance(decoded, list) else []
+    if messages:
+        if role is not None:
+            messages = [m for m in messages if m.get("role") == role][-1:]
+        return next((text for m in messages if (text := message_text(m)) is not None), None)
+    return text_value(value) if role is None else None
 
 
 def _indexed_content(fields: Mapping[str, Any]) -> str | None:

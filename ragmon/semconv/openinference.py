@@ -7,6 +7,7 @@ metadata. Inputs and outputs are free text or JSON (`input.value`), so both are 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -27,6 +28,12 @@ from ragmon.traces import Span
 KIND = "openinference.span.kind"
 INPUT_VALUE = "input.value"
 OUTPUT_VALUE = "output.value"
+JSON_MIME_TYPE = "application/json"
+JSON_ATTRIBUTES: tuple[tuple[str, str | None], ...] = (
+    (INPUT_VALUE, "input.mime_type"), (OUTPUT_VALUE, "output.mime_type"),
+    ("llm.prompt_template.variables", None), ("llm.invocation_parameters", None), ("metadata", None))
+"""Attributes the convention writes as JSON text: (name, the attribute whose JSON_MIME_TYPE says so, or
+None when it always is)."""
 RETRIEVAL_DOCUMENTS = "retrieval.documents."
 RERANKER_OUTPUT_DOCUMENTS = "reranker.output_documents."
 RERANKER_QUERY = "reranker.query"
@@ -36,7 +43,10 @@ CHOICES = "llm.choices."
 _CONTENTS = "message.contents."
 
 _ROLES = {"CHAIN": Role.CHAIN, "AGENT": Role.CHAIN, "RETRIEVER": Role.RETRIEVER,
-          "RERANKER": Role.RERANKER, "LLM": Role.LLM}
+          "RERANKER": Role.RERANKER, "LLM": Role.LLM, "TOOL": Role.TOOL}
+_REPR = re.compile(r"[A-Z]\w*\([a-z_]\w*=")
+"""The start of a Python object's repr (`StopEvent(result=...`): what the LlamaIndex instrumentor records
+for an output it cannot serialise, such as an agent workflow's result."""
 
 
 def role(span: Span) -> Role | None:
@@ -78,6 +88,10 @@ def chain_input(span: Span) -> str | None:
 
 
 def chain_output(span: Span) -> str | None:
+    """The chain's output, unless it is an object's repr: no answer, so the model's output stands in."""
+    value = span.attributes.get(OUTPUT_VALUE)
+    if isinstance(value, str) and _REPR.match(value):
+        return None
     return _picked(span, OUTPUT_VALUE, ANSWER_KEYS)
 
 

@@ -55,6 +55,8 @@ def role(span: Span) -> Role | None:
     kind = attributes.get(SPAN_KIND)
     if isinstance(kind, str) and kind in _CHAIN_KINDS:  # OTLP allows an array here: no kind, no crash
         return Role.CHAIN
+    if kind == "tool":
+        return Role.TOOL
     if attributes.get(OPERATION) == RETRIEVE_OPERATION or any(e.name == RESULT_EVENT for e in span.events):
         return Role.RETRIEVER
     if REQUEST_TYPE in attributes:
@@ -115,16 +117,25 @@ def retriever_query(span: Span) -> str | None:
 
 def chain_input(span: Span) -> str | None:
     """LangChain chains record `{"inputs": ...}`; the `@workflow` decorator `{"args": [...], "kwargs":
-    {...}}`, where the question is the first text argument or a keyword argument named like one."""
+    {...}}`, where the question is the first text argument or a keyword argument named like one.
+
+    The decorator's JSON encoder writes an object it cannot encode as its class name, so a decorated
+    method's `self` arrives as a text argument ("RagApp") ahead of the question: a text argument that
+    reads as a class name is taken only when nothing else is there."""
     data = strict_json(span.attributes.get(ENTITY_INPUT))
     if not isinstance(data, Mapping):
         return pick_text(data, QUESTION_KEYS)
     if "inputs" in data:
         return pick_text(data["inputs"], QUESTION_KEYS)
     args = data.get("args")
-    if isinstance(args, list) and (first := next(filter(None, map(text_value, args)), None)):
-        return first
-    return pick_text(data.get("kwargs"), QUESTION_KEYS)
+    texts = [text for text in map(text_value, args) if text] if isinstance(args, list) else []
+    return (next((text for text in texts if not _class_name(text)), None)
+            or pick_text(data.get("kwargs"), QUESTION_KEYS)
+            or next(iter(texts), None))
+
+
+def _class_name(text: str) -> bool:
+    return text.isidentifier() and text[0].isupper()
 
 
 def chain_output(span: Span) -> str | None:
