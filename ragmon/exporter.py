@@ -25,7 +25,7 @@ OUTCOMES = ("scored", "not_sampled", "not_rag", "evicted", "error")
 VERDICTS = ("supported", "unsupported")
 JUDGE_OUTCOMES = ("ok", "error", "timeout", "rate_limited", "throttled", "over_budget")
 REJECT_REASONS = ("invalid", "decode_error", "too_large", "unauthorized", "backpressure", "duplicate", "late",
-                  "too_many_spans")
+                  "too_many_spans", "too_many_bytes")
 """The receivers' refusals (ragmon.otlp.sink) and the assembler's drops; each gets a zero series at start."""
 CAPTURE_OUTCOMES = ("written", "duplicate", "too_large", "backlog", "error")
 """What became of an example selected by `--capture` (ragmon.capture)."""

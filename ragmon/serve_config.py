@@ -64,6 +64,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="traces buffered at once; over it the oldest is evicted (default 20000)")
     traces.add_argument("--max-spans-per-trace", type=positive_int, default=1_000,
                         help="spans kept per trace; the rest are counted and dropped (default 1000)")
+    traces.add_argument("--max-buffer", type=byte_size, default=256 * MiB,
+                        help="memory the traces may hold, decoded, from their first span until scored; "
+                             "503 at 90%%, past it the oldest trace is evicted (default 256MiB)")
     scoring = parser.add_argument_group("scoring")
     scoring.add_argument("--sample-rate", type=fraction, default=1.0,
                          help="share of RAG traces the lexical judge scores (default 1.0)")
@@ -111,6 +114,7 @@ class ServeConfig:
     decision_wait: float = 30.0
     max_traces: int = 20_000
     max_spans_per_trace: int = 1_000
+    max_buffer: int = 256 * MiB
     sample_rate: float = 1.0
     workers: int = 1
     queue_size: int = 1_000
@@ -132,7 +136,8 @@ class ServeConfig:
         return cls(
             http_listen=args.http_listen, grpc_listen=args.grpc_listen, metrics_listen=args.metrics_listen,
             quiet=args.quiet, decision_wait=args.decision_wait, max_traces=args.max_traces,
-            max_spans_per_trace=args.max_spans_per_trace, sample_rate=args.sample_rate,
+            max_spans_per_trace=args.max_spans_per_trace, max_buffer=args.max_buffer,
+            sample_rate=args.sample_rate,
             workers=args.workers, queue_size=args.queue_size, k=args.k,
             lexical_threshold=args.lexical_threshold, window=args.window,
             max_pipelines=MAX_PIPELINES if args.max_pipelines is None else args.max_pipelines,

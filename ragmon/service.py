@@ -12,10 +12,11 @@ logged with the count), so the outcomes always sum to the traces decided.
 Back-pressure: the bound sits on the first lane's queue (`--queue-size` examples waiting for a
 worker). When it is full the decision task waits to enqueue, decided traces stay in the assembler
 (itself bounded by `--max-traces`), and `offer` refuses new spans, so the receivers answer 503 with
-Retry-After (gRPC UNAVAILABLE) and the app's exporter retries. Memory is bounded by max-traces +
-queue-size + the lane's in-flight examples (two per lexical worker). Further lanes never push back on
-the app: when their queue is full they drop the example and count
-`ragmon_judge_requests_total{outcome="throttled"}`.
+Retry-After (gRPC UNAVAILABLE) and the app's exporter retries. Counts do not bound memory (one span
+may carry megabytes), so `--max-buffer` bounds the decoded size of every trace from its first span until
+its outcome is counted: in the assembler, in the backlog, queued and being scored. `offer` refuses at
+90% of it, and the assembler evicts past it. Further lanes never push back on the app: when their
+queue is full they drop the example and count `ragmon_judge_requests_total{outcome="throttled"}`.
 """
 
 from __future__ import annotations
@@ -76,6 +77,8 @@ class _Job:
     example: Example
     pipeline: str
     decided_at: float
+    footprint: int
+    """Its trace's share of --max-buffer, given back when its outcome is counted."""
 
 
 class _LaneRunner:
@@ -106,11 +109,15 @@ class Sidecar:
                                  capture=config.capture is not None)
         self.assembler = Assembler(quiet=config.quiet, decision_wait=config.decision_wait,
                                    max_traces=config.max_traces,
-                                   max_spans_per_trace=config.max_spans_per_trace)
+                                   max_spans_per_trace=config.max_spans_per_trace,
+                                   max_bytes=config.max_buffer)
         self._runners = [_LaneRunner(lane, config.queue_size, i == 0) for i, lane in enumerate(self._lanes)]
         self._primary = self._runners[0]
         self._high_water = max(1, config.max_traces * 9 // 10)
         """Buffered traces past which new batches are refused (503): see `offer`."""
+        self._bytes_high_water = config.max_buffer * 9 // 10
+        self._decided_bytes = 0
+        """Footprint of the traces out of the assembler whose outcome is not counted yet."""
         self._capture = None if config.capture is None else CaptureWriter(
             config.capture, below=config.capture_below, max_bytes=config.capture_max_bytes,
             count=self.exporter.captured, judge_settings={"threshold": config.lexical_threshold})
@@ -262,11 +269,13 @@ class Sidecar:
 
     def offer(self, spans: Sequence[Span], transport: str) -> bool:
         """Refused (the receivers answer 503 + Retry-After) while draining, while the score queue is full,
-        and once the trace buffer is 90% full. A trace waits `--quiet` in the buffer before it reaches
-        the queue, so a free queue slot says nothing of the buffer: under overload, taking all the
-        clients had backed up would fill it within the quiet period and evict traces already answered
-        200, which no exporter resends (38% of them in `benchmarks/soak.py`'s overload phase)."""
-        if not self._accepting or self._primary.queue.full() or self.assembler.in_flight >= self._high_water:
+        and once the trace buffer is 90% full, in traces or in --max-buffer. A trace waits `--quiet` in
+        the buffer before it reaches the queue, so a free queue slot says nothing of the buffer: under
+        overload, taking all the clients had backed up would fill it within the quiet period and evict
+        traces already answered 200, which no exporter resends (38% of them in `benchmarks/soak.py`'s
+        overload phase)."""
+        if (not self._accepting or self._primary.queue.full() or self.assembler.in_flight >= self._high_water
+                or self.assembler.buffered_bytes + self._decided_bytes >= self._bytes_high_water):
             return False
         self.exporter.spans_received(transport, len(spans))
         refused: Counter[str] = Counter()
@@ -298,13 +307,17 @@ class Sidecar:
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(self._wake.wait(), delay)
             self._wake.clear()
-            self._backlog.extend(self.assembler.pop_decided())
+            self._take(self.assembler.pop_decided())
             await self._route_backlog()
-        self._backlog.extend(self.assembler.drain())
+        self._take(self.assembler.drain())
         await self._route_backlog()
         for runner in self._runners:
             for _ in runner.consumers:
                 await runner.queue.put(None)
+
+    def _take(self, decided: list[Decided]) -> None:
+        self._decided_bytes += sum(d.footprint for d in decided)
+        self._backlog.extend(decided)
 
     async def _route_backlog(self) -> None:
         while self._backlog:
@@ -313,25 +326,25 @@ class Sidecar:
     async def _route(self, decided: Decided) -> None:
         trace = decided.trace
         if decided.reason == "evicted":
-            self._outcome(self._trace_pipeline(trace), "evicted")
+            self._outcome(self._trace_pipeline(trace), "evicted", decided.footprint)
             return
         try:
             example = extract(trace)
         except Exception as exc:
             pipeline = self._trace_pipeline(trace)
             self._failures.unextractable(trace, pipeline, exc)
-            self._outcome(pipeline, "error")
+            self._outcome(pipeline, "error", decided.footprint)
             return
         if example is None:
-            self._outcome(self._trace_pipeline(trace), "not_rag")
+            self._outcome(self._trace_pipeline(trace), "not_rag", decided.footprint)
             return
         pipeline = self.exporter.pipeline_label(example.pipeline)
         key = sampling_key(trace.trace_id)
-        job = _Job(trace.trace_id, example, pipeline, time.monotonic())
+        job = _Job(trace.trace_id, example, pipeline, time.monotonic(), decided.footprint)
         for runner in self._runners:
             if key >= runner.lane.rate:
                 if runner.primary:
-                    self._outcome(pipeline, "not_sampled")
+                    self._outcome(pipeline, "not_sampled", job.footprint)
             elif runner.primary:
                 self._unresolved.add(job)
                 await runner.queue.put(job)
@@ -356,7 +369,8 @@ class Sidecar:
                     return self.exporter.pipeline_label(name, claim=source == "attributes")
         return self.exporter.pipeline_label(None, claim=False)
 
-    def _outcome(self, pipeline: str, outcome: str) -> None:
+    def _outcome(self, pipeline: str, outcome: str, footprint: int) -> None:
+        self._decided_bytes -= footprint
         self._outcomes[outcome] += 1
         self.exporter.trace_outcome(pipeline, outcome)
 
@@ -364,14 +378,14 @@ class Sidecar:
         """After the drain deadline: what is still buffered, decided or queued becomes `error` (an
         eviction stays `evicted`), each trace exactly once. Returns how many became `error`, the figure the
         warning gives: an eviction waiting in the backlog is no trace the drain left unscored."""
-        self._backlog.extend(self.assembler.drain())
+        self._take(self.assembler.drain())
         left = len(self._unresolved)
         for decided in self._backlog:
             outcome = "evicted" if decided.reason == "evicted" else "error"
             left += outcome == "error"
-            self._outcome(self._trace_pipeline(decided.trace), outcome)
+            self._outcome(self._trace_pipeline(decided.trace), outcome, decided.footprint)
         for job in self._unresolved:
-            self._outcome(job.pipeline, "error")
+            self._outcome(job.pipeline, "error", job.footprint)
         self._backlog.clear()
         self._unresolved.clear()
         return left
@@ -412,7 +426,7 @@ class Sidecar:
             runner.unjudged -= 1
         elif job in self._unresolved:
             self._unresolved.discard(job)
-            self._outcome(job.pipeline, outcome)
+            self._outcome(job.pipeline, outcome, job.footprint)
             if outcome == "scored":
                 self.exporter.score_lag(time.monotonic() - job.decided_at)
 

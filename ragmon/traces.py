@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import heapq
 import itertools
+import sys
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -51,10 +52,61 @@ class Trace:
 
 @dataclass(frozen=True, slots=True)
 class Decided:
-    """A trace handed on for extraction, and why now: complete, timeout, evicted or drain."""
+    """A trace handed on for extraction, and why now: complete, timeout, evicted or drain; `footprint` is
+    what it held of the assembler's byte budget, for a caller that keeps counting it downstream."""
 
     trace: Trace
     reason: str
+    footprint: int = 0
+
+
+def footprint(value: Any) -> int:
+    """Bytes a decoded value holds in this process, as the assembler's byte budget counts them.
+
+    Python's sizes, not the wire's: the wire undercounts by up to 64 times (an empty span event is 2
+    bytes of protobuf and over 100 here; a string with one emoji takes 4 bytes a character). Shared
+    objects (small ints, None, one resource for many traces) are counted at each use: this errs high."""
+    size = _sizeof(value)
+    if type(value) in _SCALARS:
+        return size
+    if isinstance(value, list | tuple):
+        return size + _contents(value)
+    if isinstance(value, Mapping):
+        return size + sum(map(_str_sizeof, value)) + _contents(value.values())
+    if isinstance(value, SpanEvent):
+        return size + _sizeof(value.name) + _sizeof(value.time_unix_nano) + footprint(value.attributes)
+    return size
+
+
+_sizeof = sys.getsizeof
+_str_sizeof = str.__sizeof__
+"""Equal to sys.getsizeof for a str (not tracked by the GC), and three times faster: keys are strs."""
+_SCALARS = frozenset({str, bytes, int, float, bool, type(None)})
+
+
+def _contents(values: Iterable[Any]) -> int:
+    """Attribute values are mostly strings, sized by the fast path."""
+    size = 0
+    for value in values:
+        size += _str_sizeof(value) if type(value) is str else footprint(value)
+    return size
+
+
+def span_footprint(span: Span) -> int:
+    """`footprint` of a span without its resource: spans of one request share one resource dict
+    (ragmon.otlp.decode), which the assembler counts once per trace and request instead. The span's
+    place in its trace's list and id set is counted as _SLOT_BYTES."""
+    strs = _str_sizeof(span.trace_id) + _str_sizeof(span.span_id) + _str_sizeof(span.name)
+    return (_sizeof(span) + _SLOT_BYTES + strs + _sizeof(span.parent_span_id) + _sizeof(span.scope_name)
+            + _sizeof(span.start_time_unix_nano) + _sizeof(span.end_time_unix_nano)
+            + footprint(span.attributes) + footprint(span.events))
+
+
+_SLOT_BYTES = 48
+"""A list slot (8 bytes) and a set entry (16, at most 60% full: ~27) per buffered span, rounded up."""
+_TRACE_BYTES = 400
+"""A buffered trace's own objects: its _Pending, lists, id set, heap entry and place in the table (measured
+with tracemalloc: ~360 bytes)."""
 
 
 # A span of these kinds whose parent we never see is the process's entry point (the parent lives in the
@@ -72,7 +124,8 @@ def _may_be_local_root(span: Span) -> bool:
 
 
 class _Pending:
-    __slots__ = ("armed_at", "armed_seq", "first_seen", "last_seen", "roots", "span_ids", "spans", "trace_id")
+    __slots__ = ("armed_at", "armed_seq", "first_seen", "footprint", "last_seen", "resource", "roots",
+                 "span_ids", "spans", "trace_id")
 
     def __init__(self, trace_id: str, now: float) -> None:
         self.trace_id = trace_id
@@ -83,6 +136,9 @@ class _Pending:
         self.roots: list[Span] = []
         self.armed_seq = -1
         self.armed_at = 0.0
+        self.footprint = 0
+        self.resource: Mapping[str, Any] | None = None
+        """The last span's resource, counted once for the spans after it that share it (one request's)."""
 
     def has_local_root(self) -> bool:
         """Judged now, not on arrival: a SERVER span's parent may turn up after it."""
@@ -107,14 +163,24 @@ class Assembler:
     decision_wait later: a finished trace gives up its spans at once, and the heap is rebuilt from its
     live entries whenever the stale ones outnumber them, so memory follows max_traces, not the span
     rate times decision_wait. Not thread-safe: one event loop owns it.
+
+    Counts bound the number of traces and spans, not their size: a span may carry a document of
+    megabytes, or millions of 2-byte empty events (~130 bytes each once decoded), so max_traces x
+    max_spans_per_trace x a request's worth is no memory bound at all. With `max_bytes`, the buffered
+    spans' `footprint` is a bound too, like the count: past it the oldest traces are evicted (never the
+    one the span belongs to), and a span its trace cannot hold within max_bytes on its own is refused as
+    "too_many_bytes", its trace keeping the spans it has (like "too_many_spans").
     """
 
     def __init__(self, *, quiet: float = 2.0, decision_wait: float = 30.0, max_traces: int = 20_000,
-                 max_spans_per_trace: int = 1_000, clock: Callable[[], float] = time.monotonic) -> None:
+                 max_spans_per_trace: int = 1_000, max_bytes: int | None = None,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self._quiet = quiet
         self._wait = decision_wait
         self._max_traces = max_traces
         self._max_spans = max_spans_per_trace
+        self._max_bytes = max_bytes
+        self._bytes = 0
         self._clock = clock
         self._traces: OrderedDict[str, _Pending] = OrderedDict()
         self._heap: list[tuple[float, int, _Pending]] = []
@@ -127,21 +193,42 @@ class Assembler:
     def in_flight(self) -> int:
         return len(self._traces)
 
+    @property
+    def buffered_bytes(self) -> int:
+        """The footprint of the buffered spans; counted only with max_bytes (0 without)."""
+        return self._bytes
+
     def add(self, span: Span) -> str:
-        """"accepted", "duplicate", "late" (its trace was already decided) or "too_many_spans"."""
+        """"accepted", "duplicate", "late" (its trace was already decided), "too_many_spans" or
+        "too_many_bytes"."""
         now = self._clock()
         pending = self._traces.get(span.trace_id)
         if pending is None:
             if span.trace_id in self._decided:
                 return "late"
-            if len(self._traces) >= self._max_traces:
-                oldest = self._traces.popitem(last=False)[1]
-                self._evicted.append(self._finish(oldest, "evicted"))
-            pending = self._traces[span.trace_id] = _Pending(span.trace_id, now)
         elif span.span_id in pending.span_ids:
             return "duplicate"
         elif len(pending.spans) >= self._max_spans:
             return "too_many_spans"
+        size = 0
+        if self._max_bytes is not None:
+            size = span_footprint(span)
+            if pending is None:
+                size += _TRACE_BYTES + footprint(span.resource)
+            elif span.resource is not pending.resource:
+                size += footprint(span.resource)
+            if size + (0 if pending is None else pending.footprint) > self._max_bytes:
+                return "too_many_bytes"
+        if pending is None:
+            if len(self._traces) >= self._max_traces:
+                oldest = self._traces.popitem(last=False)[1]
+                self._evicted.append(self._finish(oldest, "evicted"))
+            pending = self._traces[span.trace_id] = _Pending(span.trace_id, now)
+        if self._max_bytes is not None:
+            self._make_room(self._bytes + size - self._max_bytes, pending)
+            pending.resource = span.resource
+            pending.footprint += size
+            self._bytes += size
         pending.spans.append(span)
         pending.span_ids.add(span.span_id)
         pending.last_seen = now
@@ -203,11 +290,30 @@ class Assembler:
             heap[:] = [entry for entry in heap if entry[1] == entry[2].armed_seq]
             heapq.heapify(heap)
 
+    def _make_room(self, excess: int, keep: _Pending) -> None:
+        """Evict the oldest traces but `keep` until `excess` bytes are freed. `add` has checked that
+        `keep` fits on its own, so the others always free enough."""
+        if excess <= 0:
+            return
+        victims = []
+        for pending in self._traces.values():
+            if pending is not keep:
+                victims.append(pending)
+                excess -= pending.footprint
+                if excess <= 0:
+                    break
+        for pending in victims:
+            del self._traces[pending.trace_id]
+            self._evicted.append(self._finish(pending, "evicted"))
+
     def _finish(self, pending: _Pending, reason: str) -> Decided:
         trace = Trace(pending.trace_id, tuple(pending.spans))
+        decided = Decided(trace, reason, pending.footprint)
+        self._bytes -= pending.footprint
+        pending.footprint, pending.resource = 0, None
         pending.armed_seq = -1  # its heap entry, if any, is now stale
         pending.spans, pending.span_ids, pending.roots = [], set(), []  # a stale entry may still point here
         self._decided[pending.trace_id] = None
         if len(self._decided) > self._decided_max:
             self._decided.popitem(last=False)
-        return Decided(trace, reason)
+        return decided

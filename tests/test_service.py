@@ -606,3 +606,67 @@ def test_lexical_threshold_flag_reaches_the_workers_judge() -> None:
     assert config.lexical_threshold == 0.5 and lexical_lane(config).threshold == 0.5
     default = ServeConfig.from_args(parser.parse_args([]))
     assert lexical_lane(default).threshold == LexicalJudge().threshold
+
+
+# `--max-buffer`: the sidecar bounds what traces hold in memory from their first span until their outcome
+# is counted, not only how many it buffers.
+#
+# The real service in-process on port 0, spans recorded by the OTel SDK and posted as its OTLP/HTTP exporter
+# posts them. Each trace carries one document of 1.3 MiB of ASCII, so it holds 1.3 MiB and a few kB (its
+# spans, ids, the SDK's resource attributes): three hold 3.9 MiB + a few kB, over 90% of a 4 MiB buffer
+# (3.6 MiB) and under all of it, so the third is taken and the fourth refused.
+MiB = 2**20
+SENTENCE = "The warranty lasts 2 years from the date of purchase. "
+DOC = (SENTENCE * (13 * MiB // 10 // len(SENTENCE) + 1))[:13 * MiB // 10]
+
+
+def big_rag_trace(provider: TracerProvider) -> None:
+    tracer = provider.get_tracer("test")
+    chain = {KIND: "CHAIN", "input.value": "How long is the warranty?", "output.value": "It lasts 2 years."}
+    retriever = {KIND: "RETRIEVER", "retrieval.documents.0.document.id": "warranty",
+                 "retrieval.documents.0.document.content": DOC}
+    with tracer.start_as_current_span("qa", attributes=chain), \
+            tracer.start_as_current_span("retrieve", attributes=retriever):
+        pass
+
+
+async def post_spans(port: int, spans: Sequence[ReadableSpan]) -> aiohttp.ClientResponse:
+    async with aiohttp.ClientSession() as session, \
+            session.post(f"http://127.0.0.1:{port}/v1/traces", data=encode_spans(spans).SerializeToString(),
+                         headers={"Content-Type": "application/x-protobuf"}) as response:
+        return response
+
+
+async def test_a_buffer_full_in_bytes_pushes_back_instead_of_evicting(start_sidecar: Start) -> None:
+    # Nothing decides (quiet 30 s): three traces are buffered, far under max_traces, and the fourth gets
+    # 503 with Retry-After; nothing is evicted.
+    _, ports = await start_sidecar(max_buffer=4 * MiB, quiet=30.0, decision_wait=60.0)
+    for _ in range(3):
+        assert (await post_spans(ports.http, record("shop", big_rag_trace))).status == 200
+    fourth = record("shop", big_rag_trace)
+    refused = await post_spans(ports.http, fourth)
+    assert (refused.status, refused.headers["Retry-After"]) == (503, "1")
+    samples = parse((await get(ports.metrics, "/metrics"))[1])
+    assert total(samples, "ragmon_traces_in_flight") == 3
+    assert total(samples, "ragmon_spans_rejected_total", reason="backpressure") == len(fourth)
+    assert total(samples, "ragmon_traces_total", outcome="evicted") == 0
+
+
+async def test_a_trace_holds_its_bytes_until_scored_not_only_while_buffered(start_sidecar: Start) -> None:
+    # quiet 50 ms: the three traces leave the assembler at once, but the gated judge holds the first and
+    # the queue the other two, so they still hold 3.9 MiB and the fourth is refused; once all three are
+    # scored, it is taken.
+    lane = GatedLane()
+    _, ports = await start_sidecar(lanes=[lane], max_buffer=4 * MiB)
+    for _ in range(3):
+        assert (await post_spans(ports.http, record("shop", big_rag_trace))).status == 200
+    await asyncio.wait_for(lane.started.wait(), 10)
+    await wait_metrics(ports.metrics, lambda s: total(s, "ragmon_traces_in_flight") == 0
+                       and total(s, "ragmon_score_queue_depth") == 2)
+    fourth = record("shop", big_rag_trace)
+    assert (await post_spans(ports.http, fourth)).status == 503
+
+    lane.gate.set()
+    await wait_metrics(ports.metrics, lambda s: total(s, "ragmon_traces_total", outcome="scored") == 3)
+    assert (await post_spans(ports.http, fourth)).status == 200
+    await wait_metrics(ports.metrics, lambda s: total(s, "ragmon_traces_total", outcome="scored") == 4)

@@ -1,0 +1,277 @@
+"""Memory of `ragmon serve` under typical traffic, and under a sender that stays within every documented
+limit (each request under --max-body, spans per trace under --max-spans-per-trace, traces under
+--max-traces) but makes each buffered byte count: is the documented figure a bound?
+
+One fresh sidecar subprocess per scenario, default settings, on free loopback ports (the soak
+benchmark's `Sidecar`); RSS is read from /proc/<pid>/status (VmRSS now, VmHWM the peak), for the
+sidecar and for its forkserver and lexical worker processes. Scenarios:
+- typical: the ingest benchmark's OpenInference RAG traces at `--rate` traces/s;
+- rootless: the same traces without their root span (it lives in another service, or is lost), so each
+  waits the whole --decision-wait in the buffer, up to the 90% back-pressure mark of --max-traces;
+- big values: one trace, no root, each span one 4 MiB string attribute (a document), 3 spans a request;
+- wide chars: the same with one emoji per value, so Python holds each character in 4 bytes;
+- empty events: one request, one span holding 2-byte empty events up to --max-body;
+- empty spans: one request of minimal spans, 1,000 to a trace, up to --max-body;
+- big documents: `--documents` RAG traces (root, retriever, answer), each with one distinct document of
+  ~2 MiB, scored: the lexical judge's passage cache keeps up to 4,096 passages, whatever their size.
+The adversarial sends stop once the sidecar's RSS passes `--stop-mib` (the machine is shared).
+
+Run: `.venv/bin/python benchmarks/memory_bound.py [--rate 400] [--seconds 10] [--stop-mib 1536]
+[--only NAME,...]`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import sys
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+import aiohttp
+import ingest
+import soak
+from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
+from opentelemetry.proto.common.v1.common_pb2 import InstrumentationScope
+from opentelemetry.proto.resource.v1.resource_pb2 import Resource
+from opentelemetry.proto.trace.v1.trace_pb2 import ResourceSpans, ScopeSpans, Span
+
+from ragmon.scrape import scrape, total
+
+MiB = 2**20
+MAX_BODY = 16 * MiB
+MAX_TRACES = 20_000
+MAX_SPANS = 1_000
+DECISION_WAIT = 30.0
+DOCUMENTED_MIB = 83 + 81
+"""README's "sidecar memory: 55-83 MiB + 81 MiB for the forkserver and worker processes"."""
+POD_LIMIT_MIB = 512
+"""deploy/kubernetes/deployment.yaml: the ragmon container's memory limit."""
+RESOURCE = Resource(attributes=[ingest.attr("service.name", "memory-bound")])
+SCOPE = InstrumentationScope(name="memory-bound")
+EMPTY_EVENT = b"\x5a\x00"
+"""Span.events (field 11), length 0: the smallest event the wire can carry."""
+
+
+def request(spans: list[Span]) -> bytes:
+    scope = ScopeSpans(scope=SCOPE, spans=spans)
+    return ExportTraceServiceRequest(resource_spans=[ResourceSpans(resource=RESOURCE,
+                                                                   scope_spans=[scope])]).SerializeToString()
+
+
+def varint(value: int) -> bytes:
+    out = bytearray()
+    while value > 0x7F:
+        out.append(value & 0x7F | 0x80)
+        value >>= 7
+    out.append(value)
+    return bytes(out)
+
+
+def wrap_span(span: bytes) -> bytes:
+    """A serialized Span as a whole ExportTraceServiceRequest: resource_spans(1) > scope_spans(2) >
+    spans(2), built by hand so a span of millions of repeated fields costs the client nothing."""
+    scope = b"\x12" + varint(len(span)) + span
+    resource_spans = b"\x12" + varint(len(scope)) + scope
+    return b"\x0a" + varint(len(resource_spans)) + resource_spans
+
+
+def child(rng: random.Random, trace_id: bytes, **fields: object) -> Span:
+    """A span whose parent never arrives: its trace has no local root and waits the whole decision-wait."""
+    now = time.time_ns()
+    return Span(trace_id=trace_id, span_id=rng.randbytes(8), parent_span_id=rng.randbytes(8), name="s",
+                kind=Span.SPAN_KIND_INTERNAL, start_time_unix_nano=now, end_time_unix_nano=now, **fields)
+
+
+# --- scenarios: each yields request bodies ---------------------------------------------------------
+
+def typical(args: argparse.Namespace) -> Iterator[bytes]:
+    yield from ingest.encode(int(args.rate * args.seconds), args.traces_per_request, args.seed)
+
+
+def rootless(args: argparse.Namespace) -> Iterator[bytes]:
+    rng = random.Random(args.seed)
+    traces = MAX_TRACES * 9 // 10
+    for first in range(0, traces, args.traces_per_request):
+        spans = []
+        for _ in range(min(args.traces_per_request, traces - first)):
+            spans += ingest.trace_spans(rng, time.time_ns())[:-1]   # the root is the last span
+        yield request(spans)
+
+
+def big_values(value: str) -> Callable[[argparse.Namespace], Iterator[bytes]]:
+    def scenario(args: argparse.Namespace) -> Iterator[bytes]:
+        rng = random.Random(args.seed)
+        trace_id = rng.randbytes(16)
+        for _ in range(MAX_SPANS // 3):
+            spans = [child(rng, trace_id, attributes=[ingest.attr("document", value)]) for _ in range(3)]
+            yield request(spans)
+    return scenario
+
+
+def empty_events(args: argparse.Namespace) -> Iterator[bytes]:
+    rng = random.Random(args.seed)
+    span = child(rng, rng.randbytes(16)).SerializeToString()
+    room = MAX_BODY - len(wrap_span(span + EMPTY_EVENT)) - 16     # 16: the longer length prefixes
+    yield wrap_span(span + EMPTY_EVENT * (room // len(EMPTY_EVENT)))
+
+
+def empty_spans(args: argparse.Namespace) -> Iterator[bytes]:
+    rng = random.Random(args.seed)
+    one = child(rng, rng.randbytes(16))
+    per_span = len(request([one, one])) - len(request([one]))
+    spans, trace_id = [], rng.randbytes(16)
+    for n in range((MAX_BODY - 1024) // per_span):
+        if n % MAX_SPANS == 0:
+            trace_id = rng.randbytes(16)
+        spans.append(child(rng, trace_id))
+    yield request(spans)
+
+
+def big_documents(args: argparse.Namespace) -> Iterator[bytes]:
+    rng = random.Random(args.seed)
+    text = " ".join(" ".join(ingest.document(rng)) for _ in range(1_600))   # ~2.2 MiB of sentences
+    answer = ingest.sentence(rng, 12)
+    for n in range(args.documents):
+        trace_id, root = rng.randbytes(16), rng.randbytes(8)
+        retriever = child(rng, trace_id, attributes=[
+            ingest.attr(ingest.KIND, "RETRIEVER"), ingest.attr("input.value", "what is the policy?"),
+            ingest.attr("retrieval.documents.0.document.id", f"doc-{n}"),
+            ingest.attr("retrieval.documents.0.document.content", f"{n} {text}")])
+        retriever.parent_span_id = root
+        top = child(rng, trace_id, attributes=[ingest.attr(ingest.KIND, "CHAIN"),
+                                               ingest.attr("input.value", "what is the policy?"),
+                                               ingest.attr("output.value", answer)])
+        top.span_id, top.parent_span_id = root, b""
+        yield request([retriever, top])
+
+
+ASCII_VALUE = "x" * (4 * MiB)
+WIDE_VALUE = "x" * (4 * MiB - 4) + "\N{GRINNING FACE}"
+SCENARIOS: dict[str, tuple[Callable[[argparse.Namespace], Iterator[bytes]], bool]] = {
+    # name: (bodies, adversarial: stop at --stop-mib)
+    "typical": (typical, False),
+    "rootless": (rootless, False),
+    "big values": (big_values(ASCII_VALUE), True),
+    "wide chars": (big_values(WIDE_VALUE), True),
+    "empty events": (empty_events, True),
+    "empty spans": (empty_spans, True),
+    "big documents": (big_documents, False),
+}
+
+
+# --- measuring -------------------------------------------------------------------------------------
+
+@dataclass(slots=True)
+class Result:
+    name: str
+    requests: int
+    wire_mib: float
+    refused: int
+    seconds: float
+    held_mib: float
+    peak_mib: float
+    workers_peak_mib: float
+    in_flight: float
+    stopped: bool
+
+
+async def send(url: str, bodies: Iterator[bytes], interval: float, pid: int, stop_mib: float | None
+               ) -> tuple[int, int, int, bool]:
+    """Post each body in turn (one connection, a 503 retried after Retry-After, like an exporter), no
+    faster than one per `interval`; stop early when the sidecar's RSS passes `stop_mib`."""
+    sent = wire = refused = 0
+    started = time.perf_counter()
+    async with aiohttp.ClientSession() as session:
+        for body in bodies:
+            await asyncio.sleep(started + sent * interval - time.perf_counter())
+            while True:
+                async with session.post(url, data=body,
+                                        headers={"Content-Type": "application/x-protobuf"}) as response:
+                    await response.read()
+                if response.status == 200:
+                    break
+                if response.status != 503:
+                    raise SystemExit(f"POST answered {response.status} to a request of {len(body)} bytes")
+                refused += 1
+                await asyncio.sleep(float(response.headers.get("Retry-After", "1")))
+            sent, wire = sent + 1, wire + len(body)
+            if stop_mib is not None and soak.rss_mib(pid) > stop_mib:
+                return sent, wire, refused, True
+    return sent, wire, refused, False
+
+
+def run(name: str, args: argparse.Namespace) -> Result:
+    bodies, adversarial = SCENARIOS[name]
+    sidecar = soak.Sidecar(argparse.Namespace(workers=1, max_traces=MAX_TRACES, queue_size=1_000))
+    try:
+        sidecar.wait_ready()
+        interval = args.traces_per_request / args.rate if name == "typical" else 0.0
+        started = time.perf_counter()
+        sent, wire, refused, stopped = asyncio.run(send(
+            f"http://127.0.0.1:{sidecar.http}/v1/traces", bodies(args), interval, sidecar.pid,
+            args.stop_mib if adversarial else None))
+        seconds = time.perf_counter() - started
+        held = soak.rss_mib(sidecar.pid)
+        in_flight = total(scrape(sidecar.metrics_url), "ragmon_traces_in_flight")
+        settled = time.monotonic() + args.settle   # let the decision loop and the workers catch up
+        while name == "big documents" and time.monotonic() < settled + 120:
+            if total(scrape(sidecar.metrics_url), "ragmon_traces_total") >= args.documents:
+                break
+            time.sleep(0.2)
+        time.sleep(max(0.0, settled - time.monotonic()))
+        workers = sum(map(ingest.peak_rss_mib, ingest.descendants(sidecar.pid)))
+        peak = ingest.peak_rss_mib(sidecar.pid)
+    finally:
+        sidecar.stop()
+        os.unlink(sidecar.log.name)
+    return Result(name, sent, wire / MiB, refused, seconds, held, peak, workers, in_flight, stopped)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rate", type=float, default=400.0, help="typical traffic, traces/s")
+    parser.add_argument("--seconds", type=float, default=10.0, help="typical traffic, how long")
+    parser.add_argument("--traces-per-request", type=int, default=10)
+    parser.add_argument("--stop-mib", type=float, default=1536.0,
+                        help="stop an adversarial sender once the sidecar's RSS passes this")
+    parser.add_argument("--settle", type=float, default=2.0, help="seconds before reading the peaks")
+    parser.add_argument("--only", type=lambda text: text.split(","), default=list(SCENARIOS),
+                        help=f"comma-separated scenarios: {', '.join(SCENARIOS)}")
+    parser.add_argument("--documents", type=int, default=150, help="big documents: how many traces")
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args()
+    unknown = set(args.only) - SCENARIOS.keys()
+    if unknown:
+        parser.error(f"unknown scenarios: {', '.join(sorted(unknown))}")
+
+    print(f"documented: sidecar up to {DOCUMENTED_MIB} MiB (README, 83 + 81 for the workers); pod limit "
+          f"{POD_LIMIT_MIB} MiB. Defaults: --max-body {MAX_BODY // MiB} MiB, --max-traces {MAX_TRACES}, "
+          f"--max-spans-per-trace {MAX_SPANS}, --decision-wait {DECISION_WAIT:g}s")
+    print(f"{'scenario':14s} {'requests':>8s} {'wire MiB':>9s} {'503s':>5s} {'secs':>6s} {'in flight':>9s} "
+          f"{'RSS held':>9s} {'RSS peak':>9s} {'+workers':>9s}  x wire")
+    results = []
+    for name in args.only:
+        r = run(name, args)
+        results.append(r)
+        note = f"  (stopped at --stop-mib {args.stop_mib:g})" if r.stopped else ""
+        print(f"{r.name:14s} {r.requests:8d} {r.wire_mib:9.1f} {r.refused:5d} {r.seconds:6.1f} "
+              f"{r.in_flight:9.0f} {r.held_mib:9.0f} {r.peak_mib:9.0f} {r.workers_peak_mib:9.0f}  "
+              f"{r.peak_mib / max(r.wire_mib, 1e-9):6.1f}{note}", flush=True)
+
+    big = next((r for r in results if r.name == "big values"), None)
+    if big is not None:
+        rate = big.wire_mib / big.seconds
+        print(f"\nbig values: {rate:.0f} MiB/s accepted on loopback, so one sender fills "
+              f"{rate * DECISION_WAIT / 1024:.1f} GiB before the first rootless trace is decided "
+              f"(--decision-wait {DECISION_WAIT:g}s); the count limits alone allow {MAX_TRACES} traces x "
+              f"{MAX_SPANS} spans x ~{MAX_BODY // MiB} MiB = "
+              f"{MAX_TRACES * MAX_SPANS * MAX_BODY / 2**40:.0f} TiB")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
