@@ -121,7 +121,7 @@ def decide(batches: Iterable[Sequence[Span]], interval: float) -> Iterator[Decid
     clock = VirtualClock()
     assembler = Assembler(quiet=config.quiet, decision_wait=config.decision_wait,
                           max_traces=config.max_traces, max_spans_per_trace=config.max_spans_per_trace,
-                          clock=clock)
+                          max_bytes=config.max_buffer, clock=clock)
     add = assembler.add
     refused: Counter[str] = Counter()
     for spans in batches:
