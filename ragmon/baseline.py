@@ -5,6 +5,11 @@ Only the examples both runs scored (matched by id) are compared. A golden set gr
 of each run would read new, perhaps harder, questions as a drop the change did not cause, and punish adding
 them. What each run alone has is counted (new, gone), and the gone ones are named, since dropping the
 examples that regressed would otherwise make a regression disappear without a word.
+
+Where this run's text (an id, a claim) has a lone surrogate, half an emoji a pipeline cut in two, its JSON
+report holds U+FFFD (ragmon.report.json), and a report from an older ragmon holds the "\\ud83d" escape. So
+the baseline is read with each lone surrogate made U+FFFD and this run's ids and claims are compared in that
+form: the same example, with the same sentences, in every later run, against either kind of baseline.
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from ragmon.errors import InputError
+from ragmon.jsontext import loads, replace_lone_surrogates
 from ragmon.model import LOWER_IS_BETTER, METRIC_NAMES, ClaimVerdict, ExampleResult, Report
 
 CLAIM_METRICS = frozenset({"groundedness", "hallucination_rate"})
@@ -113,7 +119,7 @@ def load(path: Path) -> Baseline:
     except OSError as exc:
         raise InputError(f"cannot read the baseline report: {exc.strerror or exc}", source=source) from None
     try:
-        doc = json.loads(data)  # not ragmon.jsontext: a claim's lone surrogate must match this run's
+        doc = loads(data)
     except UnicodeDecodeError:
         raise InputError(f"the baseline is not UTF-8 JSON: {WRITTEN_BY}", source=source) from None
     except json.JSONDecodeError as exc:
@@ -222,9 +228,11 @@ def _shown(value: Any) -> str:
 
 
 def compare(baseline: Baseline, report: Report) -> Comparison:
-    scored = {result.example.id for result in report.results}
-    pairs = tuple((result, baseline.examples[result.example.id]) for result in report.results
-                  if result.example.id in baseline.examples)
+    ids = [replace_lone_surrogates(result.example.id) for result in report.results]  # as the baseline's
+    scored = set(ids)
+    pairs = tuple((result, baseline.examples[example_id])
+                  for result, example_id in zip(report.results, ids, strict=True)
+                  if example_id in baseline.examples)
     gone = tuple(example_id for example_id in baseline.examples if example_id not in scored)
     metrics = {name: _change(name, pairs, baseline.examples.values(), report.results)
                for name in METRIC_NAMES}
@@ -277,4 +285,4 @@ def _value(value: float | None) -> float | None:
 
 
 def _normal(sentence: str) -> str:
-    return " ".join(sentence.split())
+    return " ".join(replace_lone_surrogates(sentence).split())

@@ -480,7 +480,8 @@ def _write(path: Path, content: str, *, append: bool = False) -> None:
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         # A JSON "\ud800" escape reads as a lone surrogate, which UTF-8 cannot encode: written back as
-        # that same escape, the text is kept as the input gave it instead of stopping the run here.
+        # that same escape, the text is kept as the input gave it instead of stopping the run here. Not
+        # in the JSON report, which holds U+FFFD instead (jq and serde_json refuse the escape).
         with path.open("a" if append else "w", encoding="utf-8", errors="backslashreplace") as handle:
             handle.write(content)
     except OSError as exc:

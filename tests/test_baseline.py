@@ -5,6 +5,8 @@ unsupported sentences. A run's own JSON report is a baseline for the next run.""
 from __future__ import annotations
 
 import json
+import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +14,7 @@ import pytest
 
 import ragmon
 from ragmon.baseline import Baseline, BaselineExample, check_comparable, compare, from_dict, load
+from ragmon.cli import main
 from ragmon.errors import InputError
 from ragmon.evaluate import evaluate
 from ragmon.judges.lexical import LexicalJudge
@@ -232,3 +235,75 @@ def test_whitespace_does_not_make_a_sentence_new() -> None:
     baseline = Baseline("main.json", "0.1.0", {"name": "lexical"}, 5, {"b": before})
     (change,) = compare(baseline, scored(example("b", f"{RETURNS} Purple  elephants sing opera."))).regressed
     assert change.newly_unsupported == () and change.after == 0.5
+
+
+# --- a lone surrogate, through the CLI --------------------------------------------------------------
+
+
+CUT = "cut\ud83d"
+"""An id a JavaScript pipeline cut mid-emoji: half a UTF-16 pair, which JSON.stringify writes as "\\ud83d"."""
+
+
+def golden(path: Path, cut_answer: str) -> Path:
+    """Two examples: CUT answering `cut_answer`, and "whole" answering RETURNS (groundedness 1). json.dumps
+    writes each lone surrogate as its escape, as JSON.stringify does."""
+    rows = [{"id": example_id, "question": "How long do I have to return an item?",
+             "contexts": [{"id": "doc-1", "text": RETURNS}], "answer": answer, "relevant_ids": ["doc-1"]}
+            for example_id, answer in ((CUT, cut_answer), ("whole", RETURNS))]
+    path.write_text("".join(json.dumps(row) + "\n" for row in rows), encoding="utf-8")
+    return path
+
+
+def strict(path: Path) -> dict[str, Any]:
+    """The report as a strict reader takes it (jq 1.6, serde_json): UTF-8, and no lone surrogate anywhere,
+    which encoding every string of it back to UTF-8 would raise on."""
+    doc: dict[str, Any] = json.loads(path.read_bytes().decode("utf-8"))
+    json.dumps(doc, ensure_ascii=False).encode("utf-8")
+    return doc
+
+
+@pytest.fixture
+def replay(monkeypatch: pytest.MonkeyPatch) -> Callable[..., int]:
+    """`ragmon replay ARGS --quiet` through the CLI, its settings from the command line only."""
+    for name in [name for name in os.environ if name.startswith("RAGMON_") or name == "GITHUB_STEP_SUMMARY"]:
+        monkeypatch.delenv(name)
+    return lambda *args: main(["replay", *map(str, args), "--quiet"])
+
+
+@pytest.mark.parametrize("old_way", [False, True], ids=["written-now", "written-with-the-escape"])
+def test_a_lone_surrogate_is_the_same_example_and_sentence_in_the_next_run(
+        tmp_path: Path, replay: Callable[..., int], old_way: bool) -> None:
+    # CUT's answer: RETURNS (supported) and "Moon \ud83d cheese." (no term of doc-1: unsupported), so
+    # groundedness 1/2; "whole" 1. The report holds U+FFFD for the surrogate; an older ragmon wrote the
+    # "\ud83d" escape back (old_way), which json reads as the lone surrogate itself.
+    moon = "Moon \ud83d cheese."
+    data = golden(tmp_path / "golden.jsonl", f"{RETURNS} {moon}")
+    assert replay(data, "--json", tmp_path / "main.json") == 0
+    written = strict(tmp_path / "main.json")
+    assert [r["id"] for r in written["results"]] == ["cut\ufffd", "whole"]
+    baseline = tmp_path / "main.json"
+    if old_way:
+        baseline = tmp_path / "old.json"
+        baseline.write_text((tmp_path / "main.json").read_text(encoding="utf-8").replace("\ufffd", "\\ud83d"),
+                            encoding="utf-8")
+        assert json.loads(baseline.read_text(encoding="utf-8"))["results"][0]["id"] == CUT
+
+    # The same answers again: both examples shared, nothing new, gone or regressed; groundedness
+    # (1/2 + 1) / 2 = 0.75 in both runs.
+    assert replay(data, "--baseline", baseline, "--max-drop", "groundedness=0",
+                  "--json", tmp_path / "same.json") == 0
+    same = strict(tmp_path / "same.json")["baseline"]
+    assert (same["shared"], same["new"], same["gone"], same["gone_ids"]) == (2, 0, 0, [])
+    assert same["regressed"] == []
+    assert same["metrics"]["groundedness"] == {"baseline": 0.75, "candidate": 0.75, "delta": 0.0, "n": 2}
+
+    # A real change to CUT: RETURNS gone, a second unsupported sentence added, so 1/2 -> 0 and the mean
+    # over both 0.75 -> 0.5, a drop of 0.25 > 0.1 (exit 1). Only "Stars" is newly unsupported: "Moon" was
+    # unsupported in the baseline too.
+    golden(tmp_path / "changed.jsonl", f"{moon} Stars \ud83d sing.")
+    assert replay(tmp_path / "changed.jsonl", "--baseline", baseline, "--max-drop", "groundedness=0.1",
+                  "--json", tmp_path / "changed.json") == 1
+    changed = strict(tmp_path / "changed.json")["baseline"]
+    assert (changed["shared"], changed["new"], changed["gone"]) == (2, 0, 0)
+    assert [(r["id"], r["before"], r["after"], [c["text"] for c in r["newly_unsupported"]])
+            for r in changed["regressed"]] == [("cut\ufffd", 0.5, 0.0, ["Stars \ufffd sing."])]

@@ -370,7 +370,8 @@ def test_lexical_threshold_sets_the_operating_point(tmp_path: Path) -> None:
 # --- found in review: failures after scoring must still exit 2, never 1 with a traceback ----------
 
 
-def test_lone_surrogate_escape_is_written_as_the_same_escape(ragmon_cmd: list[str], tmp_path: Path) -> None:
+def test_lone_surrogate_escape_is_u_fffd_in_json_and_the_escape_elsewhere(ragmon_cmd: list[str],
+                                                                          tmp_path: Path) -> None:
     # "\ud800" is a valid JSON escape for half a UTF-16 pair, a code point no UTF-8 file can hold. The
     # answer's second sentence shares no term with the context, so it is the unsupported claim quoted.
     row = ('{"id": "s1", "question": "How long is the warranty?", '
@@ -384,7 +385,7 @@ def test_lone_surrogate_escape_is_written_as_the_same_escape(ragmon_cmd: list[st
     assert done.returncode == 0, done.stderr
     doc = json.loads((out / "r.json").read_text(encoding="utf-8"))
     assert [c["text"] for c in doc["results"][0]["claims"]] == ["The warranty lasts 2 years.",
-                                                                "Moon \ud800 cheese."]
+                                                                "Moon \ufffd cheese."]
     assert "> Moon \\ud800 cheese." in (out / "r.md").read_text(encoding="utf-8")
     ET.parse(out / "r.xml")
 

@@ -1,6 +1,8 @@
 """The machine-readable report. Its schema is a contract (DESIGN §3): keep keys and types stable.
 
 Undefined figures are `null`, never NaN: strict JSON parsers reject NaN and dashboards would read it as data.
+A lone surrogate (input JSON's "\\ud83d" escape, half an emoji a JavaScript pipeline cut in two) is written
+as U+FFFD, never as its escape: valid JSON syntax, but jq 1.6 and serde_json refuse the whole file for it.
 `passed` is true only for a run that completed (exit 0): a run that could not complete (exit 2) says
 `"complete": false` and the `error` that stopped it, so a CI step that reads the file after a failed run
 never finds a pass, nor the previous run's report.
@@ -16,6 +18,7 @@ from typing import Any
 from ragmon import __version__
 from ragmon.baseline import Comparison
 from ragmon.gate import GateResult
+from ragmon.jsontext import replace_lone_surrogates
 from ragmon.model import ClaimVerdict, ExampleResult, Report
 
 
@@ -62,7 +65,9 @@ def render_error(message: str) -> str:
 
 
 def _dumps(doc: dict[str, Any]) -> str:
-    return json.dumps(doc, ensure_ascii=False, allow_nan=False) + "\n"
+    """ensure_ascii=False leaves each lone surrogate a character of the text, found in one regex pass over
+    it (ids, claims, reasons, paths and errors alike); ensure_ascii=True would escape it instead."""
+    return replace_lone_surrogates(json.dumps(doc, ensure_ascii=False, allow_nan=False)) + "\n"
 
 
 def _baseline(comparison: Comparison) -> dict[str, Any]:

@@ -1,14 +1,17 @@
-"""JSON report: the documented schema, exact claim text with the judge's reason, and null (never NaN) for
-undefined figures."""
+"""JSON report: the documented schema, exact claim text with the judge's reason, null (never NaN) for
+undefined figures, and valid Unicode throughout (U+FFFD for a lone surrogate)."""
 
 from __future__ import annotations
 
 import json
+import os
+from pathlib import Path
 
 import pytest
 from report_cases import GIFT, GIFT_REASON, INVENTED, INVENTED_REASON, invented_run, regressed_run
 
 import ragmon
+from ragmon.cli import main
 from ragmon.gate import GateResult
 from ragmon.model import Report
 from ragmon.report.json import render, render_error
@@ -116,3 +119,31 @@ def test_the_baseline_object_names_what_regressed() -> None:
         {"metric": "recall", "op": ">=", "threshold": 0.0, "value": 0.0, "passed": True,
          "reason": "unchanged against the baseline: 0.75 -> 0.75 on 2 examples measured in both runs",
          "max_drop": 0.0, "baseline": 0.75}]
+
+
+def test_a_lone_surrogate_is_written_as_u_fffd_so_strict_readers_take_the_report(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A JavaScript pipeline that cut a string mid-emoji wrote half a UTF-16 pair, "\ud83d" (JSON.stringify
+    # escapes it): valid JSON syntax, but jq 1.6 and serde_json refuse a whole report holding one. Here in
+    # the id and in the answer's second sentence, which shares no term with d1 and so is the unsupported one.
+    for name in [name for name in os.environ if name.startswith("RAGMON_") or name == "GITHUB_STEP_SUMMARY"]:
+        monkeypatch.delenv(name)
+    data = tmp_path / "golden.jsonl"
+    data.write_text('{"id": "cut\\ud83d", "question": "How long is the warranty?", '
+                    '"contexts": [{"id": "d1", "text": "The warranty lasts 2 years."}], '
+                    '"answer": "The warranty lasts 2 years. Moon \\ud83d cheese."}\n', encoding="utf-8")
+    out = tmp_path / "report.json"
+    assert main(["replay", str(data), "--json", str(out), "--quiet"]) == 0
+    doc = json.loads(out.read_bytes().decode("utf-8"))
+    json.dumps(doc, ensure_ascii=False).encode("utf-8")  # strict: raises on a lone surrogate, key or value
+    # Each escape became one U+FFFD, so the offsets into the answer still hold (27 + 1 space = 28, 28 + 14).
+    (result,) = doc["results"]
+    assert result["id"] == "cut\ufffd"
+    assert [(c["text"], c["start"], c["end"], c["supported"]) for c in result["claims"]] == [
+        ("The warranty lasts 2 years.", 0, 27, True), ("Moon \ufffd cheese.", 28, 42, False)]
+
+
+def test_an_error_naming_a_lone_surrogate_is_written_as_u_fffd() -> None:
+    # A file name of bytes that are not UTF-8 reaches Python as surrogates ("\udcff" for byte FF).
+    doc = json.loads(render_error("cannot read golden-\udcff.jsonl"))
+    assert doc["error"] == "cannot read golden-\ufffd.jsonl"
