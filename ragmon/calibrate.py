@@ -22,8 +22,9 @@ from pathlib import Path
 from typing import Any
 
 from ragmon import datasets
-from ragmon.errors import InputError, RagmonError
+from ragmon.errors import InputError, RagmonError, printable
 from ragmon.evaluate import checked, example_claims, verdicts_without_judge
+from ragmon.jsontext import replace_lone_surrogates
 from ragmon.judges.base import Judge, JudgeError
 from ragmon.judges.lexical import LexicalJudge
 from ragmon.judges.lexical import add_cli_arguments as add_lexical_arguments
@@ -310,7 +311,10 @@ def run(args: argparse.Namespace) -> int:
     if args.json is not None:
         try:
             args.json.parent.mkdir(parents=True, exist_ok=True)
-            args.json.write_text(json.dumps(as_dict(items, results), indent=2) + "\n", encoding="utf-8")
+            # A lone surrogate (half an emoji) in an id as U+FFFD: jq 1.6 refuses a whole file for its escape.
+            args.json.write_text(replace_lone_surrogates(json.dumps(as_dict(items, results), indent=2,
+                                                                    ensure_ascii=False)) + "\n",
+                                 encoding="utf-8")
         except OSError as exc:
             raise InputError(f"cannot write: {exc.strerror or exc}", source=str(args.json)) from None
     print(render(items, results), end="")
@@ -359,7 +363,8 @@ def render(items: Sequence[Labelled], results: Sequence[Calibration]) -> str:
                       "-" if latency is None else f"{latency * 1000:.1f} ms",
                       "-" if tokens_in is None else f"{least}{tokens_in:,.0f} / {tokens_out:,.0f}",
                       "-" if (cost := r.per_example(r.cost_usd)) is None else f"{least}${cost:.6f}"])
-    notes = "".join(f"skipped {i} ({r.judge}): {reason}\n" for r in results for i, reason in r.skipped)
+    notes = "".join(f"skipped {printable(i)} ({r.judge}): {printable(reason)}\n"
+                    for r in results for i, reason in r.skipped)
     notes += "".join(f"{r.judge}: {r.unbilled} example{'s' * (r.unbilled != 1)} had a call whose bill was "
                      "never reported (timed out, cut off or unreadable): tokens and cost are at least what "
                      "they say\n" for r in results if r.unbilled)

@@ -320,6 +320,27 @@ def test_a_judge_that_failed_on_some_examples_still_exits_0(fake_api: FakeAnthro
     assert "skipped A (claude): example 'A': Claude judge: API error 500" in captured.out
 
 
+def test_a_skipped_id_with_half_an_emoji_is_printed_escaped_and_written_as_u_fffd(
+        fake_api: FakeAnthropic, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # Example A's id ends in a lone surrogate (json.dumps writes it as the "\ud83d" escape). Its three
+    # attempts fail, so it is skipped and named: on a UTF-8 stdout as its escape (the character itself
+    # cannot be printed), and in --json as U+FFFD (jq 1.6 refuses a file holding the escape).
+    claude_env(monkeypatch, fake_api)
+    fake_api.default = Reply(decide=verbatim)
+    fast_500 = Fail(500, "api_error", {"retry-after-ms": "1"})
+    fake_api.enqueue(fast_500, fast_500, fast_500)
+    data = write_dataset(tmp_path / "labelled.jsonl", [{**RECORDS[0], "id": "A\ud83d"}, RECORDS[1]])
+    report = tmp_path / "calibration.json"
+    assert main(["calibrate", str(data), "--judge", "claude", "--judge-errors", "skip",
+                 "--llm-concurrency", "1", "--json", str(report)]) == 0
+    assert "skipped A\\ud83d (claude): " in capsys.readouterr().out
+    doc = json.loads(report.read_text(encoding="utf-8"))
+    json.dumps(doc, ensure_ascii=False).encode("utf-8")  # raises on any surrogate left in a string
+    [claude] = [j for j in doc["judges"] if j["judge"] == "claude"]
+    assert [s["id"] for s in claude["skipped"]] == ["A\ufffd"]
+
+
 def test_an_unusable_cache_dir_exits_2_before_any_judging(fake_api: FakeAnthropic, tmp_path: Path,
                                                           monkeypatch: pytest.MonkeyPatch,
                                                           capsys: pytest.CaptureFixture[str]) -> None:
