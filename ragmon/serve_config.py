@@ -133,6 +133,11 @@ class ServeConfig:
 
     @classmethod
     def from_args(cls, args: argparse.Namespace) -> ServeConfig:
+        if args.max_buffer < args.max_body:
+            # Below one request's worth, `offer` refuses every batch (503, retried forever) or the
+            # assembler drops what a request the receivers take carries (too_many_bytes).
+            raise InputError(f"--max-buffer ({args.max_buffer} bytes) is under --max-body ({args.max_body} "
+                             "bytes): the buffer must hold at least one request's spans")
         return cls(
             http_listen=args.http_listen, grpc_listen=args.grpc_listen, metrics_listen=args.metrics_listen,
             quiet=args.quiet, decision_wait=args.decision_wait, max_traces=args.max_traces,

@@ -14,7 +14,8 @@ worker). When it is full the decision task waits to enqueue, decided traces stay
 (itself bounded by `--max-traces`), and `offer` refuses new spans, so the receivers answer 503 with
 Retry-After (gRPC UNAVAILABLE) and the app's exporter retries. Counts do not bound memory (one span
 may carry megabytes), so `--max-buffer` bounds the decoded size of every trace from its first span until
-its outcome is counted: in the assembler, in the backlog, queued and being scored. `offer` refuses at
+its outcome is counted: in the assembler (evicted ones too, until the decision task collects them), in
+the backlog, queued and being scored, and while further lanes hold its example. `offer` refuses at
 90% of it, and the assembler evicts past it. Further lanes never push back on the app: when their
 queue is full they drop the example and count `ragmon_judge_requests_total{outcome="throttled"}`.
 """
@@ -50,7 +51,7 @@ from ragmon.scoring import SHUTDOWN_SIGNALS, Lane, LaneRefusal, LexicalLane
 from ragmon.semconv.extract import extract
 from ragmon.serve_config import ServeConfig
 from ragmon.serve_config import add_arguments as add_arguments  # ragmon.cli's entry point, with `run`
-from ragmon.traces import Assembler, Decided, Span, Trace
+from ragmon.traces import Assembler, Decided, Span, Trace, footprint
 
 log = logging.getLogger("ragmon.service")
 
@@ -78,7 +79,8 @@ class _Job:
     pipeline: str
     decided_at: float
     footprint: int
-    """Its trace's share of --max-buffer, given back when its outcome is counted."""
+    """Its share of --max-buffer: its trace's footprint, or its example's when larger; given back when its
+    outcome is counted (and by each further lane when that lane is done with it)."""
 
 
 class _LaneRunner:
@@ -90,6 +92,10 @@ class _LaneRunner:
         self.unjudged = 0
         """A second lane's examples queued or being judged. The trace's outcome is the first lane's, so
         only this says how many a drain cut short left without this judge's verdict."""
+        self.unjudged_bytes = 0
+        """Their traces' footprint: the examples (documents and all) stay held after the first lane has
+        given its bytes back, bounded otherwise only by --queue-size. Counted apart, so a trace both lanes
+        hold counts twice: errs high, as footprint does."""
 
 
 class Sidecar:
@@ -275,7 +281,7 @@ class Sidecar:
         traces already answered 200, which no exporter resends (38% of them in `benchmarks/soak.py`'s
         overload phase)."""
         if (not self._accepting or self._primary.queue.full() or self.assembler.in_flight >= self._high_water
-                or self.assembler.buffered_bytes + self._decided_bytes >= self._bytes_high_water):
+                or self._held_bytes() >= self._bytes_high_water):
             return False
         self.exporter.spans_received(transport, len(spans))
         refused: Counter[str] = Counter()
@@ -288,6 +294,12 @@ class Sidecar:
             self.exporter.spans_rejected(reason, count)
         self._wake.set()
         return True
+
+    def _held_bytes(self) -> int:
+        """What --max-buffer bounds: the traces in the assembler (evicted ones until collected), decided
+        ones until their outcome is counted, and the examples further lanes still hold."""
+        return (self.assembler.held_bytes + self._decided_bytes
+                + sum(runner.unjudged_bytes for runner in self._runners))
 
     def reject(self, count: int, reason: str) -> None:
         self.exporter.spans_rejected(reason, count)
@@ -340,7 +352,11 @@ class Sidecar:
             return
         pipeline = self.exporter.pipeline_label(example.pipeline)
         key = sampling_key(trace.trace_id)
-        job = _Job(trace.trace_id, example, pipeline, time.monotonic(), decided.footprint)
+        # The example, not the trace, is what the lanes hold, and it may be larger: a JSON string attribute
+        # of ASCII with one escaped emoji ("\\ud83d\\ude00") decodes to a text of 4 bytes a character.
+        held = max(decided.footprint, footprint(example))
+        self._decided_bytes += held - decided.footprint
+        job = _Job(trace.trace_id, example, pipeline, time.monotonic(), held)
         for runner in self._runners:
             if key >= runner.lane.rate:
                 if runner.primary:
@@ -353,6 +369,7 @@ class Sidecar:
             else:
                 runner.queue.put_nowait(job)
                 runner.unjudged += 1
+                runner.unjudged_bytes += job.footprint
 
     def _trace_pipeline(self, trace: Trace) -> str:
         """Pipeline label of a trace that yields no example: its `ragmon.pipeline`, which names a RAG
@@ -424,6 +441,7 @@ class Sidecar:
     def _finish(self, runner: _LaneRunner, job: _Job, outcome: str) -> None:
         if not runner.primary:
             runner.unjudged -= 1
+            runner.unjudged_bytes -= job.footprint
         elif job in self._unresolved:
             self._unresolved.discard(job)
             self._outcome(job.pipeline, outcome, job.footprint)

@@ -69,12 +69,15 @@ def footprint(value: Any) -> int:
     size = _sizeof(value)
     if type(value) in _SCALARS:
         return size
-    if isinstance(value, list | tuple):
+    if isinstance(value, list | tuple | frozenset):
         return size + _contents(value)
     if isinstance(value, Mapping):
         return size + sum(map(_str_sizeof, value)) + _contents(value.values())
     if isinstance(value, SpanEvent):
         return size + _sizeof(value.name) + _sizeof(value.time_unix_nano) + footprint(value.attributes)
+    fields = getattr(type(value), "__dataclass_fields__", None)
+    if fields is not None:  # an Example and its Contexts, which may hold more than the trace they came from
+        return size + sum(footprint(getattr(value, name)) for name in fields)
     return size
 
 
@@ -181,6 +184,7 @@ class Assembler:
         self._max_spans = max_spans_per_trace
         self._max_bytes = max_bytes
         self._bytes = 0
+        self._evicted_bytes = 0
         self._clock = clock
         self._traces: OrderedDict[str, _Pending] = OrderedDict()
         self._heap: list[tuple[float, int, _Pending]] = []
@@ -197,6 +201,12 @@ class Assembler:
     def buffered_bytes(self) -> int:
         """The footprint of the buffered spans; counted only with max_bytes (0 without)."""
         return self._bytes
+
+    @property
+    def held_bytes(self) -> int:
+        """`buffered_bytes` and the footprint of the traces evicted since the last pop_decided or drain:
+        out of the budget, but held until handed on, which a caller busy elsewhere may not do for a while."""
+        return self._bytes + self._evicted_bytes
 
     def add(self, span: Span) -> str:
         """"accepted", "duplicate", "late" (its trace was already decided), "too_many_spans" or
@@ -221,8 +231,7 @@ class Assembler:
                 return "too_many_bytes"
         if pending is None:
             if len(self._traces) >= self._max_traces:
-                oldest = self._traces.popitem(last=False)[1]
-                self._evicted.append(self._finish(oldest, "evicted"))
+                self._evict(self._traces.popitem(last=False)[1])
             pending = self._traces[span.trace_id] = _Pending(span.trace_id, now)
         if self._max_bytes is not None:
             self._make_room(self._bytes + size - self._max_bytes, pending)
@@ -242,7 +251,7 @@ class Assembler:
     def pop_decided(self, now: float | None = None) -> list[Decided]:
         """Traces whose deadline has passed, plus those evicted since the last call."""
         now = self._clock() if now is None else now
-        out, self._evicted = self._evicted, []
+        out, self._evicted, self._evicted_bytes = self._evicted, [], 0
         heap = self._heap
         while heap and heap[0][0] <= now:
             _, seq, pending = heapq.heappop(heap)
@@ -261,7 +270,7 @@ class Assembler:
 
     def drain(self) -> list[Decided]:
         """Everything still buffered, for shutdown."""
-        out, self._evicted = self._evicted, []
+        out, self._evicted, self._evicted_bytes = self._evicted, [], 0
         out.extend(self._finish(pending, "drain") for pending in self._traces.values())
         self._traces.clear()
         self._heap.clear()
@@ -304,7 +313,12 @@ class Assembler:
                     break
         for pending in victims:
             del self._traces[pending.trace_id]
-            self._evicted.append(self._finish(pending, "evicted"))
+            self._evict(pending)
+
+    def _evict(self, pending: _Pending) -> None:
+        decided = self._finish(pending, "evicted")
+        self._evicted.append(decided)
+        self._evicted_bytes += decided.footprint
 
     def _finish(self, pending: _Pending, reason: str) -> Decided:
         trace = Trace(pending.trace_id, tuple(pending.spans))

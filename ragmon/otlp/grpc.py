@@ -24,7 +24,7 @@ so they get INVALID_ARGUMENT with the parser's message and count as `decode_erro
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import AsyncIterator, Mapping
 
 import grpc
 from google.protobuf.duration_pb2 import Duration
@@ -62,9 +62,7 @@ class _TraceService:
 
     async def export(self, body: bytes, context: grpc.aio.ServicerContext) -> ExportTraceServiceResponse:
         metadata = dict(context.invocation_metadata() or ())
-        if self._token is not None and not bearer_ok(str(metadata.get("authorization", "")), self._token):
-            await self._refuse(context, metadata, "unauthorized", grpc.StatusCode.UNAUTHENTICATED,
-                               "missing or wrong bearer token (metadata authorization: Bearer <token>)")
+        await self._check_token(context, metadata)
         if len(body) > self._max_body:
             await self._refuse(context, metadata, "too_large", grpc.StatusCode.RESOURCE_EXHAUSTED,
                                f"message of {len(body)} bytes (after decompression) is over ragmon's "
@@ -87,6 +85,13 @@ class _TraceService:
         return ExportTraceServiceResponse(partial_success=ExportTracePartialSuccess(
             rejected_spans=batch.rejected, error_message=batch.rejection_message()))
 
+    async def _check_token(self, context: grpc.aio.ServicerContext,
+                           metadata: Mapping[str, str | bytes]) -> None:
+        """UNAUTHENTICATED (counted, logged; the abort raises) when a token is set and not sent."""
+        if self._token is not None and not bearer_ok(str(metadata.get("authorization", "")), self._token):
+            await self._refuse(context, metadata, "unauthorized", grpc.StatusCode.UNAUTHENTICATED,
+                               "missing or wrong bearer token (metadata authorization: Bearer <token>)")
+
     async def _refuse(self, context: grpc.aio.ServicerContext, metadata: Mapping[str, str | bytes],
                       reason: str, code: grpc.StatusCode, message: str, count: int = 1,
                       trailing_metadata: tuple[tuple[str, bytes], ...] = ()) -> None:
@@ -98,10 +103,12 @@ class _TraceService:
     async def misdirected(self, method: str, context: grpc.aio.ServicerContext) -> None:
         """Any method but ours (registered after it, so only what it leaves): count, log, UNIMPLEMENTED
         with where traces go, as gRPC's own answer would be, but for the message."""
+        metadata = dict(context.invocation_metadata() or ())
+        await self._check_token(context, metadata)  # as over HTTP: advice and count for the token's holders
         signal = grpc_signal(method)
         message = advice(signal, method, f"/{_SERVICE}/Export")
         self._sink.misdirected("grpc", signal)
-        user_agent = dict(context.invocation_metadata() or ()).get("user-agent")
+        user_agent = metadata.get("user-agent")
         self._refusals.misdirected(signal, grpc.StatusCode.UNIMPLEMENTED.name, transport="grpc",
                                    peer=grpc_peer_host(context.peer()),
                                    user_agent=None if user_agent is None else str(user_agent), detail=message)
@@ -116,7 +123,12 @@ class _TraceService:
 
 
 class _Elsewhere(grpc.GenericRpcHandler):
-    """Takes every method the handlers before it did not, for `_TraceService.misdirected`."""
+    """Takes every method the handlers before it did not, for `_TraceService.misdirected`.
+
+    As a stream-stream handler that never reads, which serves a call of any shape: it answers at once,
+    as gRPC's own UNIMPLEMENTED did. A unary one would first wait for the whole request message: a stream
+    that has sent none yet would hang until its deadline, and a message over `receive_cap` would get
+    RESOURCE_EXHAUSTED (which the Python exporter retries), both uncounted."""
 
     def __init__(self, service: _TraceService) -> None:
         self._service = service
@@ -124,10 +136,10 @@ class _Elsewhere(grpc.GenericRpcHandler):
     def service(self, handler_call_details: grpc.HandlerCallDetails) -> grpc.RpcMethodHandler:
         method = str(handler_call_details.method)
 
-        async def answer(_request: bytes, context: grpc.aio.ServicerContext) -> None:
+        async def answer(_requests: AsyncIterator[bytes], context: grpc.aio.ServicerContext) -> None:
             await self._service.misdirected(method, context)
 
-        return grpc.unary_unary_rpc_method_handler(answer)
+        return grpc.stream_stream_rpc_method_handler(answer)
 
 
 async def start_grpc_server(address: tuple[str, int], sink: SpanSink, *, max_body: int,

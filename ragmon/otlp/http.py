@@ -82,6 +82,17 @@ def add_otlp_routes(app: web.Application, sink: SpanSink, *, max_body: int, toke
     expected = None if token is None else token.encode()
     refusals = RefusalLog()
 
+    def unauthorized(request: web.Request) -> web.Response | None:
+        """The 401 for a request without the token, when one is set; None for one that may go on."""
+        if expected is None or bearer_ok(request.headers.get("Authorization", ""), expected):
+            return None
+        message = "missing or wrong bearer token (Authorization: Bearer <token>)"
+        sink.reject(1, "unauthorized")
+        refusals.refused("unauthorized", "401", transport="http", peer=request.remote or "unknown",
+                         user_agent=request.headers.get("User-Agent"), detail=message)
+        return _failure(401, message, request.content_type != PROTOBUF,
+                        {"WWW-Authenticate": 'Bearer realm="ragmon"'})
+
     async def receive(request: web.Request) -> web.Response:
         as_json = request.content_type != PROTOBUF
 
@@ -95,10 +106,8 @@ def add_otlp_routes(app: web.Application, sink: SpanSink, *, max_body: int, toke
             log(reason, status, message)
             return _failure(status, message, as_json, headers)
 
-        if expected is not None and not bearer_ok(request.headers.get("Authorization", ""), expected):
-            return refuse("unauthorized", 401,
-                          "missing or wrong bearer token (Authorization: Bearer <token>)",
-                          headers={"WWW-Authenticate": 'Bearer realm="ragmon"'})
+        if (refused := unauthorized(request)) is not None:
+            return refused
         if request.content_type not in (PROTOBUF, JSON):
             return refuse("decode_error", 415, f"Content-Type {request.content_type!r} is not supported: "
                                                f"send {PROTOBUF} or {JSON}")
@@ -136,6 +145,10 @@ def add_otlp_routes(app: web.Application, sink: SpanSink, *, max_body: int, toke
         except web.HTTPNotFound:
             if request.method != "POST":
                 raise
+        # With a token set, where traces go and the count (and its alert) are for senders that have it;
+        # anyone else's POST (a scanner's) is refused as it would be at /v1/traces.
+        if (refused := unauthorized(request)) is not None:
+            return refused
         signal = http_signal(request.path)
         message = advice(signal, request.path, f"POST {TRACES_PATH}")
         sink.misdirected("http", signal)

@@ -1,0 +1,362 @@
+"""`--max-buffer` end to end (ragmon.traces: footprint, Assembler(max_bytes=...); ragmon.service:
+the bytes of decided traces and the 90% refusal in `offer`) and of the Claude lane's `unjudged` count.
+
+Sizes are reasoned from CPython's object layout: a str of N ASCII characters holds N bytes and a header
+under 100; everything else a span with one such string holds (the Span, its ids, its place in the trace,
+the trace's own objects, a small resource) is well under 4 KiB (tests/test_traces_memory.py).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import time
+from collections import Counter
+from collections.abc import Callable, Sequence
+
+import prometheus_client
+import pytest
+from manual_clock import ManualClock
+
+from ragmon.errors import RagmonError
+from ragmon.evaluate import evaluate_example
+from ragmon.judges.lexical import LexicalJudge
+from ragmon.model import Example
+from ragmon.otlp.decode import DecodeError, decode_json
+from ragmon.scoring import LaneRefusal, Scored
+from ragmon.scrape import Samples, parse, total
+from ragmon.serve_config import ServeConfig, add_arguments
+from ragmon.service import Sidecar
+from ragmon.traces import Assembler, Decided, Span, SpanEvent, footprint, span_footprint
+
+KiB, MiB = 2**10, 2**20
+SLACK = 4 * KiB
+KIND = "openinference.span.kind"
+
+
+# --- spans and lanes ---------------------------------------------------------------------------------
+
+def doc_span(trace: int, chars: int) -> Span:
+    """A span whose parent never arrives (only decision_wait decides its trace) with one ASCII string."""
+    return Span(f"{trace:032x}", "1" * 16, "f" * 16, "doc", attributes={"document": "x" * chars})
+
+
+def rag_spans(trace: int, doc_chars: int = 0) -> list[Span]:
+    """A RAG request as OpenInference writes it: a CHAIN root with question and answer, a retriever with
+    one document (`doc_chars` more characters of it when asked)."""
+    tid, resource = f"{trace:032x}", {"service.name": "shop"}
+    chain = {KIND: "CHAIN", "input.value": "How long is the warranty?", "output.value": "It lasts 2 years."}
+    retriever = {KIND: "RETRIEVER", "retrieval.documents.0.document.id": "warranty",
+                 "retrieval.documents.0.document.content": "The warranty lasts 2 years. " + "x" * doc_chars}
+    return [Span(tid, "2" * 16, "1" * 16, "retrieve", attributes=retriever, resource=resource),
+            Span(tid, "1" * 16, None, "qa", attributes=chain, resource=resource)]
+
+
+class DrivenLane:
+    """A judge the test drives: the real lexical judge, after `delay` seconds, failing or refusing on
+    the share of examples asked, or held until `gate` opens."""
+
+    def __init__(self, judge: str = "lexical", *, rate: float = 1.0, concurrency: int = 1,
+                 rnd: random.Random | None = None, gated: bool = False) -> None:
+        self.judge, self.rate, self.concurrency = judge, rate, concurrency
+        self.rnd = rnd
+        self.started = asyncio.Event()
+        self.gate = asyncio.Event()
+        if not gated:
+            self.gate.set()
+
+    async def start(self) -> None:
+        pass
+
+    async def close(self) -> None:
+        pass
+
+    async def score(self, example: Example) -> Scored:
+        self.started.set()
+        if self.rnd is not None:
+            await asyncio.sleep(self.rnd.choice([0, 0, 0.001, 0.005]))
+            draw = self.rnd.random()
+            if draw < 0.1:
+                raise RuntimeError("the judge failed")
+            if draw < 0.2:
+                raise LaneRefusal("timeout")
+            if draw < 0.3:
+                await asyncio.Event().wait()  # held until the drain deadline cancels it
+        await self.gate.wait()
+        return Scored(evaluate_example(example, LexicalJudge(), 5), 0.001)
+
+
+def config(**overrides: object) -> ServeConfig:
+    settings: dict[str, object] = {"http_listen": None, "grpc_listen": None, "metrics_listen": None,
+                                   "quiet": 0.05, "decision_wait": 5.0, "drain_seconds": 5.0}
+    settings.update(overrides)
+    return ServeConfig(**settings)  # type: ignore[arg-type]
+
+
+def samples_of(sidecar: Sidecar) -> Samples:
+    return parse(prometheus_client.generate_latest(sidecar.exporter.registry).decode())
+
+
+async def wait_for(sidecar: Sidecar, ready: Callable[[Samples], bool], timeout: float = 10.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not ready(samples_of(sidecar)):
+        assert time.monotonic() < deadline, "the sidecar did not reach the expected state in time"
+        await asyncio.sleep(0.02)
+
+
+# --- defects: each fails before the fix ---------------------------------------------------------------
+
+async def test_traces_evicted_but_not_yet_handed_on_count_against_the_buffer() -> None:
+    # 4 MiB buffer, 503 from 3.6 MiB held. Traces of one 1.5 MiB span, rootless (nothing decides them in
+    # the test). Offers back to back, as the requests whose decoding ends in one turn of the event loop
+    # hand them over, or those served while the decision task works through a backlog: it collects the
+    # evicted traces only when it next runs pop_decided.
+    #   offer 1, 2: held 1.5, then 3 MiB (+ < 2 x 4 KiB): taken.
+    #   offer 3: 3 MiB + 8 KiB < 3.6 MiB: taken; 4.5 MiB is over 4 MiB, so trace 1 is evicted. It is still
+    #            held (1.5 MiB) until the decision task collects it: 4.5 MiB held in all.
+    #   offer 4: 4.5 MiB >= 3.6 MiB: refused (503). Counting only the buffered 3 MiB takes it, and each
+    #            further offer parks another 1.5 MiB beyond the budget, uncounted.
+    sidecar = Sidecar(config(max_buffer=4 * MiB, quiet=30.0, decision_wait=60.0), lanes=[DrivenLane()])
+    await sidecar.start()
+    try:
+        taken = [sidecar.offer([doc_span(t, 3 * MiB // 2)], "http") for t in (1, 2, 3, 4)]
+    finally:
+        await sidecar.stop()
+    assert taken == [True, True, True, False]
+    samples = samples_of(sidecar)
+    assert total(samples, "ragmon_traces_total", outcome="evicted") == 1
+    assert total(samples, "ragmon_traces_total") == 3
+
+
+async def test_examples_a_second_judge_still_holds_count_against_the_buffer() -> None:
+    # Lexical scores at once, Claude (second lane, the trace's outcome is the lexical one's) is held: after
+    # 3 RAG traces of 1.3 MiB each are scored, Claude still holds their examples (1 in a call, 2 queued),
+    # with their documents: 3.9 MiB + a few kB, over 90% of a 4 MiB buffer (3.6 MiB), so a 4th is refused.
+    # Giving the trace's bytes back when the first lane is done leaves Claude's queue bounded only in
+    # count (--queue-size, 1,000 examples of any size).
+    claude = DrivenLane("claude", gated=True)
+    sidecar = Sidecar(config(max_buffer=4 * MiB), lanes=[DrivenLane(), claude])
+    await sidecar.start()
+    try:
+        for t in (1, 2, 3):
+            assert sidecar.offer(rag_spans(t, 13 * MiB // 10), "http")
+        await wait_for(sidecar, lambda s: total(s, "ragmon_traces_total", outcome="scored") == 3)
+        fourth = sidecar.offer(rag_spans(4, 13 * MiB // 10), "http")
+        claude.gate.set()
+        await wait_for(sidecar, lambda s: total(s, "ragmon_examples_scored_total", judge="claude") >= 3)
+        # Claude done: the bytes are given back and a trace is taken again.
+        fifth = sidecar.offer(rag_spans(5, 13 * MiB // 10), "http")
+    finally:
+        await sidecar.stop()
+    assert (fourth, fifth) == (False, True)
+
+
+async def test_an_example_that_holds_more_than_its_trace_counts_at_its_own_size() -> None:
+    # Trace A declares its document as a JSON string attribute (ragmon.contexts) of ASCII: one emoji
+    # written as a JSON escape ("\\ud83d\\ude00", 12 characters) and 1 Mi "x". The span holds ~1 MiB; the
+    # example's document, decoded, holds the emoji and so 4 bytes a character: ~4 MiB, which the judge
+    # holds while the trace is gone. An 8 MiB buffer refuses from 7.2 MiB held:
+    #   A being judged: 4 MiB (+ a few kB) held;
+    #   B, one rootless 3.5 MiB span (buffered: nothing decides it in the test): taken, 7.5 MiB held;
+    #   C, the same: refused. Counting A at its trace's ~1 MiB takes C too: 11 MiB held in an 8 MiB budget.
+    lane = DrivenLane(gated=True)
+    sidecar = Sidecar(config(max_buffer=8 * MiB), lanes=[lane])
+    text = "\\ud83d\\ude00" + "x" * MiB
+    contexts = f'[{{"id": "d1", "text": "{text}"}}]'
+    a = Span("a" * 32, "1" * 16, None, "rag",
+             attributes={"ragmon.question": "q?", "ragmon.answer": "x", "ragmon.contexts": contexts})
+    await sidecar.start()
+    try:
+        assert sidecar.offer([a], "http")
+        await asyncio.wait_for(lane.started.wait(), 10)
+        taken = [sidecar.offer([doc_span(t, 7 * MiB // 2)], "http") for t in (2, 3)]
+        lane.gate.set()
+    finally:
+        await sidecar.stop()
+    assert taken == [True, False]
+
+
+def test_a_max_buffer_that_can_hold_nothing_is_refused_at_start() -> None:
+    # --max-buffer 1: 90% of it is 0 bytes, so `offer` refuses every batch (503) for as long as the sidecar
+    # runs, with /readyz saying ready, and every exporter retries forever. A mistake to name at start
+    # (InputError: the CLI prints it and exits 2), as the other flags' are.
+    parser = argparse.ArgumentParser()
+    add_arguments(parser)
+    with pytest.raises(RagmonError, match="--max-buffer"):
+        ServeConfig.from_args(parser.parse_args(["--max-buffer", "1"]))
+
+
+# --- properties that hold (regression guards) -----------------------------------------------------------
+
+def expected_footprint(spans: Sequence[Span]) -> int:
+    """What a trace holds by the rule in Assembler.add, recomputed from its spans: each span's own size, its
+    resource once for each run of spans sharing one resource object, and 400 bytes for the trace."""
+    size, last = 400, None
+    for span in spans:
+        size += span_footprint(span) + (footprint(span.resource) if span.resource is not last else 0)
+        last = span.resource
+    return size
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_random_schedules_keep_the_byte_count_exact_and_decide_every_trace_once(seed: int) -> None:
+    # Random spans (sizes 0 to 30,000 characters against budgets of 2 kB to 100 kB, shared and fresh
+    # resources, events, duplicates), random traces (never more than the 4 x max_traces ids the assembler
+    # remembers as decided), pop_decided, drain and clock jumps past quiet and decision_wait. Throughout:
+    # - the budget holds, and a refused span changes nothing (too_many_bytes for a new trace included);
+    # - an accepted span's trace is buffered (room is never made by evicting it);
+    # - buffered_bytes is the footprint of the buffered traces: what drain hands on, but for the traces
+    #   evicted before it (already given back);
+    # - each trace is decided once, with the spans accepted for it and the footprint those spans hold.
+    rnd = random.Random(seed)
+    clock = ManualClock()
+    max_bytes, max_traces = rnd.choice([2_000, 5_000, 20_000, 100_000]), rnd.choice([2, 5, 50])
+    assembler = Assembler(quiet=rnd.choice([0.5, 2.0]), decision_wait=rnd.choice([3.0, 30.0]),
+                          max_traces=max_traces, max_spans_per_trace=rnd.choice([3, 1_000]),
+                          max_bytes=max_bytes, clock=clock)
+    shared = [{"service.name": "a"}, {"service.name": "b" * 500}]
+    accepted: dict[str, list[Span]] = {}
+    decided: dict[str, Decided] = {}
+    buffered: set[str] = set()
+
+    def hand_on(out: list[Decided]) -> None:
+        for d in out:
+            tid = d.trace.trace_id
+            assert tid not in decided, f"{tid} decided twice"
+            decided[tid] = d
+            buffered.discard(tid)
+            assert list(d.trace.spans) == accepted[tid]
+            assert d.footprint == expected_footprint(d.trace.spans)
+
+    for _ in range(400):
+        op = rnd.random()
+        if op < 0.75:
+            tid = f"{rnd.randrange(min(12, 4 * max_traces)) + 1:032x}"
+            fresh = {"service.name": "c" * rnd.randrange(100)}
+            resource = rnd.choice(shared) if rnd.random() < 0.7 else fresh
+            span = Span(tid, f"{rnd.randrange(40) + 1:016x}", rnd.choice([None, "f" * 16]), "s",
+                        kind=rnd.choice([0, 2]),
+                        attributes={"d": "x" * rnd.choice([0, 10, 300, 1_500, 4_000, 30_000]),
+                                    "n": [1, {"k": "v"}]},
+                        events=tuple(SpanEvent("e", 0, {"a": "b"}) for _ in range(rnd.randrange(3))),
+                        resource=resource)
+            before = (assembler.buffered_bytes, assembler.in_flight)
+            status = assembler.add(span)
+            if status == "accepted":
+                assert tid not in decided
+                accepted.setdefault(tid, []).append(span)
+                buffered.add(tid)
+            else:
+                assert (assembler.buffered_bytes, assembler.in_flight) == before
+                assert status != "late" or tid in accepted
+        elif op < 0.88:
+            hand_on(assembler.pop_decided())
+        elif op < 0.96:
+            clock.now += rnd.choice([0.1, 1.0, 2.5, 31.0])
+        else:
+            held = assembler.buffered_bytes
+            out = assembler.drain()
+            assert held == sum(d.footprint for d in out if d.reason != "evicted")
+            hand_on(out)
+        assert 0 <= assembler.buffered_bytes <= max_bytes
+    held = assembler.buffered_bytes
+    out = assembler.drain()
+    assert held == sum(d.footprint for d in out if d.reason != "evicted")
+    hand_on(out)
+    assert assembler.buffered_bytes == 0 and assembler.in_flight == 0
+    assert set(decided) == set(accepted)
+
+
+def nested(depth: int, kind: str) -> bytes:
+    """An OTLP/JSON request of one span whose one attribute nests `depth` arrays or kvlists."""
+    if kind == "array":
+        value = '{"arrayValue":{"values":[' * depth + '{"stringValue":"x"}' + "]}}" * depth
+    else:
+        value = ('{"kvlistValue":{"values":[{"key":"k","value":' * depth + '{"stringValue":"x"}'
+                 + "}]}}" * depth)
+    span = {"traceId": "1" * 32, "spanId": "1" * 16, "name": "n", "attributes": "ATTRS"}
+    doc = json.dumps({"resourceSpans": [{"scopeSpans": [{"spans": [span]}]}]})
+    return doc.replace('"ATTRS"', '[{"key":"a","value":' + value + "}]").encode()
+
+
+def deepest_decodable(kind: str) -> int:
+    low, high = 1, 2_000
+    while low < high:
+        mid = (low + high + 1) // 2
+        try:
+            decode_json(nested(mid, kind))
+            low = mid
+        except DecodeError:
+            high = mid - 1
+    return low
+
+
+@pytest.mark.parametrize("kind", ["array", "kvlist"])
+def test_footprint_sizes_the_deepest_nesting_decode_lets_through(kind: str) -> None:
+    # decode turns nesting it cannot take into a 400 (DecodeError "nested too deeply"); whatever it lets
+    # through, footprint sizes without a RecursionError, even 200 frames deeper than decode ran (offer
+    # runs under aiohttp's or grpc's handler). Each level is a list or a dict of one item, at least 56
+    # bytes (an empty list; a dict is more), so over depth x 56 in all. decode yields fresh objects of a
+    # tree, so no cycle can reach footprint.
+    depth = deepest_decodable(kind)
+    assert depth > 100  # OTLP allows nesting; decode takes it well past any real attribute
+    span = decode_json(nested(depth, kind)).spans[0]
+
+    def at_depth(frames: int) -> int:
+        return span_footprint(span) if frames == 0 else at_depth(frames - 1)
+
+    assert at_depth(200) > depth * 56
+
+
+@pytest.mark.parametrize("seed", range(12))
+async def test_random_sidecar_schedules_count_every_trace_once_and_give_every_byte_back(seed: int) -> None:
+    # Random RAG (some with 5-50 kB documents), non-RAG and unextractable traces against budgets of 20 kB
+    # to 100 MB, tiny queues and max_traces (so evictions, 503s and too_many_bytes happen), lanes that
+    # fail, refuse or hang on a share of examples, a second lane on half the schedules; a drain of 0.2 s
+    # that the hung examples cut short. After stop: every trace that entered the assembler has exactly
+    # one outcome, and the bytes of decided traces (private: nothing exports them) are all given back.
+    rnd = random.Random(seed)
+    lanes = [DrivenLane("lexical", rate=rnd.choice([1.0, 0.6]), concurrency=rnd.choice([1, 2]), rnd=rnd)]
+    if seed % 2:
+        second_rate = rnd.choice([0.3, 0.6])
+        lanes.append(DrivenLane("claude", rate=second_rate, concurrency=rnd.choice([1, 2]), rnd=rnd))
+    sidecar = Sidecar(config(quiet=0.005, decision_wait=0.05, drain_seconds=0.2,
+                             max_traces=rnd.choice([3, 100]), queue_size=rnd.choice([1, 3, 50]),
+                             max_buffer=rnd.choice([20_000, 200_000, 10**8])), lanes=lanes)
+    entered: set[str] = set()
+    add = sidecar.assembler.add
+
+    def recording_add(span: Span) -> str:
+        status = add(span)
+        if status == "accepted":
+            entered.add(span.trace_id)
+        return status
+
+    sidecar.assembler.add = recording_add  # type: ignore[method-assign]
+    await sidecar.start()
+    try:
+        for _ in range(40):
+            trace, draw = rnd.getrandbits(128), rnd.random()
+            if draw < 0.7:
+                spans = rag_spans(trace, rnd.choice([0, 0, 5_000, 50_000]))
+            elif draw < 0.85:
+                spans = [Span(f"{trace:032x}", "1" * 16, None, "GET /health")]
+            else:
+                spans = [Span(f"{trace:032x}", "1" * 16, None, "answer",
+                              attributes={"ragmon.question": "q?", "ragmon.contexts": "[not json"})]
+            for _ in range(3):  # an exporter retries a 503
+                if sidecar.offer(spans, "http"):
+                    break
+                await asyncio.sleep(0.005)
+            assert sidecar._decided_bytes >= 0
+            if rnd.random() < 0.3:
+                await asyncio.sleep(rnd.choice([0, 0.001, 0.01]))
+        await asyncio.sleep(0.05)
+    finally:
+        await sidecar.stop()
+    outcomes = Counter({o: total(samples_of(sidecar), "ragmon_traces_total", outcome=o)
+                        for o in ("scored", "not_sampled", "not_rag", "evicted", "error")})
+    assert sum(outcomes.values()) == len(entered)
+    assert sidecar._decided_bytes == 0
