@@ -189,6 +189,8 @@ class Exporter:
                                  ["pipeline", "outcome"], registry=r)
         self.in_flight = Gauge("ragmon_traces_in_flight", "Traces buffered in the assembler", registry=r)
         self.queue_depth = Gauge("ragmon_score_queue_depth", "Examples waiting to be scored", registry=r)
+        self.buffer_bytes = Gauge("ragmon_buffer_bytes", "What traces and examples hold against --max-buffer",
+                                  registry=r)
         self._lag = Histogram("ragmon_score_lag_seconds", "Time from a trace's decision to its score",
                               buckets=LAG_BUCKETS, registry=r)
         build = Gauge("ragmon_build_info", "Always 1; the version as a label", ["version"], registry=r)

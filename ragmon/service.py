@@ -129,6 +129,7 @@ class Sidecar:
             count=self.exporter.captured, judge_settings={"threshold": config.lexical_threshold})
         self.exporter.in_flight.set_function(lambda: self.assembler.in_flight)
         self.exporter.queue_depth.set_function(lambda: sum(r.queue.qsize() for r in self._runners))
+        self.exporter.buffer_bytes.set_function(self._held_bytes)
         self._wake = asyncio.Event()
         self._backlog: deque[Decided] = deque()
         self._unresolved: set[_Job] = set()

@@ -665,8 +665,11 @@ async def test_a_trace_holds_its_bytes_until_scored_not_only_while_buffered(star
                        and total(s, "ragmon_score_queue_depth") == 2)
     fourth = record("shop", big_rag_trace)
     assert (await post_spans(ports.http, fourth)).status == 503
+    held = total(parse((await get(ports.metrics, "/metrics"))[1]), "ragmon_buffer_bytes")
+    assert 3 * len(DOC) < held < 4 * MiB  # three documents and a few kB each, shown to the operator
 
     lane.gate.set()
-    await wait_metrics(ports.metrics, lambda s: total(s, "ragmon_traces_total", outcome="scored") == 3)
+    await wait_metrics(ports.metrics, lambda s: total(s, "ragmon_traces_total", outcome="scored") == 3
+                       and total(s, "ragmon_buffer_bytes") == 0)
     assert (await post_spans(ports.http, fourth)).status == 200
     await wait_metrics(ports.metrics, lambda s: total(s, "ragmon_traces_total", outcome="scored") == 4)
