@@ -75,7 +75,11 @@ def _verdict(claim: Claim, claim_profile: TextProfile, threshold: float,
 
 def _opposites(terms: frozenset[str]) -> frozenset[str]:
     """The opposite of every term: "¬refund" for "refund" (C-level), "refund" for "¬refund"."""
-    return frozenset(map(NEGATION.__add__, terms)).union([term[1:] for term in terms if term[0] == NEGATION])
+    opposites = frozenset(map(NEGATION.__add__, terms))
+    # A negative term sorts at or after "¬": most claims have none, and `max` tells in C.
+    if max(terms, default="") < NEGATION:
+        return opposites
+    return opposites.union([term[1:] for term in terms if term[0] == NEGATION])
 
 
 def _contradictions(opposites: frozenset[str], read: Passage) -> list[str]:

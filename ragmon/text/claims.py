@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from functools import lru_cache
 
 from ragmon.model import Claim
 from ragmon.text.abstention import is_abstention
 from ragmon.text.terms import has_content, profile, wordset
 
-_LINE = re.compile(r"[^\n]+")
 _HEADING = re.compile(r"[ \t]*#{1,6}[ \t]")
 _MARKER = re.compile(r"[ \t]*(?:>|[-*+•‣◦▪●]|\(?\d{1,3}[.)]|\(?[a-z][)]|\[[ xX]\])[ \t]+")
 _BOUNDARY = re.compile(r"[.!?…](?<![.!?…].)[.!?…]*[\"'”’)\]]*(?=\s|$)")
@@ -52,8 +52,7 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
     whitespace follows (so 3.5 stays whole) and the word before it is not an abbreviation.
     """
     out: list[tuple[int, int]] = []
-    for line in _LINE.finditer(text):
-        pos, end = line.span()
+    for pos, end in _lines(text):
         if _HEADING.match(text, pos, end):
             continue
         marker = _MARKER.match(text, pos, end)
@@ -74,6 +73,16 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
             pos = word_from = next_at
         _append(out, text, pos, end)
     return out
+
+
+def _lines(text: str) -> Iterator[tuple[int, int]]:
+    """(start, end) of every line that is not empty. `split` finds the newlines at C speed, where a
+    `[^\n]+` regex tested each character in turn."""
+    start = 0
+    for line in text.split("\n"):
+        if line:
+            yield start, start + len(line)
+        start += len(line) + 1
 
 
 def _append(out: list[tuple[int, int]], text: str, start: int, end: int) -> None:

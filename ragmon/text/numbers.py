@@ -49,10 +49,10 @@ def numbers_in(low: str, spelled: Iterable[float] = ()) -> frozenset[float]:
             found.add(float(match))  # the common case: "30", "3.5"
         except ValueError:
             found.update(_grouped_or_scaled(match))
-    return frozenset(found) if found else _NO_NUMBERS
+    return frozenset(found) if found else NO_NUMBERS
 
 
-_NO_NUMBERS: frozenset[float] = frozenset()
+NO_NUMBERS: frozenset[float] = frozenset()
 """Shared by the texts that state no number (most): one object, not one allocation per text."""
 
 

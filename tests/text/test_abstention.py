@@ -13,6 +13,8 @@ from ragmon.text.claims import split_claims
     "I do not know the answer.",
     "The context does not say when the store opens.",
     "The provided documents don't mention a warranty.",
+    "The retrieved passages do not include the price.",
+    "The fee is not mentioned in the provided documents.",
     "There is not enough information to answer.",
     "insufficient_context",
     "I cannot answer that from the sources.",

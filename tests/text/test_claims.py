@@ -91,6 +91,14 @@ def test_sentence_spans_are_stripped_offsets() -> None:
     assert [text[s:e] for s, e in sentence_spans(text)] == ["First one.", "Second one?", "Third!"]
 
 
+def test_blank_lines_and_carriage_returns_make_no_sentences() -> None:
+    # Lines are cut at "\n" only: "One.\r" ends at its period (a "\r" is whitespace), the lines "\r" and ""
+    # hold nothing, and the last line "Two" has no mark; offsets count every character before it (4 + 2 +
+    # 1 + 2 = 9 for "Two").
+    text = "One.\r\n\r\n\nTwo"
+    assert sentence_spans(text) == [(0, 4), (9, 12)]
+
+
 @pytest.mark.parametrize(("answer", "terms"), [
     # Stems by hand: returns -> return, accepted -> accept, shipping -> ship; "are", "is" are function
     # words and the citation mark "[1]" is dropped.
