@@ -93,7 +93,7 @@ def rules_off(names: Sequence[str]) -> Iterator[None]:
     def fresh() -> None:
         terms.TERMS.clear()
         terms.profile.cache_clear()
-        passages.passage.cache_clear()
+        passages.clear_cache()
 
     with contextlib.ExitStack() as stack:
         for _, name, off in RULES:

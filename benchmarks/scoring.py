@@ -156,14 +156,13 @@ def figure(measured: list[float]) -> str:
 
 def cache_memory(writer: Writer, words: int) -> float:
     """MiB held by full passage and stemming caches after reading 4,096 new passages of `words` words:
-    what reading them allocates and keeps (traced), plus the texts, which the passage cache keeps alive."""
-    ragmon.text.passages.passage.cache_clear()
+    what reading them allocates and keeps, the texts the passage cache keeps alive included (traced)."""
+    ragmon.text.passages.clear_cache()
     ragmon.text.terms.TERMS.clear()
-    texts = [writer.passage(words) for _ in range(ragmon.text.passages.passage.cache_info().maxsize or 0)]
     tracemalloc.start()
-    for passage in texts:
-        ragmon.text.passages.passage(passage)
-    held = tracemalloc.get_traced_memory()[0] + sum(map(sys.getsizeof, texts))
+    for _ in range(ragmon.text.passages.ENTRIES):
+        ragmon.text.passages.passage(writer.passage(words))
+    held = tracemalloc.get_traced_memory()[0]
     tracemalloc.stop()
     return held / 2**20
 

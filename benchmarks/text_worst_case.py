@@ -65,7 +65,7 @@ CASES: dict[str, Callable[[int], object]] = {
 
 def clear() -> None:
     terms.profile.cache_clear()
-    passages.passage.cache_clear()
+    passages.clear_cache()
     claims.split_claims.cache_clear()
     terms.TERMS.clear()
 
