@@ -36,6 +36,7 @@ from ragmon.datasets.locate import LineOf
 from ragmon.datasets.otlp_lines import NOT_RAG, Skipped
 from ragmon.datasets.reader import load_located
 from ragmon.errors import InputError
+from ragmon.jsontext import replace_lone_surrogates
 from ragmon.model import Example
 
 __all__ = ["NOT_RAG", "PathLike", "Skipped", "load"]
@@ -47,13 +48,19 @@ def load(paths: Iterable[PathLike], *, skipped: Skipped | None = None) -> Iterat
     """Examples from every file in order; an id seen twice is an error because reports are keyed by id.
 
     Recorded traces that are not RAG are appended to `skipped` as (trace id, NOT_RAG)."""
-    seen: dict[str, tuple[str, LineOf]] = {}
+    seen: dict[str, tuple[str, LineOf, str]] = {}
     for path in paths:
         source = str(path)
         for example, line_of in load_located(Path(path), [] if skipped is None else skipped):
-            if example.id in seen:
-                first_source, first_line = seen[example.id]
+            # Keyed as the JSON report writes ids: two that differ only in half an emoji (a lone surrogate,
+            # written as U+FFFD) would be one id there, and that report refused as the next baseline.
+            key = replace_lone_surrogates(example.id)
+            if key in seen:
+                first_source, first_line, first_id = seen[key]
+                alike = "" if first_id == example.id else (
+                    f", the same as {first_id!r} once each lone surrogate is U+FFFD, as reports write it")
                 raise InputError(f"duplicate example id {example.id!r} (first at "
-                                 f"{first_source}:{first_line()})", source=source, line=line_of(), field="id")
-            seen[example.id] = (source, line_of)
+                                 f"{first_source}:{first_line()}{alike})", source=source, line=line_of(),
+                                 field="id")
+            seen[key] = (source, line_of, example.id)
             yield example

@@ -40,7 +40,7 @@ from ragmon.otlp.auth import bearer_ok
 from ragmon.otlp.decode import DecodeError, decode_off_loop, decode_protobuf
 from ragmon.otlp.misdirected import advice, grpc_signal
 from ragmon.otlp.refusals import RefusalLog, grpc_peer_host
-from ragmon.otlp.sink import SpanSink
+from ragmon.otlp.sink import BUSY, SpanSink
 
 RETRY_INFO_KEY = "google.rpc.retryinfo-bin"
 _RETRY_AFTER_1S = ((RETRY_INFO_KEY, RetryInfo(retry_delay=Duration(seconds=1)).SerializeToString()),)
@@ -78,7 +78,7 @@ class _TraceService:
             self._sink.reject(batch.rejected, "invalid")
         if batch.spans and not self._sink.offer(batch.spans, "grpc"):
             await self._refuse(context, metadata, "backpressure", grpc.StatusCode.UNAVAILABLE,
-                               "ragmon is busy scoring; retry later", len(batch.spans), _RETRY_AFTER_1S)
+                               BUSY, len(batch.spans), _RETRY_AFTER_1S)
         if not batch.rejected:
             return ExportTraceServiceResponse()
         self._log(context, metadata, "invalid", grpc.StatusCode.OK, batch.rejection_message(), in_part=True)

@@ -30,7 +30,7 @@ from ragmon.otlp.auth import bearer_ok
 from ragmon.otlp.decode import DecodedBatch, DecodeError, decode_json, decode_off_loop, decode_protobuf
 from ragmon.otlp.misdirected import TRACES_PATH, advice, http_signal
 from ragmon.otlp.refusals import RefusalLog
-from ragmon.otlp.sink import SpanSink
+from ragmon.otlp.sink import BUSY, SpanSink
 
 PROTOBUF = "application/x-protobuf"
 JSON = "application/json"
@@ -132,7 +132,7 @@ def add_otlp_routes(app: web.Application, sink: SpanSink, *, max_body: int, toke
         if batch.rejected:
             sink.reject(batch.rejected, "invalid")
         if batch.spans and not sink.offer(batch.spans, "http"):
-            return refuse("backpressure", 503, "ragmon is busy scoring; retry later", len(batch.spans),
+            return refuse("backpressure", 503, BUSY, len(batch.spans),
                           {"Retry-After": "1"})
         if batch.rejected:
             log("invalid", 200, batch.rejection_message(), in_part=True)

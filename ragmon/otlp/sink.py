@@ -7,6 +7,9 @@ from typing import Protocol
 
 from ragmon.traces import Span
 
+BUSY = "ragmon is busy: its score queue or trace buffer is full; retry later"
+"""What a sender refused by `offer` is told: the buffer, not only scoring, may be what is full."""
+
 
 class SpanSink(Protocol):
     def offer(self, spans: Sequence[Span], transport: str) -> bool:

@@ -50,7 +50,8 @@ def render(report: Report, gates: Sequence[GateResult], *, worst: int = DEFAULT_
         f"## ragmon replay: {clip(verdict(gates), WIDTH)}"]
     lines += [
         "",
-        f"{len(report.results)} examples, judge {_code(clip(str(judge), ID_WIDTH))}, k={report.k}.",
+        f"{len(report.results)} example{'' if len(report.results) == 1 else 's'}, judge "
+        f"{_code(clip(str(judge), ID_WIDTH))}, k={report.k}.",
         "",
         f"| metric | mean | n | {report.config.confidence * 100:g}% interval |",
         "|---|---:|---:|---|",

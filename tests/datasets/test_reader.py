@@ -54,6 +54,17 @@ def test_duplicate_ids_across_files_are_an_error(tmp_path: Path) -> None:
     assert f"first at {one}:1" in str(err)
 
 
+def test_ids_that_differ_only_in_half_an_emoji_are_duplicates(tmp_path: Path) -> None:
+    # "a\ud83d" and "a\ud83c" (json.dumps writes the escapes) are both "a\ufffd" in the JSON report,
+    # which would then name one id twice and be refused as the next run's baseline.
+    data = write_jsonl(tmp_path / "cut.jsonl", [{"id": "a\ud83d", "question": "q"},
+                                               {"id": "a\ud83c", "question": "q"}])
+    err = error_of([data])
+    assert (err.source, err.line, err.field) == (str(data), 2, "id")
+    assert (f"(first at {data}:1, the same as 'a\\ud83d' once each lone surrogate is U+FFFD, as reports "
+            "write it)") in str(err)
+
+
 def test_missing_and_empty_files(tmp_path: Path) -> None:
     missing = tmp_path / "nope.jsonl"
     err = error_of([missing])

@@ -283,7 +283,7 @@ async def test_unavailable_is_logged_at_info(serve, sink, sdk_spans, refusal_rec
         await call(target, encode_spans(sdk_spans))
     [record] = refusal_records()
     assert (record.levelno, record.reason, record.status) == (logging.INFO, "backpressure", "UNAVAILABLE")
-    assert record.detail == "ragmon is busy scoring; retry later"
+    assert record.detail == "ragmon is busy: its score queue or trace buffer is full; retry later"
 
 
 async def test_a_partly_invalid_request_is_logged_with_what_the_client_was_told(serve, sink, sdk_spans,

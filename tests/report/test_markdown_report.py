@@ -225,3 +225,9 @@ def test_regressions_are_bounded_by_worst() -> None:
     assert 100_000 < len(section) < 105_000
     fewer = render(report, gates, comparison=comparison, worst=2)
     assert "And 998 more regressed examples (the JSON report lists all)." in fewer
+
+
+def test_one_example_is_counted_in_the_singular() -> None:
+    result = ExampleResult(Example("e1", "Q?", (Context("d1", "A."),), "A."), "lexical", {}, ())
+    lines = render(Report({"name": "lexical"}, 5, (result,), {}), ()).splitlines()
+    assert "1 example, judge `lexical`, k=5." in lines
