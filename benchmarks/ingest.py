@@ -126,20 +126,29 @@ async def post_all(url: str, payloads: list[bytes], connections: int, interval: 
             while pending:
                 index, body = pending.pop()
                 await asyncio.sleep(started + index * interval - time.perf_counter())
-                while True:
-                    async with session.post(url, data=body,
-                                            headers={"Content-Type": "application/x-protobuf"}) as response:
-                        await response.read()
-                        if response.status == 200:
-                            break
-                        if response.status != 503:
-                            raise RuntimeError(f"POST {url} answered {response.status}")
-                        refused += 1
-                        delay = float(response.headers.get("Retry-After", "1"))
-                    await asyncio.sleep(delay)
+                refused += await post_until_taken(session, url, body)
 
         await asyncio.gather(*(sender() for _ in range(connections)))
     return time.perf_counter() - started, refused
+
+
+PROTOBUF_HEADERS = {"Content-Type": "application/x-protobuf"}
+
+
+async def post_until_taken(session: aiohttp.ClientSession, url: str, body: bytes) -> int:
+    """Post `body` until it is taken, a 503 retried after its Retry-After, as an OTLP exporter does;
+    returns the 503s seen."""
+    refused = 0
+    while True:
+        async with session.post(url, data=body, headers=PROTOBUF_HEADERS) as response:
+            await response.read()
+            if response.status == 200:
+                return refused
+            if response.status != 503:
+                raise RuntimeError(f"POST {url} answered {response.status} to a request of {len(body)} bytes")
+            refused += 1
+            delay = float(response.headers.get("Retry-After", "1"))
+        await asyncio.sleep(delay)
 
 
 def quantile(samples: Samples, name: str, q: float) -> float:

@@ -188,16 +188,7 @@ async def send(url: str, bodies: Iterator[bytes], interval: float, pid: int, sto
     async with aiohttp.ClientSession() as session:
         for body in bodies:
             await asyncio.sleep(started + sent * interval - time.perf_counter())
-            while True:
-                async with session.post(url, data=body,
-                                        headers={"Content-Type": "application/x-protobuf"}) as response:
-                    await response.read()
-                if response.status == 200:
-                    break
-                if response.status != 503:
-                    raise SystemExit(f"POST answered {response.status} to a request of {len(body)} bytes")
-                refused += 1
-                await asyncio.sleep(float(response.headers.get("Retry-After", "1")))
+            refused += await ingest.post_until_taken(session, url, body)
             sent, wire = sent + 1, wire + len(body)
             if stop_mib is not None and soak.rss_mib(pid) > stop_mib:
                 return sent, wire, refused, True

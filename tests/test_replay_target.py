@@ -357,17 +357,20 @@ async def test_an_answer_that_keeps_failing_is_reported_with_how_often_it_was_as
         f"1 of 1 questions got no answer from {url}: HTTP {status} (boom){suffix}: a")
 
 
+def server_span_only(tracer: Tracer) -> Handler:
+    """A build traced by its web framework alone: one SERVER span, no retrieval, no generation."""
+    async def ask(request: web.Request) -> web.Response:
+        with tracer.start_as_current_span("POST /ask", context=propagate.extract(request.headers),
+                                          kind=SpanKind.SERVER):
+            return web.json_response({"answer": "yes"})
+    return ask
+
+
 async def test_traces_that_are_not_rag_are_one_reason_naming_every_example() -> None:
     golden = [Example(id=name, question=f"question {name}") for name in ("a", "b", "c")]
     receiver = free_port()
     with sdk_tracer(receiver) as tracer:
-        async def ask(request: web.Request) -> web.Response:
-            # Traced, but only the web framework's span: no retrieval, no generation.
-            with tracer.start_as_current_span("POST /ask", context=propagate.extract(request.headers),
-                                              kind=SpanKind.SERVER):
-                return web.json_response({"answer": "yes"})
-
-        async with serving(ask) as url:
+        async with serving(server_span_only(tracer)) as url:
             with pytest.raises(RagmonError) as raised:
                 await asyncio.to_thread(collect, golden, live_target(url, receiver), log=None)
     # Three traces with the same problem make one group, not three (a trace id in each reason would).
@@ -383,12 +386,7 @@ async def test_spans_exported_to_the_wrong_path_are_named_as_such() -> None:
     # The common mistake: OTEL_EXPORTER_OTLP_TRACES_ENDPOINT set to the bare host:port, which the SDK
     # uses as given, so it posts to "/".
     with sdk_tracer(receiver, path="") as tracer:
-        async def ask(request: web.Request) -> web.Response:
-            with tracer.start_as_current_span("POST /ask", context=propagate.extract(request.headers),
-                                              kind=SpanKind.SERVER):
-                return web.json_response({"answer": "yes"})
-
-        async with serving(ask) as url:
+        async with serving(server_span_only(tracer)) as url:
             with pytest.raises(RagmonError) as raised:
                 await asyncio.to_thread(collect, golden, live_target(url, receiver, trace_wait=1.0), log=None)
     # One question, one trace of one span, exported in one batch: one request at "/".

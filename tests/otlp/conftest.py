@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from typing import Any
 
+import grpc
 import pytest
+from aiohttp import web
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
 from opentelemetry.sdk._logs import LoggerProvider
 from opentelemetry.sdk._logs.export import LogRecordExporter, SimpleLogRecordProcessor
@@ -20,6 +22,8 @@ from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanE
 from opentelemetry.trace import SpanKind, Status, StatusCode
 from otlp_json import otlp_json_doc
 
+from ragmon.otlp.grpc import start_grpc_server
+from ragmon.otlp.http import add_otlp_routes
 from ragmon.traces import Span
 
 RESOURCE = Resource.create({"service.name": "rag-demo", "deployment.environment": "test"})
@@ -137,3 +141,42 @@ def refusal_records(caplog: pytest.LogCaptureFixture) -> Callable[[], list[loggi
     """The records the receivers logged about refused requests (INFO and up, so back-pressure shows)."""
     caplog.set_level(logging.INFO, logger="ragmon.otlp")
     return lambda: [record for record in caplog.records if record.name == "ragmon.otlp"]
+
+
+Start = Callable[..., Awaitable[str]]
+
+
+@pytest.fixture
+async def http_receiver(sink: RecordingSink) -> AsyncIterator[Start]:
+    """Start the OTLP/HTTP receiver on 127.0.0.1 (free port) feeding `sink`; returns the /v1/traces URL."""
+    runners: list[web.AppRunner] = []
+
+    async def start(*, max_body: int = 1 << 20, token: str | None = None,
+                    auto_decompress: bool = False) -> str:
+        app = web.Application()
+        add_otlp_routes(app, sink, max_body=max_body, token=token)
+        runner = web.AppRunner(app, auto_decompress=auto_decompress)
+        await runner.setup()
+        runners.append(runner)
+        await web.TCPSite(runner, "127.0.0.1", 0).start()
+        host, port = runner.addresses[0][:2]
+        return f"http://{host}:{port}/v1/traces"
+
+    yield start
+    for runner in runners:
+        await runner.cleanup()
+
+
+@pytest.fixture
+async def grpc_receiver(sink: RecordingSink) -> AsyncIterator[Start]:
+    """Start the OTLP/gRPC receiver on 127.0.0.1, port 0, feeding `sink`; returns `host:port`."""
+    servers: list[grpc.aio.Server] = []
+
+    async def start(*, max_body: int = 1 << 20, token: str | None = None) -> str:
+        server, port = await start_grpc_server(("127.0.0.1", 0), sink, max_body=max_body, token=token)
+        servers.append(server)
+        return f"127.0.0.1:{port}"
+
+    yield start
+    for server in servers:
+        await server.stop(None)

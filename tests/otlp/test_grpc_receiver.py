@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import Awaitable, Callable
 
 import grpc
 import pytest
@@ -26,7 +26,7 @@ from opentelemetry.sdk.trace.export import SimpleSpanProcessor, SpanExportResult
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 
 from ragmon.otlp.decode import decode_protobuf
-from ragmon.otlp.grpc import RETRY_INFO_KEY, start_grpc_server
+from ragmon.otlp.grpc import RETRY_INFO_KEY
 from ragmon.scrape import scrape, total
 from ragmon.serve_config import ServeConfig
 from ragmon.service import Sidecar
@@ -35,18 +35,8 @@ Serve = Callable[..., Awaitable[str]]
 
 
 @pytest.fixture
-async def serve(sink) -> AsyncIterator[Serve]:
-    """Start the receiver on 127.0.0.1, port 0, feeding `sink`; returns `host:port`."""
-    servers: list[grpc.aio.Server] = []
-
-    async def start(*, max_body: int = 1 << 20, token: str | None = None) -> str:
-        server, port = await start_grpc_server(("127.0.0.1", 0), sink, max_body=max_body, token=token)
-        servers.append(server)
-        return f"127.0.0.1:{port}"
-
-    yield start
-    for server in servers:
-        await server.stop(None)
+def serve(grpc_receiver: Serve) -> Serve:
+    return grpc_receiver
 
 
 async def call(target: str, request: ExportTraceServiceRequest, *, token: str | None = None,

@@ -13,7 +13,6 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 
 import aiohttp
 import pytest
-from aiohttp import web
 from google.rpc.status_pb2 import Status
 from opentelemetry.exporter.otlp.proto.common.trace_encoder import encode_spans
 from opentelemetry.exporter.otlp.proto.http import Compression
@@ -25,7 +24,6 @@ from opentelemetry.sdk.trace.export import SpanExportResult
 
 import ragmon.otlp.http as otlp_http
 from ragmon.otlp.decode import INLINE_DECODE_LIMIT, decode_protobuf
-from ragmon.otlp.http import add_otlp_routes
 
 PROTOBUF = {"Content-Type": "application/x-protobuf"}
 JSON = {"Content-Type": "application/json"}
@@ -34,24 +32,8 @@ Serve = Callable[..., Awaitable[str]]
 
 
 @pytest.fixture
-async def serve(sink) -> AsyncIterator[Serve]:
-    """Start the receiver on 127.0.0.1 (free port) feeding `sink`; returns the /v1/traces URL."""
-    runners: list[web.AppRunner] = []
-
-    async def start(*, max_body: int = 1 << 20, token: str | None = None,
-                    auto_decompress: bool = False) -> str:
-        app = web.Application()
-        add_otlp_routes(app, sink, max_body=max_body, token=token)
-        runner = web.AppRunner(app, auto_decompress=auto_decompress)
-        await runner.setup()
-        runners.append(runner)
-        await web.TCPSite(runner, "127.0.0.1", 0).start()
-        host, port = runner.addresses[0][:2]
-        return f"http://{host}:{port}/v1/traces"
-
-    yield start
-    for runner in runners:
-        await runner.cleanup()
+def serve(http_receiver: Serve) -> Serve:
+    return http_receiver
 
 
 async def post(url: str, body: bytes, headers: dict[str, str]) -> tuple[int, dict[str, str], bytes]:

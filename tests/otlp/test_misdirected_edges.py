@@ -15,12 +15,10 @@ import aiohttp
 import grpc
 import prometheus_client
 import pytest
-from aiohttp import web
 from opentelemetry.exporter.otlp.proto.common.trace_encoder import encode_spans
 
 from ragmon.logs import MAX_FIELD
-from ragmon.otlp.grpc import receive_cap, start_grpc_server
-from ragmon.otlp.http import add_otlp_routes
+from ragmon.otlp.grpc import receive_cap
 from ragmon.scrape import parse
 from ragmon.serve_config import ServeConfig
 from ragmon.service import Sidecar
@@ -31,36 +29,16 @@ REFLECTION = "/grpc.reflection.v1.ServerReflection/ServerReflectionInfo"
 
 
 @pytest.fixture
-async def grpc_target(sink) -> AsyncIterator[Callable[..., Awaitable[str]]]:
-    servers: list[grpc.aio.Server] = []
-
-    async def start(*, max_body: int = MiB, token: str | None = None) -> str:
-        server, port = await start_grpc_server(("127.0.0.1", 0), sink, max_body=max_body, token=token)
-        servers.append(server)
-        return f"127.0.0.1:{port}"
-
-    yield start
-    for server in servers:
-        await server.stop(None)
+def grpc_target(grpc_receiver: Callable[..., Awaitable[str]]) -> Callable[..., Awaitable[str]]:
+    return grpc_receiver
 
 
 @pytest.fixture
-async def http_base(sink) -> AsyncIterator[Callable[..., Awaitable[str]]]:
-    runners: list[web.AppRunner] = []
-
-    async def start(*, max_body: int = MiB, token: str | None = None) -> str:
-        app = web.Application()
-        add_otlp_routes(app, sink, max_body=max_body, token=token)
-        runner = web.AppRunner(app, auto_decompress=False)
-        await runner.setup()
-        runners.append(runner)
-        await web.TCPSite(runner, "127.0.0.1", 0).start()
-        host, port = runner.addresses[0][:2]
-        return f"http://{host}:{port}"
-
-    yield start
-    for runner in runners:
-        await runner.cleanup()
+def http_base(http_receiver: Callable[..., Awaitable[str]]) -> Callable[..., Awaitable[str]]:
+    """The receiver's base URL, for requests at other paths."""
+    async def start(**settings: object) -> str:
+        return (await http_receiver(**settings)).removesuffix("/v1/traces")
+    return start
 
 
 # --- gRPC: the catch-all must answer at once, without reading, whatever the call's shape --------------

@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
+from openinference.instrumentation.langchain import LangChainInstrumentor
+from openinference.instrumentation.llama_index import LlamaIndexInstrumentor
 from opentelemetry.exporter.otlp.proto.common.trace_encoder import encode_spans
 from opentelemetry.sdk.resources import Resource
 from opentelemetry.sdk.trace import TracerProvider
@@ -49,3 +51,21 @@ def recorder() -> Iterator[Recorder]:
     recorder = Recorder()
     yield recorder
     recorder.provider.shutdown()
+
+
+@pytest.fixture
+def langchain(recorder: Recorder) -> Iterator[Recorder]:
+    """`recorder` with OpenInference's LangChain instrumentor on it."""
+    instrumentor = LangChainInstrumentor()
+    instrumentor.instrument(tracer_provider=recorder.provider)
+    yield recorder
+    instrumentor.uninstrument()
+
+
+@pytest.fixture
+def llamaindex(recorder: Recorder) -> Iterator[Recorder]:
+    """`recorder` with OpenInference's LlamaIndex instrumentor on it."""
+    instrumentor = LlamaIndexInstrumentor()
+    instrumentor.instrument(tracer_provider=recorder.provider)
+    yield recorder
+    instrumentor.uninstrument()

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import pytest
@@ -29,8 +29,6 @@ from llama_index.core.llms import (
 from llama_index.core.llms.callbacks import llm_completion_callback
 from llama_index.core.llms.mock import MockFunctionCallingLLM
 from llama_index.core.tools import QueryEngineTool
-from openinference.instrumentation.langchain import LangChainInstrumentor
-from openinference.instrumentation.llama_index import LlamaIndexInstrumentor
 from opentelemetry.trace import SpanKind
 
 from ragmon.model import Context
@@ -40,22 +38,6 @@ if TYPE_CHECKING:
     from semconv.conftest import Recorder
 
 MODEL_ANSWER = "You have 30 days from delivery to ask for a refund."
-
-
-@pytest.fixture
-def langchain(recorder: Recorder) -> Iterator[Recorder]:
-    instrumentor = LangChainInstrumentor()
-    instrumentor.instrument(tracer_provider=recorder.provider)
-    yield recorder
-    instrumentor.uninstrument()
-
-
-@pytest.fixture
-def llamaindex(recorder: Recorder) -> Iterator[Recorder]:
-    instrumentor = LlamaIndexInstrumentor()
-    instrumentor.instrument(tracer_provider=recorder.provider)
-    yield recorder
-    instrumentor.uninstrument()
 
 
 @pytest.fixture

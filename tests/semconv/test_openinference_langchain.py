@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 import pytest
@@ -22,19 +21,11 @@ if TYPE_CHECKING:
     from semconv.conftest import Recorder
 
 
-@pytest.fixture
-def instrumented(recorder: Recorder) -> Iterator[Recorder]:
-    instrumentor = LangChainInstrumentor()
-    instrumentor.instrument(tracer_provider=recorder.provider)
-    yield recorder
-    instrumentor.uninstrument()
-
-
-def test_lcel_chain_extracts_question_documents_answer_and_citation(instrumented: Recorder) -> None:
+def test_lcel_chain_extracts_question_documents_answer_and_citation(langchain: Recorder) -> None:
     rag = RagChain()
     answer = rag.chain.invoke(QUESTION)
 
-    example = extract(instrumented.trace())
+    example = extract(langchain.trace())
 
     assert example is not None
     assert answer == LANGCHAIN_ANSWER
@@ -44,20 +35,20 @@ def test_lcel_chain_extracts_question_documents_answer_and_citation(instrumented
     assert example.answer == LANGCHAIN_ANSWER
     # The answer cites "[1]": the first document the prompt numbered.
     assert example.citations == (rag.used[0].metadata["id"],)
-    assert example.pipeline == instrumented.service
-    assert example.id == instrumented.trace().trace_id
+    assert example.pipeline == langchain.service
+    assert example.id == langchain.trace().trace_id
 
 
-def test_chain_under_an_http_server_span_of_another_instrumentation(instrumented: Recorder) -> None:
+def test_chain_under_an_http_server_span_of_another_instrumentation(langchain: Recorder) -> None:
     # The LangChain root becomes a child of the current span (the instrumentor's default), which is
     # not an OpenInference span: the chain is still the top chain.
     rag = RagChain()
-    tracer = instrumented.provider.get_tracer("web")
+    tracer = langchain.provider.get_tracer("web")
     with tracer.start_as_current_span("POST /ask", kind=SpanKind.SERVER,
                                       attributes={"http.request.method": "POST"}):
         rag.chain.invoke(QUESTION)
 
-    example = extract(instrumented.trace())
+    example = extract(langchain.trace())
 
     assert example is not None
     assert example.question == QUESTION
@@ -65,20 +56,20 @@ def test_chain_under_an_http_server_span_of_another_instrumentation(instrumented
     assert example.contexts == rag.used_contexts()
 
 
-def test_chain_called_with_a_mapping_reads_the_question_key(instrumented: Recorder) -> None:
+def test_chain_called_with_a_mapping_reads_the_question_key(langchain: Recorder) -> None:
     # The retriever sees a rewritten query; the user's question is the top chain's "question" key.
     rag = RagChain()
     chain = RunnableLambda(lambda inputs: "refund deadline") | rag.chain
     chain.invoke({"question": QUESTION, "user": "u-7"})
 
-    example = extract(instrumented.trace())
+    example = extract(langchain.trace())
 
     assert example is not None
     assert example.question == QUESTION
     assert example.answer == LANGCHAIN_ANSWER
 
 
-def test_chunks_of_one_file_are_all_kept(instrumented: Recorder) -> None:
+def test_chunks_of_one_file_are_all_kept(langchain: Recorder) -> None:
     # LangChain loaders tag every chunk of a file with the same metadata "source", which becomes each
     # chunk's id: two chunks the model saw are two contexts, not one context and one lost.
     store = InMemoryVectorStore(DeterministicFakeEmbedding(size=16))
@@ -89,7 +80,7 @@ def test_chunks_of_one_file_are_all_kept(instrumented: Recorder) -> None:
     ])
     returned = store.as_retriever(search_kwargs={"k": 3}).invoke(QUESTION)
 
-    example = extract(instrumented.trace())
+    example = extract(langchain.trace())
 
     assert example is not None
     assert [doc.metadata["source"] for doc in returned].count("policy.md") == 2

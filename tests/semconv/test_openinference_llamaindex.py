@@ -3,7 +3,6 @@ LlamaIndex instrumentor, with and without a reranking postprocessor."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 import pytest
@@ -17,7 +16,6 @@ from llama_index.core.instrumentation.events.rerank import ReRankEndEvent, ReRan
 from llama_index.core.llms import ChatMessage, MockLLM
 from llama_index.core.postprocessor.types import BaseNodePostprocessor
 from llama_index.core.schema import NodeWithScore, QueryBundle
-from openinference.instrumentation.llama_index import LlamaIndexInstrumentor
 
 from ragmon.semconv.extract import extract
 
@@ -43,26 +41,18 @@ class KeepLast(BaseNodePostprocessor):
 
 
 @pytest.fixture
-def instrumented(recorder: Recorder) -> Iterator[Recorder]:
-    instrumentor = LlamaIndexInstrumentor()
-    instrumentor.instrument(tracer_provider=recorder.provider)
-    yield recorder
-    instrumentor.uninstrument()
-
-
-@pytest.fixture
 def index() -> VectorStoreIndex:
     return llama_index()
 
 
-def test_query_engine_extracts_nodes_question_and_answer(instrumented: Recorder,
+def test_query_engine_extracts_nodes_question_and_answer(llamaindex: Recorder,
                                                           index: VectorStoreIndex) -> None:
-    instrumented.exporter.clear()
+    llamaindex.exporter.clear()
     engine = query_engine(index, top_k=2)
     response = engine.query(QUESTION)
     assert isinstance(response, Response)
 
-    example = extract(instrumented.trace())
+    example = extract(llamaindex.trace())
 
     assert example is not None
     assert example.question == QUESTION
@@ -73,14 +63,14 @@ def test_query_engine_extracts_nodes_question_and_answer(instrumented: Recorder,
     assert example.answer.strip()
 
 
-def test_reranker_output_wins_over_the_retrieved_nodes(instrumented: Recorder,
+def test_reranker_output_wins_over_the_retrieved_nodes(llamaindex: Recorder,
                                                         index: VectorStoreIndex) -> None:
-    instrumented.exporter.clear()
+    llamaindex.exporter.clear()
     reranker = KeepLast()
     engine = query_engine(index, top_k=3, node_postprocessors=[reranker])
     response = engine.query(QUESTION)
 
-    example = extract(instrumented.trace())
+    example = extract(llamaindex.trace())
 
     assert example is not None
     # The retriever returned three nodes; the model saw only the last of them.
@@ -90,7 +80,7 @@ def test_reranker_output_wins_over_the_retrieved_nodes(instrumented: Recorder,
     assert example.answer == str(response)
 
 
-def test_chat_engine_question_is_the_users_message_not_the_condensed_one(instrumented: Recorder,
+def test_chat_engine_question_is_the_users_message_not_the_condensed_one(llamaindex: Recorder,
                                                                         index: VectorStoreIndex) -> None:
     # With a history, the engine has the LLM rewrite the message into a standalone question and
     # retrieves with that; the chat span's input is {"message": ..., "chat_history": [...]}. MockLLM
@@ -98,10 +88,10 @@ def test_chat_engine_question_is_the_users_message_not_the_condensed_one(instrum
     engine = CondensePlusContextChatEngine.from_defaults(index.as_retriever(similarity_top_k=2),
                                                          llm=MockLLM(max_tokens=4))
     history = [ChatMessage(role="user", content="Hello"), ChatMessage(role="assistant", content="Hi!")]
-    instrumented.exporter.clear()
+    llamaindex.exporter.clear()
     response = engine.chat(QUESTION, chat_history=history)
 
-    example = extract(instrumented.trace())
+    example = extract(llamaindex.trace())
 
     assert example is not None
     assert example.question == QUESTION
