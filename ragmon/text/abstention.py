@@ -47,7 +47,16 @@ def _cued(low: str) -> bool:
         or "insufficient" in low or "beyond" in low or "fail" in low
 
 
+_PLACEHOLDERS = frozenset({"empty response"})
+"""Whole answers a framework writes when it has none: LlamaIndex's response synthesizers answer "Empty
+Response" when no node survives retrieval, which read as a claim would count as a made-up one."""
+_LONGEST_PLACEHOLDER = 20
+"""Longer sentences are no placeholder, and skip the strip (most sentences reach that test)."""
+
+
 def is_abstention(sentence: str) -> bool:
-    """True when the sentence declines to answer ("I don't know", "the context does not mention it")."""
+    """True when the sentence declines to answer ("I don't know", "the context does not mention it"), or
+    is a framework's placeholder for no answer."""
     low = normalise(sentence)
-    return _cued(low) and _ABSTENTION.search(low) is not None
+    return (_cued(low) and _ABSTENTION.search(low) is not None) or (
+        len(low) < _LONGEST_PLACEHOLDER and low.strip(" .") in _PLACEHOLDERS)

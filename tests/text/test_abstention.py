@@ -22,6 +22,7 @@ from ragmon.text.claims import split_claims
     "I’m unable to tell from these sources.",
     "The price is not mentioned in the context.",
     "There is no information about refunds.",
+    "Empty Response",  # LlamaIndex's answer when no node survives retrieval
 ])
 def test_abstention_cues(sentence: str) -> None:
     assert is_abstention(sentence)
@@ -32,6 +33,7 @@ def test_abstention_cues(sentence: str) -> None:
     "I know the store opens at 9.",
     "The context mentions a warranty.",
     "Returns are not accepted after 30 days.",
+    "The response was empty.",
 ])
 def test_statements_are_not_abstentions(sentence: str) -> None:
     assert not is_abstention(sentence)
