@@ -46,6 +46,7 @@ from aiohttp import web
 from ragmon.errors import InputError, RagmonError
 from ragmon.model import Example
 from ragmon.otlp.http import add_otlp_routes
+from ragmon.otlp.misdirected import TRACES_PATH
 from ragmon.report.text import clip
 from ragmon.semconv.extract import ExtractionError, extract
 from ragmon.traces import Assembler, Decided, Span, Trace
@@ -391,8 +392,9 @@ def _join(golden: Sequence[Example], trace_ids: dict[str, str], sink: TraceSink,
         refused = "".join(f"; the receiver refused {count} span(s): {reason}"
                           for reason, count in sink.rejected.items())
         if sink.wrong_path:
-            refused += (f"; the receiver got {sink.wrong_path} request(s) at a path that is not /v1/traces "
-                        "(OTEL_EXPORTER_OTLP_TRACES_ENDPOINT is used as given: end it in /v1/traces)")
+            refused += (f"; the receiver got {sink.wrong_path} request(s) at a path that is not "
+                        f"{TRACES_PATH} (OTEL_EXPORTER_OTLP_TRACES_ENDPOINT is used as given: end it in "
+                        f"{TRACES_PATH})")
         raise RagmonError(f"{len(problems)} of {len(golden)} answers cannot be scored from their traces (is "
                           "the target exporting OTLP/HTTP to the receiver and propagating traceparent?): "
                           f"{_by_reason(problems)}{refused}")

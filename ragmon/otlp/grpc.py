@@ -39,7 +39,7 @@ from ragmon.errors import RagmonError
 from ragmon.otlp.auth import bearer_ok
 from ragmon.otlp.decode import DecodeError, decode_off_loop, decode_protobuf
 from ragmon.otlp.misdirected import advice, grpc_signal
-from ragmon.otlp.refusals import RefusalLog, grpc_peer_host
+from ragmon.otlp.refusals import RefusalLog, Sender, grpc_peer_host
 from ragmon.otlp.sink import BUSY, SpanSink
 
 RETRY_INFO_KEY = "google.rpc.retryinfo-bin"
@@ -108,18 +108,20 @@ class _TraceService:
         signal = grpc_signal(method)
         message = advice(signal, method, f"/{_SERVICE}/Export")
         self._sink.misdirected("grpc", signal)
-        user_agent = metadata.get("user-agent")
-        self._refusals.misdirected(signal, grpc.StatusCode.UNIMPLEMENTED.name, transport="grpc",
-                                   peer=grpc_peer_host(context.peer()),
-                                   user_agent=None if user_agent is None else str(user_agent), detail=message)
+        self._refusals.misdirected(signal, grpc.StatusCode.UNIMPLEMENTED.name, **_sender(context, metadata),
+                                   detail=message)
         await context.abort(grpc.StatusCode.UNIMPLEMENTED, message)
 
     def _log(self, context: grpc.aio.ServicerContext, metadata: Mapping[str, str | bytes], reason: str,
              code: grpc.StatusCode, message: str, in_part: bool = False) -> None:
-        user_agent = metadata.get("user-agent")
-        self._refusals.refused(reason, code.name, transport="grpc", peer=grpc_peer_host(context.peer()),
-                               user_agent=None if user_agent is None else str(user_agent), detail=message,
+        self._refusals.refused(reason, code.name, **_sender(context, metadata), detail=message,
                                in_part=in_part)
+
+
+def _sender(context: grpc.aio.ServicerContext, metadata: Mapping[str, str | bytes]) -> Sender:
+    user_agent = metadata.get("user-agent")
+    return Sender(transport="grpc", peer=grpc_peer_host(context.peer()),
+                  user_agent=None if user_agent is None else str(user_agent))
 
 
 class _Elsewhere(grpc.GenericRpcHandler):

@@ -29,7 +29,7 @@ from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import (
 from ragmon.otlp.auth import bearer_ok
 from ragmon.otlp.decode import DecodedBatch, DecodeError, decode_json, decode_off_loop, decode_protobuf
 from ragmon.otlp.misdirected import TRACES_PATH, advice, http_signal
-from ragmon.otlp.refusals import RefusalLog
+from ragmon.otlp.refusals import RefusalLog, Sender
 from ragmon.otlp.sink import BUSY, SpanSink
 
 PROTOBUF = "application/x-protobuf"
@@ -88,8 +88,7 @@ def add_otlp_routes(app: web.Application, sink: SpanSink, *, max_body: int, toke
             return None
         message = "missing or wrong bearer token (Authorization: Bearer <token>)"
         sink.reject(1, "unauthorized")
-        refusals.refused("unauthorized", "401", transport="http", peer=request.remote or "unknown",
-                         user_agent=request.headers.get("User-Agent"), detail=message)
+        refusals.refused("unauthorized", "401", **_sender(request), detail=message)
         return _failure(401, message, request.content_type != PROTOBUF,
                         {"WWW-Authenticate": 'Bearer realm="ragmon"'})
 
@@ -97,8 +96,7 @@ def add_otlp_routes(app: web.Application, sink: SpanSink, *, max_body: int, toke
         as_json = request.content_type != PROTOBUF
 
         def log(reason: str, status: int, message: str, in_part: bool = False) -> None:
-            refusals.refused(reason, str(status), transport="http", peer=request.remote or "unknown",
-                             user_agent=request.headers.get("User-Agent"), detail=message, in_part=in_part)
+            refusals.refused(reason, str(status), **_sender(request), detail=message, in_part=in_part)
 
         def refuse(reason: str, status: int, message: str, count: int = 1,
                    headers: dict[str, str] | None = None) -> web.Response:
@@ -152,12 +150,16 @@ def add_otlp_routes(app: web.Application, sink: SpanSink, *, max_body: int, toke
         signal = http_signal(request.path)
         message = advice(signal, request.path, f"POST {TRACES_PATH}")
         sink.misdirected("http", signal)
-        refusals.misdirected(signal, "404", transport="http", peer=request.remote or "unknown",
-                             user_agent=request.headers.get("User-Agent"), detail=message)
+        refusals.misdirected(signal, "404", **_sender(request), detail=message)
         return _failure(404, message, request.content_type != PROTOBUF)
 
     app.router.add_post(TRACES_PATH, receive)
     app.middlewares.append(not_here)
+
+
+def _sender(request: web.Request) -> Sender:
+    return Sender(transport="http", peer=request.remote or "unknown",
+                  user_agent=request.headers.get("User-Agent"))
 
 
 async def _read_body(request: web.Request, max_body: int, encoding: str) -> bytes:

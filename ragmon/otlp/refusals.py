@@ -15,11 +15,20 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable
+from typing import TypedDict
 from urllib.parse import unquote
 
 from ragmon.logs import MAX_KEYS, WINDOW_SECONDS, LineLimit, clip, more_like_it
 
 log = logging.getLogger("ragmon.otlp")
+
+
+class Sender(TypedDict):
+    """Who a line names, as each receiver reads it from its request."""
+
+    transport: str
+    peer: str
+    user_agent: str | None
 
 
 class RefusalLog:

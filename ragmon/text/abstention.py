@@ -50,8 +50,8 @@ def _cued(low: str) -> bool:
 _PLACEHOLDERS = frozenset({"empty response"})
 """Whole answers a framework writes when it has none: LlamaIndex's response synthesizers answer "Empty
 Response" when no node survives retrieval, which read as a claim would count as a made-up one."""
-_LONGEST_PLACEHOLDER = 20
-"""Longer sentences are no placeholder, and skip the strip (most sentences reach that test)."""
+_LONGEST_PLACEHOLDER = max(map(len, _PLACEHOLDERS)) + 6
+"""A placeholder with a few spaces and dots around it: longer sentences skip the strip (most reach it)."""
 
 
 def is_abstention(sentence: str) -> bool:

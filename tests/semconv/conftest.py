@@ -53,19 +53,19 @@ def recorder() -> Iterator[Recorder]:
     recorder.provider.shutdown()
 
 
-@pytest.fixture
-def langchain(recorder: Recorder) -> Iterator[Recorder]:
-    """`recorder` with OpenInference's LangChain instrumentor on it."""
-    instrumentor = LangChainInstrumentor()
+def instrumented(recorder: Recorder, instrumentor: LangChainInstrumentor | LlamaIndexInstrumentor
+                 ) -> Iterator[Recorder]:
+    """`recorder` with an OpenInference instrumentor on it while the test runs."""
     instrumentor.instrument(tracer_provider=recorder.provider)
     yield recorder
     instrumentor.uninstrument()
+
+
+@pytest.fixture
+def langchain(recorder: Recorder) -> Iterator[Recorder]:
+    yield from instrumented(recorder, LangChainInstrumentor())
 
 
 @pytest.fixture
 def llamaindex(recorder: Recorder) -> Iterator[Recorder]:
-    """`recorder` with OpenInference's LlamaIndex instrumentor on it."""
-    instrumentor = LlamaIndexInstrumentor()
-    instrumentor.instrument(tracer_provider=recorder.provider)
-    yield recorder
-    instrumentor.uninstrument()
+    yield from instrumented(recorder, LlamaIndexInstrumentor())
