@@ -185,6 +185,10 @@ class LexicalLane:
         return Scored(result, duration)
 
     async def close(self) -> None:
+        """Waits, off the event loop, until the pool's manager thread has ended. Left running, it races
+        the interpreter's exit hook for ProcessPoolExecutor (CPython 3.11 writes to the wakeup pipe that
+        thread is closing: "Exception ignored in: <module 'threading'> ... OSError: [Errno 9]"). The wait
+        costs nothing: the exit hook joins that thread anyway."""
         if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
-            self._pool = None
+            pool, self._pool = self._pool, None
+            await asyncio.to_thread(pool.shutdown, wait=True, cancel_futures=True)

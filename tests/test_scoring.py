@@ -62,3 +62,17 @@ async def test_workers_judge_at_the_lane_threshold() -> None:
         finally:
             await lane.close()
     assert groundedness == {0.56: 0.5, 0.5: 1.0}
+
+
+async def test_close_returns_once_every_worker_is_gone() -> None:
+    # Workers still exiting when `close` returns race the interpreter's exit hook for process pools
+    # (CPython 3.11 then writes to a pipe being closed: "Exception ignored in: <module 'threading'> ...
+    # OSError: [Errno 9]"). So by the time `close` returns, no worker may be left, reaped included:
+    # signal 0 to its pid finds no process.
+    lane = LexicalLane(rate=1.0, k=5, workers=2)
+    await lane.start()
+    await lane.score(EXAMPLE)
+    await lane.close()
+    for pid in lane.worker_pids:
+        with pytest.raises(ProcessLookupError):
+            os.kill(pid, 0)
