@@ -158,7 +158,8 @@ class ClaudeLane:
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     llm = parser.add_argument_group("LLM judge (Claude; needs ANTHROPIC_API_KEY)")
     llm.add_argument("--llm-sample-rate", type=fraction, default=0.0,
-                     help="share of traces Claude judges too, at most --sample-rate (default 0: off)")
+                     help="share of the RAG traces ragmon receives that Claude judges too, within the "
+                          "lexical sample, at most --sample-rate (default 0: off)")
     llm.add_argument("--llm-max-per-minute", type=non_negative, default=60.0, metavar="N",
                      help="Claude calls per minute; the rest are counted throttled (default 60)")
     llm.add_argument("--llm-budget-usd-per-day", type=non_negative, default=5.0, metavar="USD",

@@ -69,7 +69,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "503 at 90%%, past it the oldest trace is evicted (default 256MiB)")
     scoring = parser.add_argument_group("scoring")
     scoring.add_argument("--sample-rate", type=fraction, default=1.0,
-                         help="share of RAG traces the lexical judge scores (default 1.0)")
+                         help="share of the RAG traces ragmon receives (whatever the app's head sampler "
+                              "kept) that the lexical judge scores (default 1.0)")
     scoring.add_argument("--workers", type=workers, default=1,
                          help=f"lexical judge worker processes, 1 to {MAX_WORKERS} (default 1)")
     scoring.add_argument("--queue-size", type=positive_int, default=1_000,

@@ -29,9 +29,9 @@ from opentelemetry.sdk.resources import Resource
 from opentelemetry.sdk.trace import ReadableSpan, TracerProvider
 from opentelemetry.sdk.trace.export import SimpleSpanProcessor, SpanExporter, SpanExportResult
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
-from opentelemetry.sdk.trace.id_generator import RandomIdGenerator
 from polling import wait_metrics
 from prometheus_client.openmetrics.parser import text_string_to_metric_families as parse_openmetrics
+from trace_ids import FixedIds, trace_ids_with_keys
 
 from ragmon.errors import RagmonError
 from ragmon.evaluate import evaluate_example
@@ -56,20 +56,6 @@ OUTCOMES = ("scored", "not_sampled", "not_rag", "evicted", "error")
 
 
 # --- building traces with the real SDK ----------------------------------------------------------------
-
-class FixedIds(RandomIdGenerator):
-    """Trace ids chosen by the test, so the sampling key (lower 64 bits / 2**64) is known."""
-
-    def __init__(self, trace_ids: Sequence[int]) -> None:
-        self._ids = iter(trace_ids)
-
-    def generate_trace_id(self) -> int:
-        return next(self._ids)
-
-
-def trace_id_with_key(high: int, key: float) -> int:
-    return (high << 64) | int(key * 2**64)
-
 
 def record(service: str, build: Callable[[TracerProvider], None],
            ids: Sequence[int] | None = None) -> list[ReadableSpan]:
@@ -297,12 +283,12 @@ async def test_sdk_exporters_over_http_gzip_plain_and_grpc_are_scored_exactly_as
 
 async def test_every_decided_trace_has_exactly_one_outcome(start_sidecar: Start) -> None:
     _, ports = await start_sidecar(sample_rate=0.5)
-    sampled = [trace_id_with_key(i, 0.0625) for i in range(1, 4)]            # key 1/16 < 0.5: scored
-    unsampled = [trace_id_with_key(i, 0.9375) for i in range(4, 6)]          # key 15/16 >= 0.5
-    spans = (record("shop", rag_trace, sampled[:1]) + record("shop", rag_trace, sampled[1:2])
-             + record("shop", rag_trace, sampled[2:]) + record("shop", rag_trace, unsampled[:1])
-             + record("shop", rag_trace, unsampled[1:]) + record("shop", plain_trace)
-             + record("shop", plain_trace) + record("shop", malformed_trace, [trace_id_with_key(9, 0.0)]))
+    # 3 RAG traces keyed below --sample-rate 0.5 (scored), 2 above it (not sampled); the malformed trace's
+    # key is below it too, so its `error` cannot come from sampling.
+    *rag_ids, malformed = trace_ids_with_keys([(0.0, 0.5)] * 3 + [(0.5, 1.0)] * 2 + [(0.0, 0.5)])
+    spans = ([span for trace_id in rag_ids for span in record("shop", rag_trace, [trace_id])]
+             + record("shop", plain_trace) + record("shop", plain_trace)
+             + record("shop", malformed_trace, [malformed]))
     assert len({s.context.trace_id for s in spans}) == 8
     assert await export(http_exporter(ports), spans) is SpanExportResult.SUCCESS
     # The same batch again, as a retrying exporter might send it: every span is a duplicate (trace still

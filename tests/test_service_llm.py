@@ -19,8 +19,8 @@ from opentelemetry.sdk.resources import Resource
 from opentelemetry.sdk.trace import ReadableSpan, TracerProvider
 from opentelemetry.sdk.trace.export import SimpleSpanProcessor, SpanExportResult
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
-from opentelemetry.sdk.trace.id_generator import RandomIdGenerator
 from polling import wait_metrics
+from trace_ids import FixedIds, trace_ids_with_keys
 
 from ragmon.judges.claude import ClaudeJudge
 from ragmon.llm_lane import ClaudeLane
@@ -49,21 +49,11 @@ def warranty_only(body: dict[str, Any]) -> list[dict[str, Any]]:
              "reason": "r"} for c in claims_of(body)]
 
 
-class FixedIds(RandomIdGenerator):
-    """Trace ids chosen by the test, so each trace's sampling key (lower 64 bits / 2**64) is known."""
-
-    def __init__(self, keys: list[float]) -> None:
-        self._ids = iter((i + 1) << 64 | int(key * 2**64) for i, key in enumerate(keys))
-
-    def generate_trace_id(self) -> int:
-        return next(self._ids)
-
-
-def rag_spans(service: str, count: int, keys: list[float] | None = None) -> list[ReadableSpan]:
+def rag_spans(service: str, count: int, ids: list[int] | None = None) -> list[ReadableSpan]:
     """`count` RAG traces as the OTel SDK records them (OpenInference attributes)."""
     memory = InMemorySpanExporter()
     provider = TracerProvider(resource=Resource.create({"service.name": service}),
-                              id_generator=FixedIds(keys) if keys is not None else None)
+                              id_generator=FixedIds(ids) if ids is not None else None)
     provider.add_span_processor(SimpleSpanProcessor(memory))
     tracer = provider.get_tracer("test")
     for plan in range(count):
@@ -85,6 +75,11 @@ async def send(http_port: int, spans: list[ReadableSpan]) -> None:
         await asyncio.to_thread(exporter.shutdown)
 
 
+SAMPLE_RATE = 0.75
+SAMPLED = (0.0, SAMPLE_RATE)
+"""Keys the lexical judge scores, and Claude too at its default rate here (1.0)."""
+
+
 @pytest.fixture
 def llm_rate() -> float:
     return 1.0
@@ -98,11 +93,11 @@ def budget_usd() -> float:
 @pytest.fixture
 async def sidecar(fake_api: FakeAnthropic, llm_rate: float, budget_usd: float) -> AsyncIterator[Sidecar]:
     config = ServeConfig(http_listen=("127.0.0.1", 0), grpc_listen=None, metrics_listen=("127.0.0.1", 0),
-                         quiet=0.05, decision_wait=5.0, drain_seconds=1.0, sample_rate=0.75)
+                         quiet=0.05, decision_wait=5.0, drain_seconds=1.0, sample_rate=SAMPLE_RATE)
     claude = ClaudeJudge(base_url=fake_api.url, api_key="test-key", max_retries=0, timeout=5)
     lane = ClaudeLane(claude, rate=llm_rate, concurrency=2, k=5, bucket=TokenBucket(1_000),
                       budget=DailyBudget(budget_usd, Prices(1.0, 5.0)))
-    service = Sidecar(config, lanes=[LexicalLane(rate=0.75, k=5, workers=1), lane])
+    service = Sidecar(config, lanes=[LexicalLane(rate=SAMPLE_RATE, k=5, workers=1), lane])
     yield service
     await service.stop()
 
@@ -115,7 +110,7 @@ async def test_both_judges_figures_flow_from_the_same_traces(sidecar: Sidecar,
                                                              fake_api: FakeAnthropic) -> None:
     fake_api.default = Reply(decide=warranty_only, usage=(1_000, 100))
     ports = await sidecar.start()
-    await send(ports.http, rag_spans("shop", 3, keys=[0.1, 0.2, 0.3]))
+    await send(ports.http, rag_spans("shop", 3, trace_ids_with_keys([SAMPLED] * 3)))
     samples = await wait_metrics(ports.metrics, lambda s: claude_requests(s, "ok") == 3
                                  and total(s, "ragmon_examples_scored_total", judge="lexical") == 3)
     for judge in ("lexical", "claude"):
@@ -135,7 +130,7 @@ async def test_a_thousand_traces_never_push_the_exported_cost_over_the_daily_cap
         sidecar: Sidecar, fake_api: FakeAnthropic) -> None:
     fake_api.default = Reply(decide=warranty_only, usage=(1_000, 100))  # $0.0015 a call, as above
     ports = await sidecar.start()
-    await send(ports.http, rag_spans("shop", 1_000, keys=[i / 2_000 for i in range(1_000)]))  # all sampled
+    await send(ports.http, rag_spans("shop", 1_000, trace_ids_with_keys([SAMPLED] * 1_000)))
     samples = await wait_metrics(ports.metrics, lambda s: total(s, "ragmon_judge_requests_total",
                                                                judge="claude") == 1_000
                                  and total(s, "ragmon_traces_total") == 1_000, timeout=60)
@@ -152,7 +147,7 @@ async def test_lexical_figures_keep_flowing_while_claude_fails(sidecar: Sidecar,
                                                                fault: Fail | Hang) -> None:
     fake_api.default = fault
     ports = await sidecar.start()
-    await send(ports.http, rag_spans("shop", 4, keys=[0.1, 0.2, 0.3, 0.4]))
+    await send(ports.http, rag_spans("shop", 4, trace_ids_with_keys([SAMPLED] * 4)))
     failed = 4 if isinstance(fault, Fail) else 0  # a hanging Claude never answers within this test
     samples = await wait_metrics(ports.metrics, lambda s: claude_requests(s, "error") == failed
                                  and total(s, "ragmon_examples_scored_total", judge="lexical") == 4)
@@ -174,7 +169,7 @@ async def test_a_drain_cut_short_says_how_many_examples_claude_left_unjudged(
     # can say that Claude judged none of them.
     fake_api.default = Hang()
     ports = await sidecar.start()
-    await send(ports.http, rag_spans("shop", 5, keys=[0.1, 0.2, 0.3, 0.4, 0.5]))
+    await send(ports.http, rag_spans("shop", 5, trace_ids_with_keys([SAMPLED] * 5)))
     await wait_metrics(ports.metrics, lambda s: total(s, "ragmon_examples_scored_total", judge="lexical") == 5
                        and fake_api.calls == 2)
     await sidecar.stop()
@@ -187,9 +182,11 @@ async def test_a_drain_cut_short_says_how_many_examples_claude_left_unjudged(
 async def test_claude_judges_a_nested_subset_of_the_lexical_sample(sidecar: Sidecar,
                                                                    fake_api: FakeAnthropic) -> None:
     ports = await sidecar.start()
-    # Keys against --sample-rate 0.75 and --llm-sample-rate 0.25: 0.1 and 0.2 go to both judges, 0.5 and
-    # 0.7 to the lexical judge only, 0.8 and 0.9 to neither.
-    await send(ports.http, rag_spans("shop", 6, keys=[0.1, 0.5, 0.8, 0.2, 0.7, 0.9]))
+    # Keys against --sample-rate 0.75 and --llm-sample-rate 0.25: below 0.25 to both judges, from 0.25 to
+    # 0.75 to the lexical judge only, from 0.75 to neither.
+    both, lexical_only, neither = (0.0, 0.25), (0.25, SAMPLE_RATE), (SAMPLE_RATE, 1.0)
+    ids = trace_ids_with_keys([both, lexical_only, neither, both, lexical_only, neither])
+    await send(ports.http, rag_spans("shop", 6, ids))
     samples = await wait_metrics(ports.metrics, lambda s: total(s, "ragmon_traces_total") == 6
                                  and claude_requests(s, "ok") == 2)
     assert total(samples, "ragmon_traces_total", outcome="scored") == 4
@@ -197,7 +194,7 @@ async def test_claude_judges_a_nested_subset_of_the_lexical_sample(sidecar: Side
     assert total(samples, "ragmon_examples_scored_total", judge="lexical") == 4
     assert total(samples, "ragmon_examples_scored_total", judge="claude") == 2
     judged = [text for body in fake_api.requests for text in documents_of(body).values()]
-    assert sorted(re.findall(r"plan (\d)", " ".join(judged))) == ["0", "3"]  # the traces keyed 0.1 and 0.2
+    assert sorted(re.findall(r"plan (\d)", " ".join(judged))) == ["0", "3"]  # the two traces keyed below 0.25
 
 
 def test_cli_serve_with_claude_flags(fake_api: FakeAnthropic, serve_process: Any) -> None:
