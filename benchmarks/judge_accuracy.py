@@ -92,7 +92,7 @@ def rules_off(names: Sequence[str]) -> Iterator[None]:
 
     def fresh() -> None:
         terms.TERMS.clear()
-        terms.profile.cache_clear()
+        terms.clear_cache()
         passages.clear_cache()
 
     with contextlib.ExitStack() as stack:

@@ -13,7 +13,9 @@ sidecar and for its forkserver and lexical worker processes. Scenarios:
 - empty events: one request, one span holding 2-byte empty events up to --max-body;
 - empty spans: one request of minimal spans, 1,000 to a trace, up to --max-body;
 - big documents: `--documents` RAG traces (root, retriever, answer), each with one distinct document of
-  ~2 MiB, scored: the lexical judge's passage cache keeps up to 4,096 passages, whatever their size.
+  ~2 MiB, scored: the lexical judge's passage cache keeps up to 4,096 passages, whatever their size;
+- long answers: `--answers` RAG traces, each with a distinct answer of ~100 KB (1,000 sentences), scored:
+  the claim and profile caches keep 1,024 and 4,096 texts.
 The adversarial sends stop once the sidecar's RSS passes `--stop-mib` (the machine is shared).
 
 Run: `.venv/bin/python benchmarks/memory_bound.py [--rate 400] [--seconds 10] [--stop-mib 1536]
@@ -131,22 +133,35 @@ def empty_spans(args: argparse.Namespace) -> Iterator[bytes]:
     yield request(spans)
 
 
+def rag_trace(rng: random.Random, n: int, document: str, answer: str) -> bytes:
+    """One scored RAG trace (root chain and retriever) in one request."""
+    trace_id, root = rng.randbytes(16), rng.randbytes(8)
+    retriever = child(rng, trace_id, attributes=[
+        ingest.attr(ingest.KIND, "RETRIEVER"), ingest.attr("input.value", "what is the policy?"),
+        ingest.attr("retrieval.documents.0.document.id", f"doc-{n}"),
+        ingest.attr("retrieval.documents.0.document.content", document)])
+    retriever.parent_span_id = root
+    top = child(rng, trace_id, attributes=[ingest.attr(ingest.KIND, "CHAIN"),
+                                           ingest.attr("input.value", "what is the policy?"),
+                                           ingest.attr("output.value", answer)])
+    top.span_id, top.parent_span_id = root, b""
+    return request([retriever, top])
+
+
 def big_documents(args: argparse.Namespace) -> Iterator[bytes]:
     rng = random.Random(args.seed)
     text = " ".join(" ".join(ingest.document(rng)) for _ in range(1_600))   # ~2.2 MiB of sentences
     answer = ingest.sentence(rng, 12)
     for n in range(args.documents):
-        trace_id, root = rng.randbytes(16), rng.randbytes(8)
-        retriever = child(rng, trace_id, attributes=[
-            ingest.attr(ingest.KIND, "RETRIEVER"), ingest.attr("input.value", "what is the policy?"),
-            ingest.attr("retrieval.documents.0.document.id", f"doc-{n}"),
-            ingest.attr("retrieval.documents.0.document.content", f"{n} {text}")])
-        retriever.parent_span_id = root
-        top = child(rng, trace_id, attributes=[ingest.attr(ingest.KIND, "CHAIN"),
-                                               ingest.attr("input.value", "what is the policy?"),
-                                               ingest.attr("output.value", answer)])
-        top.span_id, top.parent_span_id = root, b""
-        yield request([retriever, top])
+        yield rag_trace(rng, n, f"{n} {text}", answer)
+
+
+def long_answers(args: argparse.Namespace) -> Iterator[bytes]:
+    rng = random.Random(args.seed)
+    sentences = [ingest.sentence(rng, 14) for _ in range(5_000)]
+    document = " ".join(ingest.document(rng))
+    for n in range(args.answers):
+        yield rag_trace(rng, n, document, " ".join(rng.choices(sentences, k=1_000)))   # ~100 KB
 
 
 ASCII_VALUE = "x" * (4 * MiB)
@@ -160,6 +175,7 @@ SCENARIOS: dict[str, tuple[Callable[[argparse.Namespace], Iterator[bytes]], bool
     "empty events": (empty_events, True),
     "empty spans": (empty_spans, True),
     "big documents": (big_documents, False),
+    "long answers": (long_answers, False),
 }
 
 
@@ -209,8 +225,9 @@ def run(name: str, args: argparse.Namespace) -> Result:
         held = soak.rss_mib(sidecar.pid)
         in_flight = total(scrape(sidecar.metrics_url), "ragmon_traces_in_flight")
         settled = time.monotonic() + args.settle   # let the decision loop and the workers catch up
-        while name == "big documents" and time.monotonic() < settled + 120:
-            if total(scrape(sidecar.metrics_url), "ragmon_traces_total") >= args.documents:
+        scored = {"big documents": args.documents, "long answers": args.answers}.get(name)
+        while scored is not None and time.monotonic() < settled + 120:
+            if total(scrape(sidecar.metrics_url), "ragmon_traces_total") >= scored:
                 break
             time.sleep(0.2)
         time.sleep(max(0.0, settled - time.monotonic()))
@@ -233,6 +250,7 @@ def main() -> int:
     parser.add_argument("--only", type=lambda text: text.split(","), default=list(SCENARIOS),
                         help=f"comma-separated scenarios: {', '.join(SCENARIOS)}")
     parser.add_argument("--documents", type=int, default=150, help="big documents: how many traces")
+    parser.add_argument("--answers", type=int, default=2_000, help="long answers: how many traces")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
     unknown = set(args.only) - SCENARIOS.keys()

@@ -64,9 +64,9 @@ CASES: dict[str, Callable[[int], object]] = {
 
 
 def clear() -> None:
-    terms.profile.cache_clear()
+    terms.clear_cache()
     passages.clear_cache()
-    claims.split_claims.cache_clear()
+    claims.clear_cache()
     terms.TERMS.clear()
 
 

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import re
+import sys
 from collections.abc import Iterator
 from functools import lru_cache
 
 from ragmon.model import Claim
 from ragmon.text.abstention import is_abstention
+from ragmon.text.cache import LongTextCache
 from ragmon.text.terms import has_content, profile, wordset
 
 _HEADING = re.compile(r"[ \t]*#{1,6}[ \t]")
@@ -98,16 +100,36 @@ def _is_claim(sentence: str) -> bool:
     return not sentence.endswith(":") and has_content(sentence) and not is_abstention(sentence)
 
 
-@lru_cache(maxsize=1024)
 def split_claims(answer: str) -> tuple[Claim, ...]:
     """The checkable sentences of an answer; function-word-only and abstaining sentences are not claims.
-    Cached: scoring one example splits its answer for the judge and again for the abstention metric."""
+    Cached: scoring one example splits its answer for the judge and again for the abstention metric.
+    Answers of up to `SHORT` characters in a C-level LRU of 1,024, ~5 KB each at most; longer ones in a
+    `LongTextCache` of 8 MiB."""
+    return _short(answer) if len(answer) <= SHORT else _long(answer)
+
+
+def _split(answer: str) -> tuple[Claim, ...]:
     claims = []
     for start, end in sentence_spans(answer):
         sentence = answer[start:end]
         if _is_claim(sentence):
             claims.append(Claim(sentence, start, end))
     return tuple(claims)
+
+
+def _held(answer: str, claims: tuple[Claim, ...]) -> int:
+    return sys.getsizeof(answer) + sys.getsizeof(claims) + sum(
+        sys.getsizeof(claim) + sys.getsizeof(claim.text) for claim in claims)
+
+
+SHORT = 2048
+_short = lru_cache(maxsize=1024)(_split)
+_long = LongTextCache(_split, _held, entries=1024, max_bytes=8 * 2**20)
+
+
+def clear_cache() -> None:
+    _short.cache_clear()
+    _long.cache_clear()
 
 
 def answer_terms(answer: str) -> frozenset[str]:

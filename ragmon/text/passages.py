@@ -9,10 +9,9 @@ from __future__ import annotations
 import math
 import re
 import sys
-import threading
-from collections import OrderedDict
 from functools import lru_cache
 
+from ragmon.text.cache import LongTextCache
 from ragmon.text.numbers import NUMBER_MARKS, SCALE_WORDS, SPELLED, numbers_in, spelled_numbers
 from ragmon.text.terms import SEPARATORS, TERMS, prepare
 
@@ -111,63 +110,27 @@ _NUMBER_ENDS = re.compile(r"(?![0-9]|[.,][0-9]|[\s-]?(?:" + SCALE_WORDS + r")\b)
 """Where a number in digits the scan reads ends: no more digits, decimals, groups or scale follow."""
 
 
-class PassageCache:
-    """Long passages read once, by text, least recently used out first, bounded by bytes as well as count.
-
-    A count alone let 4,096 documents of megabytes each (a pipeline that retrieves whole files) hold
-    gigabytes per scoring process. A passage is sized as its text plus `_TERM_BYTES` a term (measured:
-    23-30 with tracemalloc) and `_PASSAGE_BYTES`; one over the whole budget is read and not kept. Shared by
-    the threads of one process, hence the lock. Only long passages come here (see `passage`): for them the
-    Python bookkeeping is a small share of the reading, where for short ones it was ~2% of scoring."""
-
-    def __init__(self, entries: int, max_bytes: int) -> None:
-        self.entries = entries
-        self.max_bytes = max_bytes
-        self._held: OrderedDict[str, tuple[Passage, int]] = OrderedDict()
-        self._bytes = 0
-        self._lock = threading.Lock()
-
-    def __call__(self, text: str) -> Passage:
-        with self._lock:
-            found = self._held.get(text)
-            if found is not None:
-                self._held.move_to_end(text)
-                return found[0]
-        read = Passage(text)
-        size = sys.getsizeof(text) + _TERM_BYTES * len(read.terms) + _PASSAGE_BYTES
-        if size > self.max_bytes:
-            return read
-        with self._lock:
-            if text not in self._held:
-                self._held[text] = (read, size)
-                self._bytes += size
-            while len(self._held) > self.entries or self._bytes > self.max_bytes:
-                self._bytes -= self._held.popitem(last=False)[1][1]
-        return read
-
-    @property
-    def held_bytes(self) -> int:
-        return self._bytes
-
-    def cache_clear(self) -> None:
-        with self._lock:
-            self._held.clear()
-            self._bytes = 0
-
-
 _TERM_BYTES = 40
+"""Bytes a passage holds per term (measured: 23-30 with tracemalloc)."""
 _PASSAGE_BYTES = 200
+
+
+def _held(text: str, read: Passage) -> int:
+    return sys.getsizeof(text) + _TERM_BYTES * len(read.terms) + _PASSAGE_BYTES
+
+
 SHORT = 4096
 """Characters of the longest passage in the count-bounded cache: 4,096 of them hold ~40 MB at most."""
 ENTRIES = 4096
 _short = lru_cache(maxsize=ENTRIES)(Passage)
-_long = PassageCache(entries=ENTRIES, max_bytes=32 * 2**20)
+_long = LongTextCache(Passage, _held, entries=ENTRIES, max_bytes=32 * 2**20)
 
 
 def passage(text: str) -> Passage:
     """A passage read once: cached by text, as retrieved passages recur across questions and a replay over
     one corpus then reads each passage once. Short ones (nearly all: 200 words are ~1,300 characters) in a
-    C-level LRU of 4,096 (~18 MB with their texts at 200 words); longer ones in a `PassageCache` of 32 MiB."""
+    C-level LRU of 4,096 (~18 MB with their texts at 200 words); longer ones in a `LongTextCache` of 32
+    MiB."""
     return _short(text) if len(text) <= SHORT else _long(text)
 
 

@@ -8,9 +8,11 @@ regex operations rather than Python loops over characters.
 from __future__ import annotations
 
 import re
+import sys
 from dataclasses import dataclass
 from functools import lru_cache
 
+from ragmon.text.cache import LongTextCache
 from ragmon.text.numbers import (
     NO_NUMBERS,
     NUMBER_MARKS,
@@ -233,9 +235,14 @@ def numbers(text: str) -> frozenset[float]:
     return profile(text).numbers
 
 
-@lru_cache(maxsize=4096)
 def profile(text: str) -> TextProfile:
-    """Content terms and numbers of a claim, a question or an answer. Cached by text: claims recur."""
+    """Content terms and numbers of a claim, a question or an answer. Cached by text: claims and questions
+    recur. Texts of up to `SHORT` characters (nearly all claims and questions) in a C-level LRU of 4,096,
+    ~10 KB each at most; longer ones (answers, sentences that never end) in a `LongTextCache` of 8 MiB."""
+    return _short(text) if len(text) <= SHORT else _long(text)
+
+
+def _read(text: str) -> TextProfile:
     low = prepare(text)
     spaced = low.translate(SEPARATORS)
     terms = frozenset(filter(None, map(TERMS.__getitem__, spaced.split())))  # C-level: function words go
@@ -244,6 +251,25 @@ def profile(text: str) -> TextProfile:
         return TextProfile(terms, numbers_in(low) if DIGIT in spaced else NO_NUMBERS)
     marks = terms & NUMBER_MARKS.keys()
     return TextProfile(terms.difference(SPELLED), numbers_in(low, spelled_numbers(spaced, marks)))
+
+
+def _held(text: str, read: TextProfile) -> int:
+    return (sys.getsizeof(text) + sys.getsizeof(read.terms) + sys.getsizeof(read.numbers)
+            + _NUMBER_BYTES * len(read.numbers) + _PROFILE_BYTES)
+
+
+_NUMBER_BYTES = 24
+_PROFILE_BYTES = 48
+SHORT = 512
+"""At most ~170 words, so ~170 terms: their frozenset takes at most 8 KB."""
+_short = lru_cache(maxsize=4096)(_read)
+_long = LongTextCache(_read, _held, entries=4096, max_bytes=8 * 2**20)
+
+
+def clear_cache() -> None:
+    """Empty the profile cache (the stemming cache is `TERMS`)."""
+    _short.cache_clear()
+    _long.cache_clear()
 
 
 def has_content(text: str) -> bool:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from ragmon.text.passages import SHORT, Passage, PassageCache, passage
+from ragmon.text.passages import SHORT, Passage, passage
 from ragmon.text.terms import profile
 
 
@@ -72,26 +72,6 @@ def test_a_number_too_long_for_a_float_is_not_found_as_inf_in_a_word() -> None:
     assert claim.numbers == {float("inf")}
     assert not passage("The code is in the information sheet.").states(claim.numbers)
     assert passage("The code is " + "7" * 400 + ".").states(claim.numbers)
-
-
-def test_the_cache_keeps_the_most_recently_used_within_its_count() -> None:
-    cache = PassageCache(entries=2, max_bytes=2**20)
-    first, second = cache("Alpha beta."), cache("Gamma delta.")
-    assert cache("Alpha beta.") is first  # used again: now the most recent
-    cache("Epsilon zeta.")  # a third: the least recently used, "Gamma delta.", goes
-    assert cache("Alpha beta.") is first and cache("Gamma delta.") is not second
-
-
-def test_the_cache_holds_at_most_its_bytes_and_never_a_passage_larger_than_them() -> None:
-    # A text of 100 ASCII letters is 149 bytes (a 49-byte str header); one word, so one term of 40 bytes;
-    # 200 for the passage: 389 bytes each. 800 hold two (778); a third makes 1,167, so the oldest goes.
-    cache = PassageCache(entries=100, max_bytes=800)
-    texts = ["a" * 100, "b" * 100, "c" * 100]
-    first, *_ = (cache(text) for text in texts)
-    assert cache.held_bytes == 778
-    assert cache(texts[0]) is not first  # gone, read again
-    over = PassageCache(entries=100, max_bytes=300)
-    assert over(texts[0]) is not over(texts[0]) and over.held_bytes == 0  # 389 > 300: read, never kept
 
 
 def test_long_passages_are_read_once_too() -> None:

@@ -1,0 +1,63 @@
+"""The caches by text: long texts are kept within a byte budget, least recently used out first, and a text
+too large for the budget is read every time rather than kept."""
+
+from __future__ import annotations
+
+from ragmon.text import claims, terms
+from ragmon.text.cache import LongTextCache
+
+
+class Reads:
+    """`read` for a cache under test: a fresh object per call, so `is` tells a cache hit from a read."""
+
+    def __init__(self) -> None:
+        self.count = 0
+
+    def __call__(self, text: str) -> list[str]:
+        self.count += 1
+        return [text]
+
+
+def by_length(text: str, value: list[str]) -> int:
+    return len(text)
+
+
+def test_keeps_the_most_recently_used_within_its_count() -> None:
+    cache = LongTextCache(Reads(), by_length, entries=2, max_bytes=2**20)
+    first, second = cache("alpha"), cache("gamma")
+    assert cache("alpha") is first  # used again: now the most recent
+    cache("epsilon")  # a third: the least recently used, "gamma", goes
+    assert cache("alpha") is first and cache("gamma") is not second
+
+
+def test_holds_at_most_its_bytes_and_never_a_text_larger_than_them() -> None:
+    # Sized by length: 100 + 100 = 200 fit in 250; a third makes 300, so the oldest goes.
+    reads = Reads()
+    cache = LongTextCache(reads, by_length, entries=100, max_bytes=250)
+    texts = ["a" * 100, "b" * 100, "c" * 100]
+    first, *_ = (cache(text) for text in texts)
+    assert cache.held_bytes == 200
+    assert cache(texts[0]) is not first and reads.count == 4  # gone, read again
+    over = LongTextCache(Reads(), by_length, entries=100, max_bytes=99)
+    assert over(texts[0]) is not over(texts[0]) and over.held_bytes == 0  # 100 > 99: read, never kept
+
+
+def test_long_claims_and_answers_are_read_once_while_held_and_read_as_short_ones_are() -> None:
+    # Past SHORT characters a text goes to the byte-bounded cache; what is read from it does not change.
+    sentence = "Refunds take thirty days. "
+    answer = sentence * (claims.SHORT // len(sentence) + 1)
+    assert len(answer) > claims.SHORT and claims.split_claims(answer) is claims.split_claims(answer)
+    assert len(claims.split_claims(answer)) == claims.SHORT // len(sentence) + 1
+    assert len(answer) > terms.SHORT and terms.profile(answer) is terms.profile(answer)
+    # refund, take, thirty -> 30 (a number, not a term), day: the terms of one sentence are all of them.
+    assert terms.profile(answer) == terms.profile(sentence)
+    assert terms.profile(answer).terms == {"refund", "take", "dai"} and terms.profile(answer).numbers == {30}
+
+
+def test_clearing_forgets_long_and_short_texts() -> None:
+    short, long = "Refunds take thirty days.", "Refunds take thirty days. " * 40
+    before = (terms.profile(short), terms.profile(long), claims.split_claims(long * 4))
+    terms.clear_cache()
+    claims.clear_cache()
+    after = (terms.profile(short), terms.profile(long), claims.split_claims(long * 4))
+    assert all(a == b and a is not b for a, b in zip(before, after, strict=True))
