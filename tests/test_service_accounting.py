@@ -93,8 +93,8 @@ async def test_one_trace_split_over_both_doors_resent_late_and_over_its_bound(
     # 2. gRPC [qa, retrieve, format]: 3 received over grpc; qa (the root) is the 3rd span kept,
     #    retrieve a duplicate, format over the bound (too_many_spans). A root: decided 50 ms later.
     # 3. once decided, the sender resends qa as OTLP/JSON and format over gRPC: 1 received over each
-    #    door, both late.
-    # Spans received 3 + 4 = 7 = 3 kept + 1 duplicate + 1 too_many_spans + 2 late; one trace, scored.
+    #    door; qa was in the trace (a duplicate), format never was (late: the trace was scored without it).
+    # Spans received 3 + 4 = 7 = 3 kept + 2 duplicate + 1 too_many_spans + 1 late; one trace, scored.
     _, ports = sidecar
     spans = rag_request_spans()
     first = encode_spans([spans["retrieve"], spans["rerank"], spans["format"]])
@@ -111,7 +111,30 @@ async def test_one_trace_split_over_both_doors_resent_late_and_over_its_bound(
         "http": 3, "grpc": 4}
     assert {r: total(samples, "ragmon_spans_rejected_total", reason=r) for r in REASONS} == {
         "invalid": 1, "decode_error": 0, "too_large": 0, "unauthorized": 0, "backpressure": 0,
-        "duplicate": 1, "late": 2, "too_many_spans": 1}
+        "duplicate": 2, "late": 1, "too_many_spans": 1}
     assert {o: total(samples, "ragmon_traces_total", outcome=o) for o in OUTCOMES} == {
         "scored": 1, "not_sampled": 0, "not_rag": 0, "evicted": 0, "error": 0}
-    assert total(samples, "ragmon_traces_in_flight") == 0   # the late spans opened no second trace
+    assert total(samples, "ragmon_traces_in_flight") == 0   # the spans sent again opened no second trace
+
+
+async def test_a_batch_resent_after_its_trace_was_scored_is_all_duplicates(
+        sidecar: tuple[Sidecar, Ports]) -> None:
+    # An exporter that got no answer in time sends the same batch again, though it had landed. The batch
+    # is one whole trace, [retrieve, rerank, qa] (3 spans: the fixture's max_spans_per_trace, so all are
+    # kept), scored 50 ms after its root. The same bytes again after that: 3 received, all 3 duplicates
+    # of spans the trace was scored with, none late (nothing was lost), and no second trace.
+    _, ports = sidecar
+    spans = rag_request_spans()
+    batch = encode_spans([spans["retrieve"], spans["rerank"], spans["qa"]]).SerializeToString()
+    assert await post(ports, batch, "application/x-protobuf") == 200
+    await wait_metrics(ports.metrics, lambda s: total(s, "ragmon_traces_total", outcome="scored") == 1)
+    assert await post(ports, batch, "application/x-protobuf") == 200
+
+    samples = await scrape(ports)
+    assert total(samples, "ragmon_spans_received_total", transport="http") == 6
+    assert {r: total(samples, "ragmon_spans_rejected_total", reason=r) for r in REASONS} == {
+        "invalid": 0, "decode_error": 0, "too_large": 0, "unauthorized": 0, "backpressure": 0,
+        "duplicate": 3, "late": 0, "too_many_spans": 0}
+    assert total(samples, "ragmon_traces_in_flight") == 0   # nothing buffered: no second trace opened
+    assert {o: total(samples, "ragmon_traces_total", outcome=o) for o in OUTCOMES} == {
+        "scored": 1, "not_sampled": 0, "not_rag": 0, "evicted": 0, "error": 0}

@@ -7,7 +7,7 @@ import tracemalloc
 import pytest
 from manual_clock import ManualClock
 
-from ragmon.traces import Assembler, Decided, Span
+from ragmon.traces import DECIDED_SPAN_IDS, Assembler, Decided, Span
 
 SERVER, INTERNAL = 2, 1
 
@@ -140,12 +140,47 @@ def test_spans_over_the_per_trace_bound_are_refused(clock):
                   span("a", "2", "1")) == ["accepted", "accepted", "too_many_spans", "duplicate"]
 
 
-def test_a_late_span_of_a_decided_trace_is_dropped(clock):
+def test_after_decision_a_resent_span_is_a_duplicate_and_a_span_the_trace_never_had_is_late(clock):
+    # a was decided with span 1 only: 1 again is an exporter's resend (nothing lost), 2 was never in it.
     assembler = Assembler(quiet=1.0, clock=clock)
     add_at(assembler, clock, 0.0, span("a", "1"))
     assert len(assembler.pop_decided(1.0)) == 1
-    assert add_at(assembler, clock, 1.5, span("a", "2", "1"), span("a", "1")) == ["late", "late"]
+    assert add_at(assembler, clock, 1.5, span("a", "2", "1"), span("a", "1")) == ["late", "duplicate"]
     assert assembler.in_flight == 0 and assembler.pop_decided(100.0) == []
+
+
+def test_after_eviction_a_resent_span_is_a_duplicate_and_a_span_the_trace_never_had_is_late(clock):
+    # One trace buffered at most: b's first span evicts a, which goes on with spans 1 and 2.
+    assembler = Assembler(max_traces=1, clock=clock)
+    add_at(assembler, clock, 0.0, span("a", "2", "1"), span("a", "1"), span("b", "1"))
+    assert names(assembler.pop_decided(0.0)) == [(["a/2", "a/1"], "evicted")]
+    assert add_at(assembler, clock, 0.1, span("a", "1"), span("a", "2", "1"), span("a", "3", "1")) == [
+        "duplicate", "duplicate", "late"]
+    assert assembler.in_flight == 1  # b alone: no span reopened a
+
+
+def test_a_decided_trace_remembers_only_its_first_span_ids(clock):
+    # Spans 1 to N+1 arrive in order (ids "000…1" to "000…41" in hex for N = 64): the first N are
+    # remembered, so a resend of span 1 or N is a duplicate, of span N+1 late (the conservative side).
+    assembler = Assembler(quiet=1.0, clock=clock)
+    ids = [f"{n:016x}" for n in range(1, DECIDED_SPAN_IDS + 2)]
+    spans = [Span("a" * 32, ids[0], None, "s")] + [Span("a" * 32, i, ids[0], "s") for i in ids[1:]]
+    assert add_at(assembler, clock, 0.0, *spans) == ["accepted"] * (DECIDED_SPAN_IDS + 1)
+    assert len(assembler.pop_decided(1.0)[0].trace.spans) == DECIDED_SPAN_IDS + 1
+    resent = [Span("a" * 32, ids[n - 1], ids[0], "s") for n in (1, DECIDED_SPAN_IDS, DECIDED_SPAN_IDS + 1)]
+    assert add_at(assembler, clock, 1.5, *resent) == ["duplicate", "duplicate", "late"]
+
+
+def test_a_span_id_straddling_two_remembered_ids_is_not_one_of_them(clock):
+    # Each id is remembered by its lower 32 bits: these two as the 8 bytes 01 02 … 08. The 4 bytes from
+    # offset 2 (03 04 05 06) are found there by a plain search but are no span the trace had: late. From
+    # offset 4 (05 … 08) they are span 2.
+    assembler = Assembler(quiet=1.0, clock=clock)
+    first, second = "ffffffff01020304", "ffffffff05060708"
+    add_at(assembler, clock, 0.0, Span("a" * 32, first, None, "s"), Span("a" * 32, second, first, "s"))
+    assert len(assembler.pop_decided(1.0)) == 1
+    assert add_at(assembler, clock, 1.5, Span("a" * 32, "ffffffff03040506", first, "s"),
+                  Span("a" * 32, second, first, "s")) == ["late", "duplicate"]
 
 
 def test_decided_trace_memory_is_bounded_to_four_times_max_traces(clock):
@@ -153,7 +188,9 @@ def test_decided_trace_memory_is_bounded_to_four_times_max_traces(clock):
     for n, trace in enumerate("abcde"):  # five decided traces; the memory keeps the last 4 * 1
         add_at(assembler, clock, float(n * 10), span(trace, "1"))
         assert len(assembler.pop_decided(n * 10 + 1.0)) == 1
-    assert add_at(assembler, clock, 60.0, span("b", "2", "1"), span("a", "2", "1")) == ["late", "accepted"]
+    # b is remembered with its span 1; a is forgotten, so its span 1 again opens a new trace, as before.
+    assert add_at(assembler, clock, 60.0, span("b", "2", "1"), span("b", "1"), span("a", "1")) == [
+        "late", "duplicate", "accepted"]
 
 
 def test_drain_decides_everything_buffered_including_pending_evictions(clock):
@@ -161,7 +198,7 @@ def test_drain_decides_everything_buffered_including_pending_evictions(clock):
     add_at(assembler, clock, 0.0, span("a", "1"), span("b", "2", "1"), span("c", "1"))
     assert names(assembler.drain()) == [(["a/1"], "evicted"), (["b/2"], "drain"), (["c/1"], "drain")]
     assert assembler.in_flight == 0 and assembler.next_deadline() is None
-    assert add_at(assembler, clock, 1.0, span("b", "1")) == ["late"]
+    assert add_at(assembler, clock, 1.0, span("b", "1"), span("b", "2", "1")) == ["late", "duplicate"]
 
 
 def test_next_deadline_tracks_the_earliest_decision(clock):
