@@ -14,6 +14,7 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
+from functools import lru_cache, wraps
 from typing import Generic, TypeVar
 
 T = TypeVar("T")
@@ -62,3 +63,22 @@ class LongTextCache(Generic[T]):
         with self._lock:
             self._held.clear()
             self._bytes = 0
+
+
+def text_cache(read: Callable[[str], T], size: Callable[[str, T], int], *, short: int, entries: int,
+               max_bytes: int) -> tuple[Callable[[str], T], Callable[[], None]]:
+    """`read` cached by text, and the function that empties its cache: texts of at most `short` characters
+    in an `lru_cache` of `entries`, longer ones in a `LongTextCache` of `entries` and `max_bytes`. A plain
+    function, not an object with `__call__`: on the scoring hot path that costs ~70 ns a call more."""
+    small = lru_cache(maxsize=entries)(read)
+    large = LongTextCache(read, size, entries=entries, max_bytes=max_bytes)
+
+    @wraps(read, updated=())
+    def cached(text: str) -> T:
+        return small(text) if len(text) <= short else large(text)
+
+    def clear() -> None:
+        small.cache_clear()
+        large.cache_clear()
+
+    return cached, clear

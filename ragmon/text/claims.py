@@ -5,11 +5,10 @@ from __future__ import annotations
 import re
 import sys
 from collections.abc import Iterator
-from functools import lru_cache
 
 from ragmon.model import Claim
 from ragmon.text.abstention import is_abstention
-from ragmon.text.cache import LongTextCache
+from ragmon.text.cache import text_cache
 from ragmon.text.terms import has_content, profile, wordset
 
 _HEADING = re.compile(r"[ \t]*#{1,6}[ \t]")
@@ -100,15 +99,11 @@ def _is_claim(sentence: str) -> bool:
     return not sentence.endswith(":") and has_content(sentence) and not is_abstention(sentence)
 
 
-def split_claims(answer: str) -> tuple[Claim, ...]:
+def _split_claims(answer: str) -> tuple[Claim, ...]:
     """The checkable sentences of an answer; function-word-only and abstaining sentences are not claims.
     Cached: scoring one example splits its answer for the judge and again for the abstention metric.
     Answers of up to `SHORT` characters in a C-level LRU of 1,024, ~5 KB each at most; longer ones in a
     `LongTextCache` of 8 MiB."""
-    return _short(answer) if len(answer) <= SHORT else _long(answer)
-
-
-def _split(answer: str) -> tuple[Claim, ...]:
     claims = []
     for start, end in sentence_spans(answer):
         sentence = answer[start:end]
@@ -123,13 +118,7 @@ def _held(answer: str, claims: tuple[Claim, ...]) -> int:
 
 
 SHORT = 2048
-_short = lru_cache(maxsize=1024)(_split)
-_long = LongTextCache(_split, _held, entries=1024, max_bytes=8 * 2**20)
-
-
-def clear_cache() -> None:
-    _short.cache_clear()
-    _long.cache_clear()
+split_claims, clear_cache = text_cache(_split_claims, _held, short=SHORT, entries=1024, max_bytes=8 * 2**20)
 
 
 def answer_terms(answer: str) -> frozenset[str]:

@@ -9,9 +9,8 @@ from __future__ import annotations
 import math
 import re
 import sys
-from functools import lru_cache
 
-from ragmon.text.cache import LongTextCache
+from ragmon.text.cache import text_cache
 from ragmon.text.numbers import NUMBER_MARKS, SCALE_WORDS, SPELLED, numbers_in, spelled_numbers
 from ragmon.text.terms import SEPARATORS, TERMS, prepare
 
@@ -122,18 +121,7 @@ def _held(text: str, read: Passage) -> int:
 SHORT = 4096
 """Characters of the longest passage in the count-bounded cache: 4,096 of them hold ~40 MB at most."""
 ENTRIES = 4096
-_short = lru_cache(maxsize=ENTRIES)(Passage)
-_long = LongTextCache(Passage, _held, entries=ENTRIES, max_bytes=32 * 2**20)
-
-
-def passage(text: str) -> Passage:
-    """A passage read once: cached by text, as retrieved passages recur across questions and a replay over
-    one corpus then reads each passage once. Short ones (nearly all: 200 words are ~1,300 characters) in a
-    C-level LRU of 4,096 (~18 MB with their texts at 200 words); longer ones in a `LongTextCache` of 32
-    MiB."""
-    return _short(text) if len(text) <= SHORT else _long(text)
-
-
-def clear_cache() -> None:
-    _short.cache_clear()
-    _long.cache_clear()
+passage, clear_cache = text_cache(Passage, _held, short=SHORT, entries=ENTRIES, max_bytes=32 * 2**20)
+"""A passage read once: cached by text, as retrieved passages recur across questions and a replay over one
+corpus then reads each passage once. Short ones (nearly all: 200 words are ~1,300 characters) in a C-level
+LRU of 4,096 (~18 MB with their texts at 200 words); longer ones in a `LongTextCache` of 32 MiB."""

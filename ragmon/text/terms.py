@@ -10,9 +10,8 @@ from __future__ import annotations
 import re
 import sys
 from dataclasses import dataclass
-from functools import lru_cache
 
-from ragmon.text.cache import LongTextCache
+from ragmon.text.cache import text_cache
 from ragmon.text.numbers import (
     NO_NUMBERS,
     NUMBER_MARKS,
@@ -235,14 +234,10 @@ def numbers(text: str) -> frozenset[float]:
     return profile(text).numbers
 
 
-def profile(text: str) -> TextProfile:
+def _profile(text: str) -> TextProfile:
     """Content terms and numbers of a claim, a question or an answer. Cached by text: claims and questions
     recur. Texts of up to `SHORT` characters (nearly all claims and questions) in a C-level LRU of 4,096,
     ~10 KB each at most; longer ones (answers, sentences that never end) in a `LongTextCache` of 8 MiB."""
-    return _short(text) if len(text) <= SHORT else _long(text)
-
-
-def _read(text: str) -> TextProfile:
     low = prepare(text)
     spaced = low.translate(SEPARATORS)
     terms = frozenset(filter(None, map(TERMS.__getitem__, spaced.split())))  # C-level: function words go
@@ -262,14 +257,8 @@ _NUMBER_BYTES = 24
 _PROFILE_BYTES = 48
 SHORT = 512
 """At most ~170 words, so ~170 terms: their frozenset takes at most 8 KB."""
-_short = lru_cache(maxsize=4096)(_read)
-_long = LongTextCache(_read, _held, entries=4096, max_bytes=8 * 2**20)
-
-
-def clear_cache() -> None:
-    """Empty the profile cache (the stemming cache is `TERMS`)."""
-    _short.cache_clear()
-    _long.cache_clear()
+profile, clear_cache = text_cache(_profile, _held, short=SHORT, entries=4096, max_bytes=8 * 2**20)
+"""`clear_cache` empties the profile cache; the stemming cache is `TERMS`."""
 
 
 def has_content(text: str) -> bool:
