@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import logging
 import signal
 import socket
@@ -102,6 +103,27 @@ def content_off_trace(provider: TracerProvider) -> None:
     with tracer.start_as_current_span("RunnableSequence.workflow", attributes=workflow), \
             tracer.start_as_current_span(RETRIEVER_SPAN, attributes=retriever):
         pass
+
+
+def genai_trace(content: bool) -> Callable[[TracerProvider], None]:
+    """A RAG request under OTel GenAI instrumentations: a retrieval span and a chat span, with their
+    opt-in content on the spans (OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=span_only) or
+    without it (the default)."""
+    retrieval = {"gen_ai.operation.name": "retrieval", "gen_ai.data_source.id": "kb"}
+    chat = {"gen_ai.operation.name": "chat", "gen_ai.provider.name": "openai"}
+    if content:
+        retrieval |= {"gen_ai.retrieval.query.text": QUESTION, "gen_ai.retrieval.documents": json.dumps(
+            [{"id": DOC_ID, "score": 0.9, "content": DOC}])}
+        chat |= {"gen_ai.output.messages": json.dumps(
+            [{"role": "assistant", "parts": [{"type": "text", "content": ANSWER}], "finish_reason": "stop"}])}
+
+    def build(provider: TracerProvider) -> None:
+        tracer = provider.get_tracer("test")
+        with tracer.start_as_current_span("POST /ask"):
+            for name, attributes in (("retrieval kb", retrieval), ("chat gpt-4o", chat)):
+                with tracer.start_as_current_span(name, attributes=attributes):
+                    pass
+    return build
 
 
 def cut_trace(provider: TracerProvider) -> None:
@@ -381,6 +403,25 @@ async def test_a_flood_of_identical_extraction_failures_logs_one_line_a_minute_a
     assert third.getMessage() == "trace cannot be extracted ... and 19 more like it since the last line"
     assert (third.trace_id, third.suppressed) == (hex_id(late[0]), 19)
     assert outcomes(samples) == {"scored": 0, "not_sampled": 0, "not_rag": 0, "evicted": 0, "error": 24}
+
+
+async def test_a_genai_trace_without_content_is_an_error_whose_line_names_the_switches(
+        start_sidecar: Start, failure_lines: Callable[[], list[logging.LogRecord]]) -> None:
+    # OTel GenAI instrumentations capture no content by default: that trace was "scored" with nothing to
+    # score. Its twin with content on the spans is scored: groundedness 1/2 (see ANSWER).
+    _, ports = await start_sidecar()
+    off, on = record("shop", genai_trace(content=False)), record("shop", genai_trace(content=True))
+    await send_traces(ports, [off, on])
+
+    samples = await wait_metrics(ports.metrics, lambda s: total(s, "ragmon_traces_total") == 2)
+    assert outcomes(samples) == {"scored": 1, "not_sampled": 0, "not_rag": 0, "evicted": 0, "error": 1}
+    assert samples[("ragmon_groundedness_ratio", labels(pipeline="shop", judge="lexical"))] == 0.5
+    [line] = failure_lines()
+    assert (line.getMessage(), line.trace_id, line.service) == (
+        "trace cannot be extracted", hex_id(off[0]), "shop")
+    assert "span 'retrieval kb'" in line.error and "'gen_ai.retrieval.documents' is missing" in line.error
+    assert "OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=span_only" in line.error
+    assert "OTEL_SEMCONV_STABILITY_OPT_IN=gen_ai_latest_experimental" in line.error
 
 
 async def test_a_judge_failing_on_every_trace_logs_one_traceback_a_minute(

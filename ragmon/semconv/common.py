@@ -23,6 +23,8 @@ from ragmon.traces import Span
 
 REDACTED = "__REDACTED__"
 """OpenInference's placeholder for hidden inputs and outputs: it is no value, not text to score."""
+STATUS_ERROR = 2
+"""OTLP `Status.code` ERROR: the instrumentor's mark of a call that raised, which has no output."""
 
 QUESTION_KEYS = ("query", "question", "input", "query_str", "message")
 """`message`: LlamaIndex chat engines and agents (`chat(message, chat_history)`); without it their

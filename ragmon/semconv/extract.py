@@ -30,6 +30,14 @@ Choices the design leaves open, made here:
 - A retriever inside an agent's tool call has the model's search string as its query, not the user's
   question: when every retrieval is one, the question is the user message of the agent's first model
   call that records one. A ReAct model's final `Thought: ... Answer: <answer>` is read as <answer>.
+- A trace whose content was never recorded is an error, not an example with nothing to measure (which
+  the sidecar would count as scored while no score appears): a model call without an answer anywhere,
+  because it failed or because none of its spans records its output (content capture off, outputs
+  hidden), and a GenAI retrieval without its opt-in documents when no other span gave any. The error
+  names the switch of the convention the span follows. A model call whose output holds no text (a tool
+  call) is no such error, nor is a trace without a model call (a search endpoint) or without retrieval
+  (a plain chat): those are scored on what they have. The checks run only once the answer or the
+  documents came out missing.
 """
 
 from __future__ import annotations
@@ -40,7 +48,14 @@ from typing import TypeVar
 
 from ragmon.model import Context, Example
 from ragmon.semconv import genai, openinference, openllmetry, ragmon
-from ragmon.semconv.common import ExtractionError, Role, cut_length, react_answer, strip_assistant
+from ragmon.semconv.common import (
+    STATUS_ERROR,
+    ExtractionError,
+    Role,
+    cut_length,
+    react_answer,
+    strip_assistant,
+)
 from ragmon.traces import Span, Trace
 
 __all__ = ["ExtractionError", "extract"]
@@ -62,10 +77,20 @@ _CHAIN_INPUTS = (openinference.chain_input, openllmetry.chain_input, genai.chain
 _CHAIN_OUTPUTS = (openinference.chain_output, openllmetry.chain_output, genai.chain_output)
 _LLM_OUTPUTS = (openinference.llm_output, genai.llm_output, openllmetry.llm_output)
 _LLM_USER_MESSAGES = (openinference.llm_user_message, genai.llm_user_message)
+_OUTPUT_RECORDS = (openinference.output_recorded, genai.output_recorded, openllmetry.output_recorded)
+_CONTENT_SWITCHES: tuple[tuple[Callable[[Span], bool], str, str], ...] = (
+    (openinference.follows, "llm.output_messages", openinference.CONTENT_SWITCH),
+    (openllmetry.follows, genai.OUTPUT_MESSAGES, openllmetry.CONTENT_SWITCH),
+    (lambda span: True, genai.OUTPUT_MESSAGES, genai.CONTENT_SWITCH),
+)
+"""(whether a span follows the convention, the attribute its output goes in, how to turn it on), asked
+in order: GenAI attribute names are shared, so OpenLLMetry is told by its own marks first."""
+_ERROR_TYPE = "error.type"
 _CHAINS = frozenset({Role.CHAIN})
 _LLMS = frozenset({Role.LLM})
 _TOOLS = frozenset({Role.TOOL})
-_RETRIEVAL_ROLES = frozenset({Role.RETRIEVER, Role.RERANKER})
+_RETRIEVERS = frozenset({Role.RETRIEVER})
+_RETRIEVAL_ROLES = _RETRIEVERS | {Role.RERANKER}
 _RAG_ROLES = _RETRIEVAL_ROLES | _LLMS
 _SERVICE_NAME = "service.name"
 _JSON_ATTRIBUTES = dict(openinference.JSON_ATTRIBUTES) | dict.fromkeys(
@@ -91,9 +116,14 @@ def extract(trace: Trace) -> Example | None:
     if (contexts is None and ragmon_question is None and ragmon_answer is None
             and not _RAG_ROLES.intersection(view.roles.values())):
         return None
+    if contexts is None:
+        for span in view.with_role(_RETRIEVERS):
+            genai.require_documents(span)
     tops = view.top_chains()
     llm_call = view.last_llm_call()
     answer = _answer(view, tops, llm_call, ragmon_answer)
+    if answer is None and llm_call:
+        _no_answer(llm_call)
     return Example(
         id=trace.trace_id,
         question=_question(view, tops, llm_call, ragmon_question) or "",
@@ -282,6 +312,28 @@ def _answer(view: _View, tops: list[Span], llm_call: list[Span], fallback: str |
         last_top = []
     answer = _first(last_top, _CHAIN_OUTPUTS) or _first(llm_call, _LLM_OUTPUTS) or fallback
     return None if answer is None else react_answer(strip_assistant(answer))
+
+
+def _no_answer(call: list[Span]) -> None:
+    """Why a trace with a model call has no answer, as an error, unless the call recorded an output
+    without text. The span named is the call's innermost, nearest the model; the switches are those of
+    every convention among the call's spans, as recording the output on any of them would do."""
+    failed = next((span for span in call if span.status_code == STATUS_ERROR), None)
+    if failed is not None:
+        error_type = failed.attributes.get(_ERROR_TYPE)
+        detail = f", {_ERROR_TYPE} {error_type!r}" if isinstance(error_type, str) and error_type else ""
+        raise ExtractionError(failed, "status",
+                              f"the model call failed: no answer to score (status ERROR{detail})")
+    if any(recorded(span) for span in call for recorded in _OUTPUT_RECORDS):
+        return
+    switches = [next((attribute, switch) for follows, attribute, switch in _CONTENT_SWITCHES if follows(span))
+                for span in call]
+    attribute = switches[0][0]
+    raise ExtractionError(
+        call[0], attribute,
+        f"the model call records no output (no {attribute} nor any other output attribute), so there is no "
+        "answer to score. " + "; ".join(dict.fromkeys(switch for _, switch in switches))
+        + "; or record the answer as ragmon.answer (ragmon.instrument)")
 
 
 def _only_prepares(view: _View, chain: Span, call: Span) -> bool:

@@ -16,6 +16,7 @@ from typing import Any
 
 from ragmon.model import Context
 from ragmon.semconv.common import (
+    STATUS_ERROR,
     ExtractionError,
     Role,
     indexed,
@@ -50,12 +51,20 @@ LEGACY_COMPLETION_EVENT = "gen_ai.content.completion"
 """v1.26/1.27 (and OpenLIT): span events carrying `gen_ai.prompt` / `gen_ai.completion`, JSON lists of
 OpenAI-style messages or plain text; OpenLIT also sets the same two as span attributes."""
 
+CONTENT_SWITCH = (
+    "OpenTelemetry GenAI instrumentations capture no content by default: start the app with "
+    "OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=span_only and "
+    "OTEL_SEMCONV_STABILITY_OPT_IN=gen_ai_latest_experimental (the event modes, true, event_only and "
+    "span_and_event, send content as log records to /v1/logs, which ragmon does not receive)")
+"""How content gets onto the spans, where a traces-only receiver sees it."""
+
 _LLM_OPERATIONS = frozenset({"chat", "text_completion", "generate_content"})
 _CHAIN_OPERATIONS = frozenset({"invoke_agent", "invoke_workflow"})
 _LLM_MARKERS = (INPUT_MESSAGES, OUTPUT_MESSAGES, f"{PROMPT}0.content", f"{COMPLETION}0.content",
                 LEGACY_PROMPT, LEGACY_COMPLETION)
 _LLM_EVENTS = frozenset({DETAILS_EVENT, USER_EVENT, CHOICE_EVENT, LEGACY_PROMPT_EVENT,
                          LEGACY_COMPLETION_EVENT})
+_OUTPUT_EVENTS = frozenset({CHOICE_EVENT, LEGACY_COMPLETION_EVENT})
 
 
 def role(span: Span) -> Role | None:
@@ -94,6 +103,22 @@ def documents(span: Span) -> tuple[Context, ...] | None:
     return tuple(contexts)
 
 
+def require_documents(span: Span) -> None:
+    """A retrieval span that ended well without `gen_ai.retrieval.documents` is an error: the attribute
+    is opt-in, so its absence says the app records no content, not that nothing was found (that is an
+    empty list). Asked only when no span of the trace gave documents. A retrieval that raised has none to
+    know of."""
+    attributes = span.attributes
+    if (attributes.get(OPERATION) == "retrieval" and RETRIEVAL_DOCUMENTS not in attributes
+            and span.status_code != STATUS_ERROR):
+        raise ExtractionError(
+            span, RETRIEVAL_DOCUMENTS,
+            f"attribute {RETRIEVAL_DOCUMENTS!r} is missing and no span recorded documents, so the retrieved "
+            f"documents are unknown: the attribute is opt-in. {CONTENT_SWITCH}. Each document needs its "
+            "text too (a content or text field), which some instrumentations leave out; or record the "
+            "documents as ragmon.contexts (ragmon.instrument)")
+
+
 def retriever_query(span: Span) -> str | None:
     return text_value(span.attributes.get(RETRIEVAL_QUERY))
 
@@ -113,6 +138,15 @@ def llm_output(span: Span) -> str | None:
         if isinstance(choice, Mapping) and (text := message_text(choice.get("message"))) is not None:
             return text
     return _legacy_text(_attribute_or_event(span, LEGACY_COMPLETION, LEGACY_COMPLETION_EVENT), None)
+
+
+def output_recorded(span: Span) -> bool:
+    """Whether the span records the model's output in any of the forms `llm_output` reads, text or not
+    (a call that only asked for a tool has output without text)."""
+    attributes = span.attributes
+    return (_attribute_or_event(span, OUTPUT_MESSAGES, DETAILS_EVENT) is not None
+            or LEGACY_COMPLETION in attributes or any(key.startswith(COMPLETION) for key in attributes)
+            or any(event.name in _OUTPUT_EVENTS for event in span.events))
 
 
 def llm_user_message(span: Span) -> str | None:

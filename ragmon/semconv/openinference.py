@@ -15,6 +15,7 @@ from ragmon.model import Context
 from ragmon.semconv.common import (
     ANSWER_KEYS,
     QUESTION_KEYS,
+    REDACTED,
     Role,
     indexed,
     make_context,
@@ -41,6 +42,11 @@ INPUT_MESSAGES = "llm.input_messages."
 OUTPUT_MESSAGES = "llm.output_messages."
 CHOICES = "llm.choices."
 _CONTENTS = "message.contents."
+_OUTPUTS = (OUTPUT_MESSAGES, CHOICES)
+CONTENT_SWITCH = (
+    "OpenInference drops or redacts outputs with OPENINFERENCE_HIDE_OUTPUTS, "
+    "OPENINFERENCE_HIDE_OUTPUT_MESSAGES, OPENINFERENCE_HIDE_OUTPUT_TEXT or OPENINFERENCE_HIDE_CHOICES "
+    "(environment variables, or the TraceConfig fields of the same names): leave them unset or false")
 
 _ROLES = {"CHAIN": Role.CHAIN, "AGENT": Role.CHAIN, "RETRIEVER": Role.RETRIEVER,
           "RERANKER": Role.RERANKER, "LLM": Role.LLM, "TOOL": Role.TOOL}
@@ -97,7 +103,8 @@ def chain_output(span: Span) -> str | None:
 
 def llm_output(span: Span) -> str | None:
     """The first output message with text; else a completions-API choice; else `output.value`, the only
-    place LlamaIndex's completion LLMs (e.g. `MockLLM.complete`) record their answer."""
+    place LlamaIndex's completion LLMs (e.g. `MockLLM.complete`) record their answer, and where LangChain's
+    chat models keep theirs (an LLMResult) when OPENINFERENCE_HIDE_OUTPUT_MESSAGES drops the messages."""
     attributes = span.attributes
     for _, text in _messages(attributes, OUTPUT_MESSAGES):
         if text is not None:
@@ -105,7 +112,31 @@ def llm_output(span: Span) -> str | None:
     for _, fields in sorted(indexed(attributes, CHOICES).items()):
         if (text := text_value(fields.get("completion.text"))) is not None:
             return text
-    return _picked(span, OUTPUT_VALUE, ANSWER_KEYS)
+    value = attributes.get(OUTPUT_VALUE)
+    if not isinstance(value, str):
+        return None
+    decoded = maybe_json(value)
+    return pick_text(decoded, ANSWER_KEYS) or _generation_text(decoded)
+
+
+def _generation_text(result: Any) -> str | None:
+    """The first generation's text of a LangChain LLMResult: `{"generations": [[{"text": ...}]]}`."""
+    generations = result.get("generations") if isinstance(result, Mapping) else None
+    first = generations[0] if isinstance(generations, list) and generations else None
+    generation = first[0] if isinstance(first, list) and first else None
+    return text_value(generation.get("text")) if isinstance(generation, Mapping) else None
+
+
+def follows(span: Span) -> bool:
+    return KIND in span.attributes
+
+
+def output_recorded(span: Span) -> bool:
+    """Whether the span records the model's output, text or not; a redacted value is no record."""
+    for key, value in span.attributes.items():
+        if (key == OUTPUT_VALUE or key.startswith(_OUTPUTS)) and value != REDACTED:
+            return True
+    return False
 
 
 def llm_user_message(span: Span) -> str | None:

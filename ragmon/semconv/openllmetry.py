@@ -21,6 +21,7 @@ from ragmon.model import Context
 from ragmon.semconv.common import (
     ANSWER_KEYS,
     QUESTION_KEYS,
+    STATUS_ERROR,
     ExtractionError,
     Role,
     make_context,
@@ -41,8 +42,10 @@ RESULT_EVENT = "db.query.result"
 _RESULT = RESULT_EVENT + "."
 
 _CHAIN_KINDS = frozenset({"workflow", "agent"})
-_STATUS_ERROR = 2
-"""OTLP `Status.code` ERROR: the instrumentor's mark of a retrieval that raised, which has no output."""
+_PREFIX = "traceloop."
+CONTENT_SWITCH = ("OpenLLMetry records content only with TRACELOOP_TRACE_CONTENT=true (the default) and "
+                  "on span attributes (the instrumentor's use_attributes=True, the default; False sends "
+                  "content to log events)")
 
 
 class UnrecordedDocuments(ExtractionError):
@@ -62,6 +65,18 @@ def role(span: Span) -> Role | None:
     if REQUEST_TYPE in attributes:
         return Role.LLM
     return None
+
+
+def follows(span: Span) -> bool:
+    """OpenLLMetry marks its spans with `traceloop.*` attributes (workflow name, entity path, association
+    properties) and its older LLM spans with `llm.request.type`."""
+    attributes = span.attributes
+    return REQUEST_TYPE in attributes or any(key.startswith(_PREFIX) for key in attributes)
+
+
+def output_recorded(span: Span) -> bool:
+    """An LLM call wrapped in a task span records its output there (see `llm_output`)."""
+    return ENTITY_OUTPUT in span.attributes
 
 
 def documents(span: Span) -> tuple[Context, ...] | None:
@@ -87,14 +102,12 @@ def _retriever_output(span: Span) -> tuple[Context, ...] | None:
     even when nothing was found. A retrieval that raised has no output and no documents to know of."""
     value = span.attributes.get(ENTITY_OUTPUT)
     if value is None:
-        if span.status_code == _STATUS_ERROR:
+        if span.status_code == STATUS_ERROR:
             return None
         raise UnrecordedDocuments(
             span, ENTITY_OUTPUT,
             f"attribute {ENTITY_OUTPUT!r} is missing and no span beneath it recorded documents, so "
-            "the retrieved documents are unknown: OpenLLMetry records them only with "
-            "TRACELOOP_TRACE_CONTENT=true (the default) and span attributes (LangchainInstrumentor "
-            "use_attributes=True, the default; False sends content to log events)")
+            f"the retrieved documents are unknown: {CONTENT_SWITCH}")
     output = structured(span, ENTITY_OUTPUT, value)
     items = output.get("documents") if isinstance(output, Mapping) else None
     if not isinstance(items, list):

@@ -183,7 +183,8 @@ def _one_span_per_question_source() -> list[Span]:
                                   "llm.input_messages.1.message.role": "assistant",
                                   "llm.input_messages.1.message.content": "reply",
                                   "llm.input_messages.2.message.role": "user",
-                                  "llm.input_messages.2.message.content": "last user turn"}),
+                                  "llm.input_messages.2.message.content": "last user turn",
+                                  "llm.output_messages.0.message.content": "the answer"}),
              parent=chain, start=3),
         span("marked", {"ragmon.question": "ours"}, parent=http, start=4),
         http,
@@ -291,16 +292,18 @@ def test_nested_llm_spans_are_one_call_and_the_last_call_answers() -> None:
 
 def test_a_hidden_last_call_does_not_borrow_an_earlier_calls_output() -> None:
     # The answering call's outputs are hidden (OPENINFERENCE_HIDE_OUTPUTS); the earlier condensing
-    # call's output is not the answer, so the answer is unknown rather than wrong.
+    # call's output is not the answer, so there is no answer: an error naming the switch, on the
+    # answering call's innermost span.
     condense = span("OpenAI.predict", oi("LLM", **{"output.value": "standalone question"}), start=10, end=20)
     hidden = oi("LLM", **{"output.value": "__REDACTED__"})
     predict = span("OpenAI.predict", hidden, start=30, end=40)
     chat = span("OpenAI.chat", hidden, parent=predict, start=31, end=39)
 
-    example = extract(trace(condense, predict, chat))
+    with pytest.raises(ExtractionError) as caught:
+        extract(trace(condense, predict, chat))
 
-    assert example is not None
-    assert example.answer is None
+    assert caught.value.span_id == chat.span_id
+    assert "OPENINFERENCE_HIDE_OUTPUTS" in str(caught.value)
 
 
 def test_last_llm_call_is_the_one_that_ended_last() -> None:
