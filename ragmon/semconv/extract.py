@@ -240,6 +240,10 @@ def _first(spans: Sequence[Span], readers: Sequence[Reader[T]]) -> T | None:
 
 
 def _contexts(view: _View) -> tuple[Context, ...] | None:
+    """The documents of the first tier that has any. A retriever that recorded none (content capture off)
+    makes its tier unknowable, an error, unless a later tier gives them: the app's own `ragmon.contexts`
+    stands in for content its instrumentation did not record."""
+    unknowable: openllmetry.UnrecordedDocuments | None = None
     for roles, read in _DOCUMENT_TIERS:
         candidates = view.spans if roles is None else view.with_role(roles)
         found: list[tuple[Span, tuple[Context, ...]]] = []
@@ -254,9 +258,10 @@ def _contexts(view: _View) -> tuple[Context, ...] | None:
                 found.append((span, docs))
         if unrecorded:
             covered = {parent.span_id for span, _ in found for parent in view.ancestors(span)}
-            for unknown in unrecorded:
-                if unknown.span_id not in covered:
-                    raise unknown
+            unknown = next((error for error in unrecorded if error.span_id not in covered), None)
+            if unknown is not None:
+                unknowable = unknowable or unknown
+                continue
         if found:
             holders = {span.span_id for span, docs in found if docs}
             merged: dict[tuple[str, str], Context] = {}
@@ -266,6 +271,8 @@ def _contexts(view: _View) -> tuple[Context, ...] | None:
                     for context in docs:
                         merged.setdefault((context.id, context.text), context)
             return tuple(merged.values())
+    if unknowable is not None:
+        raise unknowable
     return None
 
 

@@ -10,6 +10,7 @@ workflow, `gen_ai.operation.name` invoke_agent) with `traceloop.entity.input` `{
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from contextlib import contextmanager
 from operator import itemgetter
@@ -31,6 +32,7 @@ from opentelemetry.instrumentation.utils import unwrap
 from opentelemetry.sdk.trace import SpanLimits, TracerProvider
 from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 
+from ragmon.model import Context
 from ragmon.semconv.extract import ExtractionError, extract
 
 if TYPE_CHECKING:
@@ -193,6 +195,23 @@ def test_unrecorded_documents_are_an_error_naming_the_setting(
     assert caught.value.field == "traceloop.entity.output"
     assert "TRACELOOP_TRACE_CONTENT" in str(caught.value)
     assert "use_attributes" in str(caught.value)
+
+
+def test_the_app_s_own_contexts_stand_in_for_documents_it_did_not_record(
+        recorder: Recorder, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Content tracing off, but the app records what it retrieved and answered itself (ragmon.instrument's
+    # ragmon.contexts and ragmon.answer, on its request span): those are read, not an error.
+    monkeypatch.setenv("TRACELOOP_TRACE_CONTENT", "false")
+    own = {"ragmon.contexts": json.dumps([{"id": "own-1", "text": "Refunds take 30 days."}]),
+           "ragmon.answer": "Refunds take 30 days."}
+    with traceloop(recorder.provider), recorder.tracer.start_as_current_span("POST /ask", attributes=own):
+        RagChain().chain.invoke(QUESTION)
+
+    example = extract(recorder.trace())
+
+    assert example is not None
+    assert (example.contexts, example.answer) == (
+        (Context("own-1", "Refunds take 30 days."),), "Refunds take 30 days.")
 
 
 def test_documents_cut_by_the_sdk_attribute_limit_are_an_error(recorder: Recorder) -> None:
