@@ -322,17 +322,20 @@ def _answer(view: _View, tops: list[Span], llm_call: list[Span], fallback: str |
 
 
 def _no_answer(call: list[Span]) -> None:
-    """Why a trace with a model call has no answer, as an error, unless the call recorded an output
-    without text. The span named is the call's innermost, nearest the model; the switches are those of
-    every convention among the call's spans, as recording the output on any of them would do."""
+    """Why a trace with a model call has no answer, as an error, unless a span of the call that did not
+    fail recorded an output without text: a failed span may record an empty one (LangChain's LLMResult),
+    and a failed attempt inside a call that went on to answer was retried. The span named is the call's
+    innermost, nearest the model; the switches are those of every convention among the call's spans, as
+    recording the output on any of them would do."""
+    answered = [span for span in call if span.status_code != STATUS_ERROR]
+    if any(recorded(span) for span in answered for recorded in _OUTPUT_RECORDS):
+        return
     failed = next((span for span in call if span.status_code == STATUS_ERROR), None)
     if failed is not None:
         error_type = failed.attributes.get(_ERROR_TYPE)
         detail = f", {_ERROR_TYPE} {error_type!r}" if isinstance(error_type, str) and error_type else ""
         raise ExtractionError(failed, "status",
                               f"the model call failed: no answer to score (status ERROR{detail})")
-    if any(recorded(span) for span in call for recorded in _OUTPUT_RECORDS):
-        return
     switches = [next((attribute, switch) for follows, attribute, switch in _CONTENT_SWITCHES if follows(span))
                 for span in call]
     attribute = switches[0][0]

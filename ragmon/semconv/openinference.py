@@ -43,6 +43,7 @@ OUTPUT_MESSAGES = "llm.output_messages."
 CHOICES = "llm.choices."
 _CONTENTS = "message.contents."
 _OUTPUTS = (OUTPUT_MESSAGES, CHOICES)
+_MODEL_RECORDS = ("llm.", OUTPUT_VALUE)
 CONTENT_SWITCH = (
     "OpenInference drops or redacts outputs with OPENINFERENCE_HIDE_OUTPUTS, "
     "OPENINFERENCE_HIDE_OUTPUT_MESSAGES, OPENINFERENCE_HIDE_OUTPUT_TEXT or OPENINFERENCE_HIDE_CHOICES "
@@ -56,8 +57,16 @@ for an output it cannot serialise, such as an agent workflow's result."""
 
 
 def role(span: Span) -> Role | None:
-    kind = span.attributes.get(KIND)
-    return _ROLES.get(kind.upper()) if isinstance(kind, str) else None
+    """An LLM span that records neither a model's attribute (`llm.*`) nor an output is no model call:
+    LlamaIndex's `StreamingAgentChatResponse.write_response_to_history`, typed LLM because a stream's
+    end events fire in it, only writes the streamed answer to the chat memory (often in a trace of its
+    own, its thread racing the request's span)."""
+    attributes = span.attributes
+    kind = attributes.get(KIND)
+    found = _ROLES.get(kind.upper()) if isinstance(kind, str) else None
+    if found is Role.LLM and not any(key.startswith(_MODEL_RECORDS) for key in attributes):
+        return None
+    return found
 
 
 def reranker_documents(span: Span) -> tuple[Context, ...] | None:

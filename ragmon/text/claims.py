@@ -102,8 +102,8 @@ def _is_claim(sentence: str) -> bool:
 def _split_claims(answer: str) -> tuple[Claim, ...]:
     """The checkable sentences of an answer; function-word-only and abstaining sentences are not claims.
     Cached: scoring one example splits its answer for the judge and again for the abstention metric.
-    Answers of up to `SHORT` characters in a C-level LRU of 1,024, ~5 KB each at most; longer ones in a
-    `LongTextCache` of 8 MiB."""
+    Answers of up to `SHORT` characters in a C-level LRU of 1,024, ~10 KB each as prose, ~50 KB at most
+    (a claim every 7 characters, traced); longer ones in a `LongTextCache` of 8 MiB."""
     claims = []
     for start, end in sentence_spans(answer):
         sentence = answer[start:end]

@@ -10,12 +10,13 @@ OpenInference run their real LangChain instrumentors with their real switches.
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 import pytest
-from instrumented_apps import QUESTION
+from instrumented_apps import QUESTION, llama_index
 from langchain_core.language_models import BaseChatModel
 from langchain_core.language_models.fake_chat_models import FakeListChatModel
 from langchain_core.messages import BaseMessage
@@ -23,6 +24,7 @@ from langchain_core.output_parsers import StrOutputParser
 from langchain_core.outputs import ChatResult
 from langchain_core.prompts import ChatPromptTemplate
 from langchain_core.runnables import Runnable
+from llama_index.core.llms import MockLLM
 from openinference.instrumentation.langchain import LangChainInstrumentor
 from opentelemetry.trace import SpanKind, Status, StatusCode
 from test_openllmetry_instrumented import traceloop
@@ -279,3 +281,51 @@ def test_a_call_recorded_by_two_conventions_names_the_switch_of_each(recorder: R
 
     assert (error.span_name, error.field) == ("chat gpt-4o", "gen_ai.output.messages")
     assert CAPTURE in str(error) and "OPENINFERENCE_HIDE_OUTPUTS" in str(error)
+
+
+WRITER = "StreamingAgentChatResponse.write_response_to_history"
+
+
+@pytest.mark.parametrize("mode", ["simple", "context"])
+def test_llamaindex_streaming_chat_is_no_content_error(llamaindex: Recorder, mode: str) -> None:
+    # stream_chat writes the streamed answer to the chat memory in a thread of its own, in a span typed
+    # LLM (the stream's end events fire in it) that records no model, no messages and no output: it says
+    # nothing about content capture. It lands in the request's trace or, racing the request's span, in a
+    # trace of its own (not_rag then). The model's own spans record the answer: MockLLM streams "text".
+    index = llama_index()
+    llamaindex.exporter.clear()
+    engine = index.as_chat_engine(chat_mode=mode, llm=MockLLM(max_tokens=12), similarity_top_k=2)
+    for _ in engine.stream_chat(QUESTION).response_gen:
+        pass
+    deadline = time.monotonic() + 10
+    while WRITER not in {span.name for span in llamaindex.exporter.get_finished_spans()}:
+        assert time.monotonic() < deadline, f"no {WRITER} span within 10 s"
+        time.sleep(0.01)
+
+    examples = [example for example in map(extract, llamaindex.traces()) if example is not None]
+
+    [example] = examples
+    assert example.question == QUESTION
+    assert example.answer is not None and set(example.answer.split()) == {"text"}
+    # The context engine retrieves 2 of the 3 documents; the simple engine retrieves nothing.
+    assert len(example.contexts or ()) == (2 if mode == "context" else 0)
+
+
+def test_a_retried_call_that_asked_for_a_tool_is_no_failure(recorder: Recorder) -> None:
+    # An LLM span around its attempts (a client's retries, each a span of its own): the first attempt
+    # failed, the second asked for a tool, and the call records that output. No text, no failure.
+    tool_call = json.dumps([{"role": "assistant", "finish_reason": "tool_call",
+                             "parts": [{"type": "tool_call", "name": "search"}]}])
+    tracer = recorder.tracer
+    with tracer.start_as_current_span("POST /ask", kind=SpanKind.SERVER), tracer.start_as_current_span(
+            "chat gpt-4o", attributes={"gen_ai.operation.name": "chat", **USER,
+                                       "gen_ai.output.messages": tool_call}):
+        for attempt, status in enumerate((StatusCode.ERROR, StatusCode.OK)):
+            with tracer.start_as_current_span(f"attempt {attempt}", attributes={
+                    "gen_ai.operation.name": "chat", **USER}) as span:
+                span.set_status(Status(status))
+
+    example = extract(recorder.trace())
+
+    assert example is not None
+    assert (example.question, example.answer) == (QUESTION, None)

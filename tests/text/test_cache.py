@@ -3,7 +3,12 @@ too large for the budget is read every time rather than kept."""
 
 from __future__ import annotations
 
-from ragmon.text import claims, terms
+import sys
+import tracemalloc
+
+import pytest
+
+from ragmon.text import claims, passages, terms
 from ragmon.text.cache import LongTextCache
 
 
@@ -61,3 +66,31 @@ def test_clearing_forgets_long_and_short_texts() -> None:
     claims.clear_cache()
     after = (terms.profile(short), terms.profile(long), claims.split_claims(long * 4))
     assert all(a == b and a is not b for a, b in zip(before, after, strict=True))
+
+
+def held_after_use(text: str) -> tuple[int, int, int]:
+    """(what the passage cache counts for a long passage when it keeps it, what the passage then holds
+    once a claim with a number has read its numbers, traced with the text itself, how many numbers)."""
+    assert passages.Passage(text).numbers  # the stems into TERMS first: that cache is not the passage's
+    tracemalloc.start()
+    try:
+        kept = passages.Passage(text)
+        counted = passages.size(text, kept)
+        numbers = kept.numbers
+        held = tracemalloc.get_traced_memory()[0]
+    finally:
+        tracemalloc.stop()
+    return counted, held + sys.getsizeof(text), len(numbers)
+
+
+@pytest.mark.parametrize("figure", ["{n}", "${n}.50", "{n:,}"])
+def test_a_long_passage_is_counted_with_the_numbers_it_will_hold(figure: str) -> None:
+    # A table of figures (a price list, a filing): 2,000 rows, each an item number (0 to 1,999) and a
+    # figure (1,000,000 and up), so 4,000 distinct numbers, which the passage reads once a claim states
+    # one, after the cache counted it. Each is a float in a frozenset, ~60 bytes: ~240 KB, where the
+    # ~40 KB of text and the one term ("item") were all a count without them saw.
+    rows = [f"Item {n}: " + figure.format(n=1_000_000 + 7 * n) + "." for n in range(2_000)]
+    text = " ".join(rows)
+    counted, held, numbers = held_after_use(text)
+    assert len(text) > passages.SHORT and numbers == 4_000
+    assert held / 1.5 <= counted <= held * 1.5, (counted, held)
