@@ -16,6 +16,7 @@ from ragmon.semconv.common import (
     ANSWER_KEYS,
     QUESTION_KEYS,
     REDACTED,
+    STATUS_ERROR,
     Role,
     indexed,
     make_context,
@@ -57,14 +58,16 @@ for an output it cannot serialise, such as an agent workflow's result."""
 
 
 def role(span: Span) -> Role | None:
-    """An LLM span that records neither a model's attribute (`llm.*`) nor an output is no model call:
-    LlamaIndex's `StreamingAgentChatResponse.write_response_to_history`, typed LLM because a stream's
-    end events fire in it, only writes the streamed answer to the chat memory (often in a trace of its
-    own, its thread racing the request's span)."""
+    """An LLM span that records neither a model's attribute (`llm.*`) nor an output, and did not fail, is
+    no model call: LlamaIndex's `StreamingAgentChatResponse.write_response_to_history`, typed LLM because
+    a stream's end events fire in it, only writes the streamed answer to the chat memory (often in a trace
+    of its own, its thread racing the request's span). A call that raised may have recorded nothing but
+    its input: it is still the model call, whose failure explains the missing answer."""
     attributes = span.attributes
     kind = attributes.get(KIND)
     found = _ROLES.get(kind.upper()) if isinstance(kind, str) else None
-    if found is Role.LLM and not any(key.startswith(_MODEL_RECORDS) for key in attributes):
+    if (found is Role.LLM and span.status_code != STATUS_ERROR
+            and not any(key.startswith(_MODEL_RECORDS) for key in attributes)):
         return None
     return found
 

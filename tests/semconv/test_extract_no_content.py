@@ -311,6 +311,27 @@ def test_llamaindex_streaming_chat_is_no_content_error(llamaindex: Recorder, mod
     assert len(example.contexts or ()) == (2 if mode == "context" else 0)
 
 
+def test_a_failed_model_call_that_recorded_only_its_input_is_still_the_call(recorder: Recorder) -> None:
+    # A minimal OpenInference LLM span: its kind and input, no llm.* attribute, and it raised. It is the
+    # model call that left the answer missing, not a stray span to pass over (the trace was "scored"
+    # with its documents and no answer, nothing measured).
+    tracer = recorder.tracer
+    with tracer.start_as_current_span("POST /ask", kind=SpanKind.SERVER):
+        with tracer.start_as_current_span("retrieve", attributes={
+                "openinference.span.kind": "RETRIEVER", "input.value": QUESTION,
+                "retrieval.documents.0.document.id": "hours-1",
+                "retrieval.documents.0.document.content": DOCUMENT["content"]}):
+            pass
+        with tracer.start_as_current_span("generate", attributes={
+                "openinference.span.kind": "LLM", "input.value": QUESTION}) as llm:
+            llm.set_status(Status(StatusCode.ERROR, "overloaded"))
+
+    error = failure(recorder.trace())
+
+    assert (error.span_name, error.field) == ("generate", "status")
+    assert str(error).endswith("the model call failed: no answer to score (status ERROR)")
+
+
 def test_a_retried_call_that_asked_for_a_tool_is_no_failure(recorder: Recorder) -> None:
     # An LLM span around its attempts (a client's retries, each a span of its own): the first attempt
     # failed, the second asked for a tool, and the call records that output. No text, no failure.
