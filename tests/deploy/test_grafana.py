@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -20,7 +21,7 @@ from ragmon.model import Example, ExampleResult
 ROOT = Path(__file__).resolve().parents[2]
 GRAFANA = ROOT / "grafana"
 DASHBOARD = GRAFANA / "dashboards" / "ragmon.json"
-VARIABLES = {"$__rate_interval": "5m", "$pipeline": ".*", "$metric": "groundedness"}
+VARIABLES = {"$__rate_interval": "5m", "$pipeline": ".*", "$metric": "groundedness", "$judge": "lexical"}
 NO_DATA_STATES = {"OK", "NoData", "Alerting", "KeepLast"}
 EXEC_ERR_STATES = {"OK", "Error", "Alerting", "KeepLast"}
 
@@ -181,11 +182,13 @@ def grafana_query(title: str) -> str:
 
 def promtool_expects(tmp_path: Path, expr: str, series: dict[str, str], expected: dict[str, float],
                      eval_time: str = "20m") -> None:
-    """Evaluates `expr` as a recording rule over `series` (sampled each minute) with promtool, and checks
-    each labelled result is within 1e-9 of its expected value."""
+    """Evaluates `expr` as a recording rule over `series` (sampled each minute) with promtool, alongside
+    the shipped recording rules (which dashboard queries read), and checks each labelled result is within
+    1e-9 of its expected value."""
     rules = {"groups": [{"name": "grafana", "rules": [{"record": "check:grafana:query", "expr": expr}]}]}
     (tmp_path / "rules.yml").write_text(yaml.safe_dump(rules), encoding="utf-8")
-    tests = {"rule_files": ["rules.yml"], "evaluation_interval": "1m", "tests": [{
+    shutil.copy(ROOT / "deploy" / "prometheus" / "rules.yml", tmp_path / "shipped.yml")
+    tests = {"rule_files": ["shipped.yml", "rules.yml"], "evaluation_interval": "1m", "tests": [{
         "interval": "1m",
         "input_series": [{"series": name, "values": values} for name, values in series.items()],
         "promql_expr_test": [
@@ -259,3 +262,50 @@ def test_rate_interval_covers_four_scrapes_of_every_shipped_scrape_config() -> N
     assert sorted(intervals) == [15, 30, 30]
     time_interval = datasources()[prometheus_uid()]["jsonData"]["timeInterval"]
     assert seconds(time_interval) >= max(intervals)
+
+
+def dashboard_target(title: str, ref_id: str = "A") -> dict[str, Any]:
+    (target,) = [t for p in panels() if p["title"] == title for t in p["targets"] if t["refId"] == ref_id]
+    return target
+
+
+JUDGED = re.compile(r"ragmon_claims|ragmon_example_score|ragmon_examples_scored")
+
+
+def test_quality_panels_never_blend_two_judges() -> None:
+    """With the Claude judge on, the traces it judges are judged by lexical too: a figure summed over both
+    counts those answers twice and moves when an operator changes --llm-sample-rate, not when the app
+    changes. Every panel over claims or scores shows one judge (`judge="$judge"`) or keeps `judge` apart,
+    in its result and in its legend."""
+    variables = {v["name"]: v for v in dashboard()["templating"]["list"]}
+    judge = variables["judge"]
+    assert judge["query"]["query"] == "label_values(ragmon_claims_total, judge)"
+    assert not judge["multi"] and not judge.get("includeAll") and judge["current"]["value"] == "lexical"
+    blended = []
+    for panel in panels():
+        for target in panel["targets"]:
+            expr = target["expr"]
+            if not JUDGED.search(expr) or 'judge="$judge"' in expr:
+                continue
+            apart = "pipeline_judge" in expr or re.search(r"by \([^)]*\bjudge\b", expr)
+            if not (apart and "{{judge}}" in target["legendFormat"]):
+                blended.append(f'{panel["title"]} {target["refId"]}')
+    assert blended == []
+
+
+def test_headline_ratios_are_those_of_the_chosen_judge(tmp_path: Path) -> None:
+    """The stat panels, evaluated with the shipped recording rules over two judges of one pipeline. Per
+    minute, by hand: lexical 6 supported + 2 unsupported claims (hallucination 2/8 = 0.25, groundedness
+    0.75); claude 4 + 4 (0.5 and 0.5). A blend of both would read 6/16 = 0.375 and 10/16 = 0.625."""
+    def claims(judge: str, verdict: str) -> str:
+        return (f'ragmon_claims_total{{job="ragmon",instance="a:9464",pipeline="support",judge="{judge}",'
+                f'verdict="{verdict}"}}')
+
+    series = {claims("lexical", "supported"): "0+6x30", claims("lexical", "unsupported"): "0+2x30",
+              claims("claude", "supported"): "0+4x30", claims("claude", "unsupported"): "0+4x30"}
+    expected = {"lexical": (0.25, 0.75), "claude": (0.5, 0.5)}
+    for judge, (hallucination, groundedness) in expected.items():
+        for title, value in (("Hallucination (10m, $judge)", hallucination),
+                             ("Groundedness (10m, $judge)", groundedness)):
+            expr = dashboard_target(title)["expr"].replace("$pipeline", ".*").replace("$judge", judge)
+            promtool_expects(tmp_path, f"sum by (pipeline) ({expr})", series, {'{pipeline="support"}': value})

@@ -154,7 +154,7 @@ def scalar(query: Query, expr: str) -> float | None:
 
 def substitute(expr: str) -> str:
     return (expr.replace("$__rate_interval", RATE_INTERVAL).replace("$pipeline", PIPELINE)
-            .replace("$metric", "groundedness"))
+            .replace("$metric", "groundedness").replace("$judge", "lexical"))
 
 
 def expressions() -> dict[str, list[str]]:
