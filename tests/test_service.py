@@ -493,21 +493,8 @@ async def test_a_nearly_full_trace_buffer_pushes_back_instead_of_evicting(start_
     _, ports = await start_sidecar(max_traces=10, quiet=30.0, decision_wait=60.0)
     nine = [span for _ in range(9) for span in record("shop", rag_trace)]
     tenth = record("shop", rag_trace)
-
-    async def post(spans: Sequence[ReadableSpan]) -> aiohttp.ClientResponse:
-        async with aiohttp.ClientSession() as session, \
-                session.post(f"http://127.0.0.1:{ports.http}/v1/traces",
-                             data=encode_spans(spans).SerializeToString(),
-                             headers={"Content-Type": "application/x-protobuf"}) as response:
-            return response
-
-    assert (await post(nine)).status == 200
-    refused = await post(tenth)
-    assert (refused.status, refused.headers["Retry-After"]) == (503, "1")
-    samples = parse((await get(ports.metrics, "/metrics"))[1])
-    assert total(samples, "ragmon_traces_in_flight") == 9
-    assert total(samples, "ragmon_spans_rejected_total", reason="backpressure") == len(tenth)
-    assert total(samples, "ragmon_traces_total", outcome="evicted") == 0
+    assert (await post_spans(ports.http, nine)).status == 200
+    await assert_pushed_back(ports, tenth, buffered=9)
 
 
 async def test_readyz_turns_503_while_draining(start_sidecar: Start) -> None:
@@ -664,19 +651,24 @@ async def post_spans(port: int, spans: Sequence[ReadableSpan]) -> aiohttp.Client
         return response
 
 
+async def assert_pushed_back(ports: Ports, spans: Sequence[ReadableSpan], buffered: int) -> None:
+    """`spans` get 503 with Retry-After, counted as back-pressure, while `buffered` traces stay buffered and
+    none is evicted."""
+    refused = await post_spans(ports.http, spans)
+    assert (refused.status, refused.headers["Retry-After"]) == (503, "1")
+    samples = parse((await get(ports.metrics, "/metrics"))[1])
+    assert total(samples, "ragmon_traces_in_flight") == buffered
+    assert total(samples, "ragmon_spans_rejected_total", reason="backpressure") == len(spans)
+    assert total(samples, "ragmon_traces_total", outcome="evicted") == 0
+
+
 async def test_a_buffer_full_in_bytes_pushes_back_instead_of_evicting(start_sidecar: Start) -> None:
     # Nothing decides (quiet 30 s): three traces are buffered, far under max_traces, and the fourth gets
     # 503 with Retry-After; nothing is evicted.
     _, ports = await start_sidecar(max_buffer=4 * MiB, quiet=30.0, decision_wait=60.0)
     for _ in range(3):
         assert (await post_spans(ports.http, record("shop", big_rag_trace))).status == 200
-    fourth = record("shop", big_rag_trace)
-    refused = await post_spans(ports.http, fourth)
-    assert (refused.status, refused.headers["Retry-After"]) == (503, "1")
-    samples = parse((await get(ports.metrics, "/metrics"))[1])
-    assert total(samples, "ragmon_traces_in_flight") == 3
-    assert total(samples, "ragmon_spans_rejected_total", reason="backpressure") == len(fourth)
-    assert total(samples, "ragmon_traces_total", outcome="evicted") == 0
+    await assert_pushed_back(ports, record("shop", big_rag_trace), buffered=3)
 
 
 async def test_a_trace_holds_its_bytes_until_scored_not_only_while_buffered(start_sidecar: Start) -> None:
