@@ -12,6 +12,7 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
+import pytest
 import yaml
 from prometheus_client.openmetrics.exposition import generate_latest
 
@@ -59,9 +60,9 @@ def alert_exprs() -> list[str]:
     return [q["model"]["expr"] for r in alert_rules() for q in r["data"] if "expr" in q["model"]]
 
 
-def substitute(expr: str) -> str:
-    for variable, value in VARIABLES.items():
-        expr = expr.replace(variable, value)
+def substitute(expr: str, variables: dict[str, str] = VARIABLES) -> str:
+    for variable in sorted(variables, key=len, reverse=True):
+        expr = expr.replace(variable, variables[variable])
     return expr
 
 
@@ -181,26 +182,30 @@ def grafana_query(title: str) -> str:
 
 
 def promtool_expects(tmp_path: Path, expr: str, series: dict[str, str], expected: dict[str, float],
-                     eval_time: str = "20m") -> None:
-    """Evaluates `expr` as a recording rule over `series` (sampled each minute) with promtool, alongside
-    the shipped recording rules (which dashboard queries read), and checks each labelled result is within
-    1e-9 of its expected value."""
+                     eval_time: str = "20m", interval: str = "1m") -> None:
+    """Evaluates `expr` as a recording rule over `series` (sampled, and the rules evaluated, each
+    `interval`) with promtool, alongside the shipped recording rules (which dashboard queries read), and
+    checks each labelled result is within 1e-9 of its expected value. On a mismatch the message also
+    holds what the query gave."""
     rules = {"groups": [{"name": "grafana", "rules": [{"record": "check:grafana:query", "expr": expr}]}]}
     (tmp_path / "rules.yml").write_text(yaml.safe_dump(rules), encoding="utf-8")
     shutil.copy(ROOT / "deploy" / "prometheus" / "rules.yml", tmp_path / "shipped.yml")
-    tests = {"rule_files": ["shipped.yml", "rules.yml"], "evaluation_interval": "1m", "tests": [{
-        "interval": "1m",
-        "input_series": [{"series": name, "values": values} for name, values in series.items()],
-        "promql_expr_test": [
-            {"expr": f"abs(check:grafana:query{labels} - {value}) < bool 1e-9", "eval_time": eval_time,
-             "exp_samples": [{"labels": labels, "value": 1}]}
-            for labels, value in expected.items()
-        ],
-    }]}
-    (tmp_path / "test.yml").write_text(yaml.safe_dump(tests), encoding="utf-8")
-    result = subprocess.run(["promtool", "test", "rules", "test.yml"], cwd=tmp_path, capture_output=True,
-                            text=True, timeout=60)
-    assert result.returncode == 0, result.stdout + result.stderr
+    def run(checks: list[dict[str, Any]]) -> subprocess.CompletedProcess[str]:
+        tests = {"rule_files": ["shipped.yml", "rules.yml"], "evaluation_interval": interval, "tests": [{
+            "interval": interval,
+            "input_series": [{"series": name, "values": values} for name, values in series.items()],
+            "promql_expr_test": checks,
+        }]}
+        (tmp_path / "test.yml").write_text(yaml.safe_dump(tests), encoding="utf-8")
+        return subprocess.run(["promtool", "test", "rules", "test.yml"], cwd=tmp_path, capture_output=True,
+                              text=True, timeout=60)
+
+    result = run([{"expr": f"abs(check:grafana:query{labels} - {value}) < bool 1e-9", "eval_time": eval_time,
+                   "exp_samples": [{"labels": labels, "value": 1}]} for labels, value in expected.items()])
+    if result.returncode != 0:
+        got = run([{"expr": "check:grafana:query", "eval_time": eval_time, "exp_samples": []}])
+        raise AssertionError(f"{result.stdout}{result.stderr}\nexpected {expected}; the query gave:\n"
+                             f"{got.stdout}{got.stderr}")
 
 
 def test_rejected_share_counts_the_assembler_drops_once(tmp_path: Path) -> None:
@@ -309,3 +314,99 @@ def test_headline_ratios_are_those_of_the_chosen_judge(tmp_path: Path) -> None:
                              ("Groundedness (10m, $judge)", groundedness)):
             expr = dashboard_target(title)["expr"].replace("$pipeline", ".*").replace("$judge", judge)
             promtool_expects(tmp_path, f"sum by (pipeline) ({expr})", series, {'{pipeline="support"}': value})
+
+
+def score_heatmap() -> dict[str, Any]:
+    (panel,) = [p for p in panels() if p["type"] == "heatmap"]
+    return panel
+
+
+def range_variables(panel: dict[str, Any], step: int) -> dict[str, str]:
+    """The variables Grafana fills into `panel`'s range query when its step (a heatmap's cell width) is
+    `step` seconds. The min interval is the panel's `interval`, else the datasource's timeInterval (the
+    scrape interval); Grafana never takes $__interval, and so the step, below it; and $__rate_interval is
+    max($__interval + min interval, 4 x min interval)."""
+    minimum = seconds(panel.get("interval") or datasources()[prometheus_uid()]["jsonData"]["timeInterval"])
+    assert step >= minimum
+    rate_interval = max(step + minimum, 4 * minimum)
+    return {**VARIABLES, "$__interval": f"{step}s", "$__rate_interval": f"{rate_interval}s"}
+
+
+def examples_per_cell_unit(unit: str, step: int) -> int:
+    """Examples that one unit of a heatmap cell `step` seconds wide stands for: a count (short) counts
+    examples in the cell, a rate counts them a second."""
+    if unit.endswith("/s") or unit in {"cps", "reqps"}:
+        return step
+    assert unit in {"short", "none"}, unit
+    return 1
+
+
+def scores(instance: str, pipeline: str, judge: str, metric: str, le: str) -> str:
+    return (f'ragmon_example_score_bucket{{job="ragmon",instance="{instance}",pipeline="{pipeline}",'
+            f'judge="{judge}",metric="{metric}",le="{le}"}}')
+
+
+def test_score_heatmap_takes_the_buckets_as_prometheus_gives_them() -> None:
+    """Grafana's heatmap panel (9.0 and later) is fed the cumulative `le` series as they are: the target's
+    format `heatmap` sorts them by `le` (read from the legend) and de-accumulates them into one frame of
+    heatmap rows, which the panel draws without calculating buckets of its own. No panel over time counts
+    with increase() over $__rate_interval, whose windows overlap (it is about 4 steps long)."""
+    panel = score_heatmap()
+    (target,) = panel["targets"]
+    assert target["format"] == "heatmap" and target["legendFormat"] == "{{le}}" and target["range"]
+    assert re.match(r"sum by \(le\) \(", target["expr"])
+    assert panel["options"]["calculate"] is False and "calculation" not in panel["options"]
+    assert panel["options"]["rowsFrame"]["layout"] in {"auto", "le"}
+    assert [e for e in dashboard_exprs() if re.search(r"increase\([^\[]*\[\$__rate_interval\]", e)] == []
+
+
+@pytest.mark.parametrize("step", [30, 60])
+def test_score_heatmap_cells_read_what_their_unit_says(tmp_path: Path, step: int) -> None:
+    """The score heatmap's query as Grafana sends it at a step of 30 s (a 6-hour range: the default) and
+    60 s, over scrapes every 30 s (the datasource's timeInterval), at a steady load. Per scrape, by hand:
+    pod a scores 3 support answers, 1 of them at or below 0.5; pod b 2 billing answers, both at or below
+    0.5 (so le 0.5: 3, le 1.0 and +Inf: 5 a scrape, summed over the pipelines). Another judge and another
+    metric, 50 a scrape each, are not shown. A cell `step` wide then holds 3 x step/30 and 5 x step/30
+    examples: 3 and 5 at 30 s, 0.1 and 1/6 examples/s. increase() over $__rate_interval (120 s at both
+    steps) read 12 and 20 as the count of a 30-s cell, 4 times the examples in it."""
+    panel = score_heatmap()
+    expr = substitute(panel["targets"][0]["expr"], range_variables(panel, step))
+    per_unit = examples_per_cell_unit(panel["options"]["cellValues"]["unit"], step)
+    series = {
+        scores("a", "support", "lexical", "groundedness", "0.5"): "0+1x60",
+        scores("a", "support", "lexical", "groundedness", "1.0"): "0+3x60",
+        scores("a", "support", "lexical", "groundedness", "+Inf"): "0+3x60",
+        scores("b", "billing", "lexical", "groundedness", "0.5"): "0+2x60",
+        scores("b", "billing", "lexical", "groundedness", "1.0"): "0+2x60",
+        scores("b", "billing", "lexical", "groundedness", "+Inf"): "0+2x60",
+        scores("a", "support", "claude", "groundedness", "0.5"): "0+50x60",
+        scores("a", "support", "lexical", "answer_relevance", "0.5"): "0+50x60",
+    }
+    cells = step // 30
+    promtool_expects(tmp_path, f"({expr}) * {per_unit}", series, {
+        '{le="0.5"}': 3 * cells, '{le="1.0"}': 5 * cells, '{le="+Inf"}': 5 * cells}, "20m", "30s")
+
+
+def test_score_heatmap_counts_a_burst_once(tmp_path: Path) -> None:
+    """All the examples of a burst, scored between two scrapes (12:00 and 12:30 into the test), add up
+    to the burst over the cells of a 10-minute stretch at a 30-s step, once read in the cells' unit (the
+    sum of the cells' values over the Grafana range query's points, which a subquery at the same step
+    reproduces). By hand: pod a scores 7 support answers (2 at or below 0.5), pod b 3 billing answers
+    (1): le 0.5: 3, le 1.0 and +Inf: 10. increase() over $__rate_interval showed the burst in 4 cells and
+    added up to 12 and 40."""
+    panel = score_heatmap()
+    step = 30
+    expr = substitute(panel["targets"][0]["expr"], range_variables(panel, step))
+    per_unit = examples_per_cell_unit(panel["options"]["cellValues"]["unit"], step)
+    series = {
+        scores("a", "support", "lexical", "groundedness", "0.5"): "100x24 102x20",
+        scores("a", "support", "lexical", "groundedness", "1.0"): "300x24 307x20",
+        scores("a", "support", "lexical", "groundedness", "+Inf"): "300x24 307x20",
+        scores("b", "billing", "lexical", "groundedness", "0.5"): "40x24 41x20",
+        scores("b", "billing", "lexical", "groundedness", "1.0"): "90x24 93x20",
+        scores("b", "billing", "lexical", "groundedness", "+Inf"): "90x24 93x20",
+        scores("a", "support", "claude", "groundedness", "0.5"): "10x24 60x20",
+        scores("a", "support", "lexical", "answer_relevance", "0.5"): "10x24 60x20",
+    }
+    promtool_expects(tmp_path, f"sum_over_time(({expr})[10m:{step}s]) * {per_unit}", series,
+                     {'{le="0.5"}': 3, '{le="1.0"}': 10, '{le="+Inf"}': 10}, "20m", "30s")
