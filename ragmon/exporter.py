@@ -8,15 +8,19 @@ outcome, reason); a trace id travels as an exemplar, never as a label.
 
 from __future__ import annotations
 
+import hashlib
+import logging
+import re
 import threading
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 import prometheus_client
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
 from prometheus_client.core import GaugeMetricFamily, Metric
 
 from ragmon import __version__
+from ragmon.logs import MAX_FIELD, clip
 from ragmon.model import METRIC_NAMES, ExampleResult
 from ragmon.otlp.misdirected import SIGNALS
 
@@ -42,7 +46,62 @@ UNKNOWN_PIPELINE = "unknown"
 RESERVED_PIPELINES = (OTHER_PIPELINE, UNKNOWN_PIPELINE)
 """Label values with a meaning of their own (everything unlabelled, no name at all): not listable."""
 MAX_PIPELINES = 20
+MAX_LABEL_BYTES = 128
+"""Bytes of UTF-8 in a pipeline label, the unit of Prometheus' `label_value_length_limit` (Go's len()):
+one value past that limit fails the whole scrape, and every ragmon series with it. The limit is off by
+default and set per site, so the bound sits well below any setting that still lets a readable name
+through (Grafana Cloud's is 2048). The label also repeats on every series of its pipeline, about 200 a
+judge: a 100 KB name would add 20 MB to each scrape. Fixed, not a flag: every replica must give a name
+the same label."""
+HASH_HEX = 12
+"""Hex digits of SHA-256 in a shortened label: 48 bits tell apart the long names that start alike."""
+_UNPRINTABLE = re.compile(r"[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
+"""Control characters (a fixed set, whatever Python's Unicode version), and lone surrogates: no decoder of
+ragmon lets one through, but one in a label would fail every scrape (it has no UTF-8 encoding)."""
 WINDOW_SLOTS = 60
+
+log = logging.getLogger("ragmon.exporter")
+
+
+def pipeline_label_of(name: str) -> str:
+    """A pipeline name as a label value: the name itself when it has at most `MAX_LABEL_BYTES` bytes of
+    UTF-8 and no control character; else its start, "~" and the first `HASH_HEX` hex digits of the
+    SHA-256 of its UTF-8 bytes, the same in every replica and process (unlike `hash()`).
+
+    The start is the name with each control character as a space, cut to the 115 bytes left at a
+    character boundary, spaces trimmed at both ends: enough to recognise a name, or the prompt sent as one
+    by mistake. Whatever the name's size, only the hash reads all of it."""
+    if len(name) <= MAX_LABEL_BYTES and len(_utf8(name)) <= MAX_LABEL_BYTES and not _UNPRINTABLE.search(name):
+        return name
+    room = MAX_LABEL_BYTES - 1 - HASH_HEX
+    start = _UNPRINTABLE.sub(" ", name[:room]).encode()[:room].decode("utf-8", "ignore").strip(" ")
+    return f"{start}~{hashlib.sha256(_utf8(name)).hexdigest()[:HASH_HEX]}"
+
+
+def _utf8(name: str) -> bytes:
+    """`surrogatepass`: a lone surrogate (see `_UNPRINTABLE`) gets a label like any name, not an error."""
+    return name.encode("utf-8", "surrogatepass")
+
+
+def _log_shortened(name: str, label: str, origin: Mapping[str, str]) -> None:
+    """One line per shortened label, when it is made: a label is never dropped and at most `max_pipelines`
+    are made, so the lines are bounded without a `LineLimit`. The app's owner needs the name's start, its
+    size and where it came from to fix it; the label is what dashboards show meanwhile."""
+    fields = {"pipeline": label, "name_bytes": len(_utf8(name)),
+              "name_start": clip(_UNPRINTABLE.sub(" ", name[:MAX_FIELD])), **origin}
+    log.warning("pipeline name exported under a shortened label (over %d bytes, or control characters)",
+                MAX_LABEL_BYTES, extra=fields)
+
+
+def _check_listable(names: Sequence[str]) -> None:
+    """Refuses an allow-list that cannot do what it says: a reserved or empty name, or a name that is no
+    label as it stands (it would match nothing; its label, listed instead, matches it)."""
+    refused = [name for name in names if not name or name in RESERVED_PIPELINES]
+    if refused:
+        raise ValueError(f"pipeline names that cannot be listed: {refused}")
+    relabelled = {clip(name): label for name in names if (label := pipeline_label_of(name)) != name}
+    if relabelled:
+        raise ValueError(f"pipeline names that are no label as they stand; list their labels: {relabelled}")
 
 
 class _Ring:
@@ -145,9 +204,7 @@ class Exporter:
         """`pipelines`, when given, is the allow-list: exactly those names get a label of their own, in
         every replica and across restarts, and `max_pipelines` does not apply."""
         listed = () if pipelines is None else tuple(dict.fromkeys(pipelines))
-        refused = [name for name in listed if not name or name in RESERVED_PIPELINES]
-        if refused:
-            raise ValueError(f"pipeline names that cannot be listed: {refused}")
+        _check_listable(listed)
         # Process-wide switch of prometheus_client: `_created` series would double every counter's
         # series count for a value Prometheus does not need (it detects resets itself).
         prometheus_client.disable_created_metrics()
@@ -211,26 +268,33 @@ class Exporter:
         for name in preset:
             self._precreate(name)
 
-    def pipeline_label(self, name: str | None, *, claim: bool = True) -> str:
-        """The label for a pipeline name: a listed name (see `pipelines`), else the first `max_pipelines`
-        names seen; anything else is `other`.
+    def pipeline_label(self, name: str | None, *, claim: bool = True,
+                       origin: Callable[[], Mapping[str, str]] | None = None) -> str:
+        """The label for a pipeline name (`pipeline_label_of`): a listed label (see `pipelines`), else the
+        labels of the first `max_pipelines` names seen; anything else is `other`.
 
         `claim=False` (a trace that yields no example) uses a name's label only when it has one, else
         `other`: the slots belong to RAG pipelines, and in the scale-out pool every service's traces
-        arrive, most of them not RAG, which would otherwise take the slots first."""
+        arrive, most of them not RAG, which would otherwise take the slots first.
+
+        `origin`: log fields saying where the name came from, asked for only when a shortened label is
+        made, for its line."""
         name = name or UNKNOWN_PIPELINE
+        label = pipeline_label_of(name)
         with self._lock:
-            if name in self._labels:
-                return name
+            if label in self._labels:
+                return label
             if not claim or len(self._pipelines) >= self._max_pipelines:
-                name = OTHER_PIPELINE
-                if name in self._labels:
-                    return name
+                label = OTHER_PIPELINE
+                if label in self._labels:
+                    return label
             else:
-                self._pipelines.add(name)
-            self._labels.add(name)
-        self._precreate(name)
-        return name
+                self._pipelines.add(label)
+            self._labels.add(label)
+        if label not in (name, OTHER_PIPELINE):
+            _log_shortened(name, label, {} if origin is None else origin())
+        self._precreate(label)
+        return label
 
     def _precreate(self, pipeline: str) -> None:
         """Zero series for a new pipeline, so a ratio of rates is defined from its first scrape."""

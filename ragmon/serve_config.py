@@ -15,7 +15,14 @@ from pathlib import Path
 from ragmon import llm_lane
 from ragmon.capture import threshold
 from ragmon.errors import InputError
-from ragmon.exporter import MAX_PIPELINES, OTHER_PIPELINE, RESERVED_PIPELINES, UNKNOWN_PIPELINE
+from ragmon.exporter import (
+    MAX_LABEL_BYTES,
+    MAX_PIPELINES,
+    OTHER_PIPELINE,
+    RESERVED_PIPELINES,
+    UNKNOWN_PIPELINE,
+    pipeline_label_of,
+)
 from ragmon.judges import lexical
 from ragmon.options import (
     MiB,
@@ -155,7 +162,8 @@ class ServeConfig:
 
 
 def pipeline_names(text: str) -> list[str]:
-    """One `--pipelines` value: names separated by commas."""
+    """One `--pipelines` value: names separated by commas. A name that is no label as it stands would
+    match nothing, so the error gives the label to list in its place (what /metrics shows for that name)."""
     names = [name.strip() for name in text.split(",")]
     for position, name in enumerate(names, 1):
         if not name:
@@ -164,6 +172,10 @@ def pipeline_names(text: str) -> list[str]:
             raise argparse.ArgumentTypeError(
                 f"{name!r} is a reserved label ({OTHER_PIPELINE!r}: every unlisted pipeline, "
                 f"{UNKNOWN_PIPELINE!r}: traces without a name)")
+        if (label := pipeline_label_of(name)) != name:
+            raise argparse.ArgumentTypeError(
+                f"pipeline name {position} is over {MAX_LABEL_BYTES} bytes of UTF-8 or has control "
+                f"characters, so ragmon exports it as {label!r}: list that label instead")
     return names
 
 

@@ -25,6 +25,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import functools
 import logging
 import os
 import signal
@@ -351,7 +352,8 @@ class Sidecar:
         if example is None:
             self._outcome(self._trace_pipeline(trace), "not_rag", decided.footprint)
             return
-        pipeline = self.exporter.pipeline_label(example.pipeline)
+        origin = functools.partial(_name_origin, trace, example.pipeline)
+        pipeline = self.exporter.pipeline_label(example.pipeline, origin=origin)
         key = sampling_key(trace.trace_id)
         # The example, not the trace, is what the lanes hold, and it may be larger: a JSON string attribute
         # of ASCII with one escaped emoji ("\\ud83d\\ude00") decodes to a text of 4 bytes a character.
@@ -384,7 +386,8 @@ class Sidecar:
             for span in trace.spans:
                 name = getattr(span, source).get(key)
                 if isinstance(name, str) and name:
-                    return self.exporter.pipeline_label(name, claim=source == "attributes")
+                    return self.exporter.pipeline_label(name, claim=source == "attributes",
+                                                        origin=functools.partial(_name_origin, trace, name))
         return self.exporter.pipeline_label(None, claim=False)
 
     def _outcome(self, pipeline: str, outcome: str, footprint: int) -> None:
@@ -448,6 +451,14 @@ class Sidecar:
             self._outcome(job.pipeline, outcome, job.footprint)
             if outcome == "scored":
                 self.exporter.score_lag(time.monotonic() - job.decided_at)
+
+
+def _name_origin(trace: Trace, name: str | None) -> dict[str, str]:
+    """Where a pipeline name came from, for the line the exporter logs when it shortens one: the trace, and
+    the attribute, as extraction and `_trace_pipeline` choose it (a span's ragmon.pipeline, else the
+    resource's service.name)."""
+    declared = any(span.attributes.get("ragmon.pipeline") == name for span in trace.spans)
+    return {"trace_id": trace.trace_id, "source": "ragmon.pipeline" if declared else "service.name"}
 
 
 # --- CLI ---------------------------------------------------------------------------------------------

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import hashlib
+import logging
+
 import prometheus_client
 import pytest
 from manual_clock import ManualClock
@@ -237,3 +240,101 @@ def test_reserved_or_empty_names_cannot_be_listed() -> None:
     for name in ("other", "unknown", ""):
         with pytest.raises(ValueError, match="cannot be listed"):
             Exporter(window=60, pipelines=("shop", name))
+
+
+# --- pipeline names that are no label as they stand ---------------------------------------------------
+# The rule (ragmon.exporter.pipeline_label_of, README "Metrics exported"): a name of at most 128 bytes of
+# UTF-8 without control characters is its own label; any other is its start (control characters as
+# spaces, cut at 115 bytes on a character boundary, spaces trimmed), "~", and 12 hex digits of the SHA-256
+# of the name's UTF-8 bytes. The expected labels below are worked out from that rule by hand.
+
+PROMPT = "Answer from the context only. " * 8                      # 30 bytes x 8 = 240 bytes
+PROMPT_START = ("Answer from the context only. Answer from the context only. Answer from the context only. "
+                "Answer from the context o")                        # its first 115 bytes (3 x 30 + 25)
+
+
+def sha12(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()[:12]
+
+
+def pipelines_exported(exporter: Exporter) -> set[str]:
+    return {dict(ls)["pipeline"] for (name, ls) in samples(exporter) if name == "ragmon_traces_total"}
+
+
+def test_a_long_pipeline_name_is_exported_as_its_start_and_a_hash_in_128_bytes() -> None:
+    """A prompt sent as the pipeline name by mistake: on every series of its pipeline it would fail a
+    scrape under `label_value_length_limit`. Its label is the same in every process (SHA-256, not hash())."""
+    exporter = Exporter(window=60)
+    label = exporter.pipeline_label(PROMPT)
+    assert label == PROMPT_START + "~" + sha12(PROMPT.encode())
+    assert len(label.encode()) == 128
+    exporter.trace_outcome(label, "scored")
+    text = prometheus_client.generate_latest(exporter.registry).decode()
+    assert PROMPT not in text
+    assert samples(exporter)[("ragmon_traces_total", labels(pipeline=label, outcome="scored"))] == 1
+    values = {v for family in text_string_to_metric_families(text) for s in family.samples
+              for v in s.labels.values()}
+    assert max(len(v.encode()) for v in values) == 128
+
+
+def test_the_limit_is_128_bytes_of_utf8_and_a_cut_never_splits_a_character() -> None:
+    exporter = Exporter(window=60)
+    assert exporter.pipeline_label("x" * 128) == "x" * 128
+    assert exporter.pipeline_label("x" * 129) == "x" * 115 + "~" + sha12(b"x" * 129)
+    assert exporter.pipeline_label("é" * 64) == "é" * 64                # 2 bytes each: 128 bytes
+    # 65 x 2 = 130 bytes: 115 bytes hold 57 whole characters (114 bytes); the 58th is not cut in half.
+    assert exporter.pipeline_label("é" * 65) == "é" * 57 + "~" + sha12("é".encode() * 65)
+
+
+def test_long_names_that_start_alike_get_labels_of_their_own_counted_against_the_cap() -> None:
+    exporter = Exporter(window=60, max_pipelines=2)
+    variant = PROMPT + "Cite your sources."                              # the same first 115 bytes
+    names = (PROMPT, variant, "shop", PROMPT, variant)
+    first, second = PROMPT_START + "~" + sha12(PROMPT.encode()), PROMPT_START + "~" + sha12(variant.encode())
+    assert first != second
+    assert [exporter.pipeline_label(name) for name in names] == [first, second, "other", first, second]
+    assert pipelines_exported(exporter) == {first, second, "other"}
+
+
+def test_control_characters_make_a_name_a_label_with_a_hash_and_every_scrape_stays_valid() -> None:
+    """The exposition escapes only newline, quote and backslash: a raw carriage return, NUL or terminal
+    escape would reach every scraper and terminal. A lone surrogate (which ragmon's decoders replace or
+    refuse) would fail every scrape: it has no UTF-8 encoding."""
+    exporter = Exporter(window=60)
+    sent = {"shop\n": "shop~" + sha12(b"shop\n"),
+            "\r\n\tsupport\x00rag\x1b[31m": "support rag [31m~" + sha12(b"\r\n\tsupport\x00rag\x1b[31m"),
+            "a\x85b": "a b~" + sha12(b"a\xc2\x85b"),                   # NEL, a C1 control: 2 bytes in UTF-8
+            "a\ud800b": "a b~" + sha12(b"a\xed\xa0\x80b")}             # a lone surrogate, as its 3 bytes
+    assert {name: exporter.pipeline_label(name) for name in sent} == sent
+    text = prometheus_client.generate_latest(exporter.registry).decode()
+    assert pipelines_exported(exporter) == set(sent.values())
+    assert not [c for c in text if c != "\n" and (c < " " or "\x7f" <= c <= "\x9f")]
+    openmetrics = parse_openmetrics(generate_openmetrics(exporter.registry).decode())
+    assert {s.labels["pipeline"] for family in openmetrics if family.name == "ragmon_traces"
+            for s in family.samples} == set(sent.values())
+
+
+def test_a_shortened_label_is_logged_once_with_the_names_start_size_and_origin(
+        caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.WARNING, logger="ragmon.exporter")
+    exporter = Exporter(window=60, max_pipelines=2)
+    origin = {"trace_id": TRACE_ID, "source": "ragmon.pipeline"}
+    for name in (PROMPT, PROMPT, "shop", "x" * 200):                     # x * 200: over the cap, `other`
+        exporter.pipeline_label(name, origin=lambda: origin)
+    [line] = caplog.records
+    label = PROMPT_START + "~" + sha12(PROMPT.encode())
+    assert line.getMessage() == ("pipeline name exported under a shortened label "
+                                 "(over 128 bytes, or control characters)")
+    assert (line.pipeline, line.name_bytes, line.trace_id, line.source) == (label, 240, TRACE_ID,
+                                                                            "ragmon.pipeline")
+    assert line.name_start == PROMPT.strip()                             # spaces collapsed, as in every line
+
+
+def test_a_listed_name_must_be_a_label_as_it_stands_and_its_label_can_be_listed() -> None:
+    label = PROMPT_START + "~" + sha12(PROMPT.encode())
+    with pytest.raises(ValueError, match="list their labels") as refused:
+        Exporter(window=60, pipelines=("shop", PROMPT))
+    assert repr(label) in str(refused.value)
+    exporter = Exporter(window=60, pipelines=("shop", label))
+    assert pipelines_exported(exporter) == {"shop", label, "other"}     # at 0 from the start
+    assert exporter.pipeline_label(PROMPT) == label

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import hashlib
 import json
 import logging
 import signal
@@ -34,6 +35,7 @@ from polling import wait_metrics
 from prometheus_client.openmetrics.parser import text_string_to_metric_families as parse_openmetrics
 from trace_ids import FixedIds, trace_ids_with_keys
 
+from ragmon import instrument
 from ragmon.errors import RagmonError
 from ragmon.evaluate import evaluate_example
 from ragmon.failures import FailureLog
@@ -370,6 +372,34 @@ async def test_a_declared_rag_pipeline_whose_traces_fail_keeps_its_own_label(sta
     samples = await wait_metrics(ports.metrics, lambda s: total(s, "ragmon_traces_total") >= 1)
     assert total(samples, "ragmon_traces_total", pipeline="support", outcome="error") == 1
     assert total(samples, "ragmon_traces_total", pipeline="other") == 0
+
+
+async def test_a_pipeline_name_too_long_for_a_label_is_shortened_and_logged_with_its_trace_and_attribute(
+        start_sidecar: Start, caplog: pytest.LogCaptureFixture) -> None:
+    # Labels by the rule of README "Metrics exported": the first 115 bytes, "~", 12 hex digits of SHA-256.
+    caplog.set_level(logging.WARNING, logger="ragmon.exporter")
+    _, ports = await start_sidecar()
+    service = "checkout-" + "x" * 200                                   # a service.name of 209 bytes
+    prompt = "You are a helpful assistant. " * 10                       # a ragmon.pipeline of 290 bytes
+
+    def declared(provider: TracerProvider) -> None:
+        with instrument.rag_span(QUESTION, pipeline=prompt, tracer_provider=provider) as rag:
+            rag.retrieved([DOC])
+            rag.answered(ANSWER)
+
+    by_service, by_attribute = record(service, rag_trace), record("shop", declared)
+    await send_traces(ports, [by_service, by_attribute])
+    samples = await wait_metrics(ports.metrics, lambda s: total(s, "ragmon_traces_total") == 2)
+    service_label = "checkout-" + "x" * 106 + "~" + hashlib.sha256(service.encode()).hexdigest()[:12]
+    # 115 bytes: three times the 29-byte sentence, then the sentence without its final space.
+    prompt_label = ("You are a helpful assistant. " * 3 + "You are a helpful assistant."
+                    + "~" + hashlib.sha256(prompt.encode()).hexdigest()[:12])
+    for label in (service_label, prompt_label):
+        assert total(samples, "ragmon_traces_total", pipeline=label, outcome="scored") == 1
+    lines = [r for r in caplog.records if r.name == "ragmon.exporter"]
+    assert {(r.pipeline, r.source, r.trace_id, r.name_bytes) for r in lines} == {
+        (service_label, "service.name", hex_id(by_service[0]), 209),
+        (prompt_label, "ragmon.pipeline", hex_id(by_attribute[0]), 290)}
 
 
 async def test_a_flood_of_identical_extraction_failures_logs_one_line_a_minute_and_counts_every_trace(

@@ -6,6 +6,7 @@ The real CLI in a subprocess, fed by the OTel SDK's own OTLP/HTTP exporter, read
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import os
 import signal
 import subprocess
@@ -74,6 +75,8 @@ def test_listed_pipeline_has_its_label_and_the_rest_is_other(serve_process: Any,
 
 
 BOTH = "--pipelines and --max-pipelines cannot be combined"
+LONG = "checkout-" + "x" * 120      # 129 bytes: its label is its first 115, "~" and 12 hex digits of SHA-256
+LONG_LABEL = "checkout-" + "x" * 106 + "~" + hashlib.sha256(LONG.encode()).hexdigest()[:12]
 
 
 @pytest.mark.parametrize(("argv", "env", "message"), [
@@ -83,7 +86,9 @@ BOTH = "--pipelines and --max-pipelines cannot be combined"
     ([], {"RAGMON_PIPELINES": ""}, "--pipelines (RAGMON_PIPELINES) names no pipeline"),
     (["--pipelines", "a", "--max-pipelines", "5"], {}, BOTH),
     (["--pipelines", "a"], {"RAGMON_MAX_PIPELINES": "5"}, BOTH),
-], ids=["empty-item", "other", "unknown-in-env", "empty-env", "both-flags", "both-flag-and-env"])
+    (["--pipelines", f"a,{LONG}"], {}, "argument --pipelines: pipeline name 2 is over 128 bytes of UTF-8 "
+                                       f"or has control characters, so ragmon exports it as '{LONG_LABEL}'"),
+], ids=["empty-item", "other", "unknown-in-env", "empty-env", "both-flags", "both-flag-and-env", "too-long"])
 def test_bad_pipeline_lists_exit_2_with_one_line_naming_the_problem(
         ragmon_cmd: list[str], argv: list[str], env: dict[str, str], message: str) -> None:
     result = subprocess.run([*ragmon_cmd, "serve", "--http-listen", "127.0.0.1:0", "--grpc-listen", "off",
