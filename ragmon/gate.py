@@ -9,6 +9,7 @@ measure fails, in either run for a drop gate: "undefined" must never pass a depl
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Literal, TypeVar
@@ -94,8 +95,23 @@ def parse_drops(texts: Sequence[str]) -> tuple[DropGate, ...]:
     return _once("--max-drop", tuple(parse_drop(text) for text in texts))
 
 
+_COMPARED = re.compile(r"\s*(\w+)\s*(>=|<=|=>|=<|==|>|<)\s*(.*)", re.DOTALL)
+"""NAME, a comparison and VALUE: `groundedness>=0.85`, the way a threshold is often written."""
+
+
 def _metric_value(flag: str, what: str, text: str) -> tuple[str, float]:
     """NAME=VALUE with a known metric name and a value in [0, 1], as every metric is."""
+    compared = _COMPARED.fullmatch(text)
+    if compared is not None:
+        # Read as NAME=VALUE, `groundedness>=0.85` was an "unknown metric 'groundedness>'"; its direction is
+        # not the user's to choose (a minimum, or a maximum for LOWER_IS_BETTER), so it is not taken.
+        name, _, raw = compared.groups()
+        if name not in METRIC_NAMES:
+            raise InputError(f"{flag} {text!r}: unknown metric {name!r}; valid names: "
+                             f"{', '.join(METRIC_NAMES)}")
+        kind = "a maximum" if name in LOWER_IS_BETTER else "a minimum"
+        raise InputError(f"{flag} {text!r}: write NAME=VALUE, without a comparison ({name}={raw.strip()}): "
+                         f"{name} is always {kind}")
     name, sep, raw = text.partition("=")
     name = name.strip()
     if not sep or not name:
@@ -105,10 +121,23 @@ def _metric_value(flag: str, what: str, text: str) -> tuple[str, float]:
     try:
         value = float(raw) + 0.0  # "-0" is 0.0, not a -0.0 that every report would print as "-0"
     except ValueError:
-        raise InputError(f"{flag} {text!r}: {what} {raw.strip()!r} is not a number") from None
+        raise InputError(f"{flag} {text!r}: {what} {raw.strip()!r} is not a number{_as_share(raw)}") from None
     if not 0.0 <= value <= 1.0:
-        raise InputError(f"{flag} {text!r}: {what} must be between 0 and 1")
+        hint = _as_share(f"{raw}%") if 1.0 < value <= 100.0 else ""
+        raise InputError(f"{flag} {text!r}: {what} must be between 0 and 1{hint}")
     return name, value
+
+
+def _as_share(raw: str) -> str:
+    """For a percentage (`85%`), the share to write instead; nothing for anything else."""
+    if not raw.strip().endswith("%"):
+        return ""
+    number = raw.strip().removesuffix("%").strip()
+    try:
+        percent = float(number)
+    except ValueError:
+        return ""
+    return f" (write {percent / 100:g} for {number}%)" if 0.0 <= percent <= 100.0 else ""
 
 
 def _once(flag: str, gates: tuple[_G, ...]) -> tuple[_G, ...]:
@@ -139,6 +168,9 @@ def _decide_one(report: Report, gate: Gate, confidence: float | None) -> GateRes
             return GateResult(gate.metric, gate.op, gate.threshold, None, False, reason)
         value = interval[0] if gate.op == ">=" else interval[1]
         label = f"{'lower' if gate.op == '>=' else 'upper'} {percent} bound "
+    # Rounded as a drop gate's change is: a mean is a sum of floats, and three examples at 0, 0 and 0.6
+    # average to 0.19999999999999998, which would breach `groundedness=0.2` by rounding alone.
+    value = rounded(value)
     passed = value >= gate.threshold if gate.op == ">=" else value <= gate.threshold
     shown = gate.op if passed else {">=": "<", "<=": ">"}[gate.op]
     shown_value, shown_threshold = fmt_pair(value, gate.threshold)

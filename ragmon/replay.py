@@ -20,6 +20,7 @@ import math
 import os
 import signal
 import socket
+import stat
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -156,8 +157,82 @@ def run(args: argparse.Namespace) -> int:
     except RunIncomplete:
         raise
     except (Exception, KeyboardInterrupt) as exc:
-        _write_error_reports(args, _one_line(exc), _run_info(started), status=_exit_status(exc))
+        _write_error_reports(_replaceable_reports(args), _one_line(exc), _run_info(started),
+                             status=_exit_status(exc))
         raise
+
+
+def _replaceable_reports(args: argparse.Namespace) -> argparse.Namespace:
+    """`args` without the report paths an error report must not replace: the run's inputs, and a file of
+    JSON data that is no ragmon report. `ragmon replay --json golden.jsonl old-report.json` (--json read
+    as "the input is JSON") stops on old-report.json, no dataset: its error report must not take the
+    place of the golden set that --json swallowed. Anything else is replaced, as a report the previous
+    run left must be. The --baseline is a report like any: with `--json` at the same path (a baseline that
+    moves with each run), a run that stopped replaces it with its error, or a publishing step would show
+    the baseline's pass as this run's."""
+    inputs = _input_files(args, baseline=False)
+    kept = argparse.Namespace(**vars(args))
+    for flag in _REPORT_MARKERS:
+        path = getattr(kept, flag, None)
+        if path is not None and (_file_key(path) in inputs or _holds_data(path)):
+            setattr(kept, flag, None)
+    return kept
+
+
+def _holds_data(path: Path) -> bool:
+    """Whether `path` is a file of JSON (or gzip) data other than a JSON report of ragmon's: a dataset."""
+    try:
+        if not stat.S_ISREG(path.stat().st_mode):
+            return False
+        with path.open("rb") as handle:
+            head = handle.read(512)
+    except (OSError, ValueError):
+        return False
+    start = head.removeprefix(b"\xef\xbb\xbf").lstrip(b" \t\r\n")
+    return head.startswith(b"\x1f\x8b") or (start[:1] in (b"{", b"[")
+                                           and not start.startswith(_REPORT_MARKERS["json"]))
+
+
+def _input_files(args: argparse.Namespace, *, baseline: bool) -> dict[tuple[int, int], str]:
+    """The files the run reads (datasets, --target-header-file, and --baseline if asked), by device and
+    inode, each with what it is to the run."""
+    flags = ("baseline", "target_header_file") if baseline else ("target_header_file",)
+    named = [*((Path(name), "a dataset") for name in getattr(args, "datasets", ()) or ()),
+             *((path, f"the --{flag.replace('_', '-')} file") for flag in flags
+               if (path := getattr(args, flag, None)) is not None)]
+    return {key: what for path, what in named if (key := _file_key(Path(path))) is not None}
+
+
+def _file_key(path: Path) -> tuple[int, int] | None:
+    try:
+        status = path.stat()
+    except (OSError, ValueError):
+        return None
+    return (status.st_dev, status.st_ino) if stat.S_ISREG(status.st_mode) else None
+
+
+def _check_report_paths(args: argparse.Namespace) -> None:
+    """Before anything is read: each report is written to a file of its own that is none of the inputs,
+    which the report would overwrite (`ragmon replay golden.jsonl --json golden.jsonl`), or another
+    report (`--json out --junit out` keeps only the JUnit one). `--json` may name the --baseline, read
+    before anything is written: a baseline that moves with each run."""
+    named: dict[str, str] = {}
+    for flag in _REPORT_MARKERS:
+        inputs = _input_files(args, baseline=flag != "json")
+        path = getattr(args, flag)
+        if path is None:
+            continue
+        key = _file_key(path)
+        if key is not None and key in inputs:
+            raise InputError(f"--{flag} {path} is {inputs[key]} of this run: the report would overwrite it "
+                             f"(--{flag} names the report to write)")
+        if key is None and path.exists():
+            continue  # a pipe or a device (/dev/null): no file to keep
+        same = str(key) if key is not None else os.path.abspath(path)
+        if same in named:
+            raise InputError(f"--{named[same]} and --{flag} both write to {path}: give each report a file "
+                             "of its own")
+        named[same] = flag
 
 
 def usage_error(argv: Sequence[str], message: str) -> None:
@@ -185,6 +260,10 @@ def _replaceable(path: Path | None, marker: bytes) -> bool:
     if path is None:
         return False
     try:
+        if not stat.S_ISREG(path.stat().st_mode):
+            # A pipe or a device (`--json /dev/stdout | jq`): no earlier file to lose, and reading it
+            # would wait for input that never comes (a pipe's other end is this process's own stdout).
+            return True
         with path.open("rb") as handle:
             head = handle.read(512)
     except FileNotFoundError:
@@ -245,6 +324,7 @@ def _exit_status(exc: BaseException) -> int:
 
 
 def _replay(args: argparse.Namespace, started: tuple[datetime, float]) -> int:
+    _check_report_paths(args)
     gates = parse_gates(args.gate)
     drops = parse_drops(args.max_drop)
     baseline = _baseline(args, drops)
@@ -485,7 +565,17 @@ def _write(path: Path, content: str, *, append: bool = False) -> None:
         with path.open("a" if append else "w", encoding="utf-8", errors="backslashreplace") as handle:
             handle.write(content)
     except OSError as exc:
-        raise InputError(f"cannot write report: {exc.strerror or exc}", source=str(path)) from None
+        raise InputError(f"cannot write report: {_not_a_directory(path) or exc.strerror or exc}",
+                         source=str(path)) from None
+
+
+def _not_a_directory(path: Path) -> str | None:
+    """Why no directory can be made for `path`: a file where its folder should be. mkdir says "File
+    exists", which reads as if the report itself were in the way."""
+    for parent in reversed(path.parents):
+        if parent.exists() and not parent.is_dir():
+            return f"{parent} is a file, not a directory"
+    return None
 
 
 class Progress:

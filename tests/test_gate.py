@@ -22,10 +22,12 @@ from ragmon.gate import (
     decide_drops,
     exit_code,
     fmt_pair,
+    parse_drop,
     parse_drops,
     parse_gate,
     parse_gates,
 )
+from ragmon.metrics.aggregate import aggregate
 from ragmon.model import METRIC_NAMES, Aggregate, EvalConfig, Example, ExampleResult, Report
 from ragmon.report import text
 
@@ -60,6 +62,34 @@ def test_parse_minimum_and_maximum() -> None:
 def test_parse_rejects_bad_gates(text: str, words: str) -> None:
     with pytest.raises(InputError, match=words):
         parse_gate(text)
+
+
+@pytest.mark.parametrize(("flag", "text", "message"), [
+    # A comparison, as thresholds are often written: was "unknown metric 'groundedness>'".
+    ("--gate", "groundedness>=0.85", "--gate 'groundedness>=0.85': write NAME=VALUE, without a comparison "
+                                     "(groundedness=0.85): groundedness is always a minimum"),
+    ("--gate", "hallucination_rate < 0.1", "--gate 'hallucination_rate < 0.1': write NAME=VALUE, without a "
+                                           "comparison (hallucination_rate=0.1): hallucination_rate is "
+                                           "always a maximum"),
+    ("--gate", "groundedness<=0.85", "--gate 'groundedness<=0.85': write NAME=VALUE, without a comparison "
+                                     "(groundedness=0.85): groundedness is always a minimum"),
+    ("--gate", "faithful>=0.9", "--gate 'faithful>=0.9': unknown metric 'faithful'; valid names: "
+                                + ", ".join(METRIC_NAMES)),
+    # A percentage: the share to write instead.
+    ("--gate", "groundedness=85%", "--gate 'groundedness=85%': threshold '85%' is not a number (write 0.85 "
+                                   "for 85%)"),
+    ("--gate", "groundedness=85", "--gate 'groundedness=85': threshold must be between 0 and 1 (write 0.85 "
+                                  "for 85%)"),
+    ("--max-drop", "groundedness=2%", "--max-drop 'groundedness=2%': drop '2%' is not a number (write 0.02 "
+                                      "for 2%)"),
+    ("--gate", "groundedness=150", "--gate 'groundedness=150': threshold must be between 0 and 1"),
+])
+def test_a_threshold_written_another_way_is_refused_saying_how_to_write_it(flag: str, text: str,
+                                                                           message: str) -> None:
+    parse = parse_gate if flag == "--gate" else parse_drop
+    with pytest.raises(InputError) as info:
+        parse(text)
+    assert str(info.value) == message
 
 
 def test_unknown_metric_lists_every_valid_name() -> None:
@@ -162,6 +192,22 @@ def test_close_values_never_print_as_equal() -> None:
     assert fmt_pair(0.7142857, 0.85) == ("0.7143", "0.85")
 
 
+def test_a_mean_of_exactly_the_threshold_holds_whatever_the_float_sum() -> None:
+    # Three examples at groundedness 0, 0 and 0.6 (3 of 5 claims) average to 0.2, which in floats is
+    # 0.19999999999999998: it breached `groundedness=0.2` by rounding alone ("0.19999999999999998 <
+    # 0.20000000000000001"), where a minimum holds at equality. Likewise 0.4 and a maximum of 0.8.
+    values: list[float | None] = [0.0, 0.0, 0.6]
+    halluc: list[float | None] = [1.0, 1.0, 0.4]
+    report = report_with({"groundedness": aggregate(values), "hallucination_rate": aggregate(halluc)},
+                         {"groundedness": values, "hallucination_rate": halluc})
+    grounded, capped = decide(report, parse_gates(["groundedness=0.2", "hallucination_rate=0.8"]))
+    assert (grounded.passed, grounded.value, grounded.reason) == (True, 0.2, "0.2 >= 0.2")
+    assert (capped.passed, capped.value, capped.reason) == (True, 0.8, "0.8 <= 0.8")
+    assert exit_code((grounded, capped)) == EXIT_OK
+    (above,) = decide(report, parse_gates(["groundedness=0.2001"]))  # a real shortfall still breaches
+    assert (above.passed, above.reason) == (False, "0.2 < 0.2001")
+
+
 def test_minus_zero_threshold_reads_as_zero() -> None:
     # float("-0") is -0.0, which every report would print as "-0" (a test named "recall >= -0").
     gate = parse_gate("recall=-0")
@@ -191,7 +237,8 @@ def test_parse_drops_names_its_flag() -> None:
         DropGate("groundedness", 0.02), DropGate("hallucination_rate", 0.03))
     with pytest.raises(InputError, match=r"^--max-drop 'groundedness=lots': drop 'lots' is not a number$"):
         parse_drops(["groundedness=lots"])
-    with pytest.raises(InputError, match=r"^--max-drop 'recall=2': drop must be between 0 and 1$"):
+    with pytest.raises(InputError,
+                       match=r"^--max-drop 'recall=2': drop must be between 0 and 1 \(write 0\.02 for 2%\)$"):
         parse_drops(["recall=2"])
     with pytest.raises(InputError, match=r"^--max-drop 'faithful=0\.1': unknown metric 'faithful'; valid"):
         parse_drops(["faithful=0.1"])

@@ -124,6 +124,14 @@ def test_unknown_metric_exits_2_listing_valid_names(ragmon_cmd: list[str], tmp_p
     assert "groundedness" in done.stderr and "hallucination_rate" in done.stderr and "ndcg" in done.stderr
 
 
+def test_a_gate_written_with_a_comparison_exits_2_saying_how_to_write_it(ragmon_cmd: list[str],
+                                                                         tmp_path: Path) -> None:
+    done = replay(ragmon_cmd, GOLDEN, "--gate", "groundedness>=0.85", cwd=tmp_path)
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == ("ragmon replay: error: --gate 'groundedness>=0.85': write NAME=VALUE, without a "
+                           "comparison (groundedness=0.85): groundedness is always a minimum\n")
+
+
 def test_malformed_line_of_a_thousand_line_file_exits_2(ragmon_cmd: list[str], tmp_path: Path) -> None:
     path = tmp_path / "golden.jsonl"
     lines = [json.dumps({"id": f"q{i}", "question": "Can I return it?", "answer": "Yes.",
@@ -167,6 +175,29 @@ def test_gate_on_a_metric_nobody_measured_fails(ragmon_cmd: list[str], tmp_path:
     done = replay(ragmon_cmd, path, "--gate", "groundedness=0.1", cwd=tmp_path)
     assert done.returncode == 1
     assert done.stdout.splitlines()[-1] == "FAIL: groundedness undefined: 0 observations"
+
+
+def test_a_mean_exactly_at_the_threshold_holds_the_gate(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    # Groundedness 0 (e1, e2: one invented sentence each) and 3/5 (e3: its context's three sentences and
+    # two invented ones): the mean is 0.6 / 3 = 0.2, which the table prints as 0.200. Summed in floats it
+    # is 0.19999999999999998, and the gate breached with exit 1 and "0.19999999999999998 <
+    # 0.20000000000000001", where a minimum holds at equality.
+    monkeypatch.delenv("GITHUB_STEP_SUMMARY", raising=False)
+    facts = ["The warranty lasts two years.", "Returns are accepted within thirty days.",
+             "Shipping is free above fifty euros."]
+    invented = ["Purple elephants sing opera loudly.", "Giraffes repair broken bicycles quickly."]
+    contexts = [{"id": "d1", "text": " ".join(facts)}]
+    answers = {"e1": invented[0], "e2": invented[1], "e3": " ".join(facts + invented)}
+    data = tmp_path / "golden.jsonl"
+    data.write_text("".join(json.dumps({"id": key, "question": "What about the warranty?",
+                                        "contexts": contexts, "answer": answer}) + "\n"
+                            for key, answer in answers.items()), encoding="utf-8")
+    assert main(["replay", str(data), "--gate", "groundedness=0.2", "--json", str(tmp_path / "r.json")]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert "gate groundedness >= 0.2: ok (0.2 >= 0.2)" in out and out[-1] == "PASS"
+    doc = json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))
+    assert (doc["passed"], doc["gates"][0]["value"], doc["gates"][0]["reason"]) == (True, 0.2, "0.2 >= 0.2")
 
 
 # --- repeats and judge errors, in process ----------------------------------------------------------
@@ -497,6 +528,16 @@ def test_a_report_that_cannot_be_written_turns_the_others_into_error_reports(rag
     assert done.stderr == f"ragmon replay: error: {doc['error']}\n"
 
 
+def test_a_report_under_a_file_names_the_file_in_the_way(ragmon_cmd: list[str], tmp_path: Path) -> None:
+    # mkdir said "File exists", as if the report were in the way and not the file where its folder goes.
+    (tmp_path / "reports").write_text("")
+    done = replay(ragmon_cmd, GOLDEN, "--gate", "groundedness=0.5", "--junit", "reports/ci/r.xml", "--quiet",
+                  cwd=tmp_path)
+    assert done.returncode == 2
+    assert done.stderr == ("ragmon replay: error: reports/ci/r.xml: cannot write report: reports is a file, "
+                           "not a directory\n")
+
+
 def test_an_error_report_that_cannot_be_written_does_not_hide_the_error(ragmon_cmd: list[str],
                                                                        tmp_path: Path) -> None:
     # Bad input, and --json cannot be written: the user is told of the bad input, the one thing to fix
@@ -627,6 +668,68 @@ def test_a_refused_command_line_never_overwrites_a_file_that_is_no_report(
     assert ET.parse(empty).getroot().get("errors") == "1"
     assert main(["replay", "--markdown", str(old_report), "--k", "0", str(GOLDEN)]) == 2
     assert old_report.read_text(encoding="utf-8").startswith("## ragmon replay: INCOMPLETE")
+
+
+def test_a_refused_command_line_with_a_report_on_a_pipe_exits_instead_of_waiting(ragmon_cmd: list[str],
+                                                                                tmp_path: Path) -> None:
+    # `--json /dev/stdout | jq ...` and a mistyped flag: to see whether /dev/stdout held an earlier
+    # report, the refused command line read it, and reading a pipe whose writer is the process itself
+    # waited forever (a CI job hung until its timeout). A pipe holds no earlier report: the error report
+    # goes there, as any run's report would.
+    done = subprocess.run([*ragmon_cmd, "replay", str(GOLDEN), "--json", "/dev/stdout", "--bogus"],
+                          cwd=tmp_path, env=clean_env(), capture_output=True, text=True, timeout=30)
+    assert done.returncode == 2
+    assert done.stderr.endswith("error: unrecognized arguments: --bogus\n")
+    assert json.loads(done.stdout) == {
+        "ragmon_version": ragmon.__version__, "judge": {}, "k": None, "examples": 0, "aggregates": {},
+        "gates": [], "passed": False, "complete": False, "error": "unrecognized arguments: --bogus",
+        "baseline": None, "results": [], "skipped": []}
+
+
+def test_a_failed_run_never_overwrites_the_golden_set_its_json_flag_swallowed(ragmon_cmd: list[str],
+                                                                              tmp_path: Path) -> None:
+    # `--json golden.jsonl` meant "the input is JSON": the flag took the golden set as the report's path,
+    # and the run read last run's report as its dataset and stopped (exit 2). Its error report took the
+    # golden set's place. A file that is no ragmon report is left as it is; an earlier report is replaced.
+    golden = tmp_path / "golden.jsonl"
+    golden.write_bytes(GOLDEN.read_bytes())
+    old = tmp_path / "report.json"
+    assert replay(ragmon_cmd, GOLDEN, "--json", old, "--quiet", cwd=tmp_path).returncode == 0
+    done = replay(ragmon_cmd, "--gate", "groundedness=0.5", "--json", golden, "--junit", "r.xml", old,
+                  cwd=tmp_path)
+    assert done.returncode == 2
+    assert done.stderr == f"ragmon replay: error: {old}:1: missing required field 'id' (field 'id')\n"
+    assert golden.read_bytes() == GOLDEN.read_bytes()
+    assert ET.parse(tmp_path / "r.xml").getroot().get("errors") == "1"
+
+
+def test_a_report_is_never_written_over_an_input_or_another_report(ragmon_cmd: list[str],
+                                                                   tmp_path: Path) -> None:
+    # Each is refused before anything is scored, exit 2, the file named; the golden set stays as it was.
+    golden = tmp_path / "golden.jsonl"
+    golden.write_bytes(GOLDEN.read_bytes())
+    done = replay(ragmon_cmd, golden, "--gate", "groundedness=0.5", "--markdown", golden, cwd=tmp_path)
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == (f"ragmon replay: error: --markdown {golden} is a dataset of this run: the report "
+                           f"would overwrite it (--markdown names the report to write)\n")
+    assert golden.read_bytes() == GOLDEN.read_bytes()
+    done = replay(ragmon_cmd, golden, "--json", "out", "--junit", "out", cwd=tmp_path)
+    assert done.returncode == 2
+    assert done.stderr == ("ragmon replay: error: --json and --junit both write to out: give each report a "
+                           "file of its own\n")
+
+
+def test_the_json_report_may_replace_the_baseline_it_was_compared_with(ragmon_cmd: list[str],
+                                                                       tmp_path: Path) -> None:
+    # A baseline that moves with each run: read before scoring, then replaced by this run's report.
+    base = tmp_path / "main.json"
+    assert replay(ragmon_cmd, GOLDEN, "--json", base, "--quiet", cwd=tmp_path).returncode == 0
+    first = base.read_text(encoding="utf-8")
+    done = replay(ragmon_cmd, GOLDEN, "--baseline", base, "--max-drop", "groundedness=0.02", "--json", base,
+                  "--quiet", cwd=tmp_path)
+    assert (done.returncode, done.stderr) == (0, "")
+    doc = json.loads(base.read_text(encoding="utf-8"))
+    assert base.read_text(encoding="utf-8") != first and doc["baseline"]["shared"] == 17
 
 
 def test_sigterm_inside_an_event_loop_cancels_the_work_and_leaves_no_task_behind(
