@@ -137,7 +137,7 @@ async def test_an_answer_after_a_timeout_costs_its_bill_plus_the_timed_out_attem
         fake_api: FakeAnthropic) -> None:
     fake_api.enqueue(Hang(30))
     fake_api.default = Reply(usage=(1_000, 100))  # $0.0015, as above
-    lane = make_lane(fake_api, timeout=0.3, max_retries=1)
+    lane = make_lane(fake_api, timeout=1.5, max_retries=1)  # room for a loaded machine
     worst = attempt_cost(lane, example(1))
     (outcome,) = await run_all(lane, [example(1)])
     assert outcome.outcome == "ok" and fake_api.calls == 2
@@ -388,7 +388,7 @@ async def test_an_unanswered_attempt_of_a_long_answer_costs_one_calls_worst_case
     first_call = Example("first", "q", item.contexts, " ".join(c.text for c in example_claims(item)[:20]))
     fake_api.enqueue(Hang(30))
     fake_api.default = Reply(usage=(1_000, 100))
-    lane = make_lane(fake_api, timeout=0.3, max_retries=1, max_tokens=2_048)
+    lane = make_lane(fake_api, timeout=1.5, max_retries=1, max_tokens=2_048)  # room for a loaded machine
     bound = lane.claude.request_bound(item, example_claims(item))
     assert bound is not None and bound.output_tokens == 2 * 2_048  # two calls
     worst = attempt_cost(lane, first_call)
