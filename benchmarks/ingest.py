@@ -135,17 +135,26 @@ async def post_all(url: str, payloads: list[bytes], connections: int, interval: 
 PROTOBUF_HEADERS = {"Content-Type": "application/x-protobuf"}
 
 
-async def post_until_taken(session: aiohttp.ClientSession, url: str, body: bytes) -> int:
+class Refused(RuntimeError):
+    """A request answered neither 200 nor 503: the exporter drops it."""
+
+    def __init__(self, url: str, status: int, size: int) -> None:
+        super().__init__(f"POST {url} answered {status} to a request of {size} bytes")
+        self.status = status
+
+
+async def post_until_taken(session: aiohttp.ClientSession, url: str, body: bytes,
+                           headers: dict[str, str] = PROTOBUF_HEADERS) -> int:
     """Post `body` until it is taken, a 503 retried after its Retry-After, as an OTLP exporter does;
-    returns the 503s seen."""
+    returns the 503s seen, raises `Refused` for any other answer."""
     refused = 0
     while True:
-        async with session.post(url, data=body, headers=PROTOBUF_HEADERS) as response:
+        async with session.post(url, data=body, headers=headers) as response:
             await response.read()
             if response.status == 200:
                 return refused
             if response.status != 503:
-                raise RuntimeError(f"POST {url} answered {response.status} to a request of {len(body)} bytes")
+                raise Refused(url, response.status, len(body))
             refused += 1
             delay = float(response.headers.get("Retry-After", "1"))
         await asyncio.sleep(delay)

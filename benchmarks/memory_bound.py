@@ -10,7 +10,12 @@ sidecar and for its forkserver and lexical worker processes. Scenarios:
   waits the whole --decision-wait in the buffer, up to the 90% back-pressure mark of --max-traces;
 - big values: one trace, no root, each span one 4 MiB string attribute (a document), 3 spans a request;
 - wide chars: the same with one emoji per value, so Python holds each character in 4 bytes;
-- empty events: one request, one span holding 2-byte empty events up to --max-body;
+- empty events: one request, one span holding 2-byte empty events up to --max-body (a flood: refused,
+  413, once counted past --max-values, before it is parsed);
+- empty links: the same with links, which ragmon parses but does not keep;
+- json events: the empty events as OTLP/JSON (`{},` each);
+- many events: 10 requests of 5,000 spans of 128 empty events each (the SDK's default most), 1.4 MiB:
+  every span small, their sum over --max-values;
 - empty spans: one request of minimal spans, 1,000 to a trace, up to --max-body;
 - big documents: `--documents` RAG traces (root, retriever, answer), each with one distinct document of
   ~2 MiB, scored: the lexical judge's passage cache keeps up to 4,096 passages, whatever their size;
@@ -50,8 +55,9 @@ MAX_SPANS = 1_000
 DECISION_WAIT = 30.0
 DOCUMENTED_MIB = 83 + 81
 """README's "sidecar memory: 55-83 MiB + 81 MiB for the forkserver and worker processes"."""
-POD_LIMIT_MIB = 512
+POD_LIMIT_MIB = 576
 """deploy/kubernetes/deployment.yaml: the ragmon container's memory limit."""
+JSON_HEADERS = {"Content-Type": "application/json"}
 RESOURCE = Resource(attributes=[ingest.attr("service.name", "memory-bound")])
 SCOPE = InstrumentationScope(name="memory-bound")
 EMPTY_EVENT = b"\x5a\x00"
@@ -121,6 +127,35 @@ def empty_events(args: argparse.Namespace) -> Iterator[bytes]:
     yield wrap_span(span + EMPTY_EVENT * (room // len(EMPTY_EVENT)))
 
 
+EMPTY_LINK = b"\x6a\x00"
+"""Span.links (field 13), length 0."""
+
+
+def empty_links(args: argparse.Namespace) -> Iterator[bytes]:
+    rng = random.Random(args.seed)
+    span = child(rng, rng.randbytes(16)).SerializeToString()
+    room = MAX_BODY - len(wrap_span(span + EMPTY_LINK)) - 16
+    yield wrap_span(span + EMPTY_LINK * (room // len(EMPTY_LINK)))
+
+
+def json_events(args: argparse.Namespace) -> Iterator[bytes]:
+    rng = random.Random(args.seed)
+    head = (f'{{"resourceSpans":[{{"scopeSpans":[{{"spans":[{{"traceId":"{rng.randbytes(16).hex()}",'
+            f'"spanId":"{rng.randbytes(8).hex()}","parentSpanId":"{rng.randbytes(8).hex()}","events":[{{}}').encode()
+    tail = b"]}]}]}]}"
+    yield head + b",{}" * ((MAX_BODY - len(head) - len(tail)) // 3) + tail
+
+
+def many_events(args: argparse.Namespace) -> Iterator[bytes]:
+    rng = random.Random(args.seed)
+    spans = (child(rng, rng.randbytes(16)).SerializeToString() + EMPTY_EVENT * 128 for _ in range(5_000))
+    scope = b"".join(b"\x12" + varint(len(span)) + span for span in spans)   # ScopeSpans.spans (2)
+    resource_spans = b"\x12" + varint(len(scope)) + scope                     # ResourceSpans.scope_spans (2)
+    body = b"\x0a" + varint(len(resource_spans)) + resource_spans             # resource_spans (1)
+    for _ in range(10):
+        yield body
+
+
 def empty_spans(args: argparse.Namespace) -> Iterator[bytes]:
     rng = random.Random(args.seed)
     one = child(rng, rng.randbytes(16))
@@ -173,6 +208,9 @@ SCENARIOS: dict[str, tuple[Callable[[argparse.Namespace], Iterator[bytes]], bool
     "big values": (big_values(ASCII_VALUE), True),
     "wide chars": (big_values(WIDE_VALUE), True),
     "empty events": (empty_events, True),
+    "empty links": (empty_links, True),
+    "json events": (json_events, True),
+    "many events": (many_events, True),
     "empty spans": (empty_spans, True),
     "big documents": (big_documents, False),
     "long answers": (long_answers, False),
@@ -187,6 +225,7 @@ class Result:
     requests: int
     wire_mib: float
     refused: int
+    too_large: int
     seconds: float
     held_mib: float
     peak_mib: float
@@ -197,18 +236,25 @@ class Result:
 
 async def send(url: str, bodies: Iterator[bytes], interval: float, pid: int, stop_mib: float | None
                ) -> tuple[int, int, int, bool]:
-    """Post each body in turn (one connection, a 503 retried after Retry-After, like an exporter), no
-    faster than one per `interval`; stop early when the sidecar's RSS passes `stop_mib`."""
-    sent = wire = refused = 0
+    """Post each body in turn (one connection, a 503 retried after Retry-After, like an exporter; a body
+    starting with "{" as OTLP/JSON), no faster than one per `interval`; stop early when the sidecar's RSS
+    passes `stop_mib`. Returns the requests sent, their bytes, the 503s, the 413s, and whether it stopped."""
+    sent = wire = refused = too_large = 0
     started = time.perf_counter()
     async with aiohttp.ClientSession() as session:
         for body in bodies:
             await asyncio.sleep(started + sent * interval - time.perf_counter())
-            refused += await ingest.post_until_taken(session, url, body)
+            headers = JSON_HEADERS if body.startswith(b"{") else ingest.PROTOBUF_HEADERS
+            try:
+                refused += await ingest.post_until_taken(session, url, body, headers)
+            except ingest.Refused as exc:
+                if exc.status != 413:
+                    raise
+                too_large += 1
             sent, wire = sent + 1, wire + len(body)
             if stop_mib is not None and soak.rss_mib(pid) > stop_mib:
-                return sent, wire, refused, True
-    return sent, wire, refused, False
+                return sent, wire, refused, too_large, True
+    return sent, wire, refused, too_large, False
 
 
 def run(name: str, args: argparse.Namespace) -> Result:
@@ -218,7 +264,7 @@ def run(name: str, args: argparse.Namespace) -> Result:
         sidecar.wait_ready()
         interval = args.traces_per_request / args.rate if name == "typical" else 0.0
         started = time.perf_counter()
-        sent, wire, refused, stopped = asyncio.run(send(
+        sent, wire, refused, too_large, stopped = asyncio.run(send(
             f"http://127.0.0.1:{sidecar.http}/v1/traces", bodies(args), interval, sidecar.pid,
             args.stop_mib if adversarial else None))
         seconds = time.perf_counter() - started
@@ -236,7 +282,8 @@ def run(name: str, args: argparse.Namespace) -> Result:
     finally:
         sidecar.stop()
         os.unlink(sidecar.log.name)
-    return Result(name, sent, wire / MiB, refused, seconds, held, peak, workers, in_flight, stopped)
+    return Result(name, sent, wire / MiB, refused, too_large, seconds, held, peak, workers, in_flight,
+                  stopped)
 
 
 def main() -> int:
@@ -260,14 +307,16 @@ def main() -> int:
     print(f"documented: sidecar up to {DOCUMENTED_MIB} MiB (README, 83 + 81 for the workers); pod limit "
           f"{POD_LIMIT_MIB} MiB. Defaults: --max-body {MAX_BODY // MiB} MiB, --max-traces {MAX_TRACES}, "
           f"--max-spans-per-trace {MAX_SPANS}, --decision-wait {DECISION_WAIT:g}s")
-    print(f"{'scenario':14s} {'requests':>8s} {'wire MiB':>9s} {'503s':>5s} {'secs':>6s} {'in flight':>9s} "
+    print(f"{'scenario':14s} {'requests':>8s} {'wire MiB':>9s} {'503s':>5s} {'413s':>5s} {'secs':>6s} "
+          f"{'in flight':>9s} "
           f"{'RSS held':>9s} {'RSS peak':>9s} {'+workers':>9s}  x wire")
     results = []
     for name in args.only:
         r = run(name, args)
         results.append(r)
         note = f"  (stopped at --stop-mib {args.stop_mib:g})" if r.stopped else ""
-        print(f"{r.name:14s} {r.requests:8d} {r.wire_mib:9.1f} {r.refused:5d} {r.seconds:6.1f} "
+        print(f"{r.name:14s} {r.requests:8d} {r.wire_mib:9.1f} {r.refused:5d} {r.too_large:5d} "
+              f"{r.seconds:6.1f} "
               f"{r.in_flight:9.0f} {r.held_mib:9.0f} {r.peak_mib:9.0f} {r.workers_peak_mib:9.0f}  "
               f"{r.peak_mib / max(r.wire_mib, 1e-9):6.1f}{note}", flush=True)
 

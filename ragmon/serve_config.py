@@ -34,6 +34,7 @@ from ragmon.options import (
     positive_duration,
     positive_int,
 )
+from ragmon.otlp.decode import MAX_VALUES
 
 MAX_WORKERS = 64
 """Each worker is a process holding the judge's caches (up to ~80 MiB with 200-word passages), so a
@@ -59,6 +60,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="/metrics, /healthz and /readyz, host:port (default %(default)s)")
     listen.add_argument("--max-body", type=byte_size, default=16 * MiB,
                         help="largest OTLP request, also after decompression (default 16MiB)")
+    listen.add_argument("--max-values", type=positive_int, default=MAX_VALUES,
+                        help="most values one OTLP request may hold: its resources, spans, events, "
+                             "attributes and the items of their lists and maps (over JSON: every object "
+                             "and every value after a comma); each takes up to ~200 bytes to decode, "
+                             "whatever its size on the wire (default %(default)s)")
     listen.add_argument("--token-file", type=Path,
                         help="require 'Authorization: Bearer <token>' on OTLP; the token is also read from "
                              "RAGMON_TOKEN")
@@ -133,6 +139,7 @@ class ServeConfig:
     pipelines: tuple[str, ...] | None = None
     """The label allow-list; `max_pipelines` does not apply when it is set."""
     max_body: int = 16 * MiB
+    max_values: int = MAX_VALUES
     token: str | None = field(default=None, repr=False)
     drain_seconds: float = 10.0
     capture: Path | None = None
@@ -155,6 +162,7 @@ class ServeConfig:
             lexical_threshold=args.lexical_threshold, window=args.window,
             max_pipelines=MAX_PIPELINES if args.max_pipelines is None else args.max_pipelines,
             pipelines=allow_list(args.pipelines, args.max_pipelines), max_body=args.max_body,
+            max_values=args.max_values,
             token=read_token(args.token_file, os.environ.get("RAGMON_TOKEN")),
             drain_seconds=args.drain_seconds, capture=args.capture, capture_below=args.capture_below,
             capture_max_bytes=args.capture_max_bytes,

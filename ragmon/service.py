@@ -163,12 +163,12 @@ class Sidecar:
             http_port = None
             if cfg.http_listen is not None:
                 app = web.Application()
-                add_otlp_routes(app, self, max_body=cfg.max_body, token=cfg.token)
+                add_otlp_routes(app, self, max_body=cfg.max_body, max_values=cfg.max_values, token=cfg.token)
                 http_port = await self._serve_web(app, cfg.http_listen, "OTLP/HTTP", otlp=True)
             grpc_port = None
             if cfg.grpc_listen is not None:
                 self._grpc, grpc_port = await start_grpc_server(cfg.grpc_listen, self, max_body=cfg.max_body,
-                                                                token=cfg.token)
+                                                                max_values=cfg.max_values, token=cfg.token)
         except BaseException:
             await self._cancel_tasks()
             await self._shutdown_now()

@@ -28,7 +28,7 @@ from opentelemetry.exporter.otlp.proto.grpc.trace_exporter import OTLPSpanExport
 from opentelemetry.exporter.otlp.proto.http import Compression
 from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter as HttpSpanExporter
 from opentelemetry.sdk.resources import Resource
-from opentelemetry.sdk.trace import ReadableSpan, TracerProvider
+from opentelemetry.sdk.trace import ReadableSpan, SpanLimits, TracerProvider
 from opentelemetry.sdk.trace.export import SimpleSpanProcessor, SpanExporter, SpanExportResult
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 from polling import wait_metrics
@@ -722,3 +722,32 @@ async def test_a_trace_holds_its_bytes_until_scored_not_only_while_buffered(star
                        and total(s, "ragmon_buffer_bytes") == 0)
     assert (await post_spans(ports.http, fourth)).status == 200
     await wait_metrics(ports.metrics, lambda s: total(s, "ragmon_traces_total", outcome="scored") == 4)
+
+
+async def test_a_request_over_max_values_is_refused_over_both_transports_and_counted(
+        start_sidecar: Start) -> None:
+    # `ragmon serve --max-values 1000`; one span of 1,500 events (the SDK keeps 128 unless told otherwise)
+    parser = argparse.ArgumentParser()
+    add_arguments(parser)
+    config = ServeConfig.from_args(parser.parse_args(["--max-values", "1000"]))
+    _, ports = await start_sidecar(max_values=config.max_values)
+
+    def eventful(provider: TracerProvider) -> None:
+        with provider.get_tracer("test").start_as_current_span("GET /flood") as span:
+            for n in range(1_500):
+                span.add_event(f"e{n}")
+
+    memory = InMemorySpanExporter()
+    provider = TracerProvider(span_limits=SpanLimits(max_events=2_000))
+    provider.add_span_processor(SimpleSpanProcessor(memory))
+    eventful(provider)
+    spans = memory.get_finished_spans()
+    assert len(spans[0].events) == 1_500
+    # Over HTTP a 413 is final: 1 request. The gRPC exporter retries RESOURCE_EXHAUSTED: within 2 s it
+    # tries at 0 and after its first backoff (0.8-1.2 s), not after the second (>= 1.6 s): 2 requests.
+    grpc_exporter = GrpcSpanExporter(endpoint=f"127.0.0.1:{ports.grpc}", insecure=True, timeout=2.0)
+    for exporter in (http_exporter(ports), grpc_exporter):
+        assert await export(exporter, spans) is SpanExportResult.FAILURE
+    samples = await wait_metrics(
+        ports.metrics, lambda s: total(s, "ragmon_spans_rejected_total", reason="too_large") == 3)
+    assert total(samples, "ragmon_spans_received_total") == 0

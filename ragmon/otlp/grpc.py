@@ -37,7 +37,7 @@ from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import (
 
 from ragmon.errors import RagmonError
 from ragmon.otlp.auth import bearer_ok
-from ragmon.otlp.decode import DecodeError, decode_off_loop, decode_protobuf
+from ragmon.otlp.decode import MAX_VALUES, DecodeError, TooManyValues, decode_off_loop, decode_protobuf
 from ragmon.otlp.misdirected import advice, grpc_signal
 from ragmon.otlp.refusals import RefusalLog, Sender, grpc_peer_host
 from ragmon.otlp.sink import BUSY, SpanSink
@@ -54,9 +54,10 @@ def receive_cap(max_body: int) -> int:
 
 
 class _TraceService:
-    def __init__(self, sink: SpanSink, token: str | None, max_body: int) -> None:
+    def __init__(self, sink: SpanSink, token: str | None, max_body: int, max_values: int) -> None:
         self._sink = sink
         self._max_body = max_body
+        self._max_values = max_values
         self._token = None if token is None else token.encode()
         self._refusals = RefusalLog()
 
@@ -68,7 +69,9 @@ class _TraceService:
                                f"message of {len(body)} bytes (after decompression) is over ragmon's "
                                f"{self._max_body}-byte limit (--max-body): send smaller batches")
         try:
-            batch = await decode_off_loop(decode_protobuf, body)
+            batch = await decode_off_loop(decode_protobuf, body, self._max_values)
+        except TooManyValues as exc:
+            await self._refuse(context, metadata, "too_large", grpc.StatusCode.RESOURCE_EXHAUSTED, str(exc))
         except DecodeError as exc:
             await self._refuse(context, metadata, "decode_error", grpc.StatusCode.INVALID_ARGUMENT, str(exc))
         if batch.rejected and not batch.spans:
@@ -145,12 +148,12 @@ class _Elsewhere(grpc.GenericRpcHandler):
 
 
 async def start_grpc_server(address: tuple[str, int], sink: SpanSink, *, max_body: int,
-                            token: str | None) -> tuple[grpc.aio.Server, int]:
+                            token: str | None, max_values: int = MAX_VALUES) -> tuple[grpc.aio.Server, int]:
     """Start serving; returns the server (stop it with `await server.stop(grace)`) and the bound port."""
     host, port = address
     target = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
     server = grpc.aio.server(options=[("grpc.max_receive_message_length", receive_cap(max_body))])
-    service = _TraceService(sink, token, max_body)
+    service = _TraceService(sink, token, max_body, max_values)
     export = grpc.unary_unary_rpc_method_handler(  # no request_deserializer: `export` gets the bytes
         service.export, response_serializer=ExportTraceServiceResponse.SerializeToString)
     server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(_SERVICE, {"Export": export}),

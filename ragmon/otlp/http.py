@@ -27,7 +27,15 @@ from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import (
 )
 
 from ragmon.otlp.auth import bearer_ok
-from ragmon.otlp.decode import DecodedBatch, DecodeError, decode_json, decode_off_loop, decode_protobuf
+from ragmon.otlp.decode import (
+    MAX_VALUES,
+    DecodedBatch,
+    DecodeError,
+    TooManyValues,
+    decode_json,
+    decode_off_loop,
+    decode_protobuf,
+)
 from ragmon.otlp.misdirected import TRACES_PATH, advice, http_signal
 from ragmon.otlp.refusals import RefusalLog, Sender
 from ragmon.otlp.sink import BUSY, SpanSink
@@ -72,8 +80,10 @@ class _Inflater:
             raise zlib.error("the compressed stream ends early")
 
 
-def add_otlp_routes(app: web.Application, sink: SpanSink, *, max_body: int, token: str | None) -> None:
-    """Serve `POST /v1/traces` on `app`; `max_body` bounds the body on the wire and after decompression.
+def add_otlp_routes(app: web.Application, sink: SpanSink, *, max_body: int, token: str | None,
+                    max_values: int = MAX_VALUES) -> None:
+    """Serve `POST /v1/traces` on `app`; `max_body` bounds the body on the wire and after decompression,
+    `max_values` what it may decode to (ragmon.otlp.values).
     A POST anywhere else is an export ragmon does not receive: counted, logged and answered 404 with
     where traces go (ragmon.otlp.misdirected); other methods get aiohttp's own 404 or 405.
 
@@ -121,7 +131,9 @@ def add_otlp_routes(app: web.Application, sink: SpanSink, *, max_body: int, toke
             return refuse("decode_error", 400, f"body is not valid {encoding or 'identity'} data: {exc}")
 
         try:
-            batch = await decode_off_loop(decode_json if as_json else decode_protobuf, body)
+            batch = await decode_off_loop(decode_json if as_json else decode_protobuf, body, max_values)
+        except TooManyValues as exc:
+            return refuse("too_large", 413, str(exc))
         except DecodeError as exc:
             return refuse("decode_error", 400, str(exc))
         if batch.rejected and not batch.spans:

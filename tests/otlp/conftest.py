@@ -22,6 +22,7 @@ from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanE
 from opentelemetry.trace import SpanKind, Status, StatusCode
 from otlp_json import otlp_json_doc
 
+from ragmon.otlp.decode import MAX_VALUES
 from ragmon.otlp.grpc import start_grpc_server
 from ragmon.otlp.http import add_otlp_routes
 from ragmon.traces import Span
@@ -151,10 +152,10 @@ async def http_receiver(sink: RecordingSink) -> AsyncIterator[Start]:
     """Start the OTLP/HTTP receiver on 127.0.0.1 (free port) feeding `sink`; returns the /v1/traces URL."""
     runners: list[web.AppRunner] = []
 
-    async def start(*, max_body: int = 1 << 20, token: str | None = None,
-                    auto_decompress: bool = False) -> str:
+    async def start(*, max_body: int = 1 << 20, token: str | None = None, auto_decompress: bool = False,
+                    max_values: int = MAX_VALUES) -> str:
         app = web.Application()
-        add_otlp_routes(app, sink, max_body=max_body, token=token)
+        add_otlp_routes(app, sink, max_body=max_body, token=token, max_values=max_values)
         runner = web.AppRunner(app, auto_decompress=auto_decompress)
         await runner.setup()
         runners.append(runner)
@@ -172,8 +173,10 @@ async def grpc_receiver(sink: RecordingSink) -> AsyncIterator[Start]:
     """Start the OTLP/gRPC receiver on 127.0.0.1, port 0, feeding `sink`; returns `host:port`."""
     servers: list[grpc.aio.Server] = []
 
-    async def start(*, max_body: int = 1 << 20, token: str | None = None) -> str:
-        server, port = await start_grpc_server(("127.0.0.1", 0), sink, max_body=max_body, token=token)
+    async def start(*, max_body: int = 1 << 20, token: str | None = None,
+                    max_values: int = MAX_VALUES) -> str:
+        server, port = await start_grpc_server(("127.0.0.1", 0), sink, max_body=max_body, token=token,
+                                               max_values=max_values)
         servers.append(server)
         return f"127.0.0.1:{port}"
 

@@ -19,11 +19,12 @@ import aiohttp
 import pytest
 from aiohttp import web
 from google.protobuf.json_format import ParseDict
+from google.protobuf.message import Message
 from hypothesis import HealthCheck, event, example, given, settings
 from hypothesis import strategies as st
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
 
-from ragmon.otlp.decode import DecodedBatch, DecodeError, decode_json, decode_protobuf
+from ragmon.otlp.decode import DecodedBatch, DecodeError, TooManyValues, decode_json, decode_protobuf
 from ragmon.otlp.http import add_otlp_routes
 
 FUZZ = settings(derandomize=True, deadline=None, database=None,
@@ -267,6 +268,42 @@ def decode_protobuf_or_refuse(body: bytes) -> str:
 @given(body=protobuf_bodies())
 def test_any_protobuf_body_decodes_or_is_refused(body: bytes) -> None:
     event(decode_protobuf_or_refuse(body))
+
+
+def wire_values(message: Message) -> int:
+    """ragmon.otlp.values's count, computed by another road: the message, each message in it, and each
+    element of a repeated string."""
+    count = 1
+    for field, value in message.ListFields():
+        if field.message_type is None:
+            count += len(value) if field.is_repeated else 0
+        else:
+            count += sum(map(wire_values, value if field.is_repeated else [value]))
+    return count
+
+
+def decode_in_pieces(body: bytes) -> str:
+    """The body decoded in pieces (a limit it could exceed by its length) is the body decoded whole, or
+    refused as too many values only when it holds more than the limit."""
+    limit = len(body) // 2
+    try:
+        whole: DecodedBatch | str = decode_protobuf(body)
+    except DecodeError:
+        whole = "refused"
+    try:
+        assert decode_protobuf(body, limit) == whole
+    except DecodeError:
+        assert whole == "refused"
+    except TooManyValues:
+        assert whole == "refused" or wire_values(ExportTraceServiceRequest.FromString(body)) > limit
+        return "too many values"
+    return "refused" if whole == "refused" else "alike"
+
+
+@settings(FUZZ, max_examples=300)
+@given(body=protobuf_bodies())
+def test_a_body_decoded_in_pieces_is_the_body_decoded_whole(body: bytes) -> None:
+    event(decode_in_pieces(body))
 
 
 def same_spans(doc: dict[str, Any], to_json: Callable[[ExportTraceServiceRequest], bytes]) -> str:

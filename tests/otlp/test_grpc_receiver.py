@@ -21,6 +21,8 @@ from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import (
 )
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2_grpc import TraceServiceStub
 from opentelemetry.proto.common.v1.common_pb2 import AnyValue, KeyValue
+from opentelemetry.proto.trace.v1.trace_pb2 import ResourceSpans, ScopeSpans
+from opentelemetry.proto.trace.v1.trace_pb2 import Span as PbSpan
 from opentelemetry.sdk.trace import ReadableSpan, TracerProvider
 from opentelemetry.sdk.trace.export import SimpleSpanProcessor, SpanExportResult
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
@@ -175,6 +177,25 @@ async def test_an_oversized_message_is_resource_exhausted_and_counted(serve, sin
     at_the_limit = await serve(max_body=size)
     assert await call(at_the_limit, request, compression=compression) == ExportTraceServiceResponse()
     assert len(sink.spans) == 3 and sink.rejects == [(1, "too_large")]
+
+
+async def test_a_message_holding_more_values_than_the_limit_is_resource_exhausted_and_counted(serve, sink):
+    # One span of 5,000 empty events: 10 KB on the wire, 5,002 values decoded (resource, span, events).
+    span = PbSpan(trace_id=b"\x01" * 16, span_id=b"\x02" * 8, name="flood", events=[PbSpan.Event()] * 5000)
+    scope_spans = ScopeSpans(spans=[span])
+    request = ExportTraceServiceRequest(resource_spans=[ResourceSpans(scope_spans=[scope_spans])])
+    target = await serve(max_values=5001)
+    with pytest.raises(grpc.aio.AioRpcError) as error:
+        await call(target, request)
+    assert error.value.code() is grpc.StatusCode.RESOURCE_EXHAUSTED
+    assert error.value.details() == ("the request holds more than 5001 values (spans, events, attributes, "
+                                     "items of their lists and maps; --max-values): send smaller batches")
+    assert RETRY_INFO_KEY not in dict(error.value.trailing_metadata())
+    assert sink.offers == [] and sink.rejects == [(1, "too_large")]
+
+    enough = await serve(max_values=5002)
+    assert await call(enough, request) == ExportTraceServiceResponse()
+    assert len(sink.spans[0].events) == 5000
 
 
 @pytest.mark.parametrize("compression", [grpc.Compression.NoCompression, grpc.Compression.Gzip])

@@ -7,11 +7,13 @@ import gzip
 import json
 import logging
 import threading
+import time
 import tracemalloc
 import zlib
 from collections.abc import AsyncIterator, Awaitable, Callable
 
 import aiohttp
+import grpc
 import pytest
 from google.rpc.status_pb2 import Status
 from opentelemetry.exporter.otlp.proto.common.trace_encoder import encode_spans
@@ -19,9 +21,17 @@ from opentelemetry.exporter.otlp.proto.http import Compression
 from opentelemetry.exporter.otlp.proto.http._log_exporter import OTLPLogExporter
 from opentelemetry.exporter.otlp.proto.http.metric_exporter import OTLPMetricExporter
 from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter
-from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceResponse
+from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import (
+    ExportTraceServiceRequest,
+    ExportTraceServiceResponse,
+)
+from opentelemetry.proto.collector.trace.v1.trace_service_pb2_grpc import TraceServiceStub
+from opentelemetry.proto.common.v1.common_pb2 import AnyValue, KeyValue
+from opentelemetry.proto.trace.v1.trace_pb2 import ResourceSpans, ScopeSpans
+from opentelemetry.proto.trace.v1.trace_pb2 import Span as PbSpan
 from opentelemetry.sdk.trace.export import SpanExportResult
 
+import ragmon.otlp.grpc as otlp_grpc
 import ragmon.otlp.http as otlp_http
 from ragmon.otlp.decode import INLINE_DECODE_LIMIT, decode_protobuf
 
@@ -135,6 +145,28 @@ async def test_an_oversized_body_is_a_413(serve, sink):
     assert status == 413 and status_of(body).code == 8
     assert status_of(body).message == "body of 1001 bytes is over the 1000-byte limit"
     assert sink.rejects == [(1, "too_large")]
+
+
+def empty_events(count: int) -> dict[str, bytes]:
+    """One span of `count` empty events: 2 bytes each on the wire, a few hundred once decoded."""
+    span = PbSpan(trace_id=b"\x01" * 16, span_id=b"\x02" * 8, name="flood").SerializeToString()
+    request = ExportTraceServiceRequest(resource_spans=[ResourceSpans(scope_spans=[ScopeSpans(
+        spans=[PbSpan.FromString(span + b"\x5a\x00" * count)])])])
+    events = ",".join(["{}"] * count)
+    as_json = (f'{{"resourceSpans":[{{"scopeSpans":[{{"spans":[{{"traceId":"{"01" * 16}",'
+               f'"spanId":"{"02" * 8}","events":[{events}]}}]}}]}}]}}')
+    return {"application/x-protobuf": request.SerializeToString(), "application/json": as_json.encode()}
+
+
+@pytest.mark.parametrize("content_type", ["application/x-protobuf", "application/json"])
+async def test_a_body_holding_more_values_than_the_limit_is_a_413(serve, sink, content_type):
+    url = await serve(max_values=1000)
+    status, _, body = await post(url, empty_events(5000)[content_type], {"Content-Type": content_type})
+    assert status == 413
+    message = json.loads(body)["message"] if content_type == "application/json" else status_of(body).message
+    assert message.startswith("the request holds more than 1000 values (")
+    assert message.endswith("; --max-values): send smaller batches")
+    assert sink.offers == [] and sink.rejects == [(1, "too_large")]
 
 
 async def test_an_oversized_chunked_body_without_content_length_is_a_413(serve, sink):
@@ -252,9 +284,9 @@ async def test_large_bodies_are_decoded_off_the_event_loop(serve, sink, monkeypa
     threads: list[int] = []
     decode_json = otlp_http.decode_json
 
-    def recording_decode(body: bytes):  # type: ignore[no-untyped-def]
+    def recording_decode(body: bytes, max_values: int):  # type: ignore[no-untyped-def]
         threads.append(threading.get_ident())
-        return decode_json(body)
+        return decode_json(body, max_values)
 
     monkeypatch.setattr(otlp_http, "decode_json", recording_decode)
     url = await serve()
@@ -272,6 +304,43 @@ async def test_large_bodies_are_decoded_off_the_event_loop(serve, sink, monkeypa
     loop_thread = threading.get_ident()
     assert threads[0] == loop_thread and threads[1] != loop_thread
     assert len(sink.spans) == 2
+
+
+async def test_large_bodies_are_decoded_one_at_a_time(serve, grpc_receiver, sink, monkeypatch):
+    # Each may take ~100 MiB decoding (--max-values): three large requests at once, two over HTTP and one
+    # over gRPC, are decoded one after the other, and all taken.
+    running, most = 0, 0
+    decode_json, decode_protobuf = otlp_http.decode_json, otlp_grpc.decode_protobuf
+
+    def recording(decode):  # type: ignore[no-untyped-def]
+        def recorded(body: bytes, max_values: int):  # type: ignore[no-untyped-def]
+            nonlocal running, most
+            running += 1
+            most = max(most, running)
+            time.sleep(0.2)
+            running -= 1
+            return decode(body, max_values)
+        return recorded
+
+    monkeypatch.setattr(otlp_http, "decode_json", recording(decode_json))
+    monkeypatch.setattr(otlp_grpc, "decode_protobuf", recording(decode_protobuf))
+    url, target = await serve(), await grpc_receiver()
+    document = {"key": "doc", "value": {"stringValue": "w" * INLINE_DECODE_LIMIT}}
+    body = json.dumps({"resourceSpans": [{"scopeSpans": [{"spans": [{
+        "traceId": "5b8efff798038103d269b633813fc60c", "spanId": "eee19b7ec3c1b174", "name": "big",
+        "attributes": [document]}]}]}]}).encode()
+    request = ExportTraceServiceRequest()
+    request.resource_spans.add().scope_spans.add().spans.add(
+        trace_id=bytes.fromhex("5b8efff798038103d269b633813fc60c"), span_id=bytes.fromhex("eee19b7ec3c1b173"),
+        name="big", attributes=[KeyValue(key="doc", value=AnyValue(string_value="w" * INLINE_DECODE_LIMIT))])
+
+    async def grpc_call() -> None:
+        async with grpc.aio.insecure_channel(target) as channel:
+            await TraceServiceStub(channel).Export(request)
+
+    answers = await asyncio.gather(post(url, body, JSON), post(url, body, JSON), grpc_call())
+    assert [status for status, _, _ in answers[:2]] == [200, 200]
+    assert most == 1 and len(sink.spans) == 3
 
 
 async def test_refused_requests_are_logged_once_per_reason_and_peer(serve, sink, refusal_records):
