@@ -61,10 +61,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     listen.add_argument("--max-body", type=byte_size, default=16 * MiB,
                         help="largest OTLP request, also after decompression (default 16MiB)")
     listen.add_argument("--max-values", type=positive_int, default=MAX_VALUES,
-                        help="most values one OTLP request may hold: its resources, spans, events, "
-                             "attributes and the items of their lists and maps (over JSON: every object "
-                             "and every value after a comma); each takes up to ~200 bytes to decode, "
-                             "whatever its size on the wire (default %(default)s)")
+                        help="most values one OTLP request may hold, counted before it is decoded: "
+                             "every message (span, event, link, attribute, value...) is one, any other "
+                             "field a quarter (over JSON: every object, array and value after a comma); "
+                             "each takes up to ~200 bytes to decode, whatever its size on the wire "
+                             "(default %(default)s)")
     listen.add_argument("--token-file", type=Path,
                         help="require 'Authorization: Bearer <token>' on OTLP; the token is also read from "
                              "RAGMON_TOKEN")

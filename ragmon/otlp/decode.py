@@ -20,25 +20,21 @@ from __future__ import annotations
 import asyncio
 import base64
 import binascii
+import json
 import re
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any, NoReturn, TypeVar
+from typing import Any
 
 from google.protobuf.message import DecodeError as ProtobufDecodeError
-from google.protobuf.message import Message
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
 from opentelemetry.proto.common.v1.common_pb2 import AnyValue
-from opentelemetry.proto.trace.v1.trace_pb2 import ResourceSpans, ScopeSpans
-from opentelemetry.proto.trace.v1.trace_pb2 import Span as PbSpan
 
 from ragmon import jsontext
 from ragmon.errors import RagmonError
-from ragmon.otlp.values import MalformedProtobuf, fields, json_exceeds, protobuf_values
+from ragmon.otlp.values import MalformedProtobuf, json_exceeds, protobuf_exceeds
 from ragmon.traces import Span, SpanEvent
-
-_Message = TypeVar("_Message", bound=Message)
 
 MAX_ERRORS = 10
 """Rejection messages kept per batch; `rejected` still counts every rejected span."""
@@ -149,10 +145,9 @@ async def decode_off_loop(decode: Callable[[bytes, int], DecodedBatch], body: by
 
 
 MAX_VALUES = 2**19
-"""Values one request may decode to: a resource, span or event, one of their attributes, an item of a
-list or map value. ~100 MiB at the most (~200 bytes a value, the cost of an empty span event), and room
-for a Collector's default batch of 8,192 spans of 60 attributes each. Nor may one span hold more values
-on the wire (ragmon.otlp.values), links and repeated keys included, which parsing it would allocate."""
+"""Values one request may hold (ragmon.otlp.values): ~100 MiB to decode at the most (~200 bytes a value,
+the cost of an empty span event), and room for a Collector's default batch of 8,192 spans of 20
+attributes each."""
 
 
 class TooManyValues(RagmonError):
@@ -161,140 +156,35 @@ class TooManyValues(RagmonError):
 
 
 def decode_protobuf(body: bytes, max_values: int = MAX_VALUES) -> DecodedBatch:
-    """A body too short to hold more than `max_values` values is parsed whole, as fast as protobuf goes;
-    a longer one in pieces (`_pieces`), so that no more than `max_values` values are ever decoded."""
-    out = _Collector()
-    if 1 + len(body) // 2 <= max_values:
-        spans, take = _whole(body), _as_is
-    else:
-        room = _Room(max_values)
-        spans, take = _pieces(body, room), room.take
     try:
-        for at, resource, scope_name, span in spans:
-            _pb_span(out, take, span, at, resource, scope_name)
-    except MalformedProtobuf as exc:
-        raise DecodeError(f"not a valid protobuf ExportTraceServiceRequest ({exc})") from None
-    return out.batch()
-
-
-_Placed = tuple[tuple[int, int, int], dict[str, Any], str, PbSpan]
-"""A span as parsed, where it was (resource, scope and span index), its resource and scope name."""
-
-
-def _whole(body: bytes) -> Iterator[_Placed]:
-    try:
+        if protobuf_exceeds(body, max_values):
+            raise TooManyValues(f"the request holds more than {max_values} values (spans, events, links, "
+                                "attributes, their values; 4 other fields count as one; --max-values): "
+                                "send smaller batches")
         request = ExportTraceServiceRequest.FromString(body)
-    except (ProtobufDecodeError, RecursionError) as exc:
+    except (ProtobufDecodeError, RecursionError, MalformedProtobuf) as exc:
         raise DecodeError(f"not a valid protobuf ExportTraceServiceRequest ({exc})") from None
+    out = _Collector()
     for i, resource_spans in enumerate(request.resource_spans):
         resource = _pb_attributes(resource_spans.resource.attributes)
         for j, scope_spans in enumerate(resource_spans.scope_spans):
+            scope_name = scope_spans.scope.name
             for k, span in enumerate(scope_spans.spans):
-                yield (i, j, k), resource, scope_spans.scope.name, span
-
-
-def _pieces(body: bytes, room: _Room) -> Iterator[_Placed]:
-    """Each resource, scope and span parsed on its own, once the values it can hold are known to fit in
-    what is left of the limit: from its length alone, or else counted on the wire."""
-    resources_spans, rest = _split(body, 0, len(body), 1)
-    room.parse(ExportTraceServiceRequest, body, rest, "the request")
-    for i, (start, end) in enumerate(resources_spans):
-        scopes_spans, rest = _split(body, start, end, 2)
-        resource_spans = room.parse(ResourceSpans, body, rest, f"resourceSpans[{i}]")
-        resource = room.take(_pb_attributes(resource_spans.resource.attributes))
-        for j, (ss_start, ss_end) in enumerate(scopes_spans):
-            spans, rest = _split(body, ss_start, ss_end, 2)
-            scope_name = room.parse(ScopeSpans, body, rest, f"resourceSpans[{i}].scopeSpans[{j}]").scope.name
-            for k, span in enumerate(spans):
-                where = f"resourceSpans[{i}].scopeSpans[{j}].spans[{k}]"
-                yield (i, j, k), resource, scope_name, room.parse(PbSpan, body, [span], where)
-
-
-def _as_is(attributes: dict[str, Any]) -> dict[str, Any]:
-    return attributes
-
-
-_Pieces = list[tuple[int, int]]
-
-
-def _split(body: bytes, start: int, end: int, number: int) -> tuple[_Pieces, _Pieces]:
-    """The message in `body[start:end]` cut in two: where the payload of each occurrence of message field
-    `number` lies, and where every other field lies (upb parses those, which checks them as it would in
-    the whole request)."""
-    found, rest = [], []
-    for field, at, first, last in fields(body, start, end):
-        if field == number and first >= 0:
-            found.append((first, last))
-        else:
-            rest.append((at, last))
-    return found, rest
-
-
-class _Room:
-    """What is left of a request's value limit, as its pieces are parsed and decoded. No piece is parsed
-    that holds more values on the wire (ragmon.otlp.values) than the whole limit, which bounds what upb
-    allocates at once; every value decoded is taken from what is left, which bounds what stays."""
-
-    def __init__(self, max_values: int) -> None:
-        self.max_values = max_values
-        self.left = max_values
-
-    def parse(self, message_type: type[_Message], body: bytes, parts: _Pieces,
-              where: str) -> _Message:
-        """The message in `parts` of `body` (joined: protobuf reads fields sent in several pieces as one
-        message), parsed once it is known to hold no more values on the wire than the limit (what upb
-        allocates while the piece is decoded; `take` bounds what stays)."""
-        room = self.max_values
-        for start, end in parts:
-            room -= protobuf_values(body, room, message_type.DESCRIPTOR, start, end)
-            if room < 0:
-                self.refuse()
-        try:
-            data = body[parts[0][0]:parts[0][1]] if len(parts) == 1 else b"".join(body[a:b] for a, b in parts)
-            return message_type.FromString(data)
-        except (ProtobufDecodeError, RecursionError) as exc:
-            raise DecodeError(f"not a valid protobuf ExportTraceServiceRequest ({where}: {exc})") from None
-
-    def take(self, attributes: dict[str, Any]) -> dict[str, Any]:
-        """`attributes` of a resource, span or event, counted against the limit with what holds them."""
-        self.left -= 1 + _count(attributes)
-        if self.left < 0:
-            self.refuse()
-        return attributes
-
-    def refuse(self) -> NoReturn:
-        raise TooManyValues(f"the request holds more than {self.max_values} values (spans, events, "
-                            "attributes, items of their lists and maps; --max-values): send smaller batches")
-
-
-_NESTED = frozenset({dict, list})
-
-
-def _count(value: Any) -> int:
-    """The values in a decoded attribute map or list, nested ones included. Most hold none nested, which
-    `isdisjoint` finds without a Python step per value."""
-    items = value.values() if type(value) is dict else value
-    if _NESTED.isdisjoint(map(type, items)):
-        return len(value)
-    return len(value) + sum(_count(item) for item in items if type(item) in _NESTED)
-
-
-def _pb_span(out: _Collector, take: Callable[[dict[str, Any]], dict[str, Any]], span: PbSpan,
-             at: tuple[int, int, int], resource: dict[str, Any], scope_name: str) -> None:
-    trace_id, span_id = span.trace_id.hex(), span.span_id.hex()
-    problem, parent = _check_ids(trace_id, span_id, span.parent_span_id.hex())
-    if problem:
-        out.reject("resourceSpans[{}].scopeSpans[{}].spans[{}]".format(*at), span.name, problem)
-        return
-    attributes = take(_pb_attributes(span.attributes))
-    events = tuple(SpanEvent(e.name, e.time_unix_nano, take(_pb_attributes(e.attributes)))
-                   for e in span.events)
-    out.spans.append(Span(
-        trace_id=trace_id, span_id=span_id, parent_span_id=parent,
-        name=span.name, start_time_unix_nano=span.start_time_unix_nano,
-        end_time_unix_nano=span.end_time_unix_nano, kind=span.kind, attributes=attributes, events=events,
-        resource=resource, status_code=span.status.code, scope_name=scope_name,
-        parent_is_remote=_parent_is_remote(span.flags)))
+                trace_id, span_id = span.trace_id.hex(), span.span_id.hex()
+                problem, parent = _check_ids(trace_id, span_id, span.parent_span_id.hex())
+                if problem:
+                    out.reject(f"resourceSpans[{i}].scopeSpans[{j}].spans[{k}]", span.name, problem)
+                    continue
+                out.spans.append(Span(
+                    trace_id=trace_id, span_id=span_id, parent_span_id=parent,
+                    name=span.name, start_time_unix_nano=span.start_time_unix_nano,
+                    end_time_unix_nano=span.end_time_unix_nano, kind=span.kind,
+                    attributes=_pb_attributes(span.attributes),
+                    events=tuple(SpanEvent(e.name, e.time_unix_nano, _pb_attributes(e.attributes))
+                                 for e in span.events),
+                    resource=resource, status_code=span.status.code, scope_name=scope_name,
+                    parent_is_remote=_parent_is_remote(span.flags)))
+    return out.batch()
 
 
 def _pb_attributes(key_values: Iterable[Any]) -> dict[str, Any]:
@@ -329,9 +219,11 @@ class _Invalid(Exception):
 
 def decode_json(body: bytes, max_values: int = MAX_VALUES) -> DecodedBatch:
     """`max_values` is checked on the text (ragmon.otlp.values) before `json.loads` allocates anything."""
+    if (encoding := json.detect_encoding(body)) not in ("utf-8", "utf-8-sig"):
+        raise DecodeError(f"OTLP/JSON is UTF-8; this body is {encoding.upper()}")
     if json_exceeds(body, max_values):
-        raise TooManyValues(f"the request holds more than {max_values} values (JSON objects and values "
-                            "after a comma; --max-values): send smaller batches")
+        raise TooManyValues(f"the request holds more than {max_values} values (JSON objects, arrays and "
+                            "values after a comma; --max-values): send smaller batches")
     try:
         doc = jsontext.loads(body) if body and not body.isspace() else {}
     except RecursionError:

@@ -6,10 +6,12 @@ pod's memory limit, before any bound ragmon keeps could apply. `--max-body` boun
 here bounds what they turn into, and costs nothing for a body too small to hold too many.
 
 Protobuf: a value is each message (span, event, link, attribute, attribute value, resource, scope,
-status) and each element of a repeated string: what upb allocates for. The walk reads tags and lengths
-only, with the message types taken from OTLP's own descriptors, so a field the proto gains is counted
-without a change here; fields unknown to the descriptors are kept by upb as raw bytes and cost only
-those. OTLP/JSON: each object and each value after a comma, outside strings: what `json.loads`
+status) and each element of a repeated string: what upb allocates for. Every other field the walk reads
+(a scalar, or a field unknown to the descriptors, which upb keeps as raw bytes) counts a quarter: it
+costs no memory, but reading it costs time, and a body of millions of them must not take seconds. The
+walk reads tags and lengths only, with the message types taken from OTLP's own descriptors (a field the
+proto gains is counted without a change here), and keeps its own stack, so no nesting makes it recurse.
+OTLP/JSON: each object, each array and each value after a comma, outside strings: what `json.loads`
 allocates for, including the scalars of a field the decoder ignores. The same batch counts about twice
 over JSON as over protobuf, which is fair: its decoding takes about twice the memory.
 """
@@ -17,7 +19,6 @@ over JSON as over protobuf, which is fair: its decoding takes about twice the me
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 
 from google.protobuf.descriptor import Descriptor
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
@@ -54,63 +55,108 @@ class _MessageTypes:
 
 
 _TYPES = _MessageTypes(ExportTraceServiceRequest.DESCRIPTOR)
+_VALUE = 4
+"""Units of the count: a value is 4, any other field read is 1."""
+_PER_BYTE = 2
+"""Units a message's bytes can hold at most: every field takes 2 bytes or more, and a value's 4 units
+come with its 2 (a group's end tag, 1 byte, is read as 1 unit)."""
 
 
-def protobuf_values(body: bytes, limit: int, message: Descriptor = ExportTraceServiceRequest.DESCRIPTOR,
-                    start: int = 0, end: int | None = None) -> int:
-    """How many values, at most, the `message` in `body[start:end]` holds, itself included: a bound
-    within `limit` when the message is, else a number over `limit`.
+def protobuf_exceeds(body: bytes, limit: int) -> bool:
+    """Whether the ExportTraceServiceRequest in `body` holds more than `limit` values.
 
-    Every value takes at least 2 bytes (a tag and a length), so a message of n bytes holds at most n // 2
-    values: the walk keeps that bound for what it has not read yet and stops as soon as the bound is
-    within `limit` (a body of documents is read only down to the fields holding them) or the count is
-    over it (a flood of empty events costs `limit` steps, not millions). Raises `MalformedProtobuf`."""
-    end = len(body) if end is None else end
-    count = 1
-    bound = 1 + (end - start) // 2
-    pending = [(start, end, _TYPES.number[message.full_name])]
-    while pending and bound > limit:
-        pos, stop, kind = pending.pop()
-        bound -= (stop - pos) // 2
-        children, repeated = _TYPES.children[kind], _TYPES.repeated[kind]
-        for number, _, first, last in fields(body, pos, stop):
-            if first < 0:
-                continue
-            child = children.get(number)
-            if child is not None or number in repeated:
-                count += 1
-                if count > limit:
-                    return count
-                bound += 1
-                if child is not None and _TYPES.holds_values[child] and last - first > 1:
-                    bound += (last - first) // 2
-                    pending.append((first, last, child))
-    return bound
-
-
-def fields(body: bytes, pos: int, end: int) -> Iterator[tuple[int, int, int, int]]:
-    """(number, where its tag starts, where its payload starts, where it ends) of each field of the
-    message in `body[pos:end]`; the payload's start is -1 for a field that is not length-delimited.
-    Raises `MalformedProtobuf` where the bytes cannot be read as fields; what they hold is upb's to check."""
+    The walk keeps a bound on what it has not read yet (2 units a byte) and stops as soon as the bound is
+    within the limit, so a body of documents is read only down to the fields holding them and a body of
+    `limit` bytes or less is not read at all; or as soon as the count is over it, so a flood of empty
+    events costs `limit` steps, not millions. Raises `MalformedProtobuf`."""
+    budget = _VALUE * limit
+    count = _VALUE
+    bound = count + _PER_BYTE * len(body)
+    pending = [(0, len(body), 0)]
+    children_of, repeated_of, holds_values = _TYPES.children, _TYPES.repeated, _TYPES.holds_values
     try:
-        while pos < end:
-            start = pos
-            tag, pos = _varint(body, pos)
-            if tag >> 3 == 0:
-                raise MalformedProtobuf(f"field number 0 at byte {start}")
-            if tag & 7 == _LENGTH_DELIMITED:
-                length, pos = _varint(body, pos)
+        while pending and bound > budget:
+            pos, end, kind = pending.pop()
+            bound -= _PER_BYTE * (end - pos)
+            children, repeated = children_of[kind], repeated_of[kind]
+            while pos < end:
+                if count > budget:
+                    return True
+                start = pos
+                tag = body[pos]
+                if tag < 0x80:
+                    pos += 1
+                else:
+                    tag, pos = _varint(body, pos)
+                if tag >> 3 == 0:
+                    raise MalformedProtobuf(f"field number 0 at byte {start}")
+                if tag & 7 != _LENGTH_DELIMITED:
+                    pos, read = _skip(body, pos, tag, budget - count)
+                    count += read
+                    bound += read
+                    continue
+                length = body[pos]
+                if length < 0x80:
+                    pos += 1
+                else:
+                    length, pos = _varint(body, pos)
                 if pos + length > end:
                     raise MalformedProtobuf(f"field {tag >> 3} at byte {start} runs past its message")
-                yield tag >> 3, start, pos, pos + length
+                child = children.get(tag >> 3)
+                if child is not None or tag >> 3 in repeated:
+                    count += _VALUE
+                    bound += _VALUE
+                    if child is not None and holds_values[child] and length > 1:
+                        inside = _plain_key_value(body, pos, pos + length) if child == _KEY_VALUE else 0
+                        if inside:
+                            count += inside
+                            bound += inside
+                        else:
+                            bound += _PER_BYTE * length
+                            pending.append((pos, pos + length, child))
+                else:
+                    count += 1
+                    bound += 1
                 pos += length
-            else:
-                pos = _skip(body, pos, tag)
-                yield tag >> 3, start, -1, pos
+            if pos != end:
+                raise MalformedProtobuf(f"a field before byte {end} runs past its message")
     except IndexError:
         raise MalformedProtobuf("the body ends inside a field") from None
-    if pos != end:
-        raise MalformedProtobuf(f"a field before byte {end} runs past its message")
+    return count > budget
+
+
+_KEY_VALUE = _TYPES.number["opentelemetry.proto.common.v1.KeyValue"]
+_SCALAR_VALUES = {0x0A: "string", 0x3A: "bytes", 0x10: "bool", 0x18: "int", 0x21: "double"}
+"""AnyValue's fields that hold no value of their own, by their one-byte tags."""
+
+
+def _plain_key_value(body: bytes, pos: int, end: int) -> int:
+    """The units inside a KeyValue at `body[pos:end]` when it is the common shape, a short key and a value
+    of one scalar field (key 1, value 4, scalar 1), read in one step; else 0, and the walk reads it field
+    by field. Most attributes are this shape: without the shortcut the walk takes longer than the decode."""
+    if body[pos] != 0x0A or body[pos + 1] >= 0x80:
+        return 0
+    at = pos + 2 + body[pos + 1]
+    if at == end:
+        return 1
+    if at + 2 > end or body[at] != 0x12 or body[at + 1] >= 0x80 or at + 2 + body[at + 1] != end:
+        return 0
+    at += 2
+    if at == end:
+        return 1 + _VALUE
+    tag = body[at]
+    if tag not in _SCALAR_VALUES or at + 1 >= end:
+        return 0
+    if tag in (0x0A, 0x3A):
+        fits = body[at + 1] < 0x80 and at + 2 + body[at + 1] == end
+    elif tag == 0x21:
+        fits = at + 9 == end
+    else:
+        last = at + 1
+        while last < end and body[last] >= 0x80:
+            last += 1
+        fits = last == end - 1
+    return 1 + _VALUE + 1 if fits else 0
 
 
 def _varint(body: bytes, pos: int) -> tuple[int, int]:
@@ -129,41 +175,53 @@ def _varint(body: bytes, pos: int) -> tuple[int, int]:
             raise MalformedProtobuf(f"a varint at byte {pos} is longer than 10 bytes")
 
 
-def _skip(body: bytes, pos: int, tag: int) -> int:
-    """Where the field after `tag` (not length-delimited) ends; groups, obsolete but still legal for a
-    field upb does not know, are skipped whole."""
+def _skip(body: bytes, pos: int, tag: int, room: int) -> tuple[int, int]:
+    """Where the field after `tag` (not length-delimited) ends, and the fields read, itself included. A
+    group (obsolete, still legal for a field upb does not know) is read to its end with a stack of its
+    own, not recursion, stopping once more than `room` fields are read."""
     wire = tag & 7
     if wire == _VARINT:
-        return _varint(body, pos)[1]
+        return _varint(body, pos)[1], 1
     if wire == _FIXED64:
-        return pos + 8
+        return pos + 8, 1
     if wire == _FIXED32:
-        return pos + 4
-    if wire == _START_GROUP:
-        while True:
-            inner, pos = _varint(body, pos)
-            if inner & 7 == _END_GROUP:
-                if inner >> 3 != tag >> 3:
-                    raise MalformedProtobuf(f"group {tag >> 3} ends as group {inner >> 3} at byte {pos}")
-                return pos
-            if inner & 7 == _LENGTH_DELIMITED:
-                length, pos = _varint(body, pos)
-                pos += length
-            else:
-                pos = _skip(body, pos, inner)
-    raise MalformedProtobuf(f"wire type {wire} at byte {pos} does not exist")
+        return pos + 4, 1
+    if wire != _START_GROUP:
+        raise MalformedProtobuf(f"wire type {wire} at byte {pos} does not exist")
+    groups, read = [tag >> 3], 1
+    while groups and read <= room:
+        start = pos
+        inner, pos = _varint(body, pos)
+        read += 1
+        wire = inner & 7
+        if wire == _END_GROUP:
+            if inner >> 3 != groups.pop():
+                raise MalformedProtobuf(f"a group ends as group {inner >> 3} at byte {start}")
+        elif wire == _START_GROUP:
+            groups.append(inner >> 3)
+        elif wire == _LENGTH_DELIMITED:
+            length, pos = _varint(body, pos)
+            pos += length
+        elif wire in (_VARINT, _FIXED64, _FIXED32):
+            pos = _skip(body, pos, inner, 1)[0]
+        else:
+            raise MalformedProtobuf(f"wire type {wire} at byte {start} does not exist")
+    return pos, read
 
 
 _JSON_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*(?:"|\\?\Z)', re.DOTALL)
 """A string, or an unterminated one to the end: the pattern matches from every quote, so no quote is
 scanned twice (a pattern that could fail would rescan the rest from each of them: quadratic)."""
+_JSON_COUNTED = (b"{", b"[", b",")
 
 
 def json_exceeds(body: bytes, limit: int) -> bool:
-    """Whether the JSON in `body` holds more than `limit` values: objects, and values after a comma.
-    Braces and commas inside strings are left out only when counting them in leaves `limit` exceeded:
-    taking the strings out costs about as much as decoding, and most bodies hold few of either."""
-    if body.count(b"{") + body.count(b",") <= limit:
+    """Whether the UTF-8 JSON in `body` holds more than `limit` values: objects, arrays, and values after
+    a comma. Braces, brackets and commas inside strings are left out only when counting them in leaves
+    `limit` exceeded: taking the strings out costs about as much as decoding, and most bodies hold few.
+    (In UTF-16, an escaped quote's backslash is followed by a NUL, so strings cannot be found this way:
+    the decoder takes UTF-8 only, as OTLP/JSON is.)"""
+    if sum(map(body.count, _JSON_COUNTED)) <= limit:
         return False
     bare = _JSON_STRING.sub(b"", body)
-    return bare.count(b"{") + bare.count(b",") > limit
+    return sum(map(bare.count, _JSON_COUNTED)) > limit

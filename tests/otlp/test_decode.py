@@ -20,7 +20,6 @@ from ragmon.otlp.decode import (
     decode_json,
     decode_protobuf,
 )
-from ragmon.otlp.values import json_exceeds
 from ragmon.traces import Span, SpanEvent
 
 TRACE = "5b8efff798038103d269b633813fc60c"
@@ -272,50 +271,17 @@ def spans_of_five_attributes(count: int) -> bytes:
         scope_spans=[ScopeSpans(spans=spans)])]).SerializeToString()
 
 
-def test_a_request_decoding_to_more_values_than_the_limit_is_refused():
+def test_a_request_holding_more_values_than_the_limit_is_refused_before_it_is_decoded():
     body = spans_of_five_attributes(100)
-    # The resource (no attributes) is 1 value, each span 1 + its 5 attributes: 601 in all. The body is long
-    # enough to hold more (1 + 5,4xx // 2), so it is decoded in pieces that count.
-    assert 1 + len(body) // 2 > 601
-    assert decode_protobuf(body, 601) == decode_protobuf(body)
-    assert len(decode_protobuf(body, 601).spans) == 100
+    # In quarters (ragmon.otlp.values): request, resource spans and scope spans 4 each; a span 4, its
+    # trace id, span id and name 1 each, 5 attributes of 10 (key-value 4, key 1, value 4, text 1): 57.
+    # 12 + 5,700 = 5,712 quarters: 1,428 values.
+    assert len(decode_protobuf(body, 1428).spans) == 100
     with pytest.raises(TooManyValues) as error:
-        decode_protobuf(body, 600)
-    assert str(error.value) == ("the request holds more than 600 values (spans, events, attributes, items of "
-                                "their lists and maps; --max-values): send smaller batches")
-
-
-def test_items_of_lists_and_maps_and_events_count_too():
-    pair = KeyValueList(values=[KeyValue(key="x", value=AnyValue(int_value=1)),
-                                KeyValue(key="y", value=AnyValue(int_value=2))])
-    items = [AnyValue(string_value="a"), AnyValue(kvlist_value=pair)]
-    nested = AnyValue(array_value=ArrayValue(values=items))
-    flag = KeyValue(key="k", value=AnyValue(bool_value=True))
-    spans = [PbSpan(trace_id=bytes.fromhex(TRACE), span_id=bytes([n + 1] * 8), name="n" * 100,
-                    attributes=[KeyValue(key="list", value=nested)], events=[PbSpan.Event(attributes=[flag])])
-             for n in range(3)]
-    body = ExportTraceServiceRequest(resource_spans=[ResourceSpans(
-        scope_spans=[ScopeSpans(spans=spans)])]).SerializeToString()
-    # resource 1; a span: itself, its attribute, the list's 2 items, the map's 2 items, the event and its
-    # attribute, 8 in all
-    assert 1 + len(body) // 2 > 25
-    assert len(decode_protobuf(body, 25).spans) == 3
-    with pytest.raises(TooManyValues):
-        decode_protobuf(body, 24)
-
-
-def test_a_span_holding_more_values_on_the_wire_than_the_limit_is_refused_before_it_is_parsed():
-    # Parsing allocates for every message on the wire, links and repeats of one key included, which
-    # decode to nothing: one span of 20 links and 20 repeats of an attribute decodes to 2 values.
-    span = PbSpan(trace_id=bytes.fromhex(TRACE), span_id=bytes.fromhex(ROOT), name="n" * 200,
-                  links=[PbSpan.Link(trace_id=bytes.fromhex(TRACE))] * 20,
-                  attributes=[KeyValue(key="k", value=AnyValue(string_value="v"))] * 20)
-    body = ExportTraceServiceRequest(resource_spans=[ResourceSpans(
-        scope_spans=[ScopeSpans(spans=[span])])]).SerializeToString()
-    # on the wire: the span, 20 links, 20 key-values and their 20 values
-    assert len(decode_protobuf(body, 61).spans) == 1
-    with pytest.raises(TooManyValues):
-        decode_protobuf(body, 60)
+        decode_protobuf(body, 1427)
+    assert str(error.value) == ("the request holds more than 1427 values (spans, events, links, attributes, "
+                                "their values; 4 other fields count as one; --max-values): send smaller "
+                                "batches")
 
 
 def test_a_flood_of_empty_events_in_one_span_is_refused_before_it_is_parsed():
@@ -325,38 +291,39 @@ def test_a_flood_of_empty_events_in_one_span_is_refused_before_it_is_parsed():
         scope_spans=[ScopeSpans(spans=[PbSpan.FromString(flood)])])]).SerializeToString()
     with pytest.raises(TooManyValues, match="more than 1000 values"):
         decode_protobuf(body, 1000)
-    # on the wire the span and its events; decoded, the resource too
-    assert len(decode_protobuf(body, 100_002).spans[0].events) == 100_000
+    # request, resource spans, scope spans, span: 16 quarters; 3 fields of the span 3; events 400,000
+    assert len(decode_protobuf(body, 100_005).spans[0].events) == 100_000
     with pytest.raises(TooManyValues):
-        decode_protobuf(body, 100_001)
+        decode_protobuf(body, 100_004)
 
 
-def test_json_counts_each_object_and_each_value_after_a_comma():
+def test_json_counts_each_object_array_and_value_after_a_comma():
     events = ",".join(["{}"] * 1000)
     body = (f'{{"resourceSpans":[{{"scopeSpans":[{{"spans":[{{"traceId":"{TRACE}","spanId":"{ROOT}",'
             f'"events":[{events}]}}]}}]}}]}}').encode()
-    # objects: request, resource spans, scope spans, span and 1,000 events; commas: 2 between the span's
-    # fields and 999 between events
-    assert not json_exceeds(body, 4 + 1000 + 2 + 999)
-    assert len(decode_json(body, 2005).spans[0].events) == 1000
+    # objects: request, resource spans, scope spans, span and 1,000 events; arrays: 4; commas: 2 between
+    # the span's fields and 999 between events
+    assert len(decode_json(body, 2009).spans[0].events) == 1000
     with pytest.raises(TooManyValues) as error:
-        decode_json(body, 2004)
-    assert str(error.value) == ("the request holds more than 2004 values (JSON objects and values after a "
-                                "comma; --max-values): send smaller batches")
+        decode_json(body, 2008)
+    assert str(error.value) == ("the request holds more than 2008 values (JSON objects, arrays and values "
+                                "after a comma; --max-values): send smaller batches")
 
 
-def test_a_request_decoded_in_pieces_is_the_request_decoded_whole(sdk_spans):
-    request = encode_spans(sdk_spans)
-    request.resource_spans[0].scope_spans[0].spans[0].span_id = b""   # one rejected span too
-    body = request.SerializeToString()
-    whole = decode_protobuf(body)
-    in_pieces = decode_protobuf(body, len(body) // 2)   # 1 + len // 2 could be over: read in pieces
-    assert in_pieces == whole and whole.rejected == 1 and len(whole.spans) == 2
+@pytest.mark.parametrize("encoding", ["utf-16-le", "utf-16-be", "utf-32-le", "utf-32-be"])
+def test_json_in_another_encoding_than_utf8_is_refused_naming_it(encoding):
+    # json.loads reads them, but the value count, which finds strings by their quotes, could not
+    body = _json_body(_json_span()).decode().encode(encoding)
+    with pytest.raises(DecodeError) as error:
+        decode_json(body)
+    assert str(error.value) == f"OTLP/JSON is UTF-8; this body is {encoding.upper()}"
 
 
-def test_a_field_number_protobuf_does_not_allow_is_refused_in_pieces_as_whole():
-    # field 2^29 (one past the largest), a varint; then empty resource spans, enough to need pieces
+def test_a_field_number_protobuf_does_not_allow_is_refused():
+    # field 2^29 (one past the largest), a varint; then empty resource spans. Not read at the default
+    # limit; read at 12 (1 + 26 bytes x 2 / 4 could be over it) and within it (4 + 1 + 10 x 4 quarters):
+    # upb refuses it either way.
     body = bytes([0x80, 0x80, 0x80, 0x80, 0x20, 0x01]) + b"\x0a\x00" * 10
-    for max_values in (MAX_VALUES, 3):
+    for max_values in (MAX_VALUES, 12):
         with pytest.raises(DecodeError, match="not a valid protobuf ExportTraceServiceRequest"):
             decode_protobuf(body, max_values)
