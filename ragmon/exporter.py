@@ -55,6 +55,9 @@ judge: a 100 KB name would add 20 MB to each scrape. Fixed, not a flag: every re
 the same label."""
 HASH_HEX = 12
 """Hex digits of SHA-256 in a shortened label: 48 bits tell apart the long names that start alike."""
+_SHORTENED = re.compile(rf"~[0-9a-f]{{{HASH_HEX}}}\Z")
+"""How every shortened label ends. A name that ends so is shortened too, though it fits: kept as it is, a
+name spelled like another name's shortened label would share its series."""
 _UNPRINTABLE = re.compile(r"[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
 """Control characters (a fixed set, whatever Python's Unicode version), and lone surrogates: no decoder of
 ragmon lets one through, but one in a label would fail every scrape (it has no UTF-8 encoding)."""
@@ -65,17 +68,32 @@ log = logging.getLogger("ragmon.exporter")
 
 def pipeline_label_of(name: str) -> str:
     """A pipeline name as a label value: the name itself when it has at most `MAX_LABEL_BYTES` bytes of
-    UTF-8 and no control character; else its start, "~" and the first `HASH_HEX` hex digits of the
-    SHA-256 of its UTF-8 bytes, the same in every replica and process (unlike `hash()`).
+    UTF-8, no control character, and does not end as a shortened label does ("~" and `HASH_HEX` lowercase
+    hex digits); else its start, "~" and the first `HASH_HEX` hex digits of the SHA-256 of its UTF-8
+    bytes, the same in every replica and process (unlike `hash()`).
 
     The start is the name with each control character as a space, cut to the 115 bytes left at a
     character boundary, spaces trimmed at both ends: enough to recognise a name, or the prompt sent as one
-    by mistake. Whatever the name's size, only the hash reads all of it."""
-    if len(name) <= MAX_LABEL_BYTES and len(_utf8(name)) <= MAX_LABEL_BYTES and not _UNPRINTABLE.search(name):
+    by mistake. Whatever the name's size, only the hash reads all of it.
+
+    So distinct names never share a label: a name kept as it is never ends as a shortened label does, and
+    two shortened names share one only when their starts and 48 bits of their hashes agree. That is why a
+    name that fits is shortened all the same when it ends so: `"x" * 115 + "~" + <12 hex digits>`, spelled
+    like the label of `"x" * 200`, is exported as `"x" * 115`, "~" and 12 hex digits of its own SHA-256."""
+    if fits_as_label(name) and not _SHORTENED.search(name):
         return name
     room = MAX_LABEL_BYTES - 1 - HASH_HEX
     start = _UNPRINTABLE.sub(" ", name[:room]).encode()[:room].decode("utf-8", "ignore").strip(" ")
     return f"{start}~{hashlib.sha256(_utf8(name)).hexdigest()[:HASH_HEX]}"
+
+
+def fits_as_label(value: str) -> bool:
+    """Whether `value` can be a label value as it stands (`MAX_LABEL_BYTES` bytes at most, printable): what
+    an allow-list may hold. Not whether a name is its own label (`pipeline_label_of`): a listed value that
+    ends in "~" and 12 hex digits is the shortened label it looks like, listed for the long name it is
+    made from."""
+    return (len(value) <= MAX_LABEL_BYTES and len(_utf8(value)) <= MAX_LABEL_BYTES
+            and not _UNPRINTABLE.search(value))
 
 
 def _utf8(name: str) -> bytes:
@@ -89,17 +107,19 @@ def _log_shortened(name: str, label: str, origin: Mapping[str, str]) -> None:
     size and where it came from to fix it; the label is what dashboards show meanwhile."""
     fields = {"pipeline": label, "name_bytes": len(_utf8(name)),
               "name_start": clip(_UNPRINTABLE.sub(" ", name[:MAX_FIELD])), **origin}
-    log.warning("pipeline name exported under a shortened label (over %d bytes, or control characters)",
-                MAX_LABEL_BYTES, extra=fields)
+    log.warning("pipeline name exported under a shortened label (over %d bytes, control characters, or "
+                "ending in '~' and %d hex digits)", MAX_LABEL_BYTES, HASH_HEX, extra=fields)
 
 
 def _check_listable(names: Sequence[str]) -> None:
-    """Refuses an allow-list that cannot do what it says: a reserved or empty name, or a name that is no
-    label as it stands (it would match nothing; its label, listed instead, matches it)."""
+    """Refuses an allow-list that cannot do what it says: a reserved or empty name, or a name that cannot
+    be a label (it would match nothing; its label, listed instead, matches it). What is listed are labels:
+    one ending in "~" and 12 hex digits is the shortened label it looks like, which the long name it was
+    made from is exported under (a name sent spelled like it gets a label of its own, and is not this)."""
     refused = [name for name in names if not name or name in RESERVED_PIPELINES]
     if refused:
         raise ValueError(f"pipeline names that cannot be listed: {refused}")
-    relabelled = {clip(name): label for name in names if (label := pipeline_label_of(name)) != name}
+    relabelled = {clip(name): pipeline_label_of(name) for name in names if not fits_as_label(name)}
     if relabelled:
         raise ValueError(f"pipeline names that are no label as they stand; list their labels: {relabelled}")
 

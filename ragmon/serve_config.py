@@ -21,6 +21,7 @@ from ragmon.exporter import (
     OTHER_PIPELINE,
     RESERVED_PIPELINES,
     UNKNOWN_PIPELINE,
+    fits_as_label,
     pipeline_label_of,
 )
 from ragmon.judges import lexical
@@ -181,7 +182,8 @@ def pipeline_names(text: str) -> list[str]:
             raise argparse.ArgumentTypeError(
                 f"{name!r} is a reserved label ({OTHER_PIPELINE!r}: every unlisted pipeline, "
                 f"{UNKNOWN_PIPELINE!r}: traces without a name)")
-        if (label := pipeline_label_of(name)) != name:
+        if not fits_as_label(name):
+            label = pipeline_label_of(name)
             raise argparse.ArgumentTypeError(
                 f"pipeline name {position} is over {MAX_LABEL_BYTES} bytes of UTF-8 or has control "
                 f"characters, so ragmon exports it as {label!r}: list that label instead")

@@ -244,9 +244,10 @@ def test_reserved_or_empty_names_cannot_be_listed() -> None:
 
 # --- pipeline names that are no label as they stand ---------------------------------------------------
 # The rule (ragmon.exporter.pipeline_label_of, README "Metrics exported"): a name of at most 128 bytes of
-# UTF-8 without control characters is its own label; any other is its start (control characters as
-# spaces, cut at 115 bytes on a character boundary, spaces trimmed), "~", and 12 hex digits of the SHA-256
-# of the name's UTF-8 bytes. The expected labels below are worked out from that rule by hand.
+# UTF-8 without control characters, and not ending in "~" and 12 lowercase hex digits, is its own label;
+# any other is its start (control characters as spaces, cut at 115 bytes on a character boundary, spaces
+# trimmed), "~", and 12 hex digits of the SHA-256 of the name's UTF-8 bytes. The expected labels below are
+# worked out from that rule by hand.
 
 PROMPT = "Answer from the context only. " * 8                      # 30 bytes x 8 = 240 bytes
 PROMPT_START = ("Answer from the context only. Answer from the context only. Answer from the context only. "
@@ -324,7 +325,7 @@ def test_a_shortened_label_is_logged_once_with_the_names_start_size_and_origin(
     [line] = caplog.records
     label = PROMPT_START + "~" + sha12(PROMPT.encode())
     assert line.getMessage() == ("pipeline name exported under a shortened label "
-                                 "(over 128 bytes, or control characters)")
+                                 "(over 128 bytes, control characters, or ending in '~' and 12 hex digits)")
     assert (line.pipeline, line.name_bytes, line.trace_id, line.source) == (label, 240, TRACE_ID,
                                                                             "ragmon.pipeline")
     assert line.name_start == PROMPT.strip()                             # spaces collapsed, as in every line
@@ -338,3 +339,31 @@ def test_a_listed_name_must_be_a_label_as_it_stands_and_its_label_can_be_listed(
     exporter = Exporter(window=60, pipelines=("shop", label))
     assert pipelines_exported(exporter) == {"shop", label, "other"}     # at 0 from the start
     assert exporter.pipeline_label(PROMPT) == label
+
+
+def test_a_name_spelled_like_another_names_shortened_label_gets_a_label_of_its_own() -> None:
+    """'x' * 200 is exported as 'x' * 115, '~' and 12 hex digits: a name sent spelled exactly so was its
+    own label, and the two names shared every series. It ends as a shortened label does, so it is
+    shortened too: its start ('x' * 115, the whole name cut at 115 bytes) and its own hash."""
+    exporter = Exporter(window=60)
+    long, lookalike = "x" * 200, "x" * 115 + "~" + sha12(b"x" * 200)
+    long_label, lookalike_label = lookalike, "x" * 115 + "~" + sha12(lookalike.encode())
+    assert [exporter.pipeline_label(name) for name in (long, lookalike, long)] == [long_label,
+                                                                                   lookalike_label,
+                                                                                   long_label]
+    exporter.trace_outcome(exporter.pipeline_label(long), "scored")
+    exporter.trace_outcome(exporter.pipeline_label(lookalike), "scored")
+    assert samples(exporter)[("ragmon_traces_total", labels(pipeline=long_label, outcome="scored"))] == 1
+    assert samples(exporter)[("ragmon_traces_total", labels(pipeline=lookalike_label, outcome="scored"))] == 1
+    # Short and so spelled too: shortened, its start being the whole name.
+    assert exporter.pipeline_label("shop~0123456789ab") == "shop~0123456789ab~" + sha12(b"shop~0123456789ab")
+    # Anything else with a "~" is its own label: not 12 digits, not lowercase hex, not at the end.
+    for name in ("shop~v2", "shop~0123456789a", "shop~0123456789AB", "shop~0123456789abc",
+                 "a~0123456789ab-b"):
+        assert exporter.pipeline_label(name) == name
+
+
+def test_a_shortened_label_can_still_be_listed_and_only_its_long_name_is_counted_under_it() -> None:
+    long, label = "x" * 200, "x" * 115 + "~" + sha12(b"x" * 200)
+    exporter = Exporter(window=60, pipelines=("shop", label))
+    assert [exporter.pipeline_label(name) for name in (long, label)] == [label, "other"]

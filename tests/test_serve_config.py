@@ -6,6 +6,8 @@ tests/test_service_pipelines.py).
 
 from __future__ import annotations
 
+import hashlib
+
 import pytest
 
 from ragmon.cli import UsageError, build_parser
@@ -35,3 +37,12 @@ def test_workers_are_bounded_so_a_typo_cannot_start_a_thousand_processes() -> No
         with pytest.raises(UsageError) as refused:
             workers(value)
         assert "--workers" in refused.value.message and value in refused.value.message
+
+
+def test_a_shortened_label_can_be_listed_as_the_refusal_of_its_long_name_says() -> None:
+    # A name over 128 bytes is refused by --pipelines with the label to list instead: that label, which
+    # ends in "~" and 12 hex digits of the name's SHA-256, is taken.
+    long = "checkout-" + "x" * 120
+    label = "checkout-" + "x" * 106 + "~" + hashlib.sha256(long.encode()).hexdigest()[:12]
+    args = build_parser("serve", {}).parse_args(["serve", "--pipelines", f"a,{label}"])
+    assert ServeConfig.from_args(args).pipelines == ("a", label)
