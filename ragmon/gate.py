@@ -109,9 +109,14 @@ def _metric_value(flag: str, what: str, text: str) -> tuple[str, float]:
         if name not in METRIC_NAMES:
             raise InputError(f"{flag} {text!r}: unknown metric {name!r}; valid names: "
                              f"{', '.join(METRIC_NAMES)}")
-        kind = "a maximum" if name in LOWER_IS_BETTER else "a minimum"
-        raise InputError(f"{flag} {text!r}: write NAME=VALUE, without a comparison ({name}={raw.strip()}): "
-                         f"{name} is always {kind}")
+        if flag == "--max-drop":  # the most a metric may worsen: a maximum, whichever way the metric goes
+            moved = "rise above" if name in LOWER_IS_BETTER else "fall below"
+            kind = f"a --max-drop DELTA is always a maximum, the most {name} may {moved} the baseline's"
+        else:
+            kind = f"{name} is always {'a maximum' if name in LOWER_IS_BETTER else 'a minimum'}"
+        form = "NAME=DELTA" if flag == "--max-drop" else "NAME=VALUE"
+        raise InputError(f"{flag} {text!r}: write {form}, without a comparison ({name}={raw.strip()}): "
+                         f"{kind}")
     name, sep, raw = text.partition("=")
     name = name.strip()
     if not sep or not name:
@@ -123,13 +128,20 @@ def _metric_value(flag: str, what: str, text: str) -> tuple[str, float]:
     except ValueError:
         raise InputError(f"{flag} {text!r}: {what} {raw.strip()!r} is not a number{_as_share(raw)}") from None
     if not 0.0 <= value <= 1.0:
-        hint = _as_share(f"{raw}%") if 1.0 < value <= 100.0 else ""
+        hint = _as_share(f"{raw}%") if _WHOLE_PERCENT.fullmatch(raw) else ""
         raise InputError(f"{flag} {text!r}: {what} must be between 0 and 1{hint}")
     return name, value
 
 
+_WHOLE_PERCENT = re.compile(r"\s*\+?0*(?:[2-9]|[1-9][0-9]|100)\s*")
+"""An out-of-range value read as a percentage whose `%` was left out: a whole number from 2 to 100 (`85`,
+`2`), the way percentages are written. Any other gets no guess: `1.5` is far likelier a slip (for 0.15, or
+for 1) than 1.5%, and "write 0.015" would turn a groundedness minimum into a gate that always holds."""
+
+
 def _as_share(raw: str) -> str:
-    """For a percentage (`85%`), the share to write instead; nothing for anything else."""
+    """For a percentage (`85%`, `1.5%`: the `%` written), the share to write instead; nothing for anything
+    else."""
     if not raw.strip().endswith("%"):
         return ""
     number = raw.strip().removesuffix("%").strip()
@@ -169,13 +181,15 @@ def _decide_one(report: Report, gate: Gate, confidence: float | None) -> GateRes
         value = interval[0] if gate.op == ">=" else interval[1]
         label = f"{'lower' if gate.op == '>=' else 'upper'} {percent} bound "
     # Rounded as a drop gate's change is: a mean is a sum of floats, and three examples at 0, 0 and 0.6
-    # average to 0.19999999999999998, which would breach `groundedness=0.2` by rounding alone.
-    value = rounded(value)
-    passed = value >= gate.threshold if gate.op == ">=" else value <= gate.threshold
+    # average to 0.19999999999999998, which would breach `groundedness=0.2` by rounding alone. The
+    # threshold is rounded the same way: one written with more decimals (0.2000000000000004) would
+    # otherwise be breached by a mean at or above it, once that mean is rounded to 0.2.
+    value, threshold = rounded(value), rounded(gate.threshold)
+    passed = value >= threshold if gate.op == ">=" else value <= threshold
     shown = gate.op if passed else {">=": "<", "<=": ">"}[gate.op]
-    shown_value, shown_threshold = fmt_pair(value, gate.threshold)
+    shown_value, shown_threshold = fmt_pair(value, threshold)
     reason = f"{label}{shown_value} {shown} {shown_threshold}"
-    return GateResult(gate.metric, gate.op, gate.threshold, value, passed, reason)
+    return GateResult(gate.metric, gate.op, threshold, value, passed, reason)
 
 
 def _interval(report: Report, metric: str, confidence: float) -> tuple[float, float] | None:
@@ -203,11 +217,11 @@ def decide_drops(comparison: Comparison, drops: Sequence[DropGate], confidence: 
 def _decide_drop(comparison: Comparison, drop: DropGate, confidence: float | None,
                  config: EvalConfig) -> GateResult:
     change = comparison.metrics[drop.metric]
-    threshold = (drop.max_drop if drop.op == "<=" else -drop.max_drop) + 0.0
+    max_drop = rounded(drop.max_drop)  # as the change is, a gate's threshold is (see `_decide_one`)
+    threshold = (max_drop if drop.op == "<=" else -max_drop) + 0.0
 
     def result(value: float | None, passed: bool, reason: str) -> GateResult:
-        return GateResult(drop.metric, drop.op, threshold, value, passed, reason, drop.max_drop,
-                          change.baseline)
+        return GateResult(drop.metric, drop.op, threshold, value, passed, reason, max_drop, change.baseline)
 
     before, after, value = change.baseline, change.candidate, change.delta
     if before is None or after is None or value is None:
@@ -224,10 +238,10 @@ def _decide_drop(comparison: Comparison, drop: DropGate, confidence: float | Non
         side = "lower" if drop.op == ">=" else "upper"
         label, means = f" at the {side} {percent} bound of the change", "means "
     worsening = value if drop.op == "<=" else -value
-    passed = worsening <= drop.max_drop
+    passed = worsening <= max_drop
     worse, better = ("rose", "fell") if drop.op == "<=" else ("dropped", "rose")
     if worsening > 0:
-        amount, limit = fmt_pair(worsening, drop.max_drop)
+        amount, limit = fmt_pair(worsening, max_drop)
         moved = f"{worse} {amount} {'<=' if passed else '>'} {limit}"
     else:
         moved = f"{better} {-worsening:.4g}" if worsening else "unchanged"

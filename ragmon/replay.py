@@ -163,20 +163,51 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _replaceable_reports(args: argparse.Namespace) -> argparse.Namespace:
-    """`args` without the report paths an error report must not replace: the run's inputs, and a file of
-    JSON data that is no ragmon report. `ragmon replay --json golden.jsonl old-report.json` (--json read
-    as "the input is JSON") stops on old-report.json, no dataset: its error report must not take the
-    place of the golden set that --json swallowed. Anything else is replaced, as a report the previous
-    run left must be. The --baseline is a report like any: with `--json` at the same path (a baseline that
-    moves with each run), a run that stopped replaces it with its error, or a publishing step would show
-    the baseline's pass as this run's."""
-    inputs = _input_files(args, baseline=False)
+    """`args` without the report paths an error report must not replace: the run's inputs (the --baseline
+    too, but for `--json`), a file of JSON data that is no ragmon report, and `$GITHUB_STEP_SUMMARY`.
+    `ragmon replay --json golden.jsonl old-report.json` (--json read as "the input is JSON") stops on
+    old-report.json, no dataset: its error report must not take the place of the golden set that --json
+    swallowed. `--markdown main.json --baseline main.json` is refused, and its Markdown error report must
+    not take the place of the baseline either: the next run would have none. Anything else is replaced,
+    as a report the previous run left must be. `--json` may name the --baseline (a baseline that moves
+    with each run): a run that stopped replaces it with its error, or a publishing step would show the
+    baseline's pass as this run's. The step summary gets the error appended, as it gets any Markdown."""
+    summary = _step_summary()
     kept = argparse.Namespace(**vars(args))
     for flag in _REPORT_MARKERS:
         path = getattr(kept, flag, None)
-        if path is not None and (_file_key(path) in inputs or _holds_data(path)):
+        if path is None:
+            continue
+        inputs = _input_files(args, baseline=flag != "json")
+        if _file_key(path) in inputs or _holds_data(path) or _same_file(path, summary):
             setattr(kept, flag, None)
     return kept
+
+
+def _step_summary() -> Path | None:
+    """`$GITHUB_STEP_SUMMARY`, where GitHub Actions shows Markdown appended to it; None outside Actions."""
+    path = os.environ.get("GITHUB_STEP_SUMMARY")
+    return Path(path) if path else None
+
+
+def _same_file(path: Path, other: Path | None) -> bool:
+    where = _where(path)
+    return other is not None and where is not None and where == _where(other)
+
+
+def _where(path: Path) -> tuple[int, int] | str | None:
+    """Which file `path` names, so that two paths of one file compare equal: its device and inode when it
+    is a file; when there is none yet, its resolved path, every symlink followed, a dangling one too
+    (`link/r.json` with link -> out is `out/r.json`, a link to a file not yet written is that file), which
+    is where the report would be written. None for a pipe or a device (`/dev/null`): no file to keep."""
+    try:
+        status = path.stat()
+    except (OSError, ValueError):
+        try:
+            return str(path.resolve(strict=False))
+        except (OSError, RuntimeError, ValueError):  # a symlink loop: Python < 3.13 raises RuntimeError
+            return os.path.abspath(path)
+    return (status.st_dev, status.st_ino) if stat.S_ISREG(status.st_mode) else None
 
 
 def _holds_data(path: Path) -> bool:
@@ -213,37 +244,49 @@ def _file_key(path: Path) -> tuple[int, int] | None:
 
 def _check_report_paths(args: argparse.Namespace) -> None:
     """Before anything is read: each report is written to a file of its own that is none of the inputs,
-    which the report would overwrite (`ragmon replay golden.jsonl --json golden.jsonl`), or another
-    report (`--json out --junit out` keeps only the JUnit one). `--json` may name the --baseline, read
-    before anything is written: a baseline that moves with each run."""
-    named: dict[str, str] = {}
+    which the report would overwrite (`ragmon replay golden.jsonl --json golden.jsonl`), nor another
+    report (`--json out --junit out` keeps only the JUnit one), nor `$GITHUB_STEP_SUMMARY`, where the
+    Markdown already goes (appended). `--json` may name the --baseline, read before anything is written:
+    a baseline that moves with each run. Paths are compared as files: two names of one file, through a
+    symlink or not, and whether it exists yet or not, are the same report path."""
+    summary = _step_summary()
+    named: dict[tuple[int, int] | str, tuple[str, Path]] = {}
     for flag in _REPORT_MARKERS:
-        inputs = _input_files(args, baseline=flag != "json")
         path = getattr(args, flag)
         if path is None:
             continue
+        inputs = _input_files(args, baseline=flag != "json")
         key = _file_key(path)
         if key is not None and key in inputs:
             raise InputError(f"--{flag} {path} is {inputs[key]} of this run: the report would overwrite it "
                              f"(--{flag} names the report to write)")
-        if key is None and path.exists():
+        where = _where(path)
+        if where is None:
             continue  # a pipe or a device (/dev/null): no file to keep
-        same = str(key) if key is not None else os.path.abspath(path)
-        if same in named:
-            raise InputError(f"--{named[same]} and --{flag} both write to {path}: give each report a file "
-                             "of its own")
-        named[same] = flag
+        if _same_file(path, summary):
+            raise InputError(f"--{flag} {path} is $GITHUB_STEP_SUMMARY, where the Markdown report already "
+                             f"goes (appended to the job summary): give --{flag} a file of its own, or drop "
+                             f"it")
+        if where in named:
+            first, written = named[where]
+            both = (f"--{first} and --{flag} both write to {path}" if written == path else
+                    f"--{first} {written} and --{flag} {path} are the same file")
+            raise InputError(f"{both}: give each report a file of its own")
+        named[where] = flag, path
 
 
 def usage_error(argv: Sequence[str], message: str) -> None:
     """The command line was refused (exit 2), yet the reports it names are replaced all the same, as for
     any run that could not complete: a CI step publishing them would show the previous run's. Only the
     report flags are read, on their own (and RAGMON_JSON, ...); when they do not parse either (`--json`
-    with no path), no file is named for sure, and none is written."""
+    with no path), no file is named for sure, and none is written. A flag naming `$GITHUB_STEP_SUMMARY`
+    writes nothing there: the error is appended to it, as a run's Markdown is, and the step's earlier
+    summaries stay."""
     paths = parse_known(_add_report_arguments, argv, os.environ)
     if paths is not None:
         for flag, marker in _REPORT_MARKERS.items():
-            if not _replaceable(getattr(paths, flag), marker):
+            path = getattr(paths, flag)
+            if path is None or not _replaceable(path, marker) or _same_file(path, _step_summary()):
                 setattr(paths, flag, None)
         _write_error_reports(paths, message, _run_info((datetime.now(UTC), time.monotonic())))
 

@@ -92,6 +92,42 @@ def test_a_threshold_written_another_way_is_refused_saying_how_to_write_it(flag:
     assert str(info.value) == message
 
 
+@pytest.mark.parametrize(("text", "message"), [
+    # A drop limit is the most a metric may worsen, a maximum: "groundedness is always a minimum" said the
+    # opposite of what --max-drop does with the number.
+    ("groundedness>=0.02", "--max-drop 'groundedness>=0.02': write NAME=DELTA, without a comparison "
+                           "(groundedness=0.02): a --max-drop DELTA is always a maximum, the most "
+                           "groundedness may fall below the baseline's"),
+    ("hallucination_rate<0.03", "--max-drop 'hallucination_rate<0.03': write NAME=DELTA, without a "
+                                "comparison (hallucination_rate=0.03): a --max-drop DELTA is always a "
+                                "maximum, the most hallucination_rate may rise above the baseline's"),
+])
+def test_a_drop_limit_written_with_a_comparison_is_called_a_maximum(text: str, message: str) -> None:
+    with pytest.raises(InputError) as info:
+        parse_drop(text)
+    assert str(info.value) == message
+
+
+@pytest.mark.parametrize(("flag", "text", "message"), [
+    # 1.5 is far likelier a slip (0.15, 1) than 1.5%, and "write 0.015" would make a gate that always holds.
+    ("--gate", "groundedness=1.5", "--gate 'groundedness=1.5': threshold must be between 0 and 1"),
+    ("--max-drop", "groundedness=2.5", "--max-drop 'groundedness=2.5': drop must be between 0 and 1"),
+    ("--gate", "groundedness=85.5", "--gate 'groundedness=85.5': threshold must be between 0 and 1"),
+    # Written with its %, or as a whole number from 2 to 100: read as a percentage.
+    ("--gate", "groundedness=1.5%", "--gate 'groundedness=1.5%': threshold '1.5%' is not a number (write "
+                                    "0.015 for 1.5%)"),
+    ("--gate", "recall=90", "--gate 'recall=90': threshold must be between 0 and 1 (write 0.9 for 90%)"),
+    ("--gate", "recall=100", "--gate 'recall=100': threshold must be between 0 and 1 (write 1 for 100%)"),
+    ("--max-drop", "recall=5", "--max-drop 'recall=5': drop must be between 0 and 1 (write 0.05 for 5%)"),
+    ("--gate", "recall=101", "--gate 'recall=101': threshold must be between 0 and 1"),
+])
+def test_only_a_value_written_like_a_percentage_is_read_as_one(flag: str, text: str, message: str) -> None:
+    parse = parse_gate if flag == "--gate" else parse_drop
+    with pytest.raises(InputError) as info:
+        parse(text)
+    assert str(info.value) == message
+
+
 def test_unknown_metric_lists_every_valid_name() -> None:
     with pytest.raises(InputError) as info:
         parse_gate("faithfulness=0.9")
@@ -206,6 +242,32 @@ def test_a_mean_of_exactly_the_threshold_holds_whatever_the_float_sum() -> None:
     assert exit_code((grounded, capped)) == EXIT_OK
     (above,) = decide(report, parse_gates(["groundedness=0.2001"]))  # a real shortfall still breaches
     assert (above.passed, above.reason) == (False, "0.2 < 0.2001")
+
+
+def test_a_threshold_with_more_than_12_decimals_is_rounded_as_the_mean_is() -> None:
+    # The mean was rounded to 12 decimals, the threshold not: a mean of 0.2000000000000004, exactly at
+    # `groundedness=0.2000000000000004`, was compared as 0.2 and breached it ("0.2 < 0.2000000000000004");
+    # likewise a maximum of 0.7999999999999996 and a mean at it.
+    report = report_with({"groundedness": aggregate([0.2000000000000004]),
+                          "hallucination_rate": aggregate([0.7999999999999996])},
+                         {"groundedness": [0.2000000000000004], "hallucination_rate": [0.7999999999999996]})
+    grounded, capped = decide(report, parse_gates(["groundedness=0.2000000000000004",
+                                                   "hallucination_rate=0.7999999999999996"]))
+    assert (grounded.passed, grounded.threshold, grounded.reason) == (True, 0.2, "0.2 >= 0.2")
+    assert (capped.passed, capped.threshold, capped.reason) == (True, 0.8, "0.8 <= 0.8")
+    assert exit_code((grounded, capped)) == EXIT_OK
+    (short,) = decide(report, parse_gates(["groundedness=0.200000000001"]))  # 12 decimals: still a breach
+    assert (short.passed, short.reason) == (False, "0.2 < 0.200000000001")
+
+
+def test_a_drop_limit_with_more_than_12_decimals_is_rounded_as_the_change_is() -> None:
+    # 0.5 -> 0.4800000000000004: a drop of 0.0199999999999996, rounded to 0.02, breached a DELTA written as
+    # 0.0199999999999996 ("dropped 0.02 > 0.0199999999999996").
+    comparison = comparison_of({"groundedness": [0.5]}, {"groundedness": [0.4800000000000004]})
+    (result,) = drops(comparison, "groundedness=0.0199999999999996")
+    assert (result.passed, result.value, result.threshold, result.max_drop) == (True, -0.02, -0.02, 0.02)
+    assert result.reason == ("dropped 0.02 <= 0.02 against the baseline: 0.5 -> 0.48 on 1 example measured "
+                             "in both runs")
 
 
 def test_minus_zero_threshold_reads_as_zero() -> None:

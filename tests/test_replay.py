@@ -732,6 +732,115 @@ def test_the_json_report_may_replace_the_baseline_it_was_compared_with(ragmon_cm
     assert base.read_text(encoding="utf-8") != first and doc["baseline"]["shared"] == 17
 
 
+# --- report paths refused: what a refused run leaves behind ------------------------------------------
+
+
+def _refusal_setup(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, bytes]:
+    """golden.jsonl, headers.txt and main.json (a green run's JSON report, the baseline), in the cwd."""
+    for name in [k for k in os.environ if k.startswith("RAGMON_")]:
+        monkeypatch.delenv(name)
+    monkeypatch.delenv("GITHUB_STEP_SUMMARY", raising=False)
+    monkeypatch.chdir(tmp_path)
+    Path("golden.jsonl").write_bytes(GOLDEN.read_bytes())
+    Path("headers.txt").write_text("Authorization: Bearer not-a-real-token\n", encoding="utf-8")
+    assert main(["replay", "golden.jsonl", "--json", "main.json", "--quiet"]) == 0
+    return {name: Path(name).read_bytes() for name in ("golden.jsonl", "headers.txt", "main.json")}
+
+
+@pytest.mark.parametrize("flag", ["json", "markdown", "junit"])
+@pytest.mark.parametrize(("named", "extra", "why"), [
+    ("golden.jsonl", [], "is a dataset of this run: the report would overwrite it"),
+    ("headers.txt", ["--target", "http://127.0.0.1:9/ask", "--target-header-file", "headers.txt"],
+     "is the --target-header-file file of this run: the report would overwrite it"),
+    ("main.json", [], "is the --baseline file of this run: the report would overwrite it"),
+    ("shared.out", [], "both write to shared.out"),
+], ids=["dataset", "header-file", "baseline", "another-report"])
+def test_a_refused_report_path_leaves_every_input_as_it_was(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        flag: str, named: str, extra: list[str], why: str) -> None:
+    # `--markdown main.json` with `--baseline main.json` was refused (exit 2), then its Markdown error
+    # report replaced the baseline: the next run had none to compare with. Every report flag, on every
+    # input, and on another report's path: refused, and each input left byte for byte as it was.
+    inputs = _refusal_setup(tmp_path, monkeypatch)
+    capsys.readouterr()
+    other = ["--junit" if flag == "json" else "--json", "shared.out"] if named == "shared.out" else []
+    argv = ["replay", "golden.jsonl", "--gate", "groundedness=0.5", "--baseline", "main.json",
+            "--max-drop", "groundedness=0.02", *extra, *other, f"--{flag}", named]
+    if (flag, named) == ("json", "main.json"):  # a baseline that moves with each run: not refused
+        assert main(argv) == 0
+        doc = json.loads(Path("main.json").read_text(encoding="utf-8"))
+        assert (doc["passed"], doc["baseline"]["path"], doc["baseline"]["shared"]) == (True, "main.json", 17)
+        del inputs["main.json"]
+    else:
+        assert main(argv) == 2
+        err = capsys.readouterr().err
+        if named == "shared.out":
+            first, second = sorted([flag, other[0][2:]], key=["json", "markdown", "junit"].index)
+            assert err == (f"ragmon replay: error: --{first} and --{second} both write to shared.out: give "
+                           f"each report a file of its own\n")
+        else:
+            assert err == (f"ragmon replay: error: --{flag} {named} {why} (--{flag} names the report to "
+                           f"write)\n")
+    assert {name: Path(name).read_bytes() for name in inputs} == inputs
+
+
+ERROR_PAGE = ("## ragmon replay: INCOMPLETE\n\nThe run could not complete (exit status 2), so no gate was "
+              "decided:\n\n")
+
+
+@pytest.mark.parametrize("flag", ["json", "markdown", "junit"])
+def test_a_report_flag_naming_the_step_summary_is_refused_and_the_summary_kept(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        flag: str) -> None:
+    # With $GITHUB_STEP_SUMMARY set, the Markdown is appended there already: `--markdown
+    # "$GITHUB_STEP_SUMMARY"` exited 0, truncating what earlier commands of the step had written and writing
+    # the report twice, and `--json "$GITHUB_STEP_SUMMARY"` left JSON in the job summary. Refused (exit 2),
+    # named here as a relative path of the same file; the error is appended as any Markdown is.
+    _refusal_setup(tmp_path, monkeypatch)
+    summary = tmp_path / "summary.md"
+    summary.write_text("# earlier step\n", encoding="utf-8")
+    monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(summary))
+    capsys.readouterr()
+    assert main(["replay", "golden.jsonl", "--gate", "groundedness=0.5", f"--{flag}", "summary.md"]) == 2
+    why = (f"--{flag} summary.md is $GITHUB_STEP_SUMMARY, where the Markdown report already goes (appended "
+           f"to the job summary): give --{flag} a file of its own, or drop it")
+    assert capsys.readouterr().err == f"ragmon replay: error: {why}\n"
+    assert summary.read_text(encoding="utf-8") == f"# earlier step\n{ERROR_PAGE}> \\{why}\n"
+
+
+def test_a_refused_command_line_appends_to_the_step_summary_its_markdown_flag_names(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    # A mistyped flag, and `--markdown "$GITHUB_STEP_SUMMARY"` where an earlier replay of the step has
+    # written its summary: that summary looked like a report to replace, and was truncated.
+    _refusal_setup(tmp_path, monkeypatch)
+    summary = tmp_path / "summary.md"
+    summary.write_text("## ragmon replay: PASS\n", encoding="utf-8")
+    monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(summary))
+    assert main(["replay", "golden.jsonl", "--markdown", str(summary), "--bogus"]) == 2
+    assert capsys.readouterr().err.endswith("error: unrecognized arguments: --bogus\n")
+    assert summary.read_text(encoding="utf-8") == (f"## ragmon replay: PASS\n{ERROR_PAGE}> unrecognized "
+                                                   f"arguments: --bogus\n")
+
+
+@pytest.mark.parametrize(("links", "json_path", "junit_path"), [
+    ({"link": "out"}, "out/r.json", "link/r.json"),     # a symlinked directory, neither file written yet
+    ({"dangling": "r.json"}, "dangling", "r.json"),     # a symlink to a file not written yet
+], ids=["linked-directory", "dangling-symlink"])
+def test_two_report_paths_of_one_file_not_yet_written_are_refused(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        links: dict[str, str], json_path: str, junit_path: str) -> None:
+    # Compared as absolute paths, these were two files: exit 0, and only the JUnit report survived.
+    _refusal_setup(tmp_path, monkeypatch)
+    (tmp_path / "out").mkdir()
+    for link, target in links.items():
+        (tmp_path / link).symlink_to(target)
+    capsys.readouterr()
+    assert main(["replay", "golden.jsonl", "--gate", "groundedness=0.5", "--json", json_path,
+                 "--junit", junit_path, "--quiet"]) == 2
+    assert capsys.readouterr().err == (f"ragmon replay: error: --json {json_path} and --junit {junit_path} "
+                                       f"are the same file: give each report a file of its own\n")
+
+
 def test_sigterm_inside_an_event_loop_cancels_the_work_and_leaves_no_task_behind(
         caplog: pytest.LogCaptureFixture) -> None:
     # A live replay or the Claude judge runs in asyncio.run. Raised at whatever bytecode runs, SIGTERM
