@@ -346,6 +346,29 @@ def scores(instance: str, pipeline: str, judge: str, metric: str, le: str) -> st
             f'judge="{judge}",metric="{metric}",le="{le}"}}')
 
 
+def heatmap_query(step: int) -> tuple[str, int]:
+    """The score heatmap's query as Grafana fills it at `step` seconds, and the examples a unit of its
+    cells stands for."""
+    panel = score_heatmap()
+    expr = substitute(panel["targets"][0]["expr"], range_variables(panel, step))
+    return expr, examples_per_cell_unit(panel["options"]["cellValues"]["unit"], step)
+
+
+Buckets = tuple[str, str, str]
+"""Values of the le 0.5, 1.0 and +Inf series, in promtool's notation."""
+
+
+def heatmap_series(support: Buckets, billing: Buckets, others: str) -> dict[str, str]:
+    """Score buckets (le 0.5, 1.0, +Inf) of pod a's support answers and pod b's billing answers by the
+    lexical judge, and `others` for a series of another judge and one of another metric, not to be shown."""
+    series = {scores(pod, pipeline, "lexical", "groundedness", le): values
+              for pod, pipeline, buckets in (("a", "support", support), ("b", "billing", billing))
+              for le, values in zip(("0.5", "1.0", "+Inf"), buckets, strict=True)}
+    series[scores("a", "support", "claude", "groundedness", "0.5")] = others
+    series[scores("a", "support", "lexical", "answer_relevance", "0.5")] = others
+    return series
+
+
 def test_score_heatmap_takes_the_buckets_as_prometheus_gives_them() -> None:
     """Grafana's heatmap panel (9.0 and later) is fed the cumulative `le` series as they are: the target's
     format `heatmap` sorts them by `le` (read from the legend) and de-accumulates them into one frame of
@@ -369,19 +392,8 @@ def test_score_heatmap_cells_read_what_their_unit_says(tmp_path: Path, step: int
     metric, 50 a scrape each, are not shown. A cell `step` wide then holds 3 x step/30 and 5 x step/30
     examples: 3 and 5 at 30 s, 0.1 and 1/6 examples/s. increase() over $__rate_interval (120 s at both
     steps) read 12 and 20 as the count of a 30-s cell, 4 times the examples in it."""
-    panel = score_heatmap()
-    expr = substitute(panel["targets"][0]["expr"], range_variables(panel, step))
-    per_unit = examples_per_cell_unit(panel["options"]["cellValues"]["unit"], step)
-    series = {
-        scores("a", "support", "lexical", "groundedness", "0.5"): "0+1x60",
-        scores("a", "support", "lexical", "groundedness", "1.0"): "0+3x60",
-        scores("a", "support", "lexical", "groundedness", "+Inf"): "0+3x60",
-        scores("b", "billing", "lexical", "groundedness", "0.5"): "0+2x60",
-        scores("b", "billing", "lexical", "groundedness", "1.0"): "0+2x60",
-        scores("b", "billing", "lexical", "groundedness", "+Inf"): "0+2x60",
-        scores("a", "support", "claude", "groundedness", "0.5"): "0+50x60",
-        scores("a", "support", "lexical", "answer_relevance", "0.5"): "0+50x60",
-    }
+    expr, per_unit = heatmap_query(step)
+    series = heatmap_series(("0+1x60", "0+3x60", "0+3x60"), ("0+2x60", "0+2x60", "0+2x60"), "0+50x60")
     cells = step // 30
     promtool_expects(tmp_path, f"({expr}) * {per_unit}", series, {
         '{le="0.5"}': 3 * cells, '{le="1.0"}': 5 * cells, '{le="+Inf"}': 5 * cells}, "20m", "30s")
@@ -394,19 +406,9 @@ def test_score_heatmap_counts_a_burst_once(tmp_path: Path) -> None:
     reproduces). By hand: pod a scores 7 support answers (2 at or below 0.5), pod b 3 billing answers
     (1): le 0.5: 3, le 1.0 and +Inf: 10. increase() over $__rate_interval showed the burst in 4 cells and
     added up to 12 and 40."""
-    panel = score_heatmap()
     step = 30
-    expr = substitute(panel["targets"][0]["expr"], range_variables(panel, step))
-    per_unit = examples_per_cell_unit(panel["options"]["cellValues"]["unit"], step)
-    series = {
-        scores("a", "support", "lexical", "groundedness", "0.5"): "100x24 102x20",
-        scores("a", "support", "lexical", "groundedness", "1.0"): "300x24 307x20",
-        scores("a", "support", "lexical", "groundedness", "+Inf"): "300x24 307x20",
-        scores("b", "billing", "lexical", "groundedness", "0.5"): "40x24 41x20",
-        scores("b", "billing", "lexical", "groundedness", "1.0"): "90x24 93x20",
-        scores("b", "billing", "lexical", "groundedness", "+Inf"): "90x24 93x20",
-        scores("a", "support", "claude", "groundedness", "0.5"): "10x24 60x20",
-        scores("a", "support", "lexical", "answer_relevance", "0.5"): "10x24 60x20",
-    }
+    expr, per_unit = heatmap_query(step)
+    series = heatmap_series(("100x24 102x20", "300x24 307x20", "300x24 307x20"),
+                            ("40x24 41x20", "90x24 93x20", "90x24 93x20"), "10x24 60x20")
     promtool_expects(tmp_path, f"sum_over_time(({expr})[10m:{step}s]) * {per_unit}", series,
                      {'{le="0.5"}': 3, '{le="1.0"}': 10, '{le="+Inf"}': 10}, "20m", "30s")
