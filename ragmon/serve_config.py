@@ -63,10 +63,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="largest OTLP request, also after decompression (default 16MiB)")
     listen.add_argument("--max-values", type=positive_int, default=MAX_VALUES,
                         help="most values one OTLP request may hold, counted before it is decoded: "
-                             "every message (span, event, link, attribute, value...) is one, any other "
-                             "field a quarter (over JSON: every object, array and value after a comma); "
-                             "each takes up to ~200 bytes to decode, whatever its size on the wire "
-                             "(default %(default)s)")
+                             "every message (span, event, link, attribute, value...) and span id is one, "
+                             "any other field a quarter (over JSON: every object, array and value after "
+                             "a comma); at the default, a request takes ~100 MiB and ~2 s to decode at "
+                             "most (default %(default)s)")
     listen.add_argument("--token-file", type=Path,
                         help="require 'Authorization: Bearer <token>' on OTLP; the token is also read from "
                              "RAGMON_TOKEN")

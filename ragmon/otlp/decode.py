@@ -145,9 +145,9 @@ async def decode_off_loop(decode: Callable[[bytes, int], DecodedBatch], body: by
 
 
 MAX_VALUES = 2**19
-"""Values one request may hold (ragmon.otlp.values): ~100 MiB to decode at the most (~200 bytes a value,
-the cost of an empty span event), and room for a Collector's default batch of 8,192 spans of 20
-attributes each."""
+"""Values one request may hold (ragmon.otlp.values): ~100 MiB and ~2 s of CPU to decode at the most
+(~200 bytes a value, the cost of an empty span event), and room for a Collector's default batch of 8,192
+spans of 20 short attributes each."""
 
 
 class TooManyValues(RagmonError):
@@ -158,9 +158,9 @@ class TooManyValues(RagmonError):
 def decode_protobuf(body: bytes, max_values: int = MAX_VALUES) -> DecodedBatch:
     try:
         if protobuf_exceeds(body, max_values):
-            raise TooManyValues(f"the request holds more than {max_values} values (spans, events, links, "
-                                "attributes, their values; 4 other fields count as one; --max-values): "
-                                "send smaller batches")
+            raise TooManyValues(f"the request holds more than {max_values} values (spans, their ids, events, "
+                                "links, attributes, their values; 4 other fields count as one; "
+                                "--max-values): send smaller batches")
         request = ExportTraceServiceRequest.FromString(body)
     except (ProtobufDecodeError, RecursionError, MalformedProtobuf) as exc:
         raise DecodeError(f"not a valid protobuf ExportTraceServiceRequest ({exc})") from None
@@ -222,8 +222,8 @@ def decode_json(body: bytes, max_values: int = MAX_VALUES) -> DecodedBatch:
     if (encoding := json.detect_encoding(body)) not in ("utf-8", "utf-8-sig"):
         raise DecodeError(f"OTLP/JSON is UTF-8; this body is {encoding.upper()}")
     if json_exceeds(body, max_values):
-        raise TooManyValues(f"the request holds more than {max_values} values (JSON objects, arrays and "
-                            "values after a comma; --max-values): send smaller batches")
+        raise TooManyValues(f"the request holds more than {max_values} values (JSON objects, arrays, values "
+                            "after a comma, 2 for a span's ids; --max-values): send smaller batches")
     try:
         doc = jsontext.loads(body) if body and not body.isspace() else {}
     except RecursionError:

@@ -6,21 +6,24 @@ pod's memory limit, before any bound ragmon keeps could apply. `--max-body` boun
 here bounds what they turn into, and costs nothing for a body too small to hold too many.
 
 Protobuf: a value is each message (span, event, link, attribute, attribute value, resource, scope,
-status) and each element of a repeated string: what upb allocates for. Every other field the walk reads
-(a scalar, or a field unknown to the descriptors, which upb keeps as raw bytes) counts a quarter: it
-costs no memory, but reading it costs time, and a body of millions of them must not take seconds. The
+status), each bytes field (a span's ids, which become text) and each element of a repeated string: what
+upb and the decoder allocate for (a span with its two ids is 3, ~600 bytes decoded). Every other field
+the walk reads (a scalar, or a field unknown to the descriptors, which upb keeps as raw bytes) counts a
+quarter: it costs no memory, but reading it costs time, and a body of millions of them must not take
+seconds. The
 walk reads tags and lengths only, with the message types taken from OTLP's own descriptors (a field the
 proto gains is counted without a change here), and keeps its own stack, so no nesting makes it recurse.
 OTLP/JSON: each object, each array and each value after a comma, outside strings: what `json.loads`
-allocates for, including the scalars of a field the decoder ignores. The same batch counts about twice
-over JSON as over protobuf, which is fair: its decoding takes about twice the memory.
+allocates for, including the scalars of a field the decoder ignores; and 2 more for each `"spanId"` key,
+as a span costs there what its ids do over protobuf. The same batch counts about twice over JSON as over
+protobuf, which is fair: its decoding takes about twice the memory.
 """
 
 from __future__ import annotations
 
 import re
 
-from google.protobuf.descriptor import Descriptor
+from google.protobuf.descriptor import Descriptor, FieldDescriptor
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
 
 from ragmon.errors import RagmonError
@@ -34,21 +37,23 @@ class MalformedProtobuf(RagmonError):
 
 class _MessageTypes:
     """Each message type reachable from a root, numbered: its message fields' numbers to their types'
-    numbers, and the numbers of its repeated scalar fields (each element of one is a value too)."""
+    numbers, and the numbers of its other fields that are values too: repeated scalars (each element)
+    and bytes fields (a span's ids)."""
 
     def __init__(self, root: Descriptor) -> None:
         self.number: dict[str, int] = {}
         self.children: list[dict[int, int]] = []
-        self.repeated: list[frozenset[int]] = []
+        self.valued: list[frozenset[int]] = []
         self._add(root)
-        self.holds_values = [bool(c or r) for c, r in zip(self.children, self.repeated, strict=True)]
+        self.holds_values = [bool(c or r) for c, r in zip(self.children, self.valued, strict=True)]
 
     def _add(self, message: Descriptor) -> int:
         if message.full_name not in self.number:
             at = self.number[message.full_name] = len(self.children)
             self.children.append({})
-            self.repeated.append(frozenset(field.number for field in message.fields
-                                           if field.message_type is None and field.is_repeated))
+            self.valued.append(frozenset(
+                field.number for field in message.fields if field.message_type is None
+                and (field.is_repeated or field.type == FieldDescriptor.TYPE_BYTES)))
             self.children[at].update({field.number: self._add(field.message_type)
                                       for field in message.fields if field.message_type is not None})
         return self.number[message.full_name]
@@ -73,12 +78,12 @@ def protobuf_exceeds(body: bytes, limit: int) -> bool:
     count = _VALUE
     bound = count + _PER_BYTE * len(body)
     pending = [(0, len(body), 0)]
-    children_of, repeated_of, holds_values = _TYPES.children, _TYPES.repeated, _TYPES.holds_values
+    children_of, valued_of, holds_values = _TYPES.children, _TYPES.valued, _TYPES.holds_values
     try:
         while pending and bound > budget:
             pos, end, kind = pending.pop()
             bound -= _PER_BYTE * (end - pos)
-            children, repeated = children_of[kind], repeated_of[kind]
+            children, valued = children_of[kind], valued_of[kind]
             while pos < end:
                 if count > budget:
                     return True
@@ -103,7 +108,7 @@ def protobuf_exceeds(body: bytes, limit: int) -> bool:
                 if pos + length > end:
                     raise MalformedProtobuf(f"field {tag >> 3} at byte {start} runs past its message")
                 child = children.get(tag >> 3)
-                if child is not None or tag >> 3 in repeated:
+                if child is not None or tag >> 3 in valued:
                     count += _VALUE
                     bound += _VALUE
                     if child is not None and holds_values[child] and length > 1:
@@ -152,11 +157,23 @@ def _plain_key_value(body: bytes, pos: int, end: int) -> int:
     elif tag == 0x21:
         fits = at + 9 == end
     else:
-        last = at + 1
-        while last < end and body[last] >= 0x80:
-            last += 1
-        fits = last == end - 1
+        found = _VARINT_SKIP.match(body, at + 1, end)
+        fits = found is not None and found.end() == end
     return 1 + _VALUE + 1 if fits else 0
+
+
+_VARINT_SKIP = re.compile(rb"[\x80-\xff]{0,9}[\x00-\x7f]")
+"""A varint of at most 10 bytes: its value is not needed, only where it ends, which the regex engine
+finds faster than a Python step per byte (16 MiB of 10-byte varints: 2.8 s read byte by byte)."""
+
+
+def _skip_varint(body: bytes, pos: int) -> int:
+    found = _VARINT_SKIP.match(body, pos)
+    if found is None:
+        if pos + 10 <= len(body):
+            raise MalformedProtobuf(f"a varint at byte {pos} is longer than 10 bytes")
+        raise IndexError(pos)
+    return found.end()
 
 
 def _varint(body: bytes, pos: int) -> tuple[int, int]:
@@ -181,7 +198,7 @@ def _skip(body: bytes, pos: int, tag: int, room: int) -> tuple[int, int]:
     own, not recursion, stopping once more than `room` fields are read."""
     wire = tag & 7
     if wire == _VARINT:
-        return _varint(body, pos)[1], 1
+        return _skip_varint(body, pos), 1
     if wire == _FIXED64:
         return pos + 8, 1
     if wire == _FIXED32:
@@ -202,26 +219,39 @@ def _skip(body: bytes, pos: int, tag: int, room: int) -> tuple[int, int]:
         elif wire == _LENGTH_DELIMITED:
             length, pos = _varint(body, pos)
             pos += length
-        elif wire in (_VARINT, _FIXED64, _FIXED32):
-            pos = _skip(body, pos, inner, 1)[0]
+        elif wire == _VARINT:
+            pos = _skip_varint(body, pos)
+        elif wire in (_FIXED64, _FIXED32):
+            pos += 8 if wire == _FIXED64 else 4
         else:
             raise MalformedProtobuf(f"wire type {wire} at byte {start} does not exist")
     return pos, read
 
 
-_JSON_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*(?:"|\\?\Z)', re.DOTALL)
-"""A string, or an unterminated one to the end: the pattern matches from every quote, so no quote is
-scanned twice (a pattern that could fail would rescan the rest from each of them: quadratic)."""
+_JSON_TOKEN = re.compile(rb'"[^"\\]*+(?:\\.[^"\\]*+)*+(?:"|\\?\Z)|([{\[,])', re.DOTALL)
+"""A string (or an unterminated one, to the end), or a counted character outside strings. Possessive: the
+engine keeps no backtracking state per escape (150 bytes each, a string of millions of them took 900
+MiB), and the pattern matches at every quote, so no quote is scanned twice (quadratic otherwise)."""
 _JSON_COUNTED = (b"{", b"[", b",")
+_JSON_SPAN = b'"spanId"'
+_JSON_SPAN_VALUES = 2
+"""Values a span's key `"spanId"` adds: its ids, as over protobuf (see the module's docstring)."""
 
 
 def json_exceeds(body: bytes, limit: int) -> bool:
-    """Whether the UTF-8 JSON in `body` holds more than `limit` values: objects, arrays, and values after
-    a comma. Braces, brackets and commas inside strings are left out only when counting them in leaves
-    `limit` exceeded: taking the strings out costs about as much as decoding, and most bodies hold few.
-    (In UTF-16, an escaped quote's backslash is followed by a NUL, so strings cannot be found this way:
-    the decoder takes UTF-8 only, as OTLP/JSON is.)"""
-    if sum(map(body.count, _JSON_COUNTED)) <= limit:
+    """Whether the UTF-8 JSON in `body` holds more than `limit` values: objects, arrays, values after a
+    comma (and 2 for each span's ids). Braces, brackets and commas are counted in C first; only when that
+    count is over the limit are strings told apart, one match at a time, stopping once either the tokens
+    pass the limit or the matches pass three times it (JSON within the limit has at most two strings a
+    token, a key and its value; past that it is no JSON `json.loads` takes). (In UTF-16 an escaped quote's
+    backslash is followed by a NUL, so strings cannot be found this way: the decoder takes UTF-8 only, as
+    OTLP/JSON is.)"""
+    spans = _JSON_SPAN_VALUES * body.count(_JSON_SPAN)
+    if sum(map(body.count, _JSON_COUNTED)) + spans <= limit:
         return False
-    bare = _JSON_STRING.sub(b"", body)
-    return sum(map(bare.count, _JSON_COUNTED)) > limit
+    tokens = spans
+    for matches, match in enumerate(_JSON_TOKEN.finditer(body), 1):
+        tokens += match.lastindex is not None
+        if tokens > limit or matches > 3 * limit + 2:
+            return True
+    return False

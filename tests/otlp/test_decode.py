@@ -274,14 +274,14 @@ def spans_of_five_attributes(count: int) -> bytes:
 def test_a_request_holding_more_values_than_the_limit_is_refused_before_it_is_decoded():
     body = spans_of_five_attributes(100)
     # In quarters (ragmon.otlp.values): request, resource spans and scope spans 4 each; a span 4, its
-    # trace id, span id and name 1 each, 5 attributes of 10 (key-value 4, key 1, value 4, text 1): 57.
-    # 12 + 5,700 = 5,712 quarters: 1,428 values.
-    assert len(decode_protobuf(body, 1428).spans) == 100
+    # trace id and span id 4 each (bytes), its name 1, 5 attributes of 10 (key-value 4, key 1, value 4,
+    # text 1): 63. 12 + 6,300 = 6,312 quarters: 1,578 values.
+    assert len(decode_protobuf(body, 1578).spans) == 100
     with pytest.raises(TooManyValues) as error:
-        decode_protobuf(body, 1427)
-    assert str(error.value) == ("the request holds more than 1427 values (spans, events, links, attributes, "
-                                "their values; 4 other fields count as one; --max-values): send smaller "
-                                "batches")
+        decode_protobuf(body, 1577)
+    assert str(error.value) == ("the request holds more than 1577 values (spans, their ids, events, links, "
+                                "attributes, their values; 4 other fields count as one; --max-values): send "
+                                "smaller batches")
 
 
 def test_a_flood_of_empty_events_in_one_span_is_refused_before_it_is_parsed():
@@ -291,10 +291,10 @@ def test_a_flood_of_empty_events_in_one_span_is_refused_before_it_is_parsed():
         scope_spans=[ScopeSpans(spans=[PbSpan.FromString(flood)])])]).SerializeToString()
     with pytest.raises(TooManyValues, match="more than 1000 values"):
         decode_protobuf(body, 1000)
-    # request, resource spans, scope spans, span: 16 quarters; 3 fields of the span 3; events 400,000
-    assert len(decode_protobuf(body, 100_005).spans[0].events) == 100_000
+    # request, resource spans, scope spans, span: 16 quarters; its ids 8, its name 1; events 400,000
+    assert len(decode_protobuf(body, 100_007).spans[0].events) == 100_000
     with pytest.raises(TooManyValues):
-        decode_protobuf(body, 100_004)
+        decode_protobuf(body, 100_006)
 
 
 def test_json_counts_each_object_array_and_value_after_a_comma():
@@ -302,12 +302,12 @@ def test_json_counts_each_object_array_and_value_after_a_comma():
     body = (f'{{"resourceSpans":[{{"scopeSpans":[{{"spans":[{{"traceId":"{TRACE}","spanId":"{ROOT}",'
             f'"events":[{events}]}}]}}]}}]}}').encode()
     # objects: request, resource spans, scope spans, span and 1,000 events; arrays: 4; commas: 2 between
-    # the span's fields and 999 between events
-    assert len(decode_json(body, 2009).spans[0].events) == 1000
+    # the span's fields and 999 between events; 2 for the span's ids
+    assert len(decode_json(body, 2011).spans[0].events) == 1000
     with pytest.raises(TooManyValues) as error:
-        decode_json(body, 2008)
-    assert str(error.value) == ("the request holds more than 2008 values (JSON objects, arrays and values "
-                                "after a comma; --max-values): send smaller batches")
+        decode_json(body, 2010)
+    assert str(error.value) == ("the request holds more than 2010 values (JSON objects, arrays, values after "
+                                "a comma, 2 for a span's ids; --max-values): send smaller batches")
 
 
 @pytest.mark.parametrize("encoding", ["utf-16-le", "utf-16-be", "utf-32-le", "utf-32-be"])

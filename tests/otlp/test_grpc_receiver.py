@@ -181,22 +181,22 @@ async def test_an_oversized_message_is_resource_exhausted_and_counted(serve, sin
 
 async def test_a_message_holding_more_values_than_the_limit_is_resource_exhausted_and_counted(serve, sink):
     # One span of 5,000 empty events, 10 KB on the wire. In quarters (ragmon.otlp.values): request,
-    # resource spans, scope spans and span 4 each, the span's trace id, span id and name 1 each, each
-    # event 4: 20,019, so 5,004.75 values.
+    # resource spans, scope spans and span 4 each, the span's trace id and span id 4 each, its name 1,
+    # each event 4: 20,025, so 5,006.25 values.
     span = PbSpan(trace_id=b"\x01" * 16, span_id=b"\x02" * 8, name="flood", events=[PbSpan.Event()] * 5000)
     scope_spans = ScopeSpans(spans=[span])
     request = ExportTraceServiceRequest(resource_spans=[ResourceSpans(scope_spans=[scope_spans])])
-    target = await serve(max_values=5004)
+    target = await serve(max_values=5006)
     with pytest.raises(grpc.aio.AioRpcError) as error:
         await call(target, request)
     assert error.value.code() is grpc.StatusCode.RESOURCE_EXHAUSTED
-    assert error.value.details() == ("the request holds more than 5004 values (spans, events, links, "
-                                     "attributes, their values; 4 other fields count as one; "
+    assert error.value.details() == ("the request holds more than 5006 values (spans, their ids, events, "
+                                     "links, attributes, their values; 4 other fields count as one; "
                                      "--max-values): send smaller batches")
     assert RETRY_INFO_KEY not in dict(error.value.trailing_metadata())
     assert sink.offers == [] and sink.rejects == [(1, "too_large")]
 
-    enough = await serve(max_values=5005)
+    enough = await serve(max_values=5007)
     assert await call(enough, request) == ExportTraceServiceResponse()
     assert len(sink.spans[0].events) == 5000
 

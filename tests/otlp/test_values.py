@@ -44,7 +44,7 @@ def holds(body: bytes) -> float:
     return low
 
 
-def test_messages_and_repeated_strings_are_values_other_fields_quarters() -> None:
+def test_messages_ids_and_repeated_strings_are_values_other_fields_quarters() -> None:
     resource = Resource(attributes=[attribute("service.name", text("rag"))],
                         entity_refs=[EntityRef(id_keys=["service.name", "host.id"])])
     items = AnyValue(array_value=ArrayValue(values=[text("x"), text("y")]))
@@ -53,24 +53,24 @@ def test_messages_and_repeated_strings_are_values_other_fields_quarters() -> Non
                             attribute("list", items)],
                 events=[Span.Event(name="e", attributes=[attribute("c", AnyValue(bool_value=True))])],
                 links=[Span.Link(**IDS)], status=Status(code=Status.STATUS_CODE_ERROR))
-    # In quarters: a value 4, any other field 1.
+    # In quarters: a value 4 (a message, a bytes field, an element of a repeated string), any other field 1.
     #   request 4, resource spans 4, resource 4, its attribute (key-value 4, key 1, value 4, text 1) 10,
     #   entity ref 4 + its 2 keys 8, scope spans 4, scope 4 + name 1, span 4
-    #   span: trace id 1, span id 1, name 1; attributes "a" 10, "n" 10, "list" (key-value 4, key 1,
-    #   value 4, array 4, 2 items of 4 + 1 each) 23; event 4 (name 1, attribute 10); link 4 (2 ids 2);
+    #   span: trace id 4, span id 4, name 1; attributes "a" 10, "n" 10, "list" (key-value 4, key 1,
+    #   value 4, array 4, 2 items of 4 + 1 each) 23; event 4 (name 1, attribute 10); link 4 (2 ids 8);
     #   status 4 (its code is not read: a status holds no value)
     quarters = (4 + 4 + 4 + 10 + 4 + 8 + 4 + 4 + 1 + 4
-                + 3 + 10 + 10 + 23 + 4 + 1 + 10 + 4 + 2 + 4)
-    assert quarters == 118
+                + 9 + 10 + 10 + 23 + 4 + 1 + 10 + 4 + 8 + 4)
+    assert quarters == 130
     body = request_of(span, resource=resource)
-    assert holds(body) == 30   # 118 / 4 = 29.5: within 30 values, over 29
+    assert holds(body) == 33   # 130 / 4 = 32.5: within 33 values, over 32
 
 
 def test_a_document_counts_once_however_long() -> None:
     body = request_of(Span(**IDS, attributes=[attribute("doc", text("w" * 1_000_000))]))
-    # request 4, resource spans 4, scope spans 4, scope 4 + name 1, span 4 + ids 2, key-value 4, key 1,
-    # value 4, text 1: 33 quarters, within 9 values
-    assert holds(body) == 9
+    # request 4, resource spans 4, scope spans 4, scope 4 + name 1, span 4 + ids 8, key-value 4, key 1,
+    # value 4, text 1: 39 quarters, within 10 values
+    assert holds(body) == 10
 
 
 def test_a_body_too_short_to_hold_more_is_not_read() -> None:
@@ -105,7 +105,8 @@ def test_a_flood_is_over_the_limit_whatever_it_is_made_of(span: bytes) -> None:
     (b"\x00\x00", "field number 0 at byte 0"),
     (b"\x0b\x08\x00\x14", "a group ends as group 2 at byte 3"),
     (b"\x0e", "wire type 6 at byte 1 does not exist"),
-    (b"\x08" + b"\xff" * 10 + b"\x01", "a varint at byte 10 is longer than 10 bytes"),
+    (b"\x08" + b"\xff" * 10 + b"\x01", "a varint at byte 1 is longer than 10 bytes"),
+    (b"\x08\x01" + b"\xff" * 10 + b"\x01", "a varint at byte 11 is longer than 10 bytes"),   # a tag
     (b"\x09\x00\x00", "a field before byte 3 runs past its message"),
     (b"\x0a", "the body ends inside a field"),
 ])
