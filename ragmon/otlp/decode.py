@@ -33,7 +33,7 @@ from opentelemetry.proto.common.v1.common_pb2 import AnyValue
 
 from ragmon import jsontext
 from ragmon.errors import RagmonError
-from ragmon.otlp.values import MalformedProtobuf, json_exceeds, protobuf_exceeds
+from ragmon.otlp.values import MalformedProtobuf, json_values, protobuf_exceeds
 from ragmon.traces import Span, SpanEvent
 
 MAX_ERRORS = 10
@@ -218,24 +218,48 @@ class _Invalid(Exception):
 
 
 def decode_json(body: bytes, max_values: int = MAX_VALUES) -> DecodedBatch:
-    """`max_values` is checked on the text (ragmon.otlp.values) before `json.loads` allocates anything."""
+    """`max_values` is checked on the text (ragmon.otlp.values) before `json.loads` allocates anything, and
+    with the spans, found in the parsed document, before any is built."""
     if (encoding := json.detect_encoding(body)) not in ("utf-8", "utf-8-sig"):
         raise DecodeError(f"OTLP/JSON is UTF-8; this body is {encoding.upper()}")
-    if json_exceeds(body, max_values):
-        raise TooManyValues(f"the request holds more than {max_values} values (JSON objects, arrays, values "
-                            "after a comma, 2 for a span's ids; --max-values): send smaller batches")
+    values = json_values(body, max_values)
+    if values > max_values:
+        raise TooManyValues(_json_too_many(max_values))
     try:
         doc = jsontext.loads(body) if body and not body.isspace() else {}
     except RecursionError:
         raise DecodeError("not valid JSON: nested too deeply") from None
     except ValueError as exc:
         raise DecodeError(f"not valid JSON: {exc}") from None
+    # A span costs what its ids do over protobuf (2 values more): counted on the parsed document, as its
+    # keys may be written escaped ("span\u0049d"), before any span is built.
+    spans = 2 * _spans_in(doc)
+    if values + spans > max_values and (
+            spans > max_values or json_values(body, max_values - spans, exact=True) > max_values - spans):
+        raise TooManyValues(_json_too_many(max_values))
     try:
         return _json_request(doc)
     except _Invalid as exc:
         raise DecodeError(f"{exc.where or 'body'}: {exc.what}") from None
     except RecursionError:
         raise DecodeError("attribute values nested too deeply") from None
+
+
+def _json_too_many(max_values: int) -> str:
+    return (f"the request holds more than {max_values} values (JSON objects, arrays, values after a comma, "
+            "2 for a span's ids; --max-values): send smaller batches")
+
+
+def _spans_in(doc: Any) -> int:
+    """The spans of a parsed request, where its shape lets them be found (`_json_request` names any other
+    shape)."""
+    def items(value: Any) -> list[Any]:
+        return value if type(value) is list else []
+
+    return sum(len(items(scope.get("spans")))
+               for resource in items(doc.get("resourceSpans") if type(doc) is dict else None)
+               if type(resource) is dict
+               for scope in items(resource.get("scopeSpans")) if type(scope) is dict)
 
 
 _OUTDATED_KEYS = {

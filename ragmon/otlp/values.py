@@ -14,9 +14,10 @@ seconds. The
 walk reads tags and lengths only, with the message types taken from OTLP's own descriptors (a field the
 proto gains is counted without a change here), and keeps its own stack, so no nesting makes it recurse.
 OTLP/JSON: each object, each array and each value after a comma, outside strings: what `json.loads`
-allocates for, including the scalars of a field the decoder ignores; and 2 more for each `"spanId"` key,
-as a span costs there what its ids do over protobuf. The same batch counts about twice over JSON as over
-protobuf, which is fair: its decoding takes about twice the memory.
+allocates for, including the scalars of a field the decoder ignores; and (ragmon.otlp.decode, once the
+text is parsed and before any span is built) 2 more for each span, as a span costs there what its ids do
+over protobuf. The same batch counts about twice over JSON as over protobuf, which is fair: its decoding
+takes about twice the memory.
 """
 
 from __future__ import annotations
@@ -92,7 +93,9 @@ def protobuf_exceeds(body: bytes, limit: int) -> bool:
                 if tag < 0x80:
                     pos += 1
                 else:
-                    tag, pos = _varint(body, pos)
+                    tag, pos = _short_varint(body, pos)
+                    count += _padding(tag, pos - start)
+                    bound += _padding(tag, pos - start)
                 if tag >> 3 == 0:
                     raise MalformedProtobuf(f"field number 0 at byte {start}")
                 if tag & 7 != _LENGTH_DELIMITED:
@@ -104,7 +107,10 @@ def protobuf_exceeds(body: bytes, limit: int) -> bool:
                 if length < 0x80:
                     pos += 1
                 else:
-                    length, pos = _varint(body, pos)
+                    at = pos
+                    length, pos = _short_varint(body, pos)
+                    count += _padding(length, pos - at)
+                    bound += _padding(length, pos - at)
                 if pos + length > end:
                     raise MalformedProtobuf(f"field {tag >> 3} at byte {start} runs past its message")
                 child = children.get(tag >> 3)
@@ -168,6 +174,8 @@ finds faster than a Python step per byte (16 MiB of 10-byte varints: 2.8 s read 
 
 
 def _skip_varint(body: bytes, pos: int) -> int:
+    if body[pos] < 0x80:   # most are one byte: no call into the regex engine
+        return pos + 1
     found = _VARINT_SKIP.match(body, pos)
     if found is None:
         if pos + 10 <= len(body):
@@ -176,20 +184,26 @@ def _skip_varint(body: bytes, pos: int) -> int:
     return found.end()
 
 
-def _varint(body: bytes, pos: int) -> tuple[int, int]:
-    byte = body[pos]
-    if byte < 0x80:
-        return byte, pos + 1
-    value, shift = byte & 0x7F, 7
+def _padding(value: int, size: int) -> int:
+    """The bytes of a varint past those its value needs (`90 80 80 80 00` is 2 in 5 bytes), each counted a
+    quarter: upb reads such tags, and 12 MiB of them, a quarter a field, took 2 s to walk. A value written
+    as short as it can be costs nothing more, however many bytes it needs."""
+    return size - max(1, (value.bit_length() + 6) // 7)
+
+
+def _short_varint(body: bytes, pos: int) -> tuple[int, int]:
+    """A tag or a length: 5 bytes at most, as upb reads them (32 bits), so that no field's tag costs ten
+    Python steps."""
+    value, shift, start = 0, 0, pos
     while True:
-        pos += 1
         byte = body[pos]
         value |= (byte & 0x7F) << shift
+        pos += 1
         if byte < 0x80:
-            return value, pos + 1
+            return value, pos
         shift += 7
-        if shift >= 70:
-            raise MalformedProtobuf(f"a varint at byte {pos} is longer than 10 bytes")
+        if shift >= 35:
+            raise MalformedProtobuf(f"a tag or length at byte {start} is longer than 5 bytes")
 
 
 def _skip(body: bytes, pos: int, tag: int, room: int) -> tuple[int, int]:
@@ -208,8 +222,8 @@ def _skip(body: bytes, pos: int, tag: int, room: int) -> tuple[int, int]:
     groups, read = [tag >> 3], 1
     while groups and read <= room:
         start = pos
-        inner, pos = _varint(body, pos)
-        read += 1
+        inner, pos = _short_varint(body, pos)
+        read += 1 + _padding(inner, pos - start)
         wire = inner & 7
         if wire == _END_GROUP:
             if inner >> 3 != groups.pop():
@@ -217,7 +231,9 @@ def _skip(body: bytes, pos: int, tag: int, room: int) -> tuple[int, int]:
         elif wire == _START_GROUP:
             groups.append(inner >> 3)
         elif wire == _LENGTH_DELIMITED:
-            length, pos = _varint(body, pos)
+            at = pos
+            length, pos = _short_varint(body, pos)
+            read += _padding(length, pos - at)
             pos += length
         elif wire == _VARINT:
             pos = _skip_varint(body, pos)
@@ -233,25 +249,22 @@ _JSON_TOKEN = re.compile(rb'"[^"\\]*+(?:\\.[^"\\]*+)*+(?:"|\\?\Z)|([{\[,])', re.
 engine keeps no backtracking state per escape (150 bytes each, a string of millions of them took 900
 MiB), and the pattern matches at every quote, so no quote is scanned twice (quadratic otherwise)."""
 _JSON_COUNTED = (b"{", b"[", b",")
-_JSON_SPAN = b'"spanId"'
-_JSON_SPAN_VALUES = 2
-"""Values a span's key `"spanId"` adds: its ids, as over protobuf (see the module's docstring)."""
 
 
-def json_exceeds(body: bytes, limit: int) -> bool:
-    """Whether the UTF-8 JSON in `body` holds more than `limit` values: objects, arrays, values after a
-    comma (and 2 for each span's ids). Braces, brackets and commas are counted in C first; only when that
-    count is over the limit are strings told apart, one match at a time, stopping once either the tokens
-    pass the limit or the matches pass three times it (JSON within the limit has at most two strings a
-    token, a key and its value; past that it is no JSON `json.loads` takes). (In UTF-16 an escaped quote's
-    backslash is followed by a NUL, so strings cannot be found this way: the decoder takes UTF-8 only, as
-    OTLP/JSON is.)"""
-    spans = _JSON_SPAN_VALUES * body.count(_JSON_SPAN)
-    if sum(map(body.count, _JSON_COUNTED)) + spans <= limit:
-        return False
-    tokens = spans
+def json_values(body: bytes, limit: int, *, exact: bool = False) -> int:
+    """How many values, at most, the UTF-8 JSON in `body` holds: objects, arrays, values after a comma;
+    a number over `limit` once they pass it. Braces, brackets and commas are counted in C, and taken as
+    the count when it is within `limit` (unless `exact`); else strings are told apart, one match at a
+    time, stopping once either the tokens pass the limit or the matches pass three times it (JSON within
+    the limit has at most two strings a token, a key and its value; past that it is no JSON `json.loads`
+    takes). (In UTF-16 an escaped quote's backslash is followed by a NUL, so strings cannot be found this
+    way: the decoder takes UTF-8 only, as OTLP/JSON is.)"""
+    counted = sum(map(body.count, _JSON_COUNTED))
+    if counted <= limit and not exact:
+        return counted
+    tokens = 0
     for matches, match in enumerate(_JSON_TOKEN.finditer(body), 1):
         tokens += match.lastindex is not None
         if tokens > limit or matches > 3 * limit + 2:
-            return True
-    return False
+            return limit + 1
+    return tokens

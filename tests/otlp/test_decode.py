@@ -310,6 +310,16 @@ def test_json_counts_each_object_array_and_value_after_a_comma():
                                 "a comma, 2 for a span's ids; --max-values): send smaller batches")
 
 
+def test_a_json_span_counts_its_ids_however_its_keys_are_written():
+    spans = ",".join(f'{{"traceId":"{TRACE}","span\\u0049d":"{n + 1:016x}"}}' for n in range(10))
+    body = f'{{"resourceSpans":[{{"scopeSpans":[{{"spans":[{spans}]}}]}}]}}'.encode()
+    # objects: request, resource spans, scope spans, 10 spans; arrays: 3; commas: 1 in each span and 9
+    # between them; 2 for each span's ids: 13 + 3 + 19 + 20 = 55
+    assert len(decode_json(body, 55).spans) == 10
+    with pytest.raises(TooManyValues):
+        decode_json(body, 54)
+
+
 @pytest.mark.parametrize("encoding", ["utf-16-le", "utf-16-be", "utf-32-le", "utf-32-be"])
 def test_json_in_another_encoding_than_utf8_is_refused_naming_it(encoding):
     # json.loads reads them, but the value count, which finds strings by their quotes, could not

@@ -15,7 +15,7 @@ from opentelemetry.proto.common.v1.common_pb2 import (
 from opentelemetry.proto.resource.v1.resource_pb2 import Resource
 from opentelemetry.proto.trace.v1.trace_pb2 import ResourceSpans, ScopeSpans, Span, Status
 
-from ragmon.otlp.values import MalformedProtobuf, json_exceeds, protobuf_exceeds
+from ragmon.otlp.values import MalformedProtobuf, json_values, protobuf_exceeds
 
 IDS = {"trace_id": b"\x01" * 16, "span_id": b"\x02" * 8}
 
@@ -73,6 +73,14 @@ def test_a_document_counts_once_however_long() -> None:
     assert holds(body) == 10
 
 
+def test_each_byte_of_a_tag_written_longer_than_it_needs_is_a_quarter() -> None:
+    # 1,000 fields unknown to OTLP, each a varint of 1 behind a tag of 5 bytes (field 2, 1 byte written
+    # as 5, which upb still reads): 1 + 4 quarters each, and the request's 4: 5,004 quarters, 1,251 values.
+    body = b"\x90\x80\x80\x80\x00\x01" * 1_000
+    assert not protobuf_exceeds(body, 1_251)
+    assert protobuf_exceeds(body, 1_250)
+
+
 def test_a_body_too_short_to_hold_more_is_not_read() -> None:
     # 2 quarters a byte at most (every field takes 2 bytes or more), plus the request's 4: 100 bytes of
     # anything are within 51 values, unread (upb refuses them), and read once the limit is lower.
@@ -106,7 +114,8 @@ def test_a_flood_is_over_the_limit_whatever_it_is_made_of(span: bytes) -> None:
     (b"\x0b\x08\x00\x14", "a group ends as group 2 at byte 3"),
     (b"\x0e", "wire type 6 at byte 1 does not exist"),
     (b"\x08" + b"\xff" * 10 + b"\x01", "a varint at byte 1 is longer than 10 bytes"),
-    (b"\x08\x01" + b"\xff" * 10 + b"\x01", "a varint at byte 11 is longer than 10 bytes"),   # a tag
+    (b"\x08\x01" + b"\xff" * 10 + b"\x01", "a tag or length at byte 2 is longer than 5 bytes"),
+    (b"\x0a\xff\xff\xff\xff\xff\x01", "a tag or length at byte 1 is longer than 5 bytes"),
     (b"\x09\x00\x00", "a field before byte 3 runs past its message"),
     (b"\x0a", "the body ends inside a field"),
 ])
@@ -125,5 +134,5 @@ def test_bytes_that_are_not_protobuf_name_the_byte(body: bytes, problem: str) ->
 ])
 def test_json_values_are_objects_arrays_and_values_after_a_comma_outside_strings(body: bytes,
                                                                                  values: int) -> None:
-    assert not json_exceeds(body, values)
-    assert json_exceeds(body, values - 1)
+    assert json_values(body, 1_000, exact=True) == values
+    assert json_values(body, values - 1) > values - 1
