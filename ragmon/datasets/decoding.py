@@ -23,12 +23,37 @@ def json_line(raw: bytes) -> Any:
     return json_text(raw.decode("utf-8-sig"))
 
 
+class _RepeatedKey(Exception):
+    def __init__(self, key: str) -> None:
+        super().__init__(key)
+        self.key = key
+
+
+def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object whose keys are all different: `json.loads` keeps the last of a key given twice without
+    a word, so `{"id": "a1", ..., "id": "a2"}` was scored as a2 and a1 was never missed."""
+    found = dict(pairs)
+    if len(found) < len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise _RepeatedKey(key)
+            seen.add(key)
+    return found
+
+
 def json_text(text: str) -> Any:
-    """`json.loads`, with the two ways it fails other than a JSONDecodeError made one, placed where the
-    text goes wrong: nesting deeper than its parser recurses (a RecursionError) and an integer of more
-    digits than Python converts (a bare ValueError). Both used to reach the user as a traceback."""
+    """`json.loads`, with the ways it fails other than a JSONDecodeError made one, placed where the text
+    goes wrong: nesting deeper than its parser recurses (a RecursionError), an integer of more digits than
+    Python converts (a bare ValueError), both of which used to reach the user as a traceback, and a key
+    given twice in one object, which it would take silently."""
     try:
-        return json.loads(text)
+        return json.loads(text, object_pairs_hook=_object)
+    except _RepeatedKey as exc:
+        # json does not say where: the column is the key's last place in the text, written as json would.
+        last = text.rfind(json.dumps(exc.key, ensure_ascii=False))
+        raise json.JSONDecodeError(f"the key {exc.key!r} is given twice in one object (its last place is "
+                                   "this column)", text, max(last, 0)) from None
     except RecursionError:
         raise json.JSONDecodeError("nested too deeply", text, _deepest(text)) from None
     except json.JSONDecodeError:
