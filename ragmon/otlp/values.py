@@ -73,7 +73,7 @@ def protobuf_exceeds(body: bytes, limit: int) -> bool:
 
     The walk keeps a bound on what it has not read yet (2 units a byte) and stops as soon as the bound is
     within the limit, so a body of documents is read only down to the fields holding them and a body of
-    `limit` bytes or less is not read at all; or as soon as the count is over it, so a flood of empty
+    under 2 x `limit` bytes is not read at all; or as soon as the count is over it, so a flood of empty
     events costs `limit` steps, not millions. Raises `MalformedProtobuf`."""
     budget = _VALUE * limit
     count = _VALUE
@@ -137,14 +137,16 @@ def protobuf_exceeds(body: bytes, limit: int) -> bool:
 
 
 _KEY_VALUE = _TYPES.number["opentelemetry.proto.common.v1.KeyValue"]
-_SCALAR_VALUES = {0x0A: "string", 0x3A: "bytes", 0x10: "bool", 0x18: "int", 0x21: "double"}
-"""AnyValue's fields that hold no value of their own, by their one-byte tags."""
+_SCALAR_VALUES = {0x0A: 1, 0x10: 1, 0x18: 1, 0x21: 1, 0x3A: _VALUE}
+"""AnyValue's scalar fields by their one-byte tags (string, bool, int, double, bytes), and their units:
+bytes are a value, as every bytes field is."""
 
 
 def _plain_key_value(body: bytes, pos: int, end: int) -> int:
     """The units inside a KeyValue at `body[pos:end]` when it is the common shape, a short key and a value
-    of one scalar field (key 1, value 4, scalar 1), read in one step; else 0, and the walk reads it field
-    by field. Most attributes are this shape: without the shortcut the walk takes longer than the decode."""
+    of one scalar field (key 1, value 4, the scalar 1 or bytes 4), read in one step; else 0, and the walk
+    reads it field by field. Most attributes are this shape: without the shortcut the walk takes longer
+    than the decode."""
     if body[pos] != 0x0A or body[pos + 1] >= 0x80:
         return 0
     at = pos + 2 + body[pos + 1]
@@ -165,7 +167,7 @@ def _plain_key_value(body: bytes, pos: int, end: int) -> int:
     else:
         found = _VARINT_SKIP.match(body, at + 1, end)
         fits = found is not None and found.end() == end
-    return 1 + _VALUE + 1 if fits else 0
+    return 1 + _VALUE + _SCALAR_VALUES[tag] if fits else 0
 
 
 _VARINT_SKIP = re.compile(rb"[\x80-\xff]{0,9}[\x00-\x7f]")

@@ -50,20 +50,21 @@ def test_messages_ids_and_repeated_strings_are_values_other_fields_quarters() ->
     items = AnyValue(array_value=ArrayValue(values=[text("x"), text("y")]))
     span = Span(**IDS, name="llm",
                 attributes=[attribute("a", text("1")), attribute("n", AnyValue(int_value=7)),
-                            attribute("list", items)],
+                            attribute("b", AnyValue(bytes_value=b"xy")), attribute("list", items)],
                 events=[Span.Event(name="e", attributes=[attribute("c", AnyValue(bool_value=True))])],
                 links=[Span.Link(**IDS)], status=Status(code=Status.STATUS_CODE_ERROR))
     # In quarters: a value 4 (a message, a bytes field, an element of a repeated string), any other field 1.
     #   request 4, resource spans 4, resource 4, its attribute (key-value 4, key 1, value 4, text 1) 10,
     #   entity ref 4 + its 2 keys 8, scope spans 4, scope 4 + name 1, span 4
-    #   span: trace id 4, span id 4, name 1; attributes "a" 10, "n" 10, "list" (key-value 4, key 1,
-    #   value 4, array 4, 2 items of 4 + 1 each) 23; event 4 (name 1, attribute 10); link 4 (2 ids 8);
+    #   span: trace id 4, span id 4, name 1; attributes "a" 10, "n" 10, "b" 13 (its bytes are a value),
+    #   "list" (key-value 4, key 1, value 4, array 4, 2 items of 4 + 1 each) 23; event 4 (name 1,
+    #   attribute 10); link 4 (2 ids 8);
     #   status 4 (its code is not read: a status holds no value)
     quarters = (4 + 4 + 4 + 10 + 4 + 8 + 4 + 4 + 1 + 4
-                + 9 + 10 + 10 + 23 + 4 + 1 + 10 + 4 + 8 + 4)
-    assert quarters == 130
+                + 9 + 10 + 10 + 13 + 23 + 4 + 1 + 10 + 4 + 8 + 4)
+    assert quarters == 143
     body = request_of(span, resource=resource)
-    assert holds(body) == 33   # 130 / 4 = 32.5: within 33 values, over 32
+    assert holds(body) == 36   # 143 / 4 = 35.75: within 36 values, over 35
 
 
 def test_a_document_counts_once_however_long() -> None:
