@@ -235,11 +235,9 @@ def _input_files(args: argparse.Namespace, *, baseline: bool) -> dict[tuple[int,
 
 
 def _file_key(path: Path) -> tuple[int, int] | None:
-    try:
-        status = path.stat()
-    except (OSError, ValueError):
-        return None
-    return (status.st_dev, status.st_ino) if stat.S_ISREG(status.st_mode) else None
+    """A file that exists, by device and inode (`_where`); None for anything else."""
+    where = _where(path)
+    return where if isinstance(where, tuple) else None
 
 
 def _check_report_paths(args: argparse.Namespace) -> None:
@@ -256,11 +254,10 @@ def _check_report_paths(args: argparse.Namespace) -> None:
         if path is None:
             continue
         inputs = _input_files(args, baseline=flag != "json")
-        key = _file_key(path)
-        if key is not None and key in inputs:
-            raise InputError(f"--{flag} {path} is {inputs[key]} of this run: the report would overwrite it "
-                             f"(--{flag} names the report to write)")
         where = _where(path)
+        if isinstance(where, tuple) and where in inputs:
+            raise InputError(f"--{flag} {path} is {inputs[where]} of this run: the report would overwrite it "
+                             f"(--{flag} names the report to write)")
         if where is None:
             continue  # a pipe or a device (/dev/null): no file to keep
         if _same_file(path, summary):

@@ -10,9 +10,9 @@ status), each bytes field (a span's ids, which become text) and each element of 
 upb and the decoder allocate for (a span with its two ids is 3, ~600 bytes decoded). Every other field
 the walk reads (a scalar, or a field unknown to the descriptors, which upb keeps as raw bytes) counts a
 quarter: it costs no memory, but reading it costs time, and a body of millions of them must not take
-seconds. The
-walk reads tags and lengths only, with the message types taken from OTLP's own descriptors (a field the
-proto gains is counted without a change here), and keeps its own stack, so no nesting makes it recurse.
+seconds. The walk reads tags and lengths only, with the message types taken from OTLP's own descriptors
+(a field the proto gains is counted without a change here), and keeps its own stack, so no nesting makes
+it recurse.
 OTLP/JSON: each object, each array and each value after a comma, outside strings: what `json.loads`
 allocates for, including the scalars of a field the decoder ignores; and (ragmon.otlp.decode, once the
 text is parsed and before any span is built) 2 more for each span, as a span costs there what its ids do
@@ -71,19 +71,19 @@ come with its 2 (a group's end tag, 1 byte, is read as 1 unit)."""
 def protobuf_exceeds(body: bytes, limit: int) -> bool:
     """Whether the ExportTraceServiceRequest in `body` holds more than `limit` values.
 
-    The walk keeps a bound on what it has not read yet (2 units a byte) and stops as soon as the bound is
-    within the limit, so a body of documents is read only down to the fields holding them and a body of
-    under 2 x `limit` bytes is not read at all; or as soon as the count is over it, so a flood of empty
-    events costs `limit` steps, not millions. Raises `MalformedProtobuf`."""
+    The walk keeps a bound on what it has not read yet (2 units a byte) and stops as soon as that and the
+    count so far are within the limit, so a body of documents is read only down to the fields holding
+    them and a body of under 2 x `limit` bytes is not read at all; or as soon as the count is over it, so
+    a flood of empty events costs `limit` steps, not millions. Raises `MalformedProtobuf`."""
     budget = _VALUE * limit
     count = _VALUE
-    bound = count + _PER_BYTE * len(body)
+    unread = _PER_BYTE * len(body)   # the most the messages still to read can hold
     pending = [(0, len(body), 0)]
     children_of, valued_of, holds_values = _TYPES.children, _TYPES.valued, _TYPES.holds_values
     try:
-        while pending and bound > budget:
+        while pending and count + unread > budget:
             pos, end, kind = pending.pop()
-            bound -= _PER_BYTE * (end - pos)
+            unread -= _PER_BYTE * (end - pos)
             children, valued = children_of[kind], valued_of[kind]
             while pos < end:
                 if count > budget:
@@ -95,13 +95,11 @@ def protobuf_exceeds(body: bytes, limit: int) -> bool:
                 else:
                     tag, pos = _short_varint(body, pos)
                     count += _padding(tag, pos - start)
-                    bound += _padding(tag, pos - start)
                 if tag >> 3 == 0:
                     raise MalformedProtobuf(f"field number 0 at byte {start}")
                 if tag & 7 != _LENGTH_DELIMITED:
                     pos, read = _skip(body, pos, tag, budget - count)
                     count += read
-                    bound += read
                     continue
                 length = body[pos]
                 if length < 0x80:
@@ -110,24 +108,20 @@ def protobuf_exceeds(body: bytes, limit: int) -> bool:
                     at = pos
                     length, pos = _short_varint(body, pos)
                     count += _padding(length, pos - at)
-                    bound += _padding(length, pos - at)
                 if pos + length > end:
                     raise MalformedProtobuf(f"field {tag >> 3} at byte {start} runs past its message")
                 child = children.get(tag >> 3)
                 if child is not None or tag >> 3 in valued:
                     count += _VALUE
-                    bound += _VALUE
                     if child is not None and holds_values[child] and length > 1:
                         inside = _plain_key_value(body, pos, pos + length) if child == _KEY_VALUE else 0
                         if inside:
                             count += inside
-                            bound += inside
                         else:
-                            bound += _PER_BYTE * length
+                            unread += _PER_BYTE * length
                             pending.append((pos, pos + length, child))
                 else:
                     count += 1
-                    bound += 1
                 pos += length
             if pos != end:
                 raise MalformedProtobuf(f"a field before byte {end} runs past its message")
