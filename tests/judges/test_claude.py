@@ -272,7 +272,7 @@ async def test_hang_past_the_timeout_is_a_timeout_never_a_verdict(fake_api: Fake
 async def test_an_answer_after_a_timed_out_attempt_reports_that_attempt(fake_api: FakeAnthropic) -> None:
     fake_api.enqueue(Hang(30))
     fake_api.default = Reply(usage=(1_000, 100))
-    judge = make_judge(fake_api, timeout=0.3, max_retries=1)
+    judge = make_judge(fake_api, timeout=1.5, max_retries=1)  # room for a loaded machine to reply
     verdicts, usage = await judge.ajudge_with_usage(EXAMPLE, CLAIMS)
     await judge.aclose()
     assert len(verdicts) == 3 and fake_api.calls == 2

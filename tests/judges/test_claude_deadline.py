@@ -64,7 +64,8 @@ def test_an_answer_after_a_trickled_attempt_reports_that_attempt(fake_api: FakeA
                                                                  asynchronous: bool) -> None:
     fake_api.enqueue(Trickle(interval=0.1))
     fake_api.default = Reply(usage=(1_000, 100))
-    verdicts, usage = judged(make_judge(fake_api.url, timeout=0.4, max_retries=1), asynchronous)
+    # 1 s: the trickle (1.9 s whole) is still cut off, and the answer has room on a loaded machine.
+    verdicts, usage = judged(make_judge(fake_api.url, timeout=1.0, max_retries=1), asynchronous)
     assert [v.supported for v in verdicts] == [True] and fake_api.calls == 2
     # The answer billed 1,000 + 100; the trickled attempt before it was cut off, billed an unknown amount.
     assert usage == Usage(1_000, 100, 1, unanswered=1)
