@@ -25,6 +25,7 @@ from typing import Any, NoReturn
 from ragmon.errors import InputError
 from ragmon.jsontext import loads, replace_lone_surrogates
 from ragmon.model import LOWER_IS_BETTER, METRIC_NAMES, ClaimVerdict, ExampleResult, Report
+from ragmon.options import input_name, is_stdin, stdin_bytes
 
 CLAIM_METRICS = frozenset({"groundedness", "hallucination_rate"})
 """Metrics decided by the unsupported sentences themselves; the others are listed by value alone."""
@@ -111,11 +112,12 @@ def rounded(value: float) -> float:
     return round(value, DECIMALS) + 0.0  # + 0.0: a -0.0 would print as "-0"
 
 
-def load(path: Path) -> Baseline:
-    """The report at `path`; an InputError naming the file (and the field) when it is no baseline."""
-    source = str(path)
+def load(path: Path | str) -> Baseline:
+    """The report at `path` (`-`: standard input, ragmon.options.STDIN); an InputError naming the file
+    (and the field) when it is no baseline."""
+    source = input_name(path)
     try:
-        data = path.read_bytes()
+        data = stdin_bytes().read() if is_stdin(path) else Path(path).read_bytes()
     except OSError as exc:
         raise InputError(f"cannot read the baseline report: {exc.strerror or exc}", source=source) from None
     try:

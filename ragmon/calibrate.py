@@ -29,6 +29,7 @@ from ragmon.judges.base import Judge, JudgeError
 from ragmon.judges.lexical import LexicalJudge
 from ragmon.judges.lexical import add_cli_arguments as add_lexical_arguments
 from ragmon.model import Claim, ClaimVerdict, Example
+from ragmon.options import check_stdin_read_once, input_name
 from ragmon.sampling import Prices
 
 JUDGES = ("lexical", "claude")
@@ -93,14 +94,16 @@ def labelled(example: Example, source: str) -> Labelled:
 
 
 def load_labelled(paths: Sequence[str | Path]) -> list[Labelled]:
+    """`-` is standard input (ragmon.options.STDIN)."""
+    check_stdin_read_once(paths, "the datasets")
     items: list[Labelled] = []
     seen: set[str] = set()
     for path in paths:
         for example in datasets.load([path]):
             if example.id in seen:
-                raise InputError(f"duplicate example id {example.id!r}", source=str(path), field="id")
+                raise InputError(f"duplicate example id {example.id!r}", source=input_name(path), field="id")
             seen.add(example.id)
-            items.append(labelled(example, str(path)))
+            items.append(labelled(example, input_name(path)))
     return items
 
 
@@ -279,7 +282,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     from ragmon.judges.claude import add_cli_arguments
 
     parser.add_argument("datasets", nargs="+", metavar="DATASET",
-                        help="labelled examples (ragmon JSONL with labels: {hallucinated, spans})")
+                        help="labelled examples (ragmon JSONL with labels: {hallucinated, spans}); - reads "
+                             "standard input")
     parser.add_argument("--judge", action="append", choices=JUDGES, default=None,
                         help="judge to calibrate; repeatable (default lexical)")
     parser.add_argument("--json", type=Path, metavar="PATH", help="also write the figures as JSON here")

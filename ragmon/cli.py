@@ -98,6 +98,20 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(self, message)
 
 
+class _CommandParser(_Parser):
+    """A subcommand's parser. Everything after the command's name is the command's, so an argument it does
+    not know is its error, told with its usage: argparse leaves unknown ones to the top-level parser, whose
+    usage line (`ragmon [-h] [--version] COMMAND ...`) names none of the command's flags."""
+
+    # typeshed's overloads type a caller's own Namespace subclass, which no caller here passes.
+    def parse_known_args(self, args: Sequence[str] | None = None,  # type: ignore[override]
+                         namespace: argparse.Namespace | None = None) -> tuple[argparse.Namespace, list[str]]:
+        parsed, unknown = super().parse_known_args(args, namespace)
+        if unknown:
+            self.error(f"unrecognized arguments: {' '.join(unknown)}")
+        return parsed, []
+
+
 def parse_known(add_arguments: Callable[[argparse.ArgumentParser], None], argv: Sequence[str],
                 environ: Mapping[str, str]) -> argparse.Namespace | None:
     """The flags `add_arguments` defines, read from a command line that was refused as a whole, with their
@@ -129,7 +143,8 @@ def build_parser(command: str | None, environ: dict[str, str] | None = None) -> 
     environ = dict(os.environ) if environ is None else environ
     parser = _Parser(prog="ragmon", description=DESCRIPTION)
     parser.add_argument("--version", action="version", version=f"ragmon {__version__}")
-    subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND",
+                                       parser_class=_CommandParser)
     for name, (module_name, help_text) in SUBCOMMANDS.items():
         sub = subparsers.add_parser(name, help=help_text, description=help_text)
         if name == command:

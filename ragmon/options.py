@@ -1,11 +1,19 @@
-"""argparse value types shared by the subcommands, so `2s`, `500ms` and `0.1` mean one thing everywhere."""
+"""argparse value types shared by the subcommands, so `2s`, `500ms` and `0.1` mean one thing everywhere,
+and so does an input named `-`: standard input."""
 
 from __future__ import annotations
 
 import argparse
+import errno
 import math
+import os
 import re
+import sys
+from collections.abc import Iterable
 from pathlib import Path
+from typing import BinaryIO
+
+from ragmon.errors import InputError
 
 MiB = 1 << 20
 _SIZE = re.compile(r"^\s*(\d+)\s*([kmg]i?b?|b)?\s*$", re.IGNORECASE)
@@ -96,3 +104,43 @@ def optional_path(text: str) -> Path | None:
     """An empty value (a CI or chart variable left blank: RAGMON_BASELINE, RAGMON_CAPTURE) is no path at
     all, not the current directory."""
     return Path(text) if text else None
+
+
+STDIN = "-"
+"""An input named `-` is standard input, as for most command-line tools: `zcat golden.jsonl.gz | ragmon
+replay -`. A file of that name is `./-`."""
+STDIN_NAME = "<stdin>"
+"""Standard input as messages name it, as Python's own do (a traceback, fileinput): `-` alone reads as a
+typo, and `/dev/stdin` as a file the user never named."""
+
+
+def is_stdin(name: str | os.PathLike[str]) -> bool:
+    """Only the string as given: pathlib writes `./-`, a file, as `-` too."""
+    return isinstance(name, str) and name == STDIN
+
+
+def input_name(name: str | os.PathLike[str]) -> str:
+    """What a message calls an input: its path, or STDIN_NAME."""
+    return STDIN_NAME if is_stdin(name) else str(name)
+
+
+def optional_input(text: str) -> Path | str | None:
+    """`optional_path`, with `-` kept as STDIN."""
+    return STDIN if text == STDIN else optional_path(text)
+
+
+def stdin_bytes() -> BinaryIO:
+    """Standard input's bytes, left open: it is the process's. When the process started with it closed
+    (`<&-`), the OSError that opening a missing file would raise, so callers report both alike."""
+    if sys.stdin is None:
+        raise OSError(errno.EBADF, "standard input is closed")
+    return sys.stdin.buffer
+
+
+def check_stdin_read_once(names: Iterable[str | os.PathLike[str] | None], among: str) -> None:
+    """Before anything is read: standard input can be read only once. Named twice (`- -`, or `-` and
+    `--baseline -`), the second read would find it empty, and the error would blame the input for that.
+    `among` says where it was named."""
+    named = sum(is_stdin(name) for name in names if name is not None)
+    if named > 1:
+        raise InputError(f"standard input (-) is named {named} times among {among}: it can be read only once")

@@ -52,11 +52,14 @@ from ragmon.judges.lexical import LexicalJudge
 from ragmon.judges.lexical import add_cli_arguments as add_lexical_arguments
 from ragmon.model import EvalConfig, Example, Report
 from ragmon.options import (
+    check_stdin_read_once,
     duration,
     fraction,
+    input_name,
+    is_stdin,
     listen_address,
     non_negative_int,
-    optional_path,
+    optional_input,
     positive_duration,
     positive_int,
 )
@@ -73,16 +76,16 @@ DETERMINISTIC_JUDGES = frozenset({"lexical"})
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("datasets", nargs="+", metavar="DATASET",
-                        help="ragmon JSONL, eval-set JSON, trace JSON/JSONL or OTLP/JSON lines; format "
-                             "detected per file")
+                        help="ragmon JSONL, eval-set JSON, trace JSON/JSONL or OTLP/JSON lines, gzipped or "
+                             "not; format detected per file; - reads standard input")
     parser.add_argument("--k", type=positive_int, default=5, help="cut-off for retrieval metrics (default 5)")
     parser.add_argument("--gate", action="append", default=[], metavar="NAME=VALUE",
                         help="minimum for a metric (a maximum for hallucination_rate); repeatable")
     parser.add_argument("--confidence", type=_confidence, default=None, metavar="LEVEL",
                         help="gate on the pessimistic bound of this bootstrap interval (e.g. 0.95)")
-    parser.add_argument("--baseline", type=optional_path, default=None, metavar="REPORT",
+    parser.add_argument("--baseline", type=optional_input, default=None, metavar="REPORT",
                         help="a JSON report of an earlier run (main's --json, say) to gate against with "
-                             "--max-drop, on the examples both runs scored")
+                             "--max-drop, on the examples both runs scored; - reads standard input")
     parser.add_argument("--max-drop", action="append", default=[], metavar="NAME=DELTA",
                         help="fail when a metric falls below --baseline's by more than DELTA (rises above "
                              "it, for hallucination_rate); repeatable")
@@ -228,10 +231,23 @@ def _input_files(args: argparse.Namespace, *, baseline: bool) -> dict[tuple[int,
     """The files the run reads (datasets, --target-header-file, and --baseline if asked), by device and
     inode, each with what it is to the run."""
     flags = ("baseline", "target_header_file") if baseline else ("target_header_file",)
-    named = [*((Path(name), "a dataset") for name in getattr(args, "datasets", ()) or ()),
+    named = [*((name, "a dataset") for name in getattr(args, "datasets", ()) or ()),
              *((path, f"the --{flag.replace('_', '-')} file") for flag in flags
                if (path := getattr(args, flag, None)) is not None)]
-    return {key: what for path, what in named if (key := _file_key(Path(path))) is not None}
+    return {key: what for path, what in named if (key := _input_key(path)) is not None}
+
+
+def _input_key(name: str | Path) -> tuple[int, int] | None:
+    """`_file_key` of an input. For `-`, the file standard input was redirected from (`ragmon replay - <
+    golden.jsonl`), which a report written there would overwrite all the same; not a file `-` in the
+    working directory, which the run does not read."""
+    if not is_stdin(name):
+        return _file_key(Path(name))
+    try:
+        status = os.fstat(0)
+    except OSError:  # closed when the process started: nothing to overwrite
+        return None
+    return (status.st_dev, status.st_ino) if stat.S_ISREG(status.st_mode) else None
 
 
 def _file_key(path: Path) -> tuple[int, int] | None:
@@ -364,6 +380,7 @@ def _exit_status(exc: BaseException) -> int:
 
 
 def _replay(args: argparse.Namespace, started: tuple[datetime, float]) -> int:
+    check_stdin_read_once((*args.datasets, args.baseline), "the datasets and --baseline")
     _check_report_paths(args)
     gates = parse_gates(args.gate)
     drops = parse_drops(args.max_drop)
@@ -376,7 +393,7 @@ def _replay(args: argparse.Namespace, started: tuple[datetime, float]) -> int:
     not_rag: datasets.Skipped = []
     examples = list(datasets.load(args.datasets, skipped=not_rag))
     if not examples:  # a file with no record at all has raised already: only traces that are not RAG
-        raise InputError(f"no examples to score in {', '.join(map(str, args.datasets))}: "
+        raise InputError(f"no examples to score in {', '.join(map(input_name, args.datasets))}: "
                          f"{len(not_rag)} recorded trace(s) are not RAG")
     if not_rag and not args.quiet:
         _note(f"skipped {len(not_rag)} recorded trace(s) that are not RAG (no retrieval, no generation): "
@@ -390,9 +407,9 @@ def _replay(args: argparse.Namespace, started: tuple[datetime, float]) -> int:
         finally:
             asking.close()
     elif all(e.answer is None and e.contexts is None for e in examples):
-        raise InputError(f"nothing to score in {', '.join(map(str, args.datasets))}: no example records an "
-                         f"answer or retrieved contexts (an eval-set file holds questions and labels only: "
-                         f"replay it against a build with --target URL)")
+        raise InputError(f"nothing to score in {', '.join(map(input_name, args.datasets))}: no example "
+                         f"records an answer or retrieved contexts (an eval-set file holds questions and "
+                         f"labels only: replay it against a build with --target URL)")
     progress = Progress(sys.stderr, enabled=not args.quiet)
     # The dataset, then the results, live until the end: frozen, the collector stops rescanning them on
     # every full collection while scoring and rendering allocate (JSON report ~3x faster at 10,000).
@@ -437,7 +454,7 @@ def _baseline(args: argparse.Namespace, drops: Sequence[DropGate]) -> baselines.
                          "nothing is compared")
     baseline = baselines.load(args.baseline)
     if baseline.ragmon_version != __version__ and not args.quiet:  # the version quoted is the file's data
-        _note(f"ragmon replay: warning: the baseline {args.baseline} was written by ragmon "
+        _note(f"ragmon replay: warning: the baseline {input_name(args.baseline)} was written by ragmon "
               f"{text.clip(baseline.ragmon_version, text.ID_WIDTH)}, this is {__version__}: a judge that "
               f"changed between them moves figures too")
     return baseline

@@ -145,7 +145,9 @@ def collect(golden: Sequence[Example], target: Target, *, log: TextIO | None = s
             progress: Callable[[int, int], None] | None = None) -> list[Example]:
     """The golden examples answered live by the target, in the golden order. `progress(done, total)` is
     called as each question is answered or given up on: with a build taking seconds per answer, asking
-    takes far longer than scoring, and a CI job that prints nothing for minutes is killed."""
+    takes far longer than scoring, and a CI job that prints nothing for minutes is killed. `log` None
+    (`--quiet`) prints nothing, the receiver's lines about requests it refused included: what stops the
+    run is raised."""
     return asyncio.run(_collect(golden, target, log, progress))
 
 
@@ -171,7 +173,7 @@ async def _collect(golden: Sequence[Example], target: Target, log: TextIO | None
     trace_ids = {example.id: new_trace_id() for example in golden}
     sink = TraceSink(set(trace_ids.values()), quiet=target.quiet, decision_wait=target.trace_wait)
     app = web.Application()
-    add_otlp_routes(app, sink, max_body=MAX_BODY, token=None)
+    add_otlp_routes(app, sink, max_body=MAX_BODY, token=None, log_refusals=log is not None)
     # The receiver inflates bodies itself, bounded by max_body (see ragmon.otlp.http).
     runner = web.AppRunner(app, access_log=None, auto_decompress=False)
     await runner.setup()

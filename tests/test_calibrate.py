@@ -434,3 +434,25 @@ def test_calibrate_on_the_example_file_gives_the_counts_reasoned_above(ragmon_cm
     assert {k: lexical["sentence"][k] for k in sentence} == sentence
     assert {k: lexical["response"][k] for k in response} == response
     assert "11 labelled examples: 18 claims, 7 labelled unsupported" in run.stdout
+
+
+def test_a_dash_reads_the_labelled_examples_from_standard_input(ragmon_cmd: list[str],
+                                                                tmp_path: Path) -> None:
+    # As for replay: `cat labelled.jsonl | ragmon calibrate -`, errors naming <stdin>, and standard input
+    # named twice refused (read again, it would be empty).
+    def calibrate_piped(data: str, *args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([*ragmon_cmd, "calibrate", *args], input=data, cwd=tmp_path,
+                              capture_output=True, text=True, timeout=120, check=False)
+
+    labelled = LABELLED_EXAMPLES.read_text(encoding="utf-8")
+    done = calibrate_piped(labelled, "-")
+    assert done.returncode == 0, done.stderr
+    assert "11 labelled examples: 18 claims, 7 labelled unsupported" in done.stdout
+    unlabelled = '{"id": "a", "question": "q", "answer": "x", "contexts": [{"id": "d", "text": "x"}]}\n'
+    done = calibrate_piped(unlabelled, "-")
+    assert (done.returncode, done.stderr) == (2, "ragmon calibrate: error: <stdin>: example 'a': no labels "
+                                              "object (calibration needs human labels on every example) "
+                                              "(field 'labels')\n")
+    done = calibrate_piped(labelled, "-", "-")
+    assert (done.returncode, done.stderr) == (2, "ragmon calibrate: error: standard input (-) is named 2 "
+                                              "times among the datasets: it can be read only once\n")

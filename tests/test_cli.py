@@ -126,6 +126,20 @@ def test_an_error_naming_a_file_with_a_newline_or_an_escape_stays_one_line(ragmo
     assert "golden\\n\\x1b[31mred.jsonl" in result.stderr
 
 
+@pytest.mark.parametrize("command", ["replay", "serve", "calibrate", "demo"])
+def test_an_unknown_flag_is_refused_with_its_commands_usage(ragmon_cmd: list[str], tmp_path,
+                                                            command: str) -> None:
+    # The usage line must be the command's, whose flags the user is looking for: the top-level one
+    # (`usage: ragmon [-h] [--version] COMMAND ...`) names none of them.
+    dataset = ["g.jsonl"] if command in ("replay", "calibrate") else []
+    result = subprocess.run([*ragmon_cmd, command, *dataset, "--bogus"], capture_output=True, text=True,
+                            timeout=60, check=False, cwd=tmp_path,
+                            env={k: v for k, v in os.environ.items() if not k.startswith("RAGMON_")})
+    assert (result.returncode, result.stdout) == (2, "")
+    assert result.stderr.startswith(f"usage: ragmon {command} [-h] ")
+    assert result.stderr.endswith(f"\nragmon {command}: error: unrecognized arguments: --bogus\n")
+
+
 def test_a_bad_environment_value_is_a_usage_error_naming_the_variable(ragmon_cmd: list[str]) -> None:
     result = subprocess.run([*ragmon_cmd, "serve"], capture_output=True, text=True, timeout=60,
                             check=False, env={"RAGMON_MAX_TRACES": "many", "PATH": ""})

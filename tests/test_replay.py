@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import gzip
 import io
 import json
 import logging
@@ -508,8 +509,9 @@ def test_an_error_replaces_the_previous_runs_reports(ragmon_cmd: list[str], tmp_
     assert (suite.get("tests"), suite.get("failures"), suite.get("errors")) == ("1", "0", "1")
     error = suite.find("testcase/error")
     assert error is not None and (error.get("type"), error.get("message")) == ("RunIncomplete", why)
+    quoted = why.replace("http://", "http:&#8203;//")  # a bare URL in Markdown: no link (report tests)
     error_page = ("## ragmon replay: INCOMPLETE\n\nThe run could not complete (exit status 2), so no gate "
-                  f"was decided:\n\n> {why}\n")
+                  f"was decided:\n\n> {quoted}\n")
     assert (out / "r.md").read_text() == error_page
     assert summary.read_text() == green + error_page  # appended, as GitHub keeps each step's summary
 
@@ -629,8 +631,9 @@ def test_a_refused_command_line_replaces_the_previous_runs_reports(
         "ragmon_version": ragmon.__version__, "judge": {}, "k": None, "examples": 0, "aggregates": {},
         "gates": [], "passed": False, "complete": False, "error": why, "baseline": None, "results": [],
         "skipped": []}
+    quoted = why.replace("http://", "http:&#8203;//")  # a bare URL in Markdown: no link (report tests)
     error_page = ("## ragmon replay: INCOMPLETE\n\nThe run could not complete (exit status 2), so no gate "
-                  f"was decided:\n\n> {why}\n")
+                  f"was decided:\n\n> {quoted}\n")
     assert (tmp_path / "r.md").read_text() == error_page
     assert summary.read_text() == green + error_page
     error = ET.parse(tmp_path / "r.xml").getroot().find("testcase/error")
@@ -1067,3 +1070,70 @@ def test_max_drop_and_baseline_need_each_other(ragmon_cmd: list[str], tmp_path: 
     done = replay(ragmon_cmd, GOLDEN, *args, cwd=tmp_path, env=env)
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.startswith(f"ragmon replay: error: {why}") and len(done.stderr.splitlines()) == 1
+
+
+# --- `-`: the golden set (or the baseline) on standard input ------------------------------------------
+
+
+def replay_piped(cmd: list[str], data: bytes, *args: str | Path,
+                 cwd: Path) -> subprocess.CompletedProcess[str]:
+    """`... | ragmon replay ARGS`: `data` comes through a pipe, as from `zcat golden.jsonl.gz`."""
+    done = subprocess.run([*cmd, "replay", *map(str, args)], cwd=cwd, env=clean_env(), input=data,
+                          capture_output=True, timeout=60)
+    return subprocess.CompletedProcess(done.args, done.returncode, done.stdout.decode(), done.stderr.decode())
+
+
+@pytest.mark.parametrize("compress", [False, True], ids=["plain", "gzip"])
+def test_a_dash_reads_the_golden_set_from_standard_input(ragmon_cmd: list[str], tmp_path: Path,
+                                                         compress: bool) -> None:
+    # `zcat golden.jsonl.gz | ragmon replay -`, or the .gz itself piped in: the figures of the file.
+    data = GOLDEN.read_bytes()
+    done = replay_piped(ragmon_cmd, gzip.compress(data) if compress else data, "-", "--gate",
+                        "groundedness=0.85", cwd=tmp_path)
+    assert (done.returncode, done.stderr) == (0, "")
+    assert "gate groundedness >= 0.85: ok (0.9778 >= 0.85)" in done.stdout
+    assert done.stdout.splitlines()[-1] == "PASS"
+
+
+def test_an_error_on_standard_input_names_it_stdin_and_the_line(ragmon_cmd: list[str],
+                                                                tmp_path: Path) -> None:
+    # Line 3 lost its closing brace; "-" is no file name to look for.
+    data = b'{"id": "a", "question": "q"}\n\n{"id": "b", "question": "q"\n'
+    done = replay_piped(ragmon_cmd, data, "-", cwd=tmp_path)
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == ("ragmon replay: error: <stdin>:3: invalid JSON: the line ends before the value is "
+                           "complete\n")
+
+
+def test_a_dash_reads_the_baseline_from_standard_input(ragmon_cmd: list[str], tmp_path: Path) -> None:
+    # `curl .../main.json | ragmon replay golden.jsonl --baseline - ...`: the reports name it <stdin>.
+    main_json = baseline_report(ragmon_cmd, tmp_path).read_bytes()
+    done = replay_piped(ragmon_cmd, main_json, GOLDEN, "--baseline", "-", *DROPS, "--json", "next.json",
+                        cwd=tmp_path)
+    assert (done.returncode, done.stderr) == (0, "")
+    assert "baseline <stdin>: 17 examples in both runs, 0 new, 0 gone" in done.stdout.splitlines()
+    assert json.loads((tmp_path / "next.json").read_text(encoding="utf-8"))["baseline"]["path"] == "<stdin>"
+
+
+@pytest.mark.parametrize("args", [("-", "-"), ("-", "--baseline", "-", *DROPS)], ids=["datasets", "baseline"])
+def test_standard_input_named_twice_is_refused(ragmon_cmd: list[str], tmp_path: Path,
+                                               args: tuple[str, ...]) -> None:
+    # Read once, it would be empty the second time: "<stdin>: contains no examples" blames the data.
+    done = replay_piped(ragmon_cmd, GOLDEN.read_bytes(), *args, cwd=tmp_path)
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == ("ragmon replay: error: standard input (-) is named 2 times among the datasets and "
+                           "--baseline: it can be read only once\n")
+
+
+def test_a_report_over_the_file_standard_input_comes_from_is_refused(ragmon_cmd: list[str],
+                                                                     tmp_path: Path) -> None:
+    # `ragmon replay - --json golden.jsonl < golden.jsonl` would read the golden set, then write over it.
+    golden = tmp_path / "golden.jsonl"
+    golden.write_bytes(GOLDEN.read_bytes())
+    with golden.open("rb") as stdin:
+        done = subprocess.run([*ragmon_cmd, "replay", "-", "--json", "golden.jsonl"], cwd=tmp_path,
+                              env=clean_env(), stdin=stdin, capture_output=True, text=True, timeout=60)
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == ("ragmon replay: error: --json golden.jsonl is a dataset of this run: the report "
+                           "would overwrite it (--json names the report to write)\n")
+    assert golden.read_bytes() == GOLDEN.read_bytes()

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from aiohttp import web
+from aiohttp import ClientSession, web
 from loopback_app import running
 from opentelemetry import propagate, trace
 from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter
@@ -698,6 +698,44 @@ async def test_a_ci_log_hears_how_many_questions_were_asked(tmp_path: Path, monk
     assert status == 2
     err = capsys.readouterr().err
     assert "\nasked 1 of 2 questions\nasked 2 of 2 questions\n" in err
+
+
+def test_quiet_prints_nothing_when_the_receiver_refused_a_request_of_the_build(tmp_path: Path) -> None:
+    # The build's traces reach /v1/traces and pass the gate, but its log exporter, its endpoint set
+    # without /v1/logs, posts to "/": the receiver answers 404 and warns. Without --quiet that warning is
+    # shown; with it, a run that passed prints nothing at all, as --quiet promises.
+    _, questions = load_corpus()
+    data = tmp_path / "q.jsonl"
+    data.write_text(json.dumps({"id": "q01", "question": questions[0].question}) + "\n", encoding="utf-8")
+    retriever, llm = build("healthy")
+    receiver = free_port()
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("RAGMON_", "OTEL_", "GITHUB_"))}
+
+    def replay(url: str, *flags: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "ragmon.cli", "replay", str(data), "--target", url,
+                               "--receiver-listen", f"127.0.0.1:{receiver}", "--trace-quiet", "100ms",
+                               "--gate", GATE, *flags], cwd=tmp_path, env=env, capture_output=True, text=True,
+                              timeout=60, check=False)
+
+    with sdk_tracer(receiver) as tracer:
+        async def ask(request: web.Request) -> web.Response:
+            with tracer.start_as_current_span("POST /ask", context=propagate.extract(request.headers),
+                                              kind=SpanKind.SERVER):
+                reply = answer(tracer, retriever, llm, Question("", (await request.json())["question"], ()),
+                               "healthy")
+            async with ClientSession() as session, session.post(f"http://127.0.0.1:{receiver}/",
+                                                                json={"resourceLogs": []}) as logs:
+                assert logs.status == 404
+            return web.json_response({"answer": reply.text})
+
+        async def both() -> tuple[subprocess.CompletedProcess[str], subprocess.CompletedProcess[str]]:
+            async with serving(ask) as url:
+                return (await asyncio.to_thread(replay, url), await asyncio.to_thread(replay, url, "--quiet"))
+
+        loud, quiet = asyncio.run(both())
+    assert loud.returncode == 0, loud.stderr
+    assert "OTLP request for something ragmon does not receive\n" in loud.stderr
+    assert (quiet.returncode, quiet.stdout, quiet.stderr) == (0, "", "")
 
 
 async def test_refusals_that_each_quote_a_request_id_make_a_bounded_message() -> None:

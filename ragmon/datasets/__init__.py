@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Iterator
-from pathlib import Path
 
 from ragmon.datasets.locate import LineOf
 from ragmon.datasets.otlp_lines import NOT_RAG, Skipped
@@ -38,6 +37,7 @@ from ragmon.datasets.reader import load_located
 from ragmon.errors import InputError
 from ragmon.jsontext import replace_lone_surrogates
 from ragmon.model import Example
+from ragmon.options import input_name
 
 __all__ = ["NOT_RAG", "PathLike", "Skipped", "load"]
 
@@ -46,12 +46,13 @@ PathLike = str | os.PathLike[str]
 
 def load(paths: Iterable[PathLike], *, skipped: Skipped | None = None) -> Iterator[Example]:
     """Examples from every file in order; an id seen twice is an error because reports are keyed by id.
+    A path that is the string `-` is standard input (ragmon.options.STDIN).
 
     Recorded traces that are not RAG are appended to `skipped` as (trace id, NOT_RAG)."""
     seen: dict[str, tuple[str, LineOf, str]] = {}
     for path in paths:
-        source = str(path)
-        for example, line_of in load_located(Path(path), [] if skipped is None else skipped):
+        source = input_name(path)
+        for example, line_of in load_located(path, [] if skipped is None else skipped):
             # Keyed as the JSON report writes ids: two that differ only in half an emoji (a lone surrogate,
             # written as U+FFFD) would be one id there, and that report refused as the next baseline.
             key = replace_lone_surrogates(example.id)

@@ -11,6 +11,7 @@ import functools
 import gzip
 import itertools
 import json
+import os
 import shutil
 import tempfile
 import zlib
@@ -28,14 +29,16 @@ from ragmon.datasets.ragmon_format import ragmon_example
 from ragmon.datasets.trace_format import trace_example
 from ragmon.errors import InputError
 from ragmon.model import Example
+from ragmon.options import input_name, is_stdin, stdin_bytes
 
 _Parser = Callable[[dict[str, Any], str], Example]
 _GZIP_MAGIC = b"\x1f\x8b"
 _SPOOL_IN_MEMORY = 64 << 20
 
 
-def load_located(path: Path, skipped: Skipped) -> Iterator[tuple[Example, LineOf]]:
-    source = str(path)
+def load_located(path: str | os.PathLike[str], skipped: Skipped) -> Iterator[tuple[Example, LineOf]]:
+    """`path` `-` is standard input (ragmon.options.STDIN)."""
+    source = input_name(path)
     with contextlib.ExitStack() as opened:
         try:
             handle = _open(path, opened)
@@ -47,13 +50,13 @@ def load_located(path: Path, skipped: Skipped) -> Iterator[tuple[Example, LineOf
             raise InputError(f"cannot read dataset: {exc}", source=source) from None
 
 
-def _open(path: Path, opened: contextlib.ExitStack) -> BinaryIO:
+def _open(path: str | os.PathLike[str], opened: contextlib.ExitStack) -> BinaryIO:
     """The file's bytes, decompressed when it is gzip (by its magic number, whatever its name): large
     golden sets are kept compressed, and reading one as text gave only "not valid UTF-8". Reading goes
     back to the start (after the magic number, and for a JSON document after its first lines), so a pipe
-    (`/dev/stdin`, `<(zcat ...)`) is first copied aside: in memory up to `_SPOOL_IN_MEMORY`, then to a
-    temporary file. Everything opened is closed with `opened`."""
-    handle: BinaryIO = opened.enter_context(path.open("rb"))
+    (`-`, `/dev/stdin`, `<(zcat ...)`) is first copied aside: in memory up to `_SPOOL_IN_MEMORY`, then to
+    a temporary file. Everything opened is closed with `opened`; standard input is left open."""
+    handle = stdin_bytes() if is_stdin(path) else opened.enter_context(Path(path).open("rb"))  # noqa: SIM115
     if not handle.seekable():
         spool = opened.enter_context(tempfile.SpooledTemporaryFile(max_size=_SPOOL_IN_MEMORY))  # noqa: SIM115
         shutil.copyfileobj(handle, spool)

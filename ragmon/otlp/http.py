@@ -81,16 +81,17 @@ class _Inflater:
 
 
 def add_otlp_routes(app: web.Application, sink: SpanSink, *, max_body: int, token: str | None,
-                    max_values: int = MAX_VALUES) -> None:
+                    max_values: int = MAX_VALUES, log_refusals: bool = True) -> None:
     """Serve `POST /v1/traces` on `app`; `max_body` bounds the body on the wire and after decompression,
     `max_values` what it may decode to (ragmon.otlp.values).
     A POST anywhere else is an export ragmon does not receive: counted, logged and answered 404 with
     where traces go (ragmon.otlp.misdirected); other methods get aiohttp's own 404 or 405.
+    `log_refusals` False: refusals are counted (the sink is told) and answered, not logged (RefusalLog).
 
     Serve `app` with `web.AppRunner(app, auto_decompress=False)` (see the module docstring).
     """
     expected = None if token is None else token.encode()
-    refusals = RefusalLog()
+    refusals = RefusalLog() if log_refusals else RefusalLog(None)
 
     def unauthorized(request: web.Request) -> web.Response | None:
         """The 401 for a request without the token, when one is set; None for one that may go on."""

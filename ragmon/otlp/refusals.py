@@ -35,8 +35,11 @@ class RefusalLog:
     """Rate-limited logging of refused and misdirected requests: a `LineLimit` keyed by what went wrong and
     the peer."""
 
-    def __init__(self, logger: logging.Logger = log, *, window: float = WINDOW_SECONDS,
+    def __init__(self, logger: logging.Logger | None = log, *, window: float = WINDOW_SECONDS,
                  max_keys: int = MAX_KEYS, clock: Callable[[], float] = time.monotonic) -> None:
+        """`logger` None writes no line: a run told to print nothing (`ragmon replay --quiet`), whose
+        process has no logging set up, would otherwise get each warning on stderr from Python's
+        last-resort handler."""
         self._logger = logger
         self._limit = LineLimit(window=window, max_keys=max_keys, clock=clock)
 
@@ -64,6 +67,8 @@ class RefusalLog:
     def _write(self, key: tuple[str, ...], level: int, message: str, fields: dict[str, str],
                user_agent: str | None, detail: str) -> None:
         """One line unless `key` had one within the window; the sender's own words clipped."""
+        if self._logger is None:
+            return
         suppressed = self._limit.admit(key)
         if suppressed is None:
             return

@@ -204,18 +204,22 @@ def _escaped(text: str) -> str:
     or fence (a fence opened at a line's start would hide the sentence). GitHub's references are made
     inert with a zero-width space, as Dependabot and Renovate do (a backslash does not stop them: GitHub
     finds them in the rendered text): a `@name` would notify that user, and a `#123` link issue 123, from
-    every CI run that posts the report. Two `$` would set what lies between them as math, so each is
-    wrapped in a span, as GitHub's documentation says. An ordinary sentence has none of these: as is."""
+    every CI run that posts the report. So are the bare URLs (`https://`, `www.`) and e-mail addresses
+    that GitHub's autolink extension links, which would make a hallucinated address clickable: it finds an
+    e-mail address in the text once escapes and entities are decoded (`\\@` and `&#64;` are linked all the
+    same), so only a change to the text itself stops all three. Two `$` would set what lies between them
+    as math, so each is wrapped in a span, as GitHub's documentation says. An ordinary sentence has none
+    of these: as is."""
     math = text.count("$") > 1
 
     def escape(match: re.Match[str]) -> str:
         found = match.group()
+        if match.lastgroup == "inert":
+            return found + "&#8203;"
         if found in ("&", "<"):
             return "&amp;" if found == "&" else "&lt;"
         if found == "$":
             return "<span>$</span>" if math else "$"
-        if found[-1] in "@#-":
-            return found + "&#8203;"
         return "\\" + found
 
     return _INLINE.sub(escape, text)
@@ -226,10 +230,13 @@ def _quote(escaped: str) -> str:
     return "> " + _BLOCK_START.sub(lambda m: f"{m.group()[:-1]}\\{m.group()[-1]}", escaped, count=1)
 
 
-_INLINE = re.compile(r"[&<`*~\]$]|\\(?=[!-/:-@\[-`{-~])|(?<![^\W_])_|_(?![^\W_])|(?<!\w)@(?=\w)|#(?=\d)"
-                     r"|(?i:\bgh-)(?=\d)")
+_INLINE = re.compile(r"[&<`*~\]$]|\\(?=[!-/:-@\[-`{-~])|(?<![^\W_])_|_(?![^\W_])"
+                     r"|(?P<inert>@(?=[\w.-])|#(?=\d)|(?i:\bgh-)(?=\d)|(?i:https?|ftp):(?=//)|(?i:www)(?=\.))")
 """What `_escaped` changes: `]` is enough to stop a link or an image (none can close), `_` only at a
-word's edge (inside one it is no emphasis, as in snake_case), a backslash only where it would escape."""
+word's edge (inside one it is no emphasis, as in snake_case), a backslash only where it would escape.
+`inert` is what GitHub would link, followed by a zero-width space: an `@` before a name or an e-mail
+address's domain, a `#` or `GH-` before an issue number, a URL's scheme before its `//` (GFM links
+http, https and ftp), a `www` before its dot."""
 _BLOCK_START = re.compile(r"^(?:#+(?=\s|$)|>|-(?=[\s-]|$)|\+(?=\s|$)|\d{1,9}[.)](?=\s|$))")
 """A line that starts this way would be a heading, a quote, a list item or a thematic break (`*`, `_`,
 `` ` `` and `~` are escaped everywhere): the backslash goes before its last character."""

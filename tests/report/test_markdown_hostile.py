@@ -28,12 +28,13 @@ def test_links_images_emphasis_and_code_in_a_sentence_are_shown_not_rendered() -
     # An image would load (a tracking pixel; or a green "passed" badge of the attacker's), a link would
     # hide where it leads; emphasis, strikethrough and a code span would change the quote's look. `]` is
     # escaped, so no link or image text can close; a backslash that would escape the next character is
-    # itself escaped ("a\*b": `\\` shows `\`, `\*` shows `*`).
+    # itself escaped ("a\*b": `\\` shows `\`, `\*` shows `*`). The URLs are bare ones then, made inert
+    # as below.
     lines = _rendered("Look ![x](https://evil.example/t.png) here.",
                       "Click [here](https://evil.example/p) now.", "It is *not* ~~free~~ `x` __bold__.",
                       "Type a\\*b now.", reason="closest doc`1` has 0/4")
-    assert "> Look ![x\\](https://evil.example/t.png) here." in lines
-    assert "> Click [here\\](https://evil.example/p) now." in lines
+    assert "> Look ![x\\](https:&#8203;//evil.example/t.png) here." in lines
+    assert "> Click [here\\](https:&#8203;//evil.example/p) now." in lines
     assert "> It is \\*not\\* \\~\\~free\\~\\~ \\`x\\` \\_\\_bold\\_\\_." in lines
     assert "> Type a\\\\\\*b now." in lines
     assert "Reason: closest doc\\`1\\` has 0/4" in lines
@@ -50,18 +51,35 @@ def test_a_sentence_cannot_start_a_block_inside_its_quote() -> None:
     assert "> \\> nested." in lines
     assert "> 2\\) numbered." in lines
     assert "> \\`\\`\\`python hidden text." in lines
-    assert "> [x\\]: https://evil.example/ref" in lines
+    assert "> [x\\]: https:&#8203;//evil.example/ref" in lines
 
 
 def test_github_mentions_and_issue_references_are_inert() -> None:
     # Every CI run that posts the report would notify @octocat and the team, and link issues 123, 45 and
-    # octo/repo's 7; in a question too. An e-mail address is no mention (a word character precedes `@`).
+    # octo/repo's 7; in a question too.
     lines = _rendered("Ping @octocat and @github/security now.", "See #123, GH-45 and octo/repo#7.",
-                      "Write to help@store.example today.", question="Ask @octocat about #9?")
+                      question="Ask @octocat about #9?")
     assert "> Ping @&#8203;octocat and @&#8203;github/security now." in lines
     assert "> See #&#8203;123, GH-&#8203;45 and octo/repo#&#8203;7." in lines
-    assert "> Write to help@store.example today." in lines
     assert "Question: Ask @&#8203;octocat about #&#8203;9?" in lines
+
+
+def test_bare_urls_and_email_addresses_are_not_linked() -> None:
+    # GitHub links these without any Markdown around them (GFM's autolink extension), so a hallucinated
+    # address would be one click away in a CI summary. A zero-width space inside each trigger (`https:`
+    # before `//`, `www` before `.`, `@` before the domain) breaks the link and renders invisibly: the
+    # text reads as the answer did, and shows no backslash. A backslash or an entity (`\\@`, `&#64;`)
+    # would not do for e-mail, which GitHub finds in the text once those are decoded.
+    sentences = ("See https://evil.example/x now.", "Or http://evil.example.",
+                 "Visit www.evil.example/help today.", "Mail refunds@evil.example or mailto:a@evil.example.",
+                 "HTTPS://EVIL.EXAMPLE and ftp://evil.example/f too.")
+    lines = _rendered(*sentences, question="Is www.evil.example safe?")
+    assert "> See https:&#8203;//evil.example/x now." in lines
+    assert "> Or http:&#8203;//evil.example." in lines
+    assert "> Visit www&#8203;.evil.example/help today." in lines
+    assert "> Mail refunds@&#8203;evil.example or mailto:a@&#8203;evil.example." in lines
+    assert "> HTTPS:&#8203;//EVIL.EXAMPLE and ftp:&#8203;//evil.example/f too." in lines
+    assert "Question: Is www&#8203;.evil.example safe?" in lines
 
 
 def test_two_dollar_signs_cannot_set_a_price_range_as_math() -> None:
@@ -102,5 +120,5 @@ def test_the_cli_quotes_a_hostile_answer_as_written(tmp_path: Path, ragmon_cmd: 
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr  # no gate given: the run passes
     lines = report.read_text(encoding="utf-8").splitlines()
-    assert "> \\`\\`\\`js ![x\\](https://evil.example/t.png) ping @&#8203;octocat." in lines
+    assert "> \\`\\`\\`js ![x\\](https:&#8203;//evil.example/t.png) ping @&#8203;octocat." in lines
     assert f"> {returns}" not in lines
