@@ -91,7 +91,7 @@ def test_referenced_metrics_exist(path: Path) -> None:
 
 def test_a_misspelt_metric_is_caught() -> None:
     types, _, _ = exported()
-    text = 'sum(rate(ragmon_claim_total{verdict="unsupported"}[5m])) / pipeline:ragmon_claims:rate10m'
+    text = 'sum(rate(ragmon_claim_total{verdict="unsupported"}[5m])) / pipeline_judge:ragmon_claims:rate10m'
     assert unknown_names(text, types) == {"ragmon_claim_total"}
 
 

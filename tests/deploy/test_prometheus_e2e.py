@@ -194,7 +194,8 @@ def test_dashboard_rules_and_alerts_return_data_and_ratios_sum_across_instances(
              f' / sum by (pipeline) (ragmon_claims_total{{{WHERE}}})')
     assert scalar(query, exact) == 18 / 37
     # The recording rule, over round 2: 0.5, not the 1/3 an average of the instances' ratios gives.
-    recorded = scalar(query, f"pipeline:ragmon_claims_unsupported_per_claims:ratio_rate10m{{{WHERE}}}")
+    recorded = scalar(query, f'pipeline_judge:ragmon_claims_unsupported_per_claims:ratio_rate10m{{{WHERE},'
+                             f'judge="lexical"}}')
     assert recorded is not None and abs(recorded - 0.5) < 0.025
     mean = scalar(query, f'pipeline_judge_metric:ragmon_example_score:mean10m{{{WHERE},judge="lexical",'
                          f'metric="groundedness"}}')

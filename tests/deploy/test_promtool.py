@@ -105,3 +105,16 @@ def test_ratios_aggregate_both_sides_by_the_same_labels() -> None:
             if rule.get("record", "").endswith(("ratio_rate10m", "mean10m")):
                 groupings = re.findall(r"sum by \(([^)]*)\)", expr)
                 assert len(groupings) >= 2 and len(set(groupings)) == 1, rule["record"]
+
+
+def test_no_rule_sums_across_judges() -> None:
+    """Claude judges a sample of the traces the lexical judge scores: a figure summed over `judge` counts
+    those answers twice and blends two judges' verdicts. Every aggregation of a judged metric keeps it."""
+    judged = re.compile(r"ragmon_(?:claims_total|example_score_\w+|examples_scored_total)\b")
+    for group in load("rules.yml")["groups"]:
+        for rule in group["rules"]:
+            name = rule.get("record") or rule["alert"]
+            if rule.get("record") and judged.search(rule["expr"]):
+                groupings = re.findall(r"sum by \(([^)]*)\)", rule["expr"])
+                assert groupings and all("judge" in g.replace(" ", "").split(",") for g in groupings), name
+                assert name.startswith("pipeline_judge"), name
