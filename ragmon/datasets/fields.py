@@ -32,13 +32,22 @@ class FieldError(Exception):
         self.path = path
 
 
-def check_names(obj: Mapping[str, Any], known: frozenset[str], base: FieldPath = ()) -> None:
-    """Refuse a field that is a near miss of a known one the object lacks; any other field is the user's."""
+def check_names(obj: Mapping[str, Any], known: frozenset[str], base: FieldPath = (),
+                synonyms: Mapping[str, str] | None = None) -> None:
+    """Refuse a field that is a near miss of a known one the object lacks, or another tool's name for it
+    (`synonyms`, keyed by `_spelling`): either would leave that field unread and its metric undefined (or
+    zero, for a context's id) without a word. Any other field is the user's, and so is a synonym given
+    beside the field itself (a record's `prompt` beside its `question`)."""
     for key in obj:
         if key not in known:
-            meant = near_miss(key, tuple(sorted(name for name in known if name not in obj)))
+            missing = tuple(sorted(name for name in known if name not in obj))
+            meant = near_miss(key, missing)
             if meant is not None:
                 raise FieldError(f"unknown field {key!r}: did you mean {meant!r}?", (*base, key))
+            named = (synonyms or {}).get(_spelling(key))
+            if named is not None and named in missing:
+                raise FieldError(f"unknown field {key!r}: ragmon reads this as {named!r}, rename it",
+                                 (*base, key))
 
 
 @functools.lru_cache(maxsize=1024)
@@ -70,6 +79,30 @@ def _words(name: str) -> list[str]:
     return [word for word in _WORD_BREAK.split(name) if word]
 
 
+def _synonyms(names: Mapping[str, Iterable[str]]) -> dict[str, str]:
+    return {_spelling(other): name for name, others in names.items() for other in others}
+
+
+RAGMON_SYNONYMS = _synonyms({
+    "question": ("query", "user_input", "user_query", "prompt"),
+    "contexts": ("retrieved_contexts", "retrieval_context", "retrieved_documents", "retrieved_docs",
+                 "source_documents", "documents", "docs", "passages", "chunks", "context_list"),
+    "answer": ("response", "actual_output", "generated_answer", "generation", "prediction", "completion"),
+    "ground_truth": ("reference", "reference_answer", "expected_output", "expected_answer", "gold_answer",
+                     "golden_answer"),
+    "relevant_ids": ("relevant", "relevant_docs", "relevant_doc_ids", "relevant_document_ids",
+                     "gold_ids", "gold_doc_ids", "expected_ids", "expected_doc_ids", "ground_truth_ids"),
+    "citations": ("cited_ids", "citation_ids", "cited_docs"),
+})
+"""Names ragas, DeepEval, LangChain and common usage give ragmon's fields (`retrieved_contexts`,
+`actual_output`...). Where an object also has trace-format names (`input`, `output`), those are its own."""
+_CONTEXT_SYNONYMS = _synonyms({
+    "id": ("doc_id", "document_id", "chunk_id", "passage_id"),
+    "text": ("content", "document", "passage", "chunk"),
+    "score": ("similarity", "relevance_score"),
+})
+
+
 def listed(names: Iterable[str]) -> str:
     return ", ".join(repr(name) for name in names)
 
@@ -88,7 +121,7 @@ def _context(item: Any, path: FieldPath) -> Context:
         return Context(content_id(item), item)
     if not isinstance(item, dict):
         raise FieldError(f"expected a context object or string, got {json_type(item)}", path)
-    check_names(item, _CONTEXT_FIELDS, path)
+    check_names(item, _CONTEXT_FIELDS, path, _CONTEXT_SYNONYMS)
     if "pageContent" in item:
         text = required_str(item, "pageContent", path)
         metadata = item.get("metadata") or {}

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from ragmon.datasets.fields import (
+    RAGMON_SYNONYMS,
     check_names,
     extra,
     optional_contexts,
@@ -23,7 +24,7 @@ from ragmon.model import Example
 
 
 def ragmon_example(obj: dict[str, Any], default_id: str) -> Example:
-    check_names(obj, RECORD_FIELDS)
+    check_names(obj, RECORD_FIELDS, synonyms=RAGMON_SYNONYMS)
     check_format(obj, trace=False)
     return Example(
         id=required_id(obj, "id"),

@@ -63,7 +63,7 @@ def test_near_miss_of_a_ragmon_field_is_an_error_naming_the_field_meant(tmp_path
 # `labels`), and names that only contain a known one: none is a misspelling.
 CARRIED = ["metadata", "tags", "notes", "source", "created_at", "labels", "needs_review", "captured_at",
            "difficulty", "question_id", "answer_type", "pipeline_version", "subcategory", "category_id",
-           "context_ids", "citation_ids", "retrieved_contexts", "idx", "uid", "session_id", "timestamp"]
+           "context_ids", "idx", "uid", "session_id", "timestamp"]
 
 
 @pytest.mark.parametrize("field", CARRIED)
@@ -73,6 +73,52 @@ def test_other_fields_are_still_carried_along_in_every_format(tmp_path: Path, fi
     evalset = tmp_path / "e.json"
     evalset.write_text(json.dumps({"examples": [{"id": "c", "question": "q", field: 1}]}), encoding="utf-8")
     assert [example.extra for example in load([ragmon, trace, evalset])] == [{field: 1}] * 3
+
+
+@pytest.mark.parametrize(("other", "meant"), [
+    ("retrieved_contexts", "contexts"),     # ragas
+    ("retrieval_context", "contexts"),      # DeepEval
+    ("documents", "contexts"),
+    ("response", "answer"),                 # ragas
+    ("actual_output", "answer"),            # DeepEval
+    ("user_input", "question"),             # ragas
+    ("query", "question"),
+    ("reference", "ground_truth"),          # ragas
+    ("expected_output", "ground_truth"),    # DeepEval
+    ("relevant", "relevant_ids"),
+    ("relevantDocIds", "relevant_ids"),     # any case and separator
+    ("cited_ids", "citations"),
+])
+def test_another_tools_name_for_a_field_is_an_error_naming_ragmons(tmp_path: Path, other: str,
+                                                                   meant: str) -> None:
+    # Before: carried along unread, so a ragas-shaped golden set scored with no contexts (groundedness
+    # undefined on every row) or no answer, and a run without a gate on it printed PASS.
+    good = {"id": "a", "question": "q", "contexts": ["Doc."], "answer": "Doc.", "citations": ["x"],
+            "relevant_ids": ["x"], "ground_truth": "Doc."}
+    bad = {**{k: v for k, v in good.items() if k != meant}, "id": "b", other: good[meant]}
+    path = write_jsonl(tmp_path / "golden.jsonl", [good, bad])
+    assert str(error_of([path])) == (f"{path}:2: unknown field {other!r}: ragmon reads this as {meant!r}, "
+                                     f"rename it (field {other!r})")
+
+
+def test_another_tools_name_beside_ragmons_own_is_carried_along(tmp_path: Path) -> None:
+    # The field ragmon reads is there: the other is the user's own (a prompt kept beside its question).
+    record = {"id": "a", "question": "q", "prompt": "System: ... q", "answer": "A.", "response": {"ms": 80}}
+    trace = {"id": "b", "input": "q", "output": "A.", "retrieved_contexts": ["D."]}  # the trace format's own
+    path = write_jsonl(tmp_path / "golden.jsonl", [record])
+    traced = write_jsonl(tmp_path / "trace.jsonl", [trace])
+    first, second = load([path, traced])
+    assert first.extra == {"prompt": "System: ... q", "response": {"ms": 80}}
+    assert second.extra == {"retrieved_contexts": ["D."]}
+
+
+def test_a_context_ids_other_name_is_an_error_not_a_content_hash(tmp_path: Path) -> None:
+    # Before: `doc_id` was dropped and the context got a content-hash id, so relevant_ids ["ret"] matched
+    # nothing: hit rate 0 for a retriever that found the document.
+    path = write_jsonl(tmp_path / "golden.jsonl", [
+        {"id": "a", "question": "q", "contexts": [{"doc_id": "ret", "text": "D."}], "relevant_ids": ["ret"]}])
+    assert str(error_of([path])) == (f"{path}:1: unknown field 'doc_id': ragmon reads this as 'id', "
+                                     f"rename it (field 'contexts[0].doc_id')")
 
 
 @pytest.mark.parametrize(("record", "field", "meant"), [
