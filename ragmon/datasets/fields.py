@@ -141,7 +141,7 @@ def _context(item: Any, path: FieldPath) -> Context:
 def required_str(obj: Mapping[str, Any], key: str, base: FieldPath = ()) -> str:
     value = obj.get(key)
     if value is None:
-        raise FieldError(f"missing required field {key!r}", (*base, key))
+        raise _missing(obj, key, base)
     if not isinstance(value, str):
         raise FieldError(f"expected a string, got {json_type(value)}", (*base, key))
     return value
@@ -157,8 +157,15 @@ def optional_str(obj: Mapping[str, Any], key: str) -> str | None:
 def required_id(obj: Mapping[str, Any], key: str, base: FieldPath = ()) -> str:
     value = obj.get(key)
     if value is None:
-        raise FieldError(f"missing required field {key!r}", (*base, key))
+        raise _missing(obj, key, base)
     return _as_id(value, (*base, key))
+
+
+def _missing(obj: Mapping[str, Any], key: str, base: FieldPath) -> FieldError:
+    """A `null` is there to be seen in the line: "missing" would send the user looking for a key they
+    wrote."""
+    message = f"required field {key!r} is null" if key in obj else f"missing required field {key!r}"
+    return FieldError(message, (*base, key))
 
 
 def _as_id(value: Any, path: FieldPath) -> str:

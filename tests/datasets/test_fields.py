@@ -17,6 +17,8 @@ from ragmon.datasets import load
 @pytest.mark.parametrize(("record", "field", "words"), [
     ({"question": "q?"}, "id", "missing required field"),
     ({"id": "a"}, "question", "missing required field"),
+    ({"id": "a", "question": None}, "question", "required field 'question' is null"),  # there, not missing
+    ({"id": None, "question": "q"}, "id", "required field 'id' is null"),
     ({"id": "a", "question": 3}, "question", "expected a string"),
     ({"id": "a", "question": "q", "contexts": {"id": "d"}}, "contexts", "expected a list"),
     ({"id": "a", "question": "q", "contexts": [{"id": "d"}]}, "contexts[0].text", "missing required field"),
