@@ -9,7 +9,7 @@ a user can plug in their own judge, and its mistakes must fail loudly, not shift
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from ragmon.judges.base import AsyncJudge, Judge, JudgeError
@@ -164,7 +164,13 @@ def _wrong(judge_name: str, example: Example, index: int, field: str, wanted: st
 
 def _examples(examples: Iterable[Example]) -> tuple[Example, ...]:
     """The examples as a tuple, each an Example with an id of its own (reports and the skipped list are
-    keyed by id: a second example under one id would hide the first); else an error naming where."""
+    keyed by id: a second example under one id would hide the first); else an error naming where.
+
+    A lone Example, string or mapping is refused as a whole: iterated, the first is no iterable and the
+    others would be blamed one character or key at a time."""
+    if isinstance(examples, Example | str | bytes | Mapping) or not isinstance(examples, Iterable):
+        hint = ": wrap a single one in a list" if isinstance(examples, Example) else ""
+        raise TypeError(f"examples must be an iterable of Example, got {type(examples).__name__}{hint}")
     items = tuple(examples)
     first: dict[str, int] = {}
     for index, example in enumerate(items):
@@ -193,13 +199,39 @@ def aggregate_results(results: Sequence[ExampleResult], config: EvalConfig) -> d
                              seed=config.seed)
 
 
-def evaluate(examples: Iterable[Example], judge: Judge | None = None, config: EvalConfig | None = None,
-             progress: Progress | None = None, *, skip_judge_errors: bool = False) -> Report:
-    """Score a dataset. A JudgeError stops the run unless `skip_judge_errors`, which records the example
-    in `Report.skipped` instead (fail-closed either way: an unjudged example is never "supported")."""
+def _arguments(judge: object, config: object, progress: object) -> None:
+    """A TypeError naming the argument unless each has its declared type. Checked before the first
+    example is judged: else a wrong judge fails deep in scoring, at whichever example first has claims
+    to decide, and a wrong progress only after a paid-for judgement."""
     if isinstance(judge, EvalConfig):
         raise TypeError("evaluate(examples, judge, config): pass the EvalConfig as config=, not as the judge")
+    if isinstance(judge, type):
+        raise TypeError(f"judge must be a judge object, got the class {judge.__name__}: pass "
+                        f"{judge.__name__}()")
+    if not isinstance(judge, Judge):
+        missing = ", ".join(name for name in ("name", "settings", "judge") if not hasattr(judge, name))
+        raise TypeError(f"judge must have a name, settings() and judge(example, claims), got "
+                        f"{type(judge).__name__}, which lacks {missing}")
+    if config is not None and not isinstance(config, EvalConfig):
+        raise TypeError(f"config must be an EvalConfig or None, got {type(config).__name__}")
+    if progress is not None and not callable(progress):
+        raise TypeError(f"progress must be a function called as progress(done, total), got "
+                        f"{type(progress).__name__}")
+
+
+def evaluate(examples: Iterable[Example], judge: Judge | None = None, config: EvalConfig | None = None,
+             progress: Progress | None = None, *, skip_judge_errors: bool = False) -> Report:
+    """Score a dataset with `judge` (default: a `LexicalJudge`, offline and free) under `config`
+    (default: `EvalConfig()`), calling `progress(done, total)` after each example if given.
+
+    Synchronous, and safe inside a running event loop (a notebook): it never starts one. `aevaluate` is
+    its counterpart for a network judge, which it judges concurrently.
+
+    Every example and argument is checked before the first is judged, so a mistake costs no judge call.
+    A JudgeError stops the run unless `skip_judge_errors`, which records the example in `Report.skipped`
+    instead (fail-closed either way: an unjudged example is never "supported")."""
     judge = LexicalJudge() if judge is None else judge
+    _arguments(judge, config, progress)
     config = EvalConfig() if config is None else config
     items = _examples(examples)
     results: list[ExampleResult] = []
@@ -239,8 +271,12 @@ async def aevaluate(examples: Iterable[Example], judge: AsyncJudge, config: Eval
     waiting for replies, so a golden set is scored about `concurrency` times faster. Results keep the
     input order. A JudgeError stops new work (what is in flight finishes, it is already paid for) and the
     error of the earliest failed example is raised, as `evaluate` would have raised it."""
-    if concurrency < 1:
-        raise ValueError(f"concurrency must be at least 1, got {concurrency!r}")
+    _arguments(judge, config, progress)
+    if not isinstance(judge, AsyncJudge):
+        raise TypeError(f"aevaluate awaits judge.ajudge(example, claims), which {type(judge).__name__} "
+                        "lacks: call evaluate(), which a running event loop can call too")
+    if isinstance(concurrency, bool) or not isinstance(concurrency, int) or concurrency < 1:
+        raise ValueError(f"concurrency must be a whole number of at least 1, got {concurrency!r}")
     config = EvalConfig() if config is None else config
     items = _examples(examples)
     outcomes: list[ExampleResult | tuple[str, str] | None] = [None] * len(items)

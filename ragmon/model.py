@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from numbers import Real
+from typing import TYPE_CHECKING, Any
 
 METRIC_NAMES: tuple[str, ...] = (
     "hit_rate",
@@ -33,7 +34,10 @@ LOWER_IS_BETTER: frozenset[str] = frozenset({"hallucination_rate"})
 
 @dataclass(frozen=True, slots=True)
 class Context:
-    """One retrieved document as the generator saw it; position in `Example.contexts` is its rank."""
+    """One retrieved document as the generator saw it; position in `Example.contexts` is its rank.
+
+    Any real `score` is taken: vector stores hand back numpy's float32, which is no Python float. It is
+    stored as a float, so a report can write it as JSON."""
 
     id: str
     text: str
@@ -43,8 +47,10 @@ class Context:
         check_text("Context", "id", self.id)
         check_text("Context", "text", self.text)
         score = self.score
-        if score is not None and (isinstance(score, bool) or not isinstance(score, int | float)):
-            raise TypeError(f"Context.score must be a number or None, got {type(self.score).__name__}")
+        if score is not None and type(score) is not float and type(score) is not int:
+            if isinstance(score, bool) or not isinstance(score, Real):
+                raise TypeError(f"Context.score must be a number or None, got {type(score).__name__}")
+            object.__setattr__(self, "score", float(score))
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,6 +72,14 @@ class Example:
     pipeline: str | None = None
     extra: Mapping[str, Any] = field(default_factory=dict, compare=False, hash=False)
 
+    if TYPE_CHECKING:
+        # What the checks below take, for a user's type checker: it would refuse the lists they accept.
+        def __init__(self, id: str, question: str, contexts: Iterable[Context] | None = None,
+                     answer: str | None = None, relevant_ids: Iterable[str] | None = None,
+                     citations: Iterable[str] | None = None, ground_truth: str | None = None,
+                     category: str | None = None, pipeline: str | None = None,
+                     extra: Mapping[str, Any] = ...) -> None: ...
+
     def __post_init__(self) -> None:
         check_text("Example", "id", self.id)
         # Once the id is known to be a string, errors name the example: in a list of thousands built
@@ -81,6 +95,8 @@ class Example:
             object.__setattr__(self, "relevant_ids", relevant)
         if self.citations is not None:
             object.__setattr__(self, "citations", _items(where, "citations", self.citations, str, tuple))
+        if type(self.extra) is not dict and not isinstance(self.extra, Mapping):
+            raise TypeError(f"{where}extra must be a mapping, got {type(self.extra).__name__}")
 
 
 def check_text(owner: str, name: str, value: object, *, optional: bool = False) -> None:
@@ -181,6 +197,7 @@ class Aggregate:
 
     @property
     def defined(self) -> bool:
+        """Whether any example observed the metric: a gate on an undefined one must fail, not pass."""
         return self.mean is not None
 
     def __float__(self) -> float:
@@ -191,7 +208,10 @@ class Aggregate:
 
 @dataclass(frozen=True, slots=True)
 class Report:
-    """The outcome of scoring a dataset: per-example results plus aggregates, ready for gates and reports."""
+    """The outcome of scoring a dataset: per-example results plus aggregates, ready for gates and reports.
+
+    `aggregates` holds one `Aggregate` per name in METRIC_NAMES, in that order; `results` one
+    `ExampleResult` per scored example, in input order, with its metrics and claim verdicts."""
 
     judge: Mapping[str, Any]
     k: int
@@ -202,3 +222,10 @@ class Report:
     config: EvalConfig = EvalConfig()
     """What the aggregates were computed with: a gate or a report reading their intervals needs the level
     they are at, and the resamples to read another level from."""
+
+    def __repr__(self) -> str:
+        # Counts, not contents: a report of 10,000 examples would print megabytes of context text in a
+        # notebook cell, a log line or a failed assertion. The results are a field away.
+        return (f"Report(judge={self.judge!r}, k={self.k!r}, results=<{len(self.results)} results>, "
+                f"aggregates={self.aggregates!r}, skipped=<{len(self.skipped)} skipped>, "
+                f"config={self.config!r})")

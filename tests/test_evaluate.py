@@ -212,6 +212,9 @@ class RefusingJudge(BrokenJudge):
     def judge(self, example: Example, claims: tuple[Claim, ...]) -> tuple[ClaimVerdict, ...]:
         raise AssertionError("the judge must not be called")
 
+    async def ajudge(self, example: Example, claims: tuple[Claim, ...]) -> tuple[ClaimVerdict, ...]:
+        raise AssertionError("the judge must not be called")
+
 
 def test_unknown_contexts_invent_no_verdicts() -> None:
     # contexts=None means "never told", not "nothing retrieved": the two claims get no verdict at all
@@ -340,3 +343,51 @@ def test_examples_must_be_examples_with_an_id_each() -> None:
             run(mixed)
         with pytest.raises(ValueError, match=r"^examples\[0\] and examples\[2\] have the same id 'a': "):
             run(twice)
+
+
+@pytest.mark.parametrize(("call", "message"), [
+    # Each used to fail only when an example reached the judge, deep in scoring, and as an AttributeError
+    # ('str' object has no attribute 'judge', 'dict' object has no attribute 'k'), or a bare TypeError
+    # ('int' object is not callable) after the first example had been judged.
+    (lambda run: run([policy_example()], "lexical"),
+     "judge must have a name, settings() and judge(example, claims), got str, which lacks name, settings, "
+     "judge"),
+    (lambda run: run([policy_example()], LexicalJudge),
+     "judge must be a judge object, got the class LexicalJudge: pass LexicalJudge()"),
+    (lambda run: run([policy_example()], config={"k": 1}), "config must be an EvalConfig or None, got dict"),
+    (lambda run: run([policy_example()], progress=5),
+     "progress must be a function called as progress(done, total), got int"),
+    # Used to say "'Example' object is not iterable", and a dict was blamed one key at a time.
+    (lambda run: run(policy_example()),
+     "examples must be an iterable of Example, got Example: wrap a single one in a list"),
+    (lambda run: run({"p1": policy_example()}), "examples must be an iterable of Example, got dict"),
+    (lambda run: run(None), "examples must be an iterable of Example, got NoneType"),
+])
+def test_arguments_of_the_wrong_type_are_refused_by_name_before_any_judging(call, message: str) -> None:  # type: ignore[no-untyped-def]
+    def sync(examples, judge=None, **options):  # type: ignore[no-untyped-def]
+        return evaluate(examples, judge or RefusingJudge(), **options)
+
+    def in_loop(examples, judge=None, **options):  # type: ignore[no-untyped-def]
+        return asyncio.run(aevaluate(examples, judge or RefusingJudge(), **options))
+
+    for run in (sync, in_loop):
+        with pytest.raises(TypeError) as error:
+            call(run)
+        assert str(error.value) == message
+
+
+async def test_the_async_entry_point_is_importable_and_refuses_a_judge_it_cannot_await() -> None:
+    import ragmon
+
+    # `ragmon.evaluate` is the function, so the module's `aevaluate` could not be reached from the package.
+    assert "aevaluate" in ragmon.__all__
+    # The lexical judge has no coroutine: it used to fail at the first example with an AttributeError.
+    with pytest.raises(TypeError) as error:
+        await ragmon.aevaluate([policy_example()], LexicalJudge())
+    assert str(error.value) == ("aevaluate awaits judge.ajudge(example, claims), which LexicalJudge lacks: "
+                                "call evaluate(), which a running event loop can call too")
+    # As that says: inside this running loop, evaluate scores as anywhere (1 of 2 claims supported).
+    assert evaluate([policy_example()]).aggregates["groundedness"].mean == 0.5
+    with pytest.raises(ValueError) as wrong:
+        await ragmon.aevaluate([policy_example()], ScriptedJudge(returns_claim_supported), concurrency="4")  # type: ignore[arg-type]
+    assert str(wrong.value) == "concurrency must be a whole number of at least 1, got '4'"

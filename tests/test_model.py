@@ -2,9 +2,16 @@
 
 from __future__ import annotations
 
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
 import pytest
 
-from ragmon import Context, EvalConfig, Example, evaluate
+import ragmon.model
+from ragmon import Aggregate, Context, EvalConfig, Example, evaluate
 
 
 def test_lists_are_taken_and_stored_as_the_declared_types() -> None:
@@ -32,6 +39,8 @@ def test_lists_are_taken_and_stored_as_the_declared_types() -> None:
     (lambda: Example("e1", "q?", answer=3), "Example 'e1': answer must be a string or None, got int"),
     (lambda: Context("d1", None), "Context.text must be a string, got NoneType"),  # type: ignore[arg-type]
     (lambda: Context("d1", "t", score="0.9"), "Context.score must be a number or None, got str"),
+    # Used to be taken: calibration then failed reading `extra.get("labels")`, far from here.
+    (lambda: Example("e1", "q?", extra=["labels"]), "Example 'e1': extra must be a mapping, got list"),  # type: ignore[arg-type]
 ])
 def test_a_mistyped_field_is_refused_by_name(build, message: str) -> None:  # type: ignore[no-untyped-def]
     with pytest.raises(TypeError) as error:
@@ -72,6 +81,58 @@ def test_zero_bootstrap_samples_means_no_intervals() -> None:
     without = evaluate(examples, config=EvalConfig(bootstrap_samples=0)).aggregates["groundedness"]
     assert (with_intervals.mean, with_intervals.n) == (without.mean, without.n) == (0.5, 2)
     assert with_intervals.ci is not None and without.ci is None
+
+
+def test_a_score_from_a_vector_store_is_taken_as_a_float() -> None:
+    # FAISS and numpy hand back float32, which is no Python float: it used to be refused as no number.
+    context = Context("d1", "t", np.float32(0.25))  # type: ignore[arg-type]
+    assert context.score == 0.25 and type(context.score) is float
+    assert type(Context("d1", "t", np.float64(0.5)).score) is float
+    assert Context("d1", "t", 3).score == 3  # a plain int or float is kept as given
+
+
+def test_a_users_type_checker_takes_the_lists_an_example_takes(tmp_path: Path) -> None:
+    # The fields are declared as tuples and a frozenset, so mypy refused the lists the README and the
+    # docstring say are taken; the wrong type for a field is still an error.
+    package = tmp_path / "ragmon"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "py.typed").write_text("")
+    shutil.copy(ragmon.model.__file__, package / "model.py")
+    (tmp_path / "mypy.ini").write_text("[mypy]\n")
+    (tmp_path / "user.py").write_text(
+        "from ragmon.model import Context, Example\n"
+        "Example('q1', 'q?', [Context('d1', 't')], 'a.', relevant_ids=['d1'], citations=['d1'])\n"
+        "Example(7, 'q?')\n")
+    command = [sys.executable, "-m", "mypy", "--strict", "--cache-dir", str(tmp_path / "cache"), "user.py"]
+    checked = subprocess.run(command, cwd=tmp_path, env={"MYPYPATH": str(tmp_path)}, capture_output=True,
+                             text=True, check=False)
+    assert checked.stdout.splitlines() == [
+        'user.py:3: error: Argument 1 to "Example" has incompatible type "int"; expected "str"  [arg-type]',
+        "Found 1 error in 1 file (checked 1 source file)"]
+
+
+def test_zero_bootstrap_samples_means_no_interval_for_a_constant_metric_either() -> None:
+    text = "Returns are accepted within 30 days."
+    # Both answers are their context verbatim: groundedness 1 and 1. The constant column used to get the
+    # interval (1.0, 1.0) that samples=0 had asked not to compute.
+    examples = [Example(name, "q?", [Context("d1", text)], text) for name in ("a", "b")]
+    report = evaluate(examples, config=EvalConfig(bootstrap_samples=0))
+    assert report.aggregates["groundedness"] == Aggregate(1.0, 2, None)
+
+
+def test_a_report_repr_counts_the_examples_rather_than_printing_them() -> None:
+    # A notebook cell or failed assertion showing a report of 10,000 examples used to print every
+    # example's contexts and verdicts: megabytes.
+    text = "Returns are accepted within 30 days."
+    examples = [Example("a", "q?", [Context("d1", text)], text), Example("b", "q?", [], text)]
+    shown = repr(evaluate(examples, config=EvalConfig(bootstrap_samples=0)))
+    assert shown.startswith("Report(judge={'name': 'lexical', 'threshold': 0.56}, k=5, results=<2 results>, "
+                            "aggregates={'hit_rate': Aggregate(mean=None, n=0, ci=None), ")
+    assert "'groundedness': Aggregate(mean=0.5, n=2, ci=None)" in shown
+    assert shown.endswith(", skipped=<0 skipped>, "
+                          "config=EvalConfig(k=5, bootstrap_samples=0, confidence=0.95, seed=0))")
+    assert "Returns" not in shown
 
 
 def test_a_config_passed_as_the_judge_says_so() -> None:

@@ -19,6 +19,9 @@ class JudgeError(RagmonError):
 
 @runtime_checkable
 class Judge(Protocol):
+    """What `evaluate` takes as a judge: a protocol, not a base class, so a judge of your own needs no
+    import from ragmon beyond the data it reads and returns. `name` labels its figures in reports."""
+
     name: str
 
     def settings(self) -> Mapping[str, Any]:

@@ -25,13 +25,18 @@ dev, 519 claims; see the README's judge section)."""
 
 
 class LexicalJudge:
-    """Stateless apart from its threshold: safe to share between threads and event-loop tasks."""
+    """The default judge: a claim is supported when one context holds `threshold` of its content terms,
+    every number it states and no opposite of its words (the module's docstring gives the rules).
+
+    Stateless apart from its threshold: safe to share between threads and event-loop tasks."""
 
     name = "lexical"
 
     def __init__(self, threshold: float = DEFAULT_THRESHOLD) -> None:
-        if not 0.0 < threshold <= 1.0:
-            raise ValueError(f"threshold must be in (0, 1], got {threshold!r}")
+        # A bool would pass as 1 (every term needed) and a string fail at the comparison, naming neither.
+        number = isinstance(threshold, int | float) and not isinstance(threshold, bool)
+        if not number or not 0.0 < threshold <= 1.0:
+            raise ValueError(f"threshold must be a number in (0, 1], got {threshold!r}")
         self.threshold = threshold
 
     def settings(self) -> Mapping[str, Any]:

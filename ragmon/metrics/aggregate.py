@@ -75,7 +75,9 @@ def aggregate_columns(columns: Mapping[str, Sequence[float | None]], *, samples:
         # statistics.mean sums exactly and rounds once; fsum(...) / n rounds twice, so three examples at
         # 0.7 would average 0.6999999999999998 and breach a gate at 0.7.
         mean = float(statistics.mean(defined))
-        out[name] = Aggregate(mean, len(defined), (low, low) if low == high else None)
+        # A constant column's interval needs no resampling, but `samples=0` asked for none at all: one
+        # column must not get an interval where another, equally unsampled, gets None.
+        out[name] = Aggregate(mean, len(defined), (low, low) if low == high and samples > 0 else None)
         if low != high:
             varying.append((name, col, low, high - low))
 

@@ -70,6 +70,19 @@ def test_threshold_is_a_share_of_claim_terms() -> None:
     assert not verdicts(LexicalJudge(threshold=0.76), ex)[0].supported
 
 
+@pytest.mark.parametrize(("threshold", "message"), [
+    # Used to fail at the comparison with "'<' not supported between instances of 'float' and 'str'".
+    ("0.5", "threshold must be a number in (0, 1], got '0.5'"),
+    # Used to be taken as 1: every term of a claim needed, with nothing said.
+    (True, "threshold must be a number in (0, 1], got True"),
+    (56, "threshold must be a number in (0, 1], got 56"),
+])
+def test_a_threshold_that_is_no_share_is_refused_by_name(threshold: object, message: str) -> None:
+    with pytest.raises(ValueError) as error:
+        LexicalJudge(threshold)  # type: ignore[arg-type]
+    assert str(error.value) == message
+
+
 def test_supporting_ids_are_every_supporting_context_in_rank_order_once() -> None:
     claim = "Shipping is free for members."
     ex = example(claim, "Members get free shipping.", "Unrelated text about hats.",

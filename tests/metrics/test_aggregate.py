@@ -65,6 +65,13 @@ def test_constant_metric_has_a_point_interval() -> None:
     assert aggregate([0.5] * 10) == Aggregate(0.5, 10, (0.5, 0.5))
 
 
+def test_no_samples_means_no_interval_even_for_a_constant_metric() -> None:
+    # A constant column used to get its point interval anyway, so `samples=0` gave an interval to one
+    # metric and None to another.
+    assert aggregate([0.5] * 10, samples=0) == Aggregate(0.5, 10, None)
+    assert aggregate([0.7], samples=0) == Aggregate(0.7, 1, None)
+
+
 def test_a_metrics_interval_does_not_depend_on_the_other_columns() -> None:
     # Indices are drawn once per round and shared by every column, so adding columns changes nothing.
     a = [0.1, 0.9, None, 0.4, 0.6]
