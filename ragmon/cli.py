@@ -1,9 +1,9 @@
 """`ragmon serve | replay | calibrate | demo`.
 
 Each subcommand lives in its own module exposing `add_arguments(parser)` and `run(args) -> int`; this
-module only dispatches, maps every `--flag` to a `RAGMON_FLAG` environment default, and turns
-`RagmonError` into a one-line message with exit code 2 instead of a traceback (any other exception is
-a bug: its traceback, and exit code 2 too).
+module only dispatches, maps every `--flag` to a `RAGMON_FLAG` environment default (`variable`), and
+turns `RagmonError` into a one-line message with exit code 2 instead of a traceback (any other exception
+is a bug: its traceback, and exit code 2 too).
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from typing import Any, NoReturn
 
 from ragmon import __version__
 from ragmon.errors import MissingExtra, RagmonError, printable
+from ragmon.options import FROM_ENVIRONMENT
 
 SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "serve": ("ragmon.service", "run the OTLP sidecar: score live traces, export Prometheus metrics"),
@@ -38,45 +39,94 @@ DESCRIPTION = ("Is a RAG service's answer grounded in what it retrieved? Score i
                "service (serve) and gate a deploy on a golden set (replay).")
 _TRUE = {"1", "true", "yes", "on"}
 _FALSE = {"0", "false", "no", "off", ""}
+OWN_VARIABLES: dict[str, dict[str, str]] = {
+    "replay": {"--quiet": "RAGMON_REPLAY_QUIET"},
+    "calibrate": {"--judge": "RAGMON_CALIBRATE_JUDGE", "--json": "RAGMON_CALIBRATE_JSON"},
+}
+"""Flags that read a variable of their command's own, as RAGMON_<FLAG> is another command's flag of the
+same name, meaning something else: one variable set for one command must never change, or break, what
+another does. serve's --quiet is a duration (a sidecar's manifest sets RAGMON_QUIET=2s), replay's a switch;
+replay's --judge is the one judge a gate is decided by, calibrate's the judges to measure (a list: a
+RAGMON_JUDGE=claude set for a CI gate would have calibrate bill Claude alone); replay's --json is the
+gate's report (the next run's --baseline), calibrate's its figures, which would overwrite it. The
+plain name stays with the command its users set it for: serve's in deploy manifests, replay's in CI."""
 
 
-def _apply_env_defaults(parser: argparse.ArgumentParser, environ: dict[str, str]) -> None:
+def variable(command: str | None, option: str) -> str:
+    """The environment variable `command`'s `option` (`--max-traces`) reads: RAGMON_MAX_TRACES, unless
+    OWN_VARIABLES names another."""
+    own = OWN_VARIABLES.get(command or "", {}).get(option)
+    return own or "RAGMON_" + option[2:].upper().replace("-", "_")
+
+
+def _apply_env_defaults(parser: _Parser, environ: Mapping[str, str], command: str | None) -> None:
     """Let `RAGMON_MAX_TRACES=5000` stand for `--max-traces 5000`; the command line still wins.
 
-    Values are converted here, so a bad one is reported under the variable's name, not the flag's."""
+    Values are converted here, so a bad one is reported under the variable's name, not the flag's; it is
+    reported when the command line is parsed (`_Parser.parse_known_args`), so that `--help` still prints,
+    and not at all when the command line gives the flag."""
     for action in parser._actions:
         longs = [s for s in action.option_strings if s.startswith("--")]
         if not longs or action.dest == "help":
             continue
-        variable = "RAGMON_" + longs[0][2:].upper().replace("-", "_")
-        value = environ.get(variable)
+        name = variable(command, longs[0])
+        value = environ.get(name)
         if value is None:
             continue
-        if isinstance(action, argparse._StoreTrueAction):
-            action.default = _switch(parser, variable, value)
-            continue
-        items = [v for v in value.split(",") if v] if isinstance(action, argparse._AppendAction) else [value]
         try:
-            converted = [action.type(v) if callable(action.type) else v for v in items]
-        except (argparse.ArgumentTypeError, ValueError, TypeError) as exc:
-            parser.error(f"{variable}={value!r}: {exc}")
-        if action.choices is not None and any(v not in action.choices for v in converted):
-            parser.error(f"{variable}={value!r}: choose from {', '.join(map(str, action.choices))}")
-        if isinstance(action, argparse._AppendAction):
-            action.__class__ = _AppendOverEnvironment
-            action.default = converted
-        else:
-            action.default = converted[0]
+            _set_default(action, name, value)
+        except _BadVariable as exc:
+            parser.refused[action] = str(exc)
+            continue
+        parser.from_environment[action] = longs[0], name
 
 
-def _switch(parser: argparse.ArgumentParser, variable: str, value: str) -> bool:
+class _BadVariable(Exception):
+    """A RAGMON_* value its flag refused, told when the command line is parsed."""
+
+
+def _set_default(action: argparse.Action, name: str, value: str) -> None:
+    if isinstance(action, argparse._StoreTrueAction):
+        action.default = _switch(name, value)
+        return
+    items = [v for v in value.split(",") if v] if isinstance(action, argparse._AppendAction) else [value]
+    try:
+        converted = [action.type(v) if callable(action.type) else v for v in items]
+    except (argparse.ArgumentTypeError, ValueError, TypeError) as exc:
+        raise _BadVariable(f"{name}={value!r}: {exc}") from None
+    if action.choices is not None and any(v not in action.choices for v in converted):
+        raise _BadVariable(f"{name}={value!r}: choose from {', '.join(map(str, action.choices))}")
+    if isinstance(action, argparse._AppendAction):
+        action.__class__ = _AppendOverEnvironment
+        action.default = converted
+    else:
+        action.default = converted[0]
+
+
+def _switch(name: str, value: str) -> bool:
     """An on/off flag's variable. Anything but the usual spellings is refused rather than read as off: a
-    typo ("ture") or a value meant for another subcommand's flag of the same name (`serve --quiet` takes a
-    duration) would otherwise switch the flag off without a word."""
+    typo ("ture") would otherwise switch the flag off without a word."""
     word = value.strip().lower()
     if word not in _TRUE | _FALSE:
-        parser.error(f"{variable}={value!r}: not on or off (use 1, true, yes, on or 0, false, no, off)")
+        raise _BadVariable(f"{name}={value!r}: not on or off (use 1, true, yes, on or 0, false, no, off)")
     return word in _TRUE
+
+
+def _epilog(command: str, parser: argparse.ArgumentParser) -> str:
+    """How every flag of `command` is set from the environment, named in its --help, the one place a user
+    looks for what a flag reads."""
+    own = OWN_VARIABLES.get(command, {})
+    options = [s for a in parser._actions if a.dest != "help" for s in a.option_strings
+               if s.startswith("--") and s not in own]
+    example = max(options, key=lambda s: "-" in s[2:])  # the first with a dash inside, to show it changed
+    text = (f"Every flag can also be set as an environment variable RAGMON_<FLAG>, upper case, dashes as "
+            f"underscores ({example} is {variable(command, example)}); the command line wins, and a "
+            f"repeatable flag's variable takes a comma-separated list.")
+    if own:
+        named = ", ".join(f"{option} reads {name}" for option, name in own.items())
+        text += (f" Except where RAGMON_<FLAG> is another command's flag of the same name, meaning something "
+                 f"else: {named}.")
+    return text
 
 
 class Terminated(KeyboardInterrupt):
@@ -94,8 +144,38 @@ class UsageError(Exception):
 
 
 class _Parser(argparse.ArgumentParser):
+    """A parser whose defaults may come from the environment (`_apply_env_defaults`), which knows, once it
+    has parsed a command line, which values did: an error about such a value names the variable the user
+    set, not a flag never typed (ragmon.options.Flag)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.from_environment: dict[argparse.Action, tuple[str, str]] = {}
+        """The flags whose default a RAGMON_* variable gave: each one's long option, and the variable."""
+        self.refused: dict[argparse.Action, str] = {}
+        self._given: set[argparse.Action] = set()
+
     def error(self, message: str) -> NoReturn:
         raise UsageError(self, message)
+
+    # typeshed's overloads type a caller's own Namespace subclass, which no caller here passes.
+    def parse_known_args(self, args: Sequence[str] | None = None,  # type: ignore[override]
+                         namespace: argparse.Namespace | None = None) -> tuple[argparse.Namespace, list[str]]:
+        self._given = set()
+        parsed, unknown = super().parse_known_args(args, namespace)
+        for action, message in self.refused.items():
+            if action not in self._given:
+                self.error(message)
+        from_environment = dict(given for action, given in self.from_environment.items()
+                                if action not in self._given)
+        # A subcommand's parser sets its own first: the top-level one's (none) must not replace it.
+        setattr(parsed, FROM_ENVIRONMENT, {**getattr(parsed, FROM_ENVIRONMENT, {}), **from_environment})
+        return parsed, unknown
+
+    def _get_values(self, action: argparse.Action, arg_strings: list[str]) -> Any:
+        """Called for each flag the command line gives, and no other."""
+        self._given.add(action)
+        return super()._get_values(action, arg_strings)
 
 
 class _CommandParser(_Parser):
@@ -112,16 +192,16 @@ class _CommandParser(_Parser):
         return parsed, []
 
 
-def parse_known(add_arguments: Callable[[argparse.ArgumentParser], None], argv: Sequence[str],
+def parse_known(command: str, add_arguments: Callable[[argparse.ArgumentParser], None], argv: Sequence[str],
                 environ: Mapping[str, str]) -> argparse.Namespace | None:
-    """The flags `add_arguments` defines, read from a command line that was refused as a whole, with their
-    RAGMON_* defaults; None when they do not parse either. Only flags written out in full are read: an
-    abbreviation the whole command line found ambiguous (`--ju` for --judge, --judge-errors or --junit)
-    must not be taken for one of these."""
+    """The flags `add_arguments` defines for `command`, read from a command line that was refused as a
+    whole, with their RAGMON_* defaults; None when they do not parse either. Only flags written out in
+    full are read: an abbreviation the whole command line found ambiguous (`--ju` for --judge,
+    --judge-errors or --junit) must not be taken for one of these."""
     parser = _Parser(add_help=False, allow_abbrev=False)
     add_arguments(parser)
     try:
-        _apply_env_defaults(parser, dict(environ))
+        _apply_env_defaults(parser, environ, command)
         return parser.parse_known_args(list(argv))[0]
     except UsageError:
         return None
@@ -150,7 +230,8 @@ def build_parser(command: str | None, environ: dict[str, str] | None = None) -> 
         if name == command:
             module = importlib.import_module(module_name)
             module.add_arguments(sub)
-            _apply_env_defaults(sub, environ)
+            sub.epilog = _epilog(name, sub)
+            _apply_env_defaults(sub, environ, name)
             sub.set_defaults(_run=module.run)
     return parser
 
@@ -169,8 +250,6 @@ def main(argv: Sequence[str] | None = None) -> int:
                    "it with its dependencies)")
         print(f"ragmon {command}: error: {printable(str(problem))}", file=sys.stderr)
         return EXIT_ERROR
-    except UsageError as exc:  # a RAGMON_* variable the subcommand's flag refused
-        return _refused(command, argv, exc)
     try:
         args = parser.parse_args(argv)
     except UsageError as exc:

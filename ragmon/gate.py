@@ -8,6 +8,7 @@ measure fails, in either run for a drop gate: "undefined" must never pass a depl
 
 from __future__ import annotations
 
+import difflib
 import math
 import re
 from collections.abc import Sequence
@@ -15,9 +16,11 @@ from dataclasses import dataclass, replace
 from typing import Literal, TypeVar
 
 from ragmon.baseline import Comparison, MetricChange, rounded
+from ragmon.datasets.fields import near_miss
 from ragmon.errors import InputError
 from ragmon.metrics.aggregate import aggregate
 from ragmon.model import LOWER_IS_BETTER, METRIC_NAMES, Aggregate, EvalConfig, Report
+from ragmon.options import Flag, as_share
 
 EXIT_OK = 0
 EXIT_BREACHED = 1
@@ -79,84 +82,97 @@ class GateResult:
         return f"{self.metric} {'rise' if self.op == '<=' else 'drop'} <= {self.max_drop:g} vs baseline"
 
 
-def parse_gate(text: str) -> Gate:
-    return Gate(*_metric_value("--gate", "threshold", text))
+GATE = Flag("--gate")
+MAX_DROP = Flag("--max-drop")
 
 
-def parse_gates(texts: Sequence[str]) -> tuple[Gate, ...]:
-    return _once("--gate", tuple(parse_gate(text) for text in texts))
+def parse_gate(text: str, flag: Flag = GATE) -> Gate:
+    return Gate(*_metric_value(flag, "threshold", text))
 
 
-def parse_drop(text: str) -> DropGate:
-    return DropGate(*_metric_value("--max-drop", "drop", text))
+def parse_gates(texts: Sequence[str], flag: Flag = GATE) -> tuple[Gate, ...]:
+    """`flag` names the variable too when the values came from RAGMON_GATE (ragmon.options.flag_of)."""
+    return _once(flag, tuple(parse_gate(text, flag) for text in texts))
 
 
-def parse_drops(texts: Sequence[str]) -> tuple[DropGate, ...]:
-    return _once("--max-drop", tuple(parse_drop(text) for text in texts))
+def parse_drop(text: str, flag: Flag = MAX_DROP) -> DropGate:
+    return DropGate(*_metric_value(flag, "drop", text))
+
+
+def parse_drops(texts: Sequence[str], flag: Flag = MAX_DROP) -> tuple[DropGate, ...]:
+    return _once(flag, tuple(parse_drop(text, flag) for text in texts))
 
 
 _COMPARED = re.compile(r"\s*(\w+)\s*(>=|<=|=>|=<|==|>|<)\s*(.*)", re.DOTALL)
 """NAME, a comparison and VALUE: `groundedness>=0.85`, the way a threshold is often written."""
+_SUGGEST_CUTOFF = 0.75
+"""How close (difflib's ratio) an unknown metric name must be to a valid one for it to be suggested when
+it is no near miss: `hallucination` (0.84), `Recall@5` (0.86), `ndcg@5` (0.8); not `citation` (0.64),
+which could be either citation metric, nor `context_recall` (0.6), which is not `recall`."""
 
 
-def _metric_value(flag: str, what: str, text: str) -> tuple[str, float]:
+def _metric_value(flag: Flag, what: str, text: str) -> tuple[str, float]:
     """NAME=VALUE with a known metric name and a value in [0, 1], as every metric is."""
+    form = "NAME=DELTA" if flag.option == MAX_DROP.option else "NAME=VALUE"
+    given = flag.given(repr(text))
     compared = _COMPARED.fullmatch(text)
     if compared is not None:
         # Read as NAME=VALUE, `groundedness>=0.85` was an "unknown metric 'groundedness>'"; its direction is
         # not the user's to choose (a minimum, or a maximum for LOWER_IS_BETTER), so it is not taken.
         name, _, raw = compared.groups()
-        if name not in METRIC_NAMES:
-            raise InputError(f"{flag} {text!r}: unknown metric {name!r}; valid names: "
-                             f"{', '.join(METRIC_NAMES)}")
-        if flag == "--max-drop":  # the most a metric may worsen: a maximum, whichever way the metric goes
-            moved = "rise above" if name in LOWER_IS_BETTER else "fall below"
-            kind = f"a --max-drop DELTA is always a maximum, the most {name} may {moved} the baseline's"
-        else:
-            kind = f"{name} is always {'a maximum' if name in LOWER_IS_BETTER else 'a minimum'}"
-        form = "NAME=DELTA" if flag == "--max-drop" else "NAME=VALUE"
-        raise InputError(f"{flag} {text!r}: write {form}, without a comparison ({name}={raw.strip()}): "
-                         f"{kind}")
+        _check_metric(given, name)
+        raise InputError(f"{given}: write {form}, without a comparison ({name}={raw.strip()}): "
+                         f"{_direction(flag, name)}")
     name, sep, raw = text.partition("=")
     name = name.strip()
     if not sep or not name:
-        raise InputError(f"{flag} expects NAME=VALUE, got {text!r}")
-    if name not in METRIC_NAMES:
-        raise InputError(f"{flag} {text!r}: unknown metric {name!r}; valid names: {', '.join(METRIC_NAMES)}")
+        raise InputError(f"{flag} expects NAME=VALUE, got {text!r}{_redirected(flag, name, form)}")
+    _check_metric(given, name)
     try:
         value = float(raw) + 0.0  # "-0" is 0.0, not a -0.0 that every report would print as "-0"
     except ValueError:
-        raise InputError(f"{flag} {text!r}: {what} {raw.strip()!r} is not a number{_as_share(raw)}") from None
+        raise InputError(f"{given}: {what} {raw.strip()!r} is not a number{as_share(raw)}") from None
     if not 0.0 <= value <= 1.0:
-        hint = _as_share(f"{raw}%") if _WHOLE_PERCENT.fullmatch(raw) else ""
-        raise InputError(f"{flag} {text!r}: {what} must be between 0 and 1{hint}")
+        raise InputError(f"{given}: {what} must be between 0 and 1{as_share(raw)}")
     return name, value
 
 
-_WHOLE_PERCENT = re.compile(r"\s*\+?0*(?:[2-9]|[1-9][0-9]|100)\s*")
-"""An out-of-range value read as a percentage whose `%` was left out: a whole number from 2 to 100 (`85`,
-`2`), the way percentages are written. Any other gets no guess: `1.5` is far likelier a slip (for 0.15, or
-for 1) than 1.5%, and "write 0.015" would turn a groundedness minimum into a gate that always holds."""
+def _check_metric(given: str, name: str) -> None:
+    """An unknown name is refused with the valid ones, and the one likeliest meant: the same name in
+    another case or spelling, or a typo of one (a field's near miss), else the closest."""
+    if name in METRIC_NAMES:
+        return
+    meant = near_miss(name, METRIC_NAMES) or next(
+        iter(difflib.get_close_matches(name.lower(), METRIC_NAMES, n=1, cutoff=_SUGGEST_CUTOFF)), None)
+    guess = f" (did you mean {meant!r}?)" if meant else ""
+    raise InputError(f"{given}: unknown metric {name!r}{guess}; valid names: {', '.join(METRIC_NAMES)}")
 
 
-def _as_share(raw: str) -> str:
-    """For a percentage (`85%`, `1.5%`: the `%` written), the share to write instead; nothing for anything
-    else."""
-    if not raw.strip().endswith("%"):
+def _direction(flag: Flag, name: str) -> str:
+    """Which way the number bounds the metric: the flag decides that, never the user."""
+    if flag.option == MAX_DROP.option:  # the most a metric may worsen: a maximum, whichever way it goes
+        moved = "rise above" if name in LOWER_IS_BETTER else "fall below"
+        return f"a --max-drop DELTA is always a maximum, the most {name} may {moved} the baseline's"
+    return f"{name} is always {'a maximum' if name in LOWER_IS_BETTER else 'a minimum'}"
+
+
+def _redirected(flag: Flag, name: str, form: str) -> str:
+    """For a metric's name alone on the command line, what a shell made of an unquoted
+    `groundedness>=0.85`: the name, with the output sent to a file named `=0.85` (an unquoted `<=` reads a
+    file instead, and the shell stops there)."""
+    if name not in METRIC_NAMES or flag.variable is not None:
         return ""
-    number = raw.strip().removesuffix("%").strip()
-    try:
-        percent = float(number)
-    except ValueError:
-        return ""
-    return f" (write {percent / 100:g} for {number}%)" if 0.0 <= percent <= 100.0 else ""
+    value = form.partition("=")[2]
+    return (f" (if you typed {name}>={value} unquoted, the shell passed {name} alone and sent the output to "
+            f"a file named '={value}'): write {name}={value}, as {_direction(flag, name)}; quote any "
+            f"argument holding > or <")
 
 
-def _once(flag: str, gates: tuple[_G, ...]) -> tuple[_G, ...]:
+def _once(flag: Flag, gates: tuple[_G, ...]) -> tuple[_G, ...]:
     names = [gate.metric for gate in gates]
     for name in names:
         if names.count(name) > 1:
-            raise InputError(f"{flag} {name} is given {names.count(name)} times; give each metric once")
+            raise InputError(f"{flag.given(name)} is given {names.count(name)} times; give each metric once")
     return gates
 
 

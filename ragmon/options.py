@@ -1,5 +1,5 @@
 """argparse value types shared by the subcommands, so `2s`, `500ms` and `0.1` mean one thing everywhere,
-and so does an input named `-`: standard input."""
+and so does an input named `-`: standard input; and how an error names a flag (`Flag`)."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ import os
 import re
 import sys
 from collections.abc import Iterable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
 
@@ -42,14 +43,36 @@ def positive_duration(text: str) -> float:
 
 
 def fraction(text: str) -> float:
-    """A rate in [0, 1]."""
+    """A rate in [0, 1]; one written as a percentage (`50%`, `95`) is refused with the share to write."""
     try:
         value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}{as_share(text)}") from None
     if not 0.0 <= value <= 1.0:
-        raise argparse.ArgumentTypeError(f"must be between 0 and 1: {text}")
+        raise argparse.ArgumentTypeError(f"must be between 0 and 1: {text}{as_share(text)}")
     return value
+
+
+_WHOLE_PERCENT = re.compile(r"\s*\+?0*(?:[2-9]|[1-9][0-9]|100)\s*")
+"""An out-of-range value read as a percentage whose `%` was left out: a whole number from 2 to 100 (`85`,
+`2`), the way percentages are written. Any other gets no guess: `1.5` is far likelier a slip (for 0.15, or
+for 1) than 1.5%, and "write 0.015" would turn a groundedness minimum into a gate that always holds."""
+
+
+def as_share(raw: str) -> str:
+    """For a share written as a percentage (`85%`, `1.5%`: the `%` written; or a whole number from 2 to
+    100), the share to write instead, as a parenthesis to end a message with; nothing for anything else."""
+    text = raw.strip()
+    if _WHOLE_PERCENT.fullmatch(text):
+        text += "%"
+    if not text.endswith("%"):
+        return ""
+    number = text.removesuffix("%").strip()
+    try:
+        percent = float(number)
+    except ValueError:
+        return ""
+    return f" (write {percent / 100:g} for {number}%)" if 0.0 <= percent <= 100.0 else ""
 
 
 def positive_int(text: str) -> int:
@@ -144,3 +167,32 @@ def check_stdin_read_once(names: Iterable[str | os.PathLike[str] | None], among:
     named = sum(is_stdin(name) for name in names if name is not None)
     if named > 1:
         raise InputError(f"standard input (-) is named {named} times among {among}: it can be read only once")
+
+
+FROM_ENVIRONMENT = "_from_environment"
+"""The parsed command line's attribute (ragmon.cli sets it) mapping each flag whose value came from a
+RAGMON_* variable, by its long option, to that variable."""
+
+
+@dataclass(frozen=True, slots=True)
+class Flag:
+    """A flag as an error about its value names it. A value that came from a RAGMON_* variable is named by
+    the variable first: the user set that, and may never have typed the flag (a CI job's or a chart's
+    environment)."""
+
+    option: str
+    variable: str | None = None
+
+    def __str__(self) -> str:
+        return self.option if self.variable is None else f"{self.variable} ({self.option})"
+
+    def given(self, value: str) -> str:
+        """The flag with its value: `--gate 'x'`, or `RAGMON_GATE 'x' (--gate)`."""
+        if self.variable is None:
+            return f"{self.option} {value}"
+        return f"{self.variable} {value} ({self.option})"
+
+
+def flag_of(args: argparse.Namespace, option: str) -> Flag:
+    """`option` of a parsed command line, with the variable its value came from, if one did."""
+    return Flag(option, getattr(args, FROM_ENVIRONMENT, {}).get(option))

@@ -52,8 +52,10 @@ from ragmon.judges.lexical import LexicalJudge
 from ragmon.judges.lexical import add_cli_arguments as add_lexical_arguments
 from ragmon.model import EvalConfig, Example, Report
 from ragmon.options import (
+    Flag,
     check_stdin_read_once,
     duration,
+    flag_of,
     fraction,
     input_name,
     is_stdin,
@@ -97,8 +99,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "the JUnit report (default 10)")
     parser.add_argument("--repeat", type=positive_int, default=1, metavar="N",
                         help="score N times with a non-deterministic judge (default 1)")
-    parser.add_argument("--min-pass-rate", type=fraction, default=1.0, metavar="R",
-                        help="with --repeat: a gate holds when it held in at least this share of runs")
+    parser.add_argument("--min-pass-rate", type=fraction, default=None, metavar="R",
+                        help="with --repeat: a gate holds when it held in at least this share of runs "
+                             "(default 1: in every run)")
     parser.add_argument("--judge-errors", choices=("fail", "skip"), default="fail",
                         help="on a judge error: stop with exit 2 (default), or skip the example, reported")
     parser.add_argument("--quiet", action="store_true", help="print nothing on success or breach")
@@ -232,7 +235,7 @@ def _input_files(args: argparse.Namespace, *, baseline: bool) -> dict[tuple[int,
     inode, each with what it is to the run."""
     flags = ("baseline", "target_header_file") if baseline else ("target_header_file",)
     named = [*((name, "a dataset") for name in getattr(args, "datasets", ()) or ()),
-             *((path, f"the --{flag.replace('_', '-')} file") for flag in flags
+             *((path, f"the {flag_of(args, '--' + flag.replace('_', '-'))} file") for flag in flags
                if (path := getattr(args, flag, None)) is not None)]
     return {key: what for path, what in named if (key := _input_key(path)) is not None}
 
@@ -264,28 +267,29 @@ def _check_report_paths(args: argparse.Namespace) -> None:
     a baseline that moves with each run. Paths are compared as files: two names of one file, through a
     symlink or not, and whether it exists yet or not, are the same report path."""
     summary = _step_summary()
-    named: dict[tuple[int, int] | str, tuple[str, Path]] = {}
+    named: dict[tuple[int, int] | str, tuple[Flag, Path]] = {}
     for flag in _REPORT_MARKERS:
         path = getattr(args, flag)
         if path is None:
             continue
         inputs = _input_files(args, baseline=flag != "json")
         where = _where(path)
+        report = flag_of(args, f"--{flag}")
         if isinstance(where, tuple) and where in inputs:
-            raise InputError(f"--{flag} {path} is {inputs[where]} of this run: the report would overwrite it "
-                             f"(--{flag} names the report to write)")
+            raise InputError(f"{report.given(str(path))} is {inputs[where]} of this run: the report would "
+                             f"overwrite it (--{flag} names the report to write)")
         if where is None:
             continue  # a pipe or a device (/dev/null): no file to keep
         if _same_file(path, summary):
-            raise InputError(f"--{flag} {path} is $GITHUB_STEP_SUMMARY, where the Markdown report already "
-                             f"goes (appended to the job summary): give --{flag} a file of its own, or drop "
-                             f"it")
+            raise InputError(f"{report.given(str(path))} is $GITHUB_STEP_SUMMARY, where the Markdown report "
+                             f"already goes (appended to the job summary): give --{flag} a file of its own, "
+                             f"or drop it")
         if where in named:
             first, written = named[where]
-            both = (f"--{first} and --{flag} both write to {path}" if written == path else
-                    f"--{first} {written} and --{flag} {path} are the same file")
+            both = (f"{first} and {report} both write to {path}" if written == path else
+                    f"{first.given(str(written))} and {report.given(str(path))} are the same file")
             raise InputError(f"{both}: give each report a file of its own")
-        named[where] = flag, path
+        named[where] = report, path
 
 
 def usage_error(argv: Sequence[str], message: str) -> None:
@@ -295,7 +299,7 @@ def usage_error(argv: Sequence[str], message: str) -> None:
     with no path), no file is named for sure, and none is written. A flag naming `$GITHUB_STEP_SUMMARY`
     writes nothing there: the error is appended to it, as a run's Markdown is, and the step's earlier
     summaries stay."""
-    paths = parse_known(_add_report_arguments, argv, os.environ)
+    paths = parse_known("replay", _add_report_arguments, argv, os.environ)
     if paths is not None:
         for flag, marker in _REPORT_MARKERS.items():
             path = getattr(paths, flag)
@@ -381,9 +385,11 @@ def _exit_status(exc: BaseException) -> int:
 
 def _replay(args: argparse.Namespace, started: tuple[datetime, float]) -> int:
     check_stdin_read_once((*args.datasets, args.baseline), "the datasets and --baseline")
+    _check_datasets_once(args.datasets)
     _check_report_paths(args)
-    gates = parse_gates(args.gate)
-    drops = parse_drops(args.max_drop)
+    _check_min_pass_rate(args)
+    gates = parse_gates(args.gate, flag_of(args, "--gate"))
+    drops = parse_drops(args.max_drop, flag_of(args, "--max-drop"))
     baseline = _baseline(args, drops)
     target = _target(args)
     judge = build_judge(args)
@@ -423,7 +429,8 @@ def _replay(args: argparse.Namespace, started: tuple[datetime, float]) -> int:
         comparisons = [None if baseline is None else baselines.compare(baseline, r) for r in reports]
         results = combine([decide(r, gates, args.confidence)
                            + (() if c is None else decide_drops(c, drops, args.confidence, r.config))
-                           for r, c in zip(reports, comparisons, strict=True)], args.min_pass_rate)
+                           for r, c in zip(reports, comparisons, strict=True)],
+                          1.0 if args.min_pass_rate is None else args.min_pass_rate)
         report, comparison = reports[0], comparisons[0]
         incomplete = _judge_failed(judge, reports, examples, len(not_rag))
         _write_reports(report, results, args, _run_info(started), incomplete, comparison)
@@ -445,19 +452,47 @@ def _replay(args: argparse.Namespace, started: tuple[datetime, float]) -> int:
 def _baseline(args: argparse.Namespace, drops: Sequence[DropGate]) -> baselines.Baseline | None:
     """The --baseline report, read and checked before anything is scored; each flag is useless alone."""
     if drops and args.baseline is None:
-        raise InputError("--max-drop needs --baseline REPORT: the --json report of the run to compare with "
-                         "(main's, say)")
+        raise InputError(f"{flag_of(args, '--max-drop')} needs --baseline REPORT: the --json report of the "
+                         "run to compare with (main's, say)")
     if args.baseline is None:
         return None
     if not drops:
-        raise InputError(f"--baseline {args.baseline} needs --max-drop NAME=DELTA (repeatable): without one, "
-                         "nothing is compared")
+        given = flag_of(args, "--baseline").given(str(args.baseline))
+        raise InputError(f"{given} needs --max-drop NAME=DELTA (repeatable): without one, nothing is "
+                         "compared")
     baseline = baselines.load(args.baseline)
     if baseline.ragmon_version != __version__ and not args.quiet:  # the version quoted is the file's data
         _note(f"ragmon replay: warning: the baseline {input_name(args.baseline)} was written by ragmon "
               f"{text.clip(baseline.ragmon_version, text.ID_WIDTH)}, this is {__version__}: a judge that "
               f"changed between them moves figures too")
     return baseline
+
+
+def _check_datasets_once(names: Sequence[str | Path]) -> None:
+    """Before anything is read: a dataset named twice (`base.jsonl base.jsonl`, or through another path
+    to the same file) would be refused later for its first example's id, "duplicate example id 'x'
+    (first at base.jsonl:1)", which blames the data for the command line."""
+    seen: dict[tuple[int, int], str | Path] = {}
+    for name in names:
+        key = _input_key(name)
+        if key is None:
+            continue
+        if key in seen:
+            first = input_name(seen[key])
+            named = (f"{first} is named twice" if first == input_name(name) else
+                     f"{first} and {input_name(name)} are the same file, named twice")
+            raise InputError(f"{named} among the datasets: give each dataset once")
+        seen[key] = name
+
+
+def _check_min_pass_rate(args: argparse.Namespace) -> None:
+    """--min-pass-rate decides among the runs of --repeat: with one, it would be ignored without a word.
+    Only when typed: a RAGMON_MIN_PASS_RATE set for every job of a CI (some repeating, some not) is a
+    default, and must not break the jobs that score once."""
+    typed = args.min_pass_rate is not None and flag_of(args, "--min-pass-rate").variable is None
+    if typed and args.repeat == 1:
+        raise InputError(f"--min-pass-rate {args.min_pass_rate:g} needs --repeat N (N of 2 or more): with "
+                         f"one run, a gate holds or it does not")
 
 
 def _judge_failed(judge: Judge, reports: Sequence[Report], examples: Sequence[Example],

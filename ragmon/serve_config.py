@@ -29,6 +29,7 @@ from ragmon.options import (
     MiB,
     byte_size,
     duration,
+    flag_of,
     fraction,
     listen_address,
     optional_path,
@@ -153,8 +154,9 @@ class ServeConfig:
         if args.max_buffer < args.max_body:
             # Below one request's worth, `offer` refuses every batch (503, retried forever) or the
             # assembler drops what a request the receivers take carries (too_many_bytes).
-            raise InputError(f"--max-buffer ({args.max_buffer} bytes) is under --max-body ({args.max_body} "
-                             "bytes): the buffer must hold at least one request's spans")
+            buffer = flag_of(args, "--max-buffer").given(f"{args.max_buffer} bytes")
+            body = flag_of(args, "--max-body").given(f"{args.max_body} bytes")
+            raise InputError(f"{buffer} is under {body}: the buffer must hold at least one request's spans")
         return cls(
             http_listen=args.http_listen, grpc_listen=args.grpc_listen, metrics_listen=args.metrics_listen,
             quiet=args.quiet, decision_wait=args.decision_wait, max_traces=args.max_traces,

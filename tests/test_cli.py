@@ -10,11 +10,12 @@ import sys
 import pytest
 
 from ragmon import __version__, replay
-from ragmon.cli import _apply_env_defaults, main
+from ragmon.cli import SUBCOMMANDS, UsageError, _apply_env_defaults, _Parser, build_parser, main, variable
+from ragmon.options import flag_of
 
 
-def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser()
+def _parser() -> _Parser:
+    parser = _Parser()
     parser.add_argument("--max-traces", type=int, default=20_000)
     parser.add_argument("--gate", action="append", default=[])
     parser.add_argument("--quiet", action="store_true")
@@ -24,7 +25,7 @@ def _parser() -> argparse.ArgumentParser:
 def test_every_flag_reads_its_environment_variable_and_the_command_line_wins() -> None:
     parser = _parser()
     _apply_env_defaults(parser, {"RAGMON_MAX_TRACES": "5000", "RAGMON_GATE": "groundedness=0.8,recall=0.5",
-                                 "RAGMON_QUIET": "true"})
+                                 "RAGMON_QUIET": "true"}, None)
     args = parser.parse_args([])
     # argparse applies `type` to string defaults, so the environment's "5000" arrives as an int.
     assert (args.max_traces, args.gate, args.quiet) == (5000, ["groundedness=0.8", "recall=0.5"], True)
@@ -36,21 +37,23 @@ def test_every_flag_reads_its_environment_variable_and_the_command_line_wins() -
 
 def test_unset_variables_leave_the_defaults() -> None:
     parser = _parser()
-    _apply_env_defaults(parser, {"OTHER": "1", "RAGMON_QUIET": "no"})
+    _apply_env_defaults(parser, {"OTHER": "1", "RAGMON_QUIET": "no"}, None)
     args = parser.parse_args([])
     assert (args.max_traces, args.gate, args.quiet) == (20_000, [], False)
 
 
-def test_a_switch_variable_that_is_neither_on_nor_off_is_refused_naming_it(capsys) -> None:
-    # "2s" is what `serve --quiet` takes: set for serve, it must not silently switch replay's --quiet off.
+def test_a_switch_variable_that_is_neither_on_nor_off_is_refused_naming_it() -> None:
+    # A typo must not switch the flag off without a word.
     for value in ("2s", "ture"):
-        with pytest.raises(SystemExit) as exit_:
-            _apply_env_defaults(_parser(), {"RAGMON_QUIET": value})
-        assert exit_.value.code == 2
-        assert f"RAGMON_QUIET={value!r}" in capsys.readouterr().err
+        parser = _parser()
+        _apply_env_defaults(parser, {"RAGMON_QUIET": value}, None)
+        with pytest.raises(UsageError) as refused:
+            parser.parse_args([])
+        assert refused.value.message == (f"RAGMON_QUIET={value!r}: not on or off (use 1, true, yes, on or 0, "
+                                         f"false, no, off)")
     for value, on in (("ON", True), (" 1 ", True), ("off", False), ("0", False), ("", False)):
         parser = _parser()
-        _apply_env_defaults(parser, {"RAGMON_QUIET": value})
+        _apply_env_defaults(parser, {"RAGMON_QUIET": value}, None)
         assert parser.parse_args([]).quiet is on
 
 
@@ -148,11 +151,12 @@ def test_a_bad_environment_value_is_a_usage_error_naming_the_variable(ragmon_cmd
 
 
 def test_an_environment_value_outside_the_choices_is_refused() -> None:
-    parser = argparse.ArgumentParser()
+    parser = _Parser()
     parser.add_argument("--log-format", choices=("json", "text"), default="text")
-    with pytest.raises(SystemExit) as exit_info:
-        _apply_env_defaults(parser, {"RAGMON_LOG_FORMAT": "xml"})
-    assert exit_info.value.code == 2
+    _apply_env_defaults(parser, {"RAGMON_LOG_FORMAT": "xml"}, None)
+    with pytest.raises(UsageError) as refused:
+        parser.parse_args([])
+    assert refused.value.message == "RAGMON_LOG_FORMAT='xml': choose from json, text"
 
 
 def test_a_bug_is_exit_2_with_its_traceback_never_the_gate_breached_1(monkeypatch: pytest.MonkeyPatch,
@@ -167,3 +171,116 @@ def test_a_bug_is_exit_2_with_its_traceback_never_the_gate_breached_1(monkeypatc
     assert "Traceback" in err and "ZeroDivisionError: a bug" in err
     assert err.rstrip().endswith("ragmon replay: internal error (a bug in ragmon: please report it with the "
                                  "traceback above)")
+
+
+# --- one variable, one meaning ---------------------------------------------------------------------------
+
+
+def _options(command: str) -> list[argparse.Action]:
+    parser = build_parser(command, {})
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction)).choices[command]
+    return [a for a in sub._actions if any(s.startswith("--") for s in a.option_strings) and a.dest != "help"]
+
+
+def test_no_variable_is_read_by_two_commands_flags_of_another_kind() -> None:
+    # Read from the parsers, so a flag added later is checked too: two flags that share a variable must
+    # take the same values in the same way (serve's --quiet took a duration, replay's was a switch).
+    kinds: dict[str, set[tuple[object, ...]]] = {}
+    for command in SUBCOMMANDS:
+        for action in _options(command):
+            name = variable(command, next(s for s in action.option_strings if s.startswith("--")))
+            kinds.setdefault(name, set()).add((type(action), action.type, action.choices, action.nargs))
+    assert {name: kind for name, kind in kinds.items() if len(kind) > 1} == {}
+
+
+def test_a_flag_meaning_something_else_elsewhere_reads_a_variable_of_its_commands_own() -> None:
+    assert (variable("serve", "--quiet"), variable("replay", "--quiet")) == ("RAGMON_QUIET",
+                                                                            "RAGMON_REPLAY_QUIET")
+    # Same kind of value, another meaning: replay's --json report is the next run's baseline, which
+    # calibrate's figures would overwrite; replay's --judge decides a gate, calibrate's are measured.
+    assert (variable("replay", "--json"), variable("calibrate", "--json")) == ("RAGMON_JSON",
+                                                                              "RAGMON_CALIBRATE_JSON")
+    assert (variable("replay", "--judge"), variable("calibrate", "--judge")) == ("RAGMON_JUDGE",
+                                                                                "RAGMON_CALIBRATE_JUDGE")
+    assert variable("replay", "--max-drop") == "RAGMON_MAX_DROP"
+
+
+def _run(ragmon_cmd: list[str], *args: str, env: dict[str, str], cwd: os.PathLike[str] | str,
+         ) -> subprocess.CompletedProcess[str]:
+    clean = {k: v for k, v in os.environ.items() if not k.startswith(("RAGMON_", "GITHUB_"))}
+    return subprocess.run([*ragmon_cmd, *args], capture_output=True, text=True, timeout=60, check=False,
+                          cwd=cwd, env={**clean, **env})
+
+
+GOLDEN = os.path.join(os.path.dirname(__file__), "..", "examples", "golden.jsonl")
+
+
+def test_a_serve_pods_quiet_period_does_not_break_replay(ragmon_cmd: list[str], tmp_path) -> None:
+    # docs/deploy.md has operators set RAGMON_QUIET=2s for serve: replay and its --help exited 2 on it.
+    done = _run(ragmon_cmd, "replay", GOLDEN, "--gate", "groundedness=0.85", env={"RAGMON_QUIET": "2s"},
+                cwd=tmp_path)
+    assert (done.returncode, done.stderr, done.stdout.splitlines()[-1]) == (0, "", "PASS")
+    helped = _run(ragmon_cmd, "replay", "--help", env={"RAGMON_QUIET": "2s"}, cwd=tmp_path)
+    assert (helped.returncode, helped.stderr) == (0, "")
+    quiet = _run(ragmon_cmd, "replay", GOLDEN, "--gate", "groundedness=0.85",
+                 env={"RAGMON_QUIET": "1", "RAGMON_REPLAY_QUIET": "1"}, cwd=tmp_path)
+    assert (quiet.returncode, quiet.stdout, quiet.stderr) == (0, "", "")
+
+
+def test_serve_reads_its_quiet_period_and_calibrate_its_own_judges() -> None:
+    serve = build_parser("serve", {"RAGMON_QUIET": "1", "RAGMON_REPLAY_QUIET": "5s"}).parse_args(["serve"])
+    assert serve.quiet == 1.0
+    environ = {"RAGMON_JUDGE": "claude", "RAGMON_JSON": "replay.json", "RAGMON_CALIBRATE_JUDGE": "lexical"}
+    calibrate = build_parser("calibrate", environ).parse_args(["calibrate", "labelled.jsonl"])
+    assert (calibrate.judge, calibrate.json) == (["lexical"], None)
+
+
+def test_help_prints_whatever_a_variable_holds(ragmon_cmd: list[str], tmp_path) -> None:
+    done = _run(ragmon_cmd, "replay", "--help", env={"RAGMON_WORKERS": "abc", "RAGMON_K": "abc"},
+                cwd=tmp_path)
+    assert (done.returncode, done.stderr) == (0, "")
+    assert done.stdout.startswith("usage: ragmon replay [-h] ")
+    refused = _run(ragmon_cmd, "replay", "x.jsonl", env={"RAGMON_K": "abc"}, cwd=tmp_path)
+    assert (refused.returncode, refused.stderr.splitlines()[-1]) == (
+        2, "ragmon replay: error: RAGMON_K='abc': not a whole number: 'abc'")
+
+
+def test_serve_help_prints_with_a_bad_variable(capsys: pytest.CaptureFixture[str]) -> None:
+    parser = build_parser("serve", {"RAGMON_WORKERS": "abc"})
+    with pytest.raises(SystemExit) as exit_:
+        parser.parse_args(["serve", "--help"])
+    shown = capsys.readouterr()
+    assert (exit_.value.code, shown.err) == (0, "")
+    assert shown.out.startswith("usage: ragmon serve [-h] ")
+
+
+def test_a_bad_variable_gives_way_to_its_flag_on_the_command_line() -> None:
+    args = build_parser("serve", {"RAGMON_WORKERS": "abc"}).parse_args(["serve", "--workers", "2"])
+    assert args.workers == 2
+
+
+def test_the_parsed_command_line_says_which_values_came_from_the_environment() -> None:
+    environ = {"RAGMON_GATE": "recall=0.5", "RAGMON_K": "3", "RAGMON_WORST": "4"}
+    args = build_parser("replay", environ).parse_args(["replay", "g.jsonl", "--k", "3"])
+    assert (str(flag_of(args, "--gate")), str(flag_of(args, "--k")), str(flag_of(args, "--json"))) == (
+        "RAGMON_GATE (--gate)", "--k", "--json")
+    assert flag_of(args, "--gate").given("'recall=0.5'") == "RAGMON_GATE 'recall=0.5' (--gate)"
+
+
+@pytest.mark.parametrize(("command", "example", "exceptions"), [
+    ("serve", "--http-listen is RAGMON_HTTP_LISTEN", ""),
+    ("replay", "--max-drop is RAGMON_MAX_DROP",
+     " Except where RAGMON_<FLAG> is another command's flag of the same name, meaning something else: "
+     "--quiet reads RAGMON_REPLAY_QUIET."),
+    ("calibrate", "--judge-errors is RAGMON_JUDGE_ERRORS",
+     " Except where RAGMON_<FLAG> is another command's flag of the same name, meaning something else: "
+     "--judge reads RAGMON_CALIBRATE_JUDGE, --json reads RAGMON_CALIBRATE_JSON."),
+])
+def test_each_commands_help_says_how_its_flags_are_set_from_the_environment(command: str, example: str,
+                                                                            exceptions: str) -> None:
+    parser = build_parser(command, {})
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction)).choices[command]
+    assert sub.epilog == (f"Every flag can also be set as an environment variable RAGMON_<FLAG>, upper case, "
+                          f"dashes as underscores ({example}); the command line wins, and a repeatable "
+                          f"flag's variable takes a comma-separated list.{exceptions}")
+    assert " ".join(sub.format_help().split()).endswith(" ".join(sub.epilog.split()))

@@ -25,7 +25,7 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from ragmon.capture import ALL
-from ragmon.cli import UsageError, build_parser, main
+from ragmon.cli import UsageError, build_parser, main, variable
 from ragmon.errors import InputError
 from ragmon.options import optional_path
 from ragmon.replay import _target
@@ -46,10 +46,6 @@ def flags(command: str) -> list[argparse.Action]:
 
 
 FLAGS = [(command, action.option_strings[-1], action) for command in COMMANDS for action in flags(command)]
-
-
-def variable(flag: str) -> str:
-    return "RAGMON_" + flag[2:].upper().replace("-", "_")
 
 
 def is_path(action: argparse.Action) -> bool:
@@ -109,7 +105,7 @@ def one_line_error(err: str, command: str) -> str:
 
 
 def parse(command: str, flag: str, value: str, how: str) -> argparse.Namespace | UsageError:
-    environ = {variable(flag): value} if how == "env" else {}
+    environ = {variable(command, flag): value} if how == "env" else {}
     argv = [command] + ([] if command == "serve" else ["golden.jsonl"])
     argv += [f"{flag}={value}"] if how == "argv" else []
     try:
@@ -141,7 +137,7 @@ def test_any_value_of_any_flag_parses_or_is_refused_naming_it(flag: tuple[str, s
     if isinstance(parsed, UsageError):
         event(f"refused ({how})")
         assert "\n" not in parsed.message
-        assert (option if how == "argv" else variable(option)) in parsed.message, parsed.message
+        assert (option if how == "argv" else variable(command, option)) in parsed.message, parsed.message
         return
     event(f"accepted ({how})")
     check_settings(parsed)
@@ -178,7 +174,7 @@ def test_a_value_that_parses_runs_to_an_exit_status_without_a_traceback(
     monkeypatch.chdir(directory)
     argv = [command, "golden.jsonl"] + (["--judge=lexical"] if command == "calibrate" and option != "--judge"
                                         else [])
-    with mock.patch.dict(os.environ, {variable(option): value} if how == "env" else {}):
+    with mock.patch.dict(os.environ, {variable(command, option): value} if how == "env" else {}):
         status = main(argv + ([f"{option}={value}"] if how == "argv" else []))
     err = capsys.readouterr().err
     assert status in (0, 1, 2), err
@@ -212,7 +208,7 @@ def test_a_value_that_would_break_start_up_is_refused_naming_the_flag(command: s
                                                                       why: str, how: str) -> None:
     refused = parse(command, flag, value, how)
     assert isinstance(refused, UsageError)
-    named = f"argument {flag}: " if how == "argv" else f"{variable(flag)}={value!r}: "
+    named = f"argument {flag}: " if how == "argv" else f"{variable(command, flag)}={value!r}: "
     assert refused.message.startswith(named) and why in refused.message, refused.message
 
 

@@ -4,6 +4,7 @@ drop gates on hand-built comparisons with a baseline."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import replace
 
 import pytest
@@ -29,6 +30,7 @@ from ragmon.gate import (
 )
 from ragmon.metrics.aggregate import aggregate
 from ragmon.model import METRIC_NAMES, Aggregate, EvalConfig, Example, ExampleResult, Report
+from ragmon.options import Flag
 from ragmon.report import text
 
 
@@ -134,6 +136,68 @@ def test_unknown_metric_lists_every_valid_name() -> None:
     message = str(info.value)
     assert "unknown metric 'faithfulness'" in message
     assert all(name in message for name in METRIC_NAMES)
+
+
+@pytest.mark.parametrize(("text", "meant"), [
+    ("Groundedness=0.85", "groundedness"),           # another case
+    ("HALLUCINATION_RATE=0.1", "hallucination_rate"),
+    ("groundness=0.85", "groundedness"),             # a typo
+    ("hallucination=0.1", "hallucination_rate"),     # a word left out
+    ("Groundedness>=0.85", "groundedness"),          # and with a comparison
+    ("ndcg@5=0.5", "ndcg"),
+])
+def test_an_unknown_metric_suggests_the_name_likeliest_meant(text: str, meant: str) -> None:
+    with pytest.raises(InputError) as info:
+        parse_gate(text)
+    name = re.split(r"[>=]", text)[0]
+    assert str(info.value) == (f"--gate {text!r}: unknown metric {name!r} (did you mean {meant!r}?); valid "
+                               f"names: {', '.join(METRIC_NAMES)}")
+
+
+@pytest.mark.parametrize("text", ["faithfulness=0.9", "citation=0.5", "context_recall=0.5"])
+def test_an_unknown_metric_near_no_name_or_several_suggests_none(text: str) -> None:
+    with pytest.raises(InputError) as info:
+        parse_gate(text)
+    assert "did you mean" not in str(info.value)
+
+
+@pytest.mark.parametrize(("parse", "text", "message"), [
+    # `ragmon replay g.jsonl --gate groundedness>=0.85` unquoted: the shell sent the output to a file
+    # "=0.85" and passed "groundedness" alone.
+    (parse_gate, "groundedness",
+     "--gate expects NAME=VALUE, got 'groundedness' (if you typed groundedness>=VALUE unquoted, the shell "
+     "passed groundedness alone and sent the output to a file named '=VALUE'): write groundedness=VALUE, as "
+     "groundedness is always a minimum; quote any argument holding > or <"),
+    (parse_drop, "hallucination_rate",
+     "--max-drop expects NAME=VALUE, got 'hallucination_rate' (if you typed hallucination_rate>=DELTA "
+     "unquoted, the shell passed hallucination_rate alone and sent the output to a file named '=DELTA'): "
+     "write hallucination_rate=DELTA, as a --max-drop DELTA is always a maximum, the most hallucination_rate "
+     "may rise above the baseline's; quote any argument holding > or <"),
+    (parse_gate, "nonsense", "--gate expects NAME=VALUE, got 'nonsense'"),   # no metric: no shell to blame
+])
+def test_a_metric_name_alone_says_how_a_shell_took_an_unquoted_comparison(parse: Callable[[str], object],
+                                                                          text: str, message: str) -> None:
+    with pytest.raises(InputError) as info:
+        parse(text)
+    assert str(info.value) == message
+
+
+def test_values_from_the_environment_are_named_by_their_variable() -> None:
+    gate, drop = Flag("--gate", "RAGMON_GATE"), Flag("--max-drop", "RAGMON_MAX_DROP")
+    with pytest.raises(InputError) as info:
+        parse_gates(["groundness=0.8"], gate)
+    assert str(info.value) == ("RAGMON_GATE 'groundness=0.8' (--gate): unknown metric 'groundness' (did you "
+                               f"mean 'groundedness'?); valid names: {', '.join(METRIC_NAMES)}")
+    with pytest.raises(InputError) as info:
+        parse_drops(["recall=5"], drop)
+    assert str(info.value) == ("RAGMON_MAX_DROP 'recall=5' (--max-drop): drop must be between 0 and 1 (write "
+                               "0.05 for 5%)")
+    with pytest.raises(InputError) as info:  # no shell read a variable: nothing to say of quoting
+        parse_gates(["groundedness"], gate)
+    assert str(info.value) == "RAGMON_GATE (--gate) expects NAME=VALUE, got 'groundedness'"
+    with pytest.raises(InputError) as info:
+        parse_gates(["recall=0.5", "recall=0.6"], gate)
+    assert str(info.value) == "RAGMON_GATE recall (--gate) is given 2 times; give each metric once"
 
 
 def test_same_metric_twice_is_refused() -> None:

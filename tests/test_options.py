@@ -43,6 +43,23 @@ def test_fractions_stay_within_zero_and_one() -> None:
             fraction(bad)
 
 
+@pytest.mark.parametrize(("text", "message"), [
+    ("50%", "not a number: '50%' (write 0.5 for 50%)"),
+    ("95%", "not a number: '95%' (write 0.95 for 95%)"),
+    ("95", "must be between 0 and 1: 95 (write 0.95 for 95%)"),
+    ("2.5%", "not a number: '2.5%' (write 0.025 for 2.5%)"),
+    # As --gate reads them: only a whole number from 2 to 100 is taken for a percentage without its %.
+    ("1.5", "must be between 0 and 1: 1.5"),
+    ("150", "must be between 0 and 1: 150"),
+    ("half", "not a number: 'half'"),
+])
+def test_a_fraction_written_as_a_percentage_is_refused_with_the_share_to_write(text: str,
+                                                                              message: str) -> None:
+    with pytest.raises(argparse.ArgumentTypeError) as refused:
+        fraction(text)
+    assert str(refused.value) == message
+
+
 def test_positive_int() -> None:
     assert positive_int("3") == 3
     for bad in ("0", "-2", "2.5"):

@@ -169,6 +169,67 @@ def test_bad_input_exits_2_with_one_line(ragmon_cmd: list[str], tmp_path: Path, 
     assert words in done.stderr
 
 
+def test_a_gate_from_the_environment_is_named_by_its_variable(ragmon_cmd: list[str], tmp_path: Path) -> None:
+    # It said "--gate 'groundness=0.8': ...", a flag the user never typed.
+    done = replay(ragmon_cmd, GOLDEN, cwd=tmp_path, env={"RAGMON_GATE": "groundness=0.8"})
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr.startswith("ragmon replay: error: RAGMON_GATE 'groundness=0.8' (--gate): unknown "
+                                  "metric 'groundness' (did you mean 'groundedness'?); valid names: ")
+
+
+def test_a_gate_whose_comparison_a_shell_took_says_to_quote_it(ragmon_cmd: list[str], tmp_path: Path) -> None:
+    # What `ragmon replay golden.jsonl --gate groundedness>=0.85`, unquoted, passes: the shell wrote the
+    # output to a file "=0.85".
+    done = replay(ragmon_cmd, GOLDEN, "--gate", "groundedness", cwd=tmp_path)
+    assert (done.returncode, done.stderr) == (
+        2, "ragmon replay: error: --gate expects NAME=VALUE, got 'groundedness' (if you typed "
+           "groundedness>=VALUE unquoted, the shell passed groundedness alone and sent the output to a file "
+           "named '=VALUE'): write groundedness=VALUE, as groundedness is always a minimum; quote any "
+           "argument holding > or <\n")
+
+
+@pytest.mark.parametrize(("value", "why"), [
+    ("95", "must be between 0 and 1: 95 (write 0.95 for 95%)"),
+    ("95%", "not a number: '95%' (write 0.95 for 95%)"),
+])
+def test_a_confidence_written_as_a_percentage_says_what_to_write(ragmon_cmd: list[str], tmp_path: Path,
+                                                                  value: str, why: str) -> None:
+    done = replay(ragmon_cmd, GOLDEN, "--confidence", value, cwd=tmp_path)
+    assert (done.returncode, done.stderr.splitlines()[-1]) == (
+        2, f"ragmon replay: error: argument --confidence: {why}")
+
+
+def test_min_pass_rate_without_repeat_is_refused(ragmon_cmd: list[str], tmp_path: Path) -> None:
+    # It was ignored: one run decides each gate, and the run passed.
+    done = replay(ragmon_cmd, GOLDEN, "--gate", "groundedness=0.85", "--min-pass-rate", "0.5", cwd=tmp_path)
+    assert (done.returncode, done.stdout, done.stderr) == (
+        2, "", "ragmon replay: error: --min-pass-rate 0.5 needs --repeat N (N of 2 or more): with one run, a "
+               "gate holds or it does not\n")
+
+
+def test_min_pass_rate_from_the_environment_is_a_default_for_the_runs_that_repeat(ragmon_cmd: list[str],
+                                                                                  tmp_path: Path) -> None:
+    # Set for every job of a CI, it must not break the jobs that score once.
+    done = replay(ragmon_cmd, GOLDEN, "--gate", "groundedness=0.85", cwd=tmp_path,
+                  env={"RAGMON_MIN_PASS_RATE": "0.5"})
+    assert (done.returncode, done.stderr, done.stdout.splitlines()[-1]) == (0, "", "PASS")
+    helped = replay(ragmon_cmd, "--help", cwd=tmp_path)
+    assert "(default 1: in every run)" in " ".join(helped.stdout.split())
+
+
+def test_a_dataset_named_twice_is_refused_before_it_is_read(ragmon_cmd: list[str], tmp_path: Path) -> None:
+    # It was "base.jsonl:1: duplicate example id 'ret-001' (first at base.jsonl:1)": the data blamed.
+    (tmp_path / "base.jsonl").write_bytes(GOLDEN.read_bytes())
+    (tmp_path / "link.jsonl").symlink_to("base.jsonl")
+    done = replay(ragmon_cmd, "base.jsonl", "base.jsonl", cwd=tmp_path)
+    assert (done.returncode, done.stdout, done.stderr) == (
+        2, "", "ragmon replay: error: base.jsonl is named twice among the datasets: give each dataset once\n")
+    done = replay(ragmon_cmd, "base.jsonl", "link.jsonl", cwd=tmp_path)
+    assert (done.returncode, done.stderr) == (
+        2, "ragmon replay: error: base.jsonl and link.jsonl are the same file, named twice among the "
+           "datasets: give each dataset once\n")
+
+
 def test_gate_on_a_metric_nobody_measured_fails(ragmon_cmd: list[str], tmp_path: Path) -> None:
     path = tmp_path / "retrieved.jsonl"  # what was retrieved, but no answer: no groundedness to measure
     path.write_text(json.dumps({"id": "a", "question": "Return window?",
@@ -722,6 +783,20 @@ def test_a_report_is_never_written_over_an_input_or_another_report(ragmon_cmd: l
                            "file of its own\n")
 
 
+def test_a_report_path_from_the_environment_is_named_by_its_variable(ragmon_cmd: list[str],
+                                                                    tmp_path: Path) -> None:
+    golden = tmp_path / "golden.jsonl"
+    golden.write_bytes(GOLDEN.read_bytes())
+    done = replay(ragmon_cmd, golden, "--json", "out", cwd=tmp_path, env={"RAGMON_JUNIT": "out"})
+    assert (done.returncode, done.stderr) == (2, "ragmon replay: error: --json and RAGMON_JUNIT (--junit) "
+                                                 "both write to out: give each report a file of its own\n")
+    done = replay(ragmon_cmd, golden, cwd=tmp_path, env={"RAGMON_MARKDOWN": str(golden)})
+    assert (done.returncode, done.stderr) == (
+        2, f"ragmon replay: error: RAGMON_MARKDOWN {golden} (--markdown) is a dataset of this run: the "
+           f"report would overwrite it (--markdown names the report to write)\n")
+    assert golden.read_bytes() == GOLDEN.read_bytes()
+
+
 def test_the_json_report_may_replace_the_baseline_it_was_compared_with(ragmon_cmd: list[str],
                                                                        tmp_path: Path) -> None:
     # A baseline that moves with each run: read before scoring, then replaced by this run's report.
@@ -1059,9 +1134,11 @@ def test_a_baseline_that_is_no_finished_report_exits_2_naming_it(ragmon_cmd: lis
 
 @pytest.mark.parametrize(("args", "env", "why"), [
     (("--max-drop", "groundedness=0.02"), {}, "--max-drop needs --baseline REPORT"),
-    ((), {"RAGMON_MAX_DROP": "groundedness=0.02"}, "--max-drop needs --baseline REPORT"),
+    ((), {"RAGMON_MAX_DROP": "groundedness=0.02"}, "RAGMON_MAX_DROP (--max-drop) needs --baseline REPORT"),
     (("--max-drop", "groundedness=0.02"), {"RAGMON_BASELINE": ""}, "--max-drop needs --baseline REPORT"),
     (("--baseline", "main.json"), {}, "--baseline main.json needs --max-drop NAME=DELTA (repeatable)"),
+    ((), {"RAGMON_BASELINE": "main.json"},
+     "RAGMON_BASELINE main.json (--baseline) needs --max-drop NAME=DELTA (repeatable)"),
     (("--baseline", "main.json", "--max-drop", "groundedness"), {}, "--max-drop expects NAME=VALUE"),
 ])
 def test_max_drop_and_baseline_need_each_other(ragmon_cmd: list[str], tmp_path: Path, args: tuple[str, ...],

@@ -11,6 +11,7 @@ import hashlib
 import pytest
 
 from ragmon.cli import UsageError, build_parser
+from ragmon.errors import InputError
 from ragmon.serve_config import ServeConfig
 
 
@@ -46,3 +47,20 @@ def test_a_shortened_label_can_be_listed_as_the_refusal_of_its_long_name_says() 
     label = "checkout-" + "x" * 106 + "~" + hashlib.sha256(long.encode()).hexdigest()[:12]
     args = build_parser("serve", {}).parse_args(["serve", "--pipelines", f"a,{label}"])
     assert ServeConfig.from_args(args).pipelines == ("a", label)
+
+
+@pytest.mark.parametrize(("argv", "environ", "message"), [
+    (["--max-buffer", "1KiB"], {},
+     "--max-buffer 1024 bytes is under --max-body 16777216 bytes: the buffer must hold at least one "
+     "request's spans"),
+    ([], {"RAGMON_MAX_BUFFER": "1KiB"},
+     "RAGMON_MAX_BUFFER 1024 bytes (--max-buffer) is under --max-body 16777216 bytes: the buffer must hold "
+     "at least one request's spans"),
+])
+def test_a_buffer_under_one_request_is_refused_naming_what_the_user_set(argv: list[str],
+                                                                        environ: dict[str, str],
+                                                                        message: str) -> None:
+    args = build_parser("serve", environ).parse_args(["serve", *argv])
+    with pytest.raises(InputError) as refused:
+        ServeConfig.from_args(args)
+    assert str(refused.value) == message
