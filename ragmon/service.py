@@ -46,7 +46,8 @@ from ragmon.failures import FailureLog
 from ragmon.logs import configure_logging
 from ragmon.model import Example
 from ragmon.otlp.grpc import start_grpc_server
-from ragmon.otlp.http import add_otlp_routes
+from ragmon.otlp.http import add_metrics_port_answer, add_otlp_routes
+from ragmon.otlp.misdirected import metrics_port_advice
 from ragmon.sampling import sampling_key
 from ragmon.scoring import SHUTDOWN_SIGNALS, Lane, LaneRefusal, LexicalLane
 from ragmon.semconv.extract import extract
@@ -255,10 +256,13 @@ class Sidecar:
         return int(runner.addresses[0][1])
 
     def _metrics_app(self) -> web.Application:
+        cfg = self.config
         app = web.Application()
         app.router.add_get("/metrics", make_aiohttp_handler(self.exporter.registry))
         app.router.add_get("/healthz", self._healthz)
         app.router.add_get("/readyz", self._readyz)
+        add_metrics_port_answer(app, self, token=cfg.token,
+                                message=metrics_port_advice(cfg.http_listen, cfg.grpc_listen))
         return app
 
     async def _healthz(self, request: web.Request) -> web.Response:

@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import logging
 import math
 import os
 import re
@@ -46,7 +47,7 @@ from aiohttp import web
 from ragmon.errors import InputError, RagmonError
 from ragmon.model import Example
 from ragmon.otlp.http import add_otlp_routes
-from ragmon.otlp.misdirected import TRACES_PATH
+from ragmon.otlp.misdirected import TRACES_PATH, endpoint_fix
 from ragmon.report.text import clip
 from ragmon.semconv.extract import ExtractionError, extract
 from ragmon.traces import Assembler, Decided, Span, Trace
@@ -61,6 +62,8 @@ body quotes a request id differ one from the next: without a bound, the message 
 SHOWN_BODY = 200
 """Bytes of a refusal's body quoted in the error (characters of a header or of an HTTP client error); the
 rest of any answer is read and dropped."""
+MAX_WRONG_PATHS = 100
+"""Distinct paths other than /v1/traces the receiver tells requests apart by."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,7 +176,8 @@ async def _collect(golden: Sequence[Example], target: Target, log: TextIO | None
     trace_ids = {example.id: new_trace_id() for example in golden}
     sink = TraceSink(set(trace_ids.values()), quiet=target.quiet, decision_wait=target.trace_wait)
     app = web.Application()
-    add_otlp_routes(app, sink, max_body=MAX_BODY, token=None, log_refusals=log is not None)
+    add_otlp_routes(app, sink, max_body=MAX_BODY, token=None,
+                    logger=None if log is None else _receiver_log(log), on_wrong_path=sink.wrong_path)
     # The receiver inflates bodies itself, bounded by max_body (see ragmon.otlp.http).
     runner = web.AppRunner(app, access_log=None, auto_decompress=False)
     await runner.setup()
@@ -198,6 +202,29 @@ async def _collect(golden: Sequence[Example], target: Target, log: TextIO | None
     finally:
         await runner.cleanup()
     return _join(golden, trace_ids, sink, target)
+
+
+def _receiver_log(stream: TextIO) -> logging.Logger:
+    """A logger for the embedded receiver's lines, on `stream`. A replay sets up no logging, so on the
+    shared "ragmon.otlp" logger Python's last-resort handler would print the bare message and drop the
+    fields that say which request it was (the path, in `detail`, and the peer), which the sidecar's log
+    formats show. Not registered with `logging`: it changes nothing for a program that runs replays."""
+    logger = logging.Logger("ragmon.replay.receiver", logging.WARNING)
+    handler = logging.StreamHandler(stream)
+    handler.setFormatter(_ReceiverFormatter())
+    logger.addHandler(handler)
+    return logger
+
+
+class _ReceiverFormatter(logging.Formatter):
+    """`warning: <message> from <peer> (<user agent>), answered <status>: <detail>`, the fields a
+    RefusalLog line carries."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        fields = vars(record)
+        agent = f" ({fields['user_agent']})" if fields.get("user_agent") else ""
+        return (f"{record.levelname.lower()}: {record.getMessage()} from {fields.get('peer')}{agent}, "
+                f"answered {fields.get('status')}: {fields.get('detail')}")
 
 
 async def _until_listening(target: Target, log: TextIO | None) -> None:
@@ -391,16 +418,23 @@ def _join(golden: Sequence[Example], trace_ids: dict[str, str], sink: TraceSink,
         joined.append(replace(example, contexts=observed.contexts, answer=observed.answer,
                               citations=observed.citations, pipeline=example.pipeline or observed.pipeline))
     if problems:
-        refused = "".join(f"; the receiver refused {count} span(s): {reason}"
-                          for reason, count in sink.rejected.items())
-        if sink.wrong_path:
-            refused += (f"; the receiver got {sink.wrong_path} request(s) at a path that is not "
-                        f"{TRACES_PATH} (OTEL_EXPORTER_OTLP_TRACES_ENDPOINT is used as given: end it in "
-                        f"{TRACES_PATH})")
         raise RagmonError(f"{len(problems)} of {len(golden)} answers cannot be scored from their traces (is "
                           "the target exporting OTLP/HTTP to the receiver and propagating traceparent?): "
-                          f"{_by_reason(problems)}{refused}")
+                          f"{_by_reason(problems)}{_receiver_problems(sink)}")
     return joined
+
+
+def _receiver_problems(sink: TraceSink) -> str:
+    """What the receiver refused, and where else than /v1/traces it was sent requests, with what to change
+    in the exporter's settings for each path: the likeliest reason the traces are missing."""
+    refused = "".join(f"; the receiver refused {count} span(s): {reason}"
+                      for reason, count in sink.rejected.items())
+    named = sink.wrong_paths.most_common(SHOWN_PROBLEMS)
+    refused += "".join(f"; the receiver got {count} request(s) at {path}, not {TRACES_PATH} "
+                       f"({endpoint_fix(path)})" for path, count in named)
+    if unnamed := sink.wrong_requests - sum(count for _, count in named):
+        refused += f"; and {unnamed} request(s) at other paths"
+    return refused
 
 
 class TraceSink:
@@ -422,8 +456,10 @@ class TraceSink:
         self.assembler = Assembler(quiet=quiet, decision_wait=decision_wait, max_traces=max_traces)
         self.decided: dict[str, Trace] = {}
         self.rejected: Counter[str] = Counter()
-        self.wrong_path = 0
-        """Requests at no OTLP path, most likely the target's spans (its other signals are no concern)."""
+        self.wrong_requests = 0
+        """Requests at no OTLP signal's path: most likely the target's spans."""
+        self.wrong_paths: Counter[str] = Counter()
+        """Those requests by path, for the first MAX_WRONG_PATHS paths."""
         self._changed = asyncio.Event()
 
     def offer(self, spans: Sequence[Span], transport: str) -> bool:
@@ -445,7 +481,16 @@ class TraceSink:
         self.rejected[reason] += count
 
     def misdirected(self, transport: str, signal: str) -> None:
-        self.wrong_path += signal == "other"
+        """Nothing to count: the target's other signals are no concern of a replay, and a wrong path is
+        counted by `wrong_path`, which is told the path."""
+
+    def wrong_path(self, path: str) -> None:
+        """Count a request at `path`. A path past MAX_WRONG_PATHS distinct ones (a scanner's) is counted in
+        the total only, as each is kept until the run ends."""
+        self.wrong_requests += 1
+        shown = clip(path, SHOWN_BODY)
+        if shown in self.wrong_paths or len(self.wrong_paths) < MAX_WRONG_PATHS:
+            self.wrong_paths[shown] += 1
 
     def replace(self, trace_id: str) -> str:
         """A new trace id to wait for in place of `trace_id`, whose spans (a failed attempt's) are from

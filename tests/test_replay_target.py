@@ -40,7 +40,8 @@ from ports import free_port
 
 from ragmon.cli import main
 from ragmon.demo.app import answer, write_golden
-from ragmon.demo.rag import Answer, Question, build, load_corpus
+from ragmon.demo.app import answered_offline as demo_answers
+from ragmon.demo.rag import Question, build, load_corpus
 from ragmon.errors import RagmonError
 from ragmon.model import Example
 from ragmon.replay import Progress
@@ -48,6 +49,7 @@ from ragmon.target import (
     RETRY_PAUSE,
     Target,
     TraceSink,
+    _receiver_problems,
     _retry_after,
     collect,
     new_trace_id,
@@ -57,6 +59,8 @@ from ragmon.target import (
 from ragmon.traces import Span
 
 GATE = "groundedness=0.85"
+DEMO_GOLDEN = Path(__file__).resolve().parent.parent / "examples" / "demo-golden.jsonl"
+"""The README's try-it golden set: the demo's questions, with the ids of the policies that answer them."""
 
 
 def run(cmd: list[str], *args: str | Path, cwd: Path) -> subprocess.CompletedProcess[str]:
@@ -67,11 +71,12 @@ def run(cmd: list[str], *args: str | Path, cwd: Path) -> subprocess.CompletedPro
 
 
 @contextmanager
-def demo_server(cmd: list[str], build_name: str, otlp_port: int, cwd: Path) -> Iterator[str]:
-    """`ragmon demo --serve` on a free port, exporting to `otlp_port`; yields its /ask URL."""
+def demo_server(cmd: list[str], build_name: str, otlp_port: int, cwd: Path, path: str = "") -> Iterator[str]:
+    """`ragmon demo --serve` on a free port, exporting to `otlp_port` (and `path`, before the /v1/traces
+    the demo appends); yields its /ask URL."""
     port = free_port()
     process = subprocess.Popen([*cmd, "demo", "--serve", f"127.0.0.1:{port}", "--build", build_name,
-                                "--endpoint", f"http://127.0.0.1:{otlp_port}"],
+                                "--endpoint", f"http://127.0.0.1:{otlp_port}{path}"],
                                cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
         deadline = time.monotonic() + 30
@@ -107,13 +112,7 @@ def questions_only(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def answered_offline(build_name: str, path: Path) -> Path:
     """The golden set with the build's answers, as `ragmon demo --golden` writes it."""
-    _, questions = load_corpus()
-    retriever, llm = build(build_name)
-    answers = []
-    for question in questions:
-        retrieved = retriever.search(question.question)
-        answers.append(Answer(question, retrieved, llm.answer(question.question, retrieved)))
-    write_golden(path, answers)
+    write_golden(path, demo_answers(build_name))
     return path
 
 
@@ -150,6 +149,31 @@ def test_live_replay_gates_the_build_and_scores_as_offline(ragmon_cmd: list[str]
     assert q01["metrics"]["mrr"] == 1.0
 
 
+@pytest.mark.parametrize(("build_name", "expected", "groundedness", "gate", "last"), [
+    ("healthy", 0, "1.000", "ok (1 >= 0.85)", "PASS"),
+    ("hallucinating", 1, "0.250", "BREACHED (0.25 < 0.85)", "FAIL: groundedness 0.25 < 0.85")])
+def test_the_readme_try_it_scores_the_demo_build_against_its_own_golden_set(
+        ragmon_cmd: list[str], tmp_path: Path, build_name: str, expected: int, groundedness: str, gate: str,
+        last: str) -> None:
+    # What the README's try-it runs. Its golden set names the demo corpus's documents, so the retrieval
+    # figures are the build's: every question's one relevant policy is retrieved first (of k=5, so
+    # precision is 1/5), in both builds, which differ in their answers only. Each healthy answer quotes 2
+    # sentences, 24 of the 64 without a number; the hallucinating build drifts every number and adds an
+    # invented sentence, so 24 of its 96 claims are supported, 1/3 or 0 an answer: (24 / 3) / 32 = 0.25.
+    otlp_port = free_port()
+    with demo_server(ragmon_cmd, build_name, otlp_port, tmp_path) as url:
+        live = run(ragmon_cmd, "replay", DEMO_GOLDEN, "--target", url, "--receiver-listen",
+                   f"127.0.0.1:{otlp_port}", "--gate", GATE, cwd=tmp_path)
+    assert live.returncode == expected, live.stderr
+    rows = {line.split()[0]: line.split()[1:3] for line in live.stdout.splitlines()[3:16]}
+    assert {name: rows[name] for name in ("hit_rate", "precision", "recall", "mrr", "ndcg")} == {
+        "hit_rate": ["1.000", "32"], "precision": ["0.200", "32"], "recall": ["1.000", "32"],
+        "mrr": ["1.000", "32"], "ndcg": ["1.000", "32"]}
+    assert rows["groundedness"] == [groundedness, "32"]
+    lines = live.stdout.splitlines()
+    assert f"gate groundedness >= 0.85: {gate}" in lines and lines[-1] == last
+
+
 def test_unreachable_target_exits_2_naming_the_examples(ragmon_cmd: list[str], tmp_path: Path,
                                                          questions_only: Path) -> None:
     dead = free_port()  # nothing listens there
@@ -184,6 +208,29 @@ def test_refused_requests_and_missing_traces_exit_2(ragmon_cmd: list[str], tmp_p
     assert ("32 of 32 answers cannot be scored from their traces" in no_traces.stderr
             and "no span of its trace arrived within --trace-wait 1s: q01, q02" in no_traces.stderr)
     assert waited < 30  # gave up after --trace-wait, not the 30 s default
+
+
+def test_a_build_exporting_to_a_doubled_path_is_told_the_path_its_peer_and_what_to_change(
+        ragmon_cmd: list[str], tmp_path: Path) -> None:
+    # The demo's --endpoint, as the SDK's OTEL_EXPORTER_OTLP_ENDPOINT, gets /v1/traces appended: set to
+    # the full URL, the build posts to /v1/traces/v1/traces.
+    golden = tmp_path / "q01.jsonl"
+    golden.write_text(DEMO_GOLDEN.read_text(encoding="utf-8").splitlines(keepends=True)[0], encoding="utf-8")
+    otlp_port = free_port()
+    with demo_server(ragmon_cmd, "healthy", otlp_port, tmp_path, path="/v1/traces") as url:
+        done = run(ragmon_cmd, "replay", golden, "--target", url, "--receiver-listen",
+                   f"127.0.0.1:{otlp_port}", "--trace-wait", "2s", cwd=tmp_path)
+    assert done.returncode == 2
+    fix = ("(the SDK appends /v1/traces to OTEL_EXPORTER_OTLP_ENDPOINT: set it to the base URL, without "
+           "/v1/traces, or give the full URL in OTEL_EXPORTER_OTLP_TRACES_ENDPOINT)")
+    warning, error = done.stderr.splitlines()[1:]
+    assert re.fullmatch(r"warning: OTLP request for something ragmon does not receive from 127\.0\.0\.1 "
+                        r"\(OTel-OTLP-Exporter-Python/[\d.]+\), answered 404: nothing is received at "
+                        r"/v1/traces/v1/traces: ragmon receives OTLP traces at POST /v1/traces "
+                        + re.escape(fix), warning)
+    # One trace, sent in one batch, or two should the 100 ms export timer fall between its spans' ends.
+    assert re.search(r"no span of its trace arrived within --trace-wait 2s: q01; the receiver got [12] "
+                     r"request\(s\) at /v1/traces/v1/traces, not /v1/traces " + re.escape(fix) + "$", error)
 
 
 @pytest.mark.parametrize("url", ["http://[::1/ask", "http://127.0.0.1:99999/ask"])
@@ -391,8 +438,27 @@ async def test_spans_exported_to_the_wrong_path_are_named_as_such() -> None:
                 await asyncio.to_thread(collect, golden, live_target(url, receiver, trace_wait=1.0), log=None)
     # One question, one trace of one span, exported in one batch: one request at "/".
     assert str(raised.value).endswith(
-        "no span of its trace arrived within --trace-wait 1s: a; the receiver got 1 request(s) at a path "
-        "that is not /v1/traces (OTEL_EXPORTER_OTLP_TRACES_ENDPOINT is used as given: end it in /v1/traces)")
+        "no span of its trace arrived within --trace-wait 1s: a; the receiver got 1 request(s) at /, not "
+        "/v1/traces (an endpoint set in OTEL_EXPORTER_OTLP_TRACES_ENDPOINT is used as given, so it must end "
+        "in /v1/traces)")
+
+
+def test_requests_at_many_wrong_paths_name_the_commonest_and_count_the_rest() -> None:
+    sink = TraceSink(set(), quiet=0.1, decision_wait=1.0)
+    for n, path in enumerate(["/", "/v1/traces/v1/traces", "/a", "/b", "/c", "/d", "/e"]):
+        for _ in range(7 - n):  # "/" 7 times, down to "/e" once
+            sink.wrong_path(path)
+    as_given = ("an endpoint set in OTEL_EXPORTER_OTLP_TRACES_ENDPOINT is used as given, so it must end in "
+                "/v1/traces")
+    assert _receiver_problems(sink) == (
+        f"; the receiver got 7 request(s) at /, not /v1/traces ({as_given})"
+        "; the receiver got 6 request(s) at /v1/traces/v1/traces, not /v1/traces (the SDK appends /v1/traces "
+        "to OTEL_EXPORTER_OTLP_ENDPOINT: set it to the base URL, without /v1/traces, or give the full URL in "
+        "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT)"
+        f"; the receiver got 5 request(s) at /a, not /v1/traces ({as_given})"
+        f"; the receiver got 4 request(s) at /b, not /v1/traces ({as_given})"
+        f"; the receiver got 3 request(s) at /c, not /v1/traces ({as_given})"
+        "; and 3 request(s) at other paths")  # /d twice, /e once
 
 
 async def test_a_trace_that_breaks_its_convention_the_same_way_is_one_reason_too() -> None:
@@ -734,7 +800,12 @@ def test_quiet_prints_nothing_when_the_receiver_refused_a_request_of_the_build(t
 
         loud, quiet = asyncio.run(both())
     assert loud.returncode == 0, loud.stderr
-    assert "OTLP request for something ragmon does not receive\n" in loud.stderr
+    # The warning names the path, the peer and what to change, as the sidecar's structured log lines do.
+    assert re.search(r"^warning: OTLP request for something ragmon does not receive from 127\.0\.0\.1 "
+                     r"\(Python/[\d.]+ aiohttp/[\d.]+\), answered 404: nothing is received at /: ragmon "
+                     r"receives OTLP traces at POST /v1/traces \(an endpoint set in "
+                     r"OTEL_EXPORTER_OTLP_TRACES_ENDPOINT is used as given, so it must end in /v1/traces\)$",
+                     loud.stderr, re.MULTILINE)
     assert (quiet.returncode, quiet.stdout, quiet.stderr) == (0, "", "")
 
 

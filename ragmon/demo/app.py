@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from itertools import cycle, islice
 from pathlib import Path
 
+import requests
 from aiohttp import web
 from opentelemetry import propagate
 from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter
@@ -33,6 +34,7 @@ from opentelemetry.trace import SpanKind, Tracer
 from ragmon.demo.rag import PHASES, Answer, Question, Retriever, TemplateLLM, build, load_corpus
 from ragmon.errors import RagmonError
 from ragmon.options import listen_address, positive_int
+from ragmon.otlp.misdirected import TRACES_PATH
 
 SERVICE_NAME = "policy-assistant"
 DEFAULT_ENDPOINT = "http://127.0.0.1:4318"
@@ -54,8 +56,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--requests", type=positive_int, default=32,
                         help="questions to ask, cycling through the 32 built-in ones (default %(default)s)")
     parser.add_argument("--endpoint", default=DEFAULT_ENDPOINT,
-                        help="OTLP/HTTP base URL of ragmon serve; /v1/traces is appended "
-                             "(default %(default)s)")
+                        help="OTLP/HTTP base URL of ragmon serve, as in OTEL_EXPORTER_OTLP_ENDPOINT: "
+                             f"{TRACES_PATH} is appended (default %(default)s)")
     parser.add_argument("--service-name", default=SERVICE_NAME,
                         help="resource service.name, ragmon's pipeline label (default %(default)s)")
     parser.add_argument("--golden", type=Path, metavar="PATH",
@@ -90,8 +92,7 @@ def run_phase(phase: str, *, requests: int, endpoint: str = DEFAULT_ENDPOINT,
     finally:
         provider.shutdown()
     if exporter.failed:
-        raise RagmonError(f"{exporter.failed} spans could not be exported to {endpoint}: is `ragmon serve` "
-                          "listening there?")
+        raise RagmonError(exporter.failure())
     if golden is not None:
         write_golden(golden, answers)
     return answers
@@ -142,7 +143,7 @@ async def serve(address: tuple[str, int], phase: str, *, endpoint: str = DEFAULT
         await runner.cleanup()
         provider.shutdown()
     if exporter.failed:
-        print(f"{exporter.failed} spans could not be exported to {endpoint}", flush=True)
+        print(exporter.failure(), flush=True)
     return 0
 
 
@@ -169,6 +170,18 @@ def answer(tracer: Tracer, retriever: Retriever, llm: TemplateLLM, question: Que
     return Answer(question, retrieved, reply)
 
 
+def answered_offline(phase: str) -> list[Answer]:
+    """Each built-in question once, answered by one build without tracing: the builds are deterministic,
+    so a golden set needs no sidecar to send traces to (examples/demo-golden.jsonl is the healthy one)."""
+    _, questions = load_corpus()
+    retriever, llm = build(phase)
+    answers = []
+    for question in questions:
+        retrieved = retriever.search(question.question)
+        answers.append(Answer(question, retrieved, llm.answer(question.question, retrieved)))
+    return answers
+
+
 def write_golden(path: Path, answers: Sequence[Answer]) -> None:
     """ragmon JSONL: what `ragmon replay` gates a build on before it ships. A question asked several
     times is written once: the app is deterministic, so its answers are identical."""
@@ -192,11 +205,36 @@ def _provider(processor: BatchSpanProcessor, service_name: str, phase: str) -> T
 
 
 class _CheckedExporter(SpanExporter):
-    """The real OTLP/HTTP exporter to `endpoint` (a base URL), counting spans it failed to deliver."""
+    """The real OTLP/HTTP exporter to `endpoint` (a base URL), counting spans it failed to deliver and
+    keeping the last HTTP status that refused them, which the SDK only logs (and the demo silences)."""
 
     def __init__(self, endpoint: str) -> None:
-        self._inner = OTLPSpanExporter(endpoint=endpoint.rstrip("/") + "/v1/traces", timeout=10)
+        self.endpoint = endpoint
+        self.url = endpoint.rstrip("/") + TRACES_PATH
+        session = requests.Session()
+        session.hooks["response"].append(self._note_status)
+        self._inner = OTLPSpanExporter(endpoint=self.url, timeout=10, session=session)
         self.failed = 0
+        self.refused_with: int | None = None
+
+    def _note_status(self, response: requests.Response, *args: object, **kwargs: object) -> None:
+        if not response.ok:
+            self.refused_with = response.status_code
+
+    def failure(self) -> str:
+        """What went wrong, for the user: a status means something answered at the endpoint, and a 404
+        there most often means a full traces URL given where a base URL is wanted (as the SDK's
+        OTEL_EXPORTER_OTLP_ENDPOINT, to which it appends the path)."""
+        lost = f"{self.failed} spans could not be exported to {self.url}"
+        if self.refused_with is None:
+            return f"{lost}: is `ragmon serve` listening there?"
+        if self.refused_with != 404:
+            return f"{lost}: HTTP {self.refused_with}"
+        given = self.endpoint.rstrip("/")
+        base = given.removesuffix(TRACES_PATH)
+        instead = f"; give --endpoint {base}" if base != given else ""
+        return (f"{lost}: HTTP 404 (--endpoint is a base URL, as OTEL_EXPORTER_OTLP_ENDPOINT: {TRACES_PATH} "
+                f"is appended to it{instead})")
 
     def export(self, spans: Sequence[ReadableSpan]) -> SpanExportResult:
         result = self._inner.export(spans)

@@ -317,7 +317,7 @@ def _json_span(out: _Collector, where: str, span: dict[str, Any], resource: Mapp
     span_id = _json_hex(span, "spanId")
     problem, parent = _check_ids(trace_id, span_id, _json_hex(span, "parentSpanId"))
     if problem:
-        out.reject(where, name, problem)
+        out.reject(where, name, problem + _base64_hint(span, problem))
         return
     status = span.get("status") or {}
     _json_object(status, "status")
@@ -368,6 +368,20 @@ def _json_hex(obj: dict[str, Any], key: str) -> str:
     if type(value) is not str:
         raise _Invalid(key, "not a hex string")
     return value.lower()
+
+
+def _base64_hint(span: Mapping[str, Any], problem: str) -> str:
+    """Why an id of the right size is not hex, when it is base64: proto3's JSON mapping writes bytes so,
+    and an exporter built on a generic protobuf-to-JSON library does, where OTLP/JSON wants hex."""
+    field, _, what = problem.partition(" ")
+    if not what.endswith("hex digits"):
+        return ""
+    size = (_TRACE_HEX if field == "traceId" else _SPAN_HEX) // 2
+    try:
+        decoded = base64.b64decode(span[field], validate=True)
+    except ValueError:  # binascii.Error, or a character outside ASCII
+        return ""
+    return " (OTLP/JSON writes ids in hex, not base64)" if len(decoded) == size else ""
 
 
 def _json_int(value: Any, where: str, bounds: tuple[int, int] = _INT64) -> int:

@@ -40,7 +40,7 @@ from ragmon.otlp.auth import bearer_ok
 from ragmon.otlp.decode import MAX_VALUES, DecodeError, TooManyValues, decode_off_loop, decode_protobuf
 from ragmon.otlp.misdirected import advice, grpc_signal
 from ragmon.otlp.refusals import RefusalLog, Sender, grpc_peer_host
-from ragmon.otlp.sink import BUSY, SpanSink
+from ragmon.otlp.sink import BUSY, SpanSink, over_max_body
 
 RETRY_INFO_KEY = "google.rpc.retryinfo-bin"
 _RETRY_AFTER_1S = ((RETRY_INFO_KEY, RetryInfo(retry_delay=Duration(seconds=1)).SerializeToString()),)
@@ -66,8 +66,8 @@ class _TraceService:
         await self._check_token(context, metadata)
         if len(body) > self._max_body:
             await self._refuse(context, metadata, "too_large", grpc.StatusCode.RESOURCE_EXHAUSTED,
-                               f"message of {len(body)} bytes (after decompression) is over ragmon's "
-                               f"{self._max_body}-byte limit (--max-body): send smaller batches")
+                               over_max_body(f"message of {len(body)} bytes (after decompression)",
+                                             self._max_body))
         try:
             batch = await decode_off_loop(decode_protobuf, body, self._max_values)
         except TooManyValues as exc:

@@ -16,7 +16,9 @@ The compressed size is bounded too: Content-Length up front, then the bytes actu
 from __future__ import annotations
 
 import json
+import logging
 import zlib
+from collections.abc import Callable
 
 from aiohttp import web
 from aiohttp.typedefs import Handler
@@ -38,11 +40,16 @@ from ragmon.otlp.decode import (
 )
 from ragmon.otlp.misdirected import TRACES_PATH, advice, http_signal
 from ragmon.otlp.refusals import RefusalLog, Sender
-from ragmon.otlp.sink import BUSY, SpanSink
+from ragmon.otlp.refusals import log as refusals_logger
+from ragmon.otlp.sink import BUSY, SpanSink, over_max_body
 
 PROTOBUF = "application/x-protobuf"
 JSON = "application/json"
 _ENCODINGS = frozenset({"", "identity", "gzip", "deflate"})
+_GZIP_MAGIC = b"\x1f\x8b"
+"""How a gzip stream starts, and neither OTLP body can: in protobuf 0x1f is a field of wire type 7, which
+does not exist, and in JSON a control character. Sent without its Content-Encoding, the decoders' own
+words ("'utf-8' codec can't decode byte 0x8b") would not say what is wrong."""
 # google.rpc.Code for each HTTP status we answer with.
 _RPC_CODE = {400: 3, 401: 16, 404: 12, 413: 8, 415: 3, 503: 14}
 
@@ -81,17 +88,20 @@ class _Inflater:
 
 
 def add_otlp_routes(app: web.Application, sink: SpanSink, *, max_body: int, token: str | None,
-                    max_values: int = MAX_VALUES, log_refusals: bool = True) -> None:
+                    max_values: int = MAX_VALUES, logger: logging.Logger | None = refusals_logger,
+                    on_wrong_path: Callable[[str], None] | None = None) -> None:
     """Serve `POST /v1/traces` on `app`; `max_body` bounds the body on the wire and after decompression,
     `max_values` what it may decode to (ragmon.otlp.values).
     A POST anywhere else is an export ragmon does not receive: counted, logged and answered 404 with
     where traces go (ragmon.otlp.misdirected); other methods get aiohttp's own 404 or 405.
-    `log_refusals` False: refusals are counted (the sink is told) and answered, not logged (RefusalLog).
+    `logger` is where refusals are logged (RefusalLog); None counts (the sink is told) and answers them
+    only. `on_wrong_path` is told the path of each POST at no signal's path: the sink's count cannot say
+    which, and a replay's error names it.
 
     Serve `app` with `web.AppRunner(app, auto_decompress=False)` (see the module docstring).
     """
     expected = None if token is None else token.encode()
-    refusals = RefusalLog() if log_refusals else RefusalLog(None)
+    refusals = RefusalLog(logger)
 
     def unauthorized(request: web.Request) -> web.Response | None:
         """The 401 for a request without the token, when one is set; None for one that may go on."""
@@ -131,6 +141,9 @@ def add_otlp_routes(app: web.Application, sink: SpanSink, *, max_body: int, toke
         except (zlib.error, web.RequestPayloadError) as exc:
             return refuse("decode_error", 400, f"body is not valid {encoding or 'identity'} data: {exc}")
 
+        if encoding in ("", "identity") and body.startswith(_GZIP_MAGIC):
+            return refuse("decode_error", 400, "body looks gzip-compressed (it starts with bytes 1f 8b): "
+                                               "send it with Content-Encoding: gzip")
         try:
             batch = await decode_off_loop(decode_json if as_json else decode_protobuf, body, max_values)
         except TooManyValues as exc:
@@ -163,11 +176,32 @@ def add_otlp_routes(app: web.Application, sink: SpanSink, *, max_body: int, toke
         signal = http_signal(request.path)
         message = advice(signal, request.path, f"POST {TRACES_PATH}")
         sink.misdirected("http", signal)
+        if signal == "other" and on_wrong_path is not None:
+            on_wrong_path(request.path)
         refusals.misdirected(signal, "404", **_sender(request), detail=message)
         return _failure(404, message, request.content_type != PROTOBUF)
 
     app.router.add_post(TRACES_PATH, receive)
     app.middlewares.append(not_here)
+
+
+def add_metrics_port_answer(app: web.Application, sink: SpanSink, *, token: str | None, message: str) -> None:
+    """Answer `POST /v1/traces` on a port that serves no OTLP (the sidecar's metrics port) as a misdirected
+    export: a trace exporter pointed there loses every span, and aiohttp's bare 404 would not say where
+    they go. Counted as a request at no signal's path (the alert on `signal="other"` is for exactly this
+    loss), logged, and answered 404 with `message`. With a token set, only a request carrying it is told
+    and counted, as on the OTLP port; anyone else gets the bare 404."""
+    expected = None if token is None else token.encode()
+    refusals = RefusalLog()
+
+    async def elsewhere(request: web.Request) -> web.Response:
+        if expected is not None and not bearer_ok(request.headers.get("Authorization", ""), expected):
+            raise web.HTTPNotFound()
+        sink.misdirected("http", "other")
+        refusals.misdirected("other", "404", **_sender(request), detail=message)
+        return _failure(404, message, request.content_type != PROTOBUF)
+
+    app.router.add_post(TRACES_PATH, elsewhere)
 
 
 def _sender(request: web.Request) -> Sender:
@@ -177,7 +211,7 @@ def _sender(request: web.Request) -> Sender:
 
 async def _read_body(request: web.Request, max_body: int, encoding: str) -> bytes:
     if request.content_length is not None and request.content_length > max_body:
-        raise _TooLarge(f"body of {request.content_length} bytes is over the {max_body}-byte limit")
+        raise _TooLarge(over_max_body(f"body of {request.content_length} bytes", max_body))
     if not request.body_exists:
         return b""
     stream = request.content
@@ -187,10 +221,10 @@ async def _read_body(request: web.Request, max_body: int, encoding: str) -> byte
     body = bytearray()
     while chunk := await stream.readany():
         if stream.total_raw_bytes > max_body:
-            raise _TooLarge(f"body is over the {max_body}-byte limit")
+            raise _TooLarge(over_max_body("body", max_body))
         body += chunk if inflater is None else inflater.feed(chunk, max_body - len(body))
         if len(body) > max_body:
-            raise _TooLarge(f"body is over the {max_body}-byte limit after decompression")
+            raise _TooLarge(over_max_body("body, once decompressed,", max_body))
     if inflater is not None and stream.total_raw_bytes:
         inflater.finish()
     return bytes(body)

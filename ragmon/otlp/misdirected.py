@@ -5,8 +5,10 @@ Two mistakes send them, and both used to end in a bare 404 (gRPC: UNIMPLEMENTED)
   metrics and logs there too (`/v1/metrics`, `/v1/logs`). ragmon loses nothing of its own, but the app
   loses them, and its exporter's log line is all that says so;
 - a path that is no OTLP path: a signal-specific endpoint (`OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`) is used
-  as given, so one set without `/v1/traces` posts every span to `/`. That sender's traces are all lost,
-  and none of them is counted as received or refused, as they are not read.
+  as given, so one set without `/v1/traces` posts every span to `/`; the shared one gets `/v1/traces`
+  appended, so one set to the full URL posts to `/v1/traces/v1/traces`; and an endpoint with the metrics
+  port posts to that port. That sender's traces are all lost, and none of them is counted as received or
+  refused, as they are not read.
 
 So each is counted, by signal, in `ragmon_misdirected_requests_total`, apart from the span refusals (the
 first is no fault of ragmon's traffic and must not page), logged like a refusal, and answered with a
@@ -43,9 +45,33 @@ def advice(signal: str, where: str, traces_at: str) -> str:
     """What the sender is told: `where` is the path or method it used, `traces_at` where traces go."""
     if signal == "other":
         return (f"nothing is received at {where}: ragmon receives OTLP traces at {traces_at}"
-                + (" (an endpoint set in OTEL_EXPORTER_OTLP_TRACES_ENDPOINT is used as given, so it must "
-                   f"end in {TRACES_PATH})" if traces_at.endswith(TRACES_PATH) else ""))
+                + (f" ({endpoint_fix(where)})" if traces_at.endswith(TRACES_PATH) else ""))
     env = _ENV.get(signal)
     where_else = (f": point OTEL_EXPORTER_OTLP_{env}_ENDPOINT elsewhere, or set OTEL_{env}_EXPORTER=none"
                   if env else ": send them elsewhere")
     return f"ragmon receives traces only (at {traces_at}), not {signal}{where_else}"
+
+
+def endpoint_fix(path: str) -> str:
+    """What to change in the exporter's settings that posted traces to `path`, an OTLP/HTTP path that is no
+    signal's. The two variables differ: the SDK appends /v1/traces to OTEL_EXPORTER_OTLP_ENDPOINT, so one
+    set to the full URL posts to a path that ends in it twice; OTEL_EXPORTER_OTLP_TRACES_ENDPOINT is used
+    as given, so one set to the bare host posts to `/`."""
+    added = path.removesuffix(TRACES_PATH)
+    if added and added != path:
+        return (f"the SDK appends {TRACES_PATH} to OTEL_EXPORTER_OTLP_ENDPOINT: set it to the base URL, "
+                f"without {added}, or give the full URL in OTEL_EXPORTER_OTLP_TRACES_ENDPOINT")
+    return (f"an endpoint set in OTEL_EXPORTER_OTLP_TRACES_ENDPOINT is used as given, so it must end in "
+            f"{TRACES_PATH}")
+
+
+def metrics_port_advice(http: tuple[str, int] | None, grpc: tuple[str, int] | None) -> str:
+    """What a trace exporter pointed at the sidecar's metrics port is told: where its OTLP ports are (the
+    `--http-listen` and `--grpc-listen` addresses, None when off)."""
+    ports = []
+    if http is not None:
+        ports.append(f"port {http[1]} over OTLP/HTTP (POST {TRACES_PATH})")
+    if grpc is not None:
+        ports.append(f"port {grpc[1]} over OTLP/gRPC")
+    return ("this is ragmon's metrics port (GET /metrics, /healthz, /readyz), which receives no traces: send "
+            f"them to {' or '.join(ports) or 'a ragmon whose OTLP receivers are on'}")

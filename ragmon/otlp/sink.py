@@ -11,6 +11,13 @@ BUSY = "ragmon is busy: its score queue or trace buffer is full; retry later"
 """What a sender refused by `offer` is told: the buffer, not only scoring, may be what is full."""
 
 
+def over_max_body(what: str, max_body: int) -> str:
+    """What a sender of a request over `--max-body` is told, over either transport: the limit, the flag
+    that sets it and the two ways out, as the sender's exporter log is all its operator may see."""
+    return (f"{what} is over ragmon's {max_body}-byte limit (--max-body): send smaller batches (the SDK's "
+            "OTEL_BSP_MAX_EXPORT_BATCH_SIZE, the Collector's send_batch_max_size) or raise --max-body")
+
+
 class SpanSink(Protocol):
     def offer(self, spans: Sequence[Span], transport: str) -> bool:
         """Take spans received over `transport` ("http" or "grpc"); False when full, so the receiver

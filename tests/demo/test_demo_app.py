@@ -8,7 +8,10 @@ import json
 import time
 from pathlib import Path
 
-from ragmon.demo.app import run_phase
+import pytest
+
+from ragmon.cli import main
+from ragmon.demo.app import answered_offline, run_phase, write_golden
 from ragmon.scrape import Samples, scrape, total
 from ragmon.serve_config import ServeConfig
 from ragmon.service import Sidecar
@@ -59,3 +62,37 @@ async def test_healthy_and_hallucinating_builds_are_scored_as_worked_out_by_hand
     assert [row["id"] for row in golden] == ["q01", "q02"]
     assert golden[0]["answer"] == f"{RETURNS_S1} {RETURNS_S3}"
     assert golden[0]["contexts"][0]["id"] == "returns" and golden[0]["relevant_ids"] == ["returns"]
+
+
+def test_the_shipped_demo_golden_set_is_what_the_demo_app_answers(tmp_path: Path) -> None:
+    # The README's live try-it replays examples/demo-golden.jsonl against `ragmon demo --serve`: its
+    # questions and relevant ids must be the corpus's, or every retrieval figure would be 0.
+    shipped = Path(__file__).resolve().parents[2] / "examples" / "demo-golden.jsonl"
+    generated = tmp_path / "generated.jsonl"
+    write_golden(generated, answered_offline("healthy"))
+    assert shipped.read_text(encoding="utf-8") == generated.read_text(encoding="utf-8"), (
+        "regenerate: python -c \"from pathlib import Path; from ragmon.demo.app import answered_offline, "
+        "write_golden; write_golden(Path('examples/demo-golden.jsonl'), answered_offline('healthy'))\"")
+    rows = [json.loads(line) for line in shipped.read_text(encoding="utf-8").splitlines()]
+    assert [row["id"] for row in rows] == [f"q{n:02}" for n in range(1, 33)]
+    assert rows[0]["question"] == "How many days do I have to return an item?"
+    assert rows[0]["relevant_ids"] == ["returns"] and rows[0]["answer"] == f"{RETURNS_S1} {RETURNS_S3}"
+
+
+async def test_an_endpoint_given_as_the_full_traces_url_is_told_it_is_a_base_url(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    sidecar = Sidecar(ServeConfig(http_listen=("127.0.0.1", 0), grpc_listen=None,
+                                  metrics_listen=("127.0.0.1", 0), quiet=0.05, decision_wait=5.0))
+    ports = await sidecar.start()
+    base = f"http://127.0.0.1:{ports.http}"
+    try:
+        # The sidecar listens, but at /v1/traces/v1/traces, where the demo posts, it answers 404.
+        code = await asyncio.to_thread(main, ["demo", "--requests", "1", "--endpoint", f"{base}/v1/traces"])
+    finally:
+        await sidecar.stop()
+    assert code == 2
+    # One question, one trace of 3 spans (chain, retriever, LLM), exported in one batch.
+    assert capsys.readouterr().err == (
+        f"ragmon demo: error: 3 spans could not be exported to {base}/v1/traces/v1/traces: HTTP 404 "
+        f"(--endpoint is a base URL, as OTEL_EXPORTER_OTLP_ENDPOINT: /v1/traces is appended to it; give "
+        f"--endpoint {base})\n")

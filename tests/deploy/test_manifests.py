@@ -308,6 +308,15 @@ def test_collector_env_references_are_provided() -> None:
         assert wanted <= provided.get(path.name, gateway_env), (path, wanted)
 
 
+def test_collector_env_references_are_outside_ragmons_namespace() -> None:
+    """ragmon reads every RAGMON_<FLAG> as that flag's default: a Collector variable named so (the tee's
+    endpoint as RAGMON_ENDPOINT), exported in a shell to run the Collector, would become `ragmon demo
+    --endpoint` in that shell."""
+    wanted = {name for config in collector_configs().values()
+              for name in ENV_REF.findall(yaml.safe_dump(config))}
+    assert wanted == {"TRACING_BACKEND_ENDPOINT", "SIDECAR_OTLP_ENDPOINT", "POD_NAMESPACE"}
+
+
 # --- docker compose --------------------------------------------------------------------------------
 
 def compose() -> dict[str, Any]:
@@ -363,5 +372,5 @@ def test_compose_ragmon_receives_from_other_containers() -> None:
     services = compose()["services"]
     ragmon = services["ragmon"]["environment"]
     assert ragmon["RAGMON_GRPC_LISTEN"].startswith("0.0.0.0:")
-    host, _, port = services["otel-collector"]["environment"]["RAGMON_ENDPOINT"].partition(":")
+    host, _, port = services["otel-collector"]["environment"]["SIDECAR_OTLP_ENDPOINT"].partition(":")
     assert (host, port) == ("ragmon", ragmon["RAGMON_GRPC_LISTEN"].rpartition(":")[2])

@@ -25,6 +25,7 @@ from ragmon.traces import Span, SpanEvent
 TRACE = "5b8efff798038103d269b633813fc60c"
 ROOT = "eee19b7ec3c1b174"
 CHILD = "eee19b7ec3c1b173"
+IN_HEX = "(OTLP/JSON writes ids in hex, not base64)"
 
 
 def test_protobuf_from_the_sdk_encoder_keeps_ids_attributes_events_resource(sdk_spans, ids_of):
@@ -202,6 +203,20 @@ def test_json_ids_that_are_not_hex_are_rejected_and_an_all_zero_parent_means_roo
         _json_span(parentSpanId="0" * 16, name="zero-parent")))
     assert batch.errors == ("resourceSpans[0].scopeSpans[0].spans[0] 'nothex': traceId is not 32 hex digits",)
     assert [(s.name, s.parent_span_id) for s in batch.spans] == [("zero-parent", None)]
+
+
+@pytest.mark.parametrize(("field", "value", "problem"), [
+    # TRACE's 16 bytes and ROOT's 8 in base64, as proto3's JSON mapping writes bytes: said so.
+    ("traceId", "W47/95gDgQPSabYzgT/GDA==", f"traceId is not 32 hex digits {IN_HEX}"),
+    ("spanId", "7uGbfsPBsXQ=", f"spanId is not 16 hex digits {IN_HEX}"),
+    ("parentSpanId", "7uGbfsPBsXQ=", f"parentSpanId is not 16 hex digits {IN_HEX}"),
+    # Base64, but of 8 bytes where a trace id has 16: not taken for an id written so.
+    ("traceId", "7uGbfsPBsXQ=", "traceId is not 32 hex digits"),
+])
+def test_json_ids_in_base64_are_rejected_saying_otlp_json_writes_them_in_hex(field, value, problem):
+    batch = decode_json(_json_body(_json_span(**{"spanId": CHILD, "parentSpanId": ROOT, field: value,
+                                                 "name": "b64"})))
+    assert batch.errors == (f"resourceSpans[0].scopeSpans[0].spans[0] 'b64': {problem}",)
 
 
 def test_rejections_beyond_the_message_cap_are_still_counted():

@@ -168,8 +168,10 @@ async def test_an_oversized_message_is_resource_exhausted_and_counted(serve, sin
     with pytest.raises(grpc.aio.AioRpcError) as error:
         await call(target, request, compression=compression)
     assert error.value.code() is grpc.StatusCode.RESOURCE_EXHAUSTED
-    assert error.value.details().startswith(f"message of {size} bytes ")
-    assert f" {size - 1}-byte limit (--max-body)" in error.value.details()
+    assert error.value.details() == (
+        f"message of {size} bytes (after decompression) is over ragmon's {size - 1}-byte limit (--max-body): "
+        "send smaller batches (the SDK's OTEL_BSP_MAX_EXPORT_BATCH_SIZE, the Collector's "
+        "send_batch_max_size) or raise --max-body")
     # No RetryInfo: final for a client that follows the spec.
     assert RETRY_INFO_KEY not in dict(error.value.trailing_metadata())
     assert sink.offers == [] and sink.rejects == [(1, "too_large")]

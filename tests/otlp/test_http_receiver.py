@@ -35,6 +35,7 @@ import ragmon.otlp.grpc as otlp_grpc
 import ragmon.otlp.http as otlp_http
 from ragmon.otlp.decode import INLINE_DECODE_LIMIT, decode_protobuf
 
+REMEDY = "(the SDK's OTEL_BSP_MAX_EXPORT_BATCH_SIZE, the Collector's send_batch_max_size) or raise --max-body"
 PROTOBUF = {"Content-Type": "application/x-protobuf"}
 JSON = {"Content-Type": "application/json"}
 
@@ -139,11 +140,26 @@ async def test_unsupported_media_is_a_415(serve, sink, headers, message):
     assert sink.offers == [] and sink.rejects == [(1, "decode_error")]
 
 
+@pytest.mark.parametrize("headers", [PROTOBUF, JSON, {**JSON, "Content-Encoding": "identity"}])
+async def test_a_gzip_body_sent_without_its_content_encoding_is_a_400_saying_so(serve, sink, sdk_spans,
+                                                                                headers):
+    url = await serve()
+    body = gzip.compress(encode_spans(sdk_spans).SerializeToString())
+    status, _, reply = await post(url, body, headers)
+    assert status == 400
+    message = status_of(reply).message if headers is PROTOBUF else json.loads(reply)["message"]
+    assert message == ("body looks gzip-compressed (it starts with bytes 1f 8b): send it with "
+                       "Content-Encoding: gzip")
+    assert sink.offers == [] and sink.rejects == [(1, "decode_error")]
+
+
 async def test_an_oversized_body_is_a_413(serve, sink):
     url = await serve(max_body=1000)
     status, _, body = await post(url, b"\0" * 1001, PROTOBUF)
     assert status == 413 and status_of(body).code == 8
-    assert status_of(body).message == "body of 1001 bytes is over the 1000-byte limit"
+    # The flag that sets the limit and the remedies, as the sender's exporter log is all its operator sees.
+    assert status_of(body).message == ("body of 1001 bytes is over ragmon's 1000-byte limit (--max-body): "
+                                       f"send smaller batches {REMEDY}")
     assert sink.rejects == [(1, "too_large")]
 
 
@@ -178,7 +194,8 @@ async def test_an_oversized_chunked_body_without_content_length_is_a_413(serve, 
 
     async with aiohttp.ClientSession() as session, session.post(url, data=chunks(), headers=PROTOBUF) as resp:
         assert resp.status == 413
-        assert status_of(await resp.read()).message == "body is over the 5000-byte limit"
+        assert status_of(await resp.read()).message == ("body is over ragmon's 5000-byte limit "
+                                                         f"(--max-body): send smaller batches {REMEDY}")
 
 
 def gzip_bomb(inflated: int) -> bytes:
@@ -200,7 +217,8 @@ async def test_a_gzip_bomb_is_a_413_without_inflating_it(serve, sink, auto_decom
     finally:
         tracemalloc.stop()
     assert status == 413
-    assert status_of(body).message == "body is over the 262144-byte limit after decompression"
+    assert status_of(body).message == ("body, once decompressed, is over ragmon's 262144-byte limit "
+                                       f"(--max-body): send smaller batches {REMEDY}")
     assert peak < 8 << 20  # inflating it all would take 64 MiB
     assert sink.rejects == [(1, "too_large")]
 
@@ -376,7 +394,8 @@ async def test_the_sdk_exporter_is_named_when_refused(serve, sink, sdk_spans, re
     assert (record.reason, record.status, record.peer) == ("too_large", "413", "127.0.0.1")
     assert record.user_agent.startswith("OTel-OTLP-Exporter-Python/")
     assert record.detail.startswith("body of ")
-    assert record.detail.endswith(" bytes is over the 100-byte limit")
+    assert record.detail.endswith(" bytes is over ragmon's 100-byte limit (--max-body): send smaller "
+                                  f"batches {REMEDY}")
 
 
 async def test_a_503_is_logged_at_info(serve, sink, sdk_spans, refusal_records):
@@ -451,6 +470,20 @@ async def test_a_trace_exporter_at_the_wrong_path_is_told_the_right_one(serve, s
     assert (wrong_path.levelno, wrong_path.signal, wrong_path.suppressed) == (logging.WARNING, "other", 0)
     assert wrong_path.detail == f"nothing is received at /: {told}"
     assert logs.signal == "logs"
+
+
+async def test_a_trace_exporter_given_the_full_url_as_its_base_is_told_to_drop_the_path(
+        serve, sink, sdk_spans, refusal_records):
+    # OTEL_EXPORTER_OTLP_ENDPOINT=http://ragmon:4318/v1/traces: the SDK appends /v1/traces to it.
+    url = await serve()
+    result = await asyncio.to_thread(OTLPSpanExporter(endpoint=f"{url}/v1/traces").export, sdk_spans)
+    assert result is SpanExportResult.FAILURE
+    [record] = refusal_records()
+    assert record.detail == (
+        "nothing is received at /v1/traces/v1/traces: ragmon receives OTLP traces at POST /v1/traces (the "
+        "SDK appends /v1/traces to OTEL_EXPORTER_OTLP_ENDPOINT: set it to the base URL, without /v1/traces, "
+        "or give the full URL in OTEL_EXPORTER_OTLP_TRACES_ENDPOINT)")
+    assert sink.misdirections == [("http", "other")]
 
 
 async def test_requests_that_are_not_exports_get_aiohttp_answers_uncounted(serve, sink, refusal_records):

@@ -4,11 +4,13 @@ counter of them, by transport and signal, from its first scrape."""
 from __future__ import annotations
 
 import asyncio
+import json
 import urllib.error
 import urllib.request
 
 import grpc
 import pytest
+from ports import free_port
 
 from ragmon.otlp.misdirected import grpc_signal, http_signal
 from ragmon.scrape import scrape, total
@@ -76,3 +78,25 @@ async def test_the_sidecar_counts_them_by_transport_and_signal() -> None:
     assert total(after, name) == 4
     # Not spans: neither received nor refused.
     assert total(after, "ragmon_spans_received_total") == total(after, "ragmon_spans_rejected_total") == 0
+
+
+async def test_traces_posted_to_the_metrics_port_are_told_the_otlp_ports_and_counted() -> None:
+    http_port, grpc_port = free_port(), free_port()
+    sidecar = Sidecar(ServeConfig(http_listen=("127.0.0.1", http_port), grpc_listen=("127.0.0.1", grpc_port),
+                                  metrics_listen=("127.0.0.1", 0)))
+    ports = await sidecar.start()
+    try:
+        request = urllib.request.Request(f"http://127.0.0.1:{ports.metrics}/v1/traces", method="POST",
+                                         data=b'{"resourceSpans": []}',
+                                         headers={"Content-Type": "application/json"})
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            await asyncio.to_thread(urllib.request.urlopen, request, timeout=5)
+        after = await asyncio.to_thread(scrape, f"http://127.0.0.1:{ports.metrics}/metrics")
+    finally:
+        await sidecar.stop()
+    assert refused.value.code == 404
+    assert json.loads(refused.value.read()) == {"code": 12, "message": (
+        "this is ragmon's metrics port (GET /metrics, /healthz, /readyz), which receives no traces: send "
+        f"them to port {http_port} over OTLP/HTTP (POST /v1/traces) or port {grpc_port} over OTLP/gRPC")}
+    # Every span such an exporter sends is lost, as at a wrong path: the same series, and its alert.
+    assert total(after, "ragmon_misdirected_requests_total", transport="http", signal="other") == 1
