@@ -16,10 +16,10 @@ from dataclasses import dataclass, replace
 from typing import Literal, TypeVar
 
 from ragmon.baseline import Comparison, MetricChange, rounded
-from ragmon.datasets.fields import near_miss
 from ragmon.errors import InputError
 from ragmon.metrics.aggregate import aggregate
 from ragmon.model import LOWER_IS_BETTER, METRIC_NAMES, Aggregate, EvalConfig, Report
+from ragmon.names import near_miss
 from ragmon.options import Flag, as_share
 
 EXIT_OK = 0

@@ -7,19 +7,15 @@ into an InputError.
 
 from __future__ import annotations
 
-import difflib
-import functools
-import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
 from ragmon.ids import content_id
 from ragmon.model import Context
+from ragmon.names import CONTEXT_SYNONYMS, misnamed
 
 FieldPath = tuple[str | int, ...]
 _CONTEXT_FIELDS = frozenset({"id", "text", "score", "pageContent", "metadata"})
-_TYPO_CUTOFF = 0.8
-_WORD_BREAK = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|[-_\s]+")
 _DOC_ID_KEYS = ("id", "source", "doc_id")
 
 
@@ -35,72 +31,11 @@ class FieldError(Exception):
 def check_names(obj: Mapping[str, Any], known: frozenset[str], base: FieldPath = (),
                 synonyms: Mapping[str, str] | None = None) -> None:
     """Refuse a field that is a near miss of a known one the object lacks, or another tool's name for it
-    (`synonyms`, keyed by `_spelling`): either would leave that field unread and its metric undefined (or
-    zero, for a context's id) without a word. Any other field is the user's, and so is a synonym given
-    beside the field itself (a record's `prompt` beside its `question`)."""
+    (ragmon.names): either would leave that field unread and its metric undefined (or zero, for a
+    context's id) without a word. Any other field is the user's."""
     for key in obj:
-        if key not in known:
-            missing = tuple(sorted(name for name in known if name not in obj))
-            meant = near_miss(key, missing)
-            if meant is not None:
-                raise FieldError(f"unknown field {key!r}: did you mean {meant!r}?", (*base, key))
-            named = (synonyms or {}).get(_spelling(key))
-            if named is not None and named in missing:
-                raise FieldError(f"unknown field {key!r}: ragmon reads this as {named!r}, rename it",
-                                 (*base, key))
-
-
-@functools.lru_cache(maxsize=1024)
-def near_miss(name: str, candidates: tuple[str, ...]) -> str | None:
-    """The candidate `name` is most likely a misspelling of, or None. Cached: a file repeats its fields on
-    every line.
-
-    The same name with another case, `-`/`_` or a trailing "s" is one (`Context`, `groundtruth`,
-    `answers`); so is a name as close as `difflib`'s 0.8 that has as many words (`anwser`, `relevant_id`,
-    `stpes`). A known name with a word added (`question_id`, `pipeline_version`, `subcategory`) is a field
-    of its own, as is anything near a name of under four letters (`idx`, `uid` are not `id`)."""
-    spelling = _spelling(name)
-    same = [known_name for known_name in candidates if _spelling(known_name) == spelling]
-    if same:
-        return same[0]
-    words = len(_words(name))
-    close = {known_name.lower(): known_name for known_name in candidates
-             if len(known_name) >= 4 and len(_words(known_name)) == words
-             and not (_spelling(known_name) in spelling and len(spelling) - len(_spelling(known_name)) >= 2)}
-    found = difflib.get_close_matches(name.lower(), close, n=1, cutoff=_TYPO_CUTOFF)
-    return close[found[0]] if found else None
-
-
-def _spelling(name: str) -> str:
-    return name.lower().replace("-", "").replace("_", "").removesuffix("s")
-
-
-def _words(name: str) -> list[str]:
-    return [word for word in _WORD_BREAK.split(name) if word]
-
-
-def _synonyms(names: Mapping[str, Iterable[str]]) -> dict[str, str]:
-    return {_spelling(other): name for name, others in names.items() for other in others}
-
-
-RAGMON_SYNONYMS = _synonyms({
-    "question": ("query", "user_input", "user_query", "prompt"),
-    "contexts": ("retrieved_contexts", "retrieval_context", "retrieved_documents", "retrieved_docs",
-                 "source_documents", "documents", "docs", "passages", "chunks", "context_list"),
-    "answer": ("response", "actual_output", "generated_answer", "generation", "prediction", "completion"),
-    "ground_truth": ("reference", "reference_answer", "expected_output", "expected_answer", "gold_answer",
-                     "golden_answer"),
-    "relevant_ids": ("relevant", "relevant_docs", "relevant_doc_ids", "relevant_document_ids",
-                     "gold_ids", "gold_doc_ids", "expected_ids", "expected_doc_ids", "ground_truth_ids"),
-    "citations": ("cited_ids", "citation_ids", "cited_docs"),
-})
-"""Names ragas, DeepEval, LangChain and common usage give ragmon's fields (`retrieved_contexts`,
-`actual_output`...). Where an object also has trace-format names (`input`, `output`), those are its own."""
-_CONTEXT_SYNONYMS = _synonyms({
-    "id": ("doc_id", "document_id", "chunk_id", "passage_id"),
-    "text": ("content", "document", "passage", "chunk"),
-    "score": ("similarity", "relevance_score"),
-})
+        if key not in known and (why := misnamed(key, known, obj, synonyms)) is not None:
+            raise FieldError(why, (*base, key))
 
 
 def listed(names: Iterable[str]) -> str:
@@ -121,7 +56,7 @@ def _context(item: Any, path: FieldPath) -> Context:
         return Context(content_id(item), item)
     if not isinstance(item, dict):
         raise FieldError(f"expected a context object or string, got {json_type(item)}", path)
-    check_names(item, _CONTEXT_FIELDS, path, _CONTEXT_SYNONYMS)
+    check_names(item, _CONTEXT_FIELDS, path, CONTEXT_SYNONYMS)
     if "pageContent" in item:
         text = required_str(item, "pageContent", path)
         metadata = item.get("metadata") or {}

@@ -9,7 +9,6 @@ from __future__ import annotations
 from typing import Any
 
 from ragmon.datasets.fields import (
-    RAGMON_SYNONYMS,
     check_names,
     extra,
     optional_contexts,
@@ -21,10 +20,11 @@ from ragmon.datasets.fields import (
 )
 from ragmon.datasets.formats import RAGMON_FIELDS, RECORD_FIELDS, check_format
 from ragmon.model import Example
+from ragmon.names import RECORD_SYNONYMS
 
 
 def ragmon_example(obj: dict[str, Any], default_id: str) -> Example:
-    check_names(obj, RECORD_FIELDS, synonyms=RAGMON_SYNONYMS)
+    check_names(obj, RECORD_FIELDS, synonyms=RECORD_SYNONYMS)
     check_format(obj, trace=False)
     return Example(
         id=required_id(obj, "id"),

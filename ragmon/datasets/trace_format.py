@@ -14,7 +14,6 @@ from ragmon.datasets.fields import (
     extra,
     json_type,
     listed,
-    near_miss,
     optional_contexts,
     optional_id_set,
     optional_id_tuple,
@@ -23,6 +22,7 @@ from ragmon.datasets.fields import (
 )
 from ragmon.datasets.formats import RECORD_FIELDS, TRACE_FIELDS, check_format
 from ragmon.model import Context, Example
+from ragmon.names import near_miss
 
 _STEP_FIELDS = frozenset({"kind", "output"})
 _RETRIEVAL = "retrieval"

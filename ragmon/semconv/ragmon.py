@@ -19,6 +19,7 @@ from typing import Any
 
 from ragmon.ids import content_id
 from ragmon.model import Context
+from ragmon.names import CONTEXT_SYNONYMS, misnamed
 from ragmon.semconv.common import ExtractionError, list_value, make_context, text_value
 from ragmon.traces import Span
 
@@ -30,6 +31,9 @@ RELEVANT_IDS = "ragmon.relevant_ids"
 GROUND_TRUTH = "ragmon.ground_truth"
 PIPELINE = "ragmon.pipeline"
 ATTRIBUTES = frozenset({QUESTION, ANSWER, CONTEXTS, CITATIONS, RELEVANT_IDS, GROUND_TRUTH, PIPELINE})
+_CONTEXT_KEYS = frozenset({"id", "text", "score", "metadata"})
+"""A context object's keys. A misspelling of one, or another name for it (`doc_id`), is an error: an id
+left unread becomes a content hash that no cited id matches, so citation accuracy would read 0."""
 
 
 def documents(span: Span) -> tuple[Context, ...] | None:
@@ -45,6 +49,9 @@ def _context(span: Span, index: int, item: Any) -> Context:
         return Context(content_id(item), item)
     if not isinstance(item, Mapping):
         raise ExtractionError(span, CONTEXTS, f"{where} is neither an object nor a string")
+    for key in item:
+        if key not in _CONTEXT_KEYS and (why := misnamed(key, _CONTEXT_KEYS, item, CONTEXT_SYNONYMS)):
+            raise ExtractionError(span, CONTEXTS, f"{where}: {why}")
     text = item.get("text")
     if not isinstance(text, str):
         raise ExtractionError(span, CONTEXTS, f"{where} has no string 'text'")

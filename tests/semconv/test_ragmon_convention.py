@@ -98,6 +98,11 @@ def test_a_lone_surrogate_in_a_json_attribute_becomes_the_replacement_character(
     ("ragmon.contexts", '["ok", {"id": "b"}]', "ragmon.contexts[1] has no string 'text'"),
     ("ragmon.contexts", '[{"text": "t", "score": "high"}]', "ragmon.contexts[0].score is not a number"),
     ("ragmon.contexts", '[{"text": "t", "id": ["x"]}]', "ragmon.contexts[0].id is neither a string"),
+    # Dropped before, the context read under its content hash, and ragmon.citations ["kb-1"] matched nothing.
+    ("ragmon.contexts", '[{"doc_id": "kb-1", "text": "t"}]',
+     "ragmon.contexts[0]: unknown field 'doc_id': ragmon reads this as 'id', rename it"),
+    ("ragmon.contexts", '[{"ID": "kb-1", "text": "t"}]',
+     "ragmon.contexts[0]: unknown field 'ID': did you mean 'id'?"),
     ("ragmon.citations", '"kb-1"', "attribute 'ragmon.citations' is not a list"),
     ("ragmon.relevant_ids", "[1, 2]", "ragmon.relevant_ids[0] is not a string"),
     ("ragmon.answer", 42, "attribute 'ragmon.answer' is not a string"),
