@@ -62,23 +62,29 @@ def _synonyms(names: Mapping[str, Iterable[str]]) -> dict[str, str]:
     return {_spelling(other): name for name, others in names.items() for other in others}
 
 
-RECORD_SYNONYMS = _synonyms({
-    "question": ("query", "user_input", "user_query", "prompt"),
-    "contexts": ("retrieved_contexts", "retrieval_context", "retrieved_documents", "retrieved_docs",
-                 "source_documents", "documents", "docs", "passages", "chunks", "context_list"),
-    "answer": ("response", "actual_output", "generated_answer", "generation", "prediction", "completion"),
-    "ground_truth": ("reference", "reference_answer", "expected_output", "expected_answer", "gold_answer",
-                     "golden_answer"),
-    "relevant_ids": ("relevant", "relevant_docs", "relevant_doc_ids", "relevant_document_ids",
-                     "gold_ids", "gold_doc_ids", "expected_ids", "expected_doc_ids", "ground_truth_ids"),
-    "citations": ("cited_ids", "citation_ids", "cited_docs"),
-})
+_QUESTION = ("query", "user_input", "user_query", "prompt")
+_CONTEXTS = ("retrieved_contexts", "retrieval_context", "retrieved_documents", "retrieved_docs",
+             "source_documents", "documents", "docs", "passages", "chunks", "context_list")
+_ANSWER = ("response", "actual_output", "generated_answer", "generation", "prediction", "completion")
+_GROUND_TRUTH = ("reference", "reference_answer", "expected_output", "expected_answer", "gold_answer",
+                 "golden_answer")
+_RELEVANT = ("relevant", "relevant_docs", "relevant_doc_ids", "relevant_document_ids", "gold_ids",
+             "gold_doc_ids", "expected_ids", "expected_doc_ids", "ground_truth_ids")
+_CITATIONS = ("cited_ids", "citation_ids", "cited_docs")
+RECORD_SYNONYMS = _synonyms({"question": _QUESTION, "contexts": _CONTEXTS, "answer": _ANSWER,
+                             "ground_truth": _GROUND_TRUTH, "relevant_ids": _RELEVANT,
+                             "citations": _CITATIONS})
 """Names ragas, DeepEval, LangChain and common usage give a ragmon record's fields (`retrieved_contexts`,
-`actual_output`...). Where an object also has trace-format names (`input`, `output`), those are its own."""
+`actual_output`...), refused only where the record lacks the field itself."""
+TRACE_SYNONYMS = _synonyms({"input": _QUESTION, "contexts": _CONTEXTS, "output": _ANSWER,
+                            "ground_truth": _GROUND_TRUTH, "expectedDocs": _RELEVANT,
+                            "citations": _CITATIONS})
+"""The same names in a trace record (one with `input`, as DeepEval's are): its answer is `output` and its
+relevant ids `expectedDocs`. Its documents are in `steps`; told `contexts`, a user renaming
+`retrieval_context` is then told the record mixes two formats, and which."""
 CONTEXT_SYNONYMS = _synonyms({
     "id": ("doc_id", "document_id", "chunk_id", "passage_id"),
     "text": ("content", "document", "passage", "chunk"),
-    "score": ("similarity", "relevance_score"),
 })
-"""A retrieved document's fields under other names: a `doc_id` left unread becomes a content hash, which
-no relevant or cited id matches."""
+"""A retrieved document's id and text under other names: a `doc_id` left unread becomes a content hash,
+which no relevant or cited id matches. Not its score's: it is only shown, so another key is the user's."""

@@ -56,7 +56,8 @@ def _context(item: Any, path: FieldPath) -> Context:
         return Context(content_id(item), item)
     if not isinstance(item, dict):
         raise FieldError(f"expected a context object or string, got {json_type(item)}", path)
-    check_names(item, _CONTEXT_FIELDS, path, CONTEXT_SYNONYMS)
+    # A LangChain document's text is its pageContent and its id in its metadata: its other keys are its own.
+    check_names(item, _CONTEXT_FIELDS, path, None if "pageContent" in item else CONTEXT_SYNONYMS)
     if "pageContent" in item:
         text = required_str(item, "pageContent", path)
         metadata = item.get("metadata") or {}

@@ -22,7 +22,7 @@ from ragmon.datasets.fields import (
 )
 from ragmon.datasets.formats import RECORD_FIELDS, TRACE_FIELDS, check_format
 from ragmon.model import Context, Example
-from ragmon.names import near_miss
+from ragmon.names import TRACE_SYNONYMS, near_miss
 
 _STEP_FIELDS = frozenset({"kind", "output"})
 _RETRIEVAL = "retrieval"
@@ -36,7 +36,7 @@ _ANSWER_KEYS = ("answer", "output", "text", "content")
 
 
 def trace_example(obj: dict[str, Any], default_id: str) -> Example:
-    check_names(obj, RECORD_FIELDS)
+    check_names(obj, RECORD_FIELDS, synonyms=TRACE_SYNONYMS)
     check_format(obj, trace=True)
     steps = _steps(obj.get("steps"))
     answer = _text_value(obj, "output", _ANSWER_KEYS)

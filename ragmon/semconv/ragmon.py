@@ -32,8 +32,6 @@ GROUND_TRUTH = "ragmon.ground_truth"
 PIPELINE = "ragmon.pipeline"
 ATTRIBUTES = frozenset({QUESTION, ANSWER, CONTEXTS, CITATIONS, RELEVANT_IDS, GROUND_TRUTH, PIPELINE})
 _CONTEXT_KEYS = frozenset({"id", "text", "score", "metadata"})
-"""A context object's keys. A misspelling of one, or another name for it (`doc_id`), is an error: an id
-left unread becomes a content hash that no cited id matches, so citation accuracy would read 0."""
 
 
 def documents(span: Span) -> tuple[Context, ...] | None:
@@ -49,9 +47,6 @@ def _context(span: Span, index: int, item: Any) -> Context:
         return Context(content_id(item), item)
     if not isinstance(item, Mapping):
         raise ExtractionError(span, CONTEXTS, f"{where} is neither an object nor a string")
-    for key in item:
-        if key not in _CONTEXT_KEYS and (why := misnamed(key, _CONTEXT_KEYS, item, CONTEXT_SYNONYMS)):
-            raise ExtractionError(span, CONTEXTS, f"{where}: {why}")
     text = item.get("text")
     if not isinstance(text, str):
         raise ExtractionError(span, CONTEXTS, f"{where} has no string 'text'")
@@ -61,7 +56,19 @@ def _context(span: Span, index: int, item: Any) -> Context:
     score = item.get("score")
     if score is not None and (isinstance(score, bool) or not isinstance(score, int | float)):
         raise ExtractionError(span, CONTEXTS, f"{where}.score is not a number")
-    return make_context(span, where, doc_id, text, score, item.get("metadata"))
+    context = make_context(span, where, doc_id, text, score, item.get("metadata"))
+    if doc_id is None and context.id == content_id(context.text):
+        _check_id_names(span, where, item)
+    return context
+
+
+def _check_id_names(span: Span, where: str, item: Mapping[str, Any]) -> None:
+    """For a context whose id, found neither in it nor in its metadata, became its content hash: a key
+    meant as its id (`doc_id`, `ID`) is an error, as no cited or relevant id could match the hash. Any
+    other key is the app's own."""
+    for key in item:
+        if key not in _CONTEXT_KEYS and (why := misnamed(key, ("id",), (), CONTEXT_SYNONYMS)) is not None:
+            raise ExtractionError(span, CONTEXTS, f"{where}: {why}")
 
 
 def question(span: Span) -> str | None:

@@ -106,12 +106,21 @@ def test_another_tools_name_for_a_field_is_an_error_naming_ragmons(tmp_path: Pat
 def test_another_tools_name_beside_ragmons_own_is_carried_along(tmp_path: Path) -> None:
     # The field ragmon reads is there: the other is the user's own (a prompt kept beside its question).
     record = {"id": "a", "question": "q", "prompt": "System: ... q", "answer": "A.", "response": {"ms": 80}}
-    trace = {"id": "b", "input": "q", "output": "A.", "retrieved_contexts": ["D."]}  # the trace format's own
-    path = write_jsonl(tmp_path / "golden.jsonl", [record])
-    traced = write_jsonl(tmp_path / "trace.jsonl", [trace])
-    first, second = load([path, traced])
+    # A LangChain document's text is its pageContent and its id in its metadata: `chunk` is its own.
+    langchain = {"id": "b", "question": "q", "contexts": [
+        {"pageContent": "Returns within 30 days.", "metadata": {"source": "returns.md"}, "chunk": 3}]}
+    (first, second) = load([write_jsonl(tmp_path / "golden.jsonl", [record, langchain])])
     assert first.extra == {"prompt": "System: ... q", "response": {"ms": 80}}
-    assert second.extra == {"retrieved_contexts": ["D."]}
+    assert second.contexts is not None and second.contexts[0].id == "returns.md"
+
+
+def test_deepevals_names_in_a_trace_record_are_errors_naming_the_trace_formats(tmp_path: Path) -> None:
+    # A record with `input` is in the trace format, whose answer is `output`: DeepEval's actual_output was
+    # carried along unread, and the run said the file held questions only.
+    path = write_jsonl(tmp_path / "deepeval.jsonl", [
+        {"id": "a", "input": "How long?", "actual_output": "30 days.", "expected_output": "30 days"}])
+    assert str(error_of([path])) == (f"{path}:1: unknown field 'actual_output': ragmon reads this as "
+                                     f"'output', rename it (field 'actual_output')")
 
 
 def test_a_context_ids_other_name_is_an_error_not_a_content_hash(tmp_path: Path) -> None:

@@ -91,6 +91,21 @@ def test_a_lone_surrogate_in_a_json_attribute_becomes_the_replacement_character(
     assert example.contexts[0].text.encode("utf-8")
 
 
+def test_an_apps_own_keys_beside_a_contexts_id_are_its_own(recorder: Recorder) -> None:
+    # The id is given (r1) or in the metadata (returns.md): chunk_id and similarity are the app's own keys,
+    # and the trace is scored as it always was.
+    contexts = [{"id": "r1", "text": "Returns within 14 days.", "similarity": 0.9},
+                {"text": "Opened items too.", "metadata": {"source": "returns.md"}, "chunk_id": 7}]
+    with recorder.tracer.start_as_current_span("rag") as span:
+        span.set_attributes({"ragmon.question": QUESTION, "ragmon.answer": ANSWER,
+                             "ragmon.contexts": json.dumps(contexts)})
+
+    example = extract(recorder.trace())
+
+    assert example is not None and example.contexts is not None
+    assert [c.id for c in example.contexts] == ["r1", "returns.md"]
+
+
 @pytest.mark.parametrize(("attribute", "value", "problem"), [
     ("ragmon.contexts", "first doc, second doc", "attribute 'ragmon.contexts' is not valid JSON"),
     ("ragmon.contexts", '{"id": "a", "text": "b"}', "attribute 'ragmon.contexts' is not a list"),
