@@ -64,18 +64,19 @@ def _synonyms(names: Mapping[str, Iterable[str]]) -> dict[str, str]:
 
 _QUESTION = ("query", "user_input", "user_query", "prompt")
 _CONTEXTS = ("retrieved_contexts", "retrieval_context", "retrieved_documents", "retrieved_docs",
-             "source_documents", "documents", "docs", "passages", "chunks", "context_list")
-_ANSWER = ("response", "actual_output", "generated_answer", "generation", "prediction", "completion")
-_GROUND_TRUTH = ("reference", "reference_answer", "expected_output", "expected_answer", "gold_answer",
-                 "golden_answer")
-_RELEVANT = ("relevant", "relevant_docs", "relevant_doc_ids", "relevant_document_ids", "gold_ids",
-             "gold_doc_ids", "expected_ids", "expected_doc_ids", "ground_truth_ids")
+             "source_documents", "context_list")
+_ANSWER = ("response", "actual_output", "generated_answer")
+_GROUND_TRUTH = ("reference_answer", "expected_output", "expected_answer", "gold_answer", "golden_answer")
+_RELEVANT = ("relevant_docs", "relevant_doc_ids", "relevant_document_ids", "gold_ids", "gold_doc_ids",
+             "expected_ids", "expected_doc_ids", "ground_truth_ids")
 _CITATIONS = ("cited_ids", "citation_ids", "cited_docs")
 RECORD_SYNONYMS = _synonyms({"question": _QUESTION, "contexts": _CONTEXTS, "answer": _ANSWER,
                              "ground_truth": _GROUND_TRUTH, "relevant_ids": _RELEVANT,
                              "citations": _CITATIONS})
 """Names ragas, DeepEval, LangChain and common usage give a ragmon record's fields (`retrieved_contexts`,
-`actual_output`...), refused only where the record lacks the field itself."""
+`actual_output`...), refused only where the record lacks the field itself. Only names that can mean
+nothing else: a golden set asked live (`--target`) leaves contexts and answer out on purpose, and may
+keep `documents`, `reference` (a URL) or `relevant` (a flag) of its own."""
 TRACE_SYNONYMS = _synonyms({"input": _QUESTION, "contexts": _CONTEXTS, "output": _ANSWER,
                             "ground_truth": _GROUND_TRUTH, "expectedDocs": _RELEVANT,
                             "citations": _CITATIONS})

@@ -80,14 +80,14 @@ def test_other_fields_are_still_carried_along_in_every_format(tmp_path: Path, fi
 @pytest.mark.parametrize(("other", "meant"), [
     ("retrieved_contexts", "contexts"),     # ragas
     ("retrieval_context", "contexts"),      # DeepEval
-    ("documents", "contexts"),
+    ("source_documents", "contexts"),       # LangChain's chains
     ("response", "answer"),                 # ragas
     ("actual_output", "answer"),            # DeepEval
     ("user_input", "question"),             # ragas
     ("query", "question"),
-    ("reference", "ground_truth"),          # ragas
+    ("reference_answer", "ground_truth"),
     ("expected_output", "ground_truth"),    # DeepEval
-    ("relevant", "relevant_ids"),
+    ("gold_doc_ids", "relevant_ids"),
     ("relevantDocIds", "relevant_ids"),     # any case and separator
     ("cited_ids", "citations"),
 ])
@@ -105,12 +105,15 @@ def test_another_tools_name_for_a_field_is_an_error_naming_ragmons(tmp_path: Pat
 
 def test_another_tools_name_beside_ragmons_own_is_carried_along(tmp_path: Path) -> None:
     # The field ragmon reads is there: the other is the user's own (a prompt kept beside its question).
-    record = {"id": "a", "question": "q", "prompt": "System: ... q", "answer": "A.", "response": {"ms": 80}}
+    record = {"id": "a", "question": "q", "prompt": "System: ... q", "answer": "A.", "response": {"ms": 80},
+              "reference": "https://help.example/returns", "documents": ["returns.md"], "relevant": True}
     # A LangChain document's text is its pageContent and its id in its metadata: `chunk` is its own.
     langchain = {"id": "b", "question": "q", "contexts": [
         {"pageContent": "Returns within 30 days.", "metadata": {"source": "returns.md"}, "chunk": 3}]}
     (first, second) = load([write_jsonl(tmp_path / "golden.jsonl", [record, langchain])])
-    assert first.extra == {"prompt": "System: ... q", "response": {"ms": 80}}
+    assert first.extra == {"prompt": "System: ... q", "response": {"ms": 80},
+                           "reference": "https://help.example/returns", "documents": ["returns.md"],
+                           "relevant": True}
     assert second.contexts is not None and second.contexts[0].id == "returns.md"
 
 
