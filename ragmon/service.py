@@ -25,6 +25,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import errno
 import functools
 import logging
 import os
@@ -252,7 +253,16 @@ class Sidecar:
         try:
             await web.TCPSite(runner, host, port).start()
         except OSError as exc:
-            raise RagmonError(f"cannot listen for {what} on {host}:{port}: {exc.strerror or exc}") from None
+            # A second sidecar on one machine finds the default ports taken: name the flag to change, and
+            # for OTLP that the app must follow, as its exporter's endpoint names the port.
+            flag = "--http-listen" if otlp else "--metrics-listen"
+            taken = ""
+            if exc.errno == errno.EADDRINUSE:
+                follow = ", and send the app's traces there" if otlp else ""
+                taken = (f"; another process holds that port (a second ragmon serve?): give {flag} another "
+                         f"port{follow}")
+            raise RagmonError(f"cannot listen for {what} on {host}:{port} ({flag}): {exc.strerror or exc}"
+                              f"{taken}") from None
         return int(runner.addresses[0][1])
 
     def _metrics_app(self) -> web.Application:

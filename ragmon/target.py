@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import errno
 import logging
 import math
 import os
@@ -186,7 +187,8 @@ async def _collect(golden: Sequence[Example], target: Target, log: TextIO | None
         try:
             await web.TCPSite(runner, host, port).start()
         except OSError as exc:
-            raise RagmonError(f"cannot listen for OTLP on {host}:{port}: {exc.strerror or exc}") from None
+            raise RagmonError(f"cannot listen for OTLP on {host}:{port} (--receiver-listen): "
+                              f"{exc.strerror or exc}{_port_taken(exc, host, port)}") from None
         if log is not None:
             endpoint = _http_url(host, int(runner.addresses[0][1]))
             print(f"receiving the target's spans on {endpoint} (OTLP/HTTP: "
@@ -202,6 +204,20 @@ async def _collect(golden: Sequence[Example], target: Target, log: TextIO | None
     finally:
         await runner.cleanup()
     return _join(golden, trace_ids, sink, target)
+
+
+def _port_taken(error: OSError, host: str, port: int) -> str:
+    """The way out when the receiver's port is taken, as the default 127.0.0.1:4318 is by a `ragmon serve`
+    or a Collector on the same machine: another port, which the build must export to. Not port 0, which
+    the receiver could take: the build's OTLP endpoint is set when it starts, and no run could tell it."""
+    if error.errno != errno.EADDRINUSE:
+        return ""
+    other = port + 1 if port < 65535 else port - 1
+    listen = f"[{host}]:{other}" if ":" in host else f"{host}:{other}"
+    return (f" (by a ragmon serve or a Collector on this machine?): give the receiver another port, "
+            f"--receiver-listen {listen} say, and export the build's spans there "
+            f"(OTEL_EXPORTER_OTLP_ENDPOINT={_http_url(host, other)}); port 0 would take a port the build "
+            f"does not know")
 
 
 def _receiver_log(stream: TextIO) -> logging.Logger:

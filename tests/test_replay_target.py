@@ -244,6 +244,28 @@ def test_malformed_target_url_exits_2(ragmon_cmd: list[str], tmp_path: Path, url
                                 f"got {url!r}\n")
 
 
+def test_a_receiver_port_already_taken_names_another_port_and_the_endpoint_the_build_must_use(
+        ragmon_cmd: list[str], tmp_path: Path) -> None:
+    # As a `ragmon serve` on the same machine holds the default 127.0.0.1:4318. Port 0 is no way out: the
+    # build's endpoint is fixed before the run, so the message names a port to give both.
+    data = tmp_path / "q.jsonl"
+    data.write_text('{"id": "a", "question": "q"}\n', encoding="utf-8")
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = run(ragmon_cmd, "replay", data, "--target", f"http://127.0.0.1:{free_port()}/ask",
+                   "--receiver-listen", f"127.0.0.1:{port}", "--gate", GATE, cwd=tmp_path)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.startswith(f"ragmon replay: error: cannot listen for OTLP on 127.0.0.1:{port} "
+                                  f"(--receiver-listen): ")
+    assert done.stderr.endswith(
+        f"address already in use (by a ragmon serve or a Collector on this machine?): give the receiver "
+        f"another port, --receiver-listen 127.0.0.1:{port + 1} say, and export the build's spans there "
+        f"(OTEL_EXPORTER_OTLP_ENDPOINT=http://127.0.0.1:{port + 1}); port 0 would take a port the build "
+        f"does not know\n")
+
+
 def test_traceparent_is_one_the_otel_sdk_continues() -> None:
     trace_id = new_trace_id()
     header = traceparent(trace_id)

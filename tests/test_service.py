@@ -602,12 +602,23 @@ async def test_a_stalled_upload_does_not_hold_up_the_drain(start_sidecar: Start)
     assert time.monotonic() - started < 5
 
 
-async def test_a_busy_port_is_a_clear_error(start_sidecar: Start) -> None:
+@pytest.mark.parametrize(("setting", "what", "flag", "then"), [
+    ("metrics_listen", "metrics", "--metrics-listen", ""),
+    # The app's exporter names the OTLP port, so it must move with it.
+    ("http_listen", "OTLP/HTTP", "--http-listen", ", and send the app's traces there"),
+])
+async def test_a_busy_port_is_a_clear_error_naming_the_flag_to_change(
+        start_sidecar: Start, setting: str, what: str, flag: str, then: str) -> None:
     with socket.socket() as busy:
         busy.bind(("127.0.0.1", 0))
         busy.listen()
-        with pytest.raises(RagmonError, match=r"cannot listen for metrics on 127\.0\.0\.1:\d+"):
-            await start_sidecar(metrics_listen=("127.0.0.1", busy.getsockname()[1]))
+        port = busy.getsockname()[1]
+        with pytest.raises(RagmonError) as raised:
+            await start_sidecar(**{setting: ("127.0.0.1", port)})
+    message = str(raised.value)
+    assert message.startswith(f"cannot listen for {what} on 127.0.0.1:{port} ({flag}): ")
+    assert message.endswith(f"address already in use; another process holds that port (a second ragmon "
+                            f"serve?): give {flag} another port{then}")
 
 
 # --- the CLI in a subprocess ---------------------------------------------------------------------------
