@@ -144,6 +144,8 @@ class Sidecar:
         self._decider: asyncio.Task[None] | None = None
         self._runners_web: list[web.AppRunner] = []
         self._otlp_web: web.AppRunner | None = None
+        self._otlp_ports: tuple[int | None, int | None] = (None, None)
+        """The OTLP/HTTP and gRPC ports bound, for what the metrics port tells a misdirected exporter."""
         self._grpc: grpc.aio.Server | None = None
 
     # --- lifecycle ----------------------------------------------------------------------------------
@@ -176,6 +178,7 @@ class Sidecar:
             await self._shutdown_now()
             raise
         self._ready = True
+        self._otlp_ports = (http_port, grpc_port)
         ports = Ports(http_port, grpc_port, metrics_port)
         log.info("ragmon serve ready", extra={"version": __version__, "http_port": ports.http,
                                               "grpc_port": ports.grpc, "metrics_port": ports.metrics})
@@ -272,7 +275,7 @@ class Sidecar:
         app.router.add_get("/healthz", self._healthz)
         app.router.add_get("/readyz", self._readyz)
         add_metrics_port_answer(app, self, token=cfg.token,
-                                message=metrics_port_advice(cfg.http_listen, cfg.grpc_listen))
+                                message=lambda: metrics_port_advice(*self._otlp_ports))
         return app
 
     async def _healthz(self, request: web.Request) -> web.Response:

@@ -185,21 +185,24 @@ def add_otlp_routes(app: web.Application, sink: SpanSink, *, max_body: int, toke
     app.middlewares.append(not_here)
 
 
-def add_metrics_port_answer(app: web.Application, sink: SpanSink, *, token: str | None, message: str) -> None:
+def add_metrics_port_answer(app: web.Application, sink: SpanSink, *, token: str | None,
+                            message: Callable[[], str]) -> None:
     """Answer `POST /v1/traces` on a port that serves no OTLP (the sidecar's metrics port) as a misdirected
     export: a trace exporter pointed there loses every span, and aiohttp's bare 404 would not say where
     they go. Counted as a request at no signal's path (the alert on `signal="other"` is for exactly this
-    loss), logged, and answered 404 with `message`. With a token set, only a request carrying it is told
-    and counted, as on the OTLP port; anyone else gets the bare 404."""
+    loss), logged, and answered 404 with `message()`: the metrics port is bound first, so the OTLP ports
+    it names (given port 0, whichever the receivers took) are only known once it serves. With a token set,
+    only a request carrying it is told and counted, as on the OTLP port; anyone else gets the bare 404."""
     expected = None if token is None else token.encode()
     refusals = RefusalLog()
 
     async def elsewhere(request: web.Request) -> web.Response:
         if expected is not None and not bearer_ok(request.headers.get("Authorization", ""), expected):
             raise web.HTTPNotFound()
+        told = message()
         sink.misdirected("http", "other")
-        refusals.misdirected("other", "404", **_sender(request), detail=message)
-        return _failure(404, message, request.content_type != PROTOBUF)
+        refusals.misdirected("other", "404", **_sender(request), detail=told)
+        return _failure(404, told, request.content_type != PROTOBUF)
 
     app.router.add_post(TRACES_PATH, elsewhere)
 

@@ -65,13 +65,13 @@ def endpoint_fix(path: str) -> str:
             f"{TRACES_PATH}")
 
 
-def metrics_port_advice(http: tuple[str, int] | None, grpc: tuple[str, int] | None) -> str:
+def metrics_port_advice(http: int | None, grpc: int | None) -> str:
     """What a trace exporter pointed at the sidecar's metrics port is told: where its OTLP ports are (the
-    `--http-listen` and `--grpc-listen` addresses, None when off)."""
+    ports the `--http-listen` and `--grpc-listen` receivers took, None when off)."""
     ports = []
     if http is not None:
-        ports.append(f"port {http[1]} over OTLP/HTTP (POST {TRACES_PATH})")
+        ports.append(f"port {http} over OTLP/HTTP (POST {TRACES_PATH})")
     if grpc is not None:
-        ports.append(f"port {grpc[1]} over OTLP/gRPC")
+        ports.append(f"port {grpc} over OTLP/gRPC")
     return ("this is ragmon's metrics port (GET /metrics, /healthz, /readyz), which receives no traces: send "
             f"them to {' or '.join(ports) or 'a ragmon whose OTLP receivers are on'}")

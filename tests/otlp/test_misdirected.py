@@ -10,7 +10,6 @@ import urllib.request
 
 import grpc
 import pytest
-from ports import free_port
 
 from ragmon.otlp.misdirected import grpc_signal, http_signal
 from ragmon.scrape import scrape, total
@@ -81,8 +80,8 @@ async def test_the_sidecar_counts_them_by_transport_and_signal() -> None:
 
 
 async def test_traces_posted_to_the_metrics_port_are_told_the_otlp_ports_and_counted() -> None:
-    http_port, grpc_port = free_port(), free_port()
-    sidecar = Sidecar(ServeConfig(http_listen=("127.0.0.1", http_port), grpc_listen=("127.0.0.1", grpc_port),
+    # Port 0 everywhere: the answer names the ports the receivers took, not the 0 they were given.
+    sidecar = Sidecar(ServeConfig(http_listen=("127.0.0.1", 0), grpc_listen=("127.0.0.1", 0),
                                   metrics_listen=("127.0.0.1", 0)))
     ports = await sidecar.start()
     try:
@@ -97,6 +96,6 @@ async def test_traces_posted_to_the_metrics_port_are_told_the_otlp_ports_and_cou
     assert refused.value.code == 404
     assert json.loads(refused.value.read()) == {"code": 12, "message": (
         "this is ragmon's metrics port (GET /metrics, /healthz, /readyz), which receives no traces: send "
-        f"them to port {http_port} over OTLP/HTTP (POST /v1/traces) or port {grpc_port} over OTLP/gRPC")}
+        f"them to port {ports.http} over OTLP/HTTP (POST /v1/traces) or port {ports.grpc} over OTLP/gRPC")}
     # Every span such an exporter sends is lost, as at a wrong path: the same series, and its alert.
     assert total(after, "ragmon_misdirected_requests_total", transport="http", signal="other") == 1
