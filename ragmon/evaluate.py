@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from numbers import Integral
 from typing import Any
 
 from ragmon.judges.base import AsyncJudge, Judge, JudgeError
@@ -275,7 +276,8 @@ async def aevaluate(examples: Iterable[Example], judge: AsyncJudge, config: Eval
     if not isinstance(judge, AsyncJudge):
         raise TypeError(f"aevaluate awaits judge.ajudge(example, claims), which {type(judge).__name__} "
                         "lacks: call evaluate(), which a running event loop can call too")
-    if isinstance(concurrency, bool) or not isinstance(concurrency, int) or concurrency < 1:
+    # Any whole number (numpy's int64 from a config table too), not a bool or a string.
+    if isinstance(concurrency, bool) or not isinstance(concurrency, Integral) or concurrency < 1:
         raise ValueError(f"concurrency must be a whole number of at least 1, got {concurrency!r}")
     config = EvalConfig() if config is None else config
     items = _examples(examples)

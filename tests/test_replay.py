@@ -1172,6 +1172,23 @@ def test_a_dash_reads_the_golden_set_from_standard_input(ragmon_cmd: list[str], 
     assert done.stdout.splitlines()[-1] == "PASS"
 
 
+def test_standard_input_from_a_file_is_read_from_where_the_shell_left_it(ragmon_cmd: list[str],
+                                                                          tmp_path: Path) -> None:
+    # `{ read -r first; ragmon replay -; } < golden.jsonl`: the shell took the first line, so ragmon sees
+    # the other 16 examples; going back to the file's start read all 17.
+    golden = tmp_path / "golden.jsonl"
+    golden.write_bytes(GOLDEN.read_bytes())
+    with golden.open("rb", buffering=0) as stdin:
+        while stdin.read(1) != b"\n":
+            pass
+        done = subprocess.run([*ragmon_cmd, "replay", "-", "--json", "out.json", "--quiet"], cwd=tmp_path,
+                              env=clean_env(), stdin=stdin, capture_output=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    report = json.loads((tmp_path / "out.json").read_text(encoding="utf-8"))
+    first = json.loads(GOLDEN.read_text(encoding="utf-8").splitlines()[0])["id"]
+    assert len(report["results"]) == 16 and first not in [r["id"] for r in report["results"]]
+
+
 def test_an_error_on_standard_input_names_it_stdin_and_the_line(ragmon_cmd: list[str],
                                                                 tmp_path: Path) -> None:
     # Line 3 lost its closing brace; "-" is no file name to look for.

@@ -55,9 +55,13 @@ def _open(path: str | os.PathLike[str], opened: contextlib.ExitStack) -> BinaryI
     golden sets are kept compressed, and reading one as text gave only "not valid UTF-8". Reading goes
     back to the start (after the magic number, and for a JSON document after its first lines), so a pipe
     (`-`, `/dev/stdin`, `<(zcat ...)`) is first copied aside: in memory up to `_SPOOL_IN_MEMORY`, then to
-    a temporary file. Everything opened is closed with `opened`; standard input is left open."""
-    handle = stdin_bytes() if is_stdin(path) else opened.enter_context(Path(path).open("rb"))  # noqa: SIM115
-    if not handle.seekable():
+    a temporary file. So is standard input when it is a file (`ragmon replay - < golden.jsonl`): the shell
+    may have read some of it already (`{ read -r header; ragmon replay -; } < golden.jsonl`), and going
+    back to the start would read those lines again. Everything opened is closed with `opened`; standard
+    input is left open."""
+    stdin = is_stdin(path)
+    handle = stdin_bytes() if stdin else opened.enter_context(Path(path).open("rb"))  # noqa: SIM115
+    if stdin or not handle.seekable():
         spool = opened.enter_context(tempfile.SpooledTemporaryFile(max_size=_SPOOL_IN_MEMORY))  # noqa: SIM115
         shutil.copyfileobj(handle, spool)
         spool.seek(0)
