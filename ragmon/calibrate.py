@@ -24,6 +24,7 @@ from typing import Any
 from ragmon import datasets
 from ragmon.errors import InputError, RagmonError, printable
 from ragmon.evaluate import checked, example_claims, verdicts_without_judge
+from ragmon.files import existing_file, input_file
 from ragmon.jsontext import replace_lone_surrogates
 from ragmon.judges.base import Judge, JudgeError
 from ragmon.judges.lexical import LexicalJudge
@@ -303,10 +304,23 @@ def _build_judge(name: str, args: argparse.Namespace) -> tuple[Judge, Prices | N
     return LexicalJudge(args.lexical_threshold), None
 
 
+def _check_json_path(args: argparse.Namespace) -> None:
+    """Before anything is read: `--json` names none of the datasets, which the figures would replace (the
+    labelled examples are people's work, and no run could give them back)."""
+    if args.json is None:
+        return
+    written = existing_file(args.json)
+    for name in args.datasets:
+        if written is not None and written == input_file(name):
+            raise InputError(f"--json {args.json} is the dataset {input_name(name)}: the figures would "
+                             "replace the labelled examples; give the figures a file of their own")
+
+
 def run(args: argparse.Namespace) -> int:
     """Exit 2 when a judge failed on every example it had to judge (with `--judge-errors=skip`), after
     printing what was measured: its figures would all be "-", which a script reading exit 0 takes for a
     calibration, and any comparison with the other judges would be with nothing."""
+    _check_json_path(args)
     items = load_labelled(args.datasets)
     # Every judge is built before any judges: a bad option (an unusable --cache-dir) costs nothing yet.
     judges = [_build_judge(name, args) for name in dict.fromkeys(args.judge or ["lexical"])]

@@ -35,6 +35,7 @@ from ragmon import baseline as baselines
 from ragmon.cli import EXIT_ERROR, EXIT_INTERRUPTED, EXIT_TERMINATED, Terminated, parse_known
 from ragmon.errors import InputError, MissingExtra, RagmonError
 from ragmon.evaluate import aevaluate, evaluate, example_claims, verdicts_without_judge
+from ragmon.files import existing_file, file_at, input_file
 from ragmon.gate import (
     DropGate,
     GateResult,
@@ -58,7 +59,6 @@ from ragmon.options import (
     flag_of,
     fraction,
     input_name,
-    is_stdin,
     listen_address,
     non_negative_int,
     optional_input,
@@ -185,7 +185,7 @@ def _replaceable_reports(args: argparse.Namespace) -> argparse.Namespace:
         if path is None:
             continue
         inputs = _input_files(args, baseline=flag != "json")
-        if _file_key(path) in inputs or _holds_data(path) or _same_file(path, summary):
+        if existing_file(path) in inputs or _holds_data(path) or _same_file(path, summary):
             setattr(kept, flag, None)
     return kept
 
@@ -197,23 +197,8 @@ def _step_summary() -> Path | None:
 
 
 def _same_file(path: Path, other: Path | None) -> bool:
-    where = _where(path)
-    return other is not None and where is not None and where == _where(other)
-
-
-def _where(path: Path) -> tuple[int, int] | str | None:
-    """Which file `path` names, so that two paths of one file compare equal: its device and inode when it
-    is a file; when there is none yet, its resolved path, every symlink followed, a dangling one too
-    (`link/r.json` with link -> out is `out/r.json`, a link to a file not yet written is that file), which
-    is where the report would be written. None for a pipe or a device (`/dev/null`): no file to keep."""
-    try:
-        status = path.stat()
-    except (OSError, ValueError):
-        try:
-            return str(path.resolve(strict=False))
-        except (OSError, RuntimeError, ValueError):  # a symlink loop: Python < 3.13 raises RuntimeError
-            return os.path.abspath(path)
-    return (status.st_dev, status.st_ino) if stat.S_ISREG(status.st_mode) else None
+    where = file_at(path)
+    return other is not None and where is not None and where == file_at(other)
 
 
 def _holds_data(path: Path) -> bool:
@@ -237,26 +222,7 @@ def _input_files(args: argparse.Namespace, *, baseline: bool) -> dict[tuple[int,
     named = [*((name, "a dataset") for name in getattr(args, "datasets", ()) or ()),
              *((path, f"the {flag_of(args, '--' + flag.replace('_', '-'))} file") for flag in flags
                if (path := getattr(args, flag, None)) is not None)]
-    return {key: what for path, what in named if (key := _input_key(path)) is not None}
-
-
-def _input_key(name: str | Path) -> tuple[int, int] | None:
-    """`_file_key` of an input. For `-`, the file standard input was redirected from (`ragmon replay - <
-    golden.jsonl`), which a report written there would overwrite all the same; not a file `-` in the
-    working directory, which the run does not read."""
-    if not is_stdin(name):
-        return _file_key(Path(name))
-    try:
-        status = os.fstat(0)
-    except OSError:  # closed when the process started: nothing to overwrite
-        return None
-    return (status.st_dev, status.st_ino) if stat.S_ISREG(status.st_mode) else None
-
-
-def _file_key(path: Path) -> tuple[int, int] | None:
-    """A file that exists, by device and inode (`_where`); None for anything else."""
-    where = _where(path)
-    return where if isinstance(where, tuple) else None
+    return {key: what for path, what in named if (key := input_file(path)) is not None}
 
 
 def _check_report_paths(args: argparse.Namespace) -> None:
@@ -273,7 +239,7 @@ def _check_report_paths(args: argparse.Namespace) -> None:
         if path is None:
             continue
         inputs = _input_files(args, baseline=flag != "json")
-        where = _where(path)
+        where = file_at(path)
         report = flag_of(args, f"--{flag}")
         if isinstance(where, tuple) and where in inputs:
             raise InputError(f"{report.given(str(path))} is {inputs[where]} of this run: the report would "
@@ -474,7 +440,7 @@ def _check_datasets_once(names: Sequence[str | Path]) -> None:
     (first at base.jsonl:1)", which blames the data for the command line."""
     seen: dict[tuple[int, int], str | Path] = {}
     for name in names:
-        key = _input_key(name)
+        key = input_file(name)
         if key is None:
             continue
         if key in seen:

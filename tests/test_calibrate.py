@@ -456,3 +456,22 @@ def test_a_dash_reads_the_labelled_examples_from_standard_input(ragmon_cmd: list
     done = calibrate_piped(labelled, "-", "-")
     assert (done.returncode, done.stderr) == (2, "ragmon calibrate: error: standard input (-) is named 2 "
                                               "times among the datasets: it can be read only once\n")
+
+
+def test_figures_are_never_written_over_the_labelled_examples(ragmon_cmd: list[str], tmp_path: Path) -> None:
+    # `ragmon calibrate labelled.jsonl --json labelled.jsonl`, or the same through standard input, replaced
+    # people's labels with the figures and exited 0.
+    labelled = tmp_path / "labelled.jsonl"
+    labelled.write_bytes(LABELLED_EXAMPLES.read_bytes())
+    named = subprocess.run([*ragmon_cmd, "calibrate", str(labelled), "--json", "labelled.jsonl"],
+                           cwd=tmp_path, capture_output=True, text=True, timeout=120, check=False)
+    with labelled.open("rb") as stdin:
+        piped = subprocess.run([*ragmon_cmd, "calibrate", "-", "--json", str(labelled)], stdin=stdin,
+                               cwd=tmp_path, capture_output=True, text=True, timeout=120, check=False)
+    assert (named.returncode, named.stderr) == (2, (
+        f"ragmon calibrate: error: --json labelled.jsonl is the dataset {labelled}: the figures would "
+        "replace the labelled examples; give the figures a file of their own\n"))
+    assert (piped.returncode, piped.stderr) == (2, (
+        f"ragmon calibrate: error: --json {labelled} is the dataset <stdin>: the figures would replace the "
+        "labelled examples; give the figures a file of their own\n"))
+    assert labelled.read_bytes() == LABELLED_EXAMPLES.read_bytes()

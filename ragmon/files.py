@@ -1,0 +1,44 @@
+"""Which file a path names, so that two names of one file compare equal: a report must never be written
+over the run's own input (`ragmon replay golden.jsonl --json golden.jsonl`), by `replay` or `calibrate`."""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+from ragmon.options import is_stdin
+
+
+def file_at(path: Path) -> tuple[int, int] | str | None:
+    """Which file `path` names, so that two paths of one file compare equal: its device and inode when it
+    is a file; when there is none yet, its resolved path, every symlink followed, a dangling one too
+    (`link/r.json` with link -> out is `out/r.json`, a link to a file not yet written is that file), which
+    is where the report would be written. None for a pipe or a device (`/dev/null`): no file to keep."""
+    try:
+        status = path.stat()
+    except (OSError, ValueError):
+        try:
+            return str(path.resolve(strict=False))
+        except (OSError, RuntimeError, ValueError):  # a symlink loop: Python < 3.13 raises RuntimeError
+            return os.path.abspath(path)
+    return (status.st_dev, status.st_ino) if stat.S_ISREG(status.st_mode) else None
+
+
+def input_file(name: str | Path) -> tuple[int, int] | None:
+    """`existing_file` of an input. For `-`, the file standard input was redirected from (`ragmon replay - <
+    golden.jsonl`), which a report written there would overwrite all the same; not a file `-` in the
+    working directory, which the run does not read."""
+    if not is_stdin(name):
+        return existing_file(Path(name))
+    try:
+        status = os.fstat(0)
+    except OSError:  # closed when the process started: nothing to overwrite
+        return None
+    return (status.st_dev, status.st_ino) if stat.S_ISREG(status.st_mode) else None
+
+
+def existing_file(path: Path) -> tuple[int, int] | None:
+    """A file that exists, by device and inode (`file_at`); None for anything else."""
+    where = file_at(path)
+    return where if isinstance(where, tuple) else None
