@@ -160,9 +160,13 @@ async def start_grpc_server(address: tuple[str, int], sink: SpanSink, *, max_bod
                                      _Elsewhere(service)))
     try:
         bound = server.add_insecure_port(target)
-    except RuntimeError as exc:
-        raise RagmonError(f"cannot listen for OTLP/gRPC on {target}: {exc}") from None
+    except RuntimeError:
+        bound = 0
     if not bound:
-        raise RagmonError(f"cannot listen for OTLP/gRPC on {target}")
+        # gRPC says no more than "Failed to bind" (or returns 0): a port another process holds is the usual
+        # cause (a second sidecar), and the app's exporter names the port, so it must move with it.
+        raise RagmonError(f"cannot listen for OTLP/gRPC on {target} (--grpc-listen): another process may "
+                          "hold that port (a second ragmon serve?): give --grpc-listen another port, and "
+                          "send the app's traces there")
     await server.start()
     return server, bound
