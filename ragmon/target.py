@@ -177,7 +177,7 @@ async def _collect(golden: Sequence[Example], target: Target, log: TextIO | None
     trace_ids = {example.id: new_trace_id() for example in golden}
     sink = TraceSink(set(trace_ids.values()), quiet=target.quiet, decision_wait=target.trace_wait)
     app = web.Application()
-    add_otlp_routes(app, sink, max_body=MAX_BODY, token=None,
+    add_otlp_routes(app, sink, max_body=MAX_BODY, token=None, max_body_flag=None,
                     logger=None if log is None else _receiver_log(log), on_wrong_path=sink.wrong_path)
     # The receiver inflates bodies itself, bounded by max_body (see ragmon.otlp.http).
     runner = web.AppRunner(app, access_log=None, auto_decompress=False)

@@ -55,7 +55,7 @@ _RPC_CODE = {400: 3, 401: 16, 404: 12, 413: 8, 415: 3, 503: 14}
 
 
 class _TooLarge(Exception):
-    pass
+    """What was over the limit ("body of N bytes"); the handler words the rest, with the flag to raise."""
 
 
 class _Inflater:
@@ -89,14 +89,16 @@ class _Inflater:
 
 def add_otlp_routes(app: web.Application, sink: SpanSink, *, max_body: int, token: str | None,
                     max_values: int = MAX_VALUES, logger: logging.Logger | None = refusals_logger,
-                    on_wrong_path: Callable[[str], None] | None = None) -> None:
+                    on_wrong_path: Callable[[str], None] | None = None,
+                    max_body_flag: str | None = "--max-body") -> None:
     """Serve `POST /v1/traces` on `app`; `max_body` bounds the body on the wire and after decompression,
     `max_values` what it may decode to (ragmon.otlp.values).
     A POST anywhere else is an export ragmon does not receive: counted, logged and answered 404 with
     where traces go (ragmon.otlp.misdirected); other methods get aiohttp's own 404 or 405.
     `logger` is where refusals are logged (RefusalLog); None counts (the sink is told) and answers them
     only. `on_wrong_path` is told the path of each POST at no signal's path: the sink's count cannot say
-    which, and a replay's error names it.
+    which, and a replay's error names it. `max_body_flag` is the flag a sender over `max_body` is told to
+    raise; None where none sets it.
 
     Serve `app` with `web.AppRunner(app, auto_decompress=False)` (see the module docstring).
     """
@@ -137,7 +139,7 @@ def add_otlp_routes(app: web.Application, sink: SpanSink, *, max_body: int, toke
         try:
             body = await _read_body(request, max_body, encoding)
         except _TooLarge as exc:
-            return refuse("too_large", 413, str(exc))
+            return refuse("too_large", 413, over_max_body(str(exc), max_body, max_body_flag))
         except (zlib.error, web.RequestPayloadError) as exc:
             return refuse("decode_error", 400, f"body is not valid {encoding or 'identity'} data: {exc}")
 
@@ -214,7 +216,7 @@ def _sender(request: web.Request) -> Sender:
 
 async def _read_body(request: web.Request, max_body: int, encoding: str) -> bytes:
     if request.content_length is not None and request.content_length > max_body:
-        raise _TooLarge(over_max_body(f"body of {request.content_length} bytes", max_body))
+        raise _TooLarge(f"body of {request.content_length} bytes")
     if not request.body_exists:
         return b""
     stream = request.content
@@ -224,10 +226,10 @@ async def _read_body(request: web.Request, max_body: int, encoding: str) -> byte
     body = bytearray()
     while chunk := await stream.readany():
         if stream.total_raw_bytes > max_body:
-            raise _TooLarge(over_max_body("body", max_body))
+            raise _TooLarge("body")
         body += chunk if inflater is None else inflater.feed(chunk, max_body - len(body))
         if len(body) > max_body:
-            raise _TooLarge(over_max_body("body, once decompressed,", max_body))
+            raise _TooLarge("body, once decompressed,")
     if inflater is not None and stream.total_raw_bytes:
         inflater.finish()
     return bytes(body)

@@ -11,11 +11,15 @@ BUSY = "ragmon is busy: its score queue or trace buffer is full; retry later"
 """What a sender refused by `offer` is told: the buffer, not only scoring, may be what is full."""
 
 
-def over_max_body(what: str, max_body: int) -> str:
+def over_max_body(what: str, max_body: int, flag: str | None = "--max-body") -> str:
     """What a sender of a request over `--max-body` is told, over either transport: the limit, the flag
-    that sets it and the two ways out, as the sender's exporter log is all its operator may see."""
-    return (f"{what} is over ragmon's {max_body}-byte limit (--max-body): send smaller batches (the SDK's "
-            "OTEL_BSP_MAX_EXPORT_BATCH_SIZE, the Collector's send_batch_max_size) or raise --max-body")
+    that sets it and the two ways out, as the sender's exporter log is all its operator may see. `flag`
+    None: a receiver whose limit no flag sets (`ragmon replay --target`'s), where the one way out is
+    smaller batches."""
+    named = f" ({flag})" if flag else ""
+    raise_it = f" or raise {flag}" if flag else ""
+    return (f"{what} is over ragmon's {max_body}-byte limit{named}: send smaller batches (the SDK's "
+            f"OTEL_BSP_MAX_EXPORT_BATCH_SIZE, the Collector's send_batch_max_size){raise_it}")
 
 
 class SpanSink(Protocol):

@@ -153,9 +153,10 @@ async def http_receiver(sink: RecordingSink) -> AsyncIterator[Start]:
     runners: list[web.AppRunner] = []
 
     async def start(*, max_body: int = 1 << 20, token: str | None = None, auto_decompress: bool = False,
-                    max_values: int = MAX_VALUES) -> str:
+                    max_values: int = MAX_VALUES, max_body_flag: str | None = "--max-body") -> str:
         app = web.Application()
-        add_otlp_routes(app, sink, max_body=max_body, token=token, max_values=max_values)
+        add_otlp_routes(app, sink, max_body=max_body, token=token, max_values=max_values,
+                        max_body_flag=max_body_flag)
         runner = web.AppRunner(app, auto_decompress=auto_decompress)
         await runner.setup()
         runners.append(runner)

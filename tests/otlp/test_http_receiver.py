@@ -163,6 +163,16 @@ async def test_an_oversized_body_is_a_413(serve, sink):
     assert sink.rejects == [(1, "too_large")]
 
 
+async def test_a_receiver_whose_limit_no_flag_sets_names_none(serve, sink):
+    # `ragmon replay --target`'s receiver has a fixed limit: "raise --max-body" would name a flag it lacks.
+    url = await serve(max_body=1000, max_body_flag=None)
+    status, _, body = await post(url, b"\0" * 1001, PROTOBUF)
+    assert status == 413
+    assert status_of(body).message == ("body of 1001 bytes is over ragmon's 1000-byte limit: send smaller "
+                                       "batches (the SDK's OTEL_BSP_MAX_EXPORT_BATCH_SIZE, the Collector's "
+                                       "send_batch_max_size)")
+
+
 def empty_events(count: int) -> dict[str, bytes]:
     """One span of `count` empty events: 2 bytes each on the wire, a few hundred once decoded."""
     span = PbSpan(trace_id=b"\x01" * 16, span_id=b"\x02" * 8, name="flood").SerializeToString()
