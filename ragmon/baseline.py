@@ -14,9 +14,11 @@ form: the same example, with the same sentences, in every later run, against eit
 
 from __future__ import annotations
 
+import gzip
 import json
 import math
 import statistics
+import zlib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,6 +32,7 @@ from ragmon.options import input_name, is_stdin, stdin_bytes
 CLAIM_METRICS = frozenset({"groundedness", "hallucination_rate"})
 """Metrics decided by the unsupported sentences themselves; the others are listed by value alone."""
 WRITTEN_BY = "give a report written by `ragmon replay --json`"
+_GZIP_MAGIC = b"\x1f\x8b"
 DECIMALS = 12
 """Changes are rounded to this many decimals: float rounding would otherwise make a drop of exactly the
 allowed amount a breach (50 examples at 1.0, then one at 0: 1.0 - 0.98 = 0.020000000000000018 > 0.02)."""
@@ -118,8 +121,13 @@ def load(path: Path | str) -> Baseline:
     source = input_name(path)
     try:
         data = stdin_bytes().read() if is_stdin(path) else Path(path).read_bytes()
+        if data.startswith(_GZIP_MAGIC):  # kept compressed as a CI artifact, as golden sets may be
+            data = gzip.decompress(data)
     except OSError as exc:
         raise InputError(f"cannot read the baseline report: {exc.strerror or exc}", source=source) from None
+    except (EOFError, zlib.error) as exc:
+        raise InputError(f"the baseline is not valid gzip data ({exc}): {WRITTEN_BY}",
+                         source=source) from None
     try:
         doc = loads(data)
     except UnicodeDecodeError:

@@ -1199,6 +1199,23 @@ def test_an_error_on_standard_input_names_it_stdin_and_the_line(ragmon_cmd: list
                            "complete\n")
 
 
+def test_a_gzipped_baseline_is_read_as_its_contents(ragmon_cmd: list[str], tmp_path: Path) -> None:
+    # main's report kept as a compressed CI artifact, from a file or piped in, as golden sets are read:
+    # it was "not valid UTF-8 JSON".
+    packed = tmp_path / "main.json.gz"
+    packed.write_bytes(gzip.compress(baseline_report(ragmon_cmd, tmp_path).read_bytes()))
+    named = replay(ragmon_cmd, GOLDEN, "--baseline", packed, *DROPS, cwd=tmp_path)
+    piped = replay_piped(ragmon_cmd, packed.read_bytes(), GOLDEN, "--baseline", "-", *DROPS, cwd=tmp_path)
+    for done in (named, piped):
+        assert (done.returncode, done.stderr) == (0, "")
+        lines = done.stdout.splitlines()
+        assert any(line.endswith("17 examples in both runs, 0 new, 0 gone") for line in lines)
+    packed.write_bytes(packed.read_bytes()[:30])  # cut short
+    cut = replay(ragmon_cmd, GOLDEN, "--baseline", packed, *DROPS, cwd=tmp_path)
+    assert cut.returncode == 2
+    assert cut.stderr.startswith(f"ragmon replay: error: {packed}: the baseline is not valid gzip data (")
+
+
 def test_a_dash_reads_the_baseline_from_standard_input(ragmon_cmd: list[str], tmp_path: Path) -> None:
     # `curl .../main.json | ragmon replay golden.jsonl --baseline - ...`: the reports name it <stdin>.
     main_json = baseline_report(ragmon_cmd, tmp_path).read_bytes()
