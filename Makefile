@@ -4,7 +4,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo test lint bench prometheus clean
+.PHONY: demo test lint bench debian-packages clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -25,12 +25,16 @@ $(VENV)/.test: pyproject.toml | $(BIN)/python
 	$(BIN)/pip install -q -e '.[all,test]'
 	touch $@ $(VENV)/.runtime $(VENV)/.demo
 
-# Debian's prometheus brings promtool and a real server for the end-to-end tests.
-prometheus:
-	@command -v promtool >/dev/null && command -v prometheus >/dev/null || { \
+# What the tests run for real from Debian: prometheus (promtool, and a server for the end-to-end tests) and
+# curl (the README's OTLP/JSON example is a curl command, run as written).
+debian-packages:
+	@missing=""; \
+	command -v promtool >/dev/null && command -v prometheus >/dev/null || missing="prometheus"; \
+	command -v curl >/dev/null || missing="$$missing curl"; \
+	[ -z "$$missing" ] || { \
 	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
-	    apt-get install -y -qq --no-install-recommends prometheus >/dev/null; \
-	  else echo "need Debian's prometheus package (promtool): sudo apt-get install prometheus" >&2; exit 1; fi; }
+	    apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
+	  else echo "need Debian's packages:$$missing (sudo apt-get install$$missing)" >&2; exit 1; fi; }
 
 demo: $(VENV)/.demo
 	$(BIN)/ragmon demo --all
@@ -39,7 +43,7 @@ lint: $(VENV)/.test
 	$(BIN)/ruff check ragmon tests benchmarks
 	$(BIN)/python -m mypy
 
-test: $(VENV)/.test prometheus lint
+test: $(VENV)/.test debian-packages lint
 	$(BIN)/pytest -n 2 --dist loadfile
 
 bench: $(VENV)/.runtime

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
+import numpy
 import pytest
 
 from ragmon import Aggregate, Context, EvalConfig, Example, LexicalJudge, Report, evaluate
@@ -392,7 +393,6 @@ async def test_the_async_entry_point_is_importable_and_refuses_a_judge_it_cannot
         await ragmon.aevaluate([policy_example()], ScriptedJudge(returns_claim_supported), concurrency="4")  # type: ignore[arg-type]
     assert str(wrong.value) == "concurrency must be a whole number of at least 1, got '4'"
     # A whole number of numpy's, as a config table read with pandas gives: taken, as before the check.
-    numpy = pytest.importorskip("numpy")
     report = await ragmon.aevaluate([policy_example()], ScriptedJudge(returns_claim_supported),
                                     concurrency=numpy.int64(2))
     assert report.aggregates["groundedness"].mean == 0.5  # the "Returns" claim of the two

@@ -6,12 +6,10 @@ from __future__ import annotations
 import contextlib
 import io
 import re
-import shutil
 import subprocess
 from pathlib import Path
 from typing import Any
 
-import pytest
 from polling import wait_metrics
 
 from ragmon import Context, Example, evaluate
@@ -70,7 +68,6 @@ def shell(block: str, *ports: tuple[int, int]) -> str:
     return done.stdout
 
 
-@pytest.mark.skipif(shutil.which("curl") is None, reason="the README's example is a curl command")
 async def test_the_otlp_json_trace_of_the_readme_is_scored_as_it_says(serve_process: Any) -> None:
     blocks = marked_blocks()
     with serve_process([]) as serve:  # serve's defaults but the ports: --quiet 2s, every trace sampled

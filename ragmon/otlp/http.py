@@ -176,12 +176,10 @@ def add_otlp_routes(app: web.Application, sink: SpanSink, *, max_body: int, toke
         if (refused := unauthorized(request)) is not None:
             return refused
         signal = http_signal(request.path)
-        message = advice(signal, request.path, f"POST {TRACES_PATH}")
-        sink.misdirected("http", signal)
         if signal == "other" and on_wrong_path is not None:
             on_wrong_path(request.path)
-        refusals.misdirected(signal, "404", **_sender(request), detail=message)
-        return _failure(404, message, request.content_type != PROTOBUF)
+        message = advice(signal, request.path, f"POST {TRACES_PATH}")
+        return _misdirected(request, sink, refusals, signal, message)
 
     app.router.add_post(TRACES_PATH, receive)
     app.middlewares.append(not_here)
@@ -201,12 +199,18 @@ def add_metrics_port_answer(app: web.Application, sink: SpanSink, *, token: str 
     async def elsewhere(request: web.Request) -> web.Response:
         if expected is not None and not bearer_ok(request.headers.get("Authorization", ""), expected):
             raise web.HTTPNotFound()
-        told = message()
-        sink.misdirected("http", "other")
-        refusals.misdirected("other", "404", **_sender(request), detail=told)
-        return _failure(404, told, request.content_type != PROTOBUF)
+        return _misdirected(request, sink, refusals, "other", message())
 
     app.router.add_post(TRACES_PATH, elsewhere)
+
+
+def _misdirected(request: web.Request, sink: SpanSink, refusals: RefusalLog, signal: str,
+                 message: str) -> web.Response:
+    """An export sent where ragmon receives none, on either port: counted, logged, and answered 404 with
+    where it should go."""
+    sink.misdirected("http", signal)
+    refusals.misdirected(signal, "404", **_sender(request), detail=message)
+    return _failure(404, message, request.content_type != PROTOBUF)
 
 
 def _sender(request: web.Request) -> Sender:

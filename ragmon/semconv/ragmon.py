@@ -57,7 +57,9 @@ def _context(span: Span, index: int, item: Any) -> Context:
     if score is not None and (isinstance(score, bool) or not isinstance(score, int | float)):
         raise ExtractionError(span, CONTEXTS, f"{where}.score is not a number")
     context = make_context(span, where, doc_id, text, score, item.get("metadata"))
-    if doc_id is None and context.id == content_id(context.text):
+    # Keys of its own first: rehashing every unnamed document's text, per span, is for the rare context
+    # that has any.
+    if doc_id is None and not _CONTEXT_KEYS.issuperset(item) and context.id == content_id(context.text):
         _check_id_names(span, where, item)
     return context
 
