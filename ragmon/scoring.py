@@ -29,12 +29,9 @@ from typing import Protocol
 from ragmon.evaluate import evaluate_example
 from ragmon.judges.lexical import DEFAULT_THRESHOLD, LexicalJudge
 from ragmon.model import Example, ExampleResult
+from ragmon.stop_signals import SHUTDOWN_SIGNALS
 
 log = logging.getLogger("ragmon.scoring")
-
-SHUTDOWN_SIGNALS = frozenset({signal.SIGINT, signal.SIGTERM})
-"""What a terminal's Ctrl-C, `timeout`, systemd and `kill -- -PGID` send to the whole process group. The
-sidecar's main process drains on them; its worker processes must not act on them (see `warm`)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -29,7 +29,6 @@ import errno
 import functools
 import logging
 import os
-import signal
 import time
 from collections import Counter, deque
 from collections.abc import Mapping, Sequence
@@ -50,10 +49,11 @@ from ragmon.otlp.grpc import start_grpc_server
 from ragmon.otlp.http import add_metrics_port_answer, add_otlp_routes
 from ragmon.otlp.misdirected import metrics_port_advice
 from ragmon.sampling import sampling_key
-from ragmon.scoring import SHUTDOWN_SIGNALS, Lane, LaneRefusal, LexicalLane
+from ragmon.scoring import Lane, LaneRefusal, LexicalLane
 from ragmon.semconv.extract import extract
 from ragmon.serve_config import ServeConfig
 from ragmon.serve_config import add_arguments as add_arguments  # ragmon.cli's entry point, with `run`
+from ragmon.stop_signals import stop_on_signals
 from ragmon.traces import Assembler, Decided, Span, Trace, footprint
 
 log = logging.getLogger("ragmon.service")
@@ -523,21 +523,12 @@ def run(args: argparse.Namespace) -> int:
 
 
 async def serve(config: ServeConfig, lanes: Sequence[Lane] | None = None) -> int:
-    """Run until SIGTERM or SIGINT, then drain; exit code 0 after a clean drain.
-
-    The signal often comes twice: `timeout` signals the process and then its group, a user presses Ctrl-C
-    again. During the drain a repeat changes nothing. After it, once the event loop's handlers are gone,
-    it would kill the exiting process (143, or a KeyboardInterrupt traceback from the interpreter's
-    shutdown) or hit the closed loop's wakeup fd; so from the end of the drain both are ignored."""
+    """Run until SIGTERM or SIGINT, then drain; exit code 0 after a clean drain. A repeated signal, during
+    the drain or after it, changes nothing (`stop_on_signals`)."""
     stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for sig in SHUTDOWN_SIGNALS:
-        loop.add_signal_handler(sig, stop.set)
-    sidecar = Sidecar(config, lanes)
-    await sidecar.start()
-    await stop.wait()
-    await sidecar.stop()
-    for sig in SHUTDOWN_SIGNALS:
-        loop.remove_signal_handler(sig)
-        signal.signal(sig, signal.SIG_IGN)
+    with stop_on_signals(stop):
+        sidecar = Sidecar(config, lanes)
+        await sidecar.start()
+        await stop.wait()
+        await sidecar.stop()
     return 0

@@ -17,7 +17,6 @@ import argparse
 import asyncio
 import json
 import logging
-import signal
 from collections.abc import Sequence
 from itertools import cycle, islice
 from pathlib import Path
@@ -35,6 +34,7 @@ from ragmon.demo.rag import PHASES, Answer, Question, Retriever, TemplateLLM, bu
 from ragmon.errors import RagmonError
 from ragmon.options import listen_address, positive_int
 from ragmon.otlp.misdirected import TRACES_PATH
+from ragmon.stop_signals import stop_on_signals
 
 SERVICE_NAME = "policy-assistant"
 DEFAULT_ENDPOINT = "http://127.0.0.1:4318"
@@ -127,21 +127,19 @@ async def serve(address: tuple[str, int], phase: str, *, endpoint: str = DEFAULT
     runner = web.AppRunner(app, access_log=None)
     await runner.setup()
     stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGTERM, signal.SIGINT):
-        loop.add_signal_handler(sig, stop.set)
-    try:
-        host, port = address
+    with stop_on_signals(stop):
         try:
-            await web.TCPSite(runner, host, port).start()
-        except OSError as exc:
-            raise RagmonError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
-        bound = runner.addresses[0][1]
-        print(f"{phase} build answering POST http://{host}:{bound}/ask; traces to {endpoint}", flush=True)
-        await stop.wait()
-    finally:
-        await runner.cleanup()
-        provider.shutdown()
+            host, port = address
+            try:
+                await web.TCPSite(runner, host, port).start()
+            except OSError as exc:
+                raise RagmonError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+            bound = runner.addresses[0][1]
+            print(f"{phase} build answering POST http://{host}:{bound}/ask; traces to {endpoint}", flush=True)
+            await stop.wait()
+        finally:
+            await runner.cleanup()
+            provider.shutdown()
     if exporter.failed:
         print(exporter.failure(), flush=True)
     return 0
