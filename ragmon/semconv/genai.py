@@ -54,9 +54,14 @@ OpenAI-style messages or plain text; OpenLIT also sets the same two as span attr
 CONTENT_SWITCH = (
     "OpenTelemetry GenAI instrumentations capture no content by default: start the app with "
     "OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=span_only and "
-    "OTEL_SEMCONV_STABILITY_OPT_IN=gen_ai_latest_experimental (the event modes, true, event_only and "
-    "span_and_event, send content as log records to /v1/logs, which ragmon does not receive)")
-"""How content gets onto the spans, where a traces-only receiver sees it."""
+    "OTEL_SEMCONV_STABILITY_OPT_IN=gen_ai_latest_experimental (span_and_event also puts the content on the "
+    "spans; event_only sends it only as log records to /v1/logs, which ragmon does not receive, and so does "
+    "the legacy true on the old conventions, while on the latest true records none)")
+"""How content gets onto the spans, where a traces-only receiver sees it. Checked against
+opentelemetry-instrumentation-openai-v2 2.4b0 (tests/semconv/test_genai_openai_instrumented.py): from
+opentelemetry-util-genai 1.0 it is always on the latest conventions, where `true` is no mode (a warning,
+no content anywhere); on util-genai 0.4b0 without the opt-in it keeps v1.30, whose `true` sends
+`gen_ai.user.message` / `gen_ai.choice` log events and whose other modes capture nothing."""
 
 _LLM_OPERATIONS = frozenset({"chat", "text_completion", "generate_content"})
 _CHAIN_OPERATIONS = frozenset({"invoke_agent", "invoke_workflow"})

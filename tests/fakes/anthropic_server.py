@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from aiohttp import web
+from fakes.threaded import ThreadedServer
 
 Body = dict[str, Any]
 Decide = Callable[[Body], list[dict[str, Any]]]
@@ -138,10 +139,11 @@ class Trickle:
 Action = Reply | ToolInput | Content | Raw | Fail | Hang | Drop | Trickle
 
 
-class FakeAnthropic:
+class FakeAnthropic(ThreadedServer):
     """`with FakeAnthropic() as api:` serves on 127.0.0.1 at a free port until the block ends."""
 
     def __init__(self, tool_name: str = "record_verdicts") -> None:
+        super().__init__("fake-anthropic")
         self.tool_name = tool_name
         self.default: Action = Reply()
         self.decide: Decide = support_all
@@ -151,11 +153,6 @@ class FakeAnthropic:
         self._script: deque[Action] = deque()
         self._lock = threading.Lock()
         self._ids = itertools.count(1)
-        self._loop = asyncio.new_event_loop()
-        self._thread = threading.Thread(target=self._loop.run_forever, name="fake-anthropic", daemon=True)
-        self._runner: web.AppRunner | None = None
-        self._stopping: asyncio.Event | None = None
-        self.port = 0
 
     @property
     def url(self) -> str:
@@ -170,31 +167,8 @@ class FakeAnthropic:
         with self._lock:
             self._script.extend(actions)
 
-    def __enter__(self) -> FakeAnthropic:
-        self._thread.start()
-        asyncio.run_coroutine_threadsafe(self._start(), self._loop).result(timeout=10)
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        asyncio.run_coroutine_threadsafe(self._stop(), self._loop).result(timeout=10)
-        self._loop.call_soon_threadsafe(self._loop.stop)
-        self._thread.join(timeout=10)
-        self._loop.close()
-
-    async def _start(self) -> None:
-        self._stopping = asyncio.Event()
-        app = web.Application()
+    def add_routes(self, app: web.Application) -> None:
         app.router.add_post("/v1/messages", self._messages)
-        self._runner = web.AppRunner(app, shutdown_timeout=1.0)
-        await self._runner.setup()
-        site = web.TCPSite(self._runner, "127.0.0.1", 0)
-        await site.start()
-        self.port = self._runner.addresses[0][1]
-
-    async def _stop(self) -> None:
-        assert self._stopping is not None and self._runner is not None
-        self._stopping.set()
-        await self._runner.cleanup()
 
     def _next_action(self, body: Body) -> Action:
         with self._lock:
