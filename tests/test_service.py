@@ -634,6 +634,15 @@ async def test_a_busy_grpc_port_names_its_flag_too(start_sidecar: Start) -> None
                                  "another port, and send the app's traces there")
 
 
+async def test_a_second_sidecar_cannot_share_the_first_ones_grpc_port(start_sidecar: Start) -> None:
+    # gRPC sets SO_REUSEPORT unless told not to: a second sidecar on the same port would start, and the
+    # kernel would hand it half the app's connections, with nothing logged by either.
+    _, ports = await start_sidecar(grpc_listen=("127.0.0.1", 0))
+    with pytest.raises(RagmonError) as raised:
+        await start_sidecar(grpc_listen=("127.0.0.1", ports.grpc))
+    assert str(raised.value).startswith(f"cannot listen for OTLP/gRPC on 127.0.0.1:{ports.grpc} (--grpc-listen)")
+
+
 # --- the CLI in a subprocess ---------------------------------------------------------------------------
 
 def test_cli_sigterm_drains_buffered_traces_and_exits_0(serve_process: Any) -> None:

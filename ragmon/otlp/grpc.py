@@ -152,7 +152,10 @@ async def start_grpc_server(address: tuple[str, int], sink: SpanSink, *, max_bod
     """Start serving; returns the server (stop it with `await server.stop(grace)`) and the bound port."""
     host, port = address
     target = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
-    server = grpc.aio.server(options=[("grpc.max_receive_message_length", receive_cap(max_body))])
+    # gRPC binds with SO_REUSEPORT unless told not to: a second sidecar on the port would start quietly
+    # and take a share of the app's connections, where the HTTP and metrics ports refuse it.
+    server = grpc.aio.server(options=[("grpc.max_receive_message_length", receive_cap(max_body)),
+                                      ("grpc.so_reuseport", 0)])
     service = _TraceService(sink, token, max_body, max_values)
     export = grpc.unary_unary_rpc_method_handler(  # no request_deserializer: `export` gets the bytes
         service.export, response_serializer=ExportTraceServiceResponse.SerializeToString)
