@@ -64,14 +64,18 @@ def _apply_env_defaults(parser: _Parser, environ: Mapping[str, str], command: st
 
     Values are converted here, so a bad one is reported under the variable's name, not the flag's; it is
     reported when the command line is parsed (`_Parser.parse_known_args`), so that `--help` still prints,
-    and not at all when the command line gives the flag."""
+    and not at all when the command line gives the flag.
+
+    A blank variable is an unset one, as the OpenTelemetry SDK reads its own: a chart's `value: ""` or a
+    CI variable left empty means "the default", and `RAGMON_SAMPLE_RATE=` must not stop the sidecar, nor
+    `RAGMON_JSON=` write a report to a file named `.`."""
     for action in parser._actions:
         longs = [s for s in action.option_strings if s.startswith("--")]
         if not longs or action.dest == "help":
             continue
         name = variable(command, longs[0])
         value = environ.get(name)
-        if value is None:
+        if value is None or not value.strip():
             continue
         try:
             _set_default(action, name, value)
@@ -137,10 +141,13 @@ class Terminated(KeyboardInterrupt):
 class UsageError(Exception):
     """A command line argparse refused: raised rather than exiting there, so the subcommand can be told."""
 
-    def __init__(self, parser: argparse.ArgumentParser, message: str) -> None:
+    def __init__(self, parser: argparse.ArgumentParser, message: str, *, usage: bool = True) -> None:
         super().__init__(message)
         self.parser = parser
         self.message = message
+        self.usage = usage
+        """False for a bad RAGMON_* value: the command line was fine, and its usage would bury the line
+        that names the variable."""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -165,7 +172,7 @@ class _Parser(argparse.ArgumentParser):
         parsed, unknown = super().parse_known_args(args, namespace)
         for action, message in self.refused.items():
             if action not in self._given:
-                self.error(message)
+                raise UsageError(self, message, usage=False)
         from_environment = dict(given for action, given in self.from_environment.items()
                                 if action not in self._given)
         # A subcommand's parser sets its own first: the top-level one's (none) must not replace it.
@@ -275,7 +282,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _refused(command: str | None, argv: Sequence[str], error: UsageError) -> int:
     """argparse's usage line and message, exit 2; first, a subcommand module with a `usage_error(argv,
     message)` hook is given its part of the command line (ragmon replay replaces the reports it names)."""
-    error.parser.print_usage(sys.stderr)
+    if error.usage:
+        error.parser.print_usage(sys.stderr)
     print(f"{error.parser.prog}: error: {printable(error.message)}", file=sys.stderr)
     module = sys.modules.get(SUBCOMMANDS[command][0]) if command in SUBCOMMANDS else None
     hook = getattr(module, "usage_error", None)
