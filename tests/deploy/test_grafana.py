@@ -106,12 +106,27 @@ def test_pipeline_variable_lists_the_pipelines_of_the_claims_counter() -> None:
 
 def test_dashboard_covers_the_contract() -> None:
     text = " ".join(dashboard_exprs())
-    for needed in ("ragmon_claims_supported_per_claims", "ragmon_claims_unsupported_per_claims",
+    for needed in ("ragmon_example_score:mean10m", "ragmon_claims_unsupported_per_claims",
                    "ragmon_example_score_bucket", "ragmon_claims_total", "ragmon_judge_requests_total",
                    "ragmon_judge_cost_usd_total", "ragmon_judge_duration_seconds_bucket",
                    "ragmon_spans_received_total", "ragmon_spans_rejected_total", "ragmon_traces_total",
                    "ragmon_score_lag_seconds_bucket", "ragmon_traces_in_flight", "ragmon_score_queue_depth"):
         assert needed in text, needed
+
+
+def test_the_headline_groundedness_is_the_figure_the_critical_alert_and_the_gate_use() -> None:
+    # On call sees one groundedness: the mean over answers, as RagmonGroundednessLow and `replay --gate`
+    # compute it, not the share of supported claims (1 - hallucination), where long answers weigh more.
+    shipped = yaml.safe_load((ROOT / "deploy" / "prometheus" / "rules.yml").read_text(encoding="utf-8"))
+    rules = [r for group in shipped["groups"] for r in group["rules"]]
+    alert = next(r["expr"] for r in rules if r.get("alert") == "RagmonGroundednessLow")
+    figure = 'pipeline_judge_metric:ragmon_example_score:mean10m{metric="groundedness"}'
+    assert alert.startswith(figure + " < 0.6")
+    groundedness = [p for p in panels() if p["title"].startswith("Groundedness")]
+    assert len(groundedness) == 3
+    for panel in groundedness:
+        expr = panel["targets"][0]["expr"]
+        assert expr.startswith('pipeline_judge_metric:ragmon_example_score:mean10m{metric="groundedness",')
 
 
 def test_every_expression_parses(tmp_path: Path) -> None:
@@ -300,15 +315,23 @@ def test_quality_panels_never_blend_two_judges() -> None:
 
 def test_headline_ratios_are_those_of_the_chosen_judge(tmp_path: Path) -> None:
     """The stat panels, evaluated with the shipped recording rules over two judges of one pipeline. Per
-    minute, by hand: lexical 6 supported + 2 unsupported claims (hallucination 2/8 = 0.25, groundedness
-    0.75); claude 4 + 4 (0.5 and 0.5). A blend of both would read 6/16 = 0.375 and 10/16 = 0.625."""
+    minute, by hand: lexical 6 supported + 2 unsupported claims (hallucination 2/8 = 0.25) in 2 answers
+    whose groundedness adds up to 1.6 (mean 0.8, where the claims' share would read 0.75); claude 4 + 4
+    claims (0.5) in answers adding up to 1.0 of 2 (0.5). A blend of both judges would read 6/16 = 0.375
+    and 2.6/4 = 0.65."""
     def claims(judge: str, verdict: str) -> str:
         return (f'ragmon_claims_total{{job="ragmon",instance="a:9464",pipeline="support",judge="{judge}",'
                 f'verdict="{verdict}"}}')
 
+    def score(judge: str, part: str) -> str:
+        return (f'ragmon_example_score_{part}{{job="ragmon",instance="a:9464",pipeline="support",'
+                f'judge="{judge}",metric="groundedness"}}')
+
     series = {claims("lexical", "supported"): "0+6x30", claims("lexical", "unsupported"): "0+2x30",
-              claims("claude", "supported"): "0+4x30", claims("claude", "unsupported"): "0+4x30"}
-    expected = {"lexical": (0.25, 0.75), "claude": (0.5, 0.5)}
+              claims("claude", "supported"): "0+4x30", claims("claude", "unsupported"): "0+4x30",
+              score("lexical", "sum"): "0+1.6x30", score("lexical", "count"): "0+2x30",
+              score("claude", "sum"): "0+1x30", score("claude", "count"): "0+2x30"}
+    expected = {"lexical": (0.25, 0.8), "claude": (0.5, 0.5)}
     for judge, (hallucination, groundedness) in expected.items():
         for title, value in (("Hallucination (10m, $judge)", hallucination),
                              ("Groundedness (10m, $judge)", groundedness)):
