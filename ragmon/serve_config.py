@@ -55,11 +55,11 @@ def workers(text: str) -> int:
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     listen = parser.add_argument_group("listeners")
     listen.add_argument("--http-listen", type=listen_address, default="127.0.0.1:4318",
-                        help="OTLP/HTTP receiver, host:port (default %(default)s)")
+                        help="OTLP/HTTP receiver, host:port or off (default %(default)s)")
     listen.add_argument("--grpc-listen", type=listen_address, default="127.0.0.1:4317",
                         help="OTLP/gRPC receiver, host:port or off (default %(default)s)")
     listen.add_argument("--metrics-listen", type=listen_address, default="0.0.0.0:9464",
-                        help="/metrics, /healthz and /readyz, host:port (default %(default)s)")
+                        help="/metrics, /healthz and /readyz, host:port or off (default %(default)s)")
     listen.add_argument("--max-body", type=byte_size, default=16 * MiB,
                         help="largest OTLP request, also after decompression (default 16MiB)")
     listen.add_argument("--max-values", type=positive_int, default=MAX_VALUES,
