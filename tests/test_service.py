@@ -640,7 +640,8 @@ async def test_a_second_sidecar_cannot_share_the_first_ones_grpc_port(start_side
     _, ports = await start_sidecar(grpc_listen=("127.0.0.1", 0))
     with pytest.raises(RagmonError) as raised:
         await start_sidecar(grpc_listen=("127.0.0.1", ports.grpc))
-    assert str(raised.value).startswith(f"cannot listen for OTLP/gRPC on 127.0.0.1:{ports.grpc} (--grpc-listen)")
+    message = str(raised.value)
+    assert message.startswith(f"cannot listen for OTLP/gRPC on 127.0.0.1:{ports.grpc} (--grpc-listen)")
 
 
 # --- the CLI in a subprocess ---------------------------------------------------------------------------

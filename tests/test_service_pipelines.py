@@ -83,7 +83,8 @@ LONG_LABEL = "checkout-" + "x" * 106 + "~" + hashlib.sha256(LONG.encode()).hexdi
     (["--pipelines", "a,,b"], {}, "argument --pipelines: pipeline name 2 of 'a,,b' is empty"),
     (["--pipelines", "a", "--pipelines", "other"], {}, "argument --pipelines: 'other' is a reserved label"),
     ([], {"RAGMON_PIPELINES": "a,unknown"}, "RAGMON_PIPELINES='a,unknown': 'unknown' is a reserved label"),
-    ([], {"RAGMON_PIPELINES": ""}, "--pipelines (RAGMON_PIPELINES) names no pipeline"),
+    # A blank variable is an unset one (the default labels); a list of nothing is a mistake.
+    ([], {"RAGMON_PIPELINES": ","}, "--pipelines (RAGMON_PIPELINES) names no pipeline"),
     (["--pipelines", "a", "--max-pipelines", "5"], {}, BOTH),
     (["--pipelines", "a"], {"RAGMON_MAX_PIPELINES": "5"}, BOTH),
     (["--pipelines", f"a,{LONG}"], {}, "argument --pipelines: pipeline name 2 is over 128 bytes of UTF-8 "
