@@ -46,8 +46,8 @@ from ragmon.failures import FailureLog
 from ragmon.logs import configure_logging
 from ragmon.model import Example
 from ragmon.otlp.grpc import start_grpc_server
-from ragmon.otlp.http import add_metrics_port_answer, add_otlp_routes
-from ragmon.otlp.misdirected import metrics_port_advice
+from ragmon.otlp.http import UnreadableRequests, add_metrics_port_answer, add_otlp_routes, app_runner
+from ragmon.otlp.misdirected import METRICS_PORT, OTLP_HTTP_PORT, grpc_client_advice, metrics_port_advice
 from ragmon.sampling import sampling_key
 from ragmon.scoring import Lane, LaneRefusal, LexicalLane
 from ragmon.semconv.extract import extract
@@ -153,7 +153,8 @@ class Sidecar:
     async def start(self) -> Ports:
         cfg = self.config
         try:
-            metrics_port = await self._serve_web(self._metrics_app(), cfg.metrics_listen, "metrics")
+            metrics_port = await self._serve_web(self._metrics_app(), cfg.metrics_listen, "metrics",
+                                                 self._unreadable(METRICS_PORT, otlp=False))
             if self._capture is not None:
                 await self._capture.start()
             for runner in self._runners:
@@ -168,7 +169,8 @@ class Sidecar:
             if cfg.http_listen is not None:
                 app = web.Application()
                 add_otlp_routes(app, self, max_body=cfg.max_body, max_values=cfg.max_values, token=cfg.token)
-                http_port = await self._serve_web(app, cfg.http_listen, "OTLP/HTTP", otlp=True)
+                http_port = await self._serve_web(app, cfg.http_listen, "OTLP/HTTP",
+                                                  self._unreadable(OTLP_HTTP_PORT, otlp=True), otlp=True)
             grpc_port = None
             if cfg.grpc_listen is not None:
                 self._grpc, grpc_port = await start_grpc_server(cfg.grpc_listen, self, max_body=cfg.max_body,
@@ -241,13 +243,18 @@ class Sidecar:
             self._runners_web.remove(runner)
             await runner.cleanup()
 
+    def _unreadable(self, where: str, *, otlp: bool) -> UnreadableRequests:
+        """What the port `where` does with a request aiohttp cannot parse: a gRPC client there is told the
+        OTLP ports bound, known only once it serves (like the metrics port's answer)."""
+        return UnreadableRequests(self, lambda: grpc_client_advice(where, *self._otlp_ports), otlp=otlp)
+
     async def _serve_web(self, app: web.Application, address: tuple[str, int] | None, what: str,
-                         otlp: bool = False) -> int | None:
+                         unreadable: UnreadableRequests, otlp: bool = False) -> int | None:
         if address is None:
             return None
         # The OTLP receiver inflates bodies itself, bounded by --max-body (see ragmon.otlp.http).
-        runner = web.AppRunner(app, access_log=None, auto_decompress=not otlp,
-                               shutdown_timeout=RECEIVER_GRACE)
+        runner = app_runner(app, unreadable, access_log=None, auto_decompress=not otlp,
+                            shutdown_timeout=RECEIVER_GRACE)
         await runner.setup()
         self._runners_web.append(runner)
         if otlp:

@@ -47,8 +47,9 @@ from aiohttp import web
 
 from ragmon.errors import InputError, RagmonError
 from ragmon.model import Example
-from ragmon.otlp.http import add_otlp_routes
-from ragmon.otlp.misdirected import TRACES_PATH, endpoint_fix
+from ragmon.otlp.http import UnreadableRequests, add_otlp_routes, app_runner
+from ragmon.otlp.misdirected import REPLAY_RECEIVER, TRACES_PATH, endpoint_fix, grpc_client_advice
+from ragmon.otlp.refusals import RefusalLog
 from ragmon.report.text import clip
 from ragmon.semconv.extract import ExtractionError, extract
 from ragmon.traces import Assembler, Decided, Span, Trace
@@ -177,10 +178,14 @@ async def _collect(golden: Sequence[Example], target: Target, log: TextIO | None
     trace_ids = {example.id: new_trace_id() for example in golden}
     sink = TraceSink(set(trace_ids.values()), quiet=target.quiet, decision_wait=target.trace_wait)
     app = web.Application()
-    add_otlp_routes(app, sink, max_body=MAX_BODY, token=None, max_body_flag=None,
-                    logger=None if log is None else _receiver_log(log), on_wrong_path=sink.wrong_path)
+    logger = None if log is None else _receiver_log(log)
+    add_otlp_routes(app, sink, max_body=MAX_BODY, token=None, max_body_flag=None, logger=logger,
+                    on_wrong_path=sink.wrong_path)
+    # A gRPC exporter here, or a request aiohttp cannot parse: a line on `log`, not aiohttp's traceback.
+    advice = grpc_client_advice(REPLAY_RECEIVER, None, None, grpc_flag=None)
+    unreadable = UnreadableRequests(sink, lambda: advice, otlp=True, refusals=RefusalLog(logger))
     # The receiver inflates bodies itself, bounded by max_body (see ragmon.otlp.http).
-    runner = web.AppRunner(app, access_log=None, auto_decompress=False)
+    runner = app_runner(app, unreadable, access_log=None, auto_decompress=False)
     await runner.setup()
     try:
         host, port = target.receiver

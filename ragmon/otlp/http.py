@@ -5,12 +5,18 @@ Status codes follow the OTLP spec so that exporters do the right thing without c
 partial success naming the spans we refused. Error bodies are a google.rpc.Status in the request's
 encoding (JSON when the request was not protobuf, so a curl user can read it).
 
-Run the app with `web.AppRunner(app, auto_decompress=False)`: we inflate the body ourselves, in steps
-that never produce more than the room left under `max_body`, so a gzip bomb costs at most `max_body` of
-memory, and a truncated or corrupt stream is a 400 rather than a silently shortened body. (With aiohttp's
-default auto_decompress the receiver still works and still stops at `max_body`, but aiohttp does not
-notice a truncated gzip stream and keeps inflating the rest of a rejected body while it drains it.)
+Run the app with `app_runner(app, UnreadableRequests(...), auto_decompress=False)`: we inflate the body
+ourselves, in steps that never produce more than the room left under `max_body`, so a gzip bomb costs at
+most `max_body` of memory, and a truncated or corrupt stream is a 400 rather than a silently shortened
+body. (With aiohttp's default auto_decompress the receiver still works and still stops at `max_body`, but
+aiohttp does not notice a truncated gzip stream and keeps inflating the rest of a rejected body while it
+drains it.)
 The compressed size is bounded too: Content-Length up front, then the bytes actually read.
+
+`app_runner` also takes the lines aiohttp logs for the server: a request it cannot parse as HTTP/1.1 (a
+gRPC exporter's HTTP/2 at this port, `Content-Length: abc`) it answers 400 itself, out of any handler's
+sight, and logged it with an 11-line traceback per connection on its own logger, which ragmon's logging
+does not format: neither JSON nor rate-limited, nor counted. `UnreadableRequests` counts and logs it.
 """
 
 from __future__ import annotations
@@ -19,8 +25,10 @@ import json
 import logging
 import zlib
 from collections.abc import Callable
+from typing import Any
 
 from aiohttp import web
+from aiohttp.http_exceptions import HttpProcessingError, InvalidURLError
 from aiohttp.typedefs import Handler
 from google.rpc.status_pb2 import Status
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import (
@@ -52,6 +60,10 @@ does not exist, and in JSON a control character. Sent without its Content-Encodi
 words ("'utf-8' codec can't decode byte 0x8b") would not say what is wrong."""
 # google.rpc.Code for each HTTP status we answer with.
 _RPC_CODE = {400: 3, 401: 16, 404: 12, 413: 8, 415: 3, 503: 14}
+_LLHTTP_PREFACE = "Pause on PRI/Upgrade"
+"""How aiohttp's C parser (llhttp, HPE_PAUSED_H2_UPGRADE) words its refusal of HTTP/2's preface."""
+
+log = logging.getLogger(__name__)
 
 
 class _TooLarge(Exception):
@@ -100,7 +112,8 @@ def add_otlp_routes(app: web.Application, sink: SpanSink, *, max_body: int, toke
     which, and a replay's error names it. `max_body_flag` is the flag a sender over `max_body` is told to
     raise; None where none sets it.
 
-    Serve `app` with `web.AppRunner(app, auto_decompress=False)` (see the module docstring).
+    Serve `app` with `app_runner(app, UnreadableRequests(..., otlp=True), auto_decompress=False)` (see the
+    module docstring).
     """
     expected = None if token is None else token.encode()
     refusals = RefusalLog(logger)
@@ -202,6 +215,86 @@ def add_metrics_port_answer(app: web.Application, sink: SpanSink, *, token: str 
         return _misdirected(request, sink, refusals, "other", message())
 
     app.router.add_post(TRACES_PATH, elsewhere)
+
+
+def is_grpc_client(error: HttpProcessingError) -> bool:
+    """Whether aiohttp refused HTTP/2's connection preface (`PRI * HTTP/2.0`), which a gRPC client opens
+    every connection with. The C parser names it; the pure-Python one (AIOHTTP_NO_EXTENSIONS) objects only
+    to its request target, `*`, which HTTP/1.1 allows with OPTIONS alone (and which aiohttp takes)."""
+    return error.message.startswith(_LLHTTP_PREFACE) or (isinstance(error, InvalidURLError)
+                                                         and error.message == "*")
+
+
+class UnreadableRequests:
+    """What one aiohttp port does with a request aiohttp cannot read as HTTP/1.1, which it has answered 400
+    itself. A gRPC client's preface is an export at the wrong port: counted in
+    `ragmon_misdirected_requests_total{transport="http", signal="other"}` (ragmon.otlp.misdirected says why
+    `other`) and logged with `grpc_advice()`, called when a line is written, as the ports it names are bound
+    after this port serves. Anything else is, on the OTLP port (`otlp`), a malformed OTLP request, counted
+    and logged as `decode_error` like a body that does not decode; elsewhere only logged. Lines go through
+    `refusals`, once a minute per kind and sender."""
+
+    def __init__(self, sink: SpanSink, grpc_advice: Callable[[], str], *, otlp: bool,
+                 refusals: RefusalLog | None = None) -> None:
+        self._sink = sink
+        self._grpc_advice = grpc_advice
+        self._otlp = otlp
+        self._refusals = RefusalLog() if refusals is None else refusals
+
+    def __call__(self, peer: str, error: HttpProcessingError) -> None:
+        if is_grpc_client(error):
+            self._sink.misdirected("http", "other")
+            self._refusals.grpc_client(peer=peer, detail=self._grpc_advice())
+            return
+        detail = f"not a valid HTTP/1.1 request: {_reason(error)}"
+        if not self._otlp:
+            self._refusals.unreadable(peer=peer, detail=detail)
+            return
+        self._sink.reject(1, "decode_error")
+        self._refusals.refused("decode_error", "400", transport="http", peer=peer, user_agent=None,
+                               detail=detail)
+
+
+def _reason(error: HttpProcessingError) -> str:
+    """aiohttp's reason, without the last line of the C parser's (a `^` under the byte it stopped at), which
+    points at nothing once the log joins the lines into one."""
+    return error.message.rstrip().removesuffix("^").rstrip()
+
+
+class _ServerLog(logging.Logger):
+    """The `logger` of aiohttp's RequestHandler, which writes every line aiohttp logs for one server. A
+    request it could not parse (logged with its HttpProcessingError, at ERROR, or DEBUG for some) goes to
+    `unreadable` instead; any other line (a handler's bug) on to ragmon's own logger, formatted like every
+    other line. Made apart from `logging`'s registry: each server has its own, and nothing else changes."""
+
+    def __init__(self, unreadable: Callable[[str, HttpProcessingError], None]) -> None:
+        super().__init__("aiohttp.server")
+        self._unreadable = unreadable
+
+    def isEnabledFor(self, level: int) -> bool:
+        """Always: what is counted must not depend on a level (aiohttp logs some at DEBUG) or on
+        `logging.disable`; `handle` asks ragmon's logger before writing anything."""
+        return True
+
+    def handle(self, record: logging.LogRecord) -> None:
+        error = record.exc_info[1] if record.exc_info else None
+        if isinstance(error, HttpProcessingError):
+            self._unreadable(_record_peer(record), error)
+        elif log.isEnabledFor(record.levelno):
+            log.handle(record)
+
+
+def _record_peer(record: logging.LogRecord) -> str:
+    """The peer of aiohttp's `Error handling request from %s` line: its one argument, `request.remote`."""
+    args = record.args
+    return str(args[0]) if isinstance(args, tuple) and args and args[0] else "unknown"
+
+
+def app_runner(app: web.Application, unreadable: UnreadableRequests, **kwargs: Any) -> web.AppRunner:
+    """`web.AppRunner(app, **kwargs)` whose unparseable requests go to `unreadable`, through aiohttp's own
+    per-server hook (the `logger` AppRunner hands its RequestHandlers): no logging filter or patch of
+    aiohttp that would change anything else in the process."""
+    return web.AppRunner(app, logger=_ServerLog(unreadable), **kwargs)
 
 
 def _misdirected(request: web.Request, sink: SpanSink, refusals: RefusalLog, signal: str,

@@ -13,6 +13,13 @@ Two mistakes send them, and both used to end in a bare 404 (gRPC: UNIMPLEMENTED)
 So each is counted, by signal, in `ragmon_misdirected_requests_total`, apart from the span refusals (the
 first is no fault of ragmon's traffic and must not page), logged like a refusal, and answered with a
 message that says where traces go.
+
+A third mistake never gets as far as a path: a gRPC exporter given the OTLP/HTTP port (the SDKs' shared
+`OTEL_EXPORTER_OTLP_ENDPOINT=http://localhost:4318` with the gRPC exporter) or the metrics port opens
+with HTTP/2's connection preface, which aiohttp cannot read. Its signal is in frames nothing reads, so it
+is counted as `other`: its spans are all lost, as at a wrong path, and the `signal="other"` alert and
+dashboards already cover that loss (a label value of its own would be left out of both). The log line
+tells it apart (`grpc_client_advice`).
 """
 
 from __future__ import annotations
@@ -75,3 +82,30 @@ def metrics_port_advice(http: int | None, grpc: int | None) -> str:
         ports.append(f"port {grpc} over OTLP/gRPC")
     return ("this is ragmon's metrics port (GET /metrics, /healthz, /readyz), which receives no traces: send "
             f"them to {' or '.join(ports) or 'a ragmon whose OTLP receivers are on'}")
+
+
+OTLP_HTTP_PORT = "ragmon's OTLP/HTTP port, which speaks HTTP/1.1, not gRPC's HTTP/2"
+"""Where a gRPC client that reached the sidecar's `--http-listen` port connected (`grpc_client_advice`)."""
+METRICS_PORT = "ragmon's metrics port (GET /metrics, /healthz, /readyz), which receives no traces"
+"""Where a gRPC client that reached the sidecar's `--metrics-listen` port connected."""
+REPLAY_RECEIVER = "ragmon replay's receiver, which takes OTLP/HTTP only, not gRPC's HTTP/2"
+"""Where a gRPC client that reached `ragmon replay --target`'s embedded receiver connected."""
+_HTTP_EXPORTER = "use the HTTP exporter (OTEL_EXPORTER_OTLP_PROTOCOL=http/protobuf)"
+
+
+def grpc_client_advice(where: str, http: int | None, grpc: int | None, *,
+                       grpc_flag: str | None = "--grpc-listen") -> str:
+    """What the log says of a gRPC client (known by HTTP/2's preface) at one of ragmon's aiohttp ports:
+    what happened and the two ways out, with the ports the receivers actually took, since a port given as
+    0 is not the one to export to. `where` names the port it reached and why that fails; `http` and `grpc`
+    are the OTLP ports bound (None: off); `grpc_flag` is the flag that turns the gRPC receiver on, None
+    where there is none (a replay's receiver, whose port the sender has already: no port is named).
+    At most 300 characters, the longest a log line's `detail` is kept whole (ragmon.logs.MAX_FIELD)."""
+    fixes = [] if grpc is None else [f"point gRPC exporters at port {grpc} (OTLP/gRPC)"]
+    if http is not None or grpc_flag is None:
+        fixes.append(_HTTP_EXPORTER if http is None else f"{_HTTP_EXPORTER} at port {http}")
+    off = ""
+    if grpc is None and grpc_flag is not None:
+        off = f", and ragmon's OTLP/gRPC receiver is off ({grpc_flag} off)"
+        fixes.append(f"turn gRPC on with {grpc_flag}")
+    return f"a gRPC client connected to {where}{off}: {', or '.join(fixes)}"

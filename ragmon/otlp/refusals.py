@@ -64,6 +64,22 @@ class RefusalLog:
                     {"signal": signal, "status": status, "transport": transport, "peer": peer},
                     user_agent, detail)
 
+    def grpc_client(self, *, peer: str, detail: str) -> None:
+        """Log a gRPC client at an aiohttp port (its HTTP/2 preface, ragmon.otlp.misdirected), once per peer
+        per window, apart from that peer's wrong paths: another mistake, with another fix. A warning, as
+        every span it sends is lost. aiohttp answers it 400 before reading any header: no user agent."""
+        self._write(("misdirected", "HTTP/2", peer), logging.WARNING,
+                    "OTLP request for something ragmon does not receive",
+                    {"signal": "other", "protocol": "HTTP/2", "status": "400", "transport": "http",
+                     "peer": peer}, None, detail)
+
+    def unreadable(self, *, peer: str, detail: str) -> None:
+        """Log a request aiohttp cannot read as HTTP/1.1 at a port that receives no OTLP (the metrics
+        port), once per peer per window: no counter applies, as no OTLP request was refused, and the line
+        must still name the sender (on the OTLP port it is a refusal: `refused`)."""
+        self._write(("unreadable", peer), logging.WARNING, "HTTP request refused",
+                    {"status": "400", "transport": "http", "peer": peer}, None, detail)
+
     def _write(self, key: tuple[str, ...], level: int, message: str, fields: dict[str, str],
                user_agent: str | None, detail: str) -> None:
         """One line unless `key` had one within the window; the sender's own words clipped."""
