@@ -14,7 +14,12 @@ answered, `ragmon.answer` and `ragmon.citations`. Each `retrieved()` records a c
 `ragmon.answer`. A child covers the time from the end of the previous step (or the start of the request)
 to the call, so a sequential pipeline gets honest step durations without a `with` block per step.
 `relevant_ids` and `ground_truth` are for synthetic or labelled traffic, e.g. a replay against a staging
-service. An exception inside the block is recorded on the request span, which is marked as an error.
+service. An exception inside the block is recorded on the request span, which is marked as an error: if
+no answer was recorded by then, the sidecar counts the trace an error (a failed request), not as scored.
+
+A context mapping's `id`, `text` and `score` are written (the id may come from its `metadata`, as loaders
+put it); a key meant as a missing id or text under another name (`doc_id`, `content`) is refused with the
+words the sidecar refuses it with in a hand-set `ragmon.contexts`, and other keys are the app's own.
 
 Only the OpenTelemetry API is used: the spans go wherever the app's tracer provider exports them (the
 ragmon sidecar over OTLP), and without an SDK configured the calls cost next to nothing.
@@ -55,7 +60,8 @@ class RagSpan:
 
     def retrieved(self, contexts: Iterable[ContextLike]) -> None:
         """Record what retrieval returned, best first; an empty iterable records an empty retrieval."""
-        items = [_as_json(_as_context(context)) for context in _not_text("contexts", contexts)]
+        items = [_as_json(_as_context(index, context))
+                 for index, context in enumerate(_not_text("contexts", contexts))]
         self._step("retrieval", {convention.CONTEXTS: json.dumps(items, ensure_ascii=False)})
 
     def answered(self, answer: str, *, citations: Iterable[str] | None = None) -> None:
@@ -105,7 +111,7 @@ def _not_text(label: str, items: Iterable[Any]) -> Iterable[Any]:
     return items
 
 
-def _as_context(item: ContextLike) -> Context:
+def _as_context(index: int, item: ContextLike) -> Context:
     """A Context whose JSON the sidecar will accept (a Context checks its own fields when built)."""
     if isinstance(item, Context):
         return item
@@ -118,9 +124,21 @@ def _as_context(item: ContextLike) -> Context:
     if doc_id is None and isinstance(metadata, Mapping):
         doc_id = metadata_id(metadata)  # as the sidecar would name it: labels name documents so
     if not isinstance(text, str):
+        _refuse_misnamed(index, item, "text")
         raise TypeError(f"a context needs a string text, got {item!r:.80}")
+    if doc_id is None:
+        _refuse_misnamed(index, item, "id")
     doc_id = content_id(text) if doc_id is None else str(doc_id)
     return Context(doc_id, text, None if score is None else _score(score, doc_id))
+
+
+def _refuse_misnamed(index: int, item: Mapping[Any, Any], field: str) -> None:
+    """A key meant as the missing `field` (`doc_id`, `content`) is refused as the sidecar refuses it in a
+    `ragmon.contexts` set by hand: only `id`, `text`, `score` and `metadata` are written, so a `doc_id`
+    would be dropped silently and the document named by its content hash, which no citation matches."""
+    why = convention.misnamed_key(item, field)
+    if why is not None:
+        raise TypeError(f"contexts[{index}]: {why}")
 
 
 def _score(score: Any, doc_id: str) -> float:

@@ -1,7 +1,7 @@
 """Which known name an unknown one was meant as: a misspelling (`anwser`), or another tool's name for the
 same thing (ragas's `retrieved_contexts`). Shared by every reader that refuses such a name, golden files
-(ragmon.datasets.fields), ragmon's own span convention (ragmon.semconv.ragmon) and gate names
-(ragmon.gate), so each suggests alike."""
+(ragmon.datasets.fields), ragmon's own span convention (ragmon.semconv.ragmon, and ragmon.instrument
+through it) and gate names (ragmon.gate), so each suggests alike."""
 
 from __future__ import annotations
 

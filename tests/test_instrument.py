@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import json
 import subprocess
 import sys
 import threading
@@ -22,7 +23,7 @@ from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 from ragmon import instrument
 from ragmon.model import Context, Example
 from ragmon.otlp.decode import decode_protobuf
-from ragmon.semconv.extract import extract
+from ragmon.semconv.extract import ExtractionError, extract
 from ragmon.traces import Span, Trace
 
 QUESTION = "Do you ship to Norway?"
@@ -165,6 +166,8 @@ def test_nothing_retrieved_is_recorded_as_empty(app: App) -> None:
 
 
 def test_an_exception_marks_the_request_span_as_an_error(app: App) -> None:
+    # The request failed after retrieval: no answer, and its documents are no search endpoint's result.
+    # The sidecar counts it an error naming the request span, not "scored" with nothing measured.
     with pytest.raises(RuntimeError), instrument.rag_span(QUESTION, tracer_provider=app.provider) as rag:
         rag.retrieved([SHIPPING])
         raise RuntimeError("model timed out")
@@ -173,8 +176,11 @@ def test_an_exception_marks_the_request_span_as_an_error(app: App) -> None:
 
     assert spans["rag"].status_code == 2  # OTLP STATUS_CODE_ERROR
     assert any(event.name == "exception" for event in spans["rag"].events)
-    example = app.example()
-    assert example is not None and example.answer is None
+    with pytest.raises(ExtractionError) as caught:
+        app.example()
+    assert (caught.value.span_name, caught.value.field) == ("rag", "status")
+    assert str(caught.value).endswith(
+        "the request failed: no answer to score (status ERROR, exception.type 'RuntimeError')")
 
 
 @pytest.mark.parametrize("bad", [[42], [{"id": "x"}], [{"text": 3}]])
@@ -268,3 +274,127 @@ def test_without_a_tracer_provider_the_calls_are_harmless() -> None:
     result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60,
                             check=False)
     assert (result.returncode, result.stdout, result.stderr) == (0, "False\n", "")
+
+
+# --- keys named otherwise than ragmon reads them ---------------------------------------------------------
+
+
+MISNAMED = [
+    ({"doc_id": "kb-ship", "text": SHIPPING}, "unknown field 'doc_id': ragmon reads this as 'id', rename it"),
+    ({"document_id": "kb-ship", "text": SHIPPING},
+     "unknown field 'document_id': ragmon reads this as 'id', rename it"),
+    ({"ID": "kb-ship", "text": SHIPPING}, "unknown field 'ID': did you mean 'id'?"),
+    ({"id": "kb-ship", "content": SHIPPING},
+     "unknown field 'content': ragmon reads this as 'text', rename it"),
+    ({"id": "kb-ship", "Text": SHIPPING}, "unknown field 'Text': did you mean 'text'?"),
+]
+
+
+@pytest.mark.parametrize(("context", "why"), MISNAMED, ids=[why.split("'")[1] for _, why in MISNAMED])
+def test_a_key_meant_as_id_or_text_is_refused_in_the_app_naming_the_key_ragmon_reads(
+        context: dict[str, str], why: str, app: App) -> None:
+    # The doc_id used to be dropped silently, the document recorded under its content hash: citations of
+    # kb-ship then pointed at a document never retrieved. The second document is the one refused.
+    with instrument.rag_span(QUESTION, tracer_provider=app.provider) as rag, \
+            pytest.raises(TypeError) as caught:
+        rag.retrieved([CUSTOMS, context])
+
+    assert str(caught.value) == f"contexts[1]: {why}"
+    assert "retrieval" not in {span.name for span in app.received()}  # nothing recorded under a hash
+
+
+@pytest.mark.parametrize(("context", "why"), MISNAMED, ids=[why.split("'")[1] for _, why in MISNAMED])
+def test_the_app_and_the_sidecar_refuse_a_misnamed_key_in_the_same_words(
+        context: dict[str, str], why: str, app: App) -> None:
+    # The same object set by hand as ragmon.contexts is refused by extraction with the same reason.
+    with instrument.rag_span(QUESTION, tracer_provider=app.provider) as rag:
+        rag.span.set_attribute("ragmon.contexts", json.dumps([context]))
+        rag.answered(ANSWER)
+
+    with pytest.raises(ExtractionError) as caught:
+        app.example()
+
+    assert caught.value.field == "ragmon.contexts"
+    assert str(caught.value).endswith(f"ragmon.contexts[0]: {why}")
+
+
+@pytest.mark.parametrize(("context", "doc_id"), [
+    # Every key ragmon reads.
+    ({"id": "kb-ship", "text": SHIPPING, "score": 0.5, "metadata": {"source": "faq.md"}}, "kb-ship"),
+    # An id given: doc_id, chunk_id and the like beside it are the app's own keys, and not written.
+    ({"id": "kb-ship", "text": SHIPPING, "doc_id": "legacy-7", "chunk_id": 3, "title": "Shipping"},
+     "kb-ship"),
+    # The id in the metadata, as loaders put it (id, else source, else doc_id): a doc_id beside it is
+    # the app's own, as extraction reads it.
+    ({"text": SHIPPING, "metadata": {"source": "faq.md"}, "doc_id": "legacy-7"}, "faq.md"),
+    ({"text": SHIPPING, "metadata": {"doc_id": "kb-ship"}}, "kb-ship"),
+    # No id anywhere and no key meant as one: the content hash, as for a plain string.
+    ({"text": SHIPPING, "title": "Shipping", "url": "https://shop.example/faq"},
+     "doc-" + hashlib.sha256(SHIPPING.encode()).hexdigest()[:8]),
+], ids=["every key read", "own keys beside an id", "metadata source", "metadata doc_id", "own keys only"])
+def test_keys_ragmon_reads_and_the_app_s_own_still_record(context: dict[str, Any], doc_id: str,
+                                                          app: App) -> None:
+    with instrument.rag_span(QUESTION, relevant_ids=[doc_id], tracer_provider=app.provider) as rag:
+        rag.retrieved([context])
+        rag.answered(ANSWER, citations=[doc_id])
+
+    example = app.example()
+
+    assert example is not None
+    assert example.contexts == (Context(doc_id, SHIPPING, context.get("score")),)
+    assert example.citations == (doc_id,)
+    retrieval = next(span for span in app.received() if span.name == "retrieval")
+    assert set(json.loads(retrieval.attributes["ragmon.contexts"])[0]) <= {"id", "text", "score"}
+
+
+# --- requests that failed or recorded nothing ------------------------------------------------------------
+
+
+def test_a_request_refused_before_it_recorded_anything_is_an_error(app: App) -> None:
+    # retrieved() refused its argument: the request span carries only the question, and the TypeError
+    # that ended it. It was "scored" with neither documents nor an answer.
+    with pytest.raises(TypeError), instrument.rag_span(QUESTION, tracer_provider=app.provider) as rag:
+        rag.retrieved([{"doc_id": "kb-ship", "text": SHIPPING}])
+
+    with pytest.raises(ExtractionError) as caught:
+        app.example()
+
+    assert (caught.value.span_name, caught.value.field) == ("rag", "status")
+    assert str(caught.value).endswith(
+        "the request failed: no answer to score (status ERROR, exception.type 'TypeError')")
+
+
+def test_a_request_that_recorded_only_its_question_has_nothing_to_score(app: App) -> None:
+    with instrument.rag_span(QUESTION, tracer_provider=app.provider):
+        pass  # e.g. a cached reply the app did not record
+
+    with pytest.raises(ExtractionError) as caught:
+        app.example()
+
+    assert (caught.value.span_name, caught.value.field) == ("rag", "documents and answer")
+    assert str(caught.value).endswith(
+        "the request recorded neither documents nor an answer: nothing to score")
+
+
+def test_a_search_endpoint_that_ended_well_is_scored_on_its_documents(app: App) -> None:
+    with instrument.rag_span(QUESTION, relevant_ids=["kb-ship"], tracer_provider=app.provider) as rag:
+        rag.retrieved([Context("kb-ship", SHIPPING, 0.8)])
+
+    example = app.example()
+
+    assert example is not None
+    assert (example.contexts, example.answer) == ((Context("kb-ship", SHIPPING, 0.8),), None)
+
+
+def test_an_answer_recorded_before_the_request_failed_is_scored(app: App) -> None:
+    # The request failed after answering (writing the chat history, say): the answer the pipeline gave
+    # is there to score, as it would be had the failure come after the response was sent.
+    with pytest.raises(RuntimeError), instrument.rag_span(QUESTION, tracer_provider=app.provider) as rag:
+        rag.retrieved([Context("kb-ship", SHIPPING)])
+        rag.answered(ANSWER)
+        raise RuntimeError("history store unreachable")
+
+    example = app.example()
+
+    assert example is not None
+    assert (example.contexts, example.answer) == ((Context("kb-ship", SHIPPING),), ANSWER)

@@ -38,6 +38,13 @@ Choices the design leaves open, made here:
   call) is no such error, nor is a trace without a model call (a search endpoint) or without retrieval
   (a plain chat): those are scored on what they have. The checks run only once the answer or the
   documents came out missing.
+- A trace without an answer whose request failed is an error too, as is one with neither documents nor
+  an answer (nothing to score): the sidecar would count either as scored with nothing measured. The
+  request's spans are the top chains, the span nearest the root with ragmon.question and the trace's
+  roots; one that ended with status ERROR failed it (the innermost is named). Its documents are what a
+  failed request got to, not a search endpoint's result. A request that failed after its answer was
+  recorded is scored on it: the answer is what the pipeline gave. The check runs last, so a malformed
+  attribute, or a failed or unrecorded model call, is the error named.
 """
 
 from __future__ import annotations
@@ -86,6 +93,10 @@ _CONTENT_SWITCHES: tuple[tuple[Callable[[Span], bool], str, str], ...] = (
 """(whether a span follows the convention, the attribute its output goes in, how to turn it on), asked
 in order: GenAI attribute names are shared, so OpenLLMetry is told by its own marks first."""
 _ERROR_TYPE = "error.type"
+_EXCEPTION_EVENT = "exception"
+_EXCEPTION_TYPE = "exception.type"
+_NOTHING = "documents and answer"
+"""The field of a trace that recorded neither: what is missing, as no one attribute is."""
 _CHAINS = frozenset({Role.CHAIN})
 _LLMS = frozenset({Role.LLM})
 _TOOLS = frozenset({Role.TOOL})
@@ -124,7 +135,7 @@ def extract(trace: Trace) -> Example | None:
     answer = _answer(view, tops, llm_call, ragmon_answer)
     if answer is None and llm_call:
         _no_answer(llm_call)
-    return Example(
+    example = Example(
         id=trace.trace_id,
         question=_question(view, tops, llm_call, ragmon_question) or "",
         contexts=contexts,
@@ -134,6 +145,9 @@ def extract(trace: Trace) -> Example | None:
         ground_truth=view.nearest_root(ragmon.ground_truth),
         pipeline=view.nearest_root(ragmon.pipeline) or _service_name(view, tops),
     )
+    if answer is None:
+        _unanswered(view, tops, contexts)
+    return example
 
 
 class _View:
@@ -215,13 +229,32 @@ class _View:
 
     def nearest_root(self, read: Reader[T]) -> T | None:
         """A ragmon.* value from the span nearest the root that has it (ties: the first to start)."""
+        found = self._nearest_root(read)
+        return None if found is None else found[1]
+
+    def nearest_root_span(self, read: Reader[T]) -> Span | None:
+        """The span `nearest_root` reads its value from."""
+        found = self._nearest_root(read)
+        return None if found is None else found[0]
+
+    def _nearest_root(self, read: Reader[T]) -> tuple[Span, T] | None:
         best: tuple[int, int] | None = None
-        found: T | None = None
+        found: tuple[Span, T] | None = None
         for order, span in enumerate(self._marked):
             value = read(span)
             if value is not None and (best is None or (self.depth(span), order) < best):
-                best, found = (self.depth(span), order), value
+                best, found = (self.depth(span), order), (span, value)
         return found
+
+    def request_spans(self, tops: list[Span]) -> list[Span]:
+        """The spans that stand for the whole request, innermost first (ties in this order): the top
+        chains, the span nearest the root carrying ragmon.question (ragmon.instrument's request span)
+        and the trace's roots (an HTTP server span, a lone retriever). Never empty: a trace whose
+        parents form a cycle has no root, and its first span stands in."""
+        marked = self.nearest_root_span(ragmon.question)
+        roots = [span for span in self.spans if next(self.ancestors(span), None) is None]
+        unique = {span.span_id: span for span in [*tops, *([marked] if marked else []), *roots]}
+        return sorted(unique.values(), key=lambda span: -self.depth(span)) or self.spans[:1]
 
 
 def _role(span: Span) -> Role | None:
@@ -332,10 +365,8 @@ def _no_answer(call: list[Span]) -> None:
         return
     failed = next((span for span in call if span.status_code == STATUS_ERROR), None)
     if failed is not None:
-        error_type = failed.attributes.get(_ERROR_TYPE)
-        detail = f", {_ERROR_TYPE} {error_type!r}" if isinstance(error_type, str) and error_type else ""
         raise ExtractionError(failed, "status",
-                              f"the model call failed: no answer to score (status ERROR{detail})")
+                              f"the model call failed: no answer to score ({_failure(failed)})")
     switches = [next((attribute, switch) for follows, attribute, switch in _CONTENT_SWITCHES if follows(span))
                 for span in call]
     attribute = switches[0][0]
@@ -344,6 +375,37 @@ def _no_answer(call: list[Span]) -> None:
         f"the model call records no output (no {attribute} nor any other output attribute), so there is no "
         "answer to score. " + "; ".join(dict.fromkeys(switch for _, switch in switches))
         + "; or record the answer as ragmon.answer (ragmon.instrument)")
+
+
+def _unanswered(view: _View, tops: list[Span], contexts: tuple[Context, ...] | None) -> None:
+    """Why a trace without an answer (and without a model call that explains it) cannot be scored, as an
+    error; none when it is a search endpoint that ended well, scored on its documents. A request that
+    failed (status ERROR) left no answer for a reason of its own, not because it only searches: its
+    documents, if any, are what a failed request got to, and scoring them would count it as served. A
+    trace with neither documents nor an answer has nothing to score: counted "scored", it would show
+    traffic that no score ever reflects. The span named is the innermost one standing for the request."""
+    requests = view.request_spans(tops)
+    failed = next((span for span in requests if span.status_code == STATUS_ERROR), None)
+    if failed is not None:
+        raise ExtractionError(failed, "status",
+                              f"the request failed: no answer to score ({_failure(failed)})")
+    if contexts is None:
+        raise ExtractionError(requests[0], _NOTHING,
+                              "the request recorded neither documents nor an answer: nothing to score")
+
+
+def _failure(span: Span) -> str:
+    """How a failed span failed, as far as it says: its `error.type` (the GenAI conventions'), else the
+    type of the last exception recorded on it (the SDK's `exception` event, which `start_as_current_span`
+    and instrumentors record for an exception they let through)."""
+    error_type = span.attributes.get(_ERROR_TYPE)
+    if isinstance(error_type, str) and error_type:
+        return f"status ERROR, {_ERROR_TYPE} {error_type!r}"
+    for event in reversed(span.events):
+        exception_type = event.attributes.get(_EXCEPTION_TYPE) if event.name == _EXCEPTION_EVENT else None
+        if isinstance(exception_type, str) and exception_type:
+            return f"status ERROR, {_EXCEPTION_TYPE} {exception_type!r}"
+    return "status ERROR"
 
 
 def _only_prepares(view: _View, chain: Span, call: Span) -> bool:

@@ -49,7 +49,8 @@ def _context(span: Span, index: int, item: Any) -> Context:
         raise ExtractionError(span, CONTEXTS, f"{where} is neither an object nor a string")
     text = item.get("text")
     if not isinstance(text, str):
-        raise ExtractionError(span, CONTEXTS, f"{where} has no string 'text'")
+        why = misnamed_key(item, "text") if text is None else None
+        raise ExtractionError(span, CONTEXTS, f"{where}: {why}" if why else f"{where} has no string 'text'")
     doc_id = item.get("id")
     if doc_id is not None and (isinstance(doc_id, bool) or not isinstance(doc_id, str | int)):
         raise ExtractionError(span, CONTEXTS, f"{where}.id is neither a string nor an integer")
@@ -59,18 +60,23 @@ def _context(span: Span, index: int, item: Any) -> Context:
     context = make_context(span, where, doc_id, text, score, item.get("metadata"))
     # Keys of its own first: rehashing every unnamed document's text, per span, is for the rare context
     # that has any.
-    if doc_id is None and not _CONTEXT_KEYS.issuperset(item) and context.id == content_id(context.text):
-        _check_id_names(span, where, item)
+    if (doc_id is None and not _CONTEXT_KEYS.issuperset(item) and context.id == content_id(context.text)
+            and (why := misnamed_key(item, "id")) is not None):
+        raise ExtractionError(span, CONTEXTS, f"{where}: {why}")
     return context
 
 
-def _check_id_names(span: Span, where: str, item: Mapping[str, Any]) -> None:
-    """For a context whose id, found neither in it nor in its metadata, became its content hash: a key
-    meant as its id (`doc_id`, `ID`) is an error, as no cited or relevant id could match the hash. Any
-    other key is the app's own."""
+def misnamed_key(item: Mapping[Any, Any], field: str) -> str | None:
+    """Why a key of a context object that lacks `field` ("id" or "text") is refused as a name meant for
+    it (`doc_id`, `ID`, `content`), or None when every key outside the convention's is the app's own.
+    Asked only once the field came out missing: a `doc_id` left unread makes the id a content hash, which
+    no cited or relevant id matches. Shared with `ragmon.instrument`, which refuses the same keys in the
+    app, so both word it alike."""
     for key in item:
-        if key not in _CONTEXT_KEYS and (why := misnamed(key, ("id",), (), CONTEXT_SYNONYMS)) is not None:
-            raise ExtractionError(span, CONTEXTS, f"{where}: {why}")
+        if (isinstance(key, str) and key not in _CONTEXT_KEYS
+                and (why := misnamed(key, (field,), (), CONTEXT_SYNONYMS)) is not None):
+            return why
+    return None
 
 
 def question(span: Span) -> str | None:

@@ -334,19 +334,29 @@ def test_a_failed_model_call_that_recorded_only_its_input_is_still_the_call(reco
 
 def test_a_retried_call_that_asked_for_a_tool_is_no_failure(recorder: Recorder) -> None:
     # An LLM span around its attempts (a client's retries, each a span of its own): the first attempt
-    # failed, the second asked for a tool, and the call records that output. No text, no failure.
+    # failed, the second asked for a tool, and the call records that output. No text, no failure; with
+    # documents the trace is scored on them (as a search endpoint), without it has nothing to score.
     tool_call = json.dumps([{"role": "assistant", "finish_reason": "tool_call",
                              "parts": [{"type": "tool_call", "name": "search"}]}])
     tracer = recorder.tracer
-    with tracer.start_as_current_span("POST /ask", kind=SpanKind.SERVER), tracer.start_as_current_span(
-            "chat gpt-4o", attributes={"gen_ai.operation.name": "chat", **USER,
-                                       "gen_ai.output.messages": tool_call}):
-        for attempt, status in enumerate((StatusCode.ERROR, StatusCode.OK)):
-            with tracer.start_as_current_span(f"attempt {attempt}", attributes={
-                    "gen_ai.operation.name": "chat", **USER}) as span:
-                span.set_status(Status(status))
+    for retrieval in (DOCUMENTS, None):
+        with tracer.start_as_current_span("POST /ask", kind=SpanKind.SERVER):
+            if retrieval is not None:
+                with tracer.start_as_current_span("retrieval museum-kb", attributes={
+                        "gen_ai.operation.name": "retrieval", **retrieval}):
+                    pass
+            with tracer.start_as_current_span("chat gpt-4o", attributes={
+                    "gen_ai.operation.name": "chat", **USER, "gen_ai.output.messages": tool_call}):
+                for attempt, status in enumerate((StatusCode.ERROR, StatusCode.OK)):
+                    with tracer.start_as_current_span(f"attempt {attempt}", attributes={
+                            "gen_ai.operation.name": "chat", **USER}) as span:
+                        span.set_status(Status(status))
+    [searched, only_asked] = recorder.traces()
 
-    example = extract(recorder.trace())
+    example = extract(searched)
+    error = failure(only_asked)
 
     assert example is not None
-    assert (example.question, example.answer) == (QUESTION, None)
+    assert (example.question, example.contexts, example.answer) == (QUESTION, CONTEXTS, None)
+    assert (error.span_name, error.field) == ("POST /ask", "documents and answer")
+    assert str(error).endswith("the request recorded neither documents nor an answer: nothing to score")

@@ -186,7 +186,8 @@ def _one_span_per_question_source() -> list[Span]:
                                   "llm.input_messages.2.message.content": "last user turn",
                                   "llm.output_messages.0.message.content": "the answer"}),
              parent=chain, start=3),
-        span("marked", {"ragmon.question": "ours"}, parent=http, start=4),
+        # With an answer of its own: left alone, a question with nothing to score is an error.
+        span("marked", {"ragmon.question": "ours", "ragmon.answer": "our answer"}, parent=http, start=4),
         http,
     ]
 

@@ -160,19 +160,20 @@ class Unreachable(BaseRetriever):
         raise ConnectionError("vector store unreachable")
 
 
-def test_retrieval_that_raised_leaves_documents_unknown(instrumented: Recorder) -> None:
-    # The failed retriever span has no output and an ERROR status: no documents to know of, not an error
-    # about content tracing.
+def test_retrieval_that_raised_fails_the_request_not_content_tracing(instrumented: Recorder) -> None:
+    # The failed retriever span has no output and an ERROR status: no documents to know of, and nothing
+    # about content tracing to fix. The workflow failed with it and left no answer: the request failed,
+    # an error naming the workflow (it was "scored" with neither documents nor an answer).
     chain = Unreachable() | RunnableLambda(lambda docs: len(docs))
     with pytest.raises(ConnectionError):
         chain.invoke(QUESTION)
 
-    example = extract(instrumented.trace())
+    with pytest.raises(ExtractionError) as caught:
+        extract(instrumented.trace())
 
-    assert example is not None
-    assert example.question == QUESTION
-    assert example.contexts is None
-    assert example.answer is None
+    assert (caught.value.span_name, caught.value.field) == ("RunnableSequence.workflow", "status")
+    assert str(caught.value).endswith(
+        "the request failed: no answer to score (status ERROR, error.type 'ConnectionError')")
 
 
 @pytest.mark.parametrize(("content_env", "options"), [
