@@ -52,6 +52,12 @@ gate's report (the next run's --baseline), calibrate's its figures, which would 
 plain name stays with the command its users set it for: serve's in deploy manifests, replay's in CI."""
 
 
+NOT_BLANK = frozenset({"--token-file"})
+"""Flags whose blank variable is refused, not read as unset: a chart's `RAGMON_TOKEN_FILE: ""` (a secret
+that did not mount, a value not filled in) would otherwise serve without authentication, as
+`RAGMON_TOKEN=` would, which ragmon.serve_config refuses too."""
+
+
 def variable(command: str | None, option: str) -> str:
     """The environment variable `command`'s `option` (`--max-traces`) reads: RAGMON_MAX_TRACES, unless
     OWN_VARIABLES names another."""
@@ -68,14 +74,18 @@ def _apply_env_defaults(parser: _Parser, environ: Mapping[str, str], command: st
 
     A blank variable is an unset one, as the OpenTelemetry SDK reads its own: a chart's `value: ""` or a
     CI variable left empty means "the default", and `RAGMON_SAMPLE_RATE=` must not stop the sidecar, nor
-    `RAGMON_JSON=` write a report to a file named `.`."""
+    `RAGMON_JSON=` write a report to a file named `.`; except for NOT_BLANK's."""
     for action in parser._actions:
         longs = [s for s in action.option_strings if s.startswith("--")]
         if not longs or action.dest == "help":
             continue
         name = variable(command, longs[0])
         value = environ.get(name)
-        if value is None or not value.strip():
+        if value is None:
+            continue
+        if not value.strip():
+            if longs[0] in NOT_BLANK:
+                parser.refused[action] = f"{name} is set but empty: unset it, or name the file"
             continue
         try:
             _set_default(action, name, value)

@@ -166,6 +166,14 @@ def test_a_blank_variable_is_an_unset_one() -> None:
     assert getattr(args, FROM_ENVIRONMENT) == {}
 
 
+def test_a_blank_token_file_variable_is_refused_not_read_as_no_authentication() -> None:
+    parser = build_parser("serve", {"RAGMON_TOKEN_FILE": " "})
+    with pytest.raises(UsageError) as refused:
+        parser.parse_args(["serve"])
+    assert refused.value.message == "RAGMON_TOKEN_FILE is set but empty: unset it, or name the file"
+    assert refused.value.usage is False
+
+
 def test_an_environment_value_outside_the_choices_is_refused() -> None:
     parser = _Parser()
     parser.add_argument("--log-format", choices=("json", "text"), default="text")
