@@ -27,7 +27,7 @@ import zlib
 from collections.abc import Callable
 from typing import Any
 
-from aiohttp import web
+from aiohttp import http_parser, web
 from aiohttp.http_exceptions import HttpProcessingError, InvalidURLError
 from aiohttp.typedefs import Handler
 from google.rpc.status_pb2 import Status
@@ -62,6 +62,8 @@ words ("'utf-8' codec can't decode byte 0x8b") would not say what is wrong."""
 _RPC_CODE = {400: 3, 401: 16, 404: 12, 413: 8, 415: 3, 503: 14}
 _LLHTTP_PREFACE = "Pause on PRI/Upgrade"
 """How aiohttp's C parser (llhttp, HPE_PAUSED_H2_UPGRADE) words its refusal of HTTP/2's preface."""
+PURE_PYTHON_PARSER = http_parser.HttpRequestParser is http_parser.HttpRequestParserPy
+"""Whether aiohttp runs without its C extensions (AIOHTTP_NO_EXTENSIONS, or none built for the platform)."""
 
 log = logging.getLogger(__name__)
 
@@ -219,10 +221,12 @@ def add_metrics_port_answer(app: web.Application, sink: SpanSink, *, token: str 
 
 def is_grpc_client(error: HttpProcessingError) -> bool:
     """Whether aiohttp refused HTTP/2's connection preface (`PRI * HTTP/2.0`), which a gRPC client opens
-    every connection with. The C parser names it; the pure-Python one (AIOHTTP_NO_EXTENSIONS) objects only
-    to its request target, `*`, which HTTP/1.1 allows with OPTIONS alone (and which aiohttp takes)."""
-    return error.message.startswith(_LLHTTP_PREFACE) or (isinstance(error, InvalidURLError)
-                                                         and error.message == "*")
+    every connection with. The C parser names it. The pure-Python one (AIOHTTP_NO_EXTENSIONS) objects only
+    to its request target, `*`, which HTTP/1.1 allows with OPTIONS alone: from it, a `GET *` is taken for a
+    gRPC client too. The C parser refuses `GET *` the same way, so the request target is asked only when
+    the pure-Python parser is the one serving."""
+    return error.message.startswith(_LLHTTP_PREFACE) or (
+        PURE_PYTHON_PARSER and isinstance(error, InvalidURLError) and error.message == "*")
 
 
 class UnreadableRequests:

@@ -30,6 +30,7 @@ from ports import free_port
 from ragmon.errors import RagmonError
 from ragmon.logs import MAX_FIELD
 from ragmon.model import Example
+from ragmon.otlp import http
 from ragmon.otlp.http import UnreadableRequests, add_otlp_routes, app_runner, is_grpc_client
 from ragmon.otlp.misdirected import METRICS_PORT, OTLP_HTTP_PORT, grpc_client_advice
 from ragmon.otlp.refusals import RefusalLog
@@ -97,9 +98,12 @@ def tracebacks(caplog: pytest.LogCaptureFixture) -> list[logging.LogRecord]:
 # --- telling the preface apart ------------------------------------------------------------------------
 
 @pytest.mark.parametrize("parser", [HttpRequestParserC, HttpRequestParserPy], ids=["C", "Python"])
-async def test_both_aiohttp_parsers_refusal_of_the_http2_preface_is_told_apart(parser: type) -> None:
+async def test_both_aiohttp_parsers_refusal_of_the_http2_preface_is_told_apart(
+        parser: type, monkeypatch: pytest.MonkeyPatch) -> None:
     # aiohttp uses its C parser (llhttp) unless AIOHTTP_NO_EXTENSIONS is set; each words its refusal its
     # own way, and neither says "HTTP/2".
+    monkeypatch.setattr(http, "PURE_PYTHON_PARSER", parser is HttpRequestParserPy)
+
     def refusal(data: bytes) -> HttpProcessingError:
         with pytest.raises(HttpProcessingError) as raised:
             parser(None, asyncio.get_running_loop(), 1 << 16).feed_data(data)
@@ -108,6 +112,9 @@ async def test_both_aiohttp_parsers_refusal_of_the_http2_preface_is_told_apart(p
     assert is_grpc_client(refusal(PREFACE))
     assert not is_grpc_client(refusal(BAD_LENGTH))
     assert not is_grpc_client(refusal(b"\x16\x03\x01\x02\x00\x01\r\n\r\n"))  # TLS at a plain port
+    if parser is HttpRequestParserC:  # the Python parser cannot tell these from the preface
+        for target_star in (b"GET * HTTP/1.1\r\nHost: x\r\n\r\n", b"POST * HTTP/1.1\r\nHost: x\r\n\r\n"):
+            assert not is_grpc_client(refusal(target_star))
 
 
 @pytest.mark.parametrize(("where", "http", "grpc", "told"), [
