@@ -247,14 +247,20 @@ class _View:
         return found
 
     def request_spans(self, tops: list[Span]) -> list[Span]:
-        """The spans that stand for the whole request, innermost first (ties in this order): the top
-        chains, the span nearest the root carrying ragmon.question (ragmon.instrument's request span)
-        and the trace's roots (an HTTP server span, a lone retriever). Never empty: a trace whose
-        parents form a cycle has no root, and its first span stands in."""
+        """The spans that stand for the RAG request, innermost first (ties in this order): the top chains,
+        the span nearest the root carrying ragmon.question (ragmon.instrument's request span) and the
+        trace's roots (an HTTP server span, a lone retriever), each only if it holds the RAG work (is, or
+        is an ancestor of, a retriever, a model call or a span with ragmon.* attributes). A trace can hold
+        other work: a sibling request that failed, or an orphan whose parent never arrived, says nothing
+        of this one. Never empty: a trace whose parents form a cycle has no root, and the first RAG span
+        stands in."""
+        rag = [span for span in self.spans if self.roles[span.span_id] in _RAG_ROLES] + self._marked
+        holding = {span.span_id for found in rag for span in (found, *self.ancestors(found))}
         marked = self.nearest_root_span(ragmon.question)
         roots = [span for span in self.spans if next(self.ancestors(span), None) is None]
-        unique = {span.span_id: span for span in [*tops, *([marked] if marked else []), *roots]}
-        return sorted(unique.values(), key=lambda span: -self.depth(span)) or self.spans[:1]
+        unique = {span.span_id: span for span in [*tops, *([marked] if marked else []), *roots]
+                  if span.span_id in holding}
+        return sorted(unique.values(), key=lambda span: -self.depth(span)) or rag[:1] or self.spans[:1]
 
 
 def _role(span: Span) -> Role | None:

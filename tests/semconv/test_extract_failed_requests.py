@@ -28,7 +28,7 @@ from llama_index.core.query_engine import RetrieverQueryEngine
 from llama_index.core.retrievers import BaseRetriever as LlamaIndexRetriever
 from llama_index.core.schema import NodeWithScore, QueryBundle
 from openinference.instrumentation.langchain import LangChainInstrumentor
-from opentelemetry.trace import SpanKind
+from opentelemetry.trace import NonRecordingSpan, SpanContext, SpanKind, TraceFlags, set_span_in_context
 from test_openllmetry_instrumented import traceloop
 
 from ragmon.model import Context
@@ -209,6 +209,32 @@ def test_a_genai_request_that_failed_before_the_model_call_is_an_error(
     assert example is not None
     assert (example.question, example.contexts, example.answer) == (
         QUESTION, (Context("hours-1", HOURS, 0.9),), None)
+
+
+def test_a_failed_span_beside_the_rag_request_fails_nothing(recorder: Recorder) -> None:
+    # The page's own span never arrived, so the trace has three roots: the search, which ended well, and
+    # two spans of other work in the same page view that failed (its logging call, an embedding attempt
+    # with nothing under it). Only a span holding the RAG work speaks for the request.
+    tracer = recorder.tracer
+    page = set_span_in_context(NonRecordingSpan(SpanContext(
+        trace_id=0x5B8EFFF798038103D269B633813FC60C, span_id=0xEEE19B7EC3C1B174, is_remote=True,
+        trace_flags=TraceFlags(TraceFlags.SAMPLED))))
+    with (tracer.start_as_current_span("GET /search", context=page, kind=SpanKind.SERVER),
+          tracer.start_as_current_span("retrieval museum-kb", kind=SpanKind.CLIENT,
+                                       attributes=GENAI_DOCUMENTS)):
+        pass
+    other_work = (("POST /log", {}), ("embeddings attempt 1", {"gen_ai.operation.name": "embeddings"}))
+    for name, attributes in other_work:
+        with pytest.raises(RuntimeError), tracer.start_as_current_span(name, context=page,
+                                                                       attributes=attributes):
+            raise RuntimeError("not this request's work")
+
+    [trace] = recorder.traces()
+    example = extract(trace)
+
+    assert len(trace.spans) == 4
+    assert example is not None
+    assert (example.contexts, example.answer) == ((Context("hours-1", HOURS, 0.9),), None)
 
 
 def test_a_failed_model_call_still_names_the_call_not_the_request(recorder: Recorder) -> None:
