@@ -141,3 +141,28 @@ async def test_with_grpc_off_a_grpc_exporter_is_told_so_and_both_ports_go_on_ser
     assert total(samples, MISDIRECTED, transport="http", signal="other") >= 1
     assert total(samples, "ragmon_spans_rejected_total", reason="decode_error") == 1
     assert total(samples, "ragmon_spans_received_total", transport="http") == 1
+
+
+async def test_a_sender_that_hangs_up_mid_body_costs_no_error_line_and_no_count(
+        caplog: pytest.LogCaptureFixture) -> None:
+    # An exporter that gave up on its own timeout, or an app pod stopping: nothing was received, nothing
+    # refused, and no answer can reach the sender. aiohttp logged a traceback at ERROR per connection.
+    caplog.set_level(logging.INFO)
+    sidecar = Sidecar(ServeConfig(http_listen=("127.0.0.1", 0), grpc_listen=None,
+                                  metrics_listen=("127.0.0.1", 0), quiet=0.05))
+    ports = await sidecar.start()
+    try:
+        assert ports.http is not None and ports.metrics is not None
+        head = (b"POST /v1/traces HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-protobuf\r\n"
+                b"Content-Length: 100\r\n\r\nab")
+        with socket.create_connection(("127.0.0.1", ports.http), timeout=10) as sock:
+            sock.sendall(head)
+            await asyncio.sleep(0.2)  # the handler is reading the body when the sender goes
+        await asyncio.sleep(0.3)
+        assert await asyncio.to_thread(http_export, ports.http) is SpanExportResult.SUCCESS
+        samples = await asyncio.to_thread(scrape, ports.metrics)
+    finally:
+        await sidecar.stop()
+    assert [r for r in caplog.records if r.levelno >= logging.WARNING] == []
+    assert total(samples, "ragmon_spans_rejected_total") == 0
+    assert total(samples, "ragmon_spans_received_total", transport="http") == 1

@@ -65,7 +65,7 @@ _LLHTTP_PREFACE = "Pause on PRI/Upgrade"
 PURE_PYTHON_PARSER = http_parser.HttpRequestParser is http_parser.HttpRequestParserPy
 """Whether aiohttp runs without its C extensions (AIOHTTP_NO_EXTENSIONS, or none built for the platform)."""
 
-log = logging.getLogger(__name__)
+_log = logging.getLogger(__name__)
 
 
 class _TooLarge(Exception):
@@ -157,6 +157,12 @@ def add_otlp_routes(app: web.Application, sink: SpanSink, *, max_body: int, toke
             return refuse("too_large", 413, over_max_body(str(exc), max_body, max_body_flag))
         except (zlib.error, web.RequestPayloadError) as exc:
             return refuse("decode_error", 400, f"body is not valid {encoding or 'identity'} data: {exc}")
+        except ConnectionResetError:
+            # The sender hung up mid-body (its own export timeout, a pod stopping): nothing of it was
+            # received, nothing is refused, and no answer can reach it. An exporter that timed out sends
+            # the batch again. aiohttp would log a traceback at ERROR for every such connection.
+            _log.debug("OTLP/HTTP sender %s hung up before its body ended", request.remote)
+            return web.Response(status=400)
 
         if encoding in ("", "identity") and body.startswith(_GZIP_MAGIC):
             return refuse("decode_error", 400, "body looks gzip-compressed (it starts with bytes 1f 8b): "
@@ -284,8 +290,8 @@ class _ServerLog(logging.Logger):
         error = record.exc_info[1] if record.exc_info else None
         if isinstance(error, HttpProcessingError):
             self._unreadable(_record_peer(record), error)
-        elif log.isEnabledFor(record.levelno):
-            log.handle(record)
+        elif _log.isEnabledFor(record.levelno):
+            _log.handle(record)
 
 
 def _record_peer(record: logging.LogRecord) -> str:
