@@ -124,7 +124,8 @@ def _as_context(index: int, item: ContextLike) -> Context:
     if doc_id is None and isinstance(metadata, Mapping):
         doc_id = metadata_id(metadata)  # as the sidecar would name it: labels name documents so
     if not isinstance(text, str):
-        _refuse_misnamed(index, item, "text")
+        if text is None:  # a `text` of the wrong type is the mistake, whatever other keys say
+            _refuse_misnamed(index, item, "text")
         raise TypeError(f"a context needs a string text, got {item!r:.80}")
     if doc_id is None:
         _refuse_misnamed(index, item, "id")

@@ -303,6 +303,15 @@ def test_a_key_meant_as_id_or_text_is_refused_in_the_app_naming_the_key_ragmon_r
     assert "retrieval" not in {span.name for span in app.received()}  # nothing recorded under a hash
 
 
+def test_a_text_of_the_wrong_type_is_the_mistake_named_whatever_other_keys_there_are(app: App) -> None:
+    # A `content` beside it is no misnamed text: the text is there, and it is a number.
+    with instrument.rag_span(QUESTION, tracer_provider=app.provider) as rag, \
+            pytest.raises(TypeError) as caught:
+        rag.retrieved([{"id": "kb-ship", "text": 5, "content": SHIPPING}])
+
+    assert str(caught.value).startswith("a context needs a string text, got {'id': 'kb-ship', 'text': 5")
+
+
 @pytest.mark.parametrize(("context", "why"), MISNAMED, ids=[why.split("'")[1] for _, why in MISNAMED])
 def test_the_app_and_the_sidecar_refuse_a_misnamed_key_in_the_same_words(
         context: dict[str, str], why: str, app: App) -> None:

@@ -76,8 +76,10 @@ class RefusalLog:
     def unreadable(self, *, peer: str, detail: str) -> None:
         """Log a request aiohttp cannot read as HTTP/1.1 at a port that receives no OTLP (the metrics
         port), once per peer per window: no counter applies, as no OTLP request was refused, and the line
-        must still name the sender (on the OTLP port it is a refusal: `refused`)."""
-        self._write(("unreadable", peer), logging.WARNING, "HTTP request refused",
+        must still name the sender (on the OTLP port it is a refusal: `refused`). Info, not a warning: the
+        metrics port listens beyond the pod for Prometheus, where scanners and TLS probes come and go,
+        and nothing of ragmon's is lost."""
+        self._write(("unreadable", peer), logging.INFO, "HTTP request refused",
                     {"status": "400", "transport": "http", "peer": peer}, None, detail)
 
     def _write(self, key: tuple[str, ...], level: int, message: str, fields: dict[str, str],

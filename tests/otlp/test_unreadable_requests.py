@@ -176,19 +176,21 @@ async def test_a_grpc_exporter_is_counted_on_each_attempt_and_logged_once_a_minu
     assert tracebacks(caplog) == []
 
 
-@pytest.mark.parametrize(("otlp", "message", "rejects"), [
-    (True, "OTLP request refused", [(1, "decode_error")]),  # as a body that does not decode
-    (False, "HTTP request refused", []),  # the metrics port: no OTLP request was refused
+@pytest.mark.parametrize(("otlp", "message", "level", "rejects"), [
+    (True, "OTLP request refused", logging.WARNING, [(1, "decode_error")]),  # as a body not decoding
+    # The metrics port: no OTLP request was refused, and scanners reach it: info.
+    (False, "HTTP request refused", logging.INFO, []),
 ])
 async def test_a_request_that_is_not_http_is_answered_400_and_logged_once_a_minute_with_aiohttps_reason(
         serve: Serve, sink: Any, refusal_records: Callable[[], list[logging.LogRecord]],
-        caplog: pytest.LogCaptureFixture, otlp: bool, message: str, rejects: list[tuple[int, str]]) -> None:
+        caplog: pytest.LogCaptureFixture, otlp: bool, message: str, level: int,
+        rejects: list[tuple[int, str]]) -> None:
     app = otlp_app(sink) if otlp else web.Application()
     port = await serve(app, UnreadableRequests(sink, lambda: ADVICE, otlp=otlp))
     for _ in range(3):
         assert (await send_raw(port, BAD_LENGTH)).startswith(b"HTTP/1.0 400 Bad Request\r\n")
     [record] = refusal_records()
-    assert record.getMessage() == message and record.exc_info is None
+    assert record.getMessage() == message and record.exc_info is None and record.levelno == level
     fields = (record.status, record.transport, record.peer, record.user_agent)
     assert fields == ("400", "http", "127.0.0.1", None)
     assert record.detail == f"not a valid HTTP/1.1 request: {AIOHTTP_REASON}"
