@@ -4,7 +4,8 @@ sidecar test share them, so both check the same pipelines. Nothing here reaches 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 
 from langchain_core.documents import Document as LangChainDocument
 from langchain_core.embeddings import DeterministicFakeEmbedding
@@ -20,6 +21,10 @@ from llama_index.core.embeddings import MockEmbedding
 from llama_index.core.llms import MockLLM
 from llama_index.core.postprocessor.types import BaseNodePostprocessor
 from llama_index.core.schema import NodeWithScore
+from opentelemetry.instrumentation.instrumentor import (  # type: ignore[attr-defined]  # not in its __all__
+    BaseInstrumentor,
+)
+from opentelemetry.sdk.trace import TracerProvider
 
 from ragmon.model import Context
 
@@ -39,6 +44,17 @@ LLAMAINDEX_CORPUS = {
     "support": "Support is available by chat around the clock.",
 }
 
+
+
+@contextmanager
+def instrumenting(provider: TracerProvider, instrumentor: BaseInstrumentor) -> Iterator[None]:
+    """`instrumentor` on `provider` while the block runs, and off after it even when it raised: an
+    instrumentor left on would trace every later test's LangChain or LlamaIndex calls."""
+    instrumentor.instrument(tracer_provider=provider)
+    try:
+        yield
+    finally:
+        instrumentor.uninstrument()
 
 class RagChain:
     """retriever -> prompt -> chat model -> parser, remembering the documents the prompt was given. The

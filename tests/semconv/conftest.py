@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
+from instrumented_apps import instrumenting
 from openinference.instrumentation.langchain import LangChainInstrumentor
 from openinference.instrumentation.llama_index import LlamaIndexInstrumentor
 from opentelemetry.exporter.otlp.proto.common.trace_encoder import encode_spans
@@ -56,9 +57,8 @@ def recorder() -> Iterator[Recorder]:
 def instrumented(recorder: Recorder, instrumentor: LangChainInstrumentor | LlamaIndexInstrumentor
                  ) -> Iterator[Recorder]:
     """`recorder` with an OpenInference instrumentor on it while the test runs."""
-    instrumentor.instrument(tracer_provider=recorder.provider)
-    yield recorder
-    instrumentor.uninstrument()
+    with instrumenting(recorder.provider, instrumentor):
+        yield recorder
 
 
 @pytest.fixture

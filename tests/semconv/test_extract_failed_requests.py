@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterator
-from contextlib import ExitStack, contextmanager
+from contextlib import ExitStack
 from typing import TYPE_CHECKING, Any
 
 import pytest
-from instrumented_apps import LANGCHAIN_ANSWER, QUESTION, RagChain, langchain_contexts
+from instrumented_apps import LANGCHAIN_ANSWER, QUESTION, RagChain, instrumenting, langchain_contexts
 from langchain_core.callbacks import CallbackManagerForRetrieverRun
 from langchain_core.documents import Document
 from langchain_core.language_models.fake_chat_models import FakeListChatModel
@@ -54,18 +54,8 @@ def failure(recorder: Recorder) -> ExtractionError:
 # --- LangChain under OpenInference and OpenLLMetry ------------------------------------------------------
 
 
-@contextmanager
-def openinference(recorder: Recorder) -> Iterator[None]:
-    instrumentor = LangChainInstrumentor()
-    instrumentor.instrument(tracer_provider=recorder.provider)
-    try:
-        yield
-    finally:
-        instrumentor.uninstrument()
-
-
 INSTRUMENTATIONS: dict[str, Callable[[Recorder], Any]] = {
-    "openinference": openinference,
+    "openinference": lambda recorder: instrumenting(recorder.provider, LangChainInstrumentor()),
     "openllmetry": lambda recorder: traceloop(recorder.provider),
 }
 ROOT_CHAIN = {"openinference": "RunnableSequence", "openllmetry": "RunnableSequence.workflow"}

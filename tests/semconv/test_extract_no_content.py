@@ -11,12 +11,11 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING, Any
 
 import pytest
-from instrumented_apps import QUESTION, llama_index
+from instrumented_apps import QUESTION, instrumenting, llama_index
 from langchain_core.language_models import BaseChatModel
 from langchain_core.language_models.fake_chat_models import FakeListChatModel
 from langchain_core.messages import BaseMessage
@@ -198,17 +197,12 @@ def test_openllmetry_with_content_off_names_traceloop_trace_content(
 # --- OpenInference (real LangChain instrumentor) --------------------------------------------------------
 
 
-@contextmanager
-def openinference(recorder: Recorder, monkeypatch: pytest.MonkeyPatch, **env: str) -> Iterator[None]:
+def openinference(recorder: Recorder, monkeypatch: pytest.MonkeyPatch,
+                  **env: str) -> AbstractContextManager[None]:
     """The instrumentor on `recorder` with the given environment, which it reads when instrumenting."""
     for name, value in env.items():
         monkeypatch.setenv(name, value)
-    instrumentor = LangChainInstrumentor()
-    instrumentor.instrument(tracer_provider=recorder.provider)
-    try:
-        yield
-    finally:
-        instrumentor.uninstrument()
+    return instrumenting(recorder.provider, LangChainInstrumentor())
 
 
 def test_openinference_hidden_outputs_name_the_hide_switches(
