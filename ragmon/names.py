@@ -85,7 +85,7 @@ relevant ids `expectedDocs`. Its documents are in `steps`; told `contexts`, a us
 `retrieval_context` is then told the record mixes two formats, and which."""
 CONTEXT_SYNONYMS = _synonyms({
     "id": ("doc_id", "document_id", "chunk_id", "passage_id"),
-    "text": ("content", "document", "passage", "chunk"),
+    "text": ("content", "document", "passage", "chunk", "page_content"),  # the last: a LangChain Document
 })
 """A retrieved document's id and text under other names: a `doc_id` left unread becomes a content hash,
 which no relevant or cited id matches. Not its score's: it is only shown, so another key is the user's."""

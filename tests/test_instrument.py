@@ -287,6 +287,9 @@ MISNAMED = [
     ({"id": "kb-ship", "content": SHIPPING},
      "unknown field 'content': ragmon reads this as 'text', rename it"),
     ({"id": "kb-ship", "Text": SHIPPING}, "unknown field 'Text': did you mean 'text'?"),
+    # A LangChain Document as a dict (`doc.model_dump()`), its id in the metadata.
+    ({"page_content": SHIPPING, "metadata": {"id": "kb-ship"}},  # type: ignore[dict-item]
+     "unknown field 'page_content': ragmon reads this as 'text', rename it"),
 ]
 
 
