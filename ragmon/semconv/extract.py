@@ -41,7 +41,8 @@ Choices the design leaves open, made here:
 - A trace without an answer whose request failed is an error too, as is one with neither documents nor
   an answer (nothing to score): the sidecar would count either as scored with nothing measured. The
   request's spans are the top chains, the span nearest the root with ragmon.question and the trace's
-  roots; one that ended with status ERROR failed it (the innermost is named). Its documents are what a
+  roots, those of them that hold the RAG work; one that ended with status ERROR failed it (the innermost
+  is named). Its documents are what a
   failed request got to, not a search endpoint's result. A request that failed after its answer was
   recorded is scored on it: the answer is what the pipeline gave. The check runs last, so a malformed
   attribute, or a failed or unrecorded model call, is the error named.
@@ -232,12 +233,8 @@ class _View:
         found = self._nearest_root(read)
         return None if found is None else found[1]
 
-    def nearest_root_span(self, read: Reader[T]) -> Span | None:
-        """The span `nearest_root` reads its value from."""
-        found = self._nearest_root(read)
-        return None if found is None else found[0]
-
     def _nearest_root(self, read: Reader[T]) -> tuple[Span, T] | None:
+        """That value and the span it is read from."""
         best: tuple[int, int] | None = None
         found: tuple[Span, T] | None = None
         for order, span in enumerate(self._marked):
@@ -256,9 +253,9 @@ class _View:
         stands in."""
         rag = [span for span in self.spans if self.roles[span.span_id] in _RAG_ROLES] + self._marked
         holding = {span.span_id for found in rag for span in (found, *self.ancestors(found))}
-        marked = self.nearest_root_span(ragmon.question)
+        marked = self._nearest_root(ragmon.question)
         roots = [span for span in self.spans if next(self.ancestors(span), None) is None]
-        unique = {span.span_id: span for span in [*tops, *([marked] if marked else []), *roots]
+        unique = {span.span_id: span for span in [*tops, *([marked[0]] if marked else []), *roots]
                   if span.span_id in holding}
         return sorted(unique.values(), key=lambda span: -self.depth(span)) or rag[:1] or self.spans[:1]
 
