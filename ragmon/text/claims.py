@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from ragmon.model import Claim
 from ragmon.text.abstention import is_abstention
 from ragmon.text.cache import text_cache
-from ragmon.text.terms import has_content, profile, wordset
+from ragmon.text.terms import STOPWORDS, has_content, profile, wordset
 
 _HEADING = re.compile(r"[ \t]*#{1,6}[ \t]")
 _MARKER = re.compile(r"[ \t]*(?:>|[-*+•‣◦▪●]|\(?\d{1,3}[.)]|\(?[a-z][)]|\[[ xX]\])[ \t]+")
@@ -28,21 +28,38 @@ _ABBREV_BEFORE_LOWER = wordset(
 """Abbreviations that do end sentences: they end one only when the next word is capitalised."""
 _ABBREV_BEFORE_DIGIT = wordset("no nos fig figs vol vols p pp ch sec art eq ref")
 """Abbreviations of a following number ("No. 5", "p. 12")."""
-_INITIALISM = re.compile(r"(?:[^\W\d_]\.)+[^\W\d_]|[^\W\d_]")
-"""U.S, a.m, J (of "J. K. Rowling"): dotted initialisms and single initials never end a sentence."""
+_INITIALISM = re.compile(r"(?:[^\W\d_]\.)+[^\W\d_]")
+"""U.S, a.m: dotted initialisms never end a sentence."""
+_NUMBER_WORD = re.compile(r"[$€£]?[0-9][0-9.,]*")
+_NEXT_WORD = re.compile(r"[^\W\d_]+")
 
 
-def _is_abbreviation(word: str, next_char: str) -> bool:
-    """Whether the period after `word` belongs to an abbreviation rather than ending the sentence."""
+def _is_abbreviation(word: str, previous: str, text: str, next_at: int) -> bool:
+    """Whether the period after `word` belongs to an abbreviation rather than ending the sentence;
+    `previous` is the word before it ("" if none), `text[next_at]` the first character after it."""
     word = word.lstrip("(\"'\u201c\u2018[").lower()
-    # Only a word with a dot or of one letter can be an initialism: most words skip the regex.
-    if word in _ALWAYS_ABBREV or (("." in word or len(word) == 1) and _INITIALISM.fullmatch(word)):
+    next_char = text[next_at]
+    if word in _ALWAYS_ABBREV or ("." in word and _INITIALISM.fullmatch(word)):
         return True
+    if len(word) == 1 and word.isalpha():
+        return _is_initial(previous, text, next_at)
     if word in _ABBREV_BEFORE_LOWER:
         return not next_char.isupper()
     if word in _ABBREV_BEFORE_DIGIT:
         return next_char.isdigit()
     return False
+
+
+def _is_initial(previous: str, text: str, next_at: int) -> bool:
+    """A letter alone before a period is an initial ("J. K. Rowling", "by J. Smith") unless it follows a
+    number, being a unit or a grade ("draws 12 W.", "rated 5 A."), or a capitalised function word of the
+    kind sentences open with follows it ("option A. Then", "7.5 W. It"): no name goes on with "It" or
+    "The". Read as initials, such letters glued an unsupported sentence onto a supported one."""
+    if _NUMBER_WORD.fullmatch(previous):
+        return False
+    following = _NEXT_WORD.match(text, next_at)
+    return not (following is not None and following.end() - following.start() > 1
+                and text[next_at].isupper() and following.group().lower() in STOPWORDS)
 
 
 def sentence_spans(text: str) -> list[tuple[int, int]]:
@@ -65,8 +82,8 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
             next_at = _LEADING_SPACE.match(text, stop, end).end()  # type: ignore[union-attr]  # \s* matches
             if stop - b.start() == 1 and text[b.start()] == "." and next_at < end:
                 before = text[word_from:b.start()]
-                words = before.rsplit(None, 1)
-                if words and _is_abbreviation(words[-1], text[next_at]):
+                words = before.rsplit(None, 2)
+                if words and _is_abbreviation(words[-1], words[-2] if len(words) > 1 else "", text, next_at):
                     # Not rereading the sentence so far at each abbreviation keeps "x. x. x. ..." linear.
                     word_from += len(before.rstrip()) - len(words[-1])
                     continue

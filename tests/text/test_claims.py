@@ -126,11 +126,28 @@ def test_a_run_of_sentence_marks_is_tried_from_its_first_mark_only() -> None:
 
 @pytest.mark.parametrize(("text", "sentences"), [
     # "al." before a lower-case word and the initials "J." "K." and "X." end no sentence.
-    ("See Dr. J. K. Rowling et al. and Mr. X. Then he left.",
-     ["See Dr. J. K. Rowling et al. and Mr. X. Then he left."]),
+    ("See Dr. J. K. Rowling et al. and Mr. X. Wong left.",
+     ["See Dr. J. K. Rowling et al. and Mr. X. Wong left."]),
     # The word before a period may end before it: "Dr ." is still the abbreviation, "went ." is not.
     ("Dr . Who went . Home", ["Dr . Who went .", "Home"]),
-    ("e.g. e.g. x. y. It ended. Yes.", ["e.g. e.g. x. y. It ended.", "Yes."]),
+    ("e.g. e.g. x. y. Zed ended. Yes.", ["e.g. e.g. x. y. Zed ended.", "Yes."]),
 ])
 def test_chains_of_abbreviations_end_no_sentence(text: str, sentences: list[str]) -> None:
+    assert [text[s:e] for s, e in sentence_spans(text)] == sentences
+
+
+@pytest.mark.parametrize(("text", "sentences"), [
+    # A letter after a number is a unit or a rating, not an initial.
+    ("The router draws 12 W. Replace the fuse.", ["The router draws 12 W.", "Replace the fuse."]),
+    ("Typical use is 7.5 W. Its fan is quiet.", ["Typical use is 7.5 W.", "Its fan is quiet."]),
+    # A capitalised function word after the letter opens a sentence: no name goes on with "Then" or "It".
+    ("Choose option A. Then restart it.", ["Choose option A.", "Then restart it."]),
+    ("He met Mr. X. It rained.", ["He met Mr. X.", "It rained."]),
+    # Initials stay whole: before a surname, before another initial ("A" is a function word, but one
+    # letter long), after a lower-case word.
+    ("It was written by J. Smith in May.", ["It was written by J. Smith in May."]),
+    ("J. A. Smith wrote it. The end.", ["J. A. Smith wrote it.", "The end."]),
+])
+def test_a_letter_alone_before_a_period_ends_a_sentence_after_a_number_or_before_an_opening_word(
+        text: str, sentences: list[str]) -> None:
     assert [text[s:e] for s, e in sentence_spans(text)] == sentences
