@@ -11,6 +11,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
@@ -20,7 +21,7 @@ from opentelemetry.sdk.resources import Resource
 from opentelemetry.sdk.trace import TracerProvider
 from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 
-from ragmon import instrument
+from ragmon import LexicalJudge, evaluate, instrument
 from ragmon.model import Context, Example
 from ragmon.otlp.decode import decode_protobuf
 from ragmon.semconv.extract import ExtractionError, extract
@@ -163,6 +164,25 @@ def test_nothing_retrieved_is_recorded_as_empty(app: App) -> None:
 
     assert example is not None
     assert example.contexts == ()
+
+
+def test_an_empty_answer_is_an_answer_scored_as_the_same_golden_record_is(app: App) -> None:
+    # A build that answers "" must not drop out of the answer metrics live while a golden record with
+    # `"answer": ""` is scored: its question's terms (ship, Norway) are none of them in the answer, so
+    # answer_relevance is 0/2 = 0 in both; it makes no claim, so groundedness is undefined in both.
+    with instrument.rag_span(QUESTION, tracer_provider=app.provider) as rag:
+        rag.retrieved([Context("kb-ship", SHIPPING)])
+        rag.answered("")
+
+    live = app.example()
+    offline = Example(id="q", question=QUESTION, contexts=(Context("kb-ship", SHIPPING),), answer="")
+
+    assert live is not None and live.answer == ""
+    metrics = [evaluate([replace(example, id="q")], LexicalJudge()).results[0].metrics
+               for example in (live, offline)]
+    assert metrics[0] == metrics[1]
+    assert metrics[0]["answer_relevance"] == 0.0
+    assert metrics[0]["groundedness"] is None
 
 
 def test_an_exception_marks_the_request_span_as_an_error(app: App) -> None:

@@ -84,6 +84,12 @@ def question(span: Span) -> str | None:
 
 
 def answer(span: Span) -> str | None:
+    """An empty answer recorded as such (`rag.answered("")`) is an answer: a golden record's `"answer": ""`
+    is, and the same answer gets the same figures live and offline (answer_relevance 0, abstention 1),
+    where read as no answer it left every answer metric undefined."""
+    value = span.attributes.get(ANSWER)
+    if isinstance(value, str) and not value.strip():
+        return value
     return _text(span, ANSWER)
 
 
