@@ -222,13 +222,28 @@ def read_token(path: Path | None, from_env: str | None) -> str | None:
     if path is not None:
         try:
             token = path.read_text(encoding="utf-8").strip()
-        except OSError as exc:
-            raise InputError(f"cannot read the token file: {exc.strerror}", source=str(path)) from None
+        except (OSError, UnicodeDecodeError) as exc:
+            why = exc.strerror if isinstance(exc, OSError) else "not UTF-8 text"
+            raise InputError(f"cannot read the token file: {why}", source=str(path)) from None
         if not token:
             raise InputError("the token file is empty", source=str(path))
+        _sendable(token, "the token file", str(path))
         return token
     if from_env is not None:
         if not from_env.strip():
             raise InputError("RAGMON_TOKEN is set but empty")
+        _sendable(from_env.strip(), "RAGMON_TOKEN", None)
         return from_env.strip()
     return None
+
+
+def _sendable(token: str, where: str, source: str | None) -> None:
+    """A token no sender can put in a header (a line break of a two-line file, a space, a non-ASCII
+    character: HTTP and gRPC metadata carry visible ASCII) would refuse every sender with 401 and nothing
+    at start to say why."""
+    for at, char in enumerate(token):
+        if not "!" <= char <= "~":
+            kind = ("a line break" if char in "\r\n" else "a space" if char.isspace()
+                    else "a control character" if char < " " or char == "\x7f" else "a non-ASCII character")
+            raise InputError(f"{where} holds {kind} at character {at + 1}, which no sender can put in an "
+                             "Authorization header: a token is one word of visible ASCII", source=source)

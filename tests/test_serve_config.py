@@ -7,12 +7,13 @@ tests/test_service_pipelines.py).
 from __future__ import annotations
 
 import hashlib
+from pathlib import Path
 
 import pytest
 
 from ragmon.cli import UsageError, build_parser
 from ragmon.errors import InputError
-from ragmon.serve_config import ServeConfig
+from ragmon.serve_config import ServeConfig, read_token
 
 
 def test_pipelines_flag_repeated_comma_separated_or_from_the_environment() -> None:
@@ -64,3 +65,29 @@ def test_a_buffer_under_one_request_is_refused_naming_what_the_user_set(argv: li
     with pytest.raises(InputError) as refused:
         ServeConfig.from_args(args)
     assert str(refused.value) == message
+
+
+@pytest.mark.parametrize(("text", "kind", "at"), [
+    ("first-half\nsecond-half\n", "a line break", 11),  # a two-line file: stripped, the inner break stays
+    ("two words", "a space", 4),
+    ("caf\u00e9-token", "a non-ASCII character", 4),
+    ("tab\x07bell", "a control character", 4),
+])
+def test_a_token_no_sender_can_send_is_refused_at_start_without_showing_it(tmp_path: Path, text: str,
+                                                                          kind: str, at: int) -> None:
+    # Every sender would get 401 with nothing at start to say why: headers carry visible ASCII only.
+    path = tmp_path / "token"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(InputError) as refused:
+        read_token(path, None)
+    assert str(refused.value) == (
+        f"{path}: the token file holds {kind} at character {at}, which no sender can put in an "
+        "Authorization header: a token is one word of visible ASCII")
+    with pytest.raises(InputError, match=f"^RAGMON_TOKEN holds {kind} at character {at},"):
+        read_token(None, text)
+
+
+def test_a_token_of_visible_ascii_is_read_whole_and_stripped(tmp_path: Path) -> None:
+    path = tmp_path / "token"
+    path.write_text("  s3cr3t.T0ken~+/=\n", encoding="utf-8")
+    assert read_token(path, "ignored: the file wins") == "s3cr3t.T0ken~+/="
