@@ -44,12 +44,40 @@ SPELLED = frozenset((SPELLED_NUMBER, *NUMBER_MARKS))
 def numbers_in(low: str, spelled: Iterable[float] = ()) -> frozenset[float]:
     """The quantities in digits of a prepared text, plus its spelled-out ones (read from its words)."""
     found = set(spelled)
+    negative = _negative_starts(low)
+    if negative:
+        for number in _DIGIT_NUMBER.finditer(low):
+            sign = -1.0 if number.start() in negative else 1.0
+            found.update(sign * value for value in _values(number.group()))
+        return frozenset(found)
     for match in _DIGIT_NUMBER.findall(low):
         try:
             found.add(float(match))  # the common case: "30", "3.5"
         except ValueError:
             found.update(_grouped_or_scaled(match))
     return frozenset(found) if found else NO_NUMBERS
+
+
+_SIGN = re.compile(r"[-\u2212](?<![\w.,][-\u2212])(?=[0-9])")
+"""A minus sign: a hyphen or U+2212 before a digit and after no word, digit or decimal point, so "-20 °C"
+and "(−5 dB)" are negative while "10-20", "COVID-19" and "2024-01-05" hold no sign. Starting with a single
+character class lets the regex engine skip ahead to the hyphens."""
+_MINUS = re.compile(r"\bminus (?=[0-9])")
+
+
+def _negative_starts(low: str) -> set[int]:
+    """Where the digits of a negative number start: read as 20, "-20 °C" was supported by "20 °C"."""
+    starts = {sign.end() for sign in _SIGN.finditer(low)} if "-" in low or "\u2212" in low else set()
+    if "minus " in low:
+        starts.update(minus.end() for minus in _MINUS.finditer(low))
+    return starts
+
+
+def _values(match: str) -> list[float]:
+    try:
+        return [float(match)]
+    except ValueError:
+        return _grouped_or_scaled(match)
 
 
 NO_NUMBERS: frozenset[float] = frozenset()

@@ -67,9 +67,10 @@ class Passage:
         if self.terms.isdisjoint(SPELLED):
             text = self._text
             for number in wanted:
-                if number < 1000:
-                    digits = _digits(number)
-                    if digits not in text and float(digits) == number:
+                magnitude = abs(number)  # "-20" may be written "−20": its digits are what must be there
+                if magnitude < 1000:
+                    digits = _digits(magnitude)
+                    if digits not in text and float(digits) == magnitude:
                         return False
         if self._numbers is not None:
             return wanted <= self._numbers
@@ -84,10 +85,10 @@ def _digits(number: float) -> str:
 
 def _written(low: str, number: float) -> bool:
     """Whether the prepared text has `number` in plain digits that the number scan reads as exactly that
-    number: "30" in "30 days", but not in "130", "30,000", "30.5" or "30 million". False only means
+    number: "30" in "30 days", but not in "130", "30,000", "30.5", "30 million" or "-30". False only means
     "not this way" ("1,30" states 30 too, as a list), or "not among the first `_LOOKALIKES` places the
     digits occur": looking at each of them in Python made a long run of digits cost seconds."""
-    if number == math.inf:  # 309 digits or more: "inf" is no way to write it ("information")
+    if number < 0 or number == math.inf:  # 309 digits or more: "inf" is no way to write it ("information")
         return False
     digits = _digits(number)
     if float(digits) != number:
@@ -95,7 +96,8 @@ def _written(low: str, number: float) -> bool:
     at = low.find(digits)
     tries = _LOOKALIKES
     while at >= 0 and tries:
-        if (not at or low[at - 1] not in _NUMBER_CHARS) and _NUMBER_ENDS.match(low, at + len(digits)):
+        if ((not at or low[at - 1] not in _BEFORE_NUMBER) and _NUMBER_ENDS.match(low, at + len(digits))
+                and not (at >= 6 and low.startswith("minus ", at - 6))):
             return True
         at = low.find(digits, at + 1)
         tries -= 1
@@ -104,7 +106,8 @@ def _written(low: str, number: float) -> bool:
 
 _MANY_NUMBERS = 64
 _LOOKALIKES = 64
-_NUMBER_CHARS = frozenset("0123456789.,")
+_BEFORE_NUMBER = frozenset("0123456789.,-\u2212")
+"""Characters before digits that make them part of another number, or maybe a negative one ("-20")."""
 _NUMBER_ENDS = re.compile(r"(?![0-9]|[.,][0-9]|[\s-]?(?:" + SCALE_WORDS + r")\b)")
 """Where a number in digits the scan reads ends: no more digits, decimals, groups or scale follow."""
 

@@ -57,6 +57,16 @@ def test_a_number_missing_from_the_context_is_unsupported() -> None:
     assert supported("Returns are accepted within fourteen days.")
 
 
+def test_a_number_of_the_other_sign_is_unsupported() -> None:
+    # Terms X200, store, °C... are shared; only the sign of 20 differs, so only it decides.
+    def supported(answer: str, context: str) -> bool:
+        return verdicts(LexicalJudge(), example(answer, context))[0].supported
+
+    assert not supported("The X200 can be stored at -20 °C.", "The X200 can be stored at 20 °C.")
+    assert not supported("The X200 can be stored at 20 °C.", "The X200 can be stored at minus 20 °C.")
+    assert supported("The X200 can be stored at -20 °C.", "The X200 can be stored at \u221220 °C.")
+
+
 def test_stemming_matches_inflections() -> None:
     # Claim terms custom, return, shoe; the context has custom, return, shoe, often: 3/3.
     ex = example("The customer returned the shoes.", "A customer returns shoes often.")

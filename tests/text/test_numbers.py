@@ -34,3 +34,19 @@ def test_numbers(text: str, expected: set[float]) -> None:
 ])
 def test_spelled_numbers(text: str, expected: set[float]) -> None:
     assert numbers(text) == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("stored at -20 °C", {-20.0}),
+    ("stored at \u221220 °C", {-20.0}),  # U+2212, the minus sign typesetters use
+    ("stored at minus 20 °C", {-20.0}),
+    ("an offset of (-5 dB)", {-5.0}),
+    ("a loss of -1,500 dollars", {-1500.0}),
+    # A hyphen after a digit or a letter joins, it signs nothing: a range, a name, a date.
+    ("a range of 10-20 units", {10.0, 20.0}),
+    ("COVID-19", {19.0}),
+    ("on 2024-01-05", {2024.0, 1.0, 5.0}),
+    ("pages 10 - 20", {10.0, 20.0}),  # a dash between spaces is no sign either
+])
+def test_a_minus_sign_makes_a_number_negative(text: str, expected: set[float]) -> None:
+    assert numbers(text) == expected

@@ -25,6 +25,12 @@ def test_passages_are_read_once_with_terms_and_numbers() -> None:
     ("It costs 1,000 points.", {1000.0}, True),
     ("Returns take 30 days [1].", {1.0}, False),  # the citation marker is no number of the passage
     ("It costs 3.50 dollars.", {3.5}, True),
+    # The sign is part of the number, however it is written: "-20" is not 20, and "−20" is -20.
+    ("Store it at -20 °C.", {20.0}, False),
+    ("Store it at minus 20 °C.", {20.0}, False),
+    ("Store it at 20 °C.", {-20.0}, False),
+    ("Store it at \u221220 °C.", {-20.0}, True),
+    ("Pick 10-20 units.", {20.0}, True),
 ])
 def test_passage_states_numbers(text: str, wanted: set[float], states: bool) -> None:
     assert Passage(text).states(frozenset(wanted)) is states
