@@ -641,8 +641,9 @@ def test_a_run_without_gates_passes_with_a_warning(ragmon_cmd: list[str], tmp_pa
 
 def test_the_step_summary_stays_under_githubs_limit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # 250 examples, each answering 5 sentences of ~990 characters the context does not hold: quoted in
-    # full with their reasons, --worst 250 asks for ~250 x 5 x 1.1 KB = ~1.4 MB of Markdown. The file
-    # holds it all; the step summary is cut to whole lines within 1,000,000 bytes and says where it is.
+    # full with their reasons, --worst 250 asks for ~250 x 5 x 1.1 KB = ~1.4 MB of Markdown. The file is
+    # cut to a PR comment's 65,536 characters, whole examples, and says how many were left out; the step
+    # summary gets the same.
     words = " ".join(f"zebra{j}" for j in range(140))  # 140 x 7 characters, less the last space: 979
     answer = " ".join(f"Sentence {n} {words}." for n in range(5))
     data = tmp_path / "long.jsonl"
@@ -653,11 +654,11 @@ def test_the_step_summary_stays_under_githubs_limit(tmp_path: Path, monkeypatch:
     monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(summary))
     page = tmp_path / "r.md"
     assert main(["replay", str(data), "--worst", "250", "--markdown", str(page), "--quiet"]) == 0
-    whole, cut = page.read_bytes(), summary.read_bytes()
-    assert len(whole) > 1_300_000 and len(cut) <= 1_000_000
-    note = f"\n*This summary was cut at 1,000,000 bytes: the whole report is in `{page}`.*\n".encode()
-    assert cut.endswith(note) and whole.startswith(cut[:-len(note)])
-    assert cut[:-len(note)].endswith(b"\n")  # at a line boundary
+    whole = page.read_text(encoding="utf-8")
+    assert len(whole) <= 65_536 and summary.read_text(encoding="utf-8") == whole
+    # Each example takes ~5 x (990 + reason) characters: 7 of the 250 fit, 243 are counted out.
+    assert whole.endswith("243 weakest examples left out here. The JSON report (`--json`) lists every "
+                          "example.*\n")
 
 
 

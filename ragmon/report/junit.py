@@ -3,9 +3,11 @@
 A failure's text is what a CI page shows for a failed test, so it names the examples that pulled the
 gated metric over its threshold, worst first, with each unsupported sentence and the judge's reason when
 the metric is one of claims; for a drop gate (`--max-drop`, class `ragmon.baseline`), the shared examples
-that got worse than in the baseline, with their newly unsupported sentences. Bounded (`worst` examples, a
-few sentences each, clipped) so a 10,000-example run stays a small file. The suite's system-out carries
-the terminal summary: every figure, not only the gated ones.
+that got worse than in the baseline, with their newly unsupported sentences; before them, how many
+examples have no value for the metric and why, since a mean over fewer can hide answers that said nothing
+(ragmon.report.coverage). Bounded (`worst` examples, a few sentences each, clipped) so a 10,000-example
+run stays a small file. The suite's system-out carries the terminal summary: every figure, not only the
+gated ones.
 
 Valid against the Apache Ant JUnit schema that many readers assume (windyroad's JUnit.xsd): the suite
 carries `timestamp` (UTC, no zone, as the schema wants), `hostname` and `time`, each test case a `time`
@@ -26,7 +28,7 @@ from ragmon import __version__
 from ragmon.baseline import CLAIM_METRICS, Comparison
 from ragmon.gate import GateResult
 from ragmon.model import Report
-from ragmon.report import text
+from ragmon.report import coverage, text
 from ragmon.report.markdown import DEFAULT_WORST
 
 SENTENCES_SHOWN = 5
@@ -59,6 +61,7 @@ def render(report: Report, gates: Sequence[GateResult], *, worst: int = DEFAULT_
         return _finish(suite, summary)
     suite = _suite(run, tests=len(gates), failures=sum(not g.passed for g in gates), errors=0)
     _properties(suite, report, comparison)
+    warnings = {gap.metric: [text.warning(gap)] for gap in coverage.gaps(report, gates)}
     for g in gates:
         classname = "ragmon.gate" if g.max_drop is None else "ragmon.baseline"
         case = ET.SubElement(suite, "testcase", classname=classname, name=g.label, time="0")
@@ -66,7 +69,8 @@ def render(report: Report, gates: Sequence[GateResult], *, worst: int = DEFAULT_
             failure = ET.SubElement(case, "failure", message=f"{g.metric} {g.reason}", type="GateBreached")
             examples = (_worst_lines(report, g, worst) if comparison is None or g.max_drop is None
                         else _worsened_lines(comparison, g, worst))
-            failure.text = "\n".join([f"gate {g.label} breached: {g.reason}", *examples])
+            failure.text = "\n".join([f"gate {g.label} breached: {g.reason}", *warnings.get(g.metric, ()),
+                                      *examples])
     return _finish(suite, summary)
 
 
@@ -99,11 +103,11 @@ def _properties(suite: ET.Element, report: Report | None, comparison: Comparison
                    ("baseline_new_examples", comparison.new),
                    ("baseline_gone_examples", len(comparison.gone))]
     for name, value in listed:
-        ET.SubElement(properties, "property", name=name, value=text.clip(str(value), WIDTH))
+        ET.SubElement(properties, "property", name=name, value=text.show(str(value), WIDTH))
 
 
 def _error_case(suite: ET.Element, message: str, status: int = 2) -> None:
-    shown = text.clip(message, text.ERROR_WIDTH)
+    shown = text.show(message, text.ERROR_WIDTH)
     case = ET.SubElement(suite, "testcase", classname="ragmon.run", name="replay completes", time="0")
     error = ET.SubElement(case, "error", message=shown, type="RunIncomplete")
     error.text = f"the run could not complete (exit status {status}), so no gate was decided: {shown}"
@@ -133,7 +137,7 @@ def _worst_lines(report: Report, gate: GateResult, worst: int) -> list[str]:
     lines = [f"{len(failing)} of {len(measured)} examples have {gate.metric} {side} {gate.threshold:g}"
              + (listed if failing else "")]
     for value, result in shown:
-        lines += ["", f"{text.clip(result.example.id, WIDTH)}: {gate.metric} {value:.4g}"]
+        lines += ["", f"{text.show(result.example.id, WIDTH)}: {gate.metric} {value:.4g}"]
         if gate.metric in CLAIM_METRICS:
             lines += text.unsupported_lines(result, limit=SENTENCES_SHOWN, width=WIDTH, indent="  ")
     return lines
@@ -151,7 +155,7 @@ def _worsened_lines(comparison: Comparison, gate: GateResult, worst: int) -> lis
     lines = [f"{len(worsened)} of {comparison.shared} examples in both runs got worse on {gate.metric} "
              f"than in the baseline" + (listed if worsened else "")]
     for change in shown:
-        lines += ["", f"{text.clip(change.result.example.id, WIDTH)}: {text.moved(change, gate.metric)}"]
+        lines += ["", f"{text.show(change.result.example.id, WIDTH)}: {text.moved(change, gate.metric)}"]
         if gate.metric in CLAIM_METRICS:
             lines += text.sentence_lines(change.newly_unsupported, limit=SENTENCES_SHOWN, width=WIDTH,
                                          indent="  ", what=text.NEWLY)

@@ -5,27 +5,29 @@ sentences. Then the weakest examples (lowest groundedness), then the others with
 its unsupported sentences verbatim with the judge's reason, the relevant documents retrieval missed, and
 the retrieved ones never used.
 
-Bounded like the JUnit report, since GitHub drops a step summary above 1 MiB whole: at most
-SENTENCES_SHOWN unsupported sentences per example and IDS_SHOWN ids per list, each with a count of the
-rest, SKIPPED_SHOWN skipped examples, and every piece of text from the data on one line of at most WIDTH
-characters (ID_WIDTH for an id), control characters escaped (text.clip). So the report grows with
-`--worst`, the examples listed (of the weakest, and as many of the regressed), and not with the data: an
-example's section holds at most
-200 + 1,000 + 5 x 2,000 + 2 x 20 x 200 = 19,200 characters of data (each of which `_escaped` may write as
-up to 14: a `$` in its span), the skipped list 50 x 1,200. `step_summary` cuts what goes to
-`$GITHUB_STEP_SUMMARY` whatever `--worst` asked for.
+Bounded twice. Each example: at most SENTENCES_SHOWN unsupported sentences and IDS_SHOWN ids per list,
+each with a count of the rest, and every piece of text from the data on one line of at most WIDTH
+characters (ID_WIDTH for an id), control characters escaped (text.show): an example's section holds at
+most 200 + 1,000 + 5 x 2,000 + 2 x 20 x 200 = 19,200 characters of data (each of which `_escaped` may
+write as up to 14: a `$` in its span), the skipped list 50 x 1,200. The whole: COMMENT_LIMIT characters,
+GitHub's limit for a PR comment, whatever `--worst` asked for. The title, tables and warnings come first
+and are never cut; the examples follow, whole, while they fit, then a last line counts those left out
+(`_within`, which also cuts what `step_summary` appends to `$GITHUB_STEP_SUMMARY` at 1,000,000 bytes).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from ragmon.baseline import Comparison
 from ragmon.gate import GateResult
 from ragmon.model import ClaimVerdict, ExampleResult, Report
-from ragmon.report.text import ERROR_WIDTH, NEWLY, aggregate_cells, clip, groundedness_key, moved, verdict
+from ragmon.report import coverage
+from ragmon.report.text import ERROR_WIDTH, NEWLY, aggregate_cells, groundedness_key, moved, show, verdict
 
 DEFAULT_WORST = 10
 SENTENCES_SHOWN = 5
@@ -36,6 +38,9 @@ ID_WIDTH = 200
 IDS_SHOWN = 20
 """Documents named per list (relevant but not retrieved, retrieved but unused) of one example."""
 SKIPPED_SHOWN = 50
+COMMENT_LIMIT = 65_536
+"""Characters of the report at most: GitHub refuses a PR or issue comment longer (it counts characters),
+so a `gh pr comment --body-file` or a sticky-comment step would fail on it. The JSON report holds all."""
 STEP_SUMMARY_LIMIT = 1_000_000
 """Bytes of UTF-8 appended to `$GITHUB_STEP_SUMMARY` at most: GitHub drops a step's summary above 1 MiB
 (1,048,576 bytes) whole, leaving the job page without it."""
@@ -44,61 +49,73 @@ STEP_SUMMARY_LIMIT = 1_000_000
 def render(report: Report, gates: Sequence[GateResult], *, worst: int = DEFAULT_WORST,
            incomplete: str | None = None, comparison: Comparison | None = None) -> str:
     """`incomplete` is the error that stopped the run after scoring: said first, and the figures kept.
-    `comparison` is against the `--baseline` run, when there is one."""
+    `comparison` is against the `--baseline` run, when there is one.
+
+    At most COMMENT_LIMIT characters: the tables and warnings first and whole, then the examples, whole,
+    as many as fit (`_within`)."""
     judge = report.judge.get("name", "?")
-    lines = _incomplete_lines(incomplete, figures=True) if incomplete is not None else [
-        f"## ragmon replay: {clip(verdict(gates), WIDTH)}"]
-    lines += [
+    head = _incomplete_lines(incomplete, figures=True) if incomplete is not None else [
+        f"## ragmon replay: {show(verdict(gates), WIDTH)}"]
+    head += [
         "",
         f"{len(report.results)} example{'' if len(report.results) == 1 else 's'}, judge "
-        f"{_code(clip(str(judge), ID_WIDTH))}, k={report.k}.",
+        f"{_code(show(str(judge), ID_WIDTH))}, k={report.k}.",
         "",
         f"| metric | mean | n | {report.config.confidence * 100:g}% interval |",
         "|---|---:|---:|---|",
     ]
     for name, aggregate in report.aggregates.items():
         value, n, interval = aggregate_cells(aggregate)
-        lines.append(f"| {name} | {value} | {n} | {interval} |")
+        head.append(f"| {name} | {value} | {n} | {interval} |")
     if gates:
-        lines += ["", "| gate | value | result | reason |", "|---|---:|---|---|"]
+        head += ["", "| gate | value | result | reason |", "|---|---:|---|---|"]
         for g in gates:
             value = ("undefined" if g.value is None else f"{g.value:.4g}" if g.max_drop is None
                      else _signed(g.value))  # a drop gate's value is a change
             held = "pass" if g.passed else "**FAIL**"
-            lines.append(f"| {g.label} | {value} | {held} | {_cell(g.reason)} |")
+            head.append(f"| {g.label} | {value} | {held} | {_cell(g.reason)} |")
+    for gap in coverage.gaps(report, gates):
+        head += ["", f"**Warning**: {gap.describe(lambda ids: _ids(ids, coverage.IDS_NAMED))}."]
+    blocks: list[_Block] = []
     if comparison is not None:
-        lines += _regressions(comparison, worst)
+        intro, blocks = _regressions(comparison, worst)
+        head += intro
     if report.skipped:
-        lines += ["", f"### Skipped ({len(report.skipped)})", ""]
-        lines += [f"- {_code(clip(example_id, ID_WIDTH))}: {_text(reason)}"
-                  for example_id, reason in report.skipped[:SKIPPED_SHOWN]]
-        lines += _more(len(report.skipped) - SKIPPED_SHOWN, "skipped example", " (the JSON report lists all)")
+        blocks += _section(["", f"### Skipped ({len(report.skipped)})", ""],
+                           [[f"- {_code(show(example_id, ID_WIDTH))}: {_text(reason)}"]
+                            for example_id, reason in report.skipped[:SKIPPED_SHOWN]],
+                           _more(len(report.skipped) - SKIPPED_SHOWN, "skipped example",
+                                 " (the JSON report lists all)"), "skipped example")
     weak = weakest(report.results)
-    if weak:
-        shown = weak[:worst]
-        lines += ["", f"### Weakest examples ({len(shown)} of {len(weak)} with problems)"]
-        for result in shown:
-            lines += ["", *_example_section(result)]
-    return "\n".join(lines) + "\n"
+    shown = weak[:worst]
+    blocks += _section(["", f"### Weakest examples ({len(shown)} of {len(weak)} with problems)"],
+                       [["", *_example_section(result)] for result in shown], [], "weakest example")
+
+    def note(kept: int) -> str:
+        left = Counter(block.shows for block in blocks[kept:] if block.shows)
+        counts = [f"{count:,} {what}{'' if count == 1 else 's'}" for what, count in left.items()]
+        listed = " and ".join([", ".join(counts[:-1]), *counts[-1:]] if len(counts) > 1 else counts)
+        return (f"\n*Cut at {COMMENT_LIMIT:,} characters, GitHub's limit for a comment: {listed} left out "
+                "here. The JSON report (`--json`) lists every example.*\n")
+
+    return _within(_joined(head), [_joined(block.lines) for block in blocks], COMMENT_LIMIT, len, note)
 
 
 def render_error(message: str, *, status: int = 2) -> str:
     """A run that stopped before it had figures: the step summary and the file say so, and why. `status`
     is the exit status it stopped with: 2, or a signal's (130 for Ctrl-C)."""
-    return "\n".join(_incomplete_lines(message, figures=False, status=status)) + "\n"
+    return _joined(_incomplete_lines(message, figures=False, status=status))
 
 
 def step_summary(markdown: str, *, full_report: Path | None = None, limit: int = STEP_SUMMARY_LIMIT) -> str:
     """`markdown` cut at a line boundary to at most `limit` bytes, as written (UTF-8, a lone surrogate as
-    its escape), with a last line saying so and where the whole report is."""
-    encoded = markdown.encode("utf-8", "backslashreplace")
-    if len(encoded) <= limit:
-        return markdown
-    where = (f"the whole report is in {_code(clip(str(full_report), WIDTH))}" if full_report is not None
+    its escape), with a last line saying so and where the whole report is. `render` stays far below
+    (65,536 characters are 262,144 bytes at most): this holds for any Markdown given."""
+    where = (f"the whole report is in {_code(show(str(full_report), WIDTH))}" if full_report is not None
              else "`--markdown PATH` writes the whole report")
     note = f"\n*This summary was cut at {limit:,} bytes: {where}.*\n"
-    kept = encoded[:max(limit - len(note.encode("utf-8")), 0)]
-    return kept[:kept.rfind(b"\n") + 1].decode("utf-8") + note
+    return _within("", markdown.splitlines(keepends=True), limit,
+                   lambda text: len(text.encode("utf-8", "backslashreplace")), lambda _: note)
 
 
 def weakest(results: Sequence[ExampleResult]) -> list[ExampleResult]:
@@ -107,45 +124,85 @@ def weakest(results: Sequence[ExampleResult]) -> list[ExampleResult]:
     return sorted(flagged, key=groundedness_key)
 
 
+@dataclass(frozen=True, slots=True)
+class _Block:
+    """Lines the report keeps or leaves out whole; `shows` names the example they show ("weakest
+    example"), None for a heading, so the note can count what was left out."""
+
+    lines: list[str]
+    shows: str | None
+
+
+def _section(heading: list[str], items: Sequence[list[str]], tail: list[str], shows: str) -> list[_Block]:
+    """A heading, then one block per example, the tail (a count of the rest) kept with the last one:
+    a report is cut between examples, never inside one, where a sentence could lose its reason."""
+    if not items:
+        return []
+    blocks = [_Block(heading, None), *(_Block(lines, shows) for lines in items)]
+    return [*blocks[:-1], _Block(blocks[-1].lines + tail, shows)]
+
+
+def _within(head: str, pieces: Sequence[str], limit: int, size: Callable[[str], int],
+            note: Callable[[int], str]) -> str:
+    """`head` and every piece when they fit in `limit` as `size` measures them; else `head`, the pieces
+    that fit whole beside the note, and the note, told how many pieces were kept. The note for none kept
+    is the longest (it counts the most left out), so room is made for that one."""
+    if size(head) + sum(map(size, pieces)) <= limit:
+        return head + "".join(pieces)
+    room = limit - size(head) - size(note(0))
+    kept = 0
+    for piece in pieces:
+        room -= size(piece)
+        if room < 0:
+            break
+        kept += 1
+    return head + "".join(pieces[:kept]) + note(kept)
+
+
+def _joined(lines: Sequence[str]) -> str:
+    return "\n".join(lines) + "\n"
+
+
 def _incomplete_lines(message: str, *, figures: bool, status: int = 2) -> list[str]:
     lines = ["## ragmon replay: INCOMPLETE", "", f"The run could not complete (exit status {status}), so no "
-             "gate was decided:", "", _quote(_escaped(clip(message, ERROR_WIDTH)))]
+             "gate was decided:", "", _quote(_escaped(show(message, ERROR_WIDTH)))]
     return [*lines, "", "The figures below are of what could be scored; they decide nothing."] if figures \
         else lines
 
 
-def _regressions(comparison: Comparison, worst: int) -> list[str]:
-    """The baseline's examples against this run's, each metric's change, then the regressed examples
-    with their newly unsupported sentences, `worst` of them."""
+def _regressions(comparison: Comparison, worst: int) -> tuple[list[str], list[_Block]]:
+    """The baseline's examples against this run's and each metric's change, kept whole with the tables
+    above; then the regressed examples with their newly unsupported sentences, `worst` of them."""
     gone = f" ({_ids(comparison.gone)})" if comparison.gone else ""
-    version = _escaped(clip(comparison.ragmon_version, ID_WIDTH))
-    lines = ["", "### Regressions against the baseline", "",
-             f"Baseline {_code(clip(comparison.path, WIDTH))} (ragmon {version}): {comparison.shared:,} "
+    version = _escaped(show(comparison.ragmon_version, ID_WIDTH))
+    intro = ["", "### Regressions against the baseline", "",
+             f"Baseline {_code(show(comparison.path, WIDTH))} (ragmon {version}): {comparison.shared:,} "
              f"examples in both runs, {comparison.new:,} new, {len(comparison.gone):,} gone{gone}. Figures "
              "are over the examples both runs measured.", "",
              "| metric | baseline | this run | change | n |", "|---|---:|---:|---:|---:|"]
     for name, metric in comparison.metrics.items():
         if metric.baseline is not None and metric.candidate is not None and metric.delta is not None:
-            lines.append(f"| {name} | {metric.baseline:.3f} | {metric.candidate:.3f} | "
+            intro.append(f"| {name} | {metric.baseline:.3f} | {metric.candidate:.3f} | "
                          f"{_signed(metric.delta)} | {metric.n} |")
     regressed = comparison.regressed
     if not regressed:
-        return [*lines, "", "No shared example's groundedness fell."]
+        return [*intro, "", "No shared example's groundedness fell."], []
     shown = regressed[:worst]
-    lines += ["", f"{len(shown)} of {len(regressed)} examples whose groundedness fell, the biggest drop "
-                  "first:"]
+    heading = f"{len(shown)} of {len(regressed)} examples whose groundedness fell, the biggest drop first:"
+    items = []
     for change in shown:
         example = change.result.example
-        lines += ["", f"#### {_code(clip(example.id, ID_WIDTH))}: {moved(change, 'groundedness')}", "",
-                  f"Question: {_text(example.question)}"]
-        lines += _quoted(change.newly_unsupported, "Newly unsupported", NEWLY) or ["", f"No {NEWLY}."]
-    return lines + _more(len(regressed) - len(shown), "regressed example", " (the JSON report lists all)")
+        newly = _quoted(change.newly_unsupported, "Newly unsupported", NEWLY) or ["", f"No {NEWLY}."]
+        items.append(["", f"#### {_code(show(example.id, ID_WIDTH))}: {moved(change, 'groundedness')}", "",
+                      f"Question: {_text(example.question)}", *newly])
+    tail = _more(len(regressed) - len(shown), "regressed example", " (the JSON report lists all)")
+    return intro, _section(["", heading], items, tail, "regressed example")
 
 
 def _example_section(result: ExampleResult) -> list[str]:
     groundedness = result.metrics.get("groundedness")
     score = "undefined" if groundedness is None else f"{groundedness:.2f}"
-    lines = [f"#### {_code(clip(result.example.id, ID_WIDTH))}: groundedness {score}", "",
+    lines = [f"#### {_code(show(result.example.id, ID_WIDTH))}: groundedness {score}", "",
              f"Question: {_text(result.example.question)}"]
     lines += _quoted([v for v in result.verdicts if not v.supported], "Unsupported", "unsupported sentence")
     if result.relevant_not_retrieved:
@@ -175,9 +232,9 @@ def _more(count: int, what: str, where: str = "") -> list[str]:
     return ["", f"And {count:,} more {what}{'s' if count > 1 else ''}{where}."] if count > 0 else []
 
 
-def _ids(ids: Sequence[str]) -> str:
-    named = ", ".join(_code(clip(doc_id, ID_WIDTH)) for doc_id in ids[:IDS_SHOWN])
-    more = len(ids) - IDS_SHOWN
+def _ids(ids: Sequence[str], shown: int = IDS_SHOWN) -> str:
+    named = ", ".join(_code(show(doc_id, ID_WIDTH)) for doc_id in ids[:shown])
+    more = len(ids) - shown
     return named + (f" and {more:,} more" if more > 0 else "")
 
 
@@ -193,7 +250,7 @@ def _code(text: str) -> str:
 
 def _text(text: str) -> str:
     """Data shown as prose, on one clipped line."""
-    return _escaped(clip(text, WIDTH))
+    return _escaped(show(text, WIDTH))
 
 
 def _escaped(text: str) -> str:
@@ -243,4 +300,4 @@ _BLOCK_START = re.compile(r"^(?:#+(?=\s|$)|>|-(?=[\s-]|$)|\+(?=\s|$)|\d{1,9}[.)]
 
 
 def _cell(text: str) -> str:
-    return clip(text, WIDTH).replace("|", "\\|")
+    return show(text, WIDTH).replace("|", "\\|")

@@ -1,20 +1,23 @@
 """The terminal summary of a replay: a metrics table, the gates, what regressed against a baseline, the
 weakest examples' unsupported sentences, and one verdict line, always last, that a CI log reader can grep.
 
-Also the pieces every report that quotes answers shares: which examples are weakest, and sentences cut to
-one bounded line of printable characters, so a long or hostile answer cannot flood a terminal or a CI page.
+Also the pieces every report that quotes answers shares: which examples are weakest, the warning for a
+gated metric that some examples have no value for, and sentences cut to one bounded line of visible
+characters, so a long or hostile answer cannot flood a terminal or a CI page.
 """
 
 from __future__ import annotations
 
 import math
 import textwrap
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from ragmon.baseline import Change, Comparison
 from ragmon.errors import printable
 from ragmon.gate import GateResult
 from ragmon.model import Aggregate, ClaimVerdict, ExampleResult, Report
+from ragmon.report import coverage
+from ragmon.report.coverage import Gap
 
 WORST_SHOWN = 3
 """Examples whose unsupported sentences the terminal summary quotes."""
@@ -45,6 +48,7 @@ def render(report: Report, gates: Sequence[GateResult], *, incomplete: str | Non
     rows += [(name, *aggregate_cells(aggregate)) for name, aggregate in report.aggregates.items()]
     lines = [header, "", *_table(rows), ""]
     lines += [f"gate {g.label}: {'ok' if g.passed else 'BREACHED'} ({g.reason})" for g in gates]
+    lines += [warning(gap) for gap in coverage.gaps(report, gates)]
     for section in (_skipped_section(report.skipped), _baseline_section(comparison),
                     _worst_section(report.results)):
         if section:
@@ -62,11 +66,18 @@ def aggregate_cells(aggregate: Aggregate) -> tuple[str, str, str]:
     return f"{aggregate.mean:.3f}", str(aggregate.n), interval
 
 
+def warning(gap: Gap) -> str:
+    """A gated metric's examples without a value, on one line after the gates (and in a JUnit failure):
+    a mean over fewer examples than were scored can pass a build that answered its hard questions with
+    nothing. A warning, not a breach: the gate was decided on the mean, as documented."""
+    return "warning: " + gap.describe(lambda ids: listed_ids(ids, coverage.IDS_NAMED, ID_WIDTH))
+
+
 def verdict(gates: Sequence[GateResult], incomplete: str | None = None) -> str:
     """PASS or FAIL naming the breaches; INCOMPLETE and why for a run that could not complete (exit 2),
     whose gates were decided on figures that say nothing true, so no line may read PASS."""
     if incomplete is not None:
-        return f"INCOMPLETE: {clip(incomplete, ERROR_WIDTH)}"
+        return f"INCOMPLETE: {show(incomplete, ERROR_WIDTH)}"
     breached = [g for g in gates if not g.passed]
     if not breached:
         return "PASS" if gates else "PASS (no gates given)"
@@ -91,9 +102,9 @@ def sentence_lines(verdicts: Sequence[ClaimVerdict], *, limit: int, width: int, 
     them and a count of the rest: a 10,000-example run must not print or store megabytes of answers."""
     lines = []
     for v in verdicts[:limit]:
-        lines.append(f'{indent}"{clip(v.claim.text, width)}"')
+        lines.append(f'{indent}"{show(v.claim.text, width)}"')
         if v.reason:
-            first, *rest = textwrap.wrap(clip(v.reason, reason_lines * width), width) or [""]
+            first, *rest = textwrap.wrap(show(v.reason, reason_lines * width), width) or [""]
             lines.append(f"{indent}  reason: {first}")
             lines += [f"{indent}          {line}" for line in rest]
     more = len(verdicts) - limit
@@ -110,25 +121,68 @@ def moved(change: Change, metric: str) -> str:
 
 def listed_ids(ids: Sequence[str], shown: int, width: int) -> str:
     more = f" and {len(ids) - shown} more" if len(ids) > shown else ""
-    return ", ".join(clip(example_id, width) for example_id in ids[:shown]) + more
+    return ", ".join(show(example_id, width) for example_id in ids[:shown]) + more
 
 
 def clip(text: str, width: int) -> str:
     """`text` on one line of at most `width` characters, cut with an ellipsis. A character that is not
-    printable is shown as its Python escape: an ANSI escape in an answer must not restyle the terminal,
-    and XML 1.0 forbids most control characters and every lone surrogate (which UTF-8 cannot encode)."""
+    printable is shown as its Python escape: an ANSI escape must not restyle the terminal. For messages
+    that must pass `str.isprintable` (the candidate's replies in ragmon.target's errors); the reports
+    show text from the data with `show`."""
+    return _cut(text, width, _printable)
+
+
+def show(text: str, width: int) -> str:
+    """Text from the data as every report shows it: `clip`, but with a joiner kept where it joins two
+    letters or emoji (`_readable`). XML 1.0 forbids most control characters and every lone surrogate
+    (which UTF-8 cannot encode), and those stay escaped."""
+    return _cut(text, width, _readable)
+
+
+def _printable(text: str) -> list[str]:
+    """Each character of `text` as shown: itself, or its Python escape when it is not printable."""
+    return [printable(char) for char in text]
+
+
+def _readable(text: str) -> list[str]:
+    """`_printable`, but a zero-width joiner (U+200D) or non-joiner (U+200C) between two visible characters
+    that are not ASCII is itself: they spell emoji (the family 👨\u200d👩\u200d👧), Indic conjuncts and
+    Persian words, which their escapes break. Elsewhere a joiner joins nothing a reader sees, and shown
+    raw it would make two ids that differ by it look alike ("sup-004" and "sup-0\u200d04"), so it stays
+    escaped. So does every other invisible format character: the bidi controls (U+202A-U+202E,
+    U+2066-U+2069, and the marks U+200E, U+200F, U+061C) would reorder what a PR comment shows (Trojan
+    Source), a zero-width space (U+200B) is what the Markdown report inserts to make `@mentions` inert and
+    would hide a difference, and the tag characters (U+E0000 block) can carry invisible text."""
+    last = len(text) - 1
+    return [char if char in _JOINERS and 0 < index < last and _visible_letter(text[index - 1])
+            and _visible_letter(text[index + 1]) else printable(char) for index, char in enumerate(text)]
+
+
+_JOINERS = "\u200c\u200d"
+
+
+def _visible_letter(char: str) -> bool:
+    return not char.isascii() and char.isprintable()
+
+
+def _cut(text: str, width: int, shown: Callable[[str], list[str]]) -> str:
+    """`text` on one line of at most `width` characters, each as `shown` writes it, cut with an ellipsis
+    between two of them: an escape is kept whole or not at all, as a cut "\\x1" would name another byte.
+    A joiner left last by the cut joins nothing, and goes."""
     flat = " ".join(text.split())
-    shown = printable(flat[:width])
-    if len(flat) <= width and len(shown) <= width:
-        return shown
-    if len(shown) > len(flat[:width]):  # escapes: cut between two, as a cut "\x1" would name another byte
-        kept = 0
-        for index, char in enumerate(flat[:width]):
-            kept += len(printable(char))
-            if kept > width - 1:
-                shown = printable(flat[:index])
-                break
-    return shown[:width - 1].rstrip() + "…"
+    head = flat[:width]
+    if head.isprintable():  # the common case, and the cheap one
+        return flat if len(flat) <= width else head[:width - 1].rstrip() + "…"
+    pieces = shown(head)
+    if len(flat) <= width and sum(map(len, pieces)) <= width:
+        return "".join(pieces)
+    kept = total = 0
+    for piece in pieces:
+        total += len(piece)
+        if total > width - 1:
+            break
+        kept += 1
+    return "".join(pieces[:kept]).rstrip(" " + _JOINERS) + "…"
 
 
 def _skipped_section(skipped: Sequence[tuple[str, str]]) -> list[str]:
@@ -138,7 +192,7 @@ def _skipped_section(skipped: Sequence[tuple[str, str]]) -> list[str]:
         return []
     shown = skipped[:WORST_SHOWN]
     lines = [f"skipped examples ({len(shown)} of {len(skipped)}, left out of every figure):"]
-    return lines + [f"  {clip(example_id, ID_WIDTH)}: {clip(reason, WIDTH)}" for example_id, reason in shown]
+    return lines + [f"  {show(example_id, ID_WIDTH)}: {show(reason, WIDTH)}" for example_id, reason in shown]
 
 
 def _baseline_section(comparison: Comparison | None) -> list[str]:
@@ -147,14 +201,14 @@ def _baseline_section(comparison: Comparison | None) -> list[str]:
     if comparison is None:
         return []
     gone = f" ({listed_ids(comparison.gone, WORST_SHOWN, ID_WIDTH)})" if comparison.gone else ""
-    lines = [f"baseline {clip(comparison.path, WIDTH)}: {comparison.shared} examples in both runs, "
+    lines = [f"baseline {show(comparison.path, WIDTH)}: {comparison.shared} examples in both runs, "
              f"{comparison.new} new, {len(comparison.gone)} gone{gone}"]
     if comparison.regressed:
         shown = comparison.regressed[:WORST_SHOWN]
         lines.append(f"regressed examples ({len(shown)} of {len(comparison.regressed)} whose groundedness "
                      f"fell against the baseline):")
         for change in shown:
-            lines.append(f"  {clip(change.result.example.id, ID_WIDTH)}: {moved(change, 'groundedness')}")
+            lines.append(f"  {show(change.result.example.id, ID_WIDTH)}: {moved(change, 'groundedness')}")
             newly = sentence_lines(change.newly_unsupported, limit=SENTENCES_SHOWN, width=WIDTH,
                                    indent="    ", what=NEWLY, reason_lines=REASON_LINES)
             lines += newly or [f"    no {NEWLY}"]
@@ -171,7 +225,7 @@ def _worst_section(results: Sequence[ExampleResult]) -> list[str]:
         groundedness = result.metrics.get("groundedness")
         defined = groundedness is not None and math.isfinite(groundedness)
         score = f"{groundedness:.2f}" if defined else "undefined"
-        lines.append(f"  {clip(result.example.id, ID_WIDTH)}: groundedness {score}")
+        lines.append(f"  {show(result.example.id, ID_WIDTH)}: groundedness {score}")
         lines += unsupported_lines(result, limit=SENTENCES_SHOWN, width=WIDTH, indent="    ",
                                    reason_lines=REASON_LINES)
     return lines

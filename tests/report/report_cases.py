@@ -110,3 +110,41 @@ def many_regressed_run(count: int = 1000) -> tuple[Report, tuple[GateResult, ...
     comparison = baselines.compare(baseline, report)
     drops = parse_drops(["groundedness=0.1", "hallucination_rate=0.1", "recall=0.5"])
     return report, decide_drops(comparison, drops, None, report.config), comparison
+
+
+def silent_run() -> tuple[Report, tuple[GateResult, ...]]:
+    """30 examples scored by the real lexical judge and gated by the real gate code, 10 of them saying
+    nothing a metric of claims can measure.
+
+    s01 answers its context's sentence and INVENTED: groundedness 1/2. s02-s20 answer their context's
+    sentence: 1. s21-s24 answer "", s25-s28 abstain ("I don't know."): no claim, so no groundedness. s29
+    and s30 answer but have no contexts: no groundedness either. So groundedness has n = 20, mean
+    (0.5 + 19) / 20 = 0.975 and hallucination_rate 0.5 / 20 = 0.025: `groundedness=0.85` holds and
+    `hallucination_rate=0.01` is breached."""
+    returns = "Returns are accepted within 30 days of purchase."
+    context = (Context("doc-1", returns),)
+    answers = [f"{returns} {INVENTED}", *[returns] * 19, *[""] * 4, *["I don't know."] * 4]
+    examples = [Example(f"s{i:02}", "How long do I have to return an item?", context, answer)
+                for i, answer in enumerate(answers, 1)]
+    examples += [Example(f"s{i}", "How long do I have to return an item?", None, returns) for i in (29, 30)]
+    report = evaluate(examples, LexicalJudge(), EvalConfig(k=5))
+    return report, decide(report, parse_gates(["groundedness=0.85", "hallucination_rate=0.01"]))
+
+
+JOINED = "Family 👨\u200d👩\u200d👧, Hindi क्\u200dया, Persian می\u200cخواهم."
+"""Zero-width joiners (U+200D) and a non-joiner (U+200C) that spell an emoji and words: shown as written."""
+SPOOFED = "Pay \u202eevil\u202c now, sup-0\u200d04, a\u200b b."
+"""A bidi override (Trojan Source), a joiner between ASCII digits, where it only hides that two ids differ,
+and a zero-width space: each shown as its escape, by hand below."""
+SPOOFED_SHOWN = "Pay \\u202eevil\\u202c now, sup-0\\u200d04, a\\u200b b."
+
+
+def unicode_run() -> tuple[Report, tuple[GateResult, ...]]:
+    """One example answering JOINED and SPOOFED, both unsupported (groundedness 0), gated and breached."""
+    answer = f"{JOINED} {SPOOFED}"
+    verdicts = tuple(ClaimVerdict(Claim(s, answer.index(s), answer.index(s) + len(s)), False, (),
+                                  "no support") for s in (JOINED, SPOOFED))
+    result = ExampleResult(Example("e1", "Q?", (Context("d1", "Other."),), answer), "lexical",
+                           {"groundedness": 0.0}, verdicts)
+    report = Report({"name": "lexical"}, 5, (result,), {"groundedness": Aggregate(0.0, 1, (0.0, 0.0))})
+    return report, (GateResult("groundedness", ">=", 0.5, 0.0, False, "0 < 0.5"),)

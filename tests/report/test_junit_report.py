@@ -12,10 +12,14 @@ from report_cases import (
     GIFT_REASON,
     INVENTED,
     INVENTED_REASON,
+    JOINED,
+    SPOOFED_SHOWN,
     invented_run,
     many_long_run,
     many_regressed_run,
     regressed_run,
+    silent_run,
+    unicode_run,
 )
 
 from ragmon.gate import GateResult
@@ -226,8 +230,11 @@ def test_a_drop_gate_on_a_metric_the_baseline_lacks_lists_nothing() -> None:
     # The baseline recorded no citation_accuracy: the gate fails, its reason says which run lacked it.
     report, gates, comparison = regressed_run("citation_accuracy=0.1")
     case = _cases(render(report, gates, comparison=comparison))["citation_accuracy drop <= 0.1 vs baseline"]
+    # None of the 3 examples cites anything: the warning names them, and no example is listed.
     assert (case.findtext("failure") or "").splitlines() == [
-        "gate citation_accuracy drop <= 0.1 vs baseline breached: undefined in both runs: 0 observations"]
+        "gate citation_accuracy drop <= 0.1 vs baseline breached: undefined in both runs: 0 observations",
+        "warning: citation_accuracy has no value for 3 of 3 examples, left out of its figures (not counted "
+        "as 0): 3 with the citations unknown or empty: ok, bad, new"]
 
 
 def test_an_incomplete_run_shows_no_drop_gate() -> None:
@@ -236,3 +243,28 @@ def test_an_incomplete_run_shows_no_drop_gate() -> None:
     assert gates[0].passed
     suite = ET.fromstring(render(report, gates, incomplete="the judge failed", comparison=comparison))
     assert [case.get("classname") for case in suite.findall("testcase")] == ["ragmon.run"]
+
+
+def test_a_breached_gate_on_a_metric_some_examples_have_no_value_for_says_why() -> None:
+    # silent_run, worked out there: hallucination_rate 0.025 > 0.01 from 20 of the 30 examples; the other
+    # 10 say nothing (s21-s28) or have no contexts (s29, s30). The failure says so before the examples;
+    # the held groundedness gate stays green, its warning in the suite's system-out.
+    xml = render(*silent_run())
+    cases = _cases(xml)
+    why = ("10 of 30 examples, left out of its figures (not counted as 0): 8 whose answer makes no claim "
+           "(empty or abstaining): s21, s22, s23, s24, s25 and 3 more; 2 with the contexts unknown: s29, s30")
+    assert (cases["hallucination_rate <= 0.01"].findtext("failure") or "").splitlines()[:3] == [
+        "gate hallucination_rate <= 0.01 breached: 0.025 > 0.01",
+        f"warning: hallucination_rate has no value for {why}",
+        "1 of 20 examples have hallucination_rate above 0.01, worst first:"]
+    assert cases["groundedness >= 0.85"].find("failure") is None
+    out = ET.fromstring(xml).findtext("system-out") or ""
+    assert f"warning: groundedness has no value for {why}" in out.splitlines()
+
+
+def test_joiners_are_shown_as_written_and_bidi_controls_escaped() -> None:
+    # The family emoji, a Hindi conjunct and a Persian word as written; a bidi override, a joiner between
+    # ASCII digits and a zero-width space as escapes (SPOOFED_SHOWN, by hand): in the failure and the log.
+    suite = ET.fromstring(render(*unicode_run()).encode("utf-8"))
+    for text in (suite.findtext("testcase/failure") or "", suite.findtext("system-out") or ""):
+        assert f'"{JOINED}"' in text and f'"{SPOOFED_SHOWN}"' in text

@@ -10,6 +10,8 @@ import json
 import subprocess
 from pathlib import Path
 
+from report_cases import JOINED, SPOOFED_SHOWN, unicode_run
+
 from ragmon.model import Claim, ClaimVerdict, Context, Example, ExampleResult, Report
 from ragmon.report.markdown import render, render_error
 
@@ -122,3 +124,12 @@ def test_the_cli_quotes_a_hostile_answer_as_written(tmp_path: Path, ragmon_cmd: 
     lines = report.read_text(encoding="utf-8").splitlines()
     assert "> \\`\\`\\`js ![x\\](https:&#8203;//evil.example/t.png) ping @&#8203;octocat." in lines
     assert f"> {returns}" not in lines
+
+
+def test_joiners_are_shown_as_written_and_bidi_controls_escaped() -> None:
+    # A zero-width joiner or non-joiner between two letters or emoji is part of how they are written: the
+    # family emoji, a Hindi conjunct, a Persian word. A bidi override would reorder the comment's text
+    # (Trojan Source); a joiner between ASCII digits or a zero-width space would hide that two ids differ.
+    lines = render(*unicode_run()).splitlines()
+    assert f"> {JOINED}" in lines
+    assert f"> {SPOOFED_SHOWN}" in lines

@@ -15,6 +15,7 @@ from report_cases import (
     many_long_run,
     many_regressed_run,
     regressed_run,
+    silent_run,
 )
 
 import ragmon
@@ -113,16 +114,62 @@ def test_sentences_quoted_per_example_are_capped_with_a_count() -> None:
     assert len(out) < 2_000
 
 
-def test_the_report_grows_with_worst_not_with_the_answers() -> None:
-    # 1,000 examples of 20 unsupported 999-character sentences, each with a 1,000-character reason: about
-    # 40 MB if quoted whole. By hand, per example listed: 5 x (1,003 + 1,008) characters of quotes and
-    # reasons plus ~100 of heading, question and count lines, ~10.2 KB; the default 10 of them ~102 KB.
+def test_the_report_fits_a_github_comment_whatever_worst() -> None:
+    # 1,000 examples of 20 unsupported 999-character sentences, each with a 1,000-character reason. By hand,
+    # an example's section: its heading, question and "Unsupported:" lines (~60 characters), 5 x (1,003 +
+    # 1,010) of quotes and reasons with their blank lines, the count of the other 15: 10,162 characters. Six
+    # and the ~530 of tables make ~61,500; a seventh would pass 65,536, GitHub's limit for a comment. So six
+    # are shown whole, at --worst 10 as at 100, and a last line counts the rest.
     report, gates = many_long_run()
-    out = render(report, gates)
-    assert out.count("And 15 more unsupported sentences.") == 10
-    assert len([line for line in out.splitlines() if line.startswith("> ")]) == 50
-    assert 100_000 < len(out) < 110_000
-    assert len(render(report, gates, worst=20)) > 200_000  # the one way to ask for more
+    for worst, left in ((10, 4), (100, 94)):
+        out = render(report, gates, worst=worst)
+        assert len(out) <= 65_536
+        assert out.startswith("## ragmon replay: FAIL: groundedness 0 < 0.99")
+        assert "| recall >= 0.9 | 0 | **FAIL** | 0 < 0.9 |" in out  # the tables first, whole
+        assert [line for line in out.splitlines() if line.startswith("#### ")] == [
+            f"#### `x{i:04}`: groundedness 0.00" for i in range(6)]
+        assert out.count("And 15 more unsupported sentences.") == 6  # each shown to its end
+        assert out.endswith(f"\n\nAnd 15 more unsupported sentences.\n\n*Cut at 65,536 characters, GitHub's "
+                            f"limit for a comment: {left} weakest examples left out here. The JSON report "
+                            "(`--json`) lists every example.*\n")
+
+
+def test_examples_with_long_text_and_many_ids_are_left_out_whole() -> None:
+    # Each of 10 examples: a 1,000-character question, 5 unsupported 1,000-character sentences with
+    # 1,000-character reasons, 30 relevant ids not retrieved and 30 retrieved unused, each of 200
+    # characters (20 named per list). By hand, a section: 1,011 of question, 5 x 2,014 of quotes and
+    # reasons, 2 x ~4,115 of ids: ~19,350 characters. Three fit beside the tables; the other 7 are counted.
+    text = "word " * 199 + "last."  # 1,000 characters
+    ids = tuple(f"{'d' * 195}{i:05}" for i in range(30))
+    results = []
+    for n in range(10):
+        answer = " ".join([text] * 5)
+        verdicts = tuple(ClaimVerdict(Claim(text, i * 1_001, i * 1_001 + 1_000), False, (), "r" * 1_000)
+                         for i in range(5))
+        example = Example(f"y{n}", text, (Context("d1", "Other."),), answer)
+        results.append(ExampleResult(example, "lexical", {"groundedness": 0.0}, verdicts, ids, ids))
+    out = render(Report({"name": "lexical"}, 5, tuple(results), {}), ())
+    assert len(out) <= 65_536
+    assert [line for line in out.splitlines() if line.startswith("#### ")] == [
+        f"#### `y{n}`: groundedness 0.00" for n in range(3)]
+    assert out.count("Retrieved but unused: ") == 3 and out.count(" and 10 more\n") == 6
+    assert out.endswith("\n*Cut at 65,536 characters, GitHub's limit for a comment: 7 weakest examples left "
+                        "out here. The JSON report (`--json`) lists every example.*\n")
+
+
+def test_a_gated_metric_some_examples_have_no_value_for_is_warned_of_after_the_gates() -> None:
+    # silent_run, worked out there: 10 of 30 examples have no groundedness, 8 saying nothing (s21-s28)
+    # and 2 with no contexts (s29, s30); the first 5 ids of each reason named. The gate still holds.
+    out = render(*silent_run())
+    why = ("10 of 30 examples, left out of its figures (not counted as 0): 8 whose answer makes no claim "
+           "(empty or abstaining): `s21`, `s22`, `s23`, `s24`, `s25` and 3 more; 2 with the contexts "
+           "unknown: `s29`, `s30`.")
+    assert ("| hallucination_rate <= 0.01 | 0.025 | **FAIL** | 0.025 > 0.01 |\n\n"
+            f"**Warning**: groundedness has no value for {why}\n\n"
+            f"**Warning**: hallucination_rate has no value for {why}\n\n### Weakest examples") in out
+    assert "| groundedness >= 0.85 | 0.975 | pass | 0.975 >= 0.85 |" in out
+    report, gates = invented_run()  # every gated metric measured on both examples: no warning
+    assert "Warning" not in render(report, gates)
 
 
 def test_long_lists_of_ids_and_skipped_examples_are_capped() -> None:
@@ -213,16 +260,20 @@ def test_regressions_are_escaped_like_the_other_sections() -> None:
 
 
 def test_regressions_are_bounded_by_worst() -> None:
-    # 1,000 regressed examples of 20 sentences of 999 characters: the default 10, 5 sentences each.
+    # 1,000 regressed examples of 20 sentences of 999 characters: at most the default 10, 5 sentences each,
+    # and within GitHub's 65,536 characters for a comment. By hand, as for the weakest examples: 10,176
+    # characters a section, so 6 fit after the ~1,500 of tables; the other 4 regressed and all 10 weakest
+    # examples are counted in the last line.
     report, gates, comparison = many_regressed_run()
     out = render(report, gates, comparison=comparison)
-    section = out[out.index("### Regressions against the baseline"):out.index("### Weakest examples")]
+    section = out[out.index("### Regressions against the baseline"):]
     assert [line for line in section.splitlines() if line.startswith("#### ")] == [
-        f"#### `x{i:04}`: groundedness 1 -> 0" for i in range(10)]
-    assert section.count("And 15 more newly unsupported sentences.") == 10
-    assert "And 990 more regressed examples (the JSON report lists all)." in section
-    # By hand, as for the weakest examples: 10 x (5 x (1,003 + 1,008) + ~100) is about 101.6 KB.
-    assert 100_000 < len(section) < 105_000
+        f"#### `x{i:04}`: groundedness 1 -> 0" for i in range(6)]
+    assert section.count("And 15 more newly unsupported sentences.") == 6
+    assert len(out) <= 65_536 and "### Weakest examples" not in out
+    assert out.endswith("*Cut at 65,536 characters, GitHub's limit for a comment: 4 regressed examples and "
+                        "10 weakest examples left out here. The JSON report (`--json`) lists every "
+                        "example.*\n")
     fewer = render(report, gates, comparison=comparison, worst=2)
     assert "And 998 more regressed examples (the JSON report lists all)." in fewer
 

@@ -11,16 +11,20 @@ from report_cases import (
     GIFT_REASON,
     INVENTED,
     INVENTED_REASON,
+    JOINED,
+    SPOOFED_SHOWN,
     invented_run,
     many_long_run,
     many_regressed_run,
     regressed_run,
+    silent_run,
+    unicode_run,
 )
 
 from ragmon.baseline import Baseline, BaselineExample, compare
 from ragmon.gate import GateResult
 from ragmon.model import Claim, ClaimVerdict, Context, Example, ExampleResult, Report
-from ragmon.report.text import clip, render, verdict
+from ragmon.report.text import clip, render, show, verdict
 
 
 def test_table_rows_and_fail_verdict(report: Report, gates: tuple[GateResult, ...]) -> None:
@@ -191,3 +195,39 @@ def test_text_without_escapes_is_cut_as_before() -> None:
     # 12 characters into 10: the first 9 and the ellipsis; 10 fit as they are.
     assert clip("abcdefghijkl", 10) == "abcdefghi…"
     assert clip("abcdefghij", 10) == "abcdefghij"
+
+
+def test_a_gated_metric_some_examples_have_no_value_for_is_warned_of_with_why() -> None:
+    # silent_run, worked out there: 10 of 30 examples have no groundedness, 8 saying nothing (s21-s28)
+    # and 2 with no contexts (s29, s30); the first 5 ids of each reason are named. A warning after the
+    # gates, not a breach: groundedness >= 0.85 still holds, and the verdict is the breached gate alone.
+    lines = render(*silent_run()).splitlines()
+    at = lines.index("gate hallucination_rate <= 0.01: BREACHED (0.025 > 0.01)")
+    why = ("10 of 30 examples, left out of its figures (not counted as 0): 8 whose answer makes no claim "
+           "(empty or abstaining): s21, s22, s23, s24, s25 and 3 more; 2 with the contexts unknown: s29, s30")
+    assert lines[at + 1:at + 3] == [f"warning: groundedness has no value for {why}",
+                                    f"warning: hallucination_rate has no value for {why}"]
+    assert "gate groundedness >= 0.85: ok (0.975 >= 0.85)" in lines
+    assert lines[-1] == "FAIL: hallucination_rate 0.025 > 0.01"
+    report, gates = invented_run()  # every gated metric measured on both examples: no warning
+    assert "warning" not in render(report, gates)
+
+
+def test_joiners_are_shown_as_written_and_bidi_controls_escaped() -> None:
+    # The family emoji, a Hindi conjunct and a Persian word as they are written; a bidi override, a
+    # joiner between ASCII digits and a zero-width space as escapes (SPOOFED_SHOWN, by hand).
+    lines = render(*unicode_run()).splitlines()
+    assert f'    "{JOINED}"' in lines
+    assert f'    "{SPOOFED_SHOWN}"' in lines
+
+
+def test_a_joiner_is_kept_only_between_two_visible_letters_or_emoji() -> None:
+    # At either end, doubled, or beside an ASCII character it joins nothing a reader sees: escaped.
+    assert show("\u200d👩 👨\u200d", 40) == "\\u200d👩 👨\\u200d"
+    assert show("👨\u200d\u200d👩", 40) == "👨\\u200d\\u200d👩"
+    assert show("sup\u200d-004", 40) == "sup\\u200d-004"
+    # Cut: "👨\u200d👩\u200d👧" is 5 characters; at width 4 the joiner left last would join nothing, so it
+    # is counted as its 6-character escape and goes: "👨" + ZWJ + "👩" and "…" fit 4.
+    assert show("👨\u200d👩\u200d👧", 4) == "👨\u200d👩…"
+    # A message for the terminal keeps every character printable, as its callers assert.
+    assert clip("👨\u200d👩", 20) == "👨\\u200d👩"

@@ -1,0 +1,52 @@
+"""Why a metric has no value for an example: the reasons every report names for a gated metric whose n is
+below the number of scored examples, as the README's metric table has them ("undefined when")."""
+
+from __future__ import annotations
+
+import pytest
+from report_cases import silent_run
+
+from ragmon.evaluate import evaluate
+from ragmon.judges.lexical import LexicalJudge
+from ragmon.model import Context, EvalConfig, Example
+from ragmon.report.coverage import gaps, why_undefined
+
+RETURNS = (Context("doc-1", "Returns are accepted within 30 days."),)
+
+
+@pytest.mark.parametrize(("metric", "example", "why"), [
+    ("groundedness", Example("e", "Q?", RETURNS, None), "with the answer unknown"),
+    ("groundedness", Example("e", "Q?", None, "Returns are accepted."), "with the contexts unknown"),
+    ("groundedness", Example("e", "Q?", RETURNS, ""), "whose answer makes no claim (empty or abstaining)"),
+    ("hallucination_rate", Example("e", "Q?", RETURNS, "I don't know."),
+     "whose answer makes no claim (empty or abstaining)"),
+    ("recall", Example("e", "Q?", RETURNS, "A.", frozenset()), "with the relevant ids unknown or empty"),
+    ("recall", Example("e", "Q?", None, "A.", frozenset({"doc-1"})), "with the contexts unknown"),
+    ("citation_accuracy", Example("e", "Q?", RETURNS, "A.", citations=()),
+     "with the citations unknown or empty"),
+    ("citation_coverage", Example("e", "Q?", RETURNS, "Mars is red.", citations=("doc-1",)),
+     "whose answer uses no context"),
+    ("context_utilisation", Example("e", "Q?", (), "A."), "with the contexts unknown or empty"),
+    ("answer_relevance", Example("e", "Why?", RETURNS, "Because."),
+     "whose question has no content term or number"),
+    ("answer_correctness", Example("e", "Q?", RETURNS, "A."), "with the ground truth unknown"),
+    ("abstention", Example("e", "Q?", RETURNS, "A.", frozenset({"doc-1"})), "whose question is answerable"),
+])
+def test_the_reason_is_the_first_undefined_when_of_the_metric_table(metric: str, example: Example,
+                                                                    why: str) -> None:
+    result = evaluate([example], LexicalJudge(), EvalConfig(k=5)).results[0]
+    assert result.metrics[metric] is None
+    assert why_undefined(metric, result) == why
+
+
+def test_only_gated_metrics_with_fewer_values_than_examples_have_a_gap() -> None:
+    # silent_run gates groundedness and hallucination_rate, each with 20 values of 30; answer_relevance
+    # has all 30 and the retrieval metrics none, but neither is gated.
+    report, gates = silent_run()
+    found = gaps(report, gates)
+    assert [(gap.metric, gap.missing, gap.scored) for gap in found] == [
+        ("groundedness", 10, 30), ("hallucination_rate", 10, 30)]
+    assert found[0].reasons == (
+        ("whose answer makes no claim (empty or abstaining)", tuple(f"s{i}" for i in range(21, 29))),
+        ("with the contexts unknown", ("s29", "s30")))
+    assert gaps(report, ()) == []
