@@ -1,5 +1,6 @@
 """Which known name an unknown one was meant as: a misspelling (`anwser`), or another tool's name for the
-same thing (ragas's `retrieved_contexts`). Shared by every reader that refuses such a name, golden files
+same thing (ragas's `retrieved_contexts`), or a common name that is only sometimes meant (`documents`)
+holding a value of that thing's shape. Shared by every reader that refuses such a name, golden files
 (ragmon.datasets.fields), ragmon's own span convention (ragmon.semconv.ragmon, and ragmon.instrument
 through it) and gate names (ragmon.gate), so each suggests alike."""
 
@@ -8,10 +9,19 @@ from __future__ import annotations
 import difflib
 import functools
 import re
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
+from typing import Any
 
 _TYPO_CUTOFF = 0.8
 _WORD_BREAK = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|[-_\s]+")
+_URL = re.compile(r"\s*[A-Za-z][A-Za-z0-9+.-]*://")
+_TWO_WORDS = re.compile(r"\S\s+\S")
+
+Shape = Callable[[Any], str | None]
+"""Whether a value is of the shape a field is read in: what it holds, said in the error ("a list of 3
+texts"), "" when the name alone says which field was meant, None when the value is of another shape."""
+Meant = tuple[str, Shape]
+"""The field another name is read as, when its value has the shape."""
 
 
 @functools.lru_cache(maxsize=1024)
@@ -36,18 +46,24 @@ def near_miss(name: str, candidates: tuple[str, ...]) -> str | None:
 
 
 def misnamed(key: str, known: Collection[str], present: Collection[str],
-             synonyms: Mapping[str, str] | None = None) -> str | None:
+             synonyms: Mapping[str, Meant] | None = None, value: Any = None) -> str | None:
     """Why `key`, a name outside `known` in an object holding `present`, is refused, or None when it is the
     user's own. Only a known name the object lacks can have been meant: a synonym given beside the name
-    itself (a `prompt` beside a `question`) is a field of the user's."""
+    itself (a `prompt` beside a `question`) is a field of the user's. So is one that is only sometimes
+    meant (`documents`, `reference`) when its `value` is not of the shape the field is read in."""
     missing = tuple(sorted(name for name in known if name not in present))
     meant = near_miss(key, missing)
     if meant is not None:
         return f"unknown field {key!r}: did you mean {meant!r}?"
-    named = (synonyms or {}).get(_spelling(key))
-    if named is not None and named in missing:
-        return f"unknown field {key!r}: ragmon reads this as {named!r}, rename it"
-    return None
+    found = (synonyms or {}).get(_spelling(key))
+    if found is None or found[0] not in missing:
+        return None
+    named, shape = found
+    held = shape(value)
+    if held is None:
+        return None
+    because = f" (it holds {held})" if held else ""
+    return f"unknown field {key!r}: ragmon reads this as {named!r}{because}, rename it"
 
 
 def _spelling(name: str) -> str:
@@ -58,34 +74,80 @@ def _words(name: str) -> list[str]:
     return [word for word in _WORD_BREAK.split(name) if word]
 
 
-def _synonyms(names: Mapping[str, Iterable[str]]) -> dict[str, str]:
-    return {_spelling(other): name for name, others in names.items() for other in others}
+def _synonyms(names: Mapping[str, Iterable[str]], shape: Shape) -> dict[str, Meant]:
+    return {_spelling(other): (name, shape) for name, others in names.items() for other in others}
+
+
+def _named(value: Any) -> str | None:
+    return ""
+
+
+def _prose(value: Any) -> bool:
+    """Text rather than a name: a URL, an id or a file name (`returns.md`) has no two words apart, and a
+    URL followed by a note still opens with its scheme."""
+    return isinstance(value, str) and _URL.match(value) is None and _TWO_WORDS.search(value) is not None
+
+
+def _string(value: Any) -> str | None:
+    """An answer may be one word ("Yes."), so any string is one."""
+    return "a string" if isinstance(value, str) else None
+
+
+def _text(value: Any) -> str | None:
+    return "a text, not a URL" if _prose(value) else None
+
+
+def _documents(value: Any) -> str | None:
+    """Retrieved documents: texts, or objects holding one under a name ragmon reads a context's text from.
+    A list of file names, URLs or ids, or of objects without a text (`{"id", "title"}`), is a label."""
+    if not isinstance(value, list) or not value:
+        return None
+    count = f"a list of {len(value)}"
+    if all(_prose(item) for item in value):
+        return f"{count} text{'' if len(value) == 1 else 's'}"
+    if all(isinstance(item, dict) and any(isinstance(item.get(key), str) for key in _DOCUMENT_TEXT)
+           for item in value):
+        return f"{count} document{'' if len(value) == 1 else 's'} with text"
+    return None
 
 
 _QUESTION = ("query", "user_input", "user_query", "prompt")
 _CONTEXTS = ("retrieved_contexts", "retrieval_context", "retrieved_documents", "retrieved_docs",
              "source_documents", "context_list")
+_DOCUMENTS = ("documents", "docs", "passages", "sources", "chunks", "retrieved", "retrieval", "context_docs")
 _ANSWER = ("response", "actual_output", "generated_answer")
+_COMPLETION = ("completion", "prediction", "reply", "generation")
 _GROUND_TRUTH = ("reference_answer", "expected_output", "expected_answer", "gold_answer", "golden_answer")
 _RELEVANT = ("relevant_docs", "relevant_doc_ids", "relevant_document_ids", "gold_ids", "gold_doc_ids",
              "expected_ids", "expected_doc_ids", "ground_truth_ids")
 _CITATIONS = ("cited_ids", "citation_ids", "cited_docs")
-RECORD_SYNONYMS = _synonyms({"question": _QUESTION, "contexts": _CONTEXTS, "answer": _ANSWER,
-                             "ground_truth": _GROUND_TRUTH, "relevant_ids": _RELEVANT,
-                             "citations": _CITATIONS})
+_TEXT = ("content", "document", "passage", "chunk", "page_content")  # the last: a LangChain Document
+_DOCUMENT_TEXT = ("text", "pageContent", *_TEXT)
+
+
+def _record_synonyms(question: str, answer: str, relevant: str) -> dict[str, Meant]:
+    return {
+        **_synonyms({question: _QUESTION, "contexts": _CONTEXTS, answer: _ANSWER,
+                     "ground_truth": _GROUND_TRUTH, relevant: _RELEVANT, "citations": _CITATIONS}, _named),
+        **_synonyms({"contexts": _DOCUMENTS}, _documents),
+        **_synonyms({answer: _COMPLETION}, _string),
+        **_synonyms({"ground_truth": ("reference",)}, _text),  # ragas >= 0.2
+    }
+
+
+RECORD_SYNONYMS = _record_synonyms("question", "answer", "relevant_ids")
 """Names ragas, DeepEval, LangChain and common usage give a ragmon record's fields (`retrieved_contexts`,
-`actual_output`...), refused only where the record lacks the field itself. Only names that can mean
-nothing else: a golden set asked live (`--target`) leaves contexts and answer out on purpose, and may
-keep `documents`, `reference` (a URL) or `relevant` (a flag) of its own."""
-TRACE_SYNONYMS = _synonyms({"input": _QUESTION, "contexts": _CONTEXTS, "output": _ANSWER,
-                            "ground_truth": _GROUND_TRUTH, "expectedDocs": _RELEVANT,
-                            "citations": _CITATIONS})
+`actual_output`...), refused only where the record lacks the field itself. A golden set asked live
+(`--target`) leaves contexts and answer out on purpose, and may keep `documents` (names, URLs, a count),
+`reference` (a URL) or `relevant` (a flag) of its own: such a name is refused only when its value is of the
+field's shape (a list of document texts, a string, a text that is no URL). Carried along unread, it left
+the record scored without contexts or answer, or asked live without its ground truth, and so out of every
+mean a gate checks."""
+TRACE_SYNONYMS = _record_synonyms("input", "output", "expectedDocs")
 """The same names in a trace record (one with `input`, as DeepEval's are): its answer is `output` and its
 relevant ids `expectedDocs`. Its documents are in `steps`; told `contexts`, a user renaming
 `retrieval_context` is then told the record mixes two formats, and which."""
-CONTEXT_SYNONYMS = _synonyms({
-    "id": ("doc_id", "document_id", "chunk_id", "passage_id"),
-    "text": ("content", "document", "passage", "chunk", "page_content"),  # the last: a LangChain Document
-})
+CONTEXT_SYNONYMS = _synonyms({"id": ("doc_id", "document_id", "chunk_id", "passage_id"), "text": _TEXT},
+                             _named)
 """A retrieved document's id and text under other names: a `doc_id` left unread becomes a content hash,
 which no relevant or cited id matches. Not its score's: it is only shown, so another key is the user's."""

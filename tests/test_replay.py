@@ -391,6 +391,38 @@ def test_questions_without_answers_or_contexts_need_a_target(ragmon_cmd: list[st
 
 
 # --- progress ------------------------------------------------------------------------------------
+def test_documents_under_a_common_name_stop_the_run_instead_of_leaving_the_gated_mean(ragmon_cmd: list[str],
+                                                                                     tmp_path: Path) -> None:
+    # ref-001, the one weak answer (groundedness 2/3), with its contexts named `documents`: carried along
+    # unread, it had no groundedness, and the gate passed on the other 14 (mean 1.0) where the same set
+    # named as ragmon reads it breaches (0.9778).
+    rows = golden_rows()
+    assert rows[3]["id"] == "ref-001"
+    rows[3]["documents"] = rows[3].pop("contexts")
+    path = write_rows(tmp_path / "golden.jsonl", rows)
+    assert replay(ragmon_cmd, GOLDEN, "--gate", "groundedness=0.99", cwd=tmp_path).returncode == 1
+    done = replay(ragmon_cmd, path, "--gate", "groundedness=0.99", cwd=tmp_path)
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == (f"ragmon replay: error: {path}:4: unknown field 'documents': ragmon reads this as "
+                           f"'contexts' (it holds a list of 5 documents with text), rename it (field "
+                           f"'documents')\n")
+
+
+def test_records_wrapped_as_an_eval_set_say_their_answers_were_not_read(ragmon_cmd: list[str],
+                                                                        tmp_path: Path) -> None:
+    # Before: "nothing to score ... no example records an answer or retrieved contexts", of examples that
+    # all did.
+    path = tmp_path / "golden.json"
+    path.write_text(json.dumps({"examples": golden_rows()}), encoding="utf-8")
+    done = replay(ragmon_cmd, path, "--gate", "groundedness=0.85", cwd=tmp_path)
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == (f"ragmon replay: error: {path}:1: this example's 'contexts', 'answer' would not "
+                           f"be read: the file is an eval set (a JSON object with \"examples\"), which holds "
+                           f"questions and labels only; give records of what a build retrieved and answered "
+                           f"as JSONL (one per line) or as a JSON array of them "
+                           f"(field 'examples[0].contexts')\n")
+
+
 
 
 class Terminal(io.StringIO):
@@ -764,7 +796,9 @@ def test_a_failed_run_never_overwrites_the_golden_set_its_json_flag_swallowed(ra
     done = replay(ragmon_cmd, "--gate", "groundedness=0.5", "--json", golden, "--junit", "r.xml", old,
                   cwd=tmp_path)
     assert done.returncode == 2
-    assert done.stderr == f"ragmon replay: error: {old}:1: missing required field 'id' (field 'id')\n"
+    assert done.stderr == (f"ragmon replay: error: {old}:1: the line's object was read as one record, which "
+                           f"has no 'id', not as the records listed in its 'results': a JSON array of "
+                           f"records, or JSONL (one per line), is what ragmon reads (field 'results')\n")
     assert golden.read_bytes() == GOLDEN.read_bytes()
     assert ET.parse(tmp_path / "r.xml").getroot().get("errors") == "1"
 

@@ -18,10 +18,12 @@ report. JSONL is read line by line and yielded as it goes; a whole-document JSON
 piece, and so is an OTLP file (a trace is only whole once every line has been read).
 
 Fields a format does not know are carried along in `Example.extra`, except a near miss of a known name
-(`context`, `anwser`, `groundTruth`): a typo that would leave a metric undefined without a word, so it is
-an error naming the field meant. A record is in ragmon format when it has `contexts`, `answer` or
-`relevant_ids`, whatever else it carries (a pipeline's own `steps` log, its raw `input`), and in trace
-format when it has `steps`, `input`, `expectedDocs` or `output` and none of those. One that gives both
+(`context`, `anwser`, `groundTruth`) or another tool's name for one the record lacks (`retrieved_contexts`,
+or `documents` holding a list of texts): left unread, it would leave a metric undefined without a word, so
+it is an error naming the field meant. So are contexts or an answer in an eval set's example, which that
+format does not read. A record is in ragmon format when it has `contexts`, `answer` or `relevant_ids`,
+whatever else it carries (a pipeline's own `steps` log, its raw `input`), and in trace format when it has
+`steps`, `input`, `expectedDocs` or `output` and none of those. One that gives both
 formats' content, or the other format's content than its file's first record, is an error: reading it
 either way would drop half of it. Every trace step names a known kind.
 """

@@ -14,11 +14,13 @@ from ragmon.datasets.fields import (
     check_names,
     extra,
     json_type,
+    listed,
     optional_id_tuple,
     optional_str,
     required_id,
     required_str,
 )
+from ragmon.datasets.formats import answered
 from ragmon.model import Example
 
 _EVALSET_FIELDS = frozenset({"id", "question", "ground_truth_answer", "expected_chunk_ids", "category"})
@@ -54,6 +56,7 @@ def evalset_examples(doc: dict[str, Any]) -> Iterator[tuple[FieldPath, Example]]
 
 def _evalset_example(item: dict[str, Any], corpus_ids: set[str] | None) -> Example:
     check_names(item, _EVALSET_FIELDS)
+    _check_unanswered(item)
     ground_truth = optional_str(item, "ground_truth_answer")
     category = optional_str(item, "category")
     relevant = optional_id_tuple(item, "expected_chunk_ids")
@@ -70,3 +73,15 @@ def _evalset_example(item: dict[str, Any], corpus_ids: set[str] | None) -> Examp
         category=category,
         extra=extra(item, _EVALSET_FIELDS),
     )
+
+
+def _check_unanswered(item: dict[str, Any]) -> None:
+    """Records wrapped in `{"examples": [...]}` are read as an eval set, which has no place for contexts or
+    answers: scored, every metric would be undefined, and asked live (`--target`) their `relevant_ids` and
+    `ground_truth`, which are no eval-set names, would be dropped too."""
+    fields = answered(item)
+    if fields:
+        raise FieldError(f"this example's {listed(fields)} would not be read: the file is an eval set (a "
+                         f"JSON object with \"examples\"), which holds questions and labels only; give "
+                         f"records of what a build retrieved and answered as JSONL (one per line) or as a "
+                         f"JSON array of them", (fields[0],))

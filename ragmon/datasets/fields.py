@@ -12,7 +12,7 @@ from typing import Any
 
 from ragmon.ids import content_id
 from ragmon.model import Context
-from ragmon.names import CONTEXT_SYNONYMS, misnamed
+from ragmon.names import CONTEXT_SYNONYMS, Meant, misnamed
 
 FieldPath = tuple[str | int, ...]
 _CONTEXT_FIELDS = frozenset({"id", "text", "score", "pageContent", "metadata"})
@@ -29,12 +29,12 @@ class FieldError(Exception):
 
 
 def check_names(obj: Mapping[str, Any], known: frozenset[str], base: FieldPath = (),
-                synonyms: Mapping[str, str] | None = None) -> None:
+                synonyms: Mapping[str, Meant] | None = None) -> None:
     """Refuse a field that is a near miss of a known one the object lacks, or another tool's name for it
     (ragmon.names): either would leave that field unread and its metric undefined (or zero, for a
     context's id) without a word. Any other field is the user's."""
-    for key in obj:
-        if key not in known and (why := misnamed(key, known, obj, synonyms)) is not None:
+    for key, value in obj.items():
+        if key not in known and (why := misnamed(key, known, obj, synonyms, value)) is not None:
             raise FieldError(why, (*base, key))
 
 

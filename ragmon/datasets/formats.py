@@ -21,12 +21,18 @@ a ragmon name misspelt in a trace record (or the reverse) is as much a typo."""
 _RAGMON_CONTENT = ("contexts", "answer", "relevant_ids")
 _TRACE_CONTENT = ("steps", "output", "expectedDocs")
 _TRACE_MARKERS = (*_TRACE_CONTENT, "input")
+_ANSWERED = ("contexts", "answer", "steps", "output")
 
 
 def is_trace(obj: Mapping[str, Any]) -> bool:
     if _given(obj, _RAGMON_CONTENT):
         return False
     return any(marker in obj for marker in _TRACE_MARKERS)
+
+
+def answered(obj: Mapping[str, Any]) -> list[str]:
+    """The fields in which `obj`, in either format, records what a build retrieved or answered."""
+    return _given(obj, _ANSWERED)
 
 
 def _given(obj: Mapping[str, Any], fields: tuple[str, ...]) -> list[str]:

@@ -22,7 +22,7 @@ from typing import Any, BinaryIO
 from ragmon.datasets.decoding import JSON_SPACE, json_error, json_line, json_message, json_text
 from ragmon.datasets.evalset_format import evalset_examples
 from ragmon.datasets.fields import FieldError, FieldPath, dotted, json_type
-from ragmon.datasets.formats import is_evalset, is_trace
+from ragmon.datasets.formats import RECORD_FIELDS, is_evalset, is_trace
 from ragmon.datasets.locate import LineOf, fixed, line_of
 from ragmon.datasets.otlp_lines import OTLP_MARKER, Skipped, load_otlp
 from ragmon.datasets.ragmon_format import ragmon_example
@@ -132,6 +132,7 @@ def _parse_line(parse: _Parser, obj: Any, source: str, number: int) -> tuple[Exa
     try:
         return parse(obj, f"{source}:{number}"), fixed(number)
     except FieldError as exc:
+        exc = _records_inside(exc, obj, "the line's object")
         raise InputError(exc.message, source=source, line=number, field=dotted(exc.path)) from None
 
 
@@ -164,7 +165,7 @@ def _load_document(data: bytes, source: str) -> Iterator[tuple[Example, LineOf]]
         if isinstance(doc, dict) and is_evalset(doc):
             records = evalset_examples(doc)
         elif isinstance(doc, dict):
-            records = iter([((), _record_parser(doc, source, 1)(doc, source))])
+            records = iter([((), _whole_record(doc, source))])
         elif isinstance(doc, list):
             records = _array_examples(doc, source, text)
         else:
@@ -174,6 +175,28 @@ def _load_document(data: bytes, source: str) -> Iterator[tuple[Example, LineOf]]
     except FieldError as exc:
         raise InputError(exc.message, source=source, line=line_of(text, exc.path),
                          field=dotted(exc.path) or None) from None
+
+
+def _whole_record(doc: dict[str, Any], source: str) -> Example:
+    try:
+        return _record_parser(doc, source, 1)(doc, source)
+    except FieldError as exc:
+        raise _records_inside(exc, doc, "the file's one object") from None
+
+
+def _records_inside(exc: FieldError, obj: dict[str, Any], what: str) -> FieldError:
+    """`exc`, unless it is the missing id of an object holding no record field but records under one key
+    (`{"data": [...]}`, as `json.dump` of a dict writes them): "missing required field 'id'" would not
+    say that the object was taken for one record."""
+    if exc.path != ("id",) or not RECORD_FIELDS.isdisjoint(obj):
+        return exc
+    lists = [key for key, value in obj.items()
+             if isinstance(value, list) and value and all(isinstance(item, dict) for item in value)]
+    if len(lists) != 1:
+        return exc
+    return FieldError(f"{what} was read as one record, which has no 'id', not as the records listed in its "
+                      f"{lists[0]!r}: a JSON array of records, or JSONL (one per line), is what ragmon reads",
+                      (lists[0],))
 
 
 def _array_examples(doc: list[Any], source: str, text: str) -> Iterator[tuple[FieldPath, Example]]:

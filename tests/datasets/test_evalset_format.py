@@ -32,3 +32,32 @@ def test_eval_set_chunk_missing_from_corpus_is_an_error(tmp_path: Path) -> None:
     path.write_text(json.dumps(doc), encoding="utf-8")  # a one-line document is still one document
     err = error_of([path])
     assert err.field == "examples[0].expected_chunk_ids[1]" and "'c9' is not in the corpus" in str(err)
+
+
+# --- found by a CI engineer: records wrapped in {"examples": [...]} lost their answers ----------------
+
+
+def test_records_with_contexts_and_answers_in_an_eval_set_are_an_error_saying_what_to_give(
+        tmp_path: Path) -> None:
+    # Before: read as an eval set, questions only, and the run said "no example records an answer or
+    # retrieved contexts" of a file whose examples all did.
+    path = tmp_path / "golden.json"
+    path.write_text('{"examples": [\n'
+                    '  {"id": "a", "question": "q", "ground_truth_answer": "30 days"},\n'
+                    '  {"id": "b", "question": "q",\n'
+                    '   "contexts": ["Returns within 30 days."], "answer": "Thirty days."}\n'
+                    ']}\n', encoding="utf-8")
+    err = error_of([path])
+    assert (err.source, err.line, err.field) == (str(path), 4, "examples[1].contexts")
+    assert str(err) == (f"{path}:4: this example's 'contexts', 'answer' would not be read: the file is an "
+                        f"eval set (a JSON object with \"examples\"), which holds questions and labels only; "
+                        f"give records of what a build retrieved and answered as JSONL (one per line) or as "
+                        f"a JSON array of them (field 'examples[1].contexts')")
+
+
+def test_a_trace_records_output_in_an_eval_set_is_an_error(tmp_path: Path) -> None:
+    path = tmp_path / "golden.json"
+    path.write_text('{"examples": [{"id": "a", "input": "q", "output": "Thirty days."}]}', encoding="utf-8")
+    err = error_of([path])
+    assert (err.line, err.field) == (1, "examples[0].output")
+    assert str(err).startswith(f"{path}:1: this example's 'output' would not be read: the file is an eval")

@@ -151,3 +151,87 @@ def test_near_misses_in_trace_rows_steps_and_contexts(tmp_path: Path, record: di
     err = error_of([path])
     key = field.rsplit(".", 1)[-1]
     assert str(err) == f"{path}:1: unknown field {key!r}: did you mean {meant!r}? (field {field!r})"
+
+
+# --- found by a CI engineer: common names for documents, answer and reference, carried unread --------
+
+
+@pytest.mark.parametrize(("other", "value", "meant", "held"), [
+    ("documents", ["Returns are accepted within 30 days.", "Refunds take 5 days.", "Keep the receipt."],
+     "contexts", "a list of 3 texts"),
+    ("docs", [{"id": "d1", "content": "Returns are accepted within 30 days."}], "contexts",
+     "a list of 1 document with text"),
+    ("passages", [{"page_content": "Returns within 30 days.", "metadata": {"source": "returns.md"}},
+                  {"pageContent": "Refunds take 5 days.", "metadata": {}}], "contexts",
+     "a list of 2 documents with text"),  # LangChain Documents, as dicts and as JS writes them
+    ("sources", [{"url": "https://help.example/returns", "passage": "Returns within 30 days."}], "contexts",
+     "a list of 1 document with text"),
+    ("chunks", [{"chunk": "Returns within 30 days."}, {"text": "Refunds take 5 days."}], "contexts",
+     "a list of 2 documents with text"),
+    ("retrieved", ["Returns within 30 days."], "contexts", "a list of 1 text"),
+    ("retrieval", [{"document": "Returns within 30 days."}], "contexts", "a list of 1 document with text"),
+    ("context_docs", ["Returns within 30 days.", "Refunds take 5 days."], "contexts", "a list of 2 texts"),
+    ("completion", "Thirty days.", "answer", "a string"),
+    ("prediction", "Yes.", "answer", "a string"),  # one word is an answer too
+    ("reply", "Within 30 days of delivery.", "answer", "a string"),
+    ("generation", "Thirty days.", "answer", "a string"),
+    ("reference", "Within 30 days of delivery.", "ground_truth", "a text, not a URL"),  # ragas >= 0.2
+])
+def test_a_common_name_whose_value_has_the_fields_shape_is_an_error_naming_ragmons(
+        tmp_path: Path, other: str, value: object, meant: str, held: str) -> None:
+    # Before: carried along unread, so the example had no contexts (or answer), its groundedness was
+    # undefined and it left the gated mean: 10 of 30 records with `documents` turned a breach into a pass.
+    good = {"id": "a", "question": "q", "contexts": ["Doc."], "answer": "Doc.", "ground_truth": "Doc."}
+    bad = {**{k: v for k, v in good.items() if k != meant}, "id": "b", other: value}
+    path = write_jsonl(tmp_path / "golden.jsonl", [good, bad])
+    err = error_of([path])
+    assert (err.source, err.line, err.field) == (str(path), 2, other)
+    assert str(err) == (f"{path}:2: unknown field {other!r}: ragmon reads this as {meant!r} "
+                        f"(it holds {held}), rename it (field {other!r})")
+
+
+@pytest.mark.parametrize(("other", "value", "meant", "held"), [
+    ("completion", "Thirty days.", "output", "a string"),
+    ("reference", "Within 30 days of delivery.", "ground_truth", "a text, not a URL"),
+])
+def test_a_common_name_of_the_fields_shape_in_a_trace_record_names_the_trace_formats(
+        tmp_path: Path, other: str, value: str, meant: str, held: str) -> None:
+    record = {"id": "a", "input": "q", "steps": [{"kind": "retrieval", "output": ["Doc."]}], other: value}
+    path = write_jsonl(tmp_path / "t.jsonl", [record])
+    assert str(error_of([path])) == (f"{path}:1: unknown field {other!r}: ragmon reads this as {meant!r} "
+                                     f"(it holds {held}), rename it (field {other!r})")
+
+
+@pytest.mark.parametrize(("field", "value"), [
+    ("documents", "https://help.example/returns"),  # a URL
+    ("documents", 3),                               # a count
+    ("documents", ["returns.md", "refunds.md"]),    # names
+    ("sources", ["https://help.example/returns"]),
+    ("docs", [{"id": "d1", "title": "Returns"}]),   # objects without a text
+    ("chunks", []),
+    ("documents", ["Returns within 30 days.", 3]),  # not every item a text
+    ("completion", {"tokens": 80}),
+    ("prediction", True),
+    ("reference", "https://help.example/returns"),
+    ("reference", "https://help.example/returns (section 2)"),  # a URL with a note
+    ("reference", "RFC-2616"),
+])
+def test_a_common_name_of_another_shape_is_carried_along(tmp_path: Path, field: str, value: object) -> None:
+    # A golden set asked live leaves contexts and answer out, and may keep such fields of its own.
+    path = write_jsonl(tmp_path / "golden.jsonl", [{"id": "a", "question": "q", field: value}])
+    (example,) = load([path])
+    assert example.extra == {field: value}
+
+
+def test_a_common_name_beside_the_field_itself_is_carried_along(tmp_path: Path) -> None:
+    texts = ["Returns are accepted within 30 days."]
+    ragmon = {"id": "a", "question": "q", "contexts": texts, "documents": texts, "answer": "A.",
+              "completion": "A draft.", "ground_truth": "30 days", "reference": "Within 30 days of delivery."}
+    # In a trace record `output` is the answer, and a `completion` beside it the user's.
+    trace = {"id": "b", "input": "q", "output": "B.", "completion": "A draft."}
+    first, second = load([write_jsonl(tmp_path / "golden.jsonl", [ragmon]),
+                          write_jsonl(tmp_path / "trace.jsonl", [trace])])
+    assert first.extra == {"documents": texts, "completion": "A draft.",
+                           "reference": "Within 30 days of delivery."}
+    assert (second.answer, second.extra) == ("B.", {"completion": "A draft."})
+

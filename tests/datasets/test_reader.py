@@ -168,3 +168,40 @@ def test_a_gzip_file_cut_short_is_a_clear_error(tmp_path: Path) -> None:
     path.write_bytes(data[: len(data) // 2])
     message = str(error_of([path]))
     assert message.startswith(f"{path}: cannot read dataset: ") and "\n" not in message
+
+
+# --- found by a CI engineer: records wrapped in one object were read as one record -----------------
+
+WRAPPED = [{"id": "a", "question": "q", "contexts": ["Returns within 30 days."], "answer": "Thirty days."}]
+
+
+def test_records_under_one_key_of_the_files_one_object_are_an_error_saying_what_ragmon_reads(
+        tmp_path: Path) -> None:
+    # Before: "missing required field 'id'", which did not say the whole object was taken for a record.
+    path = tmp_path / "golden.json"
+    path.write_text(json.dumps({"version": 2, "data": WRAPPED}, indent=2), encoding="utf-8")
+    err = error_of([path])
+    assert (err.source, err.line, err.field) == (str(path), 3, "data")
+    assert str(err) == (f"{path}:3: the file's one object was read as one record, which has no 'id', not "
+                        f"as the records listed in its 'data': a JSON array of records, or JSONL (one per "
+                        f"line), is what ragmon reads (field 'data')")
+
+
+def test_records_under_one_key_of_a_lines_object_are_an_error_saying_what_ragmon_reads(
+        tmp_path: Path) -> None:
+    # `json.dump` of a dict writes one line, which is read as JSONL.
+    path = write_jsonl(tmp_path / "golden.json", [{"data": WRAPPED}])
+    assert str(error_of([path])) == (
+        f"{path}:1: the line's object was read as one record, which has no 'id', not as the records listed "
+        f"in its 'data': a JSON array of records, or JSONL (one per line), is what ragmon reads "
+        f"(field 'data')")
+
+
+@pytest.mark.parametrize("record", [
+    {"question": "q", "contexts": [{"text": "Doc."}]},  # a record missing its id
+    {"data": WRAPPED, "more": WRAPPED},                 # which of the two?
+    {"data": [1, 2]},
+])
+def test_an_object_missing_its_id_otherwise_says_so(tmp_path: Path, record: dict) -> None:
+    path = write_jsonl(tmp_path / "golden.jsonl", [record])
+    assert str(error_of([path])) == f"{path}:1: missing required field 'id' (field 'id')"
