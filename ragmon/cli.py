@@ -12,6 +12,7 @@ import argparse
 import importlib
 import os
 import sys
+import textwrap
 import traceback
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, NoReturn
@@ -143,6 +144,24 @@ def _epilog(command: str, parser: argparse.ArgumentParser) -> str:
     return text
 
 
+class _LinesFormatter(argparse.HelpFormatter):
+    """Help whose description and epilog keep their lines: a block of several lines (a command's exit
+    statuses, the names a flag takes) is a list, each line filled to the terminal on its own with its
+    continuation indented, where argparse's default would run them into one paragraph and
+    RawDescriptionHelpFormatter keep each unbroken; a block of one line is a paragraph, filled as
+    argparse does."""
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        blocks = text.split("\n\n")
+        return "\n\n".join(self._fill_block(block.splitlines(), width, indent) for block in blocks)
+
+    @staticmethod
+    def _fill_block(lines: list[str], width: int, indent: str) -> str:
+        hang = indent + "  " if len(lines) > 1 else indent
+        return "\n".join(textwrap.fill(line, width, initial_indent=indent, subsequent_indent=hang)
+                         for line in lines)
+
+
 class Terminated(KeyboardInterrupt):
     """SIGTERM raised as an exception, by a subcommand that must clean up before it exits (ragmon replay
     replaces its reports); a KeyboardInterrupt, so that asyncio and every handler treat it as Ctrl-C."""
@@ -243,11 +262,12 @@ def build_parser(command: str | None, environ: dict[str, str] | None = None) -> 
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND",
                                        parser_class=_CommandParser)
     for name, (module_name, help_text) in SUBCOMMANDS.items():
-        sub = subparsers.add_parser(name, help=help_text, description=help_text)
+        sub = subparsers.add_parser(name, help=help_text, description=help_text,
+                                    formatter_class=_LinesFormatter)
         if name == command:
             module = importlib.import_module(module_name)
-            module.add_arguments(sub)
-            sub.epilog = _epilog(name, sub)
+            module.add_arguments(sub)  # may give an epilog of the command's own, told before the variables
+            sub.epilog = "\n\n".join(filter(None, (sub.epilog, _epilog(name, sub))))
             _apply_env_defaults(sub, environ, name)
             sub.set_defaults(_run=module.run)
     return parser

@@ -16,6 +16,7 @@ from dataclasses import dataclass, replace
 from typing import Literal, TypeVar
 
 from ragmon.baseline import Comparison, MetricChange, rounded
+from ragmon.cli import variable
 from ragmon.errors import InputError
 from ragmon.metrics.aggregate import aggregate
 from ragmon.model import LOWER_IS_BETTER, METRIC_NAMES, Aggregate, EvalConfig, Report
@@ -109,12 +110,24 @@ _SUGGEST_CUTOFF = 0.75
 """How close (difflib's ratio) an unknown metric name must be to a valid one for it to be suggested when
 it is no near miss: `hallucination` (0.84), `Recall@5` (0.86), `ndcg@5` (0.8); not `citation` (0.64),
 which could be either citation metric, nor `context_recall` (0.6), which is not `recall`."""
+METRIC_SYNONYMS = {"faithfulness": "groundedness", "response_relevancy": "answer_relevance",
+                   "mean_reciprocal_rank": "mrr"}
+"""Other tools' names (ragas's, DeepEval's) for a metric ragmon measures, which spelling alone does not
+lead back to. Only names that can mean nothing else: ragas's `context_precision` and `context_recall`
+judge the contexts against the reference answer, which ragmon's `precision` and `recall` do not."""
+_KNOWN = (*METRIC_NAMES, *METRIC_SYNONYMS)
 
 
 def _metric_value(flag: Flag, what: str, text: str) -> tuple[str, float]:
     """NAME=VALUE with a known metric name and a value in [0, 1], as every metric is."""
     form = "NAME=DELTA" if flag.option == MAX_DROP.option else "NAME=VALUE"
     given = flag.given(repr(text))
+    listed = [part.strip() for part in text.split(",")]
+    if len(listed) > 1 and all("=" in part for part in listed):
+        # Only a variable's value is split at commas (ragmon.cli): the command line repeats the flag.
+        one_each = " ".join(f"{flag.option} {part}" for part in listed)
+        raise InputError(f"{given}: give one {form} per {flag.option} ({one_each}); a comma-separated list "
+                         f"is for {variable('replay', flag.option)}")
     compared = _COMPARED.fullmatch(text)
     if compared is not None:
         # Read as NAME=VALUE, `groundedness>=0.85` was an "unknown metric 'groundedness>'"; its direction is
@@ -139,12 +152,14 @@ def _metric_value(flag: Flag, what: str, text: str) -> tuple[str, float]:
 
 def _check_metric(given: str, name: str) -> None:
     """An unknown name is refused with the valid ones, and the one likeliest meant: the same name in
-    another case or spelling, or a typo of one (a field's near miss), else the closest."""
+    another case or spelling, or a typo of one (a field's near miss), else the closest; of a metric's own
+    name or of another tool's for it (METRIC_SYNONYMS), named as such."""
     if name in METRIC_NAMES:
         return
-    meant = near_miss(name, METRIC_NAMES) or next(
-        iter(difflib.get_close_matches(name.lower(), METRIC_NAMES, n=1, cutoff=_SUGGEST_CUTOFF)), None)
-    guess = f" (did you mean {meant!r}?)" if meant else ""
+    meant = near_miss(name, _KNOWN) or next(
+        iter(difflib.get_close_matches(name.lower(), _KNOWN, n=1, cutoff=_SUGGEST_CUTOFF)), None)
+    guess = (f" (ragmon calls it {METRIC_SYNONYMS[meant]!r})" if meant in METRIC_SYNONYMS else
+             f" (did you mean {meant!r}?)" if meant else "")
     raise InputError(f"{given}: unknown metric {name!r}{guess}; valid names: {', '.join(METRIC_NAMES)}")
 
 

@@ -37,6 +37,8 @@ from ragmon.errors import InputError, MissingExtra, RagmonError
 from ragmon.evaluate import aevaluate, evaluate, example_claims, verdicts_without_judge
 from ragmon.files import existing_file, file_at, input_file
 from ragmon.gate import (
+    EXIT_BREACHED,
+    EXIT_OK,
     DropGate,
     GateResult,
     combine,
@@ -51,7 +53,7 @@ from ragmon.judges.claude import add_cli_arguments as add_claude_arguments
 from ragmon.judges.claude import judge_from_args as claude_judge_from_args
 from ragmon.judges.lexical import LexicalJudge
 from ragmon.judges.lexical import add_cli_arguments as add_lexical_arguments
-from ragmon.model import EvalConfig, Example, Report
+from ragmon.model import LOWER_IS_BETTER, METRIC_NAMES, EvalConfig, Example, Report
 from ragmon.options import (
     Flag,
     check_stdin_read_once,
@@ -76,7 +78,19 @@ DETERMINISTIC_JUDGES = frozenset({"lexical"})
 """Judges known to give the same verdicts every time, for judges that do not say so themselves."""
 
 
+EPILOG = "\n".join((
+    f"exit: {EXIT_OK} gates held, {EXIT_BREACHED} breached, {EXIT_ERROR} could not complete; "
+    f"{EXIT_INTERRUPTED} Ctrl-C, {EXIT_TERMINATED} SIGTERM",
+    f"--gate/--max-drop metrics ({', '.join(sorted(LOWER_IS_BETTER))} a maximum, the rest minima): "
+    f"{', '.join(METRIC_NAMES)}",
+    "ragmon JSONL record: id, question, contexts [{id, text, score}], answer, relevant_ids, citations, "
+    "ground_truth, category, pipeline"))
+"""What a CI job is written against, in --help: the exit statuses it branches on and the names it may
+use, which otherwise only a typo's error lists. Built from the code's own constants, so it cannot drift."""
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.epilog = EPILOG
     parser.add_argument("datasets", nargs="+", metavar="DATASET",
                         help="ragmon JSONL, eval-set JSON, trace JSON/JSONL or OTLP/JSON lines, gzipped or "
                              "not; format detected per file; - reads standard input")
@@ -104,7 +118,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "(default 1: in every run)")
     parser.add_argument("--judge-errors", choices=("fail", "skip"), default="fail",
                         help="on a judge error: stop with exit 2 (default), or skip the example, reported")
-    parser.add_argument("--quiet", action="store_true", help="print nothing on success or breach")
+    parser.add_argument("--quiet", action="store_true",
+                        help="print nothing on success or breach but the warning of a run without a gate")
     # --- Claude judge options (ragmon.judges.claude) ---
     claude = parser.add_argument_group("Claude judge (--judge claude; needs ANTHROPIC_API_KEY)")
     claude.add_argument("--cache-dir", type=Path, metavar="DIR",
@@ -403,11 +418,13 @@ def _replay(args: argparse.Namespace, started: tuple[datetime, float]) -> int:
     finally:
         progress.close()
         gc.unfreeze()
+    if not results and incomplete is None:
+        # Even with --quiet: it is about the configuration, not the run's progress, and a CI variable left
+        # empty (RAGMON_GATE=) would otherwise turn the gate off without a word.
+        _note("ragmon replay: warning: no --gate given: the run passes whatever the figures")
     if not args.quiet:
         if args.repeat > len(reports):
             _note(f"judge {judge.name} is deterministic: scored once, not {args.repeat} times")
-        if not results and incomplete is None:
-            _note("ragmon replay: warning: no --gate given: the run passes whatever the figures")
         runs = f"scored {len(reports)} times; figures below are from run 1\n" if len(reports) > 1 else ""
         _print_summary(runs + text.render(report, results, incomplete=incomplete, comparison=comparison))
     if incomplete is not None:
@@ -541,11 +558,11 @@ def _write_all(args: argparse.Namespace, *, as_json: Callable[[], str], as_markd
     if summary_path:
         outputs.append((Path(summary_path),
                         lambda: markdown.step_summary(as_markdown(), full_report=args.markdown), True))
-    for path, render, append in outputs:
+    for path, render, summary in outputs:
         if path is None:
             continue
         try:
-            _write(path, render(), append=append)
+            _write(path, render(), summary=summary)
         except Exception:
             if not best_effort:
                 raise
@@ -614,16 +631,26 @@ def _confidence(text: str) -> float:
     return value
 
 
-def _write(path: Path, content: str, *, append: bool = False) -> None:
+def _write(path: Path, content: str, *, summary: bool = False) -> None:
+    """A report's directories are made, as a CI job names one it has not (`--junit reports/r.xml`). The
+    step `summary`'s, appended to, are not: GitHub Actions names a file that exists, so a directory
+    missing is a variable set wrong, not one to make (as root, wherever it points)."""
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        if not summary:
+            path.parent.mkdir(parents=True, exist_ok=True)
         # A JSON "\ud800" escape reads as a lone surrogate, which UTF-8 cannot encode: written back as
         # that same escape, the text is kept as the input gave it instead of stopping the run here. Not
         # in the JSON report, which holds U+FFFD instead (jq and serde_json refuse the escape).
-        with path.open("a" if append else "w", encoding="utf-8", errors="backslashreplace") as handle:
+        with path.open("a" if summary else "w", encoding="utf-8", errors="backslashreplace") as handle:
             handle.write(content)
     except OSError as exc:
-        raise InputError(f"cannot write report: {_not_a_directory(path) or exc.strerror or exc}",
+        why = _not_a_directory(path) or exc.strerror or str(exc)
+        if not summary:
+            raise InputError(f"cannot write report: {why}", source=str(path)) from None
+        if isinstance(exc, FileNotFoundError):
+            why = (f"its directory {path.parent} does not exist (GitHub Actions names a file that exists: "
+                   f"the variable is set wrong)")
+        raise InputError(f"cannot write the step summary ($GITHUB_STEP_SUMMARY): {why}",
                          source=str(path)) from None
 
 

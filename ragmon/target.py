@@ -24,6 +24,7 @@ import argparse
 import asyncio
 import contextlib
 import errno
+import json
 import logging
 import math
 import os
@@ -46,6 +47,7 @@ import aiohttp
 from aiohttp import web
 
 from ragmon.errors import InputError, RagmonError
+from ragmon.failures import service_name
 from ragmon.model import Example
 from ragmon.otlp.http import UnreadableRequests, add_otlp_routes, app_runner
 from ragmon.otlp.misdirected import REPLAY_RECEIVER, TRACES_PATH, endpoint_fix, grpc_client_advice
@@ -66,6 +68,8 @@ SHOWN_BODY = 200
 rest of any answer is read and dropped."""
 MAX_WRONG_PATHS = 100
 """Distinct paths other than /v1/traces the receiver tells requests apart by."""
+MAX_SERVICES = 100
+"""Distinct service names the receiver tells the traces of trace ids ragmon did not send apart by."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -355,7 +359,7 @@ async def _ask(session: aiohttp.ClientSession, target: Target, question: str,
                 return (f"HTTP {response.status} redirect to {location} (not followed: the "
                         f"--target-header-file headers would go with it; give that URL as --target)"), None
             if not 200 <= response.status < 300:
-                problem = _refusal(response.status, head)
+                problem = _refusal(response.status, head) + _field_hint(response.status, target.field)
                 if response.status not in _TRANSIENT:
                     return problem, None
                 return problem, _retry_after(response.headers.get("Retry-After"))
@@ -375,6 +379,16 @@ def _refusal(status: int, head: bytes) -> str:
     it must not reach the terminal or the reports as it stands."""
     quoted = clip(head.decode("utf-8", "replace"), SHOWN_BODY)
     return f"HTTP {status}" + (f" ({quoted})" if quoted else "")
+
+
+def _field_hint(status: int, field: str) -> str:
+    """For a 400 or 422, the likeliest cause: a build that reads the question from a field of its own
+    (`query`, say; FastAPI answers 422 to a body without its model's fields), which only --target-field
+    can name, and which the body quoted seldom says in those words."""
+    if status not in (400, 422):
+        return ""
+    return (f" (a {status} refuses the request, here {{{json.dumps(field)}: <question>}}: if the build reads "
+            f"the question from another JSON field, name that field with --target-field)")
 
 
 def _post_turned_into_get(response: aiohttp.ClientResponse) -> str | None:
@@ -425,8 +439,7 @@ def _join(golden: Sequence[Example], trace_ids: dict[str, str], sink: TraceSink,
         trace_id = trace_ids[example.id]
         trace = sink.decided.get(trace_id)
         if trace is None:
-            problems.append((example.id, f"no span of its trace arrived within --trace-wait "
-                                         f"{target.trace_wait:g}s"))
+            problems.append((example.id, _no_trace(sink, target.trace_wait)))
             continue
         try:
             observed = extract(trace)
@@ -439,10 +452,32 @@ def _join(golden: Sequence[Example], trace_ids: dict[str, str], sink: TraceSink,
         joined.append(replace(example, contexts=observed.contexts, answer=observed.answer,
                               citations=observed.citations, pipeline=example.pipeline or observed.pipeline))
     if problems:
-        raise RagmonError(f"{len(problems)} of {len(golden)} answers cannot be scored from their traces (is "
-                          "the target exporting OTLP/HTTP to the receiver and propagating traceparent?): "
+        raise RagmonError(f"{len(problems)} of {len(golden)} answers cannot be scored from their traces: "
                           f"{_by_reason(problems)}{_receiver_problems(sink)}")
     return joined
+
+
+def _no_trace(sink: TraceSink, trace_wait: float) -> str:
+    """Why a question's trace is missing, as far as the receiver can tell. Traces under trace ids ragmon
+    never sent, and none of any question's, are an app that starts a trace of its own for each request:
+    it exports to the right place, and asking whether it does would send the user the wrong way. Once
+    some question's trace arrived, the app does continue the traceparent, and those are other traffic."""
+    waited = f"no span of its trace arrived within --trace-wait {trace_wait:g}s"
+    if not sink.foreign or sink.decided:
+        return f"{waited} (is the target exporting OTLP/HTTP to the receiver and propagating traceparent?)"
+    arrived = f"{sink.foreign} trace(s) arrived{_services(sink.foreign_services)}"
+    return (f"{waited}, but {arrived} under trace ids ragmon did not send: the app is not continuing the "
+            f"incoming traceparent (propagate it: start each request's span in the context "
+            f"opentelemetry.propagate.extract(request.headers) returns, as OpenTelemetry's web framework "
+            f"instrumentations do)")
+
+
+def _services(services: Counter[str]) -> str:
+    """` (from service 'a')`, ` (from services 'a', 'b' and 3 others)`, the commonest first; nothing when
+    no trace named its service."""
+    named = ", ".join(repr(name) for name, _ in services.most_common(SHOWN_PROBLEMS))
+    more = f" and {len(services) - SHOWN_PROBLEMS} others" if len(services) > SHOWN_PROBLEMS else ""
+    return f" (from service{'s' if len(services) > 1 else ''} {named}{more})" if services else ""
 
 
 def _receiver_problems(sink: TraceSink) -> str:
@@ -474,6 +509,14 @@ class TraceSink:
     def __init__(self, wanted: set[str], *, quiet: float, decision_wait: float,
                  max_traces: int = 20_000) -> None:
         self.wanted = wanted
+        self.sent = set(wanted)
+        """Every trace id a question was asked under, a failed attempt's too: its spans are no sign of an
+        app that ignores the traceparent."""
+        self.foreign = 0
+        """Traces decided under trace ids ragmon never sent: the app's other traffic, or every request's
+        when it starts a trace of its own instead of continuing the traceparent."""
+        self.foreign_services: Counter[str] = Counter()
+        """Those traces by `service.name`, for the first MAX_SERVICES names."""
         self.assembler = Assembler(quiet=quiet, decision_wait=decision_wait, max_traces=max_traces)
         self.decided: dict[str, Trace] = {}
         self.rejected: Counter[str] = Counter()
@@ -520,6 +563,7 @@ class TraceSink:
         self.decided.pop(trace_id, None)
         fresh = new_trace_id()
         self.wanted.add(fresh)
+        self.sent.add(fresh)
         return fresh
 
     async def wait(self, deadline: float) -> None:
@@ -542,6 +586,13 @@ class TraceSink:
         for done in decided:
             if done.trace.trace_id in self.wanted:
                 self.decided[done.trace.trace_id] = done.trace
+            elif done.trace.trace_id not in self.sent:
+                self.foreign += 1
+                name = service_name(done.trace, None)
+                shown = None if name is None else clip(name, SHOWN_BODY)  # the app's: any characters
+                if shown is not None and (shown in self.foreign_services
+                                          or len(self.foreign_services) < MAX_SERVICES):
+                    self.foreign_services[shown] += 1
 
 
 def _by_reason(problems: Sequence[tuple[str, str]]) -> str:

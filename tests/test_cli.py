@@ -304,7 +304,24 @@ def test_each_commands_help_says_how_its_flags_are_set_from_the_environment(comm
                                                                             exceptions: str) -> None:
     parser = build_parser(command, {})
     sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction)).choices[command]
-    assert sub.epilog == (f"Every flag can also be set as an environment variable RAGMON_<FLAG>, upper case, "
-                          f"dashes as underscores ({example}); the command line wins, and a repeatable "
-                          f"flag's variable takes a comma-separated list.{exceptions}")
+    # Last: replay's epilog begins with its exit statuses and names (tests/test_replay.py).
+    assert sub.epilog.split("\n\n")[-1] == (
+        f"Every flag can also be set as an environment variable RAGMON_<FLAG>, upper case, dashes as "
+        f"underscores ({example}); the command line wins, and a repeatable flag's variable takes a "
+        f"comma-separated list.{exceptions}")
     assert " ".join(sub.format_help().split()).endswith(" ".join(sub.epilog.split()))
+
+
+def test_a_help_lists_lines_as_lines_and_fills_a_paragraph(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A block of lines is a list: each line filled on its own, its continuation indented. argparse's
+    # default ran replay's exit statuses and metric names into one paragraph.
+    monkeypatch.setenv("COLUMNS", "32")
+    parser = build_parser("replay", {})
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction)).choices["replay"]
+    sub.epilog = "exit: 0 held, 1 breached\nmetrics: recall, mrr, ndcg, groundedness\n\none paragraph " \
+                 "of words filled as argparse fills it"
+    assert sub.format_help().endswith("\n\nexit: 0 held, 1 breached\n"
+                                      "metrics: recall, mrr, ndcg,\n"
+                                      "  groundedness\n\n"
+                                      "one paragraph of words filled\n"
+                                      "as argparse fills it\n")

@@ -31,6 +31,7 @@ import ragmon
 from ragmon import replay as replay_module
 from ragmon.cli import Terminated, main
 from ragmon.datasets import load
+from ragmon.datasets.formats import RAGMON_FIELDS
 from ragmon.evaluate import evaluate
 from ragmon.judges.base import JudgeError
 from ragmon.judges.lexical import LexicalJudge
@@ -390,7 +391,6 @@ def test_questions_without_answers_or_contexts_need_a_target(ragmon_cmd: list[st
         f"--target URL)")
 
 
-# --- progress ------------------------------------------------------------------------------------
 def test_documents_under_a_common_name_stop_the_run_instead_of_leaving_the_gated_mean(ragmon_cmd: list[str],
                                                                                      tmp_path: Path) -> None:
     # ref-001, the one weak answer (groundedness 2/3), with its contexts named `documents`: carried along
@@ -423,6 +423,7 @@ def test_records_wrapped_as_an_eval_set_say_their_answers_were_not_read(ragmon_c
                            f"(field 'examples[0].contexts')\n")
 
 
+# --- progress ------------------------------------------------------------------------------------
 
 
 class Terminal(io.StringIO):
@@ -658,17 +659,52 @@ def test_a_bug_leaves_an_error_report_too(tmp_path: Path, monkeypatch: pytest.Mo
 
 
 @pytest.mark.parametrize(("args", "env"), [((), {}), ((), {"RAGMON_GATE": ""}), (("--quiet",), {}),
+                                           (("--quiet",), {"RAGMON_GATE": ""}),
                                            (("--gate", "groundedness=0.5"), {})])
 def test_a_run_without_gates_passes_with_a_warning(ragmon_cmd: list[str], tmp_path: Path,
                                                    args: tuple[str, ...], env: dict[str, str]) -> None:
-    # Exit 0 as documented, but a CI variable left empty must not turn the gate off without a word.
+    # Exit 0 as documented, but a CI variable left empty must not turn the gate off without a word: not
+    # even with --quiet, which silences the run's output, not a warning about how it was set up.
     done = replay(ragmon_cmd, GOLDEN, *args, cwd=tmp_path, env=env)
     assert done.returncode == 0
-    warned = not args  # neither --quiet nor a gate
+    warned = "--gate" not in args
     assert done.stderr == ("ragmon replay: warning: no --gate given: the run passes whatever the figures\n"
                            if warned else "")
-    assert done.stdout.splitlines()[-1:] == (["PASS (no gates given)"] if warned else
-                                             [] if "--quiet" in args else ["PASS"])
+    assert done.stdout.splitlines()[-1:] == ([] if "--quiet" in args else
+                                             ["PASS (no gates given)"] if warned else ["PASS"])
+
+
+def test_a_step_summary_in_a_directory_that_does_not_exist_is_a_wrong_variable(ragmon_cmd: list[str],
+                                                                             tmp_path: Path) -> None:
+    # GitHub Actions always names a file that exists; the directory was made (mkdir -p, anywhere, as root
+    # in a container) and the run passed. A report flag's directory is still made: it is the job's own.
+    summary = tmp_path / "missing" / "dir" / "summary.md"
+    done = replay(ragmon_cmd, GOLDEN, "--gate", "groundedness=0.5", "--json", "reports/new/r.json", "--quiet",
+                  cwd=tmp_path, env={"GITHUB_STEP_SUMMARY": str(summary)})
+    why = (f"{summary}: cannot write the step summary ($GITHUB_STEP_SUMMARY): its directory {summary.parent} "
+           f"does not exist (GitHub Actions names a file that exists: the variable is set wrong)")
+    assert (done.returncode, done.stdout, done.stderr) == (2, "", f"ragmon replay: error: {why}\n")
+    assert not (tmp_path / "missing").exists()
+    assert json.loads((tmp_path / "reports" / "new" / "r.json").read_text())["error"] == why
+
+
+def test_replay_help_names_the_exit_statuses_the_gate_names_and_the_record_fields(ragmon_cmd: list[str],
+                                                                                tmp_path: Path) -> None:
+    # A CI job is written against these; the metric names were told only by a typo's error.
+    done = replay(ragmon_cmd, "--help", cwd=tmp_path, env={"COLUMNS": "300"})
+    assert done.returncode == 0
+    assert done.stdout.split("\n\n")[-2].splitlines() == [
+        "exit: 0 gates held, 1 breached, 2 could not complete; 130 Ctrl-C, 143 SIGTERM",
+        "--gate/--max-drop metrics (hallucination_rate a maximum, the rest minima): hit_rate, precision, "
+        "recall, mrr, ndcg, groundedness, hallucination_rate, citation_accuracy, citation_coverage, "
+        "context_utilisation, answer_relevance, answer_correctness, abstention",
+        "ragmon JSONL record: id, question, contexts [{id, text, score}], answer, relevant_ids, citations, "
+        "ground_truth, category, pipeline"]
+
+
+def test_the_record_fields_replay_help_names_are_the_ones_read() -> None:
+    named = replay_module.EPILOG.splitlines()[-1].partition(": ")[2]
+    assert set(re.findall(r"\w+", named.replace("[{id, text, score}]", ""))) == RAGMON_FIELDS
 
 
 def test_the_step_summary_stays_under_githubs_limit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

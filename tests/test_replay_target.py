@@ -59,6 +59,14 @@ from ragmon.target import (
 from ragmon.traces import Span
 
 GATE = "groundedness=0.85"
+def field_hint(status: int, field: str = "question") -> str:
+    """What a 400 or 422 from the build is told: the field ragmon sent the question in."""
+    return (f'(a {status} refuses the request, here {{"{field}": <question>}}: if the build reads the '
+            f'question from another JSON field, name that field with --target-field)')
+
+
+NOT_ARRIVED = "(is the target exporting OTLP/HTTP to the receiver and propagating traceparent?)"
+"""What a question whose trace never came is told, when nothing else arrived either."""
 DEMO_GOLDEN = Path(__file__).resolve().parent.parent / "examples" / "demo-golden.jsonl"
 """The README's try-it golden set: the demo's questions, with the ids of the policies that answer them."""
 
@@ -201,12 +209,13 @@ def test_refused_requests_and_missing_traces_exit_2(ragmon_cmd: list[str], tmp_p
                         f"127.0.0.1:{receiver}", "--trace-wait", "1s", cwd=tmp_path)
         waited = time.monotonic() - started
     assert wrong_field.returncode == 2 and "Traceback" not in wrong_field.stderr
-    # The demo answers 400 to a body without "question".
+    # The demo answers 400 to a body without "question"; the field ragmon sent is named.
     assert re.search(r"4 of 32 questions got no answer from \S+ and 28 were not asked, as none was answered: "
-                     r"HTTP 400 \(.*question.*\): q01, q02, q03, q04$", wrong_field.stderr)
+                     r"HTTP 400 \(.*question.*\) ", wrong_field.stderr)
+    assert wrong_field.stderr.endswith(f"{field_hint(400, 'query')}: q01, q02, q03, q04\n")
     assert no_traces.returncode == 2 and "Traceback" not in no_traces.stderr
-    assert ("32 of 32 answers cannot be scored from their traces" in no_traces.stderr
-            and "no span of its trace arrived within --trace-wait 1s: q01, q02" in no_traces.stderr)
+    assert (f"32 of 32 answers cannot be scored from their traces: no span of its trace arrived within "
+            f"--trace-wait 1s {NOT_ARRIVED}: q01, q02") in no_traces.stderr
     assert waited < 30  # gave up after --trace-wait, not the 30 s default
 
 
@@ -229,7 +238,8 @@ def test_a_build_exporting_to_a_doubled_path_is_told_the_path_its_peer_and_what_
                         r"/v1/traces/v1/traces: ragmon receives OTLP traces at POST /v1/traces "
                         + re.escape(fix), warning)
     # One trace, sent in one batch, or two should the 100 ms export timer fall between its spans' ends.
-    assert re.search(r"no span of its trace arrived within --trace-wait 2s: q01; the receiver got [12] "
+    assert re.search(r"no span of its trace arrived within --trace-wait 2s " + re.escape(NOT_ARRIVED)
+                     + r": q01; the receiver got [12] "
                      r"request\(s\) at /v1/traces/v1/traces, not /v1/traces " + re.escape(fix) + "$", error)
 
 
@@ -404,9 +414,9 @@ def test_retry_after_is_read_as_seconds_within_bounds(header: str | None, second
     assert _retry_after(header) == seconds
 
 
-@pytest.mark.parametrize(("status", "times"), [(500, 3), (400, 1)])
-async def test_an_answer_that_keeps_failing_is_reported_with_how_often_it_was_asked(status: int,
-                                                                                   times: int) -> None:
+@pytest.mark.parametrize(("status", "times", "hint"), [(500, 3, ""), (400, 1, f" {field_hint(400)}")])
+async def test_an_answer_that_keeps_failing_is_reported_with_how_often_it_was_asked(status: int, times: int,
+                                                                                   hint: str) -> None:
     # 2 retries (the default): a 500 is asked 3 times, then reported; a 400 is the request's fault and is
     # not asked again.
     requests = 0
@@ -423,7 +433,7 @@ async def test_an_answer_that_keeps_failing_is_reported_with_how_often_it_was_as
     assert requests == times
     suffix = f" (asked {times} times)" if times > 1 else ""
     assert str(raised.value).endswith(
-        f"1 of 1 questions got no answer from {url}: HTTP {status} (boom){suffix}: a")
+        f"1 of 1 questions got no answer from {url}: HTTP {status} (boom){hint}{suffix}: a")
 
 
 def server_span_only(tracer: Tracer) -> Handler:
@@ -444,9 +454,95 @@ async def test_traces_that_are_not_rag_are_one_reason_naming_every_example() -> 
                 await asyncio.to_thread(collect, golden, live_target(url, receiver), log=None)
     # Three traces with the same problem make one group, not three (a trace id in each reason would).
     assert str(raised.value).endswith(
-        "3 of 3 answers cannot be scored from their traces (is the target exporting OTLP/HTTP to the "
-        "receiver and propagating traceparent?): its trace has no retrieval or generation span (not RAG): "
-        "a, b, c")
+        "3 of 3 answers cannot be scored from their traces: its trace has no retrieval or generation span "
+        "(not RAG): a, b, c")
+
+
+def traced_rag(tracer: Tracer, contexts: str, *, continued: bool = True) -> Handler:
+    """A build tracing each answer in ragmon's convention, with `contexts` as its ragmon.contexts; when
+    not `continued`, under a trace of its own rather than the one the traceparent names."""
+    async def ask(request: web.Request) -> web.Response:
+        parent = propagate.extract(request.headers) if continued else None
+        with tracer.start_as_current_span("POST /ask", context=parent, kind=SpanKind.SERVER), \
+                tracer.start_as_current_span("rag", attributes={
+                    "ragmon.question": (await request.json())["question"], "ragmon.answer": "Yes.",
+                    "ragmon.contexts": contexts}):
+            return web.json_response({"answer": "Yes."})
+    return ask
+
+
+GOOD_CONTEXTS = json.dumps([{"id": "d1", "text": "Yes."}])
+
+
+async def untraced(request: web.Request) -> web.Response:
+    """A build that exports nothing (or exports somewhere else)."""
+    return web.json_response({"answer": "Yes."})
+
+
+@pytest.mark.parametrize(("build", "why"), [
+    # The app exports to the receiver, but starts a trace of its own for each request.
+    (lambda tracer: traced_rag(tracer, GOOD_CONTEXTS, continued=False),
+     "no span of its trace arrived within --trace-wait 1s, but 2 trace(s) arrived (from service 'candidate') "
+     "under trace ids ragmon did not send: the app is not continuing the incoming traceparent (propagate it: "
+     "start each request's span in the context opentelemetry.propagate.extract(request.headers) returns, as "
+     "OpenTelemetry's web framework instrumentations do)"),
+    # Nothing reaches the receiver: where the spans go, or whether they continue the trace, is unknown.
+    (lambda tracer: untraced, f"no span of its trace arrived within --trace-wait 1s {NOT_ARRIVED}"),
+    # The spans arrived under the right trace ids: what is wrong is in them, not in the export.
+    (lambda tracer: traced_rag(tracer, json.dumps([{"doc_id": "d1", "text": "Yes."}])),
+     "span 'rag': ragmon.contexts[0]: unknown field 'doc_id': ragmon reads this as 'id', rename it"),
+    (lambda tracer: traced_rag(tracer, GOOD_CONTEXTS[:24]),
+     "span 'rag': attribute 'ragmon.contexts' is not valid JSON: it ends before the value is complete (cut "
+     "at 24 characters? check OTEL_ATTRIBUTE_VALUE_LENGTH_LIMIT / span attribute limits in the app)"),
+], ids=["own traces", "no export", "doc_id", "cut"])
+async def test_missing_traces_are_told_apart_from_traces_of_ids_never_sent_and_from_bad_spans(
+        build: Callable[[Tracer], Handler], why: str) -> None:
+    golden = [Example(id=name, question=f"question {name}") for name in ("a", "b")]
+    receiver = free_port()
+    with sdk_tracer(receiver) as tracer:
+        async with serving(build(tracer)) as url:
+            with pytest.raises(RagmonError) as raised:
+                await asyncio.to_thread(collect, golden, live_target(url, receiver, trace_wait=1.0), log=None)
+    assert str(raised.value) == f"2 of 2 answers cannot be scored from their traces: {why}: a, b"
+
+
+async def test_traces_of_ids_never_sent_beside_the_questions_own_are_other_traffic() -> None:
+    # The build continues the traceparent, and also traces its own health checks: a trace of a question
+    # that went missing is not blamed on propagation.
+    golden = [Example(id=name, question=f"question {name}") for name in ("a", "b")]
+    receiver = free_port()
+    with sdk_tracer(receiver) as tracer:
+        answer_a = traced_rag(tracer, GOOD_CONTEXTS)
+
+        async def ask(request: web.Request) -> web.StreamResponse:
+            with tracer.start_as_current_span("GET /healthz"):
+                pass
+            if (await request.json())["question"] == "question a":
+                return await answer_a(request)
+            return await untraced(request)
+
+        async with serving(ask) as url:
+            with pytest.raises(RagmonError) as raised:
+                await asyncio.to_thread(collect, golden, live_target(url, receiver, trace_wait=1.0), log=None)
+    assert str(raised.value) == ("1 of 2 answers cannot be scored from their traces: no span of its trace "
+                                 f"arrived within --trace-wait 1s {NOT_ARRIVED}: b")
+
+
+async def test_a_422_for_a_body_without_the_builds_own_field_points_at_target_field() -> None:
+    # A FastAPI build whose request model has `query`: a body of {"question": ...} is answered 422.
+    async def ask(request: web.Request) -> web.Response:
+        if "query" not in await request.json():
+            return web.json_response({"detail": [{"loc": ["body", "query"], "msg": "Field required"}]},
+                                     status=422)
+        return web.json_response({"answer": "yes"})
+
+    async with serving(ask) as url:
+        with pytest.raises(RagmonError) as raised:
+            await asyncio.to_thread(collect, [Example(id="a", question="q")], live_target(url, free_port()),
+                                    log=None)
+    assert str(raised.value) == (
+        f'1 of 1 questions got no answer from {url}: HTTP 422 ({{"detail": [{{"loc": ["body", "query"], '
+        f'"msg": "Field required"}}]}}) {field_hint(422)}: a')
 
 
 async def test_spans_exported_to_the_wrong_path_are_named_as_such() -> None:
@@ -460,9 +556,9 @@ async def test_spans_exported_to_the_wrong_path_are_named_as_such() -> None:
                 await asyncio.to_thread(collect, golden, live_target(url, receiver, trace_wait=1.0), log=None)
     # One question, one trace of one span, exported in one batch: one request at "/".
     assert str(raised.value).endswith(
-        "no span of its trace arrived within --trace-wait 1s: a; the receiver got 1 request(s) at /, not "
-        "/v1/traces (an endpoint set in OTEL_EXPORTER_OTLP_TRACES_ENDPOINT is used as given, so it must end "
-        "in /v1/traces)")
+        f"no span of its trace arrived within --trace-wait 1s {NOT_ARRIVED}: a; the receiver got 1 "
+        "request(s) at /, not /v1/traces (an endpoint set in OTEL_EXPORTER_OTLP_TRACES_ENDPOINT is used as "
+        "given, so it must end in /v1/traces)")
 
 
 def test_requests_at_many_wrong_paths_name_the_commonest_and_count_the_rest() -> None:
@@ -501,8 +597,8 @@ async def test_a_trace_that_breaks_its_convention_the_same_way_is_one_reason_too
                 await asyncio.to_thread(collect, golden, live_target(url, receiver), log=None)
     message = str(raised.value)
     # Each trace's own ids (trace id, span id) would make two groups of one; the span name stays.
-    assert re.search(r"\): span 'retrieve': [^;]*__REDACTED__[^;]*: a, b$", message), message
-    assert "span id" not in message and "trace " not in message.split("): ", 1)[1]
+    assert re.search(r"traces: span 'retrieve': [^;]*__REDACTED__[^;]*: a, b$", message), message
+    assert "span id" not in message and "trace " not in message.split("traces: ", 1)[1]
 
 
 async def test_a_target_url_with_https_on_a_plain_http_port_names_the_tls_failure() -> None:
@@ -594,7 +690,7 @@ def test_a_huge_answer_body_is_read_without_being_held(tmp_path: Path) -> None:
     code, stderr, peak_kib = asyncio.run(main())
     assert code == 2 and "Traceback" not in stderr
     # The 2xx answer counted as answered: what is missing is its trace (this candidate exports none).
-    assert "no span of its trace arrived within --trace-wait 0.2s: a" in stderr
+    assert f"no span of its trace arrived within --trace-wait 0.2s {NOT_ARRIVED}: a" in stderr
     # Holding the body would take at least its 256 MiB; a streamed read holds a chunk at a time.
     assert peak_kib < 128 * 1024, f"peak RSS {peak_kib} KiB"
 
@@ -633,7 +729,7 @@ async def test_a_post_redirected_into_a_get_is_named_as_such(status: int, lost: 
                                 f"{moved} (followed with a GET, without the question: give that URL as "
                                 f"--target): a")
     else:
-        assert message.endswith("no span of its trace arrived within --trace-wait 0.2s: a")
+        assert message.endswith(f"no span of its trace arrived within --trace-wait 0.2s {NOT_ARRIVED}: a")
 
 
 async def test_a_redirect_loop_is_named_and_not_asked_again() -> None:
@@ -702,7 +798,8 @@ async def test_a_build_that_answers_some_is_asked_every_question_and_reports_pro
             await asyncio.to_thread(collect, golden, live_target(url, free_port(), concurrency=2), log=None,
                                     progress=lambda n, total: done.append((n, total)))
     assert sorted(asked) == [f"question {i}" for i in range(6)]
-    assert str(raised.value).endswith(f"1 of 6 questions got no answer from {url}: HTTP 400 (no): q1")
+    assert str(raised.value).endswith(f"1 of 6 questions got no answer from {url}: HTTP 400 (no) "
+                                      f"{field_hint(400)}: q1")
     assert done == [(n, 6) for n in range(1, 7)]
 
 
@@ -978,4 +1075,5 @@ async def test_a_build_still_starting_is_waited_for_up_to_target_start_wait() ->
         await starting
         await runner.cleanup()
     assert asked == [{"question": "q"}]
-    assert str(raised.value).endswith("no span of its trace arrived within --trace-wait 0.2s: a")
+    assert str(raised.value).endswith(f"no span of its trace arrived within --trace-wait 0.2s {NOT_ARRIVED}: "
+                                      f"a")
