@@ -28,6 +28,9 @@ METRIC_NAMES: tuple[str, ...] = (
 )
 """Every per-example metric, in report order."""
 
+REPR_TEXT_CHARS = 60
+"""Characters of a context's text its repr shows; the rest is counted."""
+
 LOWER_IS_BETTER: frozenset[str] = frozenset({"hallucination_rate"})
 """Metrics a gate treats as a maximum; every other metric is gated as a minimum."""
 
@@ -51,6 +54,16 @@ class Context:
             if isinstance(score, bool) or not isinstance(score, Real):
                 raise TypeError(f"Context.score must be a number or None, got {type(score).__name__}")
             object.__setattr__(self, "score", float(score))
+
+    def __repr__(self) -> str:
+        # A long text is shown by its beginning and length: a 400 KB manual in the contexts made the repr
+        # of an example or a result 400 KB, flooding a notebook cell or a failed assertion.
+        text = self.text
+        if len(text) > REPR_TEXT_CHARS:
+            shown = f"{text[:REPR_TEXT_CHARS]!r}... ({len(text):,} characters)"
+        else:
+            shown = repr(text)
+        return f"Context(id={self.id!r}, text={shown}, score={self.score!r})"
 
 
 @dataclass(frozen=True, slots=True)
@@ -194,6 +207,8 @@ class Aggregate:
     mean: float | None
     n: int
     ci: tuple[float, float] | None = None
+    metric: str = field(default="", compare=False, repr=False)
+    """The metric's name, when the aggregate was computed for one: for the error of `float()`."""
 
     @property
     def defined(self) -> bool:
@@ -202,7 +217,8 @@ class Aggregate:
 
     def __float__(self) -> float:
         if self.mean is None:
-            raise ValueError("metric is undefined: no example had an observation")
+            name = f"metric {self.metric!r}" if self.metric else "metric"
+            raise ValueError(f"{name} is undefined: no example had an observation")
         return self.mean
 
 

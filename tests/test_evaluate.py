@@ -158,6 +158,17 @@ def test_no_examples_leaves_every_metric_undefined() -> None:
     assert all(agg == Aggregate(None, 0, None) for agg in report.aggregates.values())
 
 
+def test_float_of_an_undefined_metric_names_it() -> None:
+    # No contexts known: groundedness is undefined. The error used to say "metric is undefined", not which.
+    report = evaluate([policy_example(contexts=None)])
+    with pytest.raises(ValueError) as raised:
+        float(report.aggregates["groundedness"])
+    assert str(raised.value) == "metric 'groundedness' is undefined: no example had an observation"
+    # The name is no part of the value: an aggregate equals one built without it, and prints as before.
+    assert report.aggregates["groundedness"] == Aggregate(None, 0, None)
+    assert repr(report.aggregates["groundedness"]) == "Aggregate(mean=None, n=0, ci=None)"
+
+
 class SlowJudge:
     """A network judge in miniature: each decision takes a while, "bad*" examples fail, and the judge
     records how many decisions were in progress at once."""

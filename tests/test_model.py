@@ -138,3 +138,22 @@ def test_a_report_repr_counts_the_examples_rather_than_printing_them() -> None:
 def test_a_config_passed_as_the_judge_says_so() -> None:
     with pytest.raises(TypeError, match="pass the EvalConfig as config="):
         evaluate([Example("e1", "q?")], EvalConfig())  # type: ignore[arg-type]
+
+
+def test_a_context_repr_shows_the_beginning_of_a_long_text_and_its_length() -> None:
+    # A 400 KB manual made the repr of its example, and of every result holding it, 400 KB: a notebook
+    # cell flooded. Short texts read as before; equality and hashing still use the whole text.
+    manual = Context("manual", "Section 1. Safety. " * 21_000, 0.5)
+    # The first 60 characters: three times the 19 of "Section 1. Safety. ", and "Sec".
+    assert repr(manual) == ("Context(id='manual', text='Section 1. Safety. Section 1. Safety. Section 1. "
+                            "Safety. Sec'... (399,000 characters), score=0.5)")
+    assert repr(Context("d1", "The warranty lasts 2 years.")) == \
+        "Context(id='d1', text='The warranty lasts 2 years.', score=None)"
+    cut = Context("manual", "Section 1. Safety. " * 20_999 + "Section 1. Safety! ", 0.5)
+    assert manual != cut and repr(manual)[:80] == repr(cut)[:80]
+    assert manual == Context("manual", "Section 1. Safety. " * 21_000, 0.5)
+    assert hash(manual) == hash(Context("manual", "Section 1. Safety. " * 21_000, 0.5))
+
+    text = "The warranty lasts 2 years."
+    (result,) = evaluate([Example("q1", "How long?", [manual, Context("d1", text)], text)]).results
+    assert len(repr(result)) < 2_000

@@ -9,15 +9,19 @@ Why it is shaped this way:
 - Retrieved documents, the question and the claims are untrusted: an app's corpus or its users can
   write "ignore previous instructions". They travel fenced in tags whose look-alikes are neutralised,
   and the system prompt says nothing inside a fence is an instruction.
+- Documents are clipped to bound a call's cost, never silently: the prompt marks a document cut and
+  counts those left out, and an unsupported verdict's reason names them for the user, since a claim
+  supported past the cut would otherwise read as a hallucination.
 - Fail-closed: a reply that does not match the claims sent, lacks the tool call, ended for any reason but
   the tool call (cut off, refused, paused) or is malformed raises `ClaudeJudgeError`; nothing is ever
   guessed to be supported. A supporting id not among the documents sent is discarded, and a "supported"
   verdict left with no real document behind it is not support.
 - Verdicts are cached per claim under a hash of (model, prompt version, question, claim, documents as sent
-  after clipping), in memory and optionally on disk, so CI re-runs and repeated answers do not re-bill, and a
-  verdict once given stays given. Only the claims missing from the cache are sent. A cache directory is
-  made and proved writable when the judge is built, before anything is paid for; a write that fails later
-  (disk full) costs a warning, never the verdict.
+  after clipping, how many were left out), in memory and optionally on disk, so CI re-runs and repeated
+  answers do not re-bill, and a verdict once given stays given. Only the claims missing from the cache are
+  sent, and callers asking for the same at the same moment share one call (`_Flights`). A cache directory
+  is made and proved writable when the judge is built, before anything is paid for; a write that fails
+  later (disk full) costs a warning, never the verdict.
 - No temperature: API version 2026-10-21, which the SDK speaks, removed the sampling parameters (any
   value is a 400), so `settings()` records `temperature: None`; repeatability comes from the cache.
 - Retries (429, 529, other 5xx, timeouts, connection errors) are the SDK's own: exponential backoff with
@@ -41,10 +45,14 @@ import json
 import logging
 import math
 import os
+import sys
+import threading
 import time
 import unicodedata
 from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from concurrent.futures import Future
+from dataclasses import dataclass, replace
+from numbers import Integral, Real
 from typing import TYPE_CHECKING, Any
 
 from ragmon.errors import MissingExtra, RagmonError
@@ -153,6 +161,8 @@ class _Plan:
     cached: Mapping[int, ClaimVerdict]
     pending: tuple[int, ...]
     documents: tuple[SentDocument, ...]
+    clipped: str | None
+    """What clipping kept from Claude, for the reason of a claim it found unsupported; None if nothing."""
     batches: tuple[tuple[int, ...], ...]
     """`pending` cut into the claims of each call."""
     requests: tuple[Mapping[str, Any], ...]
@@ -162,6 +172,73 @@ class _Plan:
     def asked(self) -> tuple[str, ...]:
         """The cache keys the requests would fill: two plans asking the same can share their calls."""
         return tuple(self.keys[i] for i in self.pending)
+
+
+class _Flights:
+    """Calls in progress, under each cache key they will fill, so that callers asking for the same verdicts
+    at the same moment (threads sharing a judge, tasks of an event loop) share one call: the first one out
+    pays, the others (any asking for a verdict it is paying for) wait for it, read its verdicts from the
+    cache, then ask for the rest. Without this a concurrent replay of a golden set with repeated rows, or
+    threads scoring the same examples, would pay for each.
+
+    A failed call caches nothing: its waiters find their verdicts still missing and make their own call,
+    one leading the others again. Each caller gets the chance it would have had alone; the cost is that
+    while the API is down, callers asking the same fail one after the other rather than all at once.
+
+    Threads and each event loop are lanes of their own: a thread blocked waiting on a task of its own
+    event loop would wait forever. An entry lives as long as its call (removed however the call ends), so
+    the map holds no more than the keys of the calls in flight."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._calls: dict[tuple[int | None, str], Future[None]] = {}
+
+    def board(self, lane: int | None, plan: Callable[[], _Plan]) -> tuple[_Plan, Future[None] | None]:
+        """A plan, and the call in progress to wait for before planning again; with None, the plan's calls
+        (if any) are this caller's to make, in flight until its `flying` block ends.
+
+        Planned under the lock: a call ending between the cache lookups and the check for calls in progress
+        would be paid for twice, since it caches its verdicts before it lands."""
+        with self._lock:
+            fresh = plan()
+            calls = (self._calls.get((lane, key)) for key in fresh.asked)
+            running = next((call for call in calls if call is not None), None)
+            if running is None and fresh.requests:
+                self._calls.update(dict.fromkeys(((lane, key) for key in fresh.asked), Future()))
+            return fresh, running
+
+    @contextlib.contextmanager
+    def flying(self, lane: int | None, plan: _Plan) -> Iterator[None]:
+        """Wakes the callers waiting for the plan's calls once they end, paid for or not."""
+        try:
+            yield
+        finally:
+            if plan.requests:
+                with self._lock:
+                    flights = {self._calls.pop((lane, key)) for key in set(plan.asked)}  # a claim twice
+                for flight in flights:  # the one this plan boarded
+                    flight.set_result(None)
+
+
+def _clipping(contexts: Sequence[Context], documents: Sequence[SentDocument], limits: str) -> str | None:
+    """The note telling a user which documents Claude saw cut or not at all, naming at most a few of each:
+    clipping is silent otherwise, and a claim supported past the cut would read as a hallucination."""
+    cut = [f"{d.context.id} at {len(d.context.text):,} of {len(c.text):,} characters"
+           for d, c in zip(documents, contexts, strict=False) if d.truncated]
+    left_out = [c.id for c in contexts[len(documents):]]
+    parts = [f"{len(items)} {what} ({_some(items)})" for what, items in (("cut", cut), ("left out", left_out))
+             if items]
+    return f"[ragmon: Claude saw documents clipped ({limits}): {'; '.join(parts)}]" if parts else None
+
+
+def _some(items: Sequence[str], shown: int = 5) -> str:
+    """A list long enough to say which, short enough for a reason: 500 chunks left out are mostly a count."""
+    return ", ".join(items[:shown]) + (f", and {len(items) - shown} more" if len(items) > shown else "")
+
+
+def _noted(reason: str | None, note: str) -> str:
+    """A verdict's reason with what ragmon adds to it after the model's own words."""
+    return f"{reason} {note}" if reason else note
 
 
 def _batches(claims: Sequence[Claim], pending: Sequence[int]) -> tuple[tuple[int, ...], ...]:
@@ -350,6 +427,41 @@ def _quotes(copy: str, claim: str) -> bool:
             and any(s.startswith(start[:-1]) for s in sent))
 
 
+class BadSetting(RagmonError, ValueError):
+    """A ClaudeJudge argument that cannot work: a ValueError to a program, and a message with exit 2 from
+    the CLI (`--llm-model ""`), where a bare ValueError would be taken for a bug and print a traceback."""
+
+
+def _check_model(model: object) -> None:
+    """Refuse a model id that cannot be one now, not at the first call: ClaudeJudge("http://...") reads a
+    base URL as the model id, and it would fail only once the API answered 404 on each example."""
+    if not isinstance(model, str):
+        raise TypeError(f"ClaudeJudge: model must be a model id string, got {type(model).__name__}")
+    if not model.strip():
+        raise BadSetting(f"ClaudeJudge: model is empty: give a model id such as {DEFAULT_MODEL!r}, or leave "
+                         "it out for that default")
+    if "://" in model:
+        raise BadSetting(f"ClaudeJudge: model {model!r} is a URL, not a model id: pass the API's address as "
+                         "base_url= or ANTHROPIC_BASE_URL (the first argument is the model, "
+                         f"{DEFAULT_MODEL!r} by default)")
+
+
+def _at_least(name: str, value: object, least: int) -> int:
+    """`value` as an int (numpy's int64 from a config table too), or an error naming the argument and what
+    it was given: the API would refuse the request, or the judge misbehave, only later and without saying
+    which setting was wrong."""
+    if isinstance(value, bool) or not isinstance(value, Integral) or value < least:
+        raise BadSetting(f"ClaudeJudge: {name} must be a whole number of at least {least}, got {value!r}")
+    return int(value)
+
+
+def _seconds(timeout: object) -> float:
+    """`_at_least` for the timeout, any real number of seconds above 0 (NaN is none)."""
+    if isinstance(timeout, bool) or not isinstance(timeout, Real) or not float(timeout) > 0:
+        raise BadSetting(f"ClaudeJudge: timeout must be a number of seconds above 0, got {timeout!r}")
+    return float(timeout)
+
+
 class ClaudeJudge:
     """Judge claims with Claude through the `anthropic` SDK (sync `judge`, async `ajudge`).
 
@@ -367,10 +479,13 @@ class ClaudeJudge:
                  timeout: float = 60.0, max_retries: int = 2, base_url: str | None = None,
                  api_key: str | None = None, max_doc_chars: int = 4000, max_total_chars: int = 24000,
                  cache_dir: str | os.PathLike[str] | None = None, cache_entries: int = 10_000) -> None:
-        if min(max_tokens, max_doc_chars, max_total_chars, cache_entries) < 1 or timeout <= 0 \
-                or max_retries < 0:
-            raise ValueError("max_tokens, max_doc_chars, max_total_chars, cache_entries and timeout must be "
-                             "positive, max_retries at least 0")
+        _check_model(model)
+        max_tokens = _at_least("max_tokens", max_tokens, 1)
+        max_doc_chars = _at_least("max_doc_chars", max_doc_chars, 1)
+        max_total_chars = _at_least("max_total_chars", max_total_chars, 1)
+        cache_entries = _at_least("cache_entries", cache_entries, 1)
+        max_retries = _at_least("max_retries", max_retries, 0)
+        timeout = _seconds(timeout)
         try:  # before the cache directory is made: a judge that cannot run leaves nothing behind
             import anthropic
         except ImportError as exc:
@@ -398,8 +513,16 @@ class ClaudeJudge:
             raise RagmonError("the Claude judge needs an API key: set ANTHROPIC_API_KEY")
         self._aclient: anthropic.AsyncAnthropic | None = None
         self._aclient_loop: asyncio.AbstractEventLoop | None = None
-        self._flights: dict[tuple[int, str], asyncio.Event] = {}
-        """Calls in progress, by event loop and each cache key they will fill."""
+        self._flights = _Flights()
+
+    def __repr__(self) -> str:
+        # What it judges with, to tell judges apart in a notebook; never the credentials.
+        directory = self.cache.directory
+        return (f"ClaudeJudge(model={self.model!r}, max_tokens={self.max_tokens!r}, "
+                f"timeout={self.timeout!r}, max_retries={self.max_retries!r}, "
+                f"max_doc_chars={self.max_doc_chars!r}, max_total_chars={self.max_total_chars!r}, "
+                f"cache_dir={None if directory is None else str(directory)!r}, "
+                f"cache_entries={self.cache.max_entries!r})")
 
     def settings(self) -> Mapping[str, Any]:
         return {"name": self.name, "model": self.model, "temperature": None,
@@ -416,39 +539,41 @@ class ClaudeJudge:
 
     def judge_with_usage(self, example: Example,
                          claims: tuple[Claim, ...]) -> tuple[tuple[ClaimVerdict, ...], Usage]:
-        """Verdicts plus the tokens this example billed, so a caller can settle its cost."""
-        plan = self._plan(example, claims)
+        """Verdicts plus the tokens this example billed, so a caller can settle its cost. A thread asking
+        for verdicts another thread's call is paying for waits for that call (`_Flights`)."""
+        ask = functools.partial(self._plan, example, claims)
+        while True:
+            plan, running = self._flights.board(None, ask)
+            if running is None:
+                break
+            running.result()
         spent = Usage()
         fresh: list[ClaimVerdict] = []
-        for batch, request in zip(plan.batches, plan.requests, strict=True):
-            attempts = _Attempts()
-            with self._billed(spent):
-                with self._api_errors(plan, attempts):
-                    message = self._client.with_middleware(attempts.sync).messages.create(**request)
-                verdicts, usage = self._conclude(plan, batch, message, attempts)
-            fresh += verdicts
-            spent = _plus(spent, usage)
+        with self._flights.flying(None, plan):
+            for batch, request in zip(plan.batches, plan.requests, strict=True):
+                attempts = _Attempts()
+                with self._billed(spent):
+                    with self._api_errors(plan, attempts):
+                        message = self._client.with_middleware(attempts.sync).messages.create(**request)
+                    verdicts, usage = self._conclude(plan, batch, message, attempts)
+                fresh += verdicts
+                spent = _plus(spent, usage)
         return self._finish(plan, fresh), spent
 
     async def ajudge_with_usage(self, example: Example,
                                 claims: tuple[Claim, ...]) -> tuple[tuple[ClaimVerdict, ...], Usage]:
-        """Concurrent callers asking for the same verdicts share one call: the first one out pays, the
-        others (any asking for a verdict it is paying for) wait for it and read its verdicts from the
-        cache, then ask for the rest (or, if it failed, make their own call).
-        Without this a concurrent replay of a golden set with repeated rows would pay for each."""
-        loop = id(asyncio.get_running_loop())
-        plan = self._plan(example, claims)
-        while plan.requests and (leader := self._in_flight(loop, plan.asked)) is not None:
-            await leader.wait()
-            plan = self._plan(example, claims)
-        if not plan.requests:
-            return self._finish(plan, ()), Usage()
-        flights = [(loop, key) for key in plan.asked]
-        done = asyncio.Event()
-        self._flights.update(dict.fromkeys(flights, done))
+        """`judge_with_usage` for a task: it waits for the calls of other tasks of its event loop."""
+        lane = id(asyncio.get_running_loop())
+        ask = functools.partial(self._plan, example, claims)
+        while True:
+            plan, running = self._flights.board(lane, ask)
+            if running is None:
+                break
+            # Shielded: a waiter cancelled must not cancel the call it waits for, which others wait for too.
+            await asyncio.shield(asyncio.wrap_future(running))
         spent = Usage()
         fresh: list[ClaimVerdict] = []
-        try:
+        with self._flights.flying(lane, plan):
             for batch, request in zip(plan.batches, plan.requests, strict=True):
                 attempts = _Attempts()
                 with self._billed(spent):
@@ -458,16 +583,7 @@ class ClaudeJudge:
                     verdicts, usage = self._conclude(plan, batch, message, attempts)
                 fresh += verdicts
                 spent = _plus(spent, usage)
-            return self._finish(plan, fresh), spent
-        finally:
-            for flight in flights:
-                self._flights.pop(flight, None)
-            done.set()
-
-    def _in_flight(self, loop: int, asked: tuple[str, ...]) -> asyncio.Event | None:
-        """The call in progress that will fill one of these keys: a long answer's calls fill them a batch at
-        a time, so a caller arriving between two of them asks only for the keys still to come."""
-        return next((e for key in asked if (e := self._flights.get((loop, key))) is not None), None)
+        return self._finish(plan, fresh), spent
 
     def request_bound(self, example: Example, claims: tuple[Claim, ...]) -> TokenBound | None:
         """Worst-case tokens of the calls judging would make now, or None when no call is needed.
@@ -488,7 +604,8 @@ class ClaudeJudge:
         characters of plain ASCII text, for sizing a budget before any example is seen.
 
         Question and documents are clipped (`max_doc_chars` each, `max_total_chars` for all documents), so
-        beyond that they add nothing: here they fill those limits. A longer answer is judged in several
+        beyond that they add nothing: here they fill those limits, and the count of documents left out has
+        as many digits as the length of any Python sequence can. A longer answer is judged in several
         calls, none of them larger than this (at the default `answer_chars`); only one claim longer than
         that alone, or text in a script that takes several UTF-8 bytes a character, makes a larger one."""
         per_claim = 200
@@ -497,7 +614,7 @@ class ClaudeJudge:
         documents = tuple(Context(f"doc-{i}", "a" * (self.max_doc_chars + 1))
                           for i in range(-(-self.max_total_chars // self.max_doc_chars)))
         sent = sent_documents(documents, self.max_doc_chars, self.max_total_chars)
-        return self._bound(self._request("a" * self.max_doc_chars, sent, claims))
+        return self._bound(self._request("a" * self.max_doc_chars, sent, claims, sys.maxsize))
 
     def _bound(self, request: Mapping[str, Any]) -> TokenBound:
         sent = {k: request[k] for k in ("system", "messages", "tools")}
@@ -526,9 +643,11 @@ class ClaudeJudge:
         return self._aclient
 
     def _plan(self, example: Example, claims: tuple[Claim, ...]) -> _Plan:
-        documents = sent_documents(example.contexts or (), self.max_doc_chars, self.max_total_chars)
+        contexts = example.contexts or ()
+        documents = sent_documents(contexts, self.max_doc_chars, self.max_total_chars)
+        omitted = len(contexts) - len(documents)
         question = example.question[: self.max_doc_chars]
-        keys = tuple(cache_key(self.model, question, c.text, documents) for c in claims)
+        keys = tuple(cache_key(self.model, question, c.text, documents, omitted=omitted) for c in claims)
         sent_ids = {d.context.id for d in documents}
         cached: dict[int, ClaimVerdict] = {}
         for i, (claim, key) in enumerate(zip(claims, keys, strict=True)):
@@ -539,18 +658,21 @@ class ClaudeJudge:
                                          entry.get("reason"))
         pending = tuple(i for i in range(len(claims)) if i not in cached)
         batches = _batches(claims, pending)
-        requests = tuple(self._request(question, documents, [claims[i].text for i in batch])
+        requests = tuple(self._request(question, documents, [claims[i].text for i in batch], omitted)
                          for batch in batches)
-        return _Plan(example.id, claims, keys, cached, pending, documents, batches, requests)
+        limits = f"max_doc_chars={self.max_doc_chars}, max_total_chars={self.max_total_chars}"
+        clipped = _clipping(contexts, documents, limits)
+        return _Plan(example.id, claims, keys, cached, pending, documents, clipped, batches, requests)
 
-    def _request(self, question: str, documents: Sequence[SentDocument],
-                 claims: Sequence[str]) -> dict[str, Any]:
+    def _request(self, question: str, documents: Sequence[SentDocument], claims: Sequence[str],
+                 omitted: int) -> dict[str, Any]:
         """`question` as sent, clipped at `max_doc_chars` already: the cache key holds it so."""
+        prompt = build_user_prompt(question, documents, claims, omitted=omitted)
         return {
             "model": self.model,
             "max_tokens": self.max_tokens,
             "system": SYSTEM_PROMPT,
-            "messages": [{"role": "user", "content": build_user_prompt(question, documents, claims)}],
+            "messages": [{"role": "user", "content": prompt}],
             "tools": [TOOL],
             "tool_choice": {"type": "tool", "name": TOOL_NAME},
         }
@@ -612,8 +734,13 @@ class ClaudeJudge:
 
     @staticmethod
     def _finish(plan: _Plan, parsed: Sequence[ClaimVerdict]) -> tuple[ClaimVerdict, ...]:
+        """Every verdict in claim order, an unsupported one saying what clipping kept from Claude. The note
+        is added here, not cached: the cache key counts the documents left out, not which they were."""
         fresh = dict(zip(plan.pending, parsed, strict=True))
-        return tuple(plan.cached[i] if i in plan.cached else fresh[i] for i in range(len(plan.claims)))
+        verdicts = (plan.cached[i] if i in plan.cached else fresh[i] for i in range(len(plan.claims)))
+        if (note := plan.clipped) is None:
+            return tuple(verdicts)
+        return tuple(v if v.supported else replace(v, reason=_noted(v.reason, note)) for v in verdicts)
 
     def _parse(self, plan: _Plan, batch: tuple[int, ...], message: Any) -> list[ClaimVerdict]:
         """A forced tool call that completed ends with stop_reason `tool_use`; any other reason means the
@@ -662,8 +789,8 @@ class ClaudeJudge:
         valid = tuple(dict.fromkeys(known[i] for i in ids if i in known))
         invented = [i for i in ids if i not in known]
         if invented:
-            note = f"[ragmon: discarded supporting ids not among the documents: {', '.join(invented)}]"
-            reason = f"{reason} {note}" if reason else note
+            reason = _noted(reason, f"[ragmon: discarded supporting ids not among the documents: "
+                                    f"{', '.join(invented)}]")
         if supported and not valid:
             return ClaimVerdict(claim, False, (), reason or "[ragmon: no supporting document given]")
         return ClaimVerdict(claim, supported, valid if supported else (), reason)

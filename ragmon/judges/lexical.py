@@ -39,6 +39,9 @@ class LexicalJudge:
             raise ValueError(f"threshold must be a number in (0, 1], got {threshold!r}")
         self.threshold = threshold
 
+    def __repr__(self) -> str:
+        return f"LexicalJudge(threshold={self.threshold!r})"
+
     def settings(self) -> Mapping[str, Any]:
         return {"threshold": self.threshold}
 
@@ -47,7 +50,22 @@ class LexicalJudge:
         # file's name as their id, and each is something the generator saw.
         contexts = [(ctx_id, passage(text))
                     for ctx_id, text in dict.fromkeys((ctx.id, ctx.text) for ctx in example.contexts or ())]
-        return tuple(_verdict(claim, profile(claim.text), self.threshold, contexts) for claim in claims)
+        try:
+            return tuple(_verdict(claim, profile(claim.text), self.threshold, contexts) for claim in claims)
+        except AttributeError:
+            # Sentences passed as strings failed with "'str' object has no attribute 'text'". Told apart
+            # here, once something failed, so that judging claims costs no check at all.
+            _refuse_non_claims(claims)
+            raise
+
+
+def _refuse_non_claims(claims: Sequence[object]) -> None:
+    """A TypeError naming the first claim that is not one, and where claims come from."""
+    for index, claim in enumerate(claims):
+        if not isinstance(claim, Claim):
+            raise TypeError(f"claims[{index}] must be a ragmon.model.Claim, got {type(claim).__name__} "
+                            f"{claim!r:.80}: split the answer with ragmon.text.claims.split_claims(answer)") \
+                from None
 
 
 def _verdict(claim: Claim, claim_profile: TextProfile, threshold: float,

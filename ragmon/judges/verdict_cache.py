@@ -11,6 +11,7 @@ import json
 import logging
 import os
 import tempfile
+import threading
 from collections import OrderedDict
 from collections.abc import Mapping
 from pathlib import Path
@@ -28,21 +29,26 @@ class VerdictCache:
     sharing a directory (parallel CI jobs) never read a half-written entry; an unreadable entry is a miss.
     The directory is made and proved writable here (InputError naming it and the reason if not): found out
     at the first write, it would have cost the verdicts of the calls already paid for.
+
+    Safe to share between threads, as a judge is: the LRU's reordering and eviction are done under a lock,
+    since a lookup moving a key another thread just evicted raised KeyError.
     """
 
     def __init__(self, directory: str | os.PathLike[str] | None = None, max_entries: int = 10_000) -> None:
         self.directory = Path(directory) if directory is not None else None
         self.max_entries = max_entries
         self._memory: OrderedDict[str, Mapping[str, Any]] = OrderedDict()
+        self._lock = threading.Lock()
         self._warned = False
         if self.directory is not None:
             _writable_directory(self.directory)
 
     def get(self, key: str) -> Mapping[str, Any] | None:
-        entry = self._memory.get(key)
-        if entry is not None:
-            self._memory.move_to_end(key)
-            return entry
+        with self._lock:
+            entry = self._memory.get(key)
+            if entry is not None:
+                self._memory.move_to_end(key)
+                return entry
         entry = self._read(key)
         if entry is not None:
             self._remember(key, entry)
@@ -80,10 +86,11 @@ class VerdictCache:
             raise
 
     def _remember(self, key: str, entry: Mapping[str, Any]) -> None:
-        self._memory[key] = entry
-        self._memory.move_to_end(key)
-        while len(self._memory) > self.max_entries:
-            self._memory.popitem(last=False)
+        with self._lock:
+            self._memory[key] = entry
+            self._memory.move_to_end(key)
+            while len(self._memory) > self.max_entries:
+                self._memory.popitem(last=False)
 
     def _path(self, key: str) -> Path:
         assert self.directory is not None

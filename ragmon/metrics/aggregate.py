@@ -23,6 +23,7 @@ import math
 import random
 import statistics
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from operator import itemgetter
 
 from ragmon.model import Aggregate
@@ -52,7 +53,8 @@ def aggregate(values: Sequence[float | None], *, samples: int = 1000, confidence
 def aggregate_columns(columns: Mapping[str, Sequence[float | None]], *, samples: int = 1000,
                       confidence: float = 0.95, seed: int = 0) -> dict[str, Aggregate]:
     """Aggregates of several metrics measured on the same examples (every column has one value per
-    example, `None` where undefined), sharing one set of bootstrap resamples. NaN counts as undefined
+    example, `None` where undefined), sharing one set of bootstrap resamples, each carrying its column's
+    name. NaN counts as undefined
     too: it is how numpy and pandas columns spell a missing value, and it is not an observation."""
     if not 0.0 < confidence < 1.0:
         raise ValueError(f"confidence must be in (0, 1), got {confidence!r}")
@@ -67,7 +69,7 @@ def aggregate_columns(columns: Mapping[str, Sequence[float | None]], *, samples:
         col = [None if v is None or math.isnan(v) else v for v in raw]
         defined = [v for v in col if v is not None]
         if not defined:
-            out[name] = Aggregate(None, 0, None)
+            out[name] = Aggregate(None, 0, None, name)
             continue
         low, high = min(defined), max(defined)
         if math.isinf(low) or math.isinf(high):
@@ -77,7 +79,7 @@ def aggregate_columns(columns: Mapping[str, Sequence[float | None]], *, samples:
         mean = float(statistics.mean(defined))
         # A constant column's interval needs no resampling, but `samples=0` asked for none at all: one
         # column must not get an interval where another, equally unsampled, gets None.
-        out[name] = Aggregate(mean, len(defined), (low, low) if low == high and samples > 0 else None)
+        out[name] = Aggregate(mean, len(defined), (low, low) if low == high and samples > 0 else None, name)
         if low != high:
             varying.append((name, col, low, high - low))
 
@@ -98,8 +100,7 @@ def aggregate_columns(columns: Mapping[str, Sequence[float | None]], *, samples:
     for (name, *_), found in zip(varying, means, strict=True):
         if found:
             found.sort()
-            agg = out[name]
-            out[name] = Aggregate(agg.mean, agg.n, (_quantile(found, alpha), _quantile(found, 1.0 - alpha)))
+            out[name] = replace(out[name], ci=(_quantile(found, alpha), _quantile(found, 1.0 - alpha)))
     return out
 
 

@@ -188,3 +188,21 @@ def test_spelled_and_digit_numbers_match() -> None:
     claim = "Refunds take twenty-five days."
     assert verdicts(LexicalJudge(), example(claim, "Refunds take 25 days."))[0].supported
     assert not verdicts(LexicalJudge(), example(claim, "Refunds take 30 days."))[0].supported
+
+
+def test_sentences_passed_as_strings_are_refused_saying_what_claims_are() -> None:
+    # They failed with "AttributeError: 'str' object has no attribute 'text'", naming neither the argument
+    # nor where claims come from.
+    ex = example("The warranty lasts 2 years.", "The warranty lasts 2 years.")
+    with pytest.raises(TypeError) as raised:
+        LexicalJudge().judge(ex, ["The warranty lasts 2 years."])  # type: ignore[arg-type]
+    assert str(raised.value) == ("claims[0] must be a ragmon.model.Claim, got str 'The warranty lasts 2 "
+                                 "years.': split the answer with ragmon.text.claims.split_claims(answer)")
+    # The first claim that is not one is named, after any that are.
+    with pytest.raises(TypeError, match=r"^claims\[1\] must be a ragmon.model.Claim, got dict "):
+        LexicalJudge().judge(ex, (*split_claims("Fine."), {"text": "x"}))  # type: ignore[arg-type]
+
+
+def test_repr_shows_the_threshold() -> None:
+    assert repr(LexicalJudge()) == "LexicalJudge(threshold=0.56)"
+    assert repr(LexicalJudge(threshold=0.8)) == "LexicalJudge(threshold=0.8)"
