@@ -1,10 +1,11 @@
-"""Abstention cues: a sentence that declines to answer is no claim, and an answer of them abstains."""
+"""Abstention cues: a sentence that declines to answer is no claim, and an answer of them abstains.
+Conversational filler ("Sure!", "Hope this helps!") is no claim either, but it declines nothing."""
 
 from __future__ import annotations
 
 import re
 
-from ragmon.text.terms import normalise
+from ragmon.text.terms import normalise, profile
 
 _SOURCE_NOUN = r"(?:context|contexts|document|documents|passage|passages|source|sources|text|texts|" \
                r"information|excerpts?|search results|results)"
@@ -12,12 +13,21 @@ _SOURCE = r"(?:provided |given |available |retrieved |supplied )?" + _SOURCE_NOU
 """Where a cue starts with the source, its noun alone will do: "the provided context does not say" has a
 match at "context" as well, and the optional word, tried at every word boundary, was a quarter of the
 search's cost. After "in the" the adjective stays, as it sits between the two."""
+_CANNOT = r"(?: cannot| can't| can not| am unable to|'m unable to| am not able to|'m not able to| couldn't|" \
+          r" could not| was unable to| won't be able to| will not be able to)"
+"""What follows "i" in a cue that the answerer cannot do something; each form contains "not", "n't" or
+"unable", so `_cued` lets them through."""
 _ABSTENTION = re.compile(
     "|".join((
         r"\bi (?:do not|don't|really don't) know\b",
         r"\bi'?m not sure\b", r"\bi am not sure\b",
-        r"\bi(?: cannot| can't| can not| am unable to|'m unable to| am not able to|'m not able to| couldn't|"
-        r" could not| was unable to) (?:answer|determine|find|tell|say|provide|confirm|verify|locate|give)\b",
+        r"\bi" + _CANNOT + r" (?:answer|determine|find|tell|say|provide|confirm|verify|locate|give)\b",
+        r"\bi" + _CANNOT + r" (?:help|assist)(?: you)? with (?:that|this|it|your (?:request|question)|"
+        r"(?:that|this|the) (?:request|question|topic))\b",
+        r"\bi (?:do not|don't) (?:have|know) (?:any |an |enough |sufficient |specific |the |that |this |"
+        r"(?:any )?access to (?:any |that |this |the |such )?)?(?:information|info|details?|data|answer)\b",
+        r"\b(?:that|this|such|the requested) (?:information|info|data|details?) (?:is not|isn't|are not|"
+        r"aren't|was not|wasn't) (?:available|known|something i have)\b",
         r"\bunable to (?:answer|determine|find)\b",
         r"\b(?:not|no) (?:enough|sufficient|adequate) (?:information|context|detail|details|data|evidence)\b",
         r"\binsufficient(?:_| )(?:context|information|data|evidence)\b",
@@ -60,3 +70,46 @@ def is_abstention(sentence: str) -> bool:
     low = normalise(sentence)
     return (_cued(low) and _ABSTENTION.search(low) is not None) or (
         len(low) < _LONGEST_PLACEHOLDER and low.strip(" .") in _PLACEHOLDERS)
+
+
+_MORE = r"if you (?:have any (?:other |more |further |additional )?questions?|need anything else|" \
+        r"need (?:any )?(?:more|further) (?:help|assistance))"
+_FILLER_PHRASE = (
+    r"yes|yeah|yep|yup|sure(?: thing)?|ok|okay|alright|all right|certainly|absolutely|of course|definitely|"
+    r"got it|understood|no problem",
+    r"(?:that's |that is |what )?(?:a )?(?:great|good|excellent|interesting) question",
+    r"(?:hi|hello|hey)(?: there)?|you're welcome|you are welcome|have a (?:great|nice|good) day",
+    r"(?:thanks|thank you)(?: so much| very much)?(?: for (?:asking|reaching out|your (?:question|message|"
+    r"patience)|the question|contacting us|getting in touch))?",
+    r"(?:i )?hope (?:this|that|it) (?:helps|helped|answers your question|clarifies things|is helpful)",
+    r"(?:(?:i'm|i am|i'd be|i would be|always) )?(?:happy|glad) to help|glad i could help",
+    r"(?:please )?(?:let me know " + _MORE + r"|(?:feel free|(?:don't|do not) hesitate) to "
+    r"(?:ask|reach out|contact us)(?: " + _MORE + r")?)",
+    _MORE + r",? (?:please |just )?(?:let me know|feel free to ask|ask away)",
+    r"(?:is there )?anything else(?: i can (?:help you with|help with|do for you))?",
+    r"(?:i'm |i am )?(?:so |very |really )?sorry(?: about that| for (?:the|any) (?:confusion|inconvenience|"
+    r"delay))?|(?:my )?apologies(?: for (?:the|any) (?:confusion|inconvenience|delay))?",
+)
+_FILLER_PART = "(?:" + "|".join(_FILLER_PHRASE) + ")"
+_FILLER = re.compile(r"[\W_]*" + _FILLER_PART + r"(?:[\W_]+" + _FILLER_PART + r")*[\W_]*")
+"""Acknowledgements, greetings, thanks, apologies and offers of more help, alone or strung together ("Sure,
+happy to help!"). Whole sentences only: "Yes, refunds take 30 days." asserts something."""
+_FILLER_TERMS = profile(" ".join(re.findall(r"[a-z']+", "|".join(_FILLER_PHRASE)))).terms
+"""The terms of every word in the phrases, which are therefore spelled whole ("ok|okay", not "ok(?:ay)?"): a
+sentence of ASCII the phrases match has no other, so its cached terms rule out nearly every claim at C
+speed, where the pattern's many alternatives cost microseconds a sentence. An emoji is a term too, so
+other sentences go to the pattern."""
+_LONGEST_FILLER = 80
+"""Longer sentences skip the phrase check: the longest single phrase above, with its period, has 74
+characters ("Please do not hesitate to contact us if you have any additional questions.")."""
+
+
+def is_filler(sentence: str, terms: frozenset[str]) -> bool:
+    """True when the sentence only makes conversation ("Sure!", "Great question.", "Hope this helps!"): it
+    asserts nothing a context could support, so as a claim it was one no context ever supports. It is no
+    abstention either: an answer of "Sure!" has not declined anything. `terms` are the sentence's
+    (`profile(sentence).terms`): the caller has them already, and reading them again from the cache cost
+    as much as the rest of this test."""
+    if len(sentence) > _LONGEST_FILLER or (sentence.isascii() and not terms <= _FILLER_TERMS):
+        return False
+    return _FILLER.fullmatch(normalise(sentence)) is not None

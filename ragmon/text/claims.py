@@ -7,9 +7,9 @@ import sys
 from collections.abc import Iterator
 
 from ragmon.model import Claim
-from ragmon.text.abstention import is_abstention
+from ragmon.text.abstention import is_abstention, is_filler
 from ragmon.text.cache import text_cache
-from ragmon.text.terms import STOPWORDS, has_content, profile, wordset
+from ragmon.text.terms import STOPWORDS, TextProfile, profile, wordset
 
 _HEADING = re.compile(r"[ \t]*#{1,6}[ \t]")
 _MARKER = re.compile(r"[ \t]*(?:>|[-*+•‣◦▪●]|\(?\d{1,3}[.)]|\(?[a-z][)]|\[[ xX]\])[ \t]+")
@@ -111,13 +111,30 @@ def _append(out: list[tuple[int, int]], text: str, start: int, end: int) -> None
         out.append((start, start + len(stripped)))
 
 
+_LETTER_OR_DIGIT = re.compile(r"[^\W_]")
+
+
+def _says_something(sentence: str, read: TextProfile) -> bool:
+    """Without a content word or a number a sentence asserts nothing, and without a letter or digit too:
+    the tokeniser keeps an emoji or a symbol as a term, but a sentence of nothing else ("👍", "→") states
+    no more than one of function words. Every ASCII term has a letter or digit, so only other sentences
+    are searched. `read` is the sentence's profile, which the caller needs as well."""
+    return bool(read.terms or read.numbers) and (
+        sentence.isascii() or _LETTER_OR_DIGIT.search(sentence) is not None)
+
+
 def _is_claim(sentence: str) -> bool:
-    """A lead-in ending in a colon ("Here is what I found:") introduces claims but asserts nothing."""
-    return not sentence.endswith(":") and has_content(sentence) and not is_abstention(sentence)
+    """A lead-in ending in a colon ("Here is what I found:") introduces claims but asserts nothing, and
+    neither does filler ("Sure!", "Hope this helps!")."""
+    if sentence.endswith(":"):
+        return False
+    read = profile(sentence)
+    return (_says_something(sentence, read) and not is_abstention(sentence)
+            and not is_filler(sentence, read.terms))
 
 
 def _split_claims(answer: str) -> tuple[Claim, ...]:
-    """The checkable sentences of an answer; function-word-only and abstaining sentences are not claims.
+    """The checkable sentences of an answer; function-word-only, abstaining and filler sentences are none.
     Cached: scoring one example splits its answer for the judge and again for the abstention metric.
     Answers of up to `SHORT` characters in a C-level LRU of 1,024, ~10 KB each as prose, ~50 KB at most
     (a claim every 7 characters, traced); longer ones in a `LongTextCache` of 8 MiB."""
@@ -173,8 +190,9 @@ _NOT_BRACKET = re.compile(r"[^\[\]]+")
 
 
 def answer_abstains(answer: str) -> bool:
-    """The answer as a whole declines: it makes no claim, and it either says so or says nothing at all."""
+    """The answer as a whole declines: it makes no claim, and it either says so or says nothing at all.
+    Filler says something: an answer of only "Sure!" has not declined, though "Sorry! I don't know." has."""
     if split_claims(answer):
         return False
     parts = [answer[start:end] for start, end in sentence_spans(answer)]
-    return not any(has_content(s) for s in parts) or any(is_abstention(s) for s in parts)
+    return not any(_says_something(s, profile(s)) for s in parts) or any(is_abstention(s) for s in parts)

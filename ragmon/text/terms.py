@@ -259,9 +259,3 @@ SHORT = 512
 """At most ~170 words, so ~170 terms: their frozenset takes at most 8 KB."""
 profile, clear_cache = text_cache(_profile, _held, short=SHORT, entries=4096, max_bytes=8 * 2**20)
 """`clear_cache` empties the profile cache; the stemming cache is `TERMS`."""
-
-
-def has_content(text: str) -> bool:
-    """Whether the text has a content word or a number: without one a sentence asserts nothing."""
-    p = profile(text)
-    return bool(p.terms or p.numbers)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from ragmon import Context, EvalConfig, Example, LexicalJudge, evaluate
 from ragmon.text.abstention import is_abstention
 from ragmon.text.claims import split_claims
 
@@ -37,3 +38,48 @@ def test_abstention_cues(sentence: str) -> None:
 ])
 def test_statements_are_not_abstentions(sentence: str) -> None:
     assert not is_abstention(sentence)
+
+
+@pytest.mark.parametrize("sentence", [
+    "Sorry, I don't have information about that.",
+    "I'm sorry, I can't help with that.",
+    "I can't help with that",
+    "I cannot assist with that",
+    "I won't be able to help you with this request.",
+    "I don't have enough information about the warranty.",
+    "I don’t have information on shipping times.",
+    "I do not have access to that information.",
+    "I don't have an answer to that.",
+    "That information is not available.",
+    "Unfortunately, this information isn't available.",
+])
+def test_common_refusals_are_abstentions(sentence: str) -> None:
+    assert is_abstention(sentence)
+    assert split_claims(sentence) == ()
+
+
+@pytest.mark.parametrize("answer", [
+    "Sorry, I don't have information about that.",
+    "I'm sorry, I can't help with that.",
+    "I'm sorry, I can't help with that. Is there anything else?",  # "anything else?": function words only
+])
+def test_a_refusal_scores_abstention_1_on_an_unanswerable_question(answer: str) -> None:
+    unanswerable = Example("q1", "What does the plan cost?", (Context("c1", "Deletion is permanent."),),
+                           answer, category="unanswerable")
+    [result] = evaluate([unanswerable], LexicalJudge(), EvalConfig(bootstrap_samples=0)).results
+    # No claim is left, so groundedness is undefined rather than 0 for an "unsupported" refusal.
+    assert result.metrics["abstention"] == 1.0
+    assert result.metrics["groundedness"] is None
+
+
+@pytest.mark.parametrize("sentence", [
+    # Guards against the refusal cues reaching too far: each asserts something a context can support.
+    "I can't stress enough that refunds take 30 days.",
+    "Sorry for the delay, refunds take 30 days.",
+    "I can't help noticing that refunds are free.",
+    "I have information about refunds: they take 30 days.",
+    "The information is available on the billing page.",
+])
+def test_statements_near_a_refusal_cue_stay_claims(sentence: str) -> None:
+    assert not is_abstention(sentence)
+    assert [c.text for c in split_claims(sentence)] == [sentence]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 import ragmon.text.claims as text_module
+from ragmon import Context, EvalConfig, Example, LexicalJudge, evaluate
 from ragmon.text.claims import answer_abstains, answer_terms, sentence_spans, split_claims
 from ragmon.text.terms import numbers, profile
 
@@ -77,7 +78,11 @@ def test_abstaining_and_contentless_sentences_are_not_claims() -> None:
     ("", True),
     ("   \n ", True),
     ("I don't know.", True),
-    ("The context does not say. Sorry!", False),  # "Sorry!" has a content word: it is a claim
+    ("The context does not say. Refunds take 30 days.", False),  # the second sentence is a claim
+    ("The context does not say. Sorry!", True),  # "Sorry!" is filler: no claim, and no answer either
+    ("Sorry! I don't know.", True),
+    ("Sure!", False),  # filler makes no claim but does not decline: the answer has not abstained
+    ("👍", True),  # says nothing, like "..."
     ("It is what it is.", True),  # says nothing checkable at all
     ("I don't know. Paris is the capital of France.", False),
     ("Here is what I found:", False),  # a lead-in, neither a claim nor an abstention
@@ -151,3 +156,51 @@ def test_chains_of_abbreviations_end_no_sentence(text: str, sentences: list[str]
 def test_a_letter_alone_before_a_period_ends_a_sentence_after_a_number_or_before_an_opening_word(
         text: str, sentences: list[str]) -> None:
     assert [text[s:e] for s, e in sentence_spans(text)] == sentences
+
+
+@pytest.mark.parametrize("sentence", [
+    "Yes.", "Yes!", "Sure!", "Okay.", "OK.", "Certainly.", "Absolutely.", "Of course.", "Great question!",
+    "Good question.", "Sure, happy to help!", "Yes, absolutely.",
+    "Hope this helps!", "I hope this helps.", "Happy to help!", "Glad I could help.",
+    "Let me know if you have any other questions.", "Feel free to ask if you need anything else.",
+    "Please don't hesitate to reach out if you have any additional questions.",
+    "If you have any other questions, just let me know!", "Is there anything else I can help you with?",
+    "Thanks for asking!", "Thank you for reaching out.", "Sorry about that.",
+    # Not ASCII: a curly apostrophe, an emoji after the words, and sentences of emoji, no letter or digit.
+    "I’m happy to help.", "Hope this helps 😊", "👍", "🙂🙂",
+])
+def test_filler_is_not_a_claim(sentence: str) -> None:
+    assert split_claims(sentence) == ()
+
+
+@pytest.mark.parametrize("sentence", [
+    # Filler words before or around an assertion: each states something a context must support.
+    "Yes, refunds take 30 days.",
+    "Yes, it is free.",
+    "Sure, the plan includes two seats.",
+    "Great questions get answered within a day.",
+    "Thanks to the new policy, refunds take 30 days.",
+    "Happy customers get a 10% discount.",
+    "The plan costs €5 👍",
+])
+def test_a_sentence_asserting_something_after_filler_stays_a_claim(sentence: str) -> None:
+    assert texts(sentence) == [sentence]
+
+
+@pytest.mark.parametrize("answer", [
+    "Yes. Account deletion is permanent.",
+    "Sure! Account deletion is permanent.",
+    "Okay. Account deletion is permanent.",
+    "Account deletion is permanent. 👍",
+    "Account deletion is permanent. Hope this helps!",
+    "Great question! Account deletion is permanent. Let me know if you have any other questions.",
+])
+def test_a_polite_answer_is_scored_on_its_claim_alone(answer: str) -> None:
+    # The one claim's terms (account, delet, perman) are all in the context: 1 supported of 1 claim, so
+    # groundedness 1 and no hallucination, where the filler counted as an unsupported claim made it 0.5.
+    example = Example("q1", "Is account deletion permanent?",
+                      (Context("c1", "Account deletion is permanent and takes up to 30 days."),), answer)
+    [result] = evaluate([example], LexicalJudge(), EvalConfig(bootstrap_samples=0)).results
+    assert [v.claim.text for v in result.verdicts] == ["Account deletion is permanent."]
+    assert result.metrics["groundedness"] == 1.0
+    assert result.metrics["hallucination_rate"] == 0.0
