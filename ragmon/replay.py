@@ -551,13 +551,12 @@ def _write_error_reports(args: argparse.Namespace, message: str, run_info: junit
 
 def _write_all(args: argparse.Namespace, *, as_json: Callable[[], str], as_markdown: Callable[[], str],
                as_junit: Callable[[], str], best_effort: bool = False) -> None:
-    """The step summary is appended, cut below GitHub's limit (markdown.step_summary)."""
+    """The step summary is appended: the Markdown report, which fits a PR comment, fits it too."""
     outputs: list[tuple[Path | None, Callable[[], str], bool]] = [
         (args.json, as_json, False), (args.markdown, as_markdown, False), (args.junit, as_junit, False)]
     summary_path = os.environ.get("GITHUB_STEP_SUMMARY")
     if summary_path:
-        outputs.append((Path(summary_path),
-                        lambda: markdown.step_summary(as_markdown(), full_report=args.markdown), True))
+        outputs.append((Path(summary_path), as_markdown, True))
     for path, render, summary in outputs:
         if path is None:
             continue

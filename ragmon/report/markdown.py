@@ -12,7 +12,7 @@ most 200 + 1,000 + 5 x 2,000 + 2 x 20 x 200 = 19,200 characters of data (each of
 write as up to 14: a `$` in its span), the skipped list 50 x 1,200. The whole: COMMENT_LIMIT characters,
 GitHub's limit for a PR comment, whatever `--worst` asked for. The title, tables and warnings come first
 and are never cut; the examples follow, whole, while they fit, then a last line counts those left out
-(`_within`, which also cuts what `step_summary` appends to `$GITHUB_STEP_SUMMARY` at 1,000,000 bytes).
+(`_within`). So the step summary, which gets the same file, stays far below GitHub's 1 MiB for one.
 """
 
 from __future__ import annotations
@@ -21,7 +21,6 @@ import re
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 
 from ragmon.baseline import Comparison
 from ragmon.gate import GateResult
@@ -41,9 +40,6 @@ SKIPPED_SHOWN = 50
 COMMENT_LIMIT = 65_536
 """Characters of the report at most: GitHub refuses a PR or issue comment longer (it counts characters),
 so a `gh pr comment --body-file` or a sticky-comment step would fail on it. The JSON report holds all."""
-STEP_SUMMARY_LIMIT = 1_000_000
-"""Bytes of UTF-8 appended to `$GITHUB_STEP_SUMMARY` at most: GitHub drops a step's summary above 1 MiB
-(1,048,576 bytes) whole, leaving the job page without it."""
 
 
 def render(report: Report, gates: Sequence[GateResult], *, worst: int = DEFAULT_WORST,
@@ -105,17 +101,6 @@ def render_error(message: str, *, status: int = 2) -> str:
     """A run that stopped before it had figures: the step summary and the file say so, and why. `status`
     is the exit status it stopped with: 2, or a signal's (130 for Ctrl-C)."""
     return _joined(_incomplete_lines(message, figures=False, status=status))
-
-
-def step_summary(markdown: str, *, full_report: Path | None = None, limit: int = STEP_SUMMARY_LIMIT) -> str:
-    """`markdown` cut at a line boundary to at most `limit` bytes, as written (UTF-8, a lone surrogate as
-    its escape), with a last line saying so and where the whole report is. `render` stays far below
-    (65,536 characters are 262,144 bytes at most): this holds for any Markdown given."""
-    where = (f"the whole report is in {_code(show(str(full_report), WIDTH))}" if full_report is not None
-             else "`--markdown PATH` writes the whole report")
-    note = f"\n*This summary was cut at {limit:,} bytes: {where}.*\n"
-    return _within("", markdown.splitlines(keepends=True), limit,
-                   lambda text: len(text.encode("utf-8", "backslashreplace")), lambda _: note)
 
 
 def weakest(results: Sequence[ExampleResult]) -> list[ExampleResult]:

@@ -4,7 +4,6 @@ unsupported sentences quoted verbatim, each with the judge's reason."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 from report_cases import (
     GIFT,
@@ -23,7 +22,7 @@ from ragmon.baseline import Baseline, BaselineExample, compare, from_dict
 from ragmon.gate import GateResult
 from ragmon.model import Claim, ClaimVerdict, Context, Example, ExampleResult, Report
 from ragmon.report import json as json_report
-from ragmon.report.markdown import render, render_error, step_summary
+from ragmon.report.markdown import render, render_error
 
 
 def test_weakest_examples_quote_unsupported_sentences(report: Report, gates: tuple[GateResult, ...]) -> None:
@@ -198,20 +197,6 @@ def test_an_error_report_says_why_the_run_could_not_complete() -> None:
     assert render_error("data.jsonl:3: invalid JSON") == (
         "## ragmon replay: INCOMPLETE\n\nThe run could not complete (exit status 2), so no gate was "
         "decided:\n\n> data.jsonl:3: invalid JSON\n")
-
-
-def test_the_step_summary_is_cut_below_githubs_limit_at_a_line() -> None:
-    # 3,000 lines of 400 bytes each (199 "é" of 2 bytes in UTF-8, ".", "\n"), 201 characters: 1,200,000
-    # bytes, over GitHub's 1 MiB. Cut to whole lines within 1,000,000 bytes, the note included.
-    page = "".join(f"{'é' * 199}.\n" for _ in range(3_000))
-    cut = step_summary(page, full_report=Path("out/report.md"))
-    body, note = cut[:cut.rindex("\n\n") + 1], cut[cut.rindex("\n\n") + 1:]
-    assert note == "\n*This summary was cut at 1,000,000 bytes: the whole report is in `out/report.md`.*\n"
-    assert len(cut.encode("utf-8")) <= 1_000_000
-    # Whole lines only, as many as fit beside the ~90-byte note: (1,000,000 - 90) // 400 = 2,499.
-    assert body == page[:2_499 * 201]
-    assert step_summary(page).endswith("bytes: `--markdown PATH` writes the whole report.*\n")
-    assert step_summary(page[:1_000]) == page[:1_000]  # under the limit: as it is
 
 
 def test_regressions_against_the_baseline_quote_the_newly_unsupported_sentences() -> None:
