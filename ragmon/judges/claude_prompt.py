@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from html import escape
@@ -86,13 +85,15 @@ TOOL: Mapping[str, Any] = {
     },
 }
 
-_FENCE_LOOKALIKE = re.compile(r"<(?=\s*/?\s*(?:documents?|claims?|question)(?![\w-]))", re.IGNORECASE)
 _NEUTRAL_LT = "\uff1c"  # FULLWIDTH LESS-THAN SIGN: same length, so clipping limits stay exact
 
 
 def neutralise(text: str) -> str:
-    """Defuse anything that could open or close one of our fences; one character for one, length kept."""
-    return _FENCE_LOOKALIKE.sub(_NEUTRAL_LT, text)
+    """Defuse anything that could open or close one of our fences, one character for one, length kept:
+    every "<" of untrusted text. Defusing only the look-alikes of the fence tags let "<\u200b/document>"
+    through (a zero-width space, which a model may well read past), and so would any other invisible
+    character a pattern forgot; with no "<" at all, no tag can be written."""
+    return text.replace("<", _NEUTRAL_LT)
 
 
 @dataclass(frozen=True, slots=True)
