@@ -56,6 +56,10 @@ def configure_logging(fmt: str, level: str) -> None:
     root.handlers[:] = [handler]
     root.setLevel(level.upper())
     root.propagate = False
+    loop_log = logging.getLogger("asyncio")
+    loop_log.handlers[:] = [handler]
+    loop_log.filters[:] = [AsyncioLines()]
+    loop_log.propagate = False
 
 
 WINDOW_SECONDS = 60.0
@@ -108,3 +112,30 @@ def clip(text: str, limit: int = MAX_FIELD) -> str:
     """One line of at most `limit` characters."""
     line = " ".join(text.split())
     return line if len(line) <= limit else line[:limit - 3] + "..."
+
+
+class AsyncioLines(logging.Filter):
+    """asyncio's own lines, rate-limited like ragmon's, for the `asyncio` logger. Its event loop logs what
+    it cannot hand to ragmon's code: at the open-file limit, "socket.accept() out of system resource" and
+    a traceback for every attempt to accept, 90,000 of them in 30 s, in no format of ragmon's. Each line
+    goes through a `LineLimit` keyed by its first line; the rest of it (which socket) becomes `detail`,
+    and an OSError's traceback, which shows asyncio's internals only, its `error`: one line."""
+
+    def __init__(self, limit: LineLimit | None = None) -> None:
+        super().__init__()
+        self._limit = LineLimit() if limit is None else limit
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message, _, rest = record.getMessage().partition("\n")
+        suppressed = self._limit.admit(message)
+        if suppressed is None:
+            return False
+        record.msg, record.args = more_like_it(message, suppressed), None
+        record.suppressed = suppressed
+        if rest:
+            record.detail = clip(rest)
+        error = record.exc_info[1] if record.exc_info else None
+        if isinstance(error, OSError):
+            record.exc_info, record.exc_text = None, None
+            record.error = str(error)
+        return True

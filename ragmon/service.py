@@ -47,6 +47,7 @@ from ragmon.logs import configure_logging
 from ragmon.model import Example
 from ragmon.otlp.grpc import start_grpc_server
 from ragmon.otlp.http import UnreadableRequests, add_metrics_port_answer, add_otlp_routes, app_runner
+from ragmon.otlp.limits import HELD_BODIES, BodyBudget
 from ragmon.otlp.misdirected import METRICS_PORT, OTLP_HTTP_PORT, grpc_client_advice, metrics_port_advice
 from ragmon.sampling import sampling_key
 from ragmon.scoring import Lane, LaneRefusal, LexicalLane
@@ -120,6 +121,8 @@ class Sidecar:
                                    max_traces=config.max_traces,
                                    max_spans_per_trace=config.max_spans_per_trace,
                                    max_bytes=config.max_buffer)
+        self.bodies = BodyBudget(HELD_BODIES * config.max_body)
+        """The request bodies both OTLP receivers hold at once (ragmon.otlp.limits)."""
         self._runners = [_LaneRunner(lane, config.queue_size, i == 0) for i, lane in enumerate(self._lanes)]
         self._primary = self._runners[0]
         self._high_water = max(1, config.max_traces * 9 // 10)
@@ -168,13 +171,15 @@ class Sidecar:
             http_port = None
             if cfg.http_listen is not None:
                 app = web.Application()
-                add_otlp_routes(app, self, max_body=cfg.max_body, max_values=cfg.max_values, token=cfg.token)
+                add_otlp_routes(app, self, max_body=cfg.max_body, max_values=cfg.max_values, token=cfg.token,
+                                bodies=self.bodies)
                 http_port = await self._serve_web(app, cfg.http_listen, "OTLP/HTTP",
                                                   self._unreadable(OTLP_HTTP_PORT, otlp=True), otlp=True)
             grpc_port = None
             if cfg.grpc_listen is not None:
                 self._grpc, grpc_port = await start_grpc_server(cfg.grpc_listen, self, max_body=cfg.max_body,
-                                                                max_values=cfg.max_values, token=cfg.token)
+                                                                max_values=cfg.max_values, token=cfg.token,
+                                                                bodies=self.bodies)
         except BaseException:
             await self._cancel_tasks()
             await self._shutdown_now()

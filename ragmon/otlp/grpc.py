@@ -17,6 +17,13 @@ what is counted is the quiet case, a sender whose batches pass the limit only no
 a share of its spans unnoticed. A sender whose every batch is far over loses everything and gets the
 error on each export, which its own logs show (and RagmonNoSpans, if it is the only sender).
 
+The messages waiting for the decoding thread, or decoded, share the `BodyBudget` of the HTTP receiver
+(ragmon.otlp.limits): each call takes room for its message once read, and a call that finds none gets
+UNAVAILABLE with RetryInfo, counted as `backpressure`.
+What gRPC itself holds before the handler reads (the message, inflated when compressed, up to
+`receive_cap`) the budget cannot see: 25 calls of 30 MiB of gzip at once still take ~550 MiB. Only
+`MAX_CALLS` bounds that.
+
 The method is registered without a request deserializer: gRPC would answer bytes that are not protobuf
 with UNKNOWN and a Python exception name, uncounted. We parse them ourselves, as the HTTP receiver does,
 so they get INVALID_ARGUMENT with the parser's message and count as `decode_error`.
@@ -24,6 +31,7 @@ so they get INVALID_ARGUMENT with the parser's message and count as `decode_erro
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator, Mapping
 
 import grpc
@@ -38,6 +46,7 @@ from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import (
 from ragmon.errors import RagmonError
 from ragmon.otlp.auth import bearer_ok
 from ragmon.otlp.decode import MAX_VALUES, DecodeError, TooManyValues, decode_off_loop, decode_protobuf
+from ragmon.otlp.limits import BODY_SECONDS, HELD_BODIES, IDLE_SECONDS, BodyBudget
 from ragmon.otlp.misdirected import advice, grpc_signal
 from ragmon.otlp.refusals import RefusalLog, Sender, grpc_peer_host
 from ragmon.otlp.sink import BUSY, SpanSink, over_max_body
@@ -48,32 +57,52 @@ _SERVICE = DESCRIPTOR.services_by_name["TraceService"].full_name
 _GRPC_MAX_LENGTH = 2**31 - 1  # gRPC channel arguments are C ints
 
 
+MAX_CALLS = 64
+"""Calls open at once, gRPC's own bound (`maximum_concurrent_rpcs`; past it, RESOURCE_EXHAUSTED
+"Concurrent RPC limit exceeded!", uncounted, which the Python exporter retries and the Collector and Go
+SDK do not). Far above what senders open (an SDK exporter one call at a time, a Collector 10 by
+default): it bounds a flood of calls, each a task and gRPC's buffers for its message, not their memory,
+which is up to `receive_cap` inflated each."""
+
+
 def receive_cap(max_body: int) -> int:
     """gRPC's own limit: messages between `max_body` and this reach `export` to be counted (see above)."""
     return min(2 * max_body, _GRPC_MAX_LENGTH)
 
 
 class _TraceService:
-    def __init__(self, sink: SpanSink, token: str | None, max_body: int, max_values: int) -> None:
+    def __init__(self, sink: SpanSink, token: str | None, max_body: int, max_values: int,
+                 bodies: BodyBudget) -> None:
         self._sink = sink
+        self._bodies = bodies
         self._max_body = max_body
         self._max_values = max_values
         self._token = None if token is None else token.encode()
         self._refusals = RefusalLog()
 
-    async def export(self, body: bytes, context: grpc.aio.ServicerContext) -> ExportTraceServiceResponse:
+    async def export(self, _requests: AsyncIterator[bytes],
+                     context: grpc.aio.ServicerContext) -> ExportTraceServiceResponse:
         metadata = dict(context.invocation_metadata() or ())
         await self._check_token(context, metadata)
+        body = await self._receive(context, metadata)
         if len(body) > self._max_body:
             await self._refuse(context, metadata, "too_large", grpc.StatusCode.RESOURCE_EXHAUSTED,
                                over_max_body(f"message of {len(body)} bytes (after decompression)",
                                              self._max_body))
-        try:
-            batch = await decode_off_loop(decode_protobuf, body, self._max_values)
-        except TooManyValues as exc:
-            await self._refuse(context, metadata, "too_large", grpc.StatusCode.RESOURCE_EXHAUSTED, str(exc))
-        except DecodeError as exc:
-            await self._refuse(context, metadata, "decode_error", grpc.StatusCode.INVALID_ARGUMENT, str(exc))
+        with self._bodies.claim() as claim:
+            # Claimed at the message's size once gRPC has it: claiming `max_body` before the read would let
+            # only 3 calls be open at once, and a Collector sends 10 (its sending queue's consumers).
+            if not claim.grow(len(body)):
+                await self._refuse(context, metadata, "backpressure", grpc.StatusCode.UNAVAILABLE,
+                                   self._bodies.busy_message(), 1, _RETRY_AFTER_1S)
+            try:
+                batch = await decode_off_loop(decode_protobuf, body, self._max_values)
+            except TooManyValues as exc:
+                await self._refuse(context, metadata, "too_large", grpc.StatusCode.RESOURCE_EXHAUSTED,
+                                   str(exc))
+            except DecodeError as exc:
+                await self._refuse(context, metadata, "decode_error", grpc.StatusCode.INVALID_ARGUMENT,
+                                   str(exc))
         if batch.rejected and not batch.spans:
             await self._refuse(context, metadata, "invalid", grpc.StatusCode.INVALID_ARGUMENT,
                                f"every span was rejected: {batch.rejection_message()}", batch.rejected)
@@ -87,6 +116,23 @@ class _TraceService:
         self._log(context, metadata, "invalid", grpc.StatusCode.OK, batch.rejection_message(), in_part=True)
         return ExportTraceServiceResponse(partial_success=ExportTracePartialSuccess(
             rejected_spans=batch.rejected, error_message=batch.rejection_message()))
+
+    async def _receive(self, context: grpc.aio.ServicerContext, metadata: Mapping[str, str | bytes]) -> bytes:
+        """The request message, within `BODY_SECONDS`: past them the RPC is cut off (DEADLINE_EXCEEDED,
+        which exporters retry; not counted, as nothing of it was received), so that a stalled sender
+        does not keep its room in the budget. A message over `receive_cap` reads as the end of the
+        stream: gRPC has answered it already, and there is nothing to decode."""
+        try:
+            async with asyncio.timeout(BODY_SECONDS):
+                message = await context.read()
+        except TimeoutError:
+            detail = f"the message took longer than {BODY_SECONDS:g} s to arrive"
+            self._refusals.cut_off(grpc.StatusCode.DEADLINE_EXCEEDED.name, **_sender(context, metadata),
+                                   detail=detail)
+            await context.abort(grpc.StatusCode.DEADLINE_EXCEEDED, detail)
+        if not isinstance(message, bytes):
+            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, "no request message")
+        return message
 
     async def _check_token(self, context: grpc.aio.ServicerContext,
                            metadata: Mapping[str, str | bytes]) -> None:
@@ -148,16 +194,30 @@ class _Elsewhere(grpc.GenericRpcHandler):
 
 
 async def start_grpc_server(address: tuple[str, int], sink: SpanSink, *, max_body: int,
-                            token: str | None, max_values: int = MAX_VALUES) -> tuple[grpc.aio.Server, int]:
-    """Start serving; returns the server (stop it with `await server.stop(grace)`) and the bound port."""
+                            token: str | None, max_values: int = MAX_VALUES,
+                            bodies: BodyBudget | None = None) -> tuple[grpc.aio.Server, int]:
+    """Start serving; returns the server (stop it with `await server.stop(grace)`) and the bound port.
+    `bodies` is the budget shared with the HTTP receiver (ragmon.otlp.limits); None gives this port one
+    of its own."""
     host, port = address
     target = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
-    # gRPC binds with SO_REUSEPORT unless told not to: a second sidecar on the port would start quietly
-    # and take a share of the app's connections, where the HTTP and metrics ports refuse it.
-    server = grpc.aio.server(options=[("grpc.max_receive_message_length", receive_cap(max_body)),
-                                      ("grpc.so_reuseport", 0)])
-    service = _TraceService(sink, token, max_body, max_values)
-    export = grpc.unary_unary_rpc_method_handler(  # no request_deserializer: `export` gets the bytes
+    idle_ms = int(IDLE_SECONDS * 1000)
+    server = grpc.aio.server(options=[
+        ("grpc.max_receive_message_length", receive_cap(max_body)),
+        # gRPC binds with SO_REUSEPORT unless told not to: a second sidecar on the port would start
+        # quietly and take a share of the app's connections, where the HTTP and metrics ports refuse it.
+        ("grpc.so_reuseport", 0),
+        # As over HTTP: a connection with no call open, or one that never ends its HTTP/2 handshake, is
+        # closed (gRPC's defaults: never, and 120 s). A client reconnects as it needs to.
+        ("grpc.max_connection_idle_ms", idle_ms),
+        ("grpc.server_handshake_timeout_ms", idle_ms),
+    ], maximum_concurrent_rpcs=MAX_CALLS)
+    service = _TraceService(sink, token, max_body, max_values,
+                            BodyBudget(HELD_BODIES * max_body) if bodies is None else bodies)
+    # Stream-unary, which serves a unary call alike, so that `export` runs before the message is read: the
+    # token and the budget are checked first, and the read gets a deadline. No request_deserializer:
+    # `export` gets the bytes.
+    export = grpc.stream_unary_rpc_method_handler(
         service.export, response_serializer=ExportTraceServiceResponse.SerializeToString)
     server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(_SERVICE, {"Export": export}),
                                      _Elsewhere(service)))

@@ -11,7 +11,8 @@ most `max_body` of memory, and a truncated or corrupt stream is a 400 rather tha
 body. (With aiohttp's default auto_decompress the receiver still works and still stops at `max_body`, but
 aiohttp does not notice a truncated gzip stream and keeps inflating the rest of a rejected body while it
 drains it.)
-The compressed size is bounded too: Content-Length up front, then the bytes actually read.
+The compressed size is bounded too: Content-Length up front, then the bytes actually read. And so are
+the bodies of all requests at once, and the time each may take (ragmon.otlp.limits).
 
 `app_runner` also takes the lines aiohttp logs for the server: a request it cannot parse as HTTP/1.1 (a
 gRPC exporter's HTTP/2 at this port, `Content-Length: abc`) it answers 400 itself, out of any handler's
@@ -21,6 +22,7 @@ does not format: neither JSON nor rate-limited, nor counted. `UnreadableRequests
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import zlib
@@ -46,6 +48,7 @@ from ragmon.otlp.decode import (
     decode_off_loop,
     decode_protobuf,
 )
+from ragmon.otlp.limits import BODY_SECONDS, HELD_BODIES, IDLE_SECONDS, BodyBudget, BodyClaim
 from ragmon.otlp.misdirected import TRACES_PATH, advice, http_signal
 from ragmon.otlp.refusals import RefusalLog, Sender
 from ragmon.otlp.refusals import log as refusals_logger
@@ -59,7 +62,7 @@ _GZIP_MAGIC = b"\x1f\x8b"
 does not exist, and in JSON a control character. Sent without its Content-Encoding, the decoders' own
 words ("'utf-8' codec can't decode byte 0x8b") would not say what is wrong."""
 # google.rpc.Code for each HTTP status we answer with.
-_RPC_CODE = {400: 3, 401: 16, 404: 12, 413: 8, 415: 3, 503: 14}
+_RPC_CODE = {400: 3, 401: 16, 404: 12, 408: 4, 413: 8, 415: 3, 503: 14}
 _LLHTTP_PREFACE = "Pause on PRI/Upgrade"
 """How aiohttp's C parser (llhttp, HPE_PAUSED_H2_UPGRADE) words its refusal of HTTP/2's preface."""
 PURE_PYTHON_PARSER = http_parser.HttpRequestParser is http_parser.HttpRequestParserPy
@@ -72,13 +75,24 @@ class _TooLarge(Exception):
     """What was over the limit ("body of N bytes"); the handler words the rest, with the flag to raise."""
 
 
+class _NoRoom(Exception):
+    """The `BodyBudget` has no room for the next piece of the body."""
+
+
+MAX_GZIP_MEMBERS = 4
+"""gzip members one body may hold. RFC 1952 allows any number and OTLP exporters send one; each costs a
+stream and a copy of what follows it in its chunk, so a body of 800,000 empty members (16 MiB) took 22 s of
+CPU on the event loop before this cap."""
+
+
 class _Inflater:
-    """Incremental gzip (several members allowed, as RFC 1952 does) or zlib-wrapped deflate."""
+    """Incremental gzip (up to `MAX_GZIP_MEMBERS` members) or zlib-wrapped deflate."""
 
     def __init__(self, encoding: str) -> None:
         self._gzip = encoding == "gzip"
         self._wbits = 16 + zlib.MAX_WBITS if self._gzip else zlib.MAX_WBITS
         self._stream = zlib.decompressobj(self._wbits)
+        self._members = 1
 
     def feed(self, data: bytes, room: int) -> bytes:
         """Inflate `data`, stopping once the output passes `room` bytes (the caller then answers 413)."""
@@ -87,6 +101,10 @@ class _Inflater:
             if self._stream.eof:
                 if not self._gzip:
                     raise zlib.error("data after the end of the deflate stream")
+                if self._members == MAX_GZIP_MEMBERS:
+                    raise zlib.error(f"more than {MAX_GZIP_MEMBERS} gzip members in one body (an OTLP "
+                                     "exporter sends one)")
+                self._members += 1
                 self._stream = zlib.decompressobj(self._wbits)
             piece = self._stream.decompress(data, room + 1)
             pieces.append(piece)
@@ -104,7 +122,7 @@ class _Inflater:
 def add_otlp_routes(app: web.Application, sink: SpanSink, *, max_body: int, token: str | None,
                     max_values: int = MAX_VALUES, logger: logging.Logger | None = refusals_logger,
                     on_wrong_path: Callable[[str], None] | None = None,
-                    max_body_flag: str | None = "--max-body") -> None:
+                    max_body_flag: str | None = "--max-body", bodies: BodyBudget | None = None) -> None:
     """Serve `POST /v1/traces` on `app`; `max_body` bounds the body on the wire and after decompression,
     `max_values` what it may decode to (ragmon.otlp.values).
     A POST anywhere else is an export ragmon does not receive: counted, logged and answered 404 with
@@ -112,13 +130,16 @@ def add_otlp_routes(app: web.Application, sink: SpanSink, *, max_body: int, toke
     `logger` is where refusals are logged (RefusalLog); None counts (the sink is told) and answers them
     only. `on_wrong_path` is told the path of each POST at no signal's path: the sink's count cannot say
     which, and a replay's error names it. `max_body_flag` is the flag a sender over `max_body` is told to
-    raise; None where none sets it.
+    raise; None where none sets it. `bodies` is the budget shared with the gRPC receiver (ragmon.otlp.limits);
+    None gives this port one of its own.
 
     Serve `app` with `app_runner(app, UnreadableRequests(..., otlp=True), auto_decompress=False)` (see the
     module docstring).
     """
     expected = None if token is None else token.encode()
     refusals = RefusalLog(logger)
+    if bodies is None:
+        bodies = BodyBudget(HELD_BODIES * max_body)
 
     def unauthorized(request: web.Request) -> web.Response | None:
         """The 401 for a request without the token, when one is set; None for one that may go on."""
@@ -151,28 +172,40 @@ def add_otlp_routes(app: web.Application, sink: SpanSink, *, max_body: int, toke
         if encoding not in _ENCODINGS:
             return refuse("decode_error", 415, f"Content-Encoding {encoding!r} is not supported: use gzip, "
                                                "deflate or identity")
-        try:
-            body = await _read_body(request, max_body, encoding)
-        except _TooLarge as exc:
-            return refuse("too_large", 413, over_max_body(str(exc), max_body, max_body_flag))
-        except (zlib.error, web.RequestPayloadError) as exc:
-            return refuse("decode_error", 400, f"body is not valid {encoding or 'identity'} data: {exc}")
-        except ConnectionResetError:
-            # The sender hung up mid-body (its own export timeout, a pod stopping): nothing of it was
-            # received, nothing is refused, and no answer can reach it. An exporter that timed out sends
-            # the batch again. aiohttp would log a traceback at ERROR for every such connection.
-            _log.debug("OTLP/HTTP sender %s hung up before its body ended", request.remote)
-            return web.Response(status=400)
+        with bodies.claim() as claim:
+            try:
+                body = await _read_body(request, max_body, encoding, claim)
+            except _TooLarge as exc:
+                return refuse("too_large", 413, over_max_body(str(exc), max_body, max_body_flag))
+            except _NoRoom:
+                return refuse("backpressure", 503, bodies.busy_message(), headers={"Retry-After": "1"})
+            except (zlib.error, web.RequestPayloadError) as exc:
+                return refuse("decode_error", 400, f"body is not valid {encoding or 'identity'} data: {exc}")
+            except ConnectionResetError:
+                # The sender hung up mid-body (its own export timeout, a pod stopping): nothing of it was
+                # received, nothing is refused, and no answer can reach it. An exporter that timed out
+                # sends the batch again. aiohttp would log a traceback at ERROR for every such connection.
+                _log.debug("OTLP/HTTP sender %s hung up before its body ended", request.remote)
+                return web.Response(status=400)
+            except TimeoutError:
+                # Not counted, as nothing of it was received: the exporter retries a 408. The connection is
+                # not kept: the rest of the body may never come (aiohttp reads and drops what does for its
+                # lingering time, 10 s, then closes).
+                message = f"the body took longer than {BODY_SECONDS:g} s to arrive"
+                refusals.cut_off("408", **_sender(request), detail=message)
+                response = _failure(408, message, as_json)
+                response.force_close()
+                return response
 
-        if encoding in ("", "identity") and body.startswith(_GZIP_MAGIC):
-            return refuse("decode_error", 400, "body looks gzip-compressed (it starts with bytes 1f 8b): "
-                                               "send it with Content-Encoding: gzip")
-        try:
-            batch = await decode_off_loop(decode_json if as_json else decode_protobuf, body, max_values)
-        except TooManyValues as exc:
-            return refuse("too_large", 413, str(exc))
-        except DecodeError as exc:
-            return refuse("decode_error", 400, str(exc))
+            if encoding in ("", "identity") and body.startswith(_GZIP_MAGIC):
+                return refuse("decode_error", 400, "body looks gzip-compressed (it starts with bytes 1f 8b): "
+                                                   "send it with Content-Encoding: gzip")
+            try:
+                batch = await decode_off_loop(decode_json if as_json else decode_protobuf, body, max_values)
+            except TooManyValues as exc:
+                return refuse("too_large", 413, str(exc))
+            except DecodeError as exc:
+                return refuse("decode_error", 400, str(exc))
         if batch.rejected and not batch.spans:
             return refuse("invalid", 400, f"every span was rejected: {batch.rejection_message()}",
                           batch.rejected)
@@ -303,8 +336,13 @@ def _record_peer(record: logging.LogRecord) -> str:
 def app_runner(app: web.Application, unreadable: UnreadableRequests, **kwargs: Any) -> web.AppRunner:
     """`web.AppRunner(app, **kwargs)` whose unparseable requests go to `unreadable`, through aiohttp's own
     per-server hook (the `logger` AppRunner hands its RequestHandlers): no logging filter or patch of
-    aiohttp that would change anything else in the process."""
-    return web.AppRunner(app, logger=_ServerLog(unreadable), **kwargs)
+    aiohttp that would change anything else in the process.
+
+    Its connections close after `IDLE_SECONDS` waiting for a request. aiohttp's keep-alive timer is
+    also its only bound on a request's headers: it runs from the connection's start, and from the end of
+    each response, until a whole request head is in (aiohttp's default, an hour, let idle connections
+    pile up to the open-file limit)."""
+    return web.AppRunner(app, logger=_ServerLog(unreadable), keepalive_timeout=IDLE_SECONDS, **kwargs)
 
 
 def _misdirected(request: web.Request, sink: SpanSink, refusals: RefusalLog, signal: str,
@@ -321,7 +359,9 @@ def _sender(request: web.Request) -> Sender:
                   user_agent=request.headers.get("User-Agent"))
 
 
-async def _read_body(request: web.Request, max_body: int, encoding: str) -> bytes:
+async def _read_body(request: web.Request, max_body: int, encoding: str, claim: BodyClaim) -> bytes:
+    """The body, inflated, held in `claim` as it grows: _TooLarge past `max_body`, _NoRoom when the budget
+    has none, TimeoutError past `BODY_SECONDS`."""
     if request.content_length is not None and request.content_length > max_body:
         raise _TooLarge(f"body of {request.content_length} bytes")
     if not request.body_exists:
@@ -331,12 +371,16 @@ async def _read_body(request: web.Request, max_body: int, encoding: str) -> byte
     inflated_by_aiohttp = stream.total_compressed_bytes is not None
     inflater = _Inflater(encoding) if encoding in ("gzip", "deflate") and not inflated_by_aiohttp else None
     body = bytearray()
-    while chunk := await stream.readany():
-        if stream.total_raw_bytes > max_body:
-            raise _TooLarge("body")
-        body += chunk if inflater is None else inflater.feed(chunk, max_body - len(body))
-        if len(body) > max_body:
-            raise _TooLarge("body, once decompressed,")
+    async with asyncio.timeout(BODY_SECONDS):
+        while chunk := await stream.readany():
+            if stream.total_raw_bytes > max_body:
+                raise _TooLarge("body")
+            piece = chunk if inflater is None else inflater.feed(chunk, max_body - len(body))
+            if len(body) + len(piece) > max_body:
+                raise _TooLarge("body, once decompressed,")
+            if not claim.grow(len(piece)):
+                raise _NoRoom
+            body += piece
     if inflater is not None and stream.total_raw_bytes:
         inflater.finish()
     return bytes(body)

@@ -73,6 +73,13 @@ class RefusalLog:
                     {"signal": "other", "protocol": "HTTP/2", "status": "400", "transport": "http",
                      "peer": peer}, None, detail)
 
+    def cut_off(self, status: str, *, transport: str, peer: str, user_agent: str | None, detail: str) -> None:
+        """Log a request whose body did not arrive in time (ragmon.otlp.limits), once per peer per window.
+        No counter: nothing of it was received, and the sender retries it. Info: a sender stalled by its
+        own network, or one that means to hold a connection, is told apart by how often it recurs."""
+        self._write(("cut_off", peer), logging.INFO, "OTLP request cut off",
+                    {"status": status, "transport": transport, "peer": peer}, user_agent, detail)
+
     def unreadable(self, *, peer: str, detail: str) -> None:
         """Log a request aiohttp cannot read as HTTP/1.1 at a port that receives no OTLP (the metrics
         port), once per peer per window: no counter applies, as no OTLP request was refused, and the line

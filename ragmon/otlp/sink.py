@@ -33,8 +33,9 @@ class SpanSink(Protocol):
         """Count spans refused by the receiver. Reasons: "invalid" (bad ids, the rest of the batch was
         taken), "decode_error" (also an unsupported Content-Type or Content-Encoding), "too_large",
         "unauthorized", "backpressure". When a request is refused before its spans could be counted
-        (decode_error, too_large, unauthorized), count is 1: the request carried at least one span, and
-        a zero would hide the refusal from a rate() alert."""
+        (decode_error, too_large, unauthorized, and backpressure when the bodies being received fill
+        their budget, ragmon.otlp.limits), count is 1: the request carried at least one span, and a zero
+        would hide the refusal from a rate() alert."""
         ...
 
     def misdirected(self, transport: str, signal: str) -> None:

@@ -1,0 +1,117 @@
+"""What one request may cost the receivers beyond its size: gzip members, and time to send its body
+(ragmon.otlp.limits). The budget shared by both receivers, and idle connections, are in
+tests/test_service_limits.py, against a whole sidecar."""
+
+from __future__ import annotations
+
+import asyncio
+import gzip
+import time
+import zlib
+from collections.abc import Iterator
+from typing import Any
+
+import grpc
+import pytest
+from opentelemetry.exporter.otlp.proto.common.trace_encoder import encode_spans
+from test_http_receiver import PROTOBUF, post, status_of
+
+from ragmon.otlp import grpc as otlp_grpc
+from ragmon.otlp import http as otlp_http
+from ragmon.otlp.http import MAX_GZIP_MEMBERS, _Inflater
+
+EXPORT = "/opentelemetry.proto.collector.trace.v1.TraceService/Export"
+EMPTY_MEMBER = gzip.compress(b"", mtime=0)
+
+
+def members(body: bytes, count: int) -> bytes:
+    """`body` gzipped as `count` members, as `cat a.gz b.gz` makes them: the first holds it all."""
+    return gzip.compress(body, mtime=0) + EMPTY_MEMBER * (count - 1)
+
+
+async def test_a_body_of_as_many_gzip_members_as_allowed_is_taken(http_receiver, sink, sdk_spans):
+    url = await http_receiver()
+    request = encode_spans(sdk_spans).SerializeToString()
+    body = members(request, MAX_GZIP_MEMBERS)
+    status, _, _ = await post(url, body, {**PROTOBUF, "Content-Encoding": "gzip"})
+    assert status == 200
+    assert len(sink.spans) == len(sdk_spans) and sink.rejects == []
+
+
+async def test_a_body_of_more_gzip_members_is_a_400_saying_so(http_receiver, sink, sdk_spans):
+    url = await http_receiver()
+    body = members(encode_spans(sdk_spans).SerializeToString(), MAX_GZIP_MEMBERS + 1)
+    status, _, response = await post(url, body, {**PROTOBUF, "Content-Encoding": "gzip"})
+    assert status == 400
+    assert status_of(response).message == ("body is not valid gzip data: more than 4 gzip members in one "
+                                           "body (an OTLP exporter sends one)")
+    assert sink.offers == [] and sink.rejects == [(1, "decode_error")]
+
+
+@pytest.fixture
+def streams_started(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
+    """How many zlib streams the receiver starts: one per gzip member it inflates."""
+    started: list[int] = []
+    real = zlib.decompressobj
+
+    def counting(wbits: int) -> Any:
+        started.append(wbits)
+        return real(wbits)
+
+    monkeypatch.setattr(zlib, "decompressobj", counting)
+    yield started
+
+
+def test_the_work_on_a_body_of_empty_members_stops_at_the_cap(streams_started):
+    # 100,000 members in one chunk: each once started a stream and copied the rest of the chunk, 2 GB
+    # of copying for these 2 MB. Now the members past the cap are never reached.
+    inflater = _Inflater("gzip")
+    with pytest.raises(zlib.error, match="more than 4 gzip members"):
+        inflater.feed(EMPTY_MEMBER * 100_000, 1 << 20)
+    assert len(streams_started) == MAX_GZIP_MEMBERS
+
+
+async def test_a_body_that_stops_arriving_is_cut_off_with_a_408(http_receiver, sink, refusal_records,
+                                                                monkeypatch):
+    monkeypatch.setattr(otlp_http, "BODY_SECONDS", 0.2)
+    url = await http_receiver()
+    port = int(url.split(":")[2].split("/")[0])
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    writer.write(b"POST /v1/traces HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-protobuf\r\n"
+                 b"Content-Length: 1000\r\n\r\n" + b"\n" * 10)   # 10 of the 1,000 bytes, then nothing
+    await writer.drain()
+    head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 10)
+    length = int(head.lower().split(b"content-length: ")[1].split(b"\r\n")[0])
+    body = await reader.readexactly(length)
+    writer.close()
+    assert head.startswith(b"HTTP/1.1 408 ") and b"Connection: close" in head
+    assert status_of(body).message == "the body took longer than 0.2 s to arrive"
+    assert sink.rejects == []   # nothing of it was received: not a refusal of spans
+    [record] = refusal_records()
+    assert (record.getMessage(), record.status, record.detail) == (  # type: ignore[attr-defined]
+        "OTLP request cut off", "408", "the body took longer than 0.2 s to arrive")
+
+
+async def test_a_grpc_message_that_stops_arriving_is_cut_off(grpc_receiver, sink, sdk_spans, refusal_records,
+                                                           monkeypatch):
+    monkeypatch.setattr(otlp_grpc, "BODY_SECONDS", 0.2)
+    target = await grpc_receiver()
+    request = encode_spans(sdk_spans)
+
+    def call_that_stalls() -> grpc.RpcError:
+        # A client that opens the call and sends its message only after 5 s: the deadline is the server's.
+        def late() -> Iterator[bytes]:
+            time.sleep(5)
+            yield request.SerializeToString()
+
+        with grpc.insecure_channel(target) as channel, pytest.raises(grpc.RpcError) as refused:
+            channel.stream_unary(EXPORT)(late(), timeout=20)
+        return refused.value
+
+    error = await asyncio.to_thread(call_that_stalls)
+    assert error.code() == grpc.StatusCode.DEADLINE_EXCEEDED  # type: ignore[attr-defined]
+    assert error.details() == "the message took longer than 0.2 s to arrive"  # type: ignore[attr-defined]
+    assert sink.offers == [] and sink.rejects == []
+    [record] = refusal_records()
+    assert (record.getMessage(), record.status) == (  # type: ignore[attr-defined]
+        "OTLP request cut off", "DEADLINE_EXCEEDED")
