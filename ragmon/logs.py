@@ -17,6 +17,8 @@ from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from datetime import UTC, datetime
 
+from ragmon.errors import printable
+
 _RECORD_FIELDS = frozenset(vars(logging.LogRecord("", 0, "", 0, "", None, None))) | {"message", "asctime"}
 
 
@@ -42,10 +44,14 @@ def rfc3339(created: float) -> str:
 
 
 class TextFormatter(logging.Formatter):
+    """One line for people, on a terminal (`kubectl logs`): every character that is not printable is shown
+    as its escape, as a sender's field (a service name, a path, a gRPC method) may hold an ANSI escape
+    that recolours the terminal or sets its title, or a bidi override that reorders the line."""
+
     def format(self, record: logging.LogRecord) -> str:
         extras = " ".join(f"{k}={v}" for k, v in vars(record).items() if k not in _RECORD_FIELDS)
         line = f"{self.formatTime(record)} {record.levelname.lower():7} {record.name}: {record.getMessage()}"
-        line = f"{line} {extras}" if extras else line
+        line = printable(f"{line} {extras}" if extras else line)
         return f"{line}\n{self.formatException(record.exc_info)}" if record.exc_info else line
 
 

@@ -1,11 +1,11 @@
-"""What a log pipeline reads from `--log-format json`."""
+"""What a log pipeline reads from `--log-format json`, and what a terminal shows of `--log-format text`."""
 
 from __future__ import annotations
 
 import json
 import logging
 
-from ragmon.logs import JsonFormatter
+from ragmon.logs import JsonFormatter, TextFormatter
 
 
 def test_json_time_is_utc_rfc3339_with_milliseconds() -> None:
@@ -16,3 +16,16 @@ def test_json_time_is_utc_rfc3339_with_milliseconds() -> None:
     doc = json.loads(JsonFormatter().format(record))
     assert doc["time"] == "2025-12-01T13:42:39.123Z"
     assert (doc["level"], doc["logger"], doc["message"]) == ("info", "ragmon.service", "ready")
+
+
+def test_a_senders_escape_sequences_reach_the_text_log_as_escapes_not_as_commands() -> None:
+    # A service.name of an ANSI colour, an OSC 0 "set the window title" (ESC ] 0 ; ... BEL) and a bidi
+    # override (U+202E): written raw, `kubectl logs` would recolour the terminal, retitle it and reverse
+    # the rest of the line.
+    record = logging.LogRecord("ragmon.service", logging.WARNING, __file__, 1, "trace cannot be extracted",
+                               None, None)
+    record.service = "evil\x1b[31mRED\x1b]0;title\x07\u202eRTL"
+    line = TextFormatter().format(record)
+    assert line.endswith(" warning ragmon.service: trace cannot be extracted "
+                         "service=evil\\x1b[31mRED\\x1b]0;title\\x07\\u202eRTL")
+    assert line.isprintable()
