@@ -130,8 +130,19 @@ def _items(where: str, name: str, value: Any, kind: type, container: Callable[[I
     items = value if type(value) is container else list(value)  # a list keeps the positions for errors
     for index, item in enumerate(items):
         if not isinstance(item, kind):
-            raise TypeError(f"{where}{name}[{index}] must be a {kind.__name__}, got {type(item).__name__}")
+            raise TypeError(f"{where}{name}[{index}] must be a {kind.__name__}, got {type(item).__name__}"
+                            + (_AS_CONTEXT.get(type(item), _FROM_DOCUMENT if hasattr(item, "page_content")
+                                               else "") if kind is Context else ""))
     return items if type(items) is container else container(items)
+
+
+_AS_CONTEXT: dict[type, str] = {
+    str: ": build it as Context(id, text), the id the one relevant_ids and citations name",
+    dict: ": build it as Context(id, text, score) from its fields",
+}
+"""How to make a Context of what a retriever returns: `ragmon.instrument` takes these as they are, an
+Example does not, and "must be a Context" alone left the user to find the constructor."""
+_FROM_DOCUMENT = ": a LangChain Document is Context(doc.metadata['source'], doc.page_content)"
 
 
 @dataclass(frozen=True, slots=True)

@@ -48,6 +48,29 @@ def test_a_mistyped_field_is_refused_by_name(build, message: str) -> None:  # ty
     assert str(error.value).startswith(message)
 
 
+class Document:
+    """A LangChain Document's shape, without LangChain."""
+
+    def __init__(self, page_content: str, metadata: dict[str, str]) -> None:
+        self.page_content = page_content
+        self.metadata = metadata
+
+
+@pytest.mark.parametrize(("context", "message"), [
+    ("Refunds take 30 days.", "contexts[0] must be a Context, got str: build it as Context(id, text), the id "
+                              "the one relevant_ids and citations name"),
+    ({"id": "d1", "text": "t"}, "contexts[0] must be a Context, got dict: build it as Context(id, text, "
+                                "score) from its fields"),
+    (Document("t", {"source": "faq.md"}), "contexts[0] must be a Context, got Document: a LangChain Document "
+                                          "is Context(doc.metadata['source'], doc.page_content)"),
+])
+def test_what_a_retriever_returns_is_told_how_to_become_a_context(context: object, message: str) -> None:
+    # ragmon.instrument takes these as they are; an Example takes Context objects, and says how to make one.
+    with pytest.raises(TypeError) as error:
+        Example("q", "q?", contexts=[context])  # type: ignore[list-item]
+    assert str(error.value) == f"Example 'q': {message}"
+
+
 SAMPLES = "EvalConfig.bootstrap_samples must be a whole number of at least 0 (0: no intervals), got "
 SEED = "EvalConfig.seed must be a whole number, so intervals are the same on every run, got "
 
