@@ -30,7 +30,8 @@ _ABBREV_BEFORE_DIGIT = wordset("no nos fig figs vol vols p pp ch sec art eq ref"
 """Abbreviations of a following number ("No. 5", "p. 12")."""
 _INITIALISM = re.compile(r"(?:[^\W\d_]\.)+[^\W\d_]")
 """U.S, a.m: dotted initialisms never end a sentence."""
-_NUMBER_WORD = re.compile(r"[$€£]?[0-9][0-9.,]*")
+_QUANTITY = re.compile(r"[$€£]?(?:[0-9][0-9.,]*[0-9]|[0-9])")
+_YEAR = re.compile(r"1[0-9]{3}|20[0-9]{2}")
 _NEXT_WORD = re.compile(r"[^\W\d_]+")
 
 
@@ -52,10 +53,11 @@ def _is_abbreviation(word: str, previous: str, text: str, next_at: int) -> bool:
 
 def _is_initial(previous: str, text: str, next_at: int) -> bool:
     """A letter alone before a period is an initial ("J. K. Rowling", "by J. Smith") unless it follows a
-    number, being a unit or a grade ("draws 12 W.", "rated 5 A."), or a capitalised function word of the
+    quantity, being a unit or a grade ("draws 12 W.", "rated 5 A."), or a capitalised function word of the
     kind sentences open with follows it ("option A. Then", "7.5 W. It"): no name goes on with "It" or
-    "The". Read as initials, such letters glued an unsupported sentence onto a supported one."""
-    if _NUMBER_WORD.fullmatch(previous):
+    "The". Read as initials, such letters glued an unsupported sentence onto a supported one. A year is
+    no quantity ("Since 2016 J. Powell"), nor is a number a comma ends ("In 1998, J. K. Rowling")."""
+    if _QUANTITY.fullmatch(previous) and not _YEAR.fullmatch(previous):
         return False
     following = _NEXT_WORD.match(text, next_at)
     return not (following is not None and following.end() - following.start() > 1

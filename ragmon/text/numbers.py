@@ -59,16 +59,29 @@ def numbers_in(low: str, spelled: Iterable[float] = ()) -> frozenset[float]:
 
 
 _SIGN = re.compile(r"[-\u2212](?<![\w.,][-\u2212])(?=[0-9])")
-"""A minus sign: a hyphen or U+2212 before a digit and after no word, digit or decimal point, so "-20 °C"
-and "(−5 dB)" are negative while "10-20", "COVID-19" and "2024-01-05" hold no sign. Starting with a single
-character class lets the regex engine skip ahead to the hyphens."""
-_MINUS = re.compile(r"\bminus (?=[0-9])")
+"""A minus sign's candidates: a hyphen or U+2212 before a digit and after no word, digit or decimal point,
+so "10-20", "COVID-19" and "2024-01-05" hold none. Starting with a single character class lets the regex
+engine skip ahead to the hyphens."""
+_MINUS = re.compile(r"(?:^|\(|\b(?:at|to|of|is|was|were|are|be|from|between|and|or|about|around|reach|"
+                    r"reaches|reached|hit|hits|fell|drops?|dropped)\s+)minus\s+(?=[0-9])")
+""""minus" as a sign: after a word that introduces a quantity ("at minus 20", "between minus 20 and minus
+10"), not after one ("100 dollars minus 15", "the price minus 5"), where it subtracts."""
 
 
 def _negative_starts(low: str) -> set[int]:
-    """Where the digits of a negative number start: read as 20, "-20 °C" was supported by "20 °C"."""
-    starts = {sign.end() for sign in _SIGN.finditer(low)} if "-" in low or "\u2212" in low else set()
-    if "minus " in low:
+    """Where the digits of a negative number start: read as 20, "-20 °C" was supported by "20 °C". A hyphen
+    is a sign only after something that is no number, on the same line: "9 -17" is a range written
+    loosely, and a hyphen opening a line is a list's bullet ("-20 days for parts"). U+2212 is a minus
+    sign wherever it stands."""
+    starts = set()
+    if "-" in low or "\u2212" in low:
+        for sign in _SIGN.finditer(low):
+            at = before = sign.start()
+            while before and low[before - 1] in " \t":
+                before -= 1
+            if low[at] == "\u2212" or (before and low[before - 1] != "\n" and not low[before - 1].isdigit()):
+                starts.add(sign.end())
+    if "minus" in low:
         starts.update(minus.end() for minus in _MINUS.finditer(low))
     return starts
 

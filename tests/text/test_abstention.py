@@ -52,6 +52,7 @@ def test_statements_are_not_abstentions(sentence: str) -> None:
     "I don't have an answer to that.",
     "That information is not available.",
     "Unfortunately, this information isn't available.",
+    "I'm sorry, but I don't know.",  # the part the contrast sets apart is only an apology
 ])
 def test_common_refusals_are_abstentions(sentence: str) -> None:
     assert is_abstention(sentence)
@@ -79,6 +80,11 @@ def test_a_refusal_scores_abstention_1_on_an_unanswerable_question(answer: str) 
     "I can't help noticing that refunds are free.",
     "I have information about refunds: they take 30 days.",
     "The information is available on the billing page.",
+    "This information is not available in the US store.",  # a fact about the store, not a refusal
+    # Declining one thing and asserting another: the assertion is a claim to check.
+    "I can't help with that, but the warranty is 5 years.",
+    "I don't have any information about a recall, but the warranty is 5 years.",
+    "Refunds take 5 days, but I don't know about exchanges.",
 ])
 def test_statements_near_a_refusal_cue_stay_claims(sentence: str) -> None:
     assert not is_abstention(sentence)

@@ -152,6 +152,9 @@ def test_chains_of_abbreviations_end_no_sentence(text: str, sentences: list[str]
     # letter long), after a lower-case word.
     ("It was written by J. Smith in May.", ["It was written by J. Smith in May."]),
     ("J. A. Smith wrote it. The end.", ["J. A. Smith wrote it.", "The end."]),
+    # A year is no quantity a unit follows, nor is a number a comma ends.
+    ("In 1998, J. K. Rowling wrote it.", ["In 1998, J. K. Rowling wrote it."]),
+    ("Since 2016 J. Powell has chaired it.", ["Since 2016 J. Powell has chaired it."]),
 ])
 def test_a_letter_alone_before_a_period_ends_a_sentence_after_a_number_or_before_an_opening_word(
         text: str, sentences: list[str]) -> None:

@@ -47,6 +47,12 @@ def test_spelled_numbers(text: str, expected: set[float]) -> None:
     ("COVID-19", {19.0}),
     ("on 2024-01-05", {2024.0, 1.0, 5.0}),
     ("pages 10 - 20", {10.0, 20.0}),  # a dash between spaces is no sign either
+    ("open 9 -17 on weekdays", {9.0, 17.0}),  # nor one after a number: a range written loosely
+    ("Warranty:\n-20 days for parts", {20.0}),  # nor one opening a line: a list's bullet
+    # "minus" after a word that introduces a quantity is a sign; after a quantity or a noun it subtracts.
+    ("between minus 20 and minus 10", {-20.0, -10.0}),
+    ("100 dollars minus 15 dollars", {100.0, 15.0}),
+    ("the price minus 5 dollars", {5.0}),
 ])
 def test_a_minus_sign_makes_a_number_negative(text: str, expected: set[float]) -> None:
     assert numbers(text) == expected
