@@ -83,14 +83,20 @@ def _named(value: Any) -> str | None:
 
 
 def _prose(value: Any) -> bool:
-    """Text rather than a name: a URL, an id or a file name (`returns.md`) has no two words apart, and a
-    URL followed by a note still opens with its scheme."""
-    return isinstance(value, str) and _URL.match(value) is None and _TWO_WORDS.search(value) is not None
+    """A sentence rather than a name or a label: a URL, an id or a file name (`returns.md`) has no two
+    words apart, a URL followed by a note still opens with its scheme, and a title or a tag ("Return
+    policy", "see FAQ section 2", "v2") ends with no sentence mark and is short. A golden set asked live
+    keeps such fields of its own, `sources` of titles, a `reply` channel, a `reference` to a section."""
+    return (isinstance(value, str) and _URL.match(value) is None and _TWO_WORDS.search(value) is not None
+            and (_SENTENCE_END.search(value) is not None or len(value.split()) >= _LONG_WORDS))
 
 
-def _string(value: Any) -> str | None:
-    """An answer may be one word ("Yes."), so any string is one."""
-    return "a string" if isinstance(value, str) else None
+_SENTENCE_END = re.compile(r"[.!?][\"'”’)\]]*\s*$")
+_LONG_WORDS = 8
+
+
+def _sentence(value: Any) -> str | None:
+    return "a sentence" if _prose(value) else None
 
 
 def _text(value: Any) -> str | None:
@@ -130,7 +136,7 @@ def _record_synonyms(question: str, answer: str, relevant: str) -> dict[str, Mea
         **_synonyms({question: _QUESTION, "contexts": _CONTEXTS, answer: _ANSWER,
                      "ground_truth": _GROUND_TRUTH, relevant: _RELEVANT, "citations": _CITATIONS}, _named),
         **_synonyms({"contexts": _DOCUMENTS}, _documents),
-        **_synonyms({answer: _COMPLETION}, _string),
+        **_synonyms({answer: _COMPLETION}, _sentence),
         **_synonyms({"ground_truth": ("reference",)}, _text),  # ragas >= 0.2
     }
 

@@ -171,10 +171,10 @@ def test_near_misses_in_trace_rows_steps_and_contexts(tmp_path: Path, record: di
     ("retrieved", ["Returns within 30 days."], "contexts", "a list of 1 text"),
     ("retrieval", [{"document": "Returns within 30 days."}], "contexts", "a list of 1 document with text"),
     ("context_docs", ["Returns within 30 days.", "Refunds take 5 days."], "contexts", "a list of 2 texts"),
-    ("completion", "Thirty days.", "answer", "a string"),
-    ("prediction", "Yes.", "answer", "a string"),  # one word is an answer too
-    ("reply", "Within 30 days of delivery.", "answer", "a string"),
-    ("generation", "Thirty days.", "answer", "a string"),
+    ("completion", "Thirty days.", "answer", "a sentence"),
+    ("prediction", "Yes, within 30 days.", "answer", "a sentence"),
+    ("reply", "Returns are accepted within thirty days of delivery", "answer", "a sentence"),  # 8 words
+    ("generation", "Thirty days.", "answer", "a sentence"),
     ("reference", "Within 30 days of delivery.", "ground_truth", "a text, not a URL"),  # ragas >= 0.2
 ])
 def test_a_common_name_whose_value_has_the_fields_shape_is_an_error_naming_ragmons(
@@ -191,7 +191,7 @@ def test_a_common_name_whose_value_has_the_fields_shape_is_an_error_naming_ragmo
 
 
 @pytest.mark.parametrize(("other", "value", "meant", "held"), [
-    ("completion", "Thirty days.", "output", "a string"),
+    ("completion", "Thirty days.", "output", "a sentence"),
     ("reference", "Within 30 days of delivery.", "ground_truth", "a text, not a URL"),
 ])
 def test_a_common_name_of_the_fields_shape_in_a_trace_record_names_the_trace_formats(
@@ -215,6 +215,14 @@ def test_a_common_name_of_the_fields_shape_in_a_trace_record_names_the_trace_for
     ("reference", "https://help.example/returns"),
     ("reference", "https://help.example/returns (section 2)"),  # a URL with a note
     ("reference", "RFC-2616"),
+    # Titles, tags and labels a live golden set keeps: no sentence mark, and short (found by a review).
+    ("sources", ["Return policy", "Shipping FAQ"]),
+    ("passages", ["section 2", "section 4"]),
+    ("generation", "v2"),
+    ("reply", "email"),
+    ("prediction", "Yes"),
+    ("reference", "see FAQ section 2"),
+    ("reference", "Return policy"),
 ])
 def test_a_common_name_of_another_shape_is_carried_along(tmp_path: Path, field: str, value: object) -> None:
     # A golden set asked live leaves contexts and answer out, and may keep such fields of its own.
