@@ -38,7 +38,7 @@ IDS_SHOWN = 20
 """Documents named per list (relevant but not retrieved, retrieved but unused) of one example."""
 SKIPPED_SHOWN = 50
 COMMENT_LIMIT = 65_536
-"""Characters of the report at most: GitHub refuses a PR or issue comment longer (it counts characters),
+"""Characters of the report at most, in UTF-16 units: GitHub refuses a PR or issue comment longer,
 so a `gh pr comment --body-file` or a sticky-comment step would fail on it. The JSON report holds all."""
 
 
@@ -94,7 +94,14 @@ def render(report: Report, gates: Sequence[GateResult], *, worst: int = DEFAULT_
         return (f"\n*Cut at {COMMENT_LIMIT:,} characters, GitHub's limit for a comment: {listed} left out "
                 "here. The JSON report (`--json`) lists every example.*\n")
 
-    return _within(_joined(head), [_joined(block.lines) for block in blocks], COMMENT_LIMIT, len, note)
+    return _within(_joined(head), [_joined(block.lines) for block in blocks], COMMENT_LIMIT, _utf16_units,
+                   note)
+
+
+def _utf16_units(text: str) -> int:
+    """Length as JavaScript counts it, an emoji outside the BMP as 2: whether GitHub counts a comment's
+    characters so is not documented, and counting the larger way keeps the report within it either way."""
+    return len(text.encode("utf-16-le", "surrogatepass")) // 2
 
 
 def render_error(message: str, *, status: int = 2) -> str:

@@ -120,7 +120,7 @@ def moved(change: Change, metric: str) -> str:
 
 
 def listed_ids(ids: Sequence[str], shown: int, width: int) -> str:
-    more = f" and {len(ids) - shown} more" if len(ids) > shown else ""
+    more = f" and {len(ids) - shown:,} more" if len(ids) > shown else ""
     return ", ".join(show(example_id, width) for example_id in ids[:shown]) + more
 
 

@@ -20,7 +20,7 @@ from report_cases import (
 import ragmon
 from ragmon.baseline import Baseline, BaselineExample, compare, from_dict
 from ragmon.gate import GateResult
-from ragmon.model import Claim, ClaimVerdict, Context, Example, ExampleResult, Report
+from ragmon.model import Aggregate, Claim, ClaimVerdict, Context, Example, ExampleResult, Report
 from ragmon.report import json as json_report
 from ragmon.report.markdown import render, render_error
 
@@ -131,6 +131,21 @@ def test_the_report_fits_a_github_comment_whatever_worst() -> None:
         assert out.endswith(f"\n\nAnd 15 more unsupported sentences.\n\n*Cut at 65,536 characters, GitHub's "
                             f"limit for a comment: {left} weakest examples left out here. The JSON report "
                             "(`--json`) lists every example.*\n")
+
+
+def test_the_report_fits_a_comment_counted_in_utf16_units_too() -> None:
+    # Sentences of 999 emoji: 999 characters each, but 1,998 UTF-16 units, as JavaScript counts them (an
+    # emoji outside the BMP is 2). Counted in characters the report held ~100,000 units: counted in units
+    # it fits whichever way GitHub counts.
+    emoji = "\U0001F389" * 999
+    verdicts = tuple(ClaimVerdict(Claim(emoji, 0, 999), False, (), "not stated") for _ in range(5))
+    results = tuple(ExampleResult(Example(f"e{i}", "Q?", (Context("d1", "Other."),), emoji), "lexical",
+                                  {"groundedness": 0.0}, verdicts) for i in range(50))
+    report = Report({"name": "lexical"}, 5, results, {"groundedness": Aggregate(0.0, 50, (0.0, 0.0))})
+    gates = (GateResult("groundedness", ">=", 0.5, 0.0, False, "0 < 0.5"),)
+    out = render(report, gates, worst=50)
+    assert len(out.encode("utf-16-le")) // 2 <= 65_536
+    assert out.endswith("weakest examples left out here. The JSON report (`--json`) lists every example.*\n")
 
 
 def test_examples_with_long_text_and_many_ids_are_left_out_whole() -> None:
