@@ -26,9 +26,6 @@ _ABSTENTION = re.compile(
         r"(?:that|this|the) (?:request|question|topic))\b",
         r"\bi (?:do not|don't) (?:have|know) (?:any |an |enough |sufficient |specific |the |that |this |"
         r"(?:any )?access to (?:any |that |this |the |such )?)?(?:information|info|details?|data|answer)\b",
-        r"^\W*(?:(?:unfortunately|sorry|i'm sorry|i am sorry)\W+)?(?:that|this|such|the requested) "
-        r"(?:information|info|data|details?) (?:is not|isn't|are not|aren't|was not|wasn't) "
-        r"(?:available|known|something i have)\W*$",  # the whole sentence: "... in the US store" is a fact
         r"\bunable to (?:answer|determine|find)\b",
         r"\b(?:not|no) (?:enough|sufficient|adequate) (?:information|context|detail|details|data|evidence)\b",
         r"\binsufficient(?:_| )(?:context|information|data|evidence)\b",
@@ -65,25 +62,35 @@ _LONGEST_PLACEHOLDER = max(map(len, _PLACEHOLDERS)) + 6
 """A placeholder with a few spaces and dots around it: longer sentences skip the strip (most reach it)."""
 
 
+_NOT_AVAILABLE = re.compile(
+    r"\W*(?:(?:unfortunately|sorry|i'm sorry|i am sorry)\W+)?(?:that|this|such|the requested) "
+    r"(?:information|info|data|details?) (?:is not|isn't|are not|aren't|was not|wasn't) "
+    r"(?:available|known|something i have)\W*")
+"""A refusal only as the whole sentence: "This information is not available in the US store" is a fact.
+Matched from the sentence's start, apart from the cues searched for anywhere: as one of them, its anchor
+made the search four times slower."""
+
+
 def is_abstention(sentence: str) -> bool:
     """True when the sentence declines to answer ("I don't know", "the context does not mention it"), or
     is a framework's placeholder for no answer. A sentence that declines and asserts ("I can't help with
     that, but the warranty is 5 years") is a claim: taken for an abstention, its assertion was never
     checked and the answer left every gated mean."""
     low = normalise(sentence)
-    if _cued(low) and _ABSTENTION.search(low) is not None:
+    if _cued(low) and (_ABSTENTION.search(low) is not None or _NOT_AVAILABLE.fullmatch(low) is not None):
         return not _asserts_beside(low)
     return len(low) < _LONGEST_PLACEHOLDER and low.strip(" .") in _PLACEHOLDERS
 
 
+_CONTRAST_WORDS = ("but", "however", "though", "whereas", "nevertheless")  # "though" finds "although"
 _CONTRAST = re.compile(r"[,;]?\s*\b(?:but|however|although|though|whereas|nevertheless)\b")
 
 
 def _asserts_beside(low: str) -> bool:
     """Whether a part of the sentence that a contrast sets apart ("..., but ...") has no cue of its own and
     says something: a content word that is no filler ("I'm sorry, but I don't know" declines)."""
-    if _CONTRAST.search(low) is None:
-        return False
+    if not any(word in low for word in _CONTRAST_WORDS) or _CONTRAST.search(low) is None:
+        return False  # the substring tests first: the pattern, tried at every character, cost 3 µs
     for part in _CONTRAST.split(low):
         if _cued(part) and _ABSTENTION.search(part) is not None:
             continue
