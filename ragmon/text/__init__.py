@@ -3,6 +3,6 @@
 One module per job, each importing only those before it: `cache` (caches by text, bounded in bytes),
 `porter` (the stemmer), `numbers` (quantities in digits and in words), `terms` (words as stemmed content
 terms, and a text's profile), `passages` (retrieved passages, read once), `abstention` (sentences that
-decline to answer, and filler that asserts nothing) and `claims` (sentences and claims). Names are imported from the module that holds
-them: this package re-exports none.
+decline to answer, and filler that asserts nothing) and `claims` (sentences and claims). Names are
+imported from the module that holds them: this package re-exports none.
 """
