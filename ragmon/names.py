@@ -146,7 +146,8 @@ RECORD_SYNONYMS = _record_synonyms("question", "answer", "relevant_ids")
 `actual_output`...), refused only where the record lacks the field itself. A golden set asked live
 (`--target`) leaves contexts and answer out on purpose, and may keep `documents` (names, URLs, a count),
 `reference` (a URL) or `relevant` (a flag) of its own: such a name is refused only when its value is of the
-field's shape (a list of document texts, a string, a text that is no URL). Carried along unread, it left
+field's shape (a list of sentences or of documents with text, a sentence, a sentence that is no URL:
+`_prose`). Carried along unread, it left
 the record scored without contexts or answer, or asked live without its ground truth, and so out of every
 mean a gate checks."""
 TRACE_SYNONYMS = _record_synonyms("input", "output", "expectedDocs")

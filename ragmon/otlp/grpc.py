@@ -21,7 +21,7 @@ The messages waiting for the decoding thread, or decoded, share the `BodyBudget`
 (ragmon.otlp.limits): each call takes room for its message once read, and a call that finds none gets
 UNAVAILABLE with RetryInfo, counted as `backpressure`.
 What gRPC itself holds before the handler reads (the message, inflated when compressed, up to
-`receive_cap`) the budget cannot see: 25 calls of 30 MiB of gzip at once still take ~550 MiB. Only
+`receive_cap`) the budget cannot see: 25 calls of 30 MiB of gzip at once still take ~660 MiB. Only
 `MAX_CALLS` bounds that.
 
 The method is registered without a request deserializer: gRPC would answer bytes that are not protobuf
@@ -120,8 +120,8 @@ class _TraceService:
     async def _receive(self, context: grpc.aio.ServicerContext, metadata: Mapping[str, str | bytes]) -> bytes:
         """The request message, within `BODY_SECONDS`: past them the RPC is cut off (DEADLINE_EXCEEDED,
         which exporters retry; not counted, as nothing of it was received), so that a stalled sender
-        does not keep its room in the budget. A message over `receive_cap` reads as the end of the
-        stream: gRPC has answered it already, and there is nothing to decode."""
+        does not keep its call, and gRPC's buffers for it, open. A message over `receive_cap` reads as the
+        end of the stream: gRPC has answered it already, and there is nothing to decode."""
         try:
             async with asyncio.timeout(BODY_SECONDS):
                 message = await context.read()

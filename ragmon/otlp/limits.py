@@ -63,15 +63,10 @@ class BodyClaim:
         self.held += size
         return True
 
-    def shrink_to(self, size: int) -> None:
-        """Hold no more than `size` bytes: a reservation made before the size was known, settled."""
-        if size < self.held:
-            self._budget.held -= self.held - size
-            self.held = size
-
     def __enter__(self) -> BodyClaim:
         return self
 
     def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
                  traceback: TracebackType | None) -> None:
-        self.shrink_to(0)
+        self._budget.held -= self.held
+        self.held = 0

@@ -94,8 +94,7 @@ def render(report: Report, gates: Sequence[GateResult], *, worst: int = DEFAULT_
         return (f"\n*Cut at {COMMENT_LIMIT:,} characters, GitHub's limit for a comment: {listed} left out "
                 "here. The JSON report (`--json`) lists every example.*\n")
 
-    return _within(_joined(head), [_joined(block.lines) for block in blocks], COMMENT_LIMIT, _utf16_units,
-                   note)
+    return _within(_joined(head), [_joined(block.lines) for block in blocks], note)
 
 
 def _utf16_units(text: str) -> int:
@@ -134,17 +133,16 @@ def _section(heading: list[str], items: Sequence[list[str]], tail: list[str], sh
     return [*blocks[:-1], _Block(blocks[-1].lines + tail, shows)]
 
 
-def _within(head: str, pieces: Sequence[str], limit: int, size: Callable[[str], int],
-            note: Callable[[int], str]) -> str:
-    """`head` and every piece when they fit in `limit` as `size` measures them; else `head`, the pieces
-    that fit whole beside the note, and the note, told how many pieces were kept. The note for none kept
-    is the longest (it counts the most left out), so room is made for that one."""
-    if size(head) + sum(map(size, pieces)) <= limit:
+def _within(head: str, pieces: Sequence[str], note: Callable[[int], str]) -> str:
+    """`head` and every piece when they fit in COMMENT_LIMIT UTF-16 units; else `head`, the pieces that fit
+    whole beside the note, and the note, told how many pieces were kept. The note for none kept is the
+    longest (it counts the most left out), so room is made for that one."""
+    if _utf16_units(head) + sum(map(_utf16_units, pieces)) <= COMMENT_LIMIT:
         return head + "".join(pieces)
-    room = limit - size(head) - size(note(0))
+    room = COMMENT_LIMIT - _utf16_units(head) - _utf16_units(note(0))
     kept = 0
     for piece in pieces:
-        room -= size(piece)
+        room -= _utf16_units(piece)
         if room < 0:
             break
         kept += 1
