@@ -9,20 +9,21 @@ a client that follows the spec (the Collector). The Python exporter (1.45) retri
 regardless, backing off 1 s, 2 s, 4 s (+-20%) until its timeout: 4 attempts in its default 10 s, each
 refused and counted, then it drops the batch.
 
-gRPC hands over a message only once it holds all of it, so its own `grpc.max_receive_message_length`
-stays as the memory bound, at `receive_cap`: twice `max_body`. What is over the cap (also once inflated)
-gRPC refuses itself, RESOURCE_EXHAUSTED "Received message larger than max", before our code runs:
-uncounted and unlogged. Twice is the trade-off: a request may hold twice the memory HTTP lets it, and
-what is counted is the quiet case, a sender whose batches pass the limit only now and then and so loses
-a share of its spans unnoticed. A sender whose every batch is far over loses everything and gets the
-error on each export, which its own logs show (and RagmonNoSpans, if it is the only sender).
+gRPC's own decompression is off: a compressed message reaches `export` as sent, and is inflated there
+(ragmon.otlp.inflate), within `max_body` and the `BodyBudget` shared with the HTTP receiver, as it grows.
+gRPC inflated 25 calls of 30 MiB of gzip, 30 KB each on the wire, to 713 MiB before ragmon could refuse
+them; now they peak at 92 MiB. The messages waiting for the decoding thread, or decoded, hold their room
+in the budget too; a call that finds none gets UNAVAILABLE with RetryInfo, counted as `backpressure`.
 
-The messages waiting for the decoding thread, or decoded, share the `BodyBudget` of the HTTP receiver
-(ragmon.otlp.limits): each call takes room for its message once read, and a call that finds none gets
-UNAVAILABLE with RetryInfo, counted as `backpressure`.
-What gRPC itself holds before the handler reads (the message, inflated when compressed, up to
-`receive_cap`) the budget cannot see: 25 calls of 30 MiB of gzip at once still take ~660 MiB. Only
-`MAX_CALLS` bounds that.
+gRPC hands over a message only once it holds all of it, so its own `grpc.max_receive_message_length`
+stays as the memory bound on what it holds, at `receive_cap`: twice `max_body`, on the message as sent.
+What is over the cap gRPC refuses itself, RESOURCE_EXHAUSTED "Received message larger than max", before
+our code runs: uncounted and unlogged. Twice is the trade-off: a request may hold twice the memory HTTP
+lets it, and what is counted is the quiet case, a sender whose batches pass the limit only now and then
+and so loses a share of its spans unnoticed. A sender whose every batch is far over loses everything and
+gets the error on each export, which its own logs show (and RagmonNoSpans, if it is the only sender).
+What gRPC holds before the handler reads, the budget cannot see: only `MAX_CALLS` bounds it, and a
+sender must send those bytes.
 
 The method is registered without a request deserializer: gRPC would answer bytes that are not protobuf
 with UNKNOWN and a Python exception name, uncounted. We parse them ourselves, as the HTTP receiver does,
@@ -32,7 +33,9 @@ so they get INVALID_ARGUMENT with the parser's message and count as `decode_erro
 from __future__ import annotations
 
 import asyncio
+import zlib
 from collections.abc import AsyncIterator, Mapping
+from typing import cast
 
 import grpc
 from google.protobuf.duration_pb2 import Duration
@@ -46,7 +49,8 @@ from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import (
 from ragmon.errors import RagmonError
 from ragmon.otlp.auth import bearer_ok
 from ragmon.otlp.decode import MAX_VALUES, DecodeError, TooManyValues, decode_off_loop, decode_protobuf
-from ragmon.otlp.limits import BODY_SECONDS, HELD_BODIES, IDLE_SECONDS, BodyBudget
+from ragmon.otlp.inflate import Inflater, NoRoom, TooLarge, sniff, take
+from ragmon.otlp.limits import BODY_SECONDS, HELD_BODIES, IDLE_SECONDS, BodyBudget, BodyClaim
 from ragmon.otlp.misdirected import advice, grpc_signal
 from ragmon.otlp.refusals import RefusalLog, Sender, grpc_peer_host
 from ragmon.otlp.sink import BUSY, SpanSink, over_max_body
@@ -55,6 +59,9 @@ RETRY_INFO_KEY = "google.rpc.retryinfo-bin"
 _RETRY_AFTER_1S = ((RETRY_INFO_KEY, RetryInfo(retry_delay=Duration(seconds=1)).SerializeToString()),)
 _SERVICE = DESCRIPTOR.services_by_name["TraceService"].full_name
 _GRPC_MAX_LENGTH = 2**31 - 1  # gRPC channel arguments are C ints
+_INFLATE_STEP = 64 * 1024
+_Refusal = tuple[str, grpc.StatusCode, str, int, tuple[tuple[str, bytes], ...]]
+"""`_TraceService._refuse`'s arguments after the call's own: reason, status, message, count, trailers."""
 
 
 MAX_CALLS = 64
@@ -62,7 +69,7 @@ MAX_CALLS = 64
 "Concurrent RPC limit exceeded!", uncounted, which the Python exporter retries and the Collector and Go
 SDK do not). Far above what senders open (an SDK exporter one call at a time, a Collector 10 by
 default): it bounds a flood of calls, each a task and gRPC's buffers for its message, not their memory,
-which is up to `receive_cap` inflated each."""
+which is up to `receive_cap` each, as sent."""
 
 
 def receive_cap(max_body: int) -> int:
@@ -84,17 +91,19 @@ class _TraceService:
                      context: grpc.aio.ServicerContext) -> ExportTraceServiceResponse:
         metadata = dict(context.invocation_metadata() or ())
         await self._check_token(context, metadata)
-        body = await self._receive(context, metadata)
-        if len(body) > self._max_body:
+        message = await self._receive(context, metadata)
+        encoding = sniff(message)
+        if not encoding and len(message) > self._max_body:
             await self._refuse(context, metadata, "too_large", grpc.StatusCode.RESOURCE_EXHAUSTED,
-                               over_max_body(f"message of {len(body)} bytes (after decompression)",
-                                             self._max_body))
+                               over_max_body(f"message of {len(message)} bytes", self._max_body))
         with self._bodies.claim() as claim:
             # Claimed at the message's size once gRPC has it: claiming `max_body` before the read would let
             # only 3 calls be open at once, and a Collector sends 10 (its sending queue's consumers).
-            if not claim.grow(len(body)):
-                await self._refuse(context, metadata, "backpressure", grpc.StatusCode.UNAVAILABLE,
-                                   self._bodies.busy_message(), 1, _RETRY_AFTER_1S)
+            inflated = await self._inflated(message, encoding, claim)
+            if isinstance(inflated, tuple):
+                await self._refuse(context, metadata, *inflated)
+            body = cast(bytes, inflated)  # the abort raised otherwise
+            del message, inflated
             try:
                 batch = await decode_off_loop(decode_protobuf, body, self._max_values)
             except TooManyValues as exc:
@@ -103,6 +112,7 @@ class _TraceService:
             except DecodeError as exc:
                 await self._refuse(context, metadata, "decode_error", grpc.StatusCode.INVALID_ARGUMENT,
                                    str(exc))
+        del body  # out of the budget now, so out of memory too: the refusals below are awaited
         if batch.rejected and not batch.spans:
             await self._refuse(context, metadata, "invalid", grpc.StatusCode.INVALID_ARGUMENT,
                                f"every span was rejected: {batch.rejection_message()}", batch.rejected)
@@ -133,6 +143,39 @@ class _TraceService:
         if not isinstance(message, bytes):
             await context.abort(grpc.StatusCode.INVALID_ARGUMENT, "no request message")
         return message
+
+    async def _inflated(self, message: bytes, encoding: str, claim: BodyClaim) -> bytes | _Refusal:
+        """The message as the decoder takes it, held in `claim` as it grows, or why it is refused.
+
+        The refusal is returned, not raised to `export`: awaited inside an `except` block, the abort kept
+        the exception, its traceback, this frame and so up to `--max-body` of inflated bytes alive until
+        the call ended (25 calls refused at once held 390 MiB)."""
+        try:
+            return await self._inflate(message, encoding, claim)
+        except TooLarge as exc:
+            return ("too_large", grpc.StatusCode.RESOURCE_EXHAUSTED, over_max_body(str(exc), self._max_body),
+                    1, ())
+        except NoRoom:
+            return ("backpressure", grpc.StatusCode.UNAVAILABLE, self._bodies.busy_message(), 1,
+                    _RETRY_AFTER_1S)
+        except zlib.error as exc:
+            return ("decode_error", grpc.StatusCode.INVALID_ARGUMENT,
+                    f"message is not valid {encoding} data: {exc}", 1, ())
+
+    async def _inflate(self, message: bytes, encoding: str, claim: BodyClaim) -> bytes:
+        """Inflated in steps of `_INFLATE_STEP` compressed bytes, letting other requests run between them."""
+        if not encoding:
+            if not claim.grow(len(message)):
+                raise NoRoom
+            return message
+        inflater = Inflater(encoding)
+        body = bytearray()
+        for start in range(0, len(message), _INFLATE_STEP):
+            piece = inflater.feed(message[start:start + _INFLATE_STEP], self._max_body - len(body))
+            take(body, piece, self._max_body, claim, "message, once decompressed,")
+            await asyncio.sleep(0)
+        inflater.finish()
+        return bytes(body)
 
     async def _check_token(self, context: grpc.aio.ServicerContext,
                            metadata: Mapping[str, str | bytes]) -> None:
@@ -204,6 +247,8 @@ async def start_grpc_server(address: tuple[str, int], sink: SpanSink, *, max_bod
     idle_ms = int(IDLE_SECONDS * 1000)
     server = grpc.aio.server(options=[
         ("grpc.max_receive_message_length", receive_cap(max_body)),
+        # We inflate compressed messages ourselves, under the budget (ragmon.otlp.inflate).
+        ("grpc.per_message_decompression", 0),
         # gRPC binds with SO_REUSEPORT unless told not to: a second sidecar on the port would start
         # quietly and take a share of the app's connections, where the HTTP and metrics ports refuse it.
         ("grpc.so_reuseport", 0),

@@ -48,6 +48,7 @@ from ragmon.otlp.decode import (
     decode_off_loop,
     decode_protobuf,
 )
+from ragmon.otlp.inflate import GZIP_MAGIC, Inflater, NoRoom, TooLarge, take
 from ragmon.otlp.limits import BODY_SECONDS, HELD_BODIES, IDLE_SECONDS, BodyBudget, BodyClaim
 from ragmon.otlp.misdirected import TRACES_PATH, advice, http_signal
 from ragmon.otlp.refusals import RefusalLog, Sender
@@ -57,10 +58,6 @@ from ragmon.otlp.sink import BUSY, SpanSink, over_max_body
 PROTOBUF = "application/x-protobuf"
 JSON = "application/json"
 _ENCODINGS = frozenset({"", "identity", "gzip", "deflate"})
-_GZIP_MAGIC = b"\x1f\x8b"
-"""How a gzip stream starts, and neither OTLP body can: in protobuf 0x1f is a field of wire type 7, which
-does not exist, and in JSON a control character. Sent without its Content-Encoding, the decoders' own
-words ("'utf-8' codec can't decode byte 0x8b") would not say what is wrong."""
 # google.rpc.Code for each HTTP status we answer with.
 _RPC_CODE = {400: 3, 401: 16, 404: 12, 408: 4, 413: 8, 415: 3, 503: 14}
 _LLHTTP_PREFACE = "Pause on PRI/Upgrade"
@@ -69,54 +66,6 @@ PURE_PYTHON_PARSER = http_parser.HttpRequestParser is http_parser.HttpRequestPar
 """Whether aiohttp runs without its C extensions (AIOHTTP_NO_EXTENSIONS, or none built for the platform)."""
 
 _log = logging.getLogger(__name__)
-
-
-class _TooLarge(Exception):
-    """What was over the limit ("body of N bytes"); the handler words the rest, with the flag to raise."""
-
-
-class _NoRoom(Exception):
-    """The `BodyBudget` has no room for the next piece of the body."""
-
-
-MAX_GZIP_MEMBERS = 4
-"""gzip members one body may hold. RFC 1952 allows any number and OTLP exporters send one; each costs a
-stream and a copy of what follows it in its chunk, so a body of 800,000 empty members (16 MiB) took 22 s of
-CPU on the event loop before this cap."""
-
-
-class _Inflater:
-    """Incremental gzip (up to `MAX_GZIP_MEMBERS` members) or zlib-wrapped deflate."""
-
-    def __init__(self, encoding: str) -> None:
-        self._gzip = encoding == "gzip"
-        self._wbits = 16 + zlib.MAX_WBITS if self._gzip else zlib.MAX_WBITS
-        self._stream = zlib.decompressobj(self._wbits)
-        self._members = 1
-
-    def feed(self, data: bytes, room: int) -> bytes:
-        """Inflate `data`, stopping once the output passes `room` bytes (the caller then answers 413)."""
-        pieces = []
-        while data:
-            if self._stream.eof:
-                if not self._gzip:
-                    raise zlib.error("data after the end of the deflate stream")
-                if self._members == MAX_GZIP_MEMBERS:
-                    raise zlib.error(f"more than {MAX_GZIP_MEMBERS} gzip members in one body (an OTLP "
-                                     "exporter sends one)")
-                self._members += 1
-                self._stream = zlib.decompressobj(self._wbits)
-            piece = self._stream.decompress(data, room + 1)
-            pieces.append(piece)
-            room -= len(piece)
-            if room < 0:
-                break
-            data = self._stream.unconsumed_tail or self._stream.unused_data
-        return b"".join(pieces)
-
-    def finish(self) -> None:
-        if not self._stream.eof:
-            raise zlib.error("the compressed stream ends early")
 
 
 def add_otlp_routes(app: web.Application, sink: SpanSink, *, max_body: int, token: str | None,
@@ -175,9 +124,9 @@ def add_otlp_routes(app: web.Application, sink: SpanSink, *, max_body: int, toke
         with bodies.claim() as claim:
             try:
                 body = await _read_body(request, max_body, encoding, claim)
-            except _TooLarge as exc:
+            except TooLarge as exc:
                 return refuse("too_large", 413, over_max_body(str(exc), max_body, max_body_flag))
-            except _NoRoom:
+            except NoRoom:
                 return refuse("backpressure", 503, bodies.busy_message(), headers={"Retry-After": "1"})
             except (zlib.error, web.RequestPayloadError) as exc:
                 return refuse("decode_error", 400, f"body is not valid {encoding or 'identity'} data: {exc}")
@@ -197,7 +146,7 @@ def add_otlp_routes(app: web.Application, sink: SpanSink, *, max_body: int, toke
                 response.force_close()
                 return response
 
-            if encoding in ("", "identity") and body.startswith(_GZIP_MAGIC):
+            if encoding in ("", "identity") and body.startswith(GZIP_MAGIC):
                 return refuse("decode_error", 400, "body looks gzip-compressed (it starts with bytes 1f 8b): "
                                                    "send it with Content-Encoding: gzip")
             try:
@@ -360,27 +309,23 @@ def _sender(request: web.Request) -> Sender:
 
 
 async def _read_body(request: web.Request, max_body: int, encoding: str, claim: BodyClaim) -> bytes:
-    """The body, inflated, held in `claim` as it grows: _TooLarge past `max_body`, _NoRoom when the budget
+    """The body, inflated, held in `claim` as it grows: TooLarge past `max_body`, NoRoom when the budget
     has none, TimeoutError past `BODY_SECONDS`."""
     if request.content_length is not None and request.content_length > max_body:
-        raise _TooLarge(f"body of {request.content_length} bytes")
+        raise TooLarge(f"body of {request.content_length} bytes")
     if not request.body_exists:
         return b""
     stream = request.content
     # total_compressed_bytes is set when aiohttp itself inflates (auto_decompress left on).
     inflated_by_aiohttp = stream.total_compressed_bytes is not None
-    inflater = _Inflater(encoding) if encoding in ("gzip", "deflate") and not inflated_by_aiohttp else None
+    inflater = Inflater(encoding) if encoding in ("gzip", "deflate") and not inflated_by_aiohttp else None
     body = bytearray()
     async with asyncio.timeout(BODY_SECONDS):
         while chunk := await stream.readany():
             if stream.total_raw_bytes > max_body:
-                raise _TooLarge("body")
+                raise TooLarge("body")
             piece = chunk if inflater is None else inflater.feed(chunk, max_body - len(body))
-            if len(body) + len(piece) > max_body:
-                raise _TooLarge("body, once decompressed,")
-            if not claim.grow(len(piece)):
-                raise _NoRoom
-            body += piece
+            take(body, piece, max_body, claim, "body, once decompressed,")
     if inflater is not None and stream.total_raw_bytes:
         inflater.finish()
     return bytes(body)

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import asyncio
+import gzip
 import json
 import logging
 from collections.abc import Awaitable, Callable
@@ -34,6 +35,7 @@ from ragmon.serve_config import ServeConfig
 from ragmon.service import Sidecar
 
 Serve = Callable[..., Awaitable[str]]
+EXPORT = "/opentelemetry.proto.collector.trace.v1.TraceService/Export"
 
 
 @pytest.fixture
@@ -48,7 +50,8 @@ async def call(target: str, request: ExportTraceServiceRequest, *, token: str | 
         return await TraceServiceStub(channel).Export(request, metadata=metadata, compression=compression)
 
 
-@pytest.mark.parametrize("compression", [grpc.Compression.NoCompression, grpc.Compression.Gzip])
+@pytest.mark.parametrize("compression", [grpc.Compression.NoCompression, grpc.Compression.Gzip,
+                                         grpc.Compression.Deflate])
 async def test_the_sdk_exporter_delivers_a_trace(serve, sink, emit_rag_trace, compression):
     target = await serve()
     exporter = OTLPSpanExporter(endpoint=target, insecure=True, compression=compression)
@@ -158,10 +161,15 @@ def with_document(request: ExportTraceServiceRequest, letters: int) -> ExportTra
     return request
 
 
-@pytest.mark.parametrize("compression", [grpc.Compression.NoCompression, grpc.Compression.Gzip])
-async def test_an_oversized_message_is_resource_exhausted_and_counted(serve, sink, sdk_spans, compression):
-    # The limit is on the message the receiver gets, i.e. after gRPC inflates it: ByteSize() bytes, however
-    # few of them were on the wire. One byte over it is refused and counted; the limit itself passes.
+@pytest.mark.parametrize(("compression", "what"), [
+    (grpc.Compression.NoCompression, "message of {size} bytes"),
+    (grpc.Compression.Gzip, "message, once decompressed,"),
+    (grpc.Compression.Deflate, "message, once decompressed,"),
+])
+async def test_an_oversized_message_is_resource_exhausted_and_counted(serve, sink, sdk_spans, compression,
+                                                                      what):
+    # The limit is on the message the receiver gets, i.e. once inflated: ByteSize() bytes, however few of
+    # them were on the wire. One byte over it is refused and counted; the limit itself passes.
     request = with_document(encode_spans(sdk_spans), 40_000)
     size = request.ByteSize()
     target = await serve(max_body=size - 1)
@@ -169,7 +177,7 @@ async def test_an_oversized_message_is_resource_exhausted_and_counted(serve, sin
         await call(target, request, compression=compression)
     assert error.value.code() is grpc.StatusCode.RESOURCE_EXHAUSTED
     assert error.value.details() == (
-        f"message of {size} bytes (after decompression) is over ragmon's {size - 1}-byte limit (--max-body): "
+        f"{what.format(size=size)} is over ragmon's {size - 1}-byte limit (--max-body): "
         "send smaller batches (the SDK's OTEL_BSP_MAX_EXPORT_BATCH_SIZE, the Collector's "
         "send_batch_max_size) or raise --max-body")
     # No RetryInfo: final for a client that follows the spec.
@@ -203,27 +211,53 @@ async def test_a_message_holding_more_values_than_the_limit_is_resource_exhauste
     assert len(sink.spans[0].events) == 5000
 
 
-@pytest.mark.parametrize("compression", [grpc.Compression.NoCompression, grpc.Compression.Gzip])
-async def test_over_twice_the_limit_grpc_refuses_the_message_itself(serve, sink, sdk_spans, compression):
+async def test_over_twice_the_limit_grpc_refuses_the_message_itself(serve, sink, sdk_spans):
     # gRPC's own cap is 2 x max_body. A message of exactly 2 x max_body bytes still reaches the receiver
     # (refused and counted); with max_body one byte lower the cap is 2 bytes under the message, and gRPC
-    # answers itself, before the receiver runs: the module docstring's uncounted remainder. Gzipped, the
-    # cap holds once inflated. An even size is needed for the first case: one more letter changes it by 1.
+    # answers itself, before the receiver runs: the module docstring's uncounted remainder. An even size
+    # is needed for the first case: one more letter changes it by 1.
     request = with_document(encode_spans(sdk_spans), 40_000)
     if request.ByteSize() % 2:
         request = with_document(encode_spans(sdk_spans), 40_001)
     size = request.ByteSize()
     with pytest.raises(grpc.aio.AioRpcError) as counted:
-        await call(await serve(max_body=size // 2), request, compression=compression)
+        await call(await serve(max_body=size // 2), request)
     assert counted.value.code() is grpc.StatusCode.RESOURCE_EXHAUSTED
     assert counted.value.details().startswith(f"message of {size} bytes ")
     assert sink.rejects == [(1, "too_large")]
 
     with pytest.raises(grpc.aio.AioRpcError) as uncounted:
-        await call(await serve(max_body=size // 2 - 1), request, compression=compression)
+        await call(await serve(max_body=size // 2 - 1), request)
     assert uncounted.value.code() is grpc.StatusCode.RESOURCE_EXHAUSTED
     assert "message larger than max" in uncounted.value.details()  # gRPC's words, not ours
     assert sink.offers == [] and sink.rejects == [(1, "too_large")]
+
+
+@pytest.mark.parametrize("compression", [grpc.Compression.Gzip, grpc.Compression.Deflate])
+async def test_a_compressed_message_far_over_the_limit_is_refused_by_ragmon_and_counted(
+        serve, sink, sdk_spans, compression):
+    # 4 MB of letters, a few KB on the wire, against a limit of 100 KB: gRPC's cap (200 KB) is on the wire
+    # size, so the message reaches ragmon, which stops inflating it past the limit, and counts it. (gRPC
+    # used to inflate it whole first, then refuse it itself, uncounted.)
+    request = with_document(encode_spans(sdk_spans), 4_000_000)
+    with pytest.raises(grpc.aio.AioRpcError) as error:
+        await call(await serve(max_body=100_000), request, compression=compression)
+    assert error.value.code() is grpc.StatusCode.RESOURCE_EXHAUSTED
+    assert error.value.details().startswith("message, once decompressed, is over ragmon's 100000-byte limit")
+    assert sink.offers == [] and sink.rejects == [(1, "too_large")]
+
+
+async def test_a_corrupt_gzip_message_is_invalid_argument_and_counted(serve, sink, sdk_spans):
+    # Gzip cut short, sent uncompressed so that gRPC passes it through as it is: ragmon reads the gzip
+    # magic, inflates, and finds the stream ends early.
+    whole = gzip.compress(encode_spans(sdk_spans).SerializeToString())
+    async with grpc.aio.insecure_channel(await serve()) as channel:
+        export = channel.unary_unary(EXPORT)
+        with pytest.raises(grpc.aio.AioRpcError) as error:
+            await export(whole[:len(whole) // 2])
+    assert error.value.code() is grpc.StatusCode.INVALID_ARGUMENT
+    assert error.value.details() == "message is not valid gzip data: the compressed stream ends early"
+    assert sink.offers == [] and sink.rejects == [(1, "decode_error")]
 
 
 def spans_with_document(letters: int) -> tuple[ReadableSpan, ...]:
