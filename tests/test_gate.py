@@ -507,3 +507,15 @@ def test_repeated_runs_keep_what_makes_a_drop_gate() -> None:
     assert (held.passed, held.max_drop, held.baseline, held.label) == (
         True, 0.02, 0.9, "groundedness drop <= 0.02 vs baseline")
     assert held.value == pytest.approx(-0.02)
+
+
+def test_a_bound_exactly_at_the_threshold_holds_it() -> None:
+    # 38 answers at 1/3, one at 0, one at 1: the lower 95% bound of the Report's own resampling (seed 0,
+    # 1,000 rounds) is 37/120 exactly (tests/metrics/test_aggregate.py works it out in fractions). Like a
+    # mean, a bound equal to its threshold holds it, and one a hair below does not.
+    values: list[float | None] = [1 / 3] * 38 + [0.0, 1.0]
+    report = report_with({"groundedness": aggregate(values, samples=1000, seed=0)}, {"groundedness": values})
+    (at,) = decide(report, parse_gates([f"groundedness={37 / 120!r}"]), confidence=0.95)
+    assert at.passed, at.reason
+    (above,) = decide(report, parse_gates(["groundedness=0.308333333334"]), confidence=0.95)
+    assert not above.passed

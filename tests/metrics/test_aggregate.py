@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import math
 import os
+import random
 import subprocess
 import sys
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -133,3 +135,37 @@ def test_intervals_do_not_depend_on_the_hash_seed(tmp_path: Path) -> None:
     outputs = {run(seed) for seed in ("0", "1", "4242")}
     assert len(outputs) == 1
     assert "ci=(" in outputs.pop()
+
+
+def exact_interval(values: list[float], rounds: int, confidence: float,
+                   seed: int) -> tuple[Fraction, Fraction]:
+    """The percentile bootstrap done by hand in exact fractions: the same draws (`random.Random(seed)`, n
+    indices a round), the exact mean of each, and the type-7 quantiles of those means."""
+    rng = random.Random(seed)
+    exact = [Fraction(v) for v in values]
+    n = len(values)
+    means = sorted(sum(exact[i] for i in rng.choices(range(n), k=n)) / n for _ in range(rounds))
+
+    def quantile(q: Fraction) -> Fraction:
+        pos = q * (len(means) - 1)
+        lo = math.floor(pos)
+        hi = min(lo + 1, len(means) - 1)
+        return means[lo] + (means[hi] - means[lo]) * (pos - lo)
+
+    alpha = (1 - Fraction(confidence).limit_denominator(1000)) / 2
+    return quantile(alpha), quantile(1 - alpha)
+
+
+def test_interval_bounds_are_exact_to_twelve_decimals() -> None:
+    # 38 answers at 1/3, one at 0, one at 1: every resampled mean is a multiple of 1/120 (but for the
+    # float 1/3's own error), the lower 95% bound 37/120 = 0.308333333333333... A gate compares at 12
+    # decimals, so a bound off by 1e-10 (values quantised to 2^-32 of their range) failed a gate at
+    # exactly the bound.
+    values = [1 / 3] * 38 + [0.0, 1.0]
+    low, high = exact_interval(values, 1000, 0.95, 0)
+    assert abs(low - Fraction(37, 120)) < Fraction(1, 10**15)
+    result = aggregate(values, samples=1000, confidence=0.95, seed=0)
+    assert result.ci is not None
+    assert round(result.ci[0], 12) == round(float(low), 12)
+    assert round(result.ci[1], 12) == round(float(high), 12)
+    assert abs(result.ci[0] - float(low)) < 1e-14
