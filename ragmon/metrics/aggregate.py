@@ -7,15 +7,16 @@ is honestly wider. Rounds whose resample holds no defined value for a metric are
 
 Cost, without numpy: one round draws n indices once and shares them across every metric, so a metric's
 interval depends only on the seed, n and its own column. Every example's metrics are packed into one
-integer, an 80-bit lane per metric holding its value quantised to 48 bits of the column's range (plus a
-lane counting defined values per pattern of undefined ones), so a round is one `itemgetter` gather and
-one C-level `sum` for all metrics at once: about 0.1 us per example for the draw and 0.06 us for the
-sum, against 0.02 us *per metric* with float sums. Quantisation moves a resampled mean by at most
-2^-49 of the range, well inside the 12 decimals a gate compares at (at 2^-33, a bound exactly at its
-threshold, 37/120, came out 7e-11 under it and failed the gate); 80 bits hold the sum of 2^32 of them. The number of rounds is capped so that rounds x n stays within `MAX_DRAWS`, never
-below `MIN_ROUNDS`: up to 1,000 examples get all 1,000 rounds, 2,000 get 500, and 10,000 examples x 13
-metrics take 200 rounds (~0.4 s on one slow core) instead of 1,000 (~2 s). With that many examples the
-interval is narrow and its Monte Carlo error far below its width.
+integer, an 80-bit lane per metric holding its value quantised to 48 bits of the column's range (plus a lane
+counting defined values per pattern of undefined ones), so a round is one `itemgetter` gather and one
+C-level `sum` for all metrics at once: about 0.1 us per example for the draw and 0.06 us for the sum,
+against 0.02 us *per metric* with float sums. Quantisation moves a resampled mean by at most 2^-49 of the
+range, well inside the 12 decimals a gate compares at (at 2^-33, a bound exactly at its threshold, 37/120,
+came out 7e-11 under it and failed the gate); 80 bits hold the sum of 2^32 of them. The number of rounds is
+capped so that rounds x n stays within `MAX_DRAWS`, never below `MIN_ROUNDS`: up to 1,000 examples get all
+1,000 rounds, 2,000 get 500, and 10,000 examples x 13 metrics take 200 rounds (~0.4 s on one slow core)
+instead of 1,000 (~2 s). With that many examples the interval is narrow and its Monte Carlo error far below
+its width.
 """
 
 from __future__ import annotations

@@ -80,6 +80,20 @@ def test_threshold_is_a_share_of_claim_terms() -> None:
     assert not verdicts(LexicalJudge(threshold=0.76), ex)[0].supported
 
 
+NATO = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india", "juliet", "kilo",
+        "lima", "mike", "november", "oscar", "papa", "quebec", "romeo", "sierra", "tango", "victor",
+        "whiskey", "xray", "yankee", "zulu"]
+
+
+def test_a_share_exactly_at_the_threshold_is_enough() -> None:
+    # 25 content terms, 14 of them in the context: 14/25 = 0.56, "at least 56%". In floats 0.56 x 25 is
+    # 14.000000000000002, which once made this claim unsupported; 13/25 = 0.52 is not enough.
+    claim = " ".join(NATO) + "."
+    assert verdicts(LexicalJudge(), example(claim, " ".join(NATO[:14]) + "."))[0].supported
+    assert not verdicts(LexicalJudge(), example(claim, " ".join(NATO[:13]) + "."))[0].supported
+    assert verdicts(LexicalJudge(0.28), example(claim, " ".join(NATO[:7]) + "."))[0].supported  # 7/25
+
+
 @pytest.mark.parametrize(("threshold", "message"), [
     # Used to fail at the comparison with "'<' not supported between instances of 'float' and 'str'".
     ("0.5", "threshold must be a number in (0, 1], got '0.5'"),
