@@ -85,7 +85,7 @@ def render(report: Report, gates: Sequence[GateResult], *, worst: int = DEFAULT_
     weak = weakest(report.results)
     shown = weak[:worst]
     blocks += _section(["", f"### Weakest examples ({len(shown)} of {len(weak)} with problems)"],
-                       [["", *_example_section(result)] for result in shown], [], "weakest example")
+                       [["", *_example_section(result, report.k)] for result in shown], [], "weakest example")
 
     def note(kept: int) -> str:
         left = Counter(block.shows for block in blocks[kept:] if block.shows)
@@ -189,14 +189,16 @@ def _regressions(comparison: Comparison, worst: int) -> tuple[list[str], list[_B
     return intro, _section(["", heading], items, tail, "regressed example")
 
 
-def _example_section(result: ExampleResult) -> list[str]:
+def _example_section(result: ExampleResult, k: int) -> list[str]:
     groundedness = result.metrics.get("groundedness")
     score = "undefined" if groundedness is None else f"{groundedness:.2f}"
     lines = [f"#### {_code(show(result.example.id, ID_WIDTH))}: groundedness {score}", "",
              f"Question: {_text(result.example.question)}"]
     lines += _quoted([v for v in result.verdicts if not v.supported], "Unsupported", "unsupported sentence")
     if result.relevant_not_retrieved:
-        lines += ["", "Relevant but not retrieved: " + _ids(result.relevant_not_retrieved)]
+        # In the top k, as the retrieval metrics count: one retrieved lower is "not retrieved" for them,
+        # and is listed as retrieved but unused too when the answer did not use it.
+        lines += ["", f"Relevant but not in the top {k} retrieved: " + _ids(result.relevant_not_retrieved)]
     if result.retrieved_unused:
         lines += ["", "Retrieved but unused: " + _ids(result.retrieved_unused)]
     return lines

@@ -43,7 +43,7 @@ def test_weakest_examples_quote_unsupported_sentences(report: Report, gates: tup
     assert "#### `e2`" not in out
     assert "### Weakest examples (3 of 3 with problems)" in out
     e1 = out[out.index("#### `e1`"):out.index("#### `e3`")]
-    assert "Relevant but not retrieved: `d9`" in e1 and "Retrieved but unused: `d2`" in e1
+    assert "Relevant but not in the top 5 retrieved: `d9`" in e1 and "Retrieved but unused: `d2`" in e1
 
 
 def test_weakest_examples_are_capped(report: Report, gates: tuple[GateResult, ...]) -> None:
@@ -66,7 +66,7 @@ def test_text_from_the_data_is_shown_verbatim_not_interpreted() -> None:
     assert "Question: Is &lt;b>this&lt;/b> ok?" in out
     assert "> Refunds &lt;details> take 3 &amp;amp; days." in out
     assert "Reason: it cites &lt;details> &amp; more\n" in out  # and on one line
-    assert "Relevant but not retrieved: ```x``y```" in out
+    assert "Relevant but not in the top 5 retrieved: ```x``y```" in out
     assert "Retrieved but unused: `` `d1 ``" in out
     assert "- `<s>`: reply &lt;b>bad&lt;/b>" in out
     assert "<details>" not in out
@@ -194,7 +194,7 @@ def test_long_lists_of_ids_and_skipped_examples_are_capped() -> None:
     skipped = tuple((f"s{i}", "judge error") for i in range(60))
     out = render(Report({"name": "lexical"}, 5, (result,), {}, skipped=skipped), ())
     named = ", ".join(f"`doc-{i}`" for i in range(20))
-    assert f"Relevant but not retrieved: {named} and 5 more\n" in out
+    assert f"Relevant but not in the top 5 retrieved: {named} and 5 more\n" in out
     assert "### Skipped (60)" in out and "- `s49`: judge error" in out and "`s50`" not in out
     assert "And 10 more skipped examples (the JSON report lists all)." in out
 
@@ -282,3 +282,16 @@ def test_one_example_is_counted_in_the_singular() -> None:
     result = ExampleResult(Example("e1", "Q?", (Context("d1", "A."),), "A."), "lexical", {}, ())
     lines = render(Report({"name": "lexical"}, 5, (result,), {}), ()).splitlines()
     assert "1 example, judge `lexical`, k=5." in lines
+
+
+def test_a_relevant_id_retrieved_below_the_top_k_is_named_as_such() -> None:
+    # Retrieved a, x, b, c; relevant a, b, c; k = 2: b and c count as not retrieved for recall@2, and the
+    # answer, supported by a alone, used none of x, b, c. Both lists name b and c, and say why.
+    texts = {"a": "The store opens at nine.", "x": "Parking is free.", "b": "Opening hours vary.",
+             "c": "Hours are posted."}
+    example = Example("r1", "When does the store open?", tuple(Context(i, t) for i, t in texts.items()),
+                      "The store opens at nine.", relevant_ids=frozenset({"a", "b", "c"}))
+    report = ragmon.evaluate([example], config=ragmon.EvalConfig(k=2))
+    out = render(report, ())
+    assert "Relevant but not in the top 2 retrieved: `b`, `c`" in out
+    assert "Retrieved but unused: `x`, `b`, `c`" in out
