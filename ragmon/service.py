@@ -378,6 +378,9 @@ class Sidecar:
             self._failures.unextractable(trace, pipeline, exc)
             self._outcome(pipeline, "error", decided.footprint)
             return
+        if _part_of_a_trace(decided, example) and not self._draining and self.assembler.defer(decided):
+            self._decided_bytes -= decided.footprint
+            return
         if example is None:
             self._outcome(self._trace_pipeline(trace), "not_rag", decided.footprint)
             return
@@ -480,6 +483,19 @@ class Sidecar:
             self._outcome(job.pipeline, outcome, job.footprint)
             if outcome == "scored":
                 self.exporter.score_lag(time.monotonic() - job.decided_at)
+
+
+def _part_of_a_trace(decided: Decided, example: Example | None) -> bool:
+    """Whether a trace closed by a root whose parent is in another process holds no whole RAG answer, so
+    that the rest may be on its way from that process (`Assembler.defer`).
+
+    Only such traces: one with its own parentless root is the whole request, as is one that gives a
+    question, documents and an answer. In the sidecar shape, where the caller's spans go elsewhere, the
+    traces this holds for `--decision-wait` are those of requests with no RAG answer that came with a
+    traceparent; a scale-out pool's retriever or model service's part no longer closes its trace alone."""
+    if decided.reason != "complete" or any(span.parent_span_id is None for span in decided.trace.spans):
+        return False
+    return example is None or example.answer is None or example.contexts is None
 
 
 def _name_origin(trace: Trace, name: str | None) -> dict[str, str]:

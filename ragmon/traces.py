@@ -53,11 +53,14 @@ class Trace:
 @dataclass(frozen=True, slots=True)
 class Decided:
     """A trace handed on for extraction, and why now: complete, timeout, evicted or drain; `footprint` is
-    what it held of the assembler's byte budget, for a caller that keeps counting it downstream."""
+    what it held of the assembler's byte budget, for a caller that keeps counting it downstream.
+    `first_seen` (the assembler's clock) and `deferred` are for `Assembler.defer`."""
 
     trace: Trace
     reason: str
     footprint: int = 0
+    first_seen: float = 0.0
+    deferred: bool = False
 
 
 def footprint(value: Any) -> int:
@@ -147,8 +150,8 @@ def _may_be_local_root(span: Span) -> bool:
 
 
 class _Pending:
-    __slots__ = ("armed_at", "armed_seq", "first_seen", "footprint", "last_seen", "resource", "roots",
-                 "span_ids", "spans", "trace_id")
+    __slots__ = ("armed_at", "armed_seq", "deferred", "first_seen", "footprint", "last_seen", "resource",
+                 "roots", "span_ids", "spans", "trace_id")
 
     def __init__(self, trace_id: str, now: float) -> None:
         self.trace_id = trace_id
@@ -162,6 +165,7 @@ class _Pending:
         self.footprint = 0
         self.resource: Mapping[str, Any] | None = None
         """The last span's resource, counted once for the spans after it that share it (one request's)."""
+        self.deferred = False
 
     def has_local_root(self) -> bool:
         """Judged now, not on arrival: a SERVER span's parent may turn up after it."""
@@ -296,6 +300,35 @@ class Assembler:
             out.append(self._finish(pending, reason))
         return out
 
+    def defer(self, decided: Decided) -> bool:
+        """Take back a trace just decided, to wait for more of it until `decision_wait` after its first
+        span; only a root that arrives from now on decides it sooner (`quiet` after its last span).
+
+        For a trace whose local root's parent is in another process that may send its spans here too
+        (the Collector gateway of the scale-out shape routes every service's spans of a trace to one
+        ragmon): the service called first, a retriever say, ends first, so its exporter often sends its
+        part seconds before the caller's, answer included, and its root closed the trace on its own. The
+        caller judges when (`Sidecar`: when the part holds no whole RAG answer). False, taking nothing
+        back, for a trace deferred once already, or whose `decision_wait` has passed."""
+        now = self._clock()
+        trace_id = decided.trace.trace_id
+        if decided.deferred or now >= decided.first_seen + self._wait or trace_id in self._traces:
+            return False
+        self._decided.pop(trace_id, None)
+        if len(self._traces) >= self._max_traces:
+            self._evict(self._traces.popitem(last=False)[1])
+        pending = self._traces[trace_id] = _Pending(trace_id, decided.first_seen)
+        pending.deferred = True
+        pending.last_seen = now
+        pending.spans = list(decided.trace.spans)
+        pending.span_ids = {span.span_id for span in pending.spans}
+        if self._max_bytes is not None:
+            self._make_room(self._bytes + decided.footprint - self._max_bytes, pending)
+            pending.footprint = decided.footprint
+            self._bytes += decided.footprint
+        self._arm(pending, decided.first_seen + self._wait)
+        return True
+
     def drain(self) -> list[Decided]:
         """Everything still buffered, for shutdown."""
         out, self._evicted, self._evicted_bytes = self._evicted, [], 0
@@ -350,7 +383,7 @@ class Assembler:
 
     def _finish(self, pending: _Pending, reason: str) -> Decided:
         trace = Trace(pending.trace_id, tuple(pending.spans))
-        decided = Decided(trace, reason, pending.footprint)
+        decided = Decided(trace, reason, pending.footprint, pending.first_seen, pending.deferred)
         self._bytes -= pending.footprint
         pending.footprint, pending.resource = 0, None
         pending.armed_seq = -1  # its heap entry, if any, is now stale

@@ -31,6 +31,8 @@ from opentelemetry.sdk.resources import Resource
 from opentelemetry.sdk.trace import ReadableSpan, SpanLimits, TracerProvider
 from opentelemetry.sdk.trace.export import SimpleSpanProcessor, SpanExporter, SpanExportResult
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
+from opentelemetry.trace import SpanKind
+from opentelemetry.trace.propagation.tracecontext import TraceContextTextMapPropagator
 from polling import wait_metrics
 from prometheus_client.openmetrics.parser import text_string_to_metric_families as parse_openmetrics
 from trace_ids import FixedIds, trace_ids_with_keys
@@ -790,3 +792,75 @@ async def test_a_request_over_max_values_is_refused_over_both_transports_and_cou
         ports.metrics, lambda s: total(s, "ragmon_spans_rejected_total", reason="too_large") >= 2)
     assert total(samples, "ragmon_spans_rejected_total", reason="too_large") in (2, 3)
     assert total(samples, "ragmon_spans_received_total") == 0
+
+
+def two_services(api_has_a_caller: bool = False) -> tuple[list[ReadableSpan], list[ReadableSpan]]:
+    """One request across two services, each with its own SDK: "rag-api" answers (its chain holds the
+    question and the answer) after calling "retriever-svc" over HTTP, which retrieves DOC. Returns each
+    service's spans. With `api_has_a_caller`, rag-api's own server span continues a traceparent too (a
+    gateway's), so neither part has a parentless root."""
+    propagator = TraceContextTextMapPropagator()
+    captured = []
+    providers = []
+    for service in ("rag-api", "retriever-svc"):
+        memory = InMemorySpanExporter()
+        provider = TracerProvider(resource=Resource.create({"service.name": service}))
+        provider.add_span_processor(SimpleSpanProcessor(memory))
+        captured.append(memory)
+        providers.append(provider)
+    api, retriever = (provider.get_tracer("test") for provider in providers)
+    gateway = propagator.extract({"traceparent": "00-" + "ab" * 16 + "-" + "cd" * 8 + "-01"})
+    chain = {KIND: "CHAIN", "input.value": QUESTION, "output.value": ANSWER}
+    documents = {KIND: "RETRIEVER", "input.value": QUESTION, "retrieval.documents.0.document.id": DOC_ID,
+                 "retrieval.documents.0.document.content": DOC}
+    headers: dict[str, str] = {}
+    with api.start_as_current_span("POST /ask", context=gateway if api_has_a_caller else None,
+                                   kind=SpanKind.SERVER), \
+            api.start_as_current_span("qa", attributes=chain), \
+            api.start_as_current_span("GET /search", kind=SpanKind.CLIENT):
+        propagator.inject(headers)
+        with retriever.start_as_current_span("GET /search", context=propagator.extract(headers),
+                                             kind=SpanKind.SERVER), \
+                retriever.start_as_current_span("retrieve", attributes=documents):
+            pass
+    for provider in providers:
+        provider.shutdown()
+    return list(captured[0].get_finished_spans()), list(captured[1].get_finished_spans())
+
+
+@pytest.mark.parametrize("api_has_a_caller", [False, True])
+async def test_a_service_called_first_does_not_close_the_trace_on_its_own(start_sidecar: Start,
+                                                                          api_has_a_caller: bool) -> None:
+    # The scale-out shape: every service's spans of a trace reach one ragmon. The retriever service ends
+    # first and its exporter sends its part a while (here 0.5 s, ten quiet periods) before rag-api's,
+    # which holds the answer. Its root continues rag-api's traceparent, and closed the trace alone: an
+    # example with no answer under retriever-svc, and rag-api's 3 spans refused as late. One trace, one
+    # example, the answer's 2 claims (1 supported), under rag-api.
+    _, ports = await start_sidecar(decision_wait=3.0)
+    api_spans, retriever_spans = two_services(api_has_a_caller)
+    assert await export(http_exporter(ports), retriever_spans) is SpanExportResult.SUCCESS
+    await asyncio.sleep(0.5)
+    assert await export(http_exporter(ports), api_spans) is SpanExportResult.SUCCESS
+
+    samples = await wait_metrics(ports.metrics, lambda s: total(s, "ragmon_traces_total") >= 1)
+    await asyncio.sleep(0.3)
+    samples = parse((await get(ports.metrics, "/metrics"))[1])
+    assert total(samples, "ragmon_traces_total") == 1
+    assert total(samples, "ragmon_traces_total", pipeline="rag-api", outcome="scored") == 1
+    assert total(samples, "ragmon_spans_rejected_total", reason="late") == 0
+    assert samples[("ragmon_groundedness_ratio", labels(pipeline="rag-api", judge="lexical"))] == 0.5
+
+
+async def test_a_trace_with_no_rag_answer_and_a_remote_root_waits_decision_wait(start_sidecar: Start) -> None:
+    # The other side of the rule: the retriever's part alone, whose caller never sends its spans here (a
+    # sidecar beside the retriever service), waits --decision-wait for them, then is scored as it is.
+    _, ports = await start_sidecar(decision_wait=1.5)
+    _, retriever_spans = two_services()
+    started = time.monotonic()
+    assert await export(http_exporter(ports), retriever_spans) is SpanExportResult.SUCCESS
+    await asyncio.sleep(0.5)
+    samples = parse((await get(ports.metrics, "/metrics"))[1])
+    assert total(samples, "ragmon_traces_total") == 0     # ten quiet periods: not decided yet
+    samples = await wait_metrics(ports.metrics, lambda s: total(s, "ragmon_traces_total") >= 1)
+    assert time.monotonic() - started >= 1.5
+    assert total(samples, "ragmon_traces_total", pipeline="retriever-svc") == 1

@@ -253,3 +253,45 @@ def test_a_trace_once_decided_or_evicted_holds_no_memory(clock, evict):
         tracemalloc.stop()
     assert assembler.in_flight == (1 if evict else 0)
     assert held < 1_000_000
+
+
+def test_a_deferred_trace_waits_for_a_new_root_or_decision_wait(clock):
+    # The retriever's part closes on its remote-parent root at 2.0; taken back, its old root no longer
+    # decides it: the caller's part joins it (accepted, not late), and the caller's root decides it
+    # quiet after the last span.
+    assembler = Assembler(quiet=2.0, decision_wait=30.0, clock=clock)
+    add_at(assembler, clock, 0.0, span("a", "3", "2"), span("a", "2", "c", kind=SERVER, remote=True))
+    [part] = assembler.pop_decided(2.0)
+    assert (part.reason, part.first_seen, part.deferred) == ("complete", 0.0, False)
+    clock.now = 2.0
+    assert assembler.defer(part)
+    assert assembler.pop_decided(10.0) == [] and assembler.next_deadline() == 30.0
+    caller = (span("a", "c", "1"), span("a", "1", "g", kind=SERVER, remote=True))
+    assert add_at(assembler, clock, 10.0, *caller) == ["accepted", "accepted"]
+    decided = assembler.pop_decided(12.0)
+    assert names(decided) == [(["a/3", "a/2", "a/c", "a/1"], "complete")]
+    assert decided[0].deferred and not assembler.defer(decided[0])   # once only
+
+
+def test_a_deferred_trace_no_one_completes_is_decided_at_decision_wait(clock):
+    assembler = Assembler(quiet=2.0, decision_wait=30.0, max_bytes=1 << 20, clock=clock)
+    add_at(assembler, clock, 1.0, span("a", "2", "c", kind=SERVER, remote=True))
+    held = assembler.buffered_bytes
+    [part] = assembler.pop_decided(3.0)
+    assert assembler.buffered_bytes == 0
+    clock.now = 3.0
+    assert assembler.defer(part) and assembler.buffered_bytes == held
+    assert assembler.pop_decided(30.9) == []
+    [timed_out] = assembler.pop_decided(31.0)
+    assert names([timed_out]) == [(["a/2"], "timeout")] and assembler.buffered_bytes == 0
+    # A span now is late, as for any decided trace.
+    assert add_at(assembler, clock, 32.0, span("a", "9", "2")) == ["late"]
+
+
+def test_a_trace_past_its_decision_wait_is_not_taken_back(clock):
+    assembler = Assembler(quiet=2.0, decision_wait=3.0, clock=clock)
+    add_at(assembler, clock, 0.0, span("a", "2", "c", kind=SERVER, remote=True))
+    [part] = assembler.pop_decided(2.0)
+    clock.now = 3.0
+    assert not assembler.defer(part)
+    assert assembler.in_flight == 0
