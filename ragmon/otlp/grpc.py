@@ -59,7 +59,7 @@ RETRY_INFO_KEY = "google.rpc.retryinfo-bin"
 _RETRY_AFTER_1S = ((RETRY_INFO_KEY, RetryInfo(retry_delay=Duration(seconds=1)).SerializeToString()),)
 _SERVICE = DESCRIPTOR.services_by_name["TraceService"].full_name
 _GRPC_MAX_LENGTH = 2**31 - 1  # gRPC channel arguments are C ints
-_INFLATE_STEP = 64 * 1024
+_INFLATE_STEP = 1 << 20
 _Refusal = tuple[str, grpc.StatusCode, str, int, tuple[tuple[str, bytes], ...]]
 """`_TraceService._refuse`'s arguments after the call's own: reason, status, message, count, trailers."""
 
