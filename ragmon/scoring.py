@@ -132,6 +132,11 @@ def score_lexical(example: Example, k: int) -> tuple[ExampleResult, float]:
     return result, time.perf_counter() - start
 
 
+CLOSE_GRACE = 2.0
+"""Seconds `LexicalLane.close` gives busy workers once the drain is over: a lexical example takes
+milliseconds (the worst texts found, ~3 s)."""
+
+
 class LexicalLane:
     """The lexical judge in a pool of `workers` processes (forkserver: forking a process that runs gRPC
     threads is unsafe). A worker that dies breaks the pool; the lane then starts a fresh one."""
@@ -185,7 +190,22 @@ class LexicalLane:
         """Waits, off the event loop, until the pool's manager thread has ended. Left running, it races
         the interpreter's exit hook for ProcessPoolExecutor (CPython 3.11 writes to the wakeup pipe that
         thread is closing: "Exception ignored in: <module 'threading'> ... OSError: [Errno 9]"). The wait
-        costs nothing: the exit hook joins that thread anyway."""
-        if self._pool is not None:
-            pool, self._pool = self._pool, None
-            await asyncio.to_thread(pool.shutdown, wait=True, cancel_futures=True)
+        costs nothing: the exit hook joins that thread anyway.
+
+        Up to `CLOSE_GRACE` seconds: the sidecar closes its lanes once `--drain-seconds` are over, and a
+        worker still busy then is stuck (a stopped process, a pathological text), which the wait would
+        follow for ever: a SIGTERMed sidecar ran until Kubernetes killed it. Past the grace the workers
+        are killed, which ends the wait."""
+        if self._pool is None:
+            return
+        pool, self._pool = self._pool, None
+        shutdown = asyncio.ensure_future(asyncio.to_thread(pool.shutdown, wait=True, cancel_futures=True))
+        done, _ = await asyncio.wait([shutdown], timeout=CLOSE_GRACE)
+        if not done:
+            # The executor keeps no public handle on its processes before Python 3.14's kill_workers().
+            workers = list(getattr(pool, "_processes", {}).values())
+            log.warning("lexical workers still busy after the drain; killing them",
+                        extra={"grace_seconds": CLOSE_GRACE, "pids": sorted(w.pid for w in workers)})
+            for worker in workers:
+                worker.kill()
+        await shutdown

@@ -3,12 +3,15 @@ worker that dies."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import signal
+import time
 from concurrent.futures.process import BrokenProcessPool
 
 import pytest
 
+from ragmon import scoring
 from ragmon.evaluate import evaluate_example
 from ragmon.judges.lexical import LexicalJudge
 from ragmon.model import Context, Example
@@ -76,3 +79,23 @@ async def test_close_returns_once_every_worker_is_gone() -> None:
     for pid in lane.worker_pids:
         with pytest.raises(ProcessLookupError):
             os.kill(pid, 0)
+
+
+async def test_close_kills_a_stuck_worker_after_its_grace(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A stopped worker holds an example for ever; close (which the sidecar calls once --drain-seconds are
+    # over) waited with it, so a SIGTERMed sidecar never exited. Now it gives up after CLOSE_GRACE and
+    # kills the workers: close returns, and no worker is left.
+    monkeypatch.setattr(scoring, "CLOSE_GRACE", 0.5)
+    lane = LexicalLane(rate=1.0, k=5, workers=1)
+    await lane.start()
+    [pid] = lane.worker_pids
+    os.kill(pid, signal.SIGSTOP)
+    held = asyncio.ensure_future(lane.score(EXAMPLE))
+    await asyncio.sleep(0.2)
+    started = time.monotonic()
+    await asyncio.wait_for(lane.close(), 10)
+    assert 0.5 <= time.monotonic() - started < 5
+    with pytest.raises(ProcessLookupError):
+        os.kill(pid, 0)
+    with pytest.raises(BrokenProcessPool):
+        await held
