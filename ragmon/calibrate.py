@@ -31,6 +31,7 @@ from ragmon.judges.lexical import LexicalJudge
 from ragmon.judges.lexical import add_cli_arguments as add_lexical_arguments
 from ragmon.model import Claim, ClaimVerdict, Example
 from ragmon.options import check_stdin_read_once, input_name
+from ragmon.report.text import clip
 from ragmon.sampling import Prices
 
 JUDGES = ("lexical", "claude")
@@ -60,6 +61,8 @@ class Labelled:
     claims: tuple[Claim, ...]
     unsupported: tuple[bool, ...]
     hallucinated: bool
+    warnings: tuple[str, ...] = ()
+    """Labels that count as documented but were likelier meant otherwise (`_label_warnings`)."""
 
 
 def labelled(example: Example, source: str) -> Labelled:
@@ -91,7 +94,43 @@ def labelled(example: Example, source: str) -> Labelled:
                       f"labels.spans[{i}]")
         spans.append((start, end))
     claims = example_claims(example)
-    return Labelled(example, claims, tuple(match_claims(claims, spans)), labels["hallucinated"])
+    unsupported = tuple(match_claims(claims, spans))
+    warnings = _label_warnings(f"example {example.id!r}", answer, claims, spans, unsupported,
+                               labels["hallucinated"])
+    return Labelled(example, claims, unsupported, labels["hallucinated"], warnings)
+
+
+QUOTED = 60
+"""Characters of a sentence quoted in a label warning."""
+WARNINGS_SHOWN = 10
+"""Label warnings printed; the rest are counted: a file labelled with one systematic slip would bury the
+figures under one line per example."""
+
+
+def _label_warnings(named: str, answer: str, claims: Sequence[Claim], spans: Sequence[LabelSpan],
+                    unsupported: Sequence[bool], hallucinated: bool) -> tuple[str, ...]:
+    """Labels counted as the README says, though the labeller likelier meant something else; what counts is
+    unchanged (a rule guessing intent would move figures silently), so the user is told instead:
+    - a span marking a claim by punctuation alone ("." only, as a span that starts one character early
+      on the sentence before does), which still marks it unsupported;
+    - a span over text but no claim ("I don't know." is none), which counts at response level only;
+    - `hallucinated: false` beside spans marking claims unsupported: the response figures use the one,
+      the sentence figures the other."""
+    found = []
+    for i, (start, end) in enumerate(spans):
+        overlaps = [(claim, text) for claim in claims if (text := _overlap(claim, start, end).strip())]
+        for claim, text in overlaps:
+            if not any(char.isalnum() for char in text):
+                found.append(f'{named}: labels.spans[{i}] marks the claim "{clip(claim.text, QUOTED)}" by '
+                             f'"{text}" alone, and it counts as labelled unsupported')
+        if not overlaps and (marked := answer[start:end].strip()):
+            found.append(f'{named}: labels.spans[{i}] marks "{clip(marked, QUOTED)}", which is no claim '
+                         "(ragmon does not check it), so it counts at response level only")
+    if not hallucinated and any(unsupported):
+        count = f"{sum(unsupported)} of its {len(claims)} claim{'s' * (len(claims) != 1)}"
+        found.append(f"{named}: labels.hallucinated is false, yet labels.spans mark {count} unsupported: "
+                     "the response figures count it as not hallucinated")
+    return tuple(found)
 
 
 def load_labelled(paths: Sequence[str | Path]) -> list[Labelled]:
@@ -166,6 +205,9 @@ class Calibration:
     unbilled: int = 0
     """Examples with an attempt whose bill nobody reported (timed out, cut off, an unreadable reply): the
     API may have billed it, so tokens and cost are at least what they say."""
+    predicted: tuple[tuple[bool, ...] | None, ...] = ()
+    """Per labelled example, in the order judged: whether each claim was found unsupported, None for one
+    skipped. Judges that skipped different examples are compared on the ones all measured (`common`)."""
 
     def per_example(self, total: float | None) -> float | None:
         return None if total is None or not self.examples else total / self.examples
@@ -259,11 +301,9 @@ def calibrate(judge: Judge, items: Sequence[Labelled], *, skip_errors: bool = Fa
         judged = [_judge_sync(judge, item, skip_errors) for item in items]
     judged = [_verified(judge, j, skip_errors) for j in judged]
     failed = [j for j in judged if j.error is not None]
-    done = [j for j in judged if j.verdicts is not None]
-    predicted = [[not v.supported for v in j.verdicts or ()] for j in done]
-    sentence = Confusion.of((p for ps in predicted for p in ps),
-                            (a for j in done for a in j.item.unsupported))
-    response = Confusion.of((any(ps) for ps in predicted), (j.item.hallucinated for j in done))
+    predicted = tuple(None if j.verdicts is None else tuple(not v.supported for v in j.verdicts)
+                      for j in judged)
+    sentence, response = _confusions(items, predicted)
     tokens = [j.tokens for j in judged]
     metered = all(t is not None for t in tokens)
     input_tokens = sum(t[0] for t in tokens if t) if metered else None
@@ -271,10 +311,50 @@ def calibrate(judge: Judge, items: Sequence[Labelled], *, skip_errors: bool = Fa
     cost = None
     if prices is not None and input_tokens is not None and output_tokens is not None:
         cost = prices.cost(input_tokens, output_tokens)
-    return Calibration(judge.name, judge.settings(), sentence, response, len(done),
+    measured = sum(p is not None for p in predicted)
+    return Calibration(judge.name, judge.settings(), sentence, response, measured,
                        tuple((j.item.example.id, j.error or "") for j in failed),
                        sum(j.seconds for j in judged), input_tokens, output_tokens, cost,
-                       sum(j.unbilled for j in judged))
+                       sum(j.unbilled for j in judged), predicted)
+
+
+def _confusions(items: Sequence[Labelled],
+                predicted: Sequence[Sequence[bool] | None]) -> tuple[Confusion, Confusion]:
+    """Sentence and response figures over the items with a prediction (None: not measured)."""
+    pairs = [(item, p) for item, p in zip(items, predicted, strict=True) if p is not None]
+    sentence = Confusion.of((p for _, ps in pairs for p in ps),
+                            (a for item, _ in pairs for a in item.unsupported))
+    response = Confusion.of((any(ps) for _, ps in pairs), (item.hallucinated for item, _ in pairs))
+    return sentence, response
+
+
+@dataclass(frozen=True, slots=True)
+class Common:
+    """Every judge's figures on the examples all of them measured, when they did not all measure the same:
+    with `--judge-errors=skip`, one judge's F1 over 5 examples and another's over the 4 it did not skip
+    are figures about different answers, and the difference between them may be nothing but that."""
+
+    examples: int
+    figures: tuple[tuple[str, Confusion, Confusion], ...]
+    """(judge, sentence, response) per judge, in the order given."""
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"examples": self.examples,
+                "judges": [{"judge": judge, "sentence": sentence.as_dict(), "response": response.as_dict()}
+                           for judge, sentence, response in self.figures]}
+
+
+def common(items: Sequence[Labelled], results: Sequence[Calibration]) -> Common | None:
+    """None when every judge measured the same examples (one judge always has): its figures are already
+    comparable."""
+    measured = [tuple(p is not None for p in r.predicted) for r in results]
+    if len(set(measured)) < 2:
+        return None
+    every = [all(column) for column in zip(*measured, strict=True)]
+    figures = tuple((r.judge, *_confusions(items, [p if keep else None for p, keep in
+                                                    zip(r.predicted, every, strict=True)]))
+                    for r in results)
+    return Common(sum(every), figures)
 
 
 # --- CLI -------------------------------------------------------------------------------------------
@@ -346,10 +426,14 @@ def run(args: argparse.Namespace) -> int:
 
 
 def as_dict(items: Sequence[Labelled], results: Sequence[Calibration]) -> dict[str, Any]:
+    """`common`: every judge's figures on the examples all of them measured, null when each measured the
+    same ones."""
+    shared = common(items, results)
     return {"examples": len(items), "claims": sum(len(i.claims) for i in items),
             "labelled_unsupported": sum(sum(i.unsupported) for i in items),
             "hallucinated": sum(i.hallucinated for i in items),
-            "judges": [r.as_dict() for r in results]}
+            "judges": [r.as_dict() for r in results],
+            "common": None if shared is None else shared.as_dict()}
 
 
 def _num(value: float | None, digits: int = 3) -> str:
@@ -367,11 +451,14 @@ def render(items: Sequence[Labelled], results: Sequence[Calibration]) -> str:
     head = (f"{summary['examples']} labelled examples: {summary['claims']} claims, "
             f"{summary['labelled_unsupported']} labelled unsupported; {summary['hallucinated']} responses "
             "labelled hallucinated\n\n")
-    quality = [["judge", "level", "n", "precision", "recall", "f1", "accuracy", "tp", "fp", "fn", "tn"]]
-    for r in results:
-        for level, c in (("sentence", r.sentence), ("response", r.response)):
-            quality.append([r.judge, level, str(c.n), _num(c.precision), _num(c.recall), _num(c.f1),
-                            _num(c.accuracy), str(c.tp), str(c.fp), str(c.fn), str(c.tn)])
+    quality = _quality([(r.judge, r.sentence, r.response) for r in results])
+    shared = common(items, results)
+    if shared is not None:
+        counts = ", ".join(f"{r.judge} {r.examples}" for r in results)
+        every = f"{shared.examples} example{'s' * (shared.examples != 1)}"
+        quality += (f"\nwarning: the judges were measured on different examples ({counts}; a skipped "
+                    "example is left out of that judge's figures only), so the figures above compare "
+                    f"different answers; on the {every} every judge measured:\n" + _quality(shared.figures))
     spend = [["judge", "examples", "skipped", "latency/example", "tokens in/out per example", "cost/example"]]
     for r in results:
         latency = r.per_example(r.seconds)
@@ -383,8 +470,22 @@ def render(items: Sequence[Labelled], results: Sequence[Calibration]) -> str:
                       "-" if (cost := r.per_example(r.cost_usd)) is None else f"{least}${cost:.6f}"])
     notes = "".join(f"skipped {printable(i)} ({r.judge}): {printable(reason)}\n"
                     for r in results for i, reason in r.skipped)
+    warned = [warning for item in items for warning in item.warnings]
+    notes += "".join(f"warning: {printable(warning)}\n" for warning in warned[:WARNINGS_SHOWN])
+    if len(warned) > WARNINGS_SHOWN:
+        notes += f"and {len(warned) - WARNINGS_SHOWN} more label warnings\n"
     notes += "".join(f"{r.judge}: {r.unbilled} example{'s' * (r.unbilled != 1)} had a call whose bill was "
                      "never reported (timed out, cut off or unreadable): tokens and cost are at least what "
                      "they say\n" for r in results if r.unbilled)
     return (head + "positive class: unsupported (sentence), hallucinated (response)\n"
-            + _table(quality) + "\n" + _table(spend) + notes)
+            + quality + "\n" + _table(spend) + notes)
+
+
+def _quality(figures: Sequence[tuple[str, Confusion, Confusion]]) -> str:
+    """The agreement table: a sentence and a response row per (judge, sentence, response)."""
+    rows = [["judge", "level", "n", "precision", "recall", "f1", "accuracy", "tp", "fp", "fn", "tn"]]
+    for judge, sentence, response in figures:
+        for level, c in (("sentence", sentence), ("response", response)):
+            rows.append([judge, level, str(c.n), _num(c.precision), _num(c.recall), _num(c.f1),
+                         _num(c.accuracy), str(c.tp), str(c.fp), str(c.fn), str(c.tn)])
+    return _table(rows)

@@ -77,10 +77,12 @@ class GateResult:
     @property
     def label(self) -> str:
         """The gate's name in every report, a JUnit test's name: a drop gate's names no threshold, which
-        moves with the baseline and would make each run's test a new one to a CI's test history."""
+        moves with the baseline and would make each run's test a new one to a CI's test history. Numbers
+        in full (`fmt_exact`): 0.4166666667 and 0.41666667 are two gates, two tests."""
         if self.max_drop is None:
-            return f"{self.metric} {self.op} {self.threshold:g}"
-        return f"{self.metric} {'rise' if self.op == '<=' else 'drop'} <= {self.max_drop:g} vs baseline"
+            return f"{self.metric} {self.op} {fmt_exact(self.threshold)}"
+        return (f"{self.metric} {'rise' if self.op == '<=' else 'drop'} <= {fmt_exact(self.max_drop)} "
+                "vs baseline")
 
 
 GATE = Flag("--gate")
@@ -319,9 +321,20 @@ def exit_code(results: Sequence[GateResult]) -> int:
 
 
 def fmt_pair(value: float, threshold: float) -> tuple[str, str]:
-    """Four significant digits, more when needed so that a breach never prints as `0.85 < 0.85`."""
+    """Four significant digits, more when needed so that a breach never prints as `0.85 < 0.85`: rounding
+    is monotonic, so once the two differ each is shown on its own side of the other. A value equal to its
+    threshold is shown as the threshold is in a gate's label (`fmt_exact`), not as `0.4167 >= 0.4167`
+    beside `>= 0.41667`."""
+    if value == threshold:
+        return fmt_exact(value), fmt_exact(threshold)
     for digits in range(4, 17):
         shown = f"{value:.{digits}g}", f"{threshold:.{digits}g}"
-        if shown[0] != shown[1] or value == threshold:
+        if shown[0] != shown[1]:
             return shown
     return f"{value:.17g}", f"{threshold:.17g}"
+
+
+def fmt_exact(number: float) -> str:
+    """The fewest significant digits that read back as `number` (`:g` style: 0.85, 1, 1e-05): a threshold
+    as the user wrote it, where `:g` (six digits) would show 0.4166666667 as 0.416667."""
+    return next(shown for digits in range(1, 18) if float(shown := f"{number:.{digits}g}") == number)

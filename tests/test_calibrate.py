@@ -201,6 +201,8 @@ def test_calibrate_both_judges(fake_api: FakeAnthropic, tmp_path: Path, monkeypa
     assert re.search(r"claude\s+sentence\s+9\s+0\.667\s+0\.667\s+0\.667\s+0\.778\s+2\s+1\s+1\s+5", table)
     assert re.search(r"lexical\s+response\s+5\s+0\.667\s+0\.667\s+0\.667\s+0\.600", table)
     assert "$0.001500" in table
+    # Both measured all 5 examples: their figures compare as they are, with no second table.
+    assert figures["common"] is None and "warning" not in table
 
 
 def test_an_attempt_whose_bill_is_unknown_makes_the_cost_a_lower_bound(
@@ -244,6 +246,87 @@ def test_judge_errors_stop_the_run_or_are_skipped(fake_api: FakeAnthropic, tmp_p
     assert claude["examples"] == 1 and [s["id"] for s in claude["skipped"]] == ["A"]
     # Only B was judged: its 2 claims, 1 TP and 1 TN.
     assert (claude["sentence"]["tp"], claude["sentence"]["tn"], claude["sentence"]["fp"]) == (1, 1, 0)
+
+
+def one_verdict_short_for_b(body: dict[str, Any]) -> list[dict[str, Any]]:
+    """`verbatim`, but one verdict too few for example B's two claims: a reply the judge refuses."""
+    verdicts = verbatim(body)
+    return verdicts[:-1] if "Its summit was first reached in 1953." in claims_of(body) else verdicts
+
+
+def test_judges_that_skipped_different_examples_are_also_compared_on_those_all_measured(
+        fake_api: FakeAnthropic, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Claude's reply for B holds one verdict for its two claims, so Claude skips B and lexical does not.
+    Lexical on all 5 has the figures of the table above RECORDS (sentence F1 2/3); Claude on A, C, D, E
+    (B's TN and TP gone): sentence TP 1 (A3), FP 1 (D2), FN 1 (E), TN 4 (A1, A2, C, D1): P = R = F1 = 1/2,
+    accuracy 5/7; response A TP, C TN, D FP, E FN: 1/1/1/1, P = R = F1 = accuracy = 1/2. The F1s differ
+    (0.667 against 0.500) only because the examples do: on A, C, D, E lexical predicts as Claude does,
+    so its figures there are Claude's."""
+    claude_env(monkeypatch, fake_api)
+    fake_api.default = Reply(decide=one_verdict_short_for_b)
+    data = write_dataset(tmp_path / "labelled.jsonl", RECORDS)
+    out = tmp_path / "cal.json"
+    assert main(["calibrate", str(data), "--judge", "lexical", "--judge", "claude", "--judge-errors", "skip",
+                 "--json", str(out)]) == 0
+    table = capsys.readouterr().out
+    first, _, rest = table.partition("\nwarning: ")
+    half = r"\s+0\.500" * 3
+    assert re.search(r"lexical\s+sentence\s+9\s+0\.667\s+0\.667\s+0\.667\s+0\.778\s+2\s+1\s+1\s+5", first)
+    assert re.search(rf"claude\s+sentence\s+7{half}\s+0\.714\s+1\s+1\s+1\s+4", first)
+    assert rest.startswith("the judges were measured on different examples (lexical 5, claude 4; a skipped "
+                           "example is left out of that judge's figures only), so the figures above compare "
+                           "different answers; on the 4 examples every judge measured:\n")
+    for judge in ("lexical", "claude"):
+        assert re.search(rf"{judge}\s+sentence\s+7{half}\s+0\.714\s+1\s+1\s+1\s+4\n", rest)
+        assert re.search(rf"{judge}\s+response\s+4{half}\s+0\.500\s+1\s+1\s+1\s+1\n", rest)
+    assert "skipped B (claude): example 'B': Claude judge: 1 verdicts for 2 claims" in rest
+
+    common = json.loads(out.read_text())["common"]
+    halves = {"precision": 0.5, "recall": 0.5, "f1": 0.5}
+    sentence = {"tp": 1, "fp": 1, "fn": 1, "tn": 4, **halves, "accuracy": pytest.approx(5 / 7)}
+    response = {"tp": 1, "fp": 1, "fn": 1, "tn": 1, **halves, "accuracy": 0.5}
+    assert common == {"examples": 4, "judges": [
+        {"judge": "lexical", "sentence": sentence, "response": response},
+        {"judge": "claude", "sentence": sentence, "response": response}]}
+
+
+def test_labels_likelier_meant_otherwise_are_warned_of_and_count_as_documented(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """P's span holds only the "." ending its first sentence (characters 28-29), which marks that claim;
+    Q's covers "I don't know." (0-13), an abstention and no claim, so only Q's response label counts;
+    R is labelled not hallucinated, with its second sentence marked unsupported. Counted as before:
+    claims P 2, Q 1 (the boiling point), R 2 = 5; labelled unsupported P's first and R's second = 2;
+    hallucinated P and Q = 2. Each is warned of, naming the example and the span."""
+    paris = "The Eiffel Tower is in Paris. It opened in 1889."
+    boils = "Water boils at 100 degrees Celsius at sea level."
+    tall = "Mount Everest is 8849 metres tall. Its summit was first reached in 1953."
+    p = {"id": "P", "question": "q", "contexts": [{"id": "d1", "text": paris}], "answer": paris,
+         "labels": {"hallucinated": True, "spans": [{"start": 28, "end": 29}]}}
+    q = {"id": "Q", "question": "q", "contexts": [{"id": "d1", "text": boils}],
+         "answer": f"I don't know. {boils}",
+         "labels": {"hallucinated": True, "spans": [{"start": 0, "end": 13}]}}
+    r = record("R", tall, tall, False, "Its summit was first reached in 1953.")
+    data = write_dataset(tmp_path / "labelled.jsonl", [p, q, r])
+    assert main(["calibrate", str(data)]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("3 labelled examples: 5 claims, 2 labelled unsupported; 2 responses labelled "
+                          "hallucinated\n")
+    assert out.endswith(
+        "warning: example 'P': labels.spans[0] marks the claim \"The Eiffel Tower is in Paris.\" by \".\" "
+        "alone, and it counts as labelled unsupported\n"
+        "warning: example 'Q': labels.spans[0] marks \"I don't know.\", which is no claim (ragmon does not "
+        "check it), so it counts at response level only\n"
+        "warning: example 'R': labels.hallucinated is false, yet labels.spans mark 1 of its 2 claims "
+        "unsupported: the response figures count it as not hallucinated\n")
+
+    # Twelve such examples: ten warnings, and a count of the other two.
+    data = write_dataset(tmp_path / "many.jsonl", [{**r, "id": f"R{i}"} for i in range(12)])
+    assert main(["calibrate", str(data)]) == 0
+    out = capsys.readouterr().out
+    assert out.count("warning: example 'R") == 10 and "example 'R9'" in out and "example 'R10'" not in out
+    assert out.endswith("unsupported: the response figures count it as not hallucinated\n"
+                        "and 2 more label warnings\n")
 
 
 BAD_LABELS = {

@@ -325,6 +325,34 @@ def test_close_values_never_print_as_equal() -> None:
     assert fmt_pair(0.7142857, 0.85) == ("0.7143", "0.85")
 
 
+def test_a_mean_at_a_threshold_of_many_digits_is_shown_as_the_label_shows_the_threshold() -> None:
+    # 5 of 12 and 7 of 12 examples at 1, the rest at 0: means 5/12 and 7/12, which at the 12 decimals a
+    # gate compares at are 0.416666666667 and 0.583333333333, the thresholds as written: both hold. Four
+    # significant digits would say "0.4167 >= 0.4167" beside a label naming 0.416666666667.
+    fives: list[float | None] = [1.0] * 5 + [0.0] * 7
+    sevens: list[float | None] = [1.0] * 7 + [0.0] * 5
+    report = report_with({"groundedness": aggregate(fives), "hallucination_rate": aggregate(sevens)})
+    held, capped = decide(report, parse_gates(["groundedness=0.416666666667",
+                                               "hallucination_rate=0.583333333333"]))
+    assert (held.passed, held.label, held.reason) == (
+        True, "groundedness >= 0.416666666667", "0.416666666667 >= 0.416666666667")
+    assert (capped.passed, capped.label, capped.reason) == (
+        True, "hallucination_rate <= 0.583333333333", "0.583333333333 <= 0.583333333333")
+
+
+def test_labels_name_thresholds_in_full() -> None:
+    # `:g` keeps six significant digits: 0.4166666667 was "0.416667", and so was 0.41666667, so two gates
+    # were one JUnit test; a drop gate's allowance likewise. Short ones read as before: 0.85, 1, 0.
+    report = report_with({"groundedness": Aggregate(0.5, 2)})
+    labels = [decide(report, parse_gates([f"groundedness={t}"]))[0].label
+              for t in ("0.4166666667", "0.41666667", "0.85", "1", "0")]
+    assert labels == ["groundedness >= 0.4166666667", "groundedness >= 0.41666667", "groundedness >= 0.85",
+                      "groundedness >= 1", "groundedness >= 0"]
+    comparison = comparison_of({"groundedness": [1.0]}, {"groundedness": [1.0]})
+    (drop,) = drops(comparison, "groundedness=0.0123456789")
+    assert drop.label == "groundedness drop <= 0.0123456789 vs baseline"
+
+
 def test_a_mean_of_exactly_the_threshold_holds_whatever_the_float_sum() -> None:
     # Three examples at groundedness 0, 0 and 0.6 (3 of 5 claims) average to 0.2, which in floats is
     # 0.19999999999999998: it breached `groundedness=0.2` by rounding alone ("0.19999999999999998 <

@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ragmon import __version__
-from ragmon.baseline import Comparison
+from ragmon.baseline import Comparison, rounded
 from ragmon.gate import GateResult
 from ragmon.jsontext import replace_lone_surrogates
 from ragmon.model import ClaimVerdict, ExampleResult, Report
@@ -32,8 +32,10 @@ def to_dict(report: Report, gates: Sequence[GateResult], *, incomplete: str | No
         "judge": json_value(dict(report.judge)),
         "k": report.k,
         "examples": len(report.results),
+        # At the 12 decimals a gate compares at, as `gates[].value` is: a mean of 0.19999999999999998 (0, 0
+        # and 0.6) beside a `groundedness >= 0.2` that passed would read as a contradiction, to a script too.
         "aggregates": {
-            name: {"mean": _number(a.mean), "n": a.n, "ci": _interval(a.ci)}
+            name: {"mean": _rounded(a.mean), "n": a.n, "ci": _interval(a.ci)}
             for name, a in report.aggregates.items()
         },
         "gates": [
@@ -108,10 +110,15 @@ def _number(value: float | None) -> float | None:
     return value if value is not None and math.isfinite(value) else None
 
 
+def _rounded(value: float | None) -> float | None:
+    return None if (number := _number(value)) is None else rounded(number)
+
+
 def _interval(ci: tuple[float, float] | None) -> list[float] | None:
+    """Rounded as the means are: `--confidence` gates on a bound."""
     if ci is None or not all(math.isfinite(bound) for bound in ci):
         return None
-    return [ci[0], ci[1]]
+    return [rounded(ci[0]), rounded(ci[1])]
 
 
 def json_value(value: Any) -> Any:

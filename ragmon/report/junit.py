@@ -26,7 +26,7 @@ from datetime import UTC, datetime
 
 from ragmon import __version__
 from ragmon.baseline import CLAIM_METRICS, Comparison
-from ragmon.gate import GateResult
+from ragmon.gate import GateResult, fmt_exact, fmt_pair
 from ragmon.model import Report
 from ragmon.report import coverage, text
 from ragmon.report.markdown import DEFAULT_WORST
@@ -134,10 +134,11 @@ def _worst_lines(report: Report, gate: GateResult, worst: int) -> list[str]:
     side = "above" if higher_is_worse else "below"
     shown = failing[:worst]
     listed = f", the worst {len(shown)} listed:" if len(shown) < len(failing) else ", worst first:"
-    lines = [f"{len(failing)} of {len(measured)} examples have {gate.metric} {side} {gate.threshold:g}"
-             + (listed if failing else "")]
-    for value, result in shown:
-        lines += ["", f"{text.show(result.example.id, WIDTH)}: {gate.metric} {value:.4g}"]
+    lines = [f"{len(failing)} of {len(measured)} examples have {gate.metric} {side} "
+             f"{fmt_exact(gate.threshold)}" + (listed if failing else "")]
+    for value, result in shown:  # 0.416667 "below 0.41667" is not shown as 0.4167 (fmt_pair)
+        lines += ["", f"{text.show(result.example.id, WIDTH)}: {gate.metric} "
+                      f"{fmt_pair(value, gate.threshold)[0]}"]
         if gate.metric in CLAIM_METRICS:
             lines += text.unsupported_lines(result, limit=SENTENCES_SHOWN, width=WIDTH, indent="  ")
     return lines

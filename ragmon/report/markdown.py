@@ -23,10 +23,19 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from ragmon.baseline import Comparison
-from ragmon.gate import GateResult
+from ragmon.gate import GateResult, fmt_pair
 from ragmon.model import ClaimVerdict, ExampleResult, Report
 from ragmon.report import coverage
-from ragmon.report.text import ERROR_WIDTH, NEWLY, aggregate_cells, groundedness_key, moved, show, verdict
+from ragmon.report.text import (
+    ERROR_WIDTH,
+    NEWLY,
+    aggregate_cells,
+    gate_thresholds,
+    groundedness_key,
+    moved,
+    show,
+    verdict,
+)
 
 DEFAULT_WORST = 10
 SENTENCES_SHOWN = 5
@@ -60,16 +69,15 @@ def render(report: Report, gates: Sequence[GateResult], *, worst: int = DEFAULT_
         f"| metric | mean | n | {report.config.confidence * 100:g}% interval |",
         "|---|---:|---:|---|",
     ]
+    thresholds = gate_thresholds(gates)
     for name, aggregate in report.aggregates.items():
-        value, n, interval = aggregate_cells(aggregate)
+        value, n, interval = aggregate_cells(aggregate, thresholds.get(name))
         head.append(f"| {name} | {value} | {n} | {interval} |")
     if gates:
         head += ["", "| gate | value | result | reason |", "|---|---:|---|---|"]
         for g in gates:
-            value = ("undefined" if g.value is None else f"{g.value:.4g}" if g.max_drop is None
-                     else _signed(g.value))  # a drop gate's value is a change
             held = "pass" if g.passed else "**FAIL**"
-            head.append(f"| {g.label} | {value} | {held} | {_cell(g.reason)} |")
+            head.append(f"| {g.label} | {_gate_value(g)} | {held} | {_cell(g.reason)} |")
     for gap in coverage.gaps(report, gates):
         head += ["", f"**Warning**: {gap.describe(lambda ids: _ids(ids, coverage.IDS_NAMED))}."]
     blocks: list[_Block] = []
@@ -202,6 +210,16 @@ def _example_section(result: ExampleResult, k: int) -> list[str]:
     if result.retrieved_unused:
         lines += ["", "Retrieved but unused: " + _ids(result.retrieved_unused)]
     return lines
+
+
+def _gate_value(g: GateResult) -> str:
+    """What the gate compared, with the digits `fmt_pair` gives it beside the threshold in the label: a
+    value of 0.416667 shown as 0.4167 next to `>= 0.41667` and FAIL would read as a pass. A drop gate's
+    value is a change, signed."""
+    if g.value is None:
+        return "undefined"
+    shown = fmt_pair(g.value, g.threshold)[0]
+    return shown if g.max_drop is None or g.value <= 0 else f"+{shown}"
 
 
 def _signed(change: float) -> str:

@@ -12,9 +12,9 @@ import math
 import textwrap
 from collections.abc import Callable, Sequence
 
-from ragmon.baseline import Change, Comparison
+from ragmon.baseline import Change, Comparison, rounded
 from ragmon.errors import printable
-from ragmon.gate import GateResult
+from ragmon.gate import GateResult, fmt_pair
 from ragmon.model import Aggregate, ClaimVerdict, ExampleResult, Report
 from ragmon.report import coverage
 from ragmon.report.coverage import Gap
@@ -45,7 +45,9 @@ def render(report: Report, gates: Sequence[GateResult], *, incomplete: str | Non
     if report.skipped:
         header += f", {len(report.skipped)} skipped"
     rows = [("metric", "value", "n", f"{report.config.confidence * 100:g}% interval")]
-    rows += [(name, *aggregate_cells(aggregate)) for name, aggregate in report.aggregates.items()]
+    thresholds = gate_thresholds(gates)
+    rows += [(name, *aggregate_cells(aggregate, thresholds.get(name)))
+             for name, aggregate in report.aggregates.items()]
     lines = [header, "", *_table(rows), ""]
     lines += [f"gate {g.label}: {'ok' if g.passed else 'BREACHED'} ({g.reason})" for g in gates]
     lines += [warning(gap) for gap in coverage.gaps(report, gates)]
@@ -57,13 +59,39 @@ def render(report: Report, gates: Sequence[GateResult], *, incomplete: str | Non
     return "\n".join(lines) + "\n"
 
 
-def aggregate_cells(aggregate: Aggregate) -> tuple[str, str, str]:
-    """value, n and interval as text; shared with the Markdown report so both print a figure the same way."""
+def gate_thresholds(gates: Sequence[GateResult]) -> dict[str, float]:
+    """Each `--gate` metric's threshold, which its row of the metrics table must not seem to be on the wrong
+    side of. A drop gate's threshold bounds a change, not the figures in that table."""
+    return {g.metric: g.threshold for g in gates if g.max_drop is None}
+
+
+def aggregate_cells(aggregate: Aggregate, threshold: float | None = None) -> tuple[str, str, str]:
+    """value, n and interval as text; shared with the Markdown report so both print a figure the same way.
+    `threshold` is the metric's `--gate`, if any (`figure`)."""
     if aggregate.mean is None or not math.isfinite(aggregate.mean):
         return "undefined", str(aggregate.n), ""  # the n column gives the count
     ci = aggregate.ci
-    interval = f"[{ci[0]:.3f}, {ci[1]:.3f}]" if ci and all(map(math.isfinite, ci)) else ""
-    return f"{aggregate.mean:.3f}", str(aggregate.n), interval
+    interval = (f"[{figure(ci[0], threshold)}, {figure(ci[1], threshold)}]"
+                if ci and all(map(math.isfinite, ci)) else "")
+    return figure(aggregate.mean, threshold), str(aggregate.n), interval
+
+
+def figure(value: float, threshold: float | None) -> str:
+    """Three decimals; for a gated metric, more when three would put the figure on or across its threshold
+    (a mean of 0.849537 shown as 0.850 beside `BREACHED (0.8495 < 0.85)`): then as many as `fmt_pair`
+    needs to keep it on the side the gate finds it on, comparing at 12 decimals (`rounded`). The
+    interval's bounds too, since `--confidence` gates on one of them."""
+    shown = f"{value:.3f}"
+    if threshold is None:
+        return shown
+    compared = rounded(value)
+    if _side(float(shown), threshold) == _side(compared, threshold):
+        return shown
+    return fmt_pair(compared, threshold)[0]
+
+
+def _side(value: float, threshold: float) -> int:
+    return (value > threshold) - (value < threshold)
 
 
 def warning(gap: Gap) -> str:
