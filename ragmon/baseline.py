@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NoReturn
 
+from ragmon import __version__
 from ragmon.errors import InputError
 from ragmon.jsontext import loads, replace_lone_surrogates
 from ragmon.model import LOWER_IS_BETTER, METRIC_NAMES, ClaimVerdict, ExampleResult, Report
@@ -33,6 +34,13 @@ CLAIM_METRICS = frozenset({"groundedness", "hallucination_rate"})
 """Metrics decided by the unsupported sentences themselves; the others are listed by value alone."""
 WRITTEN_BY = "give a report written by `ragmon replay --json`"
 _GZIP_MAGIC = b"\x1f\x8b"
+REPORT_FORMAT = 1
+"""The layout's version, apart from ragmon's: raised when a field changes meaning or goes, so that a tool
+reading reports (ragmon's own `--baseline` among them) can refuse one it does not know rather than misread
+it. New fields do not raise it. Reports before it had none: format 1. Here, beside the reader, as the
+writer (ragmon.report.json) imports this module."""
+
+
 DECIMALS = 12
 """Changes are rounded to this many decimals: float rounding would otherwise make a drop of exactly the
 allowed amount a breach (50 examples at 1.0, then one at 0: 1.0 - 0.98 = 0.020000000000000018 > 0.02)."""
@@ -149,6 +157,12 @@ def from_dict(doc: Any, source: str) -> Baseline:
                          source=source)
     reader = _Reader(source)
     version = reader.get(doc, "ragmon_version", str, "a string")
+    layout = doc.get("report_format", 1)
+    if isinstance(layout, bool) or not isinstance(layout, int) or not 1 <= layout <= REPORT_FORMAT:
+        raise InputError(f"the baseline's report_format is {layout!r}, which ragmon {__version__} does not "
+                         f"read (it writes format {REPORT_FORMAT}): compare with the ragmon that wrote it, "
+                         "or give a report written by this one's `ragmon replay --json`",
+                         source=source, field="report_format")
     complete = reader.get(doc, "complete", bool, "a boolean")
     if not complete:
         error = " ".join(str(doc.get("error") or "no error recorded").split())

@@ -282,19 +282,20 @@ def usage_error(argv: Sequence[str], message: str) -> None:
     summaries stay."""
     paths = parse_known("replay", _add_report_arguments, argv, os.environ)
     if paths is not None:
-        for flag, marker in _REPORT_MARKERS.items():
+        for flag, markers in _REPORT_MARKERS.items():
             path = getattr(paths, flag)
-            if path is None or not _replaceable(path, marker) or _same_file(path, _step_summary()):
+            if path is None or not _replaceable(path, markers) or _same_file(path, _step_summary()):
                 setattr(paths, flag, None)
         _write_error_reports(paths, message, _run_info((datetime.now(UTC), time.monotonic())))
 
 
-_REPORT_MARKERS = {"json": b'{"ragmon_version"', "markdown": b"## ragmon replay",
-                   "junit": b'<testsuite name="ragmon"'}
-"""How each report ragmon writes begins (JUnit: after the XML declaration)."""
+_REPORT_MARKERS = {"json": (b'{"report_format"', b'{"ragmon_version"'), "markdown": (b"## ragmon replay",),
+                   "junit": (b'<testsuite name="ragmon"',)}
+"""How each report ragmon writes begins (JUnit: after the XML declaration; JSON before report_format came
+first: with ragmon_version)."""
 
 
-def _replaceable(path: Path | None, marker: bytes) -> bool:
+def _replaceable(path: Path | None, markers: tuple[bytes, ...]) -> bool:
     """Whether a refused command line may replace `path`: when it is no file yet, or is empty, or is a
     report ragmon wrote. The command line was refused, so what a flag swallowed may be no report path at
     all: `ragmon replay --json golden.jsonl` (for "the input is JSON") must not overwrite the golden set."""
@@ -311,7 +312,7 @@ def _replaceable(path: Path | None, marker: bytes) -> bool:
         return True
     except OSError:
         return False
-    return not head or marker in head
+    return not head or any(marker in head for marker in markers)
 
 
 @contextlib.contextmanager

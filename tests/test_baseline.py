@@ -77,6 +77,18 @@ def test_an_incomplete_baseline_is_refused_with_its_error() -> None:
                                "so it has no figures to compare with")
 
 
+@pytest.mark.parametrize("layout", [2, 0, "1", None])
+def test_a_report_format_this_ragmon_does_not_read_is_refused(layout: object) -> None:
+    # A report written by a later ragmon, whose fields may mean something else now, or a hand-edited one.
+    doc = json.loads(json_report.render_error("x")) | {"report_format": layout, "complete": True}
+    with pytest.raises(InputError) as info:
+        from_dict(doc, "main.json")
+    assert str(info.value) == (f"main.json: the baseline's report_format is {layout!r}, which ragmon "
+                               f"{ragmon.__version__} does not read (it writes format 1): compare with the "
+                               "ragmon that wrote it, or give a report written by this one's `ragmon replay "
+                               "--json` (field 'report_format')")
+
+
 @pytest.mark.parametrize(("content", "message"), [
     ("{\n", "{path}:2: the baseline is not valid JSON (Expecting property name enclosed in double quotes, "
             "column 1): give a report written by `ragmon replay --json`"),

@@ -597,7 +597,8 @@ def test_an_error_replaces_the_previous_runs_reports(ragmon_cmd: list[str], tmp_
     why = f"{missing}: cannot read dataset: No such file or directory"
     assert done.returncode == 2 and done.stderr.splitlines() == [f"ragmon replay: error: {why}"]
     assert json.loads((out / "r.json").read_text()) == {
-        "ragmon_version": ragmon.__version__, "judge": {}, "k": None, "examples": 0, "aggregates": {},
+        "report_format": 1, "ragmon_version": ragmon.__version__, "judge": {}, "k": None, "examples": 0,
+        "aggregates": {},
         "gates": [], "passed": False, "complete": False, "error": why, "baseline": None, "results": [],
         "skipped": []}
     suite = ET.parse(out / "r.xml").getroot()
@@ -760,7 +761,8 @@ def test_a_refused_command_line_replaces_the_previous_runs_reports(
     # argparse's own, as before; a bad variable without the usage, which says nothing of it
     assert err.startswith("usage: ragmon") is not bool(env) and err.endswith(f"error: {why}\n")
     assert json.loads((tmp_path / "r.json").read_text()) == {
-        "ragmon_version": ragmon.__version__, "judge": {}, "k": None, "examples": 0, "aggregates": {},
+        "report_format": 1, "ragmon_version": ragmon.__version__, "judge": {}, "k": None, "examples": 0,
+        "aggregates": {},
         "gates": [], "passed": False, "complete": False, "error": why, "baseline": None, "results": [],
         "skipped": []}
     quoted = why.replace("http://", "http:&#8203;//")  # a bare URL in Markdown: no link (report tests)
@@ -816,7 +818,8 @@ def test_a_refused_command_line_with_a_report_on_a_pipe_exits_instead_of_waiting
     assert done.returncode == 2
     assert done.stderr.endswith("error: unrecognized arguments: --bogus\n")
     assert json.loads(done.stdout) == {
-        "ragmon_version": ragmon.__version__, "judge": {}, "k": None, "examples": 0, "aggregates": {},
+        "report_format": 1, "ragmon_version": ragmon.__version__, "judge": {}, "k": None, "examples": 0,
+        "aggregates": {},
         "gates": [], "passed": False, "complete": False, "error": "unrecognized arguments: --bogus",
         "baseline": None, "results": [], "skipped": []}
 

@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ragmon import __version__
-from ragmon.baseline import Comparison, rounded
+from ragmon.baseline import REPORT_FORMAT, Comparison, rounded
 from ragmon.gate import GateResult
 from ragmon.jsontext import replace_lone_surrogates
 from ragmon.model import ClaimVerdict, ExampleResult, Report
@@ -28,6 +28,7 @@ def to_dict(report: Report, gates: Sequence[GateResult], *, incomplete: str | No
     no verdict. `comparison` is against the `--baseline` run, when there is one (else `baseline` is null).
     The report is itself a baseline for a later run (ragmon.baseline reads it)."""
     return {
+        "report_format": REPORT_FORMAT,
         "ragmon_version": __version__,
         "judge": json_value(dict(report.judge)),
         "k": report.k,
@@ -61,9 +62,9 @@ def render(report: Report, gates: Sequence[GateResult], *, incomplete: str | Non
 def render_error(message: str) -> str:
     """A run that stopped before it had figures (bad input, an unreachable target, a judge error): every
     key of a full report, empty, so `jq '.results[]'` or `.gates | length` still work on it."""
-    return _dumps({"ragmon_version": __version__, "judge": {}, "k": None, "examples": 0, "aggregates": {},
-                   "gates": [], "passed": False, "complete": False, "error": message, "baseline": None,
-                   "results": [], "skipped": []})
+    return _dumps({"report_format": REPORT_FORMAT, "ragmon_version": __version__, "judge": {}, "k": None,
+                   "examples": 0, "aggregates": {}, "gates": [], "passed": False, "complete": False,
+                   "error": message, "baseline": None, "results": [], "skipped": []})
 
 
 def _dumps(doc: dict[str, Any]) -> str:
@@ -99,6 +100,8 @@ def _claim(v: ClaimVerdict) -> dict[str, Any]:
 def _result(result: ExampleResult) -> dict[str, Any]:
     return {
         "id": result.example.id,
+        "question": result.example.question,
+        "category": result.example.category,
         "metrics": {name: _number(value) for name, value in result.metrics.items()},
         "claims": [_claim(v) for v in result.verdicts],
         "relevant_not_retrieved": list(result.relevant_not_retrieved),

@@ -23,8 +23,9 @@ def _no_nan(token: str) -> float:
 
 def test_schema_keys_and_types(report: Report, gates: tuple[GateResult, ...]) -> None:
     doc = json.loads(render(report, gates), parse_constant=_no_nan)
-    assert set(doc) == {"ragmon_version", "judge", "k", "examples", "aggregates", "gates", "passed",
-                        "complete", "error", "baseline", "results", "skipped"}
+    assert set(doc) == {"report_format", "ragmon_version", "judge", "k", "examples", "aggregates", "gates",
+                        "passed", "complete", "error", "baseline", "results", "skipped"}
+    assert doc["report_format"] == 1
     assert doc["judge"] == {"name": "lexical", "threshold": 0.6}
     assert (doc["k"], doc["examples"], doc["passed"]) == (5, 4, False)
     # A run that completed (its gates breached, exit 1): complete, no error, and the version that wrote it.
@@ -45,7 +46,9 @@ def test_schema_keys_and_types(report: Report, gates: tuple[GateResult, ...]) ->
     assert doc["skipped"] == [{"id": "e5", "reason": "judge timed out"}]
     assert [r["id"] for r in doc["results"]] == ["e1", "e2", "e3", "e4"]
     for item, result in zip(doc["results"], report.results, strict=True):
-        assert set(item) == {"id", "metrics", "claims", "relevant_not_retrieved", "retrieved_unused"}
+        assert set(item) == {"id", "question", "category", "metrics", "claims", "relevant_not_retrieved",
+                             "retrieved_unused"}
+        assert (item["question"], item["category"]) == (result.example.question, result.example.category)
         assert item["metrics"]["answer_relevance"] is None
         answer = result.example.answer or ""
         for claim in item["claims"]:
@@ -76,8 +79,8 @@ def test_an_incomplete_run_never_passed_and_keeps_its_figures(report: Report) ->
 
 def test_an_error_report_has_every_key_and_no_figures() -> None:
     doc = json.loads(render_error("data.jsonl:3: invalid JSON"), parse_constant=_no_nan)
-    assert doc == {"ragmon_version": ragmon.__version__, "judge": {}, "k": None, "examples": 0,
-                   "aggregates": {}, "gates": [], "passed": False, "complete": False,
+    assert doc == {"report_format": 1, "ragmon_version": ragmon.__version__, "judge": {}, "k": None,
+                   "examples": 0, "aggregates": {}, "gates": [], "passed": False, "complete": False,
                    "error": "data.jsonl:3: invalid JSON", "baseline": None, "results": [], "skipped": []}
 
 
