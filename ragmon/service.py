@@ -47,8 +47,9 @@ from ragmon.logs import configure_logging
 from ragmon.model import Example
 from ragmon.otlp.grpc import start_grpc_server
 from ragmon.otlp.http import UnreadableRequests, add_metrics_port_answer, add_otlp_routes, app_runner
-from ragmon.otlp.limits import HELD_BODIES, BodyBudget
+from ragmon.otlp.limits import HELD_BODIES, HTTP_CONNECTIONS, METRICS_CONNECTIONS, BodyBudget
 from ragmon.otlp.misdirected import METRICS_PORT, OTLP_HTTP_PORT, grpc_client_advice, metrics_port_advice
+from ragmon.otlp.sites import CappedSite
 from ragmon.sampling import sampling_key
 from ragmon.scoring import Lane, LaneRefusal, LexicalLane
 from ragmon.semconv.extract import extract
@@ -266,7 +267,8 @@ class Sidecar:
             self._otlp_web = runner
         host, port = address
         try:
-            await web.TCPSite(runner, host, port).start()
+            limit = HTTP_CONNECTIONS if otlp else METRICS_CONNECTIONS
+            await CappedSite(runner, host, port, limit=limit, what=what).start()
         except OSError as exc:
             # A second sidecar on one machine finds the default ports taken: name the flag to change, and
             # for OTLP that the app must follow, as its exporter's endpoint names the port.

@@ -49,8 +49,10 @@ from ragmon.errors import InputError, RagmonError
 from ragmon.failures import service_name
 from ragmon.model import Example
 from ragmon.otlp.http import UnreadableRequests, add_otlp_routes, app_runner
+from ragmon.otlp.limits import HTTP_CONNECTIONS
 from ragmon.otlp.misdirected import REPLAY_RECEIVER, TRACES_PATH, endpoint_fix, grpc_client_advice
 from ragmon.otlp.refusals import RefusalLog
+from ragmon.otlp.sites import CappedSite
 from ragmon.report.text import clip
 from ragmon.semconv.extract import ExtractionError, extract
 from ragmon.traces import Assembler, Decided, Span, Trace
@@ -193,7 +195,8 @@ async def _collect(golden: Sequence[Example], target: Target, log: TextIO | None
     try:
         host, port = target.receiver
         try:
-            await web.TCPSite(runner, host, port).start()
+            await CappedSite(runner, host, port, limit=HTTP_CONNECTIONS,
+                             what="OTLP (--receiver-listen)").start()
         except OSError as exc:
             raise RagmonError(f"cannot listen for OTLP on {host}:{port} (--receiver-listen): "
                               f"{exc.strerror or exc}{_port_taken(exc, host, port)}") from None

@@ -50,7 +50,14 @@ from ragmon.errors import RagmonError
 from ragmon.otlp.auth import bearer_ok
 from ragmon.otlp.decode import MAX_VALUES, DecodeError, TooManyValues, decode_off_loop, decode_protobuf
 from ragmon.otlp.inflate import Inflater, NoRoom, TooLarge, sniff, take
-from ragmon.otlp.limits import BODY_SECONDS, HELD_BODIES, IDLE_SECONDS, BodyBudget, BodyClaim
+from ragmon.otlp.limits import (
+    BODY_SECONDS,
+    GRPC_CONNECTIONS,
+    HELD_BODIES,
+    IDLE_SECONDS,
+    BodyBudget,
+    BodyClaim,
+)
 from ragmon.otlp.misdirected import advice, grpc_signal
 from ragmon.otlp.refusals import RefusalLog, Sender, grpc_peer_host
 from ragmon.otlp.sink import BUSY, SpanSink, over_max_body
@@ -256,6 +263,8 @@ async def start_grpc_server(address: tuple[str, int], sink: SpanSink, *, max_bod
         # closed (gRPC's defaults: never, and 120 s). A client reconnects as it needs to.
         ("grpc.max_connection_idle_ms", idle_ms),
         ("grpc.server_handshake_timeout_ms", idle_ms),
+        # Past it gRPC closes a new connection as it arrives, unlogged (ragmon.otlp.limits).
+        ("grpc.max_allowed_incoming_connections", GRPC_CONNECTIONS),
     ], maximum_concurrent_rpcs=MAX_CALLS)
     service = _TraceService(sink, token, max_body, max_values,
                             BodyBudget(HELD_BODIES * max_body) if bodies is None else bodies)

@@ -9,6 +9,12 @@ counted as they grow (after decompression); a request that finds no room is answ
 `backpressure`, 1 per request. A sender gets `BODY_SECONDS` to send its body once its headers are in,
 and a connection waiting for a request (its headers, or the next one) is closed after `IDLE_SECONDS`.
 
+Connections are bounded in number too, per port (`HTTP_CONNECTIONS`, `GRPC_CONNECTIONS`,
+`METRICS_CONNECTIONS`): an idle one holds ~5.5 KiB (HTTP) or ~16.5 KiB (gRPC), and the idle timeout frees
+them only after a minute, so a sender opening 500 a second held 30,000 of them, ~500 MiB over gRPC, within
+the open-file limit of a container (often 1,048,576). Past a port's bound a new connection is closed as
+it arrives; the ones open go on.
+
 None is a flag: they follow `--max-body`, and an exporter that needs more sends smaller batches.
 """
 
@@ -29,6 +35,17 @@ IDLE_SECONDS = 60.0
 """How long a connection may wait for a request's headers, or stay open between requests: longer than an
 exporter's interval between batches (5 s) and Prometheus's usual scrape interval, so that they keep their
 connections, and short enough that idle connections do not pile up to the open-file limit."""
+
+
+HTTP_CONNECTIONS = 1024
+"""OTLP/HTTP connections open at once (~5.6 MiB idle): an SDK exporter keeps one, a Collector a few."""
+
+GRPC_CONNECTIONS = 256
+"""OTLP/gRPC connections open at once (~4 MiB idle): an exporter multiplexes its calls over one."""
+
+METRICS_CONNECTIONS = 256
+"""Connections to the metrics port: Prometheus keeps one per replica, each probe opens one and closes it.
+Its own bound, so that a flood of OTLP connections never takes the room of a scrape or a liveness probe."""
 
 
 class BodyBudget:

@@ -1,0 +1,91 @@
+"""A bound on the connections a port keeps open (ragmon.otlp.sites, ragmon.otlp.limits)."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import socket
+from collections.abc import AsyncIterator
+
+import aiohttp
+import grpc
+import pytest
+from aiohttp import web
+
+from ragmon.otlp import grpc as otlp_grpc
+from ragmon.otlp.sites import CappedSite
+
+HTTP2_PREFACE = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n" + b"\x00\x00\x00\x04\x00\x00\x00\x00\x00"
+"""HTTP/2's connection preface and an empty SETTINGS frame: what a gRPC client opens with."""
+
+
+async def hello(_request: web.Request) -> web.Response:
+    return web.Response(text="hello")
+
+
+@pytest.fixture
+async def capped() -> AsyncIterator[int]:
+    """A site keeping at most 3 connections, on a free port; returns the port."""
+    app = web.Application()
+    app.router.add_get("/", hello)
+    runner = web.AppRunner(app)
+    await runner.setup()
+    site = CappedSite(runner, "127.0.0.1", 0, limit=3, what="test port")
+    await site.start()
+    yield site.port
+    await runner.cleanup()
+
+
+async def closed_at_once(port: int, hello: bytes = b"") -> bool:
+    """Whether the server closes a new connection before it says anything (after `hello`, if given)."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    try:
+        if hello:
+            writer.write(hello)
+        return await asyncio.wait_for(reader.read(100), 2) == b""
+    except ConnectionResetError:
+        return True
+    except TimeoutError:
+        return False
+    finally:
+        writer.close()
+
+
+async def test_past_the_bound_a_connection_is_closed_as_it_arrives_and_logged(capped, caplog):
+    caplog.set_level(logging.WARNING, logger="ragmon.otlp.sites")
+    idle = [await asyncio.open_connection("127.0.0.1", capped) for _ in range(3)]
+    await asyncio.sleep(0.1)
+    assert await closed_at_once(capped, b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+    assert await closed_at_once(capped)
+    [line] = [r.getMessage() for r in caplog.records]   # one a minute, not one a connection
+    assert line == "test port: 3 connections open, the most it keeps: a new one is closed as it arrives"
+
+    # The open ones go on, and a place freed is a place taken.
+    reader, writer = idle[0]
+    writer.write(b"GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+    assert (await asyncio.wait_for(reader.read(), 5)).endswith(b"hello")
+    for _, other in idle:
+        other.close()
+    await asyncio.sleep(0.1)
+    async with aiohttp.ClientSession() as session, session.get(f"http://127.0.0.1:{capped}/") as response:
+        assert await response.text() == "hello"
+
+
+async def test_the_grpc_receiver_keeps_at_most_its_bound_of_connections(grpc_receiver, monkeypatch):
+    monkeypatch.setattr(otlp_grpc, "GRPC_CONNECTIONS", 2)
+    target = await grpc_receiver()
+    port = int(target.rsplit(":", 1)[1])
+    held = []
+    for _ in range(2):
+        sock = socket.create_connection(("127.0.0.1", port))
+        sock.sendall(HTTP2_PREFACE)
+        held.append(sock)
+    await asyncio.sleep(0.2)
+    assert await closed_at_once(port, HTTP2_PREFACE)
+    for sock in held:
+        sock.close()
+    await asyncio.sleep(0.2)
+    async with grpc.aio.insecure_channel(target) as channel:   # room again: an unknown method's answer
+        with pytest.raises(grpc.aio.AioRpcError) as error:
+            await channel.unary_unary("/x.Y/Z")(b"", timeout=5)
+    assert error.value.code() is grpc.StatusCode.UNIMPLEMENTED
