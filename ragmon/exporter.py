@@ -34,6 +34,14 @@ REJECT_REASONS = ("invalid", "decode_error", "too_large", "unauthorized", "backp
 CAPTURE_OUTCOMES = ("written", "duplicate", "too_large", "backlog", "error")
 """What became of an example selected by `--capture` (ragmon.capture)."""
 
+LIVE_METRICS = ("groundedness", "hallucination_rate", "citation_accuracy", "citation_coverage",
+                "context_utilisation", "answer_relevance")
+"""The per-example metrics live traffic can have: those that need no labels (ragmon.relevant_ids,
+ragmon.ground_truth), only an answer, its documents and claims, and the citations the answer makes. Their
+score histograms are pre-created with a pipeline's other series: rate() and increase() never count a
+series' first sample, so without them each pipeline's first score after a start would be in no rule,
+panel or alert. The labelled ones (hit_rate, recall, answer_correctness, abstention...) are left to
+appear with their first score: live traffic never has them, and 15 zero series each would be dead."""
 SCORE_BUCKETS = (*(round(i / 10, 1) for i in range(10)), 0.99, 1.0)
 """0..1 by 0.1, plus 0.99: most healthy examples score exactly 1.0, and without a bound just below it
 histogram_quantile interpolates them across (0.9, 1.0] (all-1.0 read p50 0.95); now they read 0.995."""
@@ -324,6 +332,8 @@ class Exporter:
             self._examples.labels(pipeline, judge)
             for verdict in VERDICTS:
                 self._claims.labels(pipeline, judge, verdict)
+            for metric in LIVE_METRICS:
+                self._scores.labels(pipeline, judge, metric)
         for outcome in self._capture_outcomes:
             self._captured.labels(pipeline, outcome)
 

@@ -65,6 +65,15 @@ RECEIVER_GRACE = 1.0
 only refuse, so there is nothing worth waiting for; aiohttp's own default (60 s) would let one stalled
 upload hold the drain of buffered traces back past --drain-seconds and the pod's grace period."""
 
+STALL_SECONDS = 120.0
+"""Seconds the first lane may hold examples (queued, waiting for room in its queue, or being scored)
+without finishing one, ok or failed, before /healthz answers 503, so that the liveness probe restarts a
+stuck scorer (a stopped or wedged worker). Nothing else would: queued traces have no outcome yet, and at
+low traffic the queue takes hours to fill and push back. A lexical example takes milliseconds and the
+worst texts found about 3 s, so a busy scorer finishes one every few seconds; 120 s is 40 times that, and
+an idle one holds nothing. With the shipped probe (3 failures 10 s apart) a stuck scorer is restarted
+about 2.5 minutes after its last example."""
+
 
 @dataclass(frozen=True, slots=True)
 class Ports:
@@ -140,6 +149,8 @@ class Sidecar:
         self._wake = asyncio.Event()
         self._backlog: deque[Decided] = deque()
         self._unresolved: set[_Job] = set()
+        self._primary_finished_at = 0.0
+        """When the first lane last finished an example (monotonic): what /healthz measures a stall from."""
         self._outcomes: Counter[str] = Counter()
         self._failures = FailureLog(log) if failures is None else failures
         self._accepting = False
@@ -293,7 +304,26 @@ class Sidecar:
         return app
 
     async def _healthz(self, request: web.Request) -> web.Response:
-        return web.Response(text="ok\n")
+        """503 once the first lane has held examples for `STALL_SECONDS` without finishing one: the
+        liveness probe then restarts the process, whose drain counts what it held as `error`. Logged each
+        time, as the kubelet's event gives the status and not this body."""
+        held, stalled = self._primary_stall()
+        if stalled <= STALL_SECONDS:
+            return web.Response(text="ok\n")
+        judge = self._primary.lane.judge
+        reason = (f"{judge} scoring stalled: {held} examples held, none finished for {stalled:.0f} s "
+                  f"(limit {STALL_SECONDS:g} s)")
+        log.error(reason, extra={"judge": judge, "examples": held, "stalled_seconds": round(stalled)})
+        return web.Response(status=503, text=reason + "\n")
+
+    def _primary_stall(self) -> tuple[int, float]:
+        """The examples the first lane holds, and the seconds since it last made progress: since it last
+        finished one, or since the oldest of them was decided when that came later (an idle lane that gets
+        an example has not been stalled all the while). 0 seconds when it holds none."""
+        if not self._unresolved:
+            return 0, 0.0
+        oldest = min(job.decided_at for job in self._unresolved)
+        return len(self._unresolved), time.monotonic() - max(self._primary_finished_at, oldest)
 
     async def _readyz(self, request: web.Request) -> web.Response:
         if self._ready:
@@ -480,7 +510,9 @@ class Sidecar:
         if not runner.primary:
             runner.unjudged -= 1
             runner.unjudged_bytes -= job.footprint
-        elif job in self._unresolved:
+            return
+        self._primary_finished_at = time.monotonic()
+        if job in self._unresolved:
             self._unresolved.discard(job)
             self._outcome(job.pipeline, outcome, job.footprint)
             if outcome == "scored":

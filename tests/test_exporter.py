@@ -236,6 +236,30 @@ def test_listed_pipelines_keep_their_label_whatever_arrives_first() -> None:
     assert after[("ragmon_traces_total", labels(pipeline="checkout-rag", outcome="scored"))] == 1
 
 
+def test_listed_pipelines_have_score_histograms_at_zero_so_their_first_score_counts_in_rates() -> None:
+    """rate() and increase() never count a series' first sample: a histogram series born holding a
+    pod's first score would leave that score out of every rule. Listed, a pipeline's series of the six
+    metrics live traffic has exist at 0 before any trace (count, sum and every bucket), so the first
+    score reads as an increase of 1. Metrics that need labels (recall, answer_correctness) are not
+    pre-created: live traffic never has them."""
+    live = ("groundedness", "hallucination_rate", "citation_accuracy", "citation_coverage",
+            "context_utilisation", "answer_relevance")
+    exporter = Exporter(window=60, pipelines=("checkout-rag",), judges=("lexical", "claude"))
+    before = samples(exporter)
+    for pipeline in ("checkout-rag", "other"):
+        for judge in ("lexical", "claude"):
+            for metric in live:
+                series = {"pipeline": pipeline, "judge": judge, "metric": metric}
+                assert before[("ragmon_example_score_count", labels(**series))] == 0
+                assert before[("ragmon_example_score_sum", labels(**series))] == 0
+                for le in ("0.0", "0.5", "0.99", "1.0", "+Inf"):
+                    assert before[("ragmon_example_score_bucket", labels(**series, le=le))] == 0
+    assert {dict(ls)["metric"] for (name, ls) in before if name == "ragmon_example_score_count"} == set(live)
+    exporter.example_scored("checkout-rag", "lexical", result(2, 1), TRACE_ID)
+    g = {"pipeline": "checkout-rag", "judge": "lexical", "metric": "groundedness"}
+    assert samples(exporter)[("ragmon_example_score_count", labels(**g))] == 1
+
+
 def test_reserved_or_empty_names_cannot_be_listed() -> None:
     for name in ("other", "unknown", ""):
         with pytest.raises(ValueError, match="cannot be listed"):

@@ -11,6 +11,7 @@ import asyncio
 import hashlib
 import json
 import logging
+import re
 import signal
 import socket
 import subprocess
@@ -292,8 +293,8 @@ async def test_sdk_exporters_over_http_gzip_plain_and_grpc_are_scored_exactly_as
         for metric in METRIC_NAMES:
             key = labels(pipeline=pipeline, judge="lexical", metric=metric)
             value = offline.metrics[metric]
-            if value is None:
-                assert ("ragmon_example_score_count", key) not in samples, metric
+            if value is None:   # not observed: no series, or a pre-created one still at 0
+                assert samples.get(("ragmon_example_score_count", key), 0) == 0, metric
             else:   # one observation: the histogram's sum is the online value itself
                 assert samples[("ragmon_example_score_count", key)] == 1, metric
                 assert samples[("ragmon_example_score_sum", key)] == value, metric
@@ -543,6 +544,75 @@ async def test_readyz_turns_503_while_draining(start_sidecar: Start) -> None:
     lane.gate.set()
     await asyncio.wait_for(stopping, 10)
     assert outcomes(registry_samples(sidecar))["scored"] == 1
+
+
+class StallingLane:
+    """The lexical judge in process, `delay` seconds an example, behind a gate that starts open: a busy
+    scorer that keeps finishing, until the test closes the gate and it stops as a SIGSTOPped worker does."""
+
+    judge = "lexical"
+    rate = 1.0
+    concurrency = 1
+
+    def __init__(self, delay: float) -> None:
+        self.delay = delay
+        self.gate = asyncio.Event()
+        self.gate.set()
+        self.waiting = asyncio.Event()
+        """Set when an example meets the closed gate."""
+
+    async def start(self) -> None:
+        pass
+
+    async def score(self, example: Example) -> Scored:
+        await asyncio.sleep(self.delay)
+        if not self.gate.is_set():
+            self.waiting.set()
+            await self.gate.wait()
+        return Scored(evaluate_example(example, LexicalJudge(), 5), self.delay)
+
+    async def close(self) -> None:
+        pass
+
+
+async def test_healthz_fails_on_a_stalled_scorer_never_on_a_busy_or_idle_one(
+        start_sidecar: Start, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    """A bound of 0.6 s instead of 120. Idle for 1 s: 200. Busy: 8 examples queued at once, 0.15 s each,
+    so the lane holds examples for 1.2 s, twice the bound, finishing one every 0.15 s: 200 throughout.
+    Stalled: 2 examples and the gate closed: 200 at first, 503 once the bound has passed with none
+    finished, saying so; the gate reopened, both are scored and it is 200 again."""
+    monkeypatch.setattr("ragmon.service.STALL_SECONDS", 0.6)
+    lane = StallingLane(0.15)
+    _, ports = await start_sidecar(lanes=[lane])
+    healthy = (200, "ok\n")
+    await asyncio.sleep(1.0)
+    assert await get(ports.metrics, "/healthz") == healthy
+
+    await send_traces(ports, [record("shop", rag_trace) for _ in range(8)])
+    answers = []
+    while (total(parse((await get(ports.metrics, "/metrics"))[1]), "ragmon_traces_total", outcome="scored")
+           < 8):
+        answers.append(await get(ports.metrics, "/healthz"))
+        await asyncio.sleep(0.05)
+    assert len(answers) >= 10 and set(answers) == {healthy}
+
+    lane.gate.clear()
+    caplog.set_level(logging.ERROR, logger="ragmon.service")
+    await send_traces(ports, [record("shop", rag_trace), record("shop", rag_trace)])
+    await asyncio.wait_for(lane.waiting.wait(), 10)
+    assert await get(ports.metrics, "/healthz") == healthy
+    deadline = time.monotonic() + 10
+    while (answer := await get(ports.metrics, "/healthz"))[0] != 503:
+        assert time.monotonic() < deadline, "healthz never turned 503"
+        await asyncio.sleep(0.05)
+    stalled = r"lexical scoring stalled: 2 examples held, none finished for \d+ s \(limit 0\.6 s\)"
+    assert re.fullmatch(stalled + "\n", answer[1]), answer
+    logged = [r.getMessage() for r in caplog.records if r.name == "ragmon.service" and r.levelname == "ERROR"]
+    assert logged and all(re.fullmatch(stalled, line) for line in logged)
+
+    lane.gate.set()
+    await wait_metrics(ports.metrics, lambda s: total(s, "ragmon_traces_total", outcome="scored") == 10)
+    assert await get(ports.metrics, "/healthz") == healthy
 
 
 async def test_drain_deadline_counts_what_is_left_as_error(start_sidecar: Start) -> None:

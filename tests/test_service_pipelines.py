@@ -60,6 +60,9 @@ def test_listed_pipeline_has_its_label_and_the_rest_is_other(serve_process: Any,
             for outcome in OUTCOMES:
                 assert before[("ragmon_traces_total", frozenset({("pipeline", pipeline),
                                                                  ("outcome", outcome)}))] == 0
+            # The score histogram too: its first score after a start is then an increase rate() sees.
+            assert before[("ragmon_example_score_count", frozenset({
+                ("pipeline", pipeline), ("judge", "lexical"), ("metric", "groundedness")}))] == 0
 
         send_rag_traces(serve.ready["http_port"])
         after = asyncio.run(wait_metrics(serve.ready["metrics_port"],
@@ -71,6 +74,7 @@ def test_listed_pipeline_has_its_label_and_the_rest_is_other(serve_process: Any,
     assert total(after, "ragmon_traces_total", pipeline="other", outcome="scored") == 1
     assert total(after, "ragmon_examples_scored_total", pipeline="checkout-rag") == 1
     assert total(after, "ragmon_examples_scored_total", pipeline="other") == 1
+    assert total(after, "ragmon_example_score_count", pipeline="checkout-rag", metric="groundedness") == 1
     assert pipelines_of(after) == {*LISTED, "other"}
 
 

@@ -263,6 +263,52 @@ def test_trace_outcome_queries_tell_probes_from_unscored_rag_traces(tmp_path: Pa
                      {instance("a"): 0, instance("b"): 1, instance("c"): 0, instance("d"): 0}, "80m")
 
 
+def test_pipeline_failing_query_reads_each_pipelines_error_share(tmp_path: Path) -> None:
+    """The Grafana RagmonPipelineFailing query: the share of `error` among a pipeline's traces other than
+    `not_rag`, summed across pods. Per minute, by hand: checkout 8 error and 20 not_rag -> 8 / 8 = 1
+    (8 / 28 with the probes); search 3 error, 7 scored -> 0.3; support 10 scored -> 0; billing 6 error
+    on pod a and 2 scored on pod b -> 6 / 8 = 0.75 (pod a alone: 1). Grafana's threshold (> 0.5) then
+    alerts on checkout and billing."""
+    def traces(instance: str, pipeline: str, outcome: str) -> str:
+        return (f'ragmon_traces_total{{job="ragmon",instance="{instance}",pipeline="{pipeline}",'
+                f'outcome="{outcome}"}}')
+
+    series = {
+        traces("a", "checkout", "error"): "0+8x40", traces("a", "checkout", "not_rag"): "0+20x40",
+        traces("a", "search", "error"): "0+3x40", traces("a", "search", "scored"): "0+7x40",
+        traces("a", "support", "scored"): "0+10x40", traces("a", "support", "error"): "0x40",
+        traces("a", "billing", "error"): "0+6x40", traces("b", "billing", "scored"): "0+2x40",
+    }
+    promtool_expects(tmp_path, grafana_query("RagmonPipelineFailing"), series, {
+        '{pipeline="checkout"}': 1, '{pipeline="search"}': 0.3, '{pipeline="support"}': 0,
+        '{pipeline="billing"}': 0.75}, "30m")
+
+
+def test_scoring_stalled_query_gives_the_queue_where_the_lexical_judge_finishes_nothing(
+        tmp_path: Path) -> None:
+    """The Grafana RagmonScoringStalled query at 45m, per instance, by hand: a scored 1 example a minute
+    until 20m, then nothing (its Claude judge goes on), its queue growing 1 a minute from 21m -> 25, the
+    examples queued. b: 5 queued, 30 calls a minute -> 0. c: idle -> 0. d: every call fails, 3 queued:
+    calls end, so it is not stuck -> 0."""
+    def calls(instance: str, judge: str, outcome: str) -> str:
+        return (f'ragmon_judge_requests_total{{job="ragmon",instance="{instance}",judge="{judge}",'
+                f'outcome="{outcome}"}}')
+
+    def queue(instance: str) -> str:
+        return f'ragmon_score_queue_depth{{job="ragmon",instance="{instance}"}}'
+
+    series = {
+        queue("a"): "0x20 1+1x60", calls("a", "lexical", "ok"): "0+1x20 20x60",
+        calls("a", "claude", "ok"): "0+1x80",
+        queue("b"): "5x80", calls("b", "lexical", "ok"): "0+30x80",
+        queue("c"): "0x80", calls("c", "lexical", "ok"): "0x80",
+        queue("d"): "3x80", calls("d", "lexical", "ok"): "0x80", calls("d", "lexical", "error"): "0+5x80",
+    }
+    instance = '{{job="ragmon",instance="{}"}}'.format
+    promtool_expects(tmp_path, grafana_query("RagmonScoringStalled"), series,
+                     {instance("a"): 25, instance("b"): 0, instance("c"): 0, instance("d"): 0}, "45m")
+
+
 def seconds(interval: str) -> int:
     match = re.fullmatch(r"(\d+)([smh])", interval)
     assert match, interval
