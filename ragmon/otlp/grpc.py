@@ -35,7 +35,6 @@ from __future__ import annotations
 import asyncio
 import zlib
 from collections.abc import AsyncIterator, Mapping
-from typing import cast
 
 import grpc
 from google.protobuf.duration_pb2 import Duration
@@ -48,7 +47,14 @@ from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import (
 
 from ragmon.errors import RagmonError
 from ragmon.otlp.auth import bearer_ok
-from ragmon.otlp.decode import MAX_VALUES, DecodeError, TooManyValues, decode_off_loop, decode_protobuf
+from ragmon.otlp.decode import (
+    MAX_VALUES,
+    DecodedBatch,
+    DecodeError,
+    TooManyValues,
+    decode_off_loop,
+    decode_protobuf,
+)
 from ragmon.otlp.inflate import Inflater, NoRoom, TooLarge, sniff, take
 from ragmon.otlp.limits import (
     BODY_SECONDS,
@@ -79,6 +85,18 @@ default): it bounds a flood of calls, each a task and gRPC's buffers for its mes
 which is up to `receive_cap` each, as sent."""
 
 
+READ_SLOTS = 2
+"""gRPC messages received at once. gRPC holds a message whole (up to `receive_cap`) before the handler
+sees it, out of the `BodyBudget`'s sight; 64 calls of 30 MiB would hold 1.9 GiB. A call waiting for a
+slot holds only its stream's flow-control window, as gRPC's BDP probing, which grows the windows to
+megabytes, is off: 32 such calls held 2 MiB. So reads hold at most 2 x `receive_cap` (64 MiB with the
+defaults). On loopback a read takes milliseconds, so a Collector's 10 calls at once pass in turn."""
+
+SLOT_SECONDS = 5.0
+"""How long a call waits for a read slot before it is refused back-pressure: within an exporter's own
+10 s timeout, so that it hears the RetryInfo rather than a deadline of its own."""
+
+
 def receive_cap(max_body: int) -> int:
     """gRPC's own limit: messages between `max_body` and this reach `export` to be counted (see above)."""
     return min(2 * max_body, _GRPC_MAX_LENGTH)
@@ -93,33 +111,24 @@ class _TraceService:
         self._max_values = max_values
         self._token = None if token is None else token.encode()
         self._refusals = RefusalLog()
+        self._reads = asyncio.Semaphore(READ_SLOTS)
 
     async def export(self, _requests: AsyncIterator[bytes],
                      context: grpc.aio.ServicerContext) -> ExportTraceServiceResponse:
         metadata = dict(context.invocation_metadata() or ())
         await self._check_token(context, metadata)
         message = await self._receive(context, metadata)
-        encoding = sniff(message)
-        if not encoding and len(message) > self._max_body:
-            await self._refuse(context, metadata, "too_large", grpc.StatusCode.RESOURCE_EXHAUSTED,
-                               over_max_body(f"message of {len(message)} bytes", self._max_body))
         with self._bodies.claim() as claim:
             # Claimed at the message's size once gRPC has it: claiming `max_body` before the read would let
             # only 3 calls be open at once, and a Collector sends 10 (its sending queue's consumers).
-            inflated = await self._inflated(message, encoding, claim)
-            if isinstance(inflated, tuple):
-                await self._refuse(context, metadata, *inflated)
-            body = cast(bytes, inflated)  # the abort raised otherwise
-            del message, inflated
-            try:
-                batch = await decode_off_loop(decode_protobuf, body, self._max_values)
-            except TooManyValues as exc:
-                await self._refuse(context, metadata, "too_large", grpc.StatusCode.RESOURCE_EXHAUSTED,
-                                   str(exc))
-            except DecodeError as exc:
-                await self._refuse(context, metadata, "decode_error", grpc.StatusCode.INVALID_ARGUMENT,
-                                   str(exc))
-        del body  # out of the budget now, so out of memory too: the refusals below are awaited
+            batch = await self._decoded(message, claim)
+        # Refused only now, with no buffer left alive in this frame: an abort awaited with the message or
+        # its inflated body in scope kept them, through the exception's traceback, until gRPC had done with
+        # the call, out of the budget's sight (8 calls of 30 MiB refused at once held 385 MiB).
+        del message
+        if not isinstance(batch, DecodedBatch):
+            await self._refuse(context, metadata, *batch)
+        assert isinstance(batch, DecodedBatch)  # the abort raised otherwise
         if batch.rejected and not batch.spans:
             await self._refuse(context, metadata, "invalid", grpc.StatusCode.INVALID_ARGUMENT,
                                f"every span was rejected: {batch.rejection_message()}", batch.rejected)
@@ -135,10 +144,19 @@ class _TraceService:
             rejected_spans=batch.rejected, error_message=batch.rejection_message()))
 
     async def _receive(self, context: grpc.aio.ServicerContext, metadata: Mapping[str, str | bytes]) -> bytes:
-        """The request message, within `BODY_SECONDS`: past them the RPC is cut off (DEADLINE_EXCEEDED,
-        which exporters retry; not counted, as nothing of it was received), so that a stalled sender
-        does not keep its call, and gRPC's buffers for it, open. A message over `receive_cap` reads as the
-        end of the stream: gRPC has answered it already, and there is nothing to decode."""
+        """The request message, read in one of `READ_SLOTS` (a call that finds none within `SLOT_SECONDS`
+        is refused back-pressure, UNAVAILABLE with RetryInfo, counted) and within `BODY_SECONDS`: past them
+        the RPC is cut off (DEADLINE_EXCEEDED, which exporters retry; not counted, as nothing of it was
+        received), so that a stalled sender does not keep its call, and gRPC's buffers for it, open. A
+        message over `receive_cap` reads as the end of the stream: gRPC has answered it already, and there
+        is nothing to decode."""
+        try:
+            async with asyncio.timeout(SLOT_SECONDS):
+                await self._reads.acquire()
+        except TimeoutError:
+            await self._refuse(context, metadata, "backpressure", grpc.StatusCode.UNAVAILABLE,
+                               f"ragmon is busy: it is receiving as many gRPC messages as it takes at once "
+                               f"({READ_SLOTS}); retry later", 1, _RETRY_AFTER_1S)
         try:
             async with asyncio.timeout(BODY_SECONDS):
                 message = await context.read()
@@ -147,18 +165,22 @@ class _TraceService:
             self._refusals.cut_off(grpc.StatusCode.DEADLINE_EXCEEDED.name, **_sender(context, metadata),
                                    detail=detail)
             await context.abort(grpc.StatusCode.DEADLINE_EXCEEDED, detail)
+        finally:
+            self._reads.release()
         if not isinstance(message, bytes):
             await context.abort(grpc.StatusCode.INVALID_ARGUMENT, "no request message")
         return message
 
-    async def _inflated(self, message: bytes, encoding: str, claim: BodyClaim) -> bytes | _Refusal:
-        """The message as the decoder takes it, held in `claim` as it grows, or why it is refused.
-
-        The refusal is returned, not raised to `export`: awaited inside an `except` block, the abort kept
-        the exception, its traceback, this frame and so up to `--max-body` of inflated bytes alive until
-        the call ended (25 calls refused at once held 390 MiB)."""
+    async def _decoded(self, message: bytes, claim: BodyClaim) -> DecodedBatch | _Refusal:
+        """The message decoded (inflated first when compressed, held in `claim` as it grows), or why it is
+        refused: returned, not raised, so that no frame holding the bytes outlives the call (`export`)."""
+        encoding = sniff(message)
+        if not encoding and len(message) > self._max_body:
+            return ("too_large", grpc.StatusCode.RESOURCE_EXHAUSTED,
+                    over_max_body(f"message of {len(message)} bytes", self._max_body), 1, ())
         try:
-            return await self._inflate(message, encoding, claim)
+            body = await self._inflate(message, encoding, claim)
+            return await decode_off_loop(decode_protobuf, body, self._max_values)
         except TooLarge as exc:
             return ("too_large", grpc.StatusCode.RESOURCE_EXHAUSTED, over_max_body(str(exc), self._max_body),
                     1, ())
@@ -168,9 +190,14 @@ class _TraceService:
         except zlib.error as exc:
             return ("decode_error", grpc.StatusCode.INVALID_ARGUMENT,
                     f"message is not valid {encoding} data: {exc}", 1, ())
+        except TooManyValues as exc:
+            return ("too_large", grpc.StatusCode.RESOURCE_EXHAUSTED, str(exc), 1, ())
+        except DecodeError as exc:
+            return ("decode_error", grpc.StatusCode.INVALID_ARGUMENT, str(exc), 1, ())
 
     async def _inflate(self, message: bytes, encoding: str, claim: BodyClaim) -> bytes:
-        """Inflated in steps of `_INFLATE_STEP` compressed bytes, letting other requests run between them."""
+        """The message as the decoder takes it (TooLarge, NoRoom, zlib.error), inflated in steps of
+        `_INFLATE_STEP` compressed bytes, letting other requests run between them."""
         if not encoding:
             if not claim.grow(len(message)):
                 raise NoRoom
@@ -263,6 +290,8 @@ async def start_grpc_server(address: tuple[str, int], sink: SpanSink, *, max_bod
         # closed (gRPC's defaults: never, and 120 s). A client reconnects as it needs to.
         ("grpc.max_connection_idle_ms", idle_ms),
         ("grpc.server_handshake_timeout_ms", idle_ms),
+        # A stream's window stays small until its call reads (READ_SLOTS).
+        ("grpc.http2.bdp_probe", 0),
         # Past it gRPC closes a new connection as it arrives, unlogged (ragmon.otlp.limits).
         ("grpc.max_allowed_incoming_connections", GRPC_CONNECTIONS),
     ], maximum_concurrent_rpcs=MAX_CALLS)

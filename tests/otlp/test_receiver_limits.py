@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import gzip
+import threading
 import time
 from collections.abc import Iterator
 
@@ -17,6 +18,7 @@ from test_http_receiver import PROTOBUF, post, status_of
 
 from ragmon.otlp import grpc as otlp_grpc
 from ragmon.otlp import http as otlp_http
+from ragmon.otlp.grpc import RETRY_INFO_KEY
 from ragmon.otlp.inflate import MAX_GZIP_MEMBERS
 
 EMPTY_MEMBER = gzip.compress(b"", mtime=0)
@@ -90,3 +92,38 @@ async def test_a_grpc_message_that_stops_arriving_is_cut_off(grpc_receiver, sink
     [record] = refusal_records()
     assert (record.getMessage(), record.status) == (  # type: ignore[attr-defined]
         "OTLP request cut off", "DEADLINE_EXCEEDED")
+
+
+async def test_a_grpc_call_finding_no_read_slot_is_told_to_retry(grpc_receiver, sink, sdk_spans, monkeypatch):
+    # gRPC holds a message whole before the handler sees it, so reads are taken in turn: with one slot,
+    # held by a call whose message has not come, the next call waits SLOT_SECONDS, then is refused as
+    # back-pressure with RetryInfo. Once the slot is free, the same call goes through.
+    monkeypatch.setattr(otlp_grpc, "READ_SLOTS", 1)
+    monkeypatch.setattr(otlp_grpc, "SLOT_SECONDS", 0.3)
+    target = await grpc_receiver()
+    request = encode_spans(sdk_spans).SerializeToString()
+    release = threading.Event()
+
+    def call_that_waits() -> None:
+        def late() -> Iterator[bytes]:
+            release.wait(10)
+            yield request
+
+        with grpc.insecure_channel(target) as channel:
+            channel.stream_unary(EXPORT)(late(), timeout=20)
+
+    holder = asyncio.ensure_future(asyncio.to_thread(call_that_waits))
+    await asyncio.sleep(0.3)
+    async with grpc.aio.insecure_channel(target) as channel:
+        export = channel.unary_unary(EXPORT)
+        with pytest.raises(grpc.aio.AioRpcError) as refused:
+            await export(request, timeout=10)
+        assert refused.value.code() is grpc.StatusCode.UNAVAILABLE
+        assert refused.value.details() == ("ragmon is busy: it is receiving as many gRPC messages as it "
+                                           "takes at once (1); retry later")
+        assert RETRY_INFO_KEY in dict(refused.value.trailing_metadata())
+        assert sink.rejects == [(1, "backpressure")]
+        release.set()
+        await holder
+        await export(request, timeout=10)
+    assert len(sink.spans) == 2 * len(sdk_spans)
