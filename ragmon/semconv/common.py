@@ -29,7 +29,12 @@ STATUS_ERROR = 2
 QUESTION_KEYS = ("query", "question", "input", "query_str", "message")
 """`message`: LlamaIndex chat engines and agents (`chat(message, chat_history)`); without it their
 question would fall through to the retriever query, which a condensing engine has rewritten."""
-ANSWER_KEYS = ("output", "answer", "result", "response")
+ANSWER_KEYS = ("output", "answer", "result", "response", "generation")
+"""`generation`: LangGraph's self-RAG and corrective-RAG tutorials keep the answer under it in the state
+their graph returns; without it the answer would fall through to the last model call, their grader's."""
+_USER_ROLES = frozenset({"user", "human"})
+_QUESTION_LINE = re.compile(r"^[ \t]*(?:question|query)[ \t]*:[ \t]*(\S.*?)[ \t]*$",
+                            re.IGNORECASE | re.MULTILINE)
 _METADATA_ID_KEYS = ("id", "source", "doc_id")
 _METADATA_TEXT_KEYS = ("text", "content", "page_content")
 _ASSISTANT_PREFIX = "assistant: "
@@ -154,6 +159,50 @@ def strict_json(value: Any) -> Any:
         return jsontext.loads(value)
     except (ValueError, RecursionError):
         return None
+
+
+def last_user_text(value: Any) -> str | None:
+    """The last user turn of a chat input given as messages: a `{"messages": [...]}` object (a LangGraph
+    state, a chat chain's input) or the list itself. LangChain serialises a message as `{"type": "human",
+    "data": {"content": ...}}`, a `("user", text)` pair, or an OpenAI-style `{"role", "content"}`."""
+    if isinstance(value, Mapping):
+        value = value.get("messages")
+    if not isinstance(value, list):
+        return None
+    for message in reversed(value):
+        if isinstance(message, list) and len(message) == 2 and _is_user(message[0]):
+            return text_value(message[1])
+        if isinstance(message, Mapping) and (_is_user(message.get("type")) or _is_user(message.get("role"))):
+            data = message.get("data")
+            return message_text(data if isinstance(data, Mapping) else message)
+    return None
+
+
+def _is_user(role: Any) -> bool:
+    return isinstance(role, str) and role in _USER_ROLES
+
+
+def question_line(prompt: str) -> str | None:
+    """The text after the last `Question:` or `Query:` line of a prompt that holds the documents as well
+    (LangChain's and LlamaIndex's stock RAG prompts end with one): the question the prompt asks."""
+    found = _QUESTION_LINE.findall(prompt)
+    return found[-1] if found else None
+
+
+def strings(value: Any) -> list[str]:
+    """Every string inside a decoded value, in order: the text of a structured input whatever its shape.
+    A stack rather than recursion: JSON as deep as the parser reads would overflow Python's."""
+    found: list[str] = []
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            found.append(item)
+        elif isinstance(item, Mapping):
+            stack.extend(reversed(list(item.values())))
+        elif isinstance(item, list | tuple):
+            stack.extend(reversed(item))
+    return found
 
 
 def _first_key(obj: Mapping[str, Any], keys: Sequence[str]) -> str | None:

@@ -1,7 +1,7 @@
 """One trace in, one Example out (or None for a trace that is not RAG), whichever convention wrote it.
 
 The precedence is DESIGN §5. Conventions are asked about spans, never the other way round: this module
-picks the spans that matter (the top chain, the retrievers, the last LLM call) and the convention
+picks the spans that matter (the top chain, the retrievers, the answering LLM call) and the convention
 readers only decode them, so a trace costs one sort, one role lookup per span and a scan of the few spans
 that carry documents, the question or the answer.
 
@@ -21,6 +21,15 @@ Choices the design leaves open, made here:
 - LLM spans nested in an LLM span are one call (LlamaIndex `predict` around `chat`/`complete`, LangChain
   around a provider SDK span): the last call is the outermost LLM span that ended last, read from its
   innermost span outwards.
+- The answering call is the last to end of the calls given a retrieved document's text (in any
+  message), outside tools; a later call given the same documents and quoting that call's answer works
+  on it (a grader, follow-up suggestions) and does not answer. Without documents in any input, the
+  last call to end answers.
+- Question: the top chain's input (a question key, else the last user turn of its `messages`; of a
+  `@workflow`'s text arguments, the one the model was asked). Else, when a model call preceded the
+  retrieval (it rewrote or condensed the question), the answering call's last user message; else the
+  retriever's query. A user message holding a retrieved document's text is a stuffed prompt: its last
+  `Question:`/`Query:` line is the question, or none is known.
 - ragmon.* values found on several spans are taken from the span nearest the root.
 - The answer is the last top chain's output unless that chain called no model and a model call ended
   after it: then the chain only prepared the prompt (`retriever | format_docs`, the model called by the
@@ -50,6 +59,7 @@ Choices the design leaves open, made here:
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Callable, Container, Iterator, Sequence
 from typing import TypeVar
@@ -61,6 +71,7 @@ from ragmon.semconv.common import (
     ExtractionError,
     Role,
     cut_length,
+    question_line,
     react_answer,
     strip_assistant,
 )
@@ -85,6 +96,7 @@ _CHAIN_INPUTS = (openinference.chain_input, openllmetry.chain_input, genai.chain
 _CHAIN_OUTPUTS = (openinference.chain_output, openllmetry.chain_output, genai.chain_output)
 _LLM_OUTPUTS = (openinference.llm_output, genai.llm_output, openllmetry.llm_output)
 _LLM_USER_MESSAGES = (openinference.llm_user_message, genai.llm_user_message)
+_LLM_INPUTS = (openinference.llm_input_text, genai.llm_input_text)
 _OUTPUT_RECORDS = (openinference.output_recorded, genai.output_recorded, openllmetry.output_recorded)
 _CONTENT_SWITCHES: tuple[tuple[Callable[[Span], bool], str, str], ...] = (
     (openinference.follows, "llm.output_messages", openinference.CONTENT_SWITCH),
@@ -113,6 +125,8 @@ _JSON_ATTRIBUTES = dict(openinference.JSON_ATTRIBUTES) | dict.fromkeys(
 
 _MARKER = re.compile(r"\[([^\[\]\n]{1,200})\]")
 _MARKER_SEPARATOR = re.compile(r"\s*[,;]\s*")
+_SOURCE_HEADER = re.compile(r"^Source (\d{1,9}):[ \t]*$", re.MULTILINE)
+"""How LlamaIndex's CitationQueryEngine numbers the chunks in its prompt: "Source 3:" on a line."""
 
 
 def extract(trace: Trace) -> Example | None:
@@ -132,17 +146,18 @@ def extract(trace: Trace) -> Example | None:
         for span in view.with_role(_RETRIEVERS):
             genai.require_documents(span)
     tops = view.top_chains()
-    llm_call = view.last_llm_call()
+    texts = _document_texts(contexts)
+    llm_call = _answering_call(view, texts)
     answer = _answer(view, tops, llm_call, ragmon_answer)
     if answer is None and llm_call:
         _no_answer(llm_call)
     example = Example(
         id=trace.trace_id,
-        question=_question(view, tops, llm_call, ragmon_question) or "",
+        question=_question(view, tops, llm_call, texts, ragmon_question) or "",
         contexts=contexts,
         answer=answer,
         relevant_ids=view.nearest_root(ragmon.relevant_ids),
-        citations=_citations(view, answer, contexts),
+        citations=_citations(view, answer, contexts, llm_call),
         ground_truth=view.nearest_root(ragmon.ground_truth),
         pipeline=view.nearest_root(ragmon.pipeline) or _service_name(view, tops),
     )
@@ -327,17 +342,23 @@ def _check_whole(view: _View, span: Span, docs: tuple[Context, ...]) -> None:
                 "cut the document short, so the answer cannot be checked against it")
 
 
-def _question(view: _View, tops: list[Span], llm_call: list[Span], fallback: str | None) -> str | None:
-    """A retrieval inside an agent's tool call searched for what the model asked, not for the user's
-    question. When every retrieval is one, the trace is an agent's: the user's question is what the
-    first of its own model calls that records a user message was asked (later calls also carry tool
-    results, as user turns in ReAct); calls inside tools are the tools' own."""
-    question = _first(tops[:1], _CHAIN_INPUTS)
+def _question(view: _View, tops: list[Span], llm_call: list[Span], texts: list[str],
+              fallback: str | None) -> str | None:
+    """The top chain's input, else what the user asked rather than what was searched for: a model call
+    before the retrieval rewrote or condensed the question, so the answering call's user message is the
+    user's; without one the retriever's query is the question. A retrieval inside an agent's tool call
+    searched for what the model asked, not for the user's question. When every retrieval is one, the
+    trace is an agent's: the user's question is what the first of its own model calls that records a
+    user message was asked (later calls also carry tool results, as user turns in ReAct); calls inside
+    tools are the tools' own."""
+    question = _chain_question(tops, llm_call, texts)
     if question:
         return question
     retrievals = view.with_role(_RETRIEVAL_ROLES)
     tools = {span.span_id for span in view.with_role(_TOOLS)}
     direct = [span for span in retrievals if not view.has_ancestor_in(span, tools)] if tools else retrievals
+    if direct and _rewritten(view, direct[0], tools) and (asked := _asked(llm_call, texts)):
+        return asked
     question = _first(direct, _QUERY_READERS)
     if question:
         return question
@@ -345,8 +366,97 @@ def _question(view: _View, tops: list[Span], llm_call: list[Span], fallback: str
         agent_calls = (call for call in view.llm_calls() if not view.has_ancestor_in(call[-1], tools))
         asked = next(filter(None, (_first(call, _LLM_USER_MESSAGES) for call in agent_calls)), None)
     else:
-        asked = _first(llm_call, _LLM_USER_MESSAGES)
+        asked = _asked(llm_call, texts)
     return asked or _first(retrievals, _QUERY_READERS) or fallback
+
+
+def _chain_question(tops: list[Span], llm_call: list[Span], texts: list[str]) -> str | None:
+    """The top chain's question. A `@workflow` function takes more than the question (`answer(tenant,
+    question)`): of its text arguments, the one the model was asked is the question."""
+    arguments = openllmetry.workflow_arguments(tops[0]) if tops else []
+    if len(arguments) > 1 and (asked := _asked(llm_call, texts)) in arguments:
+        return asked
+    return _first(tops[:1], _CHAIN_INPUTS)
+
+
+def _rewritten(view: _View, retrieval: Span, tools: Container[str]) -> bool:
+    """Whether a model call (not a tool's) started before the first retrieval: a step that rewrote,
+    condensed or expanded the question (HyDE) into what was searched for."""
+    return any(call[-1].start_time_unix_nano < retrieval.start_time_unix_nano
+               and not view.has_ancestor_in(call[-1], tools) for call in view.llm_calls())
+
+
+def _asked(llm_call: list[Span], texts: list[str]) -> str | None:
+    """The call's last user message, unless it is a prompt stuffed with the retrieved documents: then
+    its `Question:` line, or nothing, since scoring the documents as the question would match them to
+    every answer."""
+    message = _first(llm_call, _LLM_USER_MESSAGES)
+    if message is None or not any(text in message for text in texts):
+        return message
+    return question_line(message)
+
+
+_PROBED_DOCUMENTS = 20
+"""Documents looked for in the model calls' inputs, the first retrieved: the ones a prompt holds."""
+_PROBED_CALLS = 8
+"""Model calls looked through for the documents, the last to end: the answer comes near the end."""
+_PROBE = 256
+"""Characters of a document looked for in a model's input (its start: a template may cut a long one
+short), and of a numbered source matched to a document. With `_PROBED_DOCUMENTS` and `_PROBED_CALLS` they
+bound what extraction searches: 900 calls of 100 KB prompts and 100 documents had taken 10 s, on the
+sidecar's event loop."""
+_SCANNED = 65_536
+"""Characters of a document a numbered source is looked for in."""
+_SOURCE_HEADERS = 64
+"""`Source n:` lines of a prompt read, at most."""
+
+
+def _document_texts(contexts: tuple[Context, ...] | None) -> list[str]:
+    """The retrieved texts to look for in a model's input: the start of each of the first, stripped as a
+    prompt template may strip them; a blank document is in every input."""
+    return [text[:_PROBE] for context in (contexts or ())[:_PROBED_DOCUMENTS]
+            if (text := context.text.strip())]
+
+
+def _answering_call(view: _View, texts: list[str]) -> list[Span]:
+    """The model call that answered from the documents: the last to end of those given a document's
+    text, so that a later call that was not (a chat title, follow-up questions asked without them) is
+    not the answer. A later call that was given the same documents and also that call's answer works on
+    the answer (grades it, suggests follow-ups) and is not the answer either; one given new documents
+    refines it (LlamaIndex's refine) and is. A call inside a tool is the tool's own (a query engine an
+    agent called, answering the agent), never the answer. With no documents in any call's input (a plain
+    chat, an agent given a tool's summary rather than its documents) the last call to end answers."""
+    calls = view.llm_calls()
+    if len(calls) < 2 or not texts:
+        return view.last_llm_call()
+    tools = {span.span_id for span in view.with_role(_TOOLS)}
+    calls = [call for call in calls if not view.has_ancestor_in(call[-1], tools)]
+    calls.sort(key=lambda c: (c[-1].end_time_unix_nano, c[-1].start_time_unix_nano))
+    answering: list[Span] = []
+    shown_before: set[int] = set()
+    for call in calls[-_PROBED_CALLS:]:
+        given = "\n".join(read(span) for span in call for read in _LLM_INPUTS)
+        shown = {index for index, text in enumerate(texts) if text in given}
+        if shown and not (shown <= shown_before and _quotes(given, _output(answering))):
+            answering, shown_before = call, shown
+    return answering or view.last_llm_call()
+
+
+def _output(call: list[Span]) -> str | None:
+    """A call's answer, or None when it has none or the attribute is malformed (an error only where the
+    call turns out to be the one answering)."""
+    try:
+        return _first(call, _LLM_OUTPUTS)
+    except ExtractionError:
+        return None
+
+
+def _quotes(given: str, output: str | None) -> bool:
+    """Whether a model input quotes an earlier answer: a whole run of words, not a label like "yes" that
+    a grader gave and the documents may happen to contain."""
+    if output is None or len(output.split()) < 2:
+        return False
+    return re.search(rf"(?<!\w){re.escape(output.strip())}(?!\w)", given) is not None
 
 
 def _answer(view: _View, tops: list[Span], llm_call: list[Span], fallback: str | None) -> str | None:
@@ -422,22 +532,97 @@ def _only_prepares(view: _View, chain: Span, call: Span) -> bool:
     return not any(view.has_ancestor_in(span, inside) for span in view.with_role(_LLMS))
 
 
-def _citations(view: _View, answer: str | None,
-               contexts: tuple[Context, ...] | None) -> tuple[str, ...] | None:
+def _citations(view: _View, answer: str | None, contexts: tuple[Context, ...] | None,
+               llm_call: list[Span]) -> tuple[str, ...] | None:
     """Explicit `ragmon.citations`, else markers in the answer: `[doc-id]` naming a retrieved id, `[n]` a
-    1-based position among the contexts (in range only); None when neither is present."""
+    1-based position among the contexts (in range only), or the document the prompt's "Source n" block
+    was cut from when the prompt numbers its sources so (`_source_blocks`); None when neither is present."""
     explicit = view.nearest_root(ragmon.citations)
     if explicit is not None or not answer or not contexts:
         return explicit
     ids = {context.id for context in contexts}
+    blocks: dict[int, list[str]] | None = None
+    texts: list[str] = []
+    sources: dict[int, str | None] = {}
     cited: dict[str, None] = {}
     for match in _MARKER.finditer(answer):
         for token in _MARKER_SEPARATOR.split(match.group(1).strip()):
             if token in ids:
                 cited[token] = None
-            elif token.isascii() and token.isdigit() and 1 <= int(token) <= len(contexts):
-                cited[contexts[int(token) - 1].id] = None
+            elif token.isascii() and token.isdigit():
+                number = int(token)
+                if blocks is None:
+                    blocks = _source_blocks(llm_call)
+                    texts = ([_squeezed(context.text[:_SCANNED]) for context in contexts[:_PROBED_DOCUMENTS]]
+                             if blocks else [])
+                if number not in sources:
+                    sources[number] = _source(blocks.get(number, []), contexts, texts)
+                if (source := sources[number]) is not None:
+                    cited[source] = None
+                elif 1 <= number <= len(contexts):
+                    cited[contexts[number - 1].id] = None
     return tuple(cited) or None
+
+
+def _source_blocks(llm_call: list[Span]) -> dict[int, list[str]]:
+    """n -> the start of the text after each "Source n:" line of the model's input, in order. LlamaIndex's
+    CitationQueryEngine cuts each retrieved node into chunks of `citation_chunk_size` and numbers the
+    chunks, so "[3]" may be the second document's only chunk."""
+    if not _mentions(llm_call, "Source "):
+        return {}  # the usual case, found without decoding the prompt: 180 us of a 300 us extraction
+    prompt = "\n".join(read(span) for span in llm_call for read in _LLM_INPUTS)
+    headers = list(itertools.islice(_SOURCE_HEADER.finditer(prompt), _SOURCE_HEADERS))
+    blocks: dict[int, list[str]] = {}
+    for header, following in zip(headers, [*headers[1:], None], strict=False):
+        end = following.start() if following else len(prompt)
+        start = header.end()
+        blocks.setdefault(int(header.group(1)), []).append(prompt[start:min(end, start + 4 * _PROBE)])
+    return blocks
+
+
+def _mentions(call: list[Span], text: str) -> bool:
+    """Whether a raw string value of the call's spans, attribute or event attribute, holds `text`."""
+    values = [span.attributes.values() for span in call]
+    values += [event.attributes.values() for span in call for event in span.events]
+    return any(text in value for group in values for value in group if isinstance(value, str))
+
+
+def _source(blocks: list[str], contexts: tuple[Context, ...], texts: list[str]) -> str | None:
+    """The id of the document the last of a number's blocks copied from a document was cut from (`texts`
+    are the documents' `_squeezed` starts). The template shows example sources first, copied from no
+    document."""
+    for block in reversed(blocks):
+        holder = _holder(block, texts)
+        if holder is not None:
+            return contexts[holder].id
+    return None
+
+
+def _holder(block: str, texts: list[str]) -> int | None:
+    """The index of the text holding the longest start of the block (up to `_PROBE` characters), if that
+    start covers the block's first line: a source is a run of one document's text, followed by the
+    template's next words."""
+    first_line = _squeezed(block.strip().split("\n", 1)[0])[:_PROBE]
+    if not first_line:
+        return None
+    block = _squeezed(block)[:_PROBE]
+    best, best_length = None, len(first_line) - 1
+    for index, text in enumerate(texts):
+        at = text.find(first_line)
+        if at >= 0 and (length := _common_start(block, text[at:at + len(block)])) > best_length:
+            best, best_length = index, length
+    return best
+
+
+def _common_start(one: str, other: str) -> int:
+    """How many characters two strings share from their start."""
+    shared = min(len(one), len(other))
+    return next((i for i, (a, b) in enumerate(zip(one, other, strict=False)) if a != b), shared)
+
+
+def _squeezed(text: str) -> str:
+    """Text with each run of whitespace as one space, as text splitters re-join words."""
+    return " ".join(text.split())
 
 
 def _service_name(view: _View, tops: list[Span]) -> str | None:

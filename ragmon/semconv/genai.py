@@ -26,6 +26,7 @@ from ragmon.semconv.common import (
     message_text,
     parts_text,
     strict_json,
+    strings,
     text_value,
 )
 from ragmon.traces import Span
@@ -35,6 +36,7 @@ RETRIEVAL_DOCUMENTS = "gen_ai.retrieval.documents"
 RETRIEVAL_QUERY = "gen_ai.retrieval.query.text"
 INPUT_MESSAGES = "gen_ai.input.messages"
 OUTPUT_MESSAGES = "gen_ai.output.messages"
+SYSTEM_INSTRUCTIONS = "gen_ai.system_instructions"
 PROMPT = "gen_ai.prompt."
 COMPLETION = "gen_ai.completion."
 DETAILS_EVENT = "gen_ai.client.inference.operation.details"
@@ -70,6 +72,9 @@ _LLM_MARKERS = (INPUT_MESSAGES, OUTPUT_MESSAGES, f"{PROMPT}0.content", f"{COMPLE
 _LLM_EVENTS = frozenset({DETAILS_EVENT, USER_EVENT, CHOICE_EVENT, LEGACY_PROMPT_EVENT,
                          LEGACY_COMPLETION_EVENT})
 _OUTPUT_EVENTS = frozenset({CHOICE_EVENT, LEGACY_COMPLETION_EVENT})
+_INPUT_EVENTS = frozenset({USER_EVENT, "gen_ai.system.message", "gen_ai.assistant.message",
+                           "gen_ai.tool.message"})
+"""v1.28 message events, whose `gen_ai.event.content` is the JSON-encoded message."""
 
 
 def role(span: Span) -> Role | None:
@@ -152,6 +157,26 @@ def output_recorded(span: Span) -> bool:
     return (_attribute_or_event(span, OUTPUT_MESSAGES, DETAILS_EVENT) is not None
             or LEGACY_COMPLETION in attributes or any(key.startswith(COMPLETION) for key in attributes)
             or any(event.name in _OUTPUT_EVENTS for event in span.events))
+
+
+def llm_input_text(span: Span) -> str:
+    """All the text the model was given, in every form `llm_user_message` reads and of every role: the
+    documents are often in the system message, not the user's."""
+    texts: list[str] = []
+    for attribute, event_name in ((INPUT_MESSAGES, DETAILS_EVENT), (SYSTEM_INSTRUCTIONS, DETAILS_EVENT),
+                                  (LEGACY_PROMPT, LEGACY_PROMPT_EVENT)):
+        texts.extend(_texts(_attribute_or_event(span, attribute, event_name)))
+    texts.extend(text for _, fields in sorted(indexed(span.attributes, PROMPT).items())
+                 if (text := _indexed_content(fields)) is not None)
+    for event in span.events:
+        if event.name in _INPUT_EVENTS:
+            texts.extend(_texts(event.attributes.get(EVENT_CONTENT)))
+    return "\n".join(texts)
+
+
+def _texts(value: Any) -> list[str]:
+    """The strings of a value written as JSON text or as structured OTLP."""
+    return strings(maybe_json(value) if isinstance(value, str) else value)
 
 
 def llm_user_message(span: Span) -> str | None:

@@ -1,8 +1,10 @@
 """OpenInference (Arize): the LangChain, LlamaIndex and other `openinference-instrumentation-*` packages.
 
 Lists are flattened into indexed attributes (`retrieval.documents.0.document.content`); the index is the
-rank. The LangChain instrumentor writes neither document id nor score, so ids come from the document
-metadata. Inputs and outputs are free text or JSON (`input.value`), so both are read.
+rank. The LangChain instrumentor writes neither `document.id` nor a score; a LangChain `Document.id` is
+only in the retriever's `output.value` (`{"documents": [{"id": ..., "page_content": ...}]}`), read from
+there when that list holds the same documents, else the id comes from the document metadata. Inputs and
+outputs are free text or JSON (`input.value`), so both are read.
 """
 
 from __future__ import annotations
@@ -19,10 +21,15 @@ from ragmon.semconv.common import (
     STATUS_ERROR,
     Role,
     indexed,
+    last_user_text,
     make_context,
     maybe_json,
+    metadata_id,
+    metadata_mapping,
     parts_text,
     pick_text,
+    strict_json,
+    strings,
     text_value,
 )
 from ragmon.traces import Span
@@ -52,6 +59,9 @@ CONTENT_SWITCH = (
 
 _ROLES = {"CHAIN": Role.CHAIN, "AGENT": Role.CHAIN, "RETRIEVER": Role.RETRIEVER,
           "RERANKER": Role.RERANKER, "LLM": Role.LLM, "TOOL": Role.TOOL}
+_DOCUMENT_ID = "document.id"
+_UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", re.IGNORECASE)
+"""A UUID as `str(uuid.uuid4())` writes it: the id vector stores give a document added without one."""
 _REPR = re.compile(r"[A-Z]\w*\([a-z_]\w*=")
 """The start of a Python object's repr (`StopEvent(result=...`): what the LlamaIndex instrumentor records
 for an output it cannot serialise, such as an agent workflow's result."""
@@ -84,12 +94,45 @@ def retriever_documents(span: Span) -> tuple[Context, ...] | None:
 def _documents(span: Span, prefix: str) -> tuple[Context, ...]:
     """The instrumentors omit empty content (`if page_content := ...`), so a missing content is ""."""
     items = indexed(span.attributes, prefix)
-    return tuple(
-        make_context(span, f"{prefix}{index}.document", fields.get("document.id"),
-                     fields.get("document.content", ""), fields.get("document.score"),
-                     fields.get("document.metadata"))
-        for index, fields in sorted(items.items())
-    )
+    listed = _listed_ids(span, items) if any(_DOCUMENT_ID not in f for f in items.values()) else {}
+    contexts = []
+    for index, fields in sorted(items.items()):
+        where = f"{prefix}{index}.document"
+        doc_id = fields.get(_DOCUMENT_ID)
+        if doc_id is None and index in listed:
+            doc_id = _app_id(span, where, listed[index], fields.get("document.metadata"))
+        contexts.append(make_context(span, where, doc_id, fields.get("document.content", ""),
+                                     fields.get("document.score"), fields.get("document.metadata")))
+    return tuple(contexts)
+
+
+def _listed_ids(span: Span, items: Mapping[int, Mapping[str, Any]]) -> dict[int, Any]:
+    """The `Document.id` of each document as the span's `output.value` lists them (LangChain writes them
+    nowhere else), by rank. Only a list of the same documents, as many, each with the same text at the
+    same rank, is trusted: output that does not decode (cut short, free text) or lists other documents
+    gives no ids, and the metadata names the documents as before."""
+    output = strict_json(span.attributes.get(OUTPUT_VALUE))
+    listed = output.get("documents") if isinstance(output, Mapping) else None
+    if not isinstance(listed, list) or len(listed) != len(items):
+        return {}
+    ids = {}
+    for index, fields in items.items():
+        document = listed[index] if index < len(listed) else None
+        if (not isinstance(document, Mapping)
+                or document.get("page_content") != fields.get("document.content", "")):
+            return {}
+        ids[index] = document.get("id")
+    return ids
+
+
+def _app_id(span: Span, where: str, listed: Any, metadata: Any) -> Any:
+    """A listed id, unless it is a UUID and the metadata names the document: LangChain vector stores
+    (InMemoryVectorStore, Chroma, FAISS, PGVector) give a document added without an id a random UUID, so
+    a UUID is most often the store's, while the app's own name for the document, which its labels and
+    citations use, is then the metadata's id or source."""
+    if not (isinstance(listed, str) and _UUID.fullmatch(listed)):
+        return listed
+    return metadata_id(metadata_mapping(span, where, metadata)) or listed
 
 
 def retriever_query(span: Span) -> str | None:
@@ -102,7 +145,14 @@ def retriever_query(span: Span) -> str | None:
 
 
 def chain_input(span: Span) -> str | None:
-    return _picked(span, INPUT_VALUE, QUESTION_KEYS)
+    """The question under one of QUESTION_KEYS, else the last user turn of a chat input given as
+    messages (a chat chain's `{"messages": [...]}`, a LangGraph state): whatever later steps search for,
+    that turn is what the user asked."""
+    value = span.attributes.get(INPUT_VALUE)
+    if not isinstance(value, str):
+        return None
+    decoded = maybe_json(value)
+    return pick_text(decoded, QUESTION_KEYS) or last_user_text(decoded)
 
 
 def chain_output(span: Span) -> str | None:
@@ -149,6 +199,16 @@ def output_recorded(span: Span) -> bool:
         if (key == OUTPUT_VALUE or key.startswith(_OUTPUTS)) and value != REDACTED:
             return True
     return False
+
+
+def llm_input_text(span: Span) -> str:
+    """All the text the model was given, every role's messages and the raw input (a completion prompt,
+    or LangChain's JSON of the messages, decoded so that its escapes read as the text they stand for)."""
+    texts = [text for _, text in _messages(span.attributes, INPUT_MESSAGES) if text]
+    value = span.attributes.get(INPUT_VALUE)
+    if isinstance(value, str):
+        texts.extend(strings(maybe_json(value)))
+    return "\n".join(texts)
 
 
 def llm_user_message(span: Span) -> str | None:

@@ -130,7 +130,10 @@ def retriever_query(span: Span) -> str | None:
 
 def chain_input(span: Span) -> str | None:
     """LangChain chains record `{"inputs": ...}`; the `@workflow` decorator `{"args": [...], "kwargs":
-    {...}}`, where the question is the first text argument or a keyword argument named like one.
+    {...}}`, where the question is the first text argument that reads as a sentence (`answer("acme-eu",
+    question)` passes a tenant first), else a keyword argument named like one, else the first text
+    argument. The first rather than the longest: a context string passed after the question is longer.
+    extract.py prefers the argument the model was asked, when one is (`workflow_arguments`).
 
     The decorator's JSON encoder writes an object it cannot encode as its class name, so a decorated
     method's `self` arrives as a text argument ("RagApp") ahead of the question: a text argument that
@@ -140,11 +143,31 @@ def chain_input(span: Span) -> str | None:
         return pick_text(data, QUESTION_KEYS)
     if "inputs" in data:
         return pick_text(data["inputs"], QUESTION_KEYS)
-    args = data.get("args")
-    texts = [text for text in map(text_value, args) if text] if isinstance(args, list) else []
-    return (next((text for text in texts if not _class_name(text)), None)
+    texts = _text_arguments(data.get("args"))
+    named = [text for text in texts if not _class_name(text)]
+    return (next(filter(_sentence, named), None)
             or pick_text(data.get("kwargs"), QUESTION_KEYS)
+            or next(iter(named), None)
             or next(iter(texts), None))
+
+
+def workflow_arguments(span: Span) -> list[str]:
+    """The text arguments, positional and keyword, of a `@workflow` call: one of them is the question."""
+    data = strict_json(span.attributes.get(ENTITY_INPUT)) if role(span) is Role.CHAIN else None
+    if not isinstance(data, Mapping) or "inputs" in data:
+        return []
+    kwargs = data.get("kwargs")
+    return _text_arguments(data.get("args")) + _text_arguments(
+        list(kwargs.values()) if isinstance(kwargs, Mapping) else None)
+
+
+def _text_arguments(args: Any) -> list[str]:
+    return [text for text in map(text_value, args) if text] if isinstance(args, list) else []
+
+
+def _sentence(text: str) -> bool:
+    """Words, or a question: not an id, a tenant or a flag."""
+    return len(text.split()) > 1 or text.rstrip().endswith("?")
 
 
 def _class_name(text: str) -> bool:
