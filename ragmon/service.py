@@ -43,7 +43,7 @@ from ragmon.capture import CaptureWriter
 from ragmon.errors import RagmonError
 from ragmon.exporter import Exporter
 from ragmon.failures import FailureLog
-from ragmon.logs import configure_logging
+from ragmon.logs import LineLimit, configure_logging, more_like_it
 from ragmon.model import Example
 from ragmon.otlp.grpc import start_grpc_server
 from ragmon.otlp.http import UnreadableRequests, add_metrics_port_answer, add_otlp_routes, app_runner
@@ -153,6 +153,8 @@ class Sidecar:
         """When the first lane last finished an example (monotonic): what /healthz measures a stall from."""
         self._outcomes: Counter[str] = Counter()
         self._failures = FailureLog(log) if failures is None else failures
+        self._full_queues = LineLimit()
+        """One line a minute per judge whose queue is full (its calls slower than its sample of traffic)."""
         self._accepting = False
         self._ready = False
         self._draining = False
@@ -433,6 +435,10 @@ class Sidecar:
                 await runner.queue.put(job)
             elif runner.queue.full():
                 self.exporter.judge_request(runner.lane.judge, "throttled")
+                if (suppressed := self._full_queues.admit(runner.lane.judge)) is not None:
+                    log.info(more_like_it(f"{runner.lane.judge} judge throttled: its queue (--queue-size "
+                                          f"{runner.queue.maxsize}) is full, so a sampled example is left "
+                                          "unjudged", suppressed), extra={"judge": runner.lane.judge})
             else:
                 runner.queue.put_nowait(job)
                 runner.unjudged += 1

@@ -7,6 +7,7 @@ service (lexical worker processes included). Servers bind 127.0.0.1 on port 0 an
 from __future__ import annotations
 
 import asyncio
+import logging
 import re
 import signal
 from collections.abc import AsyncIterator, Iterator
@@ -219,3 +220,27 @@ async def _send_three(http: int, metrics: int) -> Samples:
     await send(http, rag_spans("shop", 3))
     return await wait_metrics(metrics, lambda s: claude_requests(s, "ok") + claude_requests(s, "throttled")
                               == 3 and total(s, "ragmon_examples_scored_total", judge="lexical") == 3)
+
+
+async def test_a_full_claude_queue_is_logged_once_a_minute_as_well_as_counted(
+        fake_api: FakeAnthropic, caplog: pytest.LogCaptureFixture) -> None:
+    # A Claude that never answers, 2 calls at a time, a queue of 1: of 6 sampled traces, 2 are in calls,
+    # 1 waits in the queue and 3 find it full. Those 3 are counted throttled, and said so once in the log
+    # (they had been counted only: the README says every outcome but ok is logged).
+    caplog.set_level(logging.INFO, logger="ragmon.service")
+    fake_api.default = Hang()
+    config = ServeConfig(http_listen=("127.0.0.1", 0), grpc_listen=None, metrics_listen=("127.0.0.1", 0),
+                         quiet=0.05, decision_wait=5.0, drain_seconds=1.0, sample_rate=1.0, queue_size=1)
+    claude = ClaudeJudge(base_url=fake_api.url, api_key="test-key", max_retries=0, timeout=5)
+    lane = ClaudeLane(claude, rate=1.0, concurrency=2, k=5, bucket=TokenBucket(1_000),
+                      budget=DailyBudget(1.0, Prices(1.0, 5.0)))
+    service = Sidecar(config, lanes=[LexicalLane(rate=1.0, k=5, workers=1), lane])
+    ports = await service.start()
+    try:
+        await send(ports.http, rag_spans("shop", 6, trace_ids_with_keys([(0.0, 1.0)] * 6)))
+        await wait_metrics(ports.metrics, lambda s: claude_requests(s, "throttled") == 3)
+    finally:
+        await service.stop()
+    lines = [r.getMessage() for r in caplog.records if "throttled" in r.getMessage()]
+    assert lines == ["claude judge throttled: its queue (--queue-size 1) is full, so a sampled example is "
+                     "left unjudged"]
