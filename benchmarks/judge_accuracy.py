@@ -31,6 +31,7 @@ from unittest import mock
 
 from ragmon import LexicalJudge
 from ragmon.calibrate import Calibration, Labelled, calibrate, load_labelled
+from ragmon.errors import InputError
 from ragmon.judges.base import Judge
 from ragmon.model import Claim, ClaimVerdict, Example
 from ragmon.text import passages, terms
@@ -140,7 +141,11 @@ def main() -> int:
     parser.add_argument("--halves", action="store_true",
                         help="tune the threshold on half the questions, measure on the other half")
     args = parser.parse_args()
-    items = load_labelled([args.dataset])
+    try:
+        items = load_labelled([args.dataset])
+    except InputError as exc:  # a file missing or malformed: the message says which and where
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     claims = sum(len(i.claims) for i in items)
     print(f"{len(items)} answers to {len({i.example.question for i in items})} questions: {claims} claims, "
           f"{sum(sum(i.unsupported) for i in items)} labelled unsupported; "

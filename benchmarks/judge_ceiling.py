@@ -80,6 +80,7 @@ import numpy as np
 
 from ragmon import LexicalJudge
 from ragmon.calibrate import Confusion, Labelled, load_labelled
+from ragmon.errors import InputError
 from ragmon.evaluate import verdicts_without_judge
 from ragmon.model import Claim, Example
 from ragmon.text.claims import sentence_spans
@@ -593,7 +594,11 @@ def main() -> int:
                         help="inner folds over the training questions (default 5; 19 = leave one out again)")
     args = parser.parse_args()
     started = time.process_time()
-    items = load_labelled([args.dataset])
+    try:
+        items = load_labelled([args.dataset])
+    except InputError as exc:  # a file missing or malformed: the message says which and where
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     data = build(items)
     y, questions = data.unsupported, len(np.unique(data.question))
     if not 2 <= args.inner_folds <= questions - 1:

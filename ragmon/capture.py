@@ -364,7 +364,7 @@ class CaptureWriter:
         try:
             self.file.resume(current)
         except OSError as exc:
-            raise InputError(f"cannot write the capture file: {exc.strerror or exc}",
+            raise InputError(f"cannot write the capture file: {_why_unwritable(self.file.path, exc)}",
                              source=str(self.file.path)) from None
         return older, current
 
@@ -429,6 +429,19 @@ class CaptureWriter:
             self._wake.set()
             await flusher
         await asyncio.to_thread(self.file.close)
+
+
+def _why_unwritable(path: Path, exc: OSError) -> str:
+    """Why FILE cannot be opened, naming its directory when that is what is missing ("No such file or
+    directory" reads as if FILE had to exist). The directory is not made, as `ragmon replay` makes a
+    report's: a sidecar's capture directory is a volume mounted for production text, and one missing is
+    a mount or a path set wrong. Made, the text would land in the container's own layer, outside the
+    storage its data policy allows and lost at the next restart, or, on a read-only root filesystem,
+    fail as "Read-only file system", which says less."""
+    if isinstance(exc, FileNotFoundError) and not path.parent.is_dir():
+        return (f"the directory {path.parent} does not exist (ragmon makes none: mount the volume meant "
+                f"for the capture there, or make it)")
+    return exc.strerror or str(exc)
 
 
 def _log_held(path: Path, held: Held, *, mended: bool) -> None:

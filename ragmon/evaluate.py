@@ -84,7 +84,7 @@ def _scored(example: Example, verdicts: tuple[ClaimVerdict, ...], k: int, judge_
     return ExampleResult(example, judge_name, metrics, verdicts, missed, unused)
 
 
-def checked(judge: Judge, example: Example, claims: tuple[Claim, ...],
+def checked(judge: Judge | AsyncJudge, example: Example, claims: tuple[Claim, ...],
             returned: Iterable[ClaimVerdict]) -> tuple[ClaimVerdict, ...]:
     """What a judge returned, as a tuple with one verdict per claim in order, each sound (`_sound`); else
     a JudgeError, since any metric or label comparison would pair a claim with another claim's verdict.
@@ -200,24 +200,49 @@ def aggregate_results(results: Sequence[ExampleResult], config: EvalConfig) -> d
                              seed=config.seed)
 
 
-def _arguments(judge: object, config: object, progress: object) -> None:
+def _arguments(judge: object, config: object, progress: object, method: str) -> None:
     """A TypeError naming the argument unless each has its declared type. Checked before the first
     example is judged: else a wrong judge fails deep in scoring, at whichever example first has claims
-    to decide, and a wrong progress only after a paid-for judgement."""
+    to decide, and a wrong progress only after a paid-for judgement. `method` is what the caller calls
+    on the judge: `judge` for `evaluate`, the coroutine `ajudge` for `aevaluate`."""
     if isinstance(judge, EvalConfig):
         raise TypeError("evaluate(examples, judge, config): pass the EvalConfig as config=, not as the judge")
     if isinstance(judge, type):
         raise TypeError(f"judge must be a judge object, got the class {judge.__name__}: pass "
                         f"{judge.__name__}()")
-    if not isinstance(judge, Judge):
-        missing = ", ".join(name for name in ("name", "settings", "judge") if not hasattr(judge, name))
-        raise TypeError(f"judge must have a name, settings() and judge(example, claims), got "
-                        f"{type(judge).__name__}, which lacks {missing}")
+    _judge_shape(judge, method)
     if config is not None and not isinstance(config, EvalConfig):
         raise TypeError(f"config must be an EvalConfig or None, got {type(config).__name__}")
     if progress is not None and not callable(progress):
         raise TypeError(f"progress must be a function called as progress(done, total), got "
                         f"{type(progress).__name__}")
+
+
+_OTHER_ENTRY = {
+    "judge": ("ajudge", "evaluate calls judge.judge(example, claims), which {} lacks: its ajudge is a "
+              "coroutine, so await ragmon.aevaluate(examples, judge), or asyncio.run() it outside an "
+              "event loop"),
+    "ajudge": ("judge", "aevaluate awaits judge.ajudge(example, claims), which {} lacks: call evaluate(), "
+               "which a running event loop can call too"),
+}
+"""For each method an entry point calls, the other one's, and what to say to a judge that has only that."""
+
+
+def _judge_shape(judge: object, method: str) -> None:
+    """A TypeError unless `judge` has a name, and a settings() and `method` to call (hasattr, not the
+    protocol's isinstance, which is satisfied by a dict for `settings`: it failed in scoring, as "'dict'
+    object is not callable"). A judge with the other entry point's method only is sent there."""
+    kind = type(judge).__name__
+    lacks = [name for name in ("name", "settings", method) if not hasattr(judge, name)]
+    other, hint = _OTHER_ENTRY[method]
+    if lacks == [method] and callable(getattr(judge, other, None)):
+        raise TypeError(hint.format(kind))
+    wanted = f"judge must have a name, settings() and {method}(example, claims), got {kind}"
+    if lacks:
+        raise TypeError(f"{wanted}, which lacks {', '.join(lacks)}")
+    for name in ("settings", method):
+        if not callable(value := getattr(judge, name)):
+            raise TypeError(f"{wanted}, whose {name} is a {type(value).__name__}, not a method")
 
 
 def evaluate(examples: Iterable[Example], judge: Judge | None = None, config: EvalConfig | None = None,
@@ -232,7 +257,7 @@ def evaluate(examples: Iterable[Example], judge: Judge | None = None, config: Ev
     A JudgeError stops the run unless `skip_judge_errors`, which records the example in `Report.skipped`
     instead (fail-closed either way: an unjudged example is never "supported")."""
     judge = LexicalJudge() if judge is None else judge
-    _arguments(judge, config, progress)
+    _arguments(judge, config, progress, "judge")
     config = EvalConfig() if config is None else config
     items = _examples(examples)
     results: list[ExampleResult] = []
@@ -249,7 +274,7 @@ def evaluate(examples: Iterable[Example], judge: Judge | None = None, config: Ev
     return _report(judge, config, results, skipped)
 
 
-def _report(judge: Judge, config: EvalConfig, results: Sequence[ExampleResult],
+def _report(judge: Judge | AsyncJudge, config: EvalConfig, results: Sequence[ExampleResult],
             skipped: Sequence[tuple[str, str]]) -> Report:
     return Report(judge={"name": judge.name, **judge.settings()}, k=config.k, results=tuple(results),
                   aggregates=aggregate_results(results, config), skipped=tuple(skipped),
@@ -269,13 +294,11 @@ async def aevaluate(examples: Iterable[Example], judge: AsyncJudge, config: Eval
                     progress: Progress | None = None, *, concurrency: int = 4,
                     skip_judge_errors: bool = False) -> Report:
     """`evaluate` with up to `concurrency` examples being judged at once: a network judge spends its time
-    waiting for replies, so a golden set is scored about `concurrency` times faster. Results keep the
-    input order. A JudgeError stops new work (what is in flight finishes, it is already paid for) and the
-    error of the earliest failed example is raised, as `evaluate` would have raised it."""
-    _arguments(judge, config, progress)
-    if not isinstance(judge, AsyncJudge):
-        raise TypeError(f"aevaluate awaits judge.ajudge(example, claims), which {type(judge).__name__} "
-                        "lacks: call evaluate(), which a running event loop can call too")
+    waiting for replies, so a golden set is scored about `concurrency` times faster. The judge needs only
+    its coroutine `ajudge` (`AsyncJudge`), never a blocking `judge`. Results keep the input order. A
+    JudgeError stops new work (what is in flight finishes, it is already paid for) and the error of the
+    earliest failed example is raised, as `evaluate` would have raised it."""
+    _arguments(judge, config, progress, "ajudge")
     # Any whole number (numpy's int64 from a config table too), not a bool or a string.
     if isinstance(concurrency, bool) or not isinstance(concurrency, Integral) or concurrency < 1:
         raise ValueError(f"concurrency must be a whole number of at least 1, got {concurrency!r}")

@@ -48,13 +48,23 @@ def near_miss(name: str, candidates: tuple[str, ...]) -> str | None:
 def misnamed(key: str, known: Collection[str], present: Collection[str],
              synonyms: Mapping[str, Meant] | None = None, value: Any = None) -> str | None:
     """Why `key`, a name outside `known` in an object holding `present`, is refused, or None when it is the
-    user's own. Only a known name the object lacks can have been meant: a synonym given beside the name
-    itself (a `prompt` beside a `question`) is a field of the user's. So is one that is only sometimes
-    meant (`documents`, `reference`) when its `value` is not of the shape the field is read in."""
+    user's own (`meant_as`, without the field meant)."""
+    found = meant_as(key, known, present, synonyms, value)
+    return None if found is None else found[1]
+
+
+def meant_as(key: str, known: Collection[str], present: Collection[str],
+             synonyms: Mapping[str, Meant] | None = None, value: Any = None) -> tuple[str, str] | None:
+    """The known field `key`, a name outside `known` in an object holding `present`, was meant as, and why
+    it is refused; None when it is the user's own. Only a known name the object lacks can have been meant:
+    a synonym given beside the name itself (a `prompt` beside a `question`) is a field of the user's. So
+    is one that is only sometimes meant (`documents`, `reference`) when its `value` is not of the shape
+    the field is read in. The field meant tells a reader listing every problem of a record that a
+    required field it lacks is on its way (`user_input` is the `question`)."""
     missing = tuple(sorted(name for name in known if name not in present))
     meant = near_miss(key, missing)
     if meant is not None:
-        return f"unknown field {key!r}: did you mean {meant!r}?"
+        return meant, f"unknown field {key!r}: did you mean {meant!r}?"
     found = (synonyms or {}).get(_spelling(key))
     if found is None or found[0] not in missing:
         return None
@@ -63,7 +73,7 @@ def misnamed(key: str, known: Collection[str], present: Collection[str],
     if held is None:
         return None
     because = f" (it holds {held})" if held else ""
-    return f"unknown field {key!r}: ragmon reads this as {named!r}{because}, rename it"
+    return named, f"unknown field {key!r}: ragmon reads this as {named!r}{because}, rename it"
 
 
 def _spelling(name: str) -> str:

@@ -277,8 +277,25 @@ def test_a_partly_written_line_is_cut_off_so_the_file_still_loads(tmp_path: Path
 
 async def test_an_unwritable_capture_path_is_a_clear_error(tmp_path: Path) -> None:
     missing = tmp_path / "no-such-dir" / "worst.jsonl"
-    with pytest.raises(InputError, match=rf"^{missing}: cannot write the capture file: No such file"):
+    with pytest.raises(InputError) as error:
         await writer(missing, Exporter(window=60)).start()
+    assert str(error.value) == (f"{missing}: cannot write the capture file: the directory {missing.parent} "
+                                "does not exist (ragmon makes none: mount the volume meant for the capture "
+                                "there, or make it)")
+    assert not missing.parent.exists()
+
+
+def test_serve_into_a_capture_directory_that_does_not_exist_names_it(tmp_path: Path) -> None:
+    # Before: "cannot write the capture file: No such file or directory", as if the file had to exist.
+    run = subprocess.run([sys.executable, "-m", "ragmon.cli", "serve", "--capture", "cap/capture.jsonl",
+                          "--metrics-listen", "127.0.0.1:0", "--http-listen", "127.0.0.1:0",
+                          "--grpc-listen", "off"],
+                         cwd=tmp_path, capture_output=True, text=True, timeout=60, check=False)
+    assert run.returncode == 2
+    assert run.stderr.splitlines()[-1] == (
+        "ragmon serve: error: cap/capture.jsonl: cannot write the capture file: the directory cap does not "
+        "exist (ragmon makes none: mount the volume meant for the capture there, or make it)")
+    assert not (tmp_path / "cap").exists()
 
 
 def test_flags_and_environment() -> None:

@@ -9,7 +9,7 @@ import pytest
 
 from ragmon import Aggregate, Context, EvalConfig, Example, LexicalJudge, Report, evaluate
 from ragmon.evaluate import aevaluate, evaluate_example, example_claims, score_example
-from ragmon.judges.base import JudgeError
+from ragmon.judges.base import AsyncJudge, JudgeError
 from ragmon.model import METRIC_NAMES, Claim, ClaimVerdict
 
 POLICY = (
@@ -361,9 +361,6 @@ def test_examples_must_be_examples_with_an_id_each() -> None:
     # Each used to fail only when an example reached the judge, deep in scoring, and as an AttributeError
     # ('str' object has no attribute 'judge', 'dict' object has no attribute 'k'), or a bare TypeError
     # ('int' object is not callable) after the first example had been judged.
-    (lambda run: run([policy_example()], "lexical"),
-     "judge must have a name, settings() and judge(example, claims), got str, which lacks name, settings, "
-     "judge"),
     (lambda run: run([policy_example()], LexicalJudge),
      "judge must be a judge object, got the class LexicalJudge: pass LexicalJudge()"),
     (lambda run: run([policy_example()], config={"k": 1}), "config must be an EvalConfig or None, got dict"),
@@ -407,3 +404,63 @@ async def test_the_async_entry_point_is_importable_and_refuses_a_judge_it_cannot
     report = await ragmon.aevaluate([policy_example()], ScriptedJudge(returns_claim_supported),
                                     concurrency=numpy.int64(2))
     assert report.aggregates["groundedness"].mean == 0.5  # the "Returns" claim of the two
+
+
+class AsyncOnlyJudge:
+    """A network judge of one's own as README's "Your own judge" describes it for `aevaluate`: a name,
+    settings() and the coroutine ajudge, with no blocking twin."""
+
+    name = "async-only"
+
+    def settings(self) -> dict:
+        return {"model": "m1"}
+
+    async def ajudge(self, example: Example, claims: tuple[Claim, ...]):  # type: ignore[no-untyped-def]
+        return tuple(returns_claim_supported(claims))
+
+
+def test_an_async_judge_needs_no_blocking_judge_and_evaluate_sends_it_to_aevaluate() -> None:
+    import ragmon
+
+    # Before: "judge must have a name, settings() and judge(example, claims), got AsyncOnlyJudge, which
+    # lacks judge", from the very call the README shows.
+    report = asyncio.run(ragmon.aevaluate([policy_example()], AsyncOnlyJudge(), concurrency=4))
+    assert isinstance(AsyncOnlyJudge(), AsyncJudge)
+    assert report.judge == {"name": "async-only", "model": "m1"}
+    # The "Returns ..." claim supported by c1, the "Shipping ..." claim not: 1 of 2.
+    assert (report.aggregates["groundedness"].mean, report.aggregates["groundedness"].n) == (0.5, 1)
+    with pytest.raises(TypeError) as error:
+        evaluate([policy_example()], AsyncOnlyJudge())  # type: ignore[arg-type]
+    assert str(error.value) == ("evaluate calls judge.judge(example, claims), which AsyncOnlyJudge lacks: "
+                                "its ajudge is a coroutine, so await ragmon.aevaluate(examples, judge), or "
+                                "asyncio.run() it outside an event loop")
+
+
+class DictSettingsJudge(ScriptedJudge):
+    """Settings written as the mapping itself rather than a method returning it."""
+
+    def __init__(self, reply) -> None:  # type: ignore[no-untyped-def]
+        super().__init__(reply)
+        self.settings = {"model": "m1"}  # type: ignore[method-assign,assignment]
+
+
+def test_a_judge_without_its_methods_is_refused_naming_what_each_entry_point_calls() -> None:
+    judge = DictSettingsJudge(returns_claim_supported)
+    # Before: "'dict' object is not callable", raised from inside scoring once every example was judged.
+    with pytest.raises(TypeError) as sync_error:
+        evaluate([policy_example()], judge)  # type: ignore[arg-type]
+    assert str(sync_error.value) == ("judge must have a name, settings() and judge(example, claims), got "
+                                     "DictSettingsJudge, whose settings is a dict, not a method")
+    with pytest.raises(TypeError) as async_error:
+        asyncio.run(aevaluate([policy_example()], judge))  # type: ignore[arg-type]
+    assert str(async_error.value) == ("judge must have a name, settings() and ajudge(example, claims), got "
+                                      "DictSettingsJudge, whose settings is a dict, not a method")
+    # Neither method: each entry point names the one it calls.
+    with pytest.raises(TypeError) as sync_error:
+        evaluate([policy_example()], "lexical")  # type: ignore[arg-type]
+    assert str(sync_error.value) == ("judge must have a name, settings() and judge(example, claims), got "
+                                     "str, which lacks name, settings, judge")
+    with pytest.raises(TypeError) as async_error:
+        asyncio.run(aevaluate([policy_example()], "lexical"))  # type: ignore[arg-type]
+    assert str(async_error.value) == ("judge must have a name, settings() and ajudge(example, claims), got "
+                                      "str, which lacks name, settings, ajudge")

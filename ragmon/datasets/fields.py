@@ -12,7 +12,7 @@ from typing import Any
 
 from ragmon.ids import content_id
 from ragmon.model import Context
-from ragmon.names import CONTEXT_SYNONYMS, Meant, misnamed
+from ragmon.names import CONTEXT_SYNONYMS, Meant, meant_as
 
 FieldPath = tuple[str | int, ...]
 _CONTEXT_FIELDS = frozenset({"id", "text", "score", "pageContent", "metadata"})
@@ -29,13 +29,26 @@ class FieldError(Exception):
 
 
 def check_names(obj: Mapping[str, Any], known: frozenset[str], base: FieldPath = (),
-                synonyms: Mapping[str, Meant] | None = None) -> None:
+                synonyms: Mapping[str, Meant] | None = None, required: tuple[str, ...] = ()) -> None:
     """Refuse a field that is a near miss of a known one the object lacks, or another tool's name for it
     (ragmon.names): either would leave that field unread and its metric undefined (or zero, for a
-    context's id) without a word. Any other field is the user's."""
-    for key, value in obj.items():
-        if key not in known and (why := misnamed(key, known, obj, synonyms, value)) is not None:
-            raise FieldError(why, (*base, key))
+    context's id) without a word. Any other field is the user's.
+
+    Every such field is named in one error, with each `required` field the object lacks and no refused
+    field stands for: a record exported from another tool (ragas's `user_input`, `retrieved_contexts`,
+    `response`, `reference`, and no `id`) is fixed in one pass, not in one run per field. A lone refused
+    field is reported as ever, at its own path; several, at the object's."""
+    refused = [(key, found) for key, value in obj.items()
+               if key not in known and (found := meant_as(key, known, obj, synonyms, value)) is not None]
+    if not refused:
+        return
+    meant = {name for _, (name, _) in refused}
+    missing = [f"missing required field {name!r}" for name in required
+               if name not in obj and name not in meant]
+    if len(refused) == 1 and not missing:
+        ((key, (_, why)),) = refused
+        raise FieldError(why, (*base, key))
+    raise FieldError("; ".join([*(why for _, (_, why) in refused), *missing]), base)
 
 
 def listed(names: Iterable[str]) -> str:

@@ -24,7 +24,7 @@ from ragmon.names import RECORD_SYNONYMS
 
 
 def ragmon_example(obj: dict[str, Any], default_id: str) -> Example:
-    check_names(obj, RECORD_FIELDS, synonyms=RECORD_SYNONYMS)
+    check_names(obj, RECORD_FIELDS, synonyms=RECORD_SYNONYMS, required=("id", "question"))
     check_format(obj, trace=False)
     return Example(
         id=required_id(obj, "id"),

@@ -34,7 +34,18 @@ class Judge(Protocol):
 
 
 @runtime_checkable
-class AsyncJudge(Judge, Protocol):
-    """A judge that calls out over the network also offers a coroutine, for the sidecar's event loop."""
+class AsyncJudge(Protocol):
+    """What `aevaluate` takes as a judge: `Judge` with a coroutine in place of `judge`, for a judge that
+    calls out over the network and waits on replies (the sidecar's event loop, `aevaluate`'s
+    concurrency). A judge of one's own need not write a blocking twin of it, which nothing awaiting
+    would call; the Claude judge offers both, as `ragmon replay` runs it either way."""
 
-    async def ajudge(self, example: Example, claims: tuple[Claim, ...]) -> tuple[ClaimVerdict, ...]: ...
+    name: str
+
+    def settings(self) -> Mapping[str, Any]:
+        """As `Judge.settings`."""
+        ...
+
+    async def ajudge(self, example: Example, claims: tuple[Claim, ...]) -> tuple[ClaimVerdict, ...]:
+        """As `Judge.judge`, awaited."""
+        ...

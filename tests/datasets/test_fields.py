@@ -122,8 +122,60 @@ def test_deepevals_names_in_a_trace_record_are_errors_naming_the_trace_formats(t
     # carried along unread, and the run said the file held questions only.
     path = write_jsonl(tmp_path / "deepeval.jsonl", [
         {"id": "a", "input": "How long?", "actual_output": "30 days.", "expected_output": "30 days"}])
+    # Both of its names at once (the first alone, before), as a trace record's id is optional.
     assert str(error_of([path])) == (f"{path}:1: unknown field 'actual_output': ragmon reads this as "
-                                     f"'output', rename it (field 'actual_output')")
+                                     f"'output', rename it; unknown field 'expected_output': ragmon reads "
+                                     f"this as 'ground_truth', rename it")
+
+
+def test_a_ragas_record_is_told_every_rename_it_needs_in_one_error(tmp_path: Path) -> None:
+    # Before: one error a run, so a ragas export took five runs to load: user_input, then
+    # retrieved_contexts, response, reference, and last the id it never had.
+    ragas = {"user_input": "How long is the warranty?", "retrieved_contexts": ["The warranty lasts 2 years."],
+             "response": "It lasts 2 years.", "reference": "Two years from the date of purchase."}
+    path = write_jsonl(tmp_path / "ragas.jsonl", [{"id": "ok", "question": "fine"}, ragas])
+    assert str(error_of([path])) == (
+        f"{path}:2: unknown field 'user_input': ragmon reads this as 'question', rename it; "
+        "unknown field 'retrieved_contexts': ragmon reads this as 'contexts', rename it; "
+        "unknown field 'response': ragmon reads this as 'answer', rename it; "
+        "unknown field 'reference': ragmon reads this as 'ground_truth' (it holds a text, not a URL), "
+        "rename it; missing required field 'id'")
+    # Doing what it says is all the record needed.
+    renamed = {"id": "w1", "question": ragas["user_input"], "contexts": ragas["retrieved_contexts"],
+               "answer": ragas["response"], "ground_truth": ragas["reference"]}
+    (_, example) = load([write_jsonl(tmp_path / "renamed.jsonl", [{"id": "ok", "question": "f"}, renamed])])
+    assert (example.id, example.question, example.answer) == ("w1", "How long is the warranty?",
+                                                              "It lasts 2 years.")
+
+
+@pytest.mark.parametrize(("record", "message"), [
+    # One rename and the id: still two runs before. The question is there, so only the id is missing.
+    ({"question": "q?", "response": "A."},
+     "unknown field 'response': ragmon reads this as 'answer', rename it; missing required field 'id'"),
+    # A question neither given nor renamed is missing too.
+    ({"id": "a", "response": "A.", "retrieved_contexts": ["Doc."]},
+     "unknown field 'response': ragmon reads this as 'answer', rename it; "
+     "unknown field 'retrieved_contexts': ragmon reads this as 'contexts', rename it; "
+     "missing required field 'question'"),
+    # A typo and another tool's name, in one context: named at the context.
+    ({"id": "a", "question": "q?", "contexts": [{"doc_id": "d1", "txt": "Doc."}]},
+     "unknown field 'doc_id': ragmon reads this as 'id', rename it; unknown field 'txt': did you mean "
+     "'text'? (field 'contexts[0]')"),
+])
+def test_every_misnamed_field_of_a_record_or_context_is_named_at_once(tmp_path: Path, record: dict,
+                                                                      message: str) -> None:
+    path = write_jsonl(tmp_path / "golden.jsonl", [record])
+    assert str(error_of([path])) == f"{path}:1: {message}"
+
+
+def test_a_whole_json_record_with_several_misnamed_fields_is_located_at_its_start(tmp_path: Path) -> None:
+    path = tmp_path / "golden.json"
+    path.write_text(json.dumps([{"id": "ok", "question": "fine"},
+                                {"user_input": "q?", "response": "A."}], indent=2))
+    err = error_of([path])
+    assert (err.line, str(err)) == (6, f"{path}:6: unknown field 'user_input': ragmon reads this as "
+                                       f"'question', rename it; unknown field 'response': ragmon reads this "
+                                       f"as 'answer', rename it; missing required field 'id' (field '[1]')")
 
 
 def test_a_context_ids_other_name_is_an_error_not_a_content_hash(tmp_path: Path) -> None:
