@@ -13,7 +13,8 @@ bill being unknown), and the outcome is one of the `ragmon_judge_requests_total`
 timeout, rate_limited, throttled, over_budget. Only `ok` yields figures; a failed call never yields a
 verdict. Every other outcome is logged with its reason (a wrong model id, a revoked key, malformed
 replies: the counters say how often, only the log says why), at most one line a minute per outcome,
-counting the ones left out.
+counting the ones left out; so is a bill past its reservation, or a day's spend past the cap, which only
+an API reporting more tokens than the judge's bound can cause.
 """
 
 from __future__ import annotations
@@ -123,34 +124,61 @@ class ClaudeLane:
         try:
             verdicts, usage = await self.claude.ajudge_with_usage(example, claims)
         except ClaudeJudgeError as exc:
-            cost = self._settle(reservation, bound, exc.usage)
+            cost = self._settle(example, reservation, bound, exc.usage)
             return LaneOutcome(exc.kind, None, cost, self._timer() - started, str(exc))
-        except BaseException:
-            self._settle(reservation, bound, None)
+        except BaseException:  # cancelled mid-call (the sidecar stopping): what it billed is unknown
+            self._settle(example, reservation, bound, None)
             raise
-        return self._ok(example, verdicts, self._settle(reservation, bound, usage), self._timer() - started)
+        cost = self._settle(example, reservation, bound, usage)
+        return self._ok(example, verdicts, cost, self._timer() - started)
 
     def _ok(self, example: Example, verdicts: tuple[ClaimVerdict, ...], cost: float,
             took: float | None) -> LaneOutcome:
         return LaneOutcome("ok", score_example(example, verdicts, self._k, self.judge), cost, took)
 
-    def _settle(self, reservation: Reservation | None, bound: TokenBound | None,
+    def _settle(self, example: Example, reservation: Reservation | None, bound: TokenBound | None,
                 usage: Usage | None) -> float:
-        """Swap the reservation for the bill: the tokens billed plus each unanswered attempt at the bound of
-        one attempt of the largest call, but no more than the reservation, which bounds every attempt of
-        every call (only tokens the API reported may pass it); an unknown bill (`usage is None`) counts at
-        the whole reservation."""
+        """Swap the reservation for the bill: the tokens billed plus each unanswered attempt (an unreadable
+        reply among them) at the bound of one attempt of the largest call, but no more than the
+        reservation, which bounds every attempt of every call (only tokens the API reported may pass it);
+        a call cancelled midway (`usage is None`) counts at the whole reservation, its attempts unknown."""
         if reservation is None or bound is None:
             # Judged from the cache after all (or a bill nobody announced): record whatever was billed.
-            return self.budget.charge(usage.input_tokens, usage.output_tokens) if usage else 0.0
-        if usage is None:
-            return self.budget.settle(reservation, reservation.input_tokens, reservation.output_tokens)
-        unanswered = usage.unanswered
-        # At the largest call's worst case, the unanswered attempts of a smaller call can add up past it.
-        inputs = min(usage.input_tokens + unanswered * bound.call_input_tokens, reservation.input_tokens)
-        outputs = min(usage.output_tokens + unanswered * bound.call_output_tokens, reservation.output_tokens)
-        return self.budget.settle(reservation, max(usage.input_tokens, inputs),
-                                  max(usage.output_tokens, outputs))
+            cost = self.budget.charge(usage.input_tokens, usage.output_tokens) if usage else 0.0
+        elif usage is None:
+            cost = self.budget.settle(reservation, reservation.input_tokens, reservation.output_tokens)
+        else:
+            unanswered = usage.unanswered
+            # At the largest call's worst case, the unanswered attempts of a smaller call add up past it.
+            inputs = min(usage.input_tokens + unanswered * bound.call_input_tokens, reservation.input_tokens)
+            outputs = min(usage.output_tokens + unanswered * bound.call_output_tokens,
+                          reservation.output_tokens)
+            cost = self.budget.settle(reservation, max(usage.input_tokens, inputs),
+                                      max(usage.output_tokens, outputs))
+        self._overspent(example, reservation, usage, cost)
+        return cost
+
+    def _overspent(self, example: Example, reservation: Reservation | None, usage: Usage | None,
+                   cost: float) -> None:
+        """Warn when a bill passed its reservation or the day's cap, which only tokens the API reported past
+        the judge's bound can do: the cap was promised never to be passed, and the counters alone would
+        show a cost, not that the promise failed. One line a minute of each, like the outcomes'."""
+        if reservation is not None and usage is not None and cost > reservation.usd:
+            self._warn("over_reservation", (
+                f"Claude judge: example {example.id!r} billed ${cost:.4f}, more than the "
+                f"${reservation.usd:.4f} reserved for it: the API reported {usage.input_tokens:,} input and "
+                f"{usage.output_tokens:,} output tokens, past the {reservation.input_tokens:,} and "
+                f"{reservation.output_tokens:,} reserved (every attempt's bound)"))
+        budget = self.budget
+        if budget.spent > budget.usd_per_day:
+            self._warn("over_cap", (
+                f"Claude judge: ${budget.spent:.4f} spent today, past --llm-budget-usd-per-day "
+                f"{budget.usd_per_day:g} (example {example.id!r} billed ${cost:.4f}); no further call is "
+                "made before the UTC day ends"))
+
+    def _warn(self, key: str, line: str) -> None:
+        if (suppressed := self._lines.admit(key)) is not None:
+            log.warning(more_like_it(line, suppressed), extra={"suppressed": suppressed})
 
 
 # --- `ragmon serve` options -----------------------------------------------------------------------

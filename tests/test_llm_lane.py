@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from fakes.anthropic_server import Drop, Fail, FakeAnthropic, Hang, Reply, ToolInput
+from fakes.anthropic_server import Drop, Fail, FakeAnthropic, Hang, Raw, Reply, ToolInput
 from manual_clock import ManualClock
 
 from ragmon.errors import InputError
@@ -398,7 +398,7 @@ async def test_an_unanswered_attempt_of_a_long_answer_costs_one_calls_worst_case
     assert outcome.cost_usd == pytest.approx(2 * 0.0015 + worst)
 
 
-@pytest.mark.parametrize("flag", ["--llm-budget-usd-per-day", "--llm-max-per-minute", "--llm-price-input"])
+@pytest.mark.parametrize("flag", ["--llm-budget-usd-per-day", "--llm-max-per-minute"])
 @pytest.mark.parametrize("value", ["inf", "nan", "-1"])
 def test_an_amount_must_be_a_finite_number_at_least_0(flag: str, value: str,
                                                       capsys: pytest.CaptureFixture[str]) -> None:
@@ -410,16 +410,18 @@ def test_an_amount_must_be_a_finite_number_at_least_0(flag: str, value: str,
         capsys.readouterr().err
 
 
-def test_free_calls_fit_any_budget(monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
-    """Prices of 0 (a gateway that bills elsewhere) make every reservation $0: any budget holds any number
-    of calls. Sizing the budget divided by that $0 and stopped `ragmon serve` with a ZeroDivisionError."""
-    monkeypatch.setenv("ANTHROPIC_API_KEY", "test-key")
-    with caplog.at_level(logging.WARNING, logger="ragmon.llm_lane"):
-        lane = lane_from_args(serve_args("--llm-sample-rate", "1", "--llm-price-input", "0",
-                                         "--llm-price-output", "0", "--llm-budget-usd-per-day", "0"),
-                              sample_rate=1.0, k=5)
-    assert lane is not None and lane.budget.prices == Prices(0.0, 0.0)
-    assert [r for r in caplog.records if r.name == "ragmon.llm_lane"] == []
+@pytest.mark.parametrize("flag", ["--llm-price-input", "--llm-price-output"])
+@pytest.mark.parametrize(("value", "why"), [
+    ("0", ": at a price of 0 the daily budget could never stop a call"),
+    ("-1", ""), ("inf", ""), ("nan", "")])
+def test_a_price_must_be_a_finite_number_above_0(flag: str, value: str, why: str,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    """At a price of 0 every reservation was $0: `ragmon serve` started as though --llm-budget-usd-per-day
+    capped spending, and no cap could ever stop a call."""
+    with pytest.raises(SystemExit) as caught:
+        serve_args(flag, value)
+    err = capsys.readouterr().err
+    assert caught.value.code == 2 and err.endswith(f"argument {flag}: must be a finite number above 0{why}\n")
 
 
 @pytest.mark.parametrize("flags", [("--llm-budget-usd-per-day", "1e308"),
@@ -469,3 +471,70 @@ async def test_unanswered_attempts_of_a_small_call_never_settle_past_the_reserva
     # and the second call's two, each at its own call's worst case.
     could = PRICES.cost(1_000 + first.input_tokens + 2 * second.input_tokens, 2_000 + 3 * 2_048)
     assert outcome.cost_usd >= could
+
+
+NOT_JSON = Raw('{"id": "msg_raw", "content": [{"type": "tool_u')
+
+
+@pytest.mark.parametrize(("script", "billable"), [
+    ((NOT_JSON,), 1),
+    ((Fail(500, "api_error", {"retry-after-ms": "1"}), NOT_JSON), 1),
+    ((Hang(30), NOT_JSON), 2),
+], ids=["unreadable", "error-status-then-unreadable", "timeout-then-unreadable"])
+async def test_an_unreadable_reply_costs_one_attempt_not_every_attempt(
+        fake_api: FakeAnthropic, script: tuple[Any, ...], billable: int) -> None:
+    """A 200 whose body is not JSON was billed an amount nobody can read: at most one attempt's worst
+    case. It was settled as the whole reservation, all 3 attempts' worst case, though the SDK made one
+    attempt (or two, one of them a 500, which the API does not bill, or a timeout, which it may)."""
+    fake_api.enqueue(*script)
+    lane = make_lane(fake_api, timeout=1.5, max_retries=2)  # room for a loaded machine
+    worst = attempt_cost(lane, example(1))
+    (outcome,) = await run_all(lane, [example(1)])
+    assert outcome.outcome == "error" and "unreadable reply" in outcome.message
+    assert fake_api.calls == len(script)
+    assert outcome.cost_usd == pytest.approx(billable * worst) and lane.budget.reserved == 0.0
+    assert lane.budget.spent == pytest.approx(billable * worst)
+
+
+async def test_a_request_that_never_left_the_process_costs_the_budget_nothing(
+        fake_api: FakeAnthropic, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    """Every attempt failed in the process (a header h11 will not write): no request reached the API, yet
+    the lane counted 3 attempts at their worst case each, and logged "cannot reach the API: Connection
+    error.", naming nothing that failed."""
+    monkeypatch.setenv("ANTHROPIC_CUSTOM_HEADERS", "X Not A Name: 1")
+    lane = make_lane(fake_api, max_retries=2)
+    with caplog.at_level(logging.WARNING, logger="ragmon.llm_lane"):
+        (outcome,) = await run_all(lane, [example(1)])
+    assert outcome.outcome == "error" and fake_api.calls == 0
+    assert outcome.cost_usd == 0.0 and lane.budget.spent == 0.0 and lane.budget.reserved == 0.0
+    (line,) = [r.getMessage() for r in caplog.records if r.name == "ragmon.llm_lane"]
+    assert line.endswith("cannot reach the API: the request was never sent (LocalProtocolError; 3 attempts)")
+
+
+async def test_a_bill_past_its_reservation_or_the_cap_is_warned_about(
+        fake_api: FakeAnthropic, caplog: pytest.LogCaptureFixture) -> None:
+    """Only tokens the API reports past the judge's bound can pass a reservation, and with it the daily cap
+    promised never to be passed: the metrics showed a cost, nothing said the promise had failed. Here each
+    call reports 1,000,000 input and 100 output tokens: $1 + $0.0005 = $1.0005, against a reservation of
+    well under a cent. A cap of $2.5: calls 1 and 2 spend $2.001, call 3 still fits its reservation and
+    spends $3.0015, past the cap; call 4 is refused. One line a minute of each kind."""
+    fake_api.default = Reply(usage=(1_000_000, 100))
+    clock = ManualClock()
+    lane = make_lane(fake_api, usd_per_day=2.5, max_retries=0, clock=clock)
+    bound = lane.claude.request_bound(example(0), example_claims(example(0)))
+    assert bound is not None
+    reserved = attempt_cost(lane, example(0))
+    with caplog.at_level(logging.WARNING, logger="ragmon.llm_lane"):
+        outcomes = await run_all(lane, [example(i) for i in range(3)], consumers=1)
+        clock.now += 60.0
+        outcomes += await run_all(lane, [example(3)])
+    assert [o.outcome for o in outcomes] == ["ok", "ok", "ok", "over_budget"]
+    assert lane.budget.spent == pytest.approx(3 * 1.0005)
+    lines = [r.getMessage() for r in caplog.records if r.name == "ragmon.llm_lane"]
+    assert lines[0] == (f"Claude judge: example 'ex-0' billed $1.0005, more than the ${reserved:.4f} "
+                        f"reserved for it: the API reported 1,000,000 input and 100 output tokens, past the "
+                        f"{bound.input_tokens:,} and 256 reserved (every attempt's bound)")
+    assert lines[1] == ("Claude judge: $3.0015 spent today, past --llm-budget-usd-per-day 2.5 (example "
+                        "'ex-2' billed $1.0005); no further call is made before the UTC day ends")
+    assert lines[2].startswith("Claude judge over_budget: example 'ex-3'")
+    assert len(lines) == 3  # calls 2 and 3 passed their reservations too, within the minute of call 1's line

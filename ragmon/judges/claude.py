@@ -16,10 +16,13 @@ Why it is shaped this way:
   the tool call (cut off, refused, paused) or is malformed raises `ClaudeJudgeError`; nothing is ever
   guessed to be supported. A supporting id not among the documents sent is discarded, and a "supported"
   verdict left with no real document behind it is not support.
-- Verdicts are cached per claim under a hash of (model, prompt version, question, claim, documents as sent
-  after clipping, how many were left out), in memory and optionally on disk, so CI re-runs and repeated
-  answers do not re-bill, and a verdict once given stays given. Only the claims missing from the cache are
-  sent, and callers asking for the same at the same moment share one call (`_Flights`). A cache directory
+- Verdicts are cached per claim under a hash of (model, prompt version, question, every claim of the
+  answer and the claim's place among them, documents as sent after clipping, how many were left out), in
+  memory and optionally on disk, so CI re-runs and repeated answers do not re-bill, and a verdict once
+  given stays given; an answer changed anywhere is judged again whole, since Claude reads each claim in
+  its answer ("It" is whatever the claims before it name). Only the claims missing from the cache are
+  sent (those of a long answer's later calls, when an earlier one was paid for and a later one failed),
+  and callers asking for the same at the same moment share one call (`_Flights`). A cache directory
   is made and proved writable when the judge is built, before anything is paid for; a write that fails
   later (disk full) costs a warning, never the verdict.
 - No temperature: API version 2026-10-21, which the SDK speaks, removed the sampling parameters (any
@@ -27,9 +30,12 @@ Why it is shaped this way:
 - Retries (429, 529, other 5xx, timeouts, connection errors) are the SDK's own: exponential backoff with
   jitter, honouring `retry-after`/`retry-after-ms`, `max_retries` times. An attempt sent that timed out or
   was cut off may still have run and been billed, so each call counts its unanswered attempts
-  (`Usage.unanswered`) for a budget to settle.
+  (`Usage.unanswered`) for a budget to settle; one whose request never went out whole costs nothing.
 - `timeout` bounds each attempt's whole reply, not each read of it as the SDK's own timeout does, so a
-  reply trickled a few bytes at a time cannot hold a call open past it (`_deadline_clients`).
+  reply trickled a few bytes at a time cannot hold a call open past it (`_deadline_clients`); and a call,
+  its attempts and the waits the API asks for between them, to `timeout` x attempts (`_Attempts`).
+- An API key or base URL no request could be sent with, or no key at all, is refused when the judge is
+  built, before the SDK is imported and before a cache directory is made.
 - `anthropic` is imported when a judge is built, not with this module: it takes seconds to import, and
   neither `import ragmon` nor a lexical-only run should pay for it, or install it: it is the `claude`
   extra, and building a judge without it raises MissingExtra saying so.
@@ -40,6 +46,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import email.utils
 import functools
 import json
 import logging
@@ -49,10 +56,12 @@ import sys
 import threading
 import time
 import unicodedata
+import urllib.parse
 from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass, replace
 from numbers import Integral, Real
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ragmon.errors import MissingExtra, RagmonError
@@ -111,9 +120,9 @@ KNOWN_PRICES_USD_PER_MTOK: Mapping[str, tuple[float, float]] = {
 class Usage:
     """What one judging billed; `calls` counts billed replies (0 when every verdict came from the cache).
 
-    `unanswered` counts attempts sent that got no reply (timed out, or the connection was cut): the API
-    may have run each to completion and billed it, for an amount nobody reported, so a budget counts each
-    at its worst case.
+    `unanswered` counts attempts sent that got no reply (timed out, or the connection was cut) or one whose
+    bill could not be read: the API may have run each to completion and billed it, for an amount nobody
+    reported, so a budget counts each at its worst case.
     Input tokens include those written to and read from a prompt cache, which the API bills too.
     """
 
@@ -139,12 +148,12 @@ class TokenBound:
 
 class ClaudeJudgeError(JudgeError):
     """A Claude call that gave no verdicts. `kind` is the outcome a caller counts (error, timeout,
-    rate_limited); `usage` is what it billed: zero tokens for an error status or a refused connection (the
-    API does not bill those), the reply's usage for a malformed reply, plus in both the attempts sent that
-    got no reply (`Usage.unanswered`); None when unknown (an unreadable reply), which a budget must count
-    as the worst case of every attempt."""
+    rate_limited); `usage` is what it billed: zero tokens for an error status or a request never sent (the
+    API bills neither), the reply's usage for a malformed reply, plus in both the attempts sent that got
+    no reply (`Usage.unanswered`). A reply whose bill cannot be read (not JSON, no usage) is one more
+    unanswered attempt: its cost is unknown, but no more than one attempt's worst case."""
 
-    def __init__(self, message: str, *, kind: str = "error", usage: Usage | None = None) -> None:
+    def __init__(self, message: str, *, kind: str = "error", usage: Usage = Usage()) -> None:
         super().__init__(message)
         self.kind = kind
         self.usage = usage
@@ -215,7 +224,7 @@ class _Flights:
         finally:
             if plan.requests:
                 with self._lock:
-                    flights = {self._calls.pop((lane, key)) for key in set(plan.asked)}  # a claim twice
+                    flights = {self._calls.pop((lane, key)) for key in plan.asked}
                 for flight in flights:  # the one this plan boarded
                     flight.set_result(None)
 
@@ -278,43 +287,110 @@ def _count(value: Any) -> int | None:
 
 
 class _Attempts:
-    """SDK middleware for one call: counts its attempts that got no reply once the request may have reached
-    the API (timed out waiting, or the connection was cut: a proxy's idle timeout) before the SDK retried
-    them or gave up. The API bills a request it ran even when nobody got the reply, and retries are
-    separate requests (this SDK sends no idempotency key), so each such attempt may be a bill of its own.
-    An attempt that never connected sent nothing and is not counted: an unreachable API must not spend a
-    budget on bills that cannot exist, and then refuse calls for the rest of the day."""
+    """SDK middleware for one call: counts its attempts, and those that got no reply once their request had
+    gone out whole (timed out waiting, or the connection was cut: a proxy's idle timeout) before the SDK
+    retried them or gave up; and ends the call rather than wait past its bound.
 
-    def __init__(self) -> None:
+    The API bills a request it ran even when nobody got the reply, and retries are separate requests (this
+    SDK sends no idempotency key), so each such attempt may be a bill of its own. An attempt whose request
+    never went out whole (no connection, none free in the pool, a header httpx will not write, an address
+    it cannot use) reached no one and is not counted: an API that cannot be reached, or a request that
+    cannot be sent, must not spend a budget on bills that cannot exist, and then refuse calls all day.
+
+    The bound is `timeout` x attempts (the first and `max_retries` more) from the call's start: the time
+    its attempts take if each runs to its timeout. The SDK waits before a retry as long as the API's
+    `retry-after` asks, however long (a 429 asking 20 s held a call 45 s at a 2 s timeout, a lane's
+    worker and its reservation with it), so a wait that leaves no time for one more whole attempt within
+    the bound is not made: the call ends with the reply at hand (rate_limited for a 429). The SDK's own
+    backoff, when the API asks for no wait, is short (0.5 s, then 1 s, each at most 8 s) and left to it."""
+
+    def __init__(self, timeout: float, max_retries: int) -> None:
+        self.timeout = timeout
+        self.max_retries = max_retries
+        self.bound = timeout * (max_retries + 1)
+        self.deadline = time.monotonic() + self.bound
+        self.made = 0
         self.unanswered = 0
+        self.sent = False
+        """Whether the last attempt that failed to connect or get a reply had sent its request whole."""
+        self.cut_short = ""
+        """Why the call ended before its retries were used up, for its error message; empty if it did not."""
 
     def sync(self, request: Any, call_next: Callable[[Any], Any]) -> Any:
         import anthropic
 
+        self.made += 1
         try:
-            return call_next(request)
+            response = call_next(request)
         except anthropic.APIConnectionError as exc:
             self._count(exc)
             raise
+        return self._within_bound(request, response)
 
     async def asynchronous(self, request: Any, call_next: Callable[[Any], Awaitable[Any]]) -> Any:
         import anthropic
 
+        self.made += 1
         try:
-            return await call_next(request)
+            response = await call_next(request)
         except anthropic.APIConnectionError as exc:
             self._count(exc)
             raise
+        return self._within_bound(request, response)
 
-    def _count(self, exc: BaseException) -> None:
-        """APIConnectionError (APITimeoutError too) wraps the transport's error, which says how far it got.
-        Read by class name: the SDK has used httpx and its fork httpx2, whose classes share the names."""
-        if type(exc.__cause__).__name__ not in _NEVER_SENT:
+    def _count(self, exc: Any) -> None:
+        """APIConnectionError (APITimeoutError too) carries the attempt's request, and on it its `_Delivery`
+        (always there: the judge's HTTP clients put it on every request; without it, counted as sent)."""
+        delivery = exc.request.extensions.get(_DELIVERY)
+        self.sent = delivery is None or delivery.whole
+        if self.sent:
             self.unanswered += 1
 
+    def _within_bound(self, request: Any, response: Any) -> Any:
+        """An error reply the SDK would retry after the wait it asks, made final when that wait leaves no
+        time for another attempt before the bound: `x-should-retry: false` is how the SDK is told so."""
+        reply = response.http_response
+        wait = _asked_wait(reply.headers)
+        if (not reply.is_success and request.retries_taken < self.max_retries and wait is not None
+                and wait > 0 and time.monotonic() + wait + self.timeout > self.deadline):
+            reply.headers["x-should-retry"] = "false"
+            attempts = self.max_retries + 1
+            self.cut_short = (f"; the API asked to wait {wait:g}s before retrying, past this call's bound of "
+                              f"{self.bound:g}s (timeout {self.timeout:g}s x {attempts} attempts)")
+        return response
 
-_NEVER_SENT = frozenset({"ConnectError", "ConnectTimeout", "PoolTimeout"})
-"""Transport errors raised before a request left: no connection was made, or none was free."""
+
+def _asked_wait(headers: Mapping[str, str]) -> float | None:
+    """Seconds the API asks to wait before a retry, read as the SDK reads them (`retry-after-ms`, else
+    `retry-after` in seconds or as an HTTP date), or None when it asks for none: a NaN or a wait of 0 or
+    less the SDK also takes for none."""
+    for name, seconds in (("retry-after-ms", 1e-3), ("retry-after", 1.0)):
+        with contextlib.suppress(ValueError):
+            return float(headers.get(name, "")) * seconds
+    date = email.utils.parsedate_tz(headers.get("retry-after") or "")
+    return None if date is None else email.utils.mktime_tz(date) - time.time()
+
+
+_DELIVERY = "ragmon.delivery"
+"""The request extension holding an attempt's `_Delivery`; httpcore passes over keys it does not know."""
+
+
+class _Delivery:
+    """What httpcore's trace saw of one attempt: whether its request went out whole, after which the API
+    may have run and billed it. One failing before (no connection, none free in the pool, a header value
+    h11 will not write, a URL scheme httpx has no transport for) reached no one. The most direct signal
+    there is: the transport's error classes say what failed, not whether the request had left by then."""
+
+    def __init__(self, request: httpx2.Request, *, asynchronous: bool) -> None:
+        self.whole = False
+        request.extensions[_DELIVERY] = self
+        request.extensions["trace"] = self._atrace if asynchronous else self._trace
+
+    def _trace(self, event: str, info: Mapping[str, Any]) -> None:
+        self.whole = self.whole or event.endswith(".send_request_body.complete")
+
+    async def _atrace(self, event: str, info: Mapping[str, Any]) -> None:
+        self._trace(event, info)
 
 
 @functools.cache
@@ -329,15 +405,14 @@ def _deadline_clients() -> tuple[Callable[[float], httpx2.Client], Callable[[flo
     outlasts its deadline ends as an httpx timeout, which the SDK retries and reports as any other.
 
     - Async cancels: pool wait, connect, headers and body run under one deadline. An attempt cut off there
-      counts as sent (a `ReadTimeout` to `_Attempts`) once its request headers started out, and as never
-      sent (a `ConnectTimeout`) before: httpcore's `trace` extension says how far it got, and an API that
-      cannot be reached must not spend a budget on bills that cannot exist.
+      is a `ReadTimeout` once its request went out whole, a `ConnectTimeout` before (`_Delivery` says).
     - Sync cannot cancel a blocking read, so it checks the deadline as each piece of the body arrives: a
       trickled body ends at the first piece past the deadline, within one read timeout of it (twice the
       timeout at worst). The wait for the headers stays bounded per read only, so a server trickling the
       headers themselves could still hold a sync call; bounding that too would take a thread per attempt
       or httpcore's internals, and the sidecar's lane is async.
     - The body is read inside `send` either way (the judge never streams), so all of it is bounded.
+    - Each request carries a `_Delivery`, for `_Attempts` to count only attempts that may have been billed.
 
     Subclasses made on first use: `anthropic` is imported with a judge, not with this module.
     """
@@ -364,6 +439,7 @@ def _deadline_clients() -> tuple[Callable[[float], httpx2.Client], Callable[[flo
 
         def send(self, request: httpx2.Request, **options: Any) -> httpx2.Response:
             deadline = time.monotonic() + self.attempt_timeout
+            _Delivery(request, asynchronous=False)  # on the request, for `_Attempts` to read
             response = super().send(request, **{**options, "stream": True})
             assert isinstance(response.stream, httpx2.SyncByteStream)
             response.stream = Bounded(response.stream, deadline, request)
@@ -380,13 +456,7 @@ def _deadline_clients() -> tuple[Callable[[float], httpx2.Client], Callable[[flo
             self.attempt_timeout = attempt_timeout
 
         async def send(self, request: httpx2.Request, **options: Any) -> httpx2.Response:
-            sent = False
-
-            async def trace(event: str, info: Mapping[str, Any]) -> None:
-                nonlocal sent
-                sent = sent or event.endswith(".send_request_headers.started")
-
-            request.extensions["trace"] = trace
+            delivery = _Delivery(request, asynchronous=True)
             deadline = asyncio.timeout(self.attempt_timeout)
             try:
                 async with deadline:
@@ -394,7 +464,7 @@ def _deadline_clients() -> tuple[Callable[[float], httpx2.Client], Callable[[flo
             except TimeoutError as exc:
                 if not deadline.expired():
                     raise
-                late = httpx2.ReadTimeout if sent else httpx2.ConnectTimeout
+                late = httpx2.ReadTimeout if delivery.whole else httpx2.ConnectTimeout
                 raise late(f"no whole reply within {self.attempt_timeout:g}s", request=request) from exc
 
     return Client, AsyncClient
@@ -462,12 +532,84 @@ def _seconds(timeout: object) -> float:
     return float(timeout)
 
 
+_OTHER_CREDENTIALS = ("ANTHROPIC_AUTH_TOKEN", "ANTHROPIC_PROFILE", "ANTHROPIC_CONFIG_DIR",
+                      "ANTHROPIC_IDENTITY_TOKEN", "ANTHROPIC_IDENTITY_TOKEN_FILE")
+"""Variables by which the SDK finds credentials other than an API key (a bearer token, a profile, workload
+identity federation), besides the profiles in its config directory."""
+
+
+def _check_connection_settings(api_key: str | None, base_url: str | None) -> None:
+    """Refuse an API key or base URL no request could be sent with, and a missing key, before the SDK is
+    imported (it takes seconds) and a cache directory made: found at the first call, a key with a newline
+    (read from a file) or a base URL without its scheme failed every attempt of every example, told as
+    "Connection error.", and a budget paid for attempts that never left the process. Messages name the
+    setting and what is wrong with it, never the key.
+
+    A missing key is refused here only when the SDK could find no other credentials; otherwise the SDK
+    looks (see `ClaudeJudge.__init__`)."""
+    key_name = "api_key" if api_key is not None else "ANTHROPIC_API_KEY"
+    key = api_key if api_key is not None else os.environ.get("ANTHROPIC_API_KEY") or None  # "" is unset
+    if key is not None and (problem := _unsendable(key)):
+        raise BadSetting(f"ClaudeJudge: {key_name} {problem}: an API key is printable ASCII without spaces "
+                         "(a key read from a file may keep its newline; the key is not shown here)")
+    if key is None and not _other_credentials():
+        raise RagmonError("the Claude judge needs an API key: set ANTHROPIC_API_KEY")
+    url_name = "base_url" if base_url is not None else "ANTHROPIC_BASE_URL"
+    url = base_url if base_url is not None else os.environ.get("ANTHROPIC_BASE_URL")
+    if url is not None and (problem := _unusable_url(url)):
+        raise BadSetting(f"ClaudeJudge: {url_name} {problem}: give the API's address as an http:// or "
+                         "https:// URL, e.g. https://api.anthropic.com or http://127.0.0.1:8080")
+
+
+def _unsendable(value: str) -> str:
+    """What keeps `value` out of an HTTP header, said without quoting it; empty if nothing."""
+    if not value.strip():
+        return "is empty" if not value else "is blank"
+    for i, char in enumerate(value):
+        if not "!" <= char <= "~":
+            what = ("a line break" if char in "\r\n" else "whitespace" if char.isspace()
+                    else "a control character" if unicodedata.category(char) == "Cc"
+                    else "a non-ASCII character")
+            where = ("at its end" if i == len(value) - 1 else "at its start" if i == 0
+                     else f"at character {i + 1} of {len(value)}")
+            return f"has {what} {where}"
+    return ""
+
+
+def _unusable_url(url: str) -> str:
+    """What keeps `url` from being an address httpx can send to; empty if nothing."""
+    if problem := _unsendable(url):
+        return problem
+    try:
+        parts = urllib.parse.urlsplit(url)
+        parts.port  # noqa: B018  # raises on a port that is no number or out of range
+    except ValueError:
+        return "is no valid URL (its host or port cannot be read)"
+    if parts.scheme.lower() not in ("http", "https"):
+        return "does not start with http:// or https://"
+    return "" if parts.hostname else "names no host"
+
+
+def _other_credentials() -> bool:
+    """Whether the SDK might find credentials other than an API key: any variable of `_OTHER_CREDENTIALS`
+    set, or its config directory there. Erring towards yes: the SDK then looks, as it always did."""
+    if any(os.environ.get(name) for name in _OTHER_CREDENTIALS):
+        return True
+    if sys.platform == "win32":
+        appdata = os.environ.get("APPDATA") or os.path.expanduser("~/AppData/Roaming")
+        return Path(appdata, "Anthropic").exists()
+    return Path(os.path.expanduser("~/.config/anthropic")).exists()
+
+
 class ClaudeJudge:
     """Judge claims with Claude through the `anthropic` SDK (sync `judge`, async `ajudge`).
 
     `api_key`/`base_url` default to `ANTHROPIC_API_KEY`/`ANTHROPIC_BASE_URL`, as the SDK reads them.
     `timeout` bounds each attempt, its whole reply; the SDK makes up to `max_retries` more after a 429,
-    529, 5xx or timeout.
+    529, 5xx or timeout. A call (a long answer makes several) ends within `timeout` x (`max_retries` + 1)
+    plus the SDK's backoff between attempts (0.5 s, then 1 s, ...): a retry the API asks to delay past
+    that is not made (`_Attempts`). The sync methods bound the wait for a reply's headers per read only
+    (see `_deadline_clients`).
     """
 
     name = "claude"
@@ -486,6 +628,7 @@ class ClaudeJudge:
         cache_entries = _at_least("cache_entries", cache_entries, 1)
         max_retries = _at_least("max_retries", max_retries, 0)
         timeout = _seconds(timeout)
+        _check_connection_settings(api_key, base_url)
         try:  # before the cache directory is made: a judge that cannot run leaves nothing behind
             import anthropic
         except ImportError as exc:
@@ -496,7 +639,6 @@ class ClaudeJudge:
         self.max_retries = max_retries
         self.max_doc_chars = max_doc_chars
         self.max_total_chars = max_total_chars
-        self.cache = VerdictCache(cache_dir, cache_entries)
         self._client_options: dict[str, Any] = {
             "api_key": api_key, "base_url": base_url, "timeout": timeout, "max_retries": max_retries,
             # The judge's own calls must not become spans of the app it monitors (a feedback loop).
@@ -508,9 +650,15 @@ class ClaudeJudge:
         except anthropic.CredentialsError as exc:
             raise RagmonError(f"the Claude judge has no usable credentials ({exc}); set ANTHROPIC_API_KEY") \
                 from None
-        client = self._client
-        if client.api_key is None and client.auth_token is None and client.credentials is None:
-            raise RagmonError("the Claude judge needs an API key: set ANTHROPIC_API_KEY")
+        try:
+            client = self._client
+            if client.api_key is None and client.auth_token is None and client.credentials is None:
+                raise RagmonError("the Claude judge needs an API key: set ANTHROPIC_API_KEY")
+            # Only now: a judge refused for its credentials leaves no directory behind.
+            self.cache = VerdictCache(cache_dir, cache_entries)
+        except RagmonError:
+            self._client.close()
+            raise
         self._aclient: anthropic.AsyncAnthropic | None = None
         self._aclient_loop: asyncio.AbstractEventLoop | None = None
         self._flights = _Flights()
@@ -551,7 +699,7 @@ class ClaudeJudge:
         fresh: list[ClaimVerdict] = []
         with self._flights.flying(None, plan):
             for batch, request in zip(plan.batches, plan.requests, strict=True):
-                attempts = _Attempts()
+                attempts = _Attempts(self.timeout, self.max_retries)
                 with self._billed(spent):
                     with self._api_errors(plan, attempts):
                         message = self._client.with_middleware(attempts.sync).messages.create(**request)
@@ -575,7 +723,7 @@ class ClaudeJudge:
         fresh: list[ClaimVerdict] = []
         with self._flights.flying(lane, plan):
             for batch, request in zip(plan.batches, plan.requests, strict=True):
-                attempts = _Attempts()
+                attempts = _Attempts(self.timeout, self.max_retries)
                 with self._billed(spent):
                     with self._api_errors(plan, attempts):
                         client = self._async_client().with_middleware(attempts.asynchronous)
@@ -647,7 +795,9 @@ class ClaudeJudge:
         documents = sent_documents(contexts, self.max_doc_chars, self.max_total_chars)
         omitted = len(contexts) - len(documents)
         question = example.question[: self.max_doc_chars]
-        keys = tuple(cache_key(self.model, question, c.text, documents, omitted=omitted) for c in claims)
+        texts = [c.text for c in claims]
+        keys = tuple(cache_key(self.model, question, texts, i, documents, omitted=omitted)
+                     for i in range(len(claims)))
         sent_ids = {d.context.id for d in documents}
         cached: dict[int, ClaimVerdict] = {}
         for i, (claim, key) in enumerate(zip(claims, keys, strict=True)):
@@ -684,7 +834,7 @@ class ClaudeJudge:
         try:
             yield
         except ClaudeJudgeError as exc:
-            exc.usage = None if exc.usage is None else _plus(spent, exc.usage)  # None: unknown, as before
+            exc.usage = _plus(spent, exc.usage)
             raise
 
     @contextlib.contextmanager
@@ -699,28 +849,44 @@ class ClaudeJudge:
         try:
             yield
         except anthropic.APIError as exc:
+            tries = f"{attempts.made} attempt{'s' * (attempts.made != 1)}"
             if isinstance(exc, anthropic.APITimeoutError):
-                kind, what = "timeout", f"no reply within {self.timeout:g}s ({self.max_retries} retries)"
+                kind, what = "timeout", f"no reply within {self.timeout:g}s ({tries})"
             elif isinstance(exc, anthropic.RateLimitError):
-                kind, what = "rate_limited", f"rate limited (429) after {self.max_retries} retries"
+                kind, what = "rate_limited", f"rate limited (429) after {tries}{attempts.cut_short}"
             elif isinstance(exc, anthropic.APIStatusError):
-                kind, what = "error", f"API error {exc.status_code}: {exc.message}"
+                kind = "error"
+                what = f"API error {exc.status_code}: {exc.message} ({tries}{attempts.cut_short})"
             elif isinstance(exc, anthropic.APIConnectionError):
-                kind, what = "error", f"cannot reach the API: {exc}"
+                # The cause's class, never its text: httpx quotes a header it refused, the API key too.
+                cause = type(exc.__cause__).__name__
+                kind, what = "error", (f"connection cut after the request was sent ({cause}; {tries})"
+                                       if attempts.sent else
+                                       f"cannot reach the API: the request was never sent ({cause}; {tries})")
             else:
-                raise ClaudeJudgeError(f"{where}: unreadable reply: {exc}") from exc
+                unreadable = self._unreadable(attempts)
+                raise ClaudeJudgeError(f"{where}: unreadable reply: {exc}", usage=unreadable) from exc
             # No reply was billed; only the attempts sent that got none may have been.
             raise ClaudeJudgeError(f"{where}: {what}", kind=kind,
                                    usage=Usage(unanswered=attempts.unanswered)) from exc
         except ValueError as exc:
-            raise ClaudeJudgeError(f"{where}: unreadable reply: {exc}") from exc
+            unreadable = self._unreadable(attempts)
+            raise ClaudeJudgeError(f"{where}: unreadable reply: {exc}", usage=unreadable) from exc
+
+    @staticmethod
+    def _unreadable(attempts: _Attempts) -> Usage:
+        """What a call ending in a reply whose bill cannot be read billed: that reply, for an amount nobody
+        can read (at most one attempt's worst case), and the attempts before it sent and unanswered. Not
+        every attempt's worst case: those answered with an error status were not billed."""
+        return Usage(unanswered=attempts.unanswered + 1)
 
     def _conclude(self, plan: _Plan, batch: tuple[int, ...], message: Any,
                   attempts: _Attempts) -> tuple[list[ClaimVerdict], Usage]:
         """The verdicts of one call, cached as soon as they are paid for."""
-        usage = _usage(message, attempts.unanswered)
+        reported = _usage(message, attempts.unanswered)
+        usage = reported if reported is not None else self._unreadable(attempts)
         try:
-            if usage is None:
+            if reported is None:
                 raise ClaudeJudgeError("reply carries no token usage")
             parsed = self._parse(plan, batch, message)
         except ClaudeJudgeError as exc:
@@ -811,19 +977,34 @@ def non_negative(text: str) -> float:
     return value
 
 
+def price(text: str) -> float:
+    """argparse type for USD per million tokens: a finite number above 0. At a price of 0 every call costs
+    $0, so `--llm-budget-usd-per-day` could never stop one, while `ragmon serve` would start as though
+    it capped spending (and `calibrate` would size a budget at $0)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not (math.isfinite(value) and value > 0):
+        why = ": at a price of 0 the daily budget could never stop a call" if value == 0 else ""
+        raise argparse.ArgumentTypeError(f"must be a finite number above 0{why}")
+    return value
+
+
 def add_cli_arguments(group: argparse._ActionsContainer, *, timeout: str = "60s",
                       prices: bool = True) -> None:
     group.add_argument("--llm-model", default=DEFAULT_MODEL, help="Claude model id (default %(default)s)")
     group.add_argument("--llm-timeout", type=positive_duration, default=timeout,
                        help="per attempt, for the whole reply; the SDK retries twice on 429, 529, 5xx "
-                            "and timeouts (default %(default)s)")
+                            "and timeouts, so a call takes at most 3 times this, plus 1.5 s of backoff: "
+                            "a retry-after past that ends it (default %(default)s)")
     group.add_argument("--llm-concurrency", type=positive_int, default=4, metavar="N",
                        help="Claude calls in flight at once (default %(default)s)")
     if not prices:
         return
-    group.add_argument("--llm-price-input", type=non_negative, default=None, metavar="USD",
+    group.add_argument("--llm-price-input", type=price, default=None, metavar="USD",
                        help="USD per million input tokens (default: the list price of a known --llm-model)")
-    group.add_argument("--llm-price-output", type=non_negative, default=None, metavar="USD",
+    group.add_argument("--llm-price-output", type=price, default=None, metavar="USD",
                        help="USD per million output tokens (default: the list price of a known --llm-model)")
 
 

@@ -145,11 +145,19 @@ def build_user_prompt(question: str, documents: Sequence[SentDocument], claims: 
     return replace_lone_surrogates("\n".join(parts))  # no UTF-8 form, so no request body could carry one
 
 
-def cache_key(model: str, question: str, claim: str, documents: Sequence[SentDocument], *,
-              omitted: int) -> str:
-    """Everything sent that can change the claim's verdict. The question is in it: "Yes." or "It does."
-    is supported or not depending on what was asked, over the same documents."""
+def cache_key(model: str, question: str, claims: Sequence[str], index: int,
+              documents: Sequence[SentDocument], *, omitted: int) -> str:
+    """Everything that can change the verdict of `claims[index]`. The question is in it: "Yes." or "It
+    does." is supported or not depending on what was asked, over the same documents. So are all the
+    answer's claims and the claim's place among them: Claude reads a claim in its answer, and "It covers
+    water damage." after "The premium plan includes insurance." is another claim than after "The basic
+    plan includes no insurance."; a verdict keyed by the claim alone was served to any answer that had it.
+    The place tells apart the same words said twice of different things ("It is red." of two subjects).
+
+    A change to what goes in here needs no new PROMPT_VERSION as long as it changes the material's shape,
+    as adding the claims did: no key of the old shape can equal one of the new, so the old entries are
+    never read again."""
     sent = [[d.context.id, d.context.text, d.truncated] for d in documents]
-    material = [model, PROMPT_VERSION, question, claim, sent, omitted]
+    material = [model, PROMPT_VERSION, question, list(claims), index, sent, omitted]
     text = json.dumps(material, ensure_ascii=False)
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()  # a lone surrogate too

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import os
 import subprocess
 import sys
 import threading
@@ -268,8 +269,9 @@ def test_a_reply_that_is_no_message_is_a_judge_error(fake_api: FakeAnthropic, re
     with pytest.raises(ClaudeJudgeError) as caught:
         make_judge(fake_api).judge(EXAMPLE, CLAIMS)
     assert caught.value.kind == "error" and "ex-1" in str(caught.value)
-    # A reply that states its usage billed that (100 in, 10 out); an unreadable one billed an unknown amount.
-    assert caught.value.usage == (Usage(100, 10, 1) if billed else None)
+    # A reply that states its usage billed that (100 in, 10 out); an unreadable one billed an unknown amount,
+    # counted as one attempt that got no reply, at that attempt's worst case.
+    assert caught.value.usage == (Usage(100, 10, 1) if billed else Usage(unanswered=1))
 
 
 def test_cache_tokens_count_as_billed_input(fake_api: FakeAnthropic) -> None:
@@ -483,10 +485,10 @@ def test_memory_cache_skips_unchanged_claims(fake_api: FakeAnthropic) -> None:
     assert again == first and fake_api.calls == 1 and usage.calls == 0
     assert judge.request_bound(EXAMPLE, CLAIMS) is None
 
-    # One changed claim: only it goes out.
+    # One changed claim changes the answer each claim is read in: all of them go out again.
     changed = Claim("It was built in 1889.", 46, 67)
     verdicts = judge.judge(EXAMPLE, (PARIS, HEIGHT, changed))
-    assert fake_api.calls == 2 and claims_of(fake_api.requests[1]) == [changed.text]
+    assert fake_api.calls == 2 and claims_of(fake_api.requests[1]) == [PARIS.text, HEIGHT.text, changed.text]
     assert verdicts[:2] == first[:2] and verdicts[2].claim == changed
 
     # A changed document is a different question: the claim is judged again.
@@ -602,7 +604,7 @@ def test_a_reply_without_usage_is_an_error_of_unknown_cost(fake_api: FakeAnthrop
     fake_api.enqueue(Content([tool_use], "tool_use", usage=(-1, -1)))
     with pytest.raises(ClaudeJudgeError, match="no token usage") as caught:
         make_judge(fake_api).judge(EXAMPLE, (PARIS,))
-    assert caught.value.usage is None
+    assert caught.value.usage == Usage(unanswered=1)  # billed, for an amount it does not say
 
 
 # --- `ragmon replay --judge claude` -------------------------------------------------------------------
@@ -972,3 +974,148 @@ async def test_a_caller_arriving_between_the_calls_of_a_long_answer_waits_for_th
     await judge.aclose()
     assert fake_api.calls == 2 and [len(claims_of(body)) for body in fake_api.requests] == [20, 5]
     assert follower[0] == first[0] and (first[1].calls, follower[1].calls) == (2, 0)
+
+
+# --- a verdict belongs to the answer Claude read it in ------------------------------------------------
+
+PLANS = (Context("plans", "The premium plan includes phone insurance. The premium plan's insurance covers "
+                          "water damage. The basic plan includes no insurance."),)
+PREMIUM = Claim("The premium plan includes phone insurance.", 0, 42)
+BASIC = Claim("The basic plan includes no insurance.", 0, 37)
+COVERS = Claim("It covers water damage.", 43, 66)
+
+
+def by_antecedent(body: dict[str, Any]) -> list[dict[str, Any]]:
+    """A model reading each claim in its answer: "It" is the insurance only after the premium plan's."""
+    claims = claims_of(body)
+    premium = PREMIUM.text in claims
+    return [{"claim": claim, "supported": claim != COVERS.text or premium,
+             "supporting_ids": ["plans"] if claim != COVERS.text or premium else [], "reason": "r"}
+            for claim in claims]
+
+
+def plan_answer(example_id: str, first: Claim) -> Example:
+    return Example(example_id, "What does my plan cover?", PLANS, f"{first.text} {COVERS.text}")
+
+
+def test_a_claim_is_judged_again_when_the_answer_around_it_changes(fake_api: FakeAnthropic,
+                                                                   tmp_path: Path) -> None:
+    """"It covers water damage." is supported after "The premium plan includes phone insurance." and not
+    after "The basic plan includes no insurance.": Claude reads it in its answer. Keyed by the claim alone,
+    the second answer got the first's verdict from the cache, and only its first claim was sent, so Claude
+    never saw "It" refer to the basic plan: in one run, and in a candidate run after a baseline's with one
+    --cache-dir."""
+    fake_api.decide = by_antecedent
+    judge = make_judge(fake_api, cache_dir=tmp_path)
+    premium = judge.judge(plan_answer("a", PREMIUM), (PREMIUM, COVERS))
+    basic = judge.judge(plan_answer("b", BASIC), (BASIC, COVERS))
+    assert [v.supported for v in premium] == [True, True]
+    assert [v.supported for v in basic] == [True, False]
+    assert fake_api.calls == 2 and claims_of(fake_api.requests[1]) == [BASIC.text, COVERS.text]
+    # Another process sharing the directory: each answer gets its own verdicts, without a call.
+    again = make_judge(fake_api, cache_dir=tmp_path)
+    assert [v.supported for v in again.judge(plan_answer("c", BASIC), (BASIC, COVERS))] == [True, False]
+    assert [v.supported for v in again.judge(plan_answer("d", PREMIUM), (PREMIUM, COVERS))] == [True, True]
+    assert fake_api.calls == 2
+
+
+def test_the_same_words_twice_in_an_answer_keep_their_own_verdicts(fake_api: FakeAnthropic) -> None:
+    """"It covers water damage." said of the premium plan, then of the basic one: two claims, two
+    verdicts. Under one key, the second verdict overwrote the first, and the answer judged again read
+    both as unsupported."""
+    fake_api.decide = lambda body: [
+        {"claim": claim, "supported": i < 2, "supporting_ids": ["plans"] if i < 2 else [], "reason": "r"}
+        for i, claim in enumerate(claims_of(body))]
+    claims = (PREMIUM, COVERS, BASIC, Claim(COVERS.text, 105, 128))
+    example = Example("twice", "What does my plan cover?", PLANS, " ".join(c.text for c in claims))
+    judge = make_judge(fake_api)
+    first = judge.judge(example, claims)
+    again, usage = judge.judge_with_usage(example, claims)
+    assert [v.supported for v in first] == [True, True, False, False]
+    assert again == first and usage.calls == 0 and fake_api.calls == 1
+
+
+# --- settings no request could be sent with -------------------------------------------------------------
+
+@pytest.mark.parametrize(("key", "problem"), [
+    ("sk-ant-secret-key\n", "has a line break at its end"),
+    ("sk-ant-secret key", "has whitespace at character 14 of 17"),
+    ("\tsk-ant-secret-key", "has whitespace at its start"),
+    ("sk-ant-secret\x1bkey", "has a control character at character 14 of 17"),
+    ("sk-ant-sécret-key", "has a non-ASCII character at character 9 of 17"),
+    ("   ", "is blank"),
+], ids=["newline", "space", "tab", "escape", "non-ascii", "blank"])
+@pytest.mark.parametrize("source", ["argument", "environment"])
+def test_an_api_key_no_header_can_carry_is_refused_by_name_without_showing_it(
+        fake_api: FakeAnthropic, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, key: str, problem: str,
+        source: str) -> None:
+    """A key read from a file keeps its newline: httpx refused the header at every attempt, 3 an example,
+    each counted as a billed attempt at its worst case, and said "Connection error.". Refused when the judge
+    is built, naming where the key came from, before any directory is made; the key never in the message
+    (httpx's own message quoted it)."""
+    if source == "environment":
+        monkeypatch.setenv("ANTHROPIC_API_KEY", key)
+        options: dict[str, Any] = {}
+    else:
+        options = {"api_key": key}
+    with pytest.raises(RagmonError) as caught:
+        ClaudeJudge(base_url=fake_api.url, cache_dir=tmp_path / "cache", **options)
+    name = "ANTHROPIC_API_KEY" if source == "environment" else "api_key"
+    assert str(caught.value).startswith(f"ClaudeJudge: {name} {problem}: an API key is printable ASCII")
+    assert "secret" not in str(caught.value) and not (tmp_path / "cache").exists() and fake_api.calls == 0
+
+
+@pytest.mark.parametrize(("url", "problem"), [
+    ("127.0.0.1:8080", "does not start with http:// or https://"),
+    ("localhost:8080", "does not start with http:// or https://"),
+    ("ftp://api.example.com", "does not start with http:// or https://"),
+    ("http://", "names no host"),
+    ("http://[::1", "is no valid URL (its host or port cannot be read)"),
+    ("http://127.0.0.1:99999", "is no valid URL (its host or port cannot be read)"),
+    ("http://127.0.0.1:8080\n", "has a line break at its end"),
+    ("", "is empty"),
+], ids=["host-port", "name-port", "ftp", "no-host", "bracket", "port", "newline", "empty"])
+def test_a_base_url_no_request_can_go_to_is_refused_by_name(monkeypatch: pytest.MonkeyPatch, url: str,
+                                                            problem: str) -> None:
+    """ANTHROPIC_BASE_URL=127.0.0.1:8080 (no scheme) failed every attempt of every example as "Connection
+    error." (UnsupportedProtocol), each counted as billed; "http://[::1" was a traceback from the SDK."""
+    monkeypatch.setenv("ANTHROPIC_BASE_URL", url)
+    with pytest.raises(RagmonError) as caught:
+        ClaudeJudge(api_key="test-key")
+    assert str(caught.value) == (f"ClaudeJudge: ANTHROPIC_BASE_URL {problem}: give the API's address as an "
+                                 "http:// or https:// URL, e.g. https://api.anthropic.com or http://127.0.0.1:8080")
+
+
+_WITHOUT_A_KEY = """
+import sys
+from ragmon.errors import RagmonError
+from ragmon.judges.claude import ClaudeJudge
+try:
+    ClaudeJudge(cache_dir=sys.argv[1])
+except RagmonError as exc:
+    print(exc)
+print("anthropic" in sys.modules)
+"""
+
+
+def test_a_missing_key_is_refused_before_the_sdk_is_imported_or_a_directory_made(tmp_path: Path) -> None:
+    """`ragmon replay --judge claude --cache-dir .c` with no key took ~9 s (the SDK's import) to say so,
+    and left .c behind."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("ANTHROPIC_")} | {"HOME": str(tmp_path)}
+    cache = tmp_path / "cache"
+    out = subprocess.run([sys.executable, "-c", _WITHOUT_A_KEY, str(cache)], capture_output=True, text=True,
+                         check=True, cwd=ROOT, timeout=60, env=env)
+    assert out.stdout.splitlines() == ["the Claude judge needs an API key: set ANTHROPIC_API_KEY", "False"]
+    assert not cache.exists()
+
+
+def test_replay_without_a_key_exits_2_leaving_no_cache_dir(fake_api: FakeAnthropic, tmp_path: Path,
+                                                           monkeypatch: pytest.MonkeyPatch,
+                                                           capsys: pytest.CaptureFixture[str]) -> None:
+    for name in [name for name in os.environ if name.startswith("ANTHROPIC_")]:
+        monkeypatch.delenv(name)
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.setenv("ANTHROPIC_BASE_URL", fake_api.url)
+    code, _ = replay(tmp_path, "--cache-dir", str(tmp_path / ".c"))
+    assert code == 2 and "needs an API key: set ANTHROPIC_API_KEY" in capsys.readouterr().err
+    assert not (tmp_path / ".c").exists() and fake_api.calls == 0

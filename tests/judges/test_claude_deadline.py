@@ -5,12 +5,13 @@ as long as the server liked, past the timeout the sidecar's lane and its budget 
 from __future__ import annotations
 
 import asyncio
+import email.utils
 import socket
 import time
 from typing import Any
 
 import pytest
-from fakes.anthropic_server import FakeAnthropic, Reply, Trickle
+from fakes.anthropic_server import Fail, FakeAnthropic, Reply, Trickle
 
 from ragmon.judges.claude import ClaudeJudge, ClaudeJudgeError, Usage
 from ragmon.model import Claim, ClaimVerdict, Context, Example
@@ -95,3 +96,55 @@ def test_an_attempt_that_never_connected_is_not_counted_as_sent(asynchronous: bo
         with pytest.raises(ClaudeJudgeError) as caught:
             judged(judge, asynchronous)
     assert caught.value.kind == "timeout" and caught.value.usage == Usage()
+
+
+IN_AN_HOUR = email.utils.formatdate(time.time() + 3600, usegmt=True)
+
+
+@PATHS
+@pytest.mark.parametrize("asked", [{"retry-after": "20"}, {"retry-after-ms": "20000"},
+                                   {"retry-after": IN_AN_HOUR}], ids=["seconds", "ms", "date"])
+def test_a_retry_the_api_asks_to_delay_past_the_calls_bound_is_not_made(
+        fake_api: FakeAnthropic, asynchronous: bool, asked: dict[str, str]) -> None:
+    """The SDK waits as long as a 429's retry-after says, on top of the attempts' timeouts: at a 1 s
+    timeout and 2 retries, a call held its caller (a lane's worker, and its reservation) for 40 s of waits,
+    or an hour. A call is bounded by 1 s x 3 attempts = 3 s: a wait of 20 s leaves no room for another
+    attempt in it, so the call ends at once, rate limited, saying why."""
+    fake_api.default = Fail(429, "rate_limit_error", asked)
+    judge = make_judge(fake_api.url, timeout=1.0, max_retries=2)
+    started = time.monotonic()
+    with pytest.raises(ClaudeJudgeError) as caught:
+        judged(judge, asynchronous)
+    elapsed = time.monotonic() - started
+    assert caught.value.kind == "rate_limited" and fake_api.calls == 1 and elapsed < 3.0
+    message = str(caught.value)
+    assert "rate limited (429) after 1 attempt; the API asked to wait" in message
+    assert message.endswith("past this call's bound of 3s (timeout 1s x 3 attempts)")
+    assert caught.value.usage == Usage()  # a 429 is not billed
+
+
+@PATHS
+def test_a_retry_the_api_asks_to_delay_within_the_bound_is_made(fake_api: FakeAnthropic,
+                                                                asynchronous: bool) -> None:
+    """0.5 s of wait and a 1 s attempt fit in the 2 s of 1 s x 2 attempts: waited for, as the API asked."""
+    fake_api.enqueue(Fail(429, "rate_limit_error", {"retry-after": "0.5"}))
+    started = time.monotonic()
+    verdicts, _ = judged(make_judge(fake_api.url, timeout=1.0, max_retries=1), asynchronous)
+    assert [v.supported for v in verdicts] == [True] and fake_api.calls == 2
+    assert time.monotonic() - started >= 0.5
+
+
+@PATHS
+def test_a_request_that_never_left_the_process_costs_nothing_and_says_why(
+        fake_api: FakeAnthropic, asynchronous: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A header h11 will not write (here a custom header's name with a space, from the SDK's
+    ANTHROPIC_CUSTOM_HEADERS) fails each attempt before a byte is sent: no request reached the API, so
+    nothing can have been billed. Counted as 3 attempts at their worst case, it spent a budget on bills
+    that cannot exist; told as "Connection error.", it hid that the fault was in the process."""
+    monkeypatch.setenv("ANTHROPIC_CUSTOM_HEADERS", "X Not A Name: 1")
+    judge = make_judge(fake_api.url, timeout=2.0, max_retries=2)
+    with pytest.raises(ClaudeJudgeError) as caught:
+        judged(judge, asynchronous)
+    assert fake_api.calls == 0 and caught.value.kind == "error" and caught.value.usage == Usage()
+    assert str(caught.value) == ("example 'slow': Claude judge: cannot reach the API: the request was never "
+                                 "sent (LocalProtocolError; 3 attempts)")
