@@ -7,7 +7,11 @@ as labelled unsupported when a span overlaps it by a non-whitespace character (`
 benchmarks/judge_accuracy.py). Per judge it reports, with "unsupported" / "hallucinated" as the positive
 class: sentence-level precision, recall, F1 and accuracy (agreement with the labels), the same at
 response level (a response is hallucinated when any claim is unsupported), and latency and cost per
-example. Spans that fall on no claim (a lead-in, an abstention) count only at response level.
+example. Spans that fall on no claim (a lead-in, an abstention) count only at response level. Examples
+whose verdicts all came from the Claude judge's cache (`--cache-dir`, a second run), and those that needed
+no judge, are counted apart and left out of latency, tokens and cost per example: those figures are for
+sizing a budget, and an example judged without a call costs nothing and takes no time, which live traffic,
+mostly new answers, would not.
 """
 
 from __future__ import annotations
@@ -190,7 +194,9 @@ class Confusion:
 @dataclass(frozen=True, slots=True)
 class Calibration:
     """One judge against the labels. Latency is judge time per scored example (calls overlap when run
-    concurrently, so the run itself is shorter); cost needs prices, tokens need a judge that reports them."""
+    concurrently, so the run itself is shorter); cost needs prices, tokens need a judge that reports them.
+    Examples judged without a call (`cached`, `free`) are left out of `seconds` and of the examples the
+    per-example figures divide by, so that those describe real calls."""
 
     judge: str
     settings: Mapping[str, Any]
@@ -208,9 +214,20 @@ class Calibration:
     predicted: tuple[tuple[bool, ...] | None, ...] = ()
     """Per labelled example, in the order judged: whether each claim was found unsupported, None for one
     skipped. Judges that skipped different examples are compared on the ones all measured (`common`)."""
+    cached: int = 0
+    """Examples measured whose every verdict came from the judge's cache: no call was made for them."""
+    free: int = 0
+    """Examples measured that needed no judge (no claim, or nothing retrieved: `verdicts_without_judge`)."""
+
+    @property
+    def called(self) -> int:
+        """Examples measured whose verdicts a call gave (some from the cache, for a long answer)."""
+        return self.examples - self.cached - self.free
 
     def per_example(self, total: float | None) -> float | None:
-        return None if total is None or not self.examples else total / self.examples
+        """`total` over the examples a call judged: every call made counts (a skipped example's too), over
+        the examples those calls stand for. None when there is none."""
+        return None if total is None or not self.called else total / self.called
 
     def as_dict(self) -> dict[str, Any]:
         return {"judge": self.judge, "settings": dict(self.settings), "examples": self.examples,
@@ -220,7 +237,8 @@ class Calibration:
                 "input_tokens_per_example": self.per_example(self.input_tokens),
                 "output_tokens_per_example": self.per_example(self.output_tokens),
                 "cost_usd_per_example": self.per_example(self.cost_usd),
-                "examples_with_unknown_bills": self.unbilled}
+                "examples_with_unknown_bills": self.unbilled,
+                "examples_from_cache": self.cached, "examples_needing_no_judge": self.free}
 
 
 @dataclass(frozen=True, slots=True)
@@ -232,14 +250,19 @@ class _Judged:
     tokens: tuple[int, int] | None
     unbilled: bool = False
     """Some attempt may have been billed for an amount nobody reported."""
+    cached: bool = False
+    """Every verdict came from the judge's cache (`Usage.calls` 0): no call was made, none timed."""
+    free: bool = False
+    """No judge was asked (`verdicts_without_judge`)."""
 
 
 def _judge_sync(judge: Judge, item: Labelled, skip_errors: bool) -> _Judged:
     started = time.perf_counter()
+    verdicts = verdicts_without_judge(item.example, item.claims)
+    if verdicts is not None:
+        return _Judged(item, verdicts, None, time.perf_counter() - started, None, free=True)
     try:
-        verdicts = verdicts_without_judge(item.example, item.claims)
-        if verdicts is None:
-            verdicts = judge.judge(item.example, item.claims)
+        verdicts = judge.judge(item.example, item.claims)
     except JudgeError as exc:
         if not skip_errors:
             raise
@@ -253,7 +276,7 @@ async def _judge_async(judge: Any, item: Labelled, gate: asyncio.Semaphore, skip
         started = time.perf_counter()
         verdicts = verdicts_without_judge(item.example, item.claims)
         if verdicts is not None:
-            return _Judged(item, verdicts, None, time.perf_counter() - started, (0, 0))
+            return _Judged(item, verdicts, None, time.perf_counter() - started, (0, 0), free=True)
         try:
             verdicts, usage = await judge.ajudge_with_usage(item.example, item.claims)
         except JudgeError as exc:
@@ -264,7 +287,8 @@ async def _judge_async(judge: Any, item: Labelled, gate: asyncio.Semaphore, skip
             return _Judged(item, None, str(exc), time.perf_counter() - started, tokens,
                            billed is None or billed.unanswered > 0)
         return _Judged(item, verdicts, None, time.perf_counter() - started,
-                       (usage.input_tokens, usage.output_tokens), usage.unanswered > 0)
+                       (usage.input_tokens, usage.output_tokens), usage.unanswered > 0,
+                       cached=usage.calls == 0)
 
 
 def _verified(judge: Judge, judged: _Judged, skip_errors: bool) -> _Judged:
@@ -312,10 +336,13 @@ def calibrate(judge: Judge, items: Sequence[Labelled], *, skip_errors: bool = Fa
     if prices is not None and input_tokens is not None and output_tokens is not None:
         cost = prices.cost(input_tokens, output_tokens)
     measured = sum(p is not None for p in predicted)
+    # `_verified` may still refuse a cache hit's verdicts: only the ones measured are counted apart.
+    cached = sum(j.cached and j.verdicts is not None for j in judged)
+    free = sum(j.free for j in judged)
     return Calibration(judge.name, judge.settings(), sentence, response, measured,
                        tuple((j.item.example.id, j.error or "") for j in failed),
-                       sum(j.seconds for j in judged), input_tokens, output_tokens, cost,
-                       sum(j.unbilled for j in judged), predicted)
+                       sum(j.seconds for j in judged if not (j.cached or j.free)), input_tokens,
+                       output_tokens, cost, sum(j.unbilled for j in judged), predicted, cached, free)
 
 
 def _confusions(items: Sequence[Labelled],
@@ -459,12 +486,13 @@ def render(items: Sequence[Labelled], results: Sequence[Calibration]) -> str:
         quality += (f"\nwarning: the judges were measured on different examples ({counts}; a skipped "
                     "example is left out of that judge's figures only), so the figures above compare "
                     f"different answers; on the {every} every judge measured:\n" + _quality(shared.figures))
-    spend = [["judge", "examples", "skipped", "latency/example", "tokens in/out per example", "cost/example"]]
+    spend = [["judge", "examples", "skipped", "from cache", "latency/example", "tokens in/out per example",
+              "cost/example"]]
     for r in results:
         latency = r.per_example(r.seconds)
         tokens_in, tokens_out = r.per_example(r.input_tokens), r.per_example(r.output_tokens)
         least = ">= " if r.unbilled else ""
-        spend.append([r.judge, str(r.examples), str(len(r.skipped)),
+        spend.append([r.judge, str(r.examples), str(len(r.skipped)), str(r.cached),
                       "-" if latency is None else f"{latency * 1000:.1f} ms",
                       "-" if tokens_in is None else f"{least}{tokens_in:,.0f} / {tokens_out:,.0f}",
                       "-" if (cost := r.per_example(r.cost_usd)) is None else f"{least}${cost:.6f}"])
@@ -477,8 +505,22 @@ def render(items: Sequence[Labelled], results: Sequence[Calibration]) -> str:
     notes += "".join(f"{r.judge}: {r.unbilled} example{'s' * (r.unbilled != 1)} had a call whose bill was "
                      "never reported (timed out, cut off or unreadable): tokens and cost are at least what "
                      "they say\n" for r in results if r.unbilled)
+    notes += "".join(_without_call_note(r) for r in results if r.cached or r.free)
     return (head + "positive class: unsupported (sentence), hallucinated (response)\n"
             + quality + "\n" + _table(spend) + notes)
+
+
+def _without_call_note(r: Calibration) -> str:
+    """Which examples the figures per example leave out, and over how many they are: an example judged
+    without a call costs nothing and takes a fraction of a millisecond, and averaged in, it would size a
+    budget too small (a second run with --cache-dir had printed $0.000000 and 0.2 ms)."""
+    parts = [f"{count} of {r.examples} examples {what}" for count, what in (
+        (r.cached, "from the cache"), (r.free, "needing no judge (no claim, or nothing retrieved)")) if count]
+    if r.called:
+        return f"{r.judge}: {' and '.join(parts)}, left out of the figures per example (over the other " \
+               f"{r.called})\n"
+    hint = " (run with an empty --cache-dir to measure them)" if r.cached else ""
+    return f"{r.judge}: {' and '.join(parts)}: no call was made, so there are no figures per example{hint}\n"
 
 
 def _quality(figures: Sequence[tuple[str, Confusion, Confusion]]) -> str:

@@ -76,6 +76,13 @@ if TYPE_CHECKING:
 JUDGES = ("lexical", "claude")
 DETERMINISTIC_JUDGES = frozenset({"lexical"})
 """Judges known to give the same verdicts every time, for judges that do not say so themselves."""
+DEFAULT_MAX_SKIPPED = 0.05
+"""The share of the examples the judge may fail on (`--judge-errors skip`) before the run decides nothing.
+A mean over the others is within that share of the mean over all, whatever the skipped examples held (for
+a metric in [0, 1] defined on each example), which is about the margin a gate is set with; and the SDK
+already retries what a healthy API fails now and then, so losing more than 1 in 20 examples is an outage or
+a request the judge cannot take (a 400), which must not go unnoticed behind a PASS. It leaves no room for
+a skip in a set under 20 examples, where one is more than 5% of the evidence."""
 
 
 EPILOG = "\n".join((
@@ -118,6 +125,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "(default 1: in every run)")
     parser.add_argument("--judge-errors", choices=("fail", "skip"), default="fail",
                         help="on a judge error: stop with exit 2 (default), or skip the example, reported")
+    parser.add_argument("--max-skipped", type=fraction, default=None, metavar="SHARE",
+                        help=f"with --judge-errors skip: the largest share of the examples the judge may "
+                             f"fail on; past it no gate is decided and the run exits {EXIT_ERROR}, as "
+                             f"incomplete (default {DEFAULT_MAX_SKIPPED:g}; 1: any number short of all)")
     parser.add_argument("--quiet", action="store_true",
                         help="print nothing on success or breach but the warning of a run without a gate")
     # --- Claude judge options (ragmon.judges.claude) ---
@@ -370,6 +381,7 @@ def _replay(args: argparse.Namespace, started: tuple[datetime, float]) -> int:
     _check_datasets_once(args.datasets)
     _check_report_paths(args)
     _check_min_pass_rate(args)
+    _check_max_skipped(args)
     gates = parse_gates(args.gate, flag_of(args, "--gate"))
     drops = parse_drops(args.max_drop, flag_of(args, "--max-drop"))
     baseline = _baseline(args, drops)
@@ -414,7 +426,7 @@ def _replay(args: argparse.Namespace, started: tuple[datetime, float]) -> int:
                            for r, c in zip(reports, comparisons, strict=True)],
                           1.0 if args.min_pass_rate is None else args.min_pass_rate)
         report, comparison = reports[0], comparisons[0]
-        incomplete = _judge_failed(judge, reports, examples, len(not_rag))
+        incomplete = _judge_failed(judge, reports, examples, len(not_rag), _max_skipped(args))
         _write_reports(report, results, args, _run_info(started), incomplete, comparison)
     finally:
         progress.close()
@@ -479,15 +491,40 @@ def _check_min_pass_rate(args: argparse.Namespace) -> None:
                          f"one run, a gate holds or it does not")
 
 
-def _judge_failed(judge: Judge, reports: Sequence[Report], examples: Sequence[Example],
-                  not_rag: int) -> str | None:
-    """Why the run cannot be trusted when the judge failed on every example it had to judge: the only
-    figures left are of examples that needed none (no claims, no contexts), so a PASS, or a breach, would
-    say nothing true. Decided before any report is written, so none of them says PASS."""
+def _check_max_skipped(args: argparse.Namespace) -> None:
+    """--max-skipped bounds the examples --judge-errors skip leaves out: without it, the first judge error
+    stops the run, and a share typed for it would be ignored without a word. Only when typed, as for
+    --min-pass-rate: a RAGMON_MAX_SKIPPED set for every job of a CI is a default."""
+    flag = flag_of(args, "--max-skipped")
+    if args.max_skipped is not None and flag.variable is None and args.judge_errors != "skip":
+        raise InputError(f"{flag.given(f'{args.max_skipped:g}')} needs --judge-errors skip: without it, the "
+                         f"first judge error stops the run (exit {EXIT_ERROR}) and no example is skipped")
+
+
+def _max_skipped(args: argparse.Namespace) -> tuple[float, Flag]:
+    """The share in force, and the flag or variable it came from: the error names what to change."""
+    share = DEFAULT_MAX_SKIPPED if args.max_skipped is None else args.max_skipped
+    return share, flag_of(args, "--max-skipped")
+
+
+def _judge_failed(judge: Judge, reports: Sequence[Report], examples: Sequence[Example], not_rag: int,
+                  max_skipped: tuple[float, Flag]) -> str | None:
+    """Why the run cannot be trusted when the judge failed on every example it had to judge, or on more
+    of them than --max-skipped allows: the figures left rest on the examples the judge did not fail on,
+    which need not be like the others (a judge refusing long answers leaves out the hardest), so a PASS,
+    or a breach, would say nothing true about the build. Exit 2, as for a judge error without `skip`: the
+    measurement failed, not the build, and an incomplete report cannot become the next run's --baseline.
+    Decided before any report is written, so none of them says PASS. Of the worst of --repeat's runs."""
     failed = max(len(r.skipped) for r in reports) - not_rag
     if failed and failed == sum(verdicts_without_judge(e, example_claims(e)) is None for e in examples):
         return (f"the {judge.name} judge failed on all {failed} examples it had to judge, so no claim was "
                 f"judged (the reports list why)")
+    share, flag = max_skipped
+    allowed = math.floor(share * len(examples) + 1e-9)  # 0.29 * 100 is 28.999999999999996
+    if failed > allowed:
+        return (f"the {judge.name} judge failed on {failed:,} of {len(examples):,} examples, more than "
+                f"{flag.given(f'{share:g}')} allows (at most {allowed:,}), so no gate was decided on the "
+                f"{len(examples) - failed:,} left (the reports list why each was skipped)")
     return None
 
 

@@ -424,6 +424,65 @@ def test_a_skipped_id_with_half_an_emoji_is_printed_escaped_and_written_as_u_fff
     assert [s["id"] for s in claude["skipped"]] == ["A\ufffd"]
 
 
+def test_examples_from_the_cache_are_counted_apart_and_left_out_of_the_figures_per_example(
+        fake_api: FakeAnthropic, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """The figures per example size a budget: a cache hit, free and instant, must not pass for a call.
+    First run, A and B: 2 calls of 1,000 in + 100 out each. Second run, A to E with the same --cache-dir: A
+    and B from the cache, 3 calls for C, D and E; per example over those 3: 1,000 / 100 and $0.0015 (at
+    $1/$5 per million), not 600 / 60 and $0.0009 over all 5. A third run of A to E makes no call at all."""
+    claude_env(monkeypatch, fake_api)
+    fake_api.default = Reply(decide=verbatim, usage=(1_000, 100))
+    cache = tmp_path / "cache"
+    out = tmp_path / "cal.json"
+    first = write_dataset(tmp_path / "first.jsonl", RECORDS[:2])
+    assert main(["calibrate", str(first), "--judge", "claude", "--cache-dir", str(cache)]) == 0
+    capsys.readouterr()
+    data = write_dataset(tmp_path / "labelled.jsonl", RECORDS)
+    argv = ["calibrate", str(data), "--judge", "claude", "--cache-dir", str(cache), "--json", str(out)]
+    assert main(argv) == 0
+    assert fake_api.calls == 5
+    (claude,) = json.loads(out.read_text())["judges"]
+    assert claude["examples"] == 5 and claude["examples_from_cache"] == 2
+    assert (claude["input_tokens_per_example"], claude["output_tokens_per_example"]) == (1_000, 100)
+    assert claude["cost_usd_per_example"] == pytest.approx(0.0015)
+    assert claude["latency_seconds_per_example"] > 0
+    table = capsys.readouterr().out
+    assert re.search(r"claude\s+5\s+0\s+2\s+[\d.]+ ms\s+1,000 / 100\s+\$0\.001500\n", table)
+    assert ("claude: 2 of 5 examples from the cache, left out of the figures per example (over the other "
+            "3)\n") in table
+    # All from the cache: no figure per example, rather than $0.000000, 0 / 0 and a fraction of a ms.
+    assert main(argv) == 0
+    assert fake_api.calls == 5
+    (claude,) = json.loads(out.read_text())["judges"]
+    assert claude["examples_from_cache"] == 5
+    assert [claude[f"{what}_per_example"] for what in ("latency_seconds", "input_tokens", "output_tokens",
+                                                       "cost_usd")] == [None] * 4
+    table = capsys.readouterr().out
+    assert re.search(r"claude\s+5\s+0\s+5\s+-\s+-\s+-\n", table)
+    assert ("claude: 5 of 5 examples from the cache: no call was made, so there are no figures per example "
+            "(run with an empty --cache-dir to measure them)\n") in table
+
+
+def test_an_example_needing_no_judge_is_left_out_of_the_figures_per_example(
+        fake_api: FakeAnthropic, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """F retrieved nothing, so its claim is unsupported without a call: A and B make 2 calls of 1,000 in +
+    100 out, and per example that is 1,000 / 100 over the 2 examples a call judged, not 667 / 67 over 3."""
+    claude_env(monkeypatch, fake_api)
+    fake_api.default = Reply(decide=verbatim, usage=(1_000, 100))
+    data = write_dataset(tmp_path / "labelled.jsonl", [*RECORDS[:2], NOTHING_RETRIEVED])
+    out = tmp_path / "cal.json"
+    assert main(["calibrate", str(data), "--judge", "claude", "--json", str(out)]) == 0
+    assert fake_api.calls == 2
+    (claude,) = json.loads(out.read_text())["judges"]
+    counts = ("examples", "examples_needing_no_judge", "examples_from_cache")
+    assert [claude[count] for count in counts] == [3, 1, 0]
+    assert (claude["input_tokens_per_example"], claude["output_tokens_per_example"]) == (1_000, 100)
+    assert ("claude: 1 of 3 examples needing no judge (no claim, or nothing retrieved), left out of the "
+            "figures per example (over the other 2)\n") in capsys.readouterr().out
+
+
 def test_an_unusable_cache_dir_exits_2_before_any_judging(fake_api: FakeAnthropic, tmp_path: Path,
                                                           monkeypatch: pytest.MonkeyPatch,
                                                           capsys: pytest.CaptureFixture[str]) -> None:

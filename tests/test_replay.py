@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from fakes.anthropic_server import Fail, FakeAnthropic
+from fakes.anthropic_server import Fail, FakeAnthropic, Reply
 from manual_clock import ManualClock
 
 import ragmon
@@ -374,6 +374,126 @@ def test_an_unreachable_claude_judge_never_reports_a_pass(tmp_path: Path, monkey
     assert ET.parse(tmp_path / "je.xml").getroot().get("errors") == "1"
     last = capsys.readouterr().out.splitlines()[-1]
     assert last.startswith("INCOMPLETE: the claude judge failed on all 15")
+
+
+SKIPPED_14 = "14 of 17 examples skipped: the judge failed on them"
+TOO_MANY_SKIPPED = ("the claude judge failed on 14 of 17 examples, more than --max-skipped 0.05 allows (at "
+                    "most 0), so no gate was decided on the 3 left (the reports list why each was skipped)")
+CLAUDE_ONE_AT_A_TIME = ("--judge", "claude", "--judge-errors", "skip", "--llm-concurrency", "1")
+
+
+def claude_failing_all_but_the_first(api: FakeAnthropic, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The report's run: Claude answers the first example it is asked about (ret-001, with one call at a
+    time) and refuses the other 14 with a 400, which the SDK does not retry. loy-001 and una-001 need no
+    judge: 3 of the 17 examples are scored, ret-001's one claim-bearing answer alone with groundedness 1."""
+    api.default = Fail(400, "invalid_request_error")
+    api.enqueue(Reply())
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "test-key")
+    monkeypatch.setenv("ANTHROPIC_BASE_URL", api.url)
+
+
+def test_a_judge_that_failed_on_more_examples_than_max_skipped_allows_decides_no_gate(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    # 14 of 17 skipped is past the default 0.05 (at most 0 of 17): the figures of the 3 left, groundedness
+    # 1 on n=1, decide nothing, so no report may read PASS; exit 2, as when the judge fails on every one.
+    out = tmp_path / "out"
+    with FakeAnthropic() as api:
+        claude_failing_all_but_the_first(api, monkeypatch)
+        code = main(["replay", str(GOLDEN), *CLAUDE_ONE_AT_A_TIME, "--gate", "groundedness=0.85", "--gate",
+                     "hallucination_rate=0.1", "--json", str(out / "r.json"), "--markdown", str(out / "r.md"),
+                     "--junit", str(out / "r.xml")])
+        assert api.calls == 15
+    assert code == 2
+    captured = capsys.readouterr()
+    assert captured.err.splitlines() == [f"ragmon replay: error: {TOO_MANY_SKIPPED}"]
+    lines = captured.out.splitlines()
+    assert lines[-1] == f"INCOMPLETE: {TOO_MANY_SKIPPED}"
+    assert f"gate groundedness >= 0.85: not decided (1 >= 0.85; {SKIPPED_14})" in lines
+    assert f"gate hallucination_rate <= 0.1: not decided (0 <= 0.1; {SKIPPED_14})" in lines
+    doc = json.loads((out / "r.json").read_text())
+    assert (doc["passed"], doc["complete"], doc["error"]) == (False, False, TOO_MANY_SKIPPED)
+    assert doc["examples"] == 3 and len(doc["skipped"]) == 14
+    suite = ET.parse(out / "r.xml").getroot()
+    assert (suite.get("tests"), suite.get("failures"), suite.get("errors")) == ("1", "0", "1")
+    (error,) = suite.iterfind("testcase/error")
+    assert (error.get("type"), error.get("message")) == ("RunIncomplete", TOO_MANY_SKIPPED)
+    page = (out / "r.md").read_text()
+    assert page.startswith("## ragmon replay: INCOMPLETE\n") and f"> {TOO_MANY_SKIPPED}\n" in page
+    assert "3 examples, judge `claude`, k=5, 14 skipped." in page
+    assert f"| groundedness >= 0.85 | 1 | not decided | 1 >= 0.85; {SKIPPED_14} |" in page
+
+
+def test_max_skipped_1_decides_the_gates_on_what_is_left_and_every_gate_says_how_many_were_skipped(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    # The run before --max-skipped, asked for: a PASS on ret-001 alone, but no gate line reads `ok` bare.
+    with FakeAnthropic() as api:
+        claude_failing_all_but_the_first(api, monkeypatch)
+        code = main(["replay", str(GOLDEN), *CLAUDE_ONE_AT_A_TIME, "--max-skipped", "1", "--gate",
+                     "groundedness=0.85", "--gate", "hit_rate=0.5", "--junit", str(tmp_path / "r.xml")])
+    assert code == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[-1] == "PASS"
+    assert f"gate groundedness >= 0.85: ok (1 >= 0.85; {SKIPPED_14})" in lines
+    # hit_rate needs no judge, yet its n is 2 (ret-001 hit, loy-001 missed pol-loyalty; una-001 has no
+    # relevant ids), not 16: a skipped example keeps no metric, and the warning says so for retrieval too.
+    assert f"gate hit_rate >= 0.5: ok (0.5 >= 0.5; {SKIPPED_14})" in lines
+    (warning,) = [line for line in lines if line.startswith("warning: hit_rate")]
+    assert warning.startswith(
+        "warning: hit_rate has no value for 15 of 17 examples, left out of its figures (not counted as 0): "
+        "14 skipped after a judge error (a skipped example keeps no metric, retrieval ones included): "
+        "ret-002, ret-003, ref-001, ref-002, shp-001 and 9 more; 1 with the relevant ids unknown or empty: "
+        "una-001")
+    assert re.search(r"^hit_rate +0\.500 +2 ", "\n".join(lines), re.M)
+    suite = ET.parse(tmp_path / "r.xml").getroot()
+    assert (suite.get("tests"), suite.get("failures"), suite.get("errors")) == ("2", "0", "0")
+
+
+def test_a_skip_within_max_skipped_is_named_on_every_gate_and_in_junit(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    # ref-001 (the weak answer) skipped: 1 of 17, within --max-skipped 0.1 (at most 1 of 17). The other 14
+    # claim-bearing answers are fully supported: groundedness 1. answer_relevance >= 0.99 breaches, and its
+    # JUnit failure says the gate was decided without ref-001.
+    monkeypatch.setattr(replay_module, "build_judge", lambda args: FailingJudge())
+    code = main(["replay", str(GOLDEN), "--judge-errors", "skip", "--max-skipped", "0.1", "--gate",
+                 "groundedness=0.85", "--gate", "answer_relevance=0.99", "--junit", str(tmp_path / "r.xml")])
+    assert code == 1
+    lines = capsys.readouterr().out.splitlines()
+    one = "1 of 17 examples skipped: the judge failed on it"
+    assert f"gate groundedness >= 0.85: ok (1 >= 0.85; {one})" in lines
+    assert lines[-1].startswith("FAIL: answer_relevance ")
+    assert ("warning: groundedness has no value for 3 of 17 examples, left out of its figures (not counted "
+            "as 0): 2 whose answer makes no claim (empty or abstaining): loy-001, una-001; 1 skipped after a "
+            "judge error (a skipped example keeps no metric, retrieval ones included): ref-001") in lines
+    cases = {case.get("name"): case for case in ET.parse(tmp_path / "r.xml").getroot().iter("testcase")}
+    assert cases["groundedness >= 0.85"].find("failure") is None
+    failure = cases["answer_relevance >= 0.99"].find("failure")
+    assert failure is not None and (failure.get("message") or "").endswith(f"; {one}")
+
+
+def test_the_default_max_skipped_allows_no_skip_in_a_set_under_20(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    # 1 of 17 is 5.9% of the evidence, past 0.05; RAGMON_MAX_SKIPPED sets it as the flag does.
+    monkeypatch.setattr(replay_module, "build_judge", lambda args: FailingJudge())
+    assert main(["replay", str(GOLDEN), "--judge-errors", "skip", "--gate", "groundedness=0.85"]) == 2
+    why = ("the failing judge failed on 1 of 17 examples, more than --max-skipped 0.05 allows (at most 0), "
+           "so no gate was decided on the 16 left (the reports list why each was skipped)")
+    assert capsys.readouterr().out.splitlines()[-1] == f"INCOMPLETE: {why}"
+    monkeypatch.setenv("RAGMON_MAX_SKIPPED", "0.06")  # 1.02 of 17: 1
+    assert main(["replay", str(GOLDEN), "--judge-errors", "skip", "--gate", "groundedness=0.85"]) == 0
+    monkeypatch.setenv("RAGMON_MAX_SKIPPED", "0.05")
+    assert main(["replay", str(GOLDEN), "--judge-errors", "skip", "--gate", "groundedness=0.85"]) == 2
+    assert "more than RAGMON_MAX_SKIPPED 0.05 (--max-skipped) allows" in capsys.readouterr().out
+
+
+def test_max_skipped_typed_without_judge_errors_skip_exits_2(capsys: pytest.CaptureFixture[str],
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    # Without skip the first judge error stops the run: a share typed for skips would be ignored unsaid.
+    assert main(["replay", str(GOLDEN), "--max-skipped", "0.1", "--gate", "groundedness=0.85"]) == 2
+    assert capsys.readouterr().err == (
+        "ragmon replay: error: --max-skipped 0.1 needs --judge-errors skip: without it, the first judge "
+        "error stops the run (exit 2) and no example is skipped\n")
+    monkeypatch.setenv("RAGMON_MAX_SKIPPED", "0.1")  # a CI-wide default, for the jobs that skip
+    assert main(["replay", str(GOLDEN), "--gate", "groundedness=0.85", "--quiet"]) == 0
 
 
 def test_questions_without_answers_or_contexts_need_a_target(ragmon_cmd: list[str], tmp_path: Path) -> None:

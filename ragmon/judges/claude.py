@@ -48,6 +48,7 @@ import asyncio
 import contextlib
 import email.utils
 import functools
+import importlib.util
 import json
 import logging
 import math
@@ -538,6 +539,17 @@ _OTHER_CREDENTIALS = ("ANTHROPIC_AUTH_TOKEN", "ANTHROPIC_PROFILE", "ANTHROPIC_CO
 identity federation), besides the profiles in its config directory."""
 
 
+def _require_sdk() -> None:
+    """MissingExtra when the SDK is not there, found without importing it (seconds on a busy machine), so
+    that a missing extra is said before a missing key: set the key, and the next run would only say the
+    extra is missing."""
+    if importlib.util.find_spec("anthropic") is None:
+        try:
+            import anthropic  # noqa: F401 -- fails, in Python's own words for why
+        except ImportError as exc:
+            raise MissingExtra("the Claude judge", "claude", exc) from exc
+
+
 def _check_connection_settings(api_key: str | None, base_url: str | None) -> None:
     """Refuse an API key or base URL no request could be sent with, and a missing key, before the SDK is
     imported (it takes seconds) and a cache directory made: found at the first call, a key with a newline
@@ -628,6 +640,7 @@ class ClaudeJudge:
         cache_entries = _at_least("cache_entries", cache_entries, 1)
         max_retries = _at_least("max_retries", max_retries, 0)
         timeout = _seconds(timeout)
+        _require_sdk()
         _check_connection_settings(api_key, base_url)
         try:  # before the cache directory is made: a judge that cannot run leaves nothing behind
             import anthropic

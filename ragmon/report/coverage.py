@@ -6,7 +6,8 @@ and a candidate answering "" to its hardest questions raises its mean. A report 
 and `n` hides that, so each says, for every gated metric, how many examples have no value and why.
 
 The reasons are the "undefined when" column of the README's metric table, tried in the order the metric
-itself tries them (ragmon.metrics), so an example is named under the first that applies.
+itself tries them (ragmon.metrics), so an example is named under the first that applies; before them, the
+examples the judge failed on (`--judge-errors skip`), which have no value for any metric.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from ragmon.datasets import NOT_RAG
 from ragmon.gate import GateResult
 from ragmon.metrics.generation import is_unanswerable, used_ids
 from ragmon.model import ExampleResult, Report
@@ -24,6 +26,11 @@ IDS_NAMED = 5
 """Examples named per reason: enough to open one and see, bounded whatever the golden set's size."""
 NO_VALUE = "with no value"
 """The reason of a value none of the metric's conditions explains: a NaN from a hand-built result."""
+SKIPPED = "skipped after a judge error (a skipped example keeps no metric, retrieval ones included)"
+"""The reason of the examples the judge failed on. Their retrieval metrics need no judge, but they are not
+kept: a skipped example has no result (`Report.results`, the JSON report's `results`, what a baseline
+compares and `--confidence` resamples are the scored examples), and one with retrieval figures alone would
+be read everywhere as an answer that makes no claim."""
 
 _Condition = tuple[str, Callable[[ExampleResult], bool]]
 
@@ -56,6 +63,27 @@ _CONDITIONS: dict[str, tuple[_Condition, ...]] = {
 }
 
 
+def judge_skipped(report: Report) -> tuple[str, ...]:
+    """The ids of the examples the judge failed on, left out of every figure; not the recorded traces that
+    are not RAG (`NOT_RAG`), which `ragmon replay` lists as skipped too but which are no examples."""
+    return tuple(example_id for example_id, why in report.skipped if why != NOT_RAG)
+
+
+def skipped_note(report: Report) -> str:
+    """How many of the examples given the judge failed on, for beside every gate's reason ("" for none):
+    each gate was decided without them, and a gate line reading `ok` alone would hide that."""
+    skipped = len(judge_skipped(report))
+    if not skipped:
+        return ""
+    return (f"{skipped:,} of {len(report.results) + skipped:,} examples skipped: the judge failed on "
+            f"{'it' if skipped == 1 else 'them'}")
+
+
+def with_skipped(reason: str, note: str) -> str:
+    """A gate's reason as the reports show it: with the `skipped_note`, if any."""
+    return f"{reason}; {note}" if note else reason
+
+
 def why_undefined(metric: str, result: ExampleResult) -> str:
     """Why `metric` has no value for `result`, as a phrase that follows a count ("3 with ...")."""
     return next((why for why, applies in _CONDITIONS.get(metric, ()) if applies(result)), NO_VALUE)
@@ -63,11 +91,12 @@ def why_undefined(metric: str, result: ExampleResult) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Gap:
-    """A gated metric with fewer values than scored examples: the ids without one, grouped by reason,
-    the most common reason first."""
+    """A gated metric with fewer values than examples given: the ids without one, grouped by reason, the
+    most common reason first."""
 
     metric: str
-    scored: int
+    examples: int
+    """Examples given: those scored, and those the judge failed on."""
     reasons: tuple[tuple[str, tuple[str, ...]], ...]
 
     @property
@@ -78,21 +107,23 @@ class Gap:
         """One line for people; `named` writes a list of ids as the report shows them (the Markdown
         report in code spans), IDS_NAMED of them at most."""
         reasons = "; ".join(f"{len(ids):,} {why}: {named(ids)}" for why, ids in self.reasons)
-        return (f"{self.metric} has no value for {self.missing:,} of {self.scored:,} examples, left out of "
+        return (f"{self.metric} has no value for {self.missing:,} of {self.examples:,} examples, left out of "
                 f"its figures (not counted as 0): {reasons}")
 
 
 def gaps(report: Report, gates: Sequence[GateResult]) -> list[Gap]:
-    """One Gap per gated metric (a `--gate` or `--max-drop` one) that some scored example has no value
-    for, in the order the gates were given."""
+    """One Gap per gated metric (a `--gate` or `--max-drop` one) that some example given has no value for,
+    in the order the gates were given; an example the judge failed on has none for any."""
     found = []
+    skipped = judge_skipped(report)
     for metric in dict.fromkeys(g.metric for g in gates):
-        grouped: dict[str, list[str]] = {}
+        grouped: dict[str, list[str]] = {SKIPPED: list(skipped)} if skipped else {}
         for result in report.results:
             value = result.metrics.get(metric)
             if value is None or not math.isfinite(value):
                 grouped.setdefault(why_undefined(metric, result), []).append(result.example.id)
         if grouped:
             reasons = sorted(grouped.items(), key=lambda item: -len(item[1]))  # stable: ties as first seen
-            found.append(Gap(metric, len(report.results), tuple((why, tuple(ids)) for why, ids in reasons)))
+            found.append(Gap(metric, len(report.results) + len(skipped),
+                             tuple((why, tuple(ids)) for why, ids in reasons)))
     return found

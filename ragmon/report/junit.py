@@ -5,9 +5,11 @@ gated metric over its threshold, worst first, with each unsupported sentence and
 the metric is one of claims; for a drop gate (`--max-drop`, class `ragmon.baseline`), the shared examples
 that got worse than in the baseline, with their newly unsupported sentences; before them, how many
 examples have no value for the metric and why, since a mean over fewer can hide answers that said nothing
-(ragmon.report.coverage). Bounded (`worst` examples, a few sentences each, clipped) so a 10,000-example
-run stays a small file. The suite's system-out carries the terminal summary: every figure, not only the
-gated ones.
+(ragmon.report.coverage); its message, how many examples the judge failed on (`--judge-errors skip`), as
+every gate was decided without them. Bounded (`worst` examples, a few sentences each, clipped) so a
+10,000-example run stays a small file. The suite's system-out carries the terminal summary: every figure,
+not only the gated ones. A passing gate's test case holds nothing the schema would take that count in:
+it is in the system-out's gate lines and the `skipped_examples` property.
 
 Valid against the Apache Ant JUnit schema that many readers assume (windyroad's JUnit.xsd): the suite
 carries `timestamp` (UTC, no zone, as the schema wants), `hostname` and `time`, each test case a `time`
@@ -62,14 +64,16 @@ def render(report: Report, gates: Sequence[GateResult], *, worst: int = DEFAULT_
     suite = _suite(run, tests=len(gates), failures=sum(not g.passed for g in gates), errors=0)
     _properties(suite, report, comparison)
     warnings = {gap.metric: [text.warning(gap)] for gap in coverage.gaps(report, gates)}
+    skipped = coverage.skipped_note(report)
     for g in gates:
         classname = "ragmon.gate" if g.max_drop is None else "ragmon.baseline"
         case = ET.SubElement(suite, "testcase", classname=classname, name=g.label, time="0")
         if not g.passed:
-            failure = ET.SubElement(case, "failure", message=f"{g.metric} {g.reason}", type="GateBreached")
+            reason = coverage.with_skipped(g.reason, skipped)
+            failure = ET.SubElement(case, "failure", message=f"{g.metric} {reason}", type="GateBreached")
             examples = (_worst_lines(report, g, worst) if comparison is None or g.max_drop is None
                         else _worsened_lines(comparison, g, worst))
-            failure.text = "\n".join([f"gate {g.label} breached: {g.reason}", *warnings.get(g.metric, ()),
+            failure.text = "\n".join([f"gate {g.label} breached: {reason}", *warnings.get(g.metric, ()),
                                       *examples])
     return _finish(suite, summary)
 

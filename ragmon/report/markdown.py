@@ -29,6 +29,7 @@ from ragmon.report import coverage
 from ragmon.report.text import (
     ERROR_WIDTH,
     NEWLY,
+    UNDECIDED,
     aggregate_cells,
     gate_thresholds,
     groundedness_key,
@@ -64,7 +65,7 @@ def render(report: Report, gates: Sequence[GateResult], *, worst: int = DEFAULT_
     head += [
         "",
         f"{len(report.results)} example{'' if len(report.results) == 1 else 's'}, judge "
-        f"{_code(show(str(judge), ID_WIDTH))}, k={report.k}.",
+        f"{_code(show(str(judge), ID_WIDTH))}, k={report.k}{_skipped_count(report)}.",
         "",
         f"| metric | mean | n | {report.config.confidence * 100:g}% interval |",
         "|---|---:|---:|---|",
@@ -75,9 +76,11 @@ def render(report: Report, gates: Sequence[GateResult], *, worst: int = DEFAULT_
         head.append(f"| {name} | {value} | {n} | {interval} |")
     if gates:
         head += ["", "| gate | value | result | reason |", "|---|---:|---|---|"]
+        skipped = coverage.skipped_note(report)
         for g in gates:
-            held = "pass" if g.passed else "**FAIL**"
-            head.append(f"| {g.label} | {_gate_value(g)} | {held} | {_cell(g.reason)} |")
+            held = UNDECIDED if incomplete is not None else "pass" if g.passed else "**FAIL**"
+            reason = _cell(coverage.with_skipped(g.reason, skipped))
+            head.append(f"| {g.label} | {_gate_value(g)} | {held} | {reason} |")
     for gap in coverage.gaps(report, gates):
         head += ["", f"**Warning**: {gap.describe(lambda ids: _ids(ids, coverage.IDS_NAMED))}."]
     blocks: list[_Block] = []
@@ -103,6 +106,11 @@ def render(report: Report, gates: Sequence[GateResult], *, worst: int = DEFAULT_
                 "here. The JSON report (`--json`) lists every example.*\n")
 
     return _within(_joined(head), [_joined(block.lines) for block in blocks], note)
+
+
+def _skipped_count(report: Report) -> str:
+    """As the terminal summary's first line counts them: the section naming them may be cut for length."""
+    return f", {len(report.skipped):,} skipped" if report.skipped else ""
 
 
 def _utf16_units(text: str) -> int:

@@ -33,6 +33,9 @@ ERROR_WIDTH = 1_000
 """Characters of the error that stopped a run, in every report: they quote paths and judge replies."""
 NEWLY = "newly unsupported sentence"
 """One the baseline supported, or did not make."""
+UNDECIDED = "not decided"
+"""A gate's state in a run that could not complete (exit 2): what was scored is shown, and it decides
+nothing, so a gate held on it must not read `ok` above the INCOMPLETE line."""
 
 
 def render(report: Report, gates: Sequence[GateResult], *, incomplete: str | None = None,
@@ -49,7 +52,9 @@ def render(report: Report, gates: Sequence[GateResult], *, incomplete: str | Non
     rows += [(name, *aggregate_cells(aggregate, thresholds.get(name)))
              for name, aggregate in report.aggregates.items()]
     lines = [header, "", *_table(rows), ""]
-    lines += [f"gate {g.label}: {'ok' if g.passed else 'BREACHED'} ({g.reason})" for g in gates]
+    skipped = coverage.skipped_note(report)
+    lines += [f"gate {g.label}: {UNDECIDED if incomplete is not None else 'ok' if g.passed else 'BREACHED'} "
+              f"({coverage.with_skipped(g.reason, skipped)})" for g in gates]
     lines += [warning(gap) for gap in coverage.gaps(report, gates)]
     for section in (_skipped_section(report.skipped), _baseline_section(comparison),
                     _worst_section(report.results)):

@@ -3,13 +3,17 @@ below the number of scored examples, as the README's metric table has them ("und
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from report_cases import silent_run
 
+from ragmon.datasets import NOT_RAG
 from ragmon.evaluate import evaluate
+from ragmon.gate import GateResult
 from ragmon.judges.lexical import LexicalJudge
 from ragmon.model import Context, EvalConfig, Example
-from ragmon.report.coverage import gaps, why_undefined
+from ragmon.report.coverage import SKIPPED, gaps, skipped_note, why_undefined
 
 RETURNS = (Context("doc-1", "Returns are accepted within 30 days."),)
 
@@ -44,9 +48,21 @@ def test_only_gated_metrics_with_fewer_values_than_examples_have_a_gap() -> None
     # has all 30 and the retrieval metrics none, but neither is gated.
     report, gates = silent_run()
     found = gaps(report, gates)
-    assert [(gap.metric, gap.missing, gap.scored) for gap in found] == [
+    assert [(gap.metric, gap.missing, gap.examples) for gap in found] == [
         ("groundedness", 10, 30), ("hallucination_rate", 10, 30)]
     assert found[0].reasons == (
         ("whose answer makes no claim (empty or abstaining)", tuple(f"s{i}" for i in range(21, 29))),
         ("with the contexts unknown", ("s29", "s30")))
     assert gaps(report, ()) == []
+
+
+def test_examples_the_judge_failed_on_have_no_value_for_any_gated_metric() -> None:
+    # Of e1 (scored), e2 (the judge failed) and a recorded trace that is not RAG (no example at all): the
+    # gated recall, which needs no judge, has 1 value of the 2 examples given, e2 named as skipped.
+    example = Example("e1", "Q?", RETURNS, "Returns are accepted within 30 days.", frozenset({"doc-1"}))
+    report = evaluate([example], LexicalJudge(), EvalConfig(k=5))
+    report = replace(report, skipped=(("trace-9", NOT_RAG), ("e2", "judge timed out")))
+    (gap,) = gaps(report, (GateResult("recall", ">=", 0.5, 1.0, True, "1 >= 0.5"),))
+    assert (gap.metric, gap.missing, gap.examples, gap.reasons) == ("recall", 1, 2, ((SKIPPED, ("e2",)),))
+    assert skipped_note(report) == "1 of 2 examples skipped: the judge failed on it"
+    assert skipped_note(replace(report, skipped=(("trace-9", NOT_RAG),))) == ""

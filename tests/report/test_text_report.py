@@ -58,11 +58,13 @@ def test_pass_verdicts() -> None:
 
 def test_an_incomplete_run_ends_with_why_not_with_pass(report: Report) -> None:
     # The gate held, but the run stopped after scoring (exit 2): the last line, the one CI logs grep, must
-    # not read PASS. A control character in the reason (from a path or a judge reply) is escaped.
+    # not read PASS, nor the gate's line `ok` above it. A control character in the reason (from a path or
+    # a judge reply) is escaped. e5 is the 1 of the 5 examples the judge failed on.
     held = (GateResult("recall", ">=", 0.0, 0.0, True, "0 >= 0"),)
     lines = render(report, held, incomplete="the judge failed on all 4 examples\x1b[2J").splitlines()
     assert lines[-1] == "INCOMPLETE: the judge failed on all 4 examples\\x1b[2J"
-    assert "gate recall >= 0: ok (0 >= 0)" in lines and "  e5: judge timed out" in lines
+    assert "gate recall >= 0: not decided (0 >= 0; 1 of 5 examples skipped: the judge failed on it)" in lines
+    assert "  e5: judge timed out" in lines
 
 
 def test_weakest_examples_quote_the_invented_sentence_and_its_reason() -> None:
