@@ -169,7 +169,7 @@ async def test_examples_that_need_no_call_cost_nothing_and_take_no_token(fake_ap
 
 FAULTS = {
     "server error": (Fail(500, "api_error", {"retry-after-ms": "1"}), "error"),
-    "overloaded": (Fail(529, "overloaded_error", {"retry-after-ms": "1"}), "error"),
+    "overloaded": (Fail(529, "overloaded_error", {"retry-after-ms": "1"}), "rate_limited"),
     "rate limited": (Fail(429, "rate_limit_error", {"retry-after-ms": "1"}), "rate_limited"),
     "malformed": (ToolInput({"verdicts": "yes"}, usage=(2_000, 20)), "error"),
     "hang": (Hang(30), "timeout"),

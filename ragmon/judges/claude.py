@@ -867,6 +867,10 @@ class ClaudeJudge:
                 kind, what = "timeout", f"no reply within {self.timeout:g}s ({tries})"
             elif isinstance(exc, anthropic.RateLimitError):
                 kind, what = "rate_limited", f"rate limited (429) after {tries}{attempts.cut_short}"
+            elif isinstance(exc, anthropic.OverloadedError):
+                # Anthropic's 529: no capacity now. Like a 429 a matter of waiting, not of a key, a request
+                # or a bug, so counted with it: the runbooks send the on-call to `rate_limited` for both.
+                kind, what = "rate_limited", f"API overloaded (529) after {tries}{attempts.cut_short}"
             elif isinstance(exc, anthropic.APIStatusError):
                 kind = "error"
                 what = f"API error {exc.status_code}: {exc.message} ({tries}{attempts.cut_short})"

@@ -305,15 +305,19 @@ async def test_overload_and_server_errors_are_retried(fake_api: FakeAnthropic, s
 
 
 def test_exhausted_retries_are_an_error_of_the_right_kind(fake_api: FakeAnthropic) -> None:
+    # A 529 (overloaded) is waited out like a 429, so it counts with it; a 500 is an error.
     fast = {"retry-after-ms": "10"}
-    fake_api.enqueue(*[Fail(429, "rate_limit_error", fast)] * 2, *[Fail(500, "api_error", fast)] * 2)
+    fake_api.enqueue(*[Fail(429, "rate_limit_error", fast)] * 2, *[Fail(529, "overloaded_error", fast)] * 2,
+                     *[Fail(500, "api_error", fast)] * 2)
     judge = make_judge(fake_api, max_retries=1)
-    with pytest.raises(ClaudeJudgeError) as rate_limited:
-        judge.judge(EXAMPLE, CLAIMS)
-    with pytest.raises(ClaudeJudgeError) as server_error:
-        judge.judge(EXAMPLE, CLAIMS)
-    assert (rate_limited.value.kind, server_error.value.kind) == ("rate_limited", "error")
-    assert fake_api.calls == 4  # one try and one retry each
+    kinds = []
+    for _ in range(3):
+        with pytest.raises(ClaudeJudgeError) as failed:
+            judge.judge(EXAMPLE, CLAIMS)
+        kinds.append((failed.value.kind, str(failed.value).split(": Claude judge: ")[1][:20]))
+    assert kinds == [("rate_limited", "rate limited (429) a"), ("rate_limited", "API overloaded (529)"),
+                     ("error", "API error 500: Error")]
+    assert fake_api.calls == 6  # one try and one retry each
 
 
 def test_a_client_error_is_not_retried(fake_api: FakeAnthropic) -> None:
