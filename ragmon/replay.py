@@ -67,8 +67,8 @@ from ragmon.options import (
     positive_duration,
     positive_int,
 )
+from ragmon.report import coverage, junit, markdown, text
 from ragmon.report import json as json_report
-from ragmon.report import junit, markdown, text
 
 if TYPE_CHECKING:
     from ragmon.target import Target
@@ -426,7 +426,7 @@ def _replay(args: argparse.Namespace, started: tuple[datetime, float]) -> int:
                            for r, c in zip(reports, comparisons, strict=True)],
                           1.0 if args.min_pass_rate is None else args.min_pass_rate)
         report, comparison = reports[0], comparisons[0]
-        incomplete = _judge_failed(judge, reports, examples, len(not_rag), _max_skipped(args))
+        incomplete = _judge_failed(judge, reports, examples, _max_skipped(args))
         _write_reports(report, results, args, _run_info(started), incomplete, comparison)
     finally:
         progress.close()
@@ -507,7 +507,7 @@ def _max_skipped(args: argparse.Namespace) -> tuple[float, Flag]:
     return share, flag_of(args, "--max-skipped")
 
 
-def _judge_failed(judge: Judge, reports: Sequence[Report], examples: Sequence[Example], not_rag: int,
+def _judge_failed(judge: Judge, reports: Sequence[Report], examples: Sequence[Example],
                   max_skipped: tuple[float, Flag]) -> str | None:
     """Why the run cannot be trusted when the judge failed on every example it had to judge, or on more
     of them than --max-skipped allows: the figures left rest on the examples the judge did not fail on,
@@ -515,7 +515,7 @@ def _judge_failed(judge: Judge, reports: Sequence[Report], examples: Sequence[Ex
     or a breach, would say nothing true about the build. Exit 2, as for a judge error without `skip`: the
     measurement failed, not the build, and an incomplete report cannot become the next run's --baseline.
     Decided before any report is written, so none of them says PASS. Of the worst of --repeat's runs."""
-    failed = max(len(r.skipped) for r in reports) - not_rag
+    failed = max(len(coverage.judge_skipped(r)) for r in reports)
     if failed and failed == sum(verdicts_without_judge(e, example_claims(e)) is None for e in examples):
         return (f"the {judge.name} judge failed on all {failed} examples it had to judge, so no claim was "
                 f"judged (the reports list why)")

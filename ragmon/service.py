@@ -533,9 +533,10 @@ def _part_of_a_trace(decided: Decided, example: Example | None) -> bool:
     question, documents and an answer. In the sidecar shape, where the caller's spans go elsewhere, the
     traces this holds for `--decision-wait` are those of requests with no RAG answer that came with a
     traceparent; a scale-out pool's retriever or model service's part no longer closes its trace alone."""
-    if decided.reason != "complete" or any(span.parent_span_id is None for span in decided.trace.spans):
+    whole = example is not None and example.answer is not None and example.contexts is not None
+    if whole or decided.reason != "complete":  # the usual case, decided before any span is looked at
         return False
-    return example is None or example.answer is None or example.contexts is None
+    return all(span.parent_span_id is not None for span in decided.trace.spans)
 
 
 def _name_origin(trace: Trace, name: str | None) -> dict[str, str]:

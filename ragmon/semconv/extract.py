@@ -435,11 +435,16 @@ def _answering_call(view: _View, texts: list[str]) -> list[Span]:
     answering: list[Span] = []
     shown_before: set[int] = set()
     for call in calls[-_PROBED_CALLS:]:
-        given = "\n".join(read(span) for span in call for read in _LLM_INPUTS)
+        given = _given(call)
         shown = {index for index, text in enumerate(texts) if text in given}
         if shown and not (shown <= shown_before and _quotes(given, _output(answering))):
             answering, shown_before = call, shown
     return answering or view.last_llm_call()
+
+
+def _given(call: list[Span]) -> str:
+    """All the text a model call was given, every span of it read by every convention."""
+    return "\n".join(read(span) for span in call for read in _LLM_INPUTS)
 
 
 def _output(call: list[Span]) -> str | None:
@@ -570,7 +575,7 @@ def _source_blocks(llm_call: list[Span]) -> dict[int, list[str]]:
     chunks, so "[3]" may be the second document's only chunk."""
     if not _mentions(llm_call, "Source "):
         return {}  # the usual case, found without decoding the prompt: 180 us of a 300 us extraction
-    prompt = "\n".join(read(span) for span in llm_call for read in _LLM_INPUTS)
+    prompt = _given(llm_call)
     headers = list(itertools.islice(_SOURCE_HEADER.finditer(prompt), _SOURCE_HEADERS))
     blocks: dict[int, list[str]] = {}
     for header, following in zip(headers, [*headers[1:], None], strict=False):
