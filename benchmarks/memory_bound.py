@@ -46,7 +46,9 @@ from opentelemetry.proto.common.v1.common_pb2 import InstrumentationScope
 from opentelemetry.proto.resource.v1.resource_pb2 import Resource
 from opentelemetry.proto.trace.v1.trace_pb2 import ResourceSpans, ScopeSpans, Span
 
+from ragmon import memory_budget
 from ragmon.scrape import scrape, total
+from ragmon.serve_config import ServeConfig
 
 MiB = 2**20
 MAX_BODY = 16 * MiB
@@ -55,8 +57,6 @@ MAX_SPANS = 1_000
 DECISION_WAIT = 30.0
 DOCUMENTED_MIB = 83 + 81
 """README's "sidecar memory: 55-83 MiB + 81 MiB for the forkserver and worker processes"."""
-POD_LIMIT_MIB = 576
-"""deploy/kubernetes/deployment.yaml: the ragmon container's memory limit."""
 JSON_HEADERS = {"Content-Type": "application/json"}
 RESOURCE = Resource(attributes=[ingest.attr("service.name", "memory-bound")])
 SCOPE = InstrumentationScope(name="memory-bound")
@@ -304,8 +304,10 @@ def main() -> int:
     if unknown:
         parser.error(f"unknown scenarios: {', '.join(sorted(unknown))}")
 
-    print(f"documented: sidecar up to {DOCUMENTED_MIB} MiB (README, 83 + 81 for the workers); pod limit "
-          f"{POD_LIMIT_MIB} MiB. Defaults: --max-body {MAX_BODY // MiB} MiB, --max-traces {MAX_TRACES}, "
+    bound = memory_budget.total(memory_budget.worst_case(ServeConfig()))
+    print(f"documented: sidecar up to {DOCUMENTED_MIB} MiB (README, 83 + 81 for the workers); every bound "
+          f"reached at once (ragmon.memory_budget): {memory_budget.mib(bound)}.\n"
+          f"Defaults: --max-body {MAX_BODY // MiB} MiB, --max-traces {MAX_TRACES}, "
           f"--max-spans-per-trace {MAX_SPANS}, --decision-wait {DECISION_WAIT:g}s")
     print(f"{'scenario':14s} {'requests':>8s} {'wire MiB':>9s} {'503s':>5s} {'413s':>5s} {'secs':>6s} "
           f"{'in flight':>9s} "

@@ -38,7 +38,7 @@ import grpc
 from aiohttp import web
 from prometheus_client.aiohttp import make_aiohttp_handler
 
-from ragmon import __version__, llm_lane
+from ragmon import __version__, llm_lane, memory_budget
 from ragmon.capture import CaptureWriter
 from ragmon.errors import RagmonError
 from ragmon.exporter import Exporter
@@ -588,7 +588,19 @@ def run(args: argparse.Namespace) -> int:
     config = ServeConfig.from_args(args)
     lanes = build_lanes(args, config)
     log_judges(args, os.environ)
+    log_memory(config, any(lane.judge == "claude" for lane in lanes), memory_budget.container_limit())
     return asyncio.run(serve(config, lanes))
+
+
+def log_memory(config: ServeConfig, claude: bool, limit: int | None) -> None:
+    """Say what ragmon may hold at most, and warn when the container's limit is under it."""
+    parts = memory_budget.worst_case(config, claude=claude)
+    log.info(f"memory: at most {memory_budget.mib(memory_budget.total(parts))} with these settings "
+             f"({memory_budget.described(parts)}); container limit: "
+             f"{'none found' if limit is None else memory_budget.mib(limit)}")
+    warning = memory_budget.advice(parts, limit)
+    if warning is not None:
+        log.warning(warning)
 
 
 async def serve(config: ServeConfig, lanes: Sequence[Lane] | None = None) -> int:

@@ -158,12 +158,20 @@ def test_workers_and_forkserver_do_not_outlive_a_killed_sidecar() -> None:
         wait_group_gone(serve.process.pid)
 
 
-def startup_messages(args: list[str], env: dict[str, str]) -> list[tuple[str, str]]:
+def startup_lines(args: list[str], env: dict[str, str]) -> list[tuple[str, str]]:
     """(level, message) of ragmon.service's log lines up to "ready"."""
     with serve_in_own_group(args, env) as serve:
         os.killpg(serve.process.pid, signal.SIGTERM)
         serve.finish()
     return [(e["level"], e["message"]) for e in serve.startup if e["logger"] == "ragmon.service"]
+
+
+def startup_messages(args: list[str], env: dict[str, str]) -> list[tuple[str, str]]:
+    """`startup_lines` but the memory bound's, which depends on the machine's cgroup limit (its own test)."""
+    return [line for line in startup_lines(args, env) if not line[1].startswith(MEMORY)]
+
+
+MEMORY = "memory: at most "
 
 
 OFF = "judges: lexical on 100% of RAG traces; claude off (--llm-sample-rate 0)"
@@ -196,3 +204,13 @@ def test_claude_on_is_described_with_its_share_and_limits() -> None:
                  "at most 30 calls a minute and 2.5 USD a day"),
         ("info", "ragmon serve ready"),
     ]
+
+
+def test_startup_says_the_most_memory_its_settings_may_hold() -> None:
+    # OTLP/HTTP on, gRPC off, Claude on: process 90 + buffer 256 + worker 80 + Claude's SDK 60 + decoding
+    # 125 + bodies 48 = 659 MiB (docs/deploy.md, Resources).
+    env = {"ANTHROPIC_API_KEY": DUMMY_KEY, "ANTHROPIC_BASE_URL": "http://127.0.0.1:9"}
+    lines = [message for _, message in startup_lines(["--llm-sample-rate", "0.01"], env)]
+    (memory,) = [message for message in lines if message.startswith(MEMORY)]
+    assert memory.startswith("memory: at most 659 MiB with these settings (the process 90 MiB, ")
+    assert "the Claude judge's SDK 60 MiB" in memory and "gRPC" not in memory

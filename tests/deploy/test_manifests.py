@@ -19,6 +19,11 @@ from typing import Any
 
 import pytest
 import yaml
+from dockerfile_model import Dockerfile
+
+from ragmon import memory_budget
+from ragmon.cli import build_parser
+from ragmon.serve_config import ServeConfig
 
 ROOT = Path(__file__).resolve().parents[2]
 K8S = ROOT / "deploy" / "kubernetes"
@@ -197,6 +202,31 @@ def test_ragmon_environment_names_are_flags_of_serve(serve_env_names: frozenset[
               for name in service.get("environment", {})}
     ragmon_names = {n for n in names if n.startswith("RAGMON_")}
     assert len(ragmon_names) >= 5 and ragmon_names <= serve_env_names, ragmon_names - serve_env_names
+
+
+def memory_quantity(text: str) -> int:
+    number, unit = re.fullmatch(r"(\d+)(Mi|Gi)", text).groups()  # type: ignore[union-attr]
+    return int(number) << (20 if unit == "Mi" else 30)
+
+
+def test_every_ragmon_container_has_room_for_every_bound_of_its_settings(dockerfile: Dockerfile) -> None:
+    """The image's defaults under the manifest's environment, as `ragmon serve` would read them, with the
+    Claude judge counted where the key is wired (one variable turns it on): the worst case must fit the
+    memory limit, or the container is OOM-killed in the burst it exists to measure."""
+    checked = []
+    for path, deployment in objects("Deployment"):
+        for container in containers(deployment["spec"]["template"]["spec"]):
+            if container["image"] != "ragmon" or container.get("args") != ["serve"]:
+                continue
+            settings = env(container)
+            given = {name: value for name, value in settings.items() if isinstance(value, str)}
+            environ = {**dockerfile.runtime.env(), **given}
+            config = ServeConfig.from_args(build_parser("serve", environ).parse_args(["serve"]))
+            parts = memory_budget.worst_case(config, claude="ANTHROPIC_API_KEY" in settings)
+            limit = memory_quantity(container["resources"]["limits"]["memory"])
+            assert memory_budget.advice(parts, limit) is None, (path.name, memory_budget.advice(parts, limit))
+            checked.append((path.name, config.grpc_listen is not None, config.http_listen is not None))
+    assert sorted(checked) == [("deployment.yaml", True, True), ("ragmon.yaml", True, False)]
 
 
 def kustomizations() -> Iterator[tuple[Path, dict[str, Any]]]:

@@ -1,0 +1,110 @@
+"""The most memory `ragmon serve` can hold with its settings, part by part, against its container's limit.
+
+Every part is bounded by a setting, and docs/deploy.md added them up in a paragraph; the paragraph drifted:
+the bounds over gRPC came to ~710 MiB while the shipped sidecar manifest still said 576Mi, and nothing
+failed. So the sum is code: `serve` logs it at start and warns when the container's memory limit is under
+it (the OOM-kill would come at the worst moment: a burst, with the buffer full), and a test holds every
+shipped manifest to it.
+
+The fixed parts are measured, not derived: the process with its libraries and working state, and a
+lexical worker with its caches full (the passage cache's 4,096 short passages and 32 MiB of long ones,
+the claim caches' 8 MiB): `benchmarks/memory_bound.py` measures the process and its workers under each
+kind of traffic, `benchmarks/ingest.py` under a steady load.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from ragmon.options import MiB
+from ragmon.otlp.decode import MAX_VALUES
+from ragmon.otlp.grpc import READ_SLOTS, receive_cap
+from ragmon.otlp.limits import HELD_BODIES
+from ragmon.serve_config import ServeConfig
+
+PROCESS = 90 * MiB
+"""The sidecar's own process at work: the interpreter, gRPC, protobuf, the asyncio servers (57 MiB idle)."""
+
+WORKER = 80 * MiB
+"""One lexical worker process with its caches full (27 MiB idle)."""
+
+DECODING = 100 * MiB
+"""The values one request being decoded may hold at the default `--max-values` (floods of 16 MiB bodies
+built by three reviews peaked at 130 MiB, the interpreter included); it scales with `--max-values`."""
+
+SMALL_DECODES = 25 * MiB
+"""Requests under 256 KiB are decoded on the event loop, several at once, each within its own bounds."""
+
+CLAUDE_SDK = 60 * MiB
+"""The anthropic SDK with httpx and pydantic, imported only when the Claude judge runs (53 MiB measured)."""
+
+GRPC_COPIES = 2
+"""gRPC holds a message about twice while it hands it over (25 concurrent reads of 30 MiB: 197 MiB)."""
+
+_UNLIMITED = 1 << 62
+"""cgroup v1 writes "no limit" as the largest page-aligned 64-bit value (9223372036854771712)."""
+
+
+@dataclass(frozen=True)
+class Part:
+    what: str
+    size: int
+
+
+def worst_case(config: ServeConfig, *, claude: bool = False) -> tuple[Part, ...]:
+    """What every bound reached at once holds: an upper bound, not a forecast (a request body is counted
+    both as it is read and as its spans join the buffer)."""
+    parts = [Part("the process", PROCESS),
+             Part("held traces and examples (--max-buffer)", config.max_buffer),
+             Part(f"{config.workers} lexical worker{'s' if config.workers > 1 else ''} (--workers)",
+                  config.workers * WORKER)]
+    if claude:
+        parts.append(Part("the Claude judge's SDK", CLAUDE_SDK))
+    if config.http_listen is not None or config.grpc_listen is not None:
+        parts.append(Part("requests being decoded (--max-values)",
+                          DECODING * config.max_values // MAX_VALUES + SMALL_DECODES))
+        parts.append(Part(f"request bodies ({HELD_BODIES} x --max-body)", HELD_BODIES * config.max_body))
+    if config.grpc_listen is not None:
+        parts.append(Part(f"gRPC messages being read ({READ_SLOTS} of up to 2 x --max-body)",
+                          READ_SLOTS * GRPC_COPIES * receive_cap(config.max_body)))
+    return tuple(parts)
+
+
+def total(parts: tuple[Part, ...]) -> int:
+    return sum(part.size for part in parts)
+
+
+def described(parts: tuple[Part, ...]) -> str:
+    return ", ".join(f"{part.what} {mib(part.size)}" for part in parts)
+
+
+def mib(size: int) -> str:
+    return f"{-(-size // MiB)} MiB"
+
+
+def container_limit(cgroup: Path = Path("/sys/fs/cgroup")) -> int | None:
+    """The memory limit of this process's container, or None when it has none or none can be read.
+
+    A container sees its own cgroup at the mount's root: `memory.max` under cgroup v2 (Kubernetes since
+    1.25 on current distributions), `memory/memory.limit_in_bytes` under v1."""
+    for path in (cgroup / "memory.max", cgroup / "memory" / "memory.limit_in_bytes"):
+        try:
+            text = path.read_text(encoding="ascii").strip()
+        except (OSError, UnicodeDecodeError):
+            continue
+        if text.isdigit() and int(text) < _UNLIMITED:
+            return int(text)
+        return None
+    return None
+
+
+def advice(parts: tuple[Part, ...], limit: int | None) -> str | None:
+    """The warning for a limit under the worst case, naming the parts and what to change; None if it fits."""
+    need = total(parts)
+    if limit is None or limit >= need:
+        return None
+    return (f"the container's memory limit ({mib(limit)}) is under what ragmon may hold with these settings "
+            f"({mib(need)}: {described(parts)}): under a burst it would be OOM-killed; raise the limit to "
+            f"{mib(need)} or more, or lower --max-buffer, --max-body or --workers "
+            "(docs/deploy.md, Resources)")
