@@ -148,6 +148,8 @@ class Sidecar:
         self.exporter.buffer_bytes.set_function(self._held_bytes)
         self._wake = asyncio.Event()
         self._backlog: deque[Decided] = deque()
+        self._services: set[str] = set()
+        """`service.name`s heard from, up to two: whether more than one service sends here (`_awaited`)."""
         self._unresolved: set[_Job] = set()
         self._primary_finished_at = 0.0
         """When the first lane last finished an example (monotonic): what /healthz measures a stall from."""
@@ -412,7 +414,10 @@ class Sidecar:
             self._failures.unextractable(trace, pipeline, exc)
             self._outcome(pipeline, "error", decided.footprint)
             return
-        if _part_of_a_trace(decided, example) and not self._draining and self.assembler.defer(decided):
+        if len(self._services) < 2:
+            self._services.update(_service_names(trace))
+        awaited = _awaited(decided, example, callers=len(self._services) > 1)
+        if awaited is not None and not self._draining and self.assembler.defer(decided, awaited):
             self._decided_bytes -= decided.footprint
             return
         if example is None:
@@ -525,18 +530,44 @@ class Sidecar:
                 self.exporter.score_lag(time.monotonic() - job.decided_at)
 
 
-def _part_of_a_trace(decided: Decided, example: Example | None) -> bool:
-    """Whether a trace closed by a root whose parent is in another process holds no whole RAG answer, so
-    that the rest may be on its way from that process (`Assembler.defer`).
+def _awaited(decided: Decided, example: Example | None, *, callers: bool) -> frozenset[str] | None:
+    """Whether a trace just decided may be only one service's part of it, the rest on its way from other
+    services (`Assembler.defer`), and what it waits for; None when it is whole.
 
-    Only such traces: one with its own parentless root is the whole request, as is one that gives a
-    question, documents and an answer. In the sidecar shape, where the caller's spans go elsewhere, the
-    traces this holds for `--decision-wait` are those of requests with no RAG answer that came with a
-    traceparent; a scale-out pool's retriever or model service's part no longer closes its trace alone."""
+    A trace that gives a question, documents and an answer is whole, as is one decided on a timeout.
+    Else, two shapes of a multi-service trace sent to one ragmon (the Collector gateway of the scale-out
+    shape routes every service's spans of a trace to one replica), each service's exporter sending its part
+    on its own timer (5 s by default, so either part may come first):
+    - no span without a parent: a callee's part (a retriever service called first ends first) came before
+      its caller's, answer included; it waits for the caller's root (an empty set);
+    - the caller's part came first: a call to another service (a CLIENT span with no child here, not to a
+      database) is awaited, so that its callee's part, documents say, joins it. Only once this ragmon has
+      received spans of more than one service (`callers`): a sidecar hears from its own app alone, and
+      nearly every request of an app calls something, so holding each for `--decision-wait` would buy
+      nothing there.
+    In the sidecar shape, the traces held are those of requests with no RAG answer that came with a
+    traceparent."""
     whole = example is not None and example.answer is not None and example.contexts is not None
     if whole or decided.reason != "complete":  # the usual case, decided before any span is looked at
-        return False
-    return all(span.parent_span_id is not None for span in decided.trace.spans)
+        return None
+    spans = decided.trace.spans
+    if all(span.parent_span_id is not None for span in spans):
+        return frozenset()
+    if not callers:
+        return None
+    parents = {span.parent_span_id for span in spans}
+    calls = frozenset(span.span_id for span in spans if span.kind == _CLIENT and span.span_id not in parents
+                      and not any(key in span.attributes for key in _DATABASE_KEYS))
+    return calls or None
+
+
+_CLIENT = 3
+_DATABASE_KEYS = ("db.system", "db.system.name")
+"""A database call's span has no child in another service (semantic conventions, before and after 1.26)."""
+
+
+def _service_names(trace: Trace) -> set[str]:
+    return {str(span.resource.get("service.name")) for span in trace.spans}
 
 
 def _name_origin(trace: Trace, name: str | None) -> dict[str, str]:

@@ -150,8 +150,8 @@ def _may_be_local_root(span: Span) -> bool:
 
 
 class _Pending:
-    __slots__ = ("armed_at", "armed_seq", "deferred", "first_seen", "footprint", "last_seen", "resource",
-                 "roots", "span_ids", "spans", "trace_id")
+    __slots__ = ("armed_at", "armed_seq", "awaited", "deferred", "first_seen", "footprint", "last_seen",
+                 "resource", "roots", "span_ids", "spans", "trace_id")
 
     def __init__(self, trace_id: str, now: float) -> None:
         self.trace_id = trace_id
@@ -166,10 +166,13 @@ class _Pending:
         self.resource: Mapping[str, Any] | None = None
         """The last span's resource, counted once for the spans after it that share it (one request's)."""
         self.deferred = False
+        self.awaited: frozenset[str] = frozenset()
+        """Calls to other services a deferred trace waits for: a root under one of them completes it."""
 
     def has_local_root(self) -> bool:
         """Judged now, not on arrival: a SERVER span's parent may turn up after it."""
-        return any(s.parent_span_id is None or s.parent_span_id not in self.span_ids for s in self.roots)
+        return any(s.parent_span_id is None or s.parent_span_id not in self.span_ids
+                   or s.parent_span_id in self.awaited for s in self.roots)
 
 
 class Assembler:
@@ -300,9 +303,10 @@ class Assembler:
             out.append(self._finish(pending, reason))
         return out
 
-    def defer(self, decided: Decided) -> bool:
+    def defer(self, decided: Decided, awaited: frozenset[str] = frozenset()) -> bool:
         """Take back a trace just decided, to wait for more of it until `decision_wait` after its first
-        span; only a root that arrives from now on decides it sooner (`quiet` after its last span).
+        span; only a root that arrives from now on decides it sooner (`quiet` after its last span): the
+        caller's, or a callee's under one of the `awaited` spans (calls the trace made to other services).
 
         For a trace whose local root's parent is in another process that may send its spans here too
         (the Collector gateway of the scale-out shape routes every service's spans of a trace to one
@@ -319,6 +323,7 @@ class Assembler:
             self._evict(self._traces.popitem(last=False)[1])
         pending = self._traces[trace_id] = _Pending(trace_id, decided.first_seen)
         pending.deferred = True
+        pending.awaited = awaited
         pending.last_seen = now
         pending.spans = list(decided.trace.spans)
         pending.span_ids = {span.span_id for span in pending.spans}

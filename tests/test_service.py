@@ -921,6 +921,39 @@ async def test_a_service_called_first_does_not_close_the_trace_on_its_own(start_
     assert samples[("ragmon_groundedness_ratio", labels(pipeline="rag-api", judge="lexical"))] == 0.5
 
 
+async def test_a_callers_part_sent_first_waits_for_the_service_it_called(start_sidecar: Start) -> None:
+    # The other order: each service's exporter sends on its own timer, so rag-api's part (its parentless
+    # root, the question and the answer, and its call to retriever-svc with no child here) may come first.
+    # It had closed the trace alone: scored with no documents, groundedness 0 (n=2 claims), and the
+    # retriever's 2 spans refused as late. A first trace, sent retriever first, tells ragmon that more than
+    # one service sends here. Two traces, both scored under rag-api with DOC: 1 of 2 claims each.
+    _, ports = await start_sidecar(decision_wait=5.0)
+    for callee_first in (True, False):
+        api_spans, retriever_spans = two_services()
+        for spans in ((retriever_spans, api_spans) if callee_first else (api_spans, retriever_spans)):
+            assert await export(http_exporter(ports), spans) is SpanExportResult.SUCCESS
+            await asyncio.sleep(0.5)
+    samples = await wait_metrics(ports.metrics, lambda s: total(s, "ragmon_traces_total") >= 2)
+    await asyncio.sleep(0.3)
+    samples = parse((await get(ports.metrics, "/metrics"))[1])
+    assert total(samples, "ragmon_traces_total", pipeline="rag-api", outcome="scored") == 2
+    assert total(samples, "ragmon_traces_total") == 2
+    assert total(samples, "ragmon_spans_rejected_total", reason="late") == 0
+    assert samples[("ragmon_groundedness_ratio", labels(pipeline="rag-api", judge="lexical"))] == 0.5
+
+
+async def test_a_sidecar_hearing_one_service_holds_no_caller_for_its_callees(start_sidecar: Start) -> None:
+    # Beside one app, the callee's spans go to its own sidecar: rag-api's part, with its call to
+    # retriever-svc, is decided a quiet period after its last span, not held for --decision-wait (20 s).
+    _, ports = await start_sidecar(decision_wait=20.0)
+    api_spans, _ = two_services()
+    started = time.monotonic()
+    assert await export(http_exporter(ports), api_spans) is SpanExportResult.SUCCESS
+    samples = await wait_metrics(ports.metrics, lambda s: total(s, "ragmon_traces_total") >= 1)
+    assert time.monotonic() - started < 10.0
+    assert total(samples, "ragmon_traces_total", outcome="not_rag") == 1   # no documents: no RAG answer
+
+
 async def test_a_trace_with_no_rag_answer_and_a_remote_root_waits_decision_wait(start_sidecar: Start) -> None:
     # The other side of the rule: the retriever's part alone, whose caller never sends its spans here (a
     # sidecar beside the retriever service), waits --decision-wait for them, then is scored as it is.

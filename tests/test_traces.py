@@ -9,7 +9,7 @@ from manual_clock import ManualClock
 
 from ragmon.traces import DECIDED_SPAN_IDS, Assembler, Decided, Span
 
-SERVER, INTERNAL = 2, 1
+SERVER, INTERNAL, CLIENT = 2, 1, 3
 
 
 @pytest.fixture
@@ -271,6 +271,23 @@ def test_a_deferred_trace_waits_for_a_new_root_or_decision_wait(clock):
     decided = assembler.pop_decided(12.0)
     assert names(decided) == [(["a/3", "a/2", "a/c", "a/1"], "complete")]
     assert decided[0].deferred and not assembler.defer(decided[0])   # once only
+
+
+def test_a_deferred_callers_part_waits_for_a_root_under_the_call_it_made(clock):
+    # The caller's part came first: root 1 and its call c to another service, closed at 2.0. Taken back
+    # waiting for c's callee, a span of the caller's under 1 (not a root) decides nothing; the callee's
+    # root 2, under c, decides the trace quiet after it: at 12.0, not at decision_wait (30.0).
+    assembler = Assembler(quiet=2.0, decision_wait=30.0, clock=clock)
+    add_at(assembler, clock, 0.0, span("a", "c", "1", kind=CLIENT), span("a", "1", None, kind=SERVER))
+    [part] = assembler.pop_decided(2.0)
+    clock.now = 2.0
+    assert assembler.defer(part, frozenset({"c" * 16}))
+    add_at(assembler, clock, 5.0, span("a", "9", "1"))
+    assert assembler.pop_decided(9.0) == []
+    callee = (span("a", "3", "2"), span("a", "2", "c", kind=SERVER, remote=True))
+    assert add_at(assembler, clock, 10.0, *callee) == ["accepted", "accepted"]
+    assert assembler.pop_decided(11.9) == []
+    assert names(assembler.pop_decided(12.0)) == [(["a/c", "a/1", "a/9", "a/3", "a/2"], "complete")]
 
 
 def test_a_deferred_trace_no_one_completes_is_decided_at_decision_wait(clock):
