@@ -13,6 +13,7 @@ import logging
 import re
 import threading
 import time
+import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
 import prometheus_client
@@ -23,6 +24,7 @@ from ragmon import __version__
 from ragmon.logs import MAX_FIELD, clip
 from ragmon.model import METRIC_NAMES, ExampleResult
 from ragmon.otlp.misdirected import SIGNALS
+from ragmon.report.text import readable
 
 TRANSPORTS = ("http", "grpc")
 OUTCOMES = ("scored", "not_sampled", "not_rag", "evicted", "error")
@@ -66,9 +68,6 @@ HASH_HEX = 12
 _SHORTENED = re.compile(rf"~[0-9a-f]{{{HASH_HEX}}}\Z")
 """How every shortened label ends. A name that ends so is shortened too, though it fits: kept as it is, a
 name spelled like another name's shortened label would share its series."""
-_UNPRINTABLE = re.compile(r"[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
-"""Control characters (a fixed set, whatever Python's Unicode version), and lone surrogates: no decoder of
-ragmon lets one through, but one in a label would fail every scrape (it has no UTF-8 encoding)."""
 WINDOW_SLOTS = 60
 
 log = logging.getLogger("ragmon.exporter")
@@ -76,13 +75,13 @@ log = logging.getLogger("ragmon.exporter")
 
 def pipeline_label_of(name: str) -> str:
     """A pipeline name as a label value: the name itself when it has at most `MAX_LABEL_BYTES` bytes of
-    UTF-8, no control character, and does not end as a shortened label does ("~" and `HASH_HEX` lowercase
-    hex digits); else its start, "~" and the first `HASH_HEX` hex digits of the SHA-256 of its UTF-8
-    bytes, the same in every replica and process (unlike `hash()`).
+    UTF-8, no control or invisible character (`_blanked`), and does not end as a shortened label does ("~"
+    and `HASH_HEX` lowercase hex digits); else its start, "~" and the first `HASH_HEX` hex digits of the
+    SHA-256 of its UTF-8 bytes, the same in every replica and process (unlike `hash()`).
 
-    The start is the name with each control character as a space, cut to the 115 bytes left at a
-    character boundary, spaces trimmed at both ends: enough to recognise a name, or the prompt sent as one
-    by mistake. Whatever the name's size, only the hash reads all of it.
+    The start is the name with each control or invisible character as a space, cut to the 115 bytes left
+    at a character boundary, spaces trimmed at both ends: enough to recognise a name, or the prompt sent
+    as one by mistake. Whatever the name's size, only the hash reads all of it.
 
     So distinct names never share a label: a name kept as it is never ends as a shortened label does, and
     two shortened names share one only when their starts and 48 bits of their hashes agree. That is why a
@@ -91,21 +90,39 @@ def pipeline_label_of(name: str) -> str:
     if fits_as_label(name) and not _SHORTENED.search(name):
         return name
     room = MAX_LABEL_BYTES - 1 - HASH_HEX
-    start = _UNPRINTABLE.sub(" ", name[:room]).encode()[:room].decode("utf-8", "ignore").strip(" ")
+    start = _blanked(name[:room]).encode()[:room].decode("utf-8", "ignore").strip(" ")
     return f"{start}~{hashlib.sha256(_utf8(name)).hexdigest()[:HASH_HEX]}"
 
 
 def fits_as_label(value: str) -> bool:
-    """Whether `value` can be a label value as it stands (`MAX_LABEL_BYTES` bytes at most, printable): what
-    an allow-list may hold. Not whether a name is its own label (`pipeline_label_of`): a listed value that
-    ends in "~" and 12 hex digits is the shortened label it looks like, listed for the long name it is
-    made from."""
+    """Whether `value` can be a label value as it stands (`MAX_LABEL_BYTES` bytes at most, nothing
+    `_blanked`): what an allow-list may hold. Not whether a name is its own label (`pipeline_label_of`): a
+    listed value that ends in "~" and 12 hex digits is the shortened label it looks like, listed for the
+    long name it is made from."""
     return (len(value) <= MAX_LABEL_BYTES and len(_utf8(value)) <= MAX_LABEL_BYTES
-            and not _UNPRINTABLE.search(value))
+            and _blanked(value) == value)
+
+
+def _blanked(text: str) -> str:
+    """`text` with each character the reports escape (ragmon.report.text) as a space: a control character
+    (a raw carriage return or terminal escape would reach every scraper and terminal); a lone surrogate
+    (no UTF-8 encoding: in a label it fails every scrape); and the invisible ones and look-alikes (format
+    and private-use characters, separators but the space), which Grafana shows as nothing or as something
+    else, so a name holding one would look like another name and be a series apart (a zero-width space, a
+    no-break space, a line separator) or reorder its legend (a bidi control). A joiner between two letters
+    or emoji that are not ASCII is kept, as the reports keep it: it spells them.
+
+    A code point this Python's Unicode does not assign yet is kept too, though the reports escape it: a
+    later version may make it a printable emoji, and a name's label must not change with the Python a
+    replica runs on."""
+    if text.isprintable():
+        return text
+    return "".join(char if shown == char or unicodedata.category(char) == "Cn" else " "
+                   for char, shown in zip(text, readable(text), strict=True))
 
 
 def _utf8(name: str) -> bytes:
-    """`surrogatepass`: a lone surrogate (see `_UNPRINTABLE`) gets a label like any name, not an error."""
+    """`surrogatepass`: a lone surrogate (see `_blanked`) gets a label like any name, not an error."""
     return name.encode("utf-8", "surrogatepass")
 
 
@@ -114,9 +131,9 @@ def _log_shortened(name: str, label: str, origin: Mapping[str, str]) -> None:
     are made, so the lines are bounded without a `LineLimit`. The app's owner needs the name's start, its
     size and where it came from to fix it; the label is what dashboards show meanwhile."""
     fields = {"pipeline": label, "name_bytes": len(_utf8(name)),
-              "name_start": clip(_UNPRINTABLE.sub(" ", name[:MAX_FIELD])), **origin}
-    log.warning("pipeline name exported under a shortened label (over %d bytes, control characters, or "
-                "ending in '~' and %d hex digits)", MAX_LABEL_BYTES, HASH_HEX, extra=fields)
+              "name_start": clip(_blanked(name[:MAX_FIELD])), **origin}
+    log.warning("pipeline name exported under a shortened label (over %d bytes, control or invisible "
+                "characters, or ending in '~' and %d hex digits)", MAX_LABEL_BYTES, HASH_HEX, extra=fields)
 
 
 def _check_listable(names: Sequence[str]) -> None:

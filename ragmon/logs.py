@@ -18,6 +18,7 @@ from collections.abc import Callable, Hashable
 from datetime import UTC, datetime
 
 from ragmon.errors import printable
+from ragmon.jsontext import loads
 
 _RECORD_FIELDS = frozenset(vars(logging.LogRecord("", 0, "", 0, "", None, None))) | {"message", "asctime"}
 
@@ -35,7 +36,12 @@ class JsonFormatter(logging.Formatter):
         doc.update({k: v for k, v in vars(record).items() if k not in _RECORD_FIELDS})
         if record.exc_info:
             doc["exception"] = self.formatException(record.exc_info)
-        return json.dumps(doc, default=str)
+        line = json.dumps(doc, default=str)
+        # A header's byte that is not UTF-8 (a user agent's) reaches a field as a lone surrogate, written
+        # "\udcff": no character, for which strict parsers (serde, jq 1.6) refuse the whole line. It becomes
+        # U+FFFD, as in the JSON report; only a line holding a surrogate escape (an emoji's pair too) is
+        # read back for it, and the line stays ASCII.
+        return json.dumps(loads(line)) if "\\ud" in line else line
 
 
 def rfc3339(created: float) -> str:

@@ -187,8 +187,8 @@ def pipeline_names(text: str) -> list[str]:
         if not fits_as_label(name):
             label = pipeline_label_of(name)
             raise argparse.ArgumentTypeError(
-                f"pipeline name {position} is over {MAX_LABEL_BYTES} bytes of UTF-8 or has control "
-                f"characters, so ragmon exports it as {label!r}: list that label instead")
+                f"pipeline name {position} is over {MAX_LABEL_BYTES} bytes of UTF-8 or has control or "
+                f"invisible characters, so ragmon exports it as {label!r}: list that label instead")
     return names
 
 

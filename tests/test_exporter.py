@@ -268,10 +268,11 @@ def test_reserved_or_empty_names_cannot_be_listed() -> None:
 
 # --- pipeline names that are no label as they stand ---------------------------------------------------
 # The rule (ragmon.exporter.pipeline_label_of, README "Metrics exported"): a name of at most 128 bytes of
-# UTF-8 without control characters, and not ending in "~" and 12 lowercase hex digits, is its own label;
-# any other is its start (control characters as spaces, cut at 115 bytes on a character boundary, spaces
-# trimmed), "~", and 12 hex digits of the SHA-256 of the name's UTF-8 bytes. The expected labels below are
-# worked out from that rule by hand.
+# UTF-8 without control or invisible characters (what the reports escape, but a joiner between letters and
+# a code point Python does not know yet), and not ending in "~" and 12 lowercase hex digits, is its own
+# label; any other is its start (those characters as spaces, cut at 115 bytes on a character boundary,
+# spaces trimmed), "~", and 12 hex digits of the SHA-256 of the name's UTF-8 bytes. The expected labels
+# below are worked out from that rule by hand.
 
 PROMPT = "Answer from the context only. " * 8                      # 30 bytes x 8 = 240 bytes
 PROMPT_START = ("Answer from the context only. Answer from the context only. Answer from the context only. "
@@ -339,6 +340,36 @@ def test_control_characters_make_a_name_a_label_with_a_hash_and_every_scrape_sta
             for s in family.samples} == set(sent.values())
 
 
+def test_invisible_characters_make_a_name_a_label_with_a_hash_so_it_cannot_pass_for_another() -> None:
+    """Grafana shows a zero-width space (U+200B), a no-break space (U+00A0) or a line separator (U+2028) as
+    nothing or as a space: kept, 'support\u200b-rag' read as 'support-rag' in every legend, yet was a
+    series apart, and a bidi override (U+202E) reversed the legend after it. Each is what the reports
+    escape, and goes as a control character does: a space in the start, the whole name in the hash."""
+    exporter = Exporter(window=60)
+    sent = {"support\u200b-rag": "support -rag~" + sha12(b"support\xe2\x80\x8b-rag"),
+            "checkout-rag\u202e": "checkout-rag~" + sha12(b"checkout-rag\xe2\x80\xae"),
+            "a\u2028b": "a b~" + sha12(b"a\xe2\x80\xa8b"),
+            "support\xa0rag": "support rag~" + sha12(b"support\xc2\xa0rag"),
+            "sup\u200dport": "sup port~" + sha12(b"sup\xe2\x80\x8dport"),   # a joiner joining no letters
+            "support-rag": "support-rag"}
+    assert {name: exporter.pipeline_label(name) for name in sent} == sent
+    text = prometheus_client.generate_latest(exporter.registry).decode()
+    assert pipelines_exported(exporter) == set(sent.values())
+    assert not {"\u200b", "\u202e", "\u2028", "\xa0", "\u200d"} & set(text)
+    with pytest.raises(ValueError, match="list their labels"):
+        Exporter(window=60, pipelines=("support\u200b-rag",))
+
+
+def test_a_joiner_that_spells_an_emoji_or_a_letter_and_an_emoji_newer_than_python_stay_in_the_label() -> None:
+    # The reports keep a zero-width joiner between two visible characters that are not ASCII: the
+    # technologist emoji (woman, ZWJ, laptop) and the Devanagari conjunct k.ssa are spelled with one.
+    # U+1FAE8 (shaking face, Unicode 15) is unassigned in Python 3.11's Unicode 14, which calls it not
+    # printable: were it shortened, its label would change with the Python a replica runs on.
+    exporter = Exporter(window=60)
+    for name in ("support-\U0001f469\u200d\U0001f4bb", "\u0915\u094d\u200d\u0937-rag", "support-\U0001fae8"):
+        assert exporter.pipeline_label(name) == name
+
+
 def test_a_shortened_label_is_logged_once_with_the_names_start_size_and_origin(
         caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.WARNING, logger="ragmon.exporter")
@@ -348,8 +379,8 @@ def test_a_shortened_label_is_logged_once_with_the_names_start_size_and_origin(
         exporter.pipeline_label(name, origin=lambda: origin)
     [line] = caplog.records
     label = PROMPT_START + "~" + sha12(PROMPT.encode())
-    assert line.getMessage() == ("pipeline name exported under a shortened label "
-                                 "(over 128 bytes, control characters, or ending in '~' and 12 hex digits)")
+    assert line.getMessage() == ("pipeline name exported under a shortened label (over 128 bytes, control "
+                                 "or invisible characters, or ending in '~' and 12 hex digits)")
     assert (line.pipeline, line.name_bytes, line.trace_id, line.source) == (label, 240, TRACE_ID,
                                                                             "ragmon.pipeline")
     assert line.name_start == PROMPT.strip()                             # spaces collapsed, as in every line

@@ -29,3 +29,18 @@ def test_a_senders_escape_sequences_reach_the_text_log_as_escapes_not_as_command
     assert line.endswith(" warning ragmon.service: trace cannot be extracted "
                          "service=evil\\x1b[31mRED\\x1b]0;title\\x07\\u202eRTL")
     assert line.isprintable()
+
+
+def test_a_byte_that_is_not_utf8_reaches_the_json_log_as_u_fffd() -> None:
+    # aiohttp reads a header's bytes FF FE as the lone surrogates U+DCFF U+DCFE: escaped as they are,
+    # "\udcff" names no character, and strict JSON parsers (serde, jq 1.6) refuse the whole line.
+    record = logging.LogRecord("ragmon.otlp", logging.WARNING, __file__, 1, "OTLP request refused", None,
+                               None)
+    record.user_agent = "evil\udcff\udcfe"
+    record.service = "shop \U0001f6d2"                               # a whole emoji: a surrogate pair escaped
+    line = JsonFormatter().format(record)
+    assert line.isascii() and "\\ud83d\\uded2" in line
+    doc = json.loads(line)
+    assert (doc["user_agent"], doc["service"], doc["message"]) == ("evil\ufffd\ufffd", "shop \U0001f6d2",
+                                                                   "OTLP request refused")
+    json.dumps(doc, ensure_ascii=False).encode("utf-8")               # strict UTF-8: no lone surrogate left

@@ -92,7 +92,8 @@ LONG_LABEL = "checkout-" + "x" * 106 + "~" + hashlib.sha256(LONG.encode()).hexdi
     (["--pipelines", "a", "--max-pipelines", "5"], {}, BOTH),
     (["--pipelines", "a"], {"RAGMON_MAX_PIPELINES": "5"}, BOTH),
     (["--pipelines", f"a,{LONG}"], {}, "argument --pipelines: pipeline name 2 is over 128 bytes of UTF-8 "
-                                       f"or has control characters, so ragmon exports it as '{LONG_LABEL}'"),
+                                       f"or has control or invisible characters, so ragmon exports it as "
+                                       f"'{LONG_LABEL}'"),
 ], ids=["empty-item", "other", "unknown-in-env", "empty-env", "both-flags", "both-flag-and-env", "too-long"])
 def test_bad_pipeline_lists_exit_2_with_one_line_naming_the_problem(
         ragmon_cmd: list[str], argv: list[str], env: dict[str, str], message: str) -> None:

@@ -167,9 +167,9 @@ def clip(text: str, width: int) -> str:
 
 def show(text: str, width: int) -> str:
     """Text from the data as every report shows it: `clip`, but with a joiner kept where it joins two
-    letters or emoji (`_readable`). XML 1.0 forbids most control characters and every lone surrogate
+    letters or emoji (`readable`). XML 1.0 forbids most control characters and every lone surrogate
     (which UTF-8 cannot encode), and those stay escaped."""
-    return _cut(text, width, _readable)
+    return _cut(text, width, readable)
 
 
 def _printable(text: str) -> list[str]:
@@ -177,7 +177,7 @@ def _printable(text: str) -> list[str]:
     return [printable(char) for char in text]
 
 
-def _readable(text: str) -> list[str]:
+def readable(text: str) -> list[str]:
     """`_printable`, but a zero-width joiner (U+200D) or non-joiner (U+200C) between two visible characters
     that are not ASCII is itself: they spell emoji (the family 👨\u200d👩\u200d👧), Indic conjuncts and
     Persian words, which their escapes break. Elsewhere a joiner joins nothing a reader sees, and shown
