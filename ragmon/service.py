@@ -150,6 +150,9 @@ class Sidecar:
         self._backlog: deque[Decided] = deque()
         self._services: set[str] = set()
         """`service.name`s heard from, up to two: whether more than one service sends here (`_awaited`)."""
+        self._learning_until = time.monotonic() + config.decision_wait
+        """Until then, with one service heard from, others may still be on their way: a replica's first
+        traces come in while the other services' exporters wait for their first timer."""
         self._unresolved: set[_Job] = set()
         self._primary_finished_at = 0.0
         """When the first lane last finished an example (monotonic): what /healthz measures a stall from."""
@@ -416,7 +419,8 @@ class Sidecar:
             return
         if len(self._services) < 2:
             self._services.update(_service_names(trace))
-        awaited = _awaited(decided, example, callers=len(self._services) > 1)
+        callers = len(self._services) > 1 or time.monotonic() < self._learning_until
+        awaited = _awaited(decided, example, callers=callers)
         if awaited is not None and not self._draining and self.assembler.defer(decided, awaited):
             self._decided_bytes -= decided.footprint
             return
@@ -534,26 +538,31 @@ def _awaited(decided: Decided, example: Example | None, *, callers: bool) -> fro
     """Whether a trace just decided may be only one service's part of it, the rest on its way from other
     services (`Assembler.defer`), and what it waits for; None when it is whole.
 
-    A trace that gives a question, documents and an answer is whole, as is one decided on a timeout.
-    Else, two shapes of a multi-service trace sent to one ragmon (the Collector gateway of the scale-out
-    shape routes every service's spans of a trace to one replica), each service's exporter sending its part
-    on its own timer (5 s by default, so either part may come first):
-    - no span without a parent: a callee's part (a retriever service called first ends first) came before
-      its caller's, answer included; it waits for the caller's root (an empty set);
+    Two shapes of a multi-service trace sent to one ragmon (the Collector gateway of the scale-out shape
+    routes every service's spans of a trace to one replica), each service's exporter sending its part on
+    its own timer (5 s by default, so either part may come first):
+    - no span without a parent: a callee's part came before its caller's; it waits for the caller's root
+      (an empty set). When it holds no whole RAG answer (question, documents and answer: a retriever
+      service called first ends first), the answer may be in the caller's part; when it does, the caller's
+      spans would only be refused as `late`, a loss alarm (RagmonSpansRejected) for nothing lost, so it
+      waits too once more than one service sends here, or may (`callers`: in the first `--decision-wait`
+      after start too, before every service's exporter has sent its first batch);
     - the caller's part came first: a call to another service (a CLIENT span with no child here, not to a
-      database) is awaited, so that its callee's part, documents say, joins it. Only once this ragmon has
-      received spans of more than one service (`callers`): a sidecar hears from its own app alone, and
+      database) is awaited, so that its callee's part, documents say, joins it, when the trace holds no
+      whole RAG answer and more than one service sends here: a sidecar hears from its own app alone, and
       nearly every request of an app calls something, so holding each for `--decision-wait` would buy
       nothing there.
-    In the sidecar shape, the traces held are those of requests with no RAG answer that came with a
-    traceparent."""
+    A trace decided on a timeout is never held. In the sidecar shape, the traces held are those of requests
+    with no RAG answer that came with a traceparent."""
+    if decided.reason != "complete":
+        return None
     whole = example is not None and example.answer is not None and example.contexts is not None
-    if whole or decided.reason != "complete":  # the usual case, decided before any span is looked at
+    if whole and not callers:  # the usual case, decided before any span is looked at
         return None
     spans = decided.trace.spans
     if all(span.parent_span_id is not None for span in spans):
         return frozenset()
-    if not callers:
+    if whole or not callers:
         return None
     parents = {span.parent_span_id for span in spans}
     calls = frozenset(span.span_id for span in spans if span.kind == _CLIENT and span.span_id not in parents

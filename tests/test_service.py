@@ -898,6 +898,31 @@ def two_services(api_has_a_caller: bool = False) -> tuple[list[ReadableSpan], li
     return list(captured[0].get_finished_spans()), list(captured[1].get_finished_spans())
 
 
+class _GatewayIds(FixedIds):
+    """The trace and call ids `two_services(api_has_a_caller=True)` continues: its traceparent's."""
+
+    def __init__(self) -> None:
+        super().__init__([int("ab" * 16, 16)])
+        self._span_ids = iter((int("11" * 8, 16), int("cd" * 8, 16)))
+
+    def generate_span_id(self) -> int:
+        return next(self._span_ids)
+
+
+def gateway_spans() -> list[ReadableSpan]:
+    """The gateway's part of `two_services(api_has_a_caller=True)`: its root and its call to rag-api."""
+    memory = InMemorySpanExporter()
+    provider = TracerProvider(resource=Resource.create({"service.name": "gateway"}),
+                              id_generator=_GatewayIds())
+    provider.add_span_processor(SimpleSpanProcessor(memory))
+    tracer = provider.get_tracer("test")
+    with tracer.start_as_current_span("GET /", kind=SpanKind.SERVER), \
+            tracer.start_as_current_span("POST /ask", kind=SpanKind.CLIENT):
+        pass
+    provider.shutdown()
+    return list(memory.get_finished_spans())
+
+
 @pytest.mark.parametrize("api_has_a_caller", [False, True])
 async def test_a_service_called_first_does_not_close_the_trace_on_its_own(start_sidecar: Start,
                                                                           api_has_a_caller: bool) -> None:
@@ -925,12 +950,12 @@ async def test_a_callers_part_sent_first_waits_for_the_service_it_called(start_s
     # The other order: each service's exporter sends on its own timer, so rag-api's part (its parentless
     # root, the question and the answer, and its call to retriever-svc with no child here) may come first.
     # It had closed the trace alone: scored with no documents, groundedness 0 (n=2 claims), and the
-    # retriever's 2 spans refused as late. A first trace, sent retriever first, tells ragmon that more than
-    # one service sends here. Two traces, both scored under rag-api with DOC: 1 of 2 claims each.
+    # retriever's 2 spans refused as late. The first trace comes while ragmon has heard from one service
+    # only (in the first --decision-wait others may still come), the second once it has heard from two.
+    # Both scored under rag-api with DOC: 1 of 2 claims each.
     _, ports = await start_sidecar(decision_wait=5.0)
-    for callee_first in (True, False):
-        api_spans, retriever_spans = two_services()
-        for spans in ((retriever_spans, api_spans) if callee_first else (api_spans, retriever_spans)):
+    for _ in range(2):
+        for spans in two_services():
             assert await export(http_exporter(ports), spans) is SpanExportResult.SUCCESS
             await asyncio.sleep(0.5)
     samples = await wait_metrics(ports.metrics, lambda s: total(s, "ragmon_traces_total") >= 2)
@@ -943,15 +968,38 @@ async def test_a_callers_part_sent_first_waits_for_the_service_it_called(start_s
 
 
 async def test_a_sidecar_hearing_one_service_holds_no_caller_for_its_callees(start_sidecar: Start) -> None:
-    # Beside one app, the callee's spans go to its own sidecar: rag-api's part, with its call to
-    # retriever-svc, is decided a quiet period after its last span, not held for --decision-wait (20 s).
-    _, ports = await start_sidecar(decision_wait=20.0)
+    # Beside one app, the callee's spans go to its own sidecar: once the first --decision-wait (6 s) after
+    # start has shown that one service alone sends here, rag-api's part, with its call to retriever-svc, is
+    # decided a quiet period after its last span, not held for --decision-wait.
+    _, ports = await start_sidecar(decision_wait=6.0)
+    await asyncio.sleep(6.2)
     api_spans, _ = two_services()
     started = time.monotonic()
     assert await export(http_exporter(ports), api_spans) is SpanExportResult.SUCCESS
     samples = await wait_metrics(ports.metrics, lambda s: total(s, "ragmon_traces_total") >= 1)
-    assert time.monotonic() - started < 10.0
+    assert time.monotonic() - started < 4.0
     assert total(samples, "ragmon_traces_total", outcome="not_rag") == 1   # no documents: no RAG answer
+
+
+async def test_a_callees_whole_answer_waits_for_its_callers_spans_once_two_services_send(
+        start_sidecar: Start) -> None:
+    # rag-api, the callee of a gateway, holds the whole RAG answer; its part comes first, and had been
+    # scored at once, the gateway's 2 spans then refused as late: RagmonSpansRejected for nothing lost.
+    # Once retriever-svc and rag-api are heard from, the part waits for the gateway's root. One trace,
+    # scored under rag-api, no late span, 3 + 2 + 2 spans received.
+    _, ports = await start_sidecar(decision_wait=5.0)
+    api_spans, retriever_spans = two_services(api_has_a_caller=True)
+    gateway = gateway_spans()
+    for spans in (api_spans + retriever_spans, gateway):
+        assert await export(http_exporter(ports), spans) is SpanExportResult.SUCCESS
+        await asyncio.sleep(0.5)
+    samples = await wait_metrics(ports.metrics, lambda s: total(s, "ragmon_traces_total") >= 1)
+    await asyncio.sleep(0.3)
+    samples = parse((await get(ports.metrics, "/metrics"))[1])
+    assert total(samples, "ragmon_traces_total") == 1
+    assert total(samples, "ragmon_traces_total", pipeline="rag-api", outcome="scored") == 1
+    assert total(samples, "ragmon_spans_rejected_total", reason="late") == 0
+    assert total(samples, "ragmon_spans_received_total") == 7
 
 
 async def test_a_trace_with_no_rag_answer_and_a_remote_root_waits_decision_wait(start_sidecar: Start) -> None:
