@@ -20,17 +20,25 @@ import argparse
 import asyncio
 import json
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Awaitable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from ragmon import datasets
 from ragmon.errors import InputError, RagmonError, printable
-from ragmon.evaluate import checked, example_claims, verdicts_without_judge
+from ragmon.evaluate import (
+    awaited,
+    check_concurrency,
+    checked,
+    example_claims,
+    gather_or_cancel,
+    judge_identity,
+    verdicts_without_judge,
+)
 from ragmon.files import existing_file, input_file
 from ragmon.jsontext import replace_lone_surrogates
-from ragmon.judges.base import Judge, JudgeError
+from ragmon.judges.base import AsyncJudge, Judge, JudgeError
 from ragmon.judges.lexical import LexicalJudge
 from ragmon.judges.lexical import add_cli_arguments as add_lexical_arguments
 from ragmon.model import Claim, ClaimVerdict, Example
@@ -271,17 +279,24 @@ def _judge_sync(judge: Judge, item: Labelled, skip_errors: bool) -> _Judged:
 
 
 async def _judge_async(judge: Any, item: Labelled, gate: asyncio.Semaphore, skip_errors: bool) -> _Judged:
-    """For judges with `ajudge_with_usage` (the Claude judge): concurrent, and with billed tokens."""
+    """Concurrent, and with billed tokens from a judge with `ajudge_with_usage` (the Claude judge); from
+    one with a plain `ajudge`, tokens unknown."""
+    metered = hasattr(judge, "ajudge_with_usage")
     async with gate:
         started = time.perf_counter()
         verdicts = verdicts_without_judge(item.example, item.claims)
         if verdicts is not None:
             return _Judged(item, verdicts, None, time.perf_counter() - started, (0, 0), free=True)
         try:
+            if not metered:
+                verdicts = await awaited(judge, judge.ajudge(item.example, item.claims))
+                return _Judged(item, verdicts, None, time.perf_counter() - started, None)
             verdicts, usage = await judge.ajudge_with_usage(item.example, item.claims)
         except JudgeError as exc:
             if not skip_errors:
                 raise
+            if not metered:  # no bill to read
+                return _Judged(item, None, str(exc), time.perf_counter() - started, None)
             billed = getattr(exc, "usage", None)
             tokens = (billed.input_tokens, billed.output_tokens) if billed else (0, 0)
             return _Judged(item, None, str(exc), time.perf_counter() - started, tokens,
@@ -291,7 +306,7 @@ async def _judge_async(judge: Any, item: Labelled, gate: asyncio.Semaphore, skip
                        cached=usage.calls == 0)
 
 
-def _verified(judge: Judge, judged: _Judged, skip_errors: bool) -> _Judged:
+def _verified(judge: Judge | AsyncJudge, judged: _Judged, skip_errors: bool) -> _Judged:
     """Verdicts one per claim in order, or an error: the labels are compared position by position, so a
     short or reordered reply would score every later label against another claim's verdict. Checked
     after judging so that what a reply cost stays counted."""
@@ -306,23 +321,62 @@ def _verified(judge: Judge, judged: _Judged, skip_errors: bool) -> _Judged:
     return replace(judged, verdicts=verdicts)  # as checked: a generator spent, ids never retrieved dropped
 
 
-async def _judge_all_async(judge: Any, items: Sequence[Labelled], concurrency: int,
-                           skip_errors: bool) -> list[_Judged]:
-    gate = asyncio.Semaphore(concurrency)
-    try:
-        return list(await asyncio.gather(*(_judge_async(judge, item, gate, skip_errors) for item in items)))
-    finally:
-        await judge.aclose()
-
-
-def calibrate(judge: Judge, items: Sequence[Labelled], *, skip_errors: bool = False, concurrency: int = 4,
-              prices: Prices | None = None) -> Calibration:
+def calibrate(judge: Judge | AsyncJudge, items: Sequence[Labelled], *, skip_errors: bool = False,
+              concurrency: int = 4, prices: Prices | None = None) -> Calibration:
     """Judge every item and compare with the labels. The first judge error stops the run (JudgeError,
-    exit 2) unless `skip_errors`, which leaves the example out of this judge's figures and lists it."""
-    if hasattr(judge, "ajudge_with_usage"):
-        judged = asyncio.run(_judge_all_async(judge, items, concurrency, skip_errors))
-    else:
-        judged = [_judge_sync(judge, item, skip_errors) for item in items]
+    exit 2) unless `skip_errors`, which leaves the example out of this judge's figures and lists it.
+
+    A judge with a blocking `judge` is called in turn. One awaited (the Claude judge, or a judge of one's
+    own with the coroutine `ajudge` only) is run `concurrency` at once in an event loop of calibrate's
+    own, and closed after; where a loop already runs (a notebook) that cannot be, so it says to await
+    `acalibrate`, which runs in the caller's loop."""
+    asynchronous = (hasattr(judge, "ajudge_with_usage")  # the Claude judge: concurrent, and billing tokens
+                    or (hasattr(judge, "ajudge") and not hasattr(judge, "judge")))
+    name, settings = judge_identity(judge, "ajudge" if asynchronous else "judge")
+    # The casts are what judge_identity has just checked.
+    if not asynchronous:
+        judged = [_judge_sync(cast(Judge, judge), item, skip_errors) for item in items]
+        return _calibration(judge, name, settings, items, judged, skip_errors, prices)
+    check_concurrency(concurrency)
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(_closed_after(judge, _acalibrate(cast(AsyncJudge, judge), name, settings, items,
+                                                             skip_errors, concurrency, prices)))
+    raise RuntimeError(f"calibrate() runs the {name!r} judge in an event loop of its own, and one is "
+                       "running here (a notebook's): await ragmon.calibrate.acalibrate(judge, items) instead")
+
+
+async def acalibrate(judge: AsyncJudge, items: Sequence[Labelled], *, skip_errors: bool = False,
+                     concurrency: int = 4, prices: Prices | None = None) -> Calibration:
+    """`calibrate` awaited, in the caller's event loop (a notebook's): the judge needs the coroutine
+    `ajudge`. The judge is left open, as the loop is the caller's: the Claude judge's `aclose()` closes
+    its connections."""
+    name, settings = judge_identity(judge, "ajudge", "acalibrate awaits judge.ajudge(example, claims), which "
+                                    "{} lacks: call calibrate(), which a running event loop can call too")
+    check_concurrency(concurrency)
+    return await _acalibrate(judge, name, settings, items, skip_errors, concurrency, prices)
+
+
+async def _acalibrate(judge: AsyncJudge, name: str, settings: Mapping[str, Any], items: Sequence[Labelled],
+                      skip_errors: bool, concurrency: int, prices: Prices | None) -> Calibration:
+    gate = asyncio.Semaphore(concurrency)
+    judged = await gather_or_cancel(_judge_async(judge, item, gate, skip_errors) for item in items)
+    return _calibration(judge, name, settings, items, judged, skip_errors, prices)
+
+
+async def _closed_after(judge: object, calibrating: Awaitable[Calibration]) -> Calibration:
+    """The async client's connections belong to the event loop `calibrate` started, which ends here."""
+    try:
+        return await calibrating
+    finally:
+        aclose = getattr(judge, "aclose", None)
+        if aclose is not None:
+            await aclose()
+
+
+def _calibration(judge: Judge | AsyncJudge, name: str, settings: Mapping[str, Any], items: Sequence[Labelled],
+                 judged: Sequence[_Judged], skip_errors: bool, prices: Prices | None) -> Calibration:
     judged = [_verified(judge, j, skip_errors) for j in judged]
     failed = [j for j in judged if j.error is not None]
     predicted = tuple(None if j.verdicts is None else tuple(not v.supported for v in j.verdicts)
@@ -339,7 +393,7 @@ def calibrate(judge: Judge, items: Sequence[Labelled], *, skip_errors: bool = Fa
     # `_verified` may still refuse a cache hit's verdicts: only the ones measured are counted apart.
     cached = sum(j.cached and j.verdicts is not None for j in judged)
     free = sum(j.free for j in judged)
-    return Calibration(judge.name, judge.settings(), sentence, response, measured,
+    return Calibration(name, settings, sentence, response, measured,
                        tuple((j.item.example.id, j.error or "") for j in failed),
                        sum(j.seconds for j in judged if not (j.cached or j.free)), input_tokens,
                        output_tokens, cost, sum(j.unbilled for j in judged), predicted, cached, free)

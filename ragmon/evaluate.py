@@ -9,9 +9,9 @@ a user can plug in their own judge, and its mistakes must fail loudly, not shift
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from numbers import Integral
-from typing import Any
+import inspect
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
+from typing import Any, TypeVar
 
 from ragmon.judges.base import AsyncJudge, Judge, JudgeError
 from ragmon.judges.lexical import LexicalJudge
@@ -27,11 +27,13 @@ from ragmon.model import (
     Example,
     ExampleResult,
     Report,
+    whole,
 )
 from ragmon.text.claims import split_claims
 
 Progress = Callable[[int, int], None]
 """Called as progress(done, total) after each example."""
+T = TypeVar("T")
 
 
 def example_claims(example: Example) -> tuple[Claim, ...]:
@@ -77,8 +79,8 @@ def _scored(example: Example, verdicts: tuple[ClaimVerdict, ...], k: int, judge_
     missed: tuple[str, ...] = ()
     if retrieved is not None and relevant:
         missed = tuple(sorted(relevant.difference(ret.top_k(retrieved, k))))
-    unused: tuple[str, ...] = ()
-    if verdicts and retrieved is not None:
+    unused: tuple[str, ...] = ()  # also when unknown: a supported claim naming no context may rest on any
+    if verdicts and retrieved is not None and not gen.use_unknown(verdicts):
         used = gen.used_ids(example, verdicts)
         unused = tuple(doc for doc in dict.fromkeys(retrieved) if doc not in used)
     return ExampleResult(example, judge_name, metrics, verdicts, missed, unused)
@@ -112,7 +114,8 @@ def _materialised(judge_name: str, example: Example, returned: object) -> tuple[
 def _sound(judge_name: str, example: Example, verdicts: tuple[Any, ...],
            returned: object) -> tuple[ClaimVerdict, ...]:
     """The verdicts with every field of the declared type, else a JudgeError naming the claim and field:
-    a string "no" would count as supported, and a string of ids be read one character per id.
+    a string "no" would count as supported, and a string of ids be read one character per id. numpy's
+    bool (`similarity > 0.8`) is taken, as the bool it unambiguously is.
 
     Supporting ids not among the example's contexts are dropped (a note in the reason says which): a
     judge may only cite what was retrieved. A supported verdict that named ids, none of them retrieved,
@@ -127,7 +130,9 @@ def _sound(judge_name: str, example: Example, verdicts: tuple[Any, ...],
                              f"{type(verdict).__name__}")
         supported, ids, reason = verdict.supported, verdict.supporting_ids, verdict.reason
         if type(supported) is not bool:
-            raise _wrong(judge_name, example, index, "supported", "a bool", supported)
+            if not _numpy_bool(supported):
+                raise _wrong(judge_name, example, index, "supported", "a bool", supported)
+            supported = bool(supported)
         if not isinstance(ids, tuple):
             if not isinstance(ids, list):
                 raise _wrong(judge_name, example, index, "supporting_ids", "a tuple of str", ids)
@@ -148,7 +153,8 @@ def _sound(judge_name: str, example: Example, verdicts: tuple[Any, ...],
                 else:
                     note = f"[ragmon: dropped supporting ids never retrieved: {stray}]"
                     reason = f"{reason} {note}" if reason else note
-        if ids is not verdict.supporting_ids or reason is not verdict.reason:  # `supported` changes with both
+        if supported is not verdict.supported or ids is not verdict.supporting_ids \
+                or reason is not verdict.reason:
             if fixed is None:
                 fixed = list(verdicts[:index])
             fixed.append(ClaimVerdict(verdict.claim, supported, ids, reason))
@@ -157,10 +163,20 @@ def _sound(judge_name: str, example: Example, verdicts: tuple[Any, ...],
     return verdicts if fixed is None else tuple(fixed)
 
 
+def _numpy_bool(value: object) -> bool:
+    """numpy's bool (`numpy.bool_`, named `numpy.bool` since numpy 2), told without importing numpy."""
+    kind = type(value)
+    return kind.__module__ == "numpy" and kind.__name__ in ("bool", "bool_")
+
+
 def _wrong(judge_name: str, example: Example, index: int, field: str, wanted: str,
            value: object) -> JudgeError:
+    # Qualified outside the builtins: numpy's bool is named "bool" too, and "must be a bool, got bool" told
+    # nothing.
+    kind = type(value)
+    named = kind.__qualname__ if kind.__module__ == "builtins" else f"{kind.__module__}.{kind.__qualname__}"
     return JudgeError(f"judge {judge_name!r}, example {example.id!r}, claim {index}: {field} must be "
-                      f"{wanted}, got {type(value).__name__}")
+                      f"{wanted}, got {named}")
 
 
 def _examples(examples: Iterable[Example]) -> tuple[Example, ...]:
@@ -200,43 +216,80 @@ def aggregate_results(results: Sequence[ExampleResult], config: EvalConfig) -> d
                              seed=config.seed)
 
 
-def _arguments(judge: object, config: object, progress: object, method: str) -> None:
-    """A TypeError naming the argument unless each has its declared type. Checked before the first
-    example is judged: else a wrong judge fails deep in scoring, at whichever example first has claims
-    to decide, and a wrong progress only after a paid-for judgement. `method` is what the caller calls
-    on the judge: `judge` for `evaluate`, the coroutine `ajudge` for `aevaluate`."""
+def _arguments(judge: Judge | AsyncJudge, config: object, progress: object, skip_judge_errors: object,
+               method: str) -> dict[str, Any]:
+    """What a report records of the judge (`judge_identity`), else a TypeError naming the argument that
+    is not of its declared type. Checked before the first example is judged: else a wrong judge fails deep
+    in scoring, at whichever example first has claims to decide, and a wrong progress or judge settings
+    only after every paid-for judgement. `method` is what the caller calls on the judge: `judge` for
+    `evaluate`, the coroutine `ajudge` for `aevaluate`."""
     if isinstance(judge, EvalConfig):
         raise TypeError("evaluate(examples, judge, config): pass the EvalConfig as config=, not as the judge")
     if isinstance(judge, type):
         raise TypeError(f"judge must be a judge object, got the class {judge.__name__}: pass "
                         f"{judge.__name__}()")
-    _judge_shape(judge, method)
+    name, settings = judge_identity(judge, method, _OTHER_ENTRY[method])
     if config is not None and not isinstance(config, EvalConfig):
         raise TypeError(f"config must be an EvalConfig or None, got {type(config).__name__}")
     if progress is not None and not callable(progress):
         raise TypeError(f"progress must be a function called as progress(done, total), got "
                         f"{type(progress).__name__}")
+    if type(skip_judge_errors) is not bool:  # the string "no" is truthy: it skipped
+        raise TypeError(f"skip_judge_errors must be True or False, got {skip_judge_errors!r}")
+    return {"name": name, **settings}
 
 
 _OTHER_ENTRY = {
-    "judge": ("ajudge", "evaluate calls judge.judge(example, claims), which {} lacks: its ajudge is a "
-              "coroutine, so await ragmon.aevaluate(examples, judge), or asyncio.run() it outside an "
-              "event loop"),
-    "ajudge": ("judge", "aevaluate awaits judge.ajudge(example, claims), which {} lacks: call evaluate(), "
-               "which a running event loop can call too"),
+    "judge": "evaluate calls judge.judge(example, claims), which {} lacks: its ajudge is a coroutine, so "
+             "await ragmon.aevaluate(examples, judge), or asyncio.run() it outside an event loop",
+    "ajudge": "aevaluate awaits judge.ajudge(example, claims), which {} lacks: call evaluate(), which a "
+              "running event loop can call too",
 }
-"""For each method an entry point calls, the other one's, and what to say to a judge that has only that."""
+"""For each method an entry point calls, what to say to a judge that has only the other one."""
+_OTHER_METHOD = {"judge": "ajudge", "ajudge": "judge"}
 
 
-def _judge_shape(judge: object, method: str) -> None:
+def judge_identity(judge: Judge | AsyncJudge, method: str,
+                   elsewhere: str | None = None) -> tuple[str, Mapping[str, Any]]:
+    """The judge's name and settings(), called once here, before anything is judged: a report records
+    them, and a mistake in either (settings() returning `dict.items()`, raising, or renaming the judge)
+    used to fail, or silently mislabel the report, only after every paid-for call. A TypeError unless the
+    judge has the shape `_judge_shape` checks, a name that is a non-empty string and settings() returning
+    a mapping with string keys; a ValueError if the settings have a "name" other than the judge's (the
+    Claude judge repeats its own), which would relabel the report but not its results."""
+    _judge_shape(judge, method, elsewhere)
+    name = judge.name
+    if not isinstance(name, str) or not name.strip():
+        raise TypeError(f"judge {type(judge).__name__}: name must be a non-empty string (it labels the "
+                        f"judge's figures in reports), got {name!r}")
+    try:
+        settings = judge.settings()
+    except Exception as exc:
+        exc.add_note(f"(raised by the settings() of judge {name!r}, called before anything is judged)")
+        raise
+    if not isinstance(settings, Mapping):
+        raise TypeError(f"judge {name!r}: settings() must return a mapping (a report records it), got "
+                        f"{type(settings).__name__}")
+    for key in settings:
+        if not isinstance(key, str):
+            raise TypeError(f"judge {name!r}: settings() must return a mapping with string keys (a report "
+                            f"records it as JSON), got the key {key!r}")
+    if settings.get("name", name) != name:
+        raise ValueError(f"judge {name!r}: settings() has the name {settings['name']!r}, which would label "
+                         f"the report while its results say {name!r}: give the judge that name, or drop "
+                         "the 'name' setting")
+    return name, settings
+
+
+def _judge_shape(judge: object, method: str, elsewhere: str | None) -> None:
     """A TypeError unless `judge` has a name, and a settings() and `method` to call (hasattr, not the
     protocol's isinstance, which is satisfied by a dict for `settings`: it failed in scoring, as "'dict'
-    object is not callable"). A judge with the other entry point's method only is sent there."""
+    object is not callable"). A judge with the other method only is told `elsewhere`, formatted with its
+    class: where to take it."""
     kind = type(judge).__name__
     lacks = [name for name in ("name", "settings", method) if not hasattr(judge, name)]
-    other, hint = _OTHER_ENTRY[method]
-    if lacks == [method] and callable(getattr(judge, other, None)):
-        raise TypeError(hint.format(kind))
+    if elsewhere is not None and lacks == [method] and callable(getattr(judge, _OTHER_METHOD[method], None)):
+        raise TypeError(elsewhere.format(kind))
     wanted = f"judge must have a name, settings() and {method}(example, claims), got {kind}"
     if lacks:
         raise TypeError(f"{wanted}, which lacks {', '.join(lacks)}")
@@ -257,7 +310,7 @@ def evaluate(examples: Iterable[Example], judge: Judge | None = None, config: Ev
     A JudgeError stops the run unless `skip_judge_errors`, which records the example in `Report.skipped`
     instead (fail-closed either way: an unjudged example is never "supported")."""
     judge = LexicalJudge() if judge is None else judge
-    _arguments(judge, config, progress, "judge")
+    recorded = _arguments(judge, config, progress, skip_judge_errors, "judge")
     config = EvalConfig() if config is None else config
     items = _examples(examples)
     results: list[ExampleResult] = []
@@ -271,12 +324,12 @@ def evaluate(examples: Iterable[Example], judge: Judge | None = None, config: Ev
             skipped.append((example.id, str(exc)))
         if progress is not None:
             progress(done, len(items))
-    return _report(judge, config, results, skipped)
+    return _report(recorded, config, results, skipped)
 
 
-def _report(judge: Judge | AsyncJudge, config: EvalConfig, results: Sequence[ExampleResult],
+def _report(recorded: Mapping[str, Any], config: EvalConfig, results: Sequence[ExampleResult],
             skipped: Sequence[tuple[str, str]]) -> Report:
-    return Report(judge={"name": judge.name, **judge.settings()}, k=config.k, results=tuple(results),
+    return Report(judge=recorded, k=config.k, results=tuple(results),
                   aggregates=aggregate_results(results, config), skipped=tuple(skipped),
                   config=config)
 
@@ -286,8 +339,42 @@ async def aevaluate_example(example: Example, judge: AsyncJudge, k: int) -> Exam
     claims = example_claims(example)
     verdicts = verdicts_without_judge(example, claims)
     if verdicts is None:
-        verdicts = checked(judge, example, claims, await judge.ajudge(example, claims))
+        verdicts = checked(judge, example, claims, await awaited(judge, judge.ajudge(example, claims)))
     return _scored(example, verdicts, k, judge.name)
+
+
+def awaited(judge: object, pending: Awaitable[T]) -> Awaitable[T]:
+    """What the judge's `ajudge` returned, else a TypeError naming the judge: a plain `def ajudge` failed
+    with Python's "object tuple can't be used in 'await' expression". Told at the call, not before: a
+    plain function returning a coroutine (a decorator's wrapper) is a coroutine function in all but name."""
+    if not inspect.isawaitable(pending):
+        raise TypeError(f"judge {getattr(judge, 'name', type(judge).__name__)!r}: ajudge returned "
+                        f"{type(pending).__name__}, not an awaitable: declare it `async def ajudge` (a "
+                        "blocking judge names its method `judge`)")
+    return pending
+
+
+def check_concurrency(concurrency: int) -> None:
+    """A ValueError unless a whole number (numpy's int64 from a config table too), not a bool or a
+    string, of at least 1: with 0 nothing would ever be judged."""
+    if not whole(concurrency) or concurrency < 1:
+        raise ValueError(f"concurrency must be a whole number of at least 1, got {concurrency!r}")
+
+
+async def gather_or_cancel(awaitables: Iterable[Awaitable[T]]) -> list[T]:
+    """Every awaitable's result, run concurrently; if one raises, the others are cancelled and awaited
+    before its exception propagates as it is. `asyncio.gather` leaves them running: a judge that raised a
+    KeyError on 1 example of 40 failed `aevaluate` after 7 calls, and all 40 were made afterwards, billed,
+    in the loop of the notebook that had moved on. (A TaskGroup cancels them too, but raises an
+    ExceptionGroup, which the caller's `except KeyError` would not catch.)"""
+    tasks = [asyncio.ensure_future(awaitable) for awaitable in awaitables]
+    try:
+        return await asyncio.gather(*tasks)
+    except BaseException:
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        raise
 
 
 async def aevaluate(examples: Iterable[Example], judge: AsyncJudge, config: EvalConfig | None = None,
@@ -297,11 +384,10 @@ async def aevaluate(examples: Iterable[Example], judge: AsyncJudge, config: Eval
     waiting for replies, so a golden set is scored about `concurrency` times faster. The judge needs only
     its coroutine `ajudge` (`AsyncJudge`), never a blocking `judge`. Results keep the input order. A
     JudgeError stops new work (what is in flight finishes, it is already paid for) and the error of the
-    earliest failed example is raised, as `evaluate` would have raised it."""
-    _arguments(judge, config, progress, "ajudge")
-    # Any whole number (numpy's int64 from a config table too), not a bool or a string.
-    if isinstance(concurrency, bool) or not isinstance(concurrency, Integral) or concurrency < 1:
-        raise ValueError(f"concurrency must be a whole number of at least 1, got {concurrency!r}")
+    earliest failed example is raised, as `evaluate` would have raised it. Any other exception (a bug in
+    the judge or in `progress`) cancels what is in flight and propagates."""
+    recorded = _arguments(judge, config, progress, skip_judge_errors, "ajudge")
+    check_concurrency(concurrency)
     config = EvalConfig() if config is None else config
     items = _examples(examples)
     outcomes: list[ExampleResult | tuple[str, str] | None] = [None] * len(items)
@@ -326,9 +412,9 @@ async def aevaluate(examples: Iterable[Example], judge: AsyncJudge, config: Eval
             if progress is not None:
                 progress(done, len(items))
 
-    await asyncio.gather(*(worker() for _ in range(min(concurrency, len(items)))))
+    await gather_or_cancel(worker() for _ in range(min(concurrency, len(items))))
     if failures:
         raise min(failures, key=lambda failure: failure[0])[1]
     results = [o for o in outcomes if isinstance(o, ExampleResult)]
     skipped = [o for o in outcomes if isinstance(o, tuple)]
-    return _report(judge, config, results, skipped)
+    return _report(recorded, config, results, skipped)

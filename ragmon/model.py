@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from numbers import Real
-from typing import TYPE_CHECKING, Any
+from numbers import Integral, Real
+from typing import TYPE_CHECKING, Any, SupportsFloat, SupportsIndex
 
 METRIC_NAMES: tuple[str, ...] = (
     "hit_rate",
@@ -45,6 +45,10 @@ class Context:
     id: str
     text: str
     score: float | None = None
+
+    if TYPE_CHECKING:
+        # What the check below takes, for a user's type checker: numpy's float32 is no `float` to it.
+        def __init__(self, id: str, text: str, score: SupportsFloat | None = None) -> None: ...
 
     def __post_init__(self) -> None:
         check_text("Context", "id", self.id)
@@ -124,9 +128,13 @@ def _text(where: str, name: str, value: object, optional: bool) -> None:
 
 
 def _items(where: str, name: str, value: Any, kind: type, container: Callable[[Iterable[Any]], Any]) -> Any:
-    """`value` as `container`, every item a `kind`. A lone string is refused: its characters are no ids."""
-    if isinstance(value, str | bytes) or not isinstance(value, Iterable):
-        raise TypeError(f"{where}{name} must be an iterable of {kind.__name__}, got {type(value).__name__}")
+    """`value` as `container`, every item a `kind`. A lone string is refused: its characters are no ids.
+    So is a mapping of ids: BEIR and TREC qrels map each id to a grade, and read as keys every id graded
+    0 (judged not relevant) counted as relevant."""
+    if isinstance(value, str | bytes | Mapping) or not isinstance(value, Iterable):
+        hint = _FROM_MAPPING.get(name, "") if isinstance(value, Mapping) else ""
+        raise TypeError(f"{where}{name} must be an iterable of {kind.__name__}, got "
+                        f"{type(value).__name__}{hint}")
     items = value if type(value) is container else list(value)  # a list keeps the positions for errors
     for index, item in enumerate(items):
         if not isinstance(item, kind):
@@ -143,6 +151,13 @@ _AS_CONTEXT: dict[type, str] = {
 """How to make a Context of what a retriever returns: `ragmon.instrument` takes these as they are, an
 Example does not, and "must be a Context" alone left the user to find the constructor."""
 _FROM_DOCUMENT = ": a LangChain Document is Context(doc.metadata['source'], doc.page_content)"
+_FROM_MAPPING = {
+    "contexts": ": for {id: text} pass [Context(id, text) for id, text in docs.items()]",
+    "relevant_ids": ": its keys would all count as relevant, whatever their grades; from qrels "
+                    "{id: grade} pass [d for d, g in qrels.items() if g > 0]",
+    "citations": ": its keys would all count as cited; pass the cited ids as a list, in the answer's order",
+}
+"""What to pass instead of a mapping, per field: iterated, it gives its keys alone."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,38 +189,60 @@ class ExampleResult:
     verdicts: tuple[ClaimVerdict, ...]
     relevant_not_retrieved: tuple[str, ...] = ()
     retrieved_unused: tuple[str, ...] = ()
+    """Retrieved contexts no supported claim names; empty when that is unknown too: a judge may call a
+    claim supported without naming a context, which could then be any of them."""
+
+
+MIN_BOOTSTRAP_SAMPLES = 200
+"""Fewest bootstrap rounds an interval is read from: with 2 rounds a "95% interval" of a mean of 0.5 was
+(0.504, 0.663), leaving the mean out, and with 1 it was a single point."""
 
 
 @dataclass(frozen=True, slots=True)
 class EvalConfig:
     """Settings of one evaluation; `k` cuts retrieval metrics, generation metrics see every context.
 
-    `bootstrap_samples=0` asks for no intervals (every `Aggregate.ci` is None). Checked when built: a
-    negative count would silently drop the intervals too, and a seed of None would draw different ones on
-    every run, where a report must be reproducible."""
+    `bootstrap_samples` is the number of bootstrap rounds asked for: 0 asks for no intervals (every
+    `Aggregate.ci` is None), else at least `MIN_BOOTSTRAP_SAMPLES`. Over 1,000 examples fewer rounds are
+    run, never under that minimum (`ragmon.metrics.aggregate.bootstrap_rounds`): the interval is narrow
+    then, and the rounds' cost grows with the examples. `Aggregate.rounds` says how many each interval
+    was read from. Checked when built: a negative count would silently drop the intervals too, and a seed
+    of None would draw different ones on every run, where a report must be reproducible. Whole numbers
+    of numpy's (a config table's int64) are taken and stored as ints."""
 
     k: int = 5
     bootstrap_samples: int = 1000
     confidence: float = 0.95
     seed: int = 0
 
+    if TYPE_CHECKING:
+        # What the checks below take, for a user's type checker: numpy's int64 is no `int` to it.
+        def __init__(self, k: SupportsIndex = 5, bootstrap_samples: SupportsIndex = 1000,
+                     confidence: float = 0.95, seed: SupportsIndex = 0) -> None: ...
+
     def __post_init__(self) -> None:
-        if not _whole(self.k) or self.k < 1:
+        if not whole(self.k) or self.k < 1:
             raise ValueError(f"EvalConfig.k must be a whole number of at least 1, got {self.k!r}")
-        if not _whole(self.bootstrap_samples) or self.bootstrap_samples < 0:
-            raise ValueError("EvalConfig.bootstrap_samples must be a whole number of at least 0 (0: no "
-                             f"intervals), got {self.bootstrap_samples!r}")
+        samples = self.bootstrap_samples
+        if not whole(samples) or samples < 0 or 0 < samples < MIN_BOOTSTRAP_SAMPLES:
+            raise ValueError(f"EvalConfig.bootstrap_samples must be 0 (no intervals) or a whole number of at "
+                             f"least {MIN_BOOTSTRAP_SAMPLES}, got {samples!r}")
         confidence = self.confidence
         if isinstance(confidence, bool) or not isinstance(confidence, int | float) or not 0 < confidence < 1:
             raise ValueError(f"EvalConfig.confidence must be a number in (0, 1), got {confidence!r}")
-        if not _whole(self.seed):
+        if not whole(self.seed):
             raise ValueError("EvalConfig.seed must be a whole number, so intervals are the same on every "
                              f"run, got {self.seed!r}")
+        for name in ("k", "bootstrap_samples", "seed"):
+            # numpy's int64 as an int: `random.Random` refuses it as a seed, and a report writes it as JSON.
+            if type(value := getattr(self, name)) is not int:
+                object.__setattr__(self, name, int(value))
 
 
-def _whole(value: object) -> bool:
-    """An int, and not a bool: True would read as 1 and hide a mistake."""
-    return isinstance(value, int) and not isinstance(value, bool)
+def whole(value: object) -> bool:
+    """A whole number (an int, or numpy's int64 from a config table), and not a bool: True would read as 1
+    and hide a mistake."""
+    return isinstance(value, Integral) and not isinstance(value, bool)
 
 
 @dataclass(frozen=True, slots=True)
@@ -220,6 +257,11 @@ class Aggregate:
     ci: tuple[float, float] | None = None
     metric: str = field(default="", compare=False, repr=False)
     """The metric's name, when the aggregate was computed for one: for the error of `float()`."""
+    rounds: int = field(default=0, compare=False, repr=False)
+    """Bootstrap rounds `ci` was read from: `EvalConfig.bootstrap_samples`, fewer over 1,000 examples
+    (never under `MIN_BOOTSTRAP_SAMPLES`), less the rounds whose resample drew no example defining the
+    metric. 0 when none were needed: no interval, or a metric of one value everywhere, whose interval is
+    that value."""
 
     @property
     def defined(self) -> bool:

@@ -13,10 +13,12 @@ import pytest
 from fakes.anthropic_server import Fail, FakeAnthropic, Hang, Reply, claims_of, documents_of
 
 from ragmon import datasets
-from ragmon.calibrate import Confusion, calibrate, labelled, match_claims
+from ragmon.calibrate import Confusion, acalibrate, calibrate, labelled, match_claims
 from ragmon.cli import main
 from ragmon.evaluate import example_claims
 from ragmon.judges.base import JudgeError
+from ragmon.judges.claude import ClaudeJudge
+from ragmon.judges.lexical import LexicalJudge
 from ragmon.model import Claim, ClaimVerdict, Context, Example
 
 
@@ -617,3 +619,63 @@ def test_figures_are_never_written_over_the_labelled_examples(ragmon_cmd: list[s
         f"ragmon calibrate: error: --json {labelled} is the dataset <stdin>: the figures would replace the "
         "labelled examples; give the figures a file of their own\n"))
     assert labelled.read_bytes() == LABELLED_EXAMPLES.read_bytes()
+
+
+class AsyncOnlyVerbatim:
+    """A network judge of one's own as the README allows it: the coroutine `ajudge`, no blocking `judge`.
+    A claim is supported by the contexts holding it word for word, as `verbatim` decides for the fake API."""
+
+    name = "async-only"
+
+    def settings(self) -> dict[str, Any]:
+        return {"rule": "verbatim"}
+
+    async def ajudge(self, example: Example, claims: tuple[Claim, ...]) -> tuple[ClaimVerdict, ...]:
+        verdicts = []
+        for claim in claims:
+            ids = tuple(c.id for c in example.contexts or () if claim.text in c.text)
+            verdicts.append(ClaimVerdict(claim, bool(ids), ids))
+        return tuple(verdicts)
+
+
+def labelled_records() -> list[Any]:
+    return [labelled(load_example(r), "mem") for r in RECORDS]
+
+
+def test_a_judge_with_only_ajudge_is_calibrated() -> None:
+    # Used to fail with AttributeError: 'AsyncOnlyVerbatim' object has no attribute 'judge'.
+    result = calibrate(AsyncOnlyVerbatim(), labelled_records())
+    assert (result.judge, result.settings, result.examples) == ("async-only", {"rule": "verbatim"}, 5)
+    assert result.sentence.as_dict() == SENTENCE and result.response.as_dict() == RESPONSE
+    # It reports no tokens: unknown, not 0.
+    assert result.input_tokens is None and result.cost_usd is None
+
+
+async def test_in_a_running_event_loop_calibrate_says_to_await_acalibrate(
+        fake_api: FakeAnthropic, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A notebook cell: calibrate() used to fail with asyncio's "asyncio.run() cannot be called from a
+    # running event loop" (and a warning of a coroutine never awaited).
+    claude_env(monkeypatch, fake_api)
+    fake_api.default = Reply(decide=verbatim, usage=(1_000, 100))
+    judge, items = ClaudeJudge(), labelled_records()
+    with pytest.raises(RuntimeError) as error:
+        calibrate(judge, items)
+    assert str(error.value) == ("calibrate() runs the 'claude' judge in an event loop of its own, and one is "
+                                "running here (a notebook's): await ragmon.calibrate.acalibrate(judge, "
+                                "items) instead")
+    assert fake_api.calls == 0
+    try:
+        result = await acalibrate(judge, items)
+    finally:
+        await judge.aclose()  # the caller's loop, the caller's judge to close
+    assert result.sentence.as_dict() == SENTENCE and result.response.as_dict() == RESPONSE
+    # One call per example, each billed 1,000 in + 100 out.
+    assert fake_api.calls == 5 and (result.input_tokens, result.output_tokens) == (5_000, 500)
+    custom = await acalibrate(AsyncOnlyVerbatim(), items)
+    assert custom.sentence.as_dict() == SENTENCE and custom.response.as_dict() == RESPONSE
+    # A blocking judge needs no loop: calibrate() runs it here as anywhere.
+    with pytest.raises(TypeError) as wrong:
+        await acalibrate(LexicalJudge(), items)  # type: ignore[arg-type]
+    assert str(wrong.value) == ("acalibrate awaits judge.ajudge(example, claims), which LexicalJudge lacks: "
+                                "call calibrate(), which a running event loop can call too")
+    assert calibrate(LexicalJudge(), items).sentence.as_dict() == SENTENCE

@@ -8,7 +8,7 @@ import numpy
 import pytest
 
 from ragmon import Aggregate, Context, EvalConfig, Example, LexicalJudge, Report, evaluate
-from ragmon.evaluate import aevaluate, evaluate_example, example_claims, score_example
+from ragmon.evaluate import Progress, aevaluate, evaluate_example, example_claims, score_example
 from ragmon.judges.base import AsyncJudge, JudgeError
 from ragmon.model import METRIC_NAMES, Claim, ClaimVerdict
 
@@ -319,7 +319,8 @@ async def test_supporting_ids_never_retrieved_are_dropped() -> None:
         assert result.verdicts == expected
         # Claims 2 and 3 stay supported, claim 1 does not: 2/3 (it was 3/3 when "zz" counted as support).
         assert result.metrics["groundedness"] == pytest.approx(2 / 3)
-        assert result.retrieved_unused == ("c1",)  # only c2 supports a claim
+        # Claim 3 names no context and may rest on c1: which contexts went unused is unknown, not ("c1",).
+        assert result.retrieved_unused == ()
 
 
 def test_only_the_lexical_judge_itself_is_trusted_unchecked() -> None:
@@ -464,3 +465,186 @@ def test_a_judge_without_its_methods_is_refused_naming_what_each_entry_point_cal
         asyncio.run(aevaluate([policy_example()], "lexical"))  # type: ignore[arg-type]
     assert str(async_error.value) == ("judge must have a name, settings() and ajudge(example, claims), got "
                                       "str, which lacks name, settings, ajudge")
+
+
+class BuggyPaidJudge:
+    """A network judge of one's own whose parser has a bug on example "e0": every call is billed, and each
+    other one takes 10 ms. It counts the calls made and those still running."""
+
+    name = "paid"
+
+    def __init__(self) -> None:
+        self.calls = self.running = 0
+
+    def settings(self) -> dict:
+        return {}
+
+    async def ajudge(self, example: Example, claims: tuple[Claim, ...]) -> tuple[ClaimVerdict, ...]:
+        self.calls += 1
+        self.running += 1
+        try:
+            if example.id == "e0":
+                raise KeyError("bug in my parser")
+            await asyncio.sleep(0.01)
+            return tuple(returns_claim_supported(claims))
+        finally:
+            self.running -= 1
+
+
+def refuse_progress(done: int, total: int) -> None:
+    if done == 1:  # once: the other workers would go on
+        raise KeyError("bug in my progress bar")
+
+
+@pytest.mark.parametrize(("example_ids", "progress", "error"), [
+    # The judge fails on the first example while three others are in flight.
+    ([f"e{i}" for i in range(40)], None, "bug in my parser"),
+    # The progress callback fails on the first example judged; the judge itself never does.
+    ([f"ok{i}" for i in range(40)], refuse_progress, "bug in my progress bar"),
+])
+async def test_a_failed_aevaluate_leaves_no_judge_call_running(example_ids: list[str], progress: Progress,
+                                                               error: str) -> None:
+    # asyncio.gather raised the first exception and left the other workers running: in the notebook's loop
+    # the 40 examples were all judged (and billed) after aevaluate had failed on the first.
+    judge = BuggyPaidJudge()
+    with pytest.raises(KeyError, match=error):  # the exception itself, not an ExceptionGroup
+        await aevaluate([policy_example(id=i) for i in example_ids], judge, progress=progress, concurrency=4)
+    calls = judge.calls
+    assert judge.running == 0  # what was in flight was cancelled, and awaited, before aevaluate raised
+    await asyncio.sleep(0.2)  # twenty 10 ms calls' time: the other workers had gone on to example 40 in it
+    # The first four examples, taken at once, and at most one more per other worker, whose call may end
+    # in the very turn of the loop the failure happens in.
+    assert judge.calls == calls and calls <= 7
+
+
+class NoIdsJudge:
+    """An NLI model over the joined contexts: it says whether each claim is supported, not by which
+    context (ClaimVerdict's default ids, which the checks take: a judge need not track them)."""
+
+    name = "nli"
+
+    def settings(self) -> dict:
+        return {"model": "my-nli"}
+
+    def judge(self, example: Example, claims: tuple[Claim, ...]) -> tuple[ClaimVerdict, ...]:
+        return tuple(ClaimVerdict(c, c.text.startswith("Returns")) for c in claims)
+
+
+def test_a_judge_naming_no_context_leaves_the_use_of_contexts_undefined_not_zero() -> None:
+    # The "Returns ..." claim is supported by some context, which one is not said: c1 (cited) may well be
+    # it. It was read as "no context used": context utilisation 0, citation accuracy 0 and both contexts
+    # listed as unused.
+    report = evaluate([policy_example()], NoIdsJudge(), EvalConfig(bootstrap_samples=0))
+    (result,) = report.results
+    assert result.metrics["groundedness"] == 0.5  # 1 of 2 claims supported: known without ids
+    for metric in ("context_utilisation", "citation_accuracy", "citation_coverage"):
+        assert result.metrics[metric] is None
+        assert report.aggregates[metric] == Aggregate(None, 0, None)
+    assert result.retrieved_unused == ()
+
+
+class UnsettledJudge(RefusingJudge):
+    """`settings` and `name` as given: the judge itself fails the test if asked about any example."""
+
+    def __init__(self, settings, name: object = "unsettled") -> None:  # type: ignore[no-untyped-def]
+        self._settings = settings
+        self.name = name  # type: ignore[assignment]
+
+    def settings(self):  # type: ignore[no-untyped-def]
+        return self._settings()
+
+
+def broken_settings() -> dict:
+    raise KeyError("model")
+
+
+@pytest.mark.parametrize(("judge", "error", "message"), [
+    # Each used to be found only after every example had been judged, and paid for: `.items()` failed
+    # building the report ("'dict_items' object is not a mapping"), a "name" setting relabelled the report
+    # (its results kept the judge's name), and a name of None or 42 was taken.
+    (UnsettledJudge(lambda: {"model": "gpt-x"}.items()), TypeError,
+     "judge 'unsettled': settings() must return a mapping (a report records it), got dict_items"),
+    (UnsettledJudge(lambda: {1: "gpt-x"}), TypeError,
+     "judge 'unsettled': settings() must return a mapping with string keys (a report records it as JSON), "
+     "got the key 1"),
+    (UnsettledJudge(lambda: {"name": "baseline-judge"}), ValueError,
+     "judge 'unsettled': settings() has the name 'baseline-judge', which would label the report while its "
+     "results say 'unsettled': give the judge that name, or drop the 'name' setting"),
+    (UnsettledJudge(dict, name=None), TypeError,
+     "judge UnsettledJudge: name must be a non-empty string (it labels the judge's figures in reports), "
+     "got None"),
+    (UnsettledJudge(dict, name=42), TypeError,
+     "judge UnsettledJudge: name must be a non-empty string (it labels the judge's figures in reports), "
+     "got 42"),
+    (UnsettledJudge(dict, name=" "), TypeError,
+     "judge UnsettledJudge: name must be a non-empty string (it labels the judge's figures in reports), "
+     "got ' '"),
+])
+async def test_a_judges_name_and_settings_are_checked_before_anything_is_judged(
+        judge: UnsettledJudge, error: type[Exception], message: str) -> None:
+    with pytest.raises(error) as sync_error:
+        evaluate([policy_example()], judge)
+    with pytest.raises(error) as async_error:
+        await aevaluate([policy_example()], judge)
+    assert str(sync_error.value) == str(async_error.value) == message
+
+
+def test_a_settings_that_raises_is_named_before_anything_is_judged() -> None:
+    with pytest.raises(KeyError) as error:  # the judge's own exception, told where it came from
+        evaluate([policy_example()], UnsettledJudge(broken_settings))
+    assert error.value.__notes__ == ["(raised by the settings() of judge 'unsettled', called before anything "
+                                     "is judged)"]
+
+
+def test_settings_repeating_the_judges_own_name_are_taken() -> None:
+    # As the Claude judge's do: the report says the same either way.
+    judge = ScriptedJudge(returns_claim_supported, name="same")
+    judge.settings = lambda: {"name": "same", "model": "m1"}  # type: ignore[method-assign]
+    assert evaluate([policy_example()], judge).judge == {"name": "same", "model": "m1"}
+
+
+def numpy_supported(claims: tuple[Claim, ...]) -> tuple[ClaimVerdict, ...]:
+    """A similarity judge: `similarity > threshold` is numpy's bool, not Python's."""
+    similarity = {True: numpy.float64(0.9), False: numpy.float64(0.2)}
+    return tuple(ClaimVerdict(c, similarity[c.text.startswith("Returns")] > 0.8,  # type: ignore[arg-type]
+                              ("c1",) if c.text.startswith("Returns") else ()) for c in claims)
+
+
+async def test_numpys_bool_is_taken_as_a_verdict_and_stored_as_a_bool() -> None:
+    # It was refused as "supported must be a bool, got bool".
+    judge = ScriptedJudge(numpy_supported)
+    for report in (evaluate([policy_example()], judge), await aevaluate([policy_example()], judge)):
+        (result,) = report.results
+        assert [v.supported for v in result.verdicts] == [True, False]
+        assert all(type(v.supported) is bool for v in result.verdicts)  # a report writes it as JSON
+        assert result.metrics["groundedness"] == 0.5  # the "Returns ..." claim of the two
+    # Any other number is still refused, now by its full name.
+    wrong = ScriptedJudge(lambda claims: tuple(ClaimVerdict(c, numpy.float64(1.0)) for c in claims))  # type: ignore[arg-type]
+    with pytest.raises(JudgeError) as error:
+        evaluate([policy_example()], wrong)
+    assert str(error.value) == ("judge 'custom', example 'p1', claim 0: supported must be a bool, got "
+                                "numpy.float64")
+
+
+class BlockingAjudge(ScriptedJudge):
+    """`ajudge` written without `async`: it returns the verdicts themselves, nothing to await."""
+
+    def ajudge(self, example: Example, claims: tuple[Claim, ...]):  # type: ignore[no-untyped-def,override]
+        return self.reply(claims)
+
+
+async def test_an_ajudge_that_is_no_coroutine_is_named() -> None:
+    # Used to be Python's own "object tuple can't be used in 'await' expression".
+    with pytest.raises(TypeError) as error:
+        await aevaluate([policy_example()], BlockingAjudge(returns_claim_supported))
+    assert str(error.value) == ("judge 'custom': ajudge returned generator, not an awaitable: declare it "
+                                "`async def ajudge` (a blocking judge names its method `judge`)")
+
+
+def test_skip_judge_errors_must_be_a_bool() -> None:
+    # The string "no" is truthy: it used to skip every judge error.
+    for run in (lambda: evaluate([policy_example()], BrokenJudge(), skip_judge_errors="no"),  # type: ignore[arg-type]
+                lambda: asyncio.run(aevaluate([policy_example()], SlowJudge(), skip_judge_errors="no"))):  # type: ignore[arg-type]
+        with pytest.raises(TypeError) as error:
+            run()
+        assert str(error.value) == "skip_judge_errors must be True or False, got 'no'"

@@ -71,7 +71,7 @@ def test_what_a_retriever_returns_is_told_how_to_become_a_context(context: objec
     assert str(error.value) == f"Example 'q': {message}"
 
 
-SAMPLES = "EvalConfig.bootstrap_samples must be a whole number of at least 0 (0: no intervals), got "
+SAMPLES = "EvalConfig.bootstrap_samples must be 0 (no intervals) or a whole number of at least 200, got "
 SEED = "EvalConfig.seed must be a whole number, so intervals are the same on every run, got "
 
 
@@ -85,6 +85,10 @@ SEED = "EvalConfig.seed must be a whole number, so intervals are the same on eve
     ({"bootstrap_samples": -5}, SAMPLES + "-5"),
     ({"bootstrap_samples": "x"}, SAMPLES + "'x'"),
     ({"bootstrap_samples": True}, SAMPLES + "True"),
+    # Used to be taken: 2 rounds gave a "95% interval" of (0.504, 0.663) around a mean of 0.5, 1 a point.
+    ({"bootstrap_samples": 1}, SAMPLES + "1"),
+    ({"bootstrap_samples": 2}, SAMPLES + "2"),
+    ({"bootstrap_samples": 199}, SAMPLES + "199"),
     # Used to be taken: random.Random(None) seeds from the clock, a different interval on every run.
     ({"seed": None}, SEED + "None"),
     ({"seed": False}, SEED + "False"),
@@ -108,7 +112,7 @@ def test_zero_bootstrap_samples_means_no_intervals() -> None:
 
 def test_a_score_from_a_vector_store_is_taken_as_a_float() -> None:
     # FAISS and numpy hand back float32, which is no Python float: it used to be refused as no number.
-    context = Context("d1", "t", np.float32(0.25))  # type: ignore[arg-type]
+    context = Context("d1", "t", np.float32(0.25))
     assert context.score == 0.25 and type(context.score) is float
     assert type(Context("d1", "t", np.float64(0.5)).score) is float
     assert Context("d1", "t", 3).score == 3  # a plain int or float is kept as given
@@ -126,7 +130,12 @@ def test_a_users_type_checker_takes_the_lists_an_example_takes(tmp_path: Path) -
     (tmp_path / "user.py").write_text(
         "from ragmon.model import Context, Example\n"
         "Example('q1', 'q?', [Context('d1', 't')], 'a.', relevant_ids=['d1'], citations=['d1'])\n"
-        "Example(7, 'q?')\n")
+        "Example(7, 'q?')\n"
+        # What the checks take of numpy's, as a vector store and a config table give them: mypy refused them.
+        "import numpy as np\n"
+        "from ragmon.model import EvalConfig\n"
+        "Context('d1', 't', np.float32(0.5))\n"
+        "EvalConfig(k=np.int64(3), bootstrap_samples=np.int64(500), seed=np.int64(7))\n")
     command = [sys.executable, "-m", "mypy", "--strict", "--cache-dir", str(tmp_path / "cache"), "user.py"]
     checked = subprocess.run(command, cwd=tmp_path, env={"MYPYPATH": str(tmp_path)}, capture_output=True,
                              text=True, check=False)
@@ -180,3 +189,56 @@ def test_a_context_repr_shows_the_beginning_of_a_long_text_and_its_length() -> N
     text = "The warranty lasts 2 years."
     (result,) = evaluate([Example("q1", "How long?", [manual, Context("d1", text)], text)]).results
     assert len(repr(result)) < 2_000
+
+
+QRELS = {"doc-1": 1, "doc-2": 0, "doc-3": 0}
+"""BEIR and TREC qrels of one question: doc-1 judged relevant, doc-2 and doc-3 judged not relevant."""
+
+
+@pytest.mark.parametrize(("fields", "message"), [
+    # Used to be read as its keys: doc-2 and doc-3, graded 0, counted as relevant, and precision@3 of a
+    # ranking holding doc-1 last was 1.0 where it is 1/3.
+    ({"relevant_ids": QRELS},
+     "Example 'q1': relevant_ids must be an iterable of str, got dict: its keys would all count as relevant, "
+     "whatever their grades; from qrels {id: grade} pass [d for d, g in qrels.items() if g > 0]"),
+    ({"citations": {"doc-1": 2}},
+     "Example 'q1': citations must be an iterable of str, got dict: its keys would all count as cited; pass "
+     "the cited ids as a list, in the answer's order"),
+    ({"contexts": {"doc-1": "The warranty lasts 2 years."}},
+     "Example 'q1': contexts must be an iterable of Context, got dict: for {id: text} pass "
+     "[Context(id, text) for id, text in docs.items()]"),
+])
+def test_a_mapping_of_ids_is_refused_saying_what_to_pass(fields: dict, message: str) -> None:
+    with pytest.raises(TypeError) as error:
+        Example("q1", "How long is the warranty?", **fields)
+    assert str(error.value) == message
+    # As the hint says: only doc-1 is relevant.
+    relevant = Example("q1", "q?", relevant_ids=[d for d, g in QRELS.items() if g > 0]).relevant_ids
+    assert relevant == frozenset({"doc-1"})
+
+
+def test_whole_numbers_of_numpys_are_taken_and_stored_as_ints() -> None:
+    # A sweep over np.arange or a pandas config table gives int64: EvalConfig refused k=np.int64(3) while
+    # aevaluate took concurrency=np.int64(3).
+    config = EvalConfig(k=np.int64(3), bootstrap_samples=np.int64(500), seed=np.int64(7))
+    assert (config.k, config.bootstrap_samples, config.seed) == (3, 500, 7)
+    assert all(type(value) is int for value in (config.k, config.bootstrap_samples, config.seed))
+    # The seed reaches random.Random, which refuses an int64: the intervals are those of the int seed.
+    text = "Returns are accepted within 30 days."
+    examples = [Example("a", "q?", [Context("d1", text)], text), Example("b", "q?", [], text)]
+    assert evaluate(examples, config=config).aggregates == \
+        evaluate(examples, config=EvalConfig(k=3, bootstrap_samples=500, seed=7)).aggregates
+    with pytest.raises(ValueError) as error:
+        EvalConfig(k=np.bool_(True))  # type: ignore[arg-type]
+    assert str(error.value) == "EvalConfig.k must be a whole number of at least 1, got np.True_"
+
+
+def test_the_fewest_bootstrap_rounds_allowed_give_an_interval() -> None:
+    text = "Returns are accepted within 30 days."
+    # Groundedness 1 (the answer is the context verbatim) and 0 (nothing retrieved), three times each:
+    # mean 0.5, and the interval of 200 rounds holds it.
+    examples = [Example(f"e{i}", "q?", [Context("d1", text)] if i % 2 else [], text) for i in range(6)]
+    groundedness = evaluate(examples, config=EvalConfig(bootstrap_samples=200)).aggregates["groundedness"]
+    assert groundedness.mean == 0.5 and groundedness.ci is not None
+    assert groundedness.ci[0] < 0.5 < groundedness.ci[1]
+    assert groundedness.rounds == 200

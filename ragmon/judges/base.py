@@ -20,9 +20,14 @@ class JudgeError(RagmonError):
 @runtime_checkable
 class Judge(Protocol):
     """What `evaluate` takes as a judge: a protocol, not a base class, so a judge of your own needs no
-    import from ragmon beyond the data it reads and returns. `name` labels its figures in reports."""
+    import from ragmon beyond the data it reads and returns."""
 
-    name: str
+    @property
+    def name(self) -> str:
+        """Labels its figures in reports. A property here, so that a read-only name (a frozen dataclass's
+        field, a property, a `Final`) satisfies a type checker as a plain attribute does: ragmon never
+        sets it."""
+        ...
 
     def settings(self) -> Mapping[str, Any]:
         """What a report records so a figure can be reproduced: model, temperature, threshold, ..."""
@@ -40,7 +45,10 @@ class AsyncJudge(Protocol):
     concurrency). A judge of one's own need not write a blocking twin of it, which nothing awaiting
     would call; the Claude judge offers both, as `ragmon replay` runs it either way."""
 
-    name: str
+    @property
+    def name(self) -> str:
+        """As `Judge.name`."""
+        ...
 
     def settings(self) -> Mapping[str, Any]:
         """As `Judge.settings`."""

@@ -16,7 +16,8 @@ came out 7e-11 under it and failed the gate); 80 bits hold the sum of 2^32 of th
 capped so that rounds x n stays within `MAX_DRAWS`, never below `MIN_ROUNDS`: up to 1,000 examples get all
 1,000 rounds, 2,000 get 500, and 10,000 examples x 13 metrics take 200 rounds (~0.4 s on one slow core)
 instead of 1,000 (~2 s). With that many examples the interval is narrow and its Monte Carlo error far below
-its width.
+its width. Each aggregate says how many rounds its interval was read from (`Aggregate.rounds`), since
+`EvalConfig.bootstrap_samples` says only how many were asked for.
 """
 
 from __future__ import annotations
@@ -28,12 +29,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from operator import itemgetter
 
-from ragmon.model import Aggregate
+from ragmon.model import MIN_BOOTSTRAP_SAMPLES, Aggregate
 
 MAX_DRAWS = 1_000_000
 """Upper bound on rounds x examples per report."""
-MIN_ROUNDS = 200
-"""Fewest bootstrap rounds used however large the dataset."""
+MIN_ROUNDS = MIN_BOOTSTRAP_SAMPLES
+"""Fewest bootstrap rounds used however large the dataset: the fewest an `EvalConfig` may ask for."""
 _LANE = 80
 _QUANTUM = 1 << 48
 _LANE_MASK = (1 << _LANE) - 1
@@ -56,8 +57,9 @@ def aggregate_columns(columns: Mapping[str, Sequence[float | None]], *, samples:
                       confidence: float = 0.95, seed: int = 0) -> dict[str, Aggregate]:
     """Aggregates of several metrics measured on the same examples (every column has one value per
     example, `None` where undefined), sharing one set of bootstrap resamples, each carrying its column's
-    name. NaN counts as undefined
-    too: it is how numpy and pandas columns spell a missing value, and it is not an observation."""
+    name and the rounds its interval was read from: `samples` asked for, fewer for a large dataset
+    (`bootstrap_rounds`). NaN counts as undefined too: it is how numpy and pandas columns spell a missing
+    value, and it is not an observation."""
     if not 0.0 < confidence < 1.0:
         raise ValueError(f"confidence must be in (0, 1), got {confidence!r}")
     lengths = {len(col) for col in columns.values()}
@@ -102,7 +104,8 @@ def aggregate_columns(columns: Mapping[str, Sequence[float | None]], *, samples:
     for (name, *_), found in zip(varying, means, strict=True):
         if found:
             found.sort()
-            out[name] = replace(out[name], ci=(_quantile(found, alpha), _quantile(found, 1.0 - alpha)))
+            out[name] = replace(out[name], ci=(_quantile(found, alpha), _quantile(found, 1.0 - alpha)),
+                                rounds=len(found))
     return out
 
 

@@ -33,6 +33,14 @@ def used_ids(example: Example, verdicts: Sequence[ClaimVerdict]) -> frozenset[st
     return named.intersection(_context_ids(example))
 
 
+def use_unknown(verdicts: Sequence[ClaimVerdict]) -> bool:
+    """Whether a supported claim names no context: a judge need not track ids (an NLI model over the joined
+    contexts says yes or no), and then which contexts were used is unknown, not none. Every metric of use
+    is undefined then: read as unused, the context the claim rests on gave utilisation and citation
+    accuracy 0. The built-in judges name a context for every claim they call supported."""
+    return any(v.supported and not v.supporting_ids for v in verdicts)
+
+
 def _context_ids(example: Example) -> tuple[str, ...]:
     return tuple(dict.fromkeys(c.id for c in example.contexts or ()))
 
@@ -62,8 +70,8 @@ def _share(example: Example, verdicts: Sequence[ClaimVerdict], *, supported: boo
 def citation_accuracy(example: Example, verdicts: Sequence[ClaimVerdict]) -> float | None:
     """Cited ids that support a claim / distinct cited ids; an id that was never retrieved cannot support
     anything, so it counts as wrong. Also undefined when the answer or the contexts are unknown: support
-    cannot be known then, and 0 would be invented."""
-    if not example.citations or example.answer is None or example.contexts is None:
+    cannot be known then, and 0 would be invented; likewise when a supported claim names no context."""
+    if not example.citations or example.answer is None or example.contexts is None or use_unknown(verdicts):
         return None
     cited = set(example.citations)
     return len(cited & used_ids(example, verdicts)) / len(cited)
@@ -71,7 +79,7 @@ def citation_accuracy(example: Example, verdicts: Sequence[ClaimVerdict]) -> flo
 
 def citation_coverage(example: Example, verdicts: Sequence[ClaimVerdict]) -> float | None:
     """Used contexts the answer cites / used contexts: did the answer credit what it relied on?"""
-    if example.citations is None:
+    if example.citations is None or use_unknown(verdicts):
         return None
     used = used_ids(example, verdicts)
     if not used:
@@ -82,7 +90,7 @@ def citation_coverage(example: Example, verdicts: Sequence[ClaimVerdict]) -> flo
 def context_utilisation(example: Example, verdicts: Sequence[ClaimVerdict]) -> float | None:
     """Used contexts / distinct contexts given to the generator."""
     ids = _context_ids(example)
-    if not ids or not verdicts:
+    if not ids or not verdicts or use_unknown(verdicts):
         return None
     return len(used_ids(example, verdicts)) / len(ids)
 

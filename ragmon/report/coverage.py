@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from ragmon.datasets import NOT_RAG
 from ragmon.gate import GateResult
-from ragmon.metrics.generation import is_unanswerable, used_ids
+from ragmon.metrics.generation import is_unanswerable, use_unknown, used_ids
 from ragmon.model import ExampleResult, Report
 from ragmon.text.terms import profile
 
@@ -44,6 +44,8 @@ _ANSWER: _Condition = ("with the answer unknown", lambda r: r.example.answer is 
 _CONTEXTS: _Condition = ("with the contexts unknown", lambda r: r.example.contexts is None)
 _NO_CLAIM: _Condition = ("whose answer makes no claim (empty or abstaining)", lambda r: not r.verdicts)
 _RELEVANT: _Condition = ("with the relevant ids unknown or empty", lambda r: not r.example.relevant_ids)
+_USE_UNKNOWN: _Condition = ("whose judge named no context for a supported claim",
+                            lambda r: use_unknown(r.verdicts))
 _RETRIEVAL = (_CONTEXTS, _RELEVANT)
 _CLAIMS = (_ANSWER, _CONTEXTS, _NO_CLAIM)
 _CONDITIONS: dict[str, tuple[_Condition, ...]] = {
@@ -51,11 +53,12 @@ _CONDITIONS: dict[str, tuple[_Condition, ...]] = {
     "ndcg": _RETRIEVAL,
     "groundedness": _CLAIMS, "hallucination_rate": _CLAIMS,
     "citation_accuracy": (("with the citations unknown or empty", lambda r: not r.example.citations),
-                          _ANSWER, _CONTEXTS),
+                          _ANSWER, _CONTEXTS, _USE_UNKNOWN),
     "citation_coverage": (("with the citations unknown", lambda r: r.example.citations is None),
+                          _USE_UNKNOWN,
                           ("whose answer uses no context", lambda r: not used_ids(r.example, r.verdicts))),
     "context_utilisation": (("with the contexts unknown or empty", lambda r: not r.example.contexts),
-                            _NO_CLAIM),
+                            _NO_CLAIM, _USE_UNKNOWN),
     "answer_relevance": (_ANSWER, ("whose question has no content term or number", _termless_question)),
     "answer_correctness": (("with the ground truth unknown", lambda r: r.example.ground_truth is None),
                            _ANSWER),

@@ -101,6 +101,20 @@ def test_rounds_are_capped_for_large_datasets() -> None:
     assert bootstrap_rounds(1000, 1) == 0  # nothing to resample
 
 
+def test_each_aggregate_says_how_many_rounds_its_interval_was_read_from() -> None:
+    # EvalConfig(bootstrap_samples=20000) over 5,000 examples ran 200 rounds (1,000,000 draws / 5,000
+    # examples = 200), while the report said only the 20,000 asked for.
+    varying = [1.0, 0.0] * 2_500
+    assert aggregate(varying, samples=20_000).rounds == 200
+    assert aggregate(varying[:100], samples=1_000).rounds == 1_000  # 100 examples: every round asked for
+    # No resampling needed: none asked for, or a metric of one value everywhere (its interval is it).
+    assert aggregate(varying[:100], samples=0).rounds == 0
+    assert aggregate([0.5] * 100, samples=1_000).rounds == 0
+    # Defined on 2 examples of 10: a resample misses both with probability 0.8^10 = 0.107, so about 107
+    # of 1,000 rounds (standard deviation 9.8) have nothing to average and are not counted.
+    assert 850 < aggregate([1.0, 0.0] + [None] * 8, samples=1_000).rounds < 940
+
+
 def test_mean_is_correctly_rounded() -> None:
     # The mean of three equal values is that value. fsum([0.7] * 3) / 3 rounds twice and gives
     # 0.6999999999999998, which a gate `groundedness=0.7` would count as a breach.

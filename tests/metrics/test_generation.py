@@ -183,3 +183,17 @@ def test_support_from_an_id_that_was_not_retrieved_does_not_count() -> None:
     assert context_utilisation(ex(), (v(True, "d1", "x", "y", "z", "w"),)) == 0.25
     # Support only from a non-retrieved id: no context used, so coverage is undefined (not 0/1).
     assert citation_coverage(ex(citations=("d1",)), (v(True, "d9"),)) is None
+
+
+def test_a_supported_claim_naming_no_context_leaves_the_use_of_contexts_undefined() -> None:
+    # A judge need not name ids: the second claim's support may be d3, cited below. Read as "no context
+    # used", d3's citation was wrong (accuracy 1/2 here) and utilisation 1/4.
+    mixed = (v(True, "d1"), v(True), v(False))
+    example = ex(citations=("d1", "d3"))
+    assert groundedness(example, mixed) == pytest.approx(2 / 3)  # known without ids
+    assert citation_accuracy(example, mixed) is None
+    assert citation_coverage(example, mixed) is None
+    assert context_utilisation(example, mixed) is None
+    # An unsupported claim naming no context says nothing of use: d1 alone of 4 is used, and cited.
+    known = (v(True, "d1"), v(False))
+    assert (context_utilisation(example, known), citation_accuracy(example, known)) == (1 / 4, 1 / 2)

@@ -12,7 +12,7 @@ from ragmon.datasets import NOT_RAG
 from ragmon.evaluate import evaluate
 from ragmon.gate import GateResult
 from ragmon.judges.lexical import LexicalJudge
-from ragmon.model import Context, EvalConfig, Example
+from ragmon.model import Claim, ClaimVerdict, Context, EvalConfig, Example
 from ragmon.report.coverage import SKIPPED, gaps, skipped_note, why_undefined
 
 RETURNS = (Context("doc-1", "Returns are accepted within 30 days."),)
@@ -41,6 +41,26 @@ def test_the_reason_is_the_first_undefined_when_of_the_metric_table(metric: str,
     result = evaluate([example], LexicalJudge(), EvalConfig(k=5)).results[0]
     assert result.metrics[metric] is None
     assert why_undefined(metric, result) == why
+
+
+class NamesNoContext:
+    """A judge of one's own that says yes or no per claim and tracks no ids (an NLI model, say)."""
+
+    name = "nli"
+
+    def settings(self) -> dict[str, object]:
+        return {}
+
+    def judge(self, example: Example, claims: tuple[Claim, ...]) -> tuple[ClaimVerdict, ...]:
+        return tuple(ClaimVerdict(claim, True) for claim in claims)
+
+
+@pytest.mark.parametrize("metric", ["citation_accuracy", "citation_coverage", "context_utilisation"])
+def test_a_supported_claim_naming_no_context_is_the_reason_its_use_is_unknown(metric: str) -> None:
+    example = Example("e", "Q?", RETURNS, "Returns are accepted within 30 days.", citations=("doc-1",))
+    result = evaluate([example], NamesNoContext(), EvalConfig(k=5)).results[0]
+    assert result.metrics[metric] is None
+    assert why_undefined(metric, result) == "whose judge named no context for a supported claim"
 
 
 def test_only_gated_metrics_with_fewer_values_than_examples_have_a_gap() -> None:
