@@ -343,13 +343,14 @@ class Sidecar:
 
     # --- SpanSink -----------------------------------------------------------------------------------
 
-    def offer(self, spans: Sequence[Span], transport: str) -> bool:
+    def offer(self, spans: Sequence[Span], transport: str) -> bool | Mapping[str, int]:
         """Refused (the receivers answer 503 + Retry-After) while draining, while the score queue is full,
         and once the trace buffer is 90% full, in traces or in --max-buffer. A trace waits `--quiet` in
         the buffer before it reaches the queue, so a free queue slot says nothing of the buffer: under
         overload, taking all the clients had backed up would fill it within the quiet period and evict
         traces already answered 200, which no exporter resends (38% of them in `benchmarks/soak.py`'s
-        overload phase)."""
+        overload phase). Once taken, the spans the assembler lost (late, too_many_spans, too_many_bytes)
+        by reason, for the sender's partial success (SpanSink.offer); True when it lost none."""
         if (not self._accepting or self._primary.queue.full() or self.assembler.in_flight >= self._high_water
                 or self._held_bytes() >= self._bytes_high_water):
             return False
@@ -363,7 +364,8 @@ class Sidecar:
         for reason, count in refused.items():
             self.exporter.spans_rejected(reason, count)
         self._wake.set()
-        return True
+        refused.pop("duplicate", None)  # a resend of a span the trace has or had: nothing is lost
+        return refused or True
 
     def _held_bytes(self) -> int:
         """What --max-buffer bounds: the traces in the assembler (evicted ones until collected), decided

@@ -28,6 +28,13 @@ sender must send those bytes.
 The method is registered without a request deserializer: gRPC would answer bytes that are not protobuf
 with UNKNOWN and a Python exception name, uncounted. We parse them ourselves, as the HTTP receiver does,
 so they get INVALID_ARGUMENT with the parser's message and count as `decode_error`.
+
+gRPC's standard health check, `grpc.health.v1.Health/Check` (a Kubernetes grpc probe's, a mesh's, a gRPC
+load balancer's), answers SERVING for the server ("") and the trace service, without the token, as the
+metrics port's /readyz is open too. It answers only while the sidecar is ready: the server starts last
+and is stopped first thing in a drain, from which on gRPC refuses every new call, so a probe fails as
+/readyz turns 503. Any other method of gRPC's own services (`Health/Watch`, server reflection, as `grpcurl
+list` calls) gets UNIMPLEMENTED, neither counted nor logged as a misdirected export: no span is lost.
 """
 
 from __future__ import annotations
@@ -38,12 +45,9 @@ from collections.abc import AsyncIterator, Mapping
 
 import grpc
 from google.protobuf.duration_pb2 import Duration
+from google.protobuf.wrappers_pb2 import Int32Value, StringValue
 from google.rpc.error_details_pb2 import RetryInfo
-from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import (
-    DESCRIPTOR,
-    ExportTracePartialSuccess,
-    ExportTraceServiceResponse,
-)
+from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import DESCRIPTOR, ExportTraceServiceResponse
 
 from ragmon.errors import RagmonError
 from ragmon.otlp.auth import bearer_ok
@@ -66,13 +70,20 @@ from ragmon.otlp.limits import (
 )
 from ragmon.otlp.misdirected import advice, grpc_signal
 from ragmon.otlp.refusals import RefusalLog, Sender, grpc_peer_host
-from ragmon.otlp.sink import BUSY, SpanSink, over_max_body
+from ragmon.otlp.sink import BUSY, SpanSink, over_max_body, partial_success
 
 RETRY_INFO_KEY = "google.rpc.retryinfo-bin"
 _RETRY_AFTER_1S = ((RETRY_INFO_KEY, RetryInfo(retry_delay=Duration(seconds=1)).SerializeToString()),)
 _SERVICE = DESCRIPTOR.services_by_name["TraceService"].full_name
 _GRPC_MAX_LENGTH = 2**31 - 1  # gRPC channel arguments are C ints
 _INFLATE_STEP = 1 << 20
+_HEALTH = "grpc.health.v1.Health"
+_GRPC_OWN = "/grpc."
+"""How the methods of gRPC's own services (health, reflection, channelz) begin."""
+_SERVING = Int32Value(value=1)
+"""grpc.health.v1.HealthCheckResponse{status: SERVING}. Neither health message is in a package ragmon
+depends on (grpcio-health-checking), and each has the wire form of a wrapper: the request a string and
+the response an enum in field 1, as StringValue's string and Int32Value's varint are."""
 _Refusal = tuple[str, grpc.StatusCode, str, int, tuple[tuple[str, bytes], ...]]
 """`_TraceService._refuse`'s arguments after the call's own: reason, status, message, count, trailers."""
 
@@ -132,16 +143,16 @@ class _TraceService:
         if batch.rejected and not batch.spans:
             await self._refuse(context, metadata, "invalid", grpc.StatusCode.INVALID_ARGUMENT,
                                f"every span was rejected: {batch.rejection_message()}", batch.rejected)
-        if batch.rejected:
-            self._sink.reject(batch.rejected, "invalid")
-        if batch.spans and not self._sink.offer(batch.spans, "grpc"):
+        taken = self._sink.offer(batch.spans, "grpc") if batch.spans else True
+        if taken is False:
+            # The exporter sends the whole request again: its invalid spans are counted when it is taken.
             await self._refuse(context, metadata, "backpressure", grpc.StatusCode.UNAVAILABLE,
                                BUSY, len(batch.spans), _RETRY_AFTER_1S)
-        if not batch.rejected:
-            return ExportTraceServiceResponse()
-        self._log(context, metadata, "invalid", grpc.StatusCode.OK, batch.rejection_message(), in_part=True)
-        return ExportTraceServiceResponse(partial_success=ExportTracePartialSuccess(
-            rejected_spans=batch.rejected, error_message=batch.rejection_message()))
+        if batch.rejected:
+            self._sink.reject(batch.rejected, "invalid")
+            self._log(context, metadata, "invalid", grpc.StatusCode.OK, batch.rejection_message(),
+                      in_part=True)
+        return ExportTraceServiceResponse(partial_success=partial_success(batch, taken))
 
     async def _receive(self, context: grpc.aio.ServicerContext, metadata: Mapping[str, str | bytes]) -> bytes:
         """The request message, read in one of `READ_SLOTS` (a call that finds none within `SLOT_SECONDS`
@@ -250,8 +261,18 @@ def _sender(context: grpc.aio.ServicerContext, metadata: Mapping[str, str | byte
                   user_agent=None if user_agent is None else str(user_agent))
 
 
+async def _health_check(request: StringValue, context: grpc.aio.ServicerContext) -> Int32Value:
+    """SERVING for the server as a whole ("") and the trace service; NOT_FOUND for any other service, as
+    the health checking protocol asks."""
+    if request.value not in ("", _SERVICE):
+        await context.abort(grpc.StatusCode.NOT_FOUND,
+                            f"unknown service {request.value!r}: ragmon serves {_SERVICE} only")
+    return _SERVING
+
+
 class _Elsewhere(grpc.GenericRpcHandler):
-    """Takes every method the handlers before it did not, for `_TraceService.misdirected`.
+    """Takes every method the handlers before it did not: one of gRPC's own services' is answered
+    UNIMPLEMENTED, any other goes to `_TraceService.misdirected`.
 
     As a stream-stream handler that never reads, which serves a call of any shape: it answers at once,
     as gRPC's own UNIMPLEMENTED did. A unary one would first wait for the whole request message: a stream
@@ -265,6 +286,9 @@ class _Elsewhere(grpc.GenericRpcHandler):
         method = str(handler_call_details.method)
 
         async def answer(_requests: AsyncIterator[bytes], context: grpc.aio.ServicerContext) -> None:
+            if method.startswith(_GRPC_OWN):  # infrastructure asking (see the module docstring), no export
+                await context.abort(grpc.StatusCode.UNIMPLEMENTED, f"ragmon does not serve {method}; of "
+                                    f"gRPC's own services it serves /{_HEALTH}/Check only")
             await self._service.misdirected(method, context)
 
         return grpc.stream_stream_rpc_method_handler(answer)
@@ -302,7 +326,10 @@ async def start_grpc_server(address: tuple[str, int], sink: SpanSink, *, max_bod
     # `export` gets the bytes.
     export = grpc.stream_unary_rpc_method_handler(
         service.export, response_serializer=ExportTraceServiceResponse.SerializeToString)
+    check = grpc.unary_unary_rpc_method_handler(_health_check, request_deserializer=StringValue.FromString,
+                                                response_serializer=Int32Value.SerializeToString)
     server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(_SERVICE, {"Export": export}),
+                                     grpc.method_handlers_generic_handler(_HEALTH, {"Check": check}),
                                      _Elsewhere(service)))
     try:
         bound = server.add_insecure_port(target)

@@ -41,7 +41,6 @@ from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import (
 from ragmon.otlp.auth import bearer_ok
 from ragmon.otlp.decode import (
     MAX_VALUES,
-    DecodedBatch,
     DecodeError,
     TooManyValues,
     decode_json,
@@ -53,11 +52,13 @@ from ragmon.otlp.limits import BODY_SECONDS, HELD_BODIES, IDLE_SECONDS, BodyBudg
 from ragmon.otlp.misdirected import TRACES_PATH, advice, http_signal
 from ragmon.otlp.refusals import RefusalLog, Sender
 from ragmon.otlp.refusals import log as refusals_logger
-from ragmon.otlp.sink import BUSY, SpanSink, over_max_body
+from ragmon.otlp.sink import BUSY, SpanSink, over_max_body, partial_success
 
 PROTOBUF = "application/x-protobuf"
 JSON = "application/json"
 _ENCODINGS = frozenset({"", "identity", "gzip", "deflate"})
+_ALIASES = {"x-gzip": "gzip"}
+"""Encodings by another name: RFC 9110 (8.4.1.3) asks a recipient to take x-gzip as gzip."""
 # google.rpc.Code for each HTTP status we answer with.
 _RPC_CODE = {400: 3, 401: 16, 404: 12, 408: 4, 413: 8, 415: 3, 503: 14}
 _LLHTTP_PREFACE = "Pause on PRI/Upgrade"
@@ -118,6 +119,7 @@ def add_otlp_routes(app: web.Application, sink: SpanSink, *, max_body: int, toke
             return refuse("decode_error", 415, f"Content-Type {request.content_type!r} is not supported: "
                                                f"send {PROTOBUF} or {JSON}")
         encoding = request.headers.get("Content-Encoding", "").strip().lower()
+        encoding = _ALIASES.get(encoding, encoding)
         if encoding not in _ENCODINGS:
             return refuse("decode_error", 415, f"Content-Encoding {encoding!r} is not supported: use gzip, "
                                                "deflate or identity")
@@ -158,14 +160,14 @@ def add_otlp_routes(app: web.Application, sink: SpanSink, *, max_body: int, toke
         if batch.rejected and not batch.spans:
             return refuse("invalid", 400, f"every span was rejected: {batch.rejection_message()}",
                           batch.rejected)
+        taken = sink.offer(batch.spans, "http") if batch.spans else True
+        if taken is False:
+            # The exporter sends the whole request again: its invalid spans are counted when it is taken.
+            return refuse("backpressure", 503, BUSY, len(batch.spans), {"Retry-After": "1"})
         if batch.rejected:
             sink.reject(batch.rejected, "invalid")
-        if batch.spans and not sink.offer(batch.spans, "http"):
-            return refuse("backpressure", 503, BUSY, len(batch.spans),
-                          {"Retry-After": "1"})
-        if batch.rejected:
             log("invalid", 200, batch.rejection_message(), in_part=True)
-        return _success(batch, as_json)
+        return _success(partial_success(batch, taken), as_json)
 
     @web.middleware
     async def not_here(request: web.Request, handler: Handler) -> web.StreamResponse:
@@ -331,16 +333,12 @@ async def _read_body(request: web.Request, max_body: int, encoding: str, claim: 
     return bytes(body)
 
 
-def _success(batch: DecodedBatch, as_json: bool) -> web.Response:
-    partial = batch.rejection_message() if batch.rejected else None
+def _success(partial: ExportTracePartialSuccess | None, as_json: bool) -> web.Response:
     if as_json:
-        doc = {} if partial is None else {
-            "partialSuccess": {"rejectedSpans": str(batch.rejected), "errorMessage": partial}}
+        doc = {} if partial is None else {"partialSuccess": {
+            "rejectedSpans": str(partial.rejected_spans), "errorMessage": partial.error_message}}
         return web.Response(body=json.dumps(doc).encode(), content_type=JSON)
-    response = ExportTraceServiceResponse()
-    if partial is not None:
-        response.partial_success.CopyFrom(
-            ExportTracePartialSuccess(rejected_spans=batch.rejected, error_message=partial))
+    response = ExportTraceServiceResponse(partial_success=partial)
     return web.Response(body=response.SerializeToString(), content_type=PROTOBUF)
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from typing import Any
 
 import grpc
@@ -95,13 +95,14 @@ class RecordingSink:
         self.rejects: list[tuple[int, str]] = []
         self.misdirections: list[tuple[str, str]] = []
         self.refusals = 0  # refuse this many offers, then accept (-1: refuse every offer)
+        self.dropped: dict[str, int] = {}  # what each offer taken says it lost, by reason (as the sidecar)
 
-    def offer(self, spans: Sequence[Span], transport: str) -> bool:
+    def offer(self, spans: Sequence[Span], transport: str) -> bool | Mapping[str, int]:
         self.offers.append((tuple(spans), transport))
         if self.refusals:
             self.refusals -= 1
             return False
-        return True
+        return self.dropped or True
 
     def reject(self, count: int, reason: str) -> None:
         self.rejects.append((count, reason))

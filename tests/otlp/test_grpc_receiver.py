@@ -375,10 +375,10 @@ async def test_a_method_that_is_no_otlp_export_is_unimplemented_saying_where_tra
     target = await serve()
     async with grpc.aio.insecure_channel(target) as channel:
         with pytest.raises(grpc.aio.AioRpcError) as error:
-            await channel.unary_unary("/grpc.health.v1.Health/Check")(b"")
+            await channel.unary_unary("/jaeger.api_v2.CollectorService/PostSpans")(b"")
     assert error.value.code() is grpc.StatusCode.UNIMPLEMENTED
     assert error.value.details() == (
-        "nothing is received at /grpc.health.v1.Health/Check: ragmon receives OTLP traces at "
+        "nothing is received at /jaeger.api_v2.CollectorService/PostSpans: ragmon receives OTLP traces at "
         "/opentelemetry.proto.collector.trace.v1.TraceService/Export")
     [record] = refusal_records()
     assert (record.levelno, record.signal, record.transport) == (logging.WARNING, "other", "grpc")

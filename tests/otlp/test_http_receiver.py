@@ -504,3 +504,15 @@ async def test_requests_that_are_not_exports_get_aiohttp_answers_uncounted(serve
         async with session.get(url) as resp:
             assert resp.status == 405
     assert sink.misdirections == [] and refusal_records() == []
+
+
+@pytest.mark.parametrize("encoding", ["x-gzip", "X-GZIP"])
+async def test_x_gzip_is_taken_as_gzip(serve, sink, sdk_spans, encoding):
+    # RFC 9110 8.4.1.3: a recipient SHOULD consider "x-gzip" to be equivalent to "gzip".
+    url = await serve()
+    request = encode_spans(sdk_spans)
+    status, _, body = await post(url, gzip.compress(request.SerializeToString()),
+                                 {**PROTOBUF, "Content-Encoding": encoding})
+    assert (status, body) == (200, b"")
+    assert tuple(sink.spans) == decode_protobuf(request.SerializeToString()).spans
+    assert sink.rejects == []

@@ -25,7 +25,7 @@ from ragmon.service import Sidecar
 
 MiB = 2**20
 PROTOBUF = {"Content-Type": "application/x-protobuf"}
-REFLECTION = "/grpc.reflection.v1.ServerReflection/ServerReflectionInfo"
+ARROW = "/opentelemetry.proto.experimental.arrow.v1.ArrowTracesService/ArrowTraces"
 
 
 @pytest.fixture
@@ -44,10 +44,11 @@ def http_base(http_receiver: Callable[..., Awaitable[str]]) -> Callable[..., Awa
 # --- gRPC: the catch-all must answer at once, without reading, whatever the call's shape --------------
 
 async def test_a_stream_that_has_sent_nothing_yet_is_told_unimplemented_at_once(grpc_target, sink):
-    # A bidirectional stream (server reflection, as grpcurl opens it; an OTel-Arrow exporter's stream)
-    # whose client waits before its first message. gRPC's own answer for an unknown method, before the
-    # catch-all, was UNIMPLEMENTED at once. A unary catch-all waits for a request message that does not
-    # come, so the call hangs, uncounted, until the client's deadline (2 s here): DEADLINE_EXCEEDED.
+    # A bidirectional stream (an OTel-Arrow exporter's; server reflection's too, as grpcurl opens it,
+    # tests/otlp/test_grpc_health.py) whose client waits before its first message. gRPC's own answer for
+    # an unknown method, before the catch-all, was UNIMPLEMENTED at once. A unary catch-all waits for a
+    # request message that does not come, so the call hangs, uncounted, until the client's deadline (2 s
+    # here): DEADLINE_EXCEEDED.
     target = await grpc_target()
     never = asyncio.Event()
 
@@ -56,7 +57,7 @@ async def test_a_stream_that_has_sent_nothing_yet_is_told_unimplemented_at_once(
         yield b""
 
     async with grpc.aio.insecure_channel(target) as channel:
-        call = channel.stream_stream(REFLECTION)(nothing_yet(), timeout=2)
+        call = channel.stream_stream(ARROW)(nothing_yet(), timeout=2)
         with pytest.raises(grpc.aio.AioRpcError) as error:
             _ = [message async for message in call]
     assert error.value.code() is grpc.StatusCode.UNIMPLEMENTED
