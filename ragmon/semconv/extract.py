@@ -2,8 +2,8 @@
 
 The precedence is DESIGN §5. Conventions are asked about spans, never the other way round: this module
 picks the spans that matter (the top chain, the retrievers, the answering LLM call) and the convention
-readers only decode them, so a trace costs one sort, one role lookup per span and a scan of the few spans
-that carry documents, the question or the answer.
+readers only decode them, so a trace costs one sort, one role lookup per span, a pass down the tree for
+each question about ancestors and a scan of the few spans that carry documents, the question or the answer.
 
 Choices the design leaves open, made here:
 - "Top" chain: a CHAIN/AGENT/workflow span with no such ancestor (its parent may be an HTTP span of
@@ -61,8 +61,8 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Callable, Container, Iterator, Sequence
-from typing import TypeVar
+from collections.abc import Callable, Container, Mapping, Sequence
+from typing import Any, TypeVar
 
 from ragmon.model import Context, Example
 from ragmon.semconv import genai, openinference, openllmetry, ragmon
@@ -123,6 +123,9 @@ _JSON_ATTRIBUTES = dict(openinference.JSON_ATTRIBUTES) | dict.fromkeys(
 """Attributes written as JSON text, whose cut shows: name -> None, or the attribute whose value
 `openinference.JSON_MIME_TYPE` says the name's value is JSON."""
 
+_WALKED = -2
+"""The depth of a span `_View._place` is walking up from, until it is placed."""
+
 _MARKER = re.compile(r"\[([^\[\]\n]{1,200})\]")
 _MARKER_SEPARATOR = re.compile(r"\s*[,;]\s*")
 _SOURCE_HEADER = re.compile(r"^Source (\d{1,9}):[ \t]*$", re.MULTILINE)
@@ -167,74 +170,140 @@ def extract(trace: Trace) -> Example | None:
 
 
 class _View:
-    """The trace as a tree: spans in start order, with each span's role, parent and depth."""
+    """The trace as a tree: spans in start order, with each span's role, parent and depth.
 
-    __slots__ = ("_by_id", "_depths", "_marked", "roles", "spans")
+    A span's ancestors are its parents within the trace, up to a missing parent or, where parents loop
+    (malformed), up to the span the walk would come back to: a span in a loop has the loop's others as
+    ancestors. Questions about ancestors are answered for every span at once, each span's answer taken
+    from its parent's in one pass down the tree: walking up from each span in turn, a chain of 1,000
+    nested spans (within --max-spans-per-trace) had cost 0.8 s of the sidecar's event loop. Spans are
+    told apart by id, which the Assembler keeps unique (a span sent again is dropped)."""
+
+    __slots__ = ("_by_id", "_calls", "_depths", "_loops", "_marked", "_order", "_parents", "roles", "spans")
 
     def __init__(self, trace: Trace) -> None:
         self.spans = sorted(trace.spans, key=lambda s: (s.start_time_unix_nano, s.span_id))
         self._by_id = {span.span_id: span for span in self.spans}
         self.roles = {span.span_id: _role(span) for span in self.spans}
-        self._depths: dict[str, int] = {}
         self._marked = [span for span in self.spans if not ragmon.ATTRIBUTES.isdisjoint(span.attributes)]
+        self._parents = {span.span_id: parent for span in self._by_id.values()
+                         if (parent := self._by_id.get(span.parent_span_id or "")) is not None}
+        self._depths: dict[str, int] = {}
+        self._order: list[Span] = []
+        """The spans outside loops, each after its parent."""
+        self._loops: list[list[Span]] = []
+        """The loops of parents, each span's parent the next one (the last's the first)."""
+        self._calls: list[list[Span]] | None = None
+        for span in self._by_id.values():
+            self._place(span)
 
-    def ancestors(self, span: Span) -> Iterator[Span]:
-        """Parents within the trace, nearest first; stops at a missing parent or a (malformed) cycle."""
-        seen = {span.span_id}
-        parent = self._by_id.get(span.parent_span_id or "")
-        while parent is not None and parent.span_id not in seen:
-            yield parent
-            seen.add(parent.span_id)
-            parent = self._by_id.get(parent.parent_span_id or "")
+    def _place(self, span: Span) -> None:
+        """Places the span and its ancestors not yet placed: up its parents to a placed span, a root or a
+        loop, then down again, each depth its parent's plus one (a span in a loop is as deep as the loop
+        has other spans). Iterative: a chain of any length, no recursion limit."""
+        chain: list[Span] = []
+        node: Span | None = span
+        while node is not None and node.span_id not in self._depths:
+            self._depths[node.span_id] = _WALKED
+            chain.append(node)
+            node = self._parents.get(node.span_id)
+        depth = -1 if node is None else self._depths[node.span_id]
+        if depth == _WALKED and node is not None:  # the walk came back to a span of its own: a loop
+            start = next(at for at, member in enumerate(chain) if member is node)
+            loop = chain[start:]
+            del chain[start:]
+            self._loops.append(loop)
+            depth = len(loop) - 1
+            self._depths.update((member.span_id, depth) for member in loop)
+        for placed in reversed(chain):
+            depth += 1
+            self._depths[placed.span_id] = depth
+            self._order.append(placed)
 
     def depth(self, span: Span) -> int:
-        depth = self._depths.get(span.span_id)
-        if depth is None:
-            depth = self._depths[span.span_id] = sum(1 for _ in self.ancestors(span))
-        return depth
+        return self._depths[span.span_id]
 
-    def cut_lengths(self, span: Span, lengths: Container[int]) -> set[int]:
-        """Those of `lengths` that the span's service cut JSON attributes to in this trace. The SDK's
-        limit cuts every string attribute to the same length, and cut JSON, unlike free text, says it
-        was cut; only a value as long as a document could show that document's cut, so the others are
-        not parsed and a trace that nothing cut costs a look-up per attribute."""
-        cuts: set[int] = set()
+    def under(self, ids: Container[str]) -> dict[str, Span]:
+        """Span id -> its outermost ancestor among `ids` (the last met walking up), for each span that has
+        one."""
+        found: dict[str, Span] = {}
+        for loop in self._loops:
+            # The ancestors of loop[i] are loop[i + 1:] and then loop[:i].
+            last = next((member for member in reversed(loop) if member.span_id in ids), None)
+            earlier: Span | None = None
+            for member in loop:
+                outermost = earlier if earlier is not None else last if last is not member else None
+                if outermost is not None:
+                    found[member.span_id] = outermost
+                if member.span_id in ids:
+                    earlier = member
+        for span in self._order:
+            if (parent := self._parents.get(span.span_id)) is not None:
+                outermost = found.get(parent.span_id, parent if parent.span_id in ids else None)
+                if outermost is not None:
+                    found[span.span_id] = outermost
+        return found
+
+    def under_role(self, roles: frozenset[Role]) -> dict[str, Span]:
+        return self.under({span.span_id for span in self.with_role(roles)})
+
+    def above(self, ids: Container[str]) -> set[str]:
+        """The ids of the ancestors of the spans `ids`: from the leaves up, a span's parent is one when the
+        span is among `ids` or is one itself."""
+        found: set[str] = set()
+        for span in reversed(self._order):
+            if ((span.span_id in ids or span.span_id in found)
+                    and (parent := self._parents.get(span.span_id)) is not None):
+                found.add(parent.span_id)
+        for loop in self._loops:
+            # A span below the loop has all of it as ancestors, a span in it the others.
+            inside = [member.span_id for member in loop if member.span_id in ids]
+            if len(inside) > 1 or any(member.span_id in found for member in loop):
+                found.update(member.span_id for member in loop)
+            elif inside:
+                found.update(member.span_id for member in loop if member.span_id != inside[0])
+        return found
+
+    def cuts(self, lengths: Container[int]) -> dict[int, list[Mapping[str, Any]]]:
+        """Each of `lengths` that JSON attributes were cut to in this trace -> the resources of the spans
+        that hold them. The SDK's limit cuts every string attribute of a service to the same length, and
+        cut JSON, unlike free text, says it was cut; only a value as long as a document could show that
+        document's cut, so the others are not parsed and a trace that nothing cut costs a look-up per
+        attribute. One pass for every document: asked span by span, 1,000 retrievers side by side had
+        taken 1 s."""
+        found: dict[int, dict[int, Mapping[str, Any]]] = {}
         for other in self.spans:
-            # A request's spans of one resource share its dict (ragmon.otlp.decode): identity first.
-            if other.resource is not span.resource and other.resource != span.resource:
-                continue
             attributes = other.attributes
             for name in attributes.keys() & _JSON_ATTRIBUTES.keys():  # C-level: most spans have 1 or 2
                 value, mime_type = attributes[name], _JSON_ATTRIBUTES[name]
                 if (isinstance(value, str) and len(value) in lengths
                         and (mime_type is None or attributes.get(mime_type) == openinference.JSON_MIME_TYPE)
                         and (cut := cut_length(value)) is not None):
-                    cuts.add(cut)
-        return cuts
+                    # A request's spans of one resource share its dict (ragmon.otlp.decode): kept once.
+                    found.setdefault(cut, {})[id(other.resource)] = other.resource
+        return {cut: list(resources.values()) for cut, resources in found.items()}
 
     def with_role(self, roles: frozenset[Role]) -> list[Span]:
         return [span for span in self.spans if self.roles[span.span_id] in roles]
 
-    def has_ancestor_in(self, span: Span, ids: Container[str]) -> bool:
-        return any(parent.span_id in ids for parent in self.ancestors(span))
-
     def top_chains(self) -> list[Span]:
         chains = {span.span_id: span for span in self.with_role(_CHAINS)}
-        return [span for span in chains.values() if not self.has_ancestor_in(span, chains)]
+        nested = self.under(chains)
+        return [span for span in chains.values() if span.span_id not in nested]
 
     def llm_calls(self) -> list[list[Span]]:
         """Each LLM call's spans, innermost first, the calls in the order their outermost spans started
-        (see the module docstring)."""
-        llms = {span.span_id: span for span in self.with_role(_LLMS)}
-        calls: dict[str, list[Span]] = {}
-        for span in llms.values():
-            outermost = span
-            for parent in self.ancestors(span):
-                if parent.span_id in llms:
-                    outermost = parent
-            calls.setdefault(outermost.span_id, []).append(span)
-        started = sorted(calls, key=lambda i: (llms[i].start_time_unix_nano, i))
-        return [sorted(calls[i], key=lambda s: (-self.depth(s), -s.end_time_unix_nano)) for i in started]
+        (see the module docstring). Worked out once: several steps ask."""
+        if self._calls is None:
+            llms = {span.span_id: span for span in self.with_role(_LLMS)}
+            outermost = self.under(llms)
+            calls: dict[str, list[Span]] = {}
+            for span in llms.values():
+                calls.setdefault(outermost.get(span.span_id, span).span_id, []).append(span)
+            started = sorted(calls, key=lambda i: (llms[i].start_time_unix_nano, i))
+            self._calls = [sorted(calls[i], key=lambda s: (-self.depth(s), -s.end_time_unix_nano))
+                           for i in started]
+        return self._calls
 
     def last_llm_call(self) -> list[Span]:
         """The spans of the call whose outermost span ended last."""
@@ -267,9 +336,10 @@ class _View:
         of this one. Never empty: a trace whose parents form a cycle has no root, and the first RAG span
         stands in."""
         rag = [span for span in self.spans if self.roles[span.span_id] in _RAG_ROLES] + self._marked
-        holding = {span.span_id for found in rag for span in (found, *self.ancestors(found))}
+        rag_ids = {span.span_id for span in rag}
+        holding = rag_ids | self.above(rag_ids)
         marked = self._nearest_root(ragmon.question)
-        roots = [span for span in self.spans if next(self.ancestors(span), None) is None]
+        roots = [span for span in self.spans if self.depth(span) == 0]
         unique = {span.span_id: span for span in [*tops, *([marked[0]] if marked else []), *roots]
                   if span.span_id in holding}
         return sorted(unique.values(), key=lambda span: -self.depth(span)) or rag[:1] or self.spans[:1]
@@ -308,32 +378,34 @@ def _contexts(view: _View) -> tuple[Context, ...] | None:
             if docs is not None:
                 found.append((span, docs))
         if unrecorded:
-            covered = {parent.span_id for span, _ in found for parent in view.ancestors(span)}
+            covered = view.above({span.span_id for span, _ in found})
             unknown = next((error for error in unrecorded if error.span_id not in covered), None)
             if unknown is not None:
                 unknowable = unknowable or unknown
                 continue
         if found:
-            holders = {span.span_id for span, docs in found if docs}
+            nested = view.under({span.span_id for span, docs in found if docs})
+            outermost = [(span, docs) for span, docs in found if docs and span.span_id not in nested]
+            lengths = {len(context.text) for _, docs in outermost for context in docs}
+            cuts = view.cuts(lengths) if lengths else {}
             merged: dict[tuple[str, str], Context] = {}
-            for span, docs in found:
-                if docs and not view.has_ancestor_in(span, holders):
-                    _check_whole(view, span, docs)
-                    for context in docs:
-                        merged.setdefault((context.id, context.text), context)
+            for span, docs in outermost:
+                _check_whole(span, docs, cuts)
+                for context in docs:
+                    merged.setdefault((context.id, context.text), context)
             return tuple(merged.values())
     if unknowable is not None:
         raise unknowable
     return None
 
 
-def _check_whole(view: _View, span: Span, docs: tuple[Context, ...]) -> None:
-    """A document exactly as long as its service's cut JSON attributes was cut short with them (or is
-    exactly that long, which cannot be told apart). Its lost tail would make supported claims look
-    made up. A longer document was not under that limit, a shorter one is whole."""
-    cuts = view.cut_lengths(span, {len(context.text) for context in docs})
+def _check_whole(span: Span, docs: tuple[Context, ...], cuts: dict[int, list[Mapping[str, Any]]]) -> None:
+    """A document exactly as long as its service's cut JSON attributes (`_View.cuts`) was cut short with
+    them (or is exactly that long, which cannot be told apart). Its lost tail would make supported claims
+    look made up. A longer document was not under that limit, a shorter one is whole."""
+    mine = span.resource
     for rank, context in enumerate(docs):
-        if len(context.text) in cuts:
+        if any(resource is mine or resource == mine for resource in cuts.get(len(context.text), ())):
             raise ExtractionError(
                 span, "document text",
                 f"document {rank} (id {context.id!r}) is {len(context.text)} characters long, the length "
@@ -355,15 +427,15 @@ def _question(view: _View, tops: list[Span], llm_call: list[Span], texts: list[s
     if question:
         return question
     retrievals = view.with_role(_RETRIEVAL_ROLES)
-    tools = {span.span_id for span in view.with_role(_TOOLS)}
-    direct = [span for span in retrievals if not view.has_ancestor_in(span, tools)] if tools else retrievals
-    if direct and _rewritten(view, direct[0], tools) and (asked := _asked(llm_call, texts)):
+    in_tools = view.under_role(_TOOLS)
+    direct = [span for span in retrievals if span.span_id not in in_tools]
+    if direct and _rewritten(view, direct[0], in_tools) and (asked := _asked(llm_call, texts)):
         return asked
     question = _first(direct, _QUERY_READERS)
     if question:
         return question
     if retrievals and not direct:
-        agent_calls = (call for call in view.llm_calls() if not view.has_ancestor_in(call[-1], tools))
+        agent_calls = (call for call in view.llm_calls() if call[-1].span_id not in in_tools)
         asked = next(filter(None, (_first(call, _LLM_USER_MESSAGES) for call in agent_calls)), None)
     else:
         asked = _asked(llm_call, texts)
@@ -379,11 +451,11 @@ def _chain_question(tops: list[Span], llm_call: list[Span], texts: list[str]) ->
     return _first(tops[:1], _CHAIN_INPUTS)
 
 
-def _rewritten(view: _View, retrieval: Span, tools: Container[str]) -> bool:
+def _rewritten(view: _View, retrieval: Span, in_tools: Container[str]) -> bool:
     """Whether a model call (not a tool's) started before the first retrieval: a step that rewrote,
     condensed or expanded the question (HyDE) into what was searched for."""
     return any(call[-1].start_time_unix_nano < retrieval.start_time_unix_nano
-               and not view.has_ancestor_in(call[-1], tools) for call in view.llm_calls())
+               and call[-1].span_id not in in_tools for call in view.llm_calls())
 
 
 def _asked(llm_call: list[Span], texts: list[str]) -> str | None:
@@ -429,8 +501,8 @@ def _answering_call(view: _View, texts: list[str]) -> list[Span]:
     calls = view.llm_calls()
     if len(calls) < 2 or not texts:
         return view.last_llm_call()
-    tools = {span.span_id for span in view.with_role(_TOOLS)}
-    calls = [call for call in calls if not view.has_ancestor_in(call[-1], tools)]
+    in_tools = view.under_role(_TOOLS)
+    calls = [call for call in calls if call[-1].span_id not in in_tools]
     calls.sort(key=lambda c: (c[-1].end_time_unix_nano, c[-1].start_time_unix_nano))
     answering: list[Span] = []
     shown_before: set[int] = set()
@@ -533,8 +605,7 @@ def _only_prepares(view: _View, chain: Span, call: Span) -> bool:
     every claim supported; the model's output is the answer."""
     if call.end_time_unix_nano <= chain.end_time_unix_nano:
         return False
-    inside = {chain.span_id}
-    return not any(view.has_ancestor_in(span, inside) for span in view.with_role(_LLMS))
+    return chain.span_id not in view.above({span.span_id for span in view.with_role(_LLMS)})
 
 
 def _citations(view: _View, answer: str | None, contexts: tuple[Context, ...] | None,
