@@ -3,23 +3,28 @@
 Each subcommand lives in its own module exposing `add_arguments(parser)` and `run(args) -> int`; this
 module only dispatches, maps every `--flag` to a `RAGMON_FLAG` environment default (`variable`), and
 turns `RagmonError` into a one-line message with exit code 2 instead of a traceback (any other exception
-is a bug: its traceback, and exit code 2 too).
+is a bug: its traceback, and exit code 2 too). A SIGTERM or Ctrl-C, from the moment `main` starts, ends the
+run with 143 or 130 and a line on stderr saying so (`terminated_on_sigterm`, `_signals_held`).
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
+import contextlib
 import importlib
 import os
+import signal
 import sys
 import textwrap
 import traceback
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from types import FrameType
 from typing import Any, NoReturn
 
 from ragmon import __version__
 from ragmon.errors import MissingExtra, RagmonError, printable
-from ragmon.options import FROM_ENVIRONMENT
+from ragmon.options import FROM_ENVIRONMENT, NEGATIVE_VALUE
 
 SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "serve": ("ragmon.service", "run the OTLP sidecar: score live traces, export Prometheus metrics"),
@@ -35,7 +40,8 @@ EXIT_ERROR = 2
 EXIT_INTERRUPTED = 130
 """Ctrl-C: 128 + SIGINT, as a shell reports a command the signal ended."""
 EXIT_TERMINATED = 143
-"""SIGTERM (a cancelled CI job, `timeout`, Kubernetes), for a subcommand that stops on it with Terminated."""
+"""SIGTERM (a cancelled CI job, `timeout`, Kubernetes), unless the subcommand stops on it another way (serve
+drains and exits 0)."""
 DESCRIPTION = ("Is a RAG service's answer grounded in what it retrieved? Score it continuously beside the "
                "service (serve) and gate a deploy on a golden set (replay).")
 _TRUE = {"1", "true", "yes", "on"}
@@ -163,8 +169,117 @@ class _LinesFormatter(argparse.HelpFormatter):
 
 
 class Terminated(KeyboardInterrupt):
-    """SIGTERM raised as an exception, by a subcommand that must clean up before it exits (ragmon replay
-    replaces its reports); a KeyboardInterrupt, so that asyncio and every handler treat it as Ctrl-C."""
+    """SIGTERM raised as an exception (`terminated_on_sigterm`), so that a subcommand cleans up before it
+    exits (ragmon replay replaces its reports); a KeyboardInterrupt, so that asyncio and every handler treat
+    it as Ctrl-C."""
+
+
+class Stopped(Exception):
+    """A signal a subcommand answered before it exits (ragmon replay replaced its reports): `main` prints
+    the message, what the subcommand did, and exits with `status` (130 or 143)."""
+
+    def __init__(self, message: str, status: int) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+def stop_reason(exc: KeyboardInterrupt) -> str:
+    """How a report and the CI log name the signal that stopped a run."""
+    return "terminated (SIGTERM)" if isinstance(exc, Terminated) else "interrupted"
+
+
+def stop_status(exc: KeyboardInterrupt) -> int:
+    return EXIT_TERMINATED if isinstance(exc, Terminated) else EXIT_INTERRUPTED
+
+
+_STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)
+
+
+@contextlib.contextmanager
+def terminated_on_sigterm() -> Iterator[None]:
+    """SIGTERM stops the run as Ctrl-C does, raised as Terminated: by default it ends the process on the
+    spot, leaving the previous run's reports to be published as this one's.
+
+    Inside an event loop (a live replay, the Claude judge) it is handed to asyncio.run's own SIGINT
+    handler, which cancels the main task so that every `async with` unwinds; raised at whatever bytecode
+    was running, it would leave tasks with exceptions never retrieved, tracebacks on stderr. What comes out
+    is then a KeyboardInterrupt, and it leaves here as Terminated.
+
+    Once a signal has stopped the run, SIGTERM and SIGINT are ignored until the process exits: the signal
+    often comes twice (`timeout` signals the process and then its group), and a repeat must not kill the
+    process while it replaces its reports. A SIGTERM ignored when this began (`trap '' TERM`) stays ignored,
+    as Python leaves an ignored SIGINT; and on the way out a handler is put back only if it is still this
+    one, so a subcommand's own (serve's, left ignoring both) stays."""
+    received = False
+
+    def terminate(signum: int, frame: FrameType | None) -> None:
+        nonlocal received
+        received = True
+        on_sigint = signal.getsignal(signal.SIGINT)
+        if _in_event_loop() and callable(on_sigint) and on_sigint is not signal.default_int_handler:
+            on_sigint(signal.SIGINT, frame)
+            return
+        raise Terminated
+
+    with _replaced({signal.SIGTERM: terminate}) as installed:
+        try:
+            yield
+        except KeyboardInterrupt as exc:
+            if installed:
+                _ignore_stop_signals()
+            if received and not isinstance(exc, Terminated):
+                raise Terminated from None
+            raise
+
+
+@contextlib.contextmanager
+def _replaced(handlers: Mapping[signal.Signals, Callable[[int, FrameType | None], None]]) -> Iterator[bool]:
+    """`handlers` installed for the block, over any but an ignored signal; each put back on the way out
+    if it is still there. Yields whether they were: only the main thread may set handlers (a program of
+    its own calling a subcommand from another thread keeps its own)."""
+    try:
+        previous = {sig: signal.signal(sig, handler) for sig, handler in handlers.items()
+                    if signal.getsignal(sig) is not signal.SIG_IGN}
+    except ValueError:
+        yield False
+        return
+    try:
+        yield True
+    finally:
+        for sig, handler in previous.items():
+            if signal.getsignal(sig) is handlers[sig]:
+                signal.signal(sig, handler)
+
+
+def _ignore_stop_signals() -> None:
+    for sig in _STOP_SIGNALS:
+        signal.signal(sig, signal.SIG_IGN)
+
+
+def _in_event_loop() -> bool:
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return False
+    return True
+
+
+@contextlib.contextmanager
+def _signals_held() -> Iterator[None]:
+    """SIGTERM and SIGINT while a subcommand is imported and its command line read: held, and raised (as
+    Terminated or KeyboardInterrupt) once that is done, even when it failed. Raised at once, the signal
+    would land in an import (SIGTERM ended the process at once, Ctrl-C gave a traceback)
+    before the subcommand could answer it: a replay could not yet name the reports it must replace. The
+    wait is that of the imports, well under a second."""
+    received: list[int] = []
+
+    def hold(signum: int, frame: FrameType | None) -> None:
+        received.append(signum)
+
+    with _replaced(dict.fromkeys(_STOP_SIGNALS, hold)):
+        yield
+    if received:
+        raise Terminated if received[0] == signal.SIGTERM else KeyboardInterrupt
 
 
 class UsageError(Exception):
@@ -186,6 +301,8 @@ class _Parser(argparse.ArgumentParser):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        # `--trace-wait -1s` gives the flag its value, for its type to refuse as negative.
+        self._negative_number_matcher = NEGATIVE_VALUE
         self.from_environment: dict[argparse.Action, tuple[str, str]] = {}
         """The flags whose default a RAGMON_* variable gave: each one's long option, and the variable."""
         self.refused: dict[argparse.Action, str] = {}
@@ -277,29 +394,39 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     command = next((arg for arg in argv if not arg.startswith("-")), None)
     try:
-        parser = build_parser(command)
-    except ImportError as exc:
-        # A broken install (a dependency missing from a CI image) is a run that could not complete, not
-        # Python's exit status 1, which CI would read as a breached gate.
-        extra = EXTRAS.get(command or "")
-        problem = (MissingExtra(f"the {command} command", extra, exc) if extra is not None else
-                   f"cannot load the {command} command: {exc} (a dependency of ragmon is missing: reinstall "
-                   "it with its dependencies)")
-        print(f"ragmon {command}: error: {printable(str(problem))}", file=sys.stderr)
-        return EXIT_ERROR
-    try:
-        args = parser.parse_args(argv)
-    except UsageError as exc:
-        return _refused(command, argv, exc)
+        with terminated_on_sigterm():
+            return _main(command, argv)
+    except Stopped as exc:
+        note(f"{_prog(command)}: {printable(str(exc))}")
+        return exc.status
+    except KeyboardInterrupt as exc:  # Terminated too: before the subcommand began, or one it did not answer
+        return _stopped(command, argv, exc)
+
+
+def _main(command: str | None, argv: list[str]) -> int:
+    with _signals_held():
+        try:
+            parser = build_parser(command)
+        except ImportError as exc:
+            # A broken install (a dependency missing from a CI image) is a run that could not complete, not
+            # Python's exit status 1, which CI would read as a breached gate.
+            extra = EXTRAS.get(command or "")
+            problem = (MissingExtra(f"the {command} command", extra, exc) if extra is not None else
+                       f"cannot load the {command} command: {exc} (a dependency of ragmon is missing: "
+                       "reinstall it with its dependencies)")
+            print(f"ragmon {command}: error: {printable(str(problem))}", file=sys.stderr)
+            return EXIT_ERROR
+        try:
+            args = parser.parse_args(argv)
+        except UsageError as exc:
+            return _refused(command, argv, exc)
     try:
         return int(args._run(args))
+    except Stopped:
+        raise
     except RagmonError as exc:
         print(f"ragmon {args.command}: error: {printable(str(exc))}", file=sys.stderr)
         return EXIT_ERROR
-    except Terminated:
-        return EXIT_TERMINATED
-    except KeyboardInterrupt:
-        return EXIT_INTERRUPTED
     except Exception:
         # A bug, not bad input: its traceback is what a report needs, and its exit status must say "could
         # not complete" (2), since Python's own 1 would tell CI that a gate was breached.
@@ -307,6 +434,32 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"ragmon {args.command}: internal error (a bug in ragmon: please report it with the "
               f"traceback above)", file=sys.stderr)
         return EXIT_ERROR
+
+
+def _prog(command: str | None) -> str:
+    return f"ragmon {command}" if command in SUBCOMMANDS else "ragmon"
+
+
+def note(line: str) -> None:
+    """A line on stderr, none when the process started with it closed: print() would send it to stdout,
+    into the summary that CI logs grep."""
+    if sys.stderr is not None:
+        print(line, file=sys.stderr)
+
+
+def _stopped(command: str | None, argv: Sequence[str], exc: KeyboardInterrupt) -> int:
+    """A signal the subcommand did not answer (it came before the subcommand began, or the subcommand has
+    nothing to clean up): 130 or 143, and a line in the CI log saying so, where a cancelled job would
+    otherwise show nothing. A subcommand module with a `stopped(argv, reason, status)` hook is given its
+    part of the command line, as `usage_error` is (ragmon replay replaces the reports it names), and says
+    what it did."""
+    reason, status = stop_reason(exc), stop_status(exc)
+    module = sys.modules.get(SUBCOMMANDS[command][0]) if command in SUBCOMMANDS else None
+    hook = getattr(module, "stopped", None)
+    if hook is not None and command is not None:
+        reason = hook(argv[argv.index(command) + 1:], reason, status)
+    note(f"{_prog(command)}: {printable(reason)}")
+    return status
 
 
 def _refused(command: str | None, argv: Sequence[str], error: UsageError) -> int:

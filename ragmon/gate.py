@@ -21,7 +21,7 @@ from ragmon.errors import InputError
 from ragmon.metrics.aggregate import aggregate
 from ragmon.model import LOWER_IS_BETTER, METRIC_NAMES, Aggregate, EvalConfig, Report
 from ragmon.names import near_miss
-from ragmon.options import Flag, as_share
+from ragmon.options import Flag, NotANumber, as_share, decimal
 
 EXIT_OK = 0
 EXIT_BREACHED = 1
@@ -144,9 +144,10 @@ def _metric_value(flag: Flag, what: str, text: str) -> tuple[str, float]:
         raise InputError(f"{flag} expects NAME=VALUE, got {text!r}{_redirected(flag, name, form)}")
     _check_metric(given, name)
     try:
-        value = float(raw) + 0.0  # "-0" is 0.0, not a -0.0 that every report would print as "-0"
-    except ValueError:
-        raise InputError(f"{given}: {what} {raw.strip()!r} is not a number{as_share(raw)}") from None
+        value = decimal(raw) + 0.0  # "-0" is 0.0, not a -0.0 that every report would print as "-0"
+    except NotANumber as exc:
+        raise InputError(f"{given}: {what} {raw.strip()!r} is not a number{exc.hint}{as_share(raw)}"
+                         ) from None
     if not 0.0 <= value <= 1.0:
         raise InputError(f"{given}: {what} must be between 0 and 1{as_share(raw)}")
     return name, value
@@ -296,7 +297,7 @@ def _undefined(change: MetricChange, shared: int) -> str:
         return "undefined in the baseline: 0 observations"
     if change.candidate_n == 0:
         return "undefined in this run: 0 observations"
-    return f"no example measured in both runs ({shared} examples in both)"
+    return f"no example measured in both runs ({_examples(shared)} in both)"
 
 
 def combine(runs: Sequence[Sequence[GateResult]], min_pass_rate: float) -> tuple[GateResult, ...]:

@@ -17,18 +17,49 @@ from typing import BinaryIO
 from ragmon.errors import InputError
 
 MiB = 1 << 20
-_SIZE = re.compile(r"^\s*(\d+)\s*([kmg]i?b?|b)?\s*$", re.IGNORECASE)
+_SIZE = re.compile(r"^\s*(-?)(\d+)\s*([kmg]i?b?|b)?\s*$", re.IGNORECASE | re.ASCII)
 _SIZE_UNITS = {"b": 1, "k": 1000, "m": 1000**2, "g": 1000**3, "ki": 1 << 10, "mi": 1 << 20, "gi": 1 << 30}
-_DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h)?\s*$")
+_DURATION = re.compile(r"^\s*(-?)(\d+(?:\.\d+)?)\s*(ms|s|m|h)?\s*$", re.ASCII)
 _UNIT_SECONDS = {"ms": 0.001, "s": 1.0, "m": 60.0, "h": 3600.0, None: 1.0}
+_DECIMAL = re.compile(r"\s*[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?\s*", re.ASCII)
+_WHOLE = re.compile(r"\s*[+-]?\d+\s*", re.ASCII)
+NEGATIVE_VALUE = re.compile(r"^-(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?[a-zA-Z%]*$")
+"""A command-line word that is a negative value (`-1`, `-0.5`, `-1s`, `-1MiB`, `-5%`), not an option:
+argparse's own pattern takes `-1s` for an unknown option, and a flag given it was refused with "expected
+one argument", where its value is what is wrong (ragmon.cli)."""
+
+
+class NotANumber(ValueError):
+    """A value `decimal` refuses; `hint` ends a message with what to write instead, or is empty."""
+
+    def __init__(self, text: str) -> None:
+        self.hint = _other_digits(text)
+        super().__init__(f"not a number: {text!r}{self.hint}")
+
+
+def decimal(text: str) -> float:
+    """A number written with the digits 0-9 (a sign, a point, an exponent). Python's float() takes more, and
+    each is a slip in a flag's value: `0_5` is 5.0 (digits grouped as in Python source), so a gate meant as
+    0.5 was refused as out of range; `٠.٥` is 0.5 (another script's digits), taken without a word; `nan`
+    and `inf`, which no bound compares with."""
+    if _DECIMAL.fullmatch(text) is None:
+        raise NotANumber(text)
+    return float(text)
+
+
+def _other_digits(text: str) -> str:
+    return " (write it with the digits 0-9)" if any(c.isdecimal() and not c.isascii() for c in text) else ""
 
 
 def duration(text: str) -> float:
     """Seconds from `500ms`, `2s`, `5m`, `1h` or a bare number of seconds."""
     match = _DURATION.match(text)
     if not match:
-        raise argparse.ArgumentTypeError(f"not a duration: {text!r} (use e.g. 500ms, 2s, 5m)")
-    seconds = float(match.group(1)) * _UNIT_SECONDS[match.group(2)]
+        raise argparse.ArgumentTypeError(f"not a duration: {text!r}"
+                                         f"{_other_digits(text) or ' (use e.g. 500ms, 2s, 5m)'}")
+    if match.group(1):
+        raise argparse.ArgumentTypeError(f"a duration cannot be negative: {text.strip()!r}")
+    seconds = float(match.group(2)) * _UNIT_SECONDS[match.group(3)]
     if not math.isfinite(seconds):  # 400 digits make inf, which timers and deadlines cannot take
         raise argparse.ArgumentTypeError(f"too long a duration: {text!r}")
     return seconds
@@ -45,9 +76,9 @@ def positive_duration(text: str) -> float:
 def fraction(text: str) -> float:
     """A rate in [0, 1]; one written as a percentage (`50%`, `95`) is refused with the share to write."""
     try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}{as_share(text)}") from None
+        value = decimal(text)
+    except NotANumber as exc:
+        raise argparse.ArgumentTypeError(f"{exc}{as_share(text)}") from None
     if not 0.0 <= value <= 1.0:
         raise argparse.ArgumentTypeError(f"must be between 0 and 1: {text}{as_share(text)}")
     return value
@@ -69,8 +100,8 @@ def as_share(raw: str) -> str:
         return ""
     number = text.removesuffix("%").strip()
     try:
-        percent = float(number)
-    except ValueError:
+        percent = decimal(number)
+    except NotANumber:
         return ""
     return f" (write {percent / 100:g} for {number}%)" if 0.0 <= percent <= 100.0 else ""
 
@@ -90,10 +121,10 @@ def non_negative_int(text: str) -> int:
 
 
 def _whole_number(text: str) -> int:
-    try:
-        return int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    """As `decimal`: `1_000` and another script's digits are refused, which int() takes."""
+    if _WHOLE.fullmatch(text) is None:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}{_other_digits(text)}")
+    return int(text)
 
 
 def listen_address(text: str) -> tuple[str, int] | None:
@@ -115,10 +146,11 @@ def byte_size(text: str) -> int:
     """`16MiB`, `512KiB`, `1MB` or a bare number of bytes."""
     match = _SIZE.match(text)
     if not match:
-        raise argparse.ArgumentTypeError(f"not a size: {text!r} (use e.g. 16MiB, 512KiB, 1000000)")
-    unit = (match.group(2) or "b").lower().removesuffix("b") or "b"
-    value = int(match.group(1)) * _SIZE_UNITS[unit]
-    if value < 1:
+        raise argparse.ArgumentTypeError(f"not a size: {text!r}"
+                                         f"{_other_digits(text) or ' (use e.g. 16MiB, 512KiB, 1000000)'}")
+    unit = (match.group(3) or "b").lower().removesuffix("b") or "b"
+    value = int(match.group(2)) * _SIZE_UNITS[unit]
+    if match.group(1) or value < 1:
         raise argparse.ArgumentTypeError(f"must be at least 1 byte: {text}")
     return value
 

@@ -12,27 +12,34 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import functools
 import gc
 import io
 import math
 import os
-import signal
 import socket
 import stat
 import sys
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
-from types import FrameType
 from typing import TYPE_CHECKING, TextIO
 
 from ragmon import __version__, datasets
 from ragmon import baseline as baselines
-from ragmon.cli import EXIT_ERROR, EXIT_INTERRUPTED, EXIT_TERMINATED, Terminated, parse_known
+from ragmon.cli import (
+    EXIT_ERROR,
+    EXIT_INTERRUPTED,
+    EXIT_TERMINATED,
+    Stopped,
+    note,
+    parse_known,
+    stop_reason,
+    stop_status,
+    terminated_on_sigterm,
+)
 from ragmon.errors import InputError, MissingExtra, RagmonError
 from ragmon.evaluate import aevaluate, evaluate, example_claims, verdicts_without_judge
 from ragmon.files import existing_file, file_at, input_file
@@ -181,16 +188,20 @@ class RunIncomplete(RagmonError):
 def run(args: argparse.Namespace) -> int:
     """Every report asked for agrees with the exit status: a run that stops with exit 2 replaces each one
     with an error report (the previous run's green report left at the same path would be read by an
-    `if: always()` publishing step as this run's)."""
+    `if: always()` publishing step as this run's), and so does one a signal stops, which then leaves as
+    Stopped: the CI log of a cancelled job is told, where it got nothing but exit status 143."""
     started = datetime.now(UTC), time.monotonic()
     try:
-        with _terminated_on_sigterm():
+        with terminated_on_sigterm():
             return _replay(args, started)
     except RunIncomplete:
         raise
     except (Exception, KeyboardInterrupt) as exc:
-        _write_error_reports(_replaceable_reports(args), _one_line(exc), _run_info(started),
-                             status=_exit_status(exc))
+        reason = _one_line(exc)
+        written = _write_error_reports(_replaceable_reports(args), reason, _run_info(started),
+                                       status=_exit_status(exc))
+        if isinstance(exc, KeyboardInterrupt):
+            raise Stopped(_stopped_line(reason, written), stop_status(exc)) from None
         raise
 
 
@@ -286,18 +297,31 @@ def _check_report_paths(args: argparse.Namespace) -> None:
 
 def usage_error(argv: Sequence[str], message: str) -> None:
     """The command line was refused (exit 2), yet the reports it names are replaced all the same, as for
-    any run that could not complete: a CI step publishing them would show the previous run's. Only the
-    report flags are read, on their own (and RAGMON_JSON, ...); when they do not parse either (`--json`
-    with no path), no file is named for sure, and none is written. A flag naming `$GITHUB_STEP_SUMMARY`
-    writes nothing there: the error is appended to it, as a run's Markdown is, and the step's earlier
-    summaries stay."""
+    any run that could not complete: a CI step publishing them would show the previous run's."""
+    _replace_named_reports(argv, message, EXIT_ERROR)
+
+
+def stopped(argv: Sequence[str], reason: str, status: int) -> str:
+    """A signal came before the run began (while the command line was read): the reports it names are
+    replaced as a refused command line's are, saying so, and the line the CI log gets says they were."""
+    return _stopped_line(reason, _replace_named_reports(argv, reason, status))
+
+
+def _replace_named_reports(argv: Sequence[str], message: str, status: int) -> int:
+    """The reports a command line names, that did not run, replaced by error reports; how many files were
+    written. Only the report flags are read, on their own (and RAGMON_JSON, ...); when they do not parse
+    either (`--json` with no path), no file is named for sure, and none is written. A flag naming
+    `$GITHUB_STEP_SUMMARY` writes nothing there: the error is appended to it, as a run's Markdown is, and
+    the step's earlier summaries stay."""
     paths = parse_known("replay", _add_report_arguments, argv, os.environ)
-    if paths is not None:
-        for flag, markers in _REPORT_MARKERS.items():
-            path = getattr(paths, flag)
-            if path is None or not _replaceable(path, markers) or _same_file(path, _step_summary()):
-                setattr(paths, flag, None)
-        _write_error_reports(paths, message, _run_info((datetime.now(UTC), time.monotonic())))
+    if paths is None:
+        return 0
+    for flag, markers in _REPORT_MARKERS.items():
+        path = getattr(paths, flag)
+        if path is None or not _replaceable(path, markers) or _same_file(path, _step_summary()):
+            setattr(paths, flag, None)
+    return _write_error_reports(paths, message, _run_info((datetime.now(UTC), time.monotonic())),
+                                status=status)
 
 
 _REPORT_MARKERS = {"json": (b'{"report_format"', b'{"ragmon_version"'), "markdown": (b"## ragmon replay",),
@@ -326,54 +350,14 @@ def _replaceable(path: Path | None, markers: tuple[bytes, ...]) -> bool:
     return not head or any(marker in head for marker in markers)
 
 
-@contextlib.contextmanager
-def _terminated_on_sigterm() -> Iterator[None]:
-    """SIGTERM stops the run as Ctrl-C does, through `run`'s error reports: by default it ends the
-    process on the spot, leaving the previous run's reports to be published as this one's.
-
-    Inside an event loop (a live replay, the Claude judge) it is handed to asyncio.run's own SIGINT
-    handler, which cancels the main task so that every `async with` unwinds; raised at whatever bytecode
-    was running, it would leave tasks with exceptions never retrieved, tracebacks on stderr. What comes out
-    is then a KeyboardInterrupt, and it leaves here as Terminated."""
-    received = False
-
-    def terminate(signum: int, frame: FrameType | None) -> None:
-        nonlocal received
-        received = True
-        on_sigint = signal.getsignal(signal.SIGINT)
-        if _in_event_loop() and callable(on_sigint) and on_sigint is not signal.default_int_handler:
-            on_sigint(signal.SIGINT, frame)
-            return
-        raise Terminated
-
-    try:
-        previous = signal.signal(signal.SIGTERM, terminate)
-    except ValueError:  # not the main thread (`run` called by a program of its own): its signals, its call
-        yield
-        return
-    try:
-        yield
-    except KeyboardInterrupt as exc:
-        if received and not isinstance(exc, Terminated):
-            raise Terminated from None
-        raise
-    finally:
-        signal.signal(signal.SIGTERM, previous)
-
-
-def _in_event_loop() -> bool:
-    try:
-        asyncio.get_running_loop()
-    except RuntimeError:
-        return False
-    return True
-
-
 def _exit_status(exc: BaseException) -> int:
     """What the CLI exits with for `exc`, which the error reports state."""
-    if isinstance(exc, Terminated):
-        return EXIT_TERMINATED
-    return EXIT_INTERRUPTED if isinstance(exc, KeyboardInterrupt) else EXIT_ERROR
+    return stop_status(exc) if isinstance(exc, KeyboardInterrupt) else EXIT_ERROR
+
+
+def _stopped_line(reason: str, written: int) -> str:
+    """What the CI log is told of a run a signal stopped: otherwise nothing, exit 143 alone."""
+    return f"{reason}: the reports say INCOMPLETE" if written else reason
 
 
 def _replay(args: argparse.Namespace, started: tuple[datetime, float]) -> int:
@@ -396,7 +380,7 @@ def _replay(args: argparse.Namespace, started: tuple[datetime, float]) -> int:
         raise InputError(f"no examples to score in {', '.join(map(input_name, args.datasets))}: "
                          f"{len(not_rag)} recorded trace(s) are not RAG")
     if not_rag and not args.quiet:
-        _note(f"skipped {len(not_rag)} recorded trace(s) that are not RAG (no retrieval, no generation): "
+        note(f"skipped {len(not_rag)} recorded trace(s) that are not RAG (no retrieval, no generation): "
               f"{_listed(not_rag)}")
     if target is not None:
         from ragmon.target import collect
@@ -434,10 +418,10 @@ def _replay(args: argparse.Namespace, started: tuple[datetime, float]) -> int:
     if not results and incomplete is None:
         # Even with --quiet: it is about the configuration, not the run's progress, and a CI variable left
         # empty (RAGMON_GATE=) would otherwise turn the gate off without a word.
-        _note("ragmon replay: warning: no --gate given: the run passes whatever the figures")
+        note("ragmon replay: warning: no --gate given: the run passes whatever the figures")
     if not args.quiet:
         if args.repeat > len(reports):
-            _note(f"judge {judge.name} is deterministic: scored once, not {args.repeat} times")
+            note(f"judge {judge.name} is deterministic: scored once, not {args.repeat} times")
         runs = f"scored {len(reports)} times; figures below are from run 1\n" if len(reports) > 1 else ""
         _print_summary(runs + text.render(report, results, incomplete=incomplete, comparison=comparison))
     if incomplete is not None:
@@ -458,7 +442,7 @@ def _baseline(args: argparse.Namespace, drops: Sequence[DropGate]) -> baselines.
                          "compared")
     baseline = baselines.load(args.baseline)
     if baseline.ragmon_version != __version__ and not args.quiet:  # the version quoted is the file's data
-        _note(f"ragmon replay: warning: the baseline {input_name(args.baseline)} was written by ragmon "
+        note(f"ragmon replay: warning: the baseline {input_name(args.baseline)} was written by ragmon "
               f"{text.clip(baseline.ragmon_version, text.ID_WIDTH)}, this is {__version__}: a judge that "
               f"changed between them moves figures too")
     return baseline
@@ -532,18 +516,9 @@ def _one_line(exc: BaseException) -> str:
     """What an error report says stopped the run: the CLI's own one-line message where there is one."""
     if isinstance(exc, RagmonError):
         return str(exc)
-    if isinstance(exc, Terminated):
-        return "terminated (SIGTERM)"
     if isinstance(exc, KeyboardInterrupt):
-        return "interrupted"
+        return stop_reason(exc)
     return f"internal error (a bug in ragmon): {type(exc).__name__}: {exc}"
-
-
-def _note(line: str) -> None:
-    """A line on stderr, none when the process started with it closed: print() would send it to stdout,
-    into the summary that CI logs grep."""
-    if sys.stderr is not None:
-        print(line, file=sys.stderr)
 
 
 def _print_summary(summary: str) -> None:
@@ -579,22 +554,24 @@ def _write_reports(report: Report, results: Sequence[GateResult], args: argparse
 
 
 def _write_error_reports(args: argparse.Namespace, message: str, run_info: junit.RunInfo, *,
-                         status: int = EXIT_ERROR) -> None:
+                         status: int = EXIT_ERROR) -> int:
     """Best effort: when the error is that a report cannot be written, or a second one comes up here,
-    the error the user must see is the first."""
-    _write_all(args, as_json=lambda: json_report.render_error(message),
+    the error the user must see is the first. How many files were written."""
+    return _write_all(args, as_json=lambda: json_report.render_error(message),
                as_markdown=lambda: markdown.render_error(message, status=status),
                as_junit=lambda: junit.render_error(message, run=run_info, status=status), best_effort=True)
 
 
 def _write_all(args: argparse.Namespace, *, as_json: Callable[[], str], as_markdown: Callable[[], str],
-               as_junit: Callable[[], str], best_effort: bool = False) -> None:
-    """The step summary is appended: the Markdown report, which fits a PR comment, fits it too."""
+               as_junit: Callable[[], str], best_effort: bool = False) -> int:
+    """The step summary is appended: the Markdown report, which fits a PR comment, fits it too. How many
+    files were written."""
     outputs: list[tuple[Path | None, Callable[[], str], bool]] = [
         (args.json, as_json, False), (args.markdown, as_markdown, False), (args.junit, as_junit, False)]
     summary_path = os.environ.get("GITHUB_STEP_SUMMARY")
     if summary_path:
         outputs.append((Path(summary_path), as_markdown, True))
+    written = 0
     for path, render, summary in outputs:
         if path is None:
             continue
@@ -603,6 +580,9 @@ def _write_all(args: argparse.Namespace, *, as_json: Callable[[], str], as_markd
         except Exception:
             if not best_effort:
                 raise
+        else:
+            written += 1
+    return written
 
 
 def _run_info(started: tuple[datetime, float]) -> junit.RunInfo:

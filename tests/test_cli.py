@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import json
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -13,6 +15,8 @@ import pytest
 from ragmon import __version__, replay
 from ragmon.cli import SUBCOMMANDS, UsageError, _apply_env_defaults, _Parser, build_parser, main, variable
 from ragmon.options import FROM_ENVIRONMENT, flag_of
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def _parser() -> _Parser:
@@ -325,3 +329,72 @@ def test_a_help_lists_lines_as_lines_and_fills_a_paragraph(monkeypatch: pytest.M
                                       "  groundedness\n\n"
                                       "one paragraph of words filled\n"
                                       "as argparse fills it\n")
+
+
+# --- found by a CI engineer: a signal while the subcommand loads -------------------------------------
+
+_SIGNAL_WHILE_LOADING = """
+import importlib, os, signal, sys
+from ragmon import cli
+load = importlib.import_module
+def loading(name, package=None):
+    if name == "ragmon.replay":  # ~0.5 s of a replay's start, before it has read its command line
+        os.kill(os.getpid(), signal.Signals[sys.argv[1]])
+    return load(name, package)
+importlib.import_module = loading
+sys.exit(cli.main(sys.argv[2:]))
+"""
+_PREVIOUS_PASS = {"r.json": '{"report_format": 1, "passed": true}\n', "r.md": "## ragmon replay: PASS\n",
+                  "r.xml": '<?xml version="1.0" encoding="utf-8"?>\n<testsuite name="ragmon" tests="1"/>\n'}
+
+
+def _signalled_while_loading(tmp_path: Path, sig: str, *args: str) -> subprocess.CompletedProcess[str]:
+    for name, text in _PREVIOUS_PASS.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("RAGMON_", "GITHUB_"))}
+    return subprocess.run(
+        [sys.executable, "-c", _SIGNAL_WHILE_LOADING, sig, "replay", str(ROOT / "examples" / "golden.jsonl"),
+         "--gate", "groundedness=0.5", *args], cwd=tmp_path, env=env, capture_output=True, text=True,
+        timeout=60,
+        # Python turns SIGINT into KeyboardInterrupt only if it was not ignored when it started.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+
+
+@pytest.mark.parametrize(("sig", "status", "why"), [("SIGTERM", 143, "terminated (SIGTERM)"),
+                                                    ("SIGINT", 130, "interrupted")])
+def test_a_signal_while_the_subcommand_loads_replaces_the_reports_it_names(
+        tmp_path: Path, sig: str, status: int, why: str) -> None:
+    # Before: SIGTERM ended the process on the spot (-15) and Ctrl-C gave a KeyboardInterrupt traceback,
+    # both leaving the previous run's PASS reports for a publishing step to show as this run's.
+    done = _signalled_while_loading(tmp_path, sig, "--json", "r.json", "--markdown", "r.md",
+                                    "--junit", "r.xml")
+    assert (done.returncode, done.stderr) == (status, f"ragmon replay: {why}: the reports say INCOMPLETE\n")
+    report = json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))
+    assert (report["complete"], report["passed"], report["error"]) == (False, False, why)
+    assert (tmp_path / "r.md").read_text(encoding="utf-8") == (
+        f"## ragmon replay: INCOMPLETE\n\nThe run could not complete (exit status {status}), so no gate was "
+        f"decided:\n\n> {why}\n")
+    assert f'message="{why}"' in (tmp_path / "r.xml").read_text(encoding="utf-8")
+
+
+def test_a_signal_before_a_command_line_that_names_no_report_is_still_its_exit_status(tmp_path: Path) -> None:
+    # `--json` without its path: no report is named for sure, none is written, and the exit status is
+    # still the signal's (143), never 1 ("gate breached" to CI) and never a traceback.
+    done = _signalled_while_loading(tmp_path, "SIGTERM", "--json")
+    assert done.returncode == 143
+    assert done.stderr.endswith("ragmon replay: error: argument --json: expected one argument\n"
+                                "ragmon replay: terminated (SIGTERM)\n")
+    assert "Traceback" not in done.stderr
+    assert (tmp_path / "r.json").read_text(encoding="utf-8") == _PREVIOUS_PASS["r.json"]  # not named: kept
+
+
+@pytest.mark.parametrize(("flag", "value", "message"), [
+    ("--trace-wait", "-1s", "argument --trace-wait: a duration cannot be negative: '-1s'"),
+    ("--target-timeout", "-2.5s", "argument --target-timeout: a duration cannot be negative: '-2.5s'"),
+    ("--k", "-1", "argument --k: must be at least 1: -1"),  # a negative number: argparse always took it
+])
+def test_a_negative_value_reaches_its_flag_to_be_refused_as_negative(
+        capsys: pytest.CaptureFixture[str], flag: str, value: str, message: str) -> None:
+    # Before: argparse read `-1s` as an option, and said "argument --trace-wait: expected one argument".
+    assert main(["replay", str(ROOT / "examples" / "golden.jsonl"), flag, value]) == 2
+    assert capsys.readouterr().err.endswith(f"ragmon replay: error: {message}\n")

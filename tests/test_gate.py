@@ -547,3 +547,29 @@ def test_a_bound_exactly_at_the_threshold_holds_it() -> None:
     assert at.passed, at.reason
     (above,) = decide(report, parse_gates(["groundedness=0.308333333334"]), confidence=0.95)
     assert not above.passed
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    # float() read "0_5" as 5 (digits grouped as in Python source): refused as out of range, for 0.5 meant.
+    ("groundedness=0_5", "--gate 'groundedness=0_5': threshold '0_5' is not a number"),
+    # and Arabic-Indic digits as 0.5, taken without a word.
+    ("groundedness=٠.٥", "--gate 'groundedness=٠.٥': threshold '٠.٥' is not a number (write it with the "
+                         "digits 0-9)"),
+    ("groundedness=nan", "--gate 'groundedness=nan': threshold 'nan' is not a number"),
+])
+def test_a_threshold_in_digits_other_than_0_to_9_is_not_a_number(text: str, message: str) -> None:
+    with pytest.raises(InputError) as info:
+        parse_gate(text)
+    assert str(info.value) == message
+
+
+def test_one_example_in_both_runs_is_one_example() -> None:
+    # e0 is in both runs, measured in neither; e1 only in the baseline, e2 only in this run.
+    baseline = Baseline("main.json", "0.1.0", {"name": "lexical"}, 5, {
+        "e0": BaselineExample({"citation_accuracy": None}, frozenset()),
+        "e1": BaselineExample({"citation_accuracy": 1.0}, frozenset())})
+    now = Report({"name": "lexical"}, 5, tuple(
+        ExampleResult(Example(id_, "q"), "lexical", {"citation_accuracy": value}, ())
+        for id_, value in (("e0", None), ("e2", 1.0))), {})
+    (result,) = drops(compare(baseline, now), "citation_accuracy=1")
+    assert result.reason == "no example measured in both runs (1 example in both)"

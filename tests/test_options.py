@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 
 import pytest
 
@@ -17,7 +18,7 @@ def test_durations_in_every_unit() -> None:
     assert duration("1.5") == 1.5    # a bare number is seconds
 
 
-@pytest.mark.parametrize("bad", ["", "fast", "-1s", "2 days", "1d"])
+@pytest.mark.parametrize("bad", ["", "fast", "2 days", "1d"])
 def test_a_bad_duration_names_the_value(bad: str) -> None:
     with pytest.raises(argparse.ArgumentTypeError, match="not a duration"):
         duration(bad)
@@ -83,3 +84,29 @@ def test_listen_addresses_ipv4_ipv6_and_off() -> None:
     for bad in ("4318", "localhost", "127.0.0.1:99999", "127.0.0.1:http"):
         with pytest.raises(argparse.ArgumentTypeError, match="not a listen address"):
             listen_address(bad)
+
+
+@pytest.mark.parametrize(("parse", "text", "message"), [
+    # Negative: argparse used to take `-1s` for an option ("expected one argument"), see test_cli.
+    (duration, "-1s", "a duration cannot be negative: '-1s'"),
+    (duration, " -500ms", "a duration cannot be negative: '-500ms'"),
+    (byte_size, "-1MiB", "must be at least 1 byte: -1MiB"),
+    # float() and int() read "0_5" as 5 and "1_0" as 10, and other scripts' digits as 0-9.
+    (fraction, "0_5", "not a number: '0_5'"),
+    (fraction, "٠.٥", "not a number: '٠.٥' (write it with the digits 0-9)"),
+    (fraction, "inf", "not a number: 'inf'"),
+    (positive_int, "1_0", "not a whole number: '1_0'"),
+    (positive_int, "٣", "not a whole number: '٣' (write it with the digits 0-9)"),
+    (duration, "٢s", "not a duration: '٢s' (write it with the digits 0-9)"),
+    (byte_size, "１MiB", "not a size: '１MiB' (write it with the digits 0-9)"),  # a full-width 1
+])
+def test_a_negative_value_or_digits_other_than_0_to_9_are_refused_saying_so(
+        parse: Callable[[str], object], text: str, message: str) -> None:
+    with pytest.raises(argparse.ArgumentTypeError) as refused:
+        parse(text)
+    assert str(refused.value) == message
+
+
+def test_a_plain_number_still_reads_as_float_reads_it() -> None:
+    assert (fraction(" 0.5 "), fraction(".25"), fraction("1e-1"), fraction("+1")) == (0.5, 0.25, 0.1, 1.0)
+    assert (positive_int(" 7 "), positive_int("+3")) == (7, 3)

@@ -18,6 +18,7 @@ import os
 import re
 import signal
 import subprocess
+import sys
 import xml.etree.ElementTree as ET
 from collections.abc import Mapping
 from pathlib import Path
@@ -29,14 +30,14 @@ from manual_clock import ManualClock
 
 import ragmon
 from ragmon import replay as replay_module
-from ragmon.cli import Terminated, main
+from ragmon.cli import Terminated, main, terminated_on_sigterm
 from ragmon.datasets import load
 from ragmon.datasets.formats import RAGMON_FIELDS
 from ragmon.evaluate import evaluate
 from ragmon.judges.base import JudgeError
 from ragmon.judges.lexical import LexicalJudge
 from ragmon.model import Claim, ClaimVerdict, EvalConfig, Example
-from ragmon.replay import Progress, _terminated_on_sigterm, score_runs
+from ragmon.replay import Progress, score_runs
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = ROOT / "examples" / "golden.jsonl"
@@ -1136,11 +1137,24 @@ def test_sigterm_inside_an_event_loop_cancels_the_work_and_leaves_no_task_behind
         await asyncio.gather(ask(False), ask(False), ask(True))  # the last to start: all have started
 
     asyncio_errors = caplog.at_level(logging.ERROR, logger="asyncio")
-    with asyncio_errors, pytest.raises(Terminated), _terminated_on_sigterm():
-        asyncio.run(work())
+    saved = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        with asyncio_errors, pytest.raises(Terminated), terminated_on_sigterm():
+            asyncio.run(work())
+        # Stopped: a repeat (`timeout` signals the process, then its group) must not kill it now.
+        assert signal.getsignal(signal.SIGTERM) is signal.SIG_IGN
+        assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+    finally:
+        for sig, handler in saved.items():
+            signal.signal(sig, handler)
     gc.collect()  # a task holding an exception nobody retrieved says so when it is collected
     assert sorted(cleaned) == [False, False, True] and caplog.records == []
-    assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL  # restored
+
+
+def test_sigterm_is_its_own_again_after_a_block_no_signal_stopped() -> None:
+    with terminated_on_sigterm():
+        assert signal.getsignal(signal.SIGTERM) not in (signal.SIG_DFL, signal.SIG_IGN)
+    assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL
 
 
 def test_progress_names_the_work_it_counts_and_a_slow_rate_is_not_shown_as_zero() -> None:
@@ -1444,3 +1458,39 @@ def test_a_report_over_the_file_standard_input_comes_from_is_refused(ragmon_cmd:
     assert done.stderr == ("ragmon replay: error: --json golden.jsonl is a dataset of this run: the report "
                            "would overwrite it (--json names the report to write)\n")
     assert golden.read_bytes() == GOLDEN.read_bytes()
+
+
+_SIGNALLED_WHILE_SCORING = """
+import os, signal, sys, time
+from ragmon import cli, replay
+sig = signal.Signals[sys.argv[1]]
+def scoring(*args, **kwargs):
+    os.kill(os.getpid(), sig)
+    time.sleep(60)
+write = replay._write
+def writing(*args, **kwargs):
+    os.kill(os.getpid(), sig)  # again: `timeout` signals the process, then its process group
+    write(*args, **kwargs)
+replay.score_runs, replay._write = scoring, writing
+sys.exit(cli.main(sys.argv[2:]))
+"""
+
+
+@pytest.mark.parametrize(("sig", "status", "why"), [("SIGTERM", 143, "terminated (SIGTERM)"),
+                                                    ("SIGINT", 130, "interrupted")])
+def test_a_signal_mid_run_is_told_in_the_log_and_its_repeat_does_not_stop_the_reports(
+        tmp_path: Path, sig: str, status: int, why: str) -> None:
+    # Before: a cancelled run left nothing in the CI log (exit 143, stderr empty); and the signal's repeat
+    # while the reports were replaced ended the process there (SIGTERM: -15, with the previous run's
+    # reports still in place), or interrupted the writing (Ctrl-C: some reports not replaced).
+    for name in ("r.json", "r.md", "r.xml"):
+        (tmp_path / name).write_text("", encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, "-c", _SIGNALLED_WHILE_SCORING, sig, "replay", str(GOLDEN), "--gate",
+         "groundedness=0.5", "--json", "r.json", "--markdown", "r.md", "--junit", "r.xml"],
+        cwd=tmp_path, env=clean_env(), capture_output=True, text=True, timeout=60,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    assert (done.returncode, done.stderr) == (status, f"ragmon replay: {why}: the reports say INCOMPLETE\n")
+    assert json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))["error"] == why
+    assert (tmp_path / "r.md").read_text(encoding="utf-8").startswith("## ragmon replay: INCOMPLETE\n")
+    assert f'message="{why}"' in (tmp_path / "r.xml").read_text(encoding="utf-8")

@@ -5,6 +5,7 @@ Shared by the reader and the OTLP/JSON lines reader, so a bad line gets the same
 
 from __future__ import annotations
 
+import codecs
 import json
 import re
 import sys
@@ -17,10 +18,33 @@ _STRING_OR_NUMBER = re.compile(r'"(?:[^"\\]|\\.)*"|-?([0-9]+)(\.[0-9]+)?([eE][-+
 """JSON strings, skipped whole, and numbers: the integer part, fraction and exponent of each."""
 
 
+_UTF16_BOMS = (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)
+_UTF16 = "it is UTF-16: convert it to UTF-8 (PowerShell: Out-File -Encoding utf8)"
+
+
 def json_line(raw: bytes) -> Any:
     """One line's JSON value. Decoded strictly first: `json.loads` on bytes lets UTF-8-encoded surrogates
     through (it decodes with surrogatepass), and no report could then be written in UTF-8."""
-    return json_text(raw.decode("utf-8-sig"))
+    return json_text(utf8_text(raw))
+
+
+def utf8_text(data: bytes) -> str:
+    """`data` as UTF-8, a byte-order mark dropped. UTF-16, what PowerShell 5 writes by default (`>`,
+    Out-File), is refused as such: its byte-order mark was "invalid start byte", and a line of it after
+    the first, which has none, "invalid JSON at column 1", neither naming the encoding to change."""
+    if _is_utf16(data):
+        raise UnicodeDecodeError("utf-8", data, 0, min(len(data), 2), _UTF16)
+    return data.decode("utf-8-sig")
+
+
+def _is_utf16(data: bytes) -> bool:
+    """A UTF-16 byte-order mark, or the zero byte every other byte of its first 4 characters holds when
+    they are ASCII, as a JSON value's first ones are (a zero byte is no part of any UTF-8 JSON text)."""
+    if data.startswith(_UTF16_BOMS):
+        return True
+    head = data[:8]
+    return len(head) == 8 and any(all((byte == 0) == (index % 2 == parity) for index, byte in enumerate(head))
+                                  for parity in (0, 1))
 
 
 class _RepeatedKey(Exception):

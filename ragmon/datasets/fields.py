@@ -7,7 +7,7 @@ into an InputError.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from typing import Any
 
 from ragmon.ids import content_id
@@ -17,6 +17,9 @@ from ragmon.names import CONTEXT_SYNONYMS, Meant, meant_as
 FieldPath = tuple[str | int, ...]
 _CONTEXT_FIELDS = frozenset({"id", "text", "score", "pageContent", "metadata"})
 _DOC_ID_KEYS = ("id", "source", "doc_id")
+_METADATA_IDS = "'metadata.id', 'metadata.source' or 'metadata.doc_id'"
+_ID_LENGTH = 200
+_MEANT_SHOWN = 3
 
 
 class FieldError(Exception):
@@ -55,36 +58,90 @@ def listed(names: Iterable[str]) -> str:
     return ", ".join(repr(name) for name in names)
 
 
-def optional_contexts(value: Any, path: FieldPath) -> tuple[Context, ...] | None:
+def optional_contexts(value: Any, path: FieldPath,
+                      named_by: str | None = None) -> tuple[Context, ...] | None:
+    """`named_by` is the record's field that names its contexts by id (`relevant_ids`, `citations`) when
+    it lists any: a context without an id is then an error, since the content hash it would be named by
+    matches no labelled id, and every figure over those ids would read 0 for a retriever that found the
+    document (see `id_labels`)."""
     if value is None:
         return None
     if not isinstance(value, list):
         raise FieldError(f"expected a list of contexts, got {json_type(value)}", path)
-    return tuple(_context(item, (*path, index)) for index, item in enumerate(value))
+    return tuple(_context(item, (*path, index), named_by) for index, item in enumerate(value))
 
 
-def _context(item: Any, path: FieldPath) -> Context:
-    """`{id, text, score}`, a plain string, or a LangChain document `{pageContent, metadata}`."""
+def id_labels(**fields: Collection[str] | None) -> str | None:
+    """The first of a record's `fields` that names contexts by id and lists any: an empty `relevant_ids`
+    (an unanswerable question) leaves the retrieval metrics undefined whatever the contexts' ids."""
+    return next((name for name, ids in fields.items() if ids), None)
+
+
+def _context(item: Any, path: FieldPath, named_by: str | None) -> Context:
+    """`{id, text, score}` (its id else in its `metadata`, as the sidecar reads `ragmon.contexts`), a
+    plain string, or a LangChain document `{pageContent, metadata}`."""
     if isinstance(item, str):
+        if named_by is not None:
+            raise FieldError(f"a plain-string context has {_unmatched(named_by)}: give each context as "
+                             f"{{\"id\": ..., \"text\": ...}}", path)
         return Context(content_id(item), item)
     if not isinstance(item, dict):
         raise FieldError(f"expected a context object or string, got {json_type(item)}", path)
     # A LangChain document's text is its pageContent and its id in its metadata: its other keys are its own.
-    check_names(item, _CONTEXT_FIELDS, path, None if "pageContent" in item else CONTEXT_SYNONYMS)
-    if "pageContent" in item:
+    langchain = "pageContent" in item
+    check_names(item, _CONTEXT_FIELDS, path, None if langchain else CONTEXT_SYNONYMS)
+    if langchain:
         text = required_str(item, "pageContent", path)
-        metadata = item.get("metadata") or {}
-        if not isinstance(metadata, dict):
-            raise FieldError(f"expected an object, got {json_type(metadata)}", (*path, "metadata"))
-        key = next((k for k in _DOC_ID_KEYS if metadata.get(k) is not None), None)
-        doc_id = required_id(metadata, key, (*path, "metadata")) if key else content_id(text)
+        if not isinstance(item.get("metadata") or {}, dict):
+            raise FieldError(f"expected an object, got {json_type(item['metadata'])}", (*path, "metadata"))
     else:
         text = required_str(item, "text", path)
-        doc_id = required_id(item, "id", path) if item.get("id") is not None else content_id(text)
+    doc_id = _context_id(item, path, langchain)
+    if doc_id is None and named_by is not None:
+        raise _no_id(item, path, langchain, named_by)
     score = item.get("score")
     if score is not None and (isinstance(score, bool) or not isinstance(score, int | float)):
         raise FieldError(f"expected a number, got {json_type(score)}", (*path, "score"))
-    return Context(doc_id, text, score)
+    return Context(content_id(text) if doc_id is None else doc_id, text, score)
+
+
+def _context_id(item: dict[str, Any], path: FieldPath, langchain: bool) -> str | None:
+    """Its `id`, else its metadata's `id`, `source` or `doc_id` (as LangChain and LlamaIndex loaders
+    record one); a LangChain document's metadata first, as it has always been read, and its `id` (LangChain's
+    Document.id) after. None when it has none."""
+    metadata = item.get("metadata")
+    places = [(item, "id", path), *((metadata, key, (*path, "metadata")) for key in _DOC_ID_KEYS
+                                    if isinstance(metadata, dict))]
+    for obj, key, base in places[1:] + places[:1] if langchain else places:
+        if obj.get(key) is not None:
+            return required_id(obj, key, base)
+    return None
+
+
+def _no_id(item: dict[str, Any], path: FieldPath, langchain: bool, named_by: str) -> FieldError:
+    """Names what ragmon reads as an id, and the keys of the context that look like one it may have been
+    meant as (`source`, `url`, `metadata.uuid`)."""
+    metadata = item.get("metadata")
+    found = [*((key, value) for key, value in item.items() if key not in _CONTEXT_FIELDS),
+             *((f"metadata.{key}", value) for key, value in (metadata.items() if isinstance(metadata, dict)
+                                                            else ()))]
+    meant = [key for key, value in found if _id_shaped(value)][:_MEANT_SHOWN]
+    hint = f"; did you mean {' or '.join(repr(key) for key in meant)}?" if meant else ""
+    reads = f"{_METADATA_IDS}, else 'id'" if langchain else f"'id', else {_METADATA_IDS}"
+    return FieldError(f"the context has {_unmatched(named_by)}: ragmon reads {reads}{hint}",
+                      (*path, "metadata") if langchain else (*path, "id"))
+
+
+def _unmatched(named_by: str) -> str:
+    return (f"no id, which the record's {named_by!r} are matched against (a content hash in its place would "
+            f"make every figure over them 0)")
+
+
+def _id_shaped(value: Any) -> bool:
+    """A value that could be a document's id: a whole number, or a short string on one line."""
+    if isinstance(value, str):
+        return 0 < len(value) <= _ID_LENGTH and "\n" not in value
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def required_str(obj: Mapping[str, Any], key: str, base: FieldPath = ()) -> str:

@@ -11,6 +11,7 @@ from typing import Any
 from ragmon.datasets.fields import (
     check_names,
     extra,
+    id_labels,
     optional_contexts,
     optional_id_set,
     optional_id_tuple,
@@ -26,13 +27,16 @@ from ragmon.names import RECORD_SYNONYMS
 def ragmon_example(obj: dict[str, Any], default_id: str) -> Example:
     check_names(obj, RECORD_FIELDS, synonyms=RECORD_SYNONYMS, required=("id", "question"))
     check_format(obj, trace=False)
+    example_id, question = required_id(obj, "id"), required_str(obj, "question")
+    relevant_ids, citations = optional_id_set(obj, "relevant_ids"), optional_id_tuple(obj, "citations")
     return Example(
-        id=required_id(obj, "id"),
-        question=required_str(obj, "question"),
-        contexts=optional_contexts(obj.get("contexts"), ("contexts",)),
+        id=example_id,
+        question=question,
+        contexts=optional_contexts(obj.get("contexts"), ("contexts",),
+                                   id_labels(relevant_ids=relevant_ids, citations=citations)),
         answer=optional_str(obj, "answer"),
-        relevant_ids=optional_id_set(obj, "relevant_ids"),
-        citations=optional_id_tuple(obj, "citations"),
+        relevant_ids=relevant_ids,
+        citations=citations,
         ground_truth=optional_str(obj, "ground_truth"),
         category=optional_str(obj, "category"),
         pipeline=optional_str(obj, "pipeline"),

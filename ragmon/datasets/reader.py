@@ -9,17 +9,17 @@ from __future__ import annotations
 import contextlib
 import functools
 import gzip
+import io
 import itertools
 import json
 import os
-import shutil
 import tempfile
 import zlib
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import IO, Any, BinaryIO
 
-from ragmon.datasets.decoding import JSON_SPACE, json_error, json_line, json_message, json_text
+from ragmon.datasets.decoding import JSON_SPACE, json_error, json_line, json_message, json_text, utf8_text
 from ragmon.datasets.evalset_format import evalset_examples
 from ragmon.datasets.fields import FieldError, FieldPath, dotted, json_type
 from ragmon.datasets.formats import RECORD_FIELDS, is_evalset, is_trace
@@ -34,6 +34,13 @@ from ragmon.options import input_name, is_stdin, stdin_bytes
 _Parser = Callable[[dict[str, Any], str], Example]
 _GZIP_MAGIC = b"\x1f\x8b"
 _SPOOL_IN_MEMORY = 64 << 20
+MAX_LINE_BYTES = 256 << 20
+"""The longest line read: a JSONL record, an OTLP/JSON line, or a JSON document written on one line
+(`json.dump` without indent: an eval set's corpus). As much as `ragmon serve --max-buffer` holds of every
+trace at once by default, so no trace it captured is longer; reading one takes ~0.5 GiB. A line is read
+whole before anything else is done with it: without a bound, a file with no newline (`/dev/zero`, a
+binary file given by mistake) was read until memory ran out, a MemoryError traceback reported as a bug
+in ragmon."""
 
 
 def load_located(path: str | os.PathLike[str], skipped: Skipped) -> Iterator[tuple[Example, LineOf]]:
@@ -54,18 +61,15 @@ def _open(path: str | os.PathLike[str], opened: contextlib.ExitStack) -> BinaryI
     """The file's bytes, decompressed when it is gzip (by its magic number, whatever its name): large
     golden sets are kept compressed, and reading one as text gave only "not valid UTF-8". Reading goes
     back to the start (after the magic number, and for a JSON document after its first lines), so a pipe
-    (`-`, `/dev/stdin`, `<(zcat ...)`) is first copied aside: in memory up to `_SPOOL_IN_MEMORY`, then to
-    a temporary file. So is standard input when it is a file (`ragmon replay - < golden.jsonl`): the shell
-    may have read some of it already (`{ read -r header; ragmon replay -; } < golden.jsonl`), and going
-    back to the start would read those lines again. Everything opened is closed with `opened`; standard
-    input is left open."""
+    (`-`, `/dev/stdin`, `<(zcat ...)`) is kept aside as it is read (`_Replayed`). So is standard input when
+    it is a file (`ragmon replay - < golden.jsonl`): the shell may have read some of it already
+    (`{ read -r header; ragmon replay -; } < golden.jsonl`), and going back to the start would read those
+    lines again. Everything opened is closed with `opened`; standard input is left open."""
     stdin = is_stdin(path)
     handle = stdin_bytes() if stdin else opened.enter_context(Path(path).open("rb"))  # noqa: SIM115
     if stdin or not handle.seekable():
         spool = opened.enter_context(tempfile.SpooledTemporaryFile(max_size=_SPOOL_IN_MEMORY))  # noqa: SIM115
-        shutil.copyfileobj(handle, spool)
-        spool.seek(0)
-        handle = spool  # type: ignore[assignment]
+        handle = io.BufferedReader(_Replayed(handle, spool))  # type: ignore[assignment]
     if handle.read(2) != _GZIP_MAGIC:
         handle.seek(0)
         return handle
@@ -73,8 +77,49 @@ def _open(path: str | os.PathLike[str], opened: contextlib.ExitStack) -> BinaryI
     return opened.enter_context(gzip.GzipFile(fileobj=handle, mode="rb"))  # type: ignore[return-value]
 
 
+class _Replayed(io.RawIOBase):
+    """A stream read once, each byte kept in `spool` as it comes (in memory up to `_SPOOL_IN_MEMORY`, then
+    in a temporary file), so that reading can go back to the start and read it again. Copied whole before
+    reading, a pipe that never ends (`cat /dev/zero | ragmon replay -`) was copied until the disk was full,
+    before the line cap (MAX_LINE_BYTES) could stop it."""
+
+    def __init__(self, source: IO[bytes], spool: IO[bytes]) -> None:
+        super().__init__()
+        self._source = source
+        self._spool = spool
+        self._spooled = 0
+        self._position = 0
+
+    def readable(self) -> bool:
+        return True
+
+    def seekable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        if self._position < self._spooled:
+            self._spool.seek(self._position)
+            data = self._spool.read(min(len(buffer), self._spooled - self._position))
+        else:
+            data = self._source.read(len(buffer))
+            self._spool.seek(self._spooled)
+            self._spool.write(data)
+            self._spooled += len(data)
+        memoryview(buffer)[:len(data)] = data
+        self._position += len(data)
+        return len(data)
+
+    def seek(self, offset: int, whence: int = io.SEEK_SET) -> int:
+        """Anywhere already read: the reader only goes back."""
+        position = offset + (self._position if whence == io.SEEK_CUR else 0)
+        if whence == io.SEEK_END or not 0 <= position <= self._spooled:
+            raise io.UnsupportedOperation("a pipe can only go back to where it was read")
+        self._position = position
+        return position
+
+
 def _records(handle: BinaryIO, source: str, skipped: Skipped) -> Iterator[tuple[Example, LineOf]]:
-    lines = enumerate(handle, start=1)
+    lines = _lines(handle, source)
     first = _next_record_line(lines)
     if first is None:
         raise InputError("contains no examples", source=source)
@@ -82,8 +127,12 @@ def _records(handle: BinaryIO, source: str, skipped: Skipped) -> Iterator[tuple[
     try:
         obj = json_line(raw)
     except ValueError as exc:
+        # A first line of no UTF-8 text, or that opens no JSON object or array, begins no JSON document
+        # either: reading the file whole as one would read a binary file, or a stream with no end, to its end.
+        if isinstance(exc, UnicodeDecodeError) or not _opens(raw, b"[{"):
+            raise json_error(exc, source, number) from None
         second = _next_record_line(lines)
-        if not _opens_array(raw) and second is not None and _is_json_object(second[1]):
+        if not _opens(raw, b"[") and second is not None and _is_json_object(second[1]):
             raise json_error(exc, source, number) from None
         handle.seek(0)
         yield from _load_document(handle.read(), source)
@@ -107,6 +156,19 @@ def _records(handle: BinaryIO, source: str, skipped: Skipped) -> Iterator[tuple[
         yield _parse_line(parse, obj, source, number)
 
 
+def _lines(handle: BinaryIO, source: str) -> Iterator[tuple[int, bytes]]:
+    """The lines of `handle`, numbered from 1, each read up to MAX_LINE_BYTES and no further."""
+    for number in itertools.count(1):
+        raw = handle.readline(MAX_LINE_BYTES + 1)
+        if not raw:
+            return
+        if len(raw) > MAX_LINE_BYTES and not raw.endswith(b"\n"):
+            raise InputError(f"a line longer than {MAX_LINE_BYTES >> 20} MiB, the most ragmon reads as one: "
+                             f"a JSONL record, or a JSON document written on one line, must fit in it (is "
+                             f"this file a dataset?)", source=source, line=number)
+        yield number, raw
+
+
 def _next_record_line(lines: Iterator[tuple[int, bytes]]) -> tuple[int, bytes] | None:
     for number, raw in lines:
         if not raw.isspace():
@@ -121,9 +183,11 @@ def _is_json_object(raw: bytes) -> bool:
         return False
 
 
-def _opens_array(raw: bytes) -> bool:
-    """A first line starting with `[` opens a JSON array: a document, whatever its next line looks like."""
-    return raw.lstrip(b"\xef\xbb\xbf" + JSON_SPACE.encode()).startswith(b"[")
+def _opens(raw: bytes, brackets: bytes) -> bool:
+    """Whether a line's text starts with one of `brackets`; a first line starting with `[` opens a JSON
+    array: a document, whatever its next line looks like."""
+    first = raw.lstrip(b"\xef\xbb\xbf" + JSON_SPACE.encode())[:1]
+    return bool(first) and first in brackets
 
 
 def _parse_line(parse: _Parser, obj: Any, source: str, number: int) -> tuple[Example, LineOf]:
@@ -148,7 +212,7 @@ def _record_parser(obj: Any, source: str, line: int) -> _Parser:
 
 def _load_document(data: bytes, source: str) -> Iterator[tuple[Example, LineOf]]:
     try:
-        text = data.decode("utf-8-sig")
+        text = utf8_text(data)
     except UnicodeDecodeError as exc:
         line = data.count(b"\n", 0, exc.start) + 1
         raise InputError(f"not valid UTF-8 text: {exc.reason}", source=source, line=line) from None

@@ -12,6 +12,7 @@ from ragmon.datasets.fields import (
     FieldPath,
     check_names,
     extra,
+    id_labels,
     json_type,
     listed,
     optional_contexts,
@@ -43,13 +44,15 @@ def trace_example(obj: dict[str, Any], default_id: str) -> Example:
     if answer is None and "output" not in obj:
         answer = _last_llm_output(steps)
     trace_id = next((key for key in ("id", "traceId", "trace_id") if obj.get(key) is not None), None)
+    example_id, question = required_id(obj, trace_id) if trace_id else default_id, _trace_question(obj)
+    relevant_ids, citations = optional_id_set(obj, "expectedDocs"), optional_id_tuple(obj, "citations")
     return Example(
-        id=required_id(obj, trace_id) if trace_id else default_id,
-        question=_trace_question(obj),
-        contexts=_retrieved(steps),
+        id=example_id,
+        question=question,
+        contexts=_retrieved(steps, id_labels(expectedDocs=relevant_ids, citations=citations)),
         answer=answer,
-        relevant_ids=optional_id_set(obj, "expectedDocs"),
-        citations=optional_id_tuple(obj, "citations"),
+        relevant_ids=relevant_ids,
+        citations=citations,
         ground_truth=optional_str(obj, "ground_truth"),
         category=optional_str(obj, "category"),
         pipeline=optional_str(obj, "pipeline"),
@@ -115,7 +118,7 @@ def _last_llm_output(steps: list[dict[str, Any]]) -> str | None:
     return None
 
 
-def _retrieved(steps: list[dict[str, Any]]) -> tuple[Context, ...] | None:
+def _retrieved(steps: list[dict[str, Any]], named_by: str | None) -> tuple[Context, ...] | None:
     """Contexts of every retrieval step in order, each document (id and text) once, as live extraction
     reads them: chunks of one file share its `source` as their id and are each something the model saw;
     None when no step says what it retrieved."""
@@ -124,7 +127,7 @@ def _retrieved(steps: list[dict[str, Any]]) -> tuple[Context, ...] | None:
     for index, step in enumerate(steps):
         if step["kind"] != _RETRIEVAL:
             continue
-        found = optional_contexts(step.get("output"), ("steps", index, "output"))
+        found = optional_contexts(step.get("output"), ("steps", index, "output"), named_by)
         if found is None:  # the step recorded no output: unknown, not "retrieved nothing"
             continue
         known = True

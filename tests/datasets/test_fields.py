@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
-from dataset_cases import error_of, write_jsonl
+from dataset_cases import error_of, sha_id, write_jsonl
 
 from ragmon.datasets import load
 
@@ -52,8 +52,8 @@ def test_near_miss_of_a_ragmon_field_is_an_error_naming_the_field_meant(tmp_path
                                                                           meant: str) -> None:
     # Before: the row loaded with the field carried in `extra` and e.g. groundedness undefined, so a
     # gate passed on the other rows with nothing said.
-    good = {"id": "a", "question": "q", "contexts": ["Doc."], "answer": "Doc.", "citations": ["x"],
-            "relevant_ids": ["x"], "ground_truth": "Doc.", "category": "c"}
+    good = {"id": "a", "question": "q", "contexts": [{"id": "x", "text": "Doc."}], "answer": "Doc.",
+            "citations": ["x"], "relevant_ids": ["x"], "ground_truth": "Doc.", "category": "c"}
     bad = {**{k: v for k, v in good.items() if k != meant}, "id": "b", typo: good[meant]}
     path = write_jsonl(tmp_path / "golden.jsonl", [good, bad])
     err = error_of([path])
@@ -95,8 +95,8 @@ def test_another_tools_name_for_a_field_is_an_error_naming_ragmons(tmp_path: Pat
                                                                    meant: str) -> None:
     # Before: carried along unread, so a ragas-shaped golden set scored with no contexts (groundedness
     # undefined on every row) or no answer, and a run without a gate on it printed PASS.
-    good = {"id": "a", "question": "q", "contexts": ["Doc."], "answer": "Doc.", "citations": ["x"],
-            "relevant_ids": ["x"], "ground_truth": "Doc."}
+    good = {"id": "a", "question": "q", "contexts": [{"id": "x", "text": "Doc."}], "answer": "Doc.",
+            "citations": ["x"], "relevant_ids": ["x"], "ground_truth": "Doc."}
     bad = {**{k: v for k, v in good.items() if k != meant}, "id": "b", other: good[meant]}
     path = write_jsonl(tmp_path / "golden.jsonl", [good, bad])
     assert str(error_of([path])) == (f"{path}:2: unknown field {other!r}: ragmon reads this as {meant!r}, "
@@ -295,3 +295,76 @@ def test_a_common_name_beside_the_field_itself_is_carried_along(tmp_path: Path) 
                            "reference": "Within 30 days of delivery."}
     assert (second.answer, second.extra) == ("B.", {"completion": "A draft."})
 
+
+
+# --- found by a CI engineer: contexts whose id ragmon does not read, in a record labelled by id --------
+
+_READS = "ragmon reads 'id', else 'metadata.id', 'metadata.source' or 'metadata.doc_id'"
+_ZERO = "(a content hash in its place would make every figure over them 0)"
+
+
+@pytest.mark.parametrize("key", ["source", "url", "uuid", "name"])
+def test_a_context_whose_id_is_under_a_key_ragmon_does_not_read_is_an_error_in_a_labelled_record(
+        tmp_path: Path, key: str) -> None:
+    # Before: named by its content hash, which "d1" never matches: hit rate, precision, recall, mrr and
+    # ndcg all 0, a recall gate BREACHED and "Relevant but not in the top 5 retrieved: d1" in the report,
+    # for a retriever that found the document.
+    record = {"id": "x", "question": "How long is the warranty?", "answer": "The warranty lasts 2 years.",
+              "relevant_ids": ["d1"], "contexts": [{key: "d1", "text": "The warranty lasts 2 years."}]}
+    path = write_jsonl(tmp_path / "golden.jsonl", [{"id": "ok", "question": "fine"}, record])
+    assert str(error_of([path])) == (
+        f"{path}:2: the context has no id, which the record's 'relevant_ids' are matched against {_ZERO}: "
+        f"{_READS}; did you mean {key!r}? (field 'contexts[0].id')")
+
+
+def test_a_plain_string_context_in_a_record_labelled_by_id_is_an_error(tmp_path: Path) -> None:
+    record = {"id": "x", "question": "q", "contexts": ["The warranty lasts 2 years."], "relevant_ids": ["d1"]}
+    path = write_jsonl(tmp_path / "golden.jsonl", [record])
+    assert str(error_of([path])) == (
+        f"{path}:1: a plain-string context has no id, which the record's 'relevant_ids' are matched against "
+        f'{_ZERO}: give each context as {{"id": ..., "text": ...}} (field \'contexts[0]\')')
+
+
+def test_cited_ids_need_the_contexts_ids_too(tmp_path: Path) -> None:
+    # A citation of "d1" matched no content hash either: citation accuracy 0 for an answer citing well.
+    record = {"id": "x", "question": "q", "answer": "Two years.", "citations": ["d1"],
+              "contexts": [{"id": "d0", "text": "Other."},
+                           {"text": "Two years.", "metadata": {"url": "u/d1"}}]}
+    path = write_jsonl(tmp_path / "golden.jsonl", [record])
+    assert str(error_of([path])) == (
+        f"{path}:1: the context has no id, which the record's 'citations' are matched against {_ZERO}: "
+        f"{_READS}; did you mean 'metadata.url'? (field 'contexts[1].id')")
+
+
+def test_a_langchain_document_without_an_id_in_a_trace_labelled_by_expected_docs_is_an_error(
+        tmp_path: Path) -> None:
+    record = {"input": "q", "expectedDocs": ["d1"], "steps": [{"kind": "retrieval", "output": [
+        {"pageContent": "Two years.", "metadata": {"url": "https://help.example/d1", "title": "Warranty"}}]}]}
+    path = write_jsonl(tmp_path / "t.jsonl", [record])
+    assert str(error_of([path])) == (
+        f"{path}:1: the context has no id, which the record's 'expectedDocs' are matched against {_ZERO}: "
+        "ragmon reads 'metadata.id', 'metadata.source' or 'metadata.doc_id', else 'id'; did you mean "
+        "'metadata.url' or 'metadata.title'? (field 'steps[0].output[0].metadata')")
+
+
+def test_a_contexts_id_in_its_metadata_is_read_as_a_langchain_documents_is(tmp_path: Path) -> None:
+    # {text, metadata: {id}} is how ragmon.contexts and ragmon.instrument name a document live; offline its
+    # id was a content hash, and the recall of a retriever that found "d1" read 0. A LangChain document's
+    # own id (Document.id) names it when its metadata does not.
+    record = {"id": "x", "question": "q", "relevant_ids": ["d1", "d2", "d3"], "contexts": [
+        {"text": "A.", "metadata": {"id": "d1"}}, {"text": "B.", "metadata": {"source": "d2", "id": None}},
+        {"pageContent": "C.", "id": "d3"}, {"id": "d4", "text": "D.", "metadata": {"id": "ignored"}}]}
+    (example,) = load([write_jsonl(tmp_path / "golden.jsonl", [record])])
+    assert example.contexts is not None
+    assert [c.id for c in example.contexts] == ["d1", "d2", "d3", "d4"]
+
+
+@pytest.mark.parametrize("relevant", [{}, {"relevant_ids": []}], ids=["unlabelled", "unanswerable"])
+def test_contexts_without_an_id_are_read_where_no_labelled_id_is_matched_against_them(
+        tmp_path: Path, relevant: dict) -> None:
+    # Groundedness needs no id: plain strings (a ragas export's contexts) stay fine, named by their hash.
+    record = {"id": "x", "question": "q", "answer": "Two years.",
+              "contexts": ["Two years.", {"source": "d1", "text": "Keep the box."}], **relevant}
+    (example,) = load([write_jsonl(tmp_path / "golden.jsonl", [record])])
+    assert example.contexts is not None
+    assert [c.id for c in example.contexts] == [sha_id("Two years."), sha_id("Keep the box.")]

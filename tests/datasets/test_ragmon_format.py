@@ -16,19 +16,21 @@ def test_ragmon_jsonl_loads_every_field_and_carries_unknown_ones(tmp_path: Path)
     path.write_text(
         json.dumps({"id": "q1", "question": "How long?", "answer": "Thirty days.",
                     "contexts": [{"id": "d1", "text": "Returns within 30 days.", "score": 0.9},
-                                 {"text": "No id here."}],
+                                 {"text": "Its id in its metadata.", "metadata": {"source": "faq.md"}}],
                     "relevant_ids": ["d1"], "citations": ["d1"], "ground_truth": "30 days",
                     "category": "returns", "pipeline": "shop-v2",
                     "labels": {"sentences": [1, 0]}, "metadata": {"owner": "cx"}, "needs_review": True})
         + "\n\n   \n"  # blank lines are skipped
         + json.dumps({"id": 7, "question": "Unknown retrieval?"}) + "\n"
-        + json.dumps({"id": "q3", "question": "Nothing found?", "contexts": [], "relevant_ids": []}) + "\n",
+        + json.dumps({"id": "q3", "question": "Nothing found?", "contexts": [], "relevant_ids": []}) + "\n"
+        + json.dumps({"id": "q4", "question": "Unlabelled?",
+                      "contexts": [{"text": "No id here."}, "Nor here."], "relevant_ids": []}) + "\n",
         encoding="utf-8")
-    first, second, third = load([path])
+    first, second, third, fourth = load([path])
 
     assert first.id == "q1" and first.question == "How long?" and first.answer == "Thirty days."
     assert first.contexts == (Context("d1", "Returns within 30 days.", 0.9),
-                              Context(sha_id("No id here."), "No id here.", None))
+                              Context("faq.md", "Its id in its metadata.", None))
     assert first.relevant_ids == frozenset({"d1"})
     assert first.citations == ("d1",)
     assert (first.ground_truth, first.category, first.pipeline) == ("30 days", "returns", "shop-v2")
@@ -40,3 +42,6 @@ def test_ragmon_jsonl_loads_every_field_and_carries_unknown_ones(tmp_path: Path)
     assert second.extra == {}
     # Explicitly empty is kept apart from unknown.
     assert third.contexts == () and third.relevant_ids == frozenset()
+    # A context without an id is named by its content hash where no labelled id is matched against it.
+    assert fourth.contexts == (Context(sha_id("No id here."), "No id here."),
+                               Context(sha_id("Nor here."), "Nor here."))

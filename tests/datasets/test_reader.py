@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from dataset_cases import error_of, write_jsonl
 
-from ragmon.datasets import load
+from ragmon.datasets import load, reader
 from ragmon.model import Context
 
 # --- format 1: ragmon JSONL ----------------------------------------------------------------------
@@ -205,3 +205,95 @@ def test_records_under_one_key_of_a_lines_object_are_an_error_saying_what_ragmon
 def test_an_object_missing_its_id_otherwise_says_so(tmp_path: Path, record: dict) -> None:
     path = write_jsonl(tmp_path / "golden.jsonl", [record])
     assert str(error_of([path])) == f"{path}:1: missing required field 'id' (field 'id')"
+
+
+# --- found by a security review: a line with no end, binary input, UTF-16 --------------------------
+
+_UTF16 = "not valid UTF-8 text: it is UTF-16: convert it to UTF-8 (PowerShell: Out-File -Encoding utf8)"
+_RECORD = {"id": "a", "question": "How long?", "answer": "Two years.",
+           "contexts": [{"id": "d1", "text": "Two years."}]}
+
+
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-be"])
+@pytest.mark.parametrize("compress", [False, True], ids=["plain", "gzip"])
+def test_a_utf16_file_is_named_utf16(tmp_path: Path, encoding: str, compress: bool) -> None:
+    # PowerShell 5's default: was "not valid UTF-8 text: invalid start byte", not a word of UTF-16.
+    data = (json.dumps(_RECORD) + "\n" + json.dumps({**_RECORD, "id": "b"}) + "\n").encode(encoding)
+    path = tmp_path / "golden.jsonl"
+    path.write_bytes(gzip.compress(data) if compress else data)
+    assert str(error_of([path])) == f"{path}:1: {_UTF16}"
+
+
+def test_a_utf16_line_appended_to_a_utf8_file_is_named_utf16(tmp_path: Path) -> None:
+    # PowerShell 5's `>>` appends UTF-16 with no byte-order mark: was "invalid JSON at column 1".
+    path = tmp_path / "golden.jsonl"
+    appended = (json.dumps({**_RECORD, "id": "b"}) + "\n").encode("utf-16-le")
+    path.write_bytes((json.dumps(_RECORD) + "\n").encode() + appended)
+    assert str(error_of([path])) == f"{path}:2: {_UTF16}"
+
+
+@pytest.fixture
+def small_lines(monkeypatch: pytest.MonkeyPatch) -> int:
+    """MAX_LINE_BYTES made small enough to test without 256 MiB of data."""
+    monkeypatch.setattr(reader, "MAX_LINE_BYTES", 64)
+    return 64
+
+
+def test_a_line_longer_than_the_cap_is_an_error_naming_file_and_line(tmp_path: Path,
+                                                                     small_lines: int) -> None:
+    record = json.dumps({"id": "a", "question": "q"}).encode()
+    at_cap = json.dumps({"id": "b", "question": "q" * (small_lines - 27)}).encode()
+    assert len(at_cap) == small_lines  # a line of exactly the cap is read
+    over = json.dumps({"id": "c", "question": "q" * (small_lines - 26)}).encode()
+    path = tmp_path / "golden.jsonl"
+    path.write_bytes(b"\n".join([record, at_cap, over]) + b"\n")
+    message = (" MiB, the most ragmon reads as one: a JSONL record, or a JSON document written on one line, "
+               "must fit in it (is this file a dataset?)")
+    err = error_of([path])
+    assert err.line == 3 and str(err).startswith(f"{path}:3: a line longer than ")
+    assert str(err).endswith(message)
+    path.write_bytes(gzip.compress(b"\n".join([record, over])))
+    assert error_of([path]).line == 2
+
+
+def test_a_device_with_no_newline_stops_at_the_cap(small_lines: int) -> None:
+    # `ragmon replay /dev/zero`: read until memory ran out, a MemoryError reported as a bug in ragmon.
+    err = error_of([Path("/dev/zero")])
+    assert (err.source, err.line) == ("/dev/zero", 1) and "a line longer than" in str(err)
+
+
+@contextlib.contextmanager
+def endless(chunk: bytes, most: int = 32 << 20) -> Iterator[tuple[Path, list[int]]]:
+    """A pipe fed `chunk` over and over (up to `most` bytes) until its reader closes it, with how many bytes
+    it took: `yes | ragmon replay -`, `cat /dev/zero | ragmon replay -`."""
+    read_end, write_end = os.pipe()
+    sent = [0]
+
+    def feed() -> None:
+        with contextlib.suppress(BrokenPipeError), os.fdopen(write_end, "wb") as writer:
+            while sent[0] < most:
+                sent[0] += writer.write(chunk)
+                writer.flush()
+
+    feeder = threading.Thread(target=feed)
+    feeder.start()
+    try:
+        yield Path(f"/dev/fd/{read_end}"), sent
+    finally:
+        os.close(read_end)
+        feeder.join()
+
+
+@pytest.mark.parametrize(("chunk", "line", "words"), [
+    (b"\0" * 4096, 1, "a line longer than"),               # cat /dev/zero: no newline, ever
+    (b"y\n" * 2048, 1, "invalid JSON at column 1"),        # yes: lines, none of them JSON
+    (b"\x89PNG\r\n\x1a\n" * 512, 1, "not valid UTF-8"),  # a binary file
+])
+def test_a_pipe_that_never_ends_is_refused_after_reading_a_little_of_it(
+        small_lines: int, chunk: bytes, line: int, words: str) -> None:
+    # It was copied aside whole before reading began (until the disk was full), then read whole as one JSON
+    # document when its first line was no JSON: an endless read either way.
+    with endless(chunk) as (path, sent):
+        err = error_of([path])
+    assert err.line == line and words in str(err)
+    assert sent[0] < 1 << 20

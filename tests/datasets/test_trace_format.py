@@ -19,7 +19,6 @@ def test_trace_jsonl_reads_retrieval_steps_in_order_each_document_once(tmp_path:
     trace = {
         "input": "Can I return shoes?",
         "output": "Yes, within 30 days.",
-        "expectedDocs": ["returns", "shoes"],
         "tags": ["prod"],
         "steps": [
             {"kind": "retrieval", "output": [
@@ -36,11 +35,12 @@ def test_trace_jsonl_reads_retrieval_steps_in_order_each_document_once(tmp_path:
         ],
     }
     path = write_jsonl(tmp_path / "traces.jsonl", [trace, {"id": "t-2", "question": {"query": "Q two?"},
-                                                           "output": {"answer": "A two."}}])
+                                                           "output": {"answer": "A two."},
+                                                           "expectedDocs": ["returns", "shoes"]}])
     first, second = load([path])
     assert first.id == f"{path}:1"  # no id in the trace: file and line
     assert first.question == "Can I return shoes?" and first.answer == "Yes, within 30 days."
-    assert first.relevant_ids == frozenset({"returns", "shoes"})
+    assert first.relevant_ids is None  # unlabelled: contexts without an id are named by their content hash
     assert first.contexts == (
         Context("returns", "Returns within 30 days.", 0.8),
         Context(sha_id("Shoes must be unworn."), "Shoes must be unworn."),
@@ -50,7 +50,8 @@ def test_trace_jsonl_reads_retrieval_steps_in_order_each_document_once(tmp_path:
     )  # the second step's "returns" is the same document again (same id and text): the first one stays
     assert first.extra == {"tags": ["prod"]}
     assert (second.id, second.question, second.answer) == ("t-2", "Q two?", "A two.")
-    assert second.contexts is None and second.relevant_ids is None  # no retrieval step: unknown
+    assert second.contexts is None  # no retrieval step: unknown
+    assert second.relevant_ids == frozenset({"returns", "shoes"})
 
 
 def test_trace_json_array_and_llm_output_fallback(tmp_path: Path) -> None:
