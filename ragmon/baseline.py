@@ -10,6 +10,11 @@ Where this run's text (an id, a claim) has a lone surrogate, half an emoji a pip
 report holds U+FFFD (ragmon.report.json), and a report from an older ragmon holds the "\\ud83d" escape. So
 the baseline is read with each lone surrogate made U+FFFD and this run's ids and claims are compared in that
 form: the same example, with the same sentences, in every later run, against either kind of baseline.
+
+A baseline whose run breached a drop gate is refused: its figures hold the regression that gate refused,
+and compared with them it would pass (a CI job re-run after it failed, with --json naming the --baseline).
+One that breached only its own --gate gates is compared with, and `caveats` says so: main's report stays
+the reference for drops while main is below a bar, and every run's --gate is decided anew anyway.
 """
 
 from __future__ import annotations
@@ -27,7 +32,7 @@ from typing import Any, NoReturn
 from ragmon import __version__
 from ragmon.errors import InputError
 from ragmon.jsontext import loads, replace_lone_surrogates
-from ragmon.model import LOWER_IS_BETTER, METRIC_NAMES, ClaimVerdict, ExampleResult, Report
+from ragmon.model import LOWER_IS_BETTER, METRIC_NAMES, ClaimVerdict, Example, ExampleResult, Report
 from ragmon.options import input_name, is_stdin, stdin_bytes
 
 CLAIM_METRICS = frozenset({"groundedness", "hallucination_rate"})
@@ -53,6 +58,8 @@ class BaselineExample:
     metrics: Mapping[str, float | None]
     unsupported: frozenset[str]
     """Its unsupported sentences, whitespace normalised: a sentence among them is not newly unsupported."""
+    question: str | None = None
+    """Whitespace normalised; None where the report gave none."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,6 +71,8 @@ class Baseline:
     k: int
     examples: Mapping[str, BaselineExample]
     """By id, in the report's order."""
+    breached: tuple[str, ...] = ()
+    """Metrics of the --gate gates the baseline run breached, in the report's order."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,6 +178,7 @@ def from_dict(doc: Any, source: str) -> Baseline:
         error = error if len(error) <= 300 else error[:299] + "…"
         raise InputError(f"the baseline run did not complete ({error}), so it has no figures to compare "
                          f"with", source=source)
+    breached = () if reader.get(doc, "passed", bool, "a boolean") else _breached(reader, doc)
     judge = reader.get(doc, "judge", dict, "an object")
     reader.get(judge, "name", str, "a string", "judge.name")
     k = reader.get(doc, "k", int, "a whole number")
@@ -188,6 +198,7 @@ def from_dict(doc: Any, source: str) -> Baseline:
             # the bootstrap, and NaN, which no report holds, would silently drop the example.
             if name in METRIC_NAMES and value is not None and not 0 <= value <= 1:
                 reader.fail("a number between 0 and 1 or null", at)
+        question = reader.check(item.get("question"), (str, type(None)), "a string", f"{where}.question")
         unsupported = set()
         for number, claim in enumerate(reader.get(item, "claims", list, "a list", f"{where}.claims")):
             at = f"{where}.claims[{number}]"
@@ -195,8 +206,55 @@ def from_dict(doc: Any, source: str) -> Baseline:
             claim_text = reader.get(claim, "text", str, "a string", f"{at}.text")
             if not reader.get(claim, "supported", bool, "a boolean", f"{at}.supported"):
                 unsupported.add(_normal(claim_text))
-        examples[example_id] = BaselineExample(metrics, frozenset(unsupported))
-    return Baseline(source, version, judge, k, examples)
+        examples[example_id] = BaselineExample(metrics, frozenset(unsupported),
+                                               None if question is None else _normal(question))
+    return Baseline(source, version, judge, k, examples, breached)
+
+
+def _breached(reader: _Reader, doc: dict[str, Any]) -> tuple[str, ...]:
+    """The metrics of the --gate gates a run that did not pass breached; an InputError when it breached a
+    drop gate (`max_drop` set), which a report before drop gates never did."""
+    gates: dict[str, None] = {}  # in order, each metric once: two gates may name one
+    drops: dict[str, None] = {}
+    for index, gate in enumerate(reader.get(doc, "gates", list, "a list")):
+        where = f"gates[{index}]"
+        gate = reader.check(gate, dict, "an object", where)
+        metric = _metric(reader.get(gate, "metric", str, "a string", f"{where}.metric"))
+        if not reader.get(gate, "passed", bool, "a boolean", f"{where}.passed"):
+            max_drop = reader.check(gate.get("max_drop"), (int, float, type(None)), "a number or null",
+                                    f"{where}.max_drop")
+            (gates if max_drop is None else drops)[metric] = None
+    if drops:
+        raise InputError(f"the baseline run breached its drop gate on {', '.join(drops)}: its figures hold "
+                         f"the regression that gate refused, and compared with them it would pass; give as "
+                         f"--baseline the --json report of the last run that passed", source=reader.source)
+    return tuple(gates)
+
+
+def _metric(name: str) -> str:
+    """A metric's name as a message shows it: one the file made up, quoted and escaped."""
+    return name if name in METRIC_NAMES else json.dumps(name)
+
+
+def caveats(baseline: Baseline, examples: Iterable[Example]) -> list[str]:
+    """What the user should hear of a comparable baseline that may mislead, one line each, before this run
+    (`examples`) is scored: that its run breached gates of its own, and that ids both runs have name
+    other questions there (a golden set renumbered, or its ids reused), which the comparison, by id, would
+    read as the same examples, most likely "unchanged"."""
+    lines = []
+    if baseline.breached:
+        lines.append(f"the baseline {baseline.path} is of a run that breached its gate on "
+                     f"{', '.join(baseline.breached)}: drops are measured from figures that did not pass "
+                     f"(this run's --gate gates are decided on their own)")
+    shared = [(example, before) for example in examples
+              if (before := baseline.examples.get(replace_lone_surrogates(example.id))) is not None]
+    changed = [example.id for example, before in shared
+               if before.question is not None and before.question != _normal(example.question)]
+    if changed:
+        lines.append(f"the baseline {baseline.path} asked another question under {len(changed)} of the "
+                     f"{len(shared)} ids both runs have ({changed[0]!r}, say): examples are compared by id, "
+                     f"so these compare different questions (was the golden set renumbered?)")
+    return lines
 
 
 class _Reader:

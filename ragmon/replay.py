@@ -153,8 +153,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                       help="HTTP headers sent with every question, one 'Name: value' per line (an "
                            "Authorization token, say): a file, so no secret shows in the process list")
     live.add_argument("--target-start-wait", type=duration, default="0s", metavar="DURATION",
-                      help="how long the build may take to accept connections before the first question "
-                           "(default 0s: a build that is not up fails the run at once)")
+                      help="how long the build may take to answer its first question: until then a refused "
+                           "or dropped connection, 429, 502, 503 or 504 is asked again (default 0s: a build "
+                           "that is not up fails the run at once)")
     live.add_argument("--target-field", default="question", metavar="NAME",
                       help="JSON field of the request body that carries the question (default %(default)s)")
     live.add_argument("--target-concurrency", type=positive_int, default=4, metavar="N",
@@ -162,8 +163,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     live.add_argument("--target-timeout", type=positive_duration, default="30s", metavar="DURATION",
                       help="time allowed for each answer (default 30s)")
     live.add_argument("--target-retries", type=non_negative_int, default=2, metavar="N",
-                      help="times a question is asked again after a 408, 429 or 5xx answer, a timeout or a "
-                           "lost connection, each time under a new trace id (default %(default)s)")
+                      help="times a question is asked again after a 408, 429, 500, 502, 503 or 504 answer "
+                           "(or a CDN's 520-524 or 529), a timeout or a lost connection, each time under a "
+                           "new trace id (default %(default)s)")
     live.add_argument("--receiver-listen", type=listen_address, default="127.0.0.1:4318",
                       metavar="HOST:PORT",
                       help="OTLP/HTTP receiver for the build's spans (default %(default)s, where OTLP/HTTP "
@@ -382,6 +384,9 @@ def _replay(args: argparse.Namespace, started: tuple[datetime, float]) -> int:
     if not_rag and not args.quiet:
         note(f"skipped {len(not_rag)} recorded trace(s) that are not RAG (no retrieval, no generation): "
               f"{_listed(not_rag)}")
+    if baseline is not None and not args.quiet:
+        for caveat in baselines.caveats(baseline, examples):
+            note(f"ragmon replay: warning: {caveat}")
     if target is not None:
         from ragmon.target import collect
 

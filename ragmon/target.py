@@ -12,10 +12,14 @@ golden file are ignored.
 
 The run stops with exit 2 (a RagmonError) rather than score part of the set: an unreachable target, a
 non-2xx answer, a trace that never arrives or is not RAG each name the example ids concerned. Before
-that, a question whose answer may be transient (408, 429, 5xx, a timeout, a lost connection) is asked
-again, `retries` times, each under a new trace id: the failed attempt may have exported part of a trace,
-which must not mix with the answered one. A build that answers none of the first round of questions is
-not asked the rest.
+that, a question whose answer may be transient (408, 429, 500, 502-504, a CDN's 520-524 and 529, a
+timeout, a lost connection) is asked again, `retries` times, each under a new trace id: the failed
+attempt may have exported part of a trace, which must not mix with the answered one. A build that answers
+none of the first round of questions is not asked the rest. Until the build has answered once, and for
+up to `start_wait`, what a build still starting gives (a refused or dropped connection, 429, 502-504, 521-523)
+is asked again without counting as a retry.
+
+The URL is shown in messages as `shown_url` gives it, without its secrets.
 """
 
 from __future__ import annotations
@@ -75,7 +79,8 @@ MAX_SERVICES = 100
 
 @dataclass(frozen=True, slots=True)
 class Target:
-    url: str
+    url: str = dataclass_field(repr=False)
+    """May hold a key (basic auth, a query `?code=`): shown only through `shown_url`."""
     field: str = "question"
     concurrency: int = 4
     timeout: float = 30.0
@@ -84,11 +89,12 @@ class Target:
     trace_wait: float = 30.0
     quiet: float = 0.5
     headers: tuple[tuple[str, str], ...] = dataclass_field(default=(), repr=False)
-    start_wait: float = 0.0
-    """How long the build may take to accept connections: a CI job that starts it and runs the gate at
-    once would otherwise fail on refused connections while it boots."""
     """Sent with every question (an Authorization token, say): kept out of the repr, which a traceback or
     a log line could print."""
+    start_wait: float = 0.0
+    """How long the build may take to answer its first question: a CI job that starts it and runs the gate
+    at once would otherwise fail while it boots (a published Docker port accepts connections at once and
+    drops them until the app is up; a gateway answers 502 or 503)."""
 
     @classmethod
     def from_args(cls, args: argparse.Namespace) -> Target:
@@ -100,7 +106,7 @@ class Target:
             valid = False
         if not valid:
             raise InputError(f"--target must be an http:// or https:// URL with a valid host and port, "
-                             f"got {args.target!r}")
+                             f"got {shown_url(args.target)!r}")
         if args.receiver_listen is None:
             raise InputError("--receiver-listen cannot be off with --target: the traces arrive there")
         headers = () if args.target_header_file is None else read_headers(args.target_header_file)
@@ -108,6 +114,39 @@ class Target:
                    timeout=args.target_timeout, retries=args.target_retries, receiver=args.receiver_listen,
                    trace_wait=args.trace_wait, quiet=args.trace_quiet, headers=headers,
                    start_wait=args.target_start_wait)
+
+
+def shown_url(url: str) -> str:
+    """`url` as messages show it, with the password of its userinfo and every query value (and any
+    fragment) masked: `http://user:***@host/ask?api_key=***`. A --target often carries a key there (basic
+    auth, an Azure Functions `?code=`), set as a CI secret, and the messages reach the CI log and every
+    report, which CI publishes. A user name without a password is masked too: it is the key itself
+    (`https://TOKEN@host`). Read without urllib, which raises on some malformed URLs: a URL refused as
+    malformed is shown as well."""
+    rest, hash_sign, _ = url.partition("#")
+    rest, question_mark, query = rest.partition("?")
+    scheme, slashes, rest = rest.partition("//")
+    if not slashes:  # no scheme: a host, or user:password@host, to begin with
+        scheme, rest = "", scheme
+    authority, slash, path = rest.partition("/")
+    userinfo, at, host = authority.rpartition("@")
+    if at:
+        user, _, password = userinfo.partition(":")
+        authority = f"{user}:***@{host}" if password else f"***@{host}"
+    if question_mark:
+        query = "&".join(f"{name}=***" if equals else "***"
+                         for name, equals, _ in (item.partition("=") for item in query.split("&")))
+    return (f"{scheme}{slashes}{authority}{slash}{path}{question_mark}{query}"
+            f"{hash_sign}{'***' if hash_sign else ''}")
+
+
+_URL_IN_TEXT = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://[^\s'\"<>]+")
+"""A URL inside a message of aiohttp's: "Can not write request body for http://...", "url='http://...'"."""
+
+
+def _urls_shown(text: str) -> str:
+    """`text` with every URL in it as `shown_url` shows it."""
+    return _URL_IN_TEXT.sub(lambda found: shown_url(found.group()), text)
 
 
 _HEADER_NAME = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
@@ -204,12 +243,14 @@ async def _collect(golden: Sequence[Example], target: Target, log: TextIO | None
             endpoint = _http_url(host, int(runner.addresses[0][1]))
             print(f"receiving the target's spans on {endpoint} (OTLP/HTTP: "
                   f"OTEL_EXPORTER_OTLP_ENDPOINT={endpoint})", file=log, flush=True)
-        if target.start_wait > 0:
-            await _until_listening(target, log)
+        if log is not None and target.start_wait > 0:
+            print(f"waiting up to {target.start_wait:g}s for {shown_url(target.url)} to answer its first "
+                  f"question (--target-start-wait)", file=log, flush=True)
         failed, unasked = await _ask_all(golden, trace_ids, sink, target, progress)
         if failed:
             stopped = f" and {unasked} were not asked, as none was answered" if unasked else ""
-            raise RagmonError(f"{len(failed)} of {len(golden)} questions got no answer from {target.url}"
+            raise RagmonError(f"{len(failed)} of {len(golden)} questions got no answer from "
+                              f"{shown_url(target.url)}"
                               f"{stopped}: {_by_reason(failed)}")
         await sink.wait(time.monotonic() + target.trace_wait)
     finally:
@@ -254,34 +295,6 @@ class _ReceiverFormatter(logging.Formatter):
                 f"answered {fields.get('status')}: {fields.get('detail')}")
 
 
-async def _until_listening(target: Target, log: TextIO | None) -> None:
-    """Return once the target's host and port accept a connection, or `start_wait` has passed: then the
-    questions are asked anyway, and what fails is named as it would have been."""
-    url = urlsplit(target.url)
-    port = url.port or (443 if url.scheme == "https" else 80)
-    deadline = time.monotonic() + target.start_wait
-    if log is not None:
-        print(f"waiting up to {target.start_wait:g}s for {url.hostname}:{port} to accept connections",
-              file=log, flush=True)
-    while True:
-        left = deadline - time.monotonic()
-        try:
-            _, writer = await asyncio.wait_for(asyncio.open_connection(url.hostname, port), max(left, 0.1))
-        except (OSError, TimeoutError):
-            if left <= 0:
-                return
-            await asyncio.sleep(min(START_POLL, max(left, 0.0)))
-        else:
-            writer.close()
-            with contextlib.suppress(OSError):
-                await writer.wait_closed()
-            return
-
-
-START_POLL = 0.2
-"""Seconds between attempts to connect while the build starts."""
-
-
 async def _ask_all(golden: Sequence[Example], trace_ids: dict[str, str], sink: TraceSink, target: Target,
                    progress: Callable[[int, int], None] | None) -> tuple[list[tuple[str, str]], int]:
     """(example id, what went wrong) for every question without a 2xx answer after its retries, and how
@@ -292,7 +305,13 @@ async def _ask_all(golden: Sequence[Example], trace_ids: dict[str, str], sink: T
     is asked. If every one of them fails, the build is taken to be down and the rest are not asked: the
     run stops with exit 2 from the first failure anyway, and a build that lets every request time out
     would otherwise hold it for timeout x tries x questions / concurrency (hours, for a few thousand
-    questions). A build that answers keeps being asked them all, so every question it fails on is named."""
+    questions). A build that answers keeps being asked them all, so every question it fails on is named.
+
+    Until it has answered once, a failure of a build still starting is asked again, without counting as a
+    retry, until --target-start-wait is over; then the question stops with that said. A published Docker
+    port accepts connections while the app boots and drops each one, and a gateway answers 502 or 503:
+    waiting for the port alone would fail the run in seconds."""
+    ready_by = time.monotonic() + target.start_wait
     limit = asyncio.Semaphore(target.concurrency)
     first_round = min(target.concurrency, len(golden))
     answered = failed = 0
@@ -312,10 +331,21 @@ async def _ask_all(golden: Sequence[Example], trace_ids: dict[str, str], sink: T
             attempt = 0
             while True:
                 async with limit:
-                    problem, retry_in = await _ask(session, target, example.question, trace_ids[example.id])
-                if problem is None or retry_in is None or attempt == target.retries:
+                    problem, retry_in, starting = await _ask(session, target, example.question,
+                                                             trace_ids[example.id])
+                if problem is None or retry_in is None:
                     break
-                attempt += 1
+                if starting and not answered and target.start_wait > 0:
+                    left = ready_by - time.monotonic()
+                    if left <= 0:
+                        problem = (f"the build did not become ready within --target-start-wait "
+                                   f"{target.start_wait:g}s (last: {problem})")
+                        break
+                    retry_in = min(max(retry_in, RETRY_PAUSE), left)  # not at once: it is booting
+                elif attempt == target.retries:
+                    break
+                else:
+                    attempt += 1
                 trace_ids[example.id] = sink.replace(trace_ids[example.id])
                 await asyncio.sleep(retry_in)  # outside the limit: a pause takes no request's place
             if problem is None:
@@ -336,8 +366,14 @@ async def _ask_all(golden: Sequence[Example], trace_ids: dict[str, str], sink: T
 
 _NOT_ASKED = "not asked"
 """A question left out once the first round showed the build down; told apart from problems by identity."""
-_TRANSIENT = frozenset({408, 429, 500, 502, 503, 504})
-"""Answers worth asking again: the build was busy or broke for a moment (other 4xx are the request's)."""
+_TRANSIENT = frozenset({408, 429, 500, 502, 503, 504, 520, 521, 522, 523, 524, 529})
+"""Answers worth asking again: the build, or the gateway or CDN before it, was busy or broke for a moment
+(Cloudflare's 520-524: the origin answered nothing usable, was down or unreachable, or timed out; 529:
+overloaded). Other 4xx are the request's, and other 5xx say the same every time: 501 and 505 (not
+implemented, HTTP version), 507 (storage full), 508, 510, 511, and a CDN's 525-527 (its TLS to the
+origin)."""
+_STARTING = frozenset({429, 502, 503, 504, 521, 522, 523})
+"""Answers of a build still starting, or of the gateway before it: the app is not up yet, or is warming."""
 RETRY_PAUSE = 0.5
 """Seconds before asking again when the answer did not say (no Retry-After)."""
 MAX_RETRY_AFTER = 30.0
@@ -345,8 +381,9 @@ MAX_RETRY_AFTER = 30.0
 
 
 async def _ask(session: aiohttp.ClientSession, target: Target, question: str,
-               trace_id: str) -> tuple[str | None, float | None]:
-    """(what went wrong or None, seconds to wait before asking again or None when it is not worth it)."""
+               trace_id: str) -> tuple[str | None, float | None, bool]:
+    """(what went wrong or None, seconds to wait before asking again or None when it is not worth it,
+    whether it is what a build still starting gives)."""
     headers = {**dict(target.headers), "traceparent": traceparent(trace_id)}
     try:
         # No redirect is followed. aiohttp would take the question, and every header but Authorization (an
@@ -357,22 +394,28 @@ async def _ask(session: aiohttp.ClientSession, target: Target, question: str,
                                 allow_redirects=False) as response:
             head = await _read_to_end(response.content, SHOWN_BODY)
             if 300 <= response.status < 400:
-                location = clip(response.headers.get("Location", "?"), SHOWN_BODY)  # the build's: any bytes
+                # The build's, any bytes; an http -> https redirect repeats the URL, its key included.
+                location = clip(shown_url(response.headers.get("Location", "?")), SHOWN_BODY)
                 return (f"HTTP {response.status} redirect to {location} (not followed, as it could take the "
                         f"question and any --target-header-file headers to another host: give that URL as "
-                        f"--target)"), None
+                        f"--target)"), None, False
             if not 200 <= response.status < 300:
                 problem = _refusal(response.status, head) + _field_hint(response.status, target.field)
                 if response.status not in _TRANSIENT:
-                    return problem, None
-                return problem, _retry_after(response.headers.get("Retry-After"))
+                    return problem, None, False
+                return (problem, _retry_after(response.headers.get("Retry-After")),
+                        response.status in _STARTING)
     except TimeoutError:
-        return f"no answer within {target.timeout:g}s", RETRY_PAUSE
+        return f"no answer within {target.timeout:g}s", RETRY_PAUSE, False
     except aiohttp.ClientConnectorError as exc:
-        return f"cannot connect to {exc.host}:{exc.port} ({_connect_problem(exc.os_error)})", RETRY_PAUSE
+        # A TLS failure is the same every time: a URL or certificate to fix, not a build to wait for.
+        return (f"cannot connect to {exc.host}:{exc.port} ({_connect_problem(exc.os_error)})", RETRY_PAUSE,
+                not isinstance(exc, aiohttp.ClientSSLError))
     except aiohttp.ClientError as exc:
-        return f"request failed ({clip(str(exc), SHOWN_BODY)})", RETRY_PAUSE  # aiohttp's may span lines
-    return None, None
+        # aiohttp's may span lines, and quote the URL ("Can not write request body for http://...").
+        problem = f"request failed ({clip(_urls_shown(str(exc)), SHOWN_BODY)})"
+        return problem, RETRY_PAUSE, isinstance(exc, aiohttp.ClientConnectionError)  # lost before an answer
+    return None, None, False
 
 
 def _refusal(status: int, head: bytes) -> str:

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 import ragmon
-from ragmon.baseline import Baseline, BaselineExample, check_comparable, compare, from_dict, load
+from ragmon.baseline import Baseline, BaselineExample, caveats, check_comparable, compare, from_dict, load
 from ragmon.cli import main
 from ragmon.errors import InputError
 from ragmon.evaluate import evaluate
@@ -133,6 +133,14 @@ def broken(field: str) -> dict[str, Any]:
 
 @pytest.mark.parametrize(("doc", "field", "wanted"), [
     (broken("complete"), "complete", "expected a boolean"),
+    (broken("passed"), "passed", "expected a boolean"),
+    (report_doc(passed=False, gates={}), "gates", "expected a list"),
+    (report_doc(passed=False, gates=[{"metric": "groundedness", "passed": "no"}]), "gates[0].passed",
+     "expected a boolean"),
+    (report_doc(passed=False, gates=[{"metric": "groundedness", "passed": False, "max_drop": "0.02"}]),
+     "gates[0].max_drop", "expected a number or null"),
+    (report_doc(results=[{**report_doc()["results"][0], "question": 5}]), "results[0].question",
+     "expected a string"),
     (broken("k"), "k", "expected a whole number"),
     (report_doc(k=True), "k", "expected a whole number"),  # a bool is no count, though Python says int
     (broken("judge"), "judge", "expected an object"),
@@ -319,3 +327,67 @@ def test_a_lone_surrogate_is_the_same_example_and_sentence_in_the_next_run(
     assert (changed["shared"], changed["new"], changed["gone"]) == (2, 0, 0)
     assert [(r["id"], r["before"], r["after"], [c["text"] for c in r["newly_unsupported"]])
             for r in changed["regressed"]] == [("cut\ufffd", 0.5, 0.0, ["Stars \ufffd sing."])]
+
+
+# --- a baseline that did not pass, or asked other questions -------------------------------------------
+
+
+def test_a_baseline_whose_run_breached_a_drop_gate_is_refused(
+        tmp_path: Path, replay: Callable[..., int], capsys: pytest.CaptureFixture[str]) -> None:
+    # A baseline that moves with each run (--json naming the --baseline). main: both examples grounded,
+    # groundedness 1. The candidate adds an unsupported sentence to CUT's answer: (1/2 + 1) / 2 = 0.75, a
+    # drop of 0.25 > 0.1, exit 1; and its report takes the baseline's place. The same job re-run compared
+    # the candidate with itself, "unchanged", and passed: now the failed run's report is refused.
+    base = tmp_path / "main.json"
+    assert replay(golden(tmp_path / "main.jsonl", RETURNS), "--json", base) == 0
+    candidate = golden(tmp_path / "candidate.jsonl", f"{RETURNS} {INVENTED}")
+    rerun = (candidate, "--gate", "groundedness=0.5", "--baseline", base, "--max-drop", "groundedness=0.1",
+             "--json", base)
+    assert replay(*rerun) == 1
+    capsys.readouterr()
+    assert replay(*rerun) == 2
+    assert capsys.readouterr().err == (
+        f"ragmon replay: error: {base}: the baseline run breached its drop gate on groundedness: its figures "
+        f"hold the regression that gate refused, and compared with them it would pass; give as --baseline "
+        f"the --json report of the last run that passed\n")
+
+
+def test_a_baseline_that_breached_only_its_own_gate_is_compared_with_a_caveat(
+        tmp_path: Path, replay: Callable[..., int]) -> None:
+    # main is below its bar, groundedness (1/2 + 1) / 2 = 0.75 < 0.9 (exit 1), yet it is what a change is
+    # measured against: read, with its breached gate named; this run's --gate decides on its own.
+    weak = golden(tmp_path / "main.jsonl", f"{RETURNS} {INVENTED}")
+    main_json = tmp_path / "main.json"
+    assert replay(weak, "--gate", "groundedness=0.9", "--gate", "recall=0.5", "--json", main_json) == 1
+    baseline = load(main_json)
+    assert baseline.breached == ("groundedness",)
+    examples = [example(CUT, RETURNS), example("whole", RETURNS)]
+    assert caveats(baseline, examples) == [
+        f"the baseline {main_json} is of a run that breached its gate on groundedness: drops are measured "
+        f"from figures that did not pass (this run's --gate gates are decided on their own)"]
+    passed = as_baseline(scored(example("a", RETURNS)))
+    assert passed.breached == () and caveats(passed, [example("a", RETURNS)]) == []
+
+
+def asking(example_id: str, question: str) -> Example:
+    return Example(example_id, question, (Context("doc-1", RETURNS),), RETURNS, frozenset({"doc-1"}))
+
+
+def test_ids_that_name_other_questions_than_the_baselines_are_counted_and_one_is_named() -> None:
+    # The golden set renumbered: of the ids both runs have (a, b, c), b and c now ask something else; a's
+    # question differs only by its spaces, the same question. d is new. The comparison, by id, reads them
+    # as the same examples: 2 of 3, b named first.
+    baseline = as_baseline(scored(example("a", RETURNS), example("b", RETURNS), example("c", RETURNS),
+                                  example("gone", RETURNS)))
+    now = [asking("a", " How long do I have  to return\nan item? "), asking("b", "Is shipping free?"),
+           asking("c", "Can I pay by card?"), asking("d", "Where is my order?")]
+    assert caveats(baseline, now) == [
+        "the baseline main.json asked another question under 2 of the 3 ids both runs have ('b', say): "
+        "examples are compared by id, so these compare different questions (was the golden set renumbered?)"]
+    assert caveats(baseline, [asking("a", "How long do I have to return an item?")]) == []
+
+
+def test_a_baseline_without_questions_raises_no_caveat_about_them() -> None:
+    doc = report_doc()
+    del doc["results"][0]["question"]
+    assert caveats(from_dict(doc, "main.json"), [asking("a", "Is shipping free?")]) == []

@@ -1196,6 +1196,21 @@ def baseline_report(ragmon_cmd: list[str], tmp_path: Path, *args: str | Path) ->
     return path
 
 
+def test_a_baseline_asking_other_questions_under_the_same_ids_is_warned_of(ragmon_cmd: list[str],
+                                                                          tmp_path: Path) -> None:
+    # A golden set renumbered: ids compared with questions they never asked read "unchanged" silently.
+    main_json = baseline_report(ragmon_cmd, tmp_path)
+    doc = json.loads(main_json.read_text(encoding="utf-8"))
+    first, second = doc["results"][0], doc["results"][1]
+    first["question"], second["question"] = second["question"], first["question"]
+    main_json.write_text(json.dumps(doc), encoding="utf-8")
+    done = replay(ragmon_cmd, GOLDEN, "--baseline", main_json, *DROPS, cwd=tmp_path)
+    assert done.returncode == 0
+    assert done.stderr == (f"ragmon replay: warning: the baseline {main_json} asked another question under 2 "
+                           f"of the 17 ids both runs have ({first['id']!r}, say): examples are compared by "
+                           "id, so these compare different questions (was the golden set renumbered?)\n")
+
+
 def test_an_unchanged_run_passes_against_its_baseline_and_its_report_is_the_next_baseline(
         ragmon_cmd: list[str], tmp_path: Path) -> None:
     main_json = baseline_report(ragmon_cmd, tmp_path)

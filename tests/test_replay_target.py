@@ -54,6 +54,7 @@ from ragmon.target import (
     collect,
     new_trace_id,
     read_headers,
+    shown_url,
     traceparent,
 )
 from ragmon.traces import Span
@@ -243,15 +244,19 @@ def test_a_build_exporting_to_a_doubled_path_is_told_the_path_its_peer_and_what_
                      r"request\(s\) at /v1/traces/v1/traces, not /v1/traces " + re.escape(fix) + "$", error)
 
 
-@pytest.mark.parametrize("url", ["http://[::1/ask", "http://127.0.0.1:99999/ask"])
-def test_malformed_target_url_exits_2(ragmon_cmd: list[str], tmp_path: Path, url: str) -> None:
+@pytest.mark.parametrize(("url", "shown"), [
+    ("http://[::1/ask", "http://[::1/ask"), ("http://127.0.0.1:99999/ask", "http://127.0.0.1:99999/ask"),
+    # A key in a URL refused as malformed is no more shown than in one that is not.
+    ("http://bob:hunter2@[::1/ask?code=SECRETKEY", "http://bob:***@[::1/ask?code=***"),
+])
+def test_malformed_target_url_exits_2(ragmon_cmd: list[str], tmp_path: Path, url: str, shown: str) -> None:
     data = tmp_path / "q.jsonl"
     data.write_text('{"id": "a", "question": "q"}\n', encoding="utf-8")
     done = run(ragmon_cmd, "replay", data, "--target", url, "--receiver-listen", "127.0.0.1:0", cwd=tmp_path)
     assert done.returncode == 2
     assert "Traceback" not in done.stderr and len(done.stderr.splitlines()) == 1
     assert done.stderr.endswith(f"--target must be an http:// or https:// URL with a valid host and port, "
-                                f"got {url!r}\n")
+                                f"got {shown!r}\n")
 
 
 def test_a_receiver_port_already_taken_names_another_port_and_the_endpoint_the_build_must_use(
@@ -414,11 +419,16 @@ def test_retry_after_is_read_as_seconds_within_bounds(header: str | None, second
     assert _retry_after(header) == seconds
 
 
-@pytest.mark.parametrize(("status", "times", "hint"), [(500, 3, ""), (400, 1, f" {field_hint(400)}")])
+@pytest.mark.parametrize(("status", "times", "hint"), [
+    (500, 3, ""), (400, 1, f" {field_hint(400)}"),
+    (520, 3, ""), (524, 3, ""), (529, 3, ""),   # a CDN's: its origin broke, timed out; overloaded
+    (501, 1, ""), (505, 1, ""), (507, 1, ""),   # not implemented, HTTP version, storage: the same next time
+])
 async def test_an_answer_that_keeps_failing_is_reported_with_how_often_it_was_asked(status: int, times: int,
                                                                                    hint: str) -> None:
     # 2 retries (the default): a 500 is asked 3 times, then reported; a 400 is the request's fault and is
-    # not asked again.
+    # not asked again. So is a 520 (Cloudflare's "the origin's answer was unusable"), where a 501 or 505
+    # would say the same every time.
     requests = 0
 
     async def ask(request: web.Request) -> web.Response:
@@ -1031,3 +1041,150 @@ async def test_a_build_still_starting_is_waited_for_up_to_target_start_wait() ->
     assert asked == [{"question": "q"}]
     assert str(raised.value).endswith(f"no span of its trace arrived within --trace-wait 0.2s {NOT_ARRIVED}: "
                                       f"a")
+
+
+# --- secrets in the --target URL -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("url", "shown"), [
+    ("http://user:SuperSecret123@127.0.0.1:8080/ask?api_key=SECRETKEY",
+     "http://user:***@127.0.0.1:8080/ask?api_key=***"),
+    ("https://ghp_TOKEN@build.example/ask", "https://***@build.example/ask"),  # the user name is the key
+    ("https://bob:@build.example/ask", "https://***@build.example/ask"),  # sk_live_...: with no password
+    ("https://bob:p@ss@build.example/ask", "https://bob:***@build.example/ask"),  # an @ left unescaped
+    ("https://fn.azurewebsites.net/api/ask?code=abc==&clientId=default",
+     "https://fn.azurewebsites.net/api/ask?code=***&clientId=***"),
+    ("http://build/ask?SECRETKEY", "http://build/ask?***"),
+    ("http://build/ask#access_token=SECRET", "http://build/ask#***"),
+    ("bob:hunter2@build:8080/ask", "bob:***@build:8080/ask"),  # no scheme (refused, but named)
+    ("http://127.0.0.1:8080/ask", "http://127.0.0.1:8080/ask"),  # nothing to hide: as given
+])
+def test_a_url_is_shown_without_its_password_and_query_values(url: str, shown: str) -> None:
+    assert shown_url(url) == shown
+
+
+def test_credentials_in_the_target_url_reach_neither_the_log_nor_any_report(ragmon_cmd: list[str],
+                                                                            tmp_path: Path) -> None:
+    # The build is down (nothing listens): the error names the URL, which CI prints and every report
+    # quotes. Its password and the key in its query stay out of all of them.
+    dead = free_port()
+    data = tmp_path / "q.jsonl"
+    data.write_text('{"id": "a", "question": "q"}\n', encoding="utf-8")
+    secret = f"http://bob:hunter2@127.0.0.1:{dead}/ask?code=SECRETKEY"
+    done = run(ragmon_cmd, "replay", data, "--target", secret,
+               "--receiver-listen", "127.0.0.1:0", "--target-retries", "0", "--gate", "groundedness=0.5",
+               "--json", "r.json", "--markdown", "r.md", "--junit", "r.xml", cwd=tmp_path)
+    why = (f"1 of 1 questions got no answer from http://bob:***@127.0.0.1:{dead}/ask?code=***: cannot "
+           f"connect to 127.0.0.1:{dead} (Connection refused): a")
+    assert (done.returncode, done.stderr.splitlines()[-1]) == (2, f"ragmon replay: error: {why}")
+    assert report(tmp_path / "r.json")["error"] == why
+    for name in ("r.md", "r.xml"):  # the same line, escaped as Markdown and XML
+        written = (tmp_path / name).read_text(encoding="utf-8")
+        assert f"127.0.0.1:{dead}/ask?code=" in written
+        assert "hunter2" not in written and "SECRETKEY" not in written
+
+
+async def test_a_url_quoted_in_an_http_client_error_is_shown_without_its_key() -> None:
+    # A build whose status line is no HTTP: aiohttp's error quotes the URL it asked, query and all.
+    async def garbled(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        await reader.read(1024)
+        writer.write(b"HTTP/1.1 abc\r\n\r\n")
+        await writer.drain()
+        writer.close()
+
+    server = await asyncio.start_server(garbled, "127.0.0.1", 0)
+    url = f"http://127.0.0.1:{server.sockets[0].getsockname()[1]}/ask"
+    try:
+        with pytest.raises(RagmonError) as raised:
+            await asyncio.to_thread(collect, [Example(id="a", question="q")],
+                                    live_target(f"{url}?api_key=SECRETKEY", free_port(), retries=0), log=None)
+    finally:
+        server.close()
+        await server.wait_closed()
+    message = str(raised.value)
+    assert "SECRETKEY" not in message
+    assert message.startswith(f"1 of 1 questions got no answer from {url}?api_key=***: request failed (400, ")
+    assert message.endswith(f", url='{url}?api_key=***'): a"), message
+
+
+# --- a build still starting (--target-start-wait) ---------------------------------------------------------
+
+
+def warming(seconds: float, how: str, asked: list[float]) -> Handler:
+    """A build that fails `how` for its first `seconds`, then answers (exporting no trace). "503": the app
+    says it is warming (Retry-After 0.25); "dropped": a published Docker port, which accepts the connection
+    and drops it while the app is not up."""
+    up_at = time.monotonic() + seconds
+
+    async def ask(request: web.Request) -> web.StreamResponse:
+        asked.append(time.monotonic())
+        await request.read()
+        if time.monotonic() >= up_at:
+            return web.json_response({"answer": "a"})
+        if how == "503":
+            return web.Response(status=503, text="warming up", headers={"Retry-After": "0.25"})
+        assert request.transport is not None
+        request.transport.close()
+        raise asyncio.CancelledError  # the connection is gone: aiohttp must not answer on it
+
+    return ask
+
+
+@pytest.mark.parametrize("how", ["503", "dropped"])
+async def test_a_build_that_fails_while_it_starts_is_asked_again_until_target_start_wait(how: str) -> None:
+    # No retries at all: before the build has answered once, the failures of a build still starting are
+    # not retries. It is up after 1.5 s, well within --target-start-wait 10s, and answers: what fails is
+    # the trace it never exported, not the question.
+    asked: list[float] = []
+    app = web.Application()
+    app.router.add_post("/ask", warming(1.5, how, asked))
+    async with running(app, handler_cancellation=True) as base:
+        started = time.monotonic()
+        with pytest.raises(RagmonError) as raised:
+            await asyncio.to_thread(collect, [Example(id="a", question="q")],
+                                    live_target(f"{base}/ask", free_port(), retries=0, trace_wait=0.2,
+                                                start_wait=10.0), log=None)
+    assert str(raised.value).endswith(f"no span of its trace arrived within --trace-wait 0.2s {NOT_ARRIVED}: "
+                                      f"a")
+    # Asked about every RETRY_PAUSE (0.5 s; Retry-After 0.25 is raised to it) until it answered at 1.5 s:
+    # 4 times, fewer on a machine so busy that a request takes longer than the pause.
+    assert 2 <= len(asked) <= 5 and asked[-1] - started >= 1.5
+
+
+async def test_a_build_that_does_not_become_ready_in_time_is_told_so() -> None:
+    asked: list[float] = []
+    async with serving(warming(3600, "503", asked)) as url:
+        started = time.monotonic()
+        with pytest.raises(RagmonError) as raised:
+            await asyncio.to_thread(collect, [Example(id="a", question="q")],
+                                    live_target(url, free_port(), start_wait=1.0), log=None)
+        waited = time.monotonic() - started
+    assert str(raised.value).endswith(
+        f"1 of 1 questions got no answer from {url}: the build did not become ready within "
+        f"--target-start-wait 1s (last: HTTP 503 (warming up)): a")
+    # At 0, 0.5 and 1 s (the deadline; at 0 and past it on a machine so busy that a request takes longer
+    # than the 0.5 s pause): not the 2 retries after it, nor longer.
+    assert len(asked) in (2, 3) and 1.0 <= waited < 3.0
+
+
+async def test_once_the_build_has_answered_its_failures_are_retried_as_usual() -> None:
+    # q0 is answered; q1 gets 503 every time. With --target-start-wait 30s, q1 is still asked 3 times
+    # (2 retries), not for 30 s: the build is up, and a 503 now is the build's answer.
+    asked: list[str] = []
+
+    async def ask(request: web.Request) -> web.Response:
+        question = (await request.json())["question"]
+        asked.append(question)
+        if question == "q1":
+            return web.Response(status=503, text="busy", headers={"Retry-After": "0"})
+        return web.json_response({"answer": "a"})
+
+    async with serving(ask) as url:
+        started = time.monotonic()
+        with pytest.raises(RagmonError) as raised:
+            await asyncio.to_thread(collect, [Example(id="a", question="q0"), Example(id="b", question="q1")],
+                                    live_target(url, free_port(), concurrency=1, start_wait=30.0), log=None)
+        waited = time.monotonic() - started
+    assert asked == ["q0", "q1", "q1", "q1"] and waited < 10
+    assert str(raised.value).endswith(f"1 of 2 questions got no answer from {url}: HTTP 503 (busy) (asked 3 "
+                                      f"times): b")
