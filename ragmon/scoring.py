@@ -24,6 +24,7 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from multiprocessing import forkserver, resource_tracker
 from multiprocessing.connection import wait
+from multiprocessing.process import BaseProcess
 from typing import Protocol
 
 from ragmon.evaluate import evaluate_example
@@ -139,7 +140,8 @@ milliseconds (the worst texts found, ~3 s)."""
 
 class LexicalLane:
     """The lexical judge in a pool of `workers` processes (forkserver: forking a process that runs gRPC
-    threads is unsafe). A worker that dies breaks the pool; the lane then starts a fresh one."""
+    threads is unsafe). A worker that dies breaks the pool; the lane then starts a fresh one, and scores
+    the examples the broken one held on it (`score`)."""
 
     judge = "lexical"
 
@@ -154,6 +156,7 @@ class LexicalLane:
         self._pool: ProcessPoolExecutor | None = None
         self.worker_pids: tuple[int, ...] = ()
         """Workers that answered a warm-up in `start()` (usually all), for logs and for tests."""
+        self._retrying = asyncio.Lock()
 
     def _new_pool(self) -> ProcessPoolExecutor:
         context = multiprocessing.get_context("forkserver")
@@ -172,17 +175,38 @@ class LexicalLane:
                                                    "threshold": self.threshold})
 
     async def score(self, example: Example) -> Scored:
+        """An example held by a pool whose worker died (the OOM killer, a crash) is scored again on the
+        new pool, once. Retries run one at a time: an example that kills every worker it meets (one that
+        blows the memory limit) then dies on its second attempt and is given up as an `error`, after two
+        deaths rather than a pool killed for ever, while the examples that died beside it the first time,
+        each retried apart from it, cannot die with it again."""
+        try:
+            return await self._attempt(example)
+        except BrokenProcessPool:
+            if self._pool is None:  # closed meanwhile: no pool to retry on
+                raise
+        async with self._retrying:
+            try:
+                return await self._attempt(example)
+            except BrokenProcessPool:
+                if self._pool is None:
+                    raise
+        message = (f"lexical judge: example {example.id!r} given up: its pool broke while holding it, and "
+                   "again on its retry (an example that kills its worker is not retried for ever)")
+        log.error(message, extra={"trace_id": example.id, "judge": self.judge})
+        raise LaneRefusal("error", message)
+
+    async def _attempt(self, example: Example) -> Scored:
         pool = self._pool
         if pool is None:
             raise RuntimeError("lane not started")
         try:
             result, duration = await asyncio.get_running_loop().run_in_executor(
                 pool, score_lexical, example, self._k)
-        except BrokenProcessPool:
-            if self._pool is pool:
-                log.error("a lexical worker died; starting a new pool")
-                pool.shutdown(wait=False, cancel_futures=True)
+        except BrokenProcessPool as broken:
+            if self._pool is pool:  # the first to learn of this death: every other example held learns too
                 self._pool = self._new_pool()
+                await asyncio.to_thread(_report_death, pool, broken)
             raise
         return Scored(result, duration)
 
@@ -209,3 +233,47 @@ class LexicalLane:
             for worker in workers:
                 worker.kill()
         await shutdown
+
+
+DEATH_REPORT_WAIT = 5.0
+"""Seconds a broken pool's manager thread gets to end before its dead worker is named. It reads every
+worker's exit status as soon as the pool breaks, then waits for the live ones to finish what the pool
+had queued: milliseconds (the worst texts found, ~3 s). Past the wait (a live worker stuck) the dead one's
+status has been read all the same."""
+
+
+def _report_death(pool: ProcessPoolExecutor, broken: BrokenProcessPool) -> None:
+    """One line per dead worker, naming its pid and how it ended, which tells an OOM kill (SIGKILL) from a
+    crash; no traceback, which shows only concurrent.futures' internals. A pool broken with no worker
+    dead (a result that cannot be unpickled) is a bug in ragmon, logged with its traceback.
+
+    The statuses are read once the pool's manager thread is done with them: a worker's status is read
+    from a pipe, once, and a read racing the manager thread's would find the pipe empty (exit code 255).
+    Runs in a thread of its own, which writes the line even if the example's consumer is cancelled
+    meanwhile (the drain is over)."""
+    # concurrent.futures names its workers nowhere public before Python 3.14 (and there only to kill them).
+    processes: dict[int, BaseProcess] = dict(getattr(pool, "_processes", None) or {})
+    manager = getattr(pool, "_executor_manager_thread", None)
+    pool.shutdown(wait=False, cancel_futures=True)
+    if isinstance(manager, threading.Thread):
+        manager.join(DEATH_REPORT_WAIT)
+    dead = {pid: code for pid, process in processes.items() if (code := process.exitcode) not in (None, 0)}
+    if not dead:
+        log.error("the lexical worker pool broke with no worker dead; starting a new pool", exc_info=broken)
+    for pid, code in sorted(dead.items()):
+        log.error(f"lexical worker {pid} {_how_it_ended(code)}; the examples its pool held are retried "
+                  "once on a new pool", extra={"pid": pid, "exitcode": code})
+
+
+def _how_it_ended(exitcode: int) -> str:
+    """As the kernel's log names it: a signal by name (multiprocessing gives it as a negative exit code)."""
+    if exitcode >= 0:
+        return f"exited with code {exitcode}"
+    try:
+        name = signal.Signals(-exitcode).name
+    except ValueError:
+        name = f"signal {-exitcode}"
+    if -exitcode == signal.SIGKILL:
+        return (f"was killed by {name}, which is usually the kernel's OOM killer: check the container's "
+                "memory limit")
+    return f"was killed by {name}"

@@ -1,0 +1,74 @@
+"""`ragmon serve` when a lexical worker dies holding traces, as the kernel's OOM killer ends one: the traces
+are scored all the same, on the pool started in its place, and the log says which worker died and how,
+in one line without a traceback.
+
+The real service in-process on port 0, its real worker stopped (so that it holds traces when it dies) and
+then SIGKILLed, read back from its /metrics page."""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import secrets
+import signal
+
+import aiohttp
+import pytest
+from polling import wait_metrics
+
+from ragmon.scrape import total
+from ragmon.serve_config import ServeConfig
+from ragmon.service import Ports, Sidecar, lexical_lane
+
+TRACES = 6
+
+
+def rag_trace() -> dict[str, object]:
+    """One RAG span in OTLP/JSON, as the `ragmon.*` attributes give it: the answer is all in the document."""
+    attributes = {"ragmon.question": "How long is the warranty?",
+                  "ragmon.contexts": json.dumps([{"id": "w", "text": "The warranty lasts 2 years."}]),
+                  "ragmon.answer": "The warranty lasts 2 years."}
+    span = {"traceId": secrets.token_hex(16), "spanId": secrets.token_hex(8), "name": "ask",
+            "startTimeUnixNano": "1", "endTimeUnixNano": "2",
+            "attributes": [{"key": k, "value": {"stringValue": v}} for k, v in attributes.items()]}
+    resource = {"attributes": [{"key": "service.name", "value": {"stringValue": "shop"}}]}
+    return {"resourceSpans": [{"resource": resource, "scopeSpans": [{"spans": [span]}]}]}
+
+
+async def send(ports: Ports, count: int) -> None:
+    async with aiohttp.ClientSession() as session:
+        for _ in range(count):
+            async with session.post(f"http://127.0.0.1:{ports.http}/v1/traces", json=rag_trace()) as response:
+                assert response.status == 200
+
+
+async def test_traces_held_by_an_oom_killed_worker_are_scored_and_its_death_is_one_line(
+        caplog: pytest.LogCaptureFixture) -> None:
+    # One worker, so two traces in the pool (one sent to the worker, one queued behind it) and four in the
+    # lane's queue when it is killed. All six are scored, each judged once, ok; the two it held had been
+    # `error`, with judge_requests{outcome="error"}, and a BrokenProcessPool traceback in the log.
+    caplog.set_level(logging.INFO, logger="ragmon")
+    config = ServeConfig(http_listen=("127.0.0.1", 0), grpc_listen=None, metrics_listen=("127.0.0.1", 0),
+                         quiet=0.05, workers=1)
+    lane = lexical_lane(config)
+    sidecar = Sidecar(config, [lane])
+    ports = await sidecar.start()
+    try:
+        [pid] = lane.worker_pids
+        os.kill(pid, signal.SIGSTOP)
+        await send(ports, TRACES)
+        await wait_metrics(ports.metrics, lambda s: total(s, "ragmon_score_queue_depth") == TRACES - 2)
+        os.kill(pid, signal.SIGKILL)
+        samples = await wait_metrics(ports.metrics, lambda s: total(s, "ragmon_traces_total") == TRACES)
+    finally:
+        await sidecar.stop()
+    assert {outcome: total(samples, "ragmon_traces_total", outcome=outcome)
+            for outcome in ("scored", "error")} == {"scored": TRACES, "error": 0}
+    assert {outcome: total(samples, "ragmon_judge_requests_total", judge="lexical", outcome=outcome)
+            for outcome in ("ok", "error")} == {"ok": TRACES, "error": 0}
+    [line] = [r for r in caplog.records if r.levelno >= logging.WARNING]
+    assert (line.name, line.getMessage(), line.exc_info) == (
+        "ragmon.scoring", f"lexical worker {pid} was killed by SIGKILL, which is usually the kernel's OOM "
+        "killer: check the container's memory limit; the examples its pool held are retried once on a new "
+        "pool", None)
