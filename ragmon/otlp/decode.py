@@ -10,6 +10,15 @@ Two kinds of badness, because OTLP distinguishes them:
 - a readable span with unusable ids (empty, wrong length, all zeros, not hex) is rejected on its own and
   named in `DecodedBatch.errors`; the rest are accepted (OTLP partial success).
 
+A JSON `null` is the field's default, as in proto3's JSON mapping (OpenTelemetry JS writes a NaN double so,
+since `JSON.stringify(NaN)` is null): a null id is an empty one, a null AnyValue field an unset one. A key
+that holds spans given twice in one object refuses the body, as protobuf's own JSON parser does: keeping
+the last would drop the spans the first held without a word (another key keeps its last value).
+
+Messages quote what the sender wrote (a span's name, a value) cut short (`MAX_QUOTED`): a rejection quoting
+a 1 MiB name whole made a response gRPC clients refuse to read (over their 4 MiB), so the spans ragmon had
+taken were sent again.
+
 An all-zero parent id is read as "no parent": it cannot name a real span, and treating it as a root
 keeps the span rather than losing it. Spans of one resource share one `resource` dict (decoded once per
 resource, not per span): treat it as read-only.
@@ -22,6 +31,7 @@ import base64
 import binascii
 import json
 import re
+import reprlib
 from collections.abc import Callable, Iterable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -38,6 +48,10 @@ from ragmon.traces import Span, SpanEvent
 
 MAX_ERRORS = 10
 """Rejection messages kept per batch; `rejected` still counts every rejected span."""
+
+MAX_QUOTED = 100
+"""Characters of a sender's text (a span's name, a value) that a message quotes; with `MAX_ERRORS`, what
+keeps a partial-success message or a 400's body a few KB, whatever the request held."""
 
 _TRACE_HEX = 32
 _SPAN_HEX = 16
@@ -74,6 +88,32 @@ class DecodedBatch:
         return "; ".join(self.errors) + (f"; and {more} more" if more > 0 else "")
 
 
+class _Quote(reprlib.Repr):
+    """`repr` of a value from a request, of bounded size and cost: a text cut after `MAX_QUOTED`
+    characters (with "…" after its quote), a list or object after a few items, two levels deep."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.maxstring = self.maxlong = self.maxother = MAX_QUOTED
+        self.maxlevel, self.maxlist, self.maxdict = 2, 4, 4
+
+    def repr_str(self, x: str, level: int) -> str:
+        return repr(x[:self.maxstring]) + ("…" if len(x) > self.maxstring else "")
+
+
+_QUOTE = _Quote()
+
+
+def _clipped(text: str) -> str:
+    """At most 2 x `MAX_QUOTED` characters: a quotation's escapes (up to 10 characters a character) and a
+    path through a sender's own keys are bounded too."""
+    return text if len(text) <= 2 * MAX_QUOTED else text[:2 * MAX_QUOTED] + "…"
+
+
+def _quoted(value: Any) -> str:
+    return _clipped(_QUOTE.repr(value))
+
+
 class _Collector:
     """Accepted spans plus the tally of rejected ones, shared by both decoders."""
 
@@ -87,7 +127,7 @@ class _Collector:
     def reject(self, where: str, name: str, problem: str) -> None:
         self.rejected += 1
         if len(self.errors) < MAX_ERRORS:
-            self.errors.append(f"{where} {name!r}: {problem}")
+            self.errors.append(f"{where} {_quoted(name)}: {problem}")
 
     def batch(self) -> DecodedBatch:
         return DecodedBatch(tuple(self.spans), self.rejected, tuple(self.errors))
@@ -226,11 +266,13 @@ def decode_json(body: bytes, max_values: int = MAX_VALUES) -> DecodedBatch:
     if values > max_values:
         raise TooManyValues(_json_too_many(max_values))
     try:
-        doc = jsontext.loads(body) if body and not body.isspace() else {}
+        doc = _parsed(body) if body and not body.isspace() else {}
     except RecursionError:
         raise DecodeError("not valid JSON: nested too deeply") from None
     except ValueError as exc:
         raise DecodeError(f"not valid JSON: {exc}") from None
+    except _Invalid as exc:
+        raise DecodeError(f"{exc.where or 'body'}: {exc.what}") from None
     # A span costs what its ids do over protobuf (2 values more): counted on the parsed document, as its
     # keys may be written escaped ("span\u0049d"), before any span is built.
     spans = 2 * _spans_in(doc)
@@ -243,6 +285,113 @@ def decode_json(body: bytes, max_values: int = MAX_VALUES) -> DecodedBatch:
         raise DecodeError(f"{exc.where or 'body'}: {exc.what}") from None
     except RecursionError:
         raise DecodeError("attribute values nested too deeply") from None
+
+
+_SPAN_HOLDERS = ("resourceSpans", "scopeSpans", "spans")
+"""The keys whose value holds spans: given twice, the first value's spans would be lost without a word.
+Another key given twice keeps its last value, as `json.loads` and most JSON readers do."""
+
+
+class _Repeated(dict[str, Any]):
+    """An object of the body holding `key`, one of `_SPAN_HOLDERS`, more than once."""
+
+    __slots__ = ("key",)
+
+    def __init__(self, pairs: list[tuple[str, Any]], key: str) -> None:
+        super().__init__(pairs)
+        self.key = key
+
+
+def _repeated_holder(pairs: list[tuple[str, Any]]) -> str | None:
+    keys = [key for key, _ in pairs if key in _SPAN_HOLDERS]
+    return next((key for key in _SPAN_HOLDERS if keys.count(key) > 1), None)
+
+
+_SURROGATE_SOURCES = (re.compile(rb"\xed[\xa0-\xbf]"), re.compile(rb"\\u[dD][89a-fA-F]"))
+"""What a lone surrogate can be written as (ragmon.jsontext): ED A0-BF, or escaped. Each starts with a
+literal, which the regex engine skips to."""
+
+
+def _parsed(body: bytes) -> Any:
+    """The JSON document, refusing (`_Invalid`, naming the key and where) an object that holds one of
+    `_SPAN_HOLDERS` twice: counted (`_span_keys_once`), and found in the parse (`_parsed_strictly`) only when
+    the count cannot tell, or a key may be written with a backslash-u escape, which the count would not
+    see."""
+    if b"\\u" not in body:
+        doc = json.loads(body)
+        if _span_keys_once(body, doc):
+            return jsontext.loads(body) if _SURROGATE_SOURCES[0].search(body) else doc
+    return _parsed_strictly(body)
+
+
+def _span_keys_once(body: bytes, doc: Any) -> bool:
+    """Whether the keys that hold spans (resourceSpans, scopeSpans, spans) are each given once per object:
+    as often in the text as in the parsed document, which keeps one of a repeated key. A quote cannot stand
+    inside a JSON string unescaped, so `"spans"` in the text is that key or a value of that very text (then
+    the strict parse decides). Checking every key in the parse (an `object_pairs_hook`) had cost a
+    third more instructions for a batch of many attributes, for a mistake no exporter makes."""
+    if type(doc) is not dict:
+        return True
+
+    def items(value: Any) -> list[Any]:
+        return value if type(value) is list else []
+
+    resources = [r for r in items(doc.get("resourceSpans")) if type(r) is dict]
+    scopes = [s for r in resources for s in items(r.get("scopeSpans")) if type(s) is dict]
+    return (body.count(b'"resourceSpans"') == ("resourceSpans" in doc)
+            and body.count(b'"scopeSpans"') == sum("scopeSpans" in r for r in resources)
+            and body.count(b'"spans"') == sum("spans" in s for s in scopes))
+
+
+def _parsed_strictly(body: bytes) -> Any:
+    """The JSON document, refusing an object that holds one of `_SPAN_HOLDERS` twice, found in the parse (an
+    `object_pairs_hook`, which costs `json.loads` its fast path for objects: twice the instructions to
+    parse). Parsed again by `jsontext.loads`, which makes each lone surrogate U+FFFD, only when the body may
+    hold one (not for Hangul, whose ED bytes it would check)."""
+    repeated: list[_Repeated] = []
+
+    def one_each(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        obj = dict(pairs)
+        if len(obj) < len(pairs) and (key := _repeated_holder(pairs)) is not None:
+            repeated.append(_Repeated(pairs, key))
+            return repeated[-1]
+        return obj
+
+    doc = json.loads(body, object_pairs_hook=one_each)
+    if repeated:
+        where, key = _first_repeated(doc)
+        raise _Invalid(where, f"the key {_quoted(key)} is given twice in one object")
+    return jsontext.loads(body) if any(found.search(body) for found in _SURROGATE_SOURCES) else doc
+
+
+def _first_repeated(doc: Any) -> tuple[str, str]:
+    """Where the first object holding a key twice is, in the order of the text, and that key. Each value
+    keeps a link to its parent's (no path text is built but the one found), with a stack of its own: any
+    nesting the parser took is walked."""
+    pending: list[tuple[Any, Any]] = [(doc, None)]
+    while True:  # one is there: an object lost to its parent's repeated key leaves the parent marked
+        value, trail = pending.pop()
+        if type(value) is _Repeated:
+            return _path(trail), value.key
+        if type(value) is list:
+            pending.extend((item, (trail, n)) for n, item in reversed(list(enumerate(value))))
+        elif type(value) is dict:
+            pending.extend((item, (trail, key)) for key, item in reversed(value.items()))
+
+
+def _path(trail: Any) -> str:
+    """`resourceSpans[0].scopeSpans[1]`, as the decoder's other messages place a field; a key that is no
+    name (a sender's own, of any length or text) is quoted."""
+    steps: list[str] = []
+    while trail is not None:
+        trail, step = trail
+        if type(step) is int:
+            steps.append(f"[{step}]")
+        elif step.isidentifier() and len(step) <= MAX_QUOTED:
+            steps.append(f".{step}")
+        else:
+            steps.append(f"[{_quoted(step)}]")
+    return _clipped("".join(reversed(steps)).removeprefix("."))
 
 
 def _json_too_many(max_values: int) -> str:
@@ -262,16 +411,30 @@ def _spans_in(doc: Any) -> int:
                for scope in items(resource.get("scopeSpans")) if type(scope) is dict)
 
 
+_SPAN_KEYS = ("traceId", "spanId", "parentSpanId", "startTimeUnixNano", "endTimeUnixNano")
+_ANY_VALUE_KEYS = ("stringValue", "boolValue", "intValue", "doubleValue", "arrayValue", "kvlistValue",
+                   "bytesValue")
+"""The keys read, of a span and of an AnyValue, whose proto field name is another word (`trace_id`)."""
+
+
+def _snake_case(key: str) -> str:
+    return re.sub("[A-Z]", lambda capital: "_" + capital[0].lower(), key)
+
+
 _OUTDATED_KEYS = {
-    "resourceSpans": {"resource_spans": "OTLP/JSON keys are lowerCamelCase: resourceSpans"},
+    **{key: {_snake_case(key): f"OTLP/JSON keys are lowerCamelCase: {key}"}
+       for key in ("resourceSpans", *_SPAN_KEYS, "timeUnixNano", *_ANY_VALUE_KEYS)},
     "scopeSpans": {
         "scope_spans": "OTLP/JSON keys are lowerCamelCase: scopeSpans",
         "instrumentationLibrarySpans": "replaced by scopeSpans in OTLP 0.19 (2022): upgrade the exporter",
         "instrumentation_library_spans": "replaced by scopeSpans in OTLP 0.19 (2022): upgrade the exporter",
     },
 }
-"""Keys a receiver would otherwise ignore as unknown fields, answering 200 for spans it never read: a
-sender writing them is refused with the reason instead (400, no retry) and its spans are counted."""
+"""Keys a receiver would otherwise ignore as unknown fields, answering 200 for spans it never read, or
+reading them without their ids, times or values: a sender writing them is refused with the reason instead
+(400, no retry) and its spans are counted. OTLP/JSON keys are lowerCamelCase only ("original field names
+are not valid", the OTLP specification); the proto field names of fields ragmon does not read are ignored
+as any unknown field is."""
 
 
 def _misspelt(obj: dict[str, Any], key: str, prefix: str) -> None:
@@ -312,6 +475,8 @@ def _json_request(doc: Any) -> DecodedBatch:
 
 def _json_span(out: _Collector, where: str, span: dict[str, Any], resource: Mapping[str, Any],
                scope_name: str) -> None:
+    for key in _SPAN_KEYS:
+        _misspelt(span, key, "")
     name = _json_str(span, "name", "")
     trace_id = _json_hex(span, "traceId")
     span_id = _json_hex(span, "spanId")
@@ -323,22 +488,23 @@ def _json_span(out: _Collector, where: str, span: dict[str, Any], resource: Mapp
     _json_object(status, "status")
     out.spans.append(Span(
         trace_id=trace_id, span_id=span_id, parent_span_id=parent, name=name,
-        start_time_unix_nano=_json_int(span.get("startTimeUnixNano", 0), "startTimeUnixNano", _UINT64),
-        end_time_unix_nano=_json_int(span.get("endTimeUnixNano", 0), "endTimeUnixNano", _UINT64),
-        kind=_json_enum(span.get("kind", 0), "kind"),
+        start_time_unix_nano=_json_int(span.get("startTimeUnixNano"), "startTimeUnixNano", _UINT64),
+        end_time_unix_nano=_json_int(span.get("endTimeUnixNano"), "endTimeUnixNano", _UINT64),
+        kind=_json_enum(span.get("kind"), "kind"),
         attributes=_json_attributes(span, ""),
         events=tuple(_json_event(event, f"events[{n}]")
                      for n, event in enumerate(_json_list(span, "events", ""))),
-        resource=resource, status_code=_json_enum(status.get("code", 0), "status.code"),
+        resource=resource, status_code=_json_enum(status.get("code"), "status.code"),
         scope_name=scope_name,
-        parent_is_remote=_parent_is_remote(_json_int(span.get("flags", 0), "flags", _UINT32))))
+        parent_is_remote=_parent_is_remote(_json_int(span.get("flags"), "flags", _UINT32))))
 
 
 def _json_event(event: Any, where: str) -> SpanEvent:
     _json_object(event, where)
     prefix = f"{where}."
+    _misspelt(event, "timeUnixNano", prefix)
     return SpanEvent(_json_str(event, "name", prefix),
-                     _json_int(event.get("timeUnixNano", 0), f"{prefix}timeUnixNano", _UINT64),
+                     _json_int(event.get("timeUnixNano"), f"{prefix}timeUnixNano", _UINT64),
                      _json_attributes(event, prefix))
 
 
@@ -357,14 +523,20 @@ def _json_list(obj: dict[str, Any], key: str, prefix: str) -> list[Any]:
 
 
 def _json_str(obj: dict[str, Any], key: str, prefix: str) -> str:
-    value = obj.get(key, "")
+    value = obj.get(key)
+    if value is None:
+        return ""
     if type(value) is not str:
         raise _Invalid(prefix + key, "not a string")
     return value
 
 
 def _json_hex(obj: dict[str, Any], key: str) -> str:
-    value = obj.get(key, "")
+    """An id as lowercase hex; absent or null it is empty, which `_check_ids` rejects (traceId, spanId) or
+    reads as no parent."""
+    value = obj.get(key)
+    if value is None:
+        return ""
     if type(value) is not str:
         raise _Invalid(key, "not a hex string")
     return value.lower()
@@ -385,11 +557,14 @@ def _base64_hint(span: Mapping[str, Any], problem: str) -> str:
 
 
 def _json_int(value: Any, where: str, bounds: tuple[int, int] = _INT64) -> int:
+    """`value` of a field that is absent or null is None: the field's default, 0."""
+    if value is None:
+        return 0
     number = _integer(value)
     if number is None:
-        raise _Invalid(where, f"not an integer: {value!r}")
+        raise _Invalid(where, f"not an integer: {_quoted(value)}")
     if not bounds[0] <= number <= bounds[1]:
-        raise _Invalid(where, f"out of range: {value!r} (want {bounds[0]} to {bounds[1]})")
+        raise _Invalid(where, f"out of range: {_quoted(value)} (want {bounds[0]} to {bounds[1]})")
     return number
 
 
@@ -419,30 +594,33 @@ def _json_attributes(obj: dict[str, Any], prefix: str) -> dict[str, Any]:
 def _json_key_values(items: list[Any], where: str) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for n, item in enumerate(items):
-        # proto3 JSON leaves out a field holding its default, so an absent key is "" (as the protobuf
-        # door reads it), not an error.
-        if type(item) is not dict or type(key := item.get("key", "")) is not str:
+        # proto3 JSON leaves out a field holding its default (or writes it null), so an absent key is ""
+        # (as the protobuf door reads it), not an error.
+        if type(item) is not dict or ((key := item.get("key")) is not None and type(key) is not str):
             raise _Invalid(f"{where}[{n}]", "not a {key, value} object with a string key")
         try:
-            out[key] = _json_value(item.get("value"))
+            out[key or ""] = _json_value(item.get("value"))
         except _Invalid as exc:
             raise exc.under(f"{where}[{n}].value") from None
     return out
 
 
 def _json_value(value: Any) -> Any:
-    """An AnyValue; the first known field wins, unknown fields are ignored, `{}` is an empty value."""
+    """An AnyValue; the first known field not null wins, unknown fields are ignored, `{}` is an empty value
+    (None, as the protobuf door reads an AnyValue with no field set), and so is `{"doubleValue": null}`."""
     if value is None:
         return None
     if type(value) is not dict:
         raise _Invalid("", "not an AnyValue object")
     for key, item in value.items():
         convert = _JSON_ANY.get(key)
-        if convert is not None:
+        if convert is not None and item is not None:
             try:
                 return convert(item)
             except _Invalid as exc:
                 raise exc.under(f".{key}") from None
+    for key in _ANY_VALUE_KEYS:
+        _misspelt(value, key, ".")
     return None
 
 
@@ -466,7 +644,7 @@ def _json_double_value(value: Any) -> float:
             raise _Invalid("", "out of range for a double") from None
         except ValueError:
             pass
-    raise _Invalid("", f"not a number: {value!r}")
+    raise _Invalid("", f"not a number: {_quoted(value)}")
 
 
 def _json_bytes_value(value: Any) -> bytes:
