@@ -78,11 +78,11 @@ _judge: LexicalJudge | None = None
 def warm(threshold: float) -> None:
     """Every worker's initializer: the judge is built once, before traffic arrives, and kept.
 
-    The worker also ignores SIGINT and SIGTERM. A signal to the process group reaches the workers as well
-    as the main process; a worker that died of it (with a KeyboardInterrupt traceback, for Ctrl-C) would
-    break the pool and fail the very examples the main process is draining. The main process alone
-    decides when workers end: it shuts the pool down after the drain, and if it is killed outright,
-    `_exit_with_parent` ends them."""
+    The worker also ignores SIGINT, SIGTERM and SIGHUP. A signal to the process group reaches the workers
+    as well as the main process; a worker that died of it (with a KeyboardInterrupt traceback, for
+    Ctrl-C) would break the pool and fail the very examples the main process is draining. The main
+    process alone decides when workers end: it shuts the pool down after the drain, and if it is killed
+    outright, `_exit_with_parent` ends them."""
     for sig in SHUTDOWN_SIGNALS:
         signal.signal(sig, signal.SIG_IGN)
     _exit_with_parent()
@@ -108,17 +108,20 @@ def _exit_when_ready(sentinel: int) -> None:
 
 
 def _start_forkserver() -> None:
-    """Start multiprocessing's forkserver, if it is not running, with SIGINT and SIGTERM blocked, as
+    """Start multiprocessing's forkserver, if it is not running, with SIGINT, SIGTERM and SIGHUP blocked, as
     CPython starts its resource tracker. The forkserver and every worker it forks inherit the mask, so a
     signal to the process group reaches neither, from the first instruction (a worker also ignores both
     once `warm` runs). The forkserver matters too: a worker's exit status reaches the pool through it,
     so when it dies the pool takes every worker for dead and breaks. A signal sent to the main process
     meanwhile waits, blocked, and is handled once the mask is restored: none is lost.
 
-    The resource tracker is started first: starting itself, it unblocks both signals in this thread."""
-    resource_tracker.ensure_running()
+    The resource tracker is started first, under the same mask: it ignores SIGINT and SIGTERM itself, but
+    SIGHUP, left to its default, killed it (tracebacks on stderr at exit); starting itself, it unblocks
+    SIGINT and SIGTERM in this thread, so they are blocked again before the forkserver starts."""
     previous = signal.pthread_sigmask(signal.SIG_BLOCK, SHUTDOWN_SIGNALS)
     try:
+        resource_tracker.ensure_running()
+        signal.pthread_sigmask(signal.SIG_BLOCK, SHUTDOWN_SIGNALS)
         forkserver.ensure_running()
     finally:
         signal.pthread_sigmask(signal.SIG_SETMASK, previous)

@@ -1,4 +1,5 @@
-"""SIGTERM and SIGINT as a request to stop, for the commands that run until told to (serve, demo's app).
+"""SIGTERM, SIGINT and SIGHUP as a request to stop, for the commands that run until told to (serve, demo's
+app).
 
 This module stays light on purpose: the lexical worker processes import `SHUTDOWN_SIGNALS` through
 `ragmon.scoring`.
@@ -13,14 +14,17 @@ import socket
 from collections.abc import Iterator
 from types import FrameType
 
-SHUTDOWN_SIGNALS = frozenset({signal.SIGINT, signal.SIGTERM})
-"""What a terminal's Ctrl-C, `timeout`, systemd and `kill -- -PGID` send to the whole process group. The
-sidecar's main process drains on them; its worker processes must not act on them (`ragmon.scoring.warm`)."""
+SHUTDOWN_SIGNALS = frozenset({signal.SIGINT, signal.SIGTERM, signal.SIGHUP})
+"""What a terminal's Ctrl-C, `timeout`, systemd and `kill -- -PGID` send to the whole process group, and
+what a closed terminal or `docker kill -s HUP` (a "reload" habit) sends: ragmon has nothing to reload, and
+SIGHUP's default, ending the process at once, had lost the traces it held without a count. The sidecar's
+main process drains on each; its worker processes must not act on them (`ragmon.scoring.warm`)."""
 
 
 @contextlib.contextmanager
 def stop_on_signals(stop: asyncio.Event) -> Iterator[None]:
-    """Set `stop` on SIGTERM or SIGINT inside the block; ignore both from its end until the process exits.
+    """Set `stop` on SIGTERM, SIGINT or SIGHUP inside the block; ignore them from its end until the process
+    exits.
 
     The signal often comes twice: `timeout` signals the process and then its group, a user presses Ctrl-C
     again. Inside the block a repeat sets `stop` again, which changes nothing. After it, a repeat must

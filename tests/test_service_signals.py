@@ -105,7 +105,8 @@ def send_buffered_traces(serve: Serve) -> None:
                              lambda s: total(s, "ragmon_traces_in_flight") == TRACES))
 
 
-@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM, signal.SIGHUP],
+                         ids=["ctrl-c", "sigterm", "sighup"])
 def test_a_signal_to_the_process_group_drains_quietly_and_exits_0(sig: signal.Signals) -> None:
     # Two workers: the ready line comes once both are spawned, though one alone may have answered the
     # warm-up; the other may still be starting when the signal comes.
