@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
 from collections.abc import Callable, Iterator
@@ -15,6 +16,19 @@ import pytest
 from ports import free_port
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(autouse=True)
+def own_signal_handlers() -> Iterator[None]:
+    """Each test finds SIGINT, SIGTERM and SIGHUP as the one before it found them: a run stopped in this
+    process (ragmon replay, serve) leaves them ignored, as it should until its process exits, and asyncio.run
+    installs its Ctrl-C handler only over the default one, so a later test's run would take SIGTERM
+    otherwise (found when the order of files changed)."""
+    saved = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)}
+    yield
+    for sig, handler in saved.items():
+        if handler is not None:
+            signal.signal(sig, handler)
 
 
 @pytest.fixture
