@@ -8,6 +8,7 @@ reader finds the words by them.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterable
 
 _UNITS = {
@@ -33,6 +34,64 @@ SCALE_WORDS = "|".join(_SCALES)
 _DIGIT_NUMBER = re.compile(r"[0-9][0-9]*(?:,[0-9]+)*(?:\.[0-9]+)?(?:[\s-]?(?:" + SCALE_WORDS + r")\b)?")
 _DIGITS_AND_SCALE = re.compile(r"([0-9.,]+)[\s-]?([a-z]*)")
 _GROUPED = re.compile(r"[0-9]{1,3}(?:,[0-9]{3})+(?:\.[0-9]+)?")
+
+_DECIMAL_ZEROS = (
+    0x660, 0x6F0, 0x7C0, 0x966, 0x9E6, 0xA66, 0xAE6, 0xB66, 0xBE6, 0xC66, 0xCE6, 0xD66, 0xDE6, 0xE50, 0xED0,
+    0xF20, 0x1040, 0x1090, 0x17E0, 0x1810, 0x1946, 0x19D0, 0x1A80, 0x1A90, 0x1B50, 0x1BB0, 0x1C40, 0x1C50,
+    0xA620, 0xA8D0, 0xA900, 0xA9D0, 0xA9F0, 0xAA50, 0xABF0, 0xFF10, 0x104A0, 0x10D30, 0x11066, 0x110F0,
+    0x11136, 0x111D0, 0x112F0, 0x11450, 0x114D0, 0x11650, 0x116C0, 0x11730, 0x118E0, 0x11950, 0x11C50,
+    0x11D50, 0x11DA0, 0x11F50, 0x16A60, 0x16AC0, 0x16B50, 0x1D7CE, 0x1D7D8, 0x1D7E2, 0x1D7EC, 0x1D7F6,
+    0x1E140, 0x1E2F0, 0x1E4F0, 0x1E950, 0x1FBF0,
+)
+"""The zero of each script's decimal digits (Unicode's Nd) but ASCII's: a script's ten digits are
+consecutive, zero to nine (Arabic-Indic, Devanagari, full-width, mathematical bold...)."""
+_SUPERSCRIPTS = "⁰¹²³⁴⁵⁶⁷⁸⁹⁻"
+_SUPERSCRIPT_DIGITS = str.maketrans(_SUPERSCRIPTS, "0123456789\u2212")
+_FRACTIONS = "¼½¾⅐⅑⅒⅓⅔⅕⅖⅗⅘⅙⅚⅛⅜⅝⅞↉"
+_ENCLOSED = ((0x2460, 0x249B), (0x24EA, 0x24FF), (0x2776, 0x2793), (0x3251, 0x325F), (0x32B1, 0x32BF),
+             (0x1F100, 0x1F10C))
+"""Numbers in a circle, in parentheses or with a full stop ("⑨", "⑼", "⒐"): each one whole number
+("⑫" is 12)."""
+ENCLOSED_NUMBERS = "".join(f"{chr(first)}-{chr(last)}" for first, last in _ENCLOSED)
+"""`_ENCLOSED` as ranges, for a regex's character class."""
+OTHER_DIGITS = "".join(chr(zero + digit) for zero in _DECIMAL_ZEROS for digit in range(10)) + _SUPERSCRIPTS \
+    + _FRACTIONS + "".join(chr(code) for first, last in _ENCLOSED for code in range(first, last + 1))
+"""Every character `ascii_digits` may rewrite: a text with none has nothing for it to do."""
+_ARABIC_MARKS = {"\u066b": ".", "\u066c": ","}
+"""The Arabic decimal and thousands separators ("١٬٠٠٠٫٥" is 1,000.5)."""
+_OTHER_NUMBER = re.compile(
+    r"[^\x00-\x7f](?:(?<=[^\D0-9])[^\D0-9]*(?:[\u066b\u066c][^\D0-9]+)*"
+    r"|(?<=[" + _SUPERSCRIPTS + "])[" + _SUPERSCRIPTS + "]*|(?<=[" + _FRACTIONS + ENCLOSED_NUMBERS + "]))")
+"""A number in decimal digits of another script, a run of superscripts, or one fraction or enclosed
+number. It starts with one character class, so the regex engine skips ahead to the non-ASCII characters,
+and the lookbehind tells which they are."""
+
+
+def ascii_digits(text: str) -> str:
+    """`text` with its numbers in ASCII digits, so "٢٤", "２４" and "24" state one number, and so does
+    "𝟐𝟒": a number in any script is one the context must state, and a context may state it in any.
+    "2½" is 2.5, "½" alone 0.5, "⑨" is 9. A superscript after a digit is an exponent, read as a number of
+    its own as "10^9" is ("10⁹" is 10 and 9, not 10 and 6); after anything else it is a footnote or a
+    unit's power ("m²") and stays as it is.
+
+    The text is searched character by character, which cost a tenth of the time reading a passage takes,
+    so only texts with one of `OTHER_DIGITS` are (`terms.prepare` says how they are found)."""
+    return _OTHER_NUMBER.sub(_in_ascii, text)
+
+
+def _in_ascii(found: re.Match[str]) -> str:
+    run = found.group()
+    if run[0].isdecimal():
+        return "".join(_ARABIC_MARKS.get(digit) or str(unicodedata.decimal(digit)) for digit in run)
+    after_digit = found.start() > 0 and found.string[found.start() - 1].isdecimal()
+    if run[0] in _SUPERSCRIPTS:
+        return " " + run.translate(_SUPERSCRIPT_DIGITS) if after_digit else run
+    value = unicodedata.numeric(run)
+    if run in _FRACTIONS:
+        decimals = f"{value:f}".rstrip("0").rstrip(".")  # "0.5", "0.333333"; "0" for zero thirds
+        return decimals[1:] if after_digit else decimals  # "2" and ".5": "2.5"
+    return f" {value:.0f} "
+
 
 SPELLED_NUMBER = "#"
 NUMBER_MARKS = {SPELLED_NUMBER + word: word for word in NUMBER_WORDS}

@@ -12,7 +12,7 @@ import sys
 
 from ragmon.text.cache import text_cache
 from ragmon.text.numbers import NUMBER_MARKS, SCALE_WORDS, SPELLED, numbers_in, spelled_numbers
-from ragmon.text.terms import SEPARATORS, TERMS, prepare
+from ragmon.text.terms import OTHER_DIGIT, SEPARATORS, TERMS, prepare, with_ascii_digits
 
 
 class Passage:
@@ -29,9 +29,12 @@ class Passage:
     __slots__ = ("_numbers", "_text", "terms")
 
     def __init__(self, text: str) -> None:
+        words = prepare(text).translate(SEPARATORS)
+        if not text.isascii() and OTHER_DIGIT in words:
+            # Kept with its numbers in ASCII digits, so `states` finds "２４" as 24.
+            text, _, words = with_ascii_digits(text)
         self._text = text
-        words = prepare(text).translate(SEPARATORS).split()
-        self.terms = dict.fromkeys(map(TERMS.__getitem__, words)).keys()
+        self.terms = dict.fromkeys(map(TERMS.__getitem__, words.split())).keys()
         """content terms, plus the markers of function words and number words (no claim term is either,
         and leaving them in saves a set difference per passage)"""
         self._numbers: frozenset[float] | None = None
@@ -49,9 +52,9 @@ class Passage:
         """Whether the passage states all these numbers. Most claims are checked against passages that
         lack their number, so first a C-level substring test: with no number words about, a number under
         1,000 the passage states must appear in it as its digits ("30" in "30-day", "3.5" in "3.50"; the
-        raw text will do: every run of digits of the prepared text is in it). And the passage a claim was
-        drawn from mostly writes its number in plain digits, which a few substring tests confirm: only
-        when they cannot is every number in the passage read.
+        text with its digits in ASCII will do: every run of digits of the prepared text is in it). And the
+        passage a claim was drawn from mostly writes its number in plain digits, which a few substring
+        tests confirm: only when they cannot is every number in the passage read.
 
         The substring test runs whether or not the numbers were read already, so the answer never depends
         on what was asked of this (cached, shared) passage before: the same claim and passage always get
@@ -126,9 +129,13 @@ def size(text: str, read: Passage) -> int:
     """What a long passage holds in the cache, its numbers included: they are read after it is counted,
     once a claim states one, and a table of figures holds more in them than in its text and terms. Each
     run of digits, decimal and group marks dropped ("1,250.50" is one), counts as a number: ~10% of the
-    time reading the passage takes, where a regex took ~85% (only long passages are sized)."""
-    numbers = len(text.encode("utf-8", "surrogatepass").translate(_DIGITS, b".,").split())
-    return sys.getsizeof(text) + _TERM_BYTES * len(read.terms) + _NUMBER_BYTES * numbers + _PASSAGE_BYTES
+    time reading the passage takes, where a regex took ~85% (only long passages are sized). They are
+    counted in the text the passage keeps, which has them in ASCII digits: a copy, counted too, when any
+    was written in other digits."""
+    kept = read._text
+    numbers = len(kept.encode("utf-8", "surrogatepass").translate(_DIGITS, b".,").split())
+    texts = sys.getsizeof(text) + (0 if kept is text else sys.getsizeof(kept))
+    return texts + _TERM_BYTES * len(read.terms) + _NUMBER_BYTES * numbers + _PASSAGE_BYTES
 
 
 SHORT = 4096

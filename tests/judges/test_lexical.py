@@ -8,6 +8,7 @@ import sys
 
 import pytest
 
+from ragmon import EvalConfig, evaluate
 from ragmon.judges.base import Judge
 from ragmon.judges.lexical import LexicalJudge
 from ragmon.model import Context, Example
@@ -220,3 +221,54 @@ def test_sentences_passed_as_strings_are_refused_saying_what_claims_are() -> Non
 def test_repr_shows_the_threshold() -> None:
     assert repr(LexicalJudge()) == "LexicalJudge(threshold=0.56)"
     assert repr(LexicalJudge(threshold=0.8)) == "LexicalJudge(threshold=0.8)"
+
+
+WARRANTY = "The warranty lasts 24 months from the date of purchase."
+
+
+@pytest.mark.parametrize("digits", [
+    "99", "\uff19\uff19", "\u0669\u0669", "\u096f\u096f", "\U0001d7d7\U0001d7d7",
+])
+def test_a_wrong_number_in_any_script_is_unsupported(digits: str) -> None:
+    # ASCII, full-width, Arabic-Indic, Devanagari and mathematical bold digits. Terms warranti, last,
+    # month, date, purchas: 5/5 in the context; only the number, 99, decides.
+    (verdict,) = verdicts(LexicalJudge(), example(f"The warranty lasts {digits} months from the date of "
+                                                  "purchase.", WARRANTY))
+    assert not verdict.supported
+    assert verdict.reason == "no single context supports it; closest c1 has 5/5 of its terms, lacks 99"
+
+
+@pytest.mark.parametrize(("claimed", "stated"), [
+    ("\uff12\uff14", "24"), ("\u0662\u0664", "24"), ("24", "\uff12\uff14"), ("24", "\u0968\u096a"),
+])
+def test_a_number_supports_a_claim_in_whatever_digits_either_writes_it(claimed: str, stated: str) -> None:
+    ex = example(f"The warranty lasts {claimed} months.", f"The warranty lasts {stated} months in all.")
+    assert [v.supported for v in verdicts(LexicalJudge(), ex)] == [True]
+
+
+@pytest.mark.parametrize(("answer", "context", "supported"), [
+    # An exponent is a number of its own, as in "10^9": 10⁹ is not 10⁶.
+    ("The cluster serves 10\u2079 requests a day.", "The cluster serves 10\u2076 requests a day.", False),
+    ("The cluster serves 10\u2079 requests a day.", "The cluster serves 10^9 requests a day.", True),
+    # A fraction is its value: 2¾ is 2.75, not 2½ (2.5), which 2.5 states.
+    ("The warranty lasts 2\u00be years.", "The warranty lasts 2\u00bd years.", False),
+    ("The warranty lasts 2\u00bd years.", "The warranty lasts 2.5 years.", True),
+    # A circled number mid-sentence is a number.
+    ("Press \u2468 to reset the router.", "Press 6 to reset the router.", False),
+])
+def test_exponents_fractions_and_circled_numbers_are_checked(answer: str, context: str,
+                                                             supported: bool) -> None:
+    assert [v.supported for v in verdicts(LexicalJudge(), example(answer, context))] == [supported]
+
+
+@pytest.mark.parametrize("gap", [" ", "\u200b", "\ufeff", "\u202c", "\u2060", "\x00"])
+def test_an_invisible_character_between_sentences_does_not_hide_an_invented_one(gap: str) -> None:
+    # The first sentence's terms (warranti, last, year, cover, batteri) and its 2 are in the context; the
+    # second's (cover, water, damag) only 1/3. Glued into one claim by the zero-width space, byte order
+    # mark, bidi pop, word joiner or NUL, the pair held 5 of its 8 terms ("It" with the character glued
+    # to it was the eighth), 0.625 >= 0.56, and passed: groundedness 1, not 1/2.
+    first, second = "The warranty lasts 2 years and covers the battery.", "It also covers water damage."
+    ex = example(first + gap + second, "The warranty lasts 2 years and covers the battery and screen.")
+    [result] = evaluate([ex], LexicalJudge(), EvalConfig(bootstrap_samples=0)).results
+    assert [(v.claim.text, v.supported) for v in result.verdicts] == [(first, True), (second, False)]
+    assert result.metrics["groundedness"] == 0.5

@@ -207,3 +207,42 @@ def test_a_polite_answer_is_scored_on_its_claim_alone(answer: str) -> None:
     assert [v.claim.text for v in result.verdicts] == ["Account deletion is permanent."]
     assert result.metrics["groundedness"] == 1.0
     assert result.metrics["hallucination_rate"] == 0.0
+
+
+@pytest.mark.parametrize("gap", ["\u200b", "\ufeff", "\u202c", "\u2060", "\x00", " \u200b "])
+def test_an_invisible_character_after_a_period_ends_the_sentence(gap: str) -> None:
+    # Zero-width space, byte order mark, bidi pop, word joiner, NUL: pasted text carries them where a
+    # reader sees a sentence end. "Refunds take 5 days." is 0..20; "Exchanges are free." (19 characters)
+    # starts after the gap.
+    answer = f"Refunds take 5 days.{gap}Exchanges are free."
+    assert texts(answer) == ["Refunds take 5 days.", "Exchanges are free."]
+    start = 20 + len(gap)
+    assert [(c.start, c.end) for c in split_claims(answer)] == [(0, 20), (start, start + 19)]
+    assert_offsets(answer)
+
+
+def test_invisible_characters_are_stripped_from_a_sentences_ends() -> None:
+    # A byte order mark at 0, "Refunds take 5 days" at 1..20, a zero-width space at 20, the newline at 21;
+    # a line of invisible characters only (22, 23) and its newline (24); then a zero-width space, a space
+    # and a word joiner (25..27), "Exchanges are free." at 28..47 and a zero-width space.
+    answer = "\ufeffRefunds take 5 days\u200b\n\u200b\u2060\n\u200b \u2060Exchanges are free.\u200b"
+    assert [(c.start, c.end) for c in split_claims(answer)] == [(1, 20), (28, 47)]
+    assert texts(answer) == ["Refunds take 5 days", "Exchanges are free."]
+    assert_offsets(answer)
+
+
+def test_circled_numbers_opening_items_are_markers_not_numbers_of_the_claim() -> None:
+    answer = "\u2460 Refunds take 5 days.\n\u2461 Exchanges are free."
+    claims = split_claims(answer)
+    assert [c.text for c in claims] == ["Refunds take 5 days.", "Exchanges are free."]
+    assert numbers(claims[0].text) == {5.0}
+    # "① " is 2 characters, the first item's text 20; the second line starts at 23, its text at 25.
+    assert [(c.start, c.end) for c in claims] == [(2, 22), (25, 44)]
+
+
+@pytest.mark.parametrize("space", [c for c in map(chr, range(0x110000)) if c.isspace()])
+def test_a_sentence_with_invisible_ends_is_stripped_of_every_kind_of_whitespace(space: str) -> None:
+    # The invisible characters send the sentence to the slower strip, which must still take every
+    # whitespace character: the sentence is 3..23 whatever the space.
+    answer = f"{space}\u200b{space}Refunds take 5 days.{space}\u200b"
+    assert sentence_spans(answer) == [(3, 23)]

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import unicodedata
+
 import pytest
 
+from ragmon.text.numbers import OTHER_DIGITS
 from ragmon.text.terms import numbers
 
 
@@ -56,3 +59,43 @@ def test_spelled_numbers(text: str, expected: set[float]) -> None:
 ])
 def test_a_minus_sign_makes_a_number_negative(text: str, expected: set[float]) -> None:
     assert numbers(text) == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # Decimal digits of any script are the number they spell in ASCII digits.
+    ("lasts \uff19\uff19 months", {99.0}),  # full-width
+    ("lasts \u0669\u0669 months", {99.0}),  # Arabic-Indic
+    ("lasts \u096f\u096f months", {99.0}),  # Devanagari
+    ("lasts \U0001d7d7\U0001d7d7 months", {99.0}),  # mathematical bold
+    ("lasts \u0662\u0664 or 25 months", {24.0, 25.0}),  # two scripts in one text
+    ("costs \u0661\u066c\u0660\u0660\u0660\u066b\u0665 riyals", {1000.5}),  # Arabic group and decimal marks
+    ("Returns take 30 days [\u0663].", {30.0}),  # still a citation marker, no number of the claim
+    # Each enclosed number is one whole number.
+    ("press \u2468 now", {9.0}),  # circled nine
+    ("step \u246b", {12.0}),  # circled twelve, one number
+    ("step \u247c", {9.0}),  # parenthesized nine
+    # A fraction after a digit is its fractional part; alone, a number of its own.
+    ("lasts 2\u00bd years", {2.5}),
+    ("lasts 2\u00be years", {2.75}),
+    ("add \u00bd cup", {0.5}),
+    # A superscript after a digit is an exponent, a number as "10^9" has two; after a letter, a unit's
+    # power or a footnote, no number.
+    ("serves 10\u2079 requests", {10.0, 9.0}),
+    ("serves 10^9 requests", {10.0, 9.0}),
+    ("a gap of 10\u207b\u2079 m", {10.0, -9.0}),
+    ("priced per m\u00b2", set()),
+])
+def test_numbers_in_other_scripts(text: str, expected: set[float]) -> None:
+    assert numbers(text) == expected
+
+
+def test_every_decimal_digit_of_another_script_is_read() -> None:
+    # Texts are read for other digits only when they hold one of OTHER_DIGITS: every decimal digit (Nd)
+    # this Python's Unicode knows but ASCII's must be there. The list may hold more, assigned by a later
+    # version of Unicode (Cn here).
+    known = {chr(code) for code in range(0x80, 0x110000) if unicodedata.category(chr(code)) == "Nd"}
+    assert known == {c for c in OTHER_DIGITS if unicodedata.category(c) == "Nd"}
+    # And each of the others is a number (a superscript, a fraction, an enclosed number), or the
+    # superscript minus of "10⁻⁹".
+    assert all(unicodedata.numeric(c, None) is not None
+               for c in OTHER_DIGITS if unicodedata.category(c) != "Cn" and c != "\u207b")

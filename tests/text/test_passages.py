@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import sys
+
 import pytest
 
-from ragmon.text.passages import SHORT, Passage, passage
+from ragmon.text.passages import SHORT, Passage, passage, size
 from ragmon.text.terms import profile
 
 
@@ -84,3 +86,27 @@ def test_long_passages_are_read_once_too() -> None:
     # Over SHORT characters a passage goes to the byte-bounded cache, still read once while it is held.
     text = "Refunds take thirty days. " * (SHORT // 26 + 1)
     assert len(text) > SHORT and passage(text) is passage(text)
+
+
+@pytest.mark.parametrize(("text", "wanted", "states"), [
+    # Digits of any script state the number they spell; the substring test must not reject them.
+    ("Refunds take \uff13\uff10 days.", {30.0}, True),  # full-width
+    ("Refunds take \u0663\u0660 days.", {30.0}, True),  # Arabic-Indic
+    ("Refunds take \u0663\u0660 days.", {3.0}, False),
+    ("Refunds take \u0663\u0660 days.", {99.0}, False),
+    ("It serves 10\u2079 requests.", {10.0, 9.0}, True),
+    ("It serves 10\u2076 requests.", {10.0, 9.0}, False),
+    ("It lasts 2\u00bd years.", {2.5}, True),
+    ("It lasts 2\u00bd years.", {2.75}, False),
+])
+def test_a_passage_states_numbers_in_other_scripts(text: str, wanted: set[float], states: bool) -> None:
+    assert Passage(text).states(frozenset(wanted)) is states
+
+
+def test_a_long_passage_counts_numbers_in_other_scripts_as_it_counts_ascii_ones() -> None:
+    # The cache's byte bound counts each number a long passage holds: written in Arabic-Indic digits they
+    # are as many as in ASCII ones. The Arabic passage holds what the ASCII one does (a text of the same
+    # numbers in ASCII digits, the same terms and numbers) and its own text besides.
+    ascii_text = "24 " * (SHORT // 3 + 1)
+    arabic = ascii_text.replace("24", "\u0662\u0664")
+    assert size(arabic, passage(arabic)) == size(ascii_text, passage(ascii_text)) + sys.getsizeof(arabic)

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import unicodedata
+
 import pytest
 
 import ragmon.text.terms as text_module
-from ragmon.text.terms import NEGATION, american, opposite, profile, stem
+from ragmon.text.terms import INVISIBLE, NEGATION, american, opposite, profile, stem
 
 
 def test_profile_drops_function_words_and_spelled_numbers() -> None:
@@ -22,6 +24,37 @@ def test_digits_split_words_and_are_read_as_numbers() -> None:
     assert p.terms == profile("route and rd").terms == {"rout", "rd"}
     assert p.numbers == {66.0, 3.0}
     assert profile("route and rd").numbers == frozenset()
+
+
+def test_digits_of_other_scripts_are_no_terms() -> None:
+    # As "99" is none: "lasts" -> "last" and "months" -> "month" are the terms, 99 the number.
+    assert profile("lasts \uff19\uff19 months").terms == profile("lasts 99 months").terms == {"last", "month"}
+    assert profile("lasts \u0669\u0669 months").terms == {"last", "month"}
+
+
+def test_a_superscript_after_a_word_is_no_part_of_it() -> None:
+    # A footnote's "¹" or a unit's "²" is read as neither word nor number: "days¹" is "days" ("dai").
+    assert profile("30 days\u00b9").terms == profile("30 days").terms == {"dai"}
+    assert profile("30 days\u00b9").numbers == {30.0}
+
+
+@pytest.mark.parametrize(("text", "terms"), [
+    ("war\u00adranty", {"warranti"}),  # a soft hyphen inside a word shows nothing
+    ("\ufeffwarranty\u2060", {"warranti"}),  # nor do a byte order mark and a word joiner
+    ("covers\u200bscreens", {"cover", "screen"}),  # a zero-width space separates words
+    ("covers\x00screens", {"cover", "screen"}),  # so does a control character: it joins nothing
+])
+def test_invisible_characters_are_no_part_of_a_word(text: str, terms: set[str]) -> None:
+    assert profile(text).terms == terms
+
+
+def test_invisible_characters_are_every_format_and_non_space_control_character() -> None:
+    # Every Cf and every Cc that is not whitespace this Python's Unicode knows; the list may hold more,
+    # assigned by a later version of Unicode (Cn here).
+    known = {chr(code) for code in range(0x110000)
+             if unicodedata.category(chr(code)) == "Cf"
+             or (unicodedata.category(chr(code)) == "Cc" and not chr(code).isspace())}
+    assert {c for c in INVISIBLE if unicodedata.category(c) != "Cn"} == known
 
 
 @pytest.mark.parametrize(("british", "american_form"), [
