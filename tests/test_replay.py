@@ -1138,6 +1138,10 @@ def test_sigterm_inside_an_event_loop_cancels_the_work_and_leaves_no_task_behind
 
     asyncio_errors = caplog.at_level(logging.ERROR, logger="asyncio")
     saved = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
+    # As in a fresh process: asyncio.run takes Ctrl-C only over Python's default handler, whatever an
+    # earlier test in this worker left.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     try:
         with asyncio_errors, pytest.raises(Terminated), terminated_on_sigterm():
             asyncio.run(work())
