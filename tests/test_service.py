@@ -864,6 +864,14 @@ async def test_a_request_over_max_values_is_refused_over_both_transports_and_cou
     assert total(samples, "ragmon_spans_received_total") == 0
 
 
+async def settled(ports: Ports, traces: int) -> Samples:
+    """The scrape once `traces` traces have an outcome and 0.3 s more have passed, in which a span refused
+    as late, or a trace too many, would have been counted."""
+    await wait_metrics(ports.metrics, lambda s: total(s, "ragmon_traces_total") >= traces)
+    await asyncio.sleep(0.3)
+    return parse((await get(ports.metrics, "/metrics"))[1])
+
+
 def two_services(api_has_a_caller: bool = False) -> tuple[list[ReadableSpan], list[ReadableSpan]]:
     """One request across two services, each with its own SDK: "rag-api" answers (its chain holds the
     question and the answer) after calling "retriever-svc" over HTTP, which retrieves DOC. Returns each
@@ -937,9 +945,7 @@ async def test_a_service_called_first_does_not_close_the_trace_on_its_own(start_
     await asyncio.sleep(0.5)
     assert await export(http_exporter(ports), api_spans) is SpanExportResult.SUCCESS
 
-    samples = await wait_metrics(ports.metrics, lambda s: total(s, "ragmon_traces_total") >= 1)
-    await asyncio.sleep(0.3)
-    samples = parse((await get(ports.metrics, "/metrics"))[1])
+    samples = await settled(ports, traces=1)
     assert total(samples, "ragmon_traces_total") == 1
     assert total(samples, "ragmon_traces_total", pipeline="rag-api", outcome="scored") == 1
     assert total(samples, "ragmon_spans_rejected_total", reason="late") == 0
@@ -958,9 +964,7 @@ async def test_a_callers_part_sent_first_waits_for_the_service_it_called(start_s
         for spans in two_services():
             assert await export(http_exporter(ports), spans) is SpanExportResult.SUCCESS
             await asyncio.sleep(0.5)
-    samples = await wait_metrics(ports.metrics, lambda s: total(s, "ragmon_traces_total") >= 2)
-    await asyncio.sleep(0.3)
-    samples = parse((await get(ports.metrics, "/metrics"))[1])
+    samples = await settled(ports, traces=2)
     assert total(samples, "ragmon_traces_total", pipeline="rag-api", outcome="scored") == 2
     assert total(samples, "ragmon_traces_total") == 2
     assert total(samples, "ragmon_spans_rejected_total", reason="late") == 0
@@ -993,9 +997,7 @@ async def test_a_callees_whole_answer_waits_for_its_callers_spans_once_two_servi
     for spans in (api_spans + retriever_spans, gateway):
         assert await export(http_exporter(ports), spans) is SpanExportResult.SUCCESS
         await asyncio.sleep(0.5)
-    samples = await wait_metrics(ports.metrics, lambda s: total(s, "ragmon_traces_total") >= 1)
-    await asyncio.sleep(0.3)
-    samples = parse((await get(ports.metrics, "/metrics"))[1])
+    samples = await settled(ports, traces=1)
     assert total(samples, "ragmon_traces_total") == 1
     assert total(samples, "ragmon_traces_total", pipeline="rag-api", outcome="scored") == 1
     assert total(samples, "ragmon_spans_rejected_total", reason="late") == 0
