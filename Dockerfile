@@ -6,6 +6,8 @@
 # the sender is another container or pod (docker compose, the Collector scale-out), override:
 #   -e RAGMON_GRPC_LISTEN=0.0.0.0:4317 -e RAGMON_HTTP_LISTEN=0.0.0.0:4318
 # Secrets (ANTHROPIC_API_KEY, RAGMON_TOKEN) come from the runtime environment, never from this file.
+# The Claude judge's spend of the day is kept in /tmp (an emptyDir in the manifests, which outlives a
+# container's restart), so a crash-looping sidecar resumes its daily cap rather than starting it afresh.
 # Extras: serve (receivers, metrics), claude (--llm-sample-rate) and demo (the OTel SDK and the demo app,
 # which the compose file and the Kubernetes manifest run from this image as stand-in traffic).
 
@@ -32,7 +34,8 @@ ENV PATH=/opt/venv/bin:$PATH \
     PYTHONUNBUFFERED=1 \
     RAGMON_HTTP_LISTEN=127.0.0.1:4318 \
     RAGMON_GRPC_LISTEN=127.0.0.1:4317 \
-    RAGMON_METRICS_LISTEN=0.0.0.0:9464
+    RAGMON_METRICS_LISTEN=0.0.0.0:9464 \
+    RAGMON_LLM_BUDGET_FILE=/tmp/ragmon-claude-spend.json
 USER 10001:10001
 EXPOSE 4317 4318 9464
 ENTRYPOINT ["ragmon"]

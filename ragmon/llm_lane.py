@@ -26,6 +26,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from ragmon.budget_file import BudgetFile, day_name
 from ragmon.errors import InputError
 from ragmon.evaluate import example_claims, score_example, verdicts_without_judge
 from ragmon.judges.claude import (
@@ -41,7 +42,7 @@ from ragmon.judges.claude import (
 )
 from ragmon.logs import MAX_MESSAGE, LineLimit, clip, more_like_it
 from ragmon.model import ClaimVerdict, Example, ExampleResult
-from ragmon.options import fraction
+from ragmon.options import fraction, optional_file
 from ragmon.sampling import DailyBudget, Reservation, TokenBucket
 from ragmon.scoring import LaneRefusal, Scored
 
@@ -82,6 +83,7 @@ class ClaudeLane:
 
     async def close(self) -> None:
         await self.claude.aclose()
+        self.budget.close()
 
     async def score(self, example: Example) -> Scored:
         outcome = await self.judge_example(example)
@@ -110,16 +112,15 @@ class ClaudeLane:
         if bound is not None:
             # The budget first: an example it refuses makes no call, so takes none of the minute's.
             worst = (bound.input_tokens * bound.attempts, bound.output_tokens * bound.attempts)
-            reservation = self.budget.try_reserve(*worst)
-            if reservation is None:
-                budget = self.budget
+            budget = self.budget
+            if not budget.fits(*worst):
                 return LaneOutcome("over_budget", message=(
                     f"example {example.id!r}: over --llm-budget-usd-per-day {budget.usd_per_day:g} "
                     f"(${budget.spent:.4f} spent and ${budget.reserved:.4f} reserved today; this call would "
                     f"reserve up to ${budget.prices.cost(*worst):.4f})"))
             if not self.bucket.try_acquire():
-                self.budget.settle(reservation, 0, 0)
                 return LaneOutcome("throttled", message=f"example {example.id!r}: over --llm-max-per-minute")
+            reservation = budget.reserve(*worst)
         started = self._timer()
         try:
             verdicts, usage = await self.claude.ajudge_with_usage(example, claims)
@@ -192,6 +193,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                      help="Claude calls per minute; the rest are counted throttled (default 60)")
     llm.add_argument("--llm-budget-usd-per-day", type=non_negative, default=5.0, metavar="USD",
                      help="hard cap on Claude USD per UTC day; the rest are counted over_budget (default 5)")
+    llm.add_argument("--llm-budget-file", type=optional_file, metavar="FILE",
+                     help="where the day's spend is kept, so a restarted sidecar resumes the day's cap "
+                          "rather than starting it afresh (one process per file; default: none, the cap "
+                          "is per process)")
     add_cli_arguments(llm, timeout="30s")
 
 
@@ -207,11 +212,16 @@ def lane_from_args(args: argparse.Namespace, *, sample_rate: float, k: int) -> C
         raise InputError(f"no known price for --llm-model {args.llm_model!r}: set --llm-price-input and "
                          "--llm-price-output (USD per million tokens) so the budget can be enforced")
     claude = judge_from_args(args)
-    budget = DailyBudget(args.llm_budget_usd_per_day, prices)
+    budget = None
     try:
+        path = args.llm_budget_file
+        budget = DailyBudget(args.llm_budget_usd_per_day, prices,
+                             record=None if path is None else BudgetFile(path))
         check_budget(claude, budget)
     except InputError:
         claude.close()
+        if budget is not None:
+            budget.close()
         raise
     return ClaudeLane(claude, rate=args.llm_sample_rate, concurrency=args.llm_concurrency, k=k,
                       bucket=TokenBucket(args.llm_max_per_minute), budget=budget)
@@ -239,9 +249,28 @@ def check_budget(claude: ClaudeJudge, budget: DailyBudget) -> None:
         least = (f"give it at least ${math.ceil(worst * 100) / 100:.2f}" if math.isfinite(worst)
                  else "no budget can at these prices")  # they overflow a float: 1e305 per million
         raise InputError(f"{flag} cannot cover one Claude call: {why}; {least}")
+    log_resumed(budget, worst)
     if budget.usd_per_day >= worst * FEW_CALLS_A_DAY:  # prices of 0 too: any budget holds every call
         return
     calls = int(budget.usd_per_day // worst)  # small here: a budget of 1e308 never gets this far
     log.warning(f"{flag} holds only {calls} Claude call{'s' * (calls != 1)} a day at the worst case: "
                 f"{why}; calls bill less than they reserve, so more are made, but one made while the "
                 "reservations in flight fill the budget is counted over_budget")
+
+
+def log_resumed(budget: DailyBudget, worst: float) -> None:
+    """When the day resumed from a budget file: say that it did not start afresh, and warn when what is
+    left cannot hold the largest call, else a restarted sidecar would count every Claude sample
+    over_budget with no line saying why."""
+    resumed, record = budget.resumed, budget.record
+    if resumed is None or record is None:
+        return
+    left = max(0.0, budget.usd_per_day - resumed.usd)
+    line = (f"Claude judge: ${resumed.usd:.4f} of --llm-budget-usd-per-day {budget.usd_per_day:g} already "
+            f"committed on {day_name(resumed.day)} (UTC), resumed from --llm-budget-file {record.shown}; "
+            f"${left:.4f} left")
+    if left < worst:
+        log.warning(f"{line}, less than the largest call reserves (${worst:.4f}): such calls are counted "
+                    "over_budget until the UTC day ends")
+    else:
+        log.info(line)

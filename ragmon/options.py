@@ -161,6 +161,15 @@ def optional_path(text: str) -> Path | None:
     return Path(text) if text else None
 
 
+def optional_file(text: str) -> Path | None:
+    """`optional_path` for a file ragmon writes beside others of its own (--capture's FILE.1, a budget
+    file's FILE.lock): a path without a file name (`.`, `/`) is refused, as it has no such siblings."""
+    path = optional_path(text)
+    if path is not None and not path.name:
+        raise argparse.ArgumentTypeError(f"not a file: {text!r}")
+    return path
+
+
 STDIN = "-"
 """An input named `-` is standard input, as for most command-line tools: `zcat golden.jsonl.gz | ragmon
 replay -`. A file of that name is `./-`."""

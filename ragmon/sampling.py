@@ -28,6 +28,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from ragmon.budget_file import BudgetFile, DaySpend
+
 _SECONDS_PER_DAY = 86_400
 
 
@@ -106,9 +108,13 @@ class DailyBudget:
     further call is let through that day. Spending resets at UTC midnight; reservations still open then
     carry over into the new day, where they settle. Only a later day resets it: a wall clock stepped back
     over midnight (NTP) must not hand out a second allowance for a day already spent.
+
+    With a `record` (`ragmon.budget_file`), the day resumes from what it holds, reservations left open by
+    the process that wrote it counted as spent, and every change is written there.
     """
 
-    def __init__(self, usd_per_day: float, prices: Prices, day: Callable[[], int] = utc_day) -> None:
+    def __init__(self, usd_per_day: float, prices: Prices, day: Callable[[], int] = utc_day, *,
+                 record: BudgetFile | None = None) -> None:
         if usd_per_day < 0 or math.isnan(usd_per_day):
             raise ValueError("usd_per_day must be a non-negative number")
         self.usd_per_day = usd_per_day
@@ -117,6 +123,19 @@ class DailyBudget:
         self._day = day()
         self._spent = 0.0
         self._open: dict[int, Reservation] = {}
+        self.record = record
+        self.resumed: DaySpend | None = None
+        """What `record` held for today (or a later day, the clock having stepped back), if anything."""
+        if record is not None:
+            try:
+                held = record.read()
+                if held is not None and held.day >= self._day:
+                    self.resumed = held
+                    self._day, self._spent = held.day, held.usd
+                record.write(DaySpend(self._day, self._spent), at_start=True)
+            except BaseException:
+                record.close()  # the budget owns it (`close`), and there will be no budget to close
+                raise
 
     @property
     def spent(self) -> float:
@@ -127,14 +146,19 @@ class DailyBudget:
     def reserved(self) -> float:
         return math.fsum(r.usd for r in self._open.values())
 
-    def try_reserve(self, input_tokens: int, output_tokens: int) -> Reservation | None:
-        """Hold the worst case of a call with these token bounds, or None when it would break the cap."""
+    def fits(self, input_tokens: int, output_tokens: int) -> bool:
+        """Whether the worst case of a call with these token bounds can be reserved now."""
         self._roll()
-        usd = self.prices.cost(input_tokens, output_tokens)
-        if self._spent + self.reserved + usd > self.usd_per_day:
-            return None
-        reservation = Reservation(input_tokens, output_tokens, usd)
+        return self._spent + self.reserved + self.prices.cost(input_tokens, output_tokens) <= self.usd_per_day
+
+    def reserve(self, input_tokens: int, output_tokens: int) -> Reservation:
+        """Hold that worst case, which must fit: asking first (`fits`) lets a caller refuse a call for other
+        reasons (the per-minute bucket) without a reservation, which a `record` would be written."""
+        if not self.fits(input_tokens, output_tokens):
+            raise ValueError("reservation past the cap: ask fits() first")
+        reservation = Reservation(input_tokens, output_tokens, self.prices.cost(input_tokens, output_tokens))
         self._open[id(reservation)] = reservation
+        self._write()
         return reservation
 
     def settle(self, reservation: Reservation, input_tokens: int, output_tokens: int) -> float:
@@ -148,7 +172,16 @@ class DailyBudget:
         self._roll()
         cost = self.prices.cost(input_tokens, output_tokens)
         self._spent += cost
+        self._write()
         return cost
+
+    def _write(self) -> None:
+        if self.record is not None:
+            self.record.write(DaySpend(self._day, self._spent + self.reserved))
+
+    def close(self) -> None:
+        if self.record is not None:
+            self.record.close()
 
     def _roll(self) -> None:
         today = self._day_of()

@@ -32,7 +32,7 @@ from ragmon.options import (
     flag_of,
     fraction,
     listen_address,
-    optional_path,
+    optional_file,
     positive_duration,
     positive_int,
 )
@@ -105,7 +105,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "across restarts, and exist at 0 from the start, so dashboards and alerts "
                              "can name a pipeline. Cannot be combined with --max-pipelines")
     capture = parser.add_argument_group("capture of low-scoring examples (stores production text)")
-    capture.add_argument("--capture", type=capture_file, metavar="FILE",
+    capture.add_argument("--capture", type=optional_file, metavar="FILE",
                          help="append poorly grounded examples to FILE as ragmon JSONL, ready for "
                               "`ragmon replay` (default: off)")
     capture.add_argument("--capture-below", type=threshold, default=0.5, metavar="G",
@@ -190,15 +190,6 @@ def pipeline_names(text: str) -> list[str]:
                 f"pipeline name {position} is over {MAX_LABEL_BYTES} bytes of UTF-8 or has control or "
                 f"invisible characters, so ragmon exports it as {label!r}: list that label instead")
     return names
-
-
-def capture_file(text: str) -> Path | None:
-    """An empty RAGMON_CAPTURE is no capture (`optional_path`); a path without a file name (`.`, `/`) is
-    refused here, as it has no FILE.1 to rotate to."""
-    path = optional_path(text)
-    if path is not None and not path.name:
-        raise argparse.ArgumentTypeError(f"not a file: {text!r}")
-    return path
 
 
 def allow_list(values: list[list[str]] | None, max_pipelines: int | None) -> tuple[str, ...] | None:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import datetime
+import json
 import logging
 import math
 import os
@@ -13,12 +15,14 @@ import socket
 import subprocess
 from collections import Counter
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 from fakes.anthropic_server import Drop, Fail, FakeAnthropic, Hang, Raw, Reply, ToolInput
 from manual_clock import ManualClock
 
+from ragmon.budget_file import BudgetFile
 from ragmon.errors import InputError
 from ragmon.evaluate import example_claims
 from ragmon.judges.claude import ClaudeJudge
@@ -538,3 +542,75 @@ async def test_a_bill_past_its_reservation_or_the_cap_is_warned_about(
                         "'ex-2' billed $1.0005); no further call is made before the UTC day ends")
     assert lines[2].startswith("Claude judge over_budget: example 'ex-3'")
     assert len(lines) == 3  # calls 2 and 3 passed their reservations too, within the minute of call 1's line
+
+
+def today() -> str:
+    return datetime.datetime.now(datetime.UTC).date().isoformat()
+
+
+def write_spend(path: Path, usd: float) -> None:
+    path.write_text(json.dumps({"what": "ragmon Claude judge spend", "day": today(), "usd": usd}),
+                    encoding="utf-8")
+
+
+def test_a_restarted_sidecar_resumes_the_days_spend_from_its_budget_file_and_says_so(
+        monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture, tmp_path: Path) -> None:
+    """A crash-looping sidecar once had the whole day's cap at every start."""
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "test-key")
+    path = tmp_path / "claude-spend.json"
+
+    def start(spent: float) -> list[logging.LogRecord]:
+        write_spend(path, spent)
+        caplog.clear()
+        with caplog.at_level(logging.INFO, logger="ragmon.llm_lane"):
+            lane = lane_from_args(serve_args("--llm-sample-rate", "1", "--llm-budget-usd-per-day", "5",
+                                             "--llm-budget-file", str(path)), sample_rate=1.0, k=5)
+        assert lane is not None and lane.budget.spent == spent
+        asyncio.run(lane.close())
+        return [r for r in caplog.records if r.name == "ragmon.llm_lane"]
+
+    (line,) = start(1.25)
+    assert (line.levelno, line.getMessage()) == (logging.INFO, (
+        f"Claude judge: $1.2500 of --llm-budget-usd-per-day 5 already committed on {today()} (UTC), resumed "
+        f"from --llm-budget-file {path}; $3.7500 left"))
+    # $4.90 spent leaves $0.10, less than the largest call's worst case ($0.12972 to $0.14472, above).
+    (line,) = start(4.9)
+    assert line.levelno == logging.WARNING
+    assert line.getMessage().startswith(
+        f"Claude judge: $4.9000 of --llm-budget-usd-per-day 5 already committed on {today()} (UTC), resumed "
+        f"from --llm-budget-file {path}; $0.1000 left, less than the largest call reserves ($0.1")
+    assert line.getMessage().endswith("such calls are counted over_budget until the UTC day ends")
+
+
+async def test_a_throttled_example_leaves_the_budget_file_alone(fake_api: FakeAnthropic,
+                                                                tmp_path: Path) -> None:
+    """Only a call that goes out reserves and so is written: a sidecar refusing most of its Claude samples
+    for --llm-max-per-minute would otherwise rewrite the file twice for each."""
+    path = tmp_path / "spend.json"
+    fake_api.default = Reply(usage=(1_000, 100))  # $0.0015 a call
+    lane = make_lane(fake_api, per_minute=1)
+    lane.budget = DailyBudget(100.0, PRICES, day=lambda: 0, record=BudgetFile(path))
+    assert [o.outcome for o in await run_all(lane, [example(1)], consumers=1)] == ["ok"]
+    assert json.loads(path.read_text(encoding="utf-8"))["usd"] == pytest.approx(0.0015)
+    lane.budget = DailyBudget(100.0, PRICES, day=lambda: 0, record=BudgetFile(path))
+    # As ragmon never writes it (its own spacing), so that any rewrite shows:
+    by_hand = '{ "what": "ragmon Claude judge spend",  "day": "1970-01-01",  "usd": 0.0015 }'
+    path.write_text(by_hand, encoding="utf-8")
+    assert [o.outcome for o in await run_all(lane, [example(2)], consumers=1)] == ["throttled"]
+    assert path.read_text(encoding="utf-8") == by_hand
+
+
+def test_serve_refuses_a_budget_file_another_process_holds(ragmon_cmd: list[str], tmp_path: Path) -> None:
+    path = tmp_path / "spend.json"
+    held = BudgetFile(path)
+    env = {**os.environ, "ANTHROPIC_API_KEY": "test-key", "ANTHROPIC_BASE_URL": "http://127.0.0.1:9",
+           "RAGMON_LLM_BUDGET_FILE": str(path)}
+    try:
+        result = subprocess.run([*ragmon_cmd, "serve", "--http-listen", "127.0.0.1:0", "--grpc-listen", "off",
+                                 "--metrics-listen", "127.0.0.1:0", "--llm-sample-rate", "1"],
+                                capture_output=True, text=True, timeout=60, env=env)
+    finally:
+        held.close()
+    assert result.returncode == 2 and result.stdout == "" and len(result.stderr.splitlines()) == 1
+    assert result.stderr.startswith(f"ragmon serve: error: --llm-budget-file {path} is in use by another "
+                                    "process (a second ragmon serve?)")

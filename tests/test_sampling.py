@@ -11,7 +11,7 @@ import pytest
 from manual_clock import ManualClock
 from opentelemetry.sdk.trace.sampling import Sampler, TraceIdRatioBased
 
-from ragmon.sampling import DailyBudget, Prices, TokenBucket, sampling_key, utc_day
+from ragmon.sampling import DailyBudget, Prices, Reservation, TokenBucket, sampling_key, utc_day
 
 W3C_TRACE_ID = "4bf92f3577b34da6a3ce929d0e0e4736"
 """The example trace id of the W3C Trace Context spec."""
@@ -131,6 +131,13 @@ def test_token_bucket_below_one_a_minute_and_zero() -> None:
 PRICES = Prices(input_per_mtok=1.0, output_per_mtok=5.0)
 
 
+def reserve_if_fits(budget: DailyBudget, input_tokens: int, output_tokens: int) -> Reservation | None:
+    """As the Claude lane asks: first whether the call fits, then the reservation."""
+    if not budget.fits(input_tokens, output_tokens):
+        return None
+    return budget.reserve(input_tokens, output_tokens)
+
+
 def test_prices() -> None:
     # 2,000 in at $1/M = $0.002; 1,000 out at $5/M = $0.005.
     assert PRICES.cost(2_000, 1_000) == pytest.approx(0.007)
@@ -139,25 +146,25 @@ def test_prices() -> None:
 def test_budget_reserves_worst_case_and_settles_actual() -> None:
     day = [100]
     budget = DailyBudget(0.01, PRICES, lambda: day[0])
-    first = budget.try_reserve(2_000, 1_000)  # worst case $0.007
+    first = reserve_if_fits(budget, 2_000, 1_000)  # worst case $0.007
     assert first is not None and first.usd == pytest.approx(0.007)
-    assert budget.try_reserve(2_000, 1_000) is None  # 0.007 + 0.007 > 0.01
+    assert reserve_if_fits(budget, 2_000, 1_000) is None  # 0.007 + 0.007 > 0.01
     # Billed 1,000 in + 200 out = $0.001 + $0.001 = $0.002.
     assert budget.settle(first, 1_000, 200) == pytest.approx(0.002)
     assert budget.spent == pytest.approx(0.002) and budget.reserved == 0.0
-    second = budget.try_reserve(2_000, 1_000)  # 0.002 + 0.007 = 0.009 <= 0.01
+    second = reserve_if_fits(budget, 2_000, 1_000)  # 0.002 + 0.007 = 0.009 <= 0.01
     assert second is not None
-    assert budget.try_reserve(2_000, 1_000) is None  # 0.009 + 0.007 > 0.01
-    assert budget.try_reserve(200, 100) is not None  # 0.009 + 0.0007 = 0.0097 <= 0.01
+    assert reserve_if_fits(budget, 2_000, 1_000) is None  # 0.009 + 0.007 > 0.01
+    assert reserve_if_fits(budget, 200, 100) is not None  # 0.009 + 0.0007 = 0.0097 <= 0.01
     with pytest.raises(ValueError):
         budget.settle(first, 0, 0)
 
     day[0] = 101  # UTC midnight: spending resets; open reservations carry over
     assert budget.spent == 0.0 and budget.reserved == pytest.approx(0.0077)
-    assert budget.try_reserve(200, 100) is not None  # 0.0077 + 0.0007 = 0.0084
-    assert budget.try_reserve(200, 100) is not None  # 0.0091
-    assert budget.try_reserve(200, 100) is not None  # 0.0098
-    assert budget.try_reserve(200, 100) is None  # 0.0105 > 0.01
+    assert reserve_if_fits(budget, 200, 100) is not None  # 0.0077 + 0.0007 = 0.0084
+    assert reserve_if_fits(budget, 200, 100) is not None  # 0.0091
+    assert reserve_if_fits(budget, 200, 100) is not None  # 0.0098
+    assert reserve_if_fits(budget, 200, 100) is None  # 0.0105 > 0.01
     budget.settle(second, 2_000, 1_000)
     assert budget.spent == pytest.approx(0.007)
 
@@ -166,19 +173,19 @@ def test_a_clock_stepped_back_over_midnight_does_not_reset_spending() -> None:
     """An NTP step back across midnight must not open a second allowance for a day already spent."""
     day = [100]
     budget = DailyBudget(0.01, PRICES, lambda: day[0])
-    spent = budget.try_reserve(2_000, 1_000)  # $0.007
+    spent = reserve_if_fits(budget, 2_000, 1_000)  # $0.007
     assert spent is not None
     budget.settle(spent, 2_000, 1_000)
     day[0] = 99  # the wall clock went back a few seconds, to yesterday
-    assert budget.spent == pytest.approx(0.007) and budget.try_reserve(2_000, 1_000) is None
+    assert budget.spent == pytest.approx(0.007) and reserve_if_fits(budget, 2_000, 1_000) is None
     day[0] = 100  # and forward again: still the same day
-    assert budget.spent == pytest.approx(0.007) and budget.try_reserve(2_000, 1_000) is None
+    assert budget.spent == pytest.approx(0.007) and reserve_if_fits(budget, 2_000, 1_000) is None
     day[0] = 101  # the next midnight does reset it
-    assert budget.spent == 0.0 and budget.try_reserve(2_000, 1_000) is not None
+    assert budget.spent == 0.0 and reserve_if_fits(budget, 2_000, 1_000) is not None
 
 
 def test_zero_budget_refuses_everything() -> None:
-    assert DailyBudget(0.0, PRICES).try_reserve(1, 1) is None
+    assert reserve_if_fits(DailyBudget(0.0, PRICES), 1, 1) is None
     with pytest.raises(ValueError):
         DailyBudget(-1.0, PRICES)
 

@@ -1,0 +1,123 @@
+"""The Claude judge's spend of the day on disk (`--llm-budget-file`), so that a restart resumes the day's
+cap instead of starting it afresh.
+
+A sidecar that crash-loops (OOM-killed, failing its liveness probe) is restarted by the kubelet in the same
+pod, where an `emptyDir` outlives it. With the budget held in memory only, each start had the whole day's
+cap again: a process that spent $5 and died every few minutes could spend $5 every few minutes.
+
+What the file holds is what the day has committed: spent, plus the worst case of every reservation open,
+because a call in flight when the process dies may have been billed; a restart counts those as spent
+(fail-closed). It is rewritten on every change (a reservation before its call goes out, a settlement
+after), at most twice per Claude call, so at most `--llm-max-per-minute` x 2 small writes a minute; each
+is a temporary file renamed over the last, so a process killed mid-write leaves the previous figure. One
+process at a time: two sidecars sharing the file would overwrite each other's spend, so the file's lock
+(on FILE.lock, held for the process's life and freed by the kernel when it dies) refuses the second.
+"""
+
+from __future__ import annotations
+
+import datetime
+import fcntl
+import json
+import logging
+import math
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO
+
+from ragmon.errors import InputError, printable
+
+log = logging.getLogger("ragmon.budget_file")
+
+_EPOCH = datetime.date(1970, 1, 1)
+_KIND = "ragmon Claude judge spend"
+"""The file's `what`: says what it is to whoever opens it, and lets the reader refuse a file that is not
+one (a path pointing at the wrong file must not be overwritten)."""
+
+
+@dataclass(frozen=True, slots=True)
+class DaySpend:
+    """USD committed on a UTC day (days since the epoch, as `ragmon.sampling.utc_day`)."""
+
+    day: int
+    usd: float
+
+
+def day_name(day: int) -> str:
+    """`2026-12-01` for a day since the epoch: a file a person may read, a log line."""
+    return (_EPOCH + datetime.timedelta(days=day)).isoformat()
+
+
+class BudgetFile:
+    """The open, locked file; `read` once at start, then `write` on every change of the day's spend."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.shown = printable(str(path))
+        self._failing = False
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            self._lock: IO[bytes] | None = open(path.with_name(path.name + ".lock"), "ab")  # noqa: SIM115
+        except OSError as exc:
+            raise InputError(f"--llm-budget-file {self.shown}: cannot open its lock file: "
+                             f"{exc.strerror or exc}") from None
+        try:
+            fcntl.flock(self._lock.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            self.close()
+            raise InputError(f"--llm-budget-file {self.shown} is in use by another process (a second "
+                             "ragmon serve?): two sidecars writing one file would each overwrite the "
+                             "other's spend; give each its own file") from None
+
+    def read(self) -> DaySpend | None:
+        """None when there is no file yet. A file that is not one of ours is refused rather than
+        overwritten or read as no spend: the cap would silently start afresh."""
+        try:
+            text = self.path.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            return None
+        except (OSError, UnicodeDecodeError) as exc:
+            raise self._refused(f"cannot be read ({getattr(exc, 'strerror', None) or exc})") from None
+        try:
+            record = json.loads(text)
+            if not isinstance(record, dict) or record.get("what") != _KIND:
+                raise ValueError(f"it is not a {_KIND} file")
+            day = (datetime.date.fromisoformat(record["day"]) - _EPOCH).days
+            usd = record["usd"]
+            if isinstance(usd, bool) or not isinstance(usd, int | float) or not math.isfinite(usd) or usd < 0:
+                raise ValueError(f"usd is {usd!r}, not a number of dollars")
+        except (ValueError, KeyError, TypeError) as exc:
+            raise self._refused(f"is not readable as ragmon wrote it ({printable(str(exc))})") from None
+        return DaySpend(day, float(usd))
+
+    def _refused(self, why: str) -> InputError:
+        return InputError(f"--llm-budget-file {self.shown} {why}: move it away to start today's budget "
+                          "afresh, knowingly, or give another file")
+
+    def write(self, spend: DaySpend, *, at_start: bool = False) -> None:
+        """A failure at start (a read-only volume) stops the start. Later (a full disk) the cap still holds
+        in this process: one warning, until a write succeeds again, and a restart would then resume from
+        the last figure written."""
+        temporary = self.path.with_name(self.path.name + ".tmp")
+        text = json.dumps({"what": _KIND, "day": day_name(spend.day), "usd": spend.usd}) + "\n"
+        try:
+            temporary.write_text(text, encoding="utf-8")
+            os.replace(temporary, self.path)
+        except OSError as exc:
+            if at_start:
+                raise InputError(f"--llm-budget-file {self.shown} cannot be written: "
+                                 f"{exc.strerror or exc}") from None
+            if not self._failing:
+                log.warning(f"cannot write --llm-budget-file {self.shown} ({exc.strerror or exc}): the "
+                            "daily cap still holds in this process, but a restart would resume from the "
+                            "last figure written", extra={"path": str(self.path)})
+            self._failing = True
+            return
+        self._failing = False
+
+    def close(self) -> None:
+        """Frees the lock; the process's end does too."""
+        if self._lock is not None:
+            self._lock.close()
+            self._lock = None

@@ -1,0 +1,106 @@
+"""--llm-budget-file: the day's Claude spend survives a restart, and the file is never silently misread."""
+
+from __future__ import annotations
+
+import json
+import logging
+from pathlib import Path
+
+import pytest
+
+from ragmon.budget_file import BudgetFile, DaySpend
+from ragmon.errors import InputError
+from ragmon.sampling import DailyBudget, Prices
+
+PRICES = Prices(input_per_mtok=1.0, output_per_mtok=5.0)
+# A call bounded by 2,000 input and 1,000 output tokens reserves 2,000 x $1/M + 1,000 x $5/M = $0.007.
+CALL = (2_000, 1_000)
+
+
+def budget_on(path: Path, day: int, usd_per_day: float = 0.01) -> DailyBudget:
+    return DailyBudget(usd_per_day, PRICES, lambda: day, record=BudgetFile(path))
+
+
+def test_a_restart_resumes_the_days_spend_counting_calls_left_in_flight_as_spent(tmp_path: Path) -> None:
+    path = tmp_path / "spend.json"
+    first = budget_on(path, day=100)
+    settled = first.reserve(*CALL)
+    first.settle(settled, 1_000, 200)  # billed $0.001 + $0.001 = $0.002
+    first.reserve(*CALL)  # $0.007 in flight when the process dies: the API may have billed it
+    first.close()
+
+    restarted = budget_on(path, day=100)
+    assert restarted.spent == pytest.approx(0.009)  # 0.002 + 0.007
+    assert restarted.resumed == DaySpend(100, pytest.approx(0.009))
+    assert not restarted.fits(*CALL)  # 0.009 + 0.007 > 0.01: a fresh process would have let it through
+    assert restarted.fits(200, 100)  # 0.009 + 0.0007 = 0.0097
+    # Day 100 since 1970-01-01 is 1970-04-11 (31 + 28 + 31 = 90 days to April 1st).
+    held = json.loads(path.read_text(encoding="utf-8"))
+    assert held == {"what": "ragmon Claude judge spend", "day": "1970-04-11", "usd": pytest.approx(0.009)}
+
+
+def test_a_new_utc_day_starts_afresh_but_a_clock_stepped_back_keeps_the_later_day(tmp_path: Path) -> None:
+    path = tmp_path / "spend.json"
+    spender = budget_on(path, day=100)
+    spender.settle(spender.reserve(*CALL), *CALL)  # $0.007 spent on day 100
+    spender.close()
+
+    next_day = budget_on(path, day=101)
+    assert next_day.spent == 0.0 and next_day.resumed is None and next_day.fits(*CALL)
+    next_day.settle(next_day.reserve(*CALL), *CALL)  # $0.007 on day 101
+    next_day.close()
+
+    stepped_back = budget_on(path, day=100)  # NTP moved the clock back over midnight
+    assert stepped_back.spent == pytest.approx(0.007) and not stepped_back.fits(*CALL)
+    assert stepped_back.resumed == DaySpend(101, pytest.approx(0.007))
+
+
+def test_two_processes_cannot_share_one_file(tmp_path: Path) -> None:
+    """flock conflicts between two opens of the lock file, in one process as in two."""
+    path = tmp_path / "spend.json"
+    held = BudgetFile(path)
+    with pytest.raises(InputError) as caught:
+        BudgetFile(path)
+    assert str(caught.value).startswith(f"--llm-budget-file {path} is in use by another process")
+    held.close()
+    BudgetFile(path).close()  # free once the holder is gone
+
+
+@pytest.mark.parametrize("text", ["", "{not json", '{"day": "1970-04-11", "usd": 0.5}', '[1, 2]',
+                                  '{"what": "ragmon Claude judge spend", "day": "April", "usd": 0.5}',
+                                  '{"what": "ragmon Claude judge spend", "day": "1970-04-11", "usd": -1}',
+                                  '{"what": "ragmon Claude judge spend", "day": "1970-04-11", "usd": "0.5"}'])
+def test_a_file_ragmon_did_not_write_is_refused_and_left_as_it_is(tmp_path: Path, text: str) -> None:
+    """Read as no spend, it would hand out a whole new day; overwritten, someone's file would be gone."""
+    path = tmp_path / "spend.json"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(InputError) as caught:
+        budget_on(path, day=100)
+    assert str(caught.value).startswith(f"--llm-budget-file {path} is not readable as ragmon wrote it (")
+    assert str(caught.value).endswith("move it away to start today's budget afresh, knowingly, or give "
+                                      "another file")
+    assert path.read_text(encoding="utf-8") == text
+    BudgetFile(path).close()  # the refused start left no lock behind
+
+
+def test_a_file_that_cannot_be_written_stops_the_start_and_later_is_warned_of_once(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    path = tmp_path / "spend.json"
+    blocker = tmp_path / "spend.json.tmp"
+    blocker.mkdir()  # the temporary file cannot be created: as a full or read-only disk
+    with pytest.raises(InputError, match=r"^--llm-budget-file .*spend\.json cannot be written: "):
+        budget_on(path, day=100)
+
+    blocker.rmdir()
+    budget = budget_on(path, day=100)
+    blocker.mkdir()
+    with caplog.at_level(logging.WARNING, logger="ragmon.budget_file"):
+        first = budget.reserve(*CALL)
+        budget.settle(first, *CALL)
+    (warning,) = [r.getMessage() for r in caplog.records]
+    assert warning.startswith(f"cannot write --llm-budget-file {path} (")
+    assert budget.spent == pytest.approx(0.007) and not budget.fits(*CALL)  # the cap holds in memory
+    blocker.rmdir()
+    budget.settle(budget.reserve(200, 100), 200, 100)  # written again: $0.0077
+    budget.close()
+    assert json.loads(path.read_text(encoding="utf-8"))["usd"] == pytest.approx(0.0077)
