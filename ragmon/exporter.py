@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 
 import prometheus_client
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
-from prometheus_client.core import GaugeMetricFamily, Metric
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
 
 from ragmon import __version__
 from ragmon.logs import MAX_FIELD, clip
@@ -239,6 +239,21 @@ class WindowCollector:
         ]
 
 
+class _CountRead:
+    """A counter whose count lives where it is made, read at scrape time."""
+
+    def __init__(self, name: str, documentation: str, read: Callable[[], int]) -> None:
+        self._name = name
+        self._documentation = documentation
+        self._read = read
+
+    def describe(self) -> Iterable[Metric]:
+        return [CounterMetricFamily(self._name, self._documentation)]
+
+    def collect(self) -> Iterable[Metric]:
+        return [CounterMetricFamily(self._name, self._documentation, value=self._read())]
+
+
 class Exporter:
     """Every metric of the sidecar; methods are named after the events the service reports."""
 
@@ -290,9 +305,23 @@ class Exporter:
         self._captured = Counter("ragmon_captured", "Examples selected for --capture, by what became of them",
                                  ["pipeline", "outcome"], registry=r)
         self.in_flight = Gauge("ragmon_traces_in_flight", "Traces buffered in the assembler", registry=r)
-        self.queue_depth = Gauge("ragmon_score_queue_depth", "Examples waiting to be scored", registry=r)
+        self.queue_depth = Gauge("ragmon_score_queue_depth", "Examples waiting for a judge", ["judge"],
+                                 registry=r)
         self.buffer_bytes = Gauge("ragmon_buffer_bytes", "What traces and examples hold against --max-buffer",
                                   registry=r)
+        # The limits those three run against, as process_max_fds stands beside process_open_fds: a panel or
+        # rule can draw the share used without copying the flags into queries.
+        self.max_traces = Gauge("ragmon_max_traces", "--max-traces: traces the buffer holds at most",
+                                registry=r)
+        self.queue_size = Gauge("ragmon_score_queue_size", "--queue-size: examples a judge's queue holds",
+                                ["judge"], registry=r)
+        self.max_buffer_bytes = Gauge("ragmon_max_buffer_bytes", "--max-buffer: bytes traces and examples "
+                                      "hold at most", registry=r)
+        self.budget = Gauge("ragmon_judge_budget_usd", "Daily cap on a judge's spend "
+                            "(--llm-budget-usd-per-day)", ["judge"], registry=r)
+        self.committed = Gauge("ragmon_judge_committed_usd", "Spent and reserved today (UTC) against the "
+                               "daily cap, resumed from --llm-budget-file after a restart", ["judge"],
+                               registry=r)
         self._lag = Histogram("ragmon_score_lag_seconds", "Time from a trace's decision to its score",
                               buckets=LAG_BUCKETS, registry=r)
         build = Gauge("ragmon_build_info", "Always 1; the version as a label", ["version"], registry=r)
@@ -310,8 +339,14 @@ class Exporter:
                 self._judge_requests.labels(judge, outcome)
             self._judge_duration.labels(judge)
             self._judge_cost.labels(judge)
+            self.queue_depth.labels(judge)
         for name in preset:
             self._precreate(name)
+
+    def count_pool_restarts(self, read: Callable[[], int]) -> None:
+        """`ragmon_worker_pool_restarts_total`, read from the lexical lane, which keeps the count."""
+        self.registry.register(_CountRead("ragmon_worker_pool_restarts", "Lexical worker pools replaced "
+                                          "because a worker died (an OOM kill, a crash)", read))
 
     def pipeline_label(self, name: str | None, *, claim: bool = True,
                        origin: Callable[[], Mapping[str, str]] | None = None) -> str:

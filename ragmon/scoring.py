@@ -159,6 +159,8 @@ class LexicalLane:
         self._pool: ProcessPoolExecutor | None = None
         self.worker_pids: tuple[int, ...] = ()
         """Workers that answered a warm-up in `start()` (usually all), for logs and for tests."""
+        self.restarts = 0
+        """Pools replaced because a worker died: `ragmon_worker_pool_restarts_total`."""
         self._retrying = asyncio.Lock()
 
     def _new_pool(self) -> ProcessPoolExecutor:
@@ -209,6 +211,7 @@ class LexicalLane:
         except BrokenProcessPool as broken:
             if self._pool is pool:  # the first to learn of this death: every other example held learns too
                 self._pool = self._new_pool()
+                self.restarts += 1
                 await asyncio.to_thread(_report_death, pool, broken)
             raise
         return Scored(result, duration)

@@ -144,8 +144,11 @@ class Sidecar:
             config.capture, below=config.capture_below, max_bytes=config.capture_max_bytes,
             count=self.exporter.captured, judge_settings={"threshold": config.lexical_threshold})
         self.exporter.in_flight.set_function(lambda: self.assembler.in_flight)
-        self.exporter.queue_depth.set_function(lambda: sum(r.queue.qsize() for r in self._runners))
         self.exporter.buffer_bytes.set_function(self._held_bytes)
+        self.exporter.max_traces.set(config.max_traces)
+        self.exporter.max_buffer_bytes.set(config.max_buffer)
+        for runner in self._runners:
+            self._export_lane(runner)
         self._wake = asyncio.Event()
         self._backlog: deque[Decided] = deque()
         self._services: set[str] = set()
@@ -366,6 +369,18 @@ class Sidecar:
         self._wake.set()
         refused.pop("duplicate", None)  # a resend of a span the trace has or had: nothing is lost
         return refused or True
+
+    def _export_lane(self, runner: _LaneRunner) -> None:
+        """A lane's queue, and what only some lanes have: the lexical pool's restarts, Claude's budget."""
+        lane, exporter = runner.lane, self.exporter
+        exporter.queue_depth.labels(lane.judge).set_function(runner.queue.qsize)
+        exporter.queue_size.labels(lane.judge).set(runner.queue.maxsize)
+        if isinstance(lane, LexicalLane):
+            exporter.count_pool_restarts(lambda: lane.restarts)
+        elif isinstance(lane, llm_lane.ClaudeLane):
+            budget = lane.budget
+            exporter.budget.labels(lane.judge).set(budget.usd_per_day)
+            exporter.committed.labels(lane.judge).set_function(lambda: budget.spent + budget.reserved)
 
     def _held_bytes(self) -> int:
         """What --max-buffer bounds: the traces in the assembler (evicted ones until collected), decided

@@ -34,7 +34,7 @@ CONTRACT = {
     "ragmon_judge_duration_seconds_bucket": ("histogram", {"judge", "le"}),
     "ragmon_judge_cost_usd_total": ("counter", {"judge"}),
     "ragmon_traces_in_flight": ("gauge", set()),
-    "ragmon_score_queue_depth": ("gauge", set()),
+    "ragmon_score_queue_depth": ("gauge", {"judge"}),  # by judge since a Claude queue hid in the sum
     "ragmon_score_lag_seconds_bucket": ("histogram", {"le"}),
     "ragmon_build_info": ("gauge", {"version"}),
 }

@@ -487,7 +487,11 @@ async def test_eviction_then_drain_on_stop_scores_what_is_buffered(start_sidecar
     spans = record("shop", rag_trace) + record("shop", rag_trace) + record("shop", rag_trace)
     assert await export(http_exporter(ports), spans) is SpanExportResult.SUCCESS
     await wait_metrics(ports.metrics, lambda s: total(s, "ragmon_traces_total", outcome="evicted") == 1)
-    assert total(parse((await get(ports.metrics, "/metrics"))[1]), "ragmon_traces_in_flight") == 2
+    scraped = parse((await get(ports.metrics, "/metrics"))[1])
+    assert total(scraped, "ragmon_traces_in_flight") == 2
+    # The limit beside it, and the other two (--max-buffer's default, 256 MiB; --queue-size's, 1,000).
+    assert (total(scraped, "ragmon_max_traces"), total(scraped, "ragmon_max_buffer_bytes"),
+            total(scraped, "ragmon_score_queue_size", judge="lexical")) == (2, 256 * 2**20, 1_000)
     await sidecar.stop()
     assert outcomes(registry_samples(sidecar)) == {"scored": 2, "not_sampled": 0, "not_rag": 0,
                                                     "evicted": 1, "error": 0}

@@ -124,6 +124,14 @@ async def test_both_judges_figures_flow_from_the_same_traces(sidecar: Sidecar,
     assert total(samples, "ragmon_judge_cost_usd_total", judge="claude") == pytest.approx(0.0045)
     assert total(samples, "ragmon_judge_duration_seconds_count", judge="claude") == 3
     assert total(samples, "ragmon_traces_total", outcome="scored") == 3
+    # The day's cap and what it has committed (the three bills, nothing reserved now), for "left today".
+    assert total(samples, "ragmon_judge_budget_usd", judge="claude") == 1.0
+    assert total(samples, "ragmon_judge_committed_usd", judge="claude") == pytest.approx(0.0045)
+    # Each judge's queue and its --queue-size (1,000 by default), apart.
+    assert {judge: total(samples, "ragmon_score_queue_size", judge=judge)
+            for judge in ("lexical", "claude")} == {"lexical": 1_000, "claude": 1_000}
+    assert {judge: total(samples, "ragmon_score_queue_depth", judge=judge)
+            for judge in ("lexical", "claude")} == {"lexical": 0, "claude": 0}
 
 
 @pytest.mark.parametrize("budget_usd", [0.01])

@@ -58,11 +58,14 @@ async def test_traces_held_by_an_oom_killed_worker_are_scored_and_its_death_is_o
         [pid] = lane.worker_pids
         os.kill(pid, signal.SIGSTOP)
         await send(ports, TRACES)
-        await wait_metrics(ports.metrics, lambda s: total(s, "ragmon_score_queue_depth") == TRACES - 2)
+        before = await wait_metrics(ports.metrics,
+                                    lambda s: total(s, "ragmon_score_queue_depth") == TRACES - 2)
         os.kill(pid, signal.SIGKILL)
         samples = await wait_metrics(ports.metrics, lambda s: total(s, "ragmon_traces_total") == TRACES)
     finally:
         await sidecar.stop()
+    # For an alert on OOM kills: the log line says which worker and why, the counter how often.
+    assert [total(s, "ragmon_worker_pool_restarts_total") for s in (before, samples)] == [0, 1]
     assert {outcome: total(samples, "ragmon_traces_total", outcome=outcome)
             for outcome in ("scored", "error")} == {"scored": TRACES, "error": 0}
     assert {outcome: total(samples, "ragmon_judge_requests_total", judge="lexical", outcome=outcome)

@@ -289,13 +289,14 @@ def test_scoring_stalled_query_gives_the_queue_where_the_lexical_judge_finishes_
     """The Grafana RagmonScoringStalled query at 45m, per instance, by hand: a scored 1 example a minute
     until 20m, then nothing (its Claude judge goes on), its queue growing 1 a minute from 21m -> 25, the
     examples queued. b: 5 queued, 30 calls a minute -> 0. c: idle -> 0. d: every call fails, 3 queued:
-    calls end, so it is not stuck -> 0."""
+    calls end, so it is not stuck -> 0. e: no RAG traffic and 4 examples held in Claude's queue (a hung API)
+    -> 0: its lexical queue is empty."""
     def calls(instance: str, judge: str, outcome: str) -> str:
         return (f'ragmon_judge_requests_total{{job="ragmon",instance="{instance}",judge="{judge}",'
                 f'outcome="{outcome}"}}')
 
-    def queue(instance: str) -> str:
-        return f'ragmon_score_queue_depth{{job="ragmon",instance="{instance}"}}'
+    def queue(instance: str, judge: str = "lexical") -> str:
+        return f'ragmon_score_queue_depth{{job="ragmon",instance="{instance}",judge="{judge}"}}'
 
     series = {
         queue("a"): "0x20 1+1x60", calls("a", "lexical", "ok"): "0+1x20 20x60",
@@ -303,10 +304,12 @@ def test_scoring_stalled_query_gives_the_queue_where_the_lexical_judge_finishes_
         queue("b"): "5x80", calls("b", "lexical", "ok"): "0+30x80",
         queue("c"): "0x80", calls("c", "lexical", "ok"): "0x80",
         queue("d"): "3x80", calls("d", "lexical", "ok"): "0x80", calls("d", "lexical", "error"): "0+5x80",
+        queue("e"): "0x80", queue("e", "claude"): "4x80", calls("e", "lexical", "ok"): "0x80",
     }
     instance = '{{job="ragmon",instance="{}"}}'.format
     promtool_expects(tmp_path, grafana_query("RagmonScoringStalled"), series,
-                     {instance("a"): 25, instance("b"): 0, instance("c"): 0, instance("d"): 0}, "45m")
+                     {instance("a"): 25, instance("b"): 0, instance("c"): 0, instance("d"): 0,
+                      instance("e"): 0}, "45m")
 
 
 def seconds(interval: str) -> int:
