@@ -152,10 +152,14 @@ class Sidecar:
         self._wake = asyncio.Event()
         self._backlog: deque[Decided] = deque()
         self._services: set[str] = set()
-        """`service.name`s heard from, up to two: whether more than one service sends here (`_awaited`)."""
-        self._learning_until = time.monotonic() + config.decision_wait
-        """Until then, with one service heard from, others may still be on their way: a replica's first
-        traces come in while the other services' exporters wait for their first timer."""
+        """`service.name`s heard from, up to two: whether more than one service sends here (`_awaited`).
+        Learnt as spans arrive (`offer`), late ones too: learnt from decided traces only, a callee whose
+        spans were all refused as late was never heard, and its caller's traces went on losing them."""
+        self._learning_until: float | None = None
+        """Until then, `decision_wait` after the first spans, with one service heard from, others may still
+        be on their way: a replica's first traces come in while the other services' exporters wait for
+        their first timer. From the first spans, not the start: a pool deployed before its apps, or idle
+        past its first `decision_wait`, learnt nothing in it."""
         self._unresolved: set[_Job] = set()
         self._primary_finished_at = 0.0
         """When the first lane last finished an example (monotonic): what /healthz measures a stall from."""
@@ -358,6 +362,10 @@ class Sidecar:
                 or self._held_bytes() >= self._bytes_high_water):
             return False
         self.exporter.spans_received(transport, len(spans))
+        if len(self._services) < 2:
+            if self._learning_until is None:
+                self._learning_until = time.monotonic() + self.config.decision_wait
+            _learn_services(self._services, spans)
         refused: Counter[str] = Counter()
         add = self.assembler.add
         for span in spans:
@@ -434,9 +442,8 @@ class Sidecar:
             self._failures.unextractable(trace, pipeline, exc)
             self._outcome(pipeline, "error", decided.footprint)
             return
-        if len(self._services) < 2:
-            self._services.update(_service_names(trace))
-        callers = len(self._services) > 1 or time.monotonic() < self._learning_until
+        callers = len(self._services) > 1 or (self._learning_until is not None
+                                              and time.monotonic() < self._learning_until)
         awaited = _awaited(decided, example, callers=callers)
         if awaited is not None and not self._draining and self.assembler.defer(decided, awaited):
             self._decided_bytes -= decided.footprint
@@ -587,13 +594,18 @@ def _awaited(decided: Decided, example: Example | None, *, callers: bool) -> fro
     return calls or None
 
 
+def _learn_services(services: set[str], spans: Sequence[Span]) -> None:
+    """The spans of one resource (one service's batch) come in a run sharing its mapping: one look each."""
+    resource = None
+    for span in spans:
+        if span.resource is not resource:
+            resource = span.resource
+            services.add(str(resource.get("service.name")))
+
+
 _CLIENT = 3
 _DATABASE_KEYS = ("db.system", "db.system.name")
 """A database call's span has no child in another service (semantic conventions, before and after 1.26)."""
-
-
-def _service_names(trace: Trace) -> set[str]:
-    return {str(span.resource.get("service.name")) for span in trace.spans}
 
 
 def _name_origin(trace: Trace, name: str | None) -> dict[str, str]:

@@ -54,13 +54,12 @@ class Trace:
 class Decided:
     """A trace handed on for extraction, and why now: complete, timeout, evicted or drain; `footprint` is
     what it held of the assembler's byte budget, for a caller that keeps counting it downstream.
-    `first_seen` (the assembler's clock) and `deferred` are for `Assembler.defer`."""
+    `first_seen` (the assembler's clock) is for `Assembler.defer`."""
 
     trace: Trace
     reason: str
     footprint: int = 0
     first_seen: float = 0.0
-    deferred: bool = False
 
 
 def footprint(value: Any) -> int:
@@ -150,8 +149,8 @@ def _may_be_local_root(span: Span) -> bool:
 
 
 class _Pending:
-    __slots__ = ("armed_at", "armed_seq", "awaited", "deferred", "first_seen", "footprint", "last_seen",
-                 "resource", "roots", "span_ids", "spans", "trace_id")
+    __slots__ = ("armed_at", "armed_seq", "awaited", "first_seen", "footprint", "last_seen", "resource",
+                 "roots", "span_ids", "spans", "trace_id")
 
     def __init__(self, trace_id: str, now: float) -> None:
         self.trace_id = trace_id
@@ -165,7 +164,6 @@ class _Pending:
         self.footprint = 0
         self.resource: Mapping[str, Any] | None = None
         """The last span's resource, counted once for the spans after it that share it (one request's)."""
-        self.deferred = False
         self.awaited: frozenset[str] = frozenset()
         """Calls to other services a deferred trace waits for: a root under one of them completes it."""
 
@@ -242,15 +240,20 @@ class Assembler:
         "duplicate" is a span its trace already has or had, pending, decided or evicted: an exporter
         resends a whole batch whenever one that landed got no answer in time (a timeout, a reset
         connection), often after its traces were decided; nothing is lost. "late" is a span a decided
-        trace went on without. Of a decided trace only the first `DECIDED_SPAN_IDS` span ids are
-        remembered: a resent span after those reads "late", erring towards reporting a loss."""
+        trace went on without, counted once: its resend is a "duplicate" too. Of a decided trace only the
+        first `DECIDED_SPAN_IDS` span ids, late ones included, are remembered: a resent span after those
+        reads "late", erring towards reporting a loss."""
         now = self._clock()
         pending = self._traces.get(span.trace_id)
         if pending is None:
             span_ids = self._decided.get(span.trace_id)
             if span_ids is not None:
-                resent = _packed_holds(span_ids, bytes.fromhex(span.span_id[-_SPAN_ID_HEX:]))
-                return "duplicate" if resent else "late"
+                packed = bytes.fromhex(span.span_id[-_SPAN_ID_HEX:])
+                if _packed_holds(span_ids, packed):
+                    return "duplicate"
+                if len(span_ids) < DECIDED_SPAN_IDS * _SPAN_ID_BYTES:  # its resend is then a duplicate
+                    self._decided[span.trace_id] = span_ids + packed
+                return "late"
         elif span.span_id in pending.span_ids:
             return "duplicate"
         elif len(pending.spans) >= self._max_spans:
@@ -312,17 +315,18 @@ class Assembler:
         (the Collector gateway of the scale-out shape routes every service's spans of a trace to one
         ragmon): the service called first, a retriever say, ends first, so its exporter often sends its
         part seconds before the caller's, answer included, and its root closed the trace on its own. The
-        caller judges when (`Sidecar`: when the part holds no whole RAG answer). False, taking nothing
-        back, for a trace deferred once already, or whose `decision_wait` has passed."""
+        caller judges when (`Sidecar`: when the part holds no whole RAG answer). A trace of three services
+        or more may be taken back once per part that comes (a gateway's, then the RAG service's, waiting
+        for its retriever's): each time only until `decision_wait` after its first span, so it is held no
+        longer than a trace with no root. False, taking nothing back, once that has passed."""
         now = self._clock()
         trace_id = decided.trace.trace_id
-        if decided.deferred or now >= decided.first_seen + self._wait or trace_id in self._traces:
+        if now >= decided.first_seen + self._wait or trace_id in self._traces:
             return False
         self._decided.pop(trace_id, None)
         if len(self._traces) >= self._max_traces:
             self._evict(self._traces.popitem(last=False)[1])
         pending = self._traces[trace_id] = _Pending(trace_id, decided.first_seen)
-        pending.deferred = True
         pending.awaited = awaited
         pending.last_seen = now
         pending.spans = list(decided.trace.spans)
@@ -388,7 +392,7 @@ class Assembler:
 
     def _finish(self, pending: _Pending, reason: str) -> Decided:
         trace = Trace(pending.trace_id, tuple(pending.spans))
-        decided = Decided(trace, reason, pending.footprint, pending.first_seen, pending.deferred)
+        decided = Decided(trace, reason, pending.footprint, pending.first_seen)
         self._bytes -= pending.footprint
         pending.footprint, pending.resource = 0, None
         pending.armed_seq = -1  # its heap entry, if any, is now stale

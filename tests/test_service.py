@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import hashlib
+import itertools
 import json
 import logging
 import re
@@ -771,14 +773,14 @@ def test_lexical_threshold_flag_reaches_the_workers_judge() -> None:
 # (3.6 MiB) and under all of it, so the third is taken and the fourth refused.
 MiB = 2**20
 SENTENCE = "The warranty lasts 2 years from the date of purchase. "
-DOC = (SENTENCE * (13 * MiB // 10 // len(SENTENCE) + 1))[:13 * MiB // 10]
+BIG_DOC = (SENTENCE * (13 * MiB // 10 // len(SENTENCE) + 1))[:13 * MiB // 10]
 
 
 def big_rag_trace(provider: TracerProvider) -> None:
     tracer = provider.get_tracer("test")
     chain = {KIND: "CHAIN", "input.value": "How long is the warranty?", "output.value": "It lasts 2 years."}
     retriever = {KIND: "RETRIEVER", "retrieval.documents.0.document.id": "warranty",
-                 "retrieval.documents.0.document.content": DOC}
+                 "retrieval.documents.0.document.content": BIG_DOC}
     with tracer.start_as_current_span("qa", attributes=chain), \
             tracer.start_as_current_span("retrieve", attributes=retriever):
         pass
@@ -825,7 +827,7 @@ async def test_a_trace_holds_its_bytes_until_scored_not_only_while_buffered(star
     fourth = record("shop", big_rag_trace)
     assert (await post_spans(ports.http, fourth)).status == 503
     held = total(parse((await get(ports.metrics, "/metrics"))[1]), "ragmon_buffer_bytes")
-    assert 3 * len(DOC) < held < 4 * MiB  # three documents and a few kB each, shown to the operator
+    assert 3 * len(BIG_DOC) < held < 4 * MiB  # three documents and a few kB each, shown to the operator
 
     lane.gate.set()
     await wait_metrics(ports.metrics, lambda s: total(s, "ragmon_traces_total", outcome="scored") == 3
@@ -876,63 +878,45 @@ async def settled(ports: Ports, traces: int) -> Samples:
     return parse((await get(ports.metrics, "/metrics"))[1])
 
 
-def two_services(api_has_a_caller: bool = False) -> tuple[list[ReadableSpan], list[ReadableSpan]]:
-    """One request across two services, each with its own SDK: "rag-api" answers (its chain holds the
-    question and the answer) after calling "retriever-svc" over HTTP, which retrieves DOC. Returns each
-    service's spans. With `api_has_a_caller`, rag-api's own server span continues a traceparent too (a
-    gateway's), so neither part has a parentless root."""
+def services(gateway: bool = False) -> dict[str, list[ReadableSpan]]:
+    """One request across services, each with its own SDK, each calling the next over HTTP (a CLIENT span,
+    the traceparent, the callee's SERVER span): "rag-api" answers (its chain holds the question and the
+    answer) after calling "retriever-svc", which retrieves DOC. With `gateway`, a "gateway" service calls
+    rag-api first, so rag-api's root continues a traceparent too. Each service's spans, by its name."""
     propagator = TraceContextTextMapPropagator()
-    captured = []
+    names = ("gateway", "rag-api", "retriever-svc") if gateway else ("rag-api", "retriever-svc")
+    memories = {name: InMemorySpanExporter() for name in names}
     providers = []
-    for service in ("rag-api", "retriever-svc"):
-        memory = InMemorySpanExporter()
-        provider = TracerProvider(resource=Resource.create({"service.name": service}))
+    for name, memory in memories.items():
+        provider = TracerProvider(resource=Resource.create({"service.name": name}))
         provider.add_span_processor(SimpleSpanProcessor(memory))
-        captured.append(memory)
         providers.append(provider)
-    api, retriever = (provider.get_tracer("test") for provider in providers)
-    gateway = propagator.extract({"traceparent": "00-" + "ab" * 16 + "-" + "cd" * 8 + "-01"})
+    tracers = {name: provider.get_tracer("test") for name, provider in zip(names, providers, strict=True)}
     chain = {KIND: "CHAIN", "input.value": QUESTION, "output.value": ANSWER}
     documents = {KIND: "RETRIEVER", "input.value": QUESTION, "retrieval.documents.0.document.id": DOC_ID,
                  "retrieval.documents.0.document.content": DOC}
-    headers: dict[str, str] = {}
-    with api.start_as_current_span("POST /ask", context=gateway if api_has_a_caller else None,
-                                   kind=SpanKind.SERVER), \
-            api.start_as_current_span("qa", attributes=chain), \
-            api.start_as_current_span("GET /search", kind=SpanKind.CLIENT):
-        propagator.inject(headers)
-        with retriever.start_as_current_span("GET /search", context=propagator.extract(headers),
-                                             kind=SpanKind.SERVER), \
-                retriever.start_as_current_span("retrieve", attributes=documents):
-            pass
+
+    def called(name: str, headers: dict[str, str], route: str) -> contextlib.AbstractContextManager[object]:
+        context = propagator.extract(headers) if headers else None
+        return tracers[name].start_as_current_span(route, context=context, kind=SpanKind.SERVER)
+
+    with contextlib.ExitStack() as stack:
+        headers: dict[str, str] = {}
+        if gateway:
+            stack.enter_context(called("gateway", headers, "GET /"))
+            stack.enter_context(tracers["gateway"].start_as_current_span("POST /ask", kind=SpanKind.CLIENT))
+            propagator.inject(headers)
+        api = tracers["rag-api"]
+        with called("rag-api", headers, "POST /ask"), api.start_as_current_span("qa", attributes=chain), \
+                api.start_as_current_span("GET /search", kind=SpanKind.CLIENT):
+            search: dict[str, str] = {}
+            propagator.inject(search)
+            with called("retriever-svc", search, "GET /search"), \
+                    tracers["retriever-svc"].start_as_current_span("retrieve", attributes=documents):
+                pass
     for provider in providers:
         provider.shutdown()
-    return list(captured[0].get_finished_spans()), list(captured[1].get_finished_spans())
-
-
-class _GatewayIds(FixedIds):
-    """The trace and call ids `two_services(api_has_a_caller=True)` continues: its traceparent's."""
-
-    def __init__(self) -> None:
-        super().__init__([int("ab" * 16, 16)])
-        self._span_ids = iter((int("11" * 8, 16), int("cd" * 8, 16)))
-
-    def generate_span_id(self) -> int:
-        return next(self._span_ids)
-
-
-def gateway_spans() -> list[ReadableSpan]:
-    """The gateway's part of `two_services(api_has_a_caller=True)`: its root and its call to rag-api."""
-    memory = InMemorySpanExporter()
-    provider = TracerProvider(resource=Resource.create({"service.name": "gateway"}),
-                              id_generator=_GatewayIds())
-    provider.add_span_processor(SimpleSpanProcessor(memory))
-    tracer = provider.get_tracer("test")
-    with tracer.start_as_current_span("GET /", kind=SpanKind.SERVER), \
-            tracer.start_as_current_span("POST /ask", kind=SpanKind.CLIENT):
-        pass
-    provider.shutdown()
-    return list(memory.get_finished_spans())
+    return {name: list(memory.get_finished_spans()) for name, memory in memories.items()}
 
 
 @pytest.mark.parametrize("api_has_a_caller", [False, True])
@@ -944,7 +928,8 @@ async def test_a_service_called_first_does_not_close_the_trace_on_its_own(start_
     # example with no answer under retriever-svc, and rag-api's 3 spans refused as late. One trace, one
     # example, the answer's 2 claims (1 supported), under rag-api.
     _, ports = await start_sidecar(decision_wait=3.0)
-    api_spans, retriever_spans = two_services(api_has_a_caller)
+    parts = services(gateway=api_has_a_caller)  # the gateway's part never comes
+    api_spans, retriever_spans = parts["rag-api"], parts["retriever-svc"]
     assert await export(http_exporter(ports), retriever_spans) is SpanExportResult.SUCCESS
     await asyncio.sleep(0.5)
     assert await export(http_exporter(ports), api_spans) is SpanExportResult.SUCCESS
@@ -965,7 +950,7 @@ async def test_a_callers_part_sent_first_waits_for_the_service_it_called(start_s
     # Both scored under rag-api with DOC: 1 of 2 claims each.
     _, ports = await start_sidecar(decision_wait=5.0)
     for _ in range(2):
-        for spans in two_services():
+        for spans in services().values():
             assert await export(http_exporter(ports), spans) is SpanExportResult.SUCCESS
             await asyncio.sleep(0.5)
     samples = await settled(ports, traces=2)
@@ -976,17 +961,58 @@ async def test_a_callers_part_sent_first_waits_for_the_service_it_called(start_s
 
 
 async def test_a_sidecar_hearing_one_service_holds_no_caller_for_its_callees(start_sidecar: Start) -> None:
-    # Beside one app, the callee's spans go to its own sidecar: once the first --decision-wait (6 s) after
-    # start has shown that one service alone sends here, rag-api's part, with its call to retriever-svc, is
-    # decided a quiet period after its last span, not held for --decision-wait.
-    _, ports = await start_sidecar(decision_wait=6.0)
-    await asyncio.sleep(6.2)
-    api_spans, _ = two_services()
+    # Beside one app, the callee's spans go to its own sidecar: once the first --decision-wait (3 s) after
+    # the first spans has shown that one service alone sends here, rag-api's part, with its call to
+    # retriever-svc, is decided a quiet period after its last span, not held for --decision-wait. (In that
+    # first wait, it is held: other services' exporters may not have sent yet.)
+    _, ports = await start_sidecar(decision_wait=3.0)
+    first = time.monotonic()
+    assert await export(http_exporter(ports), services()["rag-api"]) is SpanExportResult.SUCCESS
+    await wait_metrics(ports.metrics, lambda s: total(s, "ragmon_traces_total") >= 1)
+    assert time.monotonic() - first >= 3.0
     started = time.monotonic()
-    assert await export(http_exporter(ports), api_spans) is SpanExportResult.SUCCESS
-    samples = await wait_metrics(ports.metrics, lambda s: total(s, "ragmon_traces_total") >= 1)
-    assert time.monotonic() - started < 4.0
-    assert total(samples, "ragmon_traces_total", outcome="not_rag") == 1   # no documents: no RAG answer
+    assert await export(http_exporter(ports), services()["rag-api"]) is SpanExportResult.SUCCESS
+    samples = await wait_metrics(ports.metrics, lambda s: total(s, "ragmon_traces_total") >= 2)
+    assert time.monotonic() - started < 2.0
+    assert total(samples, "ragmon_traces_total", outcome="not_rag") == 2   # no documents: no RAG answer
+
+
+async def test_a_pool_idle_since_its_start_still_waits_for_the_second_service(start_sidecar: Start) -> None:
+    # A pool deployed before its apps, or idle past its first --decision-wait: its first traces come from
+    # two services at once, rag-api's part first (question, answer, a call to retriever-svc). The wait for
+    # other services had counted from the start and was over: the part closed alone as not_rag, and the
+    # retriever's 2 spans were refused as late, and were never heard, so the next traces lost theirs too.
+    _, ports = await start_sidecar(decision_wait=2.0)
+    await asyncio.sleep(2.2)
+    for _ in range(2):
+        parts = services()
+        for name in ("rag-api", "retriever-svc"):
+            assert await export(http_exporter(ports), parts[name]) is SpanExportResult.SUCCESS
+            await asyncio.sleep(0.3)
+    samples = await settled(ports, traces=2)
+    assert total(samples, "ragmon_traces_total", pipeline="rag-api", outcome="scored") == 2
+    assert total(samples, "ragmon_spans_rejected_total", reason="late") == 0
+
+
+async def test_three_services_give_one_whole_answer_whichever_part_comes_first(start_sidecar: Start) -> None:
+    # gateway -> rag-api (question, answer) -> retriever-svc (documents), each exporting on its own timer,
+    # so their parts reach the pool in any of 6 orders, 0.3 s (six quiet periods) apart. A trace could be
+    # taken back once only: 4 orders lost the answer (not_rag, or scored under retriever-svc with no
+    # answer, rag-api's spans refused as late) and a fifth refused the gateway's spans as late. Each trace:
+    # one answer, 2 claims, 1 supported (DOC), under rag-api; 7 spans, none late.
+    _, ports = await start_sidecar(decision_wait=3.0)
+    orders = list(itertools.permutations(("gateway", "rag-api", "retriever-svc")))
+    traces = [services(gateway=True) for _ in orders]
+    for step in range(3):
+        batch = [span for parts, order in zip(traces, orders, strict=True) for span in parts[order[step]]]
+        assert await export(http_exporter(ports), batch) is SpanExportResult.SUCCESS
+        await asyncio.sleep(0.3)
+    samples = await settled(ports, traces=6)
+    assert total(samples, "ragmon_traces_total") == 6
+    assert total(samples, "ragmon_traces_total", pipeline="rag-api", outcome="scored") == 6
+    assert total(samples, "ragmon_spans_rejected_total", reason="late") == 0
+    assert total(samples, "ragmon_spans_received_total") == 6 * 7
+    assert samples[("ragmon_groundedness_ratio", labels(pipeline="rag-api", judge="lexical"))] == 0.5
 
 
 async def test_a_callees_whole_answer_waits_for_its_callers_spans_once_two_services_send(
@@ -996,9 +1022,8 @@ async def test_a_callees_whole_answer_waits_for_its_callers_spans_once_two_servi
     # Once retriever-svc and rag-api are heard from, the part waits for the gateway's root. One trace,
     # scored under rag-api, no late span, 3 + 2 + 2 spans received.
     _, ports = await start_sidecar(decision_wait=5.0)
-    api_spans, retriever_spans = two_services(api_has_a_caller=True)
-    gateway = gateway_spans()
-    for spans in (api_spans + retriever_spans, gateway):
+    parts = services(gateway=True)
+    for spans in (parts["rag-api"] + parts["retriever-svc"], parts["gateway"]):
         assert await export(http_exporter(ports), spans) is SpanExportResult.SUCCESS
         await asyncio.sleep(0.5)
     samples = await settled(ports, traces=1)
@@ -1012,7 +1037,7 @@ async def test_a_trace_with_no_rag_answer_and_a_remote_root_waits_decision_wait(
     # The other side of the rule: the retriever's part alone, whose caller never sends its spans here (a
     # sidecar beside the retriever service), waits --decision-wait for them, then is scored as it is.
     _, ports = await start_sidecar(decision_wait=1.5)
-    _, retriever_spans = two_services()
+    retriever_spans = services()["retriever-svc"]
     started = time.monotonic()
     assert await export(http_exporter(ports), retriever_spans) is SpanExportResult.SUCCESS
     await asyncio.sleep(0.5)

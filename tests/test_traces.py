@@ -262,7 +262,7 @@ def test_a_deferred_trace_waits_for_a_new_root_or_decision_wait(clock):
     assembler = Assembler(quiet=2.0, decision_wait=30.0, clock=clock)
     add_at(assembler, clock, 0.0, span("a", "3", "2"), span("a", "2", "c", kind=SERVER, remote=True))
     [part] = assembler.pop_decided(2.0)
-    assert (part.reason, part.first_seen, part.deferred) == ("complete", 0.0, False)
+    assert (part.reason, part.first_seen) == ("complete", 0.0)
     clock.now = 2.0
     assert assembler.defer(part)
     assert assembler.pop_decided(10.0) == [] and assembler.next_deadline() == 30.0
@@ -270,7 +270,24 @@ def test_a_deferred_trace_waits_for_a_new_root_or_decision_wait(clock):
     assert add_at(assembler, clock, 10.0, *caller) == ["accepted", "accepted"]
     decided = assembler.pop_decided(12.0)
     assert names(decided) == [(["a/3", "a/2", "a/c", "a/1"], "complete")]
-    assert decided[0].deferred and not assembler.defer(decided[0])   # once only
+    # The caller's root continues a third service's call (a gateway's): taken back again, as often as
+    # parts come, but only until decision_wait after the first span, 30.0, when it is decided whole or not.
+    clock.now = 12.0
+    assert assembler.defer(decided[0]) and assembler.next_deadline() == 30.0
+    [last] = assembler.pop_decided(30.0)
+    assert (last.reason, len(last.trace.spans)) == ("timeout", 4)
+    clock.now = 30.0
+    assert not assembler.defer(last)
+
+
+def test_a_late_span_sent_again_is_a_duplicate_not_a_second_loss(clock):
+    # An exporter resends a batch it got no answer for in time: a span already refused as late, sent
+    # again, was counted late twice, one loss for two in the loss ratio.
+    assembler = Assembler(quiet=2.0, decision_wait=30.0, clock=clock)
+    add_at(assembler, clock, 0.0, span("a", "1", None))
+    assert names(assembler.pop_decided(2.0)) == [(["a/1"], "complete")]
+    assert add_at(assembler, clock, 3.0, span("a", "2", "1"), span("a", "3", "1")) == ["late", "late"]
+    assert add_at(assembler, clock, 4.0, span("a", "2", "1"), span("a", "4", "1")) == ["duplicate", "late"]
 
 
 def test_a_deferred_callers_part_waits_for_a_root_under_the_call_it_made(clock):
