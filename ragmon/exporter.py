@@ -307,6 +307,8 @@ class Exporter:
         self.in_flight = Gauge("ragmon_traces_in_flight", "Traces buffered in the assembler", registry=r)
         self.queue_depth = Gauge("ragmon_score_queue_depth", "Examples waiting for a judge", ["judge"],
                                  registry=r)
+        self.in_progress = Gauge("ragmon_score_in_progress", "Examples a judge is scoring now (in a worker, "
+                                 "or a call)", ["judge"], registry=r)
         self.buffer_bytes = Gauge("ragmon_buffer_bytes", "What traces and examples hold against --max-buffer",
                                   registry=r)
         # The limits those three run against, as process_max_fds stands beside process_open_fds: a panel or
@@ -340,6 +342,7 @@ class Exporter:
             self._judge_duration.labels(judge)
             self._judge_cost.labels(judge)
             self.queue_depth.labels(judge)
+            self.in_progress.labels(judge)
         for name in preset:
             self._precreate(name)
 

@@ -155,7 +155,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     live.add_argument("--target-start-wait", type=duration, default="0s", metavar="DURATION",
                       help="how long the build may take to answer its first question: until then a refused "
                            "or dropped connection, 429, 502, 503 or 504 is asked again (default 0s: a build "
-                           "that is not up fails the run at once)")
+                           "that is not up fails the run after the usual retries, ~1 s)")
     live.add_argument("--target-field", default="question", metavar="NAME",
                       help="JSON field of the request body that carries the question (default %(default)s)")
     live.add_argument("--target-concurrency", type=positive_int, default=4, metavar="N",

@@ -106,6 +106,9 @@ class _LaneRunner:
         self.unjudged = 0
         """A second lane's examples queued or being judged. The trace's outcome is the first lane's, so
         only this says how many a drain cut short left without this judge's verdict."""
+        self.busy = 0
+        """Examples taken from the queue and not finished: in a worker or a call, counted by no queue, so a
+        stall holding only those (up to 2 per lexical worker) showed an empty queue."""
         self.unjudged_bytes = 0
         """Their traces' footprint: the examples (documents and all) stay held after the first lane has
         given its bytes back, bounded otherwise only by --queue-size. Counted apart, so a trace both lanes
@@ -382,6 +385,7 @@ class Sidecar:
         """A lane's queue, and what only some lanes have: the lexical pool's restarts, Claude's budget."""
         lane, exporter = runner.lane, self.exporter
         exporter.queue_depth.labels(lane.judge).set_function(runner.queue.qsize)
+        exporter.in_progress.labels(lane.judge).set_function(lambda: runner.busy)
         exporter.queue_size.labels(lane.judge).set(runner.queue.maxsize)
         if isinstance(lane, LexicalLane):
             exporter.count_pool_restarts(lambda: lane.restarts)
@@ -518,6 +522,7 @@ class Sidecar:
 
     async def _consume(self, runner: _LaneRunner) -> None:
         while (job := await runner.queue.get()) is not None:
+            runner.busy += 1
             try:
                 outcome = await self._score(runner.lane, job)
             except Exception as exc:
@@ -525,6 +530,8 @@ class Sidecar:
                 # on. A consumer that died here would leave every later trace unscored and uncounted.
                 self._failures.recording_failed(job.trace_id, runner.lane.judge, exc)
                 outcome = "error"
+            finally:
+                runner.busy -= 1
             self._finish(runner, job, outcome)
 
     async def _score(self, lane: Lane, job: _Job) -> str:

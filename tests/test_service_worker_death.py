@@ -66,6 +66,8 @@ async def test_traces_held_by_an_oom_killed_worker_are_scored_and_its_death_is_o
         await sidecar.stop()
     # For an alert on OOM kills: the log line says which worker and why, the counter how often.
     assert [total(s, "ragmon_worker_pool_restarts_total") for s in (before, samples)] == [0, 1]
+    # The stopped worker held two (one computing, one in its pipe), which no queue counts.
+    assert total(before, "ragmon_score_in_progress", judge="lexical") == 2
     assert {outcome: total(samples, "ragmon_traces_total", outcome=outcome)
             for outcome in ("scored", "error")} == {"scored": TRACES, "error": 0}
     assert {outcome: total(samples, "ragmon_judge_requests_total", judge="lexical", outcome=outcome)

@@ -290,7 +290,8 @@ def test_scoring_stalled_query_gives_the_queue_where_the_lexical_judge_finishes_
     until 20m, then nothing (its Claude judge goes on), its queue growing 1 a minute from 21m -> 25, the
     examples queued. b: 5 queued, 30 calls a minute -> 0. c: idle -> 0. d: every call fails, 3 queued:
     calls end, so it is not stuck -> 0. e: no RAG traffic and 4 examples held in Claude's queue (a hung API)
-    -> 0: its lexical queue is empty."""
+    -> 0: its lexical queue is empty. Examples in a stopped worker count as held: a's 2 and f's, at low
+    traffic, 2 held in its worker and none queued -> 2 (an alert on the queue alone never fired)."""
     def calls(instance: str, judge: str, outcome: str) -> str:
         return (f'ragmon_judge_requests_total{{job="ragmon",instance="{instance}",judge="{judge}",'
                 f'outcome="{outcome}"}}')
@@ -298,18 +299,24 @@ def test_scoring_stalled_query_gives_the_queue_where_the_lexical_judge_finishes_
     def queue(instance: str, judge: str = "lexical") -> str:
         return f'ragmon_score_queue_depth{{job="ragmon",instance="{instance}",judge="{judge}"}}'
 
+    def held(instance: str, judge: str = "lexical") -> str:
+        return f'ragmon_score_in_progress{{job="ragmon",instance="{instance}",judge="{judge}"}}'
+
     series = {
-        queue("a"): "0x20 1+1x60", calls("a", "lexical", "ok"): "0+1x20 20x60",
+        queue("a"): "0x20 1+1x60", held("a"): "0x20 2x60", calls("a", "lexical", "ok"): "0+1x20 20x60",
         calls("a", "claude", "ok"): "0+1x80",
-        queue("b"): "5x80", calls("b", "lexical", "ok"): "0+30x80",
-        queue("c"): "0x80", calls("c", "lexical", "ok"): "0x80",
-        queue("d"): "3x80", calls("d", "lexical", "ok"): "0x80", calls("d", "lexical", "error"): "0+5x80",
-        queue("e"): "0x80", queue("e", "claude"): "4x80", calls("e", "lexical", "ok"): "0x80",
+        queue("b"): "5x80", held("b"): "2x80", calls("b", "lexical", "ok"): "0+30x80",
+        queue("c"): "0x80", held("c"): "0x80", calls("c", "lexical", "ok"): "0x80",
+        queue("d"): "3x80", held("d"): "1x80", calls("d", "lexical", "ok"): "0x80",
+        calls("d", "lexical", "error"): "0+5x80",
+        queue("e"): "0x80", held("e"): "0x80", queue("e", "claude"): "4x80", held("e", "claude"): "2x80",
+        calls("e", "lexical", "ok"): "0x80",
+        queue("f"): "0x80", held("f"): "0x20 2x60", calls("f", "lexical", "ok"): "0+1x20 20x60",
     }
     instance = '{{job="ragmon",instance="{}"}}'.format
     promtool_expects(tmp_path, grafana_query("RagmonScoringStalled"), series,
-                     {instance("a"): 25, instance("b"): 0, instance("c"): 0, instance("d"): 0,
-                      instance("e"): 0}, "45m")
+                     {instance("a"): 25 + 2, instance("b"): 0, instance("c"): 0, instance("d"): 0,
+                      instance("e"): 0, instance("f"): 2}, "45m")
 
 
 def seconds(interval: str) -> int:
