@@ -579,10 +579,11 @@ def _awaited(decided: Decided, example: Example | None, *, callers: bool) -> fro
       waits too once more than one service sends here, or may (`callers`: in the first `--decision-wait`
       after start too, before every service's exporter has sent its first batch);
     - the caller's part came first: a call to another service (a CLIENT span with no child here, not to a
-      database) is awaited, so that its callee's part, documents say, joins it, when the trace holds no
-      whole RAG answer and more than one service sends here: a sidecar hears from its own app alone, and
-      nearly every request of an app calls something, so holding each for `--decision-wait` would buy
-      nothing there.
+      database, or a PRODUCER span: a question put on a queue, answered by a worker's CONSUMER) is
+      awaited, so that its callee's part, documents say, joins it, when the trace holds no whole RAG
+      answer and more than one service sends here: a sidecar hears from its own app alone, and nearly
+      every request of an app calls something, so holding each for `--decision-wait` would buy nothing
+      there.
     A trace decided on a timeout is never held. In the sidecar shape, the traces held are those of requests
     with no RAG answer that came with a traceparent."""
     if decided.reason != "complete":
@@ -596,7 +597,7 @@ def _awaited(decided: Decided, example: Example | None, *, callers: bool) -> fro
     if whole or not callers:
         return None
     parents = {span.parent_span_id for span in spans}
-    calls = frozenset(span.span_id for span in spans if span.kind == _CLIENT and span.span_id not in parents
+    calls = frozenset(span.span_id for span in spans if span.kind in _CALLS and span.span_id not in parents
                       and not any(key in span.attributes for key in _DATABASE_KEYS))
     return calls or None
 
@@ -610,7 +611,8 @@ def _learn_services(services: set[str], spans: Sequence[Span]) -> None:
             services.add(str(resource.get("service.name")))
 
 
-_CLIENT = 3
+_CALLS = (3, 4)
+"""CLIENT and PRODUCER: a message put on a queue is a call too, answered by its CONSUMER in the same trace."""
 _DATABASE_KEYS = ("db.system", "db.system.name")
 """A database call's span has no child in another service (semantic conventions, before and after 1.26)."""
 

@@ -1033,6 +1033,49 @@ async def test_a_callees_whole_answer_waits_for_its_callers_spans_once_two_servi
     assert total(samples, "ragmon_spans_received_total") == 7
 
 
+def queued_request() -> dict[str, list[ReadableSpan]]:
+    """One request answered through a queue: "api" takes it and puts the question on a queue (a PRODUCER
+    span, the traceparent in the message), "worker" takes it off (a CONSUMER span) and answers it from
+    DOC. Each service's spans, by its name."""
+    propagator = TraceContextTextMapPropagator()
+    memories = {name: InMemorySpanExporter() for name in ("api", "worker")}
+    providers = {name: TracerProvider(resource=Resource.create({"service.name": name}))
+                 for name in memories}
+    for name, provider in providers.items():
+        provider.add_span_processor(SimpleSpanProcessor(memories[name]))
+    api, worker = (providers[name].get_tracer("test") for name in ("api", "worker"))
+    message: dict[str, str] = {}
+    with api.start_as_current_span("POST /ask", kind=SpanKind.SERVER), \
+            api.start_as_current_span("questions publish", kind=SpanKind.PRODUCER):
+        propagator.inject(message)
+    chain = {KIND: "CHAIN", "input.value": QUESTION, "output.value": ANSWER}
+    documents = {KIND: "RETRIEVER", "retrieval.documents.0.document.id": DOC_ID,
+                 "retrieval.documents.0.document.content": DOC}
+    with worker.start_as_current_span("questions process", context=propagator.extract(message),
+                                      kind=SpanKind.CONSUMER), \
+            worker.start_as_current_span("qa", attributes=chain), \
+            worker.start_as_current_span("retrieve", attributes=documents):
+        pass
+    for provider in providers.values():
+        provider.shutdown()
+    return {name: list(memory.get_finished_spans()) for name, memory in memories.items()}
+
+
+async def test_a_question_put_on_a_queue_waits_for_the_worker_that_answers_it(start_sidecar: Start) -> None:
+    # The api's part (its root, the PRODUCER span of the message) ends first and is sent first: it closed
+    # the trace alone, not_rag under `other`, and the worker's answer, 3 spans, was refused as late. It
+    # now waits for the CONSUMER under its message: one answer, 2 claims, 1 supported, under worker.
+    _, ports = await start_sidecar(decision_wait=3.0)
+    parts = queued_request()
+    for name in ("api", "worker"):
+        assert await export(http_exporter(ports), parts[name]) is SpanExportResult.SUCCESS
+        await asyncio.sleep(0.5)
+    samples = await settled(ports, traces=1)
+    assert total(samples, "ragmon_traces_total", pipeline="worker", outcome="scored") == 1
+    assert total(samples, "ragmon_spans_rejected_total", reason="late") == 0
+    assert samples[("ragmon_groundedness_ratio", labels(pipeline="worker", judge="lexical"))] == 0.5
+
+
 async def test_a_trace_with_no_rag_answer_and_a_remote_root_waits_decision_wait(start_sidecar: Start) -> None:
     # The other side of the rule: the retriever's part alone, whose caller never sends its spans here (a
     # sidecar beside the retriever service), waits --decision-wait for them, then is scored as it is.
