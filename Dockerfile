@@ -8,6 +8,8 @@
 # Secrets (ANTHROPIC_API_KEY, RAGMON_TOKEN) come from the runtime environment, never from this file.
 # The Claude judge's spend of the day is kept in /tmp (an emptyDir in the manifests, which outlives a
 # container's restart), so a crash-looping sidecar resumes its daily cap rather than starting it afresh.
+# Where /tmp is a tmpfs (compose), mount a volume on /var/lib/ragmon, owned by the service user, and set
+# RAGMON_LLM_BUDGET_FILE there.
 # Extras: serve (receivers, metrics), claude (--llm-sample-rate) and demo (the OTel SDK and the demo app,
 # which the compose file and the Kubernetes manifest run from this image as stand-in traffic).
 
@@ -27,7 +29,8 @@ LABEL org.opencontainers.image.title="ragmon" \
       org.opencontainers.image.licenses="Apache-2.0"
 RUN groupadd --system --gid 10001 ragmon \
  && useradd --system --uid 10001 --gid ragmon --no-create-home --home-dir /nonexistent \
-      --shell /usr/sbin/nologin ragmon
+      --shell /usr/sbin/nologin ragmon \
+ && install -d -o 10001 -g 10001 -m 700 /var/lib/ragmon
 COPY --from=build /opt/venv /opt/venv
 ENV PATH=/opt/venv/bin:$PATH \
     PYTHONDONTWRITEBYTECODE=1 \

@@ -17,6 +17,7 @@ process at a time: two sidecars sharing the file would overwrite each other's sp
 from __future__ import annotations
 
 import datetime
+import errno
 import fcntl
 import json
 import logging
@@ -42,6 +43,16 @@ class DaySpend:
 
     day: int
     usd: float
+    unbilled: float = 0.0
+    """Of `usd`, worst cases never billed: calls in flight when it was written, and those a stopped process
+    left, carried over. Apart, so that a spent day after a crash loop says so, not that Claude billed it."""
+
+
+def _dollars(record: dict[str, object], key: str, default: float | None = None) -> float:
+    value = record.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value) or value < 0:
+        raise ValueError(f"{key} is {value!r}, not a number of dollars")
+    return float(value)
 
 
 def day_name(day: int) -> str:
@@ -53,7 +64,9 @@ class BudgetFile:
     """The open, locked file; `read` once at start, then `write` on every change of the day's spend."""
 
     def __init__(self, path: Path) -> None:
-        self.path = path
+        # A link's target, not the link: os.replace would put a file where the link was, and the volume
+        # it pointed to would never see another figure.
+        self.path = path.resolve()
         self.shown = printable(str(path))
         self._failing = False
         try:
@@ -84,28 +97,29 @@ class BudgetFile:
             if not isinstance(record, dict) or record.get("what") != _KIND:
                 raise ValueError(f"it is not a {_KIND} file")
             day = (datetime.date.fromisoformat(record["day"]) - _EPOCH).days
-            usd = record["usd"]
-            if isinstance(usd, bool) or not isinstance(usd, int | float) or not math.isfinite(usd) or usd < 0:
-                raise ValueError(f"usd is {usd!r}, not a number of dollars")
+            usd, unbilled = _dollars(record, "usd"), _dollars(record, "unbilled_usd", 0.0)
         except (ValueError, KeyError, TypeError) as exc:
             raise self._refused(f"is not readable as ragmon wrote it ({printable(str(exc))})") from None
-        return DaySpend(day, float(usd))
+        return DaySpend(day, usd, min(unbilled, usd))
 
     def _refused(self, why: str) -> InputError:
         return InputError(f"--llm-budget-file {self.shown} {why}: move it away to start today's budget "
                           "afresh, knowingly, or give another file")
 
     def write(self, spend: DaySpend, *, at_start: bool = False) -> None:
-        """A failure at start (a read-only volume) stops the start. Later (a full disk) the cap still holds
-        in this process: one warning, until a write succeeds again, and a restart would then resume from
-        the last figure written."""
+        """A failure at start (a read-only volume) stops the start. A full disk, then or later, does not:
+        the cap still holds in this process, with one warning until a write succeeds again, and a restart
+        would resume from the last figure written."""
         temporary = self.path.with_name(self.path.name + ".tmp")
-        text = json.dumps({"what": _KIND, "day": day_name(spend.day), "usd": spend.usd}) + "\n"
+        text = json.dumps({"what": _KIND, "day": day_name(spend.day), "usd": spend.usd,
+                           "unbilled_usd": spend.unbilled}) + "\n"
         try:
             temporary.write_text(text, encoding="utf-8")
             os.replace(temporary, self.path)
         except OSError as exc:
-            if at_start:
+            # A full disk is a state that passes, as it would be mid-run; a volume that cannot be written
+            # (read-only, not ours) is a setting to fix before ragmon runs.
+            if at_start and exc.errno != errno.ENOSPC:
                 raise InputError(f"--llm-budget-file {self.shown} cannot be written: "
                                  f"{exc.strerror or exc}") from None
             if not self._failing:

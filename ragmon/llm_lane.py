@@ -114,10 +114,12 @@ class ClaudeLane:
             worst = (bound.input_tokens * bound.attempts, bound.output_tokens * bound.attempts)
             budget = self.budget
             if not budget.fits(*worst):
+                carried = (f", ${budget.carried:.4f} of it the worst case of calls in flight when an earlier "
+                           "process stopped" if budget.carried else "")
                 return LaneOutcome("over_budget", message=(
                     f"example {example.id!r}: over --llm-budget-usd-per-day {budget.usd_per_day:g} "
-                    f"(${budget.spent:.4f} spent and ${budget.reserved:.4f} reserved today; this call would "
-                    f"reserve up to ${budget.prices.cost(*worst):.4f})"))
+                    f"(${budget.spent:.4f} spent{carried}, and ${budget.reserved:.4f} reserved today; this "
+                    f"call would reserve up to ${budget.prices.cost(*worst):.4f})"))
             if not self.bucket.try_acquire():
                 return LaneOutcome("throttled", message=f"example {example.id!r}: over --llm-max-per-minute")
             reservation = budget.reserve(*worst)
@@ -218,6 +220,7 @@ def lane_from_args(args: argparse.Namespace, *, sample_rate: float, k: int) -> C
         budget = DailyBudget(args.llm_budget_usd_per_day, prices,
                              record=None if path is None else BudgetFile(path))
         check_budget(claude, budget)
+        budget.start_record()
     except InputError:
         claude.close()
         if budget is not None:
@@ -266,11 +269,13 @@ def log_resumed(budget: DailyBudget, worst: float) -> None:
     if resumed is None or record is None:
         return
     left = max(0.0, budget.usd_per_day - resumed.usd)
+    unbilled = (f" (${resumed.unbilled:.4f} of it the worst case of calls in flight when a process stopped, "
+                "never billed as far as ragmon knows)" if resumed.unbilled else "")
     line = (f"Claude judge: ${resumed.usd:.4f} of --llm-budget-usd-per-day {budget.usd_per_day:g} already "
-            f"committed on {day_name(resumed.day)} (UTC), resumed from --llm-budget-file {record.shown}; "
-            f"${left:.4f} left")
+            f"committed on {day_name(resumed.day)} (UTC){unbilled}, resumed from --llm-budget-file "
+            f"{record.shown}; ${left:.4f} left")
     if left < worst:
         log.warning(f"{line}, less than the largest call reserves (${worst:.4f}): such calls are counted "
-                    "over_budget until the UTC day ends")
+                    f"over_budget until {day_name(resumed.day + 1)} 00:00 UTC")
     else:
         log.info(line)

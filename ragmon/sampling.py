@@ -28,7 +28,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ragmon.budget_file import BudgetFile, DaySpend
+from ragmon.budget_file import BudgetFile, DaySpend, day_name
+from ragmon.errors import InputError
 
 _SECONDS_PER_DAY = 86_400
 
@@ -110,7 +111,10 @@ class DailyBudget:
     over midnight (NTP) must not hand out a second allowance for a day already spent.
 
     With a `record` (`ragmon.budget_file`), the day resumes from what it holds, reservations left open by
-    the process that wrote it counted as spent, and every change is written there.
+    the process that wrote it counted as spent (and as `carried`, to say so), and every change is written
+    there once `start_record` has. A day more than one ahead of the clock's is refused: a clock stepped
+    back over midnight moves a day, and a file dated further (a node booted once with a wrong clock)
+    would block every call until that date.
     """
 
     def __init__(self, usd_per_day: float, prices: Prices, day: Callable[[], int] = utc_day, *,
@@ -126,16 +130,28 @@ class DailyBudget:
         self.record = record
         self.resumed: DaySpend | None = None
         """What `record` held for today (or a later day, the clock having stepped back), if anything."""
+        self._carried = 0.0
         if record is not None:
             try:
                 held = record.read()
-                if held is not None and held.day >= self._day:
-                    self.resumed = held
-                    self._day, self._spent = held.day, held.usd
-                record.write(DaySpend(self._day, self._spent), at_start=True)
             except BaseException:
                 record.close()  # the budget owns it (`close`), and there will be no budget to close
                 raise
+            if held is not None and held.day > self._day + 1:
+                record.close()
+                raise InputError(f"--llm-budget-file {record.shown} holds the spend of "
+                                 f"{day_name(held.day)}, later than tomorrow (today is {day_name(self._day)} "
+                                 "UTC): a clock was wrong when it was written; move it away to start today's "
+                                 "budget afresh")
+            if held is not None and held.day >= self._day:
+                self.resumed = held
+                self._day, self._spent, self._carried = held.day, held.usd, held.unbilled
+
+    def start_record(self) -> None:
+        """Write what was read, once the budget is accepted: a file that cannot be written stops the start
+        here, not at the first call; a budget refused at start leaves the file as it was."""
+        if self.record is not None:
+            self.record.write(DaySpend(self._day, self._spent, self._carried), at_start=True)
 
     @property
     def spent(self) -> float:
@@ -145,6 +161,12 @@ class DailyBudget:
     @property
     def reserved(self) -> float:
         return math.fsum(r.usd for r in self._open.values())
+
+    @property
+    def carried(self) -> float:
+        """Of `spent`, the worst cases of calls a stopped process left in flight, resumed from `record`."""
+        self._roll()
+        return self._carried
 
     def fits(self, input_tokens: int, output_tokens: int) -> bool:
         """Whether the worst case of a call with these token bounds can be reserved now."""
@@ -177,7 +199,8 @@ class DailyBudget:
 
     def _write(self) -> None:
         if self.record is not None:
-            self.record.write(DaySpend(self._day, self._spent + self.reserved))
+            reserved = self.reserved
+            self.record.write(DaySpend(self._day, self._spent + reserved, self._carried + reserved))
 
     def close(self) -> None:
         if self.record is not None:
@@ -187,4 +210,4 @@ class DailyBudget:
         today = self._day_of()
         if today > self._day:
             self._day = today
-            self._spent = 0.0
+            self._spent = self._carried = 0.0

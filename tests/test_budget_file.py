@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import json
 import logging
 from pathlib import Path
@@ -18,7 +19,10 @@ CALL = (2_000, 1_000)
 
 
 def budget_on(path: Path, day: int, usd_per_day: float = 0.01) -> DailyBudget:
-    return DailyBudget(usd_per_day, PRICES, lambda: day, record=BudgetFile(path))
+    """As `ragmon serve` starts it: read, accepted, then written."""
+    budget = DailyBudget(usd_per_day, PRICES, lambda: day, record=BudgetFile(path))
+    budget.start_record()
+    return budget
 
 
 def test_a_restart_resumes_the_days_spend_counting_calls_left_in_flight_as_spent(tmp_path: Path) -> None:
@@ -31,12 +35,19 @@ def test_a_restart_resumes_the_days_spend_counting_calls_left_in_flight_as_spent
 
     restarted = budget_on(path, day=100)
     assert restarted.spent == pytest.approx(0.009)  # 0.002 + 0.007
-    assert restarted.resumed == DaySpend(100, pytest.approx(0.009))
+    # The 0.007 never billed as far as ragmon knows, apart: a day spent in a crash loop says so.
+    assert restarted.resumed == DaySpend(100, pytest.approx(0.009), pytest.approx(0.007))
+    assert restarted.carried == pytest.approx(0.007)
     assert not restarted.fits(*CALL)  # 0.009 + 0.007 > 0.01: a fresh process would have let it through
     assert restarted.fits(200, 100)  # 0.009 + 0.0007 = 0.0097
     # Day 100 since 1970-01-01 is 1970-04-11 (31 + 28 + 31 = 90 days to April 1st).
     held = json.loads(path.read_text(encoding="utf-8"))
-    assert held == {"what": "ragmon Claude judge spend", "day": "1970-04-11", "usd": pytest.approx(0.009)}
+    assert held == {"what": "ragmon Claude judge spend", "day": "1970-04-11", "usd": pytest.approx(0.009),
+                    "unbilled_usd": pytest.approx(0.007)}
+    restarted.reserve(200, 100)  # and dies again with $0.0007 in flight: carried over on top
+    restarted.close()
+    again = budget_on(path, day=100)
+    assert again.resumed == DaySpend(100, pytest.approx(0.0097), pytest.approx(0.0077))
 
 
 def test_a_new_utc_day_starts_afresh_but_a_clock_stepped_back_keeps_the_later_day(tmp_path: Path) -> None:
@@ -53,6 +64,33 @@ def test_a_new_utc_day_starts_afresh_but_a_clock_stepped_back_keeps_the_later_da
     stepped_back = budget_on(path, day=100)  # NTP moved the clock back over midnight
     assert stepped_back.spent == pytest.approx(0.007) and not stepped_back.fits(*CALL)
     assert stepped_back.resumed == DaySpend(101, pytest.approx(0.007))
+
+
+def test_a_file_dated_after_tomorrow_is_refused_not_obeyed_until_that_date(tmp_path: Path) -> None:
+    """Written under a wrong clock, it would have blocked every call until its date, months away."""
+    path = tmp_path / "spend.json"
+    path.write_text(json.dumps({"what": "ragmon Claude judge spend", "day": "1970-04-14", "usd": 6.0}),
+                    encoding="utf-8")
+    with pytest.raises(InputError) as caught:
+        budget_on(path, day=100)
+    assert str(caught.value) == (f"--llm-budget-file {path} holds the spend of 1970-04-14, later than "
+                                 "tomorrow (today is 1970-04-11 UTC): a clock was wrong when it was written; "
+                                 "move it away to start today's budget afresh")
+    BudgetFile(path).close()  # no lock left behind
+    assert budget_on(path, day=102).spent == 6.0  # the day before it: a clock stepped back, obeyed
+
+
+def test_a_link_to_the_file_is_followed_not_replaced(tmp_path: Path) -> None:
+    """The image's path linked to a volume: the volume's file must get the figures."""
+    volume = tmp_path / "volume"
+    volume.mkdir()
+    link = tmp_path / "spend.json"
+    link.symlink_to(volume / "spend.json")
+    budget = budget_on(link, day=100)
+    budget.settle(budget.reserve(*CALL), *CALL)
+    budget.close()
+    assert link.is_symlink()
+    assert json.loads((volume / "spend.json").read_text(encoding="utf-8"))["usd"] == pytest.approx(0.007)
 
 
 def test_two_processes_cannot_share_one_file(tmp_path: Path) -> None:
@@ -87,7 +125,7 @@ def test_a_file_that_cannot_be_written_stops_the_start_and_later_is_warned_of_on
         tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     path = tmp_path / "spend.json"
     blocker = tmp_path / "spend.json.tmp"
-    blocker.mkdir()  # the temporary file cannot be created: as a full or read-only disk
+    blocker.mkdir()  # the temporary file cannot be created: as a read-only volume
     with pytest.raises(InputError, match=r"^--llm-budget-file .*spend\.json cannot be written: "):
         budget_on(path, day=100)
 
@@ -104,3 +142,24 @@ def test_a_file_that_cannot_be_written_stops_the_start_and_later_is_warned_of_on
     budget.settle(budget.reserve(200, 100), 200, 100)  # written again: $0.0077
     budget.close()
     assert json.loads(path.read_text(encoding="utf-8"))["usd"] == pytest.approx(0.0077)
+
+
+def test_a_full_disk_at_start_is_warned_of_and_the_day_read_still_holds(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    """A passing state, as it would be mid-run: exit 2 would have stopped the whole sidecar (and its lexical
+    judge) in a crash loop while the day's figure had been read. The one stand-in: no loopback test can fill
+    a disk, so the write raises as the kernel would."""
+    path = tmp_path / "spend.json"
+    path.write_text(json.dumps({"what": "ragmon Claude judge spend", "day": "1970-04-11", "usd": 0.005}),
+                    encoding="utf-8")
+
+    def full(*args: object, **kwargs: object) -> int:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(Path, "write_text", full)
+    with caplog.at_level(logging.WARNING, logger="ragmon.budget_file"):
+        budget = budget_on(path, day=100)
+    assert budget.spent == 0.005 and not budget.fits(*CALL)  # 0.005 + 0.007 > 0.01
+    (warning,) = [r.getMessage() for r in caplog.records]
+    assert warning.startswith(f"cannot write --llm-budget-file {path} (No space left on device)")
+    budget.close()

@@ -579,7 +579,8 @@ def test_a_restarted_sidecar_resumes_the_days_spend_from_its_budget_file_and_say
     assert line.getMessage().startswith(
         f"Claude judge: $4.9000 of --llm-budget-usd-per-day 5 already committed on {today()} (UTC), resumed "
         f"from --llm-budget-file {path}; $0.1000 left, less than the largest call reserves ($0.1")
-    assert line.getMessage().endswith("such calls are counted over_budget until the UTC day ends")
+    tomorrow = (datetime.datetime.now(datetime.UTC).date() + datetime.timedelta(days=1)).isoformat()
+    assert line.getMessage().endswith(f"such calls are counted over_budget until {tomorrow} 00:00 UTC")
 
 
 async def test_a_throttled_example_leaves_the_budget_file_alone(fake_api: FakeAnthropic,
@@ -614,3 +615,30 @@ def test_serve_refuses_a_budget_file_another_process_holds(ragmon_cmd: list[str]
     assert result.returncode == 2 and result.stdout == "" and len(result.stderr.splitlines()) == 1
     assert result.stderr.startswith(f"ragmon serve: error: --llm-budget-file {path} is in use by another "
                                     "process (a second ragmon serve?)")
+
+
+def test_a_budget_refused_at_start_leaves_its_file_as_it_was(monkeypatch: pytest.MonkeyPatch,
+                                                             tmp_path: Path) -> None:
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "test-key")
+    path = tmp_path / "spend.json"
+    with pytest.raises(InputError, match="cannot cover one Claude call"):
+        lane_from_args(serve_args("--llm-sample-rate", "1", "--llm-budget-usd-per-day", "0.01",
+                                  "--llm-budget-file", str(path)), sample_rate=1.0, k=5)
+    assert not path.exists()
+
+
+async def test_a_day_spent_by_calls_a_killed_process_left_in_flight_says_so(fake_api: FakeAnthropic,
+                                                                            tmp_path: Path) -> None:
+    """After a crash loop the refusals said "$4.95 spent" while Claude had billed cents: on call looked for
+    the bills. 0.14 a call in flight when its process died, 0.005 billed."""
+    path = tmp_path / "spend.json"
+    path.write_text(json.dumps({"what": "ragmon Claude judge spend", "day": "1970-01-01", "usd": 0.145,
+                                "unbilled_usd": 0.14}), encoding="utf-8")
+    lane = make_lane(fake_api)
+    lane.budget = DailyBudget(0.15, PRICES, day=lambda: 0, record=BudgetFile(path))
+    (outcome,) = await run_all(lane, [example(1)])
+    assert outcome.outcome == "over_budget"
+    assert outcome.message.startswith(
+        "example 'ex-1': over --llm-budget-usd-per-day 0.15 ($0.1450 spent, $0.1400 of it the worst case of "
+        "calls in flight when an earlier process stopped, and $0.0000 reserved today; this call would "
+        "reserve up to $")

@@ -38,8 +38,9 @@ LISTENERS = ("RAGMON_HTTP_LISTEN", "RAGMON_GRPC_LISTEN", "RAGMON_METRICS_LISTEN"
 pytestmark = pytest.mark.timeout(240)
 
 _ABSOLUTE = re.compile(r"""(?:^|(?<=[\s=:"']))/(?=[\w.])""")
-_SETUP_ONLY = re.compile(r"^(groupadd|useradd)\b")
-"""Runtime RUN steps that only create the service user: the one kind this replay may leave out."""
+_SETUP_ONLY = re.compile(r"^(groupadd\b|useradd\b|install -d -o 10001 -g 10001 )")
+"""Runtime RUN steps that only create the service user and its state directory: the one kind this replay
+may leave out."""
 
 
 def dockerignore_patterns(root: Path) -> list[tuple[bool, re.Pattern[str]]]:
