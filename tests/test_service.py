@@ -977,6 +977,13 @@ async def test_a_sidecar_hearing_one_service_holds_no_caller_for_its_callees(sta
     assert total(samples, "ragmon_traces_total", outcome="not_rag") == 2   # no documents: no RAG answer
 
 
+async def send_in_turn(ports: Ports, batches: Sequence[list[ReadableSpan]], gap: float) -> None:
+    """Each batch as an exporter sends it (a service's part, say), `gap` seconds apart."""
+    for batch in batches:
+        assert await export(http_exporter(ports), batch) is SpanExportResult.SUCCESS
+        await asyncio.sleep(gap)
+
+
 async def test_a_pool_idle_since_its_start_still_waits_for_the_second_service(start_sidecar: Start) -> None:
     # A pool deployed before its apps, or idle past its first --decision-wait: its first traces come from
     # two services at once, rag-api's part first (question, answer, a call to retriever-svc). The wait for
@@ -986,9 +993,7 @@ async def test_a_pool_idle_since_its_start_still_waits_for_the_second_service(st
     await asyncio.sleep(2.2)
     for _ in range(2):
         parts = services()
-        for name in ("rag-api", "retriever-svc"):
-            assert await export(http_exporter(ports), parts[name]) is SpanExportResult.SUCCESS
-            await asyncio.sleep(0.3)
+        await send_in_turn(ports, [parts["rag-api"], parts["retriever-svc"]], gap=0.3)
     samples = await settled(ports, traces=2)
     assert total(samples, "ragmon_traces_total", pipeline="rag-api", outcome="scored") == 2
     assert total(samples, "ragmon_spans_rejected_total", reason="late") == 0
@@ -1003,10 +1008,9 @@ async def test_three_services_give_one_whole_answer_whichever_part_comes_first(s
     _, ports = await start_sidecar(decision_wait=3.0)
     orders = list(itertools.permutations(("gateway", "rag-api", "retriever-svc")))
     traces = [services(gateway=True) for _ in orders]
-    for step in range(3):
-        batch = [span for parts, order in zip(traces, orders, strict=True) for span in parts[order[step]]]
-        assert await export(http_exporter(ports), batch) is SpanExportResult.SUCCESS
-        await asyncio.sleep(0.3)
+    steps = [[span for parts, order in zip(traces, orders, strict=True) for span in parts[order[step]]]
+             for step in range(3)]
+    await send_in_turn(ports, steps, gap=0.3)
     samples = await settled(ports, traces=6)
     assert total(samples, "ragmon_traces_total") == 6
     assert total(samples, "ragmon_traces_total", pipeline="rag-api", outcome="scored") == 6
@@ -1023,9 +1027,7 @@ async def test_a_callees_whole_answer_waits_for_its_callers_spans_once_two_servi
     # scored under rag-api, no late span, 3 + 2 + 2 spans received.
     _, ports = await start_sidecar(decision_wait=5.0)
     parts = services(gateway=True)
-    for spans in (parts["rag-api"] + parts["retriever-svc"], parts["gateway"]):
-        assert await export(http_exporter(ports), spans) is SpanExportResult.SUCCESS
-        await asyncio.sleep(0.5)
+    await send_in_turn(ports, [parts["rag-api"] + parts["retriever-svc"], parts["gateway"]], gap=0.5)
     samples = await settled(ports, traces=1)
     assert total(samples, "ragmon_traces_total") == 1
     assert total(samples, "ragmon_traces_total", pipeline="rag-api", outcome="scored") == 1
@@ -1067,9 +1069,7 @@ async def test_a_question_put_on_a_queue_waits_for_the_worker_that_answers_it(st
     # now waits for the CONSUMER under its message: one answer, 2 claims, 1 supported, under worker.
     _, ports = await start_sidecar(decision_wait=3.0)
     parts = queued_request()
-    for name in ("api", "worker"):
-        assert await export(http_exporter(ports), parts[name]) is SpanExportResult.SUCCESS
-        await asyncio.sleep(0.5)
+    await send_in_turn(ports, [parts["api"], parts["worker"]], gap=0.5)
     samples = await settled(ports, traces=1)
     assert total(samples, "ragmon_traces_total", pipeline="worker", outcome="scored") == 1
     assert total(samples, "ragmon_spans_rejected_total", reason="late") == 0
