@@ -495,9 +495,12 @@ def _answering_call(view: _View, texts: list[str]) -> list[Span]:
     text, so that a later call that was not (a chat title, follow-up questions asked without them) is
     not the answer. A later call that was given the same documents and also that call's answer works on
     the answer (grades it, suggests follow-ups) and is not the answer either; one given new documents
-    refines it (LlamaIndex's refine) and is. A call inside a tool is the tool's own (a query engine an
-    agent called, answering the agent), never the answer. With no documents in any call's input (a plain
-    chat, an agent given a tool's summary rather than its documents) the last call to end answers."""
+    refines it (LlamaIndex's refine) and is. A call that failed with no output does not replace one that
+    answered from the same documents: it is a fallback's failed first try, whatever order the ends of
+    calls in two services' clocks put them in (one clock 20 s ahead turned answered traces into errors).
+    A call inside a tool is the tool's own (a query engine an agent called, answering the agent), never
+    the answer. With no documents in any call's input (a plain chat, an agent given a tool's summary
+    rather than its documents) the last call to end answers."""
     calls = view.llm_calls()
     if len(calls) < 2 or not texts:
         return view.last_llm_call()
@@ -509,7 +512,9 @@ def _answering_call(view: _View, texts: list[str]) -> list[Span]:
     for call in calls[-_PROBED_CALLS:]:
         given = _given(call)
         shown = {index for index, text in enumerate(texts) if text in given}
-        if shown and not (shown <= shown_before and _quotes(given, _output(answering))):
+        if not shown or (shown <= shown_before and _failed(call) and _output(answering) is not None):
+            continue
+        if not (shown <= shown_before and _quotes(given, _output(answering))):
             answering, shown_before = call, shown
     return answering or view.last_llm_call()
 
@@ -526,6 +531,10 @@ def _output(call: list[Span]) -> str | None:
         return _first(call, _LLM_OUTPUTS)
     except ExtractionError:
         return None
+
+
+def _failed(call: list[Span]) -> bool:
+    return _output(call) is None and any(span.status_code == STATUS_ERROR for span in call)
 
 
 def _quotes(given: str, output: str | None) -> bool:

@@ -406,3 +406,27 @@ def test_a_parent_cycle_does_not_hang() -> None:
 
     assert example is not None
     assert example.answer in {"x", "y"}
+
+
+def test_a_failed_call_in_a_service_whose_clock_runs_ahead_does_not_hide_the_fallbacks_answer() -> None:
+    # The RAG service asks a primary model service, which fails, then a fallback service, which answers;
+    # the primary's clock runs 20 s ahead, so its failed call seems to end last. The trace was an error
+    # ("the model call failed") although the app answered.
+    doc = "Databases are backed up every 6 hours."
+    prompt = f"Answer from the context.\nContext: {doc}\nQuestion: How often are databases backed up?"
+    retriever = span("retrieve", oi("RETRIEVER", **{"input.value": "How often are databases backed up?"},
+                                    **oi_docs("retrieval.documents", ("backups", doc))), start=0, end=10)
+    ahead = 20_000_000_000
+    primary = Span(TRACE_ID, "1" * 16, None, "primary", start_time_unix_nano=20 + ahead,
+                   end_time_unix_nano=30 + ahead, attributes=oi("LLM", **{"input.value": prompt}),
+                   resource={"service.name": "llm-a"}, status_code=2)
+    answer = "They are backed up every 6 hours."
+    fallback = span("fallback", oi("LLM", **{"input.value": prompt, "output.value": answer}), start=40,
+                    end=50, service="llm-b")
+    example = extract(trace(retriever, primary, fallback))
+    assert example is not None and example.answer == answer
+    # Without the skew, in the order the calls were made: the same answer.
+    in_order = Span(TRACE_ID, "1" * 16, None, "primary", start_time_unix_nano=20, end_time_unix_nano=30,
+                    attributes=primary.attributes, resource=primary.resource, status_code=2)
+    example = extract(trace(retriever, in_order, fallback))
+    assert example is not None and example.answer == answer
