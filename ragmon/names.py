@@ -133,9 +133,10 @@ _CONTEXTS = ("retrieved_contexts", "retrieval_context", "retrieved_documents", "
 _DOCUMENTS = ("documents", "docs", "passages", "sources", "chunks", "retrieved", "retrieval", "context_docs")
 _ANSWER = ("response", "actual_output", "generated_answer")
 _COMPLETION = ("completion", "prediction", "reply", "generation")
+_RESULT = "result"  # LangChain RetrievalQA's answer; a common word, so only a sentence is taken for one
 _GROUND_TRUTH = ("reference_answer", "expected_output", "expected_answer", "gold_answer", "golden_answer")
 _RELEVANT = ("relevant_docs", "relevant_doc_ids", "relevant_document_ids", "gold_ids", "gold_doc_ids",
-             "expected_ids", "expected_doc_ids", "ground_truth_ids")
+             "expected_ids", "expected_doc_ids", "ground_truth_ids", "reference_context_ids")
 _CITATIONS = ("cited_ids", "citation_ids", "cited_docs")
 _TEXT = ("content", "document", "passage", "chunk", "page_content")  # the last: a LangChain Document
 _DOCUMENT_TEXT = ("text", "pageContent", *_TEXT)
@@ -146,7 +147,7 @@ def _record_synonyms(question: str, answer: str, relevant: str) -> dict[str, Mea
         **_synonyms({question: _QUESTION, "contexts": _CONTEXTS, answer: _ANSWER,
                      "ground_truth": _GROUND_TRUTH, relevant: _RELEVANT, "citations": _CITATIONS}, _named),
         **_synonyms({"contexts": _DOCUMENTS}, _documents),
-        **_synonyms({answer: _COMPLETION}, _sentence),
+        **_synonyms({answer: (*_COMPLETION, _RESULT)}, _sentence),
         **_synonyms({"ground_truth": ("reference",)}, _text),  # ragas >= 0.2
     }
 
@@ -168,3 +169,14 @@ CONTEXT_SYNONYMS = _synonyms({"id": ("doc_id", "document_id", "chunk_id", "passa
                              _named)
 """A retrieved document's id and text under other names: a `doc_id` left unread becomes a content hash,
 which no relevant or cited id matches. Not its score's: it is only shown, so another key is the user's."""
+LOGGED_QUESTION = ("question", "input", *_QUESTION)
+LOGGED_ANSWER = ("answer", "output", "text", "content", _RESULT, *_ANSWER)
+LOGGED_CONTEXTS = ("contexts", *_CONTEXTS)
+"""Where a tracer's logged input and output objects (a trace record's `input` and `output`, LangSmith's
+`inputs` and `outputs` renamed) hold the question, the answer and the contexts, under ragmon's names or
+the chain's (RetrievalQA's `query`, `result`, `source_documents`). Read under any of them, not refused:
+the names inside such an object are the chain's, not the user's to choose."""
+LOGGED_SYNONYMS = {**_synonyms({"contexts": _DOCUMENTS}, _documents),
+                   **_synonyms({"answer": _COMPLETION}, _sentence)}
+"""Common names only sometimes meant, refused inside a logged object when their value has the shape:
+`documents` holding texts there would be contexts left unread."""

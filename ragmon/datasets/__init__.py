@@ -3,9 +3,12 @@
 The format is detected per file from its first record:
 
 1. ragmon JSONL: one example per line (`id`, `question`, optional `contexts`, `answer`, `relevant_ids`,
-   `citations`, `ground_truth`, `category`, `pipeline`); any other field lands in `Example.extra`.
+   `citations`, `ground_truth`, `category`, `pipeline`, and ragas's `retrieved_context_ids` naming
+   plain-string contexts in order); any other field lands in `Example.extra`.
 2. eval-set JSON: `{"corpus": [...], "examples": [...]}`, questions without answers.
-3. trace JSON or JSONL: `input|question`, `output`, `expectedDocs`, `steps` with retrieval outputs.
+3. trace JSON or JSONL: `input|question`, `output`, `expectedDocs`, `steps` with retrieval outputs; an
+   `input` or `output` a tracer logged as an object gives its question, answer and contexts under a
+   chain's names (`query`, `result`, `source_documents`), and its other keys stay in `Example.extra`.
 4. OTLP/JSON lines: one `ExportTraceServiceRequest` per line, as the Collector's file exporter writes.
    The spans go through the OTLP/JSON decoder, the Assembler and span extraction exactly as live traffic
    does, so an offline figure for a recorded trace is the sidecar's figure for it. A trace must lie in

@@ -15,7 +15,10 @@ from ragmon.model import Context
 from ragmon.names import CONTEXT_SYNONYMS, Meant, meant_as
 
 FieldPath = tuple[str | int, ...]
-_CONTEXT_FIELDS = frozenset({"id", "text", "score", "pageContent", "metadata"})
+_LANGCHAIN_TEXT = ("pageContent", "page_content")  # LangChain.js's Document, and Python LangChain's
+_CONTEXT_FIELDS = frozenset({"id", "text", "score", "metadata", *_LANGCHAIN_TEXT})
+_ONE_TEXT = frozenset({"question", "answer", "ground_truth", "text", *_LANGCHAIN_TEXT})
+"""Fields read as one string, which another tool may give as a list of them (ragas 0.1's `ground_truths`)."""
 _DOC_ID_KEYS = ("id", "source", "doc_id")
 _METADATA_IDS = "'metadata.id', 'metadata.source' or 'metadata.doc_id'"
 _ID_LENGTH = 200
@@ -32,7 +35,8 @@ class FieldError(Exception):
 
 
 def check_names(obj: Mapping[str, Any], known: frozenset[str], base: FieldPath = (),
-                synonyms: Mapping[str, Meant] | None = None, required: tuple[str, ...] = ()) -> None:
+                synonyms: Mapping[str, Meant] | None = None,
+                required: tuple[tuple[str, ...], ...] = ()) -> None:
     """Refuse a field that is a near miss of a known one the object lacks, or another tool's name for it
     (ragmon.names): either would leave that field unread and its metric undefined (or zero, for a
     context's id) without a word. Any other field is the user's.
@@ -40,18 +44,37 @@ def check_names(obj: Mapping[str, Any], known: frozenset[str], base: FieldPath =
     Every such field is named in one error, with each `required` field the object lacks and no refused
     field stands for: a record exported from another tool (ragas's `user_input`, `retrieved_contexts`,
     `response`, `reference`, and no `id`) is fixed in one pass, not in one run per field. A lone refused
-    field is reported as ever, at its own path; several, at the object's."""
-    refused = [(key, found) for key, value in obj.items()
-               if key not in known and (found := meant_as(key, known, obj, synonyms, value)) is not None]
+    field is reported as ever, at its own path; several, at the object's. Each `required` entry names the
+    field first and then any other that brings it: a LangSmith `inputs` refused as `input` brings the
+    question, so the record is not also told it lacks `question`.
+
+    A field read as one string refused with a list of strings (ragas 0.1's `ground_truths`) is told to
+    give one of them, in the same message: renamed as it was, the list would be refused next."""
+    refused: list[tuple[str, str, str]] = []
+    for key, value in obj.items():
+        found = None if key in known else meant_as(key, known, obj, synonyms, value)
+        if found is not None:
+            strings = _strings(value) if found[0] in _ONE_TEXT else None
+            refused.append((key, found[0], found[1] + (f" ({strings})" if strings else "")))
     if not refused:
         return
-    meant = {name for _, (name, _) in refused}
-    missing = [f"missing required field {name!r}" for name in required
-               if name not in obj and name not in meant]
+    meant = {name for _, name, _ in refused}
+    missing = [f"missing required field {names[0]!r}" for names in required
+               if names[0] not in obj and meant.isdisjoint(names)]
     if len(refused) == 1 and not missing:
-        ((key, (_, why)),) = refused
+        ((key, _, why),) = refused
         raise FieldError(why, (*base, key))
-    raise FieldError("; ".join([*(why for _, (_, why) in refused), *missing]), base)
+    raise FieldError("; ".join([*(why for _, _, why in refused), *missing]), base)
+
+
+def _strings(value: Any) -> str | None:
+    """A list of strings given where one string is read, and what to give instead; None for any other
+    value."""
+    if not isinstance(value, list) or not value or not all(isinstance(item, str) for item in value):
+        return None
+    if len(value) == 1:
+        return "a list of 1 string: give that string, not the list"
+    return f"a list of {len(value)} strings, where ragmon reads one: give the one to use, not the list"
 
 
 def listed(names: Iterable[str]) -> str:
@@ -79,7 +102,7 @@ def id_labels(**fields: Collection[str] | None) -> str | None:
 
 def _context(item: Any, path: FieldPath, named_by: str | None) -> Context:
     """`{id, text, score}` (its id else in its `metadata`, as the sidecar reads `ragmon.contexts`), a
-    plain string, or a LangChain document `{pageContent, metadata}`."""
+    plain string, or a LangChain document `{pageContent, metadata}` (`page_content` in Python's)."""
     if isinstance(item, str):
         if named_by is not None:
             raise FieldError(f"a plain-string context has {_unmatched(named_by)}: give each context as "
@@ -88,17 +111,19 @@ def _context(item: Any, path: FieldPath, named_by: str | None) -> Context:
     if not isinstance(item, dict):
         raise FieldError(f"expected a context object or string, got {json_type(item)}", path)
     # A LangChain document's text is its pageContent and its id in its metadata: its other keys are its own.
-    langchain = "pageContent" in item
+    langchain = [key for key in _LANGCHAIN_TEXT if key in item]
     check_names(item, _CONTEXT_FIELDS, path, None if langchain else CONTEXT_SYNONYMS)
+    if len(langchain) > 1:
+        raise FieldError(f"gives its text twice, as {listed(langchain)}: keep one", (*path, langchain[1]))
     if langchain:
-        text = required_str(item, "pageContent", path)
+        text = required_str(item, langchain[0], path)
         if not isinstance(item.get("metadata") or {}, dict):
             raise FieldError(f"expected an object, got {json_type(item['metadata'])}", (*path, "metadata"))
     else:
         text = required_str(item, "text", path)
-    doc_id = _context_id(item, path, langchain)
+    doc_id = _context_id(item, path, bool(langchain))
     if doc_id is None and named_by is not None:
-        raise _no_id(item, path, langchain, named_by)
+        raise _no_id(item, path, bool(langchain), named_by)
     score = item.get("score")
     if score is not None and (isinstance(score, bool) or not isinstance(score, int | float)):
         raise FieldError(f"expected a number, got {json_type(score)}", (*path, "score"))
@@ -149,7 +174,7 @@ def required_str(obj: Mapping[str, Any], key: str, base: FieldPath = ()) -> str:
     if value is None:
         raise _missing(obj, key, base)
     if not isinstance(value, str):
-        raise FieldError(f"expected a string, got {json_type(value)}", (*base, key))
+        raise FieldError(f"expected a string, got {_strings(value) or json_type(value)}", (*base, key))
     return value
 
 
@@ -157,7 +182,7 @@ def optional_str(obj: Mapping[str, Any], key: str) -> str | None:
     value = obj.get(key)
     if value is None or isinstance(value, str):
         return value
-    raise FieldError(f"expected a string or null, got {json_type(value)}", (key,))
+    raise FieldError(f"expected a string or null, got {_strings(value) or json_type(value)}", (key,))
 
 
 def required_id(obj: Mapping[str, Any], key: str, base: FieldPath = ()) -> str:

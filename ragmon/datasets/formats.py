@@ -13,12 +13,15 @@ from ragmon.datasets.fields import FieldError, listed
 
 RAGMON_FIELDS = frozenset({"id", "question", "contexts", "answer", "relevant_ids", "citations",
                            "ground_truth", "category", "pipeline"})
+CONTEXT_IDS = "retrieved_context_ids"
+"""The ids of a ragmon record's plain-string contexts in order, under ragas's name: read, not one of the
+fields `ragmon replay --help` names (RAGMON_FIELDS), since it only names contexts given apart from them."""
 TRACE_FIELDS = frozenset({"id", "traceId", "trace_id", "input", "question", "output", "expectedDocs",
                           "steps", "citations", "ground_truth", "category", "pipeline"})
 RECORD_FIELDS = RAGMON_FIELDS | TRACE_FIELDS
 """What a ragmon or trace record is checked against for typos: the two are told apart record by record, so
 a ragmon name misspelt in a trace record (or the reverse) is as much a typo."""
-_RAGMON_CONTENT = ("contexts", "answer", "relevant_ids")
+_RAGMON_CONTENT = ("contexts", CONTEXT_IDS, "answer", "relevant_ids")
 _TRACE_CONTENT = ("steps", "output", "expectedDocs")
 _TRACE_MARKERS = (*_TRACE_CONTENT, "input")
 _ANSWERED = ("contexts", "answer", "steps", "output")

@@ -13,6 +13,7 @@ import io
 import itertools
 import json
 import os
+import re
 import tempfile
 import zlib
 from collections.abc import Callable, Iterator
@@ -34,6 +35,8 @@ from ragmon.options import input_name, is_stdin, stdin_bytes
 _Parser = Callable[[dict[str, Any], str], Example]
 _GZIP_MAGIC = b"\x1f\x8b"
 _SPOOL_IN_MEMORY = 64 << 20
+_CSV_HEADER = re.compile(r'"?[\w .-]+"?(?:[,;\t]"?[\w .-]+"?)+')
+_SHOWN = 80
 MAX_LINE_BYTES = 256 << 20
 """The longest line read: a JSONL record, an OTLP/JSON line, or a JSON document written on one line
 (`json.dump` without indent: an eval set's corpus). As much as `ragmon serve --max-buffer` holds of every
@@ -130,7 +133,7 @@ def _records(handle: BinaryIO, source: str, skipped: Skipped) -> Iterator[tuple[
         # A first line of no UTF-8 text, or that opens no JSON object or array, begins no JSON document
         # either: reading the file whole as one would read a binary file, or a stream with no end, to its end.
         if isinstance(exc, UnicodeDecodeError) or not _opens(raw, b"[{"):
-            raise json_error(exc, source, number) from None
+            raise _first_line_error(exc, raw, source, number) from None
         second = _next_record_line(lines)
         if not _opens(raw, b"[") and second is not None and _is_json_object(second[1]):
             raise json_error(exc, source, number) from None
@@ -174,6 +177,18 @@ def _next_record_line(lines: Iterator[tuple[int, bytes]]) -> tuple[int, bytes] |
         if not raw.isspace():
             return number, raw
     return None
+
+
+def _first_line_error(exc: ValueError, raw: bytes, source: str, line: int) -> InputError:
+    """A first line of column names is a CSV file's header: "invalid JSON at column 1" named no format to
+    convert it to."""
+    text = raw.decode("utf-8", "replace").strip()
+    if isinstance(exc, UnicodeDecodeError) or not _CSV_HEADER.fullmatch(text):
+        return json_error(exc, source, line)
+    return InputError(f"the file looks like CSV (its first line names columns: {text[:_SHOWN]!r}), and "
+                      f"ragmon reads JSONL, one JSON object per line: convert it, e.g. with pandas "
+                      f"read_csv(...).to_json(\"golden.jsonl\", orient=\"records\", lines=True), with "
+                      f"'contexts' a list, not the text of one", source=source, line=line)
 
 
 def _is_json_object(raw: bytes) -> bool:
@@ -251,7 +266,13 @@ def _whole_record(doc: dict[str, Any], source: str) -> Example:
 def _records_inside(exc: FieldError, obj: dict[str, Any], what: str) -> FieldError:
     """`exc`, unless it is the missing id of an object holding no record field but records under one key
     (`{"data": [...]}`, as `json.dump` of a dict writes them): "missing required field 'id'" would not
-    say that the object was taken for one record."""
+    say that the object was taken for one record. Nor, for a pandas DataFrame written with `to_json()`'s
+    default orient ("columns": `{"id": {"0": ...}, "question": {...}}`) or as "split" or "index", that
+    "expected an id, got an object" comes of its layout."""
+    orient = _pandas_orient(obj)
+    if orient is not None:
+        return FieldError(f"{what} is a pandas DataFrame written with orient={orient!r}, not records: write "
+                          f"it with to_json(path, orient=\"records\", lines=True), one record per line", ())
     if exc.path != ("id",) or not RECORD_FIELDS.isdisjoint(obj):
         return exc
     lists = [key for key, value in obj.items()
@@ -261,6 +282,17 @@ def _records_inside(exc: FieldError, obj: dict[str, Any], what: str) -> FieldErr
     return FieldError(f"{what} was read as one record, which has no 'id', not as the records listed in its "
                       f"{lists[0]!r}: a JSON array of records, or JSONL (one per line), is what ragmon reads",
                       (lists[0],))
+
+
+def _pandas_orient(obj: dict[str, Any]) -> str | None:
+    """The `DataFrame.to_json` orient `obj` was written with, when it is one that holds no records."""
+    if isinstance(obj.get("columns"), list) and isinstance(obj.get("data"), list):
+        return "split"
+    if not obj or not all(isinstance(value, dict) and value for value in obj.values()):
+        return None
+    if not RECORD_FIELDS.isdisjoint(obj):
+        return "columns"
+    return "index" if all(not RECORD_FIELDS.isdisjoint(value) for value in obj.values()) else None
 
 
 def _array_examples(doc: list[Any], source: str, text: str) -> Iterator[tuple[FieldPath, Example]]:

@@ -5,12 +5,13 @@ a tracer logged, contexts from the retrieval steps.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, NamedTuple
 
 from ragmon.datasets.fields import (
     FieldError,
     FieldPath,
     check_names,
+    dotted,
     extra,
     id_labels,
     json_type,
@@ -20,10 +21,18 @@ from ragmon.datasets.fields import (
     optional_id_tuple,
     optional_str,
     required_id,
+    required_str,
 )
 from ragmon.datasets.formats import RECORD_FIELDS, TRACE_FIELDS, check_format
 from ragmon.model import Context, Example
-from ragmon.names import TRACE_SYNONYMS, near_miss
+from ragmon.names import (
+    LOGGED_ANSWER,
+    LOGGED_CONTEXTS,
+    LOGGED_QUESTION,
+    LOGGED_SYNONYMS,
+    TRACE_SYNONYMS,
+    near_miss,
+)
 
 _STEP_FIELDS = frozenset({"kind", "output"})
 _RETRIEVAL = "retrieval"
@@ -32,54 +41,95 @@ _STEP_KINDS = (_RETRIEVAL, _LLM, "embedding", "tool")
 """Retrieval and llm steps are read; embedding and tool steps carry no documents the model was given and
 no answer, and live extraction ignores such spans too. Any other kind (a reranker, a misspelling) would be
 ignored without a word, so it is refused."""
-_QUESTION_KEYS = ("query", "question", "input")
-_ANSWER_KEYS = ("answer", "output", "text", "content")
+
+
+class _Logged(NamedTuple):
+    """What a trace read from its `input` or `output`: a string, or an object a tracer logged."""
+
+    text: str | None
+    contexts: FieldPath | None
+    """Where the object holds the contexts, if it does."""
+    unread: dict[str, Any]
+    """The object's other keys (a chain's `chat_history`), carried along in `Example.extra` under its name."""
 
 
 def trace_example(obj: dict[str, Any], default_id: str) -> Example:
     check_names(obj, RECORD_FIELDS, synonyms=TRACE_SYNONYMS)
     check_format(obj, trace=True)
     steps = _steps(obj.get("steps"))
-    answer = _text_value(obj, "output", _ANSWER_KEYS)
-    if answer is None and "output" not in obj:
+    asked_in = "question" if obj.get("input") is None and obj.get("question") is not None else "input"
+    asked, said = _logged(obj, asked_in, LOGGED_QUESTION), _logged(obj, "output", LOGGED_ANSWER)
+    if asked.text is None:
+        raise FieldError(f"missing question: expected 'input' or 'question', a string or an object with one "
+                         f"of {listed(LOGGED_QUESTION)}", (asked_in,))
+    answer = said.text
+    if answer is None and ("output" not in obj or said.contexts is not None):  # null: no answer was given
         answer = _last_llm_output(steps)
     trace_id = next((key for key in ("id", "traceId", "trace_id") if obj.get(key) is not None), None)
-    example_id, question = required_id(obj, trace_id) if trace_id else default_id, _trace_question(obj)
+    example_id = required_id(obj, trace_id) if trace_id else default_id
     relevant_ids, citations = optional_id_set(obj, "expectedDocs"), optional_id_tuple(obj, "citations")
+    unread = {key: logged.unread for key, logged in ((asked_in, asked), ("output", said)) if logged.unread}
     return Example(
         id=example_id,
-        question=question,
-        contexts=_retrieved(steps, id_labels(expectedDocs=relevant_ids, citations=citations)),
+        question=asked.text,
+        contexts=_contexts(obj, steps, [asked.contexts, said.contexts],
+                           id_labels(expectedDocs=relevant_ids, citations=citations)),
         answer=answer,
         relevant_ids=relevant_ids,
         citations=citations,
         ground_truth=optional_str(obj, "ground_truth"),
         category=optional_str(obj, "category"),
         pipeline=optional_str(obj, "pipeline"),
-        extra=extra(obj, TRACE_FIELDS),
+        extra={**extra(obj, TRACE_FIELDS), **unread},
     )
 
 
-def _trace_question(obj: Mapping[str, Any]) -> str:
-    for key in ("input", "question"):
-        if obj.get(key) is not None:
-            question = _text_value(obj, key, _QUESTION_KEYS)
-            if question is not None:
-                return question
-    raise FieldError("missing question: expected 'input' or 'question'", ("input",))
-
-
-def _text_value(obj: Mapping[str, Any], key: str, inner_keys: tuple[str, ...]) -> str | None:
-    """A string, or the first string under one of `inner_keys` when tracers log a dict of inputs/outputs."""
+def _logged(obj: Mapping[str, Any], key: str, text_names: tuple[str, ...]) -> _Logged:
+    """A string, or the object a tracer logged (LangChain's `{"query"}` in, `{"result", "source_documents"}`
+    out): its text and contexts read under the names chains give them, and any name for them that would be
+    left unread refused. Reading only the text dropped the contexts beside it without a word, and the
+    groundedness gate then failed as undefined while answer_relevance passed."""
     value = obj.get(key)
     if value is None or isinstance(value, str):
-        return value
-    if isinstance(value, dict):
-        for inner in inner_keys:
-            if isinstance(value.get(inner), str):
-                return value[inner]
-    raise FieldError(f"expected a string or an object with one of {list(inner_keys)}, "
-                     f"got {json_type(value)}", (key,))
+        return _Logged(value, None, {})
+    if not isinstance(value, dict):
+        raise FieldError(f"expected a string or an object with one of {listed(text_names)}, "
+                         f"got {json_type(value)}", (key,))
+    check_names(value, frozenset((*text_names, *LOGGED_CONTEXTS)), (key,), LOGGED_SYNONYMS)
+    text_at, contexts_at = _one(value, text_names, key, "text"), _one(value, LOGGED_CONTEXTS, key, "contexts")
+    if text_at is None and contexts_at is None:
+        raise FieldError(f"expected a string or an object with one of {listed(text_names)}, or the contexts "
+                         f"under one of {listed(LOGGED_CONTEXTS)}", (key,))
+    return _Logged(None if text_at is None else required_str(value, text_at, (key,)),
+                   None if contexts_at is None else (key, contexts_at),
+                   {name: item for name, item in value.items() if name not in (text_at, contexts_at)})
+
+
+def _one(value: Mapping[str, Any], names: tuple[str, ...], key: str, what: str) -> str | None:
+    """The one of `names` the object gives a value: two would leave one unread."""
+    given = [name for name in names if value.get(name) is not None]
+    if len(given) > 1:
+        raise FieldError(f"gives its {what} twice, as {listed(given)}: keep one", (key, given[1]))
+    return given[0] if given else None
+
+
+def _contexts(obj: Mapping[str, Any], steps: list[dict[str, Any]], logged: list[FieldPath | None],
+              named_by: str | None) -> tuple[Context, ...] | None:
+    """The contexts, from the retrieval steps or from the object a tracer logged, never from both: which
+    of two lists the model was given is not for ragmon to guess."""
+    places = [path for path in logged if path is not None]
+    retrieved = _retrieved(steps, named_by)
+    if len(places) + (retrieved is not None) > 1:
+        where = [*(repr(dotted(path)) for path in places), *(["the retrieval steps"] if retrieved is not None
+                                                                 else [])]
+        raise FieldError(f"gives the contexts twice, in {' and in '.join(where)}: give them in one place",
+                         places[-1])
+    if not places:
+        return retrieved
+    value: Any = obj
+    for step in places[0]:
+        value = value[step]
+    return optional_contexts(value, places[0], named_by)
 
 
 def _steps(value: Any) -> list[dict[str, Any]]:
