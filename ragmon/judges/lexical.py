@@ -16,8 +16,9 @@ from typing import Any
 
 from ragmon.model import Claim, ClaimVerdict, Example
 from ragmon.options import fraction
+from ragmon.text.claims import claim_profile
 from ragmon.text.passages import Passage, passage
-from ragmon.text.terms import NEGATION, TextProfile, opposite, profile
+from ragmon.text.terms import NEGATION, TextProfile, opposite
 
 DEFAULT_THRESHOLD = 0.56
 """Share of a claim's content terms one context must contain. Chosen on human sentence labels (SALAD
@@ -55,7 +56,8 @@ class LexicalJudge:
         contexts = [(ctx_id, passage(text))
                     for ctx_id, text in dict.fromkeys((ctx.id, ctx.text) for ctx in example.contexts or ())]
         try:
-            return tuple(_verdict(claim, profile(claim.text), self.threshold, contexts) for claim in claims)
+            return tuple(_verdict(claim, claim_profile(claim.text), self.threshold, contexts)
+                         for claim in claims)
         except AttributeError:
             # Sentences passed as strings failed with "'str' object has no attribute 'text'". Told apart
             # here, once something failed, so that judging claims costs no check at all.

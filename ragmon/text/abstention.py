@@ -7,12 +7,18 @@ import re
 
 from ragmon.text.terms import normalise, profile
 
-_SOURCE_NOUN = r"(?:context|contexts|document|documents|passage|passages|source|sources|text|texts|" \
-               r"information|excerpts?|search results|results)"
-_SOURCE = r"(?:provided |given |available |retrieved |supplied )?" + _SOURCE_NOUN
+SOURCE_NOUN = r"(?:context|contexts|document|documents|documentation|passage|passages|source|sources|text|" \
+              r"texts|information|excerpts?|knowledge base|search results|results)"
+"""What an answer calls the text it was given; `ragmon.text.claims` reads attributions to it as well."""
+SOURCE_ADJECTIVE = r"(?:provided|given|available|retrieved|supplied|above)"
+_SOURCE = r"(?:" + SOURCE_ADJECTIVE + " )?" + SOURCE_NOUN
 """Where a cue starts with the source, its noun alone will do: "the provided context does not say" has a
 match at "context" as well, and the optional word, tried at every word boundary, was a quarter of the
-search's cost. After "in the" the adjective stays, as it sits between the two."""
+search's cost. After "in the" the adjective stays, as it sits between the two, and so does one after the
+noun ("the documentation provided does not address"), tried only where a noun matched."""
+_SAY_NOTHING = r"(?:say|says|said|mention|mentions|state|states|contain|contains|tell us|tells us) nothing " \
+               r"(?:about|on|regarding|concerning)\b"
+"""After a source, or `_THEY_SAY_NOTHING`."""
 _CANNOT = r"(?: cannot| can't| can not| am unable to|'m unable to| am not able to|'m not able to| couldn't|" \
           r" could not| was unable to| won't be able to| will not be able to)"
 """What follows "i" in a cue that the answerer cannot do something; each form contains "not", "n't" or
@@ -29,14 +35,15 @@ _ABSTENTION = re.compile(
         r"\bunable to (?:answer|determine|find)\b",
         r"\b(?:not|no) (?:enough|sufficient|adequate) (?:information|context|detail|details|data|evidence)\b",
         r"\binsufficient(?:_| )(?:context|information|data|evidence)\b",
-        r"\b" + _SOURCE_NOUN + r" (?:does not|doesn't|do not|don't|did not|didn't|cannot|can't|fails? to)"
-        r" (?:say|mention|contain|include|provide|specify|state|indicate|cover|address|discuss|answer|"
-        r"describe|explain|give|have|tell|offer|list)\b",
+        r"\b" + SOURCE_NOUN + r"(?: " + SOURCE_ADJECTIVE + r")? (?:(?:does not|doesn't|do not|don't|did not|"
+        r"didn't|cannot|can't|fails? to) (?:say|mention|contain|include|provide|specify|state|indicate|cover|"
+        r"address|discuss|answer|describe|explain|give|have|tell|offer|list)\b|" + _SAY_NOTHING + ")",
         r"\b(?:there is|there's|there are|i found|i have|i've found|i see) no (?:information|mention|"
         r"details?|data|indication|evidence|reference)\b",
         r"\bno (?:information|mention|details?|data) (?:about|on|of|regarding|in|is|was|were)\b",
-        r"\b(?:is|are|was|were) not (?:mentioned|specified|stated|provided|available|given|covered|"
-        r"addressed|discussed|included|found|described|listed) in the " + _SOURCE + r"\b",
+        r"\b(?:is not|are not|was not|were not|isn't|aren't|wasn't|weren't) (?:mentioned|specified|stated|"
+        r"provided|available|given|covered|addressed|discussed|included|found|described|listed)"
+        r"(?: anywhere)? (?:in|by) the " + _SOURCE + r"\b",
         r"\b(?:cannot|can't|can not) be (?:determined|answered|found|inferred|confirmed)\b",
         r"\bnot (?:possible|able) to (?:answer|determine|say)\b",
         r"\bbeyond the scope of the " + _SOURCE + r"\b",
@@ -70,6 +77,20 @@ _NOT_AVAILABLE = re.compile(
 Matched from the sentence's start, apart from the cues searched for anywhere: as one of them, its anchor
 made the search four times slower."""
 
+_THEY_SAY_NOTHING = re.compile(
+    r"\W*the (?:" + SOURCE_ADJECTIVE + " " + SOURCE_NOUN + r"|contexts?)\b[^.!?]*?\b(?:they|it) "
+    + _SAY_NOTHING)
+"""A sentence that opens with the source the answer was given and later says "they" or "it" say nothing ("The
+retrieved passages describe encryption; they say nothing about HIPAA"): "The leaked documents describe the
+plan; they say nothing about funding" states what the documents hold. Matched from the sentence's start
+only, apart from the cues, as `_NOT_AVAILABLE` is: searched for from each source in the sentence, it read
+the rest of the sentence each time, and as one of the cues it made their search several times slower."""
+
+
+def _declines(low: str) -> bool:
+    """Whether a cue is in `low` (normalised), or it opens with a source that says nothing."""
+    return _ABSTENTION.search(low) is not None or _THEY_SAY_NOTHING.match(low) is not None
+
 
 def is_abstention(sentence: str) -> bool:
     """True when the sentence declines to answer ("I don't know", "the context does not mention it"), or
@@ -77,7 +98,7 @@ def is_abstention(sentence: str) -> bool:
     that, but the warranty is 5 years") is a claim: taken for an abstention, its assertion was never
     checked and the answer left every gated mean."""
     low = normalise(sentence)
-    if _cued(low) and (_ABSTENTION.search(low) is not None or _NOT_AVAILABLE.fullmatch(low) is not None):
+    if _cued(low) and (_declines(low) or _NOT_AVAILABLE.fullmatch(low) is not None):
         return not _asserts_beside(low)
     return len(low) < _LONGEST_PLACEHOLDER and low.strip(" .") in _PLACEHOLDERS
 
@@ -92,7 +113,7 @@ def _asserts_beside(low: str) -> bool:
     if not any(word in low for word in _CONTRAST_WORDS) or _CONTRAST.search(low) is None:
         return False  # the substring tests first: the pattern, tried at every character, cost 3 µs
     for part in _CONTRAST.split(low):
-        if _cued(part) and _ABSTENTION.search(part) is not None:
+        if _cued(part) and _declines(part):
             continue
         terms = profile(part).terms
         if terms and not is_filler(part, terms):
@@ -100,8 +121,12 @@ def _asserts_beside(low: str) -> bool:
     return False
 
 
-_MORE = r"if you (?:have any (?:other |more |further |additional )?questions?|need anything else|" \
-        r"need (?:any )?(?:more|further) (?:help|assistance))"
+_MORE = r"if you (?:have (?:any )?(?:other |more |further |additional )?questions?|need anything else|" \
+        r"need (?:any )?(?:more |further |additional )?(?:help|assistance|clarification|information|details))"
+_SUPPORT = r"(?:contact|reach out to) (?:us|support|our support team|customer support)"
+_SEE_DOCS = r"(?:please )?(?:refer to|see|check|consult) (?:the|our) (?:official |full )?" \
+            r"(?:documentation|docs)"
+_FOR_MORE = r"for (?:more|further|additional) (?:details|information|info)"
 _FILLER_PHRASE = (
     r"yes|yeah|yep|yup|sure(?: thing)?|ok|okay|alright|all right|certainly|absolutely|of course|definitely|"
     r"got it|understood|no problem",
@@ -113,23 +138,27 @@ _FILLER_PHRASE = (
     r"(?:(?:i'm|i am|i'd be|i would be|always) )?(?:happy|glad) to help|glad i could help",
     r"(?:please )?(?:let me know " + _MORE + r"|(?:feel free|(?:don't|do not) hesitate) to "
     r"(?:ask|reach out|contact us)(?: " + _MORE + r")?)",
-    _MORE + r",? (?:please |just )?(?:let me know|feel free to ask|ask away)",
+    _MORE + r",? (?:please |just )?(?:let me know|feel free to ask|ask away|" + _SUPPORT + ")",
+    r"(?:please )?" + _SUPPORT + " " + _MORE,
+    _SEE_DOCS + r"(?: " + _FOR_MORE + r")?|" + _FOR_MORE + r",? " + _SEE_DOCS,
     r"(?:is there )?anything else(?: i can (?:help you with|help with|do for you))?",
     r"(?:i'm |i am )?(?:so |very |really )?sorry(?: about that| for (?:the|any) (?:confusion|inconvenience|"
     r"delay))?|(?:my )?apologies(?: for (?:the|any) (?:confusion|inconvenience|delay))?",
 )
 _FILLER_PART = "(?:" + "|".join(_FILLER_PHRASE) + ")"
 _FILLER = re.compile(r"[\W_]*" + _FILLER_PART + r"(?:[\W_]+" + _FILLER_PART + r")*[\W_]*")
-"""Acknowledgements, greetings, thanks, apologies and offers of more help, alone or strung together ("Sure,
-happy to help!"). Whole sentences only: "Yes, refunds take 30 days." asserts something."""
+"""Acknowledgements, greetings, thanks, apologies, offers of more help and pointers to the documentation as a
+whole ("Please refer to the documentation for more details."), alone or strung together ("Sure, happy to
+help!"). Whole sentences only: "Yes, refunds take 30 days." asserts something, and so does "See the backup
+documentation." (which documentation is a term of its own)."""
 _FILLER_TERMS = profile(" ".join(re.findall(r"[a-z']+", "|".join(_FILLER_PHRASE)))).terms
 """The terms of every word in the phrases, which are therefore spelled whole ("ok|okay", not "ok(?:ay)?"): a
 sentence of ASCII the phrases match has no other, so its cached terms rule out nearly every claim at C
 speed, where the pattern's many alternatives cost microseconds a sentence. An emoji is a term too, so
 other sentences go to the pattern."""
 _LONGEST_FILLER = 80
-"""Longer sentences skip the phrase check: the longest single phrase above, with its period, has 74
-characters ("Please do not hesitate to contact us if you have any additional questions.")."""
+"""Longer sentences skip the phrase check: the longest single phrase above, with its period, has 79
+characters ("If you need any additional clarification, please reach out to our support team.")."""
 
 
 def is_filler(sentence: str, terms: frozenset[str]) -> bool:

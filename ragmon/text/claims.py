@@ -7,7 +7,7 @@ import sys
 from collections.abc import Iterator
 
 from ragmon.model import Claim
-from ragmon.text.abstention import is_abstention, is_filler
+from ragmon.text.abstention import SOURCE_ADJECTIVE, SOURCE_NOUN, is_abstention, is_filler
 from ragmon.text.cache import text_cache
 from ragmon.text.numbers import ENCLOSED_NUMBERS
 from ragmon.text.terms import INVISIBLE, INVISIBLE_CLASS, STOPWORDS, TextProfile, profile, wordset
@@ -140,14 +140,57 @@ def _says_something(sentence: str, read: TextProfile) -> bool:
         sentence.isascii() or _LETTER_OR_DIGIT.search(sentence) is not None)
 
 
+_ATTRIBUTED_TO = r"(?:the )?(?:" + SOURCE_ADJECTIVE + " )?" + SOURCE_NOUN + "(?: " + SOURCE_ADJECTIVE + ")?"
+_ATTRIBUTION = re.compile(
+    r"[\W_]*(?:(?:according to|based (?:solely |only |entirely )?(?:up)?on|(?:as )?per|from|in|as (?:stated|"
+    r"mentioned|described|noted|indicated|explained) in) " + _ATTRIBUTED_TO + r",|" + _ATTRIBUTED_TO +
+    r" (?:states|state|says|say|indicates|indicate|mentions|mention|notes|note|explains|explain|specifies|"
+    r"specify|confirms|confirm) that)\s+", re.IGNORECASE)
+"""An opening clause that only says where the answer comes from: "According to the provided context,",
+"Based on the information provided,", "The documents say that"."""
+_SOURCE_TERMS = profile(" ".join(re.findall(r"[a-z]+", SOURCE_NOUN))).terms
+"""A term of every attribution: a claim with none has none to drop."""
+
+
+def _content_start(sentence: str, terms: frozenset[str]) -> int:
+    """Where what a sentence asserts starts: after an opening attribution, or at 0. `terms` are the
+    sentence's: every attribution names a source, so a C-level test spares nearly every sentence the
+    pattern."""
+    if terms.isdisjoint(_SOURCE_TERMS):
+        return 0
+    opener = _ATTRIBUTION.match(sentence)
+    return 0 if opener is None else opener.end()
+
+
+def claim_profile(text: str) -> TextProfile:
+    """The terms and numbers of a claim without an opening attribution ("Based on the provided context,",
+    "The documents say that"): where the answer comes from is nothing a context holds, and the clause's
+    two or three words ("provided", "context") made a sentence copied from its context fall short of the
+    threshold. A claim made by hand of such a clause alone is read whole: with nothing left to check, any
+    context would support it."""
+    read = profile(text)
+    start = _content_start(text, read.terms)
+    if not start:
+        return read
+    rest = profile(text[start:])
+    return rest if rest.terms or rest.numbers else read
+
+
 def _is_claim(sentence: str) -> bool:
     """A lead-in ending in a colon ("Here is what I found:") introduces claims but asserts nothing, and
-    neither does filler ("Sure!", "Hope this helps!")."""
+    neither does filler ("Sure!", "Hope this helps!"), nor filler after an attribution ("Based on the
+    provided context, yes.")."""
     if sentence.endswith(":"):
         return False
     read = profile(sentence)
-    return (_says_something(sentence, read) and not is_abstention(sentence)
-            and not is_filler(sentence, read.terms))
+    if not _says_something(sentence, read) or is_abstention(sentence) or is_filler(sentence, read.terms):
+        return False
+    start = _content_start(sentence, read.terms)
+    if not start:
+        return True
+    rest = sentence[start:]
+    rest_read = profile(rest)
+    return _says_something(rest, rest_read) and not is_filler(rest, rest_read.terms)
 
 
 def _split_claims(answer: str) -> tuple[Claim, ...]:

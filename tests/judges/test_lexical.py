@@ -11,7 +11,7 @@ import pytest
 from ragmon import EvalConfig, evaluate
 from ragmon.judges.base import Judge
 from ragmon.judges.lexical import LexicalJudge
-from ragmon.model import Context, Example
+from ragmon.model import Claim, Context, Example
 from ragmon.text.claims import split_claims
 
 
@@ -272,3 +272,36 @@ def test_an_invisible_character_between_sentences_does_not_hide_an_invented_one(
     [result] = evaluate([ex], LexicalJudge(), EvalConfig(bootstrap_samples=0)).results
     assert [(v.claim.text, v.supported) for v in result.verdicts] == [(first, True), (second, False)]
     assert result.metrics["groundedness"] == 0.5
+
+
+@pytest.mark.parametrize("opener", [
+    "Based on the provided context, ",
+    "According to the information provided, ",
+    "Based on the retrieved documents, ",
+    "According to the knowledge base, ",
+    "The provided context indicates that ",
+])
+def test_an_opening_attribution_is_not_part_of_the_claim(opener: str) -> None:
+    ex = example(opener + "databases are backed up every 6 hours.", "Databases are backed up every 6 hours.")
+    # Terms databas, back, hour (and 6): all in c1. With the opener's three words (base, provid, context...)
+    # they were 3 of 6, short of 0.56, and a sentence copied from its context was flagged.
+    [verdict] = verdicts(LexicalJudge(), ex)
+    assert verdict.supported
+    assert verdict.supporting_ids == ("c1",)
+
+
+def test_only_the_opening_attribution_is_dropped() -> None:
+    answer = ("Based on the provided context, backups are kept for 90 days. "
+              "Backups, according to the provided context, are kept for 30 days.")
+    ex = example(answer, "Backups are kept for 30 days.")
+    wrong_number, attribution_inside = verdicts(LexicalJudge(), ex)
+    # backup, kept, dai: 3 of 3 terms in c1, but not 90. Read with the opener it was 3 of 6.
+    assert not wrong_number.supported
+    assert wrong_number.reason == "no single context supports it; closest c1 has 3/3 of its terms, lacks 90"
+    # Not at the start, the clause is part of the claim: backup, kept, dai of 6 terms, 0.5 < 0.56.
+    assert not attribution_inside.supported
+    # A claim made by hand of nothing but an attribution is read whole (accord, provid, document: none in
+    # c1), not supported by any context for want of terms to check.
+    text = "According to the provided documents, it is."
+    [alone] = LexicalJudge().judge(ex, (Claim(text, 0, len(text)),))
+    assert not alone.supported

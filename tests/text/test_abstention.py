@@ -89,3 +89,31 @@ def test_a_refusal_scores_abstention_1_on_an_unanswerable_question(answer: str) 
 def test_statements_near_a_refusal_cue_stay_claims(sentence: str) -> None:
     assert not is_abstention(sentence)
     assert [c.text for c in split_claims(sentence)] == [sentence]
+
+
+@pytest.mark.parametrize("sentence", [
+    "The documentation provided does not address HIPAA.",
+    "HIPAA compliance is not mentioned in the available documentation.",
+    "That information isn't covered in the documents I have access to.",
+    "The retrieved passages only describe encryption; they say nothing about HIPAA.",
+    "The passages say nothing about HIPAA.",
+])
+def test_refusals_naming_the_documentation_abstain(sentence: str) -> None:
+    unanswerable = Example("q1", "Is Acme Cloud HIPAA compliant?",
+                           (Context("c1", "All data is encrypted at rest with AES-256."),), sentence,
+                           category="unanswerable")
+    [result] = evaluate([unanswerable], LexicalJudge(), EvalConfig(bootstrap_samples=0)).results
+    # No claim is left: the refusal is right (abstention 1) and not an unsupported claim (groundedness 0).
+    assert result.metrics["abstention"] == 1.0
+    assert result.metrics["groundedness"] is None
+
+
+@pytest.mark.parametrize("sentence", [
+    # What documents of the subject hold, or what is not covered by something other than the sources.
+    "The leaked documents describe the plan; they say nothing about funding.",
+    "Water damage is not covered by the warranty.",
+    "Critics say nothing about the price.",
+])
+def test_saying_nothing_about_the_subject_is_a_claim(sentence: str) -> None:
+    assert not is_abstention(sentence)
+    assert [c.text for c in split_claims(sentence)] == [sentence]

@@ -185,6 +185,9 @@ def test_filler_is_not_a_claim(sentence: str) -> None:
     "Thanks to the new policy, refunds take 30 days.",
     "Happy customers get a 10% discount.",
     "The plan costs €5 👍",
+    # Pointers to help that name what: the words are filler words, the sentence is no closer.
+    "See the backup documentation.",
+    "Contact support.",
 ])
 def test_a_sentence_asserting_something_after_filler_stays_a_claim(sentence: str) -> None:
     assert texts(sentence) == [sentence]
@@ -246,3 +249,35 @@ def test_a_sentence_with_invisible_ends_is_stripped_of_every_kind_of_whitespace(
     # whitespace character: the sentence is 3..23 whatever the space.
     answer = f"{space}\u200b{space}Refunds take 5 days.{space}\u200b"
     assert sentence_spans(answer) == [(3, 23)]
+
+
+@pytest.mark.parametrize("closer", [
+    "Please let me know if you need further clarification.",
+    "If you have further questions, please contact support.",
+    "Please refer to the documentation for more details.",
+    "For more information, please see the documentation.",
+    "Please contact our support team if you have any other questions.",
+    "If you need any additional clarification, please reach out to our support team.",  # the longest: 79
+])
+def test_a_closing_pointer_to_help_or_the_documentation_is_no_claim(closer: str) -> None:
+    # The one claim (databas, back, hour and 6) is all in the context: groundedness 1 of 1 claim, where the
+    # closer counted as a second, unsupported one made it 0.5.
+    example = Example("q1", "How often are databases backed up?",
+                      (Context("c1", "Databases are backed up every 6 hours."),),
+                      "Databases are backed up every 6 hours. " + closer)
+    [result] = evaluate([example], LexicalJudge(), EvalConfig(bootstrap_samples=0)).results
+    assert [v.claim.text for v in result.verdicts] == ["Databases are backed up every 6 hours."]
+    assert result.metrics["groundedness"] == 1.0
+
+
+def test_an_attribution_before_filler_is_no_claim() -> None:
+    # "Based on the provided context, yes." asserts no more than "Yes.": the answer's one claim (enterpris,
+    # bring, kei, kms and the rest, all in c1) is supported, groundedness 1 where it was 0.5.
+    answer = "Based on the provided context, yes. Enterprise customers can bring their own keys through KMS."
+    example = Example("q1", "Can I bring my own keys?",
+                      (Context("c1", "Customers on Enterprise can bring their own keys through KMS."),),
+                      answer)
+    [result] = evaluate([example], LexicalJudge(), EvalConfig(bootstrap_samples=0)).results
+    assert [v.claim.text for v in result.verdicts] == [
+        "Enterprise customers can bring their own keys through KMS."]
+    assert result.metrics["groundedness"] == 1.0
