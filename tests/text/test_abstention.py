@@ -63,6 +63,12 @@ def test_common_refusals_are_abstentions(sentence: str) -> None:
     "Sorry, I don't have information about that.",
     "I'm sorry, I can't help with that.",
     "I'm sorry, I can't help with that. Is there anything else?",  # "anything else?": function words only
+    # Naming the documentation (4 of them had scored as hallucinations: abstention 0, groundedness 0).
+    "The documentation provided does not address HIPAA.",
+    "HIPAA compliance is not mentioned in the available documentation.",
+    "That information isn't covered in the documents I have access to.",
+    "The retrieved passages only describe encryption; they say nothing about HIPAA.",
+    "The passages say nothing about HIPAA.",
 ])
 def test_a_refusal_scores_abstention_1_on_an_unanswerable_question(answer: str) -> None:
     unanswerable = Example("q1", "What does the plan cost?", (Context("c1", "Deletion is permanent."),),
@@ -89,23 +95,6 @@ def test_a_refusal_scores_abstention_1_on_an_unanswerable_question(answer: str) 
 def test_statements_near_a_refusal_cue_stay_claims(sentence: str) -> None:
     assert not is_abstention(sentence)
     assert [c.text for c in split_claims(sentence)] == [sentence]
-
-
-@pytest.mark.parametrize("sentence", [
-    "The documentation provided does not address HIPAA.",
-    "HIPAA compliance is not mentioned in the available documentation.",
-    "That information isn't covered in the documents I have access to.",
-    "The retrieved passages only describe encryption; they say nothing about HIPAA.",
-    "The passages say nothing about HIPAA.",
-])
-def test_refusals_naming_the_documentation_abstain(sentence: str) -> None:
-    unanswerable = Example("q1", "Is Acme Cloud HIPAA compliant?",
-                           (Context("c1", "All data is encrypted at rest with AES-256."),), sentence,
-                           category="unanswerable")
-    [result] = evaluate([unanswerable], LexicalJudge(), EvalConfig(bootstrap_samples=0)).results
-    # No claim is left: the refusal is right (abstention 1) and not an unsupported claim (groundedness 0).
-    assert result.metrics["abstention"] == 1.0
-    assert result.metrics["groundedness"] is None
 
 
 @pytest.mark.parametrize("sentence", [
