@@ -10,6 +10,7 @@ import logging
 import os
 import signal
 import time
+from collections.abc import AsyncIterator
 from concurrent.futures.process import BrokenProcessPool
 
 import pytest
@@ -17,7 +18,7 @@ from worker_faults import POISON, UNREADABLE, score_or_die, score_unreadable
 
 from ragmon import scoring
 from ragmon.evaluate import evaluate_example
-from ragmon.judges.lexical import LexicalJudge
+from ragmon.judges.lexical import DEFAULT_THRESHOLD, LexicalJudge
 from ragmon.model import Context, Example
 from ragmon.scoring import LaneRefusal, LexicalLane, Scored
 
@@ -28,13 +29,20 @@ EXAMPLE = Example("e1", "How long does the warranty last?",
                   "The warranty lasts 2 years. It also covers the moon.")
 
 
-async def test_worker_result_equals_the_in_process_result() -> None:
-    lane = LexicalLane(rate=1.0, k=5, workers=2)
+@contextlib.asynccontextmanager
+async def running(workers: int = 1, threshold: float = DEFAULT_THRESHOLD) -> AsyncIterator[LexicalLane]:
+    """A started lane, closed when the block ends however it ends."""
+    lane = LexicalLane(rate=1.0, k=5, workers=workers, threshold=threshold)
     await lane.start()
     try:
-        scored = await lane.score(EXAMPLE)
+        yield lane
     finally:
         await lane.close()
+
+
+async def test_worker_result_equals_the_in_process_result() -> None:
+    async with running(workers=2) as lane:
+        scored = await lane.score(EXAMPLE)
     assert scored.result == evaluate_example(EXAMPLE, LexicalJudge(), 5)
     assert scored.result.metrics["groundedness"] == 0.5
     assert scored.duration > 0 and scored.cost_usd == 0
@@ -56,9 +64,7 @@ async def test_examples_held_by_a_killed_worker_are_scored_on_a_new_pool(
     # names the worker and how it ended, SIGKILL (what the OOM killer sends) with a hint, and carries no
     # traceback; they had been two BrokenProcessPool errors and a line naming neither.
     caplog.set_level(logging.INFO, logger="ragmon.scoring")
-    lane = LexicalLane(rate=1.0, k=5, workers=1)
-    await lane.start()
-    try:
+    async with running() as lane:
         [pid] = lane.worker_pids
         os.kill(pid, signal.SIGSTOP)
         held = [asyncio.ensure_future(lane.score(EXAMPLE)) for _ in range(2)]
@@ -67,8 +73,6 @@ async def test_examples_held_by_a_killed_worker_are_scored_on_a_new_pool(
         with contextlib.suppress(ProcessLookupError):
             os.kill(pid, signal.SIGCONT)  # a stopped process takes any signal but SIGKILL once it runs again
         scored = await asyncio.wait_for(asyncio.gather(*held), 20)
-    finally:
-        await lane.close()
     assert [s.result.metrics["groundedness"] for s in scored] == [0.5, 0.5]
     [line] = [r for r in caplog.records if r.levelno >= logging.WARNING]
     assert line.getMessage() == f"lexical worker {pid} {how}{RETRIED}"
@@ -85,9 +89,7 @@ async def test_an_example_that_kills_every_worker_is_an_error_after_its_retry_an
     # (groundedness 1/2 each), as is an example sent after.
     monkeypatch.setattr(scoring, "score_lexical", score_or_die)  # what the lane sends its workers to run
     caplog.set_level(logging.INFO, logger="ragmon.scoring")
-    lane = LexicalLane(rate=1.0, k=5, workers=1)
-    await lane.start()
-    try:
+    async with running() as lane:
         [pid] = lane.worker_pids
         os.kill(pid, signal.SIGSTOP)
         poison = dataclasses.replace(EXAMPLE, id=POISON)
@@ -96,8 +98,6 @@ async def test_an_example_that_kills_every_worker_is_an_error_after_its_retry_an
         os.kill(pid, signal.SIGKILL)
         results = await asyncio.wait_for(asyncio.gather(*held, return_exceptions=True), 30)
         after = await lane.score(EXAMPLE)
-    finally:
-        await lane.close()
     refusal = results.pop(1)
     assert isinstance(refusal, LaneRefusal) and refusal.outcome == "error", refusal
     assert [r.result.metrics["groundedness"] if isinstance(r, Scored) else r for r in results] == [0.5] * 3
@@ -118,14 +118,10 @@ async def test_a_pool_broken_with_no_worker_dead_is_a_bug_logged_with_its_traceb
     # alive: a bug in ragmon, whose traceback the line keeps. Tried twice, it is given up as an error.
     monkeypatch.setattr(scoring, "score_lexical", score_unreadable)  # what the lane sends its workers to run
     caplog.set_level(logging.INFO, logger="ragmon.scoring")
-    lane = LexicalLane(rate=1.0, k=5, workers=1)
-    await lane.start()
-    try:
+    async with running() as lane:
         with pytest.raises(LaneRefusal) as refusal:
             await asyncio.wait_for(lane.score(dataclasses.replace(EXAMPLE, id=UNREADABLE)), 30)
         after = await lane.score(EXAMPLE)
-    finally:
-        await lane.close()
     assert refusal.value.outcome == "error"
     assert after.result.metrics["groundedness"] == 0.5
     lines = [r for r in caplog.records if r.levelno >= logging.WARNING]
@@ -147,12 +143,8 @@ async def test_workers_judge_at_the_lane_threshold() -> None:
                       "The warranty lasts 2 years. The warranty covers water damage.")
     groundedness = {}
     for threshold in (0.56, 0.5):
-        lane = LexicalLane(rate=1.0, k=5, workers=1, threshold=threshold)
-        await lane.start()
-        try:
+        async with running(threshold=threshold) as lane:
             groundedness[threshold] = (await lane.score(example)).result.metrics["groundedness"]
-        finally:
-            await lane.close()
     assert groundedness == {0.56: 0.5, 0.5: 1.0}
 
 
