@@ -70,8 +70,10 @@ class BudgetFile:
         self.shown = printable(str(path))
         self._failing = False
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            self._lock: IO[bytes] | None = open(path.with_name(path.name + ".lock"), "ab")  # noqa: SIM115
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            # Beside the target too: two links to one file are one file, and must take one lock.
+            self._lock: IO[bytes] | None = open(self.path.with_name(self.path.name + ".lock"),  # noqa: SIM115
+                                                "ab")
         except OSError as exc:
             raise InputError(f"--llm-budget-file {self.shown}: cannot open its lock file: "
                              f"{exc.strerror or exc}") from None

@@ -93,6 +93,19 @@ def test_a_link_to_the_file_is_followed_not_replaced(tmp_path: Path) -> None:
     assert json.loads((volume / "spend.json").read_text(encoding="utf-8"))["usd"] == pytest.approx(0.007)
 
 
+def test_two_links_to_one_file_take_one_lock(tmp_path: Path) -> None:
+    """Each link's own lock beside it would have let two sidecars write the one file."""
+    target = tmp_path / "volume" / "spend.json"
+    links = [tmp_path / name / "spend.json" for name in ("a", "b")]
+    for link in links:
+        link.parent.mkdir()
+        link.symlink_to(target)
+    held = BudgetFile(links[0])
+    with pytest.raises(InputError, match="is in use by another process"):
+        BudgetFile(links[1])
+    held.close()
+
+
 def test_two_processes_cannot_share_one_file(tmp_path: Path) -> None:
     """flock conflicts between two opens of the lock file, in one process as in two."""
     path = tmp_path / "spend.json"
