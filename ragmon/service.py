@@ -31,7 +31,7 @@ import logging
 import os
 import time
 from collections import Counter, deque
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 import grpc
@@ -124,8 +124,12 @@ class Sidecar:
     workers start through forkserver, which imports the main module in each worker."""
 
     def __init__(self, config: ServeConfig, lanes: Sequence[Lane] | None = None,
-                 failures: FailureLog | None = None) -> None:
+                 failures: FailureLog | None = None, clock: Callable[[], float] = time.monotonic) -> None:
         self.config = config
+        self._clock = clock
+        """What the trace buffer's deadlines and the learning window are read on. The decide loop sleeps on
+        the event loop's timeouts, so it must be that loop's clock (time.monotonic, for asyncio's own
+        loops): a test whose loop moves time by itself hands its `loop.time`."""
         self._lanes = list(lanes) if lanes is not None else [lexical_lane(config)]
         self.exporter = Exporter(window=config.window, max_pipelines=config.max_pipelines,
                                  pipelines=config.pipelines, judges=[lane.judge for lane in self._lanes],
@@ -133,7 +137,7 @@ class Sidecar:
         self.assembler = Assembler(quiet=config.quiet, decision_wait=config.decision_wait,
                                    max_traces=config.max_traces,
                                    max_spans_per_trace=config.max_spans_per_trace,
-                                   max_bytes=config.max_buffer)
+                                   max_bytes=config.max_buffer, clock=clock)
         self.bodies = BodyBudget(HELD_BODIES * config.max_body)
         """The request bodies both OTLP receivers hold at once (ragmon.otlp.limits)."""
         self._runners = [_LaneRunner(lane, config.queue_size, i == 0) for i, lane in enumerate(self._lanes)]
@@ -340,7 +344,7 @@ class Sidecar:
         if not self._unresolved:
             return 0, 0.0
         oldest = min(job.decided_at for job in self._unresolved)
-        return len(self._unresolved), time.monotonic() - max(self._primary_finished_at, oldest)
+        return len(self._unresolved), self._clock() - max(self._primary_finished_at, oldest)
 
     async def _readyz(self, request: web.Request) -> web.Response:
         if self._ready:
@@ -367,7 +371,7 @@ class Sidecar:
         self.exporter.spans_received(transport, len(spans))
         if len(self._services) < 2:
             if self._learning_until is None:
-                self._learning_until = time.monotonic() + self.config.decision_wait
+                self._learning_until = self._clock() + self.config.decision_wait
             _learn_services(self._services, spans)
         refused: Counter[str] = Counter()
         add = self.assembler.add
@@ -413,7 +417,7 @@ class Sidecar:
         route everything still buffered, then tell each lane's consumers to finish."""
         while not self._draining:
             deadline = self.assembler.next_deadline()
-            delay = None if deadline is None else deadline - time.monotonic()
+            delay = None if deadline is None else deadline - self._clock()
             if delay is None or delay > 0:
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(self._wake.wait(), delay)
@@ -447,7 +451,7 @@ class Sidecar:
             self._outcome(pipeline, "error", decided.footprint)
             return
         callers = len(self._services) > 1 or (self._learning_until is not None
-                                              and time.monotonic() < self._learning_until)
+                                              and self._clock() < self._learning_until)
         awaited = _awaited(decided, example, callers=callers)
         if awaited is not None and not self._draining and self.assembler.defer(decided, awaited):
             self._decided_bytes -= decided.footprint
@@ -462,7 +466,7 @@ class Sidecar:
         # of ASCII with one escaped emoji ("\\ud83d\\ude00") decodes to a text of 4 bytes a character.
         held = max(decided.footprint, footprint(example))
         self._decided_bytes += held - decided.footprint
-        job = _Job(trace.trace_id, example, pipeline, time.monotonic(), held)
+        job = _Job(trace.trace_id, example, pipeline, self._clock(), held)
         for runner in self._runners:
             if key >= runner.lane.rate:
                 if runner.primary:
@@ -557,12 +561,12 @@ class Sidecar:
             runner.unjudged -= 1
             runner.unjudged_bytes -= job.footprint
             return
-        self._primary_finished_at = time.monotonic()
+        self._primary_finished_at = self._clock()
         if job in self._unresolved:
             self._unresolved.discard(job)
             self._outcome(job.pipeline, outcome, job.footprint)
             if outcome == "scored":
-                self.exporter.score_lag(time.monotonic() - job.decided_at)
+                self.exporter.score_lag(self._clock() - job.decided_at)
 
 
 def _awaited(decided: Decided, example: Example | None, *, callers: bool) -> frozenset[str] | None:
