@@ -141,7 +141,7 @@ def _packed_holds(packed: bytes, span_id: bytes) -> bool:
     return at >= 0
 
 
-def _may_be_local_root(span: Span) -> bool:
+def may_be_local_root(span: Span) -> bool:
     """Exact when the sender sets the remote-parent flag (the Python SDK does); else guess by kind."""
     if span.parent_span_id is None or span.parent_is_remote:
         return True
@@ -279,7 +279,7 @@ class Assembler:
         pending.spans.append(span)
         pending.span_ids.add(span.span_id)
         pending.last_seen = now
-        if _may_be_local_root(span):
+        if may_be_local_root(span):
             pending.roots.append(span)
         due = self._due(pending, bool(pending.roots))
         if pending.armed_seq < 0 or due < pending.armed_at:

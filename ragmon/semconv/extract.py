@@ -75,7 +75,7 @@ from ragmon.semconv.common import (
     react_answer,
     strip_assistant,
 )
-from ragmon.traces import Span, Trace
+from ragmon.traces import Span, Trace, may_be_local_root
 
 __all__ = ["ExtractionError", "extract"]
 
@@ -149,9 +149,12 @@ def extract(trace: Trace) -> Example | None:
         for span in view.with_role(_RETRIEVERS):
             genai.require_documents(span)
     tops = view.top_chains()
+    _one_answer(view, tops)
     texts = _document_texts(contexts)
     llm_call = _answering_call(view, texts)
     answer = _answer(view, tops, llm_call, ragmon_answer)
+    if contexts is not None:
+        contexts = _shown(view, contexts)
     if answer is None and llm_call:
         _no_answer(llm_call)
     example = Example(
@@ -179,7 +182,8 @@ class _View:
     nested spans (within --max-spans-per-trace) had cost 0.8 s of the sidecar's event loop. Spans are
     told apart by id, which the Assembler keeps unique (a span sent again is dropped)."""
 
-    __slots__ = ("_by_id", "_calls", "_depths", "_loops", "_marked", "_order", "_parents", "roles", "spans")
+    __slots__ = ("_by_id", "_calls", "_depths", "_given", "_loops", "_marked", "_order", "_parents", "roles",
+                 "spans")
 
     def __init__(self, trace: Trace) -> None:
         self.spans = sorted(trace.spans, key=lambda s: (s.start_time_unix_nano, s.span_id))
@@ -194,6 +198,7 @@ class _View:
         self._loops: list[list[Span]] = []
         """The loops of parents, each span's parent the next one (the last's the first)."""
         self._calls: list[list[Span]] | None = None
+        self._given: dict[str, str] = {}
         for span in self._by_id.values():
             self._place(span)
 
@@ -304,6 +309,13 @@ class _View:
             self._calls = [sorted(calls[i], key=lambda s: (-self.depth(s), -s.end_time_unix_nano))
                            for i in started]
         return self._calls
+
+    def given(self, call: list[Span]) -> str:
+        """`_given`, decoded once a call: choosing the answering call and the documents shown both ask."""
+        key = call[-1].span_id
+        if key not in self._given:
+            self._given[key] = _given(call)
+        return self._given[key]
 
     def last_llm_call(self) -> list[Span]:
         """The spans of the call whose outermost span ended last."""
@@ -477,6 +489,8 @@ _PROBE = 256
 short), and of a numbered source matched to a document. With `_PROBED_DOCUMENTS` and `_PROBED_CALLS` they
 bound what extraction searches: 900 calls of 100 KB prompts and 100 documents had taken 10 s, on the
 sidecar's event loop."""
+_WORDS = 64
+"""Characters of a document's whitespace-squeezed start that show it in a model's input, for `_shown`."""
 _SCANNED = 65_536
 """Characters of a document a numbered source is looked for in."""
 _SOURCE_HEADERS = 64
@@ -510,13 +524,36 @@ def _answering_call(view: _View, texts: list[str]) -> list[Span]:
     answering: list[Span] = []
     shown_before: set[int] = set()
     for call in calls[-_PROBED_CALLS:]:
-        given = _given(call)
+        given = view.given(call)
         shown = {index for index, text in enumerate(texts) if text in given}
         if not shown or (shown <= shown_before and _failed(call) and _output(answering) is not None):
             continue
         if not (shown <= shown_before and _quotes(given, _output(answering))):
             answering, shown_before = call, shown
     return answering or view.last_llm_call()
+
+
+def _shown(view: _View, contexts: tuple[Context, ...]) -> tuple[Context, ...]:
+    """The documents some model call was given, when it was given any: one no model saw cannot support
+    the answer. A re-ranker or filter that is a plain function (a LangChain lambda keeping the top
+    document, a LlamaIndex postprocessor) records no span of its own, and the retriever's whole list had
+    counted as support (a sentence only a dropped document states scored 1.0). Every call, not only the
+    answering one: LlamaIndex's refine answers from a draft written from documents its last call was not
+    given. A document is shown by its start, or its first words, as a text splitter cuts and re-joins them
+    (LlamaIndex's citation chunks are shorter than `_PROBE`). Kept when unknown: past the documents probed,
+    or with more calls than are probed."""
+    calls = view.llm_calls()
+    if len(contexts) < 2 or not calls or len(calls) > _PROBED_CALLS:
+        return contexts
+    given = [view.given(call) for call in calls]
+    starts = [text[:_PROBE] for context in contexts[:_PROBED_DOCUMENTS] if (text := context.text.strip())]
+    unseen = {start for start in starts if not any(start in text for text in given)}
+    if not unseen or len(unseen) == len(starts):
+        return contexts
+    squeezed = [_squeezed(text) for text in given]
+    unseen = {start for start in unseen
+              if not any(_squeezed(start)[:_WORDS] in text for text in squeezed)}
+    return tuple(context for context in contexts if context.text.strip()[:_PROBE] not in unseen)
 
 
 def _given(call: list[Span]) -> str:
@@ -546,11 +583,39 @@ def _quotes(given: str, output: str | None) -> bool:
 
 
 def _answer(view: _View, tops: list[Span], llm_call: list[Span], fallback: str | None) -> str | None:
-    last_top = [max(tops, key=lambda s: s.end_time_unix_nano)] if tops else []
+    """The output of the top chain that made the answering call: a later chain of the same request (one
+    that suggests follow-up questions or titles the chat) made a call of its own, and its output scored
+    as the answer had turned a grounded answer into 0.0. With no chain holding the call, the top chain
+    that ended last, unless it only prepared the prompt; else the answering call's own output."""
+    holding = view.above({llm_call[-1].span_id}) if llm_call else set()
+    candidates = [top for top in tops if top.span_id in holding] or tops
+    last_top = [max(candidates, key=lambda s: s.end_time_unix_nano)] if candidates else []
     if last_top and llm_call and _only_prepares(view, last_top[0], llm_call[-1]):
         last_top = []
     answer = _first(last_top, _CHAIN_OUTPUTS) or _first(llm_call, _LLM_OUTPUTS) or fallback
     return None if answer is None else react_answer(strip_assistant(answer))
+
+
+def _one_answer(view: _View, tops: list[Span]) -> None:
+    """An error when top chains that each retrieved and called a model ran at once: one request answering
+    several questions side by side (`chain.batch`, a thread pool). Read as one example, the first question
+    met another's answer and every chain's documents, scored as one, and the other answers were never
+    scored. One after another, the last is a retry or a refinement of the first, and answers."""
+    if len(tops) < 2:
+        return
+    holder = view.under({top.span_id for top in tops})
+    retrieved = {holder[span.span_id].span_id for span in view.with_role(_RETRIEVAL_ROLES)
+                 if span.span_id in holder}
+    called = {holder[call[-1].span_id].span_id for call in view.llm_calls() if call[-1].span_id in holder}
+    answering = sorted((top for top in tops if top.span_id in retrieved & called),
+                       key=lambda top: top.start_time_unix_nano)
+    for earlier, later in itertools.pairwise(answering):
+        if later.start_time_unix_nano < earlier.end_time_unix_nano:
+            names = ", ".join(f"{top.name!r} ({top.span_id})" for top in answering)
+            raise ExtractionError(later, "span", f"{len(answering)} chains of this trace each retrieved and "
+                                  f"answered, side by side: {names}; ragmon scores one answer a trace. Give "
+                                  "each question its own trace, or run them one after another (the last "
+                                  "then answers)")
 
 
 def _no_answer(call: list[Span]) -> None:
@@ -582,7 +647,10 @@ def _unanswered(view: _View, tops: list[Span], contexts: tuple[Context, ...] | N
     failed (status ERROR) left no answer for a reason of its own, not because it only searches: its
     documents, if any, are what a failed request got to, and scoring them would count it as served. A
     trace with neither documents nor an answer has nothing to score: counted "scored", it would show
-    traffic that no score ever reflects. The span named is the innermost one standing for the request."""
+    traffic that no score ever reflects. A trace whose every top span has its parent missing, and not in
+    another process, was cut off: the spans around the model call never ended (a client that stopped
+    reading a streamed answer) or were never sent, and the documents that came are no search endpoint's
+    answer. The span named is the innermost one standing for the request."""
     requests = view.request_spans(tops)
     failed = next((span for span in requests if span.status_code == STATUS_ERROR), None)
     if failed is not None:
@@ -591,6 +659,13 @@ def _unanswered(view: _View, tops: list[Span], contexts: tuple[Context, ...] | N
     if contexts is None:
         raise ExtractionError(requests[0], _NOTHING,
                               "the request recorded neither documents nor an answer: nothing to score")
+    roots = [span for span in view.spans if view.depth(span) == 0]
+    if roots and not any(may_be_local_root(span) for span in roots):
+        raise ExtractionError(roots[0], "parent_span_id",
+                              f"its parent (parent_span_id {roots[0].parent_span_id}) never arrived, nor the "
+                              "answer: the trace was cut off (a streamed answer its client stopped reading "
+                              "ends none of the spans around the model call), so its documents are not "
+                              "scored alone")
 
 
 def _failure(span: Span) -> str:

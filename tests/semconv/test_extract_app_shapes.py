@@ -6,7 +6,9 @@ its here). Beside each fix, the shapes that read right before it and must keep d
 from __future__ import annotations
 
 import json
+import threading
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
 
 import pytest
@@ -29,11 +31,14 @@ from llama_index.core.llms.callbacks import llm_completion_callback
 from llama_index.core.query_engine import CitationQueryEngine
 from openai import OpenAI
 from openai.types.chat import ChatCompletionMessageParam
+from opentelemetry import context as otel_context
+from opentelemetry import trace as trace_api
 from opentelemetry.instrumentation._semconv import _OpenTelemetrySemanticConventionStability
 from opentelemetry.instrumentation.openai_v2 import OpenAIInstrumentor
 from opentelemetry.trace import SpanKind
 
 from ragmon.model import Context
+from ragmon.semconv.common import ExtractionError
 from ragmon.semconv.extract import extract
 
 if TYPE_CHECKING:
@@ -582,3 +587,139 @@ def test_whole_documents_as_sources_are_numbered_as_retrieved(llamaindex: Record
     assert example.contexts is not None
     assert example.citations == tuple(context.id for context in example.contexts)
     assert set(example.citations) == set(node_ids.values())
+
+
+# --- 7. Chains, re-rankers and cut-off streams a streaming/agent walkthrough found --------------------
+
+
+def _rag(answer: str, documents: Runnable[Any, Any]) -> Runnable[Any, str]:
+    """question -> documents -> prompt (their texts) -> fake chat model -> parser, one top chain."""
+    prompt = ChatPromptTemplate.from_messages([("system", "Context:\n{context}"), ("human", "{question}")])
+    listing = RunnableLambda(lambda docs: "\n".join(doc.page_content for doc in docs))
+    return ({"context": documents | listing, "question": RunnablePassthrough()}
+            | prompt | FakeListChatModel(responses=[answer]) | StrOutputParser())
+
+
+def _kb(k: int = 3) -> Runnable[Any, list[Document]]:
+    return _store([Document(page_content=text, id=doc_id) for doc_id, text in KB.items()]).as_retriever(
+        search_kwargs={"k": k})
+
+
+@pytest.mark.parametrize("after", ["Does the warranty cover water damage? Can I extend it to 5 years?",
+                                   "Warranty length"])
+def test_a_chain_after_the_answering_chain_is_not_the_answer(langchain: Recorder, after: str) -> None:
+    # A chat app answers, then asks a chain of its own for follow-up questions or a title: the last top
+    # chain's output had been scored as the answer (groundedness 0.0 for a grounded answer).
+    with langchain.tracer.start_as_current_span("POST /chat", kind=SpanKind.SERVER):
+        answer = _rag(WARRANTY_ANSWER, _kb()).invoke(WARRANTY_QUESTION)
+        (ChatPromptTemplate.from_messages([("human", "Suggest what to ask next after: {answer}")])
+         | FakeListChatModel(responses=[after]) | StrOutputParser()).invoke({"answer": answer})
+
+    example = extract(langchain.trace())
+
+    assert example is not None
+    assert example.question == WARRANTY_QUESTION
+    assert example.answer == WARRANTY_ANSWER
+
+
+def test_documents_no_model_call_was_given_are_no_support(langchain: Recorder) -> None:
+    # A re-ranker that is a plain function keeps the top document of three: the other two were never in a
+    # prompt, so a sentence only they state is unsupported, not grounded.
+    kept = RunnableLambda(lambda docs: [doc for doc in docs if doc.id == "kb-warranty"], name="rerank")
+    _rag(WARRANTY_ANSWER, _kb() | kept).invoke(WARRANTY_QUESTION)
+
+    example = extract(langchain.trace())
+
+    assert example is not None
+    assert example.contexts == (Context("kb-warranty", KB["kb-warranty"]),)
+
+
+def test_documents_shown_to_any_model_call_all_count(langchain: Recorder) -> None:
+    # Must not change: two calls each given some of the documents (a draft, then a refinement given the
+    # rest) keep all three; one call given all three keeps all three.
+    first = RunnableLambda(lambda docs: [doc for doc in docs if doc.id == "kb-warranty"])
+    rest = RunnableLambda(lambda docs: [doc for doc in docs if doc.id != "kb-warranty"])
+    with langchain.tracer.start_as_current_span("POST /ask", kind=SpanKind.SERVER):
+        draft = _rag("A draft.", _kb() | first).invoke(WARRANTY_QUESTION)
+        _rag(WARRANTY_ANSWER, _kb() | rest).invoke(f"{WARRANTY_QUESTION} Draft: {draft}")
+
+    example = extract(langchain.trace())
+
+    assert example is not None
+    assert example.contexts is not None
+    assert sorted(context.id for context in example.contexts) == sorted(KB)
+
+
+def test_questions_answered_side_by_side_in_one_trace_are_an_error_naming_the_chains(
+        langchain: Recorder) -> None:
+    # One request answers two questions at once in a thread pool: read as one example, the first question
+    # met the second's answer and both chains' documents, and the second answer was never scored.
+    chains = [_rag(WARRANTY_ANSWER, _kb(1)), _rag("Returns are free for 90 days.", _kb(1))]
+    started = threading.Barrier(2)
+
+    def answer(index: int, parent: otel_context.Context) -> str:
+        token = otel_context.attach(parent)
+        try:
+            started.wait(timeout=10)  # both chains open before either ends
+            return chains[index].invoke(WARRANTY_QUESTION)
+        finally:
+            otel_context.detach(token)
+
+    with (langchain.tracer.start_as_current_span("POST /ask-many", kind=SpanKind.SERVER) as request,
+          ThreadPoolExecutor(2) as pool):
+        list(pool.map(answer, range(2), [otel_context.get_current()] * 2))
+    trace = langchain.trace()
+    request_id = f"{request.get_span_context().span_id:016x}"
+    chain_ids = [span.span_id for span in trace.spans if span.parent_span_id == request_id]
+
+    with pytest.raises(ExtractionError) as raised:
+        extract(trace)
+
+    assert raised.value.field == "span"
+    assert "2 chains of this trace each retrieved and answered, side by side" in str(raised.value)
+    assert len(chain_ids) == 2
+    assert all(f"'RunnableSequence' ({span_id})" in str(raised.value) for span_id in chain_ids)
+
+
+def test_a_chain_run_again_after_the_first_answers_with_the_last(langchain: Recorder) -> None:
+    # Must not change: a retry after the first answer was rejected runs a second chain after the first;
+    # the second answers.
+    with langchain.tracer.start_as_current_span("POST /ask", kind=SpanKind.SERVER):
+        _rag("The warranty lasts 7 years.", _kb(1)).invoke(WARRANTY_QUESTION)
+        _rag(WARRANTY_ANSWER, _kb(1)).invoke(WARRANTY_QUESTION)
+
+    example = extract(langchain.trace())
+
+    assert example is not None
+    assert example.answer == WARRANTY_ANSWER
+
+
+def test_documents_whose_request_was_cut_off_are_an_error_not_a_search(recorder: Recorder) -> None:
+    # A client stops reading a streamed answer: the query and model spans never end, and only the
+    # retriever's, whose parent never comes, reach ragmon. Scored, it counted as a search endpoint.
+    query = recorder.tracer.start_span("query")
+    inside = trace_api.set_span_in_context(query)
+    with recorder.tracer.start_as_current_span("retrieve", context=inside) as span:
+        span.set_attributes({"openinference.span.kind": "RETRIEVER", "input.value": WARRANTY_QUESTION,
+                             "retrieval.documents.0.document.id": "kb-warranty",
+                             "retrieval.documents.0.document.content": KB["kb-warranty"]})
+
+    with pytest.raises(ExtractionError) as raised:
+        extract(recorder.trace())
+
+    assert raised.value.field == "parent_span_id"
+    assert f"parent_span_id {query.get_span_context().span_id:016x}) never arrived" in str(raised.value)
+
+
+def test_a_search_endpoints_documents_are_still_scored(recorder: Recorder) -> None:
+    # Must not change: a retriever that is the trace's root (a search endpoint) is scored on its documents.
+    with recorder.tracer.start_as_current_span("retrieve") as span:
+        span.set_attributes({"openinference.span.kind": "RETRIEVER", "input.value": WARRANTY_QUESTION,
+                             "retrieval.documents.0.document.id": "kb-warranty",
+                             "retrieval.documents.0.document.content": KB["kb-warranty"]})
+
+    example = extract(recorder.trace())
+
+    assert example is not None
+    assert example.answer is None
+    assert example.contexts == (Context("kb-warranty", KB["kb-warranty"]),)

@@ -44,7 +44,7 @@ def test_retrieval_and_chat_spans_with_json_string_values(recorder: Recorder) ->
             span.set_attribute("gen_ai.provider.name", "anthropic")
             span.set_attribute("gen_ai.input.messages", json.dumps([
                 {"role": "system", "parts": [{"type": "text", "content": "Answer from the context."}]},
-                _user(f"Context: {DOCUMENTS[0]['content']}\nQuestion: {QUESTION}"),
+                _user(f"Context: {' '.join(d['content'] for d in DOCUMENTS)}\nQuestion: {QUESTION}"),
             ]))
             span.set_attribute("gen_ai.output.messages", json.dumps([
                 {"role": "assistant", "parts": [{"type": "reasoning", "content": "Check the hours."},

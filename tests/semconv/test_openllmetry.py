@@ -47,7 +47,7 @@ def test_langchain_workflow_retriever_and_llm_spans(recorder: Recorder) -> None:
                 "llm.request.type": "chat",
                 "gen_ai.system": "openai",
                 "gen_ai.prompt.0.role": "user",
-                "gen_ai.prompt.0.content": f"{DOCS[0][1]}\n\nQuestion: {QUESTION}",
+                "gen_ai.prompt.0.content": f"{DOCS[0][1]}\n{DOCS[1][1]}\n\nQuestion: {QUESTION}",
                 "gen_ai.completion.0.role": "assistant",
                 "gen_ai.completion.0.content": "LLM draft, not the chain's final output.",
             })
