@@ -84,7 +84,7 @@ class Ports:
     metrics: int | None
 
 
-@dataclass(eq=False, slots=True)
+@dataclass(frozen=True, eq=False, slots=True)
 class _Job:
     """One example on its way through a lane; identity-hashed, so it can sit in the unresolved set."""
 
