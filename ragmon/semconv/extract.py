@@ -786,8 +786,11 @@ def _squeezed(text: str) -> str:
 
 
 def _service_name(view: _View, tops: list[Span]) -> str | None:
-    """The service that ran the pipeline: the top chain's, else the first RAG span's, else any."""
-    anchors = tops[:1] + view.with_role(_RAG_ROLES)[:1] + view.spans
+    """The service that ran the pipeline: the top chain's, else that of the RAG span nearest the root (the
+    first to start among those as near), else any. Not the first RAG span's: where a RAG service with no
+    chain span calls a retriever service, the retrieval starts first, and its service is no pipeline."""
+    rag = view.with_role(_RAG_ROLES)
+    anchors = tops[:1] + ([min(rag, key=view.depth)] if rag else []) + view.spans
     for span in anchors:
         name = span.resource.get(_SERVICE_NAME)
         if isinstance(name, str) and name:

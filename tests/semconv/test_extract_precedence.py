@@ -388,6 +388,24 @@ def test_pipeline_from_attribute_else_from_the_top_chain_service() -> None:
     assert labelled.pipeline == "faq"
 
 
+def test_without_a_chain_the_pipeline_is_the_service_of_the_rag_span_nearest_the_root() -> None:
+    # A RAG service with no chain span retrieves through a retriever service, then calls the model: the
+    # retrieval starts first, and had named the retriever service as the pipeline.
+    gateway = span("POST /ask", service="gateway", end=100)
+    server = span("POST /answer", parent=gateway, start=1, end=90, service="rag-api")
+    call = span("POST /search", parent=server, start=2, end=20, service="rag-api")
+    search = span("POST /search", parent=call, start=3, end=19, service="retriever-svc")
+    retrieve = span("retrieve", {**oi("RETRIEVER"), **oi_docs("retrieval.documents", ("kb-1", "Text."))},
+                    parent=search, start=4, end=18, service="retriever-svc")
+    chat = span("chat", oi("LLM", **{"output.value": "Text."}), parent=server, start=30, end=80,
+                service="rag-api")
+
+    example = extract(trace(gateway, server, call, search, retrieve, chat))
+
+    assert example is not None
+    assert example.pipeline == "rag-api"
+
+
 @pytest.mark.parametrize("attributes", [
     {"gen_ai.operation.name": ["chat"], "gen_ai.output.messages": "[]"},
     {"traceloop.span.kind": ["workflow"], "traceloop.entity.input": json.dumps({"args": ["q"]})},
