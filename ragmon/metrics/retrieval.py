@@ -1,7 +1,7 @@
-"""Retrieval metrics over the top k contexts, binary relevance.
+"""Retrieval metrics over the top k contexts, binary relevance: hit_rate, precision, recall, mrr, ndcg.
 
-Every function takes the retrieved ids in rank order (`None` when the contexts are unknown), the
-relevant ids (`None` when unknown) and k, and returns `None` when the metric is undefined: contexts
+`retrieval_metrics` takes the retrieved ids in rank order (`None` when the contexts are unknown), the
+relevant ids (`None` when unknown) and k, and gives each metric `None` when it is undefined: contexts
 unknown, or relevant ids unknown or empty. An empty retrieval (`()`) is defined and scores 0.
 
 Duplicate ids: a retriever may return the same document twice (two chunks keyed by one id, or a
@@ -32,37 +32,9 @@ def relevance(retrieved: Sequence[str] | None, relevant: frozenset[str] | None,
     return tuple(doc in relevant for doc in top_k(retrieved, k))
 
 
-def hit_rate(retrieved: Sequence[str] | None, relevant: frozenset[str] | None, k: int) -> float | None:
-    hits = relevance(retrieved, relevant, k)
-    return None if hits is None else _hit_rate(hits)
-
-
-def precision(retrieved: Sequence[str] | None, relevant: frozenset[str] | None, k: int) -> float | None:
-    """Divides by k even when fewer than k were retrieved: a short list is not rewarded for brevity."""
-    hits = relevance(retrieved, relevant, k)
-    return None if hits is None else _precision(hits, k)
-
-
-def recall(retrieved: Sequence[str] | None, relevant: frozenset[str] | None, k: int) -> float | None:
-    hits = relevance(retrieved, relevant, k)
-    return None if hits is None or relevant is None else _recall(hits, len(relevant))
-
-
-def mrr(retrieved: Sequence[str] | None, relevant: frozenset[str] | None, k: int) -> float | None:
-    hits = relevance(retrieved, relevant, k)
-    return None if hits is None else _mrr(hits)
-
-
-def ndcg(retrieved: Sequence[str] | None, relevant: frozenset[str] | None, k: int) -> float | None:
-    """DCG over the top k with gain 1 and discount log2(rank + 1), over the DCG of the ideal ranking
-    (all relevant ids first, at most k of them)."""
-    hits = relevance(retrieved, relevant, k)
-    return None if hits is None or relevant is None else _ndcg(hits, len(relevant), k)
-
-
 def retrieval_metrics(retrieved: Sequence[str] | None, relevant: frozenset[str] | None,
                       k: int) -> dict[str, float | None]:
-    """All five at once, deduplicating and cutting the list a single time (the per-example hot path)."""
+    """All five, deduplicating and cutting the list a single time (the per-example hot path)."""
     hits = relevance(retrieved, relevant, k)
     if hits is None or relevant is None:
         return dict.fromkeys(("hit_rate", "precision", "recall", "mrr", "ndcg"))
@@ -75,6 +47,7 @@ def _hit_rate(hits: tuple[bool, ...]) -> float:
 
 
 def _precision(hits: tuple[bool, ...], k: int) -> float:
+    """Divides by k even when fewer than k were retrieved: a short list is not rewarded for brevity."""
     return sum(hits) / k
 
 
@@ -87,6 +60,8 @@ def _mrr(hits: tuple[bool, ...]) -> float:
 
 
 def _ndcg(hits: tuple[bool, ...], n_relevant: int, k: int) -> float:
+    """DCG over the top k with gain 1 and discount log2(rank + 1), over the DCG of the ideal ranking
+    (all relevant ids first, at most k of them)."""
     dcg = sum(_discount(rank) for rank, hit in enumerate(hits, 1) if hit)
     return dcg / _ideal_dcg(min(n_relevant, k))
 

@@ -40,7 +40,6 @@ list` calls) gets UNIMPLEMENTED, neither counted nor logged as a misdirected exp
 from __future__ import annotations
 
 import asyncio
-import zlib
 from collections.abc import AsyncIterator, Mapping
 
 import grpc
@@ -51,14 +50,7 @@ from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import DESCRIPTOR,
 
 from ragmon.errors import RagmonError
 from ragmon.otlp.auth import bearer_ok
-from ragmon.otlp.decode import (
-    MAX_VALUES,
-    DecodedBatch,
-    DecodeError,
-    TooManyValues,
-    decode_off_loop,
-    decode_protobuf,
-)
+from ragmon.otlp.decode import MAX_VALUES, DecodedBatch, decode_off_loop, decode_protobuf
 from ragmon.otlp.inflate import Inflater, NoRoom, TooLarge, sniff, take
 from ragmon.otlp.limits import (
     BODY_SECONDS,
@@ -70,7 +62,7 @@ from ragmon.otlp.limits import (
 )
 from ragmon.otlp.misdirected import advice, grpc_signal
 from ragmon.otlp.refusals import RefusalLog, Sender, grpc_peer_host
-from ragmon.otlp.sink import BUSY, SpanSink, over_max_body, partial_success
+from ragmon.otlp.sink import REQUEST_ERRORS, Refused, SpanSink, Taken, count_refused, offered, refusal_for
 
 RETRY_INFO_KEY = "google.rpc.retryinfo-bin"
 _RETRY_AFTER_1S = ((RETRY_INFO_KEY, RetryInfo(retry_delay=Duration(seconds=1)).SerializeToString()),)
@@ -84,8 +76,10 @@ _SERVING = Int32Value(value=1)
 """grpc.health.v1.HealthCheckResponse{status: SERVING}. Neither health message is in a package ragmon
 depends on (grpcio-health-checking), and each has the wire form of a wrapper: the request a string and
 the response an enum in field 1, as StringValue's string and Int32Value's varint are."""
-_Refusal = tuple[str, grpc.StatusCode, str, int, tuple[tuple[str, bytes], ...]]
-"""`_TraceService._refuse`'s arguments after the call's own: reason, status, message, count, trailers."""
+_CODES = {"decode_error": grpc.StatusCode.INVALID_ARGUMENT, "invalid": grpc.StatusCode.INVALID_ARGUMENT,
+          "too_large": grpc.StatusCode.RESOURCE_EXHAUSTED, "backpressure": grpc.StatusCode.UNAVAILABLE,
+          "unauthorized": grpc.StatusCode.UNAUTHENTICATED}
+"""The status a call refused for each reason gets; UNAVAILABLE comes with RetryInfo."""
 
 
 MAX_CALLS = 64
@@ -137,22 +131,14 @@ class _TraceService:
         # its inflated body in scope kept them, through the exception's traceback, until gRPC had done with
         # the call, out of the budget's sight (8 calls of 30 MiB refused at once held 385 MiB).
         del message
-        if not isinstance(batch, DecodedBatch):
-            await self._refuse(context, metadata, *batch)
-        assert isinstance(batch, DecodedBatch)  # the abort raised otherwise
-        if batch.rejected and not batch.spans:
-            await self._refuse(context, metadata, "invalid", grpc.StatusCode.INVALID_ARGUMENT,
-                               f"every span was rejected: {batch.rejection_message()}", batch.rejected)
-        taken = self._sink.offer(batch.spans, "grpc") if batch.spans else True
-        if taken is False:
-            # The exporter sends the whole request again: its invalid spans are counted when it is taken.
-            await self._refuse(context, metadata, "backpressure", grpc.StatusCode.UNAVAILABLE,
-                               BUSY, len(batch.spans), _RETRY_AFTER_1S)
-        if batch.rejected:
-            self._sink.reject(batch.rejected, "invalid")
-            self._log(context, metadata, "invalid", grpc.StatusCode.OK, batch.rejection_message(),
-                      in_part=True)
-        return ExportTraceServiceResponse(partial_success=partial_success(batch, taken))
+        outcome = batch if isinstance(batch, Refused) else offered(batch, self._sink, "grpc")
+        if isinstance(outcome, Refused):
+            await self._refuse(context, metadata, outcome)
+        assert isinstance(outcome, Taken)  # the abort raised otherwise
+        if outcome.invalid is not None:
+            count_refused(self._sink, self._refusals, outcome.invalid, grpc.StatusCode.OK.name,
+                          _sender(context, metadata), in_part=True)
+        return ExportTraceServiceResponse(partial_success=outcome.partial)
 
     async def _receive(self, context: grpc.aio.ServicerContext, metadata: Mapping[str, str | bytes]) -> bytes:
         """The request message, read in one of `READ_SLOTS` (a call that finds none within `SLOT_SECONDS`
@@ -165,9 +151,9 @@ class _TraceService:
             async with asyncio.timeout(SLOT_SECONDS):
                 await self._reads.acquire()
         except TimeoutError:
-            await self._refuse(context, metadata, "backpressure", grpc.StatusCode.UNAVAILABLE,
-                               f"ragmon is busy: it is receiving as many gRPC messages as it takes at once "
-                               f"({READ_SLOTS}); retry later", 1, _RETRY_AFTER_1S)
+            await self._refuse(context, metadata, Refused(
+                "backpressure", f"ragmon is busy: it is receiving as many gRPC messages as it takes at once "
+                                f"({READ_SLOTS}); retry later"))
         try:
             async with asyncio.timeout(BODY_SECONDS):
                 message = await context.read()
@@ -182,34 +168,22 @@ class _TraceService:
             await context.abort(grpc.StatusCode.INVALID_ARGUMENT, "no request message")
         return message
 
-    async def _decoded(self, message: bytes, claim: BodyClaim) -> DecodedBatch | _Refusal:
+    async def _decoded(self, message: bytes, claim: BodyClaim) -> DecodedBatch | Refused:
         """The message decoded (inflated first when compressed, held in `claim` as it grows), or why it is
         refused: returned, not raised, so that no frame holding the bytes outlives the call (`export`)."""
         encoding = sniff(message)
-        if not encoding and len(message) > self._max_body:
-            return ("too_large", grpc.StatusCode.RESOURCE_EXHAUSTED,
-                    over_max_body(f"message of {len(message)} bytes", self._max_body), 1, ())
         try:
             body = await self._inflate(message, encoding, claim)
             return await decode_off_loop(decode_protobuf, body, self._max_values)
-        except TooLarge as exc:
-            return ("too_large", grpc.StatusCode.RESOURCE_EXHAUSTED, over_max_body(str(exc), self._max_body),
-                    1, ())
-        except NoRoom:
-            return ("backpressure", grpc.StatusCode.UNAVAILABLE, self._bodies.busy_message(), 1,
-                    _RETRY_AFTER_1S)
-        except zlib.error as exc:
-            return ("decode_error", grpc.StatusCode.INVALID_ARGUMENT,
-                    f"message is not valid {encoding} data: {exc}", 1, ())
-        except TooManyValues as exc:
-            return ("too_large", grpc.StatusCode.RESOURCE_EXHAUSTED, str(exc), 1, ())
-        except DecodeError as exc:
-            return ("decode_error", grpc.StatusCode.INVALID_ARGUMENT, str(exc), 1, ())
+        except REQUEST_ERRORS as exc:
+            return refusal_for(exc, "message", encoding, self._max_body, self._bodies)
 
     async def _inflate(self, message: bytes, encoding: str, claim: BodyClaim) -> bytes:
         """The message as the decoder takes it (TooLarge, NoRoom, zlib.error), inflated in steps of
         `_INFLATE_STEP` compressed bytes, letting other requests run between them."""
         if not encoding:
+            if len(message) > self._max_body:
+                raise TooLarge(f"message of {len(message)} bytes")
             if not claim.grow(len(message)):
                 raise NoRoom
             return message
@@ -226,16 +200,16 @@ class _TraceService:
                            metadata: Mapping[str, str | bytes]) -> None:
         """UNAUTHENTICATED (counted, logged; the abort raises) when a token is set and not sent."""
         if self._token is not None and not bearer_ok(str(metadata.get("authorization", "")), self._token):
-            await self._refuse(context, metadata, "unauthorized", grpc.StatusCode.UNAUTHENTICATED,
-                               "missing or wrong bearer token (metadata authorization: Bearer <token>)")
+            await self._refuse(context, metadata, Refused(
+                "unauthorized", "missing or wrong bearer token (metadata authorization: Bearer <token>)"))
 
     async def _refuse(self, context: grpc.aio.ServicerContext, metadata: Mapping[str, str | bytes],
-                      reason: str, code: grpc.StatusCode, message: str, count: int = 1,
-                      trailing_metadata: tuple[tuple[str, bytes], ...] = ()) -> None:
+                      refused: Refused) -> None:
         """Count, log and end the RPC: `context.abort` raises, so the caller does not go on."""
-        self._sink.reject(count, reason)
-        self._log(context, metadata, reason, code, message)
-        await context.abort(code, message, trailing_metadata=trailing_metadata)
+        code = _CODES[refused.reason]
+        count_refused(self._sink, self._refusals, refused, code.name, _sender(context, metadata))
+        await context.abort(code, refused.message,
+                            trailing_metadata=_RETRY_AFTER_1S if code is grpc.StatusCode.UNAVAILABLE else ())
 
     async def misdirected(self, method: str, context: grpc.aio.ServicerContext) -> None:
         """Any method but ours (registered after it, so only what it leaves): count, log, UNIMPLEMENTED
@@ -248,11 +222,6 @@ class _TraceService:
         self._refusals.misdirected(signal, grpc.StatusCode.UNIMPLEMENTED.name, **_sender(context, metadata),
                                    detail=message)
         await context.abort(grpc.StatusCode.UNIMPLEMENTED, message)
-
-    def _log(self, context: grpc.aio.ServicerContext, metadata: Mapping[str, str | bytes], reason: str,
-             code: grpc.StatusCode, message: str, in_part: bool = False) -> None:
-        self._refusals.refused(reason, code.name, **_sender(context, metadata), detail=message,
-                               in_part=in_part)
 
 
 def _sender(context: grpc.aio.ServicerContext, metadata: Mapping[str, str | bytes]) -> Sender:

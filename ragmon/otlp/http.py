@@ -25,7 +25,6 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import zlib
 from collections.abc import Callable
 from typing import Any
 
@@ -41,18 +40,18 @@ from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import (
 from ragmon.otlp.auth import bearer_ok
 from ragmon.otlp.decode import (
     MAX_VALUES,
+    DecodedBatch,
     DecodeError,
-    TooManyValues,
     decode_json,
     decode_off_loop,
     decode_protobuf,
 )
-from ragmon.otlp.inflate import GZIP_MAGIC, Inflater, NoRoom, TooLarge, take
+from ragmon.otlp.inflate import GZIP_MAGIC, Inflater, TooLarge, take
 from ragmon.otlp.limits import BODY_SECONDS, HELD_BODIES, IDLE_SECONDS, BodyBudget, BodyClaim
 from ragmon.otlp.misdirected import TRACES_PATH, advice, http_signal
 from ragmon.otlp.refusals import RefusalLog, Sender
 from ragmon.otlp.refusals import log as refusals_logger
-from ragmon.otlp.sink import BUSY, SpanSink, over_max_body, partial_success
+from ragmon.otlp.sink import REQUEST_ERRORS, Refused, SpanSink, count_refused, offered, refusal_for
 
 PROTOBUF = "application/x-protobuf"
 JSON = "application/json"
@@ -61,6 +60,10 @@ _ALIASES = {"x-gzip": "gzip"}
 """Encodings by another name: RFC 9110 (8.4.1.3) asks a recipient to take x-gzip as gzip."""
 # google.rpc.Code for each HTTP status we answer with.
 _RPC_CODE = {400: 3, 401: 16, 404: 12, 408: 4, 413: 8, 415: 3, 503: 14}
+_STATUS = {"decode_error": 400, "invalid": 400, "too_large": 413, "backpressure": 503, "unauthorized": 401}
+"""The status a request refused for each reason gets; an unsupported Content-Type or -Encoding gets 415."""
+_HEADERS = {401: {"WWW-Authenticate": 'Bearer realm="ragmon"'}, 503: {"Retry-After": "1"}}
+"""What every answer with the status carries: the scheme to authenticate with, when to retry."""
 _LLHTTP_PREFACE = "Pause on PRI/Upgrade"
 """How aiohttp's C parser (llhttp, HPE_PAUSED_H2_UPGRADE) words its refusal of HTTP/2's preface."""
 PURE_PYTHON_PARSER = http_parser.HttpRequestParser is http_parser.HttpRequestParserPy
@@ -86,52 +89,39 @@ def add_otlp_routes(app: web.Application, sink: SpanSink, *, max_body: int, toke
     Serve `app` with `app_runner(app, UnreadableRequests(..., otlp=True), auto_decompress=False)` (see the
     module docstring).
     """
-    expected = None if token is None else token.encode()
-    refusals = RefusalLog(logger)
-    if bodies is None:
-        bodies = BodyBudget(HELD_BODIES * max_body)
+    receiver = _TraceReceiver(sink, RefusalLog(logger),
+                              BodyBudget(HELD_BODIES * max_body) if bodies is None else bodies,
+                              token=token, max_body=max_body, max_values=max_values,
+                              max_body_flag=max_body_flag, on_wrong_path=on_wrong_path)
+    app.router.add_post(TRACES_PATH, receiver.receive)
+    app.middlewares.append(receiver.not_here)
 
-    def unauthorized(request: web.Request) -> web.Response | None:
-        """The 401 for a request without the token, when one is set; None for one that may go on."""
-        if expected is None or bearer_ok(request.headers.get("Authorization", ""), expected):
-            return None
-        message = "missing or wrong bearer token (Authorization: Bearer <token>)"
-        sink.reject(1, "unauthorized")
-        refusals.refused("unauthorized", "401", **_sender(request), detail=message)
-        return _failure(401, message, request.content_type != PROTOBUF,
-                        {"WWW-Authenticate": 'Bearer realm="ragmon"'})
 
-    async def receive(request: web.Request) -> web.Response:
-        as_json = request.content_type != PROTOBUF
+class _TraceReceiver:
+    """`add_otlp_routes`'s handler of `POST /v1/traces` (`receive`) and middleware for POSTs elsewhere."""
 
-        def log(reason: str, status: int, message: str, in_part: bool = False) -> None:
-            refusals.refused(reason, str(status), **_sender(request), detail=message, in_part=in_part)
+    def __init__(self, sink: SpanSink, refusals: RefusalLog, bodies: BodyBudget, *, token: str | None,
+                 max_body: int, max_values: int, max_body_flag: str | None,
+                 on_wrong_path: Callable[[str], None] | None) -> None:
+        self._sink = sink
+        self._refusals = refusals
+        self._bodies = bodies
+        self._expected = None if token is None else token.encode()
+        self._max_body = max_body
+        self._max_values = max_values
+        self._max_body_flag = max_body_flag
+        self._on_wrong_path = on_wrong_path
 
-        def refuse(reason: str, status: int, message: str, count: int = 1,
-                   headers: dict[str, str] | None = None) -> web.Response:
-            sink.reject(count, reason)
-            log(reason, status, message)
-            return _failure(status, message, as_json, headers)
-
-        if (refused := unauthorized(request)) is not None:
+    async def receive(self, request: web.Request) -> web.Response:
+        if (refused := self._unauthorized(request)) is not None:
             return refused
-        if request.content_type not in (PROTOBUF, JSON):
-            return refuse("decode_error", 415, f"Content-Type {request.content_type!r} is not supported: "
-                                               f"send {PROTOBUF} or {JSON}")
         encoding = request.headers.get("Content-Encoding", "").strip().lower()
         encoding = _ALIASES.get(encoding, encoding)
-        if encoding not in _ENCODINGS:
-            return refuse("decode_error", 415, f"Content-Encoding {encoding!r} is not supported: use gzip, "
-                                               "deflate or identity")
-        with bodies.claim() as claim:
+        if (unsupported := _unsupported(request.content_type, encoding)) is not None:
+            return self._refuse(request, Refused("decode_error", unsupported), 415)
+        with self._bodies.claim() as claim:
             try:
-                body = await _read_body(request, max_body, encoding, claim)
-            except TooLarge as exc:
-                return refuse("too_large", 413, over_max_body(str(exc), max_body, max_body_flag))
-            except NoRoom:
-                return refuse("backpressure", 503, bodies.busy_message(), headers={"Retry-After": "1"})
-            except (zlib.error, web.RequestPayloadError) as exc:
-                return refuse("decode_error", 400, f"body is not valid {encoding or 'identity'} data: {exc}")
+                batch = await self._decoded(request, encoding, claim)
             except ConnectionResetError:
                 # The sender hung up mid-body (its own export timeout, a pod stopping): nothing of it was
                 # received, nothing is refused, and no answer can reach it. An exporter that timed out
@@ -143,34 +133,45 @@ def add_otlp_routes(app: web.Application, sink: SpanSink, *, max_body: int, toke
                 # not kept: the rest of the body may never come (aiohttp reads and drops what does for its
                 # lingering time, 10 s, then closes).
                 message = f"the body took longer than {BODY_SECONDS:g} s to arrive"
-                refusals.cut_off("408", **_sender(request), detail=message)
-                response = _failure(408, message, as_json)
+                self._refusals.cut_off("408", **_sender(request), detail=message)
+                response = _failure(408, message, request.content_type != PROTOBUF)
                 response.force_close()
                 return response
+            except (*REQUEST_ERRORS, web.RequestPayloadError) as exc:
+                return self._refuse(request, refusal_for(exc, "body", encoding, self._max_body, self._bodies,
+                                                         self._max_body_flag))
+        outcome = offered(batch, self._sink, "http")
+        if isinstance(outcome, Refused):
+            return self._refuse(request, outcome)
+        if outcome.invalid is not None:
+            count_refused(self._sink, self._refusals, outcome.invalid, "200", _sender(request), in_part=True)
+        return _success(outcome.partial, request.content_type != PROTOBUF)
 
-            if encoding in ("", "identity") and body.startswith(GZIP_MAGIC):
-                return refuse("decode_error", 400, "body looks gzip-compressed (it starts with bytes 1f 8b): "
-                                                   "send it with Content-Encoding: gzip")
-            try:
-                batch = await decode_off_loop(decode_json if as_json else decode_protobuf, body, max_values)
-            except TooManyValues as exc:
-                return refuse("too_large", 413, str(exc))
-            except DecodeError as exc:
-                return refuse("decode_error", 400, str(exc))
-        if batch.rejected and not batch.spans:
-            return refuse("invalid", 400, f"every span was rejected: {batch.rejection_message()}",
-                          batch.rejected)
-        taken = sink.offer(batch.spans, "http") if batch.spans else True
-        if taken is False:
-            # The exporter sends the whole request again: its invalid spans are counted when it is taken.
-            return refuse("backpressure", 503, BUSY, len(batch.spans), {"Retry-After": "1"})
-        if batch.rejected:
-            sink.reject(batch.rejected, "invalid")
-            log("invalid", 200, batch.rejection_message(), in_part=True)
-        return _success(partial_success(batch, taken), as_json)
+    async def _decoded(self, request: web.Request, encoding: str, claim: BodyClaim) -> DecodedBatch:
+        """The request's spans; raises what `refusal_for` words, and ConnectionResetError or TimeoutError
+        for a body that did not arrive."""
+        body = await _read_body(request, self._max_body, encoding, claim)
+        if encoding in ("", "identity") and body.startswith(GZIP_MAGIC):
+            raise DecodeError("body looks gzip-compressed (it starts with bytes 1f 8b): send it with "
+                              "Content-Encoding: gzip")
+        decode = decode_protobuf if request.content_type == PROTOBUF else decode_json
+        return await decode_off_loop(decode, body, self._max_values)
+
+    def _unauthorized(self, request: web.Request) -> web.Response | None:
+        """The 401 for a request without the token, when one is set; None for one that may go on."""
+        if self._expected is None or bearer_ok(request.headers.get("Authorization", ""), self._expected):
+            return None
+        return self._refuse(request, Refused("unauthorized",
+                                             "missing or wrong bearer token (Authorization: Bearer <token>)"))
+
+    def _refuse(self, request: web.Request, refused: Refused, status: int | None = None) -> web.Response:
+        """Count, log and answer a refusal, with `status` or, when None, its reason's."""
+        status = _STATUS[refused.reason] if status is None else status
+        count_refused(self._sink, self._refusals, refused, str(status), _sender(request))
+        return _failure(status, refused.message, request.content_type != PROTOBUF)
 
     @web.middleware
-    async def not_here(request: web.Request, handler: Handler) -> web.StreamResponse:
+    async def not_here(self, request: web.Request, handler: Handler) -> web.StreamResponse:
         try:
             return await handler(request)
         except web.HTTPNotFound:
@@ -178,16 +179,23 @@ def add_otlp_routes(app: web.Application, sink: SpanSink, *, max_body: int, toke
                 raise
         # With a token set, where traces go and the count (and its alert) are for senders that have it;
         # anyone else's POST (a scanner's) is refused as it would be at /v1/traces.
-        if (refused := unauthorized(request)) is not None:
+        if (refused := self._unauthorized(request)) is not None:
             return refused
         signal = http_signal(request.path)
-        if signal == "other" and on_wrong_path is not None:
-            on_wrong_path(request.path)
+        if signal == "other" and self._on_wrong_path is not None:
+            self._on_wrong_path(request.path)
         message = advice(signal, request.path, f"POST {TRACES_PATH}")
-        return _misdirected(request, sink, refusals, signal, message)
+        return _misdirected(request, self._sink, self._refusals, signal, message)
 
-    app.router.add_post(TRACES_PATH, receive)
-    app.middlewares.append(not_here)
+
+def _unsupported(content_type: str, encoding: str) -> str | None:
+    """Why a request's Content-Type or (normalised) Content-Encoding is one we do not take; None when we
+    take both."""
+    if content_type not in (PROTOBUF, JSON):
+        return f"Content-Type {content_type!r} is not supported: send {PROTOBUF} or {JSON}"
+    if encoding not in _ENCODINGS:
+        return f"Content-Encoding {encoding!r} is not supported: use gzip, deflate or identity"
+    return None
 
 
 def add_metrics_port_answer(app: web.Application, sink: SpanSink, *, token: str | None,
@@ -244,9 +252,8 @@ class UnreadableRequests:
         if not self._otlp:
             self._refusals.unreadable(peer=peer, detail=detail)
             return
-        self._sink.reject(1, "decode_error")
-        self._refusals.refused("decode_error", "400", transport="http", peer=peer, user_agent=None,
-                               detail=detail)
+        count_refused(self._sink, self._refusals, Refused("decode_error", detail), "400",
+                      Sender(transport="http", peer=peer, user_agent=None))
 
 
 def _reason(error: HttpProcessingError) -> str:
@@ -342,10 +349,10 @@ def _success(partial: ExportTracePartialSuccess | None, as_json: bool) -> web.Re
     return web.Response(body=response.SerializeToString(), content_type=PROTOBUF)
 
 
-def _failure(status: int, message: str, as_json: bool, headers: dict[str, str] | None = None) -> web.Response:
+def _failure(status: int, message: str, as_json: bool) -> web.Response:
     code = _RPC_CODE[status]
     if as_json:
         body, content_type = json.dumps({"code": code, "message": message}).encode(), JSON
     else:
         body, content_type = Status(code=code, message=message).SerializeToString(), PROTOBUF
-    return web.Response(status=status, body=body, content_type=content_type, headers=headers)
+    return web.Response(status=status, body=body, content_type=content_type, headers=_HEADERS.get(status))

@@ -1,13 +1,23 @@
-"""What the OTLP receivers hand decoded spans to; the service implements it (queue, Assembler, counters)."""
+"""What the OTLP receivers hand decoded spans to (the service implements it: queue, Assembler, counters),
+and what becomes of a request, decided here once for both receivers: `refusal_for` a request that could
+not be read, `offered` for one that was. The promise that every span received is counted under one
+outcome lives here, so that neither transport can count it differently; each receiver only answers the
+outcome in its own wire's terms.
+"""
 
 from __future__ import annotations
 
+import zlib
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Protocol
 
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTracePartialSuccess
 
-from ragmon.otlp.decode import DecodedBatch
+from ragmon.otlp.decode import DecodedBatch, DecodeError, TooManyValues
+from ragmon.otlp.inflate import NoRoom, TooLarge
+from ragmon.otlp.limits import BodyBudget
+from ragmon.otlp.refusals import RefusalLog, Sender
 from ragmon.traces import Span
 
 BUSY = "ragmon is busy: its score queue or trace buffer is full; retry later"
@@ -75,3 +85,64 @@ def partial_success(batch: DecodedBatch, taken: bool | Mapping[str, int]) -> Exp
         reasons.append(f"{count} {'span' if count == 1 else 'spans'} dropped as {reason}"
                        + (f" ({why})" if why else ""))
     return ExportTracePartialSuccess(rejected_spans=rejected, error_message="; ".join(reasons))
+
+
+REQUEST_ERRORS = (TooLarge, NoRoom, zlib.error, TooManyValues, DecodeError)
+"""What receiving and decoding a request raise when it is refused whole (`refusal_for`)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Refused:
+    """Spans refused: counted as `count` under `reason` (`SpanSink.reject`'s), the sender told `message`.
+    Each receiver answers it with its own wire's status for `reason`."""
+
+    reason: str
+    message: str
+    count: int = 1
+
+
+@dataclass(frozen=True, slots=True)
+class Taken:
+    """A request the sink took: `partial` is what the sender is told of the spans it lost (None: none),
+    `invalid` the spans the decoder refused, counted and logged though the request is answered success."""
+
+    partial: ExportTracePartialSuccess | None
+    invalid: Refused | None
+
+
+def count_refused(sink: SpanSink, refusals: RefusalLog, refused: Refused, status: str, sender: Sender, *,
+                  in_part: bool = False) -> None:
+    """Count `refused` and log it with the status (HTTP's, or gRPC's code name) its sender was answered;
+    `in_part` as `RefusalLog.refused`'s."""
+    sink.reject(refused.count, refused.reason)
+    refusals.refused(refused.reason, status, **sender, detail=refused.message, in_part=in_part)
+
+
+def offered(batch: DecodedBatch, sink: SpanSink, transport: str) -> Refused | Taken:
+    """Offer a decoded request's spans to `sink`: refused whole when every span is invalid, or when the
+    sink is full (back-pressure, counted by the spans offered: the exporter sends the whole request again,
+    and its invalid spans are counted when it is taken); else taken."""
+    if batch.rejected and not batch.spans:
+        return Refused("invalid", f"every span was rejected: {batch.rejection_message()}", batch.rejected)
+    taken = sink.offer(batch.spans, transport) if batch.spans else True
+    if taken is False:
+        return Refused("backpressure", BUSY, len(batch.spans))
+    invalid = Refused("invalid", batch.rejection_message(), batch.rejected) if batch.rejected else None
+    return Taken(partial_success(batch, taken), invalid)
+
+
+def refusal_for(error: Exception, what: str, encoding: str, max_body: int, bodies: BodyBudget,
+                flag: str | None = "--max-body") -> Refused:
+    """Why a request that raised one of `REQUEST_ERRORS` is refused, in the same words over either
+    transport. Any other error is a body that did not inflate or arrive whole (zlib.error, aiohttp's
+    RequestPayloadError): `what` names the request's bytes ("body", "message"), `encoding` how they were
+    sent. `flag` is as `over_max_body`'s."""
+    if isinstance(error, TooLarge):
+        return Refused("too_large", over_max_body(str(error), max_body, flag))
+    if isinstance(error, TooManyValues):
+        return Refused("too_large", str(error))
+    if isinstance(error, NoRoom):
+        return Refused("backpressure", bodies.busy_message())
+    if isinstance(error, DecodeError):
+        return Refused("decode_error", str(error))
+    return Refused("decode_error", f"{what} is not valid {encoding or 'identity'} data: {error}")
