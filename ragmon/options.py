@@ -47,6 +47,15 @@ def decimal(text: str) -> float:
     return float(text)
 
 
+def number(text: str) -> float:
+    """argparse type for a number of any range, refused by `decimal`'s rule as every number flag is; the
+    caller checks the range, naming what the flag's value must be."""
+    try:
+        return decimal(text)
+    except NotANumber as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
 def _other_digits(text: str) -> str:
     return " (write it with the digits 0-9)" if any(c.isdecimal() and not c.isascii() for c in text) else ""
 

@@ -23,6 +23,7 @@ from fakes.anthropic_server import Drop, Fail, FakeAnthropic, Hang, Raw, Reply, 
 from manual_clock import ManualClock
 
 from ragmon.budget_file import BudgetFile
+from ragmon.cli import UsageError, build_parser
 from ragmon.errors import InputError
 from ragmon.evaluate import example_claims
 from ragmon.judges.claude import ClaudeJudge
@@ -403,11 +404,12 @@ async def test_an_unanswered_attempt_of_a_long_answer_costs_one_calls_worst_case
 
 
 @pytest.mark.parametrize("flag", ["--llm-budget-usd-per-day", "--llm-max-per-minute"])
-@pytest.mark.parametrize("value", ["inf", "nan", "-1"])
+@pytest.mark.parametrize("value", ["1e999", "-1"])
 def test_an_amount_must_be_a_finite_number_at_least_0(flag: str, value: str,
                                                       capsys: pytest.CaptureFixture[str]) -> None:
     """`--llm-budget-usd-per-day inf` (meant as "no cap") once passed the parser and crashed the start with
-    a traceback sizing the budget (inf // cost is NaN): a flag's value is checked where it is read."""
+    a traceback sizing the budget (inf // cost is NaN): a flag's value is checked where it is read. `inf`
+    is no number now (below); 1e999 is one, too large for a float: inf all the same."""
     with pytest.raises(SystemExit) as caught:
         serve_args(flag, value)
     assert caught.value.code == 2 and f"argument {flag}: must be a finite number, at least 0" in \
@@ -416,8 +418,7 @@ def test_an_amount_must_be_a_finite_number_at_least_0(flag: str, value: str,
 
 @pytest.mark.parametrize("flag", ["--llm-price-input", "--llm-price-output"])
 @pytest.mark.parametrize(("value", "why"), [
-    ("0", ": at a price of 0 the daily budget could never stop a call"),
-    ("-1", ""), ("inf", ""), ("nan", "")])
+    ("0", ": at a price of 0 the daily budget could never stop a call"), ("-1", ""), ("1e999", "")])
 def test_a_price_must_be_a_finite_number_above_0(flag: str, value: str, why: str,
                                                  capsys: pytest.CaptureFixture[str]) -> None:
     """At a price of 0 every reservation was $0: `ragmon serve` started as though --llm-budget-usd-per-day
@@ -426,6 +427,29 @@ def test_a_price_must_be_a_finite_number_above_0(flag: str, value: str, why: str
         serve_args(flag, value)
     err = capsys.readouterr().err
     assert caught.value.code == 2 and err.endswith(f"argument {flag}: must be a finite number above 0{why}\n")
+
+
+@pytest.mark.parametrize(("command", "flag"), [
+    ("serve", "--llm-budget-usd-per-day"), ("serve", "--llm-max-per-minute"), ("serve", "--llm-price-input"),
+    ("serve", "--llm-price-output"), ("calibrate", "--llm-price-input"), ("calibrate", "--llm-price-output")])
+@pytest.mark.parametrize(("value", "hint"), [
+    ("0_5", ""), ("1_0", ""),  # float() read them as 5 and 10: a budget of $5.00 a day where 0.5 was meant
+    ("٠.٥", " (write it with the digits 0-9)"),  # 0.5 in Arabic-Indic digits, which float() takes
+    ("inf", ""), ("nan", "")])
+def test_a_claude_flag_reads_numbers_as_every_other_flag(command: str, flag: str, value: str,
+                                                         hint: str) -> None:
+    """As `--sample-rate 0_5` is refused, with the message the other number flags give; `calibrate` has the
+    two prices only."""
+    argv = [command, flag, value] if command == "serve" else [command, "labelled.jsonl", flag, value]
+    with pytest.raises(UsageError) as refused:
+        build_parser(command, {}).parse_args(argv)
+    assert refused.value.message == f"argument {flag}: not a number: {value!r}{hint}"
+
+
+def test_a_claude_flag_from_the_environment_is_refused_naming_the_variable() -> None:
+    with pytest.raises(UsageError) as refused:
+        build_parser("serve", {"RAGMON_LLM_BUDGET_USD_PER_DAY": "0_5"}).parse_args(["serve"])
+    assert refused.value.message == "RAGMON_LLM_BUDGET_USD_PER_DAY='0_5': not a number: '0_5'"
 
 
 @pytest.mark.parametrize("flags", [("--llm-budget-usd-per-day", "1e308"),

@@ -82,7 +82,7 @@ from ragmon.judges.claude_prompt import (
 )
 from ragmon.judges.verdict_cache import VerdictCache
 from ragmon.model import Claim, ClaimVerdict, Context, Example
-from ragmon.options import positive_duration, positive_int
+from ragmon.options import number, positive_duration, positive_int
 from ragmon.sampling import Prices
 
 if TYPE_CHECKING:
@@ -983,12 +983,10 @@ class ClaudeJudge:
 # One spelling everywhere, so one RAGMON_LLM_MODEL (etc.) configures every subcommand.
 
 def non_negative(text: str) -> float:
-    """argparse type for an amount that may be zero: USD, calls per minute. Infinity is no amount: the
-    budget arithmetic has no meaning for it (a day's cap of inf holds inf // cost = NaN calls)."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    """argparse type for an amount that may be zero: USD, calls per minute. Read as every number flag is
+    (`number`): float() took `0_5` for 5, a budget ten times the one meant. Infinity (`1e999`) is no
+    amount: the budget arithmetic has no meaning for it (a day's cap of inf holds inf // cost = NaN calls)."""
+    value = number(text)
     if not (math.isfinite(value) and value >= 0):
         raise argparse.ArgumentTypeError(f"must be a finite number, at least 0: {text}")
     return value
@@ -997,11 +995,8 @@ def non_negative(text: str) -> float:
 def price(text: str) -> float:
     """argparse type for USD per million tokens: a finite number above 0. At a price of 0 every call costs
     $0, so `--llm-budget-usd-per-day` could never stop one, while `ragmon serve` would start as though
-    it capped spending (and `calibrate` would size a budget at $0)."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    it capped spending (and `calibrate` would size a budget at $0). Read as every number flag is."""
+    value = number(text)
     if not (math.isfinite(value) and value > 0):
         why = ": at a price of 0 the daily budget could never stop a call" if value == 0 else ""
         raise argparse.ArgumentTypeError(f"must be a finite number above 0{why}")

@@ -224,28 +224,54 @@ def react_answer(text: str) -> str:
     return match.group(1) if match else text
 
 
+def joined(pieces: Iterable[str]) -> str:
+    """Pieces of one text (a message's parts, a streamed answer's chunks) put back together. A space goes
+    between a piece ending a sentence and one opening the next with a capital ("...purchase." and "Returns
+    are..."): glued ("purchase.Returns"), the two were one claim that no context holds. Nowhere else: a
+    word split across chunks ("The warr", "anty") stays whole, and so do a number ("$3.", "50") and an
+    abbreviation ("e.g.", "the") split after their point."""
+    out: list[str] = []
+    for piece in pieces:
+        if not piece:
+            continue
+        if out and piece[0].isupper() and out[-1].rstrip(_CLOSING)[-1:] in _SENTENCE_MARKS:
+            out.append(" ")
+        out.append(piece)
+    return "".join(out)
+
+
+_SENTENCE_MARKS = frozenset(".!?…")
+_CLOSING = "\"')]”’"
+"""What may follow a sentence's mark within it: a closing quote or bracket."""
+
+
+def _parts_joined(parts: Iterable[Any]) -> str:
+    return joined(text for part in parts if isinstance(part, Mapping) and part.get("type", "text") == "text"
+                  and isinstance(text := part.get("content", part.get("text")), str))
+
+
 def parts_text(parts: Iterable[Any]) -> str | None:
     """The text of a multi-part message: the `text` parts in order, joined."""
-    texts = []
-    for part in parts:
-        if isinstance(part, Mapping) and part.get("type", "text") == "text":
-            text = part.get("content", part.get("text"))
-            if isinstance(text, str):
-                texts.append(text)
-    return text_value("".join(texts))
+    return text_value(_parts_joined(parts))
 
 
-def message_text(message: Any) -> str | None:
-    """A chat message's text whether it carries `parts` (GenAI) or `content` (OpenAI style)."""
+def message_piece(message: Any) -> str | None:
+    """A chat message's text as written, blank or not, whether it carries `parts` (GenAI) or `content`
+    (OpenAI style): one streamed chunk may be only the space between two words."""
     if not isinstance(message, Mapping):
         return None
     parts = message.get("parts")
     if isinstance(parts, Sequence) and not isinstance(parts, str):
-        return parts_text(parts)
+        return _parts_joined(parts)
     content = message.get("content")
     if isinstance(content, Sequence) and not isinstance(content, str):
-        return parts_text(content)
-    return text_value(content)
+        return _parts_joined(content)
+    return content if isinstance(content, str) else None
+
+
+def message_text(message: Any) -> str | None:
+    """`message_piece` when it is usable text: not blank, not redacted."""
+    return text_value(message_piece(message))
 
 
 def metadata_mapping(span: Span, where: str, value: Any) -> Mapping[str, Any]:

@@ -11,7 +11,7 @@ events (also OpenLIT, which sets `gen_ai.prompt` / `gen_ai.completion` on the sp
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 from ragmon.model import Context
@@ -20,9 +20,11 @@ from ragmon.semconv.common import (
     ExtractionError,
     Role,
     indexed,
+    joined,
     list_value,
     make_context,
     maybe_json,
+    message_piece,
     message_text,
     parts_text,
     strict_json,
@@ -135,7 +137,10 @@ def retriever_query(span: Span) -> str | None:
 
 def llm_output(span: Span) -> str | None:
     """The first output message (one per choice) with text, in the newest form the span has: parts
-    messages (on the span or its details event), indexed completions, choice events, legacy content."""
+    messages (on the span or its details event), indexed completions, choice events, legacy content.
+    Events of one choice are joined in their order: the conventions put a whole message in each, but
+    some producers send one per streamed chunk, and the first alone was "The warranty", the rest of the
+    answer (a made-up sentence too) never scored."""
     value = _attribute_or_event(span, OUTPUT_MESSAGES, DETAILS_EVENT)
     if value is not None:
         for message in list_value(span, OUTPUT_MESSAGES, value):
@@ -144,10 +149,13 @@ def llm_output(span: Span) -> str | None:
     for _, fields in sorted(indexed(span.attributes, COMPLETION).items()):
         if (text := _indexed_content(fields)) is not None:
             return text
-    for choice in _event_bodies(span, CHOICE_EVENT):
-        if isinstance(choice, Mapping) and (text := message_text(choice.get("message"))) is not None:
-            return text
-    return _legacy_text(_attribute_or_event(span, LEGACY_COMPLETION, LEGACY_COMPLETION_EVENT), None)
+    if (text := _first_choice(_choice_pieces(span))) is not None:
+        return text
+    legacy = span.attributes.get(LEGACY_COMPLETION)
+    if legacy is not None:  # OpenLIT sets it beside its event: the span's own value wins, as elsewhere
+        return _first_choice(_completion_pieces(legacy))
+    return _first_choice(piece for event in span.events if event.name == LEGACY_COMPLETION_EVENT
+                         for piece in _completion_pieces(event.attributes.get(LEGACY_COMPLETION)))
 
 
 def output_recorded(span: Span) -> bool:
@@ -192,7 +200,7 @@ def llm_user_message(span: Span) -> str | None:
     users = list(_event_bodies(span, USER_EVENT))
     if users:
         return message_text(users[-1])
-    return _legacy_text(_attribute_or_event(span, LEGACY_PROMPT, LEGACY_PROMPT_EVENT), "user")
+    return _legacy_prompt(_attribute_or_event(span, LEGACY_PROMPT, LEGACY_PROMPT_EVENT))
 
 
 def _attribute_or_event(span: Span, attribute: str, event_name: str) -> Any:
@@ -211,19 +219,47 @@ def _event_bodies(span: Span, event_name: str) -> Iterator[Any]:
             yield strict_json(content) if isinstance(content, str) else content
 
 
-def _legacy_text(value: Any, role: str | None) -> str | None:
-    """`gen_ai.prompt` / `gen_ai.completion`: a JSON list of messages (the last of `role`, or the first
-    with text for a completion), else plain text. Plain-text prompts (OpenLIT joins the conversation)
-    hold more than the question, so only a completion is read as plain text."""
+def _legacy_prompt(value: Any) -> str | None:
+    """`gen_ai.prompt`: a JSON list of messages, the last user message's text. A plain-text prompt
+    (OpenLIT joins the conversation) holds more than the question, so it is none."""
     if not isinstance(value, str):
         return None
     decoded = maybe_json(value)
+    users = [m for m in decoded if isinstance(m, Mapping) and m.get("role") == "user"] \
+        if isinstance(decoded, list) else []
+    return message_text(users[-1]) if users else None
+
+
+def _completion_pieces(value: Any) -> Iterator[tuple[int, str]]:
+    """(choice index, text) of a `gen_ai.completion` value: a JSON list of messages, one per choice, or
+    plain text, one choice."""
+    if not isinstance(value, str):
+        return
+    decoded = maybe_json(value)
     messages = [m for m in decoded if isinstance(m, Mapping)] if isinstance(decoded, list) else []
-    if messages:
-        if role is not None:
-            messages = [m for m in messages if m.get("role") == role][-1:]
-        return next((text for m in messages if (text := message_text(m)) is not None), None)
-    return text_value(value) if role is None else None
+    if not messages:
+        yield 0, value
+    for index, message in enumerate(messages):
+        if (piece := message_piece(message)) is not None:
+            yield index, piece
+
+
+def _choice_pieces(span: Span) -> Iterator[tuple[int, str]]:
+    """(choice index, text) of each choice event with a message. The conventions require the index; one
+    missing or not an integer is read as 0, the one choice nearly every call asks for."""
+    for choice in _event_bodies(span, CHOICE_EVENT):
+        if isinstance(choice, Mapping) and (piece := message_piece(choice.get("message"))) is not None:
+            index = choice.get("index")
+            yield (index if isinstance(index, int) and not isinstance(index, bool) else 0), piece
+
+
+def _first_choice(pieces: Iterable[tuple[int, str]]) -> str | None:
+    """The text of the first choice (in the order choices first appear) that has usable text, its pieces
+    joined in their order."""
+    choices: dict[int, list[str]] = {}
+    for index, piece in pieces:
+        choices.setdefault(index, []).append(piece)
+    return next((text for texts in choices.values() if (text := text_value(joined(texts))) is not None), None)
 
 
 def _indexed_content(fields: Mapping[str, Any]) -> str | None:

@@ -160,13 +160,41 @@ _LONGEST_FILLER = 80
 """Longer sentences skip the phrase check: the longest single phrase above, with its period, has 79
 characters ("If you need any additional clarification, please reach out to our support team.")."""
 
+_ASKS_THE_USER = re.compile(
+    r"[\W_]*+(?:((?:please |just )?let me know (?:if|whether))|(?:would|do) you (?:like|want|need|prefer)|"
+    r"want me to|shall (?:i|we)|should i|(?:can|may|could) i (?:help|assist)|how (?:else )?can i (?:help|"
+    r"assist)|is there (?:anything|something) (?:else|more)|would it help)\b", re.IGNORECASE)
+"""The openings of offers and questions put to the user ("Would you like to know how to extend it?",
+"Shall I open a ticket?", "Let me know if you'd like the steps."), which chat assistants end answers with:
+they assert nothing. An assertion such a question takes for granted ("... extend your 5-year warranty?")
+goes unchecked: the question is not read for one. The group is "Let me know if", no question. What
+precedes the words is taken whole (`*+`): given back a character at a time, 100,000 of them took 60 ms."""
+_WORD_CHARACTER = re.compile(r"[^\W_]")
+
+
+def _asks_the_user(sentence: str) -> bool:
+    """Whether the sentence is an offer or a question put to the user: one of the openings, and for a
+    question a "?" after its last word (a statement ending in "?" by a slip stays a claim). The end is
+    found with `rfind`: a pattern reading to it backtracked over every "?" of the sentence, quadratic."""
+    opening = _ASKS_THE_USER.match(sentence)
+    if opening is None:
+        return False
+    if opening.group(1) is not None:
+        return True
+    mark = sentence.rfind("?")
+    return mark >= 0 and _WORD_CHARACTER.search(sentence, mark + 1) is None
+
 
 def is_filler(sentence: str, terms: frozenset[str]) -> bool:
-    """True when the sentence only makes conversation ("Sure!", "Great question.", "Hope this helps!"): it
-    asserts nothing a context could support, so as a claim it was one no context ever supports. It is no
-    abstention either: an answer of "Sure!" has not declined anything. `terms` are the sentence's
-    (`profile(sentence).terms`): the caller has them already, and reading them again from the cache cost
-    as much as the rest of this test."""
+    """True when the sentence only makes conversation ("Sure!", "Great question.", "Hope this helps!", "Would
+    you like me to open a ticket?"): it asserts nothing a context could support, so as a claim it was one no
+    context ever supports. It is no abstention either: an answer of "Sure!" has not declined anything.
+    `terms` are the sentence's (`profile(sentence).terms`): the caller has them already, and reading them
+    again from the cache cost as much as the rest of this test. Offers are tried only in a sentence with a
+    "?" or the term "know": those tests spare nearly every claim the pattern, at 0.1% of the scoring cost
+    (callgrind), where searching the sentence for "know" cost 0.4%."""
+    if ("?" in sentence or "know" in terms) and _asks_the_user(sentence):
+        return True
     if len(sentence) > _LONGEST_FILLER or (sentence.isascii() and not terms <= _FILLER_TERMS):
         return False
     return _FILLER.fullmatch(normalise(sentence)) is not None

@@ -4,14 +4,16 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import pytest
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
 from opentelemetry.proto.common.v1.common_pb2 import AnyValue, ArrayValue, KeyValue, KeyValueList
-from opentelemetry.trace import SpanKind
+from opentelemetry.trace import Span, SpanKind
 
-from ragmon.model import Context
+from ragmon import EvalConfig, LexicalJudge, evaluate
+from ragmon.model import Context, Example
 from ragmon.otlp.decode import decode_protobuf
 from ragmon.semconv.extract import ExtractionError, extract
 from ragmon.traces import Trace
@@ -157,3 +159,82 @@ def test_malformed_retrieval_documents_name_span_and_attribute(recorder: Recorde
     assert "'retrieval kb'" in message
     assert trace.spans[0].span_id in message
     assert "gen_ai.retrieval.documents" in message
+
+
+# --- answers recorded in pieces: message parts, one event per streamed chunk ---------------------------
+
+PURCHASE = "The warranty lasts 2 years from the date of purchase."
+RETURNS = "Returns cost $3.50 within 30 days."
+MADE_UP = "It also covers accidental damage."
+
+
+def _scored(recorder: Recorder, record_answer: Callable[[Span], None]) -> tuple[Example, float | None]:
+    """A retrieval of two documents, one sentence each, and a chat span `record_answer` writes the answer
+    on: the extracted example and its lexical groundedness."""
+    tracer = recorder.tracer
+    with tracer.start_as_current_span("POST /ask", kind=SpanKind.SERVER):
+        with tracer.start_as_current_span("retrieval kb", kind=SpanKind.CLIENT) as span:
+            span.set_attributes({"gen_ai.operation.name": "retrieval",
+                                 "gen_ai.retrieval.query.text": "How long is the warranty?",
+                                 "gen_ai.retrieval.documents": json.dumps(
+                                     [{"id": "warranty", "score": 0.9, "content": PURCHASE},
+                                      {"id": "returns", "score": 0.8, "content": RETURNS}])})
+        with tracer.start_as_current_span("chat claude", kind=SpanKind.CLIENT) as span:
+            span.set_attribute("gen_ai.operation.name", "chat")
+            record_answer(span)
+    example = extract(recorder.trace())
+    assert example is not None
+    [result] = evaluate([example], LexicalJudge(), EvalConfig(bootstrap_samples=0)).results
+    return example, result.metrics["groundedness"]
+
+
+@pytest.mark.parametrize(("parts", "answer", "groundedness"), [
+    # Each sentence is one document's: 2 of 2 supported. Glued ("purchase.Returns") they were one claim
+    # that needed both documents, so none supported it: 0.0.
+    ([PURCHASE, RETURNS], f"{PURCHASE} {RETURNS}", 1.0),
+    # A word, or a number, split across chunks stays whole: no space inside "warranty", nor in "$3.50",
+    # which split ("$3. 50") would be two claims, of 3 and 50, that no document states: 0.0.
+    (["The warr", "anty lasts 2 years from the date of purchase."], PURCHASE, 1.0),
+    (["Returns cost $3.", "50 within 30 days."], RETURNS, 1.0),
+])
+def test_the_text_parts_of_a_message_keep_sentences_apart_and_words_whole(
+        recorder: Recorder, parts: list[str], answer: str, groundedness: float) -> None:
+    message = {"role": "assistant", "parts": [{"type": "text", "content": part} for part in parts],
+               "finish_reason": "stop"}
+    example, scored = _scored(recorder, lambda span: span.set_attribute("gen_ai.output.messages",
+                                                                       json.dumps([message])))
+    assert example.answer == answer
+    assert scored == groundedness
+
+
+def _choice_events(span: Span) -> None:
+    # Azure-style v1.28 choice events, one per chunk; a second choice's chunk between them is not mixed in.
+    chunks = ((0, "The warranty"), (1, "Warranties are void."), (0, " lasts 2 years from the date "),
+              (0, "of purchase."), (0, MADE_UP))
+    for index, chunk in chunks:
+        span.add_event("gen_ai.choice", {"gen_ai.event.content": json.dumps(
+            {"index": index, "message": {"role": "assistant", "content": chunk}})})
+
+
+def _legacy_text_events(span: Span) -> None:
+    # v1.26 gen_ai.content.completion events, one per chunk, as plain text; a blank chunk is a space.
+    for chunk in ("The warranty", " ", "lasts 2 years from the date of purchase.", MADE_UP):
+        span.add_event("gen_ai.content.completion", {"gen_ai.completion": chunk})
+
+
+def _legacy_message_events(span: Span) -> None:
+    # The same events holding JSON lists of messages, one per choice.
+    for chunk in ("The warranty lasts 2 years", " from the date of purchase.", MADE_UP):
+        span.add_event("gen_ai.content.completion", {"gen_ai.completion": json.dumps(
+            [{"role": "assistant", "content": chunk}])})
+
+
+@pytest.mark.parametrize("record", [_choice_events, _legacy_text_events, _legacy_message_events])
+def test_a_completion_streamed_as_one_event_per_chunk_is_read_whole(recorder: Recorder,
+                                                                    record: Callable[[Span], None]) -> None:
+    # Read from the first event alone, the answer was "The warranty" (supported: 1.0) and the made-up
+    # sentence went unscored. Whole, it is two claims: the first all in the warranty document, the second
+    # (cover, accident, damag) in none: 1 of 2, 0.5.
+    example, groundedness = _scored(recorder, record)
+    assert example.answer == f"{PURCHASE} {MADE_UP}"
+    assert groundedness == 0.5

@@ -281,3 +281,44 @@ def test_an_attribution_before_filler_is_no_claim() -> None:
     assert [v.claim.text for v in result.verdicts] == [
         "Enterprise customers can bring their own keys through KMS."]
     assert result.metrics["groundedness"] == 1.0
+
+
+WARRANTY = "The warranty lasts 2 years from the date of purchase."
+
+
+@pytest.mark.parametrize("question", [
+    "Would you like to know how to extend your warranty?",
+    "Do you want me to open a repair ticket?",
+    "Shall I open a repair ticket for you?",
+    "Can I help you with anything else regarding your order?",
+    "Is there anything else you would like to know about the warranty?",
+    "Let me know if you would like the steps to register your product.",
+    "Want me to send you the claim form?",
+    "**Would you like me to open a repair ticket?** 🙂",
+])
+def test_a_question_or_offer_put_to_the_user_is_no_claim(question: str) -> None:
+    # The one claim (warranti, last, year and 2) is all in the context: groundedness 1 of 1 claim, where
+    # the question counted as a second, unsupported claim made it 0.5 and the answer a hallucination.
+    example = Example("q1", "How long is the warranty?", (Context("c1", WARRANTY),),
+                      "The warranty lasts 2 years. " + question)
+    [result] = evaluate([example], LexicalJudge(), EvalConfig(bootstrap_samples=0)).results
+    assert [v.claim.text for v in result.verdicts] == ["The warranty lasts 2 years."]
+    assert result.metrics["groundedness"] == 1.0
+    assert result.metrics["hallucination_rate"] == 0.0
+
+
+@pytest.mark.parametrize(("answer", "claims"), [
+    ("The warranty lasts 5 years?", ["The warranty lasts 5 years?"]),  # ends in "?", opens as no offer
+    ("Would you like it, the warranty lasts 5 years.", ["Would you like it, the warranty lasts 5 years."]),
+    ("Let me explain: the warranty lasts 5 years.", ["Let me explain: the warranty lasts 5 years."]),
+    ("Do you want to know more? The warranty lasts 5 years.", ["The warranty lasts 5 years."]),
+])
+def test_a_statement_stays_a_claim_beside_or_like_a_question(answer: str, claims: list[str]) -> None:
+    assert texts(answer) == claims
+
+
+def test_a_refusal_with_an_offer_abstains() -> None:
+    # "but" sets apart an offer, which asserts nothing: the sentence declines, and the answer with it.
+    answer = "I don't know when the store opens, but would you like me to open a support ticket?"
+    assert split_claims(answer) == ()
+    assert answer_abstains(answer)
