@@ -39,7 +39,7 @@ one (a path pointing at the wrong file must not be overwritten)."""
 
 @dataclass(frozen=True, slots=True)
 class DaySpend:
-    """USD committed on a UTC day (days since the epoch, as `ragmon.sampling.utc_day`)."""
+    """USD committed on a UTC day (days since the epoch, as `ragmon.budget.utc_day`)."""
 
     day: int
     usd: float

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any, cast
 
 from ragmon import datasets
+from ragmon.budget import Prices
 from ragmon.errors import InputError, RagmonError, printable
 from ragmon.evaluate import (
     awaited,
@@ -44,7 +45,6 @@ from ragmon.judges.lexical import add_cli_arguments as add_lexical_arguments
 from ragmon.model import Claim, ClaimVerdict, Example
 from ragmon.options import check_stdin_read_once, input_name
 from ragmon.report.text import clip
-from ragmon.sampling import Prices
 
 JUDGES = ("lexical", "claude")
 

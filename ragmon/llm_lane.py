@@ -26,6 +26,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from ragmon.budget import DailyBudget, Reservation, TokenBucket
 from ragmon.budget_file import BudgetFile, day_name
 from ragmon.errors import InputError
 from ragmon.evaluate import example_claims, score_example, verdicts_without_judge
@@ -43,7 +44,6 @@ from ragmon.judges.claude import (
 from ragmon.logs import MAX_MESSAGE, LineLimit, clip, more_like_it
 from ragmon.model import ClaimVerdict, Example, ExampleResult
 from ragmon.options import fraction, optional_file
-from ragmon.sampling import DailyBudget, Reservation, TokenBucket
 from ragmon.scoring import LaneRefusal, Scored
 
 log = logging.getLogger("ragmon.llm_lane")

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from ragmon.budget import DailyBudget, Prices
 from ragmon.budget_file import BudgetFile, DaySpend
 from ragmon.errors import InputError
-from ragmon.sampling import DailyBudget, Prices
 
 PRICES = Prices(input_per_mtok=1.0, output_per_mtok=5.0)
 # A call bounded by 2,000 input and 1,000 output tokens reserves 2,000 x $1/M + 1,000 x $5/M = $0.007.

@@ -22,6 +22,7 @@ import pytest
 from fakes.anthropic_server import Drop, Fail, FakeAnthropic, Hang, Raw, Reply, ToolInput
 from manual_clock import ManualClock
 
+from ragmon.budget import DailyBudget, Prices, TokenBucket
 from ragmon.budget_file import BudgetFile
 from ragmon.cli import UsageError, build_parser
 from ragmon.errors import InputError
@@ -29,7 +30,6 @@ from ragmon.evaluate import example_claims
 from ragmon.judges.claude import ClaudeJudge
 from ragmon.llm_lane import ClaudeLane, LaneOutcome, add_arguments, lane_from_args
 from ragmon.model import Context, Example
-from ragmon.sampling import DailyBudget, Prices, TokenBucket
 
 
 @pytest.fixture

@@ -23,9 +23,9 @@ from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanE
 from polling import wait_metrics
 from trace_ids import FixedIds, trace_ids_with_keys
 
+from ragmon.budget import DailyBudget, Prices, TokenBucket
 from ragmon.judges.claude import ClaudeJudge
 from ragmon.llm_lane import ClaudeLane
-from ragmon.sampling import DailyBudget, Prices, TokenBucket
 from ragmon.scoring import LexicalLane
 from ragmon.scrape import Samples, total
 from ragmon.serve_config import ServeConfig

@@ -65,6 +65,7 @@ from numbers import Integral, Real
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ragmon.budget import Prices
 from ragmon.errors import MissingExtra, RagmonError
 from ragmon.jsontext import replace_lone_surrogates
 from ragmon.judges.base import JudgeError
@@ -83,7 +84,6 @@ from ragmon.judges.claude_prompt import (
 from ragmon.judges.verdict_cache import VerdictCache
 from ragmon.model import Claim, ClaimVerdict, Context, Example
 from ragmon.options import number, positive_duration, positive_int
-from ragmon.sampling import Prices
 
 if TYPE_CHECKING:
     import anthropic

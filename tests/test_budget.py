@@ -1,0 +1,103 @@
+"""The per-minute token bucket and the daily USD budget."""
+
+from __future__ import annotations
+
+import pytest
+from manual_clock import ManualClock
+
+from ragmon.budget import DailyBudget, Prices, Reservation, TokenBucket, utc_day
+
+
+def test_token_bucket_allows_a_minutes_worth_then_refills_at_the_rate() -> None:
+    clock = ManualClock(1_000.0)
+    bucket = TokenBucket(10, clock)
+    assert [bucket.try_acquire() for _ in range(11)] == [True] * 10 + [False]
+    clock.now += 5.9  # 10/min refills one token every 6 s
+    assert not bucket.try_acquire()
+    clock.now += 0.1
+    assert bucket.try_acquire() and not bucket.try_acquire()
+    clock.now += 3_600  # an idle hour refills to capacity, not beyond
+    assert sum(bucket.try_acquire() for _ in range(20)) == 10
+
+
+def test_token_bucket_below_one_a_minute_and_zero() -> None:
+    clock = ManualClock(1_000.0)
+    slow = TokenBucket(0.5, clock)  # one call every two minutes
+    assert slow.try_acquire() and not slow.try_acquire()
+    clock.now += 119
+    assert not slow.try_acquire()
+    clock.now += 1
+    assert slow.try_acquire()
+    assert not TokenBucket(0, clock, capacity=0).try_acquire()
+    # `--llm-max-per-minute 0` means no calls at all, not one call and then none.
+    assert not TokenBucket(0, clock).try_acquire()
+    with pytest.raises(ValueError):
+        TokenBucket(-1, clock)
+
+
+PRICES = Prices(input_per_mtok=1.0, output_per_mtok=5.0)
+
+
+def reserve_if_fits(budget: DailyBudget, input_tokens: int, output_tokens: int) -> Reservation | None:
+    """As the Claude lane asks: first whether the call fits, then the reservation."""
+    if not budget.fits(input_tokens, output_tokens):
+        return None
+    return budget.reserve(input_tokens, output_tokens)
+
+
+def test_prices() -> None:
+    # 2,000 in at $1/M = $0.002; 1,000 out at $5/M = $0.005.
+    assert PRICES.cost(2_000, 1_000) == pytest.approx(0.007)
+
+
+def test_budget_reserves_worst_case_and_settles_actual() -> None:
+    day = [100]
+    budget = DailyBudget(0.01, PRICES, lambda: day[0])
+    first = reserve_if_fits(budget, 2_000, 1_000)  # worst case $0.007
+    assert first is not None and first.usd == pytest.approx(0.007)
+    assert reserve_if_fits(budget, 2_000, 1_000) is None  # 0.007 + 0.007 > 0.01
+    # Billed 1,000 in + 200 out = $0.001 + $0.001 = $0.002.
+    assert budget.settle(first, 1_000, 200) == pytest.approx(0.002)
+    assert budget.spent == pytest.approx(0.002) and budget.reserved == 0.0
+    second = reserve_if_fits(budget, 2_000, 1_000)  # 0.002 + 0.007 = 0.009 <= 0.01
+    assert second is not None
+    assert reserve_if_fits(budget, 2_000, 1_000) is None  # 0.009 + 0.007 > 0.01
+    assert reserve_if_fits(budget, 200, 100) is not None  # 0.009 + 0.0007 = 0.0097 <= 0.01
+    with pytest.raises(ValueError):
+        budget.settle(first, 0, 0)
+
+    day[0] = 101  # UTC midnight: spending resets; open reservations carry over
+    assert budget.spent == 0.0 and budget.reserved == pytest.approx(0.0077)
+    assert reserve_if_fits(budget, 200, 100) is not None  # 0.0077 + 0.0007 = 0.0084
+    assert reserve_if_fits(budget, 200, 100) is not None  # 0.0091
+    assert reserve_if_fits(budget, 200, 100) is not None  # 0.0098
+    assert reserve_if_fits(budget, 200, 100) is None  # 0.0105 > 0.01
+    budget.settle(second, 2_000, 1_000)
+    assert budget.spent == pytest.approx(0.007)
+
+
+def test_a_clock_stepped_back_over_midnight_does_not_reset_spending() -> None:
+    """An NTP step back across midnight must not open a second allowance for a day already spent."""
+    day = [100]
+    budget = DailyBudget(0.01, PRICES, lambda: day[0])
+    spent = reserve_if_fits(budget, 2_000, 1_000)  # $0.007
+    assert spent is not None
+    budget.settle(spent, 2_000, 1_000)
+    day[0] = 99  # the wall clock went back a few seconds, to yesterday
+    assert budget.spent == pytest.approx(0.007) and reserve_if_fits(budget, 2_000, 1_000) is None
+    day[0] = 100  # and forward again: still the same day
+    assert budget.spent == pytest.approx(0.007) and reserve_if_fits(budget, 2_000, 1_000) is None
+    day[0] = 101  # the next midnight does reset it
+    assert budget.spent == 0.0 and reserve_if_fits(budget, 2_000, 1_000) is not None
+
+
+def test_zero_budget_refuses_everything() -> None:
+    assert reserve_if_fits(DailyBudget(0.0, PRICES), 1, 1) is None
+    with pytest.raises(ValueError):
+        DailyBudget(-1.0, PRICES)
+
+
+def test_utc_day_turns_at_midnight() -> None:
+    midnight = 20_000 * 86_400.0
+    assert utc_day(lambda: midnight - 0.001) == 19_999
+    assert utc_day(lambda: midnight) == 20_000
