@@ -454,10 +454,9 @@ def _stopped(command: str | None, argv: Sequence[str], exc: KeyboardInterrupt) -
     part of the command line, as `usage_error` is (ragmon replay replaces the reports it names), and says
     what it did."""
     reason, status = stop_reason(exc), stop_status(exc)
-    module = sys.modules.get(SUBCOMMANDS[command][0]) if command in SUBCOMMANDS else None
-    hook = getattr(module, "stopped", None)
-    if hook is not None and command is not None:
-        reason = hook(argv[argv.index(command) + 1:], reason, status)
+    if (hooked := _hook(command, argv, "stopped")) is not None:
+        hook, own = hooked
+        reason = hook(own, reason, status)
     note(f"{_prog(command)}: {printable(reason)}")
     return status
 
@@ -468,11 +467,20 @@ def _refused(command: str | None, argv: Sequence[str], error: UsageError) -> int
     if error.usage:
         error.parser.print_usage(sys.stderr)
     print(f"{error.parser.prog}: error: {printable(error.message)}", file=sys.stderr)
-    module = sys.modules.get(SUBCOMMANDS[command][0]) if command in SUBCOMMANDS else None
-    hook = getattr(module, "usage_error", None)
-    if hook is not None and command is not None:
-        hook(argv[argv.index(command) + 1:], error.message)
+    if (hooked := _hook(command, argv, "usage_error")) is not None:
+        hook, own = hooked
+        hook(own, error.message)
     return EXIT_ERROR
+
+
+def _hook(command: str | None, argv: Sequence[str], name: str) -> tuple[Callable[..., Any], list[str]] | None:
+    """The subcommand module's hook `name`, if it is imported and has one, and its part of the command
+    line (what follows the subcommand's name)."""
+    module = sys.modules.get(SUBCOMMANDS[command][0]) if command in SUBCOMMANDS else None
+    hook = getattr(module, name, None)
+    if hook is None or command is None:
+        return None
+    return hook, list(argv[argv.index(command) + 1:])
 
 
 if __name__ == "__main__":
