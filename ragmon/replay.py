@@ -81,8 +81,6 @@ if TYPE_CHECKING:
     from ragmon.target import Target
 
 JUDGES = ("lexical", "claude")
-DETERMINISTIC_JUDGES = frozenset({"lexical"})
-"""Judges known to give the same verdicts every time, for judges that do not say so themselves."""
 DEFAULT_MAX_SKIPPED = 0.05
 """The share of the examples the judge may fail on (`--judge-errors skip`) before the run decides nothing.
 A mean over the others is within that share of the mean over all, whatever the skipped examples held (for
@@ -602,8 +600,8 @@ def build_judge(args: argparse.Namespace) -> Judge:
 
 
 def is_deterministic(judge: Judge) -> bool:
-    declared = getattr(judge, "deterministic", None)
-    return judge.name in DETERMINISTIC_JUDGES if declared is None else bool(declared)
+    """What the judge declares (`deterministic`); one that says nothing is assumed to vary."""
+    return bool(getattr(judge, "deterministic", False))
 
 
 def score_runs(examples: Sequence[Example], judge: Judge, config: EvalConfig, repeat: int,

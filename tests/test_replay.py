@@ -287,7 +287,8 @@ class CountingJudge:
 
 
 @pytest.mark.parametrize(("name", "deterministic", "runs"), [
-    ("lexical", None, 1),  # LexicalJudge declares nothing: known deterministic by its name
+    ("lexical", True, 1),  # as LexicalJudge declares
+    ("lexical", None, 3),  # a judge is what it declares, not what it is named
     ("sampled-llm", True, 1),
     ("sampled-llm", False, 3),
     ("sampled-llm", None, 3),  # unknown judges are assumed to vary
@@ -300,6 +301,10 @@ def test_repeat_runs_only_non_deterministic_judges(name: str, deterministic: boo
     reports = score_runs(examples, judge, EvalConfig(), repeat=3)
     assert len(reports) == runs
     assert judge.calls == runs * once.calls and once.calls > 0
+
+
+def test_the_lexical_judge_is_scored_once_whatever_the_repeat() -> None:
+    assert len(score_runs(list(load([GOLDEN])), LexicalJudge(), EvalConfig(), repeat=3)) == 1
 
 
 class FailingJudge(LexicalJudge):

@@ -36,6 +36,8 @@ class LexicalJudge:
     Stateless apart from its threshold: safe to share between threads and event-loop tasks."""
 
     name = "lexical"
+    deterministic = True
+    """The same verdicts on every run: `ragmon replay --repeat` scores it once."""
 
     def __init__(self, threshold: float = DEFAULT_THRESHOLD) -> None:
         # A bool would pass as 1 (every term needed) and a string fail at the comparison, naming neither.
