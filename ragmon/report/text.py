@@ -159,9 +159,10 @@ def listed_ids(ids: Sequence[str], shown: int, width: int) -> str:
 
 def clip(text: str, width: int) -> str:
     """`text` on one line of at most `width` characters, cut with an ellipsis. A character that is not
-    printable is shown as its Python escape: an ANSI escape must not restyle the terminal. For messages
-    that must pass `str.isprintable` (the candidate's replies in ragmon.target's errors); the reports
-    show text from the data with `show`."""
+    printable is shown as its Python escape: an ANSI escape must not restyle the terminal. For lines that
+    must pass `str.isprintable` (ragmon.target's errors quoting the candidate's replies, calibrate's
+    quoting a claim, replay's quoting a baseline's version); the reports show text from the data with
+    `show`."""
     return _cut(text, width, _printable)
 
 
