@@ -80,7 +80,6 @@ class Run:
     examples: dict[str, list[Example]] = field(default_factory=dict)
     first_taken: dict[str, float] = field(default_factory=dict)
     """When the sidecar first took a batch holding spans of the trace."""
-    refusals: int = 0
     max_in_flight: int = 0
     max_buffered: int = 0
 
@@ -186,7 +185,6 @@ async def serve(arrivals: Arrivals, **limits: Any) -> Run:
                 result.max_in_flight = max(result.max_in_flight, sidecar.assembler.in_flight)
                 result.max_buffered = max(result.max_buffered, sidecar.assembler.buffered_bytes)
                 return
-            result.refusals += 1
             await asyncio.sleep(1.0)
 
     setattr(sidecar.exporter, "trace_outcome", trace_outcome)  # noqa: B010 (a method, for mypy)

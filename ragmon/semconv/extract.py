@@ -154,7 +154,7 @@ def extract(trace: Trace) -> Example | None:
     llm_call = _answering_call(view, texts)
     answer = _answer(view, tops, llm_call, ragmon_answer)
     if contexts is not None:
-        contexts = _shown(view, contexts)
+        contexts = _shown(view, contexts, texts)
     if answer is None and llm_call:
         _no_answer(llm_call)
     example = Example(
@@ -533,7 +533,7 @@ def _answering_call(view: _View, texts: list[str]) -> list[Span]:
     return answering or view.last_llm_call()
 
 
-def _shown(view: _View, contexts: tuple[Context, ...]) -> tuple[Context, ...]:
+def _shown(view: _View, contexts: tuple[Context, ...], texts: list[str]) -> tuple[Context, ...]:
     """The documents some model call was given, when it was given any: one no model saw cannot support
     the answer. A re-ranker or filter that is a plain function (a LangChain lambda keeping the top
     document, a LlamaIndex postprocessor) records no span of its own, and the retriever's whole list had
@@ -544,23 +544,23 @@ def _shown(view: _View, contexts: tuple[Context, ...]) -> tuple[Context, ...]:
     with more calls than are probed, or when the app's attribute length limit shows (`_View.cuts`) at the
     length of one of the calls' values: a prompt cut short lists only its first documents. Looked for in
     the calls' raw attribute values first: decoding every call's input for each trace had cost 40% more
-    instructions an extraction, and a prompt that shows the documents mostly holds them as they are."""
+    instructions an extraction, and a prompt that shows the documents mostly holds them as they are.
+    `texts` are the documents' starts (`_document_texts`)."""
     calls = view.llm_calls()
     if len(contexts) < 2 or not calls or len(calls) > _PROBED_CALLS:
         return contexts
-    starts = [text[:_PROBE] for context in contexts[:_PROBED_DOCUMENTS] if (text := context.text.strip())]
+    probes = set(texts)
     values = [value for call in calls for value in _raw_strings(call)]
     raw = "\n".join(values)
-    unseen = {start for start in starts if start not in raw}
+    unseen = {start for start in probes if start not in raw}
     if not unseen or view.cuts({len(value) for value in values}):
         return contexts  # all shown, or an attribute length limit cut what the calls were given
     given = [view.given(call) for call in calls]
     unseen = {start for start in unseen if not any(start in text for text in given)}
-    if not unseen or len(unseen) == len(starts):
+    if not unseen or unseen == probes:
         return contexts
-    squeezed = [_squeezed(text) for text in given]
-    unseen = {start for start in unseen
-              if not any(_squeezed(start)[:_WORDS] in text for text in squeezed)}
+    squeezed = "\n".join(_squeezed(text) for text in given)  # no whitespace is left but these newlines
+    unseen = {start for start in unseen if _squeezed(start)[:_WORDS] not in squeezed}
     return tuple(context for context in contexts if context.text.strip()[:_PROBE] not in unseen)
 
 
