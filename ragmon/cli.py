@@ -3,8 +3,8 @@
 Each subcommand lives in its own module exposing `add_arguments(parser)` and `run(args) -> int`; this
 module only dispatches, maps every `--flag` to a `RAGMON_FLAG` environment default (`variable`), and
 turns `RagmonError` into a one-line message with exit code 2 instead of a traceback (any other exception
-is a bug: its traceback, and exit code 2 too). A SIGTERM or Ctrl-C, from the moment `main` starts, ends the
-run with 143 or 130 and a line on stderr saying so (`terminated_on_sigterm`, `_signals_held`).
+is a bug: its traceback, and exit code 2 too). A SIGTERM, SIGHUP or Ctrl-C, from the moment `main` starts,
+ends the run with 143, 129 or 130 and a line on stderr saying so (`terminated_on_signal`, `_signals_held`).
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from typing import Any, NoReturn
 from ragmon import __version__
 from ragmon.errors import MissingExtra, RagmonError, printable
 from ragmon.options import FROM_ENVIRONMENT, NEGATIVE_VALUE
+from ragmon.stop_signals import SHUTDOWN_SIGNALS
 
 SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "serve": ("ragmon.service", "run the OTLP sidecar: score live traces, export Prometheus metrics"),
@@ -39,9 +40,12 @@ brings what replay and calibrate need and no more: the offline gate runs on ever
 EXIT_ERROR = 2
 EXIT_INTERRUPTED = 130
 """Ctrl-C: 128 + SIGINT, as a shell reports a command the signal ended."""
-EXIT_TERMINATED = 143
+EXIT_TERMINATED = 128 + signal.SIGTERM
 """SIGTERM (a cancelled CI job, `timeout`, Kubernetes), unless the subcommand stops on it another way (serve
 drains and exits 0)."""
+EXIT_HUNG_UP = 128 + signal.SIGHUP
+"""SIGHUP: the terminal a run was started from closed (an ssh session dropped). Its default, ending the
+process at once, left the previous run's reports in place as this one's."""
 DESCRIPTION = ("Is a RAG service's answer grounded in what it retrieved? Score it continuously beside the "
                "service (serve) and gate a deploy on a golden set (replay).")
 _TRUE = {"1", "true", "yes", "on"}
@@ -169,9 +173,13 @@ class _LinesFormatter(argparse.HelpFormatter):
 
 
 class Terminated(KeyboardInterrupt):
-    """SIGTERM raised as an exception (`terminated_on_sigterm`), so that a subcommand cleans up before it
-    exits (ragmon replay replaces its reports); a KeyboardInterrupt, so that asyncio and every handler treat
-    it as Ctrl-C."""
+    """SIGTERM or SIGHUP raised as an exception (`terminated_on_signal`), so that a subcommand cleans up
+    before it exits (ragmon replay replaces its reports); a KeyboardInterrupt, so that asyncio and every
+    handler treat it as Ctrl-C."""
+
+    def __init__(self, signum: int = signal.SIGTERM) -> None:
+        super().__init__()
+        self.signum = signum
 
 
 class Stopped(Exception):
@@ -185,50 +193,49 @@ class Stopped(Exception):
 
 def stop_reason(exc: KeyboardInterrupt) -> str:
     """How a report and the CI log name the signal that stopped a run."""
-    return "terminated (SIGTERM)" if isinstance(exc, Terminated) else "interrupted"
+    if not isinstance(exc, Terminated):
+        return "interrupted"
+    return "hung up (SIGHUP)" if exc.signum == signal.SIGHUP else "terminated (SIGTERM)"
 
 
 def stop_status(exc: KeyboardInterrupt) -> int:
-    return EXIT_TERMINATED if isinstance(exc, Terminated) else EXIT_INTERRUPTED
-
-
-_STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)
+    return 128 + exc.signum if isinstance(exc, Terminated) else EXIT_INTERRUPTED
 
 
 @contextlib.contextmanager
-def terminated_on_sigterm() -> Iterator[None]:
-    """SIGTERM stops the run as Ctrl-C does, raised as Terminated: by default it ends the process on the
-    spot, leaving the previous run's reports to be published as this one's.
+def terminated_on_signal() -> Iterator[None]:
+    """SIGTERM and SIGHUP stop the run as Ctrl-C does, raised as Terminated: by default each ends the
+    process on the spot, leaving the previous run's reports to be published as this one's.
 
     Inside an event loop (a live replay, the Claude judge) it is handed to asyncio.run's own SIGINT
     handler, which cancels the main task so that every `async with` unwinds; raised at whatever bytecode
     was running, it would leave tasks with exceptions never retrieved, tracebacks on stderr. What comes out
     is then a KeyboardInterrupt, and it leaves here as Terminated.
 
-    Once a signal has stopped the run, SIGTERM and SIGINT are ignored until the process exits: the signal
-    often comes twice (`timeout` signals the process and then its group), and a repeat must not kill the
-    process while it replaces its reports. A SIGTERM ignored when this began (`trap '' TERM`) stays ignored,
-    as Python leaves an ignored SIGINT; and on the way out a handler is put back only if it is still this
-    one, so a subcommand's own (serve's, left ignoring both) stays."""
-    received = False
+    Once a signal has stopped the run, SIGTERM, SIGHUP and SIGINT are ignored until the process exits: the
+    signal often comes twice (`timeout` signals the process and then its group), and a repeat must not kill
+    the process while it replaces its reports. A signal ignored when this began (`trap '' TERM`, `nohup`)
+    stays ignored, as Python leaves an ignored SIGINT; and on the way out a handler is put back only if it
+    is still this one, so a subcommand's own (serve's, left ignoring them) stays."""
+    received: int | None = None
 
     def terminate(signum: int, frame: FrameType | None) -> None:
         nonlocal received
-        received = True
+        received = signum
         on_sigint = signal.getsignal(signal.SIGINT)
         if _in_event_loop() and callable(on_sigint) and on_sigint is not signal.default_int_handler:
             on_sigint(signal.SIGINT, frame)
             return
-        raise Terminated
+        raise Terminated(signum)
 
-    with _replaced({signal.SIGTERM: terminate}) as installed:
+    with _replaced(dict.fromkeys(SHUTDOWN_SIGNALS - {signal.SIGINT}, terminate)) as installed:
         try:
             yield
         except KeyboardInterrupt as exc:
             if installed:
                 _ignore_stop_signals()
-            if received and not isinstance(exc, Terminated):
-                raise Terminated from None
+            if received is not None and not isinstance(exc, Terminated):
+                raise Terminated(received) from None
             raise
 
 
@@ -252,7 +259,7 @@ def _replaced(handlers: Mapping[signal.Signals, Callable[[int, FrameType | None]
 
 
 def _ignore_stop_signals() -> None:
-    for sig in _STOP_SIGNALS:
+    for sig in SHUTDOWN_SIGNALS:
         signal.signal(sig, signal.SIG_IGN)
 
 
@@ -266,8 +273,8 @@ def _in_event_loop() -> bool:
 
 @contextlib.contextmanager
 def _signals_held() -> Iterator[None]:
-    """SIGTERM and SIGINT while a subcommand is imported and its command line read: held, and raised (as
-    Terminated or KeyboardInterrupt) once that is done, even when it failed. Raised at once, the signal
+    """SIGTERM, SIGHUP and SIGINT while a subcommand is imported and its command line read: held, and raised
+    (as Terminated or KeyboardInterrupt) once that is done, even when it failed. Raised at once, the signal
     would land in an import (SIGTERM ended the process at once, Ctrl-C gave a traceback)
     before the subcommand could answer it: a replay could not yet name the reports it must replace. The
     wait is that of the imports, well under a second."""
@@ -276,10 +283,10 @@ def _signals_held() -> Iterator[None]:
     def hold(signum: int, frame: FrameType | None) -> None:
         received.append(signum)
 
-    with _replaced(dict.fromkeys(_STOP_SIGNALS, hold)):
+    with _replaced(dict.fromkeys(SHUTDOWN_SIGNALS, hold)):
         yield
     if received:
-        raise Terminated if received[0] == signal.SIGTERM else KeyboardInterrupt
+        raise KeyboardInterrupt if received[0] == signal.SIGINT else Terminated(received[0])
 
 
 class UsageError(Exception):
@@ -394,7 +401,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     command = next((arg for arg in argv if not arg.startswith("-")), None)
     try:
-        with terminated_on_sigterm():
+        with terminated_on_signal():
             return _main(command, argv)
     except Stopped as exc:
         note(f"{_prog(command)}: {printable(str(exc))}")
@@ -441,10 +448,12 @@ def _prog(command: str | None) -> str:
 
 
 def note(line: str) -> None:
-    """A line on stderr, none when the process started with it closed: print() would send it to stdout,
-    into the summary that CI logs grep."""
+    """A line on stderr, none when the process started with it closed (print() would send it to stdout,
+    into the summary that CI logs grep) or when it is a terminal since closed (an ssh session dropped: its
+    OSError would end the run with exit status 1, a breached gate to a script waiting on it)."""
     if sys.stderr is not None:
-        print(line, file=sys.stderr)
+        with contextlib.suppress(OSError):
+            print(line, file=sys.stderr, flush=True)
 
 
 def _stopped(command: str | None, argv: Sequence[str], exc: KeyboardInterrupt) -> int:

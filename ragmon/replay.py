@@ -31,6 +31,7 @@ from ragmon import __version__, datasets
 from ragmon import baseline as baselines
 from ragmon.cli import (
     EXIT_ERROR,
+    EXIT_HUNG_UP,
     EXIT_INTERRUPTED,
     EXIT_TERMINATED,
     Stopped,
@@ -38,7 +39,7 @@ from ragmon.cli import (
     parse_known,
     stop_reason,
     stop_status,
-    terminated_on_sigterm,
+    terminated_on_signal,
 )
 from ragmon.errors import InputError, MissingExtra, RagmonError
 from ragmon.evaluate import aevaluate, evaluate, example_claims, verdicts_without_judge
@@ -92,7 +93,7 @@ a skip in a set under 20 examples, where one is more than 5% of the evidence."""
 
 EPILOG = "\n".join((
     f"exit: {EXIT_OK} gates held, {EXIT_BREACHED} breached, {EXIT_ERROR} could not complete; "
-    f"{EXIT_INTERRUPTED} Ctrl-C, {EXIT_TERMINATED} SIGTERM",
+    f"{EXIT_INTERRUPTED} Ctrl-C, {EXIT_TERMINATED} SIGTERM, {EXIT_HUNG_UP} SIGHUP",
     f"--gate/--max-drop metrics ({', '.join(sorted(LOWER_IS_BETTER))} a maximum, the rest minima): "
     f"{', '.join(METRIC_NAMES)}",
     "ragmon JSONL record: id, question, contexts [{id, text, score}], answer, relevant_ids, citations, "
@@ -192,7 +193,7 @@ def run(args: argparse.Namespace) -> int:
     Stopped: the CI log of a cancelled job is told, where it got nothing but exit status 143."""
     started = datetime.now(UTC), time.monotonic()
     try:
-        with terminated_on_sigterm():
+        with terminated_on_signal():
             return _replay(args, started)
     except RunIncomplete:
         raise

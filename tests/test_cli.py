@@ -361,6 +361,7 @@ def _signalled_while_loading(tmp_path: Path, sig: str, *args: str) -> subprocess
 
 
 @pytest.mark.parametrize(("sig", "status", "why"), [("SIGTERM", 143, "terminated (SIGTERM)"),
+                                                    ("SIGHUP", 129, "hung up (SIGHUP)"),
                                                     ("SIGINT", 130, "interrupted")])
 def test_a_signal_while_the_subcommand_loads_replaces_the_reports_it_names(
         tmp_path: Path, sig: str, status: int, why: str) -> None:

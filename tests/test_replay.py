@@ -19,6 +19,7 @@ import re
 import signal
 import subprocess
 import sys
+import time
 import xml.etree.ElementTree as ET
 from collections.abc import Mapping
 from pathlib import Path
@@ -30,7 +31,7 @@ from manual_clock import ManualClock
 
 import ragmon
 from ragmon import replay as replay_module
-from ragmon.cli import Terminated, main, terminated_on_sigterm
+from ragmon.cli import Terminated, main, terminated_on_signal
 from ragmon.datasets import load
 from ragmon.datasets.formats import RAGMON_FIELDS
 from ragmon.evaluate import evaluate
@@ -822,7 +823,7 @@ def test_replay_help_names_the_exit_statuses_the_gate_names_and_the_record_field
     done = replay(ragmon_cmd, "--help", cwd=tmp_path, env={"COLUMNS": "300"})
     assert done.returncode == 0
     assert done.stdout.split("\n\n")[-2].splitlines() == [
-        "exit: 0 gates held, 1 breached, 2 could not complete; 130 Ctrl-C, 143 SIGTERM",
+        "exit: 0 gates held, 1 breached, 2 could not complete; 130 Ctrl-C, 143 SIGTERM, 129 SIGHUP",
         "--gate/--max-drop metrics (hallucination_rate a maximum, the rest minima): hit_rate, precision, "
         "recall, mrr, ndcg, groundedness, hallucination_rate, citation_accuracy, citation_coverage, "
         "context_utilisation, answer_relevance, answer_correctness, abstention",
@@ -1121,6 +1122,41 @@ def test_two_report_paths_of_one_file_not_yet_written_are_refused(
                                        f"are the same file: give each report a file of its own\n")
 
 
+_HUNG_UP_WHILE_SCORING = """
+import pathlib, sys, time
+from ragmon import cli, replay
+def scoring(*args, **kwargs):
+    pathlib.Path("scoring").touch()
+    time.sleep(60)
+replay.score_runs = scoring
+sys.exit(cli.main(sys.argv[1:]))
+"""
+
+
+def test_a_run_whose_terminal_closed_replaces_its_reports_and_exits_with_the_hangup(tmp_path: Path) -> None:
+    # An ssh session dropped mid-run: the terminal is gone (writing to it fails) and SIGHUP comes. Before,
+    # SIGHUP's default ended the process (-1), leaving the previous run's reports as this run's.
+    for name in ("r.json", "r.md"):
+        (tmp_path / name).write_text("", encoding="utf-8")
+    terminal, side = os.openpty()
+    child = subprocess.Popen(
+        [sys.executable, "-c", _HUNG_UP_WHILE_SCORING, "replay", str(GOLDEN), "--gate", "groundedness=0.5",
+         "--json", "r.json", "--markdown", "r.md"],
+        cwd=tmp_path, env=clean_env(), stdin=subprocess.DEVNULL, stdout=side, stderr=side)
+    os.close(side)
+    try:
+        deadline = time.monotonic() + 30
+        while not (tmp_path / "scoring").exists() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        os.close(terminal)
+        child.send_signal(signal.SIGHUP)
+        assert child.wait(timeout=60) == 129
+    finally:
+        child.kill()
+    assert json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))["error"] == "hung up (SIGHUP)"
+    assert (tmp_path / "r.md").read_text(encoding="utf-8").startswith("## ragmon replay: INCOMPLETE\n")
+
+
 def test_sigterm_inside_an_event_loop_cancels_the_work_and_leaves_no_task_behind(
         caplog: pytest.LogCaptureFixture) -> None:
     # A live replay or the Claude judge runs in asyncio.run. Raised at whatever bytecode runs, SIGTERM
@@ -1148,7 +1184,7 @@ def test_sigterm_inside_an_event_loop_cancels_the_work_and_leaves_no_task_behind
     signal.signal(signal.SIGINT, signal.default_int_handler)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     try:
-        with asyncio_errors, pytest.raises(Terminated), terminated_on_sigterm():
+        with asyncio_errors, pytest.raises(Terminated), terminated_on_signal():
             asyncio.run(work())
         # Stopped: a repeat (`timeout` signals the process, then its group) must not kill it now.
         assert signal.getsignal(signal.SIGTERM) is signal.SIG_IGN
@@ -1161,7 +1197,7 @@ def test_sigterm_inside_an_event_loop_cancels_the_work_and_leaves_no_task_behind
 
 
 def test_sigterm_is_its_own_again_after_a_block_no_signal_stopped() -> None:
-    with terminated_on_sigterm():
+    with terminated_on_signal():
         assert signal.getsignal(signal.SIGTERM) not in (signal.SIG_DFL, signal.SIG_IGN)
     assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL
 
@@ -1501,6 +1537,7 @@ sys.exit(cli.main(sys.argv[2:]))
 
 
 @pytest.mark.parametrize(("sig", "status", "why"), [("SIGTERM", 143, "terminated (SIGTERM)"),
+                                                    ("SIGHUP", 129, "hung up (SIGHUP)"),
                                                     ("SIGINT", 130, "interrupted")])
 def test_a_signal_mid_run_is_told_in_the_log_and_its_repeat_does_not_stop_the_reports(
         tmp_path: Path, sig: str, status: int, why: str) -> None:
