@@ -161,14 +161,19 @@ _LONGEST_FILLER = 80
 characters ("If you need any additional clarification, please reach out to our support team.")."""
 
 _ASKS_THE_USER = re.compile(
-    r"[\W_]*+(?:((?:please |just )?let me know (?:if|whether))|(?:would|do) you (?:like|want|need|prefer)|"
+    r"[\W_]*+(?:((?:please |just )?let me know (?:if|whether)|"
+    r"if you(?:['’]d| would)? (?:like|want|prefer|wish)\b[^,.;:!?]{0,60}, ?i(?: can| could|['’]ll| will|"
+    r"(?:['’]d| would) be (?:happy|glad)|(?:['’]m| am) (?:happy|glad))\b(?!['’]t| not))|"
+    r"(?:would|do) you (?:like|want|need|prefer)|"
     r"want me to|shall (?:i|we)|should i|(?:can|may|could) i (?:help|assist)|how (?:else )?can i (?:help|"
     r"assist)|is there (?:anything|something) (?:else|more)|would it help)\b", re.IGNORECASE)
 """The openings of offers and questions put to the user ("Would you like to know how to extend it?",
-"Shall I open a ticket?", "Let me know if you'd like the steps."), which chat assistants end answers with:
-they assert nothing. An assertion such a question takes for granted ("... extend your 5-year warranty?")
-goes unchecked: the question is not read for one. The group is "Let me know if", no question. What
-precedes the words is taken whole (`*+`): given back a character at a time, 100,000 of them took 60 ms."""
+"Shall I open a ticket?", "Let me know if you'd like the steps.", "If you'd like, I can open a ticket."),
+which chat assistants end answers with: they assert nothing. An assertion such a question takes for granted
+("... extend your 5-year warranty?") goes unchecked: the question is not read for one. The group holds the
+offers that are no question; an offer is one the assistant makes ("I can"), not one the user has ("If you
+want a refund, you can return it" is a claim). What precedes the words is taken whole (`*+`): given back a
+character at a time, 100,000 of them took 60 ms."""
 _WORD_CHARACTER = re.compile(r"[^\W_]")
 
 
@@ -193,7 +198,7 @@ def is_filler(sentence: str, terms: frozenset[str]) -> bool:
     again from the cache cost as much as the rest of this test. Offers are tried only in a sentence with a
     "?" or the term "know": those tests spare nearly every claim the pattern, at 0.1% of the scoring cost
     (callgrind), where searching the sentence for "know" cost 0.4%."""
-    if ("?" in sentence or "know" in terms) and _asks_the_user(sentence):
+    if ("?" in sentence or "know" in terms or "you" in sentence) and _asks_the_user(sentence):
         return True
     if len(sentence) > _LONGEST_FILLER or (sentence.isascii() and not terms <= _FILLER_TERMS):
         return False

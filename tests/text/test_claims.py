@@ -295,6 +295,8 @@ WARRANTY = "The warranty lasts 2 years from the date of purchase."
     "Let me know if you would like the steps to register your product.",
     "Want me to send you the claim form?",
     "**Would you like me to open a repair ticket?** 🙂",
+    "If you'd like, I can open a repair ticket for you.",
+    "If you want more details, I’d be happy to walk you through the claim form.",
 ])
 def test_a_question_or_offer_put_to_the_user_is_no_claim(question: str) -> None:
     # The one claim (warranti, last, year and 2) is all in the context: groundedness 1 of 1 claim, where
@@ -312,6 +314,10 @@ def test_a_question_or_offer_put_to_the_user_is_no_claim(question: str) -> None:
     ("Would you like it, the warranty lasts 5 years.", ["Would you like it, the warranty lasts 5 years."]),
     ("Let me explain: the warranty lasts 5 years.", ["Let me explain: the warranty lasts 5 years."]),
     ("Do you want to know more? The warranty lasts 5 years.", ["The warranty lasts 5 years."]),
+    ("If you want a refund, you can return it within 5 years.",  # the user's option, not an offer
+     ["If you want a refund, you can return it within 5 years."]),
+    ("If you prefer email, the form is sent within 5 days.",
+     ["If you prefer email, the form is sent within 5 days."]),
 ])
 def test_a_statement_stays_a_claim_beside_or_like_a_question(answer: str, claims: list[str]) -> None:
     assert texts(answer) == claims
