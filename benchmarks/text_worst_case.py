@@ -54,12 +54,16 @@ CASES: dict[str, Callable[[int], object]] = {
         lambda n: claims.split_claims("It was" + "." * n + "x"),
     "a chain of abbreviations 'x. x. x.' (split_claims)": lambda n: claims.split_claims(repeat("x. ", n)),
     "a word of y's + 'ness' (profile)": lambda n: terms.profile("y" * n + "ness"),
+    "a title over a line of spaces then 'x' (split_claims)":
+        lambda n: claims.split_claims("Title\n" + " " * n + "x"),
     "a claim of many numbers, all stated (judge)": many_numbers,
     "numbers behind many lookalikes (judge)": lookalikes,
     "reference, linear: 'US US US' (passage numbers)": lambda n: passages.passage(repeat("US ", n)).numbers,
     "reference, linear: '- x' list items, one claim each (judge)":
         lambda n: judged(repeat("- x\n", n), "x"),
     "reference, linear: '1,1,1' (profile)": lambda n: terms.profile(repeat("1,", n)),
+    "reference, linear: 'Step 1. ' (split_claims)": lambda n: claims.split_claims(repeat("Step 1. ", n)),
+    "reference, linear: '(1) x ' (profile)": lambda n: terms.profile(repeat("(1) x ", n)),
 }
 
 

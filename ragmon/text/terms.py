@@ -282,11 +282,20 @@ def _profile(text: str) -> TextProfile:
     if not low.isascii() and OTHER_DIGIT in spaced:
         _, low, spaced = with_ascii_digits(text)
     terms = frozenset(filter(None, map(TERMS.__getitem__, spaced.split())))  # C-level: function words go
+    if ")" in low and DIGIT in spaced:
+        low = _ENUMERATOR.sub(" ", low)
     if terms.isdisjoint(SPELLED):
         # Most claims state no number: then the number regex, which tests every character, is not run.
         return TextProfile(terms, numbers_in(low) if DIGIT in spaced else NO_NUMBERS)
     marks = terms & NUMBER_MARKS.keys()
     return TextProfile(terms.difference(SPELLED), numbers_in(low, spelled_numbers(spaced, marks)))
+
+
+_ENUMERATOR = re.compile(r"(?:^|(?<=[\s:;,]))\(?[0-9]{1,2}\)(?=\s)")
+"""An item's number in a sentence that lists them ("you must (1) keep the receipt and (2) return the box",
+"1) keep it, 2) return it"): no quantity the claim states, though read as one it had to be in the context.
+Only a claim's: a passage's numbers are never asked to be in a claim. "4(2)" (no space before) is a
+reference and stays."""
 
 
 def _held(text: str, read: TextProfile) -> int:

@@ -61,6 +61,41 @@ def test_numbered_items_are_claims_and_the_item_number_is_not_a_number_of_the_cl
     assert_offsets(answer)
 
 
+@pytest.mark.parametrize(("answer", "claims"), [
+    # A step's number is the item's, as "1." is: "Step 1." had been a claim of its own, and 1 and 2 numbers
+    # the context had to hold.
+    ("Step 1: Keep the receipt.\nStep 2 - Return the box.", ["Keep the receipt.", "Return the box."]),
+    ("Step 1. Keep the receipt. Step two: Return the box.", ["Keep the receipt.", "Return the box."]),
+    ("Option 2: pay monthly.", ["pay monthly."]),
+    # An item's marker opening a sentence mid-line is one too ("2. " had been the claim "2.").
+    ("1) Keep the receipt. 2) Return the box.", ["Keep the receipt.", "Return the box."]),
+    ("Keep the receipt. 2. Return the box.", ["Keep the receipt.", "Return the box."]),
+    # Other words before a number name something: "Tier 2" must be in the context.
+    ("Tier 2: costs 30 dollars.", ["Tier 2: costs 30 dollars."]),
+    ("Steps 1 to 3 are free.", ["Steps 1 to 3 are free."]),
+])
+def test_a_steps_number_opening_a_sentence_is_its_marker(answer: str, claims: list[str]) -> None:
+    assert texts(answer) == claims
+    assert_offsets(answer)
+
+
+@pytest.mark.parametrize("answer", [
+    "| Plan | Price |\n|---|---|\n| Basic | 30 dollars |",
+    "Plan | Price\n:--- | ---:\nBasic | 30 dollars",
+    "Prices\n------\nBasic | 30 dollars",
+    "Prices\n===\nBasic | 30 dollars",
+])
+def test_a_table_header_or_an_underlined_title_is_no_claim(answer: str) -> None:
+    # The header row ("| Plan | Price |", whose words no context needs to hold) had been an unsupported claim
+    # beside every row the context supports; a title underlined as markdown does is a heading as "# " is.
+    assert [text.strip("| ") for text in texts(answer)] == ["Basic | 30 dollars"]
+
+
+def test_a_line_of_dashes_after_a_blank_line_underlines_nothing() -> None:
+    assert texts("Prices are fixed.\n\n---\nBasic costs 30 dollars.") == [
+        "Prices are fixed.", "Basic costs 30 dollars."]
+
+
 def test_newlines_end_sentences_and_headings_are_not_claims() -> None:
     answer = "## Returns\nReturns are accepted\nwithin a month"
     assert texts(answer) == ["Returns are accepted", "within a month"]
@@ -284,6 +319,34 @@ def test_an_attribution_before_filler_is_no_claim() -> None:
 
 
 WARRANTY = "The warranty lasts 2 years from the date of purchase."
+
+
+RECEIPT = Context("c1", "Refunds are issued within 30 days of purchase. Keep the receipt and return the box.")
+
+
+@pytest.mark.parametrize("answer", [
+    "To get a refund you must (1) keep the receipt and (2) return the box within 30 days of purchase.",
+    "To get a refund: 1) keep the receipt, 2) return the box within 30 days of purchase.",
+    "Step 1: Keep the receipt.\nStep 2: Return the box within 30 days of purchase.",
+])
+def test_the_numbers_of_listed_items_need_not_be_in_the_context(answer: str) -> None:
+    # Every word and the 30 are in the context; the 1 and 2 only number the items. Before, they were
+    # numbers the claim stated: groundedness 0.0 (or 0.5 for the steps) for an answer copied from its source.
+    example = Example("q1", "How do I get a refund?", (RECEIPT,), answer)
+    [result] = evaluate([example], LexicalJudge(), EvalConfig(bootstrap_samples=0)).results
+    assert result.metrics["groundedness"] == 1.0
+
+
+@pytest.mark.parametrize(("answer", "missing"), [
+    ("You must (1) keep the receipt and (2) return the box within 3 days of purchase.", "3"),
+    ("Under rule 4(2) you must keep the receipt.", "2, 4"),  # a reference, not an item's number
+])
+def test_a_listed_items_claim_still_has_its_numbers_checked(answer: str, missing: str) -> None:
+    example = Example("q1", "How do I get a refund?", (RECEIPT,), answer)
+    [result] = evaluate([example], LexicalJudge(), EvalConfig(bootstrap_samples=0)).results
+    [verdict] = result.verdicts
+    assert not verdict.supported
+    assert verdict.reason is not None and verdict.reason.endswith(f"lacks {missing}")
 
 
 @pytest.mark.parametrize("question", [
