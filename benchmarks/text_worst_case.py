@@ -64,6 +64,8 @@ CASES: dict[str, Callable[[int], object]] = {
     "reference, linear: '1,1,1' (profile)": lambda n: terms.profile(repeat("1,", n)),
     "reference, linear: 'Step 1. ' (split_claims)": lambda n: claims.split_claims(repeat("Step 1. ", n)),
     "reference, linear: '(1) x ' (profile)": lambda n: terms.profile(repeat("(1) x ", n)),
+    "reference, linear: '(source 1, 1, ...' unclosed (profile)":
+        lambda n: terms.profile("(source " + repeat("1, ", n)),
 }
 
 

@@ -84,6 +84,8 @@ Format characters go, so "war\u00adranty" (a soft hyphen) is "warranty" as a rea
 zero-width space, which separates words as a space does; so do control characters (NUL), which join
 nothing."""
 _CITATION_MARK = re.compile(r"\[[^\[\]\n]{1,64}\]")
+_FILE_CITATION = re.compile(r"【[^【】\n]{1,64}】")
+"""OpenAI's file search cites in lenticular brackets ("【4:0†source】"): its numbers are no quantity."""
 _COUNTRY = re.compile(
     r"U(?<![\w.]U)(?:\.S\.(?:A\.)?|\.K\.|SA|S|K|nited (?:States(?: of America)?|Kingdom))(?!\w)")
 """The US and the UK by any of their usual names, read as one word each, so "U.S." in a passage
@@ -140,6 +142,8 @@ def prepare(text: str) -> str:
     low = normalise(text)
     if "[" in low:
         low = _CITATION_MARK.sub(" ", low)
+    if "【" in low:
+        low = _FILE_CITATION.sub(" ", low)
     if "non-" in low:
         low = low.replace("non-", "non")
     return low
@@ -283,7 +287,7 @@ def _profile(text: str) -> TextProfile:
         _, low, spaced = with_ascii_digits(text)
     terms = frozenset(filter(None, map(TERMS.__getitem__, spaced.split())))  # C-level: function words go
     if ")" in low and DIGIT in spaced:
-        low = _ENUMERATOR.sub(" ", low)
+        low = _LISTED.sub(" ", low)
     if terms.isdisjoint(SPELLED):
         # Most claims state no number: then the number regex, which tests every character, is not run.
         return TextProfile(terms, numbers_in(low) if DIGIT in spaced else NO_NUMBERS)
@@ -291,11 +295,16 @@ def _profile(text: str) -> TextProfile:
     return TextProfile(terms.difference(SPELLED), numbers_in(low, spelled_numbers(spaced, marks)))
 
 
-_ENUMERATOR = re.compile(r"(?:^|(?<=[\s:;,]))\(?[0-9]{1,2}\)(?=\s)")
+_SOURCE = (r"(?:(?:doc(?:ument)?|source|passage|context|chunk|ref(?:erence)?)[ _-]?)?[0-9]{1,3}"
+           r"(?: ?[-–] ?[0-9]{1,3})?")
+_SOURCES = (r"\((?:(?:see|cf\.?) )?(?:(?:sources?|refs?\.?|references?|citations?|docs?|documents?|passages?|"
+            r"contexts?)(?:: ?| ))?" + _SOURCE + r"(?: ?(?:,|;|&|and) ?" + _SOURCE + r")*\)")
+_LISTED = re.compile(r"(?:^|(?<=[\s:;,]))(?:\(?[0-9]{1,2}\)(?=\s)|" + _SOURCES + ")")
 """An item's number in a sentence that lists them ("you must (1) keep the receipt and (2) return the box",
-"1) keep it, 2) return it"): no quantity the claim states, though read as one it had to be in the context.
-Only a claim's: a passage's numbers are never asked to be in a claim. "4(2)" (no space before) is a
-reference and stays."""
+"1) keep it, 2) return it"), and a note of the sources in parentheses ("(1)", "(Source: doc-1)", "(see
+doc 2)", "(Sources: 1, 3)"): no quantity the claim states, though read as one it had to be in the
+context. Only a claim's: a passage's numbers are never asked to be in a claim. "4(2)" (no space before)
+is a reference of another kind and stays, as does "(30 days)"."""
 
 
 def _held(text: str, read: TextProfile) -> int:

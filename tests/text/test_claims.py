@@ -328,10 +328,17 @@ RECEIPT = Context("c1", "Refunds are issued within 30 days of purchase. Keep the
     "To get a refund you must (1) keep the receipt and (2) return the box within 30 days of purchase.",
     "To get a refund: 1) keep the receipt, 2) return the box within 30 days of purchase.",
     "Step 1: Keep the receipt.\nStep 2: Return the box within 30 days of purchase.",
+    "Refunds are issued within 30 days of purchase【4:0†source】.",  # OpenAI file search's citation
+    "Refunds are issued within 30 days of purchase (1).",
+    "Refunds are issued within 30 days of purchase (Source: doc-1).",
+    "Refunds are issued within 30 days of purchase (see doc 2).",
+    "Refunds are issued within 30 days of purchase (Sources: 1, 3).",
+    "Refunds are issued within 30 days of purchase (documents 1-2).",
 ])
-def test_the_numbers_of_listed_items_need_not_be_in_the_context(answer: str) -> None:
-    # Every word and the 30 are in the context; the 1 and 2 only number the items. Before, they were
-    # numbers the claim stated: groundedness 0.0 (or 0.5 for the steps) for an answer copied from its source.
+def test_numbers_that_list_items_or_cite_sources_need_not_be_in_the_context(answer: str) -> None:
+    # Every word and the 30 are in the context; the other numbers only number the items or name sources.
+    # Before, they were numbers the claim stated: groundedness 0.0 (or 0.5 for the steps) for an answer
+    # copied from its source.
     example = Example("q1", "How do I get a refund?", (RECEIPT,), answer)
     [result] = evaluate([example], LexicalJudge(), EvalConfig(bootstrap_samples=0)).results
     assert result.metrics["groundedness"] == 1.0
@@ -340,6 +347,8 @@ def test_the_numbers_of_listed_items_need_not_be_in_the_context(answer: str) -> 
 @pytest.mark.parametrize(("answer", "missing"), [
     ("You must (1) keep the receipt and (2) return the box within 3 days of purchase.", "3"),
     ("Under rule 4(2) you must keep the receipt.", "2, 4"),  # a reference, not an item's number
+    ("Refunds are issued within 3 days of purchase (Source: doc-1).", "3"),
+    ("Refunds are issued within 30 days of purchase (45 days in May).", "45"),  # no source named
 ])
 def test_a_listed_items_claim_still_has_its_numbers_checked(answer: str, missing: str) -> None:
     example = Example("q1", "How do I get a refund?", (RECEIPT,), answer)
