@@ -31,8 +31,16 @@ hundred" is still 100."""
 # Patterns run on every passage start with a single character class, not `x+`: only then does the regex
 # engine skip ahead to candidate positions instead of trying the whole pattern at every character.
 SCALE_WORDS = "|".join(_SCALES)
-_DIGIT_NUMBER = re.compile(r"[0-9][0-9]*(?:,[0-9]+)*(?:\.[0-9]+)?(?:[\s-]?(?:" + SCALE_WORDS + r")\b)?")
+_SUFFIXES = {"k": 1_000, "bn": 1_000_000_000}
+"""Scales written after the digits: "10k requests" is 10,000 of them and "$2bn" 2 billion. Not "m":
+"5m" is as often 5 metres or minutes as 5 million."""
+SCALES = "[\\s-]?(?:" + SCALE_WORDS + r")\b|(?:" + "|".join(_SUFFIXES) + r")\b"
+"""What may follow a number's digits as part of it: a scale word or suffix."""
+_DIGIT_NUMBER = re.compile(r"[0-9][0-9]*(?:,[0-9]+)*(?:\.[0-9]+)?(?:" + SCALES + ")?")
 _DIGITS_AND_SCALE = re.compile(r"([0-9.,]+)[\s-]?([a-z]*)")
+_WHOLE_HOUR = re.compile(r"(?<![0-9:])([0-9]{1,2}):00(?![0-9]|:[0-9])")
+""" "9:00" is the hour 9, as "9am" is: read as 9 and 0, it had to have a 0 in the context. Other minutes
+stay numbers of their own ("9:30" is 9 and 30)."""
 _GROUPED = re.compile(r"[0-9]{1,3}(?:,[0-9]{3})+(?:\.[0-9]+)?")
 
 _DECIMAL_ZEROS = (
@@ -103,6 +111,8 @@ SPELLED = frozenset((SPELLED_NUMBER, *NUMBER_MARKS))
 def numbers_in(low: str, spelled: Iterable[float] = ()) -> frozenset[float]:
     """The quantities in digits of a prepared text, plus its spelled-out ones (read from its words)."""
     found = set(spelled)
+    if ":00" in low:
+        low = _WHOLE_HOUR.sub(r"\1", low)
     negative = _negative_starts(low)
     if negative:
         for number in _DIGIT_NUMBER.finditer(low):
@@ -216,5 +226,5 @@ def _grouped_or_scaled(match: str) -> list[float]:
     """ "1,000" is one number and "1.5 million" another; "1,2,3" (or "2019,2020") is several."""
     digits, scale = _DIGITS_AND_SCALE.fullmatch(match).groups()  # type: ignore[union-attr]
     parts = [digits.replace(",", "")] if _GROUPED.fullmatch(digits) else digits.split(",")
-    factor = _SCALES[scale] if scale else 1
+    factor = (_SCALES.get(scale) or _SUFFIXES[scale]) if scale else 1
     return [round(float(part) * factor, 6) for part in parts]

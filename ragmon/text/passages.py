@@ -11,7 +11,7 @@ import re
 import sys
 
 from ragmon.text.cache import text_cache
-from ragmon.text.numbers import NUMBER_MARKS, SCALE_WORDS, SPELLED, numbers_in, spelled_numbers
+from ragmon.text.numbers import NUMBER_MARKS, SCALES, SPELLED, numbers_in, spelled_numbers
 from ragmon.text.terms import OTHER_DIGIT, SEPARATORS, TERMS, prepare, with_ascii_digits
 
 
@@ -111,7 +111,7 @@ _MANY_NUMBERS = 64
 _LOOKALIKES = 64
 _BEFORE_NUMBER = frozenset("0123456789.,-\u2212")
 """Characters before digits that make them part of another number, or maybe a negative one ("-20")."""
-_NUMBER_ENDS = re.compile(r"(?![0-9]|[.,][0-9]|[\s-]?(?:" + SCALE_WORDS + r")\b)")
+_NUMBER_ENDS = re.compile(r"(?![0-9]|[.,][0-9]|" + SCALES + ")")
 """Where a number in digits the scan reads ends: no more digits, decimals, groups or scale follow."""
 
 

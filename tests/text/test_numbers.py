@@ -6,6 +6,7 @@ import unicodedata
 
 import pytest
 
+from ragmon import Context, EvalConfig, Example, LexicalJudge, evaluate
 from ragmon.text.numbers import OTHER_DIGITS
 from ragmon.text.terms import numbers
 
@@ -24,6 +25,15 @@ from ragmon.text.terms import numbers
     ("one of the reasons", set()),  # a bare "one" is a pronoun far more often than a quantity
     ("one hundred pages", {100.0}),  # ... but not before a scale word
     ("Returns take 30 days [1].", {30.0}),  # a citation marker is not a number of the claim
+    # A whole hour is the hour, as in "9am" (it had been 9 and 0); other minutes are numbers.
+    ("opens at 9:00 AM", {9.0}),
+    ("open 09:00-17:30", {9.0, 17.0, 30.0}),
+    ("at 9:00:30", {9.0, 0.0, 30.0}),
+    # "k" and "bn" attached to digits scale them, as "thousand" and "billion" do; "10-K" is a form's name.
+    ("10k requests", {10_000.0}),
+    ("a $2.5bn fund", {2_500_000_000.0}),
+    ("the 10-K filing", {10.0}),
+    ("5 k", {5.0}),
 ])
 def test_numbers(text: str, expected: set[float]) -> None:
     assert numbers(text) == expected
@@ -99,3 +109,18 @@ def test_every_decimal_digit_of_another_script_is_read() -> None:
     # superscript minus of "10⁻⁹".
     assert all(unicodedata.numeric(c, None) is not None
                for c in OTHER_DIGITS if unicodedata.category(c) != "Cn" and c != "\u207b")
+
+
+@pytest.mark.parametrize(("context", "answer", "supported"), [
+    ("The store opens at 9am.", "The store opens at 9:00 AM.", True),
+    ("The store opens at 9:00 AM.", "The store opens at 9am.", True),
+    ("The plan includes 10,000 API calls.", "The plan includes 10k API calls.", True),
+    ("The plan includes 10k API calls.", "The plan includes 10,000 API calls.", True),
+    ("The plan includes 10k API calls.", "The plan includes 10 API calls.", False),  # "10" of "10k" is not 10
+])
+def test_the_same_number_written_another_way_supports_a_claim(context: str, answer: str,
+                                                              supported: bool) -> None:
+    # Before, "9:00 AM" lacked a 0 the context never had, and "10k" was 10.
+    example = Example("q1", "When and how many?", (Context("c1", context),), answer)
+    [result] = evaluate([example], LexicalJudge(), EvalConfig(bootstrap_samples=0)).results
+    assert [verdict.supported for verdict in result.verdicts] == [supported]
