@@ -93,14 +93,16 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
 
     A newline always ends a sentence; a list item's marker ("- ", "2. ", "a) ", "① ", "Step 2: ") is not
     part of it, and a markdown heading (a "# " line, a line underlined, a table's header row) only titles
-    what follows, so it is no sentence. A period ends one only when whitespace or an invisible character
-    follows (so 3.5 stays whole) and the word before it is not an abbreviation. Invisible characters are
-    stripped from a sentence's ends as whitespace is.
+    what follows, so it is no sentence; nor is a list of sources (`_source_lines`). A period ends one only
+    when whitespace or an invisible character follows (so 3.5 stays whole) and the word before it is not an
+    abbreviation. Invisible characters are stripped from a sentence's ends as whitespace is.
     """
     out: list[tuple[int, int]] = []
     lines = _lines(text)
+    sources = _source_lines(text, lines) if _MAY_LIST_SOURCES.search(text) else ()
     for at, (pos, end) in enumerate(lines, 1):
-        if _HEADING.match(text, pos, end) or (at < len(lines) and _underlines(text, end, lines[at])):
+        if (_HEADING.match(text, pos, end) or (at < len(lines) and _underlines(text, end, lines[at]))
+                or at - 1 in sources):
             continue
         pos = word_from = _opening(text, pos, end)  # word_from: where the word before a period can start
         for b in _BOUNDARY.finditer(text, pos, end):
@@ -121,10 +123,40 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
     return out
 
 
+_MAY_LIST_SOURCES = re.compile(r"ource|eferenc|itation|ibliograph|SOURCE|EFERENC|ITATION|\]:")
+_SOURCES_LINE = re.compile(
+    r"[ \t>#*_(\[]*(?:sources?|references?|citations?|bibliography)[ \t*_]*(:[ \t*_]*|$)", re.IGNORECASE)
+"""A line or a sentence naming the answer's sources ("Sources: doc-1, policy.pdf", "(Source: Refund
+Policy, p. 3)"), or a line opening a list of them ("**References:**", "## Sources")."""
+_DEFINITION = re.compile(r"[ \t]*\[\^?[^\]\n]{1,64}\]:[ \t]")
+"""A markdown link or footnote definition ("[1]: doc-1", "[^2]: policy.pdf")."""
+
+
+def _source_lines(text: str, lines: list[tuple[int, int]]) -> set[int]:
+    """The lines of `lines` that list the answer's sources: each `_SOURCES_LINE` and `_DEFINITION`, and the
+    lines of the block that follows a line opening a list (blank lines right after it, then up to the
+    next blank line). Answers told to cite end with such a list, whose ids and names no context holds:
+    "Sources: doc-1" had been an unsupported claim beside every supported one, halving a grounded
+    answer's score."""
+    listed: set[int] = set()
+    opened = in_list = False
+    for at, (pos, end) in enumerate(lines):
+        if in_list and not opened and lines[at - 1][1] + 1 != pos:
+            in_list = False
+        heading = _SOURCES_LINE.match(text, pos, end)
+        if heading is not None or in_list or _DEFINITION.match(text, pos, end):
+            listed.add(at)
+        opened = heading is not None and heading.end() == end
+        in_list = in_list or opened
+    return listed
+
+
 def _underlines(text: str, end: int, below: tuple[int, int]) -> bool:
-    """Whether the line `below` is the very next one after the line ending at `end`, and underlines it."""
+    """Whether the line `below` is the very next one after the line ending at `end`, and underlines it. A
+    line ending a sentence is no title: a "---" right under it is a separator written without a blank line,
+    which markdown would render as a heading, but the sentence is still a claim."""
     start, stop = below
-    return (start == end + 1 and text[start] in "=-|: \t"
+    return (start == end + 1 and text[start] in "=-|: \t" and text[end - 1] not in ".!?"
             and _UNDERLINE.fullmatch(text, start, stop) is not None)
 
 
@@ -216,10 +248,10 @@ def claim_profile(text: str) -> TextProfile:
 
 
 def _is_claim(sentence: str) -> bool:
-    """A lead-in ending in a colon ("Here is what I found:") introduces claims but asserts nothing, and
-    neither does filler ("Sure!", "Hope this helps!"), nor filler after an attribution ("Based on the
-    provided context, yes.")."""
-    if sentence.endswith(":"):
+    """A lead-in ending in a colon ("Here is what I found:") introduces claims but asserts nothing, nor
+    does a note of the sources ("(Source: Refund Policy, p. 3)"), nor filler ("Sure!", "Hope this
+    helps!"), nor filler after an attribution ("Based on the provided context, yes.")."""
+    if sentence.endswith(":") or _SOURCES_LINE.match(sentence):
         return False
     read = profile(sentence)
     if not _says_something(sentence, read) or is_abstention(sentence) or is_filler(sentence, read.terms):

@@ -299,12 +299,13 @@ _SOURCE = (r"(?:(?:doc(?:ument)?|source|passage|context|chunk|ref(?:erence)?)[ _
            r"(?: ?[-–] ?[0-9]{1,3})?")
 _SOURCES = (r"\((?:(?:see|cf\.?) )?(?:(?:sources?|refs?\.?|references?|citations?|docs?|documents?|passages?|"
             r"contexts?)(?:: ?| ))?" + _SOURCE + r"(?: ?(?:,|;|&|and) ?" + _SOURCE + r")*\)")
-_LISTED = re.compile(r"(?:^|(?<=[\s:;,]))(?:\(?[0-9]{1,2}\)(?=\s)|" + _SOURCES + ")")
+_LISTED = re.compile(r"(?:^|(?<=[\s:;,]))(?:\(?[0-9]{1,2}\)(?=\s)|" + _SOURCES
+                     + r"|\((?:sources?|references?|citations?): [^()\n]{1,120}\))")
 """An item's number in a sentence that lists them ("you must (1) keep the receipt and (2) return the box",
 "1) keep it, 2) return it"), and a note of the sources in parentheses ("(1)", "(Source: doc-1)", "(see
-doc 2)", "(Sources: 1, 3)"): no quantity the claim states, though read as one it had to be in the
-context. Only a claim's: a passage's numbers are never asked to be in a claim. "4(2)" (no space before)
-is a reference of another kind and stays, as does "(30 days)"."""
+doc 2)", "(Sources: 1, 3)", "(Source: Refund Policy, p. 3)"): no quantity the claim states, though read
+as one it had to be in the context. Only a claim's: a passage's numbers are never asked to be in a claim.
+"4(2)" (no space before) is a reference of another kind and stays, as does "(30 days)"."""
 
 
 def _held(text: str, read: TextProfile) -> int:
