@@ -248,10 +248,10 @@ def claim_profile(text: str) -> TextProfile:
 
 
 def _is_claim(sentence: str) -> bool:
-    """A lead-in ending in a colon ("Here is what I found:") introduces claims but asserts nothing, nor
-    does a note of the sources ("(Source: Refund Policy, p. 3)"), nor filler ("Sure!", "Hope this
-    helps!"), nor filler after an attribution ("Based on the provided context, yes.")."""
-    if sentence.endswith(":") or _SOURCES_LINE.match(sentence):
+    """A lead-in ending in a colon ("Here is what I found:", "**Details:**") introduces claims but asserts
+    nothing, nor does a note of the sources ("(Source: Refund Policy, p. 3)"), nor filler ("Sure!", "Hope
+    this helps!"), nor filler after an attribution ("Based on the provided context, yes.")."""
+    if sentence.rstrip("*_").endswith(":") or _SOURCES_LINE.match(sentence):
         return False
     read = profile(sentence)
     if not _says_something(sentence, read) or is_abstention(sentence) or is_filler(sentence, read.terms):

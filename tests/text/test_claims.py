@@ -124,6 +124,12 @@ def test_newlines_end_sentences_and_headings_are_not_claims() -> None:
     assert texts(answer) == ["Returns are accepted", "within a month"]
 
 
+def test_a_lead_in_in_bold_is_no_claim() -> None:
+    # "**Details:**" ends in its emphasis, not its colon: it had been a claim no context supports.
+    assert texts("**Details:**\n* Returns are accepted within 30 days.\n__Steps:__") == [
+        "Returns are accepted within 30 days."]
+
+
 def test_abstaining_and_contentless_sentences_are_not_claims() -> None:
     answer = ("I don't know. The context does not mention refund fees. It is what it is. "
               "Here is what I found:\nReturns are accepted within 30 days.")
