@@ -93,16 +93,19 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
 
     A newline always ends a sentence; a list item's marker ("- ", "2. ", "a) ", "① ", "Step 2: ") is not
     part of it, and a markdown heading (a "# " line, a line underlined, a table's header row) only titles
-    what follows, so it is no sentence; nor is a list of sources (`_source_lines`). A period ends one only
+    what follows, so it is no sentence; nor is a list of sources (`_source_lines`), a code fence's line, or
+    a reasoning model's thinking (`_REASONING`). A period ends one only
     when whitespace or an invisible character follows (so 3.5 stays whole) and the word before it is not an
     abbreviation. Invisible characters are stripped from a sentence's ends as whitespace is.
     """
     out: list[tuple[int, int]] = []
+    if "<think" in text or "<reasoning" in text:
+        text = _REASONING.sub(_blank, text)
     lines = _lines(text)
     sources = _source_lines(text, lines) if _MAY_LIST_SOURCES.search(text) else ()
     for at, (pos, end) in enumerate(lines, 1):
         if (_HEADING.match(text, pos, end) or (at < len(lines) and _underlines(text, end, lines[at]))
-                or at - 1 in sources):
+                or at - 1 in sources or (text[pos] in _FENCE_STARTS and _FENCE.fullmatch(text, pos, end))):
             continue
         pos = word_from = _opening(text, pos, end)  # word_from: where the word before a period can start
         for b in _BOUNDARY.finditer(text, pos, end):
@@ -123,11 +126,26 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
     return out
 
 
+_REASONING = re.compile(r"<(think|thinking|reasoning)>.*?(?:</\1>|\Z)", re.DOTALL)
+"""A reasoning model's thinking, which an app that does not strip it sends with the answer ("<think>The user
+asks about refunds.</think>"): what the model weighed, not what it answered; one never closed (a reply cut
+at its token limit) runs to the end."""
+_FENCE = re.compile(r"[ \t]*(?:```|~~~)[`~]*[ \t]*[\w+#.-]*[ \t]*")
+_FENCE_STARTS = frozenset("`~ \t")
+"""A code block's opening or closing line ("```json"): its language's name is no claim (the code is)."""
+
+
+def _blank(found: re.Match[str]) -> str:
+    """The text found as as many spaces, so that what follows keeps its offsets."""
+    return " " * len(found.group())
+
+
 _MAY_LIST_SOURCES = re.compile(r"ource|eferenc|itation|ibliograph|SOURCE|EFERENC|ITATION|\]:")
 _SOURCES_LINE = re.compile(
-    r"[ \t>#*_(\[]*(?:sources?|references?|citations?|bibliography)[ \t*_]*(:[ \t*_]*|$)", re.IGNORECASE)
+    r"[ \t>#*_(\[<]*(?:sources?|references?|citations?|bibliography)[ \t*_]*(:[ \t*_]*|>|$)", re.IGNORECASE)
 """A line or a sentence naming the answer's sources ("Sources: doc-1, policy.pdf", "(Source: Refund
-Policy, p. 3)"), or a line opening a list of them ("**References:**", "## Sources")."""
+Policy, p. 3)", "<sources>kb-12</sources>"), or a line opening a list of them ("**References:**", "##
+Sources")."""
 _DEFINITION = re.compile(r"[ \t]*\[\^?[^\]\n]{1,64}\]:[ \t]")
 """A markdown link or footnote definition ("[1]: doc-1", "[^2]: policy.pdf")."""
 

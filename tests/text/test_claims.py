@@ -107,11 +107,30 @@ def test_a_line_of_dashes_under_a_sentence_underlines_nothing(answer: str) -> No
     "Refunds take 30 days.\n\n[1]: doc-1\n[^2]: refund-policy.pdf",
     "Refunds take 30 days. (Source: Refund Policy, p. 3)",
     "Refunds take 30 days.\nCitation: doc-1",
+    "Refunds take 30 days.\n<sources>kb-12</sources>",
 ])
 def test_a_list_of_the_answers_sources_is_no_claim(answer: str) -> None:
     # "Sources: doc-1, refund-policy.pdf" had been a claim no context supports (its ids and file names
     # are in none), so an answer told to cite its sources scored half of a grounded one.
     assert texts(answer) == ["Refunds take 30 days."]
+
+
+def test_a_code_fences_line_is_no_claim_and_the_code_is_one() -> None:
+    # "```json" had been a claim of the term "json"; a command in the block is checked as any claim is.
+    assert texts("Run this:\n```bash\nsystemctl restart web\n```\n~~~\nDone.") == [
+        "systemctl restart web", "Done."]
+
+
+def test_a_reasoning_models_thinking_is_no_claim() -> None:
+    # An app that leaves "<think>" in the answer: what the model weighed ("The context says 30 days.")
+    # is not what it answered. The answer keeps its offsets: "Refunds ..." starts after the block's 69
+    # characters (7 + 28 + 1 + 25 + 8) and its newline, at 70.
+    answer = "<think>The user asks about refunds.\nThe context says 30 days.</think>\nRefunds take 30 days."
+    [claim] = split_claims(answer)
+    assert (claim.text, claim.start) == ("Refunds take 30 days.", 70)
+    assert answer[claim.start:claim.end] == claim.text
+    # Cut off while thinking (its token limit): no answer was given.
+    assert split_claims("<think>The user asks about refunds. The context says") == ()
 
 
 def test_the_list_of_sources_ends_at_a_blank_line() -> None:
