@@ -365,10 +365,16 @@ def _role(span: Span) -> Role | None:
 
 
 def _first(spans: Sequence[Span], readers: Sequence[Reader[T]]) -> T | None:
+    found = _found(spans, readers)
+    return None if found is None else found[1]
+
+
+def _found(spans: Sequence[Span], readers: Sequence[Reader[T]]) -> tuple[Span, T] | None:
+    """The first value a reader finds, with the span it is read from."""
     for span in spans:
         for read in readers:
             if (value := read(span)) is not None:
-                return value
+                return span, value
     return None
 
 
@@ -415,15 +421,22 @@ def _check_whole(span: Span, docs: tuple[Context, ...], cuts: dict[int, list[Map
     """A document exactly as long as its service's cut JSON attributes (`_View.cuts`) was cut short with
     them (or is exactly that long, which cannot be told apart). Its lost tail would make supported claims
     look made up. A longer document was not under that limit, a shorter one is whole."""
-    mine = span.resource
     for rank, context in enumerate(docs):
-        if any(resource is mine or resource == mine for resource in cuts.get(len(context.text), ())):
+        if _cut_with_its_service(span, len(context.text), cuts):
             raise ExtractionError(
                 span, "document text",
                 f"document {rank} (id {context.id!r}) is {len(context.text)} characters long, the length "
-                "this service's JSON attributes were cut to: the app's attribute length limit "
-                "(OTEL_ATTRIBUTE_VALUE_LENGTH_LIMIT or OTEL_SPAN_ATTRIBUTE_VALUE_LENGTH_LIMIT, SpanLimits) "
-                "cut the document short, so the answer cannot be checked against it")
+                f"this service's JSON attributes were cut to: {_LENGTH_LIMIT} cut the document short, so the "
+                "answer cannot be checked against it")
+
+
+_LENGTH_LIMIT = ("the app's attribute length limit (OTEL_ATTRIBUTE_VALUE_LENGTH_LIMIT or "
+                 "OTEL_SPAN_ATTRIBUTE_VALUE_LENGTH_LIMIT, SpanLimits)")
+
+
+def _cut_with_its_service(span: Span, length: int, cuts: dict[int, list[Mapping[str, Any]]]) -> bool:
+    mine = span.resource
+    return any(resource is mine or resource == mine for resource in cuts.get(length, ()))
 
 
 def _question(view: _View, tops: list[Span], llm_call: list[Span], texts: list[str],
@@ -594,14 +607,27 @@ def _answer(view: _View, tops: list[Span], llm_call: list[Span], fallback: str |
     """The output of the top chain that made the answering call: a later chain of the same request (one
     that suggests follow-up questions or titles the chat) made a call of its own, and its output scored
     as the answer had turned a grounded answer into 0.0. With no chain holding the call, the top chain
-    that ended last, unless it only prepared the prompt; else the answering call's own output."""
+    that ended last, unless it only prepared the prompt; else the answering call's own output. An answer
+    as long as its service's cut JSON attributes was cut with them (`_View.cuts`), as a document is
+    (`_check_whole`): scored, its lost tail had raised groundedness (0.75 -> 1.0)."""
     holding = view.above({llm_call[-1].span_id}) if llm_call and len(tops) > 1 else set()
     candidates = [top for top in tops if top.span_id in holding] or tops
     last_top = [max(candidates, key=lambda s: s.end_time_unix_nano)] if candidates else []
     if last_top and llm_call and _only_prepares(view, last_top[0], llm_call[-1]):
         last_top = []
-    answer = _first(last_top, _CHAIN_OUTPUTS) or _first(llm_call, _LLM_OUTPUTS) or fallback
-    return None if answer is None else react_answer(strip_assistant(answer))
+    found = _found(last_top, _CHAIN_OUTPUTS)
+    if not (found and found[1]):
+        found = _found(llm_call, _LLM_OUTPUTS)
+    if not (found and found[1]):
+        return None if fallback is None else react_answer(strip_assistant(fallback))
+    span, answer = found
+    if _cut_with_its_service(span, len(answer), view.cuts({len(answer)})):
+        raise ExtractionError(
+            span, "answer",
+            f"the answer is {len(answer)} characters long, the length this service's JSON attributes were "
+            f"cut to: {_LENGTH_LIMIT} cut the answer short, and what it lost is not scored (a made-up "
+            "sentence at its end would go unseen)")
+    return react_answer(strip_assistant(answer))
 
 
 def _one_answer(view: _View, tops: list[Span]) -> None:

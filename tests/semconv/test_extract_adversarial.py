@@ -10,7 +10,15 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import pytest
-from instrumented_apps import LANGCHAIN_CORPUS, QUESTION, RagChain, llama_index, node_contexts, query_engine
+from instrumented_apps import (
+    LANGCHAIN_ANSWER,
+    LANGCHAIN_CORPUS,
+    QUESTION,
+    RagChain,
+    llama_index,
+    node_contexts,
+    query_engine,
+)
 from langchain_core.language_models.fake_chat_models import FakeListChatModel
 from langchain_core.runnables import RunnableLambda
 from llama_index.core import Document, VectorStoreIndex
@@ -139,6 +147,33 @@ def test_llamaindex_document_cut_by_the_length_limit_is_an_error(limit: int,
 
     with pytest.raises(ExtractionError, match=r"\(id '[0-9a-f-]{36}'\) is 400 characters long"):
         extract(cut_llamaindex.trace())
+
+
+@pytest.mark.parametrize("limit", [100], indirect=True)
+def test_an_answer_cut_by_the_length_limit_is_an_error(limit: int, cut_langchain: Recorder) -> None:
+    # The documents (at most 56 characters) are whole under 100; the answer (56 + 1 + 62 = 119) is cut at
+    # 100 with the chain's JSON values, losing the end of its made-up second sentence. Scored, the cut
+    # answer's tail went unseen: groundedness rose with the cut.
+    answer = (LANGCHAIN_ANSWER + " "
+              + "Store credit is also offered for every return made after that.")
+    assert len(answer) == 119
+    RagChain(answer).chain.invoke(QUESTION)
+
+    with pytest.raises(ExtractionError, match=r"the answer is 100 characters long, the length this "
+                                              r"service's JSON attributes were cut to"):
+        extract(cut_langchain.trace())
+
+
+@pytest.mark.parametrize("limit", [130], indirect=True)
+def test_an_answer_shorter_than_the_limit_is_whole(limit: int, cut_langchain: Recorder) -> None:
+    # The prompt's JSON values (over 130 characters) are cut at 130, so the limit shows; the answer (119)
+    # is under it and is scored as it is.
+    answer = LANGCHAIN_ANSWER + " " + "Store credit is also offered for every return made after that."
+    RagChain(answer).chain.invoke(QUESTION)
+
+    example = extract(cut_langchain.trace())
+
+    assert example is not None and example.answer == answer
 
 
 @pytest.mark.parametrize("limit", [100], indirect=True)
