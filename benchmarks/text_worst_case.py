@@ -66,6 +66,11 @@ CASES: dict[str, Callable[[int], object]] = {
     "reference, linear: '(1) x ' (profile)": lambda n: terms.profile(repeat("(1) x ", n)),
     "reference, linear: '(source 1, 1, ...' unclosed (profile)":
         lambda n: terms.profile("(source " + repeat("1, ", n)),
+    "reference, linear: '**1. ' bold markers (split_claims)":
+        lambda n: claims.split_claims(repeat("**1. ", n)),
+    "reference, linear: 'the the ... does not mention' (split_claims)":
+        lambda n: claims.split_claims(repeat("the ", n) + "does not mention"),
+    "reference, linear: '$1m$1m' (profile)": lambda n: terms.profile(repeat("$1m", n)),
 }
 
 

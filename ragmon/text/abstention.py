@@ -40,6 +40,10 @@ _ABSTENTION = re.compile(
         r"address|discuss|answer|describe|explain|give|have|tell|offer|list)\b|" + _SAY_NOTHING + ")",
         r"\b(?:there is|there's|there are|i found|i have|i've found|i see) no (?:information|mention|"
         r"details?|data|indication|evidence|reference)\b",
+        r"\bi (?:do not|don't|did not|didn't) (?:see|find) (?:any )?(?:information|mention|details?|data|"
+        r"reference)\b",
+        r"\b(?:the|this|that|these|those|your|our) [^.,;:!?]{1,60}? (?:does not|doesn't|do not|don't|did not|"
+        r"didn't) (?:mention|say|specify|state)\b",
         r"\bno (?:information|mention|details?|data) (?:about|on|of|regarding|in|is|was|were)\b",
         r"\b(?:is not|are not|was not|were not|isn't|aren't|wasn't|weren't) (?:mentioned|specified|stated|"
         r"provided|available|given|covered|addressed|discussed|included|found|described|listed)"

@@ -12,17 +12,20 @@ from ragmon.text.numbers import ENCLOSED_NUMBERS
 from ragmon.text.terms import INVISIBLE, INVISIBLE_CLASS, STOPWORDS, TextProfile, profile, wordset
 
 _HEADING = re.compile(r"[ \t]*#{1,6}[ \t]")
-_MARKER = re.compile(
-    r"[ \t]*(?:>|[-*+•‣◦▪●" + ENCLOSED_NUMBERS + r"]|\(?\d{1,3}[.)]|\(?[a-z][)]|\[[ xX]\])[ \t]+")
+_ITEM_NUMBER = r"\(?\d{1,3}[.)]|\d\ufe0f?\u20e3|\(?[a-z][)]|(?:i{1,3}|iv|vi{0,3}|ix|xi{0,2})\."
+"""An item's number: "2.", "(2)", "2)", a keycap "2️⃣", "b)", a roman "iv."."""
+_MARKER = re.compile(r"[ \t]*(?:>|[-*+•‣◦▪●" + ENCLOSED_NUMBERS + r"]|" + _ITEM_NUMBER + r"|\[[ xX]\])[ \t]+")
 _LABEL_WORDS = ("step", "option", "tip", "method", "approach", "solution", "reason", "way")
-_LABEL_STARTS = tuple(form for word in _LABEL_WORDS for form in (word, word.capitalize(), word.upper()))
-_LABEL = re.compile(
-    r"(?:" + "|".join(_LABEL_WORDS) + r")[ \t]+(?:\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten)"
-    r"[ \t]*(?:[:.)]|[-–—](?=[ \t]))[ \t]*", re.IGNORECASE)
+_LABEL_STARTS = (*(form for word in _LABEL_WORDS for form in (word, word.capitalize(), word.upper())),
+                 "**", "__")
+_STEP = (r"(?:" + "|".join(_LABEL_WORDS) + r")[ \t]+(?:\d{1,2}|one|two|three|four|five|six|seven|eight|nine|"
+         r"ten)[ \t]*(?:[:.)]|[-–—](?=[ \t]))")
+_LABEL = re.compile(_STEP + r"[ \t]*|(\*\*|__)(?:" + _STEP + "|" + _ITEM_NUMBER + r")(?:\1[ \t]*|[ \t]+)",
+                    re.IGNORECASE)
 """A step's or an option's number opening a sentence ("Step 1: Keep the receipt.", "Option 2 - pay
-monthly"): it numbers the item as a list's "1." does, and read as the claim's number it had to be in the
-context, so a grounded step was flagged. Other words before a number ("Tier 2:", "Phase 3:") name
-something the context must hold, and stay."""
+monthly", in bold too: "**Step 1:**", "**1.**"): it numbers the item as a list's "1." does, and read as
+the claim's number it had to be in the context, so a grounded step was flagged. Other words before a
+number ("Tier 2:", "Phase 3:") name something the context must hold, and stay."""
 _DASHES = r"[ \t]*+:?+-++:?+[ \t]*+"
 _UNDERLINE = re.compile(r"[ \t]*+(?:=++|\|?+" + _DASHES + r"(?:\|" + _DASHES + r")*+\|?+)[ \t]*+")
 """A line under a title ("Refunds" then "---" or "===") or under a table's header row ("| Plan | Price |"
@@ -30,11 +33,15 @@ then "|---|---|"): the line above it names what follows, and is no claim, as a "
 Possessive throughout: runs of spaces that two parts could share were given back one at a time, and a line
 of 50,000 spaces took 50 s."""
 _BLANK_CLASS = r"[\s" + INVISIBLE_CLASS + "]"
-_BOUNDARY = re.compile(r"[.!?…](?<![.!?…].)[.!?…]*[\"'”’)\]]*(?=" + _BLANK_CLASS + "|$)")
+_CITED_AFTER = (r"(?:\[[^\[\]\n]{1,64}\]|【[^【】\n]{1,64}】|\^[0-9]{1,3}|[¹²³⁰⁴-⁹]+|"
+                r"<sup>[^<>\n]{1,16}</sup>)*")
+_BOUNDARY = re.compile(r"[.!?…](?<![.!?…].)[.!?…]*[\"'”’)\]]*" + _CITED_AFTER + "(?=" + _BLANK_CLASS + "|$)")
 """A run of sentence marks, tried from its first mark only: every mark of it reaches the same end, so
 trying each again read the rest of the run each time, quadratic in a long run not followed by a space.
 An invisible character after it ends a sentence as a space does: read as part of a word, a zero-width
-space glued the sentence after it onto this one, and a made-up sentence rode on a supported one."""
+space glued the sentence after it onto this one, and a made-up sentence rode on a supported one. So do
+the citations an answer puts after its full stop ("...delivery.[1] Exchanges...", ".¹", ".^1",
+".【4:0†source】"): the two sentences had been one claim, a made-up one riding on its neighbour."""
 _LEADING_SPACE = re.compile(_BLANK_CLASS + "*")
 _INVISIBLE = frozenset(INVISIBLE)
 _BLANK = INVISIBLE + "\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005" \
@@ -92,20 +99,18 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
     """(start, end) of every sentence of `text`, whitespace excluded: `text[start:end]` is the sentence.
 
     A newline always ends a sentence; a list item's marker ("- ", "2. ", "a) ", "① ", "Step 2: ") is not
-    part of it, and a markdown heading (a "# " line, a line underlined, a table's header row) only titles
-    what follows, so it is no sentence; nor is a list of sources (`_source_lines`), a code fence's line, or
-    a reasoning model's thinking (`_REASONING`). A period ends one only
+    part of it, and lines that hold no sentence (`_skipped_lines`: headings, a list of sources, code
+    fences' lines) are skipped, as is a reasoning model's thinking (`_thinking`). A period ends one only
     when whitespace or an invisible character follows (so 3.5 stays whole) and the word before it is not an
     abbreviation. Invisible characters are stripped from a sentence's ends as whitespace is.
     """
     out: list[tuple[int, int]] = []
-    if "<think" in text or "<reasoning" in text:
-        text = _REASONING.sub(_blank, text)
+    if "think>" in text or "<reasoning" in text:
+        text = _thinking(text)
     lines = _lines(text)
-    sources = _source_lines(text, lines) if _MAY_LIST_SOURCES.search(text) else ()
-    for at, (pos, end) in enumerate(lines, 1):
-        if (_HEADING.match(text, pos, end) or (at < len(lines) and _underlines(text, end, lines[at]))
-                or at - 1 in sources or (text[pos] in _FENCE_STARTS and _FENCE.fullmatch(text, pos, end))):
+    skipped = _skipped_lines(text, lines)
+    for at, (pos, end) in enumerate(lines):
+        if at in skipped:
             continue
         pos = word_from = _opening(text, pos, end)  # word_from: where the word before a period can start
         for b in _BOUNDARY.finditer(text, pos, end):
@@ -127,14 +132,49 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
 
 
 _REASONING = re.compile(r"<(think|thinking|reasoning)>.*?(?:</\1>|\Z)", re.DOTALL)
-"""A reasoning model's thinking, which an app that does not strip it sends with the answer ("<think>The user
-asks about refunds.</think>"): what the model weighed, not what it answered; one never closed (a reply cut
-at its token limit) runs to the end."""
-_FENCE = re.compile(r"[ \t]*(?:```|~~~)[`~]*[ \t]*[\w+#.-]*[ \t]*")
-_FENCE_STARTS = frozenset("`~ \t")
-"""A code block's opening or closing line ("```json"): its language's name is no claim (the code is)."""
 
 
+def _thinking(text: str) -> str:
+    """`text` with a reasoning model's thinking as spaces, so that what follows keeps its offsets. An app
+    that does not strip it sends it with the answer ("<think>The user asks about refunds.</think>"): what
+    the model weighed, not what it answered. One never closed (a reply cut at its token limit) runs to the
+    end; one never opened (DeepSeek-R1's template puts "<think>" in the prompt, so the reply opens inside
+    it) from the start to the first "</think>"."""
+    close = text.find("</think>")
+    if close >= 0 and "<think>" not in text[:close]:
+        close += len("</think>")
+        text = " " * close + text[close:]
+    return _REASONING.sub(_blank, text)
+
+
+_FENCE_OR_TAG = re.compile(
+    r"[ \t]*+(?:(?:```|~~~)[`~]*+[ \t]*+[\w+#.-]*+|(?:</?[A-Za-z][\w-]{0,30}>[ \t]*+)++)[ \t]*+")
+"""A code block's opening or closing line ("```json": its language's name is no claim, the code is), or a
+line of tags only ("<answer>", "</answer>")."""
+_BOLD_LINE = re.compile(r"[ \t]*+(\*\*|__)([^*_.!?\n]{1,120})\1[ \t]*+:?[ \t]*+")
+_MAY_BE_SKIPPED = frozenset("`~*_< \t")
+
+
+def _bold_title(text: str, pos: int, end: int) -> bool:
+    """A line all in bold, without a sentence's mark, whose every word of four letters or more is
+    capitalised ("**Return Window**"), is a title as "## Return Window" is; "**Clearance items are final
+    sale**" is a claim in bold."""
+    bold = _BOLD_LINE.fullmatch(text, pos, end)
+    return bold is not None and all(word[0].isupper() for word in bold.group(2).split() if len(word) > 3)
+
+
+def _skipped_lines(text: str, lines: list[tuple[int, int]]) -> set[int]:
+    """The indices of the lines that hold no sentence: a markdown heading (a "# " line, a title underlined,
+    a table's header row, a title in bold), a list of sources (`_source_lines`), a code fence's line, a
+    line of tags."""
+    skipped = _source_lines(text, lines) if _MAY_LIST_SOURCES.search(text) else set()
+    for at, (pos, end) in enumerate(lines):
+        if (_HEADING.match(text, pos, end)
+                or (text[pos] in _MAY_BE_SKIPPED
+                    and (_FENCE_OR_TAG.fullmatch(text, pos, end) or _bold_title(text, pos, end)))
+                or (at + 1 < len(lines) and _underlined(text, lines[at], lines[at + 1]))):
+            skipped.add(at)
+    return skipped
 def _blank(found: re.Match[str]) -> str:
     """The text found as as many spaces, so that what follows keeps its offsets."""
     return " " * len(found.group())
@@ -143,46 +183,58 @@ def _blank(found: re.Match[str]) -> str:
 _MAY_LIST_SOURCES = re.compile(r"ource|eferenc|itation|ibliograph|SOURCE|EFERENC|ITATION|\]:")
 _SOURCES_LINE = re.compile(
     r"[ \t>#*_(\[<]*(?:sources?|references?|citations?|bibliography)[ \t*_]*(:[ \t*_]*|>|$)", re.IGNORECASE)
-"""A line or a sentence naming the answer's sources ("Sources: doc-1, policy.pdf", "(Source: Refund
-Policy, p. 3)", "<sources>kb-12</sources>"), or a line opening a list of them ("**References:**", "##
-Sources")."""
+"""A sentence naming the answer's sources ("Sources: doc-1, policy.pdf.", "<sources>kb-12</sources>"), or a
+line opening a list of them ("**References:**", "## Sources")."""
+_ENTRY = re.compile(r"[ \t]*+(?:(?:[-*+•]|\d{1,3}[.)]|\[[^\]\n]{1,64}\])[ \t].{0,300}|\S{1,300})")
+"""An entry of a list of sources: an item ("- Refund Policy, p. 3", "[2] policy.pdf") or a bare id or
+address ("doc-1")."""
 _DEFINITION = re.compile(r"[ \t]*\[\^?[^\]\n]{1,64}\]:[ \t]")
 """A markdown link or footnote definition ("[1]: doc-1", "[^2]: policy.pdf")."""
+_NOTE = re.compile(r"\((?:sources?|references?|citations?|see)\b[^()\n]{0,200}\)[ \t]*", re.IGNORECASE)
+"""A note of the sources opening a sentence, after the full stop of the one it belongs to ("... sale.
+(Source: Refund Policy) Electronics ..."): no part of the next one."""
 
 
 def _source_lines(text: str, lines: list[tuple[int, int]]) -> set[int]:
-    """The lines of `lines` that list the answer's sources: each `_SOURCES_LINE` and `_DEFINITION`, and the
-    lines of the block that follows a line opening a list (blank lines right after it, then up to the
-    next blank line). Answers told to cite end with such a list, whose ids and names no context holds:
-    "Sources: doc-1" had been an unsupported claim beside every supported one, halving a grounded
-    answer's score."""
+    """The lines of `lines` that list the answer's sources: a line opening a list ("Sources:") and the
+    entries after it (`_ENTRY`, blank lines between them or not), and `_DEFINITION`s. Answers told to cite
+    end with such a list, whose ids and names no context holds: it had made an unsupported claim of each
+    line, halving a grounded answer's score. The list ends at a line that is no entry, which is read as
+    the claims it holds."""
     listed: set[int] = set()
-    opened = in_list = False
+    in_list = False
     for at, (pos, end) in enumerate(lines):
-        if in_list and not opened and lines[at - 1][1] + 1 != pos:
-            in_list = False
         heading = _SOURCES_LINE.match(text, pos, end)
-        if heading is not None or in_list or _DEFINITION.match(text, pos, end):
+        in_list = (heading is not None and heading.end() == end) or (
+            in_list and _ENTRY.fullmatch(text, pos, end) is not None)
+        if in_list or _DEFINITION.match(text, pos, end):
             listed.add(at)
-        opened = heading is not None and heading.end() == end
-        in_list = in_list or opened
     return listed
 
 
-def _underlines(text: str, end: int, below: tuple[int, int]) -> bool:
-    """Whether the line `below` is the very next one after the line ending at `end`, and underlines it. A
-    line ending a sentence is no title: a "---" right under it is a separator written without a blank line,
-    which markdown would render as a heading, but the sentence is still a claim."""
+def _underlined(text: str, line: tuple[int, int], below: tuple[int, int]) -> bool:
+    """Whether `line` is a title or a table's header row: the line `below` comes right after it and
+    underlines it. A line ending a sentence is none, nor is a list item or a table row over a line of
+    dashes: such a "---" is a separator written without a blank line (markdown would make a sentence
+    over it a heading), and the item is still a claim. A row is a header only over a row of dashes."""
+    pos, end = line
     start, stop = below
-    return (start == end + 1 and text[start] in "=-|: \t" and text[end - 1] not in ".!?"
-            and _UNDERLINE.fullmatch(text, start, stop) is not None)
+    if start != end + 1 or text[start] not in "=-|: \t" or text[end - 1] in ".!?":
+        return False
+    if ("|" in text[pos:end]) != ("|" in text[start:stop]) or _MARKER.match(text, pos, end):
+        return False
+    return _UNDERLINE.fullmatch(text, start, stop) is not None
 
 
 def _opening(text: str, pos: int, end: int) -> int:
-    """Where the sentence starting at `pos` starts past its list marker and its step's number. Most
-    sentences open with a capital letter, which opens no marker, and with a word that opens no step: C-level
-    tests spare them both patterns, which had made splitting prose 20% slower."""
-    if not text[pos:pos + 1].isupper():
+    """Where the sentence starting at `pos` starts past a note of the sources (`_NOTE`), or past its list
+    marker and its step's number. Most sentences open with a capital letter, which opens no marker, and
+    with a word that opens no step: C-level tests spare them both patterns, which had made splitting prose
+    20% slower."""
+    first = text[pos:pos + 1]
+    if first == "(" and (note := _NOTE.match(text, pos, end)):
+        return note.end()
+    if not first.isupper():
         marker = _MARKER.match(text, pos, end)
         if marker:
             pos = marker.end()
@@ -217,16 +269,11 @@ def _append(out: list[tuple[int, int]], text: str, start: int, end: int) -> None
         out.append((start, start + len(stripped)))
 
 
-_LETTER_OR_DIGIT = re.compile(r"[^\W_]")
-
-
-def _says_something(sentence: str, read: TextProfile) -> bool:
-    """Without a content word or a number a sentence asserts nothing, and without a letter or digit too:
-    the tokeniser keeps an emoji or a symbol as a term, but a sentence of nothing else ("👍", "→") states
-    no more than one of function words. Every ASCII term has a letter or digit, so only other sentences
-    are searched. `read` is the sentence's profile, which the caller needs as well."""
-    return bool(read.terms or read.numbers) and (
-        sentence.isascii() or _LETTER_OR_DIGIT.search(sentence) is not None)
+def _says_something(read: TextProfile) -> bool:
+    """Without a content word or a number a sentence asserts nothing: one of function words, symbols or
+    emoji ("👍", "→", which are no terms) states nothing a context could hold. `read` is the sentence's
+    profile, which the caller needs as well."""
+    return bool(read.terms or read.numbers)
 
 
 _ATTRIBUTED_TO = r"(?:the )?(?:" + SOURCE_ADJECTIVE + " )?" + SOURCE_NOUN + "(?: " + SOURCE_ADJECTIVE + ")?"
@@ -265,21 +312,29 @@ def claim_profile(text: str) -> TextProfile:
     return rest if rest.terms or rest.numbers else read
 
 
+_COUNT = re.compile(r"[1-9]|1[0-2]")
+"""A number a lead-in may state as the count of the items it introduces."""
+
+
 def _is_claim(sentence: str) -> bool:
     """A lead-in ending in a colon ("Here is what I found:", "**Details:**") introduces claims but asserts
-    nothing, nor does a note of the sources ("(Source: Refund Policy, p. 3)"), nor filler ("Sure!", "Hope
-    this helps!"), nor filler after an attribution ("Based on the provided context, yes.")."""
-    if sentence.rstrip("*_").endswith(":") or _SOURCES_LINE.match(sentence):
+    nothing, unless it states a number other than a count of what follows ("Here are the 3 steps:" is a
+    lead-in, "These items carry a 25% restocking fee:" a claim); nor does a note of the sources ("Sources:
+    doc-1."), nor filler ("Sure!", "Hope this helps!"), nor filler after an attribution ("Based on the
+    provided context, yes.")."""
+    if _SOURCES_LINE.match(sentence):
         return False
     read = profile(sentence)
-    if not _says_something(sentence, read) or is_abstention(sentence) or is_filler(sentence, read.terms):
+    if sentence.rstrip("*_").endswith(":") and all(_COUNT.fullmatch(f"{n:g}") for n in read.numbers):
+        return False
+    if not _says_something(read) or is_abstention(sentence) or is_filler(sentence, read.terms):
         return False
     start = _content_start(sentence, read.terms)
     if not start:
         return True
     rest = sentence[start:]
     rest_read = profile(rest)
-    return _says_something(rest, rest_read) and not is_filler(rest, rest_read.terms)
+    return _says_something(rest_read) and not is_filler(rest, rest_read.terms)
 
 
 def _split_claims(answer: str) -> tuple[Claim, ...]:
@@ -344,4 +399,4 @@ def answer_abstains(answer: str) -> bool:
     if split_claims(answer):
         return False
     parts = [answer[start:end] for start, end in sentence_spans(answer)]
-    return not any(_says_something(s, profile(s)) for s in parts) or any(is_abstention(s) for s in parts)
+    return not any(_says_something(profile(s)) for s in parts) or any(is_abstention(s) for s in parts)

@@ -38,6 +38,15 @@ SCALES = "[\\s-]?(?:" + SCALE_WORDS + r")\b|(?:" + "|".join(_SUFFIXES) + r")\b"
 """What may follow a number's digits as part of it: a scale word or suffix."""
 _DIGIT_NUMBER = re.compile(r"[0-9][0-9]*(?:,[0-9]+)*(?:\.[0-9]+)?(?:" + SCALES + ")?")
 _DIGITS_AND_SCALE = re.compile(r"([0-9.,]+)[\s-]?([a-z]*)")
+_MONEY_SCALE = re.compile(r"([$€£¥][0-9][0-9,]*(?:\.[0-9]+)?)(mn|m|b)\b")
+"""After a currency sign "m" and "b" are millions and billions ("$310M", "€1.5B"): there they are no
+metres or minutes."""
+
+
+def _money_scaled(found: re.Match[str]) -> str:
+    return f"{found.group(1)} {'billion' if found.group(2) == 'b' else 'million'}"
+
+
 _WHOLE_HOUR = re.compile(r"(?<![0-9:])([0-9]{1,2}):00(?![0-9]|:[0-9])")
 """ "9:00" is the hour 9, as "9am" is: read as 9 and 0, it had to have a 0 in the context. Other minutes
 stay numbers of their own ("9:30" is 9 and 30)."""
@@ -113,6 +122,8 @@ def numbers_in(low: str, spelled: Iterable[float] = ()) -> frozenset[float]:
     found = set(spelled)
     if ":00" in low:
         low = _WHOLE_HOUR.sub(r"\1", low)
+    if "$" in low or "€" in low or "£" in low or "¥" in low:
+        low = _MONEY_SCALE.sub(_money_scaled, low)
     negative = _negative_starts(low)
     if negative:
         for number in _DIGIT_NUMBER.finditer(low):

@@ -84,6 +84,9 @@ Format characters go, so "war\u00adranty" (a soft hyphen) is "warranty" as a rea
 zero-width space, which separates words as a space does; so do control characters (NUL), which join
 nothing."""
 _CITATION_MARK = re.compile(r"\[[^\[\]\n]{1,64}\]")
+_LINK = re.compile(r"\[([^\[\]\n]{1,200})\]\([^()\s]{1,2000}\)")
+"""A markdown link, read as its text: "[Refund Policy](https://shop.example.com/help/refund-policy)" had
+lost its words as a citation mark and kept the address's ("https", "com", "shop")."""
 _FILE_CITATION = re.compile(r"【[^【】\n]{1,64}】")
 """OpenAI's file search cites in lenticular brackets ("【4:0†source】"): its numbers are no quantity."""
 _COUNTRY = re.compile(
@@ -124,14 +127,16 @@ class TextProfile:
 
 
 def normalise(text: str) -> str:
-    """Lower-case with one apostrophe, so "Don’t" and "don't" are the same token everywhere."""
-    return text.lower().replace("\u2019", "'")
+    """Lower-case with one apostrophe, so "Don’t" and "don't" are the same token everywhere, and one hyphen:
+    chat models write the non-breaking one (U+2011) as often as "-", and "non‑refundable" must be the
+    opposite of "refundable" as "non-refundable" is."""
+    return text.lower().replace("\u2019", "'").replace("\u2011", "-").replace("\u2010", "-")
 
 
 def prepare(text: str) -> str:
     """The lower-cased text words are read from. Citation markers ("[1]", "[doc-3]") go, or the "1" of
-    "[1]" would become a number the context must contain; "non-" joins its word, so "non-refundable" is
-    one term, the opposite of "refundable", rather than "non" plus "refundable".
+    "[1]" would become a number the context must contain (a link keeps its text); "non-" joins its word,
+    so "non-refundable" is one term, the opposite of "refundable", rather than "non" plus "refundable".
 
     Numbers stay as they are written: a text whose translation by `SEPARATORS` holds `OTHER_DIGIT` has
     some in other digits, and is read again by `with_ascii_digits`. The translation is made for the words
@@ -141,6 +146,8 @@ def prepare(text: str) -> str:
         text = _COUNTRY.sub(_country, text)
     low = normalise(text)
     if "[" in low:
+        if "](" in low:
+            low = _LINK.sub(r"\1", low)
         low = _CITATION_MARK.sub(" ", low)
     if "【" in low:
         low = _FILE_CITATION.sub(" ", low)
@@ -214,14 +221,17 @@ def opposite(term: str) -> str:
     return term[1:] if term.startswith(NEGATION) else NEGATION + term
 
 
+_NO_LETTER = re.compile(r"[\W_]+")
+
+
 def _term(word: str) -> str:
     if word in NUMBER_WORDS:
         return SPELLED_NUMBER + word
     bare = word.strip("'")
     if bare in NUMBER_WORDS:
         return SPELLED_NUMBER
-    if not bare or bare in STOPWORDS:
-        return _FUNCTION_WORD
+    if not bare or bare in STOPWORDS or (not bare.isalpha() and _NO_LETTER.fullmatch(bare)):
+        return _FUNCTION_WORD  # a symbol, an emoji ("📦 Return window: 30 days"): no word a context must hold
     if bare.endswith("'s"):
         bare = bare[:-2]
         if bare in NUMBER_WORDS:
@@ -285,6 +295,9 @@ def _profile(text: str) -> TextProfile:
     spaced = low.translate(SEPARATORS)
     if not low.isascii() and OTHER_DIGIT in spaced:
         _, low, spaced = with_ascii_digits(text)
+    if "<" in low or "^" in low:
+        low = _MARKUP.sub(" ", low)
+        spaced = low.translate(SEPARATORS)
     terms = frozenset(filter(None, map(TERMS.__getitem__, spaced.split())))  # C-level: function words go
     if ")" in low and DIGIT in spaced:
         low = _LISTED.sub(" ", low)
@@ -295,6 +308,10 @@ def _profile(text: str) -> TextProfile:
     return TextProfile(terms.difference(SPELLED), numbers_in(low, spelled_numbers(spaced, marks)))
 
 
+_MARKUP = re.compile(
+    r"<sup>[^<>\n]{1,16}</sup>|</?[a-z][\w-]{0,30}(?:\s[^<>\n]{0,200})?/?>|(?<![0-9])\^[0-9]{1,3}")
+"""HTML tags in a claim ("<b>", "<p>": words no context holds), a footnote in superscript ("<sup>1</sup>")
+and a caret's ("sale^1"): its number is no quantity. Only a claim's: a passage's "x^2" keeps its 2."""
 _SOURCE = (r"(?:(?:doc(?:ument)?|source|passage|context|chunk|ref(?:erence)?)[ _-]?)?[0-9]{1,3}"
            r"(?: ?[-–] ?[0-9]{1,3})?")
 _SOURCES = (r"\((?:(?:see|cf\.?) )?(?:(?:sources?|refs?\.?|references?|citations?|docs?|documents?|passages?|"

@@ -450,3 +450,105 @@ def test_a_refusal_with_an_offer_abstains() -> None:
     answer = "I don't know when the store opens, but would you like me to open a support ticket?"
     assert split_claims(answer) == ()
     assert answer_abstains(answer)
+
+
+# --- answer formats chat models write (a walkthrough's house styles) --------------------------------------
+
+REFUND_POLICY = Context(
+    "refund_policy", "Customers may return most items within 30 days of delivery for a full refund. Items "
+    "must be unused and in their original packaging. Clearance items are final sale and cannot be returned.")
+ROUTER = Context("aurora_x2", "The Aurora X2 router has four Gigabit Ethernet ports. It costs $249.99.")
+
+
+def verdicts(answer: str, *contexts: Context) -> list[tuple[str, bool]]:
+    example = Example("q1", "What is the policy?", contexts or (REFUND_POLICY,), answer)
+    [result] = evaluate([example], LexicalJudge(), EvalConfig(bootstrap_samples=0)).results
+    return [(verdict.claim.text, verdict.supported) for verdict in result.verdicts]
+
+
+@pytest.mark.parametrize("cite", ["[1]", "¹", "^1", "【4:0†source】", "<sup>1</sup>"])
+def test_a_citation_after_the_full_stop_still_ends_the_sentence(cite: str) -> None:
+    # Glued into one claim by the citation after its full stop, a made-up second sentence rode on the first
+    # (supported as a whole), and two sentences from two contexts were supported by neither.
+    assert verdicts(f"Clearance items are final sale.{cite} Exchanges are always free.{cite}") == [
+        (f"Clearance items are final sale.{cite}", True), (f"Exchanges are always free.{cite}", False)]
+    assert verdicts(f"Clearance items are final sale.{cite} The Aurora X2 router has four Gigabit Ethernet "
+                    f"ports.{cite}", REFUND_POLICY, ROUTER) == [
+        (f"Clearance items are final sale.{cite}", True),
+        (f"The Aurora X2 router has four Gigabit Ethernet ports.{cite}", True)]
+
+
+@pytest.mark.parametrize("answer", [
+    "Clearance items are final sale. (Source: Refund Policy) Electronics carry a 15% restocking fee.",
+    "Clearance items are final sale.\nSources: refund policy. Electronics carry a 15% restocking fee.",
+    "Clearance items are final sale.\nSources:\n- refund policy\nElectronics carry a 15% restocking fee.",
+    # A list item or a table row over a "---" is no title.
+    "- Clearance items are final sale\n- Electronics carry a 15% restocking fee\n---",
+    "| Clearance items | final sale |\n| Electronics carry a 15% restocking fee | yes |\n---",
+])
+def test_what_follows_a_note_of_sources_or_stands_over_a_rule_is_still_checked(answer: str) -> None:
+    # Each had dropped the made-up 15% sentence: judged the whole answer scored 1.0.
+    found = verdicts(answer)
+    assert [supported for _, supported in found] == [True, False]
+    assert "15%" in found[1][0]
+
+
+def test_a_lead_in_stating_a_number_is_checked_and_one_counting_its_items_is_not() -> None:
+    assert verdicts("The following items carry a 25% restocking fee:\n- Clearance items") == [
+        ("The following items carry a 25% restocking fee:", False), ("Clearance items", True)]
+    assert verdicts("Here are the 2 rules:\n- Items must be unused\n- Clearance items are final sale") == [
+        ("Items must be unused", True), ("Clearance items are final sale", True)]
+
+
+@pytest.mark.parametrize("answer", [
+    "**Step 1:** Return most items within 30 days of delivery.\n**Step 2:** Items must be unused.",
+    "**1.** Return most items within 30 days of delivery.\n**2.** Items must be unused.",
+    "1\ufe0f\u20e3 Return most items within 30 days of delivery.\n2\ufe0f\u20e3 Items must be unused.",
+    "i. Return most items within 30 days of delivery.\nii. Items must be unused.",
+    "📦 Return most items within 30 days of delivery.\n✅ Items must be unused.",
+])
+def test_bold_keycap_roman_and_emoji_markers_are_no_part_of_the_claim(answer: str) -> None:
+    # Each marker's number (1, 2) had to be in the context, or its emoji counted as a word it lacks.
+    assert [supported for _, supported in verdicts(answer)] == [True, True]
+
+
+@pytest.mark.parametrize(("answer", "claim"), [
+    ("Okay, the user asks about clearance items. Let me check.\n</think>\n\nClearance items are final sale.",
+     "Clearance items are final sale."),
+    ("**Return Window**\nClearance items are final sale.", "Clearance items are final sale."),
+    ("<answer>\nClearance items are final sale.\n</answer>", "Clearance items are final sale."),
+    ("See the [refund policy](https://shop.example.com/help/refund-policy): clearance items are final sale.",
+     "See the [refund policy](https://shop.example.com/help/refund-policy): clearance items are final sale."),
+])
+def test_thinking_without_its_opening_tag_titles_tags_and_link_addresses_are_no_claims(answer: str,
+                                                                                       claim: str) -> None:
+    # DeepSeek-R1's reply opens inside "<think>" (its template puts it in the prompt); a bold title and a
+    # line of tags had been unsupported claims; a link's address gave "https", "shop", "com" as words the
+    # context must hold (4 of 11 terms), its text none.
+    assert verdicts(answer) == [(claim, True)]
+
+
+def test_a_bold_line_that_is_a_sentence_is_a_claim() -> None:
+    assert verdicts("**Exchanges are always free**") == [("**Exchanges are always free**", False)]
+
+
+@pytest.mark.parametrize(("answer", "supported"), [
+    ("Gift cards are non\u2011refundable.", False),  # the non-breaking hyphen chat models write: "non-"
+    ("Acme reported revenue of $310M in 2023.", True),  # after a currency sign, M is millions
+    ("Globex reported revenue of $1.5B in 2023.", False),  # 1.5 billion: not in the context
+])
+def test_hyphens_and_money_written_as_chat_models_write_them(answer: str, supported: bool) -> None:
+    contexts = (Context("gift", "Gift cards are refundable within 14 days."),
+                Context("acme", "Acme reported revenue of $310 million in 2023. Globex made $1.5 million."))
+    assert [ok for _, ok in verdicts(answer, *contexts)] == [supported]
+
+
+@pytest.mark.parametrize("answer", [
+    "The refund policy doesn't mention gift cards.",
+    "I don't see any information about gift cards in the documents provided.",
+])
+def test_saying_a_source_is_silent_is_an_abstention(answer: str) -> None:
+    # The first had been judged as a fact: unsupported when true, and "The refund policy doesn't mention
+    # clearance items." (false: it does) supported on its words.
+    assert split_claims(answer) == ()
+    assert answer_abstains(answer)
