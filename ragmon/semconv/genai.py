@@ -74,6 +74,8 @@ _LLM_MARKERS = (INPUT_MESSAGES, OUTPUT_MESSAGES, f"{PROMPT}0.content", f"{COMPLE
 _LLM_EVENTS = frozenset({DETAILS_EVENT, USER_EVENT, CHOICE_EVENT, LEGACY_PROMPT_EVENT,
                          LEGACY_COMPLETION_EVENT})
 _OUTPUT_EVENTS = frozenset({CHOICE_EVENT, LEGACY_COMPLETION_EVENT})
+_TOOL_RESPONSES = frozenset({"tool_call_response", "tool_result"})
+"""Part types that return a tool's result to the model: the GenAI conventions' and Anthropic's block."""
 _INPUT_EVENTS = frozenset({USER_EVENT, "gen_ai.system.message", "gen_ai.assistant.message",
                            "gen_ai.tool.message"})
 """v1.28 message events, whose `gen_ai.event.content` is the JSON-encoded message."""
@@ -190,17 +192,38 @@ def _texts(value: Any) -> list[str]:
 def llm_user_message(span: Span) -> str | None:
     value = _attribute_or_event(span, INPUT_MESSAGES, DETAILS_EVENT)
     if value is not None:
-        users = [m for m in list_value(span, INPUT_MESSAGES, value)
-                 if isinstance(m, Mapping) and m.get("role") == "user"]
+        users = _user_turns(list_value(span, INPUT_MESSAGES, value))
         return message_text(users[-1]) if users else None
-    prompts = [fields for _, fields in sorted(indexed(span.attributes, PROMPT).items())
-               if fields.get("role") == "user"]
+    prompts = _user_turns(fields for _, fields in sorted(indexed(span.attributes, PROMPT).items()))
     if prompts:
         return _indexed_content(prompts[-1])
-    users = list(_event_bodies(span, USER_EVENT))
+    users = [body for body in _event_bodies(span, USER_EVENT) if not _tool_responses(body)]
     if users:
         return message_text(users[-1])
     return _legacy_prompt(_attribute_or_event(span, LEGACY_PROMPT, LEGACY_PROMPT_EVENT))
+
+
+def _user_turns(messages: Iterable[Any]) -> list[Mapping[str, Any]]:
+    """The user's messages, in order, but not those made only of tool responses."""
+    return [message for message in messages if isinstance(message, Mapping) and message.get("role") == "user"
+            and not _tool_responses(message)]
+
+
+def _tool_responses(message: Any) -> bool:
+    """Whether a message is made only of tool responses: Anthropic's API returns a tool's result to the
+    model as a user turn of `tool_result` blocks (Traceloop's instrumentor 0.62 writes them as
+    `tool_call_response` parts, 0.47 as the blocks' JSON in the indexed `.content`).
+    In a tool-use flow that turn is the last user message, and taken as the question it gave none (the
+    question came out ""): it has no text, or a retrieval tool's documents, which are no question. Parts
+    first, as `message_piece` reads them."""
+    if not isinstance(message, Mapping):
+        return False
+    parts = message.get("parts")
+    if not isinstance(parts, list):  # JSON text and structured OTLP alike decode a list to one
+        parts = message.get("content")
+        parts = maybe_json(parts) if isinstance(parts, str) else parts
+    return (isinstance(parts, list) and bool(parts)
+            and all(isinstance(part, Mapping) and part.get("type") in _TOOL_RESPONSES for part in parts))
 
 
 def _attribute_or_event(span: Span, attribute: str, event_name: str) -> Any:
@@ -225,8 +248,7 @@ def _legacy_prompt(value: Any) -> str | None:
     if not isinstance(value, str):
         return None
     decoded = maybe_json(value)
-    users = [m for m in decoded if isinstance(m, Mapping) and m.get("role") == "user"] \
-        if isinstance(decoded, list) else []
+    users = _user_turns(decoded) if isinstance(decoded, list) else []
     return message_text(users[-1]) if users else None
 
 

@@ -21,9 +21,11 @@ from ragmon.semconv.common import (
     STATUS_ERROR,
     Role,
     indexed,
+    joined,
     last_user_text,
     make_context,
     maybe_json,
+    message_text,
     metadata_id,
     metadata_mapping,
     parts_text,
@@ -165,8 +167,9 @@ def chain_output(span: Span) -> str | None:
 
 def llm_output(span: Span) -> str | None:
     """The first output message with text; else a completions-API choice; else `output.value`, the only
-    place LlamaIndex's completion LLMs (e.g. `MockLLM.complete`) record their answer, and where LangChain's
-    chat models keep theirs (an LLMResult) when OPENINFERENCE_HIDE_OUTPUT_MESSAGES drops the messages."""
+    place LlamaIndex's completion LLMs (e.g. `MockLLM.complete`) record their answer, and where the answer
+    stays when OPENINFERENCE_HIDE_OUTPUT_MESSAGES or _HIDE_OUTPUT_TEXT hides the messages' text: LangChain's
+    chat models keep an LLMResult there, the openai and anthropic instrumentors the provider's response."""
     attributes = span.attributes
     for _, text in _messages(attributes, OUTPUT_MESSAGES):
         if text is not None:
@@ -174,16 +177,58 @@ def llm_output(span: Span) -> str | None:
     for _, fields in sorted(indexed(attributes, CHOICES).items()):
         if (text := text_value(fields.get("completion.text"))) is not None:
             return text
-    value = attributes.get(OUTPUT_VALUE)
+    return _output_value(span)[1]
+
+
+def _output_value(span: Span) -> tuple[bool, str | None]:
+    """(whether `output.value` records the model's output, its text): a reply `_reply` reads, with text
+    or without, or text under ANSWER_KEYS or as itself."""
+    value = span.attributes.get(OUTPUT_VALUE)
     if not isinstance(value, str):
-        return None
+        return False, None
     decoded = maybe_json(value)
-    return pick_text(decoded, ANSWER_KEYS) or _generation_text(decoded)
+    replied, text = _reply(decoded)
+    if not replied:
+        text = pick_text(decoded, ANSWER_KEYS)
+    return replied or text is not None, text
 
 
-def _generation_text(result: Any) -> str | None:
+def _reply(value: Any) -> tuple[bool, str | None]:
+    """(whether `value` is a model's reply in a shape read, its text: none when it only called a tool).
+    The shapes: LangChain's LLMResult, and the provider's response that the openai and anthropic
+    instrumentors record: a chat completion (the first choice with text; streamed, the chunks put
+    together in the same shape) or a completion, a Responses API response (the `output_text` parts of
+    its `message` items), an Anthropic message (its `text` blocks)."""
+    if not isinstance(value, Mapping):
+        return False, None
+    choices = value.get("choices")
+    if isinstance(choices, list):
+        return True, next((text for choice in choices if isinstance(choice, Mapping)
+                           and (text := message_text(choice.get("message")) or text_value(choice.get("text")))
+                           is not None), None)
+    if isinstance(value.get("generations"), list):
+        return True, _generation_text(value)
+    output = value.get("output")
+    if value.get("object") == "response" and isinstance(output, list):
+        return True, _output_text(output)
+    if value.get("type") == "message" and isinstance(value.get("content"), list):
+        return True, message_text(value)
+    return False, None
+
+
+def _output_text(output: list[Any]) -> str | None:
+    """A Responses API response's text, as its SDK's `output_text` gives it: every `output_text` part of
+    its `message` items, joined (reasoning and tool-call items carry none)."""
+    parts = [part for item in output if isinstance(item, Mapping) and item.get("type") == "message"
+             and isinstance(item.get("content"), list) for part in item["content"]]
+    return text_value(joined(text for part in parts if isinstance(part, Mapping)
+                             and part.get("type") == "output_text"
+                             and isinstance(text := part.get("text"), str)))
+
+
+def _generation_text(result: Mapping[str, Any]) -> str | None:
     """The first generation's text of a LangChain LLMResult: `{"generations": [[{"text": ...}]]}`."""
-    generations = result.get("generations") if isinstance(result, Mapping) else None
+    generations = result.get("generations")
     first = generations[0] if isinstance(generations, list) and generations else None
     generation = first[0] if isinstance(first, list) and first else None
     return text_value(generation.get("text")) if isinstance(generation, Mapping) else None
@@ -194,11 +239,13 @@ def follows(span: Span) -> bool:
 
 
 def output_recorded(span: Span) -> bool:
-    """Whether the span records the model's output, text or not; a redacted value is no record."""
-    for key, value in span.attributes.items():
-        if (key == OUTPUT_VALUE or key.startswith(_OUTPUTS)) and value != REDACTED:
-            return True
-    return False
+    """Whether the span records the model's output, text or not (a reply that only called a tool has
+    none); a redacted value is no record. Nor is an `output.value` that holds neither text nor a reply
+    `llm_output` reads: with the output messages hidden, such a value had counted as an answer without
+    text, and the trace as scored with no answer and no word of why."""
+    if any(key.startswith(_OUTPUTS) and value != REDACTED for key, value in span.attributes.items()):
+        return True
+    return _output_value(span)[0]
 
 
 def llm_input_text(span: Span) -> str:
@@ -222,7 +269,9 @@ def _picked(span: Span, attribute: str, keys: tuple[str, ...]) -> str | None:
 
 
 def _messages(attributes: Mapping[str, Any], prefix: str) -> list[tuple[Any, str | None]]:
-    """(role, text) per message in index order; multi-part messages keep their text parts."""
+    """(role, text) per message in index order; multi-part messages keep their text parts, but not one
+    redacted (OPENINFERENCE_HIDE_OUTPUT_TEXT, _HIDE_INPUT_TEXT): joined, the placeholders of an answer
+    in two text blocks had made "__REDACTED____REDACTED__", scored as the answer."""
     messages = []
     for _, fields in sorted(indexed(attributes, prefix).items()):
         text = text_value(fields.get("message.content"))
@@ -230,7 +279,7 @@ def _messages(attributes: Mapping[str, Any], prefix: str) -> list[tuple[Any, str
             parts = indexed(fields, _CONTENTS)
             text = parts_text(
                 {"type": part.get("message_content.type", "text"), "text": part.get("message_content.text")}
-                for _, part in sorted(parts.items())
+                for _, part in sorted(parts.items()) if part.get("message_content.text") != REDACTED
             )
         messages.append((fields.get("message.role"), text))
     return messages
