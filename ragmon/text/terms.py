@@ -130,7 +130,10 @@ def normalise(text: str) -> str:
     """Lower-case with one apostrophe, so "Don’t" and "don't" are the same token everywhere, and one hyphen:
     chat models write the non-breaking one (U+2011) as often as "-", and "non‑refundable" must be the
     opposite of "refundable" as "non-refundable" is."""
-    return text.lower().replace("\u2019", "'").replace("\u2011", "-").replace("\u2010", "-")
+    low = text.lower()
+    if low.isascii():  # a flag's test: most texts, which none of the replacements can change
+        return low
+    return low.replace("\u2019", "'").replace("\u2011", "-").replace("\u2010", "-")
 
 
 def prepare(text: str) -> str:
