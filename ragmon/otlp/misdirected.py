@@ -56,6 +56,8 @@ def advice(signal: str, where: str, traces_at: str) -> str:
     env = _ENV.get(signal)
     where_else = (f": point OTEL_EXPORTER_OTLP_{env}_ENDPOINT elsewhere, or set OTEL_{env}_EXPORTER=none"
                   if env else ": send them elsewhere")
+    if signal == "metrics":
+        where_else += " (Traceloop's SDK, which reads neither: TRACELOOP_METRICS_ENABLED=false)"
     return f"ragmon receives traces only (at {traces_at}), not {signal}{where_else}"
 
 

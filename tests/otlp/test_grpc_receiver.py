@@ -366,7 +366,8 @@ async def test_an_app_sharing_its_endpoint_is_told_ragmon_takes_traces_only(serv
         logging.INFO, "metrics", "UNIMPLEMENTED", "127.0.0.1")
     assert metrics.detail == ("ragmon receives traces only (at /opentelemetry.proto.collector.trace.v1."
                               "TraceService/Export), not metrics: point OTEL_EXPORTER_OTLP_METRICS_ENDPOINT "
-                              "elsewhere, or set OTEL_METRICS_EXPORTER=none")
+                              "elsewhere, or set OTEL_METRICS_EXPORTER=none (Traceloop's SDK, which reads "
+                              "neither: TRACELOOP_METRICS_ENABLED=false)")
     assert logs.signal == "logs"
 
 

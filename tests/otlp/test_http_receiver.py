@@ -456,7 +456,8 @@ async def test_an_app_sharing_its_endpoint_is_told_ragmon_takes_traces_only(serv
     assert metrics.user_agent.startswith("OTel-OTLP-Exporter-Python/")
     assert metrics.detail == (
         "ragmon receives traces only (at POST /v1/traces), not metrics: point "
-        "OTEL_EXPORTER_OTLP_METRICS_ENDPOINT elsewhere, or set OTEL_METRICS_EXPORTER=none")
+        "OTEL_EXPORTER_OTLP_METRICS_ENDPOINT elsewhere, or set OTEL_METRICS_EXPORTER=none (Traceloop's "
+        "SDK, which reads neither: TRACELOOP_METRICS_ENABLED=false)")
     assert logs.detail == ("ragmon receives traces only (at POST /v1/traces), not logs: point "
                            "OTEL_EXPORTER_OTLP_LOGS_ENDPOINT elsewhere, or set OTEL_LOGS_EXPORTER=none")
 
