@@ -19,6 +19,10 @@ from ragmon.logs import MAX_KEYS, MAX_MESSAGE, WINDOW_SECONDS, LineLimit, clip, 
 from ragmon.semconv.common import ExtractionError
 from ragmon.traces import Trace
 
+UNDOCUMENTED = ("a model call with no documents in its trace: groundedness is not measured for it. If "
+                "the app retrieves, the search is in another trace (put one span around both, a request span "
+                "or @workflow) or records no documents (record them as ragmon.contexts)")
+
 
 class FailureLog:
     """Rate-limited logging of failed traces: a `LineLimit` keyed by what makes two failures the same."""
@@ -41,6 +45,16 @@ class FailureLog:
                   None if isinstance(error, RagmonError) else error,
                   trace_id=trace.trace_id, pipeline=pipeline, service=service,
                   error=clip(str(error), MAX_MESSAGE))
+
+    def undocumented(self, trace: Trace, pipeline: str) -> None:
+        """An answer scored without documents, alike per pipeline label and service: groundedness and the
+        other document metrics are undefined for it, and the count of scored traces alone hid that an app
+        built as two traces (no span around its search and its model call) or a search recording no
+        documents was never measured."""
+        service = service_name(trace, None)
+        service = None if service is None else clip(service)
+        self._log(("undocumented", pipeline, service), logging.WARNING, "answer scored without documents",
+                  None, trace_id=trace.trace_id, pipeline=pipeline, service=service, detail=UNDOCUMENTED)
 
     def scoring_failed(self, trace_id: str, judge: str, error: Exception) -> None:
         """A judge that raised, alike per judge and exception type."""

@@ -461,6 +461,8 @@ class Sidecar:
             return
         origin = functools.partial(_name_origin, trace, example.pipeline)
         pipeline = self.exporter.pipeline_label(example.pipeline, origin=origin)
+        if example.contexts is None and example.answer is not None:
+            self._failures.undocumented(trace, pipeline)
         key = sampling_key(trace.trace_id)
         # The example, not the trace, is what the lanes hold, and it may be larger: a JSON string attribute
         # of ASCII with one escaped emoji ("\\ud83d\\ude00") decodes to a text of 4 bytes a character.

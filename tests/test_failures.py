@@ -113,3 +113,12 @@ def test_what_a_sender_names_is_clipped_in_the_line_and_in_what_is_remembered(fa
     [line] = lines()
     assert line.service == "x" * 297 + "..." and len(line.error) == 2000  # type: ignore[attr-defined]
     assert all(len(part) <= 300 for key in failures._limit._keys for part in key if isinstance(part, str))
+
+
+def test_answers_without_documents_are_alike_per_pipeline_and_service(failures, lines):
+    failures.undocumented(a_trace("1" * 32), "shop")
+    failures.undocumented(a_trace("2" * 32), "shop")  # the same app again: left out this window
+    failures.undocumented(a_trace("3" * 32), "support")
+    assert [(r.trace_id[0], r.pipeline, r.service, r.getMessage()) for r in lines()] == [
+        ("1", "shop", "shop-app", "answer scored without documents"),
+        ("3", "support", "shop-app", "answer scored without documents")]

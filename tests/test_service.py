@@ -1089,3 +1089,27 @@ async def test_a_trace_with_no_rag_answer_and_a_remote_root_waits_decision_wait(
     samples = await wait_metrics(ports.metrics, lambda s: total(s, "ragmon_traces_total") >= 1)
     assert time.monotonic() - started >= 1.5
     assert total(samples, "ragmon_traces_total", pipeline="retriever-svc") == 1
+
+
+def chat_only_trace(provider: TracerProvider) -> None:
+    """The model call of an app that has no span around its search and its call (an OpenAI SDK app with
+    Traceloop's instrumentors): the search is a trace of its own, and this one has no documents."""
+    chat = {"gen_ai.operation.name": "chat", "gen_ai.provider.name": "openai", "gen_ai.output.messages":
+            json.dumps([{"role": "assistant", "parts": [{"type": "text", "content": ANSWER}]}])}
+    with provider.get_tracer("test").start_as_current_span("openai.chat", attributes=chat):
+        pass
+
+
+async def test_an_answer_scored_without_documents_is_logged_once_a_window_per_pipeline(
+        start_sidecar: Start, failure_lines: Callable[[], list[logging.LogRecord]]) -> None:
+    # Before: counted "scored" with groundedness never measured, and nothing said so (a walkthrough's
+    # made-up answers went unseen). Three such traces: one line, the trace still scored.
+    _, ports = await start_sidecar()
+    await send_traces(ports, [record("shop", chat_only_trace) for _ in range(3)])
+    samples = await wait_metrics(ports.metrics,
+                                 lambda found: total(found, "ragmon_traces_total", outcome="scored") == 3)
+    assert total(samples, "ragmon_example_score_count", metric="groundedness") == 0
+    [line] = failure_lines()
+    assert (line.getMessage(), line.levelno, line.service) == (
+        "answer scored without documents", logging.WARNING, "shop")
+    assert "put one span around both" in line.detail and "ragmon.contexts" in line.detail

@@ -40,6 +40,9 @@ RETRIEVE_OPERATION = "vector_db_retrieve"
 REQUEST_TYPE = "llm.request.type"
 RESULT_EVENT = "db.query.result"
 _RESULT = RESULT_EVENT + "."
+VECTOR_QUERY = "db.vector.query.top_k"
+"""What Traceloop's vector database instrumentors set on a search (qdrant's, pinecone's, lancedb's...);
+some also record the hits as `db.query.result` events, qdrant's records none."""
 
 _CHAIN_KINDS = frozenset({"workflow", "agent"})
 _PREFIX = "traceloop."
@@ -60,7 +63,8 @@ def role(span: Span) -> Role | None:
         return Role.CHAIN
     if kind == "tool":
         return Role.TOOL
-    if attributes.get(OPERATION) == RETRIEVE_OPERATION or any(e.name == RESULT_EVENT for e in span.events):
+    if (attributes.get(OPERATION) == RETRIEVE_OPERATION or VECTOR_QUERY in attributes
+            or any(e.name == RESULT_EVENT for e in span.events)):
         return Role.RETRIEVER
     if REQUEST_TYPE in attributes:
         return Role.LLM
@@ -85,6 +89,12 @@ def documents(span: Span) -> tuple[Context, ...] | None:
         return tuple(_hit(span, index, event.attributes) for index, event in enumerate(hits))
     if span.attributes.get(OPERATION) == RETRIEVE_OPERATION:
         return _retriever_output(span)
+    if VECTOR_QUERY in span.attributes and span.status_code != STATUS_ERROR:
+        raise UnrecordedDocuments(
+            span, RESULT_EVENT,
+            f"a vector search ({VECTOR_QUERY} set) without {RESULT_EVENT} events: its instrumentation "
+            "records no documents (Traceloop's qdrant instrumentor records none), so the answer cannot be "
+            "checked against them; record them as ragmon.contexts (ragmon.instrument)")
     return None
 
 

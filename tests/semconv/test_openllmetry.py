@@ -148,6 +148,42 @@ def test_retriever_output_without_documents_is_an_error(recorder: Recorder) -> N
 
 
 
+def test_a_qdrant_search_its_instrumentor_records_no_hits_of_is_an_error(recorder: Recorder) -> None:
+    # Traceloop's qdrant instrumentor (0.62.4) writes these attributes on `query_points` and no result
+    # events. Before, the search was no retrieval at all: under a @workflow the made-up answer was scored
+    # as a plain chat, "scored" with no groundedness and no word of why.
+    tracer = recorder.tracer
+    with tracer.start_as_current_span("answer_question.workflow") as workflow:
+        workflow.set_attributes({"traceloop.span.kind": "workflow",
+                                 "traceloop.entity.input": json.dumps({"args": [QUESTION], "kwargs": {}})})
+        with tracer.start_as_current_span("qdrant.query_points", kind=SpanKind.CLIENT) as query:
+            query.set_attributes({"db.system": "Qdrant", "qdrant.search.collection_name": "kb",
+                                  "db.vector.query.top_k": 3})
+        workflow.set_attribute("traceloop.entity.output", json.dumps(ANSWER))
+
+    with pytest.raises(ExtractionError) as caught:
+        extract(recorder.trace())
+
+    assert caught.value.span_name == "qdrant.query_points"
+    assert caught.value.attribute == "db.query.result"
+    assert "records no documents" in str(caught.value) and "ragmon.contexts" in str(caught.value)
+
+
+def test_a_qdrant_search_beside_the_apps_own_contexts_is_scored_on_them(recorder: Recorder) -> None:
+    # The way out the error names: the app records what it retrieved as ragmon.contexts.
+    tracer = recorder.tracer
+    answer = {"ragmon.question": QUESTION, "ragmon.answer": ANSWER,
+              "ragmon.contexts": json.dumps([{"id": doc_id, "text": text} for doc_id, text in DOCS])}
+    search = {"db.system": "Qdrant", "db.vector.query.top_k": 2}
+    with tracer.start_as_current_span("answer", attributes=answer), \
+            tracer.start_as_current_span("qdrant.query_points", kind=SpanKind.CLIENT, attributes=search):
+        pass
+
+    example = extract(recorder.trace())
+
+    assert example is not None and example.contexts == tuple(Context(doc_id, text) for doc_id, text in DOCS)
+
+
 UNRECORDED_RETRIEVER = {"traceloop.span.kind": "task", "gen_ai.operation.name": "vector_db_retrieve"}
 """A LangChain retriever span as the instrumentor leaves it with content tracing off: no
 `traceloop.entity.input` / `traceloop.entity.output`."""
