@@ -396,7 +396,10 @@ def _contexts(view: _View) -> tuple[Context, ...] | None:
             if docs is not None:
                 found.append((span, docs))
         if unrecorded:
-            covered = view.above({span.span_id for span, _ in found})
+            # A span beneath one that recorded documents, or above it, is covered by them: a LangChain
+            # retriever records what the vector search beneath it (qdrant's records none) found.
+            recorded = {span.span_id for span, _ in found}
+            covered = view.above(recorded) | view.under(recorded).keys()
             unknown = next((error for error in unrecorded if error.span_id not in covered), None)
             if unknown is not None:
                 unknowable = unknowable or unknown

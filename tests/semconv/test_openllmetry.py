@@ -169,6 +169,24 @@ def test_a_qdrant_search_its_instrumentor_records_no_hits_of_is_an_error(recorde
     assert "records no documents" in str(caught.value) and "ragmon.contexts" in str(caught.value)
 
 
+def test_a_qdrant_search_beneath_a_retriever_that_recorded_its_hits_is_covered(recorder: Recorder) -> None:
+    # Traceloop's LangChain instrumentor records what the retriever returned; its qdrant instrumentor, on
+    # the search beneath, records nothing: the documents are known.
+    tracer = recorder.tracer
+    output = {"documents": [{"page_content": text, "metadata": {"id": doc_id}} for doc_id, text in DOCS]}
+    retriever = {"traceloop.span.kind": "task", "gen_ai.operation.name": "vector_db_retrieve",
+                 "traceloop.entity.input": json.dumps({"inputs": QUESTION}),
+                 "traceloop.entity.output": json.dumps(output)}
+    with tracer.start_as_current_span("vector_db_retrieve QdrantRetriever", attributes=retriever), \
+            tracer.start_as_current_span("qdrant.query_points", kind=SpanKind.CLIENT,
+                                         attributes={"db.system": "Qdrant", "db.vector.query.top_k": 2}):
+        pass
+
+    example = extract(recorder.trace())
+
+    assert example is not None and example.contexts == tuple(Context(doc_id, text) for doc_id, text in DOCS)
+
+
 def test_a_qdrant_search_beside_the_apps_own_contexts_is_scored_on_them(recorder: Recorder) -> None:
     # The way out the error names: the app records what it retrieved as ragmon.contexts.
     tracer = recorder.tracer
