@@ -101,6 +101,7 @@ _OUTPUT_RECORDS = (openinference.output_recorded, genai.output_recorded, openllm
 _CONTENT_SWITCHES: tuple[tuple[Callable[[Span], bool], str, str], ...] = (
     (openinference.follows, "llm.output_messages", openinference.CONTENT_SWITCH),
     (openllmetry.follows, genai.OUTPUT_MESSAGES, openllmetry.CONTENT_SWITCH),
+    (genai.anthropic_sdk, genai.OUTPUT_MESSAGES, genai.ANTHROPIC_CONTENT_SWITCH),
     (lambda span: True, genai.OUTPUT_MESSAGES, genai.CONTENT_SWITCH),
 )
 """(whether a span follows the convention, the attribute its output goes in, how to turn it on), asked

@@ -55,6 +55,18 @@ LEGACY_COMPLETION_EVENT = "gen_ai.content.completion"
 """v1.26/1.27 (and OpenLIT): span events carrying `gen_ai.prompt` / `gen_ai.completion`, JSON lists of
 OpenAI-style messages or plain text; OpenLIT also sets the same two as span attributes."""
 
+ANTHROPIC_SDK_SCOPE = "com.anthropic.sdk."
+"""The instrumentation scope of the spans the anthropic SDK makes itself (`com.anthropic.sdk.python`) once
+a tracer provider is set: GenAI attributes, content only in its own content mode."""
+ANTHROPIC_CONTENT_SWITCH = ("the anthropic SDK's own spans record content only with "
+                            "ANTHROPIC_OPEN_TELEMETRY_TRACES_CONTENT_MODE=content (or the client's "
+                            "open_telemetry option {'traces': {'content_mode': 'content'}})")
+
+
+def anthropic_sdk(span: Span) -> bool:
+    return span.scope_name.startswith(ANTHROPIC_SDK_SCOPE)
+
+
 CONTENT_SWITCH = (
     "OpenTelemetry GenAI instrumentations capture no content by default: start the app with "
     "OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=span_only and "

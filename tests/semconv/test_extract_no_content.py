@@ -354,3 +354,20 @@ def test_a_retried_call_that_asked_for_a_tool_is_no_failure(recorder: Recorder) 
     assert (example.question, example.contexts, example.answer) == (QUESTION, CONTEXTS, None)
     assert (error.span_name, error.field) == ("POST /ask", "documents and answer")
     assert str(error).endswith("the request recorded neither documents nor an answer: nothing to score")
+
+
+def test_the_anthropic_sdks_own_spans_without_content_name_its_switch(recorder: Recorder) -> None:
+    # What the anthropic SDK's own span holds by default (recorded from anthropic 2.15 against a fake API):
+    # GenAI attributes, no messages. The error had named the OTel GenAI switches, which it does not read.
+    sdk = recorder.provider.get_tracer("com.anthropic.sdk.python")
+    with recorder.tracer.start_as_current_span("ask", attributes={"ragmon.question": QUESTION}), \
+            sdk.start_as_current_span("anthropic.messages.create", kind=SpanKind.CLIENT, attributes={
+                "gen_ai.provider.name": "anthropic", "gen_ai.operation.name": "chat",
+                "gen_ai.request.model": "claude-grounded", "anthropic.message.stop_reason": "end_turn"}):
+        pass
+
+    with pytest.raises(ExtractionError) as caught:
+        extract(recorder.trace())
+
+    assert "ANTHROPIC_OPEN_TELEMETRY_TRACES_CONTENT_MODE=content" in str(caught.value)
+    assert "OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT" not in str(caught.value)
