@@ -490,9 +490,14 @@ def _rewritten(view: _View, retrieval: Span, in_tools: Container[str]) -> bool:
 def _asked(llm_call: list[Span], texts: list[str]) -> str | None:
     """The call's last user message, unless it is a prompt stuffed with the retrieved documents: then
     its `Question:` line, or nothing, since scoring the documents as the question would match them to
-    every answer."""
+    every answer. With no documents known (no retrieval span: a provider SDK's spans alone), a message of
+    several lines with a `Question:` line is taken for such a prompt, as it had been taken whole."""
     message = _first(llm_call, _LLM_USER_MESSAGES)
-    if message is None or not any(text in message for text in texts):
+    if message is None:
+        return None
+    if not texts:
+        return (question_line(message) if "\n" in message else None) or message
+    if not any(text in message for text in texts):
         return message
     return question_line(message)
 

@@ -238,3 +238,26 @@ def test_a_completion_streamed_as_one_event_per_chunk_is_read_whole(recorder: Re
     example, groundedness = _scored(recorder, record)
     assert example.answer == f"{PURCHASE} {MADE_UP}"
     assert groundedness == 0.5
+
+
+@pytest.mark.parametrize(("message", "question"), [
+    # A prompt stuffed with documents, and no retrieval span to know them by (the provider SDK's spans
+    # alone): its Question: line, where the whole prompt had been the question.
+    ("Answer from these documents only.\nDOC: The museum opens at 10 am on Sundays.\n\nQuestion: " + QUESTION,
+     QUESTION),
+    (QUESTION, QUESTION),  # a plain message is the question
+    ("Question: is it open?", "Question: is it open?"),  # one line: what the user typed
+])
+def test_a_stuffed_prompt_without_a_retrieval_gives_its_question_line(recorder: Recorder, message: str,
+                                                                     question: str) -> None:
+    chat = {"gen_ai.operation.name": "chat", "gen_ai.provider.name": "anthropic",
+            "gen_ai.input.messages": json.dumps(
+                [{"role": "user", "parts": [{"type": "text", "content": message}]}]),
+            "gen_ai.output.messages": json.dumps(
+                [{"role": "assistant", "parts": [{"type": "text", "content": ANSWER}]}])}
+    with recorder.tracer.start_as_current_span("chat claude", kind=SpanKind.CLIENT, attributes=chat):
+        pass
+
+    example = extract(recorder.trace())
+
+    assert example is not None and (example.question, example.contexts) == (question, None)
