@@ -108,7 +108,7 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
     abbreviation. Invisible characters are stripped from a sentence's ends as whitespace is.
     """
     out: list[tuple[int, int]] = []
-    if "<" in text and ("think>" in text or "<reasoning" in text):
+    if "<" in text and ("<think" in text or "</think>" in text or "<reasoning" in text):
         text = _thinking(text)
     lines = _lines(text)
     # One line opening as no skipped line can is the common answer: spared the look.
@@ -185,6 +185,8 @@ def _skipped_lines(text: str, lines: list[tuple[int, int]]) -> set[int]:
                 or (at + 1 < len(lines) and _underlined(text, lines[at], lines[at + 1]))):
             skipped.add(at)
     return skipped
+
+
 def _blank(found: re.Match[str]) -> str:
     """The text found as as many spaces, so that what follows keeps its offsets."""
     return " " * len(found.group())

@@ -131,6 +131,8 @@ def test_a_reasoning_models_thinking_is_no_claim() -> None:
     assert answer[claim.start:claim.end] == claim.text
     # Cut off while thinking (its token limit): no answer was given.
     assert split_claims("<think>The user asks about refunds. The context says") == ()
+    assert [c.text for c in split_claims("<thinking>The user asks.</thinking> Refunds take 30 days.")] == [
+        "Refunds take 30 days."]
 
 
 def test_the_list_of_sources_ends_at_a_blank_line() -> None:
