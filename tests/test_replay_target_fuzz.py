@@ -280,7 +280,7 @@ def test_any_answer_ends_the_run_with_examples_or_one_clear_line(answer: Answer,
         message = str(outcome)
         event(f"exit 2: {re.sub(r'[0-9]+', 'N', message.split(': ', 1)[1])[:50]}")
         assert message.isprintable(), message
-        assert all(example.id in message for example in golden[:1])
+        assert all(example.id in message for example in golden[:1]), message
         return
     event("answered")
     assert [e.id for e in outcome] == [g.id for g in golden]
