@@ -37,8 +37,7 @@ class FailureLog:
         ExtractionError, span name and attribute (one misconfigured instrumentation); any other exception
         is a bug in extraction, alike per exception type. The service is in the key because the apps
         without a label of their own share `other`: one app's line must not hide another's."""
-        service = service_name(trace, error.span_id if isinstance(error, ExtractionError) else None)
-        service = None if service is None else clip(service)  # the sender's: any length
+        service = _clipped_service(trace, error.span_id if isinstance(error, ExtractionError) else None)
         what = ((clip(error.span_name), clip(error.attribute)) if isinstance(error, ExtractionError)
                 else (type(error).__name__,))
         self._log(("extract", pipeline, service, *what), logging.WARNING, "trace cannot be extracted",
@@ -51,8 +50,7 @@ class FailureLog:
         other document metrics are undefined for it, and the count of scored traces alone hid that an app
         built as two traces (no span around its search and its model call) or a search recording no
         documents was never measured."""
-        service = service_name(trace, None)
-        service = None if service is None else clip(service)
+        service = _clipped_service(trace, None)
         self._log(("undocumented", pipeline, service), logging.WARNING, "answer scored without documents",
                   None, trace_id=trace.trace_id, pipeline=pipeline, service=service, detail=UNDOCUMENTED)
 
@@ -74,6 +72,12 @@ class FailureLog:
             return
         self._logger.log(level, more_like_it(message, suppressed), exc_info=exc_info,
                          extra={**fields, "suppressed": suppressed})
+
+
+def _clipped_service(trace: Trace, span_id: str | None) -> str | None:
+    """`service_name`, cut to a log field's length: the sender's, any length."""
+    service = service_name(trace, span_id)
+    return None if service is None else clip(service)
 
 
 def service_name(trace: Trace, span_id: str | None) -> str | None:

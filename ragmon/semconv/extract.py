@@ -624,19 +624,19 @@ def _answer(view: _View, tops: list[Span], llm_call: list[Span], fallback: str |
     last_top = [max(candidates, key=lambda s: s.end_time_unix_nano)] if candidates else []
     if last_top and llm_call and _only_prepares(view, last_top[0], llm_call[-1]):
         last_top = []
-    found = _found(last_top, _CHAIN_OUTPUTS)
-    if not (found and found[1]):
-        found = _found(llm_call, _LLM_OUTPUTS)
-    if not (found and found[1]):
-        return None if fallback is None else react_answer(strip_assistant(fallback))
-    span, answer = found
-    if _cut_with_its_service(span, len(answer), view.cuts({len(answer)})):
-        raise ExtractionError(
-            span, "answer",
-            f"the answer is {len(answer)} characters long, the length this service's JSON attributes were "
-            f"cut to: {_LENGTH_LIMIT} cut the answer short, and what it lost is not scored (a made-up "
-            "sentence at its end would go unseen)")
-    return react_answer(strip_assistant(answer))
+    for spans, readers in ((last_top, _CHAIN_OUTPUTS), (llm_call, _LLM_OUTPUTS)):
+        found = _found(spans, readers)
+        if found is None or not found[1]:
+            continue
+        span, answer = found
+        if _cut_with_its_service(span, len(answer), view.cuts({len(answer)})):
+            raise ExtractionError(
+                span, "answer",
+                f"the answer is {len(answer)} characters long, the length this service's JSON attributes "
+                f"were cut to: {_LENGTH_LIMIT} cut the answer short, and what it lost is not scored (a "
+                "made-up sentence at its end would go unseen)")
+        return react_answer(strip_assistant(answer))
+    return None if fallback is None else react_answer(strip_assistant(fallback))
 
 
 def _one_answer(view: _View, tops: list[Span]) -> None:

@@ -9,7 +9,17 @@ from ragmon.model import Claim
 from ragmon.text.abstention import SOURCE_ADJECTIVE, SOURCE_NOUN, is_abstention, is_filler
 from ragmon.text.cache import text_cache
 from ragmon.text.numbers import ENCLOSED_NUMBERS
-from ragmon.text.terms import INVISIBLE, INVISIBLE_CLASS, STOPWORDS, TextProfile, profile, wordset
+from ragmon.text.terms import (
+    CITATION_MARK,
+    FILE_CITATION,
+    INVISIBLE,
+    INVISIBLE_CLASS,
+    STOPWORDS,
+    SUPERSCRIPT_CITATION,
+    TextProfile,
+    profile,
+    wordset,
+)
 
 _HEADING = re.compile(r"[ \t]*#{1,6}[ \t]")
 _ITEM_NUMBER = r"\(?\d{1,3}[.)]|\d\ufe0f?\u20e3|\(?[a-z][)]|(?:i{1,3}|iv|vi{0,3}|ix|xi{0,2})\."
@@ -36,8 +46,8 @@ then "|---|---|"): the line above it names what follows, and is no claim, as a "
 Possessive throughout: runs of spaces that two parts could share were given back one at a time, and a line
 of 50,000 spaces took 50 s."""
 _BLANK_CLASS = r"[\s" + INVISIBLE_CLASS + "]"
-_CITED_AFTER = (r"(?:\[[^\[\]\n]{1,64}\]|【[^【】\n]{1,64}】|\^[0-9]{1,3}|[¹²³⁰⁴-⁹]+|"
-                r"<sup>[^<>\n]{1,16}</sup>)*")
+_CITED_AFTER = ("(?:" + "|".join((CITATION_MARK, FILE_CITATION, SUPERSCRIPT_CITATION, r"\^[0-9]{1,3}",
+                                   "[¹²³⁰⁴-⁹]+")) + ")*")
 _BOUNDARY = re.compile(r"[.!?…](?<![.!?…].)[.!?…]*[\"'”’)\]]*" + _CITED_AFTER + "(?=" + _BLANK_CLASS + "|$)")
 """A run of sentence marks, tried from its first mark only: every mark of it reaches the same end, so
 trying each again read the rest of the run each time, quadratic in a long run not followed by a space.
@@ -325,8 +335,8 @@ def claim_profile(text: str) -> TextProfile:
 _LONGEST_HEADING = len("## **Bibliography**")
 """A sources heading with neither ":" nor ">" is the whole sentence, at most this long."""
 
-_COUNT = re.compile(r"[1-9]|1[0-2]")
-"""A number a lead-in may state as the count of the items it introduces."""
+_MOST_ITEMS = 12
+"""The largest whole number a lead-in may state as the count of the items it introduces."""
 
 
 def _is_claim(sentence: str) -> bool:
@@ -340,7 +350,7 @@ def _is_claim(sentence: str) -> bool:
         return False  # it only names the answer's sources; most sentences are spared the pattern
     read = profile(sentence)
     if (sentence.endswith((":", "*", "_")) and sentence.rstrip("*_").endswith(":")
-            and all(_COUNT.fullmatch(f"{n:g}") for n in read.numbers)):
+            and all(n.is_integer() and 1 <= n <= _MOST_ITEMS for n in read.numbers)):
         return False
     if not _says_something(read) or is_abstention(sentence) or is_filler(sentence, read.terms):
         return False

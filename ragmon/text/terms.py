@@ -83,12 +83,17 @@ character up once per call, and a character it does not find costs it a raised a
 Format characters go, so "war\u00adranty" (a soft hyphen) is "warranty" as a reader sees it, but for the
 zero-width space, which separates words as a space does; so do control characters (NUL), which join
 nothing."""
-_CITATION_MARK = re.compile(r"\[[^\[\]\n]{1,64}\]")
+CITATION_MARK = r"\[[^\[\]\n]{1,64}\]"
+FILE_CITATION = r"【[^【】\n]{1,64}】"
+"""OpenAI's file search cites in lenticular brackets ("【4:0†source】"): its numbers are no quantity."""
+SUPERSCRIPT_CITATION = r"<sup>[^<>\n]{1,16}</sup>"
+"""The marks an answer cites its sources with, as patterns: `ragmon.text.claims` lets them follow a full
+stop, and here their numbers are read as none."""
+_CITATION_MARK = re.compile(CITATION_MARK)
 _LINK = re.compile(r"\[([^\[\]\n]{1,200})\]\([^()\s]{1,2000}\)")
 """A markdown link, read as its text: "[Refund Policy](https://shop.example.com/help/refund-policy)" had
 lost its words as a citation mark and kept the address's ("https", "com", "shop")."""
-_FILE_CITATION = re.compile(r"【[^【】\n]{1,64}】")
-"""OpenAI's file search cites in lenticular brackets ("【4:0†source】"): its numbers are no quantity."""
+_FILE_CITATION = re.compile(FILE_CITATION)
 _COUNTRY = re.compile(
     r"U(?<![\w.]U)(?:\.S\.(?:A\.)?|\.K\.|SA|S|K|nited (?:States(?: of America)?|Kingdom))(?!\w)")
 """The US and the UK by any of their usual names, read as one word each, so "U.S." in a passage
@@ -312,7 +317,7 @@ def _profile(text: str) -> TextProfile:
 
 
 _MARKUP = re.compile(
-    r"<sup>[^<>\n]{1,16}</sup>|</?[a-z][\w-]{0,30}(?:\s[^<>\n]{0,200})?/?>|(?<![0-9])\^[0-9]{1,3}")
+    SUPERSCRIPT_CITATION + r"|</?[a-z][\w-]{0,30}(?:\s[^<>\n]{0,200})?/?>|(?<![0-9])\^[0-9]{1,3}")
 """HTML tags in a claim ("<b>", "<p>": words no context holds), a footnote in superscript ("<sup>1</sup>")
 and a caret's ("sale^1"): its number is no quantity. Only a claim's: a passage's "x^2" keeps its 2."""
 _SOURCE = (r"(?:(?:doc(?:ument)?|source|passage|context|chunk|ref(?:erence)?)[ _-]?)?[0-9]{1,3}"
