@@ -1,6 +1,12 @@
 """One trace in, one Example out (or None for a trace that is not RAG), whichever convention wrote it.
 
-The precedence is DESIGN §5. Conventions are asked about spans, never the other way round: this module
+The precedence is DESIGN §5's, but for the app's own `ragmon.*` values, which come first where the
+design put them last: they are what the app says the model was given and the user got, and the
+instrumentation's record is what it could see. A parent-document retriever records the small chunks it
+searched while the model is given their parent documents (scored against the chunks, a grounded answer
+had scored 0.0); a guardrail replaces a made-up answer with a refusal the user got instead (the
+hallucination no one saw had been scored). `ragmon.citations` and `ragmon.pipeline` came first already.
+Conventions are asked about spans, never the other way round: this module
 picks the spans that matter (the top chain, the retrievers, the answering LLM call) and the convention
 readers only decode them, so a trace costs one sort, one role lookup per span, a pass down the tree for
 each question about ancestors and a scan of the few spans that carry documents, the question or the answer.
@@ -84,11 +90,11 @@ Reader = Callable[[Span], T | None]
 
 _ROLE_READERS = (openinference.role, openllmetry.role, genai.role)
 _DOCUMENT_TIERS: tuple[tuple[frozenset[Role] | None, Reader[tuple[Context, ...]]], ...] = (
+    (None, ragmon.documents),
     (frozenset({Role.RERANKER}), openinference.reranker_documents),
     (frozenset({Role.RETRIEVER}), openinference.retriever_documents),
     (None, genai.documents),
     (None, openllmetry.documents),
-    (None, ragmon.documents),
 )
 """(the roles of the spans worth asking, or None for every span; reader), highest precedence first."""
 _QUERY_READERS = (openinference.retriever_query, genai.retriever_query, openllmetry.retriever_query)
@@ -142,7 +148,7 @@ def extract(trace: Trace) -> Example | None:
     view = _View(trace)
     contexts = _contexts(view)
     ragmon_question = view.nearest_root(ragmon.question)
-    ragmon_answer = view.nearest_root(ragmon.answer)
+    ragmon_answer = view.marked(ragmon.answer)
     if (contexts is None and ragmon_question is None and ragmon_answer is None
             and not _RAG_ROLES.intersection(view.roles.values())):
         return None
@@ -327,10 +333,10 @@ class _View:
 
     def nearest_root(self, read: Reader[T]) -> T | None:
         """A ragmon.* value from the span nearest the root that has it (ties: the first to start)."""
-        found = self._nearest_root(read)
+        found = self.marked(read)
         return None if found is None else found[1]
 
-    def _nearest_root(self, read: Reader[T]) -> tuple[Span, T] | None:
+    def marked(self, read: Reader[T]) -> tuple[Span, T] | None:
         """That value and the span it is read from."""
         best: tuple[int, int] | None = None
         found: tuple[Span, T] | None = None
@@ -351,7 +357,7 @@ class _View:
         rag = [span for span in self.spans if self.roles[span.span_id] in _RAG_ROLES] + self._marked
         rag_ids = {span.span_id for span in rag}
         holding = rag_ids | self.above(rag_ids)
-        marked = self._nearest_root(ragmon.question)
+        marked = self.marked(ragmon.question)
         roots = [span for span in self.spans if self.depth(span) == 0]
         unique = {span.span_id: span for span in [*tops, *([marked[0]] if marked else []), *roots]
                   if span.span_id in holding}
@@ -381,8 +387,9 @@ def _found(spans: Sequence[Span], readers: Sequence[Reader[T]]) -> tuple[Span, T
 
 def _contexts(view: _View) -> tuple[Context, ...] | None:
     """The documents of the first tier that has any. A retriever that recorded none (content capture off)
-    makes its tier unknowable, an error, unless a later tier gives them: the app's own `ragmon.contexts`
-    stands in for content its instrumentation did not record."""
+    makes its tier unknowable, an error, unless a later tier gives them. The app's own `ragmon.contexts`
+    come first (see the module docstring), and so stand in for content its instrumentation did not
+    record."""
     unknowable: openllmetry.UnrecordedDocuments | None = None
     for roles, read in _DOCUMENT_TIERS:
         candidates = view.spans if roles is None else view.with_role(roles)
@@ -444,14 +451,17 @@ def _cut_with_its_service(span: Span, length: int, cuts: dict[int, list[Mapping[
 
 
 def _question(view: _View, tops: list[Span], llm_call: list[Span], texts: list[str],
-              fallback: str | None) -> str | None:
-    """The top chain's input, else what the user asked rather than what was searched for: a model call
+              explicit: str | None) -> str | None:
+    """The app's own `ragmon.question`, else the top chain's input, else what the user asked rather than
+    what was searched for: a model call
     before the retrieval rewrote or condensed the question, so the answering call's user message is the
     user's; without one the retriever's query is the question. A retrieval inside an agent's tool call
     searched for what the model asked, not for the user's question. When every retrieval is one, the
     trace is an agent's: the user's question is what the first of its own model calls that records a
     user message was asked (later calls also carry tool results, as user turns in ReAct); calls inside
     tools are the tools' own."""
+    if explicit is not None:
+        return explicit
     question = _chain_question(tops, llm_call, texts)
     if question:
         return question
@@ -468,7 +478,7 @@ def _question(view: _View, tops: list[Span], llm_call: list[Span], texts: list[s
         asked = next(filter(None, (_first(call, _LLM_USER_MESSAGES) for call in agent_calls)), None)
     else:
         asked = _asked(llm_call, texts)
-    return asked or _first(retrievals, _QUERY_READERS) or fallback
+    return asked or _first(retrievals, _QUERY_READERS)
 
 
 def _chain_question(tops: list[Span], llm_call: list[Span], texts: list[str]) -> str | None:
@@ -612,13 +622,31 @@ def _quotes(given: str, output: str | None) -> bool:
     return re.search(rf"(?<!\w){re.escape(output.strip())}(?!\w)", given) is not None
 
 
-def _answer(view: _View, tops: list[Span], llm_call: list[Span], fallback: str | None) -> str | None:
-    """The output of the top chain that made the answering call: a later chain of the same request (one
-    that suggests follow-up questions or titles the chat) made a call of its own, and its output scored
-    as the answer had turned a grounded answer into 0.0. With no chain holding the call, the top chain
-    that ended last, unless it only prepared the prompt; else the answering call's own output. An answer
-    as long as its service's cut JSON attributes was cut with them (`_View.cuts`), as a document is
-    (`_check_whole`): scored, its lost tail had raised groundedness (0.75 -> 1.0)."""
+def _answer(view: _View, tops: list[Span], llm_call: list[Span],
+            explicit: tuple[Span, str] | None) -> str | None:
+    """The app's own `ragmon.answer`, else the answer its instrumentation recorded (`_recorded_answer`).
+    The app's word wins: it is what the user got, where a guardrail may have replaced what the model
+    wrote. An answer as long as its service's cut JSON attributes was cut with them (`_View.cuts`), as a
+    document is (`_check_whole`): scored, its lost tail had raised groundedness (0.75 -> 1.0)."""
+    found = explicit or _recorded_answer(view, tops, llm_call)
+    if found is None:
+        return None
+    span, answer = found
+    if answer and _cut_with_its_service(span, len(answer), view.cuts({len(answer)})):
+        raise ExtractionError(
+            span, "answer",
+            f"the answer is {len(answer)} characters long, the length this service's JSON attributes "
+            f"were cut to: {_LENGTH_LIMIT} cut the answer short, and what it lost is not scored (a "
+            "made-up sentence at its end would go unseen)")
+    return react_answer(strip_assistant(answer))
+
+
+def _recorded_answer(view: _View, tops: list[Span], llm_call: list[Span]) -> tuple[Span, str] | None:
+    """The output of the top chain that made the answering call, with its span: a later chain of the same
+    request (one that suggests follow-up questions or titles the chat) made a call of its own, and its
+    output scored as the answer had turned a grounded answer into 0.0. With no chain holding the call,
+    the top chain that ended last, unless it only prepared the prompt; else the answering call's own
+    output."""
     holding = view.above({llm_call[-1].span_id}) if llm_call and len(tops) > 1 else set()
     candidates = [top for top in tops if top.span_id in holding] or tops
     last_top = [max(candidates, key=lambda s: s.end_time_unix_nano)] if candidates else []
@@ -626,17 +654,9 @@ def _answer(view: _View, tops: list[Span], llm_call: list[Span], fallback: str |
         last_top = []
     for spans, readers in ((last_top, _CHAIN_OUTPUTS), (llm_call, _LLM_OUTPUTS)):
         found = _found(spans, readers)
-        if found is None or not found[1]:
-            continue
-        span, answer = found
-        if _cut_with_its_service(span, len(answer), view.cuts({len(answer)})):
-            raise ExtractionError(
-                span, "answer",
-                f"the answer is {len(answer)} characters long, the length this service's JSON attributes "
-                f"were cut to: {_LENGTH_LIMIT} cut the answer short, and what it lost is not scored (a "
-                "made-up sentence at its end would go unseen)")
-        return react_answer(strip_assistant(answer))
-    return None if fallback is None else react_answer(strip_assistant(fallback))
+        if found is not None and found[1]:
+            return found
+    return None
 
 
 def _one_answer(view: _View, tops: list[Span]) -> None:

@@ -1,4 +1,5 @@
-"""DESIGN §5 precedence, on hand-built spans where timing and nesting are set exactly."""
+"""DESIGN §5 precedence, on hand-built spans where timing and nesting are set exactly: but the app's own
+ragmon.* values come first (see ragmon.semconv.extract), where the design put them last."""
 
 from __future__ import annotations
 
@@ -53,6 +54,8 @@ def _one_span_per_document_source() -> list[Span]:
     """Highest precedence first; each source reports a different document."""
     root = span("POST /ask")
     return [
+        span("hand-made", {"ragmon.contexts": json.dumps([{"id": "ours", "text": "o"}])},
+             parent=root, start=1),
         span("rerank", {**oi("RERANKER"), **oi_docs("reranker.input_documents", ("in", "x")),
                         **oi_docs("reranker.output_documents", ("reranked", "r"))}, parent=root, start=5),
         span("retrieve", {**oi("RETRIEVER"), **oi_docs("retrieval.documents", ("retrieved", "t"))},
@@ -62,14 +65,12 @@ def _one_span_per_document_source() -> list[Span]:
              parent=root, start=3),
         span("chroma.query", parent=root, start=2, events=(SpanEvent(
             "db.query.result", 0, {"db.query.result.id": "chroma", "db.query.result.document": "c"}),)),
-        span("hand-made", {"ragmon.contexts": json.dumps([{"id": "ours", "text": "o"}])},
-             parent=root, start=1),
         root,
     ]
 
 
 @pytest.mark.parametrize(("dropped", "expected"), [
-    (0, "reranked"), (1, "retrieved"), (2, "genai"), (3, "chroma"), (4, "ours"),
+    (0, "ours"), (1, "reranked"), (2, "retrieved"), (3, "genai"), (4, "chroma"),
 ])
 def test_document_sources_in_precedence_order(dropped: int, expected: str) -> None:
     # Drop the `dropped` highest-precedence sources: the next one down must win.
@@ -176,6 +177,8 @@ def _one_span_per_question_source() -> list[Span]:
                  oi("CHAIN", **{"input.value": chain_input, "input.mime_type": "application/json"}),
                  parent=http, start=1, end=100)
     return [
+        # With an answer of its own: left alone, a question with nothing to score is an error.
+        span("marked", {"ragmon.question": "ours", "ragmon.answer": "our answer"}, parent=http, start=4),
         chain,
         span("retrieve", oi("RETRIEVER", **{"input.value": "retriever query"}), parent=chain, start=2),
         span("chat", oi("LLM", **{"llm.input_messages.0.message.role": "user",
@@ -186,14 +189,12 @@ def _one_span_per_question_source() -> list[Span]:
                                   "llm.input_messages.2.message.content": "last user turn",
                                   "llm.output_messages.0.message.content": "the answer"}),
              parent=chain, start=3),
-        # With an answer of its own: left alone, a question with nothing to score is an error.
-        span("marked", {"ragmon.question": "ours", "ragmon.answer": "our answer"}, parent=http, start=4),
         http,
     ]
 
 
 @pytest.mark.parametrize(("dropped", "expected"), [
-    (0, "top"), (1, "retriever query"), (2, "last user turn"), (3, "ours"),
+    (0, "ours"), (1, "top"), (2, "retriever query"), (3, "last user turn"),
 ])
 def test_question_sources_in_precedence_order(dropped: int, expected: str) -> None:
     # The chain sits under an HTTP span that is not OpenInference: it is still the top chain. Its JSON
@@ -246,16 +247,16 @@ def _one_span_per_answer_source() -> list[Span]:
     chain = span("RetrieverQueryEngine.query", oi("CHAIN", **{"output.value": json.dumps({"result": "top"})}),
                  parent=http, start=1, end=900)
     return [
+        span("marked", {"ragmon.answer": "ours"}, parent=http, start=3),
         chain,
         span("chat", oi("LLM", **{"llm.output_messages.0.message.role": "assistant",
                                   "llm.output_messages.0.message.content": "assistant: from the model"}),
              parent=chain, start=2),
-        span("marked", {"ragmon.answer": "ours"}, parent=http, start=3),
         http,
     ]
 
 
-@pytest.mark.parametrize(("dropped", "expected"), [(0, "top"), (1, "from the model"), (2, "ours")])
+@pytest.mark.parametrize(("dropped", "expected"), [(0, "ours"), (1, "top"), (2, "from the model")])
 def test_answer_sources_in_precedence_order(dropped: int, expected: str) -> None:
     # "assistant: " (LlamaIndex's str(ChatResponse)) is stripped.
     example = extract(trace(*_one_span_per_answer_source()[dropped:]))
