@@ -39,6 +39,7 @@ from llama_index.core.llms.mock import MockFunctionCallingLLM
 from llama_index.core.tools import QueryEngineTool
 from opentelemetry.trace import SpanKind
 
+from ragmon import instrument
 from ragmon.model import Context
 from ragmon.semconv.extract import ExtractionError, extract
 
@@ -161,6 +162,20 @@ def test_an_answer_cut_by_the_length_limit_is_an_error(limit: int, cut_langchain
 
     with pytest.raises(ExtractionError, match=r"the answer is 100 characters long, the length this "
                                               r"service's JSON attributes were cut to"):
+        extract(cut_langchain.trace())
+
+
+@pytest.mark.parametrize("limit", [100], indirect=True)
+def test_an_answer_the_app_records_cut_by_the_length_limit_is_an_error(limit: int,
+                                                                        cut_langchain: Recorder) -> None:
+    # The app's own ragmon.answer wins over the chain's output, and the limit cuts it as it cuts the
+    # chain's JSON values: 119 characters to 100, the made-up tail lost.
+    answer = LANGCHAIN_ANSWER + " " + "Store credit is also offered for every return made after that."
+    with instrument.rag_span(QUESTION, tracer_provider=cut_langchain.provider) as rag:
+        rag.answered(RagChain(answer).chain.invoke(QUESTION))
+
+    with pytest.raises(ExtractionError, match=r"span 'rag' \(span id [0-9a-f]{16}\): .*the answer is 100 "
+                                              r"characters long, the length this service's JSON attributes"):
         extract(cut_langchain.trace())
 
 
