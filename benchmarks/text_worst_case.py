@@ -71,6 +71,12 @@ CASES: dict[str, Callable[[int], object]] = {
     "reference, linear: 'the the ... does not mention' (split_claims)":
         lambda n: claims.split_claims(repeat("the ", n) + "does not mention"),
     "reference, linear: '$1m$1m' (profile)": lambda n: terms.profile(repeat("$1m", n)),
+    "reference, linear: '。。。' then a word (split_claims)":
+        lambda n: claims.split_claims("退款" + "。" * n + "受理"),
+    "reference, linear: a Chinese run against itself (judge)": lambda n: judged(repeat("退款受理", n),
+                                                                                repeat("退款受理", n)),
+    "reference, linear: '我无法' unfinished (split_claims)":
+        lambda n: claims.split_claims(repeat("我无法", n)),
 }
 
 

@@ -96,6 +96,29 @@ def _declines(low: str) -> bool:
     return _ABSTENTION.search(low) is not None or _THEY_SAY_NOTHING.match(low) is not None
 
 
+_CJK_DECLINES = re.compile(
+    "|".join((
+        r"(?:无法|無法|不能|没办法|沒辦法)(?:回答|确定|確定|判断|判斷)", r"我(?:无法|無法|不能)(?:提供|找到)",
+        r"我(?:不知道|不清楚)", r"(?:信息|资料|資訊|資料)不足",
+        r"(?:没有|沒有|并未|並未|未)(?:相关|相關|足够|足夠)的?(?:信息|资料|資訊|資料)",
+        r"(?:资料|資料|文档|文檔|文件|上下文|信息|資訊|内容|內容|来源|來源)中?(?:并|並)?(?:没有|沒有|未)"
+        r"(?:提到|提及|说明|說明|涉及)",
+        r"(?:わかりません|分かりません|判りません)",
+        r"(?:お答え|答え|回答|判断|特定|確認)(?:することが)?(?:できません|られません)",
+        r"(?:記載|言及|説明)(?:されていません|がありません|はありません)",
+        r"(?:情報|記載)が(?:見つかりません|ありません)",
+    ))
+)
+"""Chinese (simplified and traditional) and Japanese refusals: "无法回答" (cannot answer), "资料中没有提到"
+(the documents do not mention), "信息不足" (not enough information), "わかりません" (I do not know),
+"記載されていません" (it is not stated), "お答えできません" (I cannot answer). Searched for only in a sentence
+that is not ASCII: read as claims, every refusal of such an app was a made-up claim. The words that also
+open claims are taken only after "I" or a source: "无法找到订单的用户可以联系客服" (users who cannot find
+their order may contact support) and "未说明原因的退货" (returns with no reason given) state facts."""
+_CJK_CONTRAST = re.compile(r"但|不过|不過|然而|ただし|しかし|ですが|けれど")
+"""Where a Chinese or Japanese refusal goes on to assert something ("..., but ..."): a claim."""
+
+
 def is_abstention(sentence: str) -> bool:
     """True when the sentence declines to answer ("I don't know", "the context does not mention it"), or
     is a framework's placeholder for no answer. A sentence that declines and asserts ("I can't help with
@@ -104,6 +127,8 @@ def is_abstention(sentence: str) -> bool:
     low = normalise(sentence)
     if _cued(low) and (_declines(low) or _NOT_AVAILABLE.fullmatch(low) is not None):
         return not _asserts_beside(low)
+    if not low.isascii() and _CJK_DECLINES.search(low) is not None:
+        return _CJK_CONTRAST.search(low) is None
     return len(low) < _LONGEST_PLACEHOLDER and low.strip(" .") in _PLACEHOLDERS
 
 

@@ -12,7 +12,7 @@ import sys
 
 from ragmon.text.cache import text_cache
 from ragmon.text.numbers import NUMBER_MARKS, SCALES, SPELLED, numbers_in, spelled_numbers
-from ragmon.text.terms import OTHER_DIGIT, SEPARATORS, TERMS, prepare, with_ascii_digits
+from ragmon.text.terms import OTHER_DIGIT, SEPARATORS, TERMS, cjk_bigrams, prepare, with_ascii_digits
 
 
 class Passage:
@@ -34,7 +34,7 @@ class Passage:
             # Kept with its numbers in ASCII digits, so `states` finds "２４" as 24.
             text, _, words = with_ascii_digits(text)
         self._text = text
-        self.terms = dict.fromkeys(map(TERMS.__getitem__, words.split())).keys()
+        self.terms = dict.fromkeys(map(TERMS.__getitem__, cjk_bigrams(words).split())).keys()
         """content terms, plus the markers of function words and number words (no claim term is either,
         and leaving them in saves a set difference per passage)"""
         self._numbers: frozenset[float] | None = None

@@ -65,6 +65,12 @@ sentences and inside words, where a reader sees nothing. Listed, not looked up: 
 INVISIBLE_CLASS = "".join(rf"\U{first:08x}-\U{last:08x}" for first, last in _INVISIBLE_RANGES)
 """`INVISIBLE` as ranges, for a regex's character class: listing every character of it made the class's
 test four times as slow."""
+_CJK_PUNCTUATION_RANGES = ((0x3001, 0x3002), (0x3008, 0x3011), (0x3014, 0x301C), (0x30FB, 0x30FB),
+                           (0xFF01, 0xFF0F), (0xFF1A, 0xFF20), (0xFF3B, 0xFF40), (0xFF5B, 0xFF65))
+CJK_PUNCTUATION = "".join(chr(code) for first, last in _CJK_PUNCTUATION_RANGES
+                          for code in range(first, last + 1))
+"""Chinese and Japanese punctuation (、。「」『』【】〜・) and the full-width forms of ASCII's
+(！（），：？)."""
 DIGIT = "\x1f"
 """What `SEPARATORS` makes of a digit: a control character `split()` takes for whitespace like a space, so
 the words are the same, and a text's translation tells in one C-level search whether it has a digit."""
@@ -75,14 +81,40 @@ SEPARATORS = {code: chr(code) for code in range(128)} | str.maketrans(dict.fromk
     "!\"#$%&()*+,-./:;<=>?@[\\]^_`{|}~\u201c\u201d\u2018\u2014\u2013\u2026\u2022\u00b7\u00a0\u2212", " ")) \
     | str.maketrans(dict.fromkeys("0123456789", DIGIT)) | {ord(OTHER_DIGIT): " "} \
     | dict.fromkeys(map(ord, OTHER_DIGITS), OTHER_DIGIT) \
-    | {ord(c): " " if c < "\xa0" or c == "\u200b" else None for c in INVISIBLE}
+    | {ord(c): " " if c < "\xa0" or c == "\u200b" else None for c in INVISIBLE} \
+    | str.maketrans(dict.fromkeys(CJK_PUNCTUATION, " "))
 """Everything but letters and apostrophes becomes whitespace, so `split()` yields the words: a C-level
 pass several times faster than a unicode word regex, and this runs over every retrieved passage. The
 other ASCII characters map to themselves, which changes nothing but speed: `str.translate` looks each
 character up once per call, and a character it does not find costs it a raised and cleared KeyError.
 Format characters go, so "war\u00adranty" (a soft hyphen) is "warranty" as a reader sees it, but for the
 zero-width space, which separates words as a space does; so do control characters (NUL), which join
-nothing."""
+nothing. Chinese and Japanese punctuation, and the full-width forms of ASCII's, separate words too:
+"受理。标准" is two runs of characters, not one word."""
+CJK_RUN = "\u3040-\u30fa\u30fc-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff66-\uff9f"
+"""The characters Chinese and Japanese write words in, with no space between words: the CJK ideographs
+(Han), hiragana and katakana, full and half width (not the katakana middle dot, which separates words)."""
+_CJK_RUN = re.compile(f"[{CJK_RUN}]{{2,}}")
+
+
+def cjk_bigrams(spaced: str) -> str:
+    """Each run of Chinese or Japanese characters in `spaced` (a text translated by `SEPARATORS`) as the
+    pairs of characters it holds, one after the other overlapping, separated by spaces: "退款受理" ->
+    "退款 款受 受理". Those languages write no space between words and ragmon has no dictionary to find
+    them with, so a claim's run of characters, read as one word, matched only a run of the context that
+    was exactly it, and a sentence copied from its source was unsupported. Overlapping pairs are how
+    search engines index these scripts (Lucene's CJK bigrams): most words are one or two characters, and a
+    claim's pairs found in a context are its words found there."""
+    if spaced.isascii() or _CJK_RUN.search(spaced) is None:
+        return spaced
+    return _CJK_RUN.sub(_pairs, spaced)
+
+
+def _pairs(run: re.Match[str]) -> str:
+    chars = run.group()
+    return " " + " ".join(map(str.__add__, chars, chars[1:])) + " "
+
+
 CITATION_MARK = r"\[[^\[\]\n]{1,64}\]"
 FILE_CITATION = r"【[^【】\n]{1,64}】"
 """OpenAI's file search cites in lenticular brackets ("【4:0†source】"): its numbers are no quantity."""
@@ -306,7 +338,7 @@ def _profile(text: str) -> TextProfile:
     if "<" in low or "^" in low:
         low = _MARKUP.sub(" ", low)
         spaced = low.translate(SEPARATORS)
-    terms = frozenset(filter(None, map(TERMS.__getitem__, spaced.split())))  # C-level: function words go
+    terms = frozenset(filter(None, map(TERMS.__getitem__, cjk_bigrams(spaced).split())))  # function words go
     if ")" in low and DIGIT in spaced:
         low = _LISTED.sub(" ", low)
     if terms.isdisjoint(SPELLED):

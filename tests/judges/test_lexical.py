@@ -305,3 +305,36 @@ def test_only_the_opening_attribution_is_dropped() -> None:
     text = "According to the provided documents, it is."
     [alone] = LexicalJudge().judge(ex, (Claim(text, 0, len(text)),))
     assert not alone.supported
+
+
+# --- Chinese and Japanese: no spaces between words ---------------------------------------------------
+
+ZH_CONTEXT = "退款在交货后30天内受理。标准运输需要5个工作日。"
+
+
+def test_a_chinese_sentence_copied_from_its_source_is_supported_and_an_invented_one_is_not() -> None:
+    # Two sentences at "。" with no space. The first copies the context: its pairs of characters 退款 款在
+    # 在交 交货 货后 and 天内 内受 受理 (the number splits the run) are all there, and so is 30. The second's
+    # 13 pairs (我们 们还 ... 服务) share none with the context: 0/13.
+    answer = "退款在交货后30天内受理。我们还提供免费的礼品包装服务。"
+    found = verdicts(LexicalJudge(), example(answer, ZH_CONTEXT))
+    assert [(v.claim.text, v.supported) for v in found] == [
+        ("退款在交货后30天内受理。", True), ("我们还提供免费的礼品包装服务。", False)]
+    assert found[1].reason == "no single context supports it; closest c1 has 0/13 of its terms"
+
+
+def test_a_chinese_paraphrase_holding_enough_pairs_is_supported() -> None:
+    # 交货后30天内可以退款: pairs 交货 货后 | 天内 内可 可以 以退 退款 (7); the context holds
+    # 交货 货后 天内 退款: 4/7 = 0.57 >= 0.56. With 60 days it states a number the context does not.
+    judge = LexicalJudge()
+    assert [v.supported for v in verdicts(judge, example("交货后30天内可以退款。", ZH_CONTEXT))] == [True]
+    assert [v.supported for v in verdicts(judge, example("交货后60天内可以退款。", ZH_CONTEXT))] == [False]
+
+
+def test_japanese_kana_and_kanji_are_read_in_pairs_too() -> None:
+    # The invented sentence's 15 pairs (ギフ フト ト包 ... いま ます) share only ます with the context: 1/15.
+    context = "返金は配達後30日以内に受け付けます。標準配送は5営業日かかります。"
+    answer = "返金は配達後30日以内に受け付けます。ギフト包装は無料で提供しています。"
+    found = verdicts(LexicalJudge(), example(answer, context))
+    assert [v.supported for v in found] == [True, False]
+    assert found[1].reason == "no single context supports it; closest c1 has 1/15 of its terms"

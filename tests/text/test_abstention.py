@@ -106,3 +106,31 @@ def test_statements_near_a_refusal_cue_stay_claims(sentence: str) -> None:
 def test_saying_nothing_about_the_subject_is_a_claim(sentence: str) -> None:
     assert not is_abstention(sentence)
     assert [c.text for c in split_claims(sentence)] == [sentence]
+
+
+@pytest.mark.parametrize("answer", [
+    "抱歉，提供的资料中没有提到礼品包装。",  # the documents provided do not mention gift wrapping
+    "根据提供的资料无法回答该问题。",  # the question cannot be answered from the documents
+    "我不知道。",  # I do not know
+    "資料中並未提及運費。",  # traditional: the documents do not mention shipping costs
+    "申し訳ありませんが、その情報は記載されていません。",  # sorry, that is not stated
+    "わかりません。お答えできません。",  # I do not know. I cannot answer.
+])
+def test_chinese_and_japanese_refusals_score_abstention_1(answer: str) -> None:
+    unanswerable = Example("q1", "礼品包装要多少钱？", (Context("c1", "退款在交货后30天内受理。"),), answer,
+                           category="unanswerable")
+    [result] = evaluate([unanswerable], LexicalJudge(), EvalConfig(bootstrap_samples=0)).results
+    assert result.metrics["abstention"] == 1.0
+    assert result.metrics["groundedness"] is None
+
+
+@pytest.mark.parametrize("sentence", [
+    "我无法回答这个问题，但保修期为5年。",  # declines, but goes on: the warranty is 5 years
+    "无法找到订单的用户可以联系客服。",  # users who cannot find their order may contact support
+    "未说明原因的退货将被拒绝。",  # returns with no reason given are refused
+    "如果您不知道订单号，可以联系客服。",  # if you do not know your order number, contact support
+    "这款手机没有耳机孔。",  # this phone has no headphone jack
+])
+def test_chinese_statements_near_a_refusal_word_stay_claims(sentence: str) -> None:
+    assert not is_abstention(sentence)
+    assert [claim.text for claim in split_claims(sentence)] == [sentence]

@@ -554,3 +554,20 @@ def test_saying_a_source_is_silent_is_an_abstention(answer: str) -> None:
     # clearance items." (false: it does) supported on its words.
     assert split_claims(answer) == ()
     assert answer_abstains(answer)
+
+
+@pytest.mark.parametrize(("answer", "expected"), [
+    # Chinese and Japanese end a sentence with a full-width mark and no space after it.
+    ("退款在交货后30天内受理。我们提供礼品包装！需要收据吗？",
+     ["退款在交货后30天内受理。", "我们提供礼品包装！", "需要收据吗？"]),
+    # A closing quotation mark and a citation stay with the sentence they close.
+    ("他说「可以退款。」运费由买家承担。[1]标准运输需要5个工作日。",
+     ["他说「可以退款。」", "运费由买家承担。[1]", "标准运输需要5个工作日。"]),
+    # The half-width stop; a decimal point between digits ends nothing.
+    ("返金は配達後30日以内です｡費用は3.5ドルです。", ["返金は配達後30日以内です｡", "費用は3.5ドルです。"]),
+    # "、" and "，" are commas.
+    ("退款、换货，均需收据。", ["退款、换货，均需收据。"]),
+])
+def test_chinese_and_japanese_sentences_end_at_their_full_stops(answer: str, expected: list[str]) -> None:
+    assert texts(answer) == expected
+    assert_offsets(answer)

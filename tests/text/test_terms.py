@@ -128,3 +128,16 @@ def test_the_stemming_cache_keeps_the_words_in_use_when_it_turns_over(
         cache[word]
     assert stemmed == ["reads", "runs", "talks", "walks", "jumps", "sings", "reads"]
     assert cache["runs"] == "run" and cache["reads"] == "read"
+
+
+def test_chinese_and_japanese_runs_are_read_as_overlapping_pairs_of_characters() -> None:
+    # The number and "。" split the run: 退款在交货后 gives 5 pairs, 天内受理 3.
+    read = profile("退款在交货后30天内受理。")
+    assert read.terms == {"退款", "款在", "在交", "交货", "货后", "天内", "内受", "受理"}
+    assert read.numbers == {30.0}
+    # A character alone between punctuation is a term of its own; Japanese kana pair like kanji; the
+    # katakana middle dot separates words.
+    assert profile("书，笔").terms == {"书", "笔"}
+    assert profile("ギフト・カード").terms == {"ギフ", "フト", "カー", "ード"}
+    # Korean writes spaces between words, and is read word by word as before.
+    assert profile("환불은 배송 후").terms == {"환불은", "배송", "후"}
