@@ -54,6 +54,14 @@ class FailureLog:
         self._log(("undocumented", pipeline, service), logging.WARNING, "answer scored without documents",
                   None, trace_id=trace.trace_id, pipeline=pipeline, service=service, detail=UNDOCUMENTED)
 
+    def unread(self, trace: Trace, pipeline: str, why: str) -> None:
+        """A trace counted `not_rag` whose spans follow a convention ragmon does not read
+        (`ragmon.semconv.unread`), alike per pipeline label, service and reason: the count alone said
+        nothing of why no trace of the app was ever scored."""
+        service = _clipped_service(trace, None)
+        self._log(("unread", pipeline, service, why), logging.WARNING, "trace not read as RAG", None,
+                  trace_id=trace.trace_id, pipeline=pipeline, service=service, detail=why)
+
     def scoring_failed(self, trace_id: str, judge: str, error: Exception) -> None:
         """A judge that raised, alike per judge and exception type."""
         self._log(("score", judge, type(error).__name__), logging.ERROR, "scoring failed", error,

@@ -53,6 +53,7 @@ from ragmon.otlp.sites import CappedSite
 from ragmon.sampling import sampling_key
 from ragmon.scoring import Lane, LaneRefusal, LexicalLane
 from ragmon.semconv.extract import extract
+from ragmon.semconv.unread import unread_note
 from ragmon.serve_config import ServeConfig
 from ragmon.serve_config import add_arguments as add_arguments  # ragmon.cli's entry point, with `run`
 from ragmon.stop_signals import stop_on_signals
@@ -457,7 +458,10 @@ class Sidecar:
             self._decided_bytes -= decided.footprint
             return
         if example is None:
-            self._outcome(self._trace_pipeline(trace), "not_rag", decided.footprint)
+            pipeline = self._trace_pipeline(trace)
+            if (why := unread_note(trace)) is not None:
+                self._failures.unread(trace, pipeline, why)
+            self._outcome(pipeline, "not_rag", decided.footprint)
             return
         origin = functools.partial(_name_origin, trace, example.pipeline)
         pipeline = self.exporter.pipeline_label(example.pipeline, origin=origin)

@@ -59,6 +59,7 @@ from ragmon.otlp.refusals import RefusalLog
 from ragmon.otlp.sites import CappedSite
 from ragmon.report.text import clip
 from ragmon.semconv.extract import ExtractionError, extract
+from ragmon.semconv.unread import unread_note
 from ragmon.traces import Assembler, Decided, Span, Trace
 
 MAX_BODY = 16 << 20
@@ -480,7 +481,9 @@ def _join(golden: Sequence[Example], trace_ids: dict[str, str], sink: TraceSink,
             problems.append((example.id, _without_ids(exc, trace_id)))
             continue
         if observed is None:
-            problems.append((example.id, "its trace has no retrieval or generation span (not RAG)"))
+            why = unread_note(trace)
+            problems.append((example.id, "its trace has no retrieval or generation span (not RAG)"
+                             + ("" if why is None else f": {why}")))
             continue
         joined.append(replace(example, contexts=observed.contexts, answer=observed.answer,
                               citations=observed.citations, pipeline=example.pipeline or observed.pipeline))

@@ -468,6 +468,28 @@ async def test_traces_that_are_not_rag_are_one_reason_naming_every_example() -> 
         "(not RAG): a, b, c")
 
 
+def langfuse_traced(tracer: Tracer) -> Handler:
+    """A build traced with the Langfuse SDK (v3 on: OpenTelemetry spans, its own attributes)."""
+    async def ask(request: web.Request) -> web.Response:
+        with tracer.start_as_current_span("rag", context=propagate.extract(request.headers), attributes={
+                "langfuse.observation.type": "span", "langfuse.observation.output": '"yes"'}):
+            return web.json_response({"answer": "yes"})
+    return ask
+
+
+async def test_a_build_traced_in_a_convention_ragmon_does_not_read_is_told_so() -> None:
+    receiver = free_port()
+    with sdk_tracer(receiver) as tracer:
+        async with serving(langfuse_traced(tracer)) as url:
+            with pytest.raises(RagmonError) as raised:
+                await asyncio.to_thread(collect, [Example(id="a", question="q")], live_target(url, receiver),
+                                        log=None)
+    assert str(raised.value).startswith(
+        "1 of 1 answers cannot be scored from their traces: its trace has no retrieval or generation span "
+        "(not RAG): its spans follow the Langfuse SDK (langfuse.observation.type), which ragmon does not "
+        "read: record the question, documents and answer as ragmon.* attributes (ragmon.instrument)")
+
+
 def traced_rag(tracer: Tracer, contexts: str, *, continued: bool = True) -> Handler:
     """A build tracing each answer in ragmon's convention, with `contexts` as its ragmon.contexts; when
     not `continued`, under a trace of its own rather than the one the traceparent names."""

@@ -1113,3 +1113,31 @@ async def test_an_answer_scored_without_documents_is_logged_once_a_window_per_pi
     assert (line.getMessage(), line.levelno, line.service) == (
         "answer scored without documents", logging.WARNING, "shop")
     assert "put one span around both" in line.detail and "ragmon.contexts" in line.detail
+
+
+def mlflow_trace(provider: TracerProvider) -> None:
+    """A RAG request traced with MLflow Tracing, as its OTLP export sends it: span types and JSON inputs
+    and outputs in mlflow.* attributes, none of which ragmon reads."""
+    tracer = provider.get_tracer("mlflow.tracing")
+    chain = {"mlflow.spanType": '"CHAIN"', "mlflow.spanInputs": json.dumps({"question": QUESTION})}
+    retriever = {"mlflow.spanType": '"RETRIEVER"', "mlflow.spanOutputs": json.dumps(
+        [{"page_content": DOC, "metadata": {"doc_uri": DOC_ID}}])}
+    with tracer.start_as_current_span("rag", attributes=chain), \
+            tracer.start_as_current_span("retrieve", attributes=retriever):
+        pass
+
+
+async def test_a_trace_of_a_convention_ragmon_does_not_read_is_named_in_a_warning(
+        start_sidecar: Start, failure_lines: Callable[[], list[logging.LogRecord]]) -> None:
+    # Before: counted not_rag, no score ever, and nothing said why. Two such traces: one line naming the
+    # convention and the way out, both traces still counted not_rag.
+    _, ports = await start_sidecar()
+    await send_traces(ports, [record("shop", mlflow_trace) for _ in range(2)])
+    await wait_metrics(ports.metrics,
+                       lambda found: total(found, "ragmon_traces_total", outcome="not_rag") == 2)
+    [line] = failure_lines()
+    assert (line.getMessage(), line.levelno, line.service) == (
+        "trace not read as RAG", logging.WARNING, "shop")
+    assert line.detail.startswith(
+        "its spans follow MLflow Tracing (mlflow.spanType), which ragmon does not read")
+    assert "ragmon.instrument" in line.detail
