@@ -77,6 +77,10 @@ CASES: dict[str, Callable[[int], object]] = {
                                                                                 repeat("退款受理", n)),
     "reference, linear: '我无法' unfinished (split_claims)":
         lambda n: claims.split_claims(repeat("我无法", n)),
+    "reference, linear: '（来源：' unclosed (profile)":
+        lambda n: terms.profile("（来源：" + repeat("文档1，", n)),
+    "reference, linear: '根据资料' repeated (split_claims)":
+        lambda n: claims.split_claims(repeat("根据资料，", n) + "退款"),
 }
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from ragmon.text.terms import normalise, profile
+from ragmon.text.terms import normalise, profile, wide
 
 SOURCE_NOUN = r"(?:context|contexts|document|documents|documentation|passage|passages|source|sources|text|" \
               r"texts|information|excerpts?|knowledge base|search results|results)"
@@ -98,23 +98,35 @@ def _declines(low: str) -> bool:
 
 _CJK_DECLINES = re.compile(
     "|".join((
-        r"(?:无法|無法|不能|没办法|沒辦法)(?:回答|确定|確定|判断|判斷)", r"我(?:无法|無法|不能)(?:提供|找到)",
-        r"我(?:不知道|不清楚)", r"(?:信息|资料|資訊|資料)不足",
-        r"(?:没有|沒有|并未|並未|未)(?:相关|相關|足够|足夠)的?(?:信息|资料|資訊|資料)",
-        r"(?:资料|資料|文档|文檔|文件|上下文|信息|資訊|内容|內容|来源|來源)中?(?:并|並)?(?:没有|沒有|未)"
-        r"(?:提到|提及|说明|說明|涉及)",
-        r"(?:わかりません|分かりません|判りません)",
-        r"(?:お答え|答え|回答|判断|特定|確認)(?:することが)?(?:できません|られません)",
-        r"(?:記載|言及|説明)(?:されていません|がありません|はありません)",
-        r"(?:情報|記載)が(?:見つかりません|ありません)",
+        r"(?:无法|無法|不能|没办法|沒辦法)(?:[^。！？!?,，]{0,24}?)(?:回答|确定|確定|判断|判斷|找到|提供|答复|答覆)",
+        r"(?:不知道|不清楚|不确定|不確定)", r"(?:信息|资料|資訊|資料)(?:不足|有限)",
+        r"(?:没有|沒有|未)(?:找到|发现|發現)",
+        r"不(?:包含|包括)[^。！？!?]{0,20}?(?:信息|資訊|内容|內容|说明|說明)",
+        r"超出(?:了)?[^。！？!?]{0,12}?(?:范围|範圍)",
+        r"(?:没有|沒有|并未|並未|未|暂无|暫無)(?:找到)?(?:任何)?(?:相关|相關|足够|足夠|关于|關於|提到|提及|说明|說明|涉及|"
+        r"包含|记载|記載)",
+        r"(?:わかり|分かり|判り)(?:ません|かねます)",
+        r"(?:お答え|回答|判断|特定|確認)(?:いたし)?(?:でき)?(?:かねます|できません|することが(?:でき|出来)ません|られません)",
+        r"(?:記載|言及|説明|掲載)(?:されて(?:い|おり)ません|が(?:あり|ござい)ません|は(?:あり|ござい)ません)",
+        r"(?:情報|記載|内容|説明)(?:が|は)(?:含まれて(?:い|おり)ません|見当たりません|見つかりません|(?:あり|ござい)ません)",
     ))
 )
-"""Chinese (simplified and traditional) and Japanese refusals: "无法回答" (cannot answer), "资料中没有提到"
-(the documents do not mention), "信息不足" (not enough information), "わかりません" (I do not know),
-"記載されていません" (it is not stated), "お答えできません" (I cannot answer). Searched for only in a sentence
-that is not ASCII: read as claims, every refusal of such an app was a made-up claim. The words that also
-open claims are taken only after "I" or a source: "无法找到订单的用户可以联系客服" (users who cannot find
-their order may contact support) and "未说明原因的退货" (returns with no reason given) state facts."""
+"""Chinese (simplified and traditional) and Japanese refusal cues: "无法回答" (cannot answer), "没有提到"
+(does not mention), "信息不足" (not enough information), "わかりかねます" (I cannot tell), "記載されて
+いません" (it is not stated), "お答えできません" (I cannot answer). A cue is a refusal only with the one
+refusing: the answerer ("我", not "我们", the company) or the documents (`_CJK_REFUSER`), or the polite
+apology a refusal opens with; without one it states a fact: "如果系统无法确定收货地址，订单将被取消" (if
+the system cannot determine the address...), "订单信息不足的退货申请将被驳回" (returns with too little
+information are refused), "チャットではお答えできません" (this cannot be answered by chat)."""
+_CJK_REFUSER = re.compile(
+    r"我(?![们們])|本助手|资料|資料|文档|文檔|文件|上下文|知识库|知識庫|提供的信息|提供的資訊|现有信息|現有資訊"
+    r"|抱歉|對不起|对不起|遗憾|遺憾|申し訳|恐れ入り|すみません|提供された|いただいた(?:情報|資料)"
+    r"|(?:情報|資料|ドキュメント|文書)(?:に|で|の中|には|では)|(?:この|その)ご?質問|该问题|這個問題|这个问题|此问题|您的问题|您的問題")
+_CJK_REFUSAL = re.compile(
+    r"[\W_]*(?:(?:很)?抱歉|對不起|对不起)?[\W_]*(?:(?:目前)?(?:没有|沒有|暂无|暫無)(?:相关|相關)的?"
+    r"(?:信息|资料|資訊|資料)|(?:わかり|分かり)(?:ません|かねます)|お答え(?:できません|いたしかねます))[\W_]*")
+"""Refusals whole in themselves: "没有相关信息。" (no relevant information), "わかりません。",
+"お答えできません。"."""
 _CJK_CONTRAST = re.compile(r"但|不过|不過|然而|ただし|しかし|ですが|けれど")
 """Where a Chinese or Japanese refusal goes on to assert something ("..., but ..."): a claim."""
 
@@ -127,8 +139,11 @@ def is_abstention(sentence: str) -> bool:
     low = normalise(sentence)
     if _cued(low) and (_declines(low) or _NOT_AVAILABLE.fullmatch(low) is not None):
         return not _asserts_beside(low)
-    if not low.isascii() and _CJK_DECLINES.search(low) is not None:
-        return _CJK_CONTRAST.search(low) is None
+    if wide(low):
+        if _CJK_REFUSAL.fullmatch(low):
+            return True
+        if _CJK_DECLINES.search(low) and _CJK_REFUSER.search(low) and not _CJK_CONTRAST.search(low):
+            return True
     return len(low) < _LONGEST_PLACEHOLDER and low.strip(" .") in _PLACEHOLDERS
 
 
@@ -189,6 +204,32 @@ _FILLER_TERMS = profile(" ".join(re.findall(r"[a-z']+", "|".join(_FILLER_PHRASE)
 sentence of ASCII the phrases match has no other, so its cached terms rule out nearly every claim at C
 speed, where the pattern's many alternatives cost microseconds a sentence. An emoji is a term too, so
 other sentences go to the pattern."""
+_CJK_FILLER_PHRASE = (
+    r"您好|你好|親|亲|こんにちは",
+    r"(?:非常)?(?:感谢|感謝|谢谢|謝謝|多谢|多謝)(?:您)?的?(?:提问|提問|咨询|諮詢|耐心|来信|來信|理解|关注|關注|支持|等待)?",
+    r"(?:希望|但愿|但願)(?:以上|这些|這些|这个|這個|本次)?的?(?:信息|資訊|内容|內容|回答|解答|说明|說明)?(?:能|可以)?"
+    r"(?:对您|對您)?(?:有所)?(?:帮助|幫助|有帮助|有幫助|有用)",
+    r"(?:如|如果|若)(?:您)?(?:还|還)?有(?:任何|其他|其它|更多)?(?:其他|其它)?的?(?:问题|問題|疑问|疑問|需要|需求)[,，]?"
+    r"(?:请|請|欢迎|歡迎)?(?:随时|隨時)?(?:与我们联系|與我們聯繫|联系我们|聯繫我們|告诉我|告訴我|提问|提問|咨询|諮詢|"
+    r"联系客服|聯繫客服|留言)",
+    r"(?:请问)?(?:还有|還有)(?:什么|什麼|其他|其它)(?:可以|能)?(?:帮|幫|为|為)(?:您|你)(?:的|做的)?(?:吗|嗎|么|麼)?",
+    r"(?:建议|建議)(?:您)?(?:联系|聯繫|咨询|諮詢)(?:我们的)?(?:客服|客服人员|客服人員|客服团队|客服團隊)(?:以|来|來)?"
+    r"(?:获取|獲取|获得|獲得|了解)(?:更多|准确|準確|详细|詳細)的?(?:信息|資訊|帮助|幫助)",
+    r"祝您(?:生活愉快|购物愉快|購物愉快|愉快|一切顺利|一切順利)",
+    r"很(?:高兴|高興)(?:能)?(?:为您|為您)?(?:服务|服務|解答)",
+    r"(?:ご質問|ご連絡|ご相談|ご利用|お問い合わせ)(?:いただき)?(?:まして)?(?:誠に|まことに)?ありがとうございます",
+    r"(?:その他|他に)?(?:ご不明な点|ご質問|何か)(?:が|など)?(?:ございましたら|ありましたら|あれば)[、,，]?(?:お気軽に|いつでも)?"
+    r"(?:お問い合わせ|ご連絡|ご相談|お尋ね|お知らせ)(?:ください|くださいませ)",
+    r"お役に立て(?:れ)?ば幸いです",
+    r"(?:引き続き)?(?:どうぞ)?よろしくお願い(?:いたします|します|申し上げます)",
+)
+_CJK_PUNCTUATION = r"[\s!?.,~…！？。，、～]*"
+_CJK_FILLER_PART = "(?:" + "|".join(_CJK_FILLER_PHRASE) + ")"
+_CJK_FILLER = re.compile(_CJK_PUNCTUATION + _CJK_FILLER_PART
+                         + "(?:" + _CJK_PUNCTUATION + _CJK_FILLER_PART + ")*" + _CJK_PUNCTUATION)
+"""Chinese and Japanese filler, the greetings, thanks and closings those answers open and end with:
+"您好！", "希望对您有帮助！", "如有其他问题，请随时联系我们。", "ご質問ありがとうございます。",
+"ご不明な点がございましたら、お気軽にお問い合わせください。". Whole sentences only, as `_FILLER`."""
 _LONGEST_FILLER = 80
 """Longer sentences skip the phrase check: the longest single phrase above, with its period, has 79
 characters ("If you need any additional clarification, please reach out to our support team.")."""
@@ -235,4 +276,5 @@ def is_filler(sentence: str, terms: frozenset[str]) -> bool:
         return True
     if len(sentence) > _LONGEST_FILLER or (sentence.isascii() and not terms <= _FILLER_TERMS):
         return False
-    return _FILLER.fullmatch(normalise(sentence)) is not None
+    low = normalise(sentence)
+    return _FILLER.fullmatch(low) is not None or (wide(low) and _CJK_FILLER.fullmatch(low) is not None)

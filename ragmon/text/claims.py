@@ -18,6 +18,7 @@ from ragmon.text.terms import (
     SUPERSCRIPT_CITATION,
     TextProfile,
     profile,
+    wide,
     wordset,
 )
 
@@ -57,9 +58,10 @@ space glued the sentence after it onto this one, and a made-up sentence rode on 
 the citations an answer puts after its full stop ("...delivery.[1] Exchanges...", ".¹", ".^1",
 ".【4:0†source】"): the two sentences had been one claim, a made-up one riding on its neighbour. Chinese and
 Japanese end sentences with "。", "！" and "？" (full width) and no space: the next sentence starts at once
-(`_WIDE_BOUNDARY`, for text that is not ASCII: the alternative made every answer's search 12% slower)."""
-_WIDE_BOUNDARY = re.compile(_ENDS + r"|[。！？｡](?<![。！？｡!?].)[。！？｡!?]*[」』）”’\"')\]]*"
-                            + _CITED_AFTER)
+(`_WIDE_BOUNDARY`, for text that is not ASCII: the alternative made every answer's search 12% slower),
+except inside a quotation the sentence goes on after ("「…となります。」と記載されています。")."""
+_WIDE_BOUNDARY = re.compile(_ENDS + r"|[。！？｡](?<![。！？｡!?].)[。！？｡!?]*+[」』）”’\"')\]]*+"
+                            + _CITED_AFTER + r"(?!と|って)")
 _LEADING_SPACE = re.compile(_BLANK_CLASS + "*")
 _INVISIBLE = frozenset(INVISIBLE)
 _BLANK = INVISIBLE + "\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005" \
@@ -198,7 +200,8 @@ def _skipped_lines(text: str, lines: list[tuple[int, int]]) -> set[int]:
         if (_HEADING.match(text, pos, end)
                 or (text[pos] in _MAY_BE_SKIPPED
                     and (_FENCE_OR_TAG.fullmatch(text, pos, end) or _bold_title(text, pos, end)))
-                or (at + 1 < len(lines) and _underlined(text, lines[at], lines[at + 1]))):
+                or (at + 1 < len(lines) and _underlined(text, lines[at], lines[at + 1]))
+                or (wide(text) and _CJK_TITLE.fullmatch(text, pos, end))):
             skipped.add(at)
     return skipped
 
@@ -208,18 +211,22 @@ def _blank(found: re.Match[str]) -> str:
     return " " * len(found.group())
 
 
+_CJK_SOURCES = ("来源|來源|出处|出處|参考资料|參考資料|参考文献|參考文獻|资料来源|資料來源|出典|参考|參考|"
+                "引用元")
 _SOURCES_LINE = re.compile(
-    r"[ \t>#*_(\[<]*(?:sources?|references?|citations?|bibliography)[ \t*_]*(:[ \t*_]*|>|$)", re.IGNORECASE)
+    r"[ \t>#*_(\[<（]*(?:sources?|references?|citations?|bibliography|" + _CJK_SOURCES
+    + r")[ \t*_]*([:：][ \t*_]*|>|$)", re.IGNORECASE)
 """A sentence naming the answer's sources ("Sources: doc-1, policy.pdf.", "<sources>kb-12</sources>"), or a
 line opening a list of them ("**References:**", "## Sources")."""
-_MAY_OPEN_SOURCES = frozenset(" \t>#*_([<sSrRcCbB")
+_MAY_OPEN_SOURCES = frozenset(" \t>#*_([<sSrRcCbB（来來出参參资資引")
 """What a line `_SOURCES_LINE` matches opens with: other lines are spared the pattern."""
 _ENTRY = re.compile(r"[ \t]*+(?:(?:[-*+•]|\d{1,3}[.)]|\[[^\]\n]{1,64}\])[ \t].{0,300}|\S{1,300})")
 """An entry of a list of sources: an item ("- Refund Policy, p. 3", "[2] policy.pdf") or a bare id or
 address ("doc-1")."""
 _DEFINITION = re.compile(r"[ \t]*\[\^?[^\]\n]{1,64}\]:[ \t]")
 """A markdown link or footnote definition ("[1]: doc-1", "[^2]: policy.pdf")."""
-_NOTE = re.compile(r"\((?:sources?|references?|citations?|see)\b[^()\n]{0,200}\)[ \t]*", re.IGNORECASE)
+_NOTE = re.compile(r"(?:\((?:sources?|references?|citations?|see)\b[^()\n]{0,200}\)|[（(](?:" + _CJK_SOURCES
+                   + r")[：:][^()（）\n]{0,200}[）)])[ \t。]*", re.IGNORECASE)
 """A note of the sources opening a sentence, after the full stop of the one it belongs to ("... sale.
 (Source: Refund Policy) Electronics ..."): no part of the next one."""
 
@@ -255,15 +262,30 @@ def _underlined(text: str, line: tuple[int, int], below: tuple[int, int]) -> boo
     return _UNDERLINE.fullmatch(text, start, stop) is not None
 
 
+_CJK_NUMERAL = "[一二三四五六七八九十]{1,3}"
+_CJK_MARKER = re.compile(
+    r"[ \t]*(?:[" + ENCLOSED_NUMBERS + r"]|(?:\d{1,3}|[０-９]{1,3}|" + _CJK_NUMERAL
+    + r")[、．.](?![0-9０-９])|[（(](?:\d{1,3}|" + _CJK_NUMERAL + r")[）)]|(?:第(?:\d{1,2}|" + _CJK_NUMERAL
+    + r")(?:步|点|點|条|條|项|項)|(?:步骤|步驟|ステップ)[ \t]?(?:\d{1,2}|[０-９]{1,2}))[：:]?)[ \t]*")
+"""Chinese and Japanese list markers, written with no space after them: "①", "1、", "１．", "一、", "（一）",
+"第一步：", "步骤2：", "ステップ2：". Read as the claim's, "1、" and "步骤2" were numbers the context had to
+hold."""
+_CJK_TITLE = re.compile(r"[ \t]*(?:" + _CJK_NUMERAL + r"、|第(?:\d{1,2}|" + _CJK_NUMERAL
+                        + r")(?:章|节|節|部分))[^。！？!?:：\n]{1,24}")
+"""A section's title, "一、退款政策": a heading as "## Refunds" is, no claim."""
+
+
 def _opening(text: str, pos: int, end: int) -> int:
     """Where the sentence starting at `pos` starts past a note of the sources (`_NOTE`), or past its list
     marker and its step's number. A capital letter opens no marker."""
-    if text.startswith("(", pos, end) and (note := _NOTE.match(text, pos, end)):
+    if text.startswith(("(", "（"), pos, end) and (note := _NOTE.match(text, pos, end)):
         return note.end()
     if not text[pos:pos + 1].isupper():
         marker = _MARKER.match(text, pos, end)
         if marker:
             pos = marker.end()
+        elif wide(text) and (marker := _CJK_MARKER.match(text, pos, end)) is not None:
+            return marker.end()
     if text.startswith(_LABEL_STARTS, pos, end):
         label = _LABEL.match(text, pos, end)
         if label:
@@ -314,10 +336,22 @@ _SOURCE_TERMS = profile(" ".join(re.findall(r"[a-z]+", SOURCE_NOUN))).terms
 """A term of every attribution: a claim with none has none to drop."""
 
 
+_CJK_ATTRIBUTION = re.compile(
+    r"[\W_]*+(?:(?:根据|根據|依据|依據|按照|基于|基於)(?:您|你)?所?(?:提供|给出|給出|检索到|檢索到|上述|以上|现有|現有)?的?"
+    r"(?:资料|資料|信息|資訊|文档|文檔|文件|内容|內容|上下文|参考资料|參考資料|知识库|知識庫)(?:显示|顯示|来看|來看|中|所述)?"
+    r"|(?:资料|資料|文档|文檔|文件)(?:显示|顯示|指出|表明)"
+    r"|(?:ご?提供(?:された|いただいた))?(?:情報|資料|ドキュメント|文書|コンテキスト)(?:に|を)?"
+    r"(?:よると|よれば|基づくと|基づきますと|基づいて|参照すると))[,，、:：]?\s*")
+"""Chinese and Japanese attributions: "根据提供的资料，" (according to the documents provided), "资料显示，"
+(the documents show), "提供された情報によると、"."""
+
+
 def _content_start(sentence: str, terms: frozenset[str]) -> int:
     """Where what a sentence asserts starts: after an opening attribution, or at 0. `terms` are the
     sentence's: every attribution names a source, so a C-level test spares nearly every sentence the
     pattern."""
+    if wide(sentence) and (opener := _CJK_ATTRIBUTION.match(sentence)) is not None:
+        return opener.end()
     if terms.isdisjoint(_SOURCE_TERMS):
         return 0
     opener = _ATTRIBUTION.match(sentence)
@@ -351,11 +385,11 @@ def _is_claim(sentence: str) -> bool:
     lead-in, "These items carry a 25% restocking fee:" a claim); nor does a note of the sources ("Sources:
     doc-1."), nor filler ("Sure!", "Hope this helps!"), nor filler after an attribution ("Based on the
     provided context, yes.")."""
-    if ((":" in sentence or ">" in sentence or len(sentence) < _LONGEST_HEADING)
+    if ((":" in sentence or ">" in sentence or "：" in sentence or len(sentence) < _LONGEST_HEADING)
             and _SOURCES_LINE.match(sentence)):
         return False  # it only names the answer's sources; most sentences are spared the pattern
     read = profile(sentence)
-    if (sentence.endswith((":", "*", "_")) and sentence.rstrip("*_").endswith(":")
+    if (sentence.endswith((":", "：", "*", "_")) and sentence.rstrip("*_").endswith((":", "："))
             and all(n.is_integer() and 1 <= n <= _MOST_ITEMS for n in read.numbers)):
         return False
     if not _says_something(read) or is_abstention(sentence) or is_filler(sentence, read.terms):

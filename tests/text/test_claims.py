@@ -571,3 +571,49 @@ def test_saying_a_source_is_silent_is_an_abstention(answer: str) -> None:
 def test_chinese_and_japanese_sentences_end_at_their_full_stops(answer: str, expected: list[str]) -> None:
     assert texts(answer) == expected
     assert_offsets(answer)
+
+
+@pytest.mark.parametrize(("answer", "expected"), [
+    # List markers with no space after them are no part of the claim (their numbers no quantity).
+    ("①登录密码需包含至少8个字符；\n②每90天更换一次。", ["登录密码需包含至少8个字符；", "每90天更换一次。"]),
+    ("1、登录账户。\n2、点击退款。", ["登录账户。", "点击退款。"]),
+    ("１．登录账户。", ["登录账户。"]),
+    ("（一）登录账户。", ["登录账户。"]),
+    ("第一步：登录账户。第二步：点击退款。", ["登录账户。", "点击退款。"]),
+    ("步骤2：点击退款。", ["点击退款。"]),
+    ("ステップ1：ログインします。", ["ログインします。"]),
+    # A decimal is no marker: "3.5" stays in its sentence.
+    ("3.5公斤以内免运费。", ["3.5公斤以内免运费。"]),
+    # A section's title is a heading; a sentence after an enumerator is not a title.
+    ("一、退款政策\n退款在交货后30天内受理。", ["退款在交货后30天内受理。"]),
+    # Sources: a heading and its entries, a note after the full stop, a note line.
+    ("退款在交货后30天内受理【1】。\n\n参考资料：\n[1] 退款政策.pdf", ["退款在交货后30天内受理【1】。"]),
+    ("运费由买家承担。（来源：文档1）标准运输需要5个工作日。",
+     ["运费由买家承担。", "标准运输需要5个工作日。"]),
+    ("返品は30日以内です。\n出典：refund_policy_v2.pdf", ["返品は30日以内です。"]),
+    # A lead-in ending in a full-width colon introduces the list and asserts nothing.
+    ("退货条件如下：\n- 商品未使用。", ["商品未使用。"]),
+    ("返品については以下の通りです：\n- 未使用であること。", ["未使用であること。"]),
+    # Filler, in Chinese and Japanese, is no claim.
+    ("您好！订单满99元免运费。希望对您有帮助！如有其他问题，请随时联系我们。", ["订单满99元免运费。"]),
+    ("ご質問ありがとうございます。返金は30日以内です。ご不明な点がございましたら、お気軽にお問い合わせください。",
+     ["返金は30日以内です。"]),
+    # A quotation the sentence goes on after is no end of it.
+    ("ガイドには「5,000円以上は送料無料となります。」と記載されています。",
+     ["ガイドには「5,000円以上は送料無料となります。」と記載されています。"]),
+])
+def test_chinese_and_japanese_answer_formats(answer: str, expected: list[str]) -> None:
+    assert texts(answer) == expected
+    assert_offsets(answer)
+
+
+def test_a_chinese_attribution_opening_a_claim_is_not_checked() -> None:
+    # 根据您提供的信息，订单满99元免运费。: the attribution's 7 pairs (根据 据您 您提 提供 供的 的信 信息)
+    # and the fact's 5 (订单 单满 | 元免 免运 运费): 5/12 = 0.42 against a context holding only the fact,
+    # were it read.
+    claim = "根据您提供的信息，订单满99元免运费。"
+    assert texts(claim) == [claim]
+    context = Context("c1", "订单满99元免运费。")
+    result = evaluate([Example("q1", "运费？", (context,), claim)], LexicalJudge(),
+                      EvalConfig(bootstrap_samples=0)).results[0]
+    assert result.metrics["groundedness"] == 1.0

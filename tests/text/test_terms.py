@@ -141,3 +141,10 @@ def test_chinese_and_japanese_runs_are_read_as_overlapping_pairs_of_characters()
     assert profile("ギフト・カード").terms == {"ギフ", "フト", "カー", "ード"}
     # Korean writes spaces between words, and is read word by word as before.
     assert profile("환불은 배송 후").terms == {"환불은", "배송", "후"}
+
+
+def test_full_width_punctuation_reads_as_ascii() -> None:
+    # "５，０００" is 5,000, not 5 and 0; "３．５" is 3.5; a full-width note's number is no quantity.
+    assert profile("５，０００円").numbers == {5000.0}
+    assert profile("３．５公斤").numbers == {3.5}
+    assert profile("运费由买家承担（来源：文档1）").numbers == frozenset()
