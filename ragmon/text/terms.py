@@ -113,7 +113,39 @@ def cjk_bigrams(spaced: str) -> str:
 
 def _pairs(run: re.Match[str]) -> str:
     chars = run.group()
-    return " " + " ".join(map(str.__add__, chars, chars[1:])) + " "
+    if _NEGATOR.search(chars) is None or _KANA.search(chars) is not None:
+        return " " + " ".join(map(str.__add__, chars, chars[1:])) + " "
+    pairs: list[str] = []
+    at = 0
+    while at < len(chars) - 1:
+        negator = _NEGATOR.match(chars, at)
+        if (negator is not None and (end := negator.end()) + 2 <= len(chars)
+                and chars[at:at + 2] not in _NOT_NEGATING and chars[at - 1:at + 1] not in _NOT_NEGATING):
+            pairs.append(_NEGATED + chars[end:end + 2])
+            at = end + 1
+            continue
+        pairs.append(chars[at:at + 2])
+        at += 1
+    return " " + " ".join(pairs) + " "
+
+
+_NEGATOR = re.compile("并没有|並沒有|没有|沒有|并不|並不|从不|從不|从未|從未|尚未|不能|不可以|不可|无法|無法|"
+                      "不会|不會|不得|不再|不要|[不没沒未无無非别別勿]")
+_KANA = re.compile("[\u3040-\u30ff]")
+"""Japanese: its negation is a verb's ending ("できません"), and its 無, 不, 未 and 非 are prefixes of words
+("無料", free of charge), so a run with kana is read in plain pairs."""
+_NEGATED = "\u00ac"
+"""`NEGATION`: a Chinese negation makes the pair after it negative, "不支持退款" -> "¬支持 持退 退款" and
+"没有使用过" -> "¬使用 用过", so that "支持退款" (refunds are supported) in a claim is the opposite of
+"不支持退款" in a context, as "refundable" is of "non-refundable"; read as pairs alone, 6 of the claim's 7
+were there and it was supported. Both sides are read so, so a negated phrase still matches itself."""
+_NOT_NEGATING = wordset("""
+    不过 不過 不但 不仅 不僅 不论 不論 不管 不断 不斷 不久 非常 无论 無論
+    未来 未來 无线 無線 别人 別人 无需 無需 不用 除非 无非 無非 莫非 是非
+""")
+"""Pairs holding a negator that are words of their own, not the negation of what follows: "but", "not
+only", "no matter", "constantly", "soon", "very", "future", "wireless", "others", "unless". "无需" and
+"不用" (no need to) negate a need, not the verb after them."""
 
 
 CITATION_MARK = r"\[[^\[\]\n]{1,64}\]"
