@@ -1,8 +1,8 @@
 """Time of ragmon.text on adversarial inputs of 10 kB, 100 kB and 1 MB: linear or not.
 
 The sidecar reads untrusted text (retrieved documents, model answers), so a regex that backtracks or a
-loop that rereads the text is a denial of service. Each case below was quadratic (or crashed) once; the
-last three are linear but the slowest linear cases found, for reference. A case stops growing once one
+loop that rereads the text is a denial of service. Each case below was quadratic (or crashed) once, but
+those named "reference", the slowest linear cases found. A case stops growing once one
 size takes over `--limit` seconds (a quadratic case would take minutes at the next). Caches are emptied
 before every timing. Figures are wall-clock seconds and, after the first size, the growth from the size
 before: about 10x per 10x is linear, about 100x quadratic.
@@ -58,6 +58,8 @@ CASES: dict[str, Callable[[int], object]] = {
         lambda n: claims.split_claims("Title\n" + " " * n + "x"),
     "a claim of many numbers, all stated (judge)": many_numbers,
     "numbers behind many lookalikes (judge)": lookalikes,
+    "Chinese negations '我无法我无法' (split_claims)": lambda n: claims.split_claims(repeat("我无法", n)),
+    "Chinese negations '不不不' (passage)": lambda n: passages.passage(repeat("不", n)),
     "reference, linear: 'US US US' (passage numbers)": lambda n: passages.passage(repeat("US ", n)).numbers,
     "reference, linear: '- x' list items, one claim each (judge)":
         lambda n: judged(repeat("- x\n", n), "x"),
@@ -75,10 +77,10 @@ CASES: dict[str, Callable[[int], object]] = {
         lambda n: claims.split_claims("退款" + "。" * n + "受理"),
     "reference, linear: a Chinese run against itself (judge)": lambda n: judged(repeat("退款受理", n),
                                                                                 repeat("退款受理", n)),
-    "reference, linear: '我无法' unfinished (split_claims)":
-        lambda n: claims.split_claims(repeat("我无法", n)),
     "reference, linear: '（来源：' unclosed (profile)":
         lambda n: terms.profile("（来源：" + repeat("文档1，", n)),
+    "reference, linear: '一二三' numerals, no counter (passage)":
+        lambda n: passages.passage(repeat("一二三", n)),
     "reference, linear: '根据资料' repeated (split_claims)":
         lambda n: claims.split_claims(repeat("根据资料，", n) + "退款"),
 }

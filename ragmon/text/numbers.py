@@ -239,3 +239,57 @@ def _grouped_or_scaled(match: str) -> list[float]:
     parts = [digits.replace(",", "")] if _GROUPED.fullmatch(digits) else digits.split(",")
     factor = (_SCALES.get(scale) or _SUFFIXES[scale]) if scale else 1
     return [round(float(part) * factor, 6) for part in parts]
+
+
+_CJK_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "兩": 2, "三": 3, "四": 4, "五": 5, "六": 6,
+               "七": 7, "八": 8, "九": 9}
+_CJK_UNITS = {"十": 10, "百": 100, "千": 1_000}
+_CJK_LARGE = {"万": 10_000, "萬": 10_000, "亿": 100_000_000, "億": 100_000_000}
+_TIME_OR_MONEY = ("[天日年月周週秒元块塊円倍岁歲%％]|小时|小時|分钟|分鐘|星期|个月|個月|工作日|营业日|營業日|"
+                  "営業日")
+_COUNTED = "[个個件次人台家种種张張本页頁位名步层層期项項条條克米里只双雙箱盒瓶份款]"
+_NUMERAL = "[零〇一二两兩三四五六七八九十百千万萬亿億]"
+_AFTER_NUMBER = f"(?={_COUNTED}|{_TIME_OR_MONEY})"
+_CJK_NUMBER = re.compile(
+    f"([零〇二两兩三四五六七八九十百千万萬亿億](?<!{_NUMERAL}.){_NUMERAL}*){_AFTER_NUMBER}"
+    f"|(一(?<!{_NUMERAL}.)(?:{_NUMERAL}+{_AFTER_NUMBER}|(?={_TIME_OR_MONEY})))"
+    r"|([0-9](?<![0-9.].)[0-9]*(?:\.[0-9]+)?)([万萬亿億])")
+"""A number in Chinese numerals before what it counts ("七天", "两年", "三十个工作日", "一年保修"), or in
+digits with a Chinese scale ("3万", "1.5亿"). Before a counter only: "一般" (usually), "统一" (unified)
+and "一些" (some) state no number. A bare 一 is one only before a span of time or money ("一年", "一个月",
+"一元"): before other counters it is the article, "一个问题" (a question), as a bare "one" is no number in
+English. Digit by digit with no 十, 百 or 千 ("二〇二四年") is read so: 2024."""
+
+
+def chinese_numerals(text: str) -> str:
+    """`text` with its Chinese numbers (`_CJK_NUMBER`) in ASCII digits, set apart by spaces: "七天内" ->
+    " 7 天内", "3万元" -> " 30000 元". Both sides of a comparison are read so: "7天" in a claim is "七天"
+    in its context, and "七天" against "30天" is a number the context does not state, where as characters
+    it had passed as one pair of the claim's."""
+    return _CJK_NUMBER.sub(_as_digits, text)
+
+
+def _as_digits(found: re.Match[str]) -> str:
+    if found.group(3) is not None:
+        value = float(found.group(3)) * _CJK_LARGE[found.group(4)]
+    else:
+        value = _chinese_value(found.group(1) or found.group(2))
+    return f" {value:.15g} " if value < 1e15 else found.group()
+
+
+def _chinese_value(numerals: str) -> float:
+    """三十五 -> 35, 两百 -> 200, 十二 -> 12, 三万五千 -> 35000; with no unit, digit by digit: 二〇二四 ->
+    2024."""
+    if not any(ch in _CJK_UNITS or ch in _CJK_LARGE for ch in numerals):
+        return float("".join(str(_CJK_DIGITS[ch]) for ch in numerals))
+    total = section = number = 0
+    for ch in numerals:
+        if ch in _CJK_DIGITS:
+            number = _CJK_DIGITS[ch]
+        elif ch in _CJK_UNITS:
+            section += (number or 1) * _CJK_UNITS[ch]
+            number = 0
+        else:
+            total += (section + number) * _CJK_LARGE[ch]
+            section = number = 0
+    return float(total + section + number)

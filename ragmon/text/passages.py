@@ -11,8 +11,16 @@ import re
 import sys
 
 from ragmon.text.cache import text_cache
-from ragmon.text.numbers import NUMBER_MARKS, SCALES, SPELLED, numbers_in, spelled_numbers
-from ragmon.text.terms import OTHER_DIGIT, SEPARATORS, TERMS, cjk_bigrams, prepare, with_ascii_digits
+from ragmon.text.numbers import NUMBER_MARKS, SCALES, SPELLED, chinese_numerals, numbers_in, spelled_numbers
+from ragmon.text.terms import (
+    OTHER_DIGIT,
+    SEPARATORS,
+    TERMS,
+    is_cjk,
+    prepare,
+    with_ascii_digits,
+    words_and_pairs,
+)
 
 
 class Passage:
@@ -29,12 +37,16 @@ class Passage:
     __slots__ = ("_numbers", "_text", "terms")
 
     def __init__(self, text: str) -> None:
+        cjk = is_cjk(text)
+        if cjk:
+            text = chinese_numerals(text)  # kept so: `states` finds "七天" as 7
         words = prepare(text).translate(SEPARATORS)
         if not text.isascii() and OTHER_DIGIT in words:
             # Kept with its numbers in ASCII digits, so `states` finds "２４" as 24.
             text, _, words = with_ascii_digits(text)
         self._text = text
-        self.terms = dict.fromkeys(map(TERMS.__getitem__, cjk_bigrams(words).split())).keys()
+        read = words_and_pairs(words) if cjk else words.split()
+        self.terms = dict.fromkeys(map(TERMS.__getitem__, read)).keys()
         """content terms, plus the markers of function words and number words (no claim term is either,
         and leaving them in saves a set difference per passage)"""
         self._numbers: frozenset[float] | None = None

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import sys
+from collections import Counter
 from dataclasses import dataclass
 
 from ragmon.text.cache import text_cache
@@ -20,6 +21,7 @@ from ragmon.text.numbers import (
     SPELLED,
     SPELLED_NUMBER,
     ascii_digits,
+    chinese_numerals,
     numbers_in,
     spelled_numbers,
 )
@@ -98,54 +100,56 @@ _CJK_CHARACTER = re.compile(f"[{CJK_RUN}]")
 _CJK_RUN = re.compile(f"[{CJK_RUN}]{{2,}}")
 
 
-def cjk_bigrams(spaced: str) -> str:
-    """Each run of Chinese or Japanese characters in `spaced` (a text translated by `SEPARATORS`) as the
-    pairs of characters it holds, one after the other overlapping, separated by spaces: "退款受理" ->
-    "退款 款受 受理". Those languages write no space between words and ragmon has no dictionary to find
-    them with, so a claim's run of characters, read as one word, matched only a run of the context that
-    was exactly it, and a sentence copied from its source was unsupported. Overlapping pairs are how
-    search engines index these scripts (Lucene's CJK bigrams): most words are one or two characters, and a
-    claim's pairs found in a context are its words found there."""
-    if not wide(spaced) or _CJK_CHARACTER.search(spaced) is None:  # a run's search cost 3 times as much
-        return spaced
-    return _CJK_RUN.sub(_pairs, spaced)
+def is_cjk(text: str) -> bool:
+    """Whether `text` holds Chinese or Japanese (`CJK_RUN`), to be read in pairs (`pairs`) with its Chinese
+    numbers in digits (`chinese_numerals`). Wide text only (`wide`): a search of every text that is not
+    ASCII cost 3-9 us a passage."""
+    return wide(text) and _CJK_CHARACTER.search(text) is not None
 
 
-def _pairs(run: re.Match[str]) -> str:
-    chars = run.group()
-    if _NEGATOR.search(chars) is None or _KANA.search(chars) is not None:
-        return " " + " ".join(map(str.__add__, chars, chars[1:])) + " "
-    pairs: list[str] = []
-    at = 0
-    while at < len(chars) - 1:
-        negator = _NEGATOR.match(chars, at)
-        if (negator is not None and (end := negator.end()) + 2 <= len(chars)
-                and chars[at:at + 2] not in _NOT_NEGATING and chars[at - 1:at + 1] not in _NOT_NEGATING):
-            pairs.append(_NEGATED + chars[end:end + 2])
-            at = end + 1
-            continue
-        pairs.append(chars[at:at + 2])
-        at += 1
-    return " " + " ".join(pairs) + " "
+def words_and_pairs(spaced: str) -> list[str]:
+    """The words of `spaced` (a text translated by `SEPARATORS`), each run of Chinese or Japanese characters
+    as the pairs of characters it holds, one after the other overlapping: "退款受理" -> "退款", "款受",
+    "受理". Those languages write no space between words and ragmon has no dictionary to find them with, so
+    a claim's run of characters, read as one word, matched only a run of the context that was exactly it,
+    and a sentence copied from its source was unsupported. Overlapping pairs are how search engines index
+    these scripts (Lucene's CJK bigrams): most words are one or two characters, and a claim's pairs found in
+    a context are its words found there. In Chinese a negation makes the pair after it negative
+    (`_NEGATION`). Found by C-level searches: a Python call for each run, or a template expanded for each
+    negation, had made a Chinese passage cost 15 times an English one a character (now 5 times)."""
+    found = _PAIR.findall(spaced)
+    words = _CJK_RUN.sub(" ", spaced).split()
+    if _NEGATOR.search(spaced) is None or _KANA.search(spaced) is not None:
+        return words + found
+    negated = _NEGATION.findall(spaced)
+    if not negated:
+        return words + found
+    # A pair that is only ever negated is no plain pair: "不支持" holds "¬支持", not "支持". Counted once
+    # each, both: counting the text for each negation had made "不不不..." quadratic (82 s at 100,000).
+    plain = Counter(found)
+    only_negated = {pair for pair, times in Counter(negated).items() if plain[pair] <= times}
+    kept = [pair for pair in found if pair not in only_negated] if only_negated else found
+    return words + kept + [_NEGATED + pair for pair in negated]
 
 
-_NEGATOR = re.compile("并没有|並沒有|没有|沒有|并不|並不|从不|從不|从未|從未|尚未|不能|不可以|不可|无法|無法|"
-                      "不会|不會|不得|不再|不要|[不没沒未无無非别別勿]")
+_NEGATOR = re.compile("[不没沒未无無非别別勿并並从從尚]")
+_PAIR = re.compile(f"(?=([{CJK_RUN}]{{2}}))")
+_NEGATION = re.compile(
+    "(?:(?:并|並)(?:没有|沒有|不)|(?:从|從)(?:不|未)|尚未|(?:没|沒)有?|不(?:能|可以|可|会|會|得|再|要|(?![过過但仅僅论論管断斷久用]))"
+    "|(?:无|無)(?:法|(?![论論线線需]))|未(?![来來])|非(?<![除无無莫是].)(?!常)|(?:别|別)(?!人)|勿)"
+    f"(?=([{CJK_RUN}][{CJK_RUN}]))")
+_NEGATED = "\u00ac"
+"""`NEGATION`: a Chinese negation makes the pair after it negative, "不支持退款" -> "品不 不支 ¬支持 持退
+退款" and "没有使用过" -> "没有 有使 ¬使用 用过", so that "支持退款" (refunds are supported) in a claim is the
+opposite of "不支持退款" in a context, as "refundable" is of "non-refundable"; read as pairs alone, 6 of the
+claim's 7 were there and it was supported. Both sides are read so, so a negated phrase still matches
+itself. Pairs holding a negator that are words of their own negate nothing: "不过" (but), "不仅" (not
+only), "无论" (no matter), "不断" (constantly), "不久" (soon), "非常" (very), "未来" (future), "无线"
+(wireless), "别人" (others), "除非" (unless); "无需" and "不用" (no need to) negate a need, not the verb
+after them."""
 _KANA = re.compile("[\u3040-\u30ff]")
 """Japanese: its negation is a verb's ending ("できません"), and its 無, 不, 未 and 非 are prefixes of words
-("無料", free of charge), so a run with kana is read in plain pairs."""
-_NEGATED = "\u00ac"
-"""`NEGATION`: a Chinese negation makes the pair after it negative, "不支持退款" -> "¬支持 持退 退款" and
-"没有使用过" -> "¬使用 用过", so that "支持退款" (refunds are supported) in a claim is the opposite of
-"不支持退款" in a context, as "refundable" is of "non-refundable"; read as pairs alone, 6 of the claim's 7
-were there and it was supported. Both sides are read so, so a negated phrase still matches itself."""
-_NOT_NEGATING = wordset("""
-    不过 不過 不但 不仅 不僅 不论 不論 不管 不断 不斷 不久 非常 无论 無論
-    未来 未來 无线 無線 别人 別人 无需 無需 不用 除非 无非 無非 莫非 是非
-""")
-"""Pairs holding a negator that are words of their own, not the negation of what follows: "but", "not
-only", "no matter", "constantly", "soon", "very", "future", "wireless", "others", "unless". "无需" and
-"不用" (no need to) negate a need, not the verb after them."""
+("無料", free of charge), so a text with kana is read in plain pairs."""
 
 
 CITATION_MARK = r"\[[^\[\]\n]{1,64}\]"
@@ -388,6 +392,9 @@ def _profile(text: str) -> TextProfile:
     """Content terms and numbers of a claim, a question or an answer. Cached by text: claims and questions
     recur. Texts of up to `SHORT` characters (nearly all claims and questions) in a C-level LRU of 4,096,
     ~10 KB each at most; longer ones (answers, sentences that never end) in a `LongTextCache` of 8 MiB."""
+    cjk = is_cjk(text)
+    if cjk:
+        text = chinese_numerals(text)
     low = prepare(text)
     spaced = low.translate(SEPARATORS)
     if not low.isascii() and OTHER_DIGIT in spaced:
@@ -395,7 +402,8 @@ def _profile(text: str) -> TextProfile:
     if "<" in low or "^" in low:
         low = _MARKUP.sub(" ", low)
         spaced = low.translate(SEPARATORS)
-    terms = frozenset(filter(None, map(TERMS.__getitem__, cjk_bigrams(spaced).split())))  # function words go
+    words = words_and_pairs(spaced) if cjk else spaced.split()
+    terms = frozenset(filter(None, map(TERMS.__getitem__, words)))  # C-level: function words go
     if ")" in low and DIGIT in spaced:
         low = _LISTED.sub(" ", low)
     if terms.isdisjoint(SPELLED):

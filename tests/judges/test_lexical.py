@@ -338,3 +338,14 @@ def test_japanese_kana_and_kanji_are_read_in_pairs_too() -> None:
     found = verdicts(LexicalJudge(), example(answer, context))
     assert [v.supported for v in found] == [True, False]
     assert found[1].reason == "no single context supports it; closest c1 has 1/15 of its terms"
+
+
+@pytest.mark.parametrize(("claim", "context", "supported"), [
+    ("七天内可申请退款。", "收到商品后30天内可申请退款。", False),  # 7 days against 30: not in the context
+    ("三十天内可申请退款。", "收到商品后30天内可申请退款。", True),  # 三十 is 30
+    ("30天内可申请退款。", "收到商品后三十天内可申请退款。", True),  # and the other way round
+    ("手机享受一年保修。", "手机享受2年保修。", False),  # one year against two
+])
+def test_chinese_numbers_must_be_in_the_context_as_digits_are(claim: str, context: str,
+                                                              supported: bool) -> None:
+    assert [v.supported for v in verdicts(LexicalJudge(), example(claim, context))] == [supported]

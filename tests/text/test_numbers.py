@@ -124,3 +124,15 @@ def test_the_same_number_written_another_way_supports_a_claim(context: str, answ
     example = Example("q1", "When and how many?", (Context("c1", context),), answer)
     [result] = evaluate([example], LexicalJudge(), EvalConfig(bootstrap_samples=0)).results
     assert [verdict.supported for verdict in result.verdicts] == [supported]
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("七天内", {7.0}), ("两年保修", {2.0}), ("三十个工作日", {30.0}), ("十五天", {15.0}),
+    ("一百二十元", {120.0}),
+    ("三万五千人", {35000.0}), ("二〇二四年", {2024.0}), ("一年保修", {1.0}), ("一个月", {1.0}),
+    ("3万元", {30000.0}), ("1.5亿", {150000000.0}),
+    # Before no counter, or 一 as the article ("一个问题", a question), numerals state no number.
+    ("一个问题", set()), ("一般", set()), ("统一", set()), ("一些", set()), ("千万不要", set()),
+])
+def test_chinese_numbers_are_read_as_numbers(text: str, expected: set[float]) -> None:
+    assert numbers(text) == expected
