@@ -37,7 +37,7 @@ class Passage:
     __slots__ = ("_numbers", "_text", "terms")
 
     def __init__(self, text: str) -> None:
-        cjk = is_cjk(text)
+        cjk = not text.isascii() and is_cjk(text)  # a flag's test first: most passages are ASCII
         if cjk:
             text = chinese_numerals(text)  # kept so: `states` finds "七天" as 7
         words = prepare(text).translate(SEPARATORS)
