@@ -6,6 +6,7 @@ import re
 import sys
 
 from ragmon.model import Claim
+from ragmon.text import european
 from ragmon.text.abstention import SOURCE_ADJECTIVE, SOURCE_NOUN, is_abstention, is_filler
 from ragmon.text.cache import text_cache
 from ragmon.text.numbers import ENCLOSED_NUMBERS
@@ -214,11 +215,11 @@ def _blank(found: re.Match[str]) -> str:
 _CJK_SOURCES = ("来源|來源|出处|出處|参考资料|參考資料|参考文献|參考文獻|资料来源|資料來源|出典|参考|參考|"
                 "引用元")
 _SOURCES_LINE = re.compile(
-    r"[ \t>#*_(\[<（]*(?:sources?|references?|citations?|bibliography|" + _CJK_SOURCES
-    + r")[ \t*_]*([:：][ \t*_]*|>|$)", re.IGNORECASE)
+    r"[ \t>#*_(\[<（]*(?:sources?|references?|citations?|bibliography|" + european.SOURCES + "|"
+    + _CJK_SOURCES + r")[ \t*_]*([:：][ \t*_]*|>|$)", re.IGNORECASE)
 """A sentence naming the answer's sources ("Sources: doc-1, policy.pdf.", "<sources>kb-12</sources>"), or a
 line opening a list of them ("**References:**", "## Sources")."""
-_MAY_OPEN_SOURCES = frozenset(" \t>#*_([<sSrRcCbB（来來出参參资資引")
+_MAY_OPEN_SOURCES = frozenset(" \t>#*_([<sSrRcCbBqQfF（来來出参參资資引")
 """What a line `_SOURCES_LINE` matches opens with: other lines are spared the pattern."""
 _ENTRY = re.compile(r"[ \t]*+(?:(?:[-*+•]|\d{1,3}[.)]|\[[^\]\n]{1,64}\])[ \t].{0,300}|\S{1,300})")
 """An entry of a list of sources: an item ("- Refund Policy, p. 3", "[2] policy.pdf") or a bare id or
@@ -329,10 +330,10 @@ _ATTRIBUTION = re.compile(
     r"[\W_]*(?:(?:according to|based (?:solely |only |entirely )?(?:up)?on|(?:as )?per|from|in|as (?:stated|"
     r"mentioned|described|noted|indicated|explained) in) " + _ATTRIBUTED_TO + r",|" + _ATTRIBUTED_TO +
     r" (?:states|state|says|say|indicates|indicate|mentions|mention|notes|note|explains|explain|specifies|"
-    r"specify|confirms|confirm) that)\s+", re.IGNORECASE)
+    r"specify|confirms|confirm) that|" + european.ATTRIBUTION + r")\s+", re.IGNORECASE)
 """An opening clause that only says where the answer comes from: "According to the provided context,",
 "Based on the information provided,", "The documents say that"."""
-_SOURCE_TERMS = profile(" ".join(re.findall(r"[a-z]+", SOURCE_NOUN))).terms
+_SOURCE_TERMS = profile(" ".join(re.findall(r"[^\W\d_]+", SOURCE_NOUN + "|" + european.SOURCE_NOUNS))).terms
 """A term of every attribution: a claim with none has none to drop."""
 
 

@@ -1,0 +1,116 @@
+"""The answer-wrapper forms of German, French, Spanish, Italian and Portuguese answers, as patterns.
+
+Chat models answering in those languages wrap their answers as they do in English: thanks and offers of
+more help, an attribution opening a sentence, a list of sources, a refusal. Read as claims, each was an
+unsupported one (a walkthrough's 83 support answers: all 16 refusals and 18 of 30 such sentences flagged,
+grounded answers scoring 0.81), so `ragmon.text.abstention` and `ragmon.text.claims` read these beside
+their English forms. Matched on normalised (lower-case) text. Only phrases, no grammar: a refusal names
+the one refusing (first person, or the documents), as the English cues do, so a fact with "nicht" or "no"
+in it ("Der Artikel ist nicht erstattungsfähig") stays a claim.
+"""
+
+from __future__ import annotations
+
+import re
+
+SOURCE_NOUNS = (
+    "dokumente|dokumenten|unterlagen|informationen|quellen|kontext|daten|"
+    "documents|document|informations|information|sources|contexte|données|"
+    "documentos|información|informacion|fuentes|contexto|datos|"
+    "documenti|informazioni|fonti|contesto|dati|"
+    "informações|informação|fontes"
+)
+"""What an answer calls the text it was given, in the five languages."""
+
+_PROVIDED = (r"(?:bereitgestellten|vorliegenden|verfügbaren|angegebenen|fournis|fournies|disponibles|"
+             r"proporcionad[ao]s?|facilitad[ao]s?|disponibles?|forniti|fornite|disponibili|fornecid[ao]s?|disponíveis)")
+
+ATTRIBUTION = (
+    r"(?:laut|gemäß|gemäss|nach|basierend auf|auf grundlage) (?:den |der |dem |diesen )?(?:" + _PROVIDED
+    + r" )?(?:" + SOURCE_NOUNS + r")(?: zufolge)?,?"
+    r"|(?:(?:d'après|selon|sur la base d(?:e |es |u )|en me basant sur) (?:les |la |le |l')?"
+    r"|(?:según|segun|de acuerdo con|con base en|basándome en|en base a) (?:la |las |los |el )?"
+    r"|(?:secondo|in base a|stando a|sulla base d(?:ei|elle|i)) (?:i |le |la |il |l')?"
+    r"|(?:de acordo com|segundo|com base n)(?:as|os|a|o)? )(?:" + SOURCE_NOUNS + r")(?: " + _PROVIDED + r")?,"
+)
+"""An opening that says where the answer comes from: "Laut den bereitgestellten Informationen",
+"D'après les documents fournis", "Según la información proporcionada", "Secondo i documenti forniti",
+"Com base nos documentos fornecidos", with the comma after it (German puts the verb there instead:
+"Laut den Informationen können Sie ...")."""
+
+SOURCES = r"quellen?|fuentes?|fonti|fontes?|références|referencias|riferimenti|referências"
+"""A heading of the answer's sources ("Quellen:", "Fuentes:", "Fonti:", "Fontes:"); "Sources" is
+English's."""
+
+_NOT_SAID = (
+    r"(?:nicht (?:erwähnt|angegeben|beschrieben|aufgeführt|enthalten)|keine (?:informationen|angaben)"
+    r"|ne (?:précisent|précise|mentionnent|mentionne|indiquent|indique|contiennent|contient|disent|dit)"
+    r" (?:pas|rien)"
+    r"|no (?:mencionan?|indican?|especifican?|contienen?|dicen?)"
+    r"|non (?:è|sono) (?:specificat[oaie]|indicat[oaie]|menzionat[oaie]|riportat[oaie])"
+    r"|non (?:indicano|indica|menzionano|menziona|specificano|specifica|contengono|contiene)"
+    r"|não (?:mencionam|menciona|indicam|indica|especificam|especifica|contém|contêm|referem|refere))")
+DECLINES = re.compile(
+    "|".join((
+        r"\b(?:ich )?(?:weiß|weiss) (?:ich )?(?:es |das )?(?:leider )?nicht\b",
+        r"\b(?:liegen )?mir (?:liegen )?(?:leider )?keine (?:informationen|angaben)\b",
+        r"\b(?:kann|könnte) (?:ich )?(?:diese frage |das |dazu )?(?:leider )?nicht (?:beantworten|sagen)\b",
+        r"\bje ne (?:sais|saurais) pas\b", r"\bje n'ai (?:pas|aucune) (?:d'|de |les? |l')?informations?\b",
+        r"\bje ne (?:peux|suis pas en mesure de) (?:pas )?(?:répondre|vous dire|confirmer)\b",
+        r"\bno (?:lo )?sé\b", r"\bno (?:tengo|dispongo de|encuentro|encontré|he encontrado) (?:ninguna |la )?"
+        r"(?:información|informacion|datos)\b", r"\bno (?:puedo|podría) (?:responder|confirmar|decir)",
+        r"\bnon (?:lo )?so\b", r"\bnon ho (?:alcuna |nessuna )?(?:informazioni|informazione|dati)\b",
+        r"\bnon (?:posso|sono in grado di) (?:rispondere|confermare|dire)\b",
+        r"\bnão (?:sei|encontrei|tenho (?:nenhuma |essa |esta )?informaç(?:ão|ões)"
+        r"|posso (?:responder|confirmar))",
+        r"\b(?:" + SOURCE_NOUNS + r")\b[^.!?]{0,60}?\b" + _NOT_SAID + r"\b",
+        r"\b(?:in den|dans les|en los|en la|nei|negli|nos|nas) (?:" + SOURCE_NOUNS + r")\b[^.!?]{0,40}?\b"
+        + _NOT_SAID + r"\b",
+        r"\b" + _NOT_SAID + r"\b[^.!?]{0,40}?\b(?:in den|in der|dans les|en los|en la|en el|nei|negli|nel|"
+        r"nos|nas) (?:\w+ )?(?:" + SOURCE_NOUNS + r")\b",
+        r"\b(?:aucune|ninguna|nessuna|nenhuma) (?:information|información|informazione|informação)\b",
+    ))
+)
+"""Refusals: "Das weiß ich leider nicht", "Dazu liegen mir keine Informationen vor", "Je ne sais pas",
+"Je n'ai pas d'information sur ...", "No tengo información sobre ...", "Non ho informazioni ...",
+"Não encontrei essa informação", and the documents saying nothing of it ("Die bereitgestellten Dokumente
+enthalten keine Informationen über ...", "Les documents fournis ne précisent pas ...", "Non è specificato
+nei documenti"). Each holds one of `CUES`."""
+CUES = ("nicht", "kein", " pas", "aucun", "no ", "non ", "não", "ningun", "nessun", "nenhum")
+"""Substrings one of which every refusal above holds: tested first, so that most sentences never reach
+the pattern."""
+
+CONTRAST = re.compile(
+    r"\b(?:aber|jedoch|mais|cependant|pero|sin embargo|ma|però|tuttavia|mas|porém|contudo)\b")
+APOLOGY = re.compile(
+    r"[\W_]*(?:(?:es )?tut mir (?:sehr )?leid|leider|(?:je suis )?(?:vraiment )?désolée?|malheureusement|"
+    r"(?:lo )?siento|lamentablemente|desafortunadamente|mi dispiace|purtroppo|sfortunatamente|desculpe|"
+    r"lamento|infelizmente)[\W_]*")
+"""A refusal's apology, before its contrast ("Je suis désolé, mais je n'ai pas d'information"): no claim
+beside the refusal."""
+
+FILLER_PHRASES = (
+    r"ich hoffe,? (?:das|dies) (?:hilft(?: ihnen| dir)?(?: weiter)?|hat (?:ihnen|dir) geholfen)"
+    r"|gern geschehen|gerne|klar|natürlich|selbstverständlich|viele grüße",
+    r"(?:lassen sie mich|lass mich) wissen,? (?:wenn|falls|ob) (?:sie|du) (?:weitere|noch|andere) "
+    r"fragen (?:haben|hast)"
+    r"|(?:wenn|falls) sie (?:weitere|noch) fragen haben,? (?:stehe ich ihnen gerne zur verfügung"
+    r"|melden sie sich gerne|lassen sie es mich wissen)"
+    r"|bei (?:weiteren )?fragen stehe ich (?:ihnen )?gerne zur verfügung",
+    r"j'espère que cela (?:vous |t')?(?:aide|aidera|a aidé)|n'hésitez pas(?: à (?:me|nous) contacter| à "
+    r"demander)?(?: si vous avez d'autres questions)?|besoin d'aide supplémentaire|bien sûr|avec plaisir|"
+    r"je reste à votre disposition(?: pour toute (?:autre )?question)?",
+    r"espero que (?:esto|esta información) (?:te|le|les) (?:ayude|sirva|haya ayudado)"
+    r"|espero (?:haberte|haberle|haber) ayudado|claro|por supuesto"
+    r"|si (?:tiene|tienes) (?:alguna )?(?:otra|más) (?:pregunta|preguntas),? no (?:dude|dudes) "
+    r"en (?:consultarme|preguntar|contactarnos|preguntarme)",
+    r"spero (?:di (?:esserti|esserle|esservi) (?:stato|stata) utile|che (?:questo|queste informazioni) "
+    r"(?:ti|le|vi) (?:sia|siano) (?:utile|utili))|fammi sapere se hai (?:altre|ulteriori) domande"
+    r"|certo|certamente|se hai (?:altre|ulteriori) domande,? (?:non esitare a chiedere|chiedi pure|sono qui)",
+    r"espero (?:ter ajudado|que (?:isso|isto) (?:ajude|te ajude|o ajude))|com certeza"
+    r"|se (?:tiver|tens) (?:mais )?(?:alguma )?(?:dúvida|dúvidas|pergunta|perguntas),? "
+    r"(?:não hesite em (?:contactar-nos|contatar-nos|perguntar)|estou à (?:sua )?disposição)",
+)
+"""Thanks, offers of more help and acknowledgements: "Ich hoffe, das hilft!", "N'hésitez pas à me
+contacter si vous avez d'autres questions.", "¡Espero que esto te ayude!", "Fammi sapere se hai altre
+domande.", "Espero ter ajudado!". `ragmon.text.abstention` matches them as whole sentences, as English's."""
