@@ -81,6 +81,9 @@ CASES: dict[str, Callable[[int], object]] = {
         lambda n: terms.profile("（来源：" + repeat("文档1，", n)),
     "reference, linear: '一二三' numerals, no counter (passage)":
         lambda n: passages.passage(repeat("一二三", n)),
+    "reference, linear: '1,5 1,5' decimal commas (passage numbers)":
+        lambda n: passages.passage(repeat("1,5 ", n)).numbers,
+    "reference, linear: 'nicht nicht' negations (passage)": lambda n: passages.passage(repeat("nicht ", n)),
     "reference, linear: '根据资料' repeated (split_claims)":
         lambda n: claims.split_claims(repeat("根据资料，", n) + "退款"),
 }

@@ -114,3 +114,20 @@ FILLER_PHRASES = (
 """Thanks, offers of more help and acknowledgements: "Ich hoffe, das hilft!", "N'hésitez pas à me
 contacter si vous avez d'autres questions.", "¡Espero que esto te ayude!", "Fammi sapere se hai altre
 domande.", "Espero ter ajudado!". `ragmon.text.abstention` matches them as whole sentences, as English's."""
+
+NEGATION_WORDS = ("nicht", "kein", "keine", "keinen", "keiner", "pas", "non", "não", "nao", "es", "son",
+                  "está", "están", "se", "lo", "la", "los", "las", "le", "les")
+"""Words one of which every `NEGATION` holds, beside "no" (a function word): a text none of whose terms
+is one is spared the pattern."""
+NEGATION = re.compile(
+    r"\b((?:non (?:è|sono|si|viene|vengono)|não (?:é|são|se|está|estão)"
+    r"|no (?:es|son|está|están|se|lo|la|los|las|le|les)"
+    r"|ne (?:sont|est|sera|seront|peut|peuvent|pouvez)? ?pas|n'(?:est|a|ont|était|sera) pas"
+    r"|nicht|kein|keine|keinen|keiner|non|não|nao) (?!nur |seulement |solo |sólo |só )"
+    r"(?:jedoch |aber |mehr |immer |plus |toujours |más |siempre |più |sempre |mais )?)(\w)")
+"""A negation and the first letter of the word it negates: "nicht erstattungsfähig", "ne sont pas
+remboursables", "no son reembolsables", "non sono rimborsabili", "não são reembolsáveis". The word is
+read as the opposite of itself (`ragmon.text.terms`), so a claim that it is refundable is unsupported by
+a context that says it is not, as "non-refundable" is read in English. One word's scope, past an adverb
+("nicht jedoch Schäden", "nicht mehr erhältlich"); "nicht nur" (not only) negates nothing, and "nicht für
+Sonderangebote" negates "für", a function word, and so nothing."""

@@ -11,12 +11,21 @@ import re
 import sys
 
 from ragmon.text.cache import text_cache
-from ragmon.text.numbers import NUMBER_MARKS, SCALES, SPELLED, chinese_numerals, numbers_in, spelled_numbers
+from ragmon.text.numbers import (
+    NUMBER_MARKS,
+    SCALES,
+    SPELLED,
+    chinese_numerals,
+    european_numbers,
+    numbers_in,
+    spelled_numbers,
+)
 from ragmon.text.terms import (
     OTHER_DIGIT,
     SEPARATORS,
     TERMS,
     is_cjk,
+    negations,
     prepare,
     with_ascii_digits,
     words_and_pairs,
@@ -34,26 +43,38 @@ class Passage:
     than half the memory.
     """
 
-    __slots__ = ("_numbers", "_text", "terms")
+    __slots__ = ("_european", "_numbers", "_text", "terms")
 
     def __init__(self, text: str) -> None:
         cjk = not text.isascii() and is_cjk(text)  # a flag's test first: most passages are ASCII
         if cjk:
             text = chinese_numerals(text)  # kept so: `states` finds "七天" as 7
-        words = prepare(text).translate(SEPARATORS)
+        low = prepare(text)
+        words = low.translate(SEPARATORS)
         if not text.isascii() and OTHER_DIGIT in words:
             # Kept with its numbers in ASCII digits, so `states` finds "２４" as 24.
-            text, _, words = with_ascii_digits(text)
+            text, low, words = with_ascii_digits(text)
         self._text = text
+        self._european = False
+        """Whether `_text` has its numbers the English way yet (`european_numbers`): done once a claim asks
+        for numbers, as most claims state none."""
         read = words_and_pairs(words) if cjk else words.split()
         self.terms = dict.fromkeys(map(TERMS.__getitem__, read)).keys()
+        if not cjk and (marked := negations(low, self.terms)) is not None:
+            self.terms = dict.fromkeys(map(TERMS.__getitem__, marked.translate(SEPARATORS).split())).keys()
         """content terms, plus the markers of function words and number words (no claim term is either,
         and leaving them in saves a set difference per passage)"""
         self._numbers: frozenset[float] | None = None
 
     @property
     def numbers(self) -> frozenset[float]:
-        return self._read_numbers(prepare(self._text)) if self._numbers is None else self._numbers
+        return self._read_numbers(prepare(self._numbers_text())) if self._numbers is None else self._numbers
+
+    def _numbers_text(self) -> str:
+        if not self._european:
+            self._text = european_numbers(self._text)
+            self._european = True
+        return self._text
 
     def _read_numbers(self, low: str) -> frozenset[float]:
         marks = self.terms & NUMBER_MARKS.keys()
@@ -80,7 +101,7 @@ class Passage:
         if len(wanted) > _MANY_NUMBERS:
             return wanted <= self.numbers
         if self.terms.isdisjoint(SPELLED):
-            text = self._text
+            text = self._numbers_text()
             for number in wanted:
                 magnitude = abs(number)  # "-20" may be written "−20": its digits are what must be there
                 if magnitude < 1000:
@@ -89,7 +110,7 @@ class Passage:
                         return False
         if self._numbers is not None:
             return wanted <= self._numbers
-        low = prepare(self._text)
+        low = prepare(self._numbers_text())
         return all(_written(low, number) for number in wanted) or wanted <= self._read_numbers(low)
 
 

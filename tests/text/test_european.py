@@ -8,6 +8,7 @@ import pytest
 from ragmon import Context, EvalConfig, Example, LexicalJudge, evaluate
 from ragmon.text.abstention import is_abstention
 from ragmon.text.claims import claim_profile, split_claims
+from ragmon.text.terms import numbers
 
 
 @pytest.mark.parametrize("sentence", [
@@ -92,3 +93,54 @@ def test_a_refusal_scores_abstention_1_and_no_groundedness() -> None:
     [result] = evaluate([unanswerable], LexicalJudge(), EvalConfig(bootstrap_samples=0)).results
     assert result.metrics["abstention"] == 1.0
     assert result.metrics["groundedness"] is None
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("über 1.000 €", {1000.0}), ("wiegt 2,5 kg", {2.5}), ("Express kostet 5,90 €", {5.9}),
+    ("1.000.000 Einwohner", {1_000_000.0}), ("1.250,50 €", {1250.5}),
+    # No sign of the continental way: read the English way, as "1,000 people" and "3.5 kg" are.
+    ("1,000 people", {1000.0}), ("3.5 kg", {3.5}), ("costs $1,250.50", {1250.5}),
+    # Number words.
+    ("Nach drei Versuchen", {3.0}), ("cinq ans", {5.0}), ("vingt-cinq jours", {25.0}),
+    ("tres intentos", {3.0}),
+    ("dreißig Tage", {30.0}), ("trinta dias", {30.0}),
+])
+def test_numbers_written_the_continental_way_or_in_words(text: str, expected: set[float]) -> None:
+    assert numbers(text) == expected
+
+
+@pytest.mark.parametrize(("claim", "context"), [
+    ("Das Gerät wiegt 5 kg.", "Das Gerät wiegt 2,5 kg."),  # read as 2 and 5, the 5 had been there
+    ("Für Reparaturen über 2.000 € ist ein Kostenvoranschlag nötig.",
+     "Für Reparaturen über 1.000 € ist ein Kostenvoranschlag nötig. Die Garantie gilt 2 Jahre."),
+    ("Nach drei Fehlversuchen wird das Konto gesperrt.", "Nach fünf Fehlversuchen wird das Konto gesperrt."),
+    ("Der Artikel ist erstattungsfähig.", "Der Artikel ist nicht erstattungsfähig."),
+    ("Der Artikel ist nicht erstattungsfähig.", "Der Artikel ist erstattungsfähig."),
+    ("Los artículos rebajados son reembolsables.", "Los artículos rebajados no son reembolsables."),
+    ("Gli articoli in saldo sono rimborsabili.", "Gli articoli in saldo non sono rimborsabili."),
+    ("Os artigos em saldo são reembolsáveis.", "Os artigos em saldo não são reembolsáveis."),
+    ("Les cartes cadeaux sont remboursables.", "Les cartes cadeaux ne sont pas remboursables."),
+])
+def test_a_made_up_number_or_a_flipped_negation_is_unsupported(claim: str, context: str) -> None:
+    [verdict] = LexicalJudge().judge(Example("q", "?", (Context("c1", context),), claim), split_claims(claim))
+    assert not verdict.supported
+
+
+@pytest.mark.parametrize("text", [
+    "Das Gerät wiegt 2,5 kg.", "Ein Kostenvoranschlag ist bei Reparaturen über 1.000 € erforderlich.",
+    "Der Artikel ist nicht erstattungsfähig.",
+    "Abgedeckt sind Materialfehler, nicht jedoch Schäden durch Wasser.",
+    "Die Garantie deckt nicht nur Materialfehler ab.",
+])
+def test_the_same_text_still_supports_itself(text: str) -> None:
+    [verdict] = LexicalJudge().judge(Example("q", "?", (Context("c1", text),), text), split_claims(text))
+    assert verdict.supported
+
+
+def test_a_negation_past_an_adverb_negates_the_word_after_it() -> None:
+    # "nicht jedoch Schäden" (but not damage) says what "jedoch keine Schäden" says; "nicht nur" (not
+    # only) negates nothing.
+    claim = "Abgedeckt sind Materialfehler, nicht jedoch Schäden durch Wasser."
+    context = "Die Garantie deckt Materialfehler ab, jedoch keine Schäden durch Wasser."
+    [verdict] = LexicalJudge().judge(Example("q", "?", (Context("c1", context),), claim), split_claims(claim))
+    assert verdict.reason is None or "opposite" not in verdict.reason
