@@ -145,9 +145,14 @@ def is_abstention(sentence: str) -> bool:
             return True
         if _CJK_DECLINES.search(low) and _CJK_REFUSER.search(low) and not _CJK_CONTRAST.search(low):
             return True
-    if any(cue in low for cue in european.CUES) and european.DECLINES.search(low) is not None:
+    if not profile(sentence).terms.isdisjoint(_REFUSAL_TERMS) and european.DECLINES.search(low) is not None:
         return not _asserts_beside_european(low)
     return len(low) < _LONGEST_PLACEHOLDER and low.strip(" .") in _PLACEHOLDERS
+
+
+_REFUSAL_TERMS = frozenset(term for word in european.REFUSAL_WORDS for term in profile(word).terms)
+"""The terms of `european.REFUSAL_WORDS`: a sentence's terms (cached, read for its claim anyway) tell in
+one C-level test whether it may hold a refusal, where ten substring tests had cost every claim 0.6 us."""
 
 
 def _asserts_beside_european(low: str) -> bool:

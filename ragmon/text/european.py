@@ -76,9 +76,13 @@ DECLINES = re.compile(
 "Não encontrei essa informação", and the documents saying nothing of it ("Die bereitgestellten Dokumente
 enthalten keine Informationen über ...", "Les documents fournis ne précisent pas ...", "Non è specificato
 nei documenti"). Each holds one of `CUES`."""
-CUES = ("nicht", "kein", " pas", "aucun", "no ", "non ", "não", "ningun", "nessun", "nenhum")
-"""Substrings one of which every refusal above holds: tested first, so that most sentences never reach
-the pattern."""
+REFUSAL_WORDS = (
+    "nicht", "kein", "keine", "pas", "aucun", "aucune", "non", "não", "ninguna", "nessuna", "nenhuma",
+    "sé", "tengo", "dispongo", "encuentro", "encontré", "encontrado", "puedo", "podría", "menciona",
+    "mencionan", "indica", "indican", "especifica", "especifican", "contiene", "contienen", "dice", "dicen",
+)
+"""Words one of which every refusal above holds beside "no" (a function word): a sentence none of whose
+terms is one is spared the pattern."""
 
 CONTRAST = re.compile(
     r"\b(?:aber|jedoch|mais|cependant|pero|sin embargo|ma|però|tuttavia|mas|porém|contudo)\b")
@@ -116,12 +120,12 @@ contacter si vous avez d'autres questions.", "¡Espero que esto te ayude!", "Fam
 domande.", "Espero ter ajudado!". `ragmon.text.abstention` matches them as whole sentences, as English's."""
 
 NEGATION_WORDS = ("nicht", "kein", "keine", "keinen", "keiner", "pas", "non", "não", "nao", "es", "son",
-                  "está", "están", "se", "lo", "la", "los", "las", "le", "les")
+                  "está", "están", "se")
 """Words one of which every `NEGATION` holds, beside "no" (a function word): a text none of whose terms
 is one is spared the pattern."""
 NEGATION = re.compile(
     r"\b((?:non (?:è|sono|si|viene|vengono)|não (?:é|são|se|está|estão)"
-    r"|no (?:es|son|está|están|se|lo|la|los|las|le|les)"
+    r"|no (?:es|son|está|están|se)"
     r"|ne (?:sont|est|sera|seront|peut|peuvent|pouvez)? ?pas|n'(?:est|a|ont|était|sera) pas"
     r"|nicht|kein|keine|keinen|keiner|non|não|nao) (?!nur |seulement |solo |sólo |só )"
     r"(?:jedoch |aber |mehr |immer |plus |toujours |más |siempre |più |sempre |mais )?)(\w)")

@@ -21,6 +21,7 @@ from ragmon.text.numbers import (
     spelled_numbers,
 )
 from ragmon.text.terms import (
+    NEGATION_TERMS,
     OTHER_DIGIT,
     SEPARATORS,
     TERMS,
@@ -60,7 +61,7 @@ class Passage:
         for numbers, as most claims state none."""
         read = words_and_pairs(words) if cjk else words.split()
         self.terms = dict.fromkeys(map(TERMS.__getitem__, read)).keys()
-        if not cjk and (marked := negations(low, self.terms)) is not None:
+        if not cjk and not self.terms.isdisjoint(NEGATION_TERMS) and (marked := negations(low)):
             self.terms = dict.fromkeys(map(TERMS.__getitem__, marked.translate(SEPARATORS).split())).keys()
         """content terms, plus the markers of function words and number words (no claim term is either,
         and leaving them in saves a set difference per passage)"""
