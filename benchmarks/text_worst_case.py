@@ -84,6 +84,7 @@ CASES: dict[str, Callable[[int], object]] = {
     "reference, linear: '1,5 1,5' decimal commas (passage numbers)":
         lambda n: passages.passage(repeat("1,5 ", n)).numbers,
     "reference, linear: 'nicht nicht' negations (passage)": lambda n: passages.passage(repeat("nicht ", n)),
+    "reference, linear: 'できません' repeated (passage)": lambda n: passages.passage(repeat("できません", n)),
     "reference, linear: '根据资料' repeated (split_claims)":
         lambda n: claims.split_claims(repeat("根据资料，", n) + "退款"),
 }

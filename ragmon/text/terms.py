@@ -117,13 +117,15 @@ def words_and_pairs(spaced: str) -> list[str]:
     and a sentence copied from its source was unsupported. Overlapping pairs are how search engines index
     these scripts (Lucene's CJK bigrams): most words are one or two characters, and a claim's pairs found in
     a context are its words found there. In Chinese a negation makes the pair after it negative
-    (`_NEGATION`). Found by C-level searches: a Python call for each run, or a template expanded for each
-    negation, had made a Chinese passage cost 15 times an English one a character (now 5 times)."""
+    (`_NEGATION`), in Japanese the pair before a negative ending (`_JAPANESE_NEGATION`). Found by C-level
+    searches: a Python call for each run, or a template expanded for each negation, had made a Chinese
+    passage cost 15 times an English one a character (now 5 times)."""
     found = _PAIR.findall(spaced)
     words = _CJK_RUN.sub(" ", spaced).split()
-    if _NEGATOR.search(spaced) is None or _KANA.search(spaced) is not None:
-        return words + found
-    negated = _NEGATION.findall(spaced)
+    if _KANA.search(spaced) is not None:
+        negated = _JAPANESE_NEGATION.findall(spaced) if _JAPANESE_NEGATOR.search(spaced) else []
+    else:
+        negated = _NEGATION.findall(spaced) if _NEGATOR.search(spaced) else []
     if not negated:
         return words + found
     # A pair that is only ever negated is no plain pair: "不支持" holds "¬支持", not "支持". Counted once
@@ -151,7 +153,12 @@ only), "无论" (no matter), "不断" (constantly), "不久" (soon), "非常" (v
 after them."""
 _KANA = re.compile("[\u3040-\u30ff]")
 """Japanese: its negation is a verb's ending ("できません"), and its 無, 不, 未 and 非 are prefixes of words
-("無料", free of charge), so a text with kana is read in plain pairs."""
+("無料", free of charge), so a text with kana is read for `_JAPANESE_NEGATION` instead."""
+_JAPANESE_NEGATOR = re.compile("ません|ない|なかった|なく|ず")
+_JAPANESE_NEGATION = re.compile(f"(?=([{CJK_RUN}]{{2}})(?:ません|ない|なかった|なく))")
+"""The pair of characters before a negative ending, made negative: "返品できません" (cannot be returned)
+holds "¬でき", the opposite of the "でき" of "返品できます" (can be), where as plain pairs 4 of the
+claim's 5 were there and it was supported."""
 
 
 CITATION_MARK = r"\[[^\[\]\n]{1,64}\]"

@@ -349,3 +349,14 @@ def test_japanese_kana_and_kanji_are_read_in_pairs_too() -> None:
 def test_chinese_numbers_must_be_in_the_context_as_digits_are(claim: str, context: str,
                                                               supported: bool) -> None:
     assert [v.supported for v in verdicts(LexicalJudge(), example(claim, context))] == [supported]
+
+
+def test_a_japanese_claim_saying_the_opposite_of_its_context_is_unsupported() -> None:
+    # セール品は返品できます (sale items can be returned): pairs セー ール ル品 品は は返 返品 品で でき
+    # きま ます; the context's negative ending makes its "でき" negative: 8 of 10 shared, but でき only as
+    # its opposite.
+    [verdict] = verdicts(LexicalJudge(), example("セール品は返品できます。", "セール品は返品できません。"))
+    assert not verdict.supported
+    assert verdict.reason is not None and "says the opposite of 'でき'" in verdict.reason
+    assert [v.supported for v in verdicts(LexicalJudge(), example("セール品は返品できません。",
+                                                                  "セール品は返品できません。"))] == [True]

@@ -57,9 +57,8 @@ CHINESE_JAPANESE = {
     ("think-g1", "false alarm", "不能。"),
     # Japanese polite forms change the character pairs (となります for できません): paraphrase.
     ("ja-g2", "false alarm", "なお、セール品は返品の対象外となります。"),
-    # Made up from the source's own words, or negated the Japanese way (a verb's ending).
+    # Made up from the source's own words ("お答えできません" there too, of the phone).
     ("fact-i1", "made-up sentence passed", "ロック中のアカウントについてはチャットではお答えできません。"),
-    ("neg-i2", "made-up sentence passed", "セール品は返品できます。"),
     ("recomb-i1", "made-up sentence passed", "电池享受1年免费保修。"),
     ("recomb-i2", "made-up sentence passed", "定制商品可在30天内申请全额退款。"),
     ("recomb-i3", "made-up sentence passed", "加急配送需要3至5个工作日，费用为20元。"),
