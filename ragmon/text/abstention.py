@@ -140,7 +140,7 @@ def is_abstention(sentence: str) -> bool:
     low = normalise(sentence)
     if _cued(low) and (_declines(low) or _NOT_AVAILABLE.fullmatch(low) is not None):
         return not _asserts_beside(low)
-    if wide(low):
+    if not low.isascii() and wide(low):
         if _CJK_REFUSAL.fullmatch(low):
             return True
         if _CJK_DECLINES.search(low) and _CJK_REFUSER.search(low) and not _CJK_CONTRAST.search(low):

@@ -314,7 +314,6 @@ def _chinese_value(numerals: str) -> float:
     return float(total + section + number)
 
 
-_DIGIT_AFTER_MARK = re.compile(r"[,.][0-9]")
 _DECIMALS_AFTER_COMMA = re.compile(r",[0-9]{1,2}(?![0-9]|,[0-9])")
 _INTEGER_BEFORE = re.compile(r"(?<![0-9,])[0-9]{1,9}$")
 _GROUP_AFTER_DOT = re.compile(r"\.[0-9]{3}(?![0-9])")
@@ -327,15 +326,19 @@ def _european_format(text: str) -> bool:
     comma ("2,5 kg", "5,90 €"), a thousands dot before a euro sign ("1.000 €", "€ 1.000" reads the same
     way) or another group ("1.000.000"). Searched for by the comma or the dot, the literals the patterns
     start with: a pattern starting with a digit had cost an English passage 25 us."""
-    for found in _DECIMALS_AFTER_COMMA.finditer(text):
+    found = _DECIMALS_AFTER_COMMA.search(text)  # searched, not iterated: most texts have none, and an
+    while found is not None:  # iterator's making cost a claim as much as its search
         at = found.start()
         if at and text[at - 1].isdigit() and _INTEGER_BEFORE.search(text, max(0, at - 10), at):
             return True  # not a list's "1,2,3"
-    for found in _GROUP_AFTER_DOT.finditer(text):
+        found = _DECIMALS_AFTER_COMMA.search(text, found.end())
+    found = _GROUP_AFTER_DOT.search(text)
+    while found is not None:
         at = found.start()
         euro = _EURO.match(text, found.end()) is not None or "€" in text[max(0, at - 5):at]
         if at and text[at - 1].isdigit() and euro:
             return True
+        found = _GROUP_AFTER_DOT.search(text, found.end())
     return False
 
 
@@ -349,6 +352,6 @@ def european_numbers(text: str) -> str:
     was 2 and 5, so a made-up "5 kg" against "2,5 kg" passed, and "1.000" was 1.0. Decided text by text:
     "1,500" is 1500 in English and 1.5 in German, and only the text's other numbers tell which; a text
     with no sign either way is read the English way. Dates stay ("30.06.2024": no group of three)."""
-    if _DIGIT_AFTER_MARK.search(text) is None or not _european_format(text):
-        return text  # the first search, a C call, spares most texts (a claim's "for 2 years.") the rest
+    if not _european_format(text):
+        return text
     return _DECIMAL_COMMA.sub(".", _THOUSANDS_DOT.sub("", text))
