@@ -128,10 +128,11 @@ NEGATION = re.compile(
     r"|no (?:es|son|está|están|se)"
     r"|ne (?:sont|est|sera|seront|peut|peuvent|pouvez)? ?pas|n'(?:est|a|ont|était|sera) pas"
     r"|nicht|kein|keine|keinen|keiner|non|não|nao) (?!nur |seulement |solo |sólo |só )"
-    r"(?:jedoch |aber |mehr |immer |plus |toujours |más |siempre |più |sempre |mais )?)(\w)")
+    r"(?:jedoch |aber |mehr |immer |plus |toujours |más |siempre |più |sempre |mais )?(?:être )?)(\w)")
 """A negation and the first letter of the word it negates: "nicht erstattungsfähig", "ne sont pas
 remboursables", "no son reembolsables", "non sono rimborsabili", "não são reembolsáveis". The word is
 read as the opposite of itself (`ragmon.text.terms`), so a claim that it is refundable is unsupported by
 a context that says it is not, as "non-refundable" is read in English. One word's scope, past an adverb
-("nicht jedoch Schäden", "nicht mehr erhältlich"); "nicht nur" (not only) negates nothing, and "nicht für
+("nicht jedoch Schäden", "nicht mehr erhältlich") and French "être" ("ne peuvent pas être remboursés");
+"nicht nur" (not only) negates nothing, and "nicht für
 Sonderangebote" negates "für", a function word, and so nothing."""

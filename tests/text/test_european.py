@@ -97,7 +97,8 @@ def test_a_refusal_scores_abstention_1_and_no_groundedness() -> None:
 
 @pytest.mark.parametrize(("text", "expected"), [
     ("über 1.000 €", {1000.0}), ("wiegt 2,5 kg", {2.5}), ("Express kostet 5,90 €", {5.9}),
-    ("1.000.000 Einwohner", {1_000_000.0}), ("1.250,50 €", {1250.5}),
+    ("1.000.000 €", {1_000_000.0}), ("1.250,50 €", {1250.5}), ("4,75 %", {4.75}), ("2,5 Jahre", {2.5}),
+    ("hasta tres mil euros", {3000.0}), ("dix mille", {10_000.0}),
     # No sign of the continental way: read the English way, as "1,000 people" and "3.5 kg" are.
     ("1,000 people", {1000.0}), ("3.5 kg", {3.5}), ("costs $1,250.50", {1250.5}),
     # Number words.
@@ -107,6 +108,26 @@ def test_a_refusal_scores_abstention_1_and_no_groundedness() -> None:
 ])
 def test_numbers_written_the_continental_way_or_in_words(text: str, expected: set[float]) -> None:
     assert numbers(text) == expected
+
+
+@pytest.mark.parametrize(("claim", "context"), [
+    # One number in a passage written the continental-looking way had made the whole passage read so,
+    # and its "4,000 mg" 4.0: each number is read by itself.
+    ("The maximum daily dose for adults is 4,000 mg.",
+     "Paracetamol reduces fever [1,2]. The maximum daily dose for adults is 4,000 mg."),
+    ("The default MTU is 1,500 bytes.",
+     "Set the subnet mask to 255.255.255.0. The default MTU is 1,500 bytes."),
+    ("The free tier allows 10,000 requests per month.",
+     "Call range(0,10) to iterate. The free tier allows 10,000 requests per month."),
+    ("A car costs €2,500.", "Petrol costs €1.859 per litre, and a car costs €2,500."),
+    ("Complete steps 1,2 and 3 before upgrading.", "Complete steps 1, 2 and 3 before upgrading."),
+    # What stays ambiguous is read alike on both sides.
+    ("Bestellungen ab 1.000 Stück erhalten Rabatt.",
+     "Die Versandkosten betragen 4,90 €. Bestellungen ab 1.000 Stück erhalten Rabatt."),
+])
+def test_english_numbers_stay_english_beside_continental_looking_ones(claim: str, context: str) -> None:
+    [verdict] = LexicalJudge().judge(Example("q", "?", (Context("c1", context),), claim), split_claims(claim))
+    assert verdict.supported
 
 
 @pytest.mark.parametrize(("claim", "context"), [
