@@ -332,7 +332,7 @@ _DECIMAL_COMMA = re.compile(r",[0-9]{1,2}(?![0-9]|,[0-9])")
 _CONTINENTAL = re.compile(
     r"(?<![0-9.,])([0-9]{1,3}(?:\.[0-9]{3})+),([0-9]{1,2})(?![0-9.,])"
     r"|(?<![0-9.,])([0-9]+),([0-9]{1,2})(?![0-9.,])" + _UNIT_AFTER
-    + r"|(?<![0-9.,])([0-9]{1,3}(?:\.[0-9]{3})+)(?![0-9.,])(?= ?(?:€|eur\b|euro))", re.IGNORECASE)
+    + r"|(?<![0-9.,])([0-9]{1,3}(?:\.[0-9]{3})+)(?![0-9.,])(?= ?€)", re.IGNORECASE)
 
 
 def _in_english(found: re.Match[str]) -> str:
@@ -345,12 +345,13 @@ def _in_english(found: re.Match[str]) -> str:
 def european_numbers(text: str) -> str:
     """`text` with the numbers it writes the continental European way in the English way, each known by
     itself: "1.250,50" (groups and decimals), a decimal comma before a unit or a currency ("2,5 kg", "5,90
-    €", "4,75 %", "2,5 Jahre"), thousands dots before a euro sign ("1.000 €"). Read the English way, "2,5"
-    was 2 and 5, so a made-up "5 kg" against "2,5 kg" passed, and "1.000 €" was 1.0. Token by token, never
+    €", "4,75 %", "2,5 Jahre"), thousands dots before a euro sign ("1.000 €"; "1.000 EUR" stays
+    ambiguous). Read the English way, "2,5" was 2 and 5, so a made-up "5 kg" against "2,5 kg" passed, and
+    "1.000 €" was 1.0. Token by token, never
     by the text around it: a first version that read a whole text the continental way once it held one
     such number read every "4,000 mg" of an English passage citing "[1,2]" as 4.0. What stays ambiguous
     stays English, on both sides alike: "1,500" is 1500, "1.000 Stück" 1.0, a list's "1,2" two numbers."""
-    if _DECIMAL_COMMA.search(text) is None and "€" not in text and "eur" not in text and "EUR" not in text \
-            and "Eur" not in text:
-        return text  # literal searches first: a digit-first pattern had cost an English passage 25 us
+    if "€" not in text and _DECIMAL_COMMA.search(text) is None:
+        return text  # literal searches first: a digit-first pattern had cost an English passage 25 us, and
+        # a test for "eur" let it run on every text with "Europe" or "neural" in it (+20% instructions)
     return _CONTINENTAL.sub(_in_english, text)
