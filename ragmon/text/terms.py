@@ -126,6 +126,7 @@ def words_and_pairs(spaced: str) -> list[str]:
         negated = _JAPANESE_NEGATION.findall(spaced) if _JAPANESE_NEGATOR.search(spaced) else []
     else:
         negated = _NEGATION.findall(spaced) if _NEGATOR.search(spaced) else []
+        negated += [_NEED] * len(_NO_NEED.findall(spaced))
     if not negated:
         return words + found
     # A pair that is only ever negated is no plain pair: "不支持" holds "¬支持", not "支持". Counted once
@@ -142,6 +143,10 @@ _NEGATION = re.compile(
     "(?:(?:并|並)(?:没有|沒有|不)|(?:从|從)(?:不|未)|尚未|(?:没|沒)有?|不(?:能|可以|可|会|會|得|再|要|(?![过過但仅僅论論管断斷久用]))"
     "|(?:无|無)(?:法|(?![论論线線需]))|未(?![来來])|非(?<![除无無莫是].)(?!常)|(?:别|別)(?!人)|勿)"
     f"(?=([{CJK_RUN}][{CJK_RUN}]))")
+_NO_NEED = re.compile("无需|無需|无须|無須|毋需|不用|不必")
+_NEED = "需要"
+"""No need: "会员无需支付运费" (members need not pay shipping) holds "¬需要", the opposite of the "需要" of
+"会员需要支付运费", as "不需要" does; its pairs alone had shared 4 of 7 with the claim and supported it."""
 _NEGATED = "\u00ac"
 """`NEGATION`: a Chinese negation makes the pair after it negative, "不支持退款" -> "品不 不支 ¬支持 持退
 退款" and "没有使用过" -> "没有 有使 ¬使用 用过", so that "支持退款" (refunds are supported) in a claim is the

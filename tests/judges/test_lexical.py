@@ -360,3 +360,12 @@ def test_a_japanese_claim_saying_the_opposite_of_its_context_is_unsupported() ->
     assert verdict.reason is not None and "says the opposite of 'でき'" in verdict.reason
     assert [v.supported for v in verdicts(LexicalJudge(), example("セール品は返品できません。",
                                                                   "セール品は返品できません。"))] == [True]
+
+
+@pytest.mark.parametrize(("claim", "context", "supported"), [
+    ("会员需要支付运费。", "会员无需支付运费。", False),  # members must pay, against need not
+    ("会员需要支付运费。", "会员不用支付运费。", False),
+    ("会员不需要支付运费。", "会员无需支付运费。", True),  # both: no need
+])
+def test_no_need_in_chinese_is_the_opposite_of_need(claim: str, context: str, supported: bool) -> None:
+    assert [v.supported for v in verdicts(LexicalJudge(), example(claim, context))] == [supported]
