@@ -13,6 +13,7 @@ answer must be no claim; every other sentence must be judged supported.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +21,7 @@ import pytest
 
 from ragmon import Context, Example, LexicalJudge
 from ragmon.evaluate import evaluate_example
+from ragmon.text.claims import split_claims
 
 CORPORA = Path(__file__).parent / "corpora"
 
@@ -110,3 +112,24 @@ def test_a_sentence_copied_from_its_context_is_supported() -> None:
         unsupported += [(case["id"], verdict.claim.text, verdict.reason)
                         for verdict in evaluate_example(example, judge, 5).verdicts if not verdict.supported]
     assert unsupported == []
+
+
+def test_a_copied_sentence_with_a_digit_changed_is_unsupported() -> None:
+    # The same answers, each claim's first digit raised by 3 (mod 10), where the number that makes is
+    # nowhere in the context: a made-up number in each of the formats above is caught.
+    judge = LexicalJudge()
+    passed = []
+    for line in (CORPORA / "copied_sentences.jsonl").read_text(encoding="utf-8").splitlines():
+        case = json.loads(line)
+        for claim in split_claims(case["answer"]):
+            digit = re.search(r"[0-9]", claim.text)
+            if digit is None:
+                continue
+            made_up = f"{claim.text[:digit.start()]}{(int(digit.group()) + 3) % 10}{claim.text[digit.end():]}"
+            number = re.match(r"[0-9][0-9.,]*", made_up[digit.start():])
+            if number is None or number.group().rstrip(".,") in case["context"]:
+                continue
+            example = Example(case["id"], "?", (Context("c1", case["context"]),), made_up)
+            verdicts = judge.judge(example, split_claims(made_up))
+            passed += [made_up for verdict in verdicts if verdict.supported]
+    assert passed == []
