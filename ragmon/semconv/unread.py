@@ -23,20 +23,12 @@ ADVICE = ("record the question, documents and answer as ragmon.* attributes (rag
           "instrument the app with OpenInference, OpenLLMetry or the OTel GenAI conventions as well")
 
 
-def unread_convention(trace: Trace) -> tuple[str, str] | None:
-    """(convention, attribute) of the first span marked by a convention ragmon does not read, or None."""
+def unread_note(trace: Trace) -> str | None:
+    """Why a trace that is not RAG may be RAG after all, in words for a log line or an error: the
+    convention the first span marked by one ragmon does not read follows, or None."""
     for span in trace.spans:
         marks = span.attributes.keys() & _MARKS.keys()
         if marks:
             attribute = min(marks)
-            return _MARKS[attribute], attribute
+            return f"its spans follow {_MARKS[attribute]} ({attribute}), which ragmon does not read: {ADVICE}"
     return None
-
-
-def unread_note(trace: Trace) -> str | None:
-    """Why a trace that is not RAG may be RAG after all, in words for a log line or an error."""
-    found = unread_convention(trace)
-    if found is None:
-        return None
-    convention, attribute = found
-    return f"its spans follow {convention} ({attribute}), which ragmon does not read: {ADVICE}"

@@ -244,10 +244,10 @@ _CJK_FILLER_PHRASE = (
     r"お役に立て(?:れ)?ば幸いです",
     r"(?:引き続き)?(?:どうぞ)?よろしくお願い(?:いたします|します|申し上げます)",
 )
-_CJK_PUNCTUATION = r"[\s!?.,~…！？。，、～]*"
+_CJK_FILLER_GAP = r"[\s!?.,~…！？。，、～]*"
 _CJK_FILLER_PART = "(?:" + "|".join(_CJK_FILLER_PHRASE) + ")"
-_CJK_FILLER = re.compile(_CJK_PUNCTUATION + _CJK_FILLER_PART
-                         + "(?:" + _CJK_PUNCTUATION + _CJK_FILLER_PART + ")*" + _CJK_PUNCTUATION)
+_CJK_FILLER = re.compile(_CJK_FILLER_GAP + _CJK_FILLER_PART
+                         + "(?:" + _CJK_FILLER_GAP + _CJK_FILLER_PART + ")*" + _CJK_FILLER_GAP)
 """Chinese and Japanese filler, the greetings, thanks and closings those answers open and end with:
 "您好！", "希望对您有帮助！", "如有其他问题，请随时联系我们。", "ご質問ありがとうございます。",
 "ご不明な点がございましたら、お気軽にお問い合わせください。". Whole sentences only, as `_FILLER`."""

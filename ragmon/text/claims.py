@@ -12,6 +12,7 @@ from ragmon.text.cache import text_cache
 from ragmon.text.numbers import ENCLOSED_NUMBERS
 from ragmon.text.terms import (
     CITATION_MARK,
+    CJK_SOURCES,
     FILE_CITATION,
     INVISIBLE,
     INVISIBLE_CLASS,
@@ -212,11 +213,9 @@ def _blank(found: re.Match[str]) -> str:
     return " " * len(found.group())
 
 
-_CJK_SOURCES = ("来源|來源|出处|出處|参考资料|參考資料|参考文献|參考文獻|资料来源|資料來源|出典|参考|參考|"
-                "引用元")
 _SOURCES_LINE = re.compile(
     r"[ \t>#*_(\[<（]*(?:sources?|references?|citations?|bibliography|" + european.SOURCES + "|"
-    + _CJK_SOURCES + r")[ \t*_]*([:：][ \t*_]*|>|$)", re.IGNORECASE)
+    + CJK_SOURCES + r")[ \t*_]*([:：][ \t*_]*|>|$)", re.IGNORECASE)
 """A sentence naming the answer's sources ("Sources: doc-1, policy.pdf.", "<sources>kb-12</sources>"), or a
 line opening a list of them ("**References:**", "## Sources")."""
 _MAY_OPEN_SOURCES = frozenset(" \t>#*_([<sSrRcCbBqQfF（来來出参參资資引")
@@ -226,7 +225,7 @@ _ENTRY = re.compile(r"[ \t]*+(?:(?:[-*+•]|\d{1,3}[.)]|\[[^\]\n]{1,64}\])[ \t].
 address ("doc-1")."""
 _DEFINITION = re.compile(r"[ \t]*\[\^?[^\]\n]{1,64}\]:[ \t]")
 """A markdown link or footnote definition ("[1]: doc-1", "[^2]: policy.pdf")."""
-_NOTE = re.compile(r"(?:\((?:sources?|references?|citations?|see)\b[^()\n]{0,200}\)|[（(](?:" + _CJK_SOURCES
+_NOTE = re.compile(r"(?:\((?:sources?|references?|citations?|see)\b[^()\n]{0,200}\)|[（(](?:" + CJK_SOURCES
                    + r")[：:][^()（）\n]{0,200}[）)])[ \t。]*", re.IGNORECASE)
 """A note of the sources opening a sentence, after the full stop of the one it belongs to ("... sale.
 (Source: Refund Policy) Electronics ..."): no part of the next one."""

@@ -347,9 +347,9 @@ def european_numbers(text: str) -> str:
     itself: "1.250,50" (groups and decimals), a decimal comma before a unit or a currency ("2,5 kg", "5,90
     €", "4,75 %", "2,5 Jahre"), thousands dots before a euro sign ("1.000 €"; "1.000 EUR" stays
     ambiguous). Read the English way, "2,5" was 2 and 5, so a made-up "5 kg" against "2,5 kg" passed, and
-    "1.000 €" was 1.0. Token by token, never
-    by the text around it: a first version that read a whole text the continental way once it held one
-    such number read every "4,000 mg" of an English passage citing "[1,2]" as 4.0. What stays ambiguous
+    "1.000 €" was 1.0. Token by token, never by the text around it: a first version that read a whole
+    text the continental way once it held one such number read every "4,000 mg" of an English passage
+    citing "[1,2]" as 4.0. What stays ambiguous
     stays English, on both sides alike: "1,500" is 1500, "1.000 Stück" 1.0, a list's "1,2" two numbers."""
     if "€" not in text and _DECIMAL_COMMA.search(text) is None:
         return text  # literal searches first: a digit-first pattern had cost an English passage 25 us, and

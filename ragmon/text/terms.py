@@ -71,7 +71,7 @@ INVISIBLE_CLASS = "".join(rf"\U{first:08x}-\U{last:08x}" for first, last in _INV
 test four times as slow."""
 _CJK_PUNCTUATION_RANGES = ((0x3001, 0x3002), (0x3008, 0x3011), (0x3014, 0x301C), (0x30FB, 0x30FB),
                            (0xFF01, 0xFF0F), (0xFF1A, 0xFF20), (0xFF3B, 0xFF40), (0xFF5B, 0xFF65))
-CJK_PUNCTUATION = "".join(chr(code) for first, last in _CJK_PUNCTUATION_RANGES
+_CJK_PUNCTUATION = "".join(chr(code) for first, last in _CJK_PUNCTUATION_RANGES
                           for code in range(first, last + 1))
 """Chinese and Japanese punctuation (、。「」『』【】〜・) and the full-width forms of ASCII's
 (！（），：？)."""
@@ -86,7 +86,7 @@ SEPARATORS = {code: chr(code) for code in range(128)} | str.maketrans(dict.fromk
     | str.maketrans(dict.fromkeys("0123456789", DIGIT)) | {ord(OTHER_DIGIT): " "} \
     | dict.fromkeys(map(ord, OTHER_DIGITS), OTHER_DIGIT) \
     | {ord(c): " " if c < "\xa0" or c == "\u200b" else None for c in INVISIBLE} \
-    | str.maketrans(dict.fromkeys(CJK_PUNCTUATION, " "))
+    | str.maketrans(dict.fromkeys(_CJK_PUNCTUATION, " "))
 """Everything but letters and apostrophes becomes whitespace, so `split()` yields the words: a C-level
 pass several times faster than a unicode word regex, and this runs over every retrieved passage. The
 other ASCII characters map to themselves, which changes nothing but speed: `str.translate` looks each
@@ -95,17 +95,17 @@ Format characters go, so "war\u00adranty" (a soft hyphen) is "warranty" as a rea
 zero-width space, which separates words as a space does; so do control characters (NUL), which join
 nothing. Chinese and Japanese punctuation, and the full-width forms of ASCII's, separate words too:
 "受理。标准" is two runs of characters, not one word."""
-CJK_RUN = "\u3040-\u30fa\u30fc-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff66-\uff9f"
+_CJK_LETTERS = "\u3040-\u30fa\u30fc-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff66-\uff9f"
 """The characters Chinese and Japanese write words in, with no space between words: the CJK ideographs
 (Han), hiragana and katakana, full and half width (not the katakana middle dot, which separates words)."""
-_CJK_CHARACTER = re.compile(f"[{CJK_RUN}]")
-_CJK_RUN = re.compile(f"[{CJK_RUN}]{{2,}}")
+_CJK_CHARACTER = re.compile(f"[{_CJK_LETTERS}]")
+_CJK_RUN = re.compile(f"[{_CJK_LETTERS}]{{2,}}")
 
 
 def is_cjk(text: str) -> bool:
-    """Whether `text` holds Chinese or Japanese (`CJK_RUN`), to be read in pairs (`pairs`) with its Chinese
-    numbers in digits (`chinese_numerals`). Wide text only (`wide`): a search of every text that is not
-    ASCII cost 3-9 us a passage."""
+    """Whether `text` holds Chinese or Japanese (`_CJK_LETTERS`), to be read in pairs (`words_and_pairs`)
+    with its Chinese numbers in digits (`chinese_numerals`). Wide text only (`wide`): a search of every
+    text that is not ASCII cost 3-9 us a passage."""
     return wide(text) and _CJK_CHARACTER.search(text) is not None
 
 
@@ -138,11 +138,11 @@ def words_and_pairs(spaced: str) -> list[str]:
 
 
 _NEGATOR = re.compile("[不没沒未无無非别別勿并並从從尚]")
-_PAIR = re.compile(f"(?=([{CJK_RUN}]{{2}}))")
+_PAIR = re.compile(f"(?=([{_CJK_LETTERS}]{{2}}))")
 _NEGATION = re.compile(
     "(?:(?:并|並)(?:没有|沒有|不)|(?:从|從)(?:不|未)|尚未|(?:没|沒)有?|不(?:能|可以|可|会|會|得|再|要|(?![过過但仅僅论論管断斷久用]))"
     "|(?:无|無)(?:法|(?![论論线線需]))|未(?![来來])|非(?<![除无無莫是].)(?!常)|(?:别|別)(?!人)|勿)"
-    f"(?=([{CJK_RUN}][{CJK_RUN}]))")
+    f"(?=([{_CJK_LETTERS}][{_CJK_LETTERS}]))")
 _NO_NEED = re.compile("无需|無需|无须|無須|毋需|不用|不必")
 _NEED = "需要"
 """No need: "会员无需支付运费" (members need not pay shipping) holds "¬需要", the opposite of the "需要" of
@@ -154,18 +154,22 @@ opposite of "不支持退款" in a context, as "refundable" is of "non-refundabl
 claim's 7 were there and it was supported. Both sides are read so, so a negated phrase still matches
 itself. Pairs holding a negator that are words of their own negate nothing: "不过" (but), "不仅" (not
 only), "无论" (no matter), "不断" (constantly), "不久" (soon), "非常" (very), "未来" (future), "无线"
-(wireless), "别人" (others), "除非" (unless); "无需" and "不用" (no need to) negate a need, not the verb
-after them."""
+(wireless), "别人" (others), "除非" (unless); "无需" and "不用" (no need to) negate a need (`_NO_NEED`),
+not the verb after them."""
 _KANA = re.compile("[\u3040-\u30ff]")
 """Japanese: its negation is a verb's ending ("できません"), and its 無, 不, 未 and 非 are prefixes of words
 ("無料", free of charge), so a text with kana is read for `_JAPANESE_NEGATION` instead."""
 _JAPANESE_NEGATOR = re.compile("ません|ない|なかった|なく|ず")
-_JAPANESE_NEGATION = re.compile(f"(?=([{CJK_RUN}]{{2}})(?:ません|ない|なかった|なく))")
+_JAPANESE_NEGATION = re.compile(f"(?=([{_CJK_LETTERS}]{{2}})(?:ません|ない|なかった|なく))")
 """The pair of characters before a negative ending, made negative: "返品できません" (cannot be returned)
 holds "¬でき", the opposite of the "でき" of "返品できます" (can be), where as plain pairs 4 of the
 claim's 5 were there and it was supported."""
 
 
+CJK_SOURCES = ("来源|來源|出处|出處|参考资料|參考資料|参考文献|參考文獻|资料来源|資料來源|出典|参考|參考|"
+               "引用元")
+"""What Chinese and Japanese answers call their sources ("参考资料：", "（来源：文档1）", "出典："):
+`ragmon.text.claims` skips a line or a note naming them, and a note's numbers here are no quantity."""
 CITATION_MARK = r"\[[^\[\]\n]{1,64}\]"
 FILE_CITATION = r"【[^【】\n]{1,64}】"
 """OpenAI's file search cites in lenticular brackets ("【4:0†source】"): its numbers are no quantity."""
@@ -462,7 +466,7 @@ _SOURCES = (r"\((?:(?:see|cf\.?) )?(?:(?:sources?|refs?\.?|references?|citations
             r"contexts?)(?:: ?| ))?" + _SOURCE + r"(?: ?(?:,|;|&|and) ?" + _SOURCE + r")*\)")
 _LISTED = re.compile(r"(?:^|(?<=[\s:;,]))(?:\(?[0-9]{1,2}\)(?=\s)|" + _SOURCES
                      + r"|\((?:sources?|references?|citations?): [^()\n]{1,120}\))")
-_CJK_LISTED = re.compile(r"\((?:来源|來源|出处|出處|出典|参考|參考|资料来源|資料來源):[^()\n]{1,120}\)")
+_CJK_LISTED = re.compile(r"\((?:" + CJK_SOURCES + r"):[^()\n]{1,120}\)")
 """An item's number in a sentence that lists them ("you must (1) keep the receipt and (2) return the box",
 "1) keep it, 2) return it"), and a note of the sources in parentheses ("(1)", "(Source: doc-1)", "(see
 doc 2)", "(Sources: 1, 3)", "(Source: Refund Policy, p. 3)"): no quantity the claim states, though read
