@@ -1,11 +1,11 @@
 """The default judge: deterministic, offline and free, so it can score every trace.
 
 A claim is supported by one context when enough of its stemmed content terms occur in that context, every
-number it states occurs there too, and the context does not use the opposite of one of its words
-("non-refundable" against "refundable") without the word itself. Each context is judged on its own: a
-claim whose terms are only covered by stitching two passages together is exactly the kind of
-confabulation we want to catch. The README's judge section gives each rule with the figures it earned
-against human labels.
+number it states and every name it writes as code (`ragmon.text.literals`) occur there too, and the context
+does not use the opposite of one of its words ("non-refundable" against "refundable") without the word
+itself. Each context is judged on its own: a claim whose terms are only covered by stitching two passages
+together is exactly the kind of confabulation we want to catch. The README's judge section gives each rule
+with the figures it earned against human labels.
 """
 
 from __future__ import annotations
@@ -31,7 +31,8 @@ _FLOAT_SLACK = 1e-9
 
 class LexicalJudge:
     """The default judge: a claim is supported when one context holds `threshold` of its content terms,
-    every number it states and no opposite of its words (the module's docstring gives the rules).
+    every number and literal it states and no opposite of its words (the module's docstring gives the
+    rules).
 
     Stateless apart from its threshold: safe to share between threads and event-loop tasks."""
 
@@ -78,7 +79,7 @@ def _refuse_non_claims(claims: Sequence[object]) -> None:
 
 def _verdict(claim: Claim, claim_profile: TextProfile, threshold: float,
              contexts: Sequence[tuple[str, Passage]]) -> ClaimVerdict:
-    terms, numbers = claim_profile.terms, claim_profile.numbers
+    terms, numbers, named = claim_profile.terms, claim_profile.numbers, claim_profile.literals
     # A claim made only of numbers (and function words) is supported by a context holding them all.
     # Less a hair: 0.56 x 25 is 14.000000000000002 in floats, which made 14 of 25 terms, exactly the
     # "at least 56%" the threshold promises, fall short (at 0.14, 0.28 and 0.56 among 0.01 to 1.00).
@@ -90,7 +91,7 @@ def _verdict(claim: Claim, claim_profile: TextProfile, threshold: float,
         shared = len(read.terms & terms)
         if closest is None or shared > closest[0]:
             closest = (shared, ctx_id, read)
-        if shared < needed or (numbers and not read.states(numbers)):
+        if shared < needed or (numbers and not read.states(numbers)) or (named and read.lacks(named)):
             continue
         if opposites is None:
             opposites = _opposites(terms)
@@ -126,8 +127,9 @@ def _reason(claim: TextProfile, opposites: frozenset[str], shared: int, best_id:
     """Why the closest single context fell short, for the worst-examples section of a report."""
     text = f"no single context supports it; closest {best_id} has {shared}/{len(claim.terms)} of its terms"
     missing = sorted(claim.numbers - best.numbers) if claim.numbers else ()  # best.numbers costs a scan
-    if missing:
-        text += f", lacks {', '.join(f'{n:g}' for n in missing)}"
+    lacked = [*(f"{n:g}" for n in missing), *(best.lacks(claim.literals) if claim.literals else ())]
+    if lacked:
+        text += f", lacks {', '.join(lacked)}"
     terms = _contradictions(opposites, best)
     if terms:
         text += ", and says the opposite of " + " and ".join(repr(t.replace(NEGATION, "not-")) for t in terms)

@@ -61,7 +61,10 @@ _SUFFIXES = {"k": 1_000, "bn": 1_000_000_000}
 "5m" is as often 5 metres or minutes as 5 million."""
 SCALES = "[\\s-]?(?:" + SCALE_WORDS + r")\b|(?:" + "|".join(_SUFFIXES) + r")\b"
 """What may follow a number's digits as part of it: a scale word or suffix."""
-_DIGIT_NUMBER = re.compile(r"[0-9][0-9]*(?:,[0-9]+)*(?:\.[0-9]+)?(?:" + SCALES + ")?")
+_DIGIT_NUMBER = re.compile(r"(?:[0-9]|\.(?<![\w.]\.)(?=[0-9]))[0-9]*(?:,[0-9]+)*(?:\.[0-9]+)?(?:" + SCALES + ")?")
+"""A number in digits, "30", "1,000.50", "1.5 million", or a decimal with no leading zero, ".25 mg" and "$.99"
+(read from its digits, ".25 mg" was 25 mg, a hundred times the dose): a full stop after no letter, digit
+or other stop ("v.2", "2.3.1" and "... 5" hold none)."""
 _DIGITS_AND_SCALE = re.compile(r"([0-9.,]+)[\s-]?([a-z]*)")
 _MONEY_SCALE = re.compile(r"([$€£¥][0-9][0-9,]*(?:\.[0-9]+)?)(mn|m|b)\b")
 """After a currency sign "m" and "b" are millions and billions ("$310M", "€1.5B"): there they are no

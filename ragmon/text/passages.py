@@ -10,6 +10,7 @@ import math
 import re
 import sys
 
+from ragmon.text import literals
 from ragmon.text.cache import text_cache
 from ragmon.text.numbers import (
     NUMBER_MARKS,
@@ -85,10 +86,10 @@ class Passage:
     def states(self, wanted: frozenset[float]) -> bool:
         """Whether the passage states all these numbers. Most claims are checked against passages that
         lack their number, so first a C-level substring test: with no number words about, a number under
-        1,000 the passage states must appear in it as its digits ("30" in "30-day", "3.5" in "3.50"; the
-        text with its digits in ASCII will do: every run of digits of the prepared text is in it). And the
-        passage a claim was drawn from mostly writes its number in plain digits, which a few substring
-        tests confirm: only when they cannot is every number in the passage read.
+        1,000 the passage states must appear in it as its digits ("30" in "30-day", "3.5" in "3.50", "0.25"
+        or ".25"; the text with its digits in ASCII will do: every run of digits of the prepared text is in
+        it). And the passage a claim was drawn from mostly writes its number in plain digits, which a few
+        substring tests confirm: only when they cannot is every number in the passage read.
 
         The substring test runs whether or not the numbers were read already, so the answer never depends
         on what was asked of this (cached, shared) passage before: the same claim and passage always get
@@ -107,12 +108,20 @@ class Passage:
                 magnitude = abs(number)  # "-20" may be written "−20": its digits are what must be there
                 if magnitude < 1000:
                     digits = _digits(magnitude)
-                    if digits not in text and float(digits) == magnitude:
+                    if (digits not in text and float(digits) == magnitude
+                            and not (magnitude < 1 and digits[1:] in text)):  # ".25" is 0.25
                         return False
         if self._numbers is not None:
             return wanted <= self._numbers
         low = prepare(self._numbers_text())
         return all(_written(low, number) for number in wanted) or wanted <= self._read_numbers(low)
+
+
+    def lacks(self, named: frozenset[str]) -> list[str]:
+        """Which of a claim's literals (`ragmon.text.literals`) the passage does not hold as written, in
+        order. Read from the text the numbers are, made again each time: claims with literals are few."""
+        low = prepare(self._numbers_text())
+        return sorted(literal for literal in named if not literals.holds(low, literal))
 
 
 def _digits(number: float) -> str:

@@ -12,7 +12,7 @@ import sys
 from collections import Counter
 from dataclasses import dataclass
 
-from ragmon.text import european
+from ragmon.text import european, literals
 from ragmon.text.cache import text_cache
 from ragmon.text.numbers import (
     NO_NUMBERS,
@@ -212,10 +212,12 @@ def _shouted_word_before(text: str, at: int) -> bool:
 
 @dataclass(frozen=True, slots=True)
 class TextProfile:
-    """What the lexical judge and the relevance metric compare: stemmed content terms and numbers."""
+    """What the lexical judge and the relevance metric compare: stemmed content terms and numbers, and the
+    literals (`ragmon.text.literals`) a context must hold as written."""
 
     terms: frozenset[str]
     numbers: frozenset[float]
+    literals: frozenset[str] = frozenset()
 
 
 def normalise(text: str) -> str:
@@ -448,12 +450,19 @@ def _profile(text: str) -> TextProfile:
         low = _LISTED.sub(" ", low)
         if cjk:
             low = _CJK_LISTED.sub(" ", low)
+    digits = DIGIT in spaced
+    if digits:
+        low = european_numbers(low)
+    named = literals.read(low) if literals.worth_asking(low, digits) else NO_LITERALS
     if terms.isdisjoint(SPELLED):
         # Most claims state no number: then the number regex, which tests every character, is not run.
-        return TextProfile(terms, numbers_in(european_numbers(low)) if DIGIT in spaced else NO_NUMBERS)
+        return TextProfile(terms, numbers_in(low) if digits else NO_NUMBERS, named)
     marks = terms & NUMBER_MARKS.keys()
     spelled = spelled_numbers(spaced, marks)
-    return TextProfile(terms.difference(SPELLED), numbers_in(european_numbers(low), spelled))
+    return TextProfile(terms.difference(SPELLED), numbers_in(low, spelled), named)
+
+
+NO_LITERALS: frozenset[str] = frozenset()
 
 
 _MARKUP = re.compile(
