@@ -83,7 +83,8 @@ def _verdict(claim: Claim, claim_profile: TextProfile, threshold: float,
     # A claim made only of numbers (and function words) is supported by a context holding them all.
     # Less a hair: 0.56 x 25 is 14.000000000000002 in floats, which made 14 of 25 terms, exactly the
     # "at least 56%" the threshold promises, fall short (at 0.14, 0.28 and 0.56 among 0.01 to 1.00).
-    needed = threshold * len(terms) - _FLOAT_SLACK
+    specific = sum(1 for n in numbers if n >= 10 or not n.is_integer()) if numbers else 0
+    needed = threshold * (len(terms) + specific) - _FLOAT_SLACK - specific
     opposites: frozenset[str] | None = None  # worked out at the first context that passes the rest
     supporting = []
     closest: tuple[int, str, Passage] | None = None  # the first context sharing most terms, for the reason

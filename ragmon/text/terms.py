@@ -375,6 +375,8 @@ def _term(word: str) -> str:
         bare = bare[:-2]
         if bare in NUMBER_WORDS:
             return SPELLED_NUMBER  # "thousand's": no number word to read, but "0.5 thousand's" is 500
+    if bare == "v":  # "v2.3.0": its digits are read apart, and the "v" says "version" as the word does
+        return "version"
     bare = american(bare)
     negative = _NEGATIVE.fullmatch(bare)
     if negative is not None and bare not in _NOT_NEGATIVE:

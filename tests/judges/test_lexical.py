@@ -291,14 +291,15 @@ def test_an_opening_attribution_is_not_part_of_the_claim(opener: str) -> None:
 
 
 def test_only_the_opening_attribution_is_dropped() -> None:
-    answer = ("Based on the provided context, backups are kept for 90 days. "
-              "Backups, according to the provided context, are kept for 30 days.")
-    ex = example(answer, "Backups are kept for 30 days.")
+    answer = ("Based on the provided context, backups are kept for 9 days. "
+              "Backups, according to the provided context, are kept for 7 days.")
+    ex = example(answer, "Backups are kept for 7 days.")
     wrong_number, attribution_inside = verdicts(LexicalJudge(), ex)
-    # backup, kept, dai: 3 of 3 terms in c1, but not 90. Read with the opener it was 3 of 6.
+    # backup, kept, dai: 3 of 3 terms in c1, but not 9. Read with the opener it was 3 of 6.
     assert not wrong_number.supported
-    assert wrong_number.reason == "no single context supports it; closest c1 has 3/3 of its terms, lacks 90"
-    # Not at the start, the clause is part of the claim: backup, kept, dai of 6 terms, 0.5 < 0.56.
+    assert wrong_number.reason == "no single context supports it; closest c1 has 3/3 of its terms, lacks 9"
+    # Not at the start, the clause is part of the claim: backup, kept, dai of 6 terms, 0.5 < 0.56 (a
+    # number under 10 counts for no term: it is no specific one).
     assert not attribution_inside.supported
     # A claim made by hand of nothing but an attribution is read whole (accord, provid, document: none in
     # c1), not supported by any context for want of terms to check.
@@ -369,3 +370,37 @@ def test_a_japanese_claim_saying_the_opposite_of_its_context_is_unsupported() ->
 ])
 def test_no_need_in_chinese_is_the_opposite_of_need(claim: str, context: str, supported: bool) -> None:
     assert [v.supported for v in verdicts(LexicalJudge(), example(claim, context))] == [supported]
+
+
+@pytest.mark.parametrize(("claim", "context", "supported"), [
+    # ".25 mg" had been read as 25 mg: a claim of a hundred times the dose was supported.
+    ("Take 25 mg twice a day.", "Take .25 mg twice a day.", False),
+    ("The fee is $99.", "The fee is $.99.", False),
+    ("Transfers have a 0.5% fee.", "Transfers have a .5% fee.", True),
+    ("Transfers have a .5% fee.", "Transfers have a 0.5% fee.", True),
+])
+def test_a_decimal_without_its_leading_zero_is_that_decimal(claim: str, context: str, supported: bool) -> None:
+    [verdict] = verdicts(LexicalJudge(), example(claim, context))
+    assert verdict.supported is supported
+
+
+def test_v_before_a_version_is_the_word_version() -> None:
+    # "version", ad(ded): 2 terms. "v" was a term of its own, so the changelog held 1 of 2, 0.5 < 0.56.
+    [verdict] = verdicts(LexicalJudge(), example("It was added in version 2.3.0.", "v2.3.0: added --dry-run."))
+    assert verdict.supported
+
+
+def test_a_specific_number_the_context_states_counts_as_a_term_it_holds() -> None:
+    # credit, rise: 2 terms, 1 (credit) in the context, 0.5 < 0.56. Its four numbers, each specific (10 or
+    # more, or a decimal), are there too: 1 + 4 of 2 + 4, 0.83.
+    claim = "The credit rises to 25% below 99.0% and to 50% below 95.0%."
+    context = "If uptime falls below 99.9%, the credit is 10%; below 99.0%, 25%; below 95.0%, 50%."
+    [verdict] = verdicts(LexicalJudge(), example(claim, context))
+    assert verdict.supported
+    # With one of them not there it is unsupported, as any claim lacking a number is.
+    [verdict] = verdicts(LexicalJudge(), example(claim.replace("50%", "60%"), context))
+    assert not verdict.supported
+    # A number under 10 counts for nothing: "3 agents" is as often a paraphrase's count as a fact.
+    # starter, seat: 1 (starter) of 2 in "Starter: 3 agents." (0.5); with the 3 it would be 2 of 3.
+    [verdict] = verdicts(LexicalJudge(), example("Starter has 3 seats.", "Starter: 3 agents."))
+    assert not verdict.supported

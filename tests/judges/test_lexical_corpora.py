@@ -71,9 +71,6 @@ EUROPEAN = {
     ("de-g2", "false alarm", "Lieferzeit: 2–4 Werktage"),
     # German inflection and paraphrase: no German stemmer ("Garantie ... verlängern" / "Verlängerung").
     ("de-g7", "false alarm", "Ja, Sie können die Garantie auf fünf Jahre verlängern."),
-    ("de-i3", "false alarm", "Die Sperre dauert 30 Minuten."),
-    # 5 of 9 terms, just under the threshold: "Posso però confermarti che" is no attribution ragmon knows.
-    ("it-r3", "false alarm", "Posso però confermarti che la spedizione standard in Italia costa 5,90 €."),
     # Contradictions in the source's own words: what a lexical judge cannot see.
     ("de-i1", "made-up sentence passed", "Die Rücksendung ist für Sie kostenlos."),
     ("fr-i4", "made-up sentence passed", "Elle couvre aussi les dommages causés par un liquide."),

@@ -1,0 +1,68 @@
+"""Literals: names written as code, snake_case names and dotted versions and addresses must be in the
+context as written. The cases are the technical-docs walkthrough's (tests/judges/corpora/
+english_technical.jsonl): made-up names built from the documentation's own words had passed."""
+
+from __future__ import annotations
+
+import pytest
+
+from ragmon import Context, Example, LexicalJudge
+from ragmon.evaluate import evaluate_example
+from ragmon.text import literals
+from ragmon.text.terms import prepare
+
+
+def verdict(claim: str, context: str) -> tuple[bool, str | None]:
+    [judged] = evaluate_example(Example("q", "?", (Context("c1", context),), claim), LexicalJudge(), 5).verdicts
+    return judged.supported, judged.reason
+
+
+@pytest.mark.parametrize(("claim", "context", "lacks"), [
+    # Every word is the context's (deploy, confirm, prompt...): 5 of 7 terms, 0.71 >= 0.56, so it passed.
+    ("Set `NIMBUS_DEPLOY_CONFIRM=false` to skip the confirmation prompt on deploy.",
+     "`nimbus deploy --force` skips the confirmation prompt.", "nimbus_deploy_confirm"),
+    # The same without backticks: a snake_case name is a name anywhere.
+    ("Set NIMBUS_DEPLOY_CONFIRM to skip the confirmation prompt on deploy.",
+     "`nimbus deploy --force` skips the confirmation prompt on deploy.", "nimbus_deploy_confirm"),
+    ("Fetch line items with `GET /v1/orders/{id}/line_items`.",
+     "`GET /v1/orders/{id}` returns the order; an order holds at most 250 line items.",
+     "/v1/orders/{id}/line_items"),
+    ("The SDK provides an `autoPagingIter()` helper for list endpoints.",
+     "The SDK provides an `auto_paging_iter()` helper for list endpoints.", "autopagingiter"),
+    # A flag is not the start of a longer one.
+    ("Use `--force` to skip the prompt.", "Use `--force-delete` to skip the prompt.", "--force"),
+    # Read as numbers, 2.3.5 was {2.3, 5}: 2.3 from "v2.3.1" and the 5 of "5 failures".
+    ("The leak was fixed in v2.3.5.", "The leak was fixed in v2.3.1; the probe fails after 5 failures.",
+     "2.3.5"),
+    # {10.0, 0.0, 16}: every piece somewhere in the context.
+    ("A typical policy allows egress to 10.0.0.0/16.",
+     "A typical policy allows egress to 10.0.0.0/8 and you can register up to 16 endpoints.", "10.0.0.0/16"),
+    ("The fix shipped in 2.3.1.", "The fix shipped in 12.3.1 and 2.3.10.", "2.3.1"),
+])
+def test_a_made_up_name_version_or_address_is_unsupported(claim: str, context: str, lacks: str) -> None:
+    supported, reason = verdict(claim, context)
+    assert not supported
+    assert reason is not None and reason.endswith(f"lacks {lacks}")
+
+
+@pytest.mark.parametrize(("claim", "context"), [
+    ("Call `client.orders.list()` to page through orders.", "Call client.orders.list() to page through orders."),
+    # The end of a longer dotted name, a path before more of it, a re-cased header.
+    ("Call `orders.list()` to page through orders.", "Call `client.orders.list()` to page through orders."),
+    ("`GET /v1/orders` lists orders.", "`GET /v1/orders/{id}` returns one; `GET /v1/orders` lists orders."),
+    ("Send the key in the `authorization` header.", "Send the key in the `Authorization` header."),
+    ("Egress to 10.0.0.0 is allowed.", "Egress to 10.0.0.0/8 is allowed."),
+    ("The fix shipped in 2.3.1.", "The fix shipped in v2.3.1."),
+    # Plain words in code are words; versions in code are numbers: neither is asked for as written.
+    ("Run `nimbus deploy` to ship it.", "Run nimbus deploy to ship it."),
+    ("Python `3.12` is supported.", "Python 3.12 is supported."),
+])
+def test_a_name_the_context_writes_is_supported(claim: str, context: str) -> None:
+    assert verdict(claim, context) == (True, None)
+
+
+def test_prose_has_no_literals() -> None:
+    # What most claims are: no backtick, no underscore, no dotted version; the judge asks nothing more.
+    low = prepare("Refunds take 5-7 business days. Store credit is issued in 3.5 days.")
+    assert literals.read(low) == frozenset()
+    assert not literals.worth_asking(prepare("Refunds take 5 business days."), has_digits=True)
