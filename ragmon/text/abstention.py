@@ -75,10 +75,13 @@ _LONGEST_PLACEHOLDER = max(map(len, _PLACEHOLDERS)) + 6
 
 
 _NOT_AVAILABLE = re.compile(
-    r"\W*(?:(?:unfortunately|sorry|i'm sorry|i am sorry)\W+)?(?:that|this|such|the requested) "
+    r"\W*(?:(?:unfortunately|sorry|i'm sorry|i am sorry)\W+)?(?:(?:that|this|such|the requested) "
     r"(?:information|info|data|details?) (?:is not|isn't|are not|aren't|was not|wasn't) "
-    r"(?:available|known|something i have)\W*")
+    r"(?:available|known|something i have)|[^\W\d_][^\d.,;:!?]{0,40}? (?:is not|isn't|are not|aren't) "
+    r"(?:mentioned|mentioned anywhere|mentioned at all))\W*")
 """A refusal only as the whole sentence: "This information is not available in the US store" is a fact.
+So is "Ozempic isn't mentioned." (the refusals of support answers), but not "... isn't covered": water
+damage that isn't covered is a warranty's fact.
 Matched from the sentence's start, apart from the cues searched for anywhere: as one of them, its anchor
 made the search four times slower."""
 
@@ -198,7 +201,10 @@ _FILLER_PHRASE = (
     r"(?:hi|hello|hey)(?: there)?|you're welcome|you are welcome|have a (?:great|nice|good) day",
     r"(?:thanks|thank you)(?: so much| very much)?(?: for (?:asking|reaching out|your (?:question|message|"
     r"patience)|the question|contacting us|getting in touch))?",
-    r"(?:i )?hope (?:this|that|it) (?:helps|helped|answers your question|clarifies things|is helpful)",
+    r"(?:i )?hope (?:this|that|it) (?:helps|helped|answers your question|clarifies things|is helpful)"
+    r"(?: you (?:resolve|fix|solve|sort out) (?:the|this|your) (?:issue|problem))?",
+    r"(?:i )?hope you(?:'re| are)? feel(?:ing)? better(?: soon)?|(?:i'm |i am )?(?:so |very |really )?"
+    r"sorry to hear (?:that|about that|this)",
     r"(?:(?:i'm|i am|i'd be|i would be|always) )?(?:happy|glad) to help|glad i could help",
     r"(?:please )?(?:let me know " + _MORE + r"|(?:feel free|(?:don't|do not) hesitate) to "
     r"(?:ask|reach out|contact us)(?: " + _MORE + r")?)",
@@ -285,6 +291,35 @@ def _asks_the_user(sentence: str) -> bool:
     return mark >= 0 and _WORD_CHARACTER.search(sentence, mark + 1) is None
 
 
+_REFERRAL = re.compile(
+    r"[\W_]*(?:(?:for|about|regarding) [^\d,.;:!?]{1,40}, |if [^\d,.;:!?]{1,40}, )?"
+    r"(?:you (?:may|might) (?:also )?want to|i(?:'d| would)? (?:also )?(?:recommend|suggest)|"
+    r"we (?:recommend|suggest)|it (?:may|might|would|could) be (?:worth|best to|a good idea to|wise to)|"
+    r"(?:you could )?consider|"
+    r"your best bet is to|you can (?:also )?) ?"
+    r"(?:(?:contact|reach out to|ask|check with|check|speak (?:to|with)|talk to|get in touch with|consult|"
+    r"visit)(?:ing)?|reaching out to|getting in touch with|speaking (?:to|with)|checking with) "
+    r"[^\d.;:!?@]{0,40}?\b(?:" + "|".join((
+        "support(?: team)?", "sales(?: team)?", "customer (?:service|support|care)", "account manager",
+        "administrator", "admin", "help ?desk", "representative", "associate", "agent", "(?:web)?site",
+        "doctor", "pharmacist", "physician", "(?:healthcare |health care )?provider", "bank", "advis[eo]r",
+        "team")) + r")(?:'s)?"
+    r"(?: (?:or|and) [^\d.;:!?@]{0,40}?)?"
+    r"(?: to confirm| directly| first| for (?:details|more (?:details|information|info)|pricing|confirmation|"
+    r"help|assistance|guidance|advice|the latest (?:information|details|pricing))| about (?:this|that|it|"
+    r"your (?:case|account|options|situation))| to help (?:with|you) [^\d.;:!?@]{0,60})?[\W_]*")
+"""A hedged pointer to someone who may know ("You may want to contact Nimbus support to confirm.", "I'd
+recommend asking your pharmacist or doctor.", "For pricing, you may want to contact the sales team."), which
+refusals end with: read as a claim it was an unsupported one, and an honest refusal scored 0 and headed the
+report's worst examples. Only hedged, only to a party (support, a doctor, a website), with nothing specific:
+a digit or an "@" (a number to call, an address to write to) makes it the documents' claim, and so does an
+unhedged instruction ("Contact support to cancel your plan.")."""
+_REFERRAL_TERMS = frozenset(
+    ("contact", "reach", "ask", "check", "speak", "talk", "touch", "consult", "visit"))
+"""The stems of the verbs of `_REFERRAL`: a sentence with none of them is spared the pattern."""
+_LONGEST_REFERRAL = 200
+
+
 def is_filler(sentence: str, terms: frozenset[str]) -> bool:
     """True when the sentence only makes conversation ("Sure!", "Great question.", "Hope this helps!", "Would
     you like me to open a ticket?"): it asserts nothing a context could support, so as a claim it was one no
@@ -294,6 +329,9 @@ def is_filler(sentence: str, terms: frozenset[str]) -> bool:
     "?" or the term "know": those tests spare nearly every claim the pattern, at 0.1% of the scoring cost
     (callgrind), where searching the sentence for "know" cost 0.4%."""
     if ("?" in sentence or "know" in terms or "you" in sentence) and _asks_the_user(sentence):
+        return True
+    if (not terms.isdisjoint(_REFERRAL_TERMS) and len(sentence) < _LONGEST_REFERRAL
+            and _REFERRAL.fullmatch(normalise(sentence)) is not None):
         return True
     if len(sentence) > _LONGEST_FILLER or (sentence.isascii() and not terms <= _FILLER_TERMS):
         return False

@@ -379,14 +379,16 @@ def test_no_need_in_chinese_is_the_opposite_of_need(claim: str, context: str, su
     ("Transfers have a 0.5% fee.", "Transfers have a .5% fee.", True),
     ("Transfers have a .5% fee.", "Transfers have a 0.5% fee.", True),
 ])
-def test_a_decimal_without_its_leading_zero_is_that_decimal(claim: str, context: str, supported: bool) -> None:
+def test_a_decimal_without_its_leading_zero_is_that_decimal(claim: str, context: str,
+                                                            supported: bool) -> None:
     [verdict] = verdicts(LexicalJudge(), example(claim, context))
     assert verdict.supported is supported
 
 
 def test_v_before_a_version_is_the_word_version() -> None:
     # "version", ad(ded): 2 terms. "v" was a term of its own, so the changelog held 1 of 2, 0.5 < 0.56.
-    [verdict] = verdicts(LexicalJudge(), example("It was added in version 2.3.0.", "v2.3.0: added --dry-run."))
+    ex = example("It was added in version 2.3.0.", "v2.3.0: added --dry-run.")
+    [verdict] = verdicts(LexicalJudge(), ex)
     assert verdict.supported
 
 

@@ -6,7 +6,7 @@ import pytest
 
 from ragmon import Context, EvalConfig, Example, LexicalJudge, evaluate
 from ragmon.text.abstention import is_abstention
-from ragmon.text.claims import split_claims
+from ragmon.text.claims import answer_abstains, split_claims
 
 
 @pytest.mark.parametrize("sentence", [
@@ -134,3 +134,42 @@ def test_chinese_and_japanese_refusals_score_abstention_1(answer: str) -> None:
 def test_chinese_statements_near_a_refusal_word_stay_claims(sentence: str) -> None:
     assert not is_abstention(sentence)
     assert [claim.text for claim in split_claims(sentence)] == [sentence]
+
+
+@pytest.mark.parametrize("sentence", [
+    # The closing lines of the English walkthroughs' refusals: each had been an unsupported claim, so four
+    # honest refusals of five scored groundedness 0 and headed the report's worst examples.
+    "You may want to contact Nimbus support to confirm.",
+    "I'd recommend checking with Nimbus support or your account manager.",
+    "For pricing, you may want to contact the Nimbus sales team.",
+    "If you need one, it might be worth asking Nimbus support.",
+    "You may want to contact Nova customer service for details.",
+    "You can check Samsung's website or ask a VoltMart associate.",
+    "I'd recommend asking a pharmacist to help with the right dose for your child.",
+    "I hope this helps you resolve the issue!",
+    "I'm sorry to hear that!",
+    "I hope you feel better soon!",
+])
+def test_pointers_to_someone_who_may_know_and_sympathy_are_no_claims(sentence: str) -> None:
+    assert split_claims(sentence) == ()
+
+
+@pytest.mark.parametrize("sentence", [
+    "Contact support to cancel your plan.",  # an instruction, not a hedge: the documents' to state
+    "You can contact support at support@nimbus.dev.",  # an address to write to
+    "You may want to call 1-800-555-0199 for help.",  # a number to call
+    "You can contact support by chat around the clock.",  # a channel and its hours
+    "You may want to contact support, who can extend your warranty to 5 years.",
+    "I'd recommend the Pro plan for teams.",
+    "You can visit any VoltMart store to recycle old phones.",
+    "Water damage isn't covered.",  # a warranty's fact, not a refusal
+])
+def test_what_a_pointer_or_a_refusal_adds_is_still_a_claim(sentence: str) -> None:
+    assert len(split_claims(sentence)) == 1
+
+
+def test_a_refusal_ending_with_a_pointer_abstains() -> None:
+    # "isn't mentioned" with no source named: the whole sentence declines, as "... not available" does.
+    answer = "Ozempic isn't mentioned. You may want to contact Nova customer service for details."
+    assert split_claims(answer) == ()
+    assert answer_abstains(answer)

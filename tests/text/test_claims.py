@@ -617,3 +617,25 @@ def test_a_chinese_attribution_opening_a_claim_is_not_checked() -> None:
     result = evaluate([Example("q1", "运费？", (context,), claim)], LexicalJudge(),
                       EvalConfig(bootstrap_samples=0)).results[0]
     assert result.metrics["groundedness"] == 1.0
+
+
+def test_a_closing_block_naming_the_sources_of_cited_marks_is_no_claim() -> None:
+    # "[2] doc-7" read as a claim lacked 7: a grounded answer's score halved by its own footnotes.
+    answer = ("Clearance items are final sale [1]. Electronics carry a 15% restocking fee [2].\n\n"
+              "[1] Refund Policy\n[2] doc-7")
+    assert [text for text, _ in verdicts(answer)] == ["Clearance items are final sale [1].",
+                                                      "Electronics carry a 15% restocking fee [2]."]
+    # Marks never cited before, or lines opening with their mark, are claims.
+    assert len(verdicts("Clearance items are final sale.\n\n[1] Electronics are final sale too")) == 2
+    assert len(verdicts("[1] Clearance items are final sale.\n[1] Electronics are final sale.")) == 2
+
+
+def test_a_lead_in_presenting_what_follows_is_no_claim_whatever_it_names() -> None:
+    # 503 and 4471 are names, not counts of the items below (which had to be 1 to 12).
+    assert verdicts("Here are the steps to troubleshoot 503 errors:\n1. Clearance items are final sale") == [
+        ("Clearance items are final sale", True)]
+    assert verdicts("Here's the policy for SKU 4471-B:\n- Clearance items are final sale") == [
+        ("Clearance items are final sale", True)]
+    # A share or an amount is stated, not named: checked.
+    assert verdicts("Here are the items with a 25% fee:\n- Clearance items") == [
+        ("Here are the items with a 25% fee:", False), ("Clearance items", True)]

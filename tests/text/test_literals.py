@@ -13,7 +13,8 @@ from ragmon.text.terms import prepare
 
 
 def verdict(claim: str, context: str) -> tuple[bool, str | None]:
-    [judged] = evaluate_example(Example("q", "?", (Context("c1", context),), claim), LexicalJudge(), 5).verdicts
+    example = Example("q", "?", (Context("c1", context),), claim)
+    [judged] = evaluate_example(example, LexicalJudge(), 5).verdicts
     return judged.supported, judged.reason
 
 
@@ -46,7 +47,8 @@ def test_a_made_up_name_version_or_address_is_unsupported(claim: str, context: s
 
 
 @pytest.mark.parametrize(("claim", "context"), [
-    ("Call `client.orders.list()` to page through orders.", "Call client.orders.list() to page through orders."),
+    ("Call `client.orders.list()` to page through orders.",
+     "Call client.orders.list() to page through orders."),
     # The end of a longer dotted name, a path before more of it, a re-cased header.
     ("Call `orders.list()` to page through orders.", "Call `client.orders.list()` to page through orders."),
     ("`GET /v1/orders` lists orders.", "`GET /v1/orders/{id}` returns one; `GET /v1/orders` lists orders."),
