@@ -79,7 +79,8 @@ def _refuse_non_claims(claims: Sequence[object]) -> None:
 
 def _verdict(claim: Claim, claim_profile: TextProfile, threshold: float,
              contexts: Sequence[tuple[str, Passage]]) -> ClaimVerdict:
-    terms, numbers, named = claim_profile.terms, claim_profile.numbers, claim_profile.literals
+    terms, numbers, named, measured = (claim_profile.terms, claim_profile.numbers, claim_profile.literals,
+                                       claim_profile.units)
     # A claim made only of numbers (and function words) is supported by a context holding them all.
     # Less a hair: 0.56 x 25 is 14.000000000000002 in floats, which made 14 of 25 terms, exactly the
     # "at least 56%" the threshold promises, fall short (at 0.14, 0.28 and 0.56 among 0.01 to 1.00).
@@ -92,7 +93,8 @@ def _verdict(claim: Claim, claim_profile: TextProfile, threshold: float,
         shared = len(read.terms & terms)
         if closest is None or shared > closest[0]:
             closest = (shared, ctx_id, read)
-        if shared < needed or (numbers and not read.states(numbers)) or (named and read.lacks(named)):
+        if (shared < needed or (numbers and not read.states(numbers)) or (named and read.lacks(named))
+                or (measured and read.clashes(measured))):
             continue
         if opposites is None:
             opposites = _opposites(terms)
@@ -128,7 +130,8 @@ def _reason(claim: TextProfile, opposites: frozenset[str], shared: int, best_id:
     """Why the closest single context fell short, for the worst-examples section of a report."""
     text = f"no single context supports it; closest {best_id} has {shared}/{len(claim.terms)} of its terms"
     missing = sorted(claim.numbers - best.numbers) if claim.numbers else ()  # best.numbers costs a scan
-    lacked = [*(f"{n:g}" for n in missing), *(best.lacks(claim.literals) if claim.literals else ())]
+    lacked = [*(f"{n:g}" for n in missing), *(best.lacks(claim.literals) if claim.literals else ()),
+              *(best.clashes(claim.units) if claim.units and not missing else ())]
     if lacked:
         text += f", lacks {', '.join(lacked)}"
     terms = _contradictions(opposites, best)

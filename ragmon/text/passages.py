@@ -10,7 +10,7 @@ import math
 import re
 import sys
 
-from ragmon.text import literals
+from ragmon.text import literals, units
 from ragmon.text.cache import text_cache
 from ragmon.text.numbers import (
     NUMBER_MARKS,
@@ -45,7 +45,7 @@ class Passage:
     than half the memory.
     """
 
-    __slots__ = ("_european", "_numbers", "_text", "terms")
+    __slots__ = ("_european", "_numbers", "_text", "_units", "terms")
 
     def __init__(self, text: str) -> None:
         cjk = not text.isascii() and is_cjk(text)  # a flag's test first: most passages are ASCII
@@ -67,6 +67,7 @@ class Passage:
         """content terms, plus the markers of function words and number words (no claim term is either,
         and leaving them in saves a set difference per passage)"""
         self._numbers: frozenset[float] | None = None
+        self._units: frozenset[tuple[float, str]] | None = None
 
     @property
     def numbers(self) -> frozenset[float]:
@@ -116,6 +117,13 @@ class Passage:
         low = prepare(self._numbers_text())
         return all(_written(low, number) for number in wanted) or wanted <= self._read_numbers(low)
 
+
+    def clashes(self, measured: frozenset[tuple[float, str]]) -> list[str]:
+        """A claim's numbers written with a unit this passage writes them with no unit of (`units.clashes`).
+        Its units are read once a claim with units asks, as its numbers are."""
+        if self._units is None:
+            self._units = units.units(prepare(self._numbers_text()))
+        return units.clashes(measured, self._units)
 
     def lacks(self, named: frozenset[str]) -> list[str]:
         """Which of a claim's literals (`ragmon.text.literals`) the passage does not hold as written, in

@@ -12,7 +12,7 @@ import sys
 from collections import Counter
 from dataclasses import dataclass
 
-from ragmon.text import european, literals
+from ragmon.text import european, literals, units
 from ragmon.text.cache import text_cache
 from ragmon.text.numbers import (
     NO_NUMBERS,
@@ -212,12 +212,14 @@ def _shouted_word_before(text: str, at: int) -> bool:
 
 @dataclass(frozen=True, slots=True)
 class TextProfile:
-    """What the lexical judge and the relevance metric compare: stemmed content terms and numbers, and the
-    literals (`ragmon.text.literals`) a context must hold as written."""
+    """What the lexical judge and the relevance metric compare: stemmed content terms and numbers, the
+    literals (`ragmon.text.literals`) a context must hold as written, and the units numbers are written
+    with (`ragmon.text.units`)."""
 
     terms: frozenset[str]
     numbers: frozenset[float]
     literals: frozenset[str] = frozenset()
+    units: frozenset[tuple[float, str]] = frozenset()
 
 
 def normalise(text: str) -> str:
@@ -456,15 +458,17 @@ def _profile(text: str) -> TextProfile:
     if digits:
         low = european_numbers(low)
     named = literals.read(low) if literals.worth_asking(low, digits) else NO_LITERALS
+    measured = units.units(low) if digits else NO_UNITS
     if terms.isdisjoint(SPELLED):
         # Most claims state no number: then the number regex, which tests every character, is not run.
-        return TextProfile(terms, numbers_in(low) if digits else NO_NUMBERS, named)
+        return TextProfile(terms, numbers_in(low) if digits else NO_NUMBERS, named, measured)
     marks = terms & NUMBER_MARKS.keys()
     spelled = spelled_numbers(spaced, marks)
-    return TextProfile(terms.difference(SPELLED), numbers_in(low, spelled), named)
+    return TextProfile(terms.difference(SPELLED), numbers_in(low, spelled), named, measured)
 
 
 NO_LITERALS: frozenset[str] = frozenset()
+NO_UNITS: frozenset[tuple[float, str]] = frozenset()
 
 
 _MARKUP = re.compile(

@@ -1,0 +1,76 @@
+"""Units: a number is stated with what it counts, so "500 mcg" is not "500 mg" and "25 °F" not "25 °C".
+
+The number rule compares numbers alone, so a made-up unit on a number the context states passed: a dose in
+micrograms where the leaflet says milligrams, a storage temperature in Fahrenheit where it says Celsius, a
+fee of 1% where the page charges $1, an order cut-off at "3 p.m." where the 3 was of "3-5 business days".
+So a number written with a unit is checked against the units the context writes the same number with:
+when it writes it with one or more, the claim's must be among them. A context that writes the number bare
+(a table's cell, "30 or more") says nothing against it, and conversions ("1 TB" as "1,000 GB") are not
+made: the number rule already asks for the claim's own number.
+
+Units are read from `prepare`d text, only right after the digits ("30 days", "30-day", "5-7 business
+days", "10GB", "9:00 am") or, for money, right before them ("$24.99", "€25").
+"""
+
+from __future__ import annotations
+
+import re
+
+_NAMES = {
+    "mg": "mg", "milligram": "mg", "milligrams": "mg",
+    "mcg": "mcg", "µg": "mcg", "μg": "mcg", "ug": "mcg", "microgram": "mcg", "micrograms": "mcg",
+    "g": "g", "gram": "g", "grams": "g", "kg": "kg", "kilogram": "kg", "kilograms": "kg",
+    "ml": "ml", "milliliter": "ml", "milliliters": "ml", "millilitre": "ml", "millilitres": "ml",
+    "kb": "kb", "mb": "mb", "gb": "gb", "tb": "tb", "pb": "pb", "kib": "kib", "mib": "mib", "gib": "gib",
+    "tib": "tib", "kilobytes": "kb", "megabytes": "mb", "gigabytes": "gb", "terabytes": "tb",
+    "°c": "°c", "°f": "°f", "degrees c": "°c", "degrees f": "°f", "celsius": "°c", "fahrenheit": "°f",
+    "degrees celsius": "°c", "degrees fahrenheit": "°f",
+    "%": "%", "percent": "%", "per cent": "%",
+    "usd": "$", "dollar": "$", "dollars": "$", "eur": "€", "euro": "€", "euros": "€", "gbp": "£",
+    "cents": "¢", "cent": "¢", "¢": "¢",
+    "am": "am", "a.m.": "am", "a.m": "am", "pm": "pm", "p.m.": "pm", "p.m": "pm",
+    "second": "s", "seconds": "s", "sec": "s", "secs": "s",
+    "minute": "min", "minutes": "min", "min": "min", "mins": "min",
+    "hour": "h", "hours": "h", "hr": "h", "hrs": "h",
+    "day": "d", "days": "d", "week": "w", "weeks": "w", "month": "mo", "months": "mo", "year": "y",
+    "years": "y", "dose": "dose", "doses": "dose", "tablet": "tablet", "tablets": "tablet",
+    "capsule": "capsule", "capsules": "capsule", "pill": "pill", "pills": "pill",
+}
+"""Each unit's spellings, to one name. Durations and doses are units too: "every 6 hours" is not "6 doses"."""
+_CURRENCY = {"$": "$", "€": "€", "£": "£", "¥": "¥"}
+_UNIT = "|".join(sorted(map(re.escape, _NAMES), key=len, reverse=True))
+_NUMBER = r"([0-9][0-9,]*(?:\.[0-9]+)?)"
+_WITH_UNIT = re.compile(
+    r"(?<![\w.,])(?:([$€£¥]) ?)?" + _NUMBER + r"(?::[0-9]{2})?(?:\s?(?:-|–|to|and)\s?[$€£¥]?" + _NUMBER
+    + r"(?::[0-9]{2})?)?(?:[\s-]?(?:business |calendar |working )?(" + _UNIT + r")(?![\w]))?")
+"""A number in digits with its currency sign before it or its unit after it: a range's first number takes
+the unit of its second ("5-7 business days" is 5 days too), a clock time its minutes ("9:00 am")."""
+
+
+def units(low: str) -> frozenset[tuple[float, str]]:
+    """(number, unit) for every number of a `prepare`d text written with a unit or a currency sign."""
+    found = set()
+    for match in _WITH_UNIT.finditer(low):
+        sign, first, second, unit = match.groups()
+        if sign is None and unit is None:
+            continue
+        for digits in (first, second) if second is not None else (first,):
+            try:
+                value = float(digits.replace(",", ""))
+            except ValueError:  # "1,2,3": a list, whose numbers the number rule reads
+                continue
+            if sign is not None:
+                found.add((value, _CURRENCY[sign]))
+            if unit is not None:
+                found.add((value, _NAMES[unit]))
+    return frozenset(found)
+
+
+def clashes(claimed: frozenset[tuple[float, str]], stated: frozenset[tuple[float, str]]) -> list[str]:
+    """The claim's numbers with a unit the context never writes them with, though it writes them with
+    another ("500 mcg" where the context has only "500 mg"), as "500 mcg" for a reason."""
+    by_number: dict[float, set[str]] = {}
+    for value, unit in stated:
+        by_number.setdefault(value, set()).add(unit)
+    return sorted(f"{value:g} {unit}" for value, unit in claimed
+                  if value in by_number and unit not in by_number[value])

@@ -1,0 +1,58 @@
+"""Units: a number the context writes with one unit is not stated with another. The made-up cases are the
+support walkthrough's (tests/judges/corpora/english_support.jsonl): each passed on its number alone."""
+
+from __future__ import annotations
+
+import pytest
+
+from ragmon import Context, Example, LexicalJudge
+from ragmon.evaluate import evaluate_example
+from ragmon.text.terms import prepare
+from ragmon.text.units import units
+
+
+def verdict(claim: str, context: str) -> tuple[bool, str | None]:
+    example = Example("q", "?", (Context("c1", context),), claim)
+    [judged] = evaluate_example(example, LexicalJudge(), 5).verdicts
+    return judged.supported, judged.reason
+
+
+@pytest.mark.parametrize(("claim", "context", "lacks"), [
+    ("Store amoxicillin capsules below 25 °F.", "Store amoxicillin capsules below 25 °C (77 °F).", "25 °f"),
+    ("Each tablet contains 500 mcg.", "Each tablet contains 500 mg.", "500 mcg"),
+    ("The fee is 1% of each transfer.", "The fee is 3% of each transfer, with a $1 minimum.", "1 %"),
+    # The only 3 is a number of days: "3 p.m." is no time the page gives.
+    ("Next-Day Delivery is $24.99 when you order by 3 p.m. ET.",
+     "Next-Day Delivery: $24.99; order by 2 p.m. ET. Hawaii orders take an extra 3–5 business days.", "3 pm"),
+    ("Backups are 10 TB.", "Backups are 10 GB.", "10 tb"),
+    ("Take one dose every 6 hours.", "Take one dose every 8 hours, up to 6 doses a day.", "6 h"),
+])
+def test_a_number_with_a_unit_the_context_never_gives_it_is_unsupported(claim: str, context: str,
+                                                                      lacks: str) -> None:
+    supported, reason = verdict(claim, context)
+    assert not supported
+    assert reason is not None and reason.endswith(f"lacks {lacks}")
+
+
+@pytest.mark.parametrize(("claim", "context"), [
+    ("Store capsules below 25 °C.", "Store capsules below 25 °C (77 °F)."),
+    ("Each tablet contains 500 mg.", "Each tablet contains 500mg."),
+    ("Returns are accepted within 30 days.", "You have a 30-day return window."),
+    ("Delivery takes 5 business days at least.", "Delivery takes 5–7 business days at least."),
+    ("Support opens at 9 am.", "Support opens at 9:00 AM."),
+    ("The plan costs 49 dollars.", "The plan costs $49."),
+    # A number the context writes bare says nothing against the claim's unit; the number rule decides.
+    ("The limit is 30 days.", "Limit: 30."),
+    # Two units for one number in the context: either will do.
+    ("It takes 30 minutes.", "It takes 30 minutes, or 30 days by post."),
+])
+def test_the_same_number_with_the_same_unit_in_any_spelling_is_supported(claim: str, context: str) -> None:
+    assert verdict(claim, context) == (True, None)
+
+
+def test_units_are_read_after_the_digits_and_money_before_them() -> None:
+    # By hand: "5-7 business days" is 5 and 7 days, "$1,299.00" 1299 dollars, "9:00 am" the hour 9,
+    # "30-day" 30 days; "30 or more" and "Python 3" have none.
+    assert units(prepare("Ships in 5-7 business days for $1,299.00, by 9:00 am; a 30-day window, "
+                         "30 or more, Python 3.")) == {
+        (5.0, "d"), (7.0, "d"), (1299.0, "$"), (9.0, "am"), (30.0, "d")}
