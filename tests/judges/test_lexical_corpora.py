@@ -1,7 +1,9 @@
 """The lexical judge on answers in the house styles of the chat models that write them, in Chinese,
-Japanese, German, French, Spanish, Italian and Portuguese (tests/judges/corpora/: support documents, answers
-whose every sentence the documents state, answers with one made-up sentence, refusals; written for ragmon
-by two walkthroughs, labelled sentence by sentence).
+Japanese, German, French, Spanish, Italian and Portuguese, and in English over support pages full of
+numbers (prices, doses, dates, units) and technical documentation (versions, addresses, names in code)
+(tests/judges/corpora/: documents, answers whose every sentence the documents state, answers with one
+made-up sentence, refusals; written for ragmon by four walkthroughs, labelled sentence by sentence before
+the judge was run on them).
 
 Each corpus's wrong verdicts are named below, each with why the judge gets it wrong: a change that makes a
 new one fails here, and so does a change that fixes one (drop it from the list, and say so in the README's
@@ -88,8 +90,106 @@ EUROPEAN = {
 }
 
 
+ENGLISH_TECHNICAL = {
+    # "60_000" (a number as code writes it) read as 60 and 0.
+    ("g26", "false alarm",
+     "The default timeout in the JavaScript SDK is **60 seconds** (60,000 milliseconds)."),
+    # "Yes" is a term ("ye") the context lacks: 1 of 2.
+    ("g27", "false alarm", "Yes, rarely."),
+    # Code the model wrote around a documented call: its keywords are no context's words.
+    ("g46", "false alarm", "// back off and retry"),
+    ("g46", "false alarm", "if (err instanceof RateLimitError) {"),
+    ("g46", "false alarm", "try {"),
+    ("g46", "false alarm", "} catch (err) {"),
+    # Paraphrase of a code example (`new Nimbus({ maxRetries: 2 })`): 2 of 5 terms.
+    ("i08", "false alarm", "You can change it with the `maxRetries` option when you create the client."),
+    # A number from another row of the same table (1,000 is the Enterprise plan's; so is 1 hour).
+    ("i03", "made-up sentence passed",
+     "On the Standard plan you can make up to 1,000 requests per minute per API key, with a burst of 20."),
+    ("i24", "made-up sentence passed",
+     "On the Standard plan, P1 tickets get a first response within 1 hour, by email, Mon–Fri, "
+     "9:00–18:00 CET."),
+    # Contradictions in the documents' own words: a "not" moved or dropped, a plan's benefit given to
+    # another, a fix given to the release before.
+    ("i07", "made-up sentence passed", "Yes, test keys can read live data, but they can't modify it."),
+    ("i17", "made-up sentence passed",
+     "Yes, the metrics endpoint listens on port 9090 at `/metrics` and is exposed outside the cluster."),
+    ("i19", "made-up sentence passed",
+     "Yes, the SOC 2 Type II report is available to customers on both the Standard and Enterprise "
+     "plans under "
+     "NDA."),
+    ("i21", "made-up sentence passed",
+     "The connection leak in the Python SDK's `AsyncClient` when a request timed out was fixed in v2.3.0, "
+     "released on 2024-10-29."),
+    # A made-up clause on a copied sentence: 8 of 13 terms ("replay" from the page's "replay attacks").
+    ("i11", "made-up sentence passed",
+     "Failed deliveries are retried with exponential backoff for up to 72 hours, after which the "
+     "event is moved "
+     "to a dead-letter queue that you can replay from the dashboard."),
+    # A refusal with an aside on what the documents do cover, "but not ...": read whole as a claim.
+    ("r04", "read as a claim",
+     "I don't see anything about SAML or single sign-on in the documentation you've shared — the "
+     "authentication docs cover API keys and OAuth tokens for the API, but not dashboard login."),
+}
+
+ENGLISH_SUPPORT = {
+    # Paraphrase: a terse spec line or fee table as a sentence with verbs of its own.
+    ("fee-g5", "false alarm",
+     "If you need it faster, expedited delivery costs $15 and gets the card to you in 1–2 business days."),
+    ("lost-i2", "false alarm",
+     "To prevent new purchases immediately, lock your card in the app under Card > Lock card."),
+    ("x200-i2", "false alarm",
+     "It reaches 400 nits of brightness and covers 100% of the DCI-P3 color gamut."),
+    # An attribution inside the sentence ("The provided documents only mention ..."): counted as content.
+    ("saas-r2", "false alarm",
+     "The provided documents only mention a discount for nonprofits, which get 25% off any annual plan."),
+    # "limited" and "unlimited" in one claim: the opposite veto finds the context's "unlimited".
+    ("plan-g1", "false alarm",
+     "Starter is limited to 3 agents and 10 GB of storage, while Pro and Business Plus allow "
+     "unlimited agents."),
+    # No claims to a reader, but no pattern tells them from claims: a disclaimer, a hedge, a remark on the
+    # documents.
+    ("amox-g1", "read as a claim",
+     "Please follow your doctor's or pharmacist's instructions for your specific prescription."),
+    ("fee-g1", "read as a claim", "It depends on which card you have."),
+    ("saas-r1", "read as a claim",
+     "They cover CloudDesk's plans, pricing, billing and data security, but not integrations."),
+    # A fact of one product or plan given to another: every word and number is the page's.
+    ("ti-i1", "made-up sentence passed", "The Galaxy S21 is valued at up to $240."),
+    ("rw-i2", "made-up sentence passed",
+     "Nova Classic cardholders can also earn a welcome bonus after spending $4,000 in the first 3 months."),
+    ("plan-i1", "made-up sentence passed", "It also includes audit logs and a sandbox environment."),
+    ("ret-i2", "made-up sentence passed", "The restocking fee is waived for VoltMart Plus members."),
+    # One item added to a list copied from the page.
+    ("pm-i1", "made-up sentence passed",
+     "After purchase, contact customer support by chat, by email, or by calling 1-800-555-0199."),
+    ("lost-i2", "made-up sentence passed", "You can also report it through live chat in the Nova app."),
+    ("cv-i3", "made-up sentence passed",
+     "CareLine is in network with Aetna, Cigna, UnitedHealthcare and Blue Cross Blue Shield."),
+    ("bill-i3", "made-up sentence passed",
+     "CloudDesk accepts Visa, Mastercard, American Express and PayPal."),
+    # A number the page uses for something else, with the same unit ("2 doses", "90 days", "P2").
+    ("amox-i1", "made-up sentence passed",
+     "For children under 40 kg, the dose is usually 20–40 mg/kg per day, split into 2 doses."),
+    ("lost-i1", "made-up sentence passed",
+     "You have 90 days from the statement date on which the charge first appeared to file a dispute."),
+    ("sla-i3", "made-up sentence passed",
+     "High-priority (P2) tickets get a response within 2 business hours."),
+    # Contradictions and plausible policies in the page's own words.
+    ("ret-i3", "made-up sentence passed", "VoltMart Plus members also pay this fee on regular returns."),
+    ("fee-i1", "made-up sentence passed", "The late payment fee is waived the first time you pay late."),
+    ("ship-i2", "made-up sentence passed",
+     "Orders under that amount can be shipped to a P.O. box with Standard Shipping only."),
+    ("ti-i2", "made-up sentence passed",
+     "However, you can still recycle them for free at any VoltMart store."),
+    ("data-i3", "made-up sentence passed",
+     "You can also move an existing US account to the EU region at any time from the admin settings."),
+}
+
+
 @pytest.mark.parametrize(("corpus", "known"), [
     ("chinese_japanese.jsonl", CHINESE_JAPANESE), ("european.jsonl", EUROPEAN),
+    ("english_technical.jsonl", ENGLISH_TECHNICAL), ("english_support.jsonl", ENGLISH_SUPPORT),
 ])
 def test_the_judges_wrong_verdicts_are_the_known_ones(corpus: str, known: set[tuple[str, str, str]]) -> None:
     assert wrong_verdicts(corpus) == known
