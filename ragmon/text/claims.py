@@ -345,9 +345,10 @@ _ATTRIBUTION = re.compile(
     r"[\W_]*(?:(?:according to|based (?:solely |only |entirely )?(?:up)?on|(?:as )?per|from|in|as (?:stated|"
     r"mentioned|described|noted|indicated|explained) in) " + _ATTRIBUTED_TO + r",|" + _ATTRIBUTED_TO +
     r" (?:states|state|says|say|indicates|indicate|mentions|mention|notes|note|explains|explain|specifies|"
-    r"specify|confirms|confirm) that|" + european.ATTRIBUTION + r")\s+", re.IGNORECASE)
+    r"specify|confirms|confirm) that|" + _ATTRIBUTED_TO + r" (?:only |also )?(?:mentions?|describes?|lists?|"
+    r"covers?)|" + european.ATTRIBUTION + r")\s+", re.IGNORECASE)
 """An opening clause that only says where the answer comes from: "According to the provided context,",
-"Based on the information provided,", "The documents say that"."""
+"Based on the information provided,", "The documents say that", "The provided documents only mention"."""
 _SOURCE_TERMS = profile(" ".join(re.findall(r"[^\W\d_]+", SOURCE_NOUN + "|" + european.SOURCE_NOUNS))).terms
 """A term of every attribution: a claim with none has none to drop."""
 

@@ -140,9 +140,6 @@ ENGLISH_SUPPORT = {
      "To prevent new purchases immediately, lock your card in the app under Card > Lock card."),
     ("x200-i2", "false alarm",
      "It reaches 400 nits of brightness and covers 100% of the DCI-P3 color gamut."),
-    # An attribution inside the sentence ("The provided documents only mention ..."): counted as content.
-    ("saas-r2", "false alarm",
-     "The provided documents only mention a discount for nonprofits, which get 25% off any annual plan."),
     # "limited" and "unlimited" in one claim: the opposite veto finds the context's "unlimited".
     ("plan-g1", "false alarm",
      "Starter is limited to 3 agents and 10 GB of storage, while Pro and Business Plus allow "

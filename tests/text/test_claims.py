@@ -639,3 +639,11 @@ def test_a_lead_in_presenting_what_follows_is_no_claim_whatever_it_names() -> No
     # A share or an amount is stated, not named: checked.
     assert verdicts("Here are the items with a 25% fee:\n- Clearance items") == [
         ("Here are the items with a 25% fee:", False), ("Clearance items", True)]
+
+
+def test_documents_that_only_mention_something_are_an_attribution() -> None:
+    # Read whole: provid, document, mention, discount, ¬profit (nonprofits), annual, plan and the 25, of
+    # which the context holds ¬profit, annual, plan and 25: 4 of 8, 0.5. Without the attribution: 4 of 5.
+    context = Context("c1", "Nonprofits get 25% off any annual plan.")
+    claim = "The provided documents only mention a discount for nonprofits, which get 25% off any annual plan."
+    assert verdicts(claim, context) == [(claim, True)]
