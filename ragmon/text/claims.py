@@ -82,7 +82,8 @@ _ABBREV_BEFORE_LOWER = wordset(
 _ABBREV_BEFORE_DIGIT = wordset("no nos fig figs vol vols p pp ch sec art eq ref")
 """Abbreviations of a following number ("No. 5", "p. 12")."""
 _INITIALISM = re.compile(r"(?:[^\W\d_]\.)+[^\W\d_]")
-"""U.S, a.m: dotted initialisms never end a sentence."""
+"""U.S, a.m: dotted initialisms end no sentence (nor do they after a prefix: "non-U.S") unless a word a
+sentence opens with follows."""
 _QUANTITY = re.compile(r"[$€£]?(?:[0-9][0-9.,]*[0-9]|[0-9])")
 _YEAR = re.compile(r"1[0-9]{3}|20[0-9]{2}")
 _NEXT_WORD = re.compile(r"[^\W\d_]+")
@@ -93,8 +94,12 @@ def _is_abbreviation(word: str, previous: str, text: str, next_at: int) -> bool:
     `previous` is the word before it ("" if none), `text[next_at]` the first character after it."""
     word = word.lstrip("(\"'\u201c\u2018[").lower()
     next_char = text[next_at]
-    if word in _ALWAYS_ABBREV or ("." in word and _INITIALISM.fullmatch(word)):
+    if word in _ALWAYS_ABBREV:
         return True
+    if "." in word and _INITIALISM.fullmatch(word.rpartition("-")[2]):
+        # "U.S.", and "non-U.S." as well: cut there, "citizens living abroad" was a claim alone. But "We
+        # ship to the U.S. The fee is 3%." is two sentences.
+        return not _opens_sentence(text, next_at)
     if len(word) == 1 and word.isalpha():
         return _is_initial(previous, text, next_at)
     if word in _ABBREV_BEFORE_LOWER:
@@ -112,9 +117,14 @@ def _is_initial(previous: str, text: str, next_at: int) -> bool:
     no quantity ("Since 2016 J. Powell"), nor is a number a comma ends ("In 1998, J. K. Rowling")."""
     if _QUANTITY.fullmatch(previous) and not _YEAR.fullmatch(previous):
         return False
-    following = _NEXT_WORD.match(text, next_at)
-    return not (following is not None and following.end() - following.start() > 1
-                and text[next_at].isupper() and following.group().lower() in STOPWORDS)
+    return not _opens_sentence(text, next_at)
+
+
+def _opens_sentence(text: str, at: int) -> bool:
+    """Whether a capitalised function word of the kind sentences open with starts at `at` ("The", "It")."""
+    following = _NEXT_WORD.match(text, at)
+    return (following is not None and following.end() - following.start() > 1
+            and text[at].isupper() and following.group().lower() in STOPWORDS)
 
 
 def sentence_spans(text: str) -> list[tuple[int, int]]:

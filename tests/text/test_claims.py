@@ -647,3 +647,15 @@ def test_documents_that_only_mention_something_are_an_attribution() -> None:
     context = Context("c1", "Nonprofits get 25% off any annual plan.")
     claim = "The provided documents only mention a discount for nonprofits, which get 25% off any annual plan."
     assert verdicts(claim, context) == [(claim, True)]
+
+
+def test_an_initialism_after_a_prefix_ends_no_sentence() -> None:
+    # Cut after "Non-U.S.", the rest was judged alone: half a sentence can be supported by the context.
+    text = "Non-U.S. citizens living abroad can apply with a passport instead. The fee is 3%."
+    assert [claim.text for claim in split_claims(text)] == [
+        "Non-U.S. citizens living abroad can apply with a passport instead.", "The fee is 3%."]
+    # Before a word a sentence opens with, the initialism's period ends its sentence too: glued, a made-up
+    # fee rode on a supported sentence.
+    assert [claim.text for claim in split_claims("We ship to the U.S. The fee is 3%.")] == [
+        "We ship to the U.S.", "The fee is 3%."]
+    assert len(split_claims("We ship to U.S. Army bases at 9 a.m. daily.")) == 1
