@@ -17,6 +17,7 @@ from typing import Any
 from ragmon.model import Claim, ClaimVerdict, Example
 from ragmon.options import fraction
 from ragmon.text.claims import claim_profile
+from ragmon.text.numbers import shown
 from ragmon.text.passages import Passage, passage
 from ragmon.text.terms import NEGATION, TextProfile, opposite
 
@@ -84,7 +85,10 @@ def _verdict(claim: Claim, claim_profile: TextProfile, threshold: float,
     # A claim made only of numbers (and function words) is supported by a context holding them all.
     # Less a hair: 0.56 x 25 is 14.000000000000002 in floats, which made 14 of 25 terms, exactly the
     # "at least 56%" the threshold promises, fall short (at 0.14, 0.28 and 0.56 among 0.01 to 1.00).
-    specific = sum(1 for n in numbers if n >= 10 or not n.is_integer()) if numbers else 0
+    # Each specific number (10 or more, or a decimal) the context also states counts as a term it holds, but
+    # the first: one shared number is as often a coincidence (a price or a dose given to another plan or
+    # drug: "The Team plan costs $49" against "The Pro plan costs $49"), two or more in one context seldom.
+    specific = max(sum(1 for n in numbers if n >= 10 or not n.is_integer()) - 1, 0) if numbers else 0
     needed = threshold * (len(terms) + specific) - _FLOAT_SLACK - specific
     opposites: frozenset[str] | None = None  # worked out at the first context that passes the rest
     supporting = []
@@ -130,7 +134,7 @@ def _reason(claim: TextProfile, opposites: frozenset[str], shared: int, best_id:
     """Why the closest single context fell short, for the worst-examples section of a report."""
     text = f"no single context supports it; closest {best_id} has {shared}/{len(claim.terms)} of its terms"
     missing = sorted(claim.numbers - best.numbers) if claim.numbers else ()  # best.numbers costs a scan
-    lacked = [*(f"{n:g}" for n in missing), *(best.lacks(claim.literals) if claim.literals else ()),
+    lacked = [*map(shown, missing), *(best.lacks(claim.literals) if claim.literals else ()),
               *(best.clashes(claim.units) if claim.units and not missing else ())]
     if lacked:
         text += f", lacks {', '.join(lacked)}"

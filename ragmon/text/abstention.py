@@ -291,29 +291,31 @@ def _asks_the_user(sentence: str) -> bool:
     return mark >= 0 and _WORD_CHARACTER.search(sentence, mark + 1) is None
 
 
+_PARTY = r"(?:the |your |our |a |an )?(?:[a-z][\w'-]* ){0,2}?(?:" + "|".join((
+    "support(?: team)?", "sales(?: team)?", "customer (?:service|support|care)(?: team)?", "account manager",
+    "administrator", "admin", "help ?desk", "representative", "associate", "agent", "(?:web)?site", "doctor",
+    "pharmacist", "physician", "(?:healthcare |health care )?provider", "bank", "advis[eo]r", "team",
+)) + r")(?:'s)?"
+"""Someone to ask: a party noun after at most two words of its name ("Nimbus support", "Samsung's website",
+"your account manager")."""
+_ASK = (r"(?:(?:contact|reach out to|ask|check with|check|speak (?:to|with)|talk to|get in touch with|"
+        r"consult|visit)(?:ing)?|reaching out to|getting in touch with|speaking (?:to|with)|checking with) ")
 _REFERRAL = re.compile(
     r"[\W_]*(?:(?:for|about|regarding) [^\d,.;:!?]{1,40}, |if [^\d,.;:!?]{1,40}, )?"
     r"(?:you (?:may|might) (?:also )?want to|i(?:'d| would)? (?:also )?(?:recommend|suggest)|"
     r"we (?:recommend|suggest)|it (?:may|might|would|could) be (?:worth|best to|a good idea to|wise to)|"
-    r"(?:you could )?consider|"
-    r"your best bet is to|you can (?:also )?) ?"
-    r"(?:(?:contact|reach out to|ask|check with|check|speak (?:to|with)|talk to|get in touch with|consult|"
-    r"visit)(?:ing)?|reaching out to|getting in touch with|speaking (?:to|with)|checking with) "
-    r"[^\d.;:!?@]{0,40}?\b(?:" + "|".join((
-        "support(?: team)?", "sales(?: team)?", "customer (?:service|support|care)", "account manager",
-        "administrator", "admin", "help ?desk", "representative", "associate", "agent", "(?:web)?site",
-        "doctor", "pharmacist", "physician", "(?:healthcare |health care )?provider", "bank", "advis[eo]r",
-        "team")) + r")(?:'s)?"
-    r"(?: (?:or|and) [^\d.;:!?@]{0,40}?)?"
+    r"(?:you could )?consider|your best bet is to|you can (?:also )?) ?" + _ASK + _PARTY
+    + r"(?: (?:or|and) (?:" + _ASK + ")?" + _PARTY + ")?"
     r"(?: to confirm| directly| first| for (?:details|more (?:details|information|info)|pricing|confirmation|"
     r"help|assistance|guidance|advice|the latest (?:information|details|pricing))| about (?:this|that|it|"
     r"your (?:case|account|options|situation))| to help (?:with|you) [^\d.;:!?@]{0,60})?[\W_]*")
 """A hedged pointer to someone who may know ("You may want to contact Nimbus support to confirm.", "I'd
 recommend asking your pharmacist or doctor.", "For pricing, you may want to contact the sales team."), which
 refusals end with: read as a claim it was an unsupported one, and an honest refusal scored 0 and headed the
-report's worst examples. Only hedged, only to a party (support, a doctor, a website), with nothing specific:
-a digit or an "@" (a number to call, an address to write to) makes it the documents' claim, and so does an
-unhedged instruction ("Contact support to cancel your plan.")."""
+report's worst examples. Only hedged, only to parties (support, a doctor, a website) and for no more than a
+purpose of a few words: what the party will do ("... and get a full refund", "... and they will waive the
+fee") is a claim, as are a number to call or an address to write to, and an unhedged instruction
+("Contact support to cancel your plan.")."""
 _REFERRAL_TERMS = frozenset(
     ("contact", "reach", "ask", "check", "speak", "talk", "touch", "consult", "visit"))
 """The stems of the verbs of `_REFERRAL`: a sentence with none of them is spared the pattern."""

@@ -233,9 +233,10 @@ _MAY_OPEN_SOURCES = frozenset(" \t>#*_([<sSrRcCbBqQfF（来來出参參资資引
 _ENTRY = re.compile(r"[ \t]*+(?:(?:[-*+•]|\d{1,3}[.)]|\[[^\]\n]{1,64}\])[ \t].{0,300}|\S{1,300})")
 """An entry of a list of sources: an item ("- Refund Policy, p. 3", "[2] policy.pdf") or a bare id or
 address ("doc-1")."""
-_FOOTNOTE = re.compile(r"\[([^\]\n]{1,64})\][ \t]+[^\n]{1,150}")
+_FOOTNOTE = re.compile(r"\[([^\]\n]{1,64})\][ \t]+[^\n]{0,79}[^\n.!?]")
 """An answer's closing line naming the source of a mark it cites ("[1] security", "[2] Refund Policy"),
-with no heading above: the lines of such a block end the answer, each label cited before it."""
+with no heading above: the lines of such a block end the answer, each label cited before it. A title, not
+a sentence: at most 80 characters, ending in no full stop ("[1] Refunds take 30 days." is a claim)."""
 _DEFINITION = re.compile(r"[ \t]*\[\^?[^\]\n]{1,64}\]:[ \t]")
 """A markdown link or footnote definition ("[1]: doc-1", "[^2]: policy.pdf")."""
 _NOTE = re.compile(r"(?:\((?:sources?|references?|citations?|see)\b[^()\n]{0,200}\)|[（(](?:" + CJK_SOURCES
@@ -266,12 +267,29 @@ def _footnotes(text: str, lines: list[tuple[int, int]]) -> set[int]:
     text ("... later [1]."): a line opening with its mark ("[1] The warranty is 2 years.") is a claim."""
     labels: dict[int, str] = {}
     at = len(lines) - 1
-    while at > 0 and text[lines[at][0]] == "[" and (note := _FOOTNOTE.fullmatch(text, *lines[at])):
+    while (at > 0 and len(labels) < _MOST_FOOTNOTES and text[lines[at][0]] == "["
+           and (note := _FOOTNOTE.fullmatch(text, *lines[at]))):
         labels[at] = note.group(1)
         at -= 1
     body = text[:lines[at + 1][0]] if labels else ""
-    cited = all(re.search(r"(?<=[^\n])" + re.escape(f"[{label}]"), body) for label in labels.values())
-    return set(labels) if cited else set()
+    return set(labels) if all(_cited(body, f"[{label}]") for label in labels.values()) else set()
+
+
+_MOST_FOOTNOTES = 64
+"""Lines of a closing block of footnotes read at most, and places a mark is looked at: each is a search of
+the answer, and a hostile one of thousands had made the search quadratic."""
+
+
+def _cited(body: str, mark: str) -> bool:
+    """Whether `mark` follows some text in `body`, not a line's start (among its first places)."""
+    at = body.find(mark)
+    for _ in range(_MOST_FOOTNOTES):
+        if at < 0:
+            return False
+        if at and body[at - 1] != "\n":
+            return True
+        at = body.find(mark, at + 1)
+    return False
 
 
 def _underlined(text: str, line: tuple[int, int], below: tuple[int, int]) -> bool:
@@ -404,11 +422,6 @@ _LONGEST_HEADING = len("## **Bibliography**")
 
 _MOST_ITEMS = 12
 """The largest whole number a lead-in may state as the count of the items it introduces."""
-_PRESENTING = re.compile(r"[\W_]*(?:here(?:'s| is| are)|below (?:is|are))\b(?![^\n]*[%$€£¥])", re.IGNORECASE)
-"""A lead-in that only presents what follows, whatever number it names but a share or an amount: in "Here
-are the steps to troubleshoot 503 errors:" and "Here are the specs of the X200 (SKU 4471-B):" the number is
-a name, not a count, and the items below state what there is to check; "Here are the items with a 25%
-fee:" states a fee ("The following items carry ..." is a claim's subject, whatever follows)."""
 
 
 def _is_claim(sentence: str) -> bool:
@@ -422,8 +435,7 @@ def _is_claim(sentence: str) -> bool:
         return False  # it only names the answer's sources; most sentences are spared the pattern
     read = profile(sentence)
     if (sentence.endswith((":", "：", "*", "_")) and sentence.rstrip("*_").endswith((":", "："))
-            and (all(n.is_integer() and 1 <= n <= _MOST_ITEMS for n in read.numbers)
-                 or _PRESENTING.match(sentence) is not None)):
+            and all(n.is_integer() and 1 <= n <= _MOST_ITEMS for n in read.numbers)):
         return False
     if not _says_something(read) or is_abstention(sentence) or is_filler(sentence, read.terms):
         return False

@@ -6,6 +6,7 @@ when a claim needs them) and kept in a cache of their own, apart from claims' pr
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 import sys
@@ -122,14 +123,22 @@ class Passage:
         """A claim's numbers written with a unit this passage writes them with no unit of (`units.clashes`).
         Its units are read once a claim with units asks, as its numbers are."""
         if self._units is None:
-            self._units = units.units(prepare(self._numbers_text()))
+            self._units = units.units(_prepared(self._numbers_text()))
         return units.clashes(measured, self._units)
 
     def lacks(self, named: frozenset[str]) -> list[str]:
         """Which of a claim's literals (`ragmon.text.literals`) the passage does not hold as written, in
-        order. Read from the text the numbers are, made again each time: claims with literals are few."""
-        low = prepare(self._numbers_text())
-        return sorted(literal for literal in named if not literals.holds(low, literal))
+        order. Read from the text the numbers are, kept only for the last few passages asked (`_prepared`):
+        claims with literals are few."""
+        low = _prepared(self._numbers_text())
+        return sorted(literals.shown(literal) for literal in named if not literals.holds(low, literal))
+
+
+@functools.lru_cache(maxsize=16)
+def _prepared(text: str) -> str:
+    """`prepare`d, for the few passages each claim of an answer with literals asks again: prepared for each
+    claim, 1,000 claims against a 100 KB context took 0.74 s."""
+    return prepare(text)
 
 
 def _digits(number: float) -> str:

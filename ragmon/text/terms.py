@@ -47,11 +47,12 @@ STOPWORDS: frozenset[str] = wordset(
     they they'd they'll they're they've this those though through thus to too under unless until up upon us
     very was wasn't we we'd we'll we're we've were weren't what what's when when's where where's whether
     which while who who's whom whose why why's will with within without won't would wouldn't yet you you'd
-    you'll you're you've your yours yourself yourselves one s t d ll m re ve
+    you'll you're you've your yours yourself yourselves one s t d ll m re ve st nd rd th
     """
 )
 """Function words: they carry no checkable content, so they neither make a sentence a claim nor count
-toward support."""
+toward support. Among them what is left of a contraction or an ordinal once its digits are read ("15th" is
+15 and "th")."""
 
 _INVISIBLE_RANGES = (
     (0x00, 0x08), (0x0E, 0x1B), (0x7F, 0x84), (0x86, 0x9F), (0xAD, 0xAD), (0x600, 0x605), (0x61C, 0x61C),
@@ -461,10 +462,10 @@ def _profile(text: str) -> TextProfile:
     measured = units.units(low) if digits else NO_UNITS
     if terms.isdisjoint(SPELLED):
         # Most claims state no number: then the number regex, which tests every character, is not run.
-        return TextProfile(terms, numbers_in(low) if digits else NO_NUMBERS, named, measured)
+        return TextProfile(terms, numbers_in(low, claim=True) if digits else NO_NUMBERS, named, measured)
     marks = terms & NUMBER_MARKS.keys()
     spelled = spelled_numbers(spaced, marks)
-    return TextProfile(terms.difference(SPELLED), numbers_in(low, spelled), named, measured)
+    return TextProfile(terms.difference(SPELLED), numbers_in(low, spelled, claim=True), named, measured)
 
 
 NO_LITERALS: frozenset[str] = frozenset()

@@ -16,13 +16,15 @@ from __future__ import annotations
 
 import re
 
+from ragmon.text.numbers import shown
+
 _NAMES = {
     "mg": "mg", "milligram": "mg", "milligrams": "mg",
     "mcg": "mcg", "µg": "mcg", "μg": "mcg", "ug": "mcg", "microgram": "mcg", "micrograms": "mcg",
     "g": "g", "gram": "g", "grams": "g", "kg": "kg", "kilogram": "kg", "kilograms": "kg",
     "ml": "ml", "milliliter": "ml", "milliliters": "ml", "millilitre": "ml", "millilitres": "ml",
-    "kb": "kb", "mb": "mb", "gb": "gb", "tb": "tb", "pb": "pb", "kib": "kib", "mib": "mib", "gib": "gib",
-    "tib": "tib", "kilobytes": "kb", "megabytes": "mb", "gigabytes": "gb", "terabytes": "tb",
+    "kb": "kb", "mb": "mb", "gb": "gb", "tb": "tb", "pb": "pb", "kib": "kb", "mib": "mb", "gib": "gb",
+    "tib": "tb", "kilobytes": "kb", "megabytes": "mb", "gigabytes": "gb", "terabytes": "tb",
     "°c": "°c", "°f": "°f", "degrees c": "°c", "degrees f": "°f", "celsius": "°c", "fahrenheit": "°f",
     "degrees celsius": "°c", "degrees fahrenheit": "°f",
     "%": "%", "percent": "%", "per cent": "%",
@@ -33,10 +35,11 @@ _NAMES = {
     "minute": "min", "minutes": "min", "min": "min", "mins": "min",
     "hour": "h", "hours": "h", "hr": "h", "hrs": "h",
     "day": "d", "days": "d", "week": "w", "weeks": "w", "month": "mo", "months": "mo", "year": "y",
-    "years": "y", "dose": "dose", "doses": "dose", "tablet": "tablet", "tablets": "tablet",
-    "capsule": "capsule", "capsules": "capsule", "pill": "pill", "pills": "pill",
+    "years": "y", "dose": "dose", "doses": "dose",
 }
-"""Each unit's spellings, to one name. Durations and doses are units too: "every 6 hours" is not "6 doses"."""
+"""Each unit's spellings, to one name. Durations and doses are units too: "every 6 hours" is not "6 doses".
+One name for a binary prefix and its decimal twin ("GiB", "GB"), which answers swap; none for "tablet",
+"capsule" and "pill", which they swap as well."""
 _CURRENCY = {"$": "$", "€": "€", "£": "£", "¥": "¥"}
 _UNIT = "|".join(sorted(map(re.escape, _NAMES), key=len, reverse=True))
 _NUMBER = r"([0-9][0-9,]*(?:\.[0-9]+)?)"
@@ -44,7 +47,8 @@ _WITH_UNIT = re.compile(
     r"(?<![\w.,])(?:([$€£¥]) ?)?" + _NUMBER + r"(?::[0-9]{2})?(?:\s?(?:-|–|to|and)\s?[$€£¥]?" + _NUMBER
     + r"(?::[0-9]{2})?)?(?:[\s-]?(?:business |calendar |working )?(" + _UNIT + r")(?![\w]))?")
 """A number in digits with its currency sign before it or its unit after it: a range's first number takes
-the unit of its second ("5-7 business days" is 5 days too), a clock time its minutes ("9:00 am")."""
+the unit of its second ("5-7 business days" is 5 days too), but for the half of the day, and a clock time
+its minutes ("9:00 am")."""
 
 
 def units(low: str) -> frozenset[tuple[float, str]]:
@@ -54,16 +58,20 @@ def units(low: str) -> frozenset[tuple[float, str]]:
         sign, first, second, unit = match.groups()
         if sign is None and unit is None:
             continue
-        for digits in (first, second) if second is not None else (first,):
+        for last, digits in ((False, first), (True, second)) if second is not None else ((True, first),):
             try:
                 value = float(digits.replace(",", ""))
             except ValueError:  # "1,2,3": a list, whose numbers the number rule reads
                 continue
             if sign is not None:
                 found.add((value, _CURRENCY[sign]))
-            if unit is not None:
+            if unit is not None and (last or _NAMES[unit] not in _HALF_DAY):
                 found.add((value, _NAMES[unit]))
     return frozenset(found)
+
+
+_HALF_DAY = frozenset(("am", "pm"))
+"""Units a range's first number does not take from its second: "9-5pm" is 9 in the morning."""
 
 
 def clashes(claimed: frozenset[tuple[float, str]], stated: frozenset[tuple[float, str]]) -> list[str]:
@@ -72,5 +80,5 @@ def clashes(claimed: frozenset[tuple[float, str]], stated: frozenset[tuple[float
     by_number: dict[float, set[str]] = {}
     for value, unit in stated:
         by_number.setdefault(value, set()).add(unit)
-    return sorted(f"{value:g} {unit}" for value, unit in claimed
+    return sorted(f"{shown(value)} {unit}" for value, unit in claimed
                   if value in by_number and unit not in by_number[value])

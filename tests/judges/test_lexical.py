@@ -394,7 +394,7 @@ def test_v_before_a_version_is_the_word_version() -> None:
 
 def test_a_specific_number_the_context_states_counts_as_a_term_it_holds() -> None:
     # credit, rise: 2 terms, 1 (credit) in the context, 0.5 < 0.56. Its four numbers, each specific (10 or
-    # more, or a decimal), are there too: 1 + 4 of 2 + 4, 0.83.
+    # more, or a decimal), are there too, and all but the first count: 1 + 3 of 2 + 3, 0.8.
     claim = "The credit rises to 25% below 99.0% and to 50% below 95.0%."
     context = "If uptime falls below 99.9%, the credit is 10%; below 99.0%, 25%; below 95.0%, 50%."
     [verdict] = verdicts(LexicalJudge(), example(claim, context))
@@ -405,4 +405,9 @@ def test_a_specific_number_the_context_states_counts_as_a_term_it_holds() -> Non
     # A number under 10 counts for nothing: "3 agents" is as often a paraphrase's count as a fact.
     # starter, seat: 1 (starter) of 2 in "Starter: 3 agents." (0.5); with the 3 it would be 2 of 3.
     [verdict] = verdicts(LexicalJudge(), example("Starter has 3 seats.", "Starter: 3 agents."))
+    assert not verdict.supported
+    # One specific number counts for nothing: a price given to another plan keeps it. team, plan, cost,
+    # seat: plan and cost in the context, 2 of 4; had the $49 counted, 3 of 5 (0.6) would have passed.
+    ex = example("The Team plan costs $49 per seat.", "The Pro plan includes 100 GB and costs $49 per month.")
+    [verdict] = verdicts(LexicalJudge(), ex)
     assert not verdict.supported

@@ -73,6 +73,10 @@ EUROPEAN = {
     ("de-g2", "false alarm", "Lieferzeit: 2–4 Werktage"),
     # German inflection and paraphrase: no German stemmer ("Garantie ... verlängern" / "Verlängerung").
     ("de-g7", "false alarm", "Ja, Sie können die Garantie auf fünf Jahre verlängern."),
+    ("de-i3", "false alarm", "Die Sperre dauert 30 Minuten."),
+    # 5 of 9 terms, just under the threshold: "Posso però confermarti che" is no attribution ragmon knows;
+    # its one number counts for no term (the first never does).
+    ("it-r3", "false alarm", "Posso però confermarti che la spedizione standard in Italia costa 5,90 €."),
     # Contradictions in the source's own words: what a lexical judge cannot see.
     ("de-i1", "made-up sentence passed", "Die Rücksendung ist für Sie kostenlos."),
     ("fr-i4", "made-up sentence passed", "Elle couvre aussi les dommages causés par un liquide."),
@@ -96,6 +100,8 @@ ENGLISH_TECHNICAL = {
      "The default timeout in the JavaScript SDK is **60 seconds** (60,000 milliseconds)."),
     # "Yes" is a term ("ye") the context lacks: 1 of 2.
     ("g27", "false alarm", "Yes, rarely."),
+    # A lead-in stating a number no count (a status code): a claim, and the page's words are others.
+    ("g03", "read as a claim", "Here are the steps to troubleshoot 503 errors from the gateway:"),
     # Code the model wrote around a documented call: its keywords are no context's words.
     ("g46", "false alarm", "// back off and retry"),
     ("g46", "false alarm", "if (err instanceof RateLimitError) {"),
@@ -133,6 +139,11 @@ ENGLISH_TECHNICAL = {
 }
 
 ENGLISH_SUPPORT = {
+    # Openers as terms: "Yes" ("ye"), "Good news" ("good", "new").
+    ("plan-i3", "false alarm", "Yes, nonprofits receive a 25% discount on any annual plan."),
+    ("ret-g3", "false alarm",
+     "Good news — because you bought them between November 1 and December 24, the holiday return policy "
+     "applies."),
     # Paraphrase: a terse spec line or fee table as a sentence with verbs of its own.
     ("fee-g5", "false alarm",
      "If you need it faster, expedited delivery costs $15 and gets the card to you in 1–2 business days."),

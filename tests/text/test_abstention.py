@@ -173,3 +173,16 @@ def test_a_refusal_ending_with_a_pointer_abstains() -> None:
     answer = "Ozempic isn't mentioned. You may want to contact Nova customer service for details."
     assert split_claims(answer) == ()
     assert answer_abstains(answer)
+
+
+@pytest.mark.parametrize("sentence", [
+    # The red team's: what the party will do, after "and", is the answer's claim, not a pointer.
+    "You can contact support and get a full refund on sale items.",
+    "You can also contact customer service and they will waive the late fee.",
+    "You can visit our website and start a return online.",
+    "You can check your order status in real time on our website.",
+    "You can ask for an instant refund from the support team.",
+    "You might want to speak with your doctor and drink alcohol in moderation.",
+])
+def test_a_pointer_with_a_promise_is_a_claim(sentence: str) -> None:
+    assert len(split_claims(sentence)) == 1

@@ -27,7 +27,7 @@ def verdict(claim: str, context: str) -> tuple[bool, str | None]:
      "`nimbus deploy --force` skips the confirmation prompt on deploy.", "nimbus_deploy_confirm"),
     ("Fetch line items with `GET /v1/orders/{id}/line_items`.",
      "`GET /v1/orders/{id}` returns the order; an order holds at most 250 line items.",
-     "/v1/orders/{id}/line_items"),
+     "/v1/orders/{…}/line_items"),
     ("The SDK provides an `autoPagingIter()` helper for list endpoints.",
      "The SDK provides an `auto_paging_iter()` helper for list endpoints.", "autopagingiter"),
     # A flag is not the start of a longer one.
@@ -58,6 +58,20 @@ def test_a_made_up_name_version_or_address_is_unsupported(claim: str, context: s
     # Plain words in code are words; versions in code are numbers: neither is asked for as written.
     ("Run `nimbus deploy` to ship it.", "Run nimbus deploy to ship it."),
     ("Python `3.12` is supported.", "Python 3.12 is supported."),
+    # The red team's false alarms: a path inside the URL the docs write, a host with its scheme, a template
+    # against a concrete id, a call's arguments, a scraped escape, a flag as typography prints it, a
+    # hyphenated name, a pre-release, a placeholder in angle brackets.
+    ("List orders with `GET /v1/orders`.", "List orders with GET https://api.acme.com/v1/orders."),
+    ("The dashboard runs at `http://localhost:3000`.", "The dashboard runs at localhost:3000."),
+    ("Fetch one with `GET /v1/orders/:id`.", "Fetch one with `GET /v1/orders/{order_id}`."),
+    ("Page with `client.orders.list(limit)`.", "Page with `client.orders.list()`."),
+    ("Set `max_retries` to retry.", "Set max\\_retries to retry."),
+    ("Use `--dry-run` to preview.", "Use —dry-run to preview."),
+    ("Set `max_retries` to retry.", "Set max-retries to retry."),
+    ("Install 3.0.0 now.", "Install 3.0.0rc1 now."),
+    ("Restart it with `kubectl rollout restart deployment/<name>`.",
+     "Restart it with kubectl rollout restart deployment/nimbus-gateway."),
+    ("Send `{\"enabled\": true}` to switch it on.", "Send enabled true to switch it on."),
 ])
 def test_a_name_the_context_writes_is_supported(claim: str, context: str) -> None:
     assert verdict(claim, context) == (True, None)

@@ -18,10 +18,10 @@ def test_profile_drops_function_words_and_spelled_numbers() -> None:
 
 
 def test_digits_split_words_and_are_read_as_numbers() -> None:
-    # Digits separate words as spaces do: "route66" is the word "route" (stem "rout") and 66, "3rd" is "rd"
-    # (too short to stem) and 3; "and" is a function word. Without a digit a text states no number.
+    # Digits separate words as spaces do: "route66" is the word "route" (stem "rout") and 66, "3rd" is 3 and
+    # "rd", an ordinal's ending and a function word, as "and" is. Without a digit a text states no number.
     p = profile("route66 and 3rd")
-    assert p.terms == profile("route and rd").terms == {"rout", "rd"}
+    assert p.terms == profile("route and rd").terms == {"rout"}
     assert p.numbers == {66.0, 3.0}
     assert profile("route and rd").numbers == frozenset()
 

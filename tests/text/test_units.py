@@ -42,7 +42,12 @@ def test_a_number_with_a_unit_the_context_never_gives_it_is_unsupported(claim: s
     ("Support opens at 9 am.", "Support opens at 9:00 AM."),
     ("The plan costs 49 dollars.", "The plan costs $49."),
     # A number the context writes bare says nothing against the claim's unit; the number rule decides.
-    ("The limit is 30 days.", "Limit: 30."),
+    ("The refund limit is 30 days.", "Refund limit (days): 30."),
+    # A range's first time is not of the half of the day its second is; binary and decimal prefixes are
+    # one unit, and so are the forms a dose is taken in (none is a unit).
+    ("The pharmacy is open from 9 am to 5 pm.", "The pharmacy is open 9-5pm."),
+    ("Each node has 16 GB of memory.", "Each node has 16 GiB of memory."),
+    ("Take 2 pills every 6 hours.", "Take 2 tablets every 6 hours."),
     # Two units for one number in the context: either will do.
     ("It takes 30 minutes.", "It takes 30 minutes, or 30 days by post."),
 ])

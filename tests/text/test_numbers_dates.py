@@ -1,0 +1,135 @@
+"""Dates read as one number, and "twice" and "thrice" as numbers: a claim's date or count must be its
+context's, not pieces of another one."""
+
+from __future__ import annotations
+
+import pytest
+
+from ragmon import Context, Example, LexicalJudge
+from ragmon.evaluate import evaluate_example
+from ragmon.text.numbers import numbers_in
+from ragmon.text.passages import Passage
+from ragmon.text.terms import prepare, profile
+
+
+def supported(claim: str, context: str) -> bool:
+    """The lexical judge's verdict on a one-sentence answer against one context."""
+    example = Example("q1", "When does the offer end?", (Context("c1", context),), claim)
+    (verdict,) = evaluate_example(example, LexicalJudge(), 5).verdicts
+    return verdict.supported
+
+
+def states(claim: str, context: str) -> bool:
+    """Whether the context states every number of the claim, read as a claim's numbers are (its full dates
+    instead of their pieces)."""
+    return Passage(context).states(numbers_in(prepare(claim), claim=True))
+
+
+MARCH_15 = ["2024-03-15", "March 15, 2024", "15 March 2024", "Mar. 15th, 2024", "15th of March 2024",
+            "Friday, March 15, 2024", "2024/03/15", "03/15/2024", "15/03/2024"]
+
+
+@pytest.mark.parametrize("written", MARCH_15)
+def test_a_date_is_one_number_and_a_claim_needs_it_not_its_pieces(written: str) -> None:
+    # 2024 * 10000 + 3 * 100 + 15. A passage keeps the pieces it writes in digits as well.
+    assert numbers_in(prepare(f"The offer ends on {written}."), claim=True) == {20240315.0}
+    assert 20240315.0 in numbers_in(prepare(f"The offer ends on {written}."))
+
+
+@pytest.mark.parametrize("claimed", MARCH_15)
+@pytest.mark.parametrize("written", MARCH_15)
+def test_a_true_date_written_another_way_is_stated(claimed: str, written: str) -> None:
+    # "2024-03-15" against "March 15, 2024" had lacked 3: a month's name is no number.
+    assert states(f"The offer ends on {claimed}.", f"The offer ends on {written}.")
+
+
+@pytest.mark.parametrize("written", MARCH_15)
+def test_a_made_up_day_is_not_stated_by_the_month_of_another_date(written: str) -> None:
+    # March 3rd against March 15th: the 3 of "03" had been the claim's day.
+    assert not states("The offer ends on March 3, 2024.", f"The offer ends on {written}.")
+    assert not states("The offer ends on 2024-03-03.", f"The offer ends on {written}.")
+
+
+def test_made_up_dates_are_unsupported() -> None:
+    assert not supported("The offer ends on March 3, 2024.", "The offer ends on 2024-03-15.")
+    # The 18 is in the changelog, but not as this release's day.
+    changelog = "v2.3.0 was released on 2024-10-29. It fixes 18 bugs."
+    assert not supported("v2.3.0 was released on 2024-10-18.", changelog)
+    assert supported("v2.3.0 was released on 2024-10-29.", changelog)
+
+
+@pytest.mark.parametrize(("claim", "context"), [
+    ("The offer ends on March 15, 2024.", "The offer ends on 2024-03-15."),
+    ("The offer ends on 15 March 2024.", "The offer ends on Friday, March 15, 2024."),
+    ("The offer ends on Mar. 15th, 2024.", "The offer ends on 15/03/2024."),
+])
+def test_a_date_written_by_its_month_is_supported_by_the_same_date_written_otherwise(
+        claim: str, context: str) -> None:
+    assert supported(claim, context)
+
+
+@pytest.mark.parametrize("claim", ["The offer started in 2024.", "The offer ends on the 15th."])
+def test_a_year_or_a_day_alone_is_found_in_a_full_date(claim: str) -> None:
+    assert supported(claim, "The offer started on 2024-01-02 and ends on 2024-03-15.")
+    assert states(claim, "The offer started on 2024-01-02 and ends on 2024-03-15.")
+
+
+def test_a_slash_date_whose_day_is_past_12_is_a_date() -> None:
+    # 03/15/2024 can only be March 15th (no 15th month), and so can 15/03/2024.
+    assert states("The offer ends on 03/15/2024.", "The offer ends on 15/03/2024.")
+    assert not supported("The offer ends on 03/15/2024.", "The offer ends on 2024-05-03, with 15 left.")
+
+
+def test_a_slash_date_that_reads_both_ways_stays_its_pieces_in_a_claim() -> None:
+    # 03/04/2024: March 4th in the US, April 3rd elsewhere. A claim states 3, 4 and 2024, as it did; a
+    # context may mean either date.
+    assert numbers_in(prepare("The offer ends on 03/04/2024."), claim=True) == {3.0, 4.0, 2024.0}
+    assert states("The offer ends on 03/04/2024.", "The offer ends on 04/03/2024.")
+    assert states("The offer ends on March 4, 2024.", "The offer ends on 03/04/2024.")
+    assert states("The offer ends on April 3, 2024.", "The offer ends on 03/04/2024.")
+    assert not states("The offer ends on March 5, 2024.", "The offer ends on 03/04/2024.")
+
+
+def test_a_month_and_a_year_are_no_date() -> None:
+    assert numbers_in(prepare("The offer ends in March 2024."), claim=True) == {2024.0}
+    assert supported("The offer ends in March 2024.", "The offer ends on 2024-03-15.")
+
+
+@pytest.mark.parametrize(("word", "value"), [("twice", 2.0), ("thrice", 3.0)])
+def test_twice_and_thrice_are_numbers(word: str, value: float) -> None:
+    assert profile(f"Take it {word} a day.").numbers == {value}
+    assert Passage(f"Take the tablet {word} daily with food.").states(frozenset({value}))
+
+
+def test_twice_is_not_three_times_and_two_times_is_twice() -> None:
+    assert not supported("Take it twice a day.", "Take it three times a day.")
+    assert not supported("Take it three times a day.", "Take it twice a day.")
+    assert not supported("Take it thrice a day.", "Take it twice a day.")
+    assert supported("Take it two times a day.", "Take it twice a day.")
+    assert supported("Take it twice a day.", "Take it 2 times a day.")
+
+
+def test_once_is_no_number() -> None:
+    # "once" mostly means "after": a claim saying it needs no 1 in its context.
+    assert profile("Once you return it, the refund takes 5 days.").numbers == {5.0}
+    assert supported("Once you return it, the refund takes 5 days.", "After a return, refunds take 5 days.")
+
+
+@pytest.mark.parametrize(("claim", "context"), [
+    # The red team's false alarms once a claim's date had to be a date of the context: a range of days, two
+    # days, a day-month-year with the month's name, a day under a year written elsewhere.
+    ("The spring sale ends on March 15, 2024.", "The spring sale runs March 1–15, 2024."),
+    ("The office is closed on December 24, 2024.", "The office is closed on December 24 and 25, 2024."),
+    ("The submission deadline is March 15, 2024.", "Submission deadline: 15-Mar-2024."),
+    ("The final release shipped on March 15, 2024.",
+     "Release notes for 2024. The final release shipped on March 15."),
+])
+def test_a_date_in_a_range_or_under_its_year_is_stated(claim: str, context: str) -> None:
+    assert supported(claim, context)
+
+
+def test_a_missing_date_is_named_as_a_date() -> None:
+    example = Example("q1", "When?", (Context("c1", "The offer ends on 2024-03-15."),),
+                      "The offer ends on March 3, 2024.")
+    (verdict,) = evaluate_example(example, LexicalJudge(), 5).verdicts
+    assert verdict.reason is not None and verdict.reason.endswith("lacks 2024-03-03")
