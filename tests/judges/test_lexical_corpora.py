@@ -95,9 +95,6 @@ EUROPEAN = {
 
 
 ENGLISH_TECHNICAL = {
-    # "60_000" (a number as code writes it) read as 60 and 0.
-    ("g26", "false alarm",
-     "The default timeout in the JavaScript SDK is **60 seconds** (60,000 milliseconds)."),
     # "Yes" is a term ("ye") the context lacks: 1 of 2.
     ("g27", "false alarm", "Yes, rarely."),
     # A lead-in stating a number no count (a status code): a claim, and the page's words are others.

@@ -136,3 +136,10 @@ def test_the_same_number_written_another_way_supports_a_claim(context: str, answ
 ])
 def test_chinese_numbers_are_read_as_numbers(text: str, expected: set[float]) -> None:
     assert numbers(text) == expected
+
+
+def test_digits_grouped_by_underscores_are_one_number() -> None:
+    # As code writes them: 60_000 is 60,000, not 60 and 0; a name's digits stay its own.
+    assert numbers("The timeout is `60_000` ms.") == {60000.0}
+    assert numbers("Up to 1_000_000 rows.") == {1000000.0}
+    assert numbers("Set max_retries_3 off.") == {3.0}
