@@ -133,7 +133,7 @@ def _contradictions(opposites: frozenset[str], read: Passage) -> list[str]:
 def _reason(claim: TextProfile, opposites: frozenset[str], shared: int, best_id: str, best: Passage) -> str:
     """Why the closest single context fell short, for the worst-examples section of a report."""
     text = f"no single context supports it; closest {best_id} has {shared}/{len(claim.terms)} of its terms"
-    missing = sorted(claim.numbers - best.numbers) if claim.numbers else ()  # best.numbers costs a scan
+    missing = sorted(best.unstated(claim.numbers)) if claim.numbers else ()  # reading them costs a scan
     lacked = [*map(shown, missing), *(best.lacks(claim.literals) if claim.literals else ()),
               *(best.clashes(claim.units) if claim.units and not missing else ())]
     if lacked:

@@ -14,10 +14,12 @@ import sys
 from ragmon.text import literals, units
 from ragmon.text.cache import text_cache
 from ragmon.text.numbers import (
+    FIRST_DATE,
     NUMBER_MARKS,
     SCALES,
     SPELLED,
     chinese_numerals,
+    dates_in,
     european_numbers,
     numbers_in,
     spelled_numbers,
@@ -46,7 +48,7 @@ class Passage:
     than half the memory.
     """
 
-    __slots__ = ("_european", "_numbers", "_text", "_units", "terms")
+    __slots__ = ("_dates", "_european", "_numbers", "_text", "_units", "terms")
 
     def __init__(self, text: str) -> None:
         cjk = not text.isascii() and is_cjk(text)  # a flag's test first: most passages are ASCII
@@ -68,6 +70,7 @@ class Passage:
         """content terms, plus the markers of function words and number words (no claim term is either,
         and leaving them in saves a set difference per passage)"""
         self._numbers: frozenset[float] | None = None
+        self._dates: frozenset[float] | None = None
         self._units: frozenset[tuple[float, str]] | None = None
 
     @property
@@ -103,7 +106,7 @@ class Passage:
         table, or an attack: thousands of numbers against a long passage took seconds) is decided by the
         scan alone, which reads it once."""
         if len(wanted) > _MANY_NUMBERS:
-            return wanted <= self.numbers
+            return not self.unstated(wanted)
         if self.terms.isdisjoint(SPELLED):
             text = self._numbers_text()
             for number in wanted:
@@ -113,10 +116,22 @@ class Passage:
                     if (digits not in text and float(digits) == magnitude
                             and not (magnitude < 1 and digits[1:] in text)):  # ".25" is 0.25
                         return False
-        if self._numbers is not None:
-            return wanted <= self._numbers
-        low = prepare(self._numbers_text())
-        return all(_written(low, number) for number in wanted) or wanted <= self._read_numbers(low)
+        if self._numbers is None:
+            low = prepare(self._numbers_text())
+            if all(_written(low, number) for number in wanted):
+                return True
+            self._read_numbers(low)
+        return not self.unstated(wanted)
+
+    def unstated(self, wanted: frozenset[float]) -> frozenset[float]:
+        """Which of `wanted` the passage does not state, its dates read (`dates_in`) only when a number
+        missing from the rest could be one: a claim's date, which few claims have."""
+        missing = wanted - self.numbers
+        if missing and max(missing) >= FIRST_DATE:
+            if self._dates is None:
+                self._dates = dates_in(prepare(self._numbers_text()), self.numbers)
+            missing -= self._dates
+        return missing
 
 
     def clashes(self, measured: frozenset[tuple[float, str]]) -> list[str]:

@@ -424,6 +424,8 @@ class _TermCache(dict[str, str]):
 
 TERMS = _TermCache()
 NEGATION_TERMS = frozenset(filter(None, map(_term, european.NEGATION_WORDS)))
+_UNIT_TERMS = frozenset(filter(None, map(_term, units.WORDS)))
+"""The terms of the words units are written with ("days" is "dai")."""
 """The terms of the words a negation `european.NEGATION` reads holds: a text with none is not searched."""
 
 
@@ -459,7 +461,9 @@ def _profile(text: str) -> TextProfile:
     if digits:
         low = european_numbers(low)
     named = literals.read(low) if literals.worth_asking(low, digits) else NO_LITERALS
-    measured = units.units(low) if digits else NO_UNITS
+    # The pattern run on every claim with a digit cost 1.5% of the scoring time: a set test spares most.
+    measured = (units.units(low) if digits and (not terms.isdisjoint(_UNIT_TERMS) or units.signed(low))
+                else NO_UNITS)
     if terms.isdisjoint(SPELLED):
         # Most claims state no number: then the number regex, which tests every character, is not run.
         return TextProfile(terms, numbers_in(low, claim=True) if digits else NO_NUMBERS, named, measured)

@@ -51,6 +51,17 @@ the unit of its second ("5-7 business days" is 5 days too), but for the half of 
 its minutes ("9:00 am")."""
 
 
+WORDS = frozenset(word for name in _NAMES for word in re.findall(r"[^\W\d_]+", name))
+"""The words units are written with: a text whose terms have none of theirs (`ragmon.text.terms`) and no
+`signed` number has no unit to read."""
+_SIGNED = re.compile(r"[$€£¥%°¢µμ]|[0-9] ?a\.?m\b")
+"""What else makes a unit: a sign, or "am" after digits (a function word as a term, "I am")."""
+
+
+def signed(low: str) -> bool:
+    return _SIGNED.search(low) is not None
+
+
 def units(low: str) -> frozenset[tuple[float, str]]:
     """(number, unit) for every number of a `prepare`d text written with a unit or a currency sign."""
     found = set()

@@ -7,7 +7,7 @@ import pytest
 
 from ragmon import Context, Example, LexicalJudge
 from ragmon.evaluate import evaluate_example
-from ragmon.text.numbers import numbers_in
+from ragmon.text.numbers import dates_in, numbers_in
 from ragmon.text.passages import Passage
 from ragmon.text.terms import prepare, profile
 
@@ -31,9 +31,11 @@ MARCH_15 = ["2024-03-15", "March 15, 2024", "15 March 2024", "Mar. 15th, 2024", 
 
 @pytest.mark.parametrize("written", MARCH_15)
 def test_a_date_is_one_number_and_a_claim_needs_it_not_its_pieces(written: str) -> None:
-    # 2024 * 10000 + 3 * 100 + 15. A passage keeps the pieces it writes in digits as well.
-    assert numbers_in(prepare(f"The offer ends on {written}."), claim=True) == {20240315.0}
-    assert 20240315.0 in numbers_in(prepare(f"The offer ends on {written}."))
+    # 2024 * 10000 + 3 * 100 + 15. A passage keeps the pieces it writes in digits, its dates read apart.
+    low = prepare(f"The offer ends on {written}.")
+    assert numbers_in(low, claim=True) == {20240315.0}
+    assert 20240315.0 not in numbers_in(low)
+    assert 20240315.0 in dates_in(low, numbers_in(low))
 
 
 @pytest.mark.parametrize("claimed", MARCH_15)
