@@ -25,6 +25,7 @@ import argparse
 import contextlib
 import re
 import sys
+import types
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 from unittest import mock
@@ -79,10 +80,12 @@ def row(label: str, result: Calibration) -> str:
 
 
 _NEVER = re.compile(r"(?!)")
+_NO_UNITS = types.SimpleNamespace(units=lambda low: frozenset(), signed=lambda low: False)
 RULES: tuple[tuple[str, str, Any], ...] = (
     ("US, UK: one word for all their names", "_COUNTRY", _NEVER),
     ("British spelling as American", "american", lambda word: word),
     ("negative prefixes: own terms, opposite vetoes", "_NEGATIVE", _NEVER),
+    ("a number's unit is one its context gives it", "units", _NO_UNITS),
 )
 """(what the rule does, the ragmon.text.terms name that implements it, what switches it off)."""
 

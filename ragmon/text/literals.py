@@ -31,8 +31,9 @@ words, braces and globs are templates and data (`{"enabled": true}`, `*.log`): t
 _VERSION = re.compile(r"v?[0-9][0-9.]*(?:/[0-9]{1,3})?")
 """A version, an address or a number in code: `_DOTTED` reads one of three or more groups ("10.0.0.0/8"),
 the number reader the rest."""
-_SNAKE = re.compile(r"(?<![\w./-])[a-z][a-z0-9]*(?:_[a-z0-9]+)+(?![\w])")
-"""A snake_case or SCREAMING_CASE name outside code too ("set NIMBUS_TOKEN"): prose has none."""
+_SNAKE = re.compile(r"(?<![\w./:{<-])[a-z][a-z0-9]*(?:_[a-z0-9]+)+(?![\w:}>])")
+"""A snake_case or SCREAMING_CASE name outside code too ("set NIMBUS_TOKEN"): prose has none. Not an
+emoji's short code (":white_check_mark:"), nor a template's placeholder ("{order_id}")."""
 _DOTTED = re.compile(r"(?<![0-9.])[0-9]+(?:\.[0-9]+){2,}(?:/[0-9]{1,3})?(?![0-9]|\.[0-9])")
 """"2.3.1", "10.0.0.0/8", "127.0.0.1": not "3.5" (a number) nor the date "2024-10-29"."""
 _OPEN = "\x00"
@@ -72,14 +73,16 @@ def _name(token: str) -> str | None:
     if call > 0:
         token = token[:call]
         return token.strip(".") if len(token) > 2 and "*" not in token else None
-    token = token.lstrip("$").strip(".(){}")
+    token = token.lstrip("$").strip(".()")
+    if token.count("{") != token.count("}"):  # JSON's: `{"enabled": true}`
+        token = token.strip("{}")
     if token.startswith("//"):  # "https://api.acme.com/v1" split at its colon
         token = token[2:]
     if len(token) < 3 or "*" in token or token[0] == "~" or not _CODE_SHAPE.search(token) \
             or _VERSION.fullmatch(token):
         return None
     if "/" in token:
-        token = _PLACEHOLDER.sub(_OPEN, token)
+        token = _PLACEHOLDER.sub(_OPEN, token.rstrip("/") or token)  # "/static/" is "/static"
         if not any(len(part.strip("/")) > 1 for part in token.split(_OPEN)):
             return None  # "/{id}": nothing fixed to look for
     return token

@@ -82,3 +82,21 @@ def test_prose_has_no_literals() -> None:
     low = prepare("Refunds take 5-7 business days. Store credit is issued in 3.5 days.")
     assert literals.read(low) == frozenset()
     assert not literals.worth_asking(prepare("Refunds take 5 business days."), has_digits=True)
+
+
+@pytest.mark.parametrize(("claim", "context"), [
+    # Placeholders of other names and forms, a concrete id, a directory before its file, a trailing slash,
+    # a sigil, a glob, JSON: the red team's other false alarms.
+    ("Retrieve an order with `GET /v1/orders/{id}`.", "Retrieve an order with GET /v1/orders/:id."),
+    ("Retrieve an order with `GET /v1/orders/{order_id}`.",
+     "Retrieve an order with GET /v1/orders/<order_id>."),
+    ("List sessions with `GET /api/v2/users/{userId}/sessions`.",
+     "List sessions with GET /api/v2/users/{user_id}/sessions."),
+    ("Logs are written under `/var/log/nimbus/`.", "Logs are written under /var/log/nimbus/agent.log."),
+    ("Static files are served from `/static/`.", "Static files are served from /static."),
+    ("The app reads `$DATABASE_URL` when it starts.", "The app reads DATABASE_URL when it starts."),
+    ("Nimbus ignores `*.log` files.", "Nimbus ignores .log files."),
+    ("React with :white_check_mark: to approve it.", "React with a check mark to approve it."),
+])
+def test_a_name_in_another_legitimate_form_is_supported(claim: str, context: str) -> None:
+    assert verdict(claim, context) == (True, None)
