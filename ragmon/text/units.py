@@ -54,12 +54,15 @@ its minutes ("9:00 am")."""
 WORDS = frozenset(word for name in _NAMES for word in re.findall(r"[^\W\d_]+", name))
 """The words units are written with: a text whose terms have none of theirs (`ragmon.text.terms`) and no
 `signed` number has no unit to read."""
-_SIGNED = re.compile(r"[$€£¥%°¢µμ]|[0-9] ?a\.?m\b")
-"""What else makes a unit: a sign, or "am" after digits (a function word as a term, "I am")."""
+_AM = re.compile(r"[0-9] ?a\.?m\b")
+_WIDE_SIGNS = frozenset("€£¥°¢µμ")
 
 
 def signed(low: str) -> bool:
-    return _SIGNED.search(low) is not None
+    """What else makes a unit: a sign, or "am" after digits (a function word as a term, "I am"). Substring
+    and set tests first: one pattern of them all, tried at every character, cost 2.7 us a claim."""
+    return ("$" in low or "%" in low or ("am" in low and _AM.search(low) is not None)
+            or (not low.isascii() and not _WIDE_SIGNS.isdisjoint(low)))
 
 
 def units(low: str) -> frozenset[tuple[float, str]]:
