@@ -85,11 +85,8 @@ def _verdict(claim: Claim, claim_profile: TextProfile, threshold: float,
     # A claim made only of numbers (and function words) is supported by a context holding them all.
     # Less a hair: 0.56 x 25 is 14.000000000000002 in floats, which made 14 of 25 terms, exactly the
     # "at least 56%" the threshold promises, fall short (at 0.14, 0.28 and 0.56 among 0.01 to 1.00).
-    # Each specific number (10 or more, or a decimal) the context also states counts as a term it holds, but
-    # the first: one shared number is as often a coincidence (a price or a dose given to another plan or
-    # drug: "The Team plan costs $49" against "The Pro plan costs $49"), two or more in one context seldom.
-    specific = max(sum(1 for n in numbers if n >= 10 or not n.is_integer()) - 1, 0) if numbers else 0
-    needed = threshold * (len(terms) + specific) - _FLOAT_SLACK - specific
+    needed = threshold * len(terms) - _FLOAT_SLACK
+    lowered: float | None = None  # what is needed with its numbers counted, worked out when it matters
     opposites: frozenset[str] | None = None  # worked out at the first context that passes the rest
     supporting = []
     closest: tuple[int, str, Passage] | None = None  # the first context sharing most terms, for the reason
@@ -97,7 +94,14 @@ def _verdict(claim: Claim, claim_profile: TextProfile, threshold: float,
         shared = len(read.terms & terms)
         if closest is None or shared > closest[0]:
             closest = (shared, ctx_id, read)
-        if (shared < needed or (numbers and not read.states(numbers)) or (named and read.lacks(named))
+        if shared < needed:
+            if not numbers:
+                continue
+            if lowered is None:
+                lowered = needed - _counted(numbers) * (1.0 - threshold)
+            if shared < lowered:
+                continue
+        if ((numbers and not read.states(numbers)) or (named and read.lacks(named))
                 or (measured and read.clashes(measured))):
             continue
         if opposites is None:
@@ -112,6 +116,15 @@ def _verdict(claim: Claim, claim_profile: TextProfile, threshold: float,
     if opposites is None:
         opposites = _opposites(terms)
     return ClaimVerdict(claim, False, (), _reason(claim_profile, opposites, *closest))
+
+
+def _counted(numbers: frozenset[float]) -> int:
+    """How many of a claim's numbers count as terms the context holds (it must state them all anyway):
+    each specific one (10 or more, or a decimal) but the first. One shared number is as often a coincidence
+    (a price or a dose given to another plan or drug: "The Team plan costs $49" against "The Pro plan costs
+    $49"), two or more in one context seldom. Counting a number as one more term held, of one more, lowers
+    what the terms must hold by 1 - threshold."""
+    return max(sum(1 for n in numbers if n >= 10 or not n.is_integer()) - 1, 0)
 
 
 def _opposites(terms: frozenset[str]) -> frozenset[str]:

@@ -181,7 +181,7 @@ def numbers_in(low: str, spelled: Iterable[float] = (), *, claim: bool = False) 
     if "$" in low or "€" in low or "£" in low or "¥" in low:
         low = _MONEY_SCALE.sub(_money_scaled, low)
     _read_digits(low, found)
-    if not claim or found.isdisjoint(_YEARS):
+    if not claim or found.isdisjoint(_YEARS) or not _MAY_DATE.search(low):
         return frozenset(found) if found else NO_NUMBERS  # no year, no date: the date search is not run
     dates = [date for date in _dates(low, found) if len(date[2]) == 1]  # "03/04/2024" stays its pieces
     if dates:
@@ -223,6 +223,9 @@ def _read_digits(low: str, found: set[float]) -> None:
             found.update(_grouped_or_scaled(match))
 
 
+_MAY_DATE = re.compile(r"[-/]|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec")
+"""What a text with a date has beside its year: a claim with a year and none of them (a price of 1,250, a
+count of 1968) is spared the date search."""
 _YEARS = frozenset(range(1000, 3000))
 """The years a date may have. Every date has one, which the number scan has read (2024.0 is found among
 these ints): only where it is written is a date looked for, around it. A regex looking for dates' digits
