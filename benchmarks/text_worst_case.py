@@ -49,6 +49,25 @@ def lookalikes(size: int) -> None:
     judged(f"Values {listed}", f"{'1' * size} Values {listed}")
 
 
+def footnotes(size: int) -> None:
+    """An answer citing [1] once, then a block of "[n] title" lines: each label was looked for with a
+    regex compiled for it across the whole answer."""
+    block = "\n".join(f"[{i}] title {i}" for i in range(size // 14))
+    claims.split_claims(f"Refunds take 30 days [1].\n\n{block}")
+
+
+def literal_claims(size: int) -> None:
+    """Claims naming code against a context of size characters: the context was prepared again for
+    each claim."""
+    judged(repeat("Set `max_retries` to 3. ", size // 10), repeat("set max_retries to 3 ", size // 21))
+
+
+def dated_claim(size: int) -> None:
+    """A claim's date against a passage of size characters of distinct years and month days."""
+    passage = " ".join(f"March {1 + i % 28} {1000 + i % 2000}" for i in range(size // 16))
+    judged("The sale ended on March 15, 2024.", "The sale ended. " + passage)
+
+
 CASES: dict[str, Callable[[int], object]] = {
     "sentence marks not followed by a space (split_claims)":
         lambda n: claims.split_claims("It was" + "." * n + "x"),
@@ -87,6 +106,12 @@ CASES: dict[str, Callable[[int], object]] = {
     "reference, linear: 'できません' repeated (passage)": lambda n: passages.passage(repeat("できません", n)),
     "reference, linear: '根据资料' repeated (split_claims)":
         lambda n: claims.split_claims(repeat("根据资料，", n) + "退款"),
+    "a closing block of footnotes '[n] title' (split_claims)": footnotes,
+    "claims with literals against a long context (judge)": literal_claims,
+    "claims stating a number its long context writes (judge)":
+        lambda n: judged(repeat("Set the limit to 3 now. ", n // 10), repeat("set the limit to 3 now ", n)),
+    "reference, linear: a claim's date against many years (judge)": dated_claim,
+    "reference, linear: '5 mg 5 mcg' units (judge)": lambda n: judged("It holds 5 mcg.", repeat("5 mg ", n)),
 }
 
 

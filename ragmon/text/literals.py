@@ -106,7 +106,7 @@ def shown(literal: str) -> str:
     return literal.replace(_OPEN, "{…}")
 
 
-@functools.lru_cache(maxsize=16)
+@functools.lru_cache(maxsize=8)
 def _as_names(low: str) -> str:
     """A passage as names are compared: each claim of an answer asks the same few passages."""
     return low.replace("\u2014", "--").replace("\\_", "_").replace("-", "_")

@@ -117,7 +117,7 @@ class Passage:
                             and not (magnitude < 1 and digits[1:] in text)):  # ".25" is 0.25
                         return False
         if self._numbers is None:
-            low = prepare(self._numbers_text())
+            low = _prepared(self._numbers_text())
             if all(_written(low, number) for number in wanted):
                 return True
             self._read_numbers(low)
@@ -149,10 +149,11 @@ class Passage:
         return sorted(literals.shown(literal) for literal in named if not literals.holds(low, literal))
 
 
-@functools.lru_cache(maxsize=16)
+@functools.lru_cache(maxsize=8)
 def _prepared(text: str) -> str:
-    """`prepare`d, for the few passages each claim of an answer with literals asks again: prepared for each
-    claim, 1,000 claims against a 100 KB context took 0.74 s."""
+    """`prepare`d, for the few passages each claim of an answer asks again: made for each claim, 4,000
+    claims stating a number against a context of 1 MB that wrote it in digits took 3.2 s, as many naming
+    code 0.74 s against 100 KB. The last 8, the contexts of an example: at most 8 copies of a passage."""
     return prepare(text)
 
 
@@ -216,7 +217,13 @@ def size(text: str, read: Passage) -> int:
 SHORT = 4096
 """Characters of the longest passage in the count-bounded cache: 4,096 of them hold ~40 MB at most."""
 ENTRIES = 4096
-passage, clear_cache = text_cache(Passage, size, short=SHORT, entries=ENTRIES, max_bytes=32 * 2**20)
+passage, _clear_passages = text_cache(Passage, size, short=SHORT, entries=ENTRIES, max_bytes=32 * 2**20)
 """A passage read once: cached by text, as retrieved passages recur across questions and a replay over one
 corpus then reads each passage once. Short ones (nearly all: 200 words are ~1,300 characters) in a C-level
 LRU of 4,096 (~18 MB with their texts at 200 words); longer ones in a `LongTextCache` of 32 MiB."""
+
+
+def clear_cache() -> None:
+    """Empties the passage cache and the prepared texts kept beside it."""
+    _clear_passages()
+    _prepared.cache_clear()
