@@ -308,7 +308,7 @@ _REFERRAL = re.compile(
     + r"(?: (?:or|and) (?:" + _ASK + ")?" + _PARTY + ")?"
     r"(?: to confirm| directly| first| for (?:details|more (?:details|information|info)|pricing|confirmation|"
     r"help|assistance|guidance|advice|the latest (?:information|details|pricing))| about (?:this|that|it|"
-    r"your (?:case|account|options|situation))| to help (?:with|you) [^\d.;:!?@]{0,60})?[\W_]*")
+    r"your (?:case|account|options|situation))| to help with [^\d.;:!?@]{0,60})?[\W_]*")
 """A hedged pointer to someone who may know ("You may want to contact Nimbus support to confirm.", "I'd
 recommend asking your pharmacist or doctor.", "For pricing, you may want to contact the sales team."), which
 refusals end with: read as a claim it was an unsupported one, and an honest refusal scored 0 and headed the

@@ -121,10 +121,11 @@ def _is_initial(previous: str, text: str, next_at: int) -> bool:
 
 
 def _opens_sentence(text: str, at: int) -> bool:
-    """Whether a capitalised function word of the kind sentences open with starts at `at` ("The", "It")."""
+    """Whether a capitalised function word of the kind sentences open with starts at `at` ("The", "It"; not
+    "IT" or "ALL", names in capitals: "the U.S. IT help desk")."""
     following = _NEXT_WORD.match(text, at)
-    return (following is not None and following.end() - following.start() > 1
-            and text[at].isupper() and following.group().lower() in STOPWORDS)
+    return (following is not None and following.end() - following.start() > 1 and text[at].isupper()
+            and not following.group().isupper() and following.group().lower() in STOPWORDS)
 
 
 def sentence_spans(text: str) -> list[tuple[int, int]]:
@@ -233,6 +234,9 @@ _MAY_OPEN_SOURCES = frozenset(" \t>#*_([<sSrRcCbBqQfF（来來出参參资資引
 _ENTRY = re.compile(r"[ \t]*+(?:(?:[-*+•]|\d{1,3}[.)]|\[[^\]\n]{1,64}\])[ \t].{0,300}|\S{1,300})")
 """An entry of a list of sources: an item ("- Refund Policy, p. 3", "[2] policy.pdf") or a bare id or
 address ("doc-1")."""
+_AUXILIARIES = frozenset(("is", "are", "was", "were", "be", "been", "will", "can", "cannot", "must", "may",
+                          "might", "should", "would", "could", "has", "have", "had", "does", "do", "did"))
+"""Words a footnote's title has none of: "[1] Batteries are covered for 5 years" is a claim."""
 _FOOTNOTE = re.compile(r"\[([^\]\n]{1,64})\][ \t]+[^\n]{0,79}[^\n.!?]")
 """An answer's closing line naming the source of a mark it cites ("[1] security", "[2] Refund Policy"),
 with no heading above: the lines of such a block end the answer, each label cited before it. A title, not
@@ -268,7 +272,8 @@ def _footnotes(text: str, lines: list[tuple[int, int]]) -> set[int]:
     labels: dict[int, str] = {}
     at = len(lines) - 1
     while (at > 0 and len(labels) < _MOST_FOOTNOTES and text[lines[at][0]] == "["
-           and (note := _FOOTNOTE.fullmatch(text, *lines[at]))):
+           and (note := _FOOTNOTE.fullmatch(text, *lines[at]))
+           and _AUXILIARIES.isdisjoint(text[lines[at][0]:lines[at][1]].lower().split())):
         labels[at] = note.group(1)
         at -= 1
     body = text[:lines[at + 1][0]] if labels else ""

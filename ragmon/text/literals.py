@@ -23,7 +23,7 @@ import functools
 import re
 
 _CODE = re.compile(r"`([^`\n]{1,200})`")
-_CODE_TOKEN = re.compile(r"[^\s=:,;\"'<>\[\]`]+")
+_CODE_TOKEN = re.compile(r"(?:[^\s=:,;\"'<>\[\]`]|(?<=/):)+")
 _CODE_SHAPE = re.compile(r"[_./]|^--?[a-z]")
 """A token in code that names something exactly: a snake_case or dotted name, a path, a flag. Lower-cased
 first, so camelCase is told by its call (`autoPagingIter()`). Plain words in code (`nimbus deploy`) are
@@ -73,7 +73,7 @@ def _name(token: str) -> str | None:
     if call > 0:
         token = token[:call]
         return token.strip(".") if len(token) > 2 and "*" not in token else None
-    token = token.lstrip("$").strip(".()")
+    token = token.lstrip("$?&").strip(".()")
     if token.count("{") != token.count("}"):  # JSON's: `{"enabled": true}`
         token = token.strip("{}")
     if token.startswith("//"):  # "https://api.acme.com/v1" split at its colon
@@ -112,10 +112,17 @@ def _as_names(low: str) -> str:
     return low.replace("\u2014", "--").replace("\\_", "_").replace("-", "_")
 
 
+_LOOKALIKES = 64
+"""Places a literal is looked at in a passage: a passage of near misses ("max_retries_total" 10,000 times)
+had made each claim read all of them."""
+
+
 def _found(text: str, part: str, inside: frozenset[str], goes_on: frozenset[str]) -> bool:
     open_before, open_after = part[0] == "/", part[-1] == "/"
     at = text.find(part)
-    while at >= 0:
+    for _ in range(_LOOKALIKES):
+        if at < 0:
+            return False
         end = at + len(part)
         before = text[at - 1] if at and not open_before else " "
         after = text[end] if end < len(text) and not open_after else " "

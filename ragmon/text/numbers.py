@@ -192,20 +192,35 @@ def numbers_in(low: str, spelled: Iterable[float] = (), *, claim: bool = False) 
     return frozenset(found)
 
 
-FIRST_DATE = 10_000_101.0
-"""The least number a date is read as (1000-01-01): a claim's number below it is never a date."""
+def may_be_date(number: float) -> bool:
+    """Whether a number is one a date is read as (1000-01-01 to 2999-12-31, `numbers_in`)."""
+    return 10_000_101.0 <= number < 30_000_000.0 and number.is_integer()
 
 
-def dates_in(low: str, numbers: frozenset[float]) -> frozenset[float]:
+def dates_in(low: str, numbers: frozenset[float]) -> tuple[frozenset[float], frozenset[float]]:
     """The full dates of a prepared passage whose numbers are `numbers`, each as one number as a claim's
     are (`numbers_in`): both readings of an ambiguous "03/04/2024", and the days of a month written
-    without their year in each year the passage writes (`_undated`)."""
+    without their year in each year the passage writes (`_undated`); and the numbers it writes outside
+    the dates read, for `loosely_dated`."""
     years = numbers & _YEARS
     if not years:
-        return NO_NUMBERS
-    found = {reading for _, _, readings in _dates(low, set(numbers)) for reading in readings}
+        return NO_NUMBERS, numbers
+    dates = _dates(low, set(numbers))
+    found = {reading for _, _, readings in dates for reading in readings}
     found.update(_undated(low, years))
-    return frozenset(found)
+    return frozenset(found), numbers_in(_without(low, dates)) if dates else numbers
+
+
+def loosely_dated(date: float, low: str, numbers: frozenset[float], outside: frozenset[float]) -> bool:
+    """Whether a passage writes `date` in a form not read whole ("Mar-15-2024", "2024-Mar-15", "1–15
+    March 2024", "15 and 16 March 2024", "January 8,2024"), as a reader finds it: its year among the
+    passage's numbers, its day among those outside the dates read (the 3 of "2024-03-15" is that date's
+    month, no day of one), its month by name. Read as its pieces, the claim's date had passed in all of
+    these; read whole alone, it was flagged."""
+    year, rest = divmod(int(date), 10_000)
+    month, day = divmod(rest, 100)
+    return (float(year) in numbers and float(day) in outside and 1 <= month <= 12
+            and _MONTH_NAMED[month].search(low) is not None)
 
 
 def _read_digits(low: str, found: set[float]) -> None:
@@ -274,6 +289,9 @@ def _dates(low: str, found: set[float]) -> list[tuple[int, int, frozenset[float]
 
 
 _MONTH_NAMES = "|".join(_MONTHS)
+_MONTH_NAMED = {number: re.compile(r"\b(?:" + "|".join(name for name, value in _MONTHS.items()
+                                                       if value == number) + r")\b")
+                for number in range(1, 13)}
 _MONTH_DAY = re.compile(
     r"\b(?:(" + _MONTH_NAMES + r")\.?\s+([0-9]{1,2})(?:st|nd|rd|th)?|([0-9]{1,2})(?:st|nd|rd|th)?\s+"
     r"(?:of\s+)?(" + _MONTH_NAMES + r"))\b(?![.,]?[0-9]|,?\s*[0-9]{4})")

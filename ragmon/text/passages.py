@@ -14,13 +14,14 @@ import sys
 from ragmon.text import literals, units
 from ragmon.text.cache import text_cache
 from ragmon.text.numbers import (
-    FIRST_DATE,
     NUMBER_MARKS,
     SCALES,
     SPELLED,
     chinese_numerals,
     dates_in,
     european_numbers,
+    loosely_dated,
+    may_be_date,
     numbers_in,
     spelled_numbers,
 )
@@ -48,7 +49,7 @@ class Passage:
     than half the memory.
     """
 
-    __slots__ = ("_dates", "_european", "_numbers", "_text", "_units", "terms")
+    __slots__ = ("_dates", "_european", "_numbers", "_outside", "_text", "_units", "terms")
 
     def __init__(self, text: str) -> None:
         cjk = not text.isascii() and is_cjk(text)  # a flag's test first: most passages are ASCII
@@ -71,6 +72,7 @@ class Passage:
         and leaving them in saves a set difference per passage)"""
         self._numbers: frozenset[float] | None = None
         self._dates: frozenset[float] | None = None
+        self._outside: frozenset[float] = frozenset()
         self._units: frozenset[tuple[float, str]] | None = None
 
     @property
@@ -127,10 +129,12 @@ class Passage:
         """Which of `wanted` the passage does not state, its dates read (`dates_in`) only when a number
         missing from the rest could be one: a claim's date, which few claims have."""
         missing = wanted - self.numbers
-        if missing and max(missing) >= FIRST_DATE:
+        if missing and any(map(may_be_date, missing)):
+            low = _prepared(self._numbers_text())
             if self._dates is None:
-                self._dates = dates_in(prepare(self._numbers_text()), self.numbers)
-            missing -= self._dates
+                self._dates, self._outside = dates_in(low, self.numbers)
+            missing = frozenset(number for number in missing - self._dates if not may_be_date(number)
+                                or not loosely_dated(number, low, self.numbers, self._outside))
         return missing
 
 

@@ -183,6 +183,7 @@ def test_a_refusal_ending_with_a_pointer_abstains() -> None:
     "You can check your order status in real time on our website.",
     "You can ask for an instant refund from the support team.",
     "You might want to speak with your doctor and drink alcohol in moderation.",
+    "I'd recommend contacting support to help you get a free replacement.",
 ])
 def test_a_pointer_with_a_promise_is_a_claim(sentence: str) -> None:
     assert len(split_claims(sentence)) == 1

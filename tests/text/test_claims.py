@@ -627,6 +627,7 @@ def test_a_closing_block_naming_the_sources_of_cited_marks_is_no_claim() -> None
                                                       "Electronics carry a 15% restocking fee [2]."]
     # Marks never cited before, lines opening with their mark, or a sentence after one, are claims.
     assert len(verdicts("Clearance items are final sale [1].\n\n[1] Electronics are final sale too.")) == 2
+    assert len(verdicts("Clearance items are final sale [1].\n\n[1] Electronics are final sale too")) == 2
     assert len(verdicts("Clearance items are final sale.\n\n[1] Electronics are final sale too")) == 2
     assert len(verdicts("[1] Clearance items are final sale.\n[1] Electronics are final sale.")) == 2
 
@@ -650,3 +651,4 @@ def test_an_initialism_after_a_prefix_ends_no_sentence() -> None:
     assert [claim.text for claim in split_claims("We ship to the U.S. The fee is 3%.")] == [
         "We ship to the U.S.", "The fee is 3%."]
     assert len(split_claims("We ship to U.S. Army bases at 9 a.m. daily.")) == 1
+    assert len(split_claims("Contact the U.S. IT help desk for access.")) == 1  # "IT" is a name here

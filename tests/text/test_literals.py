@@ -100,3 +100,13 @@ def test_prose_has_no_literals() -> None:
 ])
 def test_a_name_in_another_legitimate_form_is_supported(claim: str, context: str) -> None:
     assert verdict(claim, context) == (True, None)
+
+
+@pytest.mark.parametrize(("claim", "context"), [
+    # The second red team's: an Express path's ":id", a query parameter's "?".
+    ("List invoices with `GET /v1/customers/:id/invoices`.",
+     "List invoices with GET /v1/customers/{id}/invoices."),
+    ("Page on with `?starting_after=<id>`.", "Page on with the starting_after parameter."),
+])
+def test_a_path_parameter_or_query_is_read_as_its_name(claim: str, context: str) -> None:
+    assert verdict(claim, context) == (True, None)

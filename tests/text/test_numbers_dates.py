@@ -35,7 +35,7 @@ def test_a_date_is_one_number_and_a_claim_needs_it_not_its_pieces(written: str) 
     low = prepare(f"The offer ends on {written}.")
     assert numbers_in(low, claim=True) == {20240315.0}
     assert 20240315.0 not in numbers_in(low)
-    assert 20240315.0 in dates_in(low, numbers_in(low))
+    assert 20240315.0 in dates_in(low, numbers_in(low))[0]
 
 
 @pytest.mark.parametrize("claimed", MARCH_15)
@@ -135,3 +135,21 @@ def test_a_missing_date_is_named_as_a_date() -> None:
                       "The offer ends on March 3, 2024.")
     (verdict,) = evaluate_example(example, LexicalJudge(), 5).verdicts
     assert verdict.reason is not None and verdict.reason.endswith("lacks 2024-03-03")
+
+
+@pytest.mark.parametrize(("claim", "context"), [
+    # Forms the date reader does not read whole: the date is stated when its year, its day (not a piece of
+    # another date) and its month's name are the passage's.
+    ("The sale starts on 1 March 2024.", "The sale runs 1–15 March 2024."),
+    ("The sale ends 15 March 2024.", "The sale ends 15 and 16 March 2024."),
+    ("The submission deadline is March 15, 2024.", "Submission deadline: Mar-15-2024."),
+    ("The submission deadline is March 15, 2024.", "Submission deadline: 2024-Mar-15."),
+    ("The office reopens on January 8, 2024.", "The office reopens on January 8,2024."),
+])
+def test_a_date_written_in_a_form_not_read_whole_is_stated(claim: str, context: str) -> None:
+    assert supported(claim, context)
+
+
+def test_a_day_that_is_another_dates_piece_states_no_date() -> None:
+    # The 3 of "2024-03-15" is its month; March is named nowhere but in that date.
+    assert not supported("The offer ends on March 3, 2024.", "The offer ends on 2024-03-15 in March.")
