@@ -36,7 +36,8 @@ _ABSTENTION = re.compile(
         r"\bunable to (?:answer|determine|find)\b",
         r"\b(?:not|no) (?:enough|sufficient|adequate) (?:information|context|detail|details|data|evidence)\b",
         r"\binsufficient(?:_| )(?:context|information|data|evidence)\b",
-        r"\b" + SOURCE_NOUN + r"(?: " + SOURCE_ADJECTIVE + r")? (?:(?:does not|doesn't|do not|don't|did not|"
+        r"\b" + SOURCE_NOUN + r"(?: " + SOURCE_ADJECTIVE + r")?"
+        r"(?: (?:i|we) (?:have|can access|was given|see))? (?:(?:does not|doesn't|do not|don't|did not|"
         r"didn't|cannot|can't|fails? to) (?:say|mention|contain|include|provide|specify|state|indicate|cover|"
         r"address|discuss|answer|describe|explain|give|have|tell|offer|list)\b|" + _SAY_NOTHING + ")",
         r"\b(?:there is|there's|there are|i found|i have|i've found|i see) no (?:information|mention|"
@@ -48,7 +49,8 @@ _ABSTENTION = re.compile(
         r"\bno (?:information|mention|details?|data) (?:about|on|of|regarding|in|is|was|were)\b",
         r"\b(?:is not|are not|was not|were not|isn't|aren't|wasn't|weren't) (?:mentioned|specified|stated|"
         r"provided|available|given|covered|addressed|discussed|included|found|described|listed)"
-        r"(?: anywhere)? (?:in|by) the " + _SOURCE + r"\b",
+        r"(?: anywhere)? (?:in|by) the (?:[a-z]+ ){0,2}?" + _SOURCE + r"\b",
+        r"\bi (?:do not|don't) see [^.,;:!?]{1,60}? in the (?:[a-z]+ ){0,2}?" + _SOURCE + r"\b",
         r"\b(?:cannot|can't|can not) be (?:determined|answered|found|inferred|confirmed)\b",
         r"\bnot (?:possible|able) to (?:answer|determine|say)\b",
         r"\bbeyond the scope of the " + _SOURCE + r"\b",
@@ -204,7 +206,9 @@ _FILLER_PHRASE = (
     r"(?:i )?hope (?:this|that|it) (?:helps|helped|answers your question|clarifies things|is helpful)"
     r"(?: you (?:resolve|fix|solve|sort out) (?:the|this|your) (?:issue|problem))?",
     r"(?:i )?hope you(?:'re| are)? feel(?:ing)? better(?: soon)?|(?:i'm |i am )?(?:so |very |really )?"
-    r"sorry to hear (?:that|about that|this)",
+    r"sorry (?:to hear (?:that|about that|this)|for your loss)",
+    r"congratulations|(?:and )?i hope everything goes (?:smoothly|well)|"
+    r"possibly|maybe|perhaps|yes to both",
     r"(?:(?:i'm|i am|i'd be|i would be|always) )?(?:happy|glad) to help|glad i could help",
     r"(?:please )?(?:let me know " + _MORE + r"|(?:feel free|(?:don't|do not) hesitate) to "
     r"(?:ask|reach out|contact us)(?: " + _MORE + r")?)",
@@ -294,7 +298,9 @@ def _asks_the_user(sentence: str) -> bool:
 _PARTY = r"(?:the |your |our |a |an )?(?:[a-z][\w'-]* ){0,2}?(?:" + "|".join((
     "support(?: team)?", "sales(?: team)?", "customer (?:service|support|care)(?: team)?", "account manager",
     "administrator", "admin", "help ?desk", "representative", "associate", "agent", "(?:web)?site", "doctor",
-    "pharmacist", "physician", "(?:healthcare |health care )?provider", "bank", "advis[eo]r", "team",
+    "pharmacist", "physician", "(?:healthcare |health care )?provider", "bank", "advis[eo]r", "team", "hr",
+    "human resources", "people team", "benefits (?:team|center|portal|office)", "leave center",
+    "service desk", "manager", "broker", "insurer",
 )) + r")(?:'s)?"
 """Someone to ask: a party noun after at most two words of its name ("Nimbus support", "Samsung's website",
 "your account manager")."""
@@ -304,9 +310,11 @@ _REFERRAL = re.compile(
     r"[\W_]*(?:(?:for|about|regarding) [^\d,.;:!?]{1,40}, |if [^\d,.;:!?]{1,40}, )?"
     r"(?:you (?:may|might) (?:also )?want to|i(?:'d| would)? (?:also )?(?:recommend|suggest)|"
     r"we (?:recommend|suggest)|it (?:may|might|would|could) be (?:worth|best to|a good idea to|wise to)|"
-    r"(?:you could )?consider|your best bet is to|you can (?:also )?) ?" + _ASK + _PARTY
+    r"(?:you could )?consider|your best bet is to|you can (?:also )?|please) ?" + _ASK + _PARTY
     + r"(?: (?:or|and) (?:" + _ASK + ")?" + _PARTY + ")?"
-    r"(?: to confirm| directly| first| for (?:details|more (?:details|information|info)|pricing|confirmation|"
+    r"(?: to confirm(?: (?:whether|if) [^\d.;:!?@]{0,50})?"
+    r"| to review your (?:coverage|options|situation|case)| directly| first| for (?:details|more (?:details|"
+    r"information|info)|pricing|confirmation|"
     r"help|assistance|guidance|advice|the latest (?:information|details|pricing))| about (?:this|that|it|"
     r"your (?:case|account|options|situation))| to help with [^\d.;:!?@]{0,60})?[\W_]*")
 """A hedged pointer to someone who may know ("You may want to contact Nimbus support to confirm.", "I'd
@@ -315,7 +323,8 @@ refusals end with: read as a claim it was an unsupported one, and an honest refu
 report's worst examples. Only hedged, only to parties (support, a doctor, a website) and for no more than a
 purpose of a few words: what the party will do ("... and get a full refund", "... and they will waive the
 fee") is a claim, as are a number to call or an address to write to, and an unhedged instruction
-("Contact support to cancel your plan.")."""
+("Contact support to cancel your plan."); a "Please" points only for a purpose of these ("Please contact HR
+for details.")."""
 _REFERRAL_TERMS = frozenset(
     ("contact", "reach", "ask", "check", "speak", "talk", "touch", "consult", "visit"))
 """The stems of the verbs of `_REFERRAL`: a sentence with none of them is spared the pattern."""

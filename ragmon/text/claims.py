@@ -76,10 +76,11 @@ _ALWAYS_ABBREV = wordset(
 )
 """Abbreviations after which a sentence practically never ends."""
 _ABBREV_BEFORE_LOWER = wordset(
-    "etc al inc ltd co corp bros jan feb mar apr jun jul aug sep sept oct nov dec"
+    "etc al inc ltd co corp bros jan feb mar apr jun jul aug sep sept oct nov dec "
+    "hr hrs yr yrs mo mos wk wks min max incl ins pub"
 )
 """Abbreviations that do end sentences: they end one only when the next word is capitalised."""
-_ABBREV_BEFORE_DIGIT = wordset("no nos fig figs vol vols p pp ch sec art eq ref")
+_ABBREV_BEFORE_DIGIT = wordset("no nos fig figs vol vols p pp ch sec art eq ref ext tel")
 """Abbreviations of a following number ("No. 5", "p. 12")."""
 _INITIALISM = re.compile(r"(?:[^\W\d_]\.)+[^\W\d_]")
 """U.S, a.m: dotted initialisms end no sentence (nor do they after a prefix: "non-U.S") unless a word a

@@ -187,3 +187,29 @@ def test_a_refusal_ending_with_a_pointer_abstains() -> None:
 ])
 def test_a_pointer_with_a_promise_is_a_claim(sentence: str) -> None:
     assert len(split_claims(sentence)) == 1
+
+
+@pytest.mark.parametrize("sentence", [
+    # The HR and insurance walkthrough's: pointers to in-house parties, condolences, short non-answers, and
+    # refusals naming their documents with a word before them or a clause after.
+    "You may want to check with HR.",
+    "You may want to contact the Leave Center.",
+    "Please contact HR for details.",
+    "I'm so sorry for your loss.",
+    "Congratulations, and I hope everything goes smoothly!",
+    "Possibly.",
+    "Pet insurance isn't mentioned in the benefits documents I can access.",
+    "The policy excerpts I have don't address business property.",
+    "I don't see international rates in the documents.",
+])
+def test_policy_answers_wrappers_are_no_claims(sentence: str) -> None:
+    assert split_claims(sentence) == ()
+
+
+@pytest.mark.parametrize("sentence", [
+    "Please contact support to cancel your plan.",  # an instruction: what to do to cancel
+    "The policy doesn't cover flood.",  # an insurance bot's answer, not a refusal
+    "I'd recommend contacting the plan administrator or HR within 30 days.",  # a deadline
+])
+def test_policy_facts_beside_them_are_claims(sentence: str) -> None:
+    assert len(split_claims(sentence)) == 1

@@ -652,3 +652,13 @@ def test_an_initialism_after_a_prefix_ends_no_sentence() -> None:
         "We ship to the U.S.", "The fee is 3%."]
     assert len(split_claims("We ship to U.S. Army bases at 9 a.m. daily.")) == 1
     assert len(split_claims("Contact the U.S. IT help desk for access.")) == 1  # "IT" is a name here
+
+
+@pytest.mark.parametrize(("text", "count"), [
+    # A policy's abbreviations end no sentence before a number or a lower-case word.
+    ("Call the IT Service Desk at ext. 4357 to report it.", 1),
+    ("Acupuncture is limited to 12 visits per yr. for each member.", 1),
+    ("Up to 40 hrs. of leave a year. The rest is unpaid.", 2),
+])
+def test_policy_abbreviations_end_no_sentence(text: str, count: int) -> None:
+    assert len(split_claims(text)) == count
