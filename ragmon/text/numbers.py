@@ -192,6 +192,17 @@ def numbers_in(low: str, spelled: Iterable[float] = (), *, claim: bool = False) 
     return frozenset(found)
 
 
+def word_number(words: str) -> float | None:
+    """The number one or two number words spell ("two", "twenty", "twenty-five", "twice"), or None."""
+    first, _, second = words.replace("-", " ").partition(" ")
+    if not second:
+        value = _UNITS.get(first, _TENS.get(first, _TIMES.get(first)))
+        return None if value is None else float(value)
+    if first in _TENS and second in _DIGITS:
+        return float(_TENS[first] + _DIGITS[second])
+    return None
+
+
 def may_be_date(number: float) -> bool:
     """Whether a number is one a date is read as (1000-01-01 to 2999-12-31, `numbers_in`)."""
     return 10_000_101.0 <= number < 30_000_000.0 and number.is_integer()

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 
-from ragmon.text.numbers import shown
+from ragmon.text.numbers import shown, word_number
 
 _NAMES = {
     "mg": "mg", "milligram": "mg", "milligrams": "mg",
@@ -65,9 +65,24 @@ def signed(low: str) -> bool:
             or (not low.isascii() and not _WIDE_SIGNS.isdisjoint(low)))
 
 
-def units(low: str) -> frozenset[tuple[float, str]]:
-    """(number, unit) for every number of a `prepare`d text written with a unit or a currency sign."""
+_SPELLED_WITH_UNIT = re.compile(
+    r"\b([a-z]+(?:[- ][a-z]+)?)[\s-]+(?:business |calendar |working )?(" + _UNIT + r")(?![\w])")
+"""Number words with their unit ("two years", "twenty percent", "thirty-day"): read as digits are, else a
+made-up "within two years" passed on the page's only 2, of "2%"."""
+
+
+def units(low: str, spelled: bool = False) -> frozenset[tuple[float, str]]:
+    """(number, unit) for every number of a `prepare`d text written with a unit or a currency sign, in
+    words as well when it has number words (`spelled`: its terms tell)."""
     found = set()
+    if spelled:
+        for match in _SPELLED_WITH_UNIT.finditer(low):
+            words, unit = match.groups()
+            value = word_number(words)
+            if value is None and (" " in words or "-" in words):  # "within two": the number ends it
+                value = word_number(re.split(r"[- ]", words)[-1])
+            if value is not None:
+                found.add((value, _NAMES[unit]))
     for match in _WITH_UNIT.finditer(low):
         sign, first, second, unit = match.groups()
         if sign is None and unit is None:

@@ -61,3 +61,16 @@ def test_units_are_read_after_the_digits_and_money_before_them() -> None:
     assert units(prepare("Ships in 5-7 business days for $1,299.00, by 9:00 am; a 30-day window, "
                          "30 or more, Python 3.")) == {
         (5.0, "d"), (7.0, "d"), (1299.0, "$"), (9.0, "am"), (30.0, "d")}
+
+
+@pytest.mark.parametrize(("claim", "context", "supported"), [
+    # Number words have their units too: the page's only 2 was "2%", its only 20 "20 days".
+    ("You must file a claim within two years of the date of loss.",
+     "You must file a claim within one year of the date of loss. A wind deductible of 2% applies.", False),
+    ("After the deductible you pay twenty percent coinsurance.",
+     "After the deductible you pay 10% coinsurance. Claims must be filed within 20 days.", False),
+    ("You have a thirty-day window to return it.", "You have 30 days to return it.", True),
+    ("You have 30 days to return it.", "You have thirty days to return it.", True),
+])
+def test_a_number_word_is_checked_with_its_unit(claim: str, context: str, supported: bool) -> None:
+    assert verdict(claim, context)[0] is supported
