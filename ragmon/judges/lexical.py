@@ -19,7 +19,7 @@ from ragmon.options import fraction
 from ragmon.text.claims import claim_profile
 from ragmon.text.numbers import shown
 from ragmon.text.passages import Passage, passage
-from ragmon.text.terms import NEGATION, TextProfile, opposite
+from ragmon.text.terms import NEGATION, TERMS, TextProfile, opposite
 
 DEFAULT_THRESHOLD = 0.56
 """Share of a claim's content terms one context must contain. Chosen on human sentence labels (SALAD
@@ -108,6 +108,8 @@ def _verdict(claim: Claim, claim_profile: TextProfile, threshold: float,
             opposites = _opposites(terms)
         if read.terms & opposites and _contradictions(opposites, read):
             continue
+        if not terms.isdisjoint(FREQUENCIES) and _other_frequency(terms, read):
+            continue
         supporting.append(ctx_id)
     if supporting:
         return ClaimVerdict(claim, True, tuple(dict.fromkeys(supporting)))
@@ -116,6 +118,19 @@ def _verdict(claim: Claim, claim_profile: TextProfile, threshold: float,
     if opposites is None:
         opposites = _opposites(terms)
     return ClaimVerdict(claim, False, (), _reason(claim_profile, opposites, *closest))
+
+
+FREQUENCIES = frozenset(map(TERMS.__getitem__, (
+    "hourly", "daily", "weekly", "biweekly", "fortnightly", "monthly", "quarterly", "annually", "yearly",
+    "semiannually")))
+"""How often, as a unit of time is a number's unit: "deposited monthly" is not stated by a page that
+deposits quarterly (the one word of nine missing, it had passed)."""
+
+
+def _other_frequency(terms: frozenset[str], read: Passage) -> bool:
+    """Whether the passage says how often only with other words than the claim's."""
+    said = FREQUENCIES.intersection(read.terms)
+    return bool(said) and not (terms & FREQUENCIES) <= said
 
 
 def _counted(numbers: frozenset[float]) -> int:

@@ -313,7 +313,9 @@ _REFERRAL = re.compile(
     r"(?:you could )?consider|your best bet is to|you can (?:also )?|please) ?" + _ASK + _PARTY
     + r"(?: (?:or|and) (?:" + _ASK + ")?" + _PARTY + ")?"
     r"(?: to confirm(?: (?:whether|if) [^\d.;:!?@]{0,50})?"
-    r"| to review your (?:coverage|options|situation|case)| directly| first| for (?:details|more (?:details|"
+    r"| to review your (?:coverage|options|situation|case)| early| if you have (?:any )?(?:other |more )?"
+    r"questions(?: about [^\d.;:!?@]{1,60})?| for (?:the )?(?:details|information)(?: (?:of|on|about) "
+    r"[^\d.;:!?@]{1,50})?| directly| first| for (?:details|more (?:details|"
     r"information|info)|pricing|confirmation|"
     r"help|assistance|guidance|advice|the latest (?:information|details|pricing))| about (?:this|that|it|"
     r"your (?:case|account|options|situation))| to help with [^\d.;:!?@]{0,60})?[\W_]*")

@@ -411,3 +411,15 @@ def test_a_specific_number_the_context_states_counts_as_a_term_it_holds() -> Non
     ex = example("The Team plan costs $49 per seat.", "The Pro plan includes 100 GB and costs $49 per month.")
     [verdict] = verdicts(LexicalJudge(), ex)
     assert not verdict.supported
+
+
+def test_how_often_is_checked_as_a_unit_of_time_is() -> None:
+    # money, deposit, equal, instal(l)ment, monthli, year: all but "monthli" in the context (5 of 6, 0.83);
+    # the context says how often only as "quarterly".
+    context = "The money is deposited in equal quarterly installments throughout the year."
+    claim = "The money is deposited in equal monthly installments throughout the year."
+    [verdict] = verdicts(LexicalJudge(), example(claim, context))
+    assert not verdict.supported
+    # A context that names no frequency says nothing against it: the terms decide.
+    [verdict] = verdicts(LexicalJudge(), example(claim, "The money is deposited in equal installments each year."))
+    assert verdict.supported

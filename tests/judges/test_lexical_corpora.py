@@ -1,8 +1,9 @@
 """The lexical judge on answers in the house styles of the chat models that write them, in Chinese,
 Japanese, German, French, Spanish, Italian and Portuguese, and in English over support pages full of
-numbers (prices, doses, dates, units) and technical documentation (versions, addresses, names in code)
+numbers (prices, doses, dates, units), technical documentation (versions, addresses, names in code) and
+HR, benefits and insurance policies (conditions, tiers, deadlines)
 (tests/judges/corpora/: documents, answers whose every sentence the documents state, answers with one
-made-up sentence, refusals; written for ragmon by four walkthroughs, labelled sentence by sentence before
+made-up sentence, refusals; written for ragmon by five walkthroughs, labelled sentence by sentence before
 the judge was run on them).
 
 Each corpus's wrong verdicts are named below, each with why the judge gets it wrong: a change that makes a
@@ -192,9 +193,108 @@ ENGLISH_SUPPORT = {
 }
 
 
+ENGLISH_POLICY = {
+    # Arithmetic and rules applied to the user's facts: right, and no words or numbers of the page's.
+    ("401k-g1", "false alarm",
+     "That means if you contribute at least 5% of your pay, you'll get the maximum match of 4% of "
+     "eligible pay."),
+    ("dv-g2", "false alarm",
+     "Orthodontia is covered at 50% up to a $2,000 lifetime maximum, but only for dependent children "
+     "under age 19 "
+     "— so your 15-year-old qualifies."),
+    ("pd-g1", "false alarm",
+     "So for a 3-day trip you'd get $64.50 on day one, $86 on day two and $64.50 on day three, for "
+     "$215 in total "
+     "M&IE."),
+    ("pd-g2", "false alarm",
+     "In Boston, the M&IE rate is $92 per day and the lunch deduction is $19, so on a full day where "
+     "lunch is "
+     "provided you'd receive $73."),
+    ("pto-g1", "false alarm",
+     "With 4 years of service, you fall in the **3 to 5 years** tier, so you accrue **6.15 hours per pay "
+     "period**, or 160 hours (20 days) per year."),
+    ("tr-g2", "false alarm",
+     "Since your flight is about 7 hours, it qualifies — just make sure to get that approval and "
+     "book through "
+     "Concur Travel."),
+    # Paraphrase, and advice added to a true clause.
+    ("401k-g2", "false alarm",
+     "Since you're eligible on your date of hire (as long as you're 21 or older), you can enroll or choose a "
+     "different rate right away."),
+    ("elig-g3", "false alarm", "Your son's marriage doesn't affect his eligibility."),
+    ("fsa-g1", "false alarm",
+     "Anything above $640 is forfeited, so it's worth estimating your expenses carefully."),
+    ("home-g1", "false alarm",
+     "That means the most the policy pays for a stolen ring is $1,500, even if it's worth more."),
+    ("home-g2", "false alarm",
+     "Keep in mind that NFIP policies generally take effect 30 days after purchase, so it's best not to wait "
+     "until a storm is on the way."),
+    ("r-hail", "false alarm",
+     "If your policy only has liability coverage, please call us at 1-800-555-0142 to review your options."),
+    ("tr-i2", "false alarm", "Not for everything."),
+    # Wrappers no pattern tells from claims: a lead-in naming a number, a pointer with a purpose of its own
+    # or a number in its party's name, a remark on what the documents cover.
+    ("elig-g2", "read as a claim",
+     "Here's what applies to you as a part-time employee working 24 hours a week:"),
+    ("ppo-g1", "read as a claim", "On the Acme Choice PPO 1500, your in-network copays are:"),
+    ("ppo-i1", "read as a claim", "On the Acme Choice PPO 1500, here's what you'd pay in-network:"),
+    ("auto-g2", "read as a claim",
+     "You can check your Declarations page to see whether you have this coverage."),
+    ("excl-g2", "read as a claim", "For a complete list of exclusions, check your plan document."),
+    ("pl-i2", "read as a claim", "Congratulations on your adoption!"),
+    ("r-london", "read as a claim",
+     "You may want to check with the Travel team for international per diem rates."),
+    ("r-premium", "read as a claim",
+     "You can usually find your premium in Workday during open enrollment, or you can ask HR."),
+    ("r-roth", "read as a claim",
+     "I'd recommend contacting the 401(k) plan administrator or HR to confirm whether this option is "
+     "available."),
+    ("r-life", "read as a claim",
+     "They cover medical, dental and vision eligibility and the PPO's costs, but not life insurance."),
+    ("r-std", "read as a claim",
+     "The documents mention short-term disability benefits for recovery from childbirth, but they don't say "
+     "what percentage of your salary it pays."),
+    # A number from another row or clause of the same page, with the same unit.
+    ("401k-i2", "made-up sentence passed",
+     "If you don't make an election within 30 days of your hire date, you'll be automatically enrolled at a "
+     "pre-tax contribution rate of 3% of eligible pay."),
+    ("ber-i1", "made-up sentence passed",
+     "You can take up to 5 paid days of bereavement leave following the death of a grandparent."),
+    ("oe-i1", "made-up sentence passed",
+     "You have 60 days from the date of your marriage to request the change in Workday."),
+    ("pd-i1", "made-up sentence passed",
+     "The M&IE rate is **$79 per day**, and you get 75% of that on your first and last day of travel."),
+    ("pl-i1", "made-up sentence passed",
+     "To qualify for paid parental leave, you need to have completed 12 months of continuous "
+     "employment on the "
+     "date of the birth or placement."),
+    ("pl-i2", "made-up sentence passed",
+     "Adoptive parents receive the same 12 weeks of paid parental leave at 100% of base pay as "
+     "birthing parents."),
+    ("ppo-i1", "made-up sentence passed", "**Specialist visit:** $40 copay"),
+    ("vest-i1", "made-up sentence passed",
+     "Company matching contributions become fully vested after 3 years of vesting service."),
+    # One plan's or group's benefit given to another; an exception dropped or turned round.
+    ("hdhp-i2", "made-up sentence passed",
+     "Primary care visits and generic drugs are also covered before you meet the deductible."),
+    ("rw-i1", "made-up sentence passed",
+     "You can also be reimbursed up to $50 per month for your home internet."),
+    ("auto-i1", "made-up sentence passed",
+     "Your policy covers your car while you drive for ride-sharing services, as long as collision "
+     "coverage is "
+     "shown in your Declarations."),
+    ("home-i1", "made-up sentence passed",
+     "Water that backs up through sewers or drains is covered up to $10,000 under your HO-3 policy."),
+    ("oe-i2", "made-up sentence passed",
+     "Your Health Care FSA election will roll over as well, at the same annual amount."),
+    ("ppo-i2", "made-up sentence passed", "Out-of-network emergency room visits are not covered."),
+}
+
+
 @pytest.mark.parametrize(("corpus", "known"), [
     ("chinese_japanese.jsonl", CHINESE_JAPANESE), ("european.jsonl", EUROPEAN),
     ("english_technical.jsonl", ENGLISH_TECHNICAL), ("english_support.jsonl", ENGLISH_SUPPORT),
+    ("english_policy.jsonl", ENGLISH_POLICY),
 ])
 def test_the_judges_wrong_verdicts_are_the_known_ones(corpus: str, known: set[tuple[str, str, str]]) -> None:
     assert wrong_verdicts(corpus) == known

@@ -213,3 +213,12 @@ def test_policy_answers_wrappers_are_no_claims(sentence: str) -> None:
 ])
 def test_policy_facts_beside_them_are_claims(sentence: str) -> None:
     assert len(split_claims(sentence)) == 1
+
+
+@pytest.mark.parametrize("sentence", [
+    "You may want to check with HR if you have questions about the documents you need to provide.",
+    "I'd suggest reaching out to HR early.",
+    "You may want to contact the Leave Center for the details of the short-term disability plan.",
+])
+def test_pointers_with_a_question_or_a_topic_are_no_claims(sentence: str) -> None:
+    assert split_claims(sentence) == ()
