@@ -421,5 +421,6 @@ def test_how_often_is_checked_as_a_unit_of_time_is() -> None:
     [verdict] = verdicts(LexicalJudge(), example(claim, context))
     assert not verdict.supported
     # A context that names no frequency says nothing against it: the terms decide.
-    [verdict] = verdicts(LexicalJudge(), example(claim, "The money is deposited in equal installments each year."))
+    plain = "The money is deposited in equal installments each year."
+    [verdict] = verdicts(LexicalJudge(), example(claim, plain))
     assert verdict.supported
