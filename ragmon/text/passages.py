@@ -142,7 +142,8 @@ class Passage:
         """A claim's numbers written with a unit this passage writes them with no unit of (`units.clashes`).
         Its units are read once a claim with units asks, as its numbers are."""
         if self._units is None:
-            self._units = units.units(_prepared(self._numbers_text()), not self.terms.isdisjoint(SPELLED))
+            spelled = [NUMBER_MARKS[mark] for mark in self.terms & NUMBER_MARKS.keys()]
+            self._units = units.units(_prepared(self._numbers_text()), spelled)
         return units.clashes(measured, self._units)
 
     def lacks(self, named: frozenset[str]) -> list[str]:

@@ -463,7 +463,7 @@ def _profile(text: str) -> TextProfile:
     named = literals.read(low) if literals.worth_asking(low, digits) else NO_LITERALS
     # The pattern run on every claim with a digit cost 1.5% of the scoring time: a set test spares most.
     words_of_numbers = not terms.isdisjoint(SPELLED)
-    measured = (units.units(low, words_of_numbers)
+    measured = (units.units(low, [NUMBER_MARKS[mark] for mark in terms & NUMBER_MARKS.keys()])
                 if (digits or words_of_numbers) and (not terms.isdisjoint(_UNIT_TERMS) or units.signed(low))
                 else NO_UNITS)
     if not words_of_numbers:

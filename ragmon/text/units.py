@@ -15,6 +15,7 @@ days", "10GB", "9:00 am") or, for money, right before them ("$24.99", "€25").
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 from ragmon.text.numbers import shown, word_number
 
@@ -65,24 +66,38 @@ def signed(low: str) -> bool:
             or (not low.isascii() and not _WIDE_SIGNS.isdisjoint(low)))
 
 
-_SPELLED_WITH_UNIT = re.compile(
-    r"\b([a-z]+(?:[- ][a-z]+)?)[\s-]+(?:business |calendar |working )?(" + _UNIT + r")(?![\w])")
-"""Number words with their unit ("two years", "twenty percent", "thirty-day"): read as digits are, else a
-made-up "within two years" passed on the page's only 2, of "2%"."""
+_UNIT_AFTER = re.compile(r"[\s-]+(?:business |calendar |working )?(" + _UNIT + r")(?![\w])")
+_TENS_BEFORE = re.compile(r"([a-z]+)[- ]$")
+_MOST_PLACES = 64
+"""Places a number word is looked at: a passage of "two two two ..." had made each a regex match."""
 
 
-def units(low: str, spelled: bool = False) -> frozenset[tuple[float, str]]:
+def _spelled(low: str, words: Iterable[str], found: set[tuple[float, str]]) -> None:
+    """Adds number words with their unit ("two years", "twenty percent", "thirty-day", "twenty-five days"):
+    read as digits are, else a made-up "within two years" passed on the page's only 2, of "2%". Each of the
+    text's number words (its terms tell which) is found by `str.find`: a pattern trying every word of a
+    passage for one had cost more than reading it."""
+    for word in words:
+        at = low.find(word)
+        for _ in range(_MOST_PLACES):
+            if at < 0:
+                break
+            end = at + len(word)
+            unit = _UNIT_AFTER.match(low, end) if not (at and low[at - 1].isalpha()) else None
+            if unit is not None:
+                tens = _TENS_BEFORE.search(low, max(0, at - 12), at)
+                value = word_number(f"{tens[1]} {word}") if tens is not None else None
+                value = word_number(word) if value is None else value
+                if value is not None:
+                    found.add((value, _NAMES[unit[1]]))
+            at = low.find(word, end)
+
+
+def units(low: str, spelled: Iterable[str] = ()) -> frozenset[tuple[float, str]]:
     """(number, unit) for every number of a `prepare`d text written with a unit or a currency sign, in
-    words as well when it has number words (`spelled`: its terms tell)."""
-    found = set()
-    if spelled:
-        for match in _SPELLED_WITH_UNIT.finditer(low):
-            words, unit = match.groups()
-            value = word_number(words)
-            if value is None and (" " in words or "-" in words):  # "within two": the number ends it
-                value = word_number(re.split(r"[- ]", words)[-1])
-            if value is not None:
-                found.add((value, _NAMES[unit]))
+    words as well for its number words (`spelled`, which its terms tell)."""
+    found: set[tuple[float, str]] = set()
+    _spelled(low, spelled, found)
     for match in _WITH_UNIT.finditer(low):
         sign, first, second, unit = match.groups()
         if sign is None and unit is None:
