@@ -49,7 +49,7 @@ class Passage:
     than half the memory.
     """
 
-    __slots__ = ("_dates", "_european", "_numbers", "_outside", "_text", "_units", "terms")
+    __slots__ = ("_dates", "_european", "_numbers", "_outside", "_text", "terms")
 
     def __init__(self, text: str) -> None:
         cjk = not text.isascii() and is_cjk(text)  # a flag's test first: most passages are ASCII
@@ -73,7 +73,6 @@ class Passage:
         self._numbers: frozenset[float] | None = None
         self._dates: frozenset[float] | None = None
         self._outside: frozenset[float] = frozenset()
-        self._units: frozenset[tuple[float, str]] | None = None
 
     @property
     def numbers(self) -> frozenset[float]:
@@ -139,12 +138,12 @@ class Passage:
 
 
     def clashes(self, measured: frozenset[tuple[float, str]]) -> list[str]:
-        """A claim's numbers written with a unit this passage writes them with no unit of (`units.clashes`).
-        Its units are read once a claim with units asks, as its numbers are."""
-        if self._units is None:
-            spelled = [NUMBER_MARKS[mark] for mark in self.terms & NUMBER_MARKS.keys()]
-            self._units = units.units(_prepared(self._numbers_text()), spelled)
-        return units.clashes(measured, self._units)
+        """A claim's numbers written with a unit this passage writes them with no unit of (`units.clashes`),
+        read where the passage writes those numbers (`units.written_with`)."""
+        spelled = [NUMBER_MARKS[mark] for mark in self.terms & NUMBER_MARKS.keys()]
+        values = {value for value, _ in measured}
+        stated = units.written_with(_prepared(self._numbers_text()), values, spelled)
+        return units.clashes(measured, stated)
 
     def lacks(self, named: frozenset[str]) -> list[str]:
         """Which of a claim's literals (`ragmon.text.literals`) the passage does not hold as written, in

@@ -99,19 +99,54 @@ def units(low: str, spelled: Iterable[str] = ()) -> frozenset[tuple[float, str]]
     found: set[tuple[float, str]] = set()
     _spelled(low, spelled, found)
     for match in _WITH_UNIT.finditer(low):
-        sign, first, second, unit = match.groups()
-        if sign is None and unit is None:
-            continue
-        for last, digits in ((False, first), (True, second)) if second is not None else ((True, first),):
-            try:
-                value = float(digits.replace(",", ""))
-            except ValueError:  # "1,2,3": a list, whose numbers the number rule reads
-                continue
-            if sign is not None:
-                found.add((value, _CURRENCY[sign]))
-            if unit is not None and (last or _NAMES[unit] not in _HALF_DAY):
-                found.add((value, _NAMES[unit]))
+        _pairs(match, found)
     return frozenset(found)
+
+
+def written_with(low: str, values: Iterable[float],
+                 spelled: Iterable[str] = ()) -> frozenset[tuple[float, str]]:
+    """`units` of a passage for these numbers only: each is looked for by its digits (`str.find`) and read
+    where it is written. Reading a passage's every unit cost 28 us, for each passage a claim with a unit
+    passed the rest on."""
+    found: set[tuple[float, str]] = set()
+    _spelled(low, spelled, found)
+    for value in values:
+        for digits in _forms(value):
+            at = low.find(digits)
+            for _ in range(_MOST_PLACES):
+                if at < 0:
+                    break
+                start = at - 1 if at and low[at - 1] in _CURRENCY else at
+                start = at - 2 if at > 1 and low[at - 1] == " " and low[at - 2] in _CURRENCY else start
+                match = _WITH_UNIT.match(low, start)
+                if match is not None and match.start(2) == at:
+                    _pairs(match, found)
+                at = low.find(digits, at + 1)
+    return frozenset(found)
+
+
+def _forms(value: float) -> tuple[str, ...]:
+    """How a number's digits are written: "30", "1299" and "1,299", "24.99"."""
+    if value.is_integer():
+        whole = f"{value:.0f}"
+        return (whole, f"{value:,.0f}") if value >= 1000 else (whole,)
+    return (f"{value:f}".rstrip("0"),)
+
+
+def _pairs(match: re.Match[str], found: set[tuple[float, str]]) -> None:
+    """Adds a `_WITH_UNIT` match's numbers with their sign and unit to `found`."""
+    sign, first, second, unit = match.groups()
+    if sign is None and unit is None:
+        return
+    for last, digits in ((False, first), (True, second)) if second is not None else ((True, first),):
+        try:
+            value = float(digits.replace(",", ""))
+        except ValueError:  # "1,2,3": a list, whose numbers the number rule reads
+            continue
+        if sign is not None:
+            found.add((value, _CURRENCY[sign]))
+        if unit is not None and (last or _NAMES[unit] not in _HALF_DAY):
+            found.add((value, _NAMES[unit]))
 
 
 _HALF_DAY = frozenset(("am", "pm"))
