@@ -112,6 +112,8 @@ CASES: dict[str, Callable[[int], object]] = {
         lambda n: judged(repeat("Set the limit to 3 now. ", n // 10), repeat("set the limit to 3 now ", n)),
     "reference, linear: a claim's date against many years (judge)": dated_claim,
     "reference, linear: '5 mg 5 mcg' units (judge)": lambda n: judged("It holds 5 mcg.", repeat("5 mg ", n)),
+    "days of months with no year 'on may 5 and june 1' (profile)":
+        lambda n: terms.profile(repeat("on may 5 and june 1 ", n)),
     "reference, linear: 'two two' number words and a unit (judge)":
         lambda n: judged("It takes two days.", "It takes two days. " + repeat("two ", n)),
 }

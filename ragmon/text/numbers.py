@@ -160,7 +160,8 @@ quotes ("'two'") is marked "#" alone: it is no number, as the words are read for
 SPELLED = frozenset((SPELLED_NUMBER, *NUMBER_MARKS))
 
 
-def numbers_in(low: str, spelled: Iterable[float] = (), *, claim: bool = False) -> frozenset[float]:
+def numbers_in(low: str, spelled: Iterable[float] = (), *, claim: bool = False,
+               months: bool = False) -> frozenset[float]:
     """The quantities in digits of a prepared text, plus its spelled-out ones (read from its words); a
     `claim`'s full dates are each one number instead of their pieces (`_dates`: "2024-03-15" and "March
     15, 2024" are 20240315).
@@ -170,7 +171,8 @@ def numbers_in(low: str, spelled: Iterable[float] = (), *, claim: bool = False) 
     date needs that date, written in any of the ways `_dates` reads, not a 3 and a 15 somewhere. A passage
     keeps the pieces, so "in 2024" and "on the 15th" are still found in it; its dates are read apart
     (`dates_in`), only for a claim that states one: reading them for every passage cost a tenth of the
-    time scoring takes."""
+    time scoring takes. A claim's day of a month with no year ("each July 1", `months`: its terms name a
+    month) is one number too, `MONTH_DAY` + month x 100 + day, so "July 1" is not stated by "April 1"."""
     found = set(spelled)
     if _LEADING_DOT.search(low) is not None:
         low = _LEADING_DOT.sub("0.", low)
@@ -181,15 +183,39 @@ def numbers_in(low: str, spelled: Iterable[float] = (), *, claim: bool = False) 
     if "$" in low or "€" in low or "£" in low or "¥" in low:
         low = _MONEY_SCALE.sub(_money_scaled, low)
     _read_digits(low, found)
-    if not claim or found.isdisjoint(_YEARS) or not _MAY_DATE.search(low):
+    dated = claim and not found.isdisjoint(_YEARS) and _MAY_DATE.search(low) is not None
+    if not dated and not (claim and months):
         return frozenset(found) if found else NO_NUMBERS  # no year, no date: the date search is not run
-    dates = [date for date in _dates(low, found) if len(date[2]) == 1]  # "03/04/2024" stays its pieces
+    dates = [date for date in _dates(low, found) if len(date[2]) == 1] if dated else []  # not "03/04/2024"
+    if claim and months:
+        days = ((day.start(), day.end(), _month_day(day)) for day in _MONTH_DAY.finditer(low))
+        dates += [day for day in days if day[2]]
+        dates.sort()
     if dates:
         found = set(spelled)
         _read_digits(_without(low, dates), found)
         for _, _, readings in dates:
             found.update(readings)
     return frozenset(found)
+
+
+_BEFORE_MAY = re.compile(r"\b(?:on|by|from|until|till|through|before|after|since|of|each|every|begins?|"
+                         r"starts?|ends?|effective|as of|due)\s+$")
+"""What "May" before a day follows to be the month, not the verb ("you may 5 times"): looked for in the
+24 characters before it (from the text's start, 10,000 of them had taken 7 s in 100 KB)."""
+MONTH_DAY = 40_000_000.0
+"""What a day of a month with no year is read as, plus month x 100 + day: no date nor likely quantity."""
+
+
+def _month_day(day: re.Match[str]) -> frozenset[float]:
+    """A `_MONTH_DAY` match as one number, if there is such a day in that month."""
+    month, number = (day[1], day[2]) if day[1] is not None else (day[4], day[3])
+    if not 1 <= int(number) <= 31 or (month == "may" and day[1] is not None
+                                      and _BEFORE_MAY.search(day.string, max(0, day.start() - 24),
+                                                             day.start()) is None):
+        return NO_NUMBERS
+    return frozenset((MONTH_DAY + _MONTHS[month] * 100 + int(number),))
+
 
 
 def word_number(words: str) -> float | None:
@@ -204,8 +230,10 @@ def word_number(words: str) -> float | None:
 
 
 def may_be_date(number: float) -> bool:
-    """Whether a number is one a date is read as (1000-01-01 to 2999-12-31, `numbers_in`)."""
-    return 10_000_101.0 <= number < 30_000_000.0 and number.is_integer()
+    """Whether a number is one a date is read as (1000-01-01 to 2999-12-31, or a day of a month with no
+    year, `numbers_in`)."""
+    return (10_000_101.0 <= number < 30_000_000.0 or MONTH_DAY < number < MONTH_DAY + 1300) \
+        and number.is_integer()
 
 
 def dates_in(low: str, numbers: frozenset[float]) -> tuple[frozenset[float], frozenset[float]]:
@@ -214,11 +242,12 @@ def dates_in(low: str, numbers: frozenset[float]) -> tuple[frozenset[float], fro
     without their year in each year the passage writes (`_undated`); and the numbers it writes outside
     the dates read, for `loosely_dated`."""
     years = numbers & _YEARS
-    if not years:
-        return NO_NUMBERS, numbers
-    dates = _dates(low, set(numbers))
+    dates = _dates(low, set(numbers)) if years else []
     found = {reading for _, _, readings in dates for reading in readings}
-    found.update(_undated(low, years))
+    if years:
+        found.update(_undated(low, years))
+    found.update(MONTH_DAY + reading % 10_000 for reading in list(found))  # each date's day of its month
+    found.update(code for day in _MONTH_DAY.finditer(low) for code in _month_day(day))
     return frozenset(found), numbers_in(_without(low, dates)) if dates else numbers
 
 
@@ -230,7 +259,7 @@ def loosely_dated(date: float, low: str, numbers: frozenset[float], outside: fro
     these; read whole alone, it was flagged."""
     year, rest = divmod(int(date), 10_000)
     month, day = divmod(rest, 100)
-    return (float(year) in numbers and float(day) in outside and 1 <= month <= 12
+    return ((date > MONTH_DAY or float(year) in numbers) and float(day) in outside and 1 <= month <= 12
             and _MONTH_NAMED[month].search(low) is not None)
 
 
@@ -261,6 +290,8 @@ _MONTHS = {
     "june": 6, "jun": 6, "july": 7, "jul": 7, "august": 8, "aug": 8, "september": 9, "sept": 9, "sep": 9,
     "october": 10, "oct": 10, "november": 11, "nov": 11, "december": 12, "dec": 12,
 }
+MONTH_WORDS = frozenset(_MONTHS)
+"""The names of months (and their short forms) a day of one is read after or before."""
 _MONTH_BACKWARDS = "(" + "|".join(month[::-1] for month in _MONTHS) + ")(?![a-z])"
 _AFTER_YEAR = re.compile(r"(?:([-/])([0-9]{1,2})\1([0-9]{1,2}))?(?![0-9]|[.,][0-9])")
 """What follows a year: the month and day of "2024-03-15" or "2024/03/15", or nothing that makes it part
@@ -374,8 +405,11 @@ def _date(year: int, month: int, day: int) -> frozenset[float]:
 
 
 def shown(number: float) -> str:
-    """A number as a reason names it: a date as one ("2024-03-15", not 2.02403e+07), any other in full
-    ("1500000", "0.25")."""
+    """A number as a reason names it: a date as one ("2024-03-15", not 2.02403e+07; "--07-01" for July 1,
+    as ISO 8601 writes a day with no year), any other in full ("1500000", "0.25")."""
+    if number.is_integer() and MONTH_DAY < number < MONTH_DAY + 1300:
+        day = f"{number - MONTH_DAY:04.0f}"
+        return f"--{day[:2]}-{day[2:]}"
     if number.is_integer() and 10_000_101 <= number < 29_991_232:
         date = f"{number:.0f}"
         if 1 <= int(date[4:6]) <= 12 and 1 <= int(date[6:]) <= 31:

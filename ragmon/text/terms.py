@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from ragmon.text import european, literals, units
 from ragmon.text.cache import text_cache
 from ragmon.text.numbers import (
+    MONTH_WORDS,
     NO_NUMBERS,
     NUMBER_MARKS,
     NUMBER_WORDS,
@@ -425,6 +426,8 @@ class _TermCache(dict[str, str]):
 TERMS = _TermCache()
 NEGATION_TERMS = frozenset(filter(None, map(_term, european.NEGATION_WORDS)))
 _UNIT_TERMS = frozenset(filter(None, map(_term, units.WORDS)))
+_MONTH_TERMS = frozenset(filter(None, map(_term, MONTH_WORDS)))
+"""The terms of months' names ("may" is a function word: looked for as text)."""
 """The terms of the words units are written with ("days" is "dai")."""
 """The terms of the words a negation `european.NEGATION` reads holds: a text with none is not searched."""
 
@@ -468,10 +471,14 @@ def _profile(text: str) -> TextProfile:
                 else NO_UNITS)
     if not words_of_numbers:
         # Most claims state no number: then the number regex, which tests every character, is not run.
-        return TextProfile(terms, numbers_in(low, claim=True) if digits else NO_NUMBERS, named, measured)
+        months = digits and (not terms.isdisjoint(_MONTH_TERMS) or "may " in low)
+        return TextProfile(terms, numbers_in(low, claim=True, months=months) if digits else NO_NUMBERS, named,
+                           measured)
     marks = terms & NUMBER_MARKS.keys()
     spelled = spelled_numbers(spaced, marks)
-    return TextProfile(terms.difference(SPELLED), numbers_in(low, spelled, claim=True), named, measured)
+    months = not terms.isdisjoint(_MONTH_TERMS) or "may " in low
+    return TextProfile(terms.difference(SPELLED), numbers_in(low, spelled, claim=True, months=months), named,
+                       measured)
 
 
 NO_LITERALS: frozenset[str] = frozenset()

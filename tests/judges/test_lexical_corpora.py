@@ -137,11 +137,8 @@ ENGLISH_TECHNICAL = {
 }
 
 ENGLISH_SUPPORT = {
-    # Openers as terms: "Yes" ("ye"), "Good news" ("good", "new").
+    # An opener as a term: "Yes" ("ye").
     ("plan-i3", "false alarm", "Yes, nonprofits receive a 25% discount on any annual plan."),
-    ("ret-g3", "false alarm",
-     "Good news — because you bought them between November 1 and December 24, the holiday return policy "
-     "applies."),
     # Paraphrase: a terse spec line or fee table as a sentence with verbs of its own.
     ("fee-g5", "false alarm",
      "If you need it faster, expedited delivery costs $15 and gets the card to you in 1–2 business days."),
@@ -195,6 +192,9 @@ ENGLISH_SUPPORT = {
 
 ENGLISH_POLICY = {
     # Arithmetic and rules applied to the user's facts: right, and no words or numbers of the page's.
+    ("cobra-g1", "false alarm",
+     "Your medical, dental and vision coverage ends on the last day of the month in which your employment "
+     "ends, so with a June 10 last day your coverage would run through June 30."),
     ("401k-g1", "false alarm",
      "That means if you contribute at least 5% of your pay, you'll get the maximum match of 4% of "
      "eligible pay."),

@@ -153,3 +153,26 @@ def test_a_date_written_in_a_form_not_read_whole_is_stated(claim: str, context: 
 def test_a_day_that_is_another_dates_piece_states_no_date() -> None:
     # The 3 of "2024-03-15" is its month; March is named nowhere but in that date.
     assert not supported("The offer ends on March 3, 2024.", "The offer ends on 2024-03-15 in March.")
+
+
+@pytest.mark.parametrize(("claim", "context", "stated"), [
+    # A day of a month with no year was a bare day: "July 1" was stated by "April 1", December's 1 by
+    # November's (the HR walkthrough's probes).
+    ("Your rate increases by 1% each July 1.", "Your rate increases by 1% each April 1 until 10%.", False),
+    ("Your rate increases by 1% each April 1.", "Your rate increases by 1% each April 1 until 10%.", True),
+    ("Open enrollment runs December 1–15, 2024.", "Open enrollment runs November 1–15, 2024.", False),
+    ("Coverage begins June 1.", "Coverage begins on 2024-06-01.", True),
+    ("Coverage begins June 15.", "Coverage begins June 1–15.", True),
+    ("Coverage begins on the 1st of May.", "Coverage begins May 1.", True),
+    # "may" before a number is the verb, unless a word that opens a date comes before it.
+    ("You may 5 times a year renew it.", "You can renew it 5 times a year.", True),
+])
+def test_a_day_of_a_month_with_no_year_is_that_day(claim: str, context: str, stated: bool) -> None:
+    assert supported(claim, context) is stated
+
+
+def test_a_missing_day_of_a_month_is_named_so() -> None:
+    example = Example("q1", "When?", (Context("c1", "Your rate increases each April 1."),),
+                      "Your rate increases each July 1.")
+    (verdict,) = evaluate_example(example, LexicalJudge(), 5).verdicts
+    assert verdict.reason is not None and verdict.reason.endswith("lacks --07-01")
