@@ -10,6 +10,7 @@ from ragmon.text import european
 from ragmon.text.abstention import SOURCE_ADJECTIVE, SOURCE_NOUN, is_abstention, is_filler
 from ragmon.text.cache import text_cache
 from ragmon.text.numbers import ENCLOSED_NUMBERS
+from ragmon.text.places import places
 from ragmon.text.terms import (
     CITATION_MARK,
     CJK_SOURCES,
@@ -282,20 +283,13 @@ def _footnotes(text: str, lines: list[tuple[int, int]]) -> set[int]:
 
 
 _MOST_FOOTNOTES = 64
-"""Lines of a closing block of footnotes read at most, and places a mark is looked at: each is a search of
-the answer, and a hostile one of thousands had made the search quadratic."""
+"""Lines of a closing block of footnotes read at most: each is a search of the answer for its mark, and a
+hostile block of thousands had made the search quadratic."""
 
 
 def _cited(body: str, mark: str) -> bool:
-    """Whether `mark` follows some text in `body`, not a line's start (among its first places)."""
-    at = body.find(mark)
-    for _ in range(_MOST_FOOTNOTES):
-        if at < 0:
-            return False
-        if at and body[at - 1] != "\n":
-            return True
-        at = body.find(mark, at + 1)
-    return False
+    """Whether `mark` follows some text in `body`, not a line's start (among its first `places`)."""
+    return any(at and body[at - 1] != "\n" for at in places(body, mark))
 
 
 def _underlined(text: str, line: tuple[int, int], below: tuple[int, int]) -> bool:

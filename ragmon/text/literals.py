@@ -22,6 +22,8 @@ from __future__ import annotations
 import functools
 import re
 
+from ragmon.text.places import places
+
 _CODE = re.compile(r"`([^`\n]{1,200})`")
 _CODE_TOKEN = re.compile(r"(?:[^\s=:,;\"'<>\[\]`]|(?<=/):)+")
 _CODE_SHAPE = re.compile(r"[_./]|^--?[a-z]")
@@ -112,22 +114,15 @@ def _as_names(low: str) -> str:
     return low.replace("\u2014", "--").replace("\\_", "_").replace("-", "_")
 
 
-_LOOKALIKES = 64
-"""Places a literal is looked at in a passage: a passage of near misses ("max_retries_total" 10,000 times)
-had made each claim read all of them."""
-
-
 def _found(text: str, part: str, inside: frozenset[str], goes_on: frozenset[str]) -> bool:
+    """Whether `part` is in `text` at one of its first `places` with no character of `inside` before it
+    and none of `goes_on` after it (a path's open end takes any)."""
     open_before, open_after = part[0] == "/", part[-1] == "/"
-    at = text.find(part)
-    for _ in range(_LOOKALIKES):
-        if at < 0:
-            return False
+    for at in places(text, part):
         end = at + len(part)
         before = text[at - 1] if at and not open_before else " "
         after = text[end] if end < len(text) and not open_after else " "
         if (before not in inside and after not in goes_on
                 and not (goes_on is _DIGIT and after == "." and text[end + 1:end + 2].isdigit())):
             return True
-        at = text.find(part, at + 1)
     return False

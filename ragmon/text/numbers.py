@@ -218,6 +218,16 @@ def _month_day(day: re.Match[str]) -> frozenset[float]:
 
 
 
+def digits_of(number: float) -> str:
+    """How a number is mostly written: "30", "3.5"; to 6 decimals, so check it spells `number` exactly."""
+    return f"{number:f}".rstrip("0").rstrip(".")
+
+
+def number_words(terms: Iterable[str]) -> list[str]:
+    """The number words a text's terms mark ("#two" is "two")."""
+    return [NUMBER_MARKS[term] for term in NUMBER_MARKS.keys() & terms]
+
+
 def word_number(words: str) -> float | None:
     """The number one or two number words spell ("two", "twenty", "twenty-five", "twice"), or None."""
     first, _, second = words.replace("-", " ").partition(" ")

@@ -19,12 +19,15 @@ from ragmon.text.numbers import (
     SPELLED,
     chinese_numerals,
     dates_in,
+    digits_of,
     european_numbers,
     loosely_dated,
     may_be_date,
+    number_words,
     numbers_in,
     spelled_numbers,
 )
+from ragmon.text.places import places
 from ragmon.text.terms import (
     NEGATION_TERMS,
     OTHER_DIGIT,
@@ -113,7 +116,7 @@ class Passage:
             for number in wanted:
                 magnitude = abs(number)  # "-20" may be written "−20": its digits are what must be there
                 if magnitude < 1000:
-                    digits = _digits(magnitude)
+                    digits = digits_of(magnitude)
                     if (digits not in text and float(digits) == magnitude
                             and not (magnitude < 1 and digits[1:] in text)):  # ".25" is 0.25
                         return False
@@ -136,13 +139,11 @@ class Passage:
                                 or not loosely_dated(number, low, self.numbers, self._outside))
         return missing
 
-
     def clashes(self, measured: frozenset[tuple[float, str]]) -> list[str]:
         """A claim's numbers written with a unit this passage writes them with no unit of (`units.clashes`),
         read where the passage writes those numbers (`units.written_with`)."""
-        spelled = [NUMBER_MARKS[mark] for mark in self.terms & NUMBER_MARKS.keys()]
         values = {value for value, _ in measured}
-        stated = units.written_with(_prepared(self._numbers_text()), values, spelled)
+        stated = units.written_with(_prepared(self._numbers_text()), values, number_words(self.terms))
         return units.clashes(measured, stated)
 
     def lacks(self, named: frozenset[str]) -> list[str]:
@@ -161,34 +162,21 @@ def _prepared(text: str) -> str:
     return prepare(text)
 
 
-def _digits(number: float) -> str:
-    """How a number is mostly written: "30", "3.5"; to 6 decimals, so check it spells `number` exactly."""
-    return f"{number:f}".rstrip("0").rstrip(".")
-
-
 def _written(low: str, number: float) -> bool:
     """Whether the prepared text has `number` in plain digits that the number scan reads as exactly that
     number: "30" in "30 days", but not in "130", "30,000", "30.5", "30 million" or "-30". False only means
-    "not this way" ("1,30" states 30 too, as a list), or "not among the first `_LOOKALIKES` places the
-    digits occur": looking at each of them in Python made a long run of digits cost seconds."""
+    "not this way" ("1,30" states 30 too, as a list), or "not among the first `places` the digits occur
+    at": looking at each of them in Python made a long run of digits cost seconds."""
     if number < 0 or number == math.inf:  # 309 digits or more: "inf" is no way to write it ("information")
         return False
-    digits = _digits(number)
+    digits = digits_of(number)
     if float(digits) != number:
         return False
-    at = low.find(digits)
-    tries = _LOOKALIKES
-    while at >= 0 and tries:
-        if ((not at or low[at - 1] not in _BEFORE_NUMBER) and _NUMBER_ENDS.match(low, at + len(digits))
-                and not (at >= 6 and low.startswith("minus ", at - 6))):
-            return True
-        at = low.find(digits, at + 1)
-        tries -= 1
-    return False
+    return any((not at or low[at - 1] not in _BEFORE_NUMBER) and _NUMBER_ENDS.match(low, at + len(digits))
+               and not (at >= 6 and low.startswith("minus ", at - 6)) for at in places(low, digits))
 
 
 _MANY_NUMBERS = 64
-_LOOKALIKES = 64
 _BEFORE_NUMBER = frozenset("0123456789.,-\u2212")
 """Characters before digits that make them part of another number, or maybe a negative one ("-20")."""
 _NUMBER_ENDS = re.compile(r"(?![0-9]|[.,][0-9]|" + SCALES + ")")

@@ -17,7 +17,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from ragmon.text.numbers import shown, word_number
+from ragmon.text.numbers import digits_of, shown, word_number
+from ragmon.text.places import places
 
 _NAMES = {
     "mg": "mg", "milligram": "mg", "milligrams": "mg",
@@ -68,8 +69,6 @@ def signed(low: str) -> bool:
 
 _UNIT_AFTER = re.compile(r"[\s-]+(?:business |calendar |working )?(" + _UNIT + r")(?![\w])")
 _TENS_BEFORE = re.compile(r"([a-z]+)[- ]$")
-_MOST_PLACES = 64
-"""Places a number word is looked at: a passage of "two two two ..." had made each a regex match."""
 
 
 def _spelled(low: str, words: Iterable[str], found: set[tuple[float, str]]) -> None:
@@ -78,19 +77,14 @@ def _spelled(low: str, words: Iterable[str], found: set[tuple[float, str]]) -> N
     text's number words (its terms tell which) is found by `str.find`: a pattern trying every word of a
     passage for one had cost more than reading it."""
     for word in words:
-        at = low.find(word)
-        for _ in range(_MOST_PLACES):
-            if at < 0:
-                break
-            end = at + len(word)
-            unit = _UNIT_AFTER.match(low, end) if not (at and low[at - 1].isalpha()) else None
+        for at in places(low, word):
+            unit = _UNIT_AFTER.match(low, at + len(word)) if not (at and low[at - 1].isalpha()) else None
             if unit is not None:
                 tens = _TENS_BEFORE.search(low, max(0, at - 12), at)
                 value = word_number(f"{tens[1]} {word}") if tens is not None else None
                 value = word_number(word) if value is None else value
                 if value is not None:
                     found.add((value, _NAMES[unit[1]]))
-            at = low.find(word, end)
 
 
 def units(low: str, spelled: Iterable[str] = ()) -> frozenset[tuple[float, str]]:
@@ -112,25 +106,19 @@ def written_with(low: str, values: Iterable[float],
     _spelled(low, spelled, found)
     for value in values:
         for digits in _forms(value):
-            at = low.find(digits)
-            for _ in range(_MOST_PLACES):
-                if at < 0:
-                    break
+            for at in places(low, digits):
                 start = at - 1 if at and low[at - 1] in _CURRENCY else at
                 start = at - 2 if at > 1 and low[at - 1] == " " and low[at - 2] in _CURRENCY else start
                 match = _WITH_UNIT.match(low, start)
                 if match is not None and match.start(2) == at:
                     _pairs(match, found)
-                at = low.find(digits, at + 1)
     return frozenset(found)
 
 
 def _forms(value: float) -> tuple[str, ...]:
     """How a number's digits are written: "30", "1299" and "1,299", "24.99"."""
-    if value.is_integer():
-        whole = f"{value:.0f}"
-        return (whole, f"{value:,.0f}") if value >= 1000 else (whole,)
-    return (f"{value:f}".rstrip("0"),)
+    digits = digits_of(value)
+    return (digits, f"{value:,.0f}") if value.is_integer() and value >= 1000 else (digits,)
 
 
 def _pairs(match: re.Match[str], found: set[tuple[float, str]]) -> None:
