@@ -18,6 +18,7 @@ from ragmon.model import Claim, ClaimVerdict, Example
 from ragmon.options import fraction
 from ragmon.text.claims import claim_profile
 from ragmon.text.numbers import shown
+from ragmon.text.passage_sentences import Displaced, displaced
 from ragmon.text.passages import Passage, passage
 from ragmon.text.terms import NEGATION, TERMS, TextProfile, opposite
 
@@ -57,7 +58,7 @@ class LexicalJudge:
     def judge(self, example: Example, claims: tuple[Claim, ...]) -> tuple[ClaimVerdict, ...]:
         # Every distinct text is read, even under an id already seen: chunks of one file often share the
         # file's name as their id, and each is something the generator saw.
-        contexts = [(ctx_id, passage(text))
+        contexts = [(ctx_id, text, passage(text))
                     for ctx_id, text in dict.fromkeys((ctx.id, ctx.text) for ctx in example.contexts or ())]
         try:
             return tuple(_verdict(claim, claim_profile(claim.text), self.threshold, contexts)
@@ -79,7 +80,7 @@ def _refuse_non_claims(claims: Sequence[object]) -> None:
 
 
 def _verdict(claim: Claim, claim_profile: TextProfile, threshold: float,
-             contexts: Sequence[tuple[str, Passage]]) -> ClaimVerdict:
+             contexts: Sequence[tuple[str, str, Passage]]) -> ClaimVerdict:
     terms, numbers, named, measured = (claim_profile.terms, claim_profile.numbers, claim_profile.literals,
                                        claim_profile.units)
     # A claim made only of numbers (and function words) is supported by a context holding them all.
@@ -90,7 +91,8 @@ def _verdict(claim: Claim, claim_profile: TextProfile, threshold: float,
     opposites: frozenset[str] | None = None  # worked out at the first context that passes the rest
     supporting = []
     closest: tuple[int, str, Passage] | None = None  # the first context sharing most terms, for the reason
-    for ctx_id, read in contexts:
+    moved: dict[str, Displaced] = {}  # contexts that pass the rest but give a number otherwise
+    for ctx_id, text, read in contexts:
         shared = len(read.terms & terms)
         if closest is None or shared > closest[0]:
             closest = (shared, ctx_id, read)
@@ -110,6 +112,9 @@ def _verdict(claim: Claim, claim_profile: TextProfile, threshold: float,
             continue
         if not terms.isdisjoint(FREQUENCIES) and _other_frequency(terms, read):
             continue
+        if measured and (elsewhere := displaced(claim_profile, text)) is not None:
+            moved[ctx_id] = elsewhere
+            continue
         supporting.append(ctx_id)
     if supporting:
         return ClaimVerdict(claim, True, tuple(dict.fromkeys(supporting)))
@@ -117,7 +122,7 @@ def _verdict(claim: Claim, claim_profile: TextProfile, threshold: float,
         return ClaimVerdict(claim, False, (), "no context was retrieved")
     if opposites is None:
         opposites = _opposites(terms)
-    return ClaimVerdict(claim, False, (), _reason(claim_profile, opposites, *closest))
+    return ClaimVerdict(claim, False, (), _reason(claim_profile, opposites, *closest, moved.get(closest[1])))
 
 
 FREQUENCIES = frozenset(map(TERMS.__getitem__, (
@@ -158,7 +163,8 @@ def _contradictions(opposites: frozenset[str], read: Passage) -> list[str]:
     return sorted(term for term in map(opposite, read.terms & opposites) if term not in read.terms)
 
 
-def _reason(claim: TextProfile, opposites: frozenset[str], shared: int, best_id: str, best: Passage) -> str:
+def _reason(claim: TextProfile, opposites: frozenset[str], shared: int, best_id: str, best: Passage,
+            moved: Displaced | None) -> str:
     """Why the closest single context fell short, for the worst-examples section of a report."""
     text = f"no single context supports it; closest {best_id} has {shared}/{len(claim.terms)} of its terms"
     missing = sorted(best.unstated(claim.numbers)) if claim.numbers else ()  # reading them costs a scan
@@ -169,6 +175,8 @@ def _reason(claim: TextProfile, opposites: frozenset[str], shared: int, best_id:
     terms = _contradictions(opposites, best)
     if terms:
         text += ", and says the opposite of " + " and ".join(repr(t.replace(NEGATION, "not-")) for t in terms)
+    if moved is not None:
+        text += f", and {moved}"
     return text
 
 

@@ -11,7 +11,7 @@ import math
 import re
 import sys
 
-from ragmon.text import literals, units
+from ragmon.text import literals, passage_sentences, units
 from ragmon.text.cache import text_cache
 from ragmon.text.numbers import (
     NUMBER_MARKS,
@@ -216,6 +216,7 @@ LRU of 4,096 (~18 MB with their texts at 200 words); longer ones in a `LongTextC
 
 
 def clear_cache() -> None:
-    """Empties the passage cache and the prepared texts kept beside it."""
+    """Empties the passage cache and the prepared texts and sentences kept beside it."""
     _clear_passages()
     _prepared.cache_clear()
+    passage_sentences.sentences.cache_clear()

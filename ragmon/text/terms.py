@@ -439,9 +439,10 @@ def numbers(text: str) -> frozenset[float]:
     return profile(text).numbers
 
 
-def _profile(text: str) -> TextProfile:
-    """Content terms and numbers of a claim, a question or an answer. Cached by text: claims and questions
-    recur. Texts of up to `SHORT` characters (nearly all claims and questions) in a C-level LRU of 4,096,
+def read_profile(text: str) -> TextProfile:
+    """Content terms and numbers of a claim, a question or an answer; `profile` is it cached by text, as
+    claims and questions recur (a passage's sentences are read uncached: they would crowd claims out). Texts
+    of up to `SHORT` characters (nearly all claims and questions) in a C-level LRU of 4,096,
     ~10 KB each at most; longer ones (answers, sentences that never end) in a `LongTextCache` of 8 MiB."""
     cjk = not text.isascii() and is_cjk(text)  # a flag's test first: most texts are ASCII
     if cjk:
@@ -513,5 +514,5 @@ _NUMBER_BYTES = 24
 _PROFILE_BYTES = 48
 SHORT = 512
 """At most ~170 words, so ~170 terms: their frozenset takes at most 8 KB."""
-profile, clear_cache = text_cache(_profile, _held, short=SHORT, entries=4096, max_bytes=8 * 2**20)
+profile, clear_cache = text_cache(read_profile, _held, short=SHORT, entries=4096, max_bytes=8 * 2**20)
 """`clear_cache` empties the profile cache; the stemming cache is `TERMS`."""

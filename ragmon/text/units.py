@@ -143,9 +143,25 @@ _HALF_DAY = frozenset(("am", "pm"))
 
 def clashes(claimed: frozenset[tuple[float, str]], stated: frozenset[tuple[float, str]]) -> list[str]:
     """The claim's numbers with a unit the context never writes them with, though it writes them with
-    another ("500 mcg" where the context has only "500 mg"), as "500 mcg" for a reason."""
+    another ("500 mcg" where the context has only "500 mg"), as `written` for a reason."""
     by_number: dict[float, set[str]] = {}
     for value, unit in stated:
         by_number.setdefault(value, set()).add(unit)
-    return sorted(f"{shown(value)} {unit}" for value, unit in claimed
+    return sorted(written(value, unit) for value, unit in claimed
                   if value in by_number and unit not in by_number[value])
+
+
+def written(value: float, unit: str) -> str:
+    """A number with its unit as a reason shows it to people: "$49", "4%", "30 days", "500 mg"."""
+    if unit in _CURRENCY:
+        return f"{unit}{shown(value)}"
+    if unit in ("%", "¢"):
+        return f"{shown(value)}{unit}"
+    if unit in _SPELLED:
+        return f"{shown(value)} {_SPELLED[unit]}{'' if value == 1 else 's'}"
+    return f"{shown(value)} {unit}"
+
+
+_SPELLED = {"s": "second", "min": "minute", "h": "hour", "d": "day", "w": "week", "mo": "month", "y": "year",
+            "dose": "dose"}
+"""The names of units that are words, for a reason: "8 h" read as "8 hours"."""

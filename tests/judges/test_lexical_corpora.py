@@ -107,12 +107,10 @@ ENGLISH_TECHNICAL = {
     ("g46", "false alarm", "} catch (err) {"),
     # Paraphrase of a code example (`new Nimbus({ maxRetries: 2 })`): 2 of 5 terms.
     ("i08", "false alarm", "You can change it with the `maxRetries` option when you create the client."),
-    # A number from another row of the same table (1,000 is the Enterprise plan's; so is 1 hour).
+    # A bare number from another row of the same table (1,000 is the Enterprise plan's): "requests" is no
+    # unit, and only numbers with one are held to the row closest to the claim.
     ("i03", "made-up sentence passed",
      "On the Standard plan you can make up to 1,000 requests per minute per API key, with a burst of 20."),
-    ("i24", "made-up sentence passed",
-     "On the Standard plan, P1 tickets get a first response within 1 hour, by email, Mon–Fri, "
-     "9:00–18:00 CET."),
     # Contradictions in the documents' own words: a "not" moved or dropped, a plan's benefit given to
     # another, a fix given to the release before.
     ("i07", "made-up sentence passed", "Yes, test keys can read live data, but they can't modify it."),
@@ -171,11 +169,8 @@ ENGLISH_SUPPORT = {
      "CareLine is in network with Aetna, Cigna, UnitedHealthcare and Blue Cross Blue Shield."),
     ("bill-i3", "made-up sentence passed",
      "CloudDesk accepts Visa, Mastercard, American Express and PayPal."),
-    # A number the page uses for something else, with the same unit ("2 doses", "90 days", "P2").
-    ("amox-i1", "made-up sentence passed",
-     "For children under 40 kg, the dose is usually 20–40 mg/kg per day, split into 2 doses."),
-    ("lost-i1", "made-up sentence passed",
-     "You have 90 days from the statement date on which the charge first appeared to file a dispute."),
+    # A number the page uses for something else, with the same unit: the sentence closest to the claim
+    # holds it too, as "P2" ("High (P2): 4 business hours.").
     ("sla-i3", "made-up sentence passed",
      "High-priority (P2) tickets get a response within 2 business hours."),
     # Contradictions and plausible policies in the page's own words.
@@ -254,24 +249,17 @@ ENGLISH_POLICY = {
     ("r-std", "read as a claim",
      "The documents mention short-term disability benefits for recovery from childbirth, but they don't say "
      "what percentage of your salary it pays."),
-    # A number from another row or clause of the same page, with the same unit.
-    ("401k-i2", "made-up sentence passed",
-     "If you don't make an election within 30 days of your hire date, you'll be automatically enrolled at a "
-     "pre-tax contribution rate of 3% of eligible pay."),
+    # A number from another clause of the sentence closest to the claim (5 days for immediate family, 3
+    # for a grandparent), from the row of a city the claim does not name (the question does), or the
+    # closest sentence's own number said of another group (birthing parents' 12 weeks, of adoptive ones);
+    # a bare number from another row (vesting years).
     ("ber-i1", "made-up sentence passed",
      "You can take up to 5 paid days of bereavement leave following the death of a grandparent."),
-    ("oe-i1", "made-up sentence passed",
-     "You have 60 days from the date of your marriage to request the change in Workday."),
     ("pd-i1", "made-up sentence passed",
      "The M&IE rate is **$79 per day**, and you get 75% of that on your first and last day of travel."),
-    ("pl-i1", "made-up sentence passed",
-     "To qualify for paid parental leave, you need to have completed 12 months of continuous "
-     "employment on the "
-     "date of the birth or placement."),
     ("pl-i2", "made-up sentence passed",
      "Adoptive parents receive the same 12 weeks of paid parental leave at 100% of base pay as "
      "birthing parents."),
-    ("ppo-i1", "made-up sentence passed", "**Specialist visit:** $40 copay"),
     ("vest-i1", "made-up sentence passed",
      "Company matching contributions become fully vested after 3 years of vesting service."),
     # One plan's or group's benefit given to another; an exception dropped or turned round.

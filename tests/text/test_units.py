@@ -20,12 +20,12 @@ def verdict(claim: str, context: str) -> tuple[bool, str | None]:
 @pytest.mark.parametrize(("claim", "context", "lacks"), [
     ("Store amoxicillin capsules below 25 °F.", "Store amoxicillin capsules below 25 °C (77 °F).", "25 °f"),
     ("Each tablet contains 500 mcg.", "Each tablet contains 500 mg.", "500 mcg"),
-    ("The fee is 1% of each transfer.", "The fee is 3% of each transfer, with a $1 minimum.", "1 %"),
+    ("The fee is 1% of each transfer.", "The fee is 3% of each transfer, with a $1 minimum.", "1%"),
     # The only 3 is a number of days: "3 p.m." is no time the page gives.
     ("Next-Day Delivery is $24.99 when you order by 3 p.m. ET.",
      "Next-Day Delivery: $24.99; order by 2 p.m. ET. Hawaii orders take an extra 3–5 business days.", "3 pm"),
     ("Backups are 10 TB.", "Backups are 10 GB.", "10 tb"),
-    ("Take one dose every 6 hours.", "Take one dose every 8 hours, up to 6 doses a day.", "6 h"),
+    ("Take one dose every 6 hours.", "Take one dose every 8 hours, up to 6 doses a day.", "6 hours"),
 ])
 def test_a_number_with_a_unit_the_context_never_gives_it_is_unsupported(claim: str, context: str,
                                                                       lacks: str) -> None:

@@ -1,0 +1,154 @@
+"""A passage's sentences, each read as a claim is: which sentence of a page gives which number.
+
+The number rule asks only that a context state a claim's number somewhere, and policy, pricing and dosing
+pages state numbers of one kind many times over: 8 business hours for one plan and 1 hour for another, 5
+paid days for one relative and 3 for another, 30 days to make a change and 60 after losing other cover,
+3 doses a day for children and 2 doses at once never. An answer giving one plan's figure to another passed
+on the page's own words and numbers (13 made-up sentences of the English corpora did). So a claim's number
+written with a unit is held to the sentence of the passage closest to the claim (`displaced`): the one
+sharing most of its terms, and at least half of them. When that sentence gives another number with the same
+unit and not the claim's, and every sentence that does give the claim's number shares fewer of its terms,
+the claim moved the number.
+
+Only numbers with a unit: a bare number is as often a name or a code ("iPhone 13", "HTTP 404", "X200"),
+which the closest sentence writes beside other codes; and a day of a month, which has none, is left to the
+date rules. A table's row is read with its header row, and with the caption line before the table if that
+ends in ":", as they name what its cells are: "| 3 | 60% |" under "| Years of vesting service | Vested
+percentage |".
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass
+
+from ragmon.text.claims import sentence_spans
+from ragmon.text.numbers import digits_of
+from ragmon.text.terms import TextProfile, read_profile
+from ragmon.text.units import written
+
+
+@dataclass(frozen=True, slots=True)
+class Sentence:
+    """A sentence or a table row of a passage, and what it reads as (a row's terms with its header's)."""
+
+    text: str
+    read: TextProfile
+
+
+@dataclass(frozen=True, slots=True)
+class Displaced:
+    """A claim's number with its unit that the passage's closest sentence gives otherwise."""
+
+    claimed: str
+    given: str
+    excerpt: str
+    """The sentence, or up to `_EXCERPT` characters of it around the number it gives."""
+
+    def __str__(self) -> str:
+        return f"its closest sentence gives {self.given}, not {self.claimed}: {self.excerpt!r}"
+
+
+def _excerpt(sentence: str, value: float) -> str:
+    if len(sentence) <= _EXCERPT:
+        return sentence
+    at = re.search(r"(?<![0-9.,])" + re.escape(digits_of(value)) + "(?![0-9])", sentence)
+    start = max(0, (at.start() if at is not None else 0) - _EXCERPT // 2)
+    end = min(len(sentence), start + _EXCERPT)
+    start = max(0, end - _EXCERPT)
+    if start:  # whole words only
+        start = sentence.find(" ", start) + 1 or start
+    if end < len(sentence):
+        end = sentence.rfind(" ", start, end) if " " in sentence[start:end] else end
+    return f"{'...' if start else ''}{sentence[start:end].strip()}{'...' if end < len(sentence) else ''}"
+
+
+_EXCERPT = 100
+_SEPARATOR_ROW = frozenset("|-: \t")
+
+
+@functools.lru_cache(maxsize=8)
+def sentences(text: str) -> tuple[Sentence, ...]:
+    """The sentences of a passage, its table rows each one. Read only for a passage that states a claim's
+    number with a unit and otherwise supports the claim, and kept for the last 8 asked (an example's
+    contexts): its other claims ask again."""
+    found: list[Sentence] = []
+    header: TextProfile | None = None  # the current table's header row, with its caption's terms
+    caption: TextProfile | None = None  # the sentence before a table, if it ends in ":"
+    for line in text.split("\n"):
+        stripped = line.strip()
+        if not stripped:
+            continue
+        if stripped[0] == "|":
+            if _SEPARATOR_ROW.issuperset(stripped):
+                continue
+            read = read_profile(stripped)
+            if header is None:
+                header = read if caption is None else _with_terms(read, caption)
+            else:
+                read = _with_terms(read, header)
+            found.append(Sentence(stripped, read))
+            continue
+        header = caption = None
+        found += [Sentence(line[start:end], read_profile(line[start:end]))
+                  for start, end in sentence_spans(line)]
+        if stripped.endswith(":") and found:
+            caption = found[-1].read
+    return tuple(found)
+
+
+def _with_terms(read: TextProfile, other: TextProfile) -> TextProfile:
+    return TextProfile(read.terms | other.terms, read.numbers, read.literals, read.units)
+
+
+def displaced(claim: TextProfile, text: str) -> Displaced | None:
+    """The first of the claim's numbers with a unit (in order) that the passage's closest sentences all
+    give otherwise (see the module's docstring); None when none is, or the passage is over `LONGEST`
+    characters or `MOST` sentences."""
+    if len(text) > LONGEST:
+        return None
+    read = sentences(text)
+    if len(read) > MOST:
+        return None
+    terms = claim.terms
+    shared = [len(terms & sentence.read.terms) for sentence in read]
+    most = max(shared, default=0)
+    if most < _FEWEST_SHARED or most < _SHARE * len(terms):
+        return None
+    closest = [sentence for sentence, count in zip(read, shared, strict=True) if count == most]
+    for number, unit in sorted(claim.units):
+        if any(_gives(sentence.read, number, unit) for sentence in closest):
+            continue
+        others = [_other(claim, number, unit, sentence) for sentence in closest]
+        if all(others):
+            given, sentence = others[0]  # type: ignore[misc]  # all are tuples
+            return Displaced(written(number, unit), written(given, unit), _excerpt(sentence.text, given))
+    return None
+
+
+def _gives(read: TextProfile, number: float, unit: str) -> bool:
+    """Whether a sentence gives the number with the unit, or bare: not "40%" for "$40"."""
+    return number in read.numbers and ((number, unit) in read.units
+                                       or not any(value == number for value, _ in read.units))
+
+
+def _other(claim: TextProfile, number: float, unit: str, sentence: Sentence) -> tuple[float, Sentence] | None:
+    """A number `sentence` gives with `unit` that the claim does not state, the least first."""
+    given = sorted(value for value, its_unit in sentence.read.units
+                   if its_unit == unit and value != number and value not in claim.numbers)
+    return (given[0], sentence) if given else None
+
+
+LONGEST = 20_000
+MOST = 200
+"""The longest passage read sentence by sentence, in characters (~3,000 words) and in sentences: each claim
+compares its terms with every sentence, and an answer of a megabyte of claims with units took 70 s against
+a passage of a megabyte and 22 s against one of 49 KB (2,450 sentences), where the rest of the judge took 7
+s. Retrieved chunks and pages are far shorter (a few dozen sentences); a longer one keeps the number rule
+alone."""
+
+_FEWEST_SHARED = 2
+_SHARE = 0.5
+"""The closest sentence must share at least 2 of the claim's terms and half of them: a sentence sharing
+fewer is no sentence the claim restates, and another number in it says nothing about the claim's."""
