@@ -5,16 +5,19 @@ pages state numbers of one kind many times over: 8 business hours for one plan a
 paid days for one relative and 3 for another, 30 days to make a change and 60 after losing other cover,
 3 doses a day for children and 2 doses at once never. An answer giving one plan's figure to another passed
 on the page's own words and numbers (13 made-up sentences of the English corpora did). So a claim's number
-written with a unit is held to the sentence of the passage closest to the claim (`displaced`): the one
-sharing most of its terms, and at least half of them. When that sentence gives another number with the same
-unit and not the claim's, and every sentence that does give the claim's number shares fewer of its terms,
-the claim moved the number.
+written with a unit is held to the sentences of the passage closest to the claim (`displaced`): those
+sharing most of its terms, each of the claim's other numbers with a unit they give counting as one more (a
+row giving the claim's price is closer than its neighbour with the same header), and sharing at least half
+of its terms. When every such sentence gives another number with the same unit and not the claim's, the
+claim moved the number: unless a sentence giving the claim's number holds a term of the claim that the
+closest ones lack ("Lite is £8 with 5 GB, while Max is £20 with unlimited data" compares two rows, and the
+Lite row names Lite).
 
 Only numbers with a unit: a bare number is as often a name or a code ("iPhone 13", "HTTP 404", "X200"),
 which the closest sentence writes beside other codes; and a day of a month, which has none, is left to the
 date rules. A table's row is read with its header row, and with the caption line before the table if that
 ends in ":", as they name what its cells are: "| 3 | 60% |" under "| Years of vesting service | Vested
-percentage |".
+percentage |"; so is a list's item under such a caption ("- 10-12 years: 10 mL").
 """
 
 from __future__ import annotations
@@ -75,7 +78,7 @@ def sentences(text: str) -> tuple[Sentence, ...]:
     contexts): its other claims ask again."""
     found: list[Sentence] = []
     header: TextProfile | None = None  # the current table's header row, with its caption's terms
-    caption: TextProfile | None = None  # the sentence before a table, if it ends in ":"
+    caption: TextProfile | None = None  # the sentence before a table or a list, if it ends in ":"
     for line in text.split("\n"):
         stripped = line.strip()
         if not stripped:
@@ -90,12 +93,21 @@ def sentences(text: str) -> tuple[Sentence, ...]:
                 read = _with_terms(read, header)
             found.append(Sentence(stripped, read))
             continue
-        header = caption = None
-        found += [Sentence(line[start:end], read_profile(line[start:end]))
-                  for start, end in sentence_spans(line)]
+        header = None
+        item = caption is not None and _ITEM.match(stripped) is not None
+        for start, end in sentence_spans(line):
+            read = read_profile(line[start:end])
+            found.append(Sentence(line[start:end], _with_terms(read, caption) if item and caption else read))
         if stripped.endswith(":") and found:
             caption = found[-1].read
+        elif not item:
+            caption = None
     return tuple(found)
+
+
+_ITEM = re.compile(r"(?:[-*+•]|[0-9]{1,2}[.)])\s")
+"""A list item's marker: an item under a caption ("For children aged 6 years and over:") is read with it,
+as a table's row is with its header."""
 
 
 def _with_terms(read: TextProfile, other: TextProfile) -> TextProfile:
@@ -113,17 +125,25 @@ def displaced(claim: TextProfile, text: str) -> Displaced | None:
         return None
     terms = claim.terms
     shared = [len(terms & sentence.read.terms) for sentence in read]
-    most = max(shared, default=0)
-    if most < _FEWEST_SHARED or most < _SHARE * len(terms):
-        return None
-    closest = [sentence for sentence, count in zip(read, shared, strict=True) if count == most]
+    gives = [frozenset(pair for pair in claim.units if _gives(sentence.read, *pair)) for sentence in read]
     for number, unit in sorted(claim.units):
-        if any(_gives(sentence.read, number, unit) for sentence in closest):
+        others = claim.units - {(number, unit)}
+        score = [count + len(given & others) for count, given in zip(shared, gives, strict=True)]
+        most = max(score, default=0)
+        closest = [sentence for sentence, points in zip(read, score, strict=True) if points == most]
+        if (any(len(terms & sentence.read.terms) < max(_FEWEST_SHARED, _SHARE * len(terms))
+                for sentence in closest)
+                or any((number, unit) in given for given, points in zip(gives, score, strict=True)
+                       if points == most)):
             continue
-        others = [_other(claim, number, unit, sentence) for sentence in closest]
-        if all(others):
-            given, sentence = others[0]  # type: ignore[misc]  # all are tuples
-            return Displaced(written(number, unit), written(given, unit), _excerpt(sentence.text, given))
+        lacked = terms.difference(*[sentence.read.terms for sentence in closest])
+        if any(not lacked.isdisjoint(sentence.read.terms)
+               for sentence, given in zip(read, gives, strict=True) if (number, unit) in given):
+            continue  # the sentence giving it names what the closest do not: a claim of two rows
+        given_otherwise = [_other(claim, number, unit, sentence) for sentence in closest]
+        if all(given_otherwise):
+            value, sentence = given_otherwise[0]  # type: ignore[misc]  # all are tuples
+            return Displaced(written(number, unit), written(value, unit), _excerpt(sentence.text, value))
     return None
 
 

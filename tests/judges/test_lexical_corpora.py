@@ -156,7 +156,6 @@ ENGLISH_SUPPORT = {
     ("saas-r1", "read as a claim",
      "They cover CloudDesk's plans, pricing, billing and data security, but not integrations."),
     # A fact of one product or plan given to another: every word and number is the page's.
-    ("ti-i1", "made-up sentence passed", "The Galaxy S21 is valued at up to $240."),
     ("rw-i2", "made-up sentence passed",
      "Nova Classic cardholders can also earn a welcome bonus after spending $4,000 in the first 3 months."),
     ("plan-i1", "made-up sentence passed", "It also includes audit logs and a sandbox environment."),
@@ -260,6 +259,12 @@ ENGLISH_POLICY = {
     ("pl-i2", "made-up sentence passed",
      "Adoptive parents receive the same 12 weeks of paid parental leave at 100% of base pay as "
      "birthing parents."),
+    # The 12 months of "Paid parental leave must be taken within 12 months of the birth or placement" (a
+    # deadline, given as the service needed): that sentence names paid parental leave, which the closest
+    # (6 months of employment) does not, and a sentence naming what the closest lack may be a second row.
+    ("pl-i1", "made-up sentence passed",
+     "To qualify for paid parental leave, you need to have completed 12 months of continuous employment on "
+     "the date of the birth or placement."),
     ("vest-i1", "made-up sentence passed",
      "Company matching contributions become fully vested after 3 years of vesting service."),
     # One plan's or group's benefit given to another; an exception dropped or turned round.
@@ -279,10 +284,105 @@ ENGLISH_POLICY = {
 }
 
 
+ENGLISH_TABLES = {
+    # Paraphrase: the passage with the number shares too few of the claim's terms ("meet", "pay", "go
+    # over", "receive"), or a sentence joins two passages' deductibles, or names a range of zones.
+    ("hi-g1", "false alarm", "After you meet the deductible, you pay **30% coinsurance**."),
+    ("hi-g5", "false alarm",
+     "On the **Gold** plan, the out-of-network deductible is **$3,000**, separate from the "
+     "in-network individual deductible of **$1,000**."),
+    ("rl-i1", "false alarm", "If you go over, you'll receive an HTTP 429 response."),
+    ("ship-g4", "false alarm",
+     "According to the tracking policy, parcels sent to Zones 3–4 (Rest of Europe and Rest of world) "
+     "are declared lost after 25 business days."),
+    # A claim listing three rows' prices: the row closest to the claim (with the others' prices counted)
+    # is another row, and the rows name nothing the others lack ("up to 1 kg" is a number).
+    ("ship-g3", "false alarm",
+     "Otherwise, the Zone 1 fee depends on parcel weight: **£3.95** up to 1 kg, **£6.95** for 1–5 kg "
+     "and **£12.50** for 5–20 kg."),
+    # Pointers, condolences, congratulations and remarks on the documents no pattern tells from claims.
+    ("bank-r1", "read as a claim", "I'd suggest contacting Harbourline Bank directly to confirm."),
+    ("ben-i1", "read as a claim", "Here's how the 401(k) match works:"),
+    ("ben-i3", "read as a claim", "Congratulations on the promotion!"),
+    ("hi-r1", "read as a claim",
+     "I'd recommend contacting Crestline Health member services to confirm."),
+    ("hi-r1", "read as a claim",
+     "I wasn't able to find anything about acupuncture coverage in the plan documents provided."),
+    ("ibu-i4", "read as a claim",
+     "The leaflet doesn't give specific guidance for earlier in pregnancy."),
+    ("ibu-i4", "read as a claim", "It's best to ask your doctor or pharmacist."),
+    ("leave-g2", "read as a claim", "I'm sorry if you're dealing with a loss."),
+    ("leave-r1", "read as a claim", "I'd recommend checking with HR or the full employee handbook."),
+    ("mob-r1", "read as a claim",
+     "I'd recommend contacting Kestrel Mobile support to check coverage in your area."),
+    ("not-i1", "read as a claim", "Happy to help with anything else!"),
+    ("not-r1", "read as a claim", "Your HR team should be able to confirm how this works."),
+    ("plans-r1", "read as a claim",
+     "I'd recommend contacting Tallyforge's sales team to ask about nonprofit pricing."),
+    ("rl-r1", "read as a claim", "I'd suggest reaching out to Ferrox support to ask about this."),
+    ("sav-r1", "read as a claim", "You may want to check with Northmere Building Society directly."),
+    ("ship-i1", "read as a claim", "Happy to help with anything else!"),
+    ("sla-r1", "read as a claim",
+     "I'd recommend contacting Orbitdesk directly to ask whether Slack support is an option."),
+    ("syr-r1", "read as a claim", "Please ask a pharmacist or doctor before combining medicines."),
+    # Numbers moved from another row or clause that the rule does not see: bare counts ("10 free
+    # withdrawals", "600 requests", "50 webhook endpoints"), percentages and rates whose rows the
+    # claim's words do not tell apart, a closest sentence giving the number itself for another group, and
+    # features moved between plans with no number.
+    ("bank-i1", "made-up sentence passed",
+     "With an **Everyday** account, you get **10 free withdrawals per month** at other banks' ATMs."),
+    ("bank-i2", "made-up sentence passed",
+     "On the Premier account, overdraft interest is charged at 19.9% APR."),
+    ("ben-i1", "made-up sentence passed",
+     "- The company matches 100% of your contributions up to 2% of eligible pay."),
+    ("ben-i3", "made-up sentence passed", "At D1 and above, the target bonus is 15% of base salary."),
+    ("den-i2", "made-up sentence passed",
+     "If you go out of network, the plan pays 80% for Basic services."),
+    ("hi-i1", "made-up sentence passed",
+     "For out-of-network care on the Gold plan, a separate deductible of $1,000 applies."),
+    ("hi-i2", "made-up sentence passed",
+     "On the **Silver** plan, a primary care visit has a **$15 copay**."),
+    ("leave-i1", "made-up sentence passed", "For extended family, the policy provides 5 paid days."),
+    ("leave-i2", "made-up sentence passed",
+     "With 5 to 9 years of continuous service, full-time employees receive 25 working days of annual leave."),
+    ("leave-i5", "made-up sentence passed",
+     "Carried-over days can be used at any point during that year."),
+    ("mob-i1", "made-up sentence passed",
+     "On the **Everyday** plan, you get **25 GB per month** of EU roaming."),
+    ("mob-i2", "made-up sentence passed",
+     "Calls to the EU from the UK cost 25p per minute on the Lite plan."),
+    ("mob-i3", "made-up sentence passed", "Yes, the Lite plan includes 5G."),
+    ("not-i2", "made-up sentence passed",
+     "New employees in individual contributor roles serve a **6-month** probation period."),
+    ("plans-i1", "made-up sentence passed", "- **Storage:** 100 GB"),
+    ("plans-i2", "made-up sentence passed", "On the Basic plan, an extra seat costs $5/month per seat."),
+    ("plans-i4", "made-up sentence passed", "- Single sign-on (SAML) is included on the Pro plan."),
+    ("ret-i1", "made-up sentence passed",
+     "**Electronics** can be returned within **30 days** of receiving your order."),
+    ("ret-i2", "made-up sentence passed",
+     "Upholstery is covered for 10 years against manufacturing defects."),
+    ("ret-i4", "made-up sentence passed",
+     "Electronics can be exchanged for a different model within the return window, free of charge."),
+    ("rl-i1", "made-up sentence passed",
+     "On the Free plan, you can make up to 600 requests per minute."),
+    ("rl-i2", "made-up sentence passed",
+     "On the Free plan, each account can register up to 50 webhook endpoints."),
+    ("sav-i2", "made-up sentence passed",
+     "With the monthly interest option, the 1-year bond pays 4.20% AER."),
+    ("ship-i2", "made-up sentence passed",
+     "Parcels to Zone 3 (Rest of Europe) are declared lost after 15 business days."),
+    ("sla-i1", "made-up sentence passed", "- The first-response target is **2 hours**."),
+    ("sla-i2", "made-up sentence passed",
+     "For P4 – Low / questions tickets on the Business plan, the first-response target is 1 business day."),
+    ("syr-i3", "made-up sentence passed",
+     "In this situation, you can give up to 4 doses in total before speaking to a doctor."),
+}
+
+
 @pytest.mark.parametrize(("corpus", "known"), [
     ("chinese_japanese.jsonl", CHINESE_JAPANESE), ("european.jsonl", EUROPEAN),
     ("english_technical.jsonl", ENGLISH_TECHNICAL), ("english_support.jsonl", ENGLISH_SUPPORT),
-    ("english_policy.jsonl", ENGLISH_POLICY),
+    ("english_policy.jsonl", ENGLISH_POLICY), ("english_tables.jsonl", ENGLISH_TABLES),
 ])
 def test_the_judges_wrong_verdicts_are_the_known_ones(corpus: str, known: set[tuple[str, str, str]]) -> None:
     assert wrong_verdicts(corpus) == known

@@ -63,6 +63,33 @@ def test_a_figure_from_its_own_row_is_supported(claim: str) -> None:
     assert verdict(claim, SUPPORT_PLANS) == (True, None)
 
 
+PLANS = """| Plan | Monthly price | Data | EU roaming |
+|---|---|---|---|
+| Lite | £8 | 5 GB | Not included |
+| Max | £20 | Unlimited | 25 GB per month |"""
+
+
+def test_a_claim_comparing_two_rows_is_supported() -> None:
+    # The Max row shares the most terms (Max, unlimited, month, data and GB with its header), and gives 25
+    # GB, not the claim's 5 GB; but the Lite row, which gives 5 GB, names Lite, which the Max row does not.
+    assert verdict("Lite is £8 a month with 5 GB of data, while Max is £20 a month with unlimited data.",
+                   PLANS) == (True, None)
+    supported, reason = verdict("Max is £20 a month with unlimited data and 5 GB per month of EU roaming.",
+                                PLANS)
+    assert not supported
+    assert reason is not None and reason.endswith("gives 25 gb, not 5 gb: '| Max | £20 | Unlimited | 25 GB "
+                                                  "per month |'")
+
+
+def test_a_list_item_is_read_with_its_caption() -> None:
+    # The claim's terms: Pyrexil, plus, dose, mL ("six" is a number word). Alone, "10–12 years: 10 mL"
+    # shares one of them (mL), and the closest sentence would be the last (Pyrexil, dose, mL: 3), which
+    # gives 5 mL. With their caption the items share 3 too (Pyrexil, plus, mL), and one gives 10 mL.
+    leaflet = ("Pyrexil Six Plus, for children aged 6 years and over:\n\n- 6–8 years: 5 mL\n"
+               "- 10–12 years: 10 mL\n\nFor younger children, give a 5 mL dose of Pyrexil for Children.")
+    assert verdict("The Pyrexil Six Plus dose is 10 mL.", leaflet) == (True, None)
+
+
 def test_a_figure_from_another_sentence_of_the_same_passage_is_unsupported() -> None:
     supported, reason = verdict("You have 90 days from the statement date on which the charge first "
                                 "appeared to file a dispute.", DISPUTES)
