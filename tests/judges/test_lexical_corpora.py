@@ -1,9 +1,10 @@
 """The lexical judge on answers in the house styles of the chat models that write them, in Chinese,
 Japanese, German, French, Spanish, Italian and Portuguese, and in English over support pages full of
 numbers (prices, doses, dates, units), technical documentation (versions, addresses, names in code) and
-HR, benefits and insurance policies (conditions, tiers, deadlines)
+HR, benefits and insurance policies (conditions, tiers, deadlines), and pages of tables, tiers and bands
+where a made-up answer moves a number from one row or clause to another (english_tables, english_fees)
 (tests/judges/corpora/: documents, answers whose every sentence the documents state, answers with one
-made-up sentence, refusals; written for ragmon by five walkthroughs, labelled sentence by sentence before
+made-up sentence, refusals; written for ragmon by seven walkthroughs, labelled sentence by sentence before
 the judge was run on them).
 
 Each corpus's wrong verdicts are named below, each with why the judge gets it wrong: a change that makes a
@@ -295,11 +296,6 @@ ENGLISH_TABLES = {
     ("ship-g4", "false alarm",
      "According to the tracking policy, parcels sent to Zones 3–4 (Rest of Europe and Rest of world) "
      "are declared lost after 25 business days."),
-    # A claim listing three rows' prices: the row closest to the claim (with the others' prices counted)
-    # is another row, and the rows name nothing the others lack ("up to 1 kg" is a number).
-    ("ship-g3", "false alarm",
-     "Otherwise, the Zone 1 fee depends on parcel weight: **£3.95** up to 1 kg, **£6.95** for 1–5 kg "
-     "and **£12.50** for 5–20 kg."),
     # Pointers, condolences, congratulations and remarks on the documents no pattern tells from claims.
     ("bank-r1", "read as a claim", "I'd suggest contacting Harbourline Bank directly to confirm."),
     ("ben-i1", "read as a claim", "Here's how the 401(k) match works:"),
@@ -379,10 +375,61 @@ ENGLISH_TABLES = {
 }
 
 
+ENGLISH_FEES = {
+    # A bare "No," answer comparing two rows, and a band worked out from a usage ("over 500 kWh ... falls
+    # into Band 3"): no words of the page's.
+    ("med-g2", "false alarm", "No, the maximums differ."),
+    ("util-i1", "false alarm", "Based on the tariff table, usage over 500 kWh a month falls into Band 3."),
+    # Pointers to someone who may know, and filler, no pattern tells from claims.
+    ("backup-r1", "read as a claim", "Stratolink's support team should be able to tell you."),
+    ("car-r1", "read as a claim", "I'd suggest checking with Redline directly."),
+    ("gym-r1", "read as a claim", "You may want to contact Ironvale directly to ask about this."),
+    ("hotel-i3", "read as a claim", "Enjoy your stay!"),
+    ("library-r1", "read as a claim", "You may want to ask Millbrook Public Library staff directly."),
+    ("med-r1", "read as a claim", "Please ask your pharmacist or doctor before combining them."),
+    ("pet-r1", "read as a claim", "Please check with Pawsure directly for cat policies."),
+    ("tuition-g1", "read as a claim", "Feel free to ask if you need the figures for other fee statuses!"),
+    ("warranty-r1", "read as a claim", "I'd recommend contacting Brightforge to confirm."),
+    # Numbers moved within a page the rule does not see: the number's own row or sentence is as close to
+    # the claim as any (a band's, a cabin's or a plan's name is a number or no term: "Band 3", "Zones
+    # 1–3"), the unit is no unit the judge reads ("p per kWh", "15p", "every 4 hours" against "every
+    # hour"), or the number given otherwise is in another passage; and features moved with no number.
+    ("backup-i1", "made-up sentence passed", "The Business plan keeps file version history for 90 days."),
+    ("backup-i2", "made-up sentence passed", "On the Business plan, automatic snapshots run every 4 hours."),
+    ("bag-i1", "made-up sentence passed", "Each bag can weigh up to 32 kg."),
+    ("bag-i2", "made-up sentence passed",
+     "Extra checked bags cost £90 each when added online at least 24 hours before departure."),
+    ("car-i2", "made-up sentence passed", "Drivers aged 21–24 pay a young driver surcharge of $12 per day."),
+    ("gym-i2", "made-up sentence passed",
+     "The same student discount also applies to the Premier monthly fee."),
+    ("hotel-i3", "made-up sentence passed", "- Free early check-in from 12:00 pm"),
+    ("library-i2", "made-up sentence passed",
+     "At Millbrook Public Library, colour printing costs **15p per page**."),
+    ("med-i1", "made-up sentence passed", "You can take it every 6 hours as needed."),
+    ("med-i2", "made-up sentence passed", "The maximum in 24 hours is **80 mg**."),
+    ("pet-i1", "made-up sentence passed", "The monthly premium for a medium breed in that band is £58."),
+    ("transit-i1", "made-up sentence passed", "For Zones 1–3, a senior (65+) single fare is **£2.10**."),
+    ("transit-i2", "made-up sentence passed",
+     "The adult daily cap for Zones 1–4 is £7.50 when you tap in and out with the same contactless "
+     "card."),
+    ("tuition-i1", "made-up sentence passed",
+     "International students on laboratory-based programmes pay £21,400 per year."),
+    ("tuition-i2", "made-up sentence passed",
+     "This alumni discount can be combined with other scholarships."),
+    ("util-i1", "made-up sentence passed", "Band 3 is charged at 18.6p per kWh."),
+    ("util-i2", "made-up sentence passed", "- Standing charge: 52.3p per day"),
+    ("warranty-i2", "made-up sentence passed",
+     "Accidental damage is included for televisions as well as laptops and tablets."),
+    ("warranty-i3", "made-up sentence passed",
+     "However, products used commercially are covered for 6 months only."),
+}
+
+
 @pytest.mark.parametrize(("corpus", "known"), [
     ("chinese_japanese.jsonl", CHINESE_JAPANESE), ("european.jsonl", EUROPEAN),
     ("english_technical.jsonl", ENGLISH_TECHNICAL), ("english_support.jsonl", ENGLISH_SUPPORT),
     ("english_policy.jsonl", ENGLISH_POLICY), ("english_tables.jsonl", ENGLISH_TABLES),
+    ("english_fees.jsonl", ENGLISH_FEES),
 ])
 def test_the_judges_wrong_verdicts_are_the_known_ones(corpus: str, known: set[tuple[str, str, str]]) -> None:
     assert wrong_verdicts(corpus) == known

@@ -81,6 +81,32 @@ def test_a_claim_comparing_two_rows_is_supported() -> None:
                                                   "per month |'")
 
 
+DOSES = """| Indication | Single dose | Dosing interval | Maximum in 24 hours |
+|---|---|---|---|
+| Acute migraine | 40 mg | Repeat once after at least 2 hours if needed | 80 mg |
+| Tension-type headache | 20 mg | Every 6 hours as needed | 60 mg |"""
+
+
+def test_a_row_gives_the_numbers_of_its_header() -> None:
+    # The claim's 24 hours is the header's: read alone, the migraine row gives 2 hours and not 24.
+    assert verdict("The maximum is 80 mg in 24 hours.", DOSES) == (True, None)
+
+
+FARES = """| Zones | Adult | Child |
+|---|---|---|
+| Zone 1 only | £2.40 | £1.20 |
+| Zones 1–2 | £3.10 | £1.55 |
+| Zones 1–3 | £4.20 | £2.10 |"""
+
+
+def test_a_claim_listing_rows_is_not_held_to_one_of_them() -> None:
+    # The row closest to the claim is Zones 1–2 (zones, child, and the claim's £1.55): it gives £3.10 where
+    # the claim's first fare is £1.20, but it gives another of the claim's fares too, so the claim lists
+    # rows and is no row's moved number.
+    assert verdict("A child single costs £1.20 in Zone 1 only, £1.55 for Zones 1–2 and £2.10 for Zones 1–3.",
+                   FARES) == (True, None)
+
+
 def test_a_list_item_is_read_with_its_caption() -> None:
     # The claim's terms: Pyrexil, plus, dose, mL ("six" is a number word). Alone, "10–12 years: 10 mL"
     # shares one of them (mL), and the closest sentence would be the last (Pyrexil, dose, mL: 3), which
