@@ -34,16 +34,40 @@ from dataclasses import dataclass
 
 from ragmon.text.claims import sentence_spans
 from ragmon.text.numbers import digits_of
-from ragmon.text.terms import TextProfile, read_profile
+from ragmon.text.terms import TextProfile, read_profile, read_terms
 from ragmon.text.units import written
 
 
-@dataclass(frozen=True, slots=True)
 class Sentence:
-    """A sentence or a table row of a passage, and what it reads as (a row's terms with its header's)."""
+    """A sentence or a table row of a passage: its terms (a row's with its header's, an item's with its
+    caption's), and its numbers and units, read only for the few sentences a claim's comparison comes down
+    to. Reading every sentence of a page as a claim is had cost 200 us a page of the English corpora, its
+    terms a quarter of that. Read once by whichever thread asks first (both would read the same)."""
 
-    text: str
-    read: TextProfile
+    __slots__ = ("_read", "numbered", "terms", "text", "with_")
+
+    def __init__(self, text: str, with_: Sentence | None = None) -> None:
+        self.text = text
+        terms, numbered = read_terms(text)
+        self.terms: frozenset[str] = terms if with_ is None else terms | with_.terms
+        self.numbered: bool = numbered or (with_ is not None and with_.numbered)
+        """Whether it may give a number: one that cannot is not read for them."""
+        self.with_ = with_
+        """The header or caption it is read with."""
+        self._read: TextProfile | None = None
+
+    @property
+    def read(self) -> TextProfile:
+        """Its numbers and units (`read_profile`), with those of its header or caption ("| Maximum in 24
+        hours |" gives every row its 24 hours)."""
+        if self._read is None:
+            read = read_profile(self.text)
+            if self.with_ is not None:
+                other = self.with_.read
+                read = TextProfile(read.terms, read.numbers | {value for value, _ in other.units},
+                                   read.literals, read.units | other.units)
+            self._read = read
+        return self._read
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,14 +101,15 @@ _EXCERPT = 100
 _SEPARATOR_ROW = frozenset("|-: \t")
 
 
-@functools.lru_cache(maxsize=8)
+@functools.lru_cache(maxsize=32)
 def sentences(text: str) -> tuple[Sentence, ...]:
     """The sentences of a passage, its table rows each one. Read only for a passage that states a claim's
-    number with a unit and otherwise supports the claim, and kept for the last 8 asked (an example's
-    contexts): its other claims ask again."""
+    number with a unit and otherwise supports the claim, and kept for the last 32 asked: an example's other
+    claims ask again, and retrieved passages recur. Terms only: numbers when a claim's comparison needs
+    them (`Sentence.read`)."""
     found: list[Sentence] = []
-    header: TextProfile | None = None  # the current table's header row, with its caption's terms
-    caption: TextProfile | None = None  # the sentence before a table or a list, if it ends in ":"
+    header: Sentence | None = None  # the current table's header row, read with its caption
+    caption: Sentence | None = None  # the sentence before a table or a list, if it ends in ":"
     for line in text.split("\n"):
         stripped = line.strip()
         if not stripped:
@@ -92,21 +117,19 @@ def sentences(text: str) -> tuple[Sentence, ...]:
         if stripped[0] == "|":
             if _SEPARATOR_ROW.issuperset(stripped):
                 continue
-            read = read_profile(stripped)
             if header is None:
-                header = read if caption is None else _with_terms(read, caption)
+                header = Sentence(stripped, caption)
+                found.append(header)
             else:
-                read = _with_terms(read, header)
-            found.append(Sentence(stripped, read))
+                found.append(Sentence(stripped, header))
             continue
         header = None
-        item = caption is not None and _ITEM.match(stripped) is not None
-        for start, end in sentence_spans(line):
-            read = read_profile(line[start:end])
-            found.append(Sentence(line[start:end], _with_terms(read, caption) if item and caption else read))
+        item = caption if caption is not None and _ITEM.match(stripped) is not None else None
+        found += [Sentence(line[start:end], item)
+                  for start, end in sentence_spans(line)]
         if stripped.endswith(":") and found:
-            caption = found[-1].read
-        elif not item:
+            caption = found[-1]
+        elif item is None:
             caption = None
     return tuple(found)
 
@@ -114,13 +137,6 @@ def sentences(text: str) -> tuple[Sentence, ...]:
 _ITEM = re.compile(r"(?:[-*+•]|[0-9]{1,2}[.)])\s")
 """A list item's marker: an item under a caption ("For children aged 6 years and over:") is read with it,
 as a table's row is with its header."""
-
-
-def _with_terms(read: TextProfile, other: TextProfile) -> TextProfile:
-    """A row read with its header, or an item with its caption: what they name and the numbers they give
-    with units ("| Maximum in 24 hours |" gives every row its 24 hours)."""
-    return TextProfile(read.terms | other.terms, read.numbers | {value for value, _ in other.units},
-                       read.literals, read.units | other.units)
 
 
 def displaced(claim: TextProfile, text: str) -> Displaced | None:
@@ -133,30 +149,37 @@ def displaced(claim: TextProfile, text: str) -> Displaced | None:
     if len(read) > MOST:
         return None
     terms = claim.terms
-    shared = [len(terms & sentence.read.terms) for sentence in read]
-    gives = [frozenset(pair for pair in claim.units if _gives(sentence.read, *pair)) for sentence in read]
+    shared = [len(terms & sentence.terms) for sentence in read]
+    # A sentence's score is its shared terms plus the claim's other numbers it gives: only those within
+    # that many of the most shared can be closest, and only they are read for their numbers.
+    within = max(shared, default=0) - len(claim.units) + 1
+    gives = [frozenset(pair for pair in claim.units if _gives(sentence.read, *pair))
+             if count >= within and sentence.numbered else _NOTHING
+             for sentence, count in zip(read, shared, strict=True)]
     for number, unit in sorted(claim.units):
         others = claim.units - {(number, unit)}
         score = [count + len(given & others) for count, given in zip(shared, gives, strict=True)]
         most = max(score, default=0)
-        closest = [sentence for sentence, points in zip(read, score, strict=True) if points == most]
-        if (any(len(terms & sentence.read.terms) < max(_FEWEST_SHARED, _SHARE * len(terms))
-                for sentence in closest)
-                or any((number, unit) in given for given, points in zip(gives, score, strict=True)
-                       if points == most)):
+        closest = [(sentence, count, given)
+                   for sentence, count, given, points in zip(read, shared, gives, score, strict=True)
+                   if points == most]
+        if any(count < max(_FEWEST_SHARED, _SHARE * len(terms)) or (number, unit) in given
+               for _, count, given in closest):
             continue
-        if any(value != number and its_unit == unit
-               for sentence in closest for value, its_unit in gives[read.index(sentence)]):
+        if any(value != number and its_unit == unit for _, _, given in closest for value, its_unit in given):
             continue  # the closest give another of the claim's numbers with this unit: a list of rows
-        lacked = terms.difference(*[sentence.read.terms for sentence in closest])
-        if any(not lacked.isdisjoint(sentence.read.terms)
-               for sentence, given in zip(read, gives, strict=True) if (number, unit) in given):
+        lacked = terms.difference(*[sentence.terms for sentence, _, _ in closest])
+        if any(_gives(sentence.read, number, unit)
+               for sentence in read if sentence.numbered and not lacked.isdisjoint(sentence.terms)):
             continue  # the sentence giving it names what the closest do not: a claim of two rows
-        given_otherwise = [_other(claim, number, unit, sentence) for sentence in closest]
+        given_otherwise = [_other(claim, number, unit, sentence) for sentence, _, _ in closest]
         if all(given_otherwise):
             value, sentence = given_otherwise[0]  # type: ignore[misc]  # all are tuples
             return Displaced(written(number, unit), written(value, unit), _excerpt(sentence.text, value))
     return None
+
+
+_NOTHING: frozenset[tuple[float, str]] = frozenset()
 
 
 def _gives(read: TextProfile, number: float, unit: str) -> bool:

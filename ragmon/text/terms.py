@@ -439,11 +439,16 @@ def numbers(text: str) -> frozenset[float]:
     return profile(text).numbers
 
 
-def read_profile(text: str) -> TextProfile:
-    """Content terms and numbers of a claim, a question or an answer; `profile` is it cached by text, as
-    claims and questions recur (a passage's sentences are read uncached: they would crowd claims out). Texts
-    of up to `SHORT` characters (nearly all claims and questions) in a C-level LRU of 4,096,
-    ~10 KB each at most; longer ones (answers, sentences that never end) in a `LongTextCache` of 8 MiB."""
+def read_terms(text: str) -> tuple[frozenset[str], bool]:
+    """The content terms `read_profile` reads, without its numbers, units and literals, and whether it may
+    state a number (a digit or a number word): what a passage's sentences are compared with a claim on
+    (`ragmon.text.passage_sentences`), at a quarter of the cost."""
+    terms, _, spaced, _ = _read_terms(text)
+    return terms, DIGIT in spaced or OTHER_DIGIT in spaced or not terms.isdisjoint(SPELLED)
+
+
+def _read_terms(text: str) -> tuple[frozenset[str], str, str, bool]:
+    """The terms, the prepared text and its words spaced apart, and whether it is Chinese or Japanese."""
     cjk = not text.isascii() and is_cjk(text)  # a flag's test first: most texts are ASCII
     if cjk:
         text = chinese_numerals(text)
@@ -458,6 +463,15 @@ def read_profile(text: str) -> TextProfile:
     terms = frozenset(filter(None, map(TERMS.__getitem__, words)))  # C-level: function words go
     if not cjk and not terms.isdisjoint(NEGATION_TERMS) and (marked := negations(low)) is not None:
         terms = frozenset(filter(None, map(TERMS.__getitem__, marked.translate(SEPARATORS).split())))
+    return terms, low, spaced, cjk
+
+
+def read_profile(text: str) -> TextProfile:
+    """Content terms and numbers of a claim, a question or an answer; `profile` is it cached by text, as
+    claims and questions recur (a passage's sentences are read uncached: they would crowd claims out). Texts
+    of up to `SHORT` characters (nearly all claims and questions) in a C-level LRU of 4,096,
+    ~10 KB each at most; longer ones (answers, sentences that never end) in a `LongTextCache` of 8 MiB."""
+    terms, low, spaced, cjk = _read_terms(text)
     if ")" in low and DIGIT in spaced:
         low = _LISTED.sub(" ", low)
         if cjk:
