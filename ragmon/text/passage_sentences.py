@@ -150,6 +150,13 @@ def displaced(claim: TextProfile, text: str) -> Displaced | None:
         return None
     terms = claim.terms
     shared = [len(terms & sentence.terms) for sentence in read]
+    fewest = max(_FEWEST_SHARED, _SHARE * len(terms))
+    if max(shared, default=0) < fewest:
+        return None  # no sentence is close enough to hold the claim to
+    whole = len(terms)
+    if any(count == whole and sentence.numbered and all(_gives(sentence.read, *pair) for pair in claim.units)
+           for sentence, count in zip(read, shared, strict=True)):
+        return None  # a sentence holding all its terms and numbers is the closest there can be: copied
     # A sentence's score is its shared terms plus the claim's other numbers it gives: only those within
     # that many of the most shared can be closest, and only they are read for their numbers.
     within = max(shared, default=0) - len(claim.units) + 1
@@ -163,7 +170,7 @@ def displaced(claim: TextProfile, text: str) -> Displaced | None:
         closest = [(sentence, count, given)
                    for sentence, count, given, points in zip(read, shared, gives, score, strict=True)
                    if points == most]
-        if any(count < max(_FEWEST_SHARED, _SHARE * len(terms)) or (number, unit) in given
+        if any(count < fewest or (number, unit) in given
                for _, count, given in closest):
             continue
         if any(value != number and its_unit == unit for _, _, given in closest for value, its_unit in given):
