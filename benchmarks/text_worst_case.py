@@ -111,7 +111,7 @@ CASES: dict[str, Callable[[int], object]] = {
     "claims stating a number its long context writes (judge)":
         lambda n: judged(repeat("Set the limit to 3 now. ", n // 10), repeat("set the limit to 3 now ", n)),
     "reference, linear: a claim's date against many years (judge)": dated_claim,
-    "claims with units against 200 sentences giving them otherwise (judge)": lambda n: judged(
+    "units against 200 sentences giving other numbers (judge)": lambda n: judged(
         repeat("The fee is $5 a day. ", n), repeat("The fee is $5 a day. A fee is $6 a day. ", 4_000)),
     "reference, linear: '5 mg 5 mcg' units (judge)": lambda n: judged("It holds 5 mcg.", repeat("5 mg ", n)),
     "days of months with no year 'on may 5 and june 1' (profile)":

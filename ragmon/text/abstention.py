@@ -295,15 +295,17 @@ def _asks_the_user(sentence: str) -> bool:
     return mark >= 0 and _WORD_CHARACTER.search(sentence, mark + 1) is None
 
 
-_PARTY = r"(?:the |your |our |a |an )?(?:[a-z][\w'-]* ){0,2}?(?:" + "|".join((
+_PARTY = r"(?:(?:the |your |our |a |an )?(?:[a-z][\w'-]* ){0,2}?(?:" + "|".join((
     "support(?: team)?", "sales(?: team)?", "customer (?:service|support|care)(?: team)?", "account manager",
     "administrator", "admin", "help ?desk", "representative", "associate", "agent", "(?:web)?site", "doctor",
     "pharmacist", "physician", "(?:healthcare |health care )?provider", "bank", "advis[eo]r", "team", "hr",
     "human resources", "people team", "benefits (?:team|center|portal|office)", "leave center",
-    "service desk", "manager", "broker", "insurer",
-)) + r")(?:'s)?"
+    "service desk", "manager", "broker", "insurer", "staff", "member services", "handbook",
+)) + r")(?:'s)?|(?!(?:the|your|my|our|a|an|their|this|that|it|them) )(?:[a-z][\w'-]* ){0,2}[a-z][\w'-]*" \
+    r"(?= directly| to confirm))"
 """Someone to ask: a party noun after at most two words of its name ("Nimbus support", "Samsung's website",
-"your account manager")."""
+"your account manager"); or a name of up to three words alone, pointed to "directly" or "to confirm"
+("checking with Redline directly", "contacting Northmere Building Society to confirm")."""
 _ASK = (r"(?:(?:contact|reach out to|ask|check with|check|speak (?:to|with)|talk to|get in touch with|"
         r"consult|visit)(?:ing)?|reaching out to|getting in touch with|speaking (?:to|with)|checking with) ")
 _REFERRAL = re.compile(
@@ -312,7 +314,9 @@ _REFERRAL = re.compile(
     r"we (?:recommend|suggest)|it (?:may|might|would|could) be (?:worth|best to|a good idea to|wise to)|"
     r"(?:you could )?consider|your best bet is to|you can (?:also )?|please) ?" + _ASK + _PARTY
     + r"(?: (?:or|and) (?:" + _ASK + ")?" + _PARTY + ")?"
-    r"(?: to confirm(?: (?:whether|if) [^\d.;:!?@]{0,50})?"
+    r"(?: directly)?(?: to confirm(?: (?:whether|if|how) [^\d.;:!?@]{0,50})?"
+    r"| to (?:ask|find out|check) (?:about |whether |if )?[^\d.;:!?@]{1,60}"
+    r"| before (?:combining|taking|using|starting|giving|mixing) [^\d.;:!?@]{1,40}"
     r"| to review your (?:coverage|options|situation|case)| early| if you have (?:any )?(?:other |more )?"
     r"questions(?: about [^\d.;:!?@]{1,60})?| for (?:the )?(?:details|information)(?: (?:of|on|about) "
     r"[^\d.;:!?@]{1,50})?| directly| first| for (?:details|more (?:details|"
@@ -322,11 +326,16 @@ _REFERRAL = re.compile(
 """A hedged pointer to someone who may know ("You may want to contact Nimbus support to confirm.", "I'd
 recommend asking your pharmacist or doctor.", "For pricing, you may want to contact the sales team."), which
 refusals end with: read as a claim it was an unsupported one, and an honest refusal scored 0 and headed the
-report's worst examples. Only hedged, only to parties (support, a doctor, a website) and for no more than a
-purpose of a few words: what the party will do ("... and get a full refund", "... and they will waive the
-fee") is a claim, as are a number to call or an address to write to, and an unhedged instruction
-("Contact support to cancel your plan."); a "Please" points only for a purpose of these ("Please contact HR
-for details.")."""
+report's worst examples. Only hedged, only to parties (support, a doctor, a website, a company "directly")
+and for no more than a purpose of a few words ("to confirm", "to ask whether ...", "before combining
+them"): what the party will do ("... and get a full refund", "... and they will waive the fee") is a claim,
+as are a number to call or an address to write to, and an unhedged instruction ("Contact support to cancel
+your plan."); a "Please" points only for a purpose of these ("Please contact HR for details.")."""
+_ABLE = re.compile(r"[\W_]*" + _PARTY + r" should be able to (?:tell you|help(?: you)?(?: with this)?|"
+                   r"answer (?:this|that|your question)|confirm(?: (?:this|that|it|how [^\d.;:!?@]{1,40}))?)"
+                   r"[\W_]*")
+"""The same pointer as a statement of what a party can do: "Your HR team should be able to confirm how this
+works."""
 _REFERRAL_TERMS = frozenset(
     ("contact", "reach", "ask", "check", "speak", "talk", "touch", "consult", "visit"))
 """The stems of the verbs of `_REFERRAL`: a sentence with none of them is spared the pattern."""
@@ -345,6 +354,8 @@ def is_filler(sentence: str, terms: frozenset[str]) -> bool:
         return True
     if (not terms.isdisjoint(_REFERRAL_TERMS) and len(sentence) < _LONGEST_REFERRAL
             and _REFERRAL.fullmatch(normalise(sentence)) is not None):
+        return True
+    if "able to" in sentence and len(sentence) < _LONGEST_REFERRAL and _ABLE.fullmatch(normalise(sentence)):
         return True
     if len(sentence) > _LONGEST_FILLER or (sentence.isascii() and not terms <= _FILLER_TERMS):
         return False

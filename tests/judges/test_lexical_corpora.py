@@ -296,31 +296,18 @@ ENGLISH_TABLES = {
     ("ship-g4", "false alarm",
      "According to the tracking policy, parcels sent to Zones 3–4 (Rest of Europe and Rest of world) "
      "are declared lost after 25 business days."),
-    # Pointers, condolences, congratulations and remarks on the documents no pattern tells from claims.
-    ("bank-r1", "read as a claim", "I'd suggest contacting Harbourline Bank directly to confirm."),
+    # A lead-in naming a number, congratulations, condolences, filler, and a refusal and a pointer in forms
+    # no pattern knows ("I wasn't able to find", "It's best to ask").
     ("ben-i1", "read as a claim", "Here's how the 401(k) match works:"),
     ("ben-i3", "read as a claim", "Congratulations on the promotion!"),
-    ("hi-r1", "read as a claim",
-     "I'd recommend contacting Crestline Health member services to confirm."),
     ("hi-r1", "read as a claim",
      "I wasn't able to find anything about acupuncture coverage in the plan documents provided."),
     ("ibu-i4", "read as a claim",
      "The leaflet doesn't give specific guidance for earlier in pregnancy."),
     ("ibu-i4", "read as a claim", "It's best to ask your doctor or pharmacist."),
     ("leave-g2", "read as a claim", "I'm sorry if you're dealing with a loss."),
-    ("leave-r1", "read as a claim", "I'd recommend checking with HR or the full employee handbook."),
-    ("mob-r1", "read as a claim",
-     "I'd recommend contacting Kestrel Mobile support to check coverage in your area."),
     ("not-i1", "read as a claim", "Happy to help with anything else!"),
-    ("not-r1", "read as a claim", "Your HR team should be able to confirm how this works."),
-    ("plans-r1", "read as a claim",
-     "I'd recommend contacting Tallyforge's sales team to ask about nonprofit pricing."),
-    ("rl-r1", "read as a claim", "I'd suggest reaching out to Ferrox support to ask about this."),
-    ("sav-r1", "read as a claim", "You may want to check with Northmere Building Society directly."),
     ("ship-i1", "read as a claim", "Happy to help with anything else!"),
-    ("sla-r1", "read as a claim",
-     "I'd recommend contacting Orbitdesk directly to ask whether Slack support is an option."),
-    ("syr-r1", "read as a claim", "Please ask a pharmacist or doctor before combining medicines."),
     # Numbers moved from another row or clause that the rule does not see: bare counts ("10 free
     # withdrawals", "600 requests", "50 webhook endpoints"), percentages and rates whose rows the
     # claim's words do not tell apart, a closest sentence giving the number itself for another group, and
@@ -380,16 +367,12 @@ ENGLISH_FEES = {
     # into Band 3"): no words of the page's.
     ("med-g2", "false alarm", "No, the maximums differ."),
     ("util-i1", "false alarm", "Based on the tariff table, usage over 500 kWh a month falls into Band 3."),
-    # Pointers to someone who may know, and filler, no pattern tells from claims.
-    ("backup-r1", "read as a claim", "Stratolink's support team should be able to tell you."),
-    ("car-r1", "read as a claim", "I'd suggest checking with Redline directly."),
-    ("gym-r1", "read as a claim", "You may want to contact Ironvale directly to ask about this."),
+    # A party of four words ("Millbrook Public Library staff"), a pointer for a topic ("for cat policies"),
+    # and filler no pattern knows.
     ("hotel-i3", "read as a claim", "Enjoy your stay!"),
     ("library-r1", "read as a claim", "You may want to ask Millbrook Public Library staff directly."),
-    ("med-r1", "read as a claim", "Please ask your pharmacist or doctor before combining them."),
     ("pet-r1", "read as a claim", "Please check with Pawsure directly for cat policies."),
     ("tuition-g1", "read as a claim", "Feel free to ask if you need the figures for other fee statuses!"),
-    ("warranty-r1", "read as a claim", "I'd recommend contacting Brightforge to confirm."),
     # Numbers moved within a page the rule does not see: the number's own row or sentence is as close to
     # the claim as any (a band's, a cabin's or a plan's name is a number or no term: "Band 3", "Zones
     # 1–3"), the unit is no unit the judge reads ("p per kWh", "15p", "every 4 hours" against "every

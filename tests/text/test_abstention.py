@@ -222,3 +222,34 @@ def test_policy_facts_beside_them_are_claims(sentence: str) -> None:
 ])
 def test_pointers_with_a_question_or_a_topic_are_no_claims(sentence: str) -> None:
     assert split_claims(sentence) == ()
+
+
+@pytest.mark.parametrize("sentence", [
+    # The tables and fees walkthroughs' refusals: pointers to a company by its name alone, "directly" or
+    # "to confirm"; with what to ask; before taking a medicine; and a party that "should be able to" tell.
+    "I'd suggest checking with Redline directly.",
+    "You may want to contact Ironvale directly to ask about this.",
+    "I'd recommend contacting Brightforge to confirm.",
+    "You may want to check with Northmere Building Society directly.",
+    "I'd recommend contacting Kestrel Mobile support to check coverage in your area.",
+    "I'd recommend contacting Orbitdesk directly to ask whether Slack support is an option.",
+    "Please ask your pharmacist or doctor before combining them.",
+    "Your HR team should be able to confirm how this works.",
+    "Stratolink's support team should be able to tell you.",
+    "I'd recommend checking with HR or the full employee handbook.",
+])
+def test_pointers_to_a_named_party_are_no_claims(sentence: str) -> None:
+    assert split_claims(sentence) == ()
+
+
+@pytest.mark.parametrize("sentence", [
+    "You can check the status directly.",  # no name: "the status" is a thing, and where to see it a fact
+    "You can check your balance directly in the app.",
+    "I'd recommend contacting Brightforge to get a full refund.",  # what the party will do
+    "Your HR team should be able to approve up to 5 days of leave.",
+    "Please ask your pharmacist before taking more than 4 tablets.",  # a number
+    "You can contact Redline directly at 555-0100.",
+    "I'd recommend contacting Brightforge to confirm your refund of $50.",
+])
+def test_what_a_named_pointer_adds_is_still_a_claim(sentence: str) -> None:
+    assert len(split_claims(sentence)) == 1
