@@ -206,10 +206,14 @@ _FILLER_PHRASE = (
     r"(?:i )?hope (?:this|that|it) (?:helps|helped|answers your question|clarifies things|is helpful)"
     r"(?: you (?:resolve|fix|solve|sort out) (?:the|this|your) (?:issue|problem))?",
     r"(?:i )?hope you(?:'re| are)? feel(?:ing)? better(?: soon)?|(?:i'm |i am )?(?:so |very |really )?"
-    r"sorry (?:to hear (?:that|about that|this)|for your loss)",
-    r"congratulations|(?:and )?i hope everything goes (?:smoothly|well)|"
+    r"sorry (?:to hear (?:that|about that|this)|for your loss|(?:if|that) you(?:'re| are) (?:dealing with|"
+    r"going through) (?:a loss|this|that))",
+    r"congratulations(?: on (?:the|your) (?:new )?(?:promotion|adoption|wedding|marriage|retirement|baby|"
+    r"job|role|home|engagement|graduation))?|(?:and )?i hope everything goes (?:smoothly|well)|"
+    r"enjoy your (?:stay|trip|flight|visit|holiday|vacation)|"
     r"possibly|maybe|perhaps|yes to both",
-    r"(?:(?:i'm|i am|i'd be|i would be|always) )?(?:happy|glad) to help|glad i could help",
+    r"(?:(?:i'm|i am|i'd be|i would be|always) )?(?:happy|glad) to help(?: with anything else)?|"
+    r"glad i could help",
     r"(?:please )?(?:let me know " + _MORE + r"|(?:feel free|(?:don't|do not) hesitate) to "
     r"(?:ask|reach out|contact us)(?: " + _MORE + r")?)",
     _MORE + r",? (?:please |just )?(?:let me know|feel free to ask|ask away|" + _SUPPORT + ")",
@@ -312,6 +316,7 @@ _REFERRAL = re.compile(
     r"[\W_]*(?:(?:for|about|regarding) [^\d,.;:!?]{1,40}, |if [^\d,.;:!?]{1,40}, )?"
     r"(?:you (?:may|might) (?:also )?want to|i(?:'d| would)? (?:also )?(?:recommend|suggest)|"
     r"we (?:recommend|suggest)|it (?:may|might|would|could) be (?:worth|best to|a good idea to|wise to)|"
+    r"it(?:'s| is) best to|"
     r"(?:you could )?consider|your best bet is to|you can (?:also )?|please) ?" + _ASK + _PARTY
     + r"(?: (?:or|and) (?:" + _ASK + ")?" + _PARTY + ")?"
     r"(?: directly)?(?: to confirm(?: (?:whether|if|how) [^\d.;:!?@]{0,50})?"

@@ -236,7 +236,6 @@ ENGLISH_POLICY = {
     ("auto-g2", "read as a claim",
      "You can check your Declarations page to see whether you have this coverage."),
     ("excl-g2", "read as a claim", "For a complete list of exclusions, check your plan document."),
-    ("pl-i2", "read as a claim", "Congratulations on your adoption!"),
     ("r-london", "read as a claim",
      "You may want to check with the Travel team for international per diem rates."),
     ("r-premium", "read as a claim",
@@ -296,18 +295,13 @@ ENGLISH_TABLES = {
     ("ship-g4", "false alarm",
      "According to the tracking policy, parcels sent to Zones 3–4 (Rest of Europe and Rest of world) "
      "are declared lost after 25 business days."),
-    # A lead-in naming a number, congratulations, condolences, filler, and a refusal and a pointer in forms
-    # no pattern knows ("I wasn't able to find", "It's best to ask").
+    # A lead-in naming a number, and refusals in forms no pattern knows ("I wasn't able to find", "The
+    # leaflet doesn't give").
     ("ben-i1", "read as a claim", "Here's how the 401(k) match works:"),
-    ("ben-i3", "read as a claim", "Congratulations on the promotion!"),
     ("hi-r1", "read as a claim",
      "I wasn't able to find anything about acupuncture coverage in the plan documents provided."),
     ("ibu-i4", "read as a claim",
      "The leaflet doesn't give specific guidance for earlier in pregnancy."),
-    ("ibu-i4", "read as a claim", "It's best to ask your doctor or pharmacist."),
-    ("leave-g2", "read as a claim", "I'm sorry if you're dealing with a loss."),
-    ("not-i1", "read as a claim", "Happy to help with anything else!"),
-    ("ship-i1", "read as a claim", "Happy to help with anything else!"),
     # Numbers moved from another row or clause that the rule does not see: bare counts ("10 free
     # withdrawals", "600 requests", "50 webhook endpoints"), percentages and rates whose rows the
     # claim's words do not tell apart, a closest sentence giving the number itself for another group, and
@@ -369,7 +363,6 @@ ENGLISH_FEES = {
     ("util-i1", "false alarm", "Based on the tariff table, usage over 500 kWh a month falls into Band 3."),
     # A party of four words ("Millbrook Public Library staff"), a pointer for a topic ("for cat policies"),
     # and filler no pattern knows.
-    ("hotel-i3", "read as a claim", "Enjoy your stay!"),
     ("library-r1", "read as a claim", "You may want to ask Millbrook Public Library staff directly."),
     ("pet-r1", "read as a claim", "Please check with Pawsure directly for cat policies."),
     ("tuition-g1", "read as a claim", "Feel free to ask if you need the figures for other fee statuses!"),

@@ -253,3 +253,23 @@ def test_pointers_to_a_named_party_are_no_claims(sentence: str) -> None:
 ])
 def test_what_a_named_pointer_adds_is_still_a_claim(sentence: str) -> None:
     assert len(split_claims(sentence)) == 1
+
+
+@pytest.mark.parametrize("sentence", [
+    "Happy to help with anything else!",
+    "Enjoy your stay!",
+    "Congratulations on the promotion!",
+    "I'm sorry if you're dealing with a loss.",
+    "It's best to ask your doctor or pharmacist.",
+])
+def test_closings_of_the_tables_and_fees_walkthroughs_are_no_claims(sentence: str) -> None:
+    assert split_claims(sentence) == ()
+
+
+@pytest.mark.parametrize("sentence", [
+    "It's best to take it with food.",  # advice the leaflet must give: no one to ask
+    "Enjoy your stay at our Paris hotel, which has 200 rooms.",
+    "Congratulations on the promotion: your bonus target is now 15%.",
+])
+def test_closings_with_a_claim_in_them_stay_claims(sentence: str) -> None:
+    assert len(split_claims(sentence)) == 1
