@@ -68,6 +68,15 @@ def dated_claim(size: int) -> None:
     judged("The sale ended on March 15, 2024.", "The sale ended. " + passage)
 
 
+def many_passages(size: int) -> None:
+    """Claims with a unit against 50 passages of 150 sentences, each of which they pass on: with more
+    passages than the sentence cache kept, each claim read every passage's sentences again."""
+    contexts = tuple(Context(f"c{k}", repeat(f"The Alpha plan costs $5 a day. Beta costs ${k} a day. ", 6000))
+                     for k in range(50))
+    evaluate_example(Example(id="e", question="what?", answer=repeat("The Alpha plan costs $5 a day. ", size),
+                             contexts=contexts), JUDGE, 5)
+
+
 CASES: dict[str, Callable[[int], object]] = {
     "sentence marks not followed by a space (split_claims)":
         lambda n: claims.split_claims("It was" + "." * n + "x"),
@@ -113,6 +122,7 @@ CASES: dict[str, Callable[[int], object]] = {
     "reference, linear: a claim's date against many years (judge)": dated_claim,
     "units against 200 sentences giving other numbers (judge)": lambda n: judged(
         repeat("The fee is $5 a day. ", n), repeat("The fee is $5 a day. A fee is $6 a day. ", 4_000)),
+    "units against 50 passages of 150 sentences (judge)": many_passages,
     "reference, linear: '5 mg 5 mcg' units (judge)": lambda n: judged("It holds 5 mcg.", repeat("5 mg ", n)),
     "days of months with no year 'on may 5 and june 1' (profile)":
         lambda n: terms.profile(repeat("on may 5 and june 1 ", n)),

@@ -18,7 +18,7 @@ from ragmon.model import Claim, ClaimVerdict, Example
 from ragmon.options import fraction
 from ragmon.text.claims import claim_profile
 from ragmon.text.numbers import shown
-from ragmon.text.passage_sentences import Displaced, displaced
+from ragmon.text.passage_sentences import Displaced, Sentence, displaced
 from ragmon.text.passages import Passage, passage
 from ragmon.text.terms import NEGATION, TERMS, TextProfile, opposite
 
@@ -61,7 +61,8 @@ class LexicalJudge:
         contexts = [(ctx_id, text, passage(text))
                     for ctx_id, text in dict.fromkeys((ctx.id, ctx.text) for ctx in example.contexts or ())]
         try:
-            return tuple(_verdict(claim, claim_profile(claim.text), self.threshold, contexts)
+            read_sentences: dict[str, tuple[Sentence, ...]] = {}  # this example's, whatever `sentences` keeps
+            return tuple(_verdict(claim, claim_profile(claim.text), self.threshold, contexts, read_sentences)
                          for claim in claims)
         except AttributeError:
             # Sentences passed as strings failed with "'str' object has no attribute 'text'". Told apart
@@ -80,7 +81,8 @@ def _refuse_non_claims(claims: Sequence[object]) -> None:
 
 
 def _verdict(claim: Claim, claim_profile: TextProfile, threshold: float,
-             contexts: Sequence[tuple[str, str, Passage]]) -> ClaimVerdict:
+             contexts: Sequence[tuple[str, str, Passage]],
+             read_sentences: dict[str, tuple[Sentence, ...]]) -> ClaimVerdict:
     terms, numbers, named, measured = (claim_profile.terms, claim_profile.numbers, claim_profile.literals,
                                        claim_profile.units)
     # A claim made only of numbers (and function words) is supported by a context holding them all.
@@ -112,7 +114,7 @@ def _verdict(claim: Claim, claim_profile: TextProfile, threshold: float,
             continue
         if not terms.isdisjoint(FREQUENCIES) and _other_frequency(terms, read):
             continue
-        if measured and (elsewhere := displaced(claim_profile, text)) is not None:
+        if measured and (elsewhere := displaced(claim_profile, text, read_sentences)) is not None:
             moved[ctx_id] = elsewhere
             continue
         supporting.append(ctx_id)

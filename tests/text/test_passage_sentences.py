@@ -166,3 +166,38 @@ def test_a_unit_is_written_for_people_in_a_reason() -> None:
     assert [written(49.0, "$"), written(4.0, "%"), written(1.0, "h"), written(30.0, "d"),
             written(3.0, "dose"), written(500.0, "mg"), written(25.0, "°c"), written(0.5, "¢")] == [
         "$49", "4%", "1 hour", "30 days", "3 doses", "500 mg", "25 °c", "0.5¢"]
+
+
+@pytest.mark.parametrize(("claim", "context"), [
+    # The red team's: the sentence giving the claim's number names its subject only as "these", "that",
+    # "their", "it" (read with the sentence before, it shares the claim's terms as the general one does).
+    ("Electronics can be returned within 15 days of delivery.",
+     "Items can be returned within 30 days of delivery for a full refund. Electronics are an exception. "
+     "For these, the return window is 15 days."),
+    ("Employees with 5 or more years of service accrue 20 days of paid time off per year.",
+     "Employees with less than 5 years of service accrue 15 days of paid time off per year. After that, they "
+     "accrue 20 days."),
+    ("Before March 1, 2024, the monthly account fee was $9.",
+     "On March 1, 2024, the monthly account fee rose to $12. Before that, it was $9."),
+    # What tells two sentences apart is a bare number ("iPhone 12", "15-inch", "Two-bedroom"): a sentence
+    # holding the claim's bare numbers is the closer.
+    ("Trading in an iPhone 12 gets you up to $200 off the iPhone 16 Pro.",
+     "Trade in an eligible phone and get up to $800 off the iPhone 16 Pro. For an iPhone 12, the trade-in "
+     "value is up to $200."),
+    ("Two-bedroom apartments rent for $1,900 per month.",
+     "One-bedroom apartments rent for $1,450 per month. Two-bedroom units are $1,900."),
+    # A Markdown heading names what its section's rows are.
+    ("International express shipping costs $39.99.",
+     "Shipping rates within the United States:\n\n| Service | Time | Cost |\n|---|---|---|\n"
+     "| Express | 2 business days | $14.99 |\n\n## International\n\n| Service | Time | Cost |\n"
+     "|---|---|---|\n| Express | 5 business days | $39.99 |"),
+])
+def test_a_sentence_naming_its_subject_otherwise_still_gives_the_number(claim: str, context: str) -> None:
+    assert verdict(claim, context) == (True, None)
+
+
+def test_a_list_caption_does_not_caption_the_table_after_the_list() -> None:
+    text = ("Children 6-11 years:\n\n- 5 mL every 4 hours\n\n| Adults | Dose |\n|---|---|\n"
+            "| 12 years and over | 10 mL |")
+    header = next(sentence for sentence in sentences(text) if sentence.text.startswith("| Adults"))
+    assert "children" not in " ".join(header.terms)
