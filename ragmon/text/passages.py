@@ -31,11 +31,11 @@ from ragmon.text.places import places
 from ragmon.text.terms import (
     NEGATION_TERMS,
     OTHER_DIGIT,
-    SEPARATORS,
     TERMS,
     is_cjk,
     negations,
     prepare,
+    separated,
     with_ascii_digits,
     words_and_pairs,
 )
@@ -59,7 +59,7 @@ class Passage:
         if cjk:
             text = chinese_numerals(text)  # kept so: `states` finds "七天" as 7
         low = prepare(text)
-        words = low.translate(SEPARATORS)
+        words = separated(low)
         if not text.isascii() and OTHER_DIGIT in words:
             # Kept with its numbers in ASCII digits, so `states` finds "２４" as 24.
             text, low, words = with_ascii_digits(text)
@@ -70,7 +70,7 @@ class Passage:
         read = words_and_pairs(words) if cjk else words.split()
         self.terms = dict.fromkeys(map(TERMS.__getitem__, read)).keys()
         if not cjk and not self.terms.isdisjoint(NEGATION_TERMS) and (marked := negations(low)):
-            self.terms = dict.fromkeys(map(TERMS.__getitem__, marked.translate(SEPARATORS).split())).keys()
+            self.terms = dict.fromkeys(map(TERMS.__getitem__, separated(marked).split())).keys()
         """content terms, plus the markers of function words and number words (no claim term is either,
         and leaving them in saves a set difference per passage)"""
         self._numbers: frozenset[float] | None = None
@@ -89,7 +89,7 @@ class Passage:
 
     def _read_numbers(self, low: str) -> frozenset[float]:
         marks = self.terms & NUMBER_MARKS.keys()
-        self._numbers = numbers_in(low, spelled_numbers(low.translate(SEPARATORS), marks) if marks else ())
+        self._numbers = numbers_in(low, spelled_numbers(separated(low), marks) if marks else ())
         return self._numbers
 
     def states(self, wanted: frozenset[float]) -> bool:

@@ -98,6 +98,22 @@ Format characters go, so "war\u00adranty" (a soft hyphen) is "warranty" as a rea
 zero-width space, which separates words as a space does; so do control characters (NUL), which join
 nothing. Chinese and Japanese punctuation, and the full-width forms of ASCII's, separate words too:
 "受理。标准" is two runs of characters, not one word."""
+_ASCII = "".join(map(chr, range(128)))
+_ASCII_SEPARATORS = bytes.maketrans(_ASCII.encode(), _ASCII.translate(SEPARATORS).encode("ascii"))
+"""`SEPARATORS` of ASCII as a table of bytes, for `separated` (each ASCII character must stay one ASCII
+character, or making it fails)."""
+
+
+def separated(low: str) -> str:
+    """`low` translated by `SEPARATORS`: the text `split()` reads its words from. An ASCII text (most) goes
+    through its bytes, translated by a lookup in a table of 256 where `str.translate` looks each distinct
+    character up in the dict again at every call: a passage of 200 words took 27,000 instructions, now
+    18,000, a claim 7,300, now 2,900 (callgrind)."""
+    if low.isascii():
+        return low.encode().translate(_ASCII_SEPARATORS).decode()
+    return low.translate(SEPARATORS)
+
+
 _CJK_LETTERS = "\u3040-\u30fa\u30fc-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff66-\uff9f"
 """The characters Chinese and Japanese write words in, with no space between words: the CJK ideographs
 (Han), hiragana and katakana, full and half width (not the katakana middle dot, which separates words)."""
@@ -302,7 +318,7 @@ def with_ascii_digits(text: str) -> tuple[str, str, str]:
     `SEPARATORS`: what words and numbers are read from when the text has numbers in other digits."""
     text = ascii_digits(text)
     low = prepare(text)
-    return text, low, low.translate(SEPARATORS)
+    return text, low, separated(low)
 
 
 def stem(word: str) -> str:
@@ -453,16 +469,16 @@ def _read_terms(text: str) -> tuple[frozenset[str], str, str, bool]:
     if cjk:
         text = chinese_numerals(text)
     low = prepare(text)
-    spaced = low.translate(SEPARATORS)
+    spaced = separated(low)
     if not low.isascii() and OTHER_DIGIT in spaced:
         _, low, spaced = with_ascii_digits(text)
     if "<" in low or "^" in low:
         low = _MARKUP.sub(" ", low)
-        spaced = low.translate(SEPARATORS)
+        spaced = separated(low)
     words = words_and_pairs(spaced) if cjk else spaced.split()
     terms = frozenset(filter(None, map(TERMS.__getitem__, words)))  # C-level: function words go
     if not cjk and not terms.isdisjoint(NEGATION_TERMS) and (marked := negations(low)) is not None:
-        terms = frozenset(filter(None, map(TERMS.__getitem__, marked.translate(SEPARATORS).split())))
+        terms = frozenset(filter(None, map(TERMS.__getitem__, separated(marked).split())))
     return terms, low, spaced, cjk
 
 

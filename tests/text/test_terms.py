@@ -7,7 +7,7 @@ import unicodedata
 import pytest
 
 import ragmon.text.terms as text_module
-from ragmon.text.terms import INVISIBLE, NEGATION, american, opposite, profile, stem
+from ragmon.text.terms import INVISIBLE, NEGATION, SEPARATORS, american, opposite, profile, separated, stem
 
 
 def test_profile_drops_function_words_and_spelled_numbers() -> None:
@@ -55,6 +55,13 @@ def test_invisible_characters_are_every_format_and_non_space_control_character()
              if unicodedata.category(chr(code)) == "Cf"
              or (unicodedata.category(chr(code)) == "Cc" and not chr(code).isspace())}
     assert {c for c in INVISIBLE if unicodedata.category(c) != "Cn"} == known
+
+
+def test_ascii_text_is_separated_as_separators_translate_it() -> None:
+    # `separated` translates ASCII text by its bytes, other text by `SEPARATORS`: the same characters.
+    every_ascii = "".join(map(chr, range(128)))
+    for text in (every_ascii, every_ascii[::-1] + "\u00e9\u200b\uff12", "Refunds: 30-day [1].", ""):
+        assert separated(text) == text.translate(SEPARATORS)
 
 
 @pytest.mark.parametrize(("british", "american_form"), [
