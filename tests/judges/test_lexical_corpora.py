@@ -2,7 +2,8 @@
 Japanese, German, French, Spanish, Italian and Portuguese, and in English over support pages full of
 numbers (prices, doses, dates, units), technical documentation (versions, addresses, names in code) and
 HR, benefits and insurance policies (conditions, tiers, deadlines), and pages of tables, tiers and bands
-where a made-up answer moves a number from one row or clause to another (english_tables, english_fees)
+where a made-up answer moves a number from one row or clause to another (english_tables, english_fees, and
+a red team's claim-passage pairs aimed at the rule that catches it, moved_numbers)
 (tests/judges/corpora/: documents, answers whose every sentence the documents state, answers with one
 made-up sentence, refusals; written for ragmon by seven walkthroughs, labelled sentence by sentence before
 the judge was run on them).
@@ -446,3 +447,29 @@ def test_a_copied_sentence_with_a_digit_changed_is_unsupported() -> None:
             verdicts = judge.judge(example, split_claims(made_up))
             passed += [made_up for verdict in verdicts if verdict.supported]
     assert passed == []
+
+
+MOVED_NUMBERS_FLAGGED = {
+    # True claims the closest-sentence rule flags (tests/judges/corpora/moved_numbers.jsonl, a red team's
+    # hand-written pairs aimed at the rule): a number's role (a "within 30 days" condition, opening hours
+    # beside late hours, a free-shipping threshold beside the flat rate), a contrast ("Unlike the Pro
+    # plan, ..."), synonyms and abbreviations ("ER", "weekend", "extra users", "Sat."), a bare table cell
+    # read as the claim's "4 hours", a screen size equal to the battery hours it is told apart by.
+    "abb-04", "con-01", "hdr-04", "mer-12", "mul-02", "mul-03", "par-04", "r2-num-05", "r2-syn-03", "rol-05",
+}
+MOVED_NUMBERS_CAUGHT = 51
+"""Of its 111 pairs moving a number with a unit to another row, tier or clause."""
+
+
+def test_numbers_moved_within_a_passage() -> None:
+    judge = LexicalJudge()
+    flagged, caught = set(), 0
+    for line in (CORPORA / "moved_numbers.jsonl").read_text(encoding="utf-8").splitlines():
+        pair = json.loads(line)
+        example = Example(pair["id"], "?", (Context("c1", pair["passage"]),), pair["claim"])
+        moved = any(not verdict.supported and "closest sentence gives" in (verdict.reason or "")
+                    for verdict in evaluate_example(example, judge, 5).verdicts)
+        if moved and pair["kind"] == "supported":
+            flagged.add(pair["id"])
+        caught += moved and pair["kind"] == "moved"
+    assert (flagged, caught) == (MOVED_NUMBERS_FLAGGED, MOVED_NUMBERS_CAUGHT)
