@@ -387,12 +387,13 @@ def _term(word: str) -> str:
         return opposite(term) if term and term[0] not in (SPELLED_NUMBER, NEGATION) else term
     if word in NUMBER_WORDS:
         return SPELLED_NUMBER + word
-    bare = word.strip("'")
-    if bare in NUMBER_WORDS:
+    quoted = "'" in word  # most words have no apostrophe, and are spared the tests for quotes and "'s"
+    bare = word.strip("'") if quoted else word
+    if quoted and bare in NUMBER_WORDS:
         return SPELLED_NUMBER
     if not bare or bare in STOPWORDS or (not bare.isalpha() and _NO_LETTER.fullmatch(bare)):
         return _FUNCTION_WORD  # a symbol, an emoji ("📦 Return window: 30 days"): no word a context must hold
-    if bare.endswith("'s"):
+    if quoted and bare.endswith("'s"):
         bare = bare[:-2]
         if bare in NUMBER_WORDS:
             return SPELLED_NUMBER  # "thousand's": no number word to read, but "0.5 thousand's" is 500
