@@ -2,11 +2,11 @@
 
 Written here rather than taken from an NLP library, which the core install (the offline gate) would then
 need. It runs on every word the term cache (`ragmon.text.terms`) has not seen, and open-vocabulary traffic
-brings many (16 new words an example on `benchmarks/scoring.py`'s "all new" workload, each 33,000
-instructions to read, 24,000 of them stemming), so each step looks its suffixes up by a word's last letter
-rather than trying each in turn, and one that has no suffix ending in that letter is passed over on the
-letter alone. Written so, stemming a word costs 16,000 instructions, and scoring an example 3% fewer
-(callgrind).
+brings many (16 new words an example on `benchmarks/scoring.py`'s "all new" workload, each of which had
+cost 33,000 instructions to read, 24,000 of them stemming), so each step looks its suffixes up by a word's
+last letter rather than trying each in turn, and one that has no suffix ending in that letter is passed over
+on the letter alone. Written so, stemming a word costs 16,000 instructions, and scoring an example took 3%
+fewer (callgrind).
 """
 
 from __future__ import annotations
