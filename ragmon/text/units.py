@@ -44,10 +44,13 @@ One name for a binary prefix and its decimal twin ("GiB", "GB"), which answers s
 "capsule" and "pill", which they swap as well."""
 _CURRENCY = {"$": "$", "€": "€", "£": "£", "¥": "¥"}
 _UNIT = "|".join(sorted(map(re.escape, _NAMES), key=len, reverse=True))
+_BETWEEN = (r"(?:(?:business|calendar|working|paid|unpaid|sick|vacation|consecutive|unused|additional|extra|"
+            r"full|free|rolling|continuous|school|bank|public|weekly|monthly|annual) ){0,2}")
+"""Words a unit is written after ("5-7 business days", "10 paid sick days", "5 consecutive days")."""
 _NUMBER = r"([0-9][0-9,]*(?:\.[0-9]+)?)"
 _WITH_UNIT = re.compile(
     r"(?<![\w.,])(?:([$€£¥]) ?)?" + _NUMBER + r"(?::[0-9]{2})?(?:\s?(?:-|–|to|and)\s?[$€£¥]?" + _NUMBER
-    + r"(?::[0-9]{2})?)?(?:[\s-]?(?:business |calendar |working )?(" + _UNIT + r")(?![\w]))?")
+    + r"(?::[0-9]{2})?)?(?:[\s-]?" + _BETWEEN + r"(" + _UNIT + r")(?![\w]))?")
 """A number in digits with its currency sign before it or its unit after it: a range's first number takes
 the unit of its second ("5-7 business days" is 5 days too), but for the half of the day, and a clock time
 its minutes ("9:00 am")."""
@@ -67,7 +70,7 @@ def signed(low: str) -> bool:
             or (not low.isascii() and not _WIDE_SIGNS.isdisjoint(low)))
 
 
-_UNIT_AFTER = re.compile(r"[\s-]+(?:business |calendar |working )?(" + _UNIT + r")(?![\w])")
+_UNIT_AFTER = re.compile(r"[\s-]+" + _BETWEEN + r"(" + _UNIT + r")(?![\w])")
 _TENS_BEFORE = re.compile(r"([a-z]+)[- ]$")
 
 

@@ -74,3 +74,12 @@ def test_units_are_read_after_the_digits_and_money_before_them() -> None:
 ])
 def test_a_number_word_is_checked_with_its_unit(claim: str, context: str, supported: bool) -> None:
     assert verdict(claim, context)[0] is supported
+
+
+def test_a_unit_is_read_after_the_words_that_qualify_it() -> None:
+    # "10 paid sick days" is 10 days, as "5-7 business days" is 5 and 7: read with no unit, the claim's
+    # number had no unit to check, and "10 paid sick days" passed on a page giving "10 minutes".
+    read = units(prepare("You get 10 paid sick days and 5 consecutive days off."))
+    assert read == {(10.0, "d"), (5.0, "d")}
+    assert verdict("Employees get 10 paid sick days a year.",
+                   "Employees get 6 paid sick days a year; breaks last 10 minutes.")[0] is False
