@@ -38,10 +38,19 @@ _NAMES = {
     "hour": "h", "hours": "h", "hr": "h", "hrs": "h",
     "day": "d", "days": "d", "week": "w", "weeks": "w", "month": "mo", "months": "mo", "year": "y",
     "years": "y", "dose": "dose", "doses": "dose",
+    "€": "€", "tag": "d", "tage": "d", "werktag": "d", "werktage": "d", "werktagen": "d", "tagen": "d",
+    "jour": "d", "jours": "d", "día": "d", "días": "d", "dia": "d", "dias": "d", "giorno": "d", "giorni": "d",
+    "stunde": "h", "stunden": "h", "heure": "h", "heures": "h", "hora": "h", "horas": "h", "ore": "h",
+    "monat": "mo", "monate": "mo", "monaten": "mo", "mois": "mo", "mes": "mo", "meses": "mo", "mese": "mo",
+    "mesi": "mo", "jahr": "y", "jahre": "y", "jahren": "y", "ans": "y", "año": "y", "años": "y",
+    "anno": "y", "anni": "y", "ano": "y", "anos": "y",
 }
 """Each unit's spellings, to one name. Durations and doses are units too: "every 6 hours" is not "6 doses".
 One name for a binary prefix and its decimal twin ("GiB", "GB"), which answers swap; none for "tablet",
-"capsule" and "pill", which they swap as well."""
+"capsule" and "pill", which they swap as well. Days, hours, months and years in German, French, Spanish,
+Italian and Portuguese too ("14 Tage", "30 jours", "5 días lavorativi" is not read: the unit must follow
+its number or a qualifying word), and a euro sign after the amount, as those countries write it ("5,90
+€")."""
 _CURRENCY = {"$": "$", "€": "€", "£": "£", "¥": "¥"}
 _UNIT = "|".join(sorted(map(re.escape, _NAMES), key=len, reverse=True))
 _BETWEEN = (r"(?:(?:business|calendar|working|paid|unpaid|sick|vacation|consecutive|unused|additional|extra|"
@@ -49,8 +58,8 @@ _BETWEEN = (r"(?:(?:business|calendar|working|paid|unpaid|sick|vacation|consecut
 """Words a unit is written after ("5-7 business days", "10 paid sick days", "5 consecutive days")."""
 _NUMBER = r"([0-9][0-9,]*(?:\.[0-9]+)?)"
 _WITH_UNIT = re.compile(
-    r"(?<![\w.,])(?:([$€£¥]) ?)?" + _NUMBER + r"(?::[0-9]{2})?(?:\s?(?:-|–|to|and)\s?[$€£¥]?" + _NUMBER
-    + r"(?::[0-9]{2})?)?(?:[\s-]?" + _BETWEEN + r"(" + _UNIT + r")(?![\w]))?")
+    r"(?<![\w.,])(?:([$€£¥]) ?)?" + _NUMBER + r"(?::[0-9]{2})?(?:\s?(?:-|–|to|and|bis|à|a|al)\s?[$€£¥]?"
+    + _NUMBER + r"(?::[0-9]{2})?)?(?:[\s-]?" + _BETWEEN + r"(" + _UNIT + r")(?![\w]))?")
 """A number in digits with its currency sign before it or its unit after it: a range's first number takes
 the unit of its second ("5-7 business days" is 5 days too), but for the half of the day, and a clock time
 its minutes ("9:00 am")."""

@@ -7,6 +7,7 @@ import pytest
 
 from ragmon import Context, Example, LexicalJudge
 from ragmon.evaluate import evaluate_example
+from ragmon.text.numbers import european_numbers
 from ragmon.text.terms import prepare
 from ragmon.text.units import units
 
@@ -83,3 +84,12 @@ def test_a_unit_is_read_after_the_words_that_qualify_it() -> None:
     assert read == {(10.0, "d"), (5.0, "d")}
     assert verdict("Employees get 10 paid sick days a year.",
                    "Employees get 6 paid sick days a year; breaks last 10 minutes.")[0] is False
+
+
+def test_units_are_read_in_the_other_european_languages() -> None:
+    # "3 bis 5 Werktage" is 3 and 5 days, "14 jours" 14 days, "5,90 €" 5.90 euros (the sign after the
+    # amount), "6 horas" 6 hours; "3 a day" in English is still no range.
+    read = units(prepare(european_numbers("3 bis 5 Werktage, 14 jours, 5,90 €, 6 horas, 3 a day.")))
+    assert read == {(3.0, "d"), (5.0, "d"), (14.0, "d"), (5.9, "€"), (6.0, "h")}
+    assert verdict("La livraison prend 5 jours.",
+                   "La livraison prend 2 jours. Le service client répond en 5 heures.")[0] is False
