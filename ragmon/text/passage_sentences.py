@@ -46,7 +46,7 @@ from ragmon.text.units import written
 class Sentence:
     """A sentence or a table row of a passage: its terms (a row's with its header's, an item's with its
     caption's), and its numbers and units, read only for the few sentences a claim's comparison comes down
-    to. Reading every sentence of a page as a claim is had cost 200 us a page of the English corpora, its
+    to. Reading every sentence of a page as a claim had cost 200 us a page of the English corpora, its
     terms a quarter of that. Read once by whichever thread asks first (both would read the same)."""
 
     __slots__ = ("_read", "going_on", "numbered", "terms", "text", "with_")
@@ -93,6 +93,7 @@ class Displaced:
 
 
 def _excerpt(sentence: str, value: float) -> str:
+    """A long sentence cut to whole words around the number it gives: the reason must show that number."""
     if len(sentence) <= _EXCERPT:
         return sentence
     at = re.search(r"(?<![0-9.,])" + re.escape(digits_of(value)) + "(?![0-9])", sentence)
