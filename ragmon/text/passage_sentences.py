@@ -180,8 +180,9 @@ def displaced(claim: TextProfile, text: str,
         return None
     terms = claim.terms
     shared = [len(terms & sentence.terms) for sentence in read]
+    most_shared = max(shared, default=0)
     fewest = max(_FEWEST_SHARED, _SHARE * len(terms))
-    if max(shared, default=0) < fewest:
+    if most_shared < fewest:
         return None  # no sentence is close enough to hold the claim to
     # What the sentences are scored on besides terms: the claim's numbers with units, and its bare numbers
     # (a model's, a size's or a band's: "iPhone 12", "15-inch", "Two-bedroom"), as (value, "").
@@ -193,7 +194,7 @@ def displaced(claim: TextProfile, text: str,
         return None  # a sentence holding all its terms and numbers is the closest there can be: copied
     # A sentence's score is its shared terms plus the claim's other numbers it gives: only those within
     # that many of the most shared can be closest, and only they are read for their numbers.
-    within = max(shared, default=0) - len(marks) + 1
+    within = most_shared - len(marks) + 1
     gives = [frozenset(pair for pair in marks if _gives(sentence.read, *pair))
              if count >= within and sentence.numbered else _NOTHING
              for sentence, count in zip(read, shared, strict=True)]
@@ -211,14 +212,12 @@ def displaced(claim: TextProfile, text: str,
             continue  # the closest give another of the claim's numbers with this unit: a list of rows
         lacked = terms.difference(*[sentence.terms for sentence, _, _ in closest])
         lacked_numbers = others.difference(*[given for _, _, given in closest])
-        if any(_gives(sentence.read, number, unit) and (not lacked.isdisjoint(sentence.terms) or any(
-                _gives(sentence.read, *pair) for pair in lacked_numbers))
-               for sentence in read if sentence.numbered):
+        if any(_another_row(sentence, number, unit, lacked, lacked_numbers) for sentence in read):
             continue  # the sentence giving it names what the closest do not: a claim of two rows
         given_otherwise = [_other(claim, number, unit, sentence) for sentence, _, _ in closest]
-        if all(given_otherwise):
-            value, sentence = given_otherwise[0]  # type: ignore[misc]  # all are tuples
-            return Displaced(written(number, unit), written(value, unit), _excerpt(sentence.text, value))
+        value = given_otherwise[0]
+        if value is not None and None not in given_otherwise:
+            return Displaced(written(number, unit), written(value, unit), _excerpt(closest[0][0].text, value))
     return None
 
 
@@ -232,11 +231,22 @@ def _gives(read: TextProfile, number: float, unit: str) -> bool:
                                        or not any(value == number for value, _ in read.units))
 
 
-def _other(claim: TextProfile, number: float, unit: str, sentence: Sentence) -> tuple[float, Sentence] | None:
-    """A number `sentence` gives with `unit` that the claim does not state, the least first."""
-    given = sorted(value for value, its_unit in sentence.read.units
-                   if its_unit == unit and value != number and value not in claim.numbers)
-    return (given[0], sentence) if given else None
+def _another_row(sentence: Sentence, number: float, unit: str, lacked: frozenset[str],
+                 lacked_numbers: frozenset[tuple[float, str]]) -> bool:
+    """Whether the sentence gives the claim's number and names a term, or gives another number, of the
+    claim's that the closest sentences lack. The term test first: a sentence that can name nothing lacked
+    is not read for its numbers."""
+    named = not lacked.isdisjoint(sentence.terms)
+    if not sentence.numbered or not (named or lacked_numbers):
+        return False
+    read = sentence.read
+    return _gives(read, number, unit) and (named or any(_gives(read, *pair) for pair in lacked_numbers))
+
+
+def _other(claim: TextProfile, number: float, unit: str, sentence: Sentence) -> float | None:
+    """The least number `sentence` gives with `unit` that the claim does not state."""
+    return min((value for value, its_unit in sentence.read.units
+                if its_unit == unit and value != number and value not in claim.numbers), default=None)
 
 
 LONGEST = 20_000

@@ -444,11 +444,11 @@ class _TermCache(dict[str, str]):
 
 TERMS = _TermCache()
 NEGATION_TERMS = frozenset(filter(None, map(_term, european.NEGATION_WORDS)))
+"""The terms of the words a negation `european.NEGATION` reads holds: a text with none is not searched."""
 _UNIT_TERMS = frozenset(filter(None, map(_term, units.WORDS)))
+"""The terms of the words units are written with ("days" is "dai")."""
 _MONTH_TERMS = frozenset(filter(None, map(_term, MONTH_WORDS)))
 """The terms of months' names ("may" is a function word: looked for as text)."""
-"""The terms of the words units are written with ("days" is "dai")."""
-"""The terms of the words a negation `european.NEGATION` reads holds: a text with none is not searched."""
 
 
 def numbers(text: str) -> frozenset[float]:

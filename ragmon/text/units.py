@@ -48,9 +48,8 @@ _NAMES = {
 """Each unit's spellings, to one name. Durations and doses are units too: "every 6 hours" is not "6 doses".
 One name for a binary prefix and its decimal twin ("GiB", "GB"), which answers swap; none for "tablet",
 "capsule" and "pill", which they swap as well. Days, hours, months and years in German, French, Spanish,
-Italian and Portuguese too ("14 Tage", "30 jours", "5 días lavorativi" is not read: the unit must follow
-its number or a qualifying word), and a euro sign after the amount, as those countries write it ("5,90
-€")."""
+Italian and Portuguese too ("14 Tage", "30 jours", "6 horas"), and a euro sign after the amount, as those
+countries write it ("5,90 €")."""
 _CURRENCY = {"$": "$", "€": "€", "£": "£", "¥": "¥"}
 _UNIT = "|".join(sorted(map(re.escape, _NAMES), key=len, reverse=True))
 _BETWEEN = (r"(?:(?:business|calendar|working|paid|unpaid|sick|vacation|consecutive|unused|additional|extra|"
