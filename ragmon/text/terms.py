@@ -49,7 +49,7 @@ STOPWORDS: frozenset[str] = wordset(
     they they'd they'll they're they've this those though through thus to too under unless until up upon us
     very was wasn't we we'd we'll we're we've were weren't what what's when when's where where's whether
     which while who who's whom whose why why's will with within without won't would wouldn't yet you you'd
-    you'll you're you've your yours yourself yourselves one s t d ll m re ve st nd rd th
+    you'll you're you've your yours yourself yourselves one s t d ll m re ve st nd rd th yes
     """
 )
 """Function words: they carry no checkable content, so they neither make a sentence a claim nor count

@@ -98,8 +98,6 @@ EUROPEAN = {
 
 
 ENGLISH_TECHNICAL = {
-    # "Yes" is a term ("ye") the context lacks: 1 of 2.
-    ("g27", "false alarm", "Yes, rarely."),
     # A lead-in stating a number no count (a status code): a claim, and the page's words are others.
     ("g03", "read as a claim", "Here are the steps to troubleshoot 503 errors from the gateway:"),
     # Code the model wrote around a documented call: its keywords are no context's words.
@@ -137,8 +135,6 @@ ENGLISH_TECHNICAL = {
 }
 
 ENGLISH_SUPPORT = {
-    # An opener as a term: "Yes" ("ye").
-    ("plan-i3", "false alarm", "Yes, nonprofits receive a 25% discount on any annual plan."),
     # Paraphrase: a terse spec line or fee table as a sentence with verbs of its own.
     ("fee-g5", "false alarm",
      "If you need it faster, expedited delivery costs $15 and gets the card to you in 1–2 business days."),
