@@ -136,3 +136,34 @@ a context that says it is not, as "non-refundable" is read in English. One word'
 ("nicht jedoch Schäden", "nicht mehr erhältlich") and French "être" ("ne peuvent pas être remboursés");
 "nicht nur" (not only) negates nothing, and "nicht für
 Sonderangebote" negates "für", a function word, and so nothing."""
+
+_FUNCTION_WORDS = """
+    der das dem des ein eine einer eines einem einen und oder aber ist sind waren wird werden wurde wurden
+    haben hatte sein seine seiner seinen seinem ihr ihre ihrer ihren ihrem ihres sie er wir ich du uns euch
+    mich mir dich dir zu zum zur im ins vom beim auf aus bei nach von vor für über unter durch gegen ohne um
+    bis als wie wenn dass daß ob auch noch nur schon sehr kann können muss müssen soll sollen darf dürfen
+    wollen dies diese dieser dieses diesem diesen jede jeder jedes jeden jedem sich ja doch dann denn da hier
+    dort etwa bzw
+    le la les l un une des du de d ou mais sont était étaient sera seront ont avait être avoir il elle ils
+    elles nous vous je tu te lui leur leurs ses mes tes notre nos votre vos ce cet cette ces ceci cela ça
+    qui que qu quoi dont où au en dans par sur sous avec sans chez entre vers très aussi si comme donc peut
+    peuvent doit doivent y oui
+    el los las una unos unas y o pero fue será ser estar ha han había del al a con por para sobre hasta
+    desde qué su sus tu tus nuestro nuestra nuestros nuestras le les lo me nos usted ustedes él ella ellos
+    ellas este esta estos estas ese esa eso esto muy más también sí cuando donde ya puede pueden hay
+    il lo i gli una di della dei degli delle dal dalla dai dalle nel nella nei nelle su sul sulla per tra
+    fra è sono erano sarà essere avere ha hanno aveva che chi cui più anche ne vi ti suo sua suoi sue loro
+    mio questo questa questi queste quello quella molto già può possono deve devono alla agli alle dello
+    o as um uma uns umas do da dos das na nas em ao aos à às pelo pela pelos pelas sem até é são foi
+    tem têm seu sua seus suas meu minha nosso nossa mais também muito quando onde já você vocês ele ela
+    eles elas isso isto pode podem sim
+"""
+FUNCTION_WORDS = frozenset(_FUNCTION_WORDS.split()) - set(NEGATION_WORDS)
+"""German, French, Spanish, Italian and Portuguese articles, pronouns, prepositions, conjunctions and
+auxiliaries: like English's, they carry nothing a context must hold, and counted as terms they made a
+made-up sentence mostly supported ("Nous livrons également en Allemagne et en Espagne.": 4 of its 7 terms
+were "nous", "en", "et" and a verb). Left out, as terms: the negations' words (`NEGATION_WORDS` tells by
+its terms whether a text may hold one), and the words English writes with a meaning of its own, which a
+context must still hold in English ("die", "war", "hat", "den", "man", "mit", "son", "pour", "plus",
+"est" and "et" as time zones, "un", "era", "mi" as miles, "os", "ed", "come", "ci", "ai", "uno", "aux",
+"com", "ma", "sa", "ta", "mon", "ton", "non")."""

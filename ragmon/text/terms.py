@@ -55,6 +55,14 @@ STOPWORDS: frozenset[str] = wordset(
 """Function words: they carry no checkable content, so they neither make a sentence a claim nor count
 toward support. Among them what is left of a contraction or an ordinal once its digits are read ("15th" is
 15 and "th")."""
+FUNCTION_WORDS = STOPWORDS | european.FUNCTION_WORDS
+"""What no term is made of: English's function words and those of the European languages ragmon reads.
+Telling where a sentence opens (`ragmon.text.claims`) asks English's alone: "La" or "Le" in a name is
+no sentence's first word."""
+_ELIDED = re.compile(r"(?:l|d|qu|n|s|c|j|m|t|dell|all|dall|nell|sull|coll|un|quell|quest|nessun|lorsqu|"
+                     r"puisqu|jusqu)'([^\W\d_']+)")
+"""A French or Italian word after an elided article, pronoun or preposition ("l'article", "d'Allemagne",
+"qu'il", "dell'ordine", "nell'app"): the word is the term, so "l'article" is "les articles"' term."""
 
 _INVISIBLE_RANGES = (
     (0x00, 0x08), (0x0E, 0x1B), (0x7F, 0x84), (0x86, 0x9F), (0xAD, 0xAD), (0x600, 0x605), (0x61C, 0x61C),
@@ -391,7 +399,9 @@ def _term(word: str) -> str:
     bare = word.strip("'") if quoted else word
     if quoted and bare in NUMBER_WORDS:
         return SPELLED_NUMBER
-    if not bare or bare in STOPWORDS or (not bare.isalpha() and _NO_LETTER.fullmatch(bare)):
+    if quoted and (elided := _ELIDED.fullmatch(bare)) is not None:
+        return _term(elided.group(1))
+    if not bare or bare in FUNCTION_WORDS or (not bare.isalpha() and _NO_LETTER.fullmatch(bare)):
         return _FUNCTION_WORD  # a symbol, an emoji ("📦 Return window: 30 days"): no word a context must hold
     if quoted and bare.endswith("'s"):
         bare = bare[:-2]
