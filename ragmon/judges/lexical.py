@@ -20,6 +20,7 @@ from ragmon.text.claims import claim_profile
 from ragmon.text.numbers import shown
 from ragmon.text.passage_sentences import Displaced, Sentence, displaced
 from ragmon.text.passages import Passage, passage
+from ragmon.text.table_cells import Miscounted, miscounted
 from ragmon.text.terms import NEGATION, TERMS, TextProfile, opposite
 
 DEFAULT_THRESHOLD = 0.56
@@ -93,7 +94,7 @@ def _verdict(claim: Claim, claim_profile: TextProfile, threshold: float,
     opposites: frozenset[str] | None = None  # worked out at the first context that passes the rest
     supporting = []
     closest: tuple[int, str, Passage] | None = None  # the first context sharing most terms, for the reason
-    moved: dict[str, Displaced] = {}  # contexts that pass the rest but give a number otherwise
+    moved: dict[str, Displaced | Miscounted] = {}  # contexts that pass the rest but give a number otherwise
     for ctx_id, text, read in contexts:
         shared = len(read.terms & terms)
         if closest is None or shared > closest[0]:
@@ -116,6 +117,10 @@ def _verdict(claim: Claim, claim_profile: TextProfile, threshold: float,
             continue
         if measured and (elsewhere := displaced(claim_profile, text, read_sentences)) is not None:
             moved[ctx_id] = elsewhere
+            continue
+        if numbers and "|" in text and (
+                miscount := miscounted(claim.text, claim_profile, text, read_sentences)) is not None:
+            moved[ctx_id] = miscount
             continue
         supporting.append(ctx_id)
     if supporting:
@@ -167,7 +172,7 @@ def _contradictions(opposites: frozenset[str], read: Passage) -> list[str]:
 
 
 def _reason(claim: TextProfile, opposites: frozenset[str], shared: int, best_id: str, best: Passage,
-            moved: Displaced | None) -> str:
+            moved: Displaced | Miscounted | None) -> str:
     """Why the closest single context fell short, for the worst-examples section of a report."""
     text = f"no single context supports it; closest {best_id} has {shared}/{len(claim.terms)} of its terms"
     missing = sorted(best.unstated(claim.numbers)) if claim.numbers else ()  # reading them costs a scan

@@ -3,7 +3,8 @@ Japanese, German, French, Spanish, Italian and Portuguese, and in English over s
 numbers (prices, doses, dates, units), technical documentation (versions, addresses, names in code) and
 HR, benefits and insurance policies (conditions, tiers, deadlines), and pages of tables, tiers and bands
 where a made-up answer moves a number from one row or clause to another (english_tables, english_fees, and
-a red team's claim-passage pairs aimed at the rule that catches it, moved_numbers)
+a red team's claim-passage pairs aimed at the rule that catches it, moved_numbers), and plan tables of
+counts (english_quotas: seats, screens, bags, guest passes)
 (tests/judges/corpora/: documents, answers whose every sentence the documents state, answers with one
 made-up sentence, refusals; written for ragmon by seven walkthroughs, labelled sentence by sentence before
 the judge was run on them).
@@ -101,10 +102,6 @@ ENGLISH_TECHNICAL = {
     ("g46", "false alarm", "} catch (err) {"),
     # Paraphrase of a code example (`new Nimbus({ maxRetries: 2 })`): 2 of 5 terms.
     ("i08", "false alarm", "You can change it with the `maxRetries` option when you create the client."),
-    # A bare number from another row of the same table (1,000 is the Enterprise plan's): "requests" is no
-    # unit, and only numbers with one are held to the row closest to the claim.
-    ("i03", "made-up sentence passed",
-     "On the Standard plan you can make up to 1,000 requests per minute per API key, with a burst of 20."),
     # Contradictions in the documents' own words: a "not" moved or dropped, a plan's benefit given to
     # another, a fix given to the release before.
     ("i07", "made-up sentence passed", "Yes, test keys can read live data, but they can't modify it."),
@@ -293,12 +290,10 @@ ENGLISH_TABLES = {
      "I wasn't able to find anything about acupuncture coverage in the plan documents provided."),
     ("ibu-i4", "read as a claim",
      "The leaflet doesn't give specific guidance for earlier in pregnancy."),
-    # Numbers moved from another row or clause that the rule does not see: bare counts ("10 free
-    # withdrawals", "600 requests", "50 webhook endpoints"), percentages and rates whose rows the
+    # Numbers moved from another row or clause that the rules do not see: a bare count outside a table
+    # ("50 webhook endpoints"), percentages and rates whose rows the
     # claim's words do not tell apart, a closest sentence giving the number itself for another group, and
     # features moved between plans with no number.
-    ("bank-i1", "made-up sentence passed",
-     "With an **Everyday** account, you get **10 free withdrawals per month** at other banks' ATMs."),
     ("bank-i2", "made-up sentence passed",
      "On the Premier account, overdraft interest is charged at 19.9% APR."),
     ("ben-i1", "made-up sentence passed",
@@ -331,8 +326,6 @@ ENGLISH_TABLES = {
      "Upholstery is covered for 10 years against manufacturing defects."),
     ("ret-i4", "made-up sentence passed",
      "Electronics can be exchanged for a different model within the return window, free of charge."),
-    ("rl-i1", "made-up sentence passed",
-     "On the Free plan, you can make up to 600 requests per minute."),
     ("rl-i2", "made-up sentence passed",
      "On the Free plan, each account can register up to 50 webhook endpoints."),
     ("sav-i2", "made-up sentence passed",
@@ -392,11 +385,70 @@ ENGLISH_FEES = {
 }
 
 
+ENGLISH_QUOTAS = {
+    # Two passages' facts in one sentence (the table's 3 devices, the help page's 25 titles).
+    ("lumora-g1", "false alarm",
+     "The plan also lets you download on up to 3 devices, and each device can hold up to 25 "
+     "downloaded titles."),
+    # "The monthly fee" is the Premier account's, named in the sentence before: the closest sentence,
+    # the Plus account's, gives $5,000.
+    ("bank-g2", "false alarm",
+     "The monthly fee is waived if you keep a combined balance of $25,000 or more."),
+    # Paraphrase and advice: "overdraw often", "worth a look"; "fit", "take".
+    ("bank-i3", "false alarm",
+     "If you overdraw often, Plus Checking at $12 per month might be worth a look."),
+    ("meridian-g2", "false alarm",
+     "If you need more space, Suites fit up to 6 guests, while Standard rooms take up to 2."),
+    # Pointers and a closing in wordings no pattern knows.
+    ("carewell-i2", "read as a claim",
+     "It's still a good idea to contact your prescriber for a new prescription as soon as you can."),
+    ("carewell-r1", "read as a claim",
+     "Please contact your local CareWell pharmacy or your plan provider to check."),
+    ("hive-r1", "read as a claim", "Your best bet is to ask the reception team at your location."),
+    ("lumora-r1", "read as a claim",
+     "For an accurate answer, I'd suggest checking your account settings or contacting Lumora support."),
+    ("pinecell-r1", "read as a claim",
+     "You could contact Pinecell customer service to ask whether one is available."),
+    ("skyvane-g3", "read as a claim", "Have a great trip!"),
+    ("skyvane-r1", "read as a claim", "It would be best to contact Skyvane Air directly before you book."),
+    ("stashbox-r1", "read as a claim",
+     "I'd suggest checking Stashbox's security documentation or asking their support team."),
+    # A count whose column its words do not name ("renew ... 2 times": "Renewals per item"), or moved from a
+    # list or sentence rather than a table (a status tier's guests, a plan's watch lines, a page's 9 rooms
+    # as nights), or from another passage that states every word and number of the claim (status benefits:
+    # "2 extra checked bags ... 23 kg"); a number with a unit the closest sentence gives itself, for another
+    # item (short loans' 4 hours, Transfer's 100 GB).
+    ("eastbrook-i1", "made-up sentence passed", "Alumni can renew each item up to 2 times."),
+    ("skyvane-i2", "made-up sentence passed",
+     "As a Gold member, you get lounge access for yourself plus 2 guests."),
+    ("pinecell-i1", "made-up sentence passed", "On Elite you can add up to 2 smartwatch lines per account."),
+    ("meridian-i3", "made-up sentence passed",
+     "Reward night bookings are limited to 9 consecutive nights per reservation."),
+    ("skyvane-i1", "made-up sentence passed", "The Classic fare includes 2 checked bags of 23 kg."),
+    ("eastbrook-i3", "made-up sentence passed", "Laptops are lent for up to 4 hours."),
+    ("stashbox-i2", "made-up sentence passed",
+     "With Stashbox Transfer, Free users can send files of up to 100 GB."),
+    # A tier's benefit given to another, a "not" dropped or added, an item added to a list: in the pages'
+    # own words, with no number.
+    ("lumora-i2", "made-up sentence passed", "Like Premium, Standard also includes spatial audio."),
+    ("hive-i2", "made-up sentence passed", "Flex Desk members also get 50 colour pages per month."),
+    ("meridian-i2", "made-up sentence passed",
+     "Gold members' points never expire, just like those of Platinum and Titanium members."),
+    ("skyvane-i3", "made-up sentence passed", "Silver members also get lounge access when they fly."),
+    ("bank-i3", "made-up sentence passed",
+     "Everyday Checking customers don't get any overdraft fee refunds."),
+    ("eastbrook-i2", "made-up sentence passed", "Alumni borrowers can place holds too."),
+    ("taskloom-i3", "made-up sentence passed", "Guests can also create new projects in the workspace."),
+    ("hive-i3", "made-up sentence passed", "Day Pass Bundle ($120/month)"),
+    ("pinecell-i2", "made-up sentence passed", "Rollover of unused hotspot data to the next month"),
+}
+
+
 @pytest.mark.parametrize(("corpus", "known"), [
     ("chinese_japanese.jsonl", CHINESE_JAPANESE), ("european.jsonl", EUROPEAN),
     ("english_technical.jsonl", ENGLISH_TECHNICAL), ("english_support.jsonl", ENGLISH_SUPPORT),
     ("english_policy.jsonl", ENGLISH_POLICY), ("english_tables.jsonl", ENGLISH_TABLES),
-    ("english_fees.jsonl", ENGLISH_FEES),
+    ("english_fees.jsonl", ENGLISH_FEES), ("english_quotas.jsonl", ENGLISH_QUOTAS),
 ])
 def test_the_judges_wrong_verdicts_are_the_known_ones(corpus: str, known: set[tuple[str, str, str]]) -> None:
     assert wrong_verdicts(corpus) == known
