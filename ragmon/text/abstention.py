@@ -292,8 +292,9 @@ def _asks_the_user(sentence: str) -> bool:
     found with `rfind`: a pattern reading to it backtracked over every "?" of the sentence, quadratic."""
     opening = _ASKS_THE_USER.match(sentence)
     if opening is None:
-        return False
-    if opening.group(1) is not None:
+        if european.ASKS.match(sentence) is None:
+            return False
+    elif opening.group(1) is not None:
         return True
     mark = sentence.rfind("?")
     return mark >= 0 and _WORD_CHARACTER.search(sentence, mark + 1) is None
@@ -345,6 +346,9 @@ _REFERRAL_TERMS = frozenset(
     ("contact", "reach", "ask", "check", "speak", "talk", "touch", "consult", "visit"))
 """The stems of the verbs of `_REFERRAL`: a sentence with none of them is spared the pattern."""
 _LONGEST_REFERRAL = 200
+_EUROPEAN_REFERRAL_TERMS = frozenset(term for word in european.REFERRAL_WORDS for term in profile(word).terms)
+"""The terms of `european.REFERRAL_WORDS`, as `_REFERRAL_TERMS` for English's."""
+_COURTESY_TERMS = frozenset(term for word in european.COURTESY_WORDS for term in profile(word).terms)
 
 
 def is_filler(sentence: str, terms: frozenset[str]) -> bool:
@@ -361,6 +365,16 @@ def is_filler(sentence: str, terms: frozenset[str]) -> bool:
             and _REFERRAL.fullmatch(normalise(sentence)) is not None):
         return True
     if "able to" in sentence and len(sentence) < _LONGEST_REFERRAL and _ABLE.fullmatch(normalise(sentence)):
+        return True
+    if not terms.isdisjoint(_EUROPEAN_REFERRAL_TERMS) and len(sentence) < _LONGEST_REFERRAL:
+        low = normalise(sentence)
+        if european.REFERRAL.fullmatch(low) is not None:
+            return True
+        instruction = european.IMPERATIVE_REFERRAL.fullmatch(low)
+        if instruction is not None and (instruction.group("purpose") or instruction.group("tail")
+                                        or instruction.group("about")):
+            return True
+    if not terms.isdisjoint(_COURTESY_TERMS) and european.COURTESY.fullmatch(normalise(sentence)) is not None:
         return True
     if len(sentence) > _LONGEST_FILLER or (sentence.isascii() and not terms <= _FILLER_TERMS):
         return False

@@ -92,6 +92,97 @@ EUROPEAN = {
 }
 
 
+EUROPEAN_2 = {
+    # Paraphrase in languages read unstemmed: inflected and other words for the page's ("vorzeigen" for
+    # "mitführen", "auf einmal" for "in Raten", "seront demandés" for "facturés", "pagamento ... feito").
+    ("de-g2", "false alarm",
+     "Bei einer Kontrolle müssen Sie außerdem einen amtlichen Lichtbildausweis vorzeigen."),
+    ("de-g3", "false alarm", "Beachten Sie, dass auch die Mindestlaufzeit 24 Monate beträgt."),
+    ("de-g4", "false alarm", "Nein, Sie müssen die Kaution nicht auf einmal bezahlen."),
+    ("de-g5", "false alarm", "Versäumen Sie die Zahlungsfrist, kommt eine Mahngebühr von 5 € hinzu."),
+    ("de-i3", "false alarm",
+     "Für Fahrräder brauchen Sie eine gesonderte Fahrradkarte, das Deutschlandticket allein reicht "
+     "dafür nicht aus."),
+    ("de-i4", "false alarm", "Denken Sie bei der Kontrolle an einen amtlichen Lichtbildausweis."),
+    ("fr-g4", "false alarm", "Des frais de dossier de 5 € vous seront toutefois demandés."),
+    ("pt-g1", "false alarm", "Se tiver mais de 65 anos, paga apenas 20 € por mês."),
+    ("pt-i1", "false alarm", "O pagamento é feito por transferência bancária."),
+    # Short sentences that lean on the one before ("Andernfalls", "Cuesta"): 1 of 3 terms, 2 of 2 in
+    # a context without the number, which another holds.
+    ("de-g5", "false alarm", "Andernfalls bleibt es bei 60 €."),
+    ("es-i5", "false alarm", "Cuesta 19 € al día."),
+    # The user's delay applied to the page's bands (95 or 75 minutes: no page's number).
+    ("de-g6", "false alarm",
+     "Ja, bei einer Verspätung von 95 Minuten am Zielbahnhof stehen Ihnen 25 % des Fahrpreises als "
+     "Entschädigung zu."),
+    ("es-g4", "false alarm",
+     "Con un retraso de 75 minutos te corresponde la devolución del 50 % del precio del billete, ya que el "
+     "retraso está entre 60 y 119 minutos."),
+    # The page says another plan's care is "não está incluída": the opposite veto finds it.
+    ("pt-i3", "false alarm",
+     "Sim, no Plano Mais a estomatologia está incluída, com uma cobertura de 50 % até 300 € por ano."),
+    # An item added to a list, a column's percentage given to another plan: in the pages' own words.
+    ("de-i5", "made-up sentence passed",
+     "Bezahlen können Sie per Überweisung, bar in einem Kundenzentrum oder per PayPal."),
+    ("fr-i2", "made-up sentence passed",
+     "Avec la formule Essentielle, une couronne dentaire est remboursée à 250 % de la base de "
+     "remboursement de "
+     "la Sécurité sociale."),
+}
+
+EUROPEAN_3 = {
+    # Paraphrase in languages read unstemmed, and facts put in the user's terms ("vor Ladebeginn in der
+    # App", "si solo desea medirse la tensión", "il doit avoir moins de 8 ans").
+    ("de-g5", "false alarm",
+     "**Voraussetzungen:** Ihre Probezeit muss abgeschlossen sein, und Ihre direkte Führungskraft muss "
+     "zustimmen."),
+    ("de-g7", "false alarm", "Den genauen Preis sehen Sie vor Ladebeginn in der App."),
+    ("es-g2", "false alarm",
+     "Según la política de equipaje especial, transportar una bicicleta cuesta 45 € por trayecto."),
+    ("es-g6", "false alarm",
+     "Si solo desea medirse la tensión arterial, ese servicio es gratuito y no necesita cita."),
+    ("es-g7", "false alarm",
+     "Si cree que el porcentaje asignado es incorrecto, debe consultarlo en su centro de salud, ya que la "
+     "farmacia no puede modificarlo."),
+    ("es-i1", "false alarm", "Ese precio es para una maleta de hasta 23 kg."),
+    ("es-i2", "false alarm", "Si tu guitarra es más grande, tendrás que comprar un asiento adicional."),
+    ("fr-g4", "false alarm", "Il doit également avoir moins de 8 ans à ce moment-là."),
+    ("fr-g5", "false alarm", "Une franchise de 20 € par acte s'applique, comme pour toutes les formules."),
+    ("fr-i3", "false alarm", "Une franchise de 20 € par acte reste à votre charge."),
+    ("fr-i4", "false alarm",
+     "Non, les aliments, y compris les aliments diététiques, font partie des exclusions du contrat."),
+    ("fr-i4", "false alarm", "Les frais de toilettage ne sont pas non plus couverts."),
+    ("it-g2", "false alarm", "è ammesso al massimo un cane per camera"),
+    ("it-g2", "false alarm", "il supplemento è di 15 € a notte"),
+    ("pt-g1", "false alarm", "Mas você fica isento se gastar mais de R$ 2.000 no mês."),
+    # German puts "nicht" after the verb it negates ("gelten ... nicht"): only a word after it is read as
+    # negated, so the claim's "nicht gelten" is the opposite of the page's.
+    ("de-g7", "false alarm",
+     "Beachten Sie, dass die Rabatte der Tarife Plus und Pro an Roaming-Ladepunkten nicht gelten."),
+    # Two times from two clauses, 11:00 read against a passage giving it as "11".
+    ("it-g4", "false alarm",
+     "In generale, il check-out è previsto entro le 11:00, ma il late check-out è possibile fino "
+     "alle 14:00 con "
+     "un supplemento di 25 €, in base alla disponibilità."),
+    # Advice in the answer's own words: no pointer, no fact of the page's.
+    ("es-i2", "read as a claim", "Te sugiero comprobar las medidas de tu guitarra antes de volar."),
+    ("es-i5", "read as a claim", "Le recomiendo no dejarlo para el último día."),
+    ("it-i4", "read as a claim", "Ti consiglio di controllare gli orari prima di andare."),
+    # A number from another row, clause or column, a "not" dropped, a condition or a service added: in the
+    # pages' own words.
+    ("es-i2", "made-up sentence passed",
+     "Los instrumentos musicales no necesitan reservarse con antelación."),
+    ("es-i3", "made-up sentence passed",
+     "La reclamación por daños debe presentarse en un plazo de 21 días desde la recepción del equipaje."),
+    ("fr-i1", "made-up sentence passed", "Le débit descendant maximal est de 2 Gb/s."),
+    ("fr-i4", "made-up sentence passed",
+     "Les maladies antérieures à l'adhésion sont en revanche prises en charge après le délai de carence."),
+    ("it-i4", "made-up sentence passed",
+     "Sono accettati anche i rifiuti provenienti da attività commerciali."),
+    ("pt-i1", "made-up sentence passed",
+     "A anuidade é de R$ 79 por mês, com isenção para gastos acima de R$ 2.000 no mês."),
+}
+
 ENGLISH_TECHNICAL = {
     # A lead-in stating a number no count (a status code): a claim, and the page's words are others.
     ("g03", "read as a claim", "Here are the steps to troubleshoot 503 errors from the gateway:"),
@@ -209,9 +300,6 @@ ENGLISH_POLICY = {
      "Anything above $640 is forfeited, so it's worth estimating your expenses carefully."),
     ("home-g1", "false alarm",
      "That means the most the policy pays for a stolen ring is $1,500, even if it's worth more."),
-    ("home-g2", "false alarm",
-     "Keep in mind that NFIP policies generally take effect 30 days after purchase, so it's best not to wait "
-     "until a storm is on the way."),
     ("r-hail", "false alarm",
      "If your policy only has liability coverage, please call us at 1-800-555-0142 to review your options."),
     ("tr-i2", "false alarm", "Not for everything."),
@@ -446,6 +534,7 @@ ENGLISH_QUOTAS = {
 
 @pytest.mark.parametrize(("corpus", "known"), [
     ("chinese_japanese.jsonl", CHINESE_JAPANESE), ("european.jsonl", EUROPEAN),
+    ("european_2.jsonl", EUROPEAN_2), ("european_3.jsonl", EUROPEAN_3),
     ("english_technical.jsonl", ENGLISH_TECHNICAL), ("english_support.jsonl", ENGLISH_SUPPORT),
     ("english_policy.jsonl", ENGLISH_POLICY), ("english_tables.jsonl", ENGLISH_TABLES),
     ("english_fees.jsonl", ENGLISH_FEES), ("english_quotas.jsonl", ENGLISH_QUOTAS),

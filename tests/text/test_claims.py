@@ -641,6 +641,21 @@ def test_documents_that_only_mention_something_are_an_attribution() -> None:
     assert verdicts(claim, context) == [(claim, True)]
 
 
+@pytest.mark.parametrize(("claim", "context"), [
+    # Read whole, the first two fell short: 3 of 6 terms (pleas, keep, mind) and 2 of 4 (bear, mind).
+    ("Please keep in mind that refunds take 30 days.", "Refunds take 30 days."),
+    ("Bear in mind that exchanges are free.", "Exchanges are free."),
+    # "Ten" opens "Ten en cuenta" ("keep in mind"): read as a number, it made the claim state a 10 that
+    # no context holds.
+    ("Ten en cuenta que se aplica un suplemento de 12 € al día.", "Se aplica un suplemento de 12 € al día."),
+])
+def test_a_request_to_take_note_is_no_part_of_the_claim(claim: str, context: str) -> None:
+    assert verdicts(claim, Context("c1", context)) == [(claim, True)]
+    # What follows it is checked as ever: a made-up number still fails.
+    made_up = claim.replace("3", "4").replace("2", "5")
+    assert verdicts(made_up, Context("c1", context)) == [(made_up, made_up == claim)]
+
+
 def test_an_initialism_after_a_prefix_ends_no_sentence() -> None:
     # Cut after "Non-U.S.", the rest was judged alone: half a sentence can be supported by the context.
     text = "Non-U.S. citizens living abroad can apply with a passport instead. The fee is 3%."

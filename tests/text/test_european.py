@@ -62,6 +62,53 @@ def test_filler_is_no_claim(sentence: str) -> None:
     assert split_claims(sentence) == ()
 
 
+@pytest.mark.parametrize("sentence", [
+    # pointers to someone who may know: a recommendation, or an instruction with a purpose
+    "Am besten wenden Sie sich direkt an Ihre Krankenkasse.",
+    "Ich empfehle Ihnen, sich an den Kundenservice oder an Ihre Filiale zu wenden.",
+    "Bitte wenden Sie sich mit dieser Frage an Ihre Personalabteilung.",
+    "Je vous conseille de contacter directement votre agence pour en savoir plus.",
+    "Pour une réponse précise, adressez-vous au service client.",
+    "Te recomiendo que lo consultes con la recepción antes de llegar.",
+    "Para saber si está incluido, contacta con el servicio de atención al cliente.",
+    "Ti consiglio di rivolgerti alla segreteria della scuola.",
+    "Per maggiori dettagli puoi contattare direttamente l'ufficio prenotazioni.",
+    "Sugiro que fale diretamente com a loja ou com o fabricante.",
+    # courtesies, questions back, refusals in other words
+    "Viel Erfolg bei der Prüfung!", "Vielen Dank für Ihre Nachricht!", "Désolé pour ce contretemps.",
+    "Bon séjour à Lyon !", "¡Que te mejores pronto!", "Un saludo y buen fin de semana.",
+    "Buon divertimento al concerto!", "Sinto muito pelo incómodo.",
+    "Se precisar de mais alguma coisa, estou à disposição.",
+    "Kann ich Ihnen sonst noch helfen?", "Souhaitez-vous que je vous explique la procédure ?",
+    "¿Quieres que te resuma las condiciones?", "Posso aiutarti con qualcos'altro?",
+    "Posso ajudar com mais alguma dúvida?",
+    "Die Unterlagen enthalten keine Angaben zu Ratenzahlungen.",
+    "Eso no aparece en la documentación que tengo.",
+    "Cette question n'est pas abordée dans les documents fournis.",
+    "Nei documenti che ho non si parla di parcheggi.",
+])
+def test_pointers_courtesies_and_questions_to_the_user_are_no_claims(sentence: str) -> None:
+    assert split_claims(sentence) == ()
+
+
+@pytest.mark.parametrize("sentence", [
+    "Puede consultar el saldo en la app.",  # what the app does: a fact
+    "Contacte o apoio ao cliente.",  # an instruction, no purpose: may be how it is done
+    "Am besten buchen Sie das Ticket online.",  # a recommendation to do something, not to ask
+    "Ich empfehle Ihnen, die AGB vor der Buchung zu lesen.",
+    "Te recomiendo contactar con atención al cliente, que te devolverá el dinero.",  # what the party will do
+    "Ti consiglio di chiamare il numero 800 123 456.",  # a number to call
+    "Wenden Sie sich an den Kundenservice, um zu kündigen.",  # how to cancel
+    "Vous pouvez contacter le service client 24h/24 au 01 23 45 67 89.",
+    "Puoi chiedere il rimborso entro 14 giorni.",
+    "Bei Fragen hilft der Kundenservice gerne.",
+    "Lamento informarle que no se aceptan devoluciones.",  # an apology carrying a fact
+    "Kann die Karte online gesperrt werden?",  # a question, but no offer: kept as written
+])
+def test_instructions_and_facts_that_look_like_wrappers_stay_claims(sentence: str) -> None:
+    assert [claim.text for claim in split_claims(sentence)] == [sentence]
+
+
 @pytest.mark.parametrize("answer", [
     "Der Versand dauert 2-4 Werktage.\n\nQuellen:\n- Versandbedingungen (de-shipping)",
     "El envío tarda 2-4 días.\nFuentes: es-shipping",
