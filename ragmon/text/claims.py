@@ -391,15 +391,15 @@ _CJK_ATTRIBUTION = re.compile(
 (the documents show), "提供された情報によると、"."""
 
 
-_NOTE = re.compile(
+_TAKE_NOTE = re.compile(
     r"[\W_]*(?:(?:please )?(?:note|keep in mind|bear in mind|be aware|remember)(?: that)?|"
     r"(?:bitte )?beachten sie,? dass|denken sie daran,? dass|(?:veuillez )?not(?:ez|er) (?:bien )?que|"
     r"(?:ten|tenga|tened|tenés) en cuenta(?: que)?|tien[ie] presente che|tenga presente che|"
     r"(?:tenha|tem) em (?:conta|atenção) que|note que)[,:]?\s+", re.IGNORECASE)
 """An opening that asks the reader to take note ("Please note that", "Keep in mind that", "Beachten Sie,
 dass", "Ten en cuenta que"): its words are no context's, and "Ten" is no ten."""
-_NOTE_TERMS = profile("note keep mind bear aware remember beachten denken notez noter cuenta presente conta "
-                      "atenção").terms
+_TAKE_NOTE_TERMS = profile("note keep mind bear aware remember beachten denken notez noter cuenta presente "
+                           "conta atenção").terms
 """A term of every such opening: a sentence with none is spared the pattern."""
 
 
@@ -412,7 +412,7 @@ def _content_start(sentence: str, terms: frozenset[str]) -> int:
     start = 0
     if not terms.isdisjoint(_SOURCE_TERMS) and (opener := _ATTRIBUTION.match(sentence)) is not None:
         start = opener.end()
-    if not terms.isdisjoint(_NOTE_TERMS) and (note := _NOTE.match(sentence, start)) is not None:
+    if not terms.isdisjoint(_TAKE_NOTE_TERMS) and (note := _TAKE_NOTE.match(sentence, start)) is not None:
         start = note.end()
     return start
 
