@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from ragmon.text import european
+from ragmon.text import european, european_courtesy
 from ragmon.text.terms import normalise, profile, wide
 
 SOURCE_NOUN = r"(?:context|contexts|document|documents|documentation|passage|passages|source|sources|text|" \
@@ -292,10 +292,10 @@ def _asks_the_user(sentence: str) -> bool:
     found with `rfind`: a pattern reading to it backtracked over every "?" of the sentence, quadratic."""
     opening = _ASKS_THE_USER.match(sentence)
     if opening is None:
-        if european.ASKS.match(sentence) is None:
+        if european_courtesy.ASKS.match(sentence) is None:
             return False
     elif opening.group(1) is not None:
-        return True
+        return _CONTRAST.search(sentence) is None  # "Let me know ..., though the warranty ..." tells more
     mark = sentence.rfind("?")
     return mark >= 0 and _WORD_CHARACTER.search(sentence, mark + 1) is None
 
@@ -346,9 +346,8 @@ _REFERRAL_TERMS = frozenset(
     ("contact", "reach", "ask", "check", "speak", "talk", "touch", "consult", "visit"))
 """The stems of the verbs of `_REFERRAL`: a sentence with none of them is spared the pattern."""
 _LONGEST_REFERRAL = 200
-_EUROPEAN_REFERRAL_TERMS = frozenset(term for word in european.REFERRAL_WORDS for term in profile(word).terms)
-"""The terms of `european.REFERRAL_WORDS`, as `_REFERRAL_TERMS` for English's."""
-_COURTESY_TERMS = frozenset(term for word in european.COURTESY_WORDS for term in profile(word).terms)
+_EUROPEAN_CUE_TERMS = frozenset(term for word in european_courtesy.CUE_WORDS for term in profile(word).terms)
+"""The terms of `european_courtesy.CUE_WORDS`, as `_REFERRAL_TERMS` for English's."""
 
 
 def is_filler(sentence: str, terms: frozenset[str]) -> bool:
@@ -366,15 +365,8 @@ def is_filler(sentence: str, terms: frozenset[str]) -> bool:
         return True
     if "able to" in sentence and len(sentence) < _LONGEST_REFERRAL and _ABLE.fullmatch(normalise(sentence)):
         return True
-    if not terms.isdisjoint(_EUROPEAN_REFERRAL_TERMS) and len(sentence) < _LONGEST_REFERRAL:
-        low = normalise(sentence)
-        if european.REFERRAL.fullmatch(low) is not None:
-            return True
-        instruction = european.IMPERATIVE_REFERRAL.fullmatch(low)
-        if instruction is not None and (instruction.group("purpose") or instruction.group("tail")
-                                        or instruction.group("about")):
-            return True
-    if not terms.isdisjoint(_COURTESY_TERMS) and european.COURTESY.fullmatch(normalise(sentence)) is not None:
+    if (not terms.isdisjoint(_EUROPEAN_CUE_TERMS) and len(sentence) < _LONGEST_REFERRAL
+            and european_courtesy.is_courtesy(normalise(sentence))):
         return True
     if len(sentence) > _LONGEST_FILLER or (sentence.isascii() and not terms <= _FILLER_TERMS):
         return False

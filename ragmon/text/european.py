@@ -72,8 +72,7 @@ DECLINES = re.compile(
         r"\b(?:aucune|ninguna|nessuna|nenhuma) (?:information|información|informazione|informação)\b",
         r"\b(?:finde|fand) ich\b[^.!?]{0,60}?\b(?:nichts|keine (?:informationen|angaben|hinweise))\b",
         r"\b(?:konnte|kann) ich\b[^.!?]{0,60}?\b(?:nichts|keine (?:informationen|angaben|hinweise)) finden\b",
-        r"\bgeht aus (?:den|der|dem|diesen) (?:\w+ )?(?:" + SOURCE_NOUNS + r"|unterlagen) (?:leider"
-        r" )?nicht hervor\b",
+        r"\bgeht aus\b[^.!?]{1,60}?\bnicht hervor\b",
         r"\bje (?:ne trouve|n'ai trouvé) (?:pas|rien|aucune)\b", r"\bil n'y a (?:pas|aucune) (?:d'|de )?"
         r"(?:information|informations|précision|précisions|indication|indications)\b",
         r"\bno (?:hay|he encontrado|encuentro|aparece|figura|consta) (?:ninguna |nada|información|"
@@ -87,6 +86,12 @@ DECLINES = re.compile(
         r"dados|nada)\b", r"\bnão (?:dizem|diz|referem|esclarecem) (?:se|nada)\b",
         r"\bno (?:dicen|dice|aclaran|aclara) (?:si|nada)\b", r"\bne (?:disent|dit) (?:pas si|rien)\b",
         r"\b(?:enthält|enthalten|macht|machen) (?:leider )?keine (?:angaben|informationen|hinweise)\b",
+        r"\bno se (?:menciona|indica|especifica|dice) nada\b", r"\bno (?:puedo|podría) (?:darte|darle|"
+        r"decirte|"
+        r"decirle|indicarte|indicarle)\b", r"\bje n'ai (?:malheureusement |hélas )?(?:pas |rien )?trouvé "
+        r"(?:aucune|d'|de |rien)", r"\bnon c'è (?:alcuna |nessuna )?(?:indicazione|informazione|menzione)\b",
+        r"\bnão é (?:especificad|mencionad|indicad|referid)[oa]\b",
+        r"\bnão há (?:qualquer |nenhuma )?(?:menção|referência|informação)\b",
         r"\bno (?:aparece|figura|consta|viene) en (?:la|las|los|el) (?:" + SOURCE_NOUNS
         + r"|documentación)\b",
         r"\b(?:n'est|ne sont|n'a|n'ont) pas (?:été )?(?:abordée?s?|traitée?s?|mentionnée?s?|précisée?s?|"
@@ -113,7 +118,9 @@ REFUSAL_WORDS = (
 terms is one is spared the pattern."""
 
 CONTRAST = re.compile(
-    r"\b(?:aber|jedoch|mais|cependant|pero|sin embargo|ma|però|tuttavia|mas|porém|contudo)\b")
+    r"\b(?:aber|jedoch|cependant|pero|sin embargo|però|tuttavia|porém|contudo)\b|(?:^|,\s*)(?:mais|ma|mas)\b")
+"""A contrast: "ma", "mas" and "mais" only after a comma or at the start, being also "my" (French "à ma
+disposition") and "more" (Portuguese "mais alguma dúvida")."""
 APOLOGY = re.compile(
     r"[\W_]*(?:(?:es )?tut mir (?:sehr )?leid|leider|(?:je suis )?(?:vraiment )?désolée?|malheureusement|"
     r"(?:lo )?siento|lamentablemente|desafortunadamente|mi dispiace|purtroppo|sfortunatamente|desculpe|"
@@ -209,171 +216,3 @@ its terms whether a text may hold one), and the words English writes with a mean
 context must still hold in English ("die", "war", "hat", "den", "man", "mit", "son", "pour", "plus",
 "est" and "et" as time zones, "un", "era", "mi" as miles, "os", "ed", "come", "ci", "ai", "uno", "aux",
 "com", "ma", "sa", "ta", "mon", "ton", "non")."""
-
-_FOR = (r"(?:[ ,]+(?:bei|beim|mit|für|im|in|am|zum|zur|pour|avec|à|au|aux|a|al|en|con|para|per|nel|nella|"
-        r"alla|allo|ai|alle|all'|com|na|no|ao|de|et|y|e|und|vous)\b[^\d.!?]{1,50})?")
-COURTESY = re.compile(
-    r"[\W_]*(?:"
-    # good wishes, with what they are for, strung together ("Un saludo y buen viaje de regreso.")
-    r"(?:(?:viel (?:erfolg|spaß|glück|erholung)|alles gute|gute besserung|(?:ich wünsche ihnen )?(?:eine )?"
-    r"gute (?:reise|fahrt)|(?:einen )?schönen tag(?: noch)?|(?:très )?bonne (?:journée|soirée|continuation|"
-    r"fin de journée|route|chance)|bon (?:voyage|séjour|courage)|"
-    r"au plaisir de vous (?:voir|revoir|accueillir|lire)|"
-    r"(?:que (?:tengas|tenga) )?(?:un )?buen (?:día|viaje|fin de semana)|buena suerte|(?:un )?saludos?|"
-    r"que (?:se|te) mejores?|in bocca al lupo|buona (?:fortuna|giornata|serata)|buon (?:lavoro|viaggio|"
-    r"soggiorno|divertimento)|spero che [^\d.!?]{1,40} (?:godiate|goda|godano)(?: [^\d.!?]{1,30})?|"
-    r"boa (?:sorte|viagem|estadia)|(?:tenha|tenhas) um (?:bom|ótimo) dia|(?:as )?melhoras)"
-    r"(?: (?:pronto|presto|bald|bientôt|logo))?" + _FOR + r"(?:[ ,]+(?:y|et|e|und) )?)+"
-    # help offered if the user needs more
-    r"|(?:bei|für) (?:weiteren|anderen) fragen[^\d.!?]{0,40}? (?:bin ich|stehe ich) (?:ihnen |dir )?"
-    r"(?:gerne|jederzeit) (?:für sie da|für dich da|zur verfügung)"
-    r"|si (?:necesita|necesitas|tiene|tienes) [^\d.!?]{1,40}?,? (?:no (?:dude|dudes) en (?:preguntar|"
-    r"consultarme|contactarnos|escribirnos|preguntarme)|estoy a (?:su|tu) disposición|aquí estoy|avíseme|"
-    r"avísame|dígame|dime)"
-    r"|se (?:hai|ha) [^\d.!?]{1,40}?,? (?:sono qui|chiedi pure|non esitare a (?:chiedere|contattarmi|"
-    r"scrivermi))"
-    r"|(?:se (?:precisar|tiver|precisares|tiveres)|qualquer dúvida)[^\d.!?]{0,40}?,? (?:estou à (?:sua |"
-    r"tua )?"
-    r"disposição|é só (?:me )?(?:avisar|chamar|perguntar|dizer|falar)|fale comigo|diga-me|diz-me|me avise)"
-    # an apology or sympathy, with what for
-    r"|(?:(?:es )?tut mir (?:sehr )?leid|(?:je suis )?(?:vraiment )?désolée?|lamento(?: mucho)?|"
-    r"(?:lo )?siento(?: mucho)?|mi dispiace(?: molto)?|sinto muito)"
-    r"(?: (?:für|pour|por|per|pelo|pela|pelos|pelas)\b[^\d.!?]{1,40}| lo ocurrido| o ocorrido| l'accaduto)?"
-    r")[\W_]*")
-"""Courtesies with words of their own: good wishes ("Viel Erfolg bei der Bewerbung!", "Bonne journée à vous
-et à votre chiot !", "In bocca al lupo per l'iscrizione!"), help offered if the user needs more ("Se
-precisar de mais alguma informação, estou à disposição."), an apology or sympathy ("Désolé pour ce
-désagrément.", "Sinto muito pelo transtorno!"). No claims; read apart from `FILLER_PHRASES`, whose words
-must all be the phrases' own."""
-COURTESY_WORDS = (
-    "reise", "fahrt", "tag", "route", "voyage", "séjour", "día", "viaje", "semana", "giornata", "serata",
-    "estadia", "dia",
-    "erfolg", "spaß", "glück", "erholung", "besserung", "chance", "courage", "journée", "soirée",
-    "continuation", "plaisir", "suerte", "saludo", "saludos", "viaje", "mejore", "mejores", "lupo",
-    "fortuna", "lavoro", "viaggio", "soggiorno", "divertimento", "godiate", "goda", "godano", "sorte",
-    "viagem", "melhoras", "fragen", "disposición", "disposição", "necesita", "necesitas", "tiene", "tienes",
-    "hai", "precisar", "precisares", "tiver", "tiveres", "dúvida", "leid", "désolé", "désolée", "lamento",
-    "siento", "dispiace", "sinto",
-)
-"""Words one of which every courtesy holds: a sentence none of whose terms is one is spared the pattern."""
-ASKS = re.compile(
-    r"[\W_]*+(?:kann ich|könnte ich|soll ich|darf ich|möchten sie|wollen sie|brauchen sie|"
-    r"haben sie (?:noch )?"
-    r"(?:weitere|andere)|puis-je|(?:est-ce que )?je peux vous|voulez-vous|souhaitez-vous|désirez-vous|"
-    r"aimeriez-vous|avez-vous (?:besoin|d'autres)|(?:te|le|les) (?:puedo|podemos)|puedo|podemos|"
-    r"(?:quiere|quieres|desea|deseas) que|(?:le|te) gustaría|necesita|necesitas|hay algo (?:más|en)|"
-    r"(?:tiene|tienes) (?:alguna )?(?:otra|más)|posso|possiamo|(?:vuoi|vuole|desideri|desidera) che|"
-    r"(?:ti|le) (?:serve|piacerebbe)|(?:hai|ha) bisogno|c'è (?:qualcos'altro|altro)|quer que|queres que|"
-    r"deseja|gostaria|precisa|precisas|há mais|tem mais)\b", re.IGNORECASE)
-"""The openings of questions put to the user: "Kann ich Ihnen sonst noch weiterhelfen?", "Souhaitez-vous
-que je compare avec les autres formules ?", "¿Hay algo más en lo que pueda ayudarle?", "Posso aiutarti con
-il calendario della raccolta?", "Posso ajudar com mais alguma questão?". As English's, a question only
-with its "?" at the end."""
-
-_CONTACT = (
-    r"(?:kontaktieren|contacter|joindre|appeler|consulter|vous adresser|vous rapprocher|vous renseigner|"
-    r"demander|vérifier|voir|contactar|contactes|contacte|consultar|consultes|consulte|preguntar|preguntes|"
-    r"pregunte|dirigirte|dirigirse|te dirijas|se dirija|llamar|confirmar|confirmes|confirme|confirmarlo|"
-    r"verificar|ponerte en contacto|ponerse en contacto|contattare|rivolgerti|rivolgersi|rivolgervi|chiedere|"
-    r"chiamare|sentire|verificare|contatar|contate|entrar em conta(?:c)?to|entre em conta(?:c)?to|falar|fale|"
-    r"perguntar|pergunte|consultare|parlare|parler|llame|llames|poser (?:la|votre|cette) question)"
-)
-"""The verbs of asking someone, as infinitives and subjunctives after a recommendation ("Je vous invite à
-contacter", "te recomiendo que lo consultes", "ti consiglio di rivolgerti", "sugiro que confirme")."""
-_IMPERATIVE = (
-    r"(?:(?:bitte |am besten )?(?:wenden sie sich|wende dich|erkundigen sie sich|kontaktieren sie|fragen sie|"
-    r"rufen sie|sprechen sie)(?: bitte| am besten| direkt| dafür| hierzu|"
-    r" dazu)*(?P<about> mit (?:dieser|ihrer|"
-    r"der|diesem|ihrem) (?:frage|anfrage|anliegen|angelegenheit))?(?: an| bei| beim| mit)?|adressez-vous|"
-    r"renseignez-vous|rapprochez-vous|contactez|appelez|contacta|contacte|consulta|consulte|pregunta|"
-    r"pregunte|dirígete|diríjase|ponte en contacto|póngase en contacto|llama|llame|contatta|contatti|"
-    r"rivolgiti|si rivolga|chiedi|chieda|chiama|chiami|contate|entre em conta(?:c)?to|fale|pergunte|"
-    r"(?:vous pouvez|vous pourriez|puedes|puede|podrías|podría|puoi|può|potete|potresti|potrebbe|pode|podes|"
-    r"poderá|poderia|sie können|du kannst)(?: sich| dich)? " + _CONTACT + r"(?:lo|la)?)"
-)
-"""A pointer's verb as an instruction or as what the user can do: one only with a purpose
-(`IMPERATIVE_REFERRAL`), as "Contacte o apoio ao cliente." alone, or "Puede consultar el saldo en la app.",
-may be how a thing is done."""
-_PARTY = r"[^\W\d_][\w'’-]*(?: [^\W\d_][\w'’-]*){0,9}?"
-"""Someone to ask, as up to ten words with no digit ("el servicio de atención al cliente de Aerolíneas
-Brisa"): a
-party's name is any words here, as the recommendation before it and the ending after it (nothing but
-"directly", a second party or a few words of purpose) keep what it may say small."""
-_DIRECTLY = r"(?: (?:direkt|directement|directamente|direttamente|diretamente))?"
-_TO = (r"(?: (?:à|au|aux|auprès de|avec|de|du|des|con|a|al|en|alla|allo|all'|ai|alle|presso|com|ao|"
-       r"junto d[oa]|an|bei|beim))?")
-_OR_PARTY = (r"(?: (?:oder|ou|o|or|oppure|e|und|et|y) (?:" + _CONTACT + r" )?(?:an |à |au |aux |al |a |"
-r"con |com "
-             r"|ao |alla |bei |beim |en |no |na )?" + _PARTY + r")?")
-_TAIL_PURPOSE = (
-    r"(?:pour en savoir plus|pour plus d'informations|pour (?:le |la )?confirmer|pour (?:toute|"
-    r"vos) questions?|"
-    r"pour (?:obtenir )?une réponse (?:fiable|précise|définitive)|"
-    r"für (?:weitere|nähere|genauere) (?:informationen|auskünfte|details)|"
-    r"um (?:das|dies|es) (?:zu klären|zu bestätigen|abzuklären)|para (?:más|obtener más) información|"
-    r"para confirmarlo|para (?:cualquier|más) (?:duda|consulta)s?|per (?:maggiori|ulteriori) informazioni|"
-    r"per (?:conferma|sicurezza)|per (?:qualsiasi|eventuali) (?:dubbi|domande)|para mais informações|"
-    r"para (?:confirmar|ter a certeza|ter certeza)|(?:antes de|prima di|avant de|vor) [^\d,.;:!?]{1,30}|"
-    r"(?:pour (?:connaître|savoir|vérifier)|para (?:saber|conocer|consultar|informarte|informarse|conhecer|"
-    r"verificar)|per (?:sapere|conoscere|verificare)|um [^\d,.;:!?]{0,40}zu erfahren)[^\d,.;:!?]{0,50}|"
-    r"um (?:die |alle |weitere )?(?:details|einzelheiten|fragen|das|dies|es)(?: \w+)? (?:abzustimmen|"
-    r"abzuklären|zu klären|zu besprechen|zu bestätigen))")
-"""A purpose a pointer may close with: to know more, to confirm, before travelling."""
-_ENDING = (_DIRECTLY + _OR_PARTY + _DIRECTLY + r"(?:,? (?:zu wenden|wenden|nach|(?P<tail>" + _TAIL_PURPOSE
-           + r")))?(?:,? (?:che|qui|que|der|die) (?:saprà|potrà|saura|pourra|sabrá|podrá|saberá|poderá|kann|"
-           r"können)[^\d.;:!?]{0,40})?")
-_PURPOSE = (r"(?:für|zur|um|bei|wenn|falls|pour|afin de|si|en cas de|para|sobre|en caso de|per|se|in caso di|"
-            r"em caso de|caso) [^\d,.;:!?]{1,60}")
-"""A purpose a pointer may open with: "Für eine verbindliche Auskunft", "Pour obtenir une réponse fiable,",
-"Si tienes dudas sobre tu caso concreto,", "Per saperlo con certezza", "Para saber se este tratamento
-está coberto,"."""
-_RECOMMEND = (
-    r"(?:(?:ich )?(?:empfehle|rate) (?:ich )?(?:ihnen|dir),? (?:sich|dich)(?: direkt)? (?:an|bei)"
-    r"|am besten (?:wenden sie sich|wende dich|erkundigen sie sich|fragen sie)(?: direkt| dafür| hierzu|"
-    r" dazu)*"
-    r" (?:an|bei|beim)|am besten (?:kontaktieren|fragen|rufen) sie(?: direkt)?"
-    r"|(?:je vous (?:invite|conseille|recommande|suggère) (?:à|de|d')|il (?:est|serait) (?:préférable|"
-    r"conseillé|plus sûr) de|mieux vaut|le mieux (?:est|serait) de|(?:te|le|les|os) (?:recomiendo|"
-    r"recomendaría|sugiero|"
-    r"aconsejo)(?: que)?(?: lo| la)?|lo mejor (?:es|sería)(?: que)?|es mejor(?: que)?|(?:ti|le|"
-    r"vi) (?:consiglio|suggerisco|raccomando|"
-    r"invito) (?:di|a)|(?:ti|le|vi) conviene|(?:sugiro|recomendo|aconselho)(?: que)?(?: você)?|"
-    r"o melhor (?:é|seria)(?: que)?) ?" + _CONTACT
-    + r"(?:lo|la)?" + _DIRECTLY + _TO + r")"
-)
-"""A recommendation to ask, up to the party: "Am besten wenden Sie sich an", "Ich empfehle Ihnen, sich an
-(... zu wenden)", "Je vous conseille de contacter", "Te recomiendo que lo consultes directamente con", "Ti
-consiglio di rivolgerti alla", "Sugiro que confirme diretamente com"."""
-REFERRAL = re.compile(
-    r"[\W_]*(?:" + _PURPOSE + r",? )?(?:" + _RECOMMEND + r" " + _PARTY
-    + r"|(?:ich )?(?:empfehle|rate) (?:ich )?(?:ihnen|dir),? " + _PARTY + r" (?:zu kontaktieren|zu fragen|"
-    r"anzurufen)|(?:ich )?(?:empfehle|rate) (?:ich )?(?:ihnen|dir),? [^\d,.;:!?]{0,40}? mit " + _PARTY
-    + r" (?:zu besprechen|abzustimmen|zu klären))" + _ENDING + r"[\W_]*")
-"""A recommendation to ask someone who may know, which refusals end with: "Am besten wenden Sie sich
-direkt an Ihren Verkehrsverbund.", "Je vous invite à contacter votre conseiller pour en savoir plus.", "Te
-recomiendo que lo consultes directamente con la oficina de alquiler antes de viajar.", "Ti consiglio di
-rivolgerti alla segreteria studenti.", "Sugiro que confirme diretamente com o senhorio." As English's in
-`ragmon.text.abstention`, only the pointer: nothing after the party but "directly", a second party or a
-few words of purpose ("pour en savoir plus", "antes de viajar"); what the party will do, a number to call
-or a second clause is a claim, and so is a recommendation to do anything but ask ("Am besten buchen Sie
-online.")."""
-IMPERATIVE_REFERRAL = re.compile(
-    r"[\W_]*(?:(?P<purpose>" + _PURPOSE + r"),? )?" + _IMPERATIVE + _DIRECTLY + _TO + " " + _PARTY + _ENDING
-    + r"[\W_]*")
-"""The pointer as an instruction or as what the user can do: one only with a purpose before or after it
-("Pour obtenir une réponse fiable, adressez-vous directement à une agence.", "Per saperlo con certezza
-puoi contattare direttamente il museo.", "Contacta con el banco para más información.")."""
-REFERRAL_WORDS = (
-    "kontaktieren", "wenden", "erkundigen", "fragen", "rufen", "empfehle", "rate", "besten", "contacter",
-    "joindre", "appeler", "consulter", "adresser", "rapprocher", "renseigner", "demander", "vérifier",
-    "adressez", "renseignez", "rapprochez", "contactez", "appelez", "contactar", "contactes", "contacte",
-    "contacta", "consultar", "consultes", "consulte", "consulta", "preguntar", "preguntes", "pregunte",
-    "pregunta", "dirigirte", "dirigirse", "dirijas", "dirija", "dirígete", "diríjase", "llamar", "llama",
-    "llame", "confirmar", "confirmes", "confirme", "confirmarlo", "verificar", "ponerte", "ponerse", "ponte",
-    "póngase", "contattare", "contatta", "contatti", "rivolgerti", "rivolgersi", "rivolgervi", "rivolgiti",
-    "rivolga", "chiedere", "chiedi", "chieda", "chiamare", "chiama", "chiami", "sentire", "verificare",
-    "contatar", "contate", "contato", "contacto", "falar", "fale", "perguntar", "pergunte", "poser",
-    "parlare", "parler", "sprechen", "consultare", "llames", "conviene",
-)
-"""Words one of which every pointer above holds: a sentence none of whose terms is one is spared the
-patterns."""

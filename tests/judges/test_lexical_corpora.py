@@ -183,6 +183,82 @@ EUROPEAN_3 = {
      "A anuidade é de R$ 79 por mês, com isenção para gastos acima de R$ 2.000 no mês."),
 }
 
+EUROPEAN_4 = {
+    # Paraphrase in languages read unstemmed, and facts put in the user's terms.
+    ("de-g7", "false alarm", "Rechne dabei aber mit etwas Wartezeit."),
+    ("de-i4", "false alarm",
+     "Die Fissurenversiegelung kostet laut Preisliste 28 € pro Zahn, die Behandlung dauert 15 Minuten."),
+    ("es-g1", "false alarm",
+     "Si prefiere una pantalla original, tenga en cuenta que las piezas originales llevan un suplemento de "
+     "40 € en pantallas."),
+    ("es-g3", "false alarm", "Los sábados solo abren por la mañana, de 10:00 a 14:00."),
+    ("es-g4", "false alarm", "Normalmente todo el proceso tarda de 3 a 5 días laborables desde la recogida."),
+    ("es-g5", "false alarm",
+     "En cuanto a los portátiles, lamentablemente no los reparan, aunque sí reparan tablets."),
+    ("es-g5", "false alarm", "Sí, en la tienda se acepta el pago en efectivo, con tarjeta y por Bizum."),
+    ("es-i3", "false alarm",
+     "La tienda ofrece tanto piezas originales como piezas compatibles de alta calidad."),
+    ("es-i4", "false alarm", "Lo que sí está incluido es la pieza y la mano de obra."),
+    ("fr-g2", "false alarm",
+     "Attention en revanche : si seules certaines remontées étaient fermées, aucun remboursement "
+     "n'est accordé."),
+    ("fr-g4", "false alarm",
+     "En réservant en ligne jusqu'à la veille à 18 h, tu profites de 15 % de réduction sur le tarif "
+     "magasin."),
+    ("fr-g6", "false alarm",
+     "Par contre, l'accès n'est inclus que dans les forfaits 6 jours et saison : avec ton forfait 3 "
+     "jours, il te "
+     "faudra payer 12 €."),
+    ("pt-g5", "false alarm",
+     "Se a visita passar desse tempo, é cobrado um Day Pass, que custa R$ 79 por dia."),
+    ("pt-i5", "false alarm",
+     "A senhora terá os seguintes itens incluídos no plano Mesa Fixa (R$ 1.290 por mês):"),
+    # A bare "yes, you can" in the answer's own words.
+    ("it-g4", "false alarm", "Sì, potete!"),
+    ("pt-g6", "false alarm", "Sim, é possível."),
+    # German puts "nicht" after the verb it negates in a main clause: the page's "übernehmen ... nicht" is
+    # read as "übernehmen", the opposite of the claim's "nicht übernehmen".
+    ("de-i1", "false alarm",
+     "Bitte beachten Sie, dass die gesetzlichen Kassen diese Kosten nicht übernehmen."),
+    # Wrappers in words no pattern knows: advice, an exclamation before a wish, a lead-in with numbers,
+    # a pointer after a colon or with a purpose no pattern reads.
+    ("de-g7", "read as a claim",
+     "Oh je, Zahnschmerzen am Wochenende sind wirklich fies – erst mal gute Besserung!"),
+    ("de-i2", "read as a claim",
+     "Wenn Sie unsicher sind, welche Variante besser zu Ihnen passt, lassen Sie sich am besten in der Praxis "
+     "beraten."),
+    ("de-r2", "read as a claim", "Ruf am besten kurz vorher an, dann weißt du Bescheid, bevor du losfährst."),
+    ("es-i1", "read as a claim", "Le recomiendo no apurar el plazo."),
+    ("es-i5", "read as a claim",
+     "Según la tabla de tarifas, esto es lo que cuesta cada reparación para iPhone 13 y 14:"),
+    ("fr-g3", "read as a claim",
+     "À l'avenir, je vous conseille de garder une photo de ce justificatif sur votre téléphone."),
+    ("fr-g7", "read as a claim", "Je suis désolé de ne pas avoir de meilleure nouvelle à vous annoncer."),
+    ("it-g3", "read as a claim", "Le consiglio di avvisare per tempo il DJ o la band."),
+    ("it-g6", "read as a claim",
+     "Se gli invitati sono tanti, potrebbe essere utile organizzarsi con qualche passaggio condiviso."),
+    ("it-i3", "read as a claim", "Capisco che sia un peccato, ma la festa sarà bellissima lo stesso!"),
+    ("it-r1", "read as a claim",
+     "Trattandosi di un aspetto importante, Le suggerirei di chiederlo direttamente alla villa, così "
+     "da avere "
+     "una risposta certa."),
+    ("it-r2", "read as a claim",
+     "Potreste rivolgervi direttamente alla villa o al catering che sceglierete: sapranno darvi tutte le "
+     "indicazioni."),
+    ("pt-g2", "read as a claim", "Claro, vou te passar as opções."),
+    ("pt-i3", "read as a claim", "Vale a pena anotar na agenda os dias em que você pretende ir ao espaço."),
+    # Numbers from another row or clause, a "not" added, a place added, in the pages' own words (the IVA
+    # sentence was caught only while "Ten en cuenta" read as the number ten).
+    ("es-i2", "made-up sentence passed",
+     "El cambio del conector de carga en un Xiaomi Redmi Note 12 cuesta 45 €, con IVA, pieza y mano de obra "
+     "incluidos."),
+    ("es-i4", "made-up sentence passed", "Ten en cuenta que los precios de la tarifa no incluyen el IVA."),
+    ("fr-i2", "made-up sentence passed", "Le forfait 3 jours senior est à 110 €."),
+    ("fr-i4", "made-up sentence passed",
+     "En revanche, les frais de secours sur piste ne sont pas couverts par cette assurance."),
+    ("fr-i5", "made-up sentence passed", "au magasin Orsen Sports au pied des pistes"),
+}
+
 ENGLISH_TECHNICAL = {
     # A lead-in stating a number no count (a status code): a claim, and the page's words are others.
     ("g03", "read as a claim", "Here are the steps to troubleshoot 503 errors from the gateway:"),
@@ -534,7 +610,7 @@ ENGLISH_QUOTAS = {
 
 @pytest.mark.parametrize(("corpus", "known"), [
     ("chinese_japanese.jsonl", CHINESE_JAPANESE), ("european.jsonl", EUROPEAN),
-    ("european_2.jsonl", EUROPEAN_2), ("european_3.jsonl", EUROPEAN_3),
+    ("european_2.jsonl", EUROPEAN_2), ("european_3.jsonl", EUROPEAN_3), ("european_4.jsonl", EUROPEAN_4),
     ("english_technical.jsonl", ENGLISH_TECHNICAL), ("english_support.jsonl", ENGLISH_SUPPORT),
     ("english_policy.jsonl", ENGLISH_POLICY), ("english_tables.jsonl", ENGLISH_TABLES),
     ("english_fees.jsonl", ENGLISH_FEES), ("english_quotas.jsonl", ENGLISH_QUOTAS),
@@ -604,3 +680,36 @@ def test_numbers_moved_within_a_passage() -> None:
             flagged.add(pair["id"])
         caught += moved and pair["kind"] == "moved"
     assert (flagged, caught) == (MOVED_NUMBERS_FLAGGED, MOVED_NUMBERS_CAUGHT)
+
+
+WRAPPERS_READ_AS_CLAIMS = {
+    "en": (1, 2, 4, 7, 8, 10, 11, 12, 21, 22, 23, 24, 25, 26, 28, 29, 30, 31, 32, 33, 35, 36, 37, 38, 40),
+    "de": (1, 3, 4, 6, 8, 12, 17, 20, 22, 23, 24, 25, 26, 27, 29, 32, 33, 34, 36, 37, 38),
+    "fr": (4, 6, 8, 16, 17, 18, 20, 21, 22, 23, 25, 26, 27, 29, 30, 32, 33, 34, 35, 36, 38),
+    "es": (4, 6, 8, 11, 16, 18, 19, 20, 21, 22, 23, 24, 25, 26, 29, 32, 33, 34, 36, 38, 40),
+    "it": (2, 3, 4, 5, 6, 8, 16, 17, 19, 20, 21, 22, 24, 25, 26, 27, 28, 29, 30, 32, 33, 34, 36, 38, 39),
+    "pt": (4, 5, 6, 8, 16, 17, 20, 21, 22, 24, 25, 26, 28, 29, 30, 32, 33, 34, 35, 36, 37, 38),
+}
+"""The numbers of a red team's wrapper sentences that the judge reads as claims: 135 of 240
+(wrapper_sentences.jsonl: 40 wrappers and 40 claims dressed as wrappers in each of English, German,
+French, Spanish, Italian and Portuguese, written without seeing the code). What it knows is phrases and cue
+words; how people say "ask your landlord" or "enjoy the concert" is open-ended (the README gives the
+figures of each version)."""
+CLAIMS_READ_AS_WRAPPERS = {
+    # An offer put as a question is not read for what it takes for granted: a price, who handles what.
+    "en-c-020", "en-c-021", "de-c-020", "de-c-034", "fr-c-020", "it-c-034", "pt-c-034",
+}
+
+
+def test_wrapper_sentences_are_told_from_claims_dressed_as_wrappers_as_measured() -> None:
+    missed, skipped = set(), set()
+    for line in (CORPORA / "wrapper_sentences.jsonl").read_text(encoding="utf-8").splitlines():
+        case = json.loads(line)
+        read_as_claim = bool(split_claims(case["sentence"]))
+        if case["label"] == "wrapper" and read_as_claim:
+            missed.add(case["id"])
+        elif case["label"] == "claim" and not read_as_claim:
+            skipped.add(case["id"])
+    assert skipped == CLAIMS_READ_AS_WRAPPERS
+    assert missed == {f"{lang}-w-{number:03d}" for lang, numbers in WRAPPERS_READ_AS_CLAIMS.items()
+                      for number in numbers}

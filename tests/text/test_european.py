@@ -109,6 +109,38 @@ def test_instructions_and_facts_that_look_like_wrappers_stay_claims(sentence: st
     assert [claim.text for claim in split_claims(sentence)] == [sentence]
 
 
+@pytest.mark.parametrize("sentence", [
+    # told by their opening or a cue word, whatever the wish or the sympathy is about
+    "Ich drücke Ihnen die Daumen für das Vorstellungsgespräch!",
+    "Profitez bien de votre week-end en famille !", "Ojalá tu perro se recupere enseguida.",
+    "Goditi la serata a teatro!", "Aproveite bem as férias na praia!",
+    "Es tut mir leid, dass Ihre Bestellung so lange unterwegs war.", "Dommage pour le concert annulé !",
+    "Siento mucho las molestias con la entrega.", "Mi dispiace per il disguido con la prenotazione.",
+    "Melden Sie sich gern, falls noch etwas fehlt.", "Aquí estoy si necesitas algo más.",
+    "Fico à disposição para qualquer outra dúvida.",
+    # the party as who can tell
+    "Le personnel de l'accueil pourra vous renseigner sur place.",
+    "Si tienes dudas, en la recepción podrán orientarte.",
+])
+def test_courtesies_told_by_their_cue_words_are_no_claims(sentence: str) -> None:
+    assert split_claims(sentence) == ()
+
+
+@pytest.mark.parametrize("sentence", [
+    "Gute Reise, und denken Sie daran, dass der Reisepass noch sechs Monate gültig sein muss.",  # a reminder
+    "Es tut mir leid, aber Rückgaben sind nur innerhalb von 14 Tagen möglich.",  # a contrast and a number
+    "Lo siento, pero el seguro no cubre los daños por agua.",
+    "Bonne nouvelle : les enfants skient gratuitement.",  # news
+    "Lamento informarle que la tienda cierra los domingos.",  # a verb of telling
+    "Mi dispiace dirti che il parcheggio non è incluso.",
+    "Per disdire l'abbonamento, contatti il servizio clienti.",  # an instruction to act, not to know
+    "Para cancelar a assinatura, entre em contato com o suporte.",
+    "Aproveite o desconto de 15% na primeira mensalidade.",  # a wish carrying a number
+])
+def test_courtesies_that_carry_a_claim_stay_claims(sentence: str) -> None:
+    assert [claim.text for claim in split_claims(sentence)] == [sentence]
+
+
 @pytest.mark.parametrize("answer", [
     "Der Versand dauert 2-4 Werktage.\n\nQuellen:\n- Versandbedingungen (de-shipping)",
     "El envío tarda 2-4 días.\nFuentes: es-shipping",

@@ -1,0 +1,305 @@
+"""What German, French, Spanish, Italian and Portuguese answers say to the user rather than about the
+subject: courtesies, questions back, pointers to someone who may know.
+
+Chat models end answers in those languages as they do in English ("Gute Reise!", "¿Te puedo ayudar con algo
+más?", "Ti consiglio di rivolgerti alla segreteria."). Read as claims, each is an unsupported one, and a
+grounded answer's score falls with every courtesy it holds. `ragmon.text.abstention` reads these beside
+English's. Matched on normalised (lower-case) text.
+
+Measured on corpora written for ragmon and labelled before each version ran (tests/judges/corpora/): whole
+phrases, the first version, took wrapper sentences read as claims from 24 to 0 on the corpus it was built
+from but 62 to 46 on the next; the second, fixed for that one, 91 to 77 on a third written to vary the
+wording. So courtesies are also told by their openings and cue words (`is_courtesy`), with what keeps a claim
+out: no digit, a few words, no contrast.
+"""
+
+from __future__ import annotations
+
+import re
+
+_FOR = (r"(?:[ ,]+(?:bei|beim|mit|für|im|in|am|zum|zur|pour|avec|à|au|aux|a|al|en|con|para|per|nel|nella|"
+        r"alla|allo|ai|alle|all'|com|na|no|ao|de|et|y|e|und|vous)\b[^\d.!?]{1,50})?")
+COURTESY = re.compile(
+    r"[\W_]*(?:"
+    # good wishes, with what they are for, strung together ("Un saludo y buen viaje de regreso.")
+    r"(?:(?:viel (?:erfolg|spaß|glück|erholung)|alles gute|gute besserung|(?:ich wünsche ihnen )?(?:eine )?"
+    r"gute (?:reise|fahrt)|(?:einen )?schönen tag(?: noch)?|(?:très )?bonne (?:journée|soirée|continuation|"
+    r"fin de journée|route|chance)|bon (?:voyage|séjour|courage)|"
+    r"au plaisir de vous (?:voir|revoir|accueillir|lire)|"
+    r"(?:que (?:tengas|tenga) )?(?:un )?buen (?:día|viaje|fin de semana)|buena suerte|(?:un )?saludos?|"
+    r"que (?:se|te) mejores?|in bocca al lupo|buona (?:fortuna|giornata|serata)|buon (?:lavoro|viaggio|"
+    r"soggiorno|divertimento)|spero che [^\d.!?]{1,40} (?:godiate|goda|godano)(?: [^\d.!?]{1,30})?|"
+    r"boa (?:sorte|viagem|estadia)|(?:tenha|tenhas) um (?:bom|ótimo) dia|(?:as )?melhoras)"
+    r"(?: (?:pronto|presto|bald|bientôt|logo))?" + _FOR + r"(?:[ ,]+(?:y|et|e|und) )?)+"
+    # help offered if the user needs more
+    r"|(?:bei|für) (?:weiteren|anderen) fragen[^\d.!?]{0,40}? (?:bin ich|stehe ich) (?:ihnen |dir )?"
+    r"(?:gerne|jederzeit) (?:für sie da|für dich da|zur verfügung)"
+    r"|si (?:necesita|necesitas|tiene|tienes) [^\d.!?]{1,40}?,? (?:no (?:dude|dudes) en (?:preguntar|"
+    r"consultarme|contactarnos|escribirnos|preguntarme)|estoy a (?:su|tu) disposición|aquí estoy|avíseme|"
+    r"avísame|dígame|dime)"
+    r"|se (?:hai|ha) [^\d.!?]{1,40}?,? (?:sono qui|chiedi pure|non esitare a (?:chiedere|contattarmi|"
+    r"scrivermi))"
+    r"|(?:se (?:precisar|tiver|precisares|tiveres)|qualquer dúvida)[^\d.!?]{0,40}?,? (?:estou à (?:sua |"
+    r"tua )?"
+    r"disposição|é só (?:me )?(?:avisar|chamar|perguntar|dizer|falar)|fale comigo|diga-me|diz-me|me avise)"
+    # an apology or sympathy, with what for
+    r"|(?:(?:es )?tut mir (?:sehr )?leid|(?:je suis )?(?:vraiment )?désolée?|lamento(?: mucho)?|"
+    r"(?:lo )?siento(?: mucho)?|mi dispiace(?: molto)?|sinto muito)"
+    r"(?: (?:für|pour|por|per|pelo|pela|pelos|pelas)\b[^\d.!?]{1,40}| lo ocurrido| o ocorrido| l'accaduto)?"
+    r")[\W_]*")
+"""Courtesies with words of their own: good wishes ("Viel Erfolg bei der Bewerbung!", "Bonne journée à vous
+et à votre chiot !", "In bocca al lupo per l'iscrizione!"), help offered if the user needs more ("Se
+precisar de mais alguma informação, estou à disposição."), an apology or sympathy ("Désolé pour ce
+désagrément.", "Sinto muito pelo transtorno!"). No claims; read apart from `FILLER_PHRASES`, whose words
+must all be the phrases' own."""
+ASKS = re.compile(
+    r"[\W_]*+(?:kann ich|könnte ich|soll ich|darf ich|möchten sie|wollen sie|brauchen sie|"
+    r"haben sie (?:noch )?"
+    r"(?:weitere|andere)|puis-je|(?:est-ce que )?je peux vous|voulez-vous|souhaitez-vous|désirez-vous|"
+    r"aimeriez-vous|avez-vous (?:besoin|d'autres)|(?:te|le|les) (?:puedo|podemos)|puedo|podemos|"
+    r"(?:quiere|quieres|desea|deseas) que|(?:le|te) gustaría|necesita|necesitas|hay algo (?:más|en)|"
+    r"(?:tiene|tienes) (?:alguna )?(?:otra|más)|posso|possiamo|(?:vuoi|vuole|desideri|desidera) che|"
+    r"(?:ti|le) (?:serve|piacerebbe)|(?:hai|ha) bisogno|c'è (?:qualcos'altro|altro)|quer que|queres que|"
+    r"deseja|gostaria|precisa|precisas|há mais|tem mais)\b", re.IGNORECASE)
+"""The openings of questions put to the user: "Kann ich Ihnen sonst noch weiterhelfen?", "Souhaitez-vous
+que je compare avec les autres formules ?", "¿Hay algo más en lo que pueda ayudarle?", "Posso aiutarti con
+il calendario della raccolta?", "Posso ajudar com mais alguma questão?". As English's, a question only
+with its "?" at the end."""
+
+_CONTACT = (
+    r"(?:kontaktieren|contacter|joindre|appeler|consulter|vous adresser|vous rapprocher|vous renseigner|"
+    r"demander|vérifier|voir|contactar|contactes|contacte|consultar|consultes|consulte|preguntar|preguntes|"
+    r"pregunte|dirigirte|dirigirse|te dirijas|se dirija|llamar|confirmar|confirmes|confirme|confirmarlo|"
+    r"verificar|ponerte en contacto|ponerse en contacto|contattare|rivolgerti|rivolgersi|rivolgervi|chiedere|"
+    r"chiamare|sentire|verificare|contatar|contate|entrar em conta(?:c)?to|entre em conta(?:c)?to|falar|fale|"
+    r"perguntar|pergunte|consultare|parlare|parler|llame|llames|poser (?:la|votre|cette) question|acudir|"
+    r"pasarte|pasarse|pedir presupuesto|escribir|scrivere|parlarne|nachfragen|anrufen|ligar|telefonar|écrire)"
+)
+"""The verbs of asking someone, as infinitives and subjunctives after a recommendation ("Je vous invite à
+contacter", "te recomiendo que lo consultes", "ti consiglio di rivolgerti", "sugiro que confirme")."""
+_IMPERATIVE = (
+    r"(?:(?:bitte |am besten )?(?:wenden sie sich|wende dich|erkundigen sie sich|kontaktieren sie|fragen sie|"
+    r"rufen sie|sprechen sie)(?: bitte| am besten| direkt| dafür| hierzu|"
+    r" dazu)*(?P<about> mit (?:dieser|ihrer|"
+    r"der|diesem|ihrem) (?:frage|anfrage|anliegen|angelegenheit))?(?: an| bei| beim| mit)?|adressez-vous|"
+    r"renseignez-vous|rapprochez-vous|contactez|appelez|contacta|contacte|consulta|consulte|pregunta|"
+    r"pregunte|dirígete|diríjase|ponte en contacto|póngase en contacto|llama|llame|contatta|contatti|"
+    r"rivolgiti|si rivolga|chiedi|chieda|chiama|chiami|contate|entre em conta(?:c)?to|fale|pergunte|"
+    r"(?:vous pouvez|vous pourriez|puedes|puede|podrías|podría|puoi|può|potete|potresti|potrebbe|pode|podes|"
+    r"poderá|poderia|sie können|du kannst)(?: sich| dich)? " + _CONTACT + r"(?:lo|la)?)"
+)
+"""A pointer's verb as an instruction or as what the user can do: one only with a purpose
+(`IMPERATIVE_REFERRAL`), as "Contacte o apoio ao cliente." alone, or "Puede consultar el saldo en la app.",
+may be how a thing is done."""
+_PARTY = r"[^\W\d_][\w'’-]*(?: [^\W\d_][\w'’-]*){0,9}?"
+"""Someone to ask, as up to ten words with no digit ("el servicio de atención al cliente de Aerolíneas
+Brisa"): a
+party's name is any words here, as the recommendation before it and the ending after it (nothing but
+"directly", a second party or a few words of purpose) keep what it may say small."""
+_DIRECTLY = r"(?: (?:direkt|directement|directamente|direttamente|diretamente))?"
+_TO = (r"(?: (?:à|au|aux|auprès de|avec|de|du|des|con|a|al|en|alla|allo|all'|ai|alle|presso|com|ao|"
+       r"junto d[oa]|an|bei|beim|por))?")
+_OR_PARTY = (r"(?: (?:oder|ou|o|or|oppure|e|und|et|y) (?:" + _CONTACT + r" )?(?:an |à |au |aux |al |a |"
+r"con |com "
+             r"|ao |alla |bei |beim |en |no |na )?" + _PARTY + r")?")
+_TAIL_PURPOSE = (
+    r"(?:pour en savoir plus|pour plus d'informations|pour (?:le |la )?confirmer|pour (?:toute|"
+    r"vos) questions?|"
+    r"pour (?:obtenir )?une réponse (?:fiable|précise|définitive)|"
+    r"für (?:weitere|nähere|genauere) (?:informationen|auskünfte|details)|"
+    r"um (?:das|dies|es) (?:zu klären|zu bestätigen|abzuklären)|para (?:más|obtener más) información|"
+    r"para confirmarlo|para (?:cualquier|más) (?:duda|consulta)s?|per (?:maggiori|ulteriori) informazioni|"
+    r"per (?:conferma|sicurezza)|per (?:qualsiasi|eventuali) (?:dubbi|domande)|para mais informações|"
+    r"para (?:confirmar|ter a certeza|ter certeza)|(?:antes de|prima di|avant de|vor) [^\d,.;:!?]{1,30}|"
+    r"(?:pour (?:connaître|savoir|vérifier)|para (?:saber|conocer|consultar|informarte|informarse|conhecer|"
+    r"verificar)|per (?:sapere|conoscere|verificare)|um [^\d,.;:!?]{0,40}zu erfahren)[^\d,.;:!?]{0,50}|"
+    r"um (?:die |alle |weitere )?(?:details|einzelheiten|fragen|das|dies|es)(?: \w+)? (?:abzustimmen|"
+    r"abzuklären|zu klären|zu besprechen|zu bestätigen))")
+"""A purpose a pointer may close with: to know more, to confirm, before travelling."""
+_ENDING = (_DIRECTLY + _OR_PARTY + _DIRECTLY + r"(?:,? (?:zu wenden|wenden|nach|(?P<tail>" + _TAIL_PURPOSE
+           + r")))?(?:,? (?:che|qui|que|der|die) (?:saprà|potrà|saura|pourra|sabrá|podrá|saberá|poderá|"
+           r"vai|vão|kann|"
+           r"können)[^\d.;:!?]{0,40})?")
+_PURPOSE = (r"(?:für|zur|um|bei|wenn|falls|pour|afin de|si|en cas de|para|sobre|en caso de|per|se|in caso di|"
+            r"em caso de|caso) [^\d,.;:!?]{1,60}")
+"""A purpose a pointer may open with: "Für eine verbindliche Auskunft", "Pour obtenir une réponse fiable,",
+"Si tienes dudas sobre tu caso concreto,", "Per saperlo con certezza", "Para saber se este tratamento
+está coberto,"."""
+_RECOMMEND = (
+    r"(?:(?:ich )?(?:empfehle|rate) (?:ich )?(?:ihnen|dir),? (?:sich|dich)(?: direkt)? (?:an|bei)"
+    r"|am besten (?:wenden sie sich|wende dich|erkundigen sie sich|fragen sie)(?: direkt| dafür| hierzu|"
+    r" dazu)*"
+    r" (?:an|bei|beim)|am besten (?:kontaktieren|fragen|rufen) sie(?: direkt)?"
+    r"|am besten (?:fragst du|rufst du|wendest du dich|klärst du)(?: direkt)?"
+    r"|(?:je (?:vous|te) (?:invite|conseille|recommande|suggère) (?:à|de|d')|le plus (?:simple|"
+    r"sûr) (?:est|serait) de|"
+    r"(?:le|te) convendría|lo más (?:fiable|sencillo|seguro|práctico) (?:sería|es)|(?:tu|su) mejor opción "
+    r"(?:es|sería)|lo ideal (?:es|sería)|(?:le|ti|vi) suggerirei di|o ideal (?:é|seria)|"
+    r"o mais seguro (?:é|seria)|il (?:est|serait) (?:préférable|"
+    r"conseillé|plus sûr) de|mieux vaut|le mieux (?:est|serait) de|(?:te|le|les|os) (?:recomiendo|"
+    r"recomendaría|sugiero|"
+    r"aconsejo)(?: que)?(?: lo| la)?|lo mejor (?:es|sería)(?: que)?|es mejor(?: que)?|(?:ti|le|"
+    r"vi) (?:consiglio|suggerisco|raccomando|"
+    r"invito) (?:di|a)|(?:ti|le|vi) conviene|(?:sugiro|recomendo|aconselho)(?: que)?(?: você| o senhor|"
+    r" a senhora)?|"
+    r"o melhor (?:é|seria)(?: que)?) ?" + _CONTACT
+    + r"(?:lo|la)?" + _DIRECTLY + _TO + r")"
+)
+"""A recommendation to ask, up to the party: "Am besten wenden Sie sich an", "Ich empfehle Ihnen, sich an
+(... zu wenden)", "Je vous conseille de contacter", "Te recomiendo que lo consultes directamente con", "Ti
+consiglio di rivolgerti alla", "Sugiro que confirme diretamente com"."""
+REFERRAL = re.compile(
+    r"[\W_]*(?:" + _PURPOSE + r",? )?(?:" + _RECOMMEND + r" " + _PARTY
+    + r"|(?:ich )?(?:empfehle|rate) (?:ich )?(?:ihnen|dir),? " + _PARTY + r" (?:zu kontaktieren|zu fragen|"
+    r"anzurufen)|(?:ich )?(?:empfehle|rate) (?:ich )?(?:ihnen|dir),? [^\d,.;:!?]{0,40}? mit " + _PARTY
+    + r" (?:zu besprechen|abzustimmen|zu klären))" + _ENDING + r"[\W_]*")
+"""A recommendation to ask someone who may know, which refusals end with: "Am besten wenden Sie sich
+direkt an Ihren Verkehrsverbund.", "Je vous invite à contacter votre conseiller pour en savoir plus.", "Te
+recomiendo que lo consultes directamente con la oficina de alquiler antes de viajar.", "Ti consiglio di
+rivolgerti alla segreteria studenti.", "Sugiro que confirme diretamente com o senhorio." As English's in
+`ragmon.text.abstention`, only the pointer: nothing after the party but "directly", a second party or a
+few words of purpose ("pour en savoir plus", "antes de viajar"); what the party will do, a number to call
+or a second clause is a claim, and so is a recommendation to do anything but ask ("Am besten buchen Sie
+online.")."""
+_TO_KNOW = (
+    r"(?:für (?:weitere|nähere|genauere|eine (?:verbindliche|genaue|sichere)) [^\d,.;:!?]{1,40}|"
+    r"bei (?:fragen|unklarheiten|weiteren fragen)[^\d,.;:!?]{0,40}|(?:wenn|falls) (?:sie unsicher sind|sie "
+    r"fragen haben|(?:noch )?(?:etwas|was) unklar ist)[^\d,.;:!?]{0,40}|pour (?:savoir|connaître|"
+    r"en savoir plus|plus d'informations|obtenir une réponse|"
+    r"une réponse|toute question|tout renseignement|être sûr)[^\d,.;:!?]{0,50}|si vous avez (?:des|un) "
+    r"(?:doutes?|questions?)[^\d,.;:!?]{0,40}|para (?:saber|conocer|más información|obtener (?:más )?"
+    r"información|cualquier (?:duda|consulta)|estar seguro|confirmarlo|conhecer|mais informações|ter certeza|"
+    r"ter a certeza)[^\d,.;:!?]{0,50}|si (?:tienes|tiene) (?:alguna |cualquier )?dudas?[^\d,.;:!?]{0,40}|"
+    r"per (?:sapere|saperlo|conoscere|maggiori|ulteriori|qualsiasi dubbio|eventuali dubbi|informazioni|"
+    r"conferma|sicurezza|esserne sicur[oa])[^\d,.;:!?]{0,50}|in caso di dubbi[^\d,.;:!?]{0,40}|"
+    r"em caso de dúvidas?[^\d,.;:!?]{0,40}|se (?:tiver|tens) dúvidas?[^\d,.;:!?]{0,40})")
+"""A purpose of asking only to know ("Pour obtenir une réponse fiable", "Para saber si está incluido", "Per
+saperlo con certezza"): the one an instruction to ask someone may have and stay a pointer. "Per disdire
+l'abbonamento, contatti il servizio clienti." says how a thing is done."""
+IMPERATIVE_REFERRAL = re.compile(
+    r"[\W_]*(?:(?P<purpose>" + _TO_KNOW + r"),? )?" + _IMPERATIVE + _DIRECTLY + _TO + " " + _PARTY + _ENDING
+    + r"[\W_]*")
+"""The pointer as an instruction or as what the user can do: one only with a purpose before or after it
+("Pour obtenir une réponse fiable, adressez-vous directement à une agence.", "Per saperlo con certezza
+puoi contattare direttamente il museo.", "Contacta con el banco para más información.")."""
+ABLE = re.compile(
+    r"[\W_]*(?:" + _PURPOSE + r",? )?(?:(?:en|bei|im|in|nella|nel|na|no|à|au|dans) )?" + _PARTY + r" (?:"
+    r"(?:kann|können) (?:ihnen|dir|euch) (?:dazu |das |hier |da )?(?:sicher |bestimmt |gern |gerne )?"
+    r"(?:auskunft geben|weiterhelfen|mehr (?:dazu )?sagen|genaueres sagen)"
+    r"|pourr(?:a|ont) (?:vous|te) (?:en dire plus|renseigner|répondre|aider|conseiller|orienter)"
+    r"|podr(?:á|án) (?:orientarle|orientarte|ayudarle|ayudarte|informarle|informarte|asesorarle|asesorarte)"
+    r"|(?:saprà|sapranno|potrà|potranno) (?:darti|darle|darvi|dirti|dirle|dirvi|aiutarti|aiutarla|aiutarvi)"
+    r"|(?:vai|vão|poderá|poderão) (?:saber )?(?:te |lhe |o |a )?(?:dizer|informar|ajudar|orientar))"
+    r"[^\d.;:!?]{0,60}[\W_]*")
+"""The party as who can tell: "Le personnel du magasin pourra vous en dire plus sur place.", "Si tiene
+dudas, en la tienda podrán orientarle.", "Das Praxisteam kann Ihnen dazu sicher Auskunft geben."."""
+_PATTERN_WORDS = tuple(re.findall(r"[^\W\d_]{4,}", _CONTACT + _IMPERATIVE + _RECOMMEND + ABLE.pattern))
+"""The words of the pointers' verbs, recommendations and abilities, each of which such a sentence holds."""
+CUE_WORDS = (
+    *_PATTERN_WORDS,
+    "schön", "toll", "freut", "hoffe", "drücke", "daumen", "spero", "espero", "espère", "kontaktieren",
+    "wenden", "erkundigen", "fragen", "rufen", "empfehle", "rate", "besten", "contacter", "joindre",
+    "appeler", "consulter", "adresser", "rapprocher", "renseigner", "demander", "vérifier", "adressez",
+    "renseignez", "rapprochez", "contactez", "appelez", "contactar", "contactes", "contacte", "contacta",
+    "consultar", "consultes", "consulte", "consulta", "preguntar", "preguntes", "pregunte", "pregunta",
+    "dirigirte", "dirigirse", "dirijas", "dirija", "dirígete", "diríjase", "llamar", "llama", "llame",
+    "confirmar", "confirmes", "confirme", "confirmarlo", "verificar", "ponerte", "ponerse", "ponte",
+    "póngase", "contattare", "contatta", "contatti", "rivolgerti", "rivolgersi", "rivolgervi", "rivolgiti",
+    "rivolga", "chiedere", "chiedi", "chieda", "chiamare", "chiama", "chiami", "sentire", "verificare",
+    "contatar", "contate", "contato", "contacto", "falar", "fale", "perguntar", "pergunte", "poser",
+    "parlare", "parler", "sprechen", "consultare", "llames", "conviene", "reise", "fahrt", "tag", "route",
+    "voyage", "séjour", "día", "viaje", "semana", "giornata", "serata", "estadia", "dia", "erfolg", "spaß",
+    "glück", "erholung", "besserung", "chance", "courage", "journée", "soirée", "continuation", "plaisir",
+    "suerte", "saludo", "saludos", "mejore", "mejores", "lupo", "fortuna", "lavoro", "viaggio", "soggiorno",
+    "divertimento", "godiate", "goda", "godano", "sorte", "viagem", "melhoras", "disposición", "disposição",
+    "necesita", "necesitas", "tiene", "tienes", "hai", "precisar", "precisares", "tiver", "tiveres",
+    "dúvida", "leid", "désolé", "désolée", "lamento", "siento", "dispiace", "sinto", "wünsche", "gute",
+    "guten", "gutes", "schönen", "schöne", "viel", "kommen", "komm", "souhaite", "profitez", "profite",
+    "profites", "bon", "bonne", "bons", "bonnes", "excellent", "excellente", "deseo", "tenga", "tengas",
+    "disfrute", "disfrutes", "disfruta", "ojalá", "buen", "buena", "buenos", "buenas", "auguri", "auguro",
+    "goditi", "godetevi", "buon", "desejo", "aproveite", "aproveita", "boa", "bom", "tenha", "schade",
+    "enttäuschen", "dommage", "pena", "peccato", "helfe", "helfen", "bescheid", "melden", "melde", "meldet",
+    "verfügung", "disposition", "hésitez", "hésite", "courant", "aquí", "escríbeme", "escríbame", "dude",
+    "dudes", "duden", "disposizione", "domande", "sapere", "esitare", "esiti", "esitate", "avise", "dizer",
+    "chamar", "avisar", "aqui", "ach", "oje",
+)
+"""Words one of which every courtesy, question back and pointer above holds: a sentence none of whose terms
+is one is spared the patterns."""
+
+_NO_CLAIM_AROUND = re.compile(
+    r"[0-9:]|,\s*(?:mais|ma|mas)\b|\b(?:aber|jedoch|doch|allerdings|cependant|toutefois|pero|aunque|"
+    r"sin embargo|però|tuttavia|comunque|porém|todavia|embora|"
+    r"denken sie daran|denk daran|vergessen sie nicht|pensez|n'oubliez pas|recuerd[ae]|no olvides?|"
+    r"ricord[ai]|non dimenticar[ei]|lembr[ae]-se|lembre|não se esqueça|"
+    r"contudo|"
+    r"nachricht|nachrichten|neuigkeit|nouvelle|nouvelles|noticia|noticias|notizia|notizie|notícia|notícias|"
+    r"informar|informarle|informarte|comunicar|comunicarle|decir|decirle|decirte|annoncer que|mitteilen|"
+    r"sagen|dire que|dirti|dirle|informarti|informarla|dizer que|informá-lo|informá-la)\b")
+"""What a courtesy must not hold: a digit or a colon, a contrast ("Lo siento, pero las devoluciones ..."),
+a reminder ("Gute Reise, und denken Sie daran, dass ..."), news ("Bonne nouvelle : ...") or a verb of
+telling ("Lamento informarle que ..."): what follows them is a claim."""
+_WISH = re.compile(
+    r"[\W_]*(?:(?:ich )?wünsche (?:ihnen|dir|euch)|(?:ich )?drücke (?:ihnen|dir|euch) die daumen|"
+    r"(?:ich )?hoffe|"
+    r"(?:schön|toll|freut mich),? dass (?:sie|du|ihr)|j'espère|spero|espero que|alles gute|"
+    r"gute[nrs]? (?:reise|fahrt|besserung|flug|"
+    r"appetit|gelingen|heimfahrt|erholung)|(?:einen )?schönen (?:tag|abend|aufenthalt|urlaub|besuch)|"
+    r"schöne (?:feiertage|grüße|ferien|reise)|viel (?:erfolg|spaß|glück|freude|vergnügen|erholung)|"
+    r"kommen sie gut|komm gut|"
+    r"je vous souhaite|je te souhaite|profite[zs]? |(?:très )?bon(?:ne)?s? (?:glisse|vacances|appétit|séjour|"
+    r"fin de séjour|visite|chance|courage|rétablissement|voyage|route|journée|soirée|week-end|continuation|"
+    r"découverte|fête|anniversaire|ski|balade|séance|rentrée|année)|excellente? (?:séjour|journée|soirée|"
+    r"semaine|week-end|visite|vacances)|"
+    r"(?:le|te|les) deseo|que (?:tenga|tengas|disfrute|disfrutes|se mejore|te mejores|todo salga)|ojalá|"
+    r"disfrut[ae] |buen[ao]?s? (?:suerte|viaje|días?|fin de semana|vacaciones|provecho|estancia|recuperación|"
+    r"tardes?|noches?)|"
+    r"tanti auguri|auguri|(?:le|ti|vi) auguro|goditi|godetevi|si goda|buon[ao]? (?:viaggio|soggiorno|lavoro|"
+    r"divertimento|fortuna|giornata|serata|weekend|fine settimana|vacanz[ae]|permanenza|appetito|"
+    r"compleanno|matrimonio|visita|proseguimento|festa|rientro)|"
+    r"desejo (?:à|ao|a|lhe|te)|aproveite|aproveita|boa (?:sorte|viagem|estadia|reunião|visita|semana|tarde|"
+    r"noite|recuperação|festa|apresentação|prova)|bom (?:dia|trabalho|fim de semana|descanso|evento|"
+    r"proveito)|"
+    r"tenha (?:um|uma) (?:bom|boa|ótimo|ótima|excelente))\b")
+"""The opening of a good wish: "Ich wünsche Ihnen ...", "Profitez bien de vos journées sur les pistes !",
+"Le deseo que todo salga bien con la reparación.", "Tanti auguri per il grande giorno!", "Boa reunião com
+seus clientes!". What the wish is for may be any words."""
+_SYMPATHY = re.compile(
+    r"[\W_]*(?:(?:oh je|oje|ach)[,!–-]* )?(?:(?:das |es )?tut mir (?:sehr |wirklich )?leid|schade|"
+    r"da muss ich (?:dich|sie|euch) leider enttäuschen|(?:je suis )?(?:vraiment |sincèrement )?désolée?|"
+    r"(?:quel )?dommage|(?:vaya,? )?(?:lo )?siento(?: mucho)?|lamento(?: mucho)?|qué pena|"
+    r"mi dispiace(?: molto| tanto)?|(?:che )?peccato|sinto muito|que pena)\b")
+"""The opening of an apology or of sympathy: "Das tut mir leid zu hören.", "Dommage pour ces deux journées
+perdues !", "Siento que estés teniendo problemas con la batería.", "Mi dispiace molto per la situazione."."""
+_AVAILABLE = re.compile(
+    r"\b(?:(?:helfe|helfen) ich (?:gern|gerne)|bin ich (?:gern|gerne) für (?:sie|dich) da|"
+    r"melde[nt]? (?:sie sich|dich) (?:gern|gerne)|frag(?:en sie)? (?:gern|gerne) nach|sag bescheid|"
+    r"sagen sie bescheid|stehe ich (?:ihnen |dir )?"
+    r"(?:gern |gerne )?zur verfügung|je reste à (?:votre|ta) (?:entière )?disposition|n'hésite[zs]? pas|"
+    r"tenez-moi au courant|aquí estoy|estoy a (?:su|tu) (?:entera )?disposición|escríbe(?:me|ame)|"
+    r"no (?:dude|dudes|duden) en|resto a (?:sua |tua |vostra )?disposizione|sono qui|sono a (?:sua|tua|"
+    r"vostra) disposizione|fammi sapere|fatemi sapere|mi faccia sapere|non esit(?:are|i|ate)|"
+    r"fico à (?:sua |tua )?disposição|estou (?:por aqui|à (?:sua |tua )?disposição)|me avise|"
+    r"é só (?:me )?(?:dizer|falar|chamar|avisar|perguntar)|pode perguntar|podes perguntar)\b")
+"""Help offered, anywhere in the sentence: "Falls Sie noch Fragen haben, helfe ich gern weiter.", "Si te
+surge cualquier otra duda, escríbeme.", "Per altre domande sono qui!", "Me avise se quiser ajuda!"."""
+_MOST_WORDS = 20
+"""The most words a courtesy told by its cues may have: longer, it has room for a claim."""
+
+
+def is_courtesy(low: str) -> bool:
+    """Whether a sentence (normalised) only points to someone, wishes, sympathises or offers help: by the
+    phrases above, or by an opening or cue word of a courtesy in a sentence of fewer than `_MOST_WORDS`
+    words; a courtesy holds no digit, colon, contrast, reminder, news or verb of telling
+    (`_NO_CLAIM_AROUND`)."""
+    if REFERRAL.fullmatch(low) is not None or ABLE.fullmatch(low) is not None:
+        return True
+    instruction = IMPERATIVE_REFERRAL.fullmatch(low)
+    if instruction is not None and (instruction.group("purpose") or instruction.group("tail")
+                                    or instruction.group("about")):
+        return True
+    if _NO_CLAIM_AROUND.search(low) is not None:
+        return False
+    if COURTESY.fullmatch(low) is not None:
+        return True
+    return low.count(" ") < _MOST_WORDS and (_WISH.match(low) is not None or _SYMPATHY.match(low) is not None
+                                             or _AVAILABLE.search(low) is not None)
