@@ -200,7 +200,8 @@ _FILLER_PHRASE = (
     r"yes|yeah|yep|yup|sure(?: thing)?|ok|okay|alright|all right|certainly|absolutely|of course|definitely|"
     r"got it|understood|no problem",
     r"(?:that's |that is |what )?(?:a )?(?:great|good|excellent|interesting) question",
-    r"(?:hi|hello|hey)(?: there)?|you're welcome|you are welcome|have a (?:great|nice|good) day",
+    r"(?:hi|hello|hey)(?: there)?|you're welcome|you are welcome|have a (?:great|nice|good|safe|wonderful) "
+    r"(?:day|trip|flight|stay|weekend|visit|time|holiday|vacation)",
     r"(?:thanks|thank you)(?: so much| very much)?(?: for (?:asking|reaching out|your (?:question|message|"
     r"patience)|the question|contacting us|getting in touch))?",
     r"(?:i )?hope (?:this|that|it) (?:helps|helped|answers your question|clarifies things|is helpful)"
@@ -300,12 +301,14 @@ def _asks_the_user(sentence: str) -> bool:
     return mark >= 0 and _WORD_CHARACTER.search(sentence, mark + 1) is None
 
 
-_PARTY = r"(?:(?:the |your |our |a |an )?(?:[a-z][\w'-]* ){0,2}?(?:" + "|".join((
+_PARTY = r"(?:(?:the |your |our |their |a |an )?(?:[a-z][\w'-]* ){0,2}?(?:" + "|".join((
     "support(?: team)?", "sales(?: team)?", "customer (?:service|support|care)(?: team)?", "account manager",
     "administrator", "admin", "help ?desk", "representative", "associate", "agent", "(?:web)?site", "doctor",
     "pharmacist", "physician", "(?:healthcare |health care )?provider", "bank", "advis[eo]r", "team", "hr",
     "human resources", "people team", "benefits (?:team|center|portal|office)", "leave center",
-    "service desk", "manager", "broker", "insurer", "staff", "member services", "handbook",
+    "service desk", "manager", "broker", "insurer", "staff", "member services", "handbook", "pharmacy",
+    "prescriber", "clinic", "office", "reception(?: team| desk)?", "front desk", "landlord", "airline",
+    "carrier", "documentation", "(?:account )?settings", "help (?:center|centre)",
 )) + r")(?:'s)?|(?!(?:the|your|my|our|a|an|their|this|that|it|them) )(?:[a-z][\w'-]* ){0,2}[a-z][\w'-]*" \
     r"(?= directly| to confirm))"
 """Someone to ask: a party noun after at most two words of its name ("Nimbus support", "Samsung's website",
@@ -317,11 +320,13 @@ _REFERRAL = re.compile(
     r"[\W_]*(?:(?:for|about|regarding) [^\d,.;:!?]{1,40}, |if [^\d,.;:!?]{1,40}, )?"
     r"(?:you (?:may|might) (?:also )?want to|i(?:'d| would)? (?:also )?(?:recommend|suggest)|"
     r"we (?:recommend|suggest)|it (?:may|might|would|could) be (?:worth|best to|a good idea to|wise to)|"
-    r"it(?:'s| is) best to|"
+    r"it(?:'s| is) (?:still |always )?(?:best|a good idea|wise) to|you could(?: also)?|"
     r"(?:you could )?consider|your best bet is to|you can (?:also )?|please) ?" + _ASK + _PARTY
     + r"(?: (?:or|and) (?:" + _ASK + ")?" + _PARTY + ")?"
     r"(?: directly)?(?: to confirm(?: (?:whether|if|how) [^\d.;:!?@]{0,50})?"
-    r"| to (?:ask|find out|check) (?:about |whether |if )?[^\d.;:!?@]{1,60}"
+    r"| to (?:ask|find out|check) (?:about |whether |if )?[^\d.;:!?@]{0,60}"
+    r"| at your (?:local )?(?:location|branch|store|club|office|pharmacy|site)"
+    r"| before (?:you )?(?:book|booking|travel|travell?ing|buy|buying|sign|signing|fly|flying|order|ordering)"
     r"| before (?:combining|taking|using|starting|giving|mixing) [^\d.;:!?@]{1,40}"
     r"| to review your (?:coverage|options|situation|case)| early| if you have (?:any )?(?:other |more )?"
     r"questions(?: about [^\d.;:!?@]{1,60})?| for (?:the )?(?:details|information)(?: (?:of|on|about) "

@@ -563,20 +563,11 @@ ENGLISH_QUOTAS = {
      "If you overdraw often, Plus Checking at $12 per month might be worth a look."),
     ("meridian-g2", "false alarm",
      "If you need more space, Suites fit up to 6 guests, while Standard rooms take up to 2."),
-    # Pointers and a closing in wordings no pattern knows.
+    # Pointers in wordings no pattern knows: advice with a purpose of its own, "Please" with one.
     ("carewell-i2", "read as a claim",
      "It's still a good idea to contact your prescriber for a new prescription as soon as you can."),
     ("carewell-r1", "read as a claim",
      "Please contact your local CareWell pharmacy or your plan provider to check."),
-    ("hive-r1", "read as a claim", "Your best bet is to ask the reception team at your location."),
-    ("lumora-r1", "read as a claim",
-     "For an accurate answer, I'd suggest checking your account settings or contacting Lumora support."),
-    ("pinecell-r1", "read as a claim",
-     "You could contact Pinecell customer service to ask whether one is available."),
-    ("skyvane-g3", "read as a claim", "Have a great trip!"),
-    ("skyvane-r1", "read as a claim", "It would be best to contact Skyvane Air directly before you book."),
-    ("stashbox-r1", "read as a claim",
-     "I'd suggest checking Stashbox's security documentation or asking their support team."),
     # A count whose column its words do not name ("renew ... 2 times": "Renewals per item"), or moved from a
     # list or sentence rather than a table (a status tier's guests, a plan's watch lines, a page's 9 rooms
     # as nights), or from another passage that states every word and number of the claim (status benefits:
@@ -683,14 +674,14 @@ def test_numbers_moved_within_a_passage() -> None:
 
 
 WRAPPERS_READ_AS_CLAIMS = {
-    "en": (1, 2, 4, 7, 8, 10, 11, 12, 21, 22, 23, 24, 25, 26, 28, 29, 30, 31, 32, 33, 35, 36, 37, 38, 40),
+    "en": (4, 7, 8, 11, 12, 21, 22, 23, 24, 25, 26, 28, 29, 30, 31, 32, 33, 35, 36, 37, 38, 40),
     "de": (1, 3, 4, 6, 8, 12, 17, 20, 22, 23, 24, 25, 26, 27, 29, 32, 33, 34, 36, 37, 38),
     "fr": (4, 6, 8, 16, 17, 18, 20, 21, 22, 23, 25, 26, 27, 29, 30, 32, 33, 34, 35, 36, 38),
     "es": (4, 6, 8, 11, 16, 18, 19, 20, 21, 22, 23, 24, 25, 26, 29, 32, 33, 34, 36, 38, 40),
     "it": (2, 3, 4, 5, 6, 8, 16, 17, 19, 20, 21, 22, 24, 25, 26, 27, 28, 29, 30, 32, 33, 34, 36, 38, 39),
     "pt": (4, 5, 6, 8, 16, 17, 20, 21, 22, 24, 25, 26, 28, 29, 30, 32, 33, 34, 35, 36, 37, 38),
 }
-"""The numbers of a red team's wrapper sentences that the judge reads as claims: 135 of 240
+"""The numbers of a red team's wrapper sentences that the judge reads as claims: 132 of 240
 (wrapper_sentences.jsonl: 40 wrappers and 40 claims dressed as wrappers in each of English, German,
 French, Spanish, Italian and Portuguese, written without seeing the code). What it knows is phrases and cue
 words; how people say "ask your landlord" or "enjoy the concert" is open-ended (the README gives the

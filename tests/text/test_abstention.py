@@ -237,6 +237,14 @@ def test_pointers_with_a_question_or_a_topic_are_no_claims(sentence: str) -> Non
     "Your HR team should be able to confirm how this works.",
     "Stratolink's support team should be able to tell you.",
     "I'd recommend checking with HR or the full employee handbook.",
+    # The quotas walkthrough's: "you could", "your best bet", "it would be best", a place to ask at, a time
+    # to ask before, settings and documentation as where to look.
+    "You could contact Pinecell customer service to ask whether one is available.",
+    "Your best bet is to ask the reception team at your location.",
+    "It would be best to contact Skyvane Air directly before you book.",
+    "For an accurate answer, I'd suggest checking your account settings or contacting Lumora support.",
+    "I'd suggest checking Stashbox's security documentation or asking their support team.",
+    "Have a great trip!",
 ])
 def test_pointers_to_a_named_party_are_no_claims(sentence: str) -> None:
     assert split_claims(sentence) == ()
@@ -250,6 +258,9 @@ def test_pointers_to_a_named_party_are_no_claims(sentence: str) -> None:
     "Please ask your pharmacist before taking more than 4 tablets.",  # a number
     "You can contact Redline directly at 555-0100.",
     "I'd recommend contacting Brightforge to confirm your refund of $50.",
+    "You could contact the front desk to get a late checkout.",  # a purpose that is an outcome
+    "It would be best to contact the airline before you book, as fares rise after Friday.",
+    "Have a great trip, and remember that your passport must be valid for six months.",
 ])
 def test_what_a_named_pointer_adds_is_still_a_claim(sentence: str) -> None:
     assert len(split_claims(sentence)) == 1
