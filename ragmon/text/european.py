@@ -206,6 +206,7 @@ _FUNCTION_WORDS = """
     o as um uma uns umas do da dos das na nas em ao aos à às pelo pela pelos pelas sem até é são foi
     tem têm seu sua seus suas meu minha nosso nossa mais também muito quando onde já você vocês ele ela
     eles elas isso isto pode podem sim
+    kannst könnt pouvez peux pouvons puedes podemos puoi potete possiamo podes sì
 """
 FUNCTION_WORDS = frozenset(_FUNCTION_WORDS.split()) - set(NEGATION_WORDS)
 """German, French, Spanish, Italian and Portuguese articles, pronouns, prepositions, conjunctions and

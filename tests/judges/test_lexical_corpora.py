@@ -213,8 +213,8 @@ EUROPEAN_4 = {
      "Se a visita passar desse tempo, é cobrado um Day Pass, que custa R$ 79 por dia."),
     ("pt-i5", "false alarm",
      "A senhora terá os seguintes itens incluídos no plano Mesa Fixa (R$ 1.290 por mês):"),
-    # A bare "yes, you can" in the answer's own words.
-    ("it-g4", "false alarm", "Sì, potete!"),
+    # A bare "yes, it is possible": "possível", no page's word ("Sì, potete!" has none: "can" is a function
+    # word in every language read).
     ("pt-g6", "false alarm", "Sim, é possível."),
     # German puts "nicht" after the verb it negates in a main clause: the page's "übernehmen ... nicht" is
     # read as "übernehmen", the opposite of the claim's "nicht übernehmen".
