@@ -599,12 +599,58 @@ ENGLISH_QUOTAS = {
 }
 
 
+ENGLISH_COUNTS = {
+    # A row's numbers read against the sentence's other row, or the claim's sum with a page that gives its
+    # parts ("2 or 3 days", "unlimited washes": the page words them otherwise); a sentence leaning on the one
+    # before ("Family sits in between at 25.", "It also includes 6 activations.", "Standard offers 60.").
+    ("cw-i2", "false alarm",
+     "You can swap them in the app whenever you like, and Fleet includes unlimited washes per month."),
+    ("dc-g2", "false alarm",
+     "Toddlers attend 2 or 3 days per week, whereas Pre-K children attend 5 days a week — every weekday."),
+    ("mk-g2", "false alarm", "Family sits in between at 25."),
+    ("sw-i4", "false alarm", "It also includes 6 activations."),
+    ("vpn-i2", "false alarm", "If you need more locations, Standard offers 60."),
+    # Pointers and a closing in wordings no pattern knows, and a remark on what the pages cover.
+    ("dc-r1", "read as a claim", "Please reach out to Little Acorn's office for current pricing."),
+    ("ev-g4", "read as a claim", "Hope that helps with your planning!"),
+    ("ev-r1", "read as a claim", "The venue's events team should be able to confirm this for you."),
+    ("ml-r1", "read as a claim",
+     "It would be best to contact the school directly to confirm whether cello lessons are available."),
+    ("pm-r1", "read as a claim",
+     "I'd recommend checking Keystrand's pricing page for the current Family plan cost."),
+    ("pm-r1", "read as a claim",
+     "The pages I have describe Keystrand's plan limits, but they don't list any actual prices."),
+    ("vpn-r1", "read as a claim", "You may want to contact Tunnelfox support directly to ask."),
+    ("wh-r1", "read as a claim", "You could check their terms of service or contact their sales team."),
+    # Counts moved in a table that the claim does not tie to one cell: a bullet naming no row, a column
+    # its words do not name ("devices" for "Simultaneous devices" is named, but Lite's 25 is the locations'
+    # and another passage gives 25 devices), a row the claim names by a word of another ("Starter").
+    ("cw-i1", "made-up sentence passed", "15 washes per month"),
+    ("ml-i2", "made-up sentence passed", "Starter students get 8 practice room hours per month."),
+    ("pm-i2", "made-up sentence passed", "You can also name up to 6 emergency contacts."),
+    ("vpn-i2", "made-up sentence passed", "On Lite, you can connect up to 25 devices at once."),
+    # A tier's feature given to another, a "not" dropped, an item added: in the pages' own words.
+    ("cw-i3", "made-up sentence passed", "Yes, tyre shine is included with Express washes."),
+    ("ev-i3", "made-up sentence passed",
+     "Yes, the Garden package includes a dedicated bar with a bartender."),
+    ("mk-i3", "made-up sentence passed", "Kids' portions as a separate option"),
+    ("ml-i3", "made-up sentence passed",
+     "Lessons missed without notice can still be made up within the same term."),
+    ("pk-i3", "made-up sentence passed", "Yes, Commuter passes include guest validations for your visitors."),
+    ("pm-i3", "made-up sentence passed", "This works on Personal as well as on Family and Business."),
+    ("vpn-i3", "made-up sentence passed",
+     "Yes, Lite subscribers can use double-hop routing, which sends your traffic through two servers."),
+    ("wh-i4", "made-up sentence passed",
+     "Staff-assisted restores are also included at no extra cost on Starter."),
+}
+
 @pytest.mark.parametrize(("corpus", "known"), [
     ("chinese_japanese.jsonl", CHINESE_JAPANESE), ("european.jsonl", EUROPEAN),
     ("european_2.jsonl", EUROPEAN_2), ("european_3.jsonl", EUROPEAN_3), ("european_4.jsonl", EUROPEAN_4),
     ("english_technical.jsonl", ENGLISH_TECHNICAL), ("english_support.jsonl", ENGLISH_SUPPORT),
     ("english_policy.jsonl", ENGLISH_POLICY), ("english_tables.jsonl", ENGLISH_TABLES),
     ("english_fees.jsonl", ENGLISH_FEES), ("english_quotas.jsonl", ENGLISH_QUOTAS),
+    ("english_counts.jsonl", ENGLISH_COUNTS),
 ])
 def test_the_judges_wrong_verdicts_are_the_known_ones(corpus: str, known: set[tuple[str, str, str]]) -> None:
     assert wrong_verdicts(corpus) == known
