@@ -54,6 +54,8 @@ _ABSTENTION = re.compile(
         r"\b(?:cannot|can't|can not) be (?:determined|answered|found|inferred|confirmed)\b",
         r"\bnot (?:possible|able) to (?:answer|determine|say)\b",
         r"\bbeyond the scope of the " + _SOURCE + r"\b",
+        r"\b(?:falls|is|lies) outside (?:of )?(?:what|the scope of) (?:the )?(?:" + SOURCE_ADJECTIVE + " )?"
+        + SOURCE_NOUN + r"\b",
     ))
 )
 
@@ -62,11 +64,12 @@ _NO = re.compile(r"no(?:t|\b)")
 
 
 def _cued(low: str) -> bool:
-    """Whether `low` has "not", "no", "n't", "unable", "insufficient", "beyond" or "fail": every cue above
-    contains one. C-level substring tests find them far faster than the cue pattern (whose alternatives
-    start with word boundaries) or one pattern of them all, so most sentences never reach the former."""
+    """Whether `low` has "not", "no", "n't", "unable", "insufficient", "beyond", "outside" or "fail": every
+    cue above contains one. C-level substring tests find them far faster than the cue pattern (whose
+    alternatives start with word boundaries) or one pattern of them all, so most sentences never reach the
+    former."""
     return ("no" in low and _NO.search(low) is not None) or "n't" in low or "unable" in low \
-        or "insufficient" in low or "beyond" in low or "fail" in low
+        or "insufficient" in low or "beyond" in low or "fail" in low or "outside" in low
 
 
 _PLACEHOLDERS = frozenset({"empty response"})
@@ -308,32 +311,37 @@ _PARTY = r"(?:(?:the |your |our |their |a |an )?(?:[a-z][\w'-]* ){0,2}?(?:" + "|
     "human resources", "people team", "benefits (?:team|center|portal|office)", "leave center",
     "service desk", "manager", "broker", "insurer", "staff", "member services", "handbook", "pharmacy",
     "prescriber", "clinic", "office", "reception(?: team| desk)?", "front desk", "landlord", "airline",
-    "carrier", "documentation", "(?:account )?settings", "help (?:center|centre)",
+    "carrier", "documentation", "(?:account )?settings", "help (?:center|centre)", "venue", "organi[sz]er",
+    "hotel", "school", "(?:front|it|service|help) desk",
 )) + r")(?:'s)?|(?!(?:the|your|my|our|a|an|their|this|that|it|them) )(?:[a-z][\w'-]* ){0,2}[a-z][\w'-]*" \
     r"(?= directly| to confirm))"
 """Someone to ask: a party noun after at most two words of its name ("Nimbus support", "Samsung's website",
 "your account manager"); or a name of up to three words alone, pointed to "directly" or "to confirm"
 ("checking with Redline directly", "contacting Northmere Building Society to confirm")."""
 _ASK = (r"(?:(?:contact|reach out to|ask|check with|check|speak (?:to|with)|talk to|get in touch with|"
-        r"consult|visit)(?:ing)?|reaching out to|getting in touch with|speaking (?:to|with)|checking with) ")
+        r"consult|visit|call|double-check with)(?:ing)?|reaching out to|getting in touch with|"
+        r"speaking (?:to|with)|"
+        r"checking with|double-checking with) ")
 _REFERRAL = re.compile(
     r"[\W_]*(?:(?:for|about|regarding) [^\d,.;:!?]{1,40}, |if [^\d,.;:!?]{1,40}, )?"
     r"(?:you (?:may|might) (?:also )?want to|i(?:'d| would)? (?:also )?(?:recommend|suggest)|"
     r"we (?:recommend|suggest)|it (?:may|might|would|could) be (?:worth|best to|a good idea to|wise to)|"
-    r"it(?:'s| is) (?:still |always )?(?:best|a good idea|wise) to|you could(?: also)?|"
+    r"it(?:'s| is) (?:still |always )?(?:best|a good idea|wise) to|it(?:'s| is) worth|you could(?: also)?|"
     r"(?:you could )?consider|your best bet is to|you can (?:also )?|please) ?" + _ASK + _PARTY
     + r"(?: (?:or|and) (?:" + _ASK + ")?" + _PARTY + ")?"
-    r"(?: directly)?(?: to confirm(?: (?:whether|if|how) [^\d.;:!?@]{0,50})?"
+    r"(?: directly)?(?:(?: to confirm(?: (?:whether|if|how|your|the) [^\d.;:!?@]{0,50})?"
+    r"| (?:whether|if) [^\d.;:!?@]{1,60}"
     r"| to (?:ask|find out|check) (?:about |whether |if )?[^\d.;:!?@]{0,60}"
     r"| at your (?:local )?(?:location|branch|store|club|office|pharmacy|site)"
     r"| before (?:you )?(?:book|booking|travel|travell?ing|buy|buying|sign|signing|fly|flying|order|ordering)"
-    r"| before (?:combining|taking|using|starting|giving|mixing) [^\d.;:!?@]{1,40}"
+    r"| before (?:combining|taking|using|starting|giving|mixing|making|sending|paying|submitting) "
+    r"[^\d.;:!?@]{1,40}"
     r"| to review your (?:coverage|options|situation|case)| early| if you have (?:any )?(?:other |more )?"
     r"questions(?: about [^\d.;:!?@]{1,60})?| for (?:the )?(?:details|information)(?: (?:of|on|about) "
     r"[^\d.;:!?@]{1,50})?| directly| first| for (?:details|more (?:details|"
     r"information|info)|pricing|confirmation|"
     r"help|assistance|guidance|advice|the latest (?:information|details|pricing))| about (?:this|that|it|"
-    r"your (?:case|account|options|situation))| to help with [^\d.;:!?@]{0,60})?[\W_]*")
+    r"your (?:case|account|options|situation))| to help with [^\d.;:!?@]{0,60})){0,2}[\W_]*")
 """A hedged pointer to someone who may know ("You may want to contact Nimbus support to confirm.", "I'd
 recommend asking your pharmacist or doctor.", "For pricing, you may want to contact the sales team."), which
 refusals end with: read as a claim it was an unsupported one, and an honest refusal scored 0 and headed the
@@ -347,8 +355,64 @@ _ABLE = re.compile(r"[\W_]*" + _PARTY + r" should be able to (?:tell you|help(?:
                    r"[\W_]*")
 """The same pointer as a statement of what a party can do: "Your HR team should be able to confirm how this
 works."""
+_BEST_PLACED = re.compile(
+    r"[\W_]*(?:(?:for|about|regarding) [^\d,.;:!?]{1,50}, )?(?:" + _PARTY + r" (?:is|are|would be|will be) "
+    r"(?:the )?(?:right|best) (?:person|people|place|team|contact)(?: to [^\d.;:!?@]{1,50})?|" + _PARTY
+    + r" (?:is|are|would be) (?:best|well) placed to (?:help|advise|answer)(?: [^\d.;:!?@]{1,40})?|"
+    r"your best source (?:is|would be) " + _PARTY + r"(?: itself)?)[\W_]*")
+"""The party as who is best placed to answer: "Your doctor is the right person to advise you on the dosage.",
+"For questions about your account, a branch advisor is best placed to help.", "The IT service desk would be
+the best place to raise this.", "Your best source is the venue itself."."""
+_NO_CLAIM_AROUND = re.compile(
+    r"[0-9:;—–]| - |\b(?:but|however|though|although|whereas|remember|keep in mind|note that|"
+    r"don't forget|since|"
+    r"because|as long as|which|where|unless|only|must(?! be)|will be|it will|they will|they'll|we'll)\b")
+"""What a courtesy told by its opening or cue words must not hold: a digit, a colon or a dash ("Apologies —
+the gym is closed"), a contrast ("Sorry, but returns ..."), a reminder ("Have a great trip, and keep in
+mind ..."), a reason, a relative clause, a condition or what will happen: what follows them is a claim."""
+_COURTESY_OPENING = re.compile(
+    r"[\W_]*(?:best of luck|good luck|(?:i )?hope (?:the|your|you|it|that|this|everything)|wishing you|"
+    r"i wish you|enjoy (?:the|your)|have (?:a|an) (?:great|nice|good|lovely|safe|wonderful|fantastic|"
+    r"brilliant)|congratulations|congrats|fingers crossed|all the best|take care|safe travels|get well soon|"
+    r"(?:i'm|i am) (?:so |really |very |truly |terribly )?sorry|(?:my )?apologies|sorry|"
+    r"(?:i )?(?:completely |totally |really |fully )?understand (?:how|why|that this|your)|"
+    r"that sounds (?:really |so |very |incredibly )?(?:frustrating|stressful|difficult|annoying|tough|hard|"
+    r"exciting|lovely|great)|what a (?:pain|shame|hassle)|oh no|you're (?:very |most )?welcome|"
+    r"glad (?:i could|to) help|happy to (?:help|dig|look|assist|go|walk)|feel free to (?:ask|reach out|"
+    r"get in touch|follow up|come back|let me know)|(?:i'm|i am) here (?:if|to help|whenever)|"
+    r"just (?:ask|let me know|shout)|don't hesitate)\b")
+"""The opening of a courtesy: a wish ("Best of luck on your exam!", "Wishing you a speedy recovery."),
+sympathy or an apology ("I'm sorry to hear you've been dealing with this.", "That sounds really
+frustrating."), help offered ("Happy to dig into anything else you need.")."""
+_ABOUT_YOU = re.compile(
+    r"[\W_]*(?!did you know|do you know|are you aware|were you aware)(?:which|what|are you|do you|"
+    r"did you|have you|were you|is (?:it|this|"
+    r"that) for|when (?:are|will|do) you|where (?:are|will) you|how (?:many|much|long|soon) (?:are|will|do) "
+    r"you)\b[^\d.!;:]{0,80}\?[\W_]*")
+"""A question about the user's situation, which chat models ask to narrow an answer ("Which city will you be
+flying from?", "Are you asking about the domestic or the international plan?"); not "Did you know ...?" or
+"Are you aware that ...?", which tell."""
+_COURTESY_MOST_WORDS = 20
+
+
+def _english_courtesy(low: str) -> bool:
+    """Whether a sentence (normalised) is one of the courtesies or pointers above, told by its form: a party
+    best placed to answer, a question about the user, or the opening of a wish, sympathy or help offered in
+    a sentence of fewer than `_COURTESY_MOST_WORDS` words with nothing `_NO_CLAIM_AROUND` lists."""
+    if _BEST_PLACED.fullmatch(low) is not None or _ABOUT_YOU.fullmatch(low) is not None:
+        return True
+    if _NO_CLAIM_AROUND.search(low) is not None or low.count(" ") >= _COURTESY_MOST_WORDS:
+        return False
+    return _COURTESY_OPENING.match(low) is not None
+
+
+_COURTESY_TERMS = profile("luck hope wishing wish enjoy congratulations congrats fingers best care "
+                          "safe sorry apologies understand sounds pain shame hassle welcome glad happy free "
+                          "hesitate right placed place source person oh").terms
+"""A term of every sentence `_english_courtesy` may accept but a question ("?"): one with none is spared
+its patterns."""
 _REFERRAL_TERMS = frozenset(
-    ("contact", "reach", "ask", "check", "speak", "talk", "touch", "consult", "visit"))
+    ("contact", "reach", "ask", "check", "speak", "talk", "touch", "consult", "visit", "call"))
 """The stems of the verbs of `_REFERRAL`: a sentence with none of them is spared the pattern."""
 _LONGEST_REFERRAL = 200
 _EUROPEAN_CUE_TERMS = frozenset(term for word in european_courtesy.CUE_WORDS for term in profile(word).terms)
@@ -372,6 +436,9 @@ def is_filler(sentence: str, terms: frozenset[str]) -> bool:
         return True
     if (not terms.isdisjoint(_EUROPEAN_CUE_TERMS) and len(sentence) < _LONGEST_REFERRAL
             and european_courtesy.is_courtesy(normalise(sentence))):
+        return True
+    if (("?" in sentence or not terms.isdisjoint(_COURTESY_TERMS)) and len(sentence) < _LONGEST_REFERRAL
+            and _english_courtesy(normalise(sentence))):
         return True
     if len(sentence) > _LONGEST_FILLER or (sentence.isascii() and not terms <= _FILLER_TERMS):
         return False

@@ -227,7 +227,7 @@ CUE_WORDS = (
 is one is spared the patterns."""
 
 _NO_CLAIM_AROUND = re.compile(
-    r"[0-9:]|,\s*(?:mais|ma|mas)\b|\b(?:aber|jedoch|doch|allerdings|cependant|toutefois|pero|aunque|"
+    r"[0-9:—–]| - |,\s*(?:mais|ma|mas)\b|\b(?:aber|jedoch|doch|allerdings|cependant|toutefois|pero|aunque|"
     r"sin embargo|però|tuttavia|comunque|porém|todavia|embora|"
     r"denken sie daran|denk daran|vergessen sie nicht|pensez|n'oubliez pas|recuerd[ae]|no olvides?|"
     r"ricord[ai]|non dimenticar[ei]|lembr[ae]-se|lembre|não se esqueça|"
@@ -235,9 +235,9 @@ _NO_CLAIM_AROUND = re.compile(
     r"nachricht|nachrichten|neuigkeit|nouvelle|nouvelles|noticia|noticias|notizia|notizie|notícia|notícias|"
     r"informar|informarle|informarte|comunicar|comunicarle|decir|decirle|decirte|annoncer que|mitteilen|"
     r"sagen|dire que|dirti|dirle|informarti|informarla|dizer que|informá-lo|informá-la)\b")
-"""What a courtesy must not hold: a digit or a colon, a contrast ("Lo siento, pero las devoluciones ..."),
-a reminder ("Gute Reise, und denken Sie daran, dass ..."), news ("Bonne nouvelle : ...") or a verb of
-telling ("Lamento informarle que ..."): what follows them is a claim."""
+"""What a courtesy must not hold: a digit, a colon or a dash, a contrast ("Lo siento, pero las devoluciones
+..."), a reminder ("Gute Reise, und denken Sie daran, dass ..."), news ("Bonne nouvelle : ...") or a verb
+of telling ("Lamento informarle que ..."): what follows them is a claim."""
 _WISH = re.compile(
     r"[\W_]*(?:(?:ich )?wünsche (?:ihnen|dir|euch)|(?:ich )?drücke (?:ihnen|dir|euch) die daumen|"
     r"(?:ich )?hoffe|"

@@ -513,7 +513,6 @@ ENGLISH_FEES = {
     # and filler no pattern knows.
     ("library-r1", "read as a claim", "You may want to ask Millbrook Public Library staff directly."),
     ("pet-r1", "read as a claim", "Please check with Pawsure directly for cat policies."),
-    ("tuition-g1", "read as a claim", "Feel free to ask if you need the figures for other fee statuses!"),
     # Numbers moved within a page the rule does not see: the number's own row or sentence is as close to
     # the claim as any (a band's, a cabin's or a plan's name is a number or no term: "Band 3", "Zones
     # 1–3"), the unit is no unit the judge reads ("p per kWh", "15p", "every 4 hours" against "every
@@ -612,10 +611,7 @@ ENGLISH_COUNTS = {
     ("vpn-i2", "false alarm", "If you need more locations, Standard offers 60."),
     # Pointers and a closing in wordings no pattern knows, and a remark on what the pages cover.
     ("dc-r1", "read as a claim", "Please reach out to Little Acorn's office for current pricing."),
-    ("ev-g4", "read as a claim", "Hope that helps with your planning!"),
     ("ev-r1", "read as a claim", "The venue's events team should be able to confirm this for you."),
-    ("ml-r1", "read as a claim",
-     "It would be best to contact the school directly to confirm whether cello lessons are available."),
     ("pm-r1", "read as a claim",
      "I'd recommend checking Keystrand's pricing page for the current Family plan cost."),
     ("pm-r1", "read as a claim",
@@ -720,33 +716,43 @@ def test_numbers_moved_within_a_passage() -> None:
 
 
 WRAPPERS_READ_AS_CLAIMS = {
-    "en": (4, 7, 8, 11, 12, 21, 22, 23, 24, 25, 26, 28, 29, 30, 31, 32, 33, 35, 36, 37, 38, 40),
-    "de": (1, 3, 4, 6, 8, 12, 17, 20, 22, 23, 24, 25, 26, 27, 29, 32, 33, 34, 36, 37, 38),
-    "fr": (4, 6, 8, 16, 17, 18, 20, 21, 22, 23, 25, 26, 27, 29, 30, 32, 33, 34, 35, 36, 38),
-    "es": (4, 6, 8, 11, 16, 18, 19, 20, 21, 22, 23, 24, 25, 26, 29, 32, 33, 34, 36, 38, 40),
-    "it": (2, 3, 4, 5, 6, 8, 16, 17, 19, 20, 21, 22, 24, 25, 26, 27, 28, 29, 30, 32, 33, 34, 36, 38, 39),
-    "pt": (4, 5, 6, 8, 16, 17, 20, 21, 22, 24, 25, 26, 28, 29, 30, 32, 33, 34, 35, 36, 37, 38),
+    "wrapper_sentences.jsonl": {
+        "de": (1, 3, 4, 6, 8, 12, 17, 20, 22, 23, 24, 25, 26, 27, 29, 32, 33, 34, 36, 37, 38),
+        "fr": (4, 6, 8, 16, 17, 18, 20, 21, 22, 23, 25, 26, 27, 29, 30, 32, 33, 34, 35, 36, 38),
+        "es": (4, 6, 8, 11, 16, 18, 19, 20, 21, 22, 23, 24, 25, 26, 29, 32, 33, 34, 36, 38, 40),
+        "it": (2, 3, 4, 5, 6, 8, 16, 17, 19, 20, 21, 22, 24, 25, 26, 27, 28, 29, 30, 32, 33, 34, 36, 38, 39),
+        "pt": (4, 5, 6, 8, 16, 17, 20, 21, 22, 24, 25, 26, 28, 29, 30, 32, 33, 34, 35, 36, 37, 38),
+    },
+    "wrapper_sentences_en.jsonl": {
+        "en2": (2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27,
+                28, 29, 30, 31, 33, 34, 35, 36, 37, 38, 47, 50, 51, 54, 60, 66, 69, 72, 73, 75, 76, 79, 84,
+                88, 89, 97, 100, 104, 105, 106, 108, 109, 115, 116, 118, 119),
+    },
 }
-"""The numbers of a red team's wrapper sentences that the judge reads as claims: 132 of 240
-(wrapper_sentences.jsonl: 40 wrappers and 40 claims dressed as wrappers in each of English, German,
-French, Spanish, Italian and Portuguese, written without seeing the code). What it knows is phrases and cue
-words; how people say "ask your landlord" or "enjoy the concert" is open-ended (the README gives the
-figures of each version)."""
+"""The numbers of two red teams' wrapper sentences that the judge reads as claims. wrapper_sentences.jsonl:
+40 wrappers and 40 claims dressed as wrappers in each of English, German, French, Spanish, Italian and
+Portuguese (110 of 240 read as claims); wrapper_sentences_en.jsonl: 120 and 120 in English (61 of 120),
+written after the English cue words were, to measure them. Both were written without seeing the code. What
+the judge knows is phrases and cue words; how people say "ask your landlord" or "enjoy the concert" is
+open-ended (the README gives the figures of each version)."""
 CLAIMS_READ_AS_WRAPPERS = {
     # An offer put as a question is not read for what it takes for granted: a price, who handles what.
-    "en-c-020", "en-c-021", "de-c-020", "de-c-034", "fr-c-020", "it-c-034", "pt-c-034",
+    "wrapper_sentences.jsonl": {"en-c-020", "en-c-021", "de-c-020", "de-c-034", "fr-c-020", "it-c-034",
+                                "pt-c-034"},
+    "wrapper_sentences_en.jsonl": {"en2-c-087", "en2-c-088", "en2-c-090"},
 }
 
 
-def test_wrapper_sentences_are_told_from_claims_dressed_as_wrappers_as_measured() -> None:
+@pytest.mark.parametrize("corpus", sorted(WRAPPERS_READ_AS_CLAIMS))
+def test_wrapper_sentences_are_told_from_claims_dressed_as_wrappers_as_measured(corpus: str) -> None:
     missed, skipped = set(), set()
-    for line in (CORPORA / "wrapper_sentences.jsonl").read_text(encoding="utf-8").splitlines():
+    for line in (CORPORA / corpus).read_text(encoding="utf-8").splitlines():
         case = json.loads(line)
         read_as_claim = bool(split_claims(case["sentence"]))
         if case["label"] == "wrapper" and read_as_claim:
             missed.add(case["id"])
         elif case["label"] == "claim" and not read_as_claim:
             skipped.add(case["id"])
-    assert skipped == CLAIMS_READ_AS_WRAPPERS
-    assert missed == {f"{lang}-w-{number:03d}" for lang, numbers in WRAPPERS_READ_AS_CLAIMS.items()
-                      for number in numbers}
+    assert skipped == CLAIMS_READ_AS_WRAPPERS[corpus]
+    listed = WRAPPERS_READ_AS_CLAIMS[corpus]
+    assert missed == {f"{prefix}-w-{number:03d}" for prefix, numbers in listed.items() for number in numbers}

@@ -251,6 +251,32 @@ def test_pointers_to_a_named_party_are_no_claims(sentence: str) -> None:
 
 
 @pytest.mark.parametrize("sentence", [
+    # told by their opening, whatever the wish or the sympathy is about
+    "Best of luck with the move!", "Wishing you a smooth first week.", "Enjoy the concert tonight!",
+    "I'm so sorry to hear the delivery went wrong.", "That sounds really stressful.",
+    "Happy to walk you through anything else.", "Feel free to come back with more questions.",
+    # the party best placed to answer, a question about the user, the documents saying nothing
+    "Your landlord is the right person to ask about repairs.", "A mortgage adviser is best placed to help.",
+    "Which branch do you usually visit?", "Are you on the monthly or the annual plan?",
+    "That falls outside what the provided documents cover.",
+])
+def test_courtesies_told_by_their_opening_are_no_claims(sentence: str) -> None:
+    assert split_claims(sentence) == ()
+
+
+@pytest.mark.parametrize("sentence", [
+    "Apologies — the gym is closed for maintenance until Monday.",  # a dash, then a fact
+    "Sorry, but refunds take up to ten business days.",  # a contrast
+    "Enjoy your stay, and remember that breakfast ends at ten.",  # a reminder
+    "I'm sorry for the wait, which was caused by a system outage.",  # a relative clause
+    "Are you aware that your passport must be valid for six months?",  # a question that tells
+    "Happy to help: the form is on the intranet.",  # a colon
+])
+def test_courtesies_carrying_a_fact_stay_claims(sentence: str) -> None:
+    assert [claim.text for claim in split_claims(sentence)] == [sentence]
+
+
+@pytest.mark.parametrize("sentence", [
     "You can check the status directly.",  # no name: "the status" is a thing, and where to see it a fact
     "You can check your balance directly in the app.",
     "I'd recommend contacting Brightforge to get a full refund.",  # what the party will do
