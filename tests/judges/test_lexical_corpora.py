@@ -736,10 +736,9 @@ written after the English cue words were, to measure them. Both were written wit
 the judge knows is phrases and cue words; how people say "ask your landlord" or "enjoy the concert" is
 open-ended (the README gives the figures of each version)."""
 CLAIMS_READ_AS_WRAPPERS = {
-    # An offer put as a question is not read for what it takes for granted: a price, who handles what.
-    "wrapper_sentences.jsonl": {"en-c-020", "en-c-021", "de-c-020", "de-c-034", "fr-c-020", "it-c-034",
-                                "pt-c-034"},
-    "wrapper_sentences_en.jsonl": {"en2-c-087", "en2-c-088", "en2-c-090"},
+    "wrapper_sentences.jsonl": set(),
+    # An offer taking a deadline for granted, with no number or clause about a party to tell it by.
+    "wrapper_sentences_en.jsonl": {"en2-c-090"},
 }
 
 

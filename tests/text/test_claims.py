@@ -442,6 +442,12 @@ def test_a_question_or_offer_put_to_the_user_is_no_claim(question: str) -> None:
      ["If you want a refund, you can return it within 5 years."]),
     ("If you prefer email, the form is sent within 5 days.",
      ["If you prefer email, the form is sent within 5 days."]),
+    # An offer taking a number or a party's doing for granted: a context must hold it.
+    ("Would you like to extend your 5-year warranty?", ["Would you like to extend your 5-year warranty?"]),
+    ("Want me to transfer you to billing, which handles refunds?",
+     ["Want me to transfer you to billing, which handles refunds?"]),
+    ("Möchten Sie die Versicherung für 15 € dazubuchen?",
+     ["Möchten Sie die Versicherung für 15 € dazubuchen?"]),
 ])
 def test_a_statement_stays_a_claim_beside_or_like_a_question(answer: str, claims: list[str]) -> None:
     assert texts(answer) == claims
