@@ -321,14 +321,15 @@ _PARTY = r"(?:(?:the |your |our |their |a |an )?(?:[a-z][\w'-]* ){0,2}?(?:" + "|
     "service desk", "manager", "broker", "insurer", "staff", "member services", "handbook", "pharmacy",
     "prescriber", "clinic", "office", "reception(?: team| desk)?", "front desk", "landlord", "airline",
     "carrier", "documentation", "(?:account )?settings", "help (?:center|centre)", "venue", "organi[sz]er",
-    "hotel", "school", "(?:front|it|service|help) desk",
+    "hotel", "school", "(?:front|it|service|help) desk", "department", "embassy", "consulate", "council",
+    "registrar(?:'s office)?", "tutor", "gp", "nurse", "partner", "letting agent", "relationship manager",
 )) + r")(?:'s)?|(?!(?:the|your|my|our|a|an|their|this|that|it|them) )(?:[a-z][\w'-]* ){0,2}[a-z][\w'-]*" \
     r"(?= directly| to confirm))"
 """Someone to ask: a party noun after at most two words of its name ("Nimbus support", "Samsung's website",
 "your account manager"); or a name of up to three words alone, pointed to "directly" or "to confirm"
 ("checking with Redline directly", "contacting Northmere Building Society to confirm")."""
 _ASK = (r"(?:(?:contact|reach out to|ask|check with|check|speak (?:to|with)|talk to|get in touch with|"
-        r"consult|visit|call|double-check with)(?:ing)?|reaching out to|getting in touch with|"
+        r"consult|visit|call|double-check with|confirm with)(?:ing)?|reaching out to|getting in touch with|"
         r"speaking (?:to|with)|"
         r"checking with|double-checking with) ")
 _REFERRAL = re.compile(
@@ -336,13 +337,16 @@ _REFERRAL = re.compile(
     r"(?:you (?:may|might) (?:also )?want to|i(?:'d| would)? (?:also )?(?:recommend|suggest)|"
     r"we (?:recommend|suggest)|it (?:may|might|would|could) be (?:worth|best to|a good idea to|wise to)|"
     r"it(?:'s| is) (?:still |always )?(?:best|a good idea|wise) to|it(?:'s| is) worth|you could(?: also)?|"
+    r"it(?:'d| would) be (?:best|a good idea|worth|wise) to|(?:it's )?best to|you may wish to|"
     r"(?:you could )?consider|your best bet is to|you can (?:also )?|please) ?" + _ASK + _PARTY
     + r"(?: (?:or|and) (?:" + _ASK + ")?" + _PARTY + ")?"
     r"(?: directly)?(?:(?: to confirm(?: (?:whether|if|how|your|the) [^\d.;:!?@]{0,50})?"
     r"| (?:whether|if) [^\d.;:!?@]{1,60}"
     r"| to (?:ask|find out|check) (?:about |whether |if )?[^\d.;:!?@]{0,60}"
     r"| at your (?:local )?(?:location|branch|store|club|office|pharmacy|site)"
-    r"| before (?:you )?(?:book|booking|travel|travell?ing|buy|buying|sign|signing|fly|flying|order|ordering)"
+    r"| before (?:you )?(?:book|booking|travel|travell?ing|buy|buying|sign|signing|fly|flying|order|ordering|"
+    r"submit|submitting|apply|applying|go|going|leave|leaving|set off)"
+    r"|, who (?:can|will|should be able to) (?:look|check|help|advise|confirm|review)[^\d.;:!?@]{0,50}"
     r"| before (?:combining|taking|using|starting|giving|mixing|making|sending|paying|submitting) "
     r"[^\d.;:!?@]{1,40}"
     r"| to review your (?:coverage|options|situation|case)| early| if you have (?:any )?(?:other |more )?"
@@ -366,10 +370,17 @@ _ABLE = re.compile(r"[\W_]*" + _PARTY + r" should be able to (?:tell you|help(?:
 works."""
 _BEST_PLACED = re.compile(
     r"[\W_]*(?:(?:for|about|regarding) [^\d,.;:!?]{1,50}, )?(?:" + _PARTY + r" (?:is|are|would be|will be) "
-    r"(?:the )?(?:right|best) (?:person|people|place|team|contact)(?: to [^\d.;:!?@]{1,50})?|" + _PARTY
-    + r" (?:is|are|would be) (?:best|well) placed to (?:help|advise|answer)(?: [^\d.;:!?@]{1,40})?|"
-    r"your best source (?:is|would be) " + _PARTY + r"(?: itself)?)[\W_]*")
-"""The party as who is best placed to answer: "Your doctor is the right person to advise you on the dosage.",
+    r"(?:probably |likely )?(?:the )?(?:right|best|better) (?:person|people|place|team|contact|ones?)"
+    r"(?: to [^\d.;:!?@]{1,50})?|" + _PARTY
+    + r" (?:is|are|would be) (?:best|better|well) placed to (?:help|advise|answer|review)"
+    r"(?: [^\d.;:!?@]{1,40})?|" + _PARTY + r" (?:will|would|should|can|could|may|might)(?: probably|"
+    r" likely)? "
+    r"(?:be able to )?(?:give you (?:the latest|more|further|the full|the exact|accurate)|tell you(?: more)?|"
+    r"confirm|clarify|advise(?: you)?|help(?: you)?|look into|know more|have (?:the )?(?:latest|"
+    r"most up-to-date|full|exact|specific))[^\d.;:!?@]{0,50}|your best source (?:is|would be) " + _PARTY
+    + r"(?: itself)?)[\W_]*")
+"""The party as who is best placed to answer, or who can tell: "Your doctor is the right person to advise
+you on the dosage.", "Your letting agent should be able to clarify that for you.",
 "For questions about your account, a branch advisor is best placed to help.", "The IT service desk would be
 the best place to raise this.", "Your best source is the venue itself."."""
 _NO_CLAIM_AROUND = re.compile(
@@ -380,7 +391,12 @@ _NO_CLAIM_AROUND = re.compile(
 the gym is closed"), a contrast ("Sorry, but returns ..."), a reminder ("Have a great trip, and keep in
 mind ..."), a reason, a relative clause, a condition or what will happen: what follows them is a claim."""
 _COURTESY_OPENING = re.compile(
-    r"[\W_]*(?:best of luck|good luck|(?:i )?hope (?:the|your|you|it|that|this|everything)|wishing you|"
+    r"[\W_]*(?:if [^\d,.;:!?]{1,40}, )?(?:(?:thank you|thanks|many thanks|cheers)(?: so much| very much|"
+    r" again)? for|i (?:really |truly )?appreciate (?:you|your|it)|i apologi[sz]e|"
+    r"i can (?:only )?imagine|i hear you|(?:it was|it's been) a pleasure|have fun|glad (?:that|it|this)|"
+    r"that's (?:a pain|frustrating|annoying|a shame|rough|tough|great news|wonderful)|"
+    r"just (?:shout|ask)|i(?:'d| would) be (?:glad|happy) to|let me know|best of luck|good luck|"
+    r"(?:i )?hope (?:the|your|you|it|that|this|everything)|wishing you|"
     r"i wish you|enjoy (?:the|your)|have (?:a|an) (?:great|nice|good|lovely|safe|wonderful|fantastic|"
     r"brilliant)|congratulations|congrats|fingers crossed|all the best|take care|safe travels|get well soon|"
     r"(?:i'm|i am) (?:so |really |very |truly |terribly )?sorry|(?:my )?apologies|sorry|"
@@ -394,8 +410,8 @@ _COURTESY_OPENING = re.compile(
 sympathy or an apology ("I'm sorry to hear you've been dealing with this.", "That sounds really
 frustrating."), help offered ("Happy to dig into anything else you need.")."""
 _ABOUT_YOU = re.compile(
-    r"[\W_]*(?!did you know|do you know|are you aware|were you aware)(?:which|what|are you|do you|"
-    r"did you|have you|were you|is (?:it|this|"
+    r"[\W_]*(?!did you know|do you know that|are you aware|were you aware)(?:which|what|are you|do you|"
+    r"did you|have you|were you|could you|can you|would you mind|is it (?:the|your)|is (?:it|this|"
     r"that) for|when (?:are|will|do) you|where (?:are|will) you|how (?:many|much|long|soon) (?:are|will|do) "
     r"you)\b[^\d.!;:]{0,80}\?[\W_]*")
 """A question about the user's situation, which chat models ask to narrow an answer ("Which city will you be
@@ -404,22 +420,34 @@ flying from?", "Are you asking about the domestic or the international plan?"); 
 _COURTESY_MOST_WORDS = 20
 
 
-def _english_courtesy(low: str) -> bool:
+_INTERJECTION = re.compile(
+    r"[\W_]*(?:no problem(?: at all)?|brilliant|anytime|any time|ugh|oh no|cheers|thanks|"
+    r"thank you(?: so much)?|sorry|great|perfect|of course|sure|you're welcome)(?:[,!.…—–-]+\s*|\s*$)")
+"""A word of courtesy alone before a comma or an exclamation: what follows must be a courtesy too ("Anytime,
+enjoy the rest of your evening."), as "No problem, the fee is waived for students." tells more."""
+
+
+def _english_courtesy(low: str, terms: frozenset[str]) -> bool:
     """Whether a sentence (normalised) is one of the courtesies or pointers above, told by its form: a party
-    best placed to answer, a question about the user, or the opening of a wish, sympathy or help offered in
-    a sentence of fewer than `_COURTESY_MOST_WORDS` words with nothing `_NO_CLAIM_AROUND` lists."""
-    if _BEST_PLACED.fullmatch(low) is not None or _ABOUT_YOU.fullmatch(low) is not None:
+    best placed to answer, a question about the user, or the opening of a thanks, wish, sympathy or help
+    offered in a sentence of fewer than `_COURTESY_MOST_WORDS` words with nothing `_NO_CLAIM_AROUND` lists.
+    The openings are anchored, so nearly every claim fails them at its first word; the party's pattern,
+    which tries several words, only runs on a sentence with one of `_PLACED_TERMS`."""
+    if not terms.isdisjoint(_PLACED_TERMS) and _BEST_PLACED.fullmatch(low) is not None:
         return True
-    if _NO_CLAIM_AROUND.search(low) is not None or low.count(" ") >= _COURTESY_MOST_WORDS:
-        return False
-    return _COURTESY_OPENING.match(low) is not None
+    if "?" in low and _ABOUT_YOU.fullmatch(low) is not None:
+        return True
+    interjection = _INTERJECTION.match(low)
+    if interjection is not None:
+        rest = low[interjection.end():]
+        return not rest.strip() or _english_courtesy(rest, terms)
+    return (_COURTESY_OPENING.match(low) is not None and low.count(" ") < _COURTESY_MOST_WORDS
+            and _NO_CLAIM_AROUND.search(low) is None)
 
 
-_COURTESY_TERMS = profile("luck hope wishing wish enjoy congratulations congrats fingers best care "
-                          "safe sorry apologies understand sounds pain shame hassle welcome glad happy free "
-                          "hesitate right placed place source person oh").terms
-"""A term of every sentence `_english_courtesy` may accept but a question ("?"): one with none is spared
-its patterns."""
+_PLACED_TERMS = profile("right best better placed place source able tell confirm clarify advise help look "
+                        "know latest").terms
+"""A term of every sentence `_BEST_PLACED` may match: one with none is spared its pattern."""
 _REFERRAL_TERMS = frozenset(
     ("contact", "reach", "ask", "check", "speak", "talk", "touch", "consult", "visit", "call"))
 """The stems of the verbs of `_REFERRAL`: a sentence with none of them is spared the pattern."""
@@ -446,8 +474,7 @@ def is_filler(sentence: str, terms: frozenset[str]) -> bool:
     if (not terms.isdisjoint(_EUROPEAN_CUE_TERMS) and len(sentence) < _LONGEST_REFERRAL
             and european_courtesy.is_courtesy(normalise(sentence))):
         return True
-    if (("?" in sentence or not terms.isdisjoint(_COURTESY_TERMS)) and len(sentence) < _LONGEST_REFERRAL
-            and _english_courtesy(normalise(sentence))):
+    if len(sentence) < _LONGEST_REFERRAL and _english_courtesy(normalise(sentence), terms):
         return True
     if len(sentence) > _LONGEST_FILLER or (sentence.isascii() and not terms <= _FILLER_TERMS):
         return False

@@ -259,6 +259,11 @@ def test_pointers_to_a_named_party_are_no_claims(sentence: str) -> None:
     "Your landlord is the right person to ask about repairs.", "A mortgage adviser is best placed to help.",
     "Which branch do you usually visit?", "Are you on the monthly or the annual plan?",
     "That falls outside what the provided documents cover.",
+    # thanks, closings, help offered after an "if", the party as who can tell
+    "Thanks so much for your patience today.", "I really appreciate you raising this.",
+    "I apologise for the back and forth.", "No problem at all!", "It was a pleasure helping you.",
+    "If anything else comes up, just ask.", "Your property manager should be able to clarify that.",
+    "The admissions department would know more about that.", "Could you share the error message you see?",
 ])
 def test_courtesies_told_by_their_opening_are_no_claims(sentence: str) -> None:
     assert split_claims(sentence) == ()
@@ -271,6 +276,10 @@ def test_courtesies_told_by_their_opening_are_no_claims(sentence: str) -> None:
     "I'm sorry for the wait, which was caused by a system outage.",  # a relative clause
     "Are you aware that your passport must be valid for six months?",  # a question that tells
     "Happy to help: the form is on the intranet.",  # a colon
+    "Thanks for your order, which ships tomorrow.",  # a relative clause
+    "The IT service desk can reset your password.",  # what the party does, not that it can tell
+    "Your landlord will return the deposit once the keys are back.",
+    "No problem, the fee is waived for students.",  # more than the courtesy: "waived", "students"
 ])
 def test_courtesies_carrying_a_fact_stay_claims(sentence: str) -> None:
     assert [claim.text for claim in split_claims(sentence)] == [sentence]
