@@ -437,6 +437,8 @@ def _english_courtesy(low: str, terms: frozenset[str]) -> bool:
         return True
     if "?" in low and _ABOUT_YOU.fullmatch(low) is not None:
         return True
+    if low.lstrip(_MARKS).split(" ", 1)[0].rstrip(",!.…") not in _OPENING_WORDS:
+        return False
     interjection = _INTERJECTION.match(low)
     if interjection is not None:
         rest = low[interjection.end():]
@@ -445,6 +447,17 @@ def _english_courtesy(low: str, terms: frozenset[str]) -> bool:
             and _NO_CLAIM_AROUND.search(low) is None)
 
 
+_OPENING_WORDS = frozenset((
+    "if", "thank", "thanks", "many", "cheers", "i", "i'm", "i'd", "it", "it's", "have", "glad", "that",
+    "that's", "just", "let", "best", "good", "hope", "wishing", "enjoy", "congratulations", "congrats",
+    "fingers", "all", "take", "safe", "get", "my", "apologies", "sorry", "understand", "completely",
+    "totally", "really", "fully", "what", "oh", "you're", "happy", "feel", "don't", "no", "brilliant",
+    "anytime", "any", "ugh", "great", "perfect", "of", "sure",
+))
+"""First words a courtesy may open with: a claim opening with any other is spared both patterns (tried on
+every claim, they had cost 0.9% of the scoring)."""
+_MARKS = " \t*_#>\"'“‘(-–—•·"
+"""What may come before a sentence's first word: Markdown emphasis, a quote, a dash or a bullet."""
 _PLACED_TERMS = profile("right best better placed place source able tell confirm clarify advise help look "
                         "know latest").terms
 """A term of every sentence `_BEST_PLACED` may match: one with none is spared its pattern."""
