@@ -479,17 +479,17 @@ def is_filler(sentence: str, terms: frozenset[str]) -> bool:
     (callgrind), where searching the sentence for "know" cost 0.4%."""
     if ("?" in sentence or "know" in terms or "you" in sentence) and _asks_the_user(sentence):
         return True
-    if (not terms.isdisjoint(_REFERRAL_TERMS) and len(sentence) < _LONGEST_REFERRAL
-            and _REFERRAL.fullmatch(normalise(sentence)) is not None):
+    if len(sentence) >= _LONGEST_REFERRAL:
+        return False  # longer than any pointer or courtesy, and than `_LONGEST_FILLER`
+    low = normalise(sentence)  # every sentence asks `_english_courtesy`, which reads it so
+    if not terms.isdisjoint(_REFERRAL_TERMS) and _REFERRAL.fullmatch(low) is not None:
         return True
-    if "able to" in sentence and len(sentence) < _LONGEST_REFERRAL and _ABLE.fullmatch(normalise(sentence)):
+    if "able to" in sentence and _ABLE.fullmatch(low):
         return True
-    if (not terms.isdisjoint(_EUROPEAN_CUE_TERMS) and len(sentence) < _LONGEST_REFERRAL
-            and european_courtesy.is_courtesy(normalise(sentence))):
+    if not terms.isdisjoint(_EUROPEAN_CUE_TERMS) and european_courtesy.is_courtesy(low):
         return True
-    if len(sentence) < _LONGEST_REFERRAL and _english_courtesy(normalise(sentence), terms):
+    if _english_courtesy(low, terms):
         return True
     if len(sentence) > _LONGEST_FILLER or (sentence.isascii() and not terms <= _FILLER_TERMS):
         return False
-    low = normalise(sentence)
     return _FILLER.fullmatch(low) is not None or (wide(low) and _CJK_FILLER.fullmatch(low) is not None)

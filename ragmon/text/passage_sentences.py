@@ -108,7 +108,8 @@ def _excerpt(sentence: str, value: float) -> str:
 
 
 _EXCERPT = 100
-_SEPARATOR_ROW = frozenset("|-: \t")
+SEPARATOR_ROW = frozenset("|-: \t")
+"""The characters of a Markdown table's separator row ("|---|:---:|"), which holds no cell."""
 
 
 @functools.lru_cache(maxsize=32)
@@ -129,7 +130,7 @@ def sentences(text: str) -> tuple[Sentence, ...]:
             section, header, caption = Sentence(stripped.lstrip("#").strip()), None, None
             continue
         if stripped[0] == "|":
-            if _SEPARATOR_ROW.issuperset(stripped):
+            if SEPARATOR_ROW.issuperset(stripped):
                 continue
             if header is None:  # captioned only by the line right above it, not by a list's caption
                 header = Sentence(stripped, caption if found and caption is found[-1] else section)
@@ -164,6 +165,15 @@ _ITEM = re.compile(r"(?:[-*+•]|[0-9]{1,2}[.)])\s")
 as a table's row is with its header."""
 
 
+def example_sentences(text: str, read_sentences: dict[str, tuple[Sentence, ...]]) -> tuple[Sentence, ...]:
+    """The passage's `sentences`, kept in `read_sentences`, the example's own: an example of 50 contexts
+    would turn over `sentences`' cache."""
+    read = read_sentences.get(text)
+    if read is None:
+        read = read_sentences[text] = sentences(text)
+    return read
+
+
 def displaced(claim: TextProfile, text: str,
               read_sentences: dict[str, tuple[Sentence, ...]]) -> Displaced | None:
     """The first of the claim's numbers with a unit (in order) that the passage's closest sentences all
@@ -173,9 +183,7 @@ def displaced(claim: TextProfile, text: str,
     sentences, 300 claims: 16.8 s, 1.1 s before the rule)."""
     if len(text) > LONGEST:
         return None
-    read = read_sentences.get(text)
-    if read is None:
-        read = read_sentences[text] = sentences(text)  # an example of 50 contexts would turn over the cache
+    read = example_sentences(text, read_sentences)
     if len(read) > MOST:
         return None
     terms = claim.terms

@@ -28,7 +28,7 @@ import re
 from dataclasses import dataclass
 
 from ragmon.text.numbers import NUMBER_WORDS, shown, word_number
-from ragmon.text.passage_sentences import Sentence, sentences
+from ragmon.text.passage_sentences import SEPARATOR_ROW, Sentence, example_sentences
 from ragmon.text.terms import TextProfile, prepare, read_profile, read_terms
 
 
@@ -62,9 +62,6 @@ def _cells(line: str) -> tuple[str, ...]:
     return tuple(cell.strip() for cell in line.strip().strip("|").split("|"))
 
 
-_SEPARATOR_ROW = frozenset("|-: \t")
-
-
 @functools.lru_cache(maxsize=32)
 def tables(text: str) -> tuple[_Table, ...]:
     """The passage's Markdown tables: a header row, then data rows, the separator row skipped."""
@@ -73,7 +70,7 @@ def tables(text: str) -> tuple[_Table, ...]:
     for line in (*text.split("\n"), ""):
         stripped = line.strip()
         if stripped.startswith("|"):
-            if not _SEPARATOR_ROW.issuperset(stripped):
+            if not SEPARATOR_ROW.issuperset(stripped):
                 block.append(stripped)
             continue
         if len(block) >= 2:
@@ -181,9 +178,7 @@ def _one_of(names: tuple[frozenset[str], ...], terms: frozenset[str], after: fro
 def _stated_elsewhere(value: float, terms: frozenset[str], found: tuple[_Table, ...], text: str,
                       read_sentences: dict[str, tuple[Sentence, ...]]) -> bool:
     """Whether a sentence outside the tables gives the count with half of the claim's terms, at least 2."""
-    read = read_sentences.get(text)
-    if read is None:
-        read = read_sentences[text] = sentences(text)
+    read = example_sentences(text, read_sentences)
     in_tables = frozenset().union(*(table.lines for table in found))
     fewest = max(2, len(terms) / 2)
     return any(len(sentence.terms & terms) >= fewest and value in sentence.read.numbers
