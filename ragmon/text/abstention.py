@@ -283,7 +283,7 @@ _ASKS_THE_USER = re.compile(
 """The openings of offers and questions put to the user ("Would you like to know how to extend it?", "Shall I
 open a ticket?", "Let me know if you'd like the steps.", "If you'd like, I can open a ticket."), which chat
 assistants end answers with: they assert nothing. A question taking a number or a party's doing for granted
-("... extend your 5-year warranty?") is read as a claim (`_TAKEN_FOR_GRANTED`). The group holds the offers
+("... extend your 5-year warranty?") is read as a claim (`TAKEN_FOR_GRANTED`). The group holds the offers
 that are no question; an offer is one the assistant makes ("I can"), not one the user has ("If you want a
 refund, you can return it" is a claim). What precedes the words is taken whole (`*+`): given back a
 character at a time, 100,000 of them took 60 ms."""
@@ -302,10 +302,10 @@ def _asks_the_user(sentence: str) -> bool:
         return _CONTRAST.search(sentence) is None  # "Let me know ..., though the warranty ..." tells more
     mark = sentence.rfind("?")
     return (mark >= 0 and _WORD_CHARACTER.search(sentence, mark + 1) is None
-            and _TAKEN_FOR_GRANTED.search(sentence) is None)
+            and TAKEN_FOR_GRANTED.search(sentence) is None)
 
 
-_TAKEN_FOR_GRANTED = re.compile(
+TAKEN_FOR_GRANTED = re.compile(
     r"[0-9]|, (?:which|who|where|since|as|die|der|das|wo|qui|que|où|che|dove|cui|quien|donde|onde|o qual|"
     r"a qual)\b")
 """What a question may take for granted that a context must hold: a number ("Would you like to add travel

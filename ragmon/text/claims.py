@@ -24,6 +24,7 @@ from ragmon.text.terms import (
     wide,
     wordset,
 )
+from ragmon.text.wrapper_model import reads_as_wrapper
 
 _HEADING = re.compile(r"[ \t]*#{1,6}[ \t]")
 _ITEM_NUMBER = r"\(?\d{1,3}[.)]|\d\ufe0f?\u20e3|\(?[a-z][)]|(?:i{1,3}|iv|vi{0,3}|ix|xi{0,2})\."
@@ -438,12 +439,13 @@ _MOST_ITEMS = 12
 """The largest whole number a lead-in may state as the count of the items it introduces."""
 
 
-def _is_claim(sentence: str) -> bool:
+def _is_claim(sentence: str, edge: bool) -> bool:
     """A lead-in ending in a colon ("Here is what I found:", "**Details:**") introduces claims but asserts
     nothing, unless it states a number other than a count of what follows ("Here are the 3 steps:" is a
     lead-in, "These items carry a 25% restocking fee:" a claim); nor does a note of the sources ("Sources:
     doc-1."), nor filler ("Sure!", "Hope this helps!"), nor filler after an attribution ("Based on the
-    provided context, yes.")."""
+    provided context, yes."). `edge`: the sentence opens the answer or is one of its last two, where 95% of
+    the corpora's wrappers are and the wrapper model is asked (`ragmon.text.wrapper_model`)."""
     if ((":" in sentence or ">" in sentence or "：" in sentence or len(sentence) < _LONGEST_HEADING)
             and _SOURCES_LINE.match(sentence)):
         return False  # it only names the answer's sources; most sentences are spared the pattern
@@ -451,7 +453,8 @@ def _is_claim(sentence: str) -> bool:
     if (sentence.endswith((":", "：", "*", "_")) and sentence.rstrip("*_").endswith((":", "："))
             and all(n.is_integer() and 1 <= n <= _MOST_ITEMS for n in read.numbers)):
         return False
-    if not _says_something(read) or is_abstention(sentence) or is_filler(sentence, read.terms):
+    if (not _says_something(read) or is_abstention(sentence) or is_filler(sentence, read.terms)
+            or (edge and reads_as_wrapper(sentence))):
         return False
     start = _content_start(sentence, read.terms)
     if not start:
@@ -467,9 +470,11 @@ def _split_claims(answer: str) -> tuple[Claim, ...]:
     Answers of up to `SHORT` characters in a C-level LRU of 1,024, ~10 KB each as prose, ~50 KB at most
     (a claim every 7 characters, traced); longer ones in a `LongTextCache` of 8 MiB."""
     claims = []
-    for start, end in sentence_spans(answer):
+    spans = sentence_spans(answer)
+    last_but_one = len(spans) - 2
+    for index, (start, end) in enumerate(spans):
         sentence = answer[start:end]
-        if _is_claim(sentence):
+        if _is_claim(sentence, index == 0 or index >= last_but_one):
             claims.append(Claim(sentence, start, end))
     return tuple(claims)
 

@@ -216,7 +216,7 @@ CUE_WORDS = (
 """Words one of which every courtesy, question back and pointer above holds: a sentence none of whose terms
 is one is spared the patterns."""
 
-_NO_CLAIM_AROUND = re.compile(
+NO_CLAIM_AROUND = re.compile(
     r"[0-9:—–]| - |,\s*(?:mais|ma|mas)\b|\b(?:aber|jedoch|doch|allerdings|cependant|toutefois|pero|aunque|"
     r"sin embargo|però|tuttavia|comunque|porém|todavia|embora|"
     r"denken sie daran|denk daran|vergessen sie nicht|pensez|n'oubliez pas|recuerd[ae]|no olvides?|"
@@ -280,14 +280,14 @@ def is_courtesy(low: str) -> bool:
     """Whether a sentence (normalised) only points to someone, wishes, sympathises or offers help: by the
     phrases above, or by an opening or cue word of a courtesy in a sentence of fewer than `_MOST_WORDS`
     words; a courtesy holds no digit, colon, contrast, reminder, news or verb of telling
-    (`_NO_CLAIM_AROUND`)."""
+    (`NO_CLAIM_AROUND`)."""
     if REFERRAL.fullmatch(low) is not None or ABLE.fullmatch(low) is not None:
         return True
     instruction = IMPERATIVE_REFERRAL.fullmatch(low)
     if instruction is not None and (instruction.group("purpose") or instruction.group("tail")
                                     or instruction.group("about")):
         return True
-    if _NO_CLAIM_AROUND.search(low) is not None:
+    if NO_CLAIM_AROUND.search(low) is not None:
         return False
     if COURTESY.fullmatch(low) is not None:
         return True

@@ -27,7 +27,7 @@ import pytest
 
 from ragmon import Context, Example, LexicalJudge
 from ragmon.evaluate import evaluate_example
-from ragmon.text.claims import split_claims
+from ragmon.text.claims import sentence_spans, split_claims
 
 CORPORA = Path(__file__).parent / "corpora"
 
@@ -165,9 +165,6 @@ EUROPEAN_3 = {
      "alle 14:00 con "
      "un supplemento di 25 €, in base alla disponibilità."),
     # Advice in the answer's own words: no pointer, no fact of the page's.
-    ("es-i2", "read as a claim", "Te sugiero comprobar las medidas de tu guitarra antes de volar."),
-    ("es-i5", "read as a claim", "Le recomiendo no dejarlo para el último día."),
-    ("it-i4", "read as a claim", "Ti consiglio di controllare gli orari prima di andare."),
     # A number from another row, clause or column, a "not" dropped, a condition or a service added: in the
     # pages' own words.
     ("es-i2", "made-up sentence passed",
@@ -224,29 +221,15 @@ EUROPEAN_4 = {
     # a pointer after a colon or with a purpose no pattern reads.
     ("de-g7", "read as a claim",
      "Oh je, Zahnschmerzen am Wochenende sind wirklich fies – erst mal gute Besserung!"),
-    ("de-i2", "read as a claim",
-     "Wenn Sie unsicher sind, welche Variante besser zu Ihnen passt, lassen Sie sich am besten in der Praxis "
-     "beraten."),
-    ("de-r2", "read as a claim", "Ruf am besten kurz vorher an, dann weißt du Bescheid, bevor du losfährst."),
-    ("es-i1", "read as a claim", "Le recomiendo no apurar el plazo."),
     ("es-i5", "read as a claim",
      "Según la tabla de tarifas, esto es lo que cuesta cada reparación para iPhone 13 y 14:"),
-    ("fr-g3", "read as a claim",
-     "À l'avenir, je vous conseille de garder une photo de ce justificatif sur votre téléphone."),
     ("fr-g7", "read as a claim", "Je suis désolé de ne pas avoir de meilleure nouvelle à vous annoncer."),
-    ("it-g3", "read as a claim", "Le consiglio di avvisare per tempo il DJ o la band."),
     ("it-g6", "read as a claim",
      "Se gli invitati sono tanti, potrebbe essere utile organizzarsi con qualche passaggio condiviso."),
     ("it-i3", "read as a claim", "Capisco che sia un peccato, ma la festa sarà bellissima lo stesso!"),
-    ("it-r1", "read as a claim",
-     "Trattandosi di un aspetto importante, Le suggerirei di chiederlo direttamente alla villa, così "
-     "da avere "
-     "una risposta certa."),
     ("it-r2", "read as a claim",
      "Potreste rivolgervi direttamente alla villa o al catering che sceglierete: sapranno darvi tutte le "
      "indicazioni."),
-    ("pt-g2", "read as a claim", "Claro, vou te passar as opções."),
-    ("pt-i3", "read as a claim", "Vale a pena anotar na agenda os dias em que você pretende ir ao espaço."),
     # Numbers from another row or clause, a "not" added, a place added, in the pages' own words (the IVA
     # sentence was caught only while "Ten en cuenta" read as the number ten).
     ("es-i2", "made-up sentence passed",
@@ -306,9 +289,6 @@ ENGLISH_SUPPORT = {
      "unlimited agents."),
     # No claims to a reader, but no pattern tells them from claims: a disclaimer, a hedge, a remark on the
     # documents.
-    ("amox-g1", "read as a claim",
-     "Please follow your doctor's or pharmacist's instructions for your specific prescription."),
-    ("fee-g1", "read as a claim", "It depends on which card you have."),
     ("saas-r1", "read as a claim",
      "They cover CloudDesk's plans, pricing, billing and data security, but not integrations."),
     # A fact of one product or plan given to another: every word and number is the page's.
@@ -385,13 +365,6 @@ ENGLISH_POLICY = {
      "Here's what applies to you as a part-time employee working 24 hours a week:"),
     ("ppo-g1", "read as a claim", "On the Acme Choice PPO 1500, your in-network copays are:"),
     ("ppo-i1", "read as a claim", "On the Acme Choice PPO 1500, here's what you'd pay in-network:"),
-    ("auto-g2", "read as a claim",
-     "You can check your Declarations page to see whether you have this coverage."),
-    ("excl-g2", "read as a claim", "For a complete list of exclusions, check your plan document."),
-    ("r-london", "read as a claim",
-     "You may want to check with the Travel team for international per diem rates."),
-    ("r-premium", "read as a claim",
-     "You can usually find your premium in Workday during open enrollment, or you can ask HR."),
     ("r-roth", "read as a claim",
      "I'd recommend contacting the 401(k) plan administrator or HR to confirm whether this option is "
      "available."),
@@ -450,8 +423,6 @@ ENGLISH_TABLES = {
     # A lead-in naming a number, and refusals in forms no pattern knows ("I wasn't able to find", "The
     # leaflet doesn't give").
     ("ben-i1", "read as a claim", "Here's how the 401(k) match works:"),
-    ("hi-r1", "read as a claim",
-     "I wasn't able to find anything about acupuncture coverage in the plan documents provided."),
     ("ibu-i4", "read as a claim",
      "The leaflet doesn't give specific guidance for earlier in pregnancy."),
     # Numbers moved from another row or clause that the rules do not see: a bare count outside a table
@@ -511,8 +482,6 @@ ENGLISH_FEES = {
     ("util-i1", "false alarm", "Based on the tariff table, usage over 500 kWh a month falls into Band 3."),
     # A party of four words ("Millbrook Public Library staff"), a pointer for a topic ("for cat policies"),
     # and filler no pattern knows.
-    ("library-r1", "read as a claim", "You may want to ask Millbrook Public Library staff directly."),
-    ("pet-r1", "read as a claim", "Please check with Pawsure directly for cat policies."),
     # Numbers moved within a page the rule does not see: the number's own row or sentence is as close to
     # the claim as any (a band's, a cabin's or a plan's name is a number or no term: "Band 3", "Zones
     # 1–3"), the unit is no unit the judge reads ("p per kWh", "15p", "every 4 hours" against "every
@@ -563,10 +532,6 @@ ENGLISH_QUOTAS = {
     ("meridian-g2", "false alarm",
      "If you need more space, Suites fit up to 6 guests, while Standard rooms take up to 2."),
     # Pointers in wordings no pattern knows: advice with a purpose of its own, "Please" with one.
-    ("carewell-i2", "read as a claim",
-     "It's still a good idea to contact your prescriber for a new prescription as soon as you can."),
-    ("carewell-r1", "read as a claim",
-     "Please contact your local CareWell pharmacy or your plan provider to check."),
     # A count whose column its words do not name ("renew ... 2 times": "Renewals per item"), or moved from a
     # list or sentence rather than a table (a status tier's guests, a plan's watch lines, a page's 9 rooms
     # as nights), or from another passage that states every word and number of the claim (status benefits:
@@ -610,13 +575,8 @@ ENGLISH_COUNTS = {
     ("sw-i4", "false alarm", "It also includes 6 activations."),
     ("vpn-i2", "false alarm", "If you need more locations, Standard offers 60."),
     # Pointers and a closing in wordings no pattern knows, and a remark on what the pages cover.
-    ("dc-r1", "read as a claim", "Please reach out to Little Acorn's office for current pricing."),
-    ("pm-r1", "read as a claim",
-     "I'd recommend checking Keystrand's pricing page for the current Family plan cost."),
     ("pm-r1", "read as a claim",
      "The pages I have describe Keystrand's plan limits, but they don't list any actual prices."),
-    ("vpn-r1", "read as a claim", "You may want to contact Tunnelfox support directly to ask."),
-    ("wh-r1", "read as a claim", "You could check their terms of service or contact their sales team."),
     # Counts moved in a table that the claim does not tie to one cell: a bullet naming no row, a column
     # its words do not name ("devices" for "Simultaneous devices" is named, but Lite's 25 is the locations'
     # and another passage gives 25 devices), a row the claim names by a word of another ("Starter").
@@ -639,13 +599,155 @@ ENGLISH_COUNTS = {
      "Staff-assisted restores are also included at no extra cost on Starter."),
 }
 
+
+CHATTY_ANSWERS = {
+    # Written after the wrapper model, to measure it (README: 68 wrappers read as claims by the patterns
+    # alone, 27 by the model's first version, 34 by this one, which trades a few for fewer claims taken).
+    # Wrappers the model gives less than 0.8, or holding what a claim rides on (a dash, "but", a colon),
+    # or mid-answer; false alarms of sums worked out from the page ("so you pay 19,92 €"),
+    # of paraphrase, and of greetings the labels count as claims ("Ehi, benvenuto!", "E aí, tudo bem?").
+    ("de-g1", "false alarm",
+     "Da Ihr monatlicher Geldeingang unter 700 € liegt und Sie älter als 27 sind, fällt eine "
+     "Kontoführungsgebühr von 4,90 € pro Monat an."),
+    ("de-g2", "false alarm",
+     "Denk auch daran, dass du deine Mitgliedschaft separat kündigen musst, wenn du deine "
+     "Geschäftsanteile zurückhaben möchtest."),
+    ("de-g2", "read as a claim", "Gute Frage – bei Kündigungen lohnt es sich, auf die Details zu achten."),
+    ("de-g3", "false alarm", "Dazu kommt einmalig eine Startgebühr von 29 €."),
+    ("de-g3", "false alarm",
+     "💪 Mit gültigem Studierendennachweis bekommst du 20 % Rabatt auf den Basic-Tarif, der regulär "
+     "24,90 € im Monat kostet – also zahlst du 19,92 €."),
+    ("de-i1", "made-up sentence passed",
+     "Der Zuschuss gilt allerdings nur bei Zahnärzten, die Vertragspartner der Nordkasse sind."),
+    ("de-i2", "false alarm",
+     "Gute Nachricht: Ein Upgrade ist jederzeit möglich und kostet Sie nichts extra."),
+    ("de-i2", "made-up sentence passed",
+     "Mit dem Wechsel beginnt außerdem eine neue Mindestlaufzeit von 24 Monaten."),
+    ("de-i3", "false alarm", "Das geht allerdings nur bis zum 31.03."),
+    ("de-i3", "false alarm", "Du kannst den Semesterbeitrag von 312,40 € auch nach dem 15.02."),
+    ("de-i3", "false alarm", "Vergiss nicht, deine Matrikelnummer im Verwendungszweck anzugeben."),
+    ("de-i3", "false alarm", "– danach wirst du exmatrikuliert."),
+    ("de-i3", "made-up sentence passed",
+     "Die Säumnisgebühr kann auf Antrag beim Studierendensekretariat erlassen werden."),
+    ("de-i3", "read as a claim", "Oh nein, kein Stress – lass uns schauen, was du jetzt tun kannst."),
+    ("de-r1", "read as a claim",
+     "Leider enthalten die mir vorliegenden Richtlinien keine Angaben zu einem Zuschuss für das "
+     "Deutschlandticket."),
+    ("en-g1", "false alarm", "Anything beyond that is charged at 19.9% EAR, and that rate is variable."),
+    ("en-g10", "read as a claim", "Hi, thanks for getting in touch with Brightwell Energy."),
+    ("en-g12", "false alarm", "Oh no, sorry about your ankle — hope it heals quickly!"),
+    ("en-g13", "false alarm",
+     "Without an extension, work handed in late loses 5 marks for each day it's late, so two days "
+     "late would mean a 10-mark deduction."),
+    ("en-g13", "read as a claim",
+     "That's a stressful spot to be in, so here's exactly what the policy says."),
+    ("en-g14", "false alarm",
+     "Based on AeroLink's policy, a flight of up to 1,500 km that arrives 3 or more hours late "
+     "qualifies for €250 in compensation, so your 4-hour delay on a 1,200 km route would fall into "
+     "that band."),
+    ("en-g14", "false alarm",
+     "Technical faults don't count as extraordinary circumstances under the policy, so they don't "
+     "rule out compensation."),
+    ("en-g15", "read as a claim", "Oh dear, losing a card is never fun — let's get you sorted."),
+    ("en-g17", "false alarm",
+     "Up to 2 pets per room are allowed, but each one has to weigh under 25 kg, so your 30 kg dog "
+     "wouldn't meet the limit."),
+    ("en-g2", "false alarm",
+     "Just keep in mind that if a bag turns out to be too big at the gate, there's a €60 charge and "
+     "it goes in the hold."),
+    ("en-g3", "read as a claim", "Not ready to leave town yet?"),
+    ("en-g5", "read as a claim", "We hope your recovery goes well."),
+    ("en-g8", "false alarm",
+     "Your deposit should also have been protected with the TDS within 30 days of being paid."),
+    ("en-g8", "read as a claim", "Sorry to hear you're still waiting — that's frustrating."),
+    ("en-g9", "read as a claim", "Ah, seat changes — let me clarify how those work."),
+    ("en-i11", "false alarm",
+     "There are no fines on ordinary loans — fines only kick in if you keep an item someone else has "
+     "requested, at £1 per day."),
+    ("en-i12", "false alarm",
+     "At 17, your cousin meets the minimum guest age of 16, but they'll need to bring photo ID and "
+     "sign a waiver at reception."),
+    ("en-i12", "read as a claim", "Here's how guest visits work for Standard members."),
+    ("en-i2", "read as a claim", "Sure, here's how the timing works."),
+    ("en-i3", "read as a claim", "Please don't hesitate to reach out if your plans change."),
+    ("en-i5", "made-up sentence passed", "Claims for major dental are paid back at 60% of the fee."),
+    ("en-i7", "false alarm", "The remaining 3 days would normally be lost."),
+    ("en-i7", "false alarm",
+     "You can carry up to 5 of those days into the next leave year, as long as you use them by 31 "
+     "March."),
+    ("en-i8", "read as a claim", "I'm really sorry — that sounds miserable, especially in this weather."),
+    ("en-r1", "read as a claim",
+     "For current mortgage rates, our mortgage advisers can give you an up-to-date quote."),
+    ("en-r2", "read as a claim",
+     "I'd love to help you plan this, but the pages I have only cover checked baggage and sports "
+     "equipment, not travelling with animals."),
+    ("en-r3", "read as a claim", "Good thinking to check this up front."),
+    ("en-r4", "read as a claim",
+     "Unfortunately, nothing in the documents I've got covers rent increases during a tenancy."),
+    ("es-g1", "false alarm",
+     "Eso sí, el límite diario en la app es de 3.000 €, así que para enviar 4.000 € tendrás que "
+     "ampliarlo antes."),
+    ("es-g2", "read as a claim", "Gracias por contactar con AeroSol."),
+    ("es-g3", "false alarm", "Así que, si puedes, programa la lavadora de madrugada o el fin de semana."),
+    ("es-i1", "false alarm",
+     "Su póliza cubre urgencias médicas en el extranjero hasta 12.000 € por viaje, siempre que el "
+     "viaje no supere los 90 días, así que dos meses entran dentro del límite."),
+    ("es-i1", "read as a claim", "Entiendo que quiera viajar tranquilo en un viaje tan largo."),
+    ("es-i2", "false alarm",
+     "😕 La buena noticia es que la garantía legal es de 3 años, así que con 20 meses tu portátil "
+     "sigue cubierto."),
+    ("es-i3", "read as a claim", "Con gusto le informo."),
+    ("es-i3", "read as a claim", "Quedamos a su disposición."),
+    ("es-r1", "read as a claim", "Gracias por escribirnos."),
+    ("es-r1", "read as a claim", "Nuestro equipo comercial podrá confirmártelo."),
+    ("fr-g1", "false alarm",
+     "Comme votre valise pèse 26 kg, un supplément de 10 € par kilo excédentaire s'appliquera, soit "
+     "30 €."),
+    ("fr-g2", "read as a claim", "Je comprends, il est utile de connaître les frais avant de se décider."),
+    ("fr-g3", "false alarm",
+     "Bonne nouvelle : en tant que boursier, tu es exonéré des droits d'inscription de master (254 €) "
+     "et tu n'as pas non plus à payer la CVEC."),
+    ("fr-g3", "false alarm",
+     "Il te faudra quand même obtenir ton attestation CVEC avant de t'inscrire, même si elle est "
+     "gratuite pour toi."),
+    ("fr-i3", "false alarm",
+     "Pour votre fils de 8 ans, le tarif enfant est de 8 €, et pour les adultes, comptez 16 €."),
+    ("it-g1", "false alarm",
+     "💪 Visto che hai meno di 25 anni, hai diritto al 15% di sconto sull'annuale, che normalmente "
+     "costa 390 €: quindi pagheresti 331,50 €."),
+    ("it-g1", "read as a claim", "Ci vediamo in sala!"),
+    ("it-g3", "false alarm",
+     "Con un ISEE di 18.000 € rientra nella no-tax area, quindi è esonerato dal contributo "
+     "onnicomprensivo."),
+    ("it-g3", "read as a claim", "Gentile studente, grazie per averci scritto."),
+    ("it-i1", "false alarm",
+     "A 9 anni il servizio di assistenza per minori non accompagnati è obbligatorio."),
+    ("it-i1", "false alarm", "Per un volo nazionale come Roma–Catania il costo è di 60 € a tratta."),
+    ("it-i2", "false alarm", "Ehi, benvenuto!"),
+    ("it-i2", "false alarm", "La portabilità è gratis, mentre la SIM costa 10 € una tantum."),
+    ("it-i3", "read as a claim", "Benvenuto in azienda!"),
+    ("pt-g1", "read as a claim", "Que bom que você já está organizando seus cuidados."),
+    ("pt-g2", "read as a claim", "Caso precise de ajuda com outra encomenda, estamos por cá."),
+    ("pt-g3", "false alarm",
+     "A boa notícia é que, apresentando o boletim de ocorrência, você fica isento da taxa da segunda "
+     "via."),
+    ("pt-i1", "false alarm", "Com 24 anos pode abrir a Conta Jovem sem pagar comissão de manutenção."),
+    ("pt-i2", "false alarm", "E aí, tudo bem?"),
+    ("pt-i2", "false alarm", "Em ambos os casos, o técnico instala tudo em até 7 dias úteis."),
+    ("pt-i2", "false alarm", "Se você topar a fidelidade de 12 meses, a instalação sai de graça."),
+    ("pt-i2", "read as a claim", "Qualquer coisa, só chamar!"),
+    ("pt-i3", "read as a claim", "Fico contente por estares a pensar na residência."),
+    ("pt-r1", "read as a claim", "O pessoal da recepção da sua unidade consegue te responder direitinho."),
+    ("pt-r1", "read as a claim", "Oi, tudo certo?"),
+}
+
 @pytest.mark.parametrize(("corpus", "known"), [
     ("chinese_japanese.jsonl", CHINESE_JAPANESE), ("european.jsonl", EUROPEAN),
     ("european_2.jsonl", EUROPEAN_2), ("european_3.jsonl", EUROPEAN_3), ("european_4.jsonl", EUROPEAN_4),
     ("english_technical.jsonl", ENGLISH_TECHNICAL), ("english_support.jsonl", ENGLISH_SUPPORT),
     ("english_policy.jsonl", ENGLISH_POLICY), ("english_tables.jsonl", ENGLISH_TABLES),
     ("english_fees.jsonl", ENGLISH_FEES), ("english_quotas.jsonl", ENGLISH_QUOTAS),
-    ("english_counts.jsonl", ENGLISH_COUNTS),
+    ("english_counts.jsonl", ENGLISH_COUNTS), ("chatty_answers.jsonl", CHATTY_ANSWERS),
 ])
 def test_the_judges_wrong_verdicts_are_the_known_ones(corpus: str, known: set[tuple[str, str, str]]) -> None:
     assert wrong_verdicts(corpus) == known
@@ -716,27 +818,36 @@ def test_numbers_moved_within_a_passage() -> None:
 
 WRAPPERS_READ_AS_CLAIMS = {
     "wrapper_sentences.jsonl": {
-        "de": (1, 3, 4, 6, 8, 12, 17, 20, 22, 23, 24, 25, 26, 27, 29, 32, 33, 34, 36, 37, 38),
-        "fr": (4, 6, 8, 16, 17, 18, 20, 21, 22, 23, 25, 26, 27, 29, 30, 32, 33, 34, 35, 36, 38),
-        "es": (4, 6, 8, 11, 16, 18, 19, 20, 21, 22, 23, 24, 25, 26, 29, 32, 33, 34, 36, 38, 40),
-        "it": (2, 3, 4, 5, 6, 8, 16, 17, 19, 20, 21, 22, 24, 25, 26, 27, 28, 29, 30, 32, 33, 34, 36, 38, 39),
-        "pt": (4, 5, 6, 8, 16, 17, 20, 21, 22, 24, 25, 26, 28, 29, 30, 32, 33, 34, 35, 36, 37, 38),
+        "de": (17, 25, 34), "fr": (4,), "es": (25, 29, 34, 38), "it": (3, 4, 6, 19, 25, 27, 29, 30, 34, 38),
+        "pt": (4, 6, 17, 26, 29, 30, 34, 35, 38),
     },
-    "wrapper_sentences_en.jsonl": {
-        "en2": (6, 7, 8, 9, 12, 13, 18, 19, 21, 22, 24, 25, 26, 27, 28, 30, 31, 76, 97, 100, 103, 104,
-                105, 106, 108, 109),
+    "wrapper_sentences_en.jsonl": {"en2": (7, 97, 103)},
+    "wrapper_sentences_3.jsonl": {
+        "en3": (15, 16, 17, 20, 21, 30, 32, 40),
+        "de3": (3, 12, 13, 16, 17, 22, 29, 30, 31, 33, 38, 39),
+        "fr3": (16, 18, 20, 27, 29, 33, 35, 39),
+        "es3": (2, 8, 11, 12, 13, 16, 18, 20, 25, 28, 31, 33, 34, 35, 37, 39),
+        "it3": (2, 11, 16, 18, 20, 23, 24, 25, 28, 29, 31, 33, 34, 35, 37, 39),
+        "pt3": (2, 9, 11, 12, 13, 16, 20, 24, 25, 28, 32, 33, 34, 38, 39),
     },
 }
-"""The numbers of two red teams' wrapper sentences that the judge reads as claims. wrapper_sentences.jsonl:
-40 wrappers and 40 claims dressed as wrappers in each of English, German, French, Spanish, Italian and
-Portuguese (110 of 240 read as claims); wrapper_sentences_en.jsonl: 120 and 120 in English (26 of 120: 61
-when it was first measured, then fixed for). Both were written without seeing the code. What the judge
-knows is phrases, openings and cue words; how people say "ask your landlord" or "enjoy the concert" is
-open-ended (the README gives the figures of each version)."""
+"""The numbers of three red teams' wrapper sentences that the judge reads as claims, each set written
+without seeing the code. wrapper_sentences.jsonl: 40 wrappers and 40 claims dressed as wrappers in each of
+English, German, French, Spanish, Italian and Portuguese; wrapper_sentences_en.jsonl: 120 and 120 in
+English. The wrapper model (`ragmon.text.wrapper_model`) is trained on both, so their figures (27 of 240
+and 3 of 120 read as claims; 110 and 26 with the patterns alone) say little. wrapper_sentences_3.jsonl was
+written after it and is not trained on: 40 wrappers, 25 dressed claims and 15 plain claims in each
+language; the patterns alone read 163 of its 240 wrappers as claims, with the model 75. How people say
+"ask your landlord" or "enjoy the concert" is open-ended (the README gives the figures of each version)."""
 CLAIMS_READ_AS_WRAPPERS = {
     "wrapper_sentences.jsonl": set(),
     # An offer taking a deadline for granted, with no number or clause about a party to tell it by.
     "wrapper_sentences_en.jsonl": {"en2-c-090"},
+    # The patterns' (the model takes none): a courtesy or a pointer, then the fact after a semicolon or a
+    # comma with no contrast word ("Viel Glück bei der Wohnungssuche, der Wohnberechtigungsschein gilt
+    # übrigens ein Jahr.", "You're welcome to pop into any branch, as all of them can print ...").
+    "wrapper_sentences_3.jsonl": {"de3-c-020", "en3-c-010", "fr3-c-014", "fr3-c-020", "it3-c-007",
+                                  "it3-c-014", "pt3-c-014"},
 }
 
 
@@ -753,3 +864,34 @@ def test_wrapper_sentences_are_told_from_claims_dressed_as_wrappers_as_measured(
     assert skipped == CLAIMS_READ_AS_WRAPPERS[corpus]
     listed = WRAPPERS_READ_AS_CLAIMS[corpus]
     assert missed == {f"{prefix}-w-{number:03d}" for prefix, numbers in listed.items() for number in numbers}
+
+
+EXPLANATORY_CLAIMS_READ_AS_WRAPPERS = {
+    ("ex-041", "You could argue that the scientific revolution would have been far slower without it."),
+}
+EXPLANATORY_WRAPPERS_READ_AS_CLAIMS = {
+    # Pointers mid-answer, where the model is not asked, or given less than 0.8 by it.
+    ("ex-028", "Your local court's self-help center can walk you through the forms for your state."),
+    ("ex-040", "A local estate lawyer can tell you exactly how this works where you live."),
+    ("ex-054", "If you think you might have a claim, it's worth speaking to a lawyer soon."),
+    ("ex-057", "If you can't find the cause, I'd get an electrician out to take a look."),
+}
+
+
+def test_explanatory_answers_keep_their_claims_in_the_second_person() -> None:
+    """Forum-style explanations state facts with the generic "you" ("Once you have the right adapter, you
+    will be able to ..."), which the wrapper model, trained on chat answers, could take for talk to the user:
+    of 422 such claims in 60 answers written after it, it takes one (and 4 of 16 wrappers stay claims)."""
+    taken, missed = set(), set()
+    for line in (CORPORA / "explanatory_answers.jsonl").read_text(encoding="utf-8").splitlines():
+        case = json.loads(line)
+        answer, not_claims = case["answer"], set(case["not_claims"])
+        claims = {claim.text.strip() for claim in split_claims(answer)}
+        for start, end in sentence_spans(answer):
+            sentence = answer[start:end].strip()
+            if sentence in not_claims and sentence in claims:
+                missed.add((case["id"], sentence))
+            elif sentence not in not_claims and sentence not in claims:
+                taken.add((case["id"], sentence))
+    assert taken == EXPLANATORY_CLAIMS_READ_AS_WRAPPERS
+    assert missed == EXPLANATORY_WRAPPERS_READ_AS_CLAIMS

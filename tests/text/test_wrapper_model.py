@@ -1,0 +1,96 @@
+"""The wrapper model: where it may take a sentence for talk to the user, and that its weights are what the
+training script makes of the listed corpora."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from ragmon.text import wrapper_model, wrapper_training
+from ragmon.text.claims import split_claims
+from ragmon.text.wrapper_model import THRESHOLD, features, reads_as_wrapper, wrapper_probability
+
+CORPORA = Path(__file__).parents[1] / "judges" / "corpora"
+
+
+@pytest.mark.parametrize("sentence", [
+    "Herzlichen Glückwunsch zur bestandenen Prüfung!",
+    "Je vous en prie, c'est tout naturel.",
+    "Si lo desea, puedo ayudarle a redactar la reclamación.",
+    "Ti ho risposto, o intendevi qualcos'altro?",
+    "Oi! Em que posso te ajudar hoje?",
+    "Right, let me pull together the relevant bits for you.",
+])
+def test_wrappers_no_phrase_knows_are_no_claims(sentence: str) -> None:
+    # From the set written after the model (wrapper_sentences_3.jsonl), in five languages.
+    assert split_claims(sentence) == ()
+
+
+@pytest.mark.parametrize("claim", [
+    # Claims dressed as courtesies that the model rates a wrapper, each kept by what a claim rides on: a
+    # dash, a number, a colon and a restriction, no word for the user (from wrapper_sentences_3.jsonl).
+    "Gute Frage – Teilzeitkräfte haben genauso Anspruch auf das Jobticket wie Vollzeitkräfte.",
+    "Voulez-vous que je réserve le créneau de 17 h 30, le dernier disponible ce jeudi ?",
+    "Grazie per la domanda: l'assicurazione bagagli è inclusa solo nelle tariffe Flex.",
+    "Unfortunately, the basic plan doesn't include roaming outside the EU.",
+])
+def test_a_courtesy_carrying_a_fact_stays_a_claim_however_sure_the_model_is(claim: str) -> None:
+    assert wrapper_probability(claim) >= THRESHOLD
+    assert [c.text for c in split_claims(claim)] == [claim]
+
+
+def test_a_sentence_not_addressing_the_user_is_never_the_models() -> None:
+    # No pronoun of either person, no "!" or "?": whatever its words, a statement about the subject.
+    sentence = "Congratulations cards ship within the week."
+    assert not wrapper_model._ADDRESSES_THE_USER.search(sentence.lower())
+    assert not reads_as_wrapper(sentence)
+
+
+def test_a_long_sentence_is_never_the_models() -> None:
+    wrapper = "Thank you so much for your patience with us!"
+    longer = ("Thank you so much for your patience with us while we look into this for you and sort it out "
+              "with the team over the next little while!")
+    assert longer.count(" ") >= wrapper_model.MOST_WORDS
+    assert reads_as_wrapper(wrapper) and not reads_as_wrapper(longer)
+
+
+def test_the_model_is_asked_only_at_an_answers_opening_and_its_last_two_sentences() -> None:
+    courtesy = "Herzlichen Glückwunsch zur bestandenen Prüfung!"
+    facts = ["Die Urkunde kommt per Post.", "Sie gilt unbefristet.", "Eine Kopie kostet 10 Euro.",
+             "Die Abholung ist montags möglich."]
+    opening = " ".join([courtesy, *facts])
+    middle = " ".join([facts[0], courtesy, *facts[1:]])
+    closing = " ".join([*facts, courtesy])
+    assert [c.text for c in split_claims(opening)] == facts
+    assert [c.text for c in split_claims(closing)] == facts
+    assert [c.text for c in split_claims(middle)] == [facts[0], courtesy, *facts[1:]]
+
+
+def test_a_number_is_one_token_and_the_opening_and_closing_mark_are_features() -> None:
+    assert features("You have 30 days!") == frozenset({
+        "w:you", "w:have", "w:<d>", "w:days", "b:you have", "b:have <d>", "b:<d> days", "^you",
+        "^^you have", "$!", "len:0", "digit"})
+
+
+def test_the_shipped_weights_are_what_training_on_the_listed_corpora_gives() -> None:
+    # Within one unit of 1/10,000 each: the training is plain Python in a fixed order, and only a platform's
+    # last bit of exp() could move a weight across a rounding edge.
+    weights, bias = wrapper_training.train(list(wrapper_training.labelled(CORPORA)))
+    shipped = json.loads(wrapper_model.WEIGHTS.read_text(encoding="utf-8"))
+    assert shipped["trained_on"] == list(wrapper_training.TRAINING)
+    assert abs(bias - shipped["bias"]) <= 1
+    for feature in weights.keys() | shipped["weights"].keys():
+        assert abs(weights.get(feature, 0) - shipped["weights"].get(feature, 0)) <= 1, feature
+
+
+def test_the_corpora_that_measure_the_model_are_not_trained_on() -> None:
+    assert not set(wrapper_training.HELD_OUT) & set(wrapper_training.TRAINING)
+    assert all((CORPORA / name).exists() for name in (*wrapper_training.TRAINING, *wrapper_training.HELD_OUT))
+
+
+def test_training_needs_both_wrappers_and_claims() -> None:
+    only_claims = [wrapper_training.Labelled("The fee is 5 euros.", False, "x")] * 3
+    with pytest.raises(ValueError, match="needs wrappers and claims: 0 wrappers of 3 sentences"):
+        wrapper_training.train(only_claims)
