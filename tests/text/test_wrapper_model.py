@@ -42,9 +42,10 @@ def test_a_courtesy_carrying_a_fact_stays_a_claim_however_sure_the_model_is(clai
 
 
 def test_a_sentence_not_addressing_the_user_is_never_the_models() -> None:
-    # No pronoun of either person, no "!" or "?": whatever its words, a statement about the subject.
-    sentence = "Congratulations cards ship within the week."
-    assert not wrapper_model._ADDRESSES_THE_USER.search(sentence.lower())
+    # No pronoun of either person, no "!" or "?" ("EU" is not Portuguese "eu"): a statement about the
+    # subject, however sure the model is.
+    sentence = "Unfortunately, the basic plan doesn't include roaming outside the EU."
+    assert wrapper_probability(sentence) >= THRESHOLD
     assert not reads_as_wrapper(sentence)
 
 
