@@ -26,7 +26,8 @@ TRAINING = (
 """The corpora with wrappers labelled: sentence sets (`label`) and answers (`not_claims`, every other
 sentence of the answer a claim). The corpora written after the model was (`HELD_OUT`) are not among them:
 they measure it."""
-HELD_OUT = ("wrapper_sentences_3.jsonl", "chatty_answers.jsonl")
+HELD_OUT = ("wrapper_sentences_3.jsonl", "chatty_answers.jsonl", "explanatory_answers.jsonl",
+            "wrapper_sentences_4.jsonl")
 
 EPOCHS = 60
 RATE = 0.5

@@ -830,6 +830,11 @@ WRAPPERS_READ_AS_CLAIMS = {
         "it3": (2, 11, 16, 18, 20, 23, 24, 25, 28, 29, 31, 33, 34, 35, 37, 39),
         "pt3": (2, 9, 11, 12, 13, 16, 20, 24, 25, 28, 32, 33, 34, 38, 39),
     },
+    "wrapper_sentences_4.jsonl": {
+        "en4": (7, 8, 18, 24, 28), "de4": (1, 4, 9, 15, 16, 17, 18, 19, 27, 28), "fr4": (1, 14, 15, 24, 28),
+        "es4": (1, 8, 14, 15, 18, 20, 22, 25, 26, 28), "it4": (2, 10, 14, 15, 18, 22, 23, 25, 26, 28),
+        "pt4": (1, 2, 3, 10, 11, 14, 15, 18, 20, 23, 26, 30),
+    },
 }
 """The numbers of three red teams' wrapper sentences that the judge reads as claims, each set written
 without seeing the code. wrapper_sentences.jsonl: 40 wrappers and 40 claims dressed as wrappers in each of
@@ -837,8 +842,11 @@ English, German, French, Spanish, Italian and Portuguese; wrapper_sentences_en.j
 English. The wrapper model (`ragmon.text.wrapper_model`) is trained on both, so their figures (27 of 240
 and 3 of 120 read as claims; 110 and 26 with the patterns alone) say little. wrapper_sentences_3.jsonl was
 written after it and is not trained on: 40 wrappers, 25 dressed claims and 15 plain claims in each
-language; the patterns alone read 163 of its 240 wrappers as claims, with the model 75. How people say
-"ask your landlord" or "enjoy the concert" is open-ended (the README gives the figures of each version)."""
+language; the patterns alone read 163 of its 240 wrappers as claims, with the model 75.
+wrapper_sentences_4.jsonl was written after the model's last change, in regional varieties and registers:
+30 wrappers, 15 dressed claims and 15 plain claims in each language; 120 of its 180 wrappers read as claims
+by the patterns alone, 52 with the model. How people say "ask your landlord" or "enjoy the concert" is
+open-ended (the README gives the figures of each version)."""
 CLAIMS_READ_AS_WRAPPERS = {
     "wrapper_sentences.jsonl": set(),
     # An offer taking a deadline for granted, with no number or clause about a party to tell it by.
@@ -848,6 +856,13 @@ CLAIMS_READ_AS_WRAPPERS = {
     # übrigens ein Jahr.", "You're welcome to pop into any branch, as all of them can print ...").
     "wrapper_sentences_3.jsonl": {"de3-c-020", "en3-c-010", "fr3-c-014", "fr3-c-020", "it3-c-007",
                                   "it3-c-014", "pt3-c-014"},
+    # 11 the patterns' (a courtesy, a comma, then the fact: "Sorry for the trouble, that error usually means
+    # the cache is full."; an offer "now that" something happened), 3 the model's: the same after "Merci
+    # d'avoir patienté,", an offer "ahora que ...", and a reason after "já que" its gates do not read.
+    "wrapper_sentences_4.jsonl": {
+        "de4-c-007", "de4-c-013", "en4-c-001", "en4-c-004", "en4-c-012", "en4-c-013", "en4-c-014",
+        "es4-c-013", "fr4-c-002", "fr4-c-004", "fr4-c-013", "it4-c-004", "it4-c-013", "pt4-c-011",
+    },
 }
 
 
