@@ -24,7 +24,7 @@ from ragmon.text.terms import (
     wide,
     wordset,
 )
-from ragmon.text.wrapper_model import reads_as_wrapper
+from ragmon.text.wrapper_model import reads_as_wrapper, states_after_comma
 
 _HEADING = re.compile(r"[ \t]*#{1,6}[ \t]")
 _ITEM_NUMBER = r"\(?\d{1,3}[.)]|\d\ufe0f?\u20e3|\(?[a-z][)]|(?:i{1,3}|iv|vi{0,3}|ix|xi{0,2})\."
@@ -445,7 +445,9 @@ def _is_claim(sentence: str, edge: bool) -> bool:
     lead-in, "These items carry a 25% restocking fee:" a claim); nor does a note of the sources ("Sources:
     doc-1."), nor filler ("Sure!", "Hope this helps!"), nor filler after an attribution ("Based on the
     provided context, yes."). `edge`: the sentence opens the answer or is one of its last two, where 95% of
-    the corpora's wrappers are and the wrapper model is asked (`ragmon.text.wrapper_model`)."""
+    the corpora's wrappers are and the wrapper model is asked (`ragmon.text.wrapper_model`). Filler whose last
+    part after a comma or semicolon states something ("Cheers for your patience, the outage has been
+    fixed.") is a claim."""
     if ((":" in sentence or ">" in sentence or "：" in sentence or len(sentence) < _LONGEST_HEADING)
             and _SOURCES_LINE.match(sentence)):
         return False  # it only names the answer's sources; most sentences are spared the pattern
@@ -453,9 +455,10 @@ def _is_claim(sentence: str, edge: bool) -> bool:
     if (sentence.endswith((":", "：", "*", "_")) and sentence.rstrip("*_").endswith((":", "："))
             and all(n.is_integer() and 1 <= n <= _MOST_ITEMS for n in read.numbers)):
         return False
-    if (not _says_something(read) or is_abstention(sentence) or is_filler(sentence, read.terms)
-            or (edge and reads_as_wrapper(sentence))):
+    if not _says_something(read) or is_abstention(sentence):
         return False
+    if is_filler(sentence, read.terms) or (edge and reads_as_wrapper(sentence)):
+        return states_after_comma(sentence)
     start = _content_start(sentence, read.terms)
     if not start:
         return True

@@ -147,3 +147,18 @@ def reads_as_wrapper(sentence: str) -> bool:
             or NO_CLAIM_AROUND.search(low) is not None or TAKEN_FOR_GRANTED.search(low) is not None):
         return False
     return _probability(_features(text, words)) >= THRESHOLD
+
+
+STATES = 0.15
+"""The probability under which the model reads a part of a sentence as a statement about the subject."""
+
+
+def states_after_comma(sentence: str) -> bool:
+    """Whether what follows a sentence's last comma or semicolon, read alone, states something about the
+    subject ("Cheers for your patience, the outage has been fixed and all services are back online.",
+    "Auguri per il matrimonio; il congedo matrimoniale spetta per quindici giorni."): the phrases and the
+    model read a courtesy's opening and would pass the fact after it. A lead-in ending in a colon is left to
+    the lead-in rule."""
+    cut = max(sentence.rfind(", "), sentence.rfind("; "))
+    return (cut > 0 and not sentence.rstrip("*_ ").endswith(":")
+            and wrapper_probability(sentence[cut + 2:]) < STATES)

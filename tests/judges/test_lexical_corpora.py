@@ -851,17 +851,16 @@ CLAIMS_READ_AS_WRAPPERS = {
     "wrapper_sentences.jsonl": set(),
     # An offer taking a deadline for granted, with no number or clause about a party to tell it by.
     "wrapper_sentences_en.jsonl": {"en2-c-090"},
-    # The patterns' (the model takes none): a courtesy or a pointer, then the fact after a semicolon or a
-    # comma with no contrast word ("Viel Glück bei der Wohnungssuche, der Wohnberechtigungsschein gilt
-    # übrigens ein Jahr.", "You're welcome to pop into any branch, as all of them can print ...").
-    "wrapper_sentences_3.jsonl": {"de3-c-020", "en3-c-010", "fr3-c-014", "fr3-c-020", "it3-c-007",
-                                  "it3-c-014", "pt3-c-014"},
-    # 11 the patterns' (a courtesy, a comma, then the fact: "Sorry for the trouble, that error usually means
-    # the cache is full."; an offer "now that" something happened), 3 the model's: the same after "Merci
-    # d'avoir patienté,", an offer "ahora que ...", and a reason after "já que" its gates do not read.
+    # A wish, then a fact after a comma that the model, reading it alone, gives 0.33 of being a wrapper.
+    "wrapper_sentences_3.jsonl": {"de3-c-020"},
+    # Offers taking an event for granted ("now that your account has moved to the family plan", "ahora que
+    # tu baja quedó registrada"), a courtesy before a fact the model, reading it alone, is unsure of (0.46
+    # for "Sorry for the trouble, that error usually means the cache is full."; under 0.15 makes a claim),
+    # offers with a clause about a course ("l'unico tenuto da una logopedista"), a pointer before "dort
+    # liegen die Anmeldeformulare aus".
     "wrapper_sentences_4.jsonl": {
-        "de4-c-007", "de4-c-013", "en4-c-001", "en4-c-004", "en4-c-012", "en4-c-013", "en4-c-014",
-        "es4-c-013", "fr4-c-002", "fr4-c-004", "fr4-c-013", "it4-c-004", "it4-c-013", "pt4-c-011",
+        "de4-c-007", "de4-c-013", "en4-c-004", "en4-c-013", "es4-c-013", "fr4-c-002", "fr4-c-004",
+        "fr4-c-013", "it4-c-004", "it4-c-013",
     },
 }
 

@@ -95,3 +95,22 @@ def test_training_needs_both_wrappers_and_claims() -> None:
     only_claims = [wrapper_training.Labelled("The fee is 5 euros.", False, "x")] * 3
     with pytest.raises(ValueError, match="needs wrappers and claims: 0 wrappers of 3 sentences"):
         wrapper_training.train(only_claims)
+
+
+@pytest.mark.parametrize("sentence", [
+    # A courtesy the phrases or the model know, then a fact after the last comma or semicolon.
+    "Cheers for your patience, the outage has been fixed and all services are back online.",
+    "Happy to help, and just so you know, the student discount also covers the premium tier.",
+    "Auguri per il matrimonio; il congedo matrimoniale spetta per quindici giorni di calendario.",
+])
+def test_a_fact_after_a_courtesys_comma_is_a_claim(sentence: str) -> None:
+    assert [c.text for c in split_claims(sentence)] == [sentence]
+
+
+@pytest.mark.parametrize("sentence", [
+    "If you have any other questions, feel free to ask!",
+    "Guten Tag, womit kann ich Ihnen heute behilflich sein?",
+    "Thanks so much for your patience, and have a great day!",
+])
+def test_a_courtesy_after_a_comma_keeps_the_sentence_a_wrapper(sentence: str) -> None:
+    assert split_claims(sentence) == ()
