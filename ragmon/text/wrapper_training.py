@@ -27,7 +27,7 @@ TRAINING = (
 sentence of the answer a claim). The corpora written after the model was (`HELD_OUT`) are not among them:
 they measure it."""
 HELD_OUT = ("wrapper_sentences_3.jsonl", "chatty_answers.jsonl", "explanatory_answers.jsonl",
-            "wrapper_sentences_4.jsonl")
+            "wrapper_sentences_4.jsonl", "chatty_answers_2.jsonl")
 
 EPOCHS = 60
 RATE = 0.5

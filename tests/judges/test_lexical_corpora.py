@@ -4,7 +4,8 @@ numbers (prices, doses, dates, units), technical documentation (versions, addres
 HR, benefits and insurance policies (conditions, tiers, deadlines), and pages of tables, tiers and bands
 where a made-up answer moves a number from one row or clause to another (english_tables, english_fees, and
 a red team's claim-passage pairs aimed at the rule that catches it, moved_numbers), and plan tables of
-counts (english_quotas: seats, screens, bags, guest passes)
+counts (english_quotas: seats, screens, bags, guest passes), and chatty answers in six languages written to
+measure the wrapper model (chatty_answers, chatty_answers_2, never trained on)
 (tests/judges/corpora/: documents, answers whose every sentence the documents state, answers with one
 made-up sentence, refusals; written for ragmon by seven walkthroughs, labelled sentence by sentence before
 the judge was run on them).
@@ -741,6 +742,150 @@ CHATTY_ANSWERS = {
     ("pt-r1", "read as a claim", "Oi, tudo certo?"),
 }
 
+CHATTY_ANSWERS_2 = {
+    # Written after the wrapper model's last change, measured once (README: 48 wrappers read as claims by the
+    # patterns alone, 22 with the model; false alarms 47 -> 43; made-up sentences caught 18 of 21 either way).
+    ("de-g1", "false alarm",
+     "Ja, in Regional- und InterRegio-Zügen dürfen Sie Ihr Velo mitnehmen, solange es Platz hat."),
+    ("de-g2", "false alarm",
+     "Brauchen Sie noch mehr, hilft Ihnen der Kundenservice unter 0800 600 700 weiter, allerdings nur "
+     "nach einer Bonitätsprüfung."),
+    ("de-g2", "false alarm",
+     "Dieses Limit lässt sich in der App unter **Karte > Limits** auf bis zu 5.000 € täglich anheben."),
+    ("de-g2", "false alarm", "Wenn Sie möchten, können Sie das gleich erledigen – die Änderung gilt sofort."),
+    ("de-g3", "false alarm",
+     "Die Praxis ruft dich nach der OP an, und meistens kannst du sie ab 16 Uhr wieder abholen."),
+    ("de-g3", "false alarm", "Ja, ab 22 Uhr am Abend vor der OP sollte deine Katze nichts mehr fressen."),
+    ("de-i1", "false alarm", "Dazu kommt eine Servicepauschale von 15 €."),
+    ("de-i2", "false alarm",
+     "Das Geld bekommst du nach Eingang und Prüfung innerhalb von 14 Tagen auf dem Weg zurück, wie du "
+     "bezahlt hast."),
+    ("de-i2", "false alarm",
+     "😊 Zurückschicken ist bei Lindgrün kostenlos, solange du innerhalb von 30 Tagen nach Erhalt dran "
+     "bist."),
+    ("de-r1", "read as a claim", "Das ist wirklich ärgerlich, das tut mir leid."),
+    ("de-r1", "read as a claim",
+     "In den Unterlagen, die mir vorliegen, geht es nur um den Glasbruch-Baustein und die "
+     "Beitragszahlung – zum Fahrraddiebstahl aus dem Keller steht dort leider nichts."),
+    ("en-g1", "read as a claim", "Hope that helps — let me know if you'd like a hand setting up the app!"),
+    ("en-g10", "false alarm", "2 to 7 days before: half the deposit back"),
+    ("en-g11", "false alarm",
+     "You can reduce your limit under **Settings > Limits**, but it cannot be raised beyond ₹1 lakh."),
+    ("en-g12", "false alarm", "Yes, in most cases you can!"),
+    ("en-g14", "false alarm",
+     "If you'd like to add one, it's much cheaper to do it online in Manage Booking: from £12, "
+     "compared with £40 at the gate."),
+    ("en-g2", "false alarm", "If you can see you'll be delayed, give the branch a ring as early as you can."),
+    ("en-g2", "read as a claim", "That's a smart thing to check before you head off."),
+    ("en-g3", "false alarm",
+     "If you need more than that, extra guest day passes cost £15 each and can be bought at reception "
+     "or in the app."),
+    ("en-g4", "read as a claim",
+     "Sorry to hear your bike was stolen — here's the process Harbour asks you to follow."),
+    ("en-g6", "read as a claim", "Do revert if you need any further assistance."),
+    ("en-g7", "read as a claim", "Sure — here's the short version."),
+    ("en-g8", "false alarm", "Happy to help — and yes, you can renew online."),
+    ("en-g8", "false alarm",
+     "If something does come back late, it's 20p per item per day, with a cap of £5 per item."),
+    ("en-g9", "read as a claim", "We hope your pet is doing okay."),
+    ("en-i10", "made-up sentence passed",
+     "Note that from your second replacement within 12 months, there's a £5 fee."),
+    ("en-i10", "read as a claim", "I'm sorry — losing a card is stressful."),
+    ("en-i2", "false alarm", "Yes, at 23 you can rent with Velo Rent, since the minimum age is 21."),
+    ("en-i2", "false alarm",
+     "You need to have held a full licence for at least two years, and the Premium and SUV categories "
+     "are off-limits until you turn 25."),
+    ("en-i4", "made-up sentence passed",
+     "For windscreen damage, Meridian uses a partner called ClearShield Glass, which you can reach on "
+     "0800 123 4567."),
+    ("en-i5", "false alarm",
+     "Verification goes through UniDays and needs renewing every 12 months, for up to four years in "
+     "total."),
+    ("en-i5", "made-up sentence passed",
+     "You'll get the first month completely free when you sign up with a student account."),
+    ("en-i7", "false alarm",
+     "The change can take up to 5 working days to kick in, and the account has to be in your name (on "
+     "its own or jointly)."),
+    ("en-r1", "read as a claim", "Thanks for asking — I understand this might be time-sensitive."),
+    ("en-r1", "read as a claim",
+     "The quickest way to find out is to call or speak to a pharmacist at your nearest branch."),
+    ("en-r4", "read as a claim",
+     "I'm afraid the info I've got covers packing materials and transit insurance, but says nothing "
+     "about moving pianos."),
+    ("en-r5", "read as a claim", "Kind regards."),
+    ("en-r5", "read as a claim",
+     "The school office or the local council's school transport team would be best placed to advise."),
+    ("es-g2", "false alarm",
+     "Ojo, que si te quedás sin saldo podés viajar igual hasta un negativo de $1.300, pero después "
+     "tenés que cargar sí o sí."),
+    ("es-g2", "false alarm",
+     "Si encima hacés un tercer viaje dentro de los 90 minutos, te cobran solo el 25 %."),
+    ("es-g3", "false alarm",
+     "Para un vuelo nacional como Madrid–Sevilla, la tarifa es de 50 € por trayecto."),
+    ("es-i1", "false alarm", "Como ya pasaron 20 días, lamentablemente quedaría fuera de ese plazo."),
+    ("es-i1", "false alarm",
+     "Si todavía estuviera dentro del periodo, la guía de devolución sería gratuita desde Mis pedidos "
+     "> Devolver."),
+    ("es-i2", "false alarm",
+     "Después, un perito te va a contactar dentro de los 5 días hábiles para coordinar la inspección."),
+    ("es-r1", "read as a claim",
+     "La información que tengo de la Biblioteca Rosalía de Castro trata sobre horarios, carné y "
+     "préstamos, pero no menciona el servicio de impresión ni sus precios."),
+    ("fr-g1", "false alarm", "Oui, absolument!"),
+    ("fr-g1", "false alarm", "Tu as droit à 5 documents en même temps, pour 21 jours chacun."),
+    ("fr-g1", "false alarm",
+     "À la fin du prêt, le livre se retourne tout seul, donc pas de frais de retard à craindre."),
+    ("fr-g2", "read as a claim", "Bonjour, nous sommes sincèrement désolés pour l'annulation de votre vol."),
+    ("fr-g3", "false alarm",
+     "Si vous voulez comparer sur place, je peux vous expliquer comment vous inscrire à une visite : "
+     "elles ont lieu tous les jeudis à 11 h."),
+    ("fr-r1", "false alarm",
+     "En attendant, si vous avez besoin de boîtes, la livraison est gratuite à partir de 150 $ "
+     "d'achat dans un rayon de 25 km."),
+    ("fr-r1", "read as a claim",
+     "Malheureusement, l'information dont je dispose porte seulement sur les boîtes et les "
+     "fournitures d'emballage; je ne peux donc pas vous dire s'il reste des disponibilités pour le "
+     "1er juillet."),
+    ("it-g1", "false alarm",
+     "Certo, può vaccinarsi presso la Farmacia Centrale: non rientrando nelle categorie gratuite, il "
+     "costo è di 25 €, dose e somministrazione incluse."),
+    ("it-g1", "false alarm",
+     "Tenga presente che, se il giorno dell'appuntamento avesse la febbre, non sarà possibile "
+     "vaccinarla."),
+    ("it-g1", "read as a claim", "Restiamo a disposizione per qualsiasi dubbio."),
+    ("it-g3", "false alarm",
+     "Se suo figlio ha bisogno di una dieta speciale per motivi di salute, va allegato un certificato "
+     "medico."),
+    ("it-i1", "false alarm",
+     "Dopo la disdetta continui a vedere tutto fino alla fine del periodo già pagato, ma per i giorni "
+     "non usati non è previsto alcun rimborso, nemmeno parziale."),
+    ("it-i1", "false alarm",
+     "Profili e cronologia restano salvati per 10 mesi, quindi se torni ritrovi tutto com'era."),
+    ("it-r1", "false alarm",
+     "Le consiglio di chiedere conferma all'ufficio, magari quando prenota l'appuntamento al numero "
+     "0571 220 310."),
+    ("it-r1", "read as a claim",
+     "Purtroppo le informazioni che ho sull'Ufficio Tributi di Castelverde riguardano gli orari e i "
+     "rimborsi, ma non dicono nulla sulle modalità di pagamento dell'IMU allo sportello."),
+    ("pt-g2", "read as a claim", "Com os melhores cumprimentos."),
+    ("pt-g3", "false alarm",
+     "Cada dose da V10 custa R$ 120 e a antirrábica sai R$ 80, então o protocolo inicial completo "
+     "fica em R$ 440."),
+    ("pt-g3", "false alarm", "🐶 Como ele já passou dos 45 dias, já pode começar o protocolo."),
+    ("pt-i1", "false alarm",
+     "Convém lembrar que o limite diário na app é de 5.000 €, que pode subir até 15.000 € se o pedir "
+     "na agência."),
+    ("pt-i2", "false alarm",
+     "Como a air fryer chegou há dois dias, você ainda está dentro do prazo de 7 dias corridos para "
+     "desistir da compra."),
+    ("pt-i2", "false alarm", "Consegue sim!"),
+    ("pt-r1", "read as a claim",
+     "Infelizmente, a informação de que disponho sobre a AeroLusa aborda apenas o check-in e a "
+     "escolha de lugares, e não refere o transporte de carrinhos de bebé."),
+    ("pt-r1", "read as a claim", "Percebo perfeitamente a sua dúvida."),
+}
+
+
 @pytest.mark.parametrize(("corpus", "known"), [
     ("chinese_japanese.jsonl", CHINESE_JAPANESE), ("european.jsonl", EUROPEAN),
     ("european_2.jsonl", EUROPEAN_2), ("european_3.jsonl", EUROPEAN_3), ("european_4.jsonl", EUROPEAN_4),
@@ -748,6 +893,7 @@ CHATTY_ANSWERS = {
     ("english_policy.jsonl", ENGLISH_POLICY), ("english_tables.jsonl", ENGLISH_TABLES),
     ("english_fees.jsonl", ENGLISH_FEES), ("english_quotas.jsonl", ENGLISH_QUOTAS),
     ("english_counts.jsonl", ENGLISH_COUNTS), ("chatty_answers.jsonl", CHATTY_ANSWERS),
+    ("chatty_answers_2.jsonl", CHATTY_ANSWERS_2),
 ])
 def test_the_judges_wrong_verdicts_are_the_known_ones(corpus: str, known: set[tuple[str, str, str]]) -> None:
     assert wrong_verdicts(corpus) == known
