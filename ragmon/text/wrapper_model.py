@@ -152,8 +152,12 @@ def reads_as_wrapper(sentence: str) -> bool:
     if not _CLAIM_WORDS.isdisjoint(pieces) or any(phrase in spaced for phrase in _CLAIM_PHRASES):
         return False
     text = low.strip(_EDGES)
-    digits = not text.isascii() and any(map(str.isdigit, text))  # an ASCII digit ended it above
-    return (_probability(_features(text, _WORD.findall(text), digits)) >= THRESHOLD
+    if text.isascii():  # no digit (it ended above): the table's words are the pattern's, but for apostrophes
+        words = tokens if "'" not in text else _WORD.findall(text)
+        digits = False
+    else:
+        words, digits = _WORD.findall(text), any(map(str.isdigit, text))
+    return (_probability(_features(text, words, digits)) >= THRESHOLD
             and NO_CLAIM_AROUND.search(low) is None and TAKEN_FOR_GRANTED.search(low) is None)
 
 
