@@ -169,8 +169,9 @@ def states_after_comma(sentence: str) -> bool:
     """Whether what follows a sentence's last comma or semicolon, read alone, states something about the
     subject ("Cheers for your patience, the outage has been fixed and all services are back online.",
     "Auguri per il matrimonio; il congedo matrimoniale spetta per quindici giorni."): the phrases and the
-    model read a courtesy's opening and would pass the fact after it. A lead-in ending in a colon is left to
-    the lead-in rule."""
+    model read a courtesy's opening and would pass the fact after it. Three words at least: "Yes,
+    absolutely." states no more than "Yes." does. A lead-in ending in a colon is left to the lead-in rule."""
     cut = max(sentence.rfind(", "), sentence.rfind("; "))
-    return (cut > 0 and not sentence.rstrip("*_ ").endswith(":")
-            and wrapper_probability(sentence[cut + 2:]) < STATES)
+    tail = sentence[cut + 2:]
+    return (cut > 0 and tail.count(" ") >= 2 and not sentence.rstrip("*_ ").endswith(":")
+            and wrapper_probability(tail) < STATES)

@@ -29,12 +29,12 @@ def test_wrappers_no_phrase_knows_are_no_claims(sentence: str) -> None:
 
 
 @pytest.mark.parametrize("claim", [
-    # Claims dressed as courtesies that the model rates a wrapper, each kept by what a claim rides on: a
-    # dash, a number, a colon and a restriction, no word for the user (from wrapper_sentences_3.jsonl).
-    "Gute Frage – Teilzeitkräfte haben genauso Anspruch auf das Jobticket wie Vollzeitkräfte.",
-    "Voulez-vous que je réserve le créneau de 17 h 30, le dernier disponible ce jeudi ?",
-    "Grazie per la domanda: l'assicurazione bagagli è inclusa solo nelle tariffe Flex.",
-    "Unfortunately, the basic plan doesn't include roaming outside the EU.",
+    # Courtesies the model rates a wrapper, each kept a claim by what a claim rides on: a number, a
+    # contrast, a colon, a reason.
+    "Have a wonderful trip and enjoy your 2 free drinks!",
+    "Enjoy your stay, but check out by noon!",
+    "Have a great weekend: the office reopens Monday!",
+    "Enjoy the concert since doors open early!",
 ])
 def test_a_courtesy_carrying_a_fact_stays_a_claim_however_sure_the_model_is(claim: str) -> None:
     assert wrapper_probability(claim) >= THRESHOLD
@@ -42,9 +42,9 @@ def test_a_courtesy_carrying_a_fact_stays_a_claim_however_sure_the_model_is(clai
 
 
 def test_a_sentence_not_addressing_the_user_is_never_the_models() -> None:
-    # No pronoun of either person, no "!" or "?" ("EU" is not Portuguese "eu"): a statement about the
-    # subject, however sure the model is.
-    sentence = "Unfortunately, the basic plan doesn't include roaming outside the EU."
+    # No word for the user or the assistant, no "!" or "?": the model may not take it, however sure it is
+    # (the phrases may: "Enjoy the concert!" is theirs).
+    sentence = "Safe travels."
     assert wrapper_probability(sentence) >= THRESHOLD
     assert not reads_as_wrapper(sentence)
 
