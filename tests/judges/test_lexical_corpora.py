@@ -5,7 +5,8 @@ HR, benefits and insurance policies (conditions, tiers, deadlines), and pages of
 where a made-up answer moves a number from one row or clause to another (english_tables, english_fees, and
 a red team's claim-passage pairs aimed at the rule that catches it, moved_numbers), and plan tables of
 counts (english_quotas: seats, screens, bags, guest passes), and chatty answers in six languages written to
-measure the wrapper model (chatty_answers, chatty_answers_2, never trained on)
+measure the wrapper model (chatty_answers to _3, each measured once before the model was trained on it;
+chatty_answers_4, written after its last version, not trained on)
 (tests/judges/corpora/: documents, answers whose every sentence the documents state, answers with one
 made-up sentence, refusals; written for ragmon by seven walkthroughs, labelled sentence by sentence before
 the judge was run on them).
@@ -869,6 +870,154 @@ CHATTY_ANSWERS_2 = {
 }
 
 
+CHATTY_ANSWERS_3 = {
+    # Written after the wrapper model's fourth version, measured once on it and on the fifth (README); trained
+    # on since, with 12 greetings and wishes put in not_claims ("Welcome aboard!", "Boas pedaladas!").
+    ("de-g2", "false alarm",
+     "Ja, das geht: Für einen Dienstwagen reicht eine Bescheinigung deines Arbeitgebers, dass du das "
+     "Auto auch privat nutzen darfst."),
+    ("de-g3", "false alarm",
+     "👋 Mit einem ein Jahr alten Gerät sind Sie noch innerhalb der gesetzlichen Gewährleistung von 24 "
+     "Monaten."),
+    ("de-i2", "false alarm",
+     "Dein Hund kostet 5 € pro Strecke und muss an Bord an der Leine bleiben – ins Bordrestaurant "
+     "darf er allerdings nicht mit."),
+    ("de-i2", "false alarm", "Für das Fahrrad zahlst du 9,50 € pro Strecke, und zwischen dem 1."),
+    ("de-i2", "false alarm", "Klar, beides ist möglich!"),
+    ("de-i2", "false alarm", "Oktober musst du es vorher reservieren."),
+    ("en-g10", "false alarm",
+     "As your dog is 9, you would pay the £99 excess on each claim plus a 20% co-payment on the "
+     "remaining amount, which applies to pets aged 8 or older at the start of the policy year."),
+    ("en-g2", "false alarm", "Last admission is 45 minutes before closing, so 20:15 on a Wednesday."),
+    ("en-g3", "read as a claim", "Sorry to hear that — it's a frustrating thing to deal with."),
+    ("en-g7", "false alarm", "Have an amazing time at Riverside Sounds!"),
+    ("en-g8", "false alarm",
+     "Flex Tracker is the only tariff without an exit fee; it charges 22.8p/kWh plus a 51.2p daily "
+     "standing charge, but its prices vary monthly."),
+    ("en-i1", "false alarm",
+     "At 14 months it's still within the 2-year manufacturer's warranty, as long as you have proof of "
+     "purchase."),
+    ("en-i2", "false alarm",
+     "Unfortunately the pool, sauna and steam room are only open to guests aged 16 and over, so your "
+     "15-year-old won't be able to join you there."),
+    ("en-i4", "read as a claim", "Ouch, I'm sorry — that sounds painful."),
+    ("en-i5", "false alarm",
+     "Groups of 10 or more get 20% off standard admission, so your group of 15 qualifies."),
+    ("en-i5", "made-up sentence passed",
+     "There's also a guided tour of the 'Life at Sea' galleries led by curator Dr Helen Marsh every "
+     "Thursday at 14:00, for an extra £6 per person."),
+    ("en-i9", "made-up sentence passed",
+     "It lets you make up to 3 claims in any 3-year period without your NCD being reduced."),
+    ("en-r2", "read as a claim",
+     "The tariff information I have only covers what you pay for electricity; there's nothing about "
+     "payments for exported solar power."),
+    ("en-r3", "read as a claim",
+     "It would be best to check the full policy wording or ask PawSure directly to be sure."),
+    ("es-i1", "read as a claim", "¡Buenas noticias!"),
+    ("fr-g1", "false alarm",
+     "Bonne nouvelle : si vous êtes en formule Confort ou Intégrale, la réparation d'un impact se "
+     "fait sans franchise."),
+    ("fr-g3", "false alarm",
+     "Je vous conseille de réserver vite la visite de 15 h : il n'y reste que 4 places, celle de 10 h "
+     "étant déjà complète."),
+    ("fr-i2", "false alarm",
+     "Elle peut en revanche être prise en charge avec la formule Premium, grâce à son forfait "
+     "prévention de 100 € par an."),
+    ("fr-i2", "made-up sentence passed",
+     "Vous pouvez passer en Premium à tout moment, sans nouveau délai de carence."),
+    ("it-g3", "false alarm", "Se ti iscrivi entro il 15 settembre hai uno sconto del 10%."),
+    ("it-i1", "false alarm", "Ti ricordo che i concerti serali iniziano alle 21:00."),
+    ("it-i2", "false alarm",
+     "Se invece decidesse di annullare, a questo punto non è previsto alcun rimborso, tranne le tasse "
+     "portuali."),
+    ("it-r1", "false alarm",
+     "Per una risposta certa Le consiglio di scrivere a supporto@cadpro.it, attivo dal lunedì al "
+     "venerdì dalle 9:00 alle 18:00."),
+    ("pt-r1", "read as a claim",
+     "Peço desculpa, mas a informação que tenho sobre a creche não refere se existe transporte para "
+     "as crianças."),
+}
+
+
+CHATTY_ANSWERS_4 = {
+    # Written after the wrapper model's sixth version, not trained on (README: 39 wrappers read as claims by
+    # the patterns alone, 11 with the model; 34 false alarms and all 17 made-up sentences caught either way).
+    ("de-g2", "false alarm",
+     "Für die dritte Person kommen 30 € pro Stunde hinzu, also 120 €, sodass Sie insgesamt 480 € "
+     "bezahlen."),
+    ("de-i1", "false alarm", "Beachte, dass normalerweise 150 € Selbstbeteiligung abgezogen werden."),
+    ("de-i1", "false alarm", "Bei einer Wohnung mit 60 m² wären das zum Beispiel 390 €."),
+    ("de-i1", "false alarm", "Die Entschädigung ist auf 1 % der Versicherungssumme begrenzt."),
+    ("en-g3", "false alarm",
+     "Alternatively, you can defer your place to 2026 for £20, provided you request it by the same "
+     "date."),
+    ("en-g4", "false alarm", "A 20-minute ride costs £4.60: £1 to unlock plus 18p per minute."),
+    ("en-g6", "false alarm", "Note that once you leave, you can't get back in."),
+    ("en-g8", "false alarm",
+     "Good news: three weeks is enough, because the yellow fever vaccine only has to be given at "
+     "least 10 days before travel for the certificate to be valid."),
+    ("en-g8", "false alarm", "Just remember that we only take card payments."),
+    ("en-i1", "false alarm",
+     "Since your laptop is worth £1,200, it doesn't need to be listed individually, as the limit for "
+     "unlisted single items is £1,500."),
+    ("en-i3", "false alarm", "8 kg of wash & fold comes to £17.60 at £2.20 per kg."),
+    ("en-i3", "false alarm", "Adding a double duvet at £15 brings the total to £32.60."),
+    ("en-i3", "false alarm",
+     "Since that's over £30 and M3 is in the free zone, pickup and delivery are free."),
+    ("en-i4", "false alarm", "The lift pass isn't included, so you'll need to buy one separately for her."),
+    ("en-i4", "false alarm", "Wonderful, she's right in the 5–12 age range for our kids' groups ⛷️!"),
+    ("en-i7", "false alarm",
+     "A fridge counts as two items, so together with the sofa and the two mattresses your booking "
+     "totals 5 items."),
+    ("en-i7", "false alarm", "That falls within the standard fee of £35 for up to 5 items."),
+    ("en-i7", "read as a claim", "Good afternoon."),
+    ("en-i7", "read as a claim", "Kind regards."),
+    ("en-r1", "read as a claim", "The best thing would be to ask the store directly."),
+    ("es-g2", "false alarm",
+     "Recuerde que la presentación por internet está abierta hasta el 1 de julio de 2024."),
+    ("es-g2", "false alarm", "Si desea domiciliar el pago, el plazo termina el 26 de junio."),
+    ("es-i1", "false alarm", "El casco se alquila aparte por 12 €."),
+    ("es-i1", "false alarm", "El forfait tampoco está incluido."),
+    ("es-i1", "false alarm",
+     "Si le sumas el alquiler de esquís, botas y bastones para 5 días (95 €), el total es de 260 €."),
+    ("es-i2", "false alarm",
+     "Con dos meses de margen vas bien, porque se recomienda acudir al menos 4–6 semanas antes."),
+    ("fr-g1", "read as a claim", "À bientôt à la laverie !"),
+    ("fr-g2", "false alarm", "Sans document validé, le dossard ne pourra pas vous être remis."),
+    ("fr-i1", "false alarm", "Ça coûte 1 € pour débloquer, puis 0,29 € la minute."),
+    ("fr-i2", "false alarm",
+     "En tant que doctorante, vous pouvez emprunter jusqu'à 30 documents pour une durée de 8 "
+     "semaines."),
+    ("fr-i2", "read as a claim", "Bonjour Madame."),
+    ("fr-r1", "read as a claim",
+     "Les informations dont je dispose indiquent les horaires d'été habituels, mais elles ne "
+     "précisent rien concernant les jours fériés comme le 14 juillet."),
+    ("it-g1", "read as a claim", "Buongiorno."),
+    ("it-g1", "read as a claim", "Cordiali saluti."),
+    ("it-g2", "false alarm", "Se resti almeno 6 mesi, hai uno sconto del 10 % sull'affitto."),
+    ("it-g2", "false alarm",
+     "Sì, il tuo gatto è il benvenuto, ma solo nelle stanze con accesso al giardino e con un "
+     "supplemento di 50 € al mese."),
+    ("it-i2", "read as a claim", "Restiamo a disposizione per qualsiasi chiarimento."),
+    ("pt-g1", "false alarm",
+     "Lavar e secar uma máquina de 10 kg sai por R$ 36, sendo R$ 18 a lavagem e R$ 18 a secagem de 45 "
+     "minutos."),
+    ("pt-g2", "read as a claim", "Com os melhores cumprimentos."),
+    ("pt-i1", "false alarm", "Com duas viagens longas destas, o passe já compensa."),
+    ("pt-i1", "false alarm",
+     "O passe diário custa 9,99 € e dá viagens ilimitadas, desde que cada uma não passe dos 30 "
+     "minutos."),
+    ("pt-i1", "false alarm",
+     "Sem passe, pagas 0,50 € para desbloquear e 0,20 € por minuto, ou seja, 6,50 € por uma viagem de "
+     "30 minutos."),
+    ("pt-i2", "false alarm", "Cada dose da tetravalente custa R$ 140, então o total fica em R$ 280."),
+    ("pt-i2", "false alarm",
+     "Como ela tem 5 anos e nunca tomou a vacina, vai precisar de duas doses, com intervalo de 30 "
+     "dias entre elas."),
+    ("pt-r1", "read as a claim", "Olá, obrigado pelo contacto."),
+}
+
+
 @pytest.mark.parametrize(("corpus", "known"), [
     ("chinese_japanese.jsonl", CHINESE_JAPANESE), ("european.jsonl", EUROPEAN),
     ("european_2.jsonl", EUROPEAN_2), ("european_3.jsonl", EUROPEAN_3), ("european_4.jsonl", EUROPEAN_4),
@@ -877,6 +1026,7 @@ CHATTY_ANSWERS_2 = {
     ("english_fees.jsonl", ENGLISH_FEES), ("english_quotas.jsonl", ENGLISH_QUOTAS),
     ("english_counts.jsonl", ENGLISH_COUNTS), ("chatty_answers.jsonl", CHATTY_ANSWERS),
     ("chatty_answers_2.jsonl", CHATTY_ANSWERS_2),
+    ("chatty_answers_3.jsonl", CHATTY_ANSWERS_3), ("chatty_answers_4.jsonl", CHATTY_ANSWERS_4),
 ])
 def test_the_judges_wrong_verdicts_are_the_known_ones(corpus: str, known: set[tuple[str, str, str]]) -> None:
     assert wrong_verdicts(corpus) == known
@@ -965,6 +1115,14 @@ WRAPPERS_READ_AS_CLAIMS = {
         "en5": (8, 15, 18, 19, 22), "de5": (4, 9, 11, 13, 15, 19, 22, 24), "fr5": (4, 14, 22),
         "es5": (9, 11, 15, 17, 18, 22), "it5": (11, 14, 17, 18, 22), "pt5": (3, 7, 11, 14, 17, 18, 19, 22),
     },
+    "wrapper_sentences_6.jsonl": {
+        "en6": (4, 7, 12, 16, 20),
+        "de6": (2, 6, 7, 8, 12, 16, 18, 20),
+        "fr6": (7, 12, 16, 20),
+        "es6": (2, 5, 7, 11, 13, 15, 16),
+        "it6": (2, 5, 6, 7, 9, 12, 16, 20),
+        "pt6": (2, 4, 6, 7, 8, 16),
+    },
 }
 """The numbers of red teams' wrapper sentences that the judge reads as claims, each set written without
 seeing the code: wrapper_sentences.jsonl (40 wrappers and 40 claims dressed as wrappers in each of English,
@@ -972,8 +1130,9 @@ German, French, Spanish, Italian and Portuguese), wrapper_sentences_en.jsonl (12
 three written each after a version of the wrapper model (`ragmon.text.wrapper_model`) and measured on it
 once before joining its training (wrapper_sentences_3, _4 and _5.jsonl: wrappers, dressed claims and plain
 claims in six languages). The model is trained on all five now, so these figures say little; the README
-gives each set's first figure, and the sets written after this version (`wrapper_training.HELD_OUT`) are
-the ones that measure it."""
+gives each set's first figure. wrapper_sentences_6.jsonl was written after this version and is not trained
+on (`wrapper_training.HELD_OUT`): 20 wrappers, 12 dressed claims and 8 plain claims in each language; 75 of
+its 120 wrappers read as claims by the patterns alone, 38 with the model, no claim taken for a wrapper."""
 CLAIMS_READ_AS_WRAPPERS = {
     "wrapper_sentences.jsonl": set(),
     # An offer taking a deadline for granted, with no number or clause about a party to tell it by.
@@ -984,6 +1143,7 @@ CLAIMS_READ_AS_WRAPPERS = {
     # tenuto da una logopedista"): the phrases' questions to the user.
     "wrapper_sentences_4.jsonl": {"de4-c-013", "en4-c-013", "fr4-c-004", "fr4-c-013", "it4-c-004"},
     "wrapper_sentences_5.jsonl": set(),
+    "wrapper_sentences_6.jsonl": set(),
 }
 
 
