@@ -11,9 +11,20 @@ import sys
 from pathlib import Path
 
 import pytest
+from dropped_signals import drop_a_sigterm
 
 from ragmon import __version__, replay
-from ragmon.cli import SUBCOMMANDS, UsageError, _apply_env_defaults, _Parser, build_parser, main, variable
+from ragmon.cli import (
+    SUBCOMMANDS,
+    Terminated,
+    UsageError,
+    _apply_env_defaults,
+    _Parser,
+    build_parser,
+    main,
+    terminated_on_signal,
+    variable,
+)
 from ragmon.options import FROM_ENVIRONMENT, flag_of
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -399,3 +410,29 @@ def test_a_negative_value_reaches_its_flag_to_be_refused_as_negative(
     # Before: argparse read `-1s` as an option, and said "argument --trace-wait: expected one argument".
     assert main(["replay", str(ROOT / "examples" / "golden.jsonl"), flag, value]) == 2
     assert capsys.readouterr().err.endswith(f"ragmon replay: error: {message}\n")
+
+
+def test_a_sigterm_whose_exception_a_finalizer_dropped_still_stops_the_run(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    dropped: list[BaseException | None] = []
+    monkeypatch.setattr(sys, "unraisablehook", lambda unraisable: dropped.append(unraisable.exc_value))
+    went_on = False
+    with pytest.raises(Terminated) as stopped, terminated_on_signal():
+        drop_a_sigterm()
+        went_on = True
+    assert went_on and len(dropped) == 1 and isinstance(dropped[0], Terminated)  # lost where it was raised
+    assert stopped.value.signum == signal.SIGTERM  # but the block ends as a SIGTERM, not as a finished run
+    assert signal.getsignal(signal.SIGTERM) is signal.SIG_IGN  # and a repeat is ignored, as after any stop
+
+
+def test_a_wait_ends_at_its_next_checkpoint_after_a_dropped_sigterm(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sys, "unraisablehook", lambda unraisable: None)
+    checks: list[int] = []
+    with pytest.raises(Terminated), terminated_on_signal() as checkpoint:
+        checkpoint()  # no signal yet: it lets the work go on
+        drop_a_sigterm()
+        for check in range(1, 4):
+            checks.append(check)
+            checkpoint()
+    assert checks == [1]
+

@@ -20,11 +20,10 @@ import tempfile
 import textwrap
 import time
 import urllib.request
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from pathlib import Path
-from types import FrameType
 
+from ragmon.cli import terminated_on_signal
 from ragmon.demo.app import SERVICE_NAME, run_phase
 from ragmon.demo.rag import PHASES
 from ragmon.errors import RagmonError
@@ -40,18 +39,23 @@ STORIES = {
 }
 
 
-def wait_for(what: str, check: Callable[[], bool], timeout: float) -> None:
+def wait_for(what: str, check: Callable[[], bool], timeout: float, checkpoint: Callable[[], None]) -> None:
+    """Poll `check`; `checkpoint` (`terminated_on_signal`'s) ends the wait if a SIGTERM's exception was
+    lost."""
     deadline = time.monotonic() + timeout
     while not check():
         if time.monotonic() > deadline:
             raise RagmonError(f"gave up waiting for {what} after {timeout:.0f}s")
+        checkpoint()
         time.sleep(0.05)
 
 
 def run_tour() -> int:
     started = time.monotonic()
     failures: list[str] = []
-    with _sigterm_as_exit(), tempfile.TemporaryDirectory(prefix="ragmon-demo-") as tmp:
+    # SIGTERM (from `timeout`, a CI cancel, a process manager) is raised as Terminated, and the sidecar is
+    # killed on the way out like on Ctrl-C, not left running on its ports.
+    with terminated_on_signal() as checkpoint, tempfile.TemporaryDirectory(prefix="ragmon-demo-") as tmp:
         work = Path(tmp)
         http_port, metrics_port = _free_port(), _free_port()
         metrics_url = f"http://127.0.0.1:{metrics_port}/metrics"
@@ -65,9 +69,9 @@ def run_tour() -> int:
                  "--decision-wait", "5s", "--window", f"{WINDOW_SECONDS}s", "--log-level", "warning"],
                 stdout=log, stderr=subprocess.STDOUT, env=_without_user_settings())
         try:
-            wait_for("the sidecar to be ready", lambda: _ready(metrics_port, sidecar), 60)
+            wait_for("the sidecar to be ready", lambda: _ready(metrics_port, sidecar), 60, checkpoint)
             print(f"ready after {time.monotonic() - started:.1f}s\n", flush=True)
-            results = _run_phases(http_port, metrics_url, work)
+            results = _run_phases(http_port, metrics_url, work, checkpoint)
             sidecar.send_signal(signal.SIGTERM)
             code = sidecar.wait(timeout=60)
         except BaseException:
@@ -83,17 +87,19 @@ def run_tour() -> int:
         print(f"\noffline gate on the golden sets: ragmon replay <golden.jsonl> --gate {GATE}")
         for phase, expected in (("hallucinating", 1), ("healthy", 0)):
             failures += _replay(work / f"{phase}.jsonl", phase, expected)
+            checkpoint()
     print(f"\ndemo finished in {time.monotonic() - started:.1f}s", flush=True)
     for failure in failures:
         print(f"UNEXPECTED: {failure}", file=sys.stderr)
     return 1 if failures else 0
 
 
-def _run_phases(http_port: int, metrics_url: str, work: Path) -> dict[str, float]:
+def _run_phases(http_port: int, metrics_url: str, work: Path,
+                checkpoint: Callable[[], None]) -> dict[str, float]:
     """Groundedness per phase, from the claim counters' deltas."""
     print(f"{'phase':<14} {'traces':>6} {'claims':>6}  {'grounded':>8}  {'halluc.':>7}  {'relevance':>9}  "
           f"{'window gauge (n)':>16}")
-    results = {phase: _run_one(phase, http_port, metrics_url, work) for phase in PHASES}
+    results = {phase: _run_one(phase, http_port, metrics_url, work, checkpoint) for phase in PHASES}
     print("(grounded, halluc.: shares of all the phase's claims, from the claim counters;\n"
           " window gauge: the mean of each answer's groundedness, over the n answers that made a claim)")
     print(f"(after each phase the window gauge's series disappeared within {WINDOW_SECONDS}s: an empty "
@@ -101,11 +107,12 @@ def _run_phases(http_port: int, metrics_url: str, work: Path) -> dict[str, float
     return results
 
 
-def _run_one(phase: str, http_port: int, metrics_url: str, work: Path) -> float:
+def _run_one(phase: str, http_port: int, metrics_url: str, work: Path,
+             checkpoint: Callable[[], None]) -> float:
     before = scrape(metrics_url)
     answers = run_phase(phase, requests=REQUESTS, endpoint=f"http://127.0.0.1:{http_port}",
                         golden=work / f"{phase}.jsonl")
-    after = _scrape_until_decided(metrics_url, before, len(answers))
+    after = _scrape_until_decided(metrics_url, before, len(answers), checkpoint)
 
     def delta(name: str, **ls: str) -> float:
         return total(after, name, **ls) - total(before, name, **ls)
@@ -123,11 +130,12 @@ def _run_one(phase: str, http_port: int, metrics_url: str, work: Path) -> float:
           f"{grounded:>8.3f}  {1 - grounded:>7.3f}  {relevance:>9.3f}  {shown:>16}", flush=True)
     print(f"{'':<14} {STORIES[phase]}", flush=True)
     # Let the window empty, so the next phase's gauge shows that phase alone.
-    wait_for("the window to empty", lambda: key not in scrape(metrics_url), WINDOW_SECONDS + 5)
+    wait_for("the window to empty", lambda: key not in scrape(metrics_url), WINDOW_SECONDS + 5, checkpoint)
     return grounded
 
 
-def _scrape_until_decided(metrics_url: str, before: Samples, traces: int) -> Samples:
+def _scrape_until_decided(metrics_url: str, before: Samples, traces: int,
+                          checkpoint: Callable[[], None]) -> Samples:
     """The first scrape in which `traces` more traces have an outcome than in `before`."""
     deadline = time.monotonic() + 30
     while True:
@@ -137,6 +145,7 @@ def _scrape_until_decided(metrics_url: str, before: Samples, traces: int) -> Sam
             return after
         if time.monotonic() > deadline:
             raise RagmonError(f"only {done:.0f} of {traces} traces were decided within 30s")
+        checkpoint()
         time.sleep(0.05)
 
 
@@ -170,20 +179,6 @@ def _without_user_settings() -> dict[str, str]:
     depend on; a RAGMON_* variable meant for the user's sidecar (a token the demo app does not send, a
     sample rate, the Claude judge) would change them or break the demo."""
     return {name: value for name, value in os.environ.items() if not name.startswith("RAGMON_")}
-
-
-@contextmanager
-def _sigterm_as_exit() -> Iterator[None]:
-    """SIGTERM (from `timeout`, a CI cancel, a process manager) would end the tour without unwinding and
-    leave its sidecar running on its ports; raised as SystemExit it is cleaned up like Ctrl-C."""
-    def leave(signum: int, frame: FrameType | None) -> None:
-        raise SystemExit(128 + signum)
-
-    previous = signal.signal(signal.SIGTERM, leave)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, previous)
 
 
 def _free_port() -> int:

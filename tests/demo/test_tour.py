@@ -9,9 +9,11 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from dropped_signals import drop_a_sigterm
 
 from ragmon import cli
 from ragmon.demo import tour
@@ -95,3 +97,27 @@ def test_sigterm_to_the_tour_stops_its_sidecar() -> None:
             if _alive(pid):
                 os.kill(pid, signal.SIGKILL)
         tour_process.wait()
+
+
+def test_a_sigterm_python_dropped_still_stops_the_tour_and_its_sidecar(
+        monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # What CI saw once: the tour's SIGTERM came while Python ran a finalizer, which dropped its exception;
+    # the tour went on to the end and exited 0 (test_sigterm_to_the_tour_stops_its_sidecar failed).
+    sidecars: list[int] = []
+
+    def phases_losing_the_signal(http_port: int, metrics_url: str, work: Path,
+                                 checkpoint: Callable[[], None]) -> dict[str, float]:
+        sidecars.extend(pid for pid in _children(os.getpid())
+                        if b"serve" in Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0"))
+        drop_a_sigterm()
+        tour.wait_for("the window to empty", lambda: False, 60, checkpoint)
+        raise AssertionError("the wait went on after the SIGTERM")
+
+    monkeypatch.setattr(sys, "unraisablehook", lambda unraisable: None)
+    monkeypatch.setattr(tour, "_run_phases", phases_losing_the_signal)
+    code = cli.main(["demo", "--all"])
+
+    assert code == 128 + signal.SIGTERM
+    assert len(sidecars) == 1 and not _alive(sidecars[0])
+    assert capsys.readouterr().err.endswith("ragmon demo: terminated (SIGTERM)\n")
