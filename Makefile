@@ -48,8 +48,12 @@ lint: $(VENV)/.test
 	$(BIN)/ruff check ragmon tests benchmarks
 	$(BIN)/python -m mypy
 
+# The tests may write bytecode whatever the machine says (PYTHONDONTWRITEBYTECODE=1 here, and in CI): they
+# start hundreds of Python processes (`ragmon` commands, sidecars, their workers), each of which compiled
+# ragmon and its dependencies from source again (uv installs no bytecode), and each xdist worker rewrote
+# every test module's asserts again: the suite took 513-520 s, now ~345 s.
 test: $(VENV)/.test debian-packages lint
-	$(BIN)/pytest -n 2 --dist loadfile
+	env -u PYTHONDONTWRITEBYTECODE $(BIN)/pytest -n 2 --dist loadfile
 
 bench: $(VENV)/.runtime
 	$(BIN)/python benchmarks/replay.py
