@@ -141,12 +141,8 @@ def reads_as_wrapper(sentence: str) -> bool:
     if _MARKS.search(low) is not None or " - " in low:
         return False
     tokens = separated(low).split()
-    pieces: Collection[str] = tokens
-    elided = False
-    if "'" in low:  # with "we" and "ve" of "we've", as a word boundary at the apostrophe would read it
-        pieces = {*tokens, *(piece for token in tokens if "'" in token for piece in token.split("'"))}
-        elided = any(token.startswith(_ADDRESS_ELIDED) for token in tokens)
-    if not elided and _ADDRESS_MARKS.isdisjoint(low) and _ADDRESS_WORDS.isdisjoint(pieces):
+    pieces = _with_elisions(tokens) if "'" in low else tokens
+    if _ADDRESS_MARKS.isdisjoint(low) and not _addresses(low, pieces):
         return False
     spaced = f" {' '.join(tokens)} "
     if not _CLAIM_WORDS.isdisjoint(pieces) or any(phrase in spaced for phrase in _CLAIM_PHRASES):
@@ -159,6 +155,30 @@ def reads_as_wrapper(sentence: str) -> bool:
         words, digits = _WORD.findall(text), any(map(str.isdigit, text))
     return (_probability(_features(text, words, digits)) >= THRESHOLD
             and NO_CLAIM_AROUND.search(low) is None and TAKEN_FOR_GRANTED.search(low) is None)
+
+
+def _with_elisions(tokens: list[str]) -> Collection[str]:
+    """`tokens` and, of those holding an apostrophe, their parts: "we" and "ve" of "we've", as a word
+    boundary at the apostrophe would read them."""
+    return {*tokens, *(piece for token in tokens if "'" in token for piece in token.split("'"))}
+
+
+def _addresses(low: str, pieces: Collection[str]) -> bool:
+    """Whether the sentence holds a word for the user or the assistant. The "you" of "thank-you", which
+    the hyphen makes a word of its own, addresses nobody: "Thank-you vouchers are sent by email." Other
+    compounds may: French and Portuguese write their pronouns so ("dites-le-moi", "mande-me")."""
+    if not _holds_address(low, pieces):
+        return False
+    if "thank-you" not in low:
+        return True
+    outside = low.replace("thank-you", " ")
+    tokens = separated(outside).split()
+    return _holds_address(outside, _with_elisions(tokens) if "'" in outside else tokens)
+
+
+def _holds_address(low: str, pieces: Collection[str]) -> bool:
+    return not _ADDRESS_WORDS.isdisjoint(pieces) or (
+        "'" in low and any(piece.startswith(_ADDRESS_ELIDED) for piece in pieces))
 
 
 STATES = 0.15

@@ -49,6 +49,19 @@ def test_a_sentence_not_addressing_the_user_is_never_the_models() -> None:
     assert not reads_as_wrapper(sentence)
 
 
+@pytest.mark.parametrize("claim", [
+    "Thank-you vouchers are sent by email.",
+    "Thank-you notes are optional for interviews.",
+])
+def test_the_you_of_thank_you_addresses_nobody(claim: str) -> None:
+    # Before, "you" split out of the compound made the sentence talk to the user, and the model took it
+    # for a wrapper: a statement of the policy that was never checked.
+    assert not reads_as_wrapper(claim)
+    assert [c.text for c in split_claims(claim)] == [claim]
+    assert reads_as_wrapper("Thank you, and have a lovely day!")
+    assert reads_as_wrapper("Si quelque chose n'est pas clair, dites-le-moi.")  # a pronoun in a compound
+
+
 def test_a_long_sentence_is_never_the_models() -> None:
     wrapper = "Thank you so much for your patience with us!"
     longer = ("Thank you so much for your patience with us while we look into this for you and sort it out "
