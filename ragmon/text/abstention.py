@@ -307,10 +307,14 @@ def _asks_the_user(sentence: str) -> bool:
 
 TAKEN_FOR_GRANTED = re.compile(
     r"[0-9]|, (?:which|who|where|since|as|die|der|das|wo|qui|que|où|che|dove|cui|quien|donde|onde|o qual|"
-    r"a qual)\b")
+    r"a qual|the only|der einzige|die einzige|das einzige|le seul|la seule|l'unique|l'unico|l'unica|"
+    r"el único|la única|o único|a única)\b"
+    r"|\b(?:now that|nachdem|maintenant que|ahora que|agora que|ora che|adesso che)\b")
 """What a question may take for granted that a context must hold: a number ("Would you like to add travel
-insurance for €15 per person?", "Shall I book the 3 pm tour?") or a clause about a party ("Want me to
-transfer you to billing, which handles all refund requests?"). Such a question is read as a claim."""
+insurance for €15 per person?", "Shall I book the 3 pm tour?"), a clause about a party ("Want me to
+transfer you to billing, which handles all refund requests?"), what alone is so ("..., the only one run by
+a dietitian?") or an event ("... now that your account has moved to the family plan?"). Such a question
+is read as a claim."""
 
 
 _PARTY = r"(?:(?:the |your |our |their |a |an )?(?:[a-z][\w'-]* ){0,2}?(?:" + "|".join((

@@ -297,6 +297,21 @@ def test_courtesies_carrying_a_fact_stay_claims(sentence: str) -> None:
 
 
 @pytest.mark.parametrize("sentence", [
+    # An offer taking an event for granted, or what alone is so: the context must hold it. Written after
+    # wrapper_sentences_4's five such offers (English, German, French, Italian) were found taken for
+    # wrappers; none of these was a claim before.
+    "Is there anything else I can help with now that your refund has been issued?",
+    "¿Puedo ayudarle con algo más ahora que su pedido ya fue enviado?",
+    "Posso ajudar com mais alguma coisa agora que a sua conta foi migrada?",
+    "Would you like me to book the Friday tour, the only one with a guide?",
+    "Quer que eu o inscreva na aula de sábado, a única com professor nativo?",
+    "Souhaitez-vous réserver la visite du soir, la seule avec un guide ?",
+])
+def test_offers_taking_an_event_or_an_only_one_for_granted_stay_claims(sentence: str) -> None:
+    assert [claim.text for claim in split_claims(sentence)] == [sentence]
+
+
+@pytest.mark.parametrize("sentence", [
     "You can check the status directly.",  # no name: "the status" is a thing, and where to see it a fact
     "You can check your balance directly in the app.",
     "I'd recommend contacting Brightforge to get a full refund.",  # what the party will do
