@@ -282,8 +282,9 @@ _ASKS_THE_USER = re.compile(
     r"assist)|is there (?:anything|something) (?:else|more)|would it help)\b", re.IGNORECASE)
 """The openings of offers and questions put to the user ("Would you like to know how to extend it?", "Shall I
 open a ticket?", "Let me know if you'd like the steps.", "If you'd like, I can open a ticket."), which chat
-assistants end answers with: they assert nothing. A question taking a number or a party's doing for granted
-("... extend your 5-year warranty?") is read as a claim (`TAKEN_FOR_GRANTED`). The group holds the offers
+assistants end answers with: they assert nothing. A question with a number ("... extend your 5-year
+warranty?"), and a question or an offer taking a party's doing, an event or what the offered thing costs
+for granted, is read as a claim (`takes_for_granted`). The group holds the offers
 that are no question; an offer is one the assistant makes ("I can"), not one the user has ("If you want a
 refund, you can return it" is a claim). What precedes the words is taken whole (`*+`): given back a
 character at a time, 100,000 of them took 60 ms."""
@@ -298,23 +299,64 @@ def _asks_the_user(sentence: str) -> bool:
     if opening is None:
         if european_courtesy.ASKS.match(sentence) is None:
             return False
-    elif opening.group(1) is not None:
-        return _CONTRAST.search(sentence) is None  # "Let me know ..., though the warranty ..." tells more
+    elif opening.group(1) is not None:  # "Let me know ..., though the warranty ..." tells more
+        return _CONTRAST.search(sentence) is None and not takes_for_granted(sentence)
     mark = sentence.rfind("?")
     return (mark >= 0 and _WORD_CHARACTER.search(sentence, mark + 1) is None
-            and TAKEN_FOR_GRANTED.search(sentence) is None)
+            and _DIGIT.search(sentence) is None and not takes_for_granted(sentence))
 
 
-TAKEN_FOR_GRANTED = re.compile(
-    r"[0-9]|, (?:which|who|where|since|as|die|der|das|wo|qui|que|où|che|dove|cui|quien|donde|onde|o qual|"
+_PRESUMED = re.compile(
+    r", (?:which|who|where|since|as|die|der|das|wo|qui|que|où|che|dove|cui|quien|donde|onde|o qual|"
     r"a qual|the only|der einzige|die einzige|das einzige|le seul|la seule|l'unique|l'unico|l'unica|"
     r"el único|la única|o único|a única)\b"
-    r"|\b(?:now that|nachdem|maintenant que|ahora que|agora que|ora che|adesso che)\b")
-"""What a question may take for granted that a context must hold: a number ("Would you like to add travel
-insurance for €15 per person?", "Shall I book the 3 pm tour?"), a clause about a party ("Want me to
-transfer you to billing, which handles all refund requests?"), what alone is so ("..., the only one run by
-a dietitian?") or an event ("... now that your account has moved to the family plan?"). Such a question
-is read as a claim."""
+    r"|\b(?:now that|nachdem|maintenant que|ahora que|agora que|ora che|adesso che)\b"
+    # a reason or an event the offer rests on
+    r"|\b(?:since|because|given that|jetzt,? wo|nun,? da|weil|puisque|étant donné que|vu que|parce que|"
+    r"depuis que|ya que|dado que|puesto que|porque|poiché|siccome|dato che|visto che|já que|visto que|"
+    r"uma vez que)\b"
+    r"|(?:^[\W_]*|, )da (?:ihr\w*|dein\w*|unser\w*|sein\w*|eure?\w*|sie|du|die|der|das|dem|den|es|wir|man|"
+    r"ein\w*|kein\w*|bei|im|am|laut)\b"  # German "da" as "since", not "there" ("Sorry, da habe ich ...")
+    r"|^[\W_]*(?:comme (?:votre|vos|ton|ta|tes|le|la|les|l'|il|elle)|"
+    r"como (?:su|sus|tu|tus|el|la|los|las|seu|sua|seus|suas|o|a|os|as))\b",
+    re.IGNORECASE)
+"""A clause about a party ("Want me to transfer you to billing, which handles all refund requests?"), what
+alone is so ("..., the only one run by a dietitian?"), an event or a reason the offer rests on ("... now
+that your account has moved to the family plan?", "Da Ihr Vertrag Ende März ausläuft, soll ich ...?")."""
+_PROPERTY = re.compile(
+    r"\b(?:(?:the|a|an|your|our) free|for free|free of charge|at no (?:extra |additional )?(?:cost|charge)|"
+    r"no extra (?:cost|charge)|included|cheapest|cheaper|discounted|refundable|complimentary|"
+    r"(?:our|the|your) only|"
+    r"kostenlos\w*|gratis|inklusive|inbegriffen\w*|enthalten\w*|günstigst\w*|billigst\w*|ohne aufpreis|"
+    r"ohne (?:zusätzliche )?kosten|erstattungsfähig\w*|einzig\w*|"
+    r"gratuit\w*|offerte?s?|inclus\w*|moins chère?s?|sans frais|sans supplément|remboursables?|"
+    r"notre seule?|"
+    r"incluid[oa]s?|sin (?:coste|costo|cargo)|más (?:barat|económic)[oa]s?|reembolsables?|únic[oa]s?|"
+    r"compres[oaie]|senza cost[oi]|più (?:convenient|economic)\w*|rimborsabil[ei]|in omaggio|unic[oa]|"
+    r"grátis|incluíd[oa]s?|sem (?:custos?|mudar o valor)|mais barat[oa]s?|reembolsáve(?:l|is))\b",
+    re.IGNORECASE)
+"""What the offered thing costs, holds or alone is ("Shall I add the free screen protector?", "... the
+transfer included in your package?", "our cheapest plan")."""
+_ASKED_ABOUT = re.compile(
+    r"\b(?:what|which|whether|was|welche[mnrs]?|ob|ce qu[ei]|quel(?:le)?s?|lo que|cuál(?:es)?|qué|cosa|"
+    r"quale|quali|o que|qual|quais)\b", re.IGNORECASE)
+"""A question about the property rather than a claim of it: "Would you like me to explain what is included
+in each plan?"."""
+
+
+def takes_for_granted(sentence: str) -> bool:
+    """Whether a question or an offer takes for granted what a context must hold (`_PRESUMED`, `_PROPERTY`
+    where it is not what the user is asked about). Such a sentence is read as a claim; `_asks_the_user`
+    reads a question with a number as one too ("Would you like to add travel insurance for €15 per
+    person?", "Shall I book the 3 pm tour?"), but not an offer, whose number is its topic ("Let me know if
+    you need help handling 429 responses!")."""
+    if _PRESUMED.search(sentence) is not None:
+        return True
+    found = _PROPERTY.search(sentence)
+    return found is not None and _ASKED_ABOUT.search(sentence, 0, found.start()) is None
+
+
+_DIGIT = re.compile("[0-9]")
 
 
 _PARTY = r"(?:(?:the |your |our |their |a |an )?(?:[a-z][\w'-]* ){0,2}?(?:" + "|".join((

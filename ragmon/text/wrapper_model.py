@@ -25,7 +25,7 @@ import re
 from collections.abc import Collection, Set
 from pathlib import Path
 
-from ragmon.text.abstention import TAKEN_FOR_GRANTED
+from ragmon.text.abstention import takes_for_granted
 from ragmon.text.european_courtesy import NO_CLAIM_AROUND
 from ragmon.text.terms import normalise, separated
 
@@ -154,7 +154,7 @@ def reads_as_wrapper(sentence: str) -> bool:
     else:
         words, digits = _WORD.findall(text), any(map(str.isdigit, text))
     return (_probability(_features(text, words, digits)) >= THRESHOLD
-            and NO_CLAIM_AROUND.search(low) is None and TAKEN_FOR_GRANTED.search(low) is None)
+            and NO_CLAIM_AROUND.search(low) is None and not takes_for_granted(low))
 
 
 def _with_elisions(tokens: list[str]) -> Collection[str]:

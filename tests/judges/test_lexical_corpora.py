@@ -1111,10 +1111,19 @@ WRAPPERS_READ_AS_CLAIMS = {
         "en4": (7, 8, 28), "de4": (9, 16, 18, 19, 27), "fr4": (14, 24), "es4": (8, 14, 18, 22),
         "it4": (2, 14, 18, 22), "pt4": (3, 11, 14, 18, 20, 26, 30),
     },
+    # it5-w-008 since the twenty-fifth session: a pointer resting on a reason ("Visto che ogni contratto ha
+    # clausole diverse, ..."), which is read as a claim as "since" and "weil" always were.
     "wrapper_sentences_5.jsonl": {
         "en5": (8, 15, 18, 19, 22), "de5": (4, 9, 11, 13, 15, 19, 22, 24), "fr5": (4, 14, 22),
-        "es5": (9, 11, 15, 17, 18, 22), "it5": (11, 14, 17, 18, 22), "pt5": (3, 7, 11, 14, 17, 18, 19, 22),
+        "es5": (9, 11, 15, 17, 18, 22), "it5": (8, 11, 14, 17, 18, 22), "pt5": (3, 7, 11, 14, 17, 18, 19, 22),
     },
+    # Offers and questions put to the user, half of them taking a fact for granted, written for the
+    # twenty-fifth session's rules (offers.jsonl before them, offers_2.jsonl after them, neither writer seeing
+    # code or data). The wrappers read as claims are questions no opening lists ("¿Busco vuelos para otra
+    # fecha?", "C'è un corso in particolare che ti interessa?"); the rules changed none of them.
+    "offers.jsonl": {"de": (8, 18), "fr": (9, 13, 15), "es": (3, 8, 9, 17), "it": (3, 11, 13),
+                     "pt": (3, 4, 9, 13, 14)},
+    "offers_2.jsonl": {"de": (5, 9, 15), "fr": (7, 8, 14), "es": (3,), "it": (12,), "pt": (3, 7)},
     "wrapper_sentences_6.jsonl": {
         "en6": (4, 7, 12, 16, 20),
         "de6": (2, 6, 7, 8, 12, 16, 18, 20),
@@ -1143,6 +1152,16 @@ CLAIMS_READ_AS_WRAPPERS = {
     "wrapper_sentences_4.jsonl": set(),
     "wrapper_sentences_5.jsonl": set(),
     "wrapper_sentences_6.jsonl": set(),
+    # 33 of 120 taken at the session's start; the rules were written from these (29 after "now that" and
+    # ", the only", then 2).
+    "offers.jsonl": {"de-c-011", "fr-c-019"},
+    # Measured once the rules were written: 22 of 90 taken at the session's start, 19 after "now that" and
+    # ", the only", 12 after the rest; then ", da" (German "since" after a comma) was added on seeing
+    # three of them: 10. Left: a fact in a participle or apposition ("appena ristrutturato e senza spese di
+    # agenzia", "unsere Ansprechpartnerin für ..."), a presupposed event ("il richiamo ufficiale sui freni"),
+    # a time clause ("bevor die Preise im Sommer steigen", "while it's still refundable").
+    "offers_2.jsonl": {"de-c-003", "de-c-009", "de-c-012", "en-c-009", "en-c-014", "fr-c-015", "it-c-005",
+                       "it-c-011", "it-c-012", "it-c-015"},
 }
 
 

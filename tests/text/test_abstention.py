@@ -11,13 +11,13 @@ from ragmon.text.claims import answer_abstains, split_claims
 TAKEN_BY_THE_WRAPPER_MODEL = frozenset({
     "I'd recommend the Pro plan for teams.",
     "You might want to speak with your doctor and drink alcohol in moderation.",
-    "I'd recommend contacting support to help you get a free replacement.",
     "I'd recommend contacting Brightforge to get a full refund.",
 })
 """Claims below dressed as pointers that the wrapper model (`ragmon.text.wrapper_model`) takes for wrappers:
 a recommendation, or a promise after a pointer, which its words do not tell from "I'd recommend contacting
-support to confirm". With two of test_european's, six of the 97 claims dressed as wrappers in tests/text
-(the README counts them)."""
+support to confirm". With two of test_european's, five of the 97 claims dressed as wrappers that tests/text
+held when the model came (the README counts them); the sixth, "... to help you get a free replacement.", is
+a claim since the twenty-fifth session, for what the replacement costs (`takes_for_granted`)."""
 
 
 @pytest.mark.parametrize("sentence", [
@@ -306,9 +306,32 @@ def test_courtesies_carrying_a_fact_stay_claims(sentence: str) -> None:
     "Would you like me to book the Friday tour, the only one with a guide?",
     "Quer que eu o inscreva na aula de sábado, a única com professor nativo?",
     "Souhaitez-vous réserver la visite du soir, la seule avec un guide ?",
+    # a reason the offer rests on
+    "Since your lease ends in June, shall I send you the renewal options?",
+    "Soll ich die Kündigung vorbereiten, da dein Vertrag bald ausläuft?",
+    "Ya que su tarjeta caducó, ¿quiere que le pida una nueva?",
+    # what the offered thing costs, holds or alone is
+    "Would you like me to add the free gift wrapping?",
+    "Shall I book the shuttle that's included in your stay?",
+    "Möchten Sie zum günstigsten Tarif wechseln?",
+    "Vuoi che ti attivi il servizio in omaggio?",
+    "Quer que eu reserve o quarto com café da manhã incluído?",
+    # an offer with no "?" is held to the same
+    "If you'd like, I can move you to the morning class, which has more free spots.",
 ])
 def test_offers_taking_an_event_or_an_only_one_for_granted_stay_claims(sentence: str) -> None:
     assert [claim.text for claim in split_claims(sentence)] == [sentence]
+
+
+@pytest.mark.parametrize("sentence", [
+    "Feel free to ask if anything is unclear!",  # "free" of the idiom
+    "Dites-moi quelle offre Free vous avez souscrite et je regarderai ça de plus près.",  # a brand
+    "Sorry, da habe ich deine Frage zuerst falsch verstanden.",  # "da" as "there", not "since"
+    "Let me know if you need help handling 429 responses!",  # an offer's number is its topic
+    "Would you like me to explain what is included in each plan?",
+])
+def test_offers_whose_cue_words_take_nothing_for_granted_stay_wrappers(sentence: str) -> None:
+    assert split_claims(sentence) == ()
 
 
 @pytest.mark.parametrize("sentence", [
