@@ -309,12 +309,15 @@ def _asks_the_user(sentence: str) -> bool:
 _PRESUMED = re.compile(
     r", (?:which|who|where|since|as|die|der|das|wo|qui|que|où|che|dove|cui|quien|donde|onde|o qual|"
     r"a qual|the only|der einzige|die einzige|das einzige|le seul|la seule|l'unique|l'unico|l'unica|"
-    r"el único|la única|o único|a única)\b"
+    r"el único|la única|o único|a única)\b(?! (?:i|ich|je|yo|io|eu)\b)"  # "..., das ich klären kann?"
     r"|\b(?:now that|nachdem|maintenant que|ahora que|agora que|ora che|adesso che)\b"
     # a reason or an event the offer rests on
     r"|\b(?:since|because|given that|jetzt,? wo|nun,? da|weil|puisque|étant donné que|vu que|parce que|"
     r"depuis que|ya que|dado que|puesto que|porque|poiché|siccome|dato che|visto che|já que|visto que|"
-    r"uma vez que)\b"
+    r"uma vez que|considering that|even though|although|sachant que|compte tenu que|obwohl|"
+    r"teniendo en cuenta que|considerando que|aunque|tenendo conto che|considerando che|considerato che|"
+    r"anche se|sebbene|"
+    r"tendo em conta que|levando em conta que|embora)\b"
     r"|(?:^[\W_]*|, )da (?:ihr\w*|dein\w*|unser\w*|sein\w*|eure?\w*|sie|du|die|der|das|dem|den|es|wir|man|"
     r"ein\w*|kein\w*|bei|im|am|laut)\b"  # German "da" as "since", not "there" ("Sorry, da habe ich ...")
     r"|^[\W_]*(?:comme (?:votre|vos|ton|ta|tes|le|la|les|l'|il|elle)|"

@@ -60,11 +60,26 @@ ASKS = re.compile(
     r"(?:quiere|quieres|desea|deseas) que|(?:le|te) gustaría|necesita|necesitas|hay algo (?:más|en)|"
     r"(?:tiene|tienes) (?:alguna )?(?:otra|más)|posso|possiamo|(?:vuoi|vuole|desideri|desidera) che|"
     r"(?:ti|le) (?:serve|piacerebbe)|(?:hai|ha) bisogno|c'è (?:qualcos'altro|altro)|quer que|queres que|"
-    r"deseja|gostaria|precisa|precisas|há mais|tem mais)\b", re.IGNORECASE)
+    r"deseja|gostaria|precisa|precisas|há mais|tem mais|"
+    # the informal and the conditional forms, and a preference asked
+    r"möchtest du|willst du|brauchst du|hast du (?:noch )?(?:weitere|andere)|gibt es noch|veux-tu|"
+    r"(?:tu veux|vous voulez|tu voudrais|vous voudriez) que|"
+    r"souhaites-tu|voudrais-tu|voudriez-vous|préférez-vous|préfères-tu|dois-je|"
+    r"y a-t-il (?:autre chose|quelque chose)|(?:prefiere|prefieres|preferisci|preferisce|prefere|preferes)|"
+    # an action proposed in the first person: "Schicke ich Ihnen ...?", "¿Le reservo ...?", "Ti mando ...?"
+    r"(?:schicke|sende|suche|buche|reserviere|prüfe|erkläre|melde|leite) ich|"
+    r"je (?:vous|te|t') ?(?:envoie|réserve|prépare|explique|transfère|inscris|cherche|rappelle|montre)|"
+    r"(?:(?:le|te|les|se lo|se la|te lo|te la) )?(?:busco|reviso|compruebo|envío|mando|reservo|guío|"
+    r"ayudo|explico|preparo|redacto|llamo|paso|agendo|programo|apunto|inscribo)|"
+    r"(?:(?:le|ti|gli|glielo|gliela|te lo|te la) )?(?:cerco|controllo|verifico|invio|mando|prenoto|aiuto|"
+    r"spiego|preparo|scrivo|chiamo|passo|fisso|iscrivo|inoltro)|"
+    r"(?:(?:lhe|te|o|a) )?(?:procuro|verifico|confiro|envio|mando|reservo|ajudo|explico|preparo|escrevo|"
+    r"ligo|passo|agendo|marco|inscrevo))\b", re.IGNORECASE)
 """The openings of questions put to the user: "Kann ich Ihnen sonst noch weiterhelfen?", "Souhaitez-vous
 que je compare avec les autres formules ?", "¿Hay algo más en lo que pueda ayudarle?", "Posso aiutarti con
-il calendario della raccolta?", "Posso ajudar com mais alguma questão?". As English's, a question only
-with its "?" at the end."""
+il calendario della raccolta?", "Posso ajudar com mais alguma questão?", "¿Te mando el enlace por SMS?",
+"Procuro outro horário?". As English's, a question only with its "?" at the end; one taking a fact for
+granted is a claim (`abstention.takes_for_granted`)."""
 
 _CONTACT = (
     r"(?:kontaktieren|contacter|joindre|appeler|consulter|vous adresser|vous rapprocher|vous renseigner|"

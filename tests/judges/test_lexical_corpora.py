@@ -1118,12 +1118,19 @@ WRAPPERS_READ_AS_CLAIMS = {
         "es5": (9, 11, 15, 17, 18, 22), "it5": (8, 11, 14, 17, 18, 22), "pt5": (3, 7, 11, 14, 17, 18, 19, 22),
     },
     # Offers and questions put to the user, half of them taking a fact for granted, written for the
-    # twenty-fifth session's rules (offers.jsonl before them, offers_2.jsonl after them, neither writer seeing
-    # code or data). The wrappers read as claims are questions no opening lists ("¿Busco vuelos para otra
-    # fecha?", "C'è un corso in particolare che ti interessa?"); the rules changed none of them.
-    "offers.jsonl": {"de": (8, 18), "fr": (9, 13, 15), "es": (3, 8, 9, 17), "it": (3, 11, 13),
-                     "pt": (3, 4, 9, 13, 14)},
-    "offers_2.jsonl": {"de": (5, 9, 15), "fr": (7, 8, 14), "es": (3,), "it": (12,), "pt": (3, 7)},
+    # twenty-fifth session's rules by helpers who saw no code or data: offers.jsonl before the rules,
+    # offers_2.jsonl after the first, offers_3.jsonl (question shapes) before the openings of informal,
+    # preferring and first-person questions, offers_4.jsonl after all of them. Left read as claims:
+    # questions about the user's situation ("Ha già provato a riavviare il modem?"), checks of
+    # understanding ("Ai-je bien compris que ...?") and offers with no "?" in the other five languages
+    # ("Si lo desea, puedo explicarle ...").
+    "offers.jsonl": {"fr": (13,), "es": (8,), "it": (11, 13), "pt": (4, 13, 14)},
+    "offers_2.jsonl": {"de": (5, 15), "fr": (8, 14), "es": (3,), "it": (12,), "pt": (3, 7)},
+    "offers_3.jsonl": {"en": (12, 14), "de": (3, 15), "fr": (3, 6, 12, 14), "es": (5, 10, 12),
+                       "it": (3, 6, 13, 15), "pt": (6, 13)},
+    # 19 of 90 before the openings, 16 after.
+    "offers_4.jsonl": {"en": (10,), "de": (15,), "fr": (4, 5, 8, 14), "es": (8, 9, 11, 15), "it": (7, 8),
+                       "pt": (5, 8, 10, 14)},
     "wrapper_sentences_6.jsonl": {
         "en6": (4, 7, 12, 16, 20),
         "de6": (2, 6, 7, 8, 12, 16, 18, 20),
@@ -1155,13 +1162,24 @@ CLAIMS_READ_AS_WRAPPERS = {
     # 33 of 120 taken at the session's start; the rules were written from these (29 after "now that" and
     # ", the only", then 2).
     "offers.jsonl": {"de-c-011", "fr-c-019"},
-    # Measured once the rules were written: 22 of 90 taken at the session's start, 19 after "now that" and
-    # ", the only", 12 after the rest; then ", da" (German "since" after a comma) was added on seeing
-    # three of them: 10. Left: a fact in a participle or apposition ("appena ristrutturato e senza spese di
-    # agenzia", "unsere Ansprechpartnerin für ..."), a presupposed event ("il richiamo ufficiale sui freni"),
-    # a time clause ("bevor die Preise im Sommer steigen", "while it's still refundable").
-    "offers_2.jsonl": {"de-c-003", "de-c-009", "de-c-012", "en-c-009", "en-c-014", "fr-c-015", "it-c-005",
-                       "it-c-011", "it-c-012", "it-c-015"},
+    # Measured once the first rules were written: 22 of 90 taken at the session's start, 19 after "now that"
+    # and ", the only", 12 after the rest; then ", da" (German "since" after a comma) was added on seeing
+    # three of them: 10; the first-person openings took es-c-012 ("¿Le envío ..., disponible sin aval
+    # bancario?"): 11. Left: a fact in a participle or apposition ("appena ristrutturato e senza spese di
+    # agenzia", "unsere Ansprechpartnerin für ..."), a presupposed event ("il richiamo ufficiale sui
+    # freni"), a time clause ("bevor die Preise im Sommer steigen", "while it's still refundable").
+    "offers_2.jsonl": {"de-c-003", "de-c-009", "de-c-012", "en-c-009", "en-c-014", "es-c-012", "fr-c-015",
+                       "it-c-005", "it-c-011", "it-c-012", "it-c-015"},
+    # 11 of 90 taken at the session's start, 8 after "now that", 5 after the reasons and costs, 5 after the
+    # openings. Left: a relative clause the pronouns miss ("..., bei dem keine Kontoführungsgebühren
+    # anfallen"), a leading question ("Haben Sie schon gesehen, dass ...").
+    "offers_3.jsonl": {"de-c-011", "de-c-013", "de-c-014", "es-c-011", "it-c-009"},
+    # Written after every rule, measured once: 16 of 90 taken at the session's start, 16 after "now that",
+    # 8 after the reasons and costs, 10 after the openings (fr-c-013, it-c-008: a fact in an apposition,
+    # ", coupée pour impayé la semaine dernière", ", riservato ai bambini con entrambi i genitori
+    # lavoratori", which is what the 10 left mostly carry).
+    "offers_4.jsonl": {"de-c-008", "en-c-008", "es-c-011", "es-c-014", "fr-c-007", "fr-c-010", "fr-c-013",
+                       "it-c-008", "it-c-014", "pt-c-014"},
 }
 
 

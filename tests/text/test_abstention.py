@@ -318,6 +318,9 @@ def test_courtesies_carrying_a_fact_stay_claims(sentence: str) -> None:
     "Quer que eu reserve o quarto com café da manhã incluído?",
     # an offer with no "?" is held to the same
     "If you'd like, I can move you to the morning class, which has more free spots.",
+    # a first-person proposal resting on what is conceded or considered
+    "¿Le renuevo la tarjeta, aunque la actual sigue vigente?",
+    "Ti preparo il rimborso, considerando che il volo è stato cancellato?",
 ])
 def test_offers_taking_an_event_or_an_only_one_for_granted_stay_claims(sentence: str) -> None:
     assert [claim.text for claim in split_claims(sentence)] == [sentence]

@@ -82,6 +82,13 @@ def test_filler_is_no_claim(sentence: str) -> None:
     "Kann ich Ihnen sonst noch helfen?", "Souhaitez-vous que je vous explique la procédure ?",
     "¿Quieres que te resuma las condiciones?", "Posso aiutarti con qualcos'altro?",
     "Posso ajudar com mais alguma dúvida?",
+    # informal and preference questions, actions proposed in the first person (twenty-fifth session)
+    "Möchtest du, dass ich dir die Schritte noch einmal zeige?", "Gibt es noch etwas, das ich klären kann?",
+    "Veux-tu que je reformule ?", "Tu veux que je te rappelle demain ?", "Dois-je relancer le dossier ?",
+    "¿Prefieres que te lo explique por teléfono?", "¿Te mando el resumen por correo?",
+    "Preferisce ricevere il modulo per posta?", "Ti preparo un riepilogo?",
+    "Procuro outro horário para si?", "Te envio o link por SMS?",
+    "Schicke ich Ihnen die Anleitung per E-Mail?",
     "Die Unterlagen enthalten keine Angaben zu Ratenzahlungen.",
     "Eso no aparece en la documentación que tengo.",
     "Cette question n'est pas abordée dans les documents fournis.",
