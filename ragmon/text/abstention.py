@@ -293,12 +293,14 @@ _WORD_CHARACTER = re.compile(r"[^\W_]")
 
 def _asks_the_user(sentence: str) -> bool:
     """Whether the sentence is an offer or a question put to the user: one of the openings, and for a
-    question a "?" after its last word (a statement ending in "?" by a slip stays a claim). The end is
-    found with `rfind`: a pattern reading to it backtracked over every "?" of the sentence, quadratic."""
+    question a "?" after its last word (a statement ending in "?" by a slip stays a claim); or an offer
+    made as a statement in another language (`european_courtesy.OFFERS`). The end is found with `rfind`:
+    a pattern reading to it backtracked over every "?" of the sentence, quadratic."""
     opening = _ASKS_THE_USER.match(sentence)
     if opening is None:
         if european_courtesy.ASKS.match(sentence) is None:
-            return False
+            return (european_courtesy.OFFERS.match(sentence) is not None and _DIGIT.search(sentence) is None
+                    and not takes_for_granted(sentence))
     elif opening.group(1) is not None:  # "Let me know ..., though the warranty ..." tells more
         return _CONTRAST.search(sentence) is None and not takes_for_granted(sentence)
     mark = sentence.rfind("?")
@@ -524,9 +526,11 @@ def is_filler(sentence: str, terms: frozenset[str]) -> bool:
     context ever supports. It is no abstention either: an answer of "Sure!" has not declined anything.
     `terms` are the sentence's (`profile(sentence).terms`): the caller has them already, and reading them
     again from the cache cost as much as the rest of this test. Offers are tried only in a sentence with a
-    "?" or the term "know": those tests spare nearly every claim the pattern, at 0.1% of the scoring cost
-    (callgrind), where searching the sentence for "know" cost 0.4%."""
-    if ("?" in sentence or "know" in terms or "you" in sentence) and _asks_the_user(sentence):
+    "?", "you" or the term "know", or one opening with "wenn", "falls", "si" or "se": those tests spare
+    nearly every claim the pattern, at 0.1% of the scoring cost (callgrind), where searching the sentence
+    for "know" cost 0.4%."""
+    if (("?" in sentence or "know" in terms or "you" in sentence
+         or sentence[:6].lower().startswith(european_courtesy.OFFER_OPENINGS)) and _asks_the_user(sentence)):
         return True
     if len(sentence) >= _LONGEST_REFERRAL:
         return False  # longer than any pointer or courtesy, and than `_LONGEST_FILLER`

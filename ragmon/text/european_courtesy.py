@@ -80,6 +80,21 @@ que je compare avec les autres formules ?", "¿Hay algo más en lo que pueda ayu
 il calendario della raccolta?", "Posso ajudar com mais alguma questão?", "¿Te mando el enlace por SMS?",
 "Procuro outro horário?". As English's, a question only with its "?" at the end; one taking a fact for
 granted is a claim (`abstention.takes_for_granted`)."""
+OFFERS = re.compile(
+    r"[\W_]*+(?:(?:wenn|falls) (?:sie|du) (?:möchten|möchtest|magst|mögen|wollen|willst|wünschen)|"
+    r"si (?:vous (?:le )?(?:souhaitez|voulez|préférez)|tu (?:le )?(?:veux|souhaites|préfères))|"
+    r"si (?:lo |le )?(?:desea|deseas|quiere|quieres|prefiere|prefieres)|"
+    r"se (?:vuoi|preferisci|desideri|preferisce|desidera|le fa comodo|ti fa comodo)|"
+    r"se (?:quiser|preferir|desejar|quiseres|preferires))\b[^.!?;:]{0,40}?, ?"
+    r"(?:(?:kann|könnte|schicke|sende|suche|buche|reserviere|prüfe|erkläre|melde|gehe|helfe|rufe|leite) ich|"
+    r"je (?:peux|pourrais|vous|te|t')|(?:(?:le|te|se lo|te lo) )?(?:puedo|podría|podemos)|"
+    r"(?:(?:le|ti) )?(?:posso|potrei|possiamo)|(?:(?:lhe|te) )?(?:posso|poderia|podemos))\b", re.IGNORECASE)
+"""Offers made as a statement, "if you like" first and the assistant's doing after it: "Wenn Sie möchten,
+kann ich ...", "Si tu veux, je te ...", "Si lo desea, puedo ...", "Se vuoi, posso ...", "Se quiser,
+posso ...": English's "If you'd like, I can ...". One where the user is the one who can ("Si vous le
+souhaitez, vous pouvez résilier sans frais.") is no offer; one taking a fact for granted is a claim."""
+OFFER_OPENINGS = ("wenn ", "falls ", "si ", "se ")
+"""How every sentence `OFFERS` may match begins, once lower-cased: the test that spares the others it."""
 
 _CONTACT = (
     r"(?:kontaktieren|contacter|joindre|appeler|consulter|vous adresser|vous rapprocher|vous renseigner|"

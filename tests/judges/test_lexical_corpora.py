@@ -1123,14 +1123,19 @@ WRAPPERS_READ_AS_CLAIMS = {
     # preferring and first-person questions, offers_4.jsonl after all of them. Left read as claims:
     # questions about the user's situation ("Ha già provato a riavviare il modem?"), checks of
     # understanding ("Ai-je bien compris que ...?") and offers with no "?" in the other five languages
-    # ("Si lo desea, puedo explicarle ...").
-    "offers.jsonl": {"fr": (13,), "es": (8,), "it": (11, 13), "pt": (4, 13, 14)},
-    "offers_2.jsonl": {"de": (5, 15), "fr": (8, 14), "es": (3,), "it": (12,), "pt": (3, 7)},
+    # ("Si lo desea, puedo explicarle ..."). offers_5.jsonl (offers made as statements in five languages) was
+    # written after the "if you like, I can" openings of those languages: 28 of 60 read as claims before
+    # them, 21 after (verbs and conditions they do not list: "Se ti va, cerco ...", "Si te apetece,
+    # podemos ...", and the condition at the end: "Puedo ayudarle ..., si así lo prefiere.").
+    "offers.jsonl": {"fr": (13,), "es": (8,), "it": (11, 13), "pt": (13, 14)},
+    "offers_2.jsonl": {"de": (5,), "fr": (8, 14), "it": (12,), "pt": (7,)},
     "offers_3.jsonl": {"en": (12, 14), "de": (3, 15), "fr": (3, 6, 12, 14), "es": (5, 10, 12),
                        "it": (3, 6, 13, 15), "pt": (6, 13)},
     # 19 of 90 before the openings, 16 after.
-    "offers_4.jsonl": {"en": (10,), "de": (15,), "fr": (4, 5, 8, 14), "es": (8, 9, 11, 15), "it": (7, 8),
+    "offers_4.jsonl": {"en": (10,), "de": (15,), "fr": (5, 8, 14), "es": (8, 9, 11), "it": (7, 8),
                        "pt": (5, 8, 10, 14)},
+    "offers_5.jsonl": {"de": (3, 7, 11), "es": (3, 7, 8, 10, 12), "it": (3, 7, 8, 9, 11, 12),
+                       "pt": (2, 3, 4, 6, 7, 9, 12)},
     "wrapper_sentences_6.jsonl": {
         "en6": (4, 7, 12, 16, 20),
         "de6": (2, 6, 7, 8, 12, 16, 18, 20),
@@ -1180,6 +1185,11 @@ CLAIMS_READ_AS_WRAPPERS = {
     # lavoratori", which is what the 10 left mostly carry).
     "offers_4.jsonl": {"de-c-008", "en-c-008", "es-c-011", "es-c-014", "fr-c-007", "fr-c-010", "fr-c-013",
                        "it-c-008", "it-c-014", "pt-c-014"},
+    # 2 of 60 taken before the "if you like, I can" openings, 4 after: facts in a relative clause the
+    # pronouns miss ("..., für den du als Mitarbeiter förderberechtigt bist", "..., à laquelle tu as droit")
+    # or an apposition (", disponible également le week-end"), a presupposed event ("el técnico que revisó
+    # su caldera la semana pasada").
+    "offers_5.jsonl": {"de-c-008", "es-c-012", "fr-c-009", "fr-c-011"},
 }
 
 

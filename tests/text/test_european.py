@@ -89,6 +89,10 @@ def test_filler_is_no_claim(sentence: str) -> None:
     "Preferisce ricevere il modulo per posta?", "Ti preparo un riepilogo?",
     "Procuro outro horário para si?", "Te envio o link por SMS?",
     "Schicke ich Ihnen die Anleitung per E-Mail?",
+    # offers made as statements, "if you like" first
+    "Wenn Sie möchten, kann ich Ihnen die Unterlagen zusammenstellen.",
+    "Si tu veux, je te prépare un récapitulatif.", "Si lo desea, puedo enviarle el resumen por correo.",
+    "Se vuoi, posso mandarti il modulo.", "Se quiser, posso rever os passos consigo.",
     "Die Unterlagen enthalten keine Angaben zu Ratenzahlungen.",
     "Eso no aparece en la documentación que tengo.",
     "Cette question n'est pas abordée dans les documents fournis.",
@@ -146,6 +150,9 @@ def test_courtesies_told_by_their_cue_words_are_no_claims(sentence: str) -> None
     "Per disdire l'abbonamento, contatti il servizio clienti.",  # an instruction to act, not to know
     "Para cancelar a assinatura, entre em contato com o suporte.",
     "Aproveite o desconto de 15% na primeira mensalidade.",  # a wish carrying a number
+    "Si vous le souhaitez, vous pouvez résilier sans frais pendant quatorze jours.",  # what the user may do
+    "Se quiser, posso ativar o plano com internet ilimitada incluída.",  # what the plan holds
+    "Wenn du magst, buche ich dir den Expresstarif, der am selben Tag liefert.",  # what the rate does
 ])
 def test_courtesies_that_carry_a_claim_stay_claims(sentence: str) -> None:
     assert [claim.text for claim in split_claims(sentence)] == [sentence]
