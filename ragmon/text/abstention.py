@@ -299,8 +299,9 @@ def _asks_the_user(sentence: str) -> bool:
     opening = _ASKS_THE_USER.match(sentence)
     if opening is None:
         if european_courtesy.ASKS.match(sentence) is None:
-            return (european_courtesy.OFFERS.match(sentence) is not None and _DIGIT.search(sentence) is None
-                    and not takes_for_granted(sentence))
+            return (european_courtesy.opens_like_an_offer(sentence)
+                    and european_courtesy.OFFERS.match(sentence) is not None
+                    and _DIGIT.search(sentence) is None and not takes_for_granted(sentence))
     elif opening.group(1) is not None:  # "Let me know ..., though the warranty ..." tells more
         return _CONTRAST.search(sentence) is None and not takes_for_granted(sentence)
     mark = sentence.rfind("?")
@@ -530,7 +531,7 @@ def is_filler(sentence: str, terms: frozenset[str]) -> bool:
     nearly every claim the pattern, at 0.1% of the scoring cost (callgrind), where searching the sentence
     for "know" cost 0.4%."""
     if (("?" in sentence or "know" in terms or "you" in sentence
-         or sentence[:6].lower().startswith(european_courtesy.OFFER_OPENINGS)) and _asks_the_user(sentence)):
+         or european_courtesy.opens_like_an_offer(sentence)) and _asks_the_user(sentence)):
         return True
     if len(sentence) >= _LONGEST_REFERRAL:
         return False  # longer than any pointer or courtesy, and than `_LONGEST_FILLER`

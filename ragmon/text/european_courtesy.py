@@ -93,8 +93,15 @@ OFFERS = re.compile(
 kann ich ...", "Si tu veux, je te ...", "Si lo desea, puedo ...", "Se vuoi, posso ...", "Se quiser,
 posso ...": English's "If you'd like, I can ...". One where the user is the one who can ("Si vous le
 souhaitez, vous pouvez résilier sans frais.") is no offer; one taking a fact for granted is a claim."""
-OFFER_OPENINGS = ("wenn ", "falls ", "si ", "se ")
-"""How every sentence `OFFERS` may match begins, once lower-cased: the test that spares the others it."""
+_OFFER_OPENINGS = ("wenn ", "falls ", "si ", "se ")
+_BEFORE_A_WORD = " \t*_#>\"'“‘«(-–—•·"
+
+
+def opens_like_an_offer(sentence: str) -> bool:
+    """Whether the sentence begins as every one `OFFERS` matches does ("Wenn", "Falls", "Si", "Se", after a
+    quote, a bullet or Markdown emphasis): the test that spares all others the pattern, which, tried on
+    each sentence put to the user, had cost 0.45% of the scoring (callgrind)."""
+    return sentence.lstrip(_BEFORE_A_WORD)[:6].lower().startswith(_OFFER_OPENINGS)
 
 _CONTACT = (
     r"(?:kontaktieren|contacter|joindre|appeler|consulter|vous adresser|vous rapprocher|vous renseigner|"
