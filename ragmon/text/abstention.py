@@ -531,7 +531,8 @@ def is_filler(sentence: str, terms: frozenset[str]) -> bool:
     nearly every claim the pattern, at 0.1% of the scoring cost (callgrind), where searching the sentence
     for "know" cost 0.4%."""
     if (("?" in sentence or "know" in terms or "you" in sentence
-         or european_courtesy.opens_like_an_offer(sentence)) and _asks_the_user(sentence)):
+         or (sentence[:1] in european_courtesy.OFFER_FIRST
+             and european_courtesy.opens_like_an_offer(sentence))) and _asks_the_user(sentence)):
         return True
     if len(sentence) >= _LONGEST_REFERRAL:
         return False  # longer than any pointer or courtesy, and than `_LONGEST_FILLER`
