@@ -489,7 +489,7 @@ def _english_courtesy(low: str, terms: frozenset[str]) -> bool:
         return True
     if "?" in low and _ABOUT_YOU.fullmatch(low) is not None:
         return True
-    if low.lstrip(_MARKS).split(" ", 1)[0].rstrip(",!.…") not in _OPENING_WORDS:
+    if low.lstrip(european_courtesy.BEFORE_A_WORD).split(" ", 1)[0].rstrip(",!.…") not in _OPENING_WORDS:
         return False
     interjection = _INTERJECTION.match(low)
     if interjection is not None:
@@ -508,8 +508,6 @@ _OPENING_WORDS = frozenset((
 ))
 """First words a courtesy may open with: a claim opening with any other is spared both patterns (tried on
 every claim, they had cost 0.9% of the scoring)."""
-_MARKS = " \t*_#>\"'“‘(-–—•·"
-"""What may come before a sentence's first word: Markdown emphasis, a quote, a dash or a bullet."""
 _PLACED_TERMS = profile("right best better placed place source able tell confirm clarify advise help look "
                         "know latest").terms
 """A term of every sentence `_BEST_PLACED` may match: one with none is spared its pattern."""
