@@ -222,11 +222,14 @@ def terminated_on_signal() -> Iterator[Callable[[], None]]:
     the same. Python runs the handler between any two bytecodes, a finalizer's too (a generator or a
     connection collected mid-run), and an exception raised there is printed as "Exception ignored" and
     dropped: `ragmon demo --all`, SIGTERMed in CI, went on to the end and exited 0. A subcommand that
-    waits in a loop calls it there, to stop promptly rather than at the end."""
+    waits or works in a loop calls it there, to stop promptly rather than at the end (the tour at each
+    poll, ragmon replay after each example)."""
     received: int | None = None
 
     def checkpoint() -> None:
-        if received is not None:
+        # In an event loop the signal went to asyncio's handler, which cancels the main task: that is not
+        # lost, and Terminated raised inside a task would leave it with an exception never retrieved.
+        if received is not None and not _in_event_loop():
             raise Terminated(received)
 
     def terminate(signum: int, frame: FrameType | None) -> None:

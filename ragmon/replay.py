@@ -193,8 +193,8 @@ def run(args: argparse.Namespace) -> int:
     Stopped: the CI log of a cancelled job is told, where it got nothing but exit status 143."""
     started = datetime.now(UTC), time.monotonic()
     try:
-        with terminated_on_signal():
-            return _replay(args, started)
+        with terminated_on_signal() as checkpoint:
+            return _replay(args, started, checkpoint)
     except RunIncomplete:
         raise
     except (Exception, KeyboardInterrupt) as exc:
@@ -361,7 +361,7 @@ def _stopped_line(reason: str, written: int) -> str:
     return f"{reason}: the reports say INCOMPLETE" if written else reason
 
 
-def _replay(args: argparse.Namespace, started: tuple[datetime, float]) -> int:
+def _replay(args: argparse.Namespace, started: tuple[datetime, float], checkpoint: Callable[[], None]) -> int:
     check_stdin_read_once((*args.datasets, args.baseline), "the datasets and --baseline")
     _check_datasets_once(args.datasets)
     _check_report_paths(args)
@@ -389,7 +389,8 @@ def _replay(args: argparse.Namespace, started: tuple[datetime, float]) -> int:
     if target is not None:
         from ragmon.target import collect
 
-        asking = Progress(sys.stderr, enabled=not args.quiet, words=("asking", "asked", "questions"))
+        asking = Progress(sys.stderr, enabled=not args.quiet, words=("asking", "asked", "questions"),
+                          checkpoint=checkpoint)
         try:
             examples = collect(examples, target, log=None if args.quiet else sys.stderr, progress=asking)
         finally:
@@ -398,7 +399,7 @@ def _replay(args: argparse.Namespace, started: tuple[datetime, float]) -> int:
         raise InputError(f"nothing to score in {', '.join(map(input_name, args.datasets))}: no example "
                          f"records an answer or retrieved contexts (an eval-set file holds questions and "
                          f"labels only: replay it against a build with --target URL)")
-    progress = Progress(sys.stderr, enabled=not args.quiet)
+    progress = Progress(sys.stderr, enabled=not args.quiet, checkpoint=checkpoint)
     # The dataset, then the results, live until the end: frozen, the collector stops rescanning them on
     # every full collection while scoring and rendering allocate (JSON report ~3x faster at 10,000).
     gc.freeze()
@@ -687,7 +688,10 @@ def _not_a_directory(path: Path) -> str | None:
 class Progress:
     """How far scoring has got, for long runs only. On a terminal, a bar redrawn in place; anywhere else
     (a CI log), a plain line every LOG_INTERVAL seconds of wall time, so a long run never stays silent
-    long enough to trip a CI no-output timeout, and a run that finishes sooner prints nothing."""
+    long enough to trip a CI no-output timeout, and a run that finishes sooner prints nothing.
+
+    It is called after every example, so it also calls `checkpoint` (`terminated_on_signal`'s): a SIGTERM
+    whose exception Python dropped in a finalizer then stops the run at the next example, not at its end."""
 
     MIN_EXAMPLES = 500
     MIN_SECONDS = 2.0
@@ -696,7 +700,8 @@ class Progress:
 
     def __init__(self, stream: TextIO | None, *, enabled: bool = True,
                  clock: Callable[[], float] = time.monotonic,
-                 words: tuple[str, str, str] = ("scoring", "scored", "examples")) -> None:
+                 words: tuple[str, str, str] = ("scoring", "scored", "examples"),
+                 checkpoint: Callable[[], None] | None = None) -> None:
         """`stream` is None when the process started with it closed (Python's sys.stderr then). `words`
         name the work: what is being done, what is done, and to what."""
         self.stream: TextIO = io.StringIO() if stream is None else stream  # nowhere to write: never written
@@ -707,8 +712,11 @@ class Progress:
         self.started = clock()
         self.last = -math.inf if self.terminal else self.started
         self.shown = False
+        self.checkpoint = checkpoint
 
     def __call__(self, done: int, total: int) -> None:
+        if self.checkpoint is not None:
+            self.checkpoint()
         if not self.enabled:
             return
         now = self.clock()

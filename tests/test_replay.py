@@ -1520,6 +1520,40 @@ def test_a_report_over_the_file_standard_input_comes_from_is_refused(ragmon_cmd:
     assert golden.read_bytes() == GOLDEN.read_bytes()
 
 
+_SIGTERM_DROPPED_WHILE_SCORING = """
+import atexit, os, signal, sys
+from ragmon import cli
+from ragmon.judges.lexical import LexicalJudge
+class SigtermWhenCollected:  # tests/dropped_signals.py's: the handler's exception is dropped
+    def __del__(self):
+        os.kill(os.getpid(), signal.SIGTERM)
+judged = []
+judge = LexicalJudge.judge
+def judging(self, example, claims):
+    if not judged:
+        SigtermWhenCollected()
+    judged.append(example.id)
+    return judge(self, example, claims)
+LexicalJudge.judge = judging
+sys.unraisablehook = lambda unraisable: None
+atexit.register(lambda: print(f"judged {len(judged)}", file=sys.stderr))
+sys.exit(cli.main(sys.argv[1:]))
+"""
+
+
+def test_a_sigterm_python_dropped_stops_the_replay_at_the_next_example(tmp_path: Path) -> None:
+    # Raised inside a finalizer, the signal's exception is dropped and the scoring went on: the run ended
+    # as a SIGTERM only after its last example. The progress callback now checks after every example.
+    golden_examples = len(GOLDEN.read_text(encoding="utf-8").splitlines())
+    assert golden_examples >= 3
+    done = subprocess.run([sys.executable, "-c", _SIGTERM_DROPPED_WHILE_SCORING, "replay", str(GOLDEN),
+                           "--json", "r.json"], cwd=tmp_path, env=clean_env(), capture_output=True,
+                          text=True, timeout=60)
+    assert (done.returncode, done.stderr) == (
+        143, "ragmon replay: terminated (SIGTERM): the reports say INCOMPLETE\njudged 1\n")
+    assert json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))["error"] == "terminated (SIGTERM)"
+
+
 _SIGNALLED_WHILE_SCORING = """
 import os, signal, sys, time
 from ragmon import cli, replay
