@@ -9,6 +9,7 @@ from ragmon.model import Claim
 from ragmon.text import european
 from ragmon.text.abstention import SOURCE_ADJECTIVE, SOURCE_NOUN, is_abstention, is_filler
 from ragmon.text.cache import text_cache
+from ragmon.text.letters import CLOSING_LINES, closes_a_letter, salutation_end, signs_a_letter
 from ragmon.text.numbers import ENCLOSED_NUMBERS
 from ragmon.text.places import places
 from ragmon.text.terms import (
@@ -74,9 +75,9 @@ _BLANK = INVISIBLE + "\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f \x85\xa0\u1680\u2000\u2001\
 takes for it, listed: finding them cost milliseconds at import)."""
 _ALWAYS_ABBREV = wordset(
     "e.g i.e eg ie cf vs viz mr mrs ms dr prof st sr jr mt gen col capt lt sgt rev hon gov sen rep pres "
-    "approx dept est"
+    "approx dept est sra srta sras sres dra dña dott avv"
 )
-"""Abbreviations after which a sentence practically never ends."""
+"""Abbreviations after which a sentence practically never ends (a letter's "Prezada Sra. Costa," too)."""
 _ABBREV_BEFORE_LOWER = wordset(
     "etc al inc ltd co corp bros jan feb mar apr jun jul aug sep sept oct nov dec "
     "hr hrs yr yrs mo mos wk wks min max incl ins pub"
@@ -405,13 +406,14 @@ _TAKE_NOTE_TERMS = profile("note keep mind bear aware remember beachten denken n
 
 
 def _content_start(sentence: str, terms: frozenset[str]) -> int:
-    """Where what a sentence asserts starts: after an opening attribution or a request to take note, or at
-    0. `terms` are the sentence's: every attribution names a source and every request one of a few verbs,
-    so a C-level test spares nearly every sentence the patterns."""
+    """Where what a sentence asserts starts: after a salutation ("Hi Jonas, "; all of "Dear Ms Patel,"), an
+    opening attribution or a request to take note, or at 0. `terms` are the sentence's: every attribution
+    names a source and every request one of a few verbs, so a C-level test spares nearly every sentence
+    the patterns."""
     if wide(sentence) and (opener := _CJK_ATTRIBUTION.match(sentence)) is not None:
         return opener.end()
-    start = 0
-    if not terms.isdisjoint(_SOURCE_TERMS) and (opener := _ATTRIBUTION.match(sentence)) is not None:
+    start = salutation_end(sentence)
+    if not terms.isdisjoint(_SOURCE_TERMS) and (opener := _ATTRIBUTION.match(sentence, start)) is not None:
         start = opener.end()
     if not terms.isdisjoint(_TAKE_NOTE_TERMS) and (note := _TAKE_NOTE.match(sentence, start)) is not None:
         start = note.end()
@@ -475,8 +477,16 @@ def _split_claims(answer: str) -> tuple[Claim, ...]:
     claims = []
     spans = sentence_spans(answer)
     last_but_one = len(spans) - 2
+    closing = len(spans) - CLOSING_LINES
+    signed = False  # a closing formula came: the name-only lines under it are its signature
     for index, (start, end) in enumerate(spans):
         sentence = answer[start:end]
+        if index >= closing:
+            if closes_a_letter(sentence):
+                signed = True
+                continue
+            if signed and signs_a_letter(sentence):
+                continue
         if _is_claim(sentence, index == 0 or index >= last_but_one):
             claims.append(Claim(sentence, start, end))
     return tuple(claims)

@@ -42,6 +42,17 @@ COURTESY = re.compile(
     r"|(?:se (?:precisar|tiver|precisares|tiveres)|qualquer dúvida)[^\d.!?]{0,40}?,? (?:estou à (?:sua |"
     r"tua )?"
     r"disposição|é só (?:me )?(?:avisar|chamar|perguntar|dizer|falar)|fale comigo|diga-me|diz-me|me avise)"
+    # thanks for writing or for getting in touch, with whom ("Gracias por contactar con AeroSol.")
+    r"|(?:(?:muchas |mil )?gracias por (?:contactar(?:nos)?|escribir(?:nos)?|(?:ponerse|ponerte) en contacto|"
+    r"comunicarse|(?:su|tu) (?:consulta|mensaje|correo|solicitud))"
+    r"|grazie (?:mille )?per (?:averci (?:scritto|contattato|contattati)|aver(?:ci)? contattat[oi]|"
+    r"(?:la sua|la tua|il suo|il tuo) (?:messaggio|richiesta|e-?mail|domanda))"
+    r"|(?:muito )?obrigad[oa] (?:pelo (?:seu |teu )?(?:contacto|contato)|por (?:nos )?(?:contactar|contatar|"
+    r"escrever)|por (?:ter|teres) entrado em (?:contacto|contato)|pela (?:sua |tua )?(?:mensagem|questão))"
+    r"|merci (?:beaucoup )?(?:de nous avoir (?:contactée?s?|écrit)|pour votre (?:message|demande|courriel|"
+    r"e-?mail|prise de contact))"
+    r"|(?:vielen |herzlichen |besten )?dank(?:e)?,? (?:für ihre (?:anfrage|nachricht|e-?mail|mail)|dass sie "
+    r"(?:sich an uns gewandt|uns (?:kontaktiert|geschrieben)) haben))" + _FOR +
     # an apology or sympathy, with what for
     r"|(?:(?:es )?tut mir (?:sehr )?leid|(?:je suis )?(?:vraiment )?désolée?|lamento(?: mucho)?|"
     r"(?:lo )?siento(?: mucho)?|mi dispiace(?: molto)?|sinto muito)"
@@ -252,7 +263,8 @@ CUE_WORDS = (
     "aproveita", "boa", "bom", "tenha", "schade", "enttäuschen", "dommage", "pena", "peccato", "helfe",
     "helfen", "bescheid", "melden", "melde", "meldet", "verfügung", "disposition", "hésitez", "hésite",
     "courant", "aquí", "escríbeme", "escríbame", "dude", "dudes", "duden", "disposizione", "domande",
-    "sapere", "esitare", "esiti", "esitate", "avise", "chamar", "avisar", "aqui", "ach", "oje",
+    "sapere", "esitare", "esiti", "esitate", "avise", "chamar", "avisar", "aqui", "ach", "oje", "gracias",
+    "grazie", "obrigado", "obrigada", "merci", "dank", "danke",
 )
 """Words one of which every courtesy, question back and pointer above holds: a sentence none of whose terms
 is one is spared the patterns."""

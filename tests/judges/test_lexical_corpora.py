@@ -638,7 +638,6 @@ CHATTY_ANSWERS = {
      "Leider enthalten die mir vorliegenden Richtlinien keine Angaben zu einem Zuschuss für das "
      "Deutschlandticket."),
     ("en-g1", "false alarm", "Anything beyond that is charged at 19.9% EAR, and that rate is variable."),
-    ("en-g10", "read as a claim", "Hi, thanks for getting in touch with Brightwell Energy."),
     ("en-g13", "false alarm",
      "Without an extension, work handed in late loses 5 marks for each day it's late, so two days "
      "late would mean a 10-mark deduction."),
@@ -686,7 +685,6 @@ CHATTY_ANSWERS = {
     ("es-g1", "false alarm",
      "Eso sí, el límite diario en la app es de 3.000 €, así que para enviar 4.000 € tendrás que "
      "ampliarlo antes."),
-    ("es-g2", "read as a claim", "Gracias por contactar con AeroSol."),
     ("es-g3", "false alarm", "Así que, si puedes, programa la lavadora de madrugada o el fin de semana."),
     ("es-i1", "false alarm",
      "Su póliza cubre urgencias médicas en el extranjero hasta 12.000 € por viaje, siempre que el "
@@ -695,7 +693,6 @@ CHATTY_ANSWERS = {
     ("es-i2", "false alarm",
      "😕 La buena noticia es que la garantía legal es de 3 años, así que con 20 meses tu portátil "
      "sigue cubierto."),
-    ("es-r1", "read as a claim", "Gracias por escribirnos."),
     ("fr-g1", "false alarm",
      "Comme votre valise pèse 26 kg, un supplément de 10 € par kilo excédentaire s'appliquera, soit "
      "30 €."),
@@ -713,7 +710,6 @@ CHATTY_ANSWERS = {
     ("it-g3", "false alarm",
      "Con un ISEE di 18.000 € rientra nella no-tax area, quindi è esonerato dal contributo "
      "onnicomprensivo."),
-    ("it-g3", "read as a claim", "Gentile studente, grazie per averci scritto."),
     ("it-i1", "false alarm",
      "A 9 anni il servizio di assistenza per minori non accompagnati è obbligatorio."),
     ("it-i1", "false alarm", "Per un volo nazionale come Roma–Catania il costo è di 60 € a tratta."),
@@ -797,7 +793,6 @@ CHATTY_ANSWERS_2 = {
     ("en-r4", "read as a claim",
      "I'm afraid the info I've got covers packing materials and transit insurance, but says nothing "
      "about moving pianos."),
-    ("en-r5", "read as a claim", "Kind regards."),
     ("en-r5", "read as a claim",
      "The school office or the local council's school transport team would be best placed to advise."),
     ("es-g2", "false alarm",
@@ -851,7 +846,6 @@ CHATTY_ANSWERS_2 = {
     ("it-r1", "read as a claim",
      "Purtroppo le informazioni che ho sull'Ufficio Tributi di Castelverde riguardano gli orari e i "
      "rimborsi, ma non dicono nulla sulle modalità di pagamento dell'IMU allo sportello."),
-    ("pt-g2", "read as a claim", "Com os melhores cumprimentos."),
     ("pt-g3", "false alarm",
      "Cada dose da V10 custa R$ 120 e a antirrábica sai R$ 80, então o protocolo inicial completo "
      "fica em R$ 440."),
@@ -970,8 +964,6 @@ CHATTY_ANSWERS_4 = {
      "A fridge counts as two items, so together with the sofa and the two mattresses your booking "
      "totals 5 items."),
     ("en-i7", "false alarm", "That falls within the standard fee of £35 for up to 5 items."),
-    ("en-i7", "read as a claim", "Good afternoon."),
-    ("en-i7", "read as a claim", "Kind regards."),
     ("en-r1", "read as a claim", "The best thing would be to ask the store directly."),
     ("es-g2", "false alarm",
      "Recuerde que la presentación por internet está abierta hasta el 1 de julio de 2024."),
@@ -988,12 +980,9 @@ CHATTY_ANSWERS_4 = {
     ("fr-i2", "false alarm",
      "En tant que doctorante, vous pouvez emprunter jusqu'à 30 documents pour une durée de 8 "
      "semaines."),
-    ("fr-i2", "read as a claim", "Bonjour Madame."),
     ("fr-r1", "read as a claim",
      "Les informations dont je dispose indiquent les horaires d'été habituels, mais elles ne "
      "précisent rien concernant les jours fériés comme le 14 juillet."),
-    ("it-g1", "read as a claim", "Buongiorno."),
-    ("it-g1", "read as a claim", "Cordiali saluti."),
     ("it-g2", "false alarm", "Se resti almeno 6 mesi, hai uno sconto del 10 % sull'affitto."),
     ("it-g2", "false alarm",
      "Sì, il tuo gatto è il benvenuto, ma solo nelle stanze con accesso al giardino e con un "
@@ -1002,7 +991,6 @@ CHATTY_ANSWERS_4 = {
     ("pt-g1", "false alarm",
      "Lavar e secar uma máquina de 10 kg sai por R$ 36, sendo R$ 18 a lavagem e R$ 18 a secagem de 45 "
      "minutos."),
-    ("pt-g2", "read as a claim", "Com os melhores cumprimentos."),
     ("pt-i1", "false alarm", "Com duas viagens longas destas, o passe já compensa."),
     ("pt-i1", "false alarm",
      "O passe diário custa 9,99 € e dá viagens ilimitadas, desde que cada uma não passe dos 30 "
@@ -1014,7 +1002,6 @@ CHATTY_ANSWERS_4 = {
     ("pt-i2", "false alarm",
      "Como ela tem 5 anos e nunca tomou a vacina, vai precisar de duas doses, com intervalo de 30 "
      "dias entre elas."),
-    ("pt-r1", "read as a claim", "Olá, obrigado pelo contacto."),
 }
 
 
@@ -1097,25 +1084,25 @@ def test_numbers_moved_within_a_passage() -> None:
 
 WRAPPERS_READ_AS_CLAIMS = {
     "wrapper_sentences.jsonl": {
-        "de": (17, 25, 34), "fr": (4,), "es": (25, 29, 34, 38), "it": (3, 4, 6, 19, 25, 27, 29, 30, 34, 38),
+        "de": (17, 25, 34), "fr": (4,), "es": (25, 29, 34, 38), "it": (3, 4, 19, 25, 27, 29, 30, 34, 38),
         "pt": (4, 6, 17, 26, 29, 30, 34, 35, 38),
     },
     "wrapper_sentences_en.jsonl": {"en2": (7, 97, 103)},
     "wrapper_sentences_3.jsonl": {
         "en3": (15, 16, 17, 21, 40), "de3": (13, 16, 17, 29, 30, 33, 39), "fr3": (16, 29, 39),
-        "es3": (2, 16, 20, 25, 28, 33, 34, 35, 37, 39),
+        "es3": (16, 20, 25, 28, 33, 34, 35, 37, 39),
         "it3": (2, 16, 18, 20, 23, 25, 28, 29, 33, 34, 37, 39),
         "pt3": (2, 13, 16, 20, 24, 25, 28, 33, 34, 38, 39),
     },
     "wrapper_sentences_4.jsonl": {
-        "en4": (7, 8, 28), "de4": (9, 16, 18, 19, 27), "fr4": (14, 24), "es4": (8, 14, 18, 22),
-        "it4": (2, 14, 18, 22), "pt4": (3, 11, 14, 18, 20, 26, 30),
+        "en4": (7, 8), "de4": (9, 16, 18, 19, 27), "fr4": (24,), "es4": (8, 14, 18, 22),
+        "it4": (2, 14, 18, 22), "pt4": (11, 18, 20, 26, 30),
     },
     # it5-w-008 since the twenty-fifth session: a pointer resting on a reason ("Visto che ogni contratto ha
     # clausole diverse, ..."), which is read as a claim as "since" and "weil" always were.
     "wrapper_sentences_5.jsonl": {
-        "en5": (8, 15, 18, 19, 22), "de5": (4, 9, 11, 13, 15, 19, 22, 24), "fr5": (4, 14, 22),
-        "es5": (9, 11, 15, 17, 18, 22), "it5": (8, 11, 14, 17, 18, 22), "pt5": (3, 7, 11, 14, 17, 18, 19, 22),
+        "en5": (8, 15, 19, 22), "de5": (4, 9, 11, 13, 15, 19, 22, 24), "fr5": (4, 14, 22),
+        "es5": (9, 11, 15, 17, 18, 22), "it5": (8, 11, 14, 17, 22), "pt5": (3, 7, 11, 14, 17, 18, 19, 22),
     },
     # Offers and questions put to the user, half of them taking a fact for granted, written for the
     # twenty-fifth session's rules by helpers who saw no code or data: offers.jsonl before the rules,
@@ -1140,7 +1127,7 @@ WRAPPERS_READ_AS_CLAIMS = {
         "en6": (4, 7, 12, 16, 20),
         "de6": (2, 6, 7, 8, 12, 16, 18, 20),
         "fr6": (7, 12, 16, 20),
-        "es6": (2, 5, 7, 11, 13, 15, 16),
+        "es6": (5, 7, 11, 13, 15, 16),
         "it6": (2, 5, 6, 7, 9, 12, 16, 20),
         "pt6": (2, 4, 6, 7, 8, 16),
     },

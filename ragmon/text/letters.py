@@ -1,0 +1,116 @@
+"""The frame of an answer written as a letter: a salutation ("Dear Ms Patel,", "Sehr geehrte Frau Weber,"),
+a closing ("Kind regards,", "Mit freundlichen Grüßen", "Cordialement,") and the signature under it ("The
+Northwind Support Team", "Anna Schmidt", "Il team di assistenza"). None of them asserts anything a page
+could hold, and read as claims they had no page's words: an answer with one true sentence inside a
+salutation, a closing and a two-line signature scored groundedness 1/5.
+
+What a signature states stays a claim: a line with a digit, an "@" or a web address (a phone number,
+opening hours, an e-mail address) is read as any sentence is, since a made-up hotline under a letter is as
+wrong as one inside it; so is a line of words that are not a name's ("Open Monday to Friday")."""
+
+from __future__ import annotations
+
+import re
+
+_UPPER = "A-ZÀ-ÖØ-ÞĆČĐŁŃŐŘŚŠŰŹŻŽ"
+_TITLES = (r"mr|mrs|ms|miss|dr|prof|frau|herr|fr|hr|madame|monsieur|mademoiselle|mme|mlle|sig|signor|signora|"
+           r"signorina|sig\.ra|dott|dott\.ssa|dottssa|sr|sra|srta|señor|señora|señorita|don|doña|dona|senhor|"
+           r"senhora|senhorita")
+_ADDRESSEES = """
+    team all everyone there folks valued customer customers client clients member members user users
+    guest guests patient patients student students parent parents colleague colleagues friend friends
+    sir madam cliente clientes clienti utente utenti socio socia soci membro membri membros paziente
+    pazienti studente studenti studentessa usuario usuaria usuarios usuário usuária paciente pacientes
+    estudiante estudiantes aluno aluna alunos collega colleghi amigo amiga membre membres abonné
+    abonnée abonnés adhérent adhérente étudiant étudiante and und et y e
+"""
+_NAME = (r"(?:[" + _UPPER + r"][\w'’.-]*|(?i:" + _TITLES + r")\.?|(?:"
+         + "|".join(map(re.escape, _ADDRESSEES.split())) + r")\b)")
+"""A word of a name after a greeting: a capitalised word, a title ("Ms", "Frau", "Sr.", "signora"), or
+the words that stand for one ("Hi there", "Dear customer", "Gentile studente", "Damen und Herren")."""
+
+_GREETING = (
+    r"dear|hi|hello|hey|hiya|greetings|good (?:morning|afternoon|evening|day)"
+    r"|hallo|guten (?:tag|morgen|abend)|(?:sehr )?geehrte[rs]?|liebe[rs]?|moin|servus|grüß gott|grüezi"
+    r"|bonjour|bonsoir|salut|ch(?:er|ère)s?|madame|monsieur|mesdames|messieurs"
+    r"|hola|buen(?:os|as) (?:días|dias|tardes|noches)|estimad[oa]s?|querid[oa]s?"
+    r"|ciao|buongiorno|buonasera|salve|gentil[ei]|egregi[oa]|car[oai]"
+    r"|olá|oi|bom dia|boa (?:tarde|noite)|prezad[oa]s?")
+_SALUTATION = re.compile(
+    r"[¡¿*_ \t]*(?i:" + _GREETING + r")\b(?:[ \t]*,?[ \t]+" + _NAME + r"){0,4}[*_]*"
+    r"(?:[ \t]*[.!]*[ \t]*$|[ \t]*(?:[,:!]|[—–]|--)[ \t]*(?:$|(?=\S)))")
+"""A greeting with up to four words of a name, the whole sentence ("Dear Ms Patel,", "Guten Tag, Frau
+Müller,", "Madame, Monsieur,", "Estimado Sr. García:") or what opens it before a comma, a colon or a dash
+("Hi Jonas, thanks for your message."): "Dear customers who ordered before May ..." and "Hello Kitty bags
+are ..." are neither, as no mark ends the name."""
+
+_VALEDICTION = (
+    r"(?:with )?(?:kind|kindest|best|warm|warmest|many|sincere) regards|regards|best(?: wishes)?|all the best"
+    r"|warm(?:est)? wishes|(?:yours )?(?:sincerely|faithfully|truly|cordially)|sincerely yours"
+    r"|respectfully(?: yours)?|cheers|take care|(?:many )?thanks(?: again)?|thank you(?: again)?|with thanks"
+    r"|talk soon|speak soon"
+    r"|(?:mit )?(?:freundlichen|besten|herzlichen|lieben|schönen|sonnigen|vielen) gr(?:ü|ue)(?:ß|ss)en"
+    r"|(?:viele|liebe|beste|herzliche|freundliche|schöne|sonnige) gr(?:ü|ue)(?:ß|ss)e|gr(?:ü|ue)(?:ß|ss)e"
+    r"|gruß|gruss|mfg|bis bald|danke(?: schön)?|vielen dank"
+    r"|(?:bien |très )?cordialement|bien à (?:vous|toi)|(?:sincères |meilleures |bien )?salutations"
+    r"(?: distinguées| cordiales| respectueuses)?|amicalement|à (?:très )?bientôt|bonne (?:journée|soirée)"
+    r"|merci(?: beaucoup| encore)?"
+    r"|(?:je vous prie d'|veuillez )agréer\b[^.!?\n]{0,120}salutations[^.!?\n]{0,30}"
+    r"|(?:un )?(?:cordial )?saludo(?: cordial)?|saludos(?: cordiales)?|atentamente|cordialmente"
+    r"|un (?:fuerte )?abrazo|hasta pronto|(?:muchas )?gracias"
+    r"|(?:cordiali|distinti|cari|tanti|molti) saluti|saluti|un (?:caro |cordiale )?saluto|a presto"
+    r"|buona giornata|grazie(?: mille)?"
+    r"|(?:com os )?(?:melhores )?cumprimentos|atenciosamente|(?:um )?(?:grande )?abraço|até (?:breve|logo)"
+    r"|(?:muito )?obrigad[oa]|saudações")
+
+_CONNECTORS = """
+    of the and & de du des la le les der die das den dem von vom van und für di del della dei da do dos
+    e y et al ao à au your ihr ihre ihres dein deine euer votre vos ton su sus il lo gli o a os as
+    vostro vostra seu sua
+"""
+_ROLES = """
+    team teams support service services customer customers client clients care desk helpdesk help
+    centre center department dept office agent advisor adviser representative manager specialist
+    consultant équipe relation relations conseiller conseillère assistance equipo atención atencion
+    cliente clientes soporte asistencia servicio agente asesor asesora departamento squadra assistenza
+    clienti servizio ufficio reparto consulente operatore operatrice equipa apoio atendimento serviço
+    serviços suporte consultor consultora clientèle clientele commercial commerciale comercial sales
+    account accounts billing technical technique técnico técnica tecnico tecnica senior junior lead
+    head officer coordinator coordinatrice coordinador coordinadora coordinatore coordinatrice
+    responsable responsabile gestor gestora gestore executive director directeur directrice directora
+    direttore direttrice diretor diretora assistant assistante asistente assistente atendente
+"""
+_SIGNATURE_WORD = (r"(?:(?i:[ld]['’])?(?:[" + _UPPER + r"][\w'’.-]*|(?i:" + _TITLES + r")\.?|(?:"
+                   + "|".join(map(re.escape, (_CONNECTORS + " " + _ROLES).split())) + r")\b))")
+_SIGNED = r"(?:[ \t]*[,—–-]?[ \t]*" + _SIGNATURE_WORD + r"(?:[ \t]+" + _SIGNATURE_WORD + r"){0,7})?"
+_CLOSING = re.compile(r"[*_ \t]*(?i:" + _VALEDICTION + r")[*_]*[ \t]*[,.!]*" + _SIGNED
+                      + r"[ \t]*[.!]?[*_]*[ \t]*")
+"""A closing formula, alone ("Kind regards,", "Mit freundlichen Grüßen", "Je vous prie d'agréer, Madame,
+Monsieur, l'expression de mes salutations distinguées.") or signed on its line ("Best regards, Tom",
+"Cordialement, l'équipe Acme.")."""
+_SIGNATURE = re.compile(r"[ \t]*(?:[—–-]{1,2}[ \t]*)?" + _SIGNATURE_WORD + r"(?:[ \t,]+" + _SIGNATURE_WORD
+                        + r"){0,7}[ \t]*\.?")
+"""A line of a signature: a name, a job title, a team ("The Northwind Support Team", "Ihr Kundenservice der
+Stadtwerke Lindau", "El equipo de Atención al Cliente"), eight words at most."""
+_STATES = re.compile(r"[0-9@]|://|www\.|^\W*p\.?\s?s\b", re.IGNORECASE)
+"""What makes a line under a closing a statement: a number, an address, a postscript."""
+
+CLOSING_LINES = 6
+"""How many of an answer's last sentences may be its closing and signature."""
+
+
+def salutation_end(sentence: str) -> int:
+    """Where what a sentence says starts after an opening salutation: its length when it is all greeting,
+    0 when it opens with none."""
+    found = _SALUTATION.match(sentence)
+    return 0 if found is None else found.end()
+
+
+def closes_a_letter(sentence: str) -> bool:
+    """Whether the sentence is a closing formula, alone or signed on its line."""
+    return _CLOSING.fullmatch(sentence) is not None
+
+
+def signs_a_letter(sentence: str) -> bool:
+    """Whether a line under a closing is only a name, a title or a team's name."""
+    return _SIGNATURE.fullmatch(sentence) is not None and _STATES.search(sentence) is None
