@@ -134,9 +134,13 @@ _DOCUMENTS = ("documents", "docs", "passages", "sources", "chunks", "retrieved",
 _ANSWER = ("response", "actual_output", "generated_answer")
 _COMPLETION = ("completion", "prediction", "reply", "generation")
 _RESULT = "result"  # LangChain RetrievalQA's answer; a common word, so only a sentence is taken for one
-_GROUND_TRUTH = ("reference_answer", "expected_output", "expected_answer", "gold_answer", "golden_answer")
+# ragmon's own eval-set JSON names two fields otherwise (`ground_truth_answer`, `expected_chunk_ids`): a
+# record copied from one into a golden JSONL lost its labels without a word.
+_GROUND_TRUTH = ("reference_answer", "expected_output", "expected_answer", "gold_answer", "golden_answer",
+                 "ground_truth_answer")
 _RELEVANT = ("relevant_docs", "relevant_doc_ids", "relevant_document_ids", "gold_ids", "gold_doc_ids",
-             "expected_ids", "expected_doc_ids", "ground_truth_ids", "reference_context_ids")
+             "expected_ids", "expected_doc_ids", "ground_truth_ids", "reference_context_ids",
+             "expected_chunk_ids")
 _CITATIONS = ("cited_ids", "citation_ids", "cited_docs")
 _TEXT = ("content", "document", "passage", "chunk", "page_content")  # the last: a LangChain Document
 _DOCUMENT_TEXT = ("text", "pageContent", *_TEXT)

@@ -88,6 +88,8 @@ def test_other_fields_are_still_carried_along_in_every_format(tmp_path: Path, fi
     ("reference_answer", "ground_truth"),
     ("expected_output", "ground_truth"),    # DeepEval
     ("gold_doc_ids", "relevant_ids"),
+    ("ground_truth_answer", "ground_truth"),  # ragmon's own eval-set JSON
+    ("expected_chunk_ids", "relevant_ids"),   # the same
     ("relevantDocIds", "relevant_ids"),     # any case and separator
     ("cited_ids", "citations"),
 ])
