@@ -817,6 +817,33 @@ def test_a_step_summary_in_a_directory_that_does_not_exist_is_a_wrong_variable(r
     assert json.loads((tmp_path / "reports" / "new" / "r.json").read_text())["error"] == why
 
 
+@pytest.mark.parametrize("named", ["dataset", "stdin", "baseline"])
+def test_a_step_summary_naming_an_input_is_refused_and_the_input_left_whole(ragmon_cmd: list[str],
+                                                                          tmp_path: Path, named: str) -> None:
+    # Before: the Markdown report was appended to the golden set (17 lines -> 62, the next run failing on
+    # line 18) or to the --baseline, and the run passed.
+    golden = tmp_path / "golden.jsonl"
+    golden.write_bytes(GOLDEN.read_bytes())
+    baseline = tmp_path / "base.json"
+    assert replay(ragmon_cmd, golden, "--json", baseline, "--quiet", cwd=tmp_path).returncode == 0
+    kept = {path: path.read_bytes() for path in (golden, baseline)}
+    summary, what, args = {
+        "dataset": (golden, "a dataset", [golden]),
+        "stdin": (golden, "a dataset", ["-"]),
+        "baseline": (baseline, "the --baseline file", [golden, "--baseline", baseline, "--max-drop",
+                                                        "groundedness=0.1"]),
+    }[named]
+    with golden.open("rb") as stdin:
+        done = subprocess.run([*ragmon_cmd, "replay", *map(str, args), "--gate", "groundedness=0.5", "--json",
+                               "r.json"], cwd=tmp_path, stdin=stdin, capture_output=True, text=True,
+                              env={**clean_env(), "GITHUB_STEP_SUMMARY": str(summary)}, timeout=60)
+    why = (f"$GITHUB_STEP_SUMMARY ({summary}) is {what} of this run: the Markdown report would be appended "
+           f"to it (the variable is set wrong)")
+    assert (done.returncode, done.stdout, done.stderr) == (2, "", f"ragmon replay: error: {why}\n")
+    assert {path: path.read_bytes() for path in kept} == kept
+    assert json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))["error"] == why
+
+
 def test_replay_help_names_the_exit_statuses_the_gate_names_and_the_record_fields(ragmon_cmd: list[str],
                                                                                 tmp_path: Path) -> None:
     # A CI job is written against these; the metric names were told only by a typo's error.
