@@ -9,7 +9,7 @@ from ragmon.model import Claim
 from ragmon.text import european
 from ragmon.text.abstention import SOURCE_ADJECTIVE, SOURCE_NOUN, is_abstention, is_filler
 from ragmon.text.cache import text_cache
-from ragmon.text.letters import CLOSING_LINES, closes_a_letter, salutation_end, signs_a_letter
+from ragmon.text.letters import ending, salutation_end
 from ragmon.text.numbers import ENCLOSED_NUMBERS
 from ragmon.text.places import places
 from ragmon.text.terms import (
@@ -476,17 +476,12 @@ def _split_claims(answer: str) -> tuple[Claim, ...]:
     (a claim every 7 characters, traced); longer ones in a `LongTextCache` of 8 MiB."""
     claims = []
     spans = sentence_spans(answer)
-    last_but_one = len(spans) - 2
-    closing = len(spans) - CLOSING_LINES
-    signed = False  # a closing formula came: the name-only lines under it are its signature
+    body_end, frame = ending(answer, spans)  # a letter's closing and signature say nothing
+    last_but_one = body_end - 2  # the answer's last two sentences are those before its closing
     for index, (start, end) in enumerate(spans):
+        if index in frame:
+            continue
         sentence = answer[start:end]
-        if index >= closing:
-            if closes_a_letter(sentence):
-                signed = True
-                continue
-            if signed and signs_a_letter(sentence):
-                continue
         if _is_claim(sentence, index == 0 or index >= last_but_one):
             claims.append(Claim(sentence, start, end))
     return tuple(claims)

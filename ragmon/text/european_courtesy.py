@@ -51,8 +51,24 @@ COURTESY = re.compile(
     r"escrever)|por (?:ter|teres) entrado em (?:contacto|contato)|pela (?:sua |tua )?(?:mensagem|questão))"
     r"|merci (?:beaucoup )?(?:de nous avoir (?:contactée?s?|écrit)|pour votre (?:message|demande|courriel|"
     r"e-?mail|prise de contact))"
-    r"|(?:vielen |herzlichen |besten )?dank(?:e)?,? (?:für ihre (?:anfrage|nachricht|e-?mail|mail)|dass sie "
-    r"(?:sich an uns gewandt|uns (?:kontaktiert|geschrieben)) haben))" + _FOR +
+    r"|(?:vielen |herzlichen |besten )?dank(?:e)?,? (?:für (?:ihre|deine) (?:anfrage|nachricht|e-?mail|mail|"
+    r"bestellung|geduld|rückmeldung)|für (?:ihr|dein) (?:interesse|vertrauen|verständnis)|dass sie "
+    r"(?:sich an uns gewandt|uns (?:kontaktiert|geschrieben)) haben)"
+    # the formal "we thank you for ...": "Nous vous remercions de votre confiance.", "La ringraziamo per
+    # aver scelto ...", "Le agradecemos que se haya puesto en contacto con ...", "Agradecemos o seu contacto."
+    r"|(?:(?:nous vous|je vous|je te) remerci(?:ons|e)|merci) (?:(?:beaucoup |encore )?(?:pour|de) "
+    r"(?:votre|ton) (?:message|demande|question|courriel|e-?mail|confiance|fidélité|patience|retour|intérêt)"
+    r"|d'avoir (?:contacté|choisi|écrit à|fait appel à)(?: [^\d.!?]{1,50})?)"
+    r"|(?:la|ti|vi|le) ringrazi(?:o|amo)(?: molto)? (?:per (?:averci (?:scritto|contattato|contattati)|"
+    r"aver(?:ci)? (?:contattat[oi]|scelto)(?: [^\d.!?]{1,50})?|(?:la sua|la tua|il suo|il tuo|la vostra) "
+    r"(?:messaggio|richiesta|e-?mail|domanda|segnalazione|pazienza|fiducia))|della (?:sua|tua) (?:richiesta|"
+    r"pazienza|fiducia))"
+    r"|(?:le|te|les) agradecemos (?:que se (?:haya|hayan) puesto en contacto|(?:su|tu) (?:consulta|mensaje|"
+    r"confianza|interés))|(?:muchas )?gracias por (?:(?:su|tu) (?:interés|confianza)|elegir|confiar)"
+    r"(?: en)?(?: [^\d.!?]{1,50})?"
+    r"|agradecemos (?:o seu (?:contacto|contato|interesse)|a sua (?:mensagem|preferência|confiança)|"
+    r"(?:por )?(?:entrar em (?:contacto|contato)|nos (?:contactar|contatar)))|obrigad[oa] por (?:falar com a "
+    r"gente|nos escrever|(?:escolher|confiar (?:na|no|em)) [^\d.!?]{1,40}))" + _FOR +
     # an apology or sympathy, with what for
     r"|(?:(?:es )?tut mir (?:sehr )?leid|(?:je suis )?(?:vraiment )?désolée?|lamento(?: mucho)?|"
     r"(?:lo )?siento(?: mucho)?|mi dispiace(?: molto)?|sinto muito)"
@@ -264,7 +280,9 @@ CUE_WORDS = (
     "helfen", "bescheid", "melden", "melde", "meldet", "verfügung", "disposition", "hésitez", "hésite",
     "courant", "aquí", "escríbeme", "escríbame", "dude", "dudes", "duden", "disposizione", "domande",
     "sapere", "esitare", "esiti", "esitate", "avise", "chamar", "avisar", "aqui", "ach", "oje", "gracias",
-    "grazie", "obrigado", "obrigada", "merci", "dank", "danke",
+    "grazie", "obrigado", "obrigada", "merci", "dank", "danke", "remercions", "remercie", "ringraziamo",
+    "ringrazio", "agradecemos", "quedamos", "restiamo", "estamos", "ficamos", "continuamos", "stehen",
+    "restons",
 )
 """Words one of which every courtesy, question back and pointer above holds: a sentence none of whose terms
 is one is spared the patterns."""
@@ -322,6 +340,11 @@ _AVAILABLE = re.compile(
     r"no (?:dude|dudes|duden) en|resto a (?:sua |tua |vostra )?disposizione|sono qui|sono a (?:sua|tua|"
     r"vostra) disposizione|fammi sapere|fatemi sapere|mi faccia sapere|non esit(?:are|i|ate)|"
     r"fico à (?:sua |tua )?disposição|estou (?:por aqui|à (?:sua |tua )?disposição)|me avise|"
+    # a team's: "Quedamos a su disposición", "Restiamo a disposizione", "Ficamos ao dispor"
+    r"stehen wir (?:ihnen |dir |euch )?(?:gern |gerne )?zur verfügung|nous restons à (?:votre|ton) "
+    r"(?:entière )?(?:disposition|écoute)|quedamos a (?:su|tu|vuestra) (?:entera )?disposición|restiamo a "
+    r"(?:sua |tua |vostra )?(?:completa )?disposizione|(?:estamos|ficamos|continuamos) (?:à (?:sua |tua |"
+    r"vossa )?disposição|ao (?:seu |teu )?dispor)|"
     r"é só (?:me )?(?:dizer|falar|chamar|avisar|perguntar)|pode perguntar|podes perguntar)\b")
 """Help offered, anywhere in the sentence: "Falls Sie noch Fragen haben, helfe ich gern weiter.", "Si te
 surge cualquier otra duda, escríbeme.", "Per altre domande sono qui!", "Me avise se quiser ajuda!"."""

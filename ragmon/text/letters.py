@@ -11,6 +11,7 @@ wrong as one inside it; so is a line of words that are not a name's ("Open Monda
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 _UPPER = "A-ZÀ-ÖØ-ÞĆČĐŁŃŐŘŚŠŰŹŻŽ"
 _TITLES = (r"mr|mrs|ms|miss|dr|prof|frau|herr|fr|hr|madame|monsieur|mademoiselle|mme|mlle|sig|signor|signora|"
@@ -44,28 +45,33 @@ Müller,", "Madame, Monsieur,", "Estimado Sr. García:") or what opens it before
 ("Hi Jonas, thanks for your message."): "Dear customers who ordered before May ..." and "Hello Kitty bags
 are ..." are neither, as no mark ends the name."""
 
+_FROM = r"(?: (?:aus|from|desde|da|de|dalla|dal) [^\d.!?,:;\n]{1,30})?"
+"""Where a closing's regards come from: "Liebe Grüße aus Hamburg", "Saludos desde Bilbao"."""
 _VALEDICTION = (
-    r"(?:with )?(?:kind|kindest|best|warm|warmest|many|sincere) regards|regards|best(?: wishes)?|all the best"
-    r"|warm(?:est)? wishes|(?:yours )?(?:sincerely|faithfully|truly|cordially)|sincerely yours"
-    r"|respectfully(?: yours)?|cheers|take care|(?:many )?thanks(?: again)?|thank you(?: again)?|with thanks"
-    r"|talk soon|speak soon"
+    r"(?:with )?(?:(?:kind|kindest|best|warm|warmest|many|sincere) )?regards|(?:with )?(?:best|warm|warmest|"
+    r"kind|kindest|all good) wishes|best|all the best|(?:yours )?(?:sincerely|faithfully|truly|cordially)"
+    r"|sincerely yours|respectfully(?: yours)?|cheers|take care|(?:many )?thanks(?: again)?"
+    r"|thank you(?: again)?|with thanks|talk soon|speak soon|greetings" + _FROM +
     r"|(?:mit )?(?:freundlichen|besten|herzlichen|lieben|schönen|sonnigen|vielen) gr(?:ü|ue)(?:ß|ss)en"
-    r"|(?:viele|liebe|beste|herzliche|freundliche|schöne|sonnige) gr(?:ü|ue)(?:ß|ss)e|gr(?:ü|ue)(?:ß|ss)e"
-    r"|gruß|gruss|mfg|bis bald|danke(?: schön)?|vielen dank"
+    + _FROM +
+    r"|(?:(?:viele|liebe|beste|herzliche|freundliche|schöne|sonnige) )?gr(?:ü|ue)(?:ß|ss)e" + _FROM +
+    r"|gruß|gruss|mfg|bis bald|danke(?: schön)?|vielen dank|herzlichst|tschüss"
     r"|(?:bien |très )?cordialement|bien à (?:vous|toi)|(?:sincères |meilleures |bien )?salutations"
-    r"(?: distinguées| cordiales| respectueuses)?|amicalement|à (?:très )?bientôt|bonne (?:journée|soirée)"
-    r"|merci(?: beaucoup| encore)?"
-    r"|(?:je vous prie d'|veuillez )agréer\b[^.!?\n]{0,120}salutations[^.!?\n]{0,30}"
-    r"|(?:un )?(?:cordial )?saludo(?: cordial)?|saludos(?: cordiales)?|atentamente|cordialmente"
-    r"|un (?:fuerte )?abrazo|hasta pronto|(?:muchas )?gracias"
-    r"|(?:cordiali|distinti|cari|tanti|molti) saluti|saluti|un (?:caro |cordiale )?saluto|a presto"
-    r"|buona giornata|grazie(?: mille)?"
-    r"|(?:com os )?(?:melhores )?cumprimentos|atenciosamente|(?:um )?(?:grande )?abraço|até (?:breve|logo)"
-    r"|(?:muito )?obrigad[oa]|saudações")
+    r"(?: distinguées| cordiales| respectueuses)?|(?:bien |très )?amicalement|à (?:très )?bientôt"
+    r"|(?:bonne|belle) (?:journée|soirée)|merci(?: beaucoup| encore)?"
+    r"|(?:je vous prie d'|nous vous prions d'|veuillez )agréer\b[^.!?\n]{0,120}salutations[^.!?\n]{0,30}"
+    r"|(?:un )?(?:cordial )?saludo(?: cordial)?|saludos(?: cordiales)?" + _FROM + r"|atentamente|cordialmente"
+    r"|(?:reciba|reciban|recibe) un (?:cordial |afectuoso )?saludo|un (?:fuerte )?abrazo|hasta pronto"
+    r"|(?:muchas )?gracias"
+    r"|(?:cordiali|distinti|cari|tanti|molti) saluti|saluti(?: cordiali)?" + _FROM
+    + r"|un (?:caro |cordiale )?saluto(?: cordiale)?|a presto|buona giornata|grazie(?: mille)?"
+    r"|(?:com os )?(?:melhores )?cumprimentos|atenciosamente|(?:um )?(?:grande )?abraço|abraços|beijinhos"
+    r"|beijos"
+    r"|até (?:breve|logo)|(?:muito )?obrigad[oa]|saudações(?: cordiais)?")
 
 _CONNECTORS = """
-    of the and & de du des la le les der die das den dem von vom van und für di del della dei da do dos
-    e y et al ao à au your ihr ihre ihres dein deine euer votre vos ton su sus il lo gli o a os as
+    from at by of the and & de du des la le les der die das den dem von vom van und für di del della dei da
+    do dos e y et al ao à au your ihr ihre ihres dein deine euer votre vos ton su sus il lo gli o a os as
     vostro vostra seu sua
 """
 _ROLES = """
@@ -88,8 +94,8 @@ _CLOSING = re.compile(r"[*_ \t]*(?i:" + _VALEDICTION + r")[*_]*[ \t]*[,.!]*" + _
 """A closing formula, alone ("Kind regards,", "Mit freundlichen Grüßen", "Je vous prie d'agréer, Madame,
 Monsieur, l'expression de mes salutations distinguées.") or signed on its line ("Best regards, Tom",
 "Cordialement, l'équipe Acme.")."""
-_SIGNATURE = re.compile(r"[ \t]*(?:[—–-]{1,2}[ \t]*)?" + _SIGNATURE_WORD + r"(?:[ \t,]+" + _SIGNATURE_WORD
-                        + r"){0,7}[ \t]*\.?")
+_SIGNATURE = re.compile(r"[ \t]*(?:[—–-]{1,2}[ \t]*)?" + _SIGNATURE_WORD + r"(?:[ \t,|/·•—–-]+"
+                        + _SIGNATURE_WORD + r"){0,7}[ \t]*\.?")
 """A line of a signature: a name, a job title, a team ("The Northwind Support Team", "Ihr Kundenservice der
 Stadtwerke Lindau", "El equipo de Atención al Cliente"), eight words at most."""
 _STATES = re.compile(r"[0-9@]|://|www\.|^\W*p\.?\s?s\b", re.IGNORECASE)
@@ -97,6 +103,43 @@ _STATES = re.compile(r"[0-9@]|://|www\.|^\W*p\.?\s?s\b", re.IGNORECASE)
 
 CLOSING_LINES = 6
 """How many of an answer's last sentences may be its closing and signature."""
+UNSIGNED_NAME_LINES = 3
+"""How many name lines may end an answer with no closing above them ("...at the desk.\nMarta\nRutaCar")."""
+
+
+
+def ending(answer: str, spans: Sequence[tuple[int, int]]) -> tuple[int, frozenset[int]]:
+    """Where an answer's letter ending starts, and which of its sentences say nothing: a closing formula
+    among the last `CLOSING_LINES` sentences and the name lines under it, or, with no closing, up to
+    `UNSIGNED_NAME_LINES` name lines ending the answer, each on a line of its own after a sentence that
+    ended ("... every day.\nMarta\nAtención al Cliente RutaCar"; never after a lead-in's colon, nor as a
+    list's items). A line under the closing that states something (a number, an address, a postscript) is
+    in neither: it is judged, as any claim is. (len(spans), empty) for an answer that ends otherwise."""
+    count = len(spans)
+    for index in range(count - 1, max(0, count - CLOSING_LINES) - 1, -1):
+        if closes_a_letter(answer[spans[index][0]:spans[index][1]]):
+            names = (after for after in range(index + 1, count)
+                     if signs_a_letter(answer[spans[after][0]:spans[after][1]]))
+            return index, frozenset((index, *names))
+    first = count
+    while (first > 0 and count - first < UNSIGNED_NAME_LINES and _on_its_line(answer, spans[first - 1])
+           and signs_a_letter(answer[spans[first - 1][0]:spans[first - 1][1]])):
+        first -= 1
+    if first in (0, count) or not _ended(answer, spans[first - 1]):
+        return count, frozenset()
+    return first, frozenset(range(first, count))
+
+
+def _on_its_line(answer: str, span: tuple[int, int]) -> bool:
+    """Whether a sentence is a whole line: nothing but blanks before it on its line (no list marker, no
+    other sentence) and a line break or the end after it."""
+    start, end = span
+    line_start = answer.rfind("\n", 0, start) + 1
+    return not answer[line_start:start].strip() and (end == len(answer) or answer[end:end + 1] in "\r\n")
+
+
+def _ended(answer: str, span: tuple[int, int]) -> bool:
+    return answer[span[0]:span[1]].rstrip("*_)\"'”’ ").endswith((".", "!", "?", "…"))
 
 
 def salutation_end(sentence: str) -> int:

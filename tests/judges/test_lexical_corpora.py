@@ -831,7 +831,6 @@ CHATTY_ANSWERS_2 = {
     ("it-g1", "false alarm",
      "Tenga presente che, se il giorno dell'appuntamento avesse la febbre, non sarà possibile "
      "vaccinarla."),
-    ("it-g1", "read as a claim", "Restiamo a disposizione per qualsiasi dubbio."),
     ("it-g3", "false alarm",
      "Se suo figlio ha bisogno di una dieta speciale per motivi di salute, va allegato un certificato "
      "medico."),
@@ -987,7 +986,6 @@ CHATTY_ANSWERS_4 = {
     ("it-g2", "false alarm",
      "Sì, il tuo gatto è il benvenuto, ma solo nelle stanze con accesso al giardino e con un "
      "supplemento di 50 € al mese."),
-    ("it-i2", "read as a claim", "Restiamo a disposizione per qualsiasi chiarimento."),
     ("pt-g1", "false alarm",
      "Lavar e secar uma máquina de 10 kg sai por R$ 36, sendo R$ 18 a lavagem e R$ 18 a secagem de 45 "
      "minutos."),

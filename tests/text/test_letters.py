@@ -70,4 +70,26 @@ def test_what_a_signature_states_is_still_judged() -> None:
 def test_name_lines_are_a_signature_only_under_a_closing() -> None:
     assert signs_a_letter("The Northwind Support Team") and signs_a_letter("— Anna")
     assert not signs_a_letter("Returns are free.") and not signs_a_letter("Tel. 0800 555 0101")
-    assert claims(f"{FACT}\nNorthwind Energy") == [FACT, "Northwind Energy"]  # no closing above it
+    assert claims(f"{FACT}\nAnna\nNorthwind Energy") == [FACT]  # a sentence ended: they sign it
+    assert claims("Plans with refunds:\nBusiness\nEnterprise") == ["Business", "Enterprise"]  # a list
+    assert claims(f"{FACT}\n- Business\n- Enterprise") == [FACT, "Business", "Enterprise"]  # its items
+
+
+@pytest.mark.parametrize("sentence", [
+    "Nous vous remercions de votre confiance.", "Merci d'avoir contacté la Banque Rivière.",
+    "La ringraziamo per aver scelto Autolinee Sud.",
+    "Le agradecemos que se haya puesto en contacto con nosotros.",
+    "Gracias por confiar en Seguros Faro.", "Agradecemos o seu contacto.",
+    "Vielen Dank für Ihr Vertrauen.", "Wir stehen Ihnen gerne zur Verfügung.",
+    "Quedamos a su entera disposición.", "Restiamo a vostra disposizione.", "Ficamos ao dispor.",
+])
+def test_a_teams_thanks_and_offers_of_help_are_no_claims(sentence: str) -> None:
+    assert claims(sentence) == []
+
+
+def test_the_last_sentences_before_a_closing_are_the_answers_last_for_the_wrapper_model() -> None:
+    # Above a closing and a two-line signature, "Restiamo a disposizione ..." was the fourth sentence from the
+    # end, where the wrapper model is not asked; it is the last before the letter's ending.
+    letter = (f"{FACT}\nRestiamo a disposizione per qualsiasi dubbio.\nCordiali saluti,\nGiulia Neri\n"
+              "Ufficio Clienti")
+    assert claims(letter) == [FACT]
