@@ -6,7 +6,8 @@ where a made-up answer moves a number from one row or clause to another (english
 a red team's claim-passage pairs aimed at the rule that catches it, moved_numbers), and plan tables of
 counts (english_quotas: seats, screens, bags, guest passes), and chatty answers in six languages written to
 measure the wrapper model (chatty_answers to _3, each measured once before the model was trained on it;
-chatty_answers_4, written after its last version, not trained on)
+chatty_answers_4, written after its last version, not trained on), and answers written as letters and e-mails,
+salutation, closing and signature (letters, letters_2: each written before the version it measured)
 (tests/judges/corpora/: documents, answers whose every sentence the documents state, answers with one
 made-up sentence, refusals; written for ragmon by seven walkthroughs, labelled sentence by sentence before
 the judge was run on them).
@@ -1003,6 +1004,169 @@ CHATTY_ANSWERS_4 = {
 }
 
 
+LETTERS = {
+    # Thanks, sympathy and welcomes in forms no pattern knows ("vielen Dank, dass ...", "Será un placer
+    # atenderle.", "Lamentamos o sucedido."), a refusal's, and name lines no closing above signs, or with
+    # words no list knows ("asistente virtual").
+    ("de-g7", "read as a claim", "vielen Dank, dass Sie uns Bescheid geben."),
+    ("de-i1", "read as a claim",
+     "vielen Dank für Ihre Nachricht – es tut mir leid, dass Ihnen das passiert ist."),
+    ("de-i2", "read as a claim", "Ihr Nordzug-Kundendialog"),
+    ("en-g5", "read as a claim", "So sorry to hear about your ankle – wishing you a speedy recovery!"),
+    ("es-g5", "read as a claim", "Será un placer atenderle."),
+    ("es-g6", "read as a claim", "TecnoBot, asistente virtual de TecnoCasa"),
+    ("es-i3", "read as a claim", "¡Gracias por escribirnos!"),
+    ("fr-g5", "read as a claim", "Le secrétariat du Centre médical Pasteur"),
+    ("fr-g6", "read as a claim", "Julie"),
+    ("fr-g6", "read as a claim", "À bientôt au club !"),
+    ("fr-g6", "read as a claim", "Équipe Forme+"),
+    ("fr-g7", "read as a claim", "Nous sommes désolés d'apprendre que vous souhaitez nous quitter."),
+    ("it-g7", "read as a claim", "Gentile cittadino,"),
+    ("it-i1", "read as a claim", "ci dispiace per il disagio."),
+    ("pt-g2", "read as a claim", "Rita, da equipa Movel+"),
+    ("pt-i1", "read as a claim", "Lamentamos o sucedido."),
+    ("pt-r1", "read as a claim",
+     "Infelizmente, não disponho de informação sobre as condições de crédito à habitação para "
+     "clientes não residentes."),
+    # Facts the pages state in other words or numbers worked out from them, a trap's tip after a closing
+    # ("Herzliche Grüße und noch ein kleiner Tipp: ...": a claim the page states in other words), signature
+    # lines of hours and numbers written otherwise, and salutations split by an abbreviation the splitter does
+    # not know ("Exmo.").
+    ("de-g1", "false alarm", "Tel. 08382 704-0 (Mo–Fr 8–17 Uhr)"),
+    ("de-g4", "false alarm",
+     "Herzliche Grüße und noch ein kleiner Tipp: Ab einem Bestellwert von 40 € ist der Versand "
+     "kostenlos."),
+    ("de-g6", "false alarm", "Deine Mitgliedskarte musst du nicht zurückgeben."),
+    ("de-i2", "false alarm", "Bitte reichen Sie ihn innerhalb von 3 Monaten nach der Fahrt ein."),
+    ("en-g2", "false alarm", "Just bear in mind that you can only pause once every 12 months."),
+    ("en-g4", "false alarm",
+     "If you find you can't make your appointment, we ask that you cancel at least 24 hours "
+     "beforehand."),
+    ("en-i2", "false alarm", "If you add it at the airport instead, the price is €45."),
+    ("es-g1", "false alarm",
+     "El importe máximo por operación en Bizum es de 1.000 €, por lo que no es posible enviar "
+     "1.500 € en un único envío."),
+    ("es-i4", "false alarm",
+     "Para 5 dispositivos le recomendamos la licencia Familia, que protege hasta 10 dispositivos "
+     "y cuesta 49,99 € al año."),
+    ("fr-g6", "false alarm", "Ta copine aura ses frais d'inscription de 49 € offerts."),
+    ("fr-g7", "false alarm",
+     "Après la résiliation, vos données sont encore conservées 90 jours avant d'être "
+     "définitivement supprimées."),
+    ("fr-i2", "false alarm",
+     "La livraison à domicile est offerte à partir de 80 € d'achat ; pour une commande de 60 €, "
+     "elle vous coûtera donc 5,99 €."),
+    ("it-g4", "false alarm", "Esposito,"),
+    ("it-g4", "false alarm",
+     "Un cordiale saluto e un promemoria: il giorno della visita porti con sé la tessera "
+     "sanitaria e l'impegnativa."),
+    ("it-g5", "false alarm", "Orari: lun–ven 6:30–22:30, sab 9:00–19:00, dom 9:00–13:00"),
+    ("pt-g3", "false alarm", "Exmo."),
+    ("pt-g3", "false alarm", "Senhor Ferreira,"),
+    ("pt-g7", "false alarm", "a sex., 9h–18h"),
+    ("pt-i3", "false alarm",
+     "Se não puderes ir, cancela com pelo menos 2 horas de antecedência, senão ficas sem poder "
+     "fazer novas reservas durante 7 dias."),
+    ("pt-i4", "false alarm",
+     "Sim, com 42 anos pode pedir a renovação online em gov.pt, utilizando a Chave Móvel "
+     "Digital."),
+    # A signature's hours made up from the page's own ("Monday to Saturday, 8am–8pm" where it gives Monday to
+    # Friday 8am–8pm, Saturday 9am–5pm); a benefit given to another plan.
+    ("en-i1", "made-up sentence passed", "Claims line: 0800 917 3344 (Monday to Saturday, 8am–8pm)"),
+    ("es-i2", "made-up sentence passed",
+     "Las clases colectivas también están incluidas en la tarifa Básica."),
+}
+
+
+LETTERS_2 = {
+    # Written after the second version and measured once (wrappers read as claims 196 -> 111 -> 45 of 240
+    # across the two versions). Greetings the list lacks ("Morning Priya,", "Hi both,", "Olá a todos,"),
+    # thanks and apologies in other words ("wir danken Ihnen", "valeu pela mensagem!", "scusi il ritardo"),
+    # "Sent from my iPhone", and job titles and teams in lower-case words no list knows ("Amministratore di
+    # condominio", "Gestionnaire locative, Agence du Parc").
+    ("de-g3", "read as a claim",
+     "herzlichen Dank für Ihre Nachricht und entschuldigen Sie die späte Antwort."),
+    ("de-g4", "read as a claim", "Hallo zusammen,"),
+    ("de-g4", "read as a claim", "Hausverwaltung König"),
+    ("de-g4", "read as a claim", "vielen Dank für die Rückfragen zur Müllabfuhr."),
+    ("de-g5", "read as a claim", "Marco | Studioleitung FitWerk Köln"),
+    ("de-g5", "read as a claim", "Von meinem iPhone gesendet"),
+    ("de-g5", "read as a claim", "oh nein, gute Besserung fürs Knie!"),
+    ("de-i1", "read as a claim", "wir danken Ihnen für Ihre Nachricht."),
+    ("de-r1", "read as a claim", "Leider liegen mir zu Unfallschäden im Ausland keine Informationen vor."),
+    ("de-r1", "read as a claim", "vielen Dank für Ihre Anfrage zu Ihrem E-Bike."),
+    ("en-g1", "read as a claim", "We thank you for your enquiry regarding your Easy Access Saver account."),
+    ("en-g3", "read as a claim", "Morning Priya,"),
+    ("en-g4", "read as a claim", "We look forward to welcoming you on board."),
+    ("en-g5", "read as a claim", "Hi both,"),
+    ("en-r1", "read as a claim",
+     "It would be best to check this with one of our advisers, who will be happy to look into it "
+     "for you."),
+    ("es-g2", "read as a claim", "¡Gracias por escribirnos!"),
+    ("es-g3", "read as a claim", "¡Qué alegría volver a saber de ti!"),
+    ("es-g4", "read as a claim", "Le deseamos un feliz viaje."),
+    ("es-g5", "read as a claim", "Ane, tu asistente de Aguas del Nervión"),
+    ("es-g5", "read as a claim", "Gracias por avisarnos."),
+    ("es-i1", "read as a claim", "Gestora de banca personal – Banco Levante"),
+    ("es-i2", "read as a claim", "Secretaría – Colegio San Fermín"),
+    ("es-i2", "read as a claim", "¡Os esperamos!"),
+    ("fr-g4", "read as a claim", "Clinique vétérinaire des Tilleuls"),
+    ("fr-g4", "read as a claim", "Dr Camille Roux"),
+    ("fr-g5", "read as a claim", "Léo, assistant virtuel RailExpress"),
+    ("fr-g5", "read as a claim",
+     "Nous vous remercions d'avoir pris le temps de nous écrire et vous prions de nous excuser "
+     "pour ce retard."),
+    ("fr-i2", "read as a claim", "Nous avons bien reçu votre demande et vous en remercions."),
+    ("fr-r1", "read as a claim", "Gestionnaire locative, Agence du Parc"),
+    ("it-g1", "read as a claim", "Ufficio Relazioni con il Pubblico"),
+    ("it-g3", "read as a claim", "Addetta all'accoglienza – Hotel Villa Aurora"),
+    ("it-g3", "read as a claim", "Sarà un piacere accoglierVi."),
+    ("it-g5", "read as a claim", "Amministratore di condominio"),
+    ("it-g5", "read as a claim", "Inviato dal mio smartphone"),
+    ("it-g5", "read as a claim", "scusi il ritardo nella risposta."),
+    ("it-r1", "read as a claim", "Purtroppo non dispongo di informazioni sul servizio di pre-scuola."),
+    ("it-r1", "read as a claim", "Segreteria didattica – Istituto Comprensivo Leonardo"),
+    ("pt-g2", "read as a claim", "Ei Bruno,"),
+    ("pt-g2", "read as a claim", "valeu pela mensagem!"),
+    ("pt-g4", "read as a claim", "Olá a todos,"),
+    ("pt-g4", "read as a claim", "obrigado pelas vossas mensagens."),
+    ("pt-g5", "read as a claim", "Que bom receber a tua mensagem!"),
+    ("pt-i1", "read as a claim", "Permanecemos à disposição."),
+    ("pt-i2", "read as a claim", "lamentamos o sucedido com o seu telemóvel."),
+    ("pt-r1", "read as a claim", "Lia, assistente virtual da VoaBrasil"),
+    # Facts the pages state in other words, traps after a closing, and salutations or postscripts split at an
+    # abbreviation ("Exmo.", "Rag.", "P.S.").
+    ("de-g2", "false alarm",
+     "Bei 38 Euro Bestellwert berechnen wir 4,95 Euro Versand, ab 50 Euro ist er kostenlos."),
+    ("de-g4", "false alarm",
+     "Beste Grüße – und denken Sie daran: Sperrmüll darf nicht im Hof abgestellt werden."),
+    ("de-g5", "false alarm", "Dafür brauchen wir ein ärztliches Attest."),
+    ("en-g5", "false alarm", "P.S."),
+    ("es-g2", "false alarm",
+     "Todos los productos electrónicos tienen una garantía de tres años, así que tu portátil "
+     "sigue cubierto."),
+    ("es-g3", "false alarm", "Cada sesión dura 50 minutos."),
+    ("fr-g3", "false alarm",
+     "Pour connaître le solde restant, il suffit d'entrer le code à 16 chiffres sur notre site."),
+    ("it-g2", "false alarm", "Il vestito deve essere integro e con il cartellino."),
+    ("it-g3", "false alarm",
+     "Il deposito bagagli è gratuito il giorno dell'arrivo, quindi potrà lasciarci le valigie "
+     "appena arrivata."),
+    ("it-g5", "false alarm", "Ferri,"),
+    ("it-g5", "false alarm", "P.S."),
+    ("it-g5", "false alarm", "Paolo Conti"),
+    ("it-g5", "false alarm", "Rag."),
+    ("pt-g1", "false alarm", "Exmo."),
+    ("pt-g1", "false alarm", "Senhor,"),
+    ("pt-g4", "false alarm", "Um abraço e lembrem-se: o prazo do segundo trimestre termina a 30 de junho."),
+    ("pt-g5", "false alarm", "Há ainda uma inscrição com um custo único de 15 €."),
+    # A feature and a waiver given where the page does not: in its own words.
+    ("fr-i1", "made-up sentence passed", "Le répéteur Wi-Fi est également inclus dans cette offre."),
+    ("pt-i1", "made-up sentence passed",
+     "A anuidade é isenta para clientes que gastam R$ 2.000 ou mais por mês no cartão."),
+}
+
+
 @pytest.mark.parametrize(("corpus", "known"), [
     ("chinese_japanese.jsonl", CHINESE_JAPANESE), ("european.jsonl", EUROPEAN),
     ("european_2.jsonl", EUROPEAN_2), ("european_3.jsonl", EUROPEAN_3), ("european_4.jsonl", EUROPEAN_4),
@@ -1012,6 +1176,7 @@ CHATTY_ANSWERS_4 = {
     ("english_counts.jsonl", ENGLISH_COUNTS), ("chatty_answers.jsonl", CHATTY_ANSWERS),
     ("chatty_answers_2.jsonl", CHATTY_ANSWERS_2),
     ("chatty_answers_3.jsonl", CHATTY_ANSWERS_3), ("chatty_answers_4.jsonl", CHATTY_ANSWERS_4),
+    ("letters.jsonl", LETTERS), ("letters_2.jsonl", LETTERS_2),
 ])
 def test_the_judges_wrong_verdicts_are_the_known_ones(corpus: str, known: set[tuple[str, str, str]]) -> None:
     assert wrong_verdicts(corpus) == known
