@@ -12,6 +12,12 @@ whose verdicts all came from the Claude judge's cache (`--cache-dir`, a second r
 no judge, are counted apart and left out of latency, tokens and cost per example: those figures are for
 sizing a budget, and an example judged without a call costs nothing and takes no time, which live traffic,
 mostly new answers, would not.
+
+A judge that failed on every example it had to judge (`--judge-errors=skip`) has no figures: the examples
+that needed none are no verdict of its own, and counted alone they gave a judge whose every call failed
+precision and recall 1.000. The run then exits 2, and its `--json` report says it is incomplete and why, as
+does the one a run leaves that stopped for any other reason (an error, a refused command line, a signal):
+the previous run's figures are never left behind at that path, as `ragmon replay` leaves no report either.
 """
 
 from __future__ import annotations
@@ -19,14 +25,18 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
+import re
+import stat
 import time
 from collections.abc import Awaitable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, cast
 
-from ragmon import datasets
+from ragmon import __version__, datasets
 from ragmon.budget import Prices
+from ragmon.cli import Stopped, parse_known, stop_status, stopped_by, terminated_on_signal
 from ragmon.errors import InputError, RagmonError, printable
 from ragmon.evaluate import (
     awaited,
@@ -228,6 +238,12 @@ class Calibration:
     """Examples measured that needed no judge (no claim, or nothing retrieved: `verdicts_without_judge`)."""
 
     @property
+    def failed(self) -> bool:
+        """The judge failed on every example it had to judge, so it measured none: not even those that
+        needed no judge, which are no verdict of its own (`_calibration`)."""
+        return bool(self.skipped) and not self.examples
+
+    @property
     def called(self) -> int:
         """Examples measured whose verdicts a call gave (some from the cache, for a long answer)."""
         return self.examples - self.cached - self.free
@@ -378,6 +394,11 @@ async def _closed_after(judge: object, calibrating: Awaitable[Calibration]) -> C
 def _calibration(judge: Judge | AsyncJudge, name: str, settings: Mapping[str, Any], items: Sequence[Labelled],
                  judged: Sequence[_Judged], skip_errors: bool, prices: Prices | None) -> Calibration:
     judged = [_verified(judge, j, skip_errors) for j in judged]
+    asked = [j for j in judged if not j.free]
+    if asked and all(j.error is not None for j in asked):
+        # Nothing judged: the examples that needed no judge (`verdicts_without_judge`) must not stand in for
+        # one that could not judge. Counted alone, they gave a judge whose every call failed F1 1.000.
+        judged = [replace(j, verdicts=None) for j in judged]
     failed = [j for j in judged if j.error is not None]
     predicted = tuple(None if j.verdicts is None else tuple(not v.supported for v in j.verdicts)
                       for j in judged)
@@ -392,7 +413,7 @@ def _calibration(judge: Judge | AsyncJudge, name: str, settings: Mapping[str, An
     measured = sum(p is not None for p in predicted)
     # `_verified` may still refuse a cache hit's verdicts: only the ones measured are counted apart.
     cached = sum(j.cached and j.verdicts is not None for j in judged)
-    free = sum(j.free for j in judged)
+    free = sum(j.free and j.verdicts is not None for j in judged)
     return Calibration(name, settings, sentence, response, measured,
                        tuple((j.item.example.id, j.error or "") for j in failed),
                        sum(j.seconds for j in judged if not (j.cached or j.free)), input_tokens,
@@ -427,7 +448,9 @@ class Common:
 
 def common(items: Sequence[Labelled], results: Sequence[Calibration]) -> Common | None:
     """None when every judge measured the same examples (one judge always has): its figures are already
-    comparable."""
+    comparable. A judge that measured none takes no part: it has no figures on any example, and with it the
+    examples all measured would be none, for every judge."""
+    results = [r for r in results if r.examples]
     measured = [tuple(p is not None for p in r.predicted) for r in results]
     if len(set(measured)) < 2:
         return None
@@ -448,13 +471,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "standard input")
     parser.add_argument("--judge", action="append", choices=JUDGES, default=None,
                         help="judge to calibrate; repeatable (default lexical)")
-    parser.add_argument("--json", type=Path, metavar="PATH", help="also write the figures as JSON here")
+    _add_report_arguments(parser)
     parser.add_argument("--judge-errors", choices=("fail", "skip"), default="fail",
                         help="on a judge error: stop with exit 2 (default), or leave the example out, listed")
     add_lexical_arguments(parser)
     claude = parser.add_argument_group("Claude judge (needs ANTHROPIC_API_KEY)")
     claude.add_argument("--cache-dir", type=Path, help="keep Claude verdicts here so re-runs do not re-bill")
     add_cli_arguments(claude)
+
+
+def _add_report_arguments(parser: argparse.ArgumentParser) -> None:
+    """The report flags, on their own too: a refused command line is read for them alone (`usage_error`)."""
+    parser.add_argument("--json", type=Path, metavar="PATH", help="also write the figures as JSON here")
 
 
 def _build_judge(name: str, args: argparse.Namespace) -> tuple[Judge, Prices | None]:
@@ -477,40 +505,150 @@ def _check_json_path(args: argparse.Namespace) -> None:
                              "replace the labelled examples; give the figures a file of their own")
 
 
+class _Incomplete(RagmonError):
+    """The run measured what it could, and its report already says it is incomplete and why: kept."""
+
+
 def run(args: argparse.Namespace) -> int:
+    """The --json report agrees with the exit status: a run that stops with exit 2, or that a signal stops,
+    replaces it with one saying the run is incomplete and why (the previous run's figures, left at the same
+    path, would be read by a publishing step as this run's), and the signal leaves as Stopped, so that the
+    log of a cancelled job is told, where it got nothing but exit status 143. As `ragmon replay` does."""
+    try:
+        with terminated_on_signal():
+            return _run(args)
+    except _Incomplete:
+        raise
+    except (Exception, KeyboardInterrupt) as exc:
+        reason = stopped_by(exc)
+        written = _replace_report(args.json, reason, args.datasets)
+        if isinstance(exc, KeyboardInterrupt):
+            raise Stopped(_stopped_line(reason, written), stop_status(exc)) from None
+        raise
+
+
+def _run(args: argparse.Namespace) -> int:
     """Exit 2 when a judge failed on every example it had to judge (with `--judge-errors=skip`), after
-    printing what was measured: its figures would all be "-", which a script reading exit 0 takes for a
-    calibration, and any comparison with the other judges would be with nothing."""
+    printing and writing what was measured: its figures are all "-", which a script reading exit 0 takes for
+    a calibration, and any comparison with the other judges would be with nothing."""
     _check_json_path(args)
     items = load_labelled(args.datasets)
     # Every judge is built before any judges: a bad option (an unusable --cache-dir) costs nothing yet.
     judges = [_build_judge(name, args) for name in dict.fromkeys(args.judge or ["lexical"])]
     results = [calibrate(judge, items, skip_errors=args.judge_errors == "skip",
                          concurrency=args.llm_concurrency, prices=prices) for judge, prices in judges]
+    incomplete = _incomplete(items, results)
     if args.json is not None:
-        try:
-            args.json.parent.mkdir(parents=True, exist_ok=True)
-            # A lone surrogate (half an emoji) in an id as U+FFFD: jq 1.6 refuses a whole file for its escape.
-            args.json.write_text(replace_lone_surrogates(json.dumps(as_dict(items, results), indent=2,
-                                                                    ensure_ascii=False)) + "\n",
-                                 encoding="utf-8")
-        except OSError as exc:
-            raise InputError(f"cannot write: {exc.strerror or exc}", source=str(args.json)) from None
+        _write_json(args.json, as_dict(items, results, error=incomplete))
     print(render(items, results), end="")
-    needed = sum(verdicts_without_judge(i.example, i.claims) is None for i in items)
-    failed = [r.judge for r in results if r.skipped and len(r.skipped) >= needed]
-    if failed:
-        raise RagmonError(f"the {' and '.join(failed)} judge{'s' * (len(failed) > 1)} failed on all {needed} "
-                          f"examples {'they' if len(failed) > 1 else 'it'} had to judge, so no claim was "
-                          "judged (the skipped lines say why)")
+    if incomplete is not None:
+        raise _Incomplete(incomplete)
     return 0
 
 
-def as_dict(items: Sequence[Labelled], results: Sequence[Calibration]) -> dict[str, Any]:
-    """`common`: every judge's figures on the examples all of them measured, null when each measured the
-    same ones."""
+def _incomplete(items: Sequence[Labelled], results: Sequence[Calibration]) -> str | None:
+    """Why the run is incomplete: a judge failed on every example it had to judge (`Calibration.failed`)."""
+    failed = [r for r in results if r.failed]
+    if not failed:
+        return None
+    asked = len(failed[0].skipped)  # every example that needed a judge: the same for each judge that failed
+    free = len(items) - asked
+    one = len(failed) == 1
+    they = "it" if one else "they"
+    unmeasured = f", not even on the {free} example{'s' * (free != 1)} needing no judge" if free else ""
+    return (f"the {' and '.join(r.judge for r in failed)} judge{'' if one else 's'} failed on all {asked} "
+            f"examples {they} had to judge, so {they} {'has' if one else 'have'} no figures{unmeasured} "
+            "(the skipped examples are listed, each with its reason)")
+
+
+def _stopped_line(reason: str, written: bool) -> str:
+    """What the log is told of a run a signal stopped: otherwise nothing, the exit status alone."""
+    return f"{reason}: the JSON report says the run is incomplete" if written else reason
+
+
+def usage_error(argv: Sequence[str], message: str) -> None:
+    """The command line was refused (exit 2, `ragmon.cli`), yet the report it names is replaced all the
+    same, as for any run that could not complete: a CI step publishing it would show the previous run's."""
+    _replace_named_report(argv, message)
+
+
+def stopped(argv: Sequence[str], reason: str, status: int) -> str:
+    """A signal came before the run began (while the command line was read, `ragmon.cli`): the report it
+    names is replaced as a refused command line's is, and the line the log gets says so. `status` is the
+    exit status, which the JSON report does not hold: it says the run is incomplete, and why."""
+    return _stopped_line(reason, _replace_named_report(argv, reason))
+
+
+def _replace_named_report(argv: Sequence[str], message: str) -> bool:
+    """The report a command line that did not run names, replaced; whether it was. Only the report flag is
+    read, on its own (and RAGMON_CALIBRATE_JSON), and only written out in full: when it does not parse
+    either (`--json` with no path), no file is named for sure, and none is written."""
+    named = parse_known("calibrate", _add_report_arguments, argv, os.environ)
+    return named is not None and _replace_report(named.json, message)
+
+
+def _replace_report(path: Path | None, message: str, datasets: Sequence[str] = ()) -> bool:
+    """The report at `path` replaced by one saying the run is incomplete and why (`as_dict` of nothing,
+    every key there, empty), when it may be (`_replaceable`); whether it was. Best effort: when the error is
+    that the report cannot be written, or another comes up here, the error the user must see is the
+    first."""
+    if path is None or not _replaceable(path, datasets):
+        return False
+    try:
+        _write_json(path, as_dict([], [], error=message))
+    except Exception:
+        return False
+    return True
+
+
+REPORT = "ragmon calibrate"
+"""The `--json` report's first field, `report`: how a file calibrate wrote is told from any other."""
+_REPORT_MARKER = f'"report": "{REPORT}"'.encode()
+_UNMARKED_REPORT = re.compile(rb'\{\s*"examples": \d+,\s*"claims": \d+,')
+"""How a report began before it had `report`: the first run after an upgrade replaces it too."""
+
+
+def _replaceable(path: Path, datasets: Sequence[str]) -> bool:
+    """Whether a run that did not complete may write its report over `path`: none of the datasets, and no
+    file yet, an empty one, no regular file (a pipe: `--json /dev/stdout | jq`), or a report calibrate wrote.
+    Anything else may be what the flag swallowed, no report path at all: `ragmon calibrate --json
+    labelled.jsonl more.jsonl` (meant as "the input is JSON") stops on more.jsonl, and people's labels must
+    not give way to its error."""
+    where = existing_file(path)
+    if where is not None and any(where == input_file(name) for name in datasets):
+        return False
+    try:
+        if not stat.S_ISREG(path.stat().st_mode):
+            return True  # and never read: a pipe's other end may be this process's own stdout
+        with path.open("rb") as handle:
+            head = handle.read(512)
+    except FileNotFoundError:
+        return True
+    except (OSError, ValueError):  # unreadable, or no path at all (a NUL in it)
+        return False
+    return not head or _REPORT_MARKER in head or _UNMARKED_REPORT.match(head) is not None
+
+
+def _write_json(path: Path, doc: Mapping[str, Any]) -> None:
+    """Its directories are made, as a CI job names one it has not (`--json reports/calibration.json`)."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        # A lone surrogate (half an emoji) in an id as U+FFFD: jq 1.6 refuses a whole file for its escape.
+        path.write_text(replace_lone_surrogates(json.dumps(doc, indent=2, ensure_ascii=False)) + "\n",
+                        encoding="utf-8")
+    except OSError as exc:
+        raise InputError(f"cannot write: {exc.strerror or exc}", source=str(path)) from None
+
+
+def as_dict(items: Sequence[Labelled], results: Sequence[Calibration], *,
+            error: str | None = None) -> dict[str, Any]:
+    """`complete` false, with the one-line `error` that made it so, for a run that exits 2: stopped before
+    any figure (as `as_dict([], [], error=...)`), or a judge that failed on every example it had to judge
+    (the figures measured kept). `common`: every judge's figures on the examples all of them measured,
+    null when each measured the same ones."""
     shared = common(items, results)
-    return {"examples": len(items), "claims": sum(len(i.claims) for i in items),
+    return {"report": REPORT, "ragmon_version": __version__, "complete": error is None, "error": error,
+            "examples": len(items), "claims": sum(len(i.claims) for i in items),
             "labelled_unsupported": sum(sum(i.unsupported) for i in items),
             "hallucinated": sum(i.hallucinated for i in items),
             "judges": [r.as_dict() for r in results],
@@ -535,7 +673,7 @@ def render(items: Sequence[Labelled], results: Sequence[Calibration]) -> str:
     quality = _quality([(r.judge, r.sentence, r.response) for r in results])
     shared = common(items, results)
     if shared is not None:
-        counts = ", ".join(f"{r.judge} {r.examples}" for r in results)
+        counts = ", ".join(f"{r.judge} {r.examples}" for r in results if r.examples)  # as `common` counts
         every = f"{shared.examples} example{'s' * (shared.examples != 1)}"
         quality += (f"\nwarning: the judges were measured on different examples ({counts}; a skipped "
                     "example is left out of that judge's figures only), so the figures above compare "

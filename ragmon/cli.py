@@ -198,6 +198,16 @@ def stop_reason(exc: KeyboardInterrupt) -> str:
     return "hung up (SIGHUP)" if exc.signum == signal.SIGHUP else "terminated (SIGTERM)"
 
 
+def stopped_by(exc: BaseException) -> str:
+    """What an error report says stopped the run (`ragmon replay`'s, `ragmon calibrate`'s): the CLI's own
+    one-line message where there is one."""
+    if isinstance(exc, RagmonError):
+        return str(exc)
+    if isinstance(exc, KeyboardInterrupt):
+        return stop_reason(exc)
+    return f"internal error (a bug in ragmon): {type(exc).__name__}: {exc}"
+
+
 def stop_status(exc: KeyboardInterrupt) -> int:
     return 128 + exc.signum if isinstance(exc, Terminated) else EXIT_INTERRUPTED
 

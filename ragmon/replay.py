@@ -37,8 +37,8 @@ from ragmon.cli import (
     Stopped,
     note,
     parse_known,
-    stop_reason,
     stop_status,
+    stopped_by,
     terminated_on_signal,
 )
 from ragmon.errors import InputError, MissingExtra, RagmonError
@@ -198,7 +198,7 @@ def run(args: argparse.Namespace) -> int:
     except RunIncomplete:
         raise
     except (Exception, KeyboardInterrupt) as exc:
-        reason = _one_line(exc)
+        reason = stopped_by(exc)
         written = _write_error_reports(_replaceable_reports(args), reason, _run_info(started),
                                        status=_exit_status(exc))
         if isinstance(exc, KeyboardInterrupt):
@@ -526,15 +526,6 @@ def _judge_failed(judge: Judge, reports: Sequence[Report], examples: Sequence[Ex
                 f"{flag.given(f'{share:g}')} allows (at most {allowed:,}), so no gate was decided on the "
                 f"{len(examples) - failed:,} left (the reports list why each was skipped)")
     return None
-
-
-def _one_line(exc: BaseException) -> str:
-    """What an error report says stopped the run: the CLI's own one-line message where there is one."""
-    if isinstance(exc, RagmonError):
-        return str(exc)
-    if isinstance(exc, KeyboardInterrupt):
-        return stop_reason(exc)
-    return f"internal error (a bug in ragmon): {type(exc).__name__}: {exc}"
 
 
 def _print_summary(summary: str) -> None:

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from fakes.anthropic_server import Fail, FakeAnthropic, Hang, Reply, claims_of, documents_of
+from fakes.anthropic_server import Fail, FakeAnthropic, Hang, Reply, ToolInput, claims_of, documents_of
 
 from ragmon import datasets
 from ragmon.calibrate import Confusion, acalibrate, calibrate, labelled, match_claims
@@ -378,16 +378,77 @@ def test_a_judge_that_failed_on_every_example_it_judged_exits_2(fake_api: FakeAn
     # A, B and C needed a judge (F did not); each failed after the first attempt and 2 retries: 9 calls.
     assert fake_api.calls == 9
     assert captured.err == ("ragmon calibrate: error: the claude judge failed on all 3 examples it had to "
-                            "judge, so no claim was judged (the skipped lines say why)\n")
+                            "judge, so it has no figures, not even on the 1 example needing no judge (the "
+                            "skipped examples are listed, each with its reason)\n")
     # What was measured is still printed and written. Lexical, by hand from the table above plus F:
     # sentence TP 2 (A3, B2), FP 1 (F), FN 0, TN 4 (A1, A2, B1, C1): P 2/3, R 1, F1 4/5, accuracy 6/7.
     lexical_row = r"lexical\s+sentence\s+7\s+0\.667\s+1\.000\s+0\.800\s+0\.857\s+2\s+1\s+0\s+4"
     assert re.search(lexical_row, captured.out)
-    # Claude measured F alone (its free verdict): one FP.
-    assert re.search(r"claude\s+sentence\s+1\s+0\.000\s+-\s+0\.000\s+0\.000\s+0\s+1\s+0\s+0", captured.out)
-    assert re.search(r"claude\s+1\s+3\s", captured.out)  # examples 1, skipped 3
+    # Claude judged nothing: F's verdict, which no judge gave, is not its own (it had been: one FP), so both
+    # rows are empty, and there are no examples both judges measured to compare them on.
+    for level in ("sentence", "response"):
+        assert re.search(rf"claude\s+{level}\s+0\s+-\s+-\s+-\s+-\s+0\s+0\s+0\s+0\n", captured.out)
+    assert re.search(r"claude\s+0\s+3\s", captured.out)  # examples 0, skipped 3
+    assert "warning" not in captured.out
     lexical, claude = json.loads(out.read_text())["judges"]
     assert [s["id"] for s in claude["skipped"]] == ["A", "B", "C"] and lexical["skipped"] == []
+
+
+EMPTY = {"tp": 0, "fp": 0, "fn": 0, "tn": 0, "precision": None, "recall": None, "f1": None, "accuracy": None}
+"""The figures of a judge that measured no example."""
+
+
+def test_a_judge_that_failed_on_every_call_has_no_figures_and_the_report_says_the_run_is_incomplete(
+        fake_api: FakeAnthropic, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """A tester's file: every sentence of e1, e2 and e3 is copied from the one document; e4 makes no claim;
+    e5 retrieved nothing. Claude fails on e1, e2 and e3 (3 attempts each: 9 calls); e4 and e5 need no
+    judge. It used to print F1 1.000 for Claude from those two alone (e5's claim unsupported without a
+    call, a TP; e4 a TN), say "2 of 2 examples needing no judge: no call was made" after 9 calls, and
+    write a report saying nothing of the failure.
+    Lexical supports every copied sentence and, with nothing retrieved, not e5's (no judge asked):
+    sentence TP 1 (e5), FP 0, FN 2 (e1's and e2's second sentence), TN 3 (their first, e3): P 1/1, R 1/3,
+    F1 2/(2+0+2) = 0.5, accuracy 4/6; response (any claim unsupported) TP e5, FN e1 e2, TN e3 e4: P 1,
+    R 1/3, F1 0.5, accuracy 3/5."""
+    claude_env(monkeypatch, fake_api)
+    fake_api.default = Fail(500, "api_error", {"retry-after-ms": "1"})
+    document = "Alpha OK. Gamma OK. Delta OK. Zeta OK. Beta bad. Eps bad."
+    data = write_dataset(tmp_path / "tiny.jsonl", [
+        record("e1", document, "Alpha OK. Beta bad.", True, "Beta bad."),
+        record("e2", document, "Gamma OK. Delta OK.", True, "Delta OK."),
+        record("e3", document, "Eps bad.", False),
+        record("e4", document, "", False),
+        {**record("e5", document, "Zeta OK.", True, "Zeta OK."), "contexts": []}])
+    out = tmp_path / "c6.json"
+    code = main(["calibrate", str(data), "--judge", "lexical", "--judge", "claude", "--judge-errors", "skip",
+                 "--json", str(out)])
+    captured = capsys.readouterr()
+    why = ("the claude judge failed on all 3 examples it had to judge, so it has no figures, not even on the "
+           "2 examples needing no judge (the skipped examples are listed, each with its reason)")
+    assert (code, captured.err, fake_api.calls) == (2, f"ragmon calibrate: error: {why}\n", 9)
+    figures = r"\s+1\.000\s+0\.333\s+0\.500"
+    assert re.search(rf"lexical\s+sentence\s+6{figures}\s+0\.667\s+1\s+0\s+2\s+3\n", captured.out)
+    assert re.search(rf"lexical\s+response\s+5{figures}\s+0\.600\s+1\s+0\s+2\s+2\n", captured.out)
+    for level in ("sentence", "response"):
+        assert re.search(rf"claude\s+{level}\s+0\s+-\s+-\s+-\s+-\s+0\s+0\s+0\s+0\n", captured.out)
+    # No line says Claude made no call: it made 9. Lexical's examples needing no judge are still said.
+    assert not re.search("^claude: ", captured.out, re.MULTILINE)
+    assert "lexical: 2 of 5 examples needing no judge" in captured.out
+
+    report = json.loads(out.read_text())
+    assert (report["report"], report["complete"], report["error"], report["common"]) == (
+        "ragmon calibrate", False, why, None)
+    lexical, claude = report["judges"]
+    third = pytest.approx(1 / 3)
+    assert lexical["sentence"] == {"tp": 1, "fp": 0, "fn": 2, "tn": 3, "precision": 1.0, "recall": third,
+                                   "f1": 0.5, "accuracy": pytest.approx(4 / 6)}
+    assert lexical["response"] == {"tp": 1, "fp": 0, "fn": 2, "tn": 2, "precision": 1.0, "recall": third,
+                                   "f1": 0.5, "accuracy": 0.6}
+    assert (claude["sentence"], claude["response"]) == (EMPTY, EMPTY)
+    assert [s["id"] for s in claude["skipped"]] == ["e1", "e2", "e3"]
+    assert [claude[count] for count in ("examples", "examples_needing_no_judge", "examples_from_cache")] == [
+        0, 0, 0]
+    assert claude["cost_usd_per_example"] is None and claude["latency_seconds_per_example"] is None
 
 
 def test_a_judge_that_failed_on_some_examples_still_exits_0(fake_api: FakeAnthropic, tmp_path: Path,
@@ -483,6 +544,25 @@ def test_an_example_needing_no_judge_is_left_out_of_the_figures_per_example(
     assert (claude["input_tokens_per_example"], claude["output_tokens_per_example"]) == (1_000, 100)
     assert ("claude: 1 of 3 examples needing no judge (no claim, or nothing retrieved), left out of the "
             "figures per example (over the other 2)\n") in capsys.readouterr().out
+
+
+def test_the_calls_for_a_skipped_example_count_in_the_figures_per_example_judged(
+        fake_api: FakeAnthropic, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """As the README says: every call made counts, a skipped example's too, over the examples a call judged.
+    A's reply is billed 500 in + 50 out and refused (no verdicts list), so A is skipped; B's is billed 1,000
+    in + 100 out. Per example judged (B): 1,500 / 150, and $0.00225 at $1/$5 per million: what a verdict
+    costs when some calls are wasted, the figure a budget must hold."""
+    claude_env(monkeypatch, fake_api)
+    fake_api.enqueue(ToolInput({"verdicts": "none"}, usage=(500, 50)))
+    fake_api.default = Reply(decide=verbatim, usage=(1_000, 100))
+    data = write_dataset(tmp_path / "labelled.jsonl", RECORDS[:2])
+    out = tmp_path / "cal.json"
+    assert main(["calibrate", str(data), "--judge", "claude", "--judge-errors", "skip",
+                 "--llm-concurrency", "1", "--json", str(out)]) == 0
+    (claude,) = json.loads(out.read_text())["judges"]
+    assert fake_api.calls == 2 and [s["id"] for s in claude["skipped"]] == ["A"] and claude["examples"] == 1
+    assert (claude["input_tokens_per_example"], claude["output_tokens_per_example"]) == (1_500, 150)
+    assert claude["cost_usd_per_example"] == pytest.approx(0.00225)
 
 
 def test_an_unusable_cache_dir_exits_2_before_any_judging(fake_api: FakeAnthropic, tmp_path: Path,

@@ -1,0 +1,206 @@
+"""`ragmon calibrate --json`: a run that could not complete (exit 2), or that a signal stopped, leaves a
+report saying so and why at that path, never the previous run's figures, as `ragmon replay` does."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fakes.anthropic_server import Fail, FakeAnthropic, Reply
+from test_calibrate import RECORDS, claude_env, verbatim, write_dataset
+
+import ragmon
+from ragmon.cli import main
+
+
+@pytest.fixture(autouse=True)
+def no_ragmon_variables(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A RAGMON_CALIBRATE_JSON set where the tests run would name another report."""
+    for name in [k for k in os.environ if k.startswith("RAGMON_")]:
+        monkeypatch.delenv(name)
+
+
+@pytest.fixture
+def fake_api() -> Iterator[FakeAnthropic]:
+    with FakeAnthropic() as api:
+        yield api
+
+
+def incomplete(why: str) -> dict[str, Any]:
+    """The report of a run that stopped before it had figures: every key of a full one, empty."""
+    return {"report": "ragmon calibrate", "ragmon_version": ragmon.__version__, "complete": False,
+            "error": why, "examples": 0, "claims": 0, "labelled_unsupported": 0, "hallucinated": 0,
+            "judges": [], "common": None}
+
+
+def previous_run(tmp_path: Path, report: Path) -> Path:
+    """A run that completed, whose report a later run at the same path must not leave behind."""
+    data = write_dataset(tmp_path / "labelled.jsonl", RECORDS)
+    assert main(["calibrate", str(data), "--json", str(report)]) == 0
+    assert json.loads(report.read_text())["complete"] is True
+    return data
+
+
+def error_of(err: str) -> str:
+    """The one-line error the CLI printed."""
+    prefix = "ragmon calibrate: error: "
+    (line,) = [line for line in err.splitlines() if line.startswith(prefix)]
+    return line.removeprefix(prefix)
+
+
+def test_a_judge_error_replaces_the_previous_runs_report(fake_api: FakeAnthropic, tmp_path: Path,
+                                                         monkeypatch: pytest.MonkeyPatch,
+                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    # A tester's two runs: Claude answering, s.json written (exit 0); then Claude failing (exit 2), which left
+    # s.json holding the first run's figures.
+    claude_env(monkeypatch, fake_api)
+    fake_api.default = Reply(decide=verbatim)
+    data = write_dataset(tmp_path / "labelled.jsonl", RECORDS[:1])
+    report = tmp_path / "s.json"
+    argv = ["calibrate", str(data), "--judge", "claude", "--json", str(report)]
+    assert main(argv) == 0
+    assert json.loads(report.read_text())["judges"][0]["examples"] == 1
+    fake_api.default = Fail(500, "api_error", {"retry-after-ms": "1"})
+    assert main(argv) == 2
+    why = error_of(capsys.readouterr().err)
+    assert why.startswith("example 'A': Claude judge: API error 500")
+    assert json.loads(report.read_text()) == incomplete(why)
+
+
+def test_bad_input_replaces_the_previous_runs_report(tmp_path: Path,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    report = tmp_path / "reports" / "s.json"  # in a directory the run makes
+    data = previous_run(tmp_path, report)
+    unlabelled = {k: v for k, v in RECORDS[0].items() if k != "labels"}
+    write_dataset(data, [unlabelled])
+    assert main(["calibrate", str(data), "--json", str(report)]) == 2
+    why = error_of(capsys.readouterr().err)
+    assert why == (f"{data}: example 'A': no labels object (calibration needs human labels on every "
+                   "example) (field 'labels')")
+    assert json.loads(report.read_text()) == incomplete(why)
+
+
+@pytest.mark.parametrize(("argv", "env", "why"), [
+    (["--json", "{report}", "--bogus"], {}, "unrecognized arguments: --bogus"),
+    (["--json={report}", "--llm-concurrency", "0"], {}, "argument --llm-concurrency: must be at least 1: 0"),
+    ([], {"RAGMON_CALIBRATE_JSON": "{report}", "RAGMON_LEXICAL_THRESHOLD": "many"},
+     "RAGMON_LEXICAL_THRESHOLD='many': not a number: 'many'"),
+], ids=["unknown-flag", "bad-value", "bad-variable"])
+def test_a_refused_command_line_replaces_the_previous_runs_report(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], argv: list[str],
+        env: dict[str, str], why: str) -> None:
+    # Refused before any run (exit 2), the report named on the command line or by RAGMON_CALIBRATE_JSON, in
+    # the --json PATH and --json=PATH forms, is replaced all the same.
+    report = tmp_path / "s.json"
+    data = previous_run(tmp_path, report)
+    capsys.readouterr()
+    for name, value in env.items():
+        monkeypatch.setenv(name, value.format(report=report))
+    assert main(["calibrate", str(data), *(arg.format(report=report) for arg in argv)]) == 2
+    assert capsys.readouterr().err.endswith(f"error: {why}\n")
+    assert json.loads(report.read_text()) == incomplete(why)
+
+
+UNMARKED = '{\n  "examples": 5,\n  "claims": 9,\n  "labelled_unsupported": 3,\n  "judges": []\n}\n'
+"""A report as calibrate wrote it before the field `report` said what it was."""
+
+
+def test_a_run_that_did_not_complete_never_writes_over_a_file_that_is_no_report(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # `ragmon calibrate --json labelled.jsonl` (meaning "the input is JSON") is refused, no DATASET; with
+    # more.jsonl after it, the run stops on more.jsonl. Either way --json swallowed people's labels, which
+    # must stay as they were. An empty file and a report in the earlier layout are replaced.
+    labelled = write_dataset(tmp_path / "labelled.jsonl", RECORDS)
+    before = labelled.read_bytes()
+    more = write_dataset(tmp_path / "more.jsonl", [{k: v for k, v in RECORDS[0].items() if k != "labels"}])
+    assert main(["calibrate", "--json", str(labelled)]) == 2
+    assert main(["calibrate", "--json", str(labelled), str(more)]) == 2
+    assert labelled.read_bytes() == before
+    empty, unmarked = tmp_path / "empty.json", tmp_path / "unmarked.json"
+    empty.write_bytes(b"")
+    unmarked.write_text(UNMARKED, encoding="utf-8")
+    for report in (empty, unmarked):
+        assert main(["calibrate", "--json", str(report)]) == 2
+        assert json.loads(report.read_text())["complete"] is False
+    capsys.readouterr()
+
+
+def subprocess_env(api_url: str = "http://127.0.0.1:9") -> dict[str, str]:
+    """No RAGMON_* variable, and a key for the Claude judge to be built with (no call reaches `api_url`)."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("RAGMON_")}
+    return {**env, "ANTHROPIC_API_KEY": "test-key", "ANTHROPIC_BASE_URL": api_url}
+
+
+_SIGNALLED_WHILE_JUDGING = """
+import asyncio, os, signal, sys, time
+import ragmon.calibrate
+from ragmon import cli
+from ragmon.judges.claude import ClaudeJudge
+from ragmon.judges.lexical import LexicalJudge
+sig = signal.Signals[sys.argv[1]]
+def judging(*args, **kwargs):
+    os.kill(os.getpid(), sig)
+    time.sleep(60)
+async def judging_in_a_loop(*args, **kwargs):
+    os.kill(os.getpid(), sig)
+    await asyncio.sleep(60)
+LexicalJudge.judge, ClaudeJudge.ajudge_with_usage = judging, judging_in_a_loop
+calibrate = sys.modules["ragmon.calibrate"]
+write = calibrate._write_json
+def writing(*args, **kwargs):
+    os.kill(os.getpid(), sig)  # again: `timeout` signals the process, then its process group
+    write(*args, **kwargs)
+calibrate._write_json = writing
+sys.exit(cli.main(sys.argv[2:]))
+"""
+
+
+@pytest.mark.parametrize(("sig", "status", "why", "judge"), [
+    ("SIGTERM", 143, "terminated (SIGTERM)", "lexical"), ("SIGHUP", 129, "hung up (SIGHUP)", "lexical"),
+    ("SIGINT", 130, "interrupted", "lexical"),
+    ("SIGTERM", 143, "terminated (SIGTERM)", "claude"),  # in calibrate's event loop
+])
+def test_a_signal_mid_run_replaces_the_previous_runs_report_and_is_told(
+        tmp_path: Path, sig: str, status: int, why: str, judge: str) -> None:
+    # Before: the previous run's figures stayed at the path, and the log got nothing but the exit status.
+    report = tmp_path / "s.json"
+    data = previous_run(tmp_path, report)
+    done = subprocess.run([sys.executable, "-c", _SIGNALLED_WHILE_JUDGING, sig, "calibrate", str(data),
+                           "--judge", judge, "--json", str(report)],
+                          cwd=tmp_path, env=subprocess_env(), capture_output=True, text=True, timeout=60,
+                          # Python turns SIGINT into KeyboardInterrupt only if it was not ignored at start.
+                          preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    assert (done.returncode, done.stderr) == (
+        status, f"ragmon calibrate: {why}: the JSON report says the run is incomplete\n")
+    assert json.loads(report.read_text()) == incomplete(why)
+
+
+_SIGNALLED_WHILE_LOADING = """
+import importlib, os, signal, sys
+from ragmon import cli
+load = importlib.import_module
+def loading(name, package=None):
+    if name == "ragmon.calibrate":  # before calibrate has read its command line
+        os.kill(os.getpid(), signal.SIGTERM)
+    return load(name, package)
+importlib.import_module = loading
+sys.exit(cli.main(sys.argv[1:]))
+"""
+
+
+def test_a_signal_before_the_run_began_replaces_the_report_it_names(tmp_path: Path) -> None:
+    report = tmp_path / "s.json"
+    data = previous_run(tmp_path, report)
+    done = subprocess.run([sys.executable, "-c", _SIGNALLED_WHILE_LOADING, "calibrate", str(data), "--json",
+                           str(report)], cwd=tmp_path, env=subprocess_env(), capture_output=True, text=True,
+                          timeout=60)
+    assert (done.returncode, done.stderr) == (
+        143, "ragmon calibrate: terminated (SIGTERM): the JSON report says the run is incomplete\n")
+    assert json.loads(report.read_text()) == incomplete("terminated (SIGTERM)")
