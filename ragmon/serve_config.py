@@ -77,12 +77,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     traces.add_argument("--decision-wait", type=duration, default="30s",
                         help="decide a trace at the latest this long after its first span (default 30s)")
     traces.add_argument("--max-traces", type=positive_int, default=20_000,
-                        help="traces buffered at once; over it the oldest is evicted (default 20000)")
+                        help="traces buffered at once: a request that would take the buffer past 90%% "
+                             "of it gets 503, one of more traces 413 (default 20000)")
     traces.add_argument("--max-spans-per-trace", type=positive_int, default=1_000,
                         help="spans kept per trace; the rest are counted and dropped (default 1000)")
     traces.add_argument("--max-buffer", type=byte_size, default=256 * MiB,
                         help="memory the traces may hold, decoded, from their first span until scored; "
-                             "503 at 90%%, past it the oldest trace is evicted (default 256MiB)")
+                             "a request that would take them past 90%% gets 503, one larger than all of it "
+                             "413 (default 256MiB)")
     scoring = parser.add_argument_group("scoring")
     scoring.add_argument("--sample-rate", type=fraction, default=1.0,
                          help="share of the RAG traces ragmon receives (whatever the app's head sampler "
@@ -152,8 +154,10 @@ class ServeConfig:
     @classmethod
     def from_args(cls, args: argparse.Namespace) -> ServeConfig:
         if args.max_buffer < args.max_body:
-            # Below one request's worth, `offer` refuses every batch (503, retried forever) or the
-            # assembler drops what a request the receivers take carries (too_many_bytes).
+            # Below one request's worth, a request the receivers take whole may be one the buffer never
+            # holds: `offer` refuses it for good (413, too_large) or the assembler drops its spans
+            # (too_many_bytes). Decoded spans take more than their bytes on the wire, so no ratio here
+            # makes every such request fit; `offer` sees to the rest.
             buffer = flag_of(args, "--max-buffer").given(f"{args.max_buffer} bytes")
             body = flag_of(args, "--max-body").given(f"{args.max_body} bytes")
             raise InputError(f"{buffer} is under {body}: the buffer must hold at least one request's spans")

@@ -15,9 +15,11 @@ worker). When it is full the decision task waits to enqueue, decided traces stay
 Retry-After (gRPC UNAVAILABLE) and the app's exporter retries. Counts do not bound memory (one span
 may carry megabytes), so `--max-buffer` bounds the decoded size of every trace from its first span until
 its outcome is counted: in the assembler (evicted ones too, until the decision task collects them), in
-the backlog, queued and being scored, and while further lanes hold its example. `offer` refuses at
-90% of it, and the assembler evicts past it. Further lanes never push back on the app: when their
-queue is full they drop the example and count `ragmon_judge_requests_total{outcome="throttled"}`.
+the backlog, queued and being scored, and while further lanes hold its example. `offer` refuses a
+request that would take the buffer past 90% of it or of `--max-traces`, counted with what the request
+adds, so the assembler evicts past them only what no refusal held back. Further lanes never push back on
+the app: when their queue is full they drop the example and count
+`ragmon_judge_requests_total{outcome="throttled"}`.
 """
 
 from __future__ import annotations
@@ -49,6 +51,7 @@ from ragmon.otlp.grpc import start_grpc_server
 from ragmon.otlp.http import UnreadableRequests, add_metrics_port_answer, add_otlp_routes, app_runner
 from ragmon.otlp.limits import HELD_BODIES, HTTP_CONNECTIONS, METRICS_CONNECTIONS, BodyBudget
 from ragmon.otlp.misdirected import METRICS_PORT, OTLP_HTTP_PORT, grpc_client_advice, metrics_port_advice
+from ragmon.otlp.sink import Refused
 from ragmon.otlp.sites import CappedSite
 from ragmon.sampling import sampling_key
 from ragmon.scoring import Lane, LaneRefusal, LexicalLane
@@ -57,7 +60,7 @@ from ragmon.semconv.unread import unread_note
 from ragmon.serve_config import ServeConfig
 from ragmon.serve_config import add_arguments as add_arguments  # ragmon.cli's entry point, with `run`
 from ragmon.stop_signals import stop_on_signals
-from ragmon.traces import Assembler, Decided, Span, Trace, footprint
+from ragmon.traces import Assembler, BatchCost, Decided, Span, Trace, footprint
 
 log = logging.getLogger("ragmon.service")
 
@@ -144,8 +147,9 @@ class Sidecar:
         self._runners = [_LaneRunner(lane, config.queue_size, i == 0) for i, lane in enumerate(self._lanes)]
         self._primary = self._runners[0]
         self._high_water = max(1, config.max_traces * 9 // 10)
-        """Buffered traces past which new batches are refused (503): see `offer`."""
         self._bytes_high_water = config.max_buffer * 9 // 10
+        """The 90% marks of --max-traces and --max-buffer: a request that would take the buffer past either
+        is refused (503), see `offer`."""
         self._decided_bytes = 0
         """Footprint of the traces out of the assembler whose outcome is not counted yet."""
         self._capture = None if config.capture is None else CaptureWriter(
@@ -358,16 +362,28 @@ class Sidecar:
 
     # --- SpanSink -----------------------------------------------------------------------------------
 
-    def offer(self, spans: Sequence[Span], transport: str) -> bool | Mapping[str, int]:
+    def offer(self, spans: Sequence[Span], transport: str) -> bool | Mapping[str, int] | Refused:
         """Refused (the receivers answer 503 + Retry-After) while draining, while the score queue is full,
-        and once the trace buffer is 90% full, in traces or in --max-buffer. A trace waits `--quiet` in
-        the buffer before it reaches the queue, so a free queue slot says nothing of the buffer: under
-        overload, taking all the clients had backed up would fill it within the quiet period and evict
-        traces already answered 200, which no exporter resends (38% of them in `benchmarks/soak.py`'s
-        overload phase). Once taken, the spans the assembler lost (late, too_many_spans, too_many_bytes)
-        by reason, for the sender's partial success (SpanSink.offer); True when it lost none."""
-        if (not self._accepting or self._primary.queue.full() or self.assembler.in_flight >= self._high_water
-                or self._held_bytes() >= self._bytes_high_water):
+        and when taking the request would fill the trace buffer past 90%, in traces or in --max-buffer. A
+        trace waits `--quiet` in the buffer before it reaches the queue, so a free queue slot says nothing
+        of the buffer: under overload, taking all the clients had backed up would fill it within the quiet
+        period and evict traces already answered 200, which no exporter resends (38% of them in
+        `benchmarks/soak.py`'s overload phase). The buffer is counted with the request in it (the traces
+        it opens, the bytes of all its spans, those of traces already buffered too: `Assembler.measure`),
+        as one request may hold a Collector's batch of 8,192 traces: counted without it, such a batch came
+        at 16,384 buffered of 20,000, was answered 200 and evicted 4,576 traces. One over the 90% mark on
+        its own is taken once the buffer holds nothing (`_fits`); one over the limit itself, which no
+        buffer holds without evicting traces of its own, is refused for good (too_large: 413, gRPC
+        RESOURCE_EXHAUSTED) rather than retried forever. Once taken, the spans the assembler lost (late,
+        too_many_spans, too_many_bytes) by reason, for the sender's partial success (SpanSink.offer); True
+        when it lost none."""
+        if not self._accepting or self._primary.queue.full():
+            return False
+        cost = self.assembler.measure(spans)
+        if (never := _never_fits(cost, self.config)) is not None:
+            return Refused("too_large", never, len(spans))
+        if not (_fits(self.assembler.in_flight, cost.traces, self._high_water)
+                and _fits(self._held_bytes(), cost.bytes, self._bytes_high_water)):
             return False
         self.exporter.spans_received(transport, len(spans))
         if len(self._services) < 2:
@@ -376,8 +392,8 @@ class Sidecar:
             _learn_services(self._services, spans)
         refused: Counter[str] = Counter()
         add = self.assembler.add
-        for span in spans:
-            status = add(span)
+        for span, size in zip(spans, cost.span_bytes, strict=True):
+            status = add(span, size)
             if status != "accepted":
                 refused[status] += 1
         for reason, count in refused.items():
@@ -573,6 +589,29 @@ class Sidecar:
             self._outcome(job.pipeline, outcome, job.footprint)
             if outcome == "scored":
                 self.exporter.score_lag(self._clock() - job.decided_at)
+
+
+def _fits(held: int, added: int, high_water: int) -> bool:
+    """Whether a request that adds `added` to the `held` of the trace buffer (traces or bytes) is taken:
+    when the buffer stays within its high-water mark. One over the mark on its own (and within the limit:
+    `_never_fits`) is taken when the buffer holds nothing, as it never fits better: held to the mark, it
+    would be refused forever."""
+    return held + added <= max(high_water, added)
+
+
+def _never_fits(cost: BatchCost, config: ServeConfig) -> str | None:
+    """Why a request is refused for good, as no buffer holds it without evicting traces of its own (their
+    sender told they were taken), and a 503 would have it retried forever; None when it may fit."""
+    if cost.traces > config.max_traces:
+        what, flag, limit = f"open {cost.traces} traces", "--max-traces", str(config.max_traces)
+    elif cost.bytes > config.max_buffer:
+        what, flag = f"hold {cost.bytes} bytes once decoded", "--max-buffer"
+        limit = f"{config.max_buffer} bytes"
+    else:
+        return None
+    return (f"the request's spans would {what}, more than ragmon's trace buffer holds even when empty "
+            f"({flag} {limit}): send smaller batches (the SDK's OTEL_BSP_MAX_EXPORT_BATCH_SIZE, the "
+            f"Collector's send_batch_max_size) or raise {flag}")
 
 
 def _awaited(decided: Decided, example: Example | None, *, callers: bool) -> frozenset[str] | None:

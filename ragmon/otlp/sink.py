@@ -45,13 +45,14 @@ _DROPPED = {
 
 
 class SpanSink(Protocol):
-    def offer(self, spans: Sequence[Span], transport: str) -> bool | Mapping[str, int]:
+    def offer(self, spans: Sequence[Span], transport: str) -> bool | Mapping[str, int] | Refused:
         """Take spans received over `transport` ("http" or "grpc"); False when full, so the receiver
         answers back-pressure (HTTP 503 + Retry-After, gRPC UNAVAILABLE) and the client retries the whole
-        request later. Once taken, some spans may still be lost (a span after its trace was decided, one
-        over a trace's bounds): then the counts of those, by reason (never empty), which the sender is
-        told in the partial success that OTLP requires for them; True when every span was kept. A resent
-        span the sink holds already loses nothing and is not among them.
+        request later; a `Refused` when the request can never be taken (too_large: larger than the sink
+        holds at all), which the receiver answers as final. Once taken, some spans may still be lost (a
+        span after its trace was decided, one over a trace's bounds): then the counts of those, by reason
+        (never empty), which the sender is told in the partial success that OTLP requires for them; True
+        when every span was kept. A resent span the sink holds already loses nothing and is not among them.
         Called on the event loop; must not block."""
         ...
 
@@ -121,12 +122,14 @@ def count_refused(sink: SpanSink, refusals: RefusalLog, refused: Refused, status
 def offered(batch: DecodedBatch, sink: SpanSink, transport: str) -> Refused | Taken:
     """Offer a decoded request's spans to `sink`: refused whole when every span is invalid, or when the
     sink is full (back-pressure, counted by the spans offered: the exporter sends the whole request again,
-    and its invalid spans are counted when it is taken); else taken."""
+    and its invalid spans are counted when it is taken) or refuses it for good; else taken."""
     if batch.rejected and not batch.spans:
         return Refused("invalid", f"every span was rejected: {batch.rejection_message()}", batch.rejected)
     taken = sink.offer(batch.spans, transport) if batch.spans else True
     if taken is False:
         return Refused("backpressure", BUSY, len(batch.spans))
+    if isinstance(taken, Refused):
+        return taken
     invalid = Refused("invalid", batch.rejection_message(), batch.rejected) if batch.rejected else None
     return Taken(partial_success(batch, taken), invalid)
 
