@@ -232,7 +232,7 @@ def lane_from_args(args: argparse.Namespace, *, sample_rate: float, k: int) -> C
 
 FEW_CALLS_A_DAY = 10
 """Below this many worst-case reservations a day, `check_budget` warns. A reservation is the worst case of
-the largest request (~$0.14 with claude-haiku-4-5, 78% of it its 3 x ~37,000 input tokens), while a typical
+the largest request (~$0.14 with claude-haiku-4-5, 78% of it its 3 x ~36,000 input tokens), while a typical
 call bills a few tenths of a cent, so the default $5 (35 of them) judges far more than 35 calls; below 10
 a handful of large examples in flight hold the whole day's budget and others are refused meanwhile."""
 

@@ -9,9 +9,10 @@ Why it is shaped this way:
 - Retrieved documents, the question and the claims are untrusted: an app's corpus or its users can
   write "ignore previous instructions". They travel fenced in tags whose look-alikes are neutralised,
   and the system prompt says nothing inside a fence is an instruction.
-- Documents are clipped to bound a call's cost, never silently: the prompt marks a document cut and
-  counts those left out, and an unsupported verdict's reason names them for the user, since a claim
-  supported past the cut would otherwise read as a hallucination.
+- Documents are clipped to bound a call's cost, their tags and ids counted with their text (a long id
+  shown shortened), never silently: the prompt marks a document cut and counts those left out, and an
+  unsupported verdict's reason names them for the user, since a claim supported past the cut would
+  otherwise read as a hallucination.
 - Fail-closed: a reply that does not match the claims sent, lacks the tool call, ended for any reason but
   the tool call (cut off, refused, paused) or is malformed raises `ClaudeJudgeError`; nothing is ever
   guessed to be supported. A supporting id not among the documents sent is discarded, and a "supported"
@@ -66,7 +67,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ragmon.budget import Prices
-from ragmon.errors import MissingExtra, RagmonError
+from ragmon.errors import MissingExtra, RagmonError, printable
 from ragmon.jsontext import replace_lone_surrogates
 from ragmon.judges.base import JudgeError
 from ragmon.judges.claude_prompt import (
@@ -263,6 +264,28 @@ def _batches(claims: Sequence[Claim], pending: Sequence[int]) -> tuple[tuple[int
         batches[-1].append(i)
         chars += size
     return tuple(tuple(batch) for batch in batches)
+
+
+API_ERROR_CHARS = 300
+"""Characters of what an error reply said that its message quotes at most: the API's own error (its type
+and message) is well under it; a proxy's HTML page is not."""
+
+
+def _status_error(status: int, body: object) -> str:
+    """An error reply, said on one line of bounded length: its status, and the API's error type and
+    message when the body is the API's JSON error, else the beginning of the body. The SDK's message holds
+    the whole body: a proxy's 52 KB "Bad gateway" page went, one line, whole into stderr and into the
+    JSON report's one-line `error`."""
+    error = body.get("error") if isinstance(body, Mapping) else None
+    fields = [error.get(k) for k in ("type", "message")] if isinstance(error, Mapping) else []
+    if said := [f for f in fields if isinstance(f, str)]:
+        text = ": ".join(said)
+    else:  # another shape of JSON (a proxy's), or no JSON at all (the SDK gives it as the text it was)
+        text = body if isinstance(body, str) else "" if body is None else json.dumps(body, ensure_ascii=False)
+    flat = " ".join(text.split())
+    if len(flat) > API_ERROR_CHARS:
+        flat = f"{flat[:API_ERROR_CHARS]}…({len(flat) - API_ERROR_CHARS:,} more characters)"
+    return f"API error {status}: {printable(flat)}" if flat else f"API error {status}"
 
 
 def _plus(spent: Usage, more: Usage) -> Usage:
@@ -764,22 +787,23 @@ class ClaudeJudge:
         """`request_bound` of the largest request this judge sends for an answer of `answer_chars`
         characters of plain ASCII text, for sizing a budget before any example is seen.
 
-        Question and documents are clipped (`max_doc_chars` each, `max_total_chars` for all documents), so
-        beyond that they add nothing: here they fill those limits, and the count of documents left out has
-        as many digits as the length of any Python sequence can. A longer answer is judged in several
-        calls, none of them larger than this (at the default `answer_chars`); only one claim longer than
-        that alone, or text in a script that takes several UTF-8 bytes a character, makes a larger one."""
+        The question is clipped at `max_doc_chars`, and the documents, their tags and ids with them, take
+        at most `max_total_chars` of a request (`sent_documents`), however many there are: here the question
+        fills its limit, the documents are that much, and the count of those left out has as many digits
+        as the length of any Python sequence can. A longer answer is judged in several calls, none of them
+        larger than this (at the default `answer_chars`). Only one claim longer than that alone, or text
+        (of the question, a document or a claim) with characters the request writes in several bytes,
+        makes a larger one: a script other than ASCII, or the `<`, quotes, backslashes, line breaks and
+        other control characters that the prompt defuses and JSON escapes."""
         per_claim = 200
         claims = ["a" * min(per_claim, answer_chars - start) for start in range(0, answer_chars, per_claim)]
-        # One character over the clip, so each is marked truncated as the longest documents are.
-        documents = tuple(Context(f"doc-{i}", "a" * (self.max_doc_chars + 1))
-                          for i in range(-(-self.max_total_chars // self.max_doc_chars)))
-        sent = sent_documents(documents, self.max_doc_chars, self.max_total_chars)
-        return self._bound(self._request("a" * self.max_doc_chars, sent, claims, sys.maxsize))
+        request = self._request("a" * self.max_doc_chars, (), claims, sys.maxsize)
+        return self._bound(request, unsent=self.max_total_chars)
 
-    def _bound(self, request: Mapping[str, Any]) -> TokenBound:
+    def _bound(self, request: Mapping[str, Any], unsent: int = 0) -> TokenBound:
+        """`unsent`: bytes to count besides the request's own, for documents a bound allows for unseen."""
         sent = {k: request[k] for k in ("system", "messages", "tools")}
-        inputs = len(json.dumps(sent, ensure_ascii=False).encode()) + TOOL_USE_OVERHEAD_TOKENS
+        inputs = len(json.dumps(sent, ensure_ascii=False).encode()) + unsent + TOOL_USE_OVERHEAD_TOKENS
         return TokenBound(inputs, self.max_tokens, self.max_retries + 1, inputs, self.max_tokens)
 
     def close(self) -> None:
@@ -812,10 +836,14 @@ class ClaudeJudge:
         keys = tuple(cache_key(self.model, question, texts, i, documents, omitted=omitted)
                      for i in range(len(claims)))
         sent_ids = {d.context.id for d in documents}
+        # With documents retrieved, but none with room for its text in a tiny `max_total_chars`, the reason
+        # says so, and the clipping note added to it which they were.
+        unsent = ("no retrieved documents to support it" if not contexts
+                  else "no retrieved document fitted in max_total_chars to support it")
         cached: dict[int, ClaimVerdict] = {}
         for i, (claim, key) in enumerate(zip(claims, keys, strict=True)):
             if not documents:
-                cached[i] = ClaimVerdict(claim, False, (), "no retrieved documents to support it")
+                cached[i] = ClaimVerdict(claim, False, (), unsent)
             elif (entry := self.cache.get(key)) is not None and _as_given(entry, sent_ids):
                 cached[i] = ClaimVerdict(claim, entry["supported"], tuple(entry["supporting_ids"]),
                                          entry.get("reason"))
@@ -873,7 +901,7 @@ class ClaudeJudge:
                 kind, what = "rate_limited", f"API overloaded (529) after {tries}{attempts.cut_short}"
             elif isinstance(exc, anthropic.APIStatusError):
                 kind = "error"
-                what = f"API error {exc.status_code}: {exc.message} ({tries}{attempts.cut_short})"
+                what = f"{_status_error(exc.status_code, exc.body)} ({tries}{attempts.cut_short})"
             elif isinstance(exc, anthropic.APIConnectionError):
                 # The cause's class, never its text: httpx quotes a header it refused, the API key too.
                 cause = type(exc.__cause__).__name__

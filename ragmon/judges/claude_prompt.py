@@ -96,6 +96,27 @@ def neutralise(text: str) -> str:
     return text.replace("<", _NEUTRAL_LT)
 
 
+MAX_ID_CHARS = 200
+"""Characters of a document's id, as the prompt writes it, shown whole. A longer one (a URL with a long
+query string) is shown as its first `MAX_ID_CHARS` and its rank, `...[3]`: ids count against
+`max_total_chars`, and a few long ones would leave no room for any text. A shortened id is longer than
+`MAX_ID_CHARS`, so it never reads as an id shown whole, and its rank tells it from every other; a verdict
+naming it is mapped back to the document's own id."""
+
+
+def _request_chars(text: str) -> int:
+    """What `text` takes of a request: the UTF-8 bytes of its JSON string (a line break or a quote is two,
+    a lone surrogate the three of the U+FFFD it is sent as), which the judge's bound on a call's tokens
+    counts."""
+    return len(json.dumps(replace_lone_surrogates(text), ensure_ascii=False).encode()) - 2
+
+
+def _shown_id(context_id: str, rank: int) -> str:
+    """A document's id as the prompt writes it: attribute-escaped, and shortened past `MAX_ID_CHARS`."""
+    written = escape(neutralise(context_id), quote=True)
+    return written if len(written) <= MAX_ID_CHARS else f"{written[:MAX_ID_CHARS]}...[{rank}]"
+
+
 @dataclass(frozen=True, slots=True)
 class SentDocument:
     """A document as the prompt shows it. The cache key is made from these, not from the contexts as
@@ -105,28 +126,46 @@ class SentDocument:
     """The document as sent: its text clipped."""
     truncated: bool
     shown_id: str
-    """The id as written in the prompt (attribute-escaped)."""
+    """The id as written in the prompt (attribute-escaped, shortened past `MAX_ID_CHARS`)."""
+
+    @property
+    def id_shortened(self) -> bool:
+        return len(self.shown_id) > MAX_ID_CHARS
 
 
-def clip_contexts(contexts: Sequence[Context], max_doc_chars: int,
-                  max_total_chars: int) -> tuple[Context, ...]:
-    """Rank order kept; each text cut to `max_doc_chars`, and documents past `max_total_chars` left out."""
-    clipped: list[Context] = []
-    remaining = max_total_chars
-    for context in contexts:
-        if remaining <= 0:
-            break
-        text = context.text[: min(max_doc_chars, remaining)]
-        remaining -= len(text)
-        clipped.append(Context(context.id, text, context.score))
-    return tuple(clipped)
+def _fenced(document: SentDocument) -> str:
+    truncated = ' truncated="true"' if document.truncated else ""
+    return (f'<document id="{document.shown_id}"{truncated}>\n{neutralise(document.context.text)}\n'
+            "</document>")
+
+
+DOCUMENT_MARKUP_CHARS = _request_chars(_fenced(SentDocument(Context("", ""), True, "")) + "\n")
+"""What one document's tags, its `truncated` attribute and the line break after them take of a request
+(54): charged to every document, cut or not (`sent_documents`)."""
 
 
 def sent_documents(contexts: Sequence[Context], max_doc_chars: int,
                    max_total_chars: int) -> tuple[SentDocument, ...]:
-    clipped = clip_contexts(contexts, max_doc_chars, max_total_chars)
-    return tuple(SentDocument(c, len(c.text) < len(original.text), escape(neutralise(c.id), quote=True))
-                 for c, original in zip(clipped, contexts, strict=False))
+    """The documents the prompt shows, rank order kept: each takes its tags and id, then its text, cut to
+    `max_doc_chars` and to what is left, out of `max_total_chars` for them all. The first document that
+    would leave no room for its text is left out, and every one after it (`omitted` counts them).
+
+    Tags and ids count too, not the text alone, so that however many documents there are and however long
+    their ids, what they take of the request stays within `max_total_chars` (when their text is one byte a
+    character there): 2,000 documents of no text, or 500 with 120-character URLs for ids, had made
+    requests three and four times what `ClaudeJudge.largest_request_bound` allowed for."""
+    sent: list[SentDocument] = []
+    remaining = max_total_chars
+    for rank, context in enumerate(contexts, 1):
+        shown_id = _shown_id(context.id, rank)
+        room = remaining - DOCUMENT_MARKUP_CHARS - _request_chars(shown_id)
+        if room <= 0:
+            break
+        text = context.text[: min(max_doc_chars, room)]
+        remaining = room - len(text)
+        sent.append(SentDocument(Context(context.id, text, context.score), len(text) < len(context.text),
+                                 shown_id))
+    return tuple(sent)
 
 
 def build_user_prompt(question: str, documents: Sequence[SentDocument], claims: Sequence[str], *,
@@ -135,10 +174,7 @@ def build_user_prompt(question: str, documents: Sequence[SentDocument], claims: 
     it sees for all there were. Counted, not named: their ids are untrusted, and of no use to it."""
     left_out = f' omitted="{omitted}"' if omitted else ""
     parts = [f"<question>\n{neutralise(question)}\n</question>", "", f"<documents{left_out}>"]
-    for doc in documents:
-        truncated = ' truncated="true"' if doc.truncated else ""
-        text = neutralise(doc.context.text)
-        parts.append(f'<document id="{doc.shown_id}"{truncated}>\n{text}\n</document>')
+    parts += [_fenced(doc) for doc in documents]
     parts += ["</documents>", "", "<claims>"]
     parts += [f'<claim index="{i}">{neutralise(claim)}</claim>' for i, claim in enumerate(claims, 1)]
     parts += ["</claims>", "", _REMINDER]
@@ -156,8 +192,10 @@ def cache_key(model: str, question: str, claims: Sequence[str], index: int,
 
     A change to what goes in here needs no new PROMPT_VERSION as long as it changes the material's shape,
     as adding the claims did: no key of the old shape can equal one of the new, so the old entries are
-    never read again."""
-    sent = [[d.context.id, d.context.text, d.truncated] for d in documents]
+    never read again. So a document whose id is shown shortened adds the id as shown: no key made when
+    ids were shown whole is read for it, while the keys of documents shown as before stay as they were."""
+    sent = [[d.context.id, d.context.text, d.truncated, *([d.shown_id] if d.id_shortened else [])]
+            for d in documents]
     material = [model, PROMPT_VERSION, question, list(claims), index, sent, omitted]
     text = json.dumps(material, ensure_ascii=False)
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()  # a lone surrogate too
