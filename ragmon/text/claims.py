@@ -9,7 +9,7 @@ from ragmon.model import Claim
 from ragmon.text import european
 from ragmon.text.abstention import SOURCE_ADJECTIVE, SOURCE_NOUN, is_abstention, is_filler
 from ragmon.text.cache import text_cache
-from ragmon.text.letters import ending, salutation_end
+from ragmon.text.letters import GREETING_TERMS, ending, salutation_end
 from ragmon.text.numbers import ENCLOSED_NUMBERS
 from ragmon.text.places import places
 from ragmon.text.terms import (
@@ -412,7 +412,7 @@ def _content_start(sentence: str, terms: frozenset[str]) -> int:
     the patterns."""
     if wide(sentence) and (opener := _CJK_ATTRIBUTION.match(sentence)) is not None:
         return opener.end()
-    start = salutation_end(sentence)
+    start = 0 if terms.isdisjoint(GREETING_TERMS) else salutation_end(sentence)
     if not terms.isdisjoint(_SOURCE_TERMS) and (opener := _ATTRIBUTION.match(sentence, start)) is not None:
         start = opener.end()
     if not terms.isdisjoint(_TAKE_NOTE_TERMS) and (note := _TAKE_NOTE.match(sentence, start)) is not None:
