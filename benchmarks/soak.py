@@ -77,7 +77,11 @@ class Sent:
     late_spans: int = 0
     span_attempts: int = 0
     """Spans in every POST, retries included."""
-    invalid_attempts: int = 0
+    invalid_taken: int = 0
+    """Invalid spans of the POSTs taken: a request answered 503 has its invalid spans counted when it is
+    resent and taken, once (the README's receivers), not on every attempt."""
+    invalid_refused: int = 0
+    """Invalid spans of the POSTs answered 503, counted by none of the sidecar's counters."""
     requests: int = 0
     attempts: int = 0
     refused: int = 0
@@ -242,16 +246,17 @@ class Load:
         while True:
             sent.attempts += 1
             sent.span_attempts += request.spans
-            sent.invalid_attempts += request.invalid
             async with session.post(self.url, data=request.body,
                                     headers={"Content-Type": "application/x-protobuf"}) as response:
                 await response.read()
                 if response.status == 200:
+                    sent.invalid_taken += request.invalid
                     self.traffic.delivered(request, time.monotonic(), self.late_after)
                     return
                 if response.status != 503:
                     raise RuntimeError(f"POST {self.url} answered {response.status}")
                 sent.refused += 1
+                sent.invalid_refused += request.invalid
                 self.last_refusal = time.monotonic()
                 delay = float(response.headers.get("Retry-After", "1"))
             await asyncio.sleep(delay)
@@ -527,26 +532,26 @@ def checks(phase: Phase, exact_outcomes: bool) -> list[tuple[str, bool, str]]:
         return total(final, "ragmon_spans_rejected_total", reason=reason)
 
     refusals = rejected("invalid") + rejected("backpressure")
+    backpressured = sent.span_attempts - sent.spans - sent.invalid_taken - sent.invalid_refused
     result = [
         ("sum of trace outcomes = distinct traces sent", sum(outcomes.values()) == traces,
          f"{sum(outcomes.values())} = {traces}; " + ", ".join(f"{k} {v}" for k, v in sorted(outcomes.items()))
          + f" (drain added {sum(outcomes.values()) - total(final, 'ragmon_traces_total'):.0f})"),
         ("spans received = valid spans sent", received == sent.spans, f"{received:.0f} = {sent.spans}"),
-        ("received + rejected{invalid,backpressure} = spans in all POSTs",
-         received + refusals == sent.span_attempts,
-         f"{received:.0f} + {refusals:.0f} = {sent.span_attempts}"),
-        ("rejected{backpressure} = spans in 503'd POSTs",
-         rejected("backpressure") == sent.span_attempts - sent.spans - sent.invalid_attempts,
-         f"{rejected('backpressure'):.0f} = {sent.span_attempts - sent.spans - sent.invalid_attempts}"),
-        ("rejected{invalid} = invalid spans in all POSTs", rejected("invalid") == sent.invalid_attempts,
-         f"{rejected('invalid'):.0f} = {sent.invalid_attempts} ({sent.invalid_spans} distinct)"),
+        ("received + rejected{invalid,backpressure} = spans in all POSTs but the invalid ones of 503'd POSTs",
+         received + refusals == sent.span_attempts - sent.invalid_refused,
+         f"{received:.0f} + {refusals:.0f} = {sent.span_attempts} - {sent.invalid_refused}"),
+        ("rejected{backpressure} = valid spans in 503'd POSTs", rejected("backpressure") == backpressured,
+         f"{rejected('backpressure'):.0f} = {backpressured}"),
+        ("rejected{invalid} = invalid spans in the POSTs taken", rejected("invalid") == sent.invalid_taken,
+         f"{rejected('invalid'):.0f} = {sent.invalid_taken} ({sent.invalid_spans} distinct)"),
         ("rejected{decode_error} = undecodable POSTs", rejected("decode_error") == sent.undecodable,
          f"{rejected('decode_error'):.0f} = {sent.undecodable}"),
         ("rejected{late} <= late spans sent", rejected("late") <= sent.late_spans,
          f"{rejected('late'):.0f} of {sent.late_spans} (the others joined a trace not yet decided)"),
         ("error outcomes and refused requests logged (rate-limited: those left out after a kind's last line "
          "are not), no other warning or error",
-         errors_logged(phase.problems, outcomes["error"], sent.undecodable, sent.invalid_attempts),
+         errors_logged(phase.problems, outcomes["error"], sent.undecodable, sent.invalid_taken),
          "; ".join(f"{n} x {message[:120]}" for message, n in phase.problems.items()) or "none"),
     ]
     if exact_outcomes:
