@@ -81,7 +81,7 @@ import numpy as np
 from ragmon import LexicalJudge
 from ragmon.calibrate import Confusion, Labelled, load_labelled
 from ragmon.errors import InputError
-from ragmon.evaluate import verdicts_without_judge
+from ragmon.evaluation import verdicts_without_judge
 from ragmon.model import Claim, Example
 from ragmon.text.claims import sentence_spans
 from ragmon.text.passages import Passage, passage

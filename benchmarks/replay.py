@@ -20,7 +20,7 @@ from pathlib import Path
 
 from ragmon import cli
 from ragmon.datasets import load
-from ragmon.evaluate import evaluate
+from ragmon.evaluation import evaluate
 from ragmon.gate import decide, parse_gates
 from ragmon.judges.lexical import LexicalJudge
 from ragmon.model import EvalConfig

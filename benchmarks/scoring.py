@@ -40,7 +40,7 @@ from pathlib import Path
 import ragmon.text.claims
 import ragmon.text.passages
 import ragmon.text.terms
-from ragmon.evaluate import evaluate_example
+from ragmon.evaluation import evaluate_example
 from ragmon.judges.lexical import LexicalJudge
 from ragmon.model import Context, Example
 

@@ -24,7 +24,7 @@ from pathlib import Path
 
 from scoring import Writer, examples
 
-from ragmon.evaluate import evaluate_example
+from ragmon.evaluation import evaluate_example
 from ragmon.judges.lexical import LexicalJudge
 
 WARM_UP = 500

@@ -17,7 +17,7 @@ import sys
 import time
 from collections.abc import Callable
 
-from ragmon.evaluate import evaluate_example
+from ragmon.evaluation import evaluate_example
 from ragmon.judges.lexical import LexicalJudge
 from ragmon.model import Context, Example
 from ragmon.text import claims, passages, terms

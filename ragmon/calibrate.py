@@ -38,7 +38,7 @@ from ragmon import __version__, datasets
 from ragmon.budget import Prices
 from ragmon.cli import Stopped, parse_known, stop_status, stopped_by, terminated_on_signal
 from ragmon.errors import InputError, RagmonError, printable
-from ragmon.evaluate import (
+from ragmon.evaluation import (
     awaited,
     check_concurrency,
     checked,

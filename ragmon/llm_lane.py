@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from ragmon.budget import DailyBudget, Reservation, TokenBucket
 from ragmon.budget_file import BudgetFile, day_name
 from ragmon.errors import InputError
-from ragmon.evaluate import example_claims, score_example, verdicts_without_judge
+from ragmon.evaluation import example_claims, score_example, verdicts_without_judge
 from ragmon.judges.claude import (
     LARGEST_ANSWER_CHARS,
     ClaudeJudge,

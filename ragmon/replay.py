@@ -42,7 +42,7 @@ from ragmon.cli import (
     terminated_on_signal,
 )
 from ragmon.errors import InputError, MissingExtra, RagmonError
-from ragmon.evaluate import aevaluate, evaluate, example_claims, verdicts_without_judge
+from ragmon.evaluation import aevaluate, evaluate, example_claims, verdicts_without_judge
 from ragmon.files import existing_file, file_at, input_file
 from ragmon.gate import (
     EXIT_BREACHED,

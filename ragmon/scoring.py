@@ -27,7 +27,7 @@ from multiprocessing.connection import wait
 from multiprocessing.process import BaseProcess
 from typing import Protocol
 
-from ragmon.evaluate import evaluate_example
+from ragmon.evaluation import evaluate_example
 from ragmon.judges.lexical import DEFAULT_THRESHOLD, LexicalJudge
 from ragmon.model import Example, ExampleResult
 from ragmon.stop_signals import SHUTDOWN_SIGNALS

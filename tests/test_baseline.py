@@ -16,7 +16,7 @@ import ragmon
 from ragmon.baseline import Baseline, BaselineExample, caveats, check_comparable, compare, from_dict, load
 from ragmon.cli import main
 from ragmon.errors import InputError
-from ragmon.evaluate import evaluate
+from ragmon.evaluation import evaluate
 from ragmon.judges.lexical import LexicalJudge
 from ragmon.model import Context, EvalConfig, Example, Report
 from ragmon.report import json as json_report

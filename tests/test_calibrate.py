@@ -15,7 +15,7 @@ from fakes.anthropic_server import Fail, FakeAnthropic, Hang, Reply, ToolInput, 
 from ragmon import datasets
 from ragmon.calibrate import Confusion, acalibrate, calibrate, labelled, match_claims
 from ragmon.cli import main
-from ragmon.evaluate import example_claims
+from ragmon.evaluation import example_claims
 from ragmon.judges.base import JudgeError
 from ragmon.judges.claude import ClaudeJudge
 from ragmon.judges.lexical import LexicalJudge

@@ -436,3 +436,25 @@ def test_a_wait_ends_at_its_next_checkpoint_after_a_dropped_sigterm(monkeypatch:
             checkpoint()
     assert checks == [1]
 
+
+
+def test_the_command_line_imports_no_judge_before_its_signal_handlers() -> None:
+    # The package used to import the lexical judge and its text modules (1.4 s on a slow machine) before
+    # `main` could install its handlers: a SIGTERM then killed the process outright (-15), leaving the
+    # previous run's passing reports, and Ctrl-C printed a traceback. They load with the subcommand now,
+    # which its handlers cover (replay and calibrate then replace their reports).
+    done = subprocess.run([sys.executable, "-c", "import sys, ragmon.cli; print(*sys.modules)"],
+                          capture_output=True, text=True, timeout=60, check=True)
+    loaded = done.stdout.split()
+    assert "ragmon.cli" in loaded
+    heavy = ("ragmon.text", "ragmon.judges", "ragmon.evaluation")
+    assert not [name for name in loaded if name.startswith(heavy)]
+
+
+def test_the_package_still_exports_its_api_and_evaluate_is_the_function() -> None:
+    done = subprocess.run([sys.executable, "-c", (
+        "import ragmon.evaluation, ragmon\n"  # the module first: it must not take the function's place
+        "from ragmon import Context, EvalConfig, Example, LexicalJudge, ClaudeJudge, evaluate, aevaluate\n"
+        "print(ragmon.evaluate is ragmon.evaluation.evaluate, callable(ragmon.evaluate))")],
+        capture_output=True, text=True, timeout=60, check=True)
+    assert done.stdout == "True True\n"

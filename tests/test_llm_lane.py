@@ -26,7 +26,7 @@ from ragmon.budget import DailyBudget, Prices, TokenBucket
 from ragmon.budget_file import BudgetFile
 from ragmon.cli import UsageError, build_parser
 from ragmon.errors import InputError
-from ragmon.evaluate import example_claims
+from ragmon.evaluation import example_claims
 from ragmon.judges.claude import ClaudeJudge
 from ragmon.llm_lane import ClaudeLane, LaneOutcome, add_arguments, lane_from_args
 from ragmon.model import Context, Example

@@ -34,7 +34,7 @@ from ragmon import replay as replay_module
 from ragmon.cli import Terminated, main, terminated_on_signal
 from ragmon.datasets import load
 from ragmon.datasets.formats import RAGMON_FIELDS
-from ragmon.evaluate import evaluate
+from ragmon.evaluation import evaluate
 from ragmon.judges.base import JudgeError
 from ragmon.judges.lexical import LexicalJudge
 from ragmon.model import Claim, ClaimVerdict, EvalConfig, Example

@@ -17,7 +17,7 @@ import pytest
 from worker_faults import POISON, UNREADABLE, score_or_die, score_unreadable
 
 from ragmon import scoring
-from ragmon.evaluate import evaluate_example
+from ragmon.evaluation import evaluate_example
 from ragmon.judges.lexical import DEFAULT_THRESHOLD, LexicalJudge
 from ragmon.model import Context, Example
 from ragmon.scoring import LaneRefusal, LexicalLane, Scored

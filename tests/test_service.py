@@ -42,7 +42,7 @@ from trace_ids import FixedIds, trace_ids_with_keys
 
 from ragmon import instrument
 from ragmon.errors import RagmonError
-from ragmon.evaluate import evaluate_example
+from ragmon.evaluation import evaluate_example
 from ragmon.failures import FailureLog
 from ragmon.judges.lexical import LexicalJudge
 from ragmon.model import METRIC_NAMES, Context, Example

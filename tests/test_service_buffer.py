@@ -21,7 +21,7 @@ import pytest
 from manual_clock import ManualClock
 
 from ragmon.errors import RagmonError
-from ragmon.evaluate import evaluate_example
+from ragmon.evaluation import evaluate_example
 from ragmon.judges.lexical import LexicalJudge
 from ragmon.model import Example
 from ragmon.otlp.decode import DecodeError, decode_json

@@ -25,7 +25,7 @@ from hypothesis import HealthCheck, given, note, settings
 from hypothesis import strategies as st
 from virtual_time import run
 
-from ragmon.evaluate import evaluate_example
+from ragmon.evaluation import evaluate_example
 from ragmon.judges.lexical import LexicalJudge
 from ragmon.model import Example
 from ragmon.scoring import Scored

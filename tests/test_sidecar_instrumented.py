@@ -38,7 +38,7 @@ from polling import wait_metrics
 
 from ragmon import datasets, instrument
 from ragmon.capture import ALL
-from ragmon.evaluate import evaluate_example
+from ragmon.evaluation import evaluate_example
 from ragmon.judges.lexical import LexicalJudge
 from ragmon.model import Context, Example, ExampleResult
 from ragmon.scoring import Lane, Scored

@@ -29,7 +29,7 @@ from typing import Any
 import pytest
 
 from ragmon import Context, Example, LexicalJudge
-from ragmon.evaluate import evaluate_example
+from ragmon.evaluation import evaluate_example
 from ragmon.text.claims import sentence_spans, split_claims
 
 CORPORA = Path(__file__).parent / "corpora"

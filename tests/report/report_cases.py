@@ -8,7 +8,7 @@ from dataclasses import replace
 
 from ragmon import baseline as baselines
 from ragmon.baseline import Comparison
-from ragmon.evaluate import evaluate
+from ragmon.evaluation import evaluate
 from ragmon.gate import GateResult, decide, decide_drops, parse_drops, parse_gates
 from ragmon.judges.lexical import LexicalJudge
 from ragmon.model import Aggregate, Claim, ClaimVerdict, Context, EvalConfig, Example, ExampleResult, Report

@@ -9,7 +9,7 @@ import pytest
 from report_cases import silent_run
 
 from ragmon.datasets import NOT_RAG
-from ragmon.evaluate import evaluate
+from ragmon.evaluation import evaluate
 from ragmon.gate import GateResult
 from ragmon.judges.lexical import LexicalJudge
 from ragmon.model import Claim, ClaimVerdict, Context, EvalConfig, Example

@@ -15,7 +15,7 @@ from langchain_core.runnables import RunnableLambda, RunnablePassthrough
 from langchain_core.vectorstores import InMemoryVectorStore
 
 from ragmon import LexicalJudge, instrument
-from ragmon.evaluate import evaluate_example
+from ragmon.evaluation import evaluate_example
 from ragmon.model import Context
 from ragmon.semconv.extract import extract
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from ragmon import Context, Example, LexicalJudge
-from ragmon.evaluate import evaluate_example
+from ragmon.evaluation import evaluate_example
 from ragmon.text.claims import split_claims
 from ragmon.text.letters import closes_a_letter, salutation_end, signs_a_letter
 

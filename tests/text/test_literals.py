@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from ragmon import Context, Example, LexicalJudge
-from ragmon.evaluate import evaluate_example
+from ragmon.evaluation import evaluate_example
 from ragmon.text import literals
 from ragmon.text.terms import prepare
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from ragmon import Context, Example, LexicalJudge
-from ragmon.evaluate import evaluate_example
+from ragmon.evaluation import evaluate_example
 from ragmon.text.numbers import dates_in, numbers_in
 from ragmon.text.passages import Passage
 from ragmon.text.terms import prepare, profile

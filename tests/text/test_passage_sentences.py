@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from ragmon import Context, Example, LexicalJudge
-from ragmon.evaluate import evaluate_example
+from ragmon.evaluation import evaluate_example
 from ragmon.text.passage_sentences import MOST, sentences
 from ragmon.text.units import written
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from ragmon import Context, Example, LexicalJudge
-from ragmon.evaluate import evaluate_example
+from ragmon.evaluation import evaluate_example
 from ragmon.text.numbers import european_numbers
 from ragmon.text.terms import prepare
 from ragmon.text.units import units

@@ -8,7 +8,7 @@ import numpy
 import pytest
 
 from ragmon import Aggregate, Context, EvalConfig, Example, LexicalJudge, Report, evaluate
-from ragmon.evaluate import Progress, aevaluate, evaluate_example, example_claims, score_example
+from ragmon.evaluation import Progress, aevaluate, evaluate_example, example_claims, score_example
 from ragmon.judges.base import AsyncJudge, JudgeError
 from ragmon.model import METRIC_NAMES, Claim, ClaimVerdict
 
@@ -389,7 +389,7 @@ def test_arguments_of_the_wrong_type_are_refused_by_name_before_any_judging(call
 async def test_the_async_entry_point_is_importable_and_refuses_a_judge_it_cannot_await() -> None:
     import ragmon
 
-    # `ragmon.evaluate` is the function, so the module's `aevaluate` could not be reached from the package.
+    # `ragmon.evaluate` is the function (its module is `ragmon.evaluation`): the package exports both.
     assert "aevaluate" in ragmon.__all__
     # The lexical judge has no coroutine: it used to fail at the first example with an AttributeError.
     with pytest.raises(TypeError) as error:
