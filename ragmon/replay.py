@@ -400,6 +400,11 @@ def _replay(args: argparse.Namespace, started: tuple[datetime, float], checkpoin
     if target is not None:
         from ragmon.target import collect
 
+        recorded = sum(e.answer is not None or e.contexts is not None for e in examples)
+        if recorded and not args.quiet:  # a RAGMON_TARGET left set would otherwise replace them unseen
+            note(f"ragmon replay: note: --target asks the build every question: the answers and contexts "
+                 f"{recorded} of the {len(examples)} examples record are not scored, the build's are")
+
         asking = Progress(sys.stderr, enabled=not args.quiet, words=("asking", "asked", "questions"),
                           checkpoint=checkpoint)
         try:

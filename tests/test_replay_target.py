@@ -158,6 +158,20 @@ def test_live_replay_gates_the_build_and_scores_as_offline(ragmon_cmd: list[str]
     assert q01["metrics"]["mrr"] == 1.0
 
 
+def test_recorded_answers_replayed_live_are_said_to_be_replaced(ragmon_cmd: list[str],
+                                                                tmp_path: Path) -> None:
+    # A golden set with answers, asked live (a RAGMON_TARGET left set): the build's answers were scored in
+    # place of the recorded ones without a word.
+    golden = answered_offline("hallucinating", tmp_path / "answered.jsonl")
+    otlp_port = free_port()
+    with demo_server(ragmon_cmd, "healthy", otlp_port, tmp_path) as url:
+        live = run(ragmon_cmd, "replay", golden, "--target", url, "--receiver-listen",
+                   f"127.0.0.1:{otlp_port}", "--gate", GATE, cwd=tmp_path)
+    assert live.returncode == 0, live.stderr  # the healthy build's answers, not the recorded hallucinations
+    assert ("ragmon replay: note: --target asks the build every question: the answers and contexts 32 of "
+            "the 32 examples record are not scored, the build's are\n") in live.stderr
+
+
 @pytest.mark.parametrize(("build_name", "expected", "groundedness", "gate", "last"), [
     ("healthy", 0, "1.000", "ok (1 >= 0.85)", "PASS"),
     ("hallucinating", 1, "0.250", "BREACHED (0.25 < 0.85)", "FAIL: groundedness 0.25 < 0.85")])
@@ -233,7 +247,9 @@ def test_a_build_exporting_to_a_doubled_path_is_told_the_path_its_peer_and_what_
     assert done.returncode == 2
     fix = ("(the SDK appends /v1/traces to OTEL_EXPORTER_OTLP_ENDPOINT: set it to the base URL, without "
            "/v1/traces, or give the full URL in OTEL_EXPORTER_OTLP_TRACES_ENDPOINT)")
-    warning, error = done.stderr.splitlines()[1:]
+    note, _, warning, error = done.stderr.splitlines()
+    assert note == ("ragmon replay: note: --target asks the build every question: the answers and contexts 1 "
+                    "of the 1 examples record are not scored, the build's are")
     assert re.fullmatch(r"warning: OTLP request for something ragmon does not receive from 127\.0\.0\.1 "
                         r"\(OTel-OTLP-Exporter-Python/[\d.]+\), answered 404: nothing is received at "
                         r"/v1/traces/v1/traces: ragmon receives OTLP traces at POST /v1/traces "
