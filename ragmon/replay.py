@@ -234,10 +234,9 @@ def _step_summary() -> Path | None:
     return Path(path) if path else None
 
 
-def _summary_read(args: argparse.Namespace) -> str | None:
-    """What `$GITHUB_STEP_SUMMARY` is to the run when it names one of its inputs (a dataset, the
+def _summary_read(args: argparse.Namespace, summary: Path | None) -> str | None:
+    """What `summary` (`$GITHUB_STEP_SUMMARY`) is to the run when it names one of its inputs (a dataset, the
     --baseline), or None: appended to, a golden set gained the Markdown report as lines of invalid JSON."""
-    summary = _step_summary()
     where = None if summary is None else existing_file(summary)
     return None if where is None else _input_files(args, baseline=True).get(where)
 
@@ -279,7 +278,7 @@ def _check_report_paths(args: argparse.Namespace) -> None:
     a baseline that moves with each run. Paths are compared as files: two names of one file, through a
     symlink or not, and whether it exists yet or not, are the same report path."""
     summary = _step_summary()
-    if summary is not None and (read := _summary_read(args)) is not None:
+    if (read := _summary_read(args, summary)) is not None:
         raise InputError(f"$GITHUB_STEP_SUMMARY ({summary}) is {read} of this run: the Markdown report would "
                          f"be appended to it (the variable is set wrong)")
     named: dict[tuple[int, int] | str, tuple[Flag, Path]] = {}
@@ -581,7 +580,7 @@ def _write_all(args: argparse.Namespace, *, as_json: Callable[[], str], as_markd
     outputs: list[tuple[Path | None, Callable[[], str], bool]] = [
         (args.json, as_json, False), (args.markdown, as_markdown, False), (args.junit, as_junit, False)]
     summary_path = _step_summary()
-    if summary_path is not None and _summary_read(args) is None:
+    if summary_path is not None and _summary_read(args, summary_path) is None:
         outputs.append((summary_path, as_markdown, True))
     written = 0
     for path, render, summary in outputs:

@@ -84,7 +84,7 @@ _ROLES = """
     clienti servizio ufficio reparto consulente operatore operatrice equipa apoio atendimento serviço
     serviços suporte consultor consultora clientèle clientele commercial commerciale comercial sales
     account accounts billing technical technique técnico técnica tecnico tecnica senior junior lead
-    head officer coordinator coordinatrice coordinador coordinadora coordinatore coordinatrice
+    head officer coordinator coordinatrice coordinador coordinadora coordinatore
     responsable responsabile gestor gestora gestore executive director directeur directrice directora
     direttore direttrice diretor diretora assistant assistante asistente assistente atendente
 """
@@ -107,7 +107,6 @@ CLOSING_LINES = 6
 """How many of an answer's last sentences may be its closing and signature."""
 UNSIGNED_NAME_LINES = 3
 """How many name lines may end an answer with no closing above them ("...at the desk.\nMarta\nRutaCar")."""
-
 
 
 def ending(answer: str, spans: Sequence[tuple[int, int]]) -> tuple[int, frozenset[int]]:
@@ -152,11 +151,11 @@ _GREETING_FIRST = """
     prezadas
 """
 _GREETING_WORDS = frozenset(_GREETING_FIRST.split())
+"""The first words of `_GREETING`: a sentence opening with none is spared the pattern, which every claim is
+asked (a match had cost scoring 2% of its instructions)."""
 GREETING_TERMS = frozenset(term for word in _GREETING_WORDS for term in profile(word).terms)
 """Their terms, one of which every salutation holds ("Sehr geehrte" too): a caller holding a sentence's
 terms spares nearly every claim even the first-word test."""
-"""The first words of `_GREETING`: a sentence opening with none is spared the pattern, which every claim is
-asked (a match had cost scoring 2% of its instructions)."""
 _CLOSING_FIRST = """
     with kind kindest best warm warmest many sincere regards all yours sincerely respectfully cheers take
     thanks thank talk speak greetings mit freundlichen besten herzlichen lieben schönen sonnigen vielen viele
@@ -169,6 +168,7 @@ _CLOSING_FIRST = """
 _CLOSING_WORDS = frozenset(_CLOSING_FIRST.split())
 """The first words of `_VALEDICTION`, for the same reason: the last sentences of every answer are asked."""
 _MOST_SIGNATURE_SPACES = 12
+"""Spaces past which a line is spared the signature pattern: its eight words with separators between."""
 
 
 def _opens_with(sentence: str, words: frozenset[str]) -> bool:
@@ -191,7 +191,7 @@ def closes_a_letter(sentence: str) -> bool:
 
 
 def signs_a_letter(sentence: str) -> bool:
-    """Whether a line under a closing is only a name, a title or a team's name (eight words at most: a
-    longer line is spared the pattern)."""
+    """Whether a line under a closing is only a name, a title or a team's name (`_SIGNATURE`; a line of
+    more than `_MOST_SIGNATURE_SPACES` spaces is spared the pattern)."""
     return (sentence.count(" ") <= _MOST_SIGNATURE_SPACES and _SIGNATURE.fullmatch(sentence) is not None
             and _STATES.search(sentence) is None)
