@@ -47,13 +47,13 @@ from ragmon.evaluation import (
     judge_identity,
     verdicts_without_judge,
 )
-from ragmon.files import existing_file, input_file
+from ragmon.files import check_not_directory, existing_file, input_file
 from ragmon.jsontext import replace_lone_surrogates
 from ragmon.judges.base import AsyncJudge, Judge, JudgeError
 from ragmon.judges.lexical import LexicalJudge
 from ragmon.judges.lexical import add_cli_arguments as add_lexical_arguments
 from ragmon.model import Claim, ClaimVerdict, Example
-from ragmon.options import check_stdin_read_once, input_name
+from ragmon.options import check_stdin_read_once, input_name, report_path
 from ragmon.report.text import clip
 
 JUDGES = ("lexical", "claude")
@@ -482,7 +482,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def _add_report_arguments(parser: argparse.ArgumentParser) -> None:
     """The report flags, on their own too: a refused command line is read for them alone (`usage_error`)."""
-    parser.add_argument("--json", type=Path, metavar="PATH", help="also write the figures as JSON here")
+    parser.add_argument("--json", type=report_path, metavar="PATH",
+                        help="also write the figures as JSON here")
 
 
 def _build_judge(name: str, args: argparse.Namespace) -> tuple[Judge, Prices | None]:
@@ -498,6 +499,7 @@ def _check_json_path(args: argparse.Namespace) -> None:
     labelled examples are people's work, and no run could give them back)."""
     if args.json is None:
         return
+    check_not_directory(args.json, f"--json {args.json}")
     written = existing_file(args.json)
     for name in args.datasets:
         if written is not None and written == input_file(name):

@@ -7,6 +7,7 @@ import os
 import stat
 from pathlib import Path
 
+from ragmon.errors import InputError
 from ragmon.options import is_stdin
 
 
@@ -42,3 +43,11 @@ def existing_file(path: Path) -> tuple[int, int] | None:
     """A file that exists, by device and inode (`file_at`); None for anything else."""
     where = file_at(path)
     return where if isinstance(where, tuple) else None
+
+
+def check_not_directory(path: Path, given: str) -> None:
+    """Before anything is read: a report path that is a directory (`--json reports/`) is refused at once,
+    not after every example was scored (and every Claude verdict paid for) when the write failed. `given`
+    names the flag with its value, as the user set it."""
+    if path.is_dir():
+        raise InputError(f"{given} is a directory: name a file to write the report to")

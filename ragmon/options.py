@@ -179,6 +179,15 @@ def optional_file(text: str) -> Path | None:
     return path
 
 
+def report_path(text: str) -> Path:
+    """A file a report is written to. Empty (`--json "$REPORT"` with the variable unset) is refused here, as
+    pathlib reads it as `.`, the working directory: the run scored everything, then failed to write a
+    report to `.`, a path the user never gave."""
+    if not text:
+        raise argparse.ArgumentTypeError("empty: name the file to write")
+    return Path(text)
+
+
 STDIN = "-"
 """An input named `-` is standard input, as for most command-line tools: `zcat golden.jsonl.gz | ragmon
 replay -`. A file of that name is `./-`."""

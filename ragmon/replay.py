@@ -43,7 +43,7 @@ from ragmon.cli import (
 )
 from ragmon.errors import InputError, MissingExtra, RagmonError
 from ragmon.evaluation import aevaluate, evaluate, example_claims, verdicts_without_judge
-from ragmon.files import existing_file, file_at, input_file
+from ragmon.files import check_not_directory, existing_file, file_at, input_file
 from ragmon.gate import (
     EXIT_BREACHED,
     EXIT_OK,
@@ -74,6 +74,7 @@ from ragmon.options import (
     optional_input,
     positive_duration,
     positive_int,
+    report_path,
 )
 from ragmon.report import coverage, junit, markdown, text
 from ragmon.report import json as json_report
@@ -177,9 +178,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _add_report_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--json", type=Path, metavar="PATH", help="write the JSON report here")
-    parser.add_argument("--markdown", type=Path, metavar="PATH", help="write the Markdown report here")
-    parser.add_argument("--junit", type=Path, metavar="PATH", help="write JUnit XML (one test per gate) here")
+    parser.add_argument("--json", type=report_path, metavar="PATH", help="write the JSON report here")
+    parser.add_argument("--markdown", type=report_path, metavar="PATH", help="write the Markdown report here")
+    parser.add_argument("--junit", type=report_path, metavar="PATH",
+                        help="write JUnit XML (one test per gate) here")
 
 
 class RunIncomplete(RagmonError):
@@ -289,6 +291,7 @@ def _check_report_paths(args: argparse.Namespace) -> None:
         inputs = _input_files(args, baseline=flag != "json")
         where = file_at(path)
         report = flag_of(args, f"--{flag}")
+        check_not_directory(path, report.given(str(path)))
         if isinstance(where, tuple) and where in inputs:
             raise InputError(f"{report.given(str(path))} is {inputs[where]} of this run: the report would "
                              f"overwrite it (--{flag} names the report to write)")

@@ -52,6 +52,7 @@ from aiohttp import web
 from ragmon.errors import InputError, RagmonError
 from ragmon.failures import service_name
 from ragmon.model import Example
+from ragmon.options import flag_of
 from ragmon.otlp.http import UnreadableRequests, add_otlp_routes, app_runner
 from ragmon.otlp.limits import HTTP_CONNECTIONS
 from ragmon.otlp.misdirected import REPLAY_RECEIVER, TRACES_PATH, endpoint_fix, grpc_client_advice
@@ -110,6 +111,9 @@ class Target:
                              f"got {shown_url(args.target)!r}")
         if args.receiver_listen is None:
             raise InputError("--receiver-listen cannot be off with --target: the traces arrive there")
+        if not args.target_field:  # the build would get {"": question}, and answer 422 to every question
+            raise InputError(f"{flag_of(args, '--target-field')} is empty: name the JSON field of the "
+                             f"request body that carries the question (default question)")
         headers = () if args.target_header_file is None else read_headers(args.target_header_file)
         return cls(url=args.target, field=args.target_field, concurrency=args.target_concurrency,
                    timeout=args.target_timeout, retries=args.target_retries, receiver=args.receiver_listen,

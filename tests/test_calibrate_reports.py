@@ -87,6 +87,17 @@ def test_bad_input_replaces_the_previous_runs_report(tmp_path: Path,
     assert json.loads(report.read_text()) == incomplete(why)
 
 
+def test_a_report_path_that_is_a_directory_is_refused_before_any_judge_runs(
+        fake_api: FakeAnthropic, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    data = write_dataset(tmp_path / "labelled.jsonl", RECORDS)
+    claude_env(monkeypatch, fake_api)
+    assert main(["calibrate", str(data), "--judge", "claude", "--json", str(tmp_path)]) == 2
+    assert error_of(capsys.readouterr().err) == (f"--json {tmp_path} is a directory: name a file to write "
+                                                 "the report to")
+    assert fake_api.requests == []  # no call paid for figures that had nowhere to go
+
+
 @pytest.mark.parametrize(("argv", "env", "why"), [
     (["--json", "{report}", "--bogus"], {}, "unrecognized arguments: --bogus"),
     (["--json={report}", "--llm-concurrency", "0"], {}, "argument --llm-concurrency: must be at least 1: 0"),

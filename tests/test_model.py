@@ -242,3 +242,9 @@ def test_the_fewest_bootstrap_rounds_allowed_give_an_interval() -> None:
     assert groundedness.mean == 0.5 and groundedness.ci is not None
     assert groundedness.ci[0] < 0.5 < groundedness.ci[1]
     assert groundedness.rounds == 200
+
+
+def test_an_empty_example_id_is_refused() -> None:
+    # A file's empty id was refused, the API's taken: its results were named '' in every report.
+    with pytest.raises(ValueError, match=r"^Example\.id must not be empty"):
+        Example(id="", question="q")

@@ -763,6 +763,27 @@ def test_a_report_under_a_file_names_the_file_in_the_way(ragmon_cmd: list[str], 
                            "not a directory\n")
 
 
+def test_a_report_path_that_is_a_directory_is_refused_before_anything_is_scored(ragmon_cmd: list[str],
+                                                                                tmp_path: Path) -> None:
+    # Before: every example was scored (a Claude run paid for), the table printed, and only then the
+    # write failed, as "reports: cannot write report: Is a directory".
+    (tmp_path / "reports").mkdir()
+    done = replay(ragmon_cmd, GOLDEN, "--markdown", "reports", cwd=tmp_path)
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == ("ragmon replay: error: --markdown reports is a directory: name a file to write "
+                           "the report to\n")
+    assert list((tmp_path / "reports").iterdir()) == []
+
+
+def test_an_empty_report_path_is_refused_not_read_as_the_working_directory(ragmon_cmd: list[str],
+                                                                            tmp_path: Path) -> None:
+    # `--json "$REPORT"` with the variable unset: pathlib reads "" as ".", and the error named ".".
+    done = replay(ragmon_cmd, GOLDEN, "--json", "", cwd=tmp_path)
+    assert (done.returncode, done.stdout) == (2, "")
+    last = done.stderr.splitlines()[-1]
+    assert last == "ragmon replay: error: argument --json: empty: name the file to write"
+
+
 def test_an_error_report_that_cannot_be_written_does_not_hide_the_error(ragmon_cmd: list[str],
                                                                        tmp_path: Path) -> None:
     # Bad input, and --json cannot be written: the user is told of the bad input, the one thing to fix

@@ -275,6 +275,18 @@ def test_malformed_target_url_exits_2(ragmon_cmd: list[str], tmp_path: Path, url
                                 f"got {shown!r}\n")
 
 
+def test_an_empty_target_field_is_refused_before_any_question_is_asked(ragmon_cmd: list[str],
+                                                                       tmp_path: Path) -> None:
+    # Before: every question went out as {"": "..."}, and the build refused each one.
+    data = tmp_path / "q.jsonl"
+    data.write_text('{"id": "a", "question": "q"}\n', encoding="utf-8")
+    done = run(ragmon_cmd, "replay", data, "--target", "http://127.0.0.1:9/ask", "--target-field", "",
+               "--receiver-listen", "127.0.0.1:0", cwd=tmp_path)
+    assert done.returncode == 2
+    assert done.stderr == ("ragmon replay: error: --target-field is empty: name the JSON field of the "
+                           "request body that carries the question (default question)\n")
+
+
 def test_a_receiver_port_already_taken_names_another_port_and_the_endpoint_the_build_must_use(
         ragmon_cmd: list[str], tmp_path: Path) -> None:
     # As a `ragmon serve` on the same machine holds the default 127.0.0.1:4318. Port 0 is no way out: the

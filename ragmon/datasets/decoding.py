@@ -113,9 +113,14 @@ def _deepest(text: str) -> int:
 
 def json_message(exc: json.JSONDecodeError) -> str:
     """json's message with its column; its "Unterminated string starting at" means the text ends inside
-    a string, most often a line cut short, and names where the string began."""
+    a string, most often a line cut short, and names where the string began; its "Extra data" after a lone
+    CR, lines ending as classic Mac OS ended them, which json reads as space between two values."""
     if exc.msg.startswith("Unterminated string"):
         return f"invalid JSON: the text ends inside a string that starts at column {exc.colno}"
+    before = exc.doc[:exc.pos]
+    if exc.msg == "Extra data" and "\r" in before[len(before.rstrip(JSON_SPACE)):]:
+        return (f"invalid JSON at column {exc.colno}: a second value follows a carriage return alone: the "
+                f"file's lines end in CR (classic Mac OS), not LF or CRLF; convert them (tr '\\r' '\\n')")
     return f"invalid JSON at column {exc.colno}: {exc.msg}"
 
 

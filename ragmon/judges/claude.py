@@ -76,6 +76,7 @@ from ragmon.judges.claude_prompt import (
     SYSTEM_PROMPT,
     TOOL,
     TOOL_NAME,
+    Question,
     SentDocument,
     build_user_prompt,
     cache_key,
@@ -85,6 +86,7 @@ from ragmon.judges.claude_prompt import (
 from ragmon.judges.verdict_cache import VerdictCache
 from ragmon.model import Claim, ClaimVerdict, Context, Example
 from ragmon.options import number, positive_duration, positive_int
+from ragmon.report.text import clip
 
 if TYPE_CHECKING:
     import anthropic
@@ -231,12 +233,18 @@ class _Flights:
                     flight.set_result(None)
 
 
+NOTED_ID_CHARS = 80
+"""Characters of a document's id a clipping note shows at most (`_clipping`)."""
+
+
 def _clipping(contexts: Sequence[Context], documents: Sequence[SentDocument], limits: str) -> str | None:
     """The note telling a user which documents Claude saw cut or not at all, naming at most a few of each:
-    clipping is silent otherwise, and a claim supported past the cut would read as a hallucination."""
-    cut = [f"{d.context.id} at {len(d.context.text):,} of {len(c.text):,} characters"
+    clipping is silent otherwise, and a claim supported past the cut would read as a hallucination. Ids
+    are named by their first `NOTED_ID_CHARS`: the note is added to every claim's reason, and five URLs
+    with long query strings had made each reason kilobytes long."""
+    cut = [f"{clip(d.context.id, NOTED_ID_CHARS)} at {len(d.context.text):,} of {len(c.text):,} characters"
            for d, c in zip(documents, contexts, strict=False) if d.truncated]
-    left_out = [c.id for c in contexts[len(documents):]]
+    left_out = [clip(c.id, NOTED_ID_CHARS) for c in contexts[len(documents):]]
     parts = [f"{len(items)} {what} ({_some(items)})" for what, items in (("cut", cut), ("left out", left_out))
              if items]
     return f"[ragmon: Claude saw documents clipped ({limits}): {'; '.join(parts)}]" if parts else None
@@ -797,7 +805,7 @@ class ClaudeJudge:
         other control characters that the prompt defuses and JSON escapes."""
         per_claim = 200
         claims = ["a" * min(per_claim, answer_chars - start) for start in range(0, answer_chars, per_claim)]
-        request = self._request("a" * self.max_doc_chars, (), claims, sys.maxsize)
+        request = self._request(Question("a" * self.max_doc_chars, truncated=True), (), claims, sys.maxsize)
         return self._bound(request, unsent=self.max_total_chars)
 
     def _bound(self, request: Mapping[str, Any], unsent: int = 0) -> TokenBound:
@@ -831,7 +839,8 @@ class ClaudeJudge:
         contexts = example.contexts or ()
         documents = sent_documents(contexts, self.max_doc_chars, self.max_total_chars)
         omitted = len(contexts) - len(documents)
-        question = example.question[: self.max_doc_chars]
+        question = Question(example.question[: self.max_doc_chars],
+                            truncated=len(example.question) > self.max_doc_chars)
         texts = [c.text for c in claims]
         keys = tuple(cache_key(self.model, question, texts, i, documents, omitted=omitted)
                      for i in range(len(claims)))
@@ -855,7 +864,7 @@ class ClaudeJudge:
         clipped = _clipping(contexts, documents, limits)
         return _Plan(example.id, claims, keys, cached, pending, documents, clipped, batches, requests)
 
-    def _request(self, question: str, documents: Sequence[SentDocument], claims: Sequence[str],
+    def _request(self, question: Question, documents: Sequence[SentDocument], claims: Sequence[str],
                  omitted: int) -> dict[str, Any]:
         """`question` as sent, clipped at `max_doc_chars` already: the cache key holds it so."""
         prompt = build_user_prompt(question, documents, claims, omitted=omitted)

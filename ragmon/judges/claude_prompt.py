@@ -168,12 +168,26 @@ def sent_documents(contexts: Sequence[Context], max_doc_chars: int,
     return tuple(sent)
 
 
-def build_user_prompt(question: str, documents: Sequence[SentDocument], claims: Sequence[str], *,
+@dataclass(frozen=True, slots=True)
+class Question:
+    """The question as sent: clipped at `max_doc_chars`, and marked so when it was, as a document is. Sent
+    unmarked, the beginning of a long question read as the whole of it: a claim answering its lost end
+    looked like an answer to nothing asked."""
+
+    text: str
+    truncated: bool = False
+
+    def fenced(self) -> str:
+        marked = ' truncated="true"' if self.truncated else ""
+        return f"<question{marked}>\n{neutralise(self.text)}\n</question>"
+
+
+def build_user_prompt(question: Question, documents: Sequence[SentDocument], claims: Sequence[str], *,
                       omitted: int) -> str:
     """`omitted` documents were left out past `max_total_chars`: the model is told so, lest it take those
     it sees for all there were. Counted, not named: their ids are untrusted, and of no use to it."""
     left_out = f' omitted="{omitted}"' if omitted else ""
-    parts = [f"<question>\n{neutralise(question)}\n</question>", "", f"<documents{left_out}>"]
+    parts = [question.fenced(), "", f"<documents{left_out}>"]
     parts += [_fenced(doc) for doc in documents]
     parts += ["</documents>", "", "<claims>"]
     parts += [f'<claim index="{i}">{neutralise(claim)}</claim>' for i, claim in enumerate(claims, 1)]
@@ -181,7 +195,7 @@ def build_user_prompt(question: str, documents: Sequence[SentDocument], claims: 
     return replace_lone_surrogates("\n".join(parts))  # no UTF-8 form, so no request body could carry one
 
 
-def cache_key(model: str, question: str, claims: Sequence[str], index: int,
+def cache_key(model: str, question: Question, claims: Sequence[str], index: int,
               documents: Sequence[SentDocument], *, omitted: int) -> str:
     """Everything that can change the verdict of `claims[index]`. The question is in it: "Yes." or "It
     does." is supported or not depending on what was asked, over the same documents. So are all the
@@ -193,9 +207,11 @@ def cache_key(model: str, question: str, claims: Sequence[str], index: int,
     A change to what goes in here needs no new PROMPT_VERSION as long as it changes the material's shape,
     as adding the claims did: no key of the old shape can equal one of the new, so the old entries are
     never read again. So a document whose id is shown shortened adds the id as shown: no key made when
-    ids were shown whole is read for it, while the keys of documents shown as before stay as they were."""
+    ids were shown whole is read for it, while the keys of documents shown as before stay as they were; and
+    a question sent marked truncated is a list of its text and the mark, where one sent whole is its text."""
     sent = [[d.context.id, d.context.text, d.truncated, *([d.shown_id] if d.id_shortened else [])]
             for d in documents]
-    material = [model, PROMPT_VERSION, question, list(claims), index, sent, omitted]
+    asked: str | list[str | bool] = [question.text, True] if question.truncated else question.text
+    material = [model, PROMPT_VERSION, asked, list(claims), index, sent, omitted]
     text = json.dumps(material, ensure_ascii=False)
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()  # a lone surrogate too

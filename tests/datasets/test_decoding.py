@@ -58,3 +58,20 @@ def test_a_key_given_twice_in_one_object_is_an_error_not_the_last_one_kept(tmp_p
     # `{"id": "a1", "contexts": [{"id": "d", "text": "t"}], ` is 53 characters: the last "id" is at 54.
     assert str(error_of([path])) == (f"{path}:2: invalid JSON at column 54: the key 'id' is given twice in "
                                      "one object (its last place is this column)")
+
+
+def test_lines_ending_in_a_carriage_return_alone_name_the_line_ending(tmp_path: Path) -> None:
+    # Classic Mac OS line endings: the file is one line to every reader, and json took the CR for space
+    # between two values, saying only "Extra data".
+    path = tmp_path / "mac.jsonl"
+    path.write_bytes(b'{"id": "x", "question": "q?"}\r{"id": "y", "question": "q?"}\r')
+    # `{"id": "x", "question": "q?"}` is 29 characters, the CR the 30th: the second record is column 31.
+    assert str(error_of([path])) == (f"{path}:1: invalid JSON at column 31: a second value follows a "
+                                     "carriage return alone: the file's lines end in CR (classic Mac OS), "
+                                     "not LF or CRLF; convert them (tr '\\r' '\\n')")
+
+
+def test_two_values_on_one_line_without_a_carriage_return_keep_jsons_message(tmp_path: Path) -> None:
+    path = tmp_path / "two.jsonl"
+    path.write_text('{"id": "x", "question": "q?"} {"id": "y", "question": "q?"}\n', encoding="utf-8")
+    assert str(error_of([path])) == f"{path}:1: invalid JSON at column 31: Extra data"

@@ -1036,6 +1036,31 @@ def test_a_document_cut_by_the_clip_is_not_the_document_that_ends_there(fake_api
     assert fake_api.calls == 2 and 'truncated="true"' in prompt_text(fake_api.requests[1])
 
 
+def test_a_question_cut_by_the_clip_is_marked_and_is_not_the_question_that_ends_there(
+        fake_api: FakeAnthropic) -> None:
+    """A question is clipped at max_doc_chars as a document is, and marked so as one is: sent unmarked, its
+    first 100 characters read as all that was asked. Another request than the 100-character question's,
+    so another verdict; a question sent whole goes out as it always has."""
+    judge = make_judge(fake_api, max_doc_chars=100)
+    docs = (Context("d1", "Paris is the capital of France."),)
+    judge.judge(Example("whole", "q" * 100, docs, PARIS.text), (PARIS,))
+    judge.judge(Example("cut", "q" * 101, docs, PARIS.text), (PARIS,))
+    assert fake_api.calls == 2
+    assert f"<question>\n{'q' * 100}\n</question>" in prompt_text(fake_api.requests[0])
+    assert f'<question truncated="true">\n{"q" * 100}\n</question>' in prompt_text(fake_api.requests[1])
+
+
+def test_a_clipping_note_names_a_long_id_by_its_beginning(fake_api: FakeAnthropic) -> None:
+    """The note goes into every claim's reason: a 2,000-character URL for an id went into each whole."""
+    url = "https://docs.example.com/manual?" + "k=v&" * 500
+    fake_api.default = Reply(decide=unsupported)
+    example = Example("e", "q", (Context(url, "x" * 150),), PARIS.text)
+    (verdict,) = make_judge(fake_api, max_doc_chars=100).judge(example, (PARIS,))
+    shown = url[:79] + "\u2026"  # 80 characters, the last an ellipsis
+    assert verdict.reason == ("not stated [ragmon: Claude saw documents clipped (max_doc_chars=100, "
+                              f"max_total_chars=24000): 1 cut ({shown} at 100 of 150 characters)]")
+
+
 @pytest.mark.parametrize("command", ["replay", "calibrate"])
 def test_a_zero_llm_timeout_is_refused_by_the_parser(claude_env: FakeAnthropic, tmp_path: Path, command: str,
                                                      capsys: pytest.CaptureFixture[str]) -> None:
