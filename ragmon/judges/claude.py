@@ -33,8 +33,8 @@ Why it is shaped this way:
   was cut off may still have run and been billed, so each call counts its unanswered attempts
   (`Usage.unanswered`) for a budget to settle; one whose request never went out whole costs nothing.
 - `timeout` bounds each attempt's whole reply, not each read of it as the SDK's own timeout does, so a
-  reply trickled a few bytes at a time cannot hold a call open past it (`_deadline_clients`); and a call,
-  its attempts and the waits the API asks for between them, to `timeout` x attempts (`_Attempts`).
+  reply trickled a few bytes at a time cannot hold a call open past it (`_deadline_client`); and a call, its
+  attempts and the waits the API asks for between them, to `timeout` x attempts (`_Attempts`).
 - An API key or base URL no request could be sent with, or no key at all, is refused when the judge is
   built, before the SDK is imported and before a cache directory is made.
 - `anthropic` is imported when a judge is built, not with this module: it takes seconds to import, and
@@ -59,6 +59,7 @@ import threading
 import time
 import unicodedata
 import urllib.parse
+import weakref
 from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass, replace
@@ -83,6 +84,7 @@ from ragmon.judges.claude_prompt import (
     neutralise,
     sent_documents,
 )
+from ragmon.judges.loop_thread import LoopThread
 from ragmon.judges.verdict_cache import VerdictCache
 from ragmon.model import Claim, ClaimVerdict, Context, Example
 from ragmon.options import number, positive_duration, positive_int
@@ -189,7 +191,7 @@ class _Plan:
 
 class _Flights:
     """Calls in progress, under each cache key they will fill, so that callers asking for the same verdicts
-    at the same moment (threads sharing a judge, tasks of an event loop) share one call: the first one out
+    at the same moment (tasks of an event loop, threads sharing a judge) share one call: the first one out
     pays, the others (any asking for a verdict it is paying for) wait for it, read its verdicts from the
     cache, then ask for the rest. Without this a concurrent replay of a golden set with repeated rows, or
     threads scoring the same examples, would pay for each.
@@ -198,15 +200,15 @@ class _Flights:
     one leading the others again. Each caller gets the chance it would have had alone; the cost is that
     while the API is down, callers asking the same fail one after the other rather than all at once.
 
-    Threads and each event loop are lanes of their own: a thread blocked waiting on a task of its own
-    event loop would wait forever. An entry lives as long as its call (removed however the call ends), so
-    the map holds no more than the keys of the calls in flight."""
+    Each event loop is a lane of its own (the blocking methods' calls all run on the judge's `LoopThread`):
+    a task can wait only for a call of its own loop. An entry lives as long as its call (removed however
+    the call ends), so the map holds no more than the keys of the calls in flight."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._calls: dict[tuple[int | None, str], Future[None]] = {}
+        self._calls: dict[tuple[int, str], Future[None]] = {}
 
-    def board(self, lane: int | None, plan: Callable[[], _Plan]) -> tuple[_Plan, Future[None] | None]:
+    def board(self, lane: int, plan: Callable[[], _Plan]) -> tuple[_Plan, Future[None] | None]:
         """A plan, and the call in progress to wait for before planning again; with None, the plan's calls
         (if any) are this caller's to make, in flight until its `flying` block ends.
 
@@ -221,7 +223,7 @@ class _Flights:
             return fresh, running
 
     @contextlib.contextmanager
-    def flying(self, lane: int | None, plan: _Plan) -> Iterator[None]:
+    def flying(self, lane: int, plan: _Plan) -> Iterator[None]:
         """Wakes the callers waiting for the plan's calls once they end, paid for or not."""
         try:
             yield
@@ -348,17 +350,6 @@ class _Attempts:
         self.cut_short = ""
         """Why the call ended before its retries were used up, for its error message; empty if it did not."""
 
-    def sync(self, request: Any, call_next: Callable[[Any], Any]) -> Any:
-        import anthropic
-
-        self.made += 1
-        try:
-            response = call_next(request)
-        except anthropic.APIConnectionError as exc:
-            self._count(exc)
-            raise
-        return self._within_bound(request, response)
-
     async def asynchronous(self, request: Any, call_next: Callable[[Any], Awaitable[Any]]) -> Any:
         import anthropic
 
@@ -413,74 +404,34 @@ class _Delivery:
     h11 will not write, a URL scheme httpx has no transport for) reached no one. The most direct signal
     there is: the transport's error classes say what failed, not whether the request had left by then."""
 
-    def __init__(self, request: httpx2.Request, *, asynchronous: bool) -> None:
+    def __init__(self, request: httpx2.Request) -> None:
         self.whole = False
         request.extensions[_DELIVERY] = self
-        request.extensions["trace"] = self._atrace if asynchronous else self._trace
+        request.extensions["trace"] = self._trace
 
-    def _trace(self, event: str, info: Mapping[str, Any]) -> None:
+    async def _trace(self, event: str, info: Mapping[str, Any]) -> None:
         self.whole = self.whole or event.endswith(".send_request_body.complete")
-
-    async def _atrace(self, event: str, info: Mapping[str, Any]) -> None:
-        self._trace(event, info)
 
 
 @functools.cache
-def _deadline_clients() -> tuple[Callable[[float], httpx2.Client], Callable[[float], httpx2.AsyncClient]]:
-    """The SDK's own default HTTP clients (its pool limits, keep-alive and proxy settings), made with an
-    attempt's timeout in seconds, which bounds the whole of each attempt's reply.
+def _deadline_client() -> Callable[[float], httpx2.AsyncClient]:
+    """The SDK's own default async HTTP client (its pool limits, keep-alive and proxy settings), made with
+    an attempt's timeout in seconds, which bounds the whole of each attempt's reply.
 
     Why: the SDK hands `timeout` to httpx as a timeout of each read (and connect, write, pool wait), and
     httpx has no total timeout (encode/httpx#1450), so a server or proxy sending a few bytes every few
-    seconds never times out and holds the call, a sidecar lane's worker and its budget reservation, for as
-    long as it likes. `send` is what the SDK calls once per attempt; bounded there, an attempt that
-    outlasts its deadline ends as an httpx timeout, which the SDK retries and reports as any other.
+    seconds, of its headers or of its body, never times out and holds the call, a sidecar lane's worker and
+    its budget reservation, for as long as it likes. `send` is what the SDK calls once per attempt: pool
+    wait, connect, headers and body run there under one deadline, and an attempt cut off by it ends as an
+    httpx timeout, which the SDK retries and reports as any other: a `ReadTimeout` once its request went
+    out whole, a `ConnectTimeout` before (`_Delivery` says). The blocking methods run on an event loop too
+    (`LoopThread`): a blocking read cannot be cancelled. Each request carries a `_Delivery`, for `_Attempts`
+    to count only attempts that may have been billed.
 
-    - Async cancels: pool wait, connect, headers and body run under one deadline. An attempt cut off there
-      is a `ReadTimeout` once its request went out whole, a `ConnectTimeout` before (`_Delivery` says).
-    - Sync cannot cancel a blocking read, so it checks the deadline as each piece of the body arrives: a
-      trickled body ends at the first piece past the deadline, within one read timeout of it (twice the
-      timeout at worst). The wait for the headers stays bounded per read only, so a server trickling the
-      headers themselves could still hold a sync call; bounding that too would take a thread per attempt
-      or httpcore's internals, and the sidecar's lane is async.
-    - The body is read inside `send` either way (the judge never streams), so all of it is bounded.
-    - Each request carries a `_Delivery`, for `_Attempts` to count only attempts that may have been billed.
-
-    Subclasses made on first use: `anthropic` is imported with a judge, not with this module.
+    Made on first use: `anthropic` is imported with a judge, not with this module.
     """
     import anthropic
     import httpx2
-
-    class Bounded(httpx2.SyncByteStream):
-        def __init__(self, stream: httpx2.SyncByteStream, deadline: float, request: httpx2.Request) -> None:
-            self.stream, self.deadline, self.request = stream, deadline, request
-
-        def __iter__(self) -> Iterator[bytes]:
-            for chunk in self.stream:
-                if time.monotonic() > self.deadline:
-                    raise httpx2.ReadTimeout("no whole reply by the attempt's deadline", request=self.request)
-                yield chunk
-
-        def close(self) -> None:
-            self.stream.close()
-
-    class Client(anthropic.DefaultHttpxClient):
-        def __init__(self, attempt_timeout: float) -> None:
-            super().__init__()
-            self.attempt_timeout = attempt_timeout
-
-        def send(self, request: httpx2.Request, **options: Any) -> httpx2.Response:
-            deadline = time.monotonic() + self.attempt_timeout
-            _Delivery(request, asynchronous=False)  # on the request, for `_Attempts` to read
-            response = super().send(request, **{**options, "stream": True})
-            assert isinstance(response.stream, httpx2.SyncByteStream)
-            response.stream = Bounded(response.stream, deadline, request)
-            try:
-                response.read()
-            except BaseException:
-                response.close()
-                raise
-            return response
 
     class AsyncClient(anthropic.DefaultAsyncHttpxClient):
         def __init__(self, attempt_timeout: float) -> None:
@@ -488,7 +439,7 @@ def _deadline_clients() -> tuple[Callable[[float], httpx2.Client], Callable[[flo
             self.attempt_timeout = attempt_timeout
 
         async def send(self, request: httpx2.Request, **options: Any) -> httpx2.Response:
-            delivery = _Delivery(request, asynchronous=True)
+            delivery = _Delivery(request)
             deadline = asyncio.timeout(self.attempt_timeout)
             try:
                 async with deadline:
@@ -499,7 +450,22 @@ def _deadline_clients() -> tuple[Callable[[float], httpx2.Client], Callable[[flo
                 late = httpx2.ReadTimeout if delivery.whole else httpx2.ConnectTimeout
                 raise late(f"no whole reply within {self.attempt_timeout:g}s", request=request) from exc
 
-    return Client, AsyncClient
+    return AsyncClient
+
+
+def _check_credentials(client_class: Callable[..., Any], options: Mapping[str, Any]) -> None:
+    """Refuse a judge no call could authenticate, when it is built: the SDK finds the key (or token, or
+    credentials file) as it will for each call, in a client made for that alone."""
+    import anthropic
+
+    try:
+        client = client_class(**options)
+    except anthropic.CredentialsError as exc:
+        raise RagmonError(f"the Claude judge has no usable credentials ({exc}); set ANTHROPIC_API_KEY") \
+            from None
+    with client:
+        if client.api_key is None and client.auth_token is None and client.credentials is None:
+            raise RagmonError("the Claude judge needs an API key: set ANTHROPIC_API_KEY")
 
 
 def _as_given(entry: Mapping[str, Any], sent_ids: set[str]) -> bool:
@@ -651,8 +617,8 @@ class ClaudeJudge:
     `timeout` bounds each attempt, its whole reply; the SDK makes up to `max_retries` more after a 429,
     529, 5xx or timeout. A call (a long answer makes several) ends within `timeout` x (`max_retries` + 1)
     plus the SDK's backoff between attempts (0.5 s, then 1 s, ...): a retry the API asks to delay past
-    that is not made (`_Attempts`). The sync methods bound the wait for a reply's headers per read only
-    (see `_deadline_clients`).
+    that is not made (`_Attempts`). The blocking methods run the async ones on the judge's own event loop
+    and thread (`LoopThread`), started on first use and ended by `close`.
     """
 
     name = "claude"
@@ -688,23 +654,12 @@ class ClaudeJudge:
             # The judge's own calls must not become spans of the app it monitors (a feedback loop).
             "open_telemetry": False,
         }
-        try:
-            self._client = anthropic.Anthropic(**self._client_options,
-                                               http_client=_deadline_clients()[0](timeout))
-        except anthropic.CredentialsError as exc:
-            raise RagmonError(f"the Claude judge has no usable credentials ({exc}); set ANTHROPIC_API_KEY") \
-                from None
-        try:
-            client = self._client
-            if client.api_key is None and client.auth_token is None and client.credentials is None:
-                raise RagmonError("the Claude judge needs an API key: set ANTHROPIC_API_KEY")
-            # Only now: a judge refused for its credentials leaves no directory behind.
-            self.cache = VerdictCache(cache_dir, cache_entries)
-        except RagmonError:
-            self._client.close()
-            raise
-        self._aclient: anthropic.AsyncAnthropic | None = None
-        self._aclient_loop: asyncio.AbstractEventLoop | None = None
+        _check_credentials(anthropic.Anthropic, self._client_options)
+        # Only now: a judge refused for its credentials leaves no directory behind.
+        self.cache = VerdictCache(cache_dir, cache_entries)
+        self._clients: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, anthropic.AsyncAnthropic] = \
+            weakref.WeakKeyDictionary()
+        self._loop_thread = LoopThread("ragmon-claude-judge")
         self._flights = _Flights()
 
     def __repr__(self) -> str:
@@ -731,26 +686,11 @@ class ClaudeJudge:
 
     def judge_with_usage(self, example: Example,
                          claims: tuple[Claim, ...]) -> tuple[tuple[ClaimVerdict, ...], Usage]:
-        """Verdicts plus the tokens this example billed, so a caller can settle its cost. A thread asking
-        for verdicts another thread's call is paying for waits for that call (`_Flights`)."""
-        ask = functools.partial(self._plan, example, claims)
-        while True:
-            plan, running = self._flights.board(None, ask)
-            if running is None:
-                break
-            running.result()
-        spent = Usage()
-        fresh: list[ClaimVerdict] = []
-        with self._flights.flying(None, plan):
-            for batch, request in zip(plan.batches, plan.requests, strict=True):
-                attempts = _Attempts(self.timeout, self.max_retries)
-                with self._billed(spent):
-                    with self._api_errors(plan, attempts):
-                        message = self._client.with_middleware(attempts.sync).messages.create(**request)
-                    verdicts, usage = self._conclude(plan, batch, message, attempts)
-                fresh += verdicts
-                spent = _plus(spent, usage)
-        return self._finish(plan, fresh), spent
+        """Verdicts plus the tokens this example billed, so a caller can settle its cost. Run as
+        `ajudge_with_usage` on the judge's own event loop (`LoopThread`): a blocking HTTP client bounds the
+        wait for a reply's headers per read only, and a server trickling them held a call 60 s a attempt at
+        a 2 s timeout. Threads sharing the judge share its calls in flight (`_Flights`)."""
+        return self._loop_thread.run(functools.partial(self.ajudge_with_usage, example, claims))
 
     async def ajudge_with_usage(self, example: Example,
                                 claims: tuple[Claim, ...]) -> tuple[tuple[ClaimVerdict, ...], Usage]:
@@ -815,12 +755,14 @@ class ClaudeJudge:
         return TokenBound(inputs, self.max_tokens, self.max_retries + 1, inputs, self.max_tokens)
 
     def close(self) -> None:
-        self._client.close()
+        """Closes the connections the blocking methods opened, and ends their thread."""
+        self._loop_thread.close(self.aclose)
 
     async def aclose(self) -> None:
-        if self._aclient is not None:
-            await self._aclient.close()
-            self._aclient = None
+        """Closes the connections opened by calls made on the running event loop."""
+        client = self._clients.pop(asyncio.get_running_loop(), None)
+        if client is not None:
+            await client.close()
 
     # --- internals ----------------------------------------------------------------------------------
 
@@ -829,11 +771,12 @@ class ClaudeJudge:
         import anthropic
 
         loop = asyncio.get_running_loop()
-        if self._aclient is None or self._aclient_loop is not loop:
-            self._aclient = anthropic.AsyncAnthropic(**self._client_options,
-                                                     http_client=_deadline_clients()[1](self.timeout))
-            self._aclient_loop = loop
-        return self._aclient
+        client = self._clients.get(loop)
+        if client is None:
+            client = anthropic.AsyncAnthropic(**self._client_options,
+                                              http_client=_deadline_client()(self.timeout))
+            self._clients[loop] = client
+        return client
 
     def _plan(self, example: Example, claims: tuple[Claim, ...]) -> _Plan:
         contexts = example.contexts or ()

@@ -18,7 +18,7 @@ import json
 import re
 import threading
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -128,12 +128,14 @@ class Drop:
 
 @dataclass(frozen=True, slots=True)
 class Trickle:
-    """The reply `Reply()` would give, sent `chunk` bytes at a time `interval` seconds apart (headers at
-    once): a slow proxy, or a server keeping a call open with a few bytes every while, each well within
-    a read timeout. Stops early, the reply unfinished, when the client hangs up or the server stops."""
+    """The reply `Reply()` would give, sent `chunk` bytes at a time `interval` seconds apart (its headers at
+    once, or trickled too with `headers`): a slow proxy, or a server keeping a call open with a few bytes
+    every while, each well within a read timeout. Stops early, the reply unfinished, when the client hangs
+    up or the server stops."""
 
     interval: float
     chunk: int = 16
+    headers: bool = False
 
 
 Action = Reply | ToolInput | Content | Raw | Fail | Hang | Drop | Trickle
@@ -197,20 +199,40 @@ class FakeAnthropic(ThreadedServer):
         assert isinstance(whole, web.Response) and isinstance(whole.body, bytes)
         assert self._stopping is not None
         data = whole.body
+        if action.headers:  # written raw, the status line first: aiohttp sends a response's head whole
+            head = (f"HTTP/1.1 {whole.status} OK\r\nContent-Type: {whole.content_type}\r\n"
+                    f"Content-Length: {len(data)}\r\nX-Padding: {'.' * 400}\r\nConnection: close\r\n\r\n"
+                    ).encode()  # ~500 bytes: the head alone takes ~30 intervals
+            transport = request.transport
+            assert transport is not None
+
+            async def raw(piece: bytes) -> None:
+                if transport.is_closing():
+                    raise ConnectionResetError
+                transport.write(piece)
+
+            await self._trickled(head + data, action, raw)
+            transport.close()
+            return web.Response(status=502)  # written to a closed connection: never arrives
         stream = web.StreamResponse(status=whole.status)
         stream.content_type = whole.content_type
         stream.content_length = len(data)
         await stream.prepare(request)
+        await self._trickled(data, action, stream.write)
+        return stream
+
+    async def _trickled(self, data: bytes, action: Trickle,
+                        write: Callable[[bytes], Awaitable[None]]) -> None:
+        assert self._stopping is not None
         for start in range(0, len(data), action.chunk):
             try:
-                await stream.write(data[start:start + action.chunk])
+                await write(data[start:start + action.chunk])
             except ConnectionResetError:  # the client gave up
                 break
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._stopping.wait(), action.interval)
             if self._stopping.is_set():
                 break
-        return stream
 
     async def _respond(self, action: Action, body: Body) -> web.StreamResponse:
         if isinstance(action, Hang):

@@ -61,6 +61,25 @@ def test_a_reply_trickled_past_the_timeout_is_a_timeout(fake_api: FakeAnthropic,
 
 
 @PATHS
+def test_a_reply_whose_headers_trickle_past_the_timeout_is_a_timeout(fake_api: FakeAnthropic,
+                                                                     asynchronous: bool) -> None:
+    """The status line and headers (~500 bytes) 16 bytes every 0.1 s: no read waits near the 0.4 s timeout,
+    yet the head alone takes over 3 s. `judge` waited for headers per read only (two attempts took ~7 s
+    here, and a call at a 2 s timeout 60 s an attempt); it now runs on an event loop, as `ajudge` does,
+    under one deadline."""
+    fake_api.default = Trickle(interval=0.1, headers=True)
+    judge = make_judge(fake_api.url, timeout=0.4, max_retries=1)
+    started = time.monotonic()
+    with pytest.raises(ClaudeJudgeError) as caught:
+        judged(judge, asynchronous)
+    elapsed = time.monotonic() - started
+    judge.close()
+    assert caught.value.kind == "timeout" and "no reply within 0.4s" in str(caught.value)
+    assert fake_api.calls == 2 and caught.value.usage == Usage(unanswered=2)
+    assert elapsed < 2 * 0.4 + 0.5 + 1.0  # as for a trickled body, above
+
+
+@PATHS
 def test_an_answer_after_a_trickled_attempt_reports_that_attempt(fake_api: FakeAnthropic,
                                                                  asynchronous: bool) -> None:
     fake_api.enqueue(Trickle(interval=0.1))
