@@ -432,6 +432,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         return exc.status
     except KeyboardInterrupt as exc:  # Terminated too: before the subcommand began, or one it did not answer
         return _stopped(command, argv, exc)
+    except Exception:
+        # A bug, not bad input, wherever it happened (building the parser too): its traceback is what a
+        # report needs, and its exit status must say "could not complete" (2), since Python's own 1 would
+        # tell CI that a gate was breached.
+        traceback.print_exc()
+        print(f"{_prog(command)}: internal error (a bug in ragmon: please report it with the traceback "
+              "above)", file=sys.stderr)
+        return EXIT_ERROR
 
 
 def _main(command: str | None, argv: list[str]) -> int:
@@ -457,13 +465,6 @@ def _main(command: str | None, argv: list[str]) -> int:
         raise
     except RagmonError as exc:
         print(f"ragmon {args.command}: error: {printable(str(exc))}", file=sys.stderr)
-        return EXIT_ERROR
-    except Exception:
-        # A bug, not bad input: its traceback is what a report needs, and its exit status must say "could
-        # not complete" (2), since Python's own 1 would tell CI that a gate was breached.
-        traceback.print_exc()
-        print(f"ragmon {args.command}: internal error (a bug in ragmon: please report it with the "
-              f"traceback above)", file=sys.stderr)
         return EXIT_ERROR
 
 

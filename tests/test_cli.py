@@ -212,6 +212,20 @@ def test_a_bug_is_exit_2_with_its_traceback_never_the_gate_breached_1(monkeypatc
                                  "traceback above)")
 
 
+def test_a_bug_in_reading_the_command_line_is_exit_2_too(monkeypatch: pytest.MonkeyPatch,
+                                                        capsys: pytest.CaptureFixture[str], tmp_path) -> None:
+    # A NameError while the parser was built (a flag's type misnamed) left through Python's own exit 1.
+    def broken(parser: argparse.ArgumentParser) -> None:
+        raise NameError("name 'report_path' is not defined")
+
+    monkeypatch.setattr(replay, "_add_report_arguments", broken)
+    assert main(["replay", str(tmp_path / "golden.jsonl")]) == 2
+    err = capsys.readouterr().err
+    assert "Traceback" in err and "NameError: name 'report_path' is not defined" in err
+    assert err.rstrip().endswith("ragmon replay: internal error (a bug in ragmon: please report it with the "
+                                 "traceback above)")
+
+
 # --- one variable, one meaning ---------------------------------------------------------------------------
 
 
