@@ -7,6 +7,7 @@ relevant ids stop matching between an offline run and live traffic; this is the 
 from __future__ import annotations
 
 import hashlib
+import re
 
 from ragmon.jsontext import replace_lone_surrogates
 
@@ -20,3 +21,14 @@ def content_id(text: str) -> str:
     except UnicodeEncodeError:
         data = replace_lone_surrogates(text).encode("utf-8")
     return "doc-" + hashlib.sha256(data).hexdigest()[:8]
+
+
+_UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", re.IGNORECASE)
+
+
+def store_assigned(doc_id: object) -> bool:
+    """Whether a LangChain document's id is most likely its vector store's, a UUID as `str(uuid.uuid4())`
+    writes it: InMemoryVectorStore, Chroma, FAISS and PGVector give a document added without an id a random
+    one, while the app's own name for it, which its labels and citations use, is then its metadata's id or
+    source. Any other id is the app's, and names the document."""
+    return isinstance(doc_id, str) and _UUID.fullmatch(doc_id) is not None

@@ -99,8 +99,9 @@ class Example:
 
     def __post_init__(self) -> None:
         check_text("Example", "id", self.id)
-        if not self.id:  # reports, the worst-examples table and the JUnit cases name every example by it
-            raise ValueError("Example.id must not be empty: every example needs an id of its own")
+        if not self.id.strip():  # reports, the weakest examples and the JUnit cases name every example by it
+            raise ValueError(f"Example.id must not be empty or spaces, got {self.id!r}: every example needs "
+                             "an id of its own")
         # Once the id is known to be a string, errors name the example: in a list of thousands built
         # from a file or a trace store, "contexts[0] must be a Context" alone does not say which one.
         where = f"Example {self.id!r}: "

@@ -246,5 +246,6 @@ def test_the_fewest_bootstrap_rounds_allowed_give_an_interval() -> None:
 
 def test_an_empty_example_id_is_refused() -> None:
     # A file's empty id was refused, the API's taken: its results were named '' in every report.
-    with pytest.raises(ValueError, match=r"^Example\.id must not be empty"):
-        Example(id="", question="q")
+    for blank in ("", "  "):
+        with pytest.raises(ValueError, match=r"^Example\.id must not be empty or spaces"):
+            Example(id=blank, question="q")

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable, Mapping
 from typing import Any
 
-from ragmon.ids import content_id
+from ragmon.ids import content_id, store_assigned
 from ragmon.model import Context
 from ragmon.names import CONTEXT_SYNONYMS, Meant, meant_as
 
@@ -113,8 +113,9 @@ def _context(item: Any, path: FieldPath, named_by: str | None) -> Context:
     # A LangChain document's text is its pageContent and its id in its metadata: its other keys are its own.
     langchain = [key for key in _LANGCHAIN_TEXT if key in item]
     check_names(item, _CONTEXT_FIELDS, path, None if langchain else CONTEXT_SYNONYMS)
-    if len(langchain) > 1:
-        raise FieldError(f"gives its text twice, as {listed(langchain)}: keep one", (*path, langchain[1]))
+    texts = [key for key in ("text", *_LANGCHAIN_TEXT) if key in item]
+    if len(texts) > 1:  # one read, the other dropped unseen: a true answer was scored against the wrong text
+        raise FieldError(f"gives its text twice, as {listed(texts)}: keep one", (*path, texts[1]))
     if langchain:
         text = required_str(item, langchain[0], path)
         if not isinstance(item.get("metadata") or {}, dict):
@@ -132,12 +133,14 @@ def _context(item: Any, path: FieldPath, named_by: str | None) -> Context:
 
 def _context_id(item: dict[str, Any], path: FieldPath, langchain: bool) -> str | None:
     """Its `id`, else its metadata's `id`, `source` or `doc_id` (as LangChain and LlamaIndex loaders
-    record one); a LangChain document's metadata first, as it has always been read, and its `id` (LangChain's
-    Document.id) after. None when it has none."""
+    record one). A LangChain document's `id` (its Document.id) when its app gave it one; a UUID its vector
+    store assigned (`store_assigned`) yields to the metadata, as a traced one does. Read metadata first
+    whatever the id, `{"id": "d1", "page_content": ..., "metadata": {"source": "guide.pdf"}}` was named
+    guide.pdf, and its relevant id d1 counted as not retrieved. None when it has none."""
     metadata = item.get("metadata")
     places = [(item, "id", path), *((metadata, key, (*path, "metadata")) for key in _DOC_ID_KEYS
                                     if isinstance(metadata, dict))]
-    for obj, key, base in places[1:] + places[:1] if langchain else places:
+    for obj, key, base in places[1:] + places[:1] if langchain and store_assigned(item.get("id")) else places:
         if obj.get(key) is not None:
             return required_id(obj, key, base)
     return None
@@ -152,9 +155,8 @@ def _no_id(item: dict[str, Any], path: FieldPath, langchain: bool, named_by: str
                                                             else ()))]
     meant = [key for key, value in found if _id_shaped(value)][:_MEANT_SHOWN]
     hint = f"; did you mean {' or '.join(repr(key) for key in meant)}?" if meant else ""
-    reads = f"{_METADATA_IDS}, else 'id'" if langchain else f"'id', else {_METADATA_IDS}"
-    return FieldError(f"the context has {_unmatched(named_by)}: ragmon reads {reads}{hint}",
-                      (*path, "metadata") if langchain else (*path, "id"))
+    return FieldError(f"the context has {_unmatched(named_by)}: ragmon reads 'id', else "
+                      f"{_METADATA_IDS}{hint}", (*path, "metadata") if langchain else (*path, "id"))
 
 
 def _unmatched(named_by: str) -> str:
@@ -202,8 +204,9 @@ def _missing(obj: Mapping[str, Any], key: str, base: FieldPath) -> FieldError:
 def _as_id(value: Any, path: FieldPath) -> str:
     """Ids are strings; whole numbers are accepted and read as their decimal text."""
     if isinstance(value, str):
-        if not value:
-            raise FieldError("expected a non-empty id", path)
+        if not value.strip():  # an id of spaces names nothing a person can read back from a report
+            raise FieldError("expected a non-empty id" if not value else f"expected an id, got only spaces "
+                             f"{value!r}", path)
         return value
     if isinstance(value, int) and not isinstance(value, bool):
         return str(value)

@@ -327,7 +327,7 @@ def _id_text(value: Any) -> str | None:
         return None
     if isinstance(value, int):
         return str(value)
-    return value if isinstance(value, str) and value and value != REDACTED else None
+    return value if isinstance(value, str) and value.strip() and value != REDACTED else None
 
 
 def number(value: Any) -> float | None:

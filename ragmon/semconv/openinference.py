@@ -13,6 +13,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from ragmon.ids import store_assigned
 from ragmon.model import Context
 from ragmon.semconv.common import (
     ANSWER_KEYS,
@@ -62,8 +63,6 @@ CONTENT_SWITCH = (
 _ROLES = {"CHAIN": Role.CHAIN, "AGENT": Role.CHAIN, "RETRIEVER": Role.RETRIEVER,
           "RERANKER": Role.RERANKER, "LLM": Role.LLM, "TOOL": Role.TOOL}
 _DOCUMENT_ID = "document.id"
-_UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", re.IGNORECASE)
-"""A UUID as `str(uuid.uuid4())` writes it: the id vector stores give a document added without one."""
 _REPR = re.compile(r"[A-Z]\w*\([a-z_]\w*=")
 """The start of a Python object's repr (`StopEvent(result=...`): what the LlamaIndex instrumentor records
 for an output it cannot serialise, such as an agent workflow's result."""
@@ -128,11 +127,9 @@ def _listed_ids(span: Span, items: Mapping[int, Mapping[str, Any]]) -> dict[int,
 
 
 def _app_id(span: Span, where: str, listed: Any, metadata: Any) -> Any:
-    """A listed id, unless it is a UUID and the metadata names the document: LangChain vector stores
-    (InMemoryVectorStore, Chroma, FAISS, PGVector) give a document added without an id a random UUID, so
-    a UUID is most often the store's, while the app's own name for the document, which its labels and
-    citations use, is then the metadata's id or source."""
-    if not (isinstance(listed, str) and _UUID.fullmatch(listed)):
+    """A listed id, unless its vector store assigned it (`store_assigned`) and the metadata names the
+    document."""
+    if not store_assigned(listed):
         return listed
     return metadata_id(metadata_mapping(span, where, metadata)) or listed
 

@@ -345,8 +345,31 @@ def test_a_langchain_document_without_an_id_in_a_trace_labelled_by_expected_docs
     path = write_jsonl(tmp_path / "t.jsonl", [record])
     assert str(error_of([path])) == (
         f"{path}:1: the context has no id, which the record's 'expectedDocs' are matched against {_ZERO}: "
-        "ragmon reads 'metadata.id', 'metadata.source' or 'metadata.doc_id', else 'id'; did you mean "
-        "'metadata.url' or 'metadata.title'? (field 'steps[0].output[0].metadata')")
+        f"{_READS}; did you mean 'metadata.url' or 'metadata.title'? (field 'steps[0].output[0].metadata')")
+
+
+def test_a_langchain_documents_own_id_names_it_unless_its_vector_store_made_it(tmp_path: Path) -> None:
+    # Its metadata was read first whatever the id: d1 was named guide.pdf and m1, and recall of a
+    # retriever that found both read 0. A UUID a vector store gave a document added without an id still
+    # yields to the app's own name in the metadata, as in a trace.
+    store_uuid = "3f2b8c1e-9a4d-4e7f-b6a2-5c8d9e0f1a2b"
+    record = {"id": "x", "question": "q", "relevant_ids": ["d1", "d2", "guide.pdf"], "contexts": [
+        {"id": "d1", "page_content": "A.", "metadata": {"source": "guide.pdf"}},
+        {"id": "d2", "pageContent": "B.", "metadata": {"id": "m1"}},
+        {"id": store_uuid, "page_content": "C.", "metadata": {"source": "guide.pdf"}},
+        {"id": store_uuid.upper(), "page_content": "D."}]}
+    (example,) = load([write_jsonl(tmp_path / "golden.jsonl", [record])])
+    assert example.contexts is not None
+    assert [c.id for c in example.contexts] == ["d1", "d2", "guide.pdf", store_uuid.upper()]
+
+
+def test_a_context_giving_its_text_as_text_and_as_page_content_is_an_error(tmp_path: Path) -> None:
+    # The page_content was read and the text dropped unseen: a true answer scored as made up.
+    record = {"id": "x", "question": "q", "answer": "Helmets are free.",
+              "contexts": [{"id": "d1", "text": "Helmets are free.", "page_content": "The deposit is $50."}]}
+    path = write_jsonl(tmp_path / "golden.jsonl", [record])
+    assert str(error_of([path])) == (f"{path}:1: gives its text twice, as 'text', 'page_content': keep "
+                                     "one (field 'contexts[0].page_content')")
 
 
 def test_a_contexts_id_in_its_metadata_is_read_as_a_langchain_documents_is(tmp_path: Path) -> None:
@@ -370,3 +393,11 @@ def test_contexts_without_an_id_are_read_where_no_labelled_id_is_matched_against
     (example,) = load([write_jsonl(tmp_path / "golden.jsonl", [record])])
     assert example.contexts is not None
     assert [c.id for c in example.contexts] == [sha_id("Two years."), sha_id("Keep the box.")]
+
+
+@pytest.mark.parametrize(("value", "message"), [("", "expected a non-empty id"),
+                                                 ("  ", "expected an id, got only spaces '  '")])
+def test_an_id_of_nothing_or_spaces_is_an_error(tmp_path: Path, value: str, message: str) -> None:
+    # "" was refused and "  " taken: the warnings listing examples by id ended in an invisible name.
+    path = write_jsonl(tmp_path / "golden.jsonl", [{"id": value, "question": "q", "answer": "y."}])
+    assert str(error_of([path])) == f"{path}:1: {message} (field 'id')"

@@ -723,3 +723,16 @@ def test_a_search_endpoints_documents_are_still_scored(recorder: Recorder) -> No
     assert example is not None
     assert example.answer is None
     assert example.contexts == (Context("kb-warranty", KB["kb-warranty"]),)
+
+
+def test_a_document_id_of_spaces_is_no_id_and_the_metadatas_names_the_document(recorder: Recorder) -> None:
+    # An empty id was read as none, one of spaces as the id: reports named the document by nothing visible.
+    with recorder.tracer.start_as_current_span("retrieve") as span:
+        span.set_attributes({"openinference.span.kind": "RETRIEVER", "input.value": WARRANTY_QUESTION,
+                             "retrieval.documents.0.document.id": "  ",
+                             "retrieval.documents.0.document.metadata": '{"source": "kb-warranty"}',
+                             "retrieval.documents.0.document.content": KB["kb-warranty"]})
+
+    example = extract(recorder.trace())
+
+    assert example is not None and example.contexts == (Context("kb-warranty", KB["kb-warranty"]),)
