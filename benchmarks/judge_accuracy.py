@@ -80,7 +80,7 @@ def row(label: str, result: Calibration) -> str:
 
 
 _NEVER = re.compile(r"(?!)")
-_NO_UNITS = types.SimpleNamespace(units=lambda low: frozenset(), signed=lambda low: False)
+_NO_UNITS = types.SimpleNamespace(units=lambda low, spelled=(): frozenset(), signed=lambda low: False)
 RULES: tuple[tuple[str, str, Any], ...] = (
     ("US, UK: one word for all their names", "_COUNTRY", _NEVER),
     ("British spelling as American", "american", lambda word: word),

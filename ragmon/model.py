@@ -231,8 +231,10 @@ class EvalConfig:
             raise ValueError(f"EvalConfig.bootstrap_samples must be 0 (no intervals) or a whole number of at "
                              f"least {MIN_BOOTSTRAP_SAMPLES}, got {samples!r}")
         confidence = self.confidence
-        if isinstance(confidence, bool) or not isinstance(confidence, int | float) or not 0 < confidence < 1:
+        if isinstance(confidence, bool) or not isinstance(confidence, Real) or not 0 < confidence < 1:
             raise ValueError(f"EvalConfig.confidence must be a number in (0, 1), got {confidence!r}")
+        if type(confidence) is not float:  # numpy's float32 as a float, which a report writes as JSON
+            object.__setattr__(self, "confidence", float(confidence))
         if not whole(self.seed):
             raise ValueError("EvalConfig.seed must be a whole number, so intervals are the same on every "
                              f"run, got {self.seed!r}")

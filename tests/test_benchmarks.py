@@ -19,3 +19,21 @@ def test_a_dataset_that_cannot_be_read_is_one_error_line_and_exit_2(tmp_path: Pa
                          capture_output=True, text=True, timeout=120, check=False)
     assert (run.returncode, run.stdout) == (2, "")
     assert run.stderr == f"error: {missing}: cannot read dataset: No such file or directory\n"
+
+
+def test_rule_by_rule_switches_each_rule_off_and_ends_at_the_judge_as_it_is() -> None:
+    # The README's `judge_accuracy.py examples/labelled.jsonl --rules`: the units rule's stand-in took one
+    # argument where ragmon.text.terms now passes two, and the script died with a TypeError at that row.
+    run = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "judge_accuracy.py"),
+                          str(ROOT / "examples" / "labelled.jsonl"), "--rules"],
+                         capture_output=True, text=True, timeout=300, check=False, cwd=ROOT)
+    assert (run.returncode, run.stderr) == (0, "")
+    lines = run.stdout.splitlines()
+    judge = next(line for line in lines if line.startswith("lexical (0.56)"))
+    rules = lines[lines.index("rule by rule:") + 1:]
+    assert [line.split(" sentence P ")[0].rstrip() for line in rules] == [
+        "previous judge (0.60)", "threshold 0.56", "+ US, UK: one word for all their names",
+        "+ British spelling as American", "+ negative prefixes: own terms, opposite vetoes",
+        "+ a number's unit is one its context gives it"]
+    # Every rule on again is the judge itself: the same figures, past the row's label.
+    assert rules[-1].split(" sentence P ")[1] == judge.split(" sentence P ")[1]

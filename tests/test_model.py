@@ -249,3 +249,10 @@ def test_an_empty_example_id_is_refused() -> None:
     for blank in ("", "  "):
         with pytest.raises(ValueError, match=r"^Example\.id must not be empty or spaces"):
             Example(id=blank, question="q")
+
+
+def test_a_numpy_confidence_is_taken_as_a_float() -> None:
+    # Refused as "no number in (0, 1)" for float32; float64 was kept as numpy's, unlike every other field.
+    for value in (np.float32(0.5), np.float64(0.9)):
+        config = EvalConfig(confidence=value)  # type: ignore[arg-type]
+        assert type(config.confidence) is float and config.confidence == float(value)

@@ -547,6 +547,16 @@ def _require_sdk() -> None:
             raise MissingExtra("the Claude judge", "claude", exc) from exc
 
 
+def _check_cache_dir(cache_dir: object) -> None:
+    """A path or None; not "", which pathlib reads as the working directory, where cache files were
+    written unasked (a `cache_dir=os.environ.get("CACHE", "")` left unset)."""
+    if cache_dir is not None and not isinstance(cache_dir, str | os.PathLike):
+        raise TypeError(f"ClaudeJudge: cache_dir must be a path or None, got {type(cache_dir).__name__}")
+    if cache_dir == "":
+        raise BadSetting("ClaudeJudge: cache_dir is empty: give a directory, or None to keep verdicts in "
+                         "memory only")
+
+
 def _check_connection_settings(api_key: str | None, base_url: str | None) -> None:
     """Refuse an API key or base URL no request could be sent with, and a missing key, before the SDK is
     imported (it takes seconds) and a cache directory made: found at the first call, a key with a newline
@@ -556,6 +566,9 @@ def _check_connection_settings(api_key: str | None, base_url: str | None) -> Non
 
     A missing key is refused here only when the SDK could find no other credentials; otherwise the SDK
     looks (see `ClaudeJudge.__init__`)."""
+    for name, value in (("api_key", api_key), ("base_url", base_url)):
+        if value is not None and not isinstance(value, str):  # bytes too: the SDK's .strip() failed on them
+            raise TypeError(f"ClaudeJudge: {name} must be a string or None, got {type(value).__name__}")
     key_name = "api_key" if api_key is not None else "ANTHROPIC_API_KEY"
     key = api_key if api_key is not None else os.environ.get("ANTHROPIC_API_KEY") or None  # "" is unset
     if key is not None and (problem := _unsendable(key)):
@@ -637,6 +650,7 @@ class ClaudeJudge:
         cache_entries = _at_least("cache_entries", cache_entries, 1)
         max_retries = _at_least("max_retries", max_retries, 0)
         timeout = _seconds(timeout)
+        _check_cache_dir(cache_dir)
         _require_sdk()
         _check_connection_settings(api_key, base_url)
         try:  # before the cache directory is made: a judge that cannot run leaves nothing behind

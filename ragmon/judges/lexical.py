@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Mapping, Sequence
+from numbers import Real
 from typing import Any
 
 from ragmon.model import Claim, ClaimVerdict, Example
@@ -45,10 +46,16 @@ class LexicalJudge:
 
     def __init__(self, threshold: float = DEFAULT_THRESHOLD) -> None:
         # A bool would pass as 1 (every term needed) and a string fail at the comparison, naming neither.
-        number = isinstance(threshold, int | float) and not isinstance(threshold, bool)
+        # Any real number is taken (numpy's float32 from a config table), and stored as a float.
+        number = isinstance(threshold, Real) and not isinstance(threshold, bool)
         if not number or not 0.0 < threshold <= 1.0:
             raise ValueError(f"threshold must be a number in (0, 1], got {threshold!r}")
-        self.threshold = threshold
+        self._threshold = float(threshold)
+
+    @property
+    def threshold(self) -> float:
+        """Read-only: set after the check above, 7 was taken, and `settings()` put it in every report."""
+        return self._threshold
 
     def __repr__(self) -> str:
         return f"LexicalJudge(threshold={self.threshold!r})"

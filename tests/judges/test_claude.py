@@ -660,7 +660,11 @@ def test_missing_api_key_is_a_clear_error(monkeypatch: pytest.MonkeyPatch, tmp_p
      "'claude-haiku-4-5' by default)"),
     ((), {"model": ""}, "ClaudeJudge: model is empty: give a model id such as 'claude-haiku-4-5', or leave "
      "it out for that default"),
-], ids=["timeout", "max_retries", "max_doc_chars", "max_tokens", "url-as-model", "empty-model"])
+    # Used to write its cache files into the working directory, unasked.
+    ((), {"cache_dir": ""}, "ClaudeJudge: cache_dir is empty: give a directory, or None to keep verdicts in "
+     "memory only"),
+], ids=["timeout", "max_retries", "max_doc_chars", "max_tokens", "url-as-model", "empty-model",
+        "empty-cache"])
 def test_a_bad_argument_is_refused_by_name_when_the_judge_is_built(
         fake_api: FakeAnthropic, args: tuple[Any, ...], options: dict[str, Any], message: str) -> None:
     """One lumped message named none of the arguments; a URL or an empty model id was accepted, and failed
@@ -670,6 +674,20 @@ def test_a_bad_argument_is_refused_by_name_when_the_judge_is_built(
         ClaudeJudge(*args, **{"base_url": fake_api.url, "api_key": "test-key", **options})
     assert str(raised.value) == message and isinstance(raised.value, RagmonError)
     assert fake_api.calls == 0
+
+
+@pytest.mark.parametrize(("options", "message"), [
+    ({"api_key": 123}, "ClaudeJudge: api_key must be a string or None, got int"),
+    ({"api_key": b"sk-x"}, "ClaudeJudge: api_key must be a string or None, got bytes"),
+    ({"base_url": 5}, "ClaudeJudge: base_url must be a string or None, got int"),
+    ({"cache_dir": 5}, "ClaudeJudge: cache_dir must be a path or None, got int"),
+], ids=["int-key", "bytes-key", "int-url", "int-cache"])
+def test_an_argument_of_the_wrong_type_is_refused_by_name(fake_api: FakeAnthropic, options: dict[str, Any],
+                                                          message: str) -> None:
+    # Each failed deep in the SDK or pathlib: "'int' object has no attribute 'strip'", naming no argument.
+    with pytest.raises(TypeError) as raised:
+        ClaudeJudge(**{"base_url": fake_api.url, "api_key": "test-key", **options})
+    assert str(raised.value) == message
 
 
 def test_repr_shows_the_settings_and_never_the_key(fake_api: FakeAnthropic, tmp_path: Path) -> None:

@@ -6,6 +6,7 @@ import os
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 
 from ragmon import EvalConfig, evaluate
@@ -106,6 +107,16 @@ def test_a_threshold_that_is_no_share_is_refused_by_name(threshold: object, mess
     with pytest.raises(ValueError) as error:
         LexicalJudge(threshold)  # type: ignore[arg-type]
     assert str(error.value) == message
+
+
+def test_a_numpy_threshold_is_taken_as_a_float_and_cannot_be_changed_past_the_check() -> None:
+    # A threshold from a config table (numpy's float32) was refused as "no number in (0, 1]", and one set
+    # on the judge afterwards (judge.threshold = 7) skipped the check and went into every report.
+    judge = LexicalJudge(np.float32(0.5))
+    assert type(judge.threshold) is float and judge.threshold == 0.5
+    assert judge.settings() == {"threshold": 0.5}
+    with pytest.raises(AttributeError):
+        judge.threshold = 7  # type: ignore[misc]
 
 
 def test_supporting_ids_are_every_supporting_context_in_rank_order_once() -> None:
