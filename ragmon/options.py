@@ -129,11 +129,24 @@ def non_negative_int(text: str) -> int:
     return value
 
 
+LARGEST_WHOLE = 2**63 - 1
+"""The largest count or size a flag takes: what a signed 64-bit integer holds, far past any real setting.
+A larger one (400 digits) passed the parser and failed as an internal error where it became a float (a
+gauge of the sidecar's limits, `float()` overflowing)."""
+
+
 def _whole_number(text: str) -> int:
     """As `decimal`: `1_000` and another script's digits are refused, which int() takes."""
     if _WHOLE.fullmatch(text) is None:
         raise argparse.ArgumentTypeError(f"not a whole number: {text!r}{_other_digits(text)}")
-    return int(text)
+    return _at_most_largest(int(text), text)
+
+
+def _at_most_largest(value: int, text: str) -> int:
+    if value > LARGEST_WHOLE:
+        raise argparse.ArgumentTypeError(f"too large: {text[:30]}{'...' if len(text) > 30 else ''} (at most "
+                                         f"{LARGEST_WHOLE})")
+    return value
 
 
 def listen_address(text: str) -> tuple[str, int] | None:
@@ -161,7 +174,7 @@ def byte_size(text: str) -> int:
     value = int(match.group(2)) * _SIZE_UNITS[unit]
     if match.group(1) or value < 1:
         raise argparse.ArgumentTypeError(f"must be at least 1 byte: {text}")
-    return value
+    return _at_most_largest(value, text)
 
 
 def optional_path(text: str) -> Path | None:

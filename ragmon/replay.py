@@ -149,6 +149,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     live.add_argument("--target", metavar="URL",
                       help="POST each question to this URL with a traceparent header; answers and contexts "
                            "are read from the traces the build exports to --receiver-listen")
+    _add_live_settings(live)
+
+
+def _add_live_settings(live: argparse._ArgumentGroup | argparse.ArgumentParser) -> None:
+    """The flags that set how --target is asked, apart: `_check_live_settings` reads their defaults."""
     live.add_argument("--target-header-file", type=Path, metavar="PATH",
                       help="HTTP headers sent with every question, one 'Name: value' per line (an "
                            "Authorization token, say): a file, so no secret shows in the process list")
@@ -206,6 +211,23 @@ def run(args: argparse.Namespace) -> int:
         if isinstance(exc, KeyboardInterrupt):
             raise Stopped(_stopped_line(reason, written), stop_status(exc)) from None
         raise
+
+
+def _check_live_settings(args: argparse.Namespace) -> None:
+    """Before anything is read: a live-replay setting typed without --target would be ignored without a
+    word, and a CI job whose --target was lost (a variable left empty) would gate on the recorded answers,
+    or on none. Only when typed, as for --max-skipped: a RAGMON_TARGET_TIMEOUT set for every job of a CI
+    is a default."""
+    if args.target is not None:
+        return
+    defaults = argparse.ArgumentParser(add_help=False)
+    _add_live_settings(defaults)
+    for dest, default in vars(defaults.parse_args([])).items():
+        flag = flag_of(args, "--" + dest.replace("_", "-"))
+        if getattr(args, dest) != default and flag.variable is None:
+            raise InputError(f"{flag} is given without --target: it sets how a build is asked the questions, "
+                             "and with no --target none is asked (the answers and contexts the dataset "
+                             "records are scored)")
 
 
 def _replaceable_reports(args: argparse.Namespace) -> argparse.Namespace:
@@ -378,6 +400,7 @@ def _replay(args: argparse.Namespace, started: tuple[datetime, float], checkpoin
     check_stdin_read_once((*args.datasets, args.baseline), "the datasets and --baseline")
     _check_datasets_once(args.datasets)
     _check_report_paths(args)
+    _check_live_settings(args)
     _check_min_pass_rate(args)
     _check_max_skipped(args)
     gates = parse_gates(args.gate, flag_of(args, "--gate"))

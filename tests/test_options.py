@@ -110,3 +110,16 @@ def test_a_negative_value_or_digits_other_than_0_to_9_are_refused_saying_so(
 def test_a_plain_number_still_reads_as_float_reads_it() -> None:
     assert (fraction(" 0.5 "), fraction(".25"), fraction("1e-1"), fraction("+1")) == (0.5, 0.25, 0.1, 1.0)
     assert (positive_int(" 7 "), positive_int("+3")) == (7, 3)
+
+
+@pytest.mark.parametrize("parse", [positive_int, non_negative_int, byte_size])
+def test_a_number_past_64_bits_is_refused_saying_how_large_one_may_be(parse: Callable[[str], int]) -> None:
+    # `ragmon serve --max-traces 1000...0` (400 digits) was taken, and the sidecar stopped with an internal
+    # error where its limit became a gauge's float.
+    assert parse(str(2**63 - 1)) == 2**63 - 1
+    with pytest.raises(argparse.ArgumentTypeError) as refused:
+        parse(str(2**63))
+    assert str(refused.value) == "too large: 9223372036854775808 (at most 9223372036854775807)"
+    with pytest.raises(argparse.ArgumentTypeError) as refused:
+        parse("1" + "0" * 400)
+    assert str(refused.value) == f"too large: 1{'0' * 29}... (at most 9223372036854775807)"

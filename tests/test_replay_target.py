@@ -72,8 +72,10 @@ DEMO_GOLDEN = Path(__file__).resolve().parent.parent / "examples" / "demo-golden
 """The README's try-it golden set: the demo's questions, with the ids of the policies that answer them."""
 
 
-def run(cmd: list[str], *args: str | Path, cwd: Path) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("RAGMON_", "OTEL_"))}
+def run(cmd: list[str], *args: str | Path, cwd: Path,
+        env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    """`env` is added to an environment free of RAGMON_, OTEL_ and CI settings."""
+    env = {**{k: v for k, v in os.environ.items() if not k.startswith(("RAGMON_", "OTEL_"))}, **(env or {})}
     env.pop("GITHUB_STEP_SUMMARY", None)
     return subprocess.run([*cmd, *map(str, args)], cwd=cwd, env=env, capture_output=True, text=True,
                           timeout=90)
@@ -273,6 +275,25 @@ def test_malformed_target_url_exits_2(ragmon_cmd: list[str], tmp_path: Path, url
     assert "Traceback" not in done.stderr and len(done.stderr.splitlines()) == 1
     assert done.stderr.endswith(f"--target must be an http:// or https:// URL with a valid host and port, "
                                 f"got {shown!r}\n")
+
+
+@pytest.mark.parametrize("setting", [["--target-timeout", "5s"], ["--receiver-listen", "127.0.0.1:0"],
+                                     ["--target-field", "query"]])
+def test_a_live_setting_typed_without_target_is_refused_not_ignored(ragmon_cmd: list[str], tmp_path: Path,
+                                                                    setting: list[str]) -> None:
+    # A CI job whose --target was lost (its variable left empty) gated on the recorded answers, the
+    # settings for asking the build ignored without a word. Set in the environment, they are defaults.
+    data = tmp_path / "g.jsonl"
+    data.write_text('{"id": "a", "question": "q", "answer": "Paris.", "contexts": ["Paris."]}\n',
+                    encoding="utf-8")
+    done = run(ragmon_cmd, "replay", data, *setting, cwd=tmp_path)
+    assert done.returncode == 2
+    assert done.stderr == (f"ragmon replay: error: {setting[0]} is given without --target: it sets how a "
+                           "build is asked the questions, and with no --target none is asked (the answers "
+                           "and contexts the dataset records are scored)\n")
+    variable = "RAGMON_" + setting[0][2:].upper().replace("-", "_")
+    defaulted = run(ragmon_cmd, "replay", data, "--quiet", cwd=tmp_path, env={variable: setting[1]})
+    assert defaulted.returncode == 0
 
 
 def test_an_empty_target_field_is_refused_before_any_question_is_asked(ragmon_cmd: list[str],
