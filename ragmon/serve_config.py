@@ -118,6 +118,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     ops = parser.add_argument_group("operation")
     ops.add_argument("--drain-seconds", type=duration, default="10s",
                      help="on SIGTERM, time to score what is buffered before exiting (default 10s)")
+    ops.add_argument("--final-scrape-wait", type=duration, default="0s", metavar="DURATION",
+                     help="after the drain, keep /metrics up until it is scraped once more, for at most "
+                          "this long, so the outcomes the drain decided reach Prometheus (default 0s: "
+                          "exit at once; give about one scrape interval, within the pod's grace period)")
     ops.add_argument("--log-format", choices=("json", "text"), default="text", help="default %(default)s")
     ops.add_argument("--log-level", choices=("debug", "info", "warning", "error"), default="info",
                      help="default %(default)s")
@@ -147,6 +151,8 @@ class ServeConfig:
     max_values: int = MAX_VALUES
     token: str | None = field(default=None, repr=False)
     drain_seconds: float = 10.0
+    final_scrape_wait: float = 0.0
+    """After the drain, how long /metrics may wait for one more scrape (`Sidecar.stop`)."""
     capture: Path | None = None
     capture_below: float = 0.5
     capture_max_bytes: int = 64 * MiB
@@ -172,7 +178,8 @@ class ServeConfig:
             pipelines=allow_list(args.pipelines, args.max_pipelines), max_body=args.max_body,
             max_values=args.max_values,
             token=read_token(args.token_file, os.environ.get("RAGMON_TOKEN")),
-            drain_seconds=args.drain_seconds, capture=args.capture, capture_below=args.capture_below,
+            drain_seconds=args.drain_seconds, final_scrape_wait=args.final_scrape_wait, capture=args.capture,
+            capture_below=args.capture_below,
             capture_max_bytes=args.capture_max_bytes,
         )
 

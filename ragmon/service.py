@@ -33,7 +33,7 @@ import logging
 import os
 import time
 from collections import Counter, deque
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 import grpc
@@ -182,6 +182,9 @@ class Sidecar:
         self._accepting = False
         self._ready = False
         self._draining = False
+        self._final_counts = False
+        """Set once the drain has decided every trace: a scrape from then on reads the final counts."""
+        self._scraped_final = asyncio.Event()
         self._decider: asyncio.Task[None] | None = None
         self._runners_web: list[web.AppRunner] = []
         self._otlp_web: web.AppRunner | None = None
@@ -252,8 +255,24 @@ class Sidecar:
             if runner.unjudged:
                 log.warning("drain deadline passed; examples sampled for this judge left unjudged",
                             extra={"judge": runner.lane.judge, "count": runner.unjudged})
+        await self._await_final_scrape()
         await self._shutdown_now()
         log.info("stopped", extra={"outcomes": dict(self._outcomes)})
+
+    async def _await_final_scrape(self) -> None:
+        """Prometheus pulls: what the drain decided after the last scrape (a whole drain of outcomes, and
+        the `error`s it left) reached the log only, and the counters went with the process. With
+        --final-scrape-wait, /metrics stays up until it is scraped once more, or that long has passed."""
+        self._final_counts = True
+        wait = self.config.final_scrape_wait
+        if wait <= 0 or self.config.metrics_listen is None:
+            return
+        log.info("waiting for a final scrape of /metrics", extra={"final_scrape_wait": wait})
+        try:
+            await asyncio.wait_for(self._scraped_final.wait(), wait)
+        except TimeoutError:
+            log.warning("no scrape of /metrics within --final-scrape-wait: the last outcomes are in the log "
+                        "only", extra={"final_scrape_wait": wait})
 
     def _tasks(self) -> list[asyncio.Task[None]]:
         decider = [] if self._decider is None else [self._decider]
@@ -322,12 +341,24 @@ class Sidecar:
     def _metrics_app(self) -> web.Application:
         cfg = self.config
         app = web.Application()
-        app.router.add_get("/metrics", make_aiohttp_handler(self.exporter.registry))
+        app.router.add_get("/metrics", self._scrape(make_aiohttp_handler(self.exporter.registry)))
         app.router.add_get("/healthz", self._healthz)
         app.router.add_get("/readyz", self._readyz)
         add_metrics_port_answer(app, self, token=cfg.token,
                                 message=lambda: metrics_port_advice(*self._otlp_ports))
         return app
+
+    def _scrape(self, handler: Callable[[web.Request], Awaitable[web.StreamResponse]],
+                ) -> Callable[[web.Request], Awaitable[web.StreamResponse]]:
+        """/metrics, noting a scrape that read the final counts (`_await_final_scrape`)."""
+        async def scrape(request: web.Request) -> web.StreamResponse:
+            final = self._final_counts
+            response = await handler(request)
+            if final and response.status == 200:
+                self._scraped_final.set()
+            return response
+
+        return scrape
 
     async def _healthz(self, request: web.Request) -> web.Response:
         """503 once the first lane has held examples for `STALL_SECONDS` without finishing one: the

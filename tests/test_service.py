@@ -556,6 +556,41 @@ async def test_readyz_turns_503_while_draining(start_sidecar: Start) -> None:
     assert outcomes(registry_samples(sidecar))["scored"] == 1
 
 
+async def test_a_final_scrape_wait_keeps_metrics_up_until_the_drains_outcomes_are_read(
+        start_sidecar: Start) -> None:
+    # What the drain decided after the last scrape reached the log only: the process exited with its
+    # counters. With --final-scrape-wait, /metrics stays up until read once more, and no longer (30 s here).
+    lane = GatedLane()
+    sidecar, ports = await start_sidecar(lanes=[lane], final_scrape_wait=30.0)
+    assert await export(http_exporter(ports), record("shop", rag_trace)) is SpanExportResult.SUCCESS
+    await asyncio.wait_for(lane.started.wait(), 10)
+    stopping = asyncio.create_task(sidecar.stop())
+    lane.gate.set()                           # the drain scores the one trace it holds
+    deadline = time.monotonic() + 10
+    last: Samples = {}
+    while not stopping.done():                # Prometheus, scraping every 50 ms
+        status, text = await get(ports.metrics, "/metrics")
+        if status == 200:
+            last = parse(text)
+        assert time.monotonic() < deadline, "the sidecar waited on past the scrape of its final counts"
+        await asyncio.sleep(0.05)
+    await stopping
+    assert outcomes(last) == {"scored": 1, "not_sampled": 0, "not_rag": 0, "evicted": 0, "error": 0}
+
+
+async def test_a_final_scrape_that_never_comes_ends_the_wait_at_its_bound(
+        start_sidecar: Start, caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.INFO, logger="ragmon.service")
+    sidecar, _ = await start_sidecar(final_scrape_wait=0.3)
+    started = time.monotonic()
+    await asyncio.wait_for(sidecar.stop(), 10)
+    assert time.monotonic() - started >= 0.3
+    said = [r.getMessage() for r in caplog.records if r.name == "ragmon.service"]
+    assert "waiting for a final scrape of /metrics" in said
+    assert ("no scrape of /metrics within --final-scrape-wait: the last outcomes are in the log only"
+            in said)
+
+
 class StallingLane:
     """The lexical judge in process, `delay` seconds an example, behind a gate that starts open: a busy
     scorer that keeps finishing, until the test closes the gate and it stops as a SIGSTOPped worker does."""
