@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import difflib
 import importlib
 import os
 import signal
@@ -104,6 +105,28 @@ def _apply_env_defaults(parser: _Parser, environ: Mapping[str, str], command: st
             parser.refused[action] = str(exc)
             continue
         parser.from_environment[action] = longs[0], name
+
+
+OTHER_VARIABLES = frozenset({"RAGMON_TOKEN"})
+"""RAGMON_* variables read other than as a flag's default."""
+
+
+def misspelt_variables(parser: argparse.ArgumentParser, environ: Mapping[str, str],
+                       command: str) -> list[str]:
+    """A warning for each RAGMON_* variable that is no variable of `command`'s but nearly one that is not
+    set: `RAGMON_SAMPLERATE=0.5` was ignored without a word, the sidecar scoring all traffic. Only near
+    misses: the same environment holds other commands' variables (a CI job's RAGMON_GATE beside a
+    sidecar's settings), which this command cannot tell from typos."""
+    longs = ([s for s in action.option_strings if s.startswith("--")] for action in parser._actions)
+    known = OTHER_VARIABLES | {variable(command, options[0]) for options in longs if options}
+    warnings = []
+    for name in sorted(environ):
+        if not name.startswith("RAGMON_") or name in known:
+            continue
+        meant = difflib.get_close_matches(name, known, n=1, cutoff=0.85)
+        if meant and meant[0] not in environ:
+            warnings.append(f"{name} is set, and read by no flag: did you mean {meant[0]}? (ignored)")
+    return warnings
 
 
 class _BadVariable(Exception):
@@ -417,6 +440,8 @@ def build_parser(command: str | None, environ: dict[str, str] | None = None) -> 
             module.add_arguments(sub)  # may give an epilog of the command's own, told before the variables
             sub.epilog = "\n\n".join(filter(None, (sub.epilog, _epilog(name, sub))))
             _apply_env_defaults(sub, environ, name)
+            for warning in misspelt_variables(sub, environ, name):
+                note(f"ragmon {name}: warning: {warning}")
             sub.set_defaults(_run=module.run)
     return parser
 

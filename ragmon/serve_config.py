@@ -159,6 +159,10 @@ class ServeConfig:
 
     @classmethod
     def from_args(cls, args: argparse.Namespace) -> ServeConfig:
+        if args.http_listen is None and args.grpc_listen is None:
+            # It started, and received nothing, answering /readyz 200 all the while.
+            raise InputError(f"{flag_of(args, '--http-listen')} and {flag_of(args, '--grpc-listen')} are "
+                             "both off: the sidecar would receive no trace; leave one on")
         if args.max_buffer < args.max_body:
             # Below one request's worth, a request the receivers take whole may be one the buffer never
             # holds: `offer` refuses it for good (413, too_large) or the assembler drops its spans

@@ -737,6 +737,14 @@ def log_judges(args: argparse.Namespace, environ: Mapping[str, str]) -> None:
                     "traces with --llm-sample-rate or RAGMON_LLM_SAMPLE_RATE (e.g. 0.01 for 1%)")
 
 
+def warn_of_unused_settings(config: ServeConfig) -> None:
+    """A trace is decided at --decision-wait whatever its spans: one no longer than --quiet leaves quiet no
+    trace to decide, a setting silently of no effect."""
+    if config.decision_wait <= config.quiet:
+        log.warning(f"--decision-wait {config.decision_wait:g}s is no longer than --quiet {config.quiet:g}s: "
+                    "every trace is decided at --decision-wait, and --quiet has no effect")
+
+
 def percent(rate: float) -> str:
     return f"{rate * 100:g}%"
 
@@ -746,6 +754,7 @@ def run(args: argparse.Namespace) -> int:
     config = ServeConfig.from_args(args)
     lanes = build_lanes(args, config)
     log_judges(args, os.environ)
+    warn_of_unused_settings(config)
     log_memory(config, any(lane.judge == "claude" for lane in lanes), memory_budget.container_limit())
     return asyncio.run(serve(config, lanes))
 

@@ -226,6 +226,23 @@ def test_a_bug_in_reading_the_command_line_is_exit_2_too(monkeypatch: pytest.Mon
                                  "traceback above)")
 
 
+def test_a_near_miss_of_a_variable_is_warned_about_and_other_commands_variables_are_not(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path) -> None:
+    # RAGMON_SAMPLERATE=0.5 was ignored without a word: the sidecar scored all traffic. The same
+    # environment holds other commands' variables (serve's RAGMON_SAMPLE_RATE beside a CI's gate).
+    data = tmp_path / "g.jsonl"
+    data.write_text('{"id": "a", "question": "q", "answer": "Paris.", "contexts": ["Paris."]}\n')
+    for name in [k for k in os.environ if k.startswith("RAGMON_")]:
+        monkeypatch.delenv(name)
+    monkeypatch.setenv("RAGMON_GATES", "groundedness=0.9")
+    monkeypatch.setenv("RAGMON_SAMPLE_RATE", "0.5")
+    monkeypatch.setenv("RAGMON_JSNO", str(tmp_path / "r.json"))
+    assert main(["replay", str(data), "--quiet"]) == 0
+    warnings = [line for line in capsys.readouterr().err.splitlines() if "read by no flag" in line]
+    told = "ragmon replay: warning: {} is set, and read by no flag: did you mean {}? (ignored)"
+    assert warnings == [told.format("RAGMON_GATES", "RAGMON_GATE"), told.format("RAGMON_JSNO", "RAGMON_JSON")]
+
+
 # --- one variable, one meaning ---------------------------------------------------------------------------
 
 

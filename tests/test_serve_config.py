@@ -57,8 +57,12 @@ def test_a_shortened_label_can_be_listed_as_the_refusal_of_its_long_name_says() 
     ([], {"RAGMON_MAX_BUFFER": "1KiB"},
      "RAGMON_MAX_BUFFER 1024 bytes (--max-buffer) is under --max-body 16777216 bytes: the buffer must hold "
      "at least one request's spans"),
+    # It started, received nothing, and answered /readyz 200 all the while.
+    (["--grpc-listen", "off"], {"RAGMON_HTTP_LISTEN": "off"},
+     "RAGMON_HTTP_LISTEN (--http-listen) and --grpc-listen are both off: the sidecar would receive no trace; "
+     "leave one on"),
 ])
-def test_a_buffer_under_one_request_is_refused_naming_what_the_user_set(argv: list[str],
+def test_settings_that_cannot_work_are_refused_naming_what_the_user_set(argv: list[str],
                                                                         environ: dict[str, str],
                                                                         message: str) -> None:
     args = build_parser("serve", environ).parse_args(["serve", *argv])

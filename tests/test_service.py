@@ -50,7 +50,7 @@ from ragmon.otlp.decode import decode_protobuf
 from ragmon.scoring import LexicalLane, Scored
 from ragmon.scrape import Samples, parse, total
 from ragmon.serve_config import ServeConfig, add_arguments
-from ragmon.service import Ports, Sidecar, lexical_lane
+from ragmon.service import Ports, Sidecar, lexical_lane, warn_of_unused_settings
 
 QUESTION = "How long does the warranty last?"
 DOC_ID = "warranty"
@@ -1180,3 +1180,15 @@ async def test_a_trace_of_a_convention_ragmon_does_not_read_is_named_in_a_warnin
     assert line.detail.startswith(
         "its spans follow MLflow Tracing (mlflow.spanType), which ragmon does not read")
     assert "ragmon.instrument" in line.detail
+
+
+@pytest.mark.parametrize(("quiet", "decision_wait", "warned"), [(5.0, 1.0, True), (2.0, 2.0, True),
+                                                                (2.0, 30.0, False)])
+def test_a_quiet_period_the_decision_wait_cuts_short_is_warned_about(
+        caplog: pytest.LogCaptureFixture, quiet: float, decision_wait: float, warned: bool) -> None:
+    # `--decision-wait 1s --quiet 5s` started without a word, every trace decided at 1 s.
+    caplog.set_level(logging.WARNING, logger="ragmon.service")
+    warn_of_unused_settings(ServeConfig(quiet=quiet, decision_wait=decision_wait))
+    said = [r.getMessage() for r in caplog.records if r.name == "ragmon.service"]
+    assert said == ([f"--decision-wait {decision_wait:g}s is no longer than --quiet {quiet:g}s: every trace "
+                     "is decided at --decision-wait, and --quiet has no effect"] if warned else [])
