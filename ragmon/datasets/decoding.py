@@ -112,16 +112,29 @@ def _deepest(text: str) -> int:
 
 
 def json_message(exc: json.JSONDecodeError) -> str:
-    """json's message with its column; its "Unterminated string starting at" means the text ends inside
-    a string, most often a line cut short, and names where the string began; its "Extra data" after a lone
-    CR, lines ending as classic Mac OS ended them, which json reads as space between two values."""
+    """json's message with its column, and the cause when it is one of the usual: its "Unterminated string
+    starting at" means the text ends inside a string, most often a line cut short, and names where the
+    string began; the others say what json cannot: a CR alone ending lines (classic Mac OS), records
+    written over several lines, a comment, a trailing comma."""
     if exc.msg.startswith("Unterminated string"):
         return f"invalid JSON: the text ends inside a string that starts at column {exc.colno}"
-    before = exc.doc[:exc.pos]
-    if exc.msg == "Extra data" and "\r" in before[len(before.rstrip(JSON_SPACE)):]:
-        return (f"invalid JSON at column {exc.colno}: a second value follows a carriage return alone: the "
-                f"file's lines end in CR (classic Mac OS), not LF or CRLF; convert them (tr '\\r' '\\n')")
-    return f"invalid JSON at column {exc.colno}: {exc.msg}"
+    return f"invalid JSON at column {exc.colno}: {_cause(exc)}"
+
+
+def _cause(exc: json.JSONDecodeError) -> str:
+    before, at = exc.doc[:exc.pos], exc.doc[exc.pos:exc.pos + 2]
+    gap = before[len(before.rstrip(JSON_SPACE)):]
+    if exc.msg == "Extra data" and "\r" in gap and "\n" not in gap:
+        return ("a second value follows a carriage return alone: the file's lines end in CR (classic Mac "
+                "OS), not LF or CRLF; convert them (tr '\\r' '\\n')")
+    if exc.msg == "Extra data" and exc.lineno > 1 and exc.colno == 1:
+        return ("a second JSON value starts here: JSONL holds one record per line, and these records span "
+                "several lines (pretty-printed?); write each on a line of its own (jq -c . FILE)")
+    if at.startswith(("#", "//")):
+        return f"{exc.msg}: JSON has no comments; remove the line"
+    if before.rstrip(JSON_SPACE).endswith(",") and at[:1] in ("}", "]"):
+        return f"{exc.msg}: a comma before {at[0]!r} ends no item (JSON allows no trailing comma)"
+    return exc.msg
 
 
 def json_error(exc: ValueError, source: str, line: int) -> InputError:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from dataset_cases import error_of
 
 # --- found in review: text that no report could be written in, layouts misread --------------------
@@ -75,3 +76,30 @@ def test_two_values_on_one_line_without_a_carriage_return_keep_jsons_message(tmp
     path = tmp_path / "two.jsonl"
     path.write_text('{"id": "x", "question": "q?"} {"id": "y", "question": "q?"}\n', encoding="utf-8")
     assert str(error_of([path])) == f"{path}:1: invalid JSON at column 31: Extra data"
+
+
+def test_records_written_over_several_lines_are_named_as_such(tmp_path: Path) -> None:
+    # Read as one JSON document (its first line opens an object), the second record was "Extra data".
+    path = tmp_path / "pretty.jsonl"
+    path.write_text('{\n  "id": "x",\n  "question": "q?"\n}\n{\n  "id": "y",\n  "question": "q?"\n}\n',
+                    encoding="utf-8")
+    assert str(error_of([path])) == (f"{path}:5: invalid JSON at column 1: a second JSON value starts here: "
+                                     "JSONL holds one record per line, and these records span several lines "
+                                     "(pretty-printed?); write each on a line of its own (jq -c . FILE)")
+
+
+@pytest.mark.parametrize("comment", ["# golden set v2", "// golden set v2"])
+def test_a_comment_line_is_named_a_comment(tmp_path: Path, comment: str) -> None:
+    path = tmp_path / "commented.jsonl"
+    path.write_text(f'{{"id": "x", "question": "q?"}}\n{comment}\n', encoding="utf-8")
+    assert str(error_of([path])) == (f"{path}:2: invalid JSON at column 1: Expecting value: JSON has no "
+                                     "comments; remove the line")
+
+
+def test_a_trailing_comma_is_named_as_one(tmp_path: Path) -> None:
+    path = tmp_path / "comma.jsonl"
+    path.write_text('{"id": "x", "question": "q?",}\n', encoding="utf-8")
+    # `{"id": "x", "question": "q?",` is 29 characters: the `}` json expected a key at is column 30.
+    assert str(error_of([path])) == (f"{path}:1: invalid JSON at column 30: Expecting property name enclosed "
+                                     "in double quotes: a comma before '}' ends no item (JSON allows no "
+                                     "trailing comma)")
