@@ -269,12 +269,27 @@ def _port_taken(error: OSError, host: str, port: int) -> str:
     the receiver could take: the build's OTLP endpoint is set when it starts, and no run could tell it."""
     if error.errno != errno.EADDRINUSE:
         return ""
-    other = port + 1 if port < 65535 else port - 1
+    other = _free_port_near(host, port)
     listen = f"[{host}]:{other}" if ":" in host else f"{host}:{other}"
     return (f" (by a ragmon serve or a Collector on this machine?): give the receiver another port, "
             f"--receiver-listen {listen} say, and export the build's spans there "
             f"(OTEL_EXPORTER_OTLP_ENDPOINT={_http_url(host, other)}); port 0 would take a port the build "
             f"does not know")
+
+
+def _free_port_near(host: str, port: int, tries: int = 20) -> int:
+    """The first port after `port` (before it, at the top of the range) that binds on `host` now: the next
+    port alone was suggested however busy it was too. The next one when none of `tries` binds."""
+    step = 1 if port < 65535 else -1
+    candidates = [port + step * i for i in range(1, tries + 1) if 0 < port + step * i <= 65535]
+    for candidate in candidates:
+        try:
+            with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as probe:
+                probe.bind((host, candidate))
+        except OSError:
+            continue
+        return candidate
+    return port + step
 
 
 def _receiver_log(stream: TextIO) -> logging.Logger:

@@ -311,13 +311,12 @@ def test_an_empty_target_field_is_refused_before_any_question_is_asked(ragmon_cm
 def test_a_receiver_port_already_taken_names_another_port_and_the_endpoint_the_build_must_use(
         ragmon_cmd: list[str], tmp_path: Path) -> None:
     # As a `ragmon serve` on the same machine holds the default 127.0.0.1:4318. Port 0 is no way out: the
-    # build's endpoint is fixed before the run, so the message names a port to give both.
+    # build's endpoint is fixed before the run, so the message names a port to give both: one free now,
+    # not the next whatever it holds (a Collector holds 4317 and 4318 alike).
     data = tmp_path / "q.jsonl"
     data.write_text('{"id": "a", "question": "q"}\n', encoding="utf-8")
-    with socket.socket() as taken:
-        taken.bind(("127.0.0.1", 0))
-        taken.listen()
-        port = taken.getsockname()[1]
+    with contextlib.ExitStack() as held:
+        port = held_ports(held, 2)
         done = run(ragmon_cmd, "replay", data, "--target", f"http://127.0.0.1:{free_port()}/ask",
                    "--receiver-listen", f"127.0.0.1:{port}", "--gate", GATE, cwd=tmp_path)
     assert done.returncode == 2 and done.stdout == ""
@@ -325,9 +324,32 @@ def test_a_receiver_port_already_taken_names_another_port_and_the_endpoint_the_b
                                   f"(--receiver-listen): ")
     assert done.stderr.endswith(
         f"address already in use (by a ragmon serve or a Collector on this machine?): give the receiver "
-        f"another port, --receiver-listen 127.0.0.1:{port + 1} say, and export the build's spans there "
-        f"(OTEL_EXPORTER_OTLP_ENDPOINT=http://127.0.0.1:{port + 1}); port 0 would take a port the build "
+        f"another port, --receiver-listen 127.0.0.1:{port + 2} say, and export the build's spans there "
+        f"(OTEL_EXPORTER_OTLP_ENDPOINT=http://127.0.0.1:{port + 2}); port 0 would take a port the build "
         f"does not know\n")
+
+
+def held_ports(stack: contextlib.ExitStack, count: int) -> int:
+    """The first of `count` consecutive ports on 127.0.0.1, each held listening until `stack` closes, with
+    the port after them free when found."""
+    while True:
+        first = free_port()
+        sockets = []
+        try:
+            for port in range(first, first + count):
+                held = socket.socket()
+                sockets.append(held)
+                held.bind(("127.0.0.1", port))
+                held.listen()
+            with socket.socket() as after:
+                after.bind(("127.0.0.1", first + count))
+        except OSError:
+            for held in sockets:
+                held.close()
+            continue
+        for held in sockets:
+            stack.enter_context(held)
+        return first
 
 
 def test_traceparent_is_one_the_otel_sdk_continues() -> None:
