@@ -43,7 +43,7 @@ from ragmon.evaluation import (
     check_concurrency,
     checked,
     example_claims,
-    gather_or_cancel,
+    in_order_until_judge_error,
     judge_identity,
     verdicts_without_judge,
 )
@@ -294,32 +294,31 @@ def _judge_sync(judge: Judge, item: Labelled, skip_errors: bool) -> _Judged:
     return _Judged(item, verdicts, None, time.perf_counter() - started, None)
 
 
-async def _judge_async(judge: Any, item: Labelled, gate: asyncio.Semaphore, skip_errors: bool) -> _Judged:
-    """Concurrent, and with billed tokens from a judge with `ajudge_with_usage` (the Claude judge); from
-    one with a plain `ajudge`, tokens unknown."""
+async def _judge_async(judge: Any, item: Labelled, skip_errors: bool) -> _Judged:
+    """With billed tokens from a judge with `ajudge_with_usage` (the Claude judge); from one with a plain
+    `ajudge`, tokens unknown."""
     metered = hasattr(judge, "ajudge_with_usage")
-    async with gate:
-        started = time.perf_counter()
-        verdicts = verdicts_without_judge(item.example, item.claims)
-        if verdicts is not None:
-            return _Judged(item, verdicts, None, time.perf_counter() - started, (0, 0), free=True)
-        try:
-            if not metered:
-                verdicts = await awaited(judge, judge.ajudge(item.example, item.claims))
-                return _Judged(item, verdicts, None, time.perf_counter() - started, None)
-            verdicts, usage = await judge.ajudge_with_usage(item.example, item.claims)
-        except JudgeError as exc:
-            if not skip_errors:
-                raise
-            if not metered:  # no bill to read
-                return _Judged(item, None, str(exc), time.perf_counter() - started, None)
-            billed = getattr(exc, "usage", None)
-            tokens = (billed.input_tokens, billed.output_tokens) if billed else (0, 0)
-            return _Judged(item, None, str(exc), time.perf_counter() - started, tokens,
-                           billed is None or billed.unanswered > 0)
-        return _Judged(item, verdicts, None, time.perf_counter() - started,
-                       (usage.input_tokens, usage.output_tokens), usage.unanswered > 0,
-                       cached=usage.calls == 0)
+    started = time.perf_counter()
+    verdicts = verdicts_without_judge(item.example, item.claims)
+    if verdicts is not None:
+        return _Judged(item, verdicts, None, time.perf_counter() - started, (0, 0), free=True)
+    try:
+        if not metered:
+            verdicts = await awaited(judge, judge.ajudge(item.example, item.claims))
+            return _Judged(item, verdicts, None, time.perf_counter() - started, None)
+        verdicts, usage = await judge.ajudge_with_usage(item.example, item.claims)
+    except JudgeError as exc:
+        if not skip_errors:
+            raise
+        if not metered:  # no bill to read
+            return _Judged(item, None, str(exc), time.perf_counter() - started, None)
+        billed = getattr(exc, "usage", None)
+        tokens = (billed.input_tokens, billed.output_tokens) if billed else (0, 0)
+        return _Judged(item, None, str(exc), time.perf_counter() - started, tokens,
+                       billed is None or billed.unanswered > 0)
+    return _Judged(item, verdicts, None, time.perf_counter() - started,
+                   (usage.input_tokens, usage.output_tokens), usage.unanswered > 0,
+                   cached=usage.calls == 0)
 
 
 def _verified(judge: Judge | AsyncJudge, judged: _Judged, skip_errors: bool) -> _Judged:
@@ -376,8 +375,8 @@ async def acalibrate(judge: AsyncJudge, items: Sequence[Labelled], *, skip_error
 
 async def _acalibrate(judge: AsyncJudge, name: str, settings: Mapping[str, Any], items: Sequence[Labelled],
                       skip_errors: bool, concurrency: int, prices: Prices | None) -> Calibration:
-    gate = asyncio.Semaphore(concurrency)
-    judged = await gather_or_cancel(_judge_async(judge, item, gate, skip_errors) for item in items)
+    judged = await in_order_until_judge_error(
+        len(items), lambda index: _judge_async(judge, items[index], skip_errors), concurrency)
     return _calibration(judge, name, settings, items, judged, skip_errors, prices)
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import inspect
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from ragmon.judges.base import AsyncJudge, Judge, JudgeError
 from ragmon.judges.lexical import LexicalJudge
@@ -377,6 +377,32 @@ async def gather_or_cancel(awaitables: Iterable[Awaitable[T]]) -> list[T]:
         raise
 
 
+async def in_order_until_judge_error(count: int, run: Callable[[int], Awaitable[T]],
+                                     concurrency: int) -> list[T]:
+    """`run(i)` for every i below `count`, `concurrency` at once, the results in that order. A JudgeError
+    stops new work: what is in flight finishes (it is already paid for) and the error of the earliest
+    failed i is raised, as a run in turn would have raised it, the same on every run (the first to fail in
+    time named another example each run). Any other exception cancels what is in flight and propagates."""
+    results: list[T | None] = [None] * count
+    failures: list[tuple[int, JudgeError]] = []
+    pending = iter(range(count))
+
+    async def worker() -> None:
+        for index in pending:  # one iterator shared by every worker: each index is taken once
+            if failures:
+                return
+            try:
+                results[index] = await run(index)
+            except JudgeError as exc:
+                failures.append((index, exc))
+                return
+
+    await gather_or_cancel(worker() for _ in range(min(concurrency, count)))
+    if failures:
+        raise min(failures, key=lambda failure: failure[0])[1]
+    return cast(list[T], results)
+
+
 async def aevaluate(examples: Iterable[Example], judge: AsyncJudge, config: EvalConfig | None = None,
                     progress: Progress | None = None, *, concurrency: int = 4,
                     skip_judge_errors: bool = False) -> Report:
@@ -390,31 +416,24 @@ async def aevaluate(examples: Iterable[Example], judge: AsyncJudge, config: Eval
     check_concurrency(concurrency)
     config = EvalConfig() if config is None else config
     items = _examples(examples)
-    outcomes: list[ExampleResult | tuple[str, str] | None] = [None] * len(items)
-    failures: list[tuple[int, JudgeError]] = []
-    pending = iter(range(len(items)))
     done = 0
 
-    async def worker() -> None:
+    async def one(index: int) -> ExampleResult | tuple[str, str]:
         nonlocal done
-        for index in pending:  # one iterator shared by every worker: each example is taken once
-            if failures:
-                return
-            example = items[index]
-            try:
-                outcomes[index] = await aevaluate_example(example, judge, config.k)
-            except JudgeError as exc:
-                if not skip_judge_errors:
-                    failures.append((index, exc))
-                    return
-                outcomes[index] = (example.id, str(exc))
-            done += 1
-            if progress is not None:
-                progress(done, len(items))
+        example = items[index]
+        outcome: ExampleResult | tuple[str, str]
+        try:
+            outcome = await aevaluate_example(example, judge, config.k)
+        except JudgeError as exc:
+            if not skip_judge_errors:
+                raise
+            outcome = (example.id, str(exc))
+        done += 1
+        if progress is not None:
+            progress(done, len(items))
+        return outcome
 
-    await gather_or_cancel(worker() for _ in range(min(concurrency, len(items))))
-    if failures:
-        raise min(failures, key=lambda failure: failure[0])[1]
+    outcomes = await in_order_until_judge_error(len(items), one, concurrency)
     results = [o for o in outcomes if isinstance(o, ExampleResult)]
     skipped = [o for o in outcomes if isinstance(o, tuple)]
     return _report(recorded, config, results, skipped)

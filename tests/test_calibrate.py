@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 import subprocess
@@ -759,3 +760,23 @@ async def test_in_a_running_event_loop_calibrate_says_to_await_acalibrate(
     assert str(wrong.value) == ("acalibrate awaits judge.ajudge(example, claims), which LexicalJudge lacks: "
                                 "call calibrate(), which a running event loop can call too")
     assert calibrate(LexicalJudge(), items).sentence.as_dict() == SENTENCE
+
+
+def test_of_several_judge_errors_the_earliest_examples_is_raised_whatever_came_first(
+        tmp_path: Path) -> None:
+    # Concurrent calls failing in whatever order the API answered named another example on each run
+    # (l2, l3, l1 in a user's three runs); evaluate names the earliest, as a run in turn would.
+    class Failing:
+        name = "failing"
+
+        def settings(self) -> dict[str, Any]:
+            return {}
+
+        async def ajudge(self, example: Example, claims: tuple[Claim, ...]) -> tuple[ClaimVerdict, ...]:
+            if example.id == "A":  # the first example's call is the slowest to fail
+                await asyncio.sleep(0.2)
+            raise JudgeError(f"no verdict for {example.id}")
+
+    with pytest.raises(JudgeError) as raised:
+        calibrate(Failing(), labelled_records(), concurrency=4)
+    assert str(raised.value) == "no verdict for A"
