@@ -446,7 +446,7 @@ def _replay(args: argparse.Namespace, started: tuple[datetime, float], checkpoin
     gc.freeze()
     try:
         reports = [replace(report, skipped=(*not_rag, *report.skipped))
-                   for report in score_runs(examples, judge, EvalConfig(k=args.k), args.repeat, progress,
+                   for report in score_runs(examples, judge, _config(args), args.repeat, progress,
                                             skip_judge_errors=args.judge_errors == "skip",
                                             concurrency=args.llm_concurrency)]
         gc.freeze()
@@ -676,6 +676,14 @@ def _target(args: argparse.Namespace) -> Target | None:
 def _listed(skipped: Sequence[tuple[str, str]], shown: int = 5) -> str:
     more = f" and {len(skipped) - shown} more (all listed in the reports)" if len(skipped) > shown else ""
     return ", ".join(example_id for example_id, _ in skipped[:shown]) + more
+
+
+def _config(args: argparse.Namespace) -> EvalConfig:
+    """Intervals at the --confidence the gates decide on: the table showed 95% ones beside a gate passing
+    on an 80% bound that no report showed."""
+    if args.confidence is None:
+        return EvalConfig(k=args.k)
+    return EvalConfig(k=args.k, confidence=args.confidence)
 
 
 def _confidence(text: str) -> float:

@@ -105,6 +105,20 @@ def test_confidence_gates_on_the_lower_bound(ragmon_cmd: list[str], tmp_path: Pa
     assert "FAIL: groundedness lower 95% bound 0.9" in on_bound.stdout
 
 
+def test_the_reports_show_the_interval_the_gate_decided_on(ragmon_cmd: list[str], tmp_path: Path) -> None:
+    # `--confidence 0.8` gated on an 80% bound while the table, the Markdown and the JSON showed 95%
+    # intervals: the bound a gate passed on appeared in no report.
+    done = replay(ragmon_cmd, GOLDEN, "--gate", "groundedness=0.5", "--confidence", "0.8", "--json", "r.json",
+                  "--markdown", "r.md", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    doc = json.loads((tmp_path / "r.json").read_text())
+    assert doc["confidence"] == 0.8
+    lower = doc["aggregates"]["groundedness"]["ci"][0]
+    assert f"lower 80% bound {lower:.4f} >= 0.5" in done.stdout
+    assert "80% interval" in done.stdout and "95% interval" not in done.stdout
+    assert "| metric | mean | n | 80% interval |" in (tmp_path / "r.md").read_text()
+
+
 def test_a_terminal_without_the_answers_characters_gets_escapes_not_an_error(ragmon_cmd: list[str],
                                                                             tmp_path: Path) -> None:
     # The summary quotes the unsupported sentence; an ASCII-only stdout (a CI runner's C locale) cannot
@@ -724,7 +738,8 @@ def test_an_error_replaces_the_previous_runs_reports(ragmon_cmd: list[str], tmp_
     why = f"{missing}: cannot read dataset: No such file or directory"
     assert done.returncode == 2 and done.stderr.splitlines() == [f"ragmon replay: error: {why}"]
     assert json.loads((out / "r.json").read_text()) == {
-        "report_format": 1, "ragmon_version": ragmon.__version__, "judge": {}, "k": None, "examples": 0,
+        "report_format": 1, "ragmon_version": ragmon.__version__, "judge": {}, "k": None, "confidence": None,
+        "examples": 0,
         "aggregates": {},
         "gates": [], "passed": False, "complete": False, "error": why, "baseline": None, "results": [],
         "skipped": []}
@@ -936,7 +951,8 @@ def test_a_refused_command_line_replaces_the_previous_runs_reports(
     # argparse's own, as before; a bad variable without the usage, which says nothing of it
     assert err.startswith("usage: ragmon") is not bool(env) and err.endswith(f"error: {why}\n")
     assert json.loads((tmp_path / "r.json").read_text()) == {
-        "report_format": 1, "ragmon_version": ragmon.__version__, "judge": {}, "k": None, "examples": 0,
+        "report_format": 1, "ragmon_version": ragmon.__version__, "judge": {}, "k": None, "confidence": None,
+        "examples": 0,
         "aggregates": {},
         "gates": [], "passed": False, "complete": False, "error": why, "baseline": None, "results": [],
         "skipped": []}
@@ -993,7 +1009,8 @@ def test_a_refused_command_line_with_a_report_on_a_pipe_exits_instead_of_waiting
     assert done.returncode == 2
     assert done.stderr.endswith("error: unrecognized arguments: --bogus\n")
     assert json.loads(done.stdout) == {
-        "report_format": 1, "ragmon_version": ragmon.__version__, "judge": {}, "k": None, "examples": 0,
+        "report_format": 1, "ragmon_version": ragmon.__version__, "judge": {}, "k": None, "confidence": None,
+        "examples": 0,
         "aggregates": {},
         "gates": [], "passed": False, "complete": False, "error": "unrecognized arguments: --bogus",
         "baseline": None, "results": [], "skipped": []}

@@ -32,6 +32,7 @@ def to_dict(report: Report, gates: Sequence[GateResult], *, incomplete: str | No
         "ragmon_version": __version__,
         "judge": json_value(dict(report.judge)),
         "k": report.k,
+        "confidence": report.config.confidence,
         "examples": len(report.results),
         # At the 12 decimals a gate compares at, as `gates[].value` is: a mean of 0.19999999999999998 (0, 0
         # and 0.6) beside a `groundedness >= 0.2` that passed would read as a contradiction, to a script too.
@@ -63,8 +64,8 @@ def render_error(message: str) -> str:
     """A run that stopped before it had figures (bad input, an unreachable target, a judge error): every
     key of a full report, empty, so `jq '.results[]'` or `.gates | length` still work on it."""
     return _dumps({"report_format": REPORT_FORMAT, "ragmon_version": __version__, "judge": {}, "k": None,
-                   "examples": 0, "aggregates": {}, "gates": [], "passed": False, "complete": False,
-                   "error": message, "baseline": None, "results": [], "skipped": []})
+                   "confidence": None, "examples": 0, "aggregates": {}, "gates": [], "passed": False,
+                   "complete": False, "error": message, "baseline": None, "results": [], "skipped": []})
 
 
 def _dumps(doc: dict[str, Any]) -> str:
