@@ -117,6 +117,8 @@ class Example:
             object.__setattr__(self, "citations", _items(where, "citations", self.citations, str, tuple))
         if type(self.extra) is not dict and not isinstance(self.extra, Mapping):
             raise TypeError(f"{where}extra must be a mapping, got {type(self.extra).__name__}")
+        # A copy: the caller's dict, changed after, changed the frozen example (and its reports) with it.
+        object.__setattr__(self, "extra", dict(self.extra))
 
 
 def check_text(owner: str, name: str, value: object, *, optional: bool = False) -> None:

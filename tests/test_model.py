@@ -256,3 +256,10 @@ def test_a_numpy_confidence_is_taken_as_a_float() -> None:
     for value in (np.float32(0.5), np.float64(0.9)):
         config = EvalConfig(confidence=value)  # type: ignore[arg-type]
         assert type(config.confidence) is float and config.confidence == float(value)
+
+
+def test_extra_is_the_examples_own_not_the_callers_dict() -> None:
+    fields = {"source": "faq"}
+    example = Example("a", "q", extra=fields)
+    fields["source"] = "changed later"
+    assert example.extra == {"source": "faq"}
