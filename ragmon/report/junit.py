@@ -20,7 +20,6 @@ decided on figures that say nothing true, or never decided, must not show green.
 
 from __future__ import annotations
 
-import math
 import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -127,15 +126,11 @@ def _finish(suite: ET.Element, summary: str) -> str:
 def _worst_lines(report: Report, gate: GateResult, worst: int) -> list[str]:
     """The examples on the wrong side of the gate's threshold, worst first; none when no example measured
     the metric (the gate's reason says so already)."""
-    measured = [(value, r) for r in report.results
-                if (value := r.metrics.get(gate.metric)) is not None and math.isfinite(value)]
+    measured = text.measured(report.results, gate.metric)
     if not measured:
         return []
-    higher_is_worse = gate.op == "<="
-    failing = sorted(((value, r) for value, r in measured
-                      if (value > gate.threshold if higher_is_worse else value < gate.threshold)),
-                     key=lambda item: -item[0] if higher_is_worse else item[0])
-    side = "above" if higher_is_worse else "below"
+    failing = text.wrong_side(measured, gate)
+    side = "above" if gate.op == "<=" else "below"
     shown = failing[:worst]
     listed = f", the worst {len(shown)} listed:" if len(shown) < len(failing) else ", worst first:"
     lines = [f"{len(failing)} of {len(measured)} examples have {gate.metric} {side} "

@@ -1,7 +1,8 @@
 """The Markdown report: for a PR comment or a CI step summary, ending with the examples to look at first.
 
 With a baseline, the examples that regressed against it come first, each with its newly unsupported
-sentences. Then the weakest examples (lowest groundedness), then the others with a problem, each showing
+sentences. Then the weakest examples (those behind a breached gate, worst first; then the lowest
+groundedness), then the others with a problem, each showing
 its unsupported sentences verbatim with the judge's reason, the relevant documents retrieval missed, and
 the retrieved ones never used.
 
@@ -33,9 +34,11 @@ from ragmon.report.text import (
     aggregate_cells,
     gate_thresholds,
     groundedness_key,
+    measured,
     moved,
     show,
     verdict,
+    wrong_side,
 )
 
 DEFAULT_WORST = 10
@@ -93,7 +96,7 @@ def render(report: Report, gates: Sequence[GateResult], *, worst: int = DEFAULT_
                             for example_id, reason in report.skipped[:SKIPPED_SHOWN]],
                            _more(len(report.skipped) - SKIPPED_SHOWN, "skipped example",
                                  " (the JSON report lists all)"), "skipped example")
-    weak = weakest(report.results)
+    weak = weakest(report.results, gates)
     shown = weak[:worst]
     blocks += _section(["", f"### Weakest examples ({len(shown)} of {len(weak)} with problems)"],
                        [["", *_example_section(result, report.k)] for result in shown], [], "weakest example")
@@ -125,10 +128,18 @@ def render_error(message: str, *, status: int = 2) -> str:
     return _joined(_incomplete_lines(message, figures=False, status=status))
 
 
-def weakest(results: Sequence[ExampleResult]) -> list[ExampleResult]:
-    """Examples with an unsupported claim or a missed relevant document, lowest groundedness first."""
-    flagged = [r for r in results if r.relevant_not_retrieved or any(not v.supported for v in r.verdicts)]
-    return sorted(flagged, key=groundedness_key)
+def weakest(results: Sequence[ExampleResult], gates: Sequence[GateResult] = ()) -> list[ExampleResult]:
+    """First the examples behind each breached gate, worst first (`wrong_side`); then the others with an
+    unsupported claim or a missed relevant document, lowest groundedness first. Ranked by groundedness
+    alone, the example that breached `recall=0.9` (fully grounded, its document missed) came after every
+    less grounded one, and `--worst` cut it: only the JUnit report named it."""
+    first: dict[int, ExampleResult] = {}
+    for gate in gates:
+        if not gate.passed and gate.max_drop is None:  # a drop gate's examples are the regressions above
+            first.update((id(r), r) for _, r in wrong_side(measured(results, gate.metric), gate))
+    flagged = [r for r in results if id(r) not in first
+               and (r.relevant_not_retrieved or any(not v.supported for v in r.verdicts))]
+    return [*first.values(), *sorted(flagged, key=groundedness_key)]
 
 
 @dataclass(frozen=True, slots=True)

@@ -117,6 +117,21 @@ def verdict(gates: Sequence[GateResult], incomplete: str | None = None) -> str:
     return "FAIL: " + ", ".join(f"{g.metric} {g.reason}" for g in breached)
 
 
+def measured(results: Sequence[ExampleResult], metric: str) -> list[tuple[float, ExampleResult]]:
+    """The examples that measured `metric`, each with its value."""
+    return [(value, r) for r in results
+            if (value := r.metrics.get(metric)) is not None and math.isfinite(value)]
+
+
+def wrong_side(measured: Sequence[tuple[float, ExampleResult]],
+               gate: GateResult) -> list[tuple[float, ExampleResult]]:
+    """The measured examples on the wrong side of the gate's threshold, worst first: those behind a breach."""
+    higher_is_worse = gate.op == "<="
+    return sorted(((value, r) for value, r in measured
+                   if (value > gate.threshold if higher_is_worse else value < gate.threshold)),
+                  key=lambda item: -item[0] if higher_is_worse else item[0])
+
+
 def groundedness_key(result: ExampleResult) -> float:
     """Sorts the least grounded first and examples without a groundedness figure last."""
     value = result.metrics.get("groundedness")

@@ -81,8 +81,9 @@ def test_an_incomplete_run_never_passed_and_keeps_its_figures(report: Report) ->
 def test_an_error_report_has_every_key_and_no_figures() -> None:
     doc = json.loads(render_error("data.jsonl:3: invalid JSON"), parse_constant=_no_nan)
     assert doc == {"report_format": 1, "ragmon_version": ragmon.__version__, "judge": {}, "k": None,
-                   "confidence": None, "examples": 0, "aggregates": {}, "gates": [], "passed": False, "complete": False,
-                   "error": "data.jsonl:3: invalid JSON", "baseline": None, "results": [], "skipped": []}
+                   "confidence": None, "examples": 0, "aggregates": {}, "gates": [], "passed": False,
+                   "complete": False, "error": "data.jsonl:3: invalid JSON", "baseline": None, "results": [],
+                   "skipped": []}
 
 
 def test_claims_carry_the_judges_reason() -> None:

@@ -298,3 +298,21 @@ def test_a_relevant_id_retrieved_below_the_top_k_is_named_as_such() -> None:
     out = render(report, ())
     assert "Relevant but not in the top 2 retrieved: `b`, `c`" in out
     assert "Retrieved but unused: `x`, `b`, `c`" in out
+
+
+def test_the_examples_behind_a_breached_gate_come_first() -> None:
+    # `--k 1 --gate recall=0.9 --worst 2`: ranked by groundedness alone, r10 (grounded, its document
+    # missed), the one example that breached the gate, came after two less grounded ones and was cut.
+    def result(example_id: str, groundedness: float, recall: float,
+               missed: tuple[str, ...] = ()) -> ExampleResult:
+        claim = Claim("It opens at 9.", 0, 14)
+        grounded = groundedness == 1.0
+        example = Example(example_id, "q", (Context("d1", "It opens at 9."),), claim.text)
+        return ExampleResult(example, "lexical", {"groundedness": groundedness, "recall": recall},
+                             (ClaimVerdict(claim, grounded, ("d1",) if grounded else ()),), missed, ())
+    results = (result("r07", 0.0, 1.0), result("r08", 0.0, 1.0), result("r10", 1.0, 0.0, ("d2",)),
+               result("r11", 1.0, 1.0))
+    gates = (GateResult("recall", ">=", 0.9, 0.75, False, "0.75 < 0.9"),)
+    out = render(Report({"name": "lexical"}, 1, results, {}), gates, worst=2)
+    assert "### Weakest examples (2 of 3 with problems)" in out
+    assert out.index("#### `r10`") < out.index("#### `r07`") and "#### `r08`" not in out
