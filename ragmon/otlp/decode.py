@@ -43,6 +43,7 @@ from opentelemetry.proto.common.v1.common_pb2 import AnyValue
 
 from ragmon import jsontext
 from ragmon.errors import RagmonError
+from ragmon.otlp.utf8_repair import NotRepairable, repaired
 from ragmon.otlp.values import MalformedProtobuf, json_values, protobuf_exceeds
 from ragmon.traces import Span, SpanEvent
 
@@ -201,7 +202,7 @@ def decode_protobuf(body: bytes, max_values: int = MAX_VALUES) -> DecodedBatch:
             raise TooManyValues(f"the request holds more than {max_values} values (spans, their ids, events, "
                                 "links, attributes, their values; 4 other fields count as one; "
                                 "--max-values): send smaller batches")
-        request = ExportTraceServiceRequest.FromString(body)
+        request = _request(body)
     except (ProtobufDecodeError, RecursionError, MalformedProtobuf) as exc:
         raise DecodeError(f"not a valid protobuf ExportTraceServiceRequest ({exc})") from None
     out = _Collector()
@@ -225,6 +226,21 @@ def decode_protobuf(body: bytes, max_values: int = MAX_VALUES) -> DecodedBatch:
                     resource=resource, status_code=span.status.code, scope_name=scope_name,
                     parent_is_remote=_parent_is_remote(span.flags)))
     return out.batch()
+
+
+def _request(body: bytes) -> ExportTraceServiceRequest:
+    """The request, its strings that are not UTF-8 read with U+FFFD for each bad sequence
+    (`ragmon.otlp.utf8_repair`): the parser refused the whole batch over one."""
+    try:
+        return ExportTraceServiceRequest.FromString(body)
+    except ProtobufDecodeError as exc:
+        try:
+            fixed, count = repaired(body, ExportTraceServiceRequest.DESCRIPTOR)
+        except (NotRepairable, RecursionError):
+            raise exc from None
+        if not count:
+            raise
+        return ExportTraceServiceRequest.FromString(fixed)
 
 
 def _pb_attributes(key_values: Iterable[Any]) -> dict[str, Any]:

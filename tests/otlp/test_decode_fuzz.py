@@ -27,6 +27,7 @@ from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTrace
 
 from ragmon.otlp.decode import DecodedBatch, DecodeError, decode_json, decode_protobuf
 from ragmon.otlp.http import add_otlp_routes
+from ragmon.otlp.utf8_repair import repaired
 from ragmon.otlp.values import MalformedProtobuf, protobuf_exceeds
 
 FUZZ = settings(derandomize=True, deadline=None, database=None,
@@ -258,7 +259,12 @@ def _varint(n: int) -> bytes:
 
 
 def protobuf_spans(body: bytes) -> int:
-    request = ExportTraceServiceRequest.FromString(body)
+    """Spans in the body as sent; its strings that are not UTF-8 read as the receiver reads them."""
+    try:
+        request = ExportTraceServiceRequest.FromString(body)
+    except ProtobufDecodeError:
+        fixed, _ = repaired(body, ExportTraceServiceRequest.DESCRIPTOR)
+        request = ExportTraceServiceRequest.FromString(fixed)
     return sum(len(scope.spans) for resource in request.resource_spans for scope in resource.scope_spans)
 
 

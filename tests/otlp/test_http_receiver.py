@@ -245,6 +245,20 @@ async def test_a_corrupt_gzip_stream_is_a_400(serve, sink, body, message):
     assert sink.offers == [] and sink.rejects == [(1, "decode_error")]
 
 
+async def test_a_batch_holding_a_string_that_is_not_utf8_is_taken_whole(serve, sink):
+    # A Go service's raw bytes in one span's name: the parser refused all 3 spans, 400, which a
+    # Collector does not retry. Read as the Collector reads them: each bad sequence is U+FFFD.
+    message = ExportTraceServiceRequest()
+    scope = message.resource_spans.add().scope_spans.add()
+    for i, name in enumerate(["a", "NAME", "c"]):
+        scope.spans.add(name=name, trace_id=bytes([1] * 16), span_id=bytes([i + 1] * 8))
+    url = await serve()
+    status, _, _ = await post(url, message.SerializeToString().replace(b"NAME", b"N\xffME"), PROTOBUF)
+    assert status == 200 and sink.rejects == []
+    ((spans, _),) = sink.offers
+    assert [span.name for span in spans] == ["a", "N\ufffdME", "c"]
+
+
 async def test_undecodable_bodies_are_a_400_in_the_request_encoding(serve, sink):
     url = await serve()
     status, headers, body = await post(url, b"\x0a\x64\x01", PROTOBUF)

@@ -1,0 +1,52 @@
+"""A protobuf request with strings that are not UTF-8 is read whole, each bad sequence as U+FFFD, as the
+Collector passes such strings on: the parser refused the whole batch over one string."""
+
+from __future__ import annotations
+
+import pytest
+from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
+
+from ragmon.otlp.decode import DecodeError, decode_protobuf
+from ragmon.otlp.utf8_repair import NotRepairable, repaired
+
+TRACE_ID = b"\xff\xfe" + bytes(range(14))  # bytes fields are not strings: never rewritten
+"""Not UTF-8 either, as any random id may be."""
+
+
+def request(names: list[str], value: str) -> bytes:
+    """Spans named `names`, each with one string attribute, as an SDK serialises them."""
+    message = ExportTraceServiceRequest()
+    scope = message.resource_spans.add().scope_spans.add()
+    for i, name in enumerate(names):
+        span = scope.spans.add(name=name, trace_id=TRACE_ID, span_id=bytes([i + 1] * 8))
+        span.attributes.add(key="output.value").value.string_value = value
+    return message.SerializeToString()
+
+
+def test_a_batch_with_bad_strings_keeps_every_span_with_each_bad_sequence_replaced() -> None:
+    # "NAME" and "VALUE" are placeholders of the same length as what replaces them: a Go service's raw
+    # bytes (0xFF 0xFE 0xFD 0xFC, no UTF-8 at all) in one span's name, and a value cut inside "é" in all.
+    body = request(["ok-1", "NAME", "ok-3"], "VALUEcaf\u00e9")
+    body = body.replace(b"NAME", b"\xff\xfe\xfd\xfc").replace(b"caf\xc3\xa9", b"caf\xc3!")
+    batch = decode_protobuf(body)
+    assert [s.name for s in batch.spans] == ["ok-1", "\ufffd" * 4, "ok-3"]
+    assert {s.attributes["output.value"] for s in batch.spans} == {"VALUEcaf\ufffd!"}
+    assert {s.trace_id for s in batch.spans} == {TRACE_ID.hex()} and batch.rejected == 0
+
+
+def test_what_is_repaired_is_counted_and_a_valid_body_comes_back_as_it_was() -> None:
+    body = request(["ok"], "fine")
+    assert repaired(body, ExportTraceServiceRequest.DESCRIPTOR) == (body, 0)
+    bad = request(["NAME", "NAME"], "fine").replace(b"NAME", b"\xffAME")
+    fixed, count = repaired(bad, ExportTraceServiceRequest.DESCRIPTOR)
+    assert count == 2
+    spans = ExportTraceServiceRequest.FromString(fixed).resource_spans[0].scope_spans[0].spans
+    assert [s.name for s in spans] == ["\ufffdAME", "\ufffdAME"]
+
+
+def test_a_body_that_is_no_protobuf_keeps_the_parsers_error() -> None:
+    # 0x0a is field 1 (resource_spans), length-delimited, claiming 100 bytes that are not there.
+    with pytest.raises(NotRepairable):
+        repaired(b"\x0a\x64\x01\x02", ExportTraceServiceRequest.DESCRIPTOR)
+    with pytest.raises(DecodeError, match=r"^not a valid protobuf ExportTraceServiceRequest"):
+        decode_protobuf(b"\x0a\x64\x01\x02")
