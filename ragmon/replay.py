@@ -319,6 +319,8 @@ def _check_report_paths(args: argparse.Namespace) -> None:
                              f"overwrite it (--{flag} names the report to write)")
         if where is None:
             continue  # a pipe or a device (/dev/null): no file to keep
+        if (why := _unwritable(path)) is not None:  # found before the build is asked or a call paid for
+            raise InputError(f"cannot write report: {why}", source=str(path))
         if _same_file(path, summary):
             raise InputError(f"{report.given(str(path))} is $GITHUB_STEP_SUMMARY, where the Markdown report "
                              f"already goes (appended to the job summary): give --{flag} a file of its own, "
@@ -714,6 +716,18 @@ def _write(path: Path, content: str, *, summary: bool = False) -> None:
                    f"the variable is set wrong)")
         raise InputError(f"cannot write the step summary ($GITHUB_STEP_SUMMARY): {why}",
                          source=str(path)) from None
+
+
+def _unwritable(path: Path) -> str | None:
+    """Why the report at `path` could not be written, as far as can be told before writing it: a file
+    where a folder goes, or no permission to write the file or make it in its nearest directory. Told at
+    the end, after every question was asked and scored, the run had been for nothing."""
+    if (why := _not_a_directory(path)) is not None:
+        return why
+    if path.exists():
+        return None if os.access(path, os.W_OK) else "Permission denied"
+    directory = next((parent for parent in path.parents if parent.exists()), Path("."))
+    return None if os.access(directory, os.W_OK | os.X_OK) else f"Permission denied (in {directory})"
 
 
 def _not_a_directory(path: Path) -> str | None:

@@ -756,15 +756,14 @@ def test_an_error_replaces_the_previous_runs_reports(ragmon_cmd: list[str], tmp_
 
 def test_a_report_that_cannot_be_written_turns_the_others_into_error_reports(ragmon_cmd: list[str],
                                                                            tmp_path: Path) -> None:
-    # --json is written first and fine; --junit cannot be (its parent is a file): exit 2, and the JSON
-    # report, already written green, must say the run did not complete.
-    (tmp_path / "afile").write_text("")
+    # --json is written first and fine; --junit cannot be (a full disk, which no check before writing
+    # can tell): exit 2, and the JSON report, already written green, must say the run did not complete.
     done = replay(ragmon_cmd, GOLDEN, "--gate", "groundedness=0.5", "--json", "r.json",
-                  "--junit", "afile/r.xml", cwd=tmp_path)
+                  "--junit", "/dev/full", cwd=tmp_path)
     assert done.returncode == 2 and len(done.stderr.splitlines()) == 1 and "Traceback" not in done.stderr
     doc = json.loads((tmp_path / "r.json").read_text())
     assert (doc["passed"], doc["complete"]) == (False, False)
-    assert doc["error"].startswith("afile/r.xml: cannot write report: ")
+    assert doc["error"] == "/dev/full: cannot write report: No space left on device"
     assert done.stderr == f"ragmon replay: error: {doc['error']}\n"
 
 
@@ -799,14 +798,23 @@ def test_an_empty_report_path_is_refused_not_read_as_the_working_directory(ragmo
     assert last == "ragmon replay: error: argument --json: empty: name the file to write"
 
 
+def test_a_report_that_cannot_be_made_is_refused_before_anything_is_scored(ragmon_cmd: list[str],
+                                                                          tmp_path: Path) -> None:
+    # Found at the end, after every question was asked and scored (a live run of 8 questions, for nothing).
+    (tmp_path / "afile").write_text("")
+    done = replay(ragmon_cmd, GOLDEN, "--gate", "groundedness=0.5", "--junit", "afile/r.xml", cwd=tmp_path)
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == ("ragmon replay: error: afile/r.xml: cannot write report: afile is a file, not a "
+                           "directory\n")
+
+
 def test_an_error_report_that_cannot_be_written_does_not_hide_the_error(ragmon_cmd: list[str],
                                                                        tmp_path: Path) -> None:
-    # Bad input, and --json cannot be written: the user is told of the bad input, the one thing to fix
-    # first, and the --markdown error report is still written.
-    (tmp_path / "afile").write_text("")
+    # Bad input, and --json cannot be written (a full disk: no check before writing can tell): the user is
+    # told of the bad input, the one thing to fix first, and the --markdown error report is still written.
     data = tmp_path / "bad.jsonl"
     data.write_text("{\n", encoding="utf-8")
-    done = replay(ragmon_cmd, data, "--json", "afile/r.json", "--markdown", "r.md", cwd=tmp_path)
+    done = replay(ragmon_cmd, data, "--json", "/dev/full", "--markdown", "r.md", cwd=tmp_path)
     assert done.returncode == 2 and len(done.stderr.splitlines()) == 1
     assert f"{data}:1: invalid JSON" in done.stderr
     assert (tmp_path / "r.md").read_text().startswith("## ragmon replay: INCOMPLETE\n")
