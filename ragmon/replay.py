@@ -64,6 +64,7 @@ from ragmon.judges.lexical import add_cli_arguments as add_lexical_arguments
 from ragmon.model import LOWER_IS_BETTER, METRIC_NAMES, EvalConfig, Example, Report
 from ragmon.options import (
     Flag,
+    byte_size,
     check_stdin_read_once,
     duration,
     flag_of,
@@ -175,6 +176,9 @@ def _add_live_settings(live: argparse._ArgumentGroup | argparse.ArgumentParser) 
                       metavar="HOST:PORT",
                       help="OTLP/HTTP receiver for the build's spans (default %(default)s, where OTLP/HTTP "
                            "exporters send by default; port 0 picks a free port and prints it)")
+    live.add_argument("--receiver-max-body", type=byte_size, default="16MiB", metavar="SIZE",
+                      help="largest OTLP request the receiver takes (default 16MiB, as ragmon serve's "
+                           "--max-body): raise it for a build whose spans hold documents of megabytes")
     live.add_argument("--trace-wait", type=duration, default="30s", metavar="DURATION",
                       help="after the last answer, how long the traces may take to arrive (default 30s)")
     live.add_argument("--trace-quiet", type=duration, default="500ms", metavar="DURATION",

@@ -90,6 +90,9 @@ class Target:
     receiver: tuple[str, int] = ("127.0.0.1", 4318)
     trace_wait: float = 30.0
     quiet: float = 0.5
+    max_body: int = MAX_BODY
+    """The largest request the receiver takes (--receiver-max-body): a build whose spans hold whole
+    documents of megabytes sends larger batches than the sidecar's default."""
     headers: tuple[tuple[str, str], ...] = dataclass_field(default=(), repr=False)
     """Sent with every question (an Authorization token, say): kept out of the repr, which a traceback or
     a log line could print."""
@@ -118,7 +121,7 @@ class Target:
         return cls(url=args.target, field=args.target_field, concurrency=args.target_concurrency,
                    timeout=args.target_timeout, retries=args.target_retries, receiver=args.receiver_listen,
                    trace_wait=args.trace_wait, quiet=args.trace_quiet, headers=headers,
-                   start_wait=args.target_start_wait)
+                   start_wait=args.target_start_wait, max_body=args.receiver_max_body)
 
 
 def shown_url(url: str) -> str:
@@ -228,8 +231,8 @@ async def _collect(golden: Sequence[Example], target: Target, log: TextIO | None
     sink = TraceSink(set(trace_ids.values()), quiet=target.quiet, decision_wait=target.trace_wait)
     app = web.Application()
     logger = None if log is None else _receiver_log(log)
-    add_otlp_routes(app, sink, max_body=MAX_BODY, token=None, max_body_flag=None, logger=logger,
-                    on_wrong_path=sink.wrong_path)
+    add_otlp_routes(app, sink, max_body=target.max_body, token=None, max_body_flag="--receiver-max-body",
+                    logger=logger, on_wrong_path=sink.wrong_path)
     # A gRPC exporter here, or a request aiohttp cannot parse: a line on `log`, not aiohttp's traceback.
     advice = grpc_client_advice(REPLAY_RECEIVER, None, None, grpc_flag=None)
     unreadable = UnreadableRequests(sink, lambda: advice, otlp=True, refusals=RefusalLog(logger))
@@ -539,6 +542,7 @@ def _receiver_problems(sink: TraceSink) -> str:
     """What the receiver refused, and where else than /v1/traces it was sent requests, with what to change
     in the exporter's settings for each path: the likeliest reason the traces are missing."""
     refused = "".join(f"; the receiver refused {count} span(s): {reason}"
+                      + (" (requests over --receiver-max-body: raise it)" if reason == "too_large" else "")
                       for reason, count in sink.rejected.items())
     named = sink.wrong_paths.most_common(SHOWN_PROBLEMS)
     refused += "".join(f"; the receiver got {count} request(s) at {path}, not {TRACES_PATH} "

@@ -526,6 +526,34 @@ def server_span_only(tracer: Tracer) -> Handler:
     return ask
 
 
+def whole_document_build(tracer: Tracer, document: str) -> Handler:
+    """A build whose one span records its question, answer and the whole document it retrieved."""
+    async def ask(request: web.Request) -> web.Response:
+        question = (await request.json())["question"]
+        with tracer.start_as_current_span("POST /ask", context=propagate.extract(request.headers),
+                                          kind=SpanKind.SERVER) as span:
+            span.set_attributes({"ragmon.question": question, "ragmon.answer": "It opens at 9.",
+                                 "ragmon.contexts": json.dumps([{"id": "manual", "text": document}])})
+            return web.json_response({"answer": "It opens at 9."})
+    return ask
+
+
+async def test_a_build_sending_more_than_the_receivers_max_body_is_told_which_flag_to_raise() -> None:
+    # A fixed 16 MiB took no span holding a 20 MB document: the run failed with "too_large" and no way out.
+    document = "It opens at 9. " + "x" * 60_000
+    receiver = free_port()
+    with sdk_tracer(receiver) as tracer:
+        async with serving(whole_document_build(tracer, document)) as url:
+            with pytest.raises(RagmonError) as raised:
+                small = live_target(url, receiver, max_body=32 << 10, trace_wait=2.0)
+                await asyncio.to_thread(collect, [Example(id="a", question="q")], small, log=None)
+            assert ("the receiver refused 1 span(s): too_large (requests over --receiver-max-body: raise it)"
+                    in str(raised.value))
+            (example,) = await asyncio.to_thread(collect, [Example(id="a", question="q")],
+                                                 live_target(url, receiver, max_body=1 << 20), log=None)
+    assert example.contexts is not None and example.contexts[0].text == document
+
+
 async def test_traces_that_are_not_rag_are_one_reason_naming_every_example() -> None:
     golden = [Example(id=name, question=f"question {name}") for name in ("a", "b", "c")]
     receiver = free_port()
