@@ -100,6 +100,12 @@ _SIGNATURE = re.compile(r"[ \t]*(?:[—–-]{1,2}[ \t]*)?" + _SIGNATURE_WORD + r
                         + _SIGNATURE_WORD + r"){0,7}[ \t]*\.?")
 """A line of a signature: a name, a job title, a team ("The Northwind Support Team", "Ihr Kundenservice der
 Stadtwerke Lindau", "El equipo de Atención al Cliente"), eight words at most."""
+_SENT_FROM = re.compile(
+    r"[ \t]*(?i:sent from my|von meinem|envoyé de mon|envoyé depuis mon|enviado desde mi|inviato da(?: mio"
+    r"| il mio)?|enviado do meu|enviado a partir do meu)[ \t]+[^\s.!?,;:\d@]+(?:[ \t]+[^\s.!?,;:\d@]+){0,2}?"
+    r"(?:[ \t]+(?i:gesendet))?[ \t]*\.?[ \t]*")
+"""A mail app's line under a letter ("Sent from my iPhone", "Von meinem iPad gesendet", "Envoyé de mon
+Galaxy"): it says how the mail was sent, nothing a page could hold."""
 _STATES = re.compile(r"[0-9@]|://|www\.|^\W*p\.?\s?s\b", re.IGNORECASE)
 """What makes a line under a closing a statement: a number, an address, a postscript."""
 
@@ -192,6 +198,8 @@ def closes_a_letter(sentence: str) -> bool:
 
 def signs_a_letter(sentence: str) -> bool:
     """Whether a line under a closing is only a name, a title or a team's name (`_SIGNATURE`; a line of
-    more than `_MOST_SIGNATURE_SPACES` spaces is spared the pattern)."""
+    more than `_MOST_SIGNATURE_SPACES` spaces is spared the pattern), or a mail app's `_SENT_FROM`."""
+    if _SENT_FROM.fullmatch(sentence) is not None:
+        return True
     return (sentence.count(" ") <= _MOST_SIGNATURE_SPACES and _SIGNATURE.fullmatch(sentence) is not None
             and _STATES.search(sentence) is None)

@@ -1080,17 +1080,17 @@ LETTERS = {
 
 LETTERS_2 = {
     # Written after the second version and measured once (wrappers read as claims 196 -> 111 -> 45 of 240
-    # across the two versions). Greetings the list lacks ("Morning Priya,", "Hi both,", "Olá a todos,"),
-    # thanks and apologies in other words ("wir danken Ihnen", "valeu pela mensagem!", "scusi il ritardo"),
-    # "Sent from my iPhone", and job titles and teams in lower-case words no list knows ("Amministratore di
+    # across the two versions; 43 once a mail app's "Von meinem iPhone gesendet" is no claim, which also
+    # lets the signature above it be read as one). Greetings the list lacks ("Morning Priya,", "Hi both,",
+    # "Olá a todos,"), thanks and apologies in other words ("wir danken Ihnen", "valeu pela mensagem!",
+    # "scusi il ritardo"), a mail app's line that ends no letter ("Inviato dal mio smartphone" above a
+    # postscript), and job titles and teams in lower-case words no list knows ("Amministratore di
     # condominio", "Gestionnaire locative, Agence du Parc").
     ("de-g3", "read as a claim",
      "herzlichen Dank für Ihre Nachricht und entschuldigen Sie die späte Antwort."),
     ("de-g4", "read as a claim", "Hallo zusammen,"),
     ("de-g4", "read as a claim", "Hausverwaltung König"),
     ("de-g4", "read as a claim", "vielen Dank für die Rückfragen zur Müllabfuhr."),
-    ("de-g5", "read as a claim", "Marco | Studioleitung FitWerk Köln"),
-    ("de-g5", "read as a claim", "Von meinem iPhone gesendet"),
     ("de-g5", "read as a claim", "oh nein, gute Besserung fürs Knie!"),
     ("de-i1", "read as a claim", "wir danken Ihnen für Ihre Nachricht."),
     ("de-r1", "read as a claim", "Leider liegen mir zu Unfallschäden im Ausland keine Informationen vor."),

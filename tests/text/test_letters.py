@@ -28,6 +28,8 @@ def claims(answer: str) -> list[str]:
     f"Gentile Signora Bianchi,\n{FACT}\nCordiali saluti,\nil team di assistenza",
     f"Prezada Sra. Costa,\n{FACT}\nCom os melhores cumprimentos,\nA equipa de apoio ao cliente",
     f"Good afternoon.\n{FACT}\nThanks,\nMaria",
+    f"Hi Anna,\n{FACT}\nBest,\nTom\n\nSent from my iPhone",
+    f"Hallo Frau Weber,\n{FACT}\nViele Grüße\nJonas\nVon meinem iPad gesendet",
 ])
 def test_a_letters_frame_is_no_claim_and_its_one_fact_is_judged_alone(letter: str) -> None:
     assert claims(letter) == [FACT]
