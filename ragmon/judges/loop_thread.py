@@ -10,12 +10,17 @@ flight, as the tasks of one event loop do.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import os
 import threading
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any, TypeVar
 
 T = TypeVar("T")
+
+
+class LoopClosed(RuntimeError):
+    """The loop was closed while a call ran on it: the call was cancelled, and its caller is told so."""
 
 
 class LoopThread:
@@ -35,20 +40,32 @@ class LoopThread:
         future = asyncio.run_coroutine_threadsafe(make(), self._running_loop())
         try:
             return future.result()
+        except concurrent.futures.CancelledError:
+            raise LoopClosed("closed while this call was in flight: the call was cancelled") from None
         except BaseException:
             future.cancel()
             raise
 
     def close(self, last: Callable[[], Awaitable[None]]) -> None:
-        """Runs `last` on the loop, if it was ever started in this process, then stops the loop and its
-        thread. A later `run` starts them again."""
+        """Cancels the calls in flight (their callers get LoopClosed: left pending, they waited forever),
+        runs `last` on the loop, if it was ever started in this process, then stops the loop and its
+        thread. A later `run` starts them again. Called on the loop's own thread (a finalizer run by a
+        collection there), it only stops the loop: the thread cannot wait for itself."""
         with self._lock:
             loop, thread = self._loop, self._thread
             self._loop = self._thread = None
         if loop is None or thread is None or self._pid != os.getpid():
             return
+        if threading.current_thread() is thread:
+            loop.call_soon(loop.stop)
+            return
 
         async def finish() -> None:
+            current = asyncio.current_task()
+            calls = [task for task in asyncio.all_tasks() if task is not current]
+            for task in calls:
+                task.cancel()
+            await asyncio.gather(*calls, return_exceptions=True)
             await last()
 
         try:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
 import logging
 import os
@@ -1256,3 +1257,20 @@ def test_replay_without_a_key_exits_2_leaving_no_cache_dir(fake_api: FakeAnthrop
     code, _ = replay(tmp_path, "--cache-dir", str(tmp_path / ".c"))
     assert code == 2 and "needs an API key: set ANTHROPIC_API_KEY" in capsys.readouterr().err
     assert not (tmp_path / ".c").exists() and fake_api.calls == 0
+
+
+def test_a_judge_dropped_unclosed_ends_its_thread(fake_api: FakeAnthropic) -> None:
+    # 100 judges built, used once and dropped had left 200 threads and 300 file descriptors.
+    def threads() -> int:
+        return sum(t.name == "ragmon-claude-judge" for t in threading.enumerate())
+
+    before = threads()
+    judge = make_judge(fake_api)
+    judge.judge(Example("e", "q", (Context("d1", PARIS.text),), PARIS.text), (PARIS,))
+    assert threads() == before + 1
+    del judge
+    gc.collect()
+    deadline = time.monotonic() + 5
+    while threads() > before:
+        assert time.monotonic() < deadline, "the judge's thread outlived it"
+        time.sleep(0.01)

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from ragmon.judges.loop_thread import LoopThread
+from ragmon.judges.loop_thread import LoopClosed, LoopThread
 
 
 async def nothing() -> None:
@@ -88,3 +88,27 @@ def test_an_interrupt_while_waiting_cancels_the_coroutine(loop_thread: LoopThrea
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
     assert cancelled.wait(5)
+
+
+def test_a_call_in_flight_when_the_loop_closes_is_cancelled_and_its_caller_told(
+        loop_thread: LoopThread) -> None:
+    # Left pending by the loop's stop, the caller's thread waited forever.
+    started = threading.Event()
+    outcome: list[BaseException] = []
+
+    async def call() -> None:
+        started.set()
+        await asyncio.sleep(30)
+
+    def caller() -> None:
+        try:
+            loop_thread.run(call)
+        except BaseException as exc:
+            outcome.append(exc)
+
+    thread = threading.Thread(target=caller)
+    thread.start()
+    assert started.wait(5)
+    loop_thread.close(nothing)
+    thread.join(5)
+    assert not thread.is_alive() and len(outcome) == 1 and isinstance(outcome[0], LoopClosed)
