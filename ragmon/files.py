@@ -49,5 +49,9 @@ def check_not_directory(path: Path, given: str) -> None:
     """Before anything is read: a report path that is a directory (`--json reports/`) is refused at once,
     not after every example was scored (and every Claude verdict paid for) when the write failed. `given`
     names the flag with its value, as the user set it."""
-    if path.is_dir():
+    try:
+        directory = path.is_dir()
+    except OSError as exc:  # a name too long, a directory it may not look in: no report can go there
+        raise InputError(f"{given}: cannot write report: {exc.strerror}") from None
+    if directory:
         raise InputError(f"{given} is a directory: name a file to write the report to")

@@ -726,11 +726,14 @@ def _unwritable(path: Path) -> str | None:
     """Why the report at `path` could not be written, as far as can be told before writing it: a file
     where a folder goes, or no permission to write the file or make it in its nearest directory. Told at
     the end, after every question was asked and scored, the run had been for nothing."""
-    if (why := _not_a_directory(path)) is not None:
-        return why
-    if path.exists():
-        return None if os.access(path, os.W_OK) else "Permission denied"
-    directory = next((parent for parent in path.parents if parent.exists()), Path("."))
+    try:
+        if (why := _not_a_directory(path)) is not None:
+            return why
+        if path.exists():
+            return None if os.access(path, os.W_OK) else "Permission denied"
+        directory = next((parent for parent in path.parents if parent.exists()), Path("."))
+    except OSError as exc:  # a name too long, a directory it may not look in
+        return exc.strerror or str(exc)
     return None if os.access(directory, os.W_OK | os.X_OK) else f"Permission denied (in {directory})"
 
 

@@ -215,3 +215,11 @@ def test_a_signal_before_the_run_began_replaces_the_report_it_names(tmp_path: Pa
     assert (done.returncode, done.stderr) == (
         143, "ragmon calibrate: terminated (SIGTERM): the JSON report says the run is incomplete\n")
     assert json.loads(report.read_text()) == incomplete("terminated (SIGTERM)")
+
+
+def test_a_report_name_too_long_for_the_file_system_is_one_error_line(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    data = write_dataset(tmp_path / "labelled.jsonl", RECORDS)
+    name = str(tmp_path / ("r" * 300 + ".json"))
+    assert main(["calibrate", str(data), "--json", name]) == 2
+    assert error_of(capsys.readouterr().err) == f"--json {name}: cannot write report: File name too long"

@@ -808,6 +808,15 @@ def test_a_report_that_cannot_be_made_is_refused_before_anything_is_scored(ragmo
                            "directory\n")
 
 
+def test_a_report_name_too_long_for_the_file_system_is_one_error_line(ragmon_cmd: list[str],
+                                                                       tmp_path: Path) -> None:
+    # The check before the run raised the OSError itself: a traceback and "internal error".
+    name = "r" * 300 + ".json"
+    done = replay(ragmon_cmd, GOLDEN, "--json", name, cwd=tmp_path)
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == f"ragmon replay: error: --json {name}: cannot write report: File name too long\n"
+
+
 def test_an_error_report_that_cannot_be_written_does_not_hide_the_error(ragmon_cmd: list[str],
                                                                        tmp_path: Path) -> None:
     # Bad input, and --json cannot be written (a full disk: no check before writing can tell): the user is
