@@ -15,6 +15,7 @@ import contextlib
 import difflib
 import importlib
 import os
+import re
 import signal
 import sys
 import textwrap
@@ -107,8 +108,12 @@ def _apply_env_defaults(parser: _Parser, environ: Mapping[str, str], command: st
         parser.from_environment[action] = longs[0], name
 
 
-OTHER_VARIABLES = frozenset({"RAGMON_TOKEN"})
-"""RAGMON_* variables read other than as a flag's default."""
+OTHER_VARIABLES = {"serve": frozenset({"RAGMON_TOKEN"})}
+"""RAGMON_* variables a command reads other than as a flag's default."""
+_SERVICE_LINKS = re.compile(
+    r"RAGMON_(?:SERVICE_HOST|SERVICE_PORT(?:_\w+)?|PORT(?:_\d+_(?:TCP|UDP|SCTP)\w*)?)")
+"""What Kubernetes sets in every pod for a Service named `ragmon` (RAGMON_PORT=tcp://...,
+RAGMON_SERVICE_HOST): no user's typo."""
 
 
 def misspelt_variables(parser: argparse.ArgumentParser, environ: Mapping[str, str],
@@ -118,14 +123,18 @@ def misspelt_variables(parser: argparse.ArgumentParser, environ: Mapping[str, st
     misses: the same environment holds other commands' variables (a CI job's RAGMON_GATE beside a
     sidecar's settings), which this command cannot tell from typos."""
     longs = ([s for s in action.option_strings if s.startswith("--")] for action in parser._actions)
-    known = OTHER_VARIABLES | {variable(command, options[0]) for options in longs if options}
+    known = OTHER_VARIABLES.get(command, frozenset()) | {variable(command, options[0])
+                                                          for options in longs if options}
+    # Compared without the prefix they all share, which made RAGMON_KEY "nearly" RAGMON_K.
+    suffixes = {name.removeprefix("RAGMON_"): name for name in known}
     warnings = []
     for name in sorted(environ):
-        if not name.startswith("RAGMON_") or name in known:
+        if not name.startswith("RAGMON_") or name in known or _SERVICE_LINKS.fullmatch(name):
             continue
-        meant = difflib.get_close_matches(name, known, n=1, cutoff=0.85)
-        if meant and meant[0] not in environ:
-            warnings.append(f"{name} is set, and read by no flag: did you mean {meant[0]}? (ignored)")
+        meant = difflib.get_close_matches(name.removeprefix("RAGMON_"), suffixes, n=1, cutoff=0.75)
+        if meant and suffixes[meant[0]] not in environ:
+            warnings.append(f"{name} is set, and read by no flag: did you mean {suffixes[meant[0]]}? "
+                            "(ignored)")
     return warnings
 
 

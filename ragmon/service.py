@@ -354,7 +354,7 @@ class Sidecar:
         async def scrape(request: web.Request) -> web.StreamResponse:
             final = self._final_counts
             response = await handler(request)
-            if final and response.status == 200:
+            if final and response.status == 200 and request.method == "GET":  # a HEAD read no counts
                 self._scraped_final.set()
             return response
 

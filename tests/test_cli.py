@@ -237,6 +237,11 @@ def test_a_near_miss_of_a_variable_is_warned_about_and_other_commands_variables_
     monkeypatch.setenv("RAGMON_GATES", "groundedness=0.9")
     monkeypatch.setenv("RAGMON_SAMPLE_RATE", "0.5")
     monkeypatch.setenv("RAGMON_JSNO", str(tmp_path / "r.json"))
+    # What Kubernetes sets for a Service named ragmon, and names that only share the prefix with one.
+    monkeypatch.setenv("RAGMON_PORT", "tcp://10.0.0.1:9464")
+    monkeypatch.setenv("RAGMON_PORT_9464_TCP_ADDR", "10.0.0.1")
+    monkeypatch.setenv("RAGMON_SERVICE_HOST", "10.0.0.1")
+    monkeypatch.setenv("RAGMON_KEY", "x")
     assert main(["replay", str(data), "--quiet"]) == 0
     warnings = [line for line in capsys.readouterr().err.splitlines() if "read by no flag" in line]
     told = "ragmon replay: warning: {} is set, and read by no flag: did you mean {}? (ignored)"
