@@ -181,7 +181,10 @@ async def decode_off_loop(decode: Callable[[bytes, int], DecodedBatch], body: by
     """`decode(body, max_values)` for a receiver on the event loop: inline when small (a thread hop costs
     more than the work), else on the one decoding thread, after the large bodies before it."""
     if len(body) <= INLINE_DECODE_LIMIT:
-        return decode(body, max_values)
+        try:
+            return decode(body, max_values)
+        except RepairOffLoop:
+            pass
     return await asyncio.get_running_loop().run_in_executor(_LARGE_DECODES, decode, body, max_values)
 
 
@@ -228,12 +231,19 @@ def decode_protobuf(body: bytes, max_values: int = MAX_VALUES) -> DecodedBatch:
     return out.batch()
 
 
+class RepairOffLoop(Exception):
+    """A body to repair met on an event loop: `decode_off_loop` sends it to the decoding thread."""
+
+
 def _request(body: bytes) -> ExportTraceServiceRequest:
     """The request, its strings that are not UTF-8 read with U+FFFD for each bad sequence
-    (`ragmon.otlp.utf8_repair`): the parser refused the whole batch over one."""
+    (`ragmon.otlp.utf8_repair`): the parser refused the whole batch over one. Never on an event loop:
+    the repair walks every field in Python, ~0.3 s for 256 KiB, a receiver's whole loop stalled."""
     try:
         return ExportTraceServiceRequest.FromString(body)
     except ProtobufDecodeError as exc:
+        if _on_event_loop():
+            raise RepairOffLoop from None
         try:
             fixed, count = repaired(body, ExportTraceServiceRequest.DESCRIPTOR)
         except (NotRepairable, RecursionError):
@@ -241,6 +251,14 @@ def _request(body: bytes) -> ExportTraceServiceRequest:
         if not count:
             raise
         return ExportTraceServiceRequest.FromString(fixed)
+
+
+def _on_event_loop() -> bool:
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return False
+    return True
 
 
 def _pb_attributes(key_values: Iterable[Any]) -> dict[str, Any]:

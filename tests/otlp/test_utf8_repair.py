@@ -3,10 +3,15 @@ Collector passes such strings on: the parser refused the whole batch over one st
 
 from __future__ import annotations
 
+import asyncio
+import threading
+from typing import Any
+
 import pytest
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
 
-from ragmon.otlp.decode import DecodeError, decode_protobuf
+from ragmon.otlp import decode as decode_module
+from ragmon.otlp.decode import MAX_VALUES, DecodedBatch, DecodeError, decode_off_loop, decode_protobuf
 from ragmon.otlp.utf8_repair import NotRepairable, repaired
 
 TRACE_ID = b"\xff\xfe" + bytes(range(14))  # bytes fields are not strings: never rewritten
@@ -50,3 +55,23 @@ def test_a_body_that_is_no_protobuf_keeps_the_parsers_error() -> None:
         repaired(b"\x0a\x64\x01\x02", ExportTraceServiceRequest.DESCRIPTOR)
     with pytest.raises(DecodeError, match=r"^not a valid protobuf ExportTraceServiceRequest"):
         decode_protobuf(b"\x0a\x64\x01\x02")
+
+
+def test_a_receiver_repairs_off_its_event_loop(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The repair walks every field in Python (~0.3 s for 256 KiB here): on the loop, every other request
+    # waited for it. A small body is decoded inline, so one to repair is sent to the decoding thread.
+    threads: list[str] = []
+
+    def recorded(body: bytes, descriptor: Any) -> tuple[bytes, int]:
+        threads.append(threading.current_thread().name)
+        return repaired(body, descriptor)
+
+    monkeypatch.setattr(decode_module, "repaired", recorded)
+    body = request(["NAME"], "fine").replace(b"NAME", b"\xffAME")
+
+    async def receive() -> DecodedBatch:
+        return await decode_off_loop(decode_protobuf, body, MAX_VALUES)
+
+    batch = asyncio.run(receive())
+    assert [s.name for s in batch.spans] == ["\ufffdAME"]
+    assert threads and threading.main_thread().name not in threads
