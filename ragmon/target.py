@@ -542,7 +542,9 @@ def _receiver_problems(sink: TraceSink) -> str:
     """What the receiver refused, and where else than /v1/traces it was sent requests, with what to change
     in the exporter's settings for each path: the likeliest reason the traces are missing."""
     refused = "".join(f"; the receiver refused {count} span(s): {reason}"
-                      + (" (requests over --receiver-max-body: raise it)" if reason == "too_large" else "")
+                      + (" (requests over --receiver-max-body, or holding more values than a receiver "
+                         "reads: raise --receiver-max-body, or export smaller batches)"
+                         if reason == "too_large" else "")
                       for reason, count in sink.rejected.items())
     named = sink.wrong_paths.most_common(SHOWN_PROBLEMS)
     refused += "".join(f"; the receiver got {count} request(s) at {path}, not {TRACES_PATH} "

@@ -547,8 +547,9 @@ async def test_a_build_sending_more_than_the_receivers_max_body_is_told_which_fl
             with pytest.raises(RagmonError) as raised:
                 small = live_target(url, receiver, max_body=32 << 10, trace_wait=2.0)
                 await asyncio.to_thread(collect, [Example(id="a", question="q")], small, log=None)
-            assert ("the receiver refused 1 span(s): too_large (requests over --receiver-max-body: raise it)"
-                    in str(raised.value))
+            assert ("the receiver refused 1 span(s): too_large (requests over --receiver-max-body, or "
+                    "holding more values than a receiver reads: raise --receiver-max-body, or export smaller "
+                    "batches)" in str(raised.value))
             (example,) = await asyncio.to_thread(collect, [Example(id="a", question="q")],
                                                  live_target(url, receiver, max_body=1 << 20), log=None)
     assert example.contexts is not None and example.contexts[0].text == document

@@ -129,14 +129,17 @@ def render_error(message: str, *, status: int = 2) -> str:
 
 
 def weakest(results: Sequence[ExampleResult], gates: Sequence[GateResult] = ()) -> list[ExampleResult]:
-    """First the examples behind each breached gate, worst first (`wrong_side`); then the others with an
+    """First the examples behind the breached gates, taking each gate's worst in turn (`wrong_side`), so
+    `--worst` shows every breach whatever the order of the gates; then the others with an
     unsupported claim or a missed relevant document, lowest groundedness first. Ranked by groundedness
     alone, the example that breached `recall=0.9` (fully grounded, its document missed) came after every
     less grounded one, and `--worst` cut it: only the JUnit report named it."""
+    # A drop gate's examples are the regressions, listed above.
+    behind = [[r for _, r in wrong_side(measured(results, gate.metric), gate)] for gate in gates
+              if not gate.passed and gate.max_drop is None]
     first: dict[int, ExampleResult] = {}
-    for gate in gates:
-        if not gate.passed and gate.max_drop is None:  # a drop gate's examples are the regressions above
-            first.update((id(r), r) for _, r in wrong_side(measured(results, gate.metric), gate))
+    for rank in range(max(map(len, behind), default=0)):  # each gate's worst, then each one's second, ...
+        first.update((id(ranked[rank]), ranked[rank]) for ranked in behind if rank < len(ranked))
     flagged = [r for r in results if id(r) not in first
                and (r.relevant_not_retrieved or any(not v.supported for v in r.verdicts))]
     return [*first.values(), *sorted(flagged, key=groundedness_key)]

@@ -316,3 +316,7 @@ def test_the_examples_behind_a_breached_gate_come_first() -> None:
     out = render(Report({"name": "lexical"}, 1, results, {}), gates, worst=2)
     assert "### Weakest examples (2 of 3 with problems)" in out
     assert out.index("#### `r10`") < out.index("#### `r07`") and "#### `r08`" not in out
+    # Breached groundedness listed first, it still takes turns with recall: r07, then r10, in 2 places.
+    grounded = GateResult("groundedness", ">=", 0.95, 0.5, False, "0.5 < 0.95")
+    out = render(Report({"name": "lexical"}, 1, results, {}), (grounded, *gates), worst=2)
+    assert out.index("#### `r07`") < out.index("#### `r10`") and "#### `r08`" not in out
