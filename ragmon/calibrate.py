@@ -135,7 +135,8 @@ def _label_warnings(named: str, answer: str, claims: Sequence[Claim], spans: Seq
     unchanged (a rule guessing intent would move figures silently), so the user is told instead:
     - a span marking a claim by punctuation alone ("." only, as a span that starts one character early
       on the sentence before does), which still marks it unsupported;
-    - a span over text but no claim ("I don't know." is none), which counts at response level only;
+    - a span over text but no claim ("I don't know." is none), or over nothing but white space, which
+      counts at response level only;
     - `hallucinated: false` beside spans marking claims unsupported: the response figures use the one,
       the sentence figures the other."""
     found = []
@@ -148,6 +149,10 @@ def _label_warnings(named: str, answer: str, claims: Sequence[Claim], spans: Seq
         if not overlaps and (marked := answer[start:end].strip()):
             found.append(f'{named}: labels.spans[{i}] marks "{clip(marked, QUOTED)}", which is no claim '
                          "(ragmon does not check it), so it counts at response level only")
+        elif not overlaps:  # an off-by-some span between two sentences: likelier meant one of them
+            what = "nothing" if start == end else "white space alone"
+            found.append(f"{named}: labels.spans[{i}] ({start}-{end}) marks {what}, so it labels no "
+                         "sentence and counts at response level only")
     if not hallucinated and any(unsupported):
         count = f"{sum(unsupported)} of its {len(claims)} claim{'s' * (len(claims) != 1)}"
         found.append(f"{named}: labels.hallucinated is false, yet labels.spans mark {count} unsupported: "

@@ -332,6 +332,22 @@ def test_labels_likelier_meant_otherwise_are_warned_of_and_count_as_documented(
                         "and 2 more label warnings\n")
 
 
+def test_a_span_on_white_space_or_nothing_is_warned_of(tmp_path: Path,
+                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    # Spans between two sentences (the space at 29-30) and of no length (31-31) labelled nothing, said
+    # nothing, and moved the figures: the labeller likelier meant a sentence beside them.
+    paris = "The Eiffel Tower is in Paris. It opened in 1889."
+    item = {"id": "P", "question": "q", "contexts": [{"id": "d1", "text": paris}], "answer": paris,
+            "labels": {"hallucinated": True, "spans": [{"start": 29, "end": 30}, {"start": 31, "end": 31}]}}
+    assert main(["calibrate", str(write_dataset(tmp_path / "labelled.jsonl", [item]))]) == 0
+    out = capsys.readouterr().out
+    assert out.endswith(
+        "warning: example 'P': labels.spans[0] (29-30) marks white space alone, so it labels no sentence and "
+        "counts at response level only\n"
+        "warning: example 'P': labels.spans[1] (31-31) marks nothing, so it labels no sentence and counts at "
+        "response level only\n")
+
+
 BAD_LABELS = {
     "no labels": ({}, "labels"),
     "hallucinated not a bool": ({"labels": {"hallucinated": "yes", "spans": []}}, "labels.hallucinated"),
