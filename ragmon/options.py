@@ -198,6 +198,8 @@ def report_path(text: str) -> Path:
     report to `.`, a path the user never gave."""
     if not text:
         raise argparse.ArgumentTypeError("empty: name the file to write")
+    if text == STDIN:  # a file named "-" was written, where an input's "-" is standard input
+        raise argparse.ArgumentTypeError("'-' is no file to write: to print the report, give /dev/stdout")
     return Path(text)
 
 

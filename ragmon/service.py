@@ -738,11 +738,23 @@ def log_judges(args: argparse.Namespace, environ: Mapping[str, str]) -> None:
 
 
 def warn_of_unused_settings(config: ServeConfig) -> None:
-    """A trace is decided at --decision-wait whatever its spans: one no longer than --quiet leaves quiet no
-    trace to decide, a setting silently of no effect."""
+    """Settings silently of no effect: a trace is decided at --decision-wait whatever its spans, so one no
+    longer than --quiet leaves quiet no trace to decide; the capture settings without --capture; a wait for
+    a final scrape with no metrics port to scrape."""
     if config.decision_wait <= config.quiet:
         log.warning(f"--decision-wait {config.decision_wait:g}s is no longer than --quiet {config.quiet:g}s: "
                     "every trace is decided at --decision-wait, and --quiet has no effect")
+    defaults = ServeConfig()
+    changed = [flag for flag, value, default in (
+        ("--capture-below", config.capture_below, defaults.capture_below),
+        ("--capture-max-bytes", config.capture_max_bytes, defaults.capture_max_bytes)) if value != default]
+    if config.capture is None and changed:
+        log.warning(f"{' and '.join(changed)} set without --capture: nothing is captured")
+    elif config.capture is not None and config.capture_below <= 0:
+        log.warning("--capture-below 0 captures nothing: no groundedness is below 0 (use 'all' for every "
+                    "example)")
+    if config.final_scrape_wait > 0 and config.metrics_listen is None:
+        log.warning("--final-scrape-wait is set with --metrics-listen off: there is no /metrics to wait for")
 
 
 def percent(rate: float) -> str:

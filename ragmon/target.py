@@ -114,9 +114,9 @@ class Target:
                              f"got {shown_url(args.target)!r}")
         if args.receiver_listen is None:
             raise InputError("--receiver-listen cannot be off with --target: the traces arrive there")
-        if not args.target_field:  # the build would get {"": question}, and answer 422 to every question
-            raise InputError(f"{flag_of(args, '--target-field')} is empty: name the JSON field of the "
-                             f"request body that carries the question (default question)")
+        if not args.target_field.strip():  # the build would get {"": question}: 422 to every question
+            raise InputError(f"{flag_of(args, '--target-field')} is empty or blank: name the JSON field of "
+                             f"the request body that carries the question (default question)")
         headers = () if args.target_header_file is None else read_headers(args.target_header_file)
         return cls(url=args.target, field=args.target_field, concurrency=args.target_concurrency,
                    timeout=args.target_timeout, retries=args.target_retries, receiver=args.receiver_listen,

@@ -4,10 +4,19 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
-from ragmon.options import byte_size, duration, fraction, listen_address, non_negative_int, positive_int
+from ragmon.options import (
+    byte_size,
+    duration,
+    fraction,
+    listen_address,
+    non_negative_int,
+    positive_int,
+    report_path,
+)
 
 
 def test_durations_in_every_unit() -> None:
@@ -123,3 +132,13 @@ def test_a_number_past_64_bits_is_refused_saying_how_large_one_may_be(parse: Cal
     with pytest.raises(argparse.ArgumentTypeError) as refused:
         parse("1" + "0" * 400)
     assert str(refused.value) == f"too large: 1{'0' * 29}... (at most 9223372036854775807)"
+
+
+def test_a_report_path_is_a_file_to_write_not_empty_nor_standard_input() -> None:
+    # `--json -` wrote a file named "-", where a dataset's "-" is standard input.
+    assert report_path("r.json") == Path("r.json")
+    for text, message in (("", "empty: name the file to write"),
+                          ("-", "'-' is no file to write: to print the report, give /dev/stdout")):
+        with pytest.raises(argparse.ArgumentTypeError) as refused:
+            report_path(text)
+        assert str(refused.value) == message

@@ -304,8 +304,8 @@ def test_an_empty_target_field_is_refused_before_any_question_is_asked(ragmon_cm
     done = run(ragmon_cmd, "replay", data, "--target", "http://127.0.0.1:9/ask", "--target-field", "",
                "--receiver-listen", "127.0.0.1:0", cwd=tmp_path)
     assert done.returncode == 2
-    assert done.stderr == ("ragmon replay: error: --target-field is empty: name the JSON field of the "
-                           "request body that carries the question (default question)\n")
+    assert done.stderr == ("ragmon replay: error: --target-field is empty or blank: name the JSON field of "
+                           "the request body that carries the question (default question)\n")
 
 
 def test_a_receiver_port_already_taken_names_another_port_and_the_endpoint_the_build_must_use(

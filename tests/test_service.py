@@ -1192,3 +1192,19 @@ def test_a_quiet_period_the_decision_wait_cuts_short_is_warned_about(
     said = [r.getMessage() for r in caplog.records if r.name == "ragmon.service"]
     assert said == ([f"--decision-wait {decision_wait:g}s is no longer than --quiet {quiet:g}s: every trace "
                      "is decided at --decision-wait, and --quiet has no effect"] if warned else [])
+
+
+@pytest.mark.parametrize(("settings", "warning"), [
+    ({"capture_below": 0.9, "capture_max_bytes": 1_000_000},
+     "--capture-below and --capture-max-bytes set without --capture: nothing is captured"),
+    ({"capture": Path("c.jsonl"), "capture_below": 0.0},
+     "--capture-below 0 captures nothing: no groundedness is below 0 (use 'all' for every example)"),
+    ({"final_scrape_wait": 30.0, "metrics_listen": None},
+     "--final-scrape-wait is set with --metrics-listen off: there is no /metrics to wait for"),
+])
+def test_settings_of_no_effect_are_warned_about(caplog: pytest.LogCaptureFixture, settings: dict[str, Any],
+                                                warning: str) -> None:
+    # Each started without a word (a capture typed without --capture looked like one that captured).
+    caplog.set_level(logging.WARNING, logger="ragmon.service")
+    warn_of_unused_settings(ServeConfig(**settings))
+    assert [r.getMessage() for r in caplog.records if r.name == "ragmon.service"] == [warning]

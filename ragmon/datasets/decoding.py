@@ -131,7 +131,7 @@ def _cause(exc: json.JSONDecodeError) -> str:
         return ("a second JSON value starts here: JSONL holds one record per line, and these records span "
                 "several lines (pretty-printed?); write each on a line of its own (jq -c . FILE)")
     if at.startswith(("#", "//")):
-        return f"{exc.msg}: JSON has no comments; remove the line"
+        return f"{exc.msg}: JSON has no comments; remove it"
     if before.rstrip(JSON_SPACE).endswith(",") and at[:1] in ("}", "]"):
         return f"{exc.msg}: a comma before {at[0]!r} ends no item (JSON allows no trailing comma)"
     return exc.msg

@@ -140,7 +140,12 @@ def _context_id(item: dict[str, Any], path: FieldPath, langchain: bool) -> str |
     metadata = item.get("metadata")
     places = [(item, "id", path), *((metadata, key, (*path, "metadata")) for key in _DOC_ID_KEYS
                                     if isinstance(metadata, dict))]
-    for obj, key, base in places[1:] + places[:1] if langchain and store_assigned(item.get("id")) else places:
+    own = item.get("id")
+    if langchain and isinstance(own, str) and not own.strip():
+        places = places[1:]  # LangChain's Document.id unset is "", or None: no id, as in a trace
+    elif langchain and store_assigned(own):
+        places = places[1:] + places[:1]
+    for obj, key, base in places:
         if obj.get(key) is not None:
             return required_id(obj, key, base)
     return None

@@ -93,7 +93,7 @@ def test_a_comment_line_is_named_a_comment(tmp_path: Path, comment: str) -> None
     path = tmp_path / "commented.jsonl"
     path.write_text(f'{{"id": "x", "question": "q?"}}\n{comment}\n', encoding="utf-8")
     assert str(error_of([path])) == (f"{path}:2: invalid JSON at column 1: Expecting value: JSON has no "
-                                     "comments; remove the line")
+                                     "comments; remove it")
 
 
 def test_a_trailing_comma_is_named_as_one(tmp_path: Path) -> None:

@@ -357,10 +357,11 @@ def test_a_langchain_documents_own_id_names_it_unless_its_vector_store_made_it(t
         {"id": "d1", "page_content": "A.", "metadata": {"source": "guide.pdf"}},
         {"id": "d2", "pageContent": "B.", "metadata": {"id": "m1"}},
         {"id": store_uuid, "page_content": "C.", "metadata": {"source": "guide.pdf"}},
-        {"id": store_uuid.upper(), "page_content": "D."}]}
+        {"id": store_uuid.upper(), "page_content": "D."},
+        {"id": "", "page_content": "E.", "metadata": {"source": "faq.md"}}]}
     (example,) = load([write_jsonl(tmp_path / "golden.jsonl", [record])])
     assert example.contexts is not None
-    assert [c.id for c in example.contexts] == ["d1", "d2", "guide.pdf", store_uuid.upper()]
+    assert [c.id for c in example.contexts] == ["d1", "d2", "guide.pdf", store_uuid.upper(), "faq.md"]
 
 
 def test_a_context_giving_its_text_as_text_and_as_page_content_is_an_error(tmp_path: Path) -> None:
