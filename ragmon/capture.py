@@ -288,10 +288,18 @@ class RotatingFile:
         assert self._handle is not None
         self._handle.close()
         self._handle = None
+        try:
+            replaced = os.stat(self.rotated).st_size
+        except FileNotFoundError:
+            replaced = None
         os.replace(self.path, self.rotated)
         self.rotated_generation = self.generation
         self.generation += 1
         log.info("capture file rotated", extra={"path": str(self.path), "bytes": self._size})
+        if replaced:  # counted as written: the one word that they are gone is this
+            log.warning("capture rotation replaced the previous rotated file, and the examples it held are "
+                        "gone: collect it more often, or raise --capture-max-bytes",
+                        extra={"path": str(self.rotated), "bytes": replaced})
         self.open()
 
     def _abandon(self) -> None:

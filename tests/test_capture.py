@@ -157,7 +157,9 @@ async def test_only_examples_below_the_threshold_are_captured(tmp_path: Path) ->
         assert (ids(path) if path.stat().st_size else []) == wanted, below
 
 
-async def test_the_file_rotates_to_one_older_generation_at_the_bound(tmp_path: Path) -> None:
+async def test_the_file_rotates_to_one_older_generation_at_the_bound(tmp_path: Path,
+                                                                    caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.INFO, logger="ragmon.capture")
     path = tmp_path / "worst.jsonl"
     size = len(encode(record(plain("t1", 0.0), "t1", CAPTURED_AT, SETTINGS)))  # every tN line is as long
     bound = 2 * size + size // 2                                      # two lines fit, a third does not
@@ -179,6 +181,11 @@ async def test_the_file_rotates_to_one_older_generation_at_the_bound(tmp_path: P
     assert sorted(p.name for p in tmp_path.iterdir()) == ["worst.jsonl", "worst.jsonl.1"]
     assert (tmp_path / "worst.jsonl.1").stat().st_size == 2 * size <= bound
     assert captured(exporter, "written") == 5
+    # The second rotation's loss of t1 and t2, counted as written, is said (it was an info line).
+    lost = [r for r in caplog.records if r.levelno == logging.WARNING]
+    assert [(r.getMessage(), r.path, r.bytes) for r in lost] == [  # type: ignore[attr-defined]
+        ("capture rotation replaced the previous rotated file, and the examples it held are gone: collect it "
+         "more often, or raise --capture-max-bytes", str(tmp_path / "worst.jsonl.1"), 2 * size)]
 
 
 async def test_a_file_taken_away_for_review_is_started_afresh(tmp_path: Path) -> None:
