@@ -120,6 +120,9 @@ class Comparison:
     """Shared examples whose groundedness fell, or which now make an unsupported claim where the baseline
     had no groundedness; the biggest drop first."""
     pairs: tuple[tuple[ExampleResult, BaselineExample], ...]
+    caveats: tuple[str, ...] = ()
+    """What may mislead in the comparison (`caveats`), for the reports: on stderr alone, and not at all
+    with --quiet, a renumbered golden set compared different questions with nothing in any report."""
 
     def worsened(self, metric: str) -> tuple[Change, ...]:
         """Shared examples worse on `metric` than in the baseline (higher, for LOWER_IS_BETTER), the

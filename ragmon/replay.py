@@ -425,8 +425,9 @@ def _replay(args: argparse.Namespace, started: tuple[datetime, float], checkpoin
     if not_rag and not args.quiet:
         note(f"skipped {len(not_rag)} recorded trace(s) that are not RAG (no retrieval, no generation): "
               f"{_listed(not_rag)}")
-    if baseline is not None and not args.quiet:
-        for caveat in baselines.caveats(baseline, examples):
+    caveats = () if baseline is None else tuple(baselines.caveats(baseline, examples))
+    if not args.quiet:
+        for caveat in caveats:
             note(f"ragmon replay: warning: {caveat}")
     if target is not None:
         from ragmon.target import collect
@@ -456,7 +457,8 @@ def _replay(args: argparse.Namespace, started: tuple[datetime, float], checkpoin
                                             skip_judge_errors=args.judge_errors == "skip",
                                             concurrency=args.llm_concurrency)]
         gc.freeze()
-        comparisons = [None if baseline is None else baselines.compare(baseline, r) for r in reports]
+        comparisons = [None if baseline is None else replace(baselines.compare(baseline, r), caveats=caveats)
+                       for r in reports]
         results = combine([decide(r, gates, args.confidence)
                            + (() if c is None else decide_drops(c, drops, args.confidence, r.config))
                            for r, c in zip(reports, comparisons, strict=True)],

@@ -1333,9 +1333,16 @@ def test_a_baseline_asking_other_questions_under_the_same_ids_is_warned_of(ragmo
     main_json.write_text(json.dumps(doc), encoding="utf-8")
     done = replay(ragmon_cmd, GOLDEN, "--baseline", main_json, *DROPS, cwd=tmp_path)
     assert done.returncode == 0
-    assert done.stderr == (f"ragmon replay: warning: the baseline {main_json} asked another question under 2 "
-                           f"of the 17 ids both runs have ({first['id']!r}, say): examples are compared by "
-                           "id, so these compare different questions (was the golden set renumbered?)\n")
+    caveat = (f"the baseline {main_json} asked another question under 2 of the 17 ids both runs have "
+              f"({first['id']!r}, say): examples are compared by id, so these compare different questions "
+              "(was the golden set renumbered?)")
+    assert done.stderr == f"ragmon replay: warning: {caveat}\n"
+    # With --quiet nothing was said at all, and no report said it: now each does.
+    quiet = replay(ragmon_cmd, GOLDEN, "--baseline", main_json, *DROPS, "--quiet", "--json", "r.json",
+                   "--markdown", "r.md", cwd=tmp_path)
+    assert (quiet.returncode, quiet.stderr) == (0, "")
+    assert json.loads((tmp_path / "r.json").read_text())["baseline"]["caveats"] == [caveat]
+    assert "**Warning**: the baseline " in (tmp_path / "r.md").read_text()
 
 
 def test_an_unchanged_run_passes_against_its_baseline_and_its_report_is_the_next_baseline(

@@ -83,6 +83,7 @@ def _baseline(comparison: Comparison) -> dict[str, Any]:
         "new": comparison.new,
         "gone": len(comparison.gone),
         "gone_ids": list(comparison.gone),
+        "caveats": list(comparison.caveats),
         "metrics": {name: {"baseline": _number(change.baseline), "candidate": _number(change.candidate),
                            "delta": _number(change.delta), "n": change.n}
                     for name, change in comparison.metrics.items()},

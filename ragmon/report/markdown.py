@@ -199,6 +199,7 @@ def _regressions(comparison: Comparison, worst: int) -> tuple[list[str], list[_B
              f"Baseline {_code(show(comparison.path, WIDTH))} (ragmon {version}): {comparison.shared:,} "
              f"examples in both runs, {comparison.new:,} new, {len(comparison.gone):,} gone{gone}. Figures "
              "are over the examples both runs measured.", "",
+             *(line for caveat in comparison.caveats for line in (f"**Warning**: {_text(caveat)}.", "")),
              "| metric | baseline | this run | change | n |", "|---|---:|---:|---:|---:|"]
     for name, metric in comparison.metrics.items():
         if metric.baseline is not None and metric.candidate is not None and metric.delta is not None:

@@ -103,8 +103,9 @@ def test_the_baseline_object_names_what_regressed() -> None:
     doc = json.loads(render(report, gates, comparison=comparison), parse_constant=_no_nan)
     assert doc["passed"] is False  # the groundedness drop gate breached
     baseline = doc["baseline"]
-    assert set(baseline) == {"path", "ragmon_version", "shared", "new", "gone", "gone_ids", "metrics",
-                             "regressed"}
+    assert set(baseline) == {"path", "ragmon_version", "shared", "new", "gone", "gone_ids", "caveats",
+                             "metrics", "regressed"}
+    assert baseline["caveats"] == []
     assert (baseline["path"], baseline["ragmon_version"]) == ("main.json", ragmon.__version__)
     assert (baseline["shared"], baseline["new"], baseline["gone"], baseline["gone_ids"]) == (2, 1, 1, ["old"])
     # By hand (regressed_run): on ok and bad, groundedness 0.75 -> 0.5, recall 0.75 both; no citations.
