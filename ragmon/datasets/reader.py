@@ -269,6 +269,11 @@ def _records_inside(exc: FieldError, obj: dict[str, Any], what: str) -> FieldErr
     say that the object was taken for one record. Nor, for a pandas DataFrame written with `to_json()`'s
     default orient ("columns": `{"id": {"0": ...}, "question": {...}}`) or as "split" or "index", that
     "expected an id, got an object" comes of its layout."""
+    if "report_format" in obj and "aggregates" in obj:  # what --json writes, read back where data goes
+        return FieldError(f"{what} is a ragmon replay JSON report, not a dataset: give it as --baseline to "
+                          "compare a run with it; its results hold no contexts or answers to score", ())
+    if obj.get("report") == "ragmon calibrate":
+        return FieldError(f"{what} is a ragmon calibrate JSON report, not a dataset of labelled examples", ())
     orient = _pandas_orient(obj)
     if orient is not None:
         return FieldError(f"{what} is a pandas DataFrame written with orient={orient!r}, not records: write "

@@ -297,3 +297,14 @@ def test_a_pipe_that_never_ends_is_refused_after_reading_a_little_of_it(
         err = error_of([path])
     assert err.line == line and words in str(err)
     assert sent[0] < 1 << 20
+
+
+@pytest.mark.parametrize(("report", "kind"), [
+    ({"report_format": 1, "ragmon_version": "0", "aggregates": {}, "results": []}, "replay"),
+    ({"report": "ragmon calibrate", "ragmon_version": "0", "judges": []}, "calibrate"),
+], ids=["replay", "calibrate"])
+def test_a_ragmon_report_given_as_a_dataset_is_named_as_one(tmp_path: Path, report: dict, kind: str) -> None:
+    # `ragmon replay main.json` said "missing required field 'id'", or that its results were no records.
+    path = tmp_path / "main.json"
+    path.write_text(json.dumps(report) + "\n", encoding="utf-8")
+    assert f"is a ragmon {kind} JSON report, not a dataset" in str(error_of([path]))
