@@ -1045,9 +1045,9 @@ def test_a_failed_run_never_overwrites_the_golden_set_its_json_flag_swallowed(ra
     done = replay(ragmon_cmd, "--gate", "groundedness=0.5", "--json", golden, "--junit", "r.xml", old,
                   cwd=tmp_path)
     assert done.returncode == 2
-    assert done.stderr == (f"ragmon replay: error: {old}:1: the line's object was read as one record, which "
-                           f"has no 'id', not as the records listed in its 'results': a JSON array of "
-                           f"records, or JSONL (one per line), is what ragmon reads (field 'results')\n")
+    assert done.stderr == (f"ragmon replay: error: {old}:1: the line's object is a ragmon replay JSON "
+                           "report, not a dataset: give it as --baseline to compare a run with it; its "
+                           "results hold no contexts or answers to score\n")
     assert golden.read_bytes() == GOLDEN.read_bytes()
     assert ET.parse(tmp_path / "r.xml").getroot().get("errors") == "1"
 
