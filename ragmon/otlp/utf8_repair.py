@@ -53,16 +53,17 @@ def _walk(buf: memoryview, descriptor: Descriptor, out: bytearray) -> int:
             if field is not None and field.type in _REWRITTEN:
                 payload = buf[payload_start:pos]
                 if field.type == FieldDescriptor.TYPE_STRING:
-                    fixed = _utf8(bytes(payload))
-                    count += fixed is not None
-                    inner = bytes(payload) if fixed is None else fixed
+                    inner = _utf8(bytes(payload))
+                    if inner is not None:
+                        count += 1
                 else:
                     nested = bytearray()
                     count += _walk(payload, field.message_type, nested)
                     inner = bytes(nested)
-                out += buf[start:key_end]
-                out += _encode_varint(len(inner)) + inner
-                continue
+                if inner is not None:  # a string left as it came is copied below, as any other field
+                    out += buf[start:key_end]
+                    out += _encode_varint(len(inner)) + inner
+                    continue
         else:  # groups (3, 4) are in no OTLP message; 6 and 7 are no wire type
             raise NotRepairable(f"wire type {wire_type}")
         if pos > len(buf):
