@@ -131,11 +131,17 @@ def misspelt_variables(parser: argparse.ArgumentParser, environ: Mapping[str, st
     for name in sorted(environ):
         if not name.startswith("RAGMON_") or name in known or _SERVICE_LINKS.fullmatch(name):
             continue
-        meant = difflib.get_close_matches(name.removeprefix("RAGMON_"), suffixes, n=1, cutoff=0.75)
+        suffix = name.removeprefix("RAGMON_")
+        # RAGMON_CAPTURE_FILE for RAGMON_CAPTURE: a flag taking a path named as what it holds.
+        meant = ([bare] if (bare := _PATH_WORD.sub("", suffix)) in suffixes else
+                 difflib.get_close_matches(suffix, suffixes, n=1, cutoff=0.75))
         if meant and suffixes[meant[0]] not in environ:
             warnings.append(f"{name} is set, and read by no flag: did you mean {suffixes[meant[0]]}? "
                             "(ignored)")
     return warnings
+
+
+_PATH_WORD = re.compile(r"_(?:FILE|PATH)$")
 
 
 class _BadVariable(Exception):
@@ -370,6 +376,9 @@ class _Parser(argparse.ArgumentParser):
         """The flags whose default a RAGMON_* variable gave: each one's long option, and the variable."""
         self.refused: dict[argparse.Action, str] = {}
         self._given: set[argparse.Action] = set()
+        self.variable_warnings: tuple[str, ...] = ()
+        """`misspelt_variables` of the chosen command, told once its command line is read: by the command,
+        in its own log format, when it sets `_logs_variable_warnings` (serve's JSON lines)."""
 
     def error(self, message: str) -> NoReturn:
         raise UsageError(self, message)
@@ -434,7 +443,7 @@ class _AppendOverEnvironment(argparse._AppendAction):
         super().__call__(parser, namespace, values, option_string)
 
 
-def build_parser(command: str | None, environ: dict[str, str] | None = None) -> argparse.ArgumentParser:
+def build_parser(command: str | None, environ: dict[str, str] | None = None) -> _Parser:
     """Only the chosen subcommand's module is imported, so `replay` never pays for gRPC start-up."""
     environ = dict(os.environ) if environ is None else environ
     parser = _Parser(prog="ragmon", description=DESCRIPTION)
@@ -449,9 +458,8 @@ def build_parser(command: str | None, environ: dict[str, str] | None = None) -> 
             module.add_arguments(sub)  # may give an epilog of the command's own, told before the variables
             sub.epilog = "\n\n".join(filter(None, (sub.epilog, _epilog(name, sub))))
             _apply_env_defaults(sub, environ, name)
-            for warning in misspelt_variables(sub, environ, name):
-                note(f"ragmon {name}: warning: {warning}")
-            sub.set_defaults(_run=module.run)
+            parser.variable_warnings = tuple(misspelt_variables(sub, environ, name))
+            sub.set_defaults(_run=module.run, _variable_warnings=parser.variable_warnings)
     return parser
 
 
@@ -492,7 +500,10 @@ def _main(command: str | None, argv: list[str]) -> int:
         try:
             args = parser.parse_args(argv)
         except UsageError as exc:
+            _warn_of_variables(command, parser.variable_warnings)
             return _refused(command, argv, exc)
+    if not getattr(args, "_logs_variable_warnings", False):
+        _warn_of_variables(command, parser.variable_warnings)
     try:
         return int(args._run(args))
     except Stopped:
@@ -500,6 +511,11 @@ def _main(command: str | None, argv: list[str]) -> int:
     except RagmonError as exc:
         print(f"ragmon {args.command}: error: {printable(str(exc))}", file=sys.stderr)
         return EXIT_ERROR
+
+
+def _warn_of_variables(command: str | None, warnings: Sequence[str]) -> None:
+    for warning in warnings:
+        note(f"{_prog(command)}: warning: {warning}")
 
 
 def _prog(command: str | None) -> str:

@@ -126,6 +126,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     ops.add_argument("--log-level", choices=("debug", "info", "warning", "error"), default="info",
                      help="default %(default)s")
     llm_lane.add_arguments(parser)
+    parser.set_defaults(_logs_variable_warnings=True)  # as --log-format lines, by `ragmon.service.run`
 
 
 @dataclass(frozen=True, slots=True)

@@ -763,6 +763,8 @@ def percent(rate: float) -> str:
 
 def run(args: argparse.Namespace) -> int:
     configure_logging(args.log_format, args.log_level)
+    for warning in args._variable_warnings:
+        log.warning(warning)
     config = ServeConfig.from_args(args)
     lanes = build_lanes(args, config)
     log_judges(args, os.environ)

@@ -248,6 +248,19 @@ def test_a_near_miss_of_a_variable_is_warned_about_and_other_commands_variables_
     assert warnings == [told.format("RAGMON_GATES", "RAGMON_GATE"), told.format("RAGMON_JSNO", "RAGMON_JSON")]
 
 
+def test_a_near_miss_of_a_variable_is_warned_about_when_the_command_line_is_refused_too(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    # The typo may be why the command line is wrong: the warning comes before the usage error.
+    for name in [k for k in os.environ if k.startswith("RAGMON_")]:
+        monkeypatch.delenv(name)
+    monkeypatch.setenv("RAGMON_JSON_FILE", "r.json")
+    assert main(["replay", "--no-such-flag"]) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert err[0] == ("ragmon replay: warning: RAGMON_JSON_FILE is set, and read by no flag: did you mean "
+                      "RAGMON_JSON? (ignored)")
+    assert err[-1].startswith("ragmon replay: error: ")
+
+
 # --- one variable, one meaning ---------------------------------------------------------------------------
 
 

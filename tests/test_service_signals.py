@@ -194,6 +194,17 @@ def test_an_api_key_with_claude_off_is_warned_about() -> None:
     assert messages[2:] == [("info", "ragmon serve ready")]
 
 
+def test_a_misspelt_variable_is_warned_about_as_a_json_log_line() -> None:
+    # With --log-format json the warning was a line of plain text before the first JSON one: a log
+    # pipeline parsing each line as JSON dropped it, or the whole stream. RAGMON_CAPTURE_FILE (a path's
+    # flag named for what it holds) got no hint at all.
+    messages = startup_messages([], {"RAGMON_SAMPLERATE": "0.5", "RAGMON_CAPTURE_FILE": "/tmp/c.jsonl"})
+    told = "{} is set, and read by no flag: did you mean {}? (ignored)"
+    assert messages == [("warning", told.format("RAGMON_CAPTURE_FILE", "RAGMON_CAPTURE")),
+                        ("warning", told.format("RAGMON_SAMPLERATE", "RAGMON_SAMPLE_RATE")),
+                        ("info", OFF), ("info", "ragmon serve ready")]
+
+
 def test_claude_on_is_described_with_its_share_and_limits() -> None:
     # --sample-rate 0.5 is 50%, --llm-sample-rate 0.01 is 1%; the model, 30 calls a minute and 2.5 USD a
     # day as given. The base URL is a closed loopback port, though without traffic nothing is called.
