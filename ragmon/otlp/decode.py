@@ -238,7 +238,8 @@ class RepairOffLoop(Exception):
 def _request(body: bytes) -> ExportTraceServiceRequest:
     """The request, its strings that are not UTF-8 read with U+FFFD for each bad sequence
     (`ragmon.otlp.utf8_repair`): the parser refused the whole batch over one. Never on an event loop:
-    the repair walks every field in Python, ~0.3 s for 256 KiB, a receiver's whole loop stalled."""
+    the repair walks in Python each message the parser refuses, up to ~0.3 s for 256 KiB of them, a
+    receiver's whole loop stalled."""
     try:
         return ExportTraceServiceRequest.FromString(body)
     except ProtobufDecodeError as exc:

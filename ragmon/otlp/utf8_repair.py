@@ -8,12 +8,20 @@ read, each bad sequence as U+FFFD, and keeps every span.
 
 Walked by the message's descriptor, as the wire says nothing of which length-delimited field is a string:
 only string fields are rewritten, messages are walked into, and every other field is copied as it came.
-Run only on a request the parser refused, so its cost is no concern of the ordinary path.
+A nested message the parser takes as it is (most of them: one bad string spoils one span, not its 511
+neighbours) is copied without the walk, which in Python cost 0.3 s a 256 KiB of fields: a large batch
+repaired that way could outlast a gRPC exporter's deadline. Measured on 5 MB of 5,000 spans: one bad string
+took 0.31 s to repair, now 0.01 s; one in every span 0.35 s, now 0.15 s; one in each of the 30,000 attributes
+(each tried and refused, then walked) 0.43 s, now 0.54 s.
 """
 
 from __future__ import annotations
 
+import functools
+
 from google.protobuf.descriptor import Descriptor, FieldDescriptor
+from google.protobuf.message import DecodeError, Message
+from google.protobuf.message_factory import GetMessageClass
 
 _REWRITTEN = (FieldDescriptor.TYPE_STRING, FieldDescriptor.TYPE_MESSAGE)
 """The length-delimited fields read: strings, rewritten, and messages, walked into."""
@@ -56,6 +64,8 @@ def _walk(buf: memoryview, descriptor: Descriptor, out: bytearray) -> int:
                     inner = _utf8(bytes(payload))
                     if inner is not None:
                         count += 1
+                elif _parses(payload, field.message_type):
+                    inner = None
                 else:
                     nested = bytearray()
                     count += _walk(payload, field.message_type, nested)
@@ -70,6 +80,19 @@ def _walk(buf: memoryview, descriptor: Descriptor, out: bytearray) -> int:
             raise NotRepairable("a field past the end")
         out += buf[start:pos]
     return count
+
+
+def _parses(payload: memoryview, descriptor: Descriptor) -> bool:
+    try:
+        _message_class(descriptor).FromString(payload)
+    except DecodeError:
+        return False
+    return True
+
+
+@functools.cache
+def _message_class(descriptor: Descriptor) -> type[Message]:
+    return GetMessageClass(descriptor)
 
 
 def _utf8(data: bytes) -> bytes | None:
