@@ -1,7 +1,9 @@
 """OTLP/gRPC trace receiver: `opentelemetry.proto.collector.trace.v1.TraceService/Export`.
 
-Status codes follow the OTLP spec: INVALID_ARGUMENT and UNAUTHENTICATED are final; UNAVAILABLE with a
-`google.rpc.retryinfo-bin` trailer (RetryInfo, 1 s) is back-pressure, which the Python exporter honours.
+Status codes follow the OTLP spec: INVALID_ARGUMENT and UNAUTHENTICATED are final; UNAVAILABLE with
+RetryInfo (1 s) is back-pressure. RetryInfo goes where each client reads it: in the status details
+(`grpc-status-details-bin`, a google.rpc.Status, as the spec's example puts it and the Collector's and
+Go's exporters read it), and in the `google.rpc.retryinfo-bin` trailer, the Python exporter's.
 
 A message over `max_body` (after decompression, as over HTTP) gets RESOURCE_EXHAUSTED naming the limit,
 is counted as `too_large` and logged, like HTTP's 413. It carries no RetryInfo, which makes it final for
@@ -43,9 +45,11 @@ import asyncio
 from collections.abc import AsyncIterator, Mapping
 
 import grpc
+from google.protobuf.any_pb2 import Any as AnyMessage
 from google.protobuf.duration_pb2 import Duration
 from google.protobuf.wrappers_pb2 import Int32Value, StringValue
 from google.rpc.error_details_pb2 import RetryInfo
+from google.rpc.status_pb2 import Status
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import DESCRIPTOR, ExportTraceServiceResponse
 
 from ragmon.errors import RagmonError
@@ -65,7 +69,8 @@ from ragmon.otlp.refusals import RefusalLog, Sender, grpc_peer_host
 from ragmon.otlp.sink import REQUEST_ERRORS, Refused, SpanSink, Taken, count_refused, offered, refusal_for
 
 RETRY_INFO_KEY = "google.rpc.retryinfo-bin"
-_RETRY_AFTER_1S = ((RETRY_INFO_KEY, RetryInfo(retry_delay=Duration(seconds=1)).SerializeToString()),)
+STATUS_DETAILS_KEY = "grpc-status-details-bin"
+_RETRY_1S = RetryInfo(retry_delay=Duration(seconds=1))
 _SERVICE = DESCRIPTOR.services_by_name["TraceService"].full_name
 _GRPC_MAX_LENGTH = 2**31 - 1  # gRPC channel arguments are C ints
 _INFLATE_STEP = 1 << 20
@@ -83,11 +88,16 @@ _CODES = {"decode_error": grpc.StatusCode.INVALID_ARGUMENT, "invalid": grpc.Stat
 
 
 MAX_CALLS = 64
-"""Calls open at once, gRPC's own bound (`maximum_concurrent_rpcs`; past it, RESOURCE_EXHAUSTED
-"Concurrent RPC limit exceeded!", uncounted, which the Python exporter retries and the Collector and Go
-SDK do not). Far above what senders open (an SDK exporter one call at a time, a Collector 10 by
-default): it bounds a flood of calls, each a task and gRPC's buffers for its message, not their memory,
-which is up to `receive_cap` each, as sent."""
+"""Export calls open at once; one more is refused back-pressure (UNAVAILABLE with RetryInfo, counted),
+which every exporter retries. Far above what senders open (an SDK exporter one call at a time, a
+Collector 10 by default): it bounds a flood of calls, each a task and gRPC's buffers for its message,
+not their memory, which is up to `receive_cap` each, as sent."""
+
+GRPC_CALLS = 4 * MAX_CALLS
+"""gRPC's own bound on calls open at once (`maximum_concurrent_rpcs`), past which it answers
+RESOURCE_EXHAUSTED "Concurrent RPC limit exceeded!" itself: uncounted, and final to the Collector and the
+Go SDK (no RetryInfo). It was `MAX_CALLS`, where a burst of 65 calls lost one batch unseen; now a call
+that finds `MAX_CALLS` open is refused as `backpressure` by ragmon, and gRPC's bound is left for floods."""
 
 
 READ_SLOTS = 2
@@ -117,11 +127,24 @@ class _TraceService:
         self._token = None if token is None else token.encode()
         self._refusals = RefusalLog()
         self._reads = asyncio.Semaphore(READ_SLOTS)
+        self._calls = 0
 
     async def export(self, _requests: AsyncIterator[bytes],
                      context: grpc.aio.ServicerContext) -> ExportTraceServiceResponse:
         metadata = dict(context.invocation_metadata() or ())
         await self._check_token(context, metadata)
+        if self._calls >= MAX_CALLS:
+            await self._refuse(context, metadata, Refused(
+                "backpressure", f"ragmon is busy: it has as many gRPC export calls open as it takes at once "
+                                f"({MAX_CALLS}); retry later"))
+        self._calls += 1
+        try:
+            return await self._export(context, metadata)
+        finally:
+            self._calls -= 1
+
+    async def _export(self, context: grpc.aio.ServicerContext,
+                      metadata: Mapping[str, str | bytes]) -> ExportTraceServiceResponse:
         message = await self._receive(context, metadata)
         with self._bodies.claim() as claim:
             # Claimed at the message's size once gRPC has it: claiming `max_body` before the read would let
@@ -208,8 +231,8 @@ class _TraceService:
         """Count, log and end the RPC: `context.abort` raises, so the caller does not go on."""
         code = _CODES[refused.reason]
         count_refused(self._sink, self._refusals, refused, code.name, _sender(context, metadata))
-        await context.abort(code, refused.message,
-                            trailing_metadata=_RETRY_AFTER_1S if code is grpc.StatusCode.UNAVAILABLE else ())
+        await context.abort(code, refused.message, trailing_metadata=(
+            _retry_later(code, refused.message) if code is grpc.StatusCode.UNAVAILABLE else ()))
 
     async def misdirected(self, method: str, context: grpc.aio.ServicerContext) -> None:
         """Any method but ours (registered after it, so only what it leaves): count, log, UNIMPLEMENTED
@@ -222,6 +245,15 @@ class _TraceService:
         self._refusals.misdirected(signal, grpc.StatusCode.UNIMPLEMENTED.name, **_sender(context, metadata),
                                    detail=message)
         await context.abort(grpc.StatusCode.UNIMPLEMENTED, message)
+
+
+def _retry_later(code: grpc.StatusCode, message: str) -> tuple[tuple[str, bytes], ...]:
+    """RetryInfo of 1 s in both places clients read it (see the module docstring). The status in the
+    details must be the call's own, code and message: grpc-go takes a mismatch for an INTERNAL error."""
+    details = AnyMessage()
+    details.Pack(_RETRY_1S)
+    status = Status(code=code.value[0], message=message, details=[details])
+    return ((RETRY_INFO_KEY, _RETRY_1S.SerializeToString()), (STATUS_DETAILS_KEY, status.SerializeToString()))
 
 
 def _sender(context: grpc.aio.ServicerContext, metadata: Mapping[str, str | bytes]) -> Sender:
@@ -287,7 +319,7 @@ async def start_grpc_server(address: tuple[str, int], sink: SpanSink, *, max_bod
         ("grpc.http2.bdp_probe", 0),
         # Past it gRPC closes a new connection as it arrives, unlogged (ragmon.otlp.limits).
         ("grpc.max_allowed_incoming_connections", GRPC_CONNECTIONS),
-    ], maximum_concurrent_rpcs=MAX_CALLS)
+    ], maximum_concurrent_rpcs=GRPC_CALLS)
     service = _TraceService(sink, token, max_body, max_values,
                             BodyBudget(HELD_BODIES * max_body) if bodies is None else bodies)
     # Stream-unary, which serves a unary call alike, so that `export` runs before the message is read: the

@@ -12,6 +12,7 @@ from collections.abc import Awaitable, Callable
 import grpc
 import pytest
 from google.rpc.error_details_pb2 import RetryInfo
+from google.rpc.status_pb2 import Status
 from opentelemetry.exporter.otlp.proto.common.trace_encoder import encode_spans
 from opentelemetry.exporter.otlp.proto.grpc._log_exporter import OTLPLogExporter
 from opentelemetry.exporter.otlp.proto.grpc.metric_exporter import OTLPMetricExporter
@@ -29,7 +30,7 @@ from opentelemetry.sdk.trace.export import SimpleSpanProcessor, SpanExportResult
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 
 from ragmon.otlp.decode import decode_protobuf
-from ragmon.otlp.grpc import RETRY_INFO_KEY
+from ragmon.otlp.grpc import RETRY_INFO_KEY, STATUS_DETAILS_KEY
 from ragmon.scrape import scrape, total
 from ragmon.serve_config import ServeConfig
 from ragmon.service import Sidecar
@@ -115,8 +116,16 @@ async def test_a_full_queue_is_unavailable_with_retry_info(serve, sink, sdk_span
     with pytest.raises(grpc.aio.AioRpcError) as error:
         await call(target, encode_spans(sdk_spans))
     assert error.value.code() is grpc.StatusCode.UNAVAILABLE
-    retry_info = RetryInfo.FromString(dict(error.value.trailing_metadata())[RETRY_INFO_KEY])
+    trailers = dict(error.value.trailing_metadata())
+    retry_info = RetryInfo.FromString(trailers[RETRY_INFO_KEY])  # the Python exporter reads it here
     assert (retry_info.retry_delay.seconds, retry_info.retry_delay.nanos) == (1, 0)
+    # The Collector and Go read the status details (the spec's own example): the call's status, 14
+    # UNAVAILABLE and its message, with RetryInfo packed in. Without them they backed off on their own.
+    status = Status.FromString(trailers[STATUS_DETAILS_KEY])
+    assert (status.code, status.message) == (14, error.value.details())
+    [detail] = status.details
+    packed = RetryInfo()
+    assert detail.Unpack(packed) and packed == retry_info
     assert sink.rejects == [(3, "backpressure")]
 
 

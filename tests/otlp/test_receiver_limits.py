@@ -127,3 +127,41 @@ async def test_a_grpc_call_finding_no_read_slot_is_told_to_retry(grpc_receiver, 
         await holder
         await export(request, timeout=10)
     assert len(sink.spans) == 2 * len(sdk_spans)
+
+
+async def test_a_grpc_call_past_the_open_calls_bound_is_told_to_retry_and_counted(grpc_receiver, sink,
+                                                                                sdk_spans, monkeypatch):
+    # gRPC's own bound answered the 65th call RESOURCE_EXHAUSTED, uncounted and without RetryInfo: the
+    # Collector and Go drop such a batch. Here 2 calls hold the bound (their messages have not come).
+    monkeypatch.setattr(otlp_grpc, "MAX_CALLS", 2)
+    target = await grpc_receiver()
+    request = encode_spans(sdk_spans).SerializeToString()
+    release = threading.Event()
+    opened = threading.Semaphore(0)
+
+    def call_that_waits() -> None:
+        def late() -> Iterator[bytes]:
+            opened.release()
+            release.wait(10)
+            yield request
+
+        with grpc.insecure_channel(target) as channel:
+            channel.stream_unary(EXPORT)(late(), timeout=20)
+
+    holders = [asyncio.ensure_future(asyncio.to_thread(call_that_waits)) for _ in range(2)]
+    for _ in holders:
+        await asyncio.to_thread(opened.acquire, True, 10)
+    await asyncio.sleep(0.3)  # the calls' headers reach the server
+    async with grpc.aio.insecure_channel(target) as channel:
+        export = channel.unary_unary(EXPORT)
+        with pytest.raises(grpc.aio.AioRpcError) as refused:
+            await export(request, timeout=10)
+        assert refused.value.code() is grpc.StatusCode.UNAVAILABLE
+        assert refused.value.details() == ("ragmon is busy: it has as many gRPC export calls open as it "
+                                           "takes at once (2); retry later")
+        assert RETRY_INFO_KEY in dict(refused.value.trailing_metadata())
+        assert sink.rejects == [(1, "backpressure")]
+        release.set()
+        await asyncio.gather(*holders)
+        await export(request, timeout=10)
+    assert len(sink.spans) == 3 * len(sdk_spans)
