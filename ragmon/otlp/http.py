@@ -31,6 +31,7 @@ from typing import Any
 from aiohttp import http_parser, web
 from aiohttp.http_exceptions import HttpProcessingError, InvalidURLError
 from aiohttp.typedefs import Handler
+from aiohttp.web_urldispatcher import _default_expect_handler
 from google.rpc.status_pb2 import Status
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import (
     ExportTracePartialSuccess,
@@ -93,7 +94,7 @@ def add_otlp_routes(app: web.Application, sink: SpanSink, *, max_body: int, toke
                               BodyBudget(HELD_BODIES * max_body) if bodies is None else bodies,
                               token=token, max_body=max_body, max_values=max_values,
                               max_body_flag=max_body_flag, on_wrong_path=on_wrong_path)
-    app.router.add_post(TRACES_PATH, receiver.receive)
+    app.router.add_post(TRACES_PATH, receiver.receive, expect_handler=receiver.expect)
     app.middlewares.append(receiver.not_here)
 
 
@@ -112,13 +113,21 @@ class _TraceReceiver:
         self._max_body_flag = max_body_flag
         self._on_wrong_path = on_wrong_path
 
-    async def receive(self, request: web.Request) -> web.Response:
-        if (refused := self._unauthorized(request)) is not None:
+    async def expect(self, request: web.Request) -> web.Response | None:
+        """`Expect: 100-continue` (curl's, for a body over 1 MiB) is answered with the final status when the
+        head alone refuses the request (401, 415, a Content-Length over `max_body`'s 413): aiohttp's own
+        answer was 100 whatever the head, and the client sent the body it was about to be refused. The
+        connection is closed after it, as the body that may follow is no request."""
+        if (refused := self._refused_by_head(request, _encoding(request))) is not None:
+            refused.force_close()
             return refused
-        encoding = request.headers.get("Content-Encoding", "").strip().lower()
-        encoding = _ALIASES.get(encoding, encoding)
-        if (unsupported := _unsupported(request.content_type, encoding)) is not None:
-            return self._refuse(request, Refused("decode_error", unsupported), 415)
+        await _default_expect_handler(request)
+        return None
+
+    async def receive(self, request: web.Request) -> web.Response:
+        encoding = _encoding(request)
+        if (refused := self._refused_by_head(request, encoding)) is not None:
+            return refused
         with self._bodies.claim() as claim:
             try:
                 batch = await self._decoded(request, encoding, claim)
@@ -157,6 +166,18 @@ class _TraceReceiver:
         decode = decode_protobuf if request.content_type == PROTOBUF else decode_json
         return await decode_off_loop(decode, body, self._max_values)
 
+    def _refused_by_head(self, request: web.Request, encoding: str) -> web.Response | None:
+        """The answer (counted, logged) to a request its head refuses; None for one whose body is read."""
+        if (refused := self._unauthorized(request)) is not None:
+            return refused
+        if (unsupported := _unsupported(request.content_type, encoding)) is not None:
+            return self._refuse(request, Refused("decode_error", unsupported), 415)
+        if request.content_length is not None and request.content_length > self._max_body:
+            too_large = TooLarge(f"body of {request.content_length} bytes")
+            return self._refuse(request, refusal_for(too_large, "body", encoding, self._max_body,
+                                                     self._bodies, self._max_body_flag))
+        return None
+
     def _unauthorized(self, request: web.Request) -> web.Response | None:
         """The 401 for a request without the token, when one is set; None for one that may go on."""
         if self._expected is None or bearer_ok(request.headers.get("Authorization", ""), self._expected):
@@ -186,6 +207,11 @@ class _TraceReceiver:
             self._on_wrong_path(request.path)
         message = advice(signal, request.path, f"POST {TRACES_PATH}")
         return _misdirected(request, self._sink, self._refusals, signal, message)
+
+
+def _encoding(request: web.Request) -> str:
+    encoding = request.headers.get("Content-Encoding", "").strip().lower()
+    return _ALIASES.get(encoding, encoding)
 
 
 def _unsupported(content_type: str, encoding: str) -> str | None:
@@ -319,9 +345,7 @@ def _sender(request: web.Request) -> Sender:
 
 async def _read_body(request: web.Request, max_body: int, encoding: str, claim: BodyClaim) -> bytes:
     """The body, inflated, held in `claim` as it grows: TooLarge past `max_body`, NoRoom when the budget
-    has none, TimeoutError past `BODY_SECONDS`."""
-    if request.content_length is not None and request.content_length > max_body:
-        raise TooLarge(f"body of {request.content_length} bytes")
+    has none, TimeoutError past `BODY_SECONDS`. (A Content-Length over `max_body` was refused first.)"""
     if not request.body_exists:
         return b""
     stream = request.content

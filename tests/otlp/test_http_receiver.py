@@ -163,6 +163,43 @@ async def test_an_oversized_body_is_a_413(serve, sink):
     assert sink.rejects == [(1, "too_large")]
 
 
+async def expecting_continue(url: str, head: str) -> tuple[asyncio.StreamReader, asyncio.StreamWriter, bytes]:
+    """A request head with `Expect: 100-continue` (as curl sends for a body over 1 MiB), and the first
+    answer to it: 100 Continue, or the final status in its place."""
+    port = int(url.split(":")[2].split("/")[0])
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    writer.write(f"POST /v1/traces HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\n{head}\r\n".encode())
+    await writer.drain()
+    return reader, writer, await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 10)
+
+
+@pytest.mark.parametrize(("head", "status", "reason"), [
+    ("Content-Type: application/x-protobuf\r\nContent-Length: 1001\r\n", 413, "too_large"),
+    ("Content-Type: text/plain\r\nContent-Length: 10\r\n", 415, "decode_error"),
+], ids=["over max-body", "wrong type"])
+async def test_a_head_that_refuses_the_request_is_answered_before_the_body_is_sent(serve, sink, head, status,
+                                                                                  reason):
+    # aiohttp answered 100 Continue whatever the head, so curl sent 20 MiB to be told 413.
+    url = await serve(max_body=1000)
+    _, writer, answer = await expecting_continue(url, head)
+    writer.close()
+    assert answer.startswith(f"HTTP/1.1 {status} ".encode()) and b"Connection: close" in answer
+    assert sink.rejects == [(1, reason)]
+
+
+async def test_a_head_that_may_go_on_gets_100_continue_and_its_body_is_taken(serve, sink, sdk_spans):
+    url = await serve(max_body=10_000)
+    body = encode_spans(sdk_spans).SerializeToString()
+    reader, writer, answer = await expecting_continue(
+        url, f"Content-Type: application/x-protobuf\r\nContent-Length: {len(body)}\r\n")
+    assert answer == b"HTTP/1.1 100 Continue\r\n\r\n"
+    writer.write(body)
+    final = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 10)
+    writer.close()
+    assert final.startswith(b"HTTP/1.1 200 ")
+    assert len(sink.spans) == len(sdk_spans) and sink.rejects == []
+
+
 async def test_a_receiver_whose_limit_no_flag_sets_names_none(serve, sink):
     # `ragmon replay --target`'s receiver has a fixed limit: "raise --max-body" would name a flag it lacks.
     url = await serve(max_body=1000, max_body_flag=None)
