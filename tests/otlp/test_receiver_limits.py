@@ -94,48 +94,9 @@ async def test_a_grpc_message_that_stops_arriving_is_cut_off(grpc_receiver, sink
         "OTLP request cut off", "DEADLINE_EXCEEDED")
 
 
-async def test_a_grpc_call_finding_no_read_slot_is_told_to_retry(grpc_receiver, sink, sdk_spans, monkeypatch):
-    # gRPC holds a message whole before the handler sees it, so reads are taken in turn: with one slot,
-    # held by a call whose message has not come, the next call waits SLOT_SECONDS, then is refused as
-    # back-pressure with RetryInfo. Once the slot is free, the same call goes through.
-    monkeypatch.setattr(otlp_grpc, "READ_SLOTS", 1)
-    monkeypatch.setattr(otlp_grpc, "SLOT_SECONDS", 0.3)
-    target = await grpc_receiver()
-    request = encode_spans(sdk_spans).SerializeToString()
-    release = threading.Event()
-
-    def call_that_waits() -> None:
-        def late() -> Iterator[bytes]:
-            release.wait(10)
-            yield request
-
-        with grpc.insecure_channel(target) as channel:
-            channel.stream_unary(EXPORT)(late(), timeout=20)
-
-    holder = asyncio.ensure_future(asyncio.to_thread(call_that_waits))
-    await asyncio.sleep(0.3)
-    async with grpc.aio.insecure_channel(target) as channel:
-        export = channel.unary_unary(EXPORT)
-        with pytest.raises(grpc.aio.AioRpcError) as refused:
-            await export(request, timeout=10)
-        assert refused.value.code() is grpc.StatusCode.UNAVAILABLE
-        assert refused.value.details() == ("ragmon is busy: it is receiving as many gRPC messages as it "
-                                           "takes at once (1); retry later")
-        assert RETRY_INFO_KEY in dict(refused.value.trailing_metadata())
-        assert sink.rejects == [(1, "backpressure")]
-        release.set()
-        await holder
-        await export(request, timeout=10)
-    assert len(sink.spans) == 2 * len(sdk_spans)
-
-
-async def test_a_grpc_call_past_the_open_calls_bound_is_told_to_retry_and_counted(grpc_receiver, sink,
-                                                                                sdk_spans, monkeypatch):
-    # gRPC's own bound answered the 65th call RESOURCE_EXHAUSTED, uncounted and without RetryInfo: the
-    # Collector and Go drop such a batch. Here 2 calls hold the bound (their messages have not come).
-    monkeypatch.setattr(otlp_grpc, "MAX_CALLS", 2)
-    target = await grpc_receiver()
-    request = encode_spans(sdk_spans).SerializeToString()
+async def refused_while_calls_hold(target: str, request: bytes, holders: int) -> grpc.aio.AioRpcError:
+    """The error of a call made while `holders` calls are open with their messages not yet sent; then the
+    holders send theirs, and the same call is made again, to go through."""
     release = threading.Event()
     opened = threading.Semaphore(0)
 
@@ -148,20 +109,46 @@ async def test_a_grpc_call_past_the_open_calls_bound_is_told_to_retry_and_counte
         with grpc.insecure_channel(target) as channel:
             channel.stream_unary(EXPORT)(late(), timeout=20)
 
-    holders = [asyncio.ensure_future(asyncio.to_thread(call_that_waits)) for _ in range(2)]
-    for _ in holders:
+    held = [asyncio.ensure_future(asyncio.to_thread(call_that_waits)) for _ in range(holders)]
+    for _ in held:
         await asyncio.to_thread(opened.acquire, True, 10)
     await asyncio.sleep(0.3)  # the calls' headers reach the server
     async with grpc.aio.insecure_channel(target) as channel:
         export = channel.unary_unary(EXPORT)
         with pytest.raises(grpc.aio.AioRpcError) as refused:
             await export(request, timeout=10)
-        assert refused.value.code() is grpc.StatusCode.UNAVAILABLE
-        assert refused.value.details() == ("ragmon is busy: it has as many gRPC export calls open as it "
-                                           "takes at once (2); retry later")
-        assert RETRY_INFO_KEY in dict(refused.value.trailing_metadata())
-        assert sink.rejects == [(1, "backpressure")]
         release.set()
-        await asyncio.gather(*holders)
+        await asyncio.gather(*held)
         await export(request, timeout=10)
+    return refused.value
+
+
+async def test_a_grpc_call_finding_no_read_slot_is_told_to_retry(grpc_receiver, sink, sdk_spans, monkeypatch):
+    # gRPC holds a message whole before the handler sees it, so reads are taken in turn: with one slot,
+    # held by a call whose message has not come, the next call waits SLOT_SECONDS, then is refused as
+    # back-pressure with RetryInfo. Once the slot is free, the same call goes through.
+    monkeypatch.setattr(otlp_grpc, "READ_SLOTS", 1)
+    monkeypatch.setattr(otlp_grpc, "SLOT_SECONDS", 0.3)
+    target = await grpc_receiver()
+    refused = await refused_while_calls_hold(target, encode_spans(sdk_spans).SerializeToString(), 1)
+    assert refused.code() is grpc.StatusCode.UNAVAILABLE
+    assert refused.details() == ("ragmon is busy: it is receiving as many gRPC messages as it takes at once "
+                                 "(1); retry later")
+    assert RETRY_INFO_KEY in dict(refused.trailing_metadata())
+    assert sink.rejects == [(1, "backpressure")]
+    assert len(sink.spans) == 2 * len(sdk_spans)
+
+
+async def test_a_grpc_call_past_the_open_calls_bound_is_told_to_retry_and_counted(grpc_receiver, sink,
+                                                                                sdk_spans, monkeypatch):
+    # gRPC's own bound answered the 65th call RESOURCE_EXHAUSTED, uncounted and without RetryInfo: the
+    # Collector and Go drop such a batch. Here 2 calls hold the bound (their messages have not come).
+    monkeypatch.setattr(otlp_grpc, "MAX_CALLS", 2)
+    target = await grpc_receiver()
+    refused = await refused_while_calls_hold(target, encode_spans(sdk_spans).SerializeToString(), 2)
+    assert refused.code() is grpc.StatusCode.UNAVAILABLE
+    assert refused.details() == ("ragmon is busy: it has as many gRPC export calls open as it takes at once "
+                                 "(2); retry later")
+    assert RETRY_INFO_KEY in dict(refused.trailing_metadata())
+    assert sink.rejects == [(1, "backpressure")]
     assert len(sink.spans) == 3 * len(sdk_spans)
