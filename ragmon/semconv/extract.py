@@ -39,7 +39,10 @@ Choices the design leaves open, made here:
 - ragmon.* values found on several spans are taken from the span nearest the root.
 - The answer is the last top chain's output unless that chain called no model and a model call ended
   after it: then the chain only prepared the prompt (`retriever | format_docs`, the model called by the
-  app itself) and the model's output is the answer.
+  app itself) and the model's output is the answer. A chain that called no model and output the
+  retrieved documents themselves gave no answer, model call or not: a search endpoint's, or a request
+  whose model call was still running when the trace was decided (scored as the answer, the documents
+  supported every claim of it, 1.0 for an answer the model then made up).
 - A document exactly as long as its service's cut JSON attributes is an error: the SDK's attribute
   length limit cut it silently, and its lost tail would make supported claims look made up.
 - A retriever inside an agent's tool call has the model's search string as its query, not the user's
@@ -159,7 +162,7 @@ def extract(trace: Trace) -> Example | None:
     _one_answer(view, tops)
     texts = _document_texts(contexts)
     llm_call = _answering_call(view, texts)
-    answer = _answer(view, tops, llm_call, ragmon_answer)
+    answer = _answer(view, tops, llm_call, ragmon_answer, texts)
     if contexts is not None:
         contexts = _shown(view, contexts, texts)
     if answer is None and llm_call:
@@ -623,12 +626,12 @@ def _quotes(given: str, output: str | None) -> bool:
 
 
 def _answer(view: _View, tops: list[Span], llm_call: list[Span],
-            explicit: tuple[Span, str] | None) -> str | None:
+            explicit: tuple[Span, str] | None, texts: list[str]) -> str | None:
     """The app's own `ragmon.answer`, else the answer its instrumentation recorded (`_recorded_answer`).
     The app's word wins: it is what the user got, where a guardrail may have replaced what the model
     wrote. An answer as long as its service's cut JSON attributes was cut with them (`_View.cuts`), as a
     document is (`_check_whole`): scored, its lost tail had raised groundedness (0.75 -> 1.0)."""
-    found = explicit or _recorded_answer(view, tops, llm_call)
+    found = explicit or _recorded_answer(view, tops, llm_call, texts)
     if found is None:
         return None
     span, answer = found
@@ -641,22 +644,33 @@ def _answer(view: _View, tops: list[Span], llm_call: list[Span],
     return react_answer(strip_assistant(answer))
 
 
-def _recorded_answer(view: _View, tops: list[Span], llm_call: list[Span]) -> tuple[Span, str] | None:
+def _recorded_answer(view: _View, tops: list[Span], llm_call: list[Span],
+                     texts: list[str]) -> tuple[Span, str] | None:
     """The output of the top chain that made the answering call, with its span: a later chain of the same
     request (one that suggests follow-up questions or titles the chat) made a call of its own, and its
     output scored as the answer had turned a grounded answer into 0.0. With no chain holding the call,
-    the top chain that ended last, unless it only prepared the prompt; else the answering call's own
-    output."""
+    the top chain that ended last, unless it only prepared the prompt or output the documents; else the
+    answering call's own output."""
     holding = view.above({llm_call[-1].span_id}) if llm_call and len(tops) > 1 else set()
     candidates = [top for top in tops if top.span_id in holding] or tops
     last_top = [max(candidates, key=lambda s: s.end_time_unix_nano)] if candidates else []
     if last_top and llm_call and _only_prepares(view, last_top[0], llm_call[-1]):
         last_top = []
-    for spans, readers in ((last_top, _CHAIN_OUTPUTS), (llm_call, _LLM_OUTPUTS)):
-        found = _found(spans, readers)
-        if found is not None and found[1]:
-            return found
-    return None
+    found = _found(last_top, _CHAIN_OUTPUTS)
+    if found is not None and found[1] and not _documents_only(view, *found, texts):
+        return found
+    found = _found(llm_call, _LLM_OUTPUTS)
+    return found if found is not None and found[1] else None
+
+
+def _documents_only(view: _View, chain: Span, output: str, texts: list[str]) -> bool:
+    """Whether a chain that called no model output the retrieved documents (`retriever | format_docs`):
+    every one of them (`texts`, their starts), as a formatter lays them out. An answer the app got from a
+    model it called outside any instrumentation, inside the chain, quotes some of them at most."""
+    if not texts or chain.span_id in view.above({span.span_id for span in view.with_role(_LLMS)}):
+        return False
+    laid_out = _squeezed(output)
+    return all(_squeezed(text)[:_WORDS] in laid_out for text in texts)
 
 
 def _one_answer(view: _View, tops: list[Span]) -> None:
@@ -726,9 +740,10 @@ def _unanswered(view: _View, tops: list[Span], contexts: tuple[Context, ...] | N
     if roots and not any(may_be_local_root(span) for span in roots):
         raise ExtractionError(roots[0], "parent_span_id",
                               f"its parent (parent_span_id {roots[0].parent_span_id}) never arrived, nor the "
-                              "answer: the trace was cut off (a streamed answer its client stopped reading "
-                              "ends none of the spans around the model call), so its documents are not "
-                              "scored alone")
+                              "answer: the trace was decided without them (the request was still running "
+                              "at --decision-wait, a slow model call say, or the sidecar stopped meanwhile; "
+                              "or a streamed answer's client stopped reading, which ends none of the spans "
+                              "around the model call), so its documents are not scored alone")
 
 
 def _failure(span: Span) -> str:

@@ -37,7 +37,7 @@ from llama_index.core.llms import (
 from llama_index.core.llms.callbacks import llm_completion_callback
 from llama_index.core.llms.mock import MockFunctionCallingLLM
 from llama_index.core.tools import QueryEngineTool
-from opentelemetry.trace import SpanKind
+from opentelemetry.trace import SpanKind, set_span_in_context
 
 from ragmon import instrument
 from ragmon.model import Context
@@ -92,6 +92,51 @@ def test_the_model_answers_when_the_chain_only_retrieved_and_formatted(langchain
     assert example.question == QUESTION
     assert example.contexts == rag.used_contexts()
     assert len(rag.used) == 3
+
+
+def test_a_chain_that_only_formatted_the_documents_is_no_answer_while_its_model_call_runs(
+        langchain: Recorder) -> None:
+    # The request's model call outlasted --decision-wait: the trace is decided with `retriever | format`
+    # ended and the request and model spans still open. The chain's output (the documents) had been
+    # scored as the answer, 1.0, and the made-up answer that came later was only counted late.
+    rag = RagChain()
+    request = langchain.tracer.start_span("POST /ask", kind=SpanKind.SERVER)
+    with langchain.tracer.start_as_current_span("ask", context=set_span_in_context(request)):
+        (rag.retriever | RunnableLambda(rag._format)).invoke(QUESTION)
+        trace = langchain.trace()  # decided now: the model is still being called
+    request.end()
+
+    with pytest.raises(ExtractionError) as caught:
+        extract(trace)
+    assert caught.value.field == "parent_span_id"
+    assert "still running at --decision-wait" in str(caught.value)
+
+
+def test_a_search_endpoint_chain_is_scored_on_its_documents_without_an_answer(langchain: Recorder) -> None:
+    # `retriever | format` served as a search endpoint: its output is the documents, no answer to score.
+    rag = RagChain()
+    with langchain.tracer.start_as_current_span("GET /search", kind=SpanKind.SERVER):
+        (rag.retriever | RunnableLambda(rag._format)).invoke(QUESTION)
+
+    example = extract(langchain.trace())
+
+    assert example is not None
+    assert example.answer is None
+    assert example.contexts == rag.used_contexts()
+
+
+def test_a_chain_quoting_one_of_its_documents_still_answers(langchain: Recorder) -> None:
+    # The app called a model no instrumentation sees, inside the chain: its answer quotes the first of
+    # the three documents whole, which does not make it the documents.
+    rag = RagChain()
+    with langchain.tracer.start_as_current_span("POST /ask", kind=SpanKind.SERVER):
+        chain = rag.retriever | RunnableLambda(lambda docs: f"In short: {docs[0].page_content}")
+        answer = chain.invoke(QUESTION)
+
+    example = extract(langchain.trace())
+
+    assert example is not None
+    assert example.answer == answer
 
 
 def test_a_later_model_call_outside_a_generating_chain_is_not_the_answer(langchain: Recorder) -> None:
