@@ -48,6 +48,9 @@ class Trace:
 
     trace_id: str
     spans: tuple[Span, ...]
+    spans_lost: int = 0
+    """Spans the trace refused while buffered (over --max-spans-per-trace, or more than --max-buffer holds
+    for one trace): what it holds may lack its answer, its documents or its root."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,8 +164,8 @@ def may_be_local_root(span: Span) -> bool:
 
 
 class _Pending:
-    __slots__ = ("armed_at", "armed_seq", "awaited", "first_seen", "footprint", "last_seen", "resource",
-                 "roots", "span_ids", "spans", "trace_id")
+    __slots__ = ("armed_at", "armed_seq", "awaited", "first_seen", "footprint", "last_seen", "lost",
+                 "resource", "roots", "span_ids", "spans", "trace_id")
 
     def __init__(self, trace_id: str, now: float) -> None:
         self.trace_id = trace_id
@@ -178,6 +181,8 @@ class _Pending:
         """The last span's resource, counted once for the spans after it that share it (one request's)."""
         self.awaited: frozenset[str] = frozenset()
         """Calls to other services a deferred trace waits for: a root under one of them completes it."""
+        self.lost = 0
+        """Spans refused as too_many_spans or too_many_bytes (`Trace.spans_lost`)."""
 
     def has_local_root(self) -> bool:
         """Judged now, not on arrival: a SERVER span's parent may turn up after it."""
@@ -307,6 +312,8 @@ class Assembler:
                 return "late"
         size = self._charge(span, pending, span_bytes)
         if isinstance(size, str):
+            if pending is not None and size != "duplicate":
+                pending.lost += 1
             return size
         if pending is None:
             if len(self._traces) >= self._max_traces:
@@ -424,6 +431,7 @@ class Assembler:
         pending.last_seen = now
         pending.spans = list(decided.trace.spans)
         pending.span_ids = {span.span_id for span in pending.spans}
+        pending.lost = decided.trace.spans_lost
         if self._max_bytes is not None:
             self._make_room(self._bytes + decided.footprint - self._max_bytes, pending)
             pending.footprint = decided.footprint
@@ -484,7 +492,7 @@ class Assembler:
         self._evicted_bytes += decided.footprint
 
     def _finish(self, pending: _Pending, reason: str) -> Decided:
-        trace = Trace(pending.trace_id, tuple(pending.spans))
+        trace = Trace(pending.trace_id, tuple(pending.spans), pending.lost)
         decided = Decided(trace, reason, pending.footprint, pending.first_seen)
         self._bytes -= pending.footprint
         pending.footprint, pending.resource = 0, None

@@ -137,7 +137,11 @@ def test_the_oldest_trace_is_evicted_at_the_bound(clock):
 def test_spans_over_the_per_trace_bound_are_refused(clock):
     assembler = Assembler(max_spans_per_trace=2, clock=clock)
     assert add_at(assembler, clock, 0.0, span("a", "1"), span("a", "2", "1"), span("a", "3", "1"),
-                  span("a", "2", "1")) == ["accepted", "accepted", "too_many_spans", "duplicate"]
+                  span("a", "2", "1"), span("a", "4", "1")) == ["accepted", "accepted", "too_many_spans",
+                                                               "duplicate", "too_many_spans"]
+    # The trace says what it lost (3 and 4; the resent 2 is no loss), for extraction to refuse it.
+    [decided] = assembler.drain()
+    assert decided.trace.spans_lost == 2
 
 
 def test_after_decision_a_resent_span_is_a_duplicate_and_a_span_the_trace_never_had_is_late(clock):

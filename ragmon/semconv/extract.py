@@ -145,7 +145,27 @@ _SOURCE_HEADER = re.compile(r"^Source (\d{1,9}):[ \t]*$", re.MULTILINE)
 def extract(trace: Trace) -> Example | None:
     """The Example a trace describes; None when it has neither retrieval nor generation (not_rag).
 
-    Raises ExtractionError when an attribute that decides the example is malformed."""
+    Raises ExtractionError when an attribute that decides the example is malformed, and when the trace is
+    RAG but lost spans to the sidecar's limits (`Trace.spans_lost`): what is left of it may pair a
+    question with the wrong answer or none (spans end children first, so the lost are the last to end:
+    the chain holding the answer, the request's root), and scored, a made-up answer had read 1.0. That
+    error is told in place of any other it causes."""
+    try:
+        example = _extract(trace)
+    except ExtractionError:
+        if not trace.spans_lost:
+            raise
+    else:
+        if example is None or not trace.spans_lost:
+            return example
+    first = min(trace.spans, key=lambda span: (span.start_time_unix_nano, span.span_id))
+    raise ExtractionError(first, "spans", f"{trace.spans_lost} spans of this trace were refused, over the "
+                          "sidecar's limit for one trace (--max-spans-per-trace, or --max-buffer), so its "
+                          "answer, documents or question may be among them: not scored (raise "
+                          "--max-spans-per-trace if the app's requests make this many spans)")
+
+
+def _extract(trace: Trace) -> Example | None:
     if not trace.spans:
         return None
     view = _View(trace)

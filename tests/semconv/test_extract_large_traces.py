@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from ragmon.model import Context
-from ragmon.semconv.extract import extract
+from ragmon.semconv.extract import ExtractionError, extract
 from ragmon.serve_config import ServeConfig
 from ragmon.traces import Span, Trace
 
@@ -70,6 +70,40 @@ def looping(kind: str) -> Trace:
         Span(TRACE_ID, span_id(n), span_id((n + 1) % SPANS), f"span {n}", n, SPANS - n,
              attributes=kind_attributes(kind, n))
         for n in range(SPANS)))
+
+
+def test_a_rag_trace_that_lost_spans_to_the_bound_is_an_error_naming_it() -> None:
+    # The sidecar kept the first SPANS spans and refused 7 more: the chain that ends last (and holds the
+    # answer) may be among them. Scored on what was kept, a made-up answer had read 1.0.
+    kept = dataclasses.replace(side_by_side("RETRIEVER"), spans_lost=7)
+    with pytest.raises(ExtractionError) as caught:
+        extract(kept)
+    assert caught.value.field == "spans"
+    assert (f"trace {TRACE_ID}: span 'span 0' (span id 0000000000000001): 7 spans of this trace were "
+            "refused, over the sidecar's limit for one trace") in str(caught.value)
+    assert "--max-spans-per-trace" in str(caught.value)
+
+
+def test_a_trace_that_lost_spans_but_shows_no_rag_work_is_not_rag() -> None:
+    # A long trace of some other endpoint: it stays not_rag (None), not an error to alert on.
+    plain = Trace(TRACE_ID, tuple(Span(TRACE_ID, span_id(n), span_id(n - 1) if n else None, f"db {n}", n,
+                                       SPANS, attributes={"db.system": "postgresql"})
+                                  for n in range(SPANS)), spans_lost=3)
+    assert extract(plain) is None
+
+
+def test_a_trace_that_lost_spans_is_told_so_in_place_of_the_error_the_loss_caused() -> None:
+    # What was kept: a chain with a retriever and a model call that records no output (its output
+    # attribute came in a span that was refused). The loss is the cause, and the error says so.
+    trace = side_by_side("LLM")
+    spans = [trace.spans[0], *(dataclasses.replace(span, attributes={
+        k: v for k, v in span.attributes.items() if not k.startswith("llm.output")})
+        for span in trace.spans[1:])]
+    with pytest.raises(ExtractionError, match="model call records no output"):
+        extract(Trace(TRACE_ID, tuple(spans)))
+    with pytest.raises(ExtractionError) as caught:
+        extract(Trace(TRACE_ID, tuple(spans), spans_lost=1))
+    assert caught.value.field == "spans"
 
 
 def test_a_model_call_of_nested_model_spans_is_read_from_its_innermost_span() -> None:
