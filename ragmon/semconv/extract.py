@@ -14,7 +14,9 @@ each question about ancestors and a scan of the few spans that carry documents, 
 Choices the design leaves open, made here:
 - "Top" chain: a CHAIN/AGENT/workflow span with no such ancestor (its parent may be an HTTP span of
   another instrumentation). With several, the question comes from the first to start and the answer
-  from the last to end (e.g. a condense-question chain followed by the answering chain).
+  from the last to end (e.g. a condense-question chain followed by the answering chain); but when
+  several each retrieved and called a model, one after another (a retry), the last of them is the
+  example: its question, its documents, its answer.
 - Documents of one tier from several spans are concatenated in start order, each document (id and
   text) once: chunks sharing an id (LangChain loaders give every chunk of a file its `source`) are
   distinct contexts the model saw, a chunk two retrievers both return is one. A span whose
@@ -169,7 +171,11 @@ def _extract(trace: Trace) -> Example | None:
     if not trace.spans:
         return None
     view = _View(trace)
-    contexts = _contexts(view)
+    tops = view.top_chains()
+    answering = _answering_chains(view, tops)
+    if len(answering) > 1:  # one after another: the last answers, from its own documents
+        tops = answering[-1:]
+    contexts = _contexts(view, _subtree(view, tops[0]) if len(answering) > 1 else None)
     ragmon_question = view.nearest_root(ragmon.question)
     ragmon_answer = view.marked(ragmon.answer)
     if (contexts is None and ragmon_question is None and ragmon_answer is None
@@ -178,8 +184,6 @@ def _extract(trace: Trace) -> Example | None:
     if contexts is None:
         for span in view.with_role(_RETRIEVERS):
             genai.require_documents(span)
-    tops = view.top_chains()
-    _one_answer(view, tops)
     texts = _document_texts(contexts)
     llm_call = _answering_call(view, texts)
     answer = _answer(view, tops, llm_call, ragmon_answer, texts)
@@ -408,14 +412,17 @@ def _found(spans: Sequence[Span], readers: Sequence[Reader[T]]) -> tuple[Span, T
     return None
 
 
-def _contexts(view: _View) -> tuple[Context, ...] | None:
+def _contexts(view: _View, within: Container[str] | None = None) -> tuple[Context, ...] | None:
     """The documents of the first tier that has any. A retriever that recorded none (content capture off)
     makes its tier unknowable, an error, unless a later tier gives them. The app's own `ragmon.contexts`
     come first (see the module docstring), and so stand in for content its instrumentation did not
-    record."""
+    record. `within`: the ids of the spans the instrumentations' documents are read from (the answering
+    chain's, of several in turn), None for all; the app's own are read from every span."""
     unknowable: openllmetry.UnrecordedDocuments | None = None
     for roles, read in _DOCUMENT_TIERS:
         candidates = view.spans if roles is None else view.with_role(roles)
+        if within is not None and read is not ragmon.documents:
+            candidates = [span for span in candidates if span.span_id in within]
         found: list[tuple[Span, tuple[Context, ...]]] = []
         unrecorded: list[openllmetry.UnrecordedDocuments] = []
         for span in candidates:
@@ -693,13 +700,15 @@ def _documents_only(view: _View, chain: Span, output: str, texts: list[str]) -> 
     return all(_squeezed(text)[:_WORDS] in laid_out for text in texts)
 
 
-def _one_answer(view: _View, tops: list[Span]) -> None:
-    """An error when top chains that each retrieved and called a model ran at once: one request answering
-    several questions side by side (`chain.batch`, a thread pool). Read as one example, the first question
-    met another's answer and every chain's documents, scored as one, and the other answers were never
-    scored. One after another, the last is a retry or a refinement of the first, and answers."""
+def _answering_chains(view: _View, tops: list[Span]) -> list[Span]:
+    """The top chains that each retrieved and called a model, in start order; an error when they ran at
+    once: one request answering several questions side by side (`chain.batch`, a thread pool). Read as
+    one example, the first question met another's answer and every chain's documents, scored as one, and
+    the other answers were never scored. One after another, the last is a retry or a refinement of the
+    first, and answers: its question, documents and answer are the example (read from the whole trace,
+    the first chain's question had met the last one's answer and both chains' documents)."""
     if len(tops) < 2:
-        return
+        return []
     holder = view.under({top.span_id for top in tops})
     retrieved = {holder[span.span_id].span_id for span in view.with_role(_RETRIEVAL_ROLES)
                  if span.span_id in holder}
@@ -713,6 +722,12 @@ def _one_answer(view: _View, tops: list[Span]) -> None:
                                   f"answered, side by side: {names}; ragmon scores one answer a trace. Give "
                                   "each question its own trace, or run them one after another (the last "
                                   "then answers)")
+    return answering
+
+
+def _subtree(view: _View, span: Span) -> set[str]:
+    """The ids of `span` and the spans beneath it."""
+    return {span.span_id, *view.under({span.span_id})}
 
 
 def _no_answer(call: list[Span]) -> None:

@@ -139,6 +139,23 @@ def test_a_chain_quoting_one_of_its_documents_still_answers(langchain: Recorder)
     assert example.answer == answer
 
 
+def test_of_two_whole_chains_one_after_another_the_last_is_the_example(langchain: Recorder) -> None:
+    # A retry, or a second question in the same request: each chain retrieved and answered. The first
+    # chain's question had met the second's answer, with both chains' documents as support.
+    first, second = RagChain(answer="Refunds take two weeks."), RagChain(answer=MODEL_ANSWER)
+    other_question = "How long is the warranty?"  # its documents: kb-refunds in place of kb-warranty
+    with langchain.tracer.start_as_current_span("POST /ask", kind=SpanKind.SERVER):
+        first.chain.invoke(other_question)
+        second.chain.invoke(QUESTION)
+    assert {doc.metadata["id"] for doc in first.used} != {doc.metadata["id"] for doc in second.used}
+
+    example = extract(langchain.trace())
+
+    assert example is not None
+    assert (example.question, example.answer) == (QUESTION, MODEL_ANSWER)
+    assert example.contexts == second.used_contexts()
+
+
 def test_a_later_model_call_outside_a_generating_chain_is_not_the_answer(langchain: Recorder) -> None:
     # The chain called the model and answered; the app then asks the model for a chat title. The
     # chain's output stays the answer: only a chain that called no model defers to a later call.
