@@ -262,6 +262,17 @@ class _View:
     def depth(self, span: Span) -> int:
         return self._depths[span.span_id]
 
+    def nearest(self, span: Span, ids: Container[str]) -> str | None:
+        """The id of `span`'s nearest ancestor among `ids`, if any (up to a loop's start)."""
+        seen: set[str] = set()
+        node = self._parents.get(span.span_id)
+        while node is not None and node.span_id not in seen:
+            if node.span_id in ids:
+                return node.span_id
+            seen.add(node.span_id)
+            node = self._parents.get(node.span_id)
+        return None
+
     def under(self, ids: Container[str]) -> dict[str, Span]:
         """Span id -> its outermost ancestor among `ids` (the last met walking up), for each span that has
         one."""
@@ -707,6 +718,7 @@ def _answering_chains(view: _View, tops: list[Span]) -> list[Span]:
     the other answers were never scored. One after another, the last is a retry or a refinement of the
     first, and answers: its question, documents and answer are the example (read from the whole trace,
     the first chain's question had met the last one's answer and both chains' documents)."""
+    _nested_workflows(view)
     if len(tops) < 2:
         return []
     holder = view.under({top.span_id for top in tops})
@@ -723,6 +735,26 @@ def _answering_chains(view: _View, tops: list[Span]) -> list[Span]:
                                   "each question its own trace, or run them one after another (the last "
                                   "then answers)")
     return answering
+
+
+def _nested_workflows(view: _View) -> None:
+    """An error when OpenLLMetry workflows nested one in another each retrieved and called a model:
+    OpenLLMetry runs each question of a LangChain `chain.batch` as a workflow inside the previous one's,
+    so the questions side by side share a trace as one top chain, and its first answer was scored alone
+    (the others, made up or not, never). A workflow holds the spans it is the nearest workflow above."""
+    workflows = {span.span_id for span in view.spans if openllmetry.workflow(span)}
+    if len(workflows) < 2:
+        return
+    retrieved = {view.nearest(span, workflows) for span in view.with_role(_RETRIEVAL_ROLES)}
+    called = {view.nearest(call[-1], workflows) for call in view.llm_calls()}
+    answering = [span for span in view.spans if span.span_id in retrieved & called]
+    if len(answering) > 1:
+        names = ", ".join(f"{span.name!r} ({span.span_id})" for span in answering)
+        raise ExtractionError(answering[1], "span", f"{len(answering)} OpenLLMetry workflows of this "
+                              f"trace, each inside the one before, each retrieved and answered: {names} "
+                              "(OpenLLMetry nests the questions of a LangChain chain.batch so); ragmon "
+                              "scores one answer a trace. Give each question its own trace (invoke the "
+                              "chain for each)")
 
 
 def _subtree(view: _View, span: Span) -> set[str]:

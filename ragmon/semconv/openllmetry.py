@@ -71,6 +71,11 @@ def role(span: Span) -> Role | None:
     return None
 
 
+def workflow(span: Span) -> bool:
+    """A workflow span: one top-level run (a chain's `invoke`, a `@workflow` function)."""
+    return span.attributes.get(SPAN_KIND) == "workflow"
+
+
 def follows(span: Span) -> bool:
     """OpenLLMetry marks its spans with `traceloop.*` attributes (workflow name, entity path, association
     properties) and its older LLM spans with `llm.request.type`."""

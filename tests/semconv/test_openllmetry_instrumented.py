@@ -10,6 +10,7 @@ workflow, `gen_ai.operation.name` invoke_agent) with `traceloop.entity.input` `{
 
 from __future__ import annotations
 
+import contextvars
 import json
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -80,6 +81,32 @@ def test_lcel_chain_question_documents_answer_and_citation(instrumented: Recorde
     # "[1]" in the answer is the first numbered document.
     assert example.citations == (rag.used[0].metadata["id"],)
     assert example.pipeline == instrumented.service
+
+
+def test_a_batch_of_questions_nested_in_one_trace_is_an_error_naming_them(instrumented: Recorder) -> None:
+    # OpenLLMetry runs each question of chain.batch as a workflow inside the previous one's: one trace,
+    # one top chain. Its first answer was scored alone, the other answers (made up or not) never.
+    rag = RagChain()
+    # In a context of its own: the instrumentation leaves its last workflow current when the batch ends,
+    # and every later span in this thread would be that workflow's child.
+    questions = [QUESTION, "How long is the warranty?", "Is shipping free?"]
+    contextvars.copy_context().run(rag.chain.batch, questions)
+    [trace] = instrumented.traces()
+    workflows = [span for span in trace.spans if span.attributes.get("traceloop.span.kind") == "workflow"]
+    assert len(workflows) == 3 and sum(span.parent_span_id is None for span in workflows) == 1
+
+    with pytest.raises(ExtractionError, match=r"3 OpenLLMetry workflows of this trace, each inside the "
+                                              r"one before, each retrieved and answered: 'RunnableSequence"):
+        extract(trace)
+
+
+def test_one_chain_invoked_alone_is_one_workflow_and_scored(instrumented: Recorder) -> None:
+    # The same chain invoked once per question: a trace each, each scored.
+    rag = RagChain()
+    for question in (QUESTION, "How long is the warranty?"):
+        rag.chain.invoke(question)
+    examples = [extract(trace) for trace in instrumented.traces()]
+    assert [example.question for example in examples if example] == [QUESTION, "How long is the warranty?"]
 
 
 def test_streamed_chain(instrumented: Recorder) -> None:
