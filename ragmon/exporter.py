@@ -17,7 +17,14 @@ import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
 import prometheus_client
-from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
+from prometheus_client import (
+    CollectorRegistry,
+    Counter,
+    Gauge,
+    Histogram,
+    PlatformCollector,
+    ProcessCollector,
+)
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
 
 from ragmon import __version__
@@ -269,6 +276,11 @@ class Exporter:
         # series count for a value Prometheus does not need (it detects resets itself).
         prometheus_client.disable_created_metrics()
         self.registry = CollectorRegistry()
+        # process_* (memory, start time, open files) and python_info, as the default registry has them: an
+        # OOM restart loop or memory near the container's limit shows on no ragmon_* series. The sidecar's
+        # process only: its lexical workers are processes of their own.
+        ProcessCollector(registry=self.registry)
+        PlatformCollector(registry=self.registry)
         self._judges = tuple(judges)
         self._capture_outcomes = CAPTURE_OUTCOMES if capture else ()
         # An allow-list is a full set of labels from the start, with no slot left for a newcomer.

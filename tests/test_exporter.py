@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import time
 
 import prometheus_client
 import pytest
@@ -74,6 +75,18 @@ def test_every_design_metric_is_exposed_with_its_type_and_labels() -> None:
         assert found.get(name) == expected, name
     assert not [name for name in found if name.endswith("_created")]
     assert samples(exporter)[("ragmon_build_info", labels(version=ragmon.__version__))] == 1
+
+
+def test_the_process_memory_start_time_and_files_are_exposed() -> None:
+    # No series showed the sidecar's memory against its container's limit, or a restart loop.
+    found = samples(Exporter(window=60))
+    with open("/proc/self/status", encoding="ascii") as status:
+        rss_kib = next(int(line.split()[1]) for line in status if line.startswith("VmRSS:"))
+    rss = found[("process_resident_memory_bytes", labels())]
+    assert 0.5 * rss_kib * 1024 < rss < 2 * rss_kib * 1024
+    assert found[("process_start_time_seconds", labels())] <= time.time()
+    assert found[("process_open_fds", labels())] >= 3 and found[("process_max_fds", labels())] > 0
+    assert any(name == "python_info" for name, _ in found)
 
 
 def test_counters_histograms_and_zero_series_of_a_scored_example() -> None:
