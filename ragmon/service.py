@@ -55,7 +55,7 @@ from ragmon.otlp.sink import Refused
 from ragmon.otlp.sites import CappedSite
 from ragmon.sampling import sampling_key
 from ragmon.scoring import Lane, LaneRefusal, LexicalLane
-from ragmon.semconv.extract import extract
+from ragmon.semconv.extract import ExtractionError, extract
 from ragmon.semconv.unread import unread_note
 from ragmon.serve_config import ServeConfig
 from ragmon.serve_config import add_arguments as add_arguments  # ragmon.cli's entry point, with `run`
@@ -494,7 +494,7 @@ class Sidecar:
         try:
             example = extract(trace)
         except Exception as exc:
-            pipeline = self._trace_pipeline(trace)
+            pipeline = self._trace_pipeline(trace, rag=isinstance(exc, ExtractionError))
             self._failures.unextractable(trace, pipeline, exc)
             self._outcome(pipeline, "error", decided.footprint)
             return
@@ -538,11 +538,13 @@ class Sidecar:
                 runner.unjudged += 1
                 runner.unjudged_bytes += job.footprint
 
-    def _trace_pipeline(self, trace: Trace) -> str:
+    def _trace_pipeline(self, trace: Trace, *, rag: bool = False) -> str:
         """Pipeline label of a trace that yields no example: its `ragmon.pipeline`, which names a RAG
         pipeline by declaration and so may take a label of its own (a pipeline whose every trace is cut
         short by an attribute limit must not hide in `other`); else its `service.name`, only when that
-        name has a label already (see `Exporter.pipeline_label`); else `other`.
+        name has a label already (see `Exporter.pipeline_label`) or the trace is known to be RAG (`rag`:
+        extraction refused it, which it does only to RAG work, so that a new service whose every trace
+        is an error gets the label its alert is for); else `other`.
 
         Read leniently: this trace may be here precisely because those attributes are malformed."""
         for source in ("attributes", "resource"):
@@ -550,7 +552,7 @@ class Sidecar:
             for span in trace.spans:
                 name = getattr(span, source).get(key)
                 if isinstance(name, str) and name:
-                    return self.exporter.pipeline_label(name, claim=source == "attributes",
+                    return self.exporter.pipeline_label(name, claim=rag or source == "attributes",
                                                         origin=functools.partial(_name_origin, trace, name))
         return self.exporter.pipeline_label(None, claim=False)
 

@@ -418,8 +418,9 @@ async def test_a_flood_of_identical_extraction_failures_logs_one_line_a_minute_a
     assert line.getMessage() == "trace cannot be extracted"
     assert line.trace_id in {hex_id(spans[0]) for spans in flood}
     assert RETRIEVER_SPAN in line.error and "TRACELOOP_TRACE_CONTENT" in line.error
-    # "shop" never sent a RAG trace, so it has no label of its own (see the pipeline slot test).
-    assert (line.pipeline, line.service, line.suppressed, line.exc_info) == ("other", "shop", 0, None)
+    # "shop" never sent a trace that was scored, but its traces are RAG work extraction refused: they
+    # take shop's label, where an alert on shop's errors sees them (under `other` they did not).
+    assert (line.pipeline, line.service, line.suppressed, line.exc_info) == ("shop", "shop", 0, None)
 
     # Another problem (another pipeline, span and attribute) gets a line of its own at once.
     cut = [record("support-app", cut_trace) for _ in range(3)]
