@@ -99,9 +99,9 @@ def _documents(span: Span, prefix: str) -> tuple[Context, ...]:
     contexts = []
     for index, fields in sorted(items.items()):
         where = f"{prefix}{index}.document"
-        doc_id = fields.get(_DOCUMENT_ID)
-        if doc_id is None and index in listed:
-            doc_id = _app_id(span, where, listed[index], fields.get("document.metadata"))
+        doc_id = fields.get(_DOCUMENT_ID, listed.get(index))
+        if doc_id is not None:  # LlamaIndex's node ids are UUIDs too, each index build new ones
+            doc_id = _app_id(span, where, doc_id, fields.get("document.metadata"))
         contexts.append(make_context(span, where, doc_id, fields.get("document.content", ""),
                                      fields.get("document.score"), fields.get("document.metadata")))
     return tuple(contexts)
@@ -127,8 +127,8 @@ def _listed_ids(span: Span, items: Mapping[int, Mapping[str, Any]]) -> dict[int,
 
 
 def _app_id(span: Span, where: str, listed: Any, metadata: Any) -> Any:
-    """A listed id, unless its vector store assigned it (`store_assigned`) and the metadata names the
-    document."""
+    """A document's id (LlamaIndex's node id, LangChain's listed `Document.id`), unless its library or
+    vector store assigned it (`store_assigned`) and the metadata names the document."""
     if not store_assigned(listed):
         return listed
     return metadata_id(metadata_mapping(span, where, metadata)) or listed

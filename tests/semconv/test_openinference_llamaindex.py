@@ -6,17 +6,19 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import pytest
-from instrumented_apps import QUESTION, llama_index, node_contexts, query_engine
-from llama_index.core import VectorStoreIndex
+from instrumented_apps import LLAMAINDEX_CORPUS, QUESTION, llama_index, node_contexts, query_engine
+from llama_index.core import Document, VectorStoreIndex
 from llama_index.core.base.response.schema import Response
 from llama_index.core.bridge.pydantic import Field
 from llama_index.core.chat_engine import CondensePlusContextChatEngine
+from llama_index.core.embeddings import MockEmbedding
 from llama_index.core.instrumentation import get_dispatcher
 from llama_index.core.instrumentation.events.rerank import ReRankEndEvent, ReRankStartEvent
 from llama_index.core.llms import ChatMessage, MockLLM
 from llama_index.core.postprocessor.types import BaseNodePostprocessor
 from llama_index.core.schema import NodeWithScore, QueryBundle
 
+from ragmon.model import Context
 from ragmon.semconv.extract import extract
 
 if TYPE_CHECKING:
@@ -61,6 +63,22 @@ def test_query_engine_extracts_nodes_question_and_answer(llamaindex: Recorder,
     assert example.contexts == node_contexts(response.source_nodes)
     assert example.answer == str(response)
     assert example.answer.strip()
+
+
+def test_a_node_is_named_by_its_metadata_id_not_the_uuid_each_index_build_makes(llamaindex: Recorder) -> None:
+    # LlamaIndex gives every node a random UUID, new at each build of the index: ragmon.relevant_ids and
+    # "[refunds]" citations name the documents as the app does, by the metadata's id.
+    documents = [Document(text=text, metadata={"id": doc_id}) for doc_id, text in LLAMAINDEX_CORPUS.items()]
+    index = VectorStoreIndex.from_documents(documents, embed_model=MockEmbedding(embed_dim=8))
+    llamaindex.exporter.clear()
+    response = query_engine(index, top_k=2).query(QUESTION)
+
+    example = extract(llamaindex.trace())
+
+    assert example is not None and len(response.source_nodes) == 2
+    assert example.contexts == tuple(Context(n.node.metadata["id"], n.node.get_content(), n.score)
+                                     for n in response.source_nodes)
+    assert all(n.node_id not in {c.id for c in example.contexts} for n in response.source_nodes)
 
 
 def test_reranker_output_wins_over_the_retrieved_nodes(llamaindex: Recorder,
