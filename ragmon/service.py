@@ -55,7 +55,7 @@ from ragmon.otlp.sink import Refused
 from ragmon.otlp.sites import CappedSite
 from ragmon.sampling import sampling_key
 from ragmon.scoring import Lane, LaneRefusal, LexicalLane
-from ragmon.semconv.extract import ExtractionError, extract
+from ragmon.semconv.extract import ExtractionError, calls_a_model, extract
 from ragmon.semconv.unread import unread_note
 from ragmon.serve_config import ServeConfig
 from ragmon.serve_config import add_arguments as add_arguments  # ragmon.cli's entry point, with `run`
@@ -661,7 +661,8 @@ def _awaited(decided: Decided, example: Example | None, *, callers: bool) -> fro
       waits too once more than one service sends here, or may (`callers`: in the first `--decision-wait`
       after start too, before every service's exporter has sent its first batch);
     - the caller's part came first: a call to another service (a CLIENT span with no child here, not to a
-      database, or a PRODUCER span: a question put on a queue, answered by a worker's CONSUMER) is
+      database nor a model's API, or a PRODUCER span: a question put on a queue, answered by a worker's
+      CONSUMER) is
       awaited, so that its callee's part, documents say, joins it, when the trace holds no whole RAG
       answer and more than one service sends here: a sidecar hears from its own app alone, and nearly
       every request of an app calls something, so holding each for `--decision-wait` would buy nothing
@@ -680,7 +681,8 @@ def _awaited(decided: Decided, example: Example | None, *, callers: bool) -> fro
         return None
     parents = {span.parent_span_id for span in spans}
     calls = frozenset(span.span_id for span in spans if span.kind in _CALLS and span.span_id not in parents
-                      and not any(key in span.attributes for key in _DATABASE_KEYS))
+                      and not any(key in span.attributes for key in _DATABASE_KEYS)
+                      and not calls_a_model(span))
     return calls or None
 
 

@@ -1017,6 +1017,30 @@ async def test_a_sidecar_hearing_one_service_holds_no_caller_for_its_callees(sta
     assert total(samples, "ragmon_traces_total", outcome="not_rag") == 2   # no documents: no RAG answer
 
 
+async def test_a_model_call_is_no_call_to_a_service_whose_part_is_awaited(start_sidecar: Start) -> None:
+    # A plain chat: the request's only call is the model's API (a CLIENT span: OpenLLMetry's, GenAI's),
+    # which sends no part of its own. In the first --decision-wait (other services may yet send) it was
+    # held for all of it, 3 s here; it is decided a quiet period after its last span.
+    _, ports = await start_sidecar(decision_wait=3.0)
+    provider = TracerProvider(resource=Resource.create({"service.name": "chat-api"}))
+    memory = InMemorySpanExporter()
+    provider.add_span_processor(SimpleSpanProcessor(memory))
+    tracer = provider.get_tracer("test")
+    model = {KIND: "LLM", "llm.input_messages.0.message.role": "user",
+             "llm.input_messages.0.message.content": QUESTION,
+             "llm.output_messages.0.message.role": "assistant",
+             "llm.output_messages.0.message.content": ANSWER}
+    with tracer.start_as_current_span("POST /chat", kind=SpanKind.SERVER), \
+            tracer.start_as_current_span("chat", kind=SpanKind.CLIENT, attributes=model):
+        pass
+    provider.shutdown()
+    started = time.monotonic()
+    assert await export(http_exporter(ports), list(memory.get_finished_spans())) is SpanExportResult.SUCCESS
+    samples = await wait_metrics(ports.metrics, lambda s: total(s, "ragmon_traces_total") >= 1)
+    assert time.monotonic() - started < 2.0
+    assert total(samples, "ragmon_traces_total", pipeline="chat-api", outcome="scored") == 1
+
+
 async def send_in_turn(ports: Ports, batches: Sequence[list[ReadableSpan]], gap: float) -> None:
     """Each batch as an exporter sends it (a service's part, say), `gap` seconds apart."""
     for batch in batches:

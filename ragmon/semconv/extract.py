@@ -88,7 +88,7 @@ from ragmon.semconv.common import (
 )
 from ragmon.traces import Span, Trace, may_be_local_root
 
-__all__ = ["ExtractionError", "extract"]
+__all__ = ["ExtractionError", "calls_a_model", "extract"]
 
 T = TypeVar("T")
 Reader = Callable[[Span], T | None]
@@ -400,6 +400,11 @@ class _View:
         unique = {span.span_id: span for span in [*tops, *([marked[0]] if marked else []), *roots]
                   if span.span_id in holding}
         return sorted(unique.values(), key=lambda span: -self.depth(span)) or rag[:1] or self.spans[:1]
+
+
+def calls_a_model(span: Span) -> bool:
+    """Whether a span is a model call (a provider's API, which sends no spans of its own)."""
+    return _role(span) is Role.LLM
 
 
 def _role(span: Span) -> Role | None:
