@@ -16,6 +16,7 @@ process at a time: two sidecars sharing the file would overwrite each other's sp
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import errno
 import fcntl
@@ -23,6 +24,7 @@ import json
 import logging
 import math
 import os
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
@@ -60,6 +62,10 @@ def day_name(day: int) -> str:
     return (_EPOCH + datetime.timedelta(days=day)).isoformat()
 
 
+_MAX_BYTES = 4096
+"""Bytes of a budget file read, at most: ragmon writes about a hundred."""
+
+
 class BudgetFile:
     """The open, locked file; `read` once at start, then `write` on every change of the day's spend."""
 
@@ -69,11 +75,16 @@ class BudgetFile:
         self.path = path.resolve()
         self.shown = printable(str(path))
         self._failing = False
+        self._lock: IO[bytes] | None = None
+        # Before anything is created beside it: a FIFO hung the start unlogged, and /dev/full was read
+        # until the host ran out of memory (and would have been replaced by a file).
+        with contextlib.suppress(OSError):
+            if not stat.S_ISREG(self.path.stat().st_mode):
+                raise self._refused("is not a regular file (a directory, a device or a pipe)")
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             # Beside the target too: two links to one file are one file, and must take one lock.
-            self._lock: IO[bytes] | None = open(self.path.with_name(self.path.name + ".lock"),  # noqa: SIM115
-                                                "ab")
+            self._lock = open(self.path.with_name(self.path.name + ".lock"), "ab")  # noqa: SIM115
         except OSError as exc:
             raise InputError(f"--llm-budget-file {self.shown}: cannot open its lock file: "
                              f"{exc.strerror or exc}") from None
@@ -89,7 +100,11 @@ class BudgetFile:
         """None when there is no file yet. A file that is not one of ours is refused rather than
         overwritten or read as no spend: the cap would silently start afresh."""
         try:
-            text = self.path.read_text(encoding="utf-8")
+            with self.path.open("rb") as handle:
+                data = handle.read(_MAX_BYTES + 1)
+            if len(data) > _MAX_BYTES:
+                raise self._refused(f"is over {_MAX_BYTES} bytes, no budget file ragmon wrote")
+            text = data.decode("utf-8")
         except FileNotFoundError:
             return None
         except (OSError, UnicodeDecodeError) as exc:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import errno
 import json
 import logging
+import os
 from pathlib import Path
 
 import pytest
@@ -132,6 +133,30 @@ def test_a_file_ragmon_did_not_write_is_refused_and_left_as_it_is(tmp_path: Path
                                       "another file")
     assert path.read_text(encoding="utf-8") == text
     BudgetFile(path).close()  # the refused start left no lock behind
+
+
+@pytest.mark.parametrize("kind", ["fifo", "directory", "device"])
+def test_a_path_that_is_no_regular_file_is_refused_before_anything_is_made_beside_it(
+        tmp_path: Path, kind: str) -> None:
+    # A FIFO hung the start with no line; /dev/full was read until the host ran out of memory.
+    path = tmp_path / "spend"
+    if kind == "fifo":
+        os.mkfifo(path)
+    elif kind == "directory":
+        path.mkdir()
+    else:
+        path = Path("/dev/full")
+    with pytest.raises(InputError) as caught:
+        BudgetFile(path)
+    assert str(caught.value).startswith(f"--llm-budget-file {path} is not a regular file (")
+    assert not path.with_name(path.name + ".lock").exists()
+
+
+def test_a_file_far_larger_than_ragmon_writes_is_refused_unread(tmp_path: Path) -> None:
+    path = tmp_path / "spend.json"
+    path.write_bytes(b" " * 5000)
+    with pytest.raises(InputError, match=r"is over 4096 bytes, no budget file ragmon wrote"):
+        budget_on(path, day=100)
 
 
 def test_a_file_that_cannot_be_written_stops_the_start_and_later_is_warned_of_once(
