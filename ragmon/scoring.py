@@ -16,7 +16,10 @@ import asyncio
 import logging
 import multiprocessing
 import os
+import pickle
+import shutil
 import signal
+import tempfile
 import threading
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -73,9 +76,19 @@ class Lane(Protocol):
 
 
 _judge: LexicalJudge | None = None
+_spill: str = ""
+"""The lane's directory for results too large to send whole (`score_lexical`), set by `warm`."""
+
+INLINE_BYTES = 3_072
+"""Bytes of a pickled result a worker sends back through the pool's pipe; a larger one goes through a file
+in the lane's spill directory, and only its path is sent. With the executor's envelope a message stays
+under the pipe's atomic write size (PIPE_BUF, 4,096 bytes on Linux): a worker killed (the OOM killer)
+halfway through writing a larger one, its result carrying the example and 40 documents back (170 KB),
+left the pool's manager thread reading the rest for ever, the parent holding the pipe's write end too.
+No death was seen, scoring stopped, and SIGTERM hung until the pod was killed."""
 
 
-def warm(threshold: float) -> None:
+def warm(threshold: float, spill: str = "") -> None:
     """Every worker's initializer: the judge is built once, before traffic arrives, and kept.
 
     The worker also ignores SIGINT, SIGTERM and SIGHUP. A signal to the process group reaches the workers
@@ -86,8 +99,9 @@ def warm(threshold: float) -> None:
     for sig in SHUTDOWN_SIGNALS:
         signal.signal(sig, signal.SIG_IGN)
     _exit_with_parent()
-    global _judge
+    global _judge, _spill
     _judge = LexicalJudge(threshold)
+    _spill = spill
 
 
 def _exit_with_parent() -> None:
@@ -127,13 +141,36 @@ def _start_forkserver() -> None:
         signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
-def score_lexical(example: Example, k: int) -> tuple[ExampleResult, float]:
-    """Runs in a worker process, with the judge that process keeps for its lifetime."""
+def score_lexical(example: Example, k: int) -> tuple[bytes | str, float]:
+    """Runs in a worker process, with the judge that process keeps for its lifetime. Sends back the
+    result without its example, which the main process has: pickled, or the path of the file it is in
+    when that is over `INLINE_BYTES` (`read_result`)."""
     if _judge is None:
         raise RuntimeError("score_lexical runs in a LexicalLane worker, after warm()")
     start = time.perf_counter()
     result = evaluate_example(example, _judge, k)
-    return result, time.perf_counter() - start
+    duration = time.perf_counter() - start
+    data = pickle.dumps(tuple(getattr(result, name) for name in _RESULT_FIELDS), pickle.HIGHEST_PROTOCOL)
+    if len(data) <= INLINE_BYTES:
+        return data, duration
+    handle, path = tempfile.mkstemp(dir=_spill, prefix=f"{os.getpid()}-")
+    with os.fdopen(handle, "wb") as spilled:
+        spilled.write(data)
+    return path, duration
+
+
+_RESULT_FIELDS = tuple(name for name in ExampleResult.__dataclass_fields__ if name != "example")
+
+
+def read_result(example: Example, payload: bytes | str) -> ExampleResult:
+    """The result `score_lexical` sent back for `example`; a spilled file is removed once read."""
+    if isinstance(payload, str):
+        with open(payload, "rb") as spilled:
+            data = spilled.read()
+        os.unlink(payload)
+    else:
+        data = payload
+    return ExampleResult(example, *pickle.loads(data))
 
 
 CLOSE_GRACE = 2.0
@@ -162,13 +199,18 @@ class LexicalLane:
         self.restarts = 0
         """Pools replaced because a worker died: `ragmon_worker_pool_restarts_total`."""
         self._retrying = asyncio.Lock()
+        self._spill: str | None = None
+        """Where workers put results too large for the pipe (`INLINE_BYTES`): the lane's own directory,
+        removed on close with anything a worker that died after writing left in it."""
 
     def _new_pool(self) -> ProcessPoolExecutor:
         context = multiprocessing.get_context("forkserver")
         context.set_forkserver_preload(["ragmon.scoring"])
         _start_forkserver()
+        if self._spill is None:
+            self._spill = tempfile.mkdtemp(prefix="ragmon-results-")
         return ProcessPoolExecutor(max_workers=self.workers, mp_context=context, initializer=warm,
-                                   initargs=(self.threshold,))
+                                   initargs=(self.threshold, self._spill))
 
     async def start(self) -> None:
         self._pool = self._new_pool()
@@ -206,7 +248,7 @@ class LexicalLane:
         if pool is None:
             raise RuntimeError("lane not started")
         try:
-            result, duration = await asyncio.get_running_loop().run_in_executor(
+            payload, duration = await asyncio.get_running_loop().run_in_executor(
                 pool, score_lexical, example, self._k)
         except BrokenProcessPool as broken:
             if self._pool is pool:  # the first to learn of this death: every other example held learns too
@@ -214,7 +256,7 @@ class LexicalLane:
                 self.restarts += 1
                 await asyncio.to_thread(_report_death, pool, broken)
             raise
-        return Scored(result, duration)
+        return Scored(read_result(example, payload), duration)
 
     async def close(self) -> None:
         """Waits, off the event loop, until the pool's manager thread has ended. Left running, it races
@@ -239,6 +281,9 @@ class LexicalLane:
             for worker in workers:
                 worker.kill()
         await shutdown
+        if self._spill is not None:
+            shutil.rmtree(self._spill, ignore_errors=True)
+            self._spill = None
 
 
 DEATH_REPORT_WAIT = 5.0

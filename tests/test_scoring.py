@@ -8,10 +8,13 @@ import contextlib
 import dataclasses
 import logging
 import os
+import pickle
+import select
 import signal
 import time
 from collections.abc import AsyncIterator
-from concurrent.futures.process import BrokenProcessPool
+from concurrent.futures.process import BrokenProcessPool, _ResultItem
+from pathlib import Path
 
 import pytest
 from worker_faults import POISON, UNREADABLE, score_or_die, score_unreadable
@@ -47,6 +50,38 @@ async def test_worker_result_equals_the_in_process_result() -> None:
     assert scored.result.metrics["groundedness"] == 0.5
     assert scored.duration > 0 and scored.cost_usd == 0
     assert lane.worker_pids and os.getpid() not in lane.worker_pids
+
+
+BIG = Example("big", "How long does the warranty last?",
+              tuple(Context(f"kb-{i}", " ".join(f"term{(i * 37 + j) % 2000}" for j in range(600)))
+                    for i in range(40)),
+              " ".join(f"Claim {n} says term{n} and zebra{n}." for n in range(300)))
+"""40 documents of 600 words and an answer of 300 sentences: a result far over a pipe's atomic write."""
+
+
+async def test_a_result_too_large_for_one_pipe_write_comes_back_whole_through_a_file() -> None:
+    async with running() as lane:
+        scored = await lane.score(BIG)
+        spill = lane._spill
+        assert spill is not None and os.listdir(spill) == []  # read, and removed
+    assert scored.result == evaluate_example(BIG, LexicalJudge(), 5)
+    assert len(scored.result.verdicts) == 300
+    assert not os.path.exists(spill)  # the lane's directory goes with it
+
+
+def test_what_a_worker_sends_back_is_one_atomic_pipe_write_whatever_the_examples_size(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    # A worker killed halfway through writing its result (170 KB, the example sent back with it) left
+    # the pool's manager thread reading the rest for ever: no death seen, scoring stopped, SIGTERM hung.
+    # A write of at most PIPE_BUF (4,096 bytes on Linux) bytes to a pipe is never torn.
+    monkeypatch.setattr(scoring, "_judge", LexicalJudge())
+    monkeypatch.setattr(scoring, "_spill", str(tmp_path))
+    for example in (EXAMPLE, BIG):
+        sent = scoring.score_lexical(example, 5)
+        envelope = pickle.dumps(_ResultItem(2**40, result=sent))  # as the executor sends it
+        assert len(envelope) + 4 <= select.PIPE_BUF  # with multiprocessing's 4-byte length header
+        assert scoring.read_result(example, sent[0]) == evaluate_example(example, LexicalJudge(), 5)
+    assert os.listdir(tmp_path) == []
 
 
 OOM_KILLED = ("was killed by SIGKILL, which is usually the kernel's OOM killer: check the container's memory "
