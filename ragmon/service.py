@@ -506,7 +506,7 @@ class Sidecar:
             return
         if example is None:
             pipeline = self._trace_pipeline(trace)
-            if (why := unread_note(trace)) is not None:
+            if (why := unread_note(trace) or (TRUNCATED if trace.spans_lost else None)) is not None:
                 self._failures.unread(trace, pipeline, why)
             self._outcome(pipeline, "not_rag", decided.footprint)
             return
@@ -645,6 +645,12 @@ def _never_fits(cost: BatchCost, config: ServeConfig) -> str | None:
     return (f"the request's spans would {what}, more than ragmon's trace buffer holds even when empty "
             f"({flag} {limit}): send smaller batches (the SDK's OTEL_BSP_MAX_EXPORT_BATCH_SIZE, the "
             f"Collector's send_batch_max_size) or raise {flag}")
+
+
+TRUNCATED = ("it lost spans to the sidecar's limit for one trace (--max-spans-per-trace, --max-buffer), and "
+             "the spans kept show no RAG work: its root, with the question and answer, ends last and may be "
+             "among those lost; if the app's RAG requests make this many spans, raise --max-spans-per-trace")
+"""Why a `not_rag` trace that lost spans may be RAG after all (a RAG one is an `error`: extraction)."""
 
 
 def _awaited(decided: Decided, example: Example | None, *, callers: bool) -> frozenset[str] | None:

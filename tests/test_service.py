@@ -1207,6 +1207,30 @@ async def test_a_trace_of_a_convention_ragmon_does_not_read_is_named_in_a_warnin
     assert "ragmon.instrument" in line.detail
 
 
+async def test_a_trace_whose_rag_root_was_refused_over_the_span_bound_is_not_rag_with_a_warning(
+        start_sidecar: Start, failure_lines: Callable[[], list[logging.LogRecord]]) -> None:
+    # A request of 4 database calls, then its retrieval and generation steps (spans of ragmon.instrument
+    # holding the documents and the answer) and its root with the question, which end (and are sent) in
+    # that order: over max_spans_per_trace 3, the 4th call, both steps and the root are refused. What is
+    # kept shows no RAG work: not_rag, which said nothing of the loss; now a line says what to raise.
+    def long_request(provider: TracerProvider) -> None:
+        with instrument.rag_span(QUESTION, tracer_provider=provider) as rag:
+            for n in range(4):
+                with provider.get_tracer("db").start_as_current_span(f"SELECT {n}"):
+                    pass
+            rag.retrieved([DOC])
+            rag.answered(ANSWER)
+
+    _, ports = await start_sidecar(max_spans_per_trace=3, decision_wait=1.0)
+    await send_traces(ports, [record("shop", long_request)])
+    samples = await wait_metrics(ports.metrics, lambda found: total(found, "ragmon_traces_total") == 1)
+    assert total(samples, "ragmon_traces_total", outcome="not_rag") == 1
+    assert total(samples, "ragmon_spans_rejected_total", reason="too_many_spans") == 4
+    [line] = failure_lines()
+    assert (line.getMessage(), line.service) == ("trace not read as RAG", "shop")
+    assert line.detail.startswith("it lost spans to the sidecar's limit for one trace (--max-spans-per-trace")
+
+
 @pytest.mark.parametrize(("quiet", "decision_wait", "warned"), [(5.0, 1.0, True), (2.0, 2.0, True),
                                                                 (2.0, 30.0, False)])
 def test_a_quiet_period_the_decision_wait_cuts_short_is_warned_about(
