@@ -743,19 +743,26 @@ def _answering_chains(view: _View, tops: list[Span]) -> list[Span]:
 
 
 def _nested_workflows(view: _View) -> None:
-    """An error when OpenLLMetry workflows nested one in another each retrieved and called a model:
-    OpenLLMetry runs each question of a LangChain `chain.batch` as a workflow inside the previous one's,
-    so the questions side by side share a trace as one top chain, and its first answer was scored alone
-    (the others, made up or not, never). A workflow holds the spans it is the nearest workflow above."""
+    """An error when OpenLLMetry workflows of one name, each inside the one before, each retrieved and
+    called a model: OpenLLMetry runs each question of a LangChain `chain.batch` as a workflow inside the
+    previous one's, so the questions side by side share a trace as one top chain, and its first answer
+    was scored alone (the others, made up or not, never). A workflow holds the spans it is the nearest
+    workflow above. Workflows side by side (two `invoke`s in one request) are top chains, which
+    `_answering_chains` reads; one inside another of another name (a `@workflow` function calling a chain)
+    is an app's own nesting."""
     workflows = {span.span_id for span in view.spans if openllmetry.workflow(span)}
     if len(workflows) < 2:
         return
     retrieved = {view.nearest(span, workflows) for span in view.with_role(_RETRIEVAL_ROLES)}
     called = {view.nearest(call[-1], workflows) for call in view.llm_calls()}
-    answering = [span for span in view.spans if span.span_id in retrieved & called]
-    if len(answering) > 1:
-        names = ", ".join(f"{span.name!r} ({span.span_id})" for span in answering)
-        raise ExtractionError(answering[1], "span", f"{len(answering)} OpenLLMetry workflows of this "
+    answering = {span.span_id: span for span in view.spans if span.span_id in retrieved & called}
+    nested = [span for span in answering.values()
+              if (outer := view.nearest(span, answering)) is not None and answering[outer].name == span.name]
+    if nested:
+        answering = {span.span_id: span for span in view.spans if span.span_id in answering
+                     and span.name == nested[0].name}
+        names = ", ".join(f"{span.name!r} ({span.span_id})" for span in answering.values())
+        raise ExtractionError(nested[0], "span", f"{len(answering)} OpenLLMetry workflows of this "
                               f"trace, each inside the one before, each retrieved and answered: {names} "
                               "(OpenLLMetry nests the questions of a LangChain chain.batch so); ragmon "
                               "scores one answer a trace. Give each question its own trace (invoke the "

@@ -32,6 +32,7 @@ from opentelemetry.instrumentation.langchain import LangchainInstrumentor
 from opentelemetry.instrumentation.utils import unwrap
 from opentelemetry.sdk.trace import SpanLimits, TracerProvider
 from opentelemetry.sdk.trace.export import SimpleSpanProcessor
+from opentelemetry.trace import SpanKind
 
 from ragmon.model import Context
 from ragmon.semconv.extract import ExtractionError, extract
@@ -98,6 +99,21 @@ def test_a_batch_of_questions_nested_in_one_trace_is_an_error_naming_them(instru
     with pytest.raises(ExtractionError, match=r"3 OpenLLMetry workflows of this trace, each inside the "
                                               r"one before, each retrieved and answered: 'RunnableSequence"):
         extract(trace)
+
+
+def test_two_chains_invoked_in_turn_in_one_request_are_read_as_a_retry(instrumented: Recorder) -> None:
+    # Two workflows side by side under the request's span, one after the other: no batch, and the last
+    # is the example (the batch check had taken them for nested ones and refused the trace).
+    rag = RagChain()
+    with instrumented.tracer.start_as_current_span("POST /ask", kind=SpanKind.SERVER):
+        rag.chain.invoke("How long is the warranty?")
+        rag.chain.invoke(QUESTION)
+
+    example = extract(instrumented.trace())
+
+    assert example is not None
+    assert (example.question, example.answer) == (QUESTION, LANGCHAIN_ANSWER)
+    assert example.contexts == langchain_contexts(rag.used[3:])
 
 
 def test_one_chain_invoked_alone_is_one_workflow_and_scored(instrumented: Recorder) -> None:
