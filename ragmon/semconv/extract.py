@@ -700,17 +700,22 @@ def _recorded_answer(view: _View, tops: list[Span], llm_call: list[Span],
     if last_top and llm_call and _only_prepares(view, last_top[0], llm_call[-1]):
         last_top = []
     found = _found(last_top, _CHAIN_OUTPUTS)
-    if found is not None and found[1] and not _documents_only(view, *found, texts):
-        return found
+    if found is not None and found[1]:
+        if not _documents_only(view, *found, texts):
+            return found
+        if not llm_call or llm_call[-1].end_time_unix_nano <= found[0].end_time_unix_nano:
+            return None  # no model call answered after it: a condense step's rewrite is no answer either
     found = _found(llm_call, _LLM_OUTPUTS)
     return found if found is not None and found[1] else None
 
 
 def _documents_only(view: _View, chain: Span, output: str, texts: list[str]) -> bool:
     """Whether a chain that called no model output the retrieved documents (`retriever | format_docs`):
-    every one of them (`texts`, their starts), as a formatter lays them out. An answer the app got from a
-    model it called outside any instrumentation, inside the chain, quotes some of them at most."""
-    if not texts or chain.span_id in view.above({span.span_id for span in view.with_role(_LLMS)}):
+    every one of them (`texts`, their starts), as a formatter lays them out, and two at least. An answer
+    the app got from a model it called outside any instrumentation, inside the chain, quotes some of them
+    at most; of one document, an answer quoting it whole cannot be told from the document laid out, and
+    is taken for an answer."""
+    if len(texts) < 2 or chain.span_id in view.above({span.span_id for span in view.with_role(_LLMS)}):
         return False
     laid_out = _squeezed(output)
     return all(_squeezed(text)[:_WORDS] in laid_out for text in texts)

@@ -112,6 +112,38 @@ def test_a_chain_that_only_formatted_the_documents_is_no_answer_while_its_model_
     assert "still running at --decision-wait" in str(caught.value)
 
 
+def test_a_condensed_question_is_no_answer_while_the_answering_call_runs(langchain: Recorder) -> None:
+    # History-aware RAG: a model call condenses the question, `retriever | format` runs, and the trace is
+    # decided while the answering call still runs. The condense call's rewrite had become the answer.
+    rag = RagChain()
+    condense = FakeListChatModel(responses=["What is the refund window for a delivered order?"])
+    request = langchain.tracer.start_span("POST /ask", kind=SpanKind.SERVER)
+    with langchain.tracer.start_as_current_span("ask", context=set_span_in_context(request)):
+        standalone = condense.invoke(f"Chat so far: ... Follow-up: {QUESTION}").content
+        (rag.retriever | RunnableLambda(rag._format)).invoke(standalone)
+        trace = langchain.trace()
+    request.end()
+
+    with pytest.raises(ExtractionError) as caught:
+        extract(trace)
+    assert caught.value.field == "parent_span_id"
+
+
+def test_a_chain_answering_by_quoting_its_one_document_whole_still_answers(langchain: Recorder) -> None:
+    # k=1 and a model called outside any instrumentation, whose answer quotes the FAQ entry whole: one
+    # document laid out cannot be told from an answer quoting it, and the answer is kept.
+    rag = RagChain()
+    rag.retriever.search_kwargs = {"k": 1}
+    with langchain.tracer.start_as_current_span("POST /ask", kind=SpanKind.SERVER):
+        answer = (rag.retriever | RunnableLambda(lambda docs: f"{docs[0].page_content} Anything else?")
+                  ).invoke(QUESTION)
+
+    example = extract(langchain.trace())
+
+    assert example is not None and example.answer == answer
+    assert example.contexts is not None and len(example.contexts) == 1
+
+
 def test_a_search_endpoint_chain_is_scored_on_its_documents_without_an_answer(langchain: Recorder) -> None:
     # `retriever | format` served as a search endpoint: its output is the documents, no answer to score.
     rag = RagChain()
