@@ -13,6 +13,7 @@ service (no aiohttp, no gRPC).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import multiprocessing
 import os
@@ -153,9 +154,16 @@ def score_lexical(example: Example, k: int) -> tuple[bytes | str, float]:
     data = pickle.dumps(tuple(getattr(result, name) for name in _RESULT_FIELDS), pickle.HIGHEST_PROTOCOL)
     if len(data) <= INLINE_BYTES:
         return data, duration
-    handle, path = tempfile.mkstemp(dir=_spill, prefix=f"{os.getpid()}-")
-    with os.fdopen(handle, "wb") as spilled:
-        spilled.write(data)
+    path = ""
+    try:
+        handle, path = tempfile.mkstemp(dir=_spill, prefix=f"{os.getpid()}-")
+        with os.fdopen(handle, "wb") as spilled:
+            spilled.write(data)
+    except OSError:  # a full or missing $TMPDIR: through the pipe, as all results once went
+        if path:
+            with contextlib.suppress(OSError):
+                os.unlink(path)
+        return data, duration
     return path, duration
 
 

@@ -9,6 +9,7 @@ import dataclasses
 import logging
 import os
 import pickle
+import resource
 import select
 import signal
 import time
@@ -81,6 +82,25 @@ def test_what_a_worker_sends_back_is_one_atomic_pipe_write_whatever_the_examples
         envelope = pickle.dumps(_ResultItem(2**40, result=sent))  # as the executor sends it
         assert len(envelope) + 4 <= select.PIPE_BUF  # with multiprocessing's 4-byte length header
         assert scoring.read_result(example, sent[0]) == evaluate_example(example, LexicalJudge(), 5)
+    assert os.listdir(tmp_path) == []
+
+
+def test_a_result_that_cannot_be_spilled_goes_back_through_the_pipe_and_leaves_no_file(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    # $TMPDIR full (EFBIG here, from a file size limit): the example had become an error, a partial file
+    # left behind.
+    monkeypatch.setattr(scoring, "_judge", LexicalJudge())
+    monkeypatch.setattr(scoring, "_spill", str(tmp_path))
+    previous = resource.getrlimit(resource.RLIMIT_FSIZE)
+    handler = signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # the write fails with EFBIG, not a signal
+    resource.setrlimit(resource.RLIMIT_FSIZE, (1024, previous[1]))
+    try:
+        payload, _ = scoring.score_lexical(BIG, 5)
+    finally:
+        resource.setrlimit(resource.RLIMIT_FSIZE, previous)
+        signal.signal(signal.SIGXFSZ, handler)
+    assert isinstance(payload, bytes)
+    assert scoring.read_result(BIG, payload) == evaluate_example(BIG, LexicalJudge(), 5)
     assert os.listdir(tmp_path) == []
 
 
