@@ -29,11 +29,12 @@ import asyncio
 import contextlib
 import errno
 import functools
+import itertools
 import logging
 import os
 import time
 from collections import Counter, deque
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 import grpc
@@ -55,7 +56,7 @@ from ragmon.otlp.sink import Refused
 from ragmon.otlp.sites import CappedSite
 from ragmon.sampling import sampling_key
 from ragmon.scoring import Lane, LaneRefusal, LexicalLane
-from ragmon.semconv.extract import ExtractionError, calls_a_model, extract
+from ragmon.semconv.extract import ExtractionError, calls_a_model, extract, pipeline_service
 from ragmon.semconv.unread import unread_note
 from ragmon.serve_config import ServeConfig
 from ragmon.serve_config import add_arguments as add_arguments  # ragmon.cli's entry point, with `run`
@@ -546,14 +547,18 @@ class Sidecar:
         extraction refused it, which it does only to RAG work, so that a new service whose every trace
         is an error gets the label its alert is for); else `other`.
 
-        Read leniently: this trace may be here precisely because those attributes are malformed."""
+        Read leniently: this trace may be here precisely because those attributes are malformed. The
+        service of a RAG trace is the one extraction names pipelines after (`pipeline_service`), not the
+        first span's: in a pool, a called retriever service's spans often come first."""
         for source in ("attributes", "resource"):
             key = "ragmon.pipeline" if source == "attributes" else "service.name"
-            for span in trace.spans:
-                name = getattr(span, source).get(key)
-                if isinstance(name, str) and name:
-                    return self.exporter.pipeline_label(name, claim=rag or source == "attributes",
-                                                        origin=functools.partial(_name_origin, trace, name))
+            found: Iterable[object] = (getattr(span, source).get(key) for span in trace.spans)
+            if source == "resource" and rag:
+                found = itertools.chain([pipeline_service(trace)], found)
+            name = next((name for name in found if isinstance(name, str) and name), None)
+            if name is not None:
+                return self.exporter.pipeline_label(name, claim=rag or source == "attributes",
+                                                    origin=functools.partial(_name_origin, trace, name))
         return self.exporter.pipeline_label(None, claim=False)
 
     def _outcome(self, pipeline: str, outcome: str, footprint: int) -> None:

@@ -34,7 +34,7 @@ from opentelemetry.sdk.resources import Resource
 from opentelemetry.sdk.trace import ReadableSpan, SpanLimits, TracerProvider
 from opentelemetry.sdk.trace.export import SimpleSpanProcessor, SpanExporter, SpanExportResult
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
-from opentelemetry.trace import SpanKind
+from opentelemetry.trace import SpanKind, Status, StatusCode
 from opentelemetry.trace.propagation.tracecontext import TraceContextTextMapPropagator
 from polling import wait_metrics
 from prometheus_client.openmetrics.parser import text_string_to_metric_families as parse_openmetrics
@@ -1039,6 +1039,43 @@ async def test_a_model_call_is_no_call_to_a_service_whose_part_is_awaited(start_
     samples = await wait_metrics(ports.metrics, lambda s: total(s, "ragmon_traces_total") >= 1)
     assert time.monotonic() - started < 2.0
     assert total(samples, "ragmon_traces_total", pipeline="chat-api", outcome="scored") == 1
+
+
+async def test_a_refused_trace_of_two_services_is_counted_under_the_pipelines_service(
+        start_sidecar: Start) -> None:
+    # The pool: rag-api's model call failed, so the trace is an error; retriever-svc, which rag-api
+    # called, ended first and its spans come first. The error was counted under a label claimed for
+    # retriever-svc (the first span's service), apart from rag-api's scored traces.
+    _, ports = await start_sidecar()
+    providers = {name: TracerProvider(resource=Resource.create({"service.name": name}))
+                 for name in ("rag-api", "retriever-svc")}
+    memory = InMemorySpanExporter()
+    for provider in providers.values():
+        provider.add_span_processor(SimpleSpanProcessor(memory))
+    api, retriever = (providers[name].get_tracer("test") for name in ("rag-api", "retriever-svc"))
+    propagator = TraceContextTextMapPropagator()
+    with api.start_as_current_span("POST /ask", kind=SpanKind.SERVER), \
+            api.start_as_current_span("qa", attributes={KIND: "CHAIN", "input.value": QUESTION}):
+        with api.start_as_current_span("GET /search", kind=SpanKind.CLIENT):
+            headers: dict[str, str] = {}
+            propagator.inject(headers)
+            with retriever.start_as_current_span("GET /search", context=propagator.extract(headers),
+                                                 kind=SpanKind.SERVER), \
+                    retriever.start_as_current_span("retrieve", attributes={
+                        KIND: "RETRIEVER", "input.value": QUESTION,
+                        "retrieval.documents.0.document.id": DOC_ID,
+                        "retrieval.documents.0.document.content": DOC}):
+                pass
+        with api.start_as_current_span("llm", attributes={KIND: "LLM"}) as llm:
+            llm.set_status(Status(StatusCode.ERROR))
+    for provider in providers.values():
+        provider.shutdown()
+    spans = list(memory.get_finished_spans())
+    assert spans[0].resource.attributes["service.name"] == "retriever-svc"
+    assert await export(http_exporter(ports), spans) is SpanExportResult.SUCCESS
+    samples = await wait_metrics(ports.metrics, lambda s: total(s, "ragmon_traces_total") >= 1)
+    assert total(samples, "ragmon_traces_total", pipeline="rag-api", outcome="error") == 1
+    assert total(samples, "ragmon_traces_total", pipeline="retriever-svc") == 0
 
 
 async def send_in_turn(ports: Ports, batches: Sequence[list[ReadableSpan]], gap: float) -> None:

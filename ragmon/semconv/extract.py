@@ -88,7 +88,7 @@ from ragmon.semconv.common import (
 )
 from ragmon.traces import Span, Trace, may_be_local_root
 
-__all__ = ["ExtractionError", "calls_a_model", "extract"]
+__all__ = ["ExtractionError", "calls_a_model", "extract", "pipeline_service"]
 
 T = TypeVar("T")
 Reader = Callable[[Span], T | None]
@@ -400,6 +400,13 @@ class _View:
         unique = {span.span_id: span for span in [*tops, *([marked[0]] if marked else []), *roots]
                   if span.span_id in holding}
         return sorted(unique.values(), key=lambda span: -self.depth(span)) or rag[:1] or self.spans[:1]
+
+
+def pipeline_service(trace: Trace) -> str | None:
+    """The service a trace's pipeline is named after (`_service_name`), for one extraction refused (it
+    built this view of it before refusing): the top chain's, else that of the RAG span nearest the root."""
+    view = _View(trace)
+    return _service_name(view, view.top_chains())
 
 
 def calls_a_model(span: Span) -> bool:
