@@ -16,7 +16,8 @@ Choices the design leaves open, made here:
   another instrumentation). With several, the question comes from the first to start and the answer
   from the last to end (e.g. a condense-question chain followed by the answering chain); but when
   several each retrieved and called a model, one after another (a retry), the last of them is the
-  example: its question, its documents, its answer.
+  example: its question, its documents, its answer. So too for such chains inside one top chain that
+  did nothing else (the app's function asking its chain twice).
 - Documents of one tier from several spans are concatenated in start order, each document (id and
   text) once: chunks sharing an id (LangChain loaders give every chunk of a file its `source`) are
   distinct contexts the model saw, a chunk two retrievers both return is one. A span whose
@@ -736,14 +737,41 @@ def _answering_chains(view: _View, tops: list[Span]) -> list[Span]:
     first, and answers: its question, documents and answer are the example (read from the whole trace,
     the first chain's question had met the last one's answer and both chains' documents)."""
     _nested_workflows(view)
-    if len(tops) < 2:
+    answering: list[Span] = []
+    if len(tops) > 1:
+        holder = view.under({top.span_id for top in tops})
+        retrieved = {holder[span.span_id].span_id for span in view.with_role(_RETRIEVAL_ROLES)
+                     if span.span_id in holder}
+        called = {holder[call[-1].span_id].span_id for call in view.llm_calls()
+                  if call[-1].span_id in holder}
+        answering = [top for top in tops if top.span_id in retrieved & called]
+    if len(answering) < 2 and (answering or len(tops) == 1):
+        answering = _answering_within(view, (answering or tops)[0])
+    return _in_turn(sorted(answering, key=lambda chain: chain.start_time_unix_nano))
+
+
+def _answering_within(view: _View, top: Span) -> list[Span]:
+    """The chains inside `top` that each retrieved and called a model, outermost ones only, when `top`
+    did nothing but run them: every retrieval and model call beneath it is inside one (an app's function
+    asking its chain twice, a retry). A top that also called a model of its own (a sub-question engine's
+    synthesis, an agent's reasoning) answers itself, from all they found."""
+    below = view.under({top.span_id})
+    chains = [span for span in view.with_role(_CHAINS) if span.span_id in below]
+    retrievals = {span.span_id for span in view.with_role(_RETRIEVAL_ROLES) if span.span_id in below}
+    calls = {call[-1].span_id for call in view.llm_calls() if call[-1].span_id in below}
+    if len(chains) < 2 or not retrievals or not calls:
         return []
-    holder = view.under({top.span_id for top in tops})
-    retrieved = {holder[span.span_id].span_id for span in view.with_role(_RETRIEVAL_ROLES)
-                 if span.span_id in holder}
-    called = {holder[call[-1].span_id].span_id for call in view.llm_calls() if call[-1].span_id in holder}
-    answering = sorted((top for top in tops if top.span_id in retrieved & called),
-                       key=lambda top: top.start_time_unix_nano)
+    holding = view.above(retrievals) & view.above(calls)
+    answering = {span.span_id for span in chains if span.span_id in holding}
+    nested = view.under(answering)
+    units = [span for span in chains if span.span_id in answering and span.span_id not in nested]
+    if len(units) < 2 or not (retrievals | calls) <= nested.keys():
+        return []
+    return units
+
+
+def _in_turn(answering: list[Span]) -> list[Span]:
+    """`answering` (chains that each retrieved and answered, in start order), unless two ran at once."""
     for earlier, later in itertools.pairwise(answering):
         if later.start_time_unix_nano < earlier.end_time_unix_nano:
             names = ", ".join(f"{top.name!r} ({top.span_id})" for top in answering)

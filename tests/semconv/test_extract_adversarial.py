@@ -188,6 +188,25 @@ def test_of_two_whole_chains_one_after_another_the_last_is_the_example(langchain
     assert example.contexts == second.used_contexts()
 
 
+def test_an_apps_function_asking_its_chain_twice_is_read_as_the_last_ask(langchain: Recorder) -> None:
+    # The two runs sit inside the app's own chain (a RunnableLambda that retries), not side by side at the
+    # top: the first question had met the second answer, with both runs' documents as its support.
+    first, second = RagChain(answer="Refunds take two weeks."), RagChain(answer=MODEL_ANSWER)
+
+    def ask_twice(question: str) -> str:
+        first.chain.invoke("How long is the warranty?")
+        return second.chain.invoke(question)
+
+    with langchain.tracer.start_as_current_span("POST /ask", kind=SpanKind.SERVER):
+        RunnableLambda(ask_twice).invoke(QUESTION)
+
+    example = extract(langchain.trace())
+
+    assert example is not None
+    assert (example.question, example.answer) == (QUESTION, MODEL_ANSWER)
+    assert example.contexts == second.used_contexts() != first.used_contexts()
+
+
 def test_a_later_model_call_outside_a_generating_chain_is_not_the_answer(langchain: Recorder) -> None:
     # The chain called the model and answered; the app then asks the model for a chat title. The
     # chain's output stays the answer: only a chain that called no model defers to a later call.
