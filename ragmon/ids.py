@@ -31,4 +31,4 @@ def store_assigned(doc_id: object) -> bool:
     writes it: InMemoryVectorStore, Chroma, FAISS and PGVector give a document added without an id a random
     one, while the app's own name for it, which its labels and citations use, is then its metadata's id or
     source. Any other id is the app's, and names the document."""
-    return isinstance(doc_id, str) and _UUID.fullmatch(doc_id) is not None
+    return isinstance(doc_id, str) and len(doc_id) == 36 and _UUID.fullmatch(doc_id) is not None

@@ -723,10 +723,11 @@ def _documents_only(view: _View, chain: Span, output: str, texts: list[str]) -> 
     the app got from a model it called outside any instrumentation, inside the chain, quotes some of them
     at most; of one document, an answer quoting it whole cannot be told from the document laid out, and
     is taken for an answer."""
-    if len(texts) < 2 or chain.span_id in view.above({span.span_id for span in view.with_role(_LLMS)}):
+    if len(texts) < 2:
         return False
     laid_out = _squeezed(output)
-    return all(_squeezed(text)[:_WORDS] in laid_out for text in texts)
+    return (all(_squeezed(text)[:_WORDS] in laid_out for text in texts)  # an answer fails at the first
+            and chain.span_id not in view.above({span.span_id for span in view.with_role(_LLMS)}))
 
 
 def _answering_chains(view: _View, tops: list[Span]) -> list[Span]:
@@ -755,11 +756,13 @@ def _answering_within(view: _View, top: Span) -> list[Span]:
     did nothing but run them: every retrieval and model call beneath it is inside one (an app's function
     asking its chain twice, a retry). A top that also called a model of its own (a sub-question engine's
     synthesis, an agent's reasoning) answers itself, from all they found."""
+    if len(view.llm_calls()) < 2:  # most traces: one answering call, so one answering chain at most
+        return []
     below = view.under({top.span_id})
     chains = [span for span in view.with_role(_CHAINS) if span.span_id in below]
     retrievals = {span.span_id for span in view.with_role(_RETRIEVAL_ROLES) if span.span_id in below}
     calls = {call[-1].span_id for call in view.llm_calls() if call[-1].span_id in below}
-    if len(chains) < 2 or not retrievals or not calls:
+    if len(chains) < 2 or len(retrievals) < 2 or len(calls) < 2:
         return []
     holding = view.above(retrievals) & view.above(calls)
     answering = {span.span_id for span in chains if span.span_id in holding}
