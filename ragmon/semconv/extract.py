@@ -723,8 +723,8 @@ def _documents_only(view: _View, chain: Span, output: str, texts: list[str]) -> 
     the app got from a model it called outside any instrumentation, inside the chain, quotes some of them
     at most; of one document, an answer quoting it whole cannot be told from the document laid out, and
     is taken for an answer."""
-    if len(texts) < 2:
-        return False
+    if len(texts) < 2 or len(output) < sum(min(len(text), _WORDS) for text in texts) // 2:
+        return False  # too short to hold them all (the bound is loose: a layout may squeeze whitespace)
     laid_out = _squeezed(output)
     return (all(_squeezed(text)[:_WORDS] in laid_out for text in texts)  # an answer fails at the first
             and chain.span_id not in view.above({span.span_id for span in view.with_role(_LLMS)}))
@@ -793,7 +793,7 @@ def _nested_workflows(view: _View) -> None:
     workflow above. Workflows side by side (two `invoke`s in one request) are top chains, which
     `_answering_chains` reads; one inside another of another name (a `@workflow` function calling a chain)
     is an app's own nesting."""
-    workflows = {span.span_id for span in view.spans if openllmetry.workflow(span)}
+    workflows = {span.span_id for span in view.with_role(_CHAINS) if openllmetry.workflow(span)}
     if len(workflows) < 2:
         return
     retrieved = {view.nearest(span, workflows) for span in view.with_role(_RETRIEVAL_ROLES)}

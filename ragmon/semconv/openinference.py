@@ -100,8 +100,10 @@ def _documents(span: Span, prefix: str) -> tuple[Context, ...]:
     for index, fields in sorted(items.items()):
         where = f"{prefix}{index}.document"
         doc_id = fields.get(_DOCUMENT_ID, listed.get(index))
-        if doc_id is not None:  # LlamaIndex's node ids are UUIDs too, each index build new ones
-            doc_id = _app_id(span, where, doc_id, fields.get("document.metadata"))
+        # An id its store assigned (a UUID: a LangChain vector store's, LlamaIndex's node ids, new at each
+        # index build) yields to the metadata's name for the document.
+        if store_assigned(doc_id):
+            doc_id = metadata_id(metadata_mapping(span, where, fields.get("document.metadata"))) or doc_id
         contexts.append(make_context(span, where, doc_id, fields.get("document.content", ""),
                                      fields.get("document.score"), fields.get("document.metadata")))
     return tuple(contexts)
@@ -124,14 +126,6 @@ def _listed_ids(span: Span, items: Mapping[int, Mapping[str, Any]]) -> dict[int,
             return {}
         ids[index] = document.get("id")
     return ids
-
-
-def _app_id(span: Span, where: str, listed: Any, metadata: Any) -> Any:
-    """A document's id (LlamaIndex's node id, LangChain's listed `Document.id`), unless its library or
-    vector store assigned it (`store_assigned`) and the metadata names the document."""
-    if not store_assigned(listed):
-        return listed
-    return metadata_id(metadata_mapping(span, where, metadata)) or listed
 
 
 def retriever_query(span: Span) -> str | None:
