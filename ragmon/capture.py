@@ -69,6 +69,7 @@ from ragmon.datasets.decoding import json_line
 from ragmon.datasets.fields import FieldError, required_id
 from ragmon.errors import InputError
 from ragmon.jsontext import replace_lone_surrogates
+from ragmon.logs import LineLimit, more_like_it
 from ragmon.model import ExampleResult
 from ragmon.options import fraction
 
@@ -343,6 +344,9 @@ class CaptureWriter:
         """Trace ids in FILE and FILE.1, by the generation of FILE their line went to (RotatingFile)."""
         self._backlogged = 0
         """Examples dropped for the backlog since the last batch was written."""
+        self._write_errors = LineLimit()
+        """A write failure recurs with each batch (a full disk): one line a minute per error, as the
+        budget file and the verdict cache warn once, the losses counted in `ragmon_captured_total`."""
         self._wake = asyncio.Event()
         self._closing = False
         self._flusher: asyncio.Task[None] | None = None
@@ -405,8 +409,8 @@ class CaptureWriter:
                 batch, self._pending = self._pending, []
                 generations, error = await asyncio.to_thread(self.file.write, [line for *_, line in batch])
                 self._settle(batch, generations)
-                if error is not None:
-                    log.warning("cannot write the capture file; examples lost",
+                if error is not None and (suppressed := self._write_errors.admit(str(error))) is not None:
+                    log.warning(more_like_it("cannot write the capture file; examples lost", suppressed),
                                 extra={"path": str(self.file.path), "error": str(error),
                                        "count": len(batch) - len(generations)})
                 if self._backlogged:

@@ -251,6 +251,20 @@ async def test_a_full_disk_is_counted_as_error_and_logged(caplog: pytest.LogCapt
     assert [r.getMessage() for r in caplog.records] == ["cannot write the capture file; examples lost"]
 
 
+async def test_a_full_disk_is_logged_once_a_minute_not_once_a_batch(caplog: pytest.LogCaptureFixture) -> None:
+    # 20 examples, each its own batch (the flusher runs between offers): 20 lines had said the same.
+    exporter = Exporter(window=60, capture=True)
+    capture = writer(Path("/dev/full"), exporter)
+    await capture.start()
+    with caplog.at_level(logging.WARNING, logger="ragmon.capture"):
+        for n in range(20):
+            capture.offer(plain(f"t{n}", 0.0), f"t{n}", "shop")
+            await asyncio.sleep(0.01)
+        await capture.close()
+    assert captured(exporter, "error") == 20
+    assert [r.getMessage() for r in caplog.records] == ["cannot write the capture file; examples lost"]
+
+
 # The file size limit makes the kernel write part of a line, then refuse the rest (EFBIG), as a full
 # disk does. Python ignores SIGXFSZ, so the write just fails. Then the limit is lifted and one more
 # line is written. The limit is set inside a subprocess, so it cannot affect the test run.
