@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import fcntl
+import glob
 import logging
 import multiprocessing
 import os
@@ -29,7 +31,7 @@ from dataclasses import dataclass
 from multiprocessing import forkserver, resource_tracker
 from multiprocessing.connection import wait
 from multiprocessing.process import BaseProcess
-from typing import Protocol
+from typing import IO, Protocol
 
 from ragmon.evaluation import evaluate_example
 from ragmon.judges.lexical import DEFAULT_THRESHOLD, LexicalJudge
@@ -210,13 +212,15 @@ class LexicalLane:
         self._spill: str | None = None
         """Where workers put results too large for the pipe (`INLINE_BYTES`): the lane's own directory,
         removed on close with anything a worker that died after writing left in it."""
+        self._spill_lock: IO[bytes] | None = None
+        """Held while the lane lives: a spill directory whose lock no one holds is a dead process's."""
 
     def _new_pool(self) -> ProcessPoolExecutor:
         context = multiprocessing.get_context("forkserver")
         context.set_forkserver_preload(["ragmon.scoring"])
         _start_forkserver()
         if self._spill is None:
-            self._spill = tempfile.mkdtemp(prefix="ragmon-results-")
+            self._spill, self._spill_lock = _spill_dir()
         return ProcessPoolExecutor(max_workers=self.workers, mp_context=context, initializer=warm,
                                    initargs=(self.threshold, self._spill))
 
@@ -292,6 +296,40 @@ class LexicalLane:
         if self._spill is not None:
             shutil.rmtree(self._spill, ignore_errors=True)
             self._spill = None
+        if self._spill_lock is not None:
+            self._spill_lock.close()
+            self._spill_lock = None
+
+
+SPILL_PREFIX = "ragmon-results-"
+SPILL_GRACE = 60.0
+"""Seconds a spill directory without its lock file is left alone: a lane may be between making it and
+locking it."""
+
+
+def _spill_dir() -> tuple[str, IO[bytes]]:
+    """A new spill directory under $TMPDIR, locked, after removing those no live lane holds: a sidecar
+    SIGKILLed (an OOM kill, a liveness restart) left its directory and the results in it, and the next
+    container of the pod, on the same emptyDir, would never remove them."""
+    base = tempfile.gettempdir()
+    for stale in glob.glob(os.path.join(glob.escape(base), SPILL_PREFIX + "*")):
+        with contextlib.suppress(OSError):
+            with open(os.path.join(stale, ".lock"), "rb") as other:
+                fcntl.flock(other.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)  # OSError: a live lane's
+            shutil.rmtree(stale, ignore_errors=True)
+        if not os.path.exists(os.path.join(stale, ".lock")) and _older_than(stale, SPILL_GRACE):
+            shutil.rmtree(stale, ignore_errors=True)
+    path = tempfile.mkdtemp(prefix=SPILL_PREFIX)
+    lock = open(os.path.join(path, ".lock"), "wb")  # noqa: SIM115 (held for the lane's life)
+    fcntl.flock(lock.fileno(), fcntl.LOCK_EX)
+    return path, lock
+
+
+def _older_than(path: str, seconds: float) -> bool:
+    try:
+        return time.time() - os.stat(path).st_mtime > seconds
+    except OSError:
+        return False
 
 
 DEATH_REPORT_WAIT = 5.0

@@ -6,12 +6,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import fcntl
 import logging
 import os
 import pickle
 import resource
 import select
 import signal
+import tempfile
 import time
 from collections.abc import AsyncIterator
 from concurrent.futures.process import BrokenProcessPool, _ResultItem
@@ -64,7 +66,7 @@ async def test_a_result_too_large_for_one_pipe_write_comes_back_whole_through_a_
     async with running() as lane:
         scored = await lane.score(BIG)
         spill = lane._spill
-        assert spill is not None and os.listdir(spill) == []  # read, and removed
+        assert spill is not None and os.listdir(spill) == [".lock"]  # read, and removed
     assert scored.result == evaluate_example(BIG, LexicalJudge(), 5)
     assert len(scored.result.verdicts) == 300
     assert not os.path.exists(spill)  # the lane's directory goes with it
@@ -83,6 +85,26 @@ def test_what_a_worker_sends_back_is_one_atomic_pipe_write_whatever_the_examples
         assert len(envelope) + 4 <= select.PIPE_BUF  # with multiprocessing's 4-byte length header
         assert scoring.read_result(example, sent[0]) == evaluate_example(example, LexicalJudge(), 5)
     assert os.listdir(tmp_path) == []
+
+
+async def test_a_spill_directory_a_killed_sidecar_left_is_removed_and_a_live_lanes_is_kept(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    # A SIGKILLed sidecar (an OOM kill) left its directory and the results in it; the next container of
+    # the pod, on the same emptyDir, never removed them. A live lane holds its directory's lock.
+    monkeypatch.setenv("TMPDIR", str(tmp_path))
+    monkeypatch.setattr(tempfile, "tempdir", None)  # read $TMPDIR again
+    dead, live = tmp_path / f"{scoring.SPILL_PREFIX}dead", tmp_path / f"{scoring.SPILL_PREFIX}live"
+    for directory in (dead, live):
+        directory.mkdir()
+        (directory / "123-abc").write_bytes(b"a result")
+        (directory / ".lock").touch()
+    with open(live / ".lock", "rb") as held:
+        fcntl.flock(held.fileno(), fcntl.LOCK_EX)
+        async with running() as lane:
+            assert (await lane.score(BIG)).result.metrics["groundedness"] is not None
+            assert lane._spill is not None and Path(lane._spill).parent == tmp_path
+            assert not dead.exists() and (live / "123-abc").exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == [live.name]  # the lane's own went on close
 
 
 def test_a_result_that_cannot_be_spilled_goes_back_through_the_pipe_and_leaves_no_file(
