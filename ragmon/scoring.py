@@ -311,14 +311,16 @@ def _spill_dir() -> tuple[str, IO[bytes]]:
     """A new spill directory under $TMPDIR, locked, after removing those no live lane holds: a sidecar
     SIGKILLed (an OOM kill, a liveness restart) left its directory and the results in it, and the next
     container of the pod, on the same emptyDir, would never remove them."""
-    base = tempfile.gettempdir()
-    for stale in glob.glob(os.path.join(glob.escape(base), SPILL_PREFIX + "*")):
-        with contextlib.suppress(OSError):
+    for stale in glob.glob(os.path.join(glob.escape(tempfile.gettempdir()), SPILL_PREFIX + "*")):
+        try:
             with open(os.path.join(stale, ".lock"), "rb") as other:
-                fcntl.flock(other.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)  # OSError: a live lane's
-            shutil.rmtree(stale, ignore_errors=True)
-        if not os.path.exists(os.path.join(stale, ".lock")) and _older_than(stale, SPILL_GRACE):
-            shutil.rmtree(stale, ignore_errors=True)
+                fcntl.flock(other.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except FileNotFoundError:
+            if not _older_than(stale, SPILL_GRACE):
+                continue
+        except OSError:  # a live lane holds it
+            continue
+        shutil.rmtree(stale, ignore_errors=True)
     path = tempfile.mkdtemp(prefix=SPILL_PREFIX)
     lock = open(os.path.join(path, ".lock"), "wb")  # noqa: SIM115 (held for the lane's life)
     fcntl.flock(lock.fileno(), fcntl.LOCK_EX)

@@ -727,7 +727,7 @@ def _documents_only(view: _View, chain: Span, output: str, texts: list[str]) -> 
         return False  # too short to hold them all (the bound is loose: a layout may squeeze whitespace)
     laid_out = _squeezed(output)
     return (all(_squeezed(text)[:_WORDS] in laid_out for text in texts)  # an answer fails at the first
-            and chain.span_id not in view.above({span.span_id for span in view.with_role(_LLMS)}))
+            and _called_no_model(view, chain))
 
 
 def _answering_chains(view: _View, tops: list[Span]) -> list[Span]:
@@ -887,8 +887,10 @@ def _only_prepares(view: _View, chain: Span, call: Span) -> bool:
     `retriever | format_docs` as a chain and then called the model itself, after the chain ended.
     The chain's output is then the formatted documents, and scoring them as the answer would find
     every claim supported; the model's output is the answer."""
-    if call.end_time_unix_nano <= chain.end_time_unix_nano:
-        return False
+    return call.end_time_unix_nano > chain.end_time_unix_nano and _called_no_model(view, chain)
+
+
+def _called_no_model(view: _View, chain: Span) -> bool:
     return chain.span_id not in view.above({span.span_id for span in view.with_role(_LLMS)})
 
 
