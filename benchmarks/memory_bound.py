@@ -19,6 +19,8 @@ sidecar and for its forkserver and lexical worker processes. Scenarios:
 - empty spans: one request of minimal spans, 1,000 to a trace, up to --max-body;
 - big documents: `--documents` RAG traces (root, retriever, answer), each with one distinct document of
   ~2 MiB, scored: the lexical judge's passage cache keeps up to 4,096 passages, whatever their size;
+- wide documents: the same over OTLP/JSON, each document ~4 MiB of ASCII but one emoji escaped as JSON
+  writes it ("\\ud83d\\ude00"): one byte a character on the wire, four once decoded;
 - long answers: `--answers` RAG traces, each with a distinct answer of ~100 KB (1,000 sentences), scored:
   the claim and profile caches keep 1,024 and 4,096 texts.
 The adversarial sends stop once the sidecar's RSS passes `--stop-mib` (the machine is shared).
@@ -31,6 +33,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
 import random
 import sys
@@ -191,6 +194,34 @@ def big_documents(args: argparse.Namespace) -> Iterator[bytes]:
         yield rag_trace(rng, n, f"{n} {text}", answer)
 
 
+def json_rag_trace(rng: random.Random, document: str, answer: str) -> bytes:
+    """`rag_trace` as OTLP/JSON, written as Python's `json` writes it: every non-ASCII character escaped."""
+    trace_id, root = rng.randbytes(16).hex(), rng.randbytes(8).hex()
+
+    def span(span_id: str, parent: str, attributes: dict[str, str]) -> dict[str, object]:
+        return {"traceId": trace_id, "spanId": span_id, "parentSpanId": parent, "name": "rag",
+                "startTimeUnixNano": str(time.time_ns()), "endTimeUnixNano": str(time.time_ns()),
+                "attributes": [{"key": k, "value": {"stringValue": v}} for k, v in attributes.items()]}
+
+    spans = [span(rng.randbytes(8).hex(), root, {
+                 ingest.KIND: "RETRIEVER", "input.value": "what is the policy?",
+                 "retrieval.documents.0.document.id": f"doc-{trace_id}",
+                 "retrieval.documents.0.document.content": document}),
+             span(root, "", {ingest.KIND: "CHAIN", "input.value": "what is the policy?",
+                             "output.value": answer})]
+    return json.dumps({"resourceSpans": [{"scopeSpans": [{"spans": spans}]}]}).encode()
+
+
+def wide_documents(args: argparse.Namespace) -> Iterator[bytes]:
+    """Scored RAG traces over OTLP/JSON, each with a distinct ~4 MiB document of ASCII but one emoji: 1 byte
+    a character on the wire, 4 in Python once decoded."""
+    rng = random.Random(args.seed)
+    text = " ".join(" ".join(ingest.document(rng)) for _ in range(2_900)) + " \N{GRINNING FACE}"
+    answer = ingest.sentence(rng, 12)
+    for n in range(args.documents):
+        yield json_rag_trace(rng, f"{n} {text}", answer)
+
+
 def long_answers(args: argparse.Namespace) -> Iterator[bytes]:
     rng = random.Random(args.seed)
     sentences = [ingest.sentence(rng, 14) for _ in range(5_000)]
@@ -213,6 +244,7 @@ SCENARIOS: dict[str, tuple[Callable[[argparse.Namespace], Iterator[bytes]], bool
     "many events": (many_events, True),
     "empty spans": (empty_spans, True),
     "big documents": (big_documents, False),
+    "wide documents": (wide_documents, False),
     "long answers": (long_answers, False),
 }
 
@@ -271,7 +303,8 @@ def run(name: str, args: argparse.Namespace) -> Result:
         held = soak.rss_mib(sidecar.pid)
         in_flight = total(scrape(sidecar.metrics_url), "ragmon_traces_in_flight")
         settled = time.monotonic() + args.settle   # let the decision loop and the workers catch up
-        scored = {"big documents": args.documents, "long answers": args.answers}.get(name)
+        scored = {"big documents": args.documents, "wide documents": args.documents,
+                  "long answers": args.answers}.get(name)
         while scored is not None and time.monotonic() < settled + 120:
             if total(scrape(sidecar.metrics_url), "ragmon_traces_total") >= scored:
                 break

@@ -6,10 +6,10 @@ when a claim needs them) and kept in a cache of their own, apart from claims' pr
 
 from __future__ import annotations
 
-import functools
 import math
 import re
 import sys
+from collections.abc import KeysView
 
 from ragmon.text import literals, passage_sentences, units
 from ragmon.text.cache import text_cache
@@ -31,14 +31,28 @@ from ragmon.text.places import places
 from ragmon.text.terms import (
     NEGATION_TERMS,
     OTHER_DIGIT,
+    SLICE,
     TERMS,
     is_cjk,
     negations,
     prepare,
     separated,
+    slices,
     with_ascii_digits,
     words_and_pairs,
 )
+
+
+def _terms(spaced: str, *, cjk: bool) -> KeysView[str]:
+    """The terms of the words of `spaced` (a text translated by `SEPARATORS`), in the order they first
+    occur: the keys of a dict (see `Passage`); a long text's a slice at a time (`slices`)."""
+    read = words_and_pairs if cjk else str.split
+    if len(spaced) <= SLICE:
+        return dict.fromkeys(map(TERMS.__getitem__, read(spaced))).keys()
+    terms: dict[str, None] = {}
+    for part in slices(spaced):
+        terms.update(dict.fromkeys(map(TERMS.__getitem__, read(part))))
+    return terms.keys()
 
 
 class Passage:
@@ -67,10 +81,9 @@ class Passage:
         self._european = False
         """Whether `_text` has its numbers the English way yet (`european_numbers`): done once a claim asks
         for numbers, as most claims state none."""
-        read = words_and_pairs(words) if cjk else words.split()
-        self.terms = dict.fromkeys(map(TERMS.__getitem__, read)).keys()
+        self.terms = _terms(words, cjk=cjk)
         if not cjk and not self.terms.isdisjoint(NEGATION_TERMS) and (marked := negations(low)):
-            self.terms = dict.fromkeys(map(TERMS.__getitem__, separated(marked).split())).keys()
+            self.terms = _terms(separated(marked), cjk=False)
         """content terms, plus the markers of function words and number words (no claim term is either,
         and leaving them in saves a set difference per passage)"""
         self._numbers: frozenset[float] | None = None
@@ -154,12 +167,6 @@ class Passage:
         return sorted(literals.shown(literal) for literal in named if not literals.holds(low, literal))
 
 
-@functools.lru_cache(maxsize=8)
-def _prepared(text: str) -> str:
-    """`prepare`d, for the few passages each claim of an answer asks again: made for each claim, 4,000
-    claims stating a number against a context of 1 MB that wrote it in digits took 3.2 s, as many naming
-    code 0.74 s against 100 KB. The last 8, the contexts of an example: at most 8 copies of a passage."""
-    return prepare(text)
 
 
 def _written(low: str, number: float) -> bool:
@@ -208,6 +215,18 @@ def size(text: str, read: Passage) -> int:
 
 SHORT = 4096
 """Characters of the longest passage in the count-bounded cache: 4,096 of them hold ~40 MB at most."""
+
+
+def _prepared_size(text: str, low: str) -> int:
+    return sys.getsizeof(low) + (0 if low is text else sys.getsizeof(text))
+
+
+_prepared, _clear_prepared = text_cache(prepare, _prepared_size, short=SHORT, entries=8, max_bytes=16 * 2**20)
+"""`prepare`d, for the few passages each claim of an answer asks again: made for each claim, 4,000 claims
+stating a number against a context of 1 MB that wrote it in digits took 3.2 s, as many naming code 0.74 s
+against 100 KB. The last 8, the contexts of an example, and of long ones at most 16 MiB with the texts
+they are keyed by: bounded by count alone, 8 documents of 4 MiB with one emoji each held 256 MiB in a
+worker, three times its share of the sidecar's memory bound."""
 ENTRIES = 4096
 passage, _clear_passages = text_cache(Passage, size, short=SHORT, entries=ENTRIES, max_bytes=32 * 2**20)
 """A passage read once: cached by text, as retrieved passages recur across questions and a replay over one
@@ -218,5 +237,5 @@ LRU of 4,096 (~18 MB with their texts at 200 words); longer ones in a `LongTextC
 def clear_cache() -> None:
     """Empties the passage cache and the prepared texts and sentences kept beside it."""
     _clear_passages()
-    _prepared.cache_clear()
+    _clear_prepared()
     passage_sentences.sentences.cache_clear()

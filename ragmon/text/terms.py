@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 import sys
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from ragmon.text import european, literals, units
@@ -249,6 +250,23 @@ class TextProfile:
     units: frozenset[tuple[float, str]] = frozenset()
 
 
+SLICE = 1 << 16
+"""Characters of a long text read at once where reading it whole would hold many times its size (`slices`)."""
+
+
+def slices(text: str) -> Iterator[str]:
+    """`text` in slices of about `SLICE` characters, each but the last ending with a space: no word holds
+    one, and no casing rule looks past one (Greek's final sigma), so what is read from the slices one after
+    the other is what the whole would give. For long texts, where the whole costs memory: CPython lowers a
+    text other than ASCII into a buffer of 12 bytes a character (one may lower to three), 192 MiB for a
+    document of 16 MiB, and the list of a document's words holds ten times it."""
+    start = 0
+    while start < len(text):
+        end = text.find(" ", start + SLICE) + 1 or len(text)
+        yield text[start:end]
+        start = end
+
+
 def normalise(text: str) -> str:
     """Lower-case with one apostrophe, so "Don’t" and "don't" are the same token everywhere, and one hyphen:
     chat models write the non-breaking one (U+2011) as often as "-", and "non‑refundable" must be the
@@ -256,7 +274,7 @@ def normalise(text: str) -> str:
     forms, as Chinese and Japanese text writes them: "５，０００円" is 5,000 yen (read as 5 and 0 it was
     no number the context held), "（来源：文档1）" a note of the sources as "(Source: doc-1)" is. Full-width
     digits are left to `ascii_digits`, which reads every script's digits."""
-    low = text.lower()
+    low = text.lower() if len(text) <= SLICE or text.isascii() else "".join(map(str.lower, slices(text)))
     if low.isascii():  # a flag's test: most texts, which none of the replacements can change
         return low
     low = low.replace("\u2019", "'").replace("\u2011", "-").replace("\u2010", "-")

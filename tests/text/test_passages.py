@@ -7,7 +7,7 @@ import sys
 import pytest
 
 from ragmon.text.passages import SHORT, Passage, passage, size
-from ragmon.text.terms import profile
+from ragmon.text.terms import NEGATION, profile
 
 
 def test_passages_are_read_once_with_terms_and_numbers() -> None:
@@ -110,3 +110,18 @@ def test_a_long_passage_counts_numbers_in_other_scripts_as_it_counts_ascii_ones(
     ascii_text = "24 " * (SHORT // 3 + 1)
     arabic = ascii_text.replace("24", "\u0662\u0664")
     assert size(arabic, passage(arabic)) == size(ascii_text, passage(ascii_text)) + sys.getsizeof(arabic)
+
+
+
+@pytest.mark.parametrize(("filler", "term"), [("padding ", "pad"), ("pädding ", "pädding")])
+def test_a_long_passage_read_in_slices_keeps_every_word_whole(filler: str, term: str) -> None:
+    # A document longer than one slice (65,536 characters) is read a slice at a time to bound memory;
+    # "reimbursements" and "non-refundable" straddle the first slice's end, where a cut would leave
+    # "reimburs" + "ements", and "non" + "refundable", the opposite of what the page says.
+    lead = filler * (65_530 // len(filler))
+    text = f"{lead}reimbursements are non-refundable {filler * 20}closing words."
+    assert 65_536 - len(lead) in range(1, len("reimbursements"))
+    read = Passage(text)
+    assert {"reimburs", f"{NEGATION}refund", "close"} <= read.terms
+    assert "refund" not in read.terms and "ement" not in read.terms
+    assert list(read.terms)[:2] == [term, "reimburs"]  # in the order they first occur, as a short text's

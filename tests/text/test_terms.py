@@ -155,3 +155,13 @@ def test_full_width_punctuation_reads_as_ascii() -> None:
     assert profile("５，０００円").numbers == {5000.0}
     assert profile("３．５公斤").numbers == {3.5}
     assert profile("运费由买家承担（来源：文档1）").numbers == frozenset()
+
+
+def test_a_long_text_lowered_in_slices_keeps_greek_final_sigma() -> None:
+    # A long text other than ASCII is lowered a slice at a time (CPython's lower() holds 12 bytes a
+    # character). A capital sigma ending a word lowers to "ς", elsewhere to "σ": the 65,536th character
+    # is the last of "ΟΔΟΣ", which a slice starting there would read as a word of its own, "σ".
+    lead = "λόγος " * 10_922 + " "
+    text = f"{lead}ΟΔΟΣ ΣΟΦΙΑ ΟΔΟΣ."
+    assert len(lead + "ΟΔΟ") == 65_536
+    assert text_module.normalise(text).endswith("οδος σοφια οδος.")
