@@ -181,9 +181,10 @@ def _add_live_settings(live: argparse._ArgumentGroup | argparse.ArgumentParser) 
                            "--max-body): raise it for a build whose spans hold documents of megabytes")
     live.add_argument("--trace-wait", type=duration, default="30s", metavar="DURATION",
                       help="after the last answer, how long the traces may take to arrive (default 30s)")
-    live.add_argument("--trace-quiet", type=duration, default="500ms", metavar="DURATION",
+    live.add_argument("--trace-quiet", type=duration, default="5s", metavar="DURATION",
                       help="a trace is complete this long after its last span once its root has arrived "
-                           "(default 500ms)")
+                           "(default 5s, the OpenTelemetry SDKs' batch delay: a span ended in another batch "
+                           "or by another service comes that much later)")
 
 
 def _add_report_arguments(parser: argparse.ArgumentParser) -> None:

@@ -89,7 +89,12 @@ class Target:
     retries: int = 2
     receiver: tuple[str, int] = ("127.0.0.1", 4318)
     trace_wait: float = 30.0
-    quiet: float = 0.5
+    quiet: float = 5.0
+    """How long after a trace's last span, once its root has arrived, it is taken as complete: the batch
+    delay of the OpenTelemetry SDKs' span processors (5 s in Python, Java, Go and JavaScript), so that a
+    part ended in another batch or by another service is in. At 500 ms a retrieval span exported 2 s after
+    its root was left out, and the answer was scored with its contexts unknown: a gate passed that failed
+    with them. It delays only the run's end: spans of a trace decided earlier are still joined to it."""
     max_body: int = MAX_BODY
     """The largest request the receiver takes (--receiver-max-body): a build whose spans hold whole
     documents of megabytes sends larger batches than the sidecar's default."""
@@ -263,6 +268,11 @@ async def _collect(golden: Sequence[Example], target: Target, log: TextIO | None
         await sink.wait(time.monotonic() + target.trace_wait)
     finally:
         await runner.cleanup()
+    if sink.rejected:
+        # The request's spans were not read, so whose traces they belonged to is unknown: any answer may be
+        # scored without its documents, and a gate pass with one of them left out proves nothing.
+        raise RagmonError(f"spans the build exported were refused, so its answers may be scored on part of "
+                          f"their traces{_receiver_problems(sink)}")
     return _join(golden, trace_ids, sink, target)
 
 

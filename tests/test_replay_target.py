@@ -555,6 +555,48 @@ async def test_a_build_sending_more_than_the_receivers_max_body_is_told_which_fl
     assert example.contexts is not None and example.contexts[0].text == document
 
 
+def retrieval_ending_late(tracer: Tracer, document: str, delay: float) -> Handler:
+    """A build whose request span (question, answer) ends with the response, and whose retrieval span, a
+    child of it, ends `delay` seconds later: exported in a later batch, as another service's part or one
+    logged after the answer streams back is."""
+    async def ask(request: web.Request) -> web.Response:
+        question = (await request.json())["question"]
+        with tracer.start_as_current_span("POST /ask", context=propagate.extract(request.headers),
+                                          kind=SpanKind.SERVER) as root:
+            root.set_attributes({"ragmon.question": question, "ragmon.answer": "It opens at 9."})
+            retrieval = tracer.start_span("retrieve", attributes={
+                "ragmon.contexts": json.dumps([{"id": "manual", "text": document}])})
+        asyncio.get_running_loop().call_later(delay, retrieval.end)
+        return web.json_response({"answer": "It opens at 9."})
+    return ask
+
+
+async def test_a_retrieval_span_exported_seconds_after_its_root_is_scored_with_its_trace() -> None:
+    # At the old default --trace-quiet of 500 ms the trace was complete without it: the answer was scored
+    # with its contexts unknown and left out of groundedness, and a failing gate passed.
+    receiver = free_port()
+    with sdk_tracer(receiver) as tracer:
+        async with serving(retrieval_ending_late(tracer, "The shop opens at 9.", delay=2.0)) as url:
+            target = Target(url=url, receiver=("127.0.0.1", receiver))  # the default --trace-quiet
+            (example,) = await asyncio.to_thread(collect, [Example(id="a", question="q")], target, log=None)
+    assert example.answer == "It opens at 9."
+    assert example.contexts is not None and [c.text for c in example.contexts] == ["The shop opens at 9."]
+
+
+async def test_a_refused_span_of_an_answered_trace_stops_the_run() -> None:
+    # The request span arrives; the retrieval span, in a later request over --receiver-max-body, is
+    # refused. The answer was scored with its contexts unknown, a warning the only sign: a gate passed.
+    receiver = free_port()
+    with sdk_tracer(receiver) as tracer:
+        async with serving(retrieval_ending_late(tracer, "x" * 60_000, delay=0.3)) as url:
+            small = Target(url=url, receiver=("127.0.0.1", receiver), max_body=32 << 10)
+            with pytest.raises(RagmonError) as raised:
+                await asyncio.to_thread(collect, [Example(id="a", question="q")], small, log=None)
+    assert str(raised.value).startswith(
+        "spans the build exported were refused, so its answers may be scored on part of their traces; the "
+        "receiver refused 1 span(s): too_large (requests over --receiver-max-body")
+
+
 async def test_traces_that_are_not_rag_are_one_reason_naming_every_example() -> None:
     golden = [Example(id=name, question=f"question {name}") for name in ("a", "b", "c")]
     receiver = free_port()
