@@ -135,11 +135,12 @@ def _opens_sentence(text: str, at: int) -> bool:
 def sentence_spans(text: str) -> list[tuple[int, int]]:
     """(start, end) of every sentence of `text`, whitespace excluded: `text[start:end]` is the sentence.
 
-    A newline always ends a sentence; a list item's marker ("- ", "2. ", "a) ", "① ", "Step 2: ") is not
-    part of it, and lines that hold no sentence (`_skipped_lines`: headings, a list of sources, code
-    fences' lines) are skipped, as is a reasoning model's thinking (`_thinking`). A period ends one only
-    when whitespace or an invisible character follows (so 3.5 stays whole) and the word before it is not an
-    abbreviation. Invisible characters are stripped from a sentence's ends as whitespace is.
+    A newline ends a sentence unless the next line goes on with it (`soft_wrapped`); a list item's marker
+    ("- ", "2. ", "a) ", "① ", "Step 2: ") is not part of it, and lines that hold no sentence
+    (`_skipped_lines`: headings, a list of sources, code fences' lines) are skipped, as is a reasoning
+    model's thinking (`_thinking`). A period ends one only when whitespace or an invisible character
+    follows (so 3.5 stays whole) and the word before it is not an abbreviation. Invisible characters are
+    stripped from a sentence's ends as whitespace is.
     """
     out: list[tuple[int, int]] = []
     if "<" in text and ("<think" in text or "</think>" in text or "<reasoning" in text):
@@ -149,11 +150,17 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
     may_skip = len(lines) > 1 or (lines and text[lines[0][0]] in _MAY_SKIP)
     skipped = _skipped_lines(text, lines) if may_skip else ()
     boundary = _BOUNDARY if text.isascii() else _WIDE_BOUNDARY
+    carried: int | None = None  # where the sentence a line left open (`soft_wrapped`) starts
+    fenced = "```" in text or "~~~" in text
+    code = False  # within a code block, whose lines are never one sentence
     for at, (pos, end) in enumerate(lines):
+        if fenced and text[pos:end].lstrip(" \t").startswith(("```", "~~~")):
+            code = not code
         if at in skipped:
             continue
-        if text[pos] not in _PLAIN_OPENINGS:
+        if carried is None and text[pos] not in _PLAIN_OPENINGS:
             pos = _opening(text, pos, end)
+        first = pos if carried is None else carried  # where the sentence being read starts
         word_from = pos  # where the word before a period can start: not before the last abbreviation
         for b in boundary.finditer(text, pos, end):
             if b.start() < pos:
@@ -167,11 +174,45 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
                     # Not rereading the sentence so far at each abbreviation keeps "x. x. x. ..." linear.
                     word_from += len(before.rstrip()) - len(words[-1])
                     continue
-            _append(out, text, pos, stop)
-            pos = word_from = next_at if next_at == end or text[next_at] in _PLAIN_OPENINGS else _opening(
-                text, next_at, end)
-        _append(out, text, pos, end)
+            _append(out, text, first, stop)
+            pos = first = word_from = next_at if next_at == end or text[next_at] in _PLAIN_OPENINGS else (
+                _opening(text, next_at, end))
+        below = lines[at + 1] if at + 1 < len(lines) else None
+        if (below is not None and below[0] == end + 1 and at + 1 not in skipped and not code
+                and soft_wrapped(text[first:end], text[below[0]:below[1]])):
+            carried = first
+        else:
+            _append(out, text, first, end)
+            carried = None
     return out
+
+
+def soft_wrapped(line: str, below: str) -> bool:
+    """Whether `below`, the line right under `line`, goes on with the sentence `line` leaves open: text
+    wrapped at a width (Markdown's soft line break, a PDF's or an e-mail's lines) broke "The Starter plan
+    costs\n$79 per month." into two claims, each passing on its own words where the sentence was caught.
+    Only when `line` ends in a letter or a digit (quotes and brackets looked through: not a sentence's end,
+    a lead-in's colon, a salutation's comma, "Sehr geehrter Herr Yilmaz,\nwir danken ...", or code's
+    brace), neither is a heading, table row or quote, and `below` opens with a small letter, a digit or a
+    currency sign, and with no list marker, e-mail address or host name: a line opening with a capital is
+    as often an item of a list written without markers, or a signature's."""
+    last = line.rstrip().rstrip(_CLOSING)
+    opening = below.lstrip()
+    if not last or not opening or not last[-1].isalnum() or line.lstrip()[0] in "#|>" or opening[0] in "#|>":
+        return False
+    first_word = opening.split(None, 1)[0]
+    return ((opening[0].islower() or opening[0].isdigit() or opening[0] in _CURRENCY_SIGNS)
+            and "@" not in first_word and _ADDRESS.search(first_word) is None
+            and _MARKER.match(below) is None)
+
+
+_ADDRESS = re.compile(r"://|[^\W\d_]\.[^\W\d_]")
+"""A link or a host name ("railexpress.fr"), as a signature's last line gives one."""
+
+
+_CLOSING = "\"')]}*_`”’»"
+"""Marks closing a quote, a bracket or emphasis, looked through to the mark before them."""
+_CURRENCY_SIGNS = frozenset("$€£¥₹")
 
 
 _REASONING = re.compile(r"<(think|thinking|reasoning)>.*?(?:</\1>|\Z)", re.DOTALL)

@@ -35,9 +35,10 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 
-from ragmon.text.claims import sentence_spans
+from ragmon.text.claims import sentence_spans, soft_wrapped
 from ragmon.text.numbers import digits_of
 from ragmon.text.terms import TextProfile, read_profile, read_terms
 from ragmon.text.units import written
@@ -122,7 +123,7 @@ def sentences(text: str) -> tuple[Sentence, ...]:
     header: Sentence | None = None  # the current table's header row, read with its caption
     caption: Sentence | None = None  # the sentence before a table or a list, if it ends in ":"
     section: Sentence | None = None  # the last Markdown heading's ("## International")
-    for line in text.split("\n"):
+    for line in _unwrapped(text):
         stripped = line.strip()
         if not stripped:
             continue
@@ -151,6 +152,23 @@ def sentences(text: str) -> tuple[Sentence, ...]:
         elif item is None:
             caption = None
     return tuple(found)
+
+
+def _unwrapped(text: str) -> Iterator[str]:
+    """The lines of `text`, each with the lines going on with its sentence (`soft_wrapped`): a page wrapped
+    at a width (a PDF's text, a plain-text file) had "The Starter plan costs\n$19 per month." as two
+    sentences, the one a claim shares its terms with holding no price, and a price moved from the Team
+    plan's sentence passed."""
+    held: str | None = None
+    for line in text.split("\n"):
+        if held is not None and soft_wrapped(held, line):
+            held = f"{held.rstrip()} {line.lstrip()}"
+            continue
+        if held is not None:
+            yield held
+        held = line
+    if held is not None:
+        yield held
 
 
 _GOING_ON = re.compile(

@@ -435,3 +435,21 @@ def test_how_often_is_checked_as_a_unit_of_time_is() -> None:
     plain = "The money is deposited in equal installments each year."
     [verdict] = verdicts(LexicalJudge(), example(claim, plain))
     assert verdict.supported
+
+
+PRICES = "The Starter plan costs $19 per month. The Team plan costs $79 per month."
+
+
+@pytest.mark.parametrize(("answer", "page"), [
+    ("The Starter plan costs $79 per month.", PRICES),
+    # Wrapped at a width, in the answer or on the page: each line had been read as a sentence of its own,
+    # and the price moved from the Team plan passed (the answer scored 1.0).
+    ("The Starter plan\ncosts $79 per month.", PRICES),
+    ("The Starter plan costs $79 per month.", PRICES.replace("costs $19", "costs\n$19")),
+    ("The Starter plan costs $79 per\nmonth.", PRICES.replace("$19 per month", "$19 per\nmonth")),
+])
+def test_a_price_moved_between_plans_is_caught_however_the_lines_are_wrapped(answer: str, page: str) -> None:
+    (verdict,) = verdicts(LexicalJudge(), example(answer, page))
+    assert not verdict.supported
+    assert verdict.reason is not None
+    assert "its closest sentence gives $19, not $79: 'The Starter plan costs $19 per" in verdict.reason

@@ -141,8 +141,34 @@ def test_the_list_of_sources_ends_at_a_blank_line() -> None:
 
 
 def test_newlines_end_sentences_and_headings_are_not_claims() -> None:
-    answer = "## Returns\nReturns are accepted\nwithin a month"
-    assert texts(answer) == ["Returns are accepted", "within a month"]
+    answer = "## Returns\nReturns are accepted within a month\nExchanges are free"
+    assert texts(answer) == ["Returns are accepted within a month", "Exchanges are free"]
+
+
+@pytest.mark.parametrize(("answer", "claims"), [
+    # Wrapped at a width: the line below goes on with a sentence the line above left open.
+    ("The Starter plan\ncosts $79 per month. It has SSO.",
+     ["The Starter plan\ncosts $79 per month.", "It has SSO."]),
+    ("The Starter plan costs\n$79 per month.", ["The Starter plan costs\n$79 per month."]),
+    ("Returns are accepted within\n30 days, provided the item\nis unused.",
+     ["Returns are accepted within\n30 days, provided the item\nis unused."]),
+    ("- Returns are accepted\n  within 30 days.\n- Exchanges are free.",
+     ["Returns are accepted\n  within 30 days.", "Exchanges are free."]),
+    # Not where a line ends a sentence, a lead-in or a paragraph, or the next opens an item or a capital.
+    ("Returns are accepted.\nexchanges too.", ["Returns are accepted.", "exchanges too."]),
+    ("Returns are accepted within 30 days\n\nexchanges within 14.", [
+        "Returns are accepted within 30 days", "exchanges within 14."]),
+    ("Included in the plan\nSingle sign-on\nAudit logs",
+     ["Included in the plan", "Single sign-on", "Audit logs"]),
+    ("The plan includes\n- single sign-on\n- audit logs",
+     ["The plan includes", "single sign-on", "audit logs"]),
+    ("| Plan | Price |\n|---|---|\n| Starter | $19 |\nmonthly prices",
+     ["| Starter | $19 |", "monthly prices"]),
+    ("Sehr geehrter Herr Yilmaz,\nihre Bestellung wurde gestern versandt.",  # a salutation
+     ["ihre Bestellung wurde gestern versandt."]),
+])
+def test_a_sentence_wrapped_over_lines_is_one_claim(answer: str, claims: list[str]) -> None:
+    assert texts(answer) == claims
 
 
 def test_a_lead_in_in_bold_is_no_claim() -> None:
