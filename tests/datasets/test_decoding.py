@@ -96,6 +96,18 @@ def test_a_comment_line_is_named_a_comment(tmp_path: Path, comment: str) -> None
                                      "comments; remove it")
 
 
+@pytest.mark.parametrize(("raw", "escaped"), [("\x00", "\\u0000"), ("\t", "\\t"), ("\x1b", "\\u001b")])
+def test_a_raw_control_character_in_a_string_is_named_with_its_escape(tmp_path: Path, raw: str,
+                                                                      escaped: str) -> None:
+    # json's own message, "Invalid control character at", ended on its "at".
+    path = tmp_path / "control.jsonl"
+    path.write_text(f'{{"id": "x", "question": "q{raw}?"}}\n', encoding="utf-8")
+    # `{"id": "x", "question": "q` is 26 characters: the character is column 27.
+    assert str(error_of([path])) == (f"{path}:1: invalid JSON at column 27: control character "
+                                     f"U+{ord(raw):04X} inside a string: JSON writes it escaped "
+                                     f"(\"{escaped}\")")
+
+
 def test_a_trailing_comma_is_named_as_one(tmp_path: Path) -> None:
     path = tmp_path / "comma.jsonl"
     path.write_text('{"id": "x", "question": "q?",}\n', encoding="utf-8")
