@@ -120,6 +120,9 @@ class _LaneRunner:
         hold counts twice: errs high, as footprint does."""
 
 
+STOPPING = "ragmon is stopping: it takes no more spans; retry later, as its successor will take them"
+
+
 class Sidecar:
     """The running service. `await start()` binds the listeners and returns their ports; `await stop()`
     drains within `drain_seconds`. Tests run it in-process on port 0 (and may give it a `FailureLog` on
@@ -409,7 +412,10 @@ class Sidecar:
         RESOURCE_EXHAUSTED) rather than retried forever. Once taken, the spans the assembler lost (late,
         too_many_spans, too_many_bytes) by reason, for the sender's partial success (SpanSink.offer); True
         when it lost none."""
-        if not self._accepting or self._primary.queue.full():
+        if not self._accepting:
+            # A request read before the receivers closed: busy was no reason, and the queue empty.
+            return Refused("backpressure", STOPPING, len(spans))
+        if self._primary.queue.full():
             return False
         cost = self.assembler.measure(spans)
         if (never := _never_fits(cost, self.config)) is not None:

@@ -47,6 +47,7 @@ from ragmon.failures import FailureLog
 from ragmon.judges.lexical import LexicalJudge
 from ragmon.model import METRIC_NAMES, Context, Example
 from ragmon.otlp.decode import decode_protobuf
+from ragmon.otlp.sink import Refused
 from ragmon.scoring import LexicalLane, Scored
 from ragmon.scrape import Samples, parse, total
 from ragmon.serve_config import ServeConfig, add_arguments
@@ -555,6 +556,26 @@ async def test_readyz_turns_503_while_draining(start_sidecar: Start) -> None:
     lane.gate.set()
     await asyncio.wait_for(stopping, 10)
     assert outcomes(registry_samples(sidecar))["scored"] == 1
+
+
+async def test_a_request_read_as_the_drain_begins_is_told_ragmon_is_stopping_not_busy(
+        start_sidecar: Start) -> None:
+    # A request decoded at the moment of SIGTERM was answered "its score queue or trace buffer is full"
+    # with the queue empty; it is still a 503 (backpressure), which the exporter retries.
+    lane = GatedLane()
+    sidecar, ports = await start_sidecar(lanes=[lane])
+    assert await export(http_exporter(ports), record("shop", rag_trace)) is SpanExportResult.SUCCESS
+    await asyncio.wait_for(lane.started.wait(), 10)
+    stopping = asyncio.create_task(sidecar.stop())
+    await asyncio.sleep(0)
+    spans = decode_protobuf(encode_spans(record("shop", rag_trace)).SerializeToString()).spans
+    refused = sidecar.offer(spans, "http")
+    assert isinstance(refused, Refused)
+    assert (refused.reason, refused.count) == ("backpressure", len(spans))
+    assert refused.message == ("ragmon is stopping: it takes no more spans; retry later, as its successor "
+                               "will take them")
+    lane.gate.set()
+    await asyncio.wait_for(stopping, 10)
 
 
 async def test_a_final_scrape_wait_keeps_metrics_up_until_the_drains_outcomes_are_read(
