@@ -71,7 +71,8 @@ _LEADING_DOT = re.compile(r"\.(?<![\w.]\.)(?=[0-9])")
 a hundred times the dose): a full stop after no letter, digit or other stop ("v.2", "2.3.1" and "... 5"
 hold none). Found by its own pattern, which opens with a literal the regex engine skips to: in the number
 pattern it made the engine try every character (+2% of the scoring time)."""
-_DIGITS_AND_SCALE = re.compile(r"([0-9.,]+)[\s-]?([a-z]*)")
+_DIGITS_AND_SCALE = re.compile(r"([0-9.,]+)[\s-]?([^\W\d_]*)")
+"""The digits, and the scale word after them: a letter of any script ("milhões" had crashed the judge)."""
 _MONEY_SCALE = re.compile(r"([$€£¥][0-9][0-9,]*(?:\.[0-9]+)?)(mn|m|b)\b")
 """After a currency sign "m" and "b" are millions and billions ("$310M", "€1.5B"): there they are no
 metres or minutes."""
