@@ -35,10 +35,9 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterator
 from dataclasses import dataclass
 
-from ragmon.text.claims import sentence_spans, soft_wrapped
+from ragmon.text.claims import sentence_spans, soft_wraps
 from ragmon.text.numbers import digits_of
 from ragmon.text.terms import TextProfile, read_profile, read_terms
 from ragmon.text.units import written
@@ -154,21 +153,19 @@ def sentences(text: str) -> tuple[Sentence, ...]:
     return tuple(found)
 
 
-def _unwrapped(text: str) -> Iterator[str]:
-    """The lines of `text`, each with the lines going on with its sentence (`soft_wrapped`): a page wrapped
+def _unwrapped(text: str) -> list[str]:
+    """The lines of `text`, each with the lines going on with its sentence (`soft_wraps`): a page wrapped
     at a width (a PDF's text, a plain-text file) had "The Starter plan costs\n$19 per month." as two
     sentences, the one a claim shares its terms with holding no price, and a price moved from the Team
     plan's sentence passed."""
-    held: str | None = None
-    for line in text.split("\n"):
-        if held is not None and soft_wrapped(held, line):
-            held = f"{held.rstrip()} {line.lstrip()}"
-            continue
-        if held is not None:
-            yield held
-        held = line
-    if held is not None:
-        yield held
+    lines = text.split("\n")
+    if len(lines) == 1:
+        return lines
+    joins = soft_wraps(lines, [True] * len(lines))
+    out: list[str] = []
+    for at, line in enumerate(lines):
+        out.append(f"{out.pop().rstrip()} {line.lstrip()}" if at and joins[at - 1] else line)
+    return out
 
 
 _GOING_ON = re.compile(

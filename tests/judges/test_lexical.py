@@ -453,3 +453,13 @@ def test_a_price_moved_between_plans_is_caught_however_the_lines_are_wrapped(ans
     assert not verdict.supported
     assert verdict.reason is not None
     assert "its closest sentence gives $19, not $79: 'The Starter plan costs $19 per" in verdict.reason
+
+
+def test_a_made_up_item_of_a_list_without_markers_is_judged_on_its_own() -> None:
+    # Lines joined as one wrapped sentence, "offline mode" passed on the other items' words (3 of 4).
+    answer = "The Pro plan includes\nfast full-text search\nautomatic backups\noffline mode"
+    page = "The Pro plan includes fast full-text search, automatic backups and end-to-end encryption."
+    judged = verdicts(LexicalJudge(), example(answer, page))
+    assert [(v.claim.text, v.supported) for v in judged] == [
+        ("The Pro plan includes", True), ("fast full-text search", True), ("automatic backups", True),
+        ("offline mode", False)]

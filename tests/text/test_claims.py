@@ -166,6 +166,19 @@ def test_newlines_end_sentences_and_headings_are_not_claims() -> None:
      ["| Starter | $19 |", "monthly prices"]),
     ("Sehr geehrter Herr Yilmaz,\nihre Bestellung wurde gestern versandt.",  # a salutation
      ["ihre Bestellung wurde gestern versandt."]),
+    # After a function word, whatever the next line opens with ("im\nMonat", a German noun).
+    ("Der Tarif kostet 49 Euro im\nMonat und ist monatlich kündbar.",
+     ["Der Tarif kostet 49 Euro im\nMonat und ist monatlich kündbar."]),
+    # Lines that never reach a sentence's end are lines apart, however they open: a list without markers,
+    # a chat's one thought a line, hours on lines of their own, a signature.
+    ("We support these formats\npdf and docx\nhtml and markdown",
+     ["We support these formats", "pdf and docx", "html and markdown"]),
+    ("yes it works on linux\nyou need python 3.9 or newer\ninstall it with pip",
+     ["yes it works on linux", "you need python 3.9 or newer", "install it with pip"]),
+    # Numbered lines, "key: value" pairs and columns stay apart even when the last one ends a sentence.
+    ("1 Open the app and wait\n2 Tap Settings.", ["1 Open the app and wait", "2 Tap Settings."]),
+    ("the host name: db.internal\nthe port: 5432.", ["the host name: db.internal", "the port: 5432."]),
+    ("Plan\tPrice per month\nbasic\t19 dollars.", ["Plan\tPrice per month", "basic\t19 dollars."]),
 ])
 def test_a_sentence_wrapped_over_lines_is_one_claim(answer: str, claims: list[str]) -> None:
     assert texts(answer) == claims
