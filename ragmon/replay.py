@@ -181,10 +181,10 @@ def _add_live_settings(live: argparse._ArgumentGroup | argparse.ArgumentParser) 
                            "--max-body): raise it for a build whose spans hold documents of megabytes")
     live.add_argument("--trace-wait", type=duration, default="30s", metavar="DURATION",
                       help="after the last answer, how long the traces may take to arrive (default 30s)")
-    live.add_argument("--trace-quiet", type=duration, default="5s", metavar="DURATION",
+    live.add_argument("--trace-quiet", type=duration, default="10s", metavar="DURATION",
                       help="a trace is complete this long after its last span once its root has arrived "
-                           "(default 5s, the OpenTelemetry SDKs' batch delay: a span ended in another batch "
-                           "or by another service comes that much later)")
+                           "(default 10s, twice the OpenTelemetry SDKs' batch delay: a span ended after its "
+                           "root's batch left, or by another service, comes up to 5 s after the next)")
 
 
 def _add_report_arguments(parser: argparse.ArgumentParser) -> None:

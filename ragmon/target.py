@@ -89,11 +89,12 @@ class Target:
     retries: int = 2
     receiver: tuple[str, int] = ("127.0.0.1", 4318)
     trace_wait: float = 30.0
-    quiet: float = 5.0
-    """How long after a trace's last span, once its root has arrived, it is taken as complete: the batch
-    delay of the OpenTelemetry SDKs' span processors (5 s in Python, Java, Go and JavaScript), so that a
-    part ended in another batch or by another service is in. At 500 ms a retrieval span exported 2 s after
-    its root was left out, and the answer was scored with its contexts unknown: a gate passed that failed
+    quiet: float = 10.0
+    """How long after a trace's last span, once its root has arrived, it is taken as complete: twice the
+    batch delay of the OpenTelemetry SDKs' span processors (5 s in Python, Java, Go and JavaScript, counted
+    from the end of the previous export), so that a part ended after its root's batch left, or by another
+    service, is in. At 500 ms a retrieval span exported 2 s after its root was left out, and at 5 s one in
+    the SDK's next batch: the answer was scored with its contexts unknown, and a gate passed that failed
     with them. It delays only the run's end: spans of a trace decided earlier are still joined to it."""
     max_body: int = MAX_BODY
     """The largest request the receiver takes (--receiver-max-body): a build whose spans hold whole
@@ -268,11 +269,13 @@ async def _collect(golden: Sequence[Example], target: Target, log: TextIO | None
         await sink.wait(time.monotonic() + target.trace_wait)
     finally:
         await runner.cleanup()
-    if sink.rejected:
-        # The request's spans were not read, so whose traces they belonged to is unknown: any answer may be
-        # scored without its documents, and a gate pass with one of them left out proves nothing.
-        raise RagmonError(f"spans the build exported were refused, so its answers may be scored on part of "
-                          f"their traces{_receiver_problems(sink)}")
+    if sink.rejected["too_large"]:
+        # A batch of spans over --receiver-max-body, refused unread (so whose traces it held is unknown) and
+        # not sent again: any answer may be scored without its documents, and a gate pass so proves nothing.
+        # Not the other refusals: a 503 is sent again, and a body that is not OTLP (a probe, a scanner)
+        # or a span without valid ids held nothing of a question's trace that could be read.
+        raise RagmonError(f"the receiver refused spans the build exported as too large, so its answers may "
+                          f"be scored on part of their traces{_receiver_problems(sink)}")
     return _join(golden, trace_ids, sink, target)
 
 

@@ -555,12 +555,13 @@ async def test_a_build_sending_more_than_the_receivers_max_body_is_told_which_fl
     assert example.contexts is not None and example.contexts[0].text == document
 
 
-def retrieval_ending_late(tracer: Tracer, document: str, delay: float) -> Handler:
+def retrieval_ending_late(tracer: Tracer, document: str, delay: float, answer_at: float = 0.0) -> Handler:
     """A build whose request span (question, answer) ends with the response, and whose retrieval span, a
     child of it, ends `delay` seconds later: exported in a later batch, as another service's part or one
-    logged after the answer streams back is."""
+    logged after the answer streams back is. It answers no earlier than `answer_at` (monotonic)."""
     async def ask(request: web.Request) -> web.Response:
         question = (await request.json())["question"]
+        await asyncio.sleep(max(0.0, answer_at - time.monotonic()))
         with tracer.start_as_current_span("POST /ask", context=propagate.extract(request.headers),
                                           kind=SpanKind.SERVER) as root:
             root.set_attributes({"ragmon.question": question, "ragmon.answer": "It opens at 9."})
@@ -571,14 +572,24 @@ def retrieval_ending_late(tracer: Tracer, document: str, delay: float) -> Handle
     return ask
 
 
-async def test_a_retrieval_span_exported_seconds_after_its_root_is_scored_with_its_trace() -> None:
-    # At the old default --trace-quiet of 500 ms the trace was complete without it: the answer was scored
-    # with its contexts unknown and left out of groundedness, and a failing gate passed.
+async def test_a_retrieval_span_in_the_sdks_next_batch_is_scored_with_its_trace() -> None:
+    # The SDK's own batch processor at its default delay (5 s after the last export ended): the root span
+    # ends just before an export, the retrieval span a second later, so it comes in the next batch, 5 s
+    # and more after its root. At the old --trace-quiet of 500 ms, and at 5 s, the trace was complete
+    # without it: the answer was scored with its contexts unknown and a failing gate passed.
     receiver = free_port()
-    with sdk_tracer(receiver) as tracer:
-        async with serving(retrieval_ending_late(tracer, "The shop opens at 9.", delay=2.0)) as url:
+    exporter = OTLPSpanExporter(endpoint=f"http://127.0.0.1:{receiver}/v1/traces", timeout=5)
+    provider = TracerProvider(resource=Resource.create({"service.name": "candidate"}))
+    provider.add_span_processor(BatchSpanProcessor(exporter))  # the default schedule_delay_millis, 5000
+    first_export = time.monotonic() + 5.0
+    try:
+        handler = retrieval_ending_late(provider.get_tracer("candidate"), "The shop opens at 9.", delay=1.0,
+                                        answer_at=first_export - 0.4)
+        async with serving(handler) as url:
             target = Target(url=url, receiver=("127.0.0.1", receiver))  # the default --trace-quiet
             (example,) = await asyncio.to_thread(collect, [Example(id="a", question="q")], target, log=None)
+    finally:
+        provider.shutdown()
     assert example.answer == "It opens at 9."
     assert example.contexts is not None and [c.text for c in example.contexts] == ["The shop opens at 9."]
 
@@ -589,12 +600,34 @@ async def test_a_refused_span_of_an_answered_trace_stops_the_run() -> None:
     receiver = free_port()
     with sdk_tracer(receiver) as tracer:
         async with serving(retrieval_ending_late(tracer, "x" * 60_000, delay=0.3)) as url:
-            small = Target(url=url, receiver=("127.0.0.1", receiver), max_body=32 << 10)
+            small = live_target(url, receiver, max_body=32 << 10, quiet=2.0)
             with pytest.raises(RagmonError) as raised:
                 await asyncio.to_thread(collect, [Example(id="a", question="q")], small, log=None)
     assert str(raised.value).startswith(
-        "spans the build exported were refused, so its answers may be scored on part of their traces; the "
-        "receiver refused 1 span(s): too_large (requests over --receiver-max-body")
+        "the receiver refused spans the build exported as too large, so its answers may be scored on part "
+        "of their traces; the receiver refused 1 span(s): too_large (requests over --receiver-max-body")
+
+
+async def test_a_request_that_is_not_otlp_does_not_stop_a_run_whose_traces_are_whole() -> None:
+    # A probe posting junk to the receiver lost nothing of the build's: the run goes on (it had exited 2).
+    receiver = free_port()
+    with sdk_tracer(receiver) as tracer:
+        async with serving(whole_document_build(tracer, "It opens at 9.")) as url:
+            target = live_target(url, receiver, quiet=1.0)
+            probe = asyncio.create_task(asyncio.to_thread(
+                collect, [Example(id="a", question="q")], target, log=None))
+            async with ClientSession() as session:
+                deadline = time.monotonic() + 10
+                while True:
+                    with contextlib.suppress(OSError):
+                        async with session.post(f"http://127.0.0.1:{receiver}/v1/traces", data=b"{junk",
+                                                headers={"Content-Type": "application/json"}) as response:
+                            assert response.status == 400
+                            break
+                    assert time.monotonic() < deadline, "the receiver never listened"
+                    await asyncio.sleep(0.05)
+            (example,) = await probe
+    assert example.contexts is not None and [c.text for c in example.contexts] == ["It opens at 9."]
 
 
 async def test_traces_that_are_not_rag_are_one_reason_naming_every_example() -> None:
