@@ -215,6 +215,8 @@ def soft_wraps(lines: Sequence[str], eligible: Sequence[bool]) -> list[bool]:
     count = len(lines)
     pairs = [at + 1 < count and eligible[at] and _wrapped_pair(lines[at], lines[at + 1])
              for at in range(count)]
+    if not any(pairs):  # most answers of several lines: a list, or paragraphs
+        return pairs
     reaches_end = [False] * (count + 1)
     for at in range(count - 1, -1, -1):
         reaches_end[at] = _SENTENCE_END.search(lines[at]) is not None or (pairs[at] and reaches_end[at + 1])
@@ -228,9 +230,9 @@ def _wrapped_pair(line: str, below: str) -> bool:
     holds three words or more (a
     label, a heading, a list's item is shorter); `below` opens with a small letter, a digit or a price, or
     any word after a function word ("... kostet 49 Euro im\nMonat"); and neither is a heading, table row,
-    quote, list item, a "key: value" pair with the other, columns (a tab, " | "), nor an e-mail address or
-    host name (a signature's), nor the next of numbered lines or figures ("12 rue de la Paix\n75002
-    Paris")."""
+    quote, list item, a "key: value" pair with the other, columns (a tab, " | "), a salutation ("Dear
+    valued customer"), nor opens with a label ("sources: ..."), an e-mail address or host name (a
+    signature's), nor is the next of numbered lines or figures ("12 rue de la Paix\n75002 Paris")."""
     last = line.rstrip().rstrip(_CLOSING)
     opening = below.lstrip()
     words = last.split()
@@ -240,8 +242,9 @@ def _wrapped_pair(line: str, below: str) -> bool:
         return False
     first_word = opening.split(None, 1)[0]
     if (len(words) < 3 or "@" in first_word or _ADDRESS.search(first_word) is not None
-            or _MARKER.match(below) is not None
-            or (_KEY_VALUE.match(line) is not None and _KEY_VALUE.match(below) is not None)):
+            or first_word.endswith(":") or _MARKER.match(below) is not None
+            or (_KEY_VALUE.match(line) is not None and _KEY_VALUE.match(below) is not None)
+            or salutation_end(line.strip()) == len(line.strip())):
         return False
     if first_word[0].isdigit() and (last[-1].isdigit() or line.lstrip()[:1].isdigit()):
         return False  # figures on lines of their own, or numbered lines ("1 Open the app\n2 Tap Settings")
@@ -255,8 +258,9 @@ _KEY_VALUE = re.compile(r"\s*[^\s:=]+(?: [^\s:=]+){0,2} ?[:=] ")
 """A "name: value" or "key = value" line, two words of a name at most."""
 _ADDRESS = re.compile(r"://|[^\W\d_]\.[^\W\d_]")
 """A link or a host name ("railexpress.fr"), as a signature's last line gives one."""
-_CLOSING = "\"')]}*_`”’»"
-"""Marks closing a quote, a bracket or emphasis, looked through to the mark before them."""
+_CLOSING = "\"')*_`”’»"
+"""Marks closing a quote, a parenthesis or emphasis, looked through to the mark before them. Not "]": a
+line ending in a citation marker ("... of delivery [1]") ends what it says."""
 _CURRENCY_SIGNS = frozenset("$€£¥₹")
 
 

@@ -163,8 +163,15 @@ def _unwrapped(text: str) -> list[str]:
         return lines
     joins = soft_wraps(lines, [True] * len(lines))
     out: list[str] = []
-    for at, line in enumerate(lines):
-        out.append(f"{out.pop().rstrip()} {line.lstrip()}" if at and joins[at - 1] else line)
+    run: list[str] = []  # the lines of one sentence wrapped over them, joined once (a page may be megabytes)
+    for line, joined in zip(lines, joins, strict=True):
+        if not run and not joined:
+            out.append(line)
+            continue
+        run.append(line.strip() if run else line.rstrip())
+        if not joined:
+            out.append(" ".join(run))
+            run = []
     return out
 
 

@@ -45,13 +45,15 @@ from ragmon.text.terms import (
 
 def _terms(spaced: str, *, cjk: bool) -> KeysView[str]:
     """The terms of the words of `spaced` (a text translated by `SEPARATORS`), in the order they first
-    occur: the keys of a dict (see `Passage`); a long text's a slice at a time (`slices`)."""
-    read = words_and_pairs if cjk else str.split
+    occur: the keys of a dict (see `Passage`); a long text's a slice at a time (`slices`), but Chinese or
+    Japanese, whose pairs of characters are read with what the whole text holds (`words_and_pairs`)."""
+    if cjk:  # read whole: whether it holds kana, and which of its runs are negated, are the text's
+        return dict.fromkeys(map(TERMS.__getitem__, words_and_pairs(spaced))).keys()
     if len(spaced) <= SLICE:
-        return dict.fromkeys(map(TERMS.__getitem__, read(spaced))).keys()
+        return dict.fromkeys(map(TERMS.__getitem__, spaced.split())).keys()
     terms: dict[str, None] = {}
     for part in slices(spaced):
-        terms.update(dict.fromkeys(map(TERMS.__getitem__, read(part))))
+        terms.update(dict.fromkeys(map(TERMS.__getitem__, part.split())))
     return terms.keys()
 
 
@@ -221,12 +223,29 @@ def _prepared_size(text: str, low: str) -> int:
     return sys.getsizeof(low) + (0 if low is text else sys.getsizeof(text))
 
 
-_prepared, _clear_prepared = text_cache(prepare, _prepared_size, short=SHORT, entries=8, max_bytes=16 * 2**20)
-"""`prepare`d, for the few passages each claim of an answer asks again: made for each claim, 4,000 claims
-stating a number against a context of 1 MB that wrote it in digits took 3.2 s, as many naming code 0.74 s
-against 100 KB. The last 8, the contexts of an example, and of long ones at most 16 MiB with the texts
-they are keyed by: bounded by count alone, 8 documents of 4 MiB with one emoji each held 256 MiB in a
-worker, three times its share of the sidecar's memory bound."""
+_cached_prepared, _clear_prepared = text_cache(prepare, _prepared_size, short=SHORT, entries=8,
+                                               max_bytes=16 * 2**20)
+_last: tuple[str, str] = ("", "")
+"""The last text `_prepared` made, whatever its size: what the next claim asks again."""
+
+
+def _prepared(text: str) -> str:
+    """`prepare`d, for the few passages each claim of an answer asks again: made for each claim, 4,000
+    claims stating a number against a context of 1 MB that wrote it in digits took 3.2 s, as many naming
+    code 0.74 s against 100 KB. The last 8, the contexts of an example, with the texts they are keyed by
+    at most 16 MiB, and the last asked whatever its size: bounded by count alone, 8 documents of 4 MiB
+    with one emoji each held 256 MiB in a worker, three times its share of the sidecar's memory bound; by
+    bytes alone, a document over them was prepared again for every claim (400 claims against one of 3 MB:
+    16 s, against 3.7 s)."""
+    global _last
+    last = _last
+    if last[0] is text:
+        return last[1]
+    low = _cached_prepared(text)
+    _last = (text, low)
+    return low
+
+
 ENTRIES = 4096
 passage, _clear_passages = text_cache(Passage, size, short=SHORT, entries=ENTRIES, max_bytes=32 * 2**20)
 """A passage read once: cached by text, as retrieved passages recur across questions and a replay over one
@@ -236,6 +255,8 @@ LRU of 4,096 (~18 MB with their texts at 200 words); longer ones in a `LongTextC
 
 def clear_cache() -> None:
     """Empties the passage cache and the prepared texts and sentences kept beside it."""
+    global _last
     _clear_passages()
     _clear_prepared()
+    _last = ("", "")
     passage_sentences.sentences.cache_clear()

@@ -179,6 +179,10 @@ def test_newlines_end_sentences_and_headings_are_not_claims() -> None:
     ("1 Open the app and wait\n2 Tap Settings.", ["1 Open the app and wait", "2 Tap Settings."]),
     ("the host name: db.internal\nthe port: 5432.", ["the host name: db.internal", "the port: 5432."]),
     ("Plan\tPrice per month\nbasic\t19 dollars.", ["Plan\tPrice per month", "basic\t19 dollars."]),
+    # A citation marker ends what its line says; a salutation is no part of the sentence below it.
+    ("Refunds are accepted within 30 days [1]\nexchanges within 14 days are free [2].",
+     ["Refunds are accepted within 30 days [1]", "exchanges within 14 days are free [2]."]),
+    ("Dear valued customer\nyour refund was issued on Monday.", ["your refund was issued on Monday."]),
 ])
 def test_a_sentence_wrapped_over_lines_is_one_claim(answer: str, claims: list[str]) -> None:
     assert texts(answer) == claims

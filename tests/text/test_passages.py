@@ -6,6 +6,9 @@ import sys
 
 import pytest
 
+from ragmon.judges.lexical import LexicalJudge
+from ragmon.model import Context, Example
+from ragmon.text.claims import split_claims
 from ragmon.text.passages import SHORT, Passage, passage, size
 from ragmon.text.terms import NEGATION, profile
 
@@ -125,3 +128,16 @@ def test_a_long_passage_read_in_slices_keeps_every_word_whole(filler: str, term:
     assert {"reimburs", f"{NEGATION}refund", "close"} <= read.terms
     assert "refund" not in read.terms and "ement" not in read.terms
     assert list(read.terms)[:2] == [term, "reimburs"]  # in the order they first occur, as a short text's
+
+
+def test_a_long_chinese_passage_is_judged_as_the_same_text_short() -> None:
+    # The page states both that members pay shipping and that they do not: whether "need to pay" is
+    # stated unnegated is the whole text's question. Read a slice at a time (81,000 characters), the two
+    # sentences fell in different slices and the claim was supported where the short page's was not.
+    claim = "会员需要支付运费。"
+    filler = "本店商品质量很好，" * 9000
+    short = "会员需要支付运费。会员无需支付运费。" + filler
+    long = "会员需要支付运费。" + filler + "会员无需支付运费。"
+    judged = [LexicalJudge().judge(ex, split_claims(claim))[0].supported
+              for ex in (Example("q", "问题?", (Context("d", page),), claim) for page in (short, long))]
+    assert judged == [False, False]
