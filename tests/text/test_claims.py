@@ -183,6 +183,9 @@ def test_newlines_end_sentences_and_headings_are_not_claims() -> None:
     ("Refunds are accepted within 30 days [1]\nexchanges within 14 days are free [2].",
      ["Refunds are accepted within 30 days [1]", "exchanges within 14 days are free [2]."]),
     ("Dear valued customer\nyour refund was issued on Monday.", ["your refund was issued on Monday."]),
+    # Never over a reasoning model's thinking, which the claims must not hold.
+    ("The Starter plan costs\n<think>check the price table</think>$79 per month.",
+     ["The Starter plan costs", "$79 per month."]),
 ])
 def test_a_sentence_wrapped_over_lines_is_one_claim(answer: str, claims: list[str]) -> None:
     assert texts(answer) == claims
