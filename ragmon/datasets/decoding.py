@@ -130,7 +130,7 @@ def _cause(exc: json.JSONDecodeError) -> str:
     if exc.msg == "Extra data" and exc.lineno > 1 and exc.colno == 1:
         return ("a second JSON value starts here: JSONL holds one record per line, and these records span "
                 "several lines (pretty-printed?); write each on a line of its own (jq -c . FILE)")
-    if exc.msg.startswith("Invalid control character"):  # json's C scanner names no character
+    if exc.msg == "Invalid control character at" and at:  # the C scanner's, which names no character
         return (f"control character U+{ord(at[0]):04X} inside a string: JSON writes it escaped "
                 f"({json.dumps(at[0])})")
     if at.startswith(("#", "//")):

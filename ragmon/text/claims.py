@@ -145,8 +145,8 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
     stripped from a sentence's ends as whitespace is.
     """
     out: list[tuple[int, int]] = []
-    thought = "<" in text and ("<think" in text or "</think>" in text or "<reasoning" in text)
-    if thought:
+    original = text
+    if "<" in text and ("<think" in text or "</think>" in text or "<reasoning" in text):
         text = _thinking(text)
     lines = _lines(text)
     # One line opening as no skipped line can is the common answer: spared the look.
@@ -154,10 +154,9 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
     skipped = _skipped_lines(text, lines) if may_skip else ()
     boundary = _BOUNDARY if text.isascii() else _WIDE_BOUNDARY
     carried: int | None = None  # where the sentence a line left open (`soft_wraps`) starts
-    # Not over a reasoning model's thinking, blanked here but not in the text the sentences are cut from.
-    joins = _joins(text, lines, skipped) if len(lines) > 1 and not thought and any(
-        (text[end - 1].isalnum() or text[end - 1] in _MAY_END_WRAPPED) and text[pos] != "#"
-        for pos, end in lines[:-1]) else ()
+    joins = _joins(text, lines, skipped, original) if len(lines) > 1 and any(
+        (text[end - 1].isalnum() or text[end - 1] in _MAY_END_WRAPPED or text[end - 1].isspace())
+        and text[pos] != "#" for pos, end in lines[:-1]) else ()
     for at, (pos, end) in enumerate(lines):
         if at in skipped:
             continue
@@ -188,16 +187,17 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
     return out
 
 
-def _joins(text: str, lines: list[tuple[int, int]], skipped: Collection[int]) -> list[bool]:
+def _joins(text: str, lines: list[tuple[int, int]], skipped: Collection[int], original: str) -> list[bool]:
     """`soft_wraps` of the lines of `text`: only a line right above the next (no blank line between),
-    neither skipped, nor in a code block, whose lines are never one sentence."""
-    code = [False] * len(lines)
+    neither skipped, nor in a code block, whose lines are never one sentence, nor holding a reasoning
+    model's thinking, blanked in `text` but not in the `original` the sentences are cut from."""
+    code = [original is not text and original[pos:end] != text[pos:end] for pos, end in lines]
     if "```" in text or "~~~" in text:
         inside = False
         for at, (pos, end) in enumerate(lines):
             if text[pos:end].lstrip(" \t").startswith(("```", "~~~")):
                 inside = not inside
-            code[at] = inside
+            code[at] = code[at] or inside
     eligible = [at + 1 < len(lines) and lines[at + 1][0] == end + 1 and at not in skipped
                 and at + 1 not in skipped and not code[at] and not code[at + 1]
                 for at, (_, end) in enumerate(lines)]
@@ -266,9 +266,10 @@ _CLOSING = "\"')*_`”’»"
 """Marks closing a quote, a parenthesis or emphasis, looked through to the mark before them. Not "]": a
 line ending in a citation marker ("... of delivery [1]") ends what it says."""
 _CURRENCY_SIGNS = frozenset("$€£¥₹")
-_MAY_END_WRAPPED = frozenset(_CLOSING + ", \t\r")
-"""What a line `_wrapped_pair` may take as open can end with but a letter or a digit: most lines of most
-answers end in ".", ":" or "?", and are spared the look (it had cost a multi-line answer +60%)."""
+_MAY_END_WRAPPED = frozenset(_CLOSING + ",")
+"""What a line `_wrapped_pair` may take as open can end with but a letter, a digit or a space of any kind:
+most lines of most answers end in ".", ":" or "?", and are spared the look (it had cost a multi-line
+answer +60%)."""
 
 
 _REASONING = re.compile(r"<(think|thinking|reasoning)>.*?(?:</\1>|\Z)", re.DOTALL)

@@ -183,9 +183,15 @@ def test_newlines_end_sentences_and_headings_are_not_claims() -> None:
     ("Refunds are accepted within 30 days [1]\nexchanges within 14 days are free [2].",
      ["Refunds are accepted within 30 days [1]", "exchanges within 14 days are free [2]."]),
     ("Dear valued customer\nyour refund was issued on Monday.", ["your refund was issued on Monday."]),
-    # Never over a reasoning model's thinking, which the claims must not hold.
+    # Never over a reasoning model's thinking, which the claims must not hold; but the answer after it is
+    # read as any answer is.
     ("The Starter plan costs\n<think>check the price table</think>$79 per month.",
      ["The Starter plan costs", "$79 per month."]),
+    ("<think>The user asks about the price.</think>\nThe Starter plan costs\n$79 per month.",
+     ["The Starter plan costs\n$79 per month."]),
+    # A line ending in a space of another kind (HTML's no-break space, a PDF's form feed) is as open.
+    ("The Starter plan costs\xa0\n$79 per month.", ["The Starter plan costs\xa0\n$79 per month."]),
+    ("The Starter plan costs\x0c\n$79 per month.", ["The Starter plan costs\x0c\n$79 per month."]),
 ])
 def test_a_sentence_wrapped_over_lines_is_one_claim(answer: str, claims: list[str]) -> None:
     assert texts(answer) == claims
