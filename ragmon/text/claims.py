@@ -154,9 +154,7 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
     skipped = _skipped_lines(text, lines) if may_skip else ()
     boundary = _BOUNDARY if text.isascii() else _WIDE_BOUNDARY
     carried: int | None = None  # where the sentence a line left open (`soft_wraps`) starts
-    joins = _joins(text, lines, skipped, original) if len(lines) > 1 and any(
-        (text[end - 1].isalnum() or text[end - 1] in _MAY_END_WRAPPED or text[end - 1].isspace())
-        and text[pos] != "#" for pos, end in lines[:-1]) else ()
+    joins = _joins(text, lines, skipped, original) if len(lines) > 1 else ()
     for at, (pos, end) in enumerate(lines):
         if at in skipped:
             continue
@@ -190,16 +188,20 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
 def _joins(text: str, lines: list[tuple[int, int]], skipped: Collection[int], original: str) -> list[bool]:
     """`soft_wraps` of the lines of `text`: only a line right above the next (no blank line between),
     neither skipped, nor in a code block, whose lines are never one sentence, nor holding a reasoning
-    model's thinking, blanked in `text` but not in the `original` the sentences are cut from."""
-    code = [original is not text and original[pos:end] != text[pos:end] for pos, end in lines]
+    model's thinking, blanked in `text` but not in the `original` the sentences are cut from. Empty when no
+    line but the last ends open (`_MAY_END_WRAPPED`), as most lines of most answers do not."""
+    if not any((text[end - 1].isalnum() or text[end - 1] in _MAY_END_WRAPPED or text[end - 1].isspace())
+               and text[pos] != "#" for pos, end in lines[:-1]):
+        return []
+    apart = [original is not text and original[pos:end] != text[pos:end] for pos, end in lines]
     if "```" in text or "~~~" in text:
         inside = False
         for at, (pos, end) in enumerate(lines):
             if text[pos:end].lstrip(" \t").startswith(("```", "~~~")):
                 inside = not inside
-            code[at] = code[at] or inside
+            apart[at] = apart[at] or inside
     eligible = [at + 1 < len(lines) and lines[at + 1][0] == end + 1 and at not in skipped
-                and at + 1 not in skipped and not code[at] and not code[at + 1]
+                and at + 1 not in skipped and not apart[at] and not apart[at + 1]
                 for at, (_, end) in enumerate(lines)]
     return soft_wraps([text[pos:end] for pos, end in lines], eligible)
 
@@ -231,26 +233,27 @@ def _wrapped_pair(line: str, below: str) -> bool:
     """Whether `below` may go on with the sentence `line` leaves open. `line` ends in a letter or a digit
     (quotes and brackets looked through: not a sentence's end, a lead-in's colon, code's brace), or in a
     comma after six words or more (not a salutation's: "Sehr geehrter Herr Yilmaz,\nwir danken ..."), and
-    holds three words or more (a
-    label, a heading, a list's item is shorter); `below` opens with a small letter, a digit or a price, or
-    any word after a function word ("... kostet 49 Euro im\nMonat"); and neither is a heading, table row,
-    quote, list item, a "key: value" pair with the other, columns (a tab, " | "), a salutation ("Dear
-    valued customer"), nor opens with a label ("sources: ..."), an e-mail address or host name (a
-    signature's), nor is the next of numbered lines or figures ("12 rue de la Paix\n75002 Paris")."""
-    last = line.rstrip().rstrip(_CLOSING)
+    holds three words or more (a label, a heading, a list's item is shorter); `below` opens with a small
+    letter, a digit or a price, or any word after a function word ("... kostet 49 Euro im\nMonat"); and
+    neither is a heading, table row, quote, list item, a "key: value" pair with the other, columns (a tab,
+    " | "), a salutation ("Dear valued customer"), nor opens with a label ("sources: ..."), an e-mail
+    address or host name (a signature's), nor is the next of numbered lines or figures ("12 rue de la
+    Paix\n75002 Paris")."""
+    stripped = line.strip()
+    last = stripped.rstrip(_CLOSING)
     opening = below.lstrip()
     words = last.split()
     if (not last or not opening or not (last[-1].isalnum() or (last[-1] == "," and len(words) >= 6))
-            or line.lstrip()[0] in "#|>" or opening[0] in "#|>"
+            or stripped[0] in "#|>" or opening[0] in "#|>"
             or "\t" in line or "\t" in below or " | " in line or " | " in below):
         return False
     first_word = opening.split(None, 1)[0]
     if (len(words) < 3 or "@" in first_word or _ADDRESS.search(first_word) is not None
             or first_word.endswith(":") or _MARKER.match(below) is not None
             or (_KEY_VALUE.match(line) is not None and _KEY_VALUE.match(below) is not None)
-            or salutation_end(line.strip()) == len(line.strip())):
+            or salutation_end(stripped) == len(stripped)):
         return False
-    if first_word[0].isdigit() and (last[-1].isdigit() or line.lstrip()[:1].isdigit()):
+    if first_word[0].isdigit() and (last[-1].isdigit() or stripped[0].isdigit()):
         return False  # figures on lines of their own, or numbered lines ("1 Open the app\n2 Tap Settings")
     return (opening[0].islower() or first_word[0].isdigit() or words[-1].lower() in FUNCTION_WORDS
             or (opening[0] in _CURRENCY_SIGNS and opening[1:2].isdigit()))

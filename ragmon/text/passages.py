@@ -169,8 +169,6 @@ class Passage:
         return sorted(literals.shown(literal) for literal in named if not literals.holds(low, literal))
 
 
-
-
 def _written(low: str, number: float) -> bool:
     """Whether the prepared text has `number` in plain digits that the number scan reads as exactly that
     number: "30" in "30 days", but not in "130", "30,000", "30.5", "30 million" or "-30". False only means
