@@ -1,6 +1,7 @@
 """grafana/: the dashboard and the provisioning files hold together without a Grafana server (none is
-packaged for this platform): fixed uids that match, parseable PromQL, alert rules equivalent to the
-Prometheus ones, and an exemplar link whose label is the one the exporter writes.
+packaged for this platform): fixed uids that match, parseable PromQL, a namespace filter on every query,
+alert rules equivalent to the Prometheus ones, and an exemplar link whose label is the one the exporter
+writes.
 """
 
 from __future__ import annotations
@@ -22,7 +23,8 @@ from ragmon.model import Example, ExampleResult
 ROOT = Path(__file__).resolve().parents[2]
 GRAFANA = ROOT / "grafana"
 DASHBOARD = GRAFANA / "dashboards" / "ragmon.json"
-VARIABLES = {"$__rate_interval": "5m", "$pipeline": ".*", "$metric": "groundedness", "$judge": "lexical"}
+VARIABLES = {"$__rate_interval": "5m", "$namespace": ".*", "$pipeline": ".*", "$metric": "groundedness",
+             "$judge": "lexical"}
 NO_DATA_STATES = {"OK", "NoData", "Alerting", "KeepLast"}
 EXEC_ERR_STATES = {"OK", "Error", "Alerting", "KeepLast"}
 
@@ -96,12 +98,46 @@ def test_panels_are_laid_out_and_targets_identified() -> None:
         assert all(t["expr"].strip() for t in panel["targets"]), panel["title"]
 
 
-def test_pipeline_variable_lists_the_pipelines_of_the_claims_counter() -> None:
+def test_pipeline_variable_lists_the_pipelines_of_the_claims_counter_in_the_chosen_namespaces() -> None:
     variables = {v["name"]: v for v in dashboard()["templating"]["list"]}
     pipeline = variables["pipeline"]
     assert pipeline["type"] == "query" and pipeline["multi"] and pipeline["includeAll"]
-    assert pipeline["query"]["query"] == "label_values(ragmon_claims_total, pipeline)"
+    query = 'label_values(ragmon_claims_total{namespace=~"$namespace"}, pipeline)'
+    assert pipeline["query"]["query"] == pipeline["definition"] == query
     assert sum('pipeline=~"$pipeline"' in e for e in dashboard_exprs()) >= 10
+
+
+SELECTOR = re.compile(r"((?:\w+:)?ragmon_\w+(?::\w+)?|\bup\b)(\{[^}]*\})?")
+"""A metric (or recorded series) in a query, and its label matchers if any."""
+
+
+def test_namespace_variable_filters_every_query() -> None:
+    """Environments in namespaces of their own share pipeline names, and the recording rules keep them
+    apart. The namespace variable lists them (none outside Kubernetes: its All, `.*`, then matches the
+    absent label too) and filters every series the dashboard reads, the pipelines offered included."""
+    variables = {v["name"]: v for v in dashboard()["templating"]["list"]}
+    namespace = variables["namespace"]
+    assert namespace["type"] == "query" and namespace["multi"] and namespace["includeAll"]
+    assert namespace["allValue"] == ".*" and namespace["current"]["value"] == ["$__all"]
+    query = "label_values(ragmon_claims_total, namespace)"
+    assert namespace["query"]["query"] == namespace["definition"] == query
+    assert list(variables).index("namespace") < list(variables).index("pipeline")
+    unfiltered = [(expr, metric) for expr in dashboard_exprs() for metric, matchers in SELECTOR.findall(expr)
+                  if 'namespace=~"$namespace"' not in matchers]
+    assert unfiltered == []
+
+
+def test_series_per_pipeline_are_told_apart_by_namespace() -> None:
+    """A panel whose series keep `namespace` (a recorded series as it is, or summed `by` it) shows one
+    series per namespace and pipeline: a legend of the pipeline alone would show two the same."""
+    same = []
+    for panel in panels():
+        for target in panel["targets"]:
+            expr, legend = target["expr"], target["legendFormat"]
+            kept = re.match(r"\w+:\w+:\w+\{", expr) or re.search(r"by \([^)]*\bnamespace\b", expr)
+            if kept and "{{pipeline}}" in legend and "{{namespace}}" not in legend:
+                same.append(f'{panel["title"]} {target["refId"]}')
+    assert same == []
 
 
 def test_dashboard_covers_the_contract() -> None:
@@ -284,6 +320,90 @@ def test_pipeline_failing_query_reads_each_pipelines_error_share(tmp_path: Path)
         '{pipeline="billing"}': 0.75}, "30m")
 
 
+STAGING = 'namespace="staging",instance="10.0.1.5:9464"'
+PROD_A = 'namespace="prod",instance="10.0.2.5:9464"'
+PROD_B = 'namespace="prod",instance="10.0.2.6:9464"'
+"""Targets as the Prometheus Operator labels them: two environments, one pod in staging, two in prod."""
+
+
+def test_no_alert_query_sums_across_namespaces() -> None:
+    """As in rules.yml: environments share pipeline names, so every aggregation and match keeps
+    `namespace`, or is per pod (`instance`)."""
+    for expr in alert_exprs():
+        for labels in re.findall(r"\b(?:by|on) \(([^)]*)\)", expr):
+            names = labels.replace(" ", "").split(",")
+            assert "namespace" in names or "instance" in names, (labels, expr)
+
+
+def test_alert_queries_keep_environments_apart(tmp_path: Path) -> None:
+    """The Grafana queries of the alerts summed across pods, over staging and prod both running pipeline
+    checkout-rag; per minute, by hand (the numbers of rules_test.yml's group for this case):
+    claims (lexical): staging 3 unsupported of 10 -> 0.3; prod 6 of 40 and 3 of 50 -> 9/90 = 0.1.
+    traces: staging 8 error, 2 scored -> 0.8; prod 2 error and 38 scored, 50 scored -> 2/90.
+    claude calls: staging 8 ok, 1 error, 1 rate_limited -> 0.2; prod 44 ok and 1 error, 45 ok -> 1/90.
+    Pooled, staging's would hide under the thresholds: 12/100, 10/100 and 3/100."""
+    def claims(target: str, verdict: str) -> str:
+        return (f'ragmon_claims_total{{job="ragmon",{target},pipeline="checkout-rag",judge="lexical",'
+                f'verdict="{verdict}"}}')
+
+    def traces(target: str, outcome: str) -> str:
+        return f'ragmon_traces_total{{job="ragmon",{target},pipeline="checkout-rag",outcome="{outcome}"}}'
+
+    def calls(target: str, outcome: str) -> str:
+        return f'ragmon_judge_requests_total{{job="ragmon",{target},judge="claude",outcome="{outcome}"}}'
+
+    series = {
+        claims(STAGING, "supported"): "0+7x30", claims(STAGING, "unsupported"): "0+3x30",
+        claims(PROD_A, "supported"): "0+34x30", claims(PROD_A, "unsupported"): "0+6x30",
+        claims(PROD_B, "supported"): "0+47x30", claims(PROD_B, "unsupported"): "0+3x30",
+        traces(STAGING, "error"): "0+8x30", traces(STAGING, "scored"): "0+2x30",
+        traces(PROD_A, "error"): "0+2x30", traces(PROD_A, "scored"): "0+38x30",
+        traces(PROD_B, "scored"): "0+50x30",
+        calls(STAGING, "ok"): "0+8x30", calls(STAGING, "error"): "0+1x30",
+        calls(STAGING, "rate_limited"): "0+1x30",
+        calls(PROD_A, "ok"): "0+44x30", calls(PROD_A, "error"): "0+1x30", calls(PROD_B, "ok"): "0+45x30",
+    }
+    pipeline = '{{namespace="{}",pipeline="checkout-rag"}}'.format
+    judged = '{{namespace="{}",pipeline="checkout-rag",judge="lexical"}}'.format
+    judge = '{{namespace="{}",judge="claude"}}'.format
+    promtool_expects(tmp_path, grafana_query("RagmonHallucinationRateHigh"), series,
+                     {judged("staging"): 0.3, judged("prod"): 0.1})
+    promtool_expects(tmp_path, grafana_query("RagmonPipelineFailing"), series,
+                     {pipeline("staging"): 0.8, pipeline("prod"): 2 / 90})
+    promtool_expects(tmp_path, grafana_query("RagmonJudgeErrors"), series,
+                     {judge("staging"): 0.2, judge("prod"): 1 / 90})
+
+
+def test_panels_show_the_chosen_namespaces(tmp_path: Path) -> None:
+    """The hallucination stat panel, with the shipped recording rules. Per minute, by hand: staging's
+    checkout-rag 3 unsupported claims of 10 (0.3), prod's 6 of 40 and 3 of 50 on two pods (9/90 = 0.1),
+    which pooled would read 12/100; support, scraped without a namespace as docker compose does, 1 of 4
+    (0.25). All namespaces (`.*`, which also matches the absent label): each apart. prod alone: prod's
+    figure and nothing else."""
+    def claims(target: str, pipeline: str, verdict: str) -> str:
+        return (f'ragmon_claims_total{{job="ragmon",{target},pipeline="{pipeline}",judge="lexical",'
+                f'verdict="{verdict}"}}')
+
+    compose = 'instance="ragmon:9464"'
+    series = {
+        claims(STAGING, "checkout-rag", "supported"): "0+7x30",
+        claims(STAGING, "checkout-rag", "unsupported"): "0+3x30",
+        claims(PROD_A, "checkout-rag", "supported"): "0+34x30",
+        claims(PROD_A, "checkout-rag", "unsupported"): "0+6x30",
+        claims(PROD_B, "checkout-rag", "supported"): "0+47x30",
+        claims(PROD_B, "checkout-rag", "unsupported"): "0+3x30",
+        claims(compose, "support", "supported"): "0+3x30",
+        claims(compose, "support", "unsupported"): "0+1x30",
+    }
+    expr = dashboard_target("Hallucination (10m, $judge)")["expr"]
+    checkout = '{{namespace="{}",pipeline="checkout-rag",judge="lexical"}}'.format
+    promtool_expects(tmp_path, substitute(expr), series, {
+        checkout("staging"): 0.3, checkout("prod"): 0.1, '{pipeline="support",judge="lexical"}': 0.25})
+    prod = substitute(expr, {**VARIABLES, "$namespace": "prod"})
+    promtool_expects(tmp_path, prod, series, {checkout("prod"): 0.1})
+    promtool_expects(tmp_path, f"count({prod})", series, {"{}": 1})
+
+
 def test_scoring_stalled_query_gives_the_queue_where_the_lexical_judge_finishes_nothing(
         tmp_path: Path) -> None:
     """The Grafana RagmonScoringStalled query at 45m, per instance, by hand: a scored 1 example a minute
@@ -391,7 +511,7 @@ def test_headline_ratios_are_those_of_the_chosen_judge(tmp_path: Path) -> None:
     for judge, (hallucination, groundedness) in expected.items():
         for title, value in (("Hallucination (10m, $judge)", hallucination),
                              ("Groundedness (10m, $judge)", groundedness)):
-            expr = dashboard_target(title)["expr"].replace("$pipeline", ".*").replace("$judge", judge)
+            expr = substitute(dashboard_target(title)["expr"], {**VARIABLES, "$judge": judge})
             promtool_expects(tmp_path, f"sum by (pipeline) ({expr})", series, {'{pipeline="support"}': value})
 
 

@@ -34,7 +34,9 @@ RECORDING_RULE = re.compile(r"\b[a-z_]+:ragmon_[a-z0-9_]+:[a-z0-9_]+\b")
 METRIC = re.compile(r"\bragmon_[a-z0-9_]+")
 SELECTOR = re.compile(r"\b(ragmon_[a-z0-9_]+)\{([^}]*)\}")
 MATCHER = re.compile(r"""(\w+)\s*(=~|!~|!=|=)\s*"([^"]*)\"""")
-SCRAPE_LABELS = {"job", "instance"}
+SCRAPE_LABELS = {"job", "instance", "namespace"}
+"""Target labels, not ragmon's: job and instance on every target, namespace from the PodMonitors and the
+pod-discovery scrape config of docs/deploy.md."""
 
 
 def exported() -> tuple[dict[str, str], dict[str, set[str]], dict[str, set[str]]]:

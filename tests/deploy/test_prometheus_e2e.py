@@ -2,6 +2,8 @@
 scraped by a real Prometheus loading deploy/prometheus/rules.yml. Every PromQL expression of the
 dashboard, the recording rules and the Grafana alert rules runs against it and returns data, and the
 hallucination ratio summed across both instances is the one worked out from the demo's known verdicts.
+The targets are scraped as docker compose scrapes them, with no `namespace` label: the rules then record
+series without one, and the dashboard's namespace filter at All (the variable's allValue) must match them.
 
 Verdicts, by hand (tests/demo/test_rag.py works the answers out from corpus.json): the healthy build
 answers q01 and q02 by quoting two sentences of the returns policy verbatim, 2 supported claims each.
@@ -152,9 +154,9 @@ def scalar(query: Query, expr: str) -> float | None:
     return float(result[0]["value"][1]) if result else None
 
 
-def substitute(expr: str) -> str:
-    return (expr.replace("$__rate_interval", RATE_INTERVAL).replace("$pipeline", PIPELINE)
-            .replace("$metric", "groundedness").replace("$judge", "lexical"))
+def substitute(expr: str, namespaces: str) -> str:
+    return (expr.replace("$__rate_interval", RATE_INTERVAL).replace("$namespace", namespaces)
+            .replace("$pipeline", PIPELINE).replace("$metric", "groundedness").replace("$judge", "lexical"))
 
 
 def expressions() -> dict[str, list[str]]:
@@ -163,8 +165,10 @@ def expressions() -> dict[str, list[str]]:
         encoding="utf-8"))
     rules = yaml.safe_load(RULES.read_text(encoding="utf-8"))
     records = [r for g in rules["groups"] for r in g["rules"] if "record" in r]
+    (every_namespace,) = [v["allValue"] for v in board["templating"]["list"] if v["name"] == "namespace"]
     return {
-        "dashboard": [substitute(t["expr"]) for p in board["panels"] for t in p.get("targets", [])],
+        "dashboard": [substitute(t["expr"], every_namespace) for p in board["panels"]
+                      for t in p.get("targets", [])],
         "grafana alerts": [q["model"]["expr"] for g in alerts["groups"] for r in g["rules"] for q in r["data"]
                            if "expr" in q["model"]],
         "recording rule expressions": [r["expr"] for r in records],

@@ -1,7 +1,8 @@
 """deploy/prometheus: promtool accepts the rules and the example config, and the rule unit tests pass.
 
 The unit tests themselves (rules_test.yml) hold the hand-computed values: the two-pod ratio of 0.15
-(not the 0.20 an average of pod ratios gives), and each alert firing and staying silent.
+(not the 0.20 an average of pod ratios gives), staging's 30% kept apart from prod's 10% (not the 12% of
+both summed), and each alert firing and staying silent.
 """
 
 from __future__ import annotations
@@ -18,6 +19,8 @@ import yaml
 ROOT = Path(__file__).resolve().parents[2]
 PROMETHEUS = ROOT / "deploy" / "prometheus"
 DOCS = ROOT / "docs" / "deploy.md"
+ENVIRONMENTS = "environments sharing a pipeline name are kept apart"
+"""The rules_test.yml group of two namespaces running one pipeline name."""
 
 
 def promtool(*args: str, cwd: Path = PROMETHEUS) -> subprocess.CompletedProcess[str]:
@@ -83,6 +86,36 @@ def test_a_wrong_expectation_makes_promtool_fail(tmp_path: Path, old: str, new: 
     assert "FAILED" in result.stdout + result.stderr
 
 
+@pytest.mark.parametrize(("old", "new"), [
+    # The hallucination ratio pooled across namespaces (numerator and denominator alike): 12%.
+    ('sum by (namespace, pipeline, judge) (rate(ragmon_claims_total{verdict="unsupported"}[10m]))\n'
+     "            /\n"
+     "          (sum by (namespace, pipeline, judge) (rate(ragmon_claims_total[10m])) > 0)",
+     'sum by (pipeline, judge) (rate(ragmon_claims_total{verdict="unsupported"}[10m]))\n'
+     "            /\n"
+     "          (sum by (pipeline, judge) (rate(ragmon_claims_total[10m])) > 0)"),
+    # RagmonPipelineFailing's shares and guard pooled: 10%.
+    ("(namespace, pipeline)", "(pipeline)"),
+    # RagmonJudgeErrors pooled: 3%.
+    ("sum by (namespace, judge)", "sum by (judge)"),
+], ids=["hallucination-ratio", "pipeline-failing", "judge-errors"])
+def test_a_rule_summing_across_namespaces_fails_the_unit_tests(tmp_path: Path, old: str, new: str) -> None:
+    """staging and prod both run pipeline checkout-rag; summed together, staging's bad figures are
+    diluted below their thresholds by prod's traffic (rules_test.yml works the shares out). Its test
+    group passes with the shipped rules and fails once one rule drops `namespace` from its `by`."""
+    rules = (PROMETHEUS / "rules.yml").read_text(encoding="utf-8")
+    assert old in rules
+    tests = load("rules_test.yml")
+    (group,) = [g for g in tests["tests"] if g["name"] == ENVIRONMENTS]
+    (tmp_path / "group.yml").write_text(yaml.safe_dump({**tests, "tests": [group]}), encoding="utf-8")
+    (tmp_path / "rules.yml").write_text(rules, encoding="utf-8")
+    assert promtool("test", "rules", "group.yml", cwd=tmp_path).returncode == 0
+    (tmp_path / "rules.yml").write_text(rules.replace(old, new), encoding="utf-8")
+    result = promtool("test", "rules", "group.yml", cwd=tmp_path)
+    assert result.returncode != 0
+    assert "FAILED" in result.stdout + result.stderr
+
+
 def test_every_alert_is_tested_firing_and_silent() -> None:
     cases: dict[str, set[bool]] = {}
     for group in load("rules_test.yml")["tests"]:
@@ -126,3 +159,14 @@ def test_no_rule_sums_across_judges() -> None:
                 groupings = re.findall(r"sum by \(([^)]*)\)", rule["expr"])
                 assert groupings and all("judge" in g.replace(" ", "").split(",") for g in groupings), name
                 assert name.startswith("pipeline_judge"), name
+
+
+def test_no_rule_sums_across_namespaces() -> None:
+    """Environments (namespaces) share pipeline names, so a figure summed across them lets one page for
+    another. Every aggregation and match keeps `namespace`, or is per pod (`instance`, unique)."""
+    for group in load("rules.yml")["groups"]:
+        for rule in group["rules"]:
+            name = rule.get("record") or rule["alert"]
+            for labels in re.findall(r"\b(?:by|on) \(([^)]*)\)", rule["expr"]):
+                names = labels.replace(" ", "").split(",")
+                assert "namespace" in names or "instance" in names, (name, labels)
