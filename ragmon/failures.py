@@ -16,6 +16,7 @@ from collections.abc import Callable, Hashable
 
 from ragmon.errors import RagmonError
 from ragmon.logs import MAX_KEYS, MAX_MESSAGE, WINDOW_SECONDS, LineLimit, clip, more_like_it
+from ragmon.memory_budget import mib
 from ragmon.semconv.common import ExtractionError
 from ragmon.traces import Trace
 
@@ -61,6 +62,16 @@ class FailureLog:
         service = _clipped_service(trace, None)
         self._log(("unread", pipeline, service, why), logging.WARNING, "trace not read as RAG", None,
                   trace_id=trace.trace_id, pipeline=pipeline, service=service, detail=why)
+
+    def too_large(self, trace_id: str, pipeline: str, needs: int, max_buffer: int) -> None:
+        """A sampled trace not scored because scoring it would take more memory than --max-buffer holds
+        (`ragmon.scoring.working_bytes`), alike per pipeline label. Scored all the same, it could take the
+        worker or the sidecar past the container's memory limit; an OOM kill loses every trace held."""
+        self._log(("too_large", pipeline), logging.WARNING, "trace too large to score", None,
+                  trace_id=trace_id, pipeline=pipeline,
+                  detail=(f"scoring its documents and answer would take about {mib(needs)} in ragmon and a "
+                          f"lexical worker, more than --max-buffer ({mib(max_buffer)}): raise --max-buffer, "
+                          "and the container's memory limit with it, to score traces this large"))
 
     def scoring_failed(self, trace_id: str, judge: str, error: Exception) -> None:
         """A judge that raised, alike per judge and exception type."""

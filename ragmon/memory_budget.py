@@ -27,7 +27,10 @@ PROCESS = 90 * MiB
 """The sidecar's own process at work: the interpreter, gRPC, protobuf, the asyncio servers (57 MiB idle)."""
 
 WORKER = 80 * MiB
-"""One lexical worker process with its caches full (27 MiB idle)."""
+"""One lexical worker process with its caches full (27 MiB idle). What it takes beyond that to score an
+example (`ragmon.scoring.working_bytes`: a 14 MiB document of wide characters took a worker to 204 MiB)
+is counted in --max-buffer while the example is queued or scored, and a trace needing more than all of
+--max-buffer is not scored (an `error`, logged)."""
 
 DECODING = 100 * MiB
 """The values one request being decoded may hold at the default `--max-values` (floods of 16 MiB bodies
@@ -56,7 +59,8 @@ def worst_case(config: ServeConfig, *, claude: bool = False) -> tuple[Part, ...]
     """What every bound reached at once holds: an upper bound, not a forecast (a request body is counted
     both as it is read and as its spans join the buffer)."""
     parts = [Part("the process", PROCESS),
-             Part("held traces and examples (--max-buffer)", config.max_buffer),
+             Part("held traces, examples and what workers take to score them (--max-buffer)",
+                  config.max_buffer),
              Part(f"{config.workers} lexical worker{'s' if config.workers > 1 else ''} (--workers)",
                   config.workers * WORKER)]
     if claude:

@@ -22,6 +22,7 @@ import os
 import pickle
 import shutil
 import signal
+import sys
 import tempfile
 import threading
 import time
@@ -37,6 +38,7 @@ from ragmon.evaluation import evaluate_example
 from ragmon.judges.lexical import DEFAULT_THRESHOLD, LexicalJudge
 from ragmon.model import Example, ExampleResult
 from ragmon.stop_signals import SHUTDOWN_SIGNALS
+from ragmon.text.terms import is_cjk
 
 log = logging.getLogger("ragmon.scoring")
 
@@ -76,6 +78,35 @@ class Lane(Protocol):
         ...
 
     async def close(self) -> None: ...
+
+
+def working_bytes(example: Example) -> int:
+    """About the most a lexical worker holds while it scores `example`, its copy of the example included,
+    over what it holds idle with its caches full (`ragmon.memory_budget.WORKER`). The sidecar counts it
+    against --max-buffer while the example is queued or scored (ragmon.service), as the example itself:
+    a worker scoring a 14 MiB document of wide characters peaked at 204 MiB, where its share of the memory
+    bound was 80.
+
+    Each text's own size times what reading it takes, from tracemalloc's peak over unpickling and scoring
+    an example whose words' stems are cached (the stem cache is bounded, and full in a worker at work),
+    with a margin (tests/test_scoring.py holds the figures to the peaks): a document or an answer 3.5-7
+    times its size (a table of its terms, a lower-cased copy, its numbers, its claims); in Chinese or
+    Japanese, read in pairs of characters, up to ~80 a document (every pair new: a term of its own,
+    some 160 bytes a character) and ~25 an answer."""
+    size = sys.getsizeof
+    total = sum(size(text) * (_CJK_CONTEXT if _cjk(text) else _TEXT)
+                for text in dict.fromkeys(context.text for context in example.contexts or ()))
+    for text in (example.question, example.answer):
+        if text:
+            total += size(text) * (_CJK_ANSWER if _cjk(text) else _TEXT)
+    return total
+
+
+_TEXT, _CJK_CONTEXT, _CJK_ANSWER = 8, 96, 32
+
+
+def _cjk(text: str) -> bool:
+    return not text.isascii() and is_cjk(text)
 
 
 _judge: LexicalJudge | None = None

@@ -55,7 +55,7 @@ from ragmon.otlp.misdirected import METRICS_PORT, OTLP_HTTP_PORT, grpc_client_ad
 from ragmon.otlp.sink import Refused
 from ragmon.otlp.sites import CappedSite
 from ragmon.sampling import sampling_key
-from ragmon.scoring import Lane, LaneRefusal, LexicalLane
+from ragmon.scoring import Lane, LaneRefusal, LexicalLane, working_bytes
 from ragmon.semconv.extract import ExtractionError, calls_a_model, extract, pipeline_service
 from ragmon.semconv.unread import unread_note
 from ragmon.serve_config import ServeConfig
@@ -98,8 +98,11 @@ class _Job:
     pipeline: str
     decided_at: float
     footprint: int
-    """Its share of --max-buffer: its trace's footprint, or its example's when larger; given back when its
-    outcome is counted (and by each further lane when that lane is done with it)."""
+    """Its share of --max-buffer: its trace's footprint, or its example's when larger, and what a lexical
+    worker takes to score it (`working`); given back when its outcome is counted."""
+    working: int
+    """What scoring it takes in a lexical worker (`ragmon.scoring.working_bytes`); 0 when the first lane is
+    no lexical one. Further lanes hold only the example: they count `footprint - working`."""
 
 
 class _LaneRunner:
@@ -177,6 +180,8 @@ class Sidecar:
         their first timer. From the first spans, not the start: a pool deployed before its apps, or idle
         past its first `decision_wait`, learnt nothing in it."""
         self._unresolved: set[_Job] = set()
+        self._room_made = asyncio.Event()
+        """Set when the first lane finishes an example: what `_room` waits for."""
         self._primary_finished_at = 0.0
         """When the first lane last finished an example (monotonic): what /healthz measures a stall from."""
         self._outcomes: Counter[str] = Counter()
@@ -525,14 +530,22 @@ class Sidecar:
         # The example, not the trace, is what the lanes hold, and it may be larger: a JSON string attribute
         # of ASCII with one escaped emoji ("\\ud83d\\ude00") decodes to a text of 4 bytes a character.
         held = max(decided.footprint, footprint(example))
+        sampled = key < self._primary.lane.rate
+        working = working_bytes(example) if sampled and isinstance(self._primary.lane, LexicalLane) else 0
+        if held + working > self.config.max_buffer:
+            self._failures.too_large(trace.trace_id, pipeline, held + working, self.config.max_buffer)
+            self._outcome(pipeline, "error", decided.footprint)
+            return
         self._decided_bytes += held - decided.footprint
-        job = _Job(trace.trace_id, example, pipeline, self._clock(), held)
+        job = _Job(trace.trace_id, example, pipeline, self._clock(), held + working, working)
         for runner in self._runners:
             if key >= runner.lane.rate:
                 if runner.primary:
                     self._outcome(pipeline, "not_sampled", job.footprint)
             elif runner.primary:
                 self._unresolved.add(job)
+                if job.working:
+                    await self._room(job)
                 await runner.queue.put(job)
             elif runner.queue.full():
                 self.exporter.judge_request(runner.lane.judge, "throttled")
@@ -543,7 +556,21 @@ class Sidecar:
             else:
                 runner.queue.put_nowait(job)
                 runner.unjudged += 1
-                runner.unjudged_bytes += job.footprint
+                runner.unjudged_bytes += job.footprint - job.working
+
+    async def _room(self, job: _Job) -> None:
+        """Counts what scoring `job` takes in a lexical worker (`working_bytes`) against --max-buffer,
+        first waiting, while that would take the buffer past it and other examples are queued or being
+        scored, for them to finish and give theirs back: queued, examples are scored two per worker at
+        once, and a worker's memory grows with the text it reads. With nothing else in the lane, it goes
+        (what the buffer holds besides is traces, which only deciding them gives back). Meanwhile the
+        decision task waits, as for a full queue, so the buffer fills and `offer` answers 503."""
+        try:
+            while self._held_bytes() + job.working > self.config.max_buffer and len(self._unresolved) > 1:
+                self._room_made.clear()
+                await self._room_made.wait()
+        finally:  # cancelled by the drain's deadline too: its outcome, then counted, gives it all back
+            self._decided_bytes += job.working
 
     def _trace_pipeline(self, trace: Trace, *, rag: bool = False) -> str:
         """Pipeline label of a trace that yields no example: its `ragmon.pipeline`, which names a RAG
@@ -625,12 +652,13 @@ class Sidecar:
     def _finish(self, runner: _LaneRunner, job: _Job, outcome: str) -> None:
         if not runner.primary:
             runner.unjudged -= 1
-            runner.unjudged_bytes -= job.footprint
+            runner.unjudged_bytes -= job.footprint - job.working
             return
         self._primary_finished_at = self._clock()
         if job in self._unresolved:
             self._unresolved.discard(job)
             self._outcome(job.pipeline, outcome, job.footprint)
+            self._room_made.set()
             if outcome == "scored":
                 self.exporter.score_lag(self._clock() - job.decided_at)
 

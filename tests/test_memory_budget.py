@@ -34,7 +34,7 @@ def test_each_setting_moves_its_own_part() -> None:
     parts = sizes(config, claude=True)
     assert parts == {
         "the process": 90,
-        "held traces and examples (--max-buffer)": 64,
+        "held traces, examples and what workers take to score them (--max-buffer)": 64,
         "3 lexical workers (--workers)": 240,
         "the Claude judge's SDK": 60,
         "requests being decoded (--max-values)": 100 // 4 + 25,

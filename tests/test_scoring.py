@@ -257,3 +257,92 @@ async def test_close_kills_a_stuck_worker_after_its_grace(monkeypatch: pytest.Mo
         os.kill(pid, 0)
     with pytest.raises(BrokenProcessPool):
         await held
+
+
+# --- what scoring an example takes (working_bytes) ------------------------------------------------------
+
+def test_working_bytes_is_each_text_times_what_reading_it_takes() -> None:
+    # CPython holds an ASCII str of n characters in 49 + n bytes (PEP 393's compact ASCII header), so by
+    # hand: a document of 1,000 characters 8 times 1,049, the question (14) and answer (12) 8 times 63 and
+    # 61; the same document under a second id is read once. In Chinese, 2 bytes a character and a header of
+    # 74: a document of 100 characters 96 times 274, an answer of 10 32 times 94.
+    document = "d" * 1_000
+    example = Example("e", "Which colour?.", (Context("a", document), Context("b", document)), "It is blue..")
+    assert scoring.working_bytes(example) == 8 * 1_049 + 8 * 63 + 8 * 61
+    chinese = Example("c", "Which colour?.", (Context("a", "中" * 100),), "是蓝色的。是蓝色的。")
+    assert scoring.working_bytes(chinese) == 96 * 274 + 8 * 63 + 32 * 94
+
+
+def _peak_scoring(example: Example) -> int:
+    """tracemalloc's peak over what a worker does with an example: unpickle it and score it (the pickle
+    the main process sends is counted too). Scored once before, so that the words' stems are cached: the
+    stem cache is bounded, and full in a worker at work (`memory_budget.WORKER`), while the passage caches,
+    emptied, read the example anew."""
+    import gc
+    import tracemalloc
+
+    from ragmon.text.passages import clear_cache
+
+    evaluate_example(example, LexicalJudge(), 5)
+    clear_cache()
+    gc.collect()
+    tracemalloc.start()
+    try:
+        base = tracemalloc.get_traced_memory()[0]
+        copy = pickle.loads(pickle.dumps(example))
+        evaluate_example(copy, LexicalJudge(), 5)
+        return tracemalloc.get_traced_memory()[1] - base
+    finally:
+        tracemalloc.stop()
+
+
+def _latin(chars: int, *, wide: bool = False) -> str:
+    """Sentences of made-up words, each with a price (the judge reads numbers from a passage only when a
+    claim states one, which the answers below do)."""
+    import random
+
+    rnd = random.Random(chars)
+    words = ["".join(rnd.choices("abcdefghijklmnopqrstuvwxyz", k=rnd.randint(2, 9))) for _ in range(5_000)]
+    sentences, size = [], 0
+    while size < chars:
+        sentence = " ".join(rnd.choices(words, k=15)).capitalize() + f" costs {rnd.randint(1, 999)} dollars."
+        sentences.append(sentence)
+        size += len(sentence) + 1
+    return " ".join(sentences) + (" \N{GRINNING FACE}" if wide else "")
+
+
+def _chinese(chars: int) -> str:
+    """Random ideographs in sentences of 30: every pair of characters new, the most terms a text can make."""
+    import random
+
+    rnd = random.Random(chars)
+    return "".join("".join(chr(rnd.randint(0x4E00, 0x4FFF)) for _ in range(30)) + "。"
+                   for _ in range(chars // 31))
+
+
+QUESTION, ANSWER = "What does the policy cost?", "The policy costs 42 dollars. 政策は返品を許可します。"
+
+
+@pytest.mark.parametrize("kind", ["latin document", "wide document", "chinese document", "many documents",
+                                  "long answer", "long chinese answer"])
+def test_working_bytes_covers_the_peak_scoring_takes_and_is_not_wildly_above_it(kind: str) -> None:
+    # The sidecar counts working_bytes against --max-buffer while a worker scores the example; under it,
+    # the worker's share of the memory bound does not hold. On texts of ~250 kB the peaks were 3.4 (wide)
+    # and 6.7 times a Latin document's size, 6.4 an answer's, 80 a Chinese document's (every pair of
+    # characters new), 25 a Chinese answer's. tracemalloc sees Python's allocations, most of a worker's
+    # growth: 4 MiB of Chinese took a worker's RSS 167 MiB up, where tracemalloc saw 160.
+    mb = 250_000
+    example = {
+        "latin document": Example("e", QUESTION, (Context("d", _latin(mb)),), ANSWER),
+        "wide document": Example("e", QUESTION, (Context("d", _latin(mb, wide=True)),), ANSWER),
+        "chinese document": Example("e", QUESTION, (Context("d", _chinese(mb // 3)),), ANSWER),
+        "many documents": Example("e", QUESTION, tuple(Context(f"d{i}", _latin(mb // 400) + f" {i}")
+                                                       for i in range(400)), ANSWER),
+        "long answer": Example("e", QUESTION, (Context("d", _latin(5_000)),), _latin(mb // 4)),
+        "long chinese answer": Example("e", QUESTION, (Context("d", _chinese(5_000)),), _chinese(mb // 12)),
+    }[kind]
+    # Estimated first, as the sidecar does: pickling a text that is not ASCII keeps its UTF-8 copy on it,
+    # which sys.getsizeof then counts (the peak has it).
+    estimate = scoring.working_bytes(example)
+    peak = _peak_scoring(example)
+    assert peak <= estimate <= 4 * peak, (peak, estimate)

@@ -25,7 +25,7 @@ from ragmon.evaluation import evaluate_example
 from ragmon.judges.lexical import LexicalJudge
 from ragmon.model import Example
 from ragmon.otlp.decode import DecodeError, decode_json
-from ragmon.scoring import LaneRefusal, Scored
+from ragmon.scoring import LaneRefusal, LexicalLane, Scored
 from ragmon.scrape import Samples, parse, total
 from ragmon.serve_config import ServeConfig, add_arguments
 from ragmon.service import Sidecar
@@ -362,4 +362,85 @@ async def test_random_sidecar_schedules_count_every_trace_once_and_give_every_by
     outcomes = Counter({o: total(samples_of(sidecar), "ragmon_traces_total", outcome=o)
                         for o in ("scored", "not_sampled", "not_rag", "evicted", "error")})
     assert sum(outcomes.values()) == len(entered)
+    assert sidecar._decided_bytes == 0
+
+
+# --- what scoring takes in a lexical worker (ragmon.scoring.working_bytes) ------------------------------
+
+class GatedLexicalLane(LexicalLane):
+    """The lexical lane as the sidecar sees it (its type tells the sidecar a worker's memory is at stake),
+    scoring in process, each example held until `gate` opens; `entered` lists what reached the lane."""
+
+    def __init__(self, *, rate: float = 1.0) -> None:
+        super().__init__(rate=rate, k=5, workers=1)
+        self.entered: list[str] = []
+        self.gate = asyncio.Event()
+
+    async def start(self) -> None:
+        pass
+
+    async def close(self) -> None:
+        pass
+
+    async def score(self, example: Example) -> Scored:
+        self.entered.append(example.id)
+        await self.gate.wait()
+        return Scored(evaluate_example(example, LexicalJudge(), 5), 0.001)
+
+
+async def test_a_trace_whose_scoring_would_take_more_than_the_buffer_is_an_error_named_in_the_log(
+        caplog: pytest.LogCaptureFixture) -> None:
+    # A lexical worker holds a document about 8 times its size while it scores it (ragmon.scoring), so
+    # with --max-buffer 2 MiB (2,097,152 bytes) a document of 300,000 ASCII characters (300,049 bytes
+    # as a str: 2,400,392 to score) is refused, logged with its trace id and the flag to raise, where one
+    # of 100,000 (800,392, and ~100 kB held) is scored. Not sampled, the big one is only `not_sampled`.
+    lane = GatedLexicalLane()
+    lane.gate.set()
+    sidecar = Sidecar(config(max_buffer=2 * MiB, max_body=MiB), lanes=[lane])
+    await sidecar.start()
+    try:
+        assert sidecar.offer(rag_spans(1, 300_000), "http")
+        assert sidecar.offer(rag_spans(2, 100_000), "http")
+        await wait_for(sidecar, lambda s: total(s, "ragmon_traces_total") == 2)
+    finally:
+        await sidecar.stop()
+    samples = samples_of(sidecar)
+    assert total(samples, "ragmon_traces_total", outcome="error") == 1
+    assert total(samples, "ragmon_traces_total", outcome="scored") == 1
+    assert lane.entered == [f"{2:032x}"]
+    lines = [r for r in caplog.records if r.getMessage().startswith("trace too large to score")]
+    assert [r.trace_id for r in lines] == [f"{1:032x}"]  # type: ignore[attr-defined]
+    assert "--max-buffer (2 MiB)" in lines[0].detail  # type: ignore[attr-defined]
+    assert sidecar._decided_bytes == 0
+
+    unsampled = Sidecar(config(max_buffer=2 * MiB, max_body=MiB), lanes=[GatedLexicalLane(rate=0.0)])
+    await unsampled.start()
+    try:
+        assert unsampled.offer(rag_spans(1, 300_000), "http")
+        await wait_for(unsampled, lambda s: total(s, "ragmon_traces_total") == 1)
+    finally:
+        await unsampled.stop()
+    assert total(samples_of(unsampled), "ragmon_traces_total", outcome="not_sampled") == 1
+
+
+async def test_examples_whose_scoring_would_overfill_the_buffer_wait_for_the_lane_to_give_room() -> None:
+    # Two traces with documents of 260,000 ASCII characters: each ~2.1 MB to score (8 x 260,049) and
+    # ~0.27 MB held, 2.35 MB in all, under a 4 MiB buffer (4,194,304 bytes) alone, over it together. The
+    # lane takes two examples at once (one per worker, and one on its way), so without the wait both
+    # would be in it; the second waits until the first is done, then is scored.
+    lane = GatedLexicalLane()
+    sidecar = Sidecar(config(max_buffer=4 * MiB, max_body=MiB), lanes=[lane])
+    await sidecar.start()
+    try:
+        assert sidecar.offer(rag_spans(1, 260_000), "http")
+        assert sidecar.offer(rag_spans(2, 260_000), "http")
+        await asyncio.sleep(0.5)  # both decided (quiet 0.05 s) and routed, if nothing held one back
+        entered = list(lane.entered)
+        held = sidecar._held_bytes()
+        lane.gate.set()
+        await wait_for(sidecar, lambda s: total(s, "ragmon_traces_total", outcome="scored") == 2)
+    finally:
+        await sidecar.stop()
+    assert len(entered) == 1
+    assert 2_300_000 < held <= 4 * MiB
     assert sidecar._decided_bytes == 0

@@ -20,7 +20,7 @@ from ragmon.options import fraction
 from ragmon.text.claims import claim_profile
 from ragmon.text.numbers import shown
 from ragmon.text.passage_sentences import Displaced, Sentence, displaced
-from ragmon.text.passages import Passage, passage
+from ragmon.text.passages import Passage, passage, release
 from ragmon.text.table_cells import Miscounted, miscounted
 from ragmon.text.terms import NEGATION, TERMS, TextProfile, opposite
 
@@ -77,6 +77,8 @@ class LexicalJudge:
             # here, once something failed, so that judging claims costs no check at all.
             _refuse_non_claims(claims)
             raise
+        finally:
+            release()
 
 
 def _refuse_non_claims(claims: Sequence[object]) -> None:

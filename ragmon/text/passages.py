@@ -224,7 +224,7 @@ def _prepared_size(text: str, low: str) -> int:
 _cached_prepared, _clear_prepared = text_cache(prepare, _prepared_size, short=SHORT, entries=8,
                                                max_bytes=16 * 2**20)
 _last: tuple[str, str] = ("", "")
-"""The last text `_prepared` made, whatever its size: what the next claim asks again."""
+"""The last text `_prepared` made, whatever its size: what the next claim of the example asks again."""
 
 
 def _prepared(text: str) -> str:
@@ -251,10 +251,17 @@ corpus then reads each passage once. Short ones (nearly all: 200 words are ~1,30
 LRU of 4,096 (~18 MB with their texts at 200 words); longer ones in a `LongTextCache` of 32 MiB."""
 
 
+def release() -> None:
+    """Lets go of the last prepared text, which only the claims of one example ask again: kept past its
+    example, a lexical worker held its last large document twice over (the text and its prepared copy,
+    112 MiB after a 14 MiB document of wide characters) until a later claim stated a number."""
+    global _last
+    _last = ("", "")
+
+
 def clear_cache() -> None:
     """Empties the passage cache and the prepared texts and sentences kept beside it."""
-    global _last
     _clear_passages()
     _clear_prepared()
-    _last = ("", "")
+    release()
     passage_sentences.sentences.cache_clear()

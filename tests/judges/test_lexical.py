@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import gc
 import os
 import subprocess
 import sys
+import tracemalloc
 
 import numpy as np
 import pytest
 
 from ragmon import EvalConfig, evaluate
+from ragmon.evaluation import evaluate_example
 from ragmon.judges.base import Judge
 from ragmon.judges.lexical import LexicalJudge
 from ragmon.model import Claim, Context, Example
@@ -463,3 +466,25 @@ def test_a_made_up_item_of_a_list_without_markers_is_judged_on_its_own() -> None
     assert [(v.claim.text, v.supported) for v in judged] == [
         ("The Pro plan includes", True), ("fast full-text search", True), ("automatic backups", True),
         ("offline mode", False)]
+
+
+def test_a_document_too_large_for_the_caches_is_let_go_once_its_example_is_judged() -> None:
+    # 9 million characters with one emoji: 36 MB as a str (4 bytes a character), over what the passage
+    # cache (32 MiB) and the prepared texts (16 MiB) keep. Its claim states a number, so the judge reads the
+    # document's numbers from a prepared (lower-cased) copy. Once the example is gone, nothing of either
+    # may stay: a lexical worker kept its last such document, twice over, until a later claim stated a
+    # number against another text (34 MiB here).
+    doc = "The monthly fee is 42 dollars for every member of the club. " * 150_000 + "\N{GRINNING FACE}"
+    tracemalloc.start()
+    try:
+        base = tracemalloc.get_traced_memory()[0]
+        example = Example("e", "What is the fee?", (Context("d", doc),), "The monthly fee is 42 dollars.")
+        del doc
+        result = evaluate_example(example, LexicalJudge(), 5)
+        assert result.metrics["groundedness"] == 1.0
+        del example, result
+        gc.collect()
+        retained = tracemalloc.get_traced_memory()[0] - base
+    finally:
+        tracemalloc.stop()
+    assert retained < 2**20
