@@ -94,19 +94,15 @@ def working_bytes(example: Example) -> int:
     Japanese, read in pairs of characters, up to ~80 a document (every pair new: a term of its own,
     some 160 bytes a character) and ~25 an answer."""
     size = sys.getsizeof
-    total = sum(size(text) * (_CJK_CONTEXT if _cjk(text) else _TEXT)
+    total = sum(size(text) * (_CJK_CONTEXT if is_cjk(text) else _TEXT)
                 for text in dict.fromkeys(context.text for context in example.contexts or ()))
     for text in (example.question, example.answer):
         if text:
-            total += size(text) * (_CJK_ANSWER if _cjk(text) else _TEXT)
+            total += size(text) * (_CJK_ANSWER if is_cjk(text) else _TEXT)
     return total
 
 
 _TEXT, _CJK_CONTEXT, _CJK_ANSWER = 8, 96, 32
-
-
-def _cjk(text: str) -> bool:
-    return not text.isascii() and is_cjk(text)
 
 
 _judge: LexicalJudge | None = None

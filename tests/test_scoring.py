@@ -7,14 +7,17 @@ import asyncio
 import contextlib
 import dataclasses
 import fcntl
+import gc
 import logging
 import os
 import pickle
+import random
 import resource
 import select
 import signal
 import tempfile
 import time
+import tracemalloc
 from collections.abc import AsyncIterator
 from concurrent.futures.process import BrokenProcessPool, _ResultItem
 from pathlib import Path
@@ -27,6 +30,7 @@ from ragmon.evaluation import evaluate_example
 from ragmon.judges.lexical import DEFAULT_THRESHOLD, LexicalJudge
 from ragmon.model import Context, Example
 from ragmon.scoring import LaneRefusal, LexicalLane, Scored
+from ragmon.text.passages import clear_cache
 
 # Claim 1 ("warranty", "lasts", "years", the number 2) is all in the context: supported. Claim 2
 # ("covers", "moon") is not: unsupported. Groundedness 1/2 by hand.
@@ -278,11 +282,6 @@ def _peak_scoring(example: Example) -> int:
     the main process sends is counted too). Scored once before, so that the words' stems are cached: the
     stem cache is bounded, and full in a worker at work (`memory_budget.WORKER`), while the passage caches,
     emptied, read the example anew."""
-    import gc
-    import tracemalloc
-
-    from ragmon.text.passages import clear_cache
-
     evaluate_example(example, LexicalJudge(), 5)
     clear_cache()
     gc.collect()
@@ -299,8 +298,6 @@ def _peak_scoring(example: Example) -> int:
 def _latin(chars: int, *, wide: bool = False) -> str:
     """Sentences of made-up words, each with a price (the judge reads numbers from a passage only when a
     claim states one, which the answers below do)."""
-    import random
-
     rnd = random.Random(chars)
     words = ["".join(rnd.choices("abcdefghijklmnopqrstuvwxyz", k=rnd.randint(2, 9))) for _ in range(5_000)]
     sentences, size = [], 0
@@ -313,8 +310,6 @@ def _latin(chars: int, *, wide: bool = False) -> str:
 
 def _chinese(chars: int) -> str:
     """Random ideographs in sentences of 30: every pair of characters new, the most terms a text can make."""
-    import random
-
     rnd = random.Random(chars)
     return "".join("".join(chr(rnd.randint(0x4E00, 0x4FFF)) for _ in range(30)) + "。"
                    for _ in range(chars // 31))

@@ -326,6 +326,20 @@ PROD_B = 'namespace="prod",instance="10.0.2.6:9464"'
 """Targets as the Prometheus Operator labels them: two environments, one pod in staging, two in prod."""
 
 
+def environment_claims(target: str, verdict: str, pipeline: str = "checkout-rag") -> str:
+    """A series of the lexical judge's claims of `pipeline` scraped from `target`."""
+    return (f'ragmon_claims_total{{job="ragmon",{target},pipeline="{pipeline}",judge="lexical",'
+            f'verdict="{verdict}"}}')
+
+
+CHECKOUT_CLAIMS = {
+    environment_claims(STAGING, "supported"): "0+7x30", environment_claims(STAGING, "unsupported"): "0+3x30",
+    environment_claims(PROD_A, "supported"): "0+34x30", environment_claims(PROD_A, "unsupported"): "0+6x30",
+    environment_claims(PROD_B, "supported"): "0+47x30", environment_claims(PROD_B, "unsupported"): "0+3x30",
+}
+"""Per minute: staging's checkout-rag 3 unsupported claims of 10, prod's 6 of 40 and 3 of 50."""
+
+
 def test_no_alert_query_sums_across_namespaces() -> None:
     """As in rules.yml: environments share pipeline names, so every aggregation and match keeps
     `namespace`, or is per pod (`instance`)."""
@@ -342,10 +356,6 @@ def test_alert_queries_keep_environments_apart(tmp_path: Path) -> None:
     traces: staging 8 error, 2 scored -> 0.8; prod 2 error and 38 scored, 50 scored -> 2/90.
     claude calls: staging 8 ok, 1 error, 1 rate_limited -> 0.2; prod 44 ok and 1 error, 45 ok -> 1/90.
     Pooled, staging's would hide under the thresholds: 12/100, 10/100 and 3/100."""
-    def claims(target: str, verdict: str) -> str:
-        return (f'ragmon_claims_total{{job="ragmon",{target},pipeline="checkout-rag",judge="lexical",'
-                f'verdict="{verdict}"}}')
-
     def traces(target: str, outcome: str) -> str:
         return f'ragmon_traces_total{{job="ragmon",{target},pipeline="checkout-rag",outcome="{outcome}"}}'
 
@@ -353,9 +363,7 @@ def test_alert_queries_keep_environments_apart(tmp_path: Path) -> None:
         return f'ragmon_judge_requests_total{{job="ragmon",{target},judge="claude",outcome="{outcome}"}}'
 
     series = {
-        claims(STAGING, "supported"): "0+7x30", claims(STAGING, "unsupported"): "0+3x30",
-        claims(PROD_A, "supported"): "0+34x30", claims(PROD_A, "unsupported"): "0+6x30",
-        claims(PROD_B, "supported"): "0+47x30", claims(PROD_B, "unsupported"): "0+3x30",
+        **CHECKOUT_CLAIMS,
         traces(STAGING, "error"): "0+8x30", traces(STAGING, "scored"): "0+2x30",
         traces(PROD_A, "error"): "0+2x30", traces(PROD_A, "scored"): "0+38x30",
         traces(PROD_B, "scored"): "0+50x30",
@@ -380,21 +388,9 @@ def test_panels_show_the_chosen_namespaces(tmp_path: Path) -> None:
     which pooled would read 12/100; support, scraped without a namespace as docker compose does, 1 of 4
     (0.25). All namespaces (`.*`, which also matches the absent label): each apart. prod alone: prod's
     figure and nothing else."""
-    def claims(target: str, pipeline: str, verdict: str) -> str:
-        return (f'ragmon_claims_total{{job="ragmon",{target},pipeline="{pipeline}",judge="lexical",'
-                f'verdict="{verdict}"}}')
-
     compose = 'instance="ragmon:9464"'
-    series = {
-        claims(STAGING, "checkout-rag", "supported"): "0+7x30",
-        claims(STAGING, "checkout-rag", "unsupported"): "0+3x30",
-        claims(PROD_A, "checkout-rag", "supported"): "0+34x30",
-        claims(PROD_A, "checkout-rag", "unsupported"): "0+6x30",
-        claims(PROD_B, "checkout-rag", "supported"): "0+47x30",
-        claims(PROD_B, "checkout-rag", "unsupported"): "0+3x30",
-        claims(compose, "support", "supported"): "0+3x30",
-        claims(compose, "support", "unsupported"): "0+1x30",
-    }
+    series = {**CHECKOUT_CLAIMS, environment_claims(compose, "supported", "support"): "0+3x30",
+              environment_claims(compose, "unsupported", "support"): "0+1x30"}
     expr = dashboard_target("Hallucination (10m, $judge)")["expr"]
     checkout = '{{namespace="{}",pipeline="checkout-rag",judge="lexical"}}'.format
     promtool_expects(tmp_path, substitute(expr), series, {
