@@ -532,7 +532,7 @@ class Sidecar:
         held = max(decided.footprint, footprint(example))
         sampled = key < self._primary.lane.rate
         working = working_bytes(example) if sampled and isinstance(self._primary.lane, LexicalLane) else 0
-        if held + working > self.config.max_buffer:
+        if working and held + working > self.config.max_buffer:
             self._failures.too_large(trace.trace_id, pipeline, held + working, self.config.max_buffer)
             self._outcome(pipeline, "error", decided.footprint)
             return

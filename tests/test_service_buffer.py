@@ -423,6 +423,24 @@ async def test_a_trace_whose_scoring_would_take_more_than_the_buffer_is_an_error
     assert total(samples_of(unsampled), "ragmon_traces_total", outcome="not_sampled") == 1
 
 
+async def test_an_example_larger_than_the_buffer_but_not_sampled_is_not_sampled_not_an_error() -> None:
+    # ragmon.contexts as JSON of ASCII with one escaped emoji and 600,000 "x": the span holds ~0.6 MB, the
+    # decoded example 4 bytes a character, ~2.4 MB, over a 2 MiB buffer (2,097,152 bytes). Not sampled, no
+    # worker reads it: its outcome is `not_sampled`, as before what scoring takes was counted.
+    text = "\\ud83d\\ude00" + "x" * 600_000
+    contexts = f'[{{"id": "d1", "text": "{text}"}}]'
+    span = Span("a" * 32, "1" * 16, None, "rag",
+                attributes={"ragmon.question": "q?", "ragmon.answer": "x", "ragmon.contexts": contexts})
+    sidecar = Sidecar(config(max_buffer=2 * MiB, max_body=MiB), lanes=[GatedLexicalLane(rate=0.0)])
+    await sidecar.start()
+    try:
+        assert sidecar.offer([span], "http")
+        await wait_for(sidecar, lambda s: total(s, "ragmon_traces_total") == 1)
+    finally:
+        await sidecar.stop()
+    assert total(samples_of(sidecar), "ragmon_traces_total", outcome="not_sampled") == 1
+
+
 async def test_examples_whose_scoring_would_overfill_the_buffer_wait_for_the_lane_to_give_room() -> None:
     # Two traces with documents of 260,000 ASCII characters: each ~2.1 MB to score (8 x 260,049) and
     # ~0.27 MB held, 2.35 MB in all, under a 4 MiB buffer (4,194,304 bytes) alone, over it together. The
