@@ -29,6 +29,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import binascii
+import decimal
 import json
 import re
 import reprlib
@@ -604,16 +605,31 @@ def _json_int(value: Any, where: str, bounds: tuple[int, int] = _INT64) -> int:
 
 
 def _integer(value: Any) -> int | None:
+    """A JSON number, or a string holding one (how proto3 JSON writes a 64-bit integer), that is whole:
+    the mapping takes exponent notation, quoted or not ("1e3"). Python's `int` is not the reader: it
+    took "1_000", " 7 " and Arabic-Indic digits, which no proto3 JSON writer sends and other receivers
+    refuse, so an exporter's bug showed only once something else stood between."""
     if type(value) is int:
         return value
     if type(value) is str:
-        try:
-            return int(value)
-        except ValueError:
+        if _JSON_NUMBER.fullmatch(value) is None:
             return None
+        if _WHOLE.fullmatch(value):
+            return int(value)
+        number = decimal.Decimal(value)
+        if number != number.to_integral_value():
+            return None
+        # Past every field's range ("1e999999999"): said so, without making the integer
+        return int(number) if _INT64[0] <= number <= _UINT64[1] else _UINT64[1] + 1
     if type(value) is float and value.is_integer():
         return int(value)
     return None
+
+
+_SPECIAL_DOUBLES = frozenset(("NaN", "Infinity", "-Infinity"))
+_JSON_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?")
+"""A number as JSON writes one (RFC 8259): ASCII digits, no sign but "-", no leading zero, no blanks."""
+_WHOLE = re.compile(r"-?(?:0|[1-9][0-9]{0,19})")
 
 
 def _json_enum(value: Any, where: str) -> int:
@@ -672,6 +688,10 @@ def _json_bool_value(value: Any) -> bool:
 
 
 def _json_double_value(value: Any) -> float:
+    """A JSON number, or a string holding one or "NaN", "Infinity" or "-Infinity", as proto3 JSON writes a
+    double; not what Python's `float` reads besides ("nan", "inf", " 1.5 ", "1_0.5")."""
+    if type(value) is str and value not in _SPECIAL_DOUBLES and _JSON_NUMBER.fullmatch(value) is None:
+        raise _Invalid("", f"not a number: {_quoted(value)}")
     if type(value) in (int, float, str):
         try:
             return float(value)

@@ -5,6 +5,7 @@ kept short whatever the request held."""
 from __future__ import annotations
 
 import json
+import math
 
 import aiohttp
 import grpc
@@ -211,3 +212,52 @@ def test_snake_case_beside_lower_camel_case_or_of_a_field_ragmon_does_not_read_i
     data = body({"traceId": TRACE, "trace_id": "0" * 32, "spanId": ROOT, "name": "x",
                  "dropped_attributes_count": 3, "trace_state": "a=b"})
     assert [(span.trace_id, span.name) for span in decode_json(data).spans] == [(TRACE, "x")]
+
+
+# --- numbers as JSON writes them -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("written", "read"), [
+    ("1700000000000000001", 1700000000000000001), (1700000000000000001, 1700000000000000001),
+    ("18446744073709551615", 2**64 - 1),  # the largest uint64, as a string
+    ("1e3", 1000), ("1.0", 1), ("12.50e1", 125), (5.0, 5),  # whole, however written
+])
+def test_a_time_is_a_json_number_or_a_string_holding_one(written, read):
+    data = body({"traceId": TRACE, "spanId": ROOT, "startTimeUnixNano": written})
+    assert decode_json(data).spans[0].start_time_unix_nano == read
+
+
+@pytest.mark.parametrize(("written", "problem"), [
+    # What Python's int() reads and the Collector's parser (Go's protojson) refuses: had been taken
+    ("1_000", "not an integer: '1_000'"), (" 7 ", "not an integer: ' 7 '"), ("+7", "not an integer: '+7'"),
+    ("07", "not an integer: '07'"), ("\u0663", "not an integer: '\u0663'"),  # an Arabic-Indic three
+    ("1.5", "not an integer: '1.5'"), ("1e-3", "not an integer: '1e-3'"),
+    ("18446744073709551616", "out of range: '18446744073709551616' (want 0 to 18446744073709551615)"),
+    # a billion-digit integer is not made to be told it is too large
+    ("1e999999999", "out of range: '1e999999999' (want 0 to 18446744073709551615)"),
+])
+def test_a_time_written_as_no_json_number_refuses_the_body_naming_it(written, problem):
+    data = body({"traceId": TRACE, "spanId": ROOT, "startTimeUnixNano": written})
+    assert refused(data) == f"{SPANS}[0].startTimeUnixNano: {problem}"
+
+
+@pytest.mark.parametrize(("kind", "written", "read"), [
+    ("intValue", "-9223372036854775808", -(2**63)), ("intValue", "-2e2", -200),
+    ("doubleValue", "NaN", math.nan), ("doubleValue", "-Infinity", -math.inf),
+    ("doubleValue", "2.5e-1", 0.25), ("doubleValue", -0.5, -0.5),
+])
+def test_an_attributes_number_reads_as_proto3_json_writes_it(kind, written, read):
+    data = body({"traceId": TRACE, "spanId": ROOT, "attributes": [{"key": "k", "value": {kind: written}}]})
+    value = decode_json(data).spans[0].attributes["k"]
+    assert math.isnan(value) if math.isnan(read) else value == read
+
+
+@pytest.mark.parametrize(("kind", "written"), [
+    ("intValue", "1_000"), ("intValue", "9223372036854775808"),
+    ("doubleValue", "nan"), ("doubleValue", "inf"), ("doubleValue", "infinity"), ("doubleValue", " 1.5 "),
+    ("doubleValue", "1_0.5"), ("doubleValue", ".5"), ("doubleValue", "5."), ("doubleValue", "\u0663"),
+])
+def test_an_attributes_number_python_reads_and_proto3_json_does_not_refuses_the_body(kind, written):
+    data = body({"traceId": TRACE, "spanId": ROOT, "attributes": [{"key": "k", "value": {kind: written}}]})
+    assert refused(data).startswith(f"{SPANS}[0].attributes[0].value.{kind}: ")
+    assert repr(written) in refused(data)
