@@ -342,11 +342,48 @@ CHECKOUT_CLAIMS = {
 
 def test_no_alert_query_sums_across_namespaces() -> None:
     """As in rules.yml: environments share pipeline names, so every aggregation and match keeps
-    `namespace`, or is per pod (`instance`)."""
+    `namespace`, the per-pod ones too (so that their alerts can name it)."""
     for expr in alert_exprs():
         for labels in re.findall(r"\b(?:by|on) \(([^)]*)\)", expr):
-            names = labels.replace(" ", "").split(",")
-            assert "namespace" in names or "instance" in names, (labels, expr)
+            assert "namespace" in labels.replace(" ", "").split(","), (labels, expr)
+
+
+def test_alerts_name_the_namespace() -> None:
+    """As in rules.yml: every alert but RagmonAbsent names its namespace in its summary and description,
+    inside `{{ with $labels.namespace }}` where the label may be missing (docker compose)."""
+    for rule in alert_rules():
+        if rule["title"] == "RagmonAbsent":
+            continue
+        (expr,) = [q["model"]["expr"] for q in rule["data"] if "expr" in q["model"]]
+        for key in ("summary", "description"):
+            text = rule["annotations"][key]
+            assert "$labels.namespace" in text, (rule["title"], key)
+            if 'namespace!=""' not in expr:
+                bare = re.sub(r"\{\{ with \$labels\.namespace \}\}.*?\{\{ end \}\}", "", text, flags=re.S)
+                assert "$labels.namespace" not in bare, (rule["title"], key)
+
+
+def test_namespace_absent_query_gives_0_for_a_namespace_gone(tmp_path: Path) -> None:
+    """The Grafana RagmonNamespaceAbsent query at 40m; Grafana alerts below 1. By hand: staging scraped
+    throughout -> 1; prod's two pods gone at 30m (stale markers at 31m), scraped within the day -> 0;
+    canary's pod discovered but failing its scrapes (`up` 0) -> 1, RagmonDown's. With every namespace
+    gone at 30m, each reads 0. A target without a namespace (docker compose) reads 1 while scraped, and
+    once gone the query returns nothing (count 0), which is no data, OK: RagmonAbsent's alone."""
+    def up(target: str, values: str) -> dict[str, str]:
+        return {f'up{{job="ragmon",{target}}}': values}
+
+    canary = 'namespace="canary",instance="10.0.3.5:9464"'
+    compose = 'instance="ragmon:9464"'
+    query = grafana_query("RagmonNamespaceAbsent")
+    namespace = '{{namespace="{}"}}'.format
+    promtool_expects(tmp_path, query, {
+        **up(STAGING, "1x60"), **up(PROD_A, "1x30 stale"), **up(PROD_B, "1x30 stale"), **up(canary, "0x60"),
+        'up{job="node",namespace="prod",instance="10.0.2.9:9100"}': "1x60",
+    }, {namespace("staging"): 1, namespace("prod"): 0, namespace("canary"): 1}, "40m")
+    promtool_expects(tmp_path, query, {**up(STAGING, "1x30 stale"), **up(PROD_A, "1x30 stale")},
+                     {namespace("staging"): 0, namespace("prod"): 0}, "40m")
+    promtool_expects(tmp_path, query, up(compose, "1x60"), {"{}": 1}, "40m")
+    promtool_expects(tmp_path, f"count({query}) or vector(0)", up(compose, "1x30 stale"), {"{}": 0}, "40m")
 
 
 def test_alert_queries_keep_environments_apart(tmp_path: Path) -> None:

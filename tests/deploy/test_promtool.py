@@ -21,6 +21,9 @@ PROMETHEUS = ROOT / "deploy" / "prometheus"
 DOCS = ROOT / "docs" / "deploy.md"
 ENVIRONMENTS = "environments sharing a pipeline name are kept apart"
 """The rules_test.yml group of two namespaces running one pipeline name."""
+NAMESPACE_GONE = "a namespace that loses its ragmon targets while another keeps its own"
+NO_NAMESPACE_GONE = "without namespaces a lost target is RagmonAbsent's alone"
+"""The rules_test.yml groups of RagmonNamespaceAbsent, with namespaces and without."""
 
 
 def promtool(*args: str, cwd: Path = PROMETHEUS) -> subprocess.CompletedProcess[str]:
@@ -116,6 +119,73 @@ def test_a_rule_summing_across_namespaces_fails_the_unit_tests(tmp_path: Path, o
     assert "FAILED" in result.stdout + result.stderr
 
 
+def run_group(tmp_path: Path, rules: str, name: str) -> subprocess.CompletedProcess[str]:
+    """promtool over the rules_test.yml group `name` alone, against `rules` as rules.yml."""
+    tests = load("rules_test.yml")
+    (group,) = [g for g in tests["tests"] if g["name"] == name]
+    (tmp_path / "group.yml").write_text(yaml.safe_dump({**tests, "tests": [group]}), encoding="utf-8")
+    (tmp_path / "rules.yml").write_text(rules, encoding="utf-8")
+    return promtool("test", "rules", "group.yml", cwd=tmp_path)
+
+
+@pytest.mark.parametrize(("old", "new", "group"), [
+    # RagmonAbsent's pooled view alone, as shipped before: prod's loss raised nothing while staging was
+    # scraped.
+    ('group by (namespace) (present_over_time(up{job="ragmon",namespace!=""}[1d]))\n'
+     "            unless on (namespace)\n"
+     '          group by (namespace) (up{job="ragmon"})',
+     'absent(up{job="ragmon"})', NAMESPACE_GONE),
+    # Targets without a namespace counted: their loss fires a second alert, with no namespace to name.
+    ('up{job="ragmon",namespace!=""}', 'up{job="ragmon"}', NO_NAMESPACE_GONE),
+    # Only targets answering their scrapes counted: canary's failing pod reads as a namespace gone.
+    ('unless on (namespace)\n          group by (namespace) (up{job="ragmon"})\n',
+     'unless on (namespace)\n          group by (namespace) (up{job="ragmon"} == 1)\n', NAMESPACE_GONE),
+    # A window shorter than `for` plus the staleness: prod is forgotten before the alert can fire.
+    ('namespace!=""}[1d]', 'namespace!=""}[10m]', NAMESPACE_GONE),
+], ids=["pooled-absent", "no-namespace-counted", "down-read-as-gone", "window-too-short"])
+def test_a_namespace_absent_rule_that_misreads_fails_the_unit_tests(
+        tmp_path: Path, old: str, new: str, group: str) -> None:
+    """RagmonNamespaceAbsent's test groups pass with the shipped rule and fail with each way it could
+    miss a namespace gone or raise a loss that is another alert's."""
+    rules = (PROMETHEUS / "rules.yml").read_text(encoding="utf-8")
+    assert rules.count(old) == 1
+    assert run_group(tmp_path, rules, group).returncode == 0
+    result = run_group(tmp_path, rules.replace(old, new), group)
+    assert result.returncode != 0
+    assert "FAILED" in result.stdout + result.stderr
+
+
+def test_a_namespace_gone_is_remembered_for_a_day(tmp_path: Path) -> None:
+    """The shipped RagmonNamespaceAbsent alone (the day of 1-minute evaluations takes promtool ~7 s
+    with every rule, 1 s with this one). Scraped every 5 minutes: prod's last sample at 30m, its stale
+    marker at 35m, so pending from 35m and firing from 50m; staging scraped throughout. The window is a
+    day: the alert still fires at 24h29m and has resolved at 24h31m, on its own, with prod still gone
+    (at 24h30m the 30m sample is on the window's edge: in range for 2.x, whose ranges include both
+    ends, out of it for 3.x)."""
+    (rule,) = [r for r in alert_rules() if r["alert"] == "RagmonNamespaceAbsent"]
+    (tmp_path / "rules.yml").write_text(yaml.safe_dump({"groups": [{"name": "one", "rules": [rule]}]}),
+                                        encoding="utf-8")
+    alert = ('{{__name__="ALERTS",alertname="RagmonNamespaceAbsent",alertstate="{}",namespace="prod",'
+             'severity="warning"}}')
+    pending, firing = alert.format("pending"), alert.format("firing")
+    tests = {"rule_files": ["rules.yml"], "evaluation_interval": "1m", "tests": [{
+        "interval": "5m",
+        "input_series": [
+            {"series": 'up{job="ragmon",namespace="prod",instance="10.0.2.5:9464"}', "values": "1x6 stale"},
+            {"series": 'up{job="ragmon",namespace="staging",instance="10.0.1.5:9464"}', "values": "1x300"},
+        ],
+        "promql_expr_test": [
+            {"expr": "ALERTS", "eval_time": "49m", "exp_samples": [{"labels": pending, "value": 1}]},
+            {"expr": "ALERTS", "eval_time": "50m", "exp_samples": [{"labels": firing, "value": 1}]},
+            {"expr": "ALERTS", "eval_time": "24h29m", "exp_samples": [{"labels": firing, "value": 1}]},
+            {"expr": "ALERTS", "eval_time": "24h31m", "exp_samples": []},
+        ],
+    }]}
+    (tmp_path / "day.yml").write_text(yaml.safe_dump(tests), encoding="utf-8")
+    result = promtool("test", "rules", "day.yml", cwd=tmp_path)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
 def test_every_alert_is_tested_firing_and_silent() -> None:
     cases: dict[str, set[bool]] = {}
     for group in load("rules_test.yml")["tests"]:
@@ -163,10 +233,26 @@ def test_no_rule_sums_across_judges() -> None:
 
 def test_no_rule_sums_across_namespaces() -> None:
     """Environments (namespaces) share pipeline names, so a figure summed across them lets one page for
-    another. Every aggregation and match keeps `namespace`, or is per pod (`instance`, unique)."""
+    another. Every aggregation and match keeps `namespace`; the per-pod ones too, where `instance` alone
+    is unique, so that their alerts can say which environment the pod is in."""
     for group in load("rules.yml")["groups"]:
         for rule in group["rules"]:
             name = rule.get("record") or rule["alert"]
             for labels in re.findall(r"\b(?:by|on) \(([^)]*)\)", rule["expr"]):
-                names = labels.replace(" ", "").split(",")
-                assert "namespace" in names or "instance" in names, (name, labels)
+                assert "namespace" in labels.replace(" ", "").split(","), (name, labels)
+
+
+def test_alerts_name_the_namespace() -> None:
+    """Every alert but RagmonAbsent (no target anywhere: no namespace to name) keeps `namespace` and
+    names it in its summary and description, the per-pod ones included: a pod IP does not say whether it
+    is staging's or prod's. Where the label may be missing (docker compose), only inside
+    `{{ with $labels.namespace }}`, so that the text then reads as it did without one."""
+    for rule in alert_rules():
+        if rule["alert"] == "RagmonAbsent":
+            continue
+        for key in ("summary", "description"):
+            text = rule["annotations"][key]
+            assert "$labels.namespace" in text, (rule["alert"], key)
+            if 'namespace!=""' not in rule["expr"]:
+                bare = re.sub(r"\{\{ with \$labels\.namespace \}\}.*?\{\{ end \}\}", "", text, flags=re.S)
+                assert "$labels.namespace" not in bare, (rule["alert"], key)
