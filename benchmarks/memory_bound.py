@@ -22,7 +22,12 @@ sidecar and for its forkserver and lexical worker processes. Scenarios:
 - wide documents: the same over OTLP/JSON, each document ~4 MiB of ASCII but one emoji escaped as JSON
   writes it ("\\ud83d\\ude00"): one byte a character on the wire, four once decoded;
 - long answers: `--answers` RAG traces, each with a distinct answer of ~100 KB (1,000 sentences), scored:
-  the claim and profile caches keep 1,024 and 4,096 texts.
+  the claim and profile caches keep 1,024 and 4,096 texts;
+- chinese documents: `--chinese` RAG traces, each with a distinct document of 500,000 random Chinese
+  ideographs (every pair of characters new: the worst case for the stem cache), scored.
+Workers are sampled ten times a second (the sum of their RSS, whatever pool they belong to): "+workers"
+is the largest sum seen, "now" the sum once the scenario is done, "recycled" the pools replaced because
+a worker kept more than its share of memory after an example (`ragmon.scoring.kept_over`).
 The adversarial sends stop once the sidecar's RSS passes `--stop-mib` (the machine is shared).
 
 Run: `.venv/bin/python benchmarks/memory_bound.py [--rate 400] [--seconds 10] [--stop-mib 1536]
@@ -37,6 +42,7 @@ import json
 import os
 import random
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -49,7 +55,7 @@ from opentelemetry.proto.common.v1.common_pb2 import InstrumentationScope
 from opentelemetry.proto.resource.v1.resource_pb2 import Resource
 from opentelemetry.proto.trace.v1.trace_pb2 import ResourceSpans, ScopeSpans, Span
 
-from ragmon import memory_budget
+from ragmon import memory_budget, scoring
 from ragmon.scrape import scrape, total
 from ragmon.serve_config import ServeConfig
 
@@ -230,6 +236,15 @@ def long_answers(args: argparse.Namespace) -> Iterator[bytes]:
         yield rag_trace(rng, n, document, " ".join(rng.choices(sentences, k=1_000)))   # ~100 KB
 
 
+def chinese_documents(args: argparse.Namespace) -> Iterator[bytes]:
+    rng = random.Random(args.seed)
+    answer = "".join(chr(rng.randint(0x4E00, 0x9FFF)) for _ in range(40)) + "。"
+    for n in range(args.chinese):
+        document = "".join(chr(rng.randint(0x4E00, 0x9FFF)) + ("。" if rng.random() < 0.05 else "")
+                           for _ in range(500_000))
+        yield rag_trace(rng, n, document, answer)
+
+
 ASCII_VALUE = "x" * (4 * MiB)
 WIDE_VALUE = "x" * (4 * MiB - 4) + "\N{GRINNING FACE}"
 SCENARIOS: dict[str, tuple[Callable[[argparse.Namespace], Iterator[bytes]], bool]] = {
@@ -246,6 +261,7 @@ SCENARIOS: dict[str, tuple[Callable[[argparse.Namespace], Iterator[bytes]], bool
     "big documents": (big_documents, False),
     "wide documents": (wide_documents, False),
     "long answers": (long_answers, False),
+    "chinese documents": (chinese_documents, False),
 }
 
 
@@ -262,6 +278,8 @@ class Result:
     held_mib: float
     peak_mib: float
     workers_peak_mib: float
+    workers_now_mib: float
+    recycles: float
     in_flight: float
     stopped: bool
 
@@ -289,11 +307,29 @@ async def send(url: str, bodies: Iterator[bytes], interval: float, pid: int, sto
     return sent, wire, refused, too_large, False
 
 
+class WorkerSampler(threading.Thread):
+    """The sum of the RSS of every process below the sidecar, ten times a second: a worker replaced
+    meanwhile takes its peak (VmHWM) with it."""
+
+    def __init__(self, pid: int) -> None:
+        super().__init__(daemon=True)
+        self.pid, self.peak, self.stopping = pid, 0.0, threading.Event()
+
+    def now(self) -> float:
+        return sum(map(soak.rss_mib, ingest.descendants(self.pid)))
+
+    def run(self) -> None:
+        while not self.stopping.wait(0.1):
+            self.peak = max(self.peak, self.now())
+
+
 def run(name: str, args: argparse.Namespace) -> Result:
     bodies, adversarial = SCENARIOS[name]
     sidecar = soak.Sidecar(argparse.Namespace(workers=1, max_traces=MAX_TRACES, queue_size=1_000))
+    sampler = WorkerSampler(sidecar.pid)
     try:
         sidecar.wait_ready()
+        sampler.start()
         interval = args.traces_per_request / args.rate if name == "typical" else 0.0
         started = time.perf_counter()
         sent, wire, refused, too_large, stopped = asyncio.run(send(
@@ -304,19 +340,25 @@ def run(name: str, args: argparse.Namespace) -> Result:
         in_flight = total(scrape(sidecar.metrics_url), "ragmon_traces_in_flight")
         settled = time.monotonic() + args.settle   # let the decision loop and the workers catch up
         scored = {"big documents": args.documents, "wide documents": args.documents,
-                  "long answers": args.answers}.get(name)
+                  "long answers": args.answers, "chinese documents": args.chinese}.get(name)
         while scored is not None and time.monotonic() < settled + 120:
             if total(scrape(sidecar.metrics_url), "ragmon_traces_total") >= scored:
                 break
             time.sleep(0.2)
         time.sleep(max(0.0, settled - time.monotonic()))
-        workers = sum(map(ingest.peak_rss_mib, ingest.descendants(sidecar.pid)))
+        if scored is not None:  # a replacement due within RECYCLE_INTERVAL of the last comes in its time
+            time.sleep(scoring.RECYCLE_INTERVAL)
+        sampler.stopping.set()
+        sampler.join()
+        workers_now = sampler.now()
+        recycles = total(scrape(sidecar.metrics_url), "ragmon_worker_pool_recycles_total")
         peak = ingest.peak_rss_mib(sidecar.pid)
     finally:
+        sampler.stopping.set()
         sidecar.stop()
         os.unlink(sidecar.log.name)
-    return Result(name, sent, wire / MiB, refused, too_large, seconds, held, peak, workers, in_flight,
-                  stopped)
+    return Result(name, sent, wire / MiB, refused, too_large, seconds, held, peak,
+                  max(sampler.peak, workers_now), workers_now, recycles, in_flight, stopped)
 
 
 def main() -> int:
@@ -331,6 +373,7 @@ def main() -> int:
                         help=f"comma-separated scenarios: {', '.join(SCENARIOS)}")
     parser.add_argument("--documents", type=int, default=150, help="big documents: how many traces")
     parser.add_argument("--answers", type=int, default=2_000, help="long answers: how many traces")
+    parser.add_argument("--chinese", type=int, default=10, help="chinese documents: how many traces")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
     unknown = set(args.only) - SCENARIOS.keys()
@@ -344,7 +387,7 @@ def main() -> int:
           f"--max-spans-per-trace {MAX_SPANS}, --decision-wait {DECISION_WAIT:g}s")
     print(f"{'scenario':14s} {'requests':>8s} {'wire MiB':>9s} {'503s':>5s} {'413s':>5s} {'secs':>6s} "
           f"{'in flight':>9s} "
-          f"{'RSS held':>9s} {'RSS peak':>9s} {'+workers':>9s}  x wire")
+          f"{'RSS held':>9s} {'RSS peak':>9s} {'+workers':>9s} {'now':>5s} {'recycled':>8s}  x wire")
     results = []
     for name in args.only:
         r = run(name, args)
@@ -352,7 +395,8 @@ def main() -> int:
         note = f"  (stopped at --stop-mib {args.stop_mib:g})" if r.stopped else ""
         print(f"{r.name:14s} {r.requests:8d} {r.wire_mib:9.1f} {r.refused:5d} {r.too_large:5d} "
               f"{r.seconds:6.1f} "
-              f"{r.in_flight:9.0f} {r.held_mib:9.0f} {r.peak_mib:9.0f} {r.workers_peak_mib:9.0f}  "
+              f"{r.in_flight:9.0f} {r.held_mib:9.0f} {r.peak_mib:9.0f} {r.workers_peak_mib:9.0f} "
+              f"{r.workers_now_mib:5.0f} {r.recycles:8.0f}  "
               f"{r.peak_mib / max(r.wire_mib, 1e-9):6.1f}{note}", flush=True)
 
     big = next((r for r in results if r.name == "big values"), None)

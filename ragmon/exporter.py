@@ -321,8 +321,8 @@ class Exporter:
                                  registry=r)
         self.in_progress = Gauge("ragmon_score_in_progress", "Examples a judge is scoring now (in a worker, "
                                  "or a call)", ["judge"], registry=r)
-        self.buffer_bytes = Gauge("ragmon_buffer_bytes", "What traces and examples hold against --max-buffer",
-                                  registry=r)
+        self.buffer_bytes = Gauge("ragmon_buffer_bytes", "What traces, examples and lexical workers hold "
+                                  "against --max-buffer", registry=r)
         # The limits those three run against, as process_max_fds stands beside process_open_fds: a panel or
         # rule can draw the share used without copying the flags into queries.
         self.max_traces = Gauge("ragmon_max_traces", "--max-traces: traces the buffer holds at most",
@@ -358,10 +358,14 @@ class Exporter:
         for name in preset:
             self._precreate(name)
 
-    def count_pool_restarts(self, read: Callable[[], int]) -> None:
-        """`ragmon_worker_pool_restarts_total`, read from the lexical lane, which keeps the count."""
+    def count_pool_replacements(self, restarts: Callable[[], int], recycles: Callable[[], int]) -> None:
+        """`ragmon_worker_pool_restarts_total` and `ragmon_worker_pool_recycles_total`, read from the
+        lexical lane, which keeps the counts."""
         self.registry.register(_CountRead("ragmon_worker_pool_restarts", "Lexical worker pools replaced "
-                                          "because a worker died (an OOM kill, a crash)", read))
+                                          "because a worker died (an OOM kill, a crash)", restarts))
+        self.registry.register(_CountRead("ragmon_worker_pool_recycles", "Lexical worker pools replaced "
+                                          "because a worker kept more memory than its share after an "
+                                          "example", recycles))
 
     def pipeline_label(self, name: str | None, *, claim: bool = True,
                        origin: Callable[[], Mapping[str, str]] | None = None) -> str:

@@ -21,16 +21,18 @@ from ragmon.options import MiB
 from ragmon.otlp.decode import MAX_VALUES
 from ragmon.otlp.grpc import READ_SLOTS, receive_cap
 from ragmon.otlp.limits import HELD_BODIES
+from ragmon.scoring import WORKER_SHARE
 from ragmon.serve_config import ServeConfig
 
 PROCESS = 90 * MiB
 """The sidecar's own process at work: the interpreter, gRPC, protobuf, the asyncio servers (57 MiB idle)."""
 
-WORKER = 80 * MiB
+WORKER = WORKER_SHARE
 """One lexical worker process with its caches full (27 MiB idle). What it takes beyond that to score an
 example (`ragmon.scoring.working_bytes`: a 14 MiB document of wide characters took a worker to 204 MiB)
 is counted in --max-buffer while the example is queued or scored, and a trace needing more than all of
---max-buffer is not scored (an `error`, logged)."""
+--max-buffer is not scored (an `error`, logged). What a worker keeps beyond it afterwards (a 4 MiB
+Chinese document left one at 195 MiB) is counted in --max-buffer too, until its pool is replaced."""
 
 DECODING = 100 * MiB
 """The values one request being decoded may hold at the default `--max-values` (floods of 16 MiB bodies

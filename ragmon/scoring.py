@@ -20,12 +20,14 @@ import logging
 import multiprocessing
 import os
 import pickle
+import resource
 import shutil
 import signal
 import sys
 import tempfile
 import threading
 import time
+from collections.abc import Iterable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
@@ -94,8 +96,7 @@ def working_bytes(example: Example) -> int:
     Japanese, read in pairs of characters, up to ~80 a document (every pair new: a term of its own,
     some 160 bytes a character) and ~25 an answer."""
     size = sys.getsizeof
-    total = sum(size(text) * (_CJK_CONTEXT if is_cjk(text) else _TEXT)
-                for text in dict.fromkeys(context.text for context in example.contexts or ()))
+    total = sum(size(text) * (_CJK_CONTEXT if is_cjk(text) else _TEXT) for text in _documents(example))
     for text in (example.question, example.answer):
         if text:
             total += size(text) * (_CJK_ANSWER if is_cjk(text) else _TEXT)
@@ -105,9 +106,15 @@ def working_bytes(example: Example) -> int:
 _TEXT, _CJK_CONTEXT, _CJK_ANSWER = 8, 96, 32
 
 
+WORKER_SHARE = 80 * 2**20
+"""What one lexical worker may keep between examples: the process with its caches full (27 MiB idle),
+`ragmon.memory_budget`'s figure. A worker found over it after an example is replaced (`LexicalLane`)."""
+
 _judge: LexicalJudge | None = None
 _spill: str = ""
 """The lane's directory for results too large to send whole (`score_lexical`), set by `warm`."""
+_share: int = WORKER_SHARE
+_PAGE = os.sysconf("SC_PAGE_SIZE")
 
 INLINE_BYTES = 3_072
 """Bytes of a pickled result a worker sends back through the pool's pipe; a larger one goes through a file
@@ -118,7 +125,7 @@ left the pool's manager thread reading the rest for ever, the parent holding the
 No death was seen, scoring stopped, and SIGTERM hung until the pod was killed."""
 
 
-def warm(threshold: float, spill: str = "") -> None:
+def warm(threshold: float, spill: str = "", share: int = WORKER_SHARE) -> None:
     """Every worker's initializer: the judge is built once, before traffic arrives, and kept.
 
     The worker also ignores SIGINT, SIGTERM and SIGHUP. A signal to the process group reaches the workers
@@ -129,9 +136,10 @@ def warm(threshold: float, spill: str = "") -> None:
     for sig in SHUTDOWN_SIGNALS:
         signal.signal(sig, signal.SIG_IGN)
     _exit_with_parent()
-    global _judge, _spill
+    global _judge, _spill, _share
     _judge = LexicalJudge(threshold)
     _spill = spill
+    _share = share
 
 
 def _exit_with_parent() -> None:
@@ -171,18 +179,50 @@ def _start_forkserver() -> None:
         signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
-def score_lexical(example: Example, k: int) -> tuple[bytes | str, float]:
+def score_lexical(example: Example, k: int) -> tuple[bytes | str, float, int, int]:
     """Runs in a worker process, with the judge that process keeps for its lifetime. Sends back the
     result without its example, which the main process has: pickled, or the path of the file it is in
-    when that is over `INLINE_BYTES` (`read_result`)."""
+    when that is over `INLINE_BYTES` (`read_result`); the time it took; the worker's pid; and what it
+    keeps if that is over its share (`kept_over`), else 0."""
     if _judge is None:
         raise RuntimeError("score_lexical runs in a LexicalLane worker, after warm()")
     start = time.perf_counter()
     result = evaluate_example(example, _judge, k)
     duration = time.perf_counter() - start
     data = pickle.dumps(tuple(getattr(result, name) for name in _RESULT_FIELDS), pickle.HIGHEST_PROTOCOL)
+    del result
+    return _spilled(data), duration, os.getpid(), kept_over(_share, example)
+
+
+def kept_over(share: int, example: Example) -> int:
+    """What this process keeps resident beyond the example it is done with (freed once the pool lets go of
+    it), if that is over `share`; else 0. A worker that scored a large example keeps memory its caches no
+    longer hold: a 4 MiB Chinese document left one at 195 MiB, a 14 MiB document with an emoji at 226
+    MiB, with every cache emptied still 185 (the allocator's arenas, pinned by what survives in them).
+    Only a new process gives it back, so the lane replaces the worker. The peak (`getrusage`, one system
+    call) clears nearly every example: only a worker that has been over its share since it started reads
+    its resident size, from /proc (Linux; elsewhere it is not read)."""
+    if resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024 <= share:
+        return 0
+    try:
+        with open("/proc/self/statm", "rb") as statm:
+            resident = int(statm.read().split()[1]) * _PAGE
+    except OSError:
+        return 0
+    texts = (*_documents(example), example.question or "", example.answer or "")
+    kept = resident - sum(map(sys.getsizeof, texts))
+    return kept if kept > share else 0
+
+
+def _documents(example: Example) -> Iterable[str]:
+    """Each distinct text of the example's contexts, once (a document retrieved twice is one str)."""
+    return dict.fromkeys(context.text for context in example.contexts or ())
+
+
+def _spilled(data: bytes) -> bytes | str:
+    """`data`, or the path of a file holding it when it is over `INLINE_BYTES`."""
     if len(data) <= INLINE_BYTES:
-        return data, duration
+        return data
     path = ""
     try:
         handle, path = tempfile.mkstemp(dir=_spill, prefix=f"{os.getpid()}-")
@@ -192,8 +232,8 @@ def score_lexical(example: Example, k: int) -> tuple[bytes | str, float]:
         if path:
             with contextlib.suppress(OSError):
                 os.unlink(path)
-        return data, duration
-    return path, duration
+        return data
+    return path
 
 
 _RESULT_FIELDS = tuple(name for name in ExampleResult.__dataclass_fields__ if name != "example")
@@ -215,17 +255,26 @@ CLOSE_GRACE = 2.0
 milliseconds (the worst texts found, ~3 s)."""
 
 
+RECYCLE_INTERVAL = 10.0
+"""Seconds at least between two replacements of the pool for a worker over its share: traffic that
+leaves every worker over it (a share too low for it) costs a new pool, its caches' warm-up and a pause
+that often, not at every example. A replacement due sooner waits for its time."""
+
+
 class LexicalLane:
     """The lexical judge in a pool of `workers` processes (forkserver: forking a process that runs gRPC
     threads is unsafe). A worker that dies breaks the pool; the lane then starts a fresh one, and scores
-    the examples the broken one held on it (`score`)."""
+    the examples the broken one held on it (`score`). A worker that keeps more than `share` bytes after
+    an example has its pool replaced too, gracefully (`_recycle`)."""
 
     judge = "lexical"
 
-    def __init__(self, *, rate: float, k: int, workers: int, threshold: float = DEFAULT_THRESHOLD) -> None:
+    def __init__(self, *, rate: float, k: int, workers: int, threshold: float = DEFAULT_THRESHOLD,
+                 share: int = WORKER_SHARE) -> None:
         self.rate = rate
         self.threshold = threshold
         self.workers = workers
+        self.share = share
         self.concurrency = 2 * workers
         """Two examples in flight per worker: one computing, one in the pipe, so no worker idles while
         a result travels back."""
@@ -235,6 +284,14 @@ class LexicalLane:
         """Workers that answered a warm-up in `start()` (usually all), for logs and for tests."""
         self.restarts = 0
         """Pools replaced because a worker died: `ragmon_worker_pool_restarts_total`."""
+        self.recycles = 0
+        """Pools replaced because a worker kept more than its share: `ragmon_worker_pool_recycles_total`."""
+        self._recycled_at = -RECYCLE_INTERVAL
+        self._recycle_due: asyncio.TimerHandle | None = None
+        self._retiring: dict[asyncio.Future[None], ProcessPoolExecutor] = {}
+        """Pools replaced for memory, finishing what they hold, until their shutdown ends."""
+        self._over: dict[ProcessPoolExecutor, dict[int, int]] = {}
+        """Per pool, per worker pid: bytes it keeps over its share, until the pool's workers end."""
         self._retrying = asyncio.Lock()
         self._spill: str | None = None
         """Where workers put results too large for the pipe (`INLINE_BYTES`): the lane's own directory,
@@ -249,7 +306,7 @@ class LexicalLane:
         if self._spill is None:
             self._spill, self._spill_lock = _spill_dir()
         return ProcessPoolExecutor(max_workers=self.workers, mp_context=context, initializer=warm,
-                                   initargs=(self.threshold, self._spill))
+                                   initargs=(self.threshold, self._spill, self.share))
 
     async def start(self) -> None:
         self._pool = self._new_pool()
@@ -283,19 +340,57 @@ class LexicalLane:
         raise LaneRefusal("error", message)
 
     async def _attempt(self, example: Example) -> Scored:
+        if self._retiring:
+            await asyncio.wait(self._retiring)
         pool = self._pool
         if pool is None:
             raise RuntimeError("lane not started")
         try:
-            payload, duration = await asyncio.get_running_loop().run_in_executor(
+            payload, duration, pid, kept = await asyncio.get_running_loop().run_in_executor(
                 pool, score_lexical, example, self._k)
         except BrokenProcessPool as broken:
             if self._pool is pool:  # the first to learn of this death: every other example held learns too
                 self._pool = self._new_pool()
                 self.restarts += 1
+                self._over.pop(pool, None)
                 await asyncio.to_thread(_report_death, pool, broken)
             raise
+        if kept:
+            self._over.setdefault(pool, {})[pid] = kept - self.share
+        if kept and self._pool is pool and self._recycle_due is None:
+            loop = asyncio.get_running_loop()
+            due = max(loop.time(), self._recycled_at + RECYCLE_INTERVAL)
+            log.info("a lexical worker kept more than its share of memory after an example; its pool is "
+                     "replaced", extra={"kept_mib": round(kept / 2**20), "share_mib": self.share // 2**20,
+                                        "trace_id": example.id, "in_seconds": round(due - loop.time(), 1)})
+            if due > loop.time():
+                self._recycle_due = loop.call_at(due, self._recycle, pool)
+            else:
+                self._recycle(pool)
         return Scored(read_result(example, payload), duration)
+
+    def _recycle(self, pool: ProcessPoolExecutor) -> None:
+        """New examples go to a new pool once the old one has finished the few it holds (two a worker)
+        and its workers have ended, giving their memory back. Examples wait for it, rather than run on
+        both pools at once: two workers each scoring a large document took 356 MiB where one took 208."""
+        self._recycle_due = None
+        if self._pool is not pool:  # died meanwhile, or closed
+            return
+        self._recycled_at = asyncio.get_running_loop().time()
+        self._pool = self._new_pool()
+        self.recycles += 1
+        retiring = asyncio.ensure_future(asyncio.to_thread(pool.shutdown, wait=True))
+        self._retiring[retiring] = pool
+        retiring.add_done_callback(self._retired)
+
+    def _retired(self, retiring: asyncio.Future[None]) -> None:
+        self._over.pop(self._retiring.pop(retiring), None)
+
+    @property
+    def over_share(self) -> int:
+        """Bytes workers keep over their share until their pool is replaced and they end: the sidecar
+        counts them against --max-buffer meanwhile, so that the bound holds over those seconds too."""
+        return sum(sum(workers.values()) for workers in self._over.values())
 
     async def close(self) -> None:
         """Waits, off the event loop, until the pool's manager thread has ended. Left running, it races
@@ -310,16 +405,21 @@ class LexicalLane:
         if self._pool is None:
             return
         pool, self._pool = self._pool, None
+        if self._recycle_due is not None:
+            self._recycle_due.cancel()
+            self._recycle_due = None
         shutdown = asyncio.ensure_future(asyncio.to_thread(pool.shutdown, wait=True, cancel_futures=True))
-        done, _ = await asyncio.wait([shutdown], timeout=CLOSE_GRACE)
-        if not done:
+        pools = {shutdown: pool, **self._retiring}
+        _, busy = await asyncio.wait(pools, timeout=CLOSE_GRACE)
+        if busy:
             # The executor keeps no public handle on its processes before Python 3.14's kill_workers().
-            workers = list(getattr(pool, "_processes", {}).values())
+            workers = [worker for ending in busy
+                       for worker in getattr(pools[ending], "_processes", {}).values()]
             log.warning("lexical workers still busy after the drain; killing them",
                         extra={"grace_seconds": CLOSE_GRACE, "pids": sorted(w.pid for w in workers)})
             for worker in workers:
                 worker.kill()
-        await shutdown
+        await asyncio.gather(*pools)
         if self._spill is not None:
             shutil.rmtree(self._spill, ignore_errors=True)
             self._spill = None

@@ -153,6 +153,7 @@ class Sidecar:
         """The request bodies both OTLP receivers hold at once (ragmon.otlp.limits)."""
         self._runners = [_LaneRunner(lane, config.queue_size, i == 0) for i, lane in enumerate(self._lanes)]
         self._primary = self._runners[0]
+        self._lexical = [lane for lane in self._lanes if isinstance(lane, LexicalLane)]
         self._high_water = max(1, config.max_traces * 9 // 10)
         self._bytes_high_water = config.max_buffer * 9 // 10
         """The 90% marks of --max-traces and --max-buffer: a request that would take the buffer past either
@@ -446,13 +447,13 @@ class Sidecar:
         return refused or True
 
     def _export_lane(self, runner: _LaneRunner) -> None:
-        """A lane's queue, and what only some lanes have: the lexical pool's restarts, Claude's budget."""
+        """A lane's queue, and what only some lanes have: the lexical pool's replacements, Claude's budget."""
         lane, exporter = runner.lane, self.exporter
         exporter.queue_depth.labels(lane.judge).set_function(runner.queue.qsize)
         exporter.in_progress.labels(lane.judge).set_function(lambda: runner.busy)
         exporter.queue_size.labels(lane.judge).set(runner.queue.maxsize)
         if isinstance(lane, LexicalLane):
-            exporter.count_pool_restarts(lambda: lane.restarts)
+            exporter.count_pool_replacements(lambda: lane.restarts, lambda: lane.recycles)
         elif isinstance(lane, llm_lane.ClaudeLane):
             budget = lane.budget
             exporter.budget.labels(lane.judge).set(budget.usd_per_day)
@@ -460,9 +461,11 @@ class Sidecar:
 
     def _held_bytes(self) -> int:
         """What --max-buffer bounds: the traces in the assembler (evicted ones until collected), decided
-        ones until their outcome is counted, and the examples further lanes still hold."""
+        ones until their outcome is counted, the examples further lanes still hold, and what lexical
+        workers keep over their share until they are replaced."""
         return (self.assembler.held_bytes + self._decided_bytes
-                + sum(runner.unjudged_bytes for runner in self._runners))
+                + sum(runner.unjudged_bytes for runner in self._runners)
+                + sum(lane.over_share for lane in self._lexical))
 
     def reject(self, count: int, reason: str) -> None:
         self.exporter.spans_rejected(reason, count)

@@ -40,9 +40,10 @@ EXAMPLE = Example("e1", "How long does the warranty last?",
 
 
 @contextlib.asynccontextmanager
-async def running(workers: int = 1, threshold: float = DEFAULT_THRESHOLD) -> AsyncIterator[LexicalLane]:
+async def running(workers: int = 1, threshold: float = DEFAULT_THRESHOLD,
+                  share: int = scoring.WORKER_SHARE) -> AsyncIterator[LexicalLane]:
     """A started lane, closed when the block ends however it ends."""
-    lane = LexicalLane(rate=1.0, k=5, workers=workers, threshold=threshold)
+    lane = LexicalLane(rate=1.0, k=5, workers=workers, threshold=threshold, share=share)
     await lane.start()
     try:
         yield lane
@@ -95,6 +96,7 @@ async def test_a_spill_directory_a_killed_sidecar_left_is_removed_and_a_live_lan
         monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     # A SIGKILLed sidecar (an OOM kill) left its directory and the results in it; the next container of
     # the pod, on the same emptyDir, never removed them. A live lane holds its directory's lock.
+    scoring._start_forkserver()  # before $TMPDIR moves: the forkserver's socket directory is not a lane's
     monkeypatch.setenv("TMPDIR", str(tmp_path))
     monkeypatch.setattr(tempfile, "tempdir", None)  # read $TMPDIR again
     dead, live = tmp_path / f"{scoring.SPILL_PREFIX}dead", tmp_path / f"{scoring.SPILL_PREFIX}live"
@@ -121,7 +123,7 @@ def test_a_result_that_cannot_be_spilled_goes_back_through_the_pipe_and_leaves_n
     handler = signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # the write fails with EFBIG, not a signal
     resource.setrlimit(resource.RLIMIT_FSIZE, (1024, previous[1]))
     try:
-        payload, _ = scoring.score_lexical(BIG, 5)
+        payload, *_ = scoring.score_lexical(BIG, 5)
     finally:
         resource.setrlimit(resource.RLIMIT_FSIZE, previous)
         signal.signal(signal.SIGXFSZ, handler)
@@ -341,3 +343,61 @@ def test_working_bytes_covers_the_peak_scoring_takes_and_is_not_wildly_above_it(
     estimate = scoring.working_bytes(example)
     peak = _peak_scoring(example)
     assert peak <= estimate <= 4 * peak, (peak, estimate)
+
+
+# --- a worker over its share of memory ------------------------------------------------------------------
+
+
+def resident_bytes() -> int:
+    with open("/proc/self/statm", "rb") as statm:
+        return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+
+
+def test_what_a_worker_keeps_is_its_resident_memory_less_the_example_it_is_done_with() -> None:
+    # The example's texts go when the pool lets go of it: 64 MiB of document in hand is not memory kept.
+    document = "x" * (64 * 2**20)
+    example = Example("doc", "q?", (Context("d", document), Context("again", document)), "a.")
+    resident = resident_bytes()
+    share = resident - 32 * 2**20  # under what this process holds, over what it holds without the document
+    assert scoring.kept_over(share, example) == 0
+    kept = scoring.kept_over(share, EXAMPLE)  # an example of a few bytes: nearly all of it is kept
+    assert resident - 2**20 < kept < resident + 8 * 2**20
+    assert scoring.kept_over(resident + 64 * 2**20, EXAMPLE) == 0  # under its share
+
+
+async def test_a_worker_over_its_share_after_an_example_is_replaced_at_most_once_in_a_while(
+        monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    # A worker keeps what the allocator will not give back after a large example (a 4 MiB Chinese document
+    # left one at 195 MiB where its share is 80). A share of 1 MiB puts every worker (27 MiB idle) over it.
+    # Its pool is replaced once the result is back, and the next example waits for the old worker to end
+    # (two workers each scoring a large document at once would take twice the memory). Not again within
+    # RECYCLE_INTERVAL (here 1 s): the replacement the second example calls for comes when it is due,
+    # with no example to prompt it.
+    monkeypatch.setattr(scoring, "RECYCLE_INTERVAL", 1.0)
+    caplog.set_level(logging.INFO, logger="ragmon.scoring")
+    async with running(share=2**20) as lane:
+        [pid] = lane.worker_pids
+        first = await lane.score(EXAMPLE)
+        assert lane.recycles == 1 and lane.restarts == 0
+        second = await lane.score(EXAMPLE)
+        assert not Path(f"/proc/{pid}").exists()  # ended, and reaped, before the second was scored
+        assert lane.recycles == 1
+        # The new worker's own 27 MiB or so over its share, counted until it is replaced and ends
+        assert 10 * 2**20 < lane.over_share < 200 * 2**20
+        replaced = time.monotonic()
+        while lane.over_share and time.monotonic() < replaced + 20:
+            await asyncio.sleep(0.05)
+        assert lane.recycles == 2 and 0.5 < time.monotonic() - replaced < 1.5
+        third = await lane.score(EXAMPLE)
+    assert [s.result.metrics["groundedness"] for s in (first, second, third)] == [0.5] * 3
+    lines = [r for r in caplog.records if r.getMessage().startswith("a lexical worker kept more")]
+    assert [(r.levelno, r.trace_id, r.share_mib) for r in lines] == [(logging.INFO, "e1", 1)] * 3
+    assert all(r.kept_mib > 1 for r in lines)
+
+
+async def test_a_worker_within_its_share_is_kept() -> None:
+    async with running() as lane:
+        [pid] = lane.worker_pids
+        for _ in range(3):
+            await lane.score(BIG)
+        assert lane.recycles == 0 and Path(f"/proc/{pid}").exists()

@@ -1,6 +1,6 @@
 """`ragmon serve` when a lexical worker dies holding traces, as the kernel's OOM killer ends one: the traces
 are scored all the same, on the pool started in its place, and the log says which worker died and how,
-in one line without a traceback.
+in one line without a traceback. And when a worker keeps more memory than its share: replaced, counted.
 
 The real service in-process on port 0, its real worker stopped (so that it holds traces when it dies) and
 then SIGKILLed, read back from its /metrics page."""
@@ -17,6 +17,8 @@ import aiohttp
 import pytest
 from polling import wait_metrics
 
+from ragmon import scoring
+from ragmon.scoring import LexicalLane
 from ragmon.scrape import total
 from ragmon.serve_config import ServeConfig
 from ragmon.service import Ports, Sidecar, lexical_lane
@@ -77,3 +79,29 @@ async def test_traces_held_by_an_oom_killed_worker_are_scored_and_its_death_is_o
         "ragmon.scoring", f"lexical worker {pid} was killed by SIGKILL, which is usually the kernel's OOM "
         "killer: check the container's memory limit; the examples its pool held are retried once on a new "
         "pool", None)
+
+
+async def test_a_worker_over_its_share_of_memory_is_counted_in_the_buffer_until_it_is_replaced(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # A share of 1 MiB puts the worker (27 MiB idle) over it after each example. After the first its pool
+    # is replaced at once; the next replacement is due RECYCLE_INTERVAL (here 1 s) later, and meanwhile
+    # what the new worker keeps over its share is held against --max-buffer (ragmon_buffer_bytes, with
+    # no trace held), then given back. Every trace is scored, none lost with an old pool.
+    monkeypatch.setattr(scoring, "RECYCLE_INTERVAL", 1.0)
+    config = ServeConfig(http_listen=("127.0.0.1", 0), grpc_listen=None, metrics_listen=("127.0.0.1", 0),
+                         quiet=0.05, workers=1)
+    lane = LexicalLane(rate=1.0, k=config.k, workers=1, share=2**20)
+    sidecar = Sidecar(config, [lane])
+    ports = await sidecar.start()
+    try:
+        first = await wait_metrics(ports.metrics, lambda s: any(
+            name == "ragmon_worker_pool_recycles_total" for name, _ in s))
+        await send(ports, TRACES)
+        scored = await wait_metrics(ports.metrics, lambda s: total(s, "ragmon_traces_total") == TRACES)
+        replaced = await wait_metrics(ports.metrics, lambda s: total(s, "ragmon_buffer_bytes") == 0)
+    finally:
+        await sidecar.stop()
+    assert [total(s, "ragmon_worker_pool_recycles_total") for s in (first, scored, replaced)] == [0, 1, 2]
+    assert 10 * 2**20 < total(scored, "ragmon_buffer_bytes") < 200 * 2**20
+    assert total(replaced, "ragmon_worker_pool_restarts_total") == 0
+    assert total(replaced, "ragmon_traces_total", outcome="scored") == TRACES

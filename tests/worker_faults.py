@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 import signal
 
-from ragmon.model import Example, ExampleResult
+from ragmon.model import Example
 from ragmon.scoring import score_lexical
 
 POISON = "poison"
@@ -17,7 +17,7 @@ UNREADABLE = "unreadable"
 """The id of the example whose result cannot be unpickled."""
 
 
-def score_or_die(example: Example, k: int) -> tuple[ExampleResult, float]:
+def score_or_die(example: Example, k: int) -> tuple[bytes | str, float, int, int]:
     if example.id == POISON:
         os.kill(os.getpid(), signal.SIGKILL)
     return score_lexical(example, k)
@@ -32,7 +32,7 @@ class Unreadable:
         return _refuse, ()
 
 
-def score_unreadable(example: Example, k: int) -> tuple[object, float]:
+def score_unreadable(example: Example, k: int) -> tuple[object, float, int, int]:
     if example.id == UNREADABLE:
-        return Unreadable(), 0.0
+        return Unreadable(), 0.0, os.getpid(), 0
     return score_lexical(example, k)

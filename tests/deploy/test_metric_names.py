@@ -47,7 +47,7 @@ def exported() -> tuple[dict[str, str], dict[str, set[str]], dict[str, set[str]]
     live.example_scored(pipeline, "lexical", result, "4bf92f3577b34da6a3ce929d0e0e4736")
     live.score_lag(0.1)
     # What a running sidecar sets (ragmon.service): the limits, a lexical and a Claude lane.
-    live.count_pool_restarts(lambda: 0)
+    live.count_pool_replacements(lambda: 0, lambda: 0)
     for judge in ("lexical", "claude"):
         live.queue_size.labels(judge).set(1_000)
     live.budget.labels("claude").set(5)
