@@ -13,14 +13,18 @@ items, so the word and stem caches see a realistic long tail. Four workloads:
   so about one content word in ten is one the stemming cache no longer holds: what a miss costs;
 - English pages: the 466 answers of the English corpora in tests/judges/corpora (support pages, technical
   documentation, policies, pricing tables, doses, fees), real prose full of numbers with units, tables and
-  wrappers, which the generated text has none of; every page read anew on each pass (`PASSES` per run).
+  wrappers, which the generated text has none of; every page read anew on each pass (`PASSES` per run);
+- Chinese and Japanese pages: the 85 answers of tests/judges/corpora/chinese_japanese.jsonl, likewise;
+- Chinese, open vocabulary: 5 new passages of 400 characters and an answer of two sentences of 60, drawn
+  by Zipf frequency from 3,000 ideographs: nearly every pair of characters (what ragmon reads as a term)
+  is new, as in a pipeline over a large Chinese corpus.
 
 Each workload first scores a warm-up set (steady state, as a long-lived process is), then times `--runs`
 sets of new examples in CPU time and prints their median and range.
 
 Then the memory the lexical judge's caches hold in one scoring process (the sidecar has one per worker)
 once full, by passage length: the 4,096-passage cache with the texts it keeps alive, and the stemming cache
-(traced by tracemalloc, the caches emptied first).
+(traced by tracemalloc, the caches emptied first); and the same for passages of 400 Chinese characters.
 Run: `.venv/bin/python benchmarks/scoring.py [--examples N] [--runs N]`.
 """
 
@@ -28,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import bisect
+import functools
 import itertools
 import json
 import random
@@ -35,6 +40,7 @@ import statistics
 import sys
 import time
 import tracemalloc
+from collections.abc import Callable
 from pathlib import Path
 
 import ragmon.text.claims
@@ -173,6 +179,39 @@ def english_pages() -> list[Example]:
     return found
 
 
+def chinese_pages() -> list[Example]:
+    found = []
+    for line in (CORPORA / "chinese_japanese.jsonl").read_text(encoding="utf-8").splitlines():
+        case = json.loads(line)
+        contexts = tuple(Context(c["id"], c["text"]) for c in case["contexts"])
+        found.append(Example(case["id"], case["question"], contexts, case["answer"]))
+    return found
+
+
+IDEOGRAPHS = [chr(0x4E00 + n) for n in range(3_000)]
+IDEOGRAPH_WEIGHTS = list(itertools.accumulate(1 / (rank + 1) for rank in range(3_000)))
+
+
+def chinese_text(rng: random.Random, length: int) -> str:
+    return "".join(rng.choices(IDEOGRAPHS, cum_weights=IDEOGRAPH_WEIGHTS, k=length)) + "\u3002"
+
+
+def chinese_examples(rng: random.Random, count: int) -> list[Example]:
+    """Every passage new; the answer's first sentence copied from one, the second made up."""
+    out = []
+    for n in range(count):
+        contexts = tuple(Context(f"c{n}-{k}", chinese_text(rng, 400)) for k in range(5))
+        answer = contexts[0].text[100:160] + "\u3002" + chinese_text(rng, 60)
+        out.append(Example(f"zh{n}", chinese_text(rng, 15), contexts, answer))
+    return out
+
+
+def chinese_rates(judge: LexicalJudge, count: int, runs: int) -> list[float]:
+    rng = random.Random(17)
+    rate(chinese_examples(rng, count // 4), judge)
+    return sorted(rate(chinese_examples(rng, count // 4), judge) for _ in range(runs))
+
+
 def cold_rates(items: list[Example], judge: LexicalJudge, runs: int) -> list[float]:
     """`runs` rates, each over `PASSES` passes of the examples, every pass with the passage, profile and
     claim caches emptied first (every page read anew; stems stay cached, as in a long-lived process),
@@ -198,14 +237,14 @@ def figure(measured: list[float]) -> str:
     return f"{median:8,.0f} examples/s  ({measured[0]:,.0f}-{measured[-1]:,.0f})"
 
 
-def cache_memory(writer: Writer, words: int) -> float:
-    """MiB held by full passage and stemming caches after reading 4,096 new passages of `words` words:
-    what reading them allocates and keeps, the texts the passage cache keeps alive included (traced)."""
+def cache_memory(new_passage: Callable[[], str]) -> float:
+    """MiB held by full passage and stemming caches after reading 4,096 new passages: what reading them
+    allocates and keeps, the texts the passage cache keeps alive included (traced)."""
     ragmon.text.passages.clear_cache()
     ragmon.text.terms.TERMS.clear()
     tracemalloc.start()
     for _ in range(ragmon.text.passages.ENTRIES):
-        ragmon.text.passages.passage(writer.passage(words))
+        ragmon.text.passages.passage(new_passage())
     held = tracemalloc.get_traced_memory()[0]
     tracemalloc.stop()
     return held / 2**20
@@ -230,9 +269,17 @@ def main() -> int:
     pages = english_pages()
     print(f"  English pages      {figure(cold_rates(pages, judge, runs))}  the {len(pages)} answers of the "
           "English corpora, every page read anew")
-    held = {words: cache_memory(writer, words) for words in (200, 800, 2_000)}
+    pages = chinese_pages()
+    print(f"  Chinese, Japanese  {figure(cold_rates(pages, judge, runs))}  the {len(pages)} answers of the "
+          "Chinese and Japanese corpus, every page read anew")
+    print(f"  Chinese, open      {figure(chinese_rates(judge, count, runs))}  all new: passages of 400 "
+          "characters from 3,000")
+    held = {f"{words:,} words": cache_memory(functools.partial(writer.passage, words))
+            for words in (200, 800, 2_000)}
+    rng = random.Random(19)
+    held["400 Chinese characters"] = cache_memory(functools.partial(chinese_text, rng, 400))
     print("caches held per scoring process, by passage length: "
-          + ", ".join(f"{words:,} words {mib:.0f} MiB" for words, mib in held.items()))
+          + ", ".join(f"{length} {mib:.0f} MiB" for length, mib in held.items()))
     return 0
 
 

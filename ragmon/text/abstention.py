@@ -6,7 +6,8 @@ from __future__ import annotations
 import re
 
 from ragmon.text import european, european_courtesy
-from ragmon.text.terms import normalise, profile, wide
+from ragmon.text.cache import wide
+from ragmon.text.terms import normalise, profile
 
 SOURCE_NOUN = r"(?:context|contexts|document|documents|documentation|passage|passages|source|sources|text|" \
               r"texts|information|excerpts?|knowledge base|search results|results)"

@@ -9,7 +9,7 @@ from collections.abc import Collection, Sequence
 from ragmon.model import Claim
 from ragmon.text import european
 from ragmon.text.abstention import SOURCE_ADJECTIVE, SOURCE_NOUN, is_abstention, is_filler
-from ragmon.text.cache import text_cache
+from ragmon.text.cache import text_cache, wide
 from ragmon.text.letters import GREETING_TERMS, ending, salutation_end
 from ragmon.text.numbers import ENCLOSED_NUMBERS
 from ragmon.text.places import places
@@ -24,7 +24,6 @@ from ragmon.text.terms import (
     SUPERSCRIPT_CITATION,
     TextProfile,
     profile,
-    wide,
     wordset,
 )
 from ragmon.text.wrapper_model import reads_as_wrapper, states_after_comma

@@ -48,7 +48,10 @@ def _terms(spaced: str, *, cjk: bool) -> KeysView[str]:
     occur: the keys of a dict (see `Passage`); a long text's a slice at a time (`slices`), but Chinese or
     Japanese, whose pairs of characters are read with what the whole text holds (`words_and_pairs`)."""
     if cjk:  # read whole: whether it holds kana, and which of its runs are negated, are the text's
-        return dict.fromkeys(map(TERMS.__getitem__, words_and_pairs(spaced))).keys()
+        words, pairs = words_and_pairs(spaced)
+        read = dict.fromkeys(map(TERMS.__getitem__, words))
+        read.update(dict.fromkeys(pairs))
+        return read.keys()
     if len(spaced) <= SLICE:
         return dict.fromkeys(map(TERMS.__getitem__, spaced.split())).keys()
     terms: dict[str, None] = {}
@@ -192,6 +195,9 @@ _NUMBER_ENDS = re.compile(r"(?![0-9]|[.,][0-9]|" + SCALES + ")")
 
 _TERM_BYTES = 40
 """Bytes a passage holds per term (measured: 23-30 with tracemalloc)."""
+_PAIR_BYTES = 80
+"""And per pair of Chinese or Japanese characters, the term's own str: English words are shared by every
+passage through the stem cache, pairs only while `terms._PAIRS` holds them."""
 _PASSAGE_BYTES = 200
 _NUMBER_BYTES = 48
 """Bytes a passage holds per number once they are read: a float and its share of a frozenset's table
@@ -210,11 +216,14 @@ def size(text: str, read: Passage) -> int:
     kept = read._text
     numbers = len(kept.encode("utf-8", "surrogatepass").translate(_DIGITS, b".,").split())
     texts = sys.getsizeof(text) + (0 if kept is text else sys.getsizeof(kept))
-    return texts + _TERM_BYTES * len(read.terms) + _NUMBER_BYTES * numbers + _PASSAGE_BYTES
+    per_term = _TERM_BYTES + (_PAIR_BYTES if is_cjk(text) else 0)
+    return texts + per_term * len(read.terms) + _NUMBER_BYTES * numbers + _PASSAGE_BYTES
 
 
 SHORT = 4096
-"""Characters of the longest passage in the count-bounded cache: 4,096 of them hold ~40 MB at most."""
+"""Characters of the longest passage in the count-bounded cache: 4,096 of them hold ~40 MB at most. Of a
+wide one, `WIDE_SHORT`: a Chinese or Japanese passage holds about a term a character."""
+WIDE_SHORT = 256
 
 
 def _prepared_size(text: str, low: str) -> int:
@@ -245,7 +254,8 @@ def _prepared(text: str) -> str:
 
 
 ENTRIES = 4096
-passage, _clear_passages = text_cache(Passage, size, short=SHORT, entries=ENTRIES, max_bytes=32 * 2**20)
+passage, _clear_passages = text_cache(Passage, size, short=SHORT, wide_short=WIDE_SHORT, entries=ENTRIES,
+                                      max_bytes=32 * 2**20)
 """A passage read once: cached by text, as retrieved passages recur across questions and a replay over one
 corpus then reads each passage once. Short ones (nearly all: 200 words are ~1,300 characters) in a C-level
 LRU of 4,096 (~18 MB with their texts at 200 words); longer ones in a `LongTextCache` of 32 MiB."""

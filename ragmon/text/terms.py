@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from ragmon.text import european, literals, units
-from ragmon.text.cache import text_cache
+from ragmon.text.cache import text_cache, wide
 from ragmon.text.numbers import (
     MONTH_WORDS,
     NO_NUMBERS,
@@ -137,7 +137,7 @@ def is_cjk(text: str) -> bool:
     return wide(text) and _CJK_CHARACTER.search(text) is not None
 
 
-def words_and_pairs(spaced: str) -> list[str]:
+def words_and_pairs(spaced: str) -> tuple[list[str], list[str]]:
     """The words of `spaced` (a text translated by `SEPARATORS`), each run of Chinese or Japanese characters
     as the pairs of characters it holds, one after the other overlapping: "退款受理" -> "退款", "款受",
     "受理". Those languages write no space between words and ragmon has no dictionary to find them with, so
@@ -147,7 +147,13 @@ def words_and_pairs(spaced: str) -> list[str]:
     a context are its words found there. In Chinese a negation makes the pair after it negative
     (`_NEGATION`), in Japanese the pair before a negative ending (`_JAPANESE_NEGATION`). Found by C-level
     searches: a Python call for each run, or a template expanded for each negation, had made a Chinese
-    passage cost 15 times an English one a character (now 5 times)."""
+    passage cost 15 times an English one a character (now 5 times).
+
+    Returns the other words, to be read as terms (`TERMS`), and the pairs, which are terms as they are
+    (a pair of letters is its own term, a negated one its opposite): they skip the stem cache, which
+    they would fill and turn over for nothing, a pair new to it at nearly every character of
+    open-vocabulary text (1,200 misses an example held Chinese traffic to 80 examples a second, and
+    evicted every English word)."""
     found = _PAIR.findall(spaced)
     words = _CJK_RUN.sub(" ", spaced).split()
     if _KANA.search(spaced) is not None:
@@ -155,14 +161,31 @@ def words_and_pairs(spaced: str) -> list[str]:
     else:
         negated = _NEGATION.findall(spaced) if _NEGATOR.search(spaced) else []
         negated += [_NEED] * len(_NO_NEED.findall(spaced))
-    if not negated:
-        return words + found
-    # A pair that is only ever negated is no plain pair: "不支持" holds "¬支持", not "支持". Counted once
-    # each, both: counting the text for each negation had made "不不不..." quadratic (82 s at 100,000).
-    plain = Counter(found)
-    only_negated = {pair for pair, times in Counter(negated).items() if plain[pair] <= times}
-    kept = [pair for pair in found if pair not in only_negated] if only_negated else found
-    return words + kept + [_NEGATED + pair for pair in negated]
+    if negated:
+        # A pair that is only ever negated is no plain pair: "不支持" holds "¬支持", not "支持". Counted once
+        # each, both: counting the text for each negation had made "不不不..." quadratic (82 s at 100,000).
+        plain = Counter(found)
+        only_negated = {pair for pair, times in Counter(negated).items() if plain[pair] <= times}
+        kept = [pair for pair in found if pair not in only_negated] if only_negated else found
+        found = kept + [_NEGATED + pair for pair in negated]
+    if _NO_LETTER_PAIR.search(spaced) is not None:  # two marks, which make no term (`_term`)
+        found = [pair for pair in found if TERMS[pair]]
+    if len(_PAIRS) > _PAIRS_HELD:
+        _PAIRS.clear()
+    return words, list(map(_PAIRS.setdefault, found, found))
+
+
+_PAIRS: dict[str, str] = {}
+"""Each pair read lately, as one str: the passages and profiles that hold a pair in the caches share it,
+rather than each its own copy (80 bytes a pair where a passage's table of terms takes 40: 4,096 cached
+passages of Chinese took 225 MiB, 186 shared). A C-level `setdefault` a pair; emptied when it holds
+`_PAIRS_HELD` (~10 MB), which costs nothing but copies of pairs made again."""
+_PAIRS_HELD = 1 << 16
+
+
+_NO_LETTER_PAIR = re.compile("[\u3040\u3097-\u309c\u30a0\ufa6e\ufa6f\ufada-\ufaff]{2}")
+"""Two of the characters `_CJK_LETTERS` takes in that are no letters (combining sound marks, code points
+not assigned): a pair of them is no term, as a symbol is none."""
 
 
 _NEGATOR = re.compile("[不没沒未无無非别別勿并並从從尚]")
@@ -281,17 +304,6 @@ def normalise(text: str) -> str:
     if wide(low) and any(mark in low for mark in _FULL_WIDTH_MARKS):
         low = low.translate(_AS_ASCII)  # translating every wide text cost 20 us a passage, a search 3 us
     return low
-
-
-_NARROW = sys.getsizeof("\xe9") - 1
-
-
-def wide(text: str) -> bool:
-    """Whether `text` holds a character past U+00FF, told from the size CPython keeps it at (PEP 393: one
-    byte a character up to U+00FF, two or four past it; `_NARROW` is the rest, measured at import): a
-    constant-time test, where searching a passage of 1,300 characters with a "é" for a Chinese character
-    took 3-9 us. Chinese, Japanese and full-width text is wide, and so is some English ("—", "€")."""
-    return not text.isascii() and sys.getsizeof(text) > _NARROW + len(text)
 
 
 _FULL_WIDTH_MARKS = "\uff0c\uff0e\uff1a\uff08\uff05"
@@ -505,8 +517,11 @@ def _read_terms(text: str) -> tuple[frozenset[str], str, str, bool]:
     if "<" in low or "^" in low:
         low = _MARKUP.sub(" ", low)
         spaced = separated(low)
-    words = words_and_pairs(spaced) if cjk else spaced.split()
-    terms = frozenset(filter(None, map(TERMS.__getitem__, words)))  # C-level: function words go
+    if cjk:
+        words, pairs = words_and_pairs(spaced)
+        terms = frozenset(filter(None, map(TERMS.__getitem__, words))).union(pairs)
+    else:
+        terms = frozenset(filter(None, map(TERMS.__getitem__, spaced.split())))  # C-level: function words go
     if not cjk and not terms.isdisjoint(NEGATION_TERMS) and (marked := negations(low)) is not None:
         terms = frozenset(filter(None, map(TERMS.__getitem__, separated(marked).split())))
     return terms, low, spaced, cjk
@@ -573,6 +588,8 @@ def _held(text: str, read: TextProfile) -> int:
 _NUMBER_BYTES = 24
 _PROFILE_BYTES = 48
 SHORT = 512
-"""At most ~170 words, so ~170 terms: their frozenset takes at most 8 KB."""
-profile, clear_cache = text_cache(read_profile, _held, short=SHORT, entries=4096, max_bytes=8 * 2**20)
+"""At most ~170 words, so ~170 terms: their frozenset takes at most 8 KB. Wide text, at most 128
+characters: Chinese or Japanese has a term (a pair) at nearly every character."""
+profile, clear_cache = text_cache(read_profile, _held, short=SHORT, wide_short=128, entries=4096,
+                                  max_bytes=8 * 2**20)
 """`clear_cache` empties the profile cache; the stemming cache is `TERMS`."""

@@ -3,13 +3,14 @@ too large for the budget is read every time rather than kept."""
 
 from __future__ import annotations
 
+import random
 import sys
 import tracemalloc
 
 import pytest
 
 from ragmon.text import claims, passages, terms
-from ragmon.text.cache import LongTextCache
+from ragmon.text.cache import LongTextCache, text_cache
 
 
 class Reads:
@@ -57,6 +58,41 @@ def test_long_claims_and_answers_are_read_once_while_held_and_read_as_short_ones
     # refund, take, thirty -> 30 (a number, not a term), day: the terms of one sentence are all of them.
     assert terms.profile(answer) == terms.profile(sentence)
     assert terms.profile(answer).terms == {"refund", "take", "dai"} and terms.profile(answer).numbers == {30}
+
+
+def test_a_wide_text_past_wide_short_is_held_within_the_byte_budget_and_a_narrow_one_by_count() -> None:
+    # Chinese holds a term at nearly every character, so a wide text is "long" sooner: 22 characters,
+    # past wide_short (10), go to the cache of 50 bytes, where a third of them (66) puts out the first.
+    # ASCII of the same length stays in the cache bounded by count alone (100 entries).
+    reads = Reads()
+    cached, _ = text_cache(reads, by_length, short=100, wide_short=10, entries=100, max_bytes=50)
+    chinese = ["退款政策" * 5 + f"{n:02d}" for n in range(3)]
+    english = [f"refund policy {n:08d}" for n in range(3)]
+    for texts in (chinese, english):
+        first = cached(texts[0])
+        for text in texts[1:]:
+            cached(text)
+        assert (cached(texts[0]) is first) == texts[0].isascii()
+    assert reads.count == 7  # the first Chinese text read twice
+    assert cached("退款政策") is cached("退款政策")  # wide, within wide_short: counted, kept
+
+
+def test_chinese_passages_the_cache_keeps_hold_about_its_budget() -> None:
+    # 1,500 new passages of 1,000 Chinese characters (from 3,000, so nearly every pair new): each under
+    # SHORT, they had all been kept, some 150 KB each with their pairs, where the byte budget is 32 MiB.
+    rng = random.Random(5)
+    ideographs = [chr(0x4E00 + n) for n in range(3_000)]
+    texts = ["".join(rng.choices(ideographs, k=1_000)) for _ in range(1_500)]
+    passages.clear_cache()
+    tracemalloc.start()
+    try:
+        for text in texts:
+            passages.passage(text)
+        held = tracemalloc.get_traced_memory()[0]
+    finally:
+        tracemalloc.stop()
+        passages.clear_cache()
+    assert held < 48 * 2**20
 
 
 def test_clearing_forgets_long_and_short_texts() -> None:

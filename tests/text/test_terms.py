@@ -150,6 +150,26 @@ def test_chinese_and_japanese_runs_are_read_as_overlapping_pairs_of_characters()
     assert profile("환불은 배송 후").terms == {"환불은", "배송", "후"}
 
 
+def test_pairs_of_characters_are_terms_as_they_are_and_leave_the_stem_cache_to_words() -> None:
+    # A pair has no stem: each one stemmed and cached had taken a slot of the stem cache (65,536 of them,
+    # English words' too) at nearly every character of open-vocabulary Chinese, and a Python call per miss.
+    text_module.TERMS.clear()
+    read = profile("客服不支持退款 refunds。")
+    assert read.terms == {"客服", "服不", "不支", NEGATION + "支持", "持退", "退款", "refund"}
+    assert set(text_module.TERMS) == {"refunds"}
+    # Two sound marks (or code points no letter is assigned to) make no pair, as a symbol makes no term;
+    # one beside a kana makes one
+    assert profile("か\u3099\u309b\u309c").terms == {"か\u3099"}
+
+
+def test_a_pair_read_in_two_texts_is_one_str_shared_by_both() -> None:
+    # What the passage and profile caches hold of Chinese text is mostly pairs: 80 bytes each, shared.
+    first, second = (profile(text).terms for text in ("退款政策", "全额退款"))
+    [shared] = first & second
+    assert shared == "退款"
+    assert next(term for term in first if term == shared) is next(term for term in second if term == shared)
+
+
 def test_full_width_punctuation_reads_as_ascii() -> None:
     # "５，０００" is 5,000, not 5 and 0; "３．５" is 3.5; a full-width note's number is no quantity.
     assert profile("５，０００円").numbers == {5000.0}
