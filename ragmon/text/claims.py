@@ -234,17 +234,17 @@ def _wrapped_pair(line: str, below: str) -> bool:
     comma after six words or more (not a salutation's: "Sehr geehrter Herr Yilmaz,\nwir danken ..."), and
     holds three words or more (a label, a heading, a list's item is shorter); `below` opens with a small
     letter, a digit or a price, or any word after a function word ("... kostet 49 Euro im\nMonat"); and
-    neither is a heading, table row, quote, list item, a "key: value" pair with the other, columns (a tab,
-    " | "), a salutation ("Dear valued customer"), nor opens with a label ("sources: ..."), an e-mail
-    address or host name (a signature's), nor is the next of numbered lines or figures ("12 rue de la
-    Paix\n75002 Paris")."""
+    neither is a heading, table row, quote, list item, a "key: value" pair with the other, columns (a tab
+    within the line, not one indenting it; " | "), a salutation ("Dear valued customer"), nor opens with a
+    label ("sources: ..."), an e-mail address or host name (a signature's), nor is the next of numbered
+    lines or figures ("12 rue de la Paix\n75002 Paris")."""
     stripped = line.strip()
     last = stripped.rstrip(_CLOSING)
     opening = below.lstrip()
     words = last.split()
     if (not last or not opening or not (last[-1].isalnum() or (last[-1] == "," and len(words) >= 6))
             or stripped[0] in "#|>" or opening[0] in "#|>"
-            or "\t" in line or "\t" in below or " | " in line or " | " in below):
+            or "\t" in stripped or "\t" in opening.rstrip() or " | " in line or " | " in below):
         return False
     first_word = opening.split(None, 1)[0]
     if (len(words) < 3 or "@" in first_word or _ADDRESS.search(first_word) is not None

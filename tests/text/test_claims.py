@@ -179,6 +179,10 @@ def test_newlines_end_sentences_and_headings_are_not_claims() -> None:
     ("1 Open the app and wait\n2 Tap Settings.", ["1 Open the app and wait", "2 Tap Settings."]),
     ("the host name: db.internal\nthe port: 5432.", ["the host name: db.internal", "the port: 5432."]),
     ("Plan\tPrice per month\nbasic\t19 dollars.", ["Plan\tPrice per month", "basic\t19 dollars."]),
+    ("\tPlan\tPrice per month\n\tbasic\t19 dollars.", ["Plan\tPrice per month", "basic\t19 dollars."]),
+    # A tab that indents the lines (a quoted e-mail, an indented paragraph) is no column: one sentence.
+    ("\tThe warranty covers parts\n\tand labour for two years.",
+     ["The warranty covers parts\n\tand labour for two years."]),
     # A citation marker ends what its line says; a salutation is no part of the sentence below it.
     ("Refunds are accepted within 30 days [1]\nexchanges within 14 days are free [2].",
      ["Refunds are accepted within 30 days [1]", "exchanges within 14 days are free [2]."]),
