@@ -162,29 +162,19 @@ def rates(writer: Writer, judge: LexicalJudge, count: int, runs: int,
 
 
 ENGLISH_PAGES = ("english_fees", "english_policy", "english_support", "english_tables", "english_technical")
-"""The English corpora of the workload, named so its figures compare from one session to the next (466
-answers): corpora added later are not in it."""
+"""The English corpora of the workload (support, technical and policy pages, pricing tables, doses, fees:
+real prose full of numbers with units, tables and wrappers, which the generated text has none of), named so
+its figures compare from one session to the next (466 answers): corpora added later are not in it."""
 
 
-def english_pages() -> list[Example]:
-    """The answers of the English corpora in `ENGLISH_PAGES` (`tests/judges/corpora/`: support, technical
-    and policy pages, pricing tables, doses, fees), with their pages: real prose full of numbers with units,
-    tables and wrappers, which the generated text above has none of."""
+def pages(corpora: tuple[str, ...]) -> list[Example]:
+    """The answers of `corpora` (`tests/judges/corpora/`), with their pages."""
     found = []
-    for name in ENGLISH_PAGES:
+    for name in corpora:
         for line in (CORPORA / f"{name}.jsonl").read_text(encoding="utf-8").splitlines():
             case = json.loads(line)
             contexts = tuple(Context(c["id"], c["text"]) for c in case["contexts"])
             found.append(Example(case["id"], case["question"], contexts, case["answer"]))
-    return found
-
-
-def chinese_pages() -> list[Example]:
-    found = []
-    for line in (CORPORA / "chinese_japanese.jsonl").read_text(encoding="utf-8").splitlines():
-        case = json.loads(line)
-        contexts = tuple(Context(c["id"], c["text"]) for c in case["contexts"])
-        found.append(Example(case["id"], case["question"], contexts, case["answer"]))
     return found
 
 
@@ -266,12 +256,11 @@ def main() -> int:
     print(f"  all new passages   {figure(all_new)}  target >= {TARGET:,}")
     print(f"  production mix     {figure(production)}  passages recur: 20,000-passage corpus")
     print(f"  open vocabulary    {figure(open_vocabulary)}  all new: {OPEN_VOCABULARY:,}-word vocabulary")
-    pages = english_pages()
-    print(f"  English pages      {figure(cold_rates(pages, judge, runs))}  the {len(pages)} answers of the "
-          "English corpora, every page read anew")
-    pages = chinese_pages()
-    print(f"  Chinese, Japanese  {figure(cold_rates(pages, judge, runs))}  the {len(pages)} answers of the "
-          "Chinese and Japanese corpus, every page read anew")
+    for name, corpora, what in (("English pages", ENGLISH_PAGES, "English corpora"),
+                                ("Chinese, Japanese", ("chinese_japanese",), "Chinese and Japanese corpus")):
+        answers = pages(corpora)
+        print(f"  {name:19s}{figure(cold_rates(answers, judge, runs))}  the {len(answers)} answers of the "
+              f"{what}, every page read anew")
     print(f"  Chinese, open      {figure(chinese_rates(judge, count, runs))}  all new: passages of 400 "
           "characters from 3,000")
     held = {f"{words:,} words": cache_memory(functools.partial(writer.passage, words))

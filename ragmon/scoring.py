@@ -357,17 +357,21 @@ class LexicalLane:
             raise
         if kept:
             self._over.setdefault(pool, {})[pid] = kept - self.share
-        if kept and self._pool is pool and self._recycle_due is None:
-            loop = asyncio.get_running_loop()
-            due = max(loop.time(), self._recycled_at + RECYCLE_INTERVAL)
-            log.info("a lexical worker kept more than its share of memory after an example; its pool is "
-                     "replaced", extra={"kept_mib": round(kept / 2**20), "share_mib": self.share // 2**20,
-                                        "trace_id": example.id, "in_seconds": round(due - loop.time(), 1)})
-            if due > loop.time():
-                self._recycle_due = loop.call_at(due, self._recycle, pool)
-            else:
-                self._recycle(pool)
+            if self._pool is pool and self._recycle_due is None:
+                self._schedule_recycle(pool, kept, example)
         return Scored(read_result(example, payload), duration)
+
+    def _schedule_recycle(self, pool: ProcessPoolExecutor, kept: int, example: Example) -> None:
+        """`_recycle` now, or once `RECYCLE_INTERVAL` has passed since the last."""
+        loop = asyncio.get_running_loop()
+        due = max(loop.time(), self._recycled_at + RECYCLE_INTERVAL)
+        log.info("a lexical worker kept more than its share of memory after an example; its pool is "
+                 "replaced", extra={"kept_mib": round(kept / 2**20), "share_mib": self.share // 2**20,
+                                    "trace_id": example.id, "in_seconds": round(due - loop.time(), 1)})
+        if due > loop.time():
+            self._recycle_due = loop.call_at(due, self._recycle, pool)
+        else:
+            self._recycle(pool)
 
     def _recycle(self, pool: ProcessPoolExecutor) -> None:
         """New examples go to a new pool once the old one has finished the few it holds (two a worker)
