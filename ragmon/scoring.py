@@ -106,6 +106,16 @@ def working_bytes(example: Example) -> int:
 _TEXT, _CJK_CONTEXT, _CJK_ANSWER = 8, 96, 32
 
 
+def sent_copies(example: Example) -> int:
+    """What sending `example` to a worker adds to it in this process, where the sidecar holds it until
+    its outcome is counted (and further lanes after that). Pickle asks CPython for each text's UTF-8 form,
+    and a str that is not pure ASCII keeps that form for its lifetime (`PyUnicode_AsUTF8AndSize`): once
+    sent, a document of Chinese text holds 5 bytes a character here, not 2, and one of accented Latin
+    text up to 3, not 1. ASCII text is its own UTF-8 and grows by nothing."""
+    texts = (*_documents(example), example.question or "", example.answer or "")
+    return sum(len(text.encode("utf-8", "surrogatepass")) + 1 for text in texts if not text.isascii())
+
+
 WORKER_SHARE = 80 * 2**20
 """What one lexical worker may keep between examples: the process with its caches full (27 MiB idle),
 `ragmon.memory_budget`'s figure. A worker found over it after an example is replaced (`LexicalLane`)."""

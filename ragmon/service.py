@@ -55,7 +55,7 @@ from ragmon.otlp.misdirected import METRICS_PORT, OTLP_HTTP_PORT, grpc_client_ad
 from ragmon.otlp.sink import Refused
 from ragmon.otlp.sites import CappedSite
 from ragmon.sampling import sampling_key
-from ragmon.scoring import Lane, LaneRefusal, LexicalLane, working_bytes
+from ragmon.scoring import Lane, LaneRefusal, LexicalLane, sent_copies, working_bytes
 from ragmon.semconv.extract import ExtractionError, calls_a_model, extract, pipeline_service
 from ragmon.semconv.unread import unread_note
 from ragmon.serve_config import ServeConfig
@@ -535,6 +535,8 @@ class Sidecar:
         held = max(decided.footprint, footprint(example))
         sampled = key < self._primary.lane.rate
         working = working_bytes(example) if sampled and isinstance(self._primary.lane, LexicalLane) else 0
+        if working:
+            held += sent_copies(example)
         if working and held + working > self.config.max_buffer:
             self._failures.too_large(trace.trace_id, pipeline, held + working, self.config.max_buffer)
             self._outcome(pipeline, "error", decided.footprint)

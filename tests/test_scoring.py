@@ -15,6 +15,7 @@ import random
 import resource
 import select
 import signal
+import sys
 import tempfile
 import time
 import tracemalloc
@@ -393,6 +394,19 @@ async def test_a_worker_over_its_share_after_an_example_is_replaced_at_most_once
     lines = [r for r in caplog.records if r.getMessage().startswith("a lexical worker kept more")]
     assert [(r.levelno, r.trace_id, r.share_mib) for r in lines] == [(logging.INFO, "e1", 1)] * 3
     assert all(r.kept_mib > 1 for r in lines)
+
+
+async def test_a_text_sent_to_a_worker_keeps_its_utf8_form_here_as_sent_copies_counts() -> None:
+    # CPython keeps the UTF-8 form pickle asked for on each str that is not ASCII: the document of 100,000
+    # "é" grows by 200,001 bytes (2 a character and a NUL), the answer of 1,000 "中" by 3,001, the ASCII
+    # question by nothing: 203,002 in all, which the sidecar counts against --max-buffer.
+    example = Example("u", "How long?", (Context("d", "é" * 100_000),), "中" * 1_000)
+    texts = (example.question, example.contexts[0].text, example.answer)  # type: ignore[index]
+    before = sum(map(sys.getsizeof, texts))
+    assert scoring.sent_copies(example) == 203_002
+    async with running() as lane:
+        await lane.score(example)
+    assert sum(map(sys.getsizeof, texts)) - before == 203_002
 
 
 async def test_a_worker_within_its_share_is_kept() -> None:

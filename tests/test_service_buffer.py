@@ -43,13 +43,14 @@ def doc_span(trace: int, chars: int) -> Span:
     return Span(f"{trace:032x}", "1" * 16, "f" * 16, "doc", attributes={"document": "x" * chars})
 
 
-def rag_spans(trace: int, doc_chars: int = 0) -> list[Span]:
+def rag_spans(trace: int, doc_chars: int = 0, filler: str = "x") -> list[Span]:
     """A RAG request as OpenInference writes it: a CHAIN root with question and answer, a retriever with
-    one document (`doc_chars` more characters of it when asked)."""
+    one document (`doc_chars` more characters of it, `filler`, when asked)."""
     tid, resource = f"{trace:032x}", {"service.name": "shop"}
     chain = {KIND: "CHAIN", "input.value": "How long is the warranty?", "output.value": "It lasts 2 years."}
+    document = "The warranty lasts 2 years. " + filler * doc_chars
     retriever = {KIND: "RETRIEVER", "retrieval.documents.0.document.id": "warranty",
-                 "retrieval.documents.0.document.content": "The warranty lasts 2 years. " + "x" * doc_chars}
+                 "retrieval.documents.0.document.content": document}
     return [Span(tid, "2" * 16, "1" * 16, "retrieve", attributes=retriever, resource=resource),
             Span(tid, "1" * 16, None, "qa", attributes=chain, resource=resource)]
 
@@ -388,19 +389,27 @@ class GatedLexicalLane(LexicalLane):
         return Scored(evaluate_example(example, LexicalJudge(), 5), 0.001)
 
 
-async def test_a_trace_whose_scoring_would_take_more_than_the_buffer_is_an_error_named_in_the_log(
-        caplog: pytest.LogCaptureFixture) -> None:
+@pytest.mark.parametrize(("refused", "scored"), [
     # A lexical worker holds a document about 8 times its size while it scores it (ragmon.scoring), so
     # with --max-buffer 2 MiB (2,097,152 bytes) a document of 300,000 ASCII characters (300,049 bytes
-    # as a str: 2,400,392 to score) is refused, logged with its trace id and the flag to raise, where one
-    # of 100,000 (800,392, and ~100 kB held) is scored. Not sampled, the big one is only `not_sampled`.
+    # as a str: 2,400,392 to score) is refused, where one of 100,000 (800,392, and ~100 kB held) is scored.
+    (rag_spans(1, 300_000), rag_spans(2, 100_000)),
+    # A document of the 28-character sentence and 200,000 "x": a str of 200,077 bytes, 1,600,616 to
+    # score, ~0.21 MB held, 1.81 MB in all: scored. With "é" in place of "x" it is 200,101 bytes and
+    # 1,600,808 to score, and once pickled for the worker it also holds its UTF-8 form here (28 + 2 x
+    # 200,000 + 1 = 400,029 bytes), 2.21 MB in all: refused.
+    (rag_spans(1, 200_000, "é"), rag_spans(2, 200_000)),
+], ids=["ascii", "utf-8 copy"])
+async def test_a_trace_whose_scoring_would_take_more_than_the_buffer_is_an_error_named_in_the_log(
+        refused: list[Span], scored: list[Span], caplog: pytest.LogCaptureFixture) -> None:
+    # Refused, it is logged with its trace id and the flag to raise. Not sampled, it is only `not_sampled`.
     lane = GatedLexicalLane()
     lane.gate.set()
     sidecar = Sidecar(config(max_buffer=2 * MiB, max_body=MiB), lanes=[lane])
     await sidecar.start()
     try:
-        assert sidecar.offer(rag_spans(1, 300_000), "http")
-        assert sidecar.offer(rag_spans(2, 100_000), "http")
+        assert sidecar.offer(refused, "http")
+        assert sidecar.offer(scored, "http")
         await wait_for(sidecar, lambda s: total(s, "ragmon_traces_total") == 2)
     finally:
         await sidecar.stop()
@@ -416,7 +425,7 @@ async def test_a_trace_whose_scoring_would_take_more_than_the_buffer_is_an_error
     unsampled = Sidecar(config(max_buffer=2 * MiB, max_body=MiB), lanes=[GatedLexicalLane(rate=0.0)])
     await unsampled.start()
     try:
-        assert unsampled.offer(rag_spans(1, 300_000), "http")
+        assert unsampled.offer(refused, "http")
         await wait_for(unsampled, lambda s: total(s, "ragmon_traces_total") == 1)
     finally:
         await unsampled.stop()
