@@ -25,22 +25,32 @@ UNDOCUMENTED = ("a model call with no documents in its trace: groundedness is no
                 "or @workflow) or records no documents (record them as ragmon.contexts)")
 
 
+MAX_LINES = 60
+"""Lines a window for all failures together: what tells two failures apart comes from the sender (a
+service name per pod, or per request from a misbehaving app), and 2,000 distinct ones had written 2,000
+lines in seconds."""
+FULL = (f"more traces failed than {MAX_LINES} log lines a minute can tell: lines for failures of other "
+        "kinds are left out until the minute is over (ragmon_traces_total counts every trace)")
+
+
 class FailureLog:
     """Rate-limited logging of failed traces: a `LineLimit` keyed by what makes two failures the same."""
 
     def __init__(self, logger: logging.Logger, *, window: float = WINDOW_SECONDS, max_keys: int = MAX_KEYS,
                  clock: Callable[[], float] = time.monotonic) -> None:
         self._logger = logger
-        self._limit = LineLimit(window=window, max_keys=max_keys, clock=clock)
+        self._limit = LineLimit(window=window, max_keys=max_keys, clock=clock, max_lines=MAX_LINES)
+        self._full = LineLimit(window=window, clock=clock)
 
     def unextractable(self, trace: Trace, pipeline: str, error: Exception) -> None:
         """A trace whose example cannot be extracted, alike per pipeline label, service and, for an
-        ExtractionError, span name and attribute (one misconfigured instrumentation); any other exception
-        is a bug in extraction, alike per exception type. The service is in the key because the apps
-        without a label of their own share `other`: one app's line must not hide another's."""
+        ExtractionError, attribute (one misconfigured instrumentation); any other exception is a bug in
+        extraction, alike per exception type. The service is in the key because the apps without a label
+        of their own share `other`: one app's line must not hide another's. The span's name is not: HTTP
+        spans are named after their URL ("POST /ask/1234"), and an app whose every request span failed
+        wrote a line a trace."""
         service = _clipped_service(trace, error.span_id if isinstance(error, ExtractionError) else None)
-        what = ((clip(error.span_name), clip(error.attribute)) if isinstance(error, ExtractionError)
-                else (type(error).__name__,))
+        what = ((clip(error.attribute),) if isinstance(error, ExtractionError) else (type(error).__name__,))
         self._log(("extract", pipeline, service, *what), logging.WARNING, "trace cannot be extracted",
                   None if isinstance(error, RagmonError) else error,
                   trace_id=trace.trace_id, pipeline=pipeline, service=service,
@@ -88,6 +98,8 @@ class FailureLog:
         """`exc_info`: the exception whose traceback the line carries, if any."""
         suppressed = self._limit.admit(key)
         if suppressed is None:
+            if self._limit.full and self._full.admit("full") is not None:
+                self._logger.warning(FULL)
             return
         self._logger.log(level, more_like_it(message, suppressed), exc_info=exc_info,
                          extra={**fields, "suppressed": suppressed})

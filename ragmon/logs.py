@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import logging
+import math
 import sys
 import time
 from collections import OrderedDict
@@ -80,29 +81,47 @@ MAX_KEYS = 1000  # distinct problems remembered; past that the least recently lo
 
 class LineLimit:
     """Which lines to write; state: per key (what makes two lines the same problem), the last line's time
-    and the number of lines left out since."""
+    and the number of lines left out since; with `max_lines`, the lines written in the current window."""
 
     def __init__(self, *, window: float = WINDOW_SECONDS, max_keys: int = MAX_KEYS,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic, max_lines: int | None = None) -> None:
         self._window = window
         self._max_keys = max_keys
         self._clock = clock
         self._keys: OrderedDict[Hashable, tuple[float, int]] = OrderedDict()
+        self._max_lines = max_lines
+        self._window_start = -math.inf
+        self._written = 0
+        self.full = False
+        """Whether the last line was left out for `max_lines` rather than for its key."""
 
     def admit(self, key: Hashable) -> int | None:
-        """None when `key` had a line within the window: this one is left out (and counted). Otherwise
+        """None when `key` had a line within the window, or `max_lines` lines were written within the
+        window: this one is left out (and counted against its key, as if it had had a line). Otherwise
         write it: the number to return is how many were left out since the key's previous line."""
         now = self._clock()
         last = self._keys.get(key)
+        self.full = False
         if last is not None and now - last[0] < self._window:
             self._keys[key] = (last[0], last[1] + 1)
             return None
         suppressed = 0 if last is None else last[1]
-        self._keys[key] = (now, 0)
+        if self._max_lines is not None:
+            if now - self._window_start >= self._window:
+                self._window_start, self._written = now, 0
+            if self._written >= self._max_lines:
+                self.full = True
+                self._remember(key, (now, suppressed + 1))
+                return None
+            self._written += 1
+        self._remember(key, (now, 0))
+        return suppressed
+
+    def _remember(self, key: Hashable, state: tuple[float, int]) -> None:
+        self._keys[key] = state
         self._keys.move_to_end(key)
         if len(self._keys) > self._max_keys:
             self._keys.popitem(last=False)
-        return suppressed
 
 
 def more_like_it(message: str, suppressed: int) -> str:

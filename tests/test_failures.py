@@ -48,7 +48,7 @@ def raised(error: Exception) -> Exception:
         return caught
 
 
-def test_extraction_errors_are_alike_per_pipeline_service_span_and_attribute(failures, lines):
+def test_extraction_errors_are_alike_per_pipeline_service_and_attribute(failures, lines):
     def fail(n: str, pipeline: str, span_name: str, attribute: str, problem: str = "missing",
              service: str = "shop-app") -> None:
         trace, error = failing(span_name, attribute, problem, service, trace_id=n * 32)
@@ -60,10 +60,10 @@ def test_extraction_errors_are_alike_per_pipeline_service_span_and_attribute(fai
     fail("3", "other", "retrieve", output)
     fail("4", "shop", "retrieve", output, service="shop-v2")
     fail("5", "shop", "retrieve", "ragmon.contexts")
-    fail("6", "shop", "search", output)
+    fail("6", "shop", "search", output)  # another span's name, as URL-named spans have: left out
     assert [(r.trace_id[0], r.pipeline, r.service) for r in lines()] == [
         ("1", "shop", "shop-app"), ("3", "other", "shop-app"), ("4", "shop", "shop-v2"),
-        ("5", "shop", "shop-app"), ("6", "shop", "shop-app")]
+        ("5", "shop", "shop-app")]
     first = lines()[0]
     assert (first.getMessage(), first.levelno, first.suppressed, first.exc_info) == (
         "trace cannot be extracted", logging.WARNING, 0, None)   # a RagmonError: its message says it all
@@ -122,3 +122,35 @@ def test_answers_without_documents_are_alike_per_pipeline_and_service(failures, 
     assert [(r.trace_id[0], r.pipeline, r.service, r.getMessage()) for r in lines()] == [
         ("1", "shop", "shop-app", "answer scored without documents"),
         ("3", "support", "shop-app", "answer scored without documents")]
+
+
+def test_an_app_whose_every_request_span_has_its_own_name_writes_one_line_a_minute(failures, lines):
+    # 2,000 traces cut short, each request span named after its URL: one line.
+    for n in range(2_000):
+        trace, error = failing(f"POST /ask/{n}", "ragmon.contexts", "cut short", trace_id=f"{n:032x}")
+        failures.unextractable(trace, "shop", error)
+    assert [r.trace_id for r in lines()] == [f"{0:032x}"]
+
+
+def test_failures_told_apart_by_the_sender_write_at_most_60_lines_a_minute_and_say_so(lines):
+    # 2,000 traces each from a service of its own: 60 lines, then one line saying the rest are left out;
+    # a minute later, the next of them is written again, and so is a service seen in the first minute,
+    # counting the one line of it left out (one of the last 1,000 seen: the keys remembered).
+    now = [1000.0]
+    failures = FailureLog(logging.getLogger("ragmon.service"), clock=lambda: now[0])
+
+    def fail(n: int) -> None:
+        trace, error = failing("retrieve", "ragmon.contexts", "cut short", service=f"app-{n}",
+                               trace_id=f"{n + 1:032x}")
+        failures.unextractable(trace, "other", error)
+
+    for n in range(2_000):
+        fail(n)
+    written = lines()
+    assert len(written) == 61
+    assert [r.service for r in written[:60]] == [f"app-{n}" for n in range(60)]
+    assert written[60].getMessage().startswith("more traces failed than 60 log lines a minute can tell")
+    now[0] += 60.0
+    fail(2_000)
+    fail(1_500)
+    assert [(r.service, r.suppressed) for r in lines()[61:]] == [("app-2000", 0), ("app-1500", 1)]
