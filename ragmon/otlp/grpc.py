@@ -111,6 +111,15 @@ SLOT_SECONDS = 5.0
 """How long a call waits for a read slot before it is refused back-pressure: within an exporter's own
 10 s timeout, so that it hears the RetryInfo rather than a deadline of its own."""
 
+HOLD_SECONDS = 2.0
+"""How long a call may hold a read slot with its message not yet arrived while other calls wait for one;
+past it, it is refused back-pressure (UNAVAILABLE with RetryInfo, so its sender retries) and the slot goes
+to the next call. Two senders that stalled halfway through a message (a CPU-throttled app, a pause) had
+held both slots for `BODY_SECONDS`, every other call waiting `SLOT_SECONDS` and being refused again, and a
+real SDK exporter lost a quarter of its batches to its own 10 s deadline. Checked at this interval, so a
+waiting call gets a slot within twice it, inside `SLOT_SECONDS`. With no call waiting, a slow message
+still has `BODY_SECONDS`."""
+
 
 def receive_cap(max_body: int) -> int:
     """gRPC's own limit: messages between `max_body` and this reach `export` to be counted (see above)."""
@@ -127,6 +136,8 @@ class _TraceService:
         self._token = None if token is None else token.encode()
         self._refusals = RefusalLog()
         self._reads = asyncio.Semaphore(READ_SLOTS)
+        self._waiting = 0
+        """Calls waiting for a read slot: while there are any, a slot's holder gets `HOLD_SECONDS`."""
         self._calls = 0
 
     async def export(self, _requests: AsyncIterator[bytes],
@@ -165,11 +176,13 @@ class _TraceService:
 
     async def _receive(self, context: grpc.aio.ServicerContext, metadata: Mapping[str, str | bytes]) -> bytes:
         """The request message, read in one of `READ_SLOTS` (a call that finds none within `SLOT_SECONDS`
-        is refused back-pressure, UNAVAILABLE with RetryInfo, counted) and within `BODY_SECONDS`: past them
-        the RPC is cut off (DEADLINE_EXCEEDED, which exporters retry; not counted, as nothing of it was
+        is refused back-pressure, UNAVAILABLE with RetryInfo, counted; one holding a slot past
+        `HOLD_SECONDS` while others wait is refused the same way) and within `BODY_SECONDS`: past them the
+        RPC is cut off (DEADLINE_EXCEEDED, which exporters retry; not counted, as nothing of it was
         received), so that a stalled sender does not keep its call, and gRPC's buffers for it, open. A
         message over `receive_cap` reads as the end of the stream: gRPC has answered it already, and there
         is nothing to decode."""
+        self._waiting += 1
         try:
             async with asyncio.timeout(SLOT_SECONDS):
                 await self._reads.acquire()
@@ -177,19 +190,43 @@ class _TraceService:
             await self._refuse(context, metadata, Refused(
                 "backpressure", f"ragmon is busy: it is receiving as many gRPC messages as it takes at once "
                                 f"({READ_SLOTS}); retry later"))
+        finally:
+            self._waiting -= 1
         try:
-            async with asyncio.timeout(BODY_SECONDS):
-                message = await context.read()
-        except TimeoutError:
+            message = await self._read_in_slot(context)
+        finally:
+            self._reads.release()
+        if message is _YIELDED:
+            await self._refuse(context, metadata, Refused(
+                "backpressure", "ragmon is busy: this call's message had not arrived within "
+                                f"{HOLD_SECONDS:g} s while other calls waited to be received; retry later"))
+        if message is _LATE:
             detail = f"the message took longer than {BODY_SECONDS:g} s to arrive"
             self._refusals.cut_off(grpc.StatusCode.DEADLINE_EXCEEDED.name, **_sender(context, metadata),
                                    detail=detail)
             await context.abort(grpc.StatusCode.DEADLINE_EXCEEDED, detail)
-        finally:
-            self._reads.release()
         if not isinstance(message, bytes):
             await context.abort(grpc.StatusCode.INVALID_ARGUMENT, "no request message")
+        assert isinstance(message, bytes)  # the aborts raised otherwise
         return message
+
+    async def _read_in_slot(self, context: grpc.aio.ServicerContext) -> object:
+        """The message, or `_YIELDED` (given up for a waiting call) or `_LATE` (past `BODY_SECONDS`): the
+        slot is let go before the refusal is sent, so the call waiting gets it at once."""
+        reading = asyncio.ensure_future(context.read())
+        deadline = asyncio.get_running_loop().time() + BODY_SECONDS
+        try:
+            while True:
+                left = deadline - asyncio.get_running_loop().time()
+                done, _ = await asyncio.wait((reading,), timeout=min(HOLD_SECONDS, max(left, 0.0)))
+                if done:
+                    return reading.result()
+                if left <= HOLD_SECONDS:
+                    return _LATE
+                if self._waiting:
+                    return _YIELDED
+        finally:
+            reading.cancel()
 
     async def _decoded(self, message: bytes, claim: BodyClaim) -> DecodedBatch | Refused:
         """The message decoded (inflated first when compressed, held in `claim` as it grows), or why it is
@@ -245,6 +282,9 @@ class _TraceService:
         self._refusals.misdirected(signal, grpc.StatusCode.UNIMPLEMENTED.name, **_sender(context, metadata),
                                    detail=message)
         await context.abort(grpc.StatusCode.UNIMPLEMENTED, message)
+
+
+_YIELDED, _LATE = object(), object()
 
 
 def _retry_later(code: grpc.StatusCode, message: str) -> tuple[tuple[str, bytes], ...]:

@@ -139,6 +139,64 @@ async def test_a_grpc_call_finding_no_read_slot_is_told_to_retry(grpc_receiver, 
     assert len(sink.spans) == 2 * len(sdk_spans)
 
 
+async def test_a_call_whose_message_stalls_gives_its_read_slot_to_a_waiting_call(grpc_receiver, sink,
+                                                                                 sdk_spans, monkeypatch):
+    # One slot, held by a call whose message has not come: a call that then comes waits at most two
+    # HOLD_SECONDS (0.3 s), not SLOT_SECONDS (5 s here), and goes through; the stalled one is refused as
+    # back-pressure with RetryInfo, so its exporter retries it. Counted: 1 request refused.
+    monkeypatch.setattr(otlp_grpc, "READ_SLOTS", 1)
+    monkeypatch.setattr(otlp_grpc, "HOLD_SECONDS", 0.3)
+    target = await grpc_receiver()
+    request = encode_spans(sdk_spans).SerializeToString()
+    opened, release = threading.Semaphore(0), threading.Event()
+
+    def call_that_stalls() -> grpc.RpcError:
+        def late() -> Iterator[bytes]:
+            opened.release()
+            release.wait(10)
+            yield request
+
+        with grpc.insecure_channel(target) as channel, pytest.raises(grpc.RpcError) as refused:
+            channel.stream_unary(EXPORT)(late(), timeout=20)
+        return refused.value
+
+    stalled = asyncio.ensure_future(asyncio.to_thread(call_that_stalls))
+    await asyncio.to_thread(opened.acquire, True, 10)
+    await asyncio.sleep(0.3)  # its headers reach the server, and it takes the slot
+    started = time.monotonic()
+    async with grpc.aio.insecure_channel(target) as channel:
+        await channel.unary_unary(EXPORT)(request, timeout=10)
+    waited = time.monotonic() - started
+    release.set()
+    error = await stalled
+    assert waited < 5
+    assert error.code() == grpc.StatusCode.UNAVAILABLE  # type: ignore[attr-defined]
+    assert error.details() == ("ragmon is busy: this call's message had not arrived within 0.3 s while "  # type: ignore[attr-defined]
+                               "other calls waited to be received; retry later")
+    assert RETRY_INFO_KEY in dict(error.trailing_metadata())  # type: ignore[attr-defined]
+    assert sink.rejects == [(1, "backpressure")]
+    assert len(sink.spans) == len(sdk_spans)
+
+
+async def test_a_slow_message_keeps_its_read_slot_while_no_call_waits(grpc_receiver, sink, sdk_spans,
+                                                                      monkeypatch):
+    # HOLD_SECONDS 0.1: a message that comes after 1 s, with no other call waiting, is received.
+    monkeypatch.setattr(otlp_grpc, "HOLD_SECONDS", 0.1)
+    target = await grpc_receiver()
+    request = encode_spans(sdk_spans).SerializeToString()
+
+    def slow_call() -> None:
+        def late() -> Iterator[bytes]:
+            time.sleep(1)
+            yield request
+
+        with grpc.insecure_channel(target) as channel:
+            channel.stream_unary(EXPORT)(late(), timeout=20)
+
+    await asyncio.to_thread(slow_call)
+    assert sink.rejects == [] and len(sink.spans) == len(sdk_spans)
+
+
 async def test_a_grpc_call_past_the_open_calls_bound_is_told_to_retry_and_counted(grpc_receiver, sink,
                                                                                 sdk_spans, monkeypatch):
     # gRPC's own bound answered the 65th call RESOURCE_EXHAUSTED, uncounted and without RetryInfo: the
