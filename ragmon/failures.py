@@ -65,6 +65,15 @@ class FailureLog:
         self._log(("undocumented", pipeline, service), logging.WARNING, "answer scored without documents",
                   None, trace_id=trace.trace_id, pipeline=pipeline, service=service, detail=UNDOCUMENTED)
 
+    def unasked(self, trace: Trace, pipeline: str, why: str) -> None:
+        """An answer scored with its documents but no question, alike per pipeline label and service:
+        groundedness is measured, answer_relevance is undefined for it, and nothing had said why (an app
+        hiding its inputs, a prompt template whose question ragmon does not find). `why`:
+        `ragmon.semconv.extract.unasked_note`."""
+        service = _clipped_service(trace, None)
+        self._log(("unasked", pipeline, service), logging.WARNING, "answer scored without a question", None,
+                  trace_id=trace.trace_id, pipeline=pipeline, service=service, detail=why)
+
     def unread(self, trace: Trace, pipeline: str, why: str) -> None:
         """A trace counted `not_rag` whose spans follow a convention ragmon does not read
         (`ragmon.semconv.unread`), alike per pipeline label, service and reason: the count alone said

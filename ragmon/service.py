@@ -56,7 +56,7 @@ from ragmon.otlp.sink import Refused
 from ragmon.otlp.sites import CappedSite
 from ragmon.sampling import sampling_key
 from ragmon.scoring import Lane, LaneRefusal, LexicalLane, sent_copies, working_bytes
-from ragmon.semconv.extract import ExtractionError, calls_a_model, extract, pipeline_service
+from ragmon.semconv.extract import ExtractionError, calls_a_model, extract, pipeline_service, unasked_note
 from ragmon.semconv.unread import unread_note
 from ragmon.serve_config import ServeConfig
 from ragmon.serve_config import add_arguments as add_arguments  # ragmon.cli's entry point, with `run`
@@ -529,6 +529,8 @@ class Sidecar:
         pipeline = self.exporter.pipeline_label(example.pipeline, origin=origin)
         if example.contexts is None and example.answer is not None:
             self._failures.undocumented(trace, pipeline)
+        elif not example.question and example.answer is not None:
+            self._failures.unasked(trace, pipeline, unasked_note(trace))
         key = sampling_key(trace.trace_id)
         # The example, not the trace, is what the lanes hold, and it may be larger: a JSON string attribute
         # of ASCII with one escaped emoji ("\\ud83d\\ude00") decodes to a text of 4 bytes a character.

@@ -1237,6 +1237,42 @@ async def test_an_answer_scored_without_documents_is_logged_once_a_window_per_pi
     assert "put one span around both" in line.detail and "ragmon.contexts" in line.detail
 
 
+def unlabelled_question_trace(provider: TracerProvider) -> None:
+    """OTel GenAI spans with no retrieval query (it is opt-in) and a prompt stuffed with the document, its
+    question in no labelled form: the answer is scored against the document, the question is unknown."""
+    tracer = provider.get_tracer("test")
+    document = "The warranty lasts 2 years from the date of purchase."
+    prompt = f"Answer the question below from this text.\n{document}\nHow long is the warranty?"
+    def message(role: str, text: str) -> str:
+        return json.dumps([{"role": role, "parts": [{"type": "text", "content": text}]}])
+
+    chat = {"gen_ai.operation.name": "chat", "gen_ai.provider.name": "anthropic",
+            "gen_ai.input.messages": message("user", prompt),
+            "gen_ai.output.messages": message("assistant", "It lasts 2 years.")}
+    with tracer.start_as_current_span("POST /ask"):
+        with tracer.start_as_current_span("retrieval kb", attributes={
+                "gen_ai.operation.name": "retrieval",
+                "gen_ai.retrieval.documents": json.dumps([{"id": "w", "content": document}])}):
+            pass
+        with tracer.start_as_current_span("chat claude", attributes=chat):
+            pass
+
+
+async def test_an_answer_scored_without_a_question_is_logged_once_a_window_with_why(
+        start_sidecar: Start, failure_lines: Callable[[], list[logging.LogRecord]]) -> None:
+    # Before: scored with answer_relevance never measured, and nothing said so. Three such traces: all
+    # scored (groundedness 1.0 each), one line saying what was looked for.
+    _, ports = await start_sidecar()
+    await send_traces(ports, [record("shop", unlabelled_question_trace) for _ in range(3)])
+    samples = await wait_metrics(ports.metrics,
+                                 lambda found: total(found, "ragmon_traces_total", outcome="scored") == 3)
+    assert total(samples, "ragmon_example_score_count", metric="groundedness") == 3
+    [line] = failure_lines()
+    assert (line.getMessage(), line.levelno, line.service) == (
+        "answer scored without a question", logging.WARNING, "shop")
+    assert "no question labelled in it" in line.detail and "ragmon.question" in line.detail
+
+
 def mlflow_trace(provider: TracerProvider) -> None:
     """A RAG request traced with MLflow Tracing, as its OTLP export sends it: span types and JSON inputs
     and outputs in mlflow.* attributes, none of which ragmon reads."""

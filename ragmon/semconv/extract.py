@@ -24,9 +24,11 @@ Choices the design leaves open, made here:
   ancestor in the same tier already reported documents is skipped (LlamaIndex nests
   `VectorIndexRetriever.retrieve` around `_retrieve`, fusion retrievers wrap their sub-retrievers: the
   outer span holds what the pipeline used). A tier that has spans but no documents means retrieval
-  returned nothing (`contexts=()`). A span whose reader finds its documents unrecorded is an error
-  unless a span beneath it in the same tier reported documents, which then stand for its own (an
-  OpenLLMetry LangChain retriever without content tracing over a vector store's result events).
+  returned nothing (`contexts=()`). Rerankers and retrievers are one tier, a reranker standing for the
+  retrievers (and rerankers before it) whose documents it was given (`_unreranked`). A span whose
+  reader finds its documents unrecorded is an error unless a span beneath it in the same tier reported
+  documents, which then stand for its own (an OpenLLMetry LangChain retriever without content tracing
+  over a vector store's result events).
 - LLM spans nested in an LLM span are one call (LlamaIndex `predict` around `chat`/`complete`, LangChain
   around a provider SDK span): the last call is the outermost LLM span that ended last, read from its
   innermost span outwards.
@@ -37,9 +39,12 @@ Choices the design leaves open, made here:
 - Question: the top chain's input (a question key, else the last user turn of its `messages`; of a
   `@workflow`'s text arguments, the one the model was asked). Else, when a model call preceded the
   retrieval (it rewrote or condensed the question), the answering call's last user message; else the
-  retriever's query. A user message holding a retrieved document's text is a stuffed prompt: its last
-  `Question:`/`Query:` line is the question, or none is known.
-- ragmon.* values found on several spans are taken from the span nearest the root.
+  retriever's query. A user message holding a retrieved document's text is a stuffed prompt: the last
+  question labelled in it is the question (`question_line`: `Question:`, `<question>`, `## Question`, in
+  several languages), or none is known (`unasked_note` says why).
+- ragmon.* values found on several spans are taken from the span nearest the root; of several answers
+  as near, from the last to end (a retry's answer replaced the first), and two different ones that
+  started and ended together are an error (`_View.answered`).
 - The answer is the last top chain's output unless that chain called no model and a model call ended
   after it: then the chain only prepared the prompt (`retriever | format_docs`, the model called by the
   app itself) and the model's output is the answer. A chain that called no model and output the
@@ -89,7 +94,7 @@ from ragmon.semconv.common import (
 )
 from ragmon.traces import Span, Trace, may_be_local_root
 
-__all__ = ["ExtractionError", "calls_a_model", "extract", "pipeline_service"]
+__all__ = ["ExtractionError", "calls_a_model", "extract", "pipeline_service", "unasked_note"]
 
 T = TypeVar("T")
 Reader = Callable[[Span], T | None]
@@ -97,8 +102,7 @@ Reader = Callable[[Span], T | None]
 _ROLE_READERS = (openinference.role, openllmetry.role, genai.role)
 _DOCUMENT_TIERS: tuple[tuple[frozenset[Role] | None, Reader[tuple[Context, ...]]], ...] = (
     (None, ragmon.documents),
-    (frozenset({Role.RERANKER}), openinference.reranker_documents),
-    (frozenset({Role.RETRIEVER}), openinference.retriever_documents),
+    (frozenset({Role.RERANKER, Role.RETRIEVER}), openinference.documents),
     (None, genai.documents),
     (None, openllmetry.documents),
 )
@@ -178,7 +182,7 @@ def _extract(trace: Trace) -> Example | None:
         tops = answering[-1:]
     contexts = _contexts(view, _subtree(view, tops[0]) if len(answering) > 1 else None)
     ragmon_question = view.nearest_root(ragmon.question)
-    ragmon_answer = view.marked(ragmon.answer)
+    ragmon_answer = view.answered()
     if (contexts is None and ragmon_question is None and ragmon_answer is None
             and not _RAG_ROLES.intersection(view.roles.values())):
         return None
@@ -385,6 +389,29 @@ class _View:
                 best, found = (self.depth(span), order), (span, value)
         return found
 
+    def answered(self) -> tuple[Span, str] | None:
+        """The app's `ragmon.answer`, with its span: the nearest the root, as `marked`, but of several as
+        near the last to end (ties: the last to start), not the first to start: a guardrail's retry, or an
+        app recording the answer again, replaces the first answer with the one the user got. Two different
+        answers that started and ended together cannot be told apart: an error naming both, rather than
+        the one a random span id sorted first (the same trace had scored 0.333, 0.667 or 0.833)."""
+        found = [(span, value) for span in self._marked if (value := ragmon.answer(span)) is not None]
+        if not found:
+            return None
+        depth = min(self.depth(span) for span, _ in found)
+        nearest = [(span, value) for span, value in found if self.depth(span) == depth]
+        last = max(nearest, key=lambda item: _ended(item[0]))
+        other = next((item for item in nearest
+                      if _ended(item[0]) == _ended(last[0]) and item[1] != last[1]), None)
+        if other is not None:
+            raise ExtractionError(
+                last[0], ragmon.ANSWER,
+                f"two spans record different answers, {other[0].name!r} (span id {other[0].span_id}) and "
+                f"{last[0].name!r} (span id {last[0].span_id}), as near the root, started and ended at the "
+                "same times: which the user got is unknown (the last to end counts). Record the answer the "
+                "user got once, on the request span")
+        return last
+
     def request_spans(self, tops: list[Span]) -> list[Span]:
         """The spans that stand for the RAG request, innermost first (ties in this order): the top chains,
         the span nearest the root carrying ragmon.question (ragmon.instrument's request span) and the
@@ -408,6 +435,26 @@ def pipeline_service(trace: Trace) -> str | None:
     built this view of it before refusing): the top chain's, else that of the RAG span nearest the root."""
     view = _View(trace)
     return _service_name(view, view.top_chains())
+
+
+UNASKED = ("no question found: no chain input with one, no retrieval query (OTel GenAI's "
+           "gen_ai.retrieval.query.text is opt-in), and the model's user message holds the documents with "
+           "no question labelled in it (`Question: ...`, `<question>...</question>`, a `## Question` "
+           "heading) or none was recorded, so answer_relevance is not measured; record the question as "
+           "ragmon.question (ragmon.instrument)")
+
+
+def unasked_note(trace: Trace) -> str:
+    """Why a trace's example has no question, for the sidecar to say when it scores one so (groundedness
+    needs none, answer_relevance is then undefined): the switch that hid the app's inputs, as the errors
+    for hidden outputs and documents name theirs, else what was looked for. Asked only of such traces."""
+    for span in trace.spans:
+        if openinference.inputs_hidden(span):
+            return f"the app hides its inputs, so no question is known: {openinference.INPUT_SWITCH}"
+        if _role(span) is Role.LLM and not openinference.follows(span) and not genai.llm_input_text(span):
+            switch = next(switch for follows, _, switch in _CONTENT_SWITCHES if follows(span))
+            return f"the model call {span.name!r} records no input, so no question is known: {switch}"
+    return UNASKED
 
 
 def calls_a_model(span: Span) -> bool:
@@ -468,7 +515,9 @@ def _contexts(view: _View, within: Container[str] | None = None) -> tuple[Contex
                 continue
         if found:
             nested = view.under({span.span_id for span, docs in found if docs})
-            outermost = [(span, docs) for span, docs in found if docs and span.span_id not in nested]
+            outermost = [(span, docs) for span, docs in found if span.span_id not in nested]
+            if read is openinference.documents:
+                outermost = _unreranked(view, outermost)
             lengths = {len(context.text) for _, docs in outermost for context in docs}
             cuts = view.cuts(lengths) if lengths else {}
             merged: dict[tuple[str, str], Context] = {}
@@ -480,6 +529,40 @@ def _contexts(view: _View, within: Container[str] | None = None) -> tuple[Contex
     if unknowable is not None:
         raise unknowable
     return None
+
+
+def _unreranked(view: _View, sources: list[tuple[Span, tuple[Context, ...]]]
+                ) -> list[tuple[Span, tuple[Context, ...]]]:
+    """The sources (retrievers and rerankers, in start order) whose documents went into no reranker: a
+    reranker's output stands for the retrievers it took documents from, not for every retriever of the
+    trace. An app that reranks its knowledge base and adds an FAQ retriever's documents as they are gives
+    the model both; the reranker's output alone had lost the FAQ's, its supported claims read as made up.
+    A reranker may rerank another's output: it stands for that reranker if it started after it (ties:
+    ended after it). One that records no input documents (OPENINFERENCE_HIDE_INPUTS) stands for every
+    retriever, as which it took from is unknown."""
+    rerankers = [span for span, _ in sources if view.roles[span.span_id] is Role.RERANKER]
+    if not rerankers:
+        return sources
+    replaced: set[str] = set()
+    for reranker in rerankers:
+        given = openinference.reranker_inputs(reranker)
+        for span, docs in sources:
+            retriever = view.roles[span.span_id] is Role.RETRIEVER
+            if given is None:
+                if retriever:
+                    replaced.add(span.span_id)
+            elif ((retriever or _started(span) < _started(reranker))
+                  and any((context.id, context.text) in given for context in docs)):
+                replaced.add(span.span_id)
+    return [(span, docs) for span, docs in sources if span.span_id not in replaced]
+
+
+def _started(span: Span) -> tuple[int, int]:
+    return span.start_time_unix_nano, span.end_time_unix_nano
+
+
+def _ended(span: Span) -> tuple[int, int]:
+    return span.end_time_unix_nano, span.start_time_unix_nano
 
 
 def _check_whole(span: Span, docs: tuple[Context, ...], cuts: dict[int, list[Mapping[str, Any]]]) -> None:

@@ -48,6 +48,7 @@ JSON_ATTRIBUTES: tuple[tuple[str, str | None], ...] = (
 None when it always is)."""
 RETRIEVAL_DOCUMENTS = "retrieval.documents."
 RERANKER_OUTPUT_DOCUMENTS = "reranker.output_documents."
+RERANKER_INPUT_DOCUMENTS = "reranker.input_documents."
 RERANKER_QUERY = "reranker.query"
 INPUT_MESSAGES = "llm.input_messages."
 OUTPUT_MESSAGES = "llm.output_messages."
@@ -59,6 +60,11 @@ CONTENT_SWITCH = (
     "OpenInference drops or redacts outputs with OPENINFERENCE_HIDE_OUTPUTS, "
     "OPENINFERENCE_HIDE_OUTPUT_MESSAGES, OPENINFERENCE_HIDE_OUTPUT_TEXT or OPENINFERENCE_HIDE_CHOICES "
     "(environment variables, or the TraceConfig fields of the same names): leave them unset or false")
+INPUT_SWITCH = (
+    "OpenInference drops or redacts inputs with OPENINFERENCE_HIDE_INPUTS, OPENINFERENCE_HIDE_INPUT_MESSAGES "
+    "or OPENINFERENCE_HIDE_INPUT_TEXT (environment variables, or the TraceConfig fields of the same names): "
+    "leave them unset or false")
+_INPUTS = (INPUT_VALUE, RERANKER_QUERY, INPUT_MESSAGES)
 
 _ROLES = {"CHAIN": Role.CHAIN, "AGENT": Role.CHAIN, "RETRIEVER": Role.RETRIEVER,
           "RERANKER": Role.RERANKER, "LLM": Role.LLM, "TOOL": Role.TOOL}
@@ -83,13 +89,21 @@ def role(span: Span) -> Role | None:
     return found
 
 
-def reranker_documents(span: Span) -> tuple[Context, ...] | None:
-    """What the reranker passed on, i.e. what the model saw; empty when it passed nothing on."""
-    return _documents(span, RERANKER_OUTPUT_DOCUMENTS) if role(span) is Role.RERANKER else None
+def documents(span: Span) -> tuple[Context, ...] | None:
+    """A retriever's documents, or what a reranker passed on (empty when it passed nothing on): one tier,
+    as a reranker stands only for the retrievers whose documents it took (`reranker_inputs`)."""
+    kind = role(span)
+    if kind is Role.RERANKER:
+        return _documents(span, RERANKER_OUTPUT_DOCUMENTS)
+    return _documents(span, RETRIEVAL_DOCUMENTS) if kind is Role.RETRIEVER else None
 
 
-def retriever_documents(span: Span) -> tuple[Context, ...] | None:
-    return _documents(span, RETRIEVAL_DOCUMENTS) if role(span) is Role.RETRIEVER else None
+def reranker_inputs(span: Span) -> frozenset[tuple[str, str]] | None:
+    """The (id, text) of each document a reranker was given, named as `documents` names them, so that a
+    retriever's are found among them; None when none are recorded (OPENINFERENCE_HIDE_INPUTS drops
+    them), as which retrievers it took from is then unknown."""
+    given = _documents(span, RERANKER_INPUT_DOCUMENTS) if role(span) is Role.RERANKER else ()
+    return frozenset((context.id, context.text) for context in given) or None
 
 
 def _documents(span: Span, prefix: str) -> tuple[Context, ...]:
@@ -227,6 +241,11 @@ def _generation_text(result: Mapping[str, Any]) -> str | None:
 
 def follows(span: Span) -> bool:
     return KIND in span.attributes
+
+
+def inputs_hidden(span: Span) -> bool:
+    """Whether an input of the span holds OpenInference's placeholder for a hidden one."""
+    return any(value == REDACTED for key, value in span.attributes.items() if key.startswith(_INPUTS))
 
 
 def output_recorded(span: Span) -> bool:

@@ -56,7 +56,7 @@ def _one_span_per_document_source() -> list[Span]:
     return [
         span("hand-made", {"ragmon.contexts": json.dumps([{"id": "ours", "text": "o"}])},
              parent=root, start=1),
-        span("rerank", {**oi("RERANKER"), **oi_docs("reranker.input_documents", ("in", "x")),
+        span("rerank", {**oi("RERANKER"), **oi_docs("reranker.input_documents", ("retrieved", "t")),
                         **oi_docs("reranker.output_documents", ("reranked", "r"))}, parent=root, start=5),
         span("retrieve", {**oi("RETRIEVER"), **oi_docs("retrieval.documents", ("retrieved", "t"))},
              parent=root, start=4),
@@ -123,6 +123,78 @@ def test_a_retriever_inside_a_retriever_is_not_counted_twice() -> None:
 
     assert example is not None
     assert ids(example) == ["fused-1", "fused-2"]
+
+
+KB = (("kb-a1", "The kettle holds 1.7 litres."), ("kb-a2", "Refunds are accepted within 30 days."),
+      ("kb-a3", "The body is steel."))
+FAQ = (("faq-7", "Return labels are free for club members."),)
+
+
+def _retriever(name: str, docs: tuple[tuple[str, str], ...], *, parent: Span, start: int) -> Span:
+    return span(name, {**oi("RETRIEVER"), **oi_docs("retrieval.documents", *docs)}, parent=parent,
+                start=start)
+
+
+def _reranker(given: tuple[tuple[str, str], ...], kept: tuple[tuple[str, str], ...], *, parent: Span,
+              start: int) -> Span:
+    return span("rerank", {**oi("RERANKER"), **oi_docs("reranker.input_documents", *given),
+                           **oi_docs("reranker.output_documents", *kept)}, parent=parent, start=start)
+
+
+def _model_given(docs: tuple[tuple[str, str], ...], *, parent: Span, start: int) -> Span:
+    prompt = "Answer from the context:\n" + "\n".join(text for _, text in docs)
+    return span("chat", oi("LLM", **{"llm.input_messages.0.message.role": "system",
+                                     "llm.input_messages.0.message.content": prompt,
+                                     "llm.input_messages.1.message.role": "user",
+                                     "llm.input_messages.1.message.content": "q",
+                                     "llm.output_messages.0.message.role": "assistant",
+                                     "llm.output_messages.0.message.content": "a"}),
+                parent=parent, start=start)
+
+
+@pytest.mark.parametrize("faq", [
+    FAQ,
+    # `_shown` still applies: of the FAQ's two documents the prompt holds one, the other is dropped.
+    (*FAQ, ("faq-8", "Gift cards never expire.")),
+])
+def test_a_reranker_stands_only_for_the_retriever_it_reranked(faq: tuple[tuple[str, str], ...]) -> None:
+    # The knowledge base's three documents reranked down to kb-a2; the FAQ retriever's document, reranked
+    # by nothing, goes to the model as well. Its output alone had been the contexts: faq-7 was lost.
+    root = span("rag", oi("CHAIN", **{"input.value": "q"}))
+    example = extract(trace(root, _retriever("kb", KB, parent=root, start=1),
+                            _reranker(KB, KB[1:2], parent=root, start=2),
+                            _retriever("faq", faq, parent=root, start=3),
+                            _model_given(KB[1:2] + FAQ, parent=root, start=4)))
+
+    assert example is not None
+    assert ids(example) == ["kb-a2", "faq-7"]
+
+
+@pytest.mark.parametrize(("given", "kept", "expected"), [
+    (KB[:2], KB[1:2], ["kb-a2", "faq-7"]),  # a similarity cutoff passed on two of three: still reranked
+    (KB, (), ["faq-7"]),  # it passed nothing on
+    ((), KB[1:2], ["kb-a2"]),  # its input unrecorded (OPENINFERENCE_HIDE_INPUTS): it stands for them all
+])
+def test_a_retriever_any_of_whose_documents_went_into_a_reranker_is_replaced(
+        given: tuple[tuple[str, str], ...], kept: tuple[tuple[str, str], ...], expected: list[str]) -> None:
+    root = span("rag", oi("CHAIN", **{"input.value": "q"}))
+    example = extract(trace(root, _retriever("kb", KB, parent=root, start=1),
+                            _reranker(given, kept, parent=root, start=2),
+                            _retriever("faq", FAQ, parent=root, start=3)))
+
+    assert example is not None
+    assert ids(example) == expected
+
+
+def test_a_reranker_of_a_rerankers_output_stands_for_it() -> None:
+    # A cross-encoder keeps two of three, an LLM reranker one of those two: the last is what was used.
+    root = span("rag", oi("CHAIN", **{"input.value": "q"}))
+    example = extract(trace(root, _retriever("kb", KB, parent=root, start=1),
+                            _reranker(KB, KB[:2], parent=root, start=2),
+                            _reranker(KB[:2], KB[1:2], parent=root, start=3)))
+
+    assert example is not None
+    assert ids(example) == ["kb-a2"]
 
 
 def test_retriever_without_documents_means_empty_not_unknown() -> None:

@@ -15,7 +15,7 @@ from opentelemetry.trace import Span, SpanKind
 from ragmon import EvalConfig, LexicalJudge, evaluate
 from ragmon.model import Context, Example
 from ragmon.otlp.decode import decode_protobuf
-from ragmon.semconv.extract import ExtractionError, extract
+from ragmon.semconv.extract import UNASKED, ExtractionError, extract, unasked_note
 from ragmon.traces import Trace
 
 if TYPE_CHECKING:
@@ -240,6 +240,55 @@ def test_a_completion_streamed_as_one_event_per_chunk_is_read_whole(recorder: Re
     assert groundedness == 0.5
 
 
+_CONTEXT = "\n".join(d["content"] for d in DOCUMENTS)
+
+
+@pytest.mark.parametrize(("prompt", "question"), [
+    (f"Context:\n{_CONTEXT}\n\nQuestion: {QUESTION}\nAnswer:", QUESTION),
+    (f"<context>\n{_CONTEXT}\n</context>\n\n<question>\n{QUESTION}\n</question>", QUESTION),
+    (f"## Context\n{_CONTEXT}\n\n## Question\n{QUESTION}", QUESTION),
+    (f"Context:\n{_CONTEXT}\n\nQuestion:\n{QUESTION}\n\nAnswer:", QUESTION),
+    (f"Context:\n{_CONTEXT}\n\nUser question: {QUESTION}", QUESTION),
+    (f"Context:\n{_CONTEXT}\n\nQuestion：{QUESTION}", QUESTION),
+    (f"Context:\n{_CONTEXT}\n\n**Question:** {QUESTION}", QUESTION),
+    (f"Kontext:\n{_CONTEXT}\n\nFrage: Wann öffnet das Museum sonntags?", "Wann öffnet das Museum sonntags?"),
+    (f"Contexte :\n{_CONTEXT}\n\nQuestion : Quand le musée ouvre-t-il ?", "Quand le musée ouvre-t-il ?"),
+    (f"Contexto:\n{_CONTEXT}\n\nPregunta: ¿Cuándo abre el museo?", "¿Cuándo abre el museo?"),
+    (f"Contesto:\n{_CONTEXT}\n\nDomanda: Quando apre il museo?", "Quando apre il museo?"),
+    (f"Contexto:\n{_CONTEXT}\n\nPergunta: Quando abre o museu?", "Quando abre o museu?"),
+    # The example's question first, the user's last: the last one asked is the user's.
+    (f"<question>Is the café open?</question>\n{_CONTEXT}\nQuestion: {QUESTION}", QUESTION),
+    # Prose that mentions a question labels none: no question rather than a wrong one.
+    (f"Answer the question below.\n{_CONTEXT}\n{QUESTION}", ""),
+    (f"{_CONTEXT}\nQuestion the premise if the context disagrees: {QUESTION}", ""),
+])
+def test_the_question_of_a_stuffed_prompt_in_common_templates(recorder: Recorder, prompt: str,
+                                                              question: str) -> None:
+    # No retrieval query recorded (gen_ai.retrieval.query.text is opt-in) and no chain: the question is
+    # read from the prompt stuffed with the documents. Only `Question:` lines had been read, so these
+    # templates had given "".
+    tracer = recorder.tracer
+    with tracer.start_as_current_span("POST /ask", kind=SpanKind.SERVER):
+        with tracer.start_as_current_span("retrieval kb", kind=SpanKind.CLIENT) as span:
+            span.set_attributes({"gen_ai.operation.name": "retrieval",
+                                 "gen_ai.retrieval.documents": json.dumps(DOCUMENTS)})
+        with tracer.start_as_current_span("chat claude", kind=SpanKind.CLIENT) as span:
+            span.set_attributes({
+                "gen_ai.operation.name": "chat", "gen_ai.provider.name": "anthropic",
+                "gen_ai.input.messages": json.dumps([_user(prompt)]),
+                "gen_ai.output.messages": json.dumps(
+                    [{"role": "assistant", "parts": [{"type": "text", "content": ANSWER}]}])})
+
+    trace = recorder.trace()
+
+    example = extract(trace)
+
+    assert example is not None and example.answer == ANSWER
+    assert example.question == question
+    if not question:  # the sidecar says why, where it had scored "" with no word
+        assert unasked_note(trace) == UNASKED
+
+
 @pytest.mark.parametrize(("message", "question"), [
     # A prompt stuffed with documents, and no retrieval span to know them by (the provider SDK's spans
     # alone): its Question: line, where the whole prompt had been the question.
@@ -261,3 +310,19 @@ def test_a_stuffed_prompt_without_a_retrieval_gives_its_question_line(recorder: 
     example = extract(recorder.trace())
 
     assert example is not None and (example.question, example.contexts) == (question, None)
+
+
+def test_a_model_call_recording_no_input_has_its_switch_named_for_the_missing_question(
+        recorder: Recorder) -> None:
+    chat = {"gen_ai.operation.name": "chat", "gen_ai.provider.name": "openai",
+            "gen_ai.output.messages": json.dumps(
+                [{"role": "assistant", "parts": [{"type": "text", "content": ANSWER}]}])}
+    with recorder.tracer.start_as_current_span("chat gpt-4o", kind=SpanKind.CLIENT, attributes=chat):
+        pass
+    trace = recorder.trace()
+
+    example = extract(trace)
+
+    assert example is not None and (example.question, example.answer) == ("", ANSWER)
+    assert "'chat gpt-4o' records no input" in unasked_note(trace)
+    assert "OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT" in unasked_note(trace)

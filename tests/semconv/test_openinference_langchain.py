@@ -15,7 +15,7 @@ from openinference.instrumentation.langchain import LangChainInstrumentor
 from opentelemetry.trace import SpanKind
 
 from ragmon.model import Context
-from ragmon.semconv.extract import ExtractionError, extract
+from ragmon.semconv.extract import ExtractionError, extract, unasked_note
 
 if TYPE_CHECKING:
     from semconv.conftest import Recorder
@@ -105,3 +105,22 @@ def test_hidden_documents_are_an_error_not_empty_texts(recorder: Recorder) -> No
     assert "span 'VectorStoreRetriever'" in str(caught.value)
     assert caught.value.field == "retrieval.documents.0.document.content"
     assert "hides retrieved documents" in str(caught.value)
+
+
+def test_hidden_inputs_leave_no_question_and_the_note_names_the_switch(recorder: Recorder) -> None:
+    # OPENINFERENCE_HIDE_INPUTS redacts every input: the documents and the answer are there, so the
+    # trace is scored (groundedness needs no question), but "" had been scored with no word of why.
+    instrumentor = LangChainInstrumentor()
+    instrumentor.instrument(tracer_provider=recorder.provider, config=TraceConfig(hide_inputs=True))
+    try:
+        rag = RagChain()
+        rag.chain.invoke(QUESTION)
+    finally:
+        instrumentor.uninstrument()
+    trace = recorder.trace()
+
+    example = extract(trace)
+
+    assert example is not None
+    assert (example.question, example.contexts, example.answer) == ("", rag.used_contexts(), LANGCHAIN_ANSWER)
+    assert "OPENINFERENCE_HIDE_INPUTS" in unasked_note(trace)

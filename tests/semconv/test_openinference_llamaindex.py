@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 from instrumented_apps import LLAMAINDEX_CORPUS, QUESTION, llama_index, node_contexts, query_engine
-from llama_index.core import Document, VectorStoreIndex
+from llama_index.core import Document, VectorStoreIndex, get_response_synthesizer
 from llama_index.core.base.response.schema import Response
 from llama_index.core.bridge.pydantic import Field
 from llama_index.core.chat_engine import CondensePlusContextChatEngine
@@ -115,3 +115,28 @@ def test_chat_engine_question_is_the_users_message_not_the_condensed_one(llamain
     assert example.question == QUESTION
     assert example.answer == str(response) == "text text text text"
     assert example.contexts == node_contexts(response.source_nodes)
+
+
+def test_a_reranker_replaces_only_the_retriever_it_reranked(llamaindex: Recorder,
+                                                            index: VectorStoreIndex) -> None:
+    # Two sources given to one synthesizer: the knowledge base's three nodes reranked down to their last,
+    # and an FAQ retriever's node that no reranker took. The model saw both lists; read as a tier of its
+    # own, the reranker's output had stood for every retriever and the FAQ's node was lost.
+    faq_text = "Return shipping labels are free for members of the loyalty club."
+    faq = VectorStoreIndex.from_documents([Document(text=faq_text, id_="faq-7")],
+                                          embed_model=MockEmbedding(embed_dim=8))
+    reranker = KeepLast()
+    llamaindex.exporter.clear()
+    with llamaindex.tracer.start_as_current_span("POST /ask"):
+        kb_nodes = index.as_retriever(similarity_top_k=3).retrieve(QUESTION)
+        kept = reranker.postprocess_nodes(kb_nodes, query_str=QUESTION)
+        faq_nodes = faq.as_retriever(similarity_top_k=1).retrieve(QUESTION)
+        response = get_response_synthesizer(llm=MockLLM(max_tokens=None)).synthesize(
+            QUESTION, nodes=kept + faq_nodes)
+
+    example = extract(llamaindex.trace())
+
+    assert example is not None
+    assert len(kb_nodes) == 3 and len(kept) == 1 and [n.node.get_content() for n in faq_nodes] == [faq_text]
+    assert example.contexts == node_contexts(kept + faq_nodes)  # the reranked node, then the FAQ's
+    assert example.answer == str(response)

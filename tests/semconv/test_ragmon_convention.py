@@ -10,6 +10,7 @@ import pytest
 
 from ragmon.model import Context
 from ragmon.semconv.extract import ExtractionError, extract
+from ragmon.traces import Trace
 
 if TYPE_CHECKING:
     from semconv.conftest import Recorder
@@ -188,3 +189,59 @@ def test_only_json_cut_short_is_named_as_cut(recorder: Recorder, value: str, cut
     message = str(caught.value)
     assert "attribute 'ragmon.contexts' is not valid JSON" in message
     assert (f"{CUT} (cut at {len(value)} characters?" in message) is cut
+
+
+def _answer_span(recorder: Recorder, answer: str, start: int, end: int) -> None:
+    """A root span of its own trace's id (the request span of an app that records its answer on each
+    attempt), at the times given."""
+    span = recorder.tracer.start_span("rag", start_time=start)
+    span.set_attributes({"ragmon.question": QUESTION, "ragmon.answer": answer,
+                         "ragmon.contexts": json.dumps([{"id": "kb-returns", "text": RETURNS}])})
+    span.end(end_time=end)
+
+
+def _one_trace(recorder: Recorder) -> Trace:
+    """Every span recorded, as one trace (the SDK gave each root a trace id of its own)."""
+    spans = tuple(span for trace in recorder.traces() for span in trace.spans)
+    return Trace(spans[0].trace_id, spans)
+
+
+@pytest.mark.parametrize(("first", "second", "expected"), [
+    ((1_000, 2_000), (3_000, 4_000), "retry"),  # one after the other: the retry replaced the first answer
+    ((3_000, 4_000), (1_000, 2_000), "first"),  # the first attempt to end is sent second
+    ((1_000, 9_000), (3_000, 4_000), "first"),  # the one ending last, whichever started first
+    ((1_000, 4_000), (3_000, 4_000), "retry"),  # ended together (a coarse clock): the last to start
+])
+def test_of_two_answers_as_near_the_root_the_last_to_end_is_the_users(
+        recorder: Recorder, first: tuple[int, int], second: tuple[int, int], expected: str) -> None:
+    # Start order, and the random span id when starts tie, had chosen: the same build scored 0.333,
+    # 0.667 or 0.833 over three runs.
+    _answer_span(recorder, "first", *first)
+    _answer_span(recorder, "retry", *second)
+
+    example = extract(_one_trace(recorder))
+
+    assert example is not None
+    assert example.answer == expected
+
+
+def test_two_different_answers_at_the_same_times_are_an_error_naming_both(recorder: Recorder) -> None:
+    _answer_span(recorder, ANSWER, 1_000, 2_000)
+    _answer_span(recorder, "Opened headphones can never be returned.", 1_000, 2_000)
+    trace = _one_trace(recorder)
+
+    with pytest.raises(ExtractionError, match="two spans record different answers") as raised:
+        extract(trace)
+
+    assert raised.value.attribute == "ragmon.answer"
+    assert all(span.span_id in str(raised.value) for span in trace.spans)
+
+
+def test_the_same_answer_twice_at_the_same_times_is_that_answer(recorder: Recorder) -> None:
+    _answer_span(recorder, ANSWER, 1_000, 2_000)
+    _answer_span(recorder, ANSWER, 1_000, 2_000)
+
+    example = extract(_one_trace(recorder))
+
+    assert example is not None
+    assert example.answer == ANSWER
