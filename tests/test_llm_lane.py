@@ -502,13 +502,17 @@ async def test_unanswered_attempts_of_a_small_call_never_settle_past_the_reserva
 
 
 NOT_JSON = Raw('{"id": "msg_raw", "content": [{"type": "tool_u')
+TOO_DEEP = Raw('{"a":' * 100_000 + "1" + "}" * 100_000)
+"""JSON nested deeper than Python's parser goes: a RecursionError out of the SDK, which the lane let through,
+settling the whole reservation and reporting no cost."""
 
 
 @pytest.mark.parametrize(("script", "billable"), [
     ((NOT_JSON,), 1),
     ((Fail(500, "api_error", {"retry-after-ms": "1"}), NOT_JSON), 1),
     ((Hang(30), NOT_JSON), 2),
-], ids=["unreadable", "error-status-then-unreadable", "timeout-then-unreadable"])
+    ((TOO_DEEP,), 1),
+], ids=["unreadable", "error-status-then-unreadable", "timeout-then-unreadable", "nested-too-deep"])
 async def test_an_unreadable_reply_costs_one_attempt_not_every_attempt(
         fake_api: FakeAnthropic, script: tuple[Any, ...], billable: int) -> None:
     """A 200 whose body is not JSON was billed an amount nobody can read: at most one attempt's worst

@@ -13,10 +13,13 @@ Why it is shaped this way:
   shown shortened), never silently: the prompt marks a document cut and counts those left out, and an
   unsupported verdict's reason names them for the user, since a claim supported past the cut would
   otherwise read as a hallucination.
-- Fail-closed: a reply that does not match the claims sent, lacks the tool call, ended for any reason but
-  the tool call (cut off, refused, paused) or is malformed raises `ClaudeJudgeError`; nothing is ever
-  guessed to be supported. A supporting id not among the documents sent is discarded, and a "supported"
-  verdict left with no real document behind it is not support.
+- Fail-closed: a reply that does not match the claims sent (a copy of a claim that could be of another),
+  lacks the tool call, ended for any reason but the tool call (cut off, refused, paused), cannot be read
+  or is malformed raises `ClaudeJudgeError`; nothing is ever guessed to be supported. A supporting id not
+  among the documents sent is discarded, and a "supported" verdict left with no real document behind it
+  is not support: its reason says ragmon overrode it, and it is not cached on disk, so the next run asks.
+- Text quoted from a reply (an error body, a reason) has the credentials the call sent redacted: a
+  gateway may echo the key back, and the text goes to stderr, reports and logs.
 - Verdicts are cached per claim under a hash of (model, prompt version, question, every claim of the
   answer and the claim's place among them, documents as sent after clipping, how many were left out), in
   memory and optionally on disk, so CI re-runs and repeated answers do not re-bill, and a verdict once
@@ -60,7 +63,7 @@ import time
 import unicodedata
 import urllib.parse
 import weakref
-from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass, replace
 from numbers import Integral, Real
@@ -235,6 +238,10 @@ class _Flights:
                     flight.set_result(None)
 
 
+OVERRIDDEN = "[ragmon: counted unsupported: Claude said supported without naming a document it was sent]"
+"""Added to the reason of a "supported" verdict left with no document sent behind it, whose reason, the
+model's own ("The documents state this"), would otherwise contradict the verdict shown."""
+
 NOTED_ID_CHARS = 80
 """Characters of a document's id a clipping note shows at most (`_clipping`)."""
 
@@ -281,21 +288,46 @@ API_ERROR_CHARS = 300
 and message) is well under it; a proxy's HTML page is not."""
 
 
-def _status_error(status: int, body: object) -> str:
+def _status_error(status: int, body: object, credentials: Iterable[str]) -> str:
     """An error reply, said on one line of bounded length: its status, and the API's error type and
     message when the body is the API's JSON error, else the beginning of the body. The SDK's message holds
     the whole body: a proxy's 52 KB "Bad gateway" page went, one line, whole into stderr and into the
-    JSON report's one-line `error`."""
+    JSON report's one-line `error`. The credentials the call sent are redacted before the cut, which could
+    otherwise leave the beginning of one."""
     error = body.get("error") if isinstance(body, Mapping) else None
     fields = [error.get(k) for k in ("type", "message")] if isinstance(error, Mapping) else []
     if said := [f for f in fields if isinstance(f, str)]:
         text = ": ".join(said)
     else:  # another shape of JSON (a proxy's), or no JSON at all (the SDK gives it as the text it was)
         text = body if isinstance(body, str) else "" if body is None else json.dumps(body, ensure_ascii=False)
-    flat = " ".join(text.split())
+    flat = _redacted(" ".join(text.split()), credentials)
     if len(flat) > API_ERROR_CHARS:
         flat = f"{flat[:API_ERROR_CHARS]}…({len(flat) - API_ERROR_CHARS:,} more characters)"
     return f"API error {status}: {printable(flat)}" if flat else f"API error {status}"
+
+
+CREDENTIAL_HEADERS = ("authorization", "x-api-key")
+"""The request headers carrying its credentials: the SDK sends an API key as `Authorization: Bearer`, a
+token as well; `x-api-key` is the API's own spelling, which a gateway in between may add."""
+
+SHORTEST_CREDENTIAL = 8
+"""Fewer characters than any real credential has. Shorter values (a test's key "k") are not redacted:
+every "k" of a message would be."""
+
+
+def _credentials(headers: Mapping[str, str]) -> set[str]:
+    """The secrets a request sent: the last word of each credential header, the key of `Bearer KEY`."""
+    words = (headers.get(name, "").split() for name in CREDENTIAL_HEADERS)
+    return {said[-1] for said in words if said and len(said[-1]) >= SHORTEST_CREDENTIAL}
+
+
+def _redacted(text: str, credentials: Iterable[str]) -> str:
+    """`text` quoted from the API without the credentials the call sent: a gateway answering 401 with
+    `invalid x-api-key: sk-ant-...` had the key printed whole on stderr, in the reports (the Markdown one
+    a CI job's public summary) and in the sidecar's logs. The longest first, in case one holds another."""
+    for secret in sorted(credentials, key=len, reverse=True):
+        text = text.replace(secret, "[redacted]")
+    return text
 
 
 def _plus(spent: Usage, more: Usage) -> Usage:
@@ -349,6 +381,8 @@ class _Attempts:
         """Whether the last attempt that failed to connect or get a reply had sent its request whole."""
         self.cut_short = ""
         """Why the call ended before its retries were used up, for its error message; empty if it did not."""
+        self.credentials: set[str] = set()
+        """What the attempts answered had sent as credentials (`_credentials`): a reply may quote them."""
 
     async def asynchronous(self, request: Any, call_next: Callable[[Any], Awaitable[Any]]) -> Any:
         import anthropic
@@ -359,6 +393,7 @@ class _Attempts:
         except anthropic.APIConnectionError as exc:
             self._count(exc)
             raise
+        self.credentials |= _credentials(response.http_response.request.headers)
         return self._within_bound(request, response)
 
     def _count(self, exc: Any) -> None:
@@ -479,6 +514,16 @@ def _normalised(text: str) -> str:
     """A claim as the model may copy it back: accents composed or not, other spacing or case, and a lone
     surrogate as the U+FFFD it was sent as."""
     return " ".join(unicodedata.normalize("NFKC", replace_lone_surrogates(text)).split()).casefold()
+
+
+def _told_apart(copy: str, claim: str, others: Iterable[str]) -> bool:
+    """Whether a verdict's copy of its claim (one `_quotes` accepts) can be of no other claim of its call,
+    but one that a copy as long as the tool asks could not be told from either (the same sentence twice,
+    claims alike past their first QUOTE_CHARS characters), where its place among the verdicts says which.
+    A beginning of 120 characters shared by two long claims read as either, so their verdicts given in
+    swapped order were accepted: the unsupported claim came out supported."""
+    asked = claim[:QUOTE_CHARS]
+    return all(_quotes(asked, other) for other in others if _quotes(copy, other))
 
 
 def _quotes(copy: str, claim: str) -> bool:
@@ -865,8 +910,10 @@ class ClaudeJudge:
     def _api_errors(self, plan: _Plan, attempts: _Attempts) -> Iterator[None]:
         """SDK failures (after its retries) as ClaudeJudgeError naming the example; never a verdict.
 
-        A 200 whose body is not JSON surfaces from the SDK as a bare ValueError; it is an unreadable reply
-        like any other, not a traceback."""
+        A 200 whose body the SDK cannot parse surfaces from it as the parser's own exception: a ValueError
+        (not JSON, not UTF-8, an integer of more than 4,300 digits), or a RecursionError for JSON nested
+        deeper than Python's parser goes (6 KB of `{"a":` did it). Either is an unreadable reply like any
+        other, skippable and billed as one, not a traceback."""
         import anthropic
 
         where = f"example {plan.example_id!r}: Claude judge"
@@ -884,7 +931,8 @@ class ClaudeJudge:
                 kind, what = "rate_limited", f"API overloaded (529) after {tries}{attempts.cut_short}"
             elif isinstance(exc, anthropic.APIStatusError):
                 kind = "error"
-                what = f"{_status_error(exc.status_code, exc.body)} ({tries}{attempts.cut_short})"
+                error = _status_error(exc.status_code, exc.body, attempts.credentials)
+                what = f"{error} ({tries}{attempts.cut_short})"
             elif isinstance(exc, anthropic.APIConnectionError):
                 # The cause's class, never its text: httpx quotes a header it refused, the API key too.
                 cause = type(exc.__cause__).__name__
@@ -893,13 +941,15 @@ class ClaudeJudge:
                                        f"cannot reach the API: the request was never sent ({cause}; {tries})")
             else:
                 unreadable = self._unreadable(attempts)
-                raise ClaudeJudgeError(f"{where}: unreadable reply: {exc}", usage=unreadable) from exc
+                said = _redacted(str(exc), attempts.credentials)
+                raise ClaudeJudgeError(f"{where}: unreadable reply: {said}", usage=unreadable) from exc
             # No reply was billed; only the attempts sent that got none may have been.
             raise ClaudeJudgeError(f"{where}: {what}", kind=kind,
                                    usage=Usage(unanswered=attempts.unanswered)) from exc
-        except ValueError as exc:
+        except (ValueError, RecursionError) as exc:
             unreadable = self._unreadable(attempts)
-            raise ClaudeJudgeError(f"{where}: unreadable reply: {exc}", usage=unreadable) from exc
+            said = _redacted(str(exc), attempts.credentials)
+            raise ClaudeJudgeError(f"{where}: unreadable reply: {said}", usage=unreadable) from exc
 
     @staticmethod
     def _unreadable(attempts: _Attempts) -> Usage:
@@ -910,7 +960,11 @@ class ClaudeJudge:
 
     def _conclude(self, plan: _Plan, batch: tuple[int, ...], message: Any,
                   attempts: _Attempts) -> tuple[list[ClaimVerdict], Usage]:
-        """The verdicts of one call, cached as soon as they are paid for."""
+        """The verdicts of one call, cached as soon as they are paid for; one ragmon overrode in memory
+        only. Fail-closed is right for a reply ragmon cannot trust, not for the claim: written to disk, a
+        "supported" citing `POL-RETURNS-WINDOW` for `pol-returns-window` stayed unsupported in every later
+        run, the API fixed or not, with no call made to find out. This run keeps it, so a repeated row or a
+        caller that waited for the call is not billed for it again."""
         reported = _usage(message, attempts.unanswered)
         usage = reported if reported is not None else self._unreadable(attempts)
         try:
@@ -918,13 +972,19 @@ class ClaudeJudge:
                 raise ClaudeJudgeError("reply carries no token usage")
             parsed = self._parse(plan, batch, message)
         except ClaudeJudgeError as exc:
-            raise ClaudeJudgeError(f"example {plan.example_id!r}: Claude judge: {exc}", usage=usage) from None
-        for i, verdict in zip(batch, parsed, strict=True):
+            said = _redacted(str(exc), attempts.credentials)
+            raise ClaudeJudgeError(f"example {plan.example_id!r}: Claude judge: {said}",
+                                   usage=usage) from None
+        verdicts = []
+        for i, (given, overridden) in zip(batch, parsed, strict=True):
+            reason = given.reason and _redacted(given.reason, attempts.credentials)
+            verdict = replace(given, reason=reason)
             self.cache.put(plan.keys[i], {
                 "supported": verdict.supported, "supporting_ids": list(verdict.supporting_ids),
-                "reason": verdict.reason, "claim": replace_lone_surrogates(verdict.claim.text),
-                "model": self.model, "prompt_version": PROMPT_VERSION})
-        return parsed, usage
+                "reason": reason, "claim": replace_lone_surrogates(verdict.claim.text),
+                "model": self.model, "prompt_version": PROMPT_VERSION}, on_disk=not overridden)
+            verdicts.append(verdict)
+        return verdicts, usage
 
     @staticmethod
     def _finish(plan: _Plan, parsed: Sequence[ClaimVerdict]) -> tuple[ClaimVerdict, ...]:
@@ -936,8 +996,10 @@ class ClaudeJudge:
             return tuple(verdicts)
         return tuple(v if v.supported else replace(v, reason=_noted(v.reason, note)) for v in verdicts)
 
-    def _parse(self, plan: _Plan, batch: tuple[int, ...], message: Any) -> list[ClaimVerdict]:
-        """A forced tool call that completed ends with stop_reason `tool_use`; any other reason means the
+    def _parse(self, plan: _Plan, batch: tuple[int, ...], message: Any) -> list[tuple[ClaimVerdict, bool]]:
+        """Each verdict, and whether ragmon overrode it (`_verdict`).
+
+        A forced tool call that completed ends with stop_reason `tool_use`; any other reason means the
         call was cut off (max_tokens, the context window), refused or paused, whatever it contains."""
         stop_reason = getattr(message, "stop_reason", None)
         if stop_reason == "max_tokens":
@@ -962,11 +1024,16 @@ class ClaudeJudge:
         # raw id may read the same ("a&amp;b" is how "a&b" is written, and may be an id of its own).
         known = {d.context.id: d.context.id for d in plan.documents} | {d.shown_id: d.context.id
                                                                         for d in plan.documents}
+        texts = [plan.claims[i].text for i in batch]
         pairs = zip(batch, verdicts, strict=True)
-        return [self._verdict(plan.claims[i], raw, n, known) for n, (i, raw) in enumerate(pairs)]
+        return [self._verdict(plan.claims[i], raw, n, known, texts[:n] + texts[n + 1:])
+                for n, (i, raw) in enumerate(pairs)]
 
     @staticmethod
-    def _verdict(claim: Claim, raw: Any, n: int, known: Mapping[str, str]) -> ClaimVerdict:
+    def _verdict(claim: Claim, raw: Any, n: int, known: Mapping[str, str],
+                 others: Sequence[str]) -> tuple[ClaimVerdict, bool]:
+        """The verdict on `claim`, and whether ragmon overrode the model's ("supported" by no document sent).
+        `others`: the texts of the other claims of its call."""
         where = f"verdicts[{n}]"
         if not isinstance(raw, dict):
             raise ClaudeJudgeError(f"{where} is not an object")
@@ -974,6 +1041,9 @@ class ClaudeJudge:
                                         for k in ("claim", "supported", "supporting_ids", "reason"))
         if not isinstance(text, str) or not _quotes(text, claim.text):
             raise ClaudeJudgeError(f"{where} is about {text!r}, not the claim sent ({claim.text!r})")
+        if not _told_apart(text, claim.text, others):
+            raise ClaudeJudgeError(f"{where} copies {text!r}, which begins other claims sent too: a copy of "
+                                   f"their first {QUOTE_CHARS} characters would say which it is about")
         if not isinstance(supported, bool):
             raise ClaudeJudgeError(f"{where}.supported is not a boolean")
         if not isinstance(ids, list) or not all(isinstance(i, str) for i in ids):
@@ -986,8 +1056,8 @@ class ClaudeJudge:
             reason = _noted(reason, f"[ragmon: discarded supporting ids not among the documents: "
                                     f"{', '.join(invented)}]")
         if supported and not valid:
-            return ClaimVerdict(claim, False, (), reason or "[ragmon: no supporting document given]")
-        return ClaimVerdict(claim, supported, valid if supported else (), reason)
+            return ClaimVerdict(claim, False, (), _noted(reason, OVERRIDDEN)), True
+        return ClaimVerdict(claim, supported, valid if supported else (), reason), False
 
 
 # --- command-line options shared by `ragmon serve`, `replay` and `calibrate` ---------------------------

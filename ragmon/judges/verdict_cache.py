@@ -54,14 +54,15 @@ class VerdictCache:
             self._remember(key, entry)
         return entry
 
-    def put(self, key: str, entry: Mapping[str, Any]) -> None:
+    def put(self, key: str, entry: Mapping[str, Any], *, on_disk: bool = True) -> None:
         """Memory keeps only the verdict; the file also keeps what makes it readable (claim, model).
+        `on_disk=False` keeps it for this run only: one a later run should ask for again.
 
         A verdict was paid for by the time it gets here: a file that cannot be written (disk full,
         permissions changed mid-run) leaves it in memory for this run and costs one warning per cache,
         never the verdict or the run."""
         self._remember(key, verdict_part(entry))
-        if self.directory is None:
+        if self.directory is None or not on_disk:
             return
         try:
             self._write(self._path(key), entry)

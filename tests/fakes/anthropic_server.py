@@ -101,9 +101,10 @@ class Content:
 
 @dataclass(frozen=True, slots=True)
 class Raw:
-    """A 200 reply with exactly this body, which need not be JSON, let alone a Message."""
+    """A reply with exactly this body, which need not be JSON, let alone a Message (a gateway's page)."""
 
     body: str
+    status: int = 200
 
 
 @dataclass(frozen=True, slots=True)
@@ -245,7 +246,7 @@ class FakeAnthropic(ThreadedServer):
             error = {"type": "error", "error": detail}
             return web.json_response(error, status=action.status, headers=action.headers)
         if isinstance(action, Raw):
-            return web.Response(text=action.body, content_type="application/json")
+            return web.Response(text=action.body, status=action.status, content_type="application/json")
         if isinstance(action, Content):
             return self._message(body, action.blocks, action.stop_reason, action.usage)
         if isinstance(action, ToolInput):

@@ -261,6 +261,8 @@ NOT_A_MESSAGE = {
     "content a string": (Raw(_message(content="All supported.")), True),
     "content block without a type": (Raw(_message(content=[{"name": "record_verdicts"}])), True),
     "body not JSON": (Raw('{"id": "msg_raw", "content": [{"type": "tool_u'), False),
+    # Deeper than Python's JSON parser goes: a RecursionError, not a ValueError, out of the SDK.
+    "JSON nested too deep": (Raw("[" * 100_000 + "]" * 100_000), False),
 }
 
 

@@ -1,0 +1,170 @@
+"""What the Claude judge takes from a reply it did not expect: a credential echoed back, a copy of a claim
+that could be of several, a verdict ragmon overrides. Against the Messages API stand-in, by the real SDK."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fakes.anthropic_server import FakeAnthropic, Raw, ToolInput, claims_of
+
+from ragmon.cli import main
+from ragmon.judges.claude import ClaudeJudge, ClaudeJudgeError
+from ragmon.model import Claim, Context, Example
+
+KEY = "sk-ant-api03-SECRETKEY123"
+"""The key the judge sends (as `Authorization: Bearer`), which a gateway in between may echo back."""
+
+PARIS = Claim("The tower is in Paris.", 0, 22)
+EXAMPLE = Example("ex-1", "Where is the tower?", (Context("d1", "The Eiffel Tower stands in Paris."),),
+                  PARIS.text)
+
+OVERRIDDEN = "[ragmon: counted unsupported: Claude said supported without naming a document it was sent]"
+
+
+def make_judge(api: FakeAnthropic, **options: Any) -> ClaudeJudge:
+    return ClaudeJudge(base_url=api.url, api_key=KEY, **options)
+
+
+def echoing_401() -> Raw:
+    error = {"type": "authentication_error", "message": f"invalid x-api-key: {KEY}"}
+    return Raw(json.dumps({"type": "error", "error": error}), status=401)
+
+
+def on_paris(**fields: Any) -> ToolInput:
+    """A reply judging PARIS alone, these fields of its verdict as given."""
+    verdict = {"claim": PARIS.text, "supported": True, "supporting_ids": ["d1"], "reason": "r", **fields}
+    return ToolInput({"verdicts": [verdict]})
+
+
+# --- credentials echoed back -----------------------------------------------------------------------------
+
+def test_a_key_an_error_reply_echoes_is_redacted(fake_api: FakeAnthropic) -> None:
+    fake_api.enqueue(echoing_401())
+    with pytest.raises(ClaudeJudgeError) as caught:
+        make_judge(fake_api).judge(EXAMPLE, (PARIS,))
+    assert str(caught.value) == ("example 'ex-1': Claude judge: API error 401: authentication_error: "
+                                 "invalid x-api-key: [redacted] (1 attempt)")
+
+
+def test_a_key_at_the_cut_of_a_long_error_page_leaves_no_beginning_of_it(fake_api: FakeAnthropic) -> None:
+    """A proxy's page quoted to its first 300 characters, the key starting at the 297th: cut first and
+    redacted after, "sk-a" would have been left for anyone reading the report."""
+    fake_api.enqueue(Raw("<html>" + "." * 290 + KEY + "</html>", status=502))
+    with pytest.raises(ClaudeJudgeError) as caught:
+        make_judge(fake_api, max_retries=0).judge(EXAMPLE, (PARIS,))
+    # Redacted: 296 characters, "[redacted]" (10), "</html>" (7) = 313; the first 300 kept, 13 more counted.
+    assert str(caught.value) == ("example 'ex-1': Claude judge: API error 502: <html>" + "." * 290
+                                 + "[red…(13 more characters) (1 attempt)")
+
+
+def test_a_key_a_reply_echoes_in_a_reason_is_redacted(fake_api: FakeAnthropic) -> None:
+    fake_api.enqueue(on_paris(reason=f"stated in d1 (checked with {KEY})"))
+    (verdict,) = make_judge(fake_api).judge(EXAMPLE, (PARIS,))
+    assert verdict.reason == "stated in d1 (checked with [redacted])"
+
+
+def test_replay_reports_never_show_the_key_an_error_reply_echoes(fake_api: FakeAnthropic, tmp_path: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch,
+                                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    """stderr, and the reports: the Markdown one is a CI job's summary, readable by anyone who can read the
+    job."""
+    monkeypatch.setenv("ANTHROPIC_API_KEY", KEY)
+    monkeypatch.setenv("ANTHROPIC_BASE_URL", fake_api.url)
+    data = tmp_path / "golden.jsonl"
+    rows = [{"id": f"g{i}", "question": f"{EXAMPLE.question} ({i})", "answer": EXAMPLE.answer,
+             "contexts": [{"id": "d1", "text": "The Eiffel Tower stands in Paris."}]} for i in range(2)]
+    data.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    said = "invalid x-api-key: [redacted]"
+    fake_api.enqueue(echoing_401())
+    assert main(["replay", str(data), "--judge", "claude", "--llm-concurrency", "1"]) == 2
+    err = capsys.readouterr().err
+    assert said in err and KEY not in err
+    # g0 skipped for the 401 echoing the key, g1 judged: the run completes; each report says why g0 was not.
+    fake_api.enqueue(echoing_401())
+    reports = [tmp_path / "r.json", tmp_path / "r.md"]
+    code = main(["replay", str(data), "--judge", "claude", "--llm-concurrency", "1", "--judge-errors", "skip",
+                 "--max-skipped", "0.5", "--json", str(reports[0]), "--markdown", str(reports[1])])
+    assert code == 0
+    for report in reports:
+        text = report.read_text()
+        assert said.rstrip("]") in text and KEY not in text, report.name  # Markdown escapes the "]"
+
+
+# --- which claim a verdict is about -------------------------------------------------------------------
+
+PREFIX = ("Under section 4.2 of the customer agreement, which applies to every order placed through the "
+          "online store or the mobile app after January 2024, ")
+CARD = PREFIX + "refunds for returned goods are issued to the original payment method within 5 days."
+CASH = PREFIX + "refunds for returned goods are issued in cash at any store worldwide without inspection."
+
+
+def two_claims(first: str, second: str) -> tuple[Example, tuple[Claim, Claim]]:
+    claims = (Claim(first, 0, len(first)), Claim(second, len(first) + 1, len(first) + 1 + len(second)))
+    return Example("q", "How are refunds paid?", (Context("d1", CARD),), f"{first} {second}"), claims
+
+
+def test_a_copy_that_begins_two_claims_it_does_not_tell_apart_is_refused(fake_api: FakeAnthropic) -> None:
+    """Both claims begin with the same 144 characters; the reply copies 120 of them for each and gives the
+    verdicts in swapped order. Taken by place, the cash claim came out supported by d1. A copy of the first
+    200 characters the tool asks for would have said which was which: the reply is malformed, and billed."""
+    assert len(PREFIX) == 144 and len(CARD) > 200 and len(CASH) > 200
+    example, claims = two_claims(CARD, CASH)
+    copy = PREFIX[:120]
+    fake_api.enqueue(ToolInput({"verdicts": [
+        {"claim": copy, "supported": False, "supporting_ids": [], "reason": "not in d1"},
+        {"claim": copy, "supported": True, "supporting_ids": ["d1"], "reason": "stated in d1"}]}))
+    with pytest.raises(ClaudeJudgeError) as caught:
+        make_judge(fake_api).judge(example, claims)
+    assert str(caught.value) == (f"example 'q': Claude judge: verdicts[0] copies {copy!r}, which begins "
+                                 "other claims sent too: a copy of their first 200 characters would say "
+                                 "which it is about")
+    assert caught.value.usage.calls == 1
+
+
+def test_claims_alike_in_all_the_tool_asks_to_copy_are_told_apart_by_place(fake_api: FakeAnthropic) -> None:
+    """Claims whose first 200 characters are the same, copied back as the tool asks (the fake cuts each at
+    200): no copy could say which is which, so each verdict is its place's. Refused, such an answer would
+    fail on every call, each paid for."""
+    card, cash = PREFIX + "x" * 60 + " by card.", PREFIX + "x" * 60 + " in cash."
+    example, claims = two_claims(card, cash)
+
+    def by_ending(body: dict[str, Any]) -> list[dict[str, Any]]:
+        return [{"claim": claim[:200], "supported": claim.endswith("card."),
+                 "supporting_ids": ["d1"] if claim.endswith("card.") else [], "reason": "r"}
+                for claim in claims_of(body)]
+
+    fake_api.decide = by_ending
+    verdicts = make_judge(fake_api).judge(example, claims)
+    assert [(v.claim.text, v.supported) for v in verdicts] == [(card, True), (cash, False)]
+
+
+# --- verdicts ragmon overrides ----------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("ids", "reason"), [
+    ([], "The documents state this. " + OVERRIDDEN),
+    (["ghost"], "The documents state this. [ragmon: discarded supporting ids not among the documents: ghost] "
+                + OVERRIDDEN),
+], ids=["no ids", "only an unsent id"])
+def test_a_supported_verdict_ragmon_overrides_says_so(fake_api: FakeAnthropic, ids: list[str],
+                                                      reason: str) -> None:
+    """The model's own reason alone reads as support, under a verdict that is not."""
+    fake_api.enqueue(on_paris(supporting_ids=ids, reason="The documents state this."))
+    (verdict,) = make_judge(fake_api).judge(EXAMPLE, (PARIS,))
+    assert (verdict.supported, verdict.supporting_ids, verdict.reason) == (False, (), reason)
+
+
+def test_a_verdict_ragmon_overrode_is_asked_again_by_the_next_run(fake_api: FakeAnthropic,
+                                                                 tmp_path: Path) -> None:
+    """Supported by "D1", the case of the id sent ("d1") changed: ragmon counts the claim unsupported. On
+    disk that stayed its verdict in every later run, the API fixed or not, with no call made. This run
+    keeps it (judged again, it costs nothing); the next run asks, and gets the support."""
+    fake_api.enqueue(on_paris(supporting_ids=["D1"]))
+    judge = make_judge(fake_api, cache_dir=tmp_path)
+    (first,) = judge.judge(EXAMPLE, (PARIS,))
+    (again,) = judge.judge(EXAMPLE, (PARIS,))
+    assert first.supported is False and again == first and fake_api.calls == 1
+    (next_run,) = make_judge(fake_api, cache_dir=tmp_path).judge(EXAMPLE, (PARIS,))  # support_all now
+    assert (next_run.supported, next_run.supporting_ids) == (True, ("d1",)) and fake_api.calls == 2
