@@ -37,6 +37,7 @@ from typing import Any, cast
 from ragmon import __version__, datasets
 from ragmon.budget import Prices
 from ragmon.cli import Stopped, parse_known, stop_status, stopped_by, terminated_on_signal
+from ragmon.datasets.locate import LineOf
 from ragmon.errors import InputError, RagmonError, printable
 from ragmon.evaluation import (
     awaited,
@@ -87,11 +88,13 @@ class Labelled:
     """Labels that count as documented but were likelier meant otherwise (`_label_warnings`)."""
 
 
-def labelled(example: Example, source: str) -> Labelled:
-    """Check and read `example.extra["labels"]`; an error names the file, the example and the field."""
+def labelled(example: Example, source: str, line_of: LineOf | None = None) -> Labelled:
+    """Check and read `example.extra["labels"]`; an error names the file, the line (when `line_of` says it,
+    as every other error in a dataset does), the example and the field."""
 
     def bad(message: str, field: str) -> InputError:
-        return InputError(f"example {example.id!r}: {message}", source=source, field=field)
+        return InputError(f"example {example.id!r}: {message}", source=source,
+                          line=None if line_of is None else line_of(), field=field)
 
     labels = example.extra.get("labels")
     if not isinstance(labels, Mapping):
@@ -163,15 +166,7 @@ def _label_warnings(named: str, answer: str, claims: Sequence[Claim], spans: Seq
 def load_labelled(paths: Sequence[str | Path]) -> list[Labelled]:
     """`-` is standard input (ragmon.options.STDIN)."""
     check_stdin_read_once(paths, "the datasets")
-    items: list[Labelled] = []
-    seen: set[str] = set()
-    for path in paths:
-        for example in datasets.load([path]):
-            if example.id in seen:
-                raise InputError(f"duplicate example id {example.id!r}", source=input_name(path), field="id")
-            seen.add(example.id)
-            items.append(labelled(example, input_name(path)))
-    return items
+    return [labelled(example, source, line_of) for example, source, line_of in datasets.located(paths)]
 
 
 @dataclass(frozen=True, slots=True)

@@ -477,10 +477,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception:
         # A bug, not bad input, wherever it happened (building the parser too): its traceback is what a
         # report needs, and its exit status must say "could not complete" (2), since Python's own 1 would
-        # tell CI that a gate was breached.
-        traceback.print_exc()
-        print(f"{_prog(command)}: internal error (a bug in ragmon: please report it with the traceback "
-              "above)", file=sys.stderr)
+        # tell CI that a gate was breached. Through `note`, as a stderr that fails (a full disk) must not
+        # raise here and leave Python to exit 1 after all.
+        note(traceback.format_exc().rstrip("\n"))
+        note(f"{_prog(command)}: internal error (a bug in ragmon: please report it with the traceback above)")
         return EXIT_ERROR
 
 
@@ -495,7 +495,7 @@ def _main(command: str | None, argv: list[str]) -> int:
             problem = (MissingExtra(f"the {command} command", extra, exc) if extra is not None else
                        f"cannot load the {command} command: {exc} (a dependency of ragmon is missing: "
                        "reinstall it with its dependencies)")
-            print(f"ragmon {command}: error: {printable(str(problem))}", file=sys.stderr)
+            note(f"ragmon {command}: error: {printable(str(problem))}")
             return EXIT_ERROR
         try:
             args = parser.parse_args(argv)
@@ -509,7 +509,7 @@ def _main(command: str | None, argv: list[str]) -> int:
     except Stopped:
         raise
     except RagmonError as exc:
-        print(f"ragmon {args.command}: error: {printable(str(exc))}", file=sys.stderr)
+        note(f"ragmon {args.command}: error: {printable(str(exc))}")
         return EXIT_ERROR
 
 
@@ -547,10 +547,11 @@ def _stopped(command: str | None, argv: Sequence[str], exc: KeyboardInterrupt) -
 
 def _refused(command: str | None, argv: Sequence[str], error: UsageError) -> int:
     """argparse's usage line and message, exit 2; first, a subcommand module with a `usage_error(argv,
-    message)` hook is given its part of the command line (ragmon replay replaces the reports it names)."""
+    message)` hook is given its part of the command line (ragmon replay replaces the reports it names).
+    argparse's own printing already passes over a stderr that fails or is closed, and `note` does too."""
     if error.usage:
         error.parser.print_usage(sys.stderr)
-    print(f"{error.parser.prog}: error: {printable(error.message)}", file=sys.stderr)
+    note(f"{error.parser.prog}: error: {printable(error.message)}")
     if (hooked := _hook(command, argv, "usage_error")) is not None:
         hook, own = hooked
         hook(own, error.message)

@@ -713,7 +713,7 @@ def _write(path: Path, content: str, *, summary: bool = False) -> None:
         # that same escape, the text is kept as the input gave it instead of stopping the run here. Not
         # in the JSON report, which holds U+FFFD instead (jq and serde_json refuse the escape).
         with path.open("a" if summary else "w", encoding="utf-8", errors="backslashreplace") as handle:
-            handle.write(content)
+            handle.write(("\n\n" if summary and _unended(path) else "") + content)
     except OSError as exc:
         why = _not_a_directory(path) or exc.strerror or str(exc)
         if not summary:
@@ -723,6 +723,22 @@ def _write(path: Path, content: str, *, summary: bool = False) -> None:
                    f"the variable is set wrong)")
         raise InputError(f"cannot write the step summary ($GITHUB_STEP_SUMMARY): {why}",
                          source=str(path)) from None
+
+
+def _unended(path: Path) -> bool:
+    """Whether the step summary `path` ends in a line without its newline, as an earlier step's `printf`
+    leaves it: the report's heading appended there would be that line's text, not a heading. A summary
+    that cannot be read (no permission) is taken as ended, and appended to as it is."""
+    try:
+        if not stat.S_ISREG(path.stat().st_mode):
+            return False
+        with path.open("rb") as handle:
+            if handle.seek(0, os.SEEK_END) == 0:
+                return False
+            handle.seek(-1, os.SEEK_END)
+            return handle.read(1) != b"\n"
+    except OSError:
+        return False
 
 
 def _unwritable(path: Path) -> str | None:
@@ -787,8 +803,7 @@ class Progress:
         if not self.terminal:
             if now - self.last >= self.LOG_INTERVAL:
                 self.last = now
-                self.stream.write(f"{self.words[1]} {done:,} of {total:,} {self.words[2]}\n")
-                self.stream.flush()
+                self._show(f"{self.words[1]} {done:,} of {total:,} {self.words[2]}\n")
             return
         elapsed = now - self.started
         if (total <= self.MIN_EXAMPLES and elapsed < self.MIN_SECONDS) or (
@@ -800,12 +815,18 @@ class Progress:
         percent = 100 * done / total if total else 100
         doing, _, unit = self.words
         # A build answering live may take seconds a question: "0 questions/s" would say it had stalled.
-        self.stream.write(f"\r{doing} {done}/{total} ({percent:.0f}%), {rate:,.{1 if rate < 10 else 0}f} "
-                          f"{unit}/s ")
-        self.stream.flush()
+        self._show(f"\r{doing} {done}/{total} ({percent:.0f}%), {rate:,.{1 if rate < 10 else 0}f} {unit}/s ")
 
     def close(self) -> None:
         if self.shown:
-            self.stream.write("\n")
-            self.stream.flush()
             self.shown = False
+            self._show("\n")
+
+    def _show(self, line: str) -> None:
+        """A stream that fails (a full disk under the CI log, a terminal since closed) ends the progress
+        shown, not the run: its OSError would stop a run that can still decide its gates, with exit 2."""
+        try:
+            self.stream.write(line)
+            self.stream.flush()
+        except OSError:
+            self.enabled = self.shown = False

@@ -253,13 +253,12 @@ async def _collect(golden: Sequence[Example], target: Target, log: TextIO | None
         except OSError as exc:
             raise RagmonError(f"cannot listen for OTLP on {host}:{port} (--receiver-listen): "
                               f"{exc.strerror or exc}{_port_taken(exc, host, port)}") from None
-        if log is not None:
-            endpoint = _http_url(host, int(runner.addresses[0][1]))
-            print(f"receiving the target's spans on {endpoint} (OTLP/HTTP: "
-                  f"OTEL_EXPORTER_OTLP_ENDPOINT={endpoint})", file=log, flush=True)
-        if log is not None and target.start_wait > 0:
-            print(f"waiting up to {target.start_wait:g}s for {shown_url(target.url)} to answer its first "
-                  f"question (--target-start-wait)", file=log, flush=True)
+        endpoint = _http_url(host, int(runner.addresses[0][1]))
+        _tell(log, f"receiving the target's spans on {endpoint} (OTLP/HTTP: "
+                   f"OTEL_EXPORTER_OTLP_ENDPOINT={endpoint})")
+        if target.start_wait > 0:
+            _tell(log, f"waiting up to {target.start_wait:g}s for {shown_url(target.url)} to answer its "
+                       f"first question (--target-start-wait)")
         failed, unasked = await _ask_all(golden, trace_ids, sink, target, progress)
         if failed:
             stopped = f" and {unasked} were not asked, as none was answered" if unasked else ""
@@ -306,6 +305,14 @@ def _free_port_near(host: str, port: int, tries: int = 20) -> int:
             continue
         return candidate
     return port + step
+
+
+def _tell(log: TextIO | None, line: str) -> None:
+    """A line on `log`, if any. One it cannot take (a full disk under the CI log) is lost, and the run goes
+    on: its OSError would stop a run that can still decide its gates (exit 2), as `ragmon.cli.note` says."""
+    if log is not None:
+        with contextlib.suppress(OSError):
+            print(line, file=log, flush=True)
 
 
 def _receiver_log(stream: TextIO) -> logging.Logger:

@@ -367,7 +367,27 @@ def test_bad_labels_are_named(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     data = write_dataset(tmp_path / "bad.jsonl", [RECORDS[0], {**good, **change}])
     assert main(["calibrate", str(data)]) == 2
     err = capsys.readouterr().err
-    assert str(data) in err and "example 'C'" in err and f"(field '{field}')" in err
+    assert f"{data}:2: example 'C': " in err and f"(field '{field}')" in err
+
+
+def test_a_bad_label_and_a_duplicate_id_name_their_line_as_every_dataset_error_does(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # They named the file alone: in a file of a thousand examples, the id had to be searched for.
+    unlabelled = {k: v for k, v in RECORDS[2].items() if k != "labels"}
+    jsonl = tmp_path / "bad.jsonl"  # a blank line before: C's record is on line 3
+    jsonl.write_text(f"{json.dumps(RECORDS[0])}\n\n{json.dumps(unlabelled)}\n", encoding="utf-8")
+    array = tmp_path / "bad.json"  # "[" on line 1, A on line 2, C on line 3
+    array.write_text(f"[\n{json.dumps(RECORDS[0])},\n{json.dumps(unlabelled)}\n]\n", encoding="utf-8")
+    for data, line in ((jsonl, 3), (array, 3)):
+        assert main(["calibrate", str(data)]) == 2
+        assert capsys.readouterr().err == (f"ragmon calibrate: error: {data}:{line}: example 'C': no labels "
+                                           "object (calibration needs human labels on every example) (field "
+                                           "'labels')\n")
+    first = write_dataset(tmp_path / "a.jsonl", RECORDS[:2])
+    second = write_dataset(tmp_path / "b.jsonl", RECORDS[1:2])  # B again, on its line 1
+    assert main(["calibrate", str(first), str(second)]) == 2
+    assert capsys.readouterr().err == (f"ragmon calibrate: error: {second}:1: duplicate example id 'B' "
+                                       f"(first at {first}:2) (field 'id')\n")
 
 
 def claude_env(monkeypatch: pytest.MonkeyPatch, api: FakeAnthropic) -> None:
@@ -691,7 +711,7 @@ def test_a_dash_reads_the_labelled_examples_from_standard_input(ragmon_cmd: list
     assert "11 labelled examples: 18 claims, 7 labelled unsupported" in done.stdout
     unlabelled = '{"id": "a", "question": "q", "answer": "x", "contexts": [{"id": "d", "text": "x"}]}\n'
     done = calibrate_piped(unlabelled, "-")
-    assert (done.returncode, done.stderr) == (2, "ragmon calibrate: error: <stdin>: example 'a': no labels "
+    assert (done.returncode, done.stderr) == (2, "ragmon calibrate: error: <stdin>:1: example 'a': no labels "
                                               "object (calibration needs human labels on every example) "
                                               "(field 'labels')\n")
     done = calibrate_piped(labelled, "-", "-")

@@ -82,7 +82,7 @@ def test_bad_input_replaces_the_previous_runs_report(tmp_path: Path,
     write_dataset(data, [unlabelled])
     assert main(["calibrate", str(data), "--json", str(report)]) == 2
     why = error_of(capsys.readouterr().err)
-    assert why == (f"{data}: example 'A': no labels object (calibration needs human labels on every "
+    assert why == (f"{data}:1: example 'A': no labels object (calibration needs human labels on every "
                    "example) (field 'labels')")
     assert json.loads(report.read_text()) == incomplete(why)
 

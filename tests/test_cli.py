@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import os
 import signal
@@ -507,3 +508,44 @@ def test_the_package_still_exports_its_api_and_evaluate_is_the_function() -> Non
         "print(ragmon.evaluate is ragmon.evaluation.evaluate, callable(ragmon.evaluate))")],
         capture_output=True, text=True, timeout=60, check=True)
     assert done.stdout == "True True\n"
+
+
+
+_GOLDEN_FIRST_LINE = (ROOT / "examples" / "golden.jsonl").read_text(encoding="utf-8").splitlines()[0]
+
+
+@pytest.mark.parametrize(("lines", "args", "error"), [
+    pytest.param([_GOLDEN_FIRST_LINE, "}"], ["--gate", "groundedness=0.5"],
+                 "golden.jsonl:2: invalid JSON at column 1: Expecting value", id="bad-input"),
+    pytest.param([_GOLDEN_FIRST_LINE], ["--gate", "groundedness=0.5", "--gate", "nope=1"],
+                 "--gate 'nope=1': unknown metric 'nope'", id="bad-gate"),
+    pytest.param([_GOLDEN_FIRST_LINE], ["--gate", "groundedness=0.5", "--k", "0"],  # refused by argparse
+                 "argument --k: must be at least 1: 0", id="bad-flag-value"),
+])
+def test_an_error_stderr_cannot_take_is_still_exit_2_and_the_reports_say_so(
+        ragmon_cmd: list[str], tmp_path: Path, lines: list[str], args: list[str], error: str) -> None:
+    # A full disk under the CI log: printing the error raised, and the exit status was Python's 1 ("a gate
+    # was breached") while the JUnit report said errors="1"; a refused flag's reports were not replaced.
+    (tmp_path / "golden.jsonl").write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("RAGMON_") and k != "GITHUB_STEP_SUMMARY"}
+    with open("/dev/full", "w") as full:  # every write fails with ENOSPC
+        done = subprocess.run([*ragmon_cmd, "replay", "golden.jsonl", *args, "--json", "r.json", "--junit",
+                               "r.xml"], cwd=tmp_path, env=env, stderr=full, stdout=subprocess.PIPE,
+                              text=True, timeout=60, check=False)
+    assert (done.returncode, done.stdout) == (2, "")
+    report = json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))
+    assert (report["complete"], report["passed"]) == (False, False)
+    assert report["error"].startswith(error)
+    assert 'errors="1"' in (tmp_path / "r.xml").read_text(encoding="utf-8")
+
+
+def test_a_bug_is_exit_2_when_stderr_cannot_take_its_traceback(monkeypatch: pytest.MonkeyPatch,
+                                                               tmp_path: Path) -> None:
+    def broken(args: argparse.Namespace) -> int:
+        raise ZeroDivisionError("a bug")
+
+    monkeypatch.setattr(replay, "run", broken)
+    # Every write fails with ENOSPC; unbuffered, so that nothing is left to fail again on closing.
+    with io.TextIOWrapper(io.FileIO("/dev/full", "w"), write_through=True) as full:
+        monkeypatch.setattr(sys, "stderr", full)
+        assert main(["replay", str(tmp_path / "golden.jsonl")]) == 2

@@ -119,6 +119,33 @@ def test_the_reports_show_the_interval_the_gate_decided_on(ragmon_cmd: list[str]
     assert "| metric | mean | n | 80% interval |" in (tmp_path / "r.md").read_text()
 
 
+def test_the_same_examples_in_another_order_give_the_same_intervals_and_verdicts(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # `ragmon replay a.jsonl b.jsonl` and `ragmon replay b.jsonl a.jsonl` (a shell glob sorted by another
+    # locale) resampled other examples: another interval, and a gate on its bound held one way round and
+    # failed the other; the paired interval of a drop gate changed with the order too.
+    for name in [k for k in os.environ if k.startswith("RAGMON_")] + ["GITHUB_STEP_SUMMARY"]:
+        monkeypatch.delenv(name, raising=False)
+    assert main(["replay", str(GOLDEN), "--json", str(tmp_path / "base.json"), "--quiet"]) == 0
+    # Every other answer gains one to three sentences no context supports: the changes vary in size.
+    worse = [{**r, "answer": r["answer"] + f" {INVENTED}" * (1 + i % 3)} if i % 2 == 0 else r
+             for i, r in enumerate(golden_rows())]
+    first, second = write_rows(tmp_path / "a.jsonl", worse[:9]), write_rows(tmp_path / "b.jsonl", worse[9:])
+    reversed_first = write_rows(tmp_path / "a-reversed.jsonl", worse[:9][::-1])
+    runs = []
+    for files in ((first, second), (second, reversed_first)):
+        report = tmp_path / "r.json"
+        status = main(["replay", *map(str, files), "--confidence", "0.95", "--gate", "groundedness=0.5",
+                       "--baseline", str(tmp_path / "base.json"), "--max-drop", "groundedness=0.05",
+                       "--json", str(report), "--quiet"])
+        doc = json.loads(report.read_text(encoding="utf-8"))
+        runs.append((status, doc["aggregates"], [(g["value"], g["passed"]) for g in doc["gates"]]))
+    assert runs[0] == runs[1]
+    low, high = runs[0][1]["groundedness"]["ci"]
+    assert low < high  # the examples vary: an interval another order could have moved
+    assert [passed for _, passed in runs[0][2]] == [True, False]  # the drop is well over 0.05
+
+
 def test_a_terminal_without_the_answers_characters_gets_escapes_not_an_error(ragmon_cmd: list[str],
                                                                             tmp_path: Path) -> None:
     # The summary quotes the unsupported sentence; an ASCII-only stdout (a CI runner's C locale) cannot
@@ -617,6 +644,18 @@ def test_a_ci_log_gets_a_plain_line_every_30_seconds() -> None:
     assert quiet_log.getvalue() == ""
 
 
+def test_a_progress_line_stderr_cannot_take_does_not_stop_the_run() -> None:
+    # A full disk under the CI log: the line at 30 s raised ENOSPC, which stopped scoring with exit 2.
+    clock = ManualClock()
+    # Unbuffered, as nothing written is then left to fail again on closing.
+    with io.TextIOWrapper(io.FileIO("/dev/full", "w"), write_through=True) as full:
+        progress = Progress(full, clock=clock)
+        for done, at in ((12_000, 30.0), (24_001, 60.1), (50_000, 70.0)):
+            clock.now = at
+            progress(done, 50_000)
+        progress.close()  # nothing raised: the run goes on to decide its gates
+
+
 def test_lexical_threshold_sets_the_operating_point(tmp_path: Path) -> None:
     from ragmon.cli import main
 
@@ -854,6 +893,31 @@ def test_a_run_without_gates_passes_with_a_warning(ragmon_cmd: list[str], tmp_pa
                            if warned else "")
     assert done.stdout.splitlines()[-1:] == ([] if "--quiet" in args else
                                              ["PASS (no gates given)"] if warned else ["PASS"])
+
+
+def test_the_step_summary_starts_its_heading_on_a_line_of_its_own(tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    # An earlier step's `printf "..." >> $GITHUB_STEP_SUMMARY` leaves its line without a newline: appended
+    # as it was, "## ragmon replay: FAIL" became the end of that line, and GitHub showed no heading.
+    for name in [k for k in os.environ if k.startswith("RAGMON_")]:
+        monkeypatch.delenv(name)
+    summary = tmp_path / "summary.md"
+    monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(summary))
+    summary.write_text("earlier step", encoding="utf-8")
+    assert main(["replay", str(GOLDEN), "--gate", "groundedness=0.99", "--markdown", str(tmp_path / "r.md"),
+                 "--quiet"]) == 1
+    page = (tmp_path / "r.md").read_text(encoding="utf-8")
+    assert page.startswith("## ragmon replay: FAIL")
+    assert summary.read_text(encoding="utf-8") == "earlier step\n\n" + page
+    # A refused command line's error report too; one after a line that ended is appended as it is.
+    summary.write_text("earlier step\n", encoding="utf-8")
+    assert main(["replay", str(GOLDEN), "--gate", "groundedness=0.99", "--k", "0"]) == 2
+    assert summary.read_text(encoding="utf-8") == (
+        "earlier step\n## ragmon replay: INCOMPLETE\n\nThe run could not complete (exit status 2), so no "
+        "gate was decided:\n\n> argument --k: must be at least 1: 0\n")
+    summary.write_text("earlier step", encoding="utf-8")
+    assert main(["replay", str(GOLDEN), "--gate", "groundedness=0.99", "--k", "0"]) == 2
+    assert summary.read_text(encoding="utf-8").startswith("earlier step\n\n## ragmon replay: INCOMPLETE\n")
 
 
 def test_a_step_summary_in_a_directory_that_does_not_exist_is_a_wrong_variable(ragmon_cmd: list[str],

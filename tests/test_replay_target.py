@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import io
 import json
 import os
 import re
@@ -711,6 +712,20 @@ async def test_missing_traces_are_told_apart_from_traces_of_ids_never_sent_and_f
             with pytest.raises(RagmonError) as raised:
                 await asyncio.to_thread(collect, golden, live_target(url, receiver, trace_wait=1.0), log=None)
     assert str(raised.value) == f"2 of 2 answers cannot be scored from their traces: {why}: a, b"
+
+
+async def test_a_log_line_stderr_cannot_take_does_not_stop_a_live_replay() -> None:
+    # A full disk under the CI log: the line naming the receiver's endpoint raised ENOSPC, and the run,
+    # whose build answered and traced every question, stopped with exit 2.
+    receiver = free_port()
+    # Every write fails with ENOSPC; unbuffered, so that nothing is left to fail again on closing.
+    with io.TextIOWrapper(io.FileIO("/dev/full", "w"), write_through=True) as full, \
+            sdk_tracer(receiver) as tracer:
+        async with serving(traced_rag(tracer, GOOD_CONTEXTS)) as url:
+            (example,) = await asyncio.to_thread(collect, [Example(id="a", question="q")],
+                                                 live_target(url, receiver, start_wait=1.0), log=full)
+    assert example.answer == "Yes."
+    assert example.contexts is not None and [c.text for c in example.contexts] == ["Yes."]
 
 
 async def test_traces_of_ids_never_sent_beside_the_questions_own_are_other_traffic() -> None:

@@ -44,7 +44,7 @@ from ragmon.jsontext import replace_lone_surrogates
 from ragmon.model import Example
 from ragmon.options import input_name
 
-__all__ = ["NOT_RAG", "PathLike", "Skipped", "load"]
+__all__ = ["NOT_RAG", "PathLike", "Skipped", "load", "located"]
 
 PathLike = str | os.PathLike[str]
 
@@ -54,6 +54,14 @@ def load(paths: Iterable[PathLike], *, skipped: Skipped | None = None) -> Iterat
     A path that is the string `-` is standard input (ragmon.options.STDIN).
 
     Recorded traces that are not RAG are appended to `skipped` as (trace id, NOT_RAG)."""
+    for example, _, _ in located(paths, skipped=skipped):
+        yield example
+
+
+def located(paths: Iterable[PathLike], *, skipped: Skipped | None = None,
+            ) -> Iterator[tuple[Example, str, LineOf]]:
+    """`load`'s examples, each with its file as errors name it and its line: a caller checking more of a
+    record (calibrate, its labels) names where it is as the loader's own errors do."""
     seen: dict[str, tuple[str, LineOf, str]] = {}
     for path in paths:
         source = input_name(path)
@@ -69,4 +77,4 @@ def load(paths: Iterable[PathLike], *, skipped: Skipped | None = None) -> Iterat
                                  f"{first_source}:{first_line()}{alike})", source=source, line=line_of(),
                                  field="id")
             seen[key] = (source, line_of, example.id)
-            yield example
+            yield example, source, line_of

@@ -5,19 +5,22 @@ left out, never counted as zero. The interval resamples *examples* (with replace
 recomputes each metric's defined-only mean, so a resample that happens to draw fewer defined examples
 is honestly wider. Rounds whose resample holds no defined value for a metric are skipped for it.
 
-Cost, without numpy: one round draws n indices once and shares them across every metric, so a metric's
-interval depends only on the seed, n and its own column. Every example's metrics are packed into one
-integer, an 80-bit lane per metric holding its value quantised to 48 bits of the column's range (plus a lane
-counting defined values per pattern of undefined ones), so a round is one `itemgetter` gather and one
-C-level `sum` for all metrics at once: about 0.1 us per example for the draw and 0.06 us for the sum,
-against 0.02 us *per metric* with float sums. Quantisation moves a resampled mean by at most 2^-49 of the
-range, well inside the 12 decimals a gate compares at (at 2^-33, a bound exactly at its threshold, 37/120,
-came out 7e-11 under it and failed the gate); 80 bits hold the sum of 2^32 of them. The number of rounds is
-capped so that rounds x n stays within `MAX_DRAWS`, never below `MIN_ROUNDS`: up to 1,000 examples get all
-1,000 rounds, 2,000 get 500, and 10,000 examples x 13 metrics take 200 rounds (~0.4 s on one slow core)
-instead of 1,000 (~2 s). With that many examples the interval is narrow and its Monte Carlo error far below
-its width. Each aggregate says how many rounds its interval was read from (`Aggregate.rounds`), since
-`EvalConfig.bootstrap_samples` says only how many were asked for.
+Each column is resampled in the order of its values (its undefined ones last), so a metric's interval
+depends only on the seed, n and the values of its own column, whatever the order of the examples: a gate
+on its bound must not flip with the order the files were named in.
+
+Cost, without numpy: one round draws n indices once and shares them across every metric. The columns'
+values at each position are packed into one integer, an 80-bit lane per metric holding its value quantised
+to 48 bits of the column's range (plus a lane counting defined values per pattern of undefined ones), so a
+round is one `itemgetter` gather and one C-level `sum` for all metrics at once: about 0.1 us per example for
+the draw and 0.06 us for the sum, against 0.02 us *per metric* with float sums. Quantisation moves a
+resampled mean by at most 2^-49 of the range, well inside the 12 decimals a gate compares at (at 2^-33, a
+bound exactly at its threshold, 37/120, came out 7e-11 under it and failed the gate); 80 bits hold the sum
+of 2^32 of them. The number of rounds is capped so that rounds x n stays within `MAX_DRAWS`, never below
+`MIN_ROUNDS`: up to 1,000 examples get all 1,000 rounds, 2,000 get 500, and 10,000 examples x 13 metrics
+take 200 rounds (~0.4 s on one slow core) instead of 1,000 (~2 s). With that many examples the interval is
+narrow and its Monte Carlo error far below its width. Each aggregate says how many rounds its interval was
+read from (`Aggregate.rounds`), since `EvalConfig.bootstrap_samples` says only how many were asked for.
 """
 
 from __future__ import annotations
@@ -85,7 +88,10 @@ def aggregate_columns(columns: Mapping[str, Sequence[float | None]], *, samples:
         # column must not get an interval where another, equally unsampled, gets None.
         out[name] = Aggregate(mean, len(defined), (low, low) if low == high and samples > 0 else None, name)
         if low != high:
-            varying.append((name, col, low, high - low))
+            # Resampled in the order of its values, not of the examples: the same examples in another order
+            # (the files named the other way round, a shell glob sorted by another locale) drew other
+            # resamples, and the interval, and a gate on its bound, changed with it.
+            varying.append((name, [*sorted(defined), *[None] * (n - len(defined))], low, high - low))
 
     rounds = bootstrap_rounds(samples, n)
     if not varying or rounds == 0:

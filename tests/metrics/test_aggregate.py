@@ -81,6 +81,21 @@ def test_a_metrics_interval_does_not_depend_on_the_other_columns() -> None:
     assert together["a"] == aggregate(a, samples=300, seed=3)
 
 
+def test_an_interval_does_not_depend_on_the_order_of_the_examples() -> None:
+    # The same examples read from files named in another order (a shell glob sorted by another locale)
+    # drew other resamples: another interval, and a gate on its bound that held or not with the order.
+    values = [0.0, 0.25, None, 1.0, 0.5, 1.0, None, 0.75, 1.0, 0.0, 1.0, 0.5]
+    other = [1.0, None, 0.5, 1.0, 0.0, 0.75, 1.0, None, 0.25, 0.0, 0.5, 1.0]
+    assert sorted(values, key=str) == sorted(other, key=str)
+    for order in (other, values[::-1]):
+        assert aggregate(order, samples=500, seed=1) == aggregate(values, samples=500, seed=1)
+    # and in several columns at once, each in an order of its own
+    flags = [1.0 if v == 1.0 else 0.0 for v in values]
+    together = aggregate_columns({"v": values[::-1], "f": flags}, samples=500, seed=1)
+    assert together == {"v": aggregate(values, samples=500, seed=1), "f": aggregate(flags[::-1], samples=500,
+                                                                                    seed=1)}
+
+
 def test_columns_must_have_one_value_per_example() -> None:
     with pytest.raises(ValueError, match="one value per example"):
         aggregate_columns({"a": [1.0], "b": [1.0, 0.0]})
@@ -154,9 +169,10 @@ def test_intervals_do_not_depend_on_the_hash_seed(tmp_path: Path) -> None:
 def exact_interval(values: list[float], rounds: int, confidence: float,
                    seed: int) -> tuple[Fraction, Fraction]:
     """The percentile bootstrap done by hand in exact fractions: the same draws (`random.Random(seed)`, n
-    indices a round), the exact mean of each, and the type-7 quantiles of those means."""
+    indices a round, into the values in ascending order), the exact mean of each, and the type-7 quantiles
+    of those means."""
     rng = random.Random(seed)
-    exact = [Fraction(v) for v in values]
+    exact = sorted(Fraction(v) for v in values)
     n = len(values)
     means = sorted(sum(exact[i] for i in rng.choices(range(n), k=n)) / n for _ in range(rounds))
 
