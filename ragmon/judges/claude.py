@@ -264,6 +264,18 @@ def _some(items: Sequence[str], shown: int = 5) -> str:
     return ", ".join(items[:shown]) + (f", and {len(items) - shown} more" if len(items) > shown else "")
 
 
+def _quoted(value: object) -> str:
+    """What a reply gave where ragmon expected something else, quoted in an error to its first
+    `QUOTE_CHARS` characters: a gateway's 1 MB "claim" had gone whole into stderr, the JSON report's
+    one-line `error` and the sidecar's log, and the claim sent beside it as well."""
+    if isinstance(value, str):
+        if len(value) <= QUOTE_CHARS:
+            return repr(value)
+        return f"{value[:QUOTE_CHARS]!r}…({len(value) - QUOTE_CHARS:,} more characters)"
+    said = repr(value)  # a list, an object or a number where a text was asked for
+    return said if len(said) <= QUOTE_CHARS else f"{said[:QUOTE_CHARS]}…"
+
+
 def _noted(reason: str | None, note: str) -> str:
     """A verdict's reason with what ragmon adds to it after the model's own words."""
     return f"{reason} {note}" if reason else note
@@ -348,8 +360,10 @@ def _usage(message: Any, unanswered: int) -> Usage | None:
 
 
 def _count(value: Any) -> int | None:
-    """A token count as the reply gives it, or None when it is none (missing, negative, not a number)."""
-    return value if isinstance(value, int) and value >= 0 else None
+    """A token count as the reply gives it, or None when it is none (missing, negative, not a number). JSON's
+    `true` is no count, though Python's bool is an int: read as 1 token, a bill nobody can read had passed
+    for a cheap one."""
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
 
 
 class _Attempts:
@@ -1005,7 +1019,7 @@ class ClaudeJudge:
         if stop_reason == "max_tokens":
             raise ClaudeJudgeError(f"reply cut off at max_tokens={self.max_tokens}")
         if stop_reason != "tool_use":
-            raise ClaudeJudgeError(f"reply ended with stop_reason {stop_reason!r}, not a completed "
+            raise ClaudeJudgeError(f"reply ended with stop_reason {_quoted(stop_reason)}, not a completed "
                                    f"{TOOL_NAME} tool call")
         content = getattr(message, "content", None)
         if not isinstance(content, list):
@@ -1040,10 +1054,12 @@ class ClaudeJudge:
         text, supported, ids, reason = (raw.get(k)
                                         for k in ("claim", "supported", "supporting_ids", "reason"))
         if not isinstance(text, str) or not _quotes(text, claim.text):
-            raise ClaudeJudgeError(f"{where} is about {text!r}, not the claim sent ({claim.text!r})")
+            raise ClaudeJudgeError(f"{where} is about {_quoted(text)}, not the claim sent "
+                                   f"({_quoted(claim.text)})")
         if not _told_apart(text, claim.text, others):
-            raise ClaudeJudgeError(f"{where} copies {text!r}, which begins other claims sent too: a copy of "
-                                   f"their first {QUOTE_CHARS} characters would say which it is about")
+            raise ClaudeJudgeError(f"{where} copies {_quoted(text)}, which begins other claims sent too: "
+                                   f"a copy of their first {QUOTE_CHARS} characters would say which it is "
+                                   "about")
         if not isinstance(supported, bool):
             raise ClaudeJudgeError(f"{where}.supported is not a boolean")
         if not isinstance(ids, list) or not all(isinstance(i, str) for i in ids):
@@ -1053,8 +1069,8 @@ class ClaudeJudge:
         valid = tuple(dict.fromkeys(known[i] for i in ids if i in known))
         invented = [i for i in ids if i not in known]
         if invented:
-            reason = _noted(reason, f"[ragmon: discarded supporting ids not among the documents: "
-                                    f"{', '.join(invented)}]")
+            named = _some([clip(i, NOTED_ID_CHARS) for i in dict.fromkeys(invented)])
+            reason = _noted(reason, f"[ragmon: discarded supporting ids not among the documents: {named}]")
         if supported and not valid:
             return ClaimVerdict(claim, False, (), _noted(reason, OVERRIDDEN)), True
         return ClaimVerdict(claim, supported, valid if supported else (), reason), False

@@ -711,10 +711,13 @@ def test_api_key_and_base_url_come_from_the_environment(fake_api: FakeAnthropic,
     assert fake_api.calls == 1
 
 
-def test_a_reply_without_usage_is_an_error_of_unknown_cost(fake_api: FakeAnthropic) -> None:
+@pytest.mark.parametrize("usage", [(-1, -1), (True, True)], ids=["negative", "JSON true"])
+def test_a_reply_without_usage_is_an_error_of_unknown_cost(fake_api: FakeAnthropic,
+                                                           usage: tuple[int, int]) -> None:
+    """JSON's `true` is no count (Python's bool is an int: it had been billed as 1 token in, 1 out)."""
     tool_use = {"type": "tool_use", "id": "t", "name": "record_verdicts",
                 "input": {"verdicts": [_verdict(PARIS)]}}
-    fake_api.enqueue(Content([tool_use], "tool_use", usage=(-1, -1)))
+    fake_api.enqueue(Content([tool_use], "tool_use", usage=usage))
     with pytest.raises(ClaudeJudgeError, match="no token usage") as caught:
         make_judge(fake_api).judge(EXAMPLE, (PARIS,))
     assert caught.value.usage == Usage(unanswered=1)  # billed, for an amount it does not say

@@ -124,6 +124,20 @@ def test_a_copy_that_begins_two_claims_it_does_not_tell_apart_is_refused(fake_ap
     assert caught.value.usage.calls == 1
 
 
+def test_a_long_copy_of_another_text_is_quoted_to_its_first_200_characters(fake_api: FakeAnthropic) -> None:
+    """A gateway's 5,000-character "claim": the error names what the reply said, not all of it, and the
+    claim sent (270 characters here) likewise."""
+    claim = Claim("x" * 270, 0, 270)
+    example = Example("q", "What?", (Context("d1", "y"),), claim.text)
+    fake_api.enqueue(ToolInput({"verdicts": [
+        {"claim": "z" * 5_000, "supported": True, "supporting_ids": ["d1"], "reason": "r"}]}))
+    with pytest.raises(ClaudeJudgeError) as caught:
+        make_judge(fake_api).judge(example, (claim,))
+    assert str(caught.value) == ("example 'q': Claude judge: verdicts[0] is about '" + "z" * 200
+                                 + "'…(4,800 more characters), not the claim sent ('" + "x" * 200
+                                 + "'…(70 more characters))")
+
+
 def test_claims_alike_in_all_the_tool_asks_to_copy_are_told_apart_by_place(fake_api: FakeAnthropic) -> None:
     """Claims whose first 200 characters are the same, copied back as the tool asks (the fake cuts each at
     200): no copy could say which is which, so each verdict is its place's. Refused, such an answer would
@@ -147,7 +161,10 @@ def test_claims_alike_in_all_the_tool_asks_to_copy_are_told_apart_by_place(fake_
     ([], "The documents state this. " + OVERRIDDEN),
     (["ghost"], "The documents state this. [ragmon: discarded supporting ids not among the documents: ghost] "
                 + OVERRIDDEN),
-], ids=["no ids", "only an unsent id"])
+    (["ghost", "ghost", *(f"d{n}" for n in range(2, 9))],
+     "The documents state this. [ragmon: discarded supporting ids not among the documents: ghost, d2, d3, "
+     "d4, d5, and 3 more] " + OVERRIDDEN),
+], ids=["no ids", "only an unsent id", "many unsent ids"])
 def test_a_supported_verdict_ragmon_overrides_says_so(fake_api: FakeAnthropic, ids: list[str],
                                                       reason: str) -> None:
     """The model's own reason alone reads as support, under a verdict that is not."""
