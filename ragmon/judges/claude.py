@@ -583,9 +583,12 @@ def _at_least(name: str, value: object, least: int) -> int:
 
 
 def _seconds(timeout: object) -> float:
-    """`_at_least` for the timeout, any real number of seconds above 0 (NaN is none)."""
-    if isinstance(timeout, bool) or not isinstance(timeout, Real) or not float(timeout) > 0:
-        raise BadSetting(f"ClaudeJudge: timeout must be a number of seconds above 0, got {timeout!r}")
+    """`_at_least` for the timeout, any real number of seconds above 0 (NaN is none). Infinity is no
+    timeout: a call to an API that accepted the connection and never replied waited for good, where the
+    judge promises an end within timeout x (max_retries + 1)."""
+    if (isinstance(timeout, bool) or not isinstance(timeout, Real) or not float(timeout) > 0
+            or not math.isfinite(timeout)):
+        raise BadSetting(f"ClaudeJudge: timeout must be a finite number of seconds above 0, got {timeout!r}")
     return float(timeout)
 
 

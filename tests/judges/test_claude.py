@@ -6,6 +6,7 @@ import asyncio
 import gc
 import json
 import logging
+import math
 import os
 import subprocess
 import sys
@@ -654,7 +655,9 @@ def test_missing_api_key_is_a_clear_error(monkeypatch: pytest.MonkeyPatch, tmp_p
 
 
 @pytest.mark.parametrize(("args", "options", "message"), [
-    ((), {"timeout": 0}, "ClaudeJudge: timeout must be a number of seconds above 0, got 0"),
+    ((), {"timeout": 0}, "ClaudeJudge: timeout must be a finite number of seconds above 0, got 0"),
+    # Accepted, it let a call to an API that never replies wait for good.
+    ((), {"timeout": math.inf}, "ClaudeJudge: timeout must be a finite number of seconds above 0, got inf"),
     ((), {"max_retries": -1}, "ClaudeJudge: max_retries must be a whole number of at least 0, got -1"),
     ((), {"max_doc_chars": 0}, "ClaudeJudge: max_doc_chars must be a whole number of at least 1, got 0"),
     ((), {"max_tokens": 2048.0}, "ClaudeJudge: max_tokens must be a whole number of at least 1, got 2048.0"),
@@ -666,8 +669,8 @@ def test_missing_api_key_is_a_clear_error(monkeypatch: pytest.MonkeyPatch, tmp_p
     # Used to write its cache files into the working directory, unasked.
     ((), {"cache_dir": ""}, "ClaudeJudge: cache_dir is empty: give a directory, or None to keep verdicts in "
      "memory only"),
-], ids=["timeout", "max_retries", "max_doc_chars", "max_tokens", "url-as-model", "empty-model",
-        "empty-cache"])
+], ids=["timeout", "infinite timeout", "max_retries", "max_doc_chars", "max_tokens", "url-as-model",
+        "empty-model", "empty-cache"])
 def test_a_bad_argument_is_refused_by_name_when_the_judge_is_built(
         fake_api: FakeAnthropic, args: tuple[Any, ...], options: dict[str, Any], message: str) -> None:
     """One lumped message named none of the arguments; a URL or an empty model id was accepted, and failed
