@@ -32,10 +32,14 @@ Choices the design leaves open, made here:
 - LLM spans nested in an LLM span are one call (LlamaIndex `predict` around `chat`/`complete`, LangChain
   around a provider SDK span): the last call is the outermost LLM span that ended last, read from its
   innermost span outwards.
-- The answering call is the last to end of the calls given a retrieved document's text (in any
-  message), outside tools; a later call given the same documents and quoting that call's answer works
-  on it (a grader, follow-up suggestions) and does not answer. Without documents in any input, the
-  last call to end answers.
+- The answering call is given a retrieved document's text (in any message), outside tools: the last
+  to end, unless given only documents an earlier call was given. Such a later call quoting an earlier
+  call's output works on it (a grader) and does not answer; of such calls that quote none, the end
+  order tells nothing (a relevance check, a title or follow-up questions may come before, after or
+  beside the answer), so a call that stated something answers over one that wrote a label of a word
+  or two or only questions, and two left that wrote different text make the trace an error naming
+  both, unless the app's ragmon.answer or a chain holding both gives the answer (`_answering_call`).
+  Without documents in any input, the last call to end answers.
 - Question: the top chain's input (a question key, else the last user turn of its `messages`; of a
   `@workflow`'s text arguments, the one the model was asked). Else, when a model call preceded the
   retrieval (it rewrote or condensed the question), the answering call's last user message; else the
@@ -190,8 +194,8 @@ def _extract(trace: Trace) -> Example | None:
         for span in view.with_role(_RETRIEVERS):
             genai.require_documents(span)
     texts = _document_texts(contexts)
-    llm_call = _answering_call(view, texts)
-    answer = _answer(view, tops, llm_call, ragmon_answer, texts)
+    llm_call, rival = _answering_call(view, texts)
+    answer = _answer(view, tops, llm_call, rival, ragmon_answer, texts)
     if contexts is not None:
         contexts = _shown(view, contexts, texts)
     if answer is None and llm_call:
@@ -673,33 +677,108 @@ def _document_texts(contexts: tuple[Context, ...] | None) -> list[str]:
             if (text := context.text.strip())]
 
 
-def _answering_call(view: _View, texts: list[str]) -> list[Span]:
-    """The model call that answered from the documents: the last to end of those given a document's
-    text, so that a later call that was not (a chat title, follow-up questions asked without them) is
-    not the answer. A later call that was given the same documents and also that call's answer works on
-    the answer (grades it, suggests follow-ups) and is not the answer either; one given new documents
-    refines it (LlamaIndex's refine) and is. A call that failed with no output does not replace one that
-    answered from the same documents: it is a fallback's failed first try, whatever order the ends of
-    calls in two services' clocks put them in (one clock 20 s ahead turned answered traces into errors).
-    A call inside a tool is the tool's own (a query engine an agent called, answering the agent), never
-    the answer. With no documents in any call's input (a plain chat, an agent given a tool's summary
-    rather than its documents) the last call to end answers."""
+def _answering_call(view: _View, texts: list[str]) -> tuple[list[Span], list[Span] | None]:
+    """The model call that answered from the documents, and a rival: another call given the same
+    documents that may as well have answered, which makes the trace an error where the answer is read
+    from the call (`_recorded_answer`), but not where the app's ragmon.answer or a chain holding both
+    calls says what the user got.
+
+    Calls are read in the order they ended, in rounds. A call given a document the round's first call
+    was not starts a new round: it refines the answer from more documents (LlamaIndex's refine), and is
+    the answer rather than the drafts before it. A call given no document (a chat title) is not the
+    answer. A later call given the round's documents and quoting a round call's output works on that
+    answer (grades it) and is not the answer either, nor is one that failed with no output while a
+    round call has one: a fallback's failed first try, whatever order two services' clocks put the ends
+    in (one clock 20 s ahead turned answered traces into errors). A call inside a tool is the tool's own
+    (a query engine an agent called, answering the agent), never the answer.
+
+    Of the calls of the last round, the order they ended in tells nothing: a relevance check or a
+    router is asked before the answer, a title, a summary for a log or follow-up questions after it,
+    and any of them side by side with it, all from the same documents and the question, so none quotes
+    the answer. Taking the last to end had scored the follow-up questions of a grounded answer (0.0).
+    What they wrote tells more: an answer states something, while a check's output is a label of a
+    word or two ("yes", "not relevant") and follow-up suggestions are only questions. So a call that
+    stated something answers over those that did not. Two calls left that wrote different text (the
+    answer and a summary, a retry after the app rejected the first answer, a short answer such as "30
+    days." beside a check's "yes" or beside follow-up questions, a clarifying question beside follow-up
+    questions) are told apart by nothing ragmon can trust: scoring either could give a grounded answer
+    0.0 or a made-up one 1.0, so the trace is an error naming both, which the app settles by recording
+    the answer the user got as ragmon.answer. A call whose output holds no text (a tool call, hidden
+    content) keeps its place as the last to end: taken for the answer, its missing output is an error
+    naming the switch to turn on, not an earlier call's output borrowed. With no documents in any
+    call's input (a plain chat, an agent given a tool's summary rather than its documents) the last
+    call to end answers."""
     calls = view.llm_calls()
     if len(calls) < 2 or not texts:
-        return view.last_llm_call()
+        return view.last_llm_call(), None
     in_tools = view.under_role(_TOOLS)
     calls = [call for call in calls if call[-1].span_id not in in_tools]
     calls.sort(key=lambda c: (c[-1].end_time_unix_nano, c[-1].start_time_unix_nano))
-    answering: list[Span] = []
-    shown_before: set[int] = set()
+    round_calls: list[list[Span]] = []
+    round_shown: set[int] = set()
     for call in calls[-_PROBED_CALLS:]:
         given = view.given(call)
         shown = {index for index, text in enumerate(texts) if text in given}
-        if not shown or (shown <= shown_before and _failed(call) and _output(answering) is not None):
+        if not shown:
             continue
-        if not (shown <= shown_before and _quotes(given, _output(answering))):
-            answering, shown_before = call, shown
-    return answering or view.last_llm_call()
+        if not round_calls or not shown <= round_shown:
+            round_calls, round_shown = [call], shown
+            continue
+        outputs = [output for earlier in round_calls if (output := _output(earlier)) is not None]
+        if (_failed(call) and outputs) or any(_quotes(given, output) for output in outputs):
+            continue
+        round_calls.append(call)
+    if not round_calls:
+        return view.last_llm_call(), None
+    return _chosen(round_calls)
+
+
+def _chosen(calls: list[list[Span]]) -> tuple[list[Span], list[Span] | None]:
+    """Of one round's calls (`_answering_call`), in the order they ended, the one that answered, and the
+    last other one left beside it that wrote different text (spacing and case aside), if any."""
+    if not _output(calls[-1]):
+        return calls[-1], None
+    written = [(call, output) for call in calls if (output := _output(call))]
+    left = [(call, output) for call, output in written if _states(output)] or written
+    chosen, said = left[-1]
+    said = _squeezed(said).casefold()
+    rival = next((call for call, output in reversed(left) if _squeezed(output).casefold() != said), None)
+    return chosen, rival
+
+
+_LABEL_WORDS = 2
+"""Words of an output, at most, that make it a label (a check's "yes", "not relevant")."""
+_WORD = re.compile(r"\w+")
+_LIST_MARKER = re.compile(r"^\s*(?:[-*\u2022+]|\d{1,3}[.)])\s+")
+_SENTENCE_END = re.compile(r"(?<=[.!?])[\"'\u201d\u2019)\]*_,]*\s+")
+"""Where a sentence ends: after its mark and any closing quote, bracket or emphasis (a JSON list's
+`?", "`)."""
+_WRAPPING = "\"'\u201c\u201d\u2018\u2019*_`()[]{},; \t"
+
+
+def _states(output: str) -> bool:
+    """Whether a model's output states something: more than a label of a word or two, and not only
+    questions (each sentence ending in "?", a list's lead-in line ending in ":" aside, list markers and
+    the quotes of a JSON list ignored)."""
+    if len(_WORD.findall(output)) <= _LABEL_WORDS:
+        return False
+    sentences = [stripped for line in output.splitlines()
+                 for sentence in _SENTENCE_END.split(_LIST_MARKER.sub("", line))
+                 if (stripped := sentence.strip(_WRAPPING))]
+    return not (any(sentence.endswith("?") for sentence in sentences)
+                and all(sentence.endswith(("?", ":")) for sentence in sentences))
+
+
+def _ambiguous(chosen: list[Span], rival: list[Span]) -> ExtractionError:
+    """The error for two calls `_chosen` cannot tell apart, on the one that ended last, naming both."""
+    later, earlier = sorted((chosen[-1], rival[-1]), key=_ended, reverse=True)
+    return ExtractionError(
+        later, "answer",
+        f"two model calls given the same documents, neither given the other's output, wrote different "
+        f"text: {earlier.name!r} (span id {earlier.span_id}) and {later.name!r} (span id "
+        f"{later.span_id}); which one the user got is unknown (the other may be a summary, a title or "
+        "a rejected first try), and scoring a guess could score the wrong text. Record the answer the "
+        "user got as ragmon.answer on the request span (ragmon.instrument)")
 
 
 def _shown(view: _View, contexts: tuple[Context, ...], texts: list[str]) -> tuple[Context, ...]:
@@ -759,13 +838,13 @@ def _quotes(given: str, output: str | None) -> bool:
     return re.search(rf"(?<!\w){re.escape(output.strip())}(?!\w)", given) is not None
 
 
-def _answer(view: _View, tops: list[Span], llm_call: list[Span],
+def _answer(view: _View, tops: list[Span], llm_call: list[Span], rival: list[Span] | None,
             explicit: tuple[Span, str] | None, texts: list[str]) -> str | None:
     """The app's own `ragmon.answer`, else the answer its instrumentation recorded (`_recorded_answer`).
     The app's word wins: it is what the user got, where a guardrail may have replaced what the model
     wrote. An answer as long as its service's cut JSON attributes was cut with them (`_View.cuts`), as a
     document is (`_check_whole`): scored, its lost tail had raised groundedness (0.75 -> 1.0)."""
-    found = explicit or _recorded_answer(view, tops, llm_call, texts)
+    found = explicit or _recorded_answer(view, tops, llm_call, rival, texts)
     if found is None:
         return None
     span, answer = found
@@ -778,15 +857,22 @@ def _answer(view: _View, tops: list[Span], llm_call: list[Span],
     return react_answer(strip_assistant(answer))
 
 
-def _recorded_answer(view: _View, tops: list[Span], llm_call: list[Span],
+def _recorded_answer(view: _View, tops: list[Span], llm_call: list[Span], rival: list[Span] | None,
                      texts: list[str]) -> tuple[Span, str] | None:
     """The output of the top chain that made the answering call, with its span: a later chain of the same
     request (one that suggests follow-up questions or titles the chat) made a call of its own, and its
     output scored as the answer had turned a grounded answer into 0.0. With no chain holding the call,
     the top chain that ended last, unless it only prepared the prompt or output the documents; else the
-    answering call's own output."""
+    answering call's own output. `rival`, a call that cannot be told from the answering one
+    (`_answering_call`), makes an error only where the answer depends on which of them answered: read
+    from the call, or from the top chain holding it when another holds the rival. A chain holding both
+    gave its own answer, whichever call wrote it."""
     holding = view.above({llm_call[-1].span_id}) if llm_call and len(tops) > 1 else set()
     candidates = [top for top in tops if top.span_id in holding] or tops
+    if rival is not None and len(tops) > 1:
+        rival_holding = view.above({rival[-1].span_id})
+        if candidates != ([top for top in tops if top.span_id in rival_holding] or tops):
+            raise _ambiguous(llm_call, rival)
     last_top = [max(candidates, key=lambda s: s.end_time_unix_nano)] if candidates else []
     if last_top and llm_call and _only_prepares(view, last_top[0], llm_call[-1]):
         last_top = []
@@ -797,7 +883,11 @@ def _recorded_answer(view: _View, tops: list[Span], llm_call: list[Span],
         if not llm_call or llm_call[-1].end_time_unix_nano <= found[0].end_time_unix_nano:
             return None  # no model call answered after it: a condense step's rewrite is no answer either
     found = _found(llm_call, _LLM_OUTPUTS)
-    return found if found is not None and found[1] else None
+    if found is None or not found[1]:
+        return None
+    if rival is not None:
+        raise _ambiguous(llm_call, rival)
+    return found
 
 
 def _documents_only(view: _View, chain: Span, output: str, texts: list[str]) -> bool:
