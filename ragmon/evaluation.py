@@ -355,10 +355,11 @@ def awaited(judge: object, pending: Awaitable[T]) -> Awaitable[T]:
 
 
 def check_concurrency(concurrency: int) -> None:
-    """A ValueError unless a whole number (numpy's int64 from a config table too), not a bool or a
-    string, of at least 1: with 0 nothing would ever be judged."""
+    """A TypeError unless a whole number (numpy's int64 from a config table too), not a bool or a string;
+    a ValueError unless at least 1: with 0 nothing would ever be judged."""
     if not whole(concurrency) or concurrency < 1:
-        raise ValueError(f"concurrency must be a whole number of at least 1, got {concurrency!r}")
+        raise (ValueError if whole(concurrency) else TypeError)(
+            f"concurrency must be a whole number of at least 1, got {concurrency!r}")
 
 
 async def gather_or_cancel(awaitables: Iterable[Awaitable[T]]) -> list[T]:

@@ -39,6 +39,9 @@ LOWER_IS_BETTER: frozenset[str] = frozenset({"hallucination_rate"})
 class Context:
     """One retrieved document as the generator saw it; position in `Example.contexts` is its rank.
 
+    Verdicts, citations and relevant ids name a context by its id, so an Example refuses one whose id is
+    empty or spaces, and contexts sharing an id (chunks keyed by their file) are one document to them.
+
     Any real `score` is taken: vector stores hand back numpy's float32, which is no Python float. It is
     stored as a float, so a report can write it as JSON."""
 
@@ -109,7 +112,13 @@ class Example:
         for name in ("answer", "ground_truth", "category", "pipeline"):
             _text(where, name, getattr(self, name), True)
         if self.contexts is not None:
-            object.__setattr__(self, "contexts", _items(where, "contexts", self.contexts, Context, tuple))
+            contexts = _items(where, "contexts", self.contexts, Context, tuple)
+            for index, context in enumerate(contexts):
+                if not context.id.strip():  # six contexts all named "" were one to every metric of use
+                    raise ValueError(f"{where}contexts[{index}].id must not be empty or spaces, got "
+                                     f"{context.id!r}: a verdict, a citation and relevant_ids name a context "
+                                     "by its id")
+            object.__setattr__(self, "contexts", contexts)
         if self.relevant_ids is not None:
             relevant = _items(where, "relevant_ids", self.relevant_ids, str, frozenset)
             object.__setattr__(self, "relevant_ids", relevant)
@@ -212,8 +221,9 @@ class EvalConfig:
     run, never under that minimum (`ragmon.metrics.aggregate.bootstrap_rounds`): the interval is narrow
     then, and the rounds' cost grows with the examples. `Aggregate.rounds` says how many each interval
     was read from. Checked when built: a negative count would silently drop the intervals too, and a seed
-    of None would draw different ones on every run, where a report must be reproducible. Whole numbers
-    of numpy's (a config table's int64) are taken and stored as ints."""
+    of None would draw different ones on every run, where a report must be reproducible. A field of the
+    wrong type (a string, a float count, a bool, None) is a TypeError, a value out of range a ValueError.
+    Whole numbers of numpy's (a config table's int64) are taken and stored as ints."""
 
     k: int = 5
     bootstrap_samples: int = 1000
@@ -226,20 +236,27 @@ class EvalConfig:
                      confidence: float = 0.95, seed: SupportsIndex = 0) -> None: ...
 
     def __post_init__(self) -> None:
-        if not whole(self.k) or self.k < 1:
-            raise ValueError(f"EvalConfig.k must be a whole number of at least 1, got {self.k!r}")
+        # A field of the wrong type (a string, a float, a bool, None) is a TypeError, one of the right type
+        # that cannot score a ValueError, as the README promises for every field and argument.
+        k = self.k
+        if not whole(k) or k < 1:
+            raise (ValueError if whole(k) else TypeError)(
+                f"EvalConfig.k must be a whole number of at least 1, got {k!r}")
         samples = self.bootstrap_samples
         if not whole(samples) or samples < 0 or 0 < samples < MIN_BOOTSTRAP_SAMPLES:
-            raise ValueError(f"EvalConfig.bootstrap_samples must be 0 (no intervals) or a whole number of at "
-                             f"least {MIN_BOOTSTRAP_SAMPLES}, got {samples!r}")
+            raise (ValueError if whole(samples) else TypeError)(
+                f"EvalConfig.bootstrap_samples must be 0 (no intervals) or a whole number of at least "
+                f"{MIN_BOOTSTRAP_SAMPLES}, got {samples!r}")
         confidence = self.confidence
-        if isinstance(confidence, bool) or not isinstance(confidence, Real) or not 0 < confidence < 1:
-            raise ValueError(f"EvalConfig.confidence must be a number in (0, 1), got {confidence!r}")
+        number = isinstance(confidence, Real) and not isinstance(confidence, bool)
+        if not number or not 0 < confidence < 1:
+            raise (ValueError if number else TypeError)(
+                f"EvalConfig.confidence must be a number in (0, 1), got {confidence!r}")
         if type(confidence) is not float:  # numpy's float32 as a float, which a report writes as JSON
             object.__setattr__(self, "confidence", float(confidence))
         if not whole(self.seed):
-            raise ValueError("EvalConfig.seed must be a whole number, so intervals are the same on every "
-                             f"run, got {self.seed!r}")
+            raise TypeError("EvalConfig.seed must be a whole number, so intervals are the same on every "
+                            f"run, got {self.seed!r}")
         for name in ("k", "bootstrap_samples", "seed"):
             # numpy's int64 as an int: `random.Random` refuses it as a seed, and a report writes it as JSON.
             if type(value := getattr(self, name)) is not int:

@@ -71,6 +71,28 @@ def test_relevant_not_retrieved_uses_the_top_k_and_is_sorted() -> None:
     assert evaluate_example(ex, LexicalJudge(), k=5).relevant_not_retrieved == ("zz",)
 
 
+def test_chunks_sharing_an_id_keep_their_ranks_and_each_count_as_a_context() -> None:
+    # Five chunks keyed by their file (LangChain's metadata["source"]), then the relevant policy.md at rank 6.
+    chunks = [Context("faq.md", f"Chunk {i} talks about gift wrapping option {i}.") for i in range(5)]
+    ex = Example("q", "How long for returns?", [*chunks, Context("policy.md", "Returns are accepted within "
+                 "30 days.")], "Returns are accepted within 30 days.", relevant_ids=["policy.md"])
+    result = evaluate([ex], config=EvalConfig(k=5, bootstrap_samples=0)).results[0]
+    # Ranks are positions: the top 5 is faq.md five times, policy.md is not in it. Every retrieval metric is
+    # 0 and policy.md is relevant but not retrieved (it was hit_rate 1, precision 0.2, recall 1, mrr 0.5,
+    # ndcg 0.631 and nothing missed, policy.md moved up to rank 2).
+    assert {name: result.metrics[name] for name in ("hit_rate", "precision", "recall", "mrr", "ndcg")} == \
+        dict.fromkeys(("hit_rate", "precision", "recall", "mrr", "ndcg"), 0.0)
+    assert result.relevant_not_retrieved == ("policy.md",)
+    # The one claim is the policy sentence, supported by policy.md alone: 1 of 6 contexts (it was 1 of 2
+    # distinct ids, 0.5). faq.md, five contexts under one id, went unused.
+    assert result.verdicts[0].supporting_ids == ("policy.md",)
+    assert result.metrics["context_utilisation"] == pytest.approx(1 / 6)
+    assert result.retrieved_unused == ("faq.md",)
+    # With k = 6 policy.md is in, at rank 6: mrr 1/6, nothing missed.
+    wider = evaluate([ex], config=EvalConfig(k=6, bootstrap_samples=0)).results[0]
+    assert wider.metrics["mrr"] == pytest.approx(1 / 6) and wider.relevant_not_retrieved == ()
+
+
 def test_no_claims_means_nothing_unused_and_groundedness_undefined() -> None:
     result = evaluate_example(policy_example(answer="I don't know."), LexicalJudge(), k=2)
     assert result.verdicts == ()
@@ -398,9 +420,15 @@ async def test_the_async_entry_point_is_importable_and_refuses_a_judge_it_cannot
                                 "call evaluate(), which a running event loop can call too")
     # As that says: inside this running loop, evaluate scores as anywhere (1 of 2 claims supported).
     assert evaluate([policy_example()]).aggregates["groundedness"].mean == 0.5
-    with pytest.raises(ValueError) as wrong:
+    # A string is a concurrency of the wrong type: a TypeError, as for every argument (it was a ValueError).
+    with pytest.raises(TypeError) as wrong:
         await ragmon.aevaluate([policy_example()], ScriptedJudge(returns_claim_supported), concurrency="4")  # type: ignore[arg-type]
     assert str(wrong.value) == "concurrency must be a whole number of at least 1, got '4'"
+    for value in (0, -2):  # of the right type, a value that cannot run: a ValueError
+        with pytest.raises(ValueError) as wrong_value:
+            await ragmon.aevaluate([policy_example()], ScriptedJudge(returns_claim_supported),
+                                   concurrency=value)
+        assert str(wrong_value.value) == f"concurrency must be a whole number of at least 1, got {value}"
     # A whole number of numpy's, as a config table read with pandas gives: taken, as before the check.
     report = await ragmon.aevaluate([policy_example()], ScriptedJudge(returns_claim_supported),
                                     concurrency=numpy.int64(2))

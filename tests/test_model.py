@@ -77,25 +77,38 @@ SEED = "EvalConfig.seed must be a whole number, so intervals are the same on eve
 
 @pytest.mark.parametrize(("fields", "message"), [
     ({"k": 0}, "EvalConfig.k must be a whole number of at least 1, got 0"),
-    ({"k": True}, "EvalConfig.k must be a whole number of at least 1, got True"),
     ({"confidence": 1.0}, "EvalConfig.confidence must be a number in (0, 1), got 1.0"),
-    # Used to fail later, at the first comparison, with a bare TypeError.
-    ({"confidence": "0.9"}, "EvalConfig.confidence must be a number in (0, 1), got '0.9'"),
     # Used to be taken: no bootstrap round was run, and every interval silently became None.
     ({"bootstrap_samples": -5}, SAMPLES + "-5"),
-    ({"bootstrap_samples": "x"}, SAMPLES + "'x'"),
-    ({"bootstrap_samples": True}, SAMPLES + "True"),
     # Used to be taken: 2 rounds gave a "95% interval" of (0.504, 0.663) around a mean of 0.5, 1 a point.
     ({"bootstrap_samples": 1}, SAMPLES + "1"),
     ({"bootstrap_samples": 2}, SAMPLES + "2"),
     ({"bootstrap_samples": 199}, SAMPLES + "199"),
+])
+def test_a_config_that_cannot_score_is_refused(fields: dict, message: str) -> None:
+    with pytest.raises(ValueError) as error:
+        EvalConfig(**fields)
+    assert str(error.value) == message
+
+
+@pytest.mark.parametrize(("fields", "message"), [
+    # The README: "a field of the wrong type ... is a TypeError". These were ValueErrors.
+    ({"k": "5"}, "EvalConfig.k must be a whole number of at least 1, got '5'"),
+    ({"k": 5.0}, "EvalConfig.k must be a whole number of at least 1, got 5.0"),
+    ({"k": True}, "EvalConfig.k must be a whole number of at least 1, got True"),
+    # Used to fail later, at the first comparison, with a bare TypeError.
+    ({"confidence": "0.9"}, "EvalConfig.confidence must be a number in (0, 1), got '0.9'"),
+    ({"confidence": True}, "EvalConfig.confidence must be a number in (0, 1), got True"),
+    ({"bootstrap_samples": "x"}, SAMPLES + "'x'"),
+    ({"bootstrap_samples": True}, SAMPLES + "True"),
     # Used to be taken: random.Random(None) seeds from the clock, a different interval on every run.
     ({"seed": None}, SEED + "None"),
     ({"seed": False}, SEED + "False"),
     ({"seed": 1.5}, SEED + "1.5"),
+    ({"seed": "7"}, SEED + "'7'"),
 ])
-def test_a_config_that_cannot_score_is_refused(fields: dict, message: str) -> None:
-    with pytest.raises(ValueError) as error:
+def test_a_config_field_of_the_wrong_type_is_a_type_error(fields: dict, message: str) -> None:
+    with pytest.raises(TypeError) as error:
         EvalConfig(**fields)
     assert str(error.value) == message
 
@@ -228,7 +241,7 @@ def test_whole_numbers_of_numpys_are_taken_and_stored_as_ints() -> None:
     examples = [Example("a", "q?", [Context("d1", text)], text), Example("b", "q?", [], text)]
     assert evaluate(examples, config=config).aggregates == \
         evaluate(examples, config=EvalConfig(k=3, bootstrap_samples=500, seed=7)).aggregates
-    with pytest.raises(ValueError) as error:
+    with pytest.raises(TypeError) as error:  # a bool, numpy's too, is no count: the wrong type
         EvalConfig(k=np.bool_(True))  # type: ignore[arg-type]
     assert str(error.value) == "EvalConfig.k must be a whole number of at least 1, got np.True_"
 
@@ -249,6 +262,19 @@ def test_an_empty_example_id_is_refused() -> None:
     for blank in ("", "  "):
         with pytest.raises(ValueError, match=r"^Example\.id must not be empty or spaces"):
             Example(id=blank, question="q")
+
+
+@pytest.mark.parametrize("blank", ["", "  ", "\t"])
+def test_a_context_with_an_empty_id_is_refused_naming_the_example_and_its_position(blank: str) -> None:
+    # Context("") was taken: a verdict names contexts by id, so six contexts all named "" were one, and
+    # the one supporting the claim made context utilisation 6/6 where 1 of 6 supported it.
+    contexts = [Context("d1", "Gift wrapping is free."), Context(blank, "Returns take 30 days.")]
+    with pytest.raises(ValueError) as error:
+        Example("q7", "q?", contexts=contexts)
+    assert str(error.value) == (f"Example 'q7': contexts[1].id must not be empty or spaces, got {blank!r}: a "
+                                "verdict, a citation and relevant_ids name a context by its id")
+    # A Context alone may have one (the Claude judge sizes its prompt's markup with Context("", "")).
+    assert Context("", "t").id == ""
 
 
 def test_a_numpy_confidence_is_taken_as_a_float() -> None:

@@ -46,10 +46,12 @@ class LexicalJudge:
 
     def __init__(self, threshold: float = DEFAULT_THRESHOLD) -> None:
         # A bool would pass as 1 (every term needed) and a string fail at the comparison, naming neither.
-        # Any real number is taken (numpy's float32 from a config table), and stored as a float.
+        # Any real number is taken (numpy's float32 from a config table), and stored as a float. The wrong
+        # type is a TypeError, a number out of range a ValueError, as for every argument of the API.
         number = isinstance(threshold, Real) and not isinstance(threshold, bool)
         if not number or not 0.0 < threshold <= 1.0:
-            raise ValueError(f"threshold must be a number in (0, 1], got {threshold!r}")
+            raise (ValueError if number else TypeError)(
+                f"threshold must be a number in (0, 1], got {threshold!r}")
         self._threshold = float(threshold)
 
     @property

@@ -4,10 +4,13 @@
 relevant ids (`None` when unknown) and k, and gives each metric `None` when it is undefined: contexts
 unknown, or relevant ids unknown or empty. An empty retrieval (`()`) is defined and scores 0.
 
-Duplicate ids: a retriever may return the same document twice (two chunks keyed by one id, or a
-fused result list). The list is deduplicated keeping each id's first rank *before* it is cut to k, so
-a relevant document is never counted twice and a duplicate never pushes a distinct document out of
-the top k.
+Repeated ids: a retriever may return the same document twice (chunks keyed by their file, as LangChain's
+`metadata["source"]` names them, or a fused result list). A rank is a position in the list, as
+`Example.contexts` gives it, so the list is cut to its first k positions *first*: a repeat takes a rank of
+its own and can push another document out of the top k. Within the top k only an id's first position can
+be a hit, its repeats earn nothing: precision never counts one relevant id twice, nDCG never exceeds 1, and
+MRR is 1 / the rank of the first position holding a relevant id. (Deduplicating before the cut had moved
+a relevant document from rank 6 into a top 5 of five chunks of one other file.)
 """
 
 from __future__ import annotations
@@ -15,26 +18,37 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
+from itertools import islice
 
 
 def top_k(retrieved: Iterable[str], k: int) -> tuple[str, ...]:
-    """The first k distinct ids, in rank order."""
+    """The distinct ids of the first k positions, in rank order: what the top k retrieved."""
+    return tuple(dict.fromkeys(_cut(retrieved, k)))
+
+
+def _cut(retrieved: Iterable[str], k: int) -> Iterable[str]:
     if k < 1:
         raise ValueError(f"k must be at least 1, got {k}")
-    return tuple(dict.fromkeys(retrieved))[:k]
+    return islice(retrieved, k)
 
 
 def relevance(retrieved: Sequence[str] | None, relevant: frozenset[str] | None,
               k: int) -> tuple[bool, ...] | None:
-    """Whether each rank of the top k is relevant; None when the retrieval metrics are undefined."""
+    """Whether each rank of the top k is a hit: a relevant id at its first position in the list (a repeat
+    is no hit), so the hits name distinct ids. None when the retrieval metrics are undefined."""
     if retrieved is None or not relevant:
         return None
-    return tuple(doc in relevant for doc in top_k(retrieved, k))
+    seen: set[str] = set()
+    hits = []
+    for doc in _cut(retrieved, k):
+        hits.append(doc in relevant and doc not in seen)
+        seen.add(doc)
+    return tuple(hits)
 
 
 def retrieval_metrics(retrieved: Sequence[str] | None, relevant: frozenset[str] | None,
                       k: int) -> dict[str, float | None]:
-    """All five, deduplicating and cutting the list a single time (the per-example hot path)."""
+    """All five, cutting the list a single time (the per-example hot path)."""
     hits = relevance(retrieved, relevant, k)
     if hits is None or relevant is None:
         return dict.fromkeys(("hit_rate", "precision", "recall", "mrr", "ndcg"))

@@ -99,15 +99,17 @@ def test_a_share_exactly_at_the_threshold_is_enough() -> None:
     assert verdicts(LexicalJudge(0.28), example(claim, " ".join(NATO[:7]) + "."))[0].supported  # 7/25
 
 
-@pytest.mark.parametrize(("threshold", "message"), [
-    # Used to fail at the comparison with "'<' not supported between instances of 'float' and 'str'".
-    ("0.5", "threshold must be a number in (0, 1], got '0.5'"),
+@pytest.mark.parametrize(("threshold", "error_type", "message"), [
+    # Used to fail at the comparison with "'<' not supported between instances of 'float' and 'str'"; then
+    # a ValueError, which `except TypeError`, as the README says of a wrong type, did not catch.
+    ("0.5", TypeError, "threshold must be a number in (0, 1], got '0.5'"),
     # Used to be taken as 1: every term of a claim needed, with nothing said.
-    (True, "threshold must be a number in (0, 1], got True"),
-    (56, "threshold must be a number in (0, 1], got 56"),
+    (True, TypeError, "threshold must be a number in (0, 1], got True"),
+    (56, ValueError, "threshold must be a number in (0, 1], got 56"),
 ])
-def test_a_threshold_that_is_no_share_is_refused_by_name(threshold: object, message: str) -> None:
-    with pytest.raises(ValueError) as error:
+def test_a_threshold_that_is_no_share_is_refused_by_name(threshold: object, error_type: type[Exception],
+                                                         message: str) -> None:
+    with pytest.raises(error_type) as error:
         LexicalJudge(threshold)  # type: ignore[arg-type]
     assert str(error.value) == message
 

@@ -90,9 +90,19 @@ def test_citation_coverage_undefined() -> None:
 def test_context_utilisation() -> None:
     # used {d1, d2} of 4 contexts.
     assert context_utilisation(ex(), VERDICTS) == 0.5
-    # Duplicate context ids count once: contexts d1 d1 d2 are 2 distinct, d1 used -> 1/2.
+
+
+def test_context_utilisation_counts_contexts_not_distinct_ids() -> None:
+    # Five chunks of faq.md under the file's id and policy.md, which alone supports the claim: 1 of the 6
+    # contexts given supports a claim -> 1/6 (it was 1 used id / 2 distinct ids = 1/2).
+    chunks = (*(Context("faq.md", f"chunk {i}") for i in range(5)), Context("policy.md", "p"))
+    assert context_utilisation(ex(contexts=chunks), (v(True, "policy.md"),)) == pytest.approx(1 / 6)
+    # A verdict names ids, so contexts sharing one cannot be told apart: each context whose id supports a
+    # claim counts. Contexts d1 d1 d2, d1 supports -> positions 1 and 2 of 3 -> 2/3 (it was 1/2).
     dup = (Context("d1", "a"), Context("d1", "a"), Context("d2", "b"))
-    assert context_utilisation(ex(contexts=dup), (v(True, "d1"),)) == 0.5
+    assert context_utilisation(ex(contexts=dup), (v(True, "d1"),)) == pytest.approx(2 / 3)
+    # Both ids used: 3 of 3 contexts -> 1, never more.
+    assert context_utilisation(ex(contexts=dup), (v(True, "d1"), v(True, "d2", "d1"))) == 1.0
 
 
 @pytest.mark.parametrize(("example", "verdicts"), [
