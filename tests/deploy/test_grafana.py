@@ -419,6 +419,31 @@ def test_alert_queries_keep_environments_apart(tmp_path: Path) -> None:
                      {judge("staging"): 0.2, judge("prod"): 1 / 90})
 
 
+def test_judge_errors_query_needs_three_failed_calls_in_30_minutes(tmp_path: Path) -> None:
+    """The Grafana RagmonJudgeErrors query at a small --llm-sample-rate: the claude judge is called once
+    every 5 minutes (at 5m, 10m, ...), as in rules_test.yml's group for this case. By hand, at 25m
+    (10m window: calls from 16m to 25m; 30m window: all of them): transient failed 2 calls, at 10m and 16m
+    (1 of 3 in the 10m window), and reads 0 however high its ratio; recurring fails one call in 6 minutes
+    from 10m, 3 so far (16m and 22m in the window, with 2 ok: 2/4 = 0.5); broken has failed every call, 5
+    so far -> 1. Grafana's threshold (> 0.1) then alerts on recurring and broken only."""
+    def calls(namespace: str, outcome: str) -> str:
+        return (f'ragmon_judge_requests_total{{job="ragmon",namespace="{namespace}",instance="10.0.1.5:9464",'
+                f'judge="claude",outcome="{outcome}"}}')
+
+    every_5_minutes = "0x4 1x4 2x4 3x4 4x4 5x4 6x4 7x4 8x4 9x4 10x4 11x4 12"
+    series = {
+        calls("transient", "ok"): every_5_minutes, calls("transient", "timeout"): "0x9 1x5 2x44",
+        calls("recurring", "ok"): every_5_minutes,
+        calls("recurring", "timeout"): "0x9 1x5 2x5 3x5 4x5 5x5 6x5 7x5 8x5 9x2",
+        calls("broken", "ok"): "0x60", calls("broken", "error"): every_5_minutes,
+    }
+    query = grafana_query("RagmonJudgeErrors")
+    judge = '{{namespace="{}",judge="claude"}}'.format
+    promtool_expects(tmp_path, query, series,
+                     {judge("transient"): 0, judge("recurring"): 0.5, judge("broken"): 1}, "25m")
+    promtool_expects(tmp_path, f"count({query})", series, {"{}": 3}, "25m")
+
+
 def test_panels_show_the_chosen_namespaces(tmp_path: Path) -> None:
     """The hallucination stat panel, with the shipped recording rules. Per minute, by hand: staging's
     checkout-rag 3 unsupported claims of 10 (0.3), prod's 6 of 40 and 3 of 50 on two pods (9/90 = 0.1),
@@ -435,6 +460,41 @@ def test_panels_show_the_chosen_namespaces(tmp_path: Path) -> None:
     prod = substitute(expr, {**VARIABLES, "$namespace": "prod"})
     promtool_expects(tmp_path, prod, series, {checkout("prod"): 0.1})
     promtool_expects(tmp_path, f"count({prod})", series, {"{}": 1})
+
+
+def test_in_flight_panel_draws_the_limits_it_is_read_against(tmp_path: Path) -> None:
+    """"In flight and queue depth" draws, beside each pod's traces in flight and each judge's queue, the
+    limits the RagmonBackpressure runbook compares them with, named after their flags as "Buffer held"
+    draws --max-buffer: ragmon_max_traces per pod, ragmon_score_queue_size per pod and judge. By hand,
+    in namespace prod: pod a runs --max-traces 20000 and --queue-size 1000 for both judges, pod b 5000
+    and a lexical queue of 200; staging's pod, outside the chosen namespace, is not drawn."""
+    (targets,) = [p["targets"] for p in panels() if p["title"] == "In flight and queue depth"]
+    panel = {t["refId"]: t for t in targets}
+    by = {ref: re.search(r"by \(([^)]*)\)", t["expr"])[1] for ref, t in panel.items()}
+    assert by == {"A": "instance", "B": "instance, judge", "C": "instance", "D": "instance, judge"}
+    assert "ragmon_max_traces" in panel["C"]["expr"] and "ragmon_score_queue_size" in panel["D"]["expr"]
+    assert panel["C"]["legendFormat"] == "--max-traces {{instance}}"
+    assert panel["D"]["legendFormat"] == "--queue-size {{judge}} {{instance}}"
+    pod_a, pod_b = 'namespace="prod",instance="10.0.2.5:9464"', 'namespace="prod",instance="10.0.2.6:9464"'
+    series = {
+        f'ragmon_max_traces{{job="ragmon",{pod_a}}}': "20000x30",
+        f'ragmon_max_traces{{job="ragmon",{pod_b}}}': "5000x30",
+        f'ragmon_max_traces{{job="ragmon",{STAGING}}}': "20000x30",
+        f'ragmon_score_queue_size{{job="ragmon",{pod_a},judge="lexical"}}': "1000x30",
+        f'ragmon_score_queue_size{{job="ragmon",{pod_a},judge="claude"}}': "1000x30",
+        f'ragmon_score_queue_size{{job="ragmon",{pod_b},judge="lexical"}}': "200x30",
+        f'ragmon_score_queue_size{{job="ragmon",{STAGING},judge="lexical"}}': "1000x30",
+    }
+    prod = {**VARIABLES, "$namespace": "prod"}
+    instance = '{{instance="{}"}}'.format
+    queue = '{{instance="{}",judge="{}"}}'.format
+    limits = {"C": {instance("10.0.2.5:9464"): 20000, instance("10.0.2.6:9464"): 5000},
+              "D": {queue("10.0.2.5:9464", "lexical"): 1000, queue("10.0.2.5:9464", "claude"): 1000,
+                    queue("10.0.2.6:9464", "lexical"): 200}}
+    for ref, expected in limits.items():
+        expr = substitute(panel[ref]["expr"], prod)
+        promtool_expects(tmp_path, expr, series, expected)
+        promtool_expects(tmp_path, f"count({expr})", series, {"{}": len(expected)})
 
 
 def test_scoring_stalled_query_gives_the_queue_where_the_lexical_judge_finishes_nothing(

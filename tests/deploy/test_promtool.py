@@ -155,6 +155,38 @@ def test_a_namespace_absent_rule_that_misreads_fails_the_unit_tests(
     assert "FAILED" in result.stdout + result.stderr
 
 
+JUDGE_ERRORS_LOW_TRAFFIC = ("judge errors at low traffic", "judge errors at low traffic, scraped out of step")
+"""The rules_test.yml groups of RagmonJudgeErrors at a call every 5 minutes, scraped in and out of step."""
+JUDGE_ERRORS_GUARD = (
+    "\n            and on (namespace, judge)\n"
+    "          sum by (namespace, judge) (increase(ragmon_judge_requests_total"
+    '{outcome=~"error|timeout|rate_limited"}[30m])) >= 3\n')
+
+
+@pytest.mark.parametrize("new", [
+    # No guard, as shipped before: two transient failures 6 minutes apart page.
+    "\n",
+    # 2 failed calls enough: the transient judge is pending.
+    JUDGE_ERRORS_GUARD.replace(">= 3", ">= 2"),
+    # 4 needed: the recurring and the broken judge fire 5 to 6 minutes later.
+    JUDGE_ERRORS_GUARD.replace(">= 3", ">= 4"),
+    # Counted over the ratio's 10 minutes: failures 5 or 6 minutes apart never make 3 there, and the
+    # recurring and the broken judge never fire.
+    JUDGE_ERRORS_GUARD.replace("[30m]", "[10m]"),
+], ids=["no-guard", "two-failures", "four-failures", "window-10m"])
+@pytest.mark.parametrize("group", JUDGE_ERRORS_LOW_TRAFFIC)
+def test_a_judge_errors_guard_that_misreads_fails_the_unit_tests(
+        tmp_path: Path, new: str, group: str) -> None:
+    """RagmonJudgeErrors' low-traffic groups pass with the shipped minimum of 3 failed calls in 30
+    minutes, and fail, each of them, without it or with another count or window."""
+    rules = (PROMETHEUS / "rules.yml").read_text(encoding="utf-8")
+    assert rules.count(JUDGE_ERRORS_GUARD) == 1
+    assert run_group(tmp_path, rules, group).returncode == 0
+    result = run_group(tmp_path, rules.replace(JUDGE_ERRORS_GUARD, new), group)
+    assert result.returncode != 0
+    assert "FAILED" in result.stdout + result.stderr
+
+
 def test_a_namespace_gone_is_remembered_for_a_day(tmp_path: Path) -> None:
     """The shipped RagmonNamespaceAbsent alone (the day of 1-minute evaluations takes promtool ~7 s
     with every rule, 1 s with this one). Scraped every 5 minutes: prod's last sample at 30m, its stale
