@@ -222,6 +222,15 @@ async def test_a_request_of_more_traces_than_max_traces_is_refused_for_good(star
     assert rejected(samples, "too_large") == 24
     assert total(samples, "ragmon_traces_total") == 0
     assert total(samples, "ragmon_traces_in_flight") == 0
+    # With a 13th span whose id is all zeros (invalid): the refusal is final, so all 13 spans are counted,
+    # 24 + 13 = 37 (before: 24 + 12, the invalid one counted nowhere, as it is only when a request is taken).
+    request = traces(1, 12)
+    request.resource_spans[0].scope_spans[0].spans.append(
+        PbSpan(trace_id=(99).to_bytes(16, "big"), span_id=bytes(8), name="retrieve"))
+    assert (await post(ports, request))[0] == 413
+    samples = await scrape(ports)
+    assert rejected(samples, "too_large") == 37
+    assert rejected(samples, "invalid") == 0
 
 
 async def test_a_request_holding_more_than_max_buffer_is_refused_for_good(start_sidecar: Start) -> None:

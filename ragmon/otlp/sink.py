@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import zlib
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Protocol
 
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTracePartialSuccess
@@ -122,14 +122,16 @@ def count_refused(sink: SpanSink, refusals: RefusalLog, refused: Refused, status
 def offered(batch: DecodedBatch, sink: SpanSink, transport: str) -> Refused | Taken:
     """Offer a decoded request's spans to `sink`: refused whole when every span is invalid, or when the
     sink is full (back-pressure, counted by the spans offered: the exporter sends the whole request again,
-    and its invalid spans are counted when it is taken) or refuses it for good; else taken."""
+    and its invalid spans are counted when it is taken) or refuses it for good, counted by all its spans,
+    the invalid ones too: no request of them comes again (a 413 had counted them nowhere); else taken."""
     if batch.rejected and not batch.spans:
         return Refused("invalid", f"every span was rejected: {batch.rejection_message()}", batch.rejected)
     taken = sink.offer(batch.spans, transport) if batch.spans else True
     if taken is False:
         return Refused("backpressure", BUSY, len(batch.spans))
     if isinstance(taken, Refused):
-        return taken
+        final = taken.reason != "backpressure"  # a draining sidecar's 503 is retried like any other
+        return replace(taken, count=taken.count + batch.rejected) if final else taken
     invalid = Refused("invalid", batch.rejection_message(), batch.rejected) if batch.rejected else None
     return Taken(partial_success(batch, taken), invalid)
 
