@@ -223,3 +223,20 @@ def test_a_report_name_too_long_for_the_file_system_is_one_error_line(
     name = str(tmp_path / ("r" * 300 + ".json"))
     assert main(["calibrate", str(data), "--json", name]) == 2
     assert error_of(capsys.readouterr().err) == f"--json {name}: cannot write report: File name too long"
+
+
+def test_the_examples_a_label_warning_names_are_told_apart(tmp_path: Path,
+                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    """An id is shown as written, its white space escaped, never squeezed: "a b" and "a\\u2028b" (a LINE
+    SEPARATOR), "a\\nb", "a\\tb" and "a\\xa0b" are five examples to find in the file, not one "a b"."""
+    paris = "The Eiffel Tower is in Paris. It opened in 1889."  # the space at 29-30 is no sentence
+    ids = ["a b", "a\u2028b", "a\nb", "a\tb", "a\xa0b"]
+    items = [{"id": example_id, "question": "q", "contexts": [{"id": "d1", "text": paris}], "answer": paris,
+              "labels": {"hallucinated": True, "spans": [{"start": 29, "end": 30}]}} for example_id in ids]
+    assert main(["calibrate", str(write_dataset(tmp_path / "labelled.jsonl", items))]) == 0
+    out = capsys.readouterr().out
+    tail = ("labels.spans[0] (29-30) marks white space alone, so it labels no sentence and counts at "
+            "response level only\n")
+    assert out.endswith(f"warning: example 'a b': {tail}warning: example 'a\\u2028b': {tail}"
+                        f"warning: example 'a\\nb': {tail}warning: example 'a\\tb': {tail}"
+                        f"warning: example 'a\\xa0b': {tail}")

@@ -109,7 +109,7 @@ def _properties(suite: ET.Element, report: Report | None, comparison: Comparison
                    ("baseline_new_examples", comparison.new),
                    ("baseline_gone_examples", len(comparison.gone))]
     for name, value in listed:
-        ET.SubElement(properties, "property", name=name, value=text.show(str(value), WIDTH))
+        ET.SubElement(properties, "property", name=name, value=text.show_id(str(value), WIDTH))
 
 
 def _error_case(suite: ET.Element, message: str, status: int = 2) -> None:
@@ -139,7 +139,7 @@ def _worst_lines(report: Report, gate: GateResult, worst: int) -> list[str]:
     lines = [f"{len(failing)} of {len(measured)} examples have {gate.metric} {side} "
              f"{fmt_exact(gate.threshold)}" + (listed if failing else "")]
     for value, result in shown:  # 0.416667 "below 0.41667" is not shown as 0.4167 (fmt_pair)
-        lines += ["", f"{text.show(result.example.id, WIDTH)}: {gate.metric} "
+        lines += ["", f"{text.show_id(result.example.id, WIDTH)}: {gate.metric} "
                       f"{fmt_pair(value, gate.threshold)[0]}"]
         if gate.metric in CLAIM_METRICS:
             lines += text.unsupported_lines(result, limit=SENTENCES_SHOWN, width=WIDTH, indent="  ")
@@ -158,7 +158,7 @@ def _worsened_lines(comparison: Comparison, gate: GateResult, worst: int) -> lis
     lines = [f"{len(worsened)} of {comparison.shared} examples in both runs got worse on {gate.metric} "
              f"than in the baseline" + (listed if worsened else "")]
     for change in shown:
-        lines += ["", f"{text.show(change.result.example.id, WIDTH)}: {text.moved(change, gate.metric)}"]
+        lines += ["", f"{text.show_id(change.result.example.id, WIDTH)}: {text.moved(change, gate.metric)}"]
         if gate.metric in CLAIM_METRICS:
             lines += text.sentence_lines(change.newly_unsupported, limit=SENTENCES_SHOWN, width=WIDTH,
                                          indent="  ", what=text.NEWLY)

@@ -8,12 +8,13 @@ the retrieved ones never used.
 
 Bounded twice. Each example: at most SENTENCES_SHOWN unsupported sentences and IDS_SHOWN ids per list,
 each with a count of the rest, and every piece of text from the data on one line of at most WIDTH
-characters (ID_WIDTH for an id), control characters escaped (text.show): an example's section holds at
-most 200 + 1,000 + 5 x 2,000 + 2 x 20 x 200 = 19,200 characters of data (each of which `_escaped` may
-write as up to 14: a `$` in its span), the skipped list 50 x 1,200. The whole: COMMENT_LIMIT characters,
-GitHub's limit for a PR comment, whatever `--worst` asked for. The title, tables and warnings come first
-and are never cut; the examples follow, whole, while they fit, then a last line counts those left out
-(`_within`). So the step summary, which gets the same file, stays far below GitHub's 1 MiB for one.
+characters (ID_WIDTH for an id), control characters escaped (text.show; in an id its white space too,
+text.show_id): an example's section holds at most 200 + 1,000 + 5 x 2,000 + 2 x 20 x 200 = 19,200
+characters of data (each of which `_escaped` may write as up to 14: a `$` in its span), the skipped
+list 50 x 1,200. The whole: COMMENT_LIMIT characters, GitHub's limit for a PR comment, whatever
+`--worst` asked for. The title, tables and warnings come first and are never cut; the examples follow,
+whole, while they fit, then a last line counts those left out (`_within`). So the step summary, which
+gets the same file, stays far below GitHub's 1 MiB for one.
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ from ragmon.report.text import (
     measured,
     moved,
     show,
+    show_id,
     verdict,
     wrong_side,
 )
@@ -68,7 +70,7 @@ def render(report: Report, gates: Sequence[GateResult], *, worst: int = DEFAULT_
     head += [
         "",
         f"{len(report.results)} example{'' if len(report.results) == 1 else 's'}, judge "
-        f"{_code(show(str(judge), ID_WIDTH))}, k={report.k}{_skipped_count(report)}.",
+        f"{_code(show_id(str(judge), ID_WIDTH))}, k={report.k}{_skipped_count(report)}.",
         "",
         f"| metric | mean | n | {report.config.confidence * 100:g}% interval |",
         "|---|---:|---:|---|",
@@ -92,7 +94,7 @@ def render(report: Report, gates: Sequence[GateResult], *, worst: int = DEFAULT_
         head += intro
     if report.skipped:
         blocks += _section(["", f"### Skipped ({len(report.skipped)})", ""],
-                           [[f"- {_code(show(example_id, ID_WIDTH))}: {_text(reason)}"]
+                           [[f"- {_code(show_id(example_id, ID_WIDTH))}: {_text(reason)}"]
                             for example_id, reason in report.skipped[:SKIPPED_SHOWN]],
                            _more(len(report.skipped) - SKIPPED_SHOWN, "skipped example",
                                  " (the JSON report lists all)"), "skipped example")
@@ -194,9 +196,9 @@ def _regressions(comparison: Comparison, worst: int) -> tuple[list[str], list[_B
     """The baseline's examples against this run's and each metric's change, kept whole with the tables
     above; then the regressed examples with their newly unsupported sentences, `worst` of them."""
     gone = f" ({_ids(comparison.gone)})" if comparison.gone else ""
-    version = _escaped(show(comparison.ragmon_version, ID_WIDTH))
+    version = _escaped(show_id(comparison.ragmon_version, ID_WIDTH))
     intro = ["", "### Regressions against the baseline", "",
-             f"Baseline {_code(show(comparison.path, WIDTH))} (ragmon {version}): {comparison.shared:,} "
+             f"Baseline {_code(show_id(comparison.path, WIDTH))} (ragmon {version}): {comparison.shared:,} "
              f"examples in both runs, {comparison.new:,} new, {len(comparison.gone):,} gone{gone}. Figures "
              "are over the examples both runs measured.", "",
              *(line for caveat in comparison.caveats for line in (f"**Warning**: {_text(caveat)}.", "")),
@@ -214,7 +216,7 @@ def _regressions(comparison: Comparison, worst: int) -> tuple[list[str], list[_B
     for change in shown:
         example = change.result.example
         newly = _quoted(change.newly_unsupported, "Newly unsupported", NEWLY) or ["", f"No {NEWLY}."]
-        items.append(["", f"#### {_code(show(example.id, ID_WIDTH))}: {moved(change, 'groundedness')}", "",
+        items.append(["", f"#### {_code(show_id(example.id, ID_WIDTH))}: {moved(change, 'groundedness')}", "",
                       f"Question: {_text(example.question)}", *newly])
     tail = _more(len(regressed) - len(shown), "regressed example", " (the JSON report lists all)")
     return intro, _section(["", heading], items, tail, "regressed example")
@@ -223,7 +225,7 @@ def _regressions(comparison: Comparison, worst: int) -> tuple[list[str], list[_B
 def _example_section(result: ExampleResult, k: int) -> list[str]:
     groundedness = result.metrics.get("groundedness")
     score = "undefined" if groundedness is None else f"{groundedness:.2f}"
-    lines = [f"#### {_code(show(result.example.id, ID_WIDTH))}: groundedness {score}", "",
+    lines = [f"#### {_code(show_id(result.example.id, ID_WIDTH))}: groundedness {score}", "",
              f"Question: {_text(result.example.question)}"]
     lines += _quoted([v for v in result.verdicts if not v.supported], "Unsupported", "unsupported sentence")
     if result.relevant_not_retrieved:
@@ -266,7 +268,7 @@ def _more(count: int, what: str, where: str = "") -> list[str]:
 
 
 def _ids(ids: Sequence[str], shown: int = IDS_SHOWN) -> str:
-    named = ", ".join(_code(show(doc_id, ID_WIDTH)) for doc_id in ids[:shown])
+    named = ", ".join(_code(show_id(doc_id, ID_WIDTH)) for doc_id in ids[:shown])
     more = len(ids) - shown
     return named + (f" and {more:,} more" if more > 0 else "")
 
@@ -274,10 +276,12 @@ def _ids(ids: Sequence[str], shown: int = IDS_SHOWN) -> str:
 def _code(text: str) -> str:
     """A code span that holds any id: a backtick or a line break inside would end it, or the heading it is
     in. Fenced by one backtick more than the longest run inside, padded when the id starts or ends with
-    one (CommonMark: the padding is stripped again)."""
+    one, or starts and ends with a space, which CommonMark would strip (it strips the padding instead).
+    An id shown by `show_id` has no line break left: its spaces are the id's own."""
     text = " ".join(text.splitlines())
     fence = "`" * (max(map(len, re.findall("`+", text)), default=0) + 1)
-    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    spaced = text.startswith(" ") and text.endswith(" ") and not text.isspace()
+    pad = " " if text.startswith("`") or text.endswith("`") or spaced else ""
     return f"{fence}{pad}{text}{pad}{fence}"
 
 

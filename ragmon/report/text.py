@@ -169,7 +169,7 @@ def moved(change: Change, metric: str) -> str:
 
 def listed_ids(ids: Sequence[str], shown: int, width: int) -> str:
     more = f" and {len(ids) - shown:,} more" if len(ids) > shown else ""
-    return ", ".join(show(example_id, width) for example_id in ids[:shown]) + more
+    return ", ".join(show_id(example_id, width) for example_id in ids[:shown]) + more
 
 
 def clip(text: str, width: int) -> str:
@@ -177,15 +177,30 @@ def clip(text: str, width: int) -> str:
     printable is shown as its Python escape: an ANSI escape must not restyle the terminal. For lines that
     must pass `str.isprintable` (ragmon.target's errors quoting the candidate's replies, calibrate's
     quoting a claim, replay's quoting a baseline's version); the reports show text from the data with
-    `show`."""
-    return _cut(text, width, _printable)
+    `show`, and ids with `show_id`."""
+    return _cut(_squeezed(text), width, _printable)
 
 
 def show(text: str, width: int) -> str:
     """Text from the data as every report shows it: `clip`, but with a joiner kept where it joins two
     letters or emoji (`readable`). XML 1.0 forbids most control characters and every lone surrogate
-    (which UTF-8 cannot encode), and those stay escaped."""
+    (which UTF-8 cannot encode), and those stay escaped. Its white space is squeezed (`_squeezed`): a
+    sentence with a line break reads on one line. Never for what names a thing: `show_id`."""
+    return _cut(_squeezed(text), width, readable)
+
+
+def show_id(text: str, width: int) -> str:
+    """An identifier as every report shows it (an example's, a document's, a path, a version): `show`, but
+    with its white space as written, every character but the plain space that is not printable escaped.
+    Squeezed, "a b" and "a\\u2028b" (or "a\\nb", "a\\tb", "a\\xa0b") were shown alike, as "a b": two
+    examples could not be told apart, nor the real id found with grep."""
     return _cut(text, width, readable)
+
+
+def _squeezed(text: str) -> str:
+    """Each run of white space one space, none at either end: `str.split` takes line breaks, tabs, the
+    line and paragraph separators, NEL, NBSP and every other Unicode space as white space."""
+    return " ".join(text.split())
 
 
 def _printable(text: str) -> list[str]:
@@ -214,11 +229,11 @@ def _visible_letter(char: str) -> bool:
     return not char.isascii() and char.isprintable()
 
 
-def _cut(text: str, width: int, shown: Callable[[str], list[str]]) -> str:
-    """`text` on one line of at most `width` characters, each as `shown` writes it, cut with an ellipsis
+def _cut(flat: str, width: int, shown: Callable[[str], list[str]]) -> str:
+    """`flat` on one line of at most `width` characters, each as `shown` writes it, cut with an ellipsis
     between two of them: an escape is kept whole or not at all, as a cut "\\x1" would name another byte.
-    A joiner left last by the cut joins nothing, and goes."""
-    flat = " ".join(text.split())
+    A joiner left last by the cut joins nothing, and goes. `shown` escapes every line break, so `flat` is
+    on one line whether squeezed (`_squeezed`) or not."""
     head = flat[:width]
     if head.isprintable():  # the common case, and the cheap one
         return flat if len(flat) <= width else head[:width - 1].rstrip() + "…"
@@ -241,7 +256,8 @@ def _skipped_section(skipped: Sequence[tuple[str, str]]) -> list[str]:
         return []
     shown = skipped[:WORST_SHOWN]
     lines = [f"skipped examples ({len(shown)} of {len(skipped)}, left out of every figure):"]
-    return lines + [f"  {show(example_id, ID_WIDTH)}: {show(reason, WIDTH)}" for example_id, reason in shown]
+    return lines + [f"  {show_id(example_id, ID_WIDTH)}: {show(reason, WIDTH)}"
+                    for example_id, reason in shown]
 
 
 def _baseline_section(comparison: Comparison | None) -> list[str]:
@@ -250,14 +266,14 @@ def _baseline_section(comparison: Comparison | None) -> list[str]:
     if comparison is None:
         return []
     gone = f" ({listed_ids(comparison.gone, WORST_SHOWN, ID_WIDTH)})" if comparison.gone else ""
-    lines = [f"baseline {show(comparison.path, WIDTH)}: {comparison.shared} examples in both runs, "
+    lines = [f"baseline {show_id(comparison.path, WIDTH)}: {comparison.shared} examples in both runs, "
              f"{comparison.new} new, {len(comparison.gone)} gone{gone}"]
     if comparison.regressed:
         shown = comparison.regressed[:WORST_SHOWN]
         lines.append(f"regressed examples ({len(shown)} of {len(comparison.regressed)} whose groundedness "
                      f"fell against the baseline):")
         for change in shown:
-            lines.append(f"  {show(change.result.example.id, ID_WIDTH)}: {moved(change, 'groundedness')}")
+            lines.append(f"  {show_id(change.result.example.id, ID_WIDTH)}: {moved(change, 'groundedness')}")
             newly = sentence_lines(change.newly_unsupported, limit=SENTENCES_SHOWN, width=WIDTH,
                                    indent="    ", what=NEWLY, reason_lines=REASON_LINES)
             lines += newly or [f"    no {NEWLY}"]
@@ -274,7 +290,7 @@ def _worst_section(results: Sequence[ExampleResult]) -> list[str]:
         groundedness = result.metrics.get("groundedness")
         defined = groundedness is not None and math.isfinite(groundedness)
         score = f"{groundedness:.2f}" if defined else "undefined"
-        lines.append(f"  {show(result.example.id, ID_WIDTH)}: groundedness {score}")
+        lines.append(f"  {show_id(result.example.id, ID_WIDTH)}: groundedness {score}")
         lines += unsupported_lines(result, limit=SENTENCES_SHOWN, width=WIDTH, indent="    ",
                                    reason_lines=REASON_LINES)
     return lines

@@ -65,7 +65,7 @@ def test_text_from_the_data_is_shown_verbatim_not_interpreted() -> None:
     example = Example("a`b\n# c", "Is <b>this</b> ok?", (Context("`d1", "Other."),), answer)
     result = ExampleResult(example, "lexical", {"groundedness": 0.0}, (claim,), ("x``y",), ("`d1",))
     out = render(Report({"name": "lexical"}, 5, (result,), {}, skipped=(("<s>", "reply <b>bad</b>"),)), ())
-    assert "#### ``a`b # c``: groundedness 0.00" in out
+    assert "#### ``a`b\\n# c``: groundedness 0.00" in out  # the id's newline escaped, as written
     assert "Question: Is &lt;b>this&lt;/b> ok?" in out
     assert "> Refunds &lt;details> take 3 &amp;amp; days." in out
     assert "Reason: it cites &lt;details> &amp; more\n" in out  # and on one line
