@@ -31,11 +31,17 @@ written and is counted `duplicate`. Within one run this happens to a trace whose
 the assembler has forgotten deciding it (4 x --max-traces decisions later: a Collector retrying a batch
 for minutes at a high trace rate), which is then decided and scored a second time.
 
-Ids are read as `ragmon replay` reads them, and what the files hold never stops the sidecar from
-starting. A line that is no JSON object with an id (a reviewer's edit gone wrong, or a FILE that is no
-capture file at all) is kept, and a warning names the file, how many such lines and the first. A last
-line that begins as ours do and does not parse is our own write cut short (the process was killed
-mid-line): it is cut off, as after a failed write, and the cut is logged. Any other last line without a
+One process per FILE: two sidecars writing one FILE (a shared volume, an exporter's retry reaching the
+other replica) would each write a trace sent to both, so the writer holds a lock (FILE.lock beside it,
+`_lock`) from start to close, and a second `ragmon serve` on the same FILE exits 2 naming the first's
+pid and host. The kernel frees the lock when the process ends, however it ends.
+
+Ids are read as `ragmon replay` reads them, from lines of any length it reads (whatever
+`--capture-max-bytes` is now: a restart may have lowered it), and what the files hold never stops the
+sidecar from starting. A line that is no JSON object with an id (a reviewer's edit gone wrong, or a
+FILE that is no capture file at all) is kept, and a warning names the file, how many such lines and the
+first. A last line that begins as ours do and does not parse is our own write cut short (the process was
+killed mid-line): it is cut off, as after a failed write, and the cut is logged. Any other last line without a
 newline is given one, so that the first line written starts a line of its own. Only regular files are
 read (`--capture /dev/stderr` is a stream, not a file to search).
 
@@ -44,30 +50,38 @@ by one flusher task through `asyncio.to_thread`, one batch at a time, so a singl
 touches the file. When the disk falls `MAX_PENDING` lines behind, new lines are dropped instead of held
 without bound. Every selected example ends under one `ragmon_captured_total{pipeline, outcome}`:
 `written`, `duplicate` (the trace is in FILE or FILE.1 already, or on its way there; not a loss),
-`too_large` (a line longer than the bound), `backlog` or `error` (an I/O error; the file is cut back to
-its last complete line, so it always loads). Every loss is also logged, so whoever looks for a trace id
-in FILE and finds none can learn why: a backlog once per batch the flusher writes after it, with the
-number dropped, rather than once per example while the disk is behind.
+`too_large` (a line longer than the bound, or than the longest `ragmon replay` reads, MAX_LINE_BYTES: a
+document of control characters is six times its size in JSON, each written `\\u0001`, and one line
+replay refuses stops it reading the whole file), `backlog` or `error` (an I/O error; the file is cut back
+to its last complete line, so it always loads). Every loss is also logged, so whoever looks for a trace
+id in FILE and finds none can learn why: a backlog once per batch the flusher writes after it, with the
+number dropped, rather than once per example while the disk is behind; a line too large or a write error
+once a minute, with the number since.
 """
 
 from __future__ import annotations
 
 import asyncio
+import codecs
 import contextlib
+import fcntl
 import json
 import logging
 import math
 import os
+import re
+import socket
 import stat
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, NamedTuple
 
+from ragmon.datasets import reader
 from ragmon.datasets.decoding import json_line
 from ragmon.datasets.fields import FieldError, required_id
-from ragmon.errors import InputError
+from ragmon.errors import InputError, printable
 from ragmon.jsontext import replace_lone_surrogates
 from ragmon.logs import LineLimit, more_like_it
 from ragmon.model import ExampleResult
@@ -154,10 +168,12 @@ class Held:
     size: int = 0
 
 
-def read_held(path: Path, max_line: int) -> Held:
+def read_held(path: Path) -> Held:
     """The ids in a capture file, read as `ragmon replay` reads them; a file that does not exist, or is
-    not a regular file, holds none. A line of ours is at most `max_line` bytes: a longer one is passed
-    over in pieces, so a file that is not ours cannot fill memory."""
+    not a regular file, holds none. Lines of any length replay reads are read, whatever
+    `--capture-max-bytes` is now (a restart may have lowered it), in pieces of `_HEAD` bytes: a long line
+    of ours is never held whole, and no line is held longer than replay would hold it (`_long_line_id`),
+    so a file that is not ours (no newline, `/dev/zero` copied) cannot fill memory."""
     try:
         handle = path.open("rb")
     except FileNotFoundError:
@@ -167,18 +183,17 @@ def read_held(path: Path, max_line: int) -> Held:
     with handle:
         if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
             return Held()
-        for number, (raw, length, whole) in enumerate(_lines(handle, max_line), start=1):
-            offset += length
-            if whole:
+        for number, line in enumerate(_lines(handle), start=1):
+            offset += line.length
+            if line.whole:
                 complete = offset
-            if raw is not None and raw.isspace():
+            if line.blank:
                 continue  # replay skips blank lines
-            record_id = _line_id(raw)
-            if record_id is not None:
-                ids.add(record_id)
+            if line.id is not None:
+                ids.add(line.id)
                 continue
-            if not whole and raw is not None and (raw.startswith(_RECORD_START)
-                                                  or _RECORD_START.startswith(raw)):
+            head = line.head
+            if not line.whole and (head.startswith(_RECORD_START) or _RECORD_START.startswith(head)):
                 torn_line = number
             else:
                 refused += 1
@@ -186,26 +201,71 @@ def read_held(path: Path, max_line: int) -> Held:
     return Held(frozenset(ids), refused, first_refused, torn_line, complete, offset)
 
 
-def _lines(handle: IO[bytes], max_line: int) -> Iterator[tuple[bytes | None, int, bool]]:
-    """Each line, its length in bytes and whether it ends in a newline; the line is None when it is over
-    `max_line` bytes, read in pieces."""
-    while raw := handle.readline(max_line + 1):
-        length = len(raw)
-        if length <= max_line:
-            yield raw, length, raw.endswith(b"\n")
+_HEAD = 1 << 20
+"""Bytes of a line read at once. A line no longer is parsed whole, as replay parses it; of a longer one
+the id is read from its beginning (`_long_line_id`)."""
+_PARSED_WHOLE = 32 << 20
+"""Bytes of a line, at most, parsed whole for its id when it does not begin with it: parsed, a line of
+replay's 256 MiB takes several times that in memory, at the start of a sidecar sized for its traffic
+(800 MiB in deploy/kubernetes), so a reviewer's sorted keys on a huge line would crash it at every start.
+Its id is then not held (a trace of it sent again is captured again), and the start-up warning counts it
+among the lines without one, though replay may read it."""
+_ID_FIRST = re.compile(rb'\{\s*"id"\s*:\s*("(?:[^"\\]|\\.)*")\s*,')
+"""A line that begins with its id, as ours do (`record`), whatever the spacing: the id's JSON string."""
+_JSON_SPACE = b" \t\r\n"
+
+
+class _Line(NamedTuple):
+    head: bytes
+    """The line's first `_HEAD` bytes: the whole line when it is no longer."""
+    length: int
+    whole: bool
+    """Whether it ends in a newline."""
+    blank: bool
+    """Nothing but JSON space, which replay skips."""
+    id: str | None
+    """The id replay reads from it; None: replay reads none."""
+
+
+def _lines(handle: IO[bytes]) -> Iterator[_Line]:
+    while head := handle.readline(_HEAD + 1):
+        if len(head) <= _HEAD or head.endswith(b"\n"):
+            whole = head.endswith(b"\n")
+            read = len(head) - (1 if whole else 0) <= reader.MAX_LINE_BYTES
+            yield _Line(head, len(head), whole, head.isspace(), _line_id(head) if read else None)
             continue
-        while not raw.endswith(b"\n") and (piece := handle.readline(max_line + 1)):
-            raw = piece
+        start, length, last, piece = handle.tell() - len(head), len(head), head.rstrip(_JSON_SPACE)[-1:], head
+        while not piece.endswith(b"\n") and (piece := handle.readline(_HEAD + 1)):
             length += len(piece)
-        yield None, length, raw.endswith(b"\n")
+            last = piece.rstrip(_JSON_SPACE)[-1:] or last
+        whole = piece.endswith(b"\n")
+        read = length - (1 if whole else 0) <= reader.MAX_LINE_BYTES   # replay refuses a longer line
+        record_id = _long_line_id(handle, head, start, length, whole=whole) if read and last == b"}" else None
+        yield _Line(head, length, whole, read and not last, record_id)
 
 
-def _line_id(raw: bytes | None) -> str | None:
+def _long_line_id(handle: IO[bytes], head: bytes, start: int, length: int, *, whole: bool) -> str | None:
+    """The id replay reads from a line longer than `_HEAD` (and no longer than replay reads) that ends in
+    "}" as a JSON object does, `head` its beginning; `handle` is at the line's end, and is left there.
+
+    A whole line that begins with its id (every line `encode` writes) is taken at its beginning's word,
+    the rest of it not parsed: a reviewer's edit that broke it inside is not seen, as in a short line's
+    other fields (`_line_id`). Any other line that may be an object, up to `_PARSED_WHOLE` bytes, is read
+    whole and parsed as replay would: "id" not first (a reviewer's tool wrote the keys sorted), or a last
+    line without its newline, which may be ours cut short just after a "}"."""
+    if whole and (found := _ID_FIRST.match(head)) is not None and (
+            record_id := _line_id(b'{"id": ' + found.group(1) + b"}")) is not None:
+        return record_id
+    if length > _PARSED_WHOLE or not head.removeprefix(codecs.BOM_UTF8).lstrip(_JSON_SPACE).startswith(b"{"):
+        return None
+    handle.seek(start)
+    return _line_id(handle.read(length))
+
+
+def _line_id(raw: bytes) -> str | None:
     """The id `ragmon replay` reads from the line: None when the line is no JSON object with an id. The
     rest of the record is not checked (that would double the time start-up takes): a reviewer who breaks
     another field has made a line replay refuses, but its trace was captured all the same."""
-    if raw is None:
-        return None
     try:
         obj = json_line(raw)
         return required_id(obj, "id") if isinstance(obj, dict) else None
@@ -347,6 +407,9 @@ class CaptureWriter:
         self._write_errors = LineLimit()
         """A write failure recurs with each batch (a full disk): one line a minute per error, as the
         budget file and the verdict cache warn once, the losses counted in `ragmon_captured_total`."""
+        self._too_large_lines = LineLimit()
+        self._lock: int | None = None
+        """FILE's lock (`_lock`), held from start to close."""
         self._wake = asyncio.Event()
         self._closing = False
         self._flusher: asyncio.Task[None] | None = None
@@ -364,11 +427,20 @@ class CaptureWriter:
                                               "ids_held": len(older.ids) + len(current.ids)})
 
     def _resume(self) -> tuple[Held, Held]:
-        """In a thread: what FILE.1 and FILE hold, then FILE opened with its last line mended."""
+        """In a thread: FILE locked, what FILE.1 and FILE hold, then FILE opened with its last line
+        mended."""
+        self._lock = _lock(self.file.path)
+        try:
+            return self._read_and_open()
+        except BaseException:
+            self._unlock()
+            raise
+
+    def _read_and_open(self) -> tuple[Held, Held]:
         held = []
         for path in (self.file.rotated, self.file.path):
             try:
-                held.append(read_held(path, self.file.max_bytes))
+                held.append(read_held(path))
             except OSError as exc:
                 raise InputError(f"cannot read the capture file: {exc.strerror or exc}",
                                  source=str(path)) from None
@@ -390,9 +462,11 @@ class CaptureWriter:
             return
         line = encode(record(result, trace_id, self._clock(), self.judge_settings))
         if len(line) > self.file.max_bytes:
-            log.warning("example larger than --capture-max-bytes not captured",
-                        extra={"trace_id": trace_id, "bytes": len(line)})
-            self._count(pipeline, "too_large")
+            self._too_large(pipeline, trace_id, len(line), "example larger than --capture-max-bytes not "
+                            "captured", self.file.max_bytes)
+        elif len(line) - 1 > reader.MAX_LINE_BYTES:  # newline aside, as replay counts
+            self._too_large(pipeline, trace_id, len(line), "example whose line would be longer than "
+                            "`ragmon replay` reads not captured", reader.MAX_LINE_BYTES)
         elif len(self._pending) >= self._max_pending:
             self._backlogged += 1
             self._count(pipeline, "backlog")
@@ -400,6 +474,14 @@ class CaptureWriter:
             self._pending.append((pipeline, trace_id, line))
             self._queued.add(trace_id)
             self._wake.set()
+
+    def _too_large(self, pipeline: str, trace_id: str, size: int, message: str, limit: int) -> None:
+        """One line a minute for each bound, naming the first trace id (a flood of large traces would
+        otherwise log one line each); the rest are said in the next line and counted all the same."""
+        self._count(pipeline, "too_large")
+        if (suppressed := self._too_large_lines.admit(message)) is not None:
+            log.warning(more_like_it(message, suppressed), extra={"trace_id": trace_id, "bytes": size,
+                                                                  "limit": limit})
 
     async def _flush_loop(self) -> None:
         while True:
@@ -441,6 +523,68 @@ class CaptureWriter:
             self._wake.set()
             await flusher
         await asyncio.to_thread(self.file.close)
+        self._unlock()
+
+    def _unlock(self) -> None:
+        lock, self._lock = self._lock, None
+        if lock is not None:
+            os.close(lock)
+
+
+def _lock(path: Path) -> int | None:
+    """Take FILE's lock, for the writer's life: FILE.lock beside it (beside the file a link names, so two
+    links to one file take one lock), locked (flock) and holding the pid and host of the process that
+    holds it. Returns its descriptor, None when FILE is no regular file (`/dev/stderr`, a stream: nothing
+    is read from it either). The kernel frees the lock when the process ends, however it ends; the file
+    stays (removing it would let a third process lock a new file while a second holds the old one).
+
+    Two sidecars writing one FILE (a shared volume; an exporter's retry reaching the other replica) would
+    each write a trace sent to both, as each knows only the ids it read at start and wrote since, and
+    `ragmon replay` refuses a file holding an id twice; rotation, each renaming FILE under the other,
+    would lose examples too. So the second is refused, naming the first."""
+    with contextlib.suppress(OSError):
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return None
+    target = path.resolve()
+    lock = target.with_name(target.name + ".lock")
+    try:
+        descriptor = os.open(lock, os.O_RDWR | os.O_CREAT, 0o600)
+    except OSError as exc:
+        if isinstance(exc, FileNotFoundError) and not path.parent.is_dir():
+            raise InputError(f"cannot write the capture file: {_why_unwritable(path, exc)}",
+                             source=str(path)) from None
+        raise InputError(f"cannot write the capture file's lock file {lock}: {exc.strerror or exc}",
+                         source=str(path)) from None
+    try:
+        fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError as exc:
+        holder = _holder(descriptor)
+        os.close(descriptor)
+        if isinstance(exc, BlockingIOError):
+            raise InputError(f"the capture file is in use by another process ({holder}): two sidecars "
+                             "capturing to one file would both write a trace sent to each, and `ragmon "
+                             "replay` refuses a file holding an id twice; give each sidecar its own file",
+                             source=str(path)) from None
+        raise InputError(f"cannot lock the capture file's lock file {lock}: {exc.strerror or exc}",
+                         source=str(path)) from None
+    with contextlib.suppress(OSError):  # a full disk: the lock holds all the same, its holder unnamed
+        os.ftruncate(descriptor, 0)
+        os.pwrite(descriptor, json.dumps({"pid": os.getpid(), "host": socket.gethostname()}).encode()
+                  + b"\n", 0)
+    return descriptor
+
+
+def _holder(descriptor: int) -> str:
+    """Who holds the lock, as it wrote in the lock file: "pid 7 on host web-1" (a pod's name is its host
+    name; the pid is in that host's or container's own namespace)."""
+    try:
+        holder = json.loads(os.pread(descriptor, 1024, 0))
+        pid, host = holder["pid"], holder["host"]
+        if isinstance(pid, int) and isinstance(host, str):
+            return f"pid {pid} on host {printable(host)}"
+    except (OSError, ValueError, TypeError, KeyError):
+        pass
+    return "pid unknown"
 
 
 def _why_unwritable(path: Path, exc: OSError) -> str:

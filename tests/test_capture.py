@@ -12,6 +12,7 @@ import json
 import logging
 import math
 import os
+import socket
 import stat
 import subprocess
 import sys
@@ -28,9 +29,11 @@ from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 from polling import wait_metrics
 
+from ragmon import capture as capture_module
 from ragmon import datasets
 from ragmon.capture import ALL, CaptureWriter, encode, record, threshold
 from ragmon.cli import build_parser, main
+from ragmon.datasets import reader
 from ragmon.errors import InputError
 from ragmon.exporter import Exporter
 from ragmon.model import Claim, ClaimVerdict, Context, Example, ExampleResult
@@ -178,7 +181,8 @@ async def test_the_file_rotates_to_one_older_generation_at_the_bound(tmp_path: P
     # t1 t2 | t3 arrives: rotate (t1 t2 -> .1) | t3 t4 | t5 arrives: rotate (t3 t4 replace t1 t2).
     assert ids(path) == ["t5"]
     assert ids(tmp_path / "worst.jsonl.1") == ["t3", "t4"]
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["worst.jsonl", "worst.jsonl.1"]
+    # And the lock that keeps a second sidecar off the file.
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["worst.jsonl", "worst.jsonl.1", "worst.jsonl.lock"]
     assert (tmp_path / "worst.jsonl.1").stat().st_size == 2 * size <= bound
     assert captured(exporter, "written") == 5
     # The second rotation's loss of t1 and t2, counted as written, is said (it was an info line).
@@ -450,7 +454,7 @@ async def test_lines_that_are_not_ours_are_kept_named_and_do_not_stop_the_start(
     path.write_bytes(before)
     exporter = Exporter(window=60, capture=True)
     with caplog.at_level(logging.WARNING, logger="ragmon.capture"):
-        # Lines of ours are at most --capture-max-bytes: line 5 (5,000 bytes) is read past in pieces.
+        # Line 5 (5,000 bytes) is over --capture-max-bytes, and read all the same: replay would read it.
         await run_writer(path, exporter, ["r1", "3", "r5", "t1"], max_bytes=4000)
     # r1, 3 and r5 are held: 3 duplicates; t1 written.
     assert (captured(exporter, "written"), captured(exporter, "duplicate")) == (1, 3)
@@ -458,7 +462,7 @@ async def test_lines_that_are_not_ours_are_kept_named_and_do_not_stop_the_start(
     # so t1's line rotated it to FILE.1 and began a new FILE.
     assert (tmp_path / "worst.jsonl.1").read_bytes() == before + b"\n"
     assert ids(path) == ["t1"]
-    # Lines 2 (no JSON), 4 (no id) and 5 (too long to be ours) hold no id.
+    # Lines 2 (no JSON), 4 (no id) and 5 (no JSON either) hold no id.
     assert [(r.__dict__["path"], r.__dict__["count"], r.__dict__["first_line"]) for r in caplog.records] == [
         (str(path), 3, 2)]
     assert caplog.records[0].getMessage() == ("capture file holds lines that are no record with an id "
@@ -596,3 +600,149 @@ async def test_spans_resent_after_the_decision_was_forgotten_are_not_captured_tw
     assert {o: total(samples, "ragmon_captured_total", outcome=o) for o in ("written", "duplicate")} == {
         "written": 1, "duplicate": 1}
     assert ids(path) == [format(spans[0].context.trace_id, "032x")]
+
+
+# --- no line replay refuses; one writer per file; ids of lines of any length replay reads ---------------
+
+@pytest.mark.parametrize(("cap", "written"), [(296, 1), (295, 0)])
+async def test_a_line_longer_than_replay_reads_is_not_written(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture, cap: int,
+        written: int) -> None:
+    """`--capture-max-bytes 1GiB`: a 45 MiB document of "\\x01" was written as a 283 MB line (JSON spells
+    each as the 6 bytes \\u0001), and `ragmon replay` refused the whole file at that line (256 MiB at most).
+    Here replay's cap is lowered to `cap`: t1's line is 297 bytes, 296 without its newline, so it is read
+    at a cap of 296 and not at 295. c1 and c2 hold a document of 100 "\\x01", 100 bytes of text but
+    297 - 1 + 600 = 896 bytes of line: over the cap, though far under --capture-max-bytes (1 MiB)."""
+    monkeypatch.setattr(reader, "MAX_LINE_BYTES", cap)
+    path = tmp_path / "worst.jsonl"
+    exporter = Exporter(window=60, capture=True)
+    control = [result(Example(c, "q?", (Context("d", "\x01" * 100),), "a."), 0.0) for c in ("c1", "c2")]
+    with caplog.at_level(logging.WARNING, logger="ragmon.capture"):
+        capture = writer(path, exporter, max_bytes=1 << 20)
+        await capture.start()
+        capture.offer(control[0], "c1", "shop")
+        capture.offer(control[1], "c2", "shop")
+        capture.offer(plain("t1", 0.0), "t1", "shop")
+        await capture.close()
+    if written:
+        assert ids(path) == ["t1"]                           # the file loads as replay reads it
+    else:
+        assert path.read_bytes() == b""
+    assert {o: captured(exporter, o) for o in ("written", "too_large")} == {
+        "written": written, "too_large": 3 - written}
+    # Once a minute, as the other losses: c2 (and t1 at 295) are counted in the next line.
+    assert [(r.getMessage(), r.__dict__["trace_id"], r.__dict__["bytes"]) for r in caplog.records] == [
+        ("example whose line would be longer than `ragmon replay` reads not captured", "c1", 896)]
+
+
+async def test_a_second_writer_on_the_same_file_is_refused_naming_the_holder(tmp_path: Path) -> None:
+    """Two sidecars on one FILE (a shared volume, an exporter's retry landing on the other replica) each
+    wrote the trace once: FILE held it twice, and `ragmon replay` refused the file."""
+    path = tmp_path / "worst.jsonl"
+    first = writer(path, Exporter(window=60, capture=True))
+    await first.start()
+    second = writer(path, Exporter(window=60, capture=True))        # its own open file description
+    with pytest.raises(InputError) as error:
+        await second.start()
+    assert str(error.value) == (
+        f"{path}: the capture file is in use by another process (pid {os.getpid()} on host "
+        f"{socket.gethostname()}): two sidecars capturing to one file would both write a trace sent to "
+        "each, and `ragmon replay` refuses a file holding an id twice; give each sidecar its own file")
+    assert stat.S_IMODE((tmp_path / "worst.jsonl.lock").stat().st_mode) == 0o600
+    await first.close()                                              # the lock goes with the writer
+    third = writer(path, Exporter(window=60, capture=True))
+    await third.start()
+    await third.close()
+
+
+async def test_a_second_serve_on_the_same_capture_file_exits_2(tmp_path: Path) -> None:
+    """Two processes: this one holds FILE, `ragmon serve --capture FILE` is the second."""
+    path = tmp_path / "worst.jsonl"
+    holder = writer(path, Exporter(window=60, capture=True))
+    await holder.start()
+    try:
+        run = await asyncio.to_thread(
+            subprocess.run, [sys.executable, "-m", "ragmon.cli", "serve", "--capture", str(path),
+                             "--metrics-listen", "127.0.0.1:0", "--http-listen", "127.0.0.1:0",
+                             "--grpc-listen", "off"],
+            capture_output=True, text=True, timeout=60, check=False)
+    finally:
+        await holder.close()
+    assert run.returncode == 2
+    assert run.stderr.splitlines()[-1].startswith(
+        f"ragmon serve: error: {path}: the capture file is in use by another process (pid {os.getpid()} on "
+        f"host {socket.gethostname()}): ")
+
+
+async def test_ids_of_lines_longer_than_a_lowered_bound_are_still_held(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """Captured under 64 KiB, restarted with --capture-max-bytes 1500: big's line (297 + 2 for the id's
+    letter, twice, + 1,999 for its document = 2,298 bytes) was named a line replay refuses, though replay
+    reads it, and big was no longer held."""
+    path = tmp_path / "worst.jsonl"
+    big = result(Example("big", "q?", (Context("d", "x" * 2000),), "a."), 0.0)
+    lines = [encode(record(plain("t1", 0.0), "t1", CAPTURED_AT, SETTINGS)),
+             encode(record(big, "big", CAPTURED_AT, SETTINGS))]
+    assert [len(line) for line in lines] == [297, 2298]
+    path.write_bytes(b"".join(lines))
+    exporter = Exporter(window=60, capture=True)
+    with caplog.at_level(logging.INFO, logger="ragmon.capture"):
+        capture = writer(path, exporter, max_bytes=1500)
+        await capture.start()
+        capture.offer(big, "big", "shop")
+        capture.offer(plain("t1", 0.0), "t1", "shop")
+        await capture.close()
+    assert {o: captured(exporter, o) for o in ("written", "duplicate", "too_large")} == {
+        "written": 0, "duplicate": 2, "too_large": 0}
+    assert [(r.levelname, r.getMessage(), r.__dict__.get("ids_held")) for r in caplog.records] == [
+        ("INFO", "capturing examples", 2)]
+    assert path.read_bytes() == b"".join(lines)
+
+
+async def test_a_long_line_is_read_for_its_id_without_being_held_whole(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    """Lines over a head of 100 bytes (1 MiB in production), replay's cap lowered to 1,000 bytes. Only
+    the reordered line (296 bytes and its newline) and the torn last line are parsed whole: the id of a
+    line of ours is read from its beginning."""
+    monkeypatch.setattr(capture_module, "_HEAD", 100)
+    monkeypatch.setattr(reader, "MAX_LINE_BYTES", 1000)
+    parsed: list[int] = []
+    real_json_line = capture_module.json_line
+
+    def spy(raw: bytes) -> object:
+        parsed.append(len(raw))
+        return real_json_line(raw)
+
+    monkeypatch.setattr(capture_module, "json_line", spy)
+
+    def ours(trace_id: str, text: str = "x") -> bytes:
+        example = result(Example(trace_id, "q?", (Context("d", text),), "a."), 0.0)
+        return encode(record(example, trace_id, CAPTURED_AT, SETTINGS))
+
+    reordered = (json.dumps(json.loads(ours("s1")), sort_keys=True) + "\n").encode()
+    at_cap, over_cap = ours("t4", "x" * 705), ours("t3", "x" * 706)   # 296 - 1 + 705 = 1,000 bytes + "\n"
+    assert (len(reordered), len(at_cap), len(over_cap)) == (297, 1001, 1002)
+    before = b"".join([ours("t1"),                           # 1: ours, its id read from the head
+                       reordered,                            # 2: "id" not first: parsed whole
+                       ours("t2")[:-3] + b"\n",              # 3: ends "tr": no JSON object
+                       over_cap,                             # 4: 1,001 bytes before its newline: refused
+                       at_cap])                              # 5: exactly replay's cap
+    torn = ours("t5")[:189]                                  # 6: cut short just after '0.7}'
+    assert torn.endswith(b'{"threshold": 0.7}')
+    path = tmp_path / "worst.jsonl"
+    path.write_bytes(before + torn)
+    exporter = Exporter(window=60, capture=True)
+    with caplog.at_level(logging.WARNING, logger="ragmon.capture"):
+        await run_writer(path, exporter, ["t1", "s1", "t2", "t3", "t4", "t5"])
+    # Held: t1, s1, t4 (3 duplicates); t2's and t3's lines are refused, t5's cut off: written anew.
+    assert (captured(exporter, "written"), captured(exporter, "duplicate")) == (3, 3)
+    assert path.read_bytes() == before + ours("t2") + ours("t3") + ours("t5")
+    assert [(r.getMessage(), r.__dict__.get("count"), r.__dict__.get("first_line"), r.__dict__.get("line"))
+            for r in caplog.records] == [
+        ("capture file ended in a line cut short (a run stopped mid-write); the line is cut off",
+         None, None, 6),
+        ("capture file holds lines that are no record with an id (`ragmon replay` refuses them); they are "
+         "kept as they are", 2, 3, None)]
+    # Whole: line 2 (297) and the torn line 6 (189, ending in "}"); t1's and t4's heads (101 bytes) are
+    # not parsed as JSON; the lines written are short ones (297 bytes), parsed by no one here.
+    assert sorted(n for n in parsed if n > 100) == [189, 297]

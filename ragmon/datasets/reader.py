@@ -40,7 +40,9 @@ _SHOWN = 80
 MAX_LINE_BYTES = 256 << 20
 """The longest line read: a JSONL record, an OTLP/JSON line, or a JSON document written on one line
 (`json.dump` without indent: an eval set's corpus). As much as `ragmon serve --max-buffer` holds of every
-trace at once by default, so no trace it captured is longer; reading one takes ~0.5 GiB. A line is read
+trace at once by default; `ragmon serve --capture` writes no longer line (ragmon.capture counts such an
+example `too_large`: JSON can spell a character in 6 bytes), so a capture file always loads. Reading one
+takes ~0.5 GiB. A line is read
 whole before anything else is done with it: without a bound, a file with no newline (`/dev/zero`, a
 binary file given by mistake) was read until memory ran out, a MemoryError traceback reported as a bug
 in ragmon."""
