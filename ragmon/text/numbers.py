@@ -603,8 +603,10 @@ def _chinese_value(numerals: str) -> float:
 
 
 _UNIT_AFTER = (r"(?= ?(?:€|%|eur\b|euro|kg\b|g\b|mg\b|cm\b|mm\b|m\b|km\b|l\b|ml\b|h\b|min\b|uhr\b|jahre|tage|"
-               r"stunden|monate|ans\b|jours|heures|mois\b|años|días|horas|meses|anni\b|giorni|ore\b|mesi\b|anos\b|"
-               r"dias\b))")
+               r"stunden|std\.|wochen|minuten|monate|ans\b|jours|heures|semaines|minutes|mois\b|años|días|horas|"
+               r"semanas|minutos|meses|anni\b|giorni|ore\b|settimane|minuti\b|mesi\b|anos\b|dias\b))")
+"""The units a decimal comma is read before ("2,5 Jahre", "1,5 Wochen", "2,5 Std."): the plurals of
+`ragmon.text.units`' European units, as a number with decimals takes."""
 _DECIMAL_COMMA = re.compile(r",[0-9]{1,2}(?![0-9]|,[0-9])")
 """A comma and decimals, the literal every continental decimal starts its search with."""
 _CONTINENTAL = re.compile(

@@ -9,7 +9,10 @@ when it writes it with one or more, the claim's must be among them. A context th
 made: the number rule already asks for the claim's own number.
 
 Units are read from `prepare`d text, only right after the digits ("30 days", "30-day", "5-7 business
-days", "10GB", "9:00 am") or, for money, right before them ("$24.99", "€25").
+days", "10GB", "9:00 am") or, for money, right before them ("$24.99", "€25"). So is what such an amount or
+dose is per: a body weight, which makes a unit of its own ("5 mg/kg" is no dose of 5 mg), and a period,
+which the claim must give as the context does where both give one ("$5 per month" is not "$5 per week",
+"10 mg/day" is "10 mg daily": a `Rate`).
 """
 
 from __future__ import annotations
@@ -44,27 +47,69 @@ _NAMES = {
     "monat": "mo", "monate": "mo", "monaten": "mo", "mois": "mo", "mes": "mo", "meses": "mo", "mese": "mo",
     "mesi": "mo", "jahr": "y", "jahre": "y", "jahren": "y", "ans": "y", "año": "y", "años": "y",
     "anno": "y", "anni": "y", "ano": "y", "anos": "y",
+    "woche": "w", "wochen": "w", "semaine": "w", "semaines": "w", "semana": "w", "semanas": "w",
+    "settimana": "w", "settimane": "w", "minuten": "min", "minuto": "min", "minutos": "min", "minuti": "min",
+    "std.": "h", "ora": "h", "mês": "mo", "année": "y", "années": "y", "sekunde": "s", "sekunden": "s",
+    "secondes": "s", "segundos": "s", "secondi": "s",
 }
 """Each unit's spellings, to one name. Durations and doses are units too: "every 6 hours" is not "6 doses".
 One name for a binary prefix and its decimal twin ("GiB", "GB"), which answers swap; none for "tablet",
-"capsule" and "pill", which they swap as well. Days, hours, months and years in German, French, Spanish,
-Italian and Portuguese too ("14 Tage", "30 jours", "6 horas"), and a euro sign after the amount, as those
-countries write it ("5,90 €")."""
+"capsule" and "pill", which they swap as well. Seconds, minutes, hours, days, weeks, months and years in
+German, French, Spanish, Italian and Portuguese too ("14 Tage", "30 jours", "6 horas", "5 Wochen", "30
+Minuten", "2 Std."), and a euro sign after the amount, as those countries write it ("5,90 €"). Not their
+words that are mostly something else: French "an" (a year, and English's article), "seconde",
+"secondo" and "segundo" (second, and "according to"), German "Wo." (where) and "Min." is "min" already."""
 _CURRENCY = {"$": "$", "€": "€", "£": "£", "¥": "¥"}
 _UNIT = "|".join(sorted(map(re.escape, _NAMES), key=len, reverse=True))
 _BETWEEN = (r"(?:(?:business|calendar|working|paid|unpaid|sick|vacation|consecutive|unused|additional|extra|"
             r"full|free|rolling|continuous|school|bank|public|weekly|monthly|annual) ){0,2}")
 """Words a unit is written after ("5-7 business days", "10 paid sick days", "5 consecutive days")."""
 _NUMBER = r"([0-9][0-9,]*(?:\.[0-9]+)?)"
+_PERIODS = {
+    "day": "/d", "week": "/w", "month": "/mo", "year": "/y", "hour": "/h", "minute": "/min", "quarter": "/q",
+    "annum": "/y", "tag": "/d", "woche": "/w", "monat": "/mo", "jahr": "/y", "stunde": "/h", "jour": "/d",
+    "semaine": "/w", "mois": "/mo", "an": "/y", "année": "/y", "heure": "/h", "día": "/d", "dia": "/d",
+    "semana": "/w", "mes": "/mo", "mês": "/mo", "año": "/y", "ano": "/y", "hora": "/h", "minuto": "/min",
+    "giorno": "/d", "settimana": "/w", "mese": "/mo", "anno": "/y",
+}
+"""A rate's period after "per", "a", "every", ... ("$5 per month", "$60 a year", "10 mg each day", "5 € pro
+Monat", "par mois", "al mes", "por dia"), to one name (a `Rate`'s). Not Italian "ora" (hour), whose "per
+ora" is mostly "for now"."""
+_SLASHED = _PERIODS | {"d": "/d", "wk": "/w", "mo": "/mo", "yr": "/y", "y": "/y", "hr": "/h", "h": "/h",
+                       "min": "/min", "std": "/h"}
+"""A period after a slash ("$5/mo", "10 mg/d", "5 ml/hr", "5 €/Monat"); not "/s", a speed's ("10 MB/s")."""
+_HOW_OFTEN = {"hourly": "/h", "daily": "/d", "weekly": "/w", "monthly": "/mo", "quarterly": "/q",
+              "yearly": "/y", "annually": "/y", "annual": "/y"}
+"""A period in one word, after an amount or a dose with its unit ("$5 monthly", "10 mg daily", "$99 annual
+fee"): after a bare number it counts something else ("12 monthly payments")."""
+PERIODS = frozenset(_SLASHED.values())
+_PER = r"(?:per|a|an|each|every|pro|je|im|am|par|por|al|ao|cada|ogni|a la|alla)"
+"""The words a rate's period is written after, in English and the other European languages."""
+_WORD = r"[^\W\d_]+"
+_RATE = (r"(?:(?:(?:\s?/\s?|\sper\s)" + _WORD + r"|\sof\s(?:" + _WORD + r"\s){0,2}" + _WORD + r")?"
+         r"(?:\s?/\s?(" + "|".join(sorted(_SLASHED, key=len, reverse=True)) + r")(?![\w])|\s" + _PER + r"\s("
+         + "|".join(sorted(_PERIODS, key=len, reverse=True)) + r")(?![\w])(?!\s?[0-9]))"
+         r"|\s(" + "|".join(_HOW_OFTEN) + r")(?![\w]))")
+"""A rate's period, after at most one other thing the amount is per ("$10 per user per month", "$0.02/GB/
+month") or what it is of, in up to three words ("10 mg of the drug per day", "5 days of leave a year");
+in one word right after it only ("20% of the annual fee" is no rate). Not before a number, a year's: "5 €
+im Jahr 2024" is no rate."""
+_BODY = r"(?:\s?/\s?|\s(?:per|pro|par|por|je)\s)(kg|kilogram|kilo|m2|m²)(?![\w²])"
+"""Per kilogram of body weight, or per square metre of its surface: "5 mg/kg" is no dose of 5 mg."""
+_BY_BODY = frozenset(("mg", "mcg", "g", "ml"))
+"""The units a dose is given per body weight in."""
 _WITH_UNIT = re.compile(
     r"(?<![\w.,])(?:([$€£¥]) ?)?" + _NUMBER + r"(?::[0-9]{2})?(?:\s?(?:-|–|to|and|bis|à|a|al)\s?[$€£¥]?"
-    + _NUMBER + r"(?::[0-9]{2})?)?(?:[\s-]?" + _BETWEEN + r"(" + _UNIT + r")(?![\w]))?")
+    + _NUMBER + r"(?::[0-9]{2})?)?(?:[\s-]?" + _BETWEEN + r"(" + _UNIT + r")(?![\w])(?:" + _BODY + r")?)?"
+    + r"(?:" + _RATE + r")?")
 """A number in digits with its currency sign before it or its unit after it: a range's first number takes
 the unit of its second ("5-7 business days" is 5 days too), but for the half of the day, and a clock time
-its minutes ("9:00 am")."""
+its minutes ("9:00 am"). Then what it is per, if anything: a body weight makes it a unit of its own ("5
+mg/kg"), a period a rate of its unit ("$5 per month", "10 mg/kg/day": a `Rate`)."""
 
 
-WORDS = frozenset(word for name in _NAMES for word in re.findall(r"[^\W\d_]+", name))
+WORDS = frozenset(word for name in (*_NAMES, *_SLASHED, *_HOW_OFTEN)
+                  for word in re.findall(r"[^\W\d_]+", name))
 """The words units are written with: a text whose terms have none of theirs (`ragmon.text.terms`) and no
 `signed` number has no unit to read."""
 _AM = re.compile(r"[0-9] ?a\.?m\b")
@@ -100,21 +145,48 @@ def _spelled(low: str, words: Iterable[str], found: set[tuple[float, str]]) -> N
 
 def units(low: str, spelled: Iterable[str] = ()) -> frozenset[tuple[float, str]]:
     """(number, unit) for every number of a `prepare`d text written with a unit or a currency sign, in
-    words as well for its number words (`spelled`, which its terms tell)."""
+    words as well for its number words (`spelled`, which its terms tell); a unit given with a rate's period
+    is a `Rate` ("$5 per month": 5, "$" per month), when the text gives that number with that unit one
+    period only."""
     found: set[tuple[float, str]] = set()
     _spelled(low, spelled, found)
+    rates: dict[tuple[float, str], set[str]] = {}
     for match in _WITH_UNIT.finditer(low):
-        _pairs(match, found)
+        _pairs(match, found, rates)
+    for (value, unit), periods in rates.items():
+        if len(periods) == 1:
+            found.discard((value, unit))
+            found.add((value, Rate(unit, *periods)))
     return frozenset(found)
+
+
+class Rate(str):
+    """A claim's unit with the period its number is per: "$" of "$5 per month", "mg" of "10 mg/day", "10
+    mg daily". Equal to the unit alone, its hash and comparisons being str's: a rule comparing units (a
+    number moved between rows, `ragmon.text.passage_sentences`) compares them as before, which a page
+    writing "$1,900" in the sentence that names two-bedroom units and "$1,450 per month" in the other must
+    keep. Only `clashes` reads the period."""
+
+    period: str
+
+    def __new__(cls, unit: str, period: str) -> Rate:
+        rate = super().__new__(cls, unit)
+        rate.period = period
+        return rate
+
+    def __reduce__(self) -> tuple[type[Rate], tuple[str, str]]:
+        return Rate, (str(self), self.period)
 
 
 def written_with(low: str, values: Iterable[float],
                  spelled: Iterable[str] = ()) -> frozenset[tuple[float, str]]:
     """`units` of a passage for these numbers only: each is looked for by its digits (`str.find`) and read
     where it is written. Reading a passage's every unit cost 28 us, for each passage a claim with a unit
-    passed the rest on."""
+    passed the rest on. A rate's period is a unit of its own here, the unit and its period ("$/mo"), for
+    `clashes` only: a passage may give a number one period in one place and another in the next."""
     found: set[tuple[float, str]] = set()
     _spelled(low, spelled, found)
+    rates: dict[tuple[float, str], set[str]] = {}
     for value in values:
         for digits in _forms(value):
             for at in places(low, digits):
@@ -122,7 +194,8 @@ def written_with(low: str, values: Iterable[float],
                 start = at - 2 if at > 1 and low[at - 1] == " " and low[at - 2] in _CURRENCY else start
                 match = _WITH_UNIT.match(low, start)
                 if match is not None and match.start(2) == at:
-                    _pairs(match, found)
+                    _pairs(match, found, rates)
+    found.update((value, unit + period) for (value, unit), periods in rates.items() for period in periods)
     return frozenset(found)
 
 
@@ -132,20 +205,32 @@ def _forms(value: float) -> tuple[str, ...]:
     return (digits, f"{value:,.0f}") if value.is_integer() and value >= 1000 else (digits,)
 
 
-def _pairs(match: re.Match[str], found: set[tuple[float, str]]) -> None:
-    """Adds a `_WITH_UNIT` match's numbers with their sign and unit to `found`."""
-    sign, first, second, unit = match.groups()
+def _pairs(match: re.Match[str], found: set[tuple[float, str]],
+           rates: dict[tuple[float, str], set[str]]) -> None:
+    """Adds a `_WITH_UNIT` match's numbers with their sign and unit to `found`, and the period of a rate
+    to `rates`, by number and unit."""
+    sign, first, second, unit, body, slashed, per, how_often = match.groups()
     if sign is None and unit is None:
         return
+    name = _NAMES[unit] if unit is not None else None
+    if body is not None and name in _BY_BODY:
+        name = f"{name}/m²" if body[0] == "m" else f"{name}/kg"
+    period = (_SLASHED[slashed] if slashed is not None else _PERIODS[per] if per is not None
+              else _HOW_OFTEN[how_often] if how_often is not None else None)
     for last, digits in ((False, first), (True, second)) if second is not None else ((True, first),):
         try:
             value = float(digits.replace(",", ""))
         except ValueError:  # "1,2,3": a list, whose numbers the number rule reads
             continue
+        given = []
         if sign is not None:
-            found.add((value, _CURRENCY[sign]))
-        if unit is not None and (last or _NAMES[unit] not in _HALF_DAY):
-            found.add((value, _NAMES[unit]))
+            given.append(_CURRENCY[sign])
+        if name is not None and (last or name not in _HALF_DAY):
+            given.append(name)
+        for its in given:
+            found.add((value, its))
+            if period is not None:
+                rates.setdefault((value, its), set()).add(period)
 
 
 _HALF_DAY = frozenset(("am", "pm"))
@@ -154,12 +239,26 @@ _HALF_DAY = frozenset(("am", "pm"))
 
 def clashes(claimed: frozenset[tuple[float, str]], stated: frozenset[tuple[float, str]]) -> list[str]:
     """The claim's numbers with a unit the context never writes them with, though it writes them with
-    another ("500 mcg" where the context has only "500 mg"), as `written` for a reason."""
+    another ("500 mcg" where the context has only "500 mg"), or with a period (a `Rate`) the context never
+    gives them that unit with, though it gives them another ("$5 per month" where it has only "$5 per
+    week": `written_with`'s "$/w"), as `written` for a reason. A number given no period, by the claim or
+    by the context, says nothing against the other's: so the lexical judge treats a frequency word
+    missing from either ("monthly")."""
     by_number: dict[float, set[str]] = {}
+    periods: dict[tuple[float, str], set[str]] = {}
     for value, unit in stated:
-        by_number.setdefault(value, set()).add(unit)
-    return sorted(written(value, unit) for value, unit in claimed
-                  if value in by_number and unit not in by_number[value])
+        at = unit.rfind("/")
+        if at > 0 and unit[at:] in PERIODS:
+            periods.setdefault((value, unit[:at]), set()).add(unit[at:])
+        else:
+            by_number.setdefault(value, set()).add(unit)
+    found = []
+    for value, unit in claimed:
+        if value in by_number and unit not in by_number[value]:
+            found.append(written(value, unit))
+        elif isinstance(unit, Rate) and unit.period not in periods.get((value, unit), (unit.period,)):
+            found.append(f"{written(value, unit)} per {_SPELLED[unit.period[1:]]}")
+    return sorted(found)
 
 
 def written(value: float, unit: str) -> str:
@@ -174,5 +273,5 @@ def written(value: float, unit: str) -> str:
 
 
 _SPELLED = {"s": "second", "min": "minute", "h": "hour", "d": "day", "w": "week", "mo": "month", "y": "year",
-            "dose": "dose"}
+            "q": "quarter", "dose": "dose"}
 """The names of units that are words, for a reason: "8 h" read as "8 hours"."""

@@ -879,6 +879,11 @@ CHATTY_ANSWERS_3 = {
     ("de-i2", "false alarm", "Für das Fahrrad zahlst du 9,50 € pro Strecke, und zwischen dem 1."),
     ("de-i2", "false alarm", "Klar, beides ist möglich!"),
     ("de-i2", "false alarm", "Oktober musst du es vorher reservieren."),
+    # "minutos" a unit since the thirty-fourth session (durations in five languages): the page's only 45 is
+    # "45 € al año", as an English "45 minutes" against "€45" is flagged too.
+    ("es-g1", "false alarm",
+     "Si usas la bici 45 minutos, pagarías 0,50 € por el tramo adicional, ya que se cobra por cada 30 "
+     "minutos o fracción."),
     ("en-g10", "false alarm",
      "As your dog is 9, you would pay the £99 excess on each claim plus a 20% co-payment on the "
      "remaining amount, which applies to pets aged 8 or older at the start of the policy year."),
