@@ -55,8 +55,13 @@ of 50,000 spaces took 50 s."""
 _BLANK_CLASS = r"[\s" + INVISIBLE_CLASS + "]"
 _CITED_AFTER = ("(?:" + "|".join((CITATION_MARK, FILE_CITATION, SUPERSCRIPT_CITATION, r"\^[0-9]{1,3}",
                                    "[¹²³⁰⁴-⁹]+")) + ")*")
-_ENDS = r"[.!?…](?<![.!?…].)[.!?…]*[\"'”’)\]]*" + _CITED_AFTER + "(?=" + _BLANK_CLASS + "|$)"
-_BOUNDARY = re.compile(_ENDS)
+_ENDS = r"[.!?…](?<![.!?…].)[.!?…]*[\"'”’)\]]*" + _CITED_AFTER + "(?=" + _BLANK_CLASS + "|$"
+_RUN_ON = r"|(?<=[a-z][.!?])[A-Z][a-z])"
+_WIDE_RUN_ON = r"|(?<=[^\W\d_A-Z][.!?])(?![a-z])[^\W\d_]{2})"
+"""A full stop, "!" or "?" after a small letter with a capital and a small letter straight after it, no
+space between ("...for a full refund.Gift cards are refundable too."): a sentence run on into the next,
+as text joined from streamed chunks or extracted from a PDF is. Only a candidate: `_runs_on` decides."""
+_BOUNDARY = re.compile(_ENDS + _RUN_ON)
 """A run of sentence marks, tried from its first mark only: every mark of it reaches the same end, so
 trying each again read the rest of the run each time, quadratic in a long run not followed by a space.
 An invisible character after it ends a sentence as a space does: read as part of a word, a zero-width
@@ -65,8 +70,10 @@ the citations an answer puts after its full stop ("...delivery.[1] Exchanges..."
 ".【4:0†source】"): the two sentences had been one claim, a made-up one riding on its neighbour. Chinese and
 Japanese end sentences with "。", "！" and "？" (full width) and no space: the next sentence starts at once
 (`_WIDE_BOUNDARY`, for text that is not ASCII: the alternative made every answer's search 12% slower),
-except inside a quotation the sentence goes on after ("「…となります。」と記載されています。")."""
-_WIDE_BOUNDARY = re.compile(_ENDS + r"|[。！？｡](?<![。！？｡!?].)[。！？｡!?]*+[」』）”’\"')\]]*+"
+except inside a quotation the sentence goes on after ("「…となります。」と記載されています。"). A capitalised
+word straight after the mark may end one too (`_RUN_ON`, `_runs_on`)."""
+_WIDE_ENDS = _ENDS + _WIDE_RUN_ON
+_WIDE_BOUNDARY = re.compile(_WIDE_ENDS + r"|[。！？｡](?<![。！？｡!?].)[。！？｡!?]*+[」』）”’\"')\]]*+"
                             + _CITED_AFTER + r"(?!と|って)")
 _LEADING_SPACE = re.compile(_BLANK_CLASS + "*")
 _INVISIBLE = frozenset(INVISIBLE)
@@ -114,6 +121,55 @@ def _is_abbreviation(word: str, previous: str, text: str, next_at: int) -> bool:
     return False
 
 
+def _runs_on(text: str, mark: int, stop: int) -> bool:
+    """Whether the sentence mark at `mark`, a capitalised word straight after it at `stop` (`_RUN_ON`), ends
+    a sentence run on into the next ("...a full refund.Gift cards are refundable too."): read as one
+    claim, the made-up second sentence rode on the first, supported by its words. Not when the mark is in
+    a name: the word before it must be letters after a space (or the line's start, an opening quote or
+    bracket), so "www.example.Com", "docs/Guide.Md", "e.g.The", "a.m.Then", "9am.Then" and "`os.Path`"
+    stay whole, and of two letters only a word a sentence may end with ("it", "up": not "os", "np", "St",
+    "Dr"); the word after must be a capital and small letters, of three or more (not "Vue.Js",
+    "Socket.Io") unless a function word ("It", "We", "Le"), no ending of an address or a file ("Com",
+    "Pdf", "Yaml"), and not go on as a name does ("john.Smith@example.com", "pathlib.Path(",
+    "os.Path.join"). Capitals before the mark are no small letter ("ASP.NET", "U.S.Army",
+    "J.R.R.Tolkien"), nor digits ("3.5", "v2.Beta"); abbreviations (`_is_abbreviation`: "Mrs.Jones",
+    "Sra.Costa") are asked after this. A module and a class written bare in prose and followed by a space
+    ("import it from ragmon.Example and ...") read as two sentences: a capital straight after a full stop
+    is a sentence's far more often, and in backticks or with "(" they are whole."""
+    following = _NEXT_WORD.match(text, stop)
+    if following is None:
+        return False
+    word = following.group()
+    if not (word[0].isupper() and word[1:].islower()) or word.lower() in _NAME_ENDINGS or (
+            len(word) < 3 and word.lower() not in FUNCTION_WORDS):
+        return False
+    after = text[following.end():following.end() + 2]
+    if after and (after[0] in _GOES_ON_AS_NAME or after[0].isdigit() or after == "::"
+                  or (after[0] == "." and after[1:].isalnum())):
+        return False
+    start = mark
+    least = max(mark - _LONGEST_WORD, 0)
+    while start > least and (text[start - 1].isalpha() or text[start - 1] in _IN_WORD):
+        start -= 1
+    if start and not (text[start - 1].isspace() or text[start - 1] in _OPENS_WORD):
+        return False  # in a name ("shop.example.Com", "e.g.The"), or no word's length
+    before = text[start:mark].strip(_IN_WORD)
+    return before[-1:].islower() and (len(before) > 2 or before.lower() in _SHORT_LAST_WORDS)
+
+
+_LONGEST_WORD = 40
+_IN_WORD = "-'\u2019"
+_OPENS_WORD = frozenset("([{\"'\u201c\u2018*") | _INVISIBLE
+_GOES_ON_AS_NAME = frozenset("@/\\(_=")
+_NAME_ENDINGS = wordset("com org net edu gov info biz app dev html htm pdf txt csv json yaml yml xml png jpg "
+                        "jpeg gif svg zip docx xlsx pptx exe")
+"""A top-level domain or a file's extension after a dot: no sentence opens with one ("example.Com",
+"report.Pdf")."""
+_SHORT_LAST_WORDS = wordset("it up in on us me so do go to by at of is be we no he my am an as or ok oh "
+                            "da ja zu ab là ça ya sí yo él já lá aí eu")
+"""Words of two letters a sentence may end with: a name's part mostly is none ("os.Path", "np.Array")."""
+
+
 def _is_initial(previous: str, text: str, next_at: int) -> bool:
     """A letter alone before a period is an initial ("J. K. Rowling", "by J. Smith") unless it follows a
     quantity, being a unit or a grade ("draws 12 W.", "rated 5 A."), or a capitalised function word of the
@@ -140,7 +196,8 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
     ("- ", "2. ", "a) ", "① ", "Step 2: ") is not part of it, and lines that hold no sentence
     (`_skipped_lines`: headings, a list of sources, code fences' lines) are skipped, as is a reasoning
     model's thinking (`_thinking`). A period ends one only when whitespace or an invisible character
-    follows (so 3.5 stays whole) and the word before it is not an abbreviation. Invisible characters are
+    follows (so 3.5 stays whole), or a sentence runs on into the next ("refund.Gift cards": `_runs_on`),
+    and the word before it is not an abbreviation. Invisible characters are
     stripped from a sentence's ends as whitespace is.
     """
     out: list[tuple[int, int]] = []
@@ -166,6 +223,8 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
                 continue  # within the marker of the sentence begun at the last boundary
             stop = b.end()
             next_at = _LEADING_SPACE.match(text, stop, end).end()  # type: ignore[union-attr]  # "*" always matches
+            if next_at == stop < end and text[b.start()] in ".!?" and not _runs_on(text, b.start(), stop):
+                continue  # a mark with a word straight after it: "example.Com", "Vue.Js", "os.Path"
             if stop - b.start() == 1 and text[b.start()] == "." and next_at < end:
                 before = text[word_from:b.start()]
                 words = before.rsplit(None, 2)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import sys
+import unicodedata
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -93,20 +94,28 @@ the words are the same, and a text's translation tells in one C-level search whe
 OTHER_DIGIT = "\x1e"
 """What `SEPARATORS` makes of a character `ascii_digits` reads numbers from ("٢", "½", "⑨"): like `DIGIT`,
 whitespace to `split()` and found in one C-level search. The character itself in a text is a space."""
+LIGATURES = {0xFB00: "ff", 0xFB01: "fi", 0xFB02: "fl", 0xFB03: "ffi", 0xFB04: "ffl", 0xFB05: "st",
+             0xFB06: "st", 0x0133: "ij"}
+"""The Latin ligatures as their letters: PDF extractors keep the glyph a font set ("o\ufb03ce", "o\ufb00ers"),
+which no claim writes ("office", "offers"). Only these: NFKC, which would map them too, also makes "10\u2079"
+"109" and "m\u00b2" "m2", which the number rules read otherwise (`ragmon.text.numbers`)."""
 SEPARATORS = {code: chr(code) for code in range(128)} | str.maketrans(dict.fromkeys(
     "!\"#$%&()*+,-./:;<=>?@[\\]^_`{|}~\u201c\u201d\u2018\u2014\u2013\u2026\u2022\u00b7\u00a0\u2212", " ")) \
     | str.maketrans(dict.fromkeys("0123456789", DIGIT)) | {ord(OTHER_DIGIT): " "} \
     | dict.fromkeys(map(ord, OTHER_DIGITS), OTHER_DIGIT) \
-    | {ord(c): " " if c < "\xa0" or c == "\u200b" else None for c in INVISIBLE} \
-    | str.maketrans(dict.fromkeys(_CJK_PUNCTUATION, " "))
+    | {ord(c): " " if c < "\xa0" else None for c in INVISIBLE} \
+    | str.maketrans(dict.fromkeys(_CJK_PUNCTUATION, " ")) | LIGATURES
 """Everything but letters and apostrophes becomes whitespace, so `split()` yields the words: a C-level
 pass several times faster than a unicode word regex, and this runs over every retrieved passage. The
 other ASCII characters map to themselves, which changes nothing but speed: `str.translate` looks each
 character up once per call, and a character it does not find costs it a raised and cleared KeyError.
-Format characters go, so "war\u00adranty" (a soft hyphen) is "warranty" as a reader sees it, but for the
-zero-width space, which separates words as a space does; so do control characters (NUL), which join
-nothing. Chinese and Japanese punctuation, and the full-width forms of ASCII's, separate words too:
-"受理。标准" is two runs of characters, not one word."""
+Format characters go, so "war\u00adranty" (a soft hyphen), "warr\u200banty" (a zero-width space) and
+"war\u200dranty" are "warranty" as a reader sees them: a zero-width space between two letters shows them
+joined ("covers\u200bscreens" reads "coversscreens"), and pasted web text and PDFs put one inside a word
+where a line may break; beside a space or a mark it changes nothing. Control characters (NUL) separate
+words, as they join nothing. Chinese and Japanese punctuation, and the full-width forms of ASCII's,
+separate words too: "受理。标准" is two runs of characters, not one word. Ligatures are their letters
+(`LIGATURES`), at no cost: the characters are looked up anyway."""
 _ASCII = "".join(map(chr, range(128)))
 _ASCII_SEPARATORS = bytes.maketrans(_ASCII.encode(), _ASCII.translate(SEPARATORS).encode("ascii"))
 """`SEPARATORS` of ASCII as a table of bytes, for `separated` (each ASCII character must stay one ASCII
@@ -297,11 +306,19 @@ def normalise(text: str) -> str:
     opposite of "refundable" as "non-refundable" is. Full-width punctuation and letters are their ASCII
     forms, as Chinese and Japanese text writes them: "５，０００円" is 5,000 yen (read as 5 and 0 it was
     no number the context held), "（来源：文档1）" a note of the sources as "(Source: doc-1)" is. Full-width
-    digits are left to `ascii_digits`, which reads every script's digits."""
+    digits are left to `ascii_digits`, which reads every script's digits.
+
+    Composed (NFC): macOS files and PDF extractors write "café" as "e" and a combining accent (NFD), which
+    matched no "café" a claim wrote, and a grounded French answer scored 0. Composed only, not NFKC, which
+    would also make "10\u2079" "109", "m\u00b2" "m2" and "2\u00bd" "21\u20442", which the number rules read
+    (`ascii_digits`): what a text says is read as it was written, the same text in either form alike. ASCII
+    text (most) is spared the check, and composed text (nearly all the rest) the copy."""
     low = text.lower() if len(text) <= SLICE or text.isascii() else "".join(map(str.lower, slices(text)))
     if low.isascii():  # a flag's test: most texts, which none of the replacements can change
         return low
     low = low.replace("\u2019", "'").replace("\u2011", "-").replace("\u2010", "-")
+    if not unicodedata.is_normalized("NFC", low):  # a C-level check: 4 ns a character
+        low = unicodedata.normalize("NFC", low)
     if wide(low) and any(mark in low for mark in _FULL_WIDTH_MARKS):
         low = low.translate(_AS_ASCII)  # translating every wide text cost 20 us a passage, a search 3 us
     return low

@@ -1,0 +1,130 @@
+"""Sentences run together with no space after the full stop: "...a full refund.Gift cards are refundable
+too." is two claims, as text joined from streamed chunks or extracted from a PDF writes two sentences; a
+name with a capital after a dot is not ("St.Louis", "ASP.NET", "john.Smith@example.com")."""
+
+from __future__ import annotations
+
+import pytest
+
+from ragmon import Context, EvalConfig, Example, LexicalJudge, evaluate
+from ragmon.text.claims import sentence_spans, split_claims
+
+
+def sentences(text: str) -> list[str]:
+    return [text[start:end] for start, end in sentence_spans(text)]
+
+
+REFUND = "Most items can be returned within 30 days of delivery for a full refund."
+GIFT = "Gift cards are refundable too."
+
+
+def test_a_made_up_sentence_run_on_into_a_true_one_is_a_claim_of_its_own() -> None:
+    # One claim, the gift-card sentence riding on the refund one: supported, groundedness 1.0. Two, as
+    # with a space: the refund sentence's terms are all in the context, the gift card's ("gift", "card",
+    # "refund") 1 of 3: groundedness 1/2.
+    context = (Context("c1", REFUND),)
+    for answer in (REFUND + " " + GIFT, REFUND + GIFT):
+        [result] = evaluate([Example("x", "Can I return items?", context, answer)], LexicalJudge(),
+                            EvalConfig(bootstrap_samples=0)).results
+        assert [(v.claim.text, v.supported) for v in result.verdicts] == [(REFUND, True), (GIFT, False)]
+        assert result.metrics["groundedness"] == 0.5
+
+
+def test_the_claims_of_a_run_on_answer_slice_it() -> None:
+    answer = REFUND + GIFT
+    claims = split_claims(answer)
+    # The refund sentence is 72 characters, the gift card's 30, straight after it.
+    assert [(c.start, c.end) for c in claims] == [(0, 72), (72, 102)]
+    assert [answer[c.start:c.end] for c in claims] == [REFUND, GIFT]
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("Keep the receipt!Refunds take 5 days.", ["Keep the receipt!", "Refunds take 5 days."]),
+    ("Is it refundable?Yes, within 30 days.", ["Is it refundable?", "Yes, within 30 days."]),
+    # A function word of two letters opens a sentence ("It", "We"; "Le" in French), and a word of two
+    # letters a sentence may end with ends one ("it", "no").
+    ("Keep the box.It proves the date.", ["Keep the box.", "It proves the date."]),
+    ("Do not open it.We cannot take it back.", ["Do not open it.", "We cannot take it back."]),
+    ("Le café ouvre à midi.Le musée ferme tôt.", ["Le café ouvre à midi.", "Le musée ferme tôt."]),
+    ("Das ist schön.Über uns mehr.", ["Das ist schön.", "Über uns mehr."]),
+    # A hyphenated word before the mark is a word.
+    ("Sale items are non-refundable.Gift cards are too.", ["Sale items are non-refundable.",
+                                                           "Gift cards are too."]),
+    # An abbreviation that ends a sentence before a capital does so with no space too, as "etc. The" does.
+    ("They sell shoes, bags, etc.The rest is online.",
+     ["They sell shoes, bags, etc.", "The rest is online."]),
+])
+def test_a_sentence_end_with_a_capitalised_word_straight_after_it_splits(text: str,
+                                                                           expected: list[str]) -> None:
+    assert sentences(text) == expected
+
+
+@pytest.mark.parametrize("text", [
+    # Names with nothing capitalised after the dot never were candidates.
+    "Visit example.com for details.",
+    "Install Node.js first.",
+    # Capitals before the dot: an initialism, a product, initials.
+    "It runs on ASP.NET Core.",
+    "He served in the U.S.Army for years.",
+    "I read J.R.R.Tolkien as a child.",
+    # Abbreviations the splitter knows.
+    "We flew to St.Louis last week.",
+    "Ask Mrs.Jones about it.",
+    "Write to Dr.Smith today.",
+    "Prezada Sra.Costa, obrigado pelo contacto.",
+    "This works, e.g.The cat sat.",
+    # Digits: decimals, versions, times.
+    "Pi is 3.14 roughly.",
+    "Use version 2.3.1 now.",
+    "Upgrade to v2.Beta builds later.",
+    "Open at 9am.Then close at 5pm.",
+    # A word of one or two small letters after the dot that is no function word: "Js", "Io".
+    "Built with Vue.Js today.",
+    "Click Socket.Io now.",
+    # Addresses, e-mail addresses, file names.
+    "See https://docs.Example.com/Guide for more.",
+    "Mail john.Smith@example.com today.",
+    "Browse www.Example.com today.",
+    "Open example.Com today.",
+    "Save the report.Pdf file.",
+    "Edit config.Yaml first.",
+    # Code: in backticks, a call, a dotted chain, an alias of two letters, an underscore or "::" before.
+    "Try `ragmon.Example` here.",
+    "Call pathlib.Path(x) now.",
+    "Use os.Path.join here.",
+    "Use os.Path to join them.",
+    "Use np.Array here.",
+    "Use the my_module.Class name.",
+    "Use std::vector.Then free it.",
+    # CamelCase after the dot.
+    "Load it with pd.DataFrame now.",
+    "Check numpy.NaN values.",
+])
+def test_a_name_with_a_capital_after_a_dot_stays_whole(text: str) -> None:
+    assert sentences(text) == [text]
+
+
+def test_a_module_and_a_class_written_bare_in_prose_read_as_two_sentences() -> None:
+    # The decided limit: "ragmon" then a capitalised word of three letters or more after the dot, a space
+    # after it, is what a sentence run on into the next looks like; in backticks or called it is whole
+    # (above).
+    assert sentences("Import ragmon.Example and call it.") == ["Import ragmon.", "Example and call it."]
+
+
+def test_a_run_on_sentence_end_in_text_that_is_not_ascii_splits_as_in_ascii() -> None:
+    # The wide pattern (any text with a character past ASCII) reads the same candidates: "—" makes it wide.
+    assert sentences("Refunds take 5 days — always.Gift cards are final.") == [
+        "Refunds take 5 days — always.", "Gift cards are final."]
+    assert sentences("Visit example.com — or Node.js — today.") == ["Visit example.com — or Node.js — today."]
+    address = "Refunds take 5 days — see www.Example.com."
+    assert sentences(address) == [address]
+
+
+def test_a_long_run_of_candidates_is_read_in_linear_time() -> None:
+    # Each candidate looks back at most 40 characters: 20,000 run-on ends of "ab.Cd" (two letters, no
+    # function word: none splits) and of "abc.Def" (each splits: "abc.", then "Def abc." 19,999 times, then
+    # "Def") are read at once.
+    text = "x ab.Cd " * 20_000
+    assert sentences(text) == [text.rstrip()]
+    text = "abc.Def " * 20_000
+    assert len(sentences(text)) == 20_001
