@@ -56,7 +56,20 @@ class Prices:
     output_per_mtok: float
 
     def cost(self, input_tokens: int, output_tokens: int) -> float:
-        return (input_tokens * self.input_per_mtok + output_tokens * self.output_per_mtok) / 1e6
+        """USD for these tokens; `math.inf` for a count no float holds (a reply's usage of 10**309 tokens
+        raised OverflowError, which lost the call's charge): past any cap, never a crash. A count at a
+        price of 0 costs nothing, however large."""
+        return (_priced(input_tokens, self.input_per_mtok)
+                + _priced(output_tokens, self.output_per_mtok)) / 1e6
+
+
+def _priced(tokens: int, per_mtok: float) -> float:
+    if not per_mtok:
+        return 0.0
+    try:
+        return tokens * per_mtok
+    except OverflowError:  # the int has no float
+        return math.inf
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,7 +151,8 @@ class DailyBudget:
 
     @property
     def carried(self) -> float:
-        """Of `spent`, the worst cases of calls a stopped process left in flight, resumed from `record`."""
+        """Of `spent`, the worst cases of calls a stopped process left in flight: resumed from `record`, and
+        those of this process's calls cancelled midway as it stops (`settle`'s `unbilled`)."""
         self._roll()
         return self._carried
 
@@ -157,17 +171,34 @@ class DailyBudget:
         self._write()
         return reservation
 
-    def settle(self, reservation: Reservation, input_tokens: int, output_tokens: int) -> float:
-        """Release the reservation and record what the call billed; returns that cost in USD."""
+    def settle(self, reservation: Reservation, input_tokens: int, output_tokens: int, *,
+               unbilled: float = 0.0) -> float:
+        """Release the reservation and record what the call billed; returns that cost in USD.
+
+        `unbilled`: USD of it that is a worst case nobody billed as far as ragmon knows (the attempts of a
+        call cancelled midway, the process stopping), said apart in `carried` as the calls a stopped process
+        left in flight are. A bill no float holds (`Prices.cost` is inf) is no bill anyone can read: it
+        counts at the reservation, the worst case of every attempt of the call."""
         if self._open.pop(id(reservation), None) is None:
             raise ValueError("reservation already settled or not from this budget")
-        return self.charge(input_tokens, output_tokens)
+        cost = self.prices.cost(input_tokens, output_tokens)
+        return self._record(cost if math.isfinite(cost) else reservation.usd, unbilled)
 
     def charge(self, input_tokens: int, output_tokens: int) -> float:
-        """Record a bill that came without a reservation (it still counts against the day)."""
+        """Record a bill that came without a reservation (it still counts against the day). One no float
+        holds, with no reservation to bound it, takes what is left of the day's cap: no further call is
+        made that day, and the figures stay numbers (an inf written to the file would be refused at the
+        next start, not being a number of dollars)."""
         self._roll()
         cost = self.prices.cost(input_tokens, output_tokens)
+        if not math.isfinite(cost):
+            cost = max(0.0, self.usd_per_day - self._spent)
+        return self._record(cost, 0.0)
+
+    def _record(self, cost: float, unbilled: float) -> float:
+        self._roll()
         self._spent += cost
+        self._carried = min(self._carried + (min(unbilled, cost) if unbilled > 0 else 0.0), self._spent)
         self._write()
         return cost
 

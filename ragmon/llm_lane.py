@@ -10,7 +10,9 @@ since an attempt that timed out or was cut off may be billed and is then retried
 token from the per-minute bucket (else `throttled`, and the reservation is released); then Claude
 judges, the reservation is settled with the tokens billed (each unanswered attempt at its worst case, its
 bill being unknown), and the outcome is one of the `ragmon_judge_requests_total` outcomes: ok, error,
-timeout, rate_limited, throttled, over_budget. Only `ok` yields figures; a failed call never yields a
+timeout, rate_limited, throttled, over_budget. A call cancelled midway (the sidecar's drain deadline) is
+settled at the worst case of what it sent, said apart as never billed, as a call in flight when a process
+dies is, and is an `error` told to `on_cancelled`. Only `ok` yields figures; a failed call never yields a
 verdict. Every other outcome is logged with its reason (a wrong model id, a revoked key, malformed
 replies: the counters say how often, only the log says why), at most one line a minute per outcome,
 counting the ones left out; so is a bill past its reservation, or a day's spend past the cap, which only
@@ -20,6 +22,7 @@ an API reporting more tokens than the judge's bound can cause.
 from __future__ import annotations
 
 import argparse
+import asyncio
 import logging
 import math
 import time
@@ -77,6 +80,11 @@ class ClaudeLane:
         self._k = k
         self._timer = timer
         self._lines = LineLimit(clock=clock)
+        self.on_cancelled: Callable[[LaneOutcome], None] | None = None
+        """Told the outcome of a call cancelled midway (the sidecar stopping, its drain's deadline passed),
+        which `score` cannot return, it being cancelled: an `error` with the worst case of the attempts the
+        call sent, so that the sidecar counts it as it counts any other (`ragmon_judge_requests_total`,
+        `ragmon_judge_cost_usd_total`)."""
 
     async def start(self) -> None:
         """Nothing to warm: the SDK client opens its connections on first use."""
@@ -95,12 +103,15 @@ class ClaudeLane:
     async def judge_example(self, example: Example) -> LaneOutcome:
         """Never raises for a judge failure: every way an example can end is an outcome."""
         outcome = await self._judge(example)
+        self._log(outcome)
+        return outcome
+
+    def _log(self, outcome: LaneOutcome) -> None:
         kind = outcome.outcome
         if kind != "ok" and (suppressed := self._lines.admit(kind)) is not None:
             line = f"Claude judge {kind}: {clip(outcome.message, MAX_MESSAGE)}"
             log.log(logging.INFO if kind == "throttled" else logging.WARNING, more_like_it(line, suppressed),
                     extra={"outcome": kind, "suppressed": suppressed})
-        return outcome
 
     async def _judge(self, example: Example) -> LaneOutcome:
         claims = example_claims(example)
@@ -129,7 +140,10 @@ class ClaudeLane:
         except ClaudeJudgeError as exc:
             cost = self._settle(example, reservation, bound, exc.usage)
             return LaneOutcome(exc.kind, None, cost, self._timer() - started, str(exc))
-        except BaseException:  # cancelled mid-call (the sidecar stopping): what it billed is unknown
+        except asyncio.CancelledError as cancelled:  # mid-call: the sidecar stopping
+            self._cancelled(example, reservation, bound, cancelled, self._timer() - started)
+            raise
+        except BaseException:  # a bug past the judge's own failures: what the call billed is unknown
             self._settle(example, reservation, bound, None)
             raise
         cost = self._settle(example, reservation, bound, usage)
@@ -139,25 +153,74 @@ class ClaudeLane:
             took: float | None) -> LaneOutcome:
         return LaneOutcome("ok", score_example(example, verdicts, self._k, self.judge), cost, took)
 
+    def _cancelled(self, example: Example, reservation: Reservation | None, bound: TokenBound | None,
+                   cancelled: asyncio.CancelledError, took: float) -> None:
+        """Count a call cancelled midway as one in flight when a process is killed counts: at the worst case
+        of what it may have had billed, said apart as never billed (`DailyBudget.carried`: the budget file's
+        `unbilled_usd`, the next start's line), and, as a timeout's worst case is, in the call's cost. Was:
+        the whole reservation (every attempt of every call) charged as spent, unsaid, with no outcome and
+        no cost counted. What the call had sent is the judge's to say: the `Usage` it puts on the
+        cancellation as `usage` (billed replies, and the attempts sent and unanswered, the one in flight
+        among them); without it, every attempt the reservation allows for."""
+        said = getattr(cancelled, "usage", None)
+        usage = said if isinstance(said, Usage) else None
+        cost = self._settle(example, reservation, bound, usage, stopped=True)
+        if reservation is None:
+            return  # no call was announced: nothing sent, nothing to count
+        if usage is None:
+            what = f"the worst case of every attempt it may have made, ${cost:.4f}"
+            billed = ""
+        else:
+            unbilled = max(0.0, cost - self.budget.prices.cost(usage.input_tokens, usage.output_tokens))
+            sent, replies = usage.unanswered, usage.calls
+            what = (f"the worst case of the {sent} attempt{'s' * (sent != 1)} it sent with no reply, "
+                    f"${unbilled:.4f}")
+            billed = (f" (besides ${cost - unbilled:.4f} its {replies} earlier "
+                      f"repl{'ies' if replies != 1 else 'y'} billed)" if replies else "")
+        outcome = LaneOutcome("error", None, cost, took, (
+            f"example {example.id!r}: call cancelled midway, ragmon stopping (its --drain-seconds passed); "
+            f"counted at {what}, never billed as far as ragmon knows{billed}"))
+        self._log(outcome)
+        if self.on_cancelled is not None:
+            self.on_cancelled(outcome)
+
     def _settle(self, example: Example, reservation: Reservation | None, bound: TokenBound | None,
-                usage: Usage | None) -> float:
+                usage: Usage | None, *, stopped: bool = False) -> float:
         """Swap the reservation for the bill: the tokens billed plus each unanswered attempt (an unreadable
         reply among them) at the bound of one attempt of the largest call, but no more than the
         reservation, which bounds every attempt of every call (only tokens the API reported may pass it);
-        a call cancelled midway (`usage is None`) counts at the whole reservation, its attempts unknown."""
-        if reservation is None or bound is None:
-            # Judged from the cache after all (or a bill nobody announced): record whatever was billed.
-            cost = self.budget.charge(usage.input_tokens, usage.output_tokens) if usage else 0.0
-        elif usage is None:
-            cost = self.budget.settle(reservation, reservation.input_tokens, reservation.output_tokens)
+        a call whose attempts are unknown (`usage is None`: cancelled, or a bug) counts at the whole
+        reservation. A token count no float holds is no bill anyone can read: each reply billed counts as
+        an unanswered attempt instead (it crashed the settlement, and the call was charged nothing).
+        `stopped`: the call was cancelled midway; what was not billed is said apart (`_cancelled`)."""
+        budget, prices = self.budget, self.budget.prices
+        if usage is not None and not math.isfinite(prices.cost(usage.input_tokens, usage.output_tokens)):
+            usage = Usage(0, 0, usage.calls, usage.unanswered + max(usage.calls, 1))
+            self._warn("unreadable_bill", (
+                f"Claude judge: example {example.id!r}: the API reported a token count no float holds: "
+                "counted as a bill nobody can read, at the worst case of an attempt"))
+        if usage is None:
+            billed = (0, 0)
+            if reservation is None or bound is None:
+                inputs = outputs = 0
+            else:
+                inputs, outputs = reservation.input_tokens, reservation.output_tokens
         else:
-            unanswered = usage.unanswered
-            # At the largest call's worst case, the unanswered attempts of a smaller call add up past it.
-            inputs = min(usage.input_tokens + unanswered * bound.call_input_tokens, reservation.input_tokens)
-            outputs = min(usage.output_tokens + unanswered * bound.call_output_tokens,
-                          reservation.output_tokens)
-            cost = self.budget.settle(reservation, max(usage.input_tokens, inputs),
-                                      max(usage.output_tokens, outputs))
+            billed = (usage.input_tokens, usage.output_tokens)
+            if bound is None and usage.unanswered:  # a call nobody announced: at the largest call's bound
+                bound = self.claude.largest_request_bound()
+            per_attempt = (0, 0) if bound is None else (bound.call_input_tokens, bound.call_output_tokens)
+            inputs = usage.input_tokens + usage.unanswered * per_attempt[0]
+            outputs = usage.output_tokens + usage.unanswered * per_attempt[1]
+            if reservation is not None:
+                # At the largest call's worst case, the unanswered attempts of a smaller call add up past it.
+                inputs = max(usage.input_tokens, min(inputs, reservation.input_tokens))
+                outputs = max(usage.output_tokens, min(outputs, reservation.output_tokens))
+        if reservation is None:
+            cost = budget.charge(inputs, outputs) if inputs or outputs else 0.0
+        else:
+            unbilled = prices.cost(inputs, outputs) - prices.cost(*billed) if stopped else 0.0
+            cost = budget.settle(reservation, inputs, outputs, unbilled=unbilled)
         self._overspent(example, reservation, usage, cost)
         return cost
 

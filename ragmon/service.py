@@ -18,7 +18,9 @@ its outcome is counted: in the assembler (evicted ones too, until the decision t
 the backlog, queued and being scored, and while further lanes hold its example. `offer` refuses a
 request that would take the buffer past 90% of it or of `--max-traces`, counted with what the request
 adds, so the assembler evicts past them only what no refusal held back. Further lanes never push back on
-the app: when their queue is full they drop the example and count
+the app: they hold at most `FURTHER_LANES_SHARE` of `--max-buffer` in examples, which the 90% mark leaves
+them (it is 90% of the rest, and counts what traces hold, not what they do), and when their queue is full,
+or an example would take them past their share or the buffer past `--max-buffer`, they drop it and count
 `ragmon_judge_requests_total{outcome="throttled"}`.
 """
 
@@ -79,6 +81,19 @@ worst texts found about 3 s, so a busy scorer finishes one every few seconds; 12
 an idle one holds nothing. With the shipped probe (3 failures 10 s apart) a stuck scorer is restarted
 about 2.5 minutes after its last example."""
 
+FURTHER_LANES_SHARE = 0.25
+"""The share of --max-buffer that lanes after the first (Claude) may hold in examples, all of them together:
+examples queued for a call or in one, kept after the first lane has given its trace's bytes back. What would
+take a lane past it is dropped as `throttled`, as when its queue is full. Counted against the mark `offer`
+refuses at, they made the app's exporter get 503s: a Claude API answering after 30 s filled the buffer with
+its queue while the lexical lane was idle, and 38 of 120 traces of 100 KB documents were lost (608 503s in 9
+minutes at the defaults, with 260 KB documents). So the mark is 90% of what the share leaves (67.5% of
+--max-buffer, not 90%), and what lexical workers take waits for room in that rest (`_room`), whatever the
+lanes hold: the traces keep three quarters, and the total stays within --max-buffer. A quarter of the default
+256 MiB holds a minute of calls at the default --llm-max-per-minute (60) of examples up to 1 MiB each, 250 of
+260 KB, or more than --queue-size's 1,000 typical ones of 22 KB (`benchmarks/ingest.py`); a slow API still
+backs up no further than that."""
+
 
 @dataclass(frozen=True, slots=True)
 class Ports:
@@ -119,8 +134,10 @@ class _LaneRunner:
         stall holding only those (up to 2 per lexical worker) showed an empty queue."""
         self.unjudged_bytes = 0
         """Their traces' footprint: the examples (documents and all) stay held after the first lane has
-        given its bytes back, bounded otherwise only by --queue-size. Counted apart, so a trace both lanes
-        hold counts twice: errs high, as footprint does."""
+        given its bytes back. Counted apart, so a trace both lanes hold counts twice: errs high, as
+        footprint does."""
+        self.max_bytes = 0
+        """What `unjudged_bytes` may reach: the lane's part of `FURTHER_LANES_SHARE` (0 for the first)."""
 
 
 STOPPING = "ragmon is stopping: it takes no more spans; retry later, as its successor will take them"
@@ -154,10 +171,17 @@ class Sidecar:
         self._runners = [_LaneRunner(lane, config.queue_size, i == 0) for i, lane in enumerate(self._lanes)]
         self._primary = self._runners[0]
         self._lexical = [lane for lane in self._lanes if isinstance(lane, LexicalLane)]
+        further = [runner for runner in self._runners if not runner.primary and runner.lane.rate > 0]
+        reserved = int(config.max_buffer * FURTHER_LANES_SHARE) if further else 0
+        for runner in further:
+            runner.max_bytes = reserved // len(further)
         self._high_water = max(1, config.max_traces * 9 // 10)
-        self._bytes_high_water = config.max_buffer * 9 // 10
-        """The 90% marks of --max-traces and --max-buffer: a request that would take the buffer past either
-        is refused (503), see `offer`."""
+        self._traces_max = config.max_buffer - reserved
+        """--max-buffer less what further lanes may hold (`FURTHER_LANES_SHARE`): what `_traces_bytes` is
+        kept to, by `offer` and `_room`, so that the examples further lanes hold never refuse a trace."""
+        self._bytes_high_water = self._traces_max * 9 // 10
+        """The 90% marks of --max-traces and of `_traces_max`: a request that would take the buffer past
+        either is refused (503), see `offer`."""
         self._decided_bytes = 0
         """Footprint of the traces out of the assembler whose outcome is not counted yet."""
         self._capture = None if config.capture is None else CaptureWriter(
@@ -188,7 +212,8 @@ class Sidecar:
         self._outcomes: Counter[str] = Counter()
         self._failures = FailureLog(log) if failures is None else failures
         self._full_queues = LineLimit()
-        """One line a minute per judge whose queue is full (its calls slower than its sample of traffic)."""
+        """One line a minute per judge and limit that drops its examples (its calls slower than its sample of
+        traffic): a full queue, its share of --max-buffer, --max-buffer."""
         self._accepting = False
         self._ready = False
         self._draining = False
@@ -427,7 +452,7 @@ class Sidecar:
         if (never := _never_fits(cost, self.config)) is not None:
             return Refused("too_large", never, len(spans))
         if not (_fits(self.assembler.in_flight, cost.traces, self._high_water)
-                and _fits(self._held_bytes(), cost.bytes, self._bytes_high_water)):
+                and _fits(self._traces_bytes(), cost.bytes, self._bytes_high_water)):
             return False
         self.exporter.spans_received(transport, len(spans))
         if len(self._services) < 2:
@@ -460,11 +485,16 @@ class Sidecar:
             exporter.committed.labels(lane.judge).set_function(lambda: budget.spent + budget.reserved)
 
     def _held_bytes(self) -> int:
-        """What --max-buffer bounds: the traces in the assembler (evicted ones until collected), decided
-        ones until their outcome is counted, the examples further lanes still hold, and what lexical
-        workers keep over their share until they are replaced."""
+        """What --max-buffer bounds (ragmon_buffer_bytes): `_traces_bytes` and the examples further lanes
+        still hold."""
+        return self._traces_bytes() + sum(runner.unjudged_bytes for runner in self._runners)
+
+    def _traces_bytes(self) -> int:
+        """What `offer`'s mark is measured on: the traces in the assembler (evicted ones until collected),
+        decided ones until their outcome is counted, and what lexical workers keep over their share until
+        they are replaced. Not what further lanes hold: the mark leaves them their share, and a lane at it
+        drops examples rather than have the app's spans refused."""
         return (self.assembler.held_bytes + self._decided_bytes
-                + sum(runner.unjudged_bytes for runner in self._runners)
                 + sum(lane.over_share for lane in self._lexical))
 
     def reject(self, count: int, reason: str) -> None:
@@ -554,16 +584,31 @@ class Sidecar:
                 if job.working:
                     await self._room(job)
                 await runner.queue.put(job)
-            elif runner.queue.full():
-                self.exporter.judge_request(runner.lane.judge, "throttled")
-                if (suppressed := self._full_queues.admit(runner.lane.judge)) is not None:
-                    log.info(more_like_it(f"{runner.lane.judge} judge throttled: its queue (--queue-size "
-                                          f"{runner.queue.maxsize}) is full, so a sampled example is left "
-                                          "unjudged", suppressed), extra={"judge": runner.lane.judge})
+            elif (full := self._full(runner, job.footprint - job.working)) is not None:
+                judge = runner.lane.judge
+                self.exporter.judge_request(judge, "throttled")
+                if (suppressed := self._full_queues.admit((judge, full[0]))) is not None:
+                    log.info(more_like_it(f"{judge} judge throttled: {full[1]}, so a sampled example is left "
+                                          "unjudged", suppressed), extra={"judge": judge, "limit": full[0]})
             else:
                 runner.queue.put_nowait(job)
                 runner.unjudged += 1
                 runner.unjudged_bytes += job.footprint - job.working
+
+    def _full(self, runner: _LaneRunner, held: int) -> tuple[str, str] | None:
+        """Why a further lane drops an example that holds `held` bytes (the limit's flag, and what to log),
+        never pushing back on the app; None when it takes it. Its queue is full, or the example would take
+        what the lane holds past its share of --max-buffer (`FURTHER_LANES_SHARE`), or the buffer past
+        --max-buffer itself (the first lane's examples may take it there while a worker scores them)."""
+        if runner.queue.full():
+            return "--queue-size", f"its queue (--queue-size {runner.queue.maxsize}) is full"
+        buffer = memory_budget.mib(self.config.max_buffer)
+        if runner.unjudged_bytes + held > runner.max_bytes:
+            return "share of --max-buffer", (f"its examples would hold more than its share of --max-buffer "
+                             f"({memory_budget.mib(runner.max_bytes)} of {buffer})")
+        if self._held_bytes() + held > self.config.max_buffer:
+            return "--max-buffer", f"the buffer (--max-buffer {buffer}) is full"
+        return None
 
     async def _room(self, job: _Job) -> None:
         """Counts what scoring `job` takes in a lexical worker (`working_bytes`) against --max-buffer,
@@ -571,9 +616,11 @@ class Sidecar:
         scored, for them to finish and give theirs back: queued, examples are scored two per worker at
         once, and a worker's memory grows with the text it reads. With nothing else in the lane, it goes
         (what the buffer holds besides is traces, which only deciding them gives back). Meanwhile the
-        decision task waits, as for a full queue, so the buffer fills and `offer` answers 503."""
+        decision task waits, as for a full queue, so the buffer fills and `offer` answers 503. Measured
+        without what further lanes hold, against what their share leaves (`_traces_max`), so that a slow
+        Claude never holds the first lane back either."""
         try:
-            while self._held_bytes() + job.working > self.config.max_buffer and len(self._unresolved) > 1:
+            while self._traces_bytes() + job.working > self._traces_max and len(self._unresolved) > 1:
                 self._room_made.clear()
                 await self._room_made.wait()
         finally:  # cancelled by the drain's deadline too: its outcome, then counted, gives it all back

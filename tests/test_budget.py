@@ -101,3 +101,40 @@ def test_utc_day_turns_at_midnight() -> None:
     midnight = 20_000 * 86_400.0
     assert utc_day(lambda: midnight - 0.001) == 19_999
     assert utc_day(lambda: midnight) == 20_000
+
+
+def test_a_count_no_float_holds_is_never_a_crash_nor_free() -> None:
+    """A reply's usage of 10**309 input tokens raised OverflowError in `Prices.cost` (int to float): the
+    reservation was already released, so the call was charged $0."""
+    assert PRICES.cost(10**309, 10) == float("inf")
+    # At a price of 0 a count costs nothing, however large: 10 out at $5/M = $0.00005.
+    assert Prices(input_per_mtok=0.0, output_per_mtok=5.0).cost(10**309, 10) == pytest.approx(0.00005)
+    budget = DailyBudget(0.01, PRICES, lambda: 100)
+    reservation = reserve_if_fits(budget, 2_000, 1_000)  # worst case $0.002 + $0.005 = $0.007
+    assert reservation is not None
+    # Unreadable: counted at the reservation, the worst case of every attempt, never $0.
+    assert budget.settle(reservation, 10**309, 10) == pytest.approx(0.007)
+    assert budget.spent == pytest.approx(0.007) and budget.reserved == 0.0
+    # With no reservation to bound it: what is left of the cap, $0.01 - $0.007 = $0.003; the day is closed.
+    assert budget.charge(10, 10**309) == pytest.approx(0.003)
+    assert budget.spent == pytest.approx(0.01) and reserve_if_fits(budget, 1, 0) is None
+    assert budget.charge(10**309, 10**309) == 0.0 and budget.spent == pytest.approx(0.01)
+
+
+def test_a_cancelled_calls_worst_case_is_spent_and_said_apart() -> None:
+    """`unbilled`: of a settlement, what is a worst case nobody billed (a call cancelled as the process
+    stops), counted in `carried` as a call in flight when a process died is, never past the cost."""
+    budget = DailyBudget(0.05, PRICES, lambda: 100)
+    reservation = reserve_if_fits(budget, 3_000, 600)  # 3 attempts of 1,000 in + 200 out: $0.003 + $0.003
+    assert reservation is not None
+    # One attempt sent, no reply: its worst case, $0.001 + $0.001 = $0.002, all of it unbilled.
+    assert budget.settle(reservation, 1_000, 200, unbilled=0.002) == pytest.approx(0.002)
+    assert budget.spent == pytest.approx(0.002) and budget.carried == pytest.approx(0.002)
+    billed = reserve_if_fits(budget, 3_000, 600)
+    assert billed is not None
+    assert budget.settle(billed, 1_000, 0) == pytest.approx(0.001)  # a bill: spent, not carried
+    assert budget.spent == pytest.approx(0.003) and budget.carried == pytest.approx(0.002)
+    third = reserve_if_fits(budget, 3_000, 600)
+    assert third is not None
+    budget.settle(third, 1_000, 0, unbilled=1.0)  # never more than the cost: $0.001
+    assert budget.spent == pytest.approx(0.004) and budget.carried == pytest.approx(0.003)

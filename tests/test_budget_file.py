@@ -201,3 +201,38 @@ def test_a_full_disk_at_start_is_warned_of_and_the_day_read_still_holds(
     (warning,) = [r.getMessage() for r in caplog.records]
     assert warning.startswith(f"cannot write --llm-budget-file {path} (No space left on device)")
     budget.close()
+
+
+def test_a_call_cancelled_as_the_process_stops_is_written_as_unbilled(tmp_path: Path) -> None:
+    """SIGTERM with a call hanging: the drain cancelled it and it was written as $0.007 spent (all 3
+    attempts, though 1 was sent), the file's `unbilled_usd` and the next start's line not saying so."""
+    path = tmp_path / "spend.json"
+    first = budget_on(path, day=100)
+    hung = first.reserve(3_000, 600)  # 3 attempts of 1,000 in + 200 out: $0.006
+    # In flight: all of it committed, and unbilled.
+    assert json.loads(path.read_text(encoding="utf-8"))["unbilled_usd"] == pytest.approx(0.006)
+    first.settle(hung, 1_000, 200, unbilled=0.002)  # cancelled after 1 attempt: $0.002, never billed
+    first.close()
+    record = json.loads(path.read_text(encoding="utf-8"))
+    assert (record["usd"], record["unbilled_usd"]) == (pytest.approx(0.002), pytest.approx(0.002))
+    restarted = budget_on(path, day=100)
+    assert restarted.resumed == DaySpend(100, pytest.approx(0.002), pytest.approx(0.002))
+    assert restarted.carried == pytest.approx(0.002)
+    restarted.close()
+
+
+def test_a_bill_no_float_holds_leaves_a_file_the_next_start_reads(tmp_path: Path) -> None:
+    """A figure of inf would be written `Infinity`, which the next start refuses (not a number of
+    dollars): the sidecar would not start again before the file was moved away."""
+    path = tmp_path / "spend.json"
+    budget = DailyBudget(1e308, Prices(input_per_mtok=1e308, output_per_mtok=1e308), lambda: 100,
+                         record=BudgetFile(path))
+    budget.start_record()
+    # 10**6 tokens at $1e308 a million: no float holds the bill; it takes what is left of the day, all of it.
+    assert budget.charge(10**6, 10**6) == 1e308
+    assert budget.charge(10**6, 0) == 0.0  # nothing left
+    budget.close()
+    restarted = DailyBudget(1e308, PRICES, lambda: 100, record=BudgetFile(path))
+    assert restarted.spent == 1e308
+    restarted.close()
+    restarted.close()

@@ -27,7 +27,7 @@ from ragmon.budget_file import BudgetFile
 from ragmon.cli import UsageError, build_parser
 from ragmon.errors import InputError
 from ragmon.evaluation import example_claims
-from ragmon.judges.claude import ClaudeJudge
+from ragmon.judges.claude import ClaudeJudge, Usage
 from ragmon.llm_lane import ClaudeLane, LaneOutcome, add_arguments, lane_from_args
 from ragmon.model import Context, Example
 
@@ -670,3 +670,105 @@ async def test_a_day_spent_by_calls_a_killed_process_left_in_flight_says_so(fake
         "example 'ex-1': over --llm-budget-usd-per-day 0.15 ($0.1450 spent, $0.1400 of it the worst case of "
         "calls in flight when an earlier process stopped, and $0.0000 reserved today; this call would "
         "reserve up to $")
+
+
+async def test_a_token_count_no_float_holds_costs_one_attempt_never_nothing(
+        fake_api: FakeAnthropic, caplog: pytest.LogCaptureFixture) -> None:
+    """A reply's `usage.input_tokens` of 10**309 raised OverflowError in the settlement, after the
+    reservation was released: cost $0, nothing committed, a traceback, and the verdicts (cached before)
+    free from then on. A bill nobody can read counts as one attempt at its worst case."""
+    fake_api.enqueue(Reply(usage=(10**309, 10)))
+    lane = make_lane(fake_api, max_retries=2)  # the reservation: 3 attempts
+    worst = attempt_cost(lane, example(1))
+    with caplog.at_level(logging.WARNING, logger="ragmon.llm_lane"):
+        (outcome,) = await run_all(lane, [example(1)])
+    assert outcome.outcome == "ok" and fake_api.calls == 1
+    assert outcome.cost_usd == pytest.approx(worst) and lane.budget.spent == pytest.approx(worst)
+    assert lane.budget.reserved == 0.0
+    assert [r.getMessage() for r in caplog.records if r.name == "ragmon.llm_lane"] == [
+        "Claude judge: example 'ex-1': the API reported a token count no float holds: counted as a bill "
+        "nobody can read, at the worst case of an attempt"]
+
+
+async def hang_until_cancelled(lane: ClaudeLane, api: FakeAnthropic) -> list[LaneOutcome]:
+    """Judge example 1 until its first attempt reached the API, then cancel it as the sidecar's drain
+    does; returns what the lane told `on_cancelled`."""
+    told: list[LaneOutcome] = []
+    lane.on_cancelled = told.append
+    task = asyncio.ensure_future(lane.judge_example(example(1)))
+    for _ in range(1_000):
+        if api.calls:
+            break
+        await asyncio.sleep(0.01)
+    await asyncio.sleep(0.1)
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    return told
+
+
+def judge_saying(lane: ClaudeLane, monkeypatch: pytest.MonkeyPatch, sent: Usage | None) -> None:
+    """The lane's judge, saying on a cancellation that it sent `sent` (the CancelledError's `usage`), or
+    nothing (None)."""
+    judge = lane.claude.ajudge_with_usage
+
+    async def saying_what_it_sent(*args: Any) -> Any:
+        try:
+            return await judge(*args)
+        except asyncio.CancelledError as cancelled:
+            if sent is None:
+                vars(cancelled).pop("usage", None)
+            else:
+                cancelled.usage = sent  # type: ignore[attr-defined]
+            raise
+
+    monkeypatch.setattr(lane.claude, "ajudge_with_usage", saying_what_it_sent)
+
+
+async def test_a_call_cancelled_as_the_sidecar_stops_counts_unbilled_with_an_outcome(
+        fake_api: FakeAnthropic, monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+        caplog: pytest.LogCaptureFixture) -> None:
+    """SIGTERM with a call hanging: the drain cancelled it, and its whole reservation was charged as spent,
+    the budget file's `unbilled_usd` and the next start's line not saying so; the charge never reached the
+    cost metric, and the call had no outcome. Now it counts as a call in flight when a process is killed
+    does: at its worst case (every attempt, the judge not saying what it sent), said apart as unbilled,
+    and it is an `error` with that cost."""
+    fake_api.default = Hang(30)
+    path = tmp_path / "spend.json"
+    lane = make_lane(fake_api, max_retries=2)
+    lane.budget = DailyBudget(100.0, PRICES, day=lambda: 0, record=BudgetFile(path))
+    worst = attempt_cost(lane, example(1))
+    judge_saying(lane, monkeypatch, None)
+    with caplog.at_level(logging.WARNING, logger="ragmon.llm_lane"):
+        (told,) = await hang_until_cancelled(lane, fake_api)
+    await lane.close()
+    assert lane.budget.spent == pytest.approx(3 * worst) and lane.budget.carried == pytest.approx(3 * worst)
+    record = json.loads(path.read_text(encoding="utf-8"))
+    assert (record["usd"], record["unbilled_usd"]) == (pytest.approx(3 * worst), pytest.approx(3 * worst))
+    assert (told.outcome, told.result, told.cost_usd) == ("error", None, pytest.approx(3 * worst))
+    assert told.duration is not None and told.duration > 0
+    (line,) = [r.getMessage() for r in caplog.records if r.name == "ragmon.llm_lane"]
+    assert line == ("Claude judge error: example 'ex-1': call cancelled midway, ragmon stopping (its "
+                    f"--drain-seconds passed); counted at the worst case of every attempt it may have made, "
+                    f"${3 * worst:.4f}, never billed as far as ragmon knows")
+
+
+@pytest.mark.parametrize(("sent", "billed"), [
+    (Usage(unanswered=1), 0.0),
+    (Usage(1_000, 100, calls=1, unanswered=1), 0.0015),  # 1,000 in at $1/M + 100 out at $5/M
+    (Usage(), 0.0),
+], ids=["one-attempt-in-flight", "a-reply-billed-then-one-in-flight", "nothing-sent"])
+async def test_a_cancelled_call_counts_only_the_attempts_the_judge_says_it_sent(
+        fake_api: FakeAnthropic, monkeypatch: pytest.MonkeyPatch, sent: Usage, billed: float) -> None:
+    """The judge counts the attempts it sent (`Usage.unanswered`); on a cancellation it may say so as the
+    CancelledError's `usage`. One attempt hanging of three allowed: that attempt's worst case, not the
+    reservation's three, and only that unbilled; a reply billed before counts as billed."""
+    fake_api.default = Hang(30)
+    lane = make_lane(fake_api, max_retries=2)
+    worst = attempt_cost(lane, example(1))
+    judge_saying(lane, monkeypatch, sent)
+    (told,) = await hang_until_cancelled(lane, fake_api)
+    await lane.close()
+    cost = billed + sent.unanswered * worst
+    assert told.cost_usd == pytest.approx(cost) and lane.budget.spent == pytest.approx(cost)
+    assert lane.budget.carried == pytest.approx(sent.unanswered * worst) and lane.budget.reserved == 0.0

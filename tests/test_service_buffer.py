@@ -133,28 +133,37 @@ async def test_traces_evicted_but_not_yet_handed_on_count_against_the_buffer() -
     assert total(samples, "ragmon_traces_total") == 4
 
 
-async def test_examples_a_second_judge_still_holds_count_against_the_buffer() -> None:
-    # Lexical scores at once, Claude (second lane, the trace's outcome is the lexical one's) is held: after
-    # 3 RAG traces of 1.1 MiB each are scored, Claude still holds their examples (1 in a call, 2 queued),
-    # with their documents: 3.3 MiB + a few kB, so a 4th would take the buffer past 90% of its 4 MiB
-    # (3.6 MiB) and is refused.
-    # Giving the trace's bytes back when the first lane is done leaves Claude's queue bounded only in
-    # count (--queue-size, 1,000 examples of any size).
+async def test_examples_a_second_judge_still_holds_count_against_the_buffer_up_to_its_share() -> None:
+    # Lexical scores at once, Claude (second lane, the trace's outcome is the lexical one's) is held. Giving
+    # the trace's bytes back when the first lane is done left Claude's queue bounded only in count
+    # (--queue-size, 1,000 examples of any size); counting them against the mark `offer` refuses at made a
+    # slow Claude refuse the app's traces. So they count in the buffer, within Claude's share of it: a
+    # quarter of 4 MiB, 1 MiB. Of 5 traces with 300,000-character documents (a str of 300,077 bytes, and
+    # under 4 KiB more each), it keeps 3 (at most 912,513 bytes; 4 would be at least 1,200,308) and drops
+    # 2 as throttled; all 5 are taken and scored. Once it judges its 3, its share is free again: of 3
+    # more, it keeps all 3, and when done the buffer holds nothing.
     claude = DrivenLane("claude", gated=True)
     sidecar = Sidecar(config(max_buffer=4 * MiB), lanes=[DrivenLane(), claude])
     await sidecar.start()
     try:
-        for t in (1, 2, 3):
-            assert sidecar.offer(rag_spans(t, 11 * MiB // 10), "http")
-        await wait_for(sidecar, lambda s: total(s, "ragmon_traces_total", outcome="scored") == 3)
-        fourth = sidecar.offer(rag_spans(4, 11 * MiB // 10), "http")
+        assert all(sidecar.offer(rag_spans(t, 300_000), "http") for t in range(1, 6))
+        await wait_for(sidecar, lambda s: total(s, "ragmon_traces_total", outcome="scored") == 5)
+        held = total(samples_of(sidecar), "ragmon_buffer_bytes")
+        throttled = total(samples_of(sidecar), "ragmon_judge_requests_total", judge="claude",
+                          outcome="throttled")
         claude.gate.set()
-        await wait_for(sidecar, lambda s: total(s, "ragmon_examples_scored_total", judge="claude") >= 3)
-        # Claude done: the bytes are given back and a trace is taken again.
-        fifth = sidecar.offer(rag_spans(5, 11 * MiB // 10), "http")
+        await wait_for(sidecar, lambda s: total(s, "ragmon_examples_scored_total", judge="claude") == 3)
+        assert all(sidecar.offer(rag_spans(t, 300_000), "http") for t in range(6, 9))
+        await wait_for(sidecar, lambda s: total(s, "ragmon_examples_scored_total", judge="claude") == 6)
     finally:
         await sidecar.stop()
-    assert (fourth, fifth) == (False, True)
+    assert throttled == 2
+    assert 3 * 300_077 <= held <= MiB
+    samples = samples_of(sidecar)
+    assert total(samples, "ragmon_judge_requests_total", judge="claude", outcome="throttled") == 2
+    assert total(samples, "ragmon_traces_total", outcome="scored") == 8
+    assert total(samples, "ragmon_buffer_bytes") == 0
+    assert sidecar._decided_bytes == 0
 
 
 async def test_an_example_that_holds_more_than_its_trace_counts_at_its_own_size() -> None:
