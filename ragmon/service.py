@@ -480,6 +480,9 @@ class Sidecar:
         if isinstance(lane, LexicalLane):
             exporter.count_pool_replacements(lambda: lane.restarts, lambda: lane.recycles)
         elif isinstance(lane, llm_lane.ClaudeLane):
+            # A call the drain's deadline cancels returns no outcome to `_score`: the lane says it here.
+            lane.on_cancelled = lambda cut: exporter.judge_request(lane.judge, cut.outcome, cut.duration,
+                                                                   cut.cost_usd)
             budget = lane.budget
             exporter.budget.labels(lane.judge).set(budget.usd_per_day)
             exporter.committed.labels(lane.judge).set_function(lambda: budget.spent + budget.reserved)

@@ -772,3 +772,22 @@ async def test_a_cancelled_call_counts_only_the_attempts_the_judge_says_it_sent(
     cost = billed + sent.unanswered * worst
     assert told.cost_usd == pytest.approx(cost) and lane.budget.spent == pytest.approx(cost)
     assert lane.budget.carried == pytest.approx(sent.unanswered * worst) and lane.budget.reserved == 0.0
+
+
+async def test_a_call_cut_off_in_its_first_attempt_is_charged_that_attempt_alone(
+        fake_api: FakeAnthropic, caplog: pytest.LogCaptureFixture) -> None:
+    """The real judge, hanging in its first of three attempts when the drain cancels it: it says it sent
+    one, so the lane charges one attempt's worst case, unbilled. Was: all three, the judge saying nothing."""
+    fake_api.default = Hang(30)
+    lane = make_lane(fake_api, max_retries=2)
+    worst = attempt_cost(lane, example(1))
+    with caplog.at_level(logging.WARNING, logger="ragmon.llm_lane"):
+        (told,) = await hang_until_cancelled(lane, fake_api)
+    await lane.close()
+    assert fake_api.calls == 1
+    assert (told.outcome, told.cost_usd) == ("error", pytest.approx(worst))
+    assert lane.budget.spent == pytest.approx(worst) and lane.budget.carried == pytest.approx(worst)
+    (line,) = [r.getMessage() for r in caplog.records if r.name == "ragmon.llm_lane"]
+    assert line == ("Claude judge error: example 'ex-1': call cancelled midway, ragmon stopping (its "
+                    f"--drain-seconds passed); counted at the worst case of the 1 attempt it sent with no "
+                    f"reply, ${worst:.4f}, never billed as far as ragmon knows")

@@ -13,6 +13,7 @@ import signal
 from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
+import prometheus_client
 import pytest
 from fakes.anthropic_server import Fail, FakeAnthropic, Hang, Reply, claims_of, documents_of
 from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter
@@ -27,7 +28,7 @@ from ragmon.budget import DailyBudget, Prices, TokenBucket
 from ragmon.judges.claude import ClaudeJudge
 from ragmon.llm_lane import ClaudeLane
 from ragmon.scoring import LexicalLane
-from ragmon.scrape import Samples, total
+from ragmon.scrape import Samples, parse, total
 from ragmon.serve_config import ServeConfig
 from ragmon.service import Sidecar
 
@@ -175,7 +176,8 @@ async def test_a_drain_cut_short_says_how_many_examples_claude_left_unjudged(
     # A Claude that never answers, 2 calls at a time: of 5 traces sampled for both judges, the lexical
     # judge scores all 5, Claude holds 2 calls open and 3 examples wait in its queue. At the 1 s drain
     # deadline all 5 are cut short; the traces' outcome is the lexical judge's (scored), so only the log
-    # can say that Claude judged none of them.
+    # can say that Claude judged none of them. The 2 calls cut off midway are `error`s, each costing the
+    # worst case of its one attempt, as the budget charged it: they had no outcome and cost nothing here.
     fake_api.default = Hang()
     ports = await sidecar.start()
     await send(ports.http, rag_spans("shop", 5, trace_ids_with_keys([SAMPLED] * 5)))
@@ -185,6 +187,12 @@ async def test_a_drain_cut_short_says_how_many_examples_claude_left_unjudged(
     drained = [r for r in caplog.records if r.getMessage().startswith("drain deadline passed")]
     assert [(r.getMessage(), r.judge, r.count) for r in drained] == [  # type: ignore[attr-defined]
         ("drain deadline passed; examples sampled for this judge left unjudged", "claude", 5)]
+    samples = parse(prometheus_client.generate_latest(sidecar.exporter.registry).decode())
+    assert claude_requests(samples, "error") == 2
+    (lane,) = [runner.lane for runner in sidecar._runners if isinstance(runner.lane, ClaudeLane)]
+    # Each attempt's worst case is at least its output bound: 2,048 tokens at $5 per million.
+    cost = total(samples, "ragmon_judge_cost_usd_total", judge="claude")
+    assert cost == pytest.approx(lane.budget.spent) and cost > 2 * 2_048 * 5e-6
 
 
 @pytest.mark.parametrize("llm_rate", [0.25])

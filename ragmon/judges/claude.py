@@ -407,6 +407,10 @@ class _Attempts:
         except anthropic.APIConnectionError as exc:
             self._count(exc)
             raise
+        except asyncio.CancelledError:
+            # Cut off (the sidecar's drain deadline) with the request perhaps sent whole: may be billed.
+            self.unanswered += 1
+            raise
         self.credentials |= _credentials(response.http_response.request.headers)
         return self._within_bound(request, response)
 
@@ -791,24 +795,32 @@ class ClaudeJudge:
         """`judge_with_usage` for a task: it waits for the calls of other tasks of its event loop."""
         lane = id(asyncio.get_running_loop())
         ask = functools.partial(self._plan, example, claims)
-        while True:
-            plan, running = self._flights.board(lane, ask)
-            if running is None:
-                break
-            # Shielded: a waiter cancelled must not cancel the call it waits for, which others wait for too.
-            await asyncio.shield(asyncio.wrap_future(running))
         spent = Usage()
         fresh: list[ClaimVerdict] = []
-        with self._flights.flying(lane, plan):
-            for batch, request in zip(plan.batches, plan.requests, strict=True):
-                attempts = _Attempts(self.timeout, self.max_retries)
-                with self._billed(spent):
-                    with self._api_errors(plan, attempts):
-                        client = self._async_client().with_middleware(attempts.asynchronous)
-                        message = await client.messages.create(**request)
-                    verdicts, usage = self._conclude(plan, batch, message, attempts)
-                fresh += verdicts
-                spent = _plus(spent, usage)
+        attempts: _Attempts | None = None
+        try:
+            while True:
+                plan, running = self._flights.board(lane, ask)
+                if running is None:
+                    break
+                # Shielded: a waiter cancelled must not cancel the call it waits for, which others wait on.
+                await asyncio.shield(asyncio.wrap_future(running))
+            with self._flights.flying(lane, plan):
+                for batch, request in zip(plan.batches, plan.requests, strict=True):
+                    attempts = _Attempts(self.timeout, self.max_retries)
+                    with self._billed(spent):
+                        with self._api_errors(plan, attempts):
+                            client = self._async_client().with_middleware(attempts.asynchronous)
+                            message = await client.messages.create(**request)
+                        verdicts, usage = self._conclude(plan, batch, message, attempts)
+                    fresh += verdicts
+                    spent = _plus(spent, usage)
+        except asyncio.CancelledError as cancelled:
+            # What the call had billed and sent, for its caller to charge (`ClaudeLane`): without it, a
+            # call cut off in its first attempt was charged every attempt's worst case.
+            sent = Usage(unanswered=attempts.unanswered) if attempts is not None else Usage()
+            cancelled.usage = _plus(spent, sent)  # type: ignore[attr-defined]
+            raise
         return self._finish(plan, fresh), spent
 
     def request_bound(self, example: Example, claims: tuple[Claim, ...]) -> TokenBound | None:

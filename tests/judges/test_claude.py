@@ -435,6 +435,51 @@ async def test_an_answer_after_a_timed_out_attempt_reports_that_attempt(fake_api
     assert usage == Usage(1_000, 100, 1, unanswered=1)
 
 
+async def cancelled_once_calls_reach(judge: ClaudeJudge, api: FakeAnthropic, calls: int) -> Any:
+    """Judge EXAMPLE until `calls` attempts have reached the API, then cancel it as the sidecar's drain
+    deadline does; returns what the cancellation said the call had sent (its `usage`)."""
+    task = asyncio.ensure_future(judge.ajudge_with_usage(EXAMPLE, CLAIMS))
+    for _ in range(1_000):
+        if api.calls >= calls:
+            break
+        await asyncio.sleep(0.01)
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError) as caught:
+        await task
+    return getattr(caught.value, "usage", None)
+
+
+@pytest.mark.parametrize(("timeout", "calls", "sent"), [
+    (30.0, 1, Usage(unanswered=1)),  # the first attempt, sent and unanswered
+    (0.5, 2, Usage(unanswered=2)),  # one timed out, then the retry cut off
+], ids=["first-attempt", "after-a-timed-out-attempt"])
+async def test_a_call_cancelled_midway_says_the_attempts_it_sent(
+        fake_api: FakeAnthropic, timeout: float, calls: int, sent: Usage) -> None:
+    """The drain's deadline cancels a hanging call: its attempts may each have been billed, and only the
+    judge knows how many went out. It said nothing, and its caller charged every attempt's worst case."""
+    fake_api.default = Hang(30)
+    judge = make_judge(fake_api, timeout=timeout, max_retries=2)
+    assert await cancelled_once_calls_reach(judge, fake_api, calls) == sent
+    await judge.aclose()
+    assert fake_api.calls == calls
+
+
+async def test_a_caller_cancelled_while_waiting_for_anothers_call_sent_nothing(
+        fake_api: FakeAnthropic) -> None:
+    """Two tasks judging the same answer make one call; the one waiting for the other's, cancelled, sent
+    nothing and owes nothing, while the call it waited for goes on."""
+    fake_api.default = Hang(30)
+    judge = make_judge(fake_api, timeout=30.0, max_retries=0)
+    first = asyncio.ensure_future(judge.ajudge_with_usage(EXAMPLE, CLAIMS))
+    assert await cancelled_once_calls_reach(judge, fake_api, 1) == Usage()
+    assert fake_api.calls == 1 and not first.done()
+    first.cancel()
+    with pytest.raises(asyncio.CancelledError) as caught:
+        await first
+    await judge.aclose()
+    assert caught.value.usage == Usage(unanswered=1)  # type: ignore[attr-defined]
+
+
 def test_sync_hang_is_a_timeout_too(fake_api: FakeAnthropic) -> None:
     fake_api.default = Hang(30)
     with pytest.raises(ClaudeJudgeError, match=r"no reply within 0\.3s"):
