@@ -36,7 +36,10 @@ from ragmon.report.text import readable
 TRANSPORTS = ("http", "grpc")
 OUTCOMES = ("scored", "not_sampled", "not_rag", "evicted", "error")
 VERDICTS = ("supported", "unsupported")
-JUDGE_OUTCOMES = ("ok", "error", "timeout", "rate_limited", "throttled", "over_budget")
+JUDGE_OUTCOMES = ("ok", "cached", "error", "timeout", "rate_limited", "throttled", "over_budget")
+"""`cached`: judged with no call (every verdict from the judge's cache, or none needed: no claims, no
+documents); apart from `ok`, which is a call that succeeded, so that answers repeated and cached cannot
+dilute the share of calls failing (RagmonJudgeErrors), nor zero-second "calls" the duration's."""
 REJECT_REASONS = ("invalid", "decode_error", "too_large", "unauthorized", "backpressure", "duplicate", "late",
                   "too_many_spans", "too_many_bytes")
 """The receivers' refusals (ragmon.otlp.sink) and the assembler's drops; each gets a zero series at start."""

@@ -9,14 +9,15 @@ worst-case cost from the daily budget (else `over_budget`), which covers every a
 since an attempt that timed out or was cut off may be billed and is then retried as a new request, and a
 token from the per-minute bucket (else `throttled`, and the reservation is released); then Claude
 judges, the reservation is settled with the tokens billed (each unanswered attempt at its worst case, its
-bill being unknown), and the outcome is one of the `ragmon_judge_requests_total` outcomes: ok, error,
-timeout, rate_limited, throttled, over_budget. A call cancelled midway (the sidecar's drain deadline) is
-settled at the worst case of what it sent, said apart as never billed, as a call in flight when a process
-dies is, and is an `error` told to `on_cancelled`. Only `ok` yields figures; a failed call never yields a
-verdict. Every other outcome is logged with its reason (a wrong model id, a revoked key, malformed
-replies: the counters say how often, only the log says why), at most one line a minute per outcome,
-counting the ones left out; so is a bill past its reservation, or a day's spend past the cap, which only
-an API reporting more tokens than the judge's bound can cause.
+bill being unknown), and the outcome is one of the `ragmon_judge_requests_total` outcomes: ok, cached (no
+call made: every verdict cached, or none needed), error, timeout, rate_limited, throttled, over_budget. A
+call cancelled midway (the sidecar's drain deadline) is settled at the worst case of what it sent, said
+apart as never billed, as a call in flight when a process dies is, and is an `error` told to
+`on_cancelled`. Only `ok` and `cached` yield figures; a failed call never yields a verdict. Every other
+outcome is logged with its reason (a wrong model id, a revoked key, malformed replies: the counters say
+how often, only the log says why), at most one line a minute per outcome, counting the ones left out; so
+is a bill past its reservation, or a day's spend past the cap, which only an API reporting more tokens
+than the judge's bound can cause.
 """
 
 from __future__ import annotations
@@ -54,7 +55,7 @@ log = logging.getLogger("ragmon.llm_lane")
 
 @dataclass(frozen=True, slots=True)
 class LaneOutcome:
-    """What became of one example offered to the lane; `result` is set only for `ok`."""
+    """What became of one example offered to the lane; `result` is set only for `ok` and `cached`."""
 
     outcome: str
     result: ExampleResult | None = None
@@ -98,7 +99,7 @@ class ClaudeLane:
         if outcome.result is None:
             raise LaneRefusal(outcome.outcome, outcome.message, cost_usd=outcome.cost_usd,
                               duration=outcome.duration)
-        return Scored(outcome.result, outcome.duration or 0.0, outcome.cost_usd)
+        return Scored(outcome.result, outcome.duration or 0.0, outcome.cost_usd, outcome.outcome)
 
     async def judge_example(self, example: Example) -> LaneOutcome:
         """Never raises for a judge failure: every way an example can end is an outcome."""
@@ -108,7 +109,7 @@ class ClaudeLane:
 
     def _log(self, outcome: LaneOutcome) -> None:
         kind = outcome.outcome
-        if kind != "ok" and (suppressed := self._lines.admit(kind)) is not None:
+        if kind not in ("ok", "cached") and (suppressed := self._lines.admit(kind)) is not None:
             line = f"Claude judge {kind}: {clip(outcome.message, MAX_MESSAGE)}"
             log.log(logging.INFO if kind == "throttled" else logging.WARNING, more_like_it(line, suppressed),
                     extra={"outcome": kind, "suppressed": suppressed})
@@ -117,7 +118,7 @@ class ClaudeLane:
         claims = example_claims(example)
         free = verdicts_without_judge(example, claims)
         if free is not None:
-            return self._ok(example, free, 0.0, None)
+            return self._ok(example, free, 0.0, None, called=False)
         reservation = None
         bound = self.claude.request_bound(example, claims)
         if bound is not None:
@@ -147,11 +148,14 @@ class ClaudeLane:
             self._settle(example, reservation, bound, None)
             raise
         cost = self._settle(example, reservation, bound, usage)
-        return self._ok(example, verdicts, cost, self._timer() - started)
+        called = usage.calls > 0 or usage.unanswered > 0  # else every claim was cached by now
+        return self._ok(example, verdicts, cost, self._timer() - started, called=called)
 
-    def _ok(self, example: Example, verdicts: tuple[ClaimVerdict, ...], cost: float,
-            took: float | None) -> LaneOutcome:
-        return LaneOutcome("ok", score_example(example, verdicts, self._k, self.judge), cost, took)
+    def _ok(self, example: Example, verdicts: tuple[ClaimVerdict, ...], cost: float, took: float | None, *,
+            called: bool) -> LaneOutcome:
+        """`called`: a call was made (`ok`, and its time); else `cached`, with no time, being no call."""
+        result = score_example(example, verdicts, self._k, self.judge)
+        return LaneOutcome("ok", result, cost, took) if called else LaneOutcome("cached", result, cost)
 
     def _cancelled(self, example: Example, reservation: Reservation | None, bound: TokenBound | None,
                    cancelled: asyncio.CancelledError, took: float) -> None:

@@ -51,6 +51,8 @@ class Scored:
     duration: float
     """Seconds the judge spent on this example (not the time it waited in a queue)."""
     cost_usd: float = 0.0
+    outcome: str = "ok"
+    """Its `ragmon_judge_requests_total` outcome: `ok`, or `cached` when the judge made no call for it."""
 
 
 class LaneRefusal(Exception):

@@ -699,7 +699,8 @@ class Sidecar:
             self._failures.scoring_failed(job.trace_id, judge, exc)
             self.exporter.judge_request(judge, "error")
             return "error"
-        self.exporter.judge_request(judge, "ok", scored.duration, scored.cost_usd)
+        took = scored.duration if scored.outcome == "ok" else None  # `cached`: no call, so no call's time
+        self.exporter.judge_request(judge, scored.outcome, took, scored.cost_usd)
         self.exporter.example_scored(job.pipeline, judge, scored.result, job.trace_id)
         if self._capture is not None and lane is self._primary.lane:
             # The first lane only: a second judge's record would repeat the trace id, which replay refuses.

@@ -166,8 +166,11 @@ async def test_examples_that_need_no_call_cost_nothing_and_take_no_token(fake_ap
     no_contexts = Example("none", "q", (), "Water boils at 100 C.")
     no_answer = Example("blank", "q", (Context("d1", "text"),), None)
     outcomes = await run_all(lane, [no_contexts, no_answer, example(1), example(1)], consumers=1)
-    # The repeat of example 1 is answered from the cache, so it needs no token either.
-    assert [o.outcome for o in outcomes] == ["ok", "ok", "ok", "ok"]
+    # The repeat of example 1 is answered from the cache, so it needs no token either. Only the one call
+    # is `ok`, with its time; the other three made none: `cached`, with none, each with a result.
+    assert [o.outcome for o in outcomes] == ["cached", "cached", "ok", "cached"]
+    assert [o.duration is None for o in outcomes] == [True, True, False, True]
+    assert all(o.result is not None for o in outcomes)
     assert fake_api.calls == 1 and [o.cost_usd for o in outcomes][:2] == [0.0, 0.0]
     assert outcomes[0].result is not None and outcomes[0].result.metrics["groundedness"] == 0.0
 

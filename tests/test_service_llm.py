@@ -135,6 +135,25 @@ async def test_both_judges_figures_flow_from_the_same_traces(sidecar: Sidecar,
             for judge in ("lexical", "claude")} == {"lexical": 0, "claude": 0}
 
 
+async def test_an_answer_judged_from_the_cache_is_no_call(sidecar: Sidecar, fake_api: FakeAnthropic) -> None:
+    """The same answer to the same question from the same document, in two traces: Claude is called once,
+    and the second is judged from its cache, `cached`, with no call's time. Counted `ok` as it was, a
+    cache hit passed for a call that succeeded, and a service whose answers repeat had its share of failing
+    calls (RagmonJudgeErrors) diluted by calls never made."""
+    fake_api.default = Reply(decide=warranty_only, usage=(1_000, 100))
+    ports = await sidecar.start()
+    first, second = trace_ids_with_keys([SAMPLED] * 2)
+    await send(ports.http, rag_spans("shop", 1, [first]))  # plan 0
+    await wait_metrics(ports.metrics, lambda s: claude_requests(s, "ok") == 1)
+    await send(ports.http, rag_spans("shop", 1, [second]))  # plan 0 again: the same request
+    samples = await wait_metrics(ports.metrics, lambda s: claude_requests(s, "cached") == 1)
+    assert fake_api.calls == 1 and claude_requests(samples, "ok") == 1
+    assert total(samples, "ragmon_judge_duration_seconds_count", judge="claude") == 1
+    assert total(samples, "ragmon_examples_scored_total", judge="claude") == 2
+    assert total(samples, "ragmon_groundedness_ratio", pipeline="shop", judge="claude") == 0.5
+    assert total(samples, "ragmon_judge_cost_usd_total", judge="claude") == pytest.approx(0.0015)
+
+
 @pytest.mark.parametrize("budget_usd", [0.01])
 async def test_a_thousand_traces_never_push_the_exported_cost_over_the_daily_cap(
         sidecar: Sidecar, fake_api: FakeAnthropic) -> None:

@@ -153,6 +153,14 @@ def test_a_namespace_absent_rule_that_misreads_fails_the_unit_tests(
     assert_rule_change_fails(tmp_path, old, new, group)
 
 
+def test_a_judge_error_share_over_calls_never_made_fails_the_unit_tests(tmp_path: Path) -> None:
+    """RagmonJudgeErrors is a share of calls: staging's Claude fails 2 of its 10 calls a minute and answers
+    90 more examples from its cache. Over every judgement but those refused, the share is 2% and the alert
+    stays silent; over the calls (`ok` and the failures, not `cached`), 20%, and it fires."""
+    calls, judged = 'outcome=~"ok|error|timeout|rate_limited"', 'outcome!~"throttled|over_budget"'
+    assert_rule_change_fails(tmp_path, calls, judged, ENVIRONMENTS)
+
+
 JUDGE_ERRORS_LOW_TRAFFIC = ("judge errors at low traffic", "judge errors at low traffic, scraped out of step")
 """The rules_test.yml groups of RagmonJudgeErrors at a call every 5 minutes, scraped in and out of step."""
 JUDGE_ERRORS_GUARD = (
