@@ -17,12 +17,14 @@ from typing import Any
 
 from ragmon.model import Claim, ClaimVerdict, Example
 from ragmon.options import fraction
+from ragmon.text import how_often
 from ragmon.text.claims import claim_profile
 from ragmon.text.numbers import shown
 from ragmon.text.passage_sentences import Displaced, Sentence, displaced
 from ragmon.text.passages import Passage, passage, release
 from ragmon.text.table_cells import Miscounted, miscounted
-from ragmon.text.terms import NEGATION, TERMS, TextProfile, opposite
+from ragmon.text.terms import NEGATION, TERMS, TextProfile, opposite, prepare
+from ragmon.text.units import PERIOD_WORDS
 
 DEFAULT_THRESHOLD = 0.56
 """Share of a claim's content terms one context must contain. Chosen on human sentence labels (SALAD
@@ -103,6 +105,7 @@ def _verdict(claim: Claim, claim_profile: TextProfile, threshold: float,
     needed = threshold * len(terms) - _FLOAT_SLACK
     lowered: float | None = None  # what is needed with its numbers counted, worked out when it matters
     opposites: frozenset[str] | None = None  # worked out at the first context that passes the rest
+    counted: frozenset[tuple[float, str]] | None = None  # likewise: the claim's counts per period
     supporting = []
     closest: tuple[int, str, Passage] | None = None  # the first context sharing most terms, for the reason
     moved: dict[str, Displaced | Miscounted] = {}  # contexts that pass the rest but give a number otherwise
@@ -126,6 +129,10 @@ def _verdict(claim: Claim, claim_profile: TextProfile, threshold: float,
             continue
         if not terms.isdisjoint(FREQUENCIES) and _other_frequency(terms, read):
             continue
+        if not terms.isdisjoint(PERIOD_TERMS):
+            counted = _counts(claim, numbers) if counted is None else counted
+            if counted and read.counts_otherwise(counted):
+                continue
         if measured and (elsewhere := displaced(claim_profile, text, read_sentences)) is not None:
             moved[ctx_id] = elsewhere
             continue
@@ -140,7 +147,10 @@ def _verdict(claim: Claim, claim_profile: TextProfile, threshold: float,
         return ClaimVerdict(claim, False, (), "no context was retrieved")
     if opposites is None:
         opposites = _opposites(terms)
-    return ClaimVerdict(claim, False, (), _reason(claim_profile, opposites, *closest, moved.get(closest[1])))
+    if counted is None and not terms.isdisjoint(PERIOD_TERMS):
+        counted = _counts(claim, numbers)
+    return ClaimVerdict(claim, False, (), _reason(claim_profile, opposites, counted or NO_COUNTS, *closest,
+                                                  moved.get(closest[1])))
 
 
 FREQUENCIES = frozenset(map(TERMS.__getitem__, (
@@ -154,6 +164,20 @@ def _other_frequency(terms: frozenset[str], read: Passage) -> bool:
     """Whether the passage says how often only with other words than the claim's."""
     said = FREQUENCIES.intersection(read.terms)
     return bool(said) and not (terms & FREQUENCIES) <= said
+
+
+PERIOD_TERMS = frozenset(filter(None, map(TERMS.__getitem__, PERIOD_WORDS)))
+"""The terms of the periods a count is given per ("a day", "per week"): a claim with none has no count per
+period to check (`how_often`)."""
+NO_COUNTS: frozenset[tuple[float, str]] = frozenset()
+
+
+def _counts(claim: Claim, numbers: frozenset[float]) -> frozenset[tuple[float, str]]:
+    """The claim's counts per period ("2 tablets a day"), read from its text when it has a period's term
+    and a count: a number, or "once", which is no number (`ragmon.text.numbers`)."""
+    if not numbers and "once" not in claim.text.lower():
+        return NO_COUNTS
+    return how_often.counts(prepare(claim.text))
 
 
 def _counted(numbers: frozenset[float]) -> int:
@@ -182,13 +206,14 @@ def _contradictions(opposites: frozenset[str], read: Passage) -> list[str]:
     return sorted(term for term in map(opposite, read.terms & opposites) if term not in read.terms)
 
 
-def _reason(claim: TextProfile, opposites: frozenset[str], shared: int, best_id: str, best: Passage,
-            moved: Displaced | Miscounted | None) -> str:
+def _reason(claim: TextProfile, opposites: frozenset[str], counted: frozenset[tuple[float, str]], shared: int,
+            best_id: str, best: Passage, moved: Displaced | Miscounted | None) -> str:
     """Why the closest single context fell short, for the worst-examples section of a report."""
     text = f"no single context supports it; closest {best_id} has {shared}/{len(claim.terms)} of its terms"
     missing = sorted(best.unstated(claim.numbers)) if claim.numbers else ()  # reading them costs a scan
     lacked = [*map(shown, missing), *(best.lacks(claim.literals) if claim.literals else ()),
-              *(best.clashes(claim.units) if claim.units and not missing else ())]
+              *(best.clashes(claim.units) if claim.units and not missing else ()),
+              *(best.counts_otherwise(counted) if counted and not missing else ())]
     if lacked:
         text += f", lacks {', '.join(lacked)}"
     terms = _contradictions(opposites, best)

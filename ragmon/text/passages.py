@@ -11,7 +11,7 @@ import re
 import sys
 from collections.abc import KeysView
 
-from ragmon.text import literals, passage_sentences, units
+from ragmon.text import how_often, literals, passage_sentences, units
 from ragmon.text.cache import text_cache
 from ragmon.text.numbers import (
     NUMBER_MARKS,
@@ -163,6 +163,10 @@ class Passage:
         values = {value for value, _ in measured}
         stated = units.written_with(_prepared(self._numbers_text()), values, number_words(self.terms))
         return units.clashes(measured, stated)
+
+    def counts_otherwise(self, counted: frozenset[tuple[float, str]]) -> list[str]:
+        """A claim's counts per period (`how_often.counts`) that this passage gives per other periods only."""
+        return how_often.clashes(counted, how_often.counts(_prepared(self._numbers_text())))
 
     def lacks(self, named: frozenset[str]) -> list[str]:
         """Which of a claim's literals (`ragmon.text.literals`) the passage does not hold as written, in

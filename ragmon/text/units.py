@@ -23,7 +23,7 @@ from collections.abc import Iterable
 from ragmon.text.numbers import digits_of, shown, word_number
 from ragmon.text.places import places
 
-_NAMES = {
+UNIT_NAMES = {
     "mg": "mg", "milligram": "mg", "milligrams": "mg",
     "mcg": "mcg", "µg": "mcg", "μg": "mcg", "ug": "mcg", "microgram": "mcg", "micrograms": "mcg",
     "g": "g", "gram": "g", "grams": "g", "kg": "kg", "kilogram": "kg", "kilograms": "kg",
@@ -60,12 +60,12 @@ Minuten", "2 Std."), and a euro sign after the amount, as those countries write 
 words that are mostly something else: French "an" (a year, and English's article), "seconde",
 "secondo" and "segundo" (second, and "according to"), German "Wo." (where) and "Min." is "min" already."""
 _CURRENCY = {"$": "$", "€": "€", "£": "£", "¥": "¥"}
-_UNIT = "|".join(sorted(map(re.escape, _NAMES), key=len, reverse=True))
+_UNIT = "|".join(sorted(map(re.escape, UNIT_NAMES), key=len, reverse=True))
 _BETWEEN = (r"(?:(?:business|calendar|working|paid|unpaid|sick|vacation|consecutive|unused|additional|extra|"
             r"full|free|rolling|continuous|school|bank|public|weekly|monthly|annual) ){0,2}")
 """Words a unit is written after ("5-7 business days", "10 paid sick days", "5 consecutive days")."""
 _NUMBER = r"([0-9][0-9,]*(?:\.[0-9]+)?)"
-_PERIODS = {
+PERIOD_WORDS = {
     "day": "/d", "week": "/w", "month": "/mo", "year": "/y", "hour": "/h", "minute": "/min", "quarter": "/q",
     "annum": "/y", "tag": "/d", "woche": "/w", "monat": "/mo", "jahr": "/y", "stunde": "/h", "jour": "/d",
     "semaine": "/w", "mois": "/mo", "an": "/y", "année": "/y", "heure": "/h", "día": "/d", "dia": "/d",
@@ -75,7 +75,7 @@ _PERIODS = {
 """A rate's period after "per", "a", "every", ... ("$5 per month", "$60 a year", "10 mg each day", "5 € pro
 Monat", "par mois", "al mes", "por dia"), to one name (a `Rate`'s). Not Italian "ora" (hour), whose "per
 ora" is mostly "for now"."""
-_SLASHED = _PERIODS | {"d": "/d", "wk": "/w", "mo": "/mo", "yr": "/y", "y": "/y", "hr": "/h", "h": "/h",
+_SLASHED = PERIOD_WORDS | {"d": "/d", "wk": "/w", "mo": "/mo", "yr": "/y", "y": "/y", "hr": "/h", "h": "/h",
                        "min": "/min", "std": "/h"}
 """A period after a slash ("$5/mo", "10 mg/d", "5 ml/hr", "5 €/Monat"); not "/s", a speed's ("10 MB/s")."""
 _HOW_OFTEN = {"hourly": "/h", "daily": "/d", "weekly": "/w", "monthly": "/mo", "quarterly": "/q",
@@ -83,12 +83,12 @@ _HOW_OFTEN = {"hourly": "/h", "daily": "/d", "weekly": "/w", "monthly": "/mo", "
 """A period in one word, after an amount or a dose with its unit ("$5 monthly", "10 mg daily", "$99 annual
 fee"): after a bare number it counts something else ("12 monthly payments")."""
 PERIODS = frozenset(_SLASHED.values())
-_PER = r"(?:per|a|an|each|every|pro|je|im|am|par|por|al|ao|cada|ogni|a la|alla)"
+PER = r"(?:per|a|an|each|every|pro|je|im|am|par|por|al|ao|cada|ogni|a la|alla)"
 """The words a rate's period is written after, in English and the other European languages."""
 _WORD = r"[^\W\d_]+"
 _RATE = (r"(?:(?:(?:\s?/\s?|\sper\s)" + _WORD + r"|\sof\s(?:" + _WORD + r"\s){0,2}" + _WORD + r")?"
-         r"(?:\s?/\s?(" + "|".join(sorted(_SLASHED, key=len, reverse=True)) + r")(?![\w])|\s" + _PER + r"\s("
-         + "|".join(sorted(_PERIODS, key=len, reverse=True)) + r")(?![\w])(?!\s?[0-9]))"
+         r"(?:\s?/\s?(" + "|".join(sorted(_SLASHED, key=len, reverse=True)) + r")(?![\w])|\s" + PER + r"\s("
+         + "|".join(sorted(PERIOD_WORDS, key=len, reverse=True)) + r")(?![\w])(?!\s?[0-9]))"
          r"|\s(" + "|".join(_HOW_OFTEN) + r")(?![\w]))")
 """A rate's period, after at most one other thing the amount is per ("$10 per user per month", "$0.02/GB/
 month") or what it is of, in up to three words ("10 mg of the drug per day", "5 days of leave a year");
@@ -108,7 +108,7 @@ its minutes ("9:00 am"). Then what it is per, if anything: a body weight makes i
 mg/kg"), a period a rate of its unit ("$5 per month", "10 mg/kg/day": a `Rate`)."""
 
 
-WORDS = frozenset(word for name in (*_NAMES, *_SLASHED, *_HOW_OFTEN)
+WORDS = frozenset(word for name in (*UNIT_NAMES, *_SLASHED, *_HOW_OFTEN)
                   for word in re.findall(r"[^\W\d_]+", name))
 """The words units are written with: a text whose terms have none of theirs (`ragmon.text.terms`) and no
 `signed` number has no unit to read."""
@@ -140,7 +140,7 @@ def _spelled(low: str, words: Iterable[str], found: set[tuple[float, str]]) -> N
                 value = word_number(f"{tens[1]} {word}") if tens is not None else None
                 value = word_number(word) if value is None else value
                 if value is not None:
-                    found.add((value, _NAMES[unit[1]]))
+                    found.add((value, UNIT_NAMES[unit[1]]))
 
 
 def units(low: str, spelled: Iterable[str] = ()) -> frozenset[tuple[float, str]]:
@@ -212,10 +212,10 @@ def _pairs(match: re.Match[str], found: set[tuple[float, str]],
     sign, first, second, unit, body, slashed, per, how_often = match.groups()
     if sign is None and unit is None:
         return
-    name = _NAMES[unit] if unit is not None else None
+    name = UNIT_NAMES[unit] if unit is not None else None
     if body is not None and name in _BY_BODY:
         name = f"{name}/m²" if body[0] == "m" else f"{name}/kg"
-    period = (_SLASHED[slashed] if slashed is not None else _PERIODS[per] if per is not None
+    period = (_SLASHED[slashed] if slashed is not None else PERIOD_WORDS[per] if per is not None
               else _HOW_OFTEN[how_often] if how_often is not None else None)
     for last, digits in ((False, first), (True, second)) if second is not None else ((True, first),):
         try:
@@ -257,7 +257,7 @@ def clashes(claimed: frozenset[tuple[float, str]], stated: frozenset[tuple[float
         if value in by_number and unit not in by_number[value]:
             found.append(written(value, unit))
         elif isinstance(unit, Rate) and unit.period not in periods.get((value, unit), (unit.period,)):
-            found.append(f"{written(value, unit)} per {_SPELLED[unit.period[1:]]}")
+            found.append(f"{written(value, unit)} per {UNIT_WORDS[unit.period[1:]]}")
     return sorted(found)
 
 
@@ -267,11 +267,11 @@ def written(value: float, unit: str) -> str:
         return f"{unit}{shown(value)}"
     if unit in ("%", "¢"):
         return f"{shown(value)}{unit}"
-    if unit in _SPELLED:
-        return f"{shown(value)} {_SPELLED[unit]}{'' if value == 1 else 's'}"
+    if unit in UNIT_WORDS:
+        return f"{shown(value)} {UNIT_WORDS[unit]}{'' if value == 1 else 's'}"
     return f"{shown(value)} {unit}"
 
 
-_SPELLED = {"s": "second", "min": "minute", "h": "hour", "d": "day", "w": "week", "mo": "month", "y": "year",
-            "q": "quarter", "dose": "dose"}
+UNIT_WORDS = {"s": "second", "min": "minute", "h": "hour", "d": "day", "w": "week", "mo": "month",
+              "y": "year", "q": "quarter", "dose": "dose"}
 """The names of units that are words, for a reason: "8 h" read as "8 hours"."""
