@@ -93,6 +93,11 @@ _ABBREV_BEFORE_LOWER = wordset(
 """Abbreviations that do end sentences: they end one only when the next word is capitalised."""
 _ABBREV_BEFORE_DIGIT = wordset("no nos fig figs vol vols p pp ch sec art eq ref ext tel")
 """Abbreviations of a following number ("No. 5", "p. 12")."""
+_GERMAN_MONTHS = wordset("januar jänner februar märz april mai juni juli august september oktober november "
+                         "dezember")
+_BEFORE_ORDINAL = wordset("im vom zum zur bis ab dem den des der jeden jedem jeder jedes")
+"""German words an ordinal follows ("im 3. Quartal", "ab dem 18. Lebensjahr", "jeden 1. Montag"), none an
+English word a number ends a sentence after."""
 _INITIALISM = re.compile(r"(?:[^\W\d_]\.)+[^\W\d_]")
 """U.S, a.m: dotted initialisms end no sentence (nor do they after a prefix: "non-U.S") unless a word a
 sentence opens with follows."""
@@ -118,7 +123,20 @@ def _is_abbreviation(word: str, previous: str, text: str, next_at: int) -> bool:
         return not next_char.isupper()
     if word in _ABBREV_BEFORE_DIGIT:
         return next_char.isdigit()
+    if word.isdigit() and len(word) <= 2 and next_char.isupper():
+        return _is_ordinal(previous, text, next_at)
     return False
+
+
+def _is_ordinal(previous: str, text: str, next_at: int) -> bool:
+    """A German ordinal: a day before a month ("am 15. März"), or a number after the word it goes with
+    ("ab dem 18. Lebensjahr", "im 3. Quartal"). Read as sentence ends, "Die Frist endet am 15. März." was
+    two claims, "Die Frist endet am 15." and "März.", each quoted so in a report. A German month's name
+    after a number of a day is the sentence's end in English only where it opens one with a name ("...
+    costs 15. April is ..."), which answers seldom write."""
+    following = _NEXT_WORD.match(text, next_at)
+    return (following is not None and following.group().lower() in _GERMAN_MONTHS) \
+        or previous.lower() in _BEFORE_ORDINAL
 
 
 def _runs_on(text: str, mark: int, stop: int) -> bool:

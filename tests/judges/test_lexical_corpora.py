@@ -92,6 +92,11 @@ EUROPEAN = {
     # The source says "ne sont pas remboursables" and also "remboursé", which Porter stems alike.
     ("fr-i2", "made-up sentence passed", "Les articles soldés sont remboursables."),
     ("fr-i3", "made-up sentence passed", "Les cartes cadeaux sont remboursables sous 14 jours."),
+    # A made-up clause riding on a sentence the page states, 2 of its 6 terms missing. Caught until the
+    # thirty-fifth session only because "30. Juni" ended a sentence there, and "Juni 2024 und gilt auch für
+    # Kinderspielzeug." was a claim alone.
+    ("de-i8", "made-up sentence passed",
+     "Die Aktion läuft bis zum 30. Juni 2024 und gilt auch für Kinderspielzeug."),
 }
 
 
@@ -876,9 +881,12 @@ CHATTY_ANSWERS_3 = {
     ("de-i2", "false alarm",
      "Dein Hund kostet 5 € pro Strecke und muss an Bord an der Leine bleiben – ins Bordrestaurant "
      "darf er allerdings nicht mit."),
-    ("de-i2", "false alarm", "Für das Fahrrad zahlst du 9,50 € pro Strecke, und zwischen dem 1."),
+    # One sentence since the thirty-fifth session ("dem 1. April" is an ordinal): it had been three, two of
+    # them flagged ("... zwischen dem 1." and "Oktober musst du es vorher reservieren.").
+    ("de-i2", "false alarm",
+     "Für das Fahrrad zahlst du 9,50 € pro Strecke, und zwischen dem 1. April und dem 31. Oktober musst du "
+     "es vorher reservieren."),
     ("de-i2", "false alarm", "Klar, beides ist möglich!"),
-    ("de-i2", "false alarm", "Oktober musst du es vorher reservieren."),
     # "minutos" a unit since the thirty-fourth session (durations in five languages): the page's only 45 is
     # "45 € al año", as an English "45 minutes" against "€45" is flagged too.
     ("es-g1", "false alarm",
@@ -1102,7 +1110,6 @@ LETTERS_2 = {
     ("de-r1", "read as a claim", "vielen Dank für Ihre Anfrage zu Ihrem E-Bike."),
     ("en-g1", "read as a claim", "We thank you for your enquiry regarding your Easy Access Saver account."),
     ("en-g3", "read as a claim", "Morning Priya,"),
-    ("en-g4", "read as a claim", "We look forward to welcoming you on board."),
     ("en-g5", "read as a claim", "Hi both,"),
     ("en-r1", "read as a claim",
      "It would be best to check this with one of our advisers, who will be happy to look into it "
@@ -1282,7 +1289,10 @@ WRAPPERS_READ_AS_CLAIMS = {
     # written after the "if you like, I can" openings of those languages: 28 of 60 read as claims before
     # them, 21 after (verbs and conditions they do not list: "Se ti va, cerco ...", "Si te apetece,
     # podemos ...", and the condition at the end: "Puedo ayudarle ..., si así lo prefiere.").
-    "offers.jsonl": {"fr": (13,), "es": (8,), "it": (11, 13), "pt": (13, 14)},
+    # de 16 ("Möchten Sie, dass ich Ihnen erkläre, ...?") since the wrapper model was trained again on German
+    # sentences no longer cut at ordinals (thirty-fifth session), which also read en-g4's "We look forward
+    # to welcoming you on board." in letters_2 as no claim.
+    "offers.jsonl": {"de": (16,), "fr": (13,), "es": (8,), "it": (11, 13), "pt": (13, 14)},
     "offers_2.jsonl": {"de": (5,), "fr": (8, 14), "it": (12,), "pt": (7,)},
     "offers_3.jsonl": {"en": (12, 14), "de": (3, 15), "fr": (3, 6, 12, 14), "es": (5, 10, 12),
                        "it": (3, 6, 13, 15), "pt": (6, 13)},

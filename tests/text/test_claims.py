@@ -32,6 +32,23 @@ def test_abbreviations_do_not_end_sentences() -> None:
     assert_offsets(answer)
 
 
+@pytest.mark.parametrize(("answer", "claims"), [
+    # A German ordinal: a day before its month, a number after the word it goes with. Each was cut at the
+    # number's period, "Die Frist endet am 15." and "März." two claims a report quoted so.
+    ("Die Frist endet am 15. März. Danach ist es zu spät.",
+     ["Die Frist endet am 15. März.", "Danach ist es zu spät."]),
+    ("Die Kündigung ist bis zum 31. Dezember möglich.", ["Die Kündigung ist bis zum 31. Dezember möglich."]),
+    ("Ab dem 18. Lebensjahr zahlen Sie den vollen Beitrag.",
+     ["Ab dem 18. Lebensjahr zahlen Sie den vollen Beitrag."]),
+    ("Im 3. Quartal steigen die Preise. Das ist neu.", ["Im 3. Quartal steigen die Preise.", "Das ist neu."]),
+    # A number ending an English or a German sentence before a word that is no month still ends it.
+    ("The fee is 15. The refund is 20.", ["The fee is 15.", "The refund is 20."]),
+    ("Ich bin 15. Das ist alt.", ["Ich bin 15.", "Das ist alt."]),
+], ids=["day-and-month", "bis-zum", "ab-dem", "im", "english", "german-number-ends"])
+def test_a_german_ordinal_ends_no_sentence(answer: str, claims: list[str]) -> None:
+    assert [claim.text for claim in split_claims(answer)] == claims
+
+
 def test_etc_ends_a_sentence_only_before_a_capital() -> None:
     answer = "They sell shoes, bags, etc. and hats. They sell coats, etc. Prices vary."
     assert texts(answer) == ["They sell shoes, bags, etc. and hats.", "They sell coats, etc.", "Prices vary."]
