@@ -6,17 +6,10 @@ must be among the context's; a count the context gives no period says nothing ag
 from __future__ import annotations
 
 import pytest
+from lexical_verdict import verdict
 
-from ragmon import Context, Example, LexicalJudge
-from ragmon.evaluation import evaluate_example
 from ragmon.text.how_often import counts
 from ragmon.text.terms import prepare
-
-
-def verdict(claim: str, context: str) -> tuple[bool, str | None]:
-    example = Example("q", "?", (Context("c1", context),), claim)
-    [judged] = evaluate_example(example, LexicalJudge(), 5).verdicts
-    return judged.supported, judged.reason
 
 
 @pytest.mark.parametrize(("claim", "context", "lacks"), [

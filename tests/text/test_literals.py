@@ -5,17 +5,10 @@ english_technical.jsonl): made-up names built from the documentation's own words
 from __future__ import annotations
 
 import pytest
+from lexical_verdict import verdict
 
-from ragmon import Context, Example, LexicalJudge
-from ragmon.evaluation import evaluate_example
 from ragmon.text import literals
 from ragmon.text.terms import prepare
-
-
-def verdict(claim: str, context: str) -> tuple[bool, str | None]:
-    example = Example("q", "?", (Context("c1", context),), claim)
-    [judged] = evaluate_example(example, LexicalJudge(), 5).verdicts
-    return judged.supported, judged.reason
 
 
 @pytest.mark.parametrize(("claim", "context", "lacks"), [

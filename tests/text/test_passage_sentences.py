@@ -6,9 +6,8 @@ words and numbers."""
 from __future__ import annotations
 
 import pytest
+from lexical_verdict import verdict
 
-from ragmon import Context, Example, LexicalJudge
-from ragmon.evaluation import evaluate_example
 from ragmon.text.passage_sentences import MOST, sentences
 from ragmon.text.units import written
 
@@ -33,12 +32,6 @@ VESTING = """Company matching contributions vest according to the following sche
 | 5 or more | 100% |
 
 You also become 100% vested, regardless of your years of service, if you reach 65 while employed by Acme."""
-
-
-def verdict(claim: str, context: str) -> tuple[bool, str | None]:
-    example = Example("q", "?", (Context("c1", context),), claim)
-    [judged] = evaluate_example(example, LexicalJudge(), 5).verdicts
-    return judged.supported, judged.reason
 
 
 def test_a_figure_from_another_row_of_a_table_is_unsupported_and_the_reason_quotes_the_row() -> None:

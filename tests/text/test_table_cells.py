@@ -6,9 +6,8 @@ membership pages (tests/judges/corpora/english_quotas.jsonl) where such claims h
 from __future__ import annotations
 
 import pytest
+from lexical_verdict import verdict
 
-from ragmon import Context, Example, LexicalJudge
-from ragmon.evaluation import evaluate_example
 from ragmon.text.table_cells import counts
 
 STREAMING = """Plans
@@ -33,12 +32,6 @@ COWORKING = """| Plan | Meeting room hours per month | Guest passes per month | 
 |---|---|---|---|
 | Flex | 5 | 2 | $250 |
 | Fixed | 10 | 4 | $400 |"""
-
-
-def verdict(claim: str, context: str) -> tuple[bool, str | None]:
-    example = Example("q", "?", (Context("c1", context),), claim)
-    [judged] = evaluate_example(example, LexicalJudge(), 5).verdicts
-    return judged.supported, judged.reason
 
 
 def test_another_columns_count_given_to_a_row_is_unsupported_and_the_reason_names_the_cell() -> None:

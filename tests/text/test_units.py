@@ -4,18 +4,11 @@ support walkthrough's (tests/judges/corpora/english_support.jsonl): each passed 
 from __future__ import annotations
 
 import pytest
+from lexical_verdict import verdict
 
-from ragmon import Context, Example, LexicalJudge
-from ragmon.evaluation import evaluate_example
 from ragmon.text.numbers import european_numbers
 from ragmon.text.terms import prepare
 from ragmon.text.units import units
-
-
-def verdict(claim: str, context: str) -> tuple[bool, str | None]:
-    example = Example("q", "?", (Context("c1", context),), claim)
-    [judged] = evaluate_example(example, LexicalJudge(), 5).verdicts
-    return judged.supported, judged.reason
 
 
 @pytest.mark.parametrize(("claim", "context", "lacks"), [

@@ -9,18 +9,11 @@ from __future__ import annotations
 import pickle
 
 import pytest
+from lexical_verdict import verdict
 
-from ragmon import Context, Example, LexicalJudge
-from ragmon.evaluation import evaluate_example
 from ragmon.text.numbers import european_numbers
 from ragmon.text.terms import prepare
 from ragmon.text.units import Rate, clashes, units, written_with
-
-
-def verdict(claim: str, context: str) -> tuple[bool, str | None]:
-    example = Example("q", "?", (Context("c1", context),), claim)
-    [judged] = evaluate_example(example, LexicalJudge(), 5).verdicts
-    return judged.supported, judged.reason
 
 
 def read(text: str) -> set[tuple[float, str, str | None]]:
