@@ -11,6 +11,7 @@ from __future__ import annotations
 import difflib
 import math
 import re
+import string
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Literal, TypeVar
@@ -146,8 +147,10 @@ def _metric_value(flag: Flag, what: str, text: str) -> tuple[str, float]:
     try:
         value = decimal(raw) + 0.0  # "-0" is 0.0, not a -0.0 that every report would print as "-0"
     except NotANumber as exc:
-        raise InputError(f"{given}: {what} {raw.strip()!r} is not a number{exc.hint}{as_share(raw)}"
-                         ) from None
+        # Stripped only of the white space the number rule takes (ASCII): a no-break space pasted with the
+        # value is what was refused, and quoted without it the message read "'0.85' is not a number".
+        raise InputError(f"{given}: {what} {raw.strip(string.whitespace)!r} is not a number{exc.hint}"
+                         f"{as_share(raw)}") from None
     if not 0.0 <= value <= 1.0:
         raise InputError(f"{given}: {what} must be between 0 and 1{as_share(raw)}")
     return name, value

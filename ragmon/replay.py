@@ -106,7 +106,7 @@ use, which otherwise only a typo's error lists. Built from the code's own consta
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.epilog = EPILOG
-    parser.add_argument("datasets", nargs="+", metavar="DATASET",
+    parser.add_argument("datasets", nargs="+", type=_dataset, metavar="DATASET",
                         help="ragmon JSONL, eval-set JSON, trace JSON/JSONL or OTLP/JSON lines, gzipped or "
                              "not; format detected per file; - reads standard input")
     parser.add_argument("--k", type=positive_int, default=5, help="cut-off for retrieval metrics (default 5)")
@@ -187,11 +187,43 @@ def _add_live_settings(live: argparse._ArgumentGroup | argparse.ArgumentParser) 
                            "root's batch left, or by another service, comes up to 5 s after the next)")
 
 
-def _add_report_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--json", type=report_path, metavar="PATH", help="write the JSON report here")
-    parser.add_argument("--markdown", type=report_path, metavar="PATH", help="write the Markdown report here")
-    parser.add_argument("--junit", type=report_path, metavar="PATH",
+def _dataset(text: str) -> str:
+    """A dataset's name. Empty (`ragmon replay "$GOLDEN"` with the variable unset) is refused here, as
+    pathlib reads it as `.`: the error was "cannot read dataset: Is a directory", naming no file."""
+    if not text:
+        raise argparse.ArgumentTypeError("empty: name a dataset file, or - for standard input")
+    return text
+
+
+def _add_report_arguments(parser: argparse.ArgumentParser, *, lenient: bool = False) -> None:
+    """`lenient` for the error reports of a refused command line (`_replace_named_reports`): a path naming
+    a directory is no report to replace, and the others are replaced all the same."""
+    parser.add_argument("--json", type=_report_file("report.json", lenient=lenient), metavar="PATH",
+                        help="write the JSON report here")
+    parser.add_argument("--markdown", type=_report_file("report.md", lenient=lenient), metavar="PATH",
+                        help="write the Markdown report here")
+    parser.add_argument("--junit", type=_report_file("report.xml", lenient=lenient), metavar="PATH",
                         help="write JUnit XML (one test per gate) here")
+
+
+_SEPARATORS = tuple(sep for sep in (os.sep, os.altsep) if sep)
+
+
+def _report_file(example: str, *, lenient: bool) -> Callable[[str], Path | None]:
+    """`report_path`, refusing a path that ends in a separator: it names a directory (`--junit reports/`),
+    and pathlib drops the separator, so where no `reports` existed yet (a fresh CI checkout) the report
+    was written to a file named `reports`, the run passed, and the CI's `reports/*.xml` found nothing.
+    `example` is the file name the error suggests in that directory."""
+
+    def parse(text: str) -> Path | None:
+        if not text.endswith(_SEPARATORS):
+            return report_path(text)
+        if lenient:
+            return None
+        raise argparse.ArgumentTypeError(f"{text!r} ends in {text[-1]!r}, so it names a directory: name the "
+                                         f"file to write the report to ({text}{example}, say)")
+
+    return parse
 
 
 class RunIncomplete(RagmonError):
@@ -356,7 +388,7 @@ def _replace_named_reports(argv: Sequence[str], message: str, status: int) -> in
     either (`--json` with no path), no file is named for sure, and none is written. A flag naming
     `$GITHUB_STEP_SUMMARY` writes nothing there: the error is appended to it, as a run's Markdown is, and
     the step's earlier summaries stay."""
-    paths = parse_known("replay", _add_report_arguments, argv, os.environ)
+    paths = parse_known("replay", functools.partial(_add_report_arguments, lenient=True), argv, os.environ)
     if paths is None:
         return 0
     for flag, markers in _REPORT_MARKERS.items():

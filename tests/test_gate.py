@@ -563,6 +563,19 @@ def test_a_threshold_in_digits_other_than_0_to_9_is_not_a_number(text: str, mess
     assert str(info.value) == message
 
 
+@pytest.mark.parametrize(("text", "message"), [
+    ("groundedness=0.85\u00a0", "--gate 'groundedness=0.85\\xa0': threshold '0.85\\xa0' is not a number"),
+    ("groundedness=\u20030.85", "--gate 'groundedness=\\u20030.85': threshold '\\u20030.85' is not a number"),
+], ids=["no-break-space", "em-space"])
+def test_a_threshold_refused_for_a_space_that_is_not_ascii_quotes_that_space(text: str, message: str) -> None:
+    # A value pasted from a wiki or a chat keeps its no-break space. The message quoted the value stripped
+    # of it: "threshold '0.85' is not a number", which reads as false. The space the number rule does not
+    # take (ASCII white space around the number is taken) is quoted with it.
+    with pytest.raises(InputError) as info:
+        parse_gate(text)
+    assert str(info.value) == message
+
+
 def test_one_example_in_both_runs_is_one_example() -> None:
     # e0 is in both runs, measured in neither; e1 only in the baseline, e2 only in this run.
     baseline = Baseline("main.json", "0.1.0", {"name": "lexical"}, 5, {

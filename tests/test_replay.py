@@ -828,6 +828,38 @@ def test_a_report_path_that_is_a_directory_is_refused_before_anything_is_scored(
     assert list((tmp_path / "reports").iterdir()) == []
 
 
+def test_a_report_path_ending_in_a_slash_names_a_directory_and_is_refused(ragmon_cmd: list[str],
+                                                                          tmp_path: Path) -> None:
+    # `--junit reports/` in a fresh checkout, where `reports` does not exist yet: pathlib drops the slash,
+    # and the run passed (exit 0) having written the JUnit XML to a file named `reports`, where the CI's
+    # `reports/*.xml` finds nothing. With `reports` already there it was refused as a directory.
+    done = replay(ragmon_cmd, GOLDEN, "--gate", "groundedness=0.5", "--junit", "reports/", cwd=tmp_path)
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr.splitlines()[-1] == (
+        "ragmon replay: error: argument --junit: 'reports/' ends in '/', so it names a directory: name the "
+        "file to write the report to (reports/report.xml, say)")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_report_path_ending_in_a_slash_still_replaces_the_other_reports(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    # Refused as a bad value for its flag, the command line's other reports are the previous run's: a
+    # publishing step would show its pass, unless they are replaced, as for any refused command line.
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("GITHUB_STEP_SUMMARY", raising=False)
+    for name in [k for k in os.environ if k.startswith("RAGMON_")]:
+        monkeypatch.delenv(name)
+    assert main(["replay", str(GOLDEN), "--gate", "groundedness=0.5", "--json", "r.json", "--quiet"]) == 0
+    assert main(["replay", str(GOLDEN), "--gate", "groundedness=0.5", "--json", "r.json",
+                 "--markdown", "out/"]) == 2
+    why = ("argument --markdown: 'out/' ends in '/', so it names a directory: name the file to write the "
+           "report to (out/report.md, say)")
+    assert capsys.readouterr().err.endswith(f"error: {why}\n")
+    doc = json.loads((tmp_path / "r.json").read_text())
+    assert (doc["passed"], doc["complete"], doc["error"]) == (False, False, why)
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["r.json"]
+
+
 def test_an_empty_report_path_is_refused_not_read_as_the_working_directory(ragmon_cmd: list[str],
                                                                             tmp_path: Path) -> None:
     # `--json "$REPORT"` with the variable unset: pathlib reads "" as ".", and the error named ".".
@@ -835,6 +867,16 @@ def test_an_empty_report_path_is_refused_not_read_as_the_working_directory(ragmo
     assert (done.returncode, done.stdout) == (2, "")
     last = done.stderr.splitlines()[-1]
     assert last == "ragmon replay: error: argument --json: empty: name the file to write"
+
+
+def test_an_empty_dataset_name_is_refused_not_read_as_the_working_directory(ragmon_cmd: list[str],
+                                                                           tmp_path: Path) -> None:
+    # `ragmon replay "$GOLDEN"` with the variable unset: pathlib reads "" as ".", and the error was
+    # "ragmon replay: error: cannot read dataset: Is a directory", naming no file at all.
+    done = replay(ragmon_cmd, GOLDEN, "", "--gate", "groundedness=0.5", cwd=tmp_path)
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr.splitlines()[-1] == ("ragmon replay: error: argument DATASET: empty: name a dataset "
+                                            "file, or - for standard input")
 
 
 def test_a_report_that_cannot_be_made_is_refused_before_anything_is_scored(ragmon_cmd: list[str],

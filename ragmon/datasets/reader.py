@@ -55,11 +55,21 @@ def load_located(path: str | os.PathLike[str], skipped: Skipped) -> Iterator[tup
         try:
             handle = _open(path, opened)
         except OSError as exc:
-            raise InputError(f"cannot read dataset: {exc.strerror or exc}", source=source) from None
+            raise InputError(f"cannot read dataset: {exc.strerror or exc}{_unexpanded(path, exc)}",
+                             source=source) from None
         try:
+            _refuse_archive(handle, source)
             yield from _records(handle, source, skipped)
         except (OSError, EOFError, zlib.error) as exc:  # a gzip stream that is cut short or corrupt
             raise InputError(f"cannot read dataset: {exc}", source=source) from None
+
+
+def _unexpanded(path: str | os.PathLike[str], exc: OSError) -> str:
+    """For a missing file whose name holds a wildcard, what it most likely is: a pattern quoted in a CI
+    file (`ragmon replay "golden/*.jsonl"`), which no shell expanded and ragmon reads as a file name."""
+    if isinstance(exc, FileNotFoundError) and any(char in os.fspath(path) for char in "*?["):
+        return " (a pattern? ragmon reads it as a file name: leave it unquoted, for the shell to expand it)"
+    return ""
 
 
 def _open(path: str | os.PathLike[str], opened: contextlib.ExitStack) -> BinaryIO:
@@ -80,6 +90,38 @@ def _open(path: str | os.PathLike[str], opened: contextlib.ExitStack) -> BinaryI
         return handle
     handle.seek(0)
     return opened.enter_context(gzip.GzipFile(fileobj=handle, mode="rb"))  # type: ignore[return-value]
+
+
+_ARCHIVES = (
+    (b"PK\x03\x04", "a zip archive", "extract it with `unzip`"),
+    (b"BZh", "bzip2-compressed", "decompress it with `bunzip2`"),
+    (b"\xfd7zXZ\x00", "xz-compressed", "decompress it with `unxz`"),
+    (b"\x28\xb5\x2f\xfd", "zstd-compressed", "decompress it with `unzstd`"),
+)
+"""Magic numbers of what a golden set is kept (.xz, .zst) or downloaded (a CI artifact's zip) in, that ragmon
+does not open, as it does gzip; no JSON text begins with any of them."""
+_TAR_HEADER = 512
+
+
+def _refuse_archive(handle: BinaryIO, source: str) -> None:
+    """An archive or another compression, named as such: read as text, it was "not valid UTF-8 text:
+    invalid start byte" at line 1 (or for a tar "invalid JSON at column 1"), which sends the user looking
+    for a bad character in a file that holds none. Looked for after gzip, so a .tar.gz is named too."""
+    head = handle.read(_TAR_HEADER)
+    handle.seek(0)
+    found = next(((what, how) for magic, what, how in _ARCHIVES if head.startswith(magic)), None)
+    if found is None and _is_tar(head):
+        found = "a tar archive", "extract it with `tar -xf`"
+    if found is not None:
+        what, how = found
+        raise InputError(f"the file is {what}, and ragmon reads a dataset plain or gzipped: {how} first",
+                         source=source)
+
+
+def _is_tar(head: bytes) -> bool:
+    """POSIX tar's "ustar" at offset 257, after a member's name padded with zero bytes, which no JSON text
+    holds: a JSONL line may well say "mustard" there."""
+    return head[257:262] == b"ustar" and b"\0" in head[:257]
 
 
 class _Replayed(io.RawIOBase):

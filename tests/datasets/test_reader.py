@@ -3,13 +3,19 @@ error at its file and line."""
 
 from __future__ import annotations
 
+import bz2
 import contextlib
 import gzip
+import io
 import json
+import lzma
 import os
+import tarfile
 import threading
-from collections.abc import Iterator
+import zipfile
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Literal
 
 import pytest
 from dataset_cases import error_of, write_jsonl
@@ -168,6 +174,59 @@ def test_a_gzip_file_cut_short_is_a_clear_error(tmp_path: Path) -> None:
     path.write_bytes(data[: len(data) // 2])
     message = str(error_of([path]))
     assert message.startswith(f"{path}: cannot read dataset: ") and "\n" not in message
+
+
+def _zip(data: bytes) -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("golden.jsonl", data)
+    return buffer.getvalue()
+
+
+def _tar(data: bytes, mode: Literal["w", "w:gz"]) -> bytes:
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode=mode) as archive:
+        member = tarfile.TarInfo("golden.jsonl")
+        member.size = len(data)
+        archive.addfile(member, io.BytesIO(data))
+    return buffer.getvalue()
+
+
+@pytest.mark.parametrize(("pack", "what", "how"), [
+    (_zip, "a zip archive", "extract it with `unzip`"),
+    (lambda data: _tar(data, "w"), "a tar archive", "extract it with `tar -xf`"),
+    (lambda data: _tar(data, "w:gz"), "a tar archive", "extract it with `tar -xf`"),
+    (bz2.compress, "bzip2-compressed", "decompress it with `bunzip2`"),
+    (lzma.compress, "xz-compressed", "decompress it with `unxz`"),
+    (lambda data: b"\x28\xb5\x2f\xfd" + data, "zstd-compressed", "decompress it with `unzstd`"),
+], ids=["zip", "tar", "tar.gz", "bzip2", "xz", "zstd"])
+def test_an_archive_or_another_compression_is_named_as_such(tmp_path: Path, pack: Callable[[bytes], bytes],
+                                                            what: str, how: str) -> None:
+    # A golden set kept as golden.jsonl.xz or .zst, or a CI artifact downloaded as a zip: the error said
+    # "golden.zip:1: not valid UTF-8 text: invalid continuation byte", or for a tar "invalid JSON at column
+    # 1: Expecting value", sending the user to look for a bad character in a file they never opened.
+    path = tmp_path / "golden.data"
+    path.write_bytes(pack("".join(json.dumps(row) + "\n" for row in GZ_ROWS).encode("utf-8")))
+    err = error_of([path])
+    assert (err.source, err.line) == (str(path), None)
+    assert str(err) == (f"{path}: the file is {what}, and ragmon reads a dataset plain or gzipped: {how} "
+                        "first")
+
+
+@pytest.mark.parametrize("pattern", ["*.jsonl", "golden-?.jsonl", "golden-[12].jsonl"])
+def test_a_pattern_the_shell_did_not_expand_is_named_as_one(tmp_path: Path, pattern: str) -> None:
+    # `ragmon replay "golden/*.jsonl"`, quoted in a CI file: only "No such file or directory", while the
+    # files it was meant to match are there.
+    write_jsonl(tmp_path / "golden-1.jsonl", GZ_ROWS)
+    path = tmp_path / pattern
+    assert str(error_of([path])) == (f"{path}: cannot read dataset: No such file or directory (a pattern? "
+                                     "ragmon reads it as a file name: leave it unquoted, for the shell to "
+                                     "expand it)")
+
+
+def test_a_missing_file_without_a_pattern_gets_no_hint(tmp_path: Path) -> None:
+    path = tmp_path / "golden.jsonl"
+    assert str(error_of([path])) == f"{path}: cannot read dataset: No such file or directory"
 
 
 # --- found by a CI engineer: records wrapped in one object were read as one record -----------------
