@@ -74,6 +74,14 @@ class FailureLog:
         self._log(("unasked", pipeline, service), logging.WARNING, "answer scored without a question", None,
                   trace_id=trace.trace_id, pipeline=pipeline, service=service, detail=why)
 
+    def set_aside(self, trace: Trace, pipeline: str, why: str) -> None:
+        """A trace holding several requests, one after another, of which only the last is scored (`why`:
+        `ragmon.semconv.extract.extract_noted`), alike per pipeline label and service: the trace counts as
+        one `scored`, and nothing had said that the others were not."""
+        service = _clipped_service(trace, None)
+        self._log(("set_aside", pipeline, service), logging.WARNING, "requests of one trace left unscored",
+                  None, trace_id=trace.trace_id, pipeline=pipeline, service=service, detail=why)
+
     def unread(self, trace: Trace, pipeline: str, why: str) -> None:
         """A trace counted `not_rag` whose spans follow a convention ragmon does not read
         (`ragmon.semconv.unread`), alike per pipeline label, service and reason: the count alone said

@@ -58,7 +58,13 @@ from ragmon.otlp.sink import Refused
 from ragmon.otlp.sites import CappedSite
 from ragmon.sampling import sampling_key
 from ragmon.scoring import Lane, LaneRefusal, LexicalLane, sent_copies, working_bytes
-from ragmon.semconv.extract import ExtractionError, calls_a_model, extract, pipeline_service, unasked_note
+from ragmon.semconv.extract import (
+    ExtractionError,
+    calls_a_model,
+    extract_noted,
+    pipeline_service,
+    unasked_note,
+)
 from ragmon.semconv.unread import unread_note
 from ragmon.serve_config import ServeConfig
 from ragmon.serve_config import add_arguments as add_arguments  # ragmon.cli's entry point, with `run`
@@ -540,7 +546,7 @@ class Sidecar:
             self._outcome(self._trace_pipeline(trace), "evicted", decided.footprint)
             return
         try:
-            example = extract(trace)
+            example, set_aside = extract_noted(trace)
         except Exception as exc:
             pipeline = self._trace_pipeline(trace, rag=isinstance(exc, ExtractionError))
             self._failures.unextractable(trace, pipeline, exc)
@@ -566,6 +572,8 @@ class Sidecar:
             self._failures.unasked(trace, pipeline, unasked_note(trace))
         key = sampling_key(trace.trace_id)
         # The example, not the trace, is what the lanes hold, and it may be larger: a JSON string attribute
+        if set_aside is not None:
+            self._failures.set_aside(trace, pipeline, set_aside)
         # of ASCII with one escaped emoji ("\\ud83d\\ude00") decodes to a text of 4 bytes a character.
         held = max(decided.footprint, footprint(example))
         sampled = key < self._primary.lane.rate

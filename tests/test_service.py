@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import functools
 import hashlib
 import itertools
 import json
@@ -1271,6 +1272,44 @@ async def test_an_answer_scored_without_a_question_is_logged_once_a_window_with_
     assert (line.getMessage(), line.levelno, line.service) == (
         "answer scored without a question", logging.WARNING, "shop")
     assert "no question labelled in it" in line.detail and "ragmon.question" in line.detail
+
+
+def eval_loop_trace(provider: TracerProvider, questions: tuple[str, ...]) -> None:
+    """One span around a loop asking each question in turn, each a chain that retrieves and answers
+    (OpenInference attributes): several requests in one trace."""
+    tracer = provider.get_tracer("test")
+    with tracer.start_as_current_span("eval loop"):
+        for question in questions:
+            chain = {KIND: "CHAIN", "input.value": question, "output.value": "It lasts 2 years."}
+            retriever = {KIND: "RETRIEVER", "retrieval.documents.0.document.id": DOC_ID,
+                         "retrieval.documents.0.document.content": DOC}
+            llm = {KIND: "LLM", "output.value": "It lasts 2 years."}
+            with tracer.start_as_current_span("qa", attributes=chain):
+                with tracer.start_as_current_span("retrieve", attributes=retriever):
+                    pass
+                with tracer.start_as_current_span("llm", attributes=llm):
+                    pass
+
+
+async def test_requests_of_one_trace_left_unscored_are_logged_with_their_questions(
+        start_sidecar: Start, failure_lines: Callable[[], list[logging.LogRecord]]) -> None:
+    # Before: one trace holding three requests one after another counted as one `scored`, the last, and
+    # nothing said that the first two were never scored. A retry (the same question twice) says nothing.
+    _, ports = await start_sidecar()
+    loop = ("How long is the warranty?", "Can I return it?", "Who pays for shipping?")
+    await send_traces(ports, [record("shop", functools.partial(eval_loop_trace, questions=loop)),
+                              record("shop", functools.partial(eval_loop_trace, questions=(QUESTION,) * 2))])
+    samples = await wait_metrics(ports.metrics,
+                                 lambda found: total(found, "ragmon_traces_total", outcome="scored") == 2)
+    assert total(samples, "ragmon_examples_scored_total") == 2
+    [line] = failure_lines()
+    assert (line.getMessage(), line.levelno, line.service) == (
+        "requests of one trace left unscored", logging.WARNING, "shop")
+    assert line.detail == (
+        "3 chains of this trace each retrieved and answered, one after another, asked different questions "
+        "('How long is the warranty?', 'Can I return it?', 'Who pays for shipping?'); ragmon scores one "
+        "answer a trace, the last: the 2 before it are not scored. Give each request its own trace (a span "
+        "per request, not one around a loop or a queue's worker)")
 
 
 def mlflow_trace(provider: TracerProvider) -> None:

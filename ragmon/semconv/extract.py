@@ -85,6 +85,7 @@ import re
 from collections.abc import Callable, Container, Mapping, Sequence
 from typing import Any, TypeVar
 
+from ragmon.logs import clip
 from ragmon.model import Context, Example
 from ragmon.semconv import genai, openinference, openllmetry, ragmon
 from ragmon.semconv.common import (
@@ -161,14 +162,20 @@ def extract(trace: Trace) -> Example | None:
     question with the wrong answer or none (spans end children first, so the lost are the last to end:
     the chain holding the answer, the request's root), and scored, a made-up answer had read 1.0. That
     error is told in place of any other it causes."""
+    return extract_noted(trace)[0]
+
+
+def extract_noted(trace: Trace) -> tuple[Example | None, str | None]:
+    """`extract`, with what the sidecar should say of the trace's requests it leaves unscored (`_set_aside`),
+    or None."""
     try:
-        example = _extract(trace)
+        example, note = _extract(trace)
     except ExtractionError:
         if not trace.spans_lost:
             raise
     else:
         if example is None or not trace.spans_lost:
-            return example
+            return example, note
     first = min(trace.spans, key=lambda span: (span.start_time_unix_nano, span.span_id))
     raise ExtractionError(first, "spans", f"{trace.spans_lost} spans of this trace were refused, over the "
                           "sidecar's limit for one trace (--max-spans-per-trace, or --max-buffer), so its "
@@ -176,12 +183,13 @@ def extract(trace: Trace) -> Example | None:
                           "--max-spans-per-trace if the app's requests make this many spans)")
 
 
-def _extract(trace: Trace) -> Example | None:
+def _extract(trace: Trace) -> tuple[Example | None, str | None]:
     if not trace.spans:
-        return None
+        return None, None
     view = _View(trace)
     tops = view.top_chains()
     answering = _answering_chains(view, tops)
+    note = _set_aside(answering)
     if len(answering) > 1:  # one after another: the last answers, from its own documents
         tops = answering[-1:]
     contexts = _contexts(view, _subtree(view, tops[0]) if len(answering) > 1 else None)
@@ -189,7 +197,7 @@ def _extract(trace: Trace) -> Example | None:
     ragmon_answer = view.answered()
     if (contexts is None and ragmon_question is None and ragmon_answer is None
             and not _RAG_ROLES.intersection(view.roles.values())):
-        return None
+        return None, None
     if contexts is None:
         for span in view.with_role(_RETRIEVERS):
             genai.require_documents(span)
@@ -212,7 +220,7 @@ def _extract(trace: Trace) -> Example | None:
     )
     if answer is None:
         _unanswered(view, tops, contexts)
-    return example
+    return example, note
 
 
 class _View:
@@ -944,6 +952,26 @@ def _answering_within(view: _View, top: Span) -> list[Span]:
     if len(units) < 2 or not (retrievals | calls) <= nested.keys():
         return []
     return units
+
+
+def _set_aside(answering: list[Span]) -> str | None:
+    """What to say of chains that each retrieved and answered one after another, asked different questions:
+    no retry of one request (which asks again what it asked) but several requests in one trace, an eval
+    loop or a queue worker under one span, of which only the last is scored. Their earlier answers had
+    gone unscored without a word."""
+    asked = list(dict.fromkeys(filter(None, (_first([chain], _CHAIN_INPUTS) for chain in answering))))
+    if len(asked) < 2:
+        return None
+    shown = ", ".join(repr(clip(question, _QUOTED)) for question in asked[:3])
+    more = f" and {len(asked) - 3} more" if len(asked) > 3 else ""
+    return (f"{len(answering)} chains of this trace each retrieved and answered, one after another, asked "
+            f"different questions ({shown}{more}); ragmon scores one answer a trace, the last: the "
+            f"{len(answering) - 1} before it are not scored. Give each request its own trace (a span per "
+            "request, not one around a loop or a queue's worker)")
+
+
+_QUOTED = 80
+"""Characters of each question `_set_aside` quotes."""
 
 
 def _in_turn(answering: list[Span]) -> list[Span]:
