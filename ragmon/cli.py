@@ -14,6 +14,7 @@ import asyncio
 import contextlib
 import difflib
 import importlib
+import logging
 import os
 import re
 import signal
@@ -26,6 +27,7 @@ from typing import Any, NoReturn
 
 from ragmon import __version__
 from ragmon.errors import MissingExtra, RagmonError, printable
+from ragmon.logs import logs_as_json
 from ragmon.options import FROM_ENVIRONMENT, NEGATIVE_VALUE
 from ragmon.stop_signals import SHUTDOWN_SIGNALS
 
@@ -509,8 +511,17 @@ def _main(command: str | None, argv: list[str]) -> int:
     except Stopped:
         raise
     except RagmonError as exc:
-        note(f"ragmon {args.command}: error: {printable(str(exc))}")
+        _report_error(args.command, str(exc))
         return EXIT_ERROR
+
+
+def _report_error(command: str, message: str) -> None:
+    """Why the command could not go on: a JSON log line where its log is JSON (`ragmon serve --log-format
+    json`), at level error, as a log pipeline alerts on; otherwise the usual `ragmon <command>: error:`."""
+    if logs_as_json():
+        logging.getLogger(f"ragmon.{command}").error(message)
+    else:
+        note(f"ragmon {command}: error: {printable(message)}")
 
 
 def _warn_of_variables(command: str | None, warnings: Sequence[str]) -> None:

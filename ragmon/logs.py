@@ -75,6 +75,13 @@ def configure_logging(fmt: str, level: str) -> None:
     loop_log.propagate = False
 
 
+def logs_as_json() -> bool:
+    """Whether the running command writes its log as JSON lines (`configure_logging`): then a line of its
+    own, the reason it stopped included, must be one object too, or the pipeline reading it cannot."""
+    handlers = logging.getLogger("ragmon").handlers
+    return any(isinstance(handler.formatter, JsonFormatter) for handler in handlers)
+
+
 WINDOW_SECONDS = 60.0
 MAX_KEYS = 1000  # distinct problems remembered; past that the least recently logged is forgotten
 

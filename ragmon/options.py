@@ -260,6 +260,16 @@ class Flag:
     def __str__(self) -> str:
         return self.option if self.variable is None else f"{self.variable} ({self.option})"
 
+    @property
+    def named(self) -> str:
+        """In parentheses after what it set: "RAGMON_HTTP_LISTEN, --http-listen", or the flag alone."""
+        return self.option if self.variable is None else f"{self.variable}, {self.option}"
+
+    @property
+    def setting(self) -> str:
+        """What the user set, to change: the variable, else the flag."""
+        return self.variable or self.option
+
     def given(self, value: str) -> str:
         """The flag with its value: `--gate 'x'`, or `RAGMON_GATE 'x' (--gate)`."""
         if self.variable is None:

@@ -8,7 +8,9 @@ tested, without the machinery that acts on it.
 from __future__ import annotations
 
 import argparse
+import logging
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -26,6 +28,8 @@ from ragmon.exporter import (
 )
 from ragmon.judges import lexical
 from ragmon.options import (
+    FROM_ENVIRONMENT,
+    Flag,
     MiB,
     byte_size,
     duration,
@@ -37,6 +41,8 @@ from ragmon.options import (
     positive_int,
 )
 from ragmon.otlp.decode import MAX_VALUES
+
+log = logging.getLogger("ragmon.serve_config")
 
 MAX_WORKERS = 64
 """Each worker is a process holding the judge's caches (up to ~80 MiB with 200-word passages), so a
@@ -157,6 +163,13 @@ class ServeConfig:
     capture: Path | None = None
     capture_below: float = 0.5
     capture_max_bytes: int = 64 * MiB
+    variables: Mapping[str, str] = field(default_factory=dict, repr=False, compare=False)
+    """The RAGMON_* variable each setting's value came from, by long option: the image and the manifests set
+    the listeners that way, so an error found once the sidecar runs (a port taken) names what the user set."""
+
+    def flag(self, option: str) -> Flag:
+        """`option` as an error names it (`ragmon.options.Flag`)."""
+        return Flag(option, self.variables.get(option))
 
     @classmethod
     def from_args(cls, args: argparse.Namespace) -> ServeConfig:
@@ -185,7 +198,7 @@ class ServeConfig:
             token=read_token(args.token_file, os.environ.get("RAGMON_TOKEN")),
             drain_seconds=args.drain_seconds, final_scrape_wait=args.final_scrape_wait, capture=args.capture,
             capture_below=args.capture_below,
-            capture_max_bytes=args.capture_max_bytes,
+            capture_max_bytes=args.capture_max_bytes, variables=getattr(args, FROM_ENVIRONMENT, {}),
         )
 
 
@@ -235,6 +248,7 @@ def read_token(path: Path | None, from_env: str | None) -> str | None:
         if not token:
             raise InputError("the token file is empty", source=str(path))
         _sendable(token, "the token file", str(path))
+        _warn_if_overridden(token, path, from_env)
         return token
     if from_env is not None:
         if not from_env.strip():
@@ -242,6 +256,15 @@ def read_token(path: Path | None, from_env: str | None) -> str | None:
         _sendable(from_env.strip(), "RAGMON_TOKEN", None)
         return from_env.strip()
     return None
+
+
+def _warn_if_overridden(token: str, path: Path, from_env: str | None) -> None:
+    """A RAGMON_TOKEN left from before the token file was mounted is another token the file silently
+    replaced: every sender still given it gets 401, with nothing at start to say why. Neither is shown."""
+    if from_env is not None and from_env.strip() and from_env.strip() != token:
+        log.warning(f"RAGMON_TOKEN is set, to another token than the token file {path} holds, and ignored: "
+                    "the file's token is required, so a sender given RAGMON_TOKEN's gets 401 (set the token "
+                    "in one place)")
 
 
 def _sendable(token: str, where: str, source: str | None) -> None:

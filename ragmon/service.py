@@ -261,7 +261,8 @@ class Sidecar:
             if cfg.grpc_listen is not None:
                 self._grpc, grpc_port = await start_grpc_server(cfg.grpc_listen, self, max_body=cfg.max_body,
                                                                 max_values=cfg.max_values, token=cfg.token,
-                                                                bodies=self.bodies)
+                                                                bodies=self.bodies,
+                                                                flag=cfg.flag("--grpc-listen"))
         except BaseException:
             await self._cancel_tasks()
             await self._shutdown_now()
@@ -368,15 +369,16 @@ class Sidecar:
             await CappedSite(runner, host, port, limit=limit, what=what).start()
         except OSError as exc:
             # A second sidecar on one machine finds the default ports taken: name the flag to change, and
-            # for OTLP that the app must follow, as its exporter's endpoint names the port.
-            flag = "--http-listen" if otlp else "--metrics-listen"
+            # for OTLP that the app must follow, as its exporter's endpoint names the port. The variable
+            # first when the address came from one (the image's and the manifests' RAGMON_*_LISTEN).
+            flag = self.config.flag("--http-listen" if otlp else "--metrics-listen")
             taken = ""
             if exc.errno == errno.EADDRINUSE:
                 follow = ", and send the app's traces there" if otlp else ""
-                taken = (f"; another process holds that port (a second ragmon serve?): give {flag} another "
-                         f"port{follow}")
-            raise RagmonError(f"cannot listen for {what} on {host}:{port} ({flag}): {exc.strerror or exc}"
-                              f"{taken}") from None
+                taken = (f"; another process holds that port (a second ragmon serve?): give {flag.setting} "
+                         f"another port{follow}")
+            raise RagmonError(f"cannot listen for {what} on {host}:{port} ({flag.named}): "
+                              f"{exc.strerror or exc}{taken}") from None
         return int(runner.addresses[0][1])
 
     def _metrics_app(self) -> web.Application:
@@ -570,10 +572,10 @@ class Sidecar:
             self._failures.undocumented(trace, pipeline)
         elif not example.question and example.answer is not None:
             self._failures.unasked(trace, pipeline, unasked_note(trace))
-        key = sampling_key(trace.trace_id)
-        # The example, not the trace, is what the lanes hold, and it may be larger: a JSON string attribute
         if set_aside is not None:
             self._failures.set_aside(trace, pipeline, set_aside)
+        key = sampling_key(trace.trace_id)
+        # The example, not the trace, is what the lanes hold, and it may be larger: a JSON string attribute
         # of ASCII with one escaped emoji ("\\ud83d\\ude00") decodes to a text of 4 bytes a character.
         held = max(decided.footprint, footprint(example))
         sampled = key < self._primary.lane.rate

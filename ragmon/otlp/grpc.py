@@ -53,6 +53,7 @@ from google.rpc.status_pb2 import Status
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import DESCRIPTOR, ExportTraceServiceResponse
 
 from ragmon.errors import RagmonError
+from ragmon.options import Flag
 from ragmon.otlp.auth import bearer_ok
 from ragmon.otlp.decode import MAX_VALUES, DecodedBatch, decode_off_loop, decode_protobuf
 from ragmon.otlp.inflate import Inflater, NoRoom, TooLarge, sniff, take
@@ -335,12 +336,15 @@ class _Elsewhere(grpc.GenericRpcHandler):
         return grpc.stream_stream_rpc_method_handler(answer)
 
 
+GRPC_LISTEN = Flag("--grpc-listen")
+
+
 async def start_grpc_server(address: tuple[str, int], sink: SpanSink, *, max_body: int,
-                            token: str | None, max_values: int = MAX_VALUES,
-                            bodies: BodyBudget | None = None) -> tuple[grpc.aio.Server, int]:
+                            token: str | None, max_values: int = MAX_VALUES, bodies: BodyBudget | None = None,
+                            flag: Flag = GRPC_LISTEN) -> tuple[grpc.aio.Server, int]:
     """Start serving; returns the server (stop it with `await server.stop(grace)`) and the bound port.
     `bodies` is the budget shared with the HTTP receiver (ragmon.otlp.limits); None gives this port one
-    of its own."""
+    of its own. `flag`: what set the address, for an error to name (the variable the image sets)."""
     host, port = address
     target = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
     idle_ms = int(IDLE_SECONDS * 1000)
@@ -379,8 +383,8 @@ async def start_grpc_server(address: tuple[str, int], sink: SpanSink, *, max_bod
     if not bound:
         # gRPC says no more than "Failed to bind" (or returns 0): a port another process holds is the usual
         # cause (a second sidecar), and the app's exporter names the port, so it must move with it.
-        raise RagmonError(f"cannot listen for OTLP/gRPC on {target} (--grpc-listen): another process may "
-                          "hold that port (a second ragmon serve?): give --grpc-listen another port, and "
+        raise RagmonError(f"cannot listen for OTLP/gRPC on {target} ({flag.named}): another process may "
+                          f"hold that port (a second ragmon serve?): give {flag.setting} another port, and "
                           "send the app's traces there")
     await server.start()
     return server, bound

@@ -1,0 +1,125 @@
+"""`ragmon serve` refusing to start, as a deployment sees it: the real CLI in a subprocess, set up as the
+image and the manifests set it up, through RAGMON_* variables, and with the JSON log a pipeline reads.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+
+@contextmanager
+def busy_port() -> Iterator[int]:
+    """A loopback port another process holds, as an app's own exporter on 9464 would."""
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        yield busy.getsockname()[1]
+
+
+def serve(args: list[str], env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    """`ragmon serve` with only the RAGMON_* variables given; one that starts is a failed test (killed)."""
+    environ = {k: v for k, v in os.environ.items() if not k.startswith(("RAGMON_", "ANTHROPIC_"))}
+    return subprocess.run([sys.executable, "-m", "ragmon.cli", "serve", *args], capture_output=True,
+                          text=True, env={**environ, **env}, timeout=60)
+
+
+@pytest.mark.parametrize(("variable", "flag", "what", "others", "then"), [
+    ("RAGMON_METRICS_LISTEN", "--metrics-listen", "metrics", ["--http-listen", "127.0.0.1:0"], ""),
+    ("RAGMON_HTTP_LISTEN", "--http-listen", "OTLP/HTTP", ["--metrics-listen", "127.0.0.1:0"],
+     ", and send the app's traces there"),
+])
+def test_a_busy_port_set_by_a_variable_names_the_variable(variable: str, flag: str, what: str,
+                                                          others: list[str], then: str) -> None:
+    # The image and the manifests set the listeners as variables: the user never typed the flag, and
+    # "give --metrics-listen another port" sent them looking for a flag in no file of theirs.
+    with busy_port() as port:
+        done = serve(["--grpc-listen", "off", *others], {variable: f"127.0.0.1:{port}"})
+    assert done.returncode == 2
+    last = done.stderr.splitlines()[-1]
+    assert last.startswith(f"ragmon serve: error: cannot listen for {what} on 127.0.0.1:{port} ({variable}, "
+                           f"{flag}): ")
+    assert last.endswith(f"address already in use; another process holds that port (a second ragmon serve?): "
+                         f"give {variable} another port{then}")
+
+
+def test_a_busy_grpc_port_set_by_a_variable_names_the_variable() -> None:
+    # gRPC says only that it could not bind: the message says what may hold the port, and names the
+    # variable the address came from, as the HTTP listeners' do.
+    with busy_port() as port:
+        done = serve(["--http-listen", "127.0.0.1:0", "--metrics-listen", "127.0.0.1:0"],
+                     {"RAGMON_GRPC_LISTEN": f"127.0.0.1:{port}"})
+    assert done.returncode == 2
+    assert done.stderr.splitlines()[-1] == (
+        f"ragmon serve: error: cannot listen for OTLP/gRPC on 127.0.0.1:{port} (RAGMON_GRPC_LISTEN, "
+        "--grpc-listen): another process may hold that port (a second ragmon serve?): give "
+        "RAGMON_GRPC_LISTEN another port, and send the app's traces there")
+
+
+def test_a_busy_port_given_as_a_flag_still_names_the_flag() -> None:
+    # The command line wins over the variable, and so does its name in the error.
+    with busy_port() as port:
+        done = serve(["--grpc-listen", "off", "--http-listen", "127.0.0.1:0", "--metrics-listen",
+                      f"127.0.0.1:{port}"], {"RAGMON_METRICS_LISTEN": "127.0.0.1:0"})
+    assert done.returncode == 2
+    last = done.stderr.splitlines()[-1]
+    assert f"on 127.0.0.1:{port} (--metrics-listen): " in last
+    assert last.endswith("give --metrics-listen another port")
+
+
+def test_with_json_logs_the_reason_it_cannot_start_is_a_json_error_line() -> None:
+    # A log pipeline parses each line as an object and alerts on level: the one line that said why the
+    # sidecar would not start was plain text, the only line of the run no JSON parser read.
+    with busy_port() as port:
+        done = serve(["--grpc-listen", "off", "--http-listen", "127.0.0.1:0", "--metrics-listen",
+                      f"127.0.0.1:{port}"], {"RAGMON_LOG_FORMAT": "json"})
+    assert done.returncode == 2
+    lines = [json.loads(line) for line in done.stderr.splitlines()]
+    assert lines[-1]["level"] == "error"
+    reason = f"cannot listen for metrics on 127.0.0.1:{port} (--metrics-listen): "
+    assert lines[-1]["message"].startswith(reason)
+    assert [line for line in lines if line["level"] == "error"] == lines[-1:]
+
+
+def test_a_ragmon_token_the_token_file_overrides_is_warned_about_without_showing_either(
+        tmp_path: Path) -> None:
+    # The file wins; a RAGMON_TOKEN left in the chart from before the secret was mounted was dropped without
+    # a word, and every sender still given it got 401.
+    token_file = tmp_path / "token"
+    token_file.write_text("file-token\n", encoding="utf-8")
+    args = ["--grpc-listen", "off", "--http-listen", "127.0.0.1:0", "--metrics-listen", "127.0.0.1:0",
+            "--log-format", "json", "--token-file", str(token_file)]
+    warned = [line["message"] for line in run_until_ready(args, {"RAGMON_TOKEN": "env-token"})
+              if line["level"] == "warning"]
+    assert warned == [f"RAGMON_TOKEN is set, to another token than the token file {token_file} holds, and "
+                      "ignored: the file's token is required, so a sender given RAGMON_TOKEN's gets 401 "
+                      "(set the token in one place)"]
+    same = run_until_ready(args, {"RAGMON_TOKEN": "file-token"})   # one token in two places: nothing lost
+    assert [line for line in same if line["level"] == "warning"] == []
+
+
+def run_until_ready(args: list[str], env: dict[str, str]) -> list[dict[str, Any]]:
+    """The JSON log lines of a `ragmon serve` run up to "ready"; the process is stopped before returning."""
+    environ = {k: v for k, v in os.environ.items() if not k.startswith(("RAGMON_", "ANTHROPIC_"))}
+    process = subprocess.Popen([sys.executable, "-m", "ragmon.cli", "serve", *args], stderr=subprocess.PIPE,
+                               text=True, env={**environ, **env})
+    lines: list[dict[str, Any]] = []
+    try:
+        assert process.stderr is not None
+        while not lines or lines[-1]["message"] != "ragmon serve ready":
+            line = process.stderr.readline()
+            assert line, f"ragmon serve exited before it was ready: {lines}"
+            lines.append(json.loads(line))
+    finally:
+        process.terminate()
+        process.communicate(timeout=30)
+    return lines
