@@ -118,6 +118,10 @@ class Target:
         if not valid:
             raise InputError(f"--target must be an http:// or https:// URL with a valid host and port, "
                              f"got {shown_url(args.target)!r}")
+        if not _resolvable(url.hostname or ""):
+            raise InputError(f"--target {shown_url(args.target)!r} names a host that cannot be looked up: a "
+                             f"part of it between dots is empty or longer than 63 characters (a variable "
+                             f"left empty in the URL?)")
         if args.receiver_listen is None:
             raise InputError("--receiver-listen cannot be off with --target: the traces arrive there")
         if not args.target_field.strip():  # the build would get {"": question}: 422 to every question
@@ -128,6 +132,20 @@ class Target:
                    timeout=args.target_timeout, retries=args.target_retries, receiver=args.receiver_listen,
                    trace_wait=args.trace_wait, quiet=args.trace_quiet, headers=headers,
                    start_wait=args.target_start_wait, max_body=args.receiver_max_body)
+
+
+def _resolvable(host: str) -> bool:
+    """Whether the resolver takes this host name: Python's IDNA codec refuses an ASCII label that is empty
+    or over 63 characters with a UnicodeError, which aiohttp lets through unwrapped, so the run ended in a
+    traceback once the receiver was up. A non-ASCII name aiohttp encodes itself (IDNA 2008, which this
+    codec is not), refusing one it cannot as an error the run reports."""
+    if not host.isascii():
+        return True
+    try:
+        host.encode("idna")
+    except UnicodeError:
+        return False
+    return True
 
 
 def shown_url(url: str) -> str:
@@ -211,7 +229,17 @@ def collect(golden: Sequence[Example], target: Target, *, log: TextIO | None = s
     takes far longer than scoring, and a CI job that prints nothing for minutes is killed. `log` None
     (`--quiet`) prints nothing, the receiver's lines about requests it refused included: what stops the
     run is raised."""
+    _check_questions(golden)
     return asyncio.run(_collect(golden, target, log, progress))
+
+
+def _check_questions(golden: Sequence[Example]) -> None:
+    """A blank question, before any is asked: the build would be asked nothing, and either refuse it (a
+    422, which points at --target-field) or have its answer to nothing scored and gated on."""
+    blank = [(example.id, "empty or blank, so the build would be asked nothing")
+             for example in golden if not example.question.strip()]
+    if blank:
+        raise InputError(f"{len(blank)} of {len(golden)} questions cannot be asked: {_by_reason(blank)}")
 
 
 def new_trace_id() -> str:
@@ -598,6 +626,9 @@ class TraceSink:
         when it starts a trace of its own instead of continuing the traceparent."""
         self.foreign_services: Counter[str] = Counter()
         """Those traces by `service.name`, for the first MAX_SERVICES names."""
+        self.quiet = quiet
+        self.joined_late = -math.inf
+        """When a span last joined a trace already decided (time.monotonic): more of it may follow."""
         self.assembler = Assembler(quiet=quiet, decision_wait=decision_wait, max_traces=max_traces)
         self.decided: dict[str, Trace] = {}
         self.rejected: Counter[str] = Counter()
@@ -618,6 +649,7 @@ class TraceSink:
                 trace = self.decided.get(span.trace_id)
                 if trace is not None and all(s.span_id != span.span_id for s in trace.spans):
                     self.decided[span.trace_id] = Trace(trace.trace_id, (*trace.spans, span))
+                    self.joined_late = time.monotonic()
         self._keep(self.assembler.pop_decided())
         self._changed.set()
         return True
@@ -648,17 +680,27 @@ class TraceSink:
         return fresh
 
     async def wait(self, deadline: float) -> None:
-        """Until every question's trace is decided, or the deadline."""
+        """Until every question's trace is decided and `quiet` has passed both since the call, made once
+        every question is answered, and since a span last joined a decided trace; or until the deadline.
+        A trace decided while its question was still being answered (a callee's root, a retriever's, ended
+        it `quiet` before the model did; or decision_wait, counted from its first span, ran out) gets the
+        spans the build exports after its answer, within an SDK's batch delay, as late ones: when the
+        decisions alone were waited for, the run ended at the last answer, and that question was scored
+        without its answer (left out of groundedness: a failing gate passed) or failed."""
+        answered = time.monotonic()
         while True:
             self._keep(self.assembler.pop_decided())
             now = time.monotonic()
-            if len(self.decided) == len(self.wanted):
+            settled = max(answered, self.joined_late) + self.quiet
+            if len(self.decided) == len(self.wanted) and now >= settled:
                 return
             if now >= deadline:
                 self._keep(self.assembler.drain())
                 return
             due = self.assembler.next_deadline()
             wake = deadline if due is None else min(deadline, due)
+            if settled > now:
+                wake = min(wake, settled)
             self._changed.clear()
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._changed.wait(), wake - now)
