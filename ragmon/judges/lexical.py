@@ -105,7 +105,7 @@ def _verdict(claim: Claim, claim_profile: TextProfile, threshold: float,
     needed = threshold * len(terms) - _FLOAT_SLACK
     lowered: float | None = None  # what is needed with its numbers counted, worked out when it matters
     opposites: frozenset[str] | None = None  # worked out at the first context that passes the rest
-    counted: frozenset[tuple[float, str]] | None = None  # likewise: the claim's counts per period
+    counted: frozenset[how_often.Count] | None = None  # likewise: the claim's counts per period
     supporting = []
     closest: tuple[int, str, Passage] | None = None  # the first context sharing most terms, for the reason
     moved: dict[str, Displaced | Miscounted] = {}  # contexts that pass the rest but give a number otherwise
@@ -169,10 +169,10 @@ def _other_frequency(terms: frozenset[str], read: Passage) -> bool:
 PERIOD_TERMS = frozenset(filter(None, map(TERMS.__getitem__, PERIOD_WORDS)))
 """The terms of the periods a count is given per ("a day", "per week"): a claim with none has no count per
 period to check (`how_often`)."""
-NO_COUNTS: frozenset[tuple[float, str]] = frozenset()
+NO_COUNTS: frozenset[how_often.Count] = frozenset()
 
 
-def _counts(claim: Claim, numbers: frozenset[float]) -> frozenset[tuple[float, str]]:
+def _counts(claim: Claim, numbers: frozenset[float]) -> frozenset[how_often.Count]:
     """The claim's counts per period ("2 tablets a day"), read from its text when it has a period's term
     and a count: a number, or "once", which is no number (`ragmon.text.numbers`)."""
     if not numbers and "once" not in claim.text.lower():
@@ -206,7 +206,7 @@ def _contradictions(opposites: frozenset[str], read: Passage) -> list[str]:
     return sorted(term for term in map(opposite, read.terms & opposites) if term not in read.terms)
 
 
-def _reason(claim: TextProfile, opposites: frozenset[str], counted: frozenset[tuple[float, str]], shared: int,
+def _reason(claim: TextProfile, opposites: frozenset[str], counted: frozenset[how_often.Count], shared: int,
             best_id: str, best: Passage, moved: Displaced | Miscounted | None) -> str:
     """Why the closest single context fell short, for the worst-examples section of a report."""
     text = f"no single context supports it; closest {best_id} has {shared}/{len(claim.terms)} of its terms"

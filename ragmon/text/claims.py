@@ -93,8 +93,10 @@ _ABBREV_BEFORE_LOWER = wordset(
 """Abbreviations that do end sentences: they end one only when the next word is capitalised."""
 _ABBREV_BEFORE_DIGIT = wordset("no nos fig figs vol vols p pp ch sec art eq ref ext tel")
 """Abbreviations of a following number ("No. 5", "p. 12")."""
-_GERMAN_MONTHS = wordset("januar jänner februar märz april mai juni juli august september oktober november "
-                         "dezember")
+_GERMAN_MONTHS = wordset("januar jänner februar märz mai juni juli oktober dezember")
+"""German months' names no English sentence opens with."""
+_SHARED_MONTHS = wordset("april august september november")
+"""German months' names that are English ones too."""
 _BEFORE_ORDINAL = wordset("im vom zum zur bis ab dem den des der jeden jedem jeder jedes")
 """German words an ordinal follows ("im 3. Quartal", "ab dem 18. Lebensjahr", "jeden 1. Montag"), none an
 English word a number ends a sentence after."""
@@ -131,12 +133,15 @@ def _is_abbreviation(word: str, previous: str, text: str, next_at: int) -> bool:
 def _is_ordinal(previous: str, text: str, next_at: int) -> bool:
     """A German ordinal: a day before a month ("am 15. März"), or a number after the word it goes with
     ("ab dem 18. Lebensjahr", "im 3. Quartal"). Read as sentence ends, "Die Frist endet am 15. März." was
-    two claims, "Die Frist endet am 15." and "März.", each quoted so in a report. A German month's name
-    after a number of a day is the sentence's end in English only where it opens one with a name ("...
-    costs 15. April is ..."), which answers seldom write."""
+    two claims, "Die Frist endet am 15." and "März.", each quoted so in a report. April, August, September
+    and November are English months too, and an English sentence may end with a day and the next open
+    with one ("Applications close on June 30. September intake opens ..."): before those a German word
+    must come first ("am 1. April"), or a made-up sentence rode on a true one."""
     following = _NEXT_WORD.match(text, next_at)
-    return (following is not None and following.group().lower() in _GERMAN_MONTHS) \
-        or previous.lower() in _BEFORE_ORDINAL
+    month = following.group().lower() if following is not None else ""
+    before = previous.lower()
+    return (month in _GERMAN_MONTHS or before in _BEFORE_ORDINAL
+            or (before == "am" and month in _SHARED_MONTHS))
 
 
 def _runs_on(text: str, mark: int, stop: int) -> bool:

@@ -164,7 +164,7 @@ class Passage:
         stated = units.written_with(_prepared(self._numbers_text()), values, number_words(self.terms))
         return units.clashes(measured, stated)
 
-    def counts_otherwise(self, counted: frozenset[tuple[float, str]]) -> list[str]:
+    def counts_otherwise(self, counted: frozenset[how_often.Count]) -> list[str]:
         """A claim's counts per period (`how_often.counts`) that this passage gives per other periods only."""
         return how_often.clashes(counted, how_often.counts(_prepared(self._numbers_text())))
 

@@ -78,7 +78,7 @@ ora" is mostly "for now"."""
 _SLASHED = PERIOD_WORDS | {"d": "/d", "wk": "/w", "mo": "/mo", "yr": "/y", "y": "/y", "hr": "/h", "h": "/h",
                        "min": "/min", "std": "/h"}
 """A period after a slash ("$5/mo", "10 mg/d", "5 ml/hr", "5 €/Monat"); not "/s", a speed's ("10 MB/s")."""
-_HOW_OFTEN = {"hourly": "/h", "daily": "/d", "weekly": "/w", "monthly": "/mo", "quarterly": "/q",
+ONE_WORD_PERIODS = {"hourly": "/h", "daily": "/d", "weekly": "/w", "monthly": "/mo", "quarterly": "/q",
               "yearly": "/y", "annually": "/y", "annual": "/y"}
 """A period in one word, after an amount or a dose with its unit ("$5 monthly", "10 mg daily", "$99 annual
 fee"): after a bare number it counts something else ("12 monthly payments")."""
@@ -89,7 +89,7 @@ _WORD = r"[^\W\d_]+"
 _RATE = (r"(?:(?:(?:\s?/\s?|\sper\s)" + _WORD + r"|\sof\s(?:" + _WORD + r"\s){0,2}" + _WORD + r")?"
          r"(?:\s?/\s?(" + "|".join(sorted(_SLASHED, key=len, reverse=True)) + r")(?![\w])|\s" + PER + r"\s("
          + "|".join(sorted(PERIOD_WORDS, key=len, reverse=True)) + r")(?![\w])(?!\s?[0-9]))"
-         r"|\s(" + "|".join(_HOW_OFTEN) + r")(?![\w]))")
+         r"|\s(" + "|".join(ONE_WORD_PERIODS) + r")(?![\w]))")
 """A rate's period, after at most one other thing the amount is per ("$10 per user per month", "$0.02/GB/
 month") or what it is of, in up to three words ("10 mg of the drug per day", "5 days of leave a year");
 in one word right after it only ("20% of the annual fee" is no rate). Not before a number, a year's: "5 €
@@ -108,7 +108,7 @@ its minutes ("9:00 am"). Then what it is per, if anything: a body weight makes i
 mg/kg"), a period a rate of its unit ("$5 per month", "10 mg/kg/day": a `Rate`)."""
 
 
-WORDS = frozenset(word for name in (*UNIT_NAMES, *_SLASHED, *_HOW_OFTEN)
+WORDS = frozenset(word for name in (*UNIT_NAMES, *_SLASHED, *ONE_WORD_PERIODS)
                   for word in re.findall(r"[^\W\d_]+", name))
 """The words units are written with: a text whose terms have none of theirs (`ragmon.text.terms`) and no
 `signed` number has no unit to read."""
@@ -216,7 +216,7 @@ def _pairs(match: re.Match[str], found: set[tuple[float, str]],
     if body is not None and name in _BY_BODY:
         name = f"{name}/m²" if body[0] == "m" else f"{name}/kg"
     period = (_SLASHED[slashed] if slashed is not None else PERIOD_WORDS[per] if per is not None
-              else _HOW_OFTEN[how_often] if how_often is not None else None)
+              else ONE_WORD_PERIODS[how_often] if how_often is not None else None)
     for last, digits in ((False, first), (True, second)) if second is not None else ((True, first),):
         try:
             value = float(digits.replace(",", ""))

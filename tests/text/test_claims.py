@@ -44,7 +44,15 @@ def test_abbreviations_do_not_end_sentences() -> None:
     # A number ending an English or a German sentence before a word that is no month still ends it.
     ("The fee is 15. The refund is 20.", ["The fee is 15.", "The refund is 20."]),
     ("Ich bin 15. Das ist alt.", ["Ich bin 15.", "Das ist alt."]),
-], ids=["day-and-month", "bis-zum", "ab-dem", "im", "english", "german-number-ends"])
+    # A month's name that is English too ends nothing only after a German word: the rule's first version
+    # glued "November courses are free of charge." onto a true sentence, and it passed with it.
+    ("Der Kurs beginnt am 1. November.", ["Der Kurs beginnt am 1. November."]),
+    ("Applications close on June 30. September intake opens on July 1.",
+     ["Applications close on June 30.", "September intake opens on July 1."]),
+    ("The sale ends on March 15. November courses are free of charge.",
+     ["The sale ends on March 15.", "November courses are free of charge."]),
+], ids=["day-and-month", "bis-zum", "ab-dem", "im", "english", "german-number-ends", "am-shared-month",
+        "english-september", "english-november"])
 def test_a_german_ordinal_ends_no_sentence(answer: str, claims: list[str]) -> None:
     assert [claim.text for claim in split_claims(answer)] == claims
 

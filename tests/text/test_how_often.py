@@ -22,7 +22,8 @@ from ragmon.text.terms import prepare
     ("Take it once a week.", "Take it once a day with food.", "1 per week"),
     ("Adults take two tablets per week.", "Adults take 2 tablets per day with water.", "2 per week"),
     ("Erwachsene nehmen 2 Tabletten pro Woche.", "Erwachsene nehmen 2 Tabletten pro Tag.", "2 per week"),
-], ids=["digits", "times", "twice", "once", "spelled-and-per", "german"])
+    ("Adults take 2 tablets a week.", "Adults take 2 tablets daily with water.", "2 per week"),
+], ids=["digits", "times", "twice", "once", "spelled-and-per", "german", "daily"])
 def test_a_count_given_per_another_period_is_unsupported(claim: str, context: str, lacks: str) -> None:
     supported, reason = verdict(claim, context)
     assert not supported and reason is not None and reason.endswith(f"lacks {lacks}")
@@ -37,15 +38,27 @@ def test_a_count_given_per_another_period_is_unsupported(claim: str, context: st
     ("Adults take 2 tablets a week.", "Adults take 2 tablets a day, or 2 tablets a week for the slow form."),
     # No count before the period: a duration, not how often.
     ("The refund arrives within a week.", "The refund arrives within a week of the return."),
-], ids=["same-period", "same-period-other-words", "context-gives-none", "context-gives-both", "duration"])
+    # The period in one word ("twice daily"), and the same number counting something else per another
+    # period: each was flagged by the rule's first version, which read counts without what they count.
+    ("Take the tablet twice a day.", "Take one tablet twice daily with food. See your GP twice a year."),
+    ("Adults take 2 tablets a day.", "Adults take 2 tablets daily. Blood tests are needed 2 times a year."),
+    ("Adults take 2 tablets a day.", "Adults take 2 tablets every morning. Blood tests: 2 times a year."),
+    ("Phase 2 lasts a week.", "Phase 2 lasts one week. Participants attend 2 visits a month."),
+    ("Gate 3 opens a day early.", "Gate 3 opens one day early. Shuttles run 3 times a week."),
+], ids=["same-period", "same-period-other-words", "context-gives-none", "context-gives-both", "duration",
+        "twice-daily", "daily-beside-other-counts", "every-morning", "phase-label", "gate-label"])
 def test_a_count_the_context_gives_that_period_or_none_passes(claim: str, context: str) -> None:
     assert verdict(claim, context) == (True, None)
 
 
 @pytest.mark.parametrize(("text", "read"), [
-    ("take 2 tablets a day", {(2.0, "/d")}),
-    ("3 times per week, twice a month", {(3.0, "/w"), (2.0, "/mo")}),
-    ("once a month or so", {(1.0, "/mo")}),
+    ("take 2 tablets a day", {(2.0, "tablet", "/d")}),
+    # Occasions count nothing of their own: "3 times" is as "thrice".
+    ("3 times per week, twice a month", {(3.0, "", "/w"), (2.0, "", "/mo")}),
+    ("once a month or so", {(1.0, "", "/mo")}),
+    ("two classes per week", {(2.0, "class", "/w")}),
+    ("2 tablets daily with food", {(2.0, "tablet", "/d")}),
+    ("pay in 12 monthly payments", set()),
     # What is counted is a unit: `ragmon.text.units` reads those rates, this leaves them.
     ("open 6 days a week, 30 minutes a day", set()),
     # A time, not a rate; an amount; a year after the period; "once" meaning "after".
@@ -53,6 +66,7 @@ def test_a_count_the_context_gives_that_period_or_none_passes(claim: str, contex
     ("$5 a month", set()),
     ("5 € im jahr 2024", set()),
     ("once the parcel ships a week passes", set()),
-], ids=["dose", "times-and-twice", "or-so", "units-left", "ago", "amount", "year", "once-as-after"])
-def test_counts_read_from_a_prepared_text(text: str, read: set[tuple[float, str]]) -> None:
+], ids=["dose", "times-and-twice", "or-so", "spelled", "one-word-period", "adjective", "units-left", "ago",
+        "amount", "year", "once-as-after"])
+def test_counts_read_from_a_prepared_text(text: str, read: set[tuple[float, str, str]]) -> None:
     assert counts(prepare(text)) == read
