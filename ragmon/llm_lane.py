@@ -169,8 +169,10 @@ class ClaudeLane:
         said = getattr(cancelled, "usage", None)
         usage = said if isinstance(said, Usage) else None
         cost = self._settle(example, reservation, bound, usage, stopped=True)
-        if reservation is None:
-            return  # no call was announced: nothing sent, nothing to count
+        if reservation is None or usage == Usage():
+            # No call announced, or none made: a caller waiting for another's call for the same answer
+            # sent nothing, and counted, it was a failed call that never was.
+            return
         if usage is None:
             what = f"the worst case of every attempt it may have made, ${cost:.4f}"
             billed = ""

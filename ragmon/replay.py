@@ -216,14 +216,24 @@ def _report_file(example: str, *, lenient: bool) -> Callable[[str], Path | None]
     `example` is the file name the error suggests in that directory."""
 
     def parse(text: str) -> Path | None:
-        if not text.endswith(_SEPARATORS):
+        end = _directory_end(text)
+        if end is None:
             return report_path(text)
         if lenient:
             return None
-        raise argparse.ArgumentTypeError(f"{text!r} ends in {text[-1]!r}, so it names a directory: name the "
-                                         f"file to write the report to ({text}{example}, say)")
+        raise argparse.ArgumentTypeError(f"{text!r} ends in {end!r}, so it names a directory: name the file "
+                                         f"to write the report to ({os.path.join(text, example)}, say)")
 
     return parse
+
+
+def _directory_end(text: str) -> str | None:
+    """How a path names a directory whether it exists or not, by its end: a separator, or `.` or `..` as
+    its last part (`out/.`, which pathlib also reads as `out`), else None."""
+    if text.endswith(_SEPARATORS):
+        return text[-1]
+    last = os.path.basename(text)
+    return last if last in (".", "..") else None
 
 
 class RunIncomplete(RagmonError):

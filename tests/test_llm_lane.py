@@ -759,13 +759,13 @@ async def test_a_call_cancelled_as_the_sidecar_stops_counts_unbilled_with_an_out
 @pytest.mark.parametrize(("sent", "billed"), [
     (Usage(unanswered=1), 0.0),
     (Usage(1_000, 100, calls=1, unanswered=1), 0.0015),  # 1,000 in at $1/M + 100 out at $5/M
-    (Usage(), 0.0),
-], ids=["one-attempt-in-flight", "a-reply-billed-then-one-in-flight", "nothing-sent"])
+], ids=["one-attempt-in-flight", "a-reply-billed-then-one-in-flight"])
 async def test_a_cancelled_call_counts_only_the_attempts_the_judge_says_it_sent(
         fake_api: FakeAnthropic, monkeypatch: pytest.MonkeyPatch, sent: Usage, billed: float) -> None:
     """The judge counts the attempts it sent (`Usage.unanswered`); on a cancellation it may say so as the
     CancelledError's `usage`. One attempt hanging of three allowed: that attempt's worst case, not the
-    reservation's three, and only that unbilled; a reply billed before counts as billed."""
+    reservation's three, and only that unbilled; a reply billed before counts as billed. (A call that
+    sent nothing is no call: see the waiting caller's test below.)"""
     fake_api.default = Hang(30)
     lane = make_lane(fake_api, max_retries=2)
     worst = attempt_cost(lane, example(1))
@@ -794,3 +794,29 @@ async def test_a_call_cut_off_in_its_first_attempt_is_charged_that_attempt_alone
     assert line == ("Claude judge error: example 'ex-1': call cancelled midway, ragmon stopping (its "
                     f"--drain-seconds passed); counted at the worst case of the 1 attempt it sent with no "
                     f"reply, ${worst:.4f}, never billed as far as ragmon knows")
+
+
+async def test_a_caller_cancelled_while_waiting_for_anothers_call_counts_nothing(
+        fake_api: FakeAnthropic) -> None:
+    """Two examples with the same answer, judged at once: one call, the other caller waiting for it. The
+    drain cancelling the waiter told an `error` for it, costing $0, a failed call that was never made."""
+    fake_api.default = Hang(30)
+    lane = make_lane(fake_api, max_retries=2)
+    told: list[LaneOutcome] = []
+    lane.on_cancelled = told.append
+    calling = asyncio.ensure_future(lane.judge_example(example(1)))
+    for _ in range(1_000):
+        if fake_api.calls:
+            break
+        await asyncio.sleep(0.01)
+    waiting = asyncio.ensure_future(lane.judge_example(example(1)))
+    await asyncio.sleep(0.1)
+    waiting.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await waiting
+    assert told == [] and fake_api.calls == 1
+    calling.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await calling
+    await lane.close()
+    assert [outcome.outcome for outcome in told] == ["error"]

@@ -841,6 +841,17 @@ def test_a_report_path_ending_in_a_slash_names_a_directory_and_is_refused(ragmon
     assert list(tmp_path.iterdir()) == []
 
 
+def test_a_report_path_ending_in_a_dot_part_names_a_directory_and_is_refused(ragmon_cmd: list[str],
+                                                                             tmp_path: Path) -> None:
+    # `--junit reports/.` is `reports` to pathlib too: it had written a file of that name and passed.
+    done = replay(ragmon_cmd, GOLDEN, "--gate", "groundedness=0.5", "--junit", "reports/.", cwd=tmp_path)
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr.splitlines()[-1] == (
+        "ragmon replay: error: argument --junit: 'reports/.' ends in '.', so it names a directory: name the "
+        "file to write the report to (reports/./report.xml, say)")
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_a_report_path_ending_in_a_slash_still_replaces_the_other_reports(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     # Refused as a bad value for its flag, the command line's other reports are the previous run's: a

@@ -1309,7 +1309,8 @@ async def test_requests_of_one_trace_left_unscored_are_logged_with_their_questio
         "3 chains of this trace each retrieved and answered, one after another, asked different questions "
         "('How long is the warranty?', 'Can I return it?', 'Who pays for shipping?'); ragmon scores one "
         "answer a trace, the last: the 2 before it are not scored. Give each request its own trace (a span "
-        "per request, not one around a loop or a queue's worker)")
+        "per request, not one around a loop or a queue's worker); if they are one request asking again in "
+        "other words, this is what it should do")
 
 
 def mlflow_trace(provider: TracerProvider) -> None:

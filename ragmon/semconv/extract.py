@@ -967,7 +967,8 @@ def _set_aside(answering: list[Span]) -> str | None:
     return (f"{len(answering)} chains of this trace each retrieved and answered, one after another, asked "
             f"different questions ({shown}{more}); ragmon scores one answer a trace, the last: the "
             f"{len(answering) - 1} before it are not scored. Give each request its own trace (a span per "
-            "request, not one around a loop or a queue's worker)")
+            "request, not one around a loop or a queue's worker); if they are one request asking again in "
+            "other words, this is what it should do")
 
 
 _QUOTED = 80
