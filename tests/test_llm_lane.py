@@ -693,20 +693,30 @@ async def test_a_token_count_no_float_holds_costs_one_attempt_never_nothing(
         "nobody can read, at the worst case of an attempt"]
 
 
+async def until_called(api: FakeAnthropic) -> None:
+    """Until a request reached the API (10 s at most)."""
+    for _ in range(1_000):
+        if api.calls:
+            return
+        await asyncio.sleep(0.01)
+
+
+async def cancel(task: asyncio.Future[LaneOutcome]) -> None:
+    """Cancel `task` a moment later, as the sidecar's drain does at its deadline, and see it end so."""
+    await asyncio.sleep(0.1)
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+
+
 async def hang_until_cancelled(lane: ClaudeLane, api: FakeAnthropic) -> list[LaneOutcome]:
     """Judge example 1 until its first attempt reached the API, then cancel it as the sidecar's drain
     does; returns what the lane told `on_cancelled`."""
     told: list[LaneOutcome] = []
     lane.on_cancelled = told.append
     task = asyncio.ensure_future(lane.judge_example(example(1)))
-    for _ in range(1_000):
-        if api.calls:
-            break
-        await asyncio.sleep(0.01)
-    await asyncio.sleep(0.1)
-    task.cancel()
-    with pytest.raises(asyncio.CancelledError):
-        await task
+    await until_called(api)
+    await cancel(task)
     return told
 
 
@@ -805,18 +815,9 @@ async def test_a_caller_cancelled_while_waiting_for_anothers_call_counts_nothing
     told: list[LaneOutcome] = []
     lane.on_cancelled = told.append
     calling = asyncio.ensure_future(lane.judge_example(example(1)))
-    for _ in range(1_000):
-        if fake_api.calls:
-            break
-        await asyncio.sleep(0.01)
-    waiting = asyncio.ensure_future(lane.judge_example(example(1)))
-    await asyncio.sleep(0.1)
-    waiting.cancel()
-    with pytest.raises(asyncio.CancelledError):
-        await waiting
+    await until_called(fake_api)
+    await cancel(asyncio.ensure_future(lane.judge_example(example(1))))
     assert told == [] and fake_api.calls == 1
-    calling.cancel()
-    with pytest.raises(asyncio.CancelledError):
-        await calling
+    await cancel(calling)
     await lane.close()
     assert [outcome.outcome for outcome in told] == ["error"]
