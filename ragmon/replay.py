@@ -460,14 +460,21 @@ def _replay(args: argparse.Namespace, started: tuple[datetime, float], checkpoin
     if baseline is not None:  # before scoring: a paid judge is not called for figures compared with nothing
         baselines.check_comparable(baseline, json_report.json_value({"name": judge.name, **judge.settings()}),
                                    args.k)
-    not_rag: datasets.Skipped = []
-    examples = list(datasets.load(args.datasets, skipped=not_rag))
+    told: datasets.Skipped = []
+    examples = list(datasets.load(args.datasets, skipped=told))
+    not_rag = [entry for entry in told if entry[1] == datasets.NOT_RAG]
     if not examples:  # a file with no record at all has raised already: only traces that are not RAG
         raise InputError(f"no examples to score in {', '.join(map(input_name, args.datasets))}: "
                          f"{len(not_rag)} recorded trace(s) are not RAG")
     if not_rag and not args.quiet:
         note(f"skipped {len(not_rag)} recorded trace(s) that are not RAG (no retrieval, no generation): "
               f"{_listed(not_rag)}")
+    set_aside = [entry for entry in told if entry[1] != datasets.NOT_RAG]
+    if set_aside and not args.quiet:  # scored, but some of their requests were not: said, as serve does
+        (trace_id, why), others = set_aside[0], [trace_id for trace_id, _ in set_aside[1:]]
+        more = (f" (so are {len(others)} more: {', '.join(others[:5])}{' ...' * (len(others) > 5)})"
+                if others else "")
+        note(f"ragmon replay: warning: trace {trace_id}: {why}{more}")
     caveats = () if baseline is None else tuple(baselines.caveats(baseline, examples))
     if not args.quiet:
         for caveat in caveats:

@@ -729,6 +729,50 @@ def test_recording_with_no_rag_trace_exits_2(ragmon_cmd: list[str], tmp_path: Pa
 
 
 
+def otlp_span(span_id: str, name: str, parent: str | None, start: int, end: int,
+              attributes: dict[str, str]) -> dict[str, Any]:
+    """One span of trace 0af7...319c as OTLP/JSON writes it."""
+    values = [{"key": key, "value": {"stringValue": value}} for key, value in attributes.items()]
+    span: dict[str, Any] = {"traceId": "0af7651916cd43dd8448eb211c80319c", "spanId": span_id, "name": name,
+                            "kind": 1, "startTimeUnixNano": str(start), "endTimeUnixNano": str(end),
+                            "attributes": values}
+    if parent is not None:
+        span["parentSpanId"] = parent
+    return span
+
+
+def test_a_recorded_trace_of_several_requests_is_scored_by_its_last_and_says_so(
+        ragmon_cmd: list[str], tmp_path: Path) -> None:
+    # An eval loop recorded under one span: two requests one after another, each a chain that retrieved and
+    # answered. The last is scored, as serve scores it; the first had gone unscored without a word.
+    kind = "openinference.span.kind"
+    spans = [otlp_span("a000000000000001", "eval loop", None, 1, 100, {})]
+    for n, (question, start) in enumerate((("Who pays for returns?", 10), ("How long is the warranty?", 50))):
+        chain, retrieve, llm = (f"b00000000000000{n}", f"c00000000000000{n}", f"d00000000000000{n}")
+        spans += [
+            otlp_span(chain, "qa", "a000000000000001", start, start + 30,
+                      {kind: "CHAIN", "input.value": question, "output.value": "It lasts 2 years."}),
+            otlp_span(retrieve, "retrieve", chain, start + 1, start + 2,
+                      {kind: "RETRIEVER", "retrieval.documents.0.document.id": "w",
+                       "retrieval.documents.0.document.content": "The warranty lasts 2 years."}),
+            otlp_span(llm, "llm", chain, start + 3, start + 20,
+                      {kind: "LLM", "output.value": "It lasts 2 years."})]
+    line = {"resourceSpans": [{"resource": {}, "scopeSpans": [{"scope": {}, "spans": spans}]}]}
+    data = tmp_path / "otlp.jsonl"
+    data.write_text(json.dumps(line) + "\n", encoding="utf-8")
+    done = replay(ragmon_cmd, data, "--gate", "groundedness=0.5", "--json", "r.json", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.splitlines() == [
+        "ragmon replay: warning: trace 0af7651916cd43dd8448eb211c80319c: 2 chains of this trace each "
+        "retrieved and answered, one after another, asked different questions ('Who pays for returns?', "
+        "'How long is the warranty?'); ragmon scores one answer a trace, the last: the 1 before it are not "
+        "scored. Give each request its own trace (a span per request, not one around a loop or a queue's "
+        "worker); if they are one request asking again in other words, this is what it should do"]
+    report = json.loads((tmp_path / "r.json").read_text())
+    assert [result["question"] for result in report["results"]] == ["How long is the warranty?"]
+    assert report["skipped"] == []
+
+
 def test_closed_stderr_does_not_turn_a_pass_into_a_breach(ragmon_cmd: list[str], tmp_path: Path) -> None:
     # Started with file descriptor 2 closed (as some schedulers do), Python sets sys.stderr to None.
     # The gate holds (0.9778 >= 0.5), so the exit status must be 0, not a traceback's 1.

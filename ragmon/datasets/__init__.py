@@ -53,7 +53,8 @@ def load(paths: Iterable[PathLike], *, skipped: Skipped | None = None) -> Iterat
     """Examples from every file in order; an id seen twice is an error because reports are keyed by id.
     A path that is the string `-` is standard input (ragmon.options.STDIN).
 
-    Recorded traces that are not RAG are appended to `skipped` as (trace id, NOT_RAG)."""
+    Recorded traces that are not RAG are appended to `skipped` as (trace id, NOT_RAG), and those scored
+    with some of their requests left unscored as (trace id, why)."""
     for example, _, _ in located(paths, skipped=skipped):
         yield example
 

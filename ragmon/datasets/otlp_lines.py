@@ -15,13 +15,15 @@ from ragmon.datasets.locate import LineOf, fixed
 from ragmon.errors import InputError
 from ragmon.model import Example
 from ragmon.otlp.decode import DecodeError, decode_json
-from ragmon.semconv.extract import ExtractionError, extract
+from ragmon.semconv.extract import ExtractionError, extract_noted
 from ragmon.traces import Assembler, Span
 
 OTLP_MARKER = "resourceSpans"
 NOT_RAG = "not_rag"
 """The reason recorded in `skipped` for a recorded trace with no retrieval and no generation."""
 Skipped = list[tuple[str, str]]
+"""(trace id, reason): NOT_RAG for a trace that is no example; any other reason is a trace scored with
+requests of it left unscored (`ragmon.semconv.extract.extract_noted`), which the caller should say."""
 
 
 def load_otlp(lines: Iterable[tuple[int, bytes]], source: str,
@@ -43,7 +45,7 @@ def load_otlp(lines: Iterable[tuple[int, bytes]], source: str,
     for decided in assembler.drain():
         trace = decided.trace
         try:
-            example = extract(trace)
+            example, set_aside = extract_noted(trace)
         except ExtractionError as exc:
             error = InputError(str(exc), source=source, line=span_lines[trace.trace_id, exc.span_id])
             error.field = exc.field  # as ExtractionError does: the message already names the attribute
@@ -51,6 +53,8 @@ def load_otlp(lines: Iterable[tuple[int, bytes]], source: str,
         if example is None:
             skipped.append((trace.trace_id, NOT_RAG))
             continue
+        if set_aside is not None:
+            skipped.append((trace.trace_id, set_aside))
         yield example, fixed(span_lines[trace.trace_id, trace.spans[0].span_id])
 
 
