@@ -43,7 +43,7 @@ async def test_an_answer_slower_than_trace_wait_is_scored_with_its_whole_trace()
     # --trace-wait 2s, the model answering in 4 s (--target-timeout 10s). The retrieval span arrived at
     # once, and 2 s later the trace was decided without its root and answer, while the question was still
     # being asked; the run stopped waiting at the answer and exited 2 with "its parent never arrived, nor
-    # the answer: the trace was decided without them (the request was still running at --decision-wait".
+    # the answer: the trace was decided without them (the request was still running ...".
     receiver = free_port()
     with sdk_tracer(receiver) as tracer:
         async with serving(retrieves_then_thinks(tracer, 4.0)) as url:

@@ -1065,7 +1065,8 @@ def _unanswered(view: _View, tops: list[Span], contexts: tuple[Context, ...] | N
         raise ExtractionError(roots[0], "parent_span_id",
                               f"its parent (parent_span_id {roots[0].parent_span_id}) never arrived, nor the "
                               "answer: the trace was decided without them (the request was still running "
-                              "at --decision-wait, a slow model call say, or the sidecar stopped meanwhile; "
+                              "when it was decided, at serve's --decision-wait or replay's --trace-wait: a "
+                              "slow model call say, or ragmon stopped meanwhile; "
                               "or a streamed answer's client stopped reading, which ends none of the spans "
                               "around the model call), so its documents are not scored alone")
 
