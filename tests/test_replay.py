@@ -872,27 +872,21 @@ def test_a_report_path_that_is_a_directory_is_refused_before_anything_is_scored(
     assert list((tmp_path / "reports").iterdir()) == []
 
 
-def test_a_report_path_ending_in_a_slash_names_a_directory_and_is_refused(ragmon_cmd: list[str],
-                                                                          tmp_path: Path) -> None:
+@pytest.mark.parametrize(("path", "end", "suggested"), [
     # `--junit reports/` in a fresh checkout, where `reports` does not exist yet: pathlib drops the slash,
     # and the run passed (exit 0) having written the JUnit XML to a file named `reports`, where the CI's
     # `reports/*.xml` finds nothing. With `reports` already there it was refused as a directory.
-    done = replay(ragmon_cmd, GOLDEN, "--gate", "groundedness=0.5", "--junit", "reports/", cwd=tmp_path)
-    assert (done.returncode, done.stdout) == (2, "")
-    assert done.stderr.splitlines()[-1] == (
-        "ragmon replay: error: argument --junit: 'reports/' ends in '/', so it names a directory: name the "
-        "file to write the report to (reports/report.xml, say)")
-    assert list(tmp_path.iterdir()) == []
-
-
-def test_a_report_path_ending_in_a_dot_part_names_a_directory_and_is_refused(ragmon_cmd: list[str],
-                                                                             tmp_path: Path) -> None:
+    ("reports/", "/", "reports/report.xml"),
     # `--junit reports/.` is `reports` to pathlib too: it had written a file of that name and passed.
-    done = replay(ragmon_cmd, GOLDEN, "--gate", "groundedness=0.5", "--junit", "reports/.", cwd=tmp_path)
+    ("reports/.", ".", "reports/./report.xml"),
+], ids=["slash", "dot-part"])
+def test_a_report_path_naming_a_directory_by_its_end_is_refused(ragmon_cmd: list[str], tmp_path: Path,
+                                                                 path: str, end: str, suggested: str) -> None:
+    done = replay(ragmon_cmd, GOLDEN, "--gate", "groundedness=0.5", "--junit", path, cwd=tmp_path)
     assert (done.returncode, done.stdout) == (2, "")
     assert done.stderr.splitlines()[-1] == (
-        "ragmon replay: error: argument --junit: 'reports/.' ends in '.', so it names a directory: name the "
-        "file to write the report to (reports/./report.xml, say)")
+        f"ragmon replay: error: argument --junit: '{path}' ends in '{end}', so it names a directory: name "
+        f"the file to write the report to ({suggested}, say)")
     assert list(tmp_path.iterdir()) == []
 
 

@@ -129,10 +129,9 @@ def _verdict(claim: Claim, claim_profile: TextProfile, threshold: float,
             continue
         if not terms.isdisjoint(FREQUENCIES) and _other_frequency(terms, read):
             continue
-        if not terms.isdisjoint(PERIOD_TERMS):
-            counted = _counts(claim, numbers) if counted is None else counted
-            if counted and read.counts_otherwise(counted):
-                continue
+        counted = _counts(claim, terms, numbers) if counted is None else counted
+        if counted and read.counts_otherwise(counted):
+            continue
         if measured and (elsewhere := displaced(claim_profile, text, read_sentences)) is not None:
             moved[ctx_id] = elsewhere
             continue
@@ -147,9 +146,8 @@ def _verdict(claim: Claim, claim_profile: TextProfile, threshold: float,
         return ClaimVerdict(claim, False, (), "no context was retrieved")
     if opposites is None:
         opposites = _opposites(terms)
-    if counted is None and not terms.isdisjoint(PERIOD_TERMS):
-        counted = _counts(claim, numbers)
-    return ClaimVerdict(claim, False, (), _reason(claim_profile, opposites, counted or NO_COUNTS, *closest,
+    counted = _counts(claim, terms, numbers) if counted is None else counted
+    return ClaimVerdict(claim, False, (), _reason(claim_profile, opposites, counted, *closest,
                                                   moved.get(closest[1])))
 
 
@@ -172,10 +170,10 @@ period to check (`how_often`)."""
 NO_COUNTS: frozenset[how_often.Count] = frozenset()
 
 
-def _counts(claim: Claim, numbers: frozenset[float]) -> frozenset[how_often.Count]:
-    """The claim's counts per period ("2 tablets a day"), read from its text when it has a period's term
-    and a count: a number, or "once", which is no number (`ragmon.text.numbers`)."""
-    if not numbers and "once" not in claim.text.lower():
+def _counts(claim: Claim, terms: frozenset[str], numbers: frozenset[float]) -> frozenset[how_often.Count]:
+    """The claim's counts per period ("2 tablets a day"), read from its text only when it has a period's
+    term and a count: a number, or "once", which is no number (`ragmon.text.numbers`)."""
+    if terms.isdisjoint(PERIOD_TERMS) or (not numbers and "once" not in claim.text.lower()):
         return NO_COUNTS
     return how_often.counts(prepare(claim.text))
 
