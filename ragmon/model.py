@@ -315,10 +315,15 @@ class Report:
     config: EvalConfig = EvalConfig()
     """What the aggregates were computed with: a gate or a report reading their intervals needs the level
     they are at, and the resamples to read another level from."""
+    warnings: tuple[tuple[str, str], ...] = ()
+    """(example id, warning) for examples scored whole but with something a reader of the figures should
+    know: a recorded trace of several requests, of which only the last was scored. In the report files, not
+    only on the terminal, because a CI job's log is read less often, and kept for less long, than its
+    reports. Last, so that a Report built by position keeps its meaning."""
 
     def __repr__(self) -> str:
         # Counts, not contents: a report of 10,000 examples would print megabytes of context text in a
         # notebook cell, a log line or a failed assertion. The results are a field away.
         return (f"Report(judge={self.judge!r}, k={self.k!r}, results=<{len(self.results)} results>, "
                 f"aggregates={self.aggregates!r}, skipped=<{len(self.skipped)} skipped>, "
-                f"config={self.config!r})")
+                f"config={self.config!r}, warnings=<{len(self.warnings)} warnings>)")

@@ -502,7 +502,7 @@ def _replay(args: argparse.Namespace, started: tuple[datetime, float], checkpoin
     # every full collection while scoring and rendering allocate (JSON report ~3x faster at 10,000).
     gc.freeze()
     try:
-        reports = [replace(report, skipped=(*not_rag, *report.skipped))
+        reports = [replace(report, skipped=(*not_rag, *report.skipped), warnings=tuple(set_aside))
                    for report in score_runs(examples, judge, _config(args), args.repeat, progress,
                                             skip_judge_errors=args.judge_errors == "skip",
                                             concurrency=args.llm_concurrency)]

@@ -176,7 +176,8 @@ def test_a_report_repr_counts_the_examples_rather_than_printing_them() -> None:
                             "aggregates={'hit_rate': Aggregate(mean=None, n=0, ci=None), ")
     assert "'groundedness': Aggregate(mean=0.5, n=2, ci=None)" in shown
     assert shown.endswith(", skipped=<0 skipped>, "
-                          "config=EvalConfig(k=5, bootstrap_samples=0, confidence=0.95, seed=0))")
+                          "config=EvalConfig(k=5, bootstrap_samples=0, confidence=0.95, seed=0), "
+                          "warnings=<0 warnings>)")
     assert "Returns" not in shown
 
 

@@ -760,17 +760,25 @@ def test_a_recorded_trace_of_several_requests_is_scored_by_its_last_and_says_so(
     line = {"resourceSpans": [{"resource": {}, "scopeSpans": [{"scope": {}, "spans": spans}]}]}
     data = tmp_path / "otlp.jsonl"
     data.write_text(json.dumps(line) + "\n", encoding="utf-8")
-    done = replay(ragmon_cmd, data, "--gate", "groundedness=0.5", "--json", "r.json", cwd=tmp_path)
+    done = replay(ragmon_cmd, data, "--gate", "groundedness=0.5", "--json", "r.json", "--markdown", "r.md",
+                  cwd=tmp_path)
     assert done.returncode == 0, done.stderr
-    assert done.stderr.splitlines() == [
-        "ragmon replay: warning: trace 0af7651916cd43dd8448eb211c80319c: 2 chains of this trace each "
-        "retrieved and answered, one after another, asked different questions ('Who pays for returns?', "
-        "'How long is the warranty?'); ragmon scores one answer a trace, the last: the 1 before it are not "
-        "scored. Give each request its own trace (a span per request, not one around a loop or a queue's "
-        "worker); if they are one request asking again in other words, this is what it should do"]
+    why = ("2 chains of this trace each retrieved and answered, one after another, asked different questions "
+           "('Who pays for returns?', 'How long is the warranty?'); ragmon scores one answer a trace, the "
+           "last: the 1 before it are not scored. Give each request its own trace (a span per request, not "
+           "one around a loop or a queue's worker); if they are one request asking again in other words, "
+           "this is what it should do")
+    trace_id = "0af7651916cd43dd8448eb211c80319c"
+    assert done.stderr.splitlines() == [f"ragmon replay: warning: trace {trace_id}: {why}"]
     report = json.loads((tmp_path / "r.json").read_text())
     assert [result["question"] for result in report["results"]] == ["How long is the warranty?"]
     assert report["skipped"] == []
+    # The reports say it too: a CI job's log is gone long before its report artifacts are.
+    assert report["warnings"] == [{"id": trace_id, "warning": why}]
+    markdown = (tmp_path / "r.md").read_text()
+    assert f"### Warnings (1)\n\n- `{trace_id}`: 2 chains of this trace each retrieved" in markdown
+    assert "Skipped" not in markdown
+    assert f"warnings (1 of 1, on examples scored):\n  {trace_id}: 2 chains of this trace each" in done.stdout
 
 
 def test_closed_stderr_does_not_turn_a_pass_into_a_breach(ragmon_cmd: list[str], tmp_path: Path) -> None:
@@ -825,7 +833,7 @@ def test_an_error_replaces_the_previous_runs_reports(ragmon_cmd: list[str], tmp_
         "examples": 0,
         "aggregates": {},
         "gates": [], "passed": False, "complete": False, "error": why, "baseline": None, "results": [],
-        "skipped": []}
+        "skipped": [], "warnings": []}
     suite = ET.parse(out / "r.xml").getroot()
     assert (suite.get("tests"), suite.get("failures"), suite.get("errors")) == ("1", "0", "1")
     error = suite.find("testcase/error")
@@ -1127,7 +1135,7 @@ def test_a_refused_command_line_replaces_the_previous_runs_reports(
         "examples": 0,
         "aggregates": {},
         "gates": [], "passed": False, "complete": False, "error": why, "baseline": None, "results": [],
-        "skipped": []}
+        "skipped": [], "warnings": []}
     quoted = why.replace("http://", "http:&#8203;//")  # a bare URL in Markdown: no link (report tests)
     error_page = ("## ragmon replay: INCOMPLETE\n\nThe run could not complete (exit status 2), so no gate "
                   f"was decided:\n\n> {quoted}\n")
@@ -1185,7 +1193,7 @@ def test_a_refused_command_line_with_a_report_on_a_pipe_exits_instead_of_waiting
         "examples": 0,
         "aggregates": {},
         "gates": [], "passed": False, "complete": False, "error": "unrecognized arguments: --bogus",
-        "baseline": None, "results": [], "skipped": []}
+        "baseline": None, "results": [], "skipped": [], "warnings": []}
 
 
 def test_a_failed_run_never_overwrites_the_golden_set_its_json_flag_swallowed(ragmon_cmd: list[str],

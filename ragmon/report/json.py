@@ -51,6 +51,7 @@ def to_dict(report: Report, gates: Sequence[GateResult], *, incomplete: str | No
         "baseline": None if comparison is None else _baseline(comparison),
         "results": [_result(r) for r in report.results],
         "skipped": [{"id": example_id, "reason": reason} for example_id, reason in report.skipped],
+        "warnings": [{"id": example_id, "warning": warning} for example_id, warning in report.warnings],
     }
 
 
@@ -65,7 +66,8 @@ def render_error(message: str) -> str:
     key of a full report, empty, so `jq '.results[]'` or `.gates | length` still work on it."""
     return _dumps({"report_format": REPORT_FORMAT, "ragmon_version": __version__, "judge": {}, "k": None,
                    "confidence": None, "examples": 0, "aggregates": {}, "gates": [], "passed": False,
-                   "complete": False, "error": message, "baseline": None, "results": [], "skipped": []})
+                   "complete": False, "error": message, "baseline": None, "results": [], "skipped": [],
+                   "warnings": []})
 
 
 def _dumps(doc: dict[str, Any]) -> str:

@@ -92,12 +92,8 @@ def render(report: Report, gates: Sequence[GateResult], *, worst: int = DEFAULT_
     if comparison is not None:
         intro, blocks = _regressions(comparison, worst)
         head += intro
-    if report.skipped:
-        blocks += _section(["", f"### Skipped ({len(report.skipped)})", ""],
-                           [[f"- {_code(show_id(example_id, ID_WIDTH))}: {_text(reason)}"]
-                            for example_id, reason in report.skipped[:SKIPPED_SHOWN]],
-                           _more(len(report.skipped) - SKIPPED_SHOWN, "skipped example",
-                                 " (the JSON report lists all)"), "skipped example")
+    blocks += _named(report.skipped, "Skipped", "skipped example")
+    blocks += _named(report.warnings, "Warnings", "warning")
     weak = weakest(report.results, gates)
     shown = weak[:worst]
     blocks += _section(["", f"### Weakest examples ({len(shown)} of {len(weak)} with problems)"],
@@ -111,6 +107,17 @@ def render(report: Report, gates: Sequence[GateResult], *, worst: int = DEFAULT_
                 "here. The JSON report (`--json`) lists every example.*\n")
 
     return _within(_joined(head), [_joined(block.lines) for block in blocks], note)
+
+
+def _named(entries: Sequence[tuple[str, str]], title: str, shows: str) -> list[_Block]:
+    """A section of (example id, text) entries, such as skipped examples and why, the first SKIPPED_SHOWN
+    of them; none when there are none."""
+    if not entries:
+        return []
+    return _section(["", f"### {title} ({len(entries)})", ""],
+                    [[f"- {_code(show_id(example_id, ID_WIDTH))}: {_text(said)}"]
+                     for example_id, said in entries[:SKIPPED_SHOWN]],
+                    _more(len(entries) - SKIPPED_SHOWN, shows, " (the JSON report lists all)"), shows)
 
 
 def _skipped_count(report: Report) -> str:

@@ -56,7 +56,8 @@ def render(report: Report, gates: Sequence[GateResult], *, incomplete: str | Non
     lines += [f"gate {g.label}: {UNDECIDED if incomplete is not None else 'ok' if g.passed else 'BREACHED'} "
               f"({coverage.with_skipped(g.reason, skipped)})" for g in gates]
     lines += [warning(gap) for gap in coverage.gaps(report, gates)]
-    for section in (_skipped_section(report.skipped), _baseline_section(comparison),
+    for section in (_skipped_section(report.skipped), _warnings_section(report.warnings),
+                    _baseline_section(comparison),
                     _worst_section(report.results)):
         if section:
             lines += ["", *section, ""] if lines[-1] else [*section, ""]
@@ -252,12 +253,21 @@ def _cut(flat: str, width: int, shown: Callable[[str], list[str]]) -> str:
 def _skipped_section(skipped: Sequence[tuple[str, str]]) -> list[str]:
     """Examples left out of every figure (a judge error under `--judge-errors=skip`): a gate can pass
     without them, so the terminal names the first few and why, not only their count."""
-    if not skipped:
+    return _named_section(skipped, "skipped examples ({} of {}, left out of every figure):")
+
+
+def _warnings_section(warnings: Sequence[tuple[str, str]]) -> list[str]:
+    """Examples scored with a warning (`Report.warnings`): named, as skipped ones are."""
+    return _named_section(warnings, "warnings ({} of {}, on examples scored):")
+
+
+def _named_section(entries: Sequence[tuple[str, str]], heading: str) -> list[str]:
+    """The first WORST_SHOWN (example id, text) entries under `heading`, which gets how many of how many."""
+    if not entries:
         return []
-    shown = skipped[:WORST_SHOWN]
-    lines = [f"skipped examples ({len(shown)} of {len(skipped)}, left out of every figure):"]
-    return lines + [f"  {show_id(example_id, ID_WIDTH)}: {show(reason, WIDTH)}"
-                    for example_id, reason in shown]
+    shown = entries[:WORST_SHOWN]
+    return [heading.format(len(shown), len(entries)),
+            *(f"  {show_id(example_id, ID_WIDTH)}: {show(said, WIDTH)}" for example_id, said in shown)]
 
 
 def _baseline_section(comparison: Comparison | None) -> list[str]:

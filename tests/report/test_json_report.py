@@ -25,7 +25,7 @@ def test_schema_keys_and_types(report: Report, gates: tuple[GateResult, ...]) ->
     doc = json.loads(render(report, gates), parse_constant=_no_nan)
     assert set(doc) == {"report_format", "ragmon_version", "judge", "k", "confidence", "examples",
                         "aggregates", "gates", "passed", "complete", "error", "baseline", "results",
-                        "skipped"}
+                        "skipped", "warnings"}
     assert doc["report_format"] == 1
     assert doc["judge"] == {"name": "lexical", "threshold": 0.6}
     assert (doc["k"], doc["confidence"], doc["examples"], doc["passed"]) == (5, 0.95, 4, False)
@@ -45,6 +45,7 @@ def test_schema_keys_and_types(report: Report, gates: tuple[GateResult, ...]) ->
     assert doc["gates"][2]["value"] is None
 
     assert doc["skipped"] == [{"id": "e5", "reason": "judge timed out"}]
+    assert doc["warnings"] == []
     assert [r["id"] for r in doc["results"]] == ["e1", "e2", "e3", "e4"]
     for item, result in zip(doc["results"], report.results, strict=True):
         assert set(item) == {"id", "question", "category", "metrics", "claims", "relevant_not_retrieved",
@@ -83,7 +84,7 @@ def test_an_error_report_has_every_key_and_no_figures() -> None:
     assert doc == {"report_format": 1, "ragmon_version": ragmon.__version__, "judge": {}, "k": None,
                    "confidence": None, "examples": 0, "aggregates": {}, "gates": [], "passed": False,
                    "complete": False, "error": "data.jsonl:3: invalid JSON", "baseline": None, "results": [],
-                   "skipped": []}
+                   "skipped": [], "warnings": []}
 
 
 def test_claims_carry_the_judges_reason() -> None:
