@@ -470,11 +470,8 @@ def _replay(args: argparse.Namespace, started: tuple[datetime, float], checkpoin
         note(f"skipped {len(not_rag)} recorded trace(s) that are not RAG (no retrieval, no generation): "
               f"{_listed(not_rag)}")
     set_aside = [entry for entry in told if entry[1] != datasets.NOT_RAG]
-    if set_aside and not args.quiet:  # scored, but some of their requests were not: said, as serve does
-        (trace_id, why), others = set_aside[0], [trace_id for trace_id, _ in set_aside[1:]]
-        more = (f" (so are {len(others)} more: {', '.join(others[:5])}{' ...' * (len(others) > 5)})"
-                if others else "")
-        note(f"ragmon replay: warning: trace {trace_id}: {why}{more}")
+    if not args.quiet:
+        _warn_set_aside(set_aside, "trace")
     caveats = () if baseline is None else tuple(baselines.caveats(baseline, examples))
     if not args.quiet:
         for caveat in caveats:
@@ -489,10 +486,15 @@ def _replay(args: argparse.Namespace, started: tuple[datetime, float], checkpoin
 
         asking = Progress(sys.stderr, enabled=not args.quiet, words=("asking", "asked", "questions"),
                           checkpoint=checkpoint)
+        live_set_aside: datasets.Skipped = []
         try:
-            examples = collect(examples, target, log=None if args.quiet else sys.stderr, progress=asking)
+            examples = collect(examples, target, log=None if args.quiet else sys.stderr, progress=asking,
+                               set_aside=live_set_aside)
         finally:
             asking.close()
+        if not args.quiet:
+            _warn_set_aside(live_set_aside, "example")
+        set_aside += live_set_aside
     elif all(e.answer is None and e.contexts is None for e in examples):
         raise InputError(f"nothing to score in {', '.join(map(input_name, args.datasets))}: no example "
                          f"records an answer or retrieved contexts (an eval-set file holds questions and "
@@ -729,6 +731,17 @@ def _target(args: argparse.Namespace) -> Target | None:
     except ImportError as exc:
         raise MissingExtra("--target", "target", exc) from exc
     return Target.from_args(args)
+
+
+def _warn_set_aside(set_aside: Sequence[tuple[str, str]], what: str) -> None:
+    """Examples scored with requests of their trace left unscored, said as serve logs it: the first in
+    whole, then how many more, by `what` their ids are (a recorded trace's id, a golden example's)."""
+    if not set_aside:
+        return
+    (first, why), others = set_aside[0], [example_id for example_id, _ in set_aside[1:]]
+    more = (f" (so are {len(others)} more: {', '.join(others[:5])}{' ...' * (len(others) > 5)})"
+            if others else "")
+    note(f"ragmon replay: warning: {what} {first}: {why}{more}")
 
 
 def _listed(skipped: Sequence[tuple[str, str]], shown: int = 5) -> str:

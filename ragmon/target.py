@@ -59,7 +59,7 @@ from ragmon.otlp.misdirected import REPLAY_RECEIVER, TRACES_PATH, endpoint_fix, 
 from ragmon.otlp.refusals import RefusalLog
 from ragmon.otlp.sites import CappedSite
 from ragmon.report.text import clip
-from ragmon.semconv.extract import ExtractionError, extract
+from ragmon.semconv.extract import ExtractionError, extract_noted
 from ragmon.semconv.unread import unread_note
 from ragmon.traces import Assembler, Decided, Span, Trace
 
@@ -223,14 +223,16 @@ def read_headers(path: Path) -> tuple[tuple[str, str], ...]:
 
 
 def collect(golden: Sequence[Example], target: Target, *, log: TextIO | None = sys.stderr,
-            progress: Callable[[int, int], None] | None = None) -> list[Example]:
+            progress: Callable[[int, int], None] | None = None,
+            set_aside: list[tuple[str, str]] | None = None) -> list[Example]:
     """The golden examples answered live by the target, in the golden order. `progress(done, total)` is
     called as each question is answered or given up on: with a build taking seconds per answer, asking
     takes far longer than scoring, and a CI job that prints nothing for minutes is killed. `log` None
     (`--quiet`) prints nothing, the receiver's lines about requests it refused included: what stops the
-    run is raised."""
+    run is raised. Examples whose trace held several requests, of which the last is scored, are appended
+    to `set_aside` as (example id, why), for the caller to say (`extract_noted`)."""
     _check_questions(golden)
-    return asyncio.run(_collect(golden, target, log, progress))
+    return asyncio.run(_collect(golden, target, log, progress, [] if set_aside is None else set_aside))
 
 
 def _check_questions(golden: Sequence[Example]) -> None:
@@ -259,7 +261,8 @@ def _random_hex(size: int) -> str:
 
 
 async def _collect(golden: Sequence[Example], target: Target, log: TextIO | None,
-                   progress: Callable[[int, int], None] | None) -> list[Example]:
+                   progress: Callable[[int, int], None] | None,
+                   set_aside: list[tuple[str, str]]) -> list[Example]:
     # 128 random bits each: a repeat among even millions of questions is far less likely than a bit flip.
     trace_ids = {example.id: new_trace_id() for example in golden}
     sink = TraceSink(set(trace_ids.values()), quiet=target.quiet, decision_wait=target.trace_wait)
@@ -303,7 +306,7 @@ async def _collect(golden: Sequence[Example], target: Target, log: TextIO | None
         # or a span without valid ids held nothing of a question's trace that could be read.
         raise RagmonError(f"the receiver refused spans the build exported as too large, so its answers may "
                           f"be scored on part of their traces{_receiver_problems(sink)}")
-    return _join(golden, trace_ids, sink, target)
+    return _join(golden, trace_ids, sink, target, set_aside)
 
 
 def _port_taken(error: OSError, host: str, port: int) -> str:
@@ -536,7 +539,7 @@ def _connect_problem(error: OSError) -> str:
 
 
 def _join(golden: Sequence[Example], trace_ids: dict[str, str], sink: TraceSink,
-          target: Target) -> list[Example]:
+          target: Target, set_aside: list[tuple[str, str]]) -> list[Example]:
     joined: list[Example] = []
     problems: list[tuple[str, str]] = []
     for example in golden:
@@ -546,7 +549,7 @@ def _join(golden: Sequence[Example], trace_ids: dict[str, str], sink: TraceSink,
             problems.append((example.id, _no_trace(sink, target.trace_wait)))
             continue
         try:
-            observed = extract(trace)
+            observed, unscored = extract_noted(trace)
         except ExtractionError as exc:
             problems.append((example.id, _without_ids(exc, trace_id)))
             continue
@@ -555,6 +558,8 @@ def _join(golden: Sequence[Example], trace_ids: dict[str, str], sink: TraceSink,
             problems.append((example.id, "its trace has no retrieval or generation span (not RAG)"
                              + ("" if why is None else f": {why}")))
             continue
+        if unscored is not None:
+            set_aside.append((example.id, unscored))
         joined.append(replace(example, contexts=observed.contexts, answer=observed.answer,
                               citations=observed.citations, pipeline=example.pipeline or observed.pipeline))
     if problems:

@@ -714,6 +714,53 @@ async def test_missing_traces_are_told_apart_from_traces_of_ids_never_sent_and_f
     assert str(raised.value) == f"2 of 2 answers cannot be scored from their traces: {why}: a, b"
 
 
+async def test_a_build_answering_two_questions_in_one_request_is_scored_by_the_last_and_told_so(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    # A build that first answers a question of its own making (a rewrite to a different question, each
+    # chain retrieving and answering, in OpenInference's convention), then the one asked: the trace's last
+    # answer is scored, as offline. Live replay had said nothing of the first, which went unscored.
+    data = tmp_path / "q.jsonl"
+    data.write_text('{"id": "a", "question": "How long is the warranty?"}\n', encoding="utf-8")
+    for name in [k for k in os.environ if k.startswith(("RAGMON_", "OTEL_", "GITHUB_"))]:
+        monkeypatch.delenv(name)
+    receiver = free_port()
+    kind = "openinference.span.kind"
+
+    def chain(tracer: Tracer, question: str, answer: str) -> None:
+        with tracer.start_as_current_span("qa", attributes={kind: "CHAIN", "input.value": question,
+                                                            "output.value": answer}):
+            with tracer.start_as_current_span("retrieve", attributes={
+                    kind: "RETRIEVER", "retrieval.documents.0.document.id": "w",
+                    "retrieval.documents.0.document.content": "The warranty lasts 2 years."}):
+                pass
+            with tracer.start_as_current_span("llm", attributes={kind: "LLM", "output.value": answer}):
+                pass
+
+    with sdk_tracer(receiver) as tracer:
+        async def ask(request: web.Request) -> web.Response:
+            question = (await request.json())["question"]
+            with tracer.start_as_current_span("POST /ask", context=propagate.extract(request.headers),
+                                              kind=SpanKind.SERVER):
+                chain(tracer, "Which product is this about?", "The kettle.")
+                chain(tracer, question, "It lasts 2 years.")
+            return web.json_response({"answer": "It lasts 2 years."})
+
+        async with serving(ask) as url:
+            argv = ["replay", str(data), "--target", url, "--receiver-listen", f"127.0.0.1:{receiver}",
+                    "--trace-wait", "2s", "--json", str(tmp_path / "r.json")]
+            status = await asyncio.to_thread(main, argv)
+    assert status == 0
+    why = ("2 chains of this trace each retrieved and answered, one after another, asked different questions "
+           "('Which product is this about?', 'How long is the warranty?'); ragmon scores one answer a "
+           "trace, the last: the 1 before it are not scored. Give each request its own trace (a span per "
+           "request, not one around a loop or a queue's worker); if they are one request asking again in "
+           "other words, this is what it should do")
+    assert f"\nragmon replay: warning: example a: {why}\n" in capsys.readouterr().err
+    written = report(tmp_path / "r.json")
+    assert [(r["id"], r["metrics"]["groundedness"]) for r in written["results"]] == [("a", 1.0)]
+    assert written["warnings"] == [{"id": "a", "warning": why}]
+
+
 async def test_a_log_line_stderr_cannot_take_does_not_stop_a_live_replay() -> None:
     # A full disk under the CI log: the line naming the receiver's endpoint raised ENOSPC, and the run,
     # whose build answered and traced every question, stopped with exit 2.
