@@ -36,7 +36,7 @@ from typing import Any, cast
 
 from ragmon import __version__, datasets
 from ragmon.budget import Prices
-from ragmon.cli import Stopped, parse_known, stop_status, stopped_by, terminated_on_signal
+from ragmon.cli import Stopped, parse_known, print_out, stop_status, stopped_by, terminated_on_signal
 from ragmon.datasets.locate import LineOf
 from ragmon.errors import InputError, RagmonError, printable
 from ragmon.evaluation import (
@@ -141,7 +141,10 @@ def _label_warnings(named: str, answer: str, claims: Sequence[Claim], spans: Seq
     - a span over text but no claim ("I don't know." is none), or over nothing but white space, which
       counts at response level only;
     - `hallucinated: false` beside spans marking claims unsupported: the response figures use the one,
-      the sentence figures the other."""
+      the sentence figures the other;
+    - `hallucinated: true` with no span at all on an answer with claims (a file labelled per response
+      only): the sentence figures count every claim as supported, so a judge flagging the made-up one
+      is scored a false alarm."""
     found = []
     for i, (start, end) in enumerate(spans):
         overlaps = [(claim, text) for claim in claims if (text := _overlap(claim, start, end).strip())]
@@ -160,6 +163,10 @@ def _label_warnings(named: str, answer: str, claims: Sequence[Claim], spans: Seq
         count = f"{sum(unsupported)} of its {len(claims)} claim{'s' * (len(claims) != 1)}"
         found.append(f"{named}: labels.hallucinated is false, yet labels.spans mark {count} unsupported: "
                      "the response figures count it as not hallucinated")
+    if hallucinated and claims and not spans:
+        every = "its one claim" if len(claims) == 1 else f"all {len(claims)} of its claims"
+        found.append(f"{named}: labels.hallucinated is true, yet labels.spans mark no claim unsupported: the "
+                     f"sentence figures count {every} as supported")
     return tuple(found)
 
 
@@ -495,10 +502,16 @@ def _build_judge(name: str, args: argparse.Namespace) -> tuple[Judge, Prices | N
 
 def _check_json_path(args: argparse.Namespace) -> None:
     """Before anything is read: `--json` names none of the datasets, which the figures would replace (the
-    labelled examples are people's work, and no run could give them back)."""
+    labelled examples are people's work, and no run could give them back), and nothing but a directory
+    stands where a folder of its path goes (a file, a dangling link): that had been found only at the end,
+    every Claude call paid for, and told as mkdir's "File exists", as if the report were in the way."""
     if args.json is None:
         return
     check_not_directory(args.json, f"--json {args.json}")
+    for folder in reversed(args.json.parents):
+        if os.path.lexists(folder) and not os.path.isdir(folder):
+            raise InputError(f"--json {args.json}: {folder} is not a directory: no report can be "
+                             "written there")
     written = existing_file(args.json)
     for name in args.datasets:
         if written is not None and written == input_file(name):
@@ -541,7 +554,7 @@ def _run(args: argparse.Namespace) -> int:
     incomplete = _incomplete(items, results)
     if args.json is not None:
         _write_json(args.json, as_dict(items, results, error=incomplete))
-    print(render(items, results), end="")
+    print_out(render(items, results), "the figures")
     if incomplete is not None:
         raise _Incomplete(incomplete)
     return 0

@@ -542,6 +542,26 @@ def note(line: str) -> None:
             print(line, file=sys.stderr, flush=True)
 
 
+def print_out(text: str, what: str) -> None:
+    """`text` (`what` it is, for the error) on stdout. Text that cannot be printed is a run that did not
+    complete: without this, the traceback (`| head` closing the pipe, a full disk) would call it a bug in
+    ragmon, with an exit status that tells CI a gate was breached. It quotes answers and ids, which may
+    hold characters the terminal's encoding lacks (a CI runner in an ASCII locale, a Windows console):
+    those are shown as escapes, not an error.
+
+    Standard output closed when the process started (`>&-`, sys.stdout is None) is output discarded on
+    purpose, as with `>/dev/null`, and as a closed stderr is: nothing is printed. A stdout that is there but
+    fails to take the text is an error."""
+    if sys.stdout is None:
+        return
+    encoding = getattr(sys.stdout, "encoding", None) or "utf-8"
+    try:
+        sys.stdout.write(text.encode(encoding, "backslashreplace").decode(encoding))
+        sys.stdout.flush()
+    except OSError as exc:
+        raise RagmonError(f"cannot write {what} to standard output: {exc.strerror or exc}") from None
+
+
 def _stopped(command: str | None, argv: Sequence[str], exc: KeyboardInterrupt) -> int:
     """A signal the subcommand did not answer (it came before the subcommand began, or the subcommand has
     nothing to clean up): 130 or 143, and a line in the CI log saying so, where a cancelled job would

@@ -37,6 +37,7 @@ from ragmon.cli import (
     Stopped,
     note,
     parse_known,
+    print_out,
     stop_status,
     stopped_by,
     terminated_on_signal,
@@ -529,7 +530,8 @@ def _replay(args: argparse.Namespace, started: tuple[datetime, float], checkpoin
         if args.repeat > len(reports):
             note(f"judge {judge.name} is deterministic: scored once, not {args.repeat} times")
         runs = f"scored {len(reports)} times; figures below are from run 1\n" if len(reports) > 1 else ""
-        _print_summary(runs + text.render(report, results, incomplete=incomplete, comparison=comparison))
+        summary = text.render(report, results, incomplete=incomplete, comparison=comparison)
+        print_out(runs + summary, "the summary")
     if incomplete is not None:
         raise RunIncomplete(incomplete)
     return exit_code(results)
@@ -616,25 +618,6 @@ def _judge_failed(judge: Judge, reports: Sequence[Report], examples: Sequence[Ex
                 f"{flag.given(f'{share:g}')} allows (at most {allowed:,}), so no gate was decided on the "
                 f"{len(examples) - failed:,} left (the reports list why each was skipped)")
     return None
-
-
-def _print_summary(summary: str) -> None:
-    """A summary that cannot be printed is a run that did not complete: without this, the traceback's
-    exit status 1 would tell CI that a gate was breached. It quotes answers, which may hold characters the
-    terminal's encoding lacks (a CI runner in an ASCII locale): those are shown as escapes, not an error.
-
-    Standard output closed when the process started (`>&-`, sys.stdout is None) is output discarded on
-    purpose, as with `>/dev/null`, and as a closed stderr is: nothing is printed, and the gates decide
-    the exit status. A stdout that is there but fails to take the summary (a full disk) is an error."""
-    if sys.stdout is None:
-        return
-    encoding = getattr(sys.stdout, "encoding", None) or "utf-8"
-    summary = summary.encode(encoding, "backslashreplace").decode(encoding)
-    try:
-        sys.stdout.write(summary)
-        sys.stdout.flush()
-    except OSError as exc:
-        raise RagmonError(f"cannot write the summary to standard output: {exc.strerror or exc}") from None
 
 
 def _write_reports(report: Report, results: Sequence[GateResult], args: argparse.Namespace,

@@ -348,6 +348,38 @@ def test_a_span_on_white_space_or_nothing_is_warned_of(tmp_path: Path,
         "response level only\n")
 
 
+def test_a_response_labelled_hallucinated_with_no_span_is_warned_of(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Labels per response only (`hallucinated: true`, no spans), as many published sets have: every
+    sentence counted as labelled supported, so a judge flagging the made-up one scores a false alarm, and
+    nothing said so. S has 2 claims, T one; U's answer abstains, no claim, so no sentence figure is moved
+    and it is not warned of. Both of S's claims are in its document: the lexical judge finds them
+    supported, 2 TN; T's is not: 1 FP. Claims 3, labelled unsupported 0, hallucinated 3."""
+    paris = "The Eiffel Tower is in Paris. It opened in 1889."
+    s = {"id": "S", "question": "q", "contexts": [{"id": "d1", "text": paris}], "answer": paris,
+         "labels": {"hallucinated": True, "spans": []}}
+    t = {"id": "T", "question": "q", "contexts": [{"id": "d1", "text": paris}],
+         "answer": "Crocodiles swim in purple rivers.", "labels": {"hallucinated": True}}
+    u = {"id": "U", "question": "q", "contexts": [{"id": "d1", "text": paris}], "answer": "I don't know.",
+         "labels": {"hallucinated": True, "spans": []}}
+    data = write_dataset(tmp_path / "labelled.jsonl", [s, t, u])
+    report = tmp_path / "cal.json"
+    assert main(["calibrate", str(data), "--json", str(report)]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("3 labelled examples: 3 claims, 0 labelled unsupported; 3 responses labelled "
+                          "hallucinated\n")
+    assert out.endswith(
+        "warning: example 'S': labels.hallucinated is true, yet labels.spans mark no claim unsupported: the "
+        "sentence figures count all 2 of its claims as supported\n"
+        "warning: example 'T': labels.hallucinated is true, yet labels.spans mark no claim unsupported: the "
+        "sentence figures count its one claim as supported\n"
+        "lexical: 1 of 3 examples needing no judge (no claim, or nothing retrieved), left out of the figures "
+        "per example (over the other 2)\n")
+    (judge,) = json.loads(report.read_text())["judges"]
+    assert judge["sentence"] == {"tp": 0, "fp": 1, "fn": 0, "tn": 2, "precision": 0.0, "recall": None,
+                                 "f1": 0.0, "accuracy": pytest.approx(2 / 3)}
+
+
 BAD_LABELS = {
     "no labels": ({}, "labels"),
     "hallucinated not a bool": ({"labels": {"hallucinated": "yes", "spans": []}}, "labels.hallucinated"),

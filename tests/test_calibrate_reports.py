@@ -3,6 +3,7 @@ report saying so and why at that path, never the previous run's figures, as `rag
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import signal
@@ -96,6 +97,22 @@ def test_a_report_path_that_is_a_directory_is_refused_before_any_judge_runs(
     assert error_of(capsys.readouterr().err) == (f"--json {tmp_path} is a directory: name a file to write "
                                                  "the report to")
     assert fake_api.requests == []  # no call paid for figures that had nowhere to go
+
+
+def test_a_report_path_through_a_file_is_refused_before_any_judge_runs(
+        fake_api: FakeAnthropic, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # `--json out/s.json` where out is a file: every example was judged and paid for, then the run ended in
+    # "cannot write: File exists", as if s.json were in the way.
+    data = write_dataset(tmp_path / "labelled.jsonl", RECORDS)
+    (tmp_path / "out").write_text("notes\n")
+    report = tmp_path / "out" / "reports" / "s.json"
+    claude_env(monkeypatch, fake_api)
+    assert main(["calibrate", str(data), "--judge", "claude", "--json", str(report)]) == 2
+    assert error_of(capsys.readouterr().err) == (f"--json {report}: {tmp_path / 'out'} is not a directory: "
+                                                 "no report can be written there")
+    assert fake_api.requests == []
+    assert (tmp_path / "out").read_text() == "notes\n"
 
 
 @pytest.mark.parametrize(("argv", "env", "why"), [
@@ -240,3 +257,37 @@ def test_the_examples_a_label_warning_names_are_told_apart(tmp_path: Path,
     assert out.endswith(f"warning: example 'a b': {tail}warning: example 'a\\u2028b': {tail}"
                         f"warning: example 'a\\nb': {tail}warning: example 'a\\tb': {tail}"
                         f"warning: example 'a\\xa0b': {tail}")
+
+
+class ClosedPipe(io.StringIO):
+    """Standard output piped into `head`, which has exited: every write fails."""
+
+    def write(self, text: str) -> int:
+        raise BrokenPipeError(32, "Broken pipe")
+
+
+def test_figures_that_cannot_be_printed_are_an_error_and_the_report_says_so(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    # `ragmon calibrate labelled.jsonl | head -1`: the table met a closed pipe and ended in a traceback
+    # calling it a bug in ragmon, with the report, written before, saying the run was complete.
+    report = tmp_path / "s.json"
+    data = write_dataset(tmp_path / "labelled.jsonl", RECORDS)
+    monkeypatch.setattr(sys, "stdout", ClosedPipe())
+    assert main(["calibrate", str(data), "--json", str(report)]) == 2
+    why = error_of(capsys.readouterr().err)
+    assert why == "cannot write the figures to standard output: Broken pipe"
+    assert json.loads(report.read_text()) == incomplete(why)
+
+
+def test_characters_the_terminal_cannot_show_are_printed_as_escapes(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    # An id with an "é" on a console whose encoding is ASCII had ended the run in a traceback.
+    paris = "The Eiffel Tower is in Paris. It opened in 1889."  # the space at 29-30 is no sentence
+    item = {"id": "café", "question": "q", "contexts": [{"id": "d1", "text": paris}], "answer": paris,
+            "labels": {"hallucinated": True, "spans": [{"start": 29, "end": 30}]}}
+    written = io.BytesIO()
+    monkeypatch.setattr(sys, "stdout", io.TextIOWrapper(written, encoding="ascii"))
+    assert main(["calibrate", str(write_dataset(tmp_path / "labelled.jsonl", [item]))]) == 0
+    out = written.getvalue().decode("ascii")
+    assert out.endswith("warning: example 'caf\\xe9': labels.spans[0] (29-30) marks white space alone, so "
+                        "it labels no sentence and counts at response level only\n")
