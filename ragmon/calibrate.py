@@ -37,6 +37,7 @@ from typing import Any, cast
 from ragmon import __version__, datasets
 from ragmon.budget import Prices
 from ragmon.cli import Stopped, parse_known, print_out, stop_status, stopped_by, terminated_on_signal
+from ragmon.datasets.fields import json_type
 from ragmon.datasets.locate import LineOf
 from ragmon.errors import InputError, RagmonError, printable
 from ragmon.evaluation import (
@@ -97,8 +98,11 @@ def labelled(example: Example, source: str, line_of: LineOf | None = None) -> La
                           line=None if line_of is None else line_of(), field=field)
 
     labels = example.extra.get("labels")
-    if not isinstance(labels, Mapping):
+    if labels is None:
         raise bad("no labels object (calibration needs human labels on every example)", "labels")
+    if not isinstance(labels, Mapping):
+        raise bad(f'must be an object {{"hallucinated": true or false, "spans": [...]}}, got '
+                  f"{json_type(labels)}", "labels")
     if not isinstance(labels.get("hallucinated"), bool):
         raise bad("must be true or false", "labels.hallucinated")
     raw_spans = labels.get("spans", [])
@@ -570,9 +574,14 @@ def _incomplete(items: Sequence[Labelled], results: Sequence[Calibration]) -> st
     one = len(failed) == 1
     they = "it" if one else "they"
     unmeasured = f", not even on the {free} example{'s' * (free != 1)} needing no judge" if free else ""
-    return (f"the {' and '.join(r.judge for r in failed)} judge{'' if one else 's'} failed on all {asked} "
-            f"examples {they} had to judge, so {they} {'has' if one else 'have'} no figures{unmeasured} "
+    every = "the one example" if asked == 1 else f"all {asked} examples"
+    return (f"the {' and '.join(r.judge for r in failed)} judge{'' if one else 's'} failed on {every} "
+            f"{they} had to judge, so {they} {'has' if one else 'have'} no figures{unmeasured} "
             "(the skipped examples are listed, each with its reason)")
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}{'' if n == 1 else 's'}"
 
 
 def _stopped_line(reason: str, written: bool) -> str:
@@ -681,9 +690,9 @@ def _table(rows: Sequence[Sequence[str]]) -> str:
 
 def render(items: Sequence[Labelled], results: Sequence[Calibration]) -> str:
     summary = as_dict(items, [])
-    head = (f"{summary['examples']} labelled examples: {summary['claims']} claims, "
-            f"{summary['labelled_unsupported']} labelled unsupported; {summary['hallucinated']} responses "
-            "labelled hallucinated\n\n")
+    head = (f"{_count(summary['examples'], 'labelled example')}: {_count(summary['claims'], 'claim')}, "
+            f"{summary['labelled_unsupported']} labelled unsupported; "
+            f"{_count(summary['hallucinated'], 'response')} labelled hallucinated\n\n")
     quality = _quality([(r.judge, r.sentence, r.response) for r in results])
     shared = common(items, results)
     if shared is not None:

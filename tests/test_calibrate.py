@@ -382,6 +382,7 @@ def test_a_response_labelled_hallucinated_with_no_span_is_warned_of(
 
 BAD_LABELS = {
     "no labels": ({}, "labels"),
+    "labels not an object": ({"labels": "yes"}, "labels"),
     "hallucinated not a bool": ({"labels": {"hallucinated": "yes", "spans": []}}, "labels.hallucinated"),
     "span past the answer": ({"labels": {"hallucinated": True, "spans": [{"start": 0, "end": 999}]}},
                              "labels.spans[0]"),
@@ -848,3 +849,23 @@ def test_of_several_judge_errors_the_earliest_examples_is_raised_whatever_came_f
     with pytest.raises(JudgeError) as raised:
         calibrate(Failing(), labelled_records(), concurrency=4)
     assert str(raised.value) == "no verdict for A"
+
+
+def test_labels_that_are_not_an_object_are_told_what_they_should_be(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # "labels": "yes" was told "no labels object", as if the field were missing.
+    record = {**RECORDS[0], "labels": "yes"}
+    data = write_dataset(tmp_path / "bad.jsonl", [record])
+    assert main(["calibrate", str(data)]) == 2
+    assert capsys.readouterr().err == (
+        f"ragmon calibrate: error: {data}:1: example 'A': must be an object "
+        "{\"hallucinated\": true or false, \"spans\": [...]}, got a string (field 'labels')\n")
+
+
+def test_counts_of_one_are_written_in_the_singular(tmp_path: Path,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    record = {"id": "A", "question": "q", "contexts": [{"id": "d1", "text": "Paris is in France."}],
+              "answer": "Paris is in France.", "labels": {"hallucinated": False, "spans": []}}
+    assert main(["calibrate", str(write_dataset(tmp_path / "one.jsonl", [record]))]) == 0
+    assert capsys.readouterr().out.startswith(
+        "1 labelled example: 1 claim, 0 labelled unsupported; 0 responses labelled hallucinated\n")
