@@ -704,3 +704,140 @@ def test_score_heatmap_counts_a_burst_once(tmp_path: Path) -> None:
                             ("40x24 41x20", "90x24 93x20", "90x24 93x20"), "10x24 60x20")
     promtool_expects(tmp_path, f"sum_over_time(({expr})[10m:{step}s]) * {per_unit}", series,
                      {'{le="0.5"}': 3, '{le="1.0"}': 10, '{le="+Inf"}': 10}, "20m", "30s")
+
+
+def stat_colour(panel: dict[str, Any], ref_id: str, value: float) -> str:
+    """The colour Grafana gives `value` of the stat panel's query `ref_id`: a fixed colour as it is, else
+    the colour of the highest threshold step at or below the value (the first step's `null` is -inf),
+    with the thresholds of a byFrameRefID override of that query in place of the defaults."""
+    defaults = panel["fieldConfig"]["defaults"]
+    if defaults.get("color", {}).get("mode") == "fixed":
+        return "fixed " + defaults["color"]["fixedColor"]
+    thresholds = defaults["thresholds"]
+    for override in panel["fieldConfig"].get("overrides", []):
+        if override["matcher"] == {"id": "byFrameRefID", "options": ref_id}:
+            thresholds = next((p["value"] for p in override["properties"] if p["id"] == "thresholds"),
+                              thresholds)
+    assert thresholds["mode"] == "absolute"
+    colour = thresholds["steps"][0]["color"]
+    for step in thresholds["steps"][1:]:
+        if value >= step["value"]:
+            colour = step["color"]
+    return colour
+
+
+def stat_panel(title: str) -> dict[str, Any]:
+    (panel,) = [p for p in panels() if p["type"] == "stat" and p["title"] == title]
+    return panel
+
+
+def test_stat_panels_are_not_green_where_an_alert_fires() -> None:
+    """A stat coloured by thresholds that has one step shows that colour whatever its value: the targets
+    stat read green with every ragmon target down (RagmonDown firing), "Traces scored" green at 0 while
+    RagmonNoTracesScored fires. A stat that measures no health has a fixed, neutral colour; the targets
+    stat reads red at no target up and at any target down; the quality stats turn red where their alerts
+    fire (groundedness < 0.6, hallucination > 0.2)."""
+    for panel in panels():
+        if panel["type"] != "stat":
+            continue
+        defaults = panel["fieldConfig"]["defaults"]
+        if defaults.get("color", {}).get("mode") == "fixed":
+            assert defaults["color"]["fixedColor"] not in {"green", "red"}, panel["title"]
+        else:
+            assert len(defaults["thresholds"]["steps"]) >= 2, panel["title"]
+    targets = stat_panel("ragmon targets up / down")
+    queries = {t["refId"]: t["legendFormat"] for t in targets["targets"]}
+    assert queries == {"A": "up", "B": "down"}
+    assert [stat_colour(targets, "A", n) for n in (0, 1, 3)] == ["red", "green", "green"]
+    assert [stat_colour(targets, "B", n) for n in (0, 1, 3)] == ["green", "red", "red"]
+    groundedness = stat_panel("Groundedness (10m, $judge)")
+    assert stat_colour(groundedness, "A", 0.599) == "red" and stat_colour(groundedness, "A", 0.6) != "red"
+    hallucination = stat_panel("Hallucination (10m, $judge)")
+    assert stat_colour(hallucination, "A", 0.201) == "red" and stat_colour(hallucination, "A", 0.1) != "red"
+    for title in ("Traces scored", "Judge spend (24h)"):
+        assert stat_colour(stat_panel(title), "A", 0).startswith("fixed "), title
+
+
+def test_targets_stat_counts_the_targets_up_and_down(tmp_path: Path) -> None:
+    """The targets stat with namespace prod chosen. By hand: prod's pods a and c answer (up 1), pod b
+    fails its scrapes (up 0) -> up 2, down 1; staging's pod, down too, is outside the chosen namespace;
+    a node exporter in prod is not ragmon's. With every prod target answering: down 0, a real zero."""
+    prod = {**VARIABLES, "$namespace": "prod"}
+    def up(pod: str, values: str, namespace: str = "prod", job: str = "ragmon") -> dict[str, str]:
+        return {f'up{{job="{job}",namespace="{namespace}",instance="{pod}:9464"}}': values}
+
+    series = {**up("a", "1x30"), **up("b", "0x30"), **up("c", "1x30"), **up("s", "0x30", "staging"),
+              **up("n", "0x30", job="node")}
+    for ref, expected in (("A", 2), ("B", 1)):
+        expr = substitute(dashboard_target("ragmon targets up / down", ref)["expr"], prod)
+        promtool_expects(tmp_path, expr, series, {"{}": expected})
+    healthy = {**series, **up("b", "1x30")}
+    expr = substitute(dashboard_target("ragmon targets up / down", "B")["expr"], prod)
+    promtool_expects(tmp_path, expr, healthy, {"{}": 0})
+
+
+QUANTILE_PANELS = {
+    # Panel: (bucket series prefix, extra labels, le -> increase a minute, quantile -> value by hand).
+    # Scores, 3 examples a minute, 1 at or below 0.5, all at or below 1.0. p50: rank 1.5 falls in
+    # (0.5, 1.0], 0.5 + 0.5 x (1.5 - 1) / (3 - 1) = 0.625; p10: rank 0.3 in (0, 0.5], 0.5 x 0.3 = 0.15.
+    "Score quantiles: $metric, $judge (exemplars link to traces)": (
+        "ragmon_example_score", 'pipeline="support",judge="lexical",metric="groundedness",',
+        {"0.5": 1, "1.0": 3, "+Inf": 3}, {"A": 0.625, "B": 0.15}),
+    # Judge calls, 4 a minute, 2 within 10 ms, all within 100 ms. p50: rank 2 in (0, 0.01], 0.01 x 2/2
+    # = 0.01; p99: rank 3.96 in (0.01, 0.1], 0.01 + 0.09 x (3.96 - 2) / (4 - 2) = 0.0982.
+    "Judge latency": (
+        "ragmon_judge_duration_seconds", 'judge="lexical",',
+        {"0.01": 2, "0.1": 4, "+Inf": 4}, {"A": 0.01, "B": 0.0982}),
+    # Score lag, 2 a minute, 1 within 1 s, both within 5 s. p50: rank 1 in (0, 1], 1 x 1/1 = 1; p99:
+    # rank 1.98 in (1, 5], 1 + 4 x (1.98 - 1) / (2 - 1) = 4.92.
+    "Score lag": (
+        "ragmon_score_lag_seconds", "", {"1": 1, "5": 2, "+Inf": 2}, {"A": 1, "B": 4.92}),
+}
+
+
+@pytest.mark.parametrize("title", sorted(QUANTILE_PANELS))
+def test_quantile_panels_are_undefined_without_observations(tmp_path: Path, title: str) -> None:
+    """histogram_quantile of a histogram with no observation in the window is NaN, which Grafana (9.3
+    and later keep NaN from Prometheus) shows as "NaN" in the legend and tooltip: an idle pipeline, or a
+    Claude judge pre-created at 0 and called by no sampled trace, drew a NaN line. The quantile panels
+    draw nothing there, as the recorded ratios record nothing, and the hand-computed quantiles where
+    there were observations. For the judge panel, the claude judge's histogram stays at 0 beside the
+    lexical judge's: only lexical's line."""
+    prefix, labels, buckets, quantiles = QUANTILE_PANELS[title]
+    target = f'job="ragmon",instance="a:9464",{labels}'
+    def histogram(per_minute: dict[str, int], target: str = target) -> dict[str, str]:
+        series = {f'{prefix}_bucket{{{target}le="{le}"}}': f"0+{n}x30" for le, n in per_minute.items()}
+        series[f"{prefix}_count{{{target[:-1] if target.endswith(',') else target}}}"] = (
+            f'0+{per_minute["+Inf"]}x30')
+        return series
+
+    idle = {le: 0 for le in buckets}
+    for ref in ("A", "B"):
+        expr = substitute(dashboard_target(title, ref)["expr"])
+        promtool_expects(tmp_path, f"count({expr}) or vector(0)", histogram(idle), {"{}": 0})
+        series = histogram(buckets)
+        kept = '{judge="lexical"}' if "by (le, judge)" in expr else "{}"
+        if title == "Judge latency":
+            series.update(histogram(idle, target.replace('judge="lexical"', 'judge="claude"')))
+        promtool_expects(tmp_path, expr, series, {kept: quantiles[ref]})
+        promtool_expects(tmp_path, f"count({expr})", series, {"{}": 1})
+
+
+def test_buffer_panel_draws_each_pods_own_limit(tmp_path: Path) -> None:
+    """"Buffer held" draws each pod's --max-buffer beside what it holds, as the in-flight panel draws
+    each pod's --max-traces: a single max() line showed the largest limit only, so a pod with a smaller
+    --max-buffer could sit at its own 90% (answering 503) far below the line. By hand, in namespace
+    prod: pod a runs --max-buffer 256 MiB (268435456 bytes), pod b 64 MiB (67108864); staging's pod,
+    outside the chosen namespace, is not drawn."""
+    pod_a, pod_b = 'namespace="prod",instance="10.0.2.5:9464"', 'namespace="prod",instance="10.0.2.6:9464"'
+    series = {
+        f'ragmon_max_buffer_bytes{{job="ragmon",{pod_a}}}': "268435456x30",
+        f'ragmon_max_buffer_bytes{{job="ragmon",{pod_b}}}': "67108864x30",
+        f'ragmon_max_buffer_bytes{{job="ragmon",{STAGING}}}': "1073741824x30",
+    }
+    target = dashboard_target("Buffer held", "B")
+    expr = substitute(target["expr"], {**VARIABLES, "$namespace": "prod"})
+    promtool_expects(tmp_path, expr, series, {'{instance="10.0.2.5:9464"}': 268435456,
+                                              '{instance="10.0.2.6:9464"}': 67108864})
+    promtool_expects(tmp_path, f"count({expr})", series, {"{}": 2})
+    assert target["legendFormat"] == "--max-buffer {{instance}}"
