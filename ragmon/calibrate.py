@@ -484,6 +484,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     _add_report_arguments(parser)
     parser.add_argument("--judge-errors", choices=("fail", "skip"), default="fail",
                         help="on a judge error: stop with exit 2 (default), or leave the example out, listed")
+    parser.add_argument("--quiet", action="store_true",
+                        help="print nothing but errors: the figures go to --json alone (--json /dev/stdout "
+                             "--quiet | jq)")
     add_lexical_arguments(parser)
     claude = parser.add_argument_group("Claude judge (needs ANTHROPIC_API_KEY)")
     claude.add_argument("--cache-dir", type=Path, help="keep Claude verdicts here so re-runs do not re-bill")
@@ -558,7 +561,8 @@ def _run(args: argparse.Namespace) -> int:
     incomplete = _incomplete(items, results)
     if args.json is not None:
         _write_json(args.json, as_dict(items, results, error=incomplete))
-    print_out(render(items, results), "the figures")
+    if not args.quiet:  # the table would follow the JSON on a stdout given as --json, and break `| jq`
+        print_out(render(items, results), "the figures")
     if incomplete is not None:
         raise _Incomplete(incomplete)
     return 0

@@ -56,7 +56,8 @@ _TRUE = {"1", "true", "yes", "on"}
 _FALSE = {"0", "false", "no", "off", ""}
 OWN_VARIABLES: dict[str, dict[str, str]] = {
     "replay": {"--quiet": "RAGMON_REPLAY_QUIET"},
-    "calibrate": {"--judge": "RAGMON_CALIBRATE_JUDGE", "--json": "RAGMON_CALIBRATE_JSON"},
+    "calibrate": {"--judge": "RAGMON_CALIBRATE_JUDGE", "--json": "RAGMON_CALIBRATE_JSON",
+                  "--quiet": "RAGMON_CALIBRATE_QUIET"},
 }
 """Flags that read a variable of their command's own, as RAGMON_<FLAG> is another command's flag of the
 same name, meaning something else: one variable set for one command must never change, or break, what

@@ -291,3 +291,18 @@ def test_characters_the_terminal_cannot_show_are_printed_as_escapes(
     out = written.getvalue().decode("ascii")
     assert out.endswith("warning: example 'caf\\xe9': labels.spans[0] (29-30) marks white space alone, so "
                         "it labels no sentence and counts at response level only\n")
+
+
+def test_quiet_leaves_standard_output_to_a_json_report_given_it(ragmon_cmd: list[str],
+                                                                tmp_path: Path) -> None:
+    # `--json /dev/stdout | jq` had the figures table after the JSON on the same stream: jq refused it.
+    # One answer, one claim its document states, labelled supported: one true negative, nothing else.
+    record = {"id": "A", "question": "q", "contexts": [{"id": "d1", "text": "Paris is in France."}],
+              "answer": "Paris is in France.", "labels": {"hallucinated": False, "spans": []}}
+    data = write_dataset(tmp_path / "one.jsonl", [record])
+    done = subprocess.run([*ragmon_cmd, "calibrate", str(data), "--json", "/dev/stdout", "--quiet"],
+                          cwd=tmp_path, env=subprocess_env(), capture_output=True, text=True, timeout=60)
+    assert (done.returncode, done.stderr) == (0, "")
+    (judge,) = json.loads(done.stdout)["judges"]
+    assert judge["sentence"] == {"tp": 0, "fp": 0, "fn": 0, "tn": 1, "precision": None, "recall": None,
+                                 "f1": None, "accuracy": 1.0}

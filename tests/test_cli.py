@@ -283,8 +283,8 @@ def test_no_variable_is_read_by_two_commands_flags_of_another_kind() -> None:
 
 
 def test_a_flag_meaning_something_else_elsewhere_reads_a_variable_of_its_commands_own() -> None:
-    assert (variable("serve", "--quiet"), variable("replay", "--quiet")) == ("RAGMON_QUIET",
-                                                                            "RAGMON_REPLAY_QUIET")
+    assert [variable(command, "--quiet") for command in ("serve", "replay", "calibrate")] == [
+        "RAGMON_QUIET", "RAGMON_REPLAY_QUIET", "RAGMON_CALIBRATE_QUIET"]
     # Same kind of value, another meaning: replay's --json report is the next run's baseline, which
     # calibrate's figures would overwrite; replay's --judge decides a gate, calibrate's are measured.
     assert (variable("replay", "--json"), variable("calibrate", "--json")) == ("RAGMON_JSON",
@@ -363,7 +363,8 @@ def test_the_parsed_command_line_says_which_values_came_from_the_environment() -
      "--quiet reads RAGMON_REPLAY_QUIET."),
     ("calibrate", "--judge-errors is RAGMON_JUDGE_ERRORS",
      " Except where RAGMON_<FLAG> is another command's flag of the same name, meaning something else: "
-     "--judge reads RAGMON_CALIBRATE_JUDGE, --json reads RAGMON_CALIBRATE_JSON."),
+     "--judge reads RAGMON_CALIBRATE_JUDGE, --json reads RAGMON_CALIBRATE_JSON, --quiet reads "
+     "RAGMON_CALIBRATE_QUIET."),
 ])
 def test_each_commands_help_says_how_its_flags_are_set_from_the_environment(command: str, example: str,
                                                                             exceptions: str) -> None:
