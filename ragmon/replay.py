@@ -42,7 +42,7 @@ from ragmon.cli import (
     stopped_by,
     terminated_on_signal,
 )
-from ragmon.errors import InputError, MissingExtra, RagmonError
+from ragmon.errors import InputError, MissingExtra, RagmonError, printable
 from ragmon.evaluation import aevaluate, evaluate, example_claims, verdicts_without_judge
 from ragmon.files import check_not_directory, existing_file, file_at, input_file
 from ragmon.gate import (
@@ -470,8 +470,10 @@ def _replay(args: argparse.Namespace, started: tuple[datetime, float], checkpoin
     if not_rag and not args.quiet:
         note(f"skipped {len(not_rag)} recorded trace(s) that are not RAG (no retrieval, no generation): "
               f"{_listed(not_rag)}")
+    # Examples scored with requests of their trace left unscored: the recorded traces' when they are scored;
+    # with --target, the build's traces' (the recorded answers are replaced, their requests asked anew).
     set_aside = [entry for entry in told if entry[1] != datasets.NOT_RAG]
-    if not args.quiet:
+    if target is None and not args.quiet:
         _warn_set_aside(set_aside, "trace")
     caveats = () if baseline is None else tuple(baselines.caveats(baseline, examples))
     if not args.quiet:
@@ -487,15 +489,14 @@ def _replay(args: argparse.Namespace, started: tuple[datetime, float], checkpoin
 
         asking = Progress(sys.stderr, enabled=not args.quiet, words=("asking", "asked", "questions"),
                           checkpoint=checkpoint)
-        live_set_aside: datasets.Skipped = []
+        set_aside = []
         try:
             examples = collect(examples, target, log=None if args.quiet else sys.stderr, progress=asking,
-                               set_aside=live_set_aside)
+                               set_aside=set_aside)
         finally:
             asking.close()
         if not args.quiet:
-            _warn_set_aside(live_set_aside, "example")
-        set_aside += live_set_aside
+            _warn_set_aside(set_aside, "example")
     elif all(e.answer is None and e.contexts is None for e in examples):
         raise InputError(f"nothing to score in {', '.join(map(input_name, args.datasets))}: no example "
                          f"records an answer or retrieved contexts (an eval-set file holds questions and "
@@ -505,7 +506,7 @@ def _replay(args: argparse.Namespace, started: tuple[datetime, float], checkpoin
     # every full collection while scoring and rendering allocate (JSON report ~3x faster at 10,000).
     gc.freeze()
     try:
-        reports = [replace(report, skipped=(*not_rag, *report.skipped), warnings=tuple(set_aside))
+        reports = [replace(report, skipped=(*not_rag, *report.skipped), warnings=_scored(set_aside, report))
                    for report in score_runs(examples, judge, _config(args), args.repeat, progress,
                                             skip_judge_errors=args.judge_errors == "skip",
                                             concurrency=args.llm_concurrency)]
@@ -721,10 +722,17 @@ def _warn_set_aside(set_aside: Sequence[tuple[str, str]], what: str) -> None:
     whole, then how many more, by `what` their ids are (a recorded trace's id, a golden example's)."""
     if not set_aside:
         return
-    (first, why), others = set_aside[0], [example_id for example_id, _ in set_aside[1:]]
+    (first, why), others = set_aside[0], [printable(example_id) for example_id, _ in set_aside[1:]]
     more = (f" (so are {len(others)} more: {', '.join(others[:5])}{' ...' * (len(others) > 5)})"
             if others else "")
-    note(f"ragmon replay: warning: {what} {first}: {why}{more}")
+    note(f"ragmon replay: warning: {what} {printable(first)}: {why}{more}")
+
+
+def _scored(set_aside: Sequence[tuple[str, str]], report: Report) -> tuple[tuple[str, str], ...]:
+    """The warnings of the examples `report` scored: one the judge failed on (`--judge-errors skip`) is
+    in its skipped list, and each run of a --repeat may skip others."""
+    scored = {result.example.id for result in report.results}
+    return tuple(entry for entry in set_aside if entry[0] in scored)
 
 
 def _listed(skipped: Sequence[tuple[str, str]], shown: int = 5) -> str:

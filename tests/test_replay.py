@@ -729,11 +729,14 @@ def test_recording_with_no_rag_trace_exits_2(ragmon_cmd: list[str], tmp_path: Pa
 
 
 
+TRACE_ID = "0af7651916cd43dd8448eb211c80319c"
+
+
 def otlp_span(span_id: str, name: str, parent: str | None, start: int, end: int,
-              attributes: dict[str, str]) -> dict[str, Any]:
-    """One span of trace 0af7...319c as OTLP/JSON writes it."""
+              attributes: dict[str, str], trace_id: str = TRACE_ID) -> dict[str, Any]:
+    """One span as OTLP/JSON writes it."""
     values = [{"key": key, "value": {"stringValue": value}} for key, value in attributes.items()]
-    span: dict[str, Any] = {"traceId": "0af7651916cd43dd8448eb211c80319c", "spanId": span_id, "name": name,
+    span: dict[str, Any] = {"traceId": trace_id, "spanId": span_id, "name": name,
                             "kind": 1, "startTimeUnixNano": str(start), "endTimeUnixNano": str(end),
                             "attributes": values}
     if parent is not None:
@@ -741,25 +744,30 @@ def otlp_span(span_id: str, name: str, parent: str | None, start: int, end: int,
     return span
 
 
-def test_a_recorded_trace_of_several_requests_is_scored_by_its_last_and_says_so(
-        ragmon_cmd: list[str], tmp_path: Path) -> None:
-    # An eval loop recorded under one span: two requests one after another, each a chain that retrieved and
-    # answered. The last is scored, as serve scores it; the first had gone unscored without a word.
+def eval_loop(trace_id: str = TRACE_ID) -> dict[str, Any]:
+    """An eval loop recorded under one span, as one OTLP/JSON line: two requests one after another, each a
+    chain that retrieved and answered, asked "Who pays for returns?", then "How long is the warranty?"."""
     kind = "openinference.span.kind"
-    spans = [otlp_span("a000000000000001", "eval loop", None, 1, 100, {})]
+    spans = [otlp_span("a000000000000001", "eval loop", None, 1, 100, {}, trace_id)]
     for n, (question, start) in enumerate((("Who pays for returns?", 10), ("How long is the warranty?", 50))):
         chain, retrieve, llm = (f"b00000000000000{n}", f"c00000000000000{n}", f"d00000000000000{n}")
         spans += [
             otlp_span(chain, "qa", "a000000000000001", start, start + 30,
-                      {kind: "CHAIN", "input.value": question, "output.value": "It lasts 2 years."}),
+                      {kind: "CHAIN", "input.value": question, "output.value": "It lasts 2 years."},
+                      trace_id),
             otlp_span(retrieve, "retrieve", chain, start + 1, start + 2,
                       {kind: "RETRIEVER", "retrieval.documents.0.document.id": "w",
-                       "retrieval.documents.0.document.content": "The warranty lasts 2 years."}),
+                       "retrieval.documents.0.document.content": "The warranty lasts 2 years."}, trace_id),
             otlp_span(llm, "llm", chain, start + 3, start + 20,
-                      {kind: "LLM", "output.value": "It lasts 2 years."})]
-    line = {"resourceSpans": [{"resource": {}, "scopeSpans": [{"scope": {}, "spans": spans}]}]}
+                      {kind: "LLM", "output.value": "It lasts 2 years."}, trace_id)]
+    return {"resourceSpans": [{"resource": {}, "scopeSpans": [{"scope": {}, "spans": spans}]}]}
+
+
+def test_a_recorded_trace_of_several_requests_is_scored_by_its_last_and_says_so(
+        ragmon_cmd: list[str], tmp_path: Path) -> None:
+    # The last request is scored, as serve scores it; the first had gone unscored without a word.
     data = tmp_path / "otlp.jsonl"
-    data.write_text(json.dumps(line) + "\n", encoding="utf-8")
+    data.write_text(json.dumps(eval_loop()) + "\n", encoding="utf-8")
     done = replay(ragmon_cmd, data, "--gate", "groundedness=0.5", "--json", "r.json", "--markdown", "r.md",
                   cwd=tmp_path)
     assert done.returncode == 0, done.stderr
@@ -779,6 +787,31 @@ def test_a_recorded_trace_of_several_requests_is_scored_by_its_last_and_says_so(
     assert f"### Warnings (1)\n\n- `{trace_id}`: 2 chains of this trace each retrieved" in markdown
     assert "Skipped" not in markdown
     assert f"warnings (1 of 1, on examples scored):\n  {trace_id}: 2 chains of this trace each" in done.stdout
+
+
+class FailsOnTrace1(LexicalJudge):
+    name = "fails-on-1"
+
+    def judge(self, example: Example, claims: tuple[Claim, ...]) -> tuple[ClaimVerdict, ...]:
+        if example.id.endswith("1"):
+            raise JudgeError("the model is unreachable")
+        return super().judge(example, claims)
+
+
+def test_a_recorded_trace_the_judge_skipped_is_no_warning_of_an_example_scored(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    # Two eval loops recorded; the judge fails on the one of trace ...01, left out under --judge-errors skip.
+    # Its warning had stayed in the section "on examples scored", beside its name in the skipped list.
+    first, second = "0" * 31 + "1", "0" * 31 + "2"
+    data = tmp_path / "otlp.jsonl"
+    data.write_text("".join(json.dumps(eval_loop(t)) + "\n" for t in (first, second)), encoding="utf-8")
+    monkeypatch.setattr(replay_module, "build_judge", lambda args: FailsOnTrace1())
+    assert main(["replay", str(data), "--judge-errors", "skip", "--max-skipped", "0.5", "--gate",
+                 "groundedness=0.5", "--json", str(tmp_path / "r.json")]) == 0
+    report = json.loads((tmp_path / "r.json").read_text())
+    assert [s["id"] for s in report["skipped"]] == [first]
+    assert [w["id"] for w in report["warnings"]] == [second]
+    assert "warnings (1 of 1, on examples scored):\n  " + second in capsys.readouterr().out
 
 
 def test_closed_stderr_does_not_turn_a_pass_into_a_breach(ragmon_cmd: list[str], tmp_path: Path) -> None:

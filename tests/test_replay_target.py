@@ -38,6 +38,7 @@ from opentelemetry.sdk.trace.export import BatchSpanProcessor
 from opentelemetry.trace import SpanKind, Tracer
 from opentelemetry.trace.propagation.tracecontext import TraceContextTextMapPropagator
 from ports import free_port
+from test_replay import eval_loop
 
 from ragmon.cli import main
 from ragmon.demo.app import answer, write_golden
@@ -714,34 +715,42 @@ async def test_missing_traces_are_told_apart_from_traces_of_ids_never_sent_and_f
     assert str(raised.value) == f"2 of 2 answers cannot be scored from their traces: {why}: a, b"
 
 
+def chain(tracer: Tracer, question: str, answer: str) -> None:
+    """One chain that retrieved and answered, in OpenInference's convention."""
+    kind = "openinference.span.kind"
+    with tracer.start_as_current_span("qa", attributes={kind: "CHAIN", "input.value": question,
+                                                        "output.value": answer}):
+        with tracer.start_as_current_span("retrieve", attributes={
+                kind: "RETRIEVER", "retrieval.documents.0.document.id": "w",
+                "retrieval.documents.0.document.content": "The warranty lasts 2 years."}):
+            pass
+        with tracer.start_as_current_span("llm", attributes={kind: "LLM", "output.value": answer}):
+            pass
+
+
+@pytest.mark.parametrize("rewrites", [True, False], ids=["build-rewrites", "build-answers-once"])
 async def test_a_build_answering_two_questions_in_one_request_is_scored_by_the_last_and_told_so(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
-    # A build that first answers a question of its own making (a rewrite to a different question, each
-    # chain retrieving and answering, in OpenInference's convention), then the one asked: the trace's last
-    # answer is scored, as offline. Live replay had said nothing of the first, which went unscored.
-    data = tmp_path / "q.jsonl"
-    data.write_text('{"id": "a", "question": "How long is the warranty?"}\n', encoding="utf-8")
+        rewrites: bool, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # The golden set is a recorded eval loop: one trace of two requests, the last asking "How long is the
+    # warranty?". Replayed live, the build's own trace decides what is said. One that first answers a
+    # question of its own making (a rewrite to a different question) has its last answer scored, as
+    # offline, and is told so, by the golden id (shown escaped: ids are data): live replay had said nothing.
+    # One answering once is told nothing: the recorded trace's warning had been carried into the reports,
+    # of answers never scored.
+    golden_id = "0af7651916cd43dd8448eb211c80319c"
+    data = tmp_path / "recorded.jsonl"
+    data.write_text(json.dumps(eval_loop(golden_id)) + "\n", encoding="utf-8")
     for name in [k for k in os.environ if k.startswith(("RAGMON_", "OTEL_", "GITHUB_"))]:
         monkeypatch.delenv(name)
     receiver = free_port()
-    kind = "openinference.span.kind"
-
-    def chain(tracer: Tracer, question: str, answer: str) -> None:
-        with tracer.start_as_current_span("qa", attributes={kind: "CHAIN", "input.value": question,
-                                                            "output.value": answer}):
-            with tracer.start_as_current_span("retrieve", attributes={
-                    kind: "RETRIEVER", "retrieval.documents.0.document.id": "w",
-                    "retrieval.documents.0.document.content": "The warranty lasts 2 years."}):
-                pass
-            with tracer.start_as_current_span("llm", attributes={kind: "LLM", "output.value": answer}):
-                pass
-
     with sdk_tracer(receiver) as tracer:
         async def ask(request: web.Request) -> web.Response:
             question = (await request.json())["question"]
             with tracer.start_as_current_span("POST /ask", context=propagate.extract(request.headers),
                                               kind=SpanKind.SERVER):
-                chain(tracer, "Which product is this about?", "The kettle.")
+                if rewrites:
+                    chain(tracer, "Which product is this about?", "The kettle.")
                 chain(tracer, question, "It lasts 2 years.")
             return web.json_response({"answer": "It lasts 2 years."})
 
@@ -750,15 +759,44 @@ async def test_a_build_answering_two_questions_in_one_request_is_scored_by_the_l
                     "--trace-wait", "2s", "--json", str(tmp_path / "r.json")]
             status = await asyncio.to_thread(main, argv)
     assert status == 0
+    err = capsys.readouterr().err
+    written = report(tmp_path / "r.json")
+    assert [(r["id"], r["metrics"]["groundedness"]) for r in written["results"]] == [(golden_id, 1.0)]
+    if not rewrites:
+        assert "chains of this trace" not in err and written["warnings"] == []
+        return
     why = ("2 chains of this trace each retrieved and answered, one after another, asked different questions "
            "('Which product is this about?', 'How long is the warranty?'); ragmon scores one answer a "
            "trace, the last: the 1 before it are not scored. Give each request its own trace (a span per "
            "request, not one around a loop or a queue's worker); if they are one request asking again in "
            "other words, this is what it should do")
-    assert f"\nragmon replay: warning: example a: {why}\n" in capsys.readouterr().err
-    written = report(tmp_path / "r.json")
-    assert [(r["id"], r["metrics"]["groundedness"]) for r in written["results"]] == [("a", 1.0)]
-    assert written["warnings"] == [{"id": "a", "warning": why}]
+    assert f"\nragmon replay: warning: example {golden_id}: {why}\n" in err
+    assert written["warnings"] == [{"id": golden_id, "warning": why}]
+
+
+async def test_a_golden_id_in_a_live_warning_is_shown_escaped(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                             capsys: pytest.CaptureFixture[str]) -> None:
+    # An id is data: raw, "a\nragmon replay: error: forged" forged a second line on stderr.
+    data = tmp_path / "q.jsonl"
+    data.write_text(json.dumps({"id": "a\nragmon replay: error: forged", "question": "q?"}) + "\n",
+                    encoding="utf-8")
+    for name in [k for k in os.environ if k.startswith(("RAGMON_", "OTEL_", "GITHUB_"))]:
+        monkeypatch.delenv(name)
+    receiver = free_port()
+    with sdk_tracer(receiver) as tracer:
+        async def ask(request: web.Request) -> web.Response:
+            with tracer.start_as_current_span("POST /ask", context=propagate.extract(request.headers),
+                                              kind=SpanKind.SERVER):
+                chain(tracer, "Which product is this about?", "The kettle.")
+                chain(tracer, "q?", "It lasts 2 years.")
+            return web.json_response({"answer": "It lasts 2 years."})
+
+        async with serving(ask) as url:
+            argv = ["replay", str(data), "--target", url, "--receiver-listen", f"127.0.0.1:{receiver}",
+                    "--trace-wait", "2s"]
+            assert await asyncio.to_thread(main, argv) == 0
+    (line,) = [line for line in capsys.readouterr().err.splitlines() if "chains of this trace" in line]
+    assert line.startswith("ragmon replay: warning: example a\\nragmon replay: error: forged: 2 chains ")
 
 
 async def test_a_log_line_stderr_cannot_take_does_not_stop_a_live_replay() -> None:
