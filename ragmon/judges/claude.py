@@ -4,8 +4,9 @@ Why it is shaped this way:
 
 - The claims of an example go out in one Messages call with a forced tool (`tool_choice` type `tool`),
   so the reply is structured data, never prose to be scraped, and the cost is one call; a long answer in
-  several, of at most `CLAIMS_PER_CALL` claims and `LARGEST_ANSWER_CHARS` characters of them each, since
-  one reply holding every verdict would outgrow `max_tokens` and be cut off, every time, however paid for.
+  several, of at most `CLAIMS_PER_CALL` claims (fewer below the default `max_tokens`: `VERDICT_TOKENS`)
+  and `LARGEST_ANSWER_CHARS` characters of them each, since one reply holding every verdict would outgrow
+  `max_tokens` and be cut off, every time, however paid for.
 - Retrieved documents, the question and the claims are untrusted: an app's corpus or its users can
   write "ignore previous instructions". They travel fenced in tags whose look-alikes are neutralised,
   and the system prompt says nothing inside a fence is an instruction.
@@ -111,6 +112,11 @@ carries more than this many characters of claims (unless one claim alone is long
 CLAIMS_PER_CALL = 20
 """Claims judged in one call at most: twenty verdicts, each copying back at most `QUOTE_CHARS` of its claim
 with a one-sentence reason, fit the default 2,048 output tokens (~90 tokens a verdict)."""
+
+VERDICT_TOKENS = 100
+"""Output tokens one verdict is allowed when a call is sized: ~90 (`CLAIMS_PER_CALL`), rounded up. A call
+carries at most `max_tokens // VERDICT_TOKENS` claims (`CLAIMS_PER_CALL` at the default 2,048), so that a
+judge given a smaller `max_tokens` does not send twenty claims whose verdicts cannot fit in it."""
 
 TOOL_USE_OVERHEAD_TOKENS = 1_000
 """Tokens the API adds for tool use and message framing, rounded well up (documented as a few hundred)."""
@@ -281,13 +287,13 @@ def _noted(reason: str | None, note: str) -> str:
     return f"{reason} {note}" if reason else note
 
 
-def _batches(claims: Sequence[Claim], pending: Sequence[int]) -> tuple[tuple[int, ...], ...]:
-    """Consecutive claims, at most CLAIMS_PER_CALL and LARGEST_ANSWER_CHARS characters (or one claim) each."""
+def _batches(claims: Sequence[Claim], pending: Sequence[int], per_call: int) -> tuple[tuple[int, ...], ...]:
+    """Consecutive claims, at most `per_call` and LARGEST_ANSWER_CHARS characters (or one claim) each."""
     batches: list[list[int]] = []
     chars = 0
     for i in pending:
         size = len(claims[i].text)
-        if not batches or len(batches[-1]) >= CLAIMS_PER_CALL or chars + size > LARGEST_ANSWER_CHARS:
+        if not batches or len(batches[-1]) >= per_call or chars + size > LARGEST_ANSWER_CHARS:
             batches.append([])
             chars = 0
         batches[-1].append(i)
@@ -905,7 +911,7 @@ class ClaudeJudge:
                 cached[i] = ClaimVerdict(claim, entry["supported"], tuple(entry["supporting_ids"]),
                                          entry.get("reason"))
         pending = tuple(i for i in range(len(claims)) if i not in cached)
-        batches = _batches(claims, pending)
+        batches = _batches(claims, pending, max(1, min(CLAIMS_PER_CALL, self.max_tokens // VERDICT_TOKENS)))
         requests = tuple(self._request(question, documents, [claims[i].text for i in batch], omitted)
                          for batch in batches)
         limits = f"max_doc_chars={self.max_doc_chars}, max_total_chars={self.max_total_chars}"
@@ -914,7 +920,11 @@ class ClaudeJudge:
 
     def _request(self, question: Question, documents: Sequence[SentDocument], claims: Sequence[str],
                  omitted: int) -> dict[str, Any]:
-        """`question` as sent, clipped at `max_doc_chars` already: the cache key holds it so."""
+        """`question` as sent, clipped at `max_doc_chars` already: the cache key holds it so.
+
+        `disable_parallel_tool_use`: without it a forced tool may still be called several times in one
+        reply (the API's default allows parallel tool use), the verdicts split between the calls, and
+        `_parse`, expecting one, fails the call after it was paid for; with it the API makes exactly one."""
         prompt = build_user_prompt(question, documents, claims, omitted=omitted)
         return {
             "model": self.model,
@@ -922,7 +932,7 @@ class ClaudeJudge:
             "system": SYSTEM_PROMPT,
             "messages": [{"role": "user", "content": prompt}],
             "tools": [TOOL],
-            "tool_choice": {"type": "tool", "name": TOOL_NAME},
+            "tool_choice": {"type": "tool", "name": TOOL_NAME, "disable_parallel_tool_use": True},
         }
 
     @staticmethod

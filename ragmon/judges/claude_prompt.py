@@ -112,8 +112,11 @@ def _request_chars(text: str) -> int:
 
 
 def _shown_id(context_id: str, rank: int) -> str:
-    """A document's id as the prompt writes it: attribute-escaped, and shortened past `MAX_ID_CHARS`."""
-    written = escape(neutralise(context_id), quote=True)
+    """A document's id as the prompt writes it: attribute-escaped, shortened past `MAX_ID_CHARS`, a lone
+    surrogate as the U+FFFD the request carries (`build_user_prompt`), so that a verdict citing the id as
+    Claude read it names the document: `caf\udce9.txt` (a file name that is no UTF-8) read `caf\ufffd.txt`,
+    matched no document, and every claim it supported was counted unsupported."""
+    written = escape(neutralise(replace_lone_surrogates(context_id)), quote=True)
     return written if len(written) <= MAX_ID_CHARS else f"{written[:MAX_ID_CHARS]}...[{rank}]"
 
 

@@ -78,7 +78,10 @@ class VerdictCache:
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".json")
         try:
-            with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            # A lone surrogate (a reply's "\ud83d" escape, a document id from a file name that is no UTF-8)
+            # has no UTF-8 form: written as the JSON escape it reads back from, not a UnicodeEncodeError
+            # raised past the judge after the call was paid for.
+            with os.fdopen(fd, "w", encoding="utf-8", errors="backslashreplace") as handle:
                 json.dump(dict(entry), handle, ensure_ascii=False)
             os.replace(tmp, path)
         except BaseException:

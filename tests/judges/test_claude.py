@@ -90,7 +90,8 @@ def test_all_claims_go_in_one_forced_tool_call_and_verdicts_are_parsed(fake_api:
     assert fake_api.calls == 1
     body = fake_api.requests[0]
     assert claims_of(body) == [c.text for c in CLAIMS]
-    assert body["tool_choice"] == {"type": "tool", "name": "record_verdicts"}
+    assert body["tool_choice"] == {"type": "tool", "name": "record_verdicts",
+                                   "disable_parallel_tool_use": True}
     schema = body["tools"][0]["input_schema"]["properties"]["verdicts"]["items"]
     assert sorted(schema["required"]) == ["claim", "reason", "supported", "supporting_ids"]
     # The fake bills len(json(body))//4 input and len(json(tool input))//4 output tokens.
@@ -98,6 +99,14 @@ def test_all_claims_go_in_one_forced_tool_call_and_verdicts_are_parsed(fake_api:
     assert usage.input_tokens == len(json.dumps(body)) // 4
     assert usage.output_tokens == len(json.dumps(tool_input)) // 4
     assert usage.calls == 1
+
+
+def test_the_api_is_asked_for_exactly_one_tool_call(fake_api: FakeAnthropic) -> None:
+    """A forced tool may be called several times in one reply unless `disable_parallel_tool_use` says not
+    to (the Messages API's `tool_choice`, default false): verdicts split between two record_verdicts
+    calls were refused as malformed ("expected one record_verdicts tool call, got 2"), each paid for."""
+    make_judge(fake_api).judge(EXAMPLE, CLAIMS)
+    assert fake_api.requests[0]["tool_choice"]["disable_parallel_tool_use"] is True
 
 
 async def test_async_judge_parses_and_reports_usage(fake_api: FakeAnthropic) -> None:
@@ -945,6 +954,22 @@ def test_a_long_answer_is_judged_in_calls_that_fit_max_tokens(fake_api: FakeAnth
     sent = [len(json.dumps({k: body[k] for k in ("system", "messages", "tools")}).encode()) + 1_000
             for body in fake_api.requests]
     assert bound is not None and bound.input_tokens == sum(sent) and bound.output_tokens == 4 * 2048
+
+
+def test_a_smaller_max_tokens_makes_calls_of_fewer_claims(fake_api: FakeAnthropic) -> None:
+    """Twenty claims of 190 characters (3,800, within one call's 4,000): each verdict is 269 characters of
+    tool input, so the twenty need 1,358 of the fake's tokens (4 characters each), past max_tokens=1024:
+    sent in one call, the reply was cut off every time, however often paid for. At 100 tokens a verdict,
+    1024 // 100 = 10 claims go in a call: 2 calls, each reply 681 tokens."""
+    fake_api.decide = by_fact
+    texts = [f"Claim {i:02d}: the tower is in Paris".ljust(189, ".") + "!" for i in range(20)]
+    claims = tuple(Claim(text, 200 * i, 200 * i + 190) for i, text in enumerate(texts))
+    assert {len(c.text) for c in claims} == {190}
+    verdicts, usage = make_judge(fake_api, max_tokens=1024).judge_with_usage(EXAMPLE, claims)
+    assert [v.claim for v in verdicts] == list(claims)
+    assert all(v.supported and v.supporting_ids == ("d1",) for v in verdicts)
+    assert [len(claims_of(body)) for body in fake_api.requests] == [10, 10] and usage.calls == 2
+    assert usage.output_tokens == 2 * 681
 
 
 def _one_sentence(length: int) -> Claim:

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from fakes.anthropic_server import FakeAnthropic, Raw, ToolInput, claims_of
+from fakes.anthropic_server import FakeAnthropic, Raw, ToolInput, claims_of, prompt_text
 
 from ragmon.cli import main
 from ragmon.judges.claude import ClaudeJudge, ClaudeJudgeError
@@ -185,3 +185,41 @@ def test_a_verdict_ragmon_overrode_is_asked_again_by_the_next_run(fake_api: Fake
     assert first.supported is False and again == first and fake_api.calls == 1
     (next_run,) = make_judge(fake_api, cache_dir=tmp_path).judge(EXAMPLE, (PARIS,))  # support_all now
     assert (next_run.supported, next_run.supporting_ids) == (True, ("d1",)) and fake_api.calls == 2
+
+
+# --- lone surrogates --------------------------------------------------------------------------------------
+
+def test_a_lone_surrogate_in_a_reason_is_cached_on_disk_as_given(fake_api: FakeAnthropic,
+                                                                 tmp_path: Path) -> None:
+    """A reply's JSON may escape half an emoji ("\\ud83d"), which the SDK reads as a lone surrogate. Written
+    to the cache directory, it raised UnicodeEncodeError past the judge, after the call was paid for: no
+    verdict, no bill, a traceback. The entry keeps it as that escape, and a second judge reads it back."""
+    verdict = {"claim": PARIS.text, "supported": True, "supporting_ids": ["d1"], "reason": "ok \ud83d"}
+    block = {"type": "tool_use", "id": "toolu_1", "name": "record_verdicts", "input": {"verdicts": [verdict]}}
+    message = {"id": "msg_1", "type": "message", "role": "assistant", "model": "m", "content": [block],
+               "stop_reason": "tool_use", "stop_sequence": None,
+               "usage": {"input_tokens": 100, "output_tokens": 10}}
+    body = json.dumps(message)
+    assert '"ok \\ud83d"' in body  # the escape, as a gateway may send it
+    fake_api.enqueue(Raw(body))
+    (first,), usage = make_judge(fake_api, cache_dir=tmp_path).judge_with_usage(EXAMPLE, (PARIS,))
+    assert (first.supported, first.supporting_ids, first.reason) == (True, ("d1",), "ok \ud83d")
+    assert (usage.input_tokens, usage.output_tokens, usage.calls) == (100, 10, 1)
+    (again,) = make_judge(fake_api, cache_dir=tmp_path).judge(EXAMPLE, (PARIS,))
+    assert again == first and fake_api.calls == 1
+
+
+def test_a_document_id_with_a_lone_surrogate_can_support_a_claim(fake_api: FakeAnthropic,
+                                                                 tmp_path: Path) -> None:
+    """An id from a file name that is no UTF-8 (`os.listdir` reads byte E9 as "\\udce9") goes out as U+FFFD,
+    as every lone surrogate of a request does; the model cites it as it read it. That matched no document:
+    the support was discarded and the claim counted unsupported, whatever the document said. It names the
+    document, and its verdict, its id as given, is kept on disk for the next run."""
+    example = Example("sur", "Where is the tower?", (Context("caf\udce9.txt", "It stands in Paris."),),
+                      PARIS.text)
+    (verdict,) = make_judge(fake_api, cache_dir=tmp_path).judge(example, (PARIS,))  # support_all
+    assert '<document id="caf\ufffd.txt">' in prompt_text(fake_api.requests[0])
+    assert (verdict.supported, verdict.supporting_ids, verdict.reason) == (
+        True, ("caf\udce9.txt",), "stated in the first document")
+    (again,) = make_judge(fake_api, cache_dir=tmp_path).judge(example, (PARIS,))
+    assert again == verdict and fake_api.calls == 1
