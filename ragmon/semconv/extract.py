@@ -32,8 +32,9 @@ Choices the design leaves open, made here:
 - LLM spans nested in an LLM span are one call (LlamaIndex `predict` around `chat`/`complete`, LangChain
   around a provider SDK span): the last call is the outermost LLM span that ended last, read from its
   innermost span outwards.
-- The answering call is given a retrieved document's text (in any message), outside tools: the last
-  to end, unless given only documents an earlier call was given. Such a later call quoting an earlier
+- The answering call is given a retrieved document's text (in any message), outside tools, and asks
+  for no tool (an agent's step, whose text announces the call): the last to end, unless given only
+  documents an earlier call was given. Such a later call quoting an earlier
   call's output works on it (a grader) and does not answer; of such calls that quote none, the end
   order tells nothing (a relevance check, a title or follow-up questions may come before, after or
   beside the answer), so a call that stated something answers over one that wrote a label of a word
@@ -119,6 +120,7 @@ _LLM_OUTPUTS = (openinference.llm_output, genai.llm_output, openllmetry.llm_outp
 _LLM_USER_MESSAGES = (openinference.llm_user_message, genai.llm_user_message)
 _LLM_INPUTS = (openinference.llm_input_text, genai.llm_input_text)
 _OUTPUT_RECORDS = (openinference.output_recorded, genai.output_recorded, openllmetry.output_recorded)
+_TOOL_REQUESTS = (openinference.requested_tools, genai.requested_tools)
 _CONTENT_SWITCHES: tuple[tuple[Callable[[Span], bool], str, str], ...] = (
     (openinference.follows, "llm.output_messages", openinference.CONTENT_SWITCH),
     (openllmetry.follows, genai.OUTPUT_MESSAGES, openllmetry.CONTENT_SWITCH),
@@ -697,8 +699,9 @@ def _answering_call(view: _View, texts: list[str]) -> tuple[list[Span], list[Spa
     answer. A later call given the round's documents and quoting a round call's output works on that
     answer (grades it) and is not the answer either, nor is one that failed with no output while a
     round call has one: a fallback's failed first try, whatever order two services' clocks put the ends
-    in (one clock 20 s ahead turned answered traces into errors). A call inside a tool is the tool's own
-    (a query engine an agent called, answering the agent), never the answer.
+    in (one clock 20 s ahead turned answered traces into errors). A call that asked for a tool is an
+    agent's step (`_steps`), never the answer, and nor is a call inside a tool, the tool's own (a query
+    engine an agent called, answering the agent).
 
     Of the calls of the last round, the order they ended in tells nothing: a relevance check or a
     router is asked before the answer, a title, a summary for a log or follow-up questions after it,
@@ -727,7 +730,7 @@ def _answering_call(view: _View, texts: list[str]) -> tuple[list[Span], list[Spa
     for call in calls[-_PROBED_CALLS:]:
         given = view.given(call)
         shown = {index for index, text in enumerate(texts) if text in given}
-        if not shown:
+        if not shown or _steps(call):
             continue
         if not round_calls or not shown <= round_shown:
             round_calls, round_shown = [call], shown
@@ -832,6 +835,14 @@ def _output(call: list[Span]) -> str | None:
         return _first(call, _LLM_OUTPUTS)
     except ExtractionError:
         return None
+
+
+def _steps(call: list[Span]) -> bool:
+    """Whether the call asked for a tool: an agent's step, not its answer. Its text, if any, announces the
+    call ("Let me check when your order was delivered."), and the agent's later calls are given it in
+    their history: read as an answer they quote, it had made the agent's answer a grader's work, and the
+    announcement was scored as the answer."""
+    return any(requested(span) for span in call for requested in _TOOL_REQUESTS)
 
 
 def _failed(call: list[Span]) -> bool:

@@ -11,7 +11,7 @@ events (also OpenLIT, which sets `gen_ai.prompt` / `gen_ai.completion` on the sp
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from ragmon.model import Context
@@ -179,6 +179,27 @@ def output_recorded(span: Span) -> bool:
     return (_attribute_or_event(span, OUTPUT_MESSAGES, DETAILS_EVENT) is not None
             or LEGACY_COMPLETION in attributes or any(key.startswith(COMPLETION) for key in attributes)
             or any(event.name in _OUTPUT_EVENTS for event in span.events))
+
+
+def requested_tools(span: Span) -> bool:
+    """Whether the model's output asked for a tool, in a form `llm_output` reads: a `tool_call` part of an
+    output message, an indexed completion's `tool_calls`, a choice event's. Such a call is an agent's
+    step, whose text, if any, only announces the call ("Let me check your order."); a
+    `server_tool_call` the provider ran within the call is none."""
+    value = _attribute_or_event(span, OUTPUT_MESSAGES, DETAILS_EVENT)
+    messages = maybe_json(value) if isinstance(value, str) else value
+    if isinstance(messages, Sequence) and not isinstance(messages, str) and any(map(_calls_tool, messages)):
+        return True
+    if any(key.startswith(COMPLETION) and ".tool_calls." in key for key in span.attributes):
+        return True
+    return any(isinstance(choice, Mapping) and isinstance(message := choice.get("message"), Mapping)
+               and bool(message.get("tool_calls")) for choice in _event_bodies(span, CHOICE_EVENT))
+
+
+def _calls_tool(message: Any) -> bool:
+    parts = message.get("parts") if isinstance(message, Mapping) else None
+    return (isinstance(parts, Sequence) and not isinstance(parts, str)
+            and any(isinstance(part, Mapping) and part.get("type") == "tool_call" for part in parts))
 
 
 def llm_input_text(span: Span) -> str:

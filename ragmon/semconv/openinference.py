@@ -54,6 +54,7 @@ INPUT_MESSAGES = "llm.input_messages."
 OUTPUT_MESSAGES = "llm.output_messages."
 CHOICES = "llm.choices."
 _CONTENTS = "message.contents."
+_TOOL_CALLS = ".message.tool_calls."
 _OUTPUTS = (OUTPUT_MESSAGES, CHOICES)
 _MODEL_RECORDS = ("llm.", OUTPUT_VALUE)
 CONTENT_SWITCH = (
@@ -237,6 +238,12 @@ def _generation_text(result: Mapping[str, Any]) -> str | None:
     first = generations[0] if isinstance(generations, list) and generations else None
     generation = first[0] if isinstance(first, list) and first else None
     return text_value(generation.get("text")) if isinstance(generation, Mapping) else None
+
+
+def requested_tools(span: Span) -> bool:
+    """Whether the model's output asked for a tool (`llm.output_messages.<i>.message.tool_calls.*`): an
+    agent's step, whose text, if any, only announces the call ("Let me check your order.")."""
+    return any(key.startswith(OUTPUT_MESSAGES) and _TOOL_CALLS in key for key in span.attributes)
 
 
 def follows(span: Span) -> bool:

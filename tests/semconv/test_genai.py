@@ -326,3 +326,53 @@ def test_a_model_call_recording_no_input_has_its_switch_named_for_the_missing_qu
     assert example is not None and (example.question, example.answer) == ("", ANSWER)
     assert "'chat gpt-4o' records no input" in unasked_note(trace)
     assert "OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT" in unasked_note(trace)
+
+
+ANNOUNCEMENT = "Let me check the holiday opening hours too."
+PROMPT = f"Context: {' '.join(d['content'] for d in DOCUMENTS)}\nQuestion: {QUESTION}"
+
+
+def _indexed_call(span: Span, history: list[tuple[str, str]], content: str, *, calls_tool: bool) -> None:
+    """A model call in the indexed attributes of older instrumentations (OpenLLMetry before 0.55)."""
+    for index, (role, text) in enumerate(history):
+        span.set_attribute(f"gen_ai.prompt.{index}.role", role)
+        span.set_attribute(f"gen_ai.prompt.{index}.content", text)
+    span.set_attribute("gen_ai.completion.0.role", "assistant")
+    span.set_attribute("gen_ai.completion.0.content", content)
+    if calls_tool:
+        span.set_attribute("gen_ai.completion.0.tool_calls.0.name", "holiday_hours")
+
+
+def _event_call(span: Span, history: list[tuple[str, str]], content: str, *, calls_tool: bool) -> None:
+    """A model call in v1.28 message and choice events carried on the span (the Azure AI Inference SDKs)."""
+    span.set_attribute("gen_ai.operation.name", "chat")
+    for role, text in history:
+        span.add_event(f"gen_ai.{role}.message",
+                       {"gen_ai.event.content": json.dumps({"role": role, "content": text})})
+    message: dict[str, object] = {"role": "assistant", "content": content}
+    if calls_tool:
+        message["tool_calls"] = [{"id": "call-1", "type": "function", "function": {"name": "holiday_hours"}}]
+    span.add_event("gen_ai.choice", {"gen_ai.event.content": json.dumps(
+        {"index": 0, "finish_reason": "tool_calls" if calls_tool else "stop", "message": message})})
+
+
+@pytest.mark.parametrize("record", [_indexed_call, _event_call])
+def test_a_tool_calls_announcement_is_no_answer_in_older_forms(
+        recorder: Recorder, record: Callable[..., None]) -> None:
+    # The model announces a tool call, then answers with the announcement in its history: read as a
+    # grader quoting an earlier answer, the answering call was passed over for the announcement.
+    tracer = recorder.tracer
+    with tracer.start_as_current_span("POST /ask", kind=SpanKind.SERVER):
+        with tracer.start_as_current_span("retrieval museum-kb") as span:
+            span.set_attribute("gen_ai.operation.name", "retrieval")
+            span.set_attribute("gen_ai.retrieval.documents", json.dumps(DOCUMENTS))
+        with tracer.start_as_current_span("chat step") as span:
+            record(span, [("user", PROMPT)], ANNOUNCEMENT, calls_tool=True)
+        with tracer.start_as_current_span("chat answer") as span:
+            record(span, [("user", PROMPT), ("assistant", ANNOUNCEMENT), ("tool", "No holidays this month.")],
+                   ANSWER, calls_tool=False)
+
+    example = extract(recorder.trace())
+
+    assert example is not None
+    assert example.answer == ANSWER

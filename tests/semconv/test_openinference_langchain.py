@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import pytest
-from instrumented_apps import LANGCHAIN_ANSWER, QUESTION, RagChain
+from agent_apps import support_agent
+from instrumented_apps import LANGCHAIN_ANSWER, QUESTION, RagChain, langchain_contexts
 from langchain_core.documents import Document
 from langchain_core.embeddings import DeterministicFakeEmbedding
 from langchain_core.runnables import RunnableLambda
@@ -124,3 +125,25 @@ def test_hidden_inputs_leave_no_question_and_the_note_names_the_switch(recorder:
     assert example is not None
     assert (example.question, example.contexts, example.answer) == ("", rag.used_contexts(), LANGCHAIN_ANSWER)
     assert "OPENINFERENCE_HIDE_INPUTS" in unasked_note(trace)
+
+
+AGENT_ANSWERS = ["You can ask for a refund within 30 days of delivery, so until 30 May.", "Until 30 May."]
+"""An agent's answers: one that states, one as short as a label."""
+
+
+@pytest.mark.parametrize("answer", AGENT_ANSWERS)
+def test_an_agents_answer_is_its_last_turn_not_a_tool_calls_announcement(langchain: Recorder,
+                                                                            answer: str) -> None:
+    # search -> "Let me check when your order was delivered." + get_order -> the answer. The answering
+    # turn has the announcement in its history, so it read as a grader quoting an earlier answer, and
+    # the announcement was scored as the agent's answer.
+    agent, found = support_agent(RagChain(), answer)
+    agent.invoke(QUESTION)
+
+    example = extract(langchain.trace())
+
+    assert example is not None
+    assert example.question == QUESTION
+    assert example.answer == answer
+    assert len(found) == 3
+    assert example.contexts == langchain_contexts(found)

@@ -18,6 +18,7 @@ from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
 import pytest
+from agent_apps import support_agent
 from instrumented_apps import LANGCHAIN_ANSWER, LANGCHAIN_CORPUS, QUESTION, RagChain, langchain_contexts
 from langchain_core.callbacks import BaseCallbackManager, CallbackManagerForRetrieverRun
 from langchain_core.documents import Document
@@ -292,3 +293,20 @@ def test_instrumentation_ends_with_its_block(recorder: Recorder) -> None:
         assert len(second.traces()) == 1
     finally:
         second.provider.shutdown()
+
+
+@pytest.mark.parametrize("answer", ["You can ask for a refund within 30 days of delivery, so until 30 May.",
+                                    "Until 30 May."])
+def test_an_agents_answer_is_its_last_turn_not_a_tool_calls_announcement(instrumented: Recorder,
+                                                                            answer: str) -> None:
+    # The same agent as under OpenInference: here its tool-calling turns are `tool_call` parts of
+    # gen_ai.output.messages beside the announcement's `text` part.
+    agent, found = support_agent(RagChain(), answer)
+    agent.invoke(QUESTION)
+
+    example = extract(instrumented.trace())
+
+    assert example is not None
+    assert example.question == QUESTION
+    assert example.answer == answer
+    assert example.contexts == langchain_contexts(found)
