@@ -49,7 +49,7 @@ from ragmon.evaluation import (
     judge_identity,
     verdicts_without_judge,
 )
-from ragmon.files import check_not_directory, existing_file, input_file
+from ragmon.files import check_not_directory, existing_file, file_at, input_file, unwritable
 from ragmon.jsontext import replace_lone_surrogates
 from ragmon.judges.base import AsyncJudge, Judge, JudgeError
 from ragmon.judges.lexical import LexicalJudge
@@ -509,16 +509,14 @@ def _build_judge(name: str, args: argparse.Namespace) -> tuple[Judge, Prices | N
 
 def _check_json_path(args: argparse.Namespace) -> None:
     """Before anything is read: `--json` names none of the datasets, which the figures would replace (the
-    labelled examples are people's work, and no run could give them back), and nothing but a directory
-    stands where a folder of its path goes (a file, a dangling link): that had been found only at the end,
-    every Claude call paid for, and told as mkdir's "File exists", as if the report were in the way."""
+    labelled examples are people's work, and no run could give them back), and that it can be written, as
+    replay checks its reports (`unwritable`): a file where a folder of its path goes, or no permission, had
+    been found only at the end, every Claude call paid for."""
     if args.json is None:
         return
     check_not_directory(args.json, f"--json {args.json}")
-    for folder in reversed(args.json.parents):
-        if os.path.lexists(folder) and not os.path.isdir(folder):
-            raise InputError(f"--json {args.json}: {folder} is not a directory: no report can be "
-                             "written there")
+    if file_at(args.json) is not None and (why := unwritable(args.json)) is not None:  # not a pipe (None)
+        raise InputError(f"--json {args.json}: cannot write report: {why}")
     written = existing_file(args.json)
     for name in args.datasets:
         if written is not None and written == input_file(name):
@@ -720,7 +718,7 @@ def render(items: Sequence[Labelled], results: Sequence[Calibration]) -> str:
     warned = [warning for item in items for warning in item.warnings]
     notes += "".join(f"warning: {printable(warning)}\n" for warning in warned[:WARNINGS_SHOWN])
     if len(warned) > WARNINGS_SHOWN:
-        notes += f"and {len(warned) - WARNINGS_SHOWN} more label warnings\n"
+        notes += f"and {_count(len(warned) - WARNINGS_SHOWN, 'more label warning')}\n"
     notes += "".join(f"{r.judge}: {r.unbilled} example{'s' * (r.unbilled != 1)} had a call whose bill was "
                      "never reported (timed out, cut off or unreadable): tokens and cost are at least what "
                      "they say\n" for r in results if r.unbilled)
@@ -733,7 +731,7 @@ def _without_call_note(r: Calibration) -> str:
     """Which examples the figures per example leave out, and over how many they are: an example judged
     without a call costs nothing and takes a fraction of a millisecond, and averaged in, it would size a
     budget too small (a second run with --cache-dir had printed $0.000000 and 0.2 ms)."""
-    parts = [f"{count} of {r.examples} examples {what}" for count, what in (
+    parts = [f"{count} of {_count(r.examples, 'example')} {what}" for count, what in (
         (r.cached, "from the cache"), (r.free, "needing no judge (no claim, or nothing retrieved)")) if count]
     if r.called:
         return f"{r.judge}: {' and '.join(parts)}, left out of the figures per example (over the other " \

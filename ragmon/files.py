@@ -55,3 +55,28 @@ def check_not_directory(path: Path, given: str) -> None:
         raise InputError(f"{given}: cannot write report: {exc.strerror}") from None
     if directory:
         raise InputError(f"{given} is a directory: name a file to write the report to")
+
+
+def unwritable(path: Path) -> str | None:
+    """Why a report at `path` could not be written, as far as can be told before writing it: something
+    other than a directory where a folder goes, or no permission to write the file or make it in its
+    nearest directory. Told at the end, after every question was asked and scored (every Claude verdict
+    paid for), the run had been for nothing."""
+    try:
+        if (why := not_a_directory(path)) is not None:
+            return why
+        if path.exists():
+            return None if os.access(path, os.W_OK) else "Permission denied"
+        directory = next((parent for parent in path.parents if parent.exists()), Path("."))
+    except OSError as exc:  # a name too long, a directory it may not look in
+        return exc.strerror or str(exc)
+    return None if os.access(directory, os.W_OK | os.X_OK) else f"Permission denied (in {directory})"
+
+
+def not_a_directory(path: Path) -> str | None:
+    """Why no directory can be made for `path`: a file where its folder should be (mkdir says "File
+    exists", which reads as if the report itself were in the way), or a link to nothing."""
+    for parent in reversed(path.parents):
+        if os.path.lexists(parent) and not parent.is_dir():
+            return f"{parent} is {'a file' if parent.exists() else 'a link to nothing'}, not a directory"
+    return None

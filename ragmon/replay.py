@@ -44,7 +44,7 @@ from ragmon.cli import (
 )
 from ragmon.errors import InputError, MissingExtra, RagmonError, printable
 from ragmon.evaluation import aevaluate, evaluate, example_claims, verdicts_without_judge
-from ragmon.files import check_not_directory, existing_file, file_at, input_file
+from ragmon.files import check_not_directory, existing_file, file_at, input_file, not_a_directory, unwritable
 from ragmon.gate import (
     EXIT_BREACHED,
     EXIT_OK,
@@ -367,7 +367,7 @@ def _check_report_paths(args: argparse.Namespace) -> None:
                              f"overwrite it (--{flag} names the report to write)")
         if where is None:
             continue  # a pipe or a device (/dev/null): no file to keep
-        if (why := _unwritable(path)) is not None:  # found before the build is asked or a call paid for
+        if (why := unwritable(path)) is not None:  # found before the build is asked or a call paid for
             raise InputError(f"cannot write report: {why}", source=str(path))
         if _same_file(path, summary):
             raise InputError(f"{report.given(str(path))} is $GITHUB_STEP_SUMMARY, where the Markdown report "
@@ -768,7 +768,7 @@ def _write(path: Path, content: str, *, summary: bool = False) -> None:
         with path.open("a" if summary else "w", encoding="utf-8", errors="backslashreplace") as handle:
             handle.write(("\n\n" if summary and _unended(path) else "") + content)
     except OSError as exc:
-        why = _not_a_directory(path) or exc.strerror or str(exc)
+        why = not_a_directory(path) or exc.strerror or str(exc)
         if not summary:
             raise InputError(f"cannot write report: {why}", source=str(path)) from None
         if isinstance(exc, FileNotFoundError):
@@ -792,30 +792,6 @@ def _unended(path: Path) -> bool:
             return handle.read(1) != b"\n"
     except OSError:
         return False
-
-
-def _unwritable(path: Path) -> str | None:
-    """Why the report at `path` could not be written, as far as can be told before writing it: a file
-    where a folder goes, or no permission to write the file or make it in its nearest directory. Told at
-    the end, after every question was asked and scored, the run had been for nothing."""
-    try:
-        if (why := _not_a_directory(path)) is not None:
-            return why
-        if path.exists():
-            return None if os.access(path, os.W_OK) else "Permission denied"
-        directory = next((parent for parent in path.parents if parent.exists()), Path("."))
-    except OSError as exc:  # a name too long, a directory it may not look in
-        return exc.strerror or str(exc)
-    return None if os.access(directory, os.W_OK | os.X_OK) else f"Permission denied (in {directory})"
-
-
-def _not_a_directory(path: Path) -> str | None:
-    """Why no directory can be made for `path`: a file where its folder should be. mkdir says "File
-    exists", which reads as if the report itself were in the way."""
-    for parent in reversed(path.parents):
-        if parent.exists() and not parent.is_dir():
-            return f"{parent} is a file, not a directory"
-    return None
 
 
 class Progress:

@@ -869,3 +869,9 @@ def test_counts_of_one_are_written_in_the_singular(tmp_path: Path,
     assert main(["calibrate", str(write_dataset(tmp_path / "one.jsonl", [record]))]) == 0
     assert capsys.readouterr().out.startswith(
         "1 labelled example: 1 claim, 0 labelled unsupported; 0 responses labelled hallucinated\n")
+    # An answer making no claim needs no judge: one of one.
+    abstains = {**record, "answer": "I don't know.", "labels": {"hallucinated": False, "spans": []}}
+    assert main(["calibrate", str(write_dataset(tmp_path / "none.jsonl", [abstains]))]) == 0
+    assert capsys.readouterr().out.endswith(
+        "lexical: 1 of 1 example needing no judge (no claim, or nothing retrieved): no call was made, so "
+        "there are no figures per example\n")

@@ -99,20 +99,25 @@ def test_a_report_path_that_is_a_directory_is_refused_before_any_judge_runs(
     assert fake_api.requests == []  # no call paid for figures that had nowhere to go
 
 
+@pytest.mark.parametrize(("in_the_way", "what"), [("file", "a file"), ("dangling link", "a link to nothing")])
 def test_a_report_path_through_a_file_is_refused_before_any_judge_runs(
-        fake_api: FakeAnthropic, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        in_the_way: str, what: str, fake_api: FakeAnthropic, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
     # `--json out/s.json` where out is a file: every example was judged and paid for, then the run ended in
-    # "cannot write: File exists", as if s.json were in the way.
+    # "cannot write: File exists", as if s.json were in the way. A link to nothing, likewise.
     data = write_dataset(tmp_path / "labelled.jsonl", RECORDS)
-    (tmp_path / "out").write_text("notes\n")
-    report = tmp_path / "out" / "reports" / "s.json"
+    out = tmp_path / "out"
+    if in_the_way == "file":
+        out.write_text("notes\n")
+    else:
+        out.symlink_to(tmp_path / "gone")
+    report = out / "reports" / "s.json"
     claude_env(monkeypatch, fake_api)
     assert main(["calibrate", str(data), "--judge", "claude", "--json", str(report)]) == 2
-    assert error_of(capsys.readouterr().err) == (f"--json {report}: {tmp_path / 'out'} is not a directory: "
-                                                 "no report can be written there")
+    assert error_of(capsys.readouterr().err) == (f"--json {report}: cannot write report: {out} is {what}, "
+                                                 "not a directory")
     assert fake_api.requests == []
-    assert (tmp_path / "out").read_text() == "notes\n"
+    assert not (tmp_path / "gone").exists() and (in_the_way != "file" or out.read_text() == "notes\n")
 
 
 @pytest.mark.parametrize(("argv", "env", "why"), [
