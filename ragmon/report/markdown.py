@@ -97,10 +97,13 @@ def render(report: Report, gates: Sequence[GateResult], *, worst: int = DEFAULT_
     weak = weakest(report.results, gates)
     shown = weak[:worst]
     blocks += _section(["", f"### Weakest examples ({len(shown)} of {len(weak)} with problems)"],
-                       [["", *_example_section(result, report.k)] for result in shown], [], "weakest example")
+                       [["", *_example_section(result, report.k)] for result in shown], "weakest example")
 
     def note(kept: int) -> str:
-        left = Counter(block.shows for block in blocks[kept:] if block.shows)
+        left: Counter[str] = Counter()
+        for block in blocks[kept:]:
+            if block.shows:
+                left[block.shows] += block.count
         counts = [f"{count:,} {what}{'' if count == 1 else 's'}" for what, count in left.items()]
         listed = " and ".join([", ".join(counts[:-1]), *counts[-1:]] if len(counts) > 1 else counts)
         return (f"\n*Cut at {COMMENT_LIMIT:,} characters, GitHub's limit for a comment: {listed} left out "
@@ -117,7 +120,7 @@ def _named(entries: Sequence[tuple[str, str]], title: str, shows: str) -> list[_
     return _section(["", f"### {title} ({len(entries)})", ""],
                     [[f"- {_code(show_id(example_id, ID_WIDTH))}: {_text(said)}"]
                      for example_id, said in entries[:SKIPPED_SHOWN]],
-                    _more(len(entries) - SKIPPED_SHOWN, shows, " (the JSON report lists all)"), shows)
+                    shows, len(entries) - SKIPPED_SHOWN)
 
 
 def _skipped_count(report: Report) -> str:
@@ -161,15 +164,21 @@ class _Block:
 
     lines: list[str]
     shows: str | None
+    count: int = 1
+    """Examples it accounts for: the last of a section also those its "And N more" line counts, so that a
+    note after a cut adds up with the section's heading (50 warnings shown of 60, cut after 16: 44 left
+    out, not 34)."""
 
 
-def _section(heading: list[str], items: Sequence[list[str]], tail: list[str], shows: str) -> list[_Block]:
-    """A heading, then one block per example, the tail (a count of the rest) kept with the last one:
-    a report is cut between examples, never inside one, where a sentence could lose its reason."""
+def _section(heading: list[str], items: Sequence[list[str]], shows: str, more: int = 0) -> list[_Block]:
+    """A heading, then one block per example, the line counting the `more` not shown (listed in the JSON
+    report) kept with the last one: a report is cut between examples, never inside one, where a sentence
+    could lose its reason."""
     if not items:
         return []
     blocks = [_Block(heading, None), *(_Block(lines, shows) for lines in items)]
-    return [*blocks[:-1], _Block(blocks[-1].lines + tail, shows)]
+    tail = _more(more, shows, " (the JSON report lists all)")
+    return [*blocks[:-1], _Block(blocks[-1].lines + tail, shows, 1 + max(more, 0))]
 
 
 def _within(head: str, pieces: Sequence[str], note: Callable[[int], str]) -> str:
@@ -225,8 +234,7 @@ def _regressions(comparison: Comparison, worst: int) -> tuple[list[str], list[_B
         newly = _quoted(change.newly_unsupported, "Newly unsupported", NEWLY) or ["", f"No {NEWLY}."]
         items.append(["", f"#### {_code(show_id(example.id, ID_WIDTH))}: {moved(change, 'groundedness')}", "",
                       f"Question: {_text(example.question)}", *newly])
-    tail = _more(len(regressed) - len(shown), "regressed example", " (the JSON report lists all)")
-    return intro, _section(["", heading], items, tail, "regressed example")
+    return intro, _section(["", heading], items, "regressed example", len(regressed) - len(shown))
 
 
 def _example_section(result: ExampleResult, k: int) -> list[str]:

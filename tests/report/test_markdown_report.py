@@ -202,6 +202,24 @@ def test_long_lists_of_ids_and_skipped_examples_are_capped() -> None:
     assert "And 10 more skipped examples (the JSON report lists all)." in out
 
 
+def test_a_cut_note_adds_up_with_the_heading_of_a_section_it_cut() -> None:
+    # 60 warnings, each ~1,000 characters of (escaped) text: 50 would be listed and "And 10 more" counted,
+    # 51,000 characters in all with the heading. Beside a skipped section of the same (60 entries, 50 x
+    # ~1,010 characters), the report outgrows 65,536 and is cut inside the warnings. The note had counted
+    # the warnings listed but cut (34 of 50 here), not the 10 the cut "And 10 more" line had counted too:
+    # listed + left out must make the heading's 60.
+    example = Example("e1", "Q?", (Context("d1", "Other."),), None)
+    result = ExampleResult(example, "lexical", {}, ())
+    why = "w" * 1_000
+    entries = tuple((f"t{i:02}", why) for i in range(60))
+    out = render(Report({"name": "lexical"}, 5, (result,), {}, skipped=entries, warnings=entries), ())
+    assert len(out) <= 65_536 and "### Warnings (60)" in out and "And 10 more warnings" not in out
+    listed = sum(line.startswith("- `t") for line in out.split("### Warnings (60)")[1].splitlines())
+    assert 0 < listed < 50
+    assert out.endswith(f"*Cut at 65,536 characters, GitHub's limit for a comment: {60 - listed} warnings "
+                        "left out here. The JSON report (`--json`) lists every example.*\n")
+
+
 def test_an_incomplete_run_says_so_first_and_keeps_its_figures(report: Report) -> None:
     held = (GateResult("recall", ">=", 0.0, 0.0, True, "0 >= 0"),)
     out = render(report, held, incomplete="the judge failed on all 4 <examples>")
@@ -265,8 +283,9 @@ def test_regressions_are_escaped_like_the_other_sections() -> None:
 def test_regressions_are_bounded_by_worst() -> None:
     # 1,000 regressed examples of 20 sentences of 999 characters: at most the default 10, 5 sentences each,
     # and within GitHub's 65,536 characters for a comment. By hand, as for the weakest examples: 10,176
-    # characters a section, so 6 fit after the ~1,500 of tables; the other 4 regressed and all 10 weakest
-    # examples are counted in the last line.
+    # characters a section, so 6 fit after the ~1,500 of tables; the other 994 regressed (the 4 listed
+    # but cut, and the 990 the cut "And 990 more" line counted) and all 10 weakest examples are counted in
+    # the last line.
     report, gates, comparison = many_regressed_run()
     out = render(report, gates, comparison=comparison)
     section = out[out.index("### Regressions against the baseline"):]
@@ -274,7 +293,7 @@ def test_regressions_are_bounded_by_worst() -> None:
         f"#### `x{i:04}`: groundedness 1 -> 0" for i in range(6)]
     assert section.count("And 15 more newly unsupported sentences.") == 6
     assert len(out) <= 65_536 and "### Weakest examples" not in out
-    assert out.endswith("*Cut at 65,536 characters, GitHub's limit for a comment: 4 regressed examples and "
+    assert out.endswith("*Cut at 65,536 characters, GitHub's limit for a comment: 994 regressed examples and "
                         "10 weakest examples left out here. The JSON report (`--json`) lists every "
                         "example.*\n")
     fewer = render(report, gates, comparison=comparison, worst=2)
