@@ -985,6 +985,13 @@ class ClaudeJudge:
             # No reply was billed; only the attempts sent that got none may have been.
             raise ClaudeJudgeError(f"{where}: {what}", kind=kind,
                                    usage=Usage(unanswered=attempts.unanswered)) from exc
+        except anthropic.CredentialsError as exc:
+            # Read by the SDK before each request, from a profile's credentials file: a token that expired
+            # with the file since made unreadable, or readable by others, fails the call unsent. Not an
+            # APIError: it had escaped as a traceback, and the sidecar's lane took it for a bug in ragmon.
+            said = _redacted(str(exc), attempts.credentials)
+            raise ClaudeJudgeError(f"{where}: no usable credentials, the request was not sent: {said}",
+                                   usage=Usage(unanswered=attempts.unanswered)) from exc
         except (ValueError, RecursionError) as exc:
             unreadable = self._unreadable(attempts)
             said = _redacted(str(exc), attempts.credentials)

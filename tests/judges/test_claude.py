@@ -708,6 +708,35 @@ def test_missing_api_key_is_a_clear_error(monkeypatch: pytest.MonkeyPatch, tmp_p
         ClaudeJudge(base_url="http://127.0.0.1:9")
 
 
+def test_credentials_that_fail_at_a_call_are_a_judge_error_and_nothing_is_sent(
+        fake_api: FakeAnthropic, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    # A profile's OAuth token, past its expiry, so the SDK reads its credentials file again before each
+    # request: once that file is readable by others it refuses it, raising CredentialsError, which is no
+    # APIError and had escaped the judge as a traceback (in serve, a bug in ragmon to the lane).
+    for name in ("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "ANTHROPIC_PROFILE"):
+        monkeypatch.delenv(name, raising=False)
+    (tmp_path / "configs").mkdir()
+    (tmp_path / "configs" / "default.json").write_text(json.dumps({"authentication": {"type": "user_oauth"}}))
+    (tmp_path / "credentials").mkdir()
+    secret = tmp_path / "credentials" / "default.json"
+    secret.write_text(json.dumps({"type": "oauth_token", "access_token": "tok-123", "expires_at": 1000}))
+    secret.chmod(0o600)
+    monkeypatch.setenv("ANTHROPIC_CONFIG_DIR", str(tmp_path))
+    judge = ClaudeJudge(base_url=fake_api.url, max_retries=0)
+    try:
+        assert [v.supported for v in judge.judge(EXAMPLE, CLAIMS[:1])] == [True]
+        secret.chmod(0o644)
+        with pytest.raises(ClaudeJudgeError) as raised:
+            judge.judge(EXAMPLE, CLAIMS[1:2])
+    finally:
+        judge.close()
+    assert str(raised.value).startswith(
+        "example 'ex-1': Claude judge: no usable credentials, the request was not sent: Credentials file at "
+        f"{secret} is accessible by group or others (mode 0o644)")
+    assert (raised.value.kind, raised.value.usage) == ("error", Usage())
+    assert fake_api.calls == 1  # the first call's
+
+
 @pytest.mark.parametrize(("args", "options", "message"), [
     ((), {"timeout": 0}, "ClaudeJudge: timeout must be a finite number of seconds above 0, got 0"),
     # Accepted, it let a call to an API that never replies wait for good.
