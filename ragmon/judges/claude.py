@@ -113,10 +113,12 @@ CLAIMS_PER_CALL = 20
 """Claims judged in one call at most: twenty verdicts, each copying back at most `QUOTE_CHARS` of its claim
 with a one-sentence reason, fit the default 2,048 output tokens (~90 tokens a verdict)."""
 
-VERDICT_TOKENS = 100
-"""Output tokens one verdict is allowed when a call is sized: ~90 (`CLAIMS_PER_CALL`), rounded up. A call
-carries at most `max_tokens // VERDICT_TOKENS` claims (`CLAIMS_PER_CALL` at the default 2,048), so that a
-judge given a smaller `max_tokens` does not send twenty claims whose verdicts cannot fit in it."""
+VERDICT_TOKENS = 50
+"""Output tokens of a verdict besides the claim it copies back (its reason, its fields). With the copy,
+`_verdict_tokens`, a 200-character English claim's verdict is allowed 100 (~90, `CLAIMS_PER_CALL`), and a
+call carries claims whose verdicts fit in `max_tokens`: twenty such at the default 2,048, fewer at a smaller
+`max_tokens` or in a script whose characters are tokens of their own (twenty Chinese claims of 100
+characters had been sent in one call, their verdicts past 2,048 tokens: cut off every time, paid for)."""
 
 TOOL_USE_OVERHEAD_TOKENS = 1_000
 """Tokens the API adds for tool use and message framing, rounded well up (documented as a few hundred)."""
@@ -287,18 +289,31 @@ def _noted(reason: str | None, note: str) -> str:
     return f"{reason} {note}" if reason else note
 
 
-def _batches(claims: Sequence[Claim], pending: Sequence[int], per_call: int) -> tuple[tuple[int, ...], ...]:
-    """Consecutive claims, at most `per_call` and LARGEST_ANSWER_CHARS characters (or one claim) each."""
+def _batches(claims: Sequence[Claim], pending: Sequence[int], max_tokens: int) -> tuple[tuple[int, ...], ...]:
+    """Consecutive claims, at most CLAIMS_PER_CALL, LARGEST_ANSWER_CHARS characters and verdicts of
+    `max_tokens` (`_verdict_tokens`) each, or one claim."""
     batches: list[list[int]] = []
-    chars = 0
+    chars = tokens = 0
     for i in pending:
-        size = len(claims[i].text)
-        if not batches or len(batches[-1]) >= per_call or chars + size > LARGEST_ANSWER_CHARS:
+        size, verdict = len(claims[i].text), _verdict_tokens(claims[i].text)
+        if (not batches or len(batches[-1]) >= CLAIMS_PER_CALL or chars + size > LARGEST_ANSWER_CHARS
+                or tokens + verdict > max_tokens):
             batches.append([])
-            chars = 0
+            chars = tokens = 0
         batches[-1].append(i)
         chars += size
+        tokens += verdict
     return tuple(tuple(batch) for batch in batches)
+
+
+def _verdict_tokens(claim: str) -> int:
+    """Output tokens a verdict on `claim` is allowed: `VERDICT_TOKENS`, and its copy of the claim's first
+    QUOTE_CHARS characters at 4 ASCII characters a token and 1.5 tokens for any other: Chinese or Japanese
+    text is about a token a character or more, and an estimate short of the reply costs a paid call cut off
+    (more calls cost the documents sent again, far less)."""
+    copied = claim[:QUOTE_CHARS]
+    other = len(copied) - len(copied.encode("ascii", "ignore"))
+    return VERDICT_TOKENS + math.ceil((len(copied) - other) / 4 + 1.5 * other)
 
 
 API_ERROR_CHARS = 300
@@ -911,7 +926,7 @@ class ClaudeJudge:
                 cached[i] = ClaimVerdict(claim, entry["supported"], tuple(entry["supporting_ids"]),
                                          entry.get("reason"))
         pending = tuple(i for i in range(len(claims)) if i not in cached)
-        batches = _batches(claims, pending, max(1, min(CLAIMS_PER_CALL, self.max_tokens // VERDICT_TOKENS)))
+        batches = _batches(claims, pending, self.max_tokens)
         requests = tuple(self._request(question, documents, [claims[i].text for i in batch], omitted)
                          for batch in batches)
         limits = f"max_doc_chars={self.max_doc_chars}, max_total_chars={self.max_total_chars}"

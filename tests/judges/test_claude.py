@@ -988,8 +988,8 @@ def test_a_long_answer_is_judged_in_calls_that_fit_max_tokens(fake_api: FakeAnth
 def test_a_smaller_max_tokens_makes_calls_of_fewer_claims(fake_api: FakeAnthropic) -> None:
     """Twenty claims of 190 characters (3,800, within one call's 4,000): each verdict is 269 characters of
     tool input, so the twenty need 1,358 of the fake's tokens (4 characters each), past max_tokens=1024:
-    sent in one call, the reply was cut off every time, however often paid for. At 100 tokens a verdict,
-    1024 // 100 = 10 claims go in a call: 2 calls, each reply 681 tokens."""
+    sent in one call, the reply was cut off every time, however often paid for. At 50 + ceil(190 / 4) = 98
+    tokens a verdict, 1024 // 98 = 10 claims go in a call: 2 calls, each reply 681 tokens."""
     fake_api.decide = by_fact
     texts = [f"Claim {i:02d}: the tower is in Paris".ljust(189, ".") + "!" for i in range(20)]
     claims = tuple(Claim(text, 200 * i, 200 * i + 190) for i, text in enumerate(texts))
@@ -999,6 +999,21 @@ def test_a_smaller_max_tokens_makes_calls_of_fewer_claims(fake_api: FakeAnthropi
     assert all(v.supported and v.supporting_ids == ("d1",) for v in verdicts)
     assert [len(claims_of(body)) for body in fake_api.requests] == [10, 10] and usage.calls == 2
     assert usage.output_tokens == 2 * 681
+
+
+def test_claims_in_chinese_go_in_calls_their_verdicts_fit(fake_api: FakeAnthropic) -> None:
+    """Twenty claims of 100 characters, "Paris" and 95 Chinese characters (2,000 in all, within one call's
+    4,000): the twenty had gone in one call, and the fake, writing each Chinese character as a 6-character
+    JSON escape as the API's own tokens of them outnumber ASCII's, cut the reply off at 2,048 tokens every
+    time. A verdict is allowed 50 tokens, plus 5 / 4 for "Paris" and 1.5 for each Chinese character: 50 +
+    ceil(1.25 + 142.5) = 194, so 2,048 // 194 = 10 claims a call."""
+    fake_api.decide = by_fact
+    texts = [f"Paris{chr(0x4E00 + i) * 94}。" for i in range(20)]
+    claims = tuple(Claim(text, 100 * i, 100 * i + 100) for i, text in enumerate(texts))
+    assert {len(c.text) for c in claims} == {100}
+    verdicts = make_judge(fake_api).judge(EXAMPLE, claims)
+    assert [v.claim for v in verdicts] == list(claims) and all(v.supported for v in verdicts)
+    assert [len(claims_of(body)) for body in fake_api.requests] == [10, 10]
 
 
 def _one_sentence(length: int) -> Claim:
