@@ -587,7 +587,7 @@ class Sidecar:
             self._outcome(pipeline, "error", decided.footprint)
             return
         self._decided_bytes += held - decided.footprint
-        job = _Job(trace.trace_id, example, pipeline, self._clock(), held + working, working)
+        job = _Job(trace.trace_id, example, pipeline, decided.decided_at, held + working, working)
         for runner in self._runners:
             if key >= runner.lane.rate:
                 if runner.primary:

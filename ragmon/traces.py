@@ -75,6 +75,11 @@ class Decided:
     reason: str
     footprint: int = 0
     first_seen: float = 0.0
+    decided_at: float = 0.0
+    """When it was decided (the assembler's clock): its deadline, however late `pop_decided` ran (a caller
+    busy queueing the traces decided before it), else the eviction or the drain. What the score lag is
+    measured from: stamped as each trace was routed, the traces waiting behind a full score queue showed
+    none of that wait."""
 
 
 def footprint(value: Any) -> int:
@@ -403,7 +408,7 @@ class Assembler:
             del self._traces[pending.trace_id]
             rooted_in_time = pending.last_seen + self._quiet <= pending.first_seen + self._wait
             reason = "complete" if complete and rooted_in_time else "timeout"
-            out.append(self._finish(pending, reason))
+            out.append(self._finish(pending, reason, due))
         return out
 
     def defer(self, decided: Decided, awaited: frozenset[str] = frozenset()) -> bool:
@@ -442,7 +447,8 @@ class Assembler:
     def drain(self) -> list[Decided]:
         """Everything still buffered, for shutdown."""
         out, self._evicted, self._evicted_bytes = self._evicted, [], 0
-        out.extend(self._finish(pending, "drain") for pending in self._traces.values())
+        now = self._clock()
+        out.extend(self._finish(pending, "drain", now) for pending in self._traces.values())
         self._traces.clear()
         self._heap.clear()
         return out
@@ -487,13 +493,13 @@ class Assembler:
             self._evict(pending)
 
     def _evict(self, pending: _Pending) -> None:
-        decided = self._finish(pending, "evicted")
+        decided = self._finish(pending, "evicted", self._clock())
         self._evicted.append(decided)
         self._evicted_bytes += decided.footprint
 
-    def _finish(self, pending: _Pending, reason: str) -> Decided:
+    def _finish(self, pending: _Pending, reason: str, at: float) -> Decided:
         trace = Trace(pending.trace_id, tuple(pending.spans), pending.lost)
-        decided = Decided(trace, reason, pending.footprint, pending.first_seen)
+        decided = Decided(trace, reason, pending.footprint, pending.first_seen, at)
         self._bytes -= pending.footprint
         pending.footprint, pending.resource = 0, None
         pending.armed_seq = -1  # its heap entry, if any, is now stale

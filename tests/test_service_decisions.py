@@ -280,3 +280,38 @@ def test_the_buffer_limits_hold_and_each_trace_taken_has_one_outcome(
     assert_each_decided_once_within_the_wait(planned, result)
     counted = Counter(outcome for outcomes in result.outcomes.values() for _, outcome in outcomes)
     assert counted.total() == len(result.first_taken), counted
+
+
+class SlowLane(RecordingLane):
+    """Ten seconds of virtual time an example, one at a time."""
+
+    async def score(self, example: Example) -> Scored:
+        await asyncio.sleep(10.0)
+        return await super().score(example)
+
+
+def test_score_lag_counts_the_wait_of_traces_decided_behind_a_full_queue() -> None:
+    """ragmon_score_lag_seconds runs from a trace's decision to its score. Four RAG traces whose roots
+    come at t=0 are decided together at t=2 (`--quiet` 2 s), and scored one at a time, 10 s each, through
+    a queue of one: scored at 12, 22, 32 and 42 s, lags 10, 20, 30 and 40 s, 100 s in all. The fourth waited
+    decided from 2 to 12 s while the decider waited to queue the third; its lag was measured from 12 s (30
+    s, not 40: 90 in all), and the wait of traces decided behind a full queue showed on no panel."""
+    async def scenario() -> tuple[float | None, float | None]:
+        loop = asyncio.get_running_loop()
+        config = ServeConfig(http_listen=None, grpc_listen=None, metrics_listen=None, quiet=QUIET,
+                             decision_wait=WAIT, queue_size=1)
+        sidecar = Sidecar(config, lanes=[SlowLane()], clock=loop.time)
+        await sidecar.start()
+        for k in range(1, 5):
+            (part,) = chain(k, 1, answer_in=0, documents_in=0, remote_root=False)
+            assert sidecar.offer(part, "http") is True
+        await asyncio.sleep(60.0)
+        registry = sidecar.exporter.registry
+        lag = (registry.get_sample_value("ragmon_score_lag_seconds_count"),
+               registry.get_sample_value("ragmon_score_lag_seconds_sum"))
+        await sidecar.stop()
+        return lag
+
+    count, seconds = run(scenario())
+    assert count == 4
+    assert seconds is not None and abs(seconds - 100.0) < 1e-3, seconds
