@@ -8,6 +8,7 @@ tested, without the machinery that acts on it.
 from __future__ import annotations
 
 import argparse
+import ipaddress
 import logging
 import os
 from collections.abc import Mapping
@@ -177,6 +178,7 @@ class ServeConfig:
             # It started, and received nothing, answering /readyz 200 all the while.
             raise InputError(f"{flag_of(args, '--http-listen')} and {flag_of(args, '--grpc-listen')} are "
                              "both off: the sidecar would receive no trace; leave one on")
+        _check_listeners_apart(args)
         if args.max_buffer < args.max_body:
             # Below one request's worth, a request the receivers take whole may be one the buffer never
             # holds: `offer` refuses it for good (413, too_large) or the assembler drops its spans
@@ -200,6 +202,47 @@ class ServeConfig:
             capture_below=args.capture_below,
             capture_max_bytes=args.capture_max_bytes, variables=getattr(args, FROM_ENVIRONMENT, {}),
         )
+
+
+_LISTENERS = ("--http-listen", "--grpc-listen", "--metrics-listen")
+
+
+def _check_listeners_apart(args: argparse.Namespace) -> None:
+    """Refuse two listeners on one port: the second failed to bind once the first held it, after the
+    workers had started, and the error blamed "another process (a second ragmon serve?)" for ragmon's
+    own listener (RAGMON_METRICS_LISTEN set to the OTLP port, say)."""
+    bound = [(option, address) for option in _LISTENERS
+             if (address := getattr(args, option[2:].replace("-", "_"))) is not None]
+    for at, (first, (first_host, port)) in enumerate(bound):
+        for second, (second_host, other_port) in bound[at + 1:]:
+            if port == other_port != 0 and _overlap(first_host, second_host):
+                raise InputError(
+                    f"{flag_of(args, first).given(_address(first_host, port))} and "
+                    f"{flag_of(args, second).given(_address(second_host, port))} take the same port: the "
+                    "second could not listen; give each listener its own port")
+
+
+def _address(host: str, port: int) -> str:
+    """As the flag is written: an IPv6 host in brackets."""
+    return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+
+
+def _overlap(host: str, other: str) -> bool:
+    """Whether two hosts bound on one port collide for certain: the same host, or IPv4's wildcard and an
+    IPv4 address. Names and IPv6 are left to the bind, which knows what they resolve to and whether
+    `::` takes IPv4 too."""
+    if host == other:
+        return True
+    wildcard = "0.0.0.0"
+    return (host == wildcard and _is_ipv4(other)) or (other == wildcard and _is_ipv4(host))
+
+
+def _is_ipv4(host: str) -> bool:
+    try:
+        ipaddress.IPv4Address(host)
+    except ValueError:
+        return False
+    return True
 
 
 def pipeline_names(text: str) -> list[str]:

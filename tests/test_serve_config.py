@@ -61,6 +61,17 @@ def test_a_shortened_label_can_be_listed_as_the_refusal_of_its_long_name_says() 
     (["--grpc-listen", "off"], {"RAGMON_HTTP_LISTEN": "off"},
      "RAGMON_HTTP_LISTEN (--http-listen) and --grpc-listen are both off: the sidecar would receive no trace; "
      "leave one on"),
+    # The second listener failed to bind after the workers started, blaming "another process" for ragmon's
+    # own first one.
+    (["--metrics-listen", "0.0.0.0:4318"], {},
+     "--http-listen 127.0.0.1:4318 and --metrics-listen 0.0.0.0:4318 take the same port: the second could "
+     "not listen; give each listener its own port"),
+    (["--grpc-listen", "127.0.0.1:4318"], {"RAGMON_METRICS_LISTEN": "off"},
+     "--http-listen 127.0.0.1:4318 and --grpc-listen 127.0.0.1:4318 take the same port: the second could "
+     "not listen; give each listener its own port"),
+    (["--http-listen", "off"], {"RAGMON_METRICS_LISTEN": "[::1]:4317", "RAGMON_GRPC_LISTEN": "[::1]:4317"},
+     "RAGMON_GRPC_LISTEN [::1]:4317 (--grpc-listen) and RAGMON_METRICS_LISTEN [::1]:4317 (--metrics-listen) "
+     "take the same port: the second could not listen; give each listener its own port"),
 ])
 def test_settings_that_cannot_work_are_refused_naming_what_the_user_set(argv: list[str],
                                                                         environ: dict[str, str],
@@ -69,6 +80,17 @@ def test_settings_that_cannot_work_are_refused_naming_what_the_user_set(argv: li
     with pytest.raises(InputError) as refused:
         ServeConfig.from_args(args)
     assert str(refused.value) == message
+
+
+@pytest.mark.parametrize(("http", "grpc", "metrics"), [
+    ("127.0.0.1:0", "127.0.0.1:0", "127.0.0.1:0"),          # port 0: each its own free port
+    ("127.0.0.1:4318", "127.0.0.2:4318", "off"),             # two addresses
+    ("127.0.0.1:4318", "127.0.0.1:4317", "[::1]:4318"),      # IPv4 and IPv6 loopbacks: apart
+])
+def test_listeners_on_one_port_at_addresses_apart_are_taken(http: str, grpc: str, metrics: str) -> None:
+    args = build_parser("serve", {}).parse_args(["serve", "--http-listen", http, "--grpc-listen", grpc,
+                                                 "--metrics-listen", metrics])
+    assert ServeConfig.from_args(args).http_listen is not None
 
 
 @pytest.mark.parametrize(("text", "kind", "at"), [
