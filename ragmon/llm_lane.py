@@ -278,6 +278,12 @@ def lane_from_args(args: argparse.Namespace, *, sample_rate: float, k: int) -> C
     if args.llm_sample_rate > sample_rate:
         raise InputError(f"--llm-sample-rate {args.llm_sample_rate:g} exceeds --sample-rate {sample_rate:g}: "
                          "Claude judges a subset of the lexically scored traces")
+    if args.llm_max_per_minute <= 0:
+        # A bucket of rate 0 lets no call through (`TokenBucket`): Claude was on, counting every sampled
+        # example throttled all day, with one info line a minute to say why, as a budget of $0 is refused.
+        raise InputError(f"--llm-max-per-minute 0 lets no Claude call through, while --llm-sample-rate "
+                         f"{args.llm_sample_rate:g} gives Claude a share of traces: each would be counted "
+                         "throttled; give a rate of calls, or set --llm-sample-rate 0 to turn Claude off")
     prices = prices_from_args(args)
     if prices is None:
         raise InputError(f"no known price for --llm-model {args.llm_model!r}: set --llm-price-input and "

@@ -225,6 +225,20 @@ def test_lane_from_args(monkeypatch: pytest.MonkeyPatch) -> None:
     assert lane.claude.model == "some-new-model"
 
 
+def test_a_rate_of_no_calls_with_claude_on_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Accepted, it started a Claude lane that counted each sampled example throttled, for ever, as a
+    budget too small for one call is refused (`check_budget`). With Claude off, the rate is of no matter."""
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "test-key")
+    args = serve_args("--llm-sample-rate", "0.1", "--llm-max-per-minute", "0")
+    with pytest.raises(InputError) as refused:
+        lane_from_args(args, sample_rate=1.0, k=5)
+    assert str(refused.value) == (
+        "--llm-max-per-minute 0 lets no Claude call through, while --llm-sample-rate 0.1 gives Claude a "
+        "share of traces: each would be counted throttled; give a rate of calls, or set --llm-sample-rate 0 "
+        "to turn Claude off")
+    assert lane_from_args(serve_args("--llm-max-per-minute", "0"), sample_rate=1.0, k=5) is None
+
+
 def test_prices_default_to_the_models_list_price(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("ANTHROPIC_API_KEY", "test-key")
     lane = lane_from_args(serve_args("--llm-sample-rate", "1"), sample_rate=1.0, k=5)
