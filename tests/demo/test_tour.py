@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 from dropped_signals import drop_a_sigterm
+from ports import free_port
 
 from ragmon import cli
 from ragmon.demo import tour
@@ -50,8 +51,10 @@ def test_a_sidecar_that_cannot_start_fails_the_tour_with_its_reason(
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
         taken.listen()
-        # Both of the sidecar's listeners are sent to a port something else already listens on.
-        monkeypatch.setattr(tour, "_free_port", lambda: taken.getsockname()[1])
+        # The sidecar's OTLP listener is sent to a port something else already listens on (its metrics
+        # listener to a free one: both on the taken port are refused before any bind, as the same port).
+        ports = iter([taken.getsockname()[1], free_port()])
+        monkeypatch.setattr(tour, "_free_port", lambda: next(ports))
         code = cli.main(["demo", "--all"])
 
     err = capsys.readouterr().err
