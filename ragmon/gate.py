@@ -107,8 +107,9 @@ def parse_drops(texts: Sequence[str], flag: Flag = MAX_DROP) -> tuple[DropGate, 
     return _once(flag, tuple(parse_drop(text, flag) for text in texts))
 
 
-_COMPARED = re.compile(r"\s*(\w+)\s*(>=|<=|=>|=<|==|>|<)\s*(.*)", re.DOTALL)
-"""NAME, a comparison and VALUE: `groundedness>=0.85`, the way a threshold is often written."""
+_COMPARED = re.compile(r"\s*(\w+)\s*(>=|<=|=>|=<|==|>|<|≥|≤)\s*(.*)", re.DOTALL)
+"""NAME, a comparison and VALUE: `groundedness>=0.85`, the way a threshold is often written (`≥` as it is
+pasted from a document)."""
 _SUGGEST_CUTOFF = 0.75
 """How close (difflib's ratio) an unknown metric name must be to a valid one for it to be suggested when
 it is no near miss: `hallucination` (0.84), `Recall@5` (0.86), `ndcg@5` (0.8); not `citation` (0.64),
@@ -137,7 +138,7 @@ def _metric_value(flag: Flag, what: str, text: str) -> tuple[str, float]:
         # not the user's to choose (a minimum, or a maximum for LOWER_IS_BETTER), so it is not taken.
         name, _, raw = compared.groups()
         _check_metric(given, name)
-        raise InputError(f"{given}: write {form}, without a comparison ({name}={raw.strip()}): "
+        raise InputError(f"{given}: write {form}, without a comparison ({name}={_as_share(raw)}): "
                          f"{_direction(flag, name)}")
     name, sep, raw = text.partition("=")
     name = name.strip()
@@ -154,6 +155,15 @@ def _metric_value(flag: Flag, what: str, text: str) -> tuple[str, float]:
     if not 0.0 <= value <= 1.0:
         raise InputError(f"{given}: {what} must be between 0 and 1{as_share(raw)}")
     return name, value
+
+
+def _as_share(raw: str) -> str:
+    """VALUE as NAME=VALUE takes it: one written as a percentage (`85%`, or `85`, as `as_share` reads one)
+    as its share. `groundedness>=85%` was told to write `groundedness=85%`, which is refused in turn."""
+    text = raw.strip()
+    if not as_share(text):
+        return text
+    return f"{decimal(text.removesuffix('%').strip()) / 100:g}"
 
 
 def _check_metric(given: str, name: str) -> None:
@@ -233,7 +243,8 @@ def _interval(report: Report, metric: str, confidence: float) -> tuple[float, fl
     """The Report's own resampling (same seed, same rounds), read at another level."""
     config = report.config
     column = [result.metrics.get(metric) for result in report.results]
-    return aggregate(column, samples=config.bootstrap_samples, confidence=confidence, seed=config.seed).ci
+    return aggregate(column, samples=config.bootstrap_samples, confidence=confidence, seed=config.seed,
+                     metric=metric).ci
 
 
 def decide_drops(comparison: Comparison, drops: Sequence[DropGate], confidence: float | None,
@@ -266,8 +277,10 @@ def _decide_drop(comparison: Comparison, drop: DropGate, confidence: float | Non
     label, means = "", ""
     if confidence is not None:
         percent = f"{confidence * 100:g}%"
+        # Named, so drawn worst first as the metric's own interval is: a rise of hallucination_rate bounds
+        # as a drop of groundedness does.
         interval = aggregate(change.differences, samples=config.bootstrap_samples, confidence=confidence,
-                             seed=config.seed).ci
+                             seed=config.seed, metric=drop.metric).ci
         if interval is None:
             return result(None, False, f"no {percent} interval of the change from {_examples(change.n)} "
                                        f"measured in both runs")
@@ -304,10 +317,12 @@ def _undefined(change: MetricChange, shared: int) -> str:
 
 
 def combine(runs: Sequence[Sequence[GateResult]], min_pass_rate: float) -> tuple[GateResult, ...]:
-    """For a judge that can disagree with itself: a gate holds when it held in at least that share of runs."""
+    """For a judge that can disagree with itself: a gate holds when it held in at least that share of runs,
+    and in one at least. `--min-pass-rate 0` would otherwise need none, and a gate breached in every run,
+    or on a metric no run observed ("undefined: 0 observations", no value at all), held."""
     if len(runs) == 1:
         return tuple(runs[0])
-    needed = math.ceil(min_pass_rate * len(runs) - 1e-9)
+    needed = max(1, math.ceil(min_pass_rate * len(runs) - 1e-9))
     combined = []
     for per_run in zip(*runs, strict=True):
         first = per_run[0]

@@ -3,13 +3,17 @@ drop gates on hand-built comparisons with a baseline."""
 
 from __future__ import annotations
 
+import json
+import os
 import re
 from collections.abc import Callable
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
 from ragmon.baseline import Baseline, BaselineExample, Comparison, compare
+from ragmon.cli import main
 from ragmon.errors import InputError
 from ragmon.gate import (
     EXIT_BREACHED,
@@ -77,6 +81,20 @@ def test_parse_rejects_bad_gates(text: str, words: str) -> None:
                                      "(groundedness=0.85): groundedness is always a minimum"),
     ("--gate", "latency>=0.9", "--gate 'latency>=0.9': unknown metric 'latency'; valid names: "
                                + ", ".join(METRIC_NAMES)),
+    # A comparison and a percentage: the form told is one that is taken, not `groundedness=85%` (refused
+    # in turn); and the signs a document or a chat pastes.
+    ("--gate", "groundedness>=85%", "--gate 'groundedness>=85%': write NAME=VALUE, without a comparison "
+                                    "(groundedness=0.85): groundedness is always a minimum"),
+    ("--gate", "groundedness>=85", "--gate 'groundedness>=85': write NAME=VALUE, without a comparison "
+                                   "(groundedness=0.85): groundedness is always a minimum"),
+    ("--max-drop", "groundedness>=5%", "--max-drop 'groundedness>=5%': write NAME=DELTA, without a "
+                                       "comparison (groundedness=0.05): a --max-drop DELTA is always a "
+                                       "maximum, the most groundedness may fall below the baseline's"),
+    ("--gate", "groundedness≥0.85", "--gate 'groundedness≥0.85': write NAME=VALUE, without a comparison "
+                                    "(groundedness=0.85): groundedness is always a minimum"),
+    ("--gate", "hallucination_rate ≤ 10%", "--gate 'hallucination_rate ≤ 10%': write NAME=VALUE, without a "
+                                           "comparison (hallucination_rate=0.1): hallucination_rate is "
+                                           "always a maximum"),
     # A percentage: the share to write instead.
     ("--gate", "groundedness=85%", "--gate 'groundedness=85%': threshold '85%' is not a number (write 0.85 "
                                    "for 85%)"),
@@ -318,6 +336,21 @@ def test_repeated_runs_pass_on_the_required_share() -> None:
     (strict,) = combine(runs, min_pass_rate=0.7)  # needs ceil(2.1) = 3 of 3
     assert not strict.passed
     assert combine(runs[:1], min_pass_rate=0.6) == runs[0]
+
+
+def test_a_gate_held_in_no_run_fails_whatever_the_pass_rate() -> None:
+    # --min-pass-rate 0 of 3 runs needs ceil(0 * 3) = 0 of them: a gate breached in all three, or on a
+    # metric none of them observed, held ("held in 0 of 3 runs (needs 0)"). It needs one at least.
+    undefined = (GateResult("groundedness", ">=", 0.85, None, False, "undefined: 0 observations"),)
+    (never,) = combine([undefined] * 3, min_pass_rate=0.0)
+    assert (never.passed, never.value) == (False, None)
+    assert never.reason.startswith("held in 0 of 3 runs (needs 1): undefined: 0 observations;")
+    breached = (GateResult("groundedness", ">=", 0.85, 0.5, False, "0.5 < 0.85"),)
+    (low,) = combine([breached] * 2, min_pass_rate=0.0)
+    assert (low.passed, low.value) == (False, 0.5)
+    held = (GateResult("groundedness", ">=", 0.85, 0.9, True, "0.9 >= 0.85"),)
+    (once,) = combine([breached, held, breached], min_pass_rate=0.0)
+    assert once.passed and once.reason.startswith("held in 1 of 3 runs (needs 1)")
 
 
 def test_close_values_never_print_as_equal() -> None:
@@ -586,3 +619,63 @@ def test_one_example_in_both_runs_is_one_example() -> None:
         for id_, value in (("e0", None), ("e2", 1.0))), {})
     (result,) = drops(compare(baseline, now), "citation_accuracy=1")
     assert result.reason == "no example measured in both runs (1 example in both)"
+
+
+# --- groundedness and hallucination_rate, one bar two ways ------------------------------------------
+
+SUPPORTED = ("The store opens at nine in the morning.", "Parking is free for customers.",
+             "Returns are accepted within thirty days.")
+STORE = " ".join(SUPPORTED)
+UNSUPPORTED = ("The moon is made of green cheese.", "Penguins pilot submarines professionally.",
+               "Volcanoes sing opera loudly.")
+
+
+def test_a_groundedness_gate_and_the_same_bar_on_hallucination_rate_agree_on_a_bound(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Five answers of three sentences, 0, 1, 2, 3 and 3 of them supported by STORE: groundedness 0, 1/3,
+    # 2/3, 1, 1 (mean 0.6), hallucination_rate 1 minus each. Groundedness's lower 95% bound is 4/15
+    # (0.2667, tests/metrics/test_aggregate.py works it out in fractions), so hallucination_rate's upper
+    # one is 1 - 4/15 = 11/15 (0.7333): `groundedness=0.25` and `hallucination_rate=0.75` both hold. It
+    # came out 0.8 from a resample of other examples, and the run exited 1 on the same bar held.
+    for name in [name for name in os.environ if name.startswith("RAGMON_") or name == "GITHUB_STEP_SUMMARY"]:
+        monkeypatch.delenv(name)
+    rows = [{"id": f"e{i}", "question": f"What does the store policy say, part {i}?",
+             "contexts": [{"id": "store", "text": STORE}], "relevant_ids": ["store"],
+             "answer": " ".join(SUPPORTED[:good] + UNSUPPORTED[:3 - good])}
+            for i, good in enumerate((0, 1, 2, 3, 3))]
+    data = tmp_path / "golden.jsonl"
+    data.write_text("".join(json.dumps(row) + "\n" for row in rows), encoding="utf-8")
+    code = main(["replay", str(data), "--quiet", "--confidence", "0.95", "--gate", "groundedness=0.25",
+                 "--gate", "hallucination_rate=0.75", "--json", str(tmp_path / "report.json")])
+    report = json.loads((tmp_path / "report.json").read_text(encoding="utf-8"))
+    assert [(gate["metric"], gate["value"], gate["passed"]) for gate in report["gates"]] == [
+        ("groundedness", round(4 / 15, 12), True), ("hallucination_rate", round(11 / 15, 12), True)]
+    assert report["aggregates"]["hallucination_rate"]["ci"] == [round(1 - 14 / 15, 12), round(11 / 15, 12)]
+    assert code == EXIT_OK
+
+
+def test_a_rise_of_hallucination_rate_is_bounded_as_the_same_drop_of_groundedness() -> None:
+    # Groundedness 1, 1, 0.5, 0, 0 in the baseline, 0, 0.5, 0.5, 0.5, 0.5 now: changes -1, -0.5, 0, 0.5,
+    # 0.5, each resampled mean a multiple of 0.1, the lower 95% bound -0.6. Hallucination_rate's changes
+    # are the same negated, so its upper bound is +0.6: a rise of 0.6 holds 0.65 as a drop of 0.6 does.
+    # Drawn in ascending order both, its bound came out 0.7 and breached.
+    before, after = [1.0, 1.0, 0.5, 0.0, 0.0], [0.0, 0.5, 0.5, 0.5, 0.5]
+    comparison = comparison_of({"groundedness": before, "hallucination_rate": [1 - v for v in before]},
+                               {"groundedness": after, "hallucination_rate": [1 - v for v in after]})
+    drop, rise = drops(comparison, "groundedness=0.65", "hallucination_rate=0.65", confidence=0.95)
+    assert (drop.value, drop.passed) == (-0.6, True)
+    assert (rise.value, rise.passed) == (0.6, True)
+
+
+def test_a_bound_read_at_another_level_mirrors_too() -> None:
+    # The five answers above, in a Report whose own intervals are at 95%, gated at 90%: groundedness's
+    # lower bound is 1/3 (5/15) there, so hallucination_rate's upper one is 1 - 1/3 = 2/3, and the same bar
+    # (0.3 and 0.7) holds both ways. Recomputed without the metric's name, it came out 0.7333 (11/15).
+    grounded: list[float | None] = [0.0, 1 / 3, 2 / 3, 1.0, 1.0]
+    report = report_with({}, {"groundedness": grounded,
+                              "hallucination_rate": [None if v is None else 1 - v for v in grounded]})
+    report = replace(report, aggregates={"groundedness": Aggregate(0.6, 5, (0.0, 1.0)),
+                                         "hallucination_rate": Aggregate(0.4, 5, (0.0, 1.0))})
+    low, high = decide(report, parse_gates(["groundedness=0.3", "hallucination_rate=0.7"]), confidence=0.9)
+    assert (low.value, low.passed) == (round(1 / 3, 12), True)
+    assert (high.value, high.passed) == (round(2 / 3, 12), True)

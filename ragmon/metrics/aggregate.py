@@ -5,9 +5,14 @@ left out, never counted as zero. The interval resamples *examples* (with replace
 recomputes each metric's defined-only mean, so a resample that happens to draw fewer defined examples
 is honestly wider. Rounds whose resample holds no defined value for a metric are skipped for it.
 
-Each column is resampled in the order of its values (its undefined ones last), so a metric's interval
-depends only on the seed, n and the values of its own column, whatever the order of the examples: a gate
-on its bound must not flip with the order the files were named in.
+Each column is resampled in the order of its values from worst to best (ascending, but descending for a
+metric in LOWER_IS_BETTER; its undefined ones last), so a metric's interval depends only on the seed, n,
+its direction and the values of its own column, whatever the order of the examples: a gate on its bound
+must not flip with the order the files were named in. Worst first, not ascending for all: a draw then
+takes the same example's value of groundedness and of hallucination_rate (1 - groundedness), so their
+intervals mirror each other. Both ascending, the same five answers had groundedness [0.267, 0.933] and
+hallucination_rate [0.067, 0.800], and `--gate groundedness=0.25` held where `hallucination_rate=0.75`,
+the same bar, was breached.
 
 Cost, without numpy: one round draws n indices once and shares them across every metric. The columns'
 values at each position are packed into one integer, an 80-bit lane per metric holding its value quantised
@@ -32,7 +37,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from operator import itemgetter
 
-from ragmon.model import MIN_BOOTSTRAP_SAMPLES, Aggregate
+from ragmon.model import LOWER_IS_BETTER, MIN_BOOTSTRAP_SAMPLES, Aggregate
 
 MAX_DRAWS = 1_000_000
 """Upper bound on rounds x examples per report."""
@@ -51,9 +56,11 @@ def bootstrap_rounds(samples: int, n: int) -> int:
 
 
 def aggregate(values: Sequence[float | None], *, samples: int = 1000, confidence: float = 0.95,
-              seed: int = 0) -> Aggregate:
-    """Mean, count and interval of one metric over examples."""
-    return aggregate_columns({"": values}, samples=samples, confidence=confidence, seed=seed)[""]
+              seed: int = 0, metric: str = "") -> Aggregate:
+    """Mean, count and interval of one metric over examples; `metric` names it, and so its direction, for
+    the order it is resampled in: a gate's interval read at another level, or of a change, is drawn as
+    the Report's own intervals are."""
+    return aggregate_columns({metric: values}, samples=samples, confidence=confidence, seed=seed)[metric]
 
 
 def aggregate_columns(columns: Mapping[str, Sequence[float | None]], *, samples: int = 1000,
@@ -91,7 +98,8 @@ def aggregate_columns(columns: Mapping[str, Sequence[float | None]], *, samples:
             # Resampled in the order of its values, not of the examples: the same examples in another order
             # (the files named the other way round, a shell glob sorted by another locale) drew other
             # resamples, and the interval, and a gate on its bound, changed with it.
-            varying.append((name, [*sorted(defined), *[None] * (n - len(defined))], low, high - low))
+            ordered = sorted(defined, reverse=name in LOWER_IS_BETTER)  # worst first: see the module's note
+            varying.append((name, [*ordered, *[None] * (n - len(defined))], low, high - low))
 
     rounds = bootstrap_rounds(samples, n)
     if not varying or rounds == 0:

@@ -199,3 +199,24 @@ def test_interval_bounds_are_exact_to_twelve_decimals() -> None:
     assert round(result.ci[0], 12) == round(float(low), 12)
     assert round(result.ci[1], 12) == round(float(high), 12)
     assert abs(result.ci[0] - float(low)) < 1e-14
+
+
+def test_hallucination_rates_interval_mirrors_groundedness_on_the_same_answers() -> None:
+    # Five answers grounded 0, 1/3, 2/3, 1 and 1; hallucination_rate is 1 minus each. Groundedness's
+    # interval is [4/15, 14/15] (the bootstrap in exact fractions), so hallucination_rate's must be
+    # [1 - 14/15, 1 - 4/15] = [1/15, 11/15]: the same draws, the same examples. Both columns resampled in
+    # ascending order, the draw that took groundedness's worst took hallucination_rate's best, and its
+    # upper bound came out 0.8 (12/15): `hallucination_rate=0.75` breached where `groundedness=0.25`,
+    # the same bar, held.
+    grounded = [0.0, 1 / 3, 2 / 3, 1.0, 1.0]
+    exact = exact_interval(grounded, 1000, 0.95, 0)  # but for the floats 1/3 and 2/3's own error
+    assert [bound.limit_denominator(1000) for bound in exact] == [Fraction(4, 15), Fraction(14, 15)]
+    both = aggregate_columns({"groundedness": grounded, "hallucination_rate": [1 - v for v in grounded]},
+                             samples=1000, seed=0)
+    assert both["groundedness"].ci is not None and both["hallucination_rate"].ci is not None
+    assert [round(bound, 12) for bound in both["groundedness"].ci] == [round(4 / 15, 12), round(14 / 15, 12)]
+    assert [round(bound, 12) for bound in both["hallucination_rate"].ci] == [round(1 / 15, 12),
+                                                                              round(11 / 15, 12)]
+    # and a single column named for the metric is drawn the same way (a gate read at another level)
+    alone = aggregate([1 - v for v in grounded], samples=1000, seed=0, metric="hallucination_rate")
+    assert alone == both["hallucination_rate"]
