@@ -73,6 +73,9 @@ class Baseline:
     """By id, in the report's order."""
     breached: tuple[str, ...] = ()
     """Metrics of the --gate gates the baseline run breached, in the report's order."""
+    skipped: frozenset[str] = frozenset()
+    """Ids its run skipped (`--judge-errors skip`, or traces that are not RAG): scored now, they are no
+    shared examples, and would count as new without a word."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -211,7 +214,15 @@ def from_dict(doc: Any, source: str) -> Baseline:
                 unsupported.add(_normal(claim_text))
         examples[example_id] = BaselineExample(metrics, frozenset(unsupported),
                                                None if question is None else _normal(question))
-    return Baseline(source, version, judge, k, examples, breached)
+    return Baseline(source, version, judge, k, examples, breached, _skipped(reader, doc))
+
+
+def _skipped(reader: _Reader, doc: dict[str, Any]) -> frozenset[str]:
+    """The ids of `skipped`, which a report before it had none of."""
+    entries = reader.check(doc.get("skipped", []), list, "a list", "skipped")
+    return frozenset(reader.get(reader.check(entry, dict, "an object", f"skipped[{index}]"), "id", str,
+                                "a string", f"skipped[{index}].id")
+                     for index, entry in enumerate(entries))
 
 
 def _breached(reader: _Reader, doc: dict[str, Any]) -> tuple[str, ...]:
@@ -239,11 +250,12 @@ def _metric(name: str) -> str:
     return name if name in METRIC_NAMES else json.dumps(name)
 
 
-def caveats(baseline: Baseline, examples: Iterable[Example]) -> list[str]:
+def caveats(baseline: Baseline, examples: Sequence[Example]) -> list[str]:
     """What the user should hear of a comparable baseline that may mislead, one line each, before this run
-    (`examples`) is scored: that its run breached gates of its own, and that ids both runs have name
+    (`examples`) is scored: that its run breached gates of its own, that ids both runs have name
     other questions there (a golden set renumbered, or its ids reused), which the comparison, by id, would
-    read as the same examples, most likely "unchanged"."""
+    read as the same examples, most likely "unchanged", and that examples this run scores were skipped
+    there, which the counts would call new, as if the golden set had grown."""
     lines = []
     if baseline.breached:
         lines.append(f"the baseline {baseline.path} is of a run that breached its gate on "
@@ -257,6 +269,11 @@ def caveats(baseline: Baseline, examples: Iterable[Example]) -> list[str]:
         lines.append(f"the baseline {baseline.path} asked another question under {len(changed)} of the "
                      f"{len(shared)} ids both runs have ({changed[0]!r}, say): examples are compared by id, "
                      f"so these compare different questions (was the golden set renumbered?)")
+    skipped = [example.id for example in examples if replace_lone_surrogates(example.id) in baseline.skipped]
+    if skipped:
+        lines.append(f"the baseline {baseline.path} skipped {len(skipped)} of this run's examples "
+                     f"({skipped[0]!r}, say; its skipped list says why): they are not compared, and count as "
+                     f"new")
     return lines
 
 

@@ -17,8 +17,9 @@ from ragmon.baseline import Baseline, BaselineExample, caveats, check_comparable
 from ragmon.cli import main
 from ragmon.errors import InputError
 from ragmon.evaluation import evaluate
+from ragmon.judges.base import JudgeError
 from ragmon.judges.lexical import LexicalJudge
-from ragmon.model import Context, EvalConfig, Example, Report
+from ragmon.model import Claim, ClaimVerdict, Context, EvalConfig, Example, Report
 from ragmon.report import json as json_report
 
 RETURNS = "Returns are accepted within 30 days of purchase."
@@ -391,3 +392,45 @@ def test_a_baseline_without_questions_raises_no_caveat_about_them() -> None:
     doc = report_doc()
     del doc["results"][0]["question"]
     assert caveats(from_dict(doc, "main.json"), [asking("a", "Is shipping free?")]) == []
+
+
+class FailsOnB(LexicalJudge):
+    """The lexical judge, but for example b, which it fails on as a network judge times out."""
+
+    def judge(self, example: Example, claims: tuple[Claim, ...]) -> tuple[ClaimVerdict, ...]:
+        if example.id == "b":
+            raise JudgeError("judge 'lexical' timed out on example 'b'")
+        return super().judge(example, claims)
+
+
+def test_examples_the_baselines_run_skipped_are_named_not_only_counted_as_new(
+        tmp_path: Path, replay: Callable[..., int]) -> None:
+    # main's run skipped b (`--judge-errors skip`): its report lists b under `skipped`, not `results`. This
+    # run scores a and b: a is shared, b counts as new, as if the golden set had grown, so a caveat says
+    # why. Groundedness 1 in both runs on a: unchanged, exit 0.
+    skipping = evaluate([example("a", RETURNS), example("b", RETURNS)], FailsOnB(), EvalConfig(k=5),
+                        skip_judge_errors=True)
+    main_json = tmp_path / "main.json"
+    main_json.write_text(json_report.render(skipping, ()), encoding="utf-8")
+    warning = (f"the baseline {main_json} skipped 1 of this run's examples ('b', say; its skipped list says "
+               f"why): they are not compared, and count as new")
+    rows = [{"id": example_id, "question": "How long do I have to return an item?",
+             "contexts": [{"id": "doc-1", "text": RETURNS}], "answer": RETURNS, "relevant_ids": ["doc-1"]}
+            for example_id in ("a", "b")]
+    data = tmp_path / "golden.jsonl"
+    data.write_text("".join(json.dumps(row) + "\n" for row in rows), encoding="utf-8")
+    assert replay(data, "--baseline", main_json, "--max-drop", "groundedness=0", "--json",
+                  tmp_path / "now.json") == 0
+    compared = json.loads((tmp_path / "now.json").read_text(encoding="utf-8"))["baseline"]
+    assert (compared["shared"], compared["new"], compared["caveats"]) == (1, 1, [warning])
+    baseline = load(main_json)
+    assert (list(baseline.examples), baseline.skipped) == (["a"], frozenset({"b"}))
+    assert caveats(baseline, [example("a", RETURNS)]) == []
+
+
+def test_a_report_without_a_skipped_list_skipped_nothing_and_a_broken_one_is_named() -> None:
+    doc = report_doc()
+    del doc["skipped"]  # a report before the list existed
+    assert from_dict(doc, "main.json").skipped == frozenset()
+    with pytest.raises(InputError, match=r"expected a string \(field 'skipped\[0\]\.id'\)"):
+        from_dict(report_doc(skipped=[{"id": 7, "reason": "x"}]), "main.json")
