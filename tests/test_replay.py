@@ -771,11 +771,11 @@ def test_a_recorded_trace_of_several_requests_is_scored_by_its_last_and_says_so(
     done = replay(ragmon_cmd, data, "--gate", "groundedness=0.5", "--json", "r.json", "--markdown", "r.md",
                   cwd=tmp_path)
     assert done.returncode == 0, done.stderr
-    why = ("2 chains of this trace each retrieved and answered, one after another, asked different questions "
-           "('Who pays for returns?', 'How long is the warranty?'); ragmon scores one answer a trace, the "
-           "last: the 1 before it are not scored. Give each request its own trace (a span per request, not "
-           "one around a loop or a queue's worker); if they are one request asking again in other words, "
-           "this is what it should do")
+    why = ("only the last of 2 answers is scored: 2 chains of this trace each retrieved and answered, one "
+           "after another, asked different questions ('Who pays for returns?', 'How long is the warranty?'); "
+           "ragmon scores one answer a trace. Give each request its own trace (a span per request, not one "
+           "around a loop or a queue's worker); if they are one request asking again in other words, this is "
+           "what it should do")
     trace_id = "0af7651916cd43dd8448eb211c80319c"
     assert done.stderr.splitlines() == [f"ragmon replay: warning: trace {trace_id}: {why}"]
     report = json.loads((tmp_path / "r.json").read_text())
@@ -784,9 +784,11 @@ def test_a_recorded_trace_of_several_requests_is_scored_by_its_last_and_says_so(
     # The reports say it too: a CI job's log is gone long before its report artifacts are.
     assert report["warnings"] == [{"id": trace_id, "warning": why}]
     markdown = (tmp_path / "r.md").read_text()
-    assert f"### Warnings (1)\n\n- `{trace_id}`: 2 chains of this trace each retrieved" in markdown
+    assert f"### Warnings (1)\n\n- `{trace_id}`: only the last of 2 answers is scored: 2 chains" in markdown
     assert "Skipped" not in markdown
-    assert f"warnings (1 of 1, on examples scored):\n  {trace_id}: 2 chains of this trace each" in done.stdout
+    # The terminal shows a warning's first 85 characters and an ellipsis: what it costs comes first.
+    assert (f"warnings (1 of 1, on examples scored):\n  {trace_id}: only the last of 2 answers is "
+            "scored: 2 chains of this trace each retrieved and answe…\n") in done.stdout
 
 
 class FailsOnTrace1(LexicalJudge):

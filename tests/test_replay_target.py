@@ -765,9 +765,9 @@ async def test_a_build_answering_two_questions_in_one_request_is_scored_by_the_l
     if not rewrites:
         assert "chains of this trace" not in err and written["warnings"] == []
         return
-    why = ("2 chains of this trace each retrieved and answered, one after another, asked different questions "
-           "('Which product is this about?', 'How long is the warranty?'); ragmon scores one answer a "
-           "trace, the last: the 1 before it are not scored. Give each request its own trace (a span per "
+    why = ("only the last of 2 answers is scored: 2 chains of this trace each retrieved and answered, one "
+           "after another, asked different questions ('Which product is this about?', 'How long is the "
+           "warranty?'); ragmon scores one answer a trace. Give each request its own trace (a span per "
            "request, not one around a loop or a queue's worker); if they are one request asking again in "
            "other words, this is what it should do")
     assert f"\nragmon replay: warning: example {golden_id}: {why}\n" in err
@@ -796,7 +796,8 @@ async def test_a_golden_id_in_a_live_warning_is_shown_escaped(tmp_path: Path, mo
                     "--trace-wait", "2s"]
             assert await asyncio.to_thread(main, argv) == 0
     (line,) = [line for line in capsys.readouterr().err.splitlines() if "chains of this trace" in line]
-    assert line.startswith("ragmon replay: warning: example a\\nragmon replay: error: forged: 2 chains ")
+    assert line.startswith("ragmon replay: warning: example a\\nragmon replay: error: forged: only the last "
+                           "of 2 answers ")
 
 
 async def test_a_log_line_stderr_cannot_take_does_not_stop_a_live_replay() -> None:

@@ -1309,11 +1309,11 @@ async def test_requests_of_one_trace_left_unscored_are_logged_with_their_questio
     assert (line.getMessage(), line.levelno, line.service) == (
         "requests of one trace left unscored", logging.WARNING, "shop")
     assert line.detail == (
-        "3 chains of this trace each retrieved and answered, one after another, asked different questions "
-        "('How long is the warranty?', 'Can I return it?', 'Who pays for shipping?'); ragmon scores one "
-        "answer a trace, the last: the 2 before it are not scored. Give each request its own trace (a span "
-        "per request, not one around a loop or a queue's worker); if they are one request asking again in "
-        "other words, this is what it should do")
+        "only the last of 3 answers is scored: 3 chains of this trace each retrieved and answered, one after "
+        "another, asked different questions ('How long is the warranty?', 'Can I return it?', 'Who pays for "
+        "shipping?'); ragmon scores one answer a trace. Give each request its own trace (a span per request, "
+        "not one around a loop or a queue's worker); if they are one request asking again in other words, "
+        "this is what it should do")
 
 
 def mlflow_trace(provider: TracerProvider) -> None:

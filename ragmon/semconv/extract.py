@@ -975,11 +975,13 @@ def _set_aside(answering: list[Span]) -> str | None:
         return None
     shown = ", ".join(repr(clip(question, _QUOTED)) for question in asked[:3])
     more = f" and {len(asked) - 3} more" if len(asked) > 3 else ""
-    return (f"{len(answering)} chains of this trace each retrieved and answered, one after another, asked "
-            f"different questions ({shown}{more}); ragmon scores one answer a trace, the last: the "
-            f"{len(answering) - 1} before it are not scored. Give each request its own trace (a span per "
-            "request, not one around a loop or a queue's worker); if they are one request asking again in "
-            "other words, this is what it should do")
+    # What it costs first: a report's terminal summary shows a warning's first 85 characters.
+    n = len(answering)
+    return (f"only the last of {n} answers is scored: {n} chains of this trace each retrieved and answered, "
+            f"one after another, asked different questions ({shown}{more}); ragmon "
+            "scores one answer a trace. Give each request its own trace (a span per request, not one around "
+            "a loop or a queue's worker); if they are one request asking again in other words, this is what "
+            "it should do")
 
 
 _QUOTED = 80

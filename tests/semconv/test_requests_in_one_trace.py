@@ -48,9 +48,9 @@ def test_the_requests_before_the_last_are_named_and_the_last_is_scored(langchain
     assert example is not None
     assert (example.question, example.answer) == ("Is the refund full?", "Yes, a full refund.")
     assert note is not None and note.startswith(
-        "3 chains of this trace each retrieved and answered, one after another, asked different questions "
-        "('How long is the warranty?', 'Can I return an item?', 'Is the refund full?'); ragmon scores one "
-        "answer a trace, the last: the 2 before it are not scored.")
+        "only the last of 3 answers is scored: 3 chains of this trace each retrieved and answered, one after "
+        "another, asked different questions ('How long is the warranty?', 'Can I return an item?', 'Is the "
+        "refund full?'); ragmon scores one answer a trace.")
 
 
 def test_a_question_asked_again_is_a_retry_and_says_nothing(langchain: Recorder) -> None:
