@@ -47,7 +47,7 @@ from ragmon.judges.claude import (
 )
 from ragmon.logs import MAX_MESSAGE, LineLimit, clip, more_like_it
 from ragmon.model import ClaimVerdict, Example, ExampleResult
-from ragmon.options import fraction, optional_file
+from ragmon.options import flag_of, fraction, optional_file
 from ragmon.scoring import LaneRefusal, Scored
 
 log = logging.getLogger("ragmon.llm_lane")
@@ -281,9 +281,10 @@ def lane_from_args(args: argparse.Namespace, *, sample_rate: float, k: int) -> C
     if args.llm_max_per_minute <= 0:
         # A bucket of rate 0 lets no call through (`TokenBucket`): Claude was on, counting every sampled
         # example throttled all day, with one info line a minute to say why, as a budget of $0 is refused.
-        raise InputError(f"--llm-max-per-minute 0 lets no Claude call through, while --llm-sample-rate "
-                         f"{args.llm_sample_rate:g} gives Claude a share of traces: each would be counted "
-                         "throttled; give a rate of calls, or set --llm-sample-rate 0 to turn Claude off")
+        raise InputError(f"{flag_of(args, '--llm-max-per-minute').given('0')} lets no Claude call through, "
+                         f"while {flag_of(args, '--llm-sample-rate').given(f'{args.llm_sample_rate:g}')} "
+                         "gives Claude a share of traces: each would be counted throttled; give a rate of "
+                         "calls, or set --llm-sample-rate 0 to turn Claude off")
     prices = prices_from_args(args)
     if prices is None:
         raise InputError(f"no known price for --llm-model {args.llm_model!r}: set --llm-price-input and "

@@ -237,6 +237,13 @@ def test_a_rate_of_no_calls_with_claude_on_is_refused(monkeypatch: pytest.Monkey
         "share of traces: each would be counted throttled; give a rate of calls, or set --llm-sample-rate 0 "
         "to turn Claude off")
     assert lane_from_args(serve_args("--llm-max-per-minute", "0"), sample_rate=1.0, k=5) is None
+    # Set in a manifest, the variables are named, as every other refusal of serve's names them.
+    environ = {"RAGMON_LLM_MAX_PER_MINUTE": "0", "RAGMON_LLM_SAMPLE_RATE": "0.1"}
+    with pytest.raises(InputError) as refused:
+        lane_from_args(build_parser("serve", environ).parse_args(["serve"]), sample_rate=1.0, k=5)
+    assert str(refused.value).startswith(
+        "RAGMON_LLM_MAX_PER_MINUTE 0 (--llm-max-per-minute) lets no Claude call through, while "
+        "RAGMON_LLM_SAMPLE_RATE 0.1 (--llm-sample-rate) gives Claude a share of traces")
 
 
 def test_prices_default_to_the_models_list_price(monkeypatch: pytest.MonkeyPatch) -> None:
