@@ -32,8 +32,9 @@ Choices the design leaves open, made here:
 - LLM spans nested in an LLM span are one call (LlamaIndex `predict` around `chat`/`complete`, LangChain
   around a provider SDK span): the last call is the outermost LLM span that ended last, read from its
   innermost span outwards.
-- The answering call is given a retrieved document's text (in any message), outside tools, and asks
-  for no tool (an agent's step, whose text announces the call): the last to end, unless given only
+- The answering call is given a retrieved document's text (in any message), outside tools, and is no
+  agent's step (a call that asked for a tool and whose text, announcing the call, a later call is given
+  in its history): the last to end, unless given only
   documents an earlier call was given. Such a later call quoting an earlier
   call's output works on it (a grader) and does not answer; of such calls that quote none, the end
   order tells nothing (a relevance check, a title or follow-up questions may come before, after or
@@ -699,9 +700,10 @@ def _answering_call(view: _View, texts: list[str]) -> tuple[list[Span], list[Spa
     answer. A later call given the round's documents and quoting a round call's output works on that
     answer (grades it) and is not the answer either, nor is one that failed with no output while a
     round call has one: a fallback's failed first try, whatever order two services' clocks put the ends
-    in (one clock 20 s ahead turned answered traces into errors). A call that asked for a tool is an
-    agent's step (`_steps`), never the answer, and nor is a call inside a tool, the tool's own (a query
-    engine an agent called, answering the agent).
+    in (one clock 20 s ahead turned answered traces into errors). A call that asked for a tool and whose
+    text a later call is given is an agent's step (`_stepped`), never the answer, and the later call is
+    no grader of it; nor is a call inside a tool the answer, the tool's own (a query engine an agent
+    called, answering the agent).
 
     Of the calls of the last round, the order they ended in tells nothing: a relevance check or a
     router is asked before the answer, a title, a summary for a log or follow-up questions after it,
@@ -730,8 +732,11 @@ def _answering_call(view: _View, texts: list[str]) -> tuple[list[Span], list[Spa
     for call in calls[-_PROBED_CALLS:]:
         given = view.given(call)
         shown = {index for index, text in enumerate(texts) if text in given}
-        if not shown or _steps(call):
+        if not shown:
             continue
+        # A round call that asked for a tool, whose text this call is given, was an agent's step, its text
+        # this call's history, not an answer it works on: this call answers in its place.
+        round_calls = [earlier for earlier in round_calls if not _stepped(earlier, given)]
         if not round_calls or not shown <= round_shown:
             round_calls, round_shown = [call], shown
             continue
@@ -837,12 +842,15 @@ def _output(call: list[Span]) -> str | None:
         return None
 
 
-def _steps(call: list[Span]) -> bool:
-    """Whether the call asked for a tool: an agent's step, not its answer. Its text, if any, announces the
-    call ("Let me check when your order was delivered."), and the agent's later calls are given it in
-    their history: read as an answer they quote, it had made the agent's answer a grader's work, and the
-    announcement was scored as the answer."""
-    return any(requested(span) for span in call for requested in _TOOL_REQUESTS)
+def _stepped(call: list[Span], later_given: str) -> bool:
+    """Whether `call` was an agent's step, as a later call given `later_given` shows: it asked for a tool,
+    and the later call is given its text, in its history. Such text announces the call ("Let me check when
+    your order was delivered."): read as an answer the later call quotes, it had made the agent's answer
+    a grader's work, and the announcement was scored as the answer. A call that asked for a tool and is
+    given to no later call (a client tool beside the answer, a hand-off) may be the answer itself."""
+    output = _output(call)
+    return (output is not None and _quotes(later_given, output)
+            and any(requested(span) for span in call for requested in _TOOL_REQUESTS))
 
 
 def _failed(call: list[Span]) -> bool:

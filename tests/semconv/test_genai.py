@@ -376,3 +376,36 @@ def test_a_tool_calls_announcement_is_no_answer_in_older_forms(
 
     assert example is not None
     assert example.answer == ANSWER
+
+
+@pytest.mark.parametrize("other", [
+    ("chat title", "Write a title for this chat: " + QUESTION, "Museum Sunday opening hours"),
+    ("chat relevance-check", PROMPT, "yes"),
+    ("chat follow-ups", PROMPT, "Is the cafe open on Sundays? Can I buy tickets online?"),
+], ids=["title after", "check before", "follow-ups after"])
+def test_an_answer_that_also_asked_for_a_tool_no_later_call_was_given_is_the_answer(
+        recorder: Recorder, other: tuple[str, str, str]) -> None:
+    # The answering call asks for a client-side tool beside its answer (show the sources), and no later call
+    # is given its text: no agent's step. Taken for one, the answer was passed over for a title, a check's
+    # "yes" or follow-up questions.
+    name, prompt, output = other
+    tracer = recorder.tracer
+    with tracer.start_as_current_span("POST /ask", kind=SpanKind.SERVER):
+        with tracer.start_as_current_span("retrieval museum-kb") as span:
+            span.set_attribute("gen_ai.operation.name", "retrieval")
+            span.set_attribute("gen_ai.retrieval.documents", json.dumps(DOCUMENTS))
+        calls = [("chat answer", PROMPT, [{"type": "text", "content": ANSWER},
+                                          {"type": "tool_call", "id": "c1", "name": "show_sources",
+                                           "arguments": {"ids": ["hours-1"]}}]),
+                 (name, prompt, [{"type": "text", "content": output}])]
+        for call_name, call_prompt, parts in (calls if name != "chat relevance-check" else calls[::-1]):
+            with tracer.start_as_current_span(call_name) as span:
+                span.set_attribute("gen_ai.operation.name", "chat")
+                span.set_attribute("gen_ai.input.messages", json.dumps(
+                    [{"role": "user", "parts": [{"type": "text", "content": call_prompt}]}]))
+                span.set_attribute("gen_ai.output.messages",
+                                   json.dumps([{"role": "assistant", "parts": parts}]))
+
+    example = extract(recorder.trace())
+
+    assert example is not None and example.answer == ANSWER
