@@ -22,7 +22,8 @@ _SAY_NOTHING = r"(?:say|says|said|mention|mentions|state|states|contain|contains
                r"(?:about|on|regarding|concerning)\b"
 """After a source, or `_THEY_SAY_NOTHING`."""
 _CANNOT = r"(?: cannot| can't| can not| am unable to|'m unable to| am not able to|'m not able to| couldn't|" \
-          r" could not| was unable to| won't be able to| will not be able to)"
+          r" could not| was unable to| was not able to| wasn't able to| won't be able to|" \
+          r" will not be able to)"
 """What follows "i" in a cue that the answerer cannot do something; each form contains "not", "n't" or
 "unable", so `_cued` lets them through."""
 _ABSTENTION = re.compile(
@@ -47,7 +48,18 @@ _ABSTENTION = re.compile(
         r"reference)\b",
         r"\b(?:the|this|that|these|those|your|our) [^.,;:!?]{1,60}? (?:does not|doesn't|do not|don't|did not|"
         r"didn't) (?:mention|say|specify|state)\b",
-        r"\bno (?:information|mention|details?|data) (?:about|on|of|regarding|in|is|was|were)\b",
+        r"\bno (?:relevant |specific |such )?(?:information|mention|details?|data) (?:about|on|of|regarding|"
+        r"in|is|was|were|could be)\b",
+        r"\b(?:none of|nothing in) the (?:" + SOURCE_ADJECTIVE + " )?" + SOURCE_NOUN + r"(?: "
+        + SOURCE_ADJECTIVE + r")? (?:mentions?|says?|specif(?:y|ies)|states?|address(?:es)?|covers?|"
+        r"discuss(?:es)?|indicates?)\b",
+        r"\b" + SOURCE_NOUN + r"(?: " + SOURCE_ADJECTIVE + r")? (?:is|are) silent (?:on|about|regarding|"
+        r"as to)\b",
+        r"\b(?:is not|isn't|are not|aren't) (?:in|present in|contained in) the (?:[a-z]+ ){0,2}?" + _SOURCE
+        + r"\b",
+        r"^\W*not (?:mentioned|specified|stated|provided|covered|addressed|included|found) (?:in|by) the "
+        r"(?:[a-z]+ ){0,2}?" + _SOURCE + r"\b",
+        r"\b(?:not |un)clear (?:from|in) the (?:[a-z]+ ){0,2}?" + _SOURCE + r"\b",
         r"\b(?:is not|are not|was not|were not|isn't|aren't|wasn't|weren't) (?:mentioned|specified|stated|"
         r"provided|available|given|covered|addressed|discussed|included|found|described|listed)"
         r"(?: anywhere)? (?:in|by) the (?:[a-z]+ ){0,2}?" + _SOURCE + r"\b",
@@ -65,12 +77,13 @@ _NO = re.compile(r"no(?:t|\b)")
 
 
 def _cued(low: str) -> bool:
-    """Whether `low` has "not", "no", "n't", "unable", "insufficient", "beyond", "outside" or "fail": every
-    cue above contains one. C-level substring tests find them far faster than the cue pattern (whose
-    alternatives start with word boundaries) or one pattern of them all, so most sentences never reach the
-    former."""
-    return ("no" in low and _NO.search(low) is not None) or "n't" in low or "unable" in low \
-        or "insufficient" in low or "beyond" in low or "fail" in low or "outside" in low
+    """Whether `low` has "not", "no", "none", "n't", "unable", "insufficient", "beyond", "outside", "fail",
+    "silent" or "unclear": every cue above contains one. C-level substring tests find them far faster than
+    the cue pattern (whose alternatives start with word boundaries) or one pattern of them all, so most
+    sentences never reach the former."""
+    return ("no" in low and (_NO.search(low) is not None or "none" in low)) or "n't" in low \
+        or "unable" in low or "insufficient" in low or "beyond" in low or "fail" in low or "outside" in low \
+        or "silent" in low or "unclear" in low
 
 
 _PLACEHOLDERS = frozenset({"empty response"})
@@ -178,14 +191,34 @@ def _asserts_beside_european(low: str) -> bool:
 
 _CONTRAST_WORDS = ("but", "however", "though", "whereas", "nevertheless")  # "though" finds "although"
 _CONTRAST = re.compile(r"[,;]?\s*\b(?:but|however|although|though|whereas|nevertheless)\b")
+_BESIDE_MARKS = (*_CONTRAST_WORDS, ";", "only that")
+_BESIDE = re.compile(_CONTRAST.pattern + r"|;|,\s*only that\b")
+"""What sets a part of a sentence apart from a refusal: a contrast, a semicolon ("The documents don't
+mention shipping; refunds take 5 days."), or ", only that" ("The context doesn't say what shipping
+costs, only that orders over $50 ship free."): read whole, each such answer abstained, and what it
+asserted after the refusal was never checked."""
+_CONCEDED = re.compile(r"\W*(?:while|although|though|whereas|even though)\b([^,;]+)[,;]")
+"""A clause opening the sentence, up to its comma, that concedes what the main clause goes on from."""
 
 
 def _asserts_beside(low: str) -> bool:
     """Whether a part of the sentence that a contrast sets apart ("..., but ...") has no cue of its own and
-    says something: a content word that is no filler ("I'm sorry, but I don't know" declines)."""
-    if not any(word in low for word in _CONTRAST_WORDS) or _CONTRAST.search(low) is None:
+    says something: a content word that is no filler ("I'm sorry, but I don't know" declines). A refusal
+    conceded in an opening clause is set apart at its comma ("While the documents don't mention shipping,
+    refunds take 5 days."): the contrast word opening it left refusal and assertion in one part, and the
+    answer abstained. An opening clause that declines nothing is not set apart: "While I understand your
+    question, I don't have that information" declines. Nor is what the sources hold, beside what they say
+    nothing about (`_THEY_SAY_NOTHING`: "The retrieved passages describe encryption; they say nothing about
+    HIPAA."): the refusal's own account of them."""
+    breaks = _CONTRAST if _THEY_SAY_NOTHING.match(low) else _BESIDE
+    conceded = _CONCEDED.match(low)
+    if conceded is not None and _cued(conceded.group(1)) and _declines(conceded.group(1)):
+        parts = [conceded.group(1), *breaks.split(low[conceded.end():])]
+    elif not any(mark in low for mark in _BESIDE_MARKS) or breaks.search(low) is None:
         return False  # the substring tests first: the pattern, tried at every character, cost 3 µs
-    for part in _CONTRAST.split(low):
+    else:
+        parts = breaks.split(low)
+    for part in parts:
         if _cued(part) and _declines(part):
             continue
         terms = profile(part).terms

@@ -118,6 +118,8 @@ def _is_abbreviation(word: str, previous: str, text: str, next_at: int) -> bool:
     if "." in word and _INITIALISM.fullmatch(word.rpartition("-")[2]):
         # "U.S.", and "non-U.S." as well: cut there, "citizens living abroad" was a claim alone. But "We
         # ship to the U.S. The fee is 3%." is two sentences.
+        if word in _TIMES_OF_DAY:
+            return not _opens_after_a_time(text, next_at)
         return not _opens_sentence(text, next_at)
     if len(word) == 1 and word.isalpha():
         return _is_initial(previous, text, next_at)
@@ -128,6 +130,28 @@ def _is_abbreviation(word: str, previous: str, text: str, next_at: int) -> bool:
     if word.isdigit() and len(word) <= 2 and next_char.isupper():
         return _is_ordinal(previous, text, next_at)
     return False
+
+
+_TIMES_OF_DAY = frozenset(("a.m", "p.m"))
+_GOES_ON_AFTER_A_TIME = wordset(
+    "monday tuesday wednesday thursday friday saturday sunday mon tue tues wed thu thurs fri sat sun "
+    "eastern central mountain pacific atlantic local standard daylight "
+    "january february march april may june july august september october november december")
+"""Capitalised words a time goes on with: "5 p.m. Monday through Friday", "9 a.m. Pacific", "10 a.m. May
+3"."""
+
+
+def _opens_after_a_time(text: str, at: int) -> bool:
+    """Whether a sentence opens at `at`, after "a.m." or "p.m.": any capitalised word but a day's, a month's
+    or a time zone's name, and a name in capitals ("EST"; "I" opens one). Only a function word had opened
+    one, as after "U.S." ("U.S. Army"), so "The store closes at 5 p.m. Staff leave later." was one claim,
+    and a made-up sentence after a time rode on a true one."""
+    following = _NEXT_WORD.match(text, at)
+    if following is None or not text[at].isupper():
+        return False
+    word = following.group()
+    return _opens_sentence(text, at) or not ((len(word) > 1 and word.isupper())
+                                             or word.lower() in _GOES_ON_AFTER_A_TIME)
 
 
 def _is_ordinal(previous: str, text: str, next_at: int) -> bool:
@@ -142,6 +166,21 @@ def _is_ordinal(previous: str, text: str, next_at: int) -> bool:
     before = previous.lower()
     return (month in _GERMAN_MONTHS or before in _BEFORE_ORDINAL
             or (before == "am" and month in _SHARED_MONTHS))
+
+
+_MARKS_RUN = re.compile(r"[.!?…。！？｡]+")
+_QUOTE_OR_BRACKET_CLOSED = frozenset("\"')”’")
+
+
+def _goes_on(text: str, mark: int, stop: int) -> bool:
+    """Whether the sentence marks from `mark` to `stop`, before a small letter, end a quotation or a
+    parenthesis within the sentence ('The sign reads "No refunds." and the clerk agrees.', "The fee (5% of
+    the total.) is charged.") or are an ellipsis ("Items such as shoes... are returnable."): the sentence
+    goes on after them. Cut there, a report quoted half a claim, and the other half, "and the clerk
+    agrees.", as a claim of its own. A citation after a full stop ("days.[1] see ...") is no such mark."""
+    run = _MARKS_RUN.match(text, mark, stop).end()  # type: ignore[union-attr]  # a boundary opens with a mark
+    marks = text[mark:run]
+    return text[run:run + 1] in _QUOTE_OR_BRACKET_CLOSED or "…" in marks or ".." in marks
 
 
 def _runs_on(text: str, mark: int, stop: int) -> bool:
@@ -248,6 +287,8 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
             next_at = _LEADING_SPACE.match(text, stop, end).end()  # type: ignore[union-attr]  # "*" always matches
             if next_at == stop < end and text[b.start()] in ".!?" and not _runs_on(text, b.start(), stop):
                 continue  # a mark with a word straight after it: "example.Com", "Vue.Js", "os.Path"
+            if next_at < end and text[next_at].islower() and _goes_on(text, b.start(), stop):
+                continue
             if stop - b.start() == 1 and text[b.start()] == "." and next_at < end:
                 before = text[word_from:b.start()]
                 words = before.rsplit(None, 2)
@@ -429,10 +470,13 @@ with no heading above: the lines of such a block end the answer, each label cite
 a sentence: at most 80 characters, ending in no full stop ("[1] Refunds take 30 days." is a claim)."""
 _DEFINITION = re.compile(r"[ \t]*\[\^?[^\]\n]{1,64}\]:[ \t]")
 """A markdown link or footnote definition ("[1]: doc-1", "[^2]: policy.pdf")."""
-_NOTE = re.compile(r"(?:\((?:sources?|references?|citations?|see)\b[^()\n]{0,200}\)|[（(](?:" + CJK_SOURCES
+_NOTE = re.compile(r"(?:\((?:sources?|references?|citations?|see)\b[^()\n]{0,200}\)|\[(?:sources?|"
+                   r"references?|citations?|see)\b[^\[\]\n]{0,200}\]|[（(](?:" + CJK_SOURCES
                    + r")[：:][^()（）\n]{0,200}[）)])[ \t。]*", re.IGNORECASE)
 """A note of the sources opening a sentence, after the full stop of the one it belongs to ("... sale.
-(Source: Refund Policy) Electronics ..."): no part of the next one."""
+(Source: Refund Policy) Electronics ...", "[Source: policy.pdf]" too): no part of the next one. In square
+brackets it had been, and the sentence it opened read as a note of sources (`_SOURCES_LINE`): no claim,
+so a made-up sentence after it was never checked."""
 
 
 def _source_lines(text: str, lines: list[tuple[int, int]]) -> set[int]:
@@ -506,7 +550,7 @@ _CJK_TITLE = re.compile(r"[ \t]*(?:" + _CJK_NUMERAL + r"、|第(?:\d{1,2}|" + _C
 def _opening(text: str, pos: int, end: int) -> int:
     """Where the sentence starting at `pos` starts past a note of the sources (`_NOTE`), or past its list
     marker and its step's number. A capital letter opens no marker."""
-    if text.startswith(("(", "（"), pos, end) and (note := _NOTE.match(text, pos, end)):
+    if text.startswith(("(", "（", "["), pos, end) and (note := _NOTE.match(text, pos, end)):
         return note.end()
     if not text[pos:pos + 1].isupper():
         marker = _MARKER.match(text, pos, end)

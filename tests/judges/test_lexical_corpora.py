@@ -1263,8 +1263,10 @@ WRAPPERS_READ_AS_CLAIMS = {
         "pt": (4, 6, 17, 26, 29, 30, 34, 35, 38),
     },
     "wrapper_sentences_en.jsonl": {"en2": (7, 97, 103)},
+    # en3 17 ("I wasn't able to locate details on ... in these files.") since "was not able to" reads as
+    # cannot (thirty-sixth session).
     "wrapper_sentences_3.jsonl": {
-        "en3": (15, 16, 17, 21, 40), "de3": (13, 16, 17, 29, 30, 33, 39), "fr3": (16, 29, 39),
+        "en3": (15, 16, 21, 40), "de3": (13, 16, 17, 29, 30, 33, 39), "fr3": (16, 29, 39),
         "es3": (16, 20, 25, 28, 33, 34, 35, 37, 39),
         "it3": (2, 16, 18, 20, 23, 25, 28, 29, 33, 34, 37, 39),
         "pt3": (2, 13, 16, 20, 24, 25, 28, 33, 34, 38, 39),
@@ -1275,8 +1277,10 @@ WRAPPERS_READ_AS_CLAIMS = {
     },
     # it5-w-008 since the twenty-fifth session: a pointer resting on a reason ("Visto che ogni contratto ha
     # clausole diverse, ..."), which is read as a claim as "since" and "weil" always were.
+    # fr5 22 ("Oh là là, quelle galère… on va arranger ça !") since an ellipsis before a small letter ends
+    # no sentence (thirty-sixth session): one sentence, read as the wrapper it is.
     "wrapper_sentences_5.jsonl": {
-        "en5": (8, 15, 19, 22), "de5": (4, 9, 11, 13, 15, 19, 22, 24), "fr5": (4, 14, 22),
+        "en5": (8, 15, 19, 22), "de5": (4, 9, 11, 13, 15, 19, 22, 24), "fr5": (4, 14),
         "es5": (9, 11, 15, 17, 18, 22), "it5": (8, 11, 14, 17, 22), "pt5": (3, 7, 11, 14, 17, 18, 19, 22),
     },
     # Offers and questions put to the user, half of them taking a fact for granted, written for the

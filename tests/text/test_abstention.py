@@ -109,6 +109,63 @@ def test_statements_near_a_refusal_cue_stay_claims(sentence: str) -> None:
 
 
 @pytest.mark.parametrize("sentence", [
+    # Refusals as chat models phrase them that no cue had: each was a claim, judged unsupported, and an
+    # honest refusal scored abstention 0.
+    "None of the provided documents mention shipping costs.",
+    "Nothing in the context addresses shipping costs.",
+    "The documents are silent on shipping costs.",
+    "No relevant information was found.",
+    "The answer is not in the provided documents.",
+    "Not mentioned in the context.",
+    "It is not clear from the documents when refunds are issued.",
+    "I was not able to find this in the provided documents.",
+])
+def test_refusals_in_other_words_abstain(sentence: str) -> None:
+    assert is_abstention(sentence)
+    assert split_claims(sentence) == ()
+    assert answer_abstains(sentence)
+
+
+@pytest.mark.parametrize("sentence", [
+    # Their words about something other than the sources given: facts to check.
+    "None of the plans include phone support.",
+    "Nothing in the starter kit is refundable.",
+    "The shipping fee is not included in the price.",
+    "The warranty terms are unclear to many customers.",
+])
+def test_statements_worded_like_those_refusals_stay_claims(sentence: str) -> None:
+    assert not is_abstention(sentence)
+    assert [c.text for c in split_claims(sentence)] == [sentence]
+
+
+@pytest.mark.parametrize("sentence", [
+    # A hedged partial answer: the refusal in an opening clause, before a semicolon or ", only that", and an
+    # assertion after it. Each had abstained, and the made-up part was never checked.
+    "While the documents don't mention shipping, refunds take 5 days.",
+    "Although the context does not say when it ships, the refund window is 30 days.",
+    "While I cannot confirm the shipping cost, refunds take 5 days.",
+    "The provided documents don't mention shipping; refunds take 5 days.",
+    "The context doesn't say what shipping costs, only that orders over $50 ship free.",
+])
+def test_a_refusal_beside_an_assertion_in_one_sentence_is_a_claim(sentence: str) -> None:
+    assert not is_abstention(sentence)
+    assert [c.text for c in split_claims(sentence)] == [sentence]
+    assert not answer_abstains(sentence)
+
+
+@pytest.mark.parametrize("sentence", [
+    # Refusals whose other clause asserts nothing stay refusals.
+    "While I understand your question, I don't have that information.",
+    "While the documents don't mention shipping, I can't confirm the cost.",
+    "I don't have that information; please contact support.",
+    "I cannot answer that; the documents do not cover it.",
+])
+def test_a_refusal_beside_a_courtesy_or_another_refusal_abstains(sentence: str) -> None:
+    assert split_claims(sentence) == ()
+    assert answer_abstains(sentence)
+
+
+@pytest.mark.parametrize("sentence", [
     # What documents of the subject hold, or what is not covered by something other than the sources.
     "The leaked documents describe the plan; they say nothing about funding.",
     "Water damage is not covered by the warranty.",

@@ -569,6 +569,7 @@ def test_a_citation_after_the_full_stop_still_ends_the_sentence(cite: str) -> No
 
 @pytest.mark.parametrize("answer", [
     "Clearance items are final sale. (Source: Refund Policy) Electronics carry a 15% restocking fee.",
+    "Clearance items are final sale. [Source: Refund Policy] Electronics carry a 15% restocking fee.",
     "Clearance items are final sale.\nSources: refund policy. Electronics carry a 15% restocking fee.",
     "Clearance items are final sale.\nSources:\n- refund policy\nElectronics carry a 15% restocking fee.",
     # A list item or a table row over a "---" is no title.
@@ -764,3 +765,39 @@ def test_an_initialism_after_a_prefix_ends_no_sentence() -> None:
 ])
 def test_policy_abbreviations_end_no_sentence(text: str, count: int) -> None:
     assert len(split_claims(text)) == count
+
+
+@pytest.mark.parametrize("answer", [
+    # A quotation or a parenthesis closed after its own full stop, or an ellipsis, and the sentence goes on
+    # in small letters: each had been cut in two, "and the clerk agrees." a claim of its own.
+    'The sign reads "No refunds." and the clerk agrees.',
+    'He asked "Can I return it?" and the clerk said yes.',
+    "The restocking fee (15% of the price.) is charged on opened items.",
+    "Items such as shoes... are returnable within 30 days.",
+    "Items such as shoes… are returnable within 30 days.",
+])
+def test_a_mark_closing_a_quote_or_an_ellipsis_before_a_small_letter_ends_no_sentence(answer: str) -> None:
+    assert texts(answer) == [answer]
+    assert_offsets(answer)
+
+
+def test_a_mark_closing_a_quote_or_an_ellipsis_before_a_capital_still_ends_the_sentence() -> None:
+    answer = 'The sign reads "No refunds." The clerk agrees... Gift cards are final.'
+    assert texts(answer) == ['The sign reads "No refunds."', "The clerk agrees...", "Gift cards are final."]
+    # A Chinese full stop before a small letter still ends one ("iPhone" opens the second).
+    assert texts("退款需要5天。iPhone的维修需要10天。") == ["退款需要5天。", "iPhone的维修需要10天。"]
+
+
+@pytest.mark.parametrize(("answer", "sentences"), [
+    # A capitalised word after "a.m." or "p.m." opens a sentence: only a function word had, and the made-up
+    # "Staff leave later." rode on a true sentence about the hours.
+    ("The store closes at 5 p.m. Staff leave later.", ["The store closes at 5 p.m.", "Staff leave later."]),
+    ("Doors open at 9 a.m. Parking is free.", ["Doors open at 9 a.m.", "Parking is free."]),
+    # A day, a time zone, a month or a name in capitals goes on with the time.
+    ("The store is open until 5 p.m. Monday through Friday.",
+     ["The store is open until 5 p.m. Monday through Friday."]),
+    ("Support is available from 9 a.m. Pacific.", ["Support is available from 9 a.m. Pacific."]),
+    ("Doors open at 10 a.m. EST on weekdays.", ["Doors open at 10 a.m. EST on weekdays."]),
+], ids=["staff", "parking", "weekday", "time-zone", "capitals"])
+def test_a_capitalised_word_after_a_time_of_day_opens_a_sentence(answer: str, sentences: list[str]) -> None:
+    assert [answer[start:end] for start, end in sentence_spans(answer)] == sentences
