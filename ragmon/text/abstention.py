@@ -57,8 +57,6 @@ _ABSTENTION = re.compile(
         r"as to)\b",
         r"\b(?:is not|isn't|are not|aren't) (?:in|present in|contained in) the (?:[a-z]+ ){0,2}?" + _SOURCE
         + r"\b",
-        r"^\W*not (?:mentioned|specified|stated|provided|covered|addressed|included|found) (?:in|by) the "
-        r"(?:[a-z]+ ){0,2}?" + _SOURCE + r"\b",
         r"\b(?:not |un)clear (?:from|in) the (?:[a-z]+ ){0,2}?" + _SOURCE + r"\b",
         r"\b(?:is not|are not|was not|were not|isn't|aren't|wasn't|weren't) (?:mentioned|specified|stated|"
         r"provided|available|given|covered|addressed|discussed|included|found|described|listed)"
@@ -114,9 +112,18 @@ only, apart from the cues, as `_NOT_AVAILABLE` is: searched for from each source
 the rest of the sentence each time, and as one of the cues it made their search several times slower."""
 
 
+_NOT_THERE = re.compile(r"\W*not (?:mentioned|specified|stated|provided|covered|addressed|included|found) "
+                        r"(?:in|by) the (?:[a-z]+ ){0,2}?" + _SOURCE + r"\b")
+"""A sentence that is only a refusal's verb phrase: "Not mentioned in the context." Matched from the start
+apart from the cues: as one of them, its `^` cost the cues' search the scan for where a cue can start,
+and the search took seven times as long (52 µs a sentence, 15% of the lexical judge's instructions)."""
+
+
 def _declines(low: str) -> bool:
-    """Whether a cue is in `low` (normalised), or it opens with a source that says nothing."""
-    return _ABSTENTION.search(low) is not None or _THEY_SAY_NOTHING.match(low) is not None
+    """Whether a cue is in `low` (normalised), or it opens with a source that says nothing, or with "not
+    mentioned in the ..." (`_NOT_THERE`)."""
+    return (_ABSTENTION.search(low) is not None or _THEY_SAY_NOTHING.match(low) is not None
+            or _NOT_THERE.match(low) is not None)
 
 
 _CJK_DECLINES = re.compile(
