@@ -17,7 +17,9 @@ example, undefined ones included, e.g. to seed a golden set.
 
 Bounded disk: when a line would take FILE past `--capture-max-bytes`, FILE is renamed to FILE.1
 (replacing the previous one) and a new FILE begins, so capture never holds more than twice the bound.
-Taking FILE away for review (moving or deleting it) is safe: the next batch starts a new FILE.
+Taking FILE away for review (moving or deleting it, or copying it and cutting it to nothing in place, as
+logrotate's `copytruncate` does) is safe: the next batch starts a new FILE. A stream (`--capture
+/dev/stderr`, a named pipe) is written as it is, never read, locked or rotated.
 
 A trace is captured once, across restarts too. After a crash or a container restart the app's OTLP
 exporter resends a batch that was never acknowledged, though FILE may already hold its trace; FILE (or
@@ -72,7 +74,7 @@ import os
 import re
 import socket
 import stat
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -107,14 +109,16 @@ def selected(groundedness: float | None, below: float) -> bool:
 def record(result: ExampleResult, trace_id: str, captured_at: datetime,
            judge_settings: Mapping[str, Any]) -> dict[str, Any]:
     """One ragmon JSONL record; optional fields that are unknown (None) are left out, as the format
-    reads an absent field as unknown."""
+    reads an absent field as unknown. Citations and relevant ids that are empty or spaces are left out
+    too (`_named`)."""
     example = result.example
     doc: dict[str, Any] = {"id": trace_id, "question": example.question}
     if example.contexts is not None:
         doc["contexts"] = [{"id": c.id, "text": c.text, "score": _json_number(c.score)}
                            for c in example.contexts]
-    optional = {"answer": example.answer, "citations": example.citations,
-                "relevant_ids": None if example.relevant_ids is None else sorted(example.relevant_ids),
+    relevant = example.relevant_ids
+    optional = {"answer": example.answer, "citations": _named(example.citations),
+                "relevant_ids": _named(None if relevant is None else sorted(relevant)),
                 "ground_truth": example.ground_truth, "category": example.category,
                 "pipeline": example.pipeline}
     doc.update((key, value) for key, value in optional.items() if value is not None)
@@ -128,6 +132,13 @@ def record(result: ExampleResult, trace_id: str, captured_at: datetime,
     }
     doc["needs_review"] = True
     return doc
+
+
+def _named(ids: Iterable[str] | None) -> list[str] | None:
+    """The ids that name something. An app's `ragmon.citations` or `ragmon.relevant_ids` may hold "" or
+    spaces, which name no context (an Example refuses such a context id), and `ragmon replay` refuses a
+    record holding one: written, that one line stopped replay reading any example of the file."""
+    return None if ids is None else [doc for doc in ids if doc.strip()]
 
 
 def _json_number(value: float | None) -> float | None:
@@ -175,6 +186,8 @@ def read_held(path: Path) -> Held:
     of ours is never held whole, and no line is held longer than replay would hold it (`_long_line_id`),
     so a file that is not ours (no newline, `/dev/zero` copied) cannot fill memory."""
     try:
+        if stat.S_ISFIFO(os.stat(path).st_mode):
+            return Held()  # opened to read, a named pipe waits for its writer: the sidecar, which hung
         handle = path.open("rb")
     except FileNotFoundError:
         return Held()
@@ -288,12 +301,17 @@ class RotatingFile:
         """The generation now in FILE.1; -1 is whatever FILE.1 held at start."""
         self._handle: IO[bytes] | None = None
         self._size = 0
+        self._regular = True
+        """Whether FILE is a regular file. A stream (`/dev/stderr`, a named pipe) has no size to bound and
+        is never rotated: renamed, the pipe (or, as root, `/dev/stderr` itself) became FILE.1, and the
+        lines went on into a regular file made in its place that its reader never saw."""
 
     def open(self) -> None:
         """Append to what an earlier run left; its size counts towards the bound. A new file is readable
         by its owner alone (0600): it holds production text, whatever the process's umask allows."""
         self._handle = os.fdopen(os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600), "ab")
-        self._size = self._handle.tell()
+        self._regular = stat.S_ISREG(os.fstat(self._handle.fileno()).st_mode)
+        self._size = self._handle.tell() if self._regular else 0  # a pipe's tell() is "Illegal seek"
 
     def write(self, lines: Sequence[bytes]) -> tuple[list[int], OSError | None]:
         """Append `lines` in order, rotating before one that would pass the bound. Returns the generation
@@ -305,7 +323,7 @@ class RotatingFile:
                 self.open()
             self._follow_path()
             for line in lines:
-                if self._size and self._size + len(line) > self.max_bytes:
+                if self._regular and self._size and self._size + len(line) > self.max_bytes:
                     self._rotate()
                 assert self._handle is not None
                 self._handle.write(line)
@@ -332,7 +350,12 @@ class RotatingFile:
     def _follow_path(self) -> None:
         """Reopen when FILE is no longer the file held open: a reviewer moved or deleted it, and lines
         appended to the moved file, or to a deleted one where no one can read them, would be counted as
-        written all the same (as logging's WatchedFileHandler, one stat per batch)."""
+        written all the same (as logging's WatchedFileHandler, one stat per batch).
+
+        FILE cut short in place (logrotate's `copytruncate`, `: > FILE`) is taken away as well: its lines
+        are gone, and the bound and a failed write's cut (`_abandon`) count from what is left. Counted
+        from the size it had, the next failed write "cut" FILE back by extending it with NUL bytes, a line
+        no replay reads, and the next rotation came early and replaced FILE.1 with a nearly empty FILE."""
         assert self._handle is not None
         held = os.fstat(self._handle.fileno())
         try:
@@ -344,6 +367,9 @@ class RotatingFile:
             self._handle = None
             self.generation += 1
             self.open()
+        elif self._regular and held.st_size < self._size:
+            self.generation += 1
+            self._size = held.st_size
 
     def _rotate(self) -> None:
         assert self._handle is not None

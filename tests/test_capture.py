@@ -413,6 +413,103 @@ async def test_ids_are_forgotten_when_their_lines_leave_the_files(tmp_path: Path
     assert (captured(exporter, "written"), captured(exporter, "duplicate")) == (8, 2)
 
 
+async def test_a_file_cut_to_nothing_in_place_is_started_afresh(tmp_path: Path) -> None:
+    """logrotate's `copytruncate` (or `cp FILE review; : > FILE`) empties FILE in place, same inode: its
+    lines are gone, as when FILE is moved away. Counted from the size FILE had, the next line rotated the
+    near empty FILE over FILE.1 and its examples, and a trace resent was dropped as a duplicate."""
+    path, rotated = tmp_path / "worst.jsonl", tmp_path / "worst.jsonl.1"
+    exporter = Exporter(window=60, capture=True)
+    capture = writer(path, exporter, max_bytes=3 * line_size() + line_size() // 2)   # 3 lines fit
+    await capture.start()
+    for n in range(1, 7):
+        capture.offer(plain(f"t{n}", 0.0), f"t{n}", "shop")
+    await wait_written(exporter, 6)           # t1 t2 t3 | t4 rotates: FILE.1 [t1 t2 t3], FILE [t4 t5 t6]
+    os.truncate(path, 0)
+    # As for a file moved away, the writer learns of the cut when it next writes: t7 first.
+    capture.offer(plain("t7", 0.0), "t7", "shop")
+    await wait_written(exporter, 7)
+    capture.offer(plain("t6", 0.0), "t6", "shop")      # t6's line went with the cut: written anew
+    await capture.close()
+    assert ids(rotated) == ["t1", "t2", "t3"] and ids(path) == ["t7", "t6"]
+    assert (captured(exporter, "written"), captured(exporter, "duplicate")) == (8, 0)
+
+
+# A failed write after FILE was emptied in place: the file limit lets 10 bytes of t3 in, then EFBIG.
+CUT_IN_PLACE = """
+import os, resource, sys
+from pathlib import Path
+from ragmon.capture import RotatingFile
+path, lines = Path(sys.argv[1]), [a.encode() for a in sys.argv[2:]]
+file = RotatingFile(path, 1 << 20)
+print(len(file.write(lines[:2])[0]))
+os.truncate(path, 0)
+soft, hard = resource.getrlimit(resource.RLIMIT_FSIZE)
+resource.setrlimit(resource.RLIMIT_FSIZE, (10, hard))
+done, error = file.write(lines[2:3])
+print(len(done), error.errno if error else None)
+resource.setrlimit(resource.RLIMIT_FSIZE, (hard, hard))
+done, error = file.write(lines[3:])
+print(len(done), error)
+"""
+
+
+def test_a_write_failing_after_the_file_was_emptied_in_place_is_cut_off(tmp_path: Path) -> None:
+    """The cut after a failed write went back to the size FILE had before it was emptied: here past the
+    file limit, so the torn line stayed and glued itself to the next (without a limit, the "cut" padded
+    FILE with NUL bytes up to that size). Either way no line of the file loaded."""
+    path = tmp_path / "worst.jsonl"
+    lines = [encode(record(plain(f"t{n}", 0.0), f"t{n}", CAPTURED_AT, SETTINGS)).decode()
+             for n in range(1, 5)]
+    run = subprocess.run([sys.executable, "-c", CUT_IN_PLACE, str(path), *lines],
+                         capture_output=True, text=True, timeout=60, check=False)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.splitlines() == ["2", "0 27", "1 None"]             # 27 = EFBIG on Linux
+    assert path.read_text() == lines[3]
+
+
+# A writer on a named pipe read by a thread, its bound a line and a half: each line would rotate a file.
+INTO_A_PIPE = """
+import asyncio, os, sys, threading
+from datetime import UTC, datetime
+from pathlib import Path
+from ragmon.capture import ALL, CaptureWriter
+from ragmon.model import Context, Example, ExampleResult
+pipe, size = Path(sys.argv[1]), int(sys.argv[2])
+read = []
+reader = threading.Thread(target=lambda: read.append(pipe.read_bytes()))
+reader.start()
+outcomes = []
+
+async def run():
+    capture = CaptureWriter(pipe, below=ALL, max_bytes=size + size // 2,
+                            count=lambda pipeline, outcome: outcomes.append(outcome), judge_settings={},
+                            clock=lambda: datetime(2025, 1, 2, tzinfo=UTC))
+    await capture.start()
+    for n in range(1, 4):
+        example = Example(f"t{n}", "q?", (Context("d", "x"),), "a.")
+        capture.offer(ExampleResult(example, "lexical", {"groundedness": 0.0}, ()), f"t{n}", "shop")
+        await asyncio.sleep(0.05)
+    await capture.close()
+
+asyncio.run(run())
+reader.join()
+print(outcomes, read[0].count(b"\\n"), sorted(os.listdir(pipe.parent)))
+"""
+
+
+def test_a_named_pipe_is_written_as_a_stream_never_read_nor_rotated(tmp_path: Path) -> None:
+    """Reading the ids FILE held opened the pipe to read, which waits for a writer: the sidecar itself,
+    so it never started. Past the bound, the pipe was renamed to FILE.1 and the lines went into a regular
+    file made in its place, which the pipe's reader never saw."""
+    pipe = tmp_path / "worst.jsonl"
+    os.mkfifo(pipe)
+    run = subprocess.run([sys.executable, "-c", INTO_A_PIPE, str(pipe), str(line_size())],
+                         capture_output=True, text=True, timeout=30, check=False)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout == "['written', 'written', 'written'] 3 ['worst.jsonl']\n"
+    assert stat.S_ISFIFO(pipe.stat().st_mode)
+
+
 async def wait_written(exporter: Exporter, count: int) -> None:
     for _ in range(500):                                        # poll with a deadline of 5 s
         if captured(exporter, "written") >= count:
@@ -503,16 +600,18 @@ async def test_a_capture_file_that_cannot_be_read_is_a_clear_error(tmp_path: Pat
 
 # --- the same, through the sidecar -----------------------------------------------------------------------
 
-def rag_span() -> ReadableSpan:
+def rag_span(**attributes: list[str]) -> ReadableSpan:
     """A RAG trace of one span in ragmon's own convention, as the SDK produces it. The answer's one claim
-    shares no content word with the document, so groundedness is 0 (< the default --capture-below)."""
+    shares no content word with the document, so groundedness is 0 (< the default --capture-below).
+    `attributes` are set on it too, each name's "_" a "." (`ragmon_citations` is `ragmon.citations`)."""
     memory = InMemorySpanExporter()
     provider = TracerProvider(resource=Resource.create({"service.name": "shop"}))
     provider.add_span_processor(SimpleSpanProcessor(memory))
     contexts = json.dumps([{"id": "kb-1", "text": "Returns are accepted within 30 days."}])
     with provider.get_tracer("test").start_as_current_span("rag", attributes={
             "ragmon.question": "How long is the warranty?", "ragmon.contexts": contexts,
-            "ragmon.answer": "Moon cheese glows purple."}):
+            "ragmon.answer": "Moon cheese glows purple.",
+            **{name.replace("_", ".", 1): value for name, value in attributes.items()}}):
         pass
     provider.shutdown()
     (span,) = memory.get_finished_spans()
@@ -603,6 +702,24 @@ async def test_spans_resent_after_the_decision_was_forgotten_are_not_captured_tw
 
 
 # --- no line replay refuses; one writer per file; ids of lines of any length replay reads ---------------
+
+async def test_blank_cited_or_relevant_ids_are_left_out_so_the_file_still_loads(tmp_path: Path) -> None:
+    """An app may record "" or spaces among `ragmon.citations` and `ragmon.relevant_ids`; replay refuses
+    such an id, and one line it refuses stops it reading any example of the file."""
+    path = tmp_path / "worst.jsonl"
+    span = rag_span(ragmon_citations=["", "kb-1", " "], ragmon_relevant_ids=[" ", "kb-1"])
+    service = sidecar(path)
+    ports = await service.start()
+    try:
+        await send(ports, [span])
+        assert ports.metrics is not None
+        await wait_metrics(ports.metrics, lambda s: total(s, "ragmon_captured_total", outcome="written") == 1)
+    finally:
+        await service.stop()
+    (example,) = datasets.load([path])
+    assert example.id == format(span.context.trace_id, "032x")
+    assert example.citations == ("kb-1",) and example.relevant_ids == frozenset({"kb-1"})
+
 
 @pytest.mark.parametrize(("cap", "written"), [(296, 1), (295, 0)])
 async def test_a_line_longer_than_replay_reads_is_not_written(
