@@ -98,10 +98,24 @@ def checked(judge: Judge | AsyncJudge, example: Example, claims: tuple[Claim, ..
     verdicts = returned if type(returned) is tuple else _materialised(judge.name, example, returned)
     if type(judge) is not LexicalJudge:
         verdicts = _sound(judge.name, example, verdicts, returned)
-    if tuple(v.claim for v in verdicts) != claims:
-        raise JudgeError(f"judge {judge.name!r} returned {len(verdicts)} verdicts for {len(claims)} "
-                         f"claims of example {example.id!r}, not one per claim in order")
+    given = tuple(v.claim for v in verdicts)
+    if given != claims:
+        raise JudgeError(_unpaired(judge.name, example, claims, given))
     return verdicts
+
+
+def _unpaired(judge_name: str, example: Example, claims: tuple[Claim, ...], given: tuple[object, ...]) -> str:
+    """Why verdicts whose claims are `given` do not pair with `claims`. With as many of each, the first
+    verdict whose claim is not the one passed in is named: "2 verdicts for 2 claims, not one per claim in
+    order" sent a judge that passed the claim's text, or built a Claim of its own, looking for a count
+    that was right."""
+    where = (f"judge {judge_name!r} returned {len(given)} verdicts for {len(claims)} claims of example "
+             f"{example.id!r}")
+    if len(given) != len(claims):
+        return f"{where}, not one per claim in order"
+    index = next(i for i, (got, claim) in enumerate(zip(given, claims, strict=True)) if got != claim)
+    return (f"{where}, but verdict {index} is for {given[index]!r}, not claim {index} as passed in, "
+            f"{claims[index]!r}: give each verdict the Claim object it decides, in order")
 
 
 def _materialised(judge_name: str, example: Example, returned: object) -> tuple[Any, ...]:

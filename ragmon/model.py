@@ -6,6 +6,7 @@ nothing, `contexts=None` says we were never told. Metrics depend on that differe
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from numbers import Integral, Real
@@ -138,7 +139,16 @@ def check_text(owner: str, name: str, value: object, *, optional: bool = False) 
 def _text(where: str, name: str, value: object, optional: bool) -> None:
     if not (isinstance(value, str) or (optional and value is None)):
         wanted = "a string or None" if optional else "a string"
-        raise TypeError(f"{where}{name} must be {wanted}, got {type(value).__name__}")
+        raise TypeError(f"{where}{name} must be {wanted}, got {type(value).__name__}"
+                        f"{_nan(value) if optional else ''}")
+
+
+def _nan(value: object) -> str:
+    """What to pass for NaN, pandas' missing value, where None means unknown: "got float" alone, for a
+    column of text with empty cells, said neither which value was a float nor what to pass instead."""
+    if isinstance(value, float) and math.isnan(value):
+        return " (NaN, pandas' missing value: pass None for one that is unknown)"
+    return ""
 
 
 def _items(where: str, name: str, value: Any, kind: type, container: Callable[[Iterable[Any]], Any]) -> Any:
@@ -146,7 +156,7 @@ def _items(where: str, name: str, value: Any, kind: type, container: Callable[[I
     So is a mapping of ids: BEIR and TREC qrels map each id to a grade, and read as keys every id graded
     0 (judged not relevant) counted as relevant."""
     if isinstance(value, str | bytes | Mapping) or not isinstance(value, Iterable):
-        hint = _FROM_MAPPING.get(name, "") if isinstance(value, Mapping) else ""
+        hint = _FROM_MAPPING.get(name, "") if isinstance(value, Mapping) else _nan(value)
         raise TypeError(f"{where}{name} must be an iterable of {kind.__name__}, got "
                         f"{type(value).__name__}{hint}")
     items = value if type(value) is container else list(value)  # a list keeps the positions for errors
@@ -195,11 +205,15 @@ class ClaimVerdict:
 
 @dataclass(frozen=True, slots=True)
 class ExampleResult:
-    """Everything a report or an exporter needs about one scored example."""
+    """Everything a report or an exporter needs about one scored example.
+
+    Hashable, as a frozen dataclass promises (results of two runs compared as sets, a result as a dict
+    key): `metrics`, a dict, is compared but not hashed, as `Example.extra` is left out of both; the
+    example and the verdicts it was computed from are hashed."""
 
     example: Example
     judge: str
-    metrics: Mapping[str, float | None]
+    metrics: Mapping[str, float | None] = field(hash=False)
     verdicts: tuple[ClaimVerdict, ...]
     relevant_not_retrieved: tuple[str, ...] = ()
     retrieved_unused: tuple[str, ...] = ()

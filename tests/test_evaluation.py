@@ -162,6 +162,29 @@ def test_a_judge_returning_the_wrong_verdicts_is_an_error() -> None:
         evaluate_example(policy_example(), BrokenJudge(), k=1)
 
 
+class TextJudge:
+    """A judge's common slip: the claim's text in the verdict, not the Claim passed in."""
+
+    name = "text"
+
+    def settings(self) -> dict:
+        return {}
+
+    def judge(self, example: Example, claims: tuple[Claim, ...]) -> list[ClaimVerdict]:
+        return [ClaimVerdict(c.text, True) for c in claims]  # type: ignore[arg-type]
+
+
+def test_verdicts_as_many_as_the_claims_but_not_for_them_name_the_first_astray() -> None:
+    # It said "1 verdicts for 1 claims ..., not one per claim in order": a count that was right.
+    example = Example("q1", "q?", [Context("d", "The sky is blue.")], "The sky is blue.")
+    with pytest.raises(JudgeError) as error:
+        evaluate([example], TextJudge())
+    assert str(error.value) == (
+        "judge 'text' returned 1 verdicts for 1 claims of example 'q1', but verdict 0 is for 'The sky is "
+        "blue.', not claim 0 as passed in, Claim(text='The sky is blue.', start=0, end=16): give each "
+        "verdict the Claim object it decides, in order")
+
+
 def test_judge_errors_stop_the_run_or_are_recorded_as_skipped() -> None:
     bad = policy_example(id="bad")
     good = policy_example(id="good", answer="Returns are accepted within 30 days.")

@@ -12,6 +12,7 @@ import pytest
 
 import ragmon.model
 from ragmon import Aggregate, Context, EvalConfig, Example, evaluate
+from ragmon.model import Claim, ClaimVerdict, ExampleResult
 
 
 def test_lists_are_taken_and_stored_as_the_declared_types() -> None:
@@ -290,3 +291,23 @@ def test_extra_is_the_examples_own_not_the_callers_dict() -> None:
     example = Example("a", "q", extra=fields)
     fields["source"] = "changed later"
     assert example.extra == {"source": "faq"}
+
+
+def test_a_result_is_hashable_as_a_frozen_dataclass_promises() -> None:
+    # Its metrics dict made hash() raise "unhashable type: 'dict'": no set of results, no result as a key.
+    example = Example("q1", "q?", [Context("d", "x")], "a.")
+    verdict = ClaimVerdict(Claim("a.", 0, 2), True, ("d",))
+    first, again = (ExampleResult(example, "lexical", {"groundedness": 1.0}, (verdict,)) for _ in range(2))
+    other = ExampleResult(example, "lexical", {"groundedness": 0.0}, (verdict,))
+    assert hash(first) == hash(again) and len({first, again, other}) == 2
+
+
+@pytest.mark.parametrize(("field", "kind"), [
+    ("answer", "a string or None"), ("ground_truth", "a string or None"),
+    ("contexts", "an iterable of Context"), ("citations", "an iterable of str")])
+def test_nan_for_a_missing_cell_is_told_to_be_none(field: str, kind: str) -> None:
+    # A pandas row gives NaN for an empty cell: "got float" alone did not say what to pass instead.
+    with pytest.raises(TypeError) as error:
+        Example("q1", "q?", **{field: np.float64("nan")})
+    assert str(error.value) == (f"Example 'q1': {field} must be {kind}, got float64 (NaN, pandas' missing "
+                                "value: pass None for one that is unknown)")
