@@ -263,6 +263,8 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
     stripped from a sentence's ends as whitespace is.
     """
     out: list[tuple[int, int]] = []
+    if "<" in text and ("<br" in text or "<BR" in text):
+        text = _LINE_BREAK_TAG.sub(_as_newline, text)  # a line as a newline is: soft wraps join it too
     original = text
     if "<" in text and ("<think" in text or "</think>" in text or "<reasoning" in text):
         text = _thinking(text)
@@ -398,6 +400,17 @@ answer +60%)."""
 
 
 _REASONING = re.compile(r"<(think|thinking|reasoning)>.*?(?:</\1>|\Z)", re.DOTALL)
+
+
+_LINE_BREAK_TAG = re.compile(r"<br\s*/?>", re.IGNORECASE)
+"""HTML's line break, as answers written for a web chat widget put it between sentences and list items
+("Refunds take 30 days.<br>Exchanges are free."): read as no space, it glued the sentence after it onto
+the one before, and a made-up sentence rode on a supported one."""
+
+
+def _as_newline(tag: re.Match[str]) -> str:
+    """A line break's tag as a newline and spaces: the same length, so what follows keeps its offsets."""
+    return "\n" + " " * (len(tag.group()) - 1)
 
 
 def _thinking(text: str) -> str:

@@ -801,3 +801,24 @@ def test_a_mark_closing_a_quote_or_an_ellipsis_before_a_capital_still_ends_the_s
 ], ids=["staff", "parking", "weekday", "time-zone", "capitals"])
 def test_a_capitalised_word_after_a_time_of_day_opens_a_sentence(answer: str, sentences: list[str]) -> None:
     assert [answer[start:end] for start, end in sentence_spans(answer)] == sentences
+
+
+@pytest.mark.parametrize("answer", [
+    "Refunds take 30 days.<br>Exchanges are free.",
+    "Refunds take 30 days.<br/>Exchanges are free.",
+    "Refunds take 30 days. <BR /> Exchanges are free.",
+])
+def test_an_html_line_break_between_sentences_ends_one(answer: str) -> None:
+    # Answers written for a web chat widget: read as no space, the tag glued the made-up second sentence
+    # onto the supported first.
+    assert texts(answer) == ["Refunds take 30 days.", "Exchanges are free."]
+    assert_offsets(answer)
+
+
+def test_an_html_line_break_inside_a_sentence_is_a_soft_wrap() -> None:
+    # As a newline is: the line goes on in small letters, so the sentence does.
+    answer = "Refunds take 30 days<br>and exchanges are free."
+    assert texts(answer) == [answer]
+    # A list of items, each on its line: each its own claim, markers off.
+    assert texts("- Refunds take 30 days.<br>- Exchanges are free.") == [
+        "Refunds take 30 days.", "Exchanges are free."]
