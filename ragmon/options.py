@@ -164,6 +164,11 @@ def listen_address(text: str) -> tuple[str, int] | None:
     return host, int(port)
 
 
+def shown_address(host: str, port: int) -> str:
+    """A `listen_address` written back as the flag takes it: an IPv6 host in brackets."""
+    return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+
+
 def byte_size(text: str) -> int:
     """`16MiB`, `512KiB`, `1MB` or a bare number of bytes."""
     match = _SIZE.match(text)

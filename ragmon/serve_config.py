@@ -40,6 +40,7 @@ from ragmon.options import (
     optional_file,
     positive_duration,
     positive_int,
+    shown_address,
 )
 from ragmon.otlp.decode import MAX_VALUES
 
@@ -217,14 +218,9 @@ def _check_listeners_apart(args: argparse.Namespace) -> None:
         for second, (second_host, other_port) in bound[at + 1:]:
             if port == other_port != 0 and _overlap(first_host, second_host):
                 raise InputError(
-                    f"{flag_of(args, first).given(_address(first_host, port))} and "
-                    f"{flag_of(args, second).given(_address(second_host, port))} take the same port: the "
-                    "second could not listen; give each listener its own port")
-
-
-def _address(host: str, port: int) -> str:
-    """As the flag is written: an IPv6 host in brackets."""
-    return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+                    f"{flag_of(args, first).given(shown_address(first_host, port))} and "
+                    f"{flag_of(args, second).given(shown_address(second_host, port))} take the same port: "
+                    "the second could not listen; give each listener its own port")
 
 
 def _overlap(host: str, other: str) -> bool:

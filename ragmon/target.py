@@ -52,7 +52,7 @@ from aiohttp import web
 from ragmon.errors import InputError, RagmonError
 from ragmon.failures import service_name
 from ragmon.model import Example
-from ragmon.options import flag_of
+from ragmon.options import flag_of, shown_address
 from ragmon.otlp.http import UnreadableRequests, add_otlp_routes, app_runner
 from ragmon.otlp.limits import HTTP_CONNECTIONS
 from ragmon.otlp.misdirected import REPLAY_RECEIVER, TRACES_PATH, endpoint_fix, grpc_client_advice
@@ -316,7 +316,7 @@ def _port_taken(error: OSError, host: str, port: int) -> str:
     if error.errno != errno.EADDRINUSE:
         return ""
     other = _free_port_near(host, port)
-    listen = f"[{host}]:{other}" if ":" in host else f"{host}:{other}"
+    listen = shown_address(host, other)
     return (f" (by a ragmon serve or a Collector on this machine?): give the receiver another port, "
             f"--receiver-listen {listen} say, and export the build's spans there "
             f"(OTEL_EXPORTER_OTLP_ENDPOINT={_http_url(host, other)}); port 0 would take a port the build "
@@ -747,4 +747,4 @@ def _without_ids(error: ExtractionError, trace_id: str) -> str:
 
 def _http_url(host: str, port: int) -> str:
     host = "127.0.0.1" if host in ("", "0.0.0.0") else host
-    return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
+    return f"http://{shown_address(host, port)}"

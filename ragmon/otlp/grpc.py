@@ -53,7 +53,7 @@ from google.rpc.status_pb2 import Status
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import DESCRIPTOR, ExportTraceServiceResponse
 
 from ragmon.errors import RagmonError
-from ragmon.options import Flag
+from ragmon.options import Flag, shown_address
 from ragmon.otlp.auth import bearer_ok
 from ragmon.otlp.decode import MAX_VALUES, DecodedBatch, decode_off_loop, decode_protobuf
 from ragmon.otlp.inflate import Inflater, NoRoom, TooLarge, sniff, take
@@ -346,7 +346,7 @@ async def start_grpc_server(address: tuple[str, int], sink: SpanSink, *, max_bod
     `bodies` is the budget shared with the HTTP receiver (ragmon.otlp.limits); None gives this port one
     of its own. `flag`: what set the address, for an error to name (the variable the image sets)."""
     host, port = address
-    target = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+    target = shown_address(host, port)
     idle_ms = int(IDLE_SECONDS * 1000)
     server = grpc.aio.server(options=[
         ("grpc.max_receive_message_length", receive_cap(max_body)),

@@ -848,9 +848,10 @@ def _stepped(call: list[Span], later_given: str) -> bool:
     your order was delivered."): read as an answer the later call quotes, it had made the agent's answer
     a grader's work, and the announcement was scored as the answer. A call that asked for a tool and is
     given to no later call (a client tool beside the answer, a hand-off) may be the answer itself."""
+    if not any(requested(span) for span in call for requested in _TOOL_REQUESTS):
+        return False  # most calls: spared reading the later call's input for their output
     output = _output(call)
-    return (output is not None and _quotes(later_given, output)
-            and any(requested(span) for span in call for requested in _TOOL_REQUESTS))
+    return output is not None and _quotes(later_given, output)
 
 
 def _failed(call: list[Span]) -> bool:
