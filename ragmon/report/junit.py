@@ -15,7 +15,9 @@ Valid against the Apache Ant JUnit schema that many readers assume (windyroad's 
 carries `timestamp` (UTC, no zone, as the schema wants), `hostname` and `time`, each test case a `time`
 (0: every gate is decided at once, after scoring), and the suite ends with system-out and system-err. A
 run that could not complete (exit 2) is one test case in error (`RunIncomplete`) and no gate cases: gates
-decided on figures that say nothing true, or never decided, must not show green.
+decided on figures that say nothing true, or never decided, must not show green. A run with no gate is
+that test case passing: Jenkins' JUnit step and dorny/test-reporter fail a build on a report of no test
+cases, and the run passed (exit 0).
 """
 
 from __future__ import annotations
@@ -60,8 +62,10 @@ def render(report: Report, gates: Sequence[GateResult], *, worst: int = DEFAULT_
         _properties(suite, report, comparison)
         _error_case(suite, incomplete)
         return _finish(suite, summary)
-    suite = _suite(run, tests=len(gates), failures=sum(not g.passed for g in gates), errors=0)
+    suite = _suite(run, tests=len(gates) or 1, failures=sum(not g.passed for g in gates), errors=0)
     _properties(suite, report, comparison)
+    if not gates:
+        _run_case(suite)
     warnings = {gap.metric: [text.warning(gap)] for gap in coverage.gaps(report, gates)}
     skipped = coverage.skipped_note(report)
     for g in gates:
@@ -112,10 +116,14 @@ def _properties(suite: ET.Element, report: Report | None, comparison: Comparison
         ET.SubElement(properties, "property", name=name, value=text.show_id(str(value), WIDTH))
 
 
+def _run_case(suite: ET.Element) -> ET.Element:
+    """The run's own test case: one name whether it errs or passes, so a CI's history of it is one test."""
+    return ET.SubElement(suite, "testcase", classname="ragmon.run", name="replay completes", time="0")
+
+
 def _error_case(suite: ET.Element, message: str, status: int = 2) -> None:
     shown = text.show(message, text.ERROR_WIDTH)
-    case = ET.SubElement(suite, "testcase", classname="ragmon.run", name="replay completes", time="0")
-    error = ET.SubElement(case, "error", message=shown, type="RunIncomplete")
+    error = ET.SubElement(_run_case(suite), "error", message=shown, type="RunIncomplete")
     error.text = f"the run could not complete (exit status {status}), so no gate was decided: {shown}"
 
 

@@ -53,9 +53,15 @@ def test_one_testcase_per_gate_with_failures(report: Report, gates: tuple[GateRe
     assert properties["judge"] == "lexical" and properties["examples"] == "4"
 
 
-def test_no_gates_is_an_empty_valid_suite(report: Report) -> None:
+def test_no_gates_is_one_passing_test_not_an_empty_suite(report: Report) -> None:
+    # The run passes with no gate (exit 0); a suite of no test cases fails the build in Jenkins' JUnit step
+    # ("None of the test reports contained any result") and dorny/test-reporter (fail-on-empty). So the
+    # suite holds the test an incomplete run errs in, passing: 1 test, no failure, no error.
     suite = ET.fromstring(render(report, ()))
-    assert suite.findall("testcase") == [] and suite.get("failures") == "0"
+    cases = suite.findall("testcase")
+    assert [(case.get("classname"), case.get("name"), list(case)) for case in cases] == [
+        ("ragmon.run", "replay completes", [])]
+    assert (suite.get("tests"), suite.get("failures"), suite.get("errors")) == ("1", "0", "0")
 
 
 def _cases(xml: str) -> dict[str, ET.Element]:
