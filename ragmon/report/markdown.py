@@ -33,7 +33,9 @@ from ragmon.report.text import (
     NEWLY,
     UNDECIDED,
     aggregate_cells,
+    figure,
     gate_thresholds,
+    groundedness,
     groundedness_key,
     measured,
     moved,
@@ -90,7 +92,7 @@ def render(report: Report, gates: Sequence[GateResult], *, worst: int = DEFAULT_
         head += ["", f"**Warning**: {gap.describe(lambda ids: _ids(ids, coverage.IDS_NAMED))}."]
     blocks: list[_Block] = []
     if comparison is not None:
-        intro, blocks = _regressions(comparison, worst)
+        intro, blocks = _regressions(comparison, gates, worst)
         head += intro
     blocks += _named(report.skipped, "Skipped", "skipped example")
     blocks += _named(report.warnings, "Warnings", "warning")
@@ -208,9 +210,13 @@ def _incomplete_lines(message: str, *, figures: bool, status: int = 2) -> list[s
         else lines
 
 
-def _regressions(comparison: Comparison, worst: int) -> tuple[list[str], list[_Block]]:
+def _regressions(comparison: Comparison, gates: Sequence[GateResult],
+                 worst: int) -> tuple[list[str], list[_Block]]:
     """The baseline's examples against this run's and each metric's change, kept whole with the tables
-    above; then the regressed examples with their newly unsupported sentences, `worst` of them."""
+    above; then the regressed examples with their newly unsupported sentences, `worst` of them. A metric
+    either run measured has its row, `undefined` for the run that measured it on no example: one gone
+    from this run (every answer now empty) had left the table without a word."""
+    limits = {g.metric: g.threshold for g in gates if g.max_drop is not None}
     gone = f" ({_ids(comparison.gone)})" if comparison.gone else ""
     version = _escaped(show_id(comparison.ragmon_version, ID_WIDTH))
     intro = ["", "### Regressions against the baseline", "",
@@ -220,9 +226,10 @@ def _regressions(comparison: Comparison, worst: int) -> tuple[list[str], list[_B
              *(line for caveat in comparison.caveats for line in (f"**Warning**: {_text(caveat)}.", "")),
              "| metric | baseline | this run | change | n |", "|---|---:|---:|---:|---:|"]
     for name, metric in comparison.metrics.items():
-        if metric.baseline is not None and metric.candidate is not None and metric.delta is not None:
-            intro.append(f"| {name} | {metric.baseline:.3f} | {metric.candidate:.3f} | "
-                         f"{_signed(metric.delta)} | {metric.n} |")
+        if metric.baseline_n or metric.candidate_n:
+            delta = "" if metric.delta is None else _signed(metric.delta, limits.get(name))
+            intro.append(f"| {name} | {_mean(metric.baseline, metric.baseline_n)} | "
+                         f"{_mean(metric.candidate, metric.candidate_n)} | {delta} | {metric.n} |")
     regressed = comparison.regressed
     if not regressed:
         return [*intro, "", "No shared example's groundedness fell."], []
@@ -238,9 +245,7 @@ def _regressions(comparison: Comparison, worst: int) -> tuple[list[str], list[_B
 
 
 def _example_section(result: ExampleResult, k: int) -> list[str]:
-    groundedness = result.metrics.get("groundedness")
-    score = "undefined" if groundedness is None else f"{groundedness:.2f}"
-    lines = [f"#### {_code(show_id(result.example.id, ID_WIDTH))}: groundedness {score}", "",
+    lines = [f"#### {_code(show_id(result.example.id, ID_WIDTH))}: groundedness {groundedness(result)}", "",
              f"Question: {_text(result.example.question)}"]
     lines += _quoted([v for v in result.verdicts if not v.supported], "Unsupported", "unsupported sentence")
     if result.relevant_not_retrieved:
@@ -262,8 +267,21 @@ def _gate_value(g: GateResult) -> str:
     return shown if g.max_drop is None or g.value <= 0 else f"+{shown}"
 
 
-def _signed(change: float) -> str:
-    return f"{change:+.4g}" if change else "0"
+def _mean(value: float | None, observations: int) -> str:
+    """A run's mean over the examples both runs measured; blank when it has values on other examples only,
+    which compare with nothing."""
+    if value is not None:
+        return f"{value:.3f}"
+    return "" if observations else "undefined"
+
+
+def _signed(change: float, threshold: float | None) -> str:
+    """Four significant digits, more for a drop-gated metric when four would put the change on or across
+    the gate's bound (`figure`): -0.10001 shown as -0.1 beside a breached `drop <= 0.1` reads as a pass."""
+    if not change:
+        return "0"
+    shown = figure(change, threshold, "+.4g")
+    return shown if shown.startswith(("+", "-")) else f"+{shown}"
 
 
 def _quoted(verdicts: Sequence[ClaimVerdict], title: str, what: str) -> list[str]:

@@ -82,12 +82,12 @@ def aggregate_cells(aggregate: Aggregate, threshold: float | None = None) -> tup
     return figure(aggregate.mean, threshold), str(aggregate.n), interval
 
 
-def figure(value: float, threshold: float | None) -> str:
-    """Three decimals; for a gated metric, more when three would put the figure on or across its threshold
-    (a mean of 0.849537 shown as 0.850 beside `BREACHED (0.8495 < 0.85)`): then as many as `fmt_pair`
-    needs to keep it on the side the gate finds it on, comparing at 12 decimals (`rounded`). The
+def figure(value: float, threshold: float | None, form: str = ".3f") -> str:
+    """Three decimals (or `form`); for a gated metric, more when they would put the figure on or across its
+    threshold (a mean of 0.849537 shown as 0.850 beside `BREACHED (0.8495 < 0.85)`): then as many as
+    `fmt_pair` needs to keep it on the side the gate finds it on, comparing at 12 decimals (`rounded`). The
     interval's bounds too, since `--confidence` gates on one of them."""
-    shown = f"{value:.3f}"
+    shown = f"{value:{form}}"
     if threshold is None:
         return shown
     compared = rounded(value)
@@ -131,6 +131,13 @@ def wrong_side(measured: Sequence[tuple[float, ExampleResult]],
     return sorted(((value, r) for value, r in measured
                    if (value > gate.threshold if higher_is_worse else value < gate.threshold)),
                   key=lambda item: -item[0] if higher_is_worse else item[0])
+
+
+def groundedness(result: ExampleResult) -> str:
+    """An example's groundedness as the reports that list examples head it: a NaN (a hand-built result's)
+    is undefined, as None is, and as the JSON report's null says."""
+    value = result.metrics.get("groundedness")
+    return f"{value:.2f}" if value is not None and math.isfinite(value) else "undefined"
 
 
 def groundedness_key(result: ExampleResult) -> float:
@@ -297,10 +304,7 @@ def _worst_section(results: Sequence[ExampleResult]) -> list[str]:
     shown = flagged[:WORST_SHOWN]
     lines = [f"weakest examples ({len(shown)} of {len(flagged)} with unsupported sentences):"]
     for result in shown:
-        groundedness = result.metrics.get("groundedness")
-        defined = groundedness is not None and math.isfinite(groundedness)
-        score = f"{groundedness:.2f}" if defined else "undefined"
-        lines.append(f"  {show_id(result.example.id, ID_WIDTH)}: groundedness {score}")
+        lines.append(f"  {show_id(result.example.id, ID_WIDTH)}: groundedness {groundedness(result)}")
         lines += unsupported_lines(result, limit=SENTENCES_SHOWN, width=WIDTH, indent="    ",
                                    reason_lines=REASON_LINES)
     return lines

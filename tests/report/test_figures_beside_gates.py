@@ -1,6 +1,7 @@
 """A figure shown beside a gate is never rounded onto or across its threshold: in the gate tables, the
-metric tables of the terminal and Markdown reports, the JUnit failures and the JSON report, it sits on the
-side the gate found it on. Gates decided by the real gate code on hand-built aggregates."""
+metric tables of the terminal and Markdown reports, the Markdown's changes against a baseline, the JUnit
+failures and the JSON report, it sits on the side the gate found it on. Gates decided by the real gate
+code on hand-built aggregates."""
 
 from __future__ import annotations
 
@@ -9,7 +10,8 @@ import re
 import statistics
 import xml.etree.ElementTree as ET
 
-from ragmon.gate import GateResult, decide, parse_gates
+from ragmon.baseline import Baseline, BaselineExample, compare
+from ragmon.gate import GateResult, decide, decide_drops, parse_drops, parse_gates
 from ragmon.model import Aggregate, Example, ExampleResult, Report
 from ragmon.report import json as json_report
 from ragmon.report import junit, markdown, text
@@ -114,3 +116,21 @@ def test_the_json_mean_is_the_figure_the_gate_compared() -> None:
     assert doc["aggregates"]["groundedness"] == {"mean": 0.2, "n": 3, "ci": [0.0, 0.6]}
     gate = doc["gates"][0]
     assert (gate["value"], gate["threshold"], gate["passed"]) == (0.2, 0.2, True)
+
+
+def test_a_drop_gated_change_in_the_regressions_table_is_not_rounded_onto_its_bound() -> None:
+    # e1's groundedness 0.8 -> 0.69999 and hallucination_rate 0.2 -> 0.30001: changes of -0.10001 and
+    # +0.10001 at 12 decimals, breaching `--max-drop groundedness=0.1` and `hallucination_rate=0.1`. Four
+    # significant digits show -0.1 and +0.1, the bounds themselves, beside FAIL; five show the breach.
+    # recall's change, -0.10001 too, is gated by nothing: its four digits stay.
+    metrics = {"groundedness": 0.69999, "hallucination_rate": 0.30001, "recall": 0.89999}
+    report = Report({"name": "lexical"}, 5, (ExampleResult(Example("e1", "q"), "lexical", metrics, ()),), {})
+    before = BaselineExample({"groundedness": 0.8, "hallucination_rate": 0.2, "recall": 1.0}, frozenset())
+    comparison = compare(Baseline("main.json", "0.1.0", {"name": "lexical"}, 5, {"e1": before}), report)
+    gates = decide_drops(comparison, parse_drops(["groundedness=0.1", "hallucination_rate=0.1"]), None,
+                         report.config)
+    assert [g.passed for g in gates] == [False, False]
+    out = markdown.render(report, gates, comparison=comparison)
+    assert "| groundedness | 0.800 | 0.700 | -0.10001 | 1 |" in out
+    assert "| hallucination_rate | 0.200 | 0.300 | +0.10001 | 1 |" in out
+    assert "| recall | 1.000 | 0.900 | -0.1 | 1 |" in out

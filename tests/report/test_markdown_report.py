@@ -4,6 +4,7 @@ unsupported sentences quoted verbatim, each with the judge's reason."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 from report_cases import (
     GIFT,
@@ -19,9 +20,12 @@ from report_cases import (
 
 import ragmon
 from ragmon.baseline import Baseline, BaselineExample, compare, from_dict
+from ragmon.evaluation import evaluate
 from ragmon.gate import GateResult
-from ragmon.model import Aggregate, Claim, ClaimVerdict, Context, Example, ExampleResult, Report
+from ragmon.judges.lexical import LexicalJudge
+from ragmon.model import Aggregate, Claim, ClaimVerdict, Context, EvalConfig, Example, ExampleResult, Report
 from ragmon.report import json as json_report
+from ragmon.report import text
 from ragmon.report.markdown import render, render_error
 
 
@@ -255,6 +259,35 @@ def test_regressions_against_the_baseline_quote_the_newly_unsupported_sentences(
             f"Newly unsupported:\n\n> {GIFT}\n\nReason: {GIFT_REASON}\n") in section
     assert INVENTED not in section and "#### `bad`" not in section  # unsupported in the baseline too
     assert "### Regressions" not in render(report, gates)
+
+
+def test_a_metric_this_run_no_longer_measures_keeps_its_row_in_the_regressions_table() -> None:
+    # invented_run's "ok" again, now answering "": no claim, so no groundedness or hallucination_rate,
+    # where the baseline had 1 and 0; its retrieval is unchanged (doc-1 retrieved and relevant: recall 1).
+    # Those two rows had gone from the table without a word. Citations were never given: no row.
+    report, _ = invented_run()
+    ok = report.results[0].example
+    baseline = from_dict(json.loads(json_report.render(evaluate([ok], LexicalJudge(), EvalConfig(k=5)), ())),
+                         "main.json")
+    now = evaluate([replace(ok, answer="")], LexicalJudge(), EvalConfig(k=5))
+    out = render(now, (), comparison=compare(baseline, now))
+    section = out[out.index("### Regressions against the baseline"):]
+    assert "| groundedness |  | undefined |  | 0 |" in section
+    assert "| hallucination_rate |  | undefined |  | 0 |" in section
+    assert "| recall | 1.000 | 1.000 | 0 | 1 |" in section
+    assert "| citation_accuracy |" not in section
+
+
+def test_an_example_whose_groundedness_is_nan_is_headed_undefined_as_in_the_terminal() -> None:
+    # A hand-built result (a library user's) with NaN for groundedness: the JSON report writes null and
+    # the terminal "undefined"; the Markdown had headed it "groundedness nan".
+    sentence = "Refunds take 3 days."
+    verdict = ClaimVerdict(Claim(sentence, 0, len(sentence)), False, (), "no support")
+    result = ExampleResult(Example("e1", "Q?", (Context("d1", "Other."),), sentence), "lexical",
+                           {"groundedness": float("nan")}, (verdict,))
+    report = Report({"name": "lexical"}, 5, (result,), {})
+    assert "#### `e1`: groundedness undefined" in render(report, ()).splitlines()
+    assert "  e1: groundedness undefined" in text.render(report, ()).splitlines()
 
 
 def test_an_unchanged_run_says_nothing_regressed() -> None:
