@@ -219,9 +219,10 @@ def _regressions(comparison: Comparison, gates: Sequence[GateResult],
     limits = {g.metric: g.threshold for g in gates if g.max_drop is not None}
     gone = f" ({_ids(comparison.gone)})" if comparison.gone else ""
     version = _escaped(show_id(comparison.ragmon_version, ID_WIDTH))
+    shared = f"{comparison.shared:,} example{'' if comparison.shared == 1 else 's'}"
     intro = ["", "### Regressions against the baseline", "",
-             f"Baseline {_code(show_id(comparison.path, WIDTH))} (ragmon {version}): {comparison.shared:,} "
-             f"examples in both runs, {comparison.new:,} new, {len(comparison.gone):,} gone{gone}. Figures "
+             f"Baseline {_code(show_id(comparison.path, WIDTH))} (ragmon {version}): {shared} in both runs, "
+             f"{comparison.new:,} new, {len(comparison.gone):,} gone{gone}. Figures "
              "are over the examples both runs measured.", "",
              *(line for caveat in comparison.caveats for line in (f"**Warning**: {_text(caveat)}.", "")),
              "| metric | baseline | this run | change | n |", "|---|---:|---:|---:|---:|"]

@@ -283,7 +283,8 @@ def _baseline_section(comparison: Comparison | None) -> list[str]:
     if comparison is None:
         return []
     gone = f" ({listed_ids(comparison.gone, WORST_SHOWN, ID_WIDTH)})" if comparison.gone else ""
-    lines = [f"baseline {show_id(comparison.path, WIDTH)}: {comparison.shared} examples in both runs, "
+    shared = f"{comparison.shared} example{'' if comparison.shared == 1 else 's'}"
+    lines = [f"baseline {show_id(comparison.path, WIDTH)}: {shared} in both runs, "
              f"{comparison.new} new, {len(comparison.gone)} gone{gone}"]
     if comparison.regressed:
         shown = comparison.regressed[:WORST_SHOWN]

@@ -307,7 +307,7 @@ def test_regressions_are_escaped_like_the_other_sections() -> None:
     report = Report({"name": "lexical"}, 5, (result,), {})
     before = {"a`b": BaselineExample({"groundedness": 1.0}, frozenset())}
     out = render(report, (), comparison=compare(Baseline("ci/`main`.json", "0.1<2", {}, 5, before), report))
-    assert "Baseline ``ci/`main`.json`` (ragmon 0.1&lt;2): 1 examples in both runs" in out
+    assert "Baseline ``ci/`main`.json`` (ragmon 0.1&lt;2): 1 example in both runs" in out
     assert "#### ``a`b``: groundedness 1 -> 0" in out
     assert "> Refunds &lt;details> take 3 &amp; days.\n\nReason: cites &lt;b>\n" in out
     assert "<details>" not in out and "<b>" not in out

@@ -233,3 +233,12 @@ def test_a_joiner_is_kept_only_between_two_visible_letters_or_emoji() -> None:
     assert show("👨\u200d👩\u200d👧", 4) == "👨\u200d👩…"
     # A message for the terminal keeps every character printable, as its callers assert.
     assert clip("👨\u200d👩", 20) == "👨\\u200d👩"
+
+
+def test_one_example_in_both_runs_is_counted_in_the_singular() -> None:
+    example = Example("a", "Q?", (Context("d1", "Refunds take 30 days."),), "Refunds take 30 days.")
+    result = ExampleResult(example, "lexical", {"groundedness": 1.0}, ())
+    report = Report({"name": "lexical"}, 5, (result,), {})
+    baseline = Baseline("main.json", "0.1", {}, 5, {"a": BaselineExample({"groundedness": 1.0}, frozenset())})
+    lines = render(report, (), comparison=compare(baseline, report)).splitlines()
+    assert "baseline main.json: 1 example in both runs, 0 new, 0 gone" in lines
