@@ -27,6 +27,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import email.utils
 import errno
 import json
 import logging
@@ -42,9 +43,10 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from dataclasses import field as dataclass_field
+from datetime import UTC
 from pathlib import Path
 from typing import TextIO
-from urllib.parse import urlsplit
+from urllib.parse import urljoin, urlsplit
 
 import aiohttp
 from aiohttp import web
@@ -290,7 +292,8 @@ async def _collect(golden: Sequence[Example], target: Target, log: TextIO | None
         if target.start_wait > 0:
             _tell(log, f"waiting up to {target.start_wait:g}s for {shown_url(target.url)} to answer its "
                        f"first question (--target-start-wait)")
-        failed, unasked = await _ask_all(golden, trace_ids, sink, target, progress)
+        pages: dict[str, str] = {}
+        failed, unasked = await _ask_all(golden, trace_ids, sink, target, progress, pages)
         if failed:
             stopped = f" and {unasked} were not asked, as none was answered" if unasked else ""
             raise RagmonError(f"{len(failed)} of {len(golden)} questions got no answer from "
@@ -306,7 +309,7 @@ async def _collect(golden: Sequence[Example], target: Target, log: TextIO | None
         # or a span without valid ids held nothing of a question's trace that could be read.
         raise RagmonError(f"the receiver refused spans the build exported as too large, so its answers may "
                           f"be scored on part of their traces{_receiver_problems(sink)}")
-    return _join(golden, trace_ids, sink, target, set_aside)
+    return _join(golden, trace_ids, sink, target, set_aside, pages)
 
 
 def _port_taken(error: OSError, host: str, port: int) -> str:
@@ -370,10 +373,11 @@ class _ReceiverFormatter(logging.Formatter):
 
 
 async def _ask_all(golden: Sequence[Example], trace_ids: dict[str, str], sink: TraceSink, target: Target,
-                   progress: Callable[[int, int], None] | None) -> tuple[list[tuple[str, str]], int]:
+                   progress: Callable[[int, int], None] | None,
+                   pages: dict[str, str]) -> tuple[list[tuple[str, str]], int]:
     """(example id, what went wrong) for every question without a 2xx answer after its retries, and how
     many questions were not asked; a retry moves the example to a new trace id, in `trace_ids` and in
-    what `sink` waits for.
+    what `sink` waits for. A 2xx answer that was a web page is put in `pages`, by example id.
 
     Until the build has answered once, only the first round of questions (as many as are asked at once)
     is asked. If every one of them fails, the build is taken to be down and the rest are not asked: the
@@ -405,11 +409,13 @@ async def _ask_all(golden: Sequence[Example], trace_ids: dict[str, str], sink: T
             attempt = 0
             while True:
                 async with limit:
-                    problem, retry_in, starting = await _ask(session, target, example.question,
-                                                             trace_ids[example.id])
+                    reply = await _ask(session, target, example.question, trace_ids[example.id])
+                problem, retry_in = reply.problem, reply.retry_in
+                if reply.page is not None:
+                    pages[example.id] = reply.page
                 if problem is None or retry_in is None:
                     break
-                if starting and not answered and target.start_wait > 0:
+                if reply.starting and not answered and target.start_wait > 0:
                     left = ready_by - time.monotonic()
                     if left <= 0:
                         problem = (f"the build did not become ready within --target-start-wait "
@@ -454,11 +460,24 @@ MAX_RETRY_AFTER = 30.0
 """A longer Retry-After is not honoured: the retry comes after this many seconds."""
 
 
-async def _ask(session: aiohttp.ClientSession, target: Target, question: str,
-               trace_id: str) -> tuple[str | None, float | None, bool]:
-    """(what went wrong or None, seconds to wait before asking again or None when it is not worth it,
-    whether it is what a build still starting gives)."""
+@dataclass(frozen=True, slots=True)
+class _Reply:
+    """What one request got."""
+
+    problem: str | None = None
+    """What went wrong; None for a 2xx answer."""
+    retry_in: float | None = None
+    """Seconds to wait before asking again; None when it is not worth it."""
+    starting: bool = False
+    """Whether it is what a build still starting gives."""
+    page: str | None = None
+    """A 2xx answer that is a web page, quoted: a gateway's error page, a login page or a web app answers
+    200 in the build's place, and the trace that then never comes is no fault of the build's exporter."""
+
+
+async def _ask(session: aiohttp.ClientSession, target: Target, question: str, trace_id: str) -> _Reply:
     headers = {**dict(target.headers), "traceparent": traceparent(trace_id)}
+    status: int | None = None
     try:
         # No redirect is followed. aiohttp would take the question, and every header but Authorization (an
         # API key of the header file), to whatever host the redirect names, even over plain http, and show
@@ -466,30 +485,60 @@ async def _ask(session: aiohttp.ClientSession, target: Target, question: str,
         # internal addresses. A 301 or 302 would also turn the POST into a GET without the question.
         async with session.post(target.url, json={target.field: question}, headers=headers,
                                 allow_redirects=False) as response:
+            status = response.status
             head = await _read_to_end(response.content, SHOWN_BODY)
-            if 300 <= response.status < 400:
-                # The build's, any bytes; an http -> https redirect repeats the URL, its key included.
-                location = clip(shown_url(response.headers.get("Location", "?")), SHOWN_BODY)
-                return (f"HTTP {response.status} redirect to {location} (not followed, as it could take the "
-                        f"question and any --target-header-file headers to another host: give that URL as "
-                        f"--target)"), None, False
-            if not 200 <= response.status < 300:
-                problem = _refusal(response.status, head) + _field_hint(response.status, target.field)
-                if response.status not in _TRANSIENT:
-                    return problem, None, False
-                return (problem, _retry_after(response.headers.get("Retry-After")),
-                        response.status in _STARTING)
+            return _replied(response, head, target)
     except TimeoutError:
-        return f"no answer within {target.timeout:g}s", RETRY_PAUSE, False
+        # A build streaming its answer is not "not answering": what to raise is the same flag.
+        within = f"within --target-timeout {target.timeout:g}s"
+        return _Reply(f"no answer {within}" if status is None
+                      else f"the HTTP {status} answer did not end {within}", RETRY_PAUSE)
     except aiohttp.ClientConnectorError as exc:
         # A TLS failure is the same every time: a URL or certificate to fix, not a build to wait for.
-        return (f"cannot connect to {exc.host}:{exc.port} ({_connect_problem(exc.os_error)})", RETRY_PAUSE,
-                not isinstance(exc, aiohttp.ClientSSLError))
+        where = exc.host if exc.port is None else shown_address(exc.host, exc.port)  # [::1]:8080
+        return _Reply(f"cannot connect to {where} ({_connect_problem(exc.os_error)})", RETRY_PAUSE,
+                      not isinstance(exc, aiohttp.ClientSSLError))
     except aiohttp.ClientError as exc:
         # aiohttp's may span lines, and quote the URL ("Can not write request body for http://...").
         problem = f"request failed ({clip(_urls_shown(str(exc)), SHOWN_BODY)})"
-        return problem, RETRY_PAUSE, isinstance(exc, aiohttp.ClientConnectionError)  # lost before an answer
-    return None, None, False
+        return _Reply(problem, RETRY_PAUSE, isinstance(exc, aiohttp.ClientConnectionError))  # lost early
+
+
+def _replied(response: aiohttp.ClientResponse, head: bytes, target: Target) -> _Reply:
+    """What an answer of `response`'s status says, `head` the start of its body."""
+    status = response.status
+    if 300 <= status < 400:
+        # The build's, any bytes; an http -> https redirect repeats the URL, its key included.
+        location = response.headers.get("Location")
+        shown = "?" if location is None else clip(shown_url(_resolved(target.url, location)), SHOWN_BODY)
+        return _Reply(f"HTTP {status} redirect to {shown} (not followed, as it could take the question and "
+                      f"any --target-header-file headers to another host: give that URL as --target)")
+    if 200 <= status < 300:
+        return _Reply(page=_refusal(status, head) if _is_page(response.content_type, head) else None)
+    problem = (_refusal(status, head) + _field_hint(status, target.field)
+               + _credentials_hint(status, target.headers))
+    if status not in _TRANSIENT:
+        return _Reply(problem)
+    return _Reply(problem, _retry_after(response.headers.get("Retry-After")), status in _STARTING)
+
+
+def _resolved(base: str, location: str) -> str:
+    """The URL a Location names: a relative one (`/ask/`, as a framework adding a trailing slash gives it)
+    is of the --target's host, and only a whole URL can be given as --target. As given when malformed."""
+    try:
+        return urljoin(base, location)
+    except ValueError:
+        return location
+
+
+_PAGE_TYPES = frozenset({"text/html", "application/xhtml+xml"})
+_PAGE_STARTS = (b"<!doctype html", b"<html")
+
+
+def _is_page(content_type: str, head: bytes) -> bool:
+    """Whether an answer is a web page: by its type, or by its first bytes when a server mislabels it."""
+    start = head.removeprefix(b"\xef\xbb\xbf").lstrip().lower()  # a UTF-8 byte order mark, then spaces
+    return content_type in _PAGE_TYPES or start.startswith(_PAGE_STARTS)
 
 
 def _refusal(status: int, head: bytes) -> str:
@@ -509,13 +558,41 @@ def _field_hint(status: int, field: str) -> str:
             f"the question from another JSON field, name that field with --target-field)")
 
 
+def _credentials_hint(status: int, headers: tuple[tuple[str, str], ...]) -> str:
+    """For a 401, 403 or 407, the likeliest cause: credentials the build, or a gateway before it, wants,
+    which only --target-header-file sends; when it sent some, which ones, by name (the values are
+    secrets)."""
+    if status not in (401, 403, 407):
+        return ""
+    if not headers:
+        return (" (the build, or a gateway before it, wants credentials: give them in --target-header-file, "
+                "one 'Name: value' a line, 'Authorization: Bearer <token>' say)")
+    return (f" (the build, or a gateway before it, refused the credentials sent: check the headers of "
+            f"--target-header-file, {', '.join(name for name, _ in headers)})")
+
+
 def _retry_after(header: str | None) -> float:
-    """Retry-After in seconds (its HTTP-date form is read as no advice), at most MAX_RETRY_AFTER."""
+    """Retry-After in seconds, from either of its forms (RFC 9110, 10.2.3: seconds, or an HTTP-date, which
+    some gateways and rate limiters send: read as no advice, it had the question asked again after
+    RETRY_PAUSE, and refused again), at most MAX_RETRY_AFTER; RETRY_PAUSE when it says nothing readable."""
+    if header is None:
+        return RETRY_PAUSE
     try:
-        seconds = float(header) if header is not None else RETRY_PAUSE
+        seconds = float(header)
     except ValueError:
-        seconds = RETRY_PAUSE
+        seconds = _seconds_until(header)
     return min(max(seconds, 0.0), MAX_RETRY_AFTER) if math.isfinite(seconds) else RETRY_PAUSE
+
+
+def _seconds_until(date: str) -> float:
+    """Seconds from now to an HTTP-date (negative once past); NaN when `date` is not one."""
+    try:
+        when = email.utils.parsedate_to_datetime(date)
+    except (TypeError, ValueError, IndexError, OverflowError):
+        return math.nan
+    if when.tzinfo is None:  # "-0000": UTC, of a sender that does not say where it is
+        when = when.replace(tzinfo=UTC)
+    return when.timestamp() - time.time()
 
 
 async def _read_to_end(stream: aiohttp.StreamReader, keep: int) -> bytes:
@@ -538,15 +615,15 @@ def _connect_problem(error: OSError) -> str:
     return os.strerror(error.errno)
 
 
-def _join(golden: Sequence[Example], trace_ids: dict[str, str], sink: TraceSink,
-          target: Target, set_aside: list[tuple[str, str]]) -> list[Example]:
+def _join(golden: Sequence[Example], trace_ids: dict[str, str], sink: TraceSink, target: Target,
+          set_aside: list[tuple[str, str]], pages: dict[str, str]) -> list[Example]:
     joined: list[Example] = []
     problems: list[tuple[str, str]] = []
     for example in golden:
         trace_id = trace_ids[example.id]
         trace = sink.decided.get(trace_id)
         if trace is None:
-            problems.append((example.id, _no_trace(sink, target.trace_wait)))
+            problems.append((example.id, _no_trace(sink, target.trace_wait, pages.get(example.id))))
             continue
         try:
             observed, unscored = extract_noted(trace)
@@ -568,12 +645,17 @@ def _join(golden: Sequence[Example], trace_ids: dict[str, str], sink: TraceSink,
     return joined
 
 
-def _no_trace(sink: TraceSink, trace_wait: float) -> str:
-    """Why a question's trace is missing, as far as the receiver can tell. Traces under trace ids ragmon
-    never sent, and none of any question's, are an app that starts a trace of its own for each request:
-    it exports to the right place, and asking whether it does would send the user the wrong way. Once
-    some question's trace arrived, the app does continue the traceparent, and those are other traffic."""
+def _no_trace(sink: TraceSink, trace_wait: float, page: str | None) -> str:
+    """Why a question's trace is missing, as far as the receiver can tell. A web page answered (`page`,
+    quoted) is what answered in the build's place: asking about its exporter sent the user the wrong way.
+    Traces under trace ids ragmon never sent, and none of any question's, are an app that starts a trace
+    of its own for each request: it exports to the right place, and asking whether it does would send the
+    user the wrong way too. Once some question's trace arrived, the app does continue the traceparent, and
+    those are other traffic."""
     waited = f"no span of its trace arrived within --trace-wait {trace_wait:g}s"
+    if page is not None:
+        return (f"{waited}, and the answer was a web page, not an API's ({page}): does --target name the "
+                f"build's API, or did a gateway, a login page or a web app answer in its place?")
     if not sink.foreign or sink.decided:
         return f"{waited} (is the target exporting OTLP/HTTP to the receiver and propagating traceparent?)"
     arrived = f"{sink.foreign} trace(s) arrived{_services(sink.foreign_services)}"

@@ -485,7 +485,8 @@ async def test_a_transient_failure_is_asked_again_under_a_new_trace_id() -> None
 @pytest.mark.parametrize(("header", "seconds"), [
     ("2", 2.0), ("0", 0.0), ("-5", 0.0),          # seconds as given, never negative
     ("3600", 30.0),                                # at most 30 s
-    (None, RETRY_PAUSE), ("Wed, 21 Oct 2026 07:28:00 GMT", RETRY_PAUSE), ("nan", RETRY_PAUSE),
+    ("Wed, 21 Oct 2015 07:28:00 GMT", 0.0),      # an HTTP-date already past: at once
+    (None, RETRY_PAUSE), ("Wed, 99 Foo 2015 07:28:00 GMT", RETRY_PAUSE), ("nan", RETRY_PAUSE),
 ])
 def test_retry_after_is_read_as_seconds_within_bounds(header: str | None, seconds: float) -> None:
     # A NaN would reach asyncio.sleep and stop the run with a ValueError.
@@ -1063,7 +1064,7 @@ async def test_a_build_that_answers_nothing_is_not_asked_every_question() -> Non
     assert requests == 4
     assert str(raised.value).endswith(
         f"2 of 10 questions got no answer from {url} and 8 were not asked, as none was answered: no answer "
-        f"within 0.2s (asked 2 times): q0, q1")
+        f"within --target-timeout 0.2s (asked 2 times): q0, q1")
 
 
 async def test_a_build_that_answers_some_is_asked_every_question_and_reports_progress() -> None:
