@@ -15,6 +15,11 @@ since `JSON.stringify(NaN)` is null): a null id is an empty one, a null AnyValue
 that holds spans given twice in one object refuses the body, as protobuf's own JSON parser does: keeping
 the last would drop the spans the first held without a word (another key keeps its last value).
 
+A key is a field's lowerCamelCase name or its original proto field name (`trace_id`), as proto3's JSON
+mapping has parsers accept: `MessageToJson(preserving_proto_field_name=True)` writes the latter. One field
+given under both names in one object refuses the body, naming both: protobuf's own Python parser keeps the
+later, and the other value would be lost without a word.
+
 Messages quote what the sender wrote (a span's name, a value) cut short (`MAX_QUOTED`): a rejection quoting
 a 1 MiB name whole made a response gRPC clients refuse to read (over their 4 MiB), so the spans ragmon had
 taken were sent again.
@@ -323,9 +328,21 @@ def decode_json(body: bytes, max_values: int = MAX_VALUES) -> DecodedBatch:
         raise DecodeError("attribute values nested too deeply") from None
 
 
-_SPAN_HOLDERS = ("resourceSpans", "scopeSpans", "spans")
+def _snake_case(key: str) -> str:
+    return re.sub("[A-Z]", lambda capital: "_" + capital[0].lower(), key)
+
+
+_PROTO_NAMES = {key: _snake_case(key) for key in (
+    "resourceSpans", "scopeSpans", "traceId", "spanId", "parentSpanId", "startTimeUnixNano",
+    "endTimeUnixNano", "timeUnixNano")}
+"""The proto field names (`trace_id`) of the fields read outside an AnyValue whose lowerCamelCase JSON name
+is another word; an AnyValue's are in `_JSON_ANY`."""
+
+_SPAN_HOLDERS = ("resourceSpans", "resource_spans", "scopeSpans", "scope_spans", "spans")
 """The keys whose value holds spans: given twice, the first value's spans would be lost without a word.
 Another key given twice keeps its last value, as `json.loads` and most JSON readers do."""
+
+_QUOTED_HOLDERS = {key: f'"{key}"'.encode() for key in _SPAN_HOLDERS}
 
 
 class _Repeated(dict[str, Any]):
@@ -361,22 +378,37 @@ def _parsed(body: bytes) -> Any:
 
 
 def _span_keys_once(body: bytes, doc: Any) -> bool:
-    """Whether the keys that hold spans (resourceSpans, scopeSpans, spans) are each given once per object:
+    """Whether the keys that hold spans (`_SPAN_HOLDERS`) are each given once per object:
     as often in the text as in the parsed document, which keeps one of a repeated key. A quote cannot stand
     inside a JSON string unescaped, so `"spans"` in the text is that key or a value of that very text (then
     the strict parse decides). Checking every key in the parse (an `object_pairs_hook`) had cost a
     third more instructions for a batch of many attributes, for a mistake no exporter makes."""
     if type(doc) is not dict:
         return True
+    resources, scopes = _resources_and_scopes(doc)
+    return all(_given_once(body, key, holders) for key, holders in (
+        ("resourceSpans", [doc]), ("resource_spans", [doc]), ("scopeSpans", resources),
+        ("scope_spans", resources), ("spans", scopes)))
 
-    def items(value: Any) -> list[Any]:
-        return value if type(value) is list else []
 
-    resources = [r for r in items(doc.get("resourceSpans")) if type(r) is dict]
-    scopes = [s for r in resources for s in items(r.get("scopeSpans")) if type(s) is dict]
-    return (body.count(b'"resourceSpans"') == ("resourceSpans" in doc)
-            and body.count(b'"scopeSpans"') == sum("scopeSpans" in r for r in resources)
-            and body.count(b'"spans"') == sum("spans" in s for s in scopes))
+def _given_once(body: bytes, key: str, holders: list[dict[str, Any]]) -> bool:
+    """Whether `key` is in the text as often as in `holders`: a key none holds is given twice in none of
+    them, and its text (the proto field names, mostly absent) is not searched."""
+    held = sum(key in holder for holder in holders)
+    return not held or body.count(_QUOTED_HOLDERS[key]) == held
+
+
+def _resources_and_scopes(doc: dict[str, Any]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The ResourceSpans and ScopeSpans objects of a parsed request, under either name of their keys (one
+    given under both is refused later, `_field`), where its shape lets them be found (`_json_request` names
+    any other shape)."""
+    resources = [r for r in _held(doc, "resourceSpans") if type(r) is dict]
+    return resources, [s for r in resources for s in _held(r, "scopeSpans") if type(s) is dict]
+
+
+def _held(obj: dict[str, Any], key: str) -> list[Any]:
+    return [item for value in (obj.get(key), obj.get(_PROTO_NAMES[key])) if type(value) is list
+            for item in value]
 
 
 def _parsed_strictly(body: bytes) -> Any:
@@ -436,64 +468,52 @@ def _json_too_many(max_values: int) -> str:
 
 
 def _spans_in(doc: Any) -> int:
-    """The spans of a parsed request, where its shape lets them be found (`_json_request` names any other
-    shape)."""
-    def items(value: Any) -> list[Any]:
-        return value if type(value) is list else []
-
-    return sum(len(items(scope.get("spans")))
-               for resource in items(doc.get("resourceSpans") if type(doc) is dict else None)
-               if type(resource) is dict
-               for scope in items(resource.get("scopeSpans")) if type(scope) is dict)
+    """The spans of a parsed request, where its shape lets them be found."""
+    if type(doc) is not dict:
+        return 0
+    return sum(len(spans) for scope in _resources_and_scopes(doc)[1]
+               if type(spans := scope.get("spans")) is list)
 
 
-_SPAN_KEYS = ("traceId", "spanId", "parentSpanId", "startTimeUnixNano", "endTimeUnixNano")
-_ANY_VALUE_KEYS = ("stringValue", "boolValue", "intValue", "doubleValue", "arrayValue", "kvlistValue",
-                   "bytesValue")
-"""The keys read, of a span and of an AnyValue, whose proto field name is another word (`trace_id`)."""
+def _field(obj: Mapping[str, Any], key: str, prefix: str = "") -> str:
+    """The name `obj` gives `key` (a lowerCamelCase name of `_PROTO_NAMES`) under: its proto field name when
+    it holds that, else `key` (held or not). Both refuse the body: which value to read is anyone's guess."""
+    proto_name = _PROTO_NAMES[key]
+    if proto_name not in obj:
+        return key
+    if key in obj:
+        raise _Invalid(prefix + proto_name, f"given beside {key}, the same field: give one of the two")
+    return proto_name
 
 
-def _snake_case(key: str) -> str:
-    return re.sub("[A-Z]", lambda capital: "_" + capital[0].lower(), key)
+_OUTDATED = ("instrumentationLibrarySpans", "instrumentation_library_spans")
+"""What held spans before OTLP 0.19, with another shape (`instrumentationLibrary`, not `scope`): ignored as
+unknown fields, a body of them would be answered 200 for spans never read, so it is refused with the
+reason (400, no retry) and its spans are counted."""
 
 
-_OUTDATED_KEYS = {
-    **{key: {_snake_case(key): f"OTLP/JSON keys are lowerCamelCase: {key}"}
-       for key in ("resourceSpans", *_SPAN_KEYS, "timeUnixNano", *_ANY_VALUE_KEYS)},
-    "scopeSpans": {
-        "scope_spans": "OTLP/JSON keys are lowerCamelCase: scopeSpans",
-        "instrumentationLibrarySpans": "replaced by scopeSpans in OTLP 0.19 (2022): upgrade the exporter",
-        "instrumentation_library_spans": "replaced by scopeSpans in OTLP 0.19 (2022): upgrade the exporter",
-    },
-}
-"""Keys a receiver would otherwise ignore as unknown fields, answering 200 for spans it never read, or
-reading them without their ids, times or values: a sender writing them is refused with the reason instead
-(400, no retry) and its spans are counted. OTLP/JSON keys are lowerCamelCase only ("original field names
-are not valid", the OTLP specification); the proto field names of fields ragmon does not read are ignored
-as any unknown field is."""
-
-
-def _misspelt(obj: dict[str, Any], key: str, prefix: str) -> None:
-    """Raise when `obj` lacks `key` but holds an outdated or snake_case spelling of it."""
-    if key not in obj:
-        for wrong, why in _OUTDATED_KEYS[key].items():
-            if wrong in obj:
-                raise _Invalid(prefix + wrong, why)
+def _scope_spans_key(resource_spans: dict[str, Any], prefix: str) -> str:
+    key = _field(resource_spans, "scopeSpans", prefix)
+    if key not in resource_spans:
+        for outdated in _OUTDATED:
+            if outdated in resource_spans:
+                raise _Invalid(prefix + outdated, "replaced by scopeSpans in OTLP 0.19 (2022): upgrade the "
+                                                  "exporter")
+    return key
 
 
 def _json_request(doc: Any) -> DecodedBatch:
     if type(doc) is not dict:
         raise _Invalid("", "not a JSON object (want an ExportTraceServiceRequest)")
-    _misspelt(doc, "resourceSpans", "")
     out = _Collector()
-    for i, resource_spans in enumerate(_json_list(doc, "resourceSpans", "")):
+    for i, resource_spans in enumerate(_json_list(doc, _field(doc, "resourceSpans"), "")):
         where_rs = f"resourceSpans[{i}]"
         _json_object(resource_spans, where_rs)
-        _misspelt(resource_spans, "scopeSpans", f"{where_rs}.")
+        scope_spans_key = _scope_spans_key(resource_spans, f"{where_rs}.")
         resource_doc = resource_spans.get("resource") or {}
         _json_object(resource_doc, f"{where_rs}.resource")
         resource = _json_attributes(resource_doc, f"{where_rs}.resource.")
-        for j, scope_spans in enumerate(_json_list(resource_spans, "scopeSpans", f"{where_rs}.")):
+        for j, scope_spans in enumerate(_json_list(resource_spans, scope_spans_key, f"{where_rs}.")):
             where_ss = f"{where_rs}.scopeSpans[{j}]"
             _json_object(scope_spans, where_ss)
             scope = scope_spans.get("scope") or {}
@@ -511,8 +531,6 @@ def _json_request(doc: Any) -> DecodedBatch:
 
 def _json_span(out: _Collector, where: str, span: dict[str, Any], resource: Mapping[str, Any],
                scope_name: str) -> None:
-    for key in _SPAN_KEYS:
-        _misspelt(span, key, "")
     name = _json_str(span, "name", "")
     trace_id = _json_hex(span, "traceId")
     span_id = _json_hex(span, "spanId")
@@ -524,8 +542,8 @@ def _json_span(out: _Collector, where: str, span: dict[str, Any], resource: Mapp
     _json_object(status, "status")
     out.spans.append(Span(
         trace_id=trace_id, span_id=span_id, parent_span_id=parent, name=name,
-        start_time_unix_nano=_json_int(span.get("startTimeUnixNano"), "startTimeUnixNano", _UINT64),
-        end_time_unix_nano=_json_int(span.get("endTimeUnixNano"), "endTimeUnixNano", _UINT64),
+        start_time_unix_nano=_json_time(span, "startTimeUnixNano", ""),
+        end_time_unix_nano=_json_time(span, "endTimeUnixNano", ""),
         kind=_json_enum(span.get("kind"), "kind"),
         attributes=_json_attributes(span, ""),
         events=tuple(_json_event(event, f"events[{n}]")
@@ -538,9 +556,7 @@ def _json_span(out: _Collector, where: str, span: dict[str, Any], resource: Mapp
 def _json_event(event: Any, where: str) -> SpanEvent:
     _json_object(event, where)
     prefix = f"{where}."
-    _misspelt(event, "timeUnixNano", prefix)
-    return SpanEvent(_json_str(event, "name", prefix),
-                     _json_int(event.get("timeUnixNano"), f"{prefix}timeUnixNano", _UINT64),
+    return SpanEvent(_json_str(event, "name", prefix), _json_time(event, "timeUnixNano", prefix),
                      _json_attributes(event, prefix))
 
 
@@ -570,12 +586,18 @@ def _json_str(obj: dict[str, Any], key: str, prefix: str) -> str:
 def _json_hex(obj: dict[str, Any], key: str) -> str:
     """An id as lowercase hex; absent or null it is empty, which `_check_ids` rejects (traceId, spanId) or
     reads as no parent."""
-    value = obj.get(key)
+    written = _field(obj, key)
+    value = obj.get(written)
     if value is None:
         return ""
     if type(value) is not str:
-        raise _Invalid(key, "not a hex string")
+        raise _Invalid(written, "not a hex string")
     return value.lower()
+
+
+def _json_time(obj: dict[str, Any], key: str, prefix: str) -> int:
+    written = _field(obj, key, prefix)
+    return _json_int(obj.get(written), prefix + written, _UINT64)
 
 
 def _base64_hint(span: Mapping[str, Any], problem: str) -> str:
@@ -586,7 +608,7 @@ def _base64_hint(span: Mapping[str, Any], problem: str) -> str:
         return ""
     size = (_TRACE_HEX if field == "traceId" else _SPAN_HEX) // 2
     try:
-        decoded = base64.b64decode(span[field], validate=True)
+        decoded = base64.b64decode(span[_field(span, field)], validate=True)
     except ValueError:  # binascii.Error, or a character outside ASCII
         return ""
     return " (OTLP/JSON writes ids in hex, not base64)" if len(decoded) == size else ""
@@ -657,8 +679,9 @@ def _json_key_values(items: list[Any], where: str) -> dict[str, Any]:
 
 
 def _json_value(value: Any) -> Any:
-    """An AnyValue; the first known field not null wins, unknown fields are ignored, `{}` is an empty value
-    (None, as the protobuf door reads an AnyValue with no field set), and so is `{"doubleValue": null}`."""
+    """An AnyValue; the first known field not null wins (under either name, `stringValue` or
+    `string_value`), unknown fields are ignored, `{}` is an empty value (None, as the protobuf door reads an
+    AnyValue with no field set), and so is `{"doubleValue": null}`."""
     if value is None:
         return None
     if type(value) is not dict:
@@ -670,8 +693,6 @@ def _json_value(value: Any) -> Any:
                 return convert(item)
             except _Invalid as exc:
                 raise exc.under(f".{key}") from None
-    for key in _ANY_VALUE_KEYS:
-        _misspelt(value, key, ".")
     return None
 
 
@@ -741,3 +762,4 @@ _JSON_ANY: dict[str, Callable[[Any], Any]] = {
     "kvlistValue": _json_kvlist_value,
     "bytesValue": _json_bytes_value,
 }
+_JSON_ANY.update({_snake_case(key): convert for key, convert in _JSON_ANY.items()})

@@ -248,15 +248,15 @@ def test_rejections_beyond_the_message_cap_are_still_counted():
      "resourceSpans[0].scopeSpans[0].spans[0].attributes[0].value.bytesValue: not valid base64"),
     (b'{"resourceSpans": [{"resource": {"attributes": [{"key": "a", "value": {"boolValue": "yes"}}]}}]}',
      "resourceSpans[0].resource.attributes[0].value.boolValue: not true or false"),
-    # Keys that would be ignored as unknown, silently losing every span under them: snake_case (the proto
-    # field names, not valid in OTLP/JSON) and the pre-0.19 instrumentationLibrarySpans.
-    (b'{"resource_spans": [{"scope_spans": [{"spans": []}]}]}',
-     "resource_spans: OTLP/JSON keys are lowerCamelCase: resourceSpans"),
-    (b'{"resourceSpans": [{"scope_spans": [{"spans": []}]}]}',
-     "resourceSpans[0].scope_spans: OTLP/JSON keys are lowerCamelCase: scopeSpans"),
+    # Keys that would be ignored as unknown, silently losing every span under them: the pre-0.19
+    # instrumentationLibrarySpans, under either name.
     (b'{"resourceSpans": [{"instrumentationLibrarySpans": [{"spans": []}]}]}',
      "resourceSpans[0].instrumentationLibrarySpans: replaced by scopeSpans in OTLP 0.19 (2022): "
      "upgrade the exporter"),
+    (b'{"resource_spans": [{"instrumentation_library_spans": [{"spans": []}]}]}',
+     "resourceSpans[0].instrumentation_library_spans: replaced by scopeSpans in OTLP 0.19 (2022): "
+     "upgrade the exporter"),
+    (b'{"resource_spans": {"scope_spans": []}}', "resource_spans: not a list"),
 ])
 def test_json_that_cannot_be_read_raises_naming_the_field(body, message):
     with pytest.raises(DecodeError) as error:
@@ -330,6 +330,15 @@ def test_a_json_span_counts_its_ids_however_its_keys_are_written():
     body = f'{{"resourceSpans":[{{"scopeSpans":[{{"spans":[{spans}]}}]}}]}}'.encode()
     # objects: request, resource spans, scope spans, 10 spans; arrays: 3; commas: 1 in each span and 9
     # between them; 2 for each span's ids: 13 + 3 + 19 + 20 = 55
+    assert len(decode_json(body, 55).spans) == 10
+    with pytest.raises(TooManyValues):
+        decode_json(body, 54)
+
+
+def test_a_json_span_counts_its_ids_under_their_proto_field_names():
+    spans = ",".join(f'{{"trace_id":"{TRACE}","span_id":"{n + 1:016x}"}}' for n in range(10))
+    body = f'{{"resource_spans":[{{"scope_spans":[{{"spans":[{spans}]}}]}}]}}'.encode()
+    # as above: 13 objects, 3 arrays, 19 commas, 2 for each of the 10 spans' ids: 55
     assert len(decode_json(body, 55).spans) == 10
     with pytest.raises(TooManyValues):
         decode_json(body, 54)

@@ -1,24 +1,28 @@
 """OTLP/JSON as real senders write it, read as proto3's JSON mapping and the OTLP spec say: `null` for a
-field's default, no key given twice, lowerCamelCase keys only; and what a rejection quotes of a request,
-kept short whatever the request held."""
+field's default, no key given twice, a field under its lowerCamelCase name or its proto field name; and what
+a rejection quotes of a request, kept short whatever the request held."""
 
 from __future__ import annotations
 
+import base64
 import json
 import math
+from typing import Any
 
 import aiohttp
 import grpc
 import pytest
 from google.protobuf import json_format
+from opentelemetry.exporter.otlp.proto.common.trace_encoder import encode_spans
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2_grpc import TraceServiceStub
 from opentelemetry.proto.common.v1.common_pb2 import AnyValue, KeyValue
 from opentelemetry.proto.trace.v1.trace_pb2 import ResourceSpans, ScopeSpans
 from opentelemetry.proto.trace.v1.trace_pb2 import Span as PbSpan
 
-from ragmon.otlp.decode import DecodeError, decode_json, decode_protobuf
-from ragmon.traces import Span, SpanEvent
+from ragmon.otlp.decode import DecodedBatch, DecodeError, decode_json, decode_protobuf
+from ragmon.semconv.extract import extract
+from ragmon.traces import Span, SpanEvent, Trace
 
 TRACE = "5b8efff798038103d269b633813fc60c"
 ROOT = "eee19b7ec3c1b174"
@@ -188,29 +192,126 @@ async def test_a_key_given_twice_is_a_400_counted_as_a_decode_error(http_receive
     assert sink.offers == [] and sink.rejects == [(1, "decode_error")]
 
 
-# --- lowerCamelCase keys only ----------------------------------------------------------------------------
+# --- either name of a field: lowerCamelCase or the proto field name -------------------------------------
+
+
+def snake_body(*spans: dict[str, object]) -> bytes:
+    """`body`, with the request's keys as MessageToJson(preserving_proto_field_name=True) writes them."""
+    return json.dumps({"resource_spans": [{"resource": {"attributes": [
+        {"key": "service.name", "value": {"string_value": "node-rag"}}]},
+        "scope_spans": [{"scope": {"name": "app"}, "spans": list(spans)}]}]}).encode()
+
+
+def test_a_span_written_with_proto_field_names_is_read_whole():
+    # Each of these keys had refused the whole body with 400.
+    data = snake_body({
+        "trace_id": TRACE, "span_id": CHILD, "parent_span_id": ROOT, "name": "retrieve", "kind": 3,
+        "start_time_unix_nano": "1700000000000000001", "end_time_unix_nano": 1700000000000000002,
+        "flags": 768, "status": {"code": 2},
+        "attributes": [{"key": "s", "value": {"string_value": "v"}},
+                       {"key": "b", "value": {"bool_value": True}},
+                       {"key": "i", "value": {"int_value": "-7"}},
+                       {"key": "d", "value": {"double_value": 0.5}},
+                       {"key": "by", "value": {"bytes_value": "AQI="}},
+                       {"key": "a", "value": {"array_value": {"values": [{"int_value": 1}]}}},
+                       {"key": "kv", "value": {"kvlist_value": {"values": [
+                           {"key": "x", "value": {"string_value": "y"}}]}}}],
+        "events": [{"name": "db.query.result", "time_unix_nano": "5",
+                    "attributes": [{"key": "id", "value": {"string_value": "doc-1"}}]}]})
+
+    assert decode_json(data) == DecodedBatch(spans=(Span(
+        trace_id=TRACE, span_id=CHILD, parent_span_id=ROOT, name="retrieve",
+        start_time_unix_nano=1700000000000000001, end_time_unix_nano=1700000000000000002, kind=3,
+        attributes={"s": "v", "b": True, "i": -7, "d": 0.5, "by": b"\x01\x02", "a": [1], "kv": {"x": "y"}},
+        events=(SpanEvent("db.query.result", 5, {"id": "doc-1"}),), resource={"service.name": "node-rag"},
+        status_code=2, scope_name="app", parent_is_remote=True),), rejected=0, errors=())
 
 
 @pytest.mark.parametrize(("span", "message"), [
-    ({"trace_id": TRACE, "span_id": ROOT, "name": "x"},
-     f"{SPANS}[0].trace_id: OTLP/JSON keys are lowerCamelCase: traceId"),
-    # ids right, the parent and the times would have been lost: a child read as a root, its times as 0
-    ({"traceId": TRACE, "spanId": ROOT, "parent_span_id": CHILD},
-     f"{SPANS}[0].parent_span_id: OTLP/JSON keys are lowerCamelCase: parentSpanId"),
-    ({"traceId": TRACE, "spanId": ROOT, "start_time_unix_nano": "5"},
-     f"{SPANS}[0].start_time_unix_nano: OTLP/JSON keys are lowerCamelCase: startTimeUnixNano"),
-    ({"traceId": TRACE, "spanId": ROOT, "events": [{"name": "e", "time_unix_nano": "5"}]},
-     f"{SPANS}[0].events[0].time_unix_nano: OTLP/JSON keys are lowerCamelCase: timeUnixNano"),
-    ({"traceId": TRACE, "spanId": ROOT, "attributes": [{"key": "k", "value": {"string_value": "v"}}]},
-     f"{SPANS}[0].attributes[0].value.string_value: OTLP/JSON keys are lowerCamelCase: stringValue"),
+    ({"traceId": TRACE, "trace_id": "0" * 32, "spanId": ROOT},
+     f"{SPANS}[0].trace_id: given beside traceId, the same field: give one of the two"),
+    ({"traceId": TRACE, "spanId": ROOT, "parentSpanId": CHILD, "parent_span_id": CHILD},
+     f"{SPANS}[0].parent_span_id: given beside parentSpanId, the same field: give one of the two"),
+    ({"traceId": TRACE, "spanId": ROOT, "end_time_unix_nano": "5", "endTimeUnixNano": "6"},
+     f"{SPANS}[0].end_time_unix_nano: given beside endTimeUnixNano, the same field: give one of the two"),
+    ({"traceId": TRACE, "spanId": ROOT, "events": [{"timeUnixNano": "5", "time_unix_nano": "5"}]},
+     f"{SPANS}[0].events[0].time_unix_nano: given beside timeUnixNano, the same field: give one of the two"),
 ])
-def test_a_snake_case_key_of_a_field_ragmon_reads_is_refused_with_the_lower_camel_case_one(span, message):
+def test_one_field_under_both_names_refuses_the_body_naming_both(span, message):
+    # One of the two values would be lost without a word (protobuf's Python parser keeps the last).
     assert refused(body(span)) == message
 
 
-def test_snake_case_beside_lower_camel_case_or_of_a_field_ragmon_does_not_read_is_ignored():
-    data = body({"traceId": TRACE, "trace_id": "0" * 32, "spanId": ROOT, "name": "x",
-                 "dropped_attributes_count": 3, "trace_state": "a=b"})
+@pytest.mark.parametrize(("data", "message"), [
+    (b'{"resourceSpans": [], "resource_spans": [{"scopeSpans": []}]}',
+     "resource_spans: given beside resourceSpans, the same field: give one of the two"),
+    (b'{"resource_spans": [{"scope_spans": [], "scopeSpans": [{"spans": []}]}]}',
+     "resourceSpans[0].scope_spans: given beside scopeSpans, the same field: give one of the two"),
+    # the same proto field name twice, as the same lowerCamelCase one twice: the first list's spans lost
+    (b'{"resource_spans": [{"scopeSpans": []}], "resource_spans": []}',
+     "body: the key 'resource_spans' is given twice in one object"),
+    (b'{"resource_spans": [{"scope_spans": [{"spans": []}], "scope_spans": []}]}',
+     "resource_spans[0]: the key 'scope_spans' is given twice in one object"),
+])
+def test_a_list_of_spans_given_twice_under_either_name_refuses_the_body(data, message):
+    assert refused(data) == message
+
+
+def test_an_attribute_value_under_both_names_reads_its_first_as_any_two_of_its_fields():
+    # An AnyValue holds one value: the first field given that is not null is it, whatever its name.
+    data = body({"traceId": TRACE, "spanId": ROOT, "attributes": [
+        {"key": "a", "value": {"string_value": "first", "stringValue": "second"}},
+        {"key": "b", "value": {"int_value": None, "intValue": "4"}}]})
+    assert decode_json(data).spans[0].attributes == {"a": "first", "b": 4}
+
+
+def with_hex_ids(doc: dict[str, Any]) -> dict[str, Any]:
+    """protobuf's JSON of a request with its span ids in hex, as OTLP/JSON requires (protobuf writes
+    bytes in base64), and nothing else changed."""
+    for resource_spans in doc["resource_spans"]:
+        for scope_spans in resource_spans["scope_spans"]:
+            for span in scope_spans["spans"]:
+                for key in ("trace_id", "span_id", "parent_span_id"):
+                    if key in span:
+                        span[key] = base64.b64decode(span[key]).hex()
+    return doc
+
+
+async def test_protobufs_json_with_proto_field_names_reads_over_http_as_otlp_json_does(
+        http_receiver, sink, sdk_spans, otlp_json):
+    # A Python sender's MessageToJson(preserving_proto_field_name=True): proto field names, enum names
+    # ("SPAN_KIND_SERVER"), 64-bit integers as strings. It had been refused whole: 400 naming resource_spans.
+    request = encode_spans(sdk_spans)
+    snake = json.dumps(with_hex_ids(json.loads(json_format.MessageToJson(
+        request, preserving_proto_field_name=True)))).encode()
+    assert all(written in snake for written in (b'"resource_spans"', b'"start_time_unix_nano"', b"SERVER"))
+    url = await http_receiver()
+    async with aiohttp.ClientSession() as session:
+        for data in (snake, otlp_json(request)):
+            async with session.post(url, data=data, headers={"Content-Type": "application/json"}) as response:
+                assert (response.status, await response.json()) == (200, {})
+
+    (from_snake, _), (from_camel, _) = sink.offers
+    assert from_snake == from_camel and sink.rejects == []
+    example = extract(Trace(from_snake[0].trace_id, from_snake))
+    assert example is not None and example == extract(Trace(from_camel[0].trace_id, from_camel))
+    assert example.question == "capital of France?"
+    assert [context.text for context in example.contexts or ()] == [
+        "Paris is the capital of France.", "The Seine flows through Paris."]
+
+
+def test_ids_in_base64_under_proto_field_names_are_rejected_saying_otlp_json_writes_hex(sdk_spans):
+    # MessageToJson as it comes: ids in base64 (proto3's bytes), which OTLP/JSON does not take.
+    data = json_format.MessageToJson(encode_spans(sdk_spans), preserving_proto_field_name=True).encode()
+    batch = decode_json(data)
+    assert (batch.spans, batch.rejected) == ((), 3)
+    assert batch.errors[0] == (f"{SPANS}[0] 'retrieve': traceId is not 32 hex digits "
+                               "(OTLP/JSON writes ids in hex, not base64)")
+
+
+def test_a_proto_field_name_of_a_field_ragmon_does_not_read_is_ignored():
+    data = body({"traceId": TRACE, "spanId": ROOT, "name": "x", "dropped_attributes_count": 3,
+                 "trace_state": "a=b"})
     assert [(span.trace_id, span.name) for span in decode_json(data).spans] == [(TRACE, "x")]
 
 
