@@ -42,6 +42,7 @@ list` calls) gets UNIMPLEMENTED, neither counted nor logged as a misdirected exp
 from __future__ import annotations
 
 import asyncio
+import zlib
 from collections.abc import AsyncIterator, Mapping
 
 import grpc
@@ -234,10 +235,21 @@ class _TraceService:
         refused: returned, not raised, so that no frame holding the bytes outlives the call (`export`)."""
         encoding = sniff(message)
         try:
-            body = await self._inflate(message, encoding, claim)
+            body = await self._body(message, encoding, claim)
             return await decode_off_loop(decode_protobuf, body, self._max_values)
         except REQUEST_ERRORS as exc:
             return refusal_for(exc, "message", encoding, self._max_body, self._bodies)
+
+    async def _body(self, message: bytes, encoding: str, claim: BodyClaim) -> bytes:
+        """The message inflated, or as sent when it sniffs as deflate but is none: a protobuf message may
+        start with a zlib header (`sniff`), but not with a whole zlib stream, which a 32-bit checksum ends.
+        What the failed inflating took stays held in `claim`, a few bytes unless the sender built it so."""
+        try:
+            return await self._inflate(message, encoding, claim)
+        except zlib.error:
+            if encoding != "deflate":
+                raise
+        return await self._inflate(message, "", claim)
 
     async def _inflate(self, message: bytes, encoding: str, claim: BodyClaim) -> bytes:
         """The message as the decoder takes it (TooLarge, NoRoom, zlib.error), inflated in steps of

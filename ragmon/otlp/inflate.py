@@ -3,8 +3,8 @@ bounded as it grows: by `--max-body`, and by the room left in the receivers' sha
 
 gRPC would inflate a message itself, wholly, before any handler sees it: 25 calls of 16 KB of gzip that
 each inflate to 30 MiB held 660 MiB before ragmon could refuse one. Its receiver runs with gRPC's own
-decompression off and inflates here instead, the encoding told by the message's first bytes (gRPC does
-not pass `grpc-encoding` to the handler), which no OTLP message can start with: see `sniff`.
+decompression off and inflates here instead, the encoding told by the message's first bytes: gRPC passes
+neither the message's compressed flag nor `grpc-encoding` to the handler. See `sniff`.
 """
 
 from __future__ import annotations
@@ -77,11 +77,13 @@ def take(body: bytearray, piece: bytes, max_body: int, claim: BodyClaim, what: s
 
 
 def sniff(message: bytes) -> str:
-    """How a gRPC message was compressed: "gzip", "deflate" (zlib-wrapped, as gRPC sends it) or "".
+    """How a gRPC message looks compressed: "gzip", "deflate" (zlib-wrapped, as gRPC sends it) or "".
 
-    An OTLP request starts with its field 1 (0x0a); a zlib header is a first byte of 0x08 to 0x78 with
-    the low nibble 8 and a two-byte checksum: as protobuf, a varint of field 1 (the wrong wire type, which
-    fails to decode either way) or of a field 3 to 15 that ExportTraceServiceRequest does not have."""
+    gzip is certain: no protobuf message starts with 0x1f (`GZIP_MAGIC`). deflate is a guess: a zlib
+    header is a first byte of 0x08 to 0x78 with the low nibble 8 and a two-byte checksum, which is also a
+    protobuf message starting with a varint field the request does not read (field 1 of the wrong wire
+    type, or a field 3 to 15), skipped as unknown: `78 01` is field 15 holding 1. The gRPC receiver reads
+    a message that does not inflate as sent."""
     if message.startswith(GZIP_MAGIC):
         return "gzip"
     if len(message) >= 2 and message[0] & 0x0F == 8 and message[0] >> 4 <= 7 \

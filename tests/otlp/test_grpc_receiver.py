@@ -395,3 +395,33 @@ async def test_a_method_that_is_no_otlp_export_is_unimplemented_saying_where_tra
     # The catch-all comes after the trace service: traces still arrive.
     assert await call(target, encode_spans(sdk_spans)) == ExportTraceServiceResponse()
     assert sink.misdirections == [("grpc", "other")] and len(sink.spans) == 3
+
+
+@pytest.mark.parametrize("first_field", [
+    b"\x78\x01",  # field 15, a varint of 1: the header zlib writes at level 1
+    b"\x18\x19",  # field 3, a varint of 25: 0x1819 = 6169 = 31 x 199
+    b"\x08\x1d",  # field 1 as a varint (the wrong wire type, skipped as unknown): 0x081d = 2077 = 31 x 67
+])
+async def test_an_uncompressed_message_that_starts_like_a_zlib_header_is_read_as_sent(serve, sink, sdk_spans,
+                                                                                      first_field):
+    # A field the request does not have, written first and skipped by any protobuf reader, whose two bytes
+    # pass zlib's header check. Sent uncompressed, it had been inflated and refused: INVALID_ARGUMENT
+    # "message is not valid deflate data", the spans lost.
+    request = encode_spans(sdk_spans).SerializeToString()
+    async with grpc.aio.insecure_channel(await serve()) as channel:
+        reply = await channel.unary_unary(EXPORT)(first_field + request)
+    assert ExportTraceServiceResponse.FromString(reply) == ExportTraceServiceResponse()
+    assert sorted(span.name for span in sink.spans) == ["POST /ask", "llm", "retrieve"]
+    assert tuple(sink.spans) == decode_protobuf(request).spans and sink.rejects == []
+
+
+async def test_a_message_neither_deflate_nor_protobuf_is_invalid_argument_naming_the_protobuf_error(serve,
+                                                                                                     sink):
+    # 78 01 passes zlib's header check, ff is no deflate block; as protobuf, field 15 holding 1, then a tag
+    # cut short.
+    async with grpc.aio.insecure_channel(await serve()) as channel:
+        with pytest.raises(grpc.aio.AioRpcError) as error:
+            await channel.unary_unary(EXPORT)(b"\x78\x01\xff")
+    assert error.value.code() is grpc.StatusCode.INVALID_ARGUMENT
+    assert error.value.details().startswith("not a valid protobuf ExportTraceServiceRequest (")
+    assert sink.offers == [] and sink.rejects == [(1, "decode_error")]
