@@ -74,7 +74,7 @@ import os
 import re
 import socket
 import stat
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -109,16 +109,16 @@ def selected(groundedness: float | None, below: float) -> bool:
 def record(result: ExampleResult, trace_id: str, captured_at: datetime,
            judge_settings: Mapping[str, Any]) -> dict[str, Any]:
     """One ragmon JSONL record; optional fields that are unknown (None) are left out, as the format
-    reads an absent field as unknown. Citations and relevant ids that are empty or spaces are left out
-    too (`_named`)."""
+    reads an absent field as unknown. Citations and relevant ids that are empty or spaces, which replay
+    refuses, never reach here: extraction leaves them out, saying so (`ragmon.semconv.ragmon.blank_ids`)."""
     example = result.example
     doc: dict[str, Any] = {"id": trace_id, "question": example.question}
     if example.contexts is not None:
         doc["contexts"] = [{"id": c.id, "text": c.text, "score": _json_number(c.score)}
                            for c in example.contexts]
     relevant = example.relevant_ids
-    optional = {"answer": example.answer, "citations": _named(example.citations),
-                "relevant_ids": _named(None if relevant is None else sorted(relevant)),
+    optional = {"answer": example.answer, "citations": example.citations,
+                "relevant_ids": None if relevant is None else sorted(relevant),
                 "ground_truth": example.ground_truth, "category": example.category,
                 "pipeline": example.pipeline}
     doc.update((key, value) for key, value in optional.items() if value is not None)
@@ -132,13 +132,6 @@ def record(result: ExampleResult, trace_id: str, captured_at: datetime,
     }
     doc["needs_review"] = True
     return doc
-
-
-def _named(ids: Iterable[str] | None) -> list[str] | None:
-    """The ids that name something. An app's `ragmon.citations` or `ragmon.relevant_ids` may hold "" or
-    spaces, which name no context (an Example refuses such a context id), and `ragmon replay` refuses a
-    record holding one: written, that one line stopped replay reading any example of the file."""
-    return None if ids is None else [doc for doc in ids if doc.strip()]
 
 
 def _json_number(value: float | None) -> float | None:

@@ -75,11 +75,12 @@ class FailureLog:
                   trace_id=trace.trace_id, pipeline=pipeline, service=service, detail=why)
 
     def set_aside(self, trace: Trace, pipeline: str, why: str) -> None:
-        """A trace holding several requests, one after another, of which only the last is scored (`why`:
-        `ragmon.semconv.extract.extract_noted`), alike per pipeline label and service: the trace counts as
-        one `scored`, and nothing had said that the others were not."""
+        """A trace scored with parts of it left out (`why`: `ragmon.semconv.extract.extract_noted`): several
+        requests, one after another, of which only the last is scored, or blank cited or relevant ids;
+        alike per pipeline label and service. The trace counts as one `scored`, and nothing had said what
+        its figures leave out."""
         service = _clipped_service(trace, None)
-        self._log(("set_aside", pipeline, service), logging.WARNING, "requests of one trace left unscored",
+        self._log(("set_aside", pipeline, service), logging.WARNING, "trace scored with parts left out",
                   None, trace_id=trace.trace_id, pipeline=pipeline, service=service, detail=why)
 
     def unread(self, trace: Trace, pipeline: str, why: str) -> None:

@@ -1307,13 +1307,37 @@ async def test_requests_of_one_trace_left_unscored_are_logged_with_their_questio
     assert total(samples, "ragmon_examples_scored_total") == 2
     [line] = failure_lines()
     assert (line.getMessage(), line.levelno, line.service) == (
-        "requests of one trace left unscored", logging.WARNING, "shop")
+        "trace scored with parts left out", logging.WARNING, "shop")
     assert line.detail == (
         "only the last of 3 answers is scored: 3 chains of this trace each retrieved and answered, one after "
         "another, asked different questions ('How long is the warranty?', 'Can I return it?', 'Who pays for "
         "shipping?'); ragmon scores one answer a trace. Give each request its own trace (a span per request, "
         "not one around a loop or a queue's worker); if they are one request asking again in other words, "
         "this is what it should do")
+
+
+def blank_citations_trace(provider: TracerProvider) -> None:
+    """The ragmon convention with an app's citation code falling back to "" for a document without an id."""
+    contexts = json.dumps([{"id": DOC_ID, "text": DOC}])
+    with provider.get_tracer("test").start_as_current_span("answer", attributes={
+            "ragmon.question": QUESTION, "ragmon.contexts": contexts, "ragmon.answer": "It lasts 2 years.",
+            "ragmon.citations": [DOC_ID, "", " "]}):
+        pass
+
+
+async def test_blank_cited_ids_are_left_out_of_the_score_and_logged(
+        start_sidecar: Start, failure_lines: Callable[[], list[logging.LogRecord]]) -> None:
+    # Before: "" and " " were two citations of documents never retrieved, citation_accuracy 1/3, unsaid.
+    # The one real citation names the one document retrieved: 1 of 1 is accurate.
+    _, ports = await start_sidecar()
+    await send_traces(ports, [record("shop", blank_citations_trace)])
+    samples = await wait_metrics(ports.metrics,
+                                 lambda found: total(found, "ragmon_traces_total", outcome="scored") == 1)
+    assert total(samples, "ragmon_example_score_sum", metric="citation_accuracy") == 1.0
+    [line] = failure_lines()
+    assert (line.getMessage(), line.levelno, line.service) == (
+        "trace scored with parts left out", logging.WARNING, "shop")
+    assert "ragmon.citations on span 'answer'" in line.detail and "holds 2 ids that are empty" in line.detail
 
 
 def mlflow_trace(provider: TracerProvider) -> None:

@@ -18,9 +18,12 @@ Choices the design leaves open, made here:
   several each retrieved and called a model, one after another (a retry), the last of them is the
   example: its question, its documents, its answer. So too for such chains inside one top chain that
   did nothing else (the app's function asking its chain twice).
-- Documents of one tier from several spans are concatenated in start order, each document (id and
-  text) once: chunks sharing an id (LangChain loaders give every chunk of a file its `source`) are
-  distinct contexts the model saw, a chunk two retrievers both return is one. A span whose
+- Documents of one tier from several spans are concatenated in start order, a document (id and
+  text) an earlier span gave left out: chunks sharing an id (LangChain loaders give every chunk of a
+  file its `source`) are distinct contexts the model saw, a chunk two retrievers both return is one.
+  One span's repeats are kept, each at its rank, as a golden record keeps them: a vector store holding
+  a document twice gave it two of the top k, which the retrieval metrics count (collapsed, the same
+  retrieval scored a hit live and a miss in replay). A span whose
   ancestor in the same tier already reported documents is skipped (LlamaIndex nests
   `VectorIndexRetriever.retrieve` around `_retrieve`, fusion retrievers wrap their sub-retrievers: the
   outer span holds what the pipeline used). A tier that has spans but no documents means retrieval
@@ -169,8 +172,9 @@ def extract(trace: Trace) -> Example | None:
 
 
 def extract_noted(trace: Trace) -> tuple[Example | None, str | None]:
-    """`extract`, with what the sidecar should say of the trace's requests it leaves unscored (`_set_aside`),
-    or None."""
+    """`extract`, with what the sidecar should say of what the example leaves out: the trace's requests it
+    leaves unscored (`_set_aside`) and the blank ids of ragmon.citations and ragmon.relevant_ids
+    (`_blank_note`); or None."""
     try:
         example, note = _extract(trace)
     except ExtractionError:
@@ -223,7 +227,7 @@ def _extract(trace: Trace) -> tuple[Example | None, str | None]:
     )
     if answer is None:
         _unanswered(view, tops, contexts)
-    return example, note
+    return example, "; ".join(filter(None, (note, _blank_note(view)))) or None
 
 
 class _View:
@@ -389,6 +393,10 @@ class _View:
             return []
         return max(calls, key=lambda c: (c[-1].end_time_unix_nano, c[-1].start_time_unix_nano))
 
+    def marked_spans(self) -> list[Span]:
+        """The spans carrying a ragmon.* attribute, in start order."""
+        return self._marked
+
     def nearest_root(self, read: Reader[T]) -> T | None:
         """A ragmon.* value from the span nearest the root that has it (ties: the first to start)."""
         found = self.marked(read)
@@ -535,12 +543,13 @@ def _contexts(view: _View, within: Container[str] | None = None) -> tuple[Contex
                 outermost = _unreranked(view, outermost)
             lengths = {len(context.text) for _, docs in outermost for context in docs}
             cuts = view.cuts(lengths) if lengths else {}
-            merged: dict[tuple[str, str], Context] = {}
+            merged: list[Context] = []
+            earlier: set[tuple[str, str]] = set()
             for span, docs in outermost:
                 _check_whole(span, docs, cuts)
-                for context in docs:
-                    merged.setdefault((context.id, context.text), context)
-            return tuple(merged.values())
+                merged += (context for context in docs if (context.id, context.text) not in earlier)
+                earlier.update((context.id, context.text) for context in docs)
+            return tuple(merged)
     if unknowable is not None:
         raise unknowable
     return None
@@ -1034,6 +1043,32 @@ def _nested_workflows(view: _View) -> None:
                               "(OpenLLMetry nests the questions of a LangChain chain.batch so); ragmon "
                               "scores one answer a trace. Give each question its own trace (invoke the "
                               "chain for each)")
+
+
+_BLANK_IDS = {ragmon.CITATIONS: "citing a document never retrieved",
+              ragmon.RELEVANT_IDS: "a relevant document never retrieved"}
+"""What a blank id of each attribute had been read as, before it was left out."""
+
+
+def _blank_note(view: _View) -> str | None:
+    """What to say of the blank ids left out of `ragmon.citations` and `ragmon.relevant_ids`
+    (`ragmon.blank_ids`): an app's citation code falling back to "" for a document without an id is an
+    artefact to fix in the app, not a wrong citation, but the figures it leaves out must not go unsaid.
+    Every span carrying them counts; the first is named."""
+    notes = []
+    for attribute, read_as in _BLANK_IDS.items():
+        blanks = [(span, count) for span in view.marked_spans()
+                  if (count := ragmon.blank_ids(span, attribute))]
+        if blanks:
+            first = blanks[0][0]
+            more = f" and {len(blanks) - 1} more span(s)" if len(blanks) > 1 else ""
+            total = sum(count for _, count in blanks)
+            ids = "1 id" if total == 1 else f"{total} ids"
+            notes.append(f"{attribute} on span {first.name!r} (span id {first.span_id}){more} "
+                         f"{'hold' if more else 'holds'} {ids} "
+                         f"that are empty or spaces, naming no document: left out (each had been scored as "
+                         f"{read_as}); record only the ids of documents")
+    return "; ".join(notes) or None
 
 
 def _subtree(view: _View, span: Span) -> set[str]:

@@ -4,12 +4,15 @@
     ragmon.answer        string
     ragmon.contexts      JSON list, in rank order, of {"id", "text", "score"} objects or plain strings
                          (an item without an id gets metadata id|source|doc_id, else the content hash)
-    ragmon.citations     string list, or a JSON list of strings: ids the answer cites
-    ragmon.relevant_ids  string list, or a JSON list of strings: ids known to be relevant
+    ragmon.citations     string or integer list, or a JSON list of ids: ids the answer cites
+    ragmon.relevant_ids  string or integer list, or a JSON list of ids: ids known to be relevant
     ragmon.ground_truth  string
     ragmon.pipeline      string: the pipeline label (else the resource's service.name)
 
 This convention is ours, so it is read strictly: a malformed value is an ExtractionError, never a guess.
+An id in a list is a string or a whole number (read as its decimal text), as a golden record's is. An id
+that is empty or spaces names no document: it is left out (`blank_ids` counts it, for extraction to say
+so), and a list left with none is no list.
 """
 
 from __future__ import annotations
@@ -102,13 +105,32 @@ def pipeline(span: Span) -> str | None:
 
 
 def citations(span: Span) -> tuple[str, ...] | None:
-    ids = _ids(span, CITATIONS)
+    ids = _named_ids(span, CITATIONS)
     return None if ids is None else tuple(dict.fromkeys(ids))
 
 
 def relevant_ids(span: Span) -> frozenset[str] | None:
-    ids = _ids(span, RELEVANT_IDS)
+    ids = _named_ids(span, RELEVANT_IDS)
     return None if ids is None else frozenset(ids)
+
+
+def blank_ids(span: Span, attribute: str) -> int:
+    """How many ids of `attribute` (CITATIONS or RELEVANT_IDS) on the span are empty or spaces: an
+    instrumentation's artefact (`doc.metadata.get("id", "")`), not a document. Kept, a blank citation had
+    counted as a citation of a document never retrieved, and a blank relevant id as a relevant document
+    never found; left out unsaid, the figures would move without a word."""
+    ids = _ids(span, attribute)
+    return 0 if ids is None else sum(not doc.strip() for doc in ids)
+
+
+def _named_ids(span: Span, attribute: str) -> list[str] | None:
+    """The ids that name a document. A list of blank ids alone names none and is read as no list: as an
+    explicit empty `ragmon.relevant_ids` marks the question unanswerable, `[""]` must not."""
+    ids = _ids(span, attribute)
+    if ids is None:
+        return None
+    named = [doc for doc in ids if doc.strip()]
+    return named if named or not ids else None
 
 
 def _text(span: Span, attribute: str) -> str | None:
@@ -122,8 +144,15 @@ def _ids(span: Span, attribute: str) -> list[str] | None:
     value = span.attributes.get(attribute)
     if value is None:
         return None
-    ids = list_value(span, attribute, value)
-    for index, item in enumerate(ids):
-        if not isinstance(item, str):
-            raise ExtractionError(span, attribute, f"{attribute}[{index}] is not a string")
-    return list(ids)
+    items = list_value(span, attribute, value)
+    return [_id(span, attribute, index, item) for index, item in enumerate(items)]
+
+
+def _id(span: Span, attribute: str, index: int, item: Any) -> str:
+    """A string, or a whole number read as its decimal text: a golden record's ids are read so, and an
+    app with numeric keys sends `[12, 13]` (an OTLP int array, or JSON)."""
+    if isinstance(item, str):
+        return item
+    if isinstance(item, int) and not isinstance(item, bool):
+        return str(item)
+    raise ExtractionError(span, attribute, f"{attribute}[{index}] is neither a string nor a whole number")

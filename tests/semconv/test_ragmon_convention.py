@@ -120,7 +120,8 @@ def test_an_apps_own_keys_beside_a_contexts_id_are_its_own(recorder: Recorder) -
     ("ragmon.contexts", '[{"ID": "kb-1", "text": "t"}]',
      "ragmon.contexts[0]: unknown field 'ID': did you mean 'id'?"),
     ("ragmon.citations", '"kb-1"', "attribute 'ragmon.citations' is not a list"),
-    ("ragmon.relevant_ids", "[1, 2]", "ragmon.relevant_ids[0] is not a string"),
+    ("ragmon.relevant_ids", "[true]", "ragmon.relevant_ids[0] is neither a string nor a whole number"),
+    ("ragmon.citations", '["kb-1", 2.5]', "ragmon.citations[1] is neither a string nor a whole number"),
     ("ragmon.answer", 42, "attribute 'ragmon.answer' is not a string"),
 ])
 def test_malformed_values_name_span_and_attribute(recorder: Recorder, attribute: str, value: object,
