@@ -30,11 +30,12 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ragmon.budget import DailyBudget, Reservation, TokenBucket
+from ragmon.budget import DailyBudget, Prices, Reservation, TokenBucket
 from ragmon.budget_file import BudgetFile, day_name
 from ragmon.errors import InputError
 from ragmon.evaluation import example_claims, score_example, verdicts_without_judge
 from ragmon.judges.claude import (
+    CLAIMS_PER_CALL,
     LARGEST_ANSWER_CHARS,
     ClaudeJudge,
     ClaudeJudgeError,
@@ -45,6 +46,7 @@ from ragmon.judges.claude import (
     non_negative,
     prices_from_args,
 )
+from ragmon.judges.claude_prompt import QUOTE_CHARS
 from ragmon.logs import MAX_MESSAGE, LineLimit, clip, more_like_it
 from ragmon.model import ClaimVerdict, Example, ExampleResult
 from ragmon.options import flag_of, fraction, optional_file
@@ -123,7 +125,7 @@ class ClaudeLane:
         bound = self.claude.request_bound(example, claims)
         if bound is not None:
             # The budget first: an example it refuses makes no call, so takes none of the minute's.
-            worst = (bound.input_tokens * bound.attempts, bound.output_tokens * bound.attempts)
+            worst = _worst(bound)
             budget = self.budget
             if not budget.fits(*worst):
                 carried = (f", ${budget.carried:.4f} of it the worst case of calls in flight when an earlier "
@@ -314,33 +316,55 @@ a handful of large examples in flight hold the whole day's budget and others are
 
 
 def check_budget(claude: ClaudeJudge, budget: DailyBudget) -> None:
-    """Refuse a daily budget that cannot hold one call of the largest size the judge sends: every such
-    trace would be counted over_budget all day, and nothing else would say so. Warn when it holds few."""
-    bound = claude.largest_request_bound()
+    """Refuse a daily budget that cannot hold what one example of the largest size reserves: all its calls,
+    as the lane reserves them (`ClaudeJudge.largest_example_bound`), since every such trace would be counted
+    over_budget all day, and nothing else would say so. Sized by one call, as it was, a budget passing it
+    could not hold a long answer in Chinese, judged in four calls. Warn when it holds few calls."""
     prices = budget.prices
-    worst = prices.cost(bound.input_tokens * bound.attempts, bound.output_tokens * bound.attempts)
     flag = f"--llm-budget-usd-per-day {budget.usd_per_day:g}"
-    why = (f"each call reserves up to ${worst:.4f} until it is billed ({bound.attempts} attempts x "
-           f"({bound.input_tokens:,} input + {bound.output_tokens:,} output tokens) at "
-           f"${prices.input_per_mtok:g} / ${prices.output_per_mtok:g} per million, for documents clipped at "
-           f"{claude.max_total_chars:,} characters and a {LARGEST_ANSWER_CHARS:,}-character answer)")
-    if budget.usd_per_day < worst:
-        least = (f"give it at least ${math.ceil(worst * 100) / 100:.2f}" if math.isfinite(worst)
+    example = claude.largest_example_bound()
+    least = _reserved(example, prices)
+    if budget.usd_per_day < least:
+        given = (f"give it at least ${math.ceil(least * 100) / 100:.2f}" if math.isfinite(least)
                  else "no budget can at these prices")  # they overflow a float: 1e305 per million
-        raise InputError(f"{flag} cannot cover one Claude call: {why}; {least}")
-    log_resumed(budget, worst)
+        made = f"{example.calls} call{'s' * (example.calls != 1)}"
+        raise InputError(
+            f"{flag} cannot cover one Claude example of the largest size: it reserves up to ${least:.4f} "
+            f"until it is billed ({_tokens(example, prices)} over its {made}, for documents clipped at "
+            f"{claude.max_total_chars:,} characters and an answer of {CLAIMS_PER_CALL} claims of "
+            f"{QUOTE_CHARS} characters in Chinese or Japanese, whose verdicts take {made} at max_tokens "
+            f"{claude.max_tokens:,}); {given}")
+    log_resumed(budget, least)
+    call = claude.largest_request_bound()
+    worst = _reserved(call, prices)
     if budget.usd_per_day >= worst * FEW_CALLS_A_DAY:  # prices of 0 too: any budget holds every call
         return
     calls = int(budget.usd_per_day // worst)  # small here: a budget of 1e308 never gets this far
     log.warning(f"{flag} holds only {calls} Claude call{'s' * (calls != 1)} a day at the worst case: "
-                f"{why}; calls bill less than they reserve, so more are made, but one made while the "
-                "reservations in flight fill the budget is counted over_budget")
+                f"each call reserves up to ${worst:.4f} until it is billed ({_tokens(call, prices)}, for "
+                f"documents clipped at {claude.max_total_chars:,} characters and a "
+                f"{LARGEST_ANSWER_CHARS:,}-character answer); calls bill less than they reserve, so more are "
+                "made, but one made while the reservations in flight fill the budget is counted over_budget")
+
+
+def _worst(bound: TokenBound) -> tuple[int, int]:
+    """Input and output tokens the lane reserves for an example of this bound: every attempt's worst case."""
+    return bound.input_tokens * bound.attempts, bound.output_tokens * bound.attempts
+
+
+def _reserved(bound: TokenBound, prices: Prices) -> float:
+    return prices.cost(*_worst(bound))
+
+
+def _tokens(bound: TokenBound, prices: Prices) -> str:
+    return (f"{bound.attempts} attempts x ({bound.input_tokens:,} input + {bound.output_tokens:,} output "
+            f"tokens) at ${prices.input_per_mtok:g} / ${prices.output_per_mtok:g} per million")
 
 
 def log_resumed(budget: DailyBudget, worst: float) -> None:
     """When the day resumed from a budget file: say that it did not start afresh, and warn when what is
-    left cannot hold the largest call, else a restarted sidecar would count every Claude sample
-    over_budget with no line saying why."""
+    left cannot hold the largest example (`check_budget`), else a restarted sidecar would count every
+    such Claude sample over_budget with no line saying why."""
     resumed, record = budget.resumed, budget.record
     if resumed is None or record is None:
         return
@@ -351,7 +375,7 @@ def log_resumed(budget: DailyBudget, worst: float) -> None:
             f"committed on {day_name(resumed.day)} (UTC){unbilled}, resumed from --llm-budget-file "
             f"{record.shown}; ${left:.4f} left")
     if left < worst:
-        log.warning(f"{line}, less than the largest call reserves (${worst:.4f}): such calls are counted "
-                    f"over_budget until {day_name(resumed.day + 1)} 00:00 UTC")
+        log.warning(f"{line}, less than the largest example reserves (${worst:.4f}): such examples are "
+                    f"counted over_budget until {day_name(resumed.day + 1)} 00:00 UTC")
     else:
         log.info(line)

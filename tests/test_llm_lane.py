@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from fakes.anthropic_server import Drop, Fail, FakeAnthropic, Hang, Raw, Reply, ToolInput
+from fakes.anthropic_server import Drop, Fail, FakeAnthropic, Hang, Raw, Reply, ToolInput, claims_of
 from manual_clock import ManualClock
 
 from ragmon.budget import DailyBudget, Prices, TokenBucket
@@ -48,7 +48,7 @@ def example(i: int) -> Example:
 
 def make_lane(api: FakeAnthropic, *, per_minute: float = 1_000, usd_per_day: float = 100.0,
               clock: ManualClock | None = None, **judge_options: Any) -> ClaudeLane:
-    judge = ClaudeJudge(base_url=api.url, api_key="test-key", **{"max_tokens": 256, **judge_options})
+    judge = ClaudeJudge(base_url=api.url, api_key="test-key", **{"max_tokens": 350, **judge_options})
     clock = clock or ManualClock()
     return ClaudeLane(judge, rate=0.5, concurrency=4, k=5, bucket=TokenBucket(per_minute, clock),
                       budget=DailyBudget(usd_per_day, PRICES, day=lambda: 0), clock=clock)
@@ -99,14 +99,16 @@ async def test_budget_cap_holds_over_a_thousand_examples(fake_api: FakeAnthropic
 async def test_budget_refuses_only_when_the_worst_case_no_longer_fits(fake_api: FakeAnthropic) -> None:
     fake_api.default = Reply(usage=(1_000, 100))  # bills $0.0015 a call
     # No retries: the worst case is one attempt's (see the next test for what retries add).
-    lane = make_lane(fake_api, usd_per_day=0.01, max_retries=0)
+    lane = make_lane(fake_api, usd_per_day=0.0105, max_retries=0)
     examples = [example(i) for i in range(10)]
     bound = lane.claude.request_bound(examples[0], example_claims(examples[0]))
-    assert bound is not None and bound.output_tokens == 256 and bound.attempts == 1
+    assert bound is not None and bound.output_tokens == 350 and bound.attempts == 1
     worst = PRICES.cost(bound.input_tokens, bound.output_tokens)
-    assert 0.0040 < worst < 0.0055  # a ~1 KB prompt + 1,000 overhead tokens at $1/M, 256 out at $5/M
-    # One at a time: spent 0, 0.0015, 0.003, 0.0045 each leave room for `worst` (<= 0.0055 + 0.0045 = 0.01);
-    # at 0.006, 0.006 + worst > 0.01. So 4 calls, $0.006 spent, then over_budget.
+    # A ~3 KB prompt (system, tool schema, ~1 KB of user turn) + 1,000 overhead tokens at $1/M, and 350 out at
+    # $5/M, $0.00175.
+    assert 0.0050 < worst < 0.0060
+    # One at a time: spent 0, 0.0015, 0.003, 0.0045 each leave room for `worst` (< 0.0045 + 0.0060 = 0.0105);
+    # at 0.006, 0.006 + worst > 0.011 > 0.0105. So 4 calls, $0.006 spent, then over_budget.
     outcomes = await run_all(lane, examples, consumers=1)
     assert [o.outcome for o in outcomes] == ["ok"] * 4 + ["over_budget"] * 6
     assert lane.budget.spent == pytest.approx(0.006)
@@ -261,22 +263,55 @@ def test_prices_default_to_the_models_list_price(monkeypatch: pytest.MonkeyPatch
 # a 4,000-character question + a 4,000-character answer + 1,000 tokens of overhead = 33,000 tokens, and at
 # most 5,000 more for the system prompt, the tool schema and the tags. So one call reserves between
 # 3 x (33,000 x $1 + 2,048 x $5) / 1e6 = $0.12972 and 3 x (38,000 x $1 + 2,048 x $5) / 1e6 = $0.14472.
-WORST_LOW, WORST_HIGH = 0.12972, 0.14472
 
 
-def test_a_budget_that_cannot_cover_one_call_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+# The largest example's (`largest_example_bound`): twenty claims of 200 Chinese characters, each verdict
+# allowed 50 + 200 x 1.5 = 350 tokens, so 2,048 // 350 = 5 a call, 4 calls. Each sends the documents and the
+# question again, and its 1,000 characters of claims as 3,000 UTF-8 bytes: at least 24,000 + 4,000 + 3,000 +
+# 1,000 = 32,000 input tokens a call, at most 5,000 more. So one example reserves between
+# 3 x (4 x 32,000 x $1 + 4 x 2,048 x $5) / 1e6 = $0.50688 and 3 x (4 x 37,000 x $1 + 4 x 2,048 x $5) / 1e6
+# = $0.56688.
+EXAMPLE_LOW, EXAMPLE_HIGH = 0.50688, 0.56688
+
+
+def test_a_budget_that_cannot_cover_the_largest_example_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    """$0.30 holds two of the largest calls, and was accepted; but an answer of twenty long sentences in
+    Chinese is four calls, reserved together, so every such example was counted over_budget all day."""
     monkeypatch.setenv("ANTHROPIC_API_KEY", "test-key")
     with pytest.raises(InputError) as caught:
-        lane_from_args(serve_args("--llm-sample-rate", "1", "--llm-budget-usd-per-day", "0.12"),
+        lane_from_args(serve_args("--llm-sample-rate", "1", "--llm-budget-usd-per-day", "0.30"),
                        sample_rate=1.0, k=5)
     message = str(caught.value)
-    assert message.startswith("--llm-budget-usd-per-day 0.12 cannot cover one Claude call: each call "
-                              "reserves up to $")
+    assert message.startswith("--llm-budget-usd-per-day 0.3 cannot cover one Claude example of the largest "
+                              "size: it reserves up to $")
     match = re.search(r"up to \$(\d\.\d{4}) .*; give it at least \$(\d\.\d\d)$", message)
     assert match is not None and "\n" not in message
     worst, floor = float(match[1]), float(match[2])
-    assert WORST_LOW <= worst <= WORST_HIGH and floor == math.ceil(worst * 100) / 100
-    assert "3 attempts" in message and "2,048 output tokens" in message and "$1 / $5 per million" in message
+    assert EXAMPLE_LOW <= worst <= EXAMPLE_HIGH and floor == math.ceil(worst * 100) / 100
+    assert "3 attempts" in message and "8,192 output tokens" in message and "$1 / $5 per million" in message
+    assert message.endswith("an answer of 20 claims of 200 characters in Chinese or Japanese, whose verdicts "
+                            f"take 4 calls at max_tokens 2,048); give it at least ${floor:.2f}")
+
+
+async def test_the_smallest_budget_serve_accepts_judges_the_largest_example(
+        fake_api: FakeAnthropic, monkeypatch: pytest.MonkeyPatch) -> None:
+    """What the start check promises: the budget it names as the least judges an example of the size it is
+    sized by. It had named $0.14, one call's worth, and the example below, of four calls, was over_budget."""
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "test-key")
+    monkeypatch.setenv("ANTHROPIC_BASE_URL", fake_api.url)
+    with pytest.raises(InputError) as caught:
+        lane_from_args(serve_args("--llm-sample-rate", "1", "--llm-budget-usd-per-day", "0.01"),
+                       sample_rate=1.0, k=5)
+    least = re.search(r"give it at least \$(\d+\.\d\d)$", str(caught.value))
+    assert least is not None
+    lane = lane_from_args(serve_args("--llm-sample-rate", "1", "--llm-budget-usd-per-day", least[1]),
+                          sample_rate=1.0, k=5)
+    assert lane is not None
+    answer = "".join(f"巴黎{chr(0x4E00 + i) * 197}。" for i in range(20))  # 20 sentences of 200 characters
+    documents = tuple(Context(f"d{i}", "x" * 4_000) for i in range(6))
+    (outcome,) = await run_all(lane, [Example("long", "q" * 4_000, documents, answer)])
+    assert outcome.outcome == "ok" and outcome.result is not None
+    assert fake_api.calls == 4 and [len(claims_of(body)) for body in fake_api.requests] == [5] * 4
 
 
 def test_prices_whose_worst_case_overflows_are_refused_on_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -288,7 +323,8 @@ def test_prices_whose_worst_case_overflows_are_refused_on_one_line(monkeypatch: 
                                   "--llm-price-input", "1e305", "--llm-price-output", "1"),
                        sample_rate=1.0, k=5)
     message = str(caught.value)
-    assert message.startswith("--llm-budget-usd-per-day 1e+308 cannot cover one Claude call: ")
+    assert message.startswith("--llm-budget-usd-per-day 1e+308 cannot cover one Claude example of the "
+                              "largest size: ")
     assert "$1e+305 / $1 per million" in message and "\n" not in message
 
 
@@ -308,8 +344,9 @@ def test_a_budget_covering_few_calls_is_warned_about(monkeypatch: pytest.MonkeyP
     (warning,) = warnings("1")
     assert warning.startswith("--llm-budget-usd-per-day 1 holds only 7 Claude calls a day at the worst case: "
                               "each call reserves up to $")
-    # $0.15 holds one; $1.50 holds 1.5 / 0.14472 = 10.4 at least: no warning.
-    assert warnings("0.15")[0].startswith("--llm-budget-usd-per-day 0.15 holds only 1 Claude call a day")
+    # $0.60, enough for the largest example (below), holds 0.6 / 0.14472 = 4.1 to 0.6 / 0.12972 = 4.6 calls;
+    # $1.50 holds 1.5 / 0.14472 = 10.4 at least: no warning.
+    assert warnings("0.6")[0].startswith("--llm-budget-usd-per-day 0.6 holds only 4 Claude calls a day")
     assert warnings("1.5") == []
 
 
@@ -322,7 +359,7 @@ def test_serve_refuses_to_start_on_a_budget_that_cannot_cover_one_call(ragmon_cm
     assert result.returncode == 2 and result.stdout == ""
     assert len(result.stderr.splitlines()) == 1
     assert result.stderr.startswith("ragmon serve: error: --llm-budget-usd-per-day 0.01 cannot cover one "
-                                    "Claude call: each call reserves up to $")
+                                    "Claude example of the largest size: it reserves up to $")
 
 
 async def test_failures_are_logged_once_a_minute_per_outcome(fake_api: FakeAnthropic,
@@ -388,7 +425,7 @@ async def test_an_attempt_that_never_connected_costs_nothing() -> None:
     """A connect timeout sent nothing, so the API billed nothing: counting it at the worst case would spend
     the day's budget on phantom bills while the network is down, and refuse calls after it came back."""
     with unreachable() as url:
-        judge = ClaudeJudge(base_url=url, api_key="test-key", max_tokens=256, timeout=0.3, max_retries=1)
+        judge = ClaudeJudge(base_url=url, api_key="test-key", max_tokens=350, timeout=0.3, max_retries=1)
         lane = ClaudeLane(judge, rate=0.5, concurrency=1, k=5, bucket=TokenBucket(1_000, ManualClock()),
                           budget=DailyBudget(100.0, PRICES, day=lambda: 0))
         (outcome,) = await run_all(lane, [example(1)])
@@ -589,7 +626,7 @@ async def test_a_bill_past_its_reservation_or_the_cap_is_warned_about(
     lines = [r.getMessage() for r in caplog.records if r.name == "ragmon.llm_lane"]
     assert lines[0] == (f"Claude judge: example 'ex-0' billed $1.0005, more than the ${reserved:.4f} "
                         f"reserved for it: the API reported 1,000,000 input and 100 output tokens, past the "
-                        f"{bound.input_tokens:,} and 256 reserved (every attempt's bound)")
+                        f"{bound.input_tokens:,} and 350 reserved (every attempt's bound)")
     assert lines[1] == ("Claude judge: $3.0015 spent today, past --llm-budget-usd-per-day 2.5 (example "
                         "'ex-2' billed $1.0005); no further call is made before the UTC day ends")
     assert lines[2].startswith("Claude judge over_budget: example 'ex-3'")
@@ -625,14 +662,14 @@ def test_a_restarted_sidecar_resumes_the_days_spend_from_its_budget_file_and_say
     assert (line.levelno, line.getMessage()) == (logging.INFO, (
         f"Claude judge: $1.2500 of --llm-budget-usd-per-day 5 already committed on {today()} (UTC), resumed "
         f"from --llm-budget-file {path}; $3.7500 left"))
-    # $4.90 spent leaves $0.10, less than the largest call's worst case ($0.12972 to $0.14472, above).
-    (line,) = start(4.9)
+    # $4.60 spent leaves $0.40, less than the largest example's worst case ($0.50688 to $0.56688, above).
+    (line,) = start(4.6)
     assert line.levelno == logging.WARNING
     assert line.getMessage().startswith(
-        f"Claude judge: $4.9000 of --llm-budget-usd-per-day 5 already committed on {today()} (UTC), resumed "
-        f"from --llm-budget-file {path}; $0.1000 left, less than the largest call reserves ($0.1")
+        f"Claude judge: $4.6000 of --llm-budget-usd-per-day 5 already committed on {today()} (UTC), resumed "
+        f"from --llm-budget-file {path}; $0.4000 left, less than the largest example reserves ($0.5")
     tomorrow = (datetime.datetime.now(datetime.UTC).date() + datetime.timedelta(days=1)).isoformat()
-    assert line.getMessage().endswith(f"such calls are counted over_budget until {tomorrow} 00:00 UTC")
+    assert line.getMessage().endswith(f"such examples are counted over_budget until {tomorrow} 00:00 UTC")
 
 
 async def test_a_throttled_example_leaves_the_budget_file_alone(fake_api: FakeAnthropic,
@@ -673,7 +710,7 @@ def test_a_budget_refused_at_start_leaves_its_file_as_it_was(monkeypatch: pytest
                                                              tmp_path: Path) -> None:
     monkeypatch.setenv("ANTHROPIC_API_KEY", "test-key")
     path = tmp_path / "spend.json"
-    with pytest.raises(InputError, match="cannot cover one Claude call"):
+    with pytest.raises(InputError, match="cannot cover one Claude example"):
         lane_from_args(serve_args("--llm-sample-rate", "1", "--llm-budget-usd-per-day", "0.01",
                                   "--llm-budget-file", str(path)), sample_rate=1.0, k=5)
     assert not path.exists()
@@ -825,6 +862,22 @@ async def test_a_call_cut_off_in_its_first_attempt_is_charged_that_attempt_alone
     assert line == ("Claude judge error: example 'ex-1': call cancelled midway, ragmon stopping (its "
                     f"--drain-seconds passed); counted at the worst case of the 1 attempt it sent with no "
                     f"reply, ${worst:.4f}, never billed as far as ragmon knows")
+
+
+async def test_a_call_cancelled_before_its_request_left_costs_nothing() -> None:
+    """The drain's deadline cancels a call still connecting (an API behind a firewall dropping packets): its
+    request never left, so nothing can bill it. It was charged an attempt's worst case as spent, and told
+    as an `error` costing that much, a failed call that never reached the API."""
+    with unreachable() as url:
+        judge = ClaudeJudge(base_url=url, api_key="test-key", timeout=30, max_retries=2)
+        lane = ClaudeLane(judge, rate=0.5, concurrency=1, k=5, bucket=TokenBucket(1_000, ManualClock()),
+                          budget=DailyBudget(100.0, PRICES, day=lambda: 0))
+        told: list[LaneOutcome] = []
+        lane.on_cancelled = told.append
+        await cancel(asyncio.ensure_future(lane.judge_example(example(1))))
+        await lane.close()
+    assert told == []
+    assert (lane.budget.spent, lane.budget.carried, lane.budget.reserved) == (0.0, 0.0, 0.0)
 
 
 async def test_a_caller_cancelled_while_waiting_for_anothers_call_counts_nothing(

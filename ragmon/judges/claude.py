@@ -35,7 +35,8 @@ Why it is shaped this way:
 - Retries (429, 529, other 5xx, timeouts, connection errors) are the SDK's own: exponential backoff with
   jitter, honouring `retry-after`/`retry-after-ms`, `max_retries` times. An attempt sent that timed out or
   was cut off may still have run and been billed, so each call counts its unanswered attempts
-  (`Usage.unanswered`) for a budget to settle; one whose request never went out whole costs nothing.
+  (`Usage.unanswered`) for a budget to settle; one whose request never went out whole costs nothing, nor
+  does one cancelled (the sidecar's drain) before its request began to go out.
 - `timeout` bounds each attempt's whole reply, not each read of it as the SDK's own timeout does, so a
   reply trickled a few bytes at a time cannot hold a call open past it (`_deadline_client`); and a call, its
   attempts and the waits the API asks for between them, to `timeout` x attempts (`_Attempts`).
@@ -51,6 +52,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import contextvars
 import email.utils
 import functools
 import importlib.util
@@ -154,13 +156,15 @@ class TokenBound:
     """An upper bound on the tokens judging an example can bill, for reserving budget before it: one attempt
     at each of its calls (a long answer makes several), summed, and how many attempts (the first and the
     SDK's retries) each call may make. `call_input_tokens` and `call_output_tokens` bound one attempt of
-    its largest call: what an attempt that got no reply is counted at, whichever call it belonged to."""
+    its largest call: what an attempt that got no reply is counted at, whichever call it belonged to.
+    `calls`: how many calls were summed, for a message to say."""
 
     input_tokens: int
     output_tokens: int
     attempts: int
     call_input_tokens: int
     call_output_tokens: int
+    calls: int = 1
 
 
 class ClaudeJudgeError(JudgeError):
@@ -316,6 +320,16 @@ def _verdict_tokens(claim: str) -> int:
     return VERDICT_TOKENS + math.ceil((len(copied) - other) / 4 + 1.5 * other)
 
 
+WIDE = "\u4e00"
+"""A character of a script whose characters are tokens each (Chinese "one"): the claims of the examples
+the largest verdicts are sized by."""
+
+SMALLEST_MAX_TOKENS = _verdict_tokens(WIDE * QUOTE_CHARS)
+"""The output tokens a single verdict may take (350): a claim of QUOTE_CHARS characters or more in Chinese or
+Japanese, copied back, with its reason. A `max_tokens` below it sends such a claim alone in a call, its reply
+cut off at `max_tokens` every time, each one paid for."""
+
+
 API_ERROR_CHARS = 300
 """Characters of what an error reply said that its message quotes at most: the API's own error (its type
 and message) is well under it; a proxy's HTML page is not."""
@@ -420,27 +434,32 @@ class _Attempts:
         """What the attempts answered had sent as credentials (`_credentials`): a reply may quote them."""
 
     async def asynchronous(self, request: Any, call_next: Callable[[Any], Awaitable[Any]]) -> Any:
+        """One attempt, its `_Delivery` handed to the judge's HTTP client (`_deadline_client`) through
+        `_ATTEMPT`: the attempt runs in this task, and the SDK's request object reaches no further."""
         import anthropic
 
         self.made += 1
+        delivery = _Delivery()
+        entered = _ATTEMPT.set(delivery)
         try:
             response = await call_next(request)
-        except anthropic.APIConnectionError as exc:
-            self._count(exc)
+        except anthropic.APIConnectionError:
+            self.sent = delivery.went_whole
+            self._count(self.sent)
             raise
         except asyncio.CancelledError:
-            # Cut off (the sidecar's drain deadline) with the request perhaps sent whole: may be billed.
-            self.unanswered += 1
+            # Cut off (the sidecar's drain deadline). Once its request began to be written it may have gone
+            # whole, and been billed; before (waiting for a connection, connecting) it reached no one: was
+            # counted all the same, a call cancelled while connecting charged an attempt's worst case.
+            self._count(delivery.began)
             raise
+        finally:
+            _ATTEMPT.reset(entered)
         self.credentials |= _credentials(response.http_response.request.headers)
         return self._within_bound(request, response)
 
-    def _count(self, exc: Any) -> None:
-        """APIConnectionError (APITimeoutError too) carries the attempt's request, and on it its `_Delivery`
-        (always there: the judge's HTTP clients put it on every request; without it, counted as sent)."""
-        delivery = exc.request.extensions.get(_DELIVERY)
-        self.sent = delivery is None or delivery.whole
-        if self.sent:
+    def _count(self, maybe_billed: bool) -> None:
+        if maybe_billed:
             self.unanswered += 1
 
     def _within_bound(self, request: Any, response: Any) -> Any:
@@ -468,23 +487,43 @@ def _asked_wait(headers: Mapping[str, str]) -> float | None:
     return None if date is None else email.utils.mktime_tz(date) - time.time()
 
 
-_DELIVERY = "ragmon.delivery"
-"""The request extension holding an attempt's `_Delivery`; httpcore passes over keys it does not know."""
-
-
 class _Delivery:
-    """What httpcore's trace saw of one attempt: whether its request went out whole, after which the API
-    may have run and billed it. One failing before (no connection, none free in the pool, a header value
-    h11 will not write, a URL scheme httpx has no transport for) reached no one. The most direct signal
-    there is: the transport's error classes say what failed, not whether the request had left by then."""
+    """What httpcore's trace saw of one attempt: whether its request began to go out (`started`) and went
+    out whole (`whole`), after which the API may have run and billed it. One failing before (no connection,
+    none free in the pool, a header value h11 will not write, a URL scheme httpx has no transport for)
+    reached no one. The most direct signal there is: the transport's error classes say what failed, not
+    whether the request had left by then. An attempt cancelled midway is not failed by the transport: its
+    write, interrupted, may have ended in the socket's buffer, so it counts from `started`."""
 
-    def __init__(self, request: httpx2.Request) -> None:
+    def __init__(self) -> None:
+        self.attached = False
+        """Whether an HTTP request of the judge's client carries it; if not, nothing saw the attempt, which
+        is counted as sent."""
+        self.started = False
         self.whole = False
-        request.extensions[_DELIVERY] = self
+
+    def attach(self, request: httpx2.Request) -> None:
+        self.attached = True
         request.extensions["trace"] = self._trace
 
+    @property
+    def went_whole(self) -> bool:
+        """Whether the request may have reached the API whole: for an attempt the transport failed."""
+        return self.whole or not self.attached
+
+    @property
+    def began(self) -> bool:
+        """Whether any of the request may have gone out: for an attempt cancelled midway."""
+        return self.started or not self.attached
+
     async def _trace(self, event: str, info: Mapping[str, Any]) -> None:
+        self.started = self.started or event.endswith(".send_request_headers.started")
         self.whole = self.whole or event.endswith(".send_request_body.complete")
+
+
+_ATTEMPT: contextvars.ContextVar[_Delivery | None] = contextvars.ContextVar("ragmon_claude_attempt",
+                                                                            default=None)
+"""The `_Delivery` of the attempt the running task makes, set by `_Attempts` for the HTTP client's `send`."""
 
 
 @functools.cache
@@ -499,8 +538,8 @@ def _deadline_client() -> Callable[[float], httpx2.AsyncClient]:
     wait, connect, headers and body run there under one deadline, and an attempt cut off by it ends as an
     httpx timeout, which the SDK retries and reports as any other: a `ReadTimeout` once its request went
     out whole, a `ConnectTimeout` before (`_Delivery` says). The blocking methods run on an event loop too
-    (`LoopThread`): a blocking read cannot be cancelled. Each request carries a `_Delivery`, for `_Attempts`
-    to count only attempts that may have been billed.
+    (`LoopThread`): a blocking read cannot be cancelled. Each request carries its attempt's `_Delivery`, for
+    `_Attempts` to count only attempts that may have been billed.
 
     Made on first use: `anthropic` is imported with a judge, not with this module.
     """
@@ -513,7 +552,8 @@ def _deadline_client() -> Callable[[float], httpx2.AsyncClient]:
             self.attempt_timeout = attempt_timeout
 
         async def send(self, request: httpx2.Request, **options: Any) -> httpx2.Response:
-            delivery = _Delivery(request)
+            delivery = _ATTEMPT.get() or _Delivery()
+            delivery.attach(request)
             deadline = asyncio.timeout(self.attempt_timeout)
             try:
                 async with deadline:
@@ -598,12 +638,13 @@ def _check_model(model: object) -> None:
                          f"{DEFAULT_MODEL!r} by default)")
 
 
-def _at_least(name: str, value: object, least: int) -> int:
-    """`value` as an int (numpy's int64 from a config table too), or an error naming the argument and what
-    it was given: the API would refuse the request, or the judge misbehave, only later and without saying
-    which setting was wrong."""
+def _at_least(name: str, value: object, least: int, why: str = "") -> int:
+    """`value` as an int (numpy's int64 from a config table too), or an error naming the argument, what
+    it was given and `why` the least is what it is: the API would refuse the request, or the judge
+    misbehave, only later and without saying which setting was wrong."""
     if isinstance(value, bool) or not isinstance(value, Integral) or value < least:
-        raise BadSetting(f"ClaudeJudge: {name} must be a whole number of at least {least}, got {value!r}")
+        raise BadSetting(f"ClaudeJudge: {name} must be a whole number of at least {least}, got {value!r}"
+                         f"{why}")
     return int(value)
 
 
@@ -745,7 +786,10 @@ class ClaudeJudge:
                  api_key: str | None = None, max_doc_chars: int = 4000, max_total_chars: int = 24000,
                  cache_dir: str | os.PathLike[str] | None = None, cache_entries: int = 10_000) -> None:
         _check_model(model)
-        max_tokens = _at_least("max_tokens", max_tokens, 1)
+        max_tokens = _at_least("max_tokens", max_tokens, SMALLEST_MAX_TOKENS, why=(
+            f": one verdict may take that many (a claim of {QUOTE_CHARS} characters in Chinese or Japanese, "
+            "copied back, with its reason), and a reply cut off at max_tokens gives no verdict however often "
+            "it is paid for"))
         max_doc_chars = _at_least("max_doc_chars", max_doc_chars, 1)
         max_total_chars = _at_least("max_total_chars", max_total_chars, 1)
         cache_entries = _at_least("cache_entries", cache_entries, 1)
@@ -853,10 +897,7 @@ class ClaudeJudge:
         answer; the SDK may make `max_retries` more attempts at each.
         """
         bounds = [self._bound(request) for request in self._plan(example, claims).requests]
-        if not bounds:
-            return None
-        return TokenBound(sum(b.input_tokens for b in bounds), sum(b.output_tokens for b in bounds),
-                          self.max_retries + 1, max(b.input_tokens for b in bounds), self.max_tokens)
+        return self._summed(bounds) if bounds else None
 
     def largest_request_bound(self, answer_chars: int = LARGEST_ANSWER_CHARS) -> TokenBound:
         """`request_bound` of the largest request this judge sends for an answer of `answer_chars`
@@ -872,8 +913,30 @@ class ClaudeJudge:
         other control characters that the prompt defuses and JSON escapes."""
         per_claim = 200
         claims = ["a" * min(per_claim, answer_chars - start) for start in range(0, answer_chars, per_claim)]
+        return self._at_the_limits(claims)
+
+    def largest_example_bound(self) -> TokenBound:
+        """`request_bound` of the largest example a budget is sized by before any is seen: an answer of
+        `CLAIMS_PER_CALL` claims of `QUOTE_CHARS` characters (`LARGEST_ANSWER_CHARS` in all) in a script
+        whose characters are tokens each (Chinese, Japanese), the question and documents at their limits as
+        in `largest_request_bound`. Its verdicts are the largest `_verdict_tokens` allows for, so `_batches`
+        cuts it into the most calls an answer of as many claims and characters makes in any script (four
+        at the default `max_tokens`), each sending the documents again: the same answer in ASCII is one
+        call, and a budget sized by that one call had counted every long Chinese answer over_budget."""
+        claims = tuple(Claim(WIDE * QUOTE_CHARS, 0, QUOTE_CHARS) for _ in range(CLAIMS_PER_CALL))
+        batches = _batches(claims, range(len(claims)), self.max_tokens)
+        return self._summed([self._at_the_limits([claims[i].text for i in batch]) for batch in batches])
+
+    def _at_the_limits(self, claims: Sequence[str]) -> TokenBound:
+        """The bound of a call of `claims`, its question and documents as large as clipping lets them be."""
         request = self._request(Question("a" * self.max_doc_chars, truncated=True), (), claims, sys.maxsize)
         return self._bound(request, unsent=self.max_total_chars)
+
+    def _summed(self, bounds: Sequence[TokenBound]) -> TokenBound:
+        """The bound of an example judged in these calls."""
+        return TokenBound(sum(b.input_tokens for b in bounds), sum(b.output_tokens for b in bounds),
+                          self.max_retries + 1, max(b.input_tokens for b in bounds), self.max_tokens,
+                          len(bounds))
 
     def _bound(self, request: Mapping[str, Any], unsent: int = 0) -> TokenBound:
         """`unsent`: bytes to count besides the request's own, for documents a bound allows for unseen."""

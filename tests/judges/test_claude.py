@@ -8,6 +8,7 @@ import json
 import logging
 import math
 import os
+import socket
 import subprocess
 import sys
 import threading
@@ -489,6 +490,25 @@ async def test_a_caller_cancelled_while_waiting_for_anothers_call_sent_nothing(
     assert caught.value.usage == Usage(unanswered=1)  # type: ignore[attr-defined]
 
 
+async def test_a_call_cancelled_before_its_request_left_says_it_sent_nothing() -> None:
+    """The drain's deadline cancels a call still connecting (a listening socket whose full accept queue
+    drops further SYNs, as a firewall would): its request never left, so nothing can bill it. The judge had
+    said it sent one attempt, and its caller charged that attempt's worst case."""
+    with socket.socket() as server, socket.socket() as queued:
+        server.bind(("127.0.0.1", 0))
+        server.listen(0)
+        queued.connect(server.getsockname())
+        judge = ClaudeJudge(base_url=f"http://127.0.0.1:{server.getsockname()[1]}", api_key="test-key",
+                            timeout=30, max_retries=2)
+        task = asyncio.ensure_future(judge.ajudge_with_usage(EXAMPLE, CLAIMS))
+        await asyncio.sleep(0.3)
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError) as caught:
+            await task
+        await judge.aclose()
+    assert caught.value.usage == Usage()  # type: ignore[attr-defined]
+
+
 def test_sync_hang_is_a_timeout_too(fake_api: FakeAnthropic) -> None:
     fake_api.default = Hang(30)
     with pytest.raises(ClaudeJudgeError, match=r"no reply within 0\.3s"):
@@ -686,12 +706,12 @@ def test_unreadable_disk_entries_are_misses(fake_api: FakeAnthropic, tmp_path: P
 
 
 def test_request_bound_covers_the_request(fake_api: FakeAnthropic) -> None:
-    judge = make_judge(fake_api, max_tokens=300)
+    judge = make_judge(fake_api, max_tokens=400)
     bound = judge.request_bound(EXAMPLE, CLAIMS)
     judge.judge(EXAMPLE, CLAIMS)
     body = fake_api.requests[0]
     sent_bytes = len(json.dumps({k: body[k] for k in ("system", "messages", "tools")}).encode())
-    assert bound is not None and bound.output_tokens == 300
+    assert bound is not None and bound.output_tokens == 400
     assert bound.input_tokens >= sent_bytes
 
 
@@ -737,13 +757,23 @@ def test_credentials_that_fail_at_a_call_are_a_judge_error_and_nothing_is_sent(
     assert fake_api.calls == 1  # the first call's
 
 
+FOR_A_VERDICT = (": one verdict may take that many (a claim of 200 characters in Chinese or Japanese, copied "
+                 "back, with its reason), and a reply cut off at max_tokens gives no verdict however often "
+                 "it is paid for")
+
+
 @pytest.mark.parametrize(("args", "options", "message"), [
     ((), {"timeout": 0}, "ClaudeJudge: timeout must be a finite number of seconds above 0, got 0"),
     # Accepted, it let a call to an API that never replies wait for good.
     ((), {"timeout": math.inf}, "ClaudeJudge: timeout must be a finite number of seconds above 0, got inf"),
     ((), {"max_retries": -1}, "ClaudeJudge: max_retries must be a whole number of at least 0, got -1"),
     ((), {"max_doc_chars": 0}, "ClaudeJudge: max_doc_chars must be a whole number of at least 1, got 0"),
-    ((), {"max_tokens": 2048.0}, "ClaudeJudge: max_tokens must be a whole number of at least 1, got 2048.0"),
+    ((), {"max_tokens": 2048.0}, f"ClaudeJudge: max_tokens must be a whole number of at least 350, got 2048.0"
+     f"{FOR_A_VERDICT}"),
+    # A 200-character Chinese claim's verdict: 50 tokens, and 1.5 for each character copied back, 350. At 349
+    # each such claim went alone in a call, cut off at max_tokens every time, each one paid for.
+    ((), {"max_tokens": 349}, f"ClaudeJudge: max_tokens must be a whole number of at least 350, got 349"
+     f"{FOR_A_VERDICT}"),
     (("http://127.0.0.1:8080",), {}, "ClaudeJudge: model 'http://127.0.0.1:8080' is a URL, not a model id: "
      "pass the API's address as base_url= or ANTHROPIC_BASE_URL (the first argument is the model, "
      "'claude-haiku-4-5' by default)"),
@@ -752,7 +782,8 @@ def test_credentials_that_fail_at_a_call_are_a_judge_error_and_nothing_is_sent(
     # Used to write its cache files into the working directory, unasked.
     ((), {"cache_dir": ""}, "ClaudeJudge: cache_dir is empty: give a directory, or None to keep verdicts in "
      "memory only"),
-], ids=["timeout", "infinite timeout", "max_retries", "max_doc_chars", "max_tokens", "url-as-model",
+], ids=["timeout", "infinite timeout", "max_retries", "max_doc_chars", "max_tokens", "max_tokens-too-few",
+        "url-as-model",
         "empty-model", "empty-cache"])
 def test_a_bad_argument_is_refused_by_name_when_the_judge_is_built(
         fake_api: FakeAnthropic, args: tuple[Any, ...], options: dict[str, Any], message: str) -> None:
@@ -782,8 +813,8 @@ def test_an_argument_of_the_wrong_type_is_refused_by_name(fake_api: FakeAnthropi
 def test_repr_shows_the_settings_and_never_the_key(fake_api: FakeAnthropic, tmp_path: Path) -> None:
     # A whole number of numpy's, as a config table read with pandas gives, is taken as one.
     judge = ClaudeJudge("claude-test", base_url=fake_api.url, api_key="sk-secret", cache_dir=tmp_path / "c",
-                        timeout=5, max_tokens=numpy.int64(256))  # type: ignore[arg-type]
-    assert repr(judge) == ("ClaudeJudge(model='claude-test', max_tokens=256, timeout=5.0, max_retries=2, "
+                        timeout=5, max_tokens=numpy.int64(512))  # type: ignore[arg-type]
+    assert repr(judge) == ("ClaudeJudge(model='claude-test', max_tokens=512, timeout=5.0, max_retries=2, "
                            f"max_doc_chars=4000, max_total_chars=24000, cache_dir={str(tmp_path / 'c')!r}, "
                            "cache_entries=10000)")
     assert "secret" not in repr(judge) and "secret" not in str(judge)
@@ -1014,6 +1045,16 @@ def test_claims_in_chinese_go_in_calls_their_verdicts_fit(fake_api: FakeAnthropi
     verdicts = make_judge(fake_api).judge(EXAMPLE, claims)
     assert [v.claim for v in verdicts] == list(claims) and all(v.supported for v in verdicts)
     assert [len(claims_of(body)) for body in fake_api.requests] == [10, 10]
+
+
+def test_the_smallest_max_tokens_holds_the_largest_verdict(fake_api: FakeAnthropic) -> None:
+    """At the least max_tokens the judge accepts, 350, a claim of 200 Chinese characters is judged: its
+    verdict, each character copied back as a 6-character JSON escape (1.5 of the fake's tokens, 4 characters
+    each), is 300 tokens and ~25 more for its other fields and reason."""
+    claim = Claim("巴黎" + "塔" * 197 + "。", 0, 200)
+    verdicts, usage = make_judge(fake_api, max_tokens=350).judge_with_usage(EXAMPLE, (claim,))
+    assert [(v.claim, v.supported) for v in verdicts] == [(claim, True)]
+    assert fake_api.calls == 1 and 300 < usage.output_tokens <= 350
 
 
 def _one_sentence(length: int) -> Claim:
