@@ -29,11 +29,14 @@ from ragmon.text.terms import (
 from ragmon.text.wrapper_model import reads_as_wrapper, states_after_comma
 
 _HEADING = re.compile(r"[ \t]*#{1,6}[ \t]")
-_ITEM_NUMBER = r"\(?\d{1,3}[.)]|\d\ufe0f?\u20e3|\(?[a-z][)]|(?:i{1,3}|iv|vi{0,3}|ix|xi{0,2})\."
-"""An item's number: "2.", "(2)", "2)", a keycap "2️⃣", "b)", a roman "iv."."""
+_ITEM_NUMBER = r"\(?\d{1,3}[.)]|\d\ufe0f?\u20e3|\(?[a-z][)]|(?i:i{1,3}|iv|vi{0,3}|ix|xi{0,2})\."
+"""An item's number: "2.", "(2)", "2)", a keycap "2️⃣", "b)", a roman "iv." or "IV."."""
 _MARKER = re.compile(r"[ \t]*(?:>|[-*+•‣◦▪●" + ENCLOSED_NUMBERS + r"]|" + _ITEM_NUMBER + r"|\[[ xX]\])[ \t]+")
 _LABEL_WORDS = ("step", "option", "tip", "method", "approach", "solution", "reason", "way")
-_PLAIN_OPENINGS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZ") - {word[0].upper() for word in _LABEL_WORDS}
+_ROMAN_CAPITALS = "IVX"
+"""The capitals a roman item number ("II.", "IV.", "XII.") opens with: the one marker a capital opens."""
+_PLAIN_OPENINGS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZ") - {word[0].upper() for word in _LABEL_WORDS} \
+    - frozenset(_ROMAN_CAPITALS)
 """Capitals that open no marker, no step and no note: most sentences open with one, and a set's test
 spares them the call that looks (splitting prose had cost 12% more instructions with it)."""
 _LABEL_STARTS = (*(form for word in _LABEL_WORDS for form in (word, word.capitalize(), word.upper())),
@@ -56,11 +59,16 @@ _BLANK_CLASS = r"[\s" + INVISIBLE_CLASS + "]"
 _CITED_AFTER = ("(?:" + "|".join((CITATION_MARK, FILE_CITATION, SUPERSCRIPT_CITATION, r"\^[0-9]{1,3}",
                                    "[¹²³⁰⁴-⁹]+")) + ")*")
 _ENDS = r"[.!?…](?<![.!?…].)[.!?…]*[\"'”’)\]]*" + _CITED_AFTER + "(?=" + _BLANK_CLASS + "|$"
-_RUN_ON = r"|(?<=[a-z][.!?])[A-Z][a-z])"
-_WIDE_RUN_ON = r"|(?<=[^\W\d_A-Z][.!?])(?![a-z])[^\W\d_]{2})"
+_AFTER_CITATION = r"(?<=[\]】>0-9¹²³⁰⁴-⁹])"
+"""Where a citation after the marks ends (`_CITED_AFTER`: "]", "】", "</sup>", "^1", "¹")."""
+_RUN_ON = r"|(?:(?<=[a-z][.!?])|" + _AFTER_CITATION + r")[A-Z][a-z])"
+_WIDE_RUN_ON = r"|(?:(?<=[^\W\d_A-Z][.!?])|" + _AFTER_CITATION + r")(?![a-z])[^\W\d_]{2})"
 """A full stop, "!" or "?" after a small letter with a capital and a small letter straight after it, no
 space between ("...for a full refund.Gift cards are refundable too."): a sentence run on into the next,
-as text joined from streamed chunks or extracted from a PDF is. Only a candidate: `_runs_on` decides."""
+as text joined from streamed chunks or extracted from a PDF is. So is one whose citation the next
+sentence is glued to ("...30 days.[1]Exchanges are free.", an OpenAI assistant's "...30
+days.【4:0†policy.pdf】Exchanges..."): the citation is the first sentence's, as with a space after it. Only a
+candidate: `_runs_on` decides."""
 _BOUNDARY = re.compile(_ENDS + _RUN_ON)
 """A run of sentence marks, tried from its first mark only: every mark of it reaches the same end, so
 trying each again read the rest of the run each time, quadratic in a long run not followed by a space.
@@ -75,6 +83,17 @@ word straight after the mark may end one too (`_RUN_ON`, `_runs_on`)."""
 _WIDE_ENDS = _ENDS + _WIDE_RUN_ON
 _WIDE_BOUNDARY = re.compile(_WIDE_ENDS + r"|[。！？｡](?<![。！？｡!?].)[。！？｡!?]*+[」』）”’\"')\]]*+"
                             + _CITED_AFTER + r"(?!と|って)")
+_EMOJI = ("\u231a\u231b\u23e9-\u23f3\u23f8-\u23fa\u2600-\u2775\u27b0\u27bf\u2b1b\u2b1c\u2b50\u2b55"
+          "\U0001f000-\U0001f0ff\U0001f170-\U0001f7ff\U0001f900-\U0001faff")
+"""Emoji, skin tones and flags' letters among them, but no arrow ("Settings → Billing", "➡") and no
+number ("❶", "🄂"): those go on with the sentence, or are list markers (`_MARKER`)."""
+_EMOJI_BOUNDARY = re.compile(_WIDE_BOUNDARY.pattern + "|(?P<emoji>[" + _EMOJI + "][" + _EMOJI
+                             + "\ufe0e\ufe0f\u200d\U000e0020-\U000e007f]*+)(?=\\s+(?![a-z])[^\\W_])")
+"""`_WIDE_BOUNDARY`, and an emoji (with its variation selector, skin tone, or the other emoji a joiner
+makes one with it) before a space and no small letter: a candidate end that `_emoji_ends` decides, for
+text with an emoji (`_HAS_EMOJI`): the others are spared the alternative."""
+_HAS_EMOJI = re.compile("[" + _EMOJI + "]")
+_SAID = re.compile(r"[^\W_]")
 _LEADING_SPACE = re.compile(_BLANK_CLASS + "*")
 _INVISIBLE = frozenset(INVISIBLE)
 _BLANK = INVISIBLE + "\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005" \
@@ -259,8 +278,8 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
     (`_skipped_lines`: headings, a list of sources, code fences' lines) are skipped, as is a reasoning
     model's thinking (`_thinking`). A period ends one only when whitespace or an invisible character
     follows (so 3.5 stays whole), or a sentence runs on into the next ("refund.Gift cards": `_runs_on`),
-    and the word before it is not an abbreviation. Invisible characters are
-    stripped from a sentence's ends as whitespace is.
+    and the word before it is not an abbreviation. An emoji before a capital may end one too
+    (`_emoji_ends`). Invisible characters are stripped from a sentence's ends as whitespace is.
     """
     out: list[tuple[int, int]] = []
     if "<" in text and ("<br" in text or "<BR" in text):
@@ -272,7 +291,8 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
     # One line opening as no skipped line can is the common answer: spared the look.
     may_skip = len(lines) > 1 or (lines and text[lines[0][0]] in _MAY_SKIP)
     skipped = _skipped_lines(text, lines) if may_skip else ()
-    boundary = _BOUNDARY if text.isascii() else _WIDE_BOUNDARY
+    boundary = _BOUNDARY if text.isascii() else (
+        _EMOJI_BOUNDARY if wide(text) and _HAS_EMOJI.search(text) else _WIDE_BOUNDARY)
     carried: int | None = None  # where the sentence a line left open (`soft_wraps`) starts
     joins = _joins(text, lines, skipped, original) if len(lines) > 1 else ()
     for at, (pos, end) in enumerate(lines):
@@ -287,7 +307,9 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
                 continue  # within the marker of the sentence begun at the last boundary
             stop = b.end()
             next_at = _LEADING_SPACE.match(text, stop, end).end()  # type: ignore[union-attr]  # "*" always matches
-            if next_at == stop < end and text[b.start()] in ".!?" and not _runs_on(text, b.start(), stop):
+            if b.lastgroup == "emoji" and not _emoji_ends(text, first, b.start(), next_at):
+                continue
+            if next_at == stop < end and text[b.start()] in ".!?…" and not _runs_on(text, b.start(), stop):
                 continue  # a mark with a word straight after it: "example.Com", "Vue.Js", "os.Path"
             if next_at < end and text[next_at].islower() and _goes_on(text, b.start(), stop):
                 continue
@@ -307,6 +329,25 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
             _append(out, text, first, end)
             carried = None
     return out
+
+
+_NO_LAST_WORDS = wordset("a an the and or but nor i my our your their its to of in on at by for from with "
+                         "via into onto per than")
+"""Words no sentence ends with: an emoji after one stands in the sentence ("I ❤️ New York", "ship to 🇺🇸 US
+addresses")."""
+
+
+def _emoji_ends(text: str, first: int, emoji: int, next_at: int) -> bool:
+    """Whether the emoji at `emoji` ends the sentence begun at `first`, a capital or a digit at `next_at`
+    opening the next ("Refunds take 30 days 🎉 Exchanges are free."): read as one claim, a made-up sentence
+    after an emoji rode on a supported one. Not an emoji opening the sentence ("✅ Free shipping", and
+    after an end: "Great news! 🎉 Your refund ..."), which would be a claim of nothing but emoji, nor one
+    after a word no sentence ends with (`_NO_LAST_WORDS`)."""
+    opening = text[next_at]
+    if not (opening.isupper() or opening.isdigit()) or _SAID.search(text, first, emoji) is None:
+        return False
+    words = text[max(first, emoji - _LONGEST_WORD):emoji].split()
+    return not words or words[-1].lower() not in _NO_LAST_WORDS
 
 
 def _joins(text: str, lines: list[tuple[int, int]], skipped: Collection[int], original: str) -> list[bool]:
@@ -562,10 +603,10 @@ _CJK_TITLE = re.compile(r"[ \t]*(?:" + _CJK_NUMERAL + r"、|第(?:\d{1,2}|" + _C
 
 def _opening(text: str, pos: int, end: int) -> int:
     """Where the sentence starting at `pos` starts past a note of the sources (`_NOTE`), or past its list
-    marker and its step's number. A capital letter opens no marker."""
+    marker and its step's number. A capital letter opens no marker but a roman number ("II. ")."""
     if text.startswith(("(", "（", "["), pos, end) and (note := _NOTE.match(text, pos, end)):
         return note.end()
-    if not text[pos:pos + 1].isupper():
+    if not text[pos:pos + 1].isupper() or text[pos] in _ROMAN_CAPITALS:
         marker = _MARKER.match(text, pos, end)
         if marker:
             pos = marker.end()

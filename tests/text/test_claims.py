@@ -86,6 +86,26 @@ def test_numbered_items_are_claims_and_the_item_number_is_not_a_number_of_the_cl
     assert_offsets(answer)
 
 
+def test_roman_numbers_in_capitals_are_item_markers_as_numbers_are() -> None:
+    # "II." had been a claim of its own, unsupported: groundedness 2/3 for an answer whose every item the
+    # context holds.
+    answer = "I. Returns\nII. Customers may return most items within 30 days of delivery.\nIII. Clearance " \
+             "items are final sale."
+    assert verdicts(answer) == [("Returns", True),
+                                ("Customers may return most items within 30 days of delivery.", True),
+                                ("Clearance items are final sale.", True)]
+    # "I. " is 3 characters, "Returns" 7: 3 to 10; the newline at 10, "II. " 11 to 15, then 21 characters.
+    answer = "I. Returns\nII. Refunds take 30 days."
+    assert [(c.text, c.start, c.end) for c in split_claims(answer)] == [
+        ("Returns", 3, 10), ("Refunds take 30 days.", 15, 36)]
+
+
+@pytest.mark.parametrize("marker", ["IV.", "VIII.", "IX.", "XII.", "  V."])
+def test_a_roman_number_in_capitals_is_no_number_of_its_claim(marker: str) -> None:
+    assert texts(f"{marker} Refunds take 5 days.\nReturns. II. Exchanges are free.") == [
+        "Refunds take 5 days.", "Returns.", "Exchanges are free."]
+
+
 @pytest.mark.parametrize(("answer", "claims"), [
     # A step's number is the item's, as "1." is: "Step 1." had been a claim of its own, and 1 and 2 numbers
     # the context had to hold.

@@ -128,3 +128,30 @@ def test_a_long_run_of_candidates_is_read_in_linear_time() -> None:
     assert sentences(text) == [text.rstrip()]
     text = "abc.Def " * 20_000
     assert len(sentences(text)) == 20_001
+
+
+@pytest.mark.parametrize("cite", ["[1]", "【4:0†policy.pdf】", "<sup>1</sup>", "¹", "^1"])
+def test_a_sentence_glued_to_the_citation_after_a_true_one_is_a_claim_of_its_own(cite: str) -> None:
+    # One claim, the gift-card sentence riding on the cited refund one: supported, groundedness 1.0. Two,
+    # the citation the refund sentence's as with a space after it: the gift card's terms are 1 of 3 in the
+    # context, groundedness 1/2.
+    context = (Context("c1", REFUND),)
+    [result] = evaluate([Example("x", "Can I return items?", context, REFUND + cite + GIFT)], LexicalJudge(),
+                        EvalConfig(bootstrap_samples=0)).results
+    assert [(v.claim.text, v.supported) for v in result.verdicts] == [(REFUND + cite, True), (GIFT, False)]
+    assert result.metrics["groundedness"] == 0.5
+
+
+def test_the_claims_of_a_sentence_glued_to_a_citation_slice_it_as_with_a_space() -> None:
+    # The refund sentence is 72 characters; "[1]" 3 more, to 75. With a space the gift card's 30 start at
+    # 76, glued at 75. "【4:0†policy.pdf】" is 16 characters: the refund sentence ends at 88.
+    spaced, glued = REFUND + "[1] " + GIFT, REFUND + "[1]" + GIFT
+    assert [(c.start, c.end) for c in split_claims(spaced)] == [(0, 75), (76, 106)]
+    assert [(c.start, c.end) for c in split_claims(glued)] == [(0, 75), (75, 105)]
+    openai = REFUND + "【4:0†policy.pdf】" + GIFT
+    assert [(c.start, c.end) for c in split_claims(openai)] == [(0, 88), (88, 118)]
+
+
+@pytest.mark.parametrize("text", ["Write to Dr.[2]Smith today.", "Browse www.example.[1]Com today."])
+def test_a_name_with_a_citation_glued_after_its_dot_stays_whole(text: str) -> None:
+    assert sentences(text) == [text]
