@@ -9,7 +9,8 @@ The format is detected per file from its first record:
 3. trace JSON or JSONL: `input|question`, `output`, `expectedDocs`, `steps` with retrieval outputs; an
    `input` or `output` a tracer logged as an object gives its question, answer and contexts under a
    chain's names (`query`, `result`, `source_documents`), and its other keys stay in `Example.extra`.
-4. OTLP/JSON lines: one `ExportTraceServiceRequest` per line, as the Collector's file exporter writes.
+4. OTLP/JSON lines: one `ExportTraceServiceRequest` per line, as the Collector's file exporter writes
+   (its keys in lowerCamelCase) or protobuf's `MessageToJson(preserving_proto_field_name=True)` does.
    The spans go through the OTLP/JSON decoder, the Assembler and span extraction exactly as live traffic
    does, so an offline figure for a recorded trace is the sidecar's figure for it. A trace must lie in
    one file; its example id is the trace id.

@@ -16,6 +16,7 @@ from ragmon.datasets.fields import (
     json_type,
     listed,
     optional_id_tuple,
+    optional_reference,
     optional_str,
     required_id,
     required_str,
@@ -57,7 +58,7 @@ def evalset_examples(doc: dict[str, Any]) -> Iterator[tuple[FieldPath, Example]]
 def _evalset_example(item: dict[str, Any], corpus_ids: set[str] | None) -> Example:
     check_names(item, _EVALSET_FIELDS)
     _check_unanswered(item)
-    ground_truth = optional_str(item, "ground_truth_answer")
+    ground_truth = optional_reference(item, "ground_truth_answer")
     category = optional_str(item, "category")
     relevant = optional_id_tuple(item, "expected_chunk_ids")
     if corpus_ids is not None and relevant is not None:

@@ -192,6 +192,18 @@ def optional_str(obj: Mapping[str, Any], key: str) -> str | None:
     raise FieldError(f"expected a string or null, got {_strings(value) or json_type(value)}", (key,))
 
 
+def optional_reference(obj: Mapping[str, Any], key: str) -> str | None:
+    """A ground truth: the reference answer a person wrote. Blank, it is a field left unfilled (a
+    spreadsheet's empty cell), not a reference: scored, every answer got answer_correctness 0, where the
+    sidecar reads a blank `ragmon.ground_truth` as unknown. Refused as a blank id is, so that no figure
+    moves without a word; null, or no field, is the unknown one."""
+    value = optional_str(obj, key)
+    if value is not None:
+        _refuse_blank(value, "ground truth", (key,),
+                      ": write the reference answer, or null (or no field) where none is known")
+    return value
+
+
 def required_id(obj: Mapping[str, Any], key: str, base: FieldPath = ()) -> str:
     value = obj.get(key)
     if value is None:
@@ -209,13 +221,19 @@ def _missing(obj: Mapping[str, Any], key: str, base: FieldPath) -> FieldError:
 def _as_id(value: Any, path: FieldPath) -> str:
     """Ids are strings; whole numbers are accepted and read as their decimal text."""
     if isinstance(value, str):
-        if not value.strip():  # an id of spaces names nothing a person can read back from a report
-            raise FieldError("expected a non-empty id" if not value else f"expected an id, got only spaces "
-                             f"{value!r}", path)
+        # An id of spaces names nothing a person can read back from a report.
+        _refuse_blank(value, "id", path)
         return value
     if isinstance(value, int) and not isinstance(value, bool):
         return str(value)
     raise FieldError(f"expected an id (string or whole number), got {json_type(value)}", path)
+
+
+def _refuse_blank(value: str, noun: str, path: FieldPath, hint: str = "") -> None:
+    if not value.strip():
+        article = "an" if noun[0] in "aeiou" else "a"
+        raise FieldError((f"expected a non-empty {noun}" if not value else
+                          f"expected {article} {noun}, got only spaces {value!r}") + hint, path)
 
 
 def optional_id_tuple(obj: Mapping[str, Any], key: str) -> tuple[str, ...] | None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterable, Iterator
+from typing import Any
 
 from ragmon.datasets.decoding import json_error, json_line
 from ragmon.datasets.fields import json_type
@@ -18,12 +19,20 @@ from ragmon.otlp.decode import DecodeError, decode_json
 from ragmon.semconv.extract import ExtractionError, extract_noted
 from ragmon.traces import Assembler, Span
 
-OTLP_MARKER = "resourceSpans"
+OTLP_MARKERS = ("resourceSpans", "resource_spans")
+"""An ExportTraceServiceRequest's one field, under either name proto3's JSON mapping has parsers accept:
+the lowerCamelCase one the Collector writes and the proto field name `MessageToJson(...,
+preserving_proto_field_name=True)` writes, both of which the OTLP/JSON decoder reads. Recognised by the
+first alone, a file of the second was read as ragmon records, its first line refused as one with no id."""
 NOT_RAG = "not_rag"
 """The reason recorded in `skipped` for a recorded trace with no retrieval and no generation."""
 Skipped = list[tuple[str, str]]
 """(trace id, reason): NOT_RAG for a trace that is no example; any other reason is a trace scored with
 requests of it left unscored (`ragmon.semconv.extract.extract_noted`), which the caller should say."""
+
+
+def is_otlp(obj: Any) -> bool:
+    return isinstance(obj, dict) and any(marker in obj for marker in OTLP_MARKERS)
 
 
 def load_otlp(lines: Iterable[tuple[int, bytes]], source: str,
@@ -66,10 +75,10 @@ def _otlp_spans(raw: bytes, source: str, number: int) -> tuple[Span, ...]:
         obj = json_line(raw)
     except ValueError as exc:
         raise json_error(exc, source, number) from None
-    if not isinstance(obj, dict) or OTLP_MARKER not in obj:
+    if not is_otlp(obj):
         raise InputError(f"expected an OTLP/JSON ExportTraceServiceRequest (an object with "
-                         f"{OTLP_MARKER!r}) like the lines before it, got {json_type(obj)}",
-                         source=source, line=number)
+                         f"{' or '.join(map(repr, OTLP_MARKERS))}) like the lines before it, got "
+                         f"{json_type(obj)}", source=source, line=number)
     try:
         batch = decode_json(raw)
     except DecodeError as exc:

@@ -25,7 +25,7 @@ from ragmon.datasets.evalset_format import evalset_examples
 from ragmon.datasets.fields import FieldError, FieldPath, dotted, json_type
 from ragmon.datasets.formats import RECORD_FIELDS, is_evalset, is_trace
 from ragmon.datasets.locate import LineOf, fixed, line_of
-from ragmon.datasets.otlp_lines import OTLP_MARKER, Skipped, load_otlp
+from ragmon.datasets.otlp_lines import Skipped, is_otlp, load_otlp
 from ragmon.datasets.ragmon_format import ragmon_example
 from ragmon.datasets.trace_format import trace_example
 from ragmon.errors import InputError
@@ -188,7 +188,7 @@ def _records(handle: BinaryIO, source: str, skipped: Skipped) -> Iterator[tuple[
         handle.seek(0)
         yield from _load_document(handle.read(), source)
         return
-    if isinstance(obj, dict) and OTLP_MARKER in obj:
+    if is_otlp(obj):
         yield from load_otlp(itertools.chain([first], lines), source, skipped)
         return
     parse = _record_parser(obj, source, number)
@@ -263,7 +263,7 @@ def _record_parser(obj: Any, source: str, line: int) -> _Parser:
     """The format of a whole file follows from its first record."""
     if not isinstance(obj, dict):
         raise InputError(f"expected a JSON object, got {json_type(obj)}", source=source, line=line)
-    if OTLP_MARKER in obj:
+    if is_otlp(obj):
         raise InputError("OTLP/JSON must hold one ExportTraceServiceRequest per line, as the Collector's "
                          "file exporter writes it (reformat with `jq -c .`)", source=source, line=line)
     return trace_example if is_trace(obj) else ragmon_example

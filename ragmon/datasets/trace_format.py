@@ -19,6 +19,7 @@ from ragmon.datasets.fields import (
     optional_contexts,
     optional_id_set,
     optional_id_tuple,
+    optional_reference,
     optional_str,
     required_id,
     required_str,
@@ -77,7 +78,7 @@ def trace_example(obj: dict[str, Any], default_id: str) -> Example:
         answer=answer,
         relevant_ids=relevant_ids,
         citations=citations,
-        ground_truth=optional_str(obj, "ground_truth"),
+        ground_truth=optional_reference(obj, "ground_truth"),
         category=optional_str(obj, "category"),
         pipeline=optional_str(obj, "pipeline"),
         extra={**extra(obj, TRACE_FIELDS), **unread},
@@ -169,10 +170,14 @@ def _last_llm_output(steps: list[dict[str, Any]]) -> str | None:
 
 
 def _retrieved(steps: list[dict[str, Any]], named_by: str | None) -> tuple[Context, ...] | None:
-    """Contexts of every retrieval step in order, each document (id and text) once, as live extraction
-    reads them: chunks of one file share its `source` as their id and are each something the model saw;
-    None when no step says what it retrieved."""
-    contexts: dict[tuple[str, str], Context] = {}
+    """Contexts of every retrieval step in order, as live extraction reads a trace's retriever spans: a
+    step's list as it stands, a document it lists twice at both ranks (as a ragmon record's contexts
+    are), and a document (id and text) an earlier step gave left out. Collapsed within a step, [d1, d1,
+    d2] had put d2 in a top 2 the sidecar and a ragmon record both leave it out of. Chunks of one file
+    share its `source` as their id and are each something the model saw. None when no step says what it
+    retrieved."""
+    contexts: list[Context] = []
+    earlier: set[tuple[str, str]] = set()
     known = False
     for index, step in enumerate(steps):
         if step["kind"] != _RETRIEVAL:
@@ -181,6 +186,6 @@ def _retrieved(steps: list[dict[str, Any]], named_by: str | None) -> tuple[Conte
         if found is None:  # the step recorded no output: unknown, not "retrieved nothing"
             continue
         known = True
-        for context in found:
-            contexts.setdefault((context.id, context.text), context)
-    return tuple(contexts.values()) if known else None
+        contexts += (context for context in found if (context.id, context.text) not in earlier)
+        earlier.update((context.id, context.text) for context in found)
+    return tuple(contexts) if known else None

@@ -402,3 +402,32 @@ def test_an_id_of_nothing_or_spaces_is_an_error(tmp_path: Path, value: str, mess
     # "" was refused and "  " taken: the warnings listing examples by id ended in an invisible name.
     path = write_jsonl(tmp_path / "golden.jsonl", [{"id": value, "question": "q", "answer": "y."}])
     assert str(error_of([path])) == f"{path}:1: {message} (field 'id')"
+
+
+GROUND_TRUTH_HINT = ": write the reference answer, or null (or no field) where none is known"
+
+
+@pytest.mark.parametrize(("value", "message"), [
+    ("", "expected a non-empty ground truth"), ("  ", "expected a ground truth, got only spaces '  '")])
+@pytest.mark.parametrize("record", [
+    {"id": "b", "question": "How long?", "answer": "Thirty days."},
+    {"id": "b", "input": "How long?", "output": "Thirty days.", "steps": []},
+], ids=["ragmon", "trace"])
+def test_a_blank_ground_truth_is_an_unfilled_field_refused_naming_file_line_and_field(
+        tmp_path: Path, value: str, message: str, record: dict) -> None:
+    # Before: read as the reference answer, every answer scored answer_correctness 0 against it, where the
+    # sidecar reads a blank ragmon.ground_truth as unknown (answer_correctness undefined).
+    path = write_jsonl(tmp_path / "golden.jsonl", [{**record, "id": "a", "ground_truth": "30 days"},
+                                                   {**record, "ground_truth": value}])
+    assert str(error_of([path])) == f"{path}:2: {message}{GROUND_TRUTH_HINT} (field 'ground_truth')"
+
+
+def test_a_blank_ground_truth_answer_in_an_eval_set_is_refused_at_its_line(tmp_path: Path) -> None:
+    path = tmp_path / "eval.json"
+    path.write_text('{"examples": [\n'
+                    '  {"id": "e1", "question": "Return window?", "ground_truth_answer": "30 days"},\n'
+                    '  {"id": "e2", "question": "Ship time?", "ground_truth_answer": " "}\n'
+                    ']}\n', encoding="utf-8")
+    assert str(error_of([path])) == (f"{path}:3: expected a ground truth, got only spaces ' '"
+                                     f"{GROUND_TRUTH_HINT} (field 'examples[1].ground_truth_answer')")
+

@@ -15,6 +15,7 @@ Groundedness mean = (1 + 1/2 + 1) / 3 = 5/6; hallucination_rate = 1/6.
 
 from __future__ import annotations
 
+import base64
 import json
 import subprocess
 from collections.abc import Sequence
@@ -22,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from google.protobuf.json_format import MessageToJson
 from opentelemetry.exporter.otlp.proto.common.trace_encoder import encode_spans
 from opentelemetry.sdk.resources import Resource
 from opentelemetry.sdk.trace import ReadableSpan, TracerProvider
@@ -178,6 +180,53 @@ def test_replay_scores_otlp_lines_exactly_like_the_same_examples_as_ragmon_jsonl
     assert f"- `{not_rag}`: not_rag" in otlp_md
     assert f"skipped 1 recorded trace(s) that are not RAG (no retrieval, no generation): {not_rag}" \
         in otlp_run.stderr
+
+
+def proto_named_line(spans: Sequence[ReadableSpan]) -> str:
+    """The SDK's request as protobuf's own JSON writer gives it, keys under their proto field names
+    (`resource_spans`, `start_time_unix_nano`), with the span ids turned to the hex OTLP/JSON requires
+    (protobuf writes bytes in base64) and nothing else changed."""
+    doc = json.loads(MessageToJson(encode_spans(spans), preserving_proto_field_name=True, indent=None))
+    for resource_spans in doc["resource_spans"]:
+        for scope_spans in resource_spans["scope_spans"]:
+            for span in scope_spans["spans"]:
+                for key in ("trace_id", "span_id", "parent_span_id"):
+                    if key in span:
+                        span[key] = base64.b64decode(span[key]).hex()
+    return json.dumps(doc)
+
+
+def test_lines_written_with_proto_field_names_give_the_same_examples(tmp_path: Path, r: Recorded) -> None:
+    # Line 1 had been read as one ragmon record, refused as having no 'id': nothing was scored.
+    batches = [[r["A", "retrieve"], r["A", "llm"], r["B", "retrieve"]],
+               [r["B", "llm"], r["B", "rag"], r["C", "GET /healthz"], r["A", "rag"]],
+               [r["B", "POST /ask"], r["D", "retrieve"], r["D", "llm"], r["D", "handle"]]]
+    snake = tmp_path / "traces.proto-names.jsonl"
+    snake.write_text("".join(proto_named_line(batch) + "\n" for batch in batches), encoding="utf-8")
+    assert '"resource_spans"' in snake.read_text(encoding="utf-8")
+    camel = write_lines(tmp_path / "traces.otlp.jsonl", [otlp_json(batch) for batch in batches])
+
+    from_snake: list[tuple[str, str]] = []
+    from_camel: list[tuple[str, str]] = []
+    examples = list(load([snake], skipped=from_snake))
+    assert examples == list(load([camel], skipped=from_camel))
+    assert [example.id for example in examples] == [r.trace_id("A"), B_TRACE_ID, r.trace_id("D")]
+    assert [example.answer for example in examples] == [ANSWERS["A"], ANSWERS["B"], ANSWERS["D"]]
+    assert examples[0].contexts == CONTEXTS["A"]
+    assert from_snake == from_camel == [(r.trace_id("C"), NOT_RAG)]
+
+
+def test_a_proto_named_line_after_a_camel_case_one_is_read_and_pretty_printed_ones_are_refused(
+        tmp_path: Path, r: Recorded) -> None:
+    mixed = tmp_path / "mixed.jsonl"
+    mixed.write_text(json.dumps(otlp_json([r["A", "retrieve"], r["A", "llm"]])) + "\n"
+                     + proto_named_line([r["A", "rag"]]) + "\n", encoding="utf-8")
+    (example,) = load([mixed])
+    assert (example.id, example.question, example.answer) == (r.trace_id("A"), QUESTIONS["A"], ANSWERS["A"])
+
+    pretty = tmp_path / "pretty.json"
+    pretty.write_text(json.dumps(json.loads(proto_named_line([r["A", "llm"]])), indent=2), encoding="utf-8")
+    assert "one ExportTraceServiceRequest per line" in str(error_of(pretty))
 
 
 # --- errors ------------------------------------------------------------------------------------------

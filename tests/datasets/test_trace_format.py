@@ -5,10 +5,17 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from dataset_cases import error_of, sha_id, write_jsonl
+from opentelemetry.exporter.otlp.proto.common.trace_encoder import encode_spans
+from opentelemetry.sdk.trace import TracerProvider
+from opentelemetry.sdk.trace.export import SimpleSpanProcessor
+from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
+from otlp_json import otlp_json_doc
 
+from ragmon.cli import main
 from ragmon.datasets import load
 from ragmon.model import Context
 
@@ -122,3 +129,69 @@ def test_non_rag_steps_of_a_known_kind_are_accepted(tmp_path: Path) -> None:
                                  {"kind": "llm", "output": "A."}]}])
     (example,) = load([path])
     assert example.contexts == (Context(sha_id("Doc."), "Doc."),) and example.answer == "A."
+
+
+# --- a document one retrieval step lists twice: both ranks, as live extraction and ragmon records ---
+
+KIND = "openinference.span.kind"
+QUESTION = "When do refunds reach the card?"
+ANSWER = "Refunds reach the card in 5 days."
+DOCS = {"d1": "Returns are accepted within 30 days.", "d2": ANSWER, "d3": "Exchanges are free."}
+STEPS = (("d1", "d1", "d2"), ("d2", "d3"))
+"""A fused result list giving d1 twice, then a second retriever giving d2 again (left out: the first step
+gave it) and d3."""
+
+
+def recorded_trace() -> tuple[str, dict[str, Any]]:
+    """The same request as real SDK spans, one retriever span per step, and its trace id. No model span:
+    the chain records the answer, and extraction keeps every document (a model span's prompt would have
+    it keep only those the prompt shows)."""
+    exporter = InMemorySpanExporter()
+    provider = TracerProvider()
+    provider.add_span_processor(SimpleSpanProcessor(exporter))
+    tracer = provider.get_tracer("tests.datasets")
+    with tracer.start_as_current_span("rag", attributes={
+            KIND: "CHAIN", "input.value": QUESTION, "output.value": ANSWER,
+            "ragmon.relevant_ids": ["d2"]}) as root:
+        for step in STEPS:
+            documents: dict[str, Any] = {KIND: "RETRIEVER", "input.value": QUESTION}
+            for i, doc in enumerate(step):
+                documents |= {f"retrieval.documents.{i}.document.id": doc,
+                              f"retrieval.documents.{i}.document.content": DOCS[doc]}
+            with tracer.start_as_current_span("retrieve", attributes=documents):
+                pass
+    provider.shutdown()
+    return format(root.get_span_context().trace_id, "032x"), otlp_json_doc(
+        encode_spans(exporter.get_finished_spans()))
+
+
+@pytest.mark.parametrize(("k", "expected"), [
+    # Ranks d1, d1, d2, d3. Top 2 is d1 twice: no hit. Collapsed (d1, d2, d3), d2 had been a hit at rank 2.
+    (2, {"hit_rate": 0.0, "precision": 0.0, "recall": 0.0, "mrr": 0.0, "ndcg": 0.0}),
+    # Top 3 holds d2 at rank 3: precision 1/3, mrr 1/3, ndcg (1 / log2(3 + 1)) / 1 = 1/2.
+    (3, {"hit_rate": 1.0, "precision": 1 / 3, "recall": 1.0, "mrr": 1 / 3, "ndcg": 0.5}),
+])
+def test_a_document_one_step_lists_twice_takes_both_ranks_as_live_and_in_a_ragmon_record(
+        tmp_path: Path, k: int, expected: dict[str, float]) -> None:
+    trace_id, otlp_line = recorded_trace()
+    steps = [{"kind": "retrieval", "output": [{"id": doc, "text": DOCS[doc]} for doc in step]}
+             for step in STEPS]
+    ranked = ["d1", "d1", "d2", "d3"]
+    files = {
+        "trace": write_jsonl(tmp_path / "trace.jsonl", [
+            {"id": trace_id, "input": QUESTION, "output": ANSWER, "expectedDocs": ["d2"], "steps": steps}]),
+        "ragmon": write_jsonl(tmp_path / "ragmon.jsonl", [
+            {"id": trace_id, "question": QUESTION, "answer": ANSWER, "relevant_ids": ["d2"],
+             "contexts": [{"id": doc, "text": DOCS[doc]} for doc in ranked]}]),
+        "otlp": write_jsonl(tmp_path / "traces.otlp.jsonl", [otlp_line]),
+    }
+    results = {}
+    for name, path in files.items():
+        report = tmp_path / f"{name}.json"
+        assert main(["replay", str(path), "--k", str(k), "--json", str(report), "--quiet"]) == 0
+        (results[name],) = json.loads(report.read_text(encoding="utf-8"))["results"]
+
+    assert {metric: results["trace"]["metrics"][metric] for metric in expected} == pytest.approx(expected)
+    assert results["trace"] == results["ragmon"] == results["otlp"]
+    (example,) = load([files["trace"]])
+    assert example.contexts == tuple(Context(doc, DOCS[doc]) for doc in ranked)
