@@ -85,9 +85,10 @@ log = logging.getLogger("ragmon.exporter")
 
 def pipeline_label_of(name: str) -> str:
     """A pipeline name as a label value: the name itself when it has at most `MAX_LABEL_BYTES` bytes of
-    UTF-8, no control or invisible character (`_blanked`), and does not end as a shortened label does ("~"
-    and `HASH_HEX` lowercase hex digits); else its start, "~" and the first `HASH_HEX` hex digits of the
-    SHA-256 of its UTF-8 bytes, the same in every replica and process (unlike `hash()`).
+    UTF-8, no control or invisible character (`_blanked`), does not end as a shortened label does ("~"
+    and `HASH_HEX` lowercase hex digits) and is not reserved (`RESERVED_PIPELINES`); else its start, "~"
+    and the first `HASH_HEX` hex digits of the SHA-256 of its UTF-8 bytes, the same in every replica and
+    process (unlike `hash()`).
 
     The start is the name with each control or invisible character as a space, cut to the 115 bytes left
     at a character boundary, spaces trimmed at both ends: enough to recognise a name, or the prompt sent
@@ -96,8 +97,10 @@ def pipeline_label_of(name: str) -> str:
     So distinct names never share a label: a name kept as it is never ends as a shortened label does, and
     two shortened names share one only when their starts and 48 bits of their hashes agree. That is why a
     name that fits is shortened all the same when it ends so: `"x" * 115 + "~" + <12 hex digits>`, spelled
-    like the label of `"x" * 200`, is exported as `"x" * 115`, "~" and 12 hex digits of its own SHA-256."""
-    if fits_as_label(name) and not _SHORTENED.search(name):
+    like the label of `"x" * 200`, is exported as `"x" * 115`, "~" and 12 hex digits of its own SHA-256.
+    And why a service named `other` or `unknown` is: kept, it would be counted with every pipeline past the
+    cap, or with the traces that name none."""
+    if fits_as_label(name) and not _SHORTENED.search(name) and name not in RESERVED_PIPELINES:
         return name
     room = MAX_LABEL_BYTES - 1 - HASH_HEX
     start = _blanked(name[:room]).encode()[:room].decode("utf-8", "ignore").strip(" ")
@@ -143,7 +146,18 @@ def _log_shortened(name: str, label: str, origin: Mapping[str, str]) -> None:
     fields = {"pipeline": label, "name_bytes": len(_utf8(name)),
               "name_start": clip(_blanked(name[:MAX_FIELD])), **origin}
     log.warning("pipeline name exported under a shortened label (over %d bytes, control or invisible "
-                "characters, or ending in '~' and %d hex digits)", MAX_LABEL_BYTES, HASH_HEX, extra=fields)
+                "characters, ending in '~' and %d hex digits, or a reserved label: %s)", MAX_LABEL_BYTES,
+                HASH_HEX, " or ".join(RESERVED_PIPELINES), extra=fields)
+
+
+def _log_overflow(name: str, cap: int, origin: Mapping[str, str]) -> None:
+    """Said once, when the first pipeline finds every label taken: from then on each new pipeline is
+    counted under `other` (and in `ragmon_pipeline_overflow_total`), where no dashboard can tell it from
+    the others; a line per name would be as unbounded as the names."""
+    fields = {"max_pipelines": cap, "name_start": clip(_blanked(name[:MAX_FIELD])), **origin}
+    log.warning("--max-pipelines %d reached: this pipeline and every new one after it are counted under "
+                "pipeline=%r (ragmon_pipeline_overflow_total counts their traces); list the pipelines to "
+                "keep apart with --pipelines, or raise --max-pipelines", cap, OTHER_PIPELINE, extra=fields)
 
 
 def _check_listable(names: Sequence[str]) -> None:
@@ -288,6 +302,9 @@ class Exporter:
         self._capture_outcomes = CAPTURE_OUTCOMES if capture else ()
         # An allow-list is a full set of labels from the start, with no slot left for a newcomer.
         self._max_pipelines = max_pipelines if pipelines is None else 0
+        self._capped = pipelines is None
+        """Whether a name past the cap is overflow, to count and say; with an allow-list it is by design."""
+        self._overflow_said = False
         self._pipelines: set[str] = set()
         """Names counted against `max_pipelines`."""
         preset = () if pipelines is None else (*listed, OTHER_PIPELINE)
@@ -317,6 +334,8 @@ class Exporter:
                                          ["judge"], buckets=JUDGE_BUCKETS, registry=r)
         self._judge_cost = Counter("ragmon_judge_cost_usd", "Money spent on judge calls",
                                    ["judge"], registry=r)
+        self._overflow = Counter("ragmon_pipeline_overflow", "Traces of a pipeline that found every "
+                                 "--max-pipelines label taken, counted under pipeline=\"other\"", registry=r)
         self._captured = Counter("ragmon_captured", "Examples selected for --capture, by what became of them",
                                  ["pipeline", "outcome"], registry=r)
         self.in_flight = Gauge("ragmon_traces_in_flight", "Traces buffered in the assembler", registry=r)
@@ -379,23 +398,33 @@ class Exporter:
         `other`: the slots belong to RAG pipelines, and in the scale-out pool every service's traces
         arrive, most of them not RAG, which would otherwise take the slots first.
 
-        `origin`: log fields saying where the name came from, asked for only when a shortened label is
-        made, for its line."""
-        name = name or UNKNOWN_PIPELINE
-        label = pipeline_label_of(name)
+        A claim the cap refuses (not a name left out of an allow-list, which is what `other` is for) is
+        counted in `ragmon_pipeline_overflow_total`, and the first one is logged.
+
+        `origin`: log fields saying where the name came from, asked for only when a line is written."""
+        label = pipeline_label_of(name) if name else UNKNOWN_PIPELINE
         with self._lock:
             if label in self._labels:
                 return label
-            if not claim or len(self._pipelines) >= self._max_pipelines:
-                label = OTHER_PIPELINE
-                if label in self._labels:
-                    return label
-            else:
+            refused = claim and len(self._pipelines) >= self._max_pipelines
+            if claim and not refused:
                 self._pipelines.add(label)
+            else:
+                label = OTHER_PIPELINE
+            overflow = refused and self._capped
+            said = self._overflow_said
+            self._overflow_said |= overflow
+            fresh = label not in self._labels
             self._labels.add(label)
-        if label not in (name, OTHER_PIPELINE):
-            _log_shortened(name, label, {} if origin is None else origin())
-        self._precreate(label)
+        if overflow:
+            self._overflow.inc()
+        fields: Callable[[], Mapping[str, str]] = origin or dict
+        if overflow and not said:
+            _log_overflow(name or "", self._max_pipelines, fields())
+        elif name and label not in (name, OTHER_PIPELINE):
+            _log_shortened(name, label, fields())
+        if fresh:
+            self._precreate(label)
         return label
 
     def _precreate(self, pipeline: str) -> None:

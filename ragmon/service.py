@@ -815,7 +815,8 @@ _DATABASE_KEYS = ("db.system", "db.system.name")
 
 
 def _name_origin(trace: Trace, name: str | None) -> dict[str, str]:
-    """Where a pipeline name came from, for the line the exporter logs when it shortens one: the trace, and
+    """Where a pipeline name came from, for the lines the exporter logs when it shortens one or the
+    `--max-pipelines` cap first refuses one: the trace, and
     the attribute, as extraction and `_trace_pipeline` choose it (a span's ragmon.pipeline, else the
     resource's service.name)."""
     declared = any(span.attributes.get("ragmon.pipeline") == name for span in trace.spans)

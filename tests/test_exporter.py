@@ -216,6 +216,54 @@ def test_other_gets_zero_series_when_the_cap_is_first_reached() -> None:
     assert values[("ragmon_examples_scored_total", labels(**other))] == 0
 
 
+def test_the_cap_overflow_is_counted_and_said_once_not_silently_folded_into_other(
+        caplog: pytest.LogCaptureFixture) -> None:
+    """Past --max-pipelines a new pipeline's traces are counted under `other`, where nothing told them from
+    the non-RAG services that belong there, and nothing was logged: a team's new pipeline just never
+    appeared. Each refused claim now counts, and the first is logged with where its name came from."""
+    caplog.set_level(logging.WARNING, logger="ragmon.exporter")
+    exporter = Exporter(window=60, max_pipelines=1)
+    origin = {"trace_id": TRACE_ID, "source": "service.name"}
+    calls = [("a", True), ("b", True), ("c", True), ("b", True), ("d", False), ("a", True), (None, True)]
+    assert [exporter.pipeline_label(name, claim=claim, origin=lambda: origin) for name, claim in calls] == \
+        ["a", "other", "other", "other", "other", "a", "other"]
+    # Refused by the cap: b, c, b again, and the nameless trace (4); "d" is no RAG trace, "a" has its label.
+    assert samples(exporter)[("ragmon_pipeline_overflow_total", labels())] == 4
+    [line] = caplog.records
+    assert line.getMessage() == (
+        "--max-pipelines 1 reached: this pipeline and every new one after it are counted under "
+        "pipeline='other' (ragmon_pipeline_overflow_total counts their traces); list the pipelines to keep "
+        "apart with --pipelines, or raise --max-pipelines")
+    assert (line.name_start, line.max_pipelines, line.trace_id, line.source) == ("b", 1, TRACE_ID,
+                                                                                 "service.name")
+
+
+def test_names_left_out_of_an_allow_list_are_no_overflow(caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.WARNING, logger="ragmon.exporter")
+    exporter = Exporter(window=60, pipelines=("checkout-rag",))
+    assert [exporter.pipeline_label(name) for name in ("svc-1", "checkout-rag", "svc-2")] == \
+        ["other", "checkout-rag", "other"]
+    assert samples(exporter)[("ragmon_pipeline_overflow_total", labels())] == 0
+    assert caplog.records == []
+
+
+def test_a_service_named_other_or_unknown_is_not_counted_with_the_overflow_or_the_nameless() -> None:
+    """A service named `other` took a slot and shared its label with every pipeline past the cap, and one
+    named `unknown` with every trace that names none: as a name that looks like a shortened label, each
+    is shortened, to its start and its own hash, and the reserved labels keep their meaning."""
+    exporter = Exporter(window=60, max_pipelines=3)
+    named_other, named_unknown = "other~" + sha12(b"other"), "unknown~" + sha12(b"unknown")
+    names = ("other", "unknown", None, "shop", "other")
+    assert [exporter.pipeline_label(name) for name in names] == [named_other, named_unknown, "unknown",
+                                                                  "other", named_other]
+    for name in names:
+        exporter.trace_outcome(exporter.pipeline_label(name), "scored")
+    found = samples(exporter)
+    scored = {label: found[("ragmon_traces_total", labels(pipeline=label, outcome="scored"))]
+              for label in (named_other, named_unknown, "unknown", "other")}
+    assert scored == {named_other: 2, named_unknown: 1, "unknown": 1, "other": 1}    # "other" is shop only
+
+
 def test_missing_pipeline_is_labelled_unknown() -> None:
     exporter = Exporter(window=60)
     assert exporter.pipeline_label(None) == "unknown"
@@ -390,10 +438,11 @@ def test_a_shortened_label_is_logged_once_with_the_names_start_size_and_origin(
     origin = {"trace_id": TRACE_ID, "source": "ragmon.pipeline"}
     for name in (PROMPT, PROMPT, "shop", "x" * 200):                     # x * 200: over the cap, `other`
         exporter.pipeline_label(name, origin=lambda: origin)
-    [line] = caplog.records
+    [line] = [record for record in caplog.records if "shortened" in record.getMessage()]
     label = PROMPT_START + "~" + sha12(PROMPT.encode())
     assert line.getMessage() == ("pipeline name exported under a shortened label (over 128 bytes, control "
-                                 "or invisible characters, or ending in '~' and 12 hex digits)")
+                                 "or invisible characters, ending in '~' and 12 hex digits, or a reserved "
+                                 "label: other or unknown)")
     assert (line.pipeline, line.name_bytes, line.trace_id, line.source) == (label, 240, TRACE_ID,
                                                                             "ragmon.pipeline")
     assert line.name_start == PROMPT.strip()                             # spaces collapsed, as in every line
