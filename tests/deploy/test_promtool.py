@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -289,3 +290,71 @@ def test_alerts_name_the_namespace() -> None:
             if 'namespace!=""' not in rule["expr"]:
                 bare = re.sub(r"\{\{ with \$labels\.namespace \}\}.*?\{\{ end \}\}", "", text, flags=re.S)
                 assert "$labels.namespace" not in bare, (rule["alert"], key)
+
+
+RESTARTS = "a crash loop that RagmonDown misses"
+UNMEASURED = "a quality alert that resolves because scoring stopped"
+"""The rules_test.yml groups of RagmonRestarting and RagmonQualityUnmeasured."""
+SELF_HOLD = ("              or\n"
+             '            max by (namespace, pipeline, judge) (ALERTS{alertname="RagmonQualityUnmeasured",'
+             'alertstate="firing"})\n')
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    # 2 restarts enough: a deploy and its rollback in place (docker compose) page.
+    ("[1h])) > 2", "[1h])) > 1"),
+    # Counted over 15 minutes: an OOM every 20 minutes never makes 3, and the 5-minute loop's lives
+    # fall out of the window once it runs steadily.
+    ("process_start_time_seconds{job=\"ragmon\"}[1h]", "process_start_time_seconds{job=\"ragmon\"}[15m]"),
+    # Flaps of `up` read as restarts: each failed scrape counts twice, 16 "restarts" where 8 happened.
+    ("changes(process_start_time_seconds{job=\"ragmon\"}", "changes(up{job=\"ragmon\"}"),
+], ids=["two-restarts", "window-15m", "up-flaps"])
+def test_a_restart_alert_that_misreads_fails_the_unit_tests(tmp_path: Path, old: str, new: str) -> None:
+    """RagmonRestarting's group passes with the shipped rule (3 restarts of one process in an hour) and
+    fails with a lower count, a shorter window, or the flaps of `up` counted instead of new processes."""
+    assert_rule_change_fails(tmp_path, old, new, RESTARTS)
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    # Not holding itself: silent again an hour after the quality alert resolved, while nothing is scored.
+    (SELF_HOLD, ""),
+    # Holding itself over the hour: it fires again for a pipeline whose scoring came back and stopped
+    # again, with no quality alert since.
+    (SELF_HOLD, SELF_HOLD.replace('"firing"})', '"firing"}[1h]))')
+                         .replace("(ALERTS", "(max_over_time(ALERTS")),
+    # The groundedness alert alone: a hallucination alert that resolves for want of claims says nothing.
+    ('alertname=~"RagmonGroundednessLow|RagmonHallucinationRateHigh",alertstate',
+     'alertname="RagmonGroundednessLow",alertstate'),
+], ids=["no-self-hold", "self-hold-over-the-hour", "groundedness-only"])
+def test_a_quality_unmeasured_rule_that_misreads_fails_the_unit_tests(
+        tmp_path: Path, old: str, new: str) -> None:
+    """RagmonQualityUnmeasured's group passes with the shipped rule and fails with each way it could let
+    a quality alert resolve unremarked, or remark on a pipeline that recovered."""
+    assert_rule_change_fails(tmp_path, old, new, UNMEASURED)
+
+
+def start_times(before: str = "", scrapes: int = 1) -> list[float]:
+    """process_start_time_seconds of each of `scrapes` scrapes, 0.2 s apart, of an Exporter in a new
+    Python process that first runs `before`."""
+    script = ("import time\n"
+              "from prometheus_client import generate_latest\n"
+              "from ragmon.exporter import Exporter\n"
+              f"{before}\n"
+              "live = Exporter()\n"
+              f"for _ in range({scrapes}):\n"
+              "    print(generate_latest(live.registry).decode())\n"
+              "    time.sleep(0.2)\n")
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60,
+                            check=True)
+    return [float(v) for v in re.findall(r"^process_start_time_seconds (\S+)$", result.stdout, flags=re.M)]
+
+
+def test_each_process_exports_a_start_time_of_its_own() -> None:
+    """RagmonRestarting counts the values of process_start_time_seconds: ragmon's registry must carry it,
+    the same at every scrape of one process, and another value in a process started later, as a restart
+    is. A process that sleeps 1.5 s and then scrapes twice reads one value twice; a process started once
+    it has ended reads a value at least 1.5 s later (less the clock's tick, 10 ms)."""
+    first = start_times("time.sleep(1.5)", scrapes=2)
+    assert len(first) == 2 and first[0] == first[1]
+    (later,) = start_times()
+    assert later - first[0] >= 1.5 - 0.01
