@@ -20,6 +20,10 @@ no answer was recorded by then, the sidecar counts the trace an error (a failed 
 A context mapping's `id`, `text` and `score` are written (the id may come from its `metadata`, as loaders
 put it); a key meant as a missing id or text under another name (`doc_id`, `content`) is refused with the
 words the sidecar refuses it with in a hand-set `ragmon.contexts`, and other keys are the app's own.
+An id is a string or a whole number, as the sidecar reads one; a blank one is no id, as it reads it too.
+A NaN or infinite score is recorded as none, and a lone surrogate in any text as U+FFFD (the exporter
+drops an attribute it cannot encode). A value the tracer provider's attribute length limit cuts raises a
+RuntimeWarning naming it: the sidecar refuses cut documents and scores a cut answer on what was kept.
 
 Only the OpenTelemetry API is used: the spans go wherever the app's tracer provider exports them (the
 ragmon sidecar over OTLP), and without an SDK configured the calls cost next to nothing.
@@ -29,20 +33,42 @@ from __future__ import annotations
 
 import contextlib
 import json
+import math
 import time
+import warnings
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, NamedTuple
 
 from opentelemetry import trace
 
 from ragmon import __version__
 from ragmon.ids import content_id
+from ragmon.jsontext import replace_lone_surrogates
 from ragmon.model import Context, check_text
 from ragmon.semconv import ragmon as convention
 from ragmon.semconv.common import metadata_id
 
 ContextLike = Context | Mapping[str, Any] | str
+
+_APP_FRAME = 3
+"""`warnings.warn`'s stacklevel for the app's line calling `retrieved()` or `answered()`: the warning
+is shown once per line of the app, not once per request."""
+
+
+class _Document(NamedTuple):
+    """A document checked but not yet named: its content hash is only worth computing for a span that
+    records, as a sampled-out request should cost next to nothing."""
+
+    id: str | None
+    text: str
+    score: float | None
+
+    def as_json(self) -> dict[str, Any]:
+        item: dict[str, Any] = {"id": self.id or content_id(self.text), "text": self.text}
+        if self.score is not None:
+            item["score"] = self.score
+        return item
 
 
 class RagSpan:
@@ -60,29 +86,38 @@ class RagSpan:
 
     def retrieved(self, contexts: Iterable[ContextLike]) -> None:
         """Record what retrieval returned, best first; an empty iterable records an empty retrieval."""
-        items = [_as_json(_as_context(index, context))
-                 for index, context in enumerate(_not_text("contexts", contexts))]
-        self._step("retrieval", {convention.CONTEXTS: json.dumps(items, ensure_ascii=False)})
+        documents = [_as_document(index, context)
+                     for index, context in enumerate(_not_text("contexts", contexts))]
+        with self._step("retrieval") as step:
+            if step.is_recording():
+                contexts_json = json.dumps([document.as_json() for document in documents],
+                                           ensure_ascii=False, allow_nan=False)
+                _record(step, {convention.CONTEXTS: replace_lone_surrogates(contexts_json)})
 
-    def answered(self, answer: str, *, citations: Iterable[str] | None = None) -> None:
+    def answered(self, answer: str, *, citations: Iterable[str | int] | None = None) -> None:
         """Record the generated answer and, if the app knows them, the ids it cites."""
         check_text("answered", "answer", answer)
-        self._step("generation", {convention.ANSWER: answer})
-        self._span.set_attribute(convention.ANSWER, answer)
+        attributes: dict[str, Any] = {convention.ANSWER: replace_lone_surrogates(answer)}
         if citations is not None:
-            self._span.set_attribute(convention.CITATIONS,
-                                     [str(cited) for cited in _not_text("citations", citations)])
+            attributes[convention.CITATIONS] = _ids("citations", citations)
+        with self._step("generation") as step:
+            _record(step, {convention.ANSWER: attributes[convention.ANSWER]})
+        _record(self._span, attributes)
 
-    def _step(self, name: str, attributes: dict[str, Any]) -> None:
+    @contextmanager
+    def _step(self, name: str) -> Iterator[trace.Span]:
+        """A child span from the end of the previous step to now, ended once the caller has recorded
+        what the step found."""
         now = time.time_ns()
         step = self._tracer.start_span(name, context=trace.set_span_in_context(self._span),
-                                       start_time=self._step_start, attributes=attributes)
+                                       start_time=self._step_start)
+        yield step
         step.end(end_time=now)
         self._step_start = now
 
 
 @contextmanager
-def rag_span(question: str, *, pipeline: str | None = None, relevant_ids: Iterable[str] | None = None,
+def rag_span(question: str, *, pipeline: str | None = None, relevant_ids: Iterable[str | int] | None = None,
              ground_truth: str | None = None, name: str = "rag",
              tracer_provider: trace.TracerProvider | None = None) -> Iterator[RagSpan]:
     """A span for one RAG request; `tracer_provider` defaults to the global one."""
@@ -92,15 +127,40 @@ def rag_span(question: str, *, pipeline: str | None = None, relevant_ids: Iterab
     check_text("rag_span", "pipeline", pipeline, optional=True)
     check_text("rag_span", "ground_truth", ground_truth, optional=True)
     tracer = trace.get_tracer(__name__, __version__, tracer_provider=tracer_provider)
-    attributes: dict[str, Any] = {convention.QUESTION: question}
+    attributes: dict[str, Any] = {convention.QUESTION: replace_lone_surrogates(question)}
     if pipeline is not None:
-        attributes[convention.PIPELINE] = pipeline
+        attributes[convention.PIPELINE] = replace_lone_surrogates(pipeline)
     if relevant_ids is not None:
-        attributes[convention.RELEVANT_IDS] = [str(i) for i in _not_text("relevant_ids", relevant_ids)]
+        attributes[convention.RELEVANT_IDS] = _ids("relevant_ids", relevant_ids)
     if ground_truth is not None:
-        attributes[convention.GROUND_TRUTH] = ground_truth
-    with tracer.start_as_current_span(name, attributes=attributes) as span:
+        attributes[convention.GROUND_TRUTH] = replace_lone_surrogates(ground_truth)
+    with tracer.start_as_current_span(name) as span:
+        _record(span, attributes, stacklevel=_APP_FRAME + 1)  # the generator, then contextlib's __enter__
         yield RagSpan(tracer, span)
+
+
+def _record(span: trace.Span, attributes: Mapping[str, Any], stacklevel: int = _APP_FRAME) -> None:
+    """Set `attributes`, warning of any the tracer provider's attribute length limit cut: the sidecar
+    refuses a trace whose `ragmon.contexts` was cut, as cut JSON, and scores a cut answer or question
+    on what was kept, which no one would otherwise learn from the app."""
+    span.set_attributes(attributes)
+    kept = getattr(span, "attributes", None)  # an SDK span's, as its limits left them
+    if not isinstance(kept, Mapping):
+        return
+    for key, value in attributes.items():
+        cut = kept.get(key)
+        if isinstance(value, str) and isinstance(cut, str) and len(cut) < len(value):
+            warnings.warn(_cut_warning(key, len(cut)), RuntimeWarning, stacklevel=stacklevel)
+
+
+def _cut_warning(key: str, limit: int) -> str:
+    """The warning for `key` cut to `limit` characters; without the value's own length, so that Python
+    shows it once per line of the app and limit rather than once per request."""
+    effect = ("the sidecar cannot read the cut JSON and counts the trace an error"
+              if key == convention.CONTEXTS else "the sidecar scores only the part kept")
+    return (f"{key} was cut to {limit:,} characters by the tracer provider's attribute length limit "
+            f"(OTEL_ATTRIBUTE_VALUE_LENGTH_LIMIT, OTEL_SPAN_ATTRIBUTE_VALUE_LENGTH_LIMIT or SpanLimits): "
+            f"{effect}; raise the limit above the longest value recorded")
 
 
 def _not_text(label: str, items: Iterable[Any]) -> Iterable[Any]:
@@ -111,26 +171,48 @@ def _not_text(label: str, items: Iterable[Any]) -> Iterable[Any]:
     return items
 
 
-def _as_context(index: int, item: ContextLike) -> Context:
-    """A Context whose JSON the sidecar will accept (a Context checks its own fields when built)."""
+def _ids(label: str, items: Iterable[Any]) -> list[str]:
+    """Ids as the sidecar reads them, strings or whole numbers: `str()` of anything else had recorded
+    a missing id as "None", pandas' NaN as "nan" and a float key as "7.0", which name no document."""
+    return [replace_lone_surrogates(_id(f"{label}[{index}]", item))
+            for index, item in enumerate(_not_text(label, items))]
+
+
+def _id(where: str, value: Any) -> str:
+    if isinstance(value, str):
+        return value
+    if isinstance(value, int) and not isinstance(value, bool):
+        return str(value)
+    raise TypeError(f"{where} must be a string or a whole number, got {value!r:.40}")
+
+
+def _as_document(index: int, item: ContextLike) -> _Document:
+    """A document whose JSON the sidecar will accept (a Context checks its own fields when built)."""
     if isinstance(item, Context):
-        return item
+        return _Document(_named(item.id), item.text, _score(item.score, item.id))
     if isinstance(item, str):
-        return Context(content_id(item), item)
+        return _Document(None, item, None)
     if not isinstance(item, Mapping):
         raise TypeError(f"a context is a Context, a mapping or a string, got {type(item).__name__}")
-    doc_id, text, score = item.get("id"), item.get("text"), item.get("score")
-    metadata = item.get("metadata")
-    if doc_id is None and isinstance(metadata, Mapping):
-        doc_id = metadata_id(metadata)  # as the sidecar would name it: labels name documents so
+    given, text, score = item.get("id"), item.get("text"), item.get("score")
     if not isinstance(text, str):
         if text is None:  # a `text` of the wrong type is the mistake, whatever other keys say
             _refuse_misnamed(index, item, "text")
         raise TypeError(f"a context needs a string text, got {item!r:.80}")
-    if doc_id is None:
-        _refuse_misnamed(index, item, "id")
-    doc_id = content_id(text) if doc_id is None else str(doc_id)
-    return Context(doc_id, text, None if score is None else _score(score, doc_id))
+    doc_id = None if given is None else _named(_id(f"contexts[{index}].id", given))
+    metadata = item.get("metadata")
+    if doc_id is None and isinstance(metadata, Mapping):
+        doc_id = metadata_id(metadata)  # as the sidecar would name it: labels name documents so
+    if doc_id is None and given is None:  # a blank id is the app's, as the sidecar reads it: no key is
+        _refuse_misnamed(index, item, "id")  # then meant for it
+    return _Document(doc_id, text, None if score is None else _score(score, doc_id or f"contexts[{index}]"))
+
+
+def _named(doc_id: str) -> str | None:
+    """An id that names a document, or None for one that is empty or spaces: the sidecar reads those
+    as no id (then the metadata's, else the content hash), so the app must too, or a blank `id` beside
+    a metadata `source` would be written alone and the document named by its hash."""
+    return doc_id if doc_id.strip() else None
 
 
 def _refuse_misnamed(index: int, item: Mapping[Any, Any], field: str) -> None:
@@ -142,17 +224,15 @@ def _refuse_misnamed(index: int, item: Mapping[Any, Any], field: str) -> None:
         raise TypeError(f"contexts[{index}]: {why}")
 
 
-def _score(score: Any, doc_id: str) -> float:
+def _score(score: Any, doc_id: str) -> float | None:
     """A vector store's score as a float (numpy scalars and numeric strings included), or an error that
-    names the document: a bare "could not convert string to float" says neither what nor where."""
+    names the document: a bare "could not convert string to float" says neither what nor where. A NaN or
+    infinite score says nothing of rank and has no JSON spelling (`NaN` breaks strict JSON readers of the
+    trace), so it is recorded as no score, as the sidecar's capture writes it."""
+    if score is None:
+        return None
     if not isinstance(score, bool):
         with contextlib.suppress(TypeError, ValueError):
-            return float(score)
+            number = float(score)
+            return number if math.isfinite(number) else None
     raise TypeError(f"context {doc_id!r}: score must be a number or None, got {score!r:.40}")
-
-
-def _as_json(context: Context) -> dict[str, Any]:
-    item: dict[str, Any] = {"id": context.id, "text": context.text}
-    if context.score is not None:
-        item["score"] = context.score
-    return item

@@ -10,6 +10,8 @@ import subprocess
 import sys
 import threading
 import time
+import tracemalloc
+import warnings
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -20,6 +22,8 @@ from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExport
 from opentelemetry.sdk.resources import Resource
 from opentelemetry.sdk.trace import TracerProvider
 from opentelemetry.sdk.trace.export import SimpleSpanProcessor
+from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
+from opentelemetry.sdk.trace.sampling import ALWAYS_OFF, ALWAYS_ON, Sampler
 
 from ragmon import LexicalJudge, evaluate, instrument
 from ragmon.model import Context, Example
@@ -84,9 +88,24 @@ class App:
 
 @pytest.fixture
 def app(port: int) -> Iterator[App]:
+    yield from _serving(port)
+
+
+def _serving(port: int) -> Iterator[App]:
     app = App(port)
     yield app
     app.close()
+
+
+CUT_AT = 80
+
+
+@pytest.fixture
+def cut_app(port: int, monkeypatch: pytest.MonkeyPatch) -> Iterator[App]:
+    """An app run with OTEL_ATTRIBUTE_VALUE_LENGTH_LIMIT=80: its SDK keeps the first 80 characters of
+    every string attribute."""
+    monkeypatch.setenv("OTEL_ATTRIBUTE_VALUE_LENGTH_LIMIT", str(CUT_AT))
+    yield from _serving(port)
 
 
 def test_request_with_retrieval_and_answer(app: App) -> None:
@@ -430,3 +449,205 @@ def test_an_answer_recorded_before_the_request_failed_is_scored(app: App) -> Non
 
     assert example is not None
     assert (example.contexts, example.answer) == ((Context("kb-ship", SHIPPING),), ANSWER)
+
+
+# --- what the exporter, the sampler and the SDK's limits do to the values -------------------------------
+
+
+def test_text_with_lone_surrogates_arrives_with_each_as_a_replacement_character(app: App) -> None:
+    # A lone surrogate (text decoded with errors="surrogateescape", a "\\ud800" escape in JSON) has no
+    # UTF-8: the exporter logged a traceback and sent the span without the attribute, so the documents
+    # and the answer went missing. Each arrives as U+FFFD, as the sidecar reads one from OTLP/JSON.
+    with instrument.rag_span("Versand nach Norwegen\udcc3?", pipeline="faq\ud800",
+                             relevant_ids=["kb-\udc80"], tracer_provider=app.provider) as rag:
+        rag.retrieved([Context("kb-\udc80", "Wir liefern\udcc3 nach Norwegen."), "Zoll\ud83d."])
+        rag.answered("Ja\udfff.", citations=["kb-\udc80"])
+
+    example = app.example()
+
+    assert example is not None
+    assert (example.question, example.pipeline) == ("Versand nach Norwegen\ufffd?", "faq\ufffd")
+    # The string's id: "doc-" + the first 8 hex digits of the sha256 of "Zoll\ufffd." (EF BF BD in UTF-8).
+    hashed = "doc-" + hashlib.sha256(b"Zoll\xef\xbf\xbd.").hexdigest()[:8]
+    assert example.contexts == (Context("kb-\ufffd", "Wir liefern\ufffd nach Norwegen."),
+                                Context(hashed, "Zoll\ufffd."))
+    assert example.answer == "Ja\ufffd."
+    assert example.citations == ("kb-\ufffd",)
+    assert example.relevant_ids == frozenset({"kb-\ufffd"})
+
+
+def test_a_blank_id_yields_to_the_metadata_s_name_as_the_sidecar_reads_it(app: App) -> None:
+    # `{"id": doc.metadata.get("id", ""), ...}`: the sidecar reads a blank id as none, so a ragmon.contexts
+    # set by hand names the first "faq.md" (its metadata source), the second by its content hash. The
+    # helper wrote the blank id without the metadata: the first was named by its hash, and the
+    # relevant id "faq.md" was never found retrieved.
+    with instrument.rag_span(QUESTION, relevant_ids=["faq.md"], tracer_provider=app.provider) as rag:
+        rag.retrieved([{"id": "", "text": SHIPPING, "metadata": {"source": "faq.md"}},
+                       {"id": "  ", "text": CUSTOMS, "doc_id": "legacy-7"}])
+        rag.answered(ANSWER, citations=["faq.md"])
+
+    example = app.example()
+
+    assert example is not None
+    assert example.contexts == (Context("faq.md", SHIPPING),
+                                Context("doc-" + hashlib.sha256(CUSTOMS.encode()).hexdigest()[:8], CUSTOMS))
+
+
+def test_whole_number_ids_are_recorded_as_their_decimal_text(app: App) -> None:
+    with instrument.rag_span(QUESTION, relevant_ids=[12], tracer_provider=app.provider) as rag:
+        rag.retrieved([{"id": 12, "text": SHIPPING}])
+        rag.answered(ANSWER, citations=[12])
+
+    example = app.example()
+
+    assert example is not None
+    assert (example.contexts, example.citations, example.relevant_ids) == (
+        (Context("12", SHIPPING),), ("12",), frozenset({"12"}))
+
+
+@pytest.mark.parametrize(("record", "why"), [
+    (lambda rag: rag.answered(ANSWER, citations=["kb-ship", None]),
+     "citations[1] must be a string or a whole number, got None"),
+    (lambda rag: rag.answered(ANSWER, citations=[float("nan")]),
+     "citations[0] must be a string or a whole number, got nan"),
+    (lambda rag: rag.retrieved([{"id": 7.0, "text": SHIPPING}]),
+     "contexts[0].id must be a string or a whole number, got 7.0"),
+    (lambda rag: rag.retrieved([CUSTOMS, {"id": True, "text": SHIPPING}]),
+     "contexts[1].id must be a string or a whole number, got True"),
+], ids=["None citation", "NaN citation", "float id", "bool id"])
+def test_an_id_neither_a_string_nor_a_whole_number_is_refused_naming_where(
+        record: Callable[[instrument.RagSpan], None], why: str, app: App) -> None:
+    # Each was recorded as its str(): a citation of "None", "nan", a document "7.0" or "True", which
+    # no relevant id or citation names. The sidecar refuses such an id set by hand.
+    with instrument.rag_span(QUESTION, tracer_provider=app.provider) as rag, \
+            pytest.raises(TypeError) as caught:
+        record(rag)
+
+    assert str(caught.value) == why
+
+
+def test_relevant_ids_other_than_strings_or_whole_numbers_are_refused_when_the_request_starts(
+        app: App) -> None:
+    with pytest.raises(TypeError) as caught, \
+            instrument.rag_span(QUESTION, relevant_ids=["kb-ship", None], tracer_provider=app.provider):
+        pass
+
+    assert str(caught.value) == "relevant_ids[1] must be a string or a whole number, got None"
+    assert app.received() == []
+
+
+@pytest.mark.parametrize("score", [float("nan"), float("inf"), -float("inf")], ids=["nan", "inf", "-inf"])
+def test_a_score_with_no_json_spelling_is_recorded_as_no_score(score: float, app: App) -> None:
+    # A vector store's NaN was written as the bare word NaN, which no strict JSON reader of the trace
+    # (a collector's processor, a backend's UI) parses; it says nothing of rank, so it is no score.
+    with instrument.rag_span(QUESTION, tracer_provider=app.provider) as rag:
+        rag.retrieved([{"id": "kb-ship", "text": SHIPPING, "score": score},
+                       Context("kb-vat", CUSTOMS, score)])
+        rag.answered(ANSWER)
+
+    example = app.example()
+    retrieval = next(span for span in app.received() if span.name == "retrieval")
+
+    assert example is not None
+    assert example.contexts == (Context("kb-ship", SHIPPING), Context("kb-vat", CUSTOMS))
+    assert json.loads(retrieval.attributes["ragmon.contexts"], parse_constant=_no_constant) == [
+        {"id": "kb-ship", "text": SHIPPING}, {"id": "kb-vat", "text": CUSTOMS}]
+
+
+def _no_constant(name: str) -> None:
+    raise ValueError(f"{name} is not JSON")
+
+
+def _in_memory(sampler: Sampler) -> tuple[TracerProvider, InMemorySpanExporter]:
+    exporter = InMemorySpanExporter()
+    provider = TracerProvider(sampler=sampler)
+    provider.add_span_processor(SimpleSpanProcessor(exporter))
+    return provider, exporter
+
+
+def _peak_bytes_to_record(provider: TracerProvider, documents: list[str]) -> int:
+    """The most memory recording `documents` held at once: what the JSON of them, written or not, takes."""
+    with instrument.rag_span(QUESTION, tracer_provider=provider) as rag:
+        tracemalloc.start()
+        try:
+            rag.retrieved(documents)
+            return tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+
+
+def test_a_request_the_app_s_sampler_dropped_costs_next_to_nothing() -> None:
+    # 40 documents of 250,000 characters: recording them writes 10 MB of JSON (40 x 250,002 characters and
+    # the keys), held at once. A request the sampler dropped records nothing, and had written it all the
+    # same: it may hold no more than a small fraction of one document.
+    documents = [f"{i} " + "lorem ipsum " * 20_833 for i in range(40)]
+    recording, recorded = _in_memory(ALWAYS_ON)
+    dropped, exported = _in_memory(ALWAYS_OFF)
+
+    kept_bytes = _peak_bytes_to_record(recording, documents)
+    dropped_bytes = _peak_bytes_to_record(dropped, documents)
+
+    assert len(json.loads(recorded.get_finished_spans()[0].attributes["ragmon.contexts"])) == 40
+    assert exported.get_finished_spans() == ()
+    assert kept_bytes > 10_000_000
+    assert dropped_bytes < 50_000, dropped_bytes
+
+
+def test_a_request_the_app_s_sampler_dropped_still_refuses_a_mistyped_argument() -> None:
+    # Refused only in the sampled requests, a mistake would fail one request in ten, at random.
+    dropped, _ = _in_memory(ALWAYS_OFF)
+    with instrument.rag_span(QUESTION, tracer_provider=dropped) as rag, pytest.raises(TypeError) as caught:
+        rag.retrieved([{"doc_id": "kb-ship", "text": SHIPPING}])
+
+    assert str(caught.value) == "contexts[0]: unknown field 'doc_id': ragmon reads this as 'id', rename it"
+
+
+def _cut_warning(attribute: str, effect: str) -> str:
+    return (f"{attribute} was cut to 80 characters by the tracer provider's attribute length limit "
+            "(OTEL_ATTRIBUTE_VALUE_LENGTH_LIMIT, OTEL_SPAN_ATTRIBUTE_VALUE_LENGTH_LIMIT or SpanLimits): "
+            f"{effect}; raise the limit above the longest value recorded")
+
+
+def test_documents_cut_by_the_attribute_length_limit_are_warned_of_in_the_app(cut_app: App) -> None:
+    # '[{"id": "kb-ship", "text": "' is 28 characters, SHIPPING 71: the JSON is over 80, the SDK cuts it,
+    # and the sidecar refuses the trace. Only the sidecar's log said so; the app is where it is fixed.
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        with instrument.rag_span(QUESTION, tracer_provider=cut_app.provider) as rag:
+            rag.retrieved([Context("kb-ship", SHIPPING)])
+            rag.answered(ANSWER)
+
+    assert [(str(w.message), w.category, w.filename) for w in caught] == [(
+        _cut_warning("ragmon.contexts", "the sidecar cannot read the cut JSON and counts the trace an error"),
+        RuntimeWarning, __file__)]
+    with pytest.raises(ExtractionError, match="cut at 80 characters"):
+        cut_app.example()
+
+
+def test_a_question_or_answer_cut_by_the_attribute_length_limit_is_warned_of_in_the_app(
+        cut_app: App) -> None:
+    # 81 characters each: the sidecar would score the first 80, none the wiser.
+    question, answer = "Q" * 80 + "?", "A" * 80 + "."
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        with instrument.rag_span(question, tracer_provider=cut_app.provider) as rag:
+            rag.answered(answer)
+
+    kept = _cut_warning("{}", "the sidecar scores only the part kept")
+    # The answer is written twice, on the generation span and the request span.
+    assert [(str(w.message), w.filename) for w in caught] == [
+        (kept.format("ragmon.question"), __file__), (kept.format("ragmon.answer"), __file__),
+        (kept.format("ragmon.answer"), __file__)]
+    example = cut_app.example()
+    assert example is not None and (example.question, example.answer) == ("Q" * 80, "A" * 80)
+
+
+def test_values_within_the_attribute_length_limit_warn_of_nothing(cut_app: App) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with instrument.rag_span(QUESTION, tracer_provider=cut_app.provider) as rag:
+            rag.retrieved([Context("kb-vat", "VAT.")])
+            rag.answered(ANSWER)
+
+    example = cut_app.example()
+    assert example is not None and example.contexts == (Context("kb-vat", "VAT."),)

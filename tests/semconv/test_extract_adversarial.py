@@ -285,9 +285,10 @@ def test_an_answer_cut_by_the_length_limit_is_an_error(limit: int, cut_langchain
 def test_an_answer_the_app_records_cut_by_the_length_limit_is_an_error(limit: int,
                                                                         cut_langchain: Recorder) -> None:
     # The app's own ragmon.answer wins over the chain's output, and the limit cuts it as it cuts the
-    # chain's JSON values: 119 characters to 100, the made-up tail lost.
+    # chain's JSON values: 119 characters to 100, the made-up tail lost. The app is told so as well.
     answer = LANGCHAIN_ANSWER + " " + "Store credit is also offered for every return made after that."
-    with instrument.rag_span(QUESTION, tracer_provider=cut_langchain.provider) as rag:
+    with instrument.rag_span(QUESTION, tracer_provider=cut_langchain.provider) as rag, \
+            pytest.warns(RuntimeWarning, match="ragmon.answer was cut to 100 characters"):
         rag.answered(RagChain(answer).chain.invoke(QUESTION))
 
     with pytest.raises(ExtractionError, match=r"span 'rag' \(span id [0-9a-f]{16}\): .*the answer is 100 "
