@@ -23,6 +23,7 @@ import gzip
 import json
 import math
 import statistics
+import unicodedata
 import zlib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -146,11 +147,12 @@ def load(path: Path | str) -> Baseline:
         data = stdin_bytes().read() if is_stdin(path) else Path(path).read_bytes()
         if data.startswith(_GZIP_MAGIC):  # kept compressed as a CI artifact, as golden sets may be
             data = gzip.decompress(data)
-    except OSError as exc:
-        raise InputError(f"cannot read the baseline report: {exc.strerror or exc}", source=source) from None
-    except (EOFError, zlib.error) as exc:
+    # Before OSError, which it is: a corrupt artifact (a failed CRC) is no file that could not be read.
+    except (gzip.BadGzipFile, EOFError, zlib.error) as exc:
         raise InputError(f"the baseline is not valid gzip data ({exc}): {WRITTEN_BY}",
                          source=source) from None
+    except OSError as exc:
+        raise InputError(f"cannot read the baseline report: {exc.strerror or exc}", source=source) from None
     try:
         doc = loads(data)
     except UnicodeDecodeError:
@@ -254,8 +256,9 @@ def caveats(baseline: Baseline, examples: Sequence[Example]) -> list[str]:
     """What the user should hear of a comparable baseline that may mislead, one line each, before this run
     (`examples`) is scored: that its run breached gates of its own, that ids both runs have name
     other questions there (a golden set renumbered, or its ids reused), which the comparison, by id, would
-    read as the same examples, most likely "unchanged", and that examples this run scores were skipped
-    there, which the counts would call new, as if the golden set had grown."""
+    read as the same examples, most likely "unchanged", that examples this run scores were skipped
+    there, which the counts would call new, as if the golden set had grown, and that ids of this run are
+    in the baseline written otherwise (`_respelled`), which the counts would call new and gone."""
     lines = []
     if baseline.breached:
         lines.append(f"the baseline {baseline.path} is of a run that breached its gate on "
@@ -274,7 +277,31 @@ def caveats(baseline: Baseline, examples: Sequence[Example]) -> list[str]:
         lines.append(f"the baseline {baseline.path} skipped {len(skipped)} of this run's examples "
                      f"({skipped[0]!r}, say; its skipped list says why): they are not compared, and count as "
                      f"new")
+    respelled = _respelled(baseline, [replace_lone_surrogates(example.id) for example in examples])
+    if respelled:
+        here, there = respelled[0]
+        lines.append(f"the baseline {baseline.path} has {len(respelled)} of this run's ids written "
+                     f"otherwise, in another Unicode normalisation or with other white space around them "
+                     f"({here!a} here, {there!a} there, say): examples are matched by id as written, so "
+                     f"these are not compared, and count as new and gone (was the golden set exported anew?)")
     return lines
+
+
+def _respelled(baseline: Baseline, ids: Sequence[str]) -> list[tuple[str, str]]:
+    """(this run's id, the baseline's) for each id of this run the baseline has only in another form, as
+    a spreadsheet's export or another OS's file names write it: the same text to a reader, another id to
+    the dataset (which keeps "a" and "a " apart), and so to the comparison."""
+    scored = set(ids)
+    gone: dict[str, str] = {}
+    for example_id in baseline.examples:
+        if example_id not in scored:
+            gone.setdefault(_id_key(example_id), example_id)
+    return [(example_id, gone[key]) for example_id in ids
+            if example_id not in baseline.examples and (key := _id_key(example_id)) in gone]
+
+
+def _id_key(example_id: str) -> str:
+    return unicodedata.normalize("NFC", example_id).strip()
 
 
 class _Reader:
