@@ -158,8 +158,11 @@ def load(path: Path | str) -> Baseline:
     except UnicodeDecodeError:
         raise InputError(f"the baseline is not UTF-8 JSON: {WRITTEN_BY}", source=source) from None
     except json.JSONDecodeError as exc:
-        raise InputError(f"the baseline is not valid JSON ({exc.msg}, column {exc.colno}): {WRITTEN_BY}",
-                         source=source, line=exc.lineno) from None
+        # A second value opening a line is JSON Lines: the golden set, given for the report by mistake.
+        jsonl = (exc.msg, exc.colno) == ("Extra data", 1)
+        hint = " (a value a line: JSON Lines, a golden set?)" if jsonl else ""
+        raise InputError(f"the baseline is not valid JSON ({exc.msg}, column {exc.colno}){hint}: "
+                         f"{WRITTEN_BY}", source=source, line=exc.lineno) from None
     except (ValueError, RecursionError) as exc:  # valid JSON that json will not read: a traceback otherwise
         # int()'s limit on digits, without its advice to the programmer after the colon
         why = "nested too deeply" if isinstance(exc, RecursionError) else str(exc).partition(":")[0]

@@ -1683,8 +1683,8 @@ def test_a_baseline_that_is_no_finished_report_exits_2_naming_it(ragmon_cmd: lis
                f"directory), so it has no figures to compare with")
     else:  # the golden set given by mistake
         path = GOLDEN
-        why = (f"{GOLDEN}:2: the baseline is not valid JSON (Extra data, column 1): give a report written by "
-               f"`ragmon replay --json`")
+        why = (f"{GOLDEN}:2: the baseline is not valid JSON (Extra data, column 1) (a value a line: JSON "
+               f"Lines, a golden set?): give a report written by `ragmon replay --json`")
     done = replay(ragmon_cmd, GOLDEN, "--baseline", path, *DROPS, cwd=tmp_path)
     assert (done.returncode, done.stdout, done.stderr) == (2, "", f"ragmon replay: error: {why}\n")
 
