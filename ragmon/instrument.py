@@ -4,7 +4,8 @@
 
     with instrument.rag_span(question, pipeline="support") as rag:
         docs = search(question)
-        rag.retrieved(docs)              # Context objects, {"id", "text", "score"} mappings, or strings
+        rag.retrieved(docs)              # Context objects, {"id", "text", "score"} mappings, strings,
+                                         # LangChain Documents or LlamaIndex nodes
         answer = generate(question, docs)
         rag.answered(answer, citations=["kb-12"])
 
@@ -25,6 +26,14 @@ A NaN or infinite score is recorded as none, and a lone surrogate in any text as
 drops an attribute it cannot encode). A value the tracer provider's attribute length limit cuts raises a
 RuntimeWarning naming it: the sidecar refuses cut documents and scores a cut answer on what was kept.
 
+A LangChain `Document` or a LlamaIndex `NodeWithScore` or node is read as the sidecar reads the same
+document from the OpenInference instrumentors' spans, so that a request scores alike whichever records it:
+the text is `page_content`, or `get_content()` (without the metadata); the id is `Document.id` or the
+node id, unless blank or a UUID its store assigned, which yield to the metadata's id (`id`, `source`,
+`doc_id`), the blank one then to the content hash; the score is a node's `get_score()` (0.0 when unset, as
+OpenInference records it) and a LangChain document has none. Neither framework is imported: they are
+recognised by those attributes.
+
 Only the OpenTelemetry API is used: the spans go wherever the app's tracer provider exports them (the
 ragmon sidecar over OTLP), and without an SDK configured the calls cost next to nothing.
 """
@@ -38,18 +47,42 @@ import time
 import warnings
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Protocol
 
 from opentelemetry import trace
 
 from ragmon import __version__
-from ragmon.ids import content_id
+from ragmon.ids import content_id, store_assigned
 from ragmon.jsontext import replace_lone_surrogates
 from ragmon.model import Context, check_text
 from ragmon.semconv import ragmon as convention
 from ragmon.semconv.common import metadata_id
 
-ContextLike = Context | Mapping[str, Any] | str
+
+class LangChainDocument(Protocol):
+    """What is read of a LangChain `Document` (and its `id`, which older langchain-core lacks)."""
+
+    @property
+    def page_content(self) -> str: ...
+
+    @property
+    def metadata(self) -> Mapping[str, Any]: ...
+
+
+class LlamaIndexNode(Protocol):
+    """What is read of a LlamaIndex `NodeWithScore`, `TextNode` or `Document` (with `get_score()` when it
+    has one)."""
+
+    @property
+    def node_id(self) -> str: ...
+
+    @property
+    def metadata(self) -> Mapping[str, Any]: ...
+
+    def get_content(self) -> str: ...
+
+
+ContextLike = Context | Mapping[str, Any] | str | LangChainDocument | LlamaIndexNode
 
 _APP_FRAME = 3
 """`warnings.warn`'s stacklevel for the app's line calling `retrieved()` or `answered()`: the warning
@@ -193,7 +226,7 @@ def _as_document(index: int, item: ContextLike) -> _Document:
     if isinstance(item, str):
         return _Document(None, item, None)
     if not isinstance(item, Mapping):
-        raise TypeError(f"a context is a Context, a mapping or a string, got {type(item).__name__}")
+        return _framework_document(index, item)
     given, text, score = item.get("id"), item.get("text"), item.get("score")
     if not isinstance(text, str):
         if text is None:  # a `text` of the wrong type is the mistake, whatever other keys say
@@ -206,6 +239,39 @@ def _as_document(index: int, item: ContextLike) -> _Document:
     if doc_id is None and given is None:  # a blank id is the app's, as the sidecar reads it: no key is
         _refuse_misnamed(index, item, "id")  # then meant for it
     return _Document(doc_id, text, None if score is None else _score(score, doc_id or f"contexts[{index}]"))
+
+
+def _framework_document(index: int, item: object) -> _Document:
+    """A LangChain document or a LlamaIndex node, read as the OpenInference instrumentors record it and
+    the sidecar reads that: recorded as anything else, the same retrieval would be named and scored
+    differently by the app than by its framework's instrumentation."""
+    where = f"contexts[{index}]"
+    get_content, get_score = getattr(item, "get_content", None), getattr(item, "get_score", None)
+    if hasattr(item, "page_content"):  # LangChain writes a document's content, metadata and `id`
+        text, given, score = item.page_content, getattr(item, "id", None), None
+        field = "page_content"
+    elif hasattr(item, "node_id") and callable(get_content):  # a bare node has no get_score()
+        text, given, score = get_content(), item.node_id, get_score() if callable(get_score) else None
+        field = "get_content()"
+    else:
+        raise TypeError(f"a context is a Context, a mapping, a string, a LangChain Document or a LlamaIndex "
+                        f"node, got {type(item).__name__}")
+    if not isinstance(text, str):
+        raise TypeError(f"{where}.{field} must be a string, got {type(text).__name__}")
+    doc_id = _framework_id(where, given, getattr(item, "metadata", None))
+    return _Document(doc_id, text, _score(score, doc_id or where))
+
+
+def _framework_id(where: str, given: object, metadata: object) -> str | None:
+    """The sidecar's name for a framework's document: its id, unless blank or a UUID its vector store
+    assigned (new at each build of the index, so no label or citation names it), which yield to the
+    metadata's id; a blank one then to the content hash (None here), a UUID to itself."""
+    doc_id = None if given is None else _named(_id(f"{where}.id", given))
+    if doc_id is not None and not store_assigned(doc_id):
+        return doc_id
+    if metadata is not None and not isinstance(metadata, Mapping):
+        raise TypeError(f"{where}.metadata must be a mapping, got {type(metadata).__name__}")
+    return (metadata_id(metadata) if metadata else None) or doc_id
 
 
 def _named(doc_id: str) -> str | None:

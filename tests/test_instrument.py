@@ -6,11 +6,13 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
+import re
 import subprocess
 import sys
 import threading
 import time
 import tracemalloc
+import uuid
 import warnings
 from collections.abc import Callable, Iterator
 from dataclasses import replace
@@ -18,6 +20,18 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 import pytest
+from instrumented_apps import instrumenting
+from langchain_core.documents import Document
+from langchain_core.embeddings import DeterministicFakeEmbedding
+from langchain_core.retrievers import BaseRetriever
+from langchain_core.vectorstores import InMemoryVectorStore
+from llama_index.core import Document as LlamaIndexDocument
+from llama_index.core import VectorStoreIndex
+from llama_index.core.base.base_retriever import BaseRetriever as LlamaIndexRetriever
+from llama_index.core.embeddings import MockEmbedding
+from llama_index.core.schema import NodeWithScore, QueryBundle, TextNode
+from openinference.instrumentation.langchain import LangChainInstrumentor
+from openinference.instrumentation.llama_index import LlamaIndexInstrumentor
 from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter
 from opentelemetry.sdk.resources import Resource
 from opentelemetry.sdk.trace import TracerProvider
@@ -78,6 +92,13 @@ class App:
         spans = self.received()
         assert len({span.trace_id for span in spans}) == 1
         return extract(Trace(spans[0].trace_id, tuple(spans)))
+
+    def examples(self) -> list[Example | None]:
+        """One per trace, in the order their first spans arrived."""
+        traces: dict[str, list[Span]] = {}
+        for span in self.received():
+            traces.setdefault(span.trace_id, []).append(span)
+        return [extract(Trace(trace_id, tuple(spans))) for trace_id, spans in traces.items()]
 
     def close(self) -> None:
         self.provider.shutdown()
@@ -651,3 +672,141 @@ def test_values_within_the_attribute_length_limit_warn_of_nothing(cut_app: App) 
 
     example = cut_app.example()
     assert example is not None and example.contexts == (Context("kb-vat", "VAT."),)
+
+
+def _traced_and_recorded(app: App, retrieved: list[Any]) -> tuple[Example, Example]:
+    """The retrieval as its framework's OpenInference instrumentation recorded it (the first trace), and
+    `retrieved` recorded by ragmon.instrument (the second), both extracted as the sidecar would."""
+    with instrument.rag_span(QUESTION, tracer_provider=app.provider) as rag:
+        rag.retrieved(retrieved)
+    traced, recorded = app.examples()
+    assert traced is not None and recorded is not None
+    return traced, recorded
+
+
+def _hashed(text: str) -> str:
+    return "doc-" + hashlib.sha256(text.encode()).hexdigest()[:8]
+
+
+def test_langchain_documents_are_named_as_the_sidecar_names_them_from_openinference(app: App) -> None:
+    # The store gives each document added without an id a random UUID, which yields to the metadata's
+    # id or source; an id the app gave stays; with no metadata the UUID is all there is.
+    store = InMemoryVectorStore(DeterministicFakeEmbedding(size=16))
+    store.add_documents([Document(page_content=SHIPPING, metadata={"id": "kb-ship", "source": "faq.md"}),
+                         Document(page_content=CUSTOMS, metadata={"source": "vat.md"}),
+                         Document(page_content="Returns within 30 days.", id="kb-returns"),
+                         Document(page_content="Chat support all day.")])
+    with instrumenting(app.provider, LangChainInstrumentor()):
+        docs = store.as_retriever(search_kwargs={"k": 4}).invoke(QUESTION)
+
+    traced, recorded = _traced_and_recorded(app, docs)
+
+    unnamed = next(doc.id for doc in docs if doc.page_content == "Chat support all day.")
+    assert unnamed is not None and str(uuid.UUID(unnamed)) == unnamed  # the store's
+    names = {SHIPPING: "kb-ship", CUSTOMS: "vat.md", "Returns within 30 days.": "kb-returns",
+             "Chat support all day.": unnamed}
+    assert len(docs) == 4
+    assert recorded.contexts == tuple(Context(names[doc.page_content], doc.page_content) for doc in docs)
+    assert recorded.contexts == traced.contexts
+
+
+class _Fixed(BaseRetriever):
+    """A retriever handing back the documents it was built with, ids as the app set them."""
+
+    documents: list[Document]
+
+    def _get_relevant_documents(self, query: str, **_: Any) -> list[Document]:
+        return self.documents
+
+
+def test_a_langchain_document_with_a_blank_or_no_id_is_named_by_its_metadata_or_its_content(app: App) -> None:
+    documents = [Document(page_content=SHIPPING, id="", metadata={"source": "faq.md", "id": 7}),
+                 Document(page_content=CUSTOMS),
+                 Document(page_content="", id="kb-empty", metadata={"source": "empty.md"})]
+    with instrumenting(app.provider, LangChainInstrumentor()):
+        docs = _Fixed(documents=documents).invoke(QUESTION)
+
+    traced, recorded = _traced_and_recorded(app, docs)
+
+    # The metadata's whole-number id comes before its source; no id and no metadata: the content hash.
+    assert recorded.contexts == (Context("7", SHIPPING), Context(_hashed(CUSTOMS), CUSTOMS),
+                                 Context("kb-empty", ""))
+    assert recorded.contexts == traced.contexts
+
+
+def test_llamaindex_nodes_are_read_as_the_sidecar_reads_them_from_openinference(app: App) -> None:
+    # Every node gets a random UUID, which yields to the metadata's id or source; the text is the node's
+    # without its metadata; MockEmbedding embeds every text alike, so each score is a cosine of 1.
+    documents = [LlamaIndexDocument(text=SHIPPING, metadata={"id": "kb-ship"}),
+                 LlamaIndexDocument(text=CUSTOMS, metadata={"source": "vat.md", "lang": "en"}),
+                 LlamaIndexDocument(text="Chat support all day.")]
+    index = VectorStoreIndex.from_documents(documents, embed_model=MockEmbedding(embed_dim=8))
+    with instrumenting(app.provider, LlamaIndexInstrumentor()):
+        nodes = index.as_retriever(similarity_top_k=3).retrieve(QUESTION)
+
+    traced, recorded = _traced_and_recorded(app, nodes)
+
+    unnamed = next(node.node_id for node in nodes if node.text == "Chat support all day.")
+    names = {SHIPPING: "kb-ship", CUSTOMS: "vat.md", "Chat support all day.": unnamed}
+    assert len(nodes) == 3
+    assert recorded.contexts is not None
+    assert [(c.id, c.text) for c in recorded.contexts] == [(names[node.text], node.text) for node in nodes]
+    assert [c.score for c in recorded.contexts] == pytest.approx([1.0, 1.0, 1.0])
+    assert recorded.contexts == traced.contexts
+
+
+class _FixedNodes(LlamaIndexRetriever):
+    """A LlamaIndex retriever handing back the nodes it was built with."""
+
+    def __init__(self, nodes: list[NodeWithScore]) -> None:
+        super().__init__()
+        self.nodes = nodes
+
+    def _retrieve(self, query_bundle: QueryBundle) -> list[NodeWithScore]:
+        return self.nodes
+
+
+def test_a_llamaindex_node_s_own_id_stays_and_an_unset_score_is_read_as_openinference_records_it(
+        app: App) -> None:
+    nodes = [NodeWithScore(node=TextNode(id_="kb-ship", text=SHIPPING, metadata={"id": "other"}), score=0.5),
+             NodeWithScore(node=TextNode(id_="kb-vat", text=CUSTOMS))]
+    with instrumenting(app.provider, LlamaIndexInstrumentor()):
+        retrieved = _FixedNodes(nodes).retrieve(QUESTION)
+
+    traced, recorded = _traced_and_recorded(app, retrieved)
+
+    # OpenInference records NodeWithScore.get_score(), 0.0 for a node retrieved without a score.
+    assert recorded.contexts == (Context("kb-ship", SHIPPING, 0.5), Context("kb-vat", CUSTOMS, 0.0))
+    assert recorded.contexts == traced.contexts
+
+
+def test_a_bare_llamaindex_node_is_read_without_its_metadata_and_without_a_score(app: App) -> None:
+    node = TextNode(id_="kb-ship", text=SHIPPING, metadata={"source": "faq.md"})
+    with instrument.rag_span(QUESTION, tracer_provider=app.provider) as rag:
+        rag.retrieved([node])
+
+    example = app.example()
+
+    assert example is not None and example.contexts == (Context("kb-ship", SHIPPING),)
+
+
+def test_an_object_of_no_kind_read_is_refused_naming_the_kinds_that_are(app: App) -> None:
+    with instrument.rag_span(QUESTION, tracer_provider=app.provider) as rag, \
+            pytest.raises(TypeError, match="a context is a Context, a mapping, a string, a LangChain "
+                                           "Document or a LlamaIndex node, got tuple"):
+        rag.retrieved([(Document(page_content=SHIPPING), 0.8)])  # type: ignore[list-item]
+
+
+@pytest.mark.parametrize(("document", "why"), [
+    (Document.model_construct(page_content=3, metadata={}),
+     "contexts[0].page_content must be a string, got int"),
+    (Document.model_construct(page_content=SHIPPING, metadata=["faq.md"]),
+     "contexts[0].metadata must be a mapping, got list"),
+], ids=["page_content", "metadata"])
+def test_a_framework_document_built_without_validation_is_refused_naming_the_field(
+        document: Document, why: str, app: App) -> None:
+    # `model_construct` skips pydantic's checks, as a loader's shortcut may: what ragmon would read of
+    # such a document is named, where the OpenInference instrumentor silently drops the whole retrieval.
+    with instrument.rag_span(QUESTION, tracer_provider=app.provider) as rag, \
+            pytest.raises(TypeError, match=re.escape(why)):
+        rag.retrieved([document])
