@@ -3,8 +3,10 @@
 Lists are flattened into indexed attributes (`retrieval.documents.0.document.content`); the index is the
 rank. The LangChain instrumentor writes neither `document.id` nor a score; a LangChain `Document.id` is
 only in the retriever's `output.value` (`{"documents": [{"id": ..., "page_content": ...}]}`), read from
-there when that list holds the same documents, else the id comes from the document metadata. Inputs and
-outputs are free text or JSON (`input.value`), so both are read.
+there when that list holds the same documents, else the id comes from the document metadata. A document
+with neither content nor metadata gets no attributes at all: its index is missing, yet it is a document
+at that rank, named by that list too. Inputs and outputs are free text or JSON (`input.value`), so both
+are read.
 """
 
 from __future__ import annotations
@@ -108,13 +110,18 @@ def reranker_inputs(span: Span) -> frozenset[tuple[str, str]] | None:
 
 
 def _documents(span: Span, prefix: str) -> tuple[Context, ...]:
-    """The instrumentors omit empty content (`if page_content := ...`), so a missing content is ""."""
+    """The instrumentors omit empty content (`if page_content := ...`), so a missing content is "". An
+    empty document took a top-k slot all the same: LangChain's writes nothing at all for one without
+    metadata either, so its index is missing, and where `output.value` lists it, it is read at its rank;
+    left out, it had moved every later document up a rank and cost them all their ids. Without that
+    list, the indices recorded order the documents."""
     items = indexed(span.attributes, prefix)
-    listed = _listed_ids(span, items) if any(_DOCUMENT_ID not in f for f in items.values()) else {}
+    listed = _listed_ids(span, items) if _unnamed(items) else None
     contexts = []
-    for index, fields in sorted(items.items()):
+    for index in range(len(listed)) if listed is not None else sorted(items):
+        fields = items.get(index, {})
         where = f"{prefix}{index}.document"
-        doc_id = fields.get(_DOCUMENT_ID, listed.get(index))
+        doc_id = fields.get(_DOCUMENT_ID, listed[index] if listed is not None else None)
         # An id its store assigned (a UUID: a LangChain vector store's, LlamaIndex's node ids, new at each
         # index build) yields to the metadata's name for the document.
         if store_assigned(doc_id):
@@ -124,23 +131,36 @@ def _documents(span: Span, prefix: str) -> tuple[Context, ...]:
     return tuple(contexts)
 
 
-def _listed_ids(span: Span, items: Mapping[int, Mapping[str, Any]]) -> dict[int, Any]:
+def _unnamed(items: Mapping[int, Mapping[str, Any]]) -> bool:
+    """Whether some rank may lack its `document.id`, recorded without one or not recorded at all (none
+    recorded: maybe only empty documents), so that `output.value` is worth decoding for the ids
+    (LlamaIndex writes every node's, and a long list of them is decoded for nothing)."""
+    return (not items or len(items) != max(items) + 1
+            or any(_DOCUMENT_ID not in fields for fields in items.values()))
+
+
+def _listed_ids(span: Span, items: Mapping[int, Mapping[str, Any]]) -> list[Any] | None:
     """The `Document.id` of each document as the span's `output.value` lists them (LangChain writes them
-    nowhere else), by rank. Only a list of the same documents, as many, each with the same text at the
-    same rank, is trusted: output that does not decode (cut short, free text) or lists other documents
-    gives no ids, and the metadata names the documents as before."""
+    nowhere else), by rank, None when that list is not the span's documents. It is when each rank holds
+    the document recorded there (the same text), or, where none is recorded, one the instrumentor writes
+    nothing for (no content, no metadata); ranks past the last recorded are such documents too. Output
+    that does not decode (cut short, free text) or lists other documents gives no ids, and the metadata
+    names the documents as before."""
     output = strict_json(span.attributes.get(OUTPUT_VALUE))
     listed = output.get("documents") if isinstance(output, Mapping) else None
-    if not isinstance(listed, list) or len(listed) != len(items):
-        return {}
-    ids = {}
-    for index, fields in items.items():
-        document = listed[index] if index < len(listed) else None
-        if (not isinstance(document, Mapping)
-                or document.get("page_content") != fields.get("document.content", "")):
-            return {}
-        ids[index] = document.get("id")
-    return ids
+    if (not isinstance(listed, list) or max(items, default=-1) >= len(listed)
+            or not all(_recorded_as(document, items.get(index)) for index, document in enumerate(listed))):
+        return None
+    return [document.get("id") for document in listed]
+
+
+def _recorded_as(document: Any, fields: Mapping[str, Any] | None) -> bool:
+    """Whether a listed document is what its rank's attributes (`fields`, None when there are none) record."""
+    if not isinstance(document, Mapping):
+        return False
+    if fields is None:
+        return document.get("page_content") == "" and not document.get("metadata")
+    return document.get("page_content") == fields.get("document.content", "")
 
 
 def retriever_query(span: Span) -> str | None:
