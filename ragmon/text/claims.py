@@ -29,16 +29,25 @@ from ragmon.text.terms import (
 from ragmon.text.wrapper_model import reads_as_wrapper, states_after_comma
 
 _HEADING = re.compile(r"[ \t]*#{1,6}[ \t]")
-_ITEM_NUMBER = r"\(?\d{1,3}[.)]|\d\ufe0f?\u20e3|\(?[a-z][)]|(?i:i{1,3}|iv|vi{0,3}|ix|xi{0,2})\."
-"""An item's number: "2.", "(2)", "2)", a keycap "2️⃣", "b)", a roman "iv." or "IV."."""
+_CAPITALISED = "[A-Z0-9À-ÖØ-Þ]"
+"""What a capital's marker must be followed by: "B) Exchanges ...", "B) 30 days", not "B) is correct."."""
+_ITEM_NUMBER = (r"\(?\d{1,3}[.)]|\d\ufe0f?\u20e3|\(?(?:[a-z]|[A-Z](?=\)[ \t]+" + _CAPITALISED + r"))\)|"
+                r"(?i:i{1,3}|iv|vi{0,3}|ix|xi{0,2})\.")
+"""An item's number: "2.", "(2)", "2)", a keycap "2️⃣", "b)", "B)" and "(B)" before a capital, a roman "iv."
+or "IV."."""
 _MARKER = re.compile(r"[ \t]*(?:>|[-*+•‣◦▪●" + ENCLOSED_NUMBERS + r"]|" + _ITEM_NUMBER + r"|\[[ xX]\])[ \t]+")
 _LABEL_WORDS = ("step", "option", "tip", "method", "approach", "solution", "reason", "way")
 _ROMAN_CAPITALS = "IVX"
-"""The capitals a roman item number ("II.", "IV.", "XII.") opens with: the one marker a capital opens."""
+"""The capitals a roman item number ("II.", "IV.", "XII.") opens with: a marker a capital opens whatever
+follows it (a letter's must be followed by a capital: `_ITEM_NUMBER`, `_lettered`)."""
 _PLAIN_OPENINGS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZ") - {word[0].upper() for word in _LABEL_WORDS} \
     - frozenset(_ROMAN_CAPITALS)
-"""Capitals that open no marker, no step and no note: most sentences open with one, and a set's test
-spares them the call that looks (splitting prose had cost 12% more instructions with it)."""
+"""Capitals that open no marker, no step and no note, but for a letter's ("B) ", `_LETTERED`): most
+sentences open with one, and a set's test spares them the call that looks (splitting prose had cost 12%
+more instructions with it)."""
+_LETTERED = frozenset(").")
+"""What follows a capital that is an item's letter ("B) ", "B. "): a line opening so is looked at."""
+_LETTER_ITEM = re.compile(r"[A-Z]\.[ \t]+(?=" + _CAPITALISED + ")")
 _LABEL_STARTS = (*(form for word in _LABEL_WORDS for form in (word, word.capitalize(), word.upper())),
                  "**", "__")
 _STEP = (r"(?:" + "|".join(_LABEL_WORDS) + r")[ \t]+(?:\d{1,2}|one|two|three|four|five|six|seven|eight|nine|"
@@ -56,19 +65,23 @@ then "|---|---|"): the line above it names what follows, and is no claim, as a "
 Possessive throughout: runs of spaces that two parts could share were given back one at a time, and a line
 of 50,000 spaces took 50 s."""
 _BLANK_CLASS = r"[\s" + INVISIBLE_CLASS + "]"
-_CITED_AFTER = ("(?:" + "|".join((CITATION_MARK, FILE_CITATION, SUPERSCRIPT_CITATION, r"\^[0-9]{1,3}",
-                                   "[¹²³⁰⁴-⁹]+")) + ")*")
+_CITATION = ("(?:" + "|".join((CITATION_MARK, FILE_CITATION, SUPERSCRIPT_CITATION, r"\^[0-9]{1,3}",
+                                "[¹²³⁰⁴-⁹]+")) + ")")
+_CITED_AFTER = _CITATION + "*"
 _ENDS = r"[.!?…](?<![.!?…].)[.!?…]*[\"'”’)\]]*" + _CITED_AFTER + "(?=" + _BLANK_CLASS + "|$"
-_AFTER_CITATION = r"(?<=[\]】>0-9¹²³⁰⁴-⁹])"
-"""Where a citation after the marks ends (`_CITED_AFTER`: "]", "】", "</sup>", "^1", "¹")."""
-_RUN_ON = r"|(?:(?<=[a-z][.!?])|" + _AFTER_CITATION + r")[A-Z][a-z])"
-_WIDE_RUN_ON = r"|(?:(?<=[^\W\d_A-Z][.!?])|" + _AFTER_CITATION + r")(?![a-z])[^\W\d_]{2})"
+_CITATION_LAST = frozenset("]】>0123456789¹²³⁰⁴⁵⁶⁷⁸⁹")
+"""What a citation ends with (`_CITATION`: "]", "】", "</sup>", "^1", "¹")."""
+_CITATION_ENDS = re.escape("".join(sorted(_CITATION_LAST)))
+_AFTER_CITATION = "(?<=[" + _CITATION_ENDS + "])"
+_RUN_ON = r"|(?:(?<=[a-z" + _CITATION_ENDS + "][.!?])|" + _AFTER_CITATION + r")[A-Z][a-z])"
+_WIDE_RUN_ON = (r"|(?:(?<=[^\W\d_A-Z][.!?])|(?<=[" + _CITATION_ENDS + "][.!?])|" + _AFTER_CITATION
+                + r")(?![a-z])[^\W\d_]{2})")
 """A full stop, "!" or "?" after a small letter with a capital and a small letter straight after it, no
 space between ("...for a full refund.Gift cards are refundable too."): a sentence run on into the next,
 as text joined from streamed chunks or extracted from a PDF is. So is one whose citation the next
-sentence is glued to ("...30 days.[1]Exchanges are free.", an OpenAI assistant's "...30
-days.【4:0†policy.pdf】Exchanges..."): the citation is the first sentence's, as with a space after it. Only a
-candidate: `_runs_on` decides."""
+sentence is glued to, after the mark or before it ("...30 days.[1]Exchanges are free.", an OpenAI
+assistant's "...30 days.【4:0†policy.pdf】Exchanges...", "...30 days[1].Exchanges..."): the citation is the
+first sentence's, as with a space after it. Only a candidate: `_runs_on` decides."""
 _BOUNDARY = re.compile(_ENDS + _RUN_ON)
 """A run of sentence marks, tried from its first mark only: every mark of it reaches the same end, so
 trying each again read the rest of the run each time, quadratic in a long run not followed by a space.
@@ -228,14 +241,31 @@ def _runs_on(text: str, mark: int, stop: int) -> bool:
     if after and (after[0] in _GOES_ON_AS_NAME or after[0].isdigit() or after == "::"
                   or (after[0] == "." and after[1:].isalnum())):
         return False
-    start = mark
-    least = max(mark - _LONGEST_WORD, 0)
+    word_end = _before_citations(text, mark) if text[mark - 1:mark] in _CITATION_LAST else mark
+    start = word_end
+    least = max(word_end - _LONGEST_WORD, 0)
     while start > least and (text[start - 1].isalpha() or text[start - 1] in _IN_WORD):
         start -= 1
     if start and not (text[start - 1].isspace() or text[start - 1] in _OPENS_WORD):
         return False  # in a name ("shop.example.Com", "e.g.The"), or no word's length
-    before = text[start:mark].strip(_IN_WORD)
+    before = text[start:word_end].strip(_IN_WORD)
     return before[-1:].islower() and (len(before) > 2 or before.lower() in _SHORT_LAST_WORDS)
+
+
+_CITED_BEFORE = re.compile(_CITATION + r"+\Z")
+_LONGEST_CITATIONS = 200
+"""Characters before a mark looked through for the citations it follows: three marks of 64 and more."""
+
+
+def _before_citations(text: str, mark: int) -> int:
+    """Where the citations right before the mark at `mark` start, and the space before them ("...30
+    days[1].", "...30 days [1].", "days^1."): the word a sentence ends with is before them. At `mark` when
+    there is none ("v2.", "3."): a digit is no citation but after "^"."""
+    cited = _CITED_BEFORE.search(text, max(mark - _LONGEST_CITATIONS, 0), mark)
+    if cited is None:
+        return mark
+    start = cited.start()
+    return start - 1 if text[start - 1:start] == " " else start
 
 
 _LONGEST_WORD = 40
@@ -298,8 +328,8 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
     for at, (pos, end) in enumerate(lines):
         if at in skipped:
             continue
-        if carried is None and text[pos] not in _PLAIN_OPENINGS:
-            pos = _opening(text, pos, end)
+        if carried is None and (text[pos] not in _PLAIN_OPENINGS or text[pos + 1:pos + 2] in _LETTERED):
+            pos = _opening(text, pos, end, lines, at)
         first = pos if carried is None else carried  # where the sentence being read starts
         word_from = pos  # where the word before a period can start: not before the last abbreviation
         for b in boundary.finditer(text, pos, end):
@@ -321,7 +351,8 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
                     word_from += len(before.rstrip()) - len(words[-1])
                     continue
             _append(out, text, first, stop)
-            pos = first = word_from = next_at if next_at == end or text[next_at] in _PLAIN_OPENINGS else (
+            pos = first = word_from = next_at if next_at == end or (
+                text[next_at] in _PLAIN_OPENINGS and text[next_at + 1:next_at + 2] != ")") else (
                 _opening(text, next_at, end))
         if joins and joins[at]:
             carried = first
@@ -601,22 +632,46 @@ _CJK_TITLE = re.compile(r"[ \t]*(?:" + _CJK_NUMERAL + r"、|第(?:\d{1,2}|" + _C
 """A section's title, "一、退款政策": a heading as "## Refunds" is, no claim."""
 
 
-def _opening(text: str, pos: int, end: int) -> int:
+def _opening(text: str, pos: int, end: int, lines: Sequence[tuple[int, int]] = (), at: int = 0) -> int:
     """Where the sentence starting at `pos` starts past a note of the sources (`_NOTE`), or past its list
-    marker and its step's number. A capital letter opens no marker but a roman number ("II. ")."""
+    marker and its step's number. A capital letter opens no marker but a roman number ("II. "), a letter
+    before a capital ("B) Exchanges", "(B) Exchanges") and, at the start of line `at` of `lines`, a letter
+    of a lettered list ("B. Exchanges": `_lettered`)."""
     if text.startswith(("(", "（", "["), pos, end) and (note := _NOTE.match(text, pos, end)):
         return note.end()
-    if not text[pos:pos + 1].isupper() or text[pos] in _ROMAN_CAPITALS:
+    if not text[pos:pos + 1].isupper() or text[pos] in _ROMAN_CAPITALS or text[pos + 1:pos + 2] == ")":
         marker = _MARKER.match(text, pos, end)
         if marker:
             pos = marker.end()
         elif wide(text) and (marker := _CJK_MARKER.match(text, pos, end)) is not None:
             return marker.end()
+    elif lines and text[pos + 1:pos + 2] == ".":
+        pos = _lettered(text, lines, at)
     if text.startswith(_LABEL_STARTS, pos, end):
         label = _LABEL.match(text, pos, end)
         if label:
             return label.end()
     return pos
+
+
+def _lettered(text: str, lines: Sequence[tuple[int, int]], at: int) -> int:
+    """Where line `at` starts past its letter, when it is an item of a lettered list ("A. Refunds ...\nB.
+    Exchanges ..."): "B." had been a claim of its own, "C." a term the context had to hold. A letter and a
+    full stop open a name too ("A. Smith wrote the policy."), so only a capital follows it, and the line
+    above opens with the letter before it or the line below with the letter after it."""
+    pos, end = lines[at]
+    item = _LETTER_ITEM.match(text, pos, end)
+    if item is None:
+        return pos
+    letter = ord(text[pos])
+    above = at > 0 and _letter(text, lines[at - 1]) == letter - 1
+    below = at + 1 < len(lines) and _letter(text, lines[at + 1]) == letter + 1
+    return item.end() if above or below else pos
+
+
+def _letter(text: str, line: tuple[int, int]) -> int:
+    """The code of the letter `line` opens with as a lettered list's item does ("B. Exchanges"), or -1."""
+    return ord(text[line[0]]) if _LETTER_ITEM.match(text, *line) else -1
 
 
 def _lines(text: str) -> list[tuple[int, int]]:

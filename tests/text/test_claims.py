@@ -106,6 +106,48 @@ def test_a_roman_number_in_capitals_is_no_number_of_its_claim(marker: str) -> No
         "Refunds take 5 days.", "Returns.", "Exchanges are free."]
 
 
+def test_the_letters_of_a_lettered_list_are_no_part_of_its_claims() -> None:
+    # "B." before "The" had been a claim of its own, the letter "b" a term no context holds: groundedness
+    # 3/4 for an answer whose every item the context holds. "A." and "C." had stayed in their claims.
+    answer = ("A. Customers may return most items within 30 days of delivery.\nB. The items must be unused "
+              "and in their original packaging.\nC. Clearance items are final sale.")
+    assert verdicts(answer) == [("Customers may return most items within 30 days of delivery.", True),
+                                ("The items must be unused and in their original packaging.", True),
+                                ("Clearance items are final sale.", True)]
+
+
+@pytest.mark.parametrize(("answer", "spans"), [
+    # "A) " is 3 characters and "Refunds take 30 days." 21: 3 to 24. The second item opens at 25, "B) "
+    # before it, and its 19 characters run from 28 to 47, on a line of its own or not.
+    ("A) Refunds take 30 days.\nB) Exchanges are free.", [(3, 24), (28, 47)]),
+    ("A) Refunds take 30 days. B) Exchanges are free.", [(3, 24), (28, 47)]),
+    # "(A) " and "(B) " are a character longer each: 4 to 25, and 30 to 49.
+    ("(A) Refunds take 30 days.\n(B) Exchanges are free.", [(4, 25), (30, 49)]),
+    ("  A) Refunds take 30 days.\n  B) Exchanges are free.", [(5, 26), (32, 51)]),
+    # A lettered list's items, blank lines between them or not: "A. " 3 characters, "B. " at 25.
+    ("A. Refunds take 30 days.\nB. Exchanges are free.", [(3, 24), (28, 47)]),
+    ("A. Refunds take 30 days.\n\nB. Exchanges are free.", [(3, 24), (29, 48)]),
+])
+def test_a_capital_letters_item_marker_is_no_part_of_its_claim(answer: str,
+                                                                 spans: list[tuple[int, int]]) -> None:
+    claims = split_claims(answer)
+    assert [c.text for c in claims] == ["Refunds take 30 days.", "Exchanges are free."]
+    assert [(c.start, c.end) for c in claims] == spans
+
+
+@pytest.mark.parametrize(("answer", "claims"), [
+    # A letter and a full stop open a name as well: only in a lettered list, the letter before or after
+    # it opening the line above or below, is it an item's.
+    ("A. Smith wrote the refund policy.", ["A. Smith wrote the refund policy."]),
+    ("Refunds take 30 days.\nC. Exchanges are free.", ["Refunds take 30 days.", "C. Exchanges are free."]),
+    # A letter before a small letter is what the sentence is about, and one within a sentence no marker.
+    ("B) is the right option.", ["B) is the right option."]),
+    ("Refunds are (A) fast.", ["Refunds are (A) fast."]),
+])
+def test_a_capital_letter_that_is_no_items_marker_stays_in_its_claim(answer: str, claims: list[str]) -> None:
+    assert texts(answer) == claims
+
+
 @pytest.mark.parametrize(("answer", "claims"), [
     # A step's number is the item's, as "1." is: "Step 1." had been a claim of its own, and 1 and 2 numbers
     # the context had to hold.

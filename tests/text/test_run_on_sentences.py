@@ -4,6 +4,8 @@ name with a capital after a dot is not ("St.Louis", "ASP.NET", "john.Smith@examp
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from ragmon import Context, EvalConfig, Example, LexicalJudge, evaluate
@@ -154,4 +156,65 @@ def test_the_claims_of_a_sentence_glued_to_a_citation_slice_it_as_with_a_space()
 
 @pytest.mark.parametrize("text", ["Write to Dr.[2]Smith today.", "Browse www.example.[1]Com today."])
 def test_a_name_with_a_citation_glued_after_its_dot_stays_whole(text: str) -> None:
+    assert sentences(text) == [text]
+
+
+@pytest.mark.parametrize("cite", ["[1]", " [1]", "[1][2]", "【4:0†policy.pdf】", "<sup>1</sup>", "¹", "^1"])
+def test_a_sentence_glued_to_a_true_one_cited_before_its_full_stop_is_a_claim_of_its_own(cite: str) -> None:
+    # "...a full refund[1].Gift cards ..." had been one claim, the gift-card sentence riding on the cited
+    # refund one: supported, groundedness 1.0. Two, the citation and the full stop the refund sentence's as
+    # with a space after them: the gift card's terms are 1 of 3 in the context, groundedness 1/2.
+    cited = REFUND[:-1] + cite + "."
+    context = (Context("c1", REFUND),)
+    [result] = evaluate([Example("x", "Can I return items?", context, cited + GIFT)], LexicalJudge(),
+                        EvalConfig(bootstrap_samples=0)).results
+    assert [(v.claim.text, v.supported) for v in result.verdicts] == [(cited, True), (GIFT, False)]
+    assert result.metrics["groundedness"] == 0.5
+
+
+def test_the_claims_of_a_sentence_glued_after_a_cited_full_stop_slice_it_as_with_a_space() -> None:
+    # The refund sentence without its full stop is 71 characters; "[1]." 4 more, to 75, " [1]." 5, to 76.
+    # With a space the gift card's 30 start one further on, glued straight after the full stop.
+    bare = REFUND[:-1]
+    assert [(c.start, c.end) for c in split_claims(bare + "[1]. " + GIFT)] == [(0, 75), (76, 106)]
+    assert [(c.start, c.end) for c in split_claims(bare + "[1]." + GIFT)] == [(0, 75), (75, 105)]
+    assert [(c.start, c.end) for c in split_claims(bare + " [1]." + GIFT)] == [(0, 76), (76, 106)]
+    # "【4:0†policy.pdf】" is 16 characters: the refund sentence ends at 71 + 16 + 1 = 88.
+    openai = bare + "【4:0†policy.pdf】." + GIFT
+    assert [(c.start, c.end) for c in split_claims(openai)] == [(0, 88), (88, 118)]
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("Is it refundable[1]?Yes, within 30 days.", ["Is it refundable[1]?", "Yes, within 30 days."]),
+    ("Keep the receipt [2]!Refunds take 5 days.", ["Keep the receipt [2]!", "Refunds take 5 days."]),
+    # The decided reading of a bracket glued before a full stop: a citation, as "Fig[1]. Caption" with a
+    # space is two sentences. Code written bare in prose reads so too ("ragmon.Example and ..." above).
+    ("See Fig[1].Caption for details.", ["See Fig[1].", "Caption for details."]),
+    ("Use items[0].Name to get it.", ["Use items[0].", "Name to get it."]),
+])
+def test_a_question_or_a_bracket_cited_before_its_mark_ends_the_sentence(text: str,
+                                                                          expected: list[str]) -> None:
+    assert sentences(text) == expected
+    assert sentences(re.sub(r"\]([.!?])", r"]\1 ", text)) == expected  # as with a space after the mark
+
+
+@pytest.mark.parametrize("text", [
+    # The word before the citation is read as the word before a bare mark is: of two letters only one a
+    # sentence ends with, no name's part, no digit but a cited one.
+    "Write to Dr[2].Smith today.",
+    "Write to Dr [2].Smith today.",
+    "Try `items[0].Name` here.",
+    "Mail john[1].Smith@example.com today.",
+    "It costs 5.Then pay.",
+])
+def test_a_name_with_a_citation_glued_before_its_dot_stays_whole(text: str) -> None:
+    assert sentences(text) == [text]
+
+
+def test_a_long_run_of_citations_glued_before_full_stops_is_read_in_linear_time() -> None:
+    # Each candidate looks back through at most 200 characters of citations: 20,000 "abc[1].Def" (each
+    # splits: "abc[1].", then "Def abc[1]." 19,999 times, then "Def") are read at once, and so are 50,000
+    # marks before one full stop, where no word is found within reach and the sentence goes on.
+    assert len(sentences("abc[1].Def " * 20_000)) == 20_001
+    text = "Refunds take 30 days" + "[1]" * 50_000 + ".Exchanges are free."
     assert sentences(text) == [text]
