@@ -416,8 +416,22 @@ class _CommandParser(_Parser):
                          namespace: argparse.Namespace | None = None) -> tuple[argparse.Namespace, list[str]]:
         parsed, unknown = super().parse_known_args(args, namespace)
         if unknown:
-            self.error(f"unrecognized arguments: {' '.join(unknown)}")
+            self.error(f"unrecognized arguments: {' '.join(unknown)}{self._meant(unknown)}")
         return parsed, []
+
+    def _meant(self, unknown: list[str]) -> str:
+        """The flag each unknown one is nearly, to end the error with: `--sample_rate`, `--samplerate` or
+        `--gates` was refused naming none, and the user had the whole usage to search for the spelling."""
+        options = [s for action in self._actions for s in action.option_strings if s.startswith("--")]
+        guesses = []
+        for word in unknown:
+            written = word.partition("=")[0]
+            if not written.startswith("--"):
+                continue
+            close = difflib.get_close_matches(written.lower().replace("_", "-"), options, n=1, cutoff=0.75)
+            if close:
+                guesses.append(f"{close[0]} for {written}")
+        return f" (did you mean {', '.join(guesses)}?)" if guesses else ""
 
 
 def parse_known(command: str, add_arguments: Callable[[argparse.ArgumentParser], None], argv: Sequence[str],

@@ -150,18 +150,45 @@ def _at_most_largest(value: int, text: str) -> int:
 
 
 def listen_address(text: str) -> tuple[str, int] | None:
-    """`host:port` (IPv6 as `[::1]:4317`); `off` disables the listener."""
-    if text.strip().lower() == "off":
+    """`host:port` (IPv6 as `[::1]:4317`); `off` disables the listener.
+
+    What the resolver would take and bind elsewhere than meant, or not at all, is refused here, before
+    the workers start, naming the setting: a URL (`http://0.0.0.0:4318`, the app's OTLP endpoint pasted
+    in) failed at start as "Name or service not known"; a bracket left open (`[::1:4318`) listened on
+    ::1; an IPv6 host out of brackets (`::1:4318`) is also the address ::1:4318 without a port. Spaces
+    around the value (a manifest's quoted `" 0.0.0.0:4318"`) are dropped: they made a host no resolver
+    knows."""
+    address = text.strip()
+    if address.lower() == "off":
         return None
-    host, sep, port = text.rpartition(":")
+    scheme, sep, _ = address.partition("://")
+    if sep:
+        raise argparse.ArgumentTypeError(f"not a listen address: {text!r} (a URL: give its host:port "
+                                         f"alone, without {scheme + sep!r})")
+    host, sep, port = address.rpartition(":")
     if not sep or not (port.isascii() and port.isdigit()) or not 0 <= int(port) <= 65535:
         raise argparse.ArgumentTypeError(f"not a listen address: {text!r} (use host:port or off)")
-    host = host.strip("[]") or "0.0.0.0"
+    host = _listen_host(host, text) or "0.0.0.0"
     try:
         host.encode("idna")  # as the resolver will: an empty label (`a..b`) or one of 64+ letters fails there
     except UnicodeError:
         raise argparse.ArgumentTypeError(f"not a host name: {host!r} in {text!r}") from None
     return host, int(port)
+
+
+def _listen_host(host: str, text: str) -> str:
+    """`listen_address`'s host: an IPv6 address in brackets and out of them, any other as written."""
+    bracketed = host.startswith("[") and host.endswith("]")
+    inner = host[1:-1] if bracketed else host
+    if "[" in inner or "]" in inner or host.startswith("[") != bracketed:
+        raise argparse.ArgumentTypeError(f"not a listen address: {text!r} (brackets enclose an IPv6 host: "
+                                         "[::1]:4317)")
+    if ":" in inner and not bracketed:
+        raise argparse.ArgumentTypeError(f"not a listen address: {text!r} (an IPv6 host goes in brackets: "
+                                         f"[{inner}]:port)")
+    if any(c.isspace() for c in inner):
+        raise argparse.ArgumentTypeError(f"not a host name: {inner!r} in {text!r} (it holds a space)")
+    return inner
 
 
 def shown_address(host: str, port: int) -> str:

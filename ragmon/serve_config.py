@@ -198,7 +198,7 @@ class ServeConfig:
             max_pipelines=MAX_PIPELINES if args.max_pipelines is None else args.max_pipelines,
             pipelines=allow_list(args.pipelines, args.max_pipelines), max_body=args.max_body,
             max_values=args.max_values,
-            token=read_token(args.token_file, os.environ.get("RAGMON_TOKEN")),
+            token=read_token(args.token_file, os.environ.get("RAGMON_TOKEN"), flag_of(args, "--token-file")),
             drain_seconds=args.drain_seconds, final_scrape_wait=args.final_scrape_wait, capture=args.capture,
             capture_below=args.capture_below,
             capture_max_bytes=args.capture_max_bytes, variables=getattr(args, FROM_ENVIRONMENT, {}),
@@ -276,17 +276,25 @@ def allow_list(values: list[list[str]] | None, max_pipelines: int | None) -> tup
     return names
 
 
-def read_token(path: Path | None, from_env: str | None) -> str | None:
-    """The token file wins over RAGMON_TOKEN; an empty token is a mistake, not "no auth"."""
+TOKEN_FILE = Flag("--token-file")
+"""--token-file given on the command line: how an error names it when no variable set it."""
+
+
+def read_token(path: Path | None, from_env: str | None, flag: Flag = TOKEN_FILE) -> str | None:
+    """The token file wins over RAGMON_TOKEN; an empty token is a mistake, not "no auth".
+
+    An error about the file names `flag`, the variable first where the path came from one: a manifest sets
+    RAGMON_TOKEN_FILE, and "cannot read the token file" named no setting to change."""
     if path is not None:
+        where = f"the token file ({flag.named})"
         try:
             token = path.read_text(encoding="utf-8").strip()
         except (OSError, UnicodeDecodeError) as exc:
             why = exc.strerror if isinstance(exc, OSError) else "not UTF-8 text"
-            raise InputError(f"cannot read the token file: {why}", source=str(path)) from None
+            raise InputError(f"cannot read {where}: {why}", source=str(path)) from None
         if not token:
-            raise InputError("the token file is empty", source=str(path))
-        _sendable(token, "the token file", str(path))
+            raise InputError(f"{where} is empty", source=str(path))
+        _sendable(token, where, str(path))
         _warn_if_overridden(token, path, from_env)
         return token
     if from_env is not None:

@@ -160,6 +160,24 @@ def test_an_unknown_flag_is_refused_with_its_commands_usage(ragmon_cmd: list[str
     assert result.stderr.endswith(f"\nragmon {command}: error: unrecognized arguments: --bogus\n")
 
 
+@pytest.mark.parametrize(("command", "typed", "told"), [
+    ("serve", ["--sample_rate", "0.5"], "--sample_rate 0.5 (did you mean --sample-rate for --sample_rate?)"),
+    ("serve", ["--samplerate=0.5"], "--samplerate=0.5 (did you mean --sample-rate for --samplerate?)"),
+    ("serve", ["--http-listn", ":0", "--wrkers", "2"],
+     "--http-listn :0 --wrkers 2 (did you mean --http-listen for --http-listn, --workers for --wrkers?)"),
+    ("replay", ["g.jsonl", "--gates", "recall=0.5"], "--gates recall=0.5 (did you mean --gate for --gates?)"),
+    ("replay", ["g.jsonl", "--bogus"], "--bogus"),  # nothing near it: nothing guessed
+])
+def test_an_unknown_flag_near_a_real_one_names_the_real_one(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, command: str, typed: list[str],
+        told: str) -> None:
+    # The refusal named only what was typed: the user searched a 30-line usage for the spelling.
+    for name in [name for name in os.environ if name.startswith("RAGMON_")]:
+        monkeypatch.delenv(name)
+    assert main([command, *typed]) == 2
+    assert capsys.readouterr().err.endswith(f"\nragmon {command}: error: unrecognized arguments: {told}\n")
+
+
 def test_a_bad_environment_value_is_a_usage_error_naming_the_variable(ragmon_cmd: list[str]) -> None:
     result = subprocess.run([*ragmon_cmd, "serve"], capture_output=True, text=True, timeout=60,
                             check=False, env={"RAGMON_MAX_TRACES": "many", "PATH": ""})

@@ -95,6 +95,28 @@ def test_listen_addresses_ipv4_ipv6_and_off() -> None:
             listen_address(bad)
 
 
+@pytest.mark.parametrize(("text", "message"), [
+    # Each was taken: `[::1:4318` listened on ::1, the rest failed only once the workers had started.
+    ("[::1:4318", "not a listen address: '[::1:4318' (brackets enclose an IPv6 host: [::1]:4317)"),
+    ("::1]:4318", "not a listen address: '::1]:4318' (brackets enclose an IPv6 host: [::1]:4317)"),
+    ("::1:4318", "not a listen address: '::1:4318' (an IPv6 host goes in brackets: [::1]:port)"),
+    ("https://0.0.0.0:4318/", "not a listen address: 'https://0.0.0.0:4318/' (a URL: give its host:port "
+                              "alone, without 'https://')"),
+    ("my host:4318", "not a host name: 'my host' in 'my host:4318' (it holds a space)"),
+])
+def test_a_listen_address_the_resolver_would_misread_is_refused_saying_how_to_write_it(
+        text: str, message: str) -> None:
+    with pytest.raises(argparse.ArgumentTypeError) as refused:
+        listen_address(text)
+    assert str(refused.value) == message
+
+
+def test_spaces_around_a_listen_address_are_not_part_of_its_host() -> None:
+    # A leading space made the host " 0.0.0.0", which no resolver knows; a trailing one was refused.
+    assert listen_address(" 0.0.0.0:4318") == listen_address("0.0.0.0:4318 ") == ("0.0.0.0", 4318)
+    assert listen_address(" [::]:4317 ") == ("::", 4317)
+
+
 @pytest.mark.parametrize(("parse", "text", "message"), [
     # Negative: argparse used to take `-1s` for an option ("expected one argument"), see test_cli.
     (duration, "-1s", "a duration cannot be negative: '-1s'"),

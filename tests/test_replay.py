@@ -1139,7 +1139,8 @@ def test_the_step_summary_stays_under_githubs_limit(tmp_path: Path, monkeypatch:
 
 @pytest.mark.parametrize(("argv", "env", "why"), [
     (["--target-concurrency", "0"], {}, "argument --target-concurrency: must be at least 1: 0"),
-    (["--targt", "http://candidate/ask"], {}, "unrecognized arguments: --targt http://candidate/ask"),
+    (["--targt", "http://candidate/ask"], {},
+     "unrecognized arguments: --targt http://candidate/ask (did you mean --target for --targt?)"),
     ([], {"RAGMON_K": "0"}, "RAGMON_K='0': must be at least 1: 0"),
 ], ids=["bad-value", "unknown-flag", "bad-environment-value"])
 def test_a_refused_command_line_replaces_the_previous_runs_reports(

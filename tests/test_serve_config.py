@@ -107,8 +107,8 @@ def test_a_token_no_sender_can_send_is_refused_at_start_without_showing_it(tmp_p
     with pytest.raises(InputError) as refused:
         read_token(path, None)
     assert str(refused.value) == (
-        f"{path}: the token file holds {kind} at character {at}, which no sender can put in an "
-        "Authorization header: a token is one word of visible ASCII")
+        f"{path}: the token file (--token-file) holds {kind} at character {at}, which no sender can put in "
+        "an Authorization header: a token is one word of visible ASCII")
     with pytest.raises(InputError, match=f"^RAGMON_TOKEN holds {kind} at character {at},"):
         read_token(None, text)
 

@@ -65,6 +65,36 @@ def test_a_busy_grpc_port_set_by_a_variable_names_the_variable() -> None:
         "RAGMON_GRPC_LISTEN another port, and send the app's traces there")
 
 
+def test_the_apps_otlp_endpoint_pasted_as_a_listener_is_refused_before_anything_starts() -> None:
+    # The manifest's OTEL_EXPORTER_OTLP_ENDPOINT is a URL: given to RAGMON_HTTP_LISTEN, the sidecar started
+    # its workers and then failed to resolve the host "http://127.0.0.1" ("Name or service not known").
+    done = serve([], {"RAGMON_HTTP_LISTEN": "http://127.0.0.1:4318"})
+    assert (done.returncode, done.stderr) == (
+        2, "ragmon serve: error: RAGMON_HTTP_LISTEN='http://127.0.0.1:4318': not a listen address: "
+           "'http://127.0.0.1:4318' (a URL: give its host:port alone, without 'http://')\n")
+
+
+@pytest.mark.parametrize(("made", "why"), [
+    ("directory", "Is a directory"),
+    ("empty", "is empty"),
+    ("missing", "No such file or directory"),
+])
+def test_a_token_file_set_by_a_variable_that_cannot_serve_names_the_variable(tmp_path: Path, made: str,
+                                                                            why: str) -> None:
+    # A secret mounted as a directory, or not at all: "cannot read the token file" named no setting, and
+    # the manifest sets RAGMON_TOKEN_FILE, not --token-file.
+    path = tmp_path / "token"
+    if made == "directory":
+        path.mkdir()
+    elif made == "empty":
+        path.write_text("\n", encoding="utf-8")
+    done = serve(["--http-listen", "127.0.0.1:0", "--metrics-listen", "127.0.0.1:0", "--grpc-listen", "off"],
+                 {"RAGMON_TOKEN_FILE": str(path)})
+    told = ("the token file (RAGMON_TOKEN_FILE, --token-file) is empty" if made == "empty" else
+            f"cannot read the token file (RAGMON_TOKEN_FILE, --token-file): {why}")
+    assert (done.returncode, done.stderr) == (2, f"ragmon serve: error: {path}: {told}\n")
+
+
 def test_a_busy_port_given_as_a_flag_still_names_the_flag() -> None:
     # The command line wins over the variable, and so does its name in the error.
     with busy_port() as port:
