@@ -87,7 +87,7 @@ from ragmon.errors import InputError, printable
 from ragmon.jsontext import replace_lone_surrogates
 from ragmon.logs import LineLimit, more_like_it
 from ragmon.model import ExampleResult
-from ragmon.options import fraction
+from ragmon.options import Flag, fraction
 
 log = logging.getLogger("ragmon.capture")
 
@@ -401,6 +401,10 @@ def _utc_now() -> datetime:
     return datetime.now(UTC)
 
 
+CAPTURE = Flag("--capture")
+"""--capture given on the command line: how a start-up error names FILE when no variable set it."""
+
+
 class CaptureWriter:
     """Selects, serialises and queues examples on the event loop; one flusher task writes them.
 
@@ -408,8 +412,10 @@ class CaptureWriter:
 
     def __init__(self, path: Path, *, below: float, max_bytes: int, count: Callable[[str, str], None],
                  judge_settings: Mapping[str, Any], clock: Callable[[], datetime] = _utc_now,
-                 max_pending: int = MAX_PENDING) -> None:
+                 max_pending: int = MAX_PENDING, flag: Flag = CAPTURE) -> None:
         self.below = below
+        self._named = f"the capture file ({flag.named})"
+        """How a start-up error names FILE: with the setting to change, RAGMON_CAPTURE in a manifest."""
         self.judge_settings = judge_settings
         self.file = RotatingFile(path, max_bytes)
         self._count = count
@@ -448,7 +454,7 @@ class CaptureWriter:
     def _resume(self) -> tuple[Held, Held]:
         """In a thread: FILE locked, what FILE.1 and FILE hold, then FILE opened with its last line
         mended."""
-        self._lock = _lock(self.file.path)
+        self._lock = _lock(self.file.path, self._named)
         try:
             return self._read_and_open()
         except BaseException:
@@ -461,13 +467,13 @@ class CaptureWriter:
             try:
                 held.append(read_held(path))
             except OSError as exc:
-                raise InputError(f"cannot read the capture file: {exc.strerror or exc}",
+                raise InputError(f"cannot read {self._named}: {exc.strerror or exc}",
                                  source=str(path)) from None
         older, current = held
         try:
             self.file.resume(current)
         except OSError as exc:
-            raise InputError(f"cannot write the capture file: {_why_unwritable(self.file.path, exc)}",
+            raise InputError(f"cannot write {self._named}: {_why_unwritable(self.file.path, exc)}",
                              source=str(self.file.path)) from None
         return older, current
 
@@ -550,7 +556,7 @@ class CaptureWriter:
             os.close(lock)
 
 
-def _lock(path: Path) -> int | None:
+def _lock(path: Path, named: str) -> int | None:
     """Take FILE's lock, for the writer's life: FILE.lock beside it (beside the file a link names, so two
     links to one file take one lock), locked (flock) and holding the pid and host of the process that
     holds it. Returns its descriptor, None when FILE is no regular file (`/dev/stderr`, a stream: nothing
@@ -570,9 +576,9 @@ def _lock(path: Path) -> int | None:
         descriptor = os.open(lock, os.O_RDWR | os.O_CREAT, 0o600)
     except OSError as exc:
         if isinstance(exc, FileNotFoundError) and not path.parent.is_dir():
-            raise InputError(f"cannot write the capture file: {_why_unwritable(path, exc)}",
+            raise InputError(f"cannot write {named}: {_why_unwritable(path, exc)}",
                              source=str(path)) from None
-        raise InputError(f"cannot write the capture file's lock file {lock}: {exc.strerror or exc}",
+        raise InputError(f"cannot write the lock file {lock} of {named}: {exc.strerror or exc}",
                          source=str(path)) from None
     try:
         fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -580,11 +586,11 @@ def _lock(path: Path) -> int | None:
         holder = _holder(descriptor)
         os.close(descriptor)
         if isinstance(exc, BlockingIOError):
-            raise InputError(f"the capture file is in use by another process ({holder}): two sidecars "
+            raise InputError(f"{named} is in use by another process ({holder}): two sidecars "
                              "capturing to one file would both write a trace sent to each, and `ragmon "
                              "replay` refuses a file holding an id twice; give each sidecar its own file",
                              source=str(path)) from None
-        raise InputError(f"cannot lock the capture file's lock file {lock}: {exc.strerror or exc}",
+        raise InputError(f"cannot lock the lock file {lock} of {named}: {exc.strerror or exc}",
                          source=str(path)) from None
     with contextlib.suppress(OSError):  # a full disk: the lock holds all the same, its holder unnamed
         os.ftruncate(descriptor, 0)

@@ -304,7 +304,8 @@ async def test_an_unwritable_capture_path_is_a_clear_error(tmp_path: Path) -> No
     missing = tmp_path / "no-such-dir" / "worst.jsonl"
     with pytest.raises(InputError) as error:
         await writer(missing, Exporter(window=60)).start()
-    assert str(error.value) == (f"{missing}: cannot write the capture file: the directory {missing.parent} "
+    assert str(error.value) == (f"{missing}: cannot write the capture file (--capture): the directory "
+                                f"{missing.parent} "
                                 "does not exist (ragmon makes none: mount the volume meant for the capture "
                                 "there, or make it)")
     assert not missing.parent.exists()
@@ -318,9 +319,23 @@ def test_serve_into_a_capture_directory_that_does_not_exist_names_it(tmp_path: P
                          cwd=tmp_path, capture_output=True, text=True, timeout=60, check=False)
     assert run.returncode == 2
     assert run.stderr.splitlines()[-1] == (
-        "ragmon serve: error: cap/capture.jsonl: cannot write the capture file: the directory cap does not "
-        "exist (ragmon makes none: mount the volume meant for the capture there, or make it)")
+        "ragmon serve: error: cap/capture.jsonl: cannot write the capture file (--capture): the directory "
+        "cap does not exist (ragmon makes none: mount the volume meant for the capture there, or make it)")
     assert not (tmp_path / "cap").exists()
+
+
+def test_a_capture_path_set_by_a_variable_that_cannot_serve_names_the_variable(tmp_path: Path) -> None:
+    # Before: "/tmp/...: cannot read the capture file: Is a directory", naming no setting, where a manifest
+    # set RAGMON_CAPTURE and the user had never typed --capture.
+    (tmp_path / "cap.jsonl").mkdir()
+    run = subprocess.run([sys.executable, "-m", "ragmon.cli", "serve", "--metrics-listen", "127.0.0.1:0",
+                          "--http-listen", "127.0.0.1:0", "--grpc-listen", "off"],
+                         cwd=tmp_path, capture_output=True, text=True, timeout=60, check=False,
+                         env={**os.environ, "RAGMON_CAPTURE": "cap.jsonl"})
+    assert run.returncode == 2
+    assert run.stderr.splitlines()[-1] == (
+        "ragmon serve: error: cap.jsonl: cannot read the capture file (RAGMON_CAPTURE, --capture): Is a "
+        "directory")
 
 
 def test_flags_and_environment() -> None:
@@ -594,7 +609,8 @@ async def test_a_rotated_file_is_read_as_found(tmp_path: Path, caplog: pytest.Lo
 async def test_a_capture_file_that_cannot_be_read_is_a_clear_error(tmp_path: Path) -> None:
     rotated = tmp_path / "worst.jsonl.1"
     rotated.mkdir()
-    with pytest.raises(InputError, match=rf"^{rotated}: cannot read the capture file: Is a directory"):
+    told = rf"^{rotated}: cannot read the capture file \(--capture\): Is a directory"
+    with pytest.raises(InputError, match=told):
         await writer(tmp_path / "worst.jsonl", Exporter(window=60)).start()
 
 
@@ -762,7 +778,7 @@ async def test_a_second_writer_on_the_same_file_is_refused_naming_the_holder(tmp
     with pytest.raises(InputError) as error:
         await second.start()
     assert str(error.value) == (
-        f"{path}: the capture file is in use by another process (pid {os.getpid()} on host "
+        f"{path}: the capture file (--capture) is in use by another process (pid {os.getpid()} on host "
         f"{socket.gethostname()}): two sidecars capturing to one file would both write a trace sent to "
         "each, and `ragmon replay` refuses a file holding an id twice; give each sidecar its own file")
     assert stat.S_IMODE((tmp_path / "worst.jsonl.lock").stat().st_mode) == 0o600
@@ -787,8 +803,8 @@ async def test_a_second_serve_on_the_same_capture_file_exits_2(tmp_path: Path) -
         await holder.close()
     assert run.returncode == 2
     assert run.stderr.splitlines()[-1].startswith(
-        f"ragmon serve: error: {path}: the capture file is in use by another process (pid {os.getpid()} on "
-        f"host {socket.gethostname()}): ")
+        f"ragmon serve: error: {path}: the capture file (--capture) is in use by another process (pid "
+        f"{os.getpid()} on host {socket.gethostname()}): ")
 
 
 async def test_ids_of_lines_longer_than_a_lowered_bound_are_still_held(
