@@ -252,7 +252,8 @@ class Assembler:
     max_spans_per_trace x a request's worth is no memory bound at all. With `max_bytes`, the buffered
     spans' `footprint` is a bound too, like the count: past it the oldest traces are evicted (never the
     one the span belongs to), and a span its trace cannot hold within max_bytes on its own is refused as
-    "too_many_bytes", its trace keeping the spans it has (like "too_many_spans").
+    "too_many_bytes", its trace keeping the spans it has (like "too_many_spans") and counting the loss, also
+    when the span came before any other of its trace.
     """
 
     def __init__(self, *, quiet: float = 2.0, decision_wait: float = 30.0, max_traces: int = 20_000,
@@ -278,6 +279,12 @@ class Assembler:
         self._decided: OrderedDict[str, bytes] = OrderedDict()
         """The last 4 x max_traces decided trace ids, each with its first span ids packed (see _finish)."""
         self._decided_max = 4 * max_traces
+        self._unopened_losses: OrderedDict[str, int] = OrderedDict()
+        """Spans refused (too_many_bytes) of traces not buffered, by trace id, for the span that opens the
+        trace to carry as `Trace.spans_lost`: the span too large for the buffer is usually a retriever's,
+        whose documents make it large and whose exporter sends it before the rest, as it ends first.
+        Forgotten, that trace was opened by its root and scored without its documents. The last max_traces
+        such traces (~150 bytes each)."""
 
     @property
     def in_flight(self) -> int:
@@ -317,13 +324,11 @@ class Assembler:
                 return "late"
         size = self._charge(span, pending, span_bytes)
         if isinstance(size, str):
-            if pending is not None and size != "duplicate":
-                pending.lost += 1
+            if size != "duplicate":
+                self._count_loss(span.trace_id, pending)
             return size
         if pending is None:
-            if len(self._traces) >= self._max_traces:
-                self._evict(self._traces.popitem(last=False)[1])
-            pending = self._traces[span.trace_id] = _Pending(span.trace_id, now)
+            pending = self._open(span.trace_id, now)
         if self._max_bytes is not None:
             self._make_room(self._bytes + size - self._max_bytes, pending)
             pending.resource = span.resource
@@ -429,14 +434,12 @@ class Assembler:
         if now >= decided.first_seen + self._wait or trace_id in self._traces:
             return False
         self._decided.pop(trace_id, None)
-        if len(self._traces) >= self._max_traces:
-            self._evict(self._traces.popitem(last=False)[1])
-        pending = self._traces[trace_id] = _Pending(trace_id, decided.first_seen)
+        pending = self._open(trace_id, decided.first_seen)
         pending.awaited = awaited
         pending.last_seen = now
         pending.spans = list(decided.trace.spans)
         pending.span_ids = {span.span_id for span in pending.spans}
-        pending.lost = decided.trace.spans_lost
+        pending.lost += decided.trace.spans_lost
         if self._max_bytes is not None:
             self._make_room(self._bytes + decided.footprint - self._max_bytes, pending)
             pending.footprint = decided.footprint
@@ -461,6 +464,24 @@ class Assembler:
         while heap and heap[0][1] != heap[0][2].armed_seq:
             heapq.heappop(heap)
         return heap[0][0] if heap else None
+
+    def _open(self, trace_id: str, first_seen: float) -> _Pending:
+        """Buffer a trace, evicting the oldest at max_traces; it takes the losses it had before it opened."""
+        if len(self._traces) >= self._max_traces:
+            self._evict(self._traces.popitem(last=False)[1])
+        pending = self._traces[trace_id] = _Pending(trace_id, first_seen)
+        pending.lost = self._unopened_losses.pop(trace_id, 0)
+        return pending
+
+    def _count_loss(self, trace_id: str, pending: _Pending | None) -> None:
+        """A refused span is a loss to its trace, buffered or not yet (`_unopened_losses`)."""
+        if pending is not None:
+            pending.lost += 1
+            return
+        losses = self._unopened_losses
+        losses[trace_id] = losses.pop(trace_id, 0) + 1
+        if len(losses) > self._max_traces:
+            losses.popitem(last=False)
 
     def _due(self, pending: _Pending, rooted: bool) -> float:
         timeout = pending.first_seen + self._wait

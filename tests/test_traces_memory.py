@@ -138,3 +138,20 @@ def test_memory_held_follows_the_budget_not_the_count_limits(clock):
     finally:
         tracemalloc.stop()
     assert held < 5_000_000
+
+
+def test_a_trace_whose_first_span_was_too_large_says_it_lost_it(clock):
+    # The retriever's span (1 MiB of documents) ends first, so its exporter sends it before the rest; a
+    # 1.5 MiB budget holds it, but not the 2 MiB one of trace a, which is refused before a is buffered.
+    # a's root, arriving later, opens it: a lost 1 span, whatever came first. b, whose first span fits
+    # (another trace), lost none. Decided 2 s (quiet) after the root at 1.0.
+    assembler = Assembler(quiet=2.0, max_bytes=3 * MiB // 2, clock=clock)
+    assert assembler.add(doc_span("a", "2", 2 * MiB)) == "too_many_bytes"
+    assert assembler.add(doc_span("b", "2", MiB)) == "accepted"
+    clock.now = 1.0
+    assert assembler.add(Span("a" * 32, "f" * 16, None, "a/root")) == "accepted"
+    assert assembler.add(Span("b" * 32, "f" * 16, None, "b/root")) == "accepted"
+
+    decided = assembler.pop_decided(3.0)
+    assert [(d.trace.trace_id[0], len(d.trace.spans), d.trace.spans_lost) for d in decided] == [
+        ("a", 1, 1), ("b", 2, 0)]
