@@ -24,6 +24,7 @@ from dockerfile_model import Dockerfile
 from ragmon import memory_budget
 from ragmon.cli import build_parser
 from ragmon.serve_config import ServeConfig
+from ragmon.service import RECEIVER_GRACE
 
 ROOT = Path(__file__).resolve().parents[2]
 K8S = ROOT / "deploy" / "kubernetes"
@@ -209,24 +210,66 @@ def memory_quantity(text: str) -> int:
     return int(number) << (20 if unit == "Mi" else 30)
 
 
-def test_every_ragmon_container_has_room_for_every_bound_of_its_settings(dockerfile: Dockerfile) -> None:
-    """The image's defaults under the manifest's environment, as `ragmon serve` would read them, with the
-    Claude judge counted where the key is wired (one variable turns it on): the worst case must fit the
-    memory limit, or the container is OOM-killed in the burst it exists to measure."""
-    checked = []
+def ragmon_serve_containers(dockerfile: Dockerfile) -> list[tuple[Path, dict[str, Any], ServeConfig]]:
+    """Every shipped `ragmon serve` container with its settings as `ragmon serve` reads them: the image's
+    defaults under the manifest's environment."""
+    found = []
     for path, deployment in objects("Deployment"):
         for container in containers(deployment["spec"]["template"]["spec"]):
             if container["image"] != "ragmon" or container.get("args") != ["serve"]:
                 continue
-            settings = env(container)
-            given = {name: value for name, value in settings.items() if isinstance(value, str)}
+            given = {name: value for name, value in env(container).items() if isinstance(value, str)}
             environ = {**dockerfile.runtime.env(), **given}
-            config = ServeConfig.from_args(build_parser("serve", environ).parse_args(["serve"]))
-            parts = memory_budget.worst_case(config, claude="ANTHROPIC_API_KEY" in settings)
-            limit = memory_quantity(container["resources"]["limits"]["memory"])
-            assert memory_budget.advice(parts, limit) is None, (path.name, memory_budget.advice(parts, limit))
-            checked.append((path.name, config.grpc_listen is not None, config.http_listen is not None))
+            args = build_parser("serve", environ).parse_args(["serve"])
+            found.append((path, container, ServeConfig.from_args(args)))
+    return found
+
+
+def test_every_ragmon_container_has_room_for_every_bound_of_its_settings(dockerfile: Dockerfile) -> None:
+    """With the Claude judge counted where the key is wired (one variable turns it on), the worst case must
+    fit the memory limit, or the container is OOM-killed in the burst it exists to measure."""
+    checked = []
+    for path, container, config in ragmon_serve_containers(dockerfile):
+        parts = memory_budget.worst_case(config, claude="ANTHROPIC_API_KEY" in env(container))
+        limit = memory_quantity(container["resources"]["limits"]["memory"])
+        assert memory_budget.advice(parts, limit) is None, (path.name, memory_budget.advice(parts, limit))
+        checked.append((path.name, config.grpc_listen is not None, config.http_listen is not None))
     assert sorted(checked) == [("deployment.yaml", True, True), ("ragmon.yaml", True, False)]
+
+
+def test_every_ragmon_container_requests_what_it_holds_at_work(dockerfile: Dockerfile) -> None:
+    """Under node memory pressure the kubelet evicts, and the kernel OOM-kills, first what uses more than
+    its request. ragmon at work holds its process and each worker with caches full before any trace is
+    buffered: 90 + 80 = 170 MiB with one worker, past the sidecar's 128Mi in ordinary traffic."""
+    assert memory_budget.PROCESS + memory_budget.WORKER == 170 * 2**20
+    for path, container, config in ragmon_serve_containers(dockerfile):
+        at_work = memory_budget.PROCESS + config.workers * memory_budget.WORKER
+        request = memory_quantity(container["resources"]["requests"]["memory"])
+        assert request >= at_work, (path.name, request >> 20, at_work >> 20)
+
+
+def seconds(duration: str) -> float:
+    """A Kubernetes or Prometheus Operator duration of whole seconds (`30s`)."""
+    return float(re.fullmatch(r"(\d+)s", duration).group(1))  # type: ignore[union-attr]
+
+
+def test_grace_period_outlasts_ragmons_stop_and_its_wait_for_a_scrape(dockerfile: Dockerfile) -> None:
+    """SIGKILL at the grace period's end loses the drain's outcomes: the pod's grace must hold ragmon's
+    whole stop (a preStop pause, three listeners closed within RECEIVER_GRACE each, the drain, the wait for
+    a final scrape), and that wait must last one PodMonitor interval, or the scrape may come after it. By
+    hand: the sidecar 0 + 3 + 10 + 30 = 43 s of 60 (17 s left for the app before it), the pool
+    5 + 3 + 10 + 30 = 48 s of 55."""
+    intervals = {path.parent: seconds(endpoint["interval"]) for path, monitor in objects("PodMonitor")
+                 for endpoint in monitor["spec"]["podMetricsEndpoints"]}
+    stops = {}
+    for path, container, config in ragmon_serve_containers(dockerfile):
+        assert config.final_scrape_wait >= intervals[path.parent], path.name
+        pause = container.get("lifecycle", {}).get("preStop", {}).get("exec", {}).get("command", ["", "0"])
+        stop = float(pause[1]) + 3 * RECEIVER_GRACE + config.drain_seconds + config.final_scrape_wait
+        (pod,) = [d["spec"]["template"]["spec"] for p, d in objects("Deployment") if p == path]
+        assert stop <= pod["terminationGracePeriodSeconds"], (path.name, stop)
+        stops[path.name] = stop
+    assert stops == {"deployment.yaml": 43.0, "ragmon.yaml": 48.0}
 
 
 def kustomizations() -> Iterator[tuple[Path, dict[str, Any]]]:
@@ -319,6 +362,30 @@ def test_gateway_routes_whole_traces_to_one_resolver(name: str) -> None:
     assert exporter["routing_key"] == "traceID"
     assert len(exporter["resolver"]) == 1
     assert "endpoint" not in exporter["protocol"]["otlp"]
+
+
+@pytest.mark.parametrize("name", ["gateway+dns", "gateway+k8s"])
+def test_gateway_retries_at_the_balancer_so_a_lost_replicas_batches_are_routed_again(name: str) -> None:
+    """The per-replica OTLP exporter queues and retries by default: a batch it queued counts as delivered,
+    so the balancer's own retry never sees the failure and the batch goes down with its replica."""
+    exporter = complete_configs()[name]["exporters"]["loadbalancing"]
+    assert exporter["sending_queue"]["enabled"] is True and exporter["retry_on_failure"]["enabled"] is True
+    per_replica = exporter["protocol"]["otlp"]
+    assert per_replica.get("sending_queue", {}).get("enabled") is False
+    assert per_replica.get("retry_on_failure", {}).get("enabled") is False
+
+
+def test_tee_never_holds_the_tracing_backend_back_for_ragmon() -> None:
+    """The Collector answers a batch with the error of any of its exporters. Retrying ragmon's batches
+    through an outage fills its queue (each held up to max_elapsed_time by one of 10 senders): from then on
+    every batch is refused to the app, which resends it to the backend too, and before that the queue's
+    spans count against the memory_limiter that guards both. ragmon's exporter drops instead, with a
+    queue for the batches in flight only; the backend's exporter keeps the Collector's retries."""
+    exporters = complete_configs()["tee"]["exporters"]
+    ragmon, backend = exporters["otlp/ragmon"], exporters["otlp/tracing"]
+    assert ragmon["retry_on_failure"]["enabled"] is False
+    assert ragmon["sending_queue"]["queue_size"] <= 100
+    assert backend.get("retry_on_failure", {}).get("enabled", True) is True
 
 
 def test_tee_sends_traces_to_the_backend_and_to_ragmon() -> None:
