@@ -6,11 +6,13 @@ nothing, `contexts=None` says we were never told. Metrics depend on that differe
 
 from __future__ import annotations
 
+import heapq
 import math
-from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable, Collection, Iterable, Mapping
+from dataclasses import dataclass, field, fields
+from itertools import islice
 from numbers import Integral, Real
-from typing import TYPE_CHECKING, Any, SupportsFloat, SupportsIndex
+from typing import TYPE_CHECKING, Any, SupportsFloat, SupportsIndex, TypeGuard
 
 METRIC_NAMES: tuple[str, ...] = (
     "hit_rate",
@@ -30,10 +32,60 @@ METRIC_NAMES: tuple[str, ...] = (
 """Every per-example metric, in report order."""
 
 REPR_TEXT_CHARS = 60
-"""Characters of a context's text its repr shows; the rest is counted."""
+"""Characters of a text a repr shows; the rest is counted."""
+REPR_ITEMS = 20
+"""Items of a tuple, set or mapping a repr shows, more than a result's metrics; the rest are counted."""
+REPR_DEPTH = 4
+"""Levels of nested collections a repr shows: `extra` holds whatever a dataset gave, a dict that holds
+itself too."""
 
 LOWER_IS_BETTER: frozenset[str] = frozenset({"hallucination_rate"})
 """Metrics a gate treats as a maximum; every other metric is gated as a minimum."""
+
+
+def _bounded_repr(self: Any) -> str:
+    """A dataclass's repr with each text cut to its beginning and length, and each collection to its first
+    items and count: a 400 KB manual in the contexts, a 1 MB answer or ground truth, or the thousands of
+    verdicts of a long answer made the repr of an example or a result megabytes, flooding a notebook cell,
+    a log line or a failed assertion. Short values read as the default repr; equality and hashing still
+    use every field whole."""
+    shown = ", ".join(f"{f.name}={_shown(getattr(self, f.name), 0)}" for f in fields(self) if f.repr)
+    return f"{type(self).__name__}({shown})"
+
+
+def _shown(value: object, depth: int) -> str:
+    if isinstance(value, str):
+        if len(value) <= REPR_TEXT_CHARS:
+            return repr(value)
+        return f"{value[:REPR_TEXT_CHARS]!r}... ({len(value):,} characters)"
+    if not _collection(value) or not value:
+        return repr(value)
+    if depth == REPR_DEPTH:
+        return "..."
+    if isinstance(value, Mapping):
+        pairs = (f"{_shown(key, depth + 1)}: {_shown(item, depth + 1)}" for key, item in value.items())
+        return "{" + _counted(pairs, len(value)) + "}"
+    opening, closing = _BRACKETS[type(value)]
+    # A set's first by str, so it reads the same in every process: its own order follows the hash seed.
+    items = heapq.nsmallest(REPR_ITEMS, value, key=str) if isinstance(value, set | frozenset) else value
+    shown = _counted((_shown(item, depth + 1) for item in items), len(value))
+    return f"{opening}{shown}{',' * (type(value) is tuple and len(value) == 1)}{closing}"
+
+
+_BRACKETS: dict[type, tuple[str, str]] = {tuple: ("(", ")"), list: ("[", "]"), set: ("{", "}"),
+                                          frozenset: ("frozenset({", "})")}
+
+
+def _collection(value: object) -> TypeGuard[Mapping[Any, Any] | Collection[Any]]:
+    """A mapping, or a tuple, list or set itself: a named tuple or another subclass keeps its own repr."""
+    return isinstance(value, Mapping) or type(value) in _BRACKETS
+
+
+def _counted(shown: Iterable[str], total: int) -> str:
+    """The first REPR_ITEMS of `shown`, then how many of the `total` are not."""
+    first = list(islice(shown, REPR_ITEMS))
+    more = f", ... ({total - len(first):,} more)" if total > len(first) else ""
+    return ", ".join(first) + more
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,15 +115,7 @@ class Context:
                 raise TypeError(f"Context.score must be a number or None, got {type(score).__name__}")
             object.__setattr__(self, "score", float(score))
 
-    def __repr__(self) -> str:
-        # A long text is shown by its beginning and length: a 400 KB manual in the contexts made the repr
-        # of an example or a result 400 KB, flooding a notebook cell or a failed assertion.
-        text = self.text
-        if len(text) > REPR_TEXT_CHARS:
-            shown = f"{text[:REPR_TEXT_CHARS]!r}... ({len(text):,} characters)"
-        else:
-            shown = repr(text)
-        return f"Context(id={self.id!r}, text={shown}, score={self.score!r})"
+    __repr__ = _bounded_repr
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,6 +136,8 @@ class Example:
     category: str | None = None
     pipeline: str | None = None
     extra: Mapping[str, Any] = field(default_factory=dict, compare=False, hash=False)
+
+    __repr__ = _bounded_repr
 
     if TYPE_CHECKING:
         # What the checks below take, for a user's type checker: it would refuse the lists they accept.
@@ -192,6 +238,8 @@ class Claim:
     start: int
     end: int
 
+    __repr__ = _bounded_repr
+
 
 @dataclass(frozen=True, slots=True)
 class ClaimVerdict:
@@ -201,6 +249,8 @@ class ClaimVerdict:
     supported: bool
     supporting_ids: tuple[str, ...] = ()
     reason: str | None = None
+
+    __repr__ = _bounded_repr
 
 
 @dataclass(frozen=True, slots=True)
@@ -219,6 +269,8 @@ class ExampleResult:
     retrieved_unused: tuple[str, ...] = ()
     """Retrieved contexts no supported claim names; empty when that is unknown too: a judge may call a
     claim supported without naming a context, which could then be any of them."""
+
+    __repr__ = _bounded_repr
 
 
 MIN_BOOTSTRAP_SAMPLES = 200
@@ -318,12 +370,16 @@ class Report:
     """The outcome of scoring a dataset: per-example results plus aggregates, ready for gates and reports.
 
     `aggregates` holds one `Aggregate` per name in METRIC_NAMES, in that order; `results` one
-    `ExampleResult` per scored example, in input order, with its metrics and claim verdicts."""
+    `ExampleResult` per scored example, in input order, with its metrics and claim verdicts.
 
-    judge: Mapping[str, Any]
+    Hashable, as a frozen dataclass promises and `ExampleResult` is (a report as a cache key, the reports
+    of two runs in a set): the judge's settings and the aggregates, dicts, are compared but not hashed;
+    the aggregates follow from the results and the config, which are."""
+
+    judge: Mapping[str, Any] = field(hash=False)
     k: int
     results: tuple[ExampleResult, ...]
-    aggregates: Mapping[str, Aggregate]
+    aggregates: Mapping[str, Aggregate] = field(hash=False)
     skipped: tuple[tuple[str, str], ...] = ()
     """(example id, reason) for examples a judge could not score, when the run was told to skip them."""
     config: EvalConfig = EvalConfig()

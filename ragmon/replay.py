@@ -287,16 +287,21 @@ def _replaceable_reports(args: argparse.Namespace) -> argparse.Namespace:
     not take the place of the baseline either: the next run would have none. Anything else is replaced,
     as a report the previous run left must be. `--json` may name the --baseline (a baseline that moves
     with each run): a run that stopped replaces it with its error, or a publishing step would show the
-    baseline's pass as this run's. The step summary gets the error appended, as it gets any Markdown."""
+    baseline's pass as this run's. The step summary gets the error appended, as it gets any Markdown. A
+    pipe two flags name gets the first one's error report alone, which its reader can parse."""
     summary = _step_summary()
     kept = argparse.Namespace(**vars(args))
+    pipes: set[tuple[int, int]] = set()
     for flag in _REPORT_MARKERS:
         path = getattr(kept, flag, None)
         if path is None:
             continue
         inputs = _input_files(args, baseline=flag != "json")
-        if existing_file(path) in inputs or _holds_data(path) or _same_file(path, summary):
+        pipe = _pipe_at(path)
+        if existing_file(path) in inputs or _holds_data(path) or _same_file(path, summary) or pipe in pipes:
             setattr(kept, flag, None)
+        if pipe is not None:
+            pipes.add(pipe)
     return kept
 
 
@@ -365,8 +370,9 @@ def _check_report_paths(args: argparse.Namespace) -> None:
         if isinstance(where, tuple) and where in inputs:
             raise InputError(f"{report.given(str(path))} is {inputs[where]} of this run: the report would "
                              f"overwrite it (--{flag} names the report to write)")
+        where = where or _pipe_at(path)
         if where is None:
-            continue  # a pipe or a device (/dev/null): no file to keep
+            continue  # a device (/dev/null, a terminal): no file to keep, nothing read back as one report
         if (why := unwritable(path)) is not None:  # found before the build is asked or a call paid for
             raise InputError(f"cannot write report: {why}", source=str(path))
         if _same_file(path, summary):
@@ -379,6 +385,17 @@ def _check_report_paths(args: argparse.Namespace) -> None:
                     f"{first.given(str(written))} and {report.given(str(path))} are the same file")
             raise InputError(f"{both}: give each report a file of its own")
         named[where] = report, path
+
+
+def _pipe_at(path: Path) -> tuple[int, int] | None:
+    """Which pipe `path` names, by device and inode, else None: two reports written into one pipe
+    (`--json /dev/stdout --junit /dev/stdout | jq`) reach its reader as one stream of JSON then XML,
+    which no reader parses, as two reports written to one file keep only the last."""
+    try:
+        status = path.stat()
+    except (OSError, ValueError):
+        return None
+    return (status.st_dev, status.st_ino) if stat.S_ISFIFO(status.st_mode) else None
 
 
 def usage_error(argv: Sequence[str], message: str) -> None:

@@ -206,6 +206,56 @@ def test_a_context_repr_shows_the_beginning_of_a_long_text_and_its_length() -> N
     assert len(repr(result)) < 2_000
 
 
+def test_an_example_repr_cuts_every_long_text_not_only_a_contexts() -> None:
+    # A 1 MB answer (a runaway generation), a whole document pasted as the ground truth, or a big field a
+    # dataset carried along in `extra`, each printed whole: a megabyte in a log line or a failed assertion.
+    example = Example("q1", "What colour is the sky?", [Context("d1", "The sky is blue.")],
+                      "The sky is blue. " * 60_000, ground_truth="Blue. " * 200_000,
+                      extra={"html": "<p>" * 100_000})
+    # 60 characters each: three times the 17 of "The sky is blue. " and "The sky i"; ten times "Blue. ";
+    # twenty times "<p>".
+    assert repr(example) == (
+        "Example(id='q1', question='What colour is the sky?', "
+        "contexts=(Context(id='d1', text='The sky is blue.', score=None),), "
+        "answer='The sky is blue. The sky is blue. The sky is blue. The sky i'... (1,020,000 characters), "
+        "relevant_ids=None, citations=None, "
+        "ground_truth='Blue. Blue. Blue. Blue. Blue. Blue. Blue. Blue. Blue. Blue. '... "
+        "(1,200,000 characters), "
+        "category=None, pipeline=None, "
+        "extra={'html': '<p><p><p><p><p><p><p><p><p><p><p><p><p><p><p><p><p><p><p><p>'... (300,000 "
+        "characters)})")
+
+
+def test_a_result_repr_shows_the_first_verdicts_and_counts_the_others() -> None:
+    # An answer of 1,000 sentences gave a result whose repr listed 1,000 verdicts: ~130,000 characters.
+    answer = "The sky is blue. " * 1_000
+    (result,) = evaluate([Example("q1", "q?", [Context("d1", "The sky is blue.")], answer)]).results
+    assert len(result.verdicts) == 1_000
+    shown = repr(result)
+    assert shown.count("ClaimVerdict(") == 20
+    assert ("ClaimVerdict(claim=Claim(text='The sky is blue.', start=0, end=16), supported=True, "
+            "supporting_ids=('d1',), reason=None), ") in shown
+    assert ", ... (980 more)), relevant_not_retrieved=(), retrieved_unused=())" in shown
+    assert "answer='The sky is blue. The sky is blue. The sky is blue. The sky i'... (17,000 characters)" \
+        in shown
+    assert len(shown) < 5_000
+    # Short ones read as Python's own repr: a one-item tuple keeps its comma, an empty set is frozenset().
+    assert repr(Example("q2", "q?", [Context("d1", "t")], relevant_ids=[])) == (
+        "Example(id='q2', question='q?', contexts=(Context(id='d1', text='t', score=None),), answer=None, "
+        "relevant_ids=frozenset(), citations=None, ground_truth=None, category=None, pipeline=None, "
+        "extra={})")
+
+
+def test_a_report_is_hashable_as_a_frozen_dataclass_promises() -> None:
+    # Its judge settings and aggregates, dicts, made hash() raise "unhashable type: 'dict'": no report as
+    # a cache key (functools.cache on a function rendering one), no set of two runs' reports.
+    text = "The warranty lasts 2 years."
+    examples = [Example("a", "q?", [Context("d1", text)], text)]
+    first, again = (evaluate(examples, config=EvalConfig(bootstrap_samples=0)) for _ in range(2))
+    other = evaluate(examples, config=EvalConfig(k=3, bootstrap_samples=0))
+    assert hash(first) == hash(again) and len({first, again, other}) == 2
+
+
 QRELS = {"doc-1": 1, "doc-2": 0, "doc-3": 0}
 """BEIR and TREC qrels of one question: doc-1 judged relevant, doc-2 and doc-3 judged not relevant."""
 

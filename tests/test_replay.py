@@ -1267,6 +1267,23 @@ def test_a_report_is_never_written_over_an_input_or_another_report(ragmon_cmd: l
                            "file of its own\n")
 
 
+def test_two_reports_into_one_pipe_are_refused_and_it_gets_one_error_report(ragmon_cmd: list[str],
+                                                                             tmp_path: Path) -> None:
+    # `--json /dev/stdout --junit /dev/fd/1 | jq`: the pipe got the JSON report and then the JUnit XML, a
+    # stream no reader parses, and the run exited 0. Refused before scoring, as for one file: the reader
+    # gets the JSON error report alone (capture_output makes standard output a pipe).
+    done = replay(ragmon_cmd, GOLDEN, "--gate", "groundedness=0.5", "--quiet", "--json", "/dev/stdout",
+                  "--junit", "/dev/fd/1", cwd=tmp_path)
+    refusal = "--json /dev/stdout and --junit /dev/fd/1 are the same file: give each report a file of its own"
+    assert (done.returncode, done.stderr) == (2, f"ragmon replay: error: {refusal}\n")
+    doc = json.loads(done.stdout)
+    assert (doc["complete"], doc["error"], doc["examples"]) == (False, refusal, 0)
+    # A device is no pipe: what is written to /dev/null is read by no one, and every report may go there.
+    done = replay(ragmon_cmd, GOLDEN, "--gate", "groundedness=0.5", "--quiet", "--json", "/dev/null",
+                  "--junit", "/dev/null", "--markdown", "/dev/null", cwd=tmp_path)
+    assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
+
+
 def test_a_report_path_from_the_environment_is_named_by_its_variable(ragmon_cmd: list[str],
                                                                     tmp_path: Path) -> None:
     golden = tmp_path / "golden.jsonl"
