@@ -95,8 +95,9 @@ def test_a_report_format_this_ragmon_does_not_read_is_refused(layout: object) ->
     ("{\n", "{path}:2: the baseline is not valid JSON (Expecting property name enclosed in double quotes, "
             "column 1): give a report written by `ragmon replay --json`"),
     # A golden JSONL file given by mistake: its second record is "extra data" after the first.
-    ('{"id": "a"}\n{"id": "b"}\n', "{path}:2: the baseline is not valid JSON (Extra data, column 1): give a "
-                                   "report written by `ragmon replay --json`"),
+    ('{"id": "a"}\n{"id": "b"}\n', "{path}:2: the baseline is not valid JSON (Extra data, column 1) (a value "
+                                   "a line: JSON Lines, a golden set?): give a report written by `ragmon "
+                                   "replay --json`"),
     ('{"id": "a", "question": "q"}', "{path}: the baseline is not a ragmon report (no 'ragmon_version'): "
                                      "give a report written by `ragmon replay --json`"),
     ("[]", "{path}: the baseline is not a ragmon report (no 'ragmon_version'): give a report written by "
