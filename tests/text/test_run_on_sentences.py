@@ -5,6 +5,8 @@ name with a capital after a dot is not ("St.Louis", "ASP.NET", "john.Smith@examp
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 
 import pytest
 
@@ -218,3 +220,14 @@ def test_a_long_run_of_citations_glued_before_full_stops_is_read_in_linear_time(
     assert len(sentences("abc[1].Def " * 20_000)) == 20_001
     text = "Refunds take 30 days" + "[1]" * 50_000 + ".Exchanges are free."
     assert sentences(text) == [text]
+
+
+def test_a_run_of_superscript_digits_before_no_citation_is_read_at_once() -> None:
+    # 40 superscripts, then "a1." and a capital: no citation ends before the full stop, so no sentence ends
+    # there. Read as one pattern repeated inside another, each 2 more superscripts took 4x as long (24: a
+    # second; 40: days), on an LLM's answer. Run apart, so that a relapse fails at the timeout, not hangs.
+    text = "The fee is x" + "¹" * 40 + "a1.Then it works."
+    program = f"from ragmon.text.claims import sentence_spans; print(sentence_spans({text!r}))"
+    done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, timeout=20,
+                          check=True)
+    assert done.stdout == f"{[(0, len(text))]}\n"
