@@ -180,7 +180,7 @@ def _listen_host(host: str, text: str) -> str:
     """`listen_address`'s host: an IPv6 address in brackets and out of them, any other as written."""
     bracketed = host.startswith("[") and host.endswith("]")
     inner = host[1:-1] if bracketed else host
-    if "[" in inner or "]" in inner or host.startswith("[") != bracketed:
+    if "[" in inner or "]" in inner or host.startswith("[") != bracketed or (bracketed and not inner):
         raise argparse.ArgumentTypeError(f"not a listen address: {text!r} (brackets enclose an IPv6 host: "
                                          "[::1]:4317)")
     if ":" in inner and not bracketed:
