@@ -316,7 +316,7 @@ a handful of large examples in flight hold the whole day's budget and others are
 
 
 def check_budget(claude: ClaudeJudge, budget: DailyBudget) -> None:
-    """Refuse a daily budget that cannot hold what one example of the largest size reserves: all its calls,
+    """Refuse a daily budget that cannot hold what one large example reserves: all its calls,
     as the lane reserves them (`ClaudeJudge.largest_example_bound`), since every such trace would be counted
     over_budget all day, and nothing else would say so. Sized by one call, as it was, a budget passing it
     could not hold a long answer in Chinese, judged in four calls. Warn when it holds few calls."""
@@ -329,11 +329,12 @@ def check_budget(claude: ClaudeJudge, budget: DailyBudget) -> None:
                  else "no budget can at these prices")  # they overflow a float: 1e305 per million
         made = f"{example.calls} call{'s' * (example.calls != 1)}"
         raise InputError(
-            f"{flag} cannot cover one Claude example of the largest size: it reserves up to ${least:.4f} "
+            f"{flag} cannot cover one large Claude example: it reserves up to ${least:.4f} "
             f"until it is billed ({_tokens(example, prices)} over its {made}, for documents clipped at "
             f"{claude.max_total_chars:,} characters and an answer of {CLAIMS_PER_CALL} claims of "
             f"{QUOTE_CHARS} characters in Chinese or Japanese, whose verdicts take {made} at max_tokens "
-            f"{claude.max_tokens:,}); {given}")
+            f"{claude.max_tokens:,}; an answer of more claims, or of shorter ones, takes more calls, each "
+            f"sending the documents again); {given}")
     log_resumed(budget, least)
     call = claude.largest_request_bound()
     worst = _reserved(call, prices)

@@ -282,15 +282,17 @@ def test_a_budget_that_cannot_cover_the_largest_example_is_refused(monkeypatch: 
         lane_from_args(serve_args("--llm-sample-rate", "1", "--llm-budget-usd-per-day", "0.30"),
                        sample_rate=1.0, k=5)
     message = str(caught.value)
-    assert message.startswith("--llm-budget-usd-per-day 0.3 cannot cover one Claude example of the largest "
-                              "size: it reserves up to $")
+    assert message.startswith("--llm-budget-usd-per-day 0.3 cannot cover one large Claude example: it "
+                              "reserves up to $")
     match = re.search(r"up to \$(\d\.\d{4}) .*; give it at least \$(\d\.\d\d)$", message)
     assert match is not None and "\n" not in message
     worst, floor = float(match[1]), float(match[2])
     assert EXAMPLE_LOW <= worst <= EXAMPLE_HIGH and floor == math.ceil(worst * 100) / 100
     assert "3 attempts" in message and "8,192 output tokens" in message and "$1 / $5 per million" in message
     assert message.endswith("an answer of 20 claims of 200 characters in Chinese or Japanese, whose verdicts "
-                            f"take 4 calls at max_tokens 2,048); give it at least ${floor:.2f}")
+                            "take 4 calls at max_tokens 2,048; an answer of more claims, or of shorter "
+                            "ones, takes more calls, each sending the documents again); give it at least "
+                            f"${floor:.2f}")
 
 
 async def test_the_smallest_budget_serve_accepts_judges_the_largest_example(
@@ -323,8 +325,7 @@ def test_prices_whose_worst_case_overflows_are_refused_on_one_line(monkeypatch: 
                                   "--llm-price-input", "1e305", "--llm-price-output", "1"),
                        sample_rate=1.0, k=5)
     message = str(caught.value)
-    assert message.startswith("--llm-budget-usd-per-day 1e+308 cannot cover one Claude example of the "
-                              "largest size: ")
+    assert message.startswith("--llm-budget-usd-per-day 1e+308 cannot cover one large Claude example: ")
     assert "$1e+305 / $1 per million" in message and "\n" not in message
 
 
@@ -359,7 +360,7 @@ def test_serve_refuses_to_start_on_a_budget_that_cannot_cover_one_call(ragmon_cm
     assert result.returncode == 2 and result.stdout == ""
     assert len(result.stderr.splitlines()) == 1
     assert result.stderr.startswith("ragmon serve: error: --llm-budget-usd-per-day 0.01 cannot cover one "
-                                    "Claude example of the largest size: it reserves up to $")
+                                    "large Claude example: it reserves up to $")
 
 
 async def test_failures_are_logged_once_a_minute_per_outcome(fake_api: FakeAnthropic,
@@ -710,7 +711,7 @@ def test_a_budget_refused_at_start_leaves_its_file_as_it_was(monkeypatch: pytest
                                                              tmp_path: Path) -> None:
     monkeypatch.setenv("ANTHROPIC_API_KEY", "test-key")
     path = tmp_path / "spend.json"
-    with pytest.raises(InputError, match="cannot cover one Claude example"):
+    with pytest.raises(InputError, match="cannot cover one large Claude example"):
         lane_from_args(serve_args("--llm-sample-rate", "1", "--llm-budget-usd-per-day", "0.01",
                                   "--llm-budget-file", str(path)), sample_rate=1.0, k=5)
     assert not path.exists()
