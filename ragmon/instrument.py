@@ -121,11 +121,12 @@ class RagSpan:
         """Record what retrieval returned, best first; an empty iterable records an empty retrieval."""
         documents = [_as_document(index, context)
                      for index, context in enumerate(_not_text("contexts", contexts))]
-        with self._step("retrieval") as step:
-            if step.is_recording():
-                contexts_json = json.dumps([document.as_json() for document in documents],
-                                           ensure_ascii=False, allow_nan=False)
-                _record(step, {convention.CONTEXTS: replace_lone_surrogates(contexts_json)})
+        attributes = {}
+        if self._span.is_recording():  # a request the sampler dropped: its steps are dropped too
+            contexts_json = json.dumps([document.as_json() for document in documents],
+                                       ensure_ascii=False, allow_nan=False)
+            attributes[convention.CONTEXTS] = replace_lone_surrogates(contexts_json)
+        self._step("retrieval", attributes)
 
     def answered(self, answer: str, *, citations: Iterable[str | int] | None = None) -> None:
         """Record the generated answer and, if the app knows them, the ids it cites."""
@@ -133,18 +134,17 @@ class RagSpan:
         attributes: dict[str, Any] = {convention.ANSWER: replace_lone_surrogates(answer)}
         if citations is not None:
             attributes[convention.CITATIONS] = _ids("citations", citations)
-        with self._step("generation") as step:
-            _record(step, {convention.ANSWER: attributes[convention.ANSWER]})
-        _record(self._span, attributes)
+        self._step("generation", {convention.ANSWER: attributes[convention.ANSWER]})
+        self._span.set_attributes(attributes)
+        _warn_if_cut(self._span, attributes)
 
-    @contextmanager
-    def _step(self, name: str) -> Iterator[trace.Span]:
-        """A child span from the end of the previous step to now, ended once the caller has recorded
-        what the step found."""
+    def _step(self, name: str, attributes: Mapping[str, Any]) -> None:
+        """A child span from the end of the previous step to now, started with what the step found, as a
+        sampler and a processor's on_start see only what a span starts with."""
         now = time.time_ns()
         step = self._tracer.start_span(name, context=trace.set_span_in_context(self._span),
-                                       start_time=self._step_start)
-        yield step
+                                       start_time=self._step_start, attributes=attributes)
+        _warn_if_cut(step, attributes, stacklevel=_APP_FRAME + 1)
         step.end(end_time=now)
         self._step_start = now
 
@@ -167,16 +167,17 @@ def rag_span(question: str, *, pipeline: str | None = None, relevant_ids: Iterab
         attributes[convention.RELEVANT_IDS] = _ids("relevant_ids", relevant_ids)
     if ground_truth is not None:
         attributes[convention.GROUND_TRUTH] = replace_lone_surrogates(ground_truth)
-    with tracer.start_as_current_span(name) as span:
-        _record(span, attributes, stacklevel=_APP_FRAME + 1)  # the generator, then contextlib's __enter__
+    # Started with its attributes: an app's sampler routing on ragmon.pipeline sees them only so. The
+    # warning's frames: this generator, then contextlib's __enter__.
+    with tracer.start_as_current_span(name, attributes=attributes) as span:
+        _warn_if_cut(span, attributes, stacklevel=_APP_FRAME + 1)
         yield RagSpan(tracer, span)
 
 
-def _record(span: trace.Span, attributes: Mapping[str, Any], stacklevel: int = _APP_FRAME) -> None:
-    """Set `attributes`, warning of any the tracer provider's attribute length limit cut: the sidecar
-    refuses a trace whose `ragmon.contexts` was cut, as cut JSON, and scores a cut answer or question
-    on what was kept, which no one would otherwise learn from the app."""
-    span.set_attributes(attributes)
+def _warn_if_cut(span: trace.Span, attributes: Mapping[str, Any], stacklevel: int = _APP_FRAME) -> None:
+    """Warn of any of `attributes` the tracer provider's attribute length limit cut on `span`: the
+    sidecar refuses a trace whose `ragmon.contexts` was cut, as cut JSON, and scores a cut answer or
+    question on what was kept, which no one would otherwise learn from the app."""
     kept = getattr(span, "attributes", None)  # an SDK span's, as its limits left them
     if not isinstance(kept, Mapping):
         return

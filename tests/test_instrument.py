@@ -32,6 +32,7 @@ from llama_index.core.embeddings import MockEmbedding
 from llama_index.core.schema import NodeWithScore, QueryBundle, TextNode
 from openinference.instrumentation.langchain import LangChainInstrumentor
 from openinference.instrumentation.llama_index import LlamaIndexInstrumentor
+from opentelemetry import trace
 from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter
 from opentelemetry.sdk.resources import Resource
 from opentelemetry.sdk.trace import TracerProvider
@@ -810,3 +811,34 @@ def test_a_framework_document_built_without_validation_is_refused_naming_the_fie
     with instrument.rag_span(QUESTION, tracer_provider=app.provider) as rag, \
             pytest.raises(TypeError, match=re.escape(why)):
         rag.retrieved([document])
+
+
+class _KeepsPipeline(Sampler):
+    """An app's sampler keeping the requests of one pipeline, and its steps with them: it sees what a span
+    starts with, as every sampler and a processor's on_start do."""
+
+    def should_sample(self, parent_context: Any, trace_id: int, name: str, kind: Any = None,
+                      attributes: Any = None, links: Any = None, trace_state: Any = None) -> Any:
+        parent = trace.get_current_span(parent_context).get_span_context()
+        keep = parent.trace_flags.sampled if parent.is_valid else (attributes or {}).get(
+            "ragmon.pipeline") == "support"
+        decide = ALWAYS_ON if keep else ALWAYS_OFF
+        return decide.should_sample(parent_context, trace_id, name, kind, attributes)
+
+    def get_description(self) -> str:
+        return "keeps pipeline 'support'"
+
+
+def test_a_sampler_routing_on_the_pipeline_sees_it_when_the_request_starts() -> None:
+    # Set after the span had started, ragmon.pipeline reached no sampler: this app's every request was
+    # dropped, the "support" ones too. Kept: the request and its two steps, each with what it found.
+    provider, exported = _in_memory(_KeepsPipeline())
+    for pipeline in ("support", "sales"):
+        with instrument.rag_span(QUESTION, pipeline=pipeline, tracer_provider=provider) as rag:
+            rag.retrieved([Context("kb-ship", SHIPPING)])
+            rag.answered(ANSWER)
+    spans = {span.name: span.attributes for span in exported.get_finished_spans()}
+    assert sorted(spans) == ["generation", "rag", "retrieval"]
+    assert spans["rag"]["ragmon.pipeline"] == "support"
+    assert json.loads(spans["retrieval"]["ragmon.contexts"]) == [{"id": "kb-ship", "text": SHIPPING}]
+    assert spans["generation"]["ragmon.answer"] == ANSWER
