@@ -1045,29 +1045,35 @@ def _nested_workflows(view: _View) -> None:
                               "chain for each)")
 
 
-_BLANK_IDS = {ragmon.CITATIONS: "citing a document never retrieved",
-              ragmon.RELEVANT_IDS: "a relevant document never retrieved"}
-"""What a blank id of each attribute had been read as, before it was left out."""
+_BLANK_IDS: dict[str, tuple[Reader[Any], str]] = {
+    ragmon.CITATIONS: (ragmon.citations, "citing a document never retrieved"),
+    ragmon.RELEVANT_IDS: (ragmon.relevant_ids, "a relevant document never retrieved")}
+"""Each attribute's reader, and what a blank id of it had been read as, before it was left out."""
 
 
 def _blank_note(view: _View) -> str | None:
     """What to say of the blank ids left out of `ragmon.citations` and `ragmon.relevant_ids`
     (`ragmon.blank_ids`): an app's citation code falling back to "" for a document without an id is an
     artefact to fix in the app, not a wrong citation, but the figures it leaves out must not go unsaid.
-    Every span carrying them counts; the first is named."""
+    The spans counted are those whose blanks moved a figure: the one the value is read from
+    (`_View.marked`), and any nearer the root holding blanks only, passed over for it; a blank on a span
+    never read was never scored, and saying it was would send the user after nothing. The first is named."""
     notes = []
-    for attribute, read_as in _BLANK_IDS.items():
-        blanks = [(span, count) for span in view.marked_spans()
-                  if (count := ragmon.blank_ids(span, attribute))]
+    spans = view.marked_spans()
+    for attribute, (read, read_as) in _BLANK_IDS.items():
+        chosen = view.marked(read)
+        reach = None if chosen is None else (view.depth(chosen[0]), spans.index(chosen[0]))
+        blanks = [(span, count) for order, span in enumerate(spans)
+                  if (reach is None or (view.depth(span), order) <= reach)
+                  and (count := ragmon.blank_ids(span, attribute))]
         if blanks:
             first = blanks[0][0]
             more = f" and {len(blanks) - 1} more span(s)" if len(blanks) > 1 else ""
             total = sum(count for _, count in blanks)
-            ids = "1 id" if total == 1 else f"{total} ids"
+            ids = "1 id that is" if total == 1 else f"{total} ids that are"
             notes.append(f"{attribute} on span {first.name!r} (span id {first.span_id}){more} "
-                         f"{'hold' if more else 'holds'} {ids} "
-                         f"that are empty or spaces, naming no document: left out (each had been scored as "
-                         f"{read_as}); record only the ids of documents")
+                         f"{'hold' if more else 'holds'} {ids} empty or spaces, naming no document: left out "
+                         f"(each had been scored as {read_as}); record only the ids of documents")
     return "; ".join(notes) or None
 
 

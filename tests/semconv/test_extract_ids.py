@@ -141,3 +141,34 @@ def test_a_document_two_retrievers_both_return_is_one_context(recorder: Recorder
 
     assert example is not None and example.contexts is not None
     assert [context.id for context in example.contexts] == ["doc-1", "doc-2"]
+
+
+def test_blanks_on_a_span_whose_ids_are_not_read_are_not_said(recorder: Recorder) -> None:
+    # Citations are read from the span nearest the root that has them: the request's ["doc-1"]. The
+    # generation step's own list, with a blank, was never read, so it moved no figure; saying it had been
+    # scored as a citation of a document never retrieved sent the user after nothing.
+    with recorder.tracer.start_as_current_span("answer") as span:
+        span.set_attributes({"ragmon.question": QUESTION, "ragmon.answer": ANSWER,
+                             "ragmon.contexts": json.dumps(CONTEXTS), "ragmon.citations": ["doc-1"]})
+        with recorder.tracer.start_as_current_span("generation") as step:
+            step.set_attribute("ragmon.citations", ["", "doc-1"])
+    example, note = extract_noted(recorder.trace())
+
+    assert example is not None and example.citations == ("doc-1",)
+    assert note is None
+
+
+def test_a_nearer_list_of_blanks_passed_over_is_said_with_the_one_read(recorder: Recorder) -> None:
+    # The request's list holds blanks only: it is passed over, and the step's ["doc-1", " "] is read, its
+    # blank left out. Both moved the figures: 2 ids, the first span named.
+    with recorder.tracer.start_as_current_span("answer") as span:
+        span.set_attributes({"ragmon.question": QUESTION, "ragmon.answer": ANSWER,
+                             "ragmon.contexts": json.dumps(CONTEXTS), "ragmon.citations": [""]})
+        with recorder.tracer.start_as_current_span("generation") as step:
+            step.set_attribute("ragmon.citations", ["doc-1", " "])
+    example, note = extract_noted(recorder.trace())
+
+    assert example is not None and example.citations == ("doc-1",)
+    assert note is not None
+    assert "ragmon.citations on span 'answer' (span id " in note
+    assert "and 1 more span(s) hold 2 ids that are empty or spaces" in note
