@@ -18,7 +18,8 @@ the last would drop the spans the first held without a word (another key keeps i
 A key is a field's lowerCamelCase name or its original proto field name (`trace_id`), as proto3's JSON
 mapping has parsers accept: `MessageToJson(preserving_proto_field_name=True)` writes the latter. One field
 given under both names in one object refuses the body, naming both: protobuf's own Python parser keeps the
-later, and the other value would be lost without a word.
+later, and the other value would be lost without a word. An AnyValue's fields are the exception: its first
+not null is read, under either name, as of any two of its fields (`_json_value`).
 
 Messages quote what the sender wrote (a span's name, a value) cut short (`MAX_QUOTED`): a rejection quoting
 a 1 MiB name whole made a response gRPC clients refuse to read (over their 4 MiB), so the spans ragmon had
