@@ -56,7 +56,7 @@ from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import DESCRIPTOR,
 from ragmon.errors import RagmonError
 from ragmon.options import Flag, shown_address
 from ragmon.otlp.auth import bearer_ok
-from ragmon.otlp.decode import MAX_VALUES, DecodedBatch, decode_off_loop, decode_protobuf
+from ragmon.otlp.decode import MAX_VALUES, DecodedBatch, DecodeError, decode_off_loop, decode_protobuf
 from ragmon.otlp.inflate import Inflater, NoRoom, TooLarge, sniff, take
 from ragmon.otlp.limits import (
     BODY_SECONDS,
@@ -235,21 +235,27 @@ class _TraceService:
         refused: returned, not raised, so that no frame holding the bytes outlives the call (`export`)."""
         encoding = sniff(message)
         try:
-            body = await self._body(message, encoding, claim)
+            try:
+                body = await self._inflate(message, encoding, claim)
+            except zlib.error as inflating:
+                if encoding != "deflate":
+                    raise
+                return await self._as_sent(message, claim, inflating)
             return await decode_off_loop(decode_protobuf, body, self._max_values)
         except REQUEST_ERRORS as exc:
             return refusal_for(exc, "message", encoding, self._max_body, self._bodies)
 
-    async def _body(self, message: bytes, encoding: str, claim: BodyClaim) -> bytes:
-        """The message inflated, or as sent when it sniffs as deflate but is none: a protobuf message may
+    async def _as_sent(self, message: bytes, claim: BodyClaim, inflating: zlib.error) -> DecodedBatch:
+        """A message that sniffs as deflate but does not inflate, read as sent: a protobuf message may
         start with a zlib header (`sniff`), but not with a whole zlib stream, which a 32-bit checksum ends.
-        What the failed inflating took stays held in `claim`, a few bytes unless the sender built it so."""
+        One that is no protobuf either is a compressed message cut or corrupted, and the deflate error
+        (`inflating`) is the one to tell. What the failed inflating took stays held in `claim`, a few bytes
+        unless the sender built it so."""
+        body = await self._inflate(message, "", claim)
         try:
-            return await self._inflate(message, encoding, claim)
-        except zlib.error:
-            if encoding != "deflate":
-                raise
-        return await self._inflate(message, "", claim)
+            return await decode_off_loop(decode_protobuf, body, self._max_values)
+        except DecodeError:
+            raise inflating from None
 
     async def _inflate(self, message: bytes, encoding: str, claim: BodyClaim) -> bytes:
         """The message as the decoder takes it (TooLarge, NoRoom, zlib.error), inflated in steps of

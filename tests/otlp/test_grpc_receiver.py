@@ -7,6 +7,7 @@ import asyncio
 import gzip
 import json
 import logging
+import zlib
 from collections.abc import Awaitable, Callable
 
 import grpc
@@ -415,13 +416,16 @@ async def test_an_uncompressed_message_that_starts_like_a_zlib_header_is_read_as
     assert tuple(sink.spans) == decode_protobuf(request).spans and sink.rejects == []
 
 
-async def test_a_message_neither_deflate_nor_protobuf_is_invalid_argument_naming_the_protobuf_error(serve,
-                                                                                                     sink):
-    # 78 01 passes zlib's header check, ff is no deflate block; as protobuf, field 15 holding 1, then a tag
-    # cut short.
+@pytest.mark.parametrize("cut", ["checksum", "tail"])
+async def test_a_deflate_message_cut_or_corrupted_is_told_as_deflate(serve, sink, sdk_spans, cut):
+    # A real zlib stream with its checksum broken, or cut short: it sniffs as deflate, does not inflate,
+    # and is no protobuf read as sent either. It had been told "not a valid protobuf ExportTraceServiceRequest
+    # (... Wire format was corrupt)", pointing the sender at the wrong layer.
+    packed = zlib.compress(encode_spans(sdk_spans).SerializeToString())
+    message = packed[:-4] + bytes(b ^ 0xFF for b in packed[-4:]) if cut == "checksum" else packed[:40]
     async with grpc.aio.insecure_channel(await serve()) as channel:
         with pytest.raises(grpc.aio.AioRpcError) as error:
-            await channel.unary_unary(EXPORT)(b"\x78\x01\xff")
+            await channel.unary_unary(EXPORT)(message)
     assert error.value.code() is grpc.StatusCode.INVALID_ARGUMENT
-    assert error.value.details().startswith("not a valid protobuf ExportTraceServiceRequest (")
+    assert error.value.details().startswith("message is not valid deflate data: ")
     assert sink.offers == [] and sink.rejects == [(1, "decode_error")]
