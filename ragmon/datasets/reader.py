@@ -6,6 +6,7 @@ knows nothing of files: this is where an error is given its file and line.
 
 from __future__ import annotations
 
+import codecs
 import contextlib
 import functools
 import gzip
@@ -218,9 +219,16 @@ def _lines(handle: BinaryIO, source: str) -> Iterator[tuple[int, bytes]]:
 
 def _next_record_line(lines: Iterator[tuple[int, bytes]]) -> tuple[int, bytes] | None:
     for number, raw in lines:
-        if not raw.isspace():
+        if not _blank(raw):
             return number, raw
     return None
+
+
+def _blank(raw: bytes) -> bool:
+    """A line of white space, or nothing, after a UTF-8 byte-order mark too: an editor saving an empty file
+    as "UTF-8 with BOM" wrote a file read as "invalid JSON: the line ends before the value is complete"."""
+    rest = raw.removeprefix(codecs.BOM_UTF8)
+    return not rest or rest.isspace()
 
 
 def _first_line_error(exc: ValueError, raw: bytes, source: str, line: int) -> InputError:

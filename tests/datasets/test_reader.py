@@ -80,6 +80,22 @@ def test_missing_and_empty_files(tmp_path: Path) -> None:
     assert "no examples" in str(error_of([empty]))
 
 
+@pytest.mark.parametrize("content", [b"\xef\xbb\xbf", b"\xef\xbb\xbf\n\n", b"\xef\xbb\xbf  \r\n"])
+def test_a_file_saved_empty_with_a_byte_order_mark_has_no_examples(tmp_path: Path, content: bytes) -> None:
+    # An editor's "UTF-8 with BOM" of an empty file: it was "invalid JSON: the line ends before the value is
+    # complete" at line 1, where the same file without its mark "contains no examples".
+    path = tmp_path / "golden.jsonl"
+    path.write_bytes(content)
+    assert str(error_of([path])) == f"{path}: contains no examples"
+
+
+def test_a_byte_order_mark_alone_on_the_first_line_is_no_record(tmp_path: Path) -> None:
+    path = tmp_path / "golden.jsonl"
+    path.write_bytes(b'\xef\xbb\xbf\n{"id": "a", "question": "q?"}\n')
+    [example] = load([path])
+    assert example.id == "a"
+
+
 # --- format 2: eval-set JSON ---------------------------------------------------------------------
 
 
