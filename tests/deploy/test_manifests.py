@@ -375,17 +375,25 @@ def test_gateway_retries_at_the_balancer_so_a_lost_replicas_batches_are_routed_a
     assert per_replica.get("retry_on_failure", {}).get("enabled") is False
 
 
-def test_tee_never_holds_the_tracing_backend_back_for_ragmon() -> None:
-    """The Collector answers a batch with the error of any of its exporters. Retrying ragmon's batches
-    through an outage fills its queue (each held up to max_elapsed_time by one of 10 senders): from then on
-    every batch is refused to the app, which resends it to the backend too, and before that the queue's
-    spans count against the memory_limiter that guards both. ragmon's exporter drops instead, with a
-    queue for the batches in flight only; the backend's exporter keeps the Collector's retries."""
-    exporters = complete_configs()["tee"]["exporters"]
-    ragmon, backend = exporters["otlp/ragmon"], exporters["otlp/tracing"]
-    assert ragmon["retry_on_failure"]["enabled"] is False
-    assert ragmon["sending_queue"]["queue_size"] <= 100
-    assert backend.get("retry_on_failure", {}).get("enabled", True) is True
+def test_tee_retries_ragmons_back_pressure_in_a_bounded_queue_apart_from_the_backend() -> None:
+    """ragmon answers 503 (gRPC UNAVAILABLE) to ask for a retry: without retries each one is spans lost.
+    What ragmon's exporter refuses stops at the batch processor, dropped for that exporter alone, so the
+    app never sees it; its queue takes batches without waiting (off, or blocking when full, the batch
+    processor would wait on ragmon before the backend's next batch) and holds at most 100, which the
+    memory_limiter shared with the backend counts; retries end within ragmon's --decision-wait, past
+    which a batch's traces are mostly decided without it. The backend's exporter keeps its queue and
+    retries."""
+    tee = complete_configs()["tee"]
+    (pipeline,) = tee["service"]["pipelines"].values()
+    assert "batch" in pipeline["processors"]
+    ragmon, backend = tee["exporters"]["otlp/ragmon"], tee["exporters"]["otlp/tracing"]
+    queue, retry = ragmon["sending_queue"], ragmon["retry_on_failure"]
+    assert queue["enabled"] is True and queue["queue_size"] <= 100
+    assert not queue.get("block_on_overflow") and not queue.get("blocking")
+    assert retry["enabled"] is True
+    assert 0 < seconds(retry["max_elapsed_time"]) <= ServeConfig().decision_wait
+    for setting in ("sending_queue", "retry_on_failure"):
+        assert backend.get(setting, {}).get("enabled", True) is True, setting
 
 
 def test_tee_sends_traces_to_the_backend_and_to_ragmon() -> None:

@@ -294,10 +294,34 @@ def test_alerts_name_the_namespace() -> None:
 
 RESTARTS = "a crash loop that RagmonDown misses"
 UNMEASURED = "a quality alert that resolves because scoring stopped"
-"""The rules_test.yml groups of RagmonRestarting and RagmonQualityUnmeasured."""
+UNDER_GUARD = "a quality alert that resolves because too few answers are scored"
+"""The rules_test.yml groups of RagmonRestarting and RagmonQualityUnmeasured (scoring stopped, and
+scoring on under a quality alert's volume guard)."""
+QUALITY_ALERTS = ("RagmonGroundednessLow", "RagmonHallucinationRateHigh")
 SELF_HOLD = ("              or\n"
-             '            max by (namespace, pipeline, judge) (ALERTS{alertname="RagmonQualityUnmeasured",'
-             'alertstate="firing"})\n')
+             "            max by (namespace, pipeline, judge, quality_alert) "
+             '(ALERTS{alertname="RagmonQualityUnmeasured",alertstate="firing"})\n')
+UNMEASURED_GUARDS = (
+    'unless on (namespace, pipeline, judge, quality_alert)\n'
+    '          (\n'
+    '            label_replace(\n'
+    '              pipeline_judge_metric:ragmon_example_score_count:rate10m{metric="groundedness"}'
+    ' >= 10 / 600,\n'
+    '              "quality_alert", "RagmonGroundednessLow", "", ""\n'
+    '            )\n'
+    '              or\n'
+    '            label_replace(\n'
+    '              pipeline_judge:ragmon_claims:rate10m >= 30 / 600,\n'
+    '              "quality_alert", "RagmonHallucinationRateHigh", "", ""\n'
+    '            )\n'
+    '          )\n'
+)
+"""RagmonQualityUnmeasured's `unless` and the quality alerts' guards after it, as rules.yml has them."""
+ANY_ANSWER_SCORED = (UNMEASURED_GUARDS,
+                     "unless on (namespace, pipeline, judge)\n"
+                     "          sum by (namespace, pipeline, judge) "
+                     "(rate(ragmon_examples_scored_total[10m])) > 0\n")
+"""The rule's end as shipped before: the quality alert's pipeline scored no answer in 10 minutes."""
 
 
 @pytest.mark.parametrize(("old", "new"), [
@@ -325,12 +349,47 @@ def test_a_restart_alert_that_misreads_fails_the_unit_tests(tmp_path: Path, old:
     # The groundedness alert alone: a hallucination alert that resolves for want of claims says nothing.
     ('alertname=~"RagmonGroundednessLow|RagmonHallucinationRateHigh",alertstate',
      'alertname="RagmonGroundednessLow",alertstate'),
-], ids=["no-self-hold", "self-hold-over-the-hour", "groundedness-only"])
+    # Released by an answer scored, as shipped before: back's answers without claims end it while the
+    # hallucination alert still cannot judge.
+    ANY_ANSWER_SCORED,
+], ids=["no-self-hold", "self-hold-over-the-hour", "groundedness-only", "any-answer-scored"])
 def test_a_quality_unmeasured_rule_that_misreads_fails_the_unit_tests(
         tmp_path: Path, old: str, new: str) -> None:
     """RagmonQualityUnmeasured's group passes with the shipped rule and fails with each way it could let
     a quality alert resolve unremarked, or remark on a pipeline that recovered."""
     assert_rule_change_fails(tmp_path, old, new, UNMEASURED)
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    # Silent while any answer is scored, as shipped before: the reviewer's groundedness alert, resolved
+    # at a fifth of its volume, raised nothing.
+    ANY_ANSWER_SCORED,
+    # The groundedness guard read as the hallucination alert's: wordy's hallucination alert, still
+    # judging, is let go by it, and the groundedness alert is never let go, unmeasured at 65m already.
+    ('"quality_alert", "RagmonGroundednessLow", "", ""',
+     '"quality_alert", "RagmonHallucinationRateHigh", "", ""'),
+], ids=["any-answer-scored", "guard-of-the-other-alert"])
+def test_an_unmeasured_rule_blind_to_low_volume_fails_the_unit_tests(
+        tmp_path: Path, old: str, new: str) -> None:
+    """The low-volume group passes with each quality alert followed under its own guard, and fails when
+    the rule waits for no answer at all or reads an alert by the other's guard."""
+    assert_rule_change_fails(tmp_path, old, new, UNDER_GUARD)
+
+
+def volume_guard(expr: str) -> str:
+    """A quality alert's minimum-volume guard: what follows its `and on (...)`, whitespace collapsed."""
+    return " ".join(expr.partition("and on (")[2].partition(")")[2].split())
+
+
+def test_unmeasured_follows_each_quality_alert_under_that_alerts_own_guard() -> None:
+    """RagmonQualityUnmeasured fires when the alert it follows could no longer judge: exactly when that
+    alert's guard fails, so each guard there must be the alert's own, word for word, under its name."""
+    rules = {r["alert"]: " ".join(r["expr"].split()) for r in alert_rules()}
+    unmeasured = rules["RagmonQualityUnmeasured"]
+    for name in QUALITY_ALERTS:
+        guard = volume_guard(rules[name])
+        assert guard, name
+        assert f'label_replace( {guard}, "quality_alert", "{name}", "", "" )' in unmeasured
 
 
 def start_times(before: str = "", scrapes: int = 1) -> list[float]:
