@@ -297,11 +297,9 @@ def _replaceable_reports(args: argparse.Namespace) -> argparse.Namespace:
         if path is None:
             continue
         inputs = _input_files(args, baseline=flag != "json")
-        pipe = _pipe_at(path)
-        if existing_file(path) in inputs or _holds_data(path) or _same_file(path, summary) or pipe in pipes:
+        if (_pipe_named_before(path, pipes) or existing_file(path) in inputs or _holds_data(path)
+                or _same_file(path, summary)):
             setattr(kept, flag, None)
-        if pipe is not None:
-            pipes.add(pipe)
     return kept
 
 
@@ -398,6 +396,18 @@ def _pipe_at(path: Path) -> tuple[int, int] | None:
     return (status.st_dev, status.st_ino) if stat.S_ISFIFO(status.st_mode) else None
 
 
+def _pipe_named_before(path: Path, pipes: set[tuple[int, int]]) -> bool:
+    """Whether `path` is a pipe in `pipes`, those an earlier report flag named, which it joins: an error
+    report is written into a pipe once, by the first flag naming it, as its reader parses one report."""
+    pipe = _pipe_at(path)
+    if pipe is None:
+        return False
+    if pipe in pipes:
+        return True
+    pipes.add(pipe)
+    return False
+
+
 def usage_error(argv: Sequence[str], message: str) -> None:
     """The command line was refused (exit 2), yet the reports it names are replaced all the same, as for
     any run that could not complete: a CI step publishing them would show the previous run's."""
@@ -415,13 +425,16 @@ def _replace_named_reports(argv: Sequence[str], message: str, status: int) -> in
     written. Only the report flags are read, on their own (and RAGMON_JSON, ...); when they do not parse
     either (`--json` with no path), no file is named for sure, and none is written. A flag naming
     `$GITHUB_STEP_SUMMARY` writes nothing there: the error is appended to it, as a run's Markdown is, and
-    the step's earlier summaries stay."""
+    the step's earlier summaries stay. A pipe two flags name gets the first one's error report alone, as a
+    run's."""
     paths = parse_known("replay", functools.partial(_add_report_arguments, lenient=True), argv, os.environ)
     if paths is None:
         return 0
+    pipes: set[tuple[int, int]] = set()
     for flag, markers in _REPORT_MARKERS.items():
         path = getattr(paths, flag)
-        if path is None or not _replaceable(path, markers) or _same_file(path, _step_summary()):
+        if (path is None or _pipe_named_before(path, pipes) or not _replaceable(path, markers)
+                or _same_file(path, _step_summary())):
             setattr(paths, flag, None)
     return _write_error_reports(paths, message, _run_info((datetime.now(UTC), time.monotonic())),
                                 status=status)

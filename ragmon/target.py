@@ -39,6 +39,7 @@ import socket
 import ssl
 import sys
 import time
+import zlib
 from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
@@ -51,7 +52,7 @@ from urllib.parse import urljoin, urlsplit
 import aiohttp
 from aiohttp import web
 
-from ragmon.errors import InputError, RagmonError
+from ragmon.errors import InputError, RagmonError, printable
 from ragmon.failures import service_name
 from ragmon.model import Example
 from ragmon.options import flag_of, shown_address
@@ -75,6 +76,8 @@ body quotes a request id differ one from the next: without a bound, the message 
 SHOWN_BODY = 200
 """Bytes of a refusal's body quoted in the error (characters of a header or of an HTTP client error); the
 rest of any answer is read and dropped."""
+KEPT_BODY = 4096
+"""Bytes of an answer's body, as sent, kept to decode the SHOWN_BODY bytes quoted of it."""
 MAX_WRONG_PATHS = 100
 """Distinct paths other than /v1/traces the receiver tells requests apart by."""
 MAX_SERVICES = 100
@@ -292,13 +295,15 @@ async def _collect(golden: Sequence[Example], target: Target, log: TextIO | None
         if target.start_wait > 0:
             _tell(log, f"waiting up to {target.start_wait:g}s for {shown_url(target.url)} to answer its "
                        f"first question (--target-start-wait)")
-        pages: dict[str, str] = {}
-        failed, unasked = await _ask_all(golden, trace_ids, sink, target, progress, pages)
+        replies: dict[str, _Reply] = {}
+        failed, unasked = await _ask_all(golden, trace_ids, sink, target, progress, replies)
         if failed:
             stopped = f" and {unasked} were not asked, as none was answered" if unasked else ""
             raise RagmonError(f"{len(failed)} of {len(golden)} questions got no answer from "
                               f"{shown_url(target.url)}"
                               f"{stopped}: {_by_reason(failed)}")
+        if (undecoded := _undecoded(golden, replies)) is not None:
+            _tell(log, undecoded)
         await sink.wait(time.monotonic() + target.trace_wait)
     finally:
         await runner.cleanup()
@@ -309,7 +314,22 @@ async def _collect(golden: Sequence[Example], target: Target, log: TextIO | None
         # or a span without valid ids held nothing of a question's trace that could be read.
         raise RagmonError(f"the receiver refused spans the build exported as too large, so its answers may "
                           f"be scored on part of their traces{_receiver_problems(sink)}")
-    return _join(golden, trace_ids, sink, target, set_aside, pages)
+    return _join(golden, trace_ids, sink, target, set_aside, replies)
+
+
+def _undecoded(golden: Sequence[Example], replies: dict[str, _Reply]) -> str | None:
+    """The one warning of a run whose 2xx answers had bodies that could not be decoded, naming the first
+    (by golden id) and counting the rest: one line a question would bury the progress of a large set in a
+    gateway's setting, repeated."""
+    undecoded = [(example.id, reply.undecodable) for example in golden
+                 if (reply := replies.get(example.id)) is not None and reply.undecodable is not None]
+    if not undecoded:
+        return None
+    (first, why), more = undecoded[0], len(undecoded) - 1
+    others = f" (and of {more} other question{'s' if more > 1 else ''})" if more else ""
+    return (f"ragmon replay: warning: the body of the 2xx answer to {printable(first)}{others} could not be "
+            f"decoded: {why}; the answer is read from its trace, so it is scored all the same (does a "
+            f"gateway before the build set its Content-Encoding?)")
 
 
 def _port_taken(error: OSError, host: str, port: int) -> str:
@@ -374,10 +394,10 @@ class _ReceiverFormatter(logging.Formatter):
 
 async def _ask_all(golden: Sequence[Example], trace_ids: dict[str, str], sink: TraceSink, target: Target,
                    progress: Callable[[int, int], None] | None,
-                   pages: dict[str, str]) -> tuple[list[tuple[str, str]], int]:
+                   replies: dict[str, _Reply]) -> tuple[list[tuple[str, str]], int]:
     """(example id, what went wrong) for every question without a 2xx answer after its retries, and how
     many questions were not asked; a retry moves the example to a new trace id, in `trace_ids` and in
-    what `sink` waits for. A 2xx answer that was a web page is put in `pages`, by example id.
+    what `sink` waits for. Each 2xx answer is put in `replies`, by example id.
 
     Until the build has answered once, only the first round of questions (as many as are asked at once)
     is asked. If every one of them fails, the build is taken to be down and the rest are not asked: the
@@ -397,7 +417,10 @@ async def _ask_all(golden: Sequence[Example], trace_ids: dict[str, str], sink: T
     # A pool as large as the concurrency: with aiohttp's default of 100, questions beyond it would wait for
     # a connection, and that wait counts against --target-timeout.
     connector = aiohttp.TCPConnector(limit=target.concurrency)
-    async with aiohttp.ClientSession(connector=connector,
+    # Bodies are decoded by `_decoded`, not aiohttp: a body its Content-Encoding does not describe (a
+    # gateway's, or br without Brotli installed) was a failed request, asked again, though the build had
+    # answered; and of an encoding aiohttp cannot decode, even the status was lost.
+    async with aiohttp.ClientSession(connector=connector, auto_decompress=False,
                                      timeout=aiohttp.ClientTimeout(total=target.timeout)) as session:
 
         async def ask(index: int, example: Example) -> str | None:
@@ -411,8 +434,8 @@ async def _ask_all(golden: Sequence[Example], trace_ids: dict[str, str], sink: T
                 async with limit:
                     reply = await _ask(session, target, example.question, trace_ids[example.id])
                 problem, retry_in = reply.problem, reply.retry_in
-                if reply.page is not None:
-                    pages[example.id] = reply.page
+                if problem is None:
+                    replies[example.id] = reply
                 if problem is None or retry_in is None:
                     break
                 if reply.starting and not answered and target.start_wait > 0:
@@ -473,10 +496,13 @@ class _Reply:
     page: str | None = None
     """A 2xx answer that is a web page, quoted: a gateway's error page, a login page or a web app answers
     200 in the build's place, and the trace that then never comes is no fault of the build's exporter."""
+    undecodable: str | None = None
+    """Why the body could not be decoded. The answer is read from the trace, so a 2xx answer still counts:
+    its encoding is the gateway's concern, and the run's only loss is the start of the body to quote."""
 
 
 async def _ask(session: aiohttp.ClientSession, target: Target, question: str, trace_id: str) -> _Reply:
-    headers = {**dict(target.headers), "traceparent": traceparent(trace_id)}
+    headers = {**_accepted(target.headers), **dict(target.headers), "traceparent": traceparent(trace_id)}
     status: int | None = None
     try:
         # No redirect is followed. aiohttp would take the question, and every header but Authorization (an
@@ -486,8 +512,9 @@ async def _ask(session: aiohttp.ClientSession, target: Target, question: str, tr
         async with session.post(target.url, json={target.field: question}, headers=headers,
                                 allow_redirects=False) as response:
             status = response.status
-            head = await _read_to_end(response.content, SHOWN_BODY)
-            return _replied(response, head, target)
+            kept, whole = await _read_to_end(response.content, KEPT_BODY)
+            head, undecodable = _decoded(response.headers.get("Content-Encoding", ""), kept, whole)
+            return _replied(response, head, target, undecodable)
     except TimeoutError:
         # A build streaming its answer is not "not answering": what to raise is the same flag.
         within = f"within --target-timeout {target.timeout:g}s"
@@ -504,8 +531,10 @@ async def _ask(session: aiohttp.ClientSession, target: Target, question: str, tr
         return _Reply(problem, RETRY_PAUSE, isinstance(exc, aiohttp.ClientConnectionError))  # lost early
 
 
-def _replied(response: aiohttp.ClientResponse, head: bytes, target: Target) -> _Reply:
-    """What an answer of `response`'s status says, `head` the start of its body."""
+def _replied(response: aiohttp.ClientResponse, head: bytes, target: Target,
+             undecodable: str | None) -> _Reply:
+    """What an answer of `response`'s status says, `head` the start of its body, decoded unless
+    `undecodable` says why it could not be."""
     status = response.status
     if 300 <= status < 400:
         # The build's, any bytes; an http -> https redirect repeats the URL, its key included.
@@ -514,8 +543,11 @@ def _replied(response: aiohttp.ClientResponse, head: bytes, target: Target) -> _
         return _Reply(f"HTTP {status} redirect to {shown} (not followed, as it could take the question and "
                       f"any --target-header-file headers to another host: give that URL as --target)")
     if 200 <= status < 300:
-        return _Reply(page=_refusal(status, head) if _is_page(response.content_type, head) else None)
-    problem = (_refusal(status, head) + _field_hint(status, target.field)
+        return _Reply(page=_refusal(status, head) if _is_page(response.content_type, head) else None,
+                      undecodable=undecodable)
+    quoted = (_refusal(status, head) if undecodable is None
+              else f"HTTP {status} (body not shown: {undecodable})")
+    problem = (quoted + _field_hint(status, target.field)
                + _credentials_hint(status, target.headers))
     if status not in _TRANSIENT:
         return _Reply(problem)
@@ -595,15 +627,52 @@ def _seconds_until(date: str) -> float:
     return when.timestamp() - time.time()
 
 
-async def _read_to_end(stream: aiohttp.StreamReader, keep: int) -> bytes:
-    """The first `keep` bytes of a body read to its end. The answer itself is read from the trace, but
-    the body is still read to its end, as a streaming build must finish answering before it ends its
-    trace; held whole, a huge or endless one (bounded only by --target-timeout) would exhaust memory."""
+async def _read_to_end(stream: aiohttp.StreamReader, keep: int) -> tuple[bytes, bool]:
+    """The first `keep` bytes of a body read to its end, and whether they are the whole body. The answer
+    itself is read from the trace, but the body is still read to its end, as a streaming build must finish
+    answering before it ends its trace; held whole, a huge or endless one (bounded only by
+    --target-timeout) would exhaust memory."""
     head = b""
+    whole = True
     async for chunk in stream.iter_any():
+        whole = whole and len(head) + len(chunk) <= keep
         if len(head) < keep:
             head += chunk[:keep - len(head)]
-    return head
+    return head, whole
+
+
+ACCEPTED_ENCODINGS = "gzip, deflate"
+"""The Content-Encodings `_decoded` decodes, asked for unless --target-header-file names its own."""
+_WINDOW_BITS = {"gzip": 16 + zlib.MAX_WBITS, "x-gzip": 16 + zlib.MAX_WBITS, "deflate": zlib.MAX_WBITS}
+"""zlib's setting for each of them."""
+
+
+def _accepted(headers: tuple[tuple[str, str], ...]) -> dict[str, str]:
+    """The Accept-Encoding sent: aiohttp's own names br when Brotli is installed, which `_decoded` is not."""
+    given = any(name.lower() == "accept-encoding" for name, _ in headers)
+    return {} if given else {"Accept-Encoding": ACCEPTED_ENCODINGS}
+
+
+def _decoded(encoding: str, kept: bytes, whole: bool) -> tuple[bytes, str | None]:
+    """The first SHOWN_BODY bytes of a body whose first bytes, as sent, are `kept` (`whole` when that is
+    all of it), decoded by its Content-Encoding; and why they cannot be, when they cannot."""
+    coding = encoding.strip().lower()
+    if coding in ("", "identity"):
+        return kept[:SHOWN_BODY], None
+    if coding not in _WINDOW_BITS:
+        return b"", (f"Content-Encoding {clip(encoding, SHOWN_BODY)!r}, which ragmon does not decode (it "
+                     f"asks for {ACCEPTED_ENCODINGS})")
+    bits = _WINDOW_BITS[coding]
+    if coding == "deflate" and kept and kept[0] & 0x0F != 8:
+        bits = -zlib.MAX_WBITS  # deflate without zlib's header, as some servers send it (aiohttp reads it)
+    decoder = zlib.decompressobj(bits)
+    try:
+        head = decoder.decompress(kept, SHOWN_BODY)
+    except zlib.error as exc:
+        return b"", f"the body is not the {coding} its Content-Encoding says ({exc})"
+    if whole and kept and not decoder.eof and len(head) < SHOWN_BODY:
+        return head, f"the body ends before the {coding} its Content-Encoding says does"
+    return head, None
 
 
 def _connect_problem(error: OSError) -> str:
@@ -616,14 +685,16 @@ def _connect_problem(error: OSError) -> str:
 
 
 def _join(golden: Sequence[Example], trace_ids: dict[str, str], sink: TraceSink, target: Target,
-          set_aside: list[tuple[str, str]], pages: dict[str, str]) -> list[Example]:
+          set_aside: list[tuple[str, str]], replies: dict[str, _Reply]) -> list[Example]:
     joined: list[Example] = []
     problems: list[tuple[str, str]] = []
     for example in golden:
         trace_id = trace_ids[example.id]
         trace = sink.decided.get(trace_id)
         if trace is None:
-            problems.append((example.id, _no_trace(sink, target.trace_wait, pages.get(example.id))))
+            reply = replies.get(example.id)
+            page = None if reply is None else reply.page
+            problems.append((example.id, _no_trace(sink, target.trace_wait, page)))
             continue
         try:
             observed, unscored = extract_noted(trace)

@@ -1232,6 +1232,18 @@ def test_a_refused_command_line_with_a_report_on_a_pipe_exits_instead_of_waiting
         "baseline": None, "results": [], "skipped": [], "warnings": []}
 
 
+def test_a_refused_command_line_with_two_reports_on_one_pipe_writes_the_first_ones_alone(
+        ragmon_cmd: list[str], tmp_path: Path) -> None:
+    # `--json /dev/stdout --junit /dev/stdout --bogus | jq`: the pipe got the JSON error report and then
+    # the JUnit one, a stream no reader parses, where a run refused for the same pipe gives the JSON alone.
+    done = replay(ragmon_cmd, GOLDEN, "--json", "/dev/stdout", "--junit", "/dev/stdout", "--bogus",
+                  cwd=tmp_path)
+    assert done.returncode == 2
+    assert done.stderr.endswith("error: unrecognized arguments: --bogus\n")
+    doc = json.loads(done.stdout)
+    assert (doc["complete"], doc["error"], doc["examples"]) == (False, "unrecognized arguments: --bogus", 0)
+
+
 def test_a_failed_run_never_overwrites_the_golden_set_its_json_flag_swallowed(ragmon_cmd: list[str],
                                                                               tmp_path: Path) -> None:
     # `--json golden.jsonl` meant "the input is JSON": the flag took the golden set as the report's path,

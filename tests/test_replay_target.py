@@ -668,16 +668,16 @@ async def test_a_build_traced_in_a_convention_ragmon_does_not_read_is_told_so() 
         "read: record the question, documents and answer as ragmon.* attributes (ragmon.instrument)")
 
 
-def traced_rag(tracer: Tracer, contexts: str, *, continued: bool = True) -> Handler:
-    """A build tracing each answer in ragmon's convention, with `contexts` as its ragmon.contexts; when
-    not `continued`, under a trace of its own rather than the one the traceparent names."""
+def traced_rag(tracer: Tracer, contexts: str, *, continued: bool = True, said: str = "Yes.") -> Handler:
+    """A build tracing each answer, `said`, in ragmon's convention, with `contexts` as its ragmon.contexts;
+    when not `continued`, under a trace of its own rather than the one the traceparent names."""
     async def ask(request: web.Request) -> web.Response:
         parent = propagate.extract(request.headers) if continued else None
         with tracer.start_as_current_span("POST /ask", context=parent, kind=SpanKind.SERVER), \
                 tracer.start_as_current_span("rag", attributes={
-                    "ragmon.question": (await request.json())["question"], "ragmon.answer": "Yes.",
+                    "ragmon.question": (await request.json())["question"], "ragmon.answer": said,
                     "ragmon.contexts": contexts}):
-            return web.json_response({"answer": "Yes."})
+            return web.json_response({"answer": said})
     return ask
 
 

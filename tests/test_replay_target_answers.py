@@ -1,15 +1,19 @@
 """`ragmon replay --target` against what answers a CI job in the build's place, or answers it oddly: a
 gateway's or login page's HTML with a 200, a redirect to a path of the same host, a 401 or 403 of a
 gateway, a 429 whose Retry-After is a date, an answer that streams past --target-timeout, a build on
-IPv6 loopback. Each failure names the example and what to change, and the run exits 2."""
+IPv6 loopback, a body in a Content-Encoding it is not in. Each failure names the example and what to
+change, and the run exits 2."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import email.utils
+import gzip
+import json
 import os
 import time
+import zlib
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -203,3 +207,65 @@ async def test_a_build_on_ipv6_loopback_that_is_down_is_named_with_its_address_i
                                 log=None)
     assert str(raised.value) == (f"1 of 1 questions got no answer from http://[::1]:{port}/ask: cannot "
                                  f"connect to [::1]:{port} (Connection refused): a")
+
+
+@pytest.mark.parametrize(("encoding", "why"), [
+    # A gateway labelling a plain body gzip: zlib finds no gzip header where the JSON begins.
+    ("gzip", "the body is not the gzip its Content-Encoding says (Error -3 while decompressing data: "
+             "incorrect header check)"),
+    # Brotli is not installed with ragmon: aiohttp lost even the status of such an answer.
+    ("br", "Content-Encoding 'br', which ragmon does not decode (it asks for gzip, deflate)"),
+])
+async def test_a_2xx_answer_whose_body_cannot_be_decoded_is_scored_from_its_trace_with_one_warning(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], encoding: str,
+        why: str) -> None:
+    # The build answered and traced both questions; the body's encoding was the gateway's mistake. Each was
+    # asked 3 times as a failed request and the run exited 2, though the answers are read from the traces.
+    data = tmp_path / "q.jsonl"
+    data.write_text('{"id": "first", "question": "q1"}\n{"id": "second", "question": "q2"}\n',
+                    encoding="utf-8")
+    for name in [k for k in os.environ if k.startswith(("RAGMON_", "OTEL_", "GITHUB_"))]:
+        monkeypatch.delenv(name)
+    asked: list[str] = []
+    receiver = free_port()
+    with sdk_tracer(receiver) as tracer:
+        paris = "Paris is in France."
+        answer = traced_rag(tracer, json.dumps([{"id": "d1", "text": paris}]), said=paris)
+
+        async def ask(request: web.Request) -> web.StreamResponse:
+            asked.append((await request.json())["question"])
+            response = await answer(request)
+            response.headers["Content-Encoding"] = encoding
+            return response
+
+        async with serving(ask) as url:
+            argv = ["replay", str(data), "--target", url, "--receiver-listen", f"127.0.0.1:{receiver}",
+                    "--trace-wait", "2s", "--gate", "groundedness=1.0", "--json", str(tmp_path / "r.json")]
+            status = await asyncio.to_thread(main, argv)
+    assert status == 0
+    assert sorted(asked) == ["q1", "q2"]
+    warnings = [line for line in capsys.readouterr().err.splitlines() if "could not be decoded" in line]
+    assert warnings == [f"ragmon replay: warning: the body of the 2xx answer to first (and of 1 other "
+                        f"question) could not be decoded: {why}; the answer is read from its trace, so it "
+                        f"is scored all the same (does a gateway before the build set its Content-Encoding?)"]
+    written = json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))
+    assert [(r["id"], r["metrics"]["groundedness"]) for r in written["results"]] == [("first", 1.0),
+                                                                                    ("second", 1.0)]
+
+
+@pytest.mark.parametrize(("encoding", "body", "quoted"), [
+    ("gzip", gzip.compress(b"upstream busy"), "(upstream busy)"),
+    ("deflate", zlib.compress(b"upstream busy"), "(upstream busy)"),
+    ("deflate", zlib.compress(b"upstream busy")[2:-4], "(upstream busy)"),  # without zlib's header
+    ("br", b"\x1b\x0c\x00\xf8", "(body not shown: Content-Encoding 'br', which ragmon does not decode "
+                                 "(it asks for gzip, deflate))"),
+])
+async def test_a_refusal_in_a_content_encoding_is_quoted_decoded_or_said_to_be_unreadable(
+        encoding: str, body: bytes, quoted: str) -> None:
+    async def ask(request: web.Request) -> web.Response:
+        return web.Response(status=501, body=body, headers={"Content-Encoding": encoding})
+
+    async with serving(ask) as url:
+        with pytest.raises(RagmonError) as raised:
+            await asyncio.to_thread(collect, ONE, live_target(url, free_port()), log=None)
+    assert str(raised.value) == f"1 of 1 questions got no answer from {url}: HTTP 501 {quoted}: a"
