@@ -18,7 +18,7 @@ from ragmon.errors import RagmonError
 from ragmon.logs import MAX_KEYS, MAX_MESSAGE, WINDOW_SECONDS, LineLimit, clip, more_like_it
 from ragmon.memory_budget import mib
 from ragmon.semconv.common import ExtractionError
-from ragmon.traces import Trace
+from ragmon.traces import Span, Trace
 
 UNDOCUMENTED = ("a model call with no documents in its trace: groundedness is not measured for it. If "
                 "the app retrieves, the search is in another trace (put one span around both, a request span "
@@ -100,6 +100,32 @@ class FailureLog:
                   detail=(f"scoring its documents and answer would take about {mib(needs)} in ragmon and a "
                           f"lexical worker, more than --max-buffer ({mib(max_buffer)}): raise --max-buffer, "
                           "and the container's memory limit with it, to score traces this large"))
+
+    def refused(self, trace: Trace) -> None:
+        """A trace every span of which was refused as too large for --max-buffer (`Decided.reason`
+        "refused"), alike for all: counted `error`, the trace left nothing to tell it apart by, and its
+        spans' count (ragmon_spans_rejected_total) said nothing of the trace they made."""
+        lost = trace.spans_lost
+        self._log(("refused",), logging.WARNING, "trace lost every span it sent", None,
+                  trace_id=trace.trace_id,
+                  detail=(f"its {lost} span{'s were' if lost > 1 else ' was'} refused (too_many_bytes), each "
+                          "holding more than --max-buffer holds for one trace once decoded, so nothing of it "
+                          "was scored: raise --max-buffer, or have the app record less on one span (its "
+                          "documents, as ragmon.contexts, are usually what is large)"))
+
+    def late(self, span: Span, decision_wait: float) -> None:
+        """A span of a trace already decided (`late`), alike per service: an app that reuses one trace id
+        for every request saw its first --decision-wait of spans make one trace and every later span
+        dropped as late, only a rising count saying anything; the trace id it keeps sending is named."""
+        service = _clipped_service(Trace(span.trace_id, (span,)), None)
+        self._log(("late", service), logging.WARNING, "span came after its trace was decided", None,
+                  trace_id=span.trace_id, service=service,
+                  detail=(f"a span of trace {span.trace_id} came after the trace was decided (at most "
+                          f"--decision-wait {decision_wait:g}s after its first span) and was dropped as "
+                          "late. If this trace id keeps coming back, the app reuses one trace id for many "
+                          "requests (its trace context is not reset between them: each request must start "
+                          "a trace of its own); else its requests, or the export of their spans, take "
+                          "longer than --decision-wait (raise it)"))
 
     def scoring_failed(self, trace_id: str, judge: str, error: Exception) -> None:
         """A judge that raised, alike per judge and exception type."""

@@ -4,10 +4,11 @@ Flow: receivers (ragmon.otlp) -> `Sidecar.offer` -> Assembler -> decision task -
 sampling -> lane queues -> lane consumers (the lexical judge in worker processes) -> exporter, and
 the first lane's results to ragmon.capture when `--capture` is on.
 
-Accounting: every decided trace ends under exactly one `ragmon_traces_total` outcome. `evicted` and
-`not_rag` are known at decision, `not_sampled` after sampling, `scored` or `error` when the first lane
-is done with it. A trace still unresolved when a drain runs out of time is counted as `error` (and
-logged with the count), so the outcomes always sum to the traces decided.
+Accounting: every decided trace ends under exactly one `ragmon_traces_total` outcome. `evicted`,
+`not_rag` and the `error` of a trace whose every span was refused are known at decision, `not_sampled`
+after sampling, `scored` or `error` when the first lane is done with it. A trace still unresolved when a
+drain runs out of time is counted as `error` (and logged with the count), so the outcomes always sum to
+the traces decided.
 
 Back-pressure: the bound sits on the first lane's queue (`--queue-size` examples waiting for a
 worker). When it is full the decision task waits to enqueue, decided traces stay in the assembler
@@ -574,6 +575,8 @@ class Sidecar:
             status = add(span, size)
             if status != "accepted":
                 refused[status] += 1
+                if status == "late":
+                    self._failures.late(span, self.config.decision_wait)
         for reason, count in refused.items():
             self.exporter.spans_rejected(reason, count)
         self._wake.set()
@@ -649,6 +652,10 @@ class Sidecar:
         trace = decided.trace
         if decided.reason == "evicted":
             self._outcome(self._trace_pipeline(trace), "evicted", decided.footprint)
+            return
+        if decided.reason == "refused":  # nothing of it to extract, or to label it by
+            self._failures.refused(trace)
+            self._outcome(self._trace_pipeline(trace), "error", decided.footprint)
             return
         try:
             example, set_aside = extract_noted(trace)

@@ -50,7 +50,8 @@ class Trace:
     spans: tuple[Span, ...]
     spans_lost: int = 0
     """Spans the trace refused while buffered (over --max-spans-per-trace, or more than --max-buffer holds
-    for one trace): what it holds may lack its answer, its documents or its root."""
+    for one trace): what it holds may lack its answer, its documents or its root. A trace with no spans
+    and some lost is one whose every span was refused (`Decided.reason` "refused")."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,9 +68,10 @@ class BatchCost:
 
 @dataclass(frozen=True, slots=True)
 class Decided:
-    """A trace handed on for extraction, and why now: complete, timeout, evicted or drain; `footprint` is
-    what it held of the assembler's byte budget, for a caller that keeps counting it downstream.
-    `first_seen` (the assembler's clock) is for `Assembler.defer`."""
+    """A trace handed on for extraction, and why now: complete, timeout, evicted or drain, or refused (no
+    span of it was ever taken: nothing to extract, yet a trace that must be counted); `footprint` is what
+    it held of the assembler's byte budget, for a caller that keeps counting it downstream. `first_seen`
+    (the assembler's clock) and `refused` are for `Assembler.defer`."""
 
     trace: Trace
     reason: str
@@ -80,6 +82,9 @@ class Decided:
     busy queueing the traces decided before it), else the eviction or the drain. What the score lag is
     measured from: stamped as each trace was routed, the traces waiting behind a full score queue showed
     none of that wait."""
+    refused: bytes = b""
+    """The ids of the spans it refused (packed, see `DECIDED_SPAN_IDS`): taken back, it still knows their
+    resend for a duplicate, not a second loss."""
 
 
 def footprint(value: Any) -> int:
@@ -150,6 +155,21 @@ hold 15-17 MiB of such traces and 34 MiB at most. A span the trace never had rea
 its lower 32 bits equal one of at most 64 others' (1 in 67 million), which would hide one lost span."""
 _SPAN_ID_BYTES = 4
 _SPAN_ID_HEX = 2 * _SPAN_ID_BYTES
+_MAX_PACKED = DECIDED_SPAN_IDS * _SPAN_ID_BYTES
+
+
+def _packed(span_id: str) -> bytes:
+    return bytes.fromhex(span_id[-_SPAN_ID_HEX:])
+
+
+def _packed_with(packed: bytes, span_id: bytes) -> bytes:
+    """`packed` and `span_id`, up to DECIDED_SPAN_IDS ids: past them a resend reads as a loss again."""
+    return packed + span_id if len(packed) < _MAX_PACKED else packed
+
+
+def _refused_again(refused: bytes, span_id: str) -> bool:
+    """Whether `span_id` is one of the `refused` (packed): its trace refused it before, this is a resend."""
+    return bool(refused) and _packed_holds(refused, _packed(span_id))
 
 
 def _packed_holds(packed: bytes, span_id: bytes) -> bool:
@@ -170,7 +190,7 @@ def may_be_local_root(span: Span) -> bool:
 
 class _Pending:
     __slots__ = ("armed_at", "armed_seq", "awaited", "first_seen", "footprint", "last_seen", "lost",
-                 "resource", "roots", "span_ids", "spans", "trace_id")
+                 "refused", "resource", "roots", "span_ids", "spans", "trace_id")
 
     def __init__(self, trace_id: str, now: float) -> None:
         self.trace_id = trace_id
@@ -188,6 +208,10 @@ class _Pending:
         """Calls to other services a deferred trace waits for: a root under one of them completes it."""
         self.lost = 0
         """Spans refused as too_many_spans or too_many_bytes (`Trace.spans_lost`)."""
+        self.refused = b""
+        """Their ids (packed, the first DECIDED_SPAN_IDS): an exporter resending a batch it got no answer
+        for in time sends them again, a duplicate, not a second loss. At most 256 bytes a trace, not counted
+        in `footprint` (5 MiB over max_traces of 20,000)."""
 
     def has_local_root(self) -> bool:
         """Judged now, not on arrival: a SERVER span's parent may turn up after it."""
@@ -202,16 +226,31 @@ class _Pending:
         return len(self.spans)
 
 
+class _Unopened:
+    """A trace none of whose spans was taken yet, only refused (too_many_bytes): `_Pending.lost` and
+    `_Pending.refused` until a span of it is taken, and when it was first seen, as its decision wait
+    runs from then either way."""
+
+    __slots__ = ("first_seen", "lost", "refused")
+
+    def __init__(self, now: float) -> None:
+        self.first_seen = now
+        self.lost = 0
+        self.refused = b""
+
+
 class _Shadow:
     """A trace as `Assembler.measure` sees it partway through a batch: the buffered trace (`base`, None
     for one the batch would open) and what the batch's spans before would add to it, as `add` would."""
 
-    __slots__ = ("base", "count", "footprint", "open", "resource", "span_ids")
+    __slots__ = ("base", "count", "footprint", "open", "refused", "resource", "span_ids")
 
-    def __init__(self, base: _Pending | None) -> None:
+    def __init__(self, base: _Pending | None, refused: bytes) -> None:
         self.base = base
         self.open = base is not None
         """Whether the trace would be buffered by now: a new trace is opened by its first span taken."""
+        self.refused = refused
+        """`_Pending.refused`, of a trace not buffered too, and those the batch's spans before would add."""
         self.span_ids: set[str] = set()
         self.count = 0 if base is None else base.count
         self.footprint = 0 if base is None else base.footprint
@@ -253,7 +292,9 @@ class Assembler:
     spans' `footprint` is a bound too, like the count: past it the oldest traces are evicted (never the
     one the span belongs to), and a span its trace cannot hold within max_bytes on its own is refused as
     "too_many_bytes", its trace keeping the spans it has (like "too_many_spans") and counting the loss, also
-    when the span came before any other of its trace.
+    when the span came before any other of its trace. A trace none of whose spans is taken by
+    `decision_wait` after its first is decided all the same, as "refused": every trace id seen is decided
+    once.
     """
 
     def __init__(self, *, quiet: float = 2.0, decision_wait: float = 30.0, max_traces: int = 20_000,
@@ -270,7 +311,9 @@ class Assembler:
         self._traces: OrderedDict[str, _Pending] = OrderedDict()
         self._heap: list[tuple[float, int, _Pending]] = []
         self._seq = itertools.count()
-        self._evicted: list[Decided] = []
+        self._early: list[Decided] = []
+        """Decided before their deadline (evicted, or refused ones `_unopened` had no room left for), until
+        the next pop_decided or drain hands them on."""
         self._sized_resource: Mapping[str, Any] | None = None
         self._resource_bytes = 0
         """The last resource `_charge` sized, and its footprint: the spans of one request share one resource
@@ -279,12 +322,15 @@ class Assembler:
         self._decided: OrderedDict[str, bytes] = OrderedDict()
         """The last 4 x max_traces decided trace ids, each with its first span ids packed (see _finish)."""
         self._decided_max = 4 * max_traces
-        self._unopened_losses: OrderedDict[str, int] = OrderedDict()
-        """Spans refused (too_many_bytes) of traces not buffered, by trace id, for the span that opens the
-        trace to carry as `Trace.spans_lost`: the span too large for the buffer is usually a retriever's,
-        whose documents make it large and whose exporter sends it before the rest, as it ends first.
-        Forgotten, that trace was opened by its root and scored without its documents. The last max_traces
-        such traces (~150 bytes each)."""
+        self._unopened: OrderedDict[str, _Unopened] = OrderedDict()
+        """Traces not buffered whose spans were refused (too_many_bytes), in the order first seen, which is
+        their deadlines' order: for the span that opens the trace to carry the loss as `Trace.spans_lost`
+        (the span too large for the buffer is usually a retriever's, whose documents make it large and
+        whose exporter sends it before the rest, as it ends first; forgotten, that trace was opened by its
+        root and scored without its documents), or else to decide the trace at its decision wait, as
+        "refused": counted nowhere, a trace of only such spans went unseen but for its spans' count. At
+        most max_traces (tracemalloc: ~265 bytes each with its id, ~520 with 64 refused span ids: 10 MiB
+        at most with the defaults); past that the oldest is decided at once."""
 
     @property
     def in_flight(self) -> int:
@@ -308,24 +354,27 @@ class Assembler:
         "duplicate" is a span its trace already has or had, pending, decided or evicted: an exporter
         resends a whole batch whenever one that landed got no answer in time (a timeout, a reset
         connection), often after its traces were decided; nothing is lost. "late" is a span a decided
-        trace went on without, counted once: its resend is a "duplicate" too. Of a decided trace only the
-        first `DECIDED_SPAN_IDS` span ids, late ones included, are remembered: a resent span after those
-        reads "late", erring towards reporting a loss."""
+        trace went on without, and "too_many_spans" or "too_many_bytes" one its trace refused, each counted
+        once: its resend is a "duplicate" too. Of a trace only the first `DECIDED_SPAN_IDS` ids of the spans
+        it refused are remembered, and once decided its first `DECIDED_SPAN_IDS` span ids in all (refused
+        ones first, then those it holds, then late ones): a resent span after those reads as a loss again,
+        erring towards reporting one."""
         now = self._clock()
         pending = self._traces.get(span.trace_id)
         if pending is None:
             span_ids = self._decided.get(span.trace_id)
             if span_ids is not None:
-                packed = bytes.fromhex(span.span_id[-_SPAN_ID_HEX:])
+                packed = _packed(span.span_id)
                 if _packed_holds(span_ids, packed):
                     return "duplicate"
-                if len(span_ids) < DECIDED_SPAN_IDS * _SPAN_ID_BYTES:  # its resend is then a duplicate
-                    self._decided[span.trace_id] = span_ids + packed
+                self._decided[span.trace_id] = _packed_with(span_ids, packed)  # its resend: a duplicate
                 return "late"
+        if _refused_again(self._refused_of(span.trace_id, pending), span.span_id):
+            return "duplicate"
         size = self._charge(span, pending, span_bytes)
         if isinstance(size, str):
             if size != "duplicate":
-                self._count_loss(span.trace_id, pending)
+                self._count_loss(span, pending, now)
             return size
         if pending is None:
             pending = self._open(span.trace_id, now)
@@ -360,11 +409,15 @@ class Assembler:
                 if pending is None and span.trace_id in self._decided:  # late, or a resend: adds nothing
                     span_bytes.append(None)
                     continue
-                shadow = shadows[span.trace_id] = _Shadow(pending)
+                shadow = shadows[span.trace_id] = _Shadow(pending, self._refused_of(span.trace_id, pending))
             own = None if self._max_bytes is None else span_footprint(span)
             span_bytes.append(own)
+            if _refused_again(shadow.refused, span.span_id):
+                continue
             size = self._charge(span, shadow if shadow.open else None, own)
             if isinstance(size, str):
+                if size != "duplicate":
+                    shadow.refused = _packed_with(shadow.refused, _packed(span.span_id))
                 continue
             traces += not shadow.open
             added += size
@@ -399,7 +452,8 @@ class Assembler:
     def pop_decided(self, now: float | None = None) -> list[Decided]:
         """Traces whose deadline has passed, plus those evicted since the last call."""
         now = self._clock() if now is None else now
-        out, self._evicted, self._evicted_bytes = self._evicted, [], 0
+        out, self._early, self._evicted_bytes = self._early, [], 0
+        out.extend(self._refused_due(now))
         heap = self._heap
         while heap and heap[0][0] <= now:
             _, seq, pending = heapq.heappop(heap)
@@ -440,6 +494,7 @@ class Assembler:
         pending.spans = list(decided.trace.spans)
         pending.span_ids = {span.span_id for span in pending.spans}
         pending.lost += decided.trace.spans_lost
+        pending.refused = decided.refused
         if self._max_bytes is not None:
             self._make_room(self._bytes + decided.footprint - self._max_bytes, pending)
             pending.footprint = decided.footprint
@@ -449,39 +504,78 @@ class Assembler:
 
     def drain(self) -> list[Decided]:
         """Everything still buffered, for shutdown."""
-        out, self._evicted, self._evicted_bytes = self._evicted, [], 0
+        out, self._early, self._evicted_bytes = self._early, [], 0
         now = self._clock()
         out.extend(self._finish(pending, "drain", now) for pending in self._traces.values())
+        for trace_id, unopened in self._unopened.items():
+            out.append(self._finish_unopened(trace_id, unopened, now))
+        self._unopened.clear()
         self._traces.clear()
         self._heap.clear()
         return out
 
     def next_deadline(self) -> float | None:
         """When pop_decided may next have work (possibly early, never late); None when idle."""
-        if self._evicted:
+        if self._early:
             return self._clock()
         heap = self._heap
         while heap and heap[0][1] != heap[0][2].armed_seq:
             heapq.heappop(heap)
-        return heap[0][0] if heap else None
+        dues = [heap[0][0]] if heap else []
+        if self._unopened:
+            dues.append(next(iter(self._unopened.values())).first_seen + self._wait)
+        return min(dues, default=None)
 
     def _open(self, trace_id: str, first_seen: float) -> _Pending:
-        """Buffer a trace, evicting the oldest at max_traces; it takes the losses it had before it opened."""
+        """Buffer a trace, evicting the oldest at max_traces; it takes the losses it had before it opened,
+        and their first sighting: its decision wait has run since."""
         if len(self._traces) >= self._max_traces:
             self._evict(self._traces.popitem(last=False)[1])
+        unopened = self._unopened.pop(trace_id, None)
+        if unopened is not None:
+            first_seen = unopened.first_seen
         pending = self._traces[trace_id] = _Pending(trace_id, first_seen)
-        pending.lost = self._unopened_losses.pop(trace_id, 0)
+        if unopened is not None:
+            pending.lost, pending.refused = unopened.lost, unopened.refused
         return pending
 
-    def _count_loss(self, trace_id: str, pending: _Pending | None) -> None:
-        """A refused span is a loss to its trace, buffered or not yet (`_unopened_losses`)."""
+    def _refused_of(self, trace_id: str, pending: _Pending | None) -> bytes:
+        """The ids of the spans a trace refused (packed), buffered (`pending`) or not yet."""
         if pending is not None:
-            pending.lost += 1
-            return
-        losses = self._unopened_losses
-        losses[trace_id] = losses.pop(trace_id, 0) + 1
-        if len(losses) > self._max_traces:
-            losses.popitem(last=False)
+            return pending.refused
+        unopened = self._unopened.get(trace_id)
+        return b"" if unopened is None else unopened.refused
+
+    def _count_loss(self, span: Span, pending: _Pending | None, now: float) -> None:
+        """A refused span is a loss to its trace, buffered or not yet (`_unopened`)."""
+        lost: _Pending | _Unopened | None = pending
+        if lost is None:
+            lost = self._unopened.get(span.trace_id)
+        if lost is None:
+            lost = self._unopened[span.trace_id] = _Unopened(now)
+            if len(self._unopened) > self._max_traces:
+                trace_id, oldest = self._unopened.popitem(last=False)
+                self._early.append(self._finish_unopened(trace_id, oldest, now))
+        lost.lost += 1
+        lost.refused = _packed_with(lost.refused, _packed(span.span_id))
+
+    def _refused_due(self, now: float) -> list[Decided]:
+        """The traces of only refused spans whose decision wait has passed (`_unopened` is in due order)."""
+        out = []
+        unopened = self._unopened
+        while unopened:
+            trace_id, oldest = next(iter(unopened.items()))
+            due = oldest.first_seen + self._wait
+            if due > now:
+                break
+            del unopened[trace_id]
+            out.append(self._finish_unopened(trace_id, oldest, due))
+        return out
+
+    def _finish_unopened(self, trace_id: str, unopened: _Unopened, at: float) -> Decided:
+        self._remember(trace_id, unopened.refused)
+        return Decided(Trace(trace_id, (), unopened.lost), "refused", 0, unopened.first_seen, at,
+                       unopened.refused)
 
     def _due(self, pending: _Pending, rooted: bool) -> float:
         timeout = pending.first_seen + self._wait
@@ -515,19 +609,24 @@ class Assembler:
 
     def _evict(self, pending: _Pending) -> None:
         decided = self._finish(pending, "evicted", self._clock())
-        self._evicted.append(decided)
+        self._early.append(decided)
         self._evicted_bytes += decided.footprint
 
     def _finish(self, pending: _Pending, reason: str, at: float) -> Decided:
         trace = Trace(pending.trace_id, tuple(pending.spans), pending.lost)
-        decided = Decided(trace, reason, pending.footprint, pending.first_seen, at)
+        decided = Decided(trace, reason, pending.footprint, pending.first_seen, at, pending.refused)
         self._bytes -= pending.footprint
         pending.footprint, pending.resource = 0, None
         pending.armed_seq = -1  # its heap entry, if any, is now stale
         # Arrival order, not the id set's: a trace over the bound remembers its first spans, as `add` says.
+        # The refused first: a trace over --max-spans-per-trace refuses its spans past the first thousand.
         first = "".join([s.span_id[-_SPAN_ID_HEX:] for s in pending.spans[:DECIDED_SPAN_IDS]])
+        self._remember(pending.trace_id, (pending.refused + bytes.fromhex(first))[:_MAX_PACKED])
         pending.spans, pending.span_ids, pending.roots = [], set(), []  # a stale entry may still point here
-        self._decided[pending.trace_id] = bytes.fromhex(first)
+        return decided
+
+    def _remember(self, trace_id: str, span_ids: bytes) -> None:
+        """A decided trace, for `add` to tell its spans' resends from late spans."""
+        self._decided[trace_id] = span_ids
         if len(self._decided) > self._decided_max:
             self._decided.popitem(last=False)
-        return decided

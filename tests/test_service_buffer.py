@@ -218,11 +218,16 @@ def test_random_schedules_keep_the_byte_count_exact_and_decide_every_trace_once(
     # Random spans (sizes 0 to 30,000 characters against budgets of 2 kB to 100 kB, shared and fresh
     # resources, events, duplicates), random traces (never more than the 4 x max_traces ids the assembler
     # remembers as decided), pop_decided, drain and clock jumps past quiet and decision_wait. Throughout:
-    # - the budget holds, and a refused span changes nothing (too_many_bytes for a new trace included);
+    # - the budget holds, and a refused span changes nothing buffered (too_many_bytes for a new trace
+    #   included: it takes no place in the buffer and no bytes);
     # - an accepted span's trace is buffered (room is never made by evicting it);
     # - buffered_bytes is the footprint of the buffered traces: what drain hands on, but for the traces
     #   evicted before it (already given back);
-    # - each trace is decided once, with the spans accepted for it and the footprint those spans hold.
+    # - each trace seen is decided once, with the spans accepted for it and the footprint those spans
+    #   hold: a trace whose every span was refused too (too_many_bytes before anything of it was taken),
+    #   as "refused", with no spans and its losses. Pinned as "changes nothing", such a trace was decided
+    #   never, and counted under no ragmon_traces_total outcome: its trace id vanished but for its spans'
+    #   count in ragmon_spans_rejected_total.
     rnd = random.Random(seed)
     clock = ManualClock()
     max_bytes, max_traces = rnd.choice([2_000, 5_000, 20_000, 100_000]), rnd.choice([2, 5, 50])
@@ -231,6 +236,7 @@ def test_random_schedules_keep_the_byte_count_exact_and_decide_every_trace_once(
                           max_bytes=max_bytes, clock=clock)
     shared = [{"service.name": "a"}, {"service.name": "b" * 500}]
     accepted: dict[str, list[Span]] = {}
+    seen: set[str] = set()  # given a span the assembler took or lost: not a duplicate, nor late
     decided: dict[str, Decided] = {}
     buffered: set[str] = set()
 
@@ -240,8 +246,10 @@ def test_random_schedules_keep_the_byte_count_exact_and_decide_every_trace_once(
             assert tid not in decided, f"{tid} decided twice"
             decided[tid] = d
             buffered.discard(tid)
-            assert list(d.trace.spans) == accepted[tid]
-            assert d.footprint == expected_footprint(d.trace.spans)
+            assert list(d.trace.spans) == accepted.get(tid, [])
+            assert (d.reason == "refused") == (tid not in accepted)
+            assert d.reason != "refused" or d.trace.spans_lost >= 1
+            assert d.footprint == (0 if d.reason == "refused" else expected_footprint(d.trace.spans))
 
     for _ in range(400):
         op = rnd.random()
@@ -257,13 +265,15 @@ def test_random_schedules_keep_the_byte_count_exact_and_decide_every_trace_once(
                         resource=resource)
             before = (assembler.buffered_bytes, assembler.in_flight)
             status = assembler.add(span)
-            if status == "accepted":
+            if status not in ("duplicate", "late"):
                 assert tid not in decided
+                seen.add(tid)
+            if status == "accepted":
                 accepted.setdefault(tid, []).append(span)
                 buffered.add(tid)
             else:
                 assert (assembler.buffered_bytes, assembler.in_flight) == before
-                assert status != "late" or tid in accepted
+                assert status != "late" or tid in seen
         elif op < 0.88:
             hand_on(assembler.pop_decided())
         elif op < 0.96:
@@ -279,7 +289,7 @@ def test_random_schedules_keep_the_byte_count_exact_and_decide_every_trace_once(
     assert held == sum(d.footprint for d in out if d.reason != "evicted")
     hand_on(out)
     assert assembler.buffered_bytes == 0 and assembler.in_flight == 0
-    assert set(decided) == set(accepted)
+    assert set(decided) == seen
 
 
 def nested(depth: int, kind: str) -> bytes:
@@ -328,8 +338,9 @@ async def test_random_sidecar_schedules_count_every_trace_once_and_give_every_by
     # Random RAG (some with 5-50 kB documents), non-RAG and unextractable traces against budgets of 20 kB
     # to 100 MB, tiny queues and max_traces (so evictions, 503s and too_many_bytes happen), lanes that
     # fail, refuse or hang on a share of examples, a second lane on half the schedules; a drain of 0.2 s
-    # that the hung examples cut short. After stop: every trace that entered the assembler has exactly
-    # one outcome, and the bytes of decided traces (private: nothing exports them) are all given back.
+    # that the hung examples cut short. After stop: every trace that entered the assembler (a span of it
+    # taken or lost) has exactly one outcome, and the bytes of decided traces (private: nothing exports
+    # them) are all given back.
     rnd = random.Random(seed)
     lanes = [DrivenLane("lexical", rate=rnd.choice([1.0, 0.6]), concurrency=rnd.choice([1, 2]), rnd=rnd)]
     if seed % 2:
@@ -343,7 +354,7 @@ async def test_random_sidecar_schedules_count_every_trace_once_and_give_every_by
 
     def recording_add(span: Span, span_bytes: int | None = None) -> str:
         status = add(span, span_bytes)
-        if status == "accepted":
+        if status not in ("duplicate", "late"):
             entered.add(span.trace_id)
         return status
 

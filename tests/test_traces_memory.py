@@ -66,7 +66,9 @@ def test_room_is_never_made_by_evicting_the_spans_own_trace(clock):
 
 def test_a_span_its_trace_cannot_hold_within_the_budget_is_refused(clock):
     # 1.5 MiB: a's first span (1 MiB) fits, its second would make 2 MiB; a new trace of 2 MiB never
-    # fits. Both are refused without evicting anything, and a keeps the span it has.
+    # fits. Both are refused without evicting anything, and a keeps the span it has. b, of which nothing
+    # was taken, holds no bytes and no place in the buffer, but it is a trace all the same: the drain
+    # hands it on too, with no spans and its 1 lost, for the sidecar to count it (an `error`).
     assembler = Assembler(max_bytes=3 * MiB // 2, clock=clock)
     assert assembler.add(doc_span("a", "1", MiB)) == "accepted"
     held = assembler.buffered_bytes
@@ -75,7 +77,9 @@ def test_a_span_its_trace_cannot_hold_within_the_budget_is_refused(clock):
 
     assert assembler.buffered_bytes == held and assembler.in_flight == 1
     assert assembler.pop_decided() == []
-    assert names(assembler.drain()) == [(["a/1"], "drain")]
+    drained = assembler.drain()
+    assert names(drained) == [(["a/1"], "drain"), ([], "refused")]
+    assert [(d.trace.trace_id[0], d.trace.spans_lost) for d in drained] == [("a", 1), ("b", 1)]
 
 
 def test_a_string_is_counted_at_its_width_in_memory_not_its_length(clock):
@@ -89,12 +93,13 @@ def test_a_string_is_counted_at_its_width_in_memory_not_its_length(clock):
 def test_span_events_are_counted_at_what_they_hold_not_their_wire_size(clock):
     # 100,000 empty events are 200 kB of protobuf (2 bytes each) but each is an object of its own here:
     # at least a tuple slot (8 bytes) and a 16-byte header with three fields (24), so over 4.8 MB, which
-    # a 1 MB budget (five times the wire size) cannot hold. The same span without events fits.
+    # a 1 MB budget (five times the wire size) cannot hold. The same span without events fits (another
+    # span id: under the refused span's own id it would be that span sent again, a duplicate).
     assembler = Assembler(max_bytes=1_000_000, clock=clock)
     events = tuple(SpanEvent("", 0, {}) for _ in range(100_000))
     with_events = Span("a" * 32, "1" * 16, None, "with events", events=events)
     assert assembler.add(with_events) == "too_many_bytes"
-    assert assembler.add(Span("a" * 32, "1" * 16, None, "without")) == "accepted"
+    assert assembler.add(Span("a" * 32, "2" * 16, None, "without")) == "accepted"
 
 
 def test_every_trace_is_decided_once_and_the_budget_always_holds(clock):
