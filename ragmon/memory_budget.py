@@ -34,6 +34,13 @@ is counted in --max-buffer while the example is queued or scored, and a trace ne
 --max-buffer is not scored (an `error`, logged). What a worker keeps beyond it afterwards (a 4 MiB
 Chinese document left one at 195 MiB) is counted in --max-buffer too, until its pool is replaced."""
 
+HELPERS = 24 * MiB
+"""multiprocessing's forkserver, which forks the lexical workers, and its resource tracker: processes of
+their own beside the sidecar and its workers, in no other part. Their anonymous memory, 17 and 6.3 MiB
+measured with a worker at work (their libraries' pages are the process's, counted there once). A worker's
+own figure counts the pages it shares with the forkserver; the forkserver's copies of those it wrote to
+are here."""
+
 DECODING = 100 * MiB
 """The values one request being decoded may hold at the default `--max-values` (floods of 16 MiB bodies
 built by three reviews peaked at 130 MiB, the interpreter included); it scales with `--max-values`."""
@@ -64,7 +71,8 @@ def worst_case(config: ServeConfig, *, claude: bool = False) -> tuple[Part, ...]
              Part("held traces, examples and what workers take to score them (--max-buffer)",
                   config.max_buffer),
              Part(f"{config.workers} lexical worker{'s' if config.workers > 1 else ''} (--workers)",
-                  config.workers * WORKER)]
+                  config.workers * WORKER),
+             Part("the forkserver and resource tracker that start them", HELPERS)]
     if claude:
         parts.append(Part("the Claude judge's SDK", CLAUDE_SDK))
     if config.http_listen is not None or config.grpc_listen is not None:

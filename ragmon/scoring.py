@@ -27,6 +27,7 @@ import sys
 import tempfile
 import threading
 import time
+import weakref
 from collections.abc import Iterable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -267,6 +268,14 @@ CLOSE_GRACE = 2.0
 milliseconds (the worst texts found, ~3 s)."""
 
 
+EXAMPLE_TIMEOUT = 60.0
+"""Seconds an example may take from the moment the lane hands it to its pool (where it may wait behind one
+other a worker) until its result is back. A lexical example takes milliseconds (the worst texts found, ~3 s);
+one past this is a text the judge never finishes (a loop on a pathological input), and its worker would hold
+it for ever: the trace never counted, its bytes held against --max-buffer, and with more than one worker,
+/healthz still 200 while the others made progress. Past it the pool's workers are killed (`LexicalLane`)."""
+
+
 RECYCLE_INTERVAL = 10.0
 """Seconds at least between two replacements of the pool for a worker over its share: traffic that
 leaves every worker over it (a share too low for it) costs a new pool, its caches' warm-up and a pause
@@ -276,8 +285,9 @@ that often, not at every example. A replacement due sooner waits for its time.""
 class LexicalLane:
     """The lexical judge in a pool of `workers` processes (forkserver: forking a process that runs gRPC
     threads is unsafe). A worker that dies breaks the pool; the lane then starts a fresh one, and scores
-    the examples the broken one held on it (`score`). A worker that keeps more than `share` bytes after
-    an example has its pool replaced too, gracefully (`_recycle`)."""
+    the examples the broken one held on it (`score`). An example still unscored after `EXAMPLE_TIMEOUT`
+    has its pool's workers killed, to the same end, and is given up as a `timeout`. A worker that keeps
+    more than `share` bytes after an example has its pool replaced too, gracefully (`_recycle`)."""
 
     judge = "lexical"
 
@@ -305,6 +315,14 @@ class LexicalLane:
         self._over: dict[ProcessPoolExecutor, dict[int, int]] = {}
         """Per pool, per worker pid: bytes it keeps over its share, until the pool's workers end."""
         self._retrying = asyncio.Lock()
+        self._broken: weakref.WeakSet[ProcessPoolExecutor] = weakref.WeakSet()
+        """Pools whose break has been dealt with, by the first example to learn of it."""
+        self._hung: weakref.WeakKeyDictionary[ProcessPoolExecutor, Hung] = weakref.WeakKeyDictionary()
+        """Pools whose workers the lane killed, with the example past `EXAMPLE_TIMEOUT` it killed them for."""
+        self._workers: weakref.WeakKeyDictionary[ProcessPoolExecutor, dict[int, BaseProcess]] = (
+            weakref.WeakKeyDictionary())
+        """Each pool's workers by pid, as the pool holds them until its shutdown ends: a retiring pool's
+        shutdown may end before its broken worker's death is reported, and the dead worker be named still."""
         self._spill: str | None = None
         """Where workers put results too large for the pipe (`INLINE_BYTES`): the lane's own directory,
         removed on close with anything a worker that died after writing left in it."""
@@ -317,8 +335,11 @@ class LexicalLane:
         _start_forkserver()
         if self._spill is None:
             self._spill, self._spill_lock = _spill_dir()
-        return ProcessPoolExecutor(max_workers=self.workers, mp_context=context, initializer=warm,
+        pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=context, initializer=warm,
                                    initargs=(self.threshold, self._spill, self.share))
+        # concurrent.futures names its workers nowhere public before Python 3.14 (and there to kill them).
+        self._workers[pool] = getattr(pool, "_processes", {})
+        return pool
 
     async def start(self) -> None:
         self._pool = self._new_pool()
@@ -358,20 +379,48 @@ class LexicalLane:
         if pool is None:
             raise RuntimeError("lane not started")
         try:
-            payload, duration, pid, kept = await asyncio.get_running_loop().run_in_executor(
-                pool, score_lexical, example, self._k)
+            payload, duration, pid, kept = await self._run(pool, example)
         except BrokenProcessPool as broken:
-            if self._pool is pool:  # the first to learn of this death: every other example held learns too
-                self._pool = self._new_pool()
-                self.restarts += 1
-                self._over.pop(pool, None)
-                await asyncio.to_thread(_report_death, pool, broken)
+            await self._broke(pool, broken)
+            hung = self._hung.get(pool)
+            if hung is not None and hung.example is example:
+                raise LaneRefusal("timeout", hung.message, duration=hung.seconds) from None
             raise
         if kept:
             self._over.setdefault(pool, {})[pid] = kept - self.share
             if self._pool is pool and self._recycle_due is None:
                 self._schedule_recycle(pool, kept, example)
         return Scored(read_result(example, payload), duration)
+
+    async def _run(self, pool: ProcessPoolExecutor, example: Example) -> tuple[bytes | str, float, int, int]:
+        """`score_lexical` on `pool`; past `EXAMPLE_TIMEOUT` the first example found late kills the pool's
+        workers, which breaks it: examples are handed over in order, so the first late is the oldest the
+        pool holds, the one a worker is stuck on. Any other late meanwhile is one queued behind it."""
+        loop = asyncio.get_running_loop()
+        future = loop.run_in_executor(pool, score_lexical, example, self._k)
+        try:
+            await asyncio.wait((future,), timeout=EXAMPLE_TIMEOUT)
+        except asyncio.CancelledError:
+            future.cancel()
+            raise
+        if not future.done() and pool not in self._hung:
+            self._hung[pool] = _kill_hung(self._workers.get(pool, {}), example)
+        return await future
+
+    async def _broke(self, pool: ProcessPoolExecutor, broken: BrokenProcessPool) -> None:
+        """Dealt with once, by the first example to learn of it (every other example the pool held learns
+        too): the current pool is replaced, and the death reported, of a retiring pool's worker too (one
+        over its share of memory is the likeliest to be OOM-killed while it finishes its last examples)."""
+        if pool in self._broken:
+            return
+        self._broken.add(pool)
+        if self._pool is pool:
+            self._pool = self._new_pool()
+            self.restarts += 1
+            self._over.pop(pool, None)
+        hung = self._hung.get(pool)
+        await asyncio.to_thread(_report_death, pool, dict(self._workers.get(pool, {})), broken,
+                                () if hung is None else hung.pids)
 
     def _schedule_recycle(self, pool: ProcessPoolExecutor, kept: int, example: Example) -> None:
         """`_recycle` now, or once `RECYCLE_INTERVAL` has passed since the last."""
@@ -428,12 +477,11 @@ class LexicalLane:
         pools = {shutdown: pool, **self._retiring}
         _, busy = await asyncio.wait(pools, timeout=CLOSE_GRACE)
         if busy:
-            # The executor keeps no public handle on its processes before Python 3.14's kill_workers().
-            workers = [worker for ending in busy
-                       for worker in getattr(pools[ending], "_processes", {}).values()]
+            workers = {pid: worker for ending in busy
+                       for pid, worker in self._workers.get(pools[ending], {}).items()}
             log.warning("lexical workers still busy after the drain; killing them",
-                        extra={"grace_seconds": CLOSE_GRACE, "pids": sorted(w.pid for w in workers)})
-            for worker in workers:
+                        extra={"grace_seconds": CLOSE_GRACE, "pids": sorted(workers)})
+            for worker in workers.values():
                 worker.kill()
         await asyncio.gather(*pools)
         if self._spill is not None:
@@ -477,6 +525,31 @@ def _older_than(path: str, seconds: float) -> bool:
         return False
 
 
+@dataclass(frozen=True, slots=True)
+class Hung:
+    """An example past `EXAMPLE_TIMEOUT`, and the workers killed for it."""
+
+    example: Example
+    pids: tuple[int, ...]
+    seconds: float
+    message: str
+
+
+def _kill_hung(processes: dict[int, BaseProcess], example: Example) -> Hung:
+    """Kills every worker of a pool, as which one is stuck on `example` is known nowhere: the others' examples
+    are retried on the new pool, as after any death. Logged here, once, naming the example."""
+    for worker in processes.values():
+        worker.kill()
+    pids = tuple(sorted(processes))
+    message = (f"lexical judge: example {example.id!r} given up as a timeout: not scored within "
+               f"{EXAMPLE_TIMEOUT:g} s (a text the judge cannot finish); the workers of its pool, "
+               f"{', '.join(map(str, pids))}, were killed, and the other examples they held are retried once "
+               "on a new pool")
+    log.error(message, extra={"trace_id": example.id, "judge": LexicalLane.judge, "pids": pids,
+                              "timeout_seconds": EXAMPLE_TIMEOUT})
+    return Hung(example, pids, EXAMPLE_TIMEOUT, message)
+
+
 DEATH_REPORT_WAIT = 5.0
 """Seconds a broken pool's manager thread gets to end before its dead worker is named. It reads every
 worker's exit status as soon as the pool breaks, then waits for the live ones to finish what the pool
@@ -484,17 +557,17 @@ had queued: milliseconds (the worst texts found, ~3 s). Past the wait (a live wo
 status has been read all the same."""
 
 
-def _report_death(pool: ProcessPoolExecutor, broken: BrokenProcessPool) -> None:
+def _report_death(pool: ProcessPoolExecutor, processes: dict[int, BaseProcess], broken: BrokenProcessPool,
+                  killed: tuple[int, ...]) -> None:
     """One line per dead worker, naming its pid and how it ended, which tells an OOM kill (SIGKILL) from a
     crash; no traceback, which shows only concurrent.futures' internals. A pool broken with no worker
-    dead (a result that cannot be unpickled) is a bug in ragmon, logged with its traceback.
+    dead (a result that cannot be unpickled) is a bug in ragmon, logged with its traceback. The workers the
+    lane `killed` for an example past its time have had their line (`_kill_hung`): theirs is no OOM kill.
 
     The statuses are read once the pool's manager thread is done with them: a worker's status is read
     from a pipe, once, and a read racing the manager thread's would find the pipe empty (exit code 255).
     Runs in a thread of its own, which writes the line even if the example's consumer is cancelled
     meanwhile (the drain is over)."""
-    # concurrent.futures names its workers nowhere public before Python 3.14 (and there only to kill them).
-    processes: dict[int, BaseProcess] = dict(getattr(pool, "_processes", None) or {})
     manager = getattr(pool, "_executor_manager_thread", None)
     pool.shutdown(wait=False, cancel_futures=True)
     if isinstance(manager, threading.Thread):
@@ -503,6 +576,8 @@ def _report_death(pool: ProcessPoolExecutor, broken: BrokenProcessPool) -> None:
     if not dead:
         log.error("the lexical worker pool broke with no worker dead; starting a new pool", exc_info=broken)
     for pid, code in sorted(dead.items()):
+        if pid in killed:
+            continue
         log.error(f"lexical worker {pid} {_how_it_ended(code)}; the examples its pool held are retried "
                   "once on a new pool", extra={"pid": pid, "exitcode": code})
 

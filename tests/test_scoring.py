@@ -24,7 +24,7 @@ from concurrent.futures.process import BrokenProcessPool, _ResultItem
 from pathlib import Path
 
 import pytest
-from worker_faults import POISON, UNREADABLE, score_or_die, score_unreadable
+from worker_faults import HANG, POISON, UNREADABLE, score_or_die, score_or_hang, score_unreadable
 
 from ragmon import scoring
 from ragmon.evaluation import evaluate_example
@@ -194,6 +194,40 @@ async def test_an_example_that_kills_every_worker_is_an_error_after_its_retry_an
                                      "it, and again on its retry (an example that kills its worker is not "
                                      "retried for ever)")
     assert [r.exc_info for r in lines] == [None, None, None]
+
+
+async def test_an_example_never_finished_is_a_timeout_and_the_examples_queued_behind_it_are_scored(
+        monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    # A text the judge never finishes (here a loop) held its worker for ever, and the example queued behind
+    # it: neither ever came back. Past EXAMPLE_TIMEOUT (here 1 s) the worker is killed: the example is given
+    # up as a `timeout` (not retried: it would hang again), the one behind it is retried on the new pool and
+    # scored (1/2), as is one sent after. One line names the example and the worker; no OOM-kill line.
+    monkeypatch.setattr(scoring, "score_lexical", score_or_hang)  # what the lane sends its workers to run
+    monkeypatch.setattr(scoring, "EXAMPLE_TIMEOUT", 1.0)
+    caplog.set_level(logging.INFO, logger="ragmon.scoring")
+    async with running() as lane:
+        [pid] = lane.worker_pids
+        started = time.monotonic()
+        stuck = dataclasses.replace(EXAMPLE, id="stuck", question=HANG)
+        held = [asyncio.ensure_future(lane.score(e)) for e in (stuck, EXAMPLE)]
+        done, _ = await asyncio.wait(held, timeout=15)
+        assert len(done) == 2, "an example its worker never finishes is held for ever"
+        took = time.monotonic() - started
+        after = await lane.score(EXAMPLE)
+        assert (lane.restarts, lane.recycles) == (1, 0)
+    with pytest.raises(LaneRefusal) as refusal:
+        held[0].result()
+    assert (refusal.value.outcome, refusal.value.duration) == ("timeout", 1.0)
+    assert 1.0 <= took < 10
+    assert [s.result.metrics["groundedness"] for s in (held[1].result(), after)] == [0.5] * 2
+    [line] = [r for r in caplog.records if r.levelno >= logging.WARNING]
+    assert line.getMessage() == (
+        "lexical judge: example 'stuck' given up as a timeout: not scored within 1 s (a text the judge "
+        f"cannot finish); the workers of its pool, {pid}, were killed, and the other examples they held are "
+        "retried once on a new pool")
+    assert (line.trace_id, line.pids, line.exc_info) == ("stuck", (pid,), None)
+    with pytest.raises(ProcessLookupError):
+        os.kill(pid, 0)
 
 
 async def test_a_pool_broken_with_no_worker_dead_is_a_bug_logged_with_its_traceback(
@@ -394,6 +428,31 @@ async def test_a_worker_over_its_share_after_an_example_is_replaced_at_most_once
     lines = [r for r in caplog.records if r.getMessage().startswith("a lexical worker kept more")]
     assert [(r.levelno, r.trace_id, r.share_mib) for r in lines] == [(logging.INFO, "e1", 1)] * 3
     assert all(r.kept_mib > 1 for r in lines)
+
+
+async def test_a_worker_killed_while_its_pool_is_replaced_for_memory_is_named_in_the_log(
+        monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    # A worker over its share (a share of 1 MiB puts any over it) has its pool replaced once its first
+    # result is back, and finishes what the pool still holds: here an example that kills it, as the OOM
+    # killer picks the worker holding the most memory. That death went unlogged, the example silently
+    # retried; its line now names the worker, as the retry's death is named, before the example is given up.
+    monkeypatch.setattr(scoring, "score_lexical", score_or_die)  # what the lane sends its workers to run
+    caplog.set_level(logging.INFO, logger="ragmon.scoring")
+    async with running(share=2**20) as lane:
+        [pid] = lane.worker_pids
+        poisoned = dataclasses.replace(EXAMPLE, id=POISON)
+        first, poison = await asyncio.wait_for(
+            asyncio.gather(lane.score(EXAMPLE), lane.score(poisoned), return_exceptions=True), 30)
+    assert isinstance(first, Scored) and first.result.metrics["groundedness"] == 0.5
+    assert isinstance(poison, LaneRefusal) and poison.outcome == "error"
+    lines = [r for r in caplog.records if r.levelno >= logging.WARNING]
+    retried = getattr(lines[1], "pid", None)  # the worker of the new pool, which the retry killed
+    assert retried != pid
+    assert [r.getMessage() for r in lines] == [
+        f"lexical worker {pid} {OOM_KILLED}{RETRIED}", f"lexical worker {retried} {OOM_KILLED}{RETRIED}",
+        "lexical judge: example 'poison' given up: its pool broke while holding it, and again on its retry "
+        "(an example that kills its worker is not retried for ever)"]
+    assert (lane.recycles, lane.restarts) == (1, 1)  # the retry's pool; the retiring one was replaced already
 
 
 async def test_a_text_sent_to_a_worker_keeps_its_utf8_form_here_as_sent_copies_counts() -> None:

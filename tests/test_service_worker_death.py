@@ -16,6 +16,7 @@ import signal
 import aiohttp
 import pytest
 from polling import wait_metrics
+from worker_faults import HANG, score_or_hang
 
 from ragmon import scoring
 from ragmon.scoring import LexicalLane
@@ -26,9 +27,9 @@ from ragmon.service import Ports, Sidecar, lexical_lane
 TRACES = 6
 
 
-def rag_trace() -> dict[str, object]:
+def rag_trace(question: str = "How long is the warranty?") -> dict[str, object]:
     """One RAG span in OTLP/JSON, as the `ragmon.*` attributes give it: the answer is all in the document."""
-    attributes = {"ragmon.question": "How long is the warranty?",
+    attributes = {"ragmon.question": question,
                   "ragmon.contexts": json.dumps([{"id": "w", "text": "The warranty lasts 2 years."}]),
                   "ragmon.answer": "The warranty lasts 2 years."}
     span = {"traceId": secrets.token_hex(16), "spanId": secrets.token_hex(8), "name": "ask",
@@ -38,10 +39,11 @@ def rag_trace() -> dict[str, object]:
     return {"resourceSpans": [{"resource": resource, "scopeSpans": [{"spans": [span]}]}]}
 
 
-async def send(ports: Ports, count: int) -> None:
+async def send(ports: Ports, count: int, question: str = "How long is the warranty?") -> None:
     async with aiohttp.ClientSession() as session:
         for _ in range(count):
-            async with session.post(f"http://127.0.0.1:{ports.http}/v1/traces", json=rag_trace()) as response:
+            async with session.post(f"http://127.0.0.1:{ports.http}/v1/traces",
+                                    json=rag_trace(question)) as response:
                 assert response.status == 200
 
 
@@ -105,3 +107,29 @@ async def test_a_worker_over_its_share_of_memory_is_counted_in_the_buffer_until_
     assert 10 * 2**20 < total(scored, "ragmon_buffer_bytes") < 200 * 2**20
     assert total(replaced, "ragmon_worker_pool_restarts_total") == 0
     assert total(replaced, "ragmon_traces_total", outcome="scored") == TRACES
+
+
+async def test_a_trace_its_worker_never_finishes_is_a_timeout_and_the_others_are_scored(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # Two workers, one stuck for ever on a trace (a text the judge never finishes; here a loop): the other
+    # kept scoring, so /healthz stayed 200 and no liveness probe restarted anything, while the stuck trace
+    # was never counted and its worker was lost to the pod. Past EXAMPLE_TIMEOUT (here 1 s) that trace is an
+    # `error`, its judge request a `timeout`, the pool is replaced (a restart), and every other trace is
+    # scored, those the killed workers held included.
+    monkeypatch.setattr(scoring, "score_lexical", score_or_hang)  # what the lane sends its workers to run
+    monkeypatch.setattr(scoring, "EXAMPLE_TIMEOUT", 1.0)
+    config = ServeConfig(http_listen=("127.0.0.1", 0), grpc_listen=None, metrics_listen=("127.0.0.1", 0),
+                         quiet=0.05, workers=2)
+    sidecar = Sidecar(config, [lexical_lane(config)])
+    ports = await sidecar.start()
+    try:
+        await send(ports, 1, question=HANG)
+        await send(ports, TRACES)
+        samples = await wait_metrics(ports.metrics, lambda s: total(s, "ragmon_traces_total") == TRACES + 1)
+    finally:
+        await sidecar.stop()
+    assert {outcome: total(samples, "ragmon_traces_total", outcome=outcome)
+            for outcome in ("scored", "error")} == {"scored": TRACES, "error": 1}
+    assert {outcome: total(samples, "ragmon_judge_requests_total", judge="lexical", outcome=outcome)
+            for outcome in ("ok", "timeout", "error")} == {"ok": TRACES, "timeout": 1, "error": 0}
+    assert total(samples, "ragmon_worker_pool_restarts_total") == 1

@@ -1,7 +1,7 @@
 """Lexical worker tasks that fail on one example: one kills its own worker, as a worker is OOM-killed
 every time it scores an example that blows its memory limit; one returns a result the main process
-cannot read back, as a bug in ragmon would. A module of its own: a worker runs the task by name,
-importing this module and nothing of the test that sends it."""
+cannot read back, as a bug in ragmon would; one never ends, as a pathological text might. A module of
+its own: a worker runs the task by name, importing this module and nothing of the test that sends it."""
 
 from __future__ import annotations
 
@@ -15,11 +15,19 @@ POISON = "poison"
 """The id of the example that kills the worker scoring it."""
 UNREADABLE = "unreadable"
 """The id of the example whose result cannot be unpickled."""
+HANG = "hang?"
+"""The question of the example its worker never finishes (a sidecar's example is named by its trace id)."""
 
 
 def score_or_die(example: Example, k: int) -> tuple[bytes | str, float, int, int]:
     if example.id == POISON:
         os.kill(os.getpid(), signal.SIGKILL)
+    return score_lexical(example, k)
+
+
+def score_or_hang(example: Example, k: int) -> tuple[bytes | str, float, int, int]:
+    while example.question == HANG:
+        pass
     return score_lexical(example, k)
 
 
