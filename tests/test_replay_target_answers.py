@@ -259,7 +259,7 @@ async def test_a_2xx_answer_whose_body_cannot_be_decoded_is_scored_from_its_trac
     ("deflate", zlib.compress(b"upstream busy")[2:-4], "(upstream busy)"),  # without zlib's header
     ("br", b"\x1b\x0c\x00\xf8", "(body not shown: Content-Encoding 'br', which ragmon does not decode "
                                  "(it asks for gzip, deflate))"),
-])
+], ids=["gzip", "deflate", "raw-deflate", "br"])  # gzip's bytes hold the time: xdist's workers must agree
 async def test_a_refusal_in_a_content_encoding_is_quoted_decoded_or_said_to_be_unreadable(
         encoding: str, body: bytes, quoted: str) -> None:
     async def ask(request: web.Request) -> web.Response:
