@@ -197,7 +197,9 @@ def _asserts_beside_european(low: str) -> bool:
 
 
 _CONTRAST_WORDS = ("but", "however", "though", "whereas", "nevertheless")  # "though" finds "although"
-_CONTRAST = re.compile(r"[,;]?\s*\b(?:but|however|although|though|whereas|nevertheless)\b")
+_CONTRAST = re.compile(r"(?:[,;]|(?<![\s,;]))\s*+\b(?:but|however|although|though|whereas|nevertheless)\b")
+"""A contrast, with the comma or semicolon and the spaces before it. A match opens at a run of spaces' first
+only: tried from each of them, a run read again from each, 16,000 spaces before a refusal's "but" took 9 s."""
 _BESIDE_MARKS = (*_CONTRAST_WORDS, ";", "only that")
 _BESIDE = re.compile(_CONTRAST.pattern + r"|;|,\s*only that\b")
 """What sets a part of a sentence apart from a refusal: a contrast, a semicolon ("The documents don't

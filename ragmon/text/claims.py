@@ -31,15 +31,18 @@ from ragmon.text.wrapper_model import reads_as_wrapper, states_after_comma
 _HEADING = re.compile(r"[ \t]*#{1,6}[ \t]")
 _CAPITALISED = "[A-Z0-9À-ÖØ-Þ]"
 """What a capital's marker must be followed by: "B) Exchanges ...", "B) 30 days", not "B) is correct."."""
+_ROMAN = "I{2,3}|IV|VI{1,3}|IX|XI{1,2}"
+"""Roman numbers in capitals of two letters or more, to XII: no initial."""
 _ITEM_NUMBER = (r"\(?\d{1,3}[.)]|\d\ufe0f?\u20e3|\(?(?:[a-z]|[A-Z](?=\)[ \t]+" + _CAPITALISED + r"))\)|"
-                r"(?i:i{1,3}|iv|vi{0,3}|ix|xi{0,2})\.")
+                r"(?:i{1,3}|iv|vi{0,3}|ix|xi{0,2}|" + _ROMAN + r")\.")
 """An item's number: "2.", "(2)", "2)", a keycap "2️⃣", "b)", "B)" and "(B)" before a capital, a roman "iv."
-or "IV."."""
+or "IV.". Not "I.", "V." or "X.": an initial as often ("V. Smith wrote ..."), an item's only in a list
+(`_lettered`)."""
 _MARKER = re.compile(r"[ \t]*(?:>|[-*+•‣◦▪●" + ENCLOSED_NUMBERS + r"]|" + _ITEM_NUMBER + r"|\[[ xX]\])[ \t]+")
 _LABEL_WORDS = ("step", "option", "tip", "method", "approach", "solution", "reason", "way")
 _ROMAN_CAPITALS = "IVX"
 """The capitals a roman item number ("II.", "IV.", "XII.") opens with: a marker a capital opens whatever
-follows it (a letter's must be followed by a capital: `_ITEM_NUMBER`, `_lettered`)."""
+follows it (a letter's must be followed by a capital, and "V." is a letter's: `_ITEM_NUMBER`, `_lettered`)."""
 _PLAIN_OPENINGS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZ") - {word[0].upper() for word in _LABEL_WORDS} \
     - frozenset(_ROMAN_CAPITALS)
 """Capitals that open no marker, no step and no note, but for a letter's ("B) ", `_LETTERED`): most
@@ -47,7 +50,11 @@ sentences open with one, and a set's test spares them the call that looks (split
 more instructions with it)."""
 _LETTERED = frozenset(").")
 """What follows a capital that is an item's letter ("B) ", "B. "): a line opening so is looked at."""
-_LETTER_ITEM = re.compile(r"[A-Z]\.[ \t]+(?=" + _CAPITALISED + ")")
+_LETTER_ITEM = re.compile(r"([A-Z]|" + _ROMAN + r")\.[ \t]+(?=" + _CAPITALISED + ")")
+"""A line's item of a lettered list or a roman one ("B. Exchanges", "IV. Exchanges"), before a capital."""
+_ROMAN_BEFORE = {"V": "IV", "X": "IX"}
+_ROMAN_AFTER = {"I": "II", "V": "VI", "X": "XI"}
+"""The roman numbers before and after the ones of one letter: the neighbours that make "V." an item."""
 _LABEL_STARTS = (*(form for word in _LABEL_WORDS for form in (word, word.capitalize(), word.upper())),
                  "**", "__")
 _STEP = (r"(?:" + "|".join(_LABEL_WORDS) + r")[ \t]+(?:\d{1,2}|one|two|three|four|five|six|seven|eight|nine|"
@@ -103,13 +110,14 @@ _EMOJI = ("\u231a\u231b\u23e9-\u23f3\u23f8-\u23fa\u2600-\u2775\u27b0\u27bf\u2b1b
           "\U0001f000-\U0001f0ff\U0001f170-\U0001f7ff\U0001f900-\U0001faff")
 """Emoji, skin tones and flags' letters among them, but no arrow ("Settings → Billing", "➡") and no
 number ("❶", "🄂"): those go on with the sentence, or are list markers (`_MARKER`)."""
-_EMOJI_BOUNDARY = re.compile(_WIDE_BOUNDARY.pattern + "|(?P<emoji>[" + _EMOJI + "][" + _EMOJI
-                             + "\ufe0e\ufe0f\u200d\U000e0020-\U000e007f]*+)(?=\\s+(?![a-z])[^\\W_])")
+_IN_EMOJI = _EMOJI + "\ufe0e\ufe0f\u200d\U000e0020-\U000e007f"
+_EMOJI_BOUNDARY = re.compile(_WIDE_BOUNDARY.pattern + "|(?P<emoji>(?<![" + _IN_EMOJI + "])[" + _EMOJI + "]["
+                             + _IN_EMOJI + "]*+)(?=\\s+(?![a-z])[^\\W_])")
 """`_WIDE_BOUNDARY`, and an emoji (with its variation selector, skin tone, or the other emoji a joiner
 makes one with it) before a space and no small letter: a candidate end that `_emoji_ends` decides, for
-text with an emoji (`_HAS_EMOJI`): the others are spared the alternative."""
+text with an emoji (`_HAS_EMOJI`): the others are spared the alternative. Tried from a run's first emoji
+only: each of a run of emoji before no space had read the rest of it again, and 100,000 took seconds."""
 _HAS_EMOJI = re.compile("[" + _EMOJI + "]")
-_SAID = re.compile(r"[^\W_]")
 _LEADING_SPACE = re.compile(_BLANK_CLASS + "*")
 _INVISIBLE = frozenset(INVISIBLE)
 _BLANK = INVISIBLE + "\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005" \
@@ -245,6 +253,14 @@ def _runs_on(text: str, mark: int, stop: int) -> bool:
                   or (after[0] == "." and after[1:].isalnum())):
         return False
     word_end = _before_citations(text, mark) if text[mark - 1:mark] in _CITATION_LAST else mark
+    if word_end < mark or (text[stop - 1] in _CITATION_LAST and _before_citations(text, stop) < stop):
+        return _cited_word_ends(text, word_end)
+    return _word_ends(text, word_end)
+
+
+def _word_ends(text: str, word_end: int) -> bool:
+    """Whether the word ending at `word_end`, before a sentence mark glued to a capitalised word, may end a
+    sentence: small letters after a space, of two only one a sentence ends with (`_runs_on`)."""
     start = word_end
     least = max(word_end - _LONGEST_WORD, 0)
     while start > least and (text[start - 1].isalpha() or text[start - 1] in _IN_WORD):
@@ -253,6 +269,30 @@ def _runs_on(text: str, mark: int, stop: int) -> bool:
         return False  # in a name ("shop.example.Com", "e.g.The"), or no word's length
     before = text[start:word_end].strip(_IN_WORD)
     return before[-1:].islower() and (len(before) > 2 or before.lower() in _SHORT_LAST_WORDS)
+
+
+def _cited_word_ends(text: str, word_end: int) -> bool:
+    """Whether the word ending at `word_end` ends a sentence whose citation is glued to the next one,
+    before the mark or after it ("The fee is $5.[1]Exchanges ...", "... 5%[1].Exchanges ...", "... (in 5
+    days).[1]Exchanges ...", "... the U.S.[1]Exchanges ...", "... in 2023[1].Exchanges ..."): a citation
+    there is a sentence's end more surely than a bare mark, so a number, a percentage, a closed
+    parenthesis or an initialism ends one too, each of which had kept the next sentence in the claim. A
+    word of letters is still read as before a bare mark ("Dr[2].Smith", "`items[0].Name`" stay whole), and
+    an abbreviation ends none ("Dr.[2]Smith")."""
+    start = max(word_end - _LONGEST_WORD, 0)
+    tokens = text[start:word_end].split()
+    token = tokens[-1] if tokens else ""
+    bare = token.lstrip(_OPENING_MARKS)
+    if not bare or (start and len(token) == word_end - start) or bare.lower() in _ALWAYS_ABBREV:
+        return False  # no word's length, or "Dr", "e.g"
+    if (bare[-1].isdigit() or bare[-1] in _CLOSED_BEFORE_CITATION or _INITIALISM.fullmatch(bare)) and not (
+            text.count("`", max(word_end - _LONGEST_CITATIONS, 0), word_end) % 2):
+        return True  # not in code: "`x = 5[1].Name`"
+    return _word_ends(text, word_end)
+
+
+_CLOSED_BEFORE_CITATION = frozenset("%)\"'”’")
+_OPENING_MARKS = "([{\"'“‘*"
 
 
 _CITED_BEFORE = re.compile(_CITATION + r"+\Z")
@@ -365,23 +405,47 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
     return out
 
 
-_NO_LAST_WORDS = wordset("a an the and or but nor i my our your their its to of in on at by for from with "
-                         "via into onto per than")
-"""Words no sentence ends with: an emoji after one stands in the sentence ("I ❤️ New York", "ship to 🇺🇸 US
-addresses")."""
+_NOT_LAST_BEFORE_EMOJI = FUNCTION_WORDS | wordset(
+    "via onto never dont doesnt didnt cant wont isnt arent wasnt werent shouldnt mustnt hasnt havent "
+    "tap click press hold open select choose pick call dial text email visit go see view check find use "
+    "enter type swipe scroll toggle enable disable download install update upgrade rate rated version")
+"""Words no sentence ends with before an emoji: a function word ("I ❤️ New York", "ship to 🇺🇸 US
+addresses"), a negation, whose sentence goes on with what it denies ("Do not 🚫 Return opened software.":
+cut there, the claim read "Return opened software."), and a verb an instruction names an icon after ("Open
+⚙️ Settings", "Rated ⭐ 4.8")."""
+_LEAST_WORDS_BEFORE_EMOJI = 3
+"""Words the text before an emoji must have to be a sentence of its own: an instruction's verb and an icon's
+name ("Email 📧 Support", "Version 2.0 🚀 Released today.", "Free shipping 🚚 On orders ...") are fewer."""
+_LOOK_BEFORE_EMOJI = 3 * _LONGEST_WORD
+"""Characters before an emoji read for its sentence's words: three of the longest, so that many emoji in
+one long sentence are each read at a bounded cost."""
+_WORD_BEFORE_EMOJI = re.compile(r"[^\W_]+(?:[-.,'’][^\W_]+)*")
+"""A word; a number ("4.8", "1,200", "1-800-555-0100") is one."""
+_BETWEEN_WORD_AND_EMOJI = re.compile(r"[\s)%\"'”’" + _IN_EMOJI + "]*")
+"""What may stand between a sentence's last word and the emoji ending it: spaces, a closing bracket or
+quote, "%", other emoji. Not ">" ("Tap ⚙️ Settings > 💳 Payments"), nor a comma."""
 
 
 def _emoji_ends(text: str, first: int, emoji: int, next_at: int) -> bool:
     """Whether the emoji at `emoji` ends the sentence begun at `first`, a capital or a digit at `next_at`
     opening the next ("Refunds take 30 days 🎉 Exchanges are free."): read as one claim, a made-up sentence
-    after an emoji rode on a supported one. Not an emoji opening the sentence ("✅ Free shipping", and
-    after an end: "Great news! 🎉 Your refund ..."), which would be a claim of nothing but emoji, nor one
-    after a word no sentence ends with (`_NO_LAST_WORDS`)."""
+    after an emoji rode on a supported one. Only when what is before it reads as a sentence of its own:
+    three words or more (`_LEAST_WORDS_BEFORE_EMOJI`), the last one a sentence may end with
+    (`_NOT_LAST_BEFORE_EMOJI`), nothing but a closing mark or other emoji after it. So an emoji opening the
+    sentence ("✅ Free shipping", and after an end: "Great news! 🎉 Your refund ...") ends nothing, nor does
+    an icon in an instruction ("Open ⚙️ Settings and choose Billing."), nor one after a negation: cut there,
+    a claim was a verb and its icon; "Never ❌" a claim of its own, unsupported beside a supported one; and
+    "Do not 🚫", saying nothing, was dropped, the claim left saying the opposite."""
     opening = text[next_at]
-    if not (opening.isupper() or opening.isdigit()) or _SAID.search(text, first, emoji) is None:
+    if not (opening.isupper() or opening.isdigit()):
         return False
-    words = text[max(first, emoji - _LONGEST_WORD):emoji].split()
-    return not words or words[-1].lower() not in _NO_LAST_WORDS
+    start = max(first, emoji - _LOOK_BEFORE_EMOJI)
+    words = list(_WORD_BEFORE_EMOJI.finditer(text, start, emoji))
+    if len(words) < _LEAST_WORDS_BEFORE_EMOJI:
+        return False
+    last = words[-1]
+    return (last.group().lower().replace("’", "'") not in _NOT_LAST_BEFORE_EMOJI
+            and _BETWEEN_WORD_AND_EMOJI.fullmatch(text, last.end(), emoji) is not None)
 
 
 def _joins(text: str, lines: list[tuple[int, int]], skipped: Collection[int], original: str) -> list[bool]:
@@ -642,14 +706,16 @@ def _opening(text: str, pos: int, end: int, lines: Sequence[tuple[int, int]] = (
     of a lettered list ("B. Exchanges": `_lettered`)."""
     if text.startswith(("(", "（", "["), pos, end) and (note := _NOTE.match(text, pos, end)):
         return note.end()
-    if not text[pos:pos + 1].isupper() or text[pos] in _ROMAN_CAPITALS or text[pos + 1:pos + 2] == ")":
+    capital = text[pos:pos + 1].isupper()
+    if capital and text[pos + 1:pos + 2] == ".":
+        if lines:
+            pos = _lettered(text, lines, at)
+    elif not capital or text[pos] in _ROMAN_CAPITALS or text[pos + 1:pos + 2] == ")":
         marker = _MARKER.match(text, pos, end)
         if marker:
             pos = marker.end()
         elif wide(text) and (marker := _CJK_MARKER.match(text, pos, end)) is not None:
             return marker.end()
-    elif lines and text[pos + 1:pos + 2] == ".":
-        pos = _lettered(text, lines, at)
     if text.startswith(_LABEL_STARTS, pos, end):
         label = _LABEL.match(text, pos, end)
         if label:
@@ -659,22 +725,27 @@ def _opening(text: str, pos: int, end: int, lines: Sequence[tuple[int, int]] = (
 
 def _lettered(text: str, lines: Sequence[tuple[int, int]], at: int) -> int:
     """Where line `at` starts past its letter, when it is an item of a lettered list ("A. Refunds ...\nB.
-    Exchanges ..."): "B." had been a claim of its own, "C." a term the context had to hold. A letter and a
-    full stop open a name too ("A. Smith wrote the policy."), so only a capital follows it, and the line
-    above opens with the letter before it or the line below with the letter after it."""
+    Exchanges ...") or a roman one ("I. Refunds ...\nII. Exchanges ..."): "B." had been a claim of its own,
+    "C." a term the context had to hold. A letter and a full stop open a name too ("A. Smith wrote the
+    policy.", "V. Smith ..."), so only a capital follows it, and the line above opens with the letter or
+    the roman number before it ("U.", "IV.") or the line below with the one after it ("W.", "VI.")."""
     pos, end = lines[at]
     item = _LETTER_ITEM.match(text, pos, end)
-    if item is None:
+    if item is None or item.end(1) - pos > 1:
         return pos
-    letter = ord(text[pos])
-    above = at > 0 and _letter(text, lines[at - 1]) == letter - 1
-    below = at + 1 < len(lines) and _letter(text, lines[at + 1]) == letter + 1
+    letter = text[pos]
+    before = (chr(ord(letter) - 1), _ROMAN_BEFORE.get(letter))
+    after = (chr(ord(letter) + 1), _ROMAN_AFTER.get(letter))
+    above = at > 0 and _item(text, lines[at - 1]) in before
+    below = at + 1 < len(lines) and _item(text, lines[at + 1]) in after
     return item.end() if above or below else pos
 
 
-def _letter(text: str, line: tuple[int, int]) -> int:
-    """The code of the letter `line` opens with as a lettered list's item does ("B. Exchanges"), or -1."""
-    return ord(text[line[0]]) if _LETTER_ITEM.match(text, *line) else -1
+def _item(text: str, line: tuple[int, int]) -> str:
+    """The letter or roman number `line` opens with as a list's item does ("B. Exchanges", "IV. ..."), or
+    ""."""
+    item = _LETTER_ITEM.match(text, *line)
+    return item.group(1) if item else ""
 
 
 def _lines(text: str) -> list[tuple[int, int]]:

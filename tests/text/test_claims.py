@@ -100,10 +100,44 @@ def test_roman_numbers_in_capitals_are_item_markers_as_numbers_are() -> None:
         ("Returns", 3, 10), ("Refunds take 30 days.", 15, 36)]
 
 
-@pytest.mark.parametrize("marker", ["IV.", "VIII.", "IX.", "XII.", "  V."])
+@pytest.mark.parametrize("marker", ["IV.", "VIII.", "IX.", "XII.", "  VI."])
 def test_a_roman_number_in_capitals_is_no_number_of_its_claim(marker: str) -> None:
     assert texts(f"{marker} Refunds take 5 days.\nReturns. II. Exchanges are free.") == [
         "Refunds take 5 days.", "Returns.", "Exchanges are free."]
+
+
+@pytest.mark.parametrize(("answer", "claims"), [
+    # "I.", "V." or "X." and a capital open a name as often as a list's item: an initial, whole, unless the
+    # line above or below goes on with the list.
+    ("V. Smith wrote the refund policy.", ["V. Smith wrote the refund policy."]),
+    ("X. Li approved the policy in 2023.", ["X. Li approved the policy in 2023."]),
+    ("I. Newton discovered gravity.", ["I. Newton discovered gravity."]),
+    ("Testing matters. V. Smith agrees.", ["Testing matters.", "V. Smith agrees."]),
+    ("Refunds take 30 days.\nV. Smith wrote the refund policy.",
+     ["Refunds take 30 days.", "V. Smith wrote the refund policy."]),
+    ("  V. Smith wrote the refund policy.", ["V. Smith wrote the refund policy."]),
+])
+def test_a_single_roman_capital_opening_a_name_stays_in_its_claim(answer: str, claims: list[str]) -> None:
+    assert texts(answer) == claims
+
+
+@pytest.mark.parametrize(("answer", "spans"), [
+    # "I. " is 3 characters, "Refunds take 30 days." 21: 3 to 24, the newline at 24; "II. " from 25 to 29,
+    # then the 19 of "Exchanges are free.": 29 to 48.
+    ("I. Refunds take 30 days.\nII. Exchanges are free.", [(3, 24), (29, 48)]),
+    # "IV. " is 4: 4 to 25, the newline at 25, "V. " 26 to 29, 29 to 48.
+    ("IV. Refunds take 30 days.\nV. Exchanges are free.", [(4, 25), (29, 48)]),
+    ("V. Refunds take 30 days.\nVI. Exchanges are free.", [(3, 24), (29, 48)]),
+    ("IX. Refunds take 30 days.\nX. Exchanges are free.", [(4, 25), (29, 48)]),
+    ("X. Refunds take 30 days.\nXI. Exchanges are free.", [(3, 24), (29, 48)]),
+    # A lettered list's "I." after "H.": 3 to 24, "I. " 25 to 28, 28 to 47.
+    ("H. Refunds take 30 days.\nI. Exchanges are free.", [(3, 24), (28, 47)]),
+])
+def test_a_single_roman_capital_in_a_list_is_an_items_number(answer: str,
+                                                              spans: list[tuple[int, int]]) -> None:
+    claims = split_claims(answer)
+    assert [c.text for c in claims] == ["Refunds take 30 days.", "Exchanges are free."]
+    assert [(c.start, c.end) for c in claims] == spans
 
 
 def test_the_letters_of_a_lettered_list_are_no_part_of_its_claims() -> None:

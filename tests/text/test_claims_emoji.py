@@ -79,3 +79,63 @@ def test_an_emoji_or_an_arrow_within_a_sentence_ends_nothing(text: str) -> None:
 def test_an_emoji_opening_a_sentence_makes_no_claim_of_its_own(answer: str, expected: list[str]) -> None:
     assert sentences(answer) == expected
     assert [claim.text for claim in split_claims(answer)] == expected
+
+
+@pytest.mark.parametrize("text", [
+    # An icon after an instruction's verb, before the name it labels: one word before the emoji.
+    "Open ⚙️ Settings and choose Billing.",
+    "Call ☎️ 1-800-555-0100 for help.",
+    "Rated ⭐ 4.8 by 1,200 customers.",
+    "Email 📧 Support for a refund.",
+    # Two icons: "Tap" and "Settings" are two words before the second, and ">" leads on to what it labels.
+    "Tap ⚙️ Settings > 💳 Payments to change your card.",
+    "Go to ⚙️ Settings > 💳 Payments to change your card.",
+    # Two words, a version or a label, before the emoji: no sentence of their own.
+    "Version 2.0 🚀 Released today.",
+    "Free shipping 🚚 On orders over $50.",
+    # Three words or more, the last a function word or an instruction's verb.
+    "Go to the ⚙️ Settings page.",
+    "Then you tap ⚙️ Settings to change it.",
+])
+def test_an_icon_in_an_instruction_ends_no_sentence(text: str) -> None:
+    assert sentences(text) == [text]
+    assert [claim.text for claim in split_claims(text)] == [text]
+
+
+@pytest.mark.parametrize("text", [
+    "Do not 🚫 Return opened software.",
+    "Never ❌ Return unopened items within 30 days.",
+    "Please do not 🚫 Return opened software.",
+    "You should never ❌ Return sale items.",
+])
+def test_an_emoji_after_a_negation_keeps_it_in_the_claim(text: str) -> None:
+    assert [claim.text for claim in split_claims(text)] == [text]
+
+
+def test_a_negation_before_an_emoji_is_no_claim_of_its_own() -> None:
+    # Context: opened software cannot be returned. Cut at the emoji, "Do not 🚫" was no claim (function
+    # words only) and dropped: the claim checked was "Return opened software.", the opposite, and
+    # "Never ❌" a claim alone, "never" in no context: groundedness 1/2 where without the emoji it is 1.0.
+    # Whole, "Do not 🚫 Return opened software." has the context's "return", "opened" and "software" (3
+    # of 3), "Never ❌ Return opened software." 3 of 4 with "never", above 0.56: supported, 1.0.
+    context = (Context("c1", "Opened software cannot be returned."),)
+    for answer in ("Do not 🚫 Return opened software.", "Never ❌ Return opened software."):
+        [result] = evaluate([Example("x", "Can I return software?", context, answer)], LexicalJudge(),
+                            EvalConfig(bootstrap_samples=0)).results
+        assert [(v.claim.text, v.supported) for v in result.verdicts] == [(answer, True)]
+        assert result.metrics["groundedness"] == 1.0
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # A sentence of its own before the emoji, a negation within it: two claims, neither loses a word.
+    ("Returns are not accepted 🚫 Exchanges are free.",
+     ["Returns are not accepted 🚫", "Exchanges are free."]),
+    # A closing parenthesis or a percentage before the emoji ends the sentence as a word does.
+    ("Refunds take 30 days (or less) 🎉 Exchanges are free.",
+     ["Refunds take 30 days (or less) 🎉", "Exchanges are free."]),
+    ("Prices dropped by 20% 🎉 Exchanges are free.", ["Prices dropped by 20% 🎉", "Exchanges are free."]),
+    ("Refunds take 30 days 🎉 🎊 Exchanges are free.", ["Refunds take 30 days 🎉 🎊", "Exchanges are free."]),
+])
+def test_an_emoji_after_a_sentence_of_its_own_ends_it(text: str, expected: list[str]) -> None:
+    assert sentences(text) == expected
+    assert [claim.text for claim in split_claims(text)] == expected

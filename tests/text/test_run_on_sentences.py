@@ -231,3 +231,49 @@ def test_a_run_of_superscript_digits_before_no_citation_is_read_at_once() -> Non
     done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, timeout=20,
                           check=True)
     assert done.stdout == f"{[(0, len(text))]}\n"
+
+
+@pytest.mark.parametrize(("first", "glued"), [
+    # A number, a percentage, a closed parenthesis, an initialism or a year before the citation or the
+    # mark: no small letter there, and each had kept the next sentence in its claim.
+    ("The fee is $5.[1]", "The fee is $5.[1]Exchanges are free."),
+    ("The fee is 5%[1].", "The fee is 5%[1].Exchanges are free."),
+    ("Refunds are issued (in 5 days).[1]", "Refunds are issued (in 5 days).[1]Exchanges are free."),
+    ("Sold in the U.S.[1]", "Sold in the U.S.[1]Exchanges are free."),
+    ("Costs rose in 2023[1].", "Costs rose in 2023[1].Exchanges are free."),
+    ("The fee is $5.¹", "The fee is $5.¹Exchanges are free."),
+    ("The fee is 5% [2].", "The fee is 5% [2].Exchanges are free."),
+])
+def test_a_sentence_glued_to_a_citation_after_a_number_is_a_claim_of_its_own(first: str, glued: str) -> None:
+    assert sentences(glued) == [first, "Exchanges are free."]
+    # As with a space after the citation: the second claim starts where the first ends.
+    assert [(c.start, c.end) for c in split_claims(glued)] == [(0, len(first)), (len(first), len(glued))]
+    spaced = first + " Exchanges are free."
+    assert sentences(spaced) == sentences(glued)
+
+
+def test_a_made_up_sentence_glued_to_a_cited_price_is_checked() -> None:
+    # One claim, the gift-card sentence riding on the cited price: "return", "fee" and "refund" of its 5
+    # terms in the context (with "gift" and "card"), 3/5 = 0.6 above 0.56, and $5 there: supported,
+    # groundedness 1.0. Two: the price's "return" and "fee" (2 of 2) and $5 in the context, supported; the
+    # gift card's "gift", "card", "refund" 1 of 3, unsupported: groundedness 1/2.
+    context = (Context("c1", "The return fee is $5. Most items can be returned for a full refund."),)
+    answer = "The return fee is $5.[1]Gift cards are refundable too."
+    [result] = evaluate([Example("x", "What is the fee?", context, answer)], LexicalJudge(),
+                        EvalConfig(bootstrap_samples=0)).results
+    assert [(v.claim.text, v.supported) for v in result.verdicts] == [
+        ("The return fee is $5.[1]", True), ("Gift cards are refundable too.", False)]
+    assert result.metrics["groundedness"] == 0.5
+
+
+@pytest.mark.parametrize("text", [
+    # An abbreviation before a cited mark ends no sentence, as before a bare one.
+    "Ask Mrs.[1]Jones about it.",
+    "Write to Dr.[2]Smith today.",
+    "This works, e.g.[1]The cat sat.",
+    # A number in code, or one glued to more than a word's length of characters.
+    "Try `x = 5[1].Name` here.",
+    "See " + "x" * 60 + "5.[1]Then go.",
+])
+def test_an_abbreviation_or_code_before_a_cited_mark_stays_whole(text: str) -> None:
+    assert sentences(text) == [text]

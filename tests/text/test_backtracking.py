@@ -1,0 +1,51 @@
+"""Answers shaped to make a pattern backtrack, each split at once: an LLM's answer on the scoring path, where
+one that takes minutes stalls every trace behind it. Each is run apart with a timeout, so that a relapse
+fails rather than hangs the suite; sizes are set where the old patterns took minutes or more."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+
+def claim_spans(text: str) -> str:
+    """What `split_claims` prints for the answer the expression `text` builds, split in a process of its
+    own (the answers are too long for a command line)."""
+    program = ("from ragmon.text.claims import split_claims\n"
+               f"text = {text}\n"
+               "print([(claim.start, claim.end) for claim in split_claims(text)])")
+    done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, timeout=20,
+                          check=True)
+    return done.stdout
+
+
+@pytest.mark.parametrize(("text", "spans"), [
+    # A run of emoji before no space: each was tried as a sentence's end from every one of them, reading
+    # the rest of the run again (10,000 took 0.1 s, 100,000 over 10 s). One sentence: 1 + 300,000 + 1.
+    ('"a" + "😀" * 300_000 + "A"', [(0, 300_002)]),
+    # A refusal and a contrast ("but") after a long run of spaces, where each space began a try of the
+    # contrast that read the rest of the run (16,000 took 9 s). A claim, for what it asserts beside the
+    # refusal: 37 characters, the spaces, then 26.
+    ('"The documents do not mention shipping" + " " * 100_000 + "x but refunds take 5 days."',
+     [(0, 100_063)]),
+    # A greeting's name before spaces and no mark, the spaces split between three runs every way (1,000
+    # took 0.25 s, cubic). No salutation: a claim of 9 + 20,000 + 1 characters.
+    ('"Dear John" + " " * 20_000 + "x"', [(0, 20_010)]),
+    # A closing's words before spaces and no name, the spaces split between five runs (1,000 took over
+    # 10 s). "Refunds take 30 days." is 21 characters; the line after it, from 22, no closing: a claim of
+    # 12 + 20,000 + 2, to 20,036.
+    ('"Refunds take 30 days.\\nKind regards" + " " * 20_000 + "x1"', [(0, 21), (22, 20_036)]),
+    # A line under a closing of words a hyphen joins, each "-A" a word's tail or a separator (22 took 0.3
+    # s, twice that for each 2 more). No name line ("!" ends none) and no claim (its one word, "a", is a
+    # function word): the refund sentence alone.
+    ('"Refunds take 30 days.\\nKind regards,\\nA" + "-A" * 60 + "!"', [(0, 21)]),
+    # A mail app's line before spaces and a digit, the spaces split between two runs (10,000 took 0.4 s,
+    # quadratic). A number makes the line a claim: from 36 ("Kind regards," 13 characters from 22, then a
+    # newline) over 19 + 100,000 + 1 characters, to 100,056.
+    ('"Refunds take 30 days.\\nKind regards,\\nSent from my iPhone" + " " * 100_000 + "1"',
+     [(0, 21), (36, 100_056)]),
+])
+def test_an_answer_shaped_to_backtrack_is_split_at_once(text: str, spans: list[tuple[int, int]]) -> None:
+    assert claim_spans(text) == f"{spans}\n"
