@@ -113,8 +113,12 @@ async def test_both_judges_figures_flow_from_the_same_traces(sidecar: Sidecar,
     fake_api.default = Reply(decide=warranty_only, usage=(1_000, 100))
     ports = await sidecar.start()
     await send(ports.http, rag_spans("shop", 3, trace_ids_with_keys([SAMPLED] * 3)))
+    # A page is built off the event loop (`_MetricsPages`), from the loop's readings as its build began and
+    # the counters as it reaches them: the last call's reservation may show beside its counted outcome, so
+    # the wait is for the settled figure too, as a scraper's next scrape would see it.
     samples = await wait_metrics(ports.metrics, lambda s: claude_requests(s, "ok") == 3
-                                 and total(s, "ragmon_examples_scored_total", judge="lexical") == 3)
+                                 and total(s, "ragmon_examples_scored_total", judge="lexical") == 3
+                                 and total(s, "ragmon_judge_committed_usd", judge="claude") < 0.005)
     for judge in ("lexical", "claude"):
         assert total(samples, "ragmon_examples_scored_total", pipeline="shop", judge=judge) == 3
         assert total(samples, "ragmon_claims_total", judge=judge, verdict="supported") == 3
