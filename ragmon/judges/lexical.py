@@ -11,6 +11,7 @@ with the figures it earned against human labels.
 from __future__ import annotations
 
 import argparse
+import re
 from collections.abc import Mapping, Sequence
 from numbers import Real
 from typing import Any
@@ -23,8 +24,8 @@ from ragmon.text.numbers import shown
 from ragmon.text.passage_sentences import Displaced, Sentence, displaced
 from ragmon.text.passages import Passage, passage, release
 from ragmon.text.table_cells import Miscounted, miscounted
-from ragmon.text.terms import NEGATION, TERMS, TextProfile, opposite, prepare
-from ragmon.text.units import PERIOD_WORDS
+from ragmon.text.terms import NEGATION, TERMS, TextProfile, opposite, prepare, read_profile, read_terms
+from ragmon.text.units import BOUND_WORDS, PERIOD_WORDS, bounded_otherwise, bounds, may_bound
 
 DEFAULT_THRESHOLD = 0.56
 """Share of a claim's content terms one context must contain. Chosen on human sentence labels (SALAD
@@ -106,13 +107,14 @@ def _verdict(claim: Claim, claim_profile: TextProfile, threshold: float,
     lowered: float | None = None  # what is needed with its numbers counted, worked out when it matters
     opposites: frozenset[str] | None = None  # worked out at the first context that passes the rest
     counted: frozenset[how_often.Count] | None = None  # likewise: the claim's counts per period
+    bounded: frozenset[tuple[float, str]] | None = None  # likewise: its numbers given with a bound
     supporting = []
-    closest: tuple[int, str, Passage] | None = None  # the first context sharing most terms, for the reason
+    closest: tuple[int, str, Passage, str] | None = None  # the first context sharing most terms: the reason
     moved: dict[str, Displaced | Miscounted] = {}  # contexts that pass the rest but give a number otherwise
     for ctx_id, text, read in contexts:
         shared = len(read.terms & terms)
         if closest is None or shared > closest[0]:
-            closest = (shared, ctx_id, read)
+            closest = (shared, ctx_id, read, text)
         if shared < needed:
             if not numbers:
                 continue
@@ -132,6 +134,10 @@ def _verdict(claim: Claim, claim_profile: TextProfile, threshold: float,
         counted = _counts(claim, terms, numbers) if counted is None else counted
         if counted and read.counts_otherwise(counted):
             continue
+        if numbers:
+            bounded = _bounds(claim, numbers) if bounded is None else bounded
+            if bounded and _bounded_otherwise(bounded, claim_profile, text):
+                continue
         if measured and (elsewhere := displaced(claim_profile, text, read_sentences)) is not None:
             moved[ctx_id] = elsewhere
             continue
@@ -147,8 +153,9 @@ def _verdict(claim: Claim, claim_profile: TextProfile, threshold: float,
     if opposites is None:
         opposites = _opposites(terms)
     counted = _counts(claim, terms, numbers) if counted is None else counted
-    return ClaimVerdict(claim, False, (), _reason(claim_profile, opposites, counted, *closest,
-                                                  moved.get(closest[1])))
+    # Bounds unread: no context passed the rest, so none fell short on its bounds alone.
+    return ClaimVerdict(claim, False, (), _reason(claim_profile, opposites, counted, bounded or NO_BOUNDS,
+                                                  *closest, moved.get(closest[1])))
 
 
 FREQUENCIES = frozenset(map(TERMS.__getitem__, (
@@ -178,6 +185,47 @@ def _counts(claim: Claim, terms: frozenset[str], numbers: frozenset[float]) -> f
     return how_often.counts(prepare(claim.text))
 
 
+NO_BOUNDS: frozenset[tuple[float, str]] = frozenset()
+
+
+def _bounds(claim: Claim, numbers: frozenset[float]) -> frozenset[tuple[float, str]]:
+    """The claim's numbers given with a bound ("over $50", "up to 5 users", "18+"), read only from a claim
+    with a word a bound is written with: "over" and "under" are function words, so a made-up "Orders over
+    $50 ship free" against "Orders under $50 ship free" held every term and number of the page."""
+    if not may_bound(claim.text):
+        return NO_BOUNDS
+    low = prepare(claim.text)
+    return NO_BOUNDS if _NEGATED.search(low) is not None else bounds(low, numbers)
+
+
+_NEGATED = re.compile(r"n't\b|\bnever\b|\bcannot\b|\bnot\b(?!\s+(?:more|less|fewer)\s+than|\s+exceeding)")
+"""A negation: a claim with one states a bound's complement ("you can't apply if you're under 18", from
+"you must be at least 18"), not a turned copy of it, so its bounds are not checked."""
+
+
+def _bounded_otherwise(bounded: frozenset[tuple[float, str]], claim: TextProfile, text: str) -> list[str]:
+    """The claim's bounds a context gives their numbers only the other way (`units.bounded_otherwise`) in
+    its sentences holding every term and number of the claim: the claim is such a sentence with its bound
+    turned, not a clause of another ("5 or more years of service accrue 20 days" from "less than 5 years
+    ... accrue 15 days. After that, they accrue 20 days.").
+    Read from the whole context, the complement a reader infers was flagged: "you can't apply if you're
+    under 18" from "you must be at least 18", "cancel less than 24 hours before the start and you're
+    charged in full" from "cancellations at least 24 hours before the start are free" (4 right sentences
+    of the English corpora, and no made-up one caught)."""
+    values, terms = {value for value, _ in bounded}, claim.terms - BOUND_TERMS
+    stated: set[tuple[float, str]] = set()
+    for sentence in _SENTENCE_END.split(prepare(text)):
+        given = bounds(sentence, values)
+        if given and terms <= read_terms(sentence)[0] and claim.numbers <= read_profile(sentence).numbers:
+            stated.update(given)
+    return bounded_otherwise(bounded, frozenset(stated))
+
+
+BOUND_TERMS = frozenset(filter(None, map(TERMS.__getitem__, BOUND_WORDS)))
+"""The terms of the words bounds are written with: "a maximum of 5 users" turned is "a minimum of 5"."""
+_SENTENCE_END = re.compile(r"(?<=[.!?;:])\s+|\n+")
+
+
 def _counted(numbers: frozenset[float]) -> int:
     """How many of a claim's numbers count as terms the context holds (it must state them all anyway):
     each specific one (10 or more, or a decimal) but the first. One shared number is as often a coincidence
@@ -204,8 +252,9 @@ def _contradictions(opposites: frozenset[str], read: Passage) -> list[str]:
     return sorted(term for term in map(opposite, read.terms & opposites) if term not in read.terms)
 
 
-def _reason(claim: TextProfile, opposites: frozenset[str], counted: frozenset[how_often.Count], shared: int,
-            best_id: str, best: Passage, moved: Displaced | Miscounted | None) -> str:
+def _reason(claim: TextProfile, opposites: frozenset[str], counted: frozenset[how_often.Count],
+            bounded: frozenset[tuple[float, str]], shared: int, best_id: str, best: Passage, best_text: str,
+            moved: Displaced | Miscounted | None) -> str:
     """Why the closest single context fell short, for the worst-examples section of a report."""
     text = f"no single context supports it; closest {best_id} has {shared}/{len(claim.terms)} of its terms"
     missing = sorted(best.unstated(claim.numbers)) if claim.numbers else ()  # reading them costs a scan
@@ -217,6 +266,9 @@ def _reason(claim: TextProfile, opposites: frozenset[str], counted: frozenset[ho
     terms = _contradictions(opposites, best)
     if terms:
         text += ", and says the opposite of " + " and ".join(repr(t.replace(NEGATION, "not-")) for t in terms)
+    other_way = _bounded_otherwise(bounded, claim, best_text) if bounded and not missing else ()
+    if other_way:
+        text += ", and bounds it the other way: says " + " and ".join(other_way)
     if moved is not None:
         text += f", and {moved}"
     return text

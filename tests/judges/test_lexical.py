@@ -490,3 +490,34 @@ def test_a_document_too_large_for_the_caches_is_let_go_once_its_example_is_judge
     finally:
         tracemalloc.stop()
     assert retained < 2**20
+
+
+@pytest.mark.parametrize(("answer", "context", "says"), [
+    # "over" and "under" are function words: each claim held every term and number of its page.
+    ("Orders over $50 ship free.", "Orders under $50 ship free.", "under 50, not over 50"),
+    ("Customers under 18 need a parent's consent.", "Customers over 18 need a parent's consent.",
+     "over 18, not under 18"),
+    ("Up to 5 users are included.", "At least 5 users are included.", "over 5, not under 5"),
+    ("A maximum of 5 users is included.", "A minimum of 5 users is included.", "over 5, not under 5"),
+    ("Orders of $50 or more ship free.", "Orders below $50 ship free.", "under 50, not over 50"),
+])
+def test_a_bound_turned_the_other_way_is_unsupported(answer: str, context: str, says: str) -> None:
+    [verdict] = verdicts(LexicalJudge(), example(answer, context))
+    assert not verdict.supported
+    assert verdict.reason is not None and verdict.reason.endswith(f"bounds it the other way: says {says}")
+
+
+@pytest.mark.parametrize(("answer", "context"), [
+    # The same way in other words.
+    ("Orders above $50 ship free.", "Orders of $50 or more ship free."),
+    ("Orders of at least $50 ship free.", "Orders over $50 ship free."),
+    ("Adults 18+ can apply.", "Adults 18 or older can apply."),
+    # A page giving the number both ways, in two sentences.
+    ("Orders over $50 ship free.", "Orders under $50 pay $5 shipping. Orders over $50 ship free."),
+    # The complement a reader infers, in other words than the page's sentence: no turned copy of it.
+    ("You can't apply if you're under 18.", "You must be at least 18 years old to apply for a card."),
+    ("If you cancel less than 24 hours before the start, you'll be charged in full.",
+     "Cancellations made at least 24 hours before the start time are free; later ones are charged in full."),
+])
+def test_a_bound_given_the_same_way_or_its_complement_is_supported(answer: str, context: str) -> None:
+    assert [v.supported for v in verdicts(LexicalJudge(), example(answer, context))] == [True]

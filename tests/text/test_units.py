@@ -86,3 +86,34 @@ def test_units_are_read_in_the_other_european_languages() -> None:
     assert read == {(3.0, "d"), (5.0, "d"), (14.0, "d"), (5.9, "€"), (6.0, "h")}
     assert verdict("La livraison prend 5 jours.",
                    "La livraison prend 2 jours. Le service client répond en 5 heures.")[0] is False
+
+
+@pytest.mark.parametrize(("claim", "context", "lacks"), [
+    # "a.m." holds no "am": the claim read no unit, and the page's 5 (in the afternoon) stated it.
+    ("The store closes at 5 a.m.", "The store closes at 5 p.m.", "5 am"),
+    ("The bag weighs 5 lb.", "The bag weighs 5 kg.", "5 lb"),
+    ("The cable is 5 feet long.", "The cable is 5 metres long.", "5 ft"),
+    ("The tank holds 5 gallons.", "The tank holds 5 liters.", "5 gal"),
+    ("The car reaches 100 mph.", "The car reaches 100 km/h.", "100 mph"),
+    ("The charger delivers 65 W.", "The charger delivers 65 kW.", "65 W"),
+    ("The link runs at 100 Mbps.", "The link runs at 100 Gbps.", "100 mbps"),
+    ("The session times out after 30 milliseconds.", "The session times out after 30 minutes.", "30 ms"),
+])
+def test_a_made_up_unit_of_length_weight_speed_or_power_is_unsupported(claim: str, context: str,
+                                                                    lacks: str) -> None:
+    supported, reason = verdict(claim, context)
+    assert not supported
+    assert reason is not None and reason.endswith(f"lacks {lacks}")
+
+
+@pytest.mark.parametrize(("claim", "context"), [
+    ("The store opens at 9 a.m.", "The store opens at 9 AM."),
+    ("The bag weighs 5 lbs.", "The bag weighs 5 lb."),
+    ("The cable is 5 feet long.", "The cable is 5 ft long."),
+    ("The car reaches 60 km per hour.", "The car reaches 60 km/h."),
+    ("The charger delivers 65 watts.", "The charger delivers 65W."),
+    # Watts are no weeks: "2 weeks" beside "65 W" is stated by a page giving both.
+    ("Charging at 65 W takes 2 weeks of testing.", "Charging at 65W takes 2 weeks of testing."),
+])
+def test_the_same_measure_in_another_spelling_is_supported(claim: str, context: str) -> None:
+    assert verdict(claim, context) == (True, None)
