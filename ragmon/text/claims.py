@@ -405,14 +405,21 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
     return out
 
 
-_NOT_LAST_BEFORE_EMOJI = FUNCTION_WORDS | wordset(
-    "via onto never dont doesnt didnt cant wont isnt arent wasnt werent shouldnt mustnt hasnt havent "
+_NOT_LAST_BEFORE_EMOJI = wordset(
+    "a an the and or but nor i my our your their its to of in on at by for from with via into onto per than "
+    "not no never don't doesn't didn't can't won't isn't aren't wasn't weren't shouldn't mustn't hasn't "
+    "haven't dont doesnt didnt cant wont isnt arent wasnt werent shouldnt mustnt hasnt havent")
+"""Words no sentence ends with before an emoji: an article or a preposition ("I ❤️ New York", "ship to 🇺🇸 US
+addresses"), and a negation, whose sentence goes on with what it denies ("Do not 🚫 Return opened
+software.": cut there, the claim read "Return opened software."). Not every function word: "You can return
+it 📦 Gift cards ..." and "... to help you 😊 Refunds ..." end there."""
+_INSTRUCTION_VERBS = wordset(
     "tap click press hold open select choose pick call dial text email visit go see view check find use "
     "enter type swipe scroll toggle enable disable download install update upgrade rate rated version")
-"""Words no sentence ends with before an emoji: a function word ("I ❤️ New York", "ship to 🇺🇸 US
-addresses"), a negation, whose sentence goes on with what it denies ("Do not 🚫 Return opened software.":
-cut there, the claim read "Return opened software."), and a verb an instruction names an icon after ("Open
-⚙️ Settings", "Rated ⭐ 4.8")."""
+"""Verbs an instruction names an icon after ("Then open ⚙️ Settings", "please tap 📷 Scan"), ending no
+sentence when they are one's command (`_BEFORE_IMPERATIVE` before them); elsewhere they may ("Our lines are
+open ☎️ Gift cards ...")."""
+_BEFORE_IMPERATIVE = wordset("then and please you to or first next")
 _LEAST_WORDS_BEFORE_EMOJI = 3
 """Words the text before an emoji must have to be a sentence of its own: an instruction's verb and an icon's
 name ("Email 📧 Support", "Version 2.0 🚀 Released today.", "Free shipping 🚚 On orders ...") are fewer."""
@@ -421,9 +428,10 @@ _LOOK_BEFORE_EMOJI = 3 * _LONGEST_WORD
 one long sentence are each read at a bounded cost."""
 _WORD_BEFORE_EMOJI = re.compile(r"[^\W_]+(?:[-.,'’][^\W_]+)*")
 """A word; a number ("4.8", "1,200", "1-800-555-0100") is one."""
-_BETWEEN_WORD_AND_EMOJI = re.compile(r"[\s)%\"'”’" + _IN_EMOJI + "]*")
+_BETWEEN_WORD_AND_EMOJI = re.compile(r"(?:[\s)%\"'”’*_`\]】" + _IN_EMOJI + "]|" + _CITATION + ")*+")
 """What may stand between a sentence's last word and the emoji ending it: spaces, a closing bracket or
-quote, "%", other emoji. Not ">" ("Tap ⚙️ Settings > 💳 Payments"), nor a comma."""
+quote, "%", markdown's emphasis or code marks, a citation, other emoji. Not ">" ("Tap ⚙️ Settings > 💳
+Payments"), nor a comma."""
 
 
 def _emoji_ends(text: str, first: int, emoji: int, next_at: int) -> bool:
@@ -444,7 +452,10 @@ def _emoji_ends(text: str, first: int, emoji: int, next_at: int) -> bool:
     if len(words) < _LEAST_WORDS_BEFORE_EMOJI:
         return False
     last = words[-1]
-    return (last.group().lower().replace("’", "'") not in _NOT_LAST_BEFORE_EMOJI
+    word = last.group().lower().replace("’", "'")
+    if word in _INSTRUCTION_VERBS and words[-2].group().lower() in _BEFORE_IMPERATIVE:
+        return False
+    return (word not in _NOT_LAST_BEFORE_EMOJI
             and _BETWEEN_WORD_AND_EMOJI.fullmatch(text, last.end(), emoji) is not None)
 
 

@@ -139,3 +139,28 @@ def test_a_negation_before_an_emoji_is_no_claim_of_its_own() -> None:
 def test_an_emoji_after_a_sentence_of_its_own_ends_it(text: str, expected: list[str]) -> None:
     assert sentences(text) == expected
     assert [claim.text for claim in split_claims(text)] == expected
+
+
+@pytest.mark.parametrize(("first", "second"), [
+    # A pronoun or "too" ends a sentence; the last word's emphasis, code marks or citation stand between it
+    # and the emoji; "open" is no command after "are". Each had been one claim, the second riding on the
+    # first.
+    ("You can return it 📦", "Gift cards are refundable too."),
+    ("We are happy to help you 😊", "Refunds take 5 days."),
+    ("Refunds take 30 days [1] 🎉", "Exchanges are free."),
+    ("Refunds take **30 days** 🎉", "Exchanges are free."),
+    ("Run the `npm install` command 🚀", "Then start the server."),
+    ("Our support lines are open ☎️", "Gift cards are refundable too."),
+])
+def test_an_emoji_after_a_sentence_ending_in_a_pronoun_a_mark_or_a_citation_ends_it(first: str,
+                                                                                      second: str) -> None:
+    assert sentences(f"{first} {second}") == [first, second]
+
+
+@pytest.mark.parametrize("text", [
+    "Then open ⚙️ Settings and choose Billing.",
+    "In the app, please tap 📷 Scan to add a receipt.",
+    "Go to your profile and click ⚙️ Settings to change it.",
+])
+def test_an_icon_after_a_command_ends_no_sentence(text: str) -> None:
+    assert sentences(text) == [text]
