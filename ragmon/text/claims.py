@@ -738,8 +738,10 @@ def _lettered(text: str, lines: Sequence[tuple[int, int]], at: int) -> int:
     """Where line `at` starts past its letter, when it is an item of a lettered list ("A. Refunds ...\nB.
     Exchanges ...") or a roman one ("I. Refunds ...\nII. Exchanges ..."): "B." had been a claim of its own,
     "C." a term the context had to hold. A letter and a full stop open a name too ("A. Smith wrote the
-    policy.", "V. Smith ..."), so only a capital follows it, and the line above opens with the letter or
-    the roman number before it ("U.", "IV.") or the line below with the one after it ("W.", "VI.")."""
+    policy.", "V. Smith ..."), so only a capital follows it, and the nearest item above opens with the
+    letter or the roman number before it ("U.", "IV.") or the nearest below with the one after it ("W.",
+    "VI."): an item's body may stand between them ("IV. Refunds\nRefunds take 30 days.\nV. Exchanges"),
+    within `_ITEM_REACH` lines."""
     pos, end = lines[at]
     item = _LETTER_ITEM.match(text, pos, end)
     if item is None or item.end(1) - pos > 1:
@@ -747,9 +749,18 @@ def _lettered(text: str, lines: Sequence[tuple[int, int]], at: int) -> int:
     letter = text[pos]
     before = (chr(ord(letter) - 1), _ROMAN_BEFORE.get(letter))
     after = (chr(ord(letter) + 1), _ROMAN_AFTER.get(letter))
-    above = at > 0 and _item(text, lines[at - 1]) in before
-    below = at + 1 < len(lines) and _item(text, lines[at + 1]) in after
+    above = _nearest_item(text, lines[max(at - _ITEM_REACH, 0):at][::-1]) in before
+    below = _nearest_item(text, lines[at + 1:at + 1 + _ITEM_REACH]) in after
     return item.end() if above or below else pos
+
+
+_ITEM_REACH = 8
+"""Lines looked through for a list's neighbouring item: a heading's short body."""
+
+
+def _nearest_item(text: str, lines: Sequence[tuple[int, int]]) -> str:
+    """The letter or roman number of the first of `lines` that opens as a list's item does, or ""."""
+    return next((found for line in lines if (found := _item(text, line))), "")
 
 
 def _item(text: str, line: tuple[int, int]) -> str:

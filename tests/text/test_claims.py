@@ -918,3 +918,13 @@ def test_an_html_line_break_inside_a_sentence_is_a_soft_wrap() -> None:
     # A list of items, each on its line: each its own claim, markers off.
     assert texts("- Refunds take 30 days.<br>- Exchanges are free.") == [
         "Refunds take 30 days.", "Exchanges are free."]
+
+
+def test_a_roman_heading_with_its_body_between_is_an_items_number() -> None:
+    # Section headings, each with a line of body: "V." had no item on the lines next to it, so it stayed in
+    # its claim, "v" a term the context must hold. Offsets: "IV. " 0-4, "Refunds" 4-11, the body 12-33;
+    # "V. " 35-38, "Exchanges" 38-47, its body 48-67.
+    answer = "IV. Refunds\nRefunds take 30 days.\n\nV. Exchanges\nExchanges are free.\n"
+    assert [(c.text, c.start, c.end) for c in split_claims(answer)] == [
+        ("Refunds", 4, 11), ("Refunds take 30 days.", 12, 33), ("Exchanges", 38, 47),
+        ("Exchanges are free.", 48, 67)]
