@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import errno
+import ipaddress
 import math
 import os
 import re
@@ -180,7 +181,7 @@ def _listen_host(host: str, text: str) -> str:
     """`listen_address`'s host: an IPv6 address in brackets and out of them, any other as written."""
     bracketed = host.startswith("[") and host.endswith("]")
     inner = host[1:-1] if bracketed else host
-    if "[" in inner or "]" in inner or host.startswith("[") != bracketed or (bracketed and not inner):
+    if "[" in inner or "]" in inner or host.startswith("[") != bracketed or (bracketed and not _ipv6(inner)):
         raise argparse.ArgumentTypeError(f"not a listen address: {text!r} (brackets enclose an IPv6 host: "
                                          "[::1]:4317)")
     if ":" in inner and not bracketed:
@@ -189,6 +190,16 @@ def _listen_host(host: str, text: str) -> str:
     if any(c.isspace() for c in inner):
         raise argparse.ArgumentTypeError(f"not a host name: {inner!r} in {text!r} (it holds a space)")
     return inner
+
+
+def _ipv6(host: str) -> bool:
+    """Whether `host` is an IPv6 address, with a zone (`fe80::1%eth0`) or not: brackets hold nothing else,
+    and "[]" or "[:]" had bound every IPv4 interface, or failed once the workers had started."""
+    try:
+        ipaddress.IPv6Address(host)
+    except ValueError:
+        return False
+    return True
 
 
 def shown_address(host: str, port: int) -> str:

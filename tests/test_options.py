@@ -105,6 +105,10 @@ def test_listen_addresses_ipv4_ipv6_and_off() -> None:
     ("my host:4318", "not a host name: 'my host' in 'my host:4318' (it holds a space)"),
     # Brackets say IPv6; "[]" bound every IPv4 interface, as ":4318" does.
     ("[]:4318", "not a listen address: '[]:4318' (brackets enclose an IPv6 host: [::1]:4317)"),
+    ("[:]:4318", "not a listen address: '[:]:4318' (brackets enclose an IPv6 host: [::1]:4317)"),
+    ("[%eth0]:4318", "not a listen address: '[%eth0]:4318' (brackets enclose an IPv6 host: [::1]:4317)"),
+    ("[localhost]:4318", "not a listen address: '[localhost]:4318' (brackets enclose an IPv6 host: "
+                         "[::1]:4317)"),
 ])
 def test_a_listen_address_the_resolver_would_misread_is_refused_saying_how_to_write_it(
         text: str, message: str) -> None:
