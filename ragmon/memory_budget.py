@@ -41,6 +41,13 @@ measured with a worker at work (their libraries' pages are the process's, counte
 own figure counts the pages it shares with the forkserver; the forkserver's copies of those it wrote to
 are here."""
 
+TRACE_IDS = 2560
+"""Bytes per --max-traces of the trace ids the assembler remembers beside what it buffers (`ragmon.traces`),
+rounded up from 4 decided ids each with its first 64 span ids packed (~440 bytes with the dict's entry),
+one trace whose spans were all refused (~520) and a buffered trace's refused span ids (256): 49 MiB at the
+default 20,000 (tracemalloc: 43.7 MiB of the first two filled with such traces). Left out, the sum had not
+grown with --max-traces."""
+
 DECODING = 100 * MiB
 """The values one request being decoded may hold at the default `--max-values` (floods of 16 MiB bodies
 built by three reviews peaked at 130 MiB, the interpreter included); it scales with `--max-values`."""
@@ -72,7 +79,8 @@ def worst_case(config: ServeConfig, *, claude: bool = False) -> tuple[Part, ...]
                   config.max_buffer),
              Part(f"{config.workers} lexical worker{'s' if config.workers > 1 else ''} (--workers)",
                   config.workers * WORKER),
-             Part("the forkserver and resource tracker that start them", HELPERS)]
+             Part("the forkserver and resource tracker that start them", HELPERS),
+             Part("trace ids remembered (--max-traces)", config.max_traces * TRACE_IDS)]
     if claude:
         parts.append(Part("the Claude judge's SDK", CLAUDE_SDK))
     if config.http_listen is not None or config.grpc_listen is not None:

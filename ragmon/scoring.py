@@ -542,9 +542,9 @@ def _kill_hung(processes: dict[int, BaseProcess], example: Example) -> Hung:
         worker.kill()
     pids = tuple(sorted(processes))
     message = (f"lexical judge: example {example.id!r} given up as a timeout: not scored within "
-               f"{EXAMPLE_TIMEOUT:g} s (a text the judge cannot finish); the workers of its pool, "
-               f"{', '.join(map(str, pids))}, were killed, and the other examples they held are retried once "
-               "on a new pool")
+               f"{EXAMPLE_TIMEOUT:g} s (a text the judge cannot finish, or a stopped or CPU-starved worker); "
+               f"the workers of its pool, {', '.join(map(str, pids))}, were killed, and the other examples "
+               "they held are retried once on a new pool")
     log.error(message, extra={"trace_id": example.id, "judge": LexicalLane.judge, "pids": pids,
                               "timeout_seconds": EXAMPLE_TIMEOUT})
     return Hung(example, pids, EXAMPLE_TIMEOUT, message)

@@ -223,8 +223,8 @@ async def test_an_example_never_finished_is_a_timeout_and_the_examples_queued_be
     [line] = [r for r in caplog.records if r.levelno >= logging.WARNING]
     assert line.getMessage() == (
         "lexical judge: example 'stuck' given up as a timeout: not scored within 1 s (a text the judge "
-        f"cannot finish); the workers of its pool, {pid}, were killed, and the other examples they held are "
-        "retried once on a new pool")
+        f"cannot finish, or a stopped or CPU-starved worker); the workers of its pool, {pid}, were killed, "
+        "and the other examples they held are retried once on a new pool")
     assert (line.trace_id, line.pids, line.exc_info) == ("stuck", (pid,), None)
     with pytest.raises(ProcessLookupError):
         os.kill(pid, 0)
