@@ -11,6 +11,7 @@ with the figures it earned against human labels.
 from __future__ import annotations
 
 import argparse
+import functools
 import re
 from collections.abc import Mapping, Sequence
 from numbers import Real
@@ -214,11 +215,27 @@ def _bounded_otherwise(bounded: frozenset[tuple[float, str]], claim: TextProfile
     of the English corpora, and no made-up one caught)."""
     values, terms = {value for value, _ in bounded}, claim.terms - BOUND_TERMS
     stated: set[tuple[float, str]] = set()
-    for sentence in _SENTENCE_END.split(prepare(text)):
+    for sentence in _sentences(text):
         given = bounds(sentence, values)
         if given and terms <= read_terms(sentence)[0] and claim.numbers <= read_profile(sentence).numbers:
             stated.update(given)
+            if _COMPLEMENT.search(sentence) is not None:  # "free unless your order is under $50"
+                stated.update((value, way) for value in values for way in ("more", "less"))
     return bounded_otherwise(bounded, frozenset(stated))
+
+
+@functools.lru_cache(maxsize=16)
+def _sentences(text: str) -> tuple[str, ...]:
+    """A context's sentences, `prepare`d: read again for each bounded claim of an example, a 345 KB page
+    had cost 50 times the scoring without the check (40 such claims: 0.7 s)."""
+    return tuple(_SENTENCE_END.split(prepare(text)))
+
+
+_COMPLEMENT = re.compile(_NEGATED.pattern + r"|\bunless\b|\bexcept\b|\botherwise\b"
+                         r"|\b(?:above|over|below|under|more|less)\s+(?:that|this|it)\b")
+"""A context sentence stating a bound's complement ("free unless your order is under $50", "isn't free on
+orders under $50") or both sides ("orders under $50 pay $5, and orders above that ship free"): it gives
+the number both ways, and says nothing against a claim's bound."""
 
 
 BOUND_TERMS = frozenset(filter(None, map(TERMS.__getitem__, BOUND_WORDS)))

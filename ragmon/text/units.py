@@ -61,7 +61,9 @@ UNIT_NAMES = {
     "gallons": "gal",
     "ms": "ms", "millisecond": "ms", "milliseconds": "ms",
     "w": "W", "watt": "W", "watts": "W", "kw": "kw", "kilowatt": "kw", "kilowatts": "kw", "wh": "wh",
-    "kwh": "kwh", "mah": "mah", "kbps": "kbps", "mbps": "mbps", "gbps": "gbps", "hz": "hz", "khz": "khz",
+    "kwh": "kwh", "kilowatt-hour": "kwh", "kilowatt-hours": "kwh", "kilowatt hour": "kwh",
+    "kilowatt hours": "kwh", "watt-hour": "wh", "watt-hours": "wh", "watt hour": "wh", "watt hours": "wh",
+    "mah": "mah", "kbps": "kbps", "mbps": "mbps", "gbps": "gbps", "hz": "hz", "khz": "khz",
     "mhz": "mhz", "ghz": "ghz",
 }
 """Each unit's spellings, to one name. Durations and doses are units too: "every 6 hours" is not "6 doses".
@@ -318,9 +320,12 @@ def _alternatives(words: Iterable[str]) -> str:
 
 
 _BOUND_BEFORE = re.compile(r"\b(" + _alternatives((*_MORE, *_LESS)) + r")(?:\s+of)?\s*(?:[$€£¥]\s?)?$")
-_BOUND_AFTER = re.compile(r"(\+)(?![0-9])|(?:[\s-]?(?:%|[^\W\d_]+)){0,2}?\s+("
-                          + _alternatives((*_MORE_AFTER, *_LESS_AFTER)) + r")\b")
-"""A bound after a number, past up to two words of its unit or of what it counts ("5 users or fewer")."""
+_BOUND_AFTER = re.compile(r"(\+)(?![0-9])|(?:\s?%|[\s-][^\W\d_]++){0,2}?\s+("
+                          + _alternatives((*_MORE_AFTER, *_LESS_AFTER)) + r")\b(?!(?<=up)\s+to\b)")
+"""A bound after a number, past up to two words of its unit or of what it counts ("5 users or fewer"); not
+"and up" of "and up to 10 GB", which bounds the next number. Each word after a separator, whole: words
+side by side with none had let one long word be split every way (16,000 letters: 3 s)."""
+_BOUND_ANY = re.compile(r"\b(" + _alternatives((*_MORE, *_LESS)) + r")\b")
 _NUMBER_AT = re.compile(_NUMBER)
 _MAY_BOUND = re.compile(r"over|under|above|below|than|up to|at least|at most|imum|max|excee|upwards|\+|"
                         r"or (?:more|less|fewer|greater|higher|lower|older|younger)|and up")
@@ -349,6 +354,9 @@ def bounds(low: str, values: Iterable[float]) -> frozenset[tuple[float, str]]:
                 after = _BOUND_AFTER.match(low, number.end())
                 found.update((value, _WAY[" ".join(bound[bound.lastindex or 0].split())])
                              for bound in (before, after) if bound is not None)
+                if before is not None:  # "carry over up to 5 days": "over" too, a verb's or a bound's
+                    found.update((value, _WAY[" ".join(word[1].split())])
+                                 for word in _BOUND_ANY.finditer(low, max(0, at - 24), before.start()))
     return frozenset(found)
 
 

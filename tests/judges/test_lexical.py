@@ -518,6 +518,17 @@ def test_a_bound_turned_the_other_way_is_unsupported(answer: str, context: str, 
     ("You can't apply if you're under 18.", "You must be at least 18 years old to apply for a card."),
     ("If you cancel less than 24 hours before the start, you'll be charged in full.",
      "Cancellations made at least 24 hours before the start time are free; later ones are charged in full."),
+    # Found in review: the page states the complement or both sides itself, a verb's "over" stands before
+    # the bound, "and up to" bounds the next number. Each was flagged "bounds it the other way".
+    ("Shipping is free on orders over $50.", "Shipping is free unless your order is under $50."),
+    ("Shipping is free on orders over $50.", "Shipping isn't free on orders under $50."),
+    ("Shipping is free for orders above $50.",
+     "Orders under $50 pay $5 for shipping, and orders above that ship free."),
+    ("Employees can carry over 5 days of unused leave.",
+     "Employees can carry over up to 5 days of unused leave."),
+    ("The loan is repaid over 36 months.", "The loan is repaid over a maximum of 36 months."),
+    ("The plan includes 5 users and up to 10 GB of storage.",
+     "The plan includes up to 5 users, and up to 10 GB of storage."),
 ])
 def test_a_bound_given_the_same_way_or_its_complement_is_supported(answer: str, context: str) -> None:
     assert [v.supported for v in verdicts(LexicalJudge(), example(answer, context))] == [True]

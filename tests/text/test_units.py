@@ -114,6 +114,9 @@ def test_a_made_up_unit_of_length_weight_speed_or_power_is_unsupported(claim: st
     ("The charger delivers 65 watts.", "The charger delivers 65W."),
     # Watts are no weeks: "2 weeks" beside "65 W" is stated by a page giving both.
     ("Charging at 65 W takes 2 weeks of testing.", "Charging at 65W takes 2 weeks of testing."),
+    # Energy spelled out was read as power: "60 kilowatt-hours" as "60 kW".
+    ("The battery stores 60 kWh.", "The battery stores 60 kilowatt-hours."),
+    ("The power bank holds 20 watt-hours.", "The power bank holds 20 Wh."),
 ])
 def test_the_same_measure_in_another_spelling_is_supported(claim: str, context: str) -> None:
     assert verdict(claim, context) == (True, None)
