@@ -8,20 +8,19 @@ the OTel SDK's OTLP/HTTP exporter, read back from its /metrics page and its log.
 
 from __future__ import annotations
 
-import asyncio
 import json
 import logging
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Callable
 
 import pytest
 from manual_clock import ManualClock
-from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter
 from opentelemetry.sdk.resources import Resource
 from opentelemetry.sdk.trace import ReadableSpan, TracerProvider
-from opentelemetry.sdk.trace.export import SimpleSpanProcessor, SpanExportResult
+from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 from opentelemetry.sdk.trace.id_generator import RandomIdGenerator
 from polling import wait_metrics
+from sdk_export import export
 
 from ragmon.failures import FailureLog
 from ragmon.scrape import Samples, total
@@ -55,14 +54,6 @@ def finished(provider: TracerProvider, run: Callable[[TracerProvider], None]) ->
     run(provider)
     provider.shutdown()
     return list(memory.get_finished_spans())
-
-
-async def export(port: int, spans: Sequence[ReadableSpan]) -> None:
-    exporter = OTLPSpanExporter(endpoint=f"http://127.0.0.1:{port}/v1/traces", timeout=10)
-    try:
-        assert await asyncio.to_thread(exporter.export, spans) is SpanExportResult.SUCCESS
-    finally:
-        await asyncio.to_thread(exporter.shutdown)
 
 
 def ledger(samples: Samples) -> tuple[dict[str, float], dict[str, float]]:

@@ -4,17 +4,16 @@ processor sends a retriever's span (it ends first) a flush before the request sp
 
 from __future__ import annotations
 
-import asyncio
 import json
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator
 
 import pytest
-from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter
 from opentelemetry.sdk.resources import Resource
 from opentelemetry.sdk.trace import ReadableSpan, TracerProvider
-from opentelemetry.sdk.trace.export import SimpleSpanProcessor, SpanExportResult
+from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 from polling import wait_metrics
+from sdk_export import export
 
 from ragmon.scrape import total
 from ragmon.serve_config import ServeConfig
@@ -50,14 +49,6 @@ def request_with_a_large_document() -> tuple[ReadableSpan, ReadableSpan]:
     provider.shutdown()
     retrieval, ask = memory.get_finished_spans()
     return retrieval, ask
-
-
-async def export(port: int, spans: Sequence[ReadableSpan]) -> None:
-    exporter = OTLPSpanExporter(endpoint=f"http://127.0.0.1:{port}/v1/traces", timeout=10)
-    try:
-        assert await asyncio.to_thread(exporter.export, spans) is SpanExportResult.SUCCESS
-    finally:
-        await asyncio.to_thread(exporter.shutdown)
 
 
 async def test_a_trace_whose_documents_were_refused_before_its_answer_came_is_not_scored(

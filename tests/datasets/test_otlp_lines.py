@@ -15,7 +15,6 @@ Groundedness mean = (1 + 1/2 + 1) / 3 = 5/6; hallucination_rate = 1/6.
 
 from __future__ import annotations
 
-import base64
 import json
 import subprocess
 from collections.abc import Sequence
@@ -23,7 +22,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from google.protobuf.json_format import MessageToJson
 from opentelemetry.exporter.otlp.proto.common.trace_encoder import encode_spans
 from opentelemetry.sdk.resources import Resource
 from opentelemetry.sdk.trace import ReadableSpan, TracerProvider
@@ -31,7 +29,7 @@ from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 from opentelemetry.trace import SpanKind
 from opentelemetry.trace.propagation.tracecontext import TraceContextTextMapPropagator
-from otlp_json import otlp_json_doc
+from otlp_json import otlp_json_doc, proto_named_doc
 
 from ragmon.datasets import NOT_RAG, load
 from ragmon.errors import InputError
@@ -183,17 +181,8 @@ def test_replay_scores_otlp_lines_exactly_like_the_same_examples_as_ragmon_jsonl
 
 
 def proto_named_line(spans: Sequence[ReadableSpan]) -> str:
-    """The SDK's request as protobuf's own JSON writer gives it, keys under their proto field names
-    (`resource_spans`, `start_time_unix_nano`), with the span ids turned to the hex OTLP/JSON requires
-    (protobuf writes bytes in base64) and nothing else changed."""
-    doc = json.loads(MessageToJson(encode_spans(spans), preserving_proto_field_name=True, indent=None))
-    for resource_spans in doc["resource_spans"]:
-        for scope_spans in resource_spans["scope_spans"]:
-            for span in scope_spans["spans"]:
-                for key in ("trace_id", "span_id", "parent_span_id"):
-                    if key in span:
-                        span[key] = base64.b64decode(span[key]).hex()
-    return json.dumps(doc)
+    """The SDK's request as protobuf's own JSON writer gives it, proto field names, ids in hex."""
+    return json.dumps(proto_named_doc(encode_spans(spans)))
 
 
 def test_lines_written_with_proto_field_names_give_the_same_examples(tmp_path: Path, r: Recorded) -> None:

@@ -4,10 +4,8 @@ a rejection quotes of a request, kept short whatever the request held."""
 
 from __future__ import annotations
 
-import base64
 import json
 import math
-from typing import Any
 
 import aiohttp
 import grpc
@@ -19,6 +17,7 @@ from opentelemetry.proto.collector.trace.v1.trace_service_pb2_grpc import TraceS
 from opentelemetry.proto.common.v1.common_pb2 import AnyValue, KeyValue
 from opentelemetry.proto.trace.v1.trace_pb2 import ResourceSpans, ScopeSpans
 from opentelemetry.proto.trace.v1.trace_pb2 import Span as PbSpan
+from otlp_json import proto_named_doc
 
 from ragmon.otlp.decode import DecodedBatch, DecodeError, decode_json, decode_protobuf
 from ragmon.semconv.extract import extract
@@ -265,25 +264,12 @@ def test_an_attribute_value_under_both_names_reads_its_first_as_any_two_of_its_f
     assert decode_json(data).spans[0].attributes == {"a": "first", "b": 4}
 
 
-def with_hex_ids(doc: dict[str, Any]) -> dict[str, Any]:
-    """protobuf's JSON of a request with its span ids in hex, as OTLP/JSON requires (protobuf writes
-    bytes in base64), and nothing else changed."""
-    for resource_spans in doc["resource_spans"]:
-        for scope_spans in resource_spans["scope_spans"]:
-            for span in scope_spans["spans"]:
-                for key in ("trace_id", "span_id", "parent_span_id"):
-                    if key in span:
-                        span[key] = base64.b64decode(span[key]).hex()
-    return doc
-
-
 async def test_protobufs_json_with_proto_field_names_reads_over_http_as_otlp_json_does(
         http_receiver, sink, sdk_spans, otlp_json):
     # A Python sender's MessageToJson(preserving_proto_field_name=True): proto field names, enum names
     # ("SPAN_KIND_SERVER"), 64-bit integers as strings. It had been refused whole: 400 naming resource_spans.
     request = encode_spans(sdk_spans)
-    snake = json.dumps(with_hex_ids(json.loads(json_format.MessageToJson(
-        request, preserving_proto_field_name=True)))).encode()
+    snake = json.dumps(proto_named_doc(request)).encode()
     assert all(written in snake for written in (b'"resource_spans"', b'"start_time_unix_nano"', b"SERVER"))
     url = await http_receiver()
     async with aiohttp.ClientSession() as session:
