@@ -774,6 +774,13 @@ class ClaudeJudge:
     plus the SDK's backoff between attempts (0.5 s, then 1 s, ...): a retry the API asks to delay past
     that is not made (`_Attempts`). The blocking methods run the async ones on the judge's own event loop
     and thread (`LoopThread`), started on first use and ended by `close`.
+
+    Pickled (to the workers of a `ProcessPoolExecutor`), a judge travels as the arguments it was built
+    with, and is built again from them where it is unpickled, checked as a new judge is: its own client,
+    event loop thread and cache. Calls in flight and the verdicts cached in memory stay behind; those in
+    `cache_dir` are shared, as between any judges given it. An API key or base URL the constructor was
+    given travels with it; one read from `ANTHROPIC_API_KEY` or `ANTHROPIC_BASE_URL` does not, and is read
+    from the unpickling process's environment again, so a key kept out of code is kept out of pickles too.
     """
 
     name = "claude"
@@ -828,11 +835,23 @@ class ClaudeJudge:
     def __repr__(self) -> str:
         # What it judges with, to tell judges apart in a notebook; never the credentials.
         directory = self.cache.directory
-        return (f"ClaudeJudge(model={self.model!r}, max_tokens={self.max_tokens!r}, "
-                f"timeout={self.timeout!r}, max_retries={self.max_retries!r}, "
-                f"max_doc_chars={self.max_doc_chars!r}, max_total_chars={self.max_total_chars!r}, "
-                f"cache_dir={None if directory is None else str(directory)!r}, "
-                f"cache_entries={self.cache.max_entries!r})")
+        shown = {**self._arguments(), "cache_dir": None if directory is None else str(directory)}
+        del shown["base_url"], shown["api_key"]
+        return f"ClaudeJudge({', '.join(f'{name}={value!r}' for name, value in shown.items())})"
+
+    def __reduce__(self) -> tuple[Callable[[], ClaudeJudge], tuple[()]]:
+        """A judge holds a lock, a thread and clients bound to an event loop, none of which can cross to
+        another process: it is pickled as the call that builds it again (see the class docstring)."""
+        return functools.partial(type(self), **self._arguments()), ()
+
+    def _arguments(self) -> dict[str, Any]:
+        """The constructor's arguments that built this judge: the key and base URL as given, None if they
+        came from the environment, so that pickling never copies a key the user kept out of code."""
+        return {"model": self.model, "max_tokens": self.max_tokens, "timeout": self.timeout,
+                "max_retries": self.max_retries, "max_doc_chars": self.max_doc_chars,
+                "max_total_chars": self.max_total_chars, "cache_dir": self.cache.directory,
+                "cache_entries": self.cache.max_entries, "base_url": self._client_options["base_url"],
+                "api_key": self._client_options["api_key"]}
 
     def settings(self) -> Mapping[str, Any]:
         return {"name": self.name, "model": self.model, "temperature": None,
