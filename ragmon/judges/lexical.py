@@ -15,7 +15,7 @@ import functools
 import re
 from collections.abc import Mapping, Sequence
 from numbers import Real
-from typing import Any
+from typing import Any, NamedTuple
 
 from ragmon.model import Claim, ClaimVerdict, Example
 from ragmon.options import fraction
@@ -108,7 +108,7 @@ def _verdict(claim: Claim, claim_profile: TextProfile, threshold: float,
     lowered: float | None = None  # what is needed with its numbers counted, worked out when it matters
     opposites: frozenset[str] | None = None  # worked out at the first context that passes the rest
     counted: frozenset[how_often.Count] | None = None  # likewise: the claim's counts per period
-    bounded: frozenset[tuple[float, str]] | None = None  # likewise: its numbers given with a bound
+    bounded: Bounds | None = None  # likewise: its numbers given with a bound
     supporting = []
     closest: tuple[int, str, Passage, str] | None = None  # the first context sharing most terms: the reason
     moved: dict[str, Displaced | Miscounted] = {}  # contexts that pass the rest but give a number otherwise
@@ -135,13 +135,14 @@ def _verdict(claim: Claim, claim_profile: TextProfile, threshold: float,
         counted = _counts(claim, terms, numbers) if counted is None else counted
         if counted and read.counts_otherwise(counted):
             continue
-        if numbers:
-            bounded = _bounds(claim, numbers) if bounded is None else bounded
-            if bounded and _bounded_otherwise(bounded, claim_profile, text):
-                continue
+        # Before the bounds: a number moved to another sentence is the more exact reason, and the one kept.
         if measured and (elsewhere := displaced(claim_profile, text, read_sentences)) is not None:
             moved[ctx_id] = elsewhere
             continue
+        if numbers:
+            bounded = _bounds(claim, claim_profile, threshold) if bounded is None else bounded
+            if bounded.given and _bounded_otherwise(bounded, text):
+                continue
         if numbers and "|" in text and (
                 miscount := miscounted(claim.text, claim_profile, text, read_sentences)) is not None:
             moved[ctx_id] = miscount
@@ -186,42 +187,64 @@ def _counts(claim: Claim, terms: frozenset[str], numbers: frozenset[float]) -> f
     return how_often.counts(prepare(claim.text))
 
 
-NO_BOUNDS: frozenset[tuple[float, str]] = frozenset()
+class Bounds(NamedTuple):
+    """What a claim's bounds are checked with: its numbers given with a bound, whether it is negated (it is
+    compared with negated sentences only), its terms but the bound words and how many of them a context
+    sentence must hold to be compared with it (the judge's threshold, as for support), and its numbers,
+    which such a sentence must all hold."""
+
+    given: frozenset[tuple[float, str]]
+    negated: bool
+    terms: frozenset[str]
+    needed: float
+    numbers: frozenset[float]
 
 
-def _bounds(claim: Claim, numbers: frozenset[float]) -> frozenset[tuple[float, str]]:
+NO_BOUNDS = Bounds(frozenset(), False, frozenset(), 0.0, frozenset())
+
+
+def _bounds(claim: Claim, profile: TextProfile, threshold: float) -> Bounds:
     """The claim's numbers given with a bound ("over $50", "up to 5 users", "18+"), read only from a claim
     with a word a bound is written with: "over" and "under" are function words, so a made-up "Orders over
     $50 ship free" against "Orders under $50 ship free" held every term and number of the page."""
     if not may_bound(claim.text):
         return NO_BOUNDS
     low = prepare(claim.text)
-    return NO_BOUNDS if _NEGATED.search(low) is not None else bounds(low, numbers)
+    terms = profile.terms - BOUND_TERMS
+    return Bounds(bounds(low, profile.numbers), _NEGATED.search(low) is not None, terms,
+                  threshold * len(terms) - _FLOAT_SLACK, profile.numbers)
 
 
 _NEGATED = re.compile(r"n't\b|\bnever\b|\bcannot\b|\bnot\b(?!\s+(?:more|less|fewer)\s+than|\s+exceeding)")
-"""A negation: a claim with one states a bound's complement ("you can't apply if you're under 18", from
-"you must be at least 18"), not a turned copy of it, so its bounds are not checked."""
+"""A negation: a claim with one states the complement of a sentence without ("you can't apply if you're
+under 18", from "you must be at least 18"), not a turned copy of it, so it is compared with negated
+sentences only ("Orders under $50 don't ship free" against "Orders over $50 don't ship free")."""
 
 
-def _bounded_otherwise(bounded: frozenset[tuple[float, str]], claim: TextProfile, text: str) -> list[str]:
+def _bounded_otherwise(bounded: Bounds, text: str) -> list[str]:
     """The claim's bounds a context gives their numbers only the other way (`units.bounded_otherwise`) in
-    its sentences holding every term and number of the claim: the claim is such a sentence with its bound
-    turned, not a clause of another ("5 or more years of service accrue 20 days" from "less than 5 years
-    ... accrue 15 days. After that, they accrue 20 days.").
+    its sentences holding every number of the claim and the judge's share of its other terms: the claim is
+    such a sentence with its bound turned, not a clause of another ("5 or more years of service accrue 20
+    days" from "less than 5 years ... accrue 15 days. After that, they accrue 20 days."). A share, not all:
+    one word added ("Orders over $50 ship free today") had taken the page's only sentence out of the check.
     Read from the whole context, the complement a reader infers was flagged: "you can't apply if you're
     under 18" from "you must be at least 18", "cancel less than 24 hours before the start and you're
     charged in full" from "cancellations at least 24 hours before the start are free" (4 right sentences
     of the English corpora, and no made-up one caught)."""
-    values, terms = {value for value, _ in bounded}, claim.terms - BOUND_TERMS
+    values = {value for value, _ in bounded.given}
     stated: set[tuple[float, str]] = set()
     for sentence in _sentences(text):
         given = bounds(sentence, values)
-        if given and terms <= read_terms(sentence)[0] and claim.numbers <= read_profile(sentence).numbers:
-            stated.update(given)
-            if _COMPLEMENT.search(sentence) is not None:  # "free unless your order is under $50"
-                stated.update((value, way) for value in values for way in ("more", "less"))
-    return bounded_otherwise(bounded, frozenset(stated))
+        if (not given or len(bounded.terms & read_terms(sentence)[0]) < bounded.needed
+                or not bounded.numbers <= read_profile(sentence).numbers):
+            continue
+        negated = _NEGATED.search(sentence) is not None
+        if bounded.negated and not negated:
+            continue
+        stated.update(given)
+        if negated != bounded.negated or _OTHERWISE.search(sentence) is not None:
+            stated.update((value, way) for value in values for way in ("more", "less"))
+    return bounded_otherwise(bounded.given, frozenset(stated))
 
 
 @functools.lru_cache(maxsize=16)
@@ -231,16 +254,19 @@ def _sentences(text: str) -> tuple[str, ...]:
     return tuple(_SENTENCE_END.split(prepare(text)))
 
 
-_COMPLEMENT = re.compile(_NEGATED.pattern + r"|\bunless\b|\bexcept\b|\botherwise\b"
-                         r"|\b(?:above|over|below|under|more|less)\s+(?:that|this|it)\b")
-"""A context sentence stating a bound's complement ("free unless your order is under $50", "isn't free on
-orders under $50") or both sides ("orders under $50 pay $5, and orders above that ship free"): it gives
-the number both ways, and says nothing against a claim's bound."""
+_OTHERWISE = re.compile(r"\bunless\b|\bexcept\b|\botherwise\b"
+                        r"|\b(?:above|over|below|under|more|less)\s+(?:that|this|it)\b")
+"""A context sentence stating a bound's complement ("free unless your order is under $50"; a negation,
+"isn't free on orders under $50", against a claim without one) or both sides ("orders under $50 pay $5,
+and orders above that ship free"): it gives the number both ways, and says nothing against a claim's
+bound."""
 
 
 BOUND_TERMS = frozenset(filter(None, map(TERMS.__getitem__, BOUND_WORDS)))
 """The terms of the words bounds are written with: "a maximum of 5 users" turned is "a minimum of 5"."""
-_SENTENCE_END = re.compile(r"(?<=[.!?;:])\s+|\n+")
+_SENTENCE_END = re.compile(r"(?<=[.!?;])\s+|\n+")
+"""Not at a colon: "Free shipping: orders over $50." is one statement, whose halves held no claim's terms
+and number together."""
 
 
 def _counted(numbers: frozenset[float]) -> int:
@@ -270,7 +296,7 @@ def _contradictions(opposites: frozenset[str], read: Passage) -> list[str]:
 
 
 def _reason(claim: TextProfile, opposites: frozenset[str], counted: frozenset[how_often.Count],
-            bounded: frozenset[tuple[float, str]], shared: int, best_id: str, best: Passage, best_text: str,
+            bounded: Bounds, shared: int, best_id: str, best: Passage, best_text: str,
             moved: Displaced | Miscounted | None) -> str:
     """Why the closest single context fell short, for the worst-examples section of a report."""
     text = f"no single context supports it; closest {best_id} has {shared}/{len(claim.terms)} of its terms"
@@ -283,7 +309,7 @@ def _reason(claim: TextProfile, opposites: frozenset[str], counted: frozenset[ho
     terms = _contradictions(opposites, best)
     if terms:
         text += ", and says the opposite of " + " and ".join(repr(t.replace(NEGATION, "not-")) for t in terms)
-    other_way = _bounded_otherwise(bounded, claim, best_text) if bounded and not missing else ()
+    other_way = _bounded_otherwise(bounded, best_text) if bounded.given and not missing else ()
     if other_way:
         text += ", and bounds it the other way: says " + " and ".join(other_way)
     if moved is not None:

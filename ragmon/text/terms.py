@@ -333,8 +333,9 @@ _AS_ASCII = {code: code - 0xFEE0 for code in (*range(0xFF01, 0xFF10), *range(0xF
 
 def prepare(text: str) -> str:
     """The lower-cased text words are read from. Citation markers ("[1]", "[doc-3]") go, or the "1" of
-    "[1]" would become a number the context must contain (a link keeps its text); "non-" joins its word,
-    so "non-refundable" is one term, the opposite of "refundable", rather than "non" plus "refundable".
+    "[1]" would become a number the context must contain (a link keeps its text); "non-" (or "non" and
+    another dash) joins its word, so "non-refundable" is one term, the opposite of "refundable", rather
+    than "non" plus "refundable".
 
     Numbers stay as they are written: a text whose translation by `SEPARATORS` holds `OTHER_DIGIT` has
     some in other digits, and is read again by `with_ascii_digits`. The translation is made for the words
@@ -351,7 +352,14 @@ def prepare(text: str) -> str:
         low = _FILE_CITATION.sub(" ", low)
     if "non-" in low:
         low = low.replace("non-", "non")
+    if not low.isascii() and "non" in low:  # a flag's test first: a dash other than "-" is no ASCII
+        low = _NON_DASHED.sub("non", low)
     return low
+
+
+_NON_DASHED = re.compile("non[\u2012\u2013\u2014\u2015\u2212]")
+""""non" written with another dash ("non–refundable", an en dash, as word processors and chat models write
+it): joined as "non-" is, or "refundable" was read against a page's "non–refundable"."""
 
 
 def negations(low: str) -> str | None:

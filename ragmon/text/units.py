@@ -357,7 +357,15 @@ def bounds(low: str, values: Iterable[float]) -> frozenset[tuple[float, str]]:
                 if before is not None:  # "carry over up to 5 days": "over" too, a verb's or a bound's
                     found.update((value, _WAY[" ".join(word[1].split())])
                                  for word in _BOUND_ANY.finditer(low, max(0, at - 24), before.start()))
+                if (before is not None or after is not None) and _BEFORE_EVENT.match(low, number.end()):
+                    found.update(((value, "more"), (value, "less")))
     return frozenset(found)
+
+
+_BEFORE_EVENT = re.compile(r"(?:[\s-][^\W\d_]++){0,2}?\s+(?:before|prior\s+to|in\s+advance|ahead)\b")
+"""A bound on a time before an event, which reads both ways: "skip at least 5 days before your delivery
+date" and "skip up to 5 days before" give one deadline, and "cancel less than 24 hours before the start"
+is the complement of "cancel at least 24 hours before". Each word after a separator, as `_BOUND_AFTER`'s."""
 
 
 _IN_NUMBER = frozenset("0123456789.,")
@@ -366,12 +374,19 @@ _IN_NUMBER = frozenset("0123456789.,")
 def bounded_otherwise(claimed: frozenset[tuple[float, str]],
                       stated: frozenset[tuple[float, str]]) -> list[str]:
     """The claim's bounds the context gives that number only the other way ("over 50" where it says "under
-    50"), as a reason shows them. A number the context gives no bound says nothing against the claim's."""
-    given: dict[float, set[str]] = {}
-    for value, way in stated:
-        given.setdefault(value, set()).add(way)
+    50"), as a reason shows them. A number the context gives no bound says nothing against the claim's, nor
+    one the claim gives both ways ("carry over up to 5 days": a verb's "over") against the context's."""
+    given, ways = _ways(stated), _ways(claimed)
     return sorted(f"{_SHOWN[_OTHER[way]]} {shown(value)}, not {_SHOWN[way]} {shown(value)}"
-                  for value, way in claimed if way not in given.get(value, (way,)))
+                  for value, way in claimed if given.get(value, ways[value]).isdisjoint(ways[value]))
+
+
+def _ways(bounded: frozenset[tuple[float, str]]) -> dict[float, set[str]]:
+    """Each number's ways, "more" or "less" or both."""
+    ways: dict[float, set[str]] = {}
+    for value, way in bounded:
+        ways.setdefault(value, set()).add(way)
+    return ways
 
 
 _OTHER = {"more": "less", "less": "more"}

@@ -105,6 +105,12 @@ def test_a_shouted_us_is_the_pronoun_unless_it_follows_the() -> None:
 def test_negative_prefixes_make_an_opposite_term() -> None:
     # "non-" joins its word; the negative word's term is NEGATION + the stem of its base.
     assert profile("non-refundable").terms == {NEGATION + stem("refundable")} == {NEGATION + "refund"}
+    # So with an en dash, an em dash or a minus, which "non" and "refundable" read apart had not been.
+    assert profile("non\u2013refundable").terms == profile("Non\u2014refundable").terms \
+        == profile("non\u2212refundable").terms == {NEGATION + "refund"}
+    # A dash elsewhere stays: "5–7 days" is a range.
+    assert text_module.prepare("Non\u2013refundable, ships in 5\u20137 days") \
+        == "nonrefundable, ships in 5\u20137 days"
     assert profile("unlikely").terms == {NEGATION + stem("likely")}
     assert profile("incorrect").terms == {NEGATION + "correct"}
     assert opposite("refund") == NEGATION + "refund" and opposite(NEGATION + "refund") == "refund"
