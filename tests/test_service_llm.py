@@ -16,12 +16,12 @@ from typing import Any
 import prometheus_client
 import pytest
 from fakes.anthropic_server import Fail, FakeAnthropic, Hang, Reply, claims_of, documents_of
-from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter
 from opentelemetry.sdk.resources import Resource
 from opentelemetry.sdk.trace import ReadableSpan, TracerProvider
-from opentelemetry.sdk.trace.export import SimpleSpanProcessor, SpanExportResult
+from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 from polling import wait_metrics
+from sdk_export import export
 from trace_ids import FixedIds, trace_ids_with_keys
 
 from ragmon.budget import DailyBudget, Prices, TokenBucket
@@ -69,14 +69,6 @@ def rag_spans(service: str, count: int, ids: list[int] | None = None) -> list[Re
     return list(memory.get_finished_spans())
 
 
-async def send(http_port: int, spans: list[ReadableSpan]) -> None:
-    exporter = OTLPSpanExporter(endpoint=f"http://127.0.0.1:{http_port}/v1/traces", timeout=10)
-    try:
-        assert await asyncio.to_thread(exporter.export, spans) is SpanExportResult.SUCCESS
-    finally:
-        await asyncio.to_thread(exporter.shutdown)
-
-
 SAMPLE_RATE = 0.75
 SAMPLED = (0.0, SAMPLE_RATE)
 """Keys the lexical judge scores, and Claude too at its default rate here (1.0)."""
@@ -112,7 +104,7 @@ async def test_both_judges_figures_flow_from_the_same_traces(sidecar: Sidecar,
                                                              fake_api: FakeAnthropic) -> None:
     fake_api.default = Reply(decide=warranty_only, usage=(1_000, 100))
     ports = await sidecar.start()
-    await send(ports.http, rag_spans("shop", 3, trace_ids_with_keys([SAMPLED] * 3)))
+    await export(ports.http, rag_spans("shop", 3, trace_ids_with_keys([SAMPLED] * 3)))
     # A page is built off the event loop (`_MetricsPages`), from the loop's readings as its build began and
     # the counters as it reaches them: the last call's reservation may show beside its counted outcome, so
     # the wait is for the settled figure too, as a scraper's next scrape would see it.
@@ -147,9 +139,9 @@ async def test_an_answer_judged_from_the_cache_is_no_call(sidecar: Sidecar, fake
     fake_api.default = Reply(decide=warranty_only, usage=(1_000, 100))
     ports = await sidecar.start()
     first, second = trace_ids_with_keys([SAMPLED] * 2)
-    await send(ports.http, rag_spans("shop", 1, [first]))  # plan 0
+    await export(ports.http, rag_spans("shop", 1, [first]))  # plan 0
     await wait_metrics(ports.metrics, lambda s: claude_requests(s, "ok") == 1)
-    await send(ports.http, rag_spans("shop", 1, [second]))  # plan 0 again: the same request
+    await export(ports.http, rag_spans("shop", 1, [second]))  # plan 0 again: the same request
     samples = await wait_metrics(ports.metrics, lambda s: claude_requests(s, "cached") == 1)
     assert fake_api.calls == 1 and claude_requests(samples, "ok") == 1
     assert total(samples, "ragmon_judge_duration_seconds_count", judge="claude") == 1
@@ -163,7 +155,7 @@ async def test_a_thousand_traces_never_push_the_exported_cost_over_the_daily_cap
         sidecar: Sidecar, fake_api: FakeAnthropic) -> None:
     fake_api.default = Reply(decide=warranty_only, usage=(1_000, 100))  # $0.0015 a call, as above
     ports = await sidecar.start()
-    await send(ports.http, rag_spans("shop", 1_000, trace_ids_with_keys([SAMPLED] * 1_000)))
+    await export(ports.http, rag_spans("shop", 1_000, trace_ids_with_keys([SAMPLED] * 1_000)))
     samples = await wait_metrics(ports.metrics, lambda s: total(s, "ragmon_judge_requests_total",
                                                                judge="claude") == 1_000
                                  and total(s, "ragmon_traces_total") == 1_000, timeout=60)
@@ -180,7 +172,7 @@ async def test_lexical_figures_keep_flowing_while_claude_fails(sidecar: Sidecar,
                                                                fault: Fail | Hang) -> None:
     fake_api.default = fault
     ports = await sidecar.start()
-    await send(ports.http, rag_spans("shop", 4, trace_ids_with_keys([SAMPLED] * 4)))
+    await export(ports.http, rag_spans("shop", 4, trace_ids_with_keys([SAMPLED] * 4)))
     failed = 4 if isinstance(fault, Fail) else 0  # a hanging Claude never answers within this test
     samples = await wait_metrics(ports.metrics, lambda s: claude_requests(s, "error") == failed
                                  and total(s, "ragmon_examples_scored_total", judge="lexical") == 4)
@@ -203,7 +195,7 @@ async def test_a_drain_cut_short_says_how_many_examples_claude_left_unjudged(
     # worst case of its one attempt, as the budget charged it: they had no outcome and cost nothing here.
     fake_api.default = Hang()
     ports = await sidecar.start()
-    await send(ports.http, rag_spans("shop", 5, trace_ids_with_keys([SAMPLED] * 5)))
+    await export(ports.http, rag_spans("shop", 5, trace_ids_with_keys([SAMPLED] * 5)))
     await wait_metrics(ports.metrics, lambda s: total(s, "ragmon_examples_scored_total", judge="lexical") == 5
                        and fake_api.calls == 2)
     await sidecar.stop()
@@ -226,7 +218,7 @@ async def test_claude_judges_a_nested_subset_of_the_lexical_sample(sidecar: Side
     # 0.75 to the lexical judge only, from 0.75 to neither.
     both, lexical_only, neither = (0.0, 0.25), (0.25, SAMPLE_RATE), (SAMPLE_RATE, 1.0)
     ids = trace_ids_with_keys([both, lexical_only, neither, both, lexical_only, neither])
-    await send(ports.http, rag_spans("shop", 6, ids))
+    await export(ports.http, rag_spans("shop", 6, ids))
     samples = await wait_metrics(ports.metrics, lambda s: total(s, "ragmon_traces_total") == 6
                                  and claude_requests(s, "ok") == 2)
     assert total(samples, "ragmon_traces_total", outcome="scored") == 4
@@ -256,7 +248,7 @@ def test_cli_serve_with_claude_flags(fake_api: FakeAnthropic, serve_process: Any
 
 
 async def _send_three(http: int, metrics: int) -> Samples:
-    await send(http, rag_spans("shop", 3))
+    await export(http, rag_spans("shop", 3))
     return await wait_metrics(metrics, lambda s: claude_requests(s, "ok") + claude_requests(s, "throttled")
                               == 3 and total(s, "ragmon_examples_scored_total", judge="lexical") == 3)
 
@@ -276,7 +268,7 @@ async def test_a_full_claude_queue_is_logged_once_a_minute_as_well_as_counted(
     service = Sidecar(config, lanes=[LexicalLane(rate=1.0, k=5, workers=1), lane])
     ports = await service.start()
     try:
-        await send(ports.http, rag_spans("shop", 6, trace_ids_with_keys([(0.0, 1.0)] * 6)))
+        await export(ports.http, rag_spans("shop", 6, trace_ids_with_keys([(0.0, 1.0)] * 6)))
         await wait_metrics(ports.metrics, lambda s: claude_requests(s, "throttled") == 3)
     finally:
         await service.stop()
