@@ -20,6 +20,7 @@ from ragmon.baseline import Comparison, MetricChange, rounded
 from ragmon.cli import variable
 from ragmon.errors import InputError
 from ragmon.metrics.aggregate import aggregate
+from ragmon.metrics.retrieval import RETRIEVAL_METRICS
 from ragmon.model import LOWER_IS_BETTER, METRIC_NAMES, Aggregate, EvalConfig, Report
 from ragmon.names import near_miss
 from ragmon.options import Flag, NotANumber, as_share, decimal
@@ -107,7 +108,7 @@ def parse_drops(texts: Sequence[str], flag: Flag = MAX_DROP) -> tuple[DropGate, 
     return _once(flag, tuple(parse_drop(text, flag) for text in texts))
 
 
-_COMPARED = re.compile(r"\s*(\w+)\s*(>=|<=|=>|=<|==|>|<|≥|≤)\s*(.*)", re.DOTALL)
+_COMPARED = re.compile(r"\s*([^\s=<>≥≤]+)\s*(>=|<=|=>|=<|==|>|<|≥|≤)\s*(.*)", re.DOTALL)
 """NAME, a comparison and VALUE: `groundedness>=0.85`, the way a threshold is often written (`≥` as it is
 pasted from a document)."""
 _SUGGEST_CUTOFF = 0.75
@@ -120,18 +121,18 @@ METRIC_SYNONYMS = {"faithfulness": "groundedness", "response_relevancy": "answer
 lead back to. Only names that can mean nothing else: ragas's `context_precision` and `context_recall`
 judge the contexts against the reference answer, which ragmon's `precision` and `recall` do not."""
 _KNOWN = (*METRIC_NAMES, *METRIC_SYNONYMS)
+_LIST_SEPARATOR = re.compile(r"\s*[,;]\s*")
+_PAIR = re.compile(r"[^=]+=[^=]+")
+"""One NAME=VALUE of a list (`_refuse_list`): a name and a value around one `=`."""
+_AT_K = re.compile(r"(.+?)(?:@|_at_)([0-9]+|k)", re.IGNORECASE)
+"""A metric's name with a cut-off: `ndcg@10`, `Recall@k`, `precision_at_5`."""
 
 
 def _metric_value(flag: Flag, what: str, text: str) -> tuple[str, float]:
     """NAME=VALUE with a known metric name and a value in [0, 1], as every metric is."""
     form = "NAME=DELTA" if flag.option == MAX_DROP.option else "NAME=VALUE"
     given = flag.given(repr(text))
-    listed = [part.strip() for part in text.split(",")]
-    if len(listed) > 1 and all("=" in part for part in listed):
-        # Only a variable's value is split at commas (ragmon.cli): the command line repeats the flag.
-        one_each = " ".join(f"{flag.option} {part}" for part in listed)
-        raise InputError(f"{given}: give one {form} per {flag.option} ({one_each}); a comma-separated list "
-                         f"is for {variable('replay', flag.option)}")
+    _refuse_list(flag, given, form, text)
     compared = _COMPARED.fullmatch(text)
     if compared is not None:
         # Read as NAME=VALUE, `groundedness>=0.85` was an "unknown metric 'groundedness>'"; its direction is
@@ -157,6 +158,23 @@ def _metric_value(flag: Flag, what: str, text: str) -> tuple[str, float]:
     return name, value
 
 
+def _refuse_list(flag: Flag, given: str, form: str, text: str) -> None:
+    """Several NAME=VALUE in one value. Only a variable's value is a list, split at commas (ragmon.cli): the
+    command line repeats the flag. Separated by spaces or semicolons, as many tools' list variables are
+    (`RAGMON_GATE="groundedness=0.85 hallucination_rate=0.1"`), the rest had been read as the first's value
+    and refused as "threshold '0.85 hallucination_rate=0.1' is not a number"."""
+    listed = _LIST_SEPARATOR.split(text.strip())
+    if len(listed) == 1:
+        listed = text.split()
+    if len(listed) < 2 or not all(_PAIR.fullmatch(part) for part in listed):
+        return
+    if flag.variable is not None:
+        raise InputError(f"{given}: separate them with commas ({flag.variable}={','.join(listed)})")
+    one_each = " ".join(f"{flag.option} {part}" for part in listed)
+    raise InputError(f"{given}: give one {form} per {flag.option} ({one_each}); a comma-separated list "
+                     f"is for {variable('replay', flag.option)}")
+
+
 def _as_share(raw: str) -> str:
     """VALUE as NAME=VALUE takes it: one written as a percentage (`85%`, or `85`, as `as_share` reads one)
     as its share. `groundedness>=85%` was told to write `groundedness=85%`, which is refused in turn."""
@@ -167,16 +185,32 @@ def _as_share(raw: str) -> str:
 
 
 def _check_metric(given: str, name: str) -> None:
-    """An unknown name is refused with the valid ones, and the one likeliest meant: the same name in
-    another case or spelling, or a typo of one (a field's near miss), else the closest; of a metric's own
-    name or of another tool's for it (METRIC_SYNONYMS), named as such."""
-    if name in METRIC_NAMES:
-        return
+    """An unknown name is refused with the valid ones, and the one likeliest meant (`_guess`)."""
+    if name not in METRIC_NAMES:
+        raise InputError(f"{given}: unknown metric {name!r}{_guess(name)}; valid names: "
+                         f"{', '.join(METRIC_NAMES)}")
+
+
+def _guess(name: str) -> str:
+    """The same name in another case or spelling, or a typo of one (a field's near miss), else the closest;
+    of a metric's own name or of another tool's for it (METRIC_SYNONYMS), named as such. A retrieval
+    metric written with its cut-off (`ndcg@10`, as BEIR and ranx name them) is told that the cut-off is
+    `--k`: told only "did you mean 'ndcg'?", `ndcg@10` was gated at the default top 5."""
+    at_k = _AT_K.fullmatch(name)
+    if at_k is not None and (base := _meant(at_k[1])) in RETRIEVAL_METRICS:
+        cut = f"--k {at_k[2]}" if at_k[2].isdigit() else "--k"
+        return f" (did you mean {base!r} with {cut}? retrieval metrics are read at the top --k, default 5)"
     meant = near_miss(name, _KNOWN) or next(
         iter(difflib.get_close_matches(name.lower(), _KNOWN, n=1, cutoff=_SUGGEST_CUTOFF)), None)
-    guess = (f" (ragmon calls it {METRIC_SYNONYMS[meant]!r})" if meant in METRIC_SYNONYMS else
-             f" (did you mean {meant!r}?)" if meant else "")
-    raise InputError(f"{given}: unknown metric {name!r}{guess}; valid names: {', '.join(METRIC_NAMES)}")
+    if meant in METRIC_SYNONYMS:
+        return f" (ragmon calls it {METRIC_SYNONYMS[meant]!r})"
+    return f" (did you mean {meant!r}?)" if meant else ""
+
+
+def _meant(name: str) -> str | None:
+    """The metric `name` spells in another case or way, by ragmon's name or another tool's."""
+    meant = near_miss(name, _KNOWN)
+    return METRIC_SYNONYMS.get(meant, meant) if meant else None
 
 
 def _direction(flag: Flag, name: str) -> str:

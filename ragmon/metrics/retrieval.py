@@ -20,6 +20,9 @@ from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from itertools import islice
 
+RETRIEVAL_METRICS = ("hit_rate", "precision", "recall", "mrr", "ndcg")
+"""The metrics read at the top k, whose k is `--k`, not part of a metric's name (`ndcg@10`)."""
+
 
 def top_k(retrieved: Iterable[str], k: int) -> tuple[str, ...]:
     """The distinct ids of the first k positions, in rank order: what the top k retrieved."""
@@ -51,7 +54,7 @@ def retrieval_metrics(retrieved: Sequence[str] | None, relevant: frozenset[str] 
     """All five, cutting the list a single time (the per-example hot path)."""
     hits = relevance(retrieved, relevant, k)
     if hits is None or relevant is None:
-        return dict.fromkeys(("hit_rate", "precision", "recall", "mrr", "ndcg"))
+        return dict.fromkeys(RETRIEVAL_METRICS)
     return {"hit_rate": _hit_rate(hits), "precision": _precision(hits, k),
             "recall": _recall(hits, len(relevant)), "mrr": _mrr(hits), "ndcg": _ndcg(hits, len(relevant), k)}
 
