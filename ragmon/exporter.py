@@ -28,6 +28,7 @@ from prometheus_client import (
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
 
 from ragmon import __version__
+from ragmon.baseline import rounded
 from ragmon.logs import MAX_FIELD, clip
 from ragmon.model import METRIC_NAMES, ExampleResult
 from ragmon.otlp.misdirected import SIGNALS
@@ -173,8 +174,16 @@ def _check_listable(names: Sequence[str]) -> None:
         raise ValueError(f"pipeline names that are no label as they stand; list their labels: {relabelled}")
 
 
+_UNITS = 2**60
+"""Groundedness is summed in whole units of 2^-60, exactly: a float running sum made three answers at 0.7
+a window mean of 0.6999999999999998, which an alert or panel threshold at 0.7 takes as below it, while
+`replay --gate groundedness=0.7` held on the same answers. A float in [2^-7, 1] is a whole number of units;
+below that, a unit is 2^-61 of the score at most."""
+
+
 class _Ring:
-    """Groundedness sums and counts of one (pipeline, judge) in time buckets: O(1) per observation.
+    """Groundedness sums (in `_UNITS`) and counts of one (pipeline, judge) in time buckets: O(1) per
+    observation.
 
     Bucket `index` covers [index * width, (index + 1) * width); a slot is reused (and reset) when the
     clock reaches a bucket `slots` later, so memory stays fixed whatever the traffic.
@@ -184,21 +193,21 @@ class _Ring:
 
     def __init__(self, slots: int) -> None:
         self.stamps = [-1] * slots
-        self.sums = [0.0] * slots
+        self.sums = [0] * slots
         self.counts = [0] * slots
 
     def add(self, index: int, value: float) -> None:
         slot = index % len(self.stamps)
         if self.stamps[slot] != index:
             self.stamps[slot] = index
-            self.sums[slot] = 0.0
+            self.sums[slot] = 0
             self.counts[slot] = 0
-        self.sums[slot] += value
+        self.sums[slot] += round(value * _UNITS)
         self.counts[slot] += 1
 
-    def total(self, index: int) -> tuple[float, int]:
+    def total(self, index: int) -> tuple[int, int]:
         oldest = index - len(self.stamps) + 1
-        total, count = 0.0, 0
+        total, count = 0, 0
         for stamp, value, n in zip(self.stamps, self.sums, self.counts, strict=True):
             if oldest <= stamp <= index:
                 total += value
@@ -245,8 +254,10 @@ class WindowCollector:
             if count == 0:
                 continue
             labels = [pipeline, judge]
-            grounded.add_metric(labels, total / count)
-            hallucinated.add_metric(labels, (count - total) / count)
+            # Each correctly rounded from the exact sum, then to the 12 decimals a gate compares at:
+            # 1 - 0.7 is 0.30000000000000004, over an alert's `> 0.3`.
+            grounded.add_metric(labels, rounded(total / count / _UNITS))
+            hallucinated.add_metric(labels, rounded((count * _UNITS - total) / count / _UNITS))
             examples.add_metric(labels, count)
         return [grounded, hallucinated, examples]
 

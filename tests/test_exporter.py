@@ -179,6 +179,24 @@ def test_window_gauges_appear_move_and_disappear_with_the_clock() -> None:
     assert gone[("ragmon_examples_scored_total", labels(**shop))] == 3
 
 
+@pytest.mark.parametrize(("supported", "unsupported", "answers", "grounded", "hallucinated"), [
+    # Summed as floats, three answers at 0.7 made 2.0999999999999996 / 3 = 0.6999999999999998 and a
+    # hallucination ratio of 0.3000000000000001: an alert at `< 0.7` or `> 0.3` fired on answers that
+    # `replay --gate groundedness=0.7` holds.
+    (7, 3, 3, 0.7, 0.3),
+    # Ten answers at 0.1 summed to 0.9999999999999999: a mean of 0.09999999999999999.
+    (1, 9, 10, 0.1, 0.9),
+])
+def test_window_means_are_the_exact_mean_of_the_answers(supported: int, unsupported: int, answers: int,
+                                                        grounded: float, hallucinated: float) -> None:
+    exporter = Exporter(window=60, clock=ManualClock(1000.0))
+    for _ in range(answers):
+        exporter.example_scored("shop", "lexical", result(supported, unsupported), TRACE_ID)
+    page = prometheus_client.generate_latest(exporter.registry).decode()
+    assert f'ragmon_groundedness_ratio{{judge="lexical",pipeline="shop"}} {grounded}\n' in page
+    assert f'ragmon_hallucination_ratio{{judge="lexical",pipeline="shop"}} {hallucinated}\n' in page
+
+
 def test_window_is_kept_per_pipeline_and_judge() -> None:
     clock = ManualClock(1000.0)
     exporter = Exporter(window=10, clock=clock, judges=("lexical", "claude"))
