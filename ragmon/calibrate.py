@@ -2,7 +2,8 @@
 
 Input is any dataset `ragmon.datasets` reads whose examples carry `labels: {"hallucinated": bool,
 "spans": [{"start": int, "end": int}, ...]}`, the spans being character ranges of the answer that
-humans judged unsupported. The answer is split into claims exactly as scoring splits it; a claim counts
+humans judged unsupported (code points, as Python counts; a span's `text`, when given, is checked against
+them: `_text_mismatch`). The answer is split into claims exactly as scoring splits it; a claim counts
 as labelled unsupported when a span overlaps it by a non-whitespace character (`match_claims`, shared with
 benchmarks/judge_accuracy.py). Per judge it reports, with "unsupported" / "hallucinated" as the positive
 class: sentence-level precision, recall, F1 and accuracy (agreement with the labels), the same at
@@ -29,10 +30,10 @@ import os
 import re
 import stat
 import time
-from collections.abc import Awaitable, Iterable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, cast
+from typing import Any, TypeGuard, cast
 
 from ragmon import __version__, datasets
 from ragmon.budget import Prices
@@ -69,6 +70,11 @@ def match_claims(claims: Sequence[Claim], spans: Iterable[LabelSpan]) -> list[bo
     a span over the space between two words marks no word, like an empty span."""
     spans = tuple(spans)
     return [any(_overlap(c, start, end).strip() for start, end in spans) for c in claims]
+
+
+def _worded(text: str) -> bool:
+    """Whether `text` holds a letter or a digit, not punctuation and white space alone."""
+    return any(char.isalnum() for char in text)
 
 
 def _overlap(claim: Claim, start: int, end: int) -> str:
@@ -114,19 +120,62 @@ def labelled(example: Example, source: str, line_of: LineOf | None = None) -> La
     if example.contexts is None:
         raise bad("labelled example has no contexts (use [] if retrieval returned nothing): a judge "
                   "cannot decide support without them", "contexts")
-    spans: list[LabelSpan] = []
-    for i, span in enumerate(raw_spans):
-        start, end = (span.get("start"), span.get("end")) if isinstance(span, Mapping) else (None, None)
-        if not (isinstance(start, int) and isinstance(end, int) and not isinstance(start, bool)
-                and not isinstance(end, bool) and 0 <= start <= end <= len(answer)):
-            raise bad(f"needs integer start <= end within the answer's {len(answer)} characters",
-                      f"labels.spans[{i}]")
-        spans.append((start, end))
+    spans = _spans(answer, raw_spans, bad)
     claims = example_claims(example)
     unsupported = tuple(match_claims(claims, spans))
     warnings = _label_warnings(f"example {example.id!r}", answer, claims, spans, unsupported,
                                labels["hallucinated"])
     return Labelled(example, claims, unsupported, labels["hallucinated"], warnings)
+
+
+def _spans(answer: str, raw_spans: Sequence[Any], bad: Callable[[str, str], InputError]) -> list[LabelSpan]:
+    """Each span's offsets, checked against the text it gives, when it gives one (SALAD's spans do)."""
+    spans: list[LabelSpan] = []
+    outside = f"needs integer start <= end within the answer's {len(answer)} characters"
+    for i, span in enumerate(raw_spans):
+        start, end = (span.get("start"), span.get("end")) if isinstance(span, Mapping) else (None, None)
+        if not (_offset(start) and _offset(end) and start <= end):
+            raise bad(outside, f"labels.spans[{i}]")
+        # Before the answer's length: offsets in UTF-16 units or bytes may run past it, and the text says why.
+        text = span.get("text")  # null, as elsewhere in a dataset, is not given
+        if text is not None and (why := _text_mismatch(answer, start, end, text)):
+            raise bad(why, f"labels.spans[{i}]")
+        if end > len(answer):
+            raise bad(outside, f"labels.spans[{i}]")
+        spans.append((start, end))
+    return spans
+
+
+def _offset(value: object) -> TypeGuard[int]:
+    """An offset into the answer: JSON's true is an int to Python, and no offset."""
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+OFFSET_UNITS = (("UTF-16 code units (as JavaScript and Java count a string)", "utf-16-le", 2),
+                ("UTF-8 bytes", "utf-8", 1))
+"""Units other than characters that labelling tools count offsets in: (unit, encoding, bytes a unit)."""
+
+
+def _text_mismatch(answer: str, start: int, end: int, text: object) -> str | None:
+    """Why a span's `text` is not the answer's text at its offsets; None when it is, white space at either end
+    aside (it marks no claim, `match_claims`). Offsets count characters, as Python does (an emoji is one):
+    offsets a tool counted in UTF-16 code units or UTF-8 bytes land one unit further per emoji before
+    the span, and had silently labelled the wrong words, or the next sentence; the unit is named when
+    the text is there in it, with the characters meant."""
+    if not isinstance(text, str):
+        return f"text must be the string the span marks, got {json_type(text)}"
+    if answer[start:end].strip() == text.strip():
+        return None
+    for unit, encoding, width in OFFSET_UNITS:
+        encoded = answer.encode(encoding, "surrogatepass")
+        before, marked = (encoded[:start * width].decode(encoding, "replace"),
+                          encoded[start * width:end * width].decode(encoding, "replace"))
+        if marked.strip() == text.strip():
+            return (f'start {start} and end {end} count {unit}: its text "{clip(text, QUOTED)}" is '
+                    f"characters {len(before)}-{len(before) + len(marked)}, and offsets count characters "
+                    "(code points, as Python does: an emoji is one)")
+    return (f'characters {start}-{end} of the answer are "{clip(answer[start:end], QUOTED)}", not its text '
+            f'"{clip(text, QUOTED)}" (offsets count characters, code points: an emoji is one)')
 
 
 QUOTED = 60
@@ -141,7 +190,8 @@ def _label_warnings(named: str, answer: str, claims: Sequence[Claim], spans: Seq
     """Labels counted as the README says, though the labeller likelier meant something else; what counts is
     unchanged (a rule guessing intent would move figures silently), so the user is told instead:
     - a span marking a claim by punctuation alone ("." only, as a span that starts one character early
-      on the sentence before does), which still marks it unsupported;
+      on the sentence before does), which still marks it unsupported, unless another span marks it by a
+      word (a sentence labelled whole, and a span overlapping it by its "." too);
     - a span over text but no claim ("I don't know." is none), or over nothing but white space, which
       counts at response level only;
     - `hallucinated: false` beside spans marking claims unsupported: the response figures use the one,
@@ -150,10 +200,12 @@ def _label_warnings(named: str, answer: str, claims: Sequence[Claim], spans: Seq
       only): the sentence figures count every claim as supported, so a judge flagging the made-up one
       is scored a false alarm."""
     found = []
+    # A claim another span marks by a word is labelled as meant, whatever punctuation this one takes.
+    by_word = {c for c in claims for start, end in spans if _worded(_overlap(c, start, end))}
     for i, (start, end) in enumerate(spans):
         overlaps = [(claim, text) for claim in claims if (text := _overlap(claim, start, end).strip())]
         for claim, text in overlaps:
-            if not any(char.isalnum() for char in text):
+            if claim not in by_word:
                 found.append(f'{named}: labels.spans[{i}] marks the claim "{clip(claim.text, QUOTED)}" by '
                              f'"{text}" alone, and it counts as labelled unsupported')
         if not overlaps and (marked := answer[start:end].strip()):

@@ -14,7 +14,7 @@ import pytest
 from fakes.anthropic_server import Fail, FakeAnthropic, Hang, Reply, ToolInput, claims_of, documents_of
 
 from ragmon import datasets
-from ragmon.calibrate import Confusion, acalibrate, calibrate, labelled, match_claims
+from ragmon.calibrate import Confusion, acalibrate, calibrate, labelled, load_labelled, match_claims
 from ragmon.cli import main
 from ragmon.evaluation import example_claims
 from ragmon.judges.base import JudgeError
@@ -875,3 +875,75 @@ def test_counts_of_one_are_written_in_the_singular(tmp_path: Path,
     assert capsys.readouterr().out.endswith(
         "lexical: 1 of 1 example needing no judge (no claim, or nothing retrieved): no call was made, so "
         "there are no figures per example\n")
+
+
+# "🚲🚲 " is 3 characters (each emoji one code point), so the three sentences are characters 3-29, 30-51
+# and 52-76. In UTF-16 each emoji is 2 code units and in UTF-8 4 bytes: "Helmets cost 5 euros." is units
+# 32-53 and bytes 36-57, and read as characters those mark "lmets cost 5 euros. Do" and "s cost 5 euros.
+# Docks", the second sentence and the third: both had been labelled unsupported, and nothing said so.
+# "Docks close at midnight." is characters 52-76 and units 54-78.
+CYCLES = "🚲🚲 Bikes are free on Sundays. Helmets cost 5 euros. Docks close at midnight."
+HELMETS = "Helmets cost 5 euros."
+
+
+def cycles(*spans: dict[str, Any]) -> dict[str, Any]:
+    return {"id": "H", "question": "q", "contexts": [{"id": "d1", "text": "Bikes are free on Sundays."}],
+            "answer": CYCLES, "labels": {"hallucinated": True, "spans": list(spans)}}
+
+
+@pytest.mark.parametrize(("span", "why"), [
+    ({"start": 32, "end": 53, "text": HELMETS},
+     'start 32 and end 53 count UTF-16 code units (as JavaScript and Java count a string): its text "Helmets '
+     'cost 5 euros." is characters 30-51, and offsets count characters (code points, as Python does: an '
+     "emoji is one)"),
+    # Past the answer's 76 characters, which had been all the error said.
+    ({"start": 54, "end": 78, "text": "Docks close at midnight."},
+     'start 54 and end 78 count UTF-16 code units (as JavaScript and Java count a string): its text "Docks '
+     'close at midnight." is characters 52-76, and offsets count characters (code points, as Python does: an '
+     "emoji is one)"),
+    ({"start": 36, "end": 57, "text": HELMETS},
+     'start 36 and end 57 count UTF-8 bytes: its text "Helmets cost 5 euros." is characters 30-51, and '
+     "offsets count characters (code points, as Python does: an emoji is one)"),
+    ({"start": 30, "end": 51, "text": "Helmets are free."},
+     'characters 30-51 of the answer are "Helmets cost 5 euros.", not its text "Helmets are free." (offsets '
+     "count characters, code points: an emoji is one)"),
+    ({"start": 30, "end": 51, "text": 21}, "text must be the string the span marks, got a number"),
+], ids=["utf-16 units", "utf-16 units past the end", "utf-8 bytes", "other text", "text not a string"])
+def test_a_span_whose_text_is_not_the_answers_there_is_refused_naming_the_characters_meant(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], span: dict[str, Any], why: str) -> None:
+    data = write_dataset(tmp_path / "labelled.jsonl", [cycles(span)])
+    assert main(["calibrate", str(data)]) == 2
+    assert capsys.readouterr().err == (f"ragmon calibrate: error: {data}:1: example 'H': {why} "
+                                       "(field 'labels.spans[0]')\n")
+
+
+def test_a_span_whose_text_is_the_answers_there_labels_that_sentence_alone(tmp_path: Path) -> None:
+    """Offsets in characters, with the text (SALAD's spans carry it) as it is there, or with white space
+    at either end the offsets leave out, or null (not given, as null is elsewhere); lines ending in CRLF
+    are two characters, as Python counts them: "Helmets cost 5 euros." is characters 31-52 after
+    "...Sundays.\\r\\n", the third sentence 54-78."""
+    crlf = CYCLES.replace(". ", ".\r\n")
+    records = [{**cycles({"start": 30, "end": 51, "text": HELMETS}), "id": "exact"},
+               {**cycles({"start": 30, "end": 51, "text": f" {HELMETS}\n"}), "id": "spaced"},
+               {**cycles({"start": 30, "end": 51, "text": None}), "id": "null"},
+               {**cycles({"start": 31, "end": 52, "text": HELMETS}), "id": "crlf", "answer": crlf}]
+    items = load_labelled([write_dataset(tmp_path / "labelled.jsonl", records)])
+    assert [(item.example.id, item.unsupported) for item in items] == [
+        ("exact", (False, True, False)), ("spaced", (False, True, False)), ("null", (False, True, False)),
+        ("crlf", (False, True, False))]
+    assert [(c.start, c.end) for c in items[3].claims] == [(0, 29), (31, 52), (54, 78)]
+
+
+def test_a_claim_another_span_marks_by_a_word_is_not_said_to_be_marked_by_punctuation(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # Overlapping spans: the first sentence labelled whole (0-29), the second from one character early
+    # (28-48), taking the first one's ".". The first is labelled by its words, as meant, yet a warning
+    # said it was marked by "." alone.
+    paris = "The Eiffel Tower is in Paris. It opened in 1889."
+    item = {"id": "P", "question": "q", "contexts": [{"id": "d1", "text": paris}], "answer": paris,
+            "labels": {"hallucinated": True, "spans": [{"start": 0, "end": 29}, {"start": 28, "end": 48}]}}
+    assert main(["calibrate", str(write_dataset(tmp_path / "labelled.jsonl", [item]))]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("1 labelled example: 2 claims, 2 labelled unsupported; 1 response labelled "
+                          "hallucinated\n")
+    assert "warning" not in out
