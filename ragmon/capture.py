@@ -3,10 +3,13 @@
 Examples the lexical judge found poorly grounded are appended to FILE as ragmon JSONL (dataset format 1),
 so a reviewer can correct them and `ragmon replay` reads the file as it stands. Each line carries the
 trace id as `id`, what the pipeline used (question, contexts in rank order, answer, citations, pipeline)
-and `metadata` {trace_id, judge, judge_settings, groundedness, unsupported claim texts, captured_at}
-with `needs_review: true`; replay carries those two fields along untouched. The judge's settings are
-there because replaying with another `--lexical-threshold` gives other figures, and nothing else in the
-file says which one the sidecar used.
+and `metadata` {trace_id, pipeline_label, judge, judge_settings, groundedness, unsupported claim texts,
+captured_at} with `needs_review: true`; replay carries those two fields along untouched. The judge's
+settings are there because replaying with another `--lexical-threshold` gives other figures, and nothing
+else in the file says which one the sidecar used. The pipeline label is the one the example's figures
+were exported under, which is not its pipeline when `--pipelines` leaves the name out or `--max-pipelines`
+was reached (`other`), or the name is too long for a label: the line says which series on the dashboard
+it counted in.
 
 Privacy: this writes production text (user questions, retrieved documents, answers) to the sidecar's
 disk. It is off unless `--capture` names a file; put that file where your data policy allows such text.
@@ -106,11 +109,13 @@ def selected(groundedness: float | None, below: float) -> bool:
     return below == ALL or (groundedness is not None and groundedness < below)
 
 
-def record(result: ExampleResult, trace_id: str, captured_at: datetime,
-           judge_settings: Mapping[str, Any]) -> dict[str, Any]:
+def record(result: ExampleResult, trace_id: str, captured_at: datetime, judge_settings: Mapping[str, Any],
+           pipeline_label: str | None = None) -> dict[str, Any]:
     """One ragmon JSONL record; optional fields that are unknown (None) are left out, as the format
     reads an absent field as unknown. Citations and relevant ids that are empty or spaces, which replay
-    refuses, never reach here: extraction leaves them out, saying so (`ragmon.semconv.ragmon.blank_ids`)."""
+    refuses, never reach here: extraction leaves them out, saying so (`ragmon.semconv.ragmon.blank_ids`).
+    `pipeline_label`: the label the sidecar exported the example's figures under; left out when the
+    caller exported none."""
     example = result.example
     doc: dict[str, Any] = {"id": trace_id, "question": example.question}
     if example.contexts is not None:
@@ -122,8 +127,10 @@ def record(result: ExampleResult, trace_id: str, captured_at: datetime,
                 "ground_truth": example.ground_truth, "category": example.category,
                 "pipeline": example.pipeline}
     doc.update((key, value) for key, value in optional.items() if value is not None)
+    labelled = {} if pipeline_label is None else {"pipeline_label": pipeline_label}
     doc["metadata"] = {
         "trace_id": trace_id,
+        **labelled,
         "judge": result.judge,
         "judge_settings": dict(judge_settings),
         "groundedness": result.metrics.get("groundedness"),
@@ -479,13 +486,13 @@ class CaptureWriter:
 
     def offer(self, result: ExampleResult, trace_id: str, pipeline: str) -> None:
         """Queue the example if it is selected and its trace not captured yet. Never waits: a full queue
-        drops the line (`backlog`)."""
+        drops the line (`backlog`). `pipeline` is the label its figures were exported under."""
         if self._flusher is None or not selected(result.metrics.get("groundedness"), self.below):
             return
         if trace_id in self._queued or any(trace_id in ids for ids in self._held.values()):
             self._count(pipeline, "duplicate")
             return
-        line = encode(record(result, trace_id, self._clock(), self.judge_settings))
+        line = encode(record(result, trace_id, self._clock(), self.judge_settings, pipeline))
         if len(line) > self.file.max_bytes:
             self._too_large(pipeline, trace_id, len(line), "example larger than --capture-max-bytes not "
                             "captured", self.file.max_bytes)

@@ -88,7 +88,8 @@ async def test_a_captured_line_loads_back_into_the_same_example_with_review_meta
     loaded = list(datasets.load([path]))
     assert loaded == [example, unknowns]     # Example equality covers every field but `extra`
     assert dict(loaded[0].extra) == {
-        "metadata": {"trace_id": TRACE_ID, "judge": "lexical", "judge_settings": {"threshold": 0.7},
+        "metadata": {"trace_id": TRACE_ID, "pipeline_label": "shop", "judge": "lexical",
+                     "judge_settings": {"threshold": 0.7},
                      "groundedness": 0.5,
                      "unsupported": ["Sie deckt Schäden auf dem Mond."],
                      "captured_at": "2025-01-02T03:04:05.678Z"},
@@ -164,7 +165,7 @@ async def test_the_file_rotates_to_one_older_generation_at_the_bound(tmp_path: P
                                                                     caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.INFO, logger="ragmon.capture")
     path = tmp_path / "worst.jsonl"
-    size = len(encode(record(plain("t1", 0.0), "t1", CAPTURED_AT, SETTINGS)))  # every tN line is as long
+    size = len(encode(record(plain("t1", 0.0), "t1", CAPTURED_AT, SETTINGS, "shop")))  # each tN's as long
     bound = 2 * size + size // 2                                      # two lines fit, a third does not
     exporter = Exporter(window=60, capture=True)
     first = writer(path, exporter, max_bytes=bound)
@@ -737,15 +738,15 @@ async def test_blank_cited_or_relevant_ids_are_left_out_so_the_file_still_loads(
     assert example.citations == ("kb-1",) and example.relevant_ids == frozenset({"kb-1"})
 
 
-@pytest.mark.parametrize(("cap", "written"), [(296, 1), (295, 0)])
+@pytest.mark.parametrize(("cap", "written"), [(322, 1), (321, 0)])
 async def test_a_line_longer_than_replay_reads_is_not_written(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture, cap: int,
         written: int) -> None:
     """`--capture-max-bytes 1GiB`: a 45 MiB document of "\\x01" was written as a 283 MB line (JSON spells
     each as the 6 bytes \\u0001), and `ragmon replay` refused the whole file at that line (256 MiB at most).
-    Here replay's cap is lowered to `cap`: t1's line is 297 bytes, 296 without its newline, so it is read
-    at a cap of 296 and not at 295. c1 and c2 hold a document of 100 "\\x01", 100 bytes of text but
-    297 - 1 + 600 = 896 bytes of line: over the cap, though far under --capture-max-bytes (1 MiB)."""
+    Here replay's cap is lowered to `cap`: t1's line is 323 bytes, 322 without its newline, so it is read
+    at a cap of 322 and not at 321. c1 and c2 hold a document of 100 "\\x01", 100 bytes of text but
+    323 - 1 + 600 = 922 bytes of line: over the cap, though far under --capture-max-bytes (1 MiB)."""
     monkeypatch.setattr(reader, "MAX_LINE_BYTES", cap)
     path = tmp_path / "worst.jsonl"
     exporter = Exporter(window=60, capture=True)
@@ -765,7 +766,7 @@ async def test_a_line_longer_than_replay_reads_is_not_written(
         "written": written, "too_large": 3 - written}
     # Once a minute, as the other losses: c2 (and t1 at 295) are counted in the next line.
     assert [(r.getMessage(), r.__dict__["trace_id"], r.__dict__["bytes"]) for r in caplog.records] == [
-        ("example whose line would be longer than `ragmon replay` reads not captured", "c1", 896)]
+        ("example whose line would be longer than `ragmon replay` reads not captured", "c1", 922)]
 
 
 async def test_a_second_writer_on_the_same_file_is_refused_naming_the_holder(tmp_path: Path) -> None:
@@ -835,7 +836,7 @@ async def test_ids_of_lines_longer_than_a_lowered_bound_are_still_held(
 async def test_a_long_line_is_read_for_its_id_without_being_held_whole(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
     """Lines over a head of 100 bytes (1 MiB in production), replay's cap lowered to 1,000 bytes. Only
-    the reordered line (296 bytes and its newline) and the torn last line are parsed whole: the id of a
+    the reordered line (322 bytes and its newline) and the torn last line are parsed whole: the id of a
     line of ours is read from its beginning."""
     monkeypatch.setattr(capture_module, "_HEAD", 100)
     monkeypatch.setattr(reader, "MAX_LINE_BYTES", 1000)
@@ -850,17 +851,17 @@ async def test_a_long_line_is_read_for_its_id_without_being_held_whole(
 
     def ours(trace_id: str, text: str = "x") -> bytes:
         example = result(Example(trace_id, "q?", (Context("d", text),), "a."), 0.0)
-        return encode(record(example, trace_id, CAPTURED_AT, SETTINGS))
+        return encode(record(example, trace_id, CAPTURED_AT, SETTINGS, "shop"))
 
     reordered = (json.dumps(json.loads(ours("s1")), sort_keys=True) + "\n").encode()
-    at_cap, over_cap = ours("t4", "x" * 705), ours("t3", "x" * 706)   # 296 - 1 + 705 = 1,000 bytes + "\n"
-    assert (len(reordered), len(at_cap), len(over_cap)) == (297, 1001, 1002)
+    at_cap, over_cap = ours("t4", "x" * 679), ours("t3", "x" * 680)   # 322 - 1 + 679 = 1,000 bytes + "\n"
+    assert (len(reordered), len(at_cap), len(over_cap)) == (323, 1001, 1002)
     before = b"".join([ours("t1"),                           # 1: ours, its id read from the head
                        reordered,                            # 2: "id" not first: parsed whole
                        ours("t2")[:-3] + b"\n",              # 3: ends "tr": no JSON object
                        over_cap,                             # 4: 1,001 bytes before its newline: refused
                        at_cap])                              # 5: exactly replay's cap
-    torn = ours("t5")[:189]                                  # 6: cut short just after '0.7}'
+    torn = ours("t5")[:215]                                  # 6: cut short just after '0.7}'
     assert torn.endswith(b'{"threshold": 0.7}')
     path = tmp_path / "worst.jsonl"
     path.write_bytes(before + torn)
@@ -876,6 +877,6 @@ async def test_a_long_line_is_read_for_its_id_without_being_held_whole(
          None, None, 6),
         ("capture file holds lines that are no record with an id (`ragmon replay` refuses them); they are "
          "kept as they are", 2, 3, None)]
-    # Whole: line 2 (297) and the torn line 6 (189, ending in "}"); t1's and t4's heads (101 bytes) are
-    # not parsed as JSON; the lines written are short ones (297 bytes), parsed by no one here.
-    assert sorted(n for n in parsed if n > 100) == [189, 297]
+    # Whole: line 2 (323) and the torn line 6 (215, ending in "}"); t1's and t4's heads (101 bytes) are
+    # not parsed as JSON; the lines written are short ones (323 bytes), parsed by no one here.
+    assert sorted(n for n in parsed if n > 100) == [215, 323]
