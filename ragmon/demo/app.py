@@ -15,11 +15,14 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import logging
-from collections.abc import Sequence
+import signal
+from collections.abc import Iterator, Sequence
 from itertools import cycle, islice
 from pathlib import Path
+from types import FrameType
 
 import requests
 from aiohttp import web
@@ -30,11 +33,12 @@ from opentelemetry.sdk.trace import ReadableSpan, TracerProvider
 from opentelemetry.sdk.trace.export import BatchSpanProcessor, SpanExporter, SpanExportResult
 from opentelemetry.trace import SpanKind, Tracer
 
+from ragmon.cli import Stopped, Terminated, print_out, stop_reason, stop_status
 from ragmon.demo.rag import PHASES, Answer, Question, Retriever, TemplateLLM, build, load_corpus
 from ragmon.errors import RagmonError
 from ragmon.options import listen_address, positive_int
 from ragmon.otlp.misdirected import TRACES_PATH
-from ragmon.stop_signals import stop_on_signals
+from ragmon.stop_signals import SHUTDOWN_SIGNALS, stop_on_signals
 
 SERVICE_NAME = "policy-assistant"
 DEFAULT_ENDPOINT = "http://127.0.0.1:4318"
@@ -42,6 +46,10 @@ KIND = "openinference.span.kind"
 SERVER_ATTRIBUTES = {"http.request.method": "POST", "url.path": "/ask"}
 SERVE_BATCH_DELAY_MS = 100
 """A served app's span batches leave every 100 ms (the SDK default is 5 s), so a replay waits little."""
+FLUSH_EVERY = 256
+"""Questions between two flushes of the span queue. The app makes spans far faster than one exporter
+thread sends them, and the SDK's queue (2,048 spans) drops the overflow with a log line: `--requests 5000`
+printed "sent 5000 traces" when some never left. 256 questions are 768 spans."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -72,35 +80,82 @@ def run(args: argparse.Namespace) -> int:
     if args.serve is not None:
         return asyncio.run(serve(args.serve, args.phase, endpoint=args.endpoint,
                                  service_name=args.service_name))
-    answers = run_phase(args.phase, requests=args.requests, endpoint=args.endpoint,
-                        service_name=args.service_name, golden=args.golden)
-    print(f"{args.phase}: sent {len(answers)} traces to {args.endpoint}"
-          + (f"; golden set written to {args.golden}" if args.golden else ""))
+    with _held_stop_signals() as received:
+        answers = run_phase(args.phase, requests=args.requests, endpoint=args.endpoint,
+                            service_name=args.service_name, golden=args.golden, stop=received)
+    if received:
+        raise _stopped(received[0], len(answers), args)
+    print_out(f"{args.phase}: sent {len(answers)} traces to {args.endpoint}"
+              + (f"; golden set written to {args.golden}" if args.golden else "") + "\n", "the summary")
     return 0
 
 
 def run_phase(phase: str, *, requests: int, endpoint: str = DEFAULT_ENDPOINT,
-              service_name: str = SERVICE_NAME, golden: Path | None = None) -> list[Answer]:
-    """Ask `requests` questions of one build, export every trace, and wait until the exporter is done."""
+              service_name: str = SERVICE_NAME, golden: Path | None = None,
+              stop: Sequence[int] = ()) -> list[Answer]:
+    """Ask `requests` questions of one build, export every trace, and wait until the exporter is done.
+    Once `stop` holds a signal, no further question is asked; the golden set, then only part of the run,
+    is not written."""
     _, questions = load_corpus()
     retriever, llm = build(phase)
     exporter = _CheckedExporter(endpoint)
     provider = _provider(BatchSpanProcessor(exporter), service_name, phase)
     tracer = provider.get_tracer("ragmon.demo")
+    answers: list[Answer] = []
     try:
-        answers = [answer(tracer, retriever, llm, q, phase) for q in islice(cycle(questions), requests)]
+        for question in islice(cycle(questions), requests):
+            if stop:
+                break
+            answers.append(answer(tracer, retriever, llm, question, phase))
+            if len(answers) % FLUSH_EVERY == 0:
+                provider.force_flush()
     finally:
         provider.shutdown()
     if exporter.failed:
         raise RagmonError(exporter.failure())
-    if golden is not None:
+    if golden is not None and not stop:
         write_golden(golden, answers)
     return answers
 
 
+@contextlib.contextmanager
+def _held_stop_signals() -> Iterator[list[int]]:
+    """SIGTERM, SIGINT and SIGHUP noted, not raised, while the app asks its questions: raised mid-question,
+    they ended a trace half made (an ERROR span, which the sidecar counted as a failed request). The app
+    stops before its next question and flushes what it traced. Once one came they stay ignored until the
+    process exits, so that a repeat (`timeout` signals the process, then its group) cannot cut the flush
+    short. A signal ignored when this began (`nohup`) stays ignored."""
+    received: list[int] = []
+
+    def hold(signum: int, frame: FrameType | None) -> None:
+        received.append(signum)
+
+    try:
+        previous = {sig: signal.signal(sig, hold) for sig in SHUTDOWN_SIGNALS
+                    if signal.getsignal(sig) is not signal.SIG_IGN}
+    except ValueError:  # not the main thread, which alone may set handlers: its caller keeps its own
+        yield received
+        return
+    try:
+        yield received
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, signal.SIG_IGN if received else handler)
+
+
+def _stopped(signum: int, asked: int, args: argparse.Namespace) -> Stopped:
+    """What a stopped run did, in the exit status and line that `ragmon replay` gives a signal."""
+    exc = KeyboardInterrupt() if signum == signal.SIGINT else Terminated(signum)
+    unwritten = f"; --golden {args.golden} not written" if args.golden else ""
+    return Stopped(f"{stop_reason(exc)} after {asked} of {args.requests} questions: their {asked} traces "
+                   f"were sent to {args.endpoint}{unwritten}", stop_status(exc))
+
+
 async def serve(address: tuple[str, int], phase: str, *, endpoint: str = DEFAULT_ENDPOINT,
                 service_name: str = SERVICE_NAME) -> int:
-    """Answer `POST /ask` until SIGTERM or SIGINT, then flush the spans still queued."""
+    """Answer `POST /ask` until SIGTERM or SIGINT, then flush the spans still queued. Spans it could not
+    export end it with an error (exit 2), as in a batch run: printed to stdout with exit 0, they looked
+    like a clean stop to whatever started the app."""
     retriever, llm = build(phase)
     exporter = _CheckedExporter(endpoint)
     provider = _provider(BatchSpanProcessor(exporter, schedule_delay_millis=SERVE_BATCH_DELAY_MS),
@@ -135,13 +190,14 @@ async def serve(address: tuple[str, int], phase: str, *, endpoint: str = DEFAULT
             except OSError as exc:
                 raise RagmonError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
             bound = runner.addresses[0][1]
-            print(f"{phase} build answering POST http://{host}:{bound}/ask; traces to {endpoint}", flush=True)
+            print_out(f"{phase} build answering POST http://{host}:{bound}/ask; traces to {endpoint}\n",
+                      "the address")
             await stop.wait()
         finally:
             await runner.cleanup()
             provider.shutdown()
     if exporter.failed:
-        print(exporter.failure(), flush=True)
+        raise RagmonError(exporter.failure())
     return 0
 
 

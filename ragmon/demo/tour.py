@@ -23,7 +23,7 @@ import urllib.request
 from collections.abc import Callable
 from pathlib import Path
 
-from ragmon.cli import terminated_on_signal
+from ragmon.cli import note, print_out, terminated_on_signal
 from ragmon.demo.app import SERVICE_NAME, run_phase
 from ragmon.demo.rag import PHASES
 from ragmon.errors import RagmonError
@@ -32,6 +32,7 @@ from ragmon.scrape import Samples, scrape, total
 REQUESTS = 32
 WINDOW_SECONDS = 3
 GATE = "groundedness=0.85"
+STOP_SECONDS = 10
 STORIES = {
     "healthy": "the right policy is retrieved and quoted",
     "degraded": "half the index is lost: wrong policies, answers 'from memory', refusals",
@@ -60,8 +61,8 @@ def run_tour() -> int:
         http_port, metrics_port = _free_port(), _free_port()
         metrics_url = f"http://127.0.0.1:{metrics_port}/metrics"
         log_path = work / "sidecar.log"
-        print(f"ragmon demo: starting `ragmon serve` (OTLP/HTTP 127.0.0.1:{http_port}, metrics "
-              f"127.0.0.1:{metrics_port}, --quiet 200ms, --window {WINDOW_SECONDS}s)", flush=True)
+        _say(f"ragmon demo: starting `ragmon serve` (OTLP/HTTP 127.0.0.1:{http_port}, metrics "
+             f"127.0.0.1:{metrics_port}, --quiet 200ms, --window {WINDOW_SECONDS}s)")
         with log_path.open("w") as log:
             sidecar = subprocess.Popen(
                 [sys.executable, "-m", "ragmon.cli", "serve", "--http-listen", f"127.0.0.1:{http_port}",
@@ -70,40 +71,39 @@ def run_tour() -> int:
                 stdout=log, stderr=subprocess.STDOUT, env=_without_user_settings())
         try:
             wait_for("the sidecar to be ready", lambda: _ready(metrics_port, sidecar), 60, checkpoint)
-            print(f"ready after {time.monotonic() - started:.1f}s\n", flush=True)
+            _say(f"ready after {time.monotonic() - started:.1f}s\n")
             results = _run_phases(http_port, metrics_url, work, checkpoint)
             sidecar.send_signal(signal.SIGTERM)
             code = sidecar.wait(timeout=60)
         except BaseException:
-            sidecar.kill()
-            sidecar.wait()
-            print("sidecar log:\n" + textwrap.indent(log_path.read_text(), "  "), file=sys.stderr)
+            _stop(sidecar)
+            _show_log(log_path)
             raise
-        print(f"\nSIGTERM -> the sidecar drained and exited with {code}", flush=True)
+        _say(f"\nSIGTERM -> the sidecar drained and exited with {code}")
         if code != 0:
             failures.append(f"the sidecar exited with {code}")
         if not results["hallucinating"] < results["healthy"]:
             failures.append("online groundedness of the hallucinating build is not below the healthy one")
-        print(f"\noffline gate on the golden sets: ragmon replay <golden.jsonl> --gate {GATE}")
+        _say(f"\noffline gate on the golden sets: ragmon replay <golden.jsonl> --gate {GATE}")
         for phase, expected in (("hallucinating", 1), ("healthy", 0)):
             failures += _replay(work / f"{phase}.jsonl", phase, expected)
             checkpoint()
-    print(f"\ndemo finished in {time.monotonic() - started:.1f}s", flush=True)
+    _say(f"\ndemo finished in {time.monotonic() - started:.1f}s")
     for failure in failures:
-        print(f"UNEXPECTED: {failure}", file=sys.stderr)
+        note(f"UNEXPECTED: {failure}")
     return 1 if failures else 0
 
 
 def _run_phases(http_port: int, metrics_url: str, work: Path,
                 checkpoint: Callable[[], None]) -> dict[str, float]:
     """Groundedness per phase, from the claim counters' deltas."""
-    print(f"{'phase':<14} {'traces':>6} {'claims':>6}  {'grounded':>8}  {'halluc.':>7}  {'relevance':>9}  "
-          f"{'window gauge (n)':>16}")
+    _say(f"{'phase':<14} {'traces':>6} {'claims':>6}  {'grounded':>8}  {'halluc.':>7}  {'relevance':>9}  "
+         f"{'window gauge (n)':>16}")
     results = {phase: _run_one(phase, http_port, metrics_url, work, checkpoint) for phase in PHASES}
-    print("(grounded, halluc.: shares of all the phase's claims, from the claim counters;\n"
-          " window gauge: the mean of each answer's groundedness, over the n answers that made a claim)")
-    print(f"(after each phase the window gauge's series disappeared within {WINDOW_SECONDS}s: an empty "
-          "window is undefined, not 0)")
+    _say("(grounded, halluc.: shares of all the phase's claims, from the claim counters;\n"
+         " window gauge: the mean of each answer's groundedness, over the n answers that made a claim)")
+    _say(f"(after each phase the window gauge's series disappeared within {WINDOW_SECONDS}s: an empty "
+         "window is undefined, not 0)")
     return results
 
 
@@ -126,9 +126,9 @@ def _run_one(phase: str, http_port: int, metrics_url: str, work: Path,
     window = after.get(key)
     window_n = after.get(("ragmon_window_examples", key[1]), 0)
     shown = "absent" if window is None else f"{window:.3f} ({window_n:.0f})"
-    print(f"{phase:<14} {delta('ragmon_traces_total', outcome='scored'):>6.0f} {claims:>6.0f}  "
-          f"{grounded:>8.3f}  {1 - grounded:>7.3f}  {relevance:>9.3f}  {shown:>16}", flush=True)
-    print(f"{'':<14} {STORIES[phase]}", flush=True)
+    _say(f"{phase:<14} {delta('ragmon_traces_total', outcome='scored'):>6.0f} {claims:>6.0f}  "
+         f"{grounded:>8.3f}  {1 - grounded:>7.3f}  {relevance:>9.3f}  {shown:>16}")
+    _say(f"{'':<14} {STORIES[phase]}")
     # Let the window empty, so the next phase's gauge shows that phase alone.
     wait_for("the window to empty", lambda: key not in scrape(metrics_url), WINDOW_SECONDS + 5, checkpoint)
     return grounded
@@ -154,12 +154,36 @@ def _replay(golden: Path, phase: str, expected: int) -> list[str]:
                             capture_output=True, text=True, timeout=120, check=False,
                             env=_without_user_settings())
     verdict = {0: "gates held", 1: "gate breached", 2: "could not run"}.get(result.returncode, "?")
-    print(f"\n-- {phase} build: exit {result.returncode} ({verdict})")
-    print(textwrap.indent(result.stdout.rstrip() or result.stderr.rstrip(), "   "), flush=True)
+    _say(f"\n-- {phase} build: exit {result.returncode} ({verdict})")
+    _say(textwrap.indent(result.stdout.rstrip() or result.stderr.rstrip(), "   "))
     if result.returncode != expected:
         return [f"replay of the {phase} golden set exited {result.returncode}, expected {expected}: "
                 f"{result.stderr.strip()}"]
     return []
+
+
+def _say(text: str) -> None:
+    """A line of the tour on stdout. A stdout that stops taking it (`| head`, a full disk) ends the tour
+    with exit 2 and one line saying so, its sidecar stopped, not with a traceback called a bug in ragmon."""
+    print_out(text + "\n", "the demo's progress")
+
+
+def _stop(sidecar: subprocess.Popen[bytes]) -> None:
+    """The sidecar of a tour that failed, stopped as a user stops one: SIGKILLed at once, its worker pool's
+    resource tracker complained of leaked semaphores into the log the tour then shows."""
+    sidecar.send_signal(signal.SIGTERM)
+    try:
+        sidecar.wait(timeout=STOP_SECONDS)
+    except subprocess.TimeoutExpired:
+        sidecar.kill()
+        sidecar.wait()
+
+
+def _show_log(log_path: Path) -> None:
+    """What the sidecar said before the tour failed, which often says why; nothing when it said nothing."""
+    log = log_path.read_text().rstrip()
+    if log:
+        note("sidecar log:\n" + textwrap.indent(log, "  "))
 
 
 def _ready(port: int, process: subprocess.Popen[bytes]) -> bool:

@@ -5,10 +5,16 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
+import signal
+import subprocess
+import sys
 import time
+import urllib.request
 from pathlib import Path
 
 import pytest
+from ports import free_port
 
 from ragmon.cli import main
 from ragmon.demo.app import answered_offline, run_phase, write_golden
@@ -96,3 +102,95 @@ async def test_an_endpoint_given_as_the_full_traces_url_is_told_it_is_a_base_url
         f"ragmon demo: error: 3 spans could not be exported to {base}/v1/traces/v1/traces: HTTP 404 "
         f"(--endpoint is a base URL, as OTEL_EXPORTER_OTLP_ENDPOINT: /v1/traces is appended to it; give "
         f"--endpoint {base})\n")
+
+
+async def _demo_against_a_sidecar(*demo_args: str, stop_after: int | None = None,
+                                  ) -> tuple[subprocess.CompletedProcess[str], Samples, str]:
+    """`ragmon demo` as a user runs it, a process of its own, exporting to a sidecar on loopback; with
+    `stop_after`, SIGTERMed twice (as `timeout` signals the process, then its group) once the sidecar has
+    scored that many of its traces. Returns the run, the sidecar's metrics once every trace the run sent was
+    decided, and the endpoint."""
+    sidecar = Sidecar(ServeConfig(http_listen=("127.0.0.1", 0), grpc_listen=None,
+                                  metrics_listen=("127.0.0.1", 0), quiet=0.05, decision_wait=5.0))
+    ports = await sidecar.start()
+    endpoint = f"http://127.0.0.1:{ports.http}"
+    demo = subprocess.Popen([sys.executable, "-m", "ragmon.cli", "demo", "--endpoint", endpoint, *demo_args],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        if stop_after is not None:
+            await scrape_until_decided(ports.metrics, stop_after)
+            demo.send_signal(signal.SIGTERM)
+            demo.send_signal(signal.SIGTERM)
+        out, err = await asyncio.to_thread(demo.communicate, timeout=60)
+        sent = re.search(r"(\d+) traces", out + err)
+        samples = await scrape_until_decided(ports.metrics, int(sent[1]) if sent else 0)
+    finally:
+        if demo.poll() is None:
+            demo.kill()
+            demo.wait()
+        await sidecar.stop()
+    return subprocess.CompletedProcess(demo.args, demo.returncode, out, err), samples, endpoint
+
+
+async def test_sigterm_stops_the_demo_between_questions_and_flushes_every_trace_it_made(
+        tmp_path: Path) -> None:
+    golden = tmp_path / "golden.jsonl"
+    run, samples, endpoint = await _demo_against_a_sidecar("--requests", "100000", "--golden", str(golden),
+                                                           stop_after=300)
+
+    stopped = re.fullmatch(rf"ragmon demo: terminated \(SIGTERM\) after (\d+) of 100000 questions: their "
+                           rf"\1 traces were sent to {re.escape(endpoint)}; "
+                           rf"--golden {re.escape(str(golden))} not written\n", run.stderr)
+    assert stopped is not None, run.stderr
+    asked = int(stopped[1])
+    assert 300 <= asked < 100000
+    assert run.returncode == 128 + signal.SIGTERM
+    # Each question is one whole trace of 3 spans (chain, retriever, LLM): none half made, none left queued.
+    assert total(samples, "ragmon_spans_received_total") == 3 * asked
+    assert total(samples, "ragmon_traces_total", outcome="scored") == asked
+    assert total(samples, "ragmon_traces_total") == asked
+    assert not golden.exists()  # a golden set of part of the run would gate on what was not asked
+
+
+async def test_a_long_run_exports_every_trace_it_says_it_sent() -> None:
+    # 5,000 questions are 15,000 spans, made faster than one exporter thread sends them: the SDK queues
+    # 2,048 at most.
+    run, samples, endpoint = await _demo_against_a_sidecar("--requests", "5000")
+
+    assert run.returncode == 0, run.stderr
+    assert run.stdout == f"healthy: sent 5000 traces to {endpoint}\n"
+    assert run.stderr == ""
+    assert total(samples, "ragmon_spans_received_total") == 15000
+    assert total(samples, "ragmon_traces_total", outcome="scored") == 5000
+
+
+async def test_a_served_app_that_lost_traces_says_so_on_stderr_and_exits_2() -> None:
+    sidecar = Sidecar(ServeConfig(http_listen=("127.0.0.1", 0), grpc_listen=None,
+                                  metrics_listen=("127.0.0.1", 0), quiet=0.05, decision_wait=5.0))
+    ports = await sidecar.start()
+    base = f"http://127.0.0.1:{ports.http}"
+    # The full traces URL given for the base URL: the sidecar answers 404 at /v1/traces/v1/traces.
+    app = subprocess.Popen([sys.executable, "-m", "ragmon.cli", "demo", "--serve", f"127.0.0.1:{free_port()}",
+                            "--endpoint", f"{base}/v1/traces"],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert app.stdout is not None
+        address = await asyncio.to_thread(app.stdout.readline)
+        url = re.search(r"POST (http://\S+/ask)", address)
+        assert url is not None, address
+        question = b'{"question": "How many days do I have to return an item?"}'
+        request = urllib.request.Request(url[1], data=question, headers={"Content-Type": "application/json"})
+        await asyncio.to_thread(urllib.request.urlopen, request, timeout=10)
+        app.send_signal(signal.SIGTERM)
+        out, err = await asyncio.to_thread(app.communicate, timeout=30)
+    finally:
+        if app.poll() is None:
+            app.kill()
+            app.wait()
+        await sidecar.stop()
+    assert app.returncode == 2
+    assert out == ""
+    # One request, one trace of 4 spans: the SERVER span and the chain, retriever and LLM under it.
+    assert err == (f"ragmon demo: error: 4 spans could not be exported to {base}/v1/traces/v1/traces: "
+                   f"HTTP 404 (--endpoint is a base URL, as OTEL_EXPORTER_OTLP_ENDPOINT: /v1/traces is "
+                   f"appended to it; give --endpoint {base})\n")

@@ -124,3 +124,31 @@ def test_a_sigterm_python_dropped_still_stops_the_tour_and_its_sidecar(
     assert code == 128 + signal.SIGTERM
     assert len(sidecars) == 1 and not _alive(sidecars[0])
     assert capsys.readouterr().err.endswith("ragmon demo: terminated (SIGTERM)\n")
+
+
+def test_a_reader_that_stops_reading_ends_the_tour_with_one_line_and_its_sidecar_stopped() -> None:
+    # `ragmon demo --all | head -1`: head exits after the first line, and the tour's next line meets a closed
+    # pipe.
+    tour_process = subprocess.Popen([sys.executable, "-m", "ragmon.cli", "demo", "--all"],
+                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert tour_process.stdout is not None and tour_process.stderr is not None
+        first = tour_process.stdout.readline()
+        tour_process.stdout.close()
+        err = tour_process.stderr.read()
+        tour_process.wait(timeout=60)
+    finally:
+        if tour_process.poll() is None:
+            tour_process.kill()
+            tour_process.wait()
+    assert err == "ragmon demo: error: cannot write the demo's progress to standard output: Broken pipe\n"
+    assert tour_process.returncode == 2
+    # The sidecar it started has let go of its ports: a second run may listen there (as servers do, over
+    # the TIME_WAIT of the connections the tour made).
+    ports = re.search(r"OTLP/HTTP 127\.0\.0\.1:(\d+), metrics 127\.0\.0\.1:(\d+)", first)
+    assert ports is not None, first
+    for port in map(int, ports.groups()):
+        with socket.socket() as again:
+            again.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            again.bind(("127.0.0.1", port))
+            again.listen()
