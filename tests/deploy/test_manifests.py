@@ -9,10 +9,14 @@ must agree.
 
 from __future__ import annotations
 
+import contextlib
 import copy
+import os
 import re
+import signal
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -480,3 +484,43 @@ def test_compose_ragmon_receives_from_other_containers() -> None:
     assert ragmon["RAGMON_GRPC_LISTEN"].startswith("0.0.0.0:")
     host, _, port = services["otel-collector"]["environment"]["SIDECAR_OTLP_ENDPOINT"].partition(":")
     assert (host, port) == ("ragmon", ragmon["RAGMON_GRPC_LISTEN"].rpartition(":")[2])
+
+
+STUB_DEMO = """#!/bin/sh
+# Stands in for `ragmon demo`: the shell's forwarding of the stop is under test, not the demo (tests/demo).
+trap 'sleep 0.3; echo flushed >> "$MARK"; exit 143' TERM
+echo started >> "$MARK"
+while :; do sleep 0.05; done
+"""
+
+
+def stand_in_app_scripts() -> list[tuple[str, str]]:
+    """The stand-in app's shell script as each deploy file runs it (compose writes `$` as `$$`)."""
+    pod = named("Deployment", "rag-app")["spec"]["template"]["spec"]
+    (app,) = pod["containers"]
+    compose = yaml.safe_load(COMPOSE.read_text(encoding="utf-8"))["services"]["app"]["command"][0]
+    return [("kubernetes", app["args"][0]), ("compose", compose.replace("$$", "$"))]
+
+
+@pytest.mark.parametrize(("where", "script"), stand_in_app_scripts(), ids=["kubernetes", "compose"])
+def test_a_stopped_stand_in_app_waits_for_the_demo_to_flush(where: str, script: str, tmp_path: Path) -> None:
+    """SIGTERM to the app container's shell (its PID 1) must reach the running `ragmon demo` and wait for
+    it: `trap 'exit 0'` left the demo orphaned, and a container's PID 1 exiting kills its orphans, so the
+    traces it had not flushed were lost."""
+    (tmp_path / "ragmon").write_text(STUB_DEMO)
+    (tmp_path / "ragmon").chmod(0o755)
+    mark = tmp_path / "mark"
+    environ = {"PATH": f"{tmp_path}:/usr/bin:/bin", "MARK": str(mark),
+               "OTEL_EXPORTER_OTLP_ENDPOINT": "http://127.0.0.1:9"}
+    shell = subprocess.Popen(["/bin/sh", "-c", script], env=environ, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 10
+        while not (mark.exists() and mark.read_text()):
+            assert time.monotonic() < deadline, f"{where}: the stand-in demo never started"
+            time.sleep(0.02)
+        shell.send_signal(signal.SIGTERM)
+        assert shell.wait(timeout=10) == 0
+        assert mark.read_text() == "started\nflushed\n", where
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(shell.pid, signal.SIGKILL)
