@@ -80,7 +80,7 @@ log = logging.getLogger("ragmon.service")
 RECEIVER_GRACE = 1.0
 """Seconds a draining listener waits for requests already in progress. Once draining, the receivers
 only refuse, so there is nothing worth waiting for; aiohttp's own default (60 s) would let one stalled
-upload hold the drain of buffered traces back past --drain-seconds and the pod's grace period."""
+upload hold the stop past the pod's grace period. They close while the drain runs (`Sidecar._drain`)."""
 
 STALL_SECONDS = 120.0
 """Seconds the first lane may hold examples (queued, waiting for room in its queue, or being scored)
@@ -384,12 +384,8 @@ class Sidecar:
         self._accepting = False
         log.info("draining", extra={"traces_in_flight": self.assembler.in_flight,
                                     "drain_seconds": self.config.drain_seconds})
-        await self._close_receivers()
         self._wake.set()
-        tasks = self._tasks()
-        if tasks:
-            await asyncio.wait(tasks, timeout=self.config.drain_seconds)
-        await self._cancel_tasks()
+        await asyncio.gather(self._close_receivers(), self._drain())
         left = self._resolve_leftovers()
         if left:
             log.warning("drain deadline passed; unscored traces counted as error", extra={"count": left})
@@ -404,17 +400,32 @@ class Sidecar:
     async def _await_final_scrape(self) -> None:
         """Prometheus pulls: what the drain decided after the last scrape (a whole drain of outcomes, and
         the `error`s it left) reached the log only, and the counters went with the process. With
-        --final-scrape-wait, /metrics stays up until it is scraped once more, or that long has passed."""
+        --final-scrape-wait, /metrics stays up until it is scraped once more, or that long has passed.
+
+        The line that starts the wait gives the final outcomes: the grace period may end in the wait (an
+        app slow to stop, docs/deploy.md), and its SIGKILL left them in neither the scrape nor the log,
+        the "stopped" line being never written."""
         self._final_counts = True
         wait = self.config.final_scrape_wait
         if wait <= 0 or self.config.metrics_listen is None:
             return
-        log.info("waiting for a final scrape of /metrics", extra={"final_scrape_wait": wait})
+        log.info("waiting for a final scrape of /metrics",
+                 extra={"final_scrape_wait": wait, "outcomes": dict(self._outcomes)})
         try:
             await asyncio.wait_for(self._scraped_final.wait(), wait)
         except TimeoutError:
             log.warning("no scrape of /metrics within --final-scrape-wait: the last outcomes are in the log "
                         "only", extra={"final_scrape_wait": wait})
+
+    async def _drain(self) -> None:
+        """Let the decision task and the lanes finish what is buffered, for --drain-seconds from the stop.
+        Not from the receivers' close: waiting for it (`RECEIVER_GRACE` for each listener) had put off
+        the drain, and so the stop, by up to 2 s past what the pod's grace period was sized for, while the
+        receivers took nothing: `offer` refuses from the stop on."""
+        tasks = self._tasks()
+        if tasks:
+            await asyncio.wait(tasks, timeout=self.config.drain_seconds)
+        await self._cancel_tasks()
 
     def _tasks(self) -> list[asyncio.Task[None]]:
         decider = [] if self._decider is None else [self._decider]

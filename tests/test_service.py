@@ -729,8 +729,7 @@ async def test_the_drain_warning_counts_the_traces_left_unscored_not_the_evicted
 async def test_a_stalled_upload_does_not_hold_up_the_drain(start_sidecar: Start) -> None:
     # A client that sent headers and 3 of its 1000 body bytes, then stalls: the receivers only refuse
     # once draining, so waiting for that request serves nothing. aiohttp's default would wait 60 s for
-    # it before the drain even starts; the bound is the receivers' 1 s grace plus drain_seconds (0.5 s),
-    # both far under 60 s.
+    # it; the bound is the receivers' 1 s grace, which the drain (0.5 s) runs beside, far under 60 s.
     sidecar, ports = await start_sidecar(drain_seconds=0.5)
     _, writer = await asyncio.open_connection("127.0.0.1", ports.http)
     writer.write(b"POST /v1/traces HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-protobuf\r\n"

@@ -12,11 +12,13 @@ import asyncio
 import json
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -125,6 +127,56 @@ def test_a_signal_to_the_process_group_drains_quietly_and_exits_0(sig: signal.Si
     assert {entry["level"] for entry in logs} == {"info"}, err
     # The workers outlived the signal: the drain scored all 3 buffered traces, none failed.
     assert [entry["outcomes"] for entry in logs if entry["message"] == "stopped"] == [{"scored": TRACES}]
+
+
+def read_until(serve: Serve, message: str) -> list[dict[str, Any]]:
+    """The JSON log lines after "ready", up to the first with `message`."""
+    assert serve.process.stderr is not None
+    logs: list[dict[str, Any]] = []
+    while not logs or logs[-1]["message"] != message:
+        line = serve.process.stderr.readline()
+        assert line.startswith("{"), f"ragmon serve exited before logging {message!r}: {logs} {line}"
+        logs.append(json.loads(line))
+    return logs
+
+
+def test_the_final_counts_are_logged_before_the_final_scrape_wait_which_a_kill_may_cut_short() -> None:
+    # The kubelet's SIGKILL at the end of the grace period may come during --final-scrape-wait (an app
+    # slow to stop: docs/deploy.md). Until then the drain's outcomes were on the "stopped" line only,
+    # never written: the 3 buffered traces, scored by the drain, reached neither Prometheus nor the log.
+    args = ["--workers", "1", "--quiet", "30s", "--decision-wait", "60s", "--final-scrape-wait", "60s"]
+    with serve_in_own_group(args, {}) as serve:
+        send_buffered_traces(serve)
+        serve.process.send_signal(signal.SIGTERM)
+        logs = read_until(serve, "waiting for a final scrape of /metrics")
+        os.killpg(serve.process.pid, signal.SIGKILL)
+        serve.finish()
+    assert logs[-1].get("outcomes") == {"scored": TRACES}
+
+
+def test_the_drain_deadline_counts_from_the_signal_not_from_the_receivers_close() -> None:
+    # A stopped worker holds the 3 buffered traces past --drain-seconds 2, and an upload stalled after its
+    # headers holds the OTLP/HTTP listener's close for its 1 s grace. The drain waited for that close: its
+    # deadline came 3 s after the signal, 1 s more than the pod's grace period was sized for.
+    args = ["--workers", "1", "--quiet", "30s", "--decision-wait", "60s", "--drain-seconds", "2s"]
+    with serve_in_own_group(args, {}) as serve:
+        send_buffered_traces(serve)
+        (worker,) = next(entry["pids"] for entry in serve.startup
+                         if entry["message"] == "lexical workers started")
+        with socket.create_connection(("127.0.0.1", serve.ready["http_port"])) as stalled:
+            stalled.sendall(b"POST /v1/traces HTTP/1.1\r\nHost: ragmon\r\n"
+                            b"Content-Type: application/x-protobuf\r\nContent-Length: 1000\r\n\r\nabc")
+            # A round trip through its event loop, which has read the stalled request's headers by then.
+            asyncio.run(wait_metrics(serve.ready["metrics_port"], lambda _: True))
+            os.kill(worker, signal.SIGSTOP)
+            os.kill(serve.process.pid, signal.SIGTERM)
+            logs = read_until(serve, "stopped")
+    at = {entry["message"]: datetime.fromisoformat(entry["time"]) for entry in logs}
+    (deadline,) = [entry for entry in logs if entry["message"].startswith("drain deadline passed")]
+    assert deadline["count"] == TRACES
+    assert logs[-1]["outcomes"] == {"error": TRACES}
+    drained = (at[deadline["message"]] - at["draining"]).total_seconds()
+    assert 2 <= drained < 2.7
 
 
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c-again", "sigterm-again"])
