@@ -56,7 +56,10 @@ UNDECODABLE = b"\x0a\xff\xff\xff\xff\x0f"
 """resource_spans with a length far past the end of the body: no protobuf reader accepts it."""
 EXTRACT_WARNING = "trace cannot be extracted"
 REFUSAL_LINE = "OTLP request refused"
-"""What ragmon.service logs for each trace whose documents are redacted; any other warning is news."""
+LATE_LINE = "span came after its trace was decided"
+"""What ragmon.service logs for each trace whose documents are redacted, each request refused and each span
+dropped as late; any other warning is news."""
+KNOWN_PROBLEMS = (EXTRACT_WARNING, REFUSAL_LINE, LATE_LINE)
 REDACTED = "__REDACTED__"
 """OpenInference's placeholder when the app hides retrieved documents: the trace cannot be scored."""
 
@@ -376,9 +379,9 @@ class Sidecar:
                 outcomes.update(record["outcomes"])
             elif record.get("level") not in ("warning", "error", "critical"):
                 continue  # back-pressure refusals are logged at INFO: the client retries them
-            elif str(record.get("message")).startswith((EXTRACT_WARNING, REFUSAL_LINE)):
+            elif (message := next((known for known in KNOWN_PROBLEMS
+                                   if str(record.get("message")).startswith(known)), None)) is not None:
                 # One line a minute per kind of problem, which counts those left out since the last.
-                message = EXTRACT_WARNING if record["message"].startswith(EXTRACT_WARNING) else REFUSAL_LINE
                 problems[message] += 1 + int(record.get("suppressed", 0))
             else:
                 problems[record.get("message", line)] += 1
@@ -549,9 +552,10 @@ def checks(phase: Phase, exact_outcomes: bool) -> list[tuple[str, bool, str]]:
          f"{rejected('decode_error'):.0f} = {sent.undecodable}"),
         ("rejected{late} <= late spans sent", rejected("late") <= sent.late_spans,
          f"{rejected('late'):.0f} of {sent.late_spans} (the others joined a trace not yet decided)"),
-        ("error outcomes and refused requests logged (rate-limited: those left out after a kind's last line "
-         "are not), no other warning or error",
-         errors_logged(phase.problems, outcomes["error"], sent.undecodable, sent.invalid_taken),
+        ("error outcomes, refused requests and late spans logged (rate-limited: those left out after a "
+         "kind's last line are not), no other warning or error",
+         errors_logged(phase.problems, outcomes["error"], sent.undecodable, sent.invalid_taken,
+                       int(rejected("late"))),
          "; ".join(f"{n} x {message[:120]}" for message, n in phase.problems.items()) or "none"),
     ]
     if exact_outcomes:
@@ -562,16 +566,18 @@ def checks(phase: Phase, exact_outcomes: bool) -> list[tuple[str, bool, str]]:
     return result
 
 
-def errors_logged(problems: Counter[str], errors: int, undecodable: int, invalid: int) -> bool:
-    """Extraction warnings and refused requests alone, each within its bounds: the sidecar writes one line
-    a minute per kind of problem, counting those left out before it, so a line stands for one or more. Every
-    error outcome and undecodable request may be logged, and one of each must be; a request with invalid
-    spans is refused (and logged) only when none of its spans is valid, which the load does not track."""
-    if set(problems) - {EXTRACT_WARNING, REFUSAL_LINE}:
+def errors_logged(problems: Counter[str], errors: int, undecodable: int, invalid: int, late: int) -> bool:
+    """Extraction warnings, refused requests and late spans alone, each within its bounds: the sidecar
+    writes one line a minute per kind of problem, counting those left out before it, so a line stands for
+    one or more. Every error outcome, undecodable request and late span may be logged, and one of each must
+    be; a request with invalid spans is refused (and logged) only when none of its spans is valid, which
+    the load does not track."""
+    if set(problems) - set(KNOWN_PROBLEMS):
         return False
-    extracted, refused = problems[EXTRACT_WARNING], problems[REFUSAL_LINE]
+    extracted, refused, dropped = problems[EXTRACT_WARNING], problems[REFUSAL_LINE], problems[LATE_LINE]
     return ((0 < extracted <= errors if errors else not extracted)
-            and refused <= undecodable + invalid and (refused > 0 or not undecodable))
+            and refused <= undecodable + invalid and (refused > 0 or not undecodable)
+            and (0 < dropped <= late if late else not dropped))
 
 
 def report(phase: Phase, exact_outcomes: bool) -> bool:
