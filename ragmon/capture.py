@@ -3,13 +3,14 @@
 Examples the lexical judge found poorly grounded are appended to FILE as ragmon JSONL (dataset format 1),
 so a reviewer can correct them and `ragmon replay` reads the file as it stands. Each line carries the
 trace id as `id`, what the pipeline used (question, contexts in rank order, answer, citations, pipeline)
-and `metadata` {trace_id, pipeline_label, judge, judge_settings, groundedness, unsupported claim texts,
-captured_at} with `needs_review: true`; replay carries those two fields along untouched. The judge's
-settings are there because replaying with another `--lexical-threshold` gives other figures, and nothing
-else in the file says which one the sidecar used. The pipeline label is the one the example's figures
-were exported under, which is not its pipeline when `--pipelines` leaves the name out or `--max-pipelines`
-was reached (`other`), or the name is too long for a label: the line says which series on the dashboard
-it counted in.
+and `metadata` {trace_id, pipeline_label, k, judge, judge_settings, groundedness, unsupported claim
+texts, captured_at} with `needs_review: true`; replay carries those two fields along untouched. The
+sidecar's `--k` and its judge's settings are there because replaying with another `--k` or
+`--lexical-threshold` gives other figures, and nothing else in the file says which ones the sidecar used:
+replay reads them back (`recorded_settings`) and warns when its own differ. The pipeline label is the
+one the example's figures were exported under, which is not its pipeline when `--pipelines` leaves the
+name out or `--max-pipelines` was reached (`other`), or the name is too long for a label: the line says
+which series on the dashboard it counted in.
 
 Privacy: this writes production text (user questions, retrieved documents, answers) to the sidecar's
 disk. It is off unless `--capture` names a file; put that file where your data policy allows such text.
@@ -89,7 +90,7 @@ from ragmon.datasets.fields import FieldError, required_id
 from ragmon.errors import InputError, printable
 from ragmon.jsontext import replace_lone_surrogates
 from ragmon.logs import LineLimit, more_like_it
-from ragmon.model import ExampleResult
+from ragmon.model import Example, ExampleResult
 from ragmon.options import Flag, fraction
 
 log = logging.getLogger("ragmon.capture")
@@ -110,12 +111,13 @@ def selected(groundedness: float | None, below: float) -> bool:
 
 
 def record(result: ExampleResult, trace_id: str, captured_at: datetime, judge_settings: Mapping[str, Any],
-           pipeline_label: str | None = None) -> dict[str, Any]:
+           pipeline_label: str | None = None, k: int | None = None) -> dict[str, Any]:
     """One ragmon JSONL record; optional fields that are unknown (None) are left out, as the format
     reads an absent field as unknown. Citations and relevant ids that are empty or spaces, which replay
     refuses, never reach here: extraction leaves them out, saying so (`ragmon.semconv.ragmon.blank_ids`).
     `pipeline_label`: the label the sidecar exported the example's figures under; left out when the
-    caller exported none."""
+    caller exported none. `k`: the cut-off its retrieval figures were computed at, left out when the
+    caller computed none."""
     example = result.example
     doc: dict[str, Any] = {"id": trace_id, "question": example.question}
     if example.contexts is not None:
@@ -128,9 +130,11 @@ def record(result: ExampleResult, trace_id: str, captured_at: datetime, judge_se
                 "pipeline": example.pipeline}
     doc.update((key, value) for key, value in optional.items() if value is not None)
     labelled = {} if pipeline_label is None else {"pipeline_label": pipeline_label}
+    cut_off = {} if k is None else {"k": k}
     doc["metadata"] = {
         "trace_id": trace_id,
         **labelled,
+        **cut_off,
         "judge": result.judge,
         "judge_settings": dict(judge_settings),
         "groundedness": result.metrics.get("groundedness"),
@@ -139,6 +143,28 @@ def record(result: ExampleResult, trace_id: str, captured_at: datetime, judge_se
     }
     doc["needs_review"] = True
     return doc
+
+
+K = "--k"
+THRESHOLD = "--lexical-threshold"
+
+
+def recorded_settings(example: Example) -> dict[str, float]:
+    """The sidecar's settings a captured line records (`record`), by the flag that sets them: `--k`, and
+    `--lexical-threshold` when the lexical judge scored it. Nothing of a record no capture wrote (no
+    `metadata.judge_settings`: a hand-written golden, or a trace file's own `metadata`), nor a value no
+    such flag takes (a reviewer's edit): neither says how a sidecar scored."""
+    metadata = example.extra.get("metadata")
+    if not isinstance(metadata, dict) or not isinstance(settings := metadata.get("judge_settings"), dict):
+        return {}
+    found: dict[str, float] = {}
+    k, threshold = metadata.get("k"), settings.get("threshold")
+    if isinstance(k, int) and not isinstance(k, bool) and k >= 1:  # JSON's `true` is an int to Python
+        found[K] = k
+    lexical = metadata.get("judge") == "lexical" and not isinstance(threshold, bool)
+    if lexical and isinstance(threshold, int | float) and 0 < threshold <= 1:
+        found[THRESHOLD] = threshold
+    return found
 
 
 def _json_number(value: float | None) -> float | None:
@@ -418,12 +444,15 @@ class CaptureWriter:
     `count(pipeline, outcome)` is told what became of every selected example."""
 
     def __init__(self, path: Path, *, below: float, max_bytes: int, count: Callable[[str, str], None],
-                 judge_settings: Mapping[str, Any], clock: Callable[[], datetime] = _utc_now,
-                 max_pending: int = MAX_PENDING, flag: Flag = CAPTURE) -> None:
+                 judge_settings: Mapping[str, Any], k: int | None = None,
+                 clock: Callable[[], datetime] = _utc_now, max_pending: int = MAX_PENDING,
+                 flag: Flag = CAPTURE) -> None:
+        """`judge_settings` and `k` are the sidecar's, which each line records (`record`)."""
         self.below = below
         self._named = f"the capture file ({flag.named})"
         """How a start-up error names FILE: with the setting to change, RAGMON_CAPTURE in a manifest."""
         self.judge_settings = judge_settings
+        self.k = k
         self.file = RotatingFile(path, max_bytes)
         self._count = count
         self._clock = clock
@@ -492,7 +521,7 @@ class CaptureWriter:
         if trace_id in self._queued or any(trace_id in ids for ids in self._held.values()):
             self._count(pipeline, "duplicate")
             return
-        line = encode(record(result, trace_id, self._clock(), self.judge_settings, pipeline))
+        line = encode(record(result, trace_id, self._clock(), self.judge_settings, pipeline, self.k))
         if len(line) > self.file.max_bytes:
             self._too_large(pipeline, trace_id, len(line), "example larger than --capture-max-bytes not "
                             "captured", self.file.max_bytes)

@@ -21,13 +21,14 @@ import socket
 import stat
 import sys
 import time
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from ragmon import __version__, datasets
+from ragmon import __version__, capture, datasets
 from ragmon import baseline as baselines
 from ragmon.cli import (
     EXIT_ERROR,
@@ -62,6 +63,7 @@ from ragmon.judges.claude import add_cli_arguments as add_claude_arguments
 from ragmon.judges.claude import judge_from_args as claude_judge_from_args
 from ragmon.judges.lexical import LexicalJudge
 from ragmon.judges.lexical import add_cli_arguments as add_lexical_arguments
+from ragmon.metrics.retrieval import RETRIEVAL_METRICS
 from ragmon.model import LOWER_IS_BETTER, METRIC_NAMES, EvalConfig, Example, Report
 from ragmon.options import (
     Flag,
@@ -505,6 +507,11 @@ def _replay(args: argparse.Namespace, started: tuple[datetime, float], checkpoin
     set_aside = [entry for entry in told if entry[1] != datasets.NOT_RAG]
     if target is None and not args.quiet:
         _warn_set_aside(set_aside, "trace")
+    # With --target the build answers anew: there is no sidecar's figure to score as it did.
+    settings = () if target is not None else _other_settings(examples, args)
+    if not args.quiet:
+        for _, said in settings:
+            note(f"ragmon replay: warning: {said}")
     caveats = () if baseline is None else tuple(baselines.caveats(baseline, examples))
     if not args.quiet:
         for caveat in caveats:
@@ -536,7 +543,8 @@ def _replay(args: argparse.Namespace, started: tuple[datetime, float], checkpoin
     # every full collection while scoring and rendering allocate (JSON report ~3x faster at 10,000).
     gc.freeze()
     try:
-        reports = [replace(report, skipped=(*not_rag, *report.skipped), warnings=_scored(set_aside, report))
+        reports = [replace(report, skipped=(*not_rag, *report.skipped),
+                           warnings=(*settings, *_scored(set_aside, report)))
                    for report in score_runs(examples, judge, _config(args), args.repeat, progress,
                                             skip_judge_errors=args.judge_errors == "skip",
                                             concurrency=args.llm_concurrency)]
@@ -756,6 +764,58 @@ def _warn_set_aside(set_aside: Sequence[tuple[str, str]], what: str) -> None:
     more = (f" (so are {len(others)} more: {', '.join(others[:5])}{' ...' * (len(others) > 5)})"
             if others else "")
     note(f"ragmon replay: warning: {what} {printable(first)}: {why}{more}")
+
+
+_SCORED_WITH = {capture.K: f"retrieval figures ({', '.join(RETRIEVAL_METRICS)})",
+                capture.THRESHOLD: "claim verdicts and the figures made of them (groundedness, "
+                                   "hallucination_rate, ...)"}
+"""What a sidecar setting that a capture records (`capture.recorded_settings`) changes, by its flag."""
+
+
+def _other_settings(examples: Sequence[Example], args: argparse.Namespace) -> tuple[tuple[str, str], ...]:
+    """A warning for each setting this run scores with other than the sidecar that captured the examples,
+    as (the first such example's id, what to say), for the terminal and the reports alike: replayed at
+    the default --k 5, a capture made at `--k 1` gave other retrieval figures than the dashboard's
+    without a word. The figures stay this run's, as asked; the warning names the flag that gives the
+    sidecar's. The threshold matters only to a lexical judge, and a record no capture wrote records none."""
+    ours: dict[str, float] = {capture.K: args.k}
+    if args.judge == "lexical":
+        ours[capture.THRESHOLD] = args.lexical_threshold
+    recorded: dict[str, list[tuple[str, float]]] = {flag: [] for flag in ours}
+    for example in examples:
+        for flag, value in capture.recorded_settings(example).items():
+            if flag in recorded:
+                recorded[flag].append((example.id, value))
+    return tuple(warning for flag, values in recorded.items()
+                 if (warning := _differing(flag_of(args, flag), ours[flag], values)) is not None)
+
+
+def _differing(flag: Flag, ours: float, recorded: Sequence[tuple[str, float]]) -> tuple[str, str] | None:
+    """The warning for one setting, None when every example recording it was scored at ours: the value
+    the examples record and the flag to pass, or, recorded at several values, each with its count."""
+    other = [example_id for example_id, value in recorded if value != ours]
+    if not other:
+        return None
+    counts = Counter(value for _, value in recorded)
+    run, changed = flag.given(str(ours)), _SCORED_WITH[flag.option]
+    if len(counts) == 1:
+        (value,) = counts
+        said = (f"{_examples(len(recorded))} captured by a sidecar at {flag.option} {value}, this run is at "
+                f"{run}: their {changed} are not the sidecar's (pass {flag.option} {value} to score as it "
+                f"did)")
+    else:
+        each = ", ".join(f"{flag.option} {value} ({_examples(count, verb=False)})"
+                         for value, count in sorted(counts.items()))
+        said = (f"the examples were captured at mixed {flag.option}: {each}; this run is at {run}, so the "
+                f"{changed} of {_examples(len(other), verb=False)} are not the sidecar's (replay each "
+                f"{flag.option} apart, passing it, to score as the sidecar did)")
+    return other[0], said
+
+
+def _examples(count: int, *, verb: bool = True) -> str:
+    """"1 example was", "3 examples were"; without the verb, "1 example"."""
+    named = f"{count:,} example{'' if count == 1 else 's'}"
+    return f"{named} {'was' if count == 1 else 'were'}" if verb else named
 
 
 def _scored(set_aside: Sequence[tuple[str, str]], report: Report) -> tuple[tuple[str, str], ...]:

@@ -292,7 +292,7 @@ class Sidecar:
         self._capture = None if config.capture is None else CaptureWriter(
             config.capture, below=config.capture_below, max_bytes=config.capture_max_bytes,
             count=self.exporter.captured, judge_settings={"threshold": config.lexical_threshold},
-            flag=config.flag("--capture"))
+            k=config.k, flag=config.flag("--capture"))
         self.exporter.in_flight.set_function(self._readings.wrap(lambda: self.assembler.in_flight))
         self.exporter.buffer_bytes.set_function(self._readings.wrap(self._held_bytes))
         self.exporter.max_traces.set(config.max_traces)

@@ -56,9 +56,9 @@ def plain(example_id: str, groundedness: float | None) -> ExampleResult:
 
 
 def writer(path: Path, exporter: Exporter, *, below: float = ALL, max_bytes: int = 1 << 20,
-           max_pending: int = 1000) -> CaptureWriter:
+           max_pending: int = 1000, k: int | None = None) -> CaptureWriter:
     return CaptureWriter(path, below=below, max_bytes=max_bytes, count=exporter.captured,
-                         judge_settings=SETTINGS, clock=lambda: CAPTURED_AT, max_pending=max_pending)
+                         judge_settings=SETTINGS, k=k, clock=lambda: CAPTURED_AT, max_pending=max_pending)
 
 
 def captured(exporter: Exporter, outcome: str) -> float:
@@ -79,7 +79,7 @@ async def test_a_captured_line_loads_back_into_the_same_example_with_review_meta
         citations=("kb-1", "kb-9"), ground_truth="2 Jahre", category="warranty", pipeline="shop")
     unknowns = Example(id="5" * 32, question="q?")          # every optional field unknown (None)
     exporter = Exporter(window=60, capture=True)
-    capture = writer(path, exporter)
+    capture = writer(path, exporter, k=3)
     await capture.start()
     capture.offer(result(example, 0.5, ("Sie deckt Schäden auf dem Mond.",)), TRACE_ID, "shop")
     capture.offer(result(unknowns, None), unknowns.id, "shop")
@@ -88,7 +88,8 @@ async def test_a_captured_line_loads_back_into_the_same_example_with_review_meta
     loaded = list(datasets.load([path]))
     assert loaded == [example, unknowns]     # Example equality covers every field but `extra`
     assert dict(loaded[0].extra) == {
-        "metadata": {"trace_id": TRACE_ID, "pipeline_label": "shop", "judge": "lexical",
+        # The sidecar's --k and threshold: replayed at others, the figures differ (replay says so).
+        "metadata": {"trace_id": TRACE_ID, "pipeline_label": "shop", "k": 3, "judge": "lexical",
                      "judge_settings": {"threshold": 0.7},
                      "groundedness": 0.5,
                      "unsupported": ["Sie deckt Schäden auf dem Mond."],

@@ -816,6 +816,132 @@ def test_a_recorded_trace_the_judge_skipped_is_no_warning_of_an_example_scored(
     assert "warnings (1 of 1, on examples scored):\n  " + second in capsys.readouterr().out
 
 
+# --- a capture's recorded settings ----------------------------------------------------------------------
+
+WARRANTY = "The warranty lasts 2 years from the date of purchase."
+ON_THE_BORDER = "The warranty lasts for robots and aliens."
+"""2 of its 4 content terms (warranty, lasts) in WARRANTY: supported at a threshold of 0.5, not at 0.56."""
+K_WHY = "their retrieval figures (hit_rate, precision, recall, mrr, ndcg) are not the sidecar's"
+
+
+def sidecar(k: int, threshold: float) -> dict[str, Any]:
+    """The settings `ragmon serve --capture` records in each line's metadata."""
+    return {"k": k, "judge": "lexical", "judge_settings": {"threshold": threshold}}
+
+
+def captured(trace_id: str, metadata: dict[str, Any] | None, answer: str = "The warranty lasts 2 years.",
+             ) -> str:
+    """A line as `ragmon serve --capture` writes it, or without its metadata as a hand-written golden
+    example is. The relevant kb-1 is retrieved second: at k=1 it is missed, at k=5 found at rank 2."""
+    record: dict[str, Any] = {
+        "id": trace_id, "question": "How long does the warranty last?",
+        "contexts": [{"id": "kb-2", "text": "Returns are accepted within 30 days.", "score": 0.9},
+                     {"id": "kb-1", "text": WARRANTY, "score": 0.8}],
+        "answer": answer, "relevant_ids": ["kb-1"]}
+    if metadata is not None:
+        record |= {"metadata": {"trace_id": trace_id, "pipeline_label": "shop", **metadata,
+                                "groundedness": 1.0, "unsupported": [],
+                                "captured_at": "2026-12-04T20:00:00.000Z"},
+                   "needs_review": True}
+    return json.dumps(record) + "\n"
+
+
+def replayed_report(tmp_path: Path, lines: list[str], *flags: str, status: int = 0) -> dict[str, Any]:
+    data, report = tmp_path / "capture.jsonl", tmp_path / "r.json"
+    data.write_text("".join(lines), encoding="utf-8")
+    assert main(["replay", str(data), "--json", str(report), *flags]) == status
+    return json.loads(report.read_text(encoding="utf-8"))
+
+
+def means(report: dict[str, Any], *names: str) -> dict[str, float | None]:
+    return {name: report["aggregates"][name]["mean"] for name in names}
+
+
+def test_a_capture_made_at_another_k_says_so_and_which_k_gives_the_sidecars_figures(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # Replayed at the default --k 5, a capture the sidecar made at --k 1 had given hit_rate 1.0 where the
+    # dashboard showed 0.0, without a word.
+    lines = [captured("t1", sidecar(1, 0.56)), captured("t2", sidecar(1, 0.56))]
+    report = replayed_report(tmp_path, lines, "--gate", "hit_rate=0.9", "--markdown", str(tmp_path / "r.md"))
+    why = (f"2 examples were captured by a sidecar at --k 1, this run is at --k 5: {K_WHY} (pass --k 1 "
+           "to score as it did)")
+    assert capsys.readouterr().err == f"ragmon replay: warning: {why}\n"     # once, not once an example
+    assert report["warnings"] == [{"id": "t1", "warning": why}]
+    assert f"### Warnings (1)\n\n- `t1`: {why}\n" in (tmp_path / "r.md").read_text(encoding="utf-8")
+    # The figures are this run's, at k=5: kb-1 at rank 2 of 5 slots. The same lines without their
+    # metadata (a hand-written golden set) give the same report, with no warning, and the same exit.
+    assert means(report, "hit_rate", "precision", "recall", "mrr") == {
+        "hit_rate": 1.0, "precision": 0.2, "recall": 1.0, "mrr": 0.5}
+    hand_written = replayed_report(tmp_path, [captured("t1", None), captured("t2", None)],
+                                   "--gate", "hit_rate=0.9")
+    assert capsys.readouterr().err == ""
+    assert hand_written == {**report, "warnings": []}
+    # The flag named gives the sidecar's figures (kb-1 outside the top 1), and says nothing more.
+    at_one = replayed_report(tmp_path, lines, "--gate", "hit_rate=0.9", "--k", "1", status=1)
+    assert capsys.readouterr().err == ""
+    assert at_one["warnings"] == []
+    assert means(at_one, "hit_rate", "precision", "recall", "mrr") == {
+        "hit_rate": 0.0, "precision": 0.0, "recall": 0.0, "mrr": 0.0}
+
+
+def test_a_capture_judged_at_another_lexical_threshold_says_so_and_names_the_flag(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    # Replay never read metadata.judge_settings: a sidecar's --lexical-threshold 0.5 replayed at 0.56.
+    lines = [captured("t1", sidecar(5, 0.5), ON_THE_BORDER)]
+    report = replayed_report(tmp_path, lines)
+    why = ("1 example was captured by a sidecar at --lexical-threshold 0.5, this run is at "
+           "--lexical-threshold 0.56: their claim verdicts and the figures made of them (groundedness, "
+           "hallucination_rate, ...) are not the sidecar's (pass --lexical-threshold 0.5 to score as it did)")
+    assert capsys.readouterr().err == (f"ragmon replay: warning: {why}\n"
+                                       "ragmon replay: warning: no --gate given: the run passes whatever the "
+                                       "figures\n")
+    assert report["warnings"] == [{"id": "t1", "warning": why}]
+    assert means(report, "groundedness") == {"groundedness": 0.0}      # 2 of 4 terms: short of 0.56
+    # --quiet keeps it off the terminal, as the other warnings; the reports still say it.
+    assert replayed_report(tmp_path, lines, "--quiet", "--gate", "groundedness=0")["warnings"] == [
+        {"id": "t1", "warning": why}]
+    assert capsys.readouterr().err == ""
+    # A threshold set by its variable is named by it; the sidecar's threshold says nothing more.
+    monkeypatch.setenv("RAGMON_LEXICAL_THRESHOLD", "0.6")
+    [warning] = replayed_report(tmp_path, lines, "--gate", "groundedness=0")["warnings"]
+    assert "this run is at RAGMON_LEXICAL_THRESHOLD 0.6 (--lexical-threshold):" in warning["warning"]
+    report = replayed_report(tmp_path, lines, "--gate", "groundedness=0", "--lexical-threshold", "0.5")
+    assert (report["warnings"], means(report, "groundedness")) == ([], {"groundedness": 1.0})
+
+
+def test_a_capture_made_at_several_k_names_each_and_how_many_examples_this_run_scores_otherwise(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # Two captures joined, or a sidecar restarted with another --k: no single flag gives all its figures.
+    lines = [captured("t1", sidecar(5, 0.56)), captured("t2", sidecar(3, 0.56)),
+             captured("t3", sidecar(1, 0.56)), captured("t4", sidecar(1, 0.56))]
+    report = replayed_report(tmp_path, lines, "--gate", "groundedness=0.5")
+    why = ("the examples were captured at mixed --k: --k 1 (2 examples), --k 3 (1 example), --k 5 "
+           "(1 example); this run is at --k 5, so the retrieval figures (hit_rate, precision, recall, mrr, "
+           "ndcg) of 3 examples are not the sidecar's (replay each --k apart, passing it, to score as the "
+           "sidecar did)")
+    assert capsys.readouterr().err == f"ragmon replay: warning: {why}\n"
+    assert report["warnings"] == [{"id": "t2", "warning": why}]        # the first captured otherwise
+
+
+def test_only_the_records_a_capture_made_at_other_settings_are_counted(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    lines = [captured("t1", None),                                     # hand-written
+             captured("t2", sidecar(5, 0.56)),                         # this run's settings
+             captured("t3", {"k": 3}),                                 # a tool's own metadata, no capture's
+             captured("t4", {"judge": "lexical", "judge_settings": {}}),   # captured before k was recorded
+             captured("t5", {**sidecar(5, 0.56), "k": "three"}),       # a reviewer's edit: no --k value
+             captured("t6", {**sidecar(5, 0.7), "judge": "claude"}),   # no lexical threshold
+             captured("t7", sidecar(1, 0.56))]
+    report = replayed_report(tmp_path, lines, "--gate", "groundedness=0.5")
+    # k recorded by t2 and t6 (5, this run's) and t7 (1); every threshold read is this run's 0.56.
+    why = ("the examples were captured at mixed --k: --k 1 (1 example), --k 5 (2 examples); this run is at "
+           "--k 5, so the retrieval figures (hit_rate, precision, recall, mrr, ndcg) of 1 example are not "
+           "the sidecar's (replay each --k apart, passing it, to score as the sidecar did)")
+    assert (report["warnings"], capsys.readouterr().err) == ([{"id": "t7", "warning": why}],
+                                                             f"ragmon replay: warning: {why}\n")
+    assert report["examples"] == 7
+
+
 def test_closed_stderr_does_not_turn_a_pass_into_a_breach(ragmon_cmd: list[str], tmp_path: Path) -> None:
     # Started with file descriptor 2 closed (as some schedulers do), Python sets sys.stderr to None.
     # The gate holds (0.9778 >= 0.5), so the exit status must be 0, not a traceback's 1.

@@ -176,6 +176,13 @@ def blank_question(tracer: Tracer) -> None:
                 answer="The sky is blue.", ground_truth="  ")
 
 
+def on_the_border(tracer: Tracer) -> None:
+    """A claim with 2 of its 4 content terms (warranty, lasts) in its document: supported by a judge at a
+    threshold of 0.5, not at the default 0.56."""
+    ragmon_span(tracer, question="What does the warranty cover?", contexts=[{"id": "kb-1", "text": WARRANTY}],
+                answer="The warranty lasts for robots and aliens.", relevant_ids=["kb-1"])
+
+
 def search_only(tracer: Tracer) -> None:
     ragmon_span(tracer, question="warranty", contexts=[{"id": "a", "text": WARRANTY}], relevant_ids=["a"])
 
@@ -216,6 +223,8 @@ class Run:
     results: dict[str, dict[str, Any]]
     """`ragmon replay FILE --json`'s results, by id."""
     sent: dict[str, list[ReadableSpan]]
+    capture: Path
+    """The file the sidecar captured to."""
 
 
 def replayed(dataset: Path, out: Path) -> dict[str, dict[str, Any]]:
@@ -223,25 +232,38 @@ def replayed(dataset: Path, out: Path) -> dict[str, dict[str, Any]]:
     return {result["id"]: result for result in json.loads(out.read_text(encoding="utf-8"))["results"]}
 
 
-def captured_all(samples: Samples) -> bool:
-    return total(samples, "ragmon_captured_total", outcome="written") == len(TRACES)
+def captured(count: int) -> Callable[[Samples], bool]:
+    return lambda samples: total(samples, "ragmon_captured_total", outcome="written") == count
 
 
-@pytest.fixture(scope="module")
-def run(tmp_path_factory: pytest.TempPathFactory) -> Run:
-    folder = tmp_path_factory.mktemp("agreement")
+def serve_and_capture(folder: Path, traces: dict[str, Build], *flags: str) -> Run:
+    """`ragmon serve --capture` run with `flags` and sent `traces`, its capture replayed at the defaults."""
     capture = folder / "captured.jsonl"
-    sent = {name: spans_of(name, build) for name, build in TRACES.items()}
-    flags = ["--capture", str(capture), "--capture-below", "all", "--quiet", "50ms",
-             "--pipelines", ",".join(LISTED)]
-    with _serve_process(flags) as serve:
+    sent = {name: spans_of(name, build) for name, build in traces.items()}
+    flags = ("--capture", str(capture), "--capture-below", "all", "--quiet", "50ms", *flags)
+    with _serve_process(list(flags)) as serve:
         asyncio.run(export(serve.ready["http_port"], [span for spans in sent.values() for span in spans]))
-        samples = asyncio.run(wait_metrics(serve.ready["metrics_port"], captured_all))
+        samples = asyncio.run(wait_metrics(serve.ready["metrics_port"], captured(len(traces))))
         returncode, logs = serve.stop(signal.SIGTERM)
     assert returncode == 0, logs
     records = {r["id"]: r for r in map(json.loads, capture.read_bytes().split(b"\n")[:-1])}
     return Run(samples, {name: format(spans[0].context.trace_id, "032x") for name, spans in sent.items()},
-               records, replayed(capture, folder / "replayed.json"), sent)
+               records, replayed(capture, folder / "replayed.json"), sent, capture)
+
+
+@pytest.fixture(scope="module")
+def run(tmp_path_factory: pytest.TempPathFactory) -> Run:
+    return serve_and_capture(tmp_path_factory.mktemp("agreement"), TRACES, "--pipelines", ",".join(LISTED))
+
+
+TUNED = {"duplicates": duplicates, "on-the-border": on_the_border}
+
+
+@pytest.fixture(scope="module")
+def tuned(tmp_path_factory: pytest.TempPathFactory) -> Run:
+    """A sidecar at other settings than replay's defaults: `--k 1 --lexical-threshold 0.5`."""
+    return serve_and_capture(tmp_path_factory.mktemp("tuned"), TUNED, "--k", "1",
+                             "--lexical-threshold", "0.5")
 
 
 def sidecar_figures(samples: Samples, pipeline: str) -> dict[str, float | None]:
@@ -335,3 +357,47 @@ def test_the_same_spans_as_otlp_json_lines_replay_to_the_sidecars_figures(run: R
     for name, trace_id in run.trace_ids.items():
         assert results[trace_id]["metrics"] == sidecar_figures(run.samples, LABELS[name]), name
         assert results[trace_id]["claims"] == run.results[trace_id]["claims"], name
+
+
+def test_each_captured_line_records_the_sidecars_k_and_threshold(run: Run, tuned: Run) -> None:
+    """Replayed at another `--k` or `--lexical-threshold`, the figures differ: the lines say which."""
+    for records, k, threshold in ((run.records, 5, 0.56), (tuned.records, 1, 0.5)):
+        assert [(r["metadata"]["k"], r["metadata"]["judge_settings"]) for r in records.values()] == [
+            (k, {"threshold": threshold})] * len(records)
+
+
+def test_a_capture_replayed_at_other_settings_says_which_flags_give_the_sidecars_figures(
+        tuned: Run, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Replayed with its defaults, a capture from a sidecar at `--k 1 --lexical-threshold 0.5` had other
+    figures than the dashboard's (hit_rate 1.0 for its 0.0) without a word; the flags it names give them."""
+    capture, first = tuned.capture, next(iter(tuned.records))
+    assert main(["replay", str(capture), "--gate", "groundedness=0", "--json", str(tmp_path / "r.json")]) == 0
+    said = [
+        "2 examples were captured by a sidecar at --k 1, this run is at --k 5: their retrieval figures "
+        "(hit_rate, precision, recall, mrr, ndcg) are not the sidecar's (pass --k 1 to score as it did)",
+        "2 examples were captured by a sidecar at --lexical-threshold 0.5, this run is at "
+        "--lexical-threshold 0.56: their claim verdicts and the figures made of them (groundedness, "
+        "hallucination_rate, ...) are not the sidecar's (pass --lexical-threshold 0.5 to score as it did)"]
+    assert capsys.readouterr().err.splitlines() == [f"ragmon replay: warning: {why}" for why in said]
+    report = json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))
+    assert report["warnings"] == [{"id": first, "warning": why} for why in said]
+    # The defaults' figures, not the sidecar's: kb-3 found at rank 4 of 5 slots; 2 of 4 terms short of 0.56.
+    by_name = {name: {r["id"]: r["metrics"] for r in report["results"]}[trace_id]
+               for name, trace_id in tuned.trace_ids.items()}
+    assert (by_name["duplicates"]["hit_rate"], by_name["on-the-border"]["groundedness"]) == (1.0, 0.0)
+    assert sidecar_figures(tuned.samples, "duplicates")["hit_rate"] == 0.0
+    assert sidecar_figures(tuned.samples, "on-the-border")["groundedness"] == 1.0
+
+    assert main(["replay", str(capture), "--gate", "groundedness=0", "--json", str(tmp_path / "r.json"),
+                 "--k", "1", "--lexical-threshold", "0.5"]) == 0
+    assert capsys.readouterr().err == ""
+    report = json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))
+    results = {r["id"]: r["metrics"] for r in report["results"]}
+    assert report["warnings"] == []
+    for name, trace_id in tuned.trace_ids.items():
+        assert results[trace_id] == sidecar_figures(tuned.samples, name), name
+    # By hand: kb-1 alone in the top 1 is no relevant document (kb-3, kb-7); 2 of 4 terms hold at 0.5.
+    duplicates = results[tuned.trace_ids["duplicates"]]
+    assert {m: duplicates[m] for m in ("hit_rate", "precision", "recall", "mrr", "ndcg")} == dict.fromkeys(
+        ("hit_rate", "precision", "recall", "mrr", "ndcg"), 0.0)
+    assert results[tuned.trace_ids["on-the-border"]]["groundedness"] == 1.0
