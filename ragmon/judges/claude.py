@@ -15,8 +15,9 @@ Why it is shaped this way:
   unsupported verdict's reason names them for the user, since a claim supported past the cut would
   otherwise read as a hallucination.
 - Fail-closed: a reply that does not match the claims sent (a copy of a claim that could be of another),
-  lacks the tool call, ended for any reason but the tool call (cut off, refused, paused), cannot be read
-  or is malformed raises `ClaudeJudgeError`; nothing is ever guessed to be supported. A supporting id not
+  lacks the tool call, says anything besides it (text, another tool's call), ended for any reason but the
+  tool call (cut off, refused, paused), cannot be read (a key given twice in one JSON object too) or is
+  malformed raises `ClaudeJudgeError`; nothing is ever guessed to be supported. A supporting id not
   among the documents sent is discarded, and a "supported" verdict left with no real document behind it
   is not support: its reason says ragmon overrode it, and it is not cached on disk, so the next run asks.
 - Text quoted from a reply (an error body, a reason) has the credentials the call sent redacted: a
@@ -605,6 +606,65 @@ def _told_apart(copy: str, claim: str, others: Iterable[str]) -> bool:
     return all(_quotes(asked, other) for other in others if _quotes(copy, other))
 
 
+QUIET_BLOCKS = frozenset({"thinking", "redacted_thinking"})
+"""Blocks a reply may hold besides its tool call: the model's reasoning, which gives no verdict."""
+
+
+def _ours(block: Any) -> bool:
+    return getattr(block, "type", None) == "tool_use" and getattr(block, "name", None) == TOOL_NAME
+
+
+def _the_call(content: Sequence[Any]) -> Any:
+    """The reply's one record_verdicts call, alone in it but for the model's reasoning. A forced call comes
+    alone (the API writes no text before it, ends the turn at it, and calls no tool it was not offered):
+    anything more was swayed or rewritten on the way, and may say the opposite of the call. Read alone,
+    the call of a reply that also said "claim 2 is not supported", or called another tool to say so, gave
+    every claim supported."""
+    calls = [block for block in content if _ours(block)]
+    if len(calls) != 1:
+        raise ClaudeJudgeError(f"expected one {TOOL_NAME} tool call, got {len(calls)}")
+    if said := next(filter(None, (_besides(block) for block in content if not _ours(block))), None):
+        raise ClaudeJudgeError(f"reply holds {said} besides its {TOOL_NAME} call")
+    return calls[0]
+
+
+def _besides(block: Any) -> str | None:
+    """What a block other than the record_verdicts call says, or None when it says nothing: reasoning, or
+    text that is blank."""
+    kind = getattr(block, "type", None)
+    if kind in QUIET_BLOCKS:
+        return None
+    if kind == "text":
+        text = getattr(block, "text", None)
+        return None if isinstance(text, str) and not text.strip() else f"text ({_quoted(text)})"
+    if kind == "tool_use":
+        return f"a call of tool {_quoted(getattr(block, 'name', None))}"
+    return f"a {_quoted(kind)} block"
+
+
+def _keys_once(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object of a reply, each of its keys given once (`json.loads`'s `object_pairs_hook`). JSON allows
+    a key twice, and Python's parser keeps the last: a verdict saying `"supported": false` and then
+    `"supported": true` read as supported, and `"stop_reason"` given as `max_tokens` and then `tool_use`
+    as a completed call. Which the reply means cannot be told: a ValueError, as the SDK's parser raises for
+    a reply that is no JSON, so the reply is unreadable, never a verdict."""
+    read: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in read:
+            raise ValueError(f"it gives {_quoted(key)} twice in one JSON object, and which it means "
+                             "cannot be told")
+        read[key] = value
+    return read
+
+
+async def _message(reply: anthropic.AsyncAPIResponse[Any]) -> Any:
+    """The Message of a reply, as the SDK reads it, from a body that gives each key once (`_keys_once`): the
+    body is read twice, as the SDK's parser takes no hook, and a reply is a few kilobytes."""
+    message = await reply.parse()
+    json.loads(await reply.read(), object_pairs_hook=_keys_once)
+    return message
+
+
 def _quotes(copy: str, claim: str) -> bool:
     """Whether a verdict's copy of its claim is the claim sent: whole, or, of a claim longer than
     QUOTE_CHARS, its beginning, as the tool asks. A model counts characters loosely, so a beginning of at
@@ -895,7 +955,8 @@ class ClaudeJudge:
                     with self._billed(spent):
                         with self._api_errors(plan, attempts):
                             client = self._async_client().with_middleware(attempts.asynchronous)
-                            message = await client.messages.create(**request)
+                            message = await _message(await client.messages.with_raw_response.create(
+                                **request))
                         verdicts, usage = self._conclude(plan, batch, message, attempts)
                     fresh += verdicts
                     spent = _plus(spent, usage)
@@ -1153,11 +1214,7 @@ class ClaudeJudge:
         content = getattr(message, "content", None)
         if not isinstance(content, list):
             raise ClaudeJudgeError("reply has no list of content blocks")
-        calls = [b for b in content if getattr(b, "type", None) == "tool_use"
-                 and getattr(b, "name", None) == TOOL_NAME]
-        if len(calls) != 1:
-            raise ClaudeJudgeError(f"expected one {TOOL_NAME} tool call, got {len(calls)}")
-        tool_input = getattr(calls[0], "input", None)
+        tool_input = getattr(_the_call(content), "input", None)
         verdicts = tool_input.get("verdicts") if isinstance(tool_input, dict) else None
         if not isinstance(verdicts, list):
             raise ClaudeJudgeError("tool input has no 'verdicts' list")
