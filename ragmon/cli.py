@@ -29,7 +29,7 @@ from ragmon import __version__
 from ragmon.errors import MissingExtra, RagmonError, printable
 from ragmon.logs import logs_as_json
 from ragmon.options import FROM_ENVIRONMENT, NEGATIVE_VALUE
-from ragmon.stop_signals import SHUTDOWN_SIGNALS
+from ragmon.stop_signals import SHUTDOWN_SIGNALS, heeded
 
 SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "serve": ("ragmon.service", "run the OTLP sidecar: score live traces, export Prometheus metrics"),
@@ -306,12 +306,12 @@ def terminated_on_signal() -> Iterator[Callable[[], None]]:
 
 @contextlib.contextmanager
 def _replaced(handlers: Mapping[signal.Signals, Callable[[int, FrameType | None], None]]) -> Iterator[bool]:
-    """`handlers` installed for the block, over any but an ignored signal; each put back on the way out
-    if it is still there. Yields whether they were: only the main thread may set handlers (a program of
-    its own calling a subcommand from another thread keeps its own)."""
+    """`handlers` installed for the block over the signals `heeded` (one ignored when ragmon started stays
+    ignored, for `stop_on_signals` too, which comes later); each put back on the way out if it is still
+    there. Yields whether they were: only the main thread may set handlers (a program of its own calling a
+    subcommand from another thread keeps its own)."""
     try:
-        previous = {sig: signal.signal(sig, handler) for sig, handler in handlers.items()
-                    if signal.getsignal(sig) is not signal.SIG_IGN}
+        previous = {sig: signal.signal(sig, handlers[sig]) for sig in heeded(handlers)}
     except ValueError:
         yield False
         return

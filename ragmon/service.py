@@ -1024,8 +1024,8 @@ def log_memory(config: ServeConfig, claude: bool, limit: int | None) -> None:
 
 
 async def serve(config: ServeConfig, lanes: Sequence[Lane] | None = None) -> int:
-    """Run until SIGTERM or SIGINT, then drain; exit code 0 after a clean drain. A repeated signal, during
-    the drain or after it, changes nothing (`stop_on_signals`)."""
+    """Run until SIGTERM, SIGINT or SIGHUP (not one ignored at start), then drain; exit code 0 after a clean
+    drain. A repeated signal, during the drain or after it, changes nothing (`stop_on_signals`)."""
     stop = asyncio.Event()
     with stop_on_signals(stop):
         sidecar = Sidecar(config, lanes)

@@ -1,5 +1,5 @@
 """SIGTERM, SIGINT and SIGHUP as a request to stop, for the commands that run until told to (serve, demo's
-app).
+app), unless the process started with one ignored (`heeded`).
 
 This module stays light on purpose: the lexical worker processes import `SHUTDOWN_SIGNALS` through
 `ragmon.scoring`.
@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import signal
 import socket
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from types import FrameType
 
 SHUTDOWN_SIGNALS = frozenset({signal.SIGINT, signal.SIGTERM, signal.SIGHUP})
@@ -20,11 +21,31 @@ what a closed terminal or `docker kill -s HUP` (a "reload" habit) sends: ragmon 
 SIGHUP's default, ending the process at once, had lost the traces it held without a count. The sidecar's
 main process drains on each; its worker processes must not act on them (`ragmon.scoring.warm`)."""
 
+log = logging.getLogger("ragmon.stop_signals")
+
+
+def heeded(signals: Iterable[signal.Signals] = SHUTDOWN_SIGNALS) -> frozenset[signal.Signals]:
+    """Those of `signals` that are not ignored: a signal ignored when ragmon started stays ignored, the
+    convention of POSIX shells (a signal ignored on entry cannot be trapped) and of Python's own SIGINT.
+    `nohup` ignores SIGHUP so that a job outlives the user's logout; a shell script's background job
+    (`ragmon serve &`) starts with SIGINT ignored, so that a Ctrl-C meant for the script's foreground job
+    does not reach it. A handler put over either had the sidecar drain and exit on them.
+
+    SIGTERM ignored at start stays ignored too, the one rule for every command and every signal: nothing
+    ignores it by default, so whoever started ragmon asked for it (`trap '' TERM`, a supervisor meaning
+    its children to outlive its own stop), and `ragmon replay` and `calibrate` already left it ignored.
+    serve warns of it (`stop_on_signals`), since a pod's grace period then ends in SIGKILL.
+
+    Every handler ragmon installs first (`ragmon.cli`'s, asyncio.run's for SIGINT) goes only over a
+    signal not ignored, so an ignored one is still ignored when a later one asks here."""
+    return frozenset(sig for sig in signals if signal.getsignal(sig) is not signal.SIG_IGN)
+
 
 @contextlib.contextmanager
 def stop_on_signals(stop: asyncio.Event) -> Iterator[None]:
-    """Set `stop` on SIGTERM, SIGINT or SIGHUP inside the block; ignore them from its end until the process
-    exits.
+    """Set `stop` on SIGTERM, SIGINT or SIGHUP inside the block, each that is `heeded`; ignore them from its
+    end until the process exits. The ones left ignored are logged: the log is where a user looks when
+    SIGHUP or Ctrl-C does not stop it, and a SIGTERM that cannot drain it is a warning.
 
     The signal often comes twice: `timeout` signals the process and then its group, a user presses Ctrl-C
     again. Inside the block a repeat sets `stop` again, which changes nothing. After it, a repeat must
@@ -50,8 +71,10 @@ def stop_on_signals(stop: asyncio.Event) -> Iterator[None]:
     def request_stop(signum: int, frame: FrameType | None) -> None:
         loop.call_soon_threadsafe(stop.set)
 
-    for sig in SHUTDOWN_SIGNALS:
+    answered = heeded()
+    for sig in answered:
         signal.signal(sig, request_stop)
+    _log_ignored(SHUTDOWN_SIGNALS - answered)
     try:
         yield
     finally:
@@ -61,6 +84,18 @@ def stop_on_signals(stop: asyncio.Event) -> Iterator[None]:
         loop.remove_reader(reader.fileno())
         reader.close()
         writer.close()
+
+
+def _log_ignored(ignored: frozenset[signal.Signals]) -> None:
+    if not ignored:
+        return
+    names = sorted(sig.name for sig in ignored)
+    message = f"not stopping on {', '.join(names)}: ignored when ragmon started, so left ignored"
+    if signal.SIGTERM in ignored:
+        log.warning(f"{message}; SIGTERM will not drain it (a pod's grace period ends in SIGKILL, losing the "
+                    "traces it holds): start it without SIGTERM ignored", extra={"ignored_signals": names})
+    else:
+        log.info(message, extra={"ignored_signals": names})
 
 
 def _drain(reader: socket.socket) -> None:

@@ -31,6 +31,7 @@ from polling import wait_metrics
 
 from ragmon import instrument
 from ragmon.scrape import total
+from ragmon.stop_signals import SHUTDOWN_SIGNALS
 
 TRACES = 3
 DUMMY_KEY = "sk-ant-dummy-not-a-key"
@@ -51,13 +52,20 @@ class Serve:
         return err
 
 
+def heeding_signals() -> None:
+    """The sidecar under test answers every stop signal, though pytest may have started with one ignored
+    (`pytest &` in a script ignores SIGINT), which serve would then leave ignored, as it should."""
+    for sig in SHUTDOWN_SIGNALS:
+        signal.signal(sig, signal.SIG_DFL)
+
+
 @contextmanager
 def serve_in_own_group(args: list[str], env: dict[str, str]) -> Iterator[Serve]:
     environ = {k: v for k, v in os.environ.items() if not k.startswith(("RAGMON_", "ANTHROPIC_"))}
     command = [sys.executable, "-m", "ragmon.cli", "serve", "--http-listen", "127.0.0.1:0", "--grpc-listen",
                "off", "--metrics-listen", "127.0.0.1:0", "--log-format", "json", *args]
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-                               env={**environ, **env}, start_new_session=True)
+                               env={**environ, **env}, start_new_session=True, preexec_fn=heeding_signals)
     try:
         assert process.stderr is not None
         startup: list[dict[str, Any]] = []

@@ -38,7 +38,7 @@ from ragmon.demo.rag import PHASES, Answer, Question, Retriever, TemplateLLM, bu
 from ragmon.errors import RagmonError
 from ragmon.options import listen_address, positive_int
 from ragmon.otlp.misdirected import TRACES_PATH
-from ragmon.stop_signals import SHUTDOWN_SIGNALS, stop_on_signals
+from ragmon.stop_signals import heeded, stop_on_signals
 
 SERVICE_NAME = "policy-assistant"
 DEFAULT_ENDPOINT = "http://127.0.0.1:4318"
@@ -131,8 +131,7 @@ def _held_stop_signals() -> Iterator[list[int]]:
         received.append(signum)
 
     try:
-        previous = {sig: signal.signal(sig, hold) for sig in SHUTDOWN_SIGNALS
-                    if signal.getsignal(sig) is not signal.SIG_IGN}
+        previous = {sig: signal.signal(sig, hold) for sig in heeded()}
     except ValueError:  # not the main thread, which alone may set handlers: its caller keeps its own
         yield received
         return
@@ -153,9 +152,9 @@ def _stopped(signum: int, asked: int, args: argparse.Namespace) -> Stopped:
 
 async def serve(address: tuple[str, int], phase: str, *, endpoint: str = DEFAULT_ENDPOINT,
                 service_name: str = SERVICE_NAME) -> int:
-    """Answer `POST /ask` until SIGTERM or SIGINT, then flush the spans still queued. Spans it could not
-    export end it with an error (exit 2), as in a batch run: printed to stdout with exit 0, they looked
-    like a clean stop to whatever started the app."""
+    """Answer `POST /ask` until SIGTERM, SIGINT or SIGHUP (`stop_on_signals`), then flush the spans still
+    queued. Spans it could not export end it with an error (exit 2), as in a batch run: printed to stdout
+    with exit 0, they looked like a clean stop to whatever started the app."""
     retriever, llm = build(phase)
     exporter = _CheckedExporter(endpoint)
     provider = _provider(BatchSpanProcessor(exporter, schedule_delay_millis=SERVE_BATCH_DELAY_MS),

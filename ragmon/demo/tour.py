@@ -68,7 +68,7 @@ def run_tour() -> int:
                 [sys.executable, "-m", "ragmon.cli", "serve", "--http-listen", f"127.0.0.1:{http_port}",
                  "--grpc-listen", "off", "--metrics-listen", f"127.0.0.1:{metrics_port}", "--quiet", "200ms",
                  "--decision-wait", "5s", "--window", f"{WINDOW_SECONDS}s", "--log-level", "warning"],
-                stdout=log, stderr=subprocess.STDOUT, env=_without_user_settings())
+                stdout=log, stderr=subprocess.STDOUT, env=_without_user_settings(), preexec_fn=_heeds_sigterm)
         try:
             wait_for("the sidecar to be ready", lambda: _ready(metrics_port, sidecar), 60, checkpoint)
             _say(f"ready after {time.monotonic() - started:.1f}s\n")
@@ -166,6 +166,13 @@ def _say(text: str) -> None:
     """A line of the tour on stdout. A stdout that stops taking it (`| head`, a full disk) ends the tour
     with exit 2 and one line saying so, its sidecar stopped, not with a traceback called a bug in ragmon."""
     print_out(text + "\n", "the demo's progress")
+
+
+def _heeds_sigterm() -> None:
+    """The tour's sidecar stops on the SIGTERM the tour sends it, even when the tour started with SIGTERM
+    ignored (`trap '' TERM`): a signal ignored at start stays ignored in `ragmon serve`
+    (`ragmon.stop_signals.heeded`), and the tour then waited 60 s for a sidecar that never stopped."""
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 def _stop(sidecar: subprocess.Popen[bytes]) -> None:
