@@ -21,7 +21,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import _serve_process
 from opentelemetry.exporter.otlp.proto.common.trace_encoder import encode_spans
 from opentelemetry.sdk.resources import Resource
 from opentelemetry.sdk.trace import ReadableSpan, TracerProvider
@@ -31,6 +30,7 @@ from opentelemetry.trace import Tracer
 from otlp_json import otlp_json_doc
 from polling import wait_metrics
 from sdk_export import export
+from serve_cli import serve_cli
 
 from ragmon.cli import main
 from ragmon.model import METRIC_NAMES
@@ -241,7 +241,7 @@ def serve_and_capture(folder: Path, traces: dict[str, Build], *flags: str) -> Ru
     capture = folder / "captured.jsonl"
     sent = {name: spans_of(name, build) for name, build in traces.items()}
     flags = ("--capture", str(capture), "--capture-below", "all", "--quiet", "50ms", *flags)
-    with _serve_process(list(flags)) as serve:
+    with serve_cli(list(flags)) as serve:
         asyncio.run(export(serve.ready["http_port"], [span for spans in sent.values() for span in spans]))
         samples = asyncio.run(wait_metrics(serve.ready["metrics_port"], captured(len(traces))))
         returncode, logs = serve.stop(signal.SIGTERM)
