@@ -25,6 +25,18 @@ Taking FILE away for review (moving or deleting it, or copying it and cutting it
 logrotate's `copytruncate` does) is safe: the next batch starts a new FILE. A stream (`--capture
 /dev/stderr`, a named pipe) is written as it is, never read, locked or rotated.
 
+A stream never holds the sidecar up. Its reader is another process that may be late, stuck or gone, and
+a blocking open or write waited for it for ever: at start for a named pipe no one had opened yet, at the
+stop for a reader that had stopped reading, where only SIGKILL ended the sidecar. A timeout around such a
+call would not do: the thread blocked in the kernel keeps the process from exiting all the same. So FILE
+is opened and written without blocking (O_NONBLOCK). A named pipe without a reader at start is waited
+for, saying so, for `READER_WAIT_SECONDS` (the reader in a pod, a log shipper, may start a moment after
+the sidecar), then `ragmon serve` exits 2 naming it. While running, a reader that takes nothing for
+`STALL_SECONDS` has the lines of the batch counted `error` and logged, as one that went away has (EPIPE:
+Python ignores SIGPIPE), and the next batch tries again, so a reader that comes back gets lines again;
+the stop waits no longer than that for it either. A line cut short in a pipe is ended with a newline
+before the next, so the reader sees one broken line, not two run together.
+
 A trace is captured once, across restarts too. After a crash or a container restart the app's OTLP
 exporter resends a batch that was never acknowledged, though FILE may already hold its trace; FILE (or
 FILE and FILE.1) would then hold one id twice, and `ragmon replay` refuses such a file. So the writer
@@ -62,7 +74,8 @@ replay refuses stops it reading the whole file), `backlog` or `error` (an I/O er
 to its last complete line, so it always loads). Every loss is also logged, so whoever looks for a trace
 id in FILE and finds none can learn why: a backlog once per batch the flusher writes after it, with the
 number dropped, rather than once per example while the disk is behind; a line too large or a write error
-once a minute, with the number since.
+once a minute, with the number since, and the write errors since the last such line once more at the
+close, as no scrape counts them once the sidecar has stopped.
 """
 
 from __future__ import annotations
@@ -70,14 +83,17 @@ from __future__ import annotations
 import asyncio
 import codecs
 import contextlib
+import errno
 import fcntl
 import json
 import logging
 import math
 import os
 import re
+import select
 import socket
 import stat
+import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -99,6 +115,15 @@ ALL = math.inf
 """`--capture-below all`: every scored example, whatever its groundedness."""
 MAX_PENDING = 1_000
 """Lines waiting for the disk; as many examples as the default score queue holds."""
+STALL_SECONDS = 2.0
+"""How long a stream's reader may take nothing before the lines waiting for it are given up: the pending
+queue holds the examples that come meanwhile, and the stop waits no longer for it."""
+READER_WAIT_SECONDS = 10.0
+"""How long start-up waits for a process to open a named pipe FILE for reading: ten times the second or
+so a log shipper started beside the sidecar takes. A stop signal meanwhile takes effect when it ends,
+well inside a pod's 30 s grace period."""
+_READER_POLL_SECONDS = 0.1
+"""How often start-up tries the named pipe again: a reader's open is not announced to a writer."""
 
 
 def threshold(text: str) -> float:
@@ -212,7 +237,7 @@ def read_held(path: Path) -> Held:
     of ours is never held whole, and no line is held longer than replay would hold it (`_long_line_id`),
     so a file that is not ours (no newline, `/dev/zero` copied) cannot fill memory."""
     try:
-        if stat.S_ISFIFO(os.stat(path).st_mode):
+        if _is_fifo(path):
             return Held()  # opened to read, a named pipe waits for its writer: the sidecar, which hung
         handle = path.open("rb")
     except FileNotFoundError:
@@ -312,9 +337,24 @@ def _line_id(raw: bytes) -> str | None:
         return None
 
 
+def _is_fifo(path: Path) -> bool:
+    try:
+        return stat.S_ISFIFO(os.stat(path).st_mode)
+    except OSError:
+        return False
+
+
+class NoReader(OSError):
+    """FILE is a named pipe that no process has open for reading."""
+
+
+class _Stalled(OSError):
+    """A stream's reader took nothing for `STALL_SECONDS`, or was still behind at the stop."""
+
+
 class RotatingFile:
     """FILE plus one older generation FILE.1. Not thread-safe: the writer calls it from one thread at
-    a time."""
+    a time, except `give_up`."""
 
     def __init__(self, path: Path, max_bytes: int) -> None:
         self.path = path
@@ -327,6 +367,12 @@ class RotatingFile:
         """The generation now in FILE.1; -1 is whatever FILE.1 held at start."""
         self._handle: IO[bytes] | None = None
         self._size = 0
+        self._stalled_since: float | None = None
+        """Since when a stream's reader has left no room for a write: None while it takes what is written."""
+        self._give_up_at = math.inf
+        """When the stop stops waiting for a stream's reader (`give_up`)."""
+        self._torn = False
+        """Whether a line was cut short in a stream (its reader still has the part written)."""
         self._regular = True
         """Whether FILE is a regular file. A stream (`/dev/stderr`, a named pipe) has no size to bound and
         is never rotated: renamed, the pipe (or, as root, `/dev/stderr` itself) became FILE.1, and the
@@ -334,8 +380,17 @@ class RotatingFile:
 
     def open(self) -> None:
         """Append to what an earlier run left; its size counts towards the bound. A new file is readable
-        by its owner alone (0600): it holds production text, whatever the process's umask allows."""
-        self._handle = os.fdopen(os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600), "ab")
+        by its owner alone (0600): it holds production text, whatever the process's umask allows. Opened
+        without blocking, which a regular file ignores: a named pipe without a reader is `NoReader` at
+        once, and a write its reader has no room for waits only as long as `_await_room` allows."""
+        try:
+            descriptor = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NONBLOCK, 0o600)
+        except OSError as exc:
+            if exc.errno == errno.ENXIO and _is_fifo(self.path):
+                raise NoReader(errno.ENXIO, "no process has the named pipe open for reading",
+                               str(self.path)) from None
+            raise
+        self._handle = os.fdopen(descriptor, "ab", buffering=0)
         self._regular = stat.S_ISREG(os.fstat(self._handle.fileno()).st_mode)
         self._size = self._handle.tell() if self._regular else 0  # a pipe's tell() is "Illegal seek"
 
@@ -348,18 +403,56 @@ class RotatingFile:
             if self._handle is None:
                 self.open()
             self._follow_path()
+            if self._torn:
+                self._put(b"\n")
             for line in lines:
                 if self._regular and self._size and self._size + len(line) > self.max_bytes:
                     self._rotate()
-                assert self._handle is not None
-                self._handle.write(line)
-                self._handle.flush()
+                self._put(line)
                 self._size += len(line)
                 done.append(self.generation)
+        except _Stalled as exc:  # kept open: its reader holds the pipe, and what was written stays in it
+            return done, exc
         except OSError as exc:
             self._abandon()
             return done, exc
         return done, None
+
+    def give_up(self, within: float) -> None:
+        """From the event loop, at the stop: wait no longer than `within` seconds from now for a stream's
+        reader, even one that takes a little now and then."""
+        self._give_up_at = time.monotonic() + within
+
+    def _put(self, data: bytes) -> None:
+        """Write all of `data`: a stream takes what its pipe has room for, and the rest when its reader
+        makes room. Part of a line in a stream is `_torn` until the rest follows."""
+        view = memoryview(data)
+        while view:
+            assert self._handle is not None
+            written = self._handle.write(view)
+            if written is None:  # no room at all: the reader is behind
+                self._await_room()
+                continue
+            view = view[written:]
+            self._stalled_since = None
+            self._torn = bool(view)
+
+    def _await_room(self) -> None:
+        """Wait for the stream's reader to make room, until `STALL_SECONDS` after it last left none (the
+        whole stall, not each write: a reader stuck for minutes costs each batch nothing), or the stop's
+        `give_up`."""
+        now = time.monotonic()
+        if self._stalled_since is None:
+            self._stalled_since = now
+        stalled_until = self._stalled_since + STALL_SECONDS
+        if now >= min(stalled_until, self._give_up_at):
+            why = ("was still behind when the sidecar stopped" if self._give_up_at < stalled_until
+                   else f"took nothing for {STALL_SECONDS:g} s")
+            raise _Stalled(errno.EAGAIN, f"the reader of the stream {why}", str(self.path))
+        assert self._handle is not None
+        poller = select.poll()
+        poller.register(self._handle.fileno(), select.POLLOUT)
+        poller.poll(math.ceil((min(stalled_until, self._give_up_at) - now) * 1000))
 
     def resume(self, held: Held) -> None:
         """Open FILE as an earlier run left it (`held`, read just now): a torn last line of ours is cut
@@ -368,9 +461,7 @@ class RotatingFile:
             os.truncate(self.path, held.complete)
         self.open()
         if held.torn_line is None and held.size > held.complete:
-            assert self._handle is not None
-            self._handle.write(b"\n")
-            self._handle.flush()
+            self._put(b"\n")
             self._size += 1
 
     def _follow_path(self) -> None:
@@ -416,13 +507,17 @@ class RotatingFile:
         self.open()
 
     def _abandon(self) -> None:
-        """After a failed write: drop the handle and cut off a partly written line."""
+        """After a failed write: drop the handle and cut off a partly written line. A stream's part line
+        went with the pipe's content when its reader did (EPIPE) and the handle closed."""
         handle, self._handle = self._handle, None
+        self._torn = False
+        self._stalled_since = None
         if handle is not None:
             with contextlib.suppress(OSError):
                 handle.close()
-        with contextlib.suppress(OSError):
-            os.truncate(self.path, self._size)
+        if self._regular:
+            with contextlib.suppress(OSError):
+                os.truncate(self.path, self._size)
 
     def close(self) -> None:
         if self._handle is not None:
@@ -446,8 +541,9 @@ class CaptureWriter:
     def __init__(self, path: Path, *, below: float, max_bytes: int, count: Callable[[str, str], None],
                  judge_settings: Mapping[str, Any], k: int | None = None,
                  clock: Callable[[], datetime] = _utc_now, max_pending: int = MAX_PENDING,
-                 flag: Flag = CAPTURE) -> None:
+                 flag: Flag = CAPTURE, reader_wait: float = READER_WAIT_SECONDS) -> None:
         """`judge_settings` and `k` are the sidecar's, which each line records (`record`)."""
+        self._reader_wait = reader_wait
         self.below = below
         self._named = f"the capture file ({flag.named})"
         """How a start-up error names FILE: with the setting to change, RAGMON_CAPTURE in a manifest."""
@@ -468,6 +564,9 @@ class CaptureWriter:
         self._write_errors = LineLimit()
         """A write failure recurs with each batch (a full disk): one line a minute per error, as the
         budget file and the verdict cache warn once, the losses counted in `ragmon_captured_total`."""
+        self._unsaid_losses = 0
+        """Examples lost to write errors since the last line saying so."""
+        self._last_error: OSError | None = None
         self._too_large_lines = LineLimit()
         self._lock: int | None = None
         """FILE's lock (`_lock`), held from start to close."""
@@ -478,7 +577,7 @@ class CaptureWriter:
     async def start(self) -> None:
         """Read the ids the files hold and open FILE now, so a path that cannot be written (or read)
         stops `ragmon serve` at start-up."""
-        older, current = await asyncio.to_thread(self._resume)
+        older, current = await self._resume_when_read()
         self._held = {self.file.rotated_generation: set(older.ids), self.file.generation: set(current.ids)}
         _log_held(self.file.rotated, older, mended=False)
         _log_held(self.file.path, current, mended=True)
@@ -486,6 +585,27 @@ class CaptureWriter:
         log.info("capturing examples", extra={"path": str(self.file.path), "below": self.below,
                                               "max_bytes": self.file.max_bytes,
                                               "ids_held": len(older.ids) + len(current.ids)})
+
+    async def _resume_when_read(self) -> tuple[Held, Held]:
+        """`_resume`, waiting `reader_wait` seconds for a process to open a named pipe FILE for reading,
+        saying so: a reader started with the sidecar (a log shipper in its pod) may come a moment later,
+        and an exit at once had the sidecar restarted in a back-off longer than that. Past the wait, a
+        reader that never came is a path or a pod set up wrong: exit 2 naming it."""
+        deadline = asyncio.get_running_loop().time() + self._reader_wait
+        waiting = False
+        while True:
+            try:
+                return await asyncio.to_thread(self._resume)
+            except NoReader:
+                if asyncio.get_running_loop().time() >= deadline:
+                    raise InputError(f"no process reads {self._named}, a named pipe (waited "
+                                     f"{self._reader_wait:g} s for one): start its reader first; ragmon only "
+                                     "writes it", source=str(self.file.path)) from None
+                if not waiting:
+                    waiting = True
+                    log.info("waiting for a process to open the capture pipe for reading",
+                             extra={"path": str(self.file.path), "wait_seconds": self._reader_wait})
+                await asyncio.sleep(_READER_POLL_SECONDS)
 
     def _resume(self) -> tuple[Held, Held]:
         """In a thread: FILE locked, what FILE.1 and FILE hold, then FILE opened with its last line
@@ -508,6 +628,8 @@ class CaptureWriter:
         older, current = held
         try:
             self.file.resume(current)
+        except NoReader:
+            raise
         except OSError as exc:
             raise InputError(f"cannot write {self._named}: {_why_unwritable(self.file.path, exc)}",
                              source=str(self.file.path)) from None
@@ -552,10 +674,8 @@ class CaptureWriter:
                 batch, self._pending = self._pending, []
                 generations, error = await asyncio.to_thread(self.file.write, [line for *_, line in batch])
                 self._settle(batch, generations)
-                if error is not None and (suppressed := self._write_errors.admit(str(error))) is not None:
-                    log.warning(more_like_it("cannot write the capture file; examples lost", suppressed),
-                                extra={"path": str(self.file.path), "error": str(error),
-                                       "count": len(batch) - len(generations)})
+                if error is not None:
+                    self._write_failed(error, len(batch) - len(generations))
                 if self._backlogged:
                     log.warning("capture file fell behind; examples lost",
                                 extra={"path": str(self.file.path), "count": self._backlogged,
@@ -563,6 +683,19 @@ class CaptureWriter:
                     self._backlogged = 0
             if self._closing:
                 return
+
+    def _write_failed(self, error: OSError, lost: int) -> None:
+        """Say it once a minute for each error, with the number of examples lost since the last line."""
+        self._unsaid_losses += lost
+        self._last_error = error
+        if (suppressed := self._write_errors.admit(str(error))) is not None:
+            self._say_losses(suppressed)
+
+    def _say_losses(self, suppressed: int = 0) -> None:
+        log.warning(more_like_it("cannot write the capture file; examples lost", suppressed),
+                    extra={"path": str(self.file.path), "error": str(self._last_error),
+                           "count": self._unsaid_losses})
+        self._unsaid_losses = 0
 
     def _settle(self, batch: Sequence[tuple[str, str, bytes]], generations: Sequence[int]) -> None:
         """Count a written batch, remember where its ids went, and forget the ids of lines no longer in
@@ -577,12 +710,16 @@ class CaptureWriter:
             del self._held[generation]
 
     async def close(self) -> None:
-        """Write what is queued, then close the file."""
+        """Write what is queued, then close the file; a stream's reader is waited for `STALL_SECONDS` at
+        most."""
         flusher, self._flusher = self._flusher, None
         if flusher is not None:
             self._closing = True
+            self.file.give_up(STALL_SECONDS)
             self._wake.set()
             await flusher
+        if self._unsaid_losses:  # at the stop: /metrics has closed, so no scrape will count them either
+            self._say_losses()
         await asyncio.to_thread(self.file.close)
         self._unlock()
 
