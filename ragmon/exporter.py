@@ -178,7 +178,7 @@ _UNITS = 2**60
 """Groundedness is summed in whole units of 2^-60, exactly: a float running sum made three answers at 0.7
 a window mean of 0.6999999999999998, which an alert or panel threshold at 0.7 takes as below it, while
 `replay --gate groundedness=0.7` held on the same answers. A float in [2^-7, 1] is a whole number of units;
-below that, a unit is 2^-61 of the score at most."""
+a smaller one is rounded to one, off by half a unit (2^-61) at most."""
 
 
 class _Ring:
