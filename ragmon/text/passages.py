@@ -152,7 +152,9 @@ class Passage:
         if missing and any(map(may_be_date, missing)):
             low = _prepared(self._numbers_text())
             if self._dates is None:
-                self._dates, self._outside = dates_in(low, self.numbers)
+                # `_dates` last: a thread sharing this passage takes it as the sign that both are read.
+                dates, self._outside = dates_in(low, self.numbers)
+                self._dates = dates
             missing = frozenset(number for number in missing - self._dates if not may_be_date(number)
                                 or not loosely_dated(number, low, self.numbers, self._outside))
         return missing
@@ -178,7 +180,9 @@ class Passage:
 
 def _written(low: str, number: float) -> bool:
     """Whether the prepared text has `number` in plain digits that the number scan reads as exactly that
-    number: "30" in "30 days", but not in "130", "30,000", "30.5", "30 million" or "-30". False only means
+    number: "30" in "30 days", but not in "130", "30,000", "30.5", "30 million", "-30", "30_000", "$30M" or
+    "30:00 million". It must never say yes where the scan reads another number: a passage whose numbers an
+    earlier claim had read would then judge the same claim otherwise. False only means
     "not this way" ("1,30" states 30 too, as a list), or "not among the first `places` the digits occur
     at": looking at each of them in Python made a long run of digits cost seconds."""
     if number < 0 or number == math.inf:  # 309 digits or more: "inf" is no way to write it ("information")
@@ -191,10 +195,14 @@ def _written(low: str, number: float) -> bool:
 
 
 _MANY_NUMBERS = 64
-_BEFORE_NUMBER = frozenset("0123456789.,-\u2212")
-"""Characters before digits that make them part of another number, or maybe a negative one ("-20")."""
-_NUMBER_ENDS = re.compile(r"(?![0-9]|[.,][0-9]|" + SCALES + ")")
-"""Where a number in digits the scan reads ends: no more digits, decimals, groups or scale follow."""
+_BEFORE_NUMBER = frozenset("0123456789.,_-\u2212")
+"""Characters before digits that make them part of another number ("12_345"), or maybe a negative one
+("-20")."""
+_NUMBER_ENDS = re.compile(r"(?![0-9]|[.,_][0-9]|(?:mn|m|b)\b|(?::00)?(?:" + SCALES + "))")
+"""Where a number in digits the scan reads ends: no more digits, decimals, groups ("60_000", which code
+writes for 60,000) or scale follow, nor a currency's scale letter ("$2M", which `numbers_in` reads as 2
+million: "5m" is left to the scan too), nor a whole hour's ":00" before a scale ("9:00 million" is read
+"9 million")."""
 
 
 _TERM_BYTES = 40
