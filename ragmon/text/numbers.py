@@ -73,7 +73,9 @@ hold none). Found by its own pattern, which opens with a literal the regex engin
 pattern it made the engine try every character (+2% of the scoring time)."""
 _DIGITS_AND_SCALE = re.compile(r"([0-9.,]+)[\s-]?([^\W\d_]*)")
 """The digits, and the scale word after them: a letter of any script ("milhões" had crashed the judge)."""
-_MONEY_SCALE = re.compile(r"([$€£¥][0-9][0-9,]*(?:\.[0-9]+)?)(mn|m|b)\b")
+MONEY_SCALE_LETTERS = r"(?:mn|m|b)\b"
+"""After a currency sign "m" and "b" are millions and billions: its digits alone are not the number."""
+_MONEY_SCALE = re.compile(r"([$€£¥][0-9][0-9,]*(?:\.[0-9]+)?)(" + MONEY_SCALE_LETTERS + ")")
 """After a currency sign "m" and "b" are millions and billions ("$310M", "€1.5B"): there they are no
 metres or minutes."""
 
