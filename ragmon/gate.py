@@ -11,6 +11,7 @@ from __future__ import annotations
 import difflib
 import math
 import re
+import shlex
 import string
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -97,6 +98,7 @@ def parse_gate(text: str, flag: Flag = GATE) -> Gate:
 
 def parse_gates(texts: Sequence[str], flag: Flag = GATE) -> tuple[Gate, ...]:
     """`flag` names the variable too when the values came from RAGMON_GATE (ragmon.options.flag_of)."""
+    _refuse_list(flag, texts)
     return _once(flag, tuple(parse_gate(text, flag) for text in texts))
 
 
@@ -105,6 +107,7 @@ def parse_drop(text: str, flag: Flag = MAX_DROP) -> DropGate:
 
 
 def parse_drops(texts: Sequence[str], flag: Flag = MAX_DROP) -> tuple[DropGate, ...]:
+    _refuse_list(flag, texts)
     return _once(flag, tuple(parse_drop(text, flag) for text in texts))
 
 
@@ -121,18 +124,26 @@ METRIC_SYNONYMS = {"faithfulness": "groundedness", "response_relevancy": "answer
 lead back to. Only names that can mean nothing else: ragas's `context_precision` and `context_recall`
 judge the contexts against the reference answer, which ragmon's `precision` and `recall` do not."""
 _KNOWN = (*METRIC_NAMES, *METRIC_SYNONYMS)
-_LIST_SEPARATOR = re.compile(r"\s*[,;]\s*")
-_PAIR = re.compile(r"[^=]+=[^=]+")
-"""One NAME=VALUE of a list (`_refuse_list`): a name and a value around one `=`."""
+_LISTED = r"([^\s,;=<>≥≤]+)\s*(>=|<=|=>|=<|==|=|>|<|≥|≤)\s*([^\s,;=<>≥≤]+)"
+"""One gate of a list (`_refuse_list`): NAME=VALUE, or NAME, a comparison and VALUE as `_COMPARED` reads
+one; neither holds a list's separator."""
+_ONE_LISTED = re.compile(_LISTED)
+_ALL_LISTED = re.compile(rf"\s*{_LISTED}(?:(?:\s*[,;]\s*|\s+){_LISTED})*[\s,;]*")
+_Listed = tuple[str, str, str]
+"""A listed gate's NAME, comparison (`=` for none) and VALUE."""
 _AT_K = re.compile(r"(.+?)(?:@|_at_)([0-9]+|k)", re.IGNORECASE)
 """A metric's name with a cut-off: `ndcg@10`, `Recall@k`, `precision_at_5`."""
 
 
+def _form(flag: Flag) -> str:
+    return "NAME=DELTA" if flag.option == MAX_DROP.option else "NAME=VALUE"
+
+
 def _metric_value(flag: Flag, what: str, text: str) -> tuple[str, float]:
     """NAME=VALUE with a known metric name and a value in [0, 1], as every metric is."""
-    form = "NAME=DELTA" if flag.option == MAX_DROP.option else "NAME=VALUE"
+    form = _form(flag)
     given = flag.given(repr(text))
-    _refuse_list(flag, given, form, text)
+    _refuse_list(flag, [text])
     compared = _COMPARED.fullmatch(text)
     if compared is not None:
         # Read as NAME=VALUE, `groundedness>=0.85` was an "unknown metric 'groundedness>'"; its direction is
@@ -158,21 +169,60 @@ def _metric_value(flag: Flag, what: str, text: str) -> tuple[str, float]:
     return name, value
 
 
-def _refuse_list(flag: Flag, given: str, form: str, text: str) -> None:
-    """Several NAME=VALUE in one value. Only a variable's value is a list, split at commas (ragmon.cli): the
+def _refuse_list(flag: Flag, texts: Sequence[str]) -> None:
+    """Several gates in one value. Only a variable's value is a list, split at commas (ragmon.cli): the
     command line repeats the flag. Separated by spaces or semicolons, as many tools' list variables are
     (`RAGMON_GATE="groundedness=0.85 hallucination_rate=0.1"`), the rest had been read as the first's value
-    and refused as "threshold '0.85 hallucination_rate=0.1' is not a number"."""
-    listed = _LIST_SEPARATOR.split(text.strip())
-    if len(listed) == 1:
-        listed = text.split()
-    if len(listed) < 2 or not all(_PAIR.fullmatch(part) for part in listed):
-        return
+    and refused as "threshold '0.85 hallucination_rate=0.1' is not a number". A variable's `texts` are its
+    comma-separated parts, judged and suggested whole: told of one part alone, a user who copied the
+    suggestion lost the other parts' gates, and CI passed on fewer."""
+    listed = [_listed(text) for text in texts]
     if flag.variable is not None:
-        raise InputError(f"{given}: separate them with commas ({flag.variable}={','.join(listed)})")
-    one_each = " ".join(f"{flag.option} {part}" for part in listed)
-    raise InputError(f"{given}: give one {form} per {flag.option} ({one_each}); a comma-separated list "
-                     f"is for {variable('replay', flag.option)}")
+        if any(len(gates) > 1 for gates in listed):
+            _refuse_variable_list(flag, texts, listed)
+        return
+    for text, gates in zip(texts, listed, strict=True):
+        if len(gates) > 1:
+            one_each = " ".join(f"{flag.option} {shlex.quote(_normalised(gate))}" for gate in gates)
+            raise InputError(f"{flag.given(repr(text))}: give one {_form(flag)} per {flag.option} "
+                             f"({one_each}); a comma-separated list is for {variable('replay', flag.option)}"
+                             f"{_uncompared(flag, gates)}")
+
+
+def _refuse_variable_list(flag: Flag, texts: Sequence[str], listed: Sequence[list[_Listed]]) -> None:
+    """The variable's whole value with commas between every gate; a part that is no gate is kept as
+    written, for its own error once the value is a list. Quoted for a shell, as the value is pasted into
+    one."""
+    parts = [",".join(map(_normalised, gates)) if gates else text.strip() for text, gates in
+             zip(texts, listed, strict=True)]
+    gates = [gate for part in listed for gate in part]
+    raise InputError(f"{flag.given(repr(','.join(texts)))}: separate them with commas "
+                     f"({flag.variable}={shlex.quote(','.join(parts))}){_uncompared(flag, gates)}")
+
+
+def _listed(text: str) -> list[_Listed]:
+    """The gates `text` wholly consists of, separated by commas, semicolons or white space; none for a text
+    that is anything else. Written with a comparison (`groundedness>=0.85 hallucination_rate<0.1`), a list
+    had been read as one gate and told to write "groundedness=0.85 hallucination_rate<0.1"."""
+    if _ALL_LISTED.fullmatch(text) is None:
+        return []
+    return [(found[1], found[2], found[3]) for found in _ONE_LISTED.finditer(text)]
+
+
+def _normalised(gate: _Listed) -> str:
+    """NAME=VALUE, as a gate is given: without a comparison, a percentage as its share (`_as_share`). So
+    no `>` is suggested unquoted, which a shell would read as sending the output to a file."""
+    name, _, raw = gate
+    return f"{name}={_as_share(raw)}"
+
+
+def _uncompared(flag: Flag, gates: Sequence[_Listed]) -> str:
+    """Why the suggestion dropped the comparisons a list was written with: the flag decides each metric's
+    direction (`_direction`)."""
+    compared = dict.fromkeys(name for name, comparison, _ in gates if comparison != "=")
+    if not compared:
+        return ""
+    return f"; without a comparison: {'; '.join(_direction(flag, name) for name in compared)}"
 
 
 def _as_share(raw: str) -> str:

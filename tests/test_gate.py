@@ -254,6 +254,24 @@ def test_a_comma_list_on_the_command_line_is_told_to_repeat_the_flag(parse: Call
     (parse_drop, "groundedness=0.02; recall=0.05",
      "--max-drop 'groundedness=0.02; recall=0.05': give one NAME=DELTA per --max-drop (--max-drop "
      "groundedness=0.02 --max-drop recall=0.05); a comma-separated list is for RAGMON_MAX_DROP"),
+    # Written with comparisons, a list was one gate, told to write "groundedness=0.85 hallucination_rate<0.1";
+    # with `>=` in each, told to type `--gate groundedness>=0.85`, which a shell reads as a redirection.
+    (parse_gate, "groundedness>=0.85 hallucination_rate<0.1",
+     "--gate 'groundedness>=0.85 hallucination_rate<0.1': give one NAME=VALUE per --gate (--gate "
+     "groundedness=0.85 --gate hallucination_rate=0.1); a comma-separated list is for RAGMON_GATE; without a "
+     "comparison: groundedness is always a minimum; hallucination_rate is always a maximum"),
+    (parse_gate, "groundedness>=85% hallucination_rate>=0.1",
+     "--gate 'groundedness>=85% hallucination_rate>=0.1': give one NAME=VALUE per --gate (--gate "
+     "groundedness=0.85 --gate hallucination_rate=0.1); a comma-separated list is for RAGMON_GATE; without a "
+     "comparison: groundedness is always a minimum; hallucination_rate is always a maximum"),
+    (parse_drop, "recall ≥ 0.05; groundedness=0.02",
+     "--max-drop 'recall ≥ 0.05; groundedness=0.02': give one NAME=DELTA per --max-drop (--max-drop "
+     "recall=0.05 --max-drop groundedness=0.02); a comma-separated list is for RAGMON_MAX_DROP; without a "
+     "comparison: a --max-drop DELTA is always a maximum, the most recall may fall below the baseline's"),
+    # A value the shell would expand is suggested quoted (it is then refused as no number, by name).
+    (parse_gate, "groundedness=0.85 recall=$RECALL",
+     "--gate 'groundedness=0.85 recall=$RECALL': give one NAME=VALUE per --gate (--gate groundedness=0.85 "
+     "--gate 'recall=$RECALL'); a comma-separated list is for RAGMON_GATE"),
 ])
 def test_a_list_separated_otherwise_is_told_to_repeat_the_flag(parse: Callable[[str], object], text: str,
                                                                 message: str) -> None:
@@ -263,23 +281,39 @@ def test_a_list_separated_otherwise_is_told_to_repeat_the_flag(parse: Callable[[
     assert str(info.value) == message
 
 
-@pytest.mark.parametrize("separated", ["groundedness=0.85 hallucination_rate=0.1",
-                                       "groundedness=0.85;hallucination_rate=0.1"])
-def test_a_variable_listing_gates_with_spaces_or_semicolons_is_told_to_use_commas(
-        separated: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-        capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize(("name", "value", "told"), [
     # As many tools' list variables are written. Was "threshold '0.85 hallucination_rate=0.1' is not a
     # number", naming the second gate as the first's value.
+    ("RAGMON_GATE", "groundedness=0.85 hallucination_rate=0.1",
+     "(RAGMON_GATE=groundedness=0.85,hallucination_rate=0.1)"),
+    ("RAGMON_GATE", "groundedness=0.85;hallucination_rate=0.1",
+     "(RAGMON_GATE=groundedness=0.85,hallucination_rate=0.1)"),
+    # Commas and spaces: the suggestion was of the part after the comma alone, and copied, it lost the
+    # groundedness gate (recall=0.05 and mrr=0.1 in the second).
+    ("RAGMON_GATE", "groundedness=0.5, hallucination_rate=0.5 answer_relevance=0.1",
+     "(RAGMON_GATE=groundedness=0.5,hallucination_rate=0.5,answer_relevance=0.1)"),
+    ("RAGMON_MAX_DROP", "recall=0.05 groundedness=0.02, mrr=0.1",
+     "(RAGMON_MAX_DROP=recall=0.05,groundedness=0.02,mrr=0.1)"),
+    # A part that is no gate is kept, for its own error once the rest are separated.
+    ("RAGMON_GATE", "groundedness=0.5 recall=0.5, precision",
+     "(RAGMON_GATE=groundedness=0.5,recall=0.5,precision)"),
+    ("RAGMON_GATE", "groundedness>=0.85 hallucination_rate<0.1",
+     "(RAGMON_GATE=groundedness=0.85,hallucination_rate=0.1); without a comparison: groundedness is always "
+     "a minimum; hallucination_rate is always a maximum"),
+])
+def test_a_variable_listing_gates_otherwise_is_told_its_whole_value_with_commas(
+        name: str, value: str, told: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
     without_ragmon_variables(monkeypatch)
-    monkeypatch.setenv("RAGMON_GATE", separated)
+    monkeypatch.setenv(name, value)
     data = tmp_path / "golden.jsonl"
     data.write_text(json.dumps({"id": "e1", "question": "When does the store open?",
                                 "contexts": [{"id": "store", "text": STORE}], "answer": SUPPORTED[0]}) + "\n",
                     encoding="utf-8")
     assert main(["replay", str(data), "--quiet"]) == EXIT_ERROR
+    option = "--gate" if name == "RAGMON_GATE" else "--max-drop"
     assert capsys.readouterr().err == (
-        f"ragmon replay: error: RAGMON_GATE {separated!r} (--gate): separate them with commas "
-        "(RAGMON_GATE=groundedness=0.85,hallucination_rate=0.1)\n")
+        f"ragmon replay: error: {name} {value!r} ({option}): separate them with commas {told}\n")
 
 
 @pytest.mark.parametrize(("parse", "text", "message"), [
