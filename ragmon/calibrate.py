@@ -30,6 +30,7 @@ import os
 import re
 import stat
 import time
+import unicodedata
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -157,29 +158,73 @@ OFFSET_UNITS = (("UTF-16 code units (as JavaScript and Java count a string)", "u
 
 
 def _text_mismatch(answer: str, start: int, end: int, text: object) -> str | None:
-    """Why a span's `text` is not the answer's text at its offsets; None when it is, white space at either end
-    aside (it marks no claim, `match_claims`). Offsets count characters, as Python does (an emoji is one):
-    offsets a tool counted in UTF-16 code units or UTF-8 bytes land one unit further per emoji before
-    the span, and had silently labelled the wrong words, or the next sentence; the unit is named when
-    the text is there in it, with the characters meant."""
+    """Why a span's `text` is not the answer's text at its offsets; None when it is, as `_same_text` compares.
+    Offsets count characters, as Python does (an emoji is one): offsets a tool counted in UTF-16 code
+    units or UTF-8 bytes land one unit further per emoji before the span, and had silently labelled the
+    wrong words, or the next sentence; the unit is named when the text is there in it, with the
+    characters meant."""
     if not isinstance(text, str):
         return f"text must be the string the span marks, got {json_type(text)}"
-    if answer[start:end].strip() == text.strip():
+    if _same_text(answer[start:end], text):
         return None
     for unit, encoding, width in OFFSET_UNITS:
         encoded = answer.encode(encoding, "surrogatepass")
         before, marked = (encoded[:start * width].decode(encoding, "replace"),
                           encoded[start * width:end * width].decode(encoding, "replace"))
-        if marked.strip() == text.strip():
+        if _same_text(marked, text):
             return (f'start {start} and end {end} count {unit}: its text "{clip(text, QUOTED)}" is '
                     f"characters {len(before)}-{len(before) + len(marked)}, and offsets count characters "
                     "(code points, as Python does: an emoji is one)")
-    return (f'characters {start}-{end} of the answer are "{clip(answer[start:end], QUOTED)}", not its text '
-            f'"{clip(text, QUOTED)}" (offsets count characters, code points: an emoji is one)')
+    there, given = (unicodedata.normalize("NFC", s) for s in (answer[start:end], text))
+    differ = _first_difference(_comparable(there), _comparable(given))
+    return (f'characters {start}-{end} of the answer are "{_quoted_around(there, differ)}", not its text '
+            f'"{_quoted_around(given, differ)}" (offsets count characters, code points: an emoji is one)')
+
+
+def _same_text(marked: str, text: str) -> bool:
+    """Whether a span's `text` is what its offsets mark, in the form a labelling tool may have rewritten:
+    copied text loses or gains white space (a double space, CRLF for LF) and an editor may store accents
+    decomposed (NFD), while the offsets still count the answer's own characters; white space at either
+    end marks no claim (`match_claims`)."""
+    return _comparable(marked) == _comparable(text)
+
+
+def _comparable(text: str) -> str:
+    """`text` in NFC, with each run of white space one space, and none at either end."""
+    return " ".join(unicodedata.normalize("NFC", text).split())
+
+
+def _first_difference(one: str, other: str) -> int:
+    """Where two strings first differ; the shorter one's length when it begins the other."""
+    return next((i for i, (a, b) in enumerate(zip(one, other, strict=False)) if a != b),
+                min(len(one), len(other)))
+
+
+def _in_original(text: str, index: int) -> int:
+    """Where in `text` (in NFC) the character at `index` of `_comparable(text)` is (or the white space it
+    stands for); past its end, the end of its last word."""
+    seen = 0
+    for word in re.finditer(r"\S+", text):
+        if index <= seen + len(word[0]):
+            return word.start() + index - seen
+        seen += len(word[0]) + 1
+    return len(text.rstrip())
+
+
+def _quoted_around(text: str, differ: int) -> str:
+    """`text` (in NFC) quoted for a span whose text is not the answer's, around where the two first differ,
+    `differ` counting as `_comparable` does; escaped (`printable`: a tab, a line end show as written), at
+    most QUOTED of its characters. Cut from the start and with white space collapsed, as a label warning
+    quotes a sentence, a difference past the cut or in white space showed the same words twice."""
+    if len(text) <= QUOTED:
+        return printable(text)
+    first = max(0, min(_in_original(text, differ) - QUOTED // 3, len(text) - QUOTED))
+    last = first + QUOTED
+    return f"{'…' * (first > 0)}{printable(text[first:last])}{'…' * (last < len(text))}"
 
 
 QUOTED = 60
-"""Characters of a sentence quoted in a label warning."""
+"""Characters of a sentence quoted in a label warning, or in the error for a span whose text is not there."""
 WARNINGS_SHOWN = 10
 """Label warnings printed; the rest are counted: a file labelled with one systematic slip would bury the
 figures under one line per example."""

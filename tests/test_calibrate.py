@@ -908,7 +908,20 @@ def cycles(*spans: dict[str, Any]) -> dict[str, Any]:
      'characters 30-51 of the answer are "Helmets cost 5 euros.", not its text "Helmets are free." (offsets '
      "count characters, code points: an emoji is one)"),
     ({"start": 30, "end": 51, "text": 21}, "text must be the string the span marks, got a number"),
-], ids=["utf-16 units", "utf-16 units past the end", "utf-8 bytes", "other text", "text not a string"])
+    # Text copied with its white space changed is still found at the offsets a tool counted otherwise.
+    ({"start": 32, "end": 53, "text": "Helmets  cost 5 euros."},
+     'start 32 and end 53 count UTF-16 code units (as JavaScript and Java count a string): its text "Helmets '
+     'cost 5 euros." is characters 30-51, and offsets count characters (code points, as Python does: an '
+     "emoji is one)"),
+    ({"start": 36, "end": 57, "text": "Helmets cost\n5 euros."},
+     'start 36 and end 57 count UTF-8 bytes: its text "Helmets cost 5 euros." is characters 30-51, and '
+     "offsets count characters (code points, as Python does: an emoji is one)"),
+    # "5 0 euros" is not "5 euros"; the tab had been quoted as a space, unlike the file.
+    ({"start": 30, "end": 51, "text": "Helmets cost 5\t0 euros."},
+     'characters 30-51 of the answer are "Helmets cost 5 euros.", not its text "Helmets cost 5\\t0 euros." '
+     "(offsets count characters, code points: an emoji is one)"),
+], ids=["utf-16 units", "utf-16 units past the end", "utf-8 bytes", "other text", "text not a string",
+        "utf-16 units, text spaced otherwise", "utf-8 bytes, text with a line end", "a tab where none is"])
 def test_a_span_whose_text_is_not_the_answers_there_is_refused_naming_the_characters_meant(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], span: dict[str, Any], why: str) -> None:
     data = write_dataset(tmp_path / "labelled.jsonl", [cycles(span)])
@@ -947,3 +960,54 @@ def test_a_claim_another_span_marks_by_a_word_is_not_said_to_be_marked_by_punctu
     assert out.startswith("1 labelled example: 2 claims, 2 labelled unsupported; 1 response labelled "
                           "hallucinated\n")
     assert "warning" not in out
+
+
+def day_pass(id_: str, first: str, end: int, text: str) -> dict[str, Any]:
+    """An answer of two sentences, the first labelled unsupported by characters 0-`end` and `text`."""
+    return {"id": id_, "question": "q?", "contexts": [{"id": "c", "text": "A day pass costs 12 pounds."}],
+            "answer": f"{first} It covers unlimited rides.",
+            "labels": {"hallucinated": True, "spans": [{"start": 0, "end": end, "text": text}]}}
+
+
+def test_a_span_whose_text_differs_only_in_white_space_or_accent_form_labels_its_sentence(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Offsets right, text as a labelling tool rewrote it: a double space as one, CRLF as LF, accents
+    decomposed (NFD: "e" then U+0301) against the answer's composed ones or the other way, a tab for a
+    space. Each had ended the whole run with exit 2. "Le café coûte 15 euros." is characters 0-23 composed,
+    0-25 decomposed (two accents, a character each)."""
+    composed, decomposed = "Le caf\u00e9 co\u00fbte 15 euros.", "Le cafe\u0301 cou\u0302te 15 euros."
+    records = [
+        day_pass("ws", "A day pass costs 15  pounds.", 28, "A day pass costs 15 pounds."),
+        day_pass("crlf", "A day pass costs\r\n15 pounds.", 28, "A day pass costs\n15 pounds."),
+        day_pass("nfd text", composed, 23, decomposed),
+        day_pass("nfd answer", decomposed, 25, composed),
+        {**cycles({"start": 30, "end": 51, "text": "Helmets cost\t5 euros."}), "id": "tab"},
+    ]
+    data = write_dataset(tmp_path / "labelled.jsonl", records)
+    assert main(["calibrate", str(data)]) == 0
+    assert capsys.readouterr().out.startswith(
+        "5 labelled examples: 11 claims, 5 labelled unsupported; 5 responses labelled hallucinated\n")
+    assert [(item.example.id, item.unsupported) for item in load_labelled([data])] == [
+        ("ws", (True, False)), ("crlf", (True, False)), ("nfd text", (True, False)),
+        ("nfd answer", (True, False)), ("tab", (False, True, False))]
+
+
+def test_a_span_whose_text_differs_past_sixty_characters_is_quoted_where_it_differs(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The sentence is characters 27-141 (114 long); the text says 30 minutes where it says 45, at
+    character 73 of both, after a tab for a space at 9 that does not count. Both are quoted from 20
+    characters before the difference (53) for 60 characters: quoted from their start, both had read "An
+    annual membership costs 90 pounds and covers unlimited r…", the same words twice."""
+    sentence = ("An annual membership costs 90 pounds and covers unlimited rides of up to 45 minutes each, "
+                "on any bike in the city.")
+    text = sentence.replace("45", "30").replace("annual ", "annual\t")
+    record = {"id": "L", "question": "q", "contexts": [{"id": "d1", "text": "Bikes are free on Sundays."}],
+              "answer": f"Bikes are free on Sundays. {sentence}",
+              "labels": {"hallucinated": True, "spans": [{"start": 27, "end": 141, "text": text}]}}
+    data = write_dataset(tmp_path / "labelled.jsonl", [record])
+    assert main(["calibrate", str(data)]) == 2
+    assert capsys.readouterr().err == (
+        f"ragmon calibrate: error: {data}:1: example 'L': characters 27-141 of the answer are "
+        '"…ited rides of up to 45 minutes each, on any bike in the city…", not its text "…ited rides '
+        'of up to 30 minutes each, on any bike in the city…" (offsets count characters, code points: an '
+        "emoji is one) (field 'labels.spans[0]')\n")
