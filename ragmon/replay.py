@@ -510,7 +510,7 @@ def _replay(args: argparse.Namespace, started: tuple[datetime, float], checkpoin
     # With --target the build answers anew: there is no sidecar's figure to score as it did.
     settings = () if target is not None else _other_settings(examples, args)
     if not args.quiet:
-        for _, said in settings:
+        for said in settings:
             note(f"ragmon replay: warning: {said}")
     caveats = () if baseline is None else tuple(baselines.caveats(baseline, examples))
     if not args.quiet:
@@ -544,7 +544,7 @@ def _replay(args: argparse.Namespace, started: tuple[datetime, float], checkpoin
     gc.freeze()
     try:
         reports = [replace(report, skipped=(*not_rag, *report.skipped),
-                           warnings=(*settings, *_scored(set_aside, report)))
+                           warnings=_scored(set_aside, report))
                    for report in score_runs(examples, judge, _config(args), args.repeat, progress,
                                             skip_judge_errors=args.judge_errors == "skip",
                                             concurrency=args.llm_concurrency)]
@@ -557,7 +557,7 @@ def _replay(args: argparse.Namespace, started: tuple[datetime, float], checkpoin
                           1.0 if args.min_pass_rate is None else args.min_pass_rate)
         report, comparison = reports[0], comparisons[0]
         incomplete = _judge_failed(judge, reports, examples, _max_skipped(args))
-        _write_reports(report, results, args, _run_info(started), incomplete, comparison)
+        _write_reports(report, results, args, _run_info(started), incomplete, comparison, settings)
     finally:
         progress.close()
         gc.unfreeze()
@@ -569,7 +569,8 @@ def _replay(args: argparse.Namespace, started: tuple[datetime, float], checkpoin
         if args.repeat > len(reports):
             note(f"judge {judge.name} is deterministic: scored once, not {args.repeat} times")
         runs = f"scored {len(reports)} times; figures below are from run 1\n" if len(reports) > 1 else ""
-        summary = text.render(report, results, incomplete=incomplete, comparison=comparison)
+        summary = text.render(report, results, incomplete=incomplete, comparison=comparison,
+                              run_warnings=settings)
         print_out(runs + summary, "the summary")
     if incomplete is not None:
         raise RunIncomplete(incomplete)
@@ -661,15 +662,16 @@ def _judge_failed(judge: Judge, reports: Sequence[Report], examples: Sequence[Ex
 
 def _write_reports(report: Report, results: Sequence[GateResult], args: argparse.Namespace,
                    run_info: junit.RunInfo, incomplete: str | None,
-                   comparison: baselines.Comparison | None) -> None:
+                   comparison: baselines.Comparison | None, run_warnings: Sequence[str]) -> None:
     """Every requested file, and the CI step summary when GitHub Actions provides one."""
     page = functools.cache(lambda: markdown.render(report, results, worst=args.worst, incomplete=incomplete,
-                                                   comparison=comparison))
+                                                   comparison=comparison, run_warnings=run_warnings))
     _write_all(args, as_json=lambda: json_report.render(report, results, incomplete=incomplete,
-                                                        comparison=comparison),
+                                                        comparison=comparison, run_warnings=run_warnings),
                as_markdown=page,
                as_junit=lambda: junit.render(report, results, worst=args.worst, run=run_info,
-                                             incomplete=incomplete, comparison=comparison))
+                                             incomplete=incomplete, comparison=comparison,
+                                             run_warnings=run_warnings))
 
 
 def _write_error_reports(args: argparse.Namespace, message: str, run_info: junit.RunInfo, *,
@@ -772,44 +774,61 @@ _SCORED_WITH = {capture.K: f"retrieval figures ({', '.join(RETRIEVAL_METRICS)})"
 """What a sidecar setting that a capture records (`capture.recorded_settings`) changes, by its flag."""
 
 
-def _other_settings(examples: Sequence[Example], args: argparse.Namespace) -> tuple[tuple[str, str], ...]:
+def _ranked(example: Example) -> bool:
+    """Whether its retrieval figures change with k: without relevant ids they are undefined at any k, and
+    with nothing retrieved 0 at any k. Production captures mostly record no relevant ids: counting them
+    warned of retrieval figures no example had."""
+    return bool(example.relevant_ids) and bool(example.contexts)
+
+
+def _judged(example: Example) -> bool:
+    """Whether a judge decides its claims, the only verdicts a threshold moves: an abstention (no claim)
+    and an answer with no contexts to support it get theirs without one."""
+    return verdicts_without_judge(example, example_claims(example)) is None
+
+
+_DEPENDS = {capture.K: _ranked, capture.THRESHOLD: _judged}
+"""Whether an example's figures depend on the setting, by its flag: one whose figures are the same at
+any value is not counted, whatever value it records."""
+
+
+def _other_settings(examples: Sequence[Example], args: argparse.Namespace) -> tuple[str, ...]:
     """A warning for each setting this run scores with other than the sidecar that captured the examples,
-    as (the first such example's id, what to say), for the terminal and the reports alike: replayed at
-    the default --k 5, a capture made at `--k 1` gave other retrieval figures than the dashboard's
-    without a word. The figures stay this run's, as asked; the warning names the flag that gives the
-    sidecar's. The threshold matters only to a lexical judge, and a record no capture wrote records none."""
+    for the terminal and the reports alike: replayed at the default --k 5, a capture made at `--k 1` gave
+    other retrieval figures than the dashboard's without a word. The figures stay this run's, as asked;
+    the warning names the flag that gives the sidecar's. Of the run, not of an example: the reports list
+    it apart from the examples' warnings (their `run_warnings`). The threshold matters only to a lexical
+    judge, and a record no capture wrote records none."""
     ours: dict[str, float] = {capture.K: args.k}
     if args.judge == "lexical":
         ours[capture.THRESHOLD] = args.lexical_threshold
-    recorded: dict[str, list[tuple[str, float]]] = {flag: [] for flag in ours}
+    recorded: dict[str, list[float]] = {flag: [] for flag in ours}
     for example in examples:
         for flag, value in capture.recorded_settings(example).items():
-            if flag in recorded:
-                recorded[flag].append((example.id, value))
+            if flag in recorded and _DEPENDS[flag](example):
+                recorded[flag].append(value)
     return tuple(warning for flag, values in recorded.items()
                  if (warning := _differing(flag_of(args, flag), ours[flag], values)) is not None)
 
 
-def _differing(flag: Flag, ours: float, recorded: Sequence[tuple[str, float]]) -> tuple[str, str] | None:
+def _differing(flag: Flag, ours: float, recorded: Sequence[float]) -> str | None:
     """The warning for one setting, None when every example recording it was scored at ours: the value
     the examples record and the flag to pass, or, recorded at several values, each with its count."""
-    other = [example_id for example_id, value in recorded if value != ours]
+    other = sum(value != ours for value in recorded)
     if not other:
         return None
-    counts = Counter(value for _, value in recorded)
+    counts = Counter(recorded)
     run, changed = flag.given(str(ours)), _SCORED_WITH[flag.option]
     if len(counts) == 1:
         (value,) = counts
-        said = (f"{_examples(len(recorded))} captured by a sidecar at {flag.option} {value}, this run is at "
+        return (f"{_examples(len(recorded))} captured by a sidecar at {flag.option} {value}, this run is at "
                 f"{run}: their {changed} are not the sidecar's (pass {flag.option} {value} to score as it "
                 f"did)")
-    else:
-        each = ", ".join(f"{flag.option} {value} ({_examples(count, verb=False)})"
-                         for value, count in sorted(counts.items()))
-        said = (f"the examples were captured at mixed {flag.option}: {each}; this run is at {run}, so the "
-                f"{changed} of {_examples(len(other), verb=False)} are not the sidecar's (replay each "
-                f"{flag.option} apart, passing it, to score as the sidecar did)")
-    return other[0], said
+    each = ", ".join(f"{flag.option} {value} ({_examples(count, verb=False)})"
+                     for value, count in sorted(counts.items()))
+    return (f"the examples were captured at mixed {flag.option}: {each}; this run is at {run}, so the "
+            f"{changed} of {_examples(other, verb=False)} are not the sidecar's (replay each "
+            f"{flag.option} apart, passing it, to score as the sidecar did)")
 
 
 def _examples(count: int, *, verb: bool = True) -> str:

@@ -862,12 +862,19 @@ def test_a_capture_made_at_another_k_says_so_and_which_k_gives_the_sidecars_figu
     # Replayed at the default --k 5, a capture the sidecar made at --k 1 had given hit_rate 1.0 where the
     # dashboard showed 0.0, without a word.
     lines = [captured("t1", sidecar(1, 0.56)), captured("t2", sidecar(1, 0.56))]
-    report = replayed_report(tmp_path, lines, "--gate", "hit_rate=0.9", "--markdown", str(tmp_path / "r.md"))
+    report = replayed_report(tmp_path, lines, "--gate", "hit_rate=0.9", "--markdown", str(tmp_path / "r.md"),
+                             "--junit", str(tmp_path / "r.xml"))
     why = (f"2 examples were captured by a sidecar at --k 1, this run is at --k 5: {K_WHY} (pass --k 1 "
            "to score as it did)")
-    assert capsys.readouterr().err == f"ragmon replay: warning: {why}\n"     # once, not once an example
-    assert report["warnings"] == [{"id": "t1", "warning": why}]
-    assert f"### Warnings (1)\n\n- `t1`: {why}\n" in (tmp_path / "r.md").read_text(encoding="utf-8")
+    said = capsys.readouterr()
+    assert said.err == f"ragmon replay: warning: {why}\n"     # once, not once an example
+    # Of the run, not of its first example: it had been filed as t1's ("t1: 2 examples were ..."). Every
+    # report says it apart from the examples' own warnings (there are none here).
+    assert (report["run_warnings"], report["warnings"]) == ([why], [])
+    assert f"### Warnings (1)\n\n- {why}\n" in (tmp_path / "r.md").read_text(encoding="utf-8")
+    summary = f"gate hit_rate >= 0.9: ok (1 >= 0.9)\nwarning: {why}\nPASS\n"
+    assert said.out.endswith(summary)
+    assert ET.parse(tmp_path / "r.xml").findtext("system-out", "").endswith(summary)
     # The figures are this run's, at k=5: kb-1 at rank 2 of 5 slots. The same lines without their
     # metadata (a hand-written golden set) give the same report, with no warning, and the same exit.
     assert means(report, "hit_rate", "precision", "recall", "mrr") == {
@@ -875,11 +882,11 @@ def test_a_capture_made_at_another_k_says_so_and_which_k_gives_the_sidecars_figu
     hand_written = replayed_report(tmp_path, [captured("t1", None), captured("t2", None)],
                                    "--gate", "hit_rate=0.9")
     assert capsys.readouterr().err == ""
-    assert hand_written == {**report, "warnings": []}
+    assert hand_written == {**report, "run_warnings": []}
     # The flag named gives the sidecar's figures (kb-1 outside the top 1), and says nothing more.
     at_one = replayed_report(tmp_path, lines, "--gate", "hit_rate=0.9", "--k", "1", status=1)
     assert capsys.readouterr().err == ""
-    assert at_one["warnings"] == []
+    assert at_one["run_warnings"] == []
     assert means(at_one, "hit_rate", "precision", "recall", "mrr") == {
         "hit_rate": 0.0, "precision": 0.0, "recall": 0.0, "mrr": 0.0}
 
@@ -895,18 +902,17 @@ def test_a_capture_judged_at_another_lexical_threshold_says_so_and_names_the_fla
     assert capsys.readouterr().err == (f"ragmon replay: warning: {why}\n"
                                        "ragmon replay: warning: no --gate given: the run passes whatever the "
                                        "figures\n")
-    assert report["warnings"] == [{"id": "t1", "warning": why}]
+    assert report["run_warnings"] == [why]
     assert means(report, "groundedness") == {"groundedness": 0.0}      # 2 of 4 terms: short of 0.56
     # --quiet keeps it off the terminal, as the other warnings; the reports still say it.
-    assert replayed_report(tmp_path, lines, "--quiet", "--gate", "groundedness=0")["warnings"] == [
-        {"id": "t1", "warning": why}]
+    assert replayed_report(tmp_path, lines, "--quiet", "--gate", "groundedness=0")["run_warnings"] == [why]
     assert capsys.readouterr().err == ""
     # A threshold set by its variable is named by it; the sidecar's threshold says nothing more.
     monkeypatch.setenv("RAGMON_LEXICAL_THRESHOLD", "0.6")
-    [warning] = replayed_report(tmp_path, lines, "--gate", "groundedness=0")["warnings"]
-    assert "this run is at RAGMON_LEXICAL_THRESHOLD 0.6 (--lexical-threshold):" in warning["warning"]
+    [warning] = replayed_report(tmp_path, lines, "--gate", "groundedness=0")["run_warnings"]
+    assert "this run is at RAGMON_LEXICAL_THRESHOLD 0.6 (--lexical-threshold):" in warning
     report = replayed_report(tmp_path, lines, "--gate", "groundedness=0", "--lexical-threshold", "0.5")
-    assert (report["warnings"], means(report, "groundedness")) == ([], {"groundedness": 1.0})
+    assert (report["run_warnings"], means(report, "groundedness")) == ([], {"groundedness": 1.0})
 
 
 def test_a_capture_made_at_several_k_names_each_and_how_many_examples_this_run_scores_otherwise(
@@ -920,7 +926,7 @@ def test_a_capture_made_at_several_k_names_each_and_how_many_examples_this_run_s
            "ndcg) of 3 examples are not the sidecar's (replay each --k apart, passing it, to score as the "
            "sidecar did)")
     assert capsys.readouterr().err == f"ragmon replay: warning: {why}\n"
-    assert report["warnings"] == [{"id": "t2", "warning": why}]        # the first captured otherwise
+    assert report["run_warnings"] == [why]
 
 
 def test_only_the_records_a_capture_made_at_other_settings_are_counted(
@@ -937,9 +943,57 @@ def test_only_the_records_a_capture_made_at_other_settings_are_counted(
     why = ("the examples were captured at mixed --k: --k 1 (1 example), --k 5 (2 examples); this run is at "
            "--k 5, so the retrieval figures (hit_rate, precision, recall, mrr, ndcg) of 1 example are not "
            "the sidecar's (replay each --k apart, passing it, to score as the sidecar did)")
-    assert (report["warnings"], capsys.readouterr().err) == ([{"id": "t7", "warning": why}],
-                                                             f"ragmon replay: warning: {why}\n")
+    assert (report["run_warnings"], capsys.readouterr().err) == ([why], f"ragmon replay: warning: {why}\n")
     assert report["examples"] == 7
+
+
+def edited(line: str, **fields: Any) -> str:
+    """`line` with `fields` set, or left out where None."""
+    record = json.loads(line)
+    for name, value in fields.items():
+        if value is None:
+            del record[name]
+        else:
+            record[name] = value
+    return json.dumps(record) + "\n"
+
+
+def test_examples_whose_retrieval_figures_are_the_same_at_any_k_are_not_counted_for_k(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # A sidecar at --k 1 captured them; replayed at the default 5. Without relevant ids (as production
+    # traces mostly are) the five retrieval figures are undefined at any k, and with nothing retrieved
+    # they are 0 at any k: both had been counted, warning of retrieval figures that were the sidecar's.
+    lines = [edited(captured("t1", sidecar(1, 0.56)), relevant_ids=None),
+             edited(captured("t2", sidecar(1, 0.56)), contexts=[])]
+    report = replayed_report(tmp_path, lines, "--gate", "groundedness=0")
+    assert (capsys.readouterr().err, report["run_warnings"]) == ("", [])
+    assert means(report, "hit_rate", "precision") == {"hit_rate": 0.0, "precision": 0.0}   # t2's alone
+    # One whose relevant kb-1 was retrieved (rank 2) is counted, alone: found at k 5, missed at k 1.
+    report = replayed_report(tmp_path, [*lines, captured("t3", sidecar(1, 0.56))], "--gate", "groundedness=0")
+    why = (f"1 example was captured by a sidecar at --k 1, this run is at --k 5: {K_WHY} (pass --k 1 to "
+           "score as it did)")
+    assert (capsys.readouterr().err, report["run_warnings"]) == (f"ragmon replay: warning: {why}\n", [why])
+
+
+def test_examples_no_judge_decides_are_not_counted_for_the_threshold(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # A sidecar at --lexical-threshold 0.5 captured them; replayed at the default 0.56. An abstention has
+    # no claim, a retrieval with no answer neither, and the claims of an answer with nothing retrieved
+    # are unsupported without a judge: no threshold moves their figures, yet each had been counted.
+    lines = [captured("u1", sidecar(5, 0.5), "I don't know."),
+             edited(captured("u2", sidecar(5, 0.5)), answer=None),
+             edited(captured("u3", sidecar(5, 0.5)), contexts=[])]
+    report = replayed_report(tmp_path, lines, "--gate", "hit_rate=0")
+    assert (capsys.readouterr().err, report["run_warnings"]) == ("", [])
+    # u3's claim alone has a verdict: unsupported, as nothing was retrieved.
+    assert report["aggregates"]["groundedness"] | {"ci": None} == {"mean": 0.0, "n": 1, "ci": None}
+    # ON_THE_BORDER's claim, judged against WARRANTY, is counted, alone.
+    report = replayed_report(tmp_path, [*lines, captured("u4", sidecar(5, 0.5), ON_THE_BORDER)],
+                             "--gate", "hit_rate=0")
+    why = ("1 example was captured by a sidecar at --lexical-threshold 0.5, this run is at "
+           "--lexical-threshold 0.56: their claim verdicts and the figures made of them (groundedness, "
+           "hallucination_rate, ...) are not the sidecar's (pass --lexical-threshold 0.5 to score as it did)")
+    assert (capsys.readouterr().err, report["run_warnings"]) == (f"ragmon replay: warning: {why}\n", [why])
 
 
 def test_closed_stderr_does_not_turn_a_pass_into_a_breach(ragmon_cmd: list[str], tmp_path: Path) -> None:
@@ -994,7 +1048,7 @@ def test_an_error_replaces_the_previous_runs_reports(ragmon_cmd: list[str], tmp_
         "examples": 0,
         "aggregates": {},
         "gates": [], "passed": False, "complete": False, "error": why, "baseline": None, "results": [],
-        "skipped": [], "warnings": []}
+        "skipped": [], "warnings": [], "run_warnings": []}
     suite = ET.parse(out / "r.xml").getroot()
     assert (suite.get("tests"), suite.get("failures"), suite.get("errors")) == ("1", "0", "1")
     error = suite.find("testcase/error")
@@ -1297,7 +1351,7 @@ def test_a_refused_command_line_replaces_the_previous_runs_reports(
         "examples": 0,
         "aggregates": {},
         "gates": [], "passed": False, "complete": False, "error": why, "baseline": None, "results": [],
-        "skipped": [], "warnings": []}
+        "skipped": [], "warnings": [], "run_warnings": []}
     quoted = why.replace("http://", "http:&#8203;//")  # a bare URL in Markdown: no link (report tests)
     error_page = ("## ragmon replay: INCOMPLETE\n\nThe run could not complete (exit status 2), so no gate "
                   f"was decided:\n\n> {quoted}\n")
@@ -1355,7 +1409,7 @@ def test_a_refused_command_line_with_a_report_on_a_pipe_exits_instead_of_waiting
         "examples": 0,
         "aggregates": {},
         "gates": [], "passed": False, "complete": False, "error": "unrecognized arguments: --bogus",
-        "baseline": None, "results": [], "skipped": [], "warnings": []}
+        "baseline": None, "results": [], "skipped": [], "warnings": [], "run_warnings": []}
 
 
 def test_a_refused_command_line_with_two_reports_on_one_pipe_writes_the_first_ones_alone(

@@ -5,7 +5,9 @@ A lone surrogate (input JSON's "\\ud83d" escape, half an emoji a JavaScript pipe
 as U+FFFD, never as its escape: valid JSON syntax, but jq 1.6 and serde_json refuse the whole file for it.
 `passed` is true only for a run that completed (exit 0): a run that could not complete (exit 2) says
 `"complete": false` and the `error` that stopped it, so a CI step that reads the file after a failed run
-never finds a pass, nor the previous run's report.
+never finds a pass, nor the previous run's report. `warnings` are each an example's; `run_warnings` the
+run's, of no example (a capture recorded at another `--k`): filed under an example's id, one read as that
+example's problem.
 """
 
 from __future__ import annotations
@@ -23,10 +25,11 @@ from ragmon.model import ClaimVerdict, ExampleResult, Report
 
 
 def to_dict(report: Report, gates: Sequence[GateResult], *, incomplete: str | None = None,
-            comparison: Comparison | None = None) -> dict[str, Any]:
+            comparison: Comparison | None = None, run_warnings: Sequence[str] = ()) -> dict[str, Any]:
     """`incomplete` is the error that stopped the run after scoring: the figures are kept, and said to be
     no verdict. `comparison` is against the `--baseline` run, when there is one (else `baseline` is null).
-    The report is itself a baseline for a later run (ragmon.baseline reads it)."""
+    `run_warnings` are the run's, of no example. The report is itself a baseline for a later run
+    (ragmon.baseline reads it)."""
     return {
         "report_format": REPORT_FORMAT,
         "ragmon_version": __version__,
@@ -52,13 +55,15 @@ def to_dict(report: Report, gates: Sequence[GateResult], *, incomplete: str | No
         "results": [_result(r) for r in report.results],
         "skipped": [{"id": example_id, "reason": reason} for example_id, reason in report.skipped],
         "warnings": [{"id": example_id, "warning": warning} for example_id, warning in report.warnings],
+        "run_warnings": list(run_warnings),
     }
 
 
 def render(report: Report, gates: Sequence[GateResult], *, incomplete: str | None = None,
-           comparison: Comparison | None = None) -> str:
+           comparison: Comparison | None = None, run_warnings: Sequence[str] = ()) -> str:
     """Compact: the C encoder only runs without `indent`, and a 10,000-example report is for tools (`jq`)."""
-    return _dumps(to_dict(report, gates, incomplete=incomplete, comparison=comparison))
+    return _dumps(to_dict(report, gates, incomplete=incomplete, comparison=comparison,
+                          run_warnings=run_warnings))
 
 
 def render_error(message: str) -> str:
@@ -67,7 +72,7 @@ def render_error(message: str) -> str:
     return _dumps({"report_format": REPORT_FORMAT, "ragmon_version": __version__, "judge": {}, "k": None,
                    "confidence": None, "examples": 0, "aggregates": {}, "gates": [], "passed": False,
                    "complete": False, "error": message, "baseline": None, "results": [], "skipped": [],
-                   "warnings": []})
+                   "warnings": [], "run_warnings": []})
 
 
 def _dumps(doc: dict[str, Any]) -> str:

@@ -53,10 +53,12 @@ class RunInfo:
 
 def render(report: Report, gates: Sequence[GateResult], *, worst: int = DEFAULT_WORST,
            run: RunInfo | None = None, incomplete: str | None = None,
-           comparison: Comparison | None = None) -> str:
+           comparison: Comparison | None = None, run_warnings: Sequence[str] = ()) -> str:
     """`run` defaults to now, 0 seconds; `incomplete` is the error that stopped the run after scoring;
-    `comparison` is against the `--baseline` run, which the drop gates among `gates` were decided on."""
-    summary = text.render(report, gates, incomplete=incomplete, comparison=comparison)
+    `comparison` is against the `--baseline` run, which the drop gates among `gates` were decided on;
+    `run_warnings` the run's, of no example, which the system-out's summary says as the terminal does."""
+    summary = text.render(report, gates, incomplete=incomplete, comparison=comparison,
+                          run_warnings=run_warnings)
     if incomplete is not None:
         suite = _suite(run, tests=1, failures=0, errors=1)
         _properties(suite, report, comparison)

@@ -60,9 +60,11 @@ so a `gh pr comment --body-file` or a sticky-comment step would fail on it. The 
 
 
 def render(report: Report, gates: Sequence[GateResult], *, worst: int = DEFAULT_WORST,
-           incomplete: str | None = None, comparison: Comparison | None = None) -> str:
+           incomplete: str | None = None, comparison: Comparison | None = None,
+           run_warnings: Sequence[str] = ()) -> str:
     """`incomplete` is the error that stopped the run after scoring: said first, and the figures kept.
-    `comparison` is against the `--baseline` run, when there is one.
+    `comparison` is against the `--baseline` run, when there is one. `run_warnings` are the run's, of no
+    example: listed first among the warnings, without an id.
 
     At most COMMENT_LIMIT characters: the tables and warnings first and whole, then the examples, whole,
     as many as fit (`_within`)."""
@@ -95,7 +97,7 @@ def render(report: Report, gates: Sequence[GateResult], *, worst: int = DEFAULT_
         intro, blocks = _regressions(comparison, gates, worst)
         head += intro
     blocks += _named(report.skipped, "Skipped", "skipped example")
-    blocks += _named(report.warnings, "Warnings", "warning")
+    blocks += _named(report.warnings, "Warnings", "warning", run_warnings)
     weak = weakest(report.results, gates)
     shown = weak[:worst]
     blocks += _section(["", f"### Weakest examples ({len(shown)} of {len(weak)} with problems)"],
@@ -114,14 +116,17 @@ def render(report: Report, gates: Sequence[GateResult], *, worst: int = DEFAULT_
     return _within(_joined(head), [_joined(block.lines) for block in blocks], note)
 
 
-def _named(entries: Sequence[tuple[str, str]], title: str, shows: str) -> list[_Block]:
+def _named(entries: Sequence[tuple[str, str]], title: str, shows: str,
+           unnamed: Sequence[str] = ()) -> list[_Block]:
     """A section of (example id, text) entries, such as skipped examples and why, the first SKIPPED_SHOWN
-    of them; none when there are none."""
-    if not entries:
+    of them, after the `unnamed` entries of no example (the run's warnings), each without an id: under
+    the first example's id, one read as that example's problem. None when there are none."""
+    if not entries and not unnamed:
         return []
-    return _section(["", f"### {title} ({len(entries)})", ""],
-                    [[f"- {_code(show_id(example_id, ID_WIDTH))}: {_text(said)}"]
-                     for example_id, said in entries[:SKIPPED_SHOWN]],
+    return _section(["", f"### {title} ({len(unnamed) + len(entries)})", ""],
+                    [*([f"- {_text(said)}"] for said in unnamed),
+                     *([f"- {_code(show_id(example_id, ID_WIDTH))}: {_text(said)}"]
+                       for example_id, said in entries[:SKIPPED_SHOWN])],
                     shows, len(entries) - SKIPPED_SHOWN)
 
 

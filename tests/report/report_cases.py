@@ -14,6 +14,11 @@ from ragmon.judges.lexical import LexicalJudge
 from ragmon.model import Aggregate, Claim, ClaimVerdict, Context, EvalConfig, Example, ExampleResult, Report
 from ragmon.report import json as json_report
 
+RUN_WARNING = "3 examples were captured by a sidecar at --k 1, this run is at --k 5"
+"""A warning of the whole run, of no example (replay's of a capture made at another --k)."""
+EXAMPLE_WARNING = ("e1", "only the last of 2 answers is scored")
+"""A warning of one example (replay's of a recorded trace of several requests)."""
+
 INVENTED = "Purple elephants sing opera."
 # The lexical judge's reason for it, by hand: its 4 content words (purple, elephants, sing, opera) are in
 # neither context, so no context shares any; on that 0-0 tie the closest is the first context, doc-1.

@@ -5,10 +5,20 @@ from __future__ import annotations
 
 import json
 import os
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from report_cases import GIFT, GIFT_REASON, INVENTED, INVENTED_REASON, invented_run, regressed_run
+from report_cases import (
+    EXAMPLE_WARNING,
+    GIFT,
+    GIFT_REASON,
+    INVENTED,
+    INVENTED_REASON,
+    RUN_WARNING,
+    invented_run,
+    regressed_run,
+)
 
 import ragmon
 from ragmon.cli import main
@@ -25,7 +35,7 @@ def test_schema_keys_and_types(report: Report, gates: tuple[GateResult, ...]) ->
     doc = json.loads(render(report, gates), parse_constant=_no_nan)
     assert set(doc) == {"report_format", "ragmon_version", "judge", "k", "confidence", "examples",
                         "aggregates", "gates", "passed", "complete", "error", "baseline", "results",
-                        "skipped", "warnings"}
+                        "skipped", "warnings", "run_warnings"}
     assert doc["report_format"] == 1
     assert doc["judge"] == {"name": "lexical", "threshold": 0.6}
     assert (doc["k"], doc["confidence"], doc["examples"], doc["passed"]) == (5, 0.95, 4, False)
@@ -45,7 +55,7 @@ def test_schema_keys_and_types(report: Report, gates: tuple[GateResult, ...]) ->
     assert doc["gates"][2]["value"] is None
 
     assert doc["skipped"] == [{"id": "e5", "reason": "judge timed out"}]
-    assert doc["warnings"] == []
+    assert doc["warnings"] == doc["run_warnings"] == []
     assert [r["id"] for r in doc["results"]] == ["e1", "e2", "e3", "e4"]
     for item, result in zip(doc["results"], report.results, strict=True):
         assert set(item) == {"id", "question", "category", "metrics", "claims", "relevant_not_retrieved",
@@ -84,7 +94,14 @@ def test_an_error_report_has_every_key_and_no_figures() -> None:
     assert doc == {"report_format": 1, "ragmon_version": ragmon.__version__, "judge": {}, "k": None,
                    "confidence": None, "examples": 0, "aggregates": {}, "gates": [], "passed": False,
                    "complete": False, "error": "data.jsonl:3: invalid JSON", "baseline": None, "results": [],
-                   "skipped": [], "warnings": []}
+                   "skipped": [], "warnings": [], "run_warnings": []}
+
+
+def test_a_warning_of_the_run_is_apart_from_the_examples_warnings(report: Report) -> None:
+    # Filed under its first example's id, a warning about the whole run read as that example's.
+    doc = json.loads(render(replace(report, warnings=(EXAMPLE_WARNING,)), (), run_warnings=(RUN_WARNING,)))
+    assert doc["run_warnings"] == [RUN_WARNING]
+    assert doc["warnings"] == [{"id": "e1", "warning": EXAMPLE_WARNING[1]}]
 
 
 def test_claims_carry_the_judges_reason() -> None:

@@ -7,10 +7,12 @@ import json
 from dataclasses import replace
 
 from report_cases import (
+    EXAMPLE_WARNING,
     GIFT,
     GIFT_REASON,
     INVENTED,
     INVENTED_REASON,
+    RUN_WARNING,
     invented_run,
     many_long_run,
     many_regressed_run,
@@ -222,6 +224,14 @@ def test_a_cut_note_adds_up_with_the_heading_of_a_section_it_cut() -> None:
     assert 0 < listed < 50
     assert out.endswith(f"*Cut at 65,536 characters, GitHub's limit for a comment: {60 - listed} warnings "
                         "left out here. The JSON report (`--json`) lists every example.*\n")
+
+
+def test_a_warning_of_the_run_is_listed_first_and_without_an_example_id(report: Report) -> None:
+    # Filed under its first example's id, a warning about the whole run read "- `e1`: ..." as if e1 had a
+    # problem; the section counts both kinds.
+    out = render(replace(report, warnings=(EXAMPLE_WARNING,)), (), run_warnings=(RUN_WARNING,))
+    assert f"\n### Warnings (2)\n\n- {RUN_WARNING}\n- `e1`: only the last of 2 answers is scored\n\n" in out
+    assert f"\n### Warnings (1)\n\n- {RUN_WARNING}\n\n" in render(report, (), run_warnings=(RUN_WARNING,))
 
 
 def test_an_incomplete_run_says_so_first_and_keeps_its_figures(report: Report) -> None:

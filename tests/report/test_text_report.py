@@ -7,11 +7,13 @@ from __future__ import annotations
 from dataclasses import replace
 
 from report_cases import (
+    EXAMPLE_WARNING,
     GIFT,
     GIFT_REASON,
     INVENTED,
     INVENTED_REASON,
     JOINED,
+    RUN_WARNING,
     SPOOFED_SHOWN,
     invented_run,
     many_long_run,
@@ -48,6 +50,16 @@ def test_skipped_examples_are_named_with_their_reason(report: Report, gates: tup
     many = replace(report, skipped=tuple((f"s{i}", "judge error") for i in range(10)))
     listed = [line for line in render(many, gates).splitlines() if line.startswith("  s")]
     assert listed == ["  s0: judge error", "  s1: judge error", "  s2: judge error"]  # the first 3 of 10
+
+
+def test_a_warning_of_the_run_has_its_own_line_and_the_examples_keep_theirs() -> None:
+    # Filed under its first example's id, a warning about the whole run read "e1: ..." in the examples'
+    # list, as if e1 had a problem. Now a line of its own after the gates; e1's own warning stays listed.
+    report, gates = invented_run()
+    out = render(replace(report, warnings=(EXAMPLE_WARNING,)), gates, run_warnings=(RUN_WARNING,))
+    assert ("gate groundedness >= 0.9: BREACHED (0.75 < 0.9)\ngate recall >= 0.5: ok (0.75 >= 0.5)\n"
+            f"warning: {RUN_WARNING}\n\nwarnings (1 of 1, on examples scored):\n"
+            "  e1: only the last of 2 answers is scored\n\n") in out
 
 
 def test_pass_verdicts() -> None:
