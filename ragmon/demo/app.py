@@ -50,6 +50,12 @@ FLUSH_EVERY = 256
 """Questions between two flushes of the span queue. The app makes spans far faster than one exporter
 thread sends them, and the SDK's queue (2,048 spans) drops the overflow with a log line: `--requests 5000`
 printed "sent 5000 traces" when some never left. 256 questions are 768 spans."""
+EXPORT_TIMEOUT_SECONDS = 5
+"""The OTLP/HTTP exporter's budget for one batch, its retries included. It retries a refused connection
+after 1, 2, 4... s (each ±20%) while the next wait fits in the budget: at its default of 10 s a batch to an
+endpoint where nothing listens took 7 s to fail, and a run flushing every 256 questions took minutes to say
+so. At 5 s a batch fails after 3 tries, about 3 s; a sidecar on loopback answers in milliseconds, and its
+back-pressure (503, Retry-After: 1) is still asked again about four times."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -86,7 +92,7 @@ def run(args: argparse.Namespace) -> int:
     if received:
         raise _stopped(received[0], len(answers), args)
     print_out(f"{args.phase}: sent {len(answers)} traces to {args.endpoint}"
-              + (f"; golden set written to {args.golden}" if args.golden else "") + "\n", "the summary")
+              f"{_golden_said(args, len(answers))}\n", "the summary")
     return 0
 
 
@@ -94,8 +100,10 @@ def run_phase(phase: str, *, requests: int, endpoint: str = DEFAULT_ENDPOINT,
               service_name: str = SERVICE_NAME, golden: Path | None = None,
               stop: Sequence[int] = ()) -> list[Answer]:
     """Ask `requests` questions of one build, export every trace, and wait until the exporter is done.
-    Once `stop` holds a signal, no further question is asked; the golden set, then only part of the run,
-    is not written."""
+    Once `stop` holds a signal, no further question is asked. Once a batch could not be exported neither
+    is: the run has failed, and every question more only waited on the exporter's retries against an
+    endpoint that is down. The golden set is written only when every question was asked (`_golden_said`):
+    part of the run would gate on what was not asked."""
     _, questions = load_corpus()
     retriever, llm = build(phase)
     exporter = _CheckedExporter(endpoint)
@@ -104,7 +112,7 @@ def run_phase(phase: str, *, requests: int, endpoint: str = DEFAULT_ENDPOINT,
     answers: list[Answer] = []
     try:
         for question in islice(cycle(questions), requests):
-            if stop:
+            if stop or exporter.failed:
                 break
             answers.append(answer(tracer, retriever, llm, question, phase))
             if len(answers) % FLUSH_EVERY == 0:
@@ -113,7 +121,7 @@ def run_phase(phase: str, *, requests: int, endpoint: str = DEFAULT_ENDPOINT,
         provider.shutdown()
     if exporter.failed:
         raise RagmonError(exporter.failure())
-    if golden is not None and not stop:
+    if golden is not None and len(answers) == requests:
         write_golden(golden, answers)
     return answers
 
@@ -145,9 +153,19 @@ def _held_stop_signals() -> Iterator[list[int]]:
 def _stopped(signum: int, asked: int, args: argparse.Namespace) -> Stopped:
     """What a stopped run did, in the exit status and line that `ragmon replay` gives a signal."""
     exc = KeyboardInterrupt() if signum == signal.SIGINT else Terminated(signum)
-    unwritten = f"; --golden {args.golden} not written" if args.golden else ""
     return Stopped(f"{stop_reason(exc)} after {asked} of {args.requests} questions: their {asked} traces "
-                   f"were sent to {args.endpoint}{unwritten}", stop_status(exc))
+                   f"were sent to {args.endpoint}{_golden_said(args, asked)}", stop_status(exc))
+
+
+def _golden_said(args: argparse.Namespace, asked: int) -> str:
+    """Whether `--golden` was written, told from what `run_phase` writes it on: every question asked. A
+    signal that came after the last question (while the exporter finished, or the file was written) cut
+    nothing short, yet a message worded from the signal alone said "not written" of a file that was."""
+    if args.golden is None:
+        return ""
+    if asked == args.requests:
+        return f"; golden set written to {args.golden}"
+    return f"; --golden {args.golden} not written"
 
 
 async def serve(address: tuple[str, int], phase: str, *, endpoint: str = DEFAULT_ENDPOINT,
@@ -266,7 +284,7 @@ class _CheckedExporter(SpanExporter):
         self.url = endpoint.rstrip("/") + TRACES_PATH
         session = requests.Session()
         session.hooks["response"].append(self._note_status)
-        self._inner = OTLPSpanExporter(endpoint=self.url, timeout=10, session=session)
+        self._inner = OTLPSpanExporter(endpoint=self.url, timeout=EXPORT_TIMEOUT_SECONDS, session=session)
         self.failed = 0
         self.refused_with: int | None = None
 

@@ -5,19 +5,25 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import re
 import signal
 import subprocess
 import sys
 import time
 import urllib.request
+from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager
 from pathlib import Path
 
 import pytest
 from ports import free_port
+from serve_cli import ServeProcess
 
 from ragmon.cli import main
 from ragmon.demo.app import answered_offline, run_phase, write_golden
+from ragmon.demo.rag import Answer
+from ragmon.errors import RagmonError
 from ragmon.scrape import Samples, scrape, total
 from ragmon.serve_config import ServeConfig
 from ragmon.service import Sidecar
@@ -194,3 +200,65 @@ async def test_a_served_app_that_lost_traces_says_so_on_stderr_and_exits_2() -> 
     assert err == (f"ragmon demo: error: 4 spans could not be exported to {base}/v1/traces/v1/traces: "
                    f"HTTP 404 (--endpoint is a base URL, as OTEL_EXPORTER_OTLP_ENDPOINT: /v1/traces is "
                    f"appended to it; give --endpoint {base})\n")
+
+
+def test_a_run_against_an_endpoint_where_nothing_listens_stops_asking_and_fails_within_seconds() -> None:
+    # Nothing listens on the port, so every batch is refused. 3,000 questions are 9,000 spans: waiting out
+    # the exporter's retries at each flush of 256 questions, the run took about 4 minutes to fail. It stops
+    # asking once a batch is lost, by the first flush at the latest, and a batch fails in about 3 s.
+    endpoint = f"http://127.0.0.1:{free_port()}"
+    started = time.monotonic()
+    demo = subprocess.Popen([sys.executable, "-m", "ragmon.cli", "demo", "--requests", "3000", "--endpoint",
+                             endpoint], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        out, err = demo.communicate(timeout=20)  # the bound: killed past it, the run is not exit 2
+    except subprocess.TimeoutExpired:
+        demo.kill()
+        out, err = demo.communicate()
+    assert demo.returncode == 2, f"exit {demo.returncode} after {time.monotonic() - started:.1f} s: {err}"
+    assert out == ""
+    failed = re.fullmatch(rf"ragmon demo: error: (\d+) spans could not be exported to {re.escape(endpoint)}"
+                          r"/v1/traces: is `ragmon serve` listening there\?\n", err)
+    assert failed is not None, err
+    # Every span made was refused, 3 per question, and none was asked after the first flush (256 questions).
+    lost = int(failed[1])
+    assert lost % 3 == 0 and 0 < lost <= 768
+
+
+def test_a_batch_to_an_endpoint_where_nothing_listens_fails_in_seconds_not_the_sdk_default_7() -> None:
+    # One question, one batch of 3 spans, sent at the exporter's shutdown. The exporter tries again after
+    # about 1 s, then 2 s (each +-20%), while the next wait fits its budget: 2.4 to 3.6 s in all at 5 s;
+    # at the SDK's 10 s it waited 4 s more, 5.6 to 8.4 s, for each batch of a run.
+    endpoint = f"http://127.0.0.1:{free_port()}"
+    started = time.monotonic()
+    with pytest.raises(RagmonError) as failed:
+        run_phase("healthy", requests=1, endpoint=endpoint)
+    elapsed = time.monotonic() - started
+    assert str(failed.value) == (f"3 spans could not be exported to {endpoint}/v1/traces: "
+                                 "is `ragmon serve` listening there?")
+    assert elapsed < 5
+
+
+def test_a_signal_that_comes_after_the_golden_set_is_written_does_not_call_it_unwritten(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        serve_process: Callable[..., AbstractContextManager[ServeProcess]]) -> None:
+    golden = tmp_path / "golden.jsonl"
+
+    def written_then_terminated(path: Path, answers: Sequence[Answer]) -> None:
+        write_golden(path, answers)
+        os.kill(os.getpid(), signal.SIGTERM)  # as `timeout` would, the moment the file is complete
+
+    monkeypatch.setattr("ragmon.demo.app.write_golden", written_then_terminated)
+    with serve_process([]) as sidecar:
+        endpoint = f"http://127.0.0.1:{sidecar.ready['http_port']}"
+        code = main(["demo", "--requests", "4", "--endpoint", endpoint, "--golden", str(golden)])
+        received = total(scrape(f"http://127.0.0.1:{sidecar.ready['metrics_port']}/metrics"),
+                         "ragmon_spans_received_total")
+
+    assert code == 128 + signal.SIGTERM
+    assert capsys.readouterr().err == (
+        f"ragmon demo: terminated (SIGTERM) after 4 of 4 questions: their 4 traces were sent to {endpoint}; "
+        f"golden set written to {golden}\n")
+    rows = [json.loads(line) for line in golden.read_text().splitlines()]
+    assert [row["id"] for row in rows] == ["q01", "q02", "q03", "q04"]
+    assert received == 4 * 3  # chain, retriever and LLM spans of each question
