@@ -243,7 +243,8 @@ def _is_ipv4(host: str) -> bool:
 
 def pipeline_names(text: str) -> list[str]:
     """One `--pipelines` value: names separated by commas. A name that is no label as it stands would
-    match nothing, so the error gives the label to list in its place (what /metrics shows for that name)."""
+    match nothing, so the error gives the label to list in its place (what /metrics shows for that name):
+    a reserved one too, whose service the error had left to be found on /metrics."""
     names = [name.strip() for name in text.split(",")]
     for position, name in enumerate(names, 1):
         if not name:
@@ -251,7 +252,8 @@ def pipeline_names(text: str) -> list[str]:
         if name in RESERVED_PIPELINES:
             raise argparse.ArgumentTypeError(
                 f"{name!r} is a reserved label ({OTHER_PIPELINE!r}: every unlisted pipeline, "
-                f"{UNKNOWN_PIPELINE!r}: traces without a name)")
+                f"{UNKNOWN_PIPELINE!r}: traces without a name); a pipeline named {name!r} is exported as "
+                f"{pipeline_label_of(name)!r}: list that label instead")
         if not fits_as_label(name):
             label = pipeline_label_of(name)
             raise argparse.ArgumentTypeError(

@@ -85,8 +85,13 @@ LONG_LABEL = "checkout-" + "x" * 106 + "~" + hashlib.sha256(LONG.encode()).hexdi
 
 @pytest.mark.parametrize(("argv", "env", "message"), [
     (["--pipelines", "a,,b"], {}, "argument --pipelines: pipeline name 2 of 'a,,b' is empty"),
-    (["--pipelines", "a", "--pipelines", "other"], {}, "argument --pipelines: 'other' is a reserved label"),
-    ([], {"RAGMON_PIPELINES": "a,unknown"}, "RAGMON_PIPELINES='a,unknown': 'unknown' is a reserved label"),
+    # A service named so is exported as "other~" and 12 hex digits of sha256(b"other"): the label to list.
+    (["--pipelines", "a", "--pipelines", "other"], {}, "argument --pipelines: 'other' is a reserved label "
+     "('other': every unlisted pipeline, 'unknown': traces without a name); a pipeline named 'other' is "
+     f"exported as 'other~{hashlib.sha256(b'other').hexdigest()[:12]}': list that label instead"),
+    ([], {"RAGMON_PIPELINES": "a,unknown"}, "RAGMON_PIPELINES='a,unknown': 'unknown' is a reserved label "
+     "('other': every unlisted pipeline, 'unknown': traces without a name); a pipeline named 'unknown' is "
+     f"exported as 'unknown~{hashlib.sha256(b'unknown').hexdigest()[:12]}': list that label instead"),
     # A blank variable is an unset one (the default labels); a list of nothing is a mistake.
     ([], {"RAGMON_PIPELINES": ","}, "--pipelines (RAGMON_PIPELINES) names no pipeline"),
     (["--pipelines", "a", "--max-pipelines", "5"], {}, BOTH),
