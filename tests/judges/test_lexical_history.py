@@ -74,6 +74,7 @@ def test_a_claims_verdict_does_not_depend_on_the_claim_scored_before_it(
     ("raised $1.5M in its seed round", 1.5),  # 1,500,000
     ("a $2B market", 2.0),  # 2,000,000,000
     ("a 9:00 million budget", 9.0),  # 9:00 is the hour 9, and "9 million" is 9,000,000
+    ("a fee of €9:00m per case", 9.0),  # "9:00" read as 9 first, then "€9m": 9,000,000
 ])
 def test_a_passage_states_a_number_alike_before_and_after_its_numbers_are_read(
         page: str, number: float) -> None:
