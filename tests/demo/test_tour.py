@@ -102,6 +102,20 @@ def test_sigterm_to_the_tour_stops_its_sidecar() -> None:
         tour_process.wait()
 
 
+def _ignore_sigterm() -> None:
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+
+
+def test_a_tour_started_with_sigterm_ignored_still_stops_its_sidecar() -> None:
+    # `trap '' TERM; ragmon demo --all`: the sidecar inherits the ignore and `ragmon serve` keeps a signal
+    # ignored at start ignored, so unless the tour undoes it for its sidecar, the SIGTERM it stops the
+    # sidecar with does nothing: it waited 60 s, then a traceback.
+    result = subprocess.run([sys.executable, "-m", "ragmon.cli", "demo", "--all"], capture_output=True,
+                            text=True, timeout=120, check=False, preexec_fn=_ignore_sigterm)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "SIGTERM -> the sidecar drained and exited with 0" in result.stdout
+
+
 def test_a_sigterm_python_dropped_still_stops_the_tour_and_its_sidecar(
         monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:

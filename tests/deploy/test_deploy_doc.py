@@ -32,6 +32,7 @@ from test_metric_names import exported, recording_rules, unknown_names
 from ragmon import cli, memory_budget, serve_config
 from ragmon.exporter import RESERVED_PIPELINES, Exporter
 from ragmon.options import MiB
+from ragmon.semconv.ragmon import ATTRIBUTES as SPAN_ATTRIBUTES
 from ragmon.serve_config import ServeConfig
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -256,20 +257,29 @@ def _test_exists(name: str) -> bool:
     return any(pattern.search(path.read_text(encoding="utf-8")) for path in tests)
 
 
+def _imports(module: str) -> bool:
+    try:
+        importlib.import_module(module)
+    except ImportError:
+        return False
+    return True
+
+
 def _python_name_missing(name: str) -> str | None:
-    """`ragmon.scoring.working_bytes`: a module of ragmon and a name in it. A name whose first part is no
-    module of ragmon (`ragmon.contexts`, a span attribute) is not Python's."""
-    parts = name.split(".")
-    for cut in range(len(parts), 1, -1):
-        try:
-            target: Any = importlib.import_module(".".join(parts[:cut]))
-        except ImportError:
-            continue
-        for attribute in parts[cut:]:
-            if not hasattr(target, attribute):
-                return f"{'.'.join(parts[:cut])} has no {attribute}"
-            target = getattr(target, attribute)
+    """`ragmon.scoring.working_bytes`: a module of ragmon and a name in it. `ragmon.contexts` is dotted
+    the same way but is a span attribute ragmon reads, not Python's; only those are let through, so a
+    misspelt module (`ragmon.scorng`) is not taken for one."""
+    if name in SPAN_ATTRIBUTES:
         return None
+    parts = name.split(".")
+    cut = next(cut for cut in range(len(parts), 0, -1) if _imports(".".join(parts[:cut])))
+    target: Any = importlib.import_module(".".join(parts[:cut]))
+    for at in range(cut, len(parts)):
+        if not hasattr(target, parts[at]):
+            if at == 1:
+                return f"no such module {'.'.join(parts[:2])}, nor a span attribute ragmon reads"
+            return f"{'.'.join(parts[:at])} has no {parts[at]}"
+        target = getattr(target, parts[at])
     return None
 
 
@@ -649,6 +659,12 @@ BROKEN = [
                  ["`deploy/otel-collector/tee.yaml`: no such path in the repository"], id="path"),
     pytest.param(path_problems, "(`ragmon.scoring.working_bytes`:", "(`ragmon.scoring.work_bytes`:",
                  ["`ragmon.scoring.work_bytes`: ragmon.scoring has no work_bytes"], id="python name"),
+    pytest.param(path_problems, "(`ragmon.scoring.working_bytes`:", "(`ragmon.scorng.working_bytes`:",
+                 ["`ragmon.scorng.working_bytes`: no such module ragmon.scorng, nor a span attribute ragmon "
+                  "reads"], id="python module"),
+    pytest.param(path_problems, "as `ragmon.contexts` and", "as `ragmon.context` and",
+                 ["`ragmon.context`: no such module ragmon.context, nor a span attribute ragmon reads"],
+                 id="span attribute"),
     pytest.param(path_problems, "`test_a_namespace_gone_is_remembered_for_a_day`",
                  "`test_a_namespace_gone_is_remembered`",
                  ["`test_a_namespace_gone_is_remembered`: no such test"], id="test name"),
