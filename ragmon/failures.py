@@ -18,7 +18,7 @@ from ragmon.errors import RagmonError
 from ragmon.logs import MAX_KEYS, MAX_MESSAGE, WINDOW_SECONDS, LineLimit, clip, more_like_it
 from ragmon.memory_budget import mib
 from ragmon.semconv.common import ExtractionError
-from ragmon.traces import Span, Trace
+from ragmon.traces import SERVICE_KEY, Span, Trace
 
 UNDOCUMENTED = ("a model call with no documents in its trace: groundedness is not measured for it. If "
                 "the app retrieves, the search is in another trace (put one span around both, a request span "
@@ -101,13 +101,16 @@ class FailureLog:
                           f"lexical worker, more than --max-buffer ({mib(max_buffer)}): raise --max-buffer, "
                           "and the container's memory limit with it, to score traces this large"))
 
-    def refused(self, trace: Trace) -> None:
+    def refused(self, trace: Trace, pipeline: str) -> None:
         """A trace every span of which was refused as too large for --max-buffer (`Decided.reason`
-        "refused"), alike for all: counted `error`, the trace left nothing to tell it apart by, and its
-        spans' count (ragmon_spans_rejected_total) said nothing of the trace they made."""
+        "refused"), alike per pipeline label and service (`Trace.named_by`), as for `unextractable`:
+        counted `error`, and its spans' count (ragmon_spans_rejected_total) said nothing of the trace they
+        made, nor which service's documents are too large."""
+        named = trace.named_by
+        service = clip(named[1]) if named is not None and named[0] == SERVICE_KEY else None
         lost = trace.spans_lost
-        self._log(("refused",), logging.WARNING, "trace lost every span it sent", None,
-                  trace_id=trace.trace_id,
+        self._log(("refused", pipeline, service), logging.WARNING, "trace lost every span it sent", None,
+                  trace_id=trace.trace_id, pipeline=pipeline, service=service,
                   detail=(f"its {lost} span{'s were' if lost > 1 else ' was'} refused (too_many_bytes), each "
                           "holding more than --max-buffer holds for one trace once decoded, so nothing of it "
                           "was scored: raise --max-buffer, or have the app record less on one span (its "

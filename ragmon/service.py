@@ -73,7 +73,7 @@ from ragmon.semconv.unread import unread_note
 from ragmon.serve_config import ServeConfig
 from ragmon.serve_config import add_arguments as add_arguments  # ragmon.cli's entry point, with `run`
 from ragmon.stop_signals import stop_on_signals
-from ragmon.traces import Assembler, BatchCost, Decided, Span, Trace, footprint
+from ragmon.traces import PIPELINE_KEY, SERVICE_KEY, Assembler, BatchCost, Decided, Span, Trace, footprint
 
 log = logging.getLogger("ragmon.service")
 
@@ -664,9 +664,10 @@ class Sidecar:
         if decided.reason == "evicted":
             self._outcome(self._trace_pipeline(trace), "evicted", decided.footprint)
             return
-        if decided.reason == "refused":  # nothing of it to extract, or to label it by
-            self._failures.refused(trace)
-            self._outcome(self._trace_pipeline(trace), "error", decided.footprint)
+        if decided.reason == "refused":  # nothing of it to extract
+            pipeline = self._trace_pipeline(trace)
+            self._failures.refused(trace, pipeline)
+            self._outcome(pipeline, "error", decided.footprint)
             return
         try:
             example, set_aside = extract_noted(trace)
@@ -770,15 +771,22 @@ class Sidecar:
 
         Read leniently: this trace may be here precisely because those attributes are malformed. The
         service of a RAG trace is the one extraction names pipelines after (`pipeline_service`), not the
-        first span's: in a pool, a called retriever service's spans often come first."""
-        for source in ("attributes", "resource"):
-            key = "ragmon.pipeline" if source == "attributes" else "service.name"
+        first span's: in a pool, a called retriever service's spans often come first.
+
+        A trace whose every span was refused holds none to read, so its first refused span's name stands
+        in (`Trace.named_by`), by the same rules: a service's errors must reach its own label, where its
+        alerts look. Its service is not known to be RAG, though: the span was refused for its size before
+        anything read it, and in a pool a service that is not RAG (a request body recorded whole) would
+        take a label for good from the RAG pipelines that come after it."""
+        for source, key in (("attributes", PIPELINE_KEY), ("resource", SERVICE_KEY)):
             found: Iterable[object] = (getattr(span, source).get(key) for span in trace.spans)
             if source == "resource" and rag:
                 found = itertools.chain([pipeline_service(trace)], found)
+            if trace.named_by is not None and trace.named_by[0] == key:  # no spans: all were refused
+                found = [trace.named_by[1]]
             name = next((name for name in found if isinstance(name, str) and name), None)
             if name is not None:
-                return self.exporter.pipeline_label(name, claim=rag or source == "attributes",
+                return self.exporter.pipeline_label(name, claim=rag or key == PIPELINE_KEY,
                                                     origin=functools.partial(_name_origin, trace, name))
         return self.exporter.pipeline_label(None, claim=False)
 
@@ -940,8 +948,9 @@ def _name_origin(trace: Trace, name: str | None) -> dict[str, str]:
     `--max-pipelines` cap first refuses one: the trace, and
     the attribute, as extraction and `_trace_pipeline` choose it (a span's ragmon.pipeline, else the
     resource's service.name)."""
-    declared = any(span.attributes.get("ragmon.pipeline") == name for span in trace.spans)
-    return {"trace_id": trace.trace_id, "source": "ragmon.pipeline" if declared else "service.name"}
+    declared = (trace.named_by == (PIPELINE_KEY, name)
+                or any(span.attributes.get(PIPELINE_KEY) == name for span in trace.spans))
+    return {"trace_id": trace.trace_id, "source": PIPELINE_KEY if declared else SERVICE_KEY}
 
 
 # --- CLI ---------------------------------------------------------------------------------------------

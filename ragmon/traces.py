@@ -52,6 +52,10 @@ class Trace:
     """Spans the trace refused while buffered (over --max-spans-per-trace, or more than --max-buffer holds
     for one trace): what it holds may lack its answer, its documents or its root. A trace with no spans
     and some lost is one whose every span was refused (`Decided.reason` "refused")."""
+    named_by: tuple[str, str] | None = None
+    """Of a trace whose every span was refused: (`PIPELINE_KEY`, name) or (`SERVICE_KEY`, name), what its
+    first refused span was named by (`refused_name`), for its pipeline label; it holds no span to read
+    one from, yet the service that sent it is known. None for any other trace, or when neither was."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,6 +185,32 @@ def _packed_holds(packed: bytes, span_id: bytes) -> bool:
     return at >= 0
 
 
+PIPELINE_KEY = "ragmon.pipeline"
+SERVICE_KEY = "service.name"
+MAX_NAME_BYTES = 128
+"""UTF-8 bytes of a name `refused_name` keeps: the most a label holds (ragmon.exporter.MAX_LABEL_BYTES).
+A longer name's label is its start and a hash of all of it, which no part of it remakes, so a name is
+kept whole or not at all: a longer one (a prompt sent as ragmon.pipeline by mistake) leaves its trace
+`other`."""
+
+
+def refused_name(span: Span) -> tuple[str, str] | None:
+    """(`PIPELINE_KEY`, its value) or else (`SERVICE_KEY`, its resource's): what labels a refused span's
+    trace should none of its spans be taken (`Trace.named_by`). None when it has neither, or the one it has
+    is over `MAX_NAME_BYTES`. Read leniently, as the sidecar's label is: a value that is no name is passed
+    over."""
+    for key, values in ((PIPELINE_KEY, span.attributes), (SERVICE_KEY, span.resource)):
+        name = values.get(key)
+        if isinstance(name, str) and name:
+            return (key, name) if _fits_a_label(name) else None
+    return None
+
+
+def _fits_a_label(name: str) -> bool:
+    """Whether `name` is at most `MAX_NAME_BYTES` of UTF-8, without encoding a long one to count them."""
+    return len(name) <= MAX_NAME_BYTES and len(name.encode("utf-8", "surrogatepass")) <= MAX_NAME_BYTES
+
+
 def may_be_local_root(span: Span) -> bool:
     """Exact when the sender sets the remote-parent flag (the Python SDK does); else guess by kind."""
     if span.parent_span_id is None or span.parent_is_remote:
@@ -228,15 +258,16 @@ class _Pending:
 
 class _Unopened:
     """A trace none of whose spans was taken yet, only refused (too_many_bytes): `_Pending.lost` and
-    `_Pending.refused` until a span of it is taken, and when it was first seen, as its decision wait
-    runs from then either way."""
+    `_Pending.refused` until a span of it is taken, when it was first seen, as its decision wait runs from
+    then either way, and what its first refused span was named by (`Trace.named_by`)."""
 
-    __slots__ = ("first_seen", "lost", "refused")
+    __slots__ = ("first_seen", "lost", "named_by", "refused")
 
-    def __init__(self, now: float) -> None:
+    def __init__(self, now: float, named_by: tuple[str, str] | None) -> None:
         self.first_seen = now
         self.lost = 0
         self.refused = b""
+        self.named_by = named_by
 
 
 class _Shadow:
@@ -329,8 +360,9 @@ class Assembler:
         whose exporter sends it before the rest, as it ends first; forgotten, that trace was opened by its
         root and scored without its documents), or else to decide the trace at its decision wait, as
         "refused": counted nowhere, a trace of only such spans went unseen but for its spans' count. At
-        most max_traces (tracemalloc: ~265 bytes each with its id, ~520 with 64 refused span ids: 10 MiB
-        at most with the defaults); past that the oldest is decided at once."""
+        most max_traces (tracemalloc: ~380 bytes each with its id and a service name of 11 characters,
+        ~775 with 64 refused span ids and a name of `MAX_NAME_BYTES`: 15 MiB at most with the defaults);
+        past that the oldest is decided at once."""
 
     @property
     def in_flight(self) -> int:
@@ -552,7 +584,7 @@ class Assembler:
         if lost is None:
             lost = self._unopened.get(span.trace_id)
         if lost is None:
-            lost = self._unopened[span.trace_id] = _Unopened(now)
+            lost = self._unopened[span.trace_id] = _Unopened(now, refused_name(span))
             if len(self._unopened) > self._max_traces:
                 trace_id, oldest = self._unopened.popitem(last=False)
                 self._early.append(self._finish_unopened(trace_id, oldest, now))
@@ -574,8 +606,8 @@ class Assembler:
 
     def _finish_unopened(self, trace_id: str, unopened: _Unopened, at: float) -> Decided:
         self._remember(trace_id, unopened.refused)
-        return Decided(Trace(trace_id, (), unopened.lost), "refused", 0, unopened.first_seen, at,
-                       unopened.refused)
+        trace = Trace(trace_id, (), unopened.lost, unopened.named_by)
+        return Decided(trace, "refused", 0, unopened.first_seen, at, unopened.refused)
 
     def _due(self, pending: _Pending, rooted: bool) -> float:
         timeout = pending.first_seen + self._wait

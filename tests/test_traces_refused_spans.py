@@ -1,5 +1,6 @@
 """The Assembler's ledger of refused spans, on a fake clock: a trace whose every span was refused is still
-decided once, and a refused span sent again is a duplicate, not a second loss.
+decided once, with the name its first span carried for its label, and a refused span sent again is a
+duplicate, not a second loss.
 
 Sizes as in tests/test_traces_memory.py: a span with one string of N ASCII characters holds N bytes and
 under 4 KiB more, so with a 1.5 MiB budget a span of 1 MiB fits a trace on its own and one of 2 MiB never.
@@ -114,3 +115,28 @@ def test_a_trace_taken_back_still_knows_the_spans_it_refused(clock):
 
     assert assembler.add(spans[2]) == "duplicate"
     assert ledger(assembler.pop_decided(30.0)) == [("a", ["a/root", "a/2"], 1, "timeout", 30.0)]
+
+
+def test_a_trace_of_only_refused_spans_keeps_what_its_first_span_was_named_by(clock):
+    # Each trace's spans are refused (2 MiB); what labels it is its first refused span's ragmon.pipeline,
+    # else its service.name, whole or not at all:
+    # - a: service support-rag, its second span (service other-svc) changes nothing;
+    # - b: ragmon.pipeline checkout, before its service;
+    # - c: a ragmon.pipeline that is no string (7) is passed over for its service;
+    # - d: a name of 32 emoji, 128 bytes of UTF-8, the most a label holds, is kept;
+    # - e: 33 emoji (132 bytes) cannot be kept whole: nothing;
+    # - f: no name at all.
+    emoji = "\N{GRINNING FACE}"
+    sent = [("a", {}, "support-rag"), ("a", {}, "other-svc"), ("b", {"ragmon.pipeline": "checkout"}, "svc"),
+            ("c", {"ragmon.pipeline": 7}, "svc"), ("d", {}, emoji * 32), ("e", {}, emoji * 33),
+            ("f", {}, None)]
+    assembler = Assembler(decision_wait=5.0, max_bytes=3 * MiB // 2, clock=clock)
+    for n, (trace, attributes, service) in enumerate(sent):
+        span = Span(trace * 32, f"{n + 1:016x}", "f" * 16, "retrieval",
+                    attributes={"document": "x" * 2 * MiB, **attributes},
+                    resource={} if service is None else {"service.name": service})
+        assert assembler.add(span) == "too_many_bytes"
+
+    assert [(d.trace.trace_id[0], d.trace.named_by) for d in assembler.pop_decided(5.0)] == [
+        ("a", ("service.name", "support-rag")), ("b", ("ragmon.pipeline", "checkout")),
+        ("c", ("service.name", "svc")), ("d", ("service.name", emoji * 32)), ("e", None), ("f", None)]
