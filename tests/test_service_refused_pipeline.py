@@ -18,9 +18,11 @@ from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanE
 from polling import wait_metrics
 from sdk_export import export
 
+from ragmon.exporter import MAX_LABEL_BYTES
 from ragmon.scrape import Samples, total
 from ragmon.serve_config import ServeConfig
 from ragmon.service import Sidecar
+from ragmon.traces import MAX_NAME_BYTES
 
 MiB = 2**20
 
@@ -117,3 +119,9 @@ async def test_a_refused_trace_declaring_its_pipeline_claims_its_label(
     assert errors(samples) == {"support-rag": 0, "checkout": 1, "other": 1}
     ids = [f"{span.context.trace_id:032x}" for span in sent]  # type: ignore[union-attr]
     assert by_trace(lines()) == {ids[0]: ("checkout", None), ids[1]: ("other", "search-api")}
+
+
+def test_a_kept_name_is_as_long_as_a_label_may_be() -> None:
+    # ragmon.traces cannot import the exporter (prometheus_client is the serve extra's): the two limits
+    # are written twice, and a name kept whole must be one a label holds as it is.
+    assert MAX_NAME_BYTES == MAX_LABEL_BYTES == 128
