@@ -21,7 +21,7 @@ import signal
 import sys
 import textwrap
 import traceback
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from types import FrameType
 from typing import Any, NoReturn
 
@@ -164,9 +164,19 @@ def _set_default(action: argparse.Action, name: str, value: str) -> None:
         raise _BadVariable(f"{name}={value!r}: choose from {', '.join(map(str, action.choices))}")
     if isinstance(action, argparse._AppendAction):
         action.__class__ = _AppendOverEnvironment
-        action.default = converted
+        action.default = VariableList(converted, value)
     else:
         action.default = converted[0]
+
+
+class VariableList(list[Any]):
+    """A repeatable flag's values split from its variable's comma-separated list, with the value as set: its
+    empty parts are dropped (`a,,b` is two values), so the parts joined again are not what the user wrote,
+    and an error quoting the whole value (ragmon.gate) would quote a value nobody set."""
+
+    def __init__(self, values: Iterable[Any], value: str) -> None:
+        super().__init__(values)
+        self.value = value
 
 
 def _switch(name: str, value: str) -> bool:

@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 from typing import Literal, TypeVar
 
 from ragmon.baseline import Comparison, MetricChange, rounded
-from ragmon.cli import variable
+from ragmon.cli import VariableList, variable
 from ragmon.errors import InputError
 from ragmon.metrics.aggregate import aggregate
 from ragmon.metrics.retrieval import RETRIEVAL_METRICS
@@ -178,8 +178,7 @@ def _refuse_list(flag: Flag, texts: Sequence[str]) -> None:
     suggestion lost the other parts' gates, and CI passed on fewer."""
     listed = [_listed(text) for text in texts]
     if flag.variable is not None:
-        if any(len(gates) > 1 for gates in listed):
-            _refuse_variable_list(flag, texts, listed)
+        _refuse_variable_list(flag, texts, listed)
         return
     for text, gates in zip(texts, listed, strict=True):
         if len(gates) > 1:
@@ -190,14 +189,36 @@ def _refuse_list(flag: Flag, texts: Sequence[str]) -> None:
 
 
 def _refuse_variable_list(flag: Flag, texts: Sequence[str], listed: Sequence[list[_Listed]]) -> None:
-    """The variable's whole value with commas between every gate; a part that is no gate is kept as
-    written, for its own error once the value is a list. Quoted for a shell, as the value is pasted into
-    one."""
-    parts = [",".join(map(_normalised, gates)) if gates else text.strip() for text, gates in
-             zip(texts, listed, strict=True)]
+    """The variable's whole value as it is to be written: commas between every gate, each NAME=VALUE. A
+    comma-separated list written with comparisons or percentages had been refused one part per run, and
+    told of the first part alone. A part that is no gate is kept as written, for its own error once the
+    rest are right; a blank one is left out, as the split leaves out an empty one. Quoted for a shell, as
+    the value is pasted into one."""
     gates = [gate for part in listed for gate in part]
-    raise InputError(f"{flag.given(repr(','.join(texts)))}: separate them with commas "
+    if any(len(part) > 1 for part in listed):
+        told = "separate them with commas"
+    elif sum(bool(text.strip()) for text in texts) > 1 and (rewritten := _rewritten(flag, gates)):
+        told = rewritten
+    else:
+        return
+    parts = [",".join(map(_normalised, gates)) if gates else text.strip() for text, gates in
+             zip(texts, listed, strict=True) if text.strip()]
+    raise InputError(f"{flag.given(repr(_as_set(texts)))}: {told} "
                      f"({flag.variable}={shlex.quote(','.join(parts))}){_uncompared(flag, gates)}")
+
+
+def _rewritten(flag: Flag, gates: Sequence[_Listed]) -> str:
+    """What of a comma-separated list's gates `_normalised` changes, told as what to write; empty when
+    nothing."""
+    told = [f"each gate as {_form(flag)}"] if any(comparison != "=" for _, comparison, _ in gates) else []
+    if any(as_share(raw) for *_, raw in gates):
+        told.append("each percentage as its share")
+    return f"write {' and '.join(told)}" if told else ""
+
+
+def _as_set(texts: Sequence[str]) -> str:
+    """The variable's value as the user set it, empty parts and all (ragmon.cli.VariableList)."""
+    return texts.value if isinstance(texts, VariableList) else ",".join(texts)
 
 
 def _listed(text: str) -> list[_Listed]:

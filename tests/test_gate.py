@@ -300,10 +300,66 @@ def test_a_list_separated_otherwise_is_told_to_repeat_the_flag(parse: Callable[[
     ("RAGMON_GATE", "groundedness>=0.85 hallucination_rate<0.1",
      "(RAGMON_GATE=groundedness=0.85,hallucination_rate=0.1); without a comparison: groundedness is always "
      "a minimum; hallucination_rate is always a maximum"),
+    # Quoted as set: the empty part the split drops was dropped from the quote too, which then quoted a
+    # value nobody set ('groundedness=0.5,recall=0.5 mrr=0.1'); the suggestion has no empty gate.
+    ("RAGMON_GATE", "groundedness=0.5,,recall=0.5 mrr=0.1",
+     "(RAGMON_GATE=groundedness=0.5,recall=0.5,mrr=0.1)"),
 ])
 def test_a_variable_listing_gates_otherwise_is_told_its_whole_value_with_commas(
         name: str, value: str, told: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
+    option = "--gate" if name == "RAGMON_GATE" else "--max-drop"
+    assert replay_refuses(name, value, tmp_path, monkeypatch, capsys) == (
+        f"ragmon replay: error: {name} {value!r} ({option}): separate them with commas {told}\n")
+
+
+@pytest.mark.parametrize(("name", "value", "told"), [
+    # Each was refused at its first part alone ("write NAME=VALUE, without a comparison
+    # (groundedness=0.85)", "threshold '85%' is not a number"): fixed one part per run.
+    ("RAGMON_GATE", "groundedness>=0.85,hallucination_rate<=0.1",
+     "(--gate): write each gate as NAME=VALUE (RAGMON_GATE=groundedness=0.85,hallucination_rate=0.1); "
+     "without a comparison: groundedness is always a minimum; hallucination_rate is always a maximum"),
+    ("RAGMON_GATE", "groundedness=85%,hallucination_rate=10%",
+     "(--gate): write each percentage as its share (RAGMON_GATE=groundedness=0.85,hallucination_rate=0.1)"),
+    # Only the compared part gets a direction; the part that is no gate is kept for its own error.
+    ("RAGMON_GATE", "recall=0.5,groundedness >= 85%,precision",
+     "(--gate): write each gate as NAME=VALUE and each percentage as its share "
+     "(RAGMON_GATE=recall=0.5,groundedness=0.85,precision); without a comparison: groundedness is always a "
+     "minimum"),
+    # A blank part (the split drops only an empty one) is no gate to keep in the value to write.
+    ("RAGMON_GATE", "groundedness>=0.85, ,recall=0.5",
+     "(--gate): write each gate as NAME=VALUE (RAGMON_GATE=groundedness=0.85,recall=0.5); without a "
+     "comparison: groundedness is always a minimum"),
+    ("RAGMON_MAX_DROP", "hallucination_rate<0.05,,groundedness=2%",
+     "(--max-drop): write each gate as NAME=DELTA and each percentage as its share "
+     "(RAGMON_MAX_DROP=hallucination_rate=0.05,groundedness=0.02); without a comparison: a --max-drop DELTA "
+     "is always a maximum, the most hallucination_rate may rise above the baseline's"),
+])
+def test_a_comma_list_written_with_comparisons_or_percentages_is_told_its_whole_value(
+        name: str, value: str, told: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    assert replay_refuses(name, value, tmp_path, monkeypatch, capsys) == (
+        f"ragmon replay: error: {name} {value!r} {told}\n")
+
+
+@pytest.mark.parametrize("value", ["groundedness>=0.85", "groundedness>=0.85, "])
+def test_a_variable_of_one_gate_with_a_comparison_is_told_as_that_gate(
+        value: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    assert replay_refuses("RAGMON_GATE", value, tmp_path, monkeypatch, capsys) == (
+        "ragmon replay: error: RAGMON_GATE 'groundedness>=0.85' (--gate): write NAME=VALUE, without a "
+        "comparison (groundedness=0.85): groundedness is always a minimum\n")
+
+
+def test_a_comma_list_of_plain_gates_is_taken_spaced_or_not() -> None:
+    # 1 is no percentage (`as_share` reads 2 to 100 so): the list is not refused as written with one.
+    assert parse_gates(["groundedness = 0.85 ", "recall=1"], Flag("--gate", "RAGMON_GATE")) == (
+        Gate("groundedness", 0.85), Gate("recall", 1.0))
+
+
+def replay_refuses(name: str, value: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                   capsys: pytest.CaptureFixture[str]) -> str:
+    """What `ragmon replay` prints when it refuses variable `name` set to `value`, on a golden set of one."""
     without_ragmon_variables(monkeypatch)
     monkeypatch.setenv(name, value)
     data = tmp_path / "golden.jsonl"
@@ -311,9 +367,7 @@ def test_a_variable_listing_gates_otherwise_is_told_its_whole_value_with_commas(
                                 "contexts": [{"id": "store", "text": STORE}], "answer": SUPPORTED[0]}) + "\n",
                     encoding="utf-8")
     assert main(["replay", str(data), "--quiet"]) == EXIT_ERROR
-    option = "--gate" if name == "RAGMON_GATE" else "--max-drop"
-    assert capsys.readouterr().err == (
-        f"ragmon replay: error: {name} {value!r} ({option}): separate them with commas {told}\n")
+    return capsys.readouterr().err
 
 
 @pytest.mark.parametrize(("parse", "text", "message"), [
