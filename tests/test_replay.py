@@ -1029,6 +1029,7 @@ def test_a_capture_replayed_at_its_own_settings_splits_no_claims_to_check_them(
     assert (split, report["run_warnings"]) == (["u1", "u2", "t1", "t2"], [why])
     assert capsys.readouterr().err == f"ragmon replay: warning: {why}\n"
 
+
 def test_closed_stderr_does_not_turn_a_pass_into_a_breach(ragmon_cmd: list[str], tmp_path: Path) -> None:
     # Started with file descriptor 2 closed (as some schedulers do), Python sets sys.stderr to None.
     # The gate holds (0.9778 >= 0.5), so the exit status must be 0, not a traceback's 1.
