@@ -182,8 +182,10 @@ def _refuse_list(flag: Flag, texts: Sequence[str]) -> None:
         return
     for text, gates in zip(texts, listed, strict=True):
         if len(gates) > 1:
+            given = flag.given(repr(text))
+            _check_listed(given, gates)
             one_each = " ".join(f"{flag.option} {shlex.quote(_normalised(gate))}" for gate in gates)
-            raise InputError(f"{flag.given(repr(text))}: give one {_form(flag)} per {flag.option} "
+            raise InputError(f"{given}: give one {_form(flag)} per {flag.option} "
                              f"({one_each}); a comma-separated list is for {variable('replay', flag.option)}"
                              f"{_uncompared(flag, gates)}")
 
@@ -201,10 +203,21 @@ def _refuse_variable_list(flag: Flag, texts: Sequence[str], listed: Sequence[lis
         told = rewritten
     else:
         return
+    given = flag.given(repr(_as_set(texts)))
+    _check_listed(given, gates)
     parts = [",".join(map(_normalised, gates)) if gates else text.strip() for text, gates in
              zip(texts, listed, strict=True) if text.strip()]
-    raise InputError(f"{flag.given(repr(_as_set(texts)))}: {told} "
+    raise InputError(f"{given}: {told} "
                      f"({flag.variable}={shlex.quote(','.join(parts))}){_uncompared(flag, gates)}")
+
+
+def _check_listed(given: str, gates: Sequence[_Listed]) -> None:
+    """Each listed gate's metric, before the list is rewritten: a suggestion of `hallucination=0.1` failed
+    on the next run as an unknown metric, gave a direction to a metric ragmon does not have, and lost the
+    hint a single gate gets (ragmon's name for `faithfulness`, `--k` for `ndcg@10`). Refused rather than
+    renamed in the suggestion: a typo's name is a guess, and a cut-off belongs to `--k`, not the list."""
+    for name, _, _ in gates:
+        _check_metric(given, name)
 
 
 def _rewritten(flag: Flag, gates: Sequence[_Listed]) -> str:

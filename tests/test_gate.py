@@ -357,16 +357,66 @@ def test_a_comma_list_of_plain_gates_is_taken_spaced_or_not() -> None:
         Gate("groundedness", 0.85), Gate("recall", 1.0))
 
 
+@pytest.mark.parametrize(("name", "value", "unknown"), [
+    # Each was told to write its list as NAME=VALUE, the unknown name kept: "(RAGMON_GATE=hallucination=0.1,
+    # groundedness=0.8); without a comparison: hallucination is always a minimum", a direction for a metric
+    # ragmon does not have and a value refused as an unknown metric on the next run.
+    ("RAGMON_GATE", "hallucination<=0.1,groundedness>=0.8",
+     "unknown metric 'hallucination' (did you mean 'hallucination_rate'?)"),
+    ("RAGMON_GATE", "groundedness=85%,recal=50%", "unknown metric 'recal' (did you mean 'recall'?)"),
+    ("RAGMON_GATE", "faithfulness>=0.8 hallucination_rate<=0.1",
+     "unknown metric 'faithfulness' (ragmon calls it 'groundedness')"),
+    ("RAGMON_GATE", "ndcg@10>=0.5,groundedness>=0.8",
+     "unknown metric 'ndcg@10' (did you mean 'ndcg' with --k 10? retrieval metrics are read at the top --k, "
+     "default 5)"),
+    ("RAGMON_MAX_DROP", "hallucinations<=0.05,groundedness>=0.05",
+     "unknown metric 'hallucinations' (did you mean 'hallucination_rate'?)"),
+])
+def test_a_variable_listing_an_unknown_metric_is_refused_for_that_name_first(
+        name: str, value: str, unknown: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    option = "--gate" if name == "RAGMON_GATE" else "--max-drop"
+    assert replay_refuses(name, value, tmp_path, monkeypatch, capsys) == (
+        f"ragmon replay: error: {name} {value!r} ({option}): {unknown}; valid names: "
+        f"{', '.join(METRIC_NAMES)}\n")
+
+
+@pytest.mark.parametrize(("option", "value", "unknown"), [
+    # Each was told to repeat the flag with the unknown name kept (--gate hallucination=0.1 ...).
+    ("--gate", "hallucination<=0.1 groundedness>=0.8",
+     "unknown metric 'hallucination' (did you mean 'hallucination_rate'?)"),
+    ("--gate", "groundedness=0.8;recal=0.5", "unknown metric 'recal' (did you mean 'recall'?)"),
+    ("--gate", "faithfulness>=0.8 hallucination_rate<=0.1",
+     "unknown metric 'faithfulness' (ragmon calls it 'groundedness')"),
+    ("--gate", "ndcg@10>=0.5,groundedness>=0.8",
+     "unknown metric 'ndcg@10' (did you mean 'ndcg' with --k 10? retrieval metrics are read at the top --k, "
+     "default 5)"),
+    ("--max-drop", "hallucinations<=0.05 groundedness>=0.05",
+     "unknown metric 'hallucinations' (did you mean 'hallucination_rate'?)"),
+])
+def test_a_listed_flag_naming_an_unknown_metric_is_refused_for_that_name_first(
+        option: str, value: str, unknown: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    without_ragmon_variables(monkeypatch)
+    assert replay_error([option, value], tmp_path, capsys) == (
+        f"ragmon replay: error: {option} {value!r}: {unknown}; valid names: {', '.join(METRIC_NAMES)}\n")
+
+
 def replay_refuses(name: str, value: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                    capsys: pytest.CaptureFixture[str]) -> str:
     """What `ragmon replay` prints when it refuses variable `name` set to `value`, on a golden set of one."""
     without_ragmon_variables(monkeypatch)
     monkeypatch.setenv(name, value)
+    return replay_error([], tmp_path, capsys)
+
+
+def replay_error(args: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> str:
+    """What `ragmon replay` with `args` prints when it refuses to run, on a golden set of one."""
     data = tmp_path / "golden.jsonl"
     data.write_text(json.dumps({"id": "e1", "question": "When does the store open?",
                                 "contexts": [{"id": "store", "text": STORE}], "answer": SUPPORTED[0]}) + "\n",
                     encoding="utf-8")
-    assert main(["replay", str(data), "--quiet"]) == EXIT_ERROR
+    assert main(["replay", str(data), "--quiet", *args]) == EXIT_ERROR
     return capsys.readouterr().err
 
 
