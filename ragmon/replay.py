@@ -798,17 +798,47 @@ def _other_settings(examples: Sequence[Example], args: argparse.Namespace) -> tu
     other retrieval figures than the dashboard's without a word. The figures stay this run's, as asked;
     the warning names the flag that gives the sidecar's. Of the run, not of an example: the reports list
     it apart from the examples' warnings (their `run_warnings`). The threshold matters only to a lexical
-    judge, and a record no capture wrote records none."""
+    judge, and a record no capture wrote records none. A record an older sidecar captured without a
+    setting (`_unrecorded`) is warned of too: its figures may or may not be the sidecar's."""
     ours: dict[str, float] = {capture.K: args.k}
     if args.judge == "lexical":
         ours[capture.THRESHOLD] = args.lexical_threshold
     recorded: dict[str, list[tuple[float, Example]]] = {flag: [] for flag in ours}
+    unsaid: Counter[str] = Counter()
     for example in examples:
         for flag, value in capture.recorded_settings(example).items():
             if flag in recorded:
                 recorded[flag].append((value, example))
-    return tuple(warning for flag, values in recorded.items()
-                 if (warning := _differing(flag_of(args, flag), ours[flag], values)) is not None)
+        unsaid.update(flag for flag in _unrecorded(example) if flag in ours and _DEPENDS[flag](example))
+    differing = (_differing(flag_of(args, flag), ours[flag], values) for flag, values in recorded.items())
+    unknown = (_unknown(flag_of(args, flag), ours[flag], unsaid[flag]) for flag in ours if unsaid[flag])
+    return tuple(warning for warning in (*differing, *unknown) if warning is not None)
+
+
+_CAPTURED = frozenset({"trace_id", "judge", "captured_at"})
+"""The `metadata` every sidecar's capture has written (`capture.record`), since the first: a record that
+has it was captured, whatever it leaves unsaid."""
+
+
+def _unrecorded(example: Example) -> tuple[str, ...]:
+    """The sidecar settings a captured record leaves unsaid, because the ragmon that captured it recorded
+    none: `--k` before 4 December 2026 (`metadata.k`), `--lexical-threshold` before 1 December
+    (`metadata.judge_settings`). Replayed, such a capture, kept or appended to across an upgrade, gave
+    this run's figures at its defaults as if they were the sidecar's, without a word."""
+    metadata = example.extra.get("metadata")
+    if not isinstance(metadata, dict) or not metadata.keys() >= _CAPTURED:
+        return ()
+    unsaid = [] if "k" in metadata else [capture.K]
+    if metadata["judge"] == "lexical" and "judge_settings" not in metadata:
+        unsaid.append(capture.THRESHOLD)
+    return tuple(unsaid)
+
+
+def _unknown(flag: Flag, ours: float, count: int) -> str:
+    """The warning for examples whose figures depend on a setting their capture did not record."""
+    return (f"{_examples(count)} captured by an older ragmon sidecar that did not record its {flag.option}: "
+            f"their {_SCORED_WITH[flag.option]} are this run's at {flag.given(str(ours))}, which may not be "
+            f"the sidecar's (pass the sidecar's {flag.option} to score as it did)")
 
 
 def _changed(option: str, ours: float, recorded: Sequence[tuple[float, Example]]) -> Counter[float]:

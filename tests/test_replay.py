@@ -939,11 +939,16 @@ def test_only_the_records_a_capture_made_at_other_settings_are_counted(
              captured("t6", {**sidecar(5, 0.7), "judge": "claude"}),   # no lexical threshold
              captured("t7", sidecar(1, 0.56))]
     report = replayed_report(tmp_path, lines, "--gate", "groundedness=0.5")
-    # k recorded by t2 and t6 (5, this run's) and t7 (1); every threshold read is this run's 0.56.
+    # k recorded by t2 and t6 (5, this run's) and t7 (1); every threshold read is this run's 0.56. t4's
+    # sidecar recorded none: its figures at 5 may not be the sidecar's either, which is said apart.
     why = ("the examples were captured at mixed --k: --k 1 (1 example), --k 5 (2 examples); this run is at "
            "--k 5, so the retrieval figures (hit_rate, precision, recall, mrr, ndcg) of 1 example are not "
            "the sidecar's (replay each --k apart, passing it, to score as the sidecar did)")
-    assert (report["run_warnings"], capsys.readouterr().err) == ([why], f"ragmon replay: warning: {why}\n")
+    unknown = ("1 example was captured by an older ragmon sidecar that did not record its --k: their "
+               "retrieval figures (hit_rate, precision, recall, mrr, ndcg) are this run's at --k 5, which "
+               "may not be the sidecar's (pass the sidecar's --k to score as it did)")
+    assert (report["run_warnings"], capsys.readouterr().err) == (
+        [why, unknown], f"ragmon replay: warning: {why}\nragmon replay: warning: {unknown}\n")
     assert report["examples"] == 7
 
 

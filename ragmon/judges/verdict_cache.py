@@ -21,6 +21,15 @@ from ragmon.errors import InputError
 
 log = logging.getLogger("ragmon.judges.claude")
 
+CACHE_FORMAT = 2
+"""Written into every entry on disk, and required of one read: raised when what ragmon caches changes
+meaning with no change to the key (PROMPT_VERSION and the key's material cover what is sent, not how the
+reply is read). Entries without it come from a ragmon before it, whose readings were corrected with the
+keys kept: a "supported" naming no document sent was cached as unsupported for good (one a later run is
+to ask again), and a reply's verdicts in swapped order could be cached under the wrong claims. Such an
+entry is a miss, asked for once more and replaced: one more bill per verdict, never a wrong one served
+for ever."""
+
 
 class VerdictCache:
     """Claim verdicts by key: a bounded in-memory LRU in front of an optional directory of JSON files.
@@ -40,6 +49,7 @@ class VerdictCache:
         self._memory: OrderedDict[str, Mapping[str, Any]] = OrderedDict()
         self._lock = threading.Lock()
         self._warned = False
+        self._outdated_seen = False
         if self.directory is not None:
             _writable_directory(self.directory)
 
@@ -82,7 +92,7 @@ class VerdictCache:
             # has no UTF-8 form: written as the JSON escape it reads back from, not a UnicodeEncodeError
             # raised past the judge after the call was paid for.
             with os.fdopen(fd, "w", encoding="utf-8", errors="backslashreplace") as handle:
-                json.dump(dict(entry), handle, ensure_ascii=False)
+                json.dump({**entry, "cache_format": CACHE_FORMAT}, handle, ensure_ascii=False)
             os.replace(tmp, path)
         except BaseException:
             with contextlib.suppress(OSError):
@@ -111,7 +121,21 @@ class VerdictCache:
                  and isinstance(entry.get("supporting_ids"), list)
                  and all(isinstance(i, str) for i in entry["supporting_ids"])
                  and isinstance(entry.get("reason"), str | None))
-        return verdict_part(entry) if valid else None
+        if not valid:
+            return None
+        if entry.get("cache_format") != CACHE_FORMAT:
+            self._outdated()
+            return None
+        return verdict_part(entry)
+
+    def _outdated(self) -> None:
+        """Said once per cache: after an upgrade the first run pays again for verdicts the directory holds,
+        and a bill that grew with no word would read as a cache that stopped working."""
+        if not self._outdated_seen:
+            self._outdated_seen = True
+            log.warning(f"the Claude verdict cache {self.directory} holds verdicts another ragmon wrote "
+                        f"(not cache format {CACHE_FORMAT}): they are asked for again and replaced, paid "
+                        "for once more, rather than trusted (warned once)")
 
 
 def _writable_directory(directory: Path) -> None:

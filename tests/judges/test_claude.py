@@ -43,7 +43,7 @@ from ragmon.judges.base import AsyncJudge, Judge, JudgeError
 from ragmon.judges.claude import ClaudeJudge, ClaudeJudgeError, Usage
 from ragmon.judges.claude_prompt import PROMPT_VERSION
 from ragmon.judges.lexical import LexicalJudge
-from ragmon.judges.verdict_cache import VerdictCache
+from ragmon.judges.verdict_cache import CACHE_FORMAT, VerdictCache
 from ragmon.model import Claim, Context, Example
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -1162,7 +1162,7 @@ def test_a_disk_entry_no_reply_could_have_given_is_a_miss(fake_api: FakeAnthropi
     fake_api.decide = by_fact
     make_judge(fake_api, cache_dir=tmp_path).judge(EXAMPLE, (ROME,))  # by_fact: unsupported
     (path,) = tmp_path.glob("*/*.json")
-    path.write_text(json.dumps(entry))
+    path.write_text(json.dumps({**entry, "cache_format": CACHE_FORMAT}))  # of today's format: read, refused
     (verdict,) = make_judge(fake_api, cache_dir=tmp_path).judge(EXAMPLE, (ROME,))
     assert (verdict.supported, verdict.supporting_ids) == (False, ()) and fake_api.calls == 2
 

@@ -20,9 +20,11 @@ def test_memory_cache_is_bounded() -> None:
 
 def test_a_verdict_written_by_one_cache_is_read_by_another(tmp_path: Path) -> None:
     VerdictCache(tmp_path).put("ab12", ENTRY)
-    # Memory keeps the verdict alone; the file also names the claim, for whoever reads the directory.
+    # Memory keeps the verdict alone; the file also names the claim, for whoever reads the directory, and
+    # the cache format it was written in, which a later ragmon reads it by.
     assert VerdictCache(tmp_path).get("ab12") == VERDICT
-    assert json.loads((tmp_path / "ab" / "ab12.json").read_text(encoding="utf-8")) == ENTRY
+    assert json.loads((tmp_path / "ab" / "ab12.json").read_text(encoding="utf-8")) == {**ENTRY,
+                                                                                        "cache_format": 2}
 
 
 def test_an_unreadable_or_mistyped_entry_is_a_miss(tmp_path: Path) -> None:
@@ -30,6 +32,9 @@ def test_an_unreadable_or_mistyped_entry_is_a_miss(tmp_path: Path) -> None:
     shard = tmp_path / "cd"
     shard.mkdir()
     (shard / "cd01.json").write_text('{"supported": tru', encoding="utf-8")  # cut short
-    (shard / "cd02.json").write_text(json.dumps({**ENTRY, "supported": "yes"}), encoding="utf-8")
-    (shard / "cd03.json").write_text(json.dumps({**ENTRY, "supporting_ids": "d1"}), encoding="utf-8")
+    # In today's cache format, so that the mistyped field alone makes each a miss.
+    (shard / "cd02.json").write_text(json.dumps({**ENTRY, "supported": "yes", "cache_format": 2}),
+                                     encoding="utf-8")
+    (shard / "cd03.json").write_text(json.dumps({**ENTRY, "supporting_ids": "d1", "cache_format": 2}),
+                                     encoding="utf-8")
     assert [cache.get(key) for key in ("cd01", "cd02", "cd03")] == [None, None, None]

@@ -1,0 +1,137 @@
+"""Files users keep across ragmon versions, as older versions wrote them, used by this one: each works, or
+is set aside with a word, never read as if it meant what it means today.
+
+The files under tests/fixtures/upgrade were written by old versions of ragmon itself: each capture by a
+real `ragmon serve --capture FILE --capture-below all --k 1` of that date, fed one RAG trace by the
+OpenTelemetry SDK's OTLP/HTTP exporter (the answer "The warranty lasts two years." over kb-1, returns, at
+rank 1 and the relevant kb-2, the warranty, at rank 2). Shapes no fixture holds are written by hand here,
+each saying which versions wrote it so.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fakes.anthropic_server import FakeAnthropic, claims_of
+
+from ragmon.budget import DailyBudget, Prices
+from ragmon.budget_file import BudgetFile, DaySpend
+from ragmon.cli import main
+from ragmon.judges.claude import ClaudeJudge
+from ragmon.judges.claude_prompt import PROMPT_VERSION
+from ragmon.model import Claim, Context, Example
+
+FIXTURES = Path(__file__).parent / "fixtures" / "upgrade"
+CAPTURED_DEC_3 = FIXTURES / "capture-k1-2026-12-03.jsonl"
+"""Written by ragmon at 30480be (3 December 2026): `metadata.judge_settings`, but no `metadata.k`."""
+CAPTURED_NOV_30 = FIXTURES / "capture-k1-2026-11-30.jsonl"
+"""Written by ragmon at d6170f6 (30 November 2026): neither `metadata.k` nor `metadata.judge_settings`."""
+RETRIEVAL = ("hit_rate", "precision", "recall", "mrr")
+
+
+@pytest.fixture
+def fake_api() -> Iterator[FakeAnthropic]:
+    with FakeAnthropic() as api:
+        yield api
+
+
+def replayed(tmp_path: Path, capture: list[Path], *flags: str) -> dict[str, Any]:
+    data, report = tmp_path / "worst.jsonl", tmp_path / "r.json"
+    data.write_bytes(b"".join(path.read_bytes() for path in capture))
+    assert main(["replay", str(data), "--json", str(report), *flags]) == 0
+    return json.loads(report.read_text(encoding="utf-8"))
+
+
+def test_a_capture_an_older_sidecar_wrote_without_its_k_is_replayed_with_a_warning(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Its sidecar ran at --k 1: the relevant kb-2 at rank 2 was outside its top 1, so its dashboard showed
+    hit_rate, precision, recall and MRR 0. Replayed at the default --k 5, kb-2 is found at rank 2 of 5
+    slots: hit_rate 1, precision 1/5, recall 1/1, MRR 1/2, figures given as the sidecar's without a
+    word, since the line records no k to compare with."""
+    report = replayed(tmp_path, [CAPTURED_DEC_3])
+    assert {name: report["aggregates"][name]["mean"] for name in RETRIEVAL} == {
+        "hit_rate": 1.0, "precision": 0.2, "recall": 1.0, "mrr": 0.5}
+    why = ("1 example was captured by an older ragmon sidecar that did not record its --k: their retrieval "
+           "figures (hit_rate, precision, recall, mrr, ndcg) are this run's at --k 5, which may not be the "
+           "sidecar's (pass the sidecar's --k to score as it did)")
+    assert report["run_warnings"] == [why]
+    assert f"ragmon replay: warning: {why}\n" in capsys.readouterr().err
+
+
+def test_a_capture_from_before_judge_settings_says_neither_setting_is_known(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The sidecar of 30 November recorded no threshold either: its one claim's verdict, and so its
+    groundedness, was the sidecar's at whatever --lexical-threshold it ran with. Appended to by the
+    sidecar of 3 December after an upgrade in place, the file holds both: two examples lack a k."""
+    report = replayed(tmp_path, [CAPTURED_NOV_30, CAPTURED_DEC_3])
+    assert report["run_warnings"] == [
+        "2 examples were captured by an older ragmon sidecar that did not record its --k: their retrieval "
+        "figures (hit_rate, precision, recall, mrr, ndcg) are this run's at --k 5, which may not be the "
+        "sidecar's (pass the sidecar's --k to score as it did)",
+        "1 example was captured by an older ragmon sidecar that did not record its --lexical-threshold: "
+        "their claim verdicts and the figures made of them (groundedness, hallucination_rate, ...) are "
+        "this run's at --lexical-threshold 0.56, which may not be the sidecar's (pass the sidecar's "
+        "--lexical-threshold to score as it did)"]
+    capsys.readouterr()
+
+
+CLAIM = Claim("The warranty lasts two years.", 0, 29)
+EXAMPLE = Example("ex-1", "How long is the warranty?", (Context("d1", "The warranty lasts two years."),),
+                  CLAIM.text)
+
+
+def supported_by_d1(body: dict[str, Any]) -> list[dict[str, Any]]:
+    return [{"claim": claim, "supported": True, "supporting_ids": ["d1"], "reason": "stated in d1"}
+            for claim in claims_of(body)]
+
+
+def test_a_verdict_an_older_ragmon_cached_is_asked_for_again_not_served(
+        fake_api: FakeAnthropic, tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """ragmon of 1 to 3 December 2026 keyed a verdict as today's does (same PROMPT_VERSION, same key), and
+    cached a "supported" that named no document sent as unsupported, for good, under the reason below
+    (ragmon at 2598918 wrote this very entry): a verdict today's judge never caches, so that a later run
+    asks again. Served from an old --cache-dir, it kept the claim unsupported, with no call, on every run
+    after the upgrade."""
+    fake_api.decide = supported_by_d1
+    ClaudeJudge(base_url=fake_api.url, api_key="test-key", cache_dir=tmp_path).judge(EXAMPLE, (CLAIM,))
+    (entry,) = tmp_path.glob("*/*.json")
+    model = json.loads(entry.read_text(encoding="utf-8"))["model"]
+    entry.write_text(json.dumps({"supported": False, "supporting_ids": [],
+                                 "reason": "[ragmon: no supporting document given]", "claim": CLAIM.text,
+                                 "model": model, "prompt_version": PROMPT_VERSION}), encoding="utf-8")
+
+    with caplog.at_level(logging.WARNING, logger="ragmon.judges.claude"):
+        upgraded = ClaudeJudge(base_url=fake_api.url, api_key="test-key", cache_dir=tmp_path)
+        (verdict,) = upgraded.judge(EXAMPLE, (CLAIM,))
+    assert (verdict.supported, verdict.supporting_ids, fake_api.calls) == (True, ("d1",), 2)
+    assert [r.getMessage() for r in caplog.records] == [
+        f"the Claude verdict cache {tmp_path} holds verdicts another ragmon wrote (not cache format 2): they "
+        "are asked for again and replaced, paid for once more, rather than trusted (warned once)"]
+    # Replaced on disk: the next run is served the new verdict, with no call and no warning.
+    caplog.clear()
+    with caplog.at_level(logging.WARNING, logger="ragmon.judges.claude"):
+        (again,) = ClaudeJudge(base_url=fake_api.url, api_key="test-key", cache_dir=tmp_path).judge(
+            EXAMPLE, (CLAIM,))
+    assert (again.supported, fake_api.calls, caplog.records) == (True, 2, [])
+
+
+def test_a_budget_file_of_the_first_format_resumes_its_days_spend(tmp_path: Path) -> None:
+    """ragmon at 2598918 (1 December 2026), the first with --llm-budget-file, wrote no `unbilled_usd`:
+    its `usd` already held the worst case of calls in flight. The day's $0.75 is resumed whole, neither
+    lost nor counted twice, and written back in today's shape."""
+    path = tmp_path / "spend.json"
+    # Day 100 since 1970-01-01 is 1970-04-11 (31 + 28 + 31 = 90 days to April 1st).
+    path.write_text('{"what": "ragmon Claude judge spend", "day": "1970-04-11", "usd": 0.75}\n',
+                    encoding="utf-8")
+    budget = DailyBudget(1.0, Prices(input_per_mtok=1.0, output_per_mtok=5.0), lambda: 100,
+                         record=BudgetFile(path))
+    budget.start_record()
+    assert (budget.resumed, budget.spent, budget.carried) == (DaySpend(100, 0.75, 0.0), 0.75, 0.0)
+    assert json.loads(path.read_text(encoding="utf-8")) == {
+        "what": "ragmon Claude judge spend", "day": "1970-04-11", "usd": 0.75, "unbilled_usd": 0.0}
+    budget.close()
