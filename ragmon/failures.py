@@ -18,7 +18,7 @@ from ragmon.errors import RagmonError
 from ragmon.logs import MAX_KEYS, MAX_MESSAGE, WINDOW_SECONDS, LineLimit, clip, more_like_it
 from ragmon.memory_budget import mib
 from ragmon.semconv.common import ExtractionError
-from ragmon.traces import SERVICE_KEY, Span, Trace
+from ragmon.traces import Span, Trace
 
 UNDOCUMENTED = ("a model call with no documents in its trace: groundedness is not measured for it. If "
                 "the app retrieves, the search is in another trace (put one span around both, a request span "
@@ -103,14 +103,17 @@ class FailureLog:
 
     def refused(self, trace: Trace, pipeline: str) -> None:
         """A trace every span of which was refused as too large for --max-buffer (`Decided.reason`
-        "refused"), alike per pipeline label and service (`Trace.named_by`), as for `unextractable`:
-        counted `error`, and its spans' count (ragmon_spans_rejected_total) said nothing of the trace they
-        made, nor which service's documents are too large."""
-        named = trace.named_by
-        service = clip(named[1]) if named is not None and named[0] == SERVICE_KEY else None
+        "refused"), alike per pipeline label and the name its first refused span carried
+        (`Trace.named_by`), logged as `named` with `source`, the attribute it came from (ragmon.pipeline or
+        service.name). The name is in the key because apps whose names get no label (unlisted, past the
+        cap) share `other`: one app's line must not hide another's, and it is all the line has to say whose
+        documents are too large. Counted `error`; its spans' count (ragmon_spans_rejected_total) said
+        nothing of the trace they made."""
+        named_by = trace.named_by
+        source, named = (None, None) if named_by is None else (named_by[0], clip(named_by[1]))
         lost = trace.spans_lost
-        self._log(("refused", pipeline, service), logging.WARNING, "trace lost every span it sent", None,
-                  trace_id=trace.trace_id, pipeline=pipeline, service=service,
+        self._log(("refused", pipeline, named), logging.WARNING, "trace lost every span it sent", None,
+                  trace_id=trace.trace_id, pipeline=pipeline, named=named, source=source,
                   detail=(f"its {lost} span{'s were' if lost > 1 else ' was'} refused (too_many_bytes), each "
                           "holding more than --max-buffer holds for one trace once decoded, so nothing of it "
                           "was scored: raise --max-buffer, or have the app record less on one span (its "

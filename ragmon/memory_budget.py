@@ -44,9 +44,10 @@ are here."""
 TRACE_IDS = 2816
 """Bytes per --max-traces of the trace ids the assembler remembers beside what it buffers (`ragmon.traces`),
 rounded up from 4 decided ids each with its first 64 span ids packed (~440 bytes with the dict's entry),
-one trace whose spans were all refused (~775 with the name that labels it, of 128 bytes at most) and a
-buffered trace's refused span ids (256): 54 MiB at the default 20,000 (tracemalloc: 43.7 MiB of the first
-two filled with such traces, before they kept a name). Left out, the sum had not grown with --max-traces."""
+one trace whose spans were all refused (~670 with the name that labels it, kept as its UTF-8 of 128 bytes
+at most: as a str, one emoji among them made it ~1,130) and a buffered trace's refused span ids (256): 54
+MiB at the default 20,000 (tracemalloc: 43.7 MiB of the first two filled with such traces, before they
+kept a name). Left out, the sum had not grown with --max-traces."""
 
 DECODING = 100 * MiB
 """The values one request being decoded may hold at the default `--max-values` (floods of 16 MiB bodies

@@ -194,21 +194,28 @@ kept whole or not at all: a longer one (a prompt sent as ragmon.pipeline by mist
 `other`."""
 
 
-def refused_name(span: Span) -> tuple[str, str] | None:
-    """(`PIPELINE_KEY`, its value) or else (`SERVICE_KEY`, its resource's): what labels a refused span's
-    trace should none of its spans be taken (`Trace.named_by`). None when it has neither, or the one it has
-    is over `MAX_NAME_BYTES`. Read leniently, as the sidecar's label is: a value that is no name is passed
-    over."""
+def refused_name(span: Span) -> tuple[str, bytes] | None:
+    """(`PIPELINE_KEY`, its value) or else (`SERVICE_KEY`, its resource's), as UTF-8: what labels a refused
+    span's trace should none of its spans be taken (`Trace.named_by`). None when it has neither, or the one
+    it has is over `MAX_NAME_BYTES`. Read leniently, as the sidecar's label is: a value that is no name is
+    passed over. Bytes, as up to max_traces of them wait: CPython stores a str at its widest character, so
+    one emoji made a name of 128 UTF-8 bytes a str of 576, against 161 as bytes."""
     for key, values in ((PIPELINE_KEY, span.attributes), (SERVICE_KEY, span.resource)):
         name = values.get(key)
         if isinstance(name, str) and name:
-            return (key, name) if _fits_a_label(name) else None
+            kept = _encoded_if_it_fits(name)
+            return None if kept is None else (key, kept)
     return None
 
 
-def _fits_a_label(name: str) -> bool:
-    """Whether `name` is at most `MAX_NAME_BYTES` of UTF-8, without encoding a long one to count them."""
-    return len(name) <= MAX_NAME_BYTES and len(name.encode("utf-8", "surrogatepass")) <= MAX_NAME_BYTES
+def _encoded_if_it_fits(name: str) -> bytes | None:
+    """`name` as UTF-8 when at most `MAX_NAME_BYTES`, without encoding a long one to count them. A lone
+    surrogate (a JSON sender's escape) counts and comes back as the label's bytes count it
+    (ragmon.exporter), not as an error."""
+    if len(name) > MAX_NAME_BYTES:
+        return None
+    encoded = name.encode("utf-8", "surrogatepass")
+    return encoded if len(encoded) <= MAX_NAME_BYTES else None
 
 
 def may_be_local_root(span: Span) -> bool:
@@ -259,15 +266,23 @@ class _Pending:
 class _Unopened:
     """A trace none of whose spans was taken yet, only refused (too_many_bytes): `_Pending.lost` and
     `_Pending.refused` until a span of it is taken, when it was first seen, as its decision wait runs from
-    then either way, and what its first refused span was named by (`Trace.named_by`)."""
+    then either way, and what its first refused span was named by (`refused_name`), in two slots rather
+    than its tuple, which would add 56 bytes to each of up to max_traces."""
 
-    __slots__ = ("first_seen", "lost", "named_by", "refused")
+    __slots__ = ("first_seen", "lost", "name", "refused", "source")
 
-    def __init__(self, now: float, named_by: tuple[str, str] | None) -> None:
+    def __init__(self, now: float, named_by: tuple[str, bytes] | None) -> None:
         self.first_seen = now
         self.lost = 0
         self.refused = b""
-        self.named_by = named_by
+        self.source: str | None = None
+        self.name = b""
+        if named_by is not None:
+            self.source, self.name = named_by
+
+    def named_by(self) -> tuple[str, str] | None:
+        """`Trace.named_by`, decoded as `refused_name` encoded it."""
+        return None if self.source is None else (self.source, self.name.decode("utf-8", "surrogatepass"))
 
 
 class _Shadow:
@@ -360,9 +375,9 @@ class Assembler:
         whose exporter sends it before the rest, as it ends first; forgotten, that trace was opened by its
         root and scored without its documents), or else to decide the trace at its decision wait, as
         "refused": counted nowhere, a trace of only such spans went unseen but for its spans' count. At
-        most max_traces (tracemalloc: ~380 bytes each with its id and a service name of 11 characters,
-        ~775 with 64 refused span ids and a name of `MAX_NAME_BYTES`: 15 MiB at most with the defaults);
-        past that the oldest is decided at once."""
+        most max_traces (tracemalloc: ~300 bytes each with its id and a service name of 11 characters,
+        ~670 with 64 refused span ids and a name of `MAX_NAME_BYTES`, emoji or not, as its UTF-8 is kept:
+        13 MiB at most with the defaults); past that the oldest is decided at once."""
 
     @property
     def in_flight(self) -> int:
@@ -606,7 +621,7 @@ class Assembler:
 
     def _finish_unopened(self, trace_id: str, unopened: _Unopened, at: float) -> Decided:
         self._remember(trace_id, unopened.refused)
-        trace = Trace(trace_id, (), unopened.lost, unopened.named_by)
+        trace = Trace(trace_id, (), unopened.lost, unopened.named_by())
         return Decided(trace, "refused", 0, unopened.first_seen, at, unopened.refused)
 
     def _due(self, pending: _Pending, rooted: bool) -> float:

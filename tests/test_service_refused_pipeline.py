@@ -68,8 +68,10 @@ def errors(samples: Samples) -> dict[str, float]:
             for pipeline in ("support-rag", "checkout", "other")}
 
 
-def by_trace(records: list[logging.LogRecord]) -> dict[str, tuple[object, object]]:
-    return {r.trace_id: (r.pipeline, r.service) for r in records}  # type: ignore[attr-defined]
+def by_trace(records: list[logging.LogRecord]) -> dict[str, tuple[object, ...]]:
+    """Each line's (pipeline, named, source), by its trace id."""
+    return {vars(r)["trace_id"]: tuple(vars(r).get(field) for field in ("pipeline", "named", "source"))
+            for r in records}
 
 
 async def test_a_refused_trace_is_counted_under_its_services_label(
@@ -81,7 +83,8 @@ async def test_a_refused_trace_is_counted_under_its_services_label(
     # - search-api's: a service with no label of its own takes none from a refused span (a span's size says
     #   nothing of RAG), so `other`, as before;
     # - one declaring ragmon.pipeline "checkout", not listed: `other`, as a scored trace of it would be.
-    # So support-rag 1, other 2. Each logged once, naming its label and service.
+    # So support-rag 1, other 2. Each logged once, naming its label and the name its span was kept by
+    # (before: checkout's line said pipeline=other service=None, naming neither).
     service = Sidecar(config(pipelines=("support-rag",)))
     ports = await service.start()
     sent = [retrieval_too_large("support-rag"), retrieval_too_large("search-api"),
@@ -95,8 +98,9 @@ async def test_a_refused_trace_is_counted_under_its_services_label(
 
     assert errors(samples) == {"support-rag": 1, "checkout": 0, "other": 2}
     ids = [f"{span.context.trace_id:032x}" for span in sent]  # type: ignore[union-attr]
-    assert by_trace(lines()) == {ids[0]: ("support-rag", "support-rag"), ids[1]: ("other", "search-api"),
-                                 ids[2]: ("other", None)}
+    assert by_trace(lines()) == {ids[0]: ("support-rag", "support-rag", "service.name"),
+                                 ids[1]: ("other", "search-api", "service.name"),
+                                 ids[2]: ("other", "checkout", "ragmon.pipeline")}
 
 
 async def test_a_refused_trace_declaring_its_pipeline_claims_its_label(
@@ -118,7 +122,31 @@ async def test_a_refused_trace_declaring_its_pipeline_claims_its_label(
 
     assert errors(samples) == {"support-rag": 0, "checkout": 1, "other": 1}
     ids = [f"{span.context.trace_id:032x}" for span in sent]  # type: ignore[union-attr]
-    assert by_trace(lines()) == {ids[0]: ("checkout", None), ids[1]: ("other", "search-api")}
+    assert by_trace(lines()) == {ids[0]: ("checkout", "checkout", "ragmon.pipeline"),
+                                 ids[1]: ("other", "search-api", "service.name")}
+
+
+async def test_refused_traces_of_two_apps_under_other_each_get_a_line_naming_their_pipeline(
+        lines: Callable[[], list[logging.LogRecord]]) -> None:
+    # --pipelines support-rag: checkout-api declares ragmon.pipeline "checkout" and billing-api "billing",
+    # neither listed, so both traces are errors under `other`, within one minute. Before, the line named
+    # neither (pipeline=other service=None) and both shared one rate-limit key, so billing's was left out:
+    # one line. Now one line each, naming the pipeline its app declared.
+    service = Sidecar(config(pipelines=("support-rag",)))
+    ports = await service.start()
+    sent = [retrieval_too_large("checkout-api", {"ragmon.pipeline": "checkout"}),
+            retrieval_too_large("billing-api", {"ragmon.pipeline": "billing"})]
+    try:
+        for span in sent:
+            await export(ports.http, [span])
+        samples = await wait_metrics(ports.metrics, decided(2), timeout=10)
+    finally:
+        await service.stop()
+
+    assert errors(samples) == {"support-rag": 0, "checkout": 0, "other": 2}
+    ids = [f"{span.context.trace_id:032x}" for span in sent]  # type: ignore[union-attr]
+    assert by_trace(lines()) == {ids[0]: ("other", "checkout", "ragmon.pipeline"),
+                                 ids[1]: ("other", "billing", "ragmon.pipeline")}
 
 
 def test_a_kept_name_is_as_long_as_a_label_may_be() -> None:

@@ -8,10 +8,13 @@ under 4 KiB more, so with a 1.5 MiB budget a span of 1 MiB fits a trace on its o
 
 from __future__ import annotations
 
+import tracemalloc
+
 import pytest
 from manual_clock import ManualClock
 
-from ragmon.traces import Assembler, Decided, Span
+from ragmon.memory_budget import TRACE_IDS
+from ragmon.traces import DECIDED_SPAN_IDS, Assembler, Decided, Span
 
 MiB = 2**20
 
@@ -125,11 +128,12 @@ def test_a_trace_of_only_refused_spans_keeps_what_its_first_span_was_named_by(cl
     # - c: a ragmon.pipeline that is no string (7) is passed over for its service;
     # - d: a name of 32 emoji, 128 bytes of UTF-8, the most a label holds, is kept;
     # - e: 33 emoji (132 bytes) cannot be kept whole: nothing;
-    # - f: no name at all.
+    # - f: no name at all;
+    # - g: a lone surrogate (a JSON sender's "\udcff" escape) comes back as sent.
     emoji = "\N{GRINNING FACE}"
     sent = [("a", {}, "support-rag"), ("a", {}, "other-svc"), ("b", {"ragmon.pipeline": "checkout"}, "svc"),
             ("c", {"ragmon.pipeline": 7}, "svc"), ("d", {}, emoji * 32), ("e", {}, emoji * 33),
-            ("f", {}, None)]
+            ("f", {}, None), ("g", {}, "svc-\udcff")]
     assembler = Assembler(decision_wait=5.0, max_bytes=3 * MiB // 2, clock=clock)
     for n, (trace, attributes, service) in enumerate(sent):
         span = Span(trace * 32, f"{n + 1:016x}", "f" * 16, "retrieval",
@@ -139,4 +143,42 @@ def test_a_trace_of_only_refused_spans_keeps_what_its_first_span_was_named_by(cl
 
     assert [(d.trace.trace_id[0], d.trace.named_by) for d in assembler.pop_decided(5.0)] == [
         ("a", ("service.name", "support-rag")), ("b", ("ragmon.pipeline", "checkout")),
-        ("c", ("service.name", "svc")), ("d", ("service.name", emoji * 32)), ("e", None), ("f", None)]
+        ("c", ("service.name", "svc")), ("d", ("service.name", emoji * 32)), ("e", None), ("f", None),
+        ("g", ("service.name", "svc-\udcff"))]
+
+
+def held_per_waiting_trace(clock: ManualClock, service: str, traces: int = 500) -> float:
+    """tracemalloc's bytes per trace waiting with no span taken (`Assembler._unopened`) after 64 refused spans
+    each, sent by `service` with its last 5 characters a count (one name object per trace, as each request
+    decodes its own). Each trace must have kept its name whole: one dropped would cost nothing."""
+    assembler = Assembler(decision_wait=1e9, max_traces=traces, max_bytes=3 * MiB // 2, clock=clock)
+    document = {"document": "x" * 2 * MiB}
+    tracemalloc.start()
+    try:
+        base, _ = tracemalloc.get_traced_memory()
+        for t in range(traces):
+            resource = {"service.name": service[:-5] + f"{t:05d}"}
+            for s in range(DECIDED_SPAN_IDS):
+                span = Span(f"{t + 1:032x}", f"{s + 1:016x}", "f" * 16, "r", attributes=document,
+                            resource=resource)
+                assert assembler.add(span) == "too_many_bytes"
+        del resource, span
+        held, _ = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    kept = [d.trace.named_by for d in assembler.drain()]
+    assert kept == [("service.name", service[:-5] + f"{t:05d}") for t in range(traces)]
+    return (held - base) / traces
+
+
+def test_a_waiting_trace_holds_its_name_at_its_utf8_size_within_the_memory_budget(clock):
+    # A name of 128 UTF-8 bytes, the most kept, is one emoji and 124 ASCII characters as much as 128 ASCII
+    # ones; as a str, CPython stores every character at the widest one's 4 bytes (576 bytes against 177),
+    # so a waiting trace held ~400 bytes more for its emoji. Kept as UTF-8, the two cost the same. And the
+    # worst trace (64 refused span ids and such a name) fits what the memory budget counts for it per
+    # --max-traces: TRACE_IDS (2,816) less 4 decided ids of ~440 and a buffered trace's 256 refused ids:
+    # 2,816 - 1,760 - 256 = 800 bytes (before: ~1,080; now ~670).
+    ascii_name = held_per_waiting_trace(clock, "s" * 128)
+    emoji_name = held_per_waiting_trace(clock, "\N{GRINNING FACE}" + "s" * 124)
+    assert abs(emoji_name - ascii_name) < 8
+    assert max(ascii_name, emoji_name) <= TRACE_IDS - 4 * 440 - 256 == 800
