@@ -23,7 +23,10 @@ Bounded disk: when a line would take FILE past `--capture-max-bytes`, FILE is re
 (replacing the previous one) and a new FILE begins, so capture never holds more than twice the bound.
 Taking FILE away for review (moving or deleting it, or copying it and cutting it to nothing in place, as
 logrotate's `copytruncate` does) is safe: the next batch starts a new FILE. A stream (`--capture
-/dev/stderr`, a named pipe) is written as it is, never read, locked or rotated.
+/dev/stderr`, a named pipe) is written as it is, never read, locked, cut or rotated. Any path to a
+descriptor (`/dev/stderr`, `/dev/fd/N`, anything under /proc, or a link to one) is a stream, even when
+the descriptor holds a regular file (`2>>serve.log`): that file is the logger's too. One holding a socket
+(systemd's `StandardError=journal`), which no path opens, is written through a copy of the descriptor.
 
 A stream never holds the sidecar up. Its reader is another process that may be late, stuck or gone, and
 a blocking open or write waited for it for ever: at start for a named pipe no one had opened yet, at the
@@ -32,10 +35,12 @@ call would not do: the thread blocked in the kernel keeps the process from exiti
 is opened and written without blocking (O_NONBLOCK). A named pipe without a reader at start is waited
 for, saying so, for `READER_WAIT_SECONDS` (the reader in a pod, a log shipper, may start a moment after
 the sidecar), then `ragmon serve` exits 2 naming it. While running, a reader that takes nothing for
-`STALL_SECONDS` has the lines of the batch counted `error` and logged, as one that went away has (EPIPE:
-Python ignores SIGPIPE), and the next batch tries again, so a reader that comes back gets lines again;
-the stop waits no longer than that for it either. A line cut short in a pipe is ended with a newline
-before the next, so the reader sees one broken line, not two run together.
+`STALL_SECONDS` (judged by what the pipe still holds, not by whether it has room: a slow reader frees
+a page at a time) has the lines of the batch counted `error` and logged, as one that went away has
+(EPIPE: Python ignores SIGPIPE), and the next batch tries again, so a reader that comes back gets lines
+again; the stop waits no longer than that for it either. A line cut short in a pipe is ended with a
+newline before the next, or at the stop, so the reader sees one broken line, not two run together, also
+when it outlives the sidecar.
 
 A trace is captured once, across restarts too. After a crash or a container restart the app's OTLP
 exporter resends a batch that was never acknowledged, though FILE may already hold its trace; FILE (or
@@ -93,12 +98,14 @@ import re
 import select
 import socket
 import stat
+import struct
+import termios
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import IO, Any, NamedTuple
+from typing import IO, Any, NamedTuple, Protocol
 
 from ragmon.datasets import reader
 from ragmon.datasets.decoding import json_line
@@ -124,6 +131,10 @@ so a log shipper started beside the sidecar takes. A stop signal meanwhile takes
 well inside a pod's 30 s grace period."""
 _READER_POLL_SECONDS = 0.1
 """How often start-up tries the named pipe again: a reader's open is not announced to a writer."""
+_PROGRESS_POLL_SECONDS = 0.1
+"""How often a write waiting for room looks whether the reader took anything. A pipe is said to have
+room only when a whole page of it is free, so a reader taking less than a page in `STALL_SECONDS` (a shell
+`while read` loop: about 1 KiB/s) reads all the time and is never announced: its progress is looked for."""
 
 
 def threshold(text: str) -> float:
@@ -237,7 +248,7 @@ def read_held(path: Path) -> Held:
     of ours is never held whole, and no line is held longer than replay would hold it (`_long_line_id`),
     so a file that is not ours (no newline, `/dev/zero` copied) cannot fill memory."""
     try:
-        if _is_fifo(path):
+        if _is_fifo(path) or _names_a_descriptor(path):
             return Held()  # opened to read, a named pipe waits for its writer: the sidecar, which hung
         handle = path.open("rb")
     except FileNotFoundError:
@@ -344,6 +355,99 @@ def _is_fifo(path: Path) -> bool:
         return False
 
 
+_MAX_LINKS = 40
+"""Links followed at most, as the kernel follows."""
+_OWN_DESCRIPTOR = re.compile(r"/proc/(\d+)(?:/task/\d+)?/fd/(\d+)")
+
+
+def _link_steps(path: Path) -> Iterator[Path]:
+    """`path`, then each path its links lead to, one link at a time, directories resolved.
+    `os.path.realpath` would go on through `/proc/self/fd/2` to whatever the descriptor holds (a log
+    file, `pipe:[7]`), and say nothing of having passed it."""
+    current = Path(os.path.abspath(path))
+    for _ in range(_MAX_LINKS):
+        current = Path(os.path.realpath(current.parent), current.name)
+        yield current
+        try:
+            current = current.parent / os.readlink(current)
+        except OSError:  # no link
+            return
+
+
+def _names_a_descriptor(path: Path) -> bool:
+    """Whether FILE is, or links to, a file under /proc: `/dev/stderr`, `/dev/stdout` and `/dev/fd/N` are
+    links to `/proc/self/fd/N`. Such a path is a stream whatever the descriptor holds: with stderr appended
+    to a log file (`2>>serve.log`, systemd's `StandardError=append:`), fstat says regular, and that file
+    is the logger's too: rotated, the link (as root, `/dev/stderr` itself) was renamed; read, its log lines
+    were counted as broken capture lines; cut back after a failed write, the logger's lines went too."""
+    return any(step.parts[1:2] == ("proc",) for step in _link_steps(path))
+
+
+def _own_socket(path: Path) -> int | None:
+    """The descriptor of this process that FILE names, when it holds a socket: `--capture /dev/stderr`
+    under systemd, whose default `StandardError=journal` is a socket, which no path opens (ENXIO)."""
+    for step in _link_steps(path):
+        found = _OWN_DESCRIPTOR.fullmatch(str(step))
+        if found is not None and int(found[1]) == os.getpid():
+            with contextlib.suppress(OSError):
+                if stat.S_ISSOCK(os.fstat(int(found[2])).st_mode):
+                    return int(found[2])
+            return None
+    return None
+
+
+def _unread(descriptor: int) -> int | None:
+    """Bytes written to a stream that its reader has not taken yet: what a pipe holds (FIONREAD, at
+    either end), what a socket or terminal has not sent (TIOCOUTQ, which is SIOCOUTQ); None for a stream
+    that tells neither."""
+    request = termios.FIONREAD if stat.S_ISFIFO(os.fstat(descriptor).st_mode) else termios.TIOCOUTQ
+    try:
+        return int(struct.unpack("i", fcntl.ioctl(descriptor, request, bytes(4)))[0])
+    except OSError:
+        return None
+
+
+def _widen_pipe(descriptor: int) -> None:
+    """Make a full pipe one step larger (the kernel rounds up to a power of two pages). OSError where it
+    is no pipe, or past what the process may take (`/proc/sys/fs/pipe-max-size`)."""
+    fcntl.fcntl(descriptor, fcntl.F_SETPIPE_SZ, fcntl.fcntl(descriptor, fcntl.F_GETPIPE_SZ) + 1)
+
+
+class _Sink(Protocol):
+    """What FILE is written through: the file opened, or `_Socket`. `write` returns None when nothing
+    could be written without waiting."""
+
+    def write(self, data: memoryview | bytes, /) -> int | None: ...
+
+    def fileno(self) -> int: ...
+
+    def close(self) -> None: ...
+
+
+class _Socket:
+    """A socket this process holds as a descriptor (`_own_socket`), written through a copy of it.
+
+    Without blocking, as every stream is written, but not by O_NONBLOCK: that is a flag of the socket
+    shared with whoever else writes the descriptor (the logger's stderr), whose writes would then fail
+    with EAGAIN when the reader is behind. `MSG_DONTWAIT` makes each send of ours alone not wait. (The
+    socket object sets O_NONBLOCK itself only under `socket.setdefaulttimeout`, which ragmon never calls.)"""
+
+    def __init__(self, descriptor: int) -> None:
+        self._socket = socket.socket(fileno=os.dup(descriptor))
+
+    def write(self, data: memoryview | bytes, /) -> int | None:
+        try:
+            return self._socket.send(data, socket.MSG_DONTWAIT)
+        except BlockingIOError:
+            return None
+
+    def fileno(self) -> int:
+        return self._socket.fileno()
+
+    def close(self) -> None:
+        self._socket.close()
+
+
 class NoReader(OSError):
     """FILE is a named pipe that no process has open for reading."""
 
@@ -365,18 +469,20 @@ class RotatingFile:
         away), so a line's generation says whether it is still in FILE or FILE.1."""
         self.rotated_generation = -1
         """The generation now in FILE.1; -1 is whatever FILE.1 held at start."""
-        self._handle: IO[bytes] | None = None
+        self._handle: _Sink | None = None
         self._size = 0
         self._stalled_since: float | None = None
-        """Since when a stream's reader has left no room for a write: None while it takes what is written."""
+        """Since when a stream's reader has taken nothing: None while there is room for what is written."""
+        self._unread: int | None = None
+        """What the stream's reader had not taken when a write last waited for room (`_unread`)."""
         self._give_up_at = math.inf
         """When the stop stops waiting for a stream's reader (`give_up`)."""
         self._torn = False
         """Whether a line was cut short in a stream (its reader still has the part written)."""
         self._regular = True
-        """Whether FILE is a regular file. A stream (`/dev/stderr`, a named pipe) has no size to bound and
-        is never rotated: renamed, the pipe (or, as root, `/dev/stderr` itself) became FILE.1, and the
-        lines went on into a regular file made in its place that its reader never saw."""
+        """Whether FILE is a regular file of its own. A stream (`/dev/stderr`, a named pipe) has no size
+        to bound and is never rotated: renamed, the pipe (or, as root, `/dev/stderr` itself) became
+        FILE.1, and the lines went on into a regular file made in its place that its reader never saw."""
 
     def open(self) -> None:
         """Append to what an earlier run left; its size counts towards the bound. A new file is readable
@@ -389,10 +495,14 @@ class RotatingFile:
             if exc.errno == errno.ENXIO and _is_fifo(self.path):
                 raise NoReader(errno.ENXIO, "no process has the named pipe open for reading",
                                str(self.path)) from None
+            if exc.errno == errno.ENXIO and (own := _own_socket(self.path)) is not None:
+                self._handle, self._regular, self._size = _Socket(own), False, 0
+                return
             raise
-        self._handle = os.fdopen(descriptor, "ab", buffering=0)
-        self._regular = stat.S_ISREG(os.fstat(self._handle.fileno()).st_mode)
-        self._size = self._handle.tell() if self._regular else 0  # a pipe's tell() is "Illegal seek"
+        handle = os.fdopen(descriptor, "ab", buffering=0)
+        self._handle = handle
+        self._regular = stat.S_ISREG(os.fstat(descriptor).st_mode) and not _names_a_descriptor(self.path)
+        self._size = handle.tell() if self._regular else 0  # a pipe's tell() is "Illegal seek"
 
     def write(self, lines: Sequence[bytes]) -> tuple[list[int], OSError | None]:
         """Append `lines` in order, rotating before one that would pass the bound. Returns the generation
@@ -414,7 +524,7 @@ class RotatingFile:
         except _Stalled as exc:  # kept open: its reader holds the pipe, and what was written stays in it
             return done, exc
         except OSError as exc:
-            self._abandon()
+            self._abandon(exc)
             return done, exc
         return done, None
 
@@ -434,25 +544,28 @@ class RotatingFile:
                 self._await_room()
                 continue
             view = view[written:]
-            self._stalled_since = None
+            self._stalled_since, self._unread = None, None
             self._torn = bool(view)
 
     def _await_room(self) -> None:
-        """Wait for the stream's reader to make room, until `STALL_SECONDS` after it last left none (the
-        whole stall, not each write: a reader stuck for minutes costs each batch nothing), or the stop's
-        `give_up`."""
-        now = time.monotonic()
-        if self._stalled_since is None:
+        """Wait for the stream's reader to make room, until `STALL_SECONDS` after it last took anything
+        (the whole stall, not each write: a reader stuck for minutes costs each batch nothing), or the
+        stop's `give_up`. A reader taking a little at a time (`_PROGRESS_POLL_SECONDS`) is no stall."""
+        assert self._handle is not None
+        now, unread = time.monotonic(), _unread(self._handle.fileno())
+        took = unread is not None and self._unread is not None and unread < self._unread
+        if self._stalled_since is None or took:
             self._stalled_since = now
+        self._unread = unread
         stalled_until = self._stalled_since + STALL_SECONDS
         if now >= min(stalled_until, self._give_up_at):
             why = ("was still behind when the sidecar stopped" if self._give_up_at < stalled_until
                    else f"took nothing for {STALL_SECONDS:g} s")
             raise _Stalled(errno.EAGAIN, f"the reader of the stream {why}", str(self.path))
-        assert self._handle is not None
+        until = min(stalled_until, self._give_up_at, now + _PROGRESS_POLL_SECONDS)
         poller = select.poll()
         poller.register(self._handle.fileno(), select.POLLOUT)
-        poller.poll(math.ceil((min(stalled_until, self._give_up_at) - now) * 1000))
+        poller.poll(math.ceil((until - now) * 1000))
 
     def resume(self, held: Held) -> None:
         """Open FILE as an earlier run left it (`held`, read just now): a torn last line of ours is cut
@@ -506,12 +619,13 @@ class RotatingFile:
                         extra={"path": str(self.rotated), "bytes": replaced})
         self.open()
 
-    def _abandon(self) -> None:
-        """After a failed write: drop the handle and cut off a partly written line. A stream's part line
-        went with the pipe's content when its reader did (EPIPE) and the handle closed."""
+    def _abandon(self, error: OSError) -> None:
+        """After a failed write: drop the handle and cut off a partly written line. A stream is never cut
+        (the logger's lines may follow ours in a log file that stderr appends to): its part line is ended
+        before the next, unless it went with the pipe's content when its reader did (EPIPE)."""
         handle, self._handle = self._handle, None
-        self._torn = False
-        self._stalled_since = None
+        self._torn = self._torn and not self._regular and not isinstance(error, BrokenPipeError)
+        self._stalled_since, self._unread = None, None
         if handle is not None:
             with contextlib.suppress(OSError):
                 handle.close()
@@ -520,9 +634,40 @@ class RotatingFile:
                 os.truncate(self.path, self._size)
 
     def close(self) -> None:
-        if self._handle is not None:
-            handle, self._handle = self._handle, None
-            handle.close()
+        """Close FILE, a line cut short in a stream ended first (`_end_torn_line`)."""
+        handle, self._handle = self._handle, None
+        if handle is None:
+            return
+        if self._torn:
+            self._end_torn_line(handle)
+        handle.close()
+
+    def _end_torn_line(self, handle: _Sink) -> None:
+        """At the stop, end the line a stream's reader was left in the middle of, so that a reader which
+        outlives the sidecar (a log shipper reading a named pipe across a restart) sees the next sidecar's
+        first line as a line of its own, not run on from this one. Without waiting: the stop has waited
+        for this reader already. A pipe this reader has left full is made one step larger to take the
+        newline (F_SETPIPE_SZ; it never shrinks, so this costs the reader nothing it would notice).
+        Where that is refused too, it is said.
+
+        A newline at each start instead would end such a line whatever happened, but a start cannot tell
+        whether the last run left one: every start would put a blank line before its first, which a log
+        shipper may count as a record and a reader parsing each line as JSON stops at."""
+        try:
+            if handle.write(b"\n") is None:
+                _widen_pipe(handle.fileno())
+                self._torn = handle.write(b"\n") is None
+            else:
+                self._torn = False
+        except BrokenPipeError:  # the reader has gone, and the part line with the pipe's content
+            self._torn = False
+        except OSError:
+            pass
+        if self._torn:
+            log.warning("capture stream left in the middle of a line: its reader took nothing at the stop, "
+                        "and the next line written to it will continue that line",
+                        extra={"path": str(self.path)})
+            self._torn = False
 
 
 def _utc_now() -> datetime:
@@ -732,14 +877,17 @@ class CaptureWriter:
 def _lock(path: Path, named: str) -> int | None:
     """Take FILE's lock, for the writer's life: FILE.lock beside it (beside the file a link names, so two
     links to one file take one lock), locked (flock) and holding the pid and host of the process that
-    holds it. Returns its descriptor, None when FILE is no regular file (`/dev/stderr`, a stream: nothing
-    is read from it either). The kernel frees the lock when the process ends, however it ends; the file
-    stays (removing it would let a third process lock a new file while a second holds the old one).
+    holds it. Returns its descriptor, None when FILE is a stream (`/dev/stderr`, whatever it holds, or
+    no regular file: nothing is read from it either). The kernel frees the lock when the process ends,
+    however it ends; the file stays (removing it would let a third process lock a new file while a
+    second holds the old one).
 
     Two sidecars writing one FILE (a shared volume; an exporter's retry reaching the other replica) would
     each write a trace sent to both, as each knows only the ids it read at start and wrote since, and
     `ragmon replay` refuses a file holding an id twice; rotation, each renaming FILE under the other,
     would lose examples too. So the second is refused, naming the first."""
+    if _names_a_descriptor(path):
+        return None
     with contextlib.suppress(OSError):
         if not stat.S_ISREG(os.stat(path).st_mode):
             return None

@@ -15,13 +15,14 @@ import fcntl
 import json
 import os
 import signal
+import socket
 import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import pytest
 from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter
@@ -32,6 +33,7 @@ from polling import wait_metrics
 from ports import free_port
 
 from ragmon import instrument
+from ragmon.capture import RotatingFile
 from ragmon.scrape import Samples, total
 
 PIPE_BYTES = 4096
@@ -46,24 +48,30 @@ STALL = 2
 
 class Serve:
     """A `ragmon serve --capture PIPE` process and the JSON lines it has logged so far, read as they come
-    by a thread of their own, so that waiting for a line has a deadline."""
+    by a thread of their own, so that waiting for a line has a deadline.
 
-    def __init__(self, pipe: Path, args: list[str]) -> None:
+    `stderr`: where the sidecar's stderr goes, a pipe of this process's by default; `log`: where this
+    process reads it from, when not from that pipe (none for a file: it is read after the run)."""
+
+    def __init__(self, pipe: Path, args: list[str], stderr: int = subprocess.PIPE,
+                 log: IO[str] | None = None) -> None:
         self.http, self.metrics = free_port(), free_port()
         self.process = subprocess.Popen(
             [sys.executable, "-m", "ragmon.cli", "serve", "--capture", str(pipe), "--capture-below", "all",
              "--http-listen", f"127.0.0.1:{self.http}", "--grpc-listen", "off",
              "--metrics-listen", f"127.0.0.1:{self.metrics}", "--quiet", "50ms", "--workers", "1",
              "--log-format", "json", *args],
-            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+            stdout=subprocess.DEVNULL, stderr=stderr, text=True,
             env={k: v for k, v in os.environ.items() if not k.startswith(("RAGMON_", "ANTHROPIC_"))})
         self.lines: list[dict[str, Any]] = []
-        self._reader = threading.Thread(target=self._read, daemon=True)
-        self._reader.start()
+        source = log or self.process.stderr
+        self._reader = None if source is None else threading.Thread(target=self._read, args=(source,),
+                                                                    daemon=True)
+        if self._reader is not None:
+            self._reader.start()
 
-    def _read(self) -> None:
-        assert self.process.stderr is not None
-        for line in self.process.stderr:
+    def _read(self, source: Iterable[str]) -> None:
+        for line in source:
             self.lines.append(json.loads(line) if line.startswith("{") else {"message": line.rstrip()})
 
     def wait_for(self, message: str, timeout: float) -> dict[str, Any]:
@@ -80,14 +88,16 @@ class Serve:
         """SIGTERM, then the exit code; the process must be gone within `timeout` seconds."""
         self.process.send_signal(signal.SIGTERM)
         code = self.process.wait(timeout=timeout)
-        self._reader.join(timeout=5)
+        if self._reader is not None:
+            self._reader.join(timeout=5)
         return code
 
 
 @contextlib.contextmanager
-def serving(pipe: Path, *args: str, ready: bool = True) -> Iterator[Serve]:
+def serving(pipe: Path, *args: str, ready: bool = True, stderr: int = subprocess.PIPE,
+            log: IO[str] | None = None) -> Iterator[Serve]:
     """The sidecar for the block, ready unless told otherwise; killed on the way out if it is still up."""
-    serve = Serve(pipe, list(args))
+    serve = Serve(pipe, list(args), stderr, log)
     try:
         if ready:
             serve.wait_for("ragmon serve ready", timeout=30)
@@ -285,3 +295,94 @@ def test_a_line_cut_short_in_a_pipe_is_ended_before_the_next(pipe: Path) -> None
                          capture_output=True, text=True, timeout=STALL + 20, check=False)
     assert run.returncode == 0, run.stderr
     assert run.stdout.splitlines() == ["0 _Stalled", "4096", "1 None", "b'\\nbbbbbbbbbb\\n'"]
+
+
+def test_a_reader_taking_a_kib_a_second_gets_every_line(pipe: Path) -> None:
+    # A shell `while read -r line` loop: it reads all the time, a little at once. Linux says a pipe has room
+    # only when a whole page is free, which this reader takes 4 s to empty. Before: "took nothing for 2 s",
+    # 8 of the 12 lines written, the rest lost.
+    lines = [b'{"id": "%02d", "pad": "%s"}\n' % (n, b"x" * 476) for n in range(12)]   # 500 bytes each
+    with opened_to_read(pipe) as reader:
+        os.set_blocking(reader, True)
+        taken = bytearray()
+
+        def read_slowly() -> None:
+            while chunk := os.read(reader, 256):
+                taken.extend(chunk)
+                time.sleep(0.25)
+
+        file = RotatingFile(pipe, 1 << 20)
+        file.open()                              # first: a pipe that no writer has open is at its end
+        slow = threading.Thread(target=read_slowly, daemon=True)
+        slow.start()
+        done, error = file.write(lines)          # 8 lines fill the page; the rest wait for it, 4 s
+        file.close()
+        slow.join(timeout=20)
+    assert (done, error) == ([0] * 12, None)
+    assert bytes(taken) == b"".join(lines)
+
+
+def test_a_line_cut_short_at_the_stop_is_ended_so_the_next_run_starts_a_line(pipe: Path) -> None:
+    # The reader (a log shipper) takes nothing during the stop and outlives a restart. Before: the stop
+    # left the line unended and the restarted sidecar's first line ran on from it, both lost to a reader.
+    line = b'{"id": "a", "x": "' + b"a" * 6000 + b'"}\n'
+    with opened_to_read(pipe) as reader:
+        first = RotatingFile(pipe, 1 << 20)
+        first.give_up(0)                          # the stop: the reader is behind, waited for no longer
+        done, error = first.write([line])
+        first.close()
+        taken = pending(reader)                   # read again while the sidecar restarts
+        second = RotatingFile(pipe, 1 << 20)      # the restarted sidecar
+        assert second.write([b'{"id": "b"}\n']) == ([0], None)
+        second.close()
+        taken += pending(reader)
+    assert (done, type(error).__name__) == ([], "_Stalled")
+    assert taken.split(b"\n") == [line[:PIPE_BYTES], b'{"id": "b"}', b""]   # no blank line either
+
+
+def test_stderr_appended_to_a_log_file_is_a_stream_not_a_capture_file(tmp_path: Path) -> None:
+    # `ragmon serve 2>>serve.log --capture /dev/stderr` (here a link of the same kind, /proc/self/fd/2: the
+    # real /dev is not touched). fstat says regular. Before: the earlier run's log line was counted as a
+    # broken capture line, FILE.lock was made beside serve.log, and the second line rotated the link away
+    # to FILE.1, the lines after it going to a new regular file in its place.
+    log_file, link = tmp_path / "serve.log", tmp_path / "stderr"
+    log_file.write_text("an earlier run's last log line\n")
+    link.symlink_to("/proc/self/fd/2")
+    with log_file.open("a") as log, serving(link, "--capture-max-bytes", "1500", ready=False,
+                                            stderr=log.fileno()) as serve:
+        deadline = time.monotonic() + 30
+        while "ragmon serve ready" not in log_file.read_text():
+            assert time.monotonic() < deadline, log_file.read_text()
+            time.sleep(0.05)
+        sent = send(serve, 3)                     # lines of about 900 bytes: every second one would rotate
+        metrics(serve, accounted(3))
+        assert serve.stop(timeout=20) == 0
+    lines = log_file.read_text().splitlines()
+    records = [json.loads(line)["id"] for line in lines if line.startswith('{"id": ')]
+    messages = [json.loads(line)["message"] for line in lines[1:] if line.startswith('{"time"')]
+    assert lines[0] == "an earlier run's last log line"
+    assert records == sent
+    assert "ragmon serve ready" in messages and messages[-1] == "stopped"
+    assert not [m for m in messages if "no record with an id" in m]
+    assert os.readlink(link) == "/proc/self/fd/2"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["serve.log", "stderr"]
+
+
+def test_stderr_a_socket_as_under_systemd_gets_the_lines_and_stays_blocking_for_the_logger(
+        tmp_path: Path) -> None:
+    # systemd's default StandardError=journal is a socket, which no path opens (ENXIO). Before: exit 2,
+    # "cannot read the capture file (--capture): No such device or address".
+    link = tmp_path / "stderr"
+    link.symlink_to("/proc/self/fd/2")
+    ours, theirs = socket.socketpair()
+    with ours, ours.makefile("r") as log, serving(link, ready=False, stderr=theirs.fileno(),
+                                                   log=log) as serve:
+        theirs.close()                            # the sidecar's alone: its exit ends what is read
+        serve.wait_for("ragmon serve ready", timeout=30)
+        sent = send(serve, 2)
+        metrics(serve, accounted(2))
+        flags = (Path(f"/proc/{serve.process.pid}/fdinfo/2").read_text().split("flags:")[1].split()[0])
+        assert serve.stop(timeout=20) == 0
+    assert [line["id"] for line in serve.lines if "needs_review" in line] == sent
+    assert serve.logged("stopped")
+    assert int(flags, 8) & os.O_NONBLOCK == 0    # the logger's writes to it still wait, as they always did
