@@ -74,6 +74,18 @@ def by_trace(records: list[logging.LogRecord]) -> dict[str, tuple[object, ...]]:
             for r in records}
 
 
+async def refused_run(sent: list[ReadableSpan], **settings: object) -> Samples:
+    """`sent`, one export each, to a sidecar with `settings`, once every trace of them is decided."""
+    service = Sidecar(config(**settings))
+    ports = await service.start()
+    try:
+        for span in sent:
+            await export(ports.http, [span])
+        return await wait_metrics(ports.metrics, decided(len(sent)), timeout=10)
+    finally:
+        await service.stop()
+
+
 async def test_a_refused_trace_is_counted_under_its_services_label(
         lines: Callable[[], list[logging.LogRecord]]) -> None:
     # --pipelines support-rag: that service's label exists from start-up. Three traces of one refused span
@@ -85,16 +97,9 @@ async def test_a_refused_trace_is_counted_under_its_services_label(
     # - one declaring ragmon.pipeline "checkout", not listed: `other`, as a scored trace of it would be.
     # So support-rag 1, other 2. Each logged once, naming its label and the name its span was kept by
     # (before: checkout's line said pipeline=other service=None, naming neither).
-    service = Sidecar(config(pipelines=("support-rag",)))
-    ports = await service.start()
     sent = [retrieval_too_large("support-rag"), retrieval_too_large("search-api"),
             retrieval_too_large("search-api", {"ragmon.pipeline": "checkout"})]
-    try:
-        for span in sent:
-            await export(ports.http, [span])
-        samples = await wait_metrics(ports.metrics, decided(3), timeout=10)
-    finally:
-        await service.stop()
+    samples = await refused_run(sent, pipelines=("support-rag",))
 
     assert errors(samples) == {"support-rag": 1, "checkout": 0, "other": 2}
     ids = [f"{span.context.trace_id:032x}" for span in sent]  # type: ignore[union-attr]
@@ -109,16 +114,9 @@ async def test_a_refused_trace_declaring_its_pipeline_claims_its_label(
     # "checkout" names a RAG pipeline by declaration, so its trace claims the label `checkout` as a trace
     # cut short by an attribute limit would: 1 error under checkout, none under other (before: other 1).
     # The service's name alone claims nothing: search-api's second trace, without the attribute, is `other`.
-    service = Sidecar(config())
-    ports = await service.start()
     sent = [retrieval_too_large("search-api", {"ragmon.pipeline": "checkout"}),
             retrieval_too_large("search-api")]
-    try:
-        for span in sent:
-            await export(ports.http, [span])
-        samples = await wait_metrics(ports.metrics, decided(2), timeout=10)
-    finally:
-        await service.stop()
+    samples = await refused_run(sent)
 
     assert errors(samples) == {"support-rag": 0, "checkout": 1, "other": 1}
     ids = [f"{span.context.trace_id:032x}" for span in sent]  # type: ignore[union-attr]
@@ -132,16 +130,9 @@ async def test_refused_traces_of_two_apps_under_other_each_get_a_line_naming_the
     # neither listed, so both traces are errors under `other`, within one minute. Before, the line named
     # neither (pipeline=other service=None) and both shared one rate-limit key, so billing's was left out:
     # one line. Now one line each, naming the pipeline its app declared.
-    service = Sidecar(config(pipelines=("support-rag",)))
-    ports = await service.start()
     sent = [retrieval_too_large("checkout-api", {"ragmon.pipeline": "checkout"}),
             retrieval_too_large("billing-api", {"ragmon.pipeline": "billing"})]
-    try:
-        for span in sent:
-            await export(ports.http, [span])
-        samples = await wait_metrics(ports.metrics, decided(2), timeout=10)
-    finally:
-        await service.stop()
+    samples = await refused_run(sent, pipelines=("support-rag",))
 
     assert errors(samples) == {"support-rag": 0, "checkout": 0, "other": 2}
     ids = [f"{span.context.trace_id:032x}" for span in sent]  # type: ignore[union-attr]
