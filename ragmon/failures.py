@@ -18,7 +18,7 @@ from ragmon.errors import RagmonError
 from ragmon.logs import MAX_KEYS, MAX_MESSAGE, WINDOW_SECONDS, LineLimit, clip, more_like_it
 from ragmon.memory_budget import mib
 from ragmon.semconv.common import ExtractionError
-from ragmon.traces import Span, Trace
+from ragmon.traces import SERVICE_KEY, Span, Trace
 
 UNDOCUMENTED = ("a model call with no documents in its trace: groundedness is not measured for it. If "
                 "the app retrieves, the search is in another trace (put one span around both, a request span "
@@ -112,8 +112,10 @@ class FailureLog:
         named_by = trace.named_by
         source, named = (None, None) if named_by is None else (named_by[0], clip(named_by[1]))
         lost = trace.spans_lost
+        # `service` as on every other failure line, which log queries and the runbook filter by.
+        service = named if source == SERVICE_KEY else None
         self._log(("refused", pipeline, named), logging.WARNING, "trace lost every span it sent", None,
-                  trace_id=trace.trace_id, pipeline=pipeline, named=named, source=source,
+                  trace_id=trace.trace_id, pipeline=pipeline, named=named, source=source, service=service,
                   detail=(f"its {lost} span{'s were' if lost > 1 else ' was'} refused (too_many_bytes), each "
                           "holding more than --max-buffer holds for one trace once decoded, so nothing of it "
                           "was scored: raise --max-buffer, or have the app record less on one span (its "

@@ -106,6 +106,9 @@ async def test_a_refused_trace_is_counted_under_its_services_label(
     assert by_trace(lines()) == {ids[0]: ("support-rag", "support-rag", "service.name"),
                                  ids[1]: ("other", "search-api", "service.name"),
                                  ids[2]: ("other", "checkout", "ragmon.pipeline")}
+    # `service`, as every other failure line has it, when the name kept is the service's.
+    assert {vars(r)["trace_id"]: vars(r)["service"] for r in lines()} == {
+        ids[0]: "support-rag", ids[1]: "search-api", ids[2]: None}
 
 
 async def test_a_refused_trace_declaring_its_pipeline_claims_its_label(
