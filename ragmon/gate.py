@@ -215,9 +215,9 @@ def _check_listed(given: str, gates: Sequence[_Listed]) -> None:
     """Each listed gate's metric, before the list is rewritten: a suggestion of `hallucination=0.1` failed
     on the next run as an unknown metric, gave a direction to a metric ragmon does not have, and lost the
     hint a single gate gets (ragmon's name for `faithfulness`, `--k` for `ndcg@10`). Refused rather than
-    renamed in the suggestion: a typo's name is a guess, and a cut-off belongs to `--k`, not the list."""
-    for name, _, _ in gates:
-        _check_metric(given, name)
+    renamed in the suggestion: a typo's name is a guess, and a cut-off belongs to `--k`, not the list. All
+    at once: told of the first alone, a list naming two was refused again on the next run for the second."""
+    _check_metrics(given, [name for name, _, _ in gates])
 
 
 def _rewritten(flag: Flag, gates: Sequence[_Listed]) -> str:
@@ -269,9 +269,16 @@ def _as_share(raw: str) -> str:
 
 
 def _check_metric(given: str, name: str) -> None:
-    """An unknown name is refused with the valid ones, and the one likeliest meant (`_guess`)."""
-    if name not in METRIC_NAMES:
-        raise InputError(f"{given}: unknown metric {name!r}{_guess(name)}; valid names: "
+    _check_metrics(given, [name])
+
+
+def _check_metrics(given: str, names: Sequence[str]) -> None:
+    """Unknown names are refused with the valid ones, each with the one likeliest meant (`_guess`); a name
+    listed twice is told once."""
+    unknown = list(dict.fromkeys(name for name in names if name not in METRIC_NAMES))
+    if unknown:
+        told = ", ".join(f"{name!r}{_guess(name)}" for name in unknown)
+        raise InputError(f"{given}: unknown metric{'s' if len(unknown) > 1 else ''} {told}; valid names: "
                          f"{', '.join(METRIC_NAMES)}")
 
 

@@ -402,6 +402,38 @@ def test_a_listed_flag_naming_an_unknown_metric_is_refused_for_that_name_first(
         f"ragmon replay: error: {option} {value!r}: {unknown}; valid names: {', '.join(METRIC_NAMES)}\n")
 
 
+FAITHFULNESS = "'faithfulness' (ragmon calls it 'groundedness')"
+HALLUCINATION = "'hallucination' (did you mean 'hallucination_rate'?)"
+
+
+@pytest.mark.parametrize(("given", "value", "unknown"), [
+    # Each was refused for its first unknown name alone, and for the next on the run after it was fixed.
+    ("RAGMON_GATE", "faithfulness>=0.8,hallucination<=0.1", f"{FAITHFULNESS}, {HALLUCINATION}"),
+    ("--gate", "faithfulness>=0.8 hallucination<=0.1", f"{FAITHFULNESS}, {HALLUCINATION}"),
+    ("RAGMON_GATE", "hallucination<=0.1,faithfulness>=0.8,hallucination<=0.2",
+     f"{HALLUCINATION}, {FAITHFULNESS}"),
+    ("RAGMON_GATE", "groundedness=0.8 ndcg@10=0.5 recal=0.5",
+     "'ndcg@10' (did you mean 'ndcg' with --k 10? retrieval metrics are read at the top --k, default 5), "
+     "'recal' (did you mean 'recall'?)"),
+    ("--max-drop", "faithfulness<=0.05;hallucinations<=0.05",
+     f"{FAITHFULNESS}, 'hallucinations' (did you mean 'hallucination_rate'?)"),
+    ("RAGMON_MAX_DROP", "faithfulness<=0.05,groundedness>=0.05,hallucinations<=0.05",
+     f"{FAITHFULNESS}, 'hallucinations' (did you mean 'hallucination_rate'?)"),
+])
+def test_a_list_naming_several_unknown_metrics_is_refused_for_all_of_them_at_once(
+        given: str, value: str, unknown: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    if given.startswith("--"):
+        without_ragmon_variables(monkeypatch)
+        err = replay_error([given, value], tmp_path, capsys)
+        quoted = f"{given} {value!r}"
+    else:
+        err = replay_refuses(given, value, tmp_path, monkeypatch, capsys)
+        quoted = f"{given} {value!r} ({'--gate' if given == 'RAGMON_GATE' else '--max-drop'})"
+    assert err == (f"ragmon replay: error: {quoted}: unknown metrics {unknown}; valid names: "
+                   f"{', '.join(METRIC_NAMES)}\n")
+
+
 def replay_refuses(name: str, value: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                    capsys: pytest.CaptureFixture[str]) -> str:
     """What `ragmon replay` prints when it refuses variable `name` set to `value`, on a golden set of one."""
