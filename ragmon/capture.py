@@ -25,8 +25,9 @@ Taking FILE away for review (moving or deleting it, or copying it and cutting it
 logrotate's `copytruncate` does) is safe: the next batch starts a new FILE. A stream (`--capture
 /dev/stderr`, a named pipe) is written as it is, never read, locked, cut or rotated. Any path to a
 descriptor (`/dev/stderr`, `/dev/fd/N`, anything under /proc, or a link to one) is a stream, even when
-the descriptor holds a regular file (`2>>serve.log`): that file is the logger's too. One holding a socket
-(systemd's `StandardError=journal`), which no path opens, is written through a copy of the descriptor.
+the descriptor holds a regular file (`2>>serve.log`): that file is the logger's too. One of this process's
+own descriptors holding a regular file (`2>serve.log` too) or a socket (systemd's `StandardError=journal`)
+is written through a copy of the descriptor (`_own_sink`).
 
 A stream never holds the sidecar up. Its reader is another process that may be late, stuck or gone, and
 a blocking open or write waited for it for ever: at start for a named pipe no one had opened yet, at the
@@ -383,16 +384,35 @@ def _names_a_descriptor(path: Path) -> bool:
     return any(step.parts[1:2] == ("proc",) for step in _link_steps(path))
 
 
-def _own_socket(path: Path) -> int | None:
-    """The descriptor of this process that FILE names, when it holds a socket: `--capture /dev/stderr`
-    under systemd, whose default `StandardError=journal` is a socket, which no path opens (ENXIO)."""
+def _own_descriptor(path: Path) -> int | None:
+    """The descriptor of this process that FILE is, or links to (`/dev/stderr`: 2), if any."""
     for step in _link_steps(path):
         found = _OWN_DESCRIPTOR.fullmatch(str(step))
         if found is not None and int(found[1]) == os.getpid():
-            with contextlib.suppress(OSError):
-                if stat.S_ISSOCK(os.fstat(int(found[2])).st_mode):
-                    return int(found[2])
-            return None
+            return int(found[2])
+    return None
+
+
+def _own_sink(path: Path) -> _Sink | None:
+    """A copy of the descriptor of this process that FILE names, where opening the path again would not
+    do; None where it would (a pipe, a terminal: a description of our own, which O_NONBLOCK may mark).
+
+    A socket no path opens (ENXIO): `--capture /dev/stderr` under systemd, whose default
+    `StandardError=journal` is one. A regular file opened without O_APPEND (`2>serve.log`, systemd's
+    `StandardError=file:` or `truncate:`) is written by the logger at an offset of its own description;
+    opened again, ours appended past it, and the logger's next lines overwrote our lines. A copy shares
+    that offset, so the two interleave. A regular file never blocks, so the copy needs no O_NONBLOCK."""
+    descriptor = _own_descriptor(path)
+    if descriptor is None:
+        return None
+    try:
+        mode = os.fstat(descriptor).st_mode
+    except OSError:  # closed: opening the path says so
+        return None
+    if stat.S_ISSOCK(mode):
+        return _Socket(descriptor)
+    if stat.S_ISREG(mode):
+        return os.fdopen(os.dup(descriptor), "wb", buffering=0)  # "ab" would move the shared offset
     return None
 
 
@@ -414,8 +434,8 @@ def _widen_pipe(descriptor: int) -> None:
 
 
 class _Sink(Protocol):
-    """What FILE is written through: the file opened, or `_Socket`. `write` returns None when nothing
-    could be written without waiting."""
+    """What FILE is written through: the file opened, a copy of a descriptor of ours (`_own_sink`), or
+    `_Socket`. `write` returns None when nothing could be written without waiting."""
 
     def write(self, data: memoryview | bytes, /) -> int | None: ...
 
@@ -425,7 +445,7 @@ class _Sink(Protocol):
 
 
 class _Socket:
-    """A socket this process holds as a descriptor (`_own_socket`), written through a copy of it.
+    """A socket this process holds as a descriptor (`_own_sink`), written through a copy of it.
 
     Without blocking, as every stream is written, but not by O_NONBLOCK: that is a flag of the socket
     shared with whoever else writes the descriptor (the logger's stderr), whose writes would then fail
@@ -489,15 +509,16 @@ class RotatingFile:
         by its owner alone (0600): it holds production text, whatever the process's umask allows. Opened
         without blocking, which a regular file ignores: a named pipe without a reader is `NoReader` at
         once, and a write its reader has no room for waits only as long as `_await_room` allows."""
+        own = _own_sink(self.path)
+        if own is not None:
+            self._handle, self._regular, self._size = own, False, 0
+            return
         try:
             descriptor = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NONBLOCK, 0o600)
         except OSError as exc:
             if exc.errno == errno.ENXIO and _is_fifo(self.path):
                 raise NoReader(errno.ENXIO, "no process has the named pipe open for reading",
                                str(self.path)) from None
-            if exc.errno == errno.ENXIO and (own := _own_socket(self.path)) is not None:
-                self._handle, self._regular, self._size = _Socket(own), False, 0
-                return
             raise
         handle = os.fdopen(descriptor, "ab", buffering=0)
         self._handle = handle

@@ -340,27 +340,34 @@ def test_a_line_cut_short_at_the_stop_is_ended_so_the_next_run_starts_a_line(pip
     assert taken.split(b"\n") == [line[:PIPE_BYTES], b'{"id": "b"}', b""]   # no blank line either
 
 
-def test_stderr_appended_to_a_log_file_is_a_stream_not_a_capture_file(tmp_path: Path) -> None:
+@pytest.mark.parametrize("mode", ["a", "w"], ids=["2>>serve.log", "2>serve.log"])
+def test_stderr_in_a_log_file_is_a_stream_not_a_capture_file(tmp_path: Path, mode: str) -> None:
     # `ragmon serve 2>>serve.log --capture /dev/stderr` (here a link of the same kind, /proc/self/fd/2: the
-    # real /dev is not touched). fstat says regular. Before: the earlier run's log line was counted as a
+    # real /dev is not touched). fstat says regular. Before: the line already in the log was counted as a
     # broken capture line, FILE.lock was made beside serve.log, and the second line rotated the link away
     # to FILE.1, the lines after it going to a new regular file in its place.
+    # `2>serve.log` (systemd's `StandardError=file:`) opens it without O_APPEND; here a line of the script
+    # that starts the sidecar comes first. Before: capture lines were appended past the logger's offset,
+    # and its next lines overwrote them: one of three records lost, the log cut into pieces of lines.
     log_file, link = tmp_path / "serve.log", tmp_path / "stderr"
-    log_file.write_text("an earlier run's last log line\n")
     link.symlink_to("/proc/self/fd/2")
-    with log_file.open("a") as log, serving(link, "--capture-max-bytes", "1500", ready=False,
-                                            stderr=log.fileno()) as serve:
-        deadline = time.monotonic() + 30
-        while "ragmon serve ready" not in log_file.read_text():
-            assert time.monotonic() < deadline, log_file.read_text()
-            time.sleep(0.05)
-        sent = send(serve, 3)                     # lines of about 900 bytes: every second one would rotate
-        metrics(serve, accounted(3))
-        assert serve.stop(timeout=20) == 0
-    lines = log_file.read_text().splitlines()
-    records = [json.loads(line)["id"] for line in lines if line.startswith('{"id": ')]
-    messages = [json.loads(line)["message"] for line in lines[1:] if line.startswith('{"time"')]
-    assert lines[0] == "an earlier run's last log line"
+    with log_file.open(mode) as log:
+        log.write("a line before the sidecar's\n")
+        log.flush()
+        with serving(link, "--capture-max-bytes", "1500", ready=False, stderr=log.fileno()) as serve:
+            deadline = time.monotonic() + 30
+            while "ragmon serve ready" not in log_file.read_text():
+                assert time.monotonic() < deadline, log_file.read_text()
+                time.sleep(0.05)
+            sent = send(serve, 3)                 # lines of about 900 bytes: every second one would rotate
+            metrics(serve, accounted(3))
+            assert serve.stop(timeout=20) == 0
+    first, *rest = log_file.read_text().splitlines()
+    assert first == "a line before the sidecar's"
+    cut = [line for line in rest if not line.startswith(('{"id": ', '{"time": ')) or not line.endswith("}")]
+    assert cut == []                              # no line cut or run on into another
+    records = [json.loads(line)["id"] for line in rest if line.startswith('{"id": ')]
+    messages = [json.loads(line)["message"] for line in rest if line.startswith('{"time": ')]
     assert records == sent
     assert "ragmon serve ready" in messages and messages[-1] == "stopped"
     assert not [m for m in messages if "no record with an id" in m]
