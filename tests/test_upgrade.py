@@ -56,11 +56,25 @@ def test_a_capture_an_older_sidecar_wrote_without_its_k_is_replayed_with_a_warni
     report = replayed(tmp_path, [CAPTURED_DEC_3])
     assert {name: report["aggregates"][name]["mean"] for name in RETRIEVAL} == {
         "hit_rate": 1.0, "precision": 0.2, "recall": 1.0, "mrr": 0.5}
-    why = ("1 example was captured by an older ragmon sidecar that did not record its --k: their retrieval "
+    why = ("1 example was captured by an older ragmon sidecar that did not record its --k: its retrieval "
            "figures (hit_rate, precision, recall, mrr, ndcg) are this run's at --k 5, which may not be the "
-           "sidecar's (pass the sidecar's --k to score as it did)")
+           "sidecar's (pass the sidecar's --k to score as it did, and to silence this warning)")
     assert report["run_warnings"] == [why]
     assert f"ragmon replay: warning: {why}\n" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("flags", "environment"), [(["--k", "1"], {}), ([], {"RAGMON_K": "1"})])
+def test_the_k_an_older_capture_did_not_record_given_by_the_user_is_not_warned_of(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+        flags: list[str], environment: dict[str, str]) -> None:
+    """The user who passed the sidecar's --k 1, as the warning asked, was warned every run all the same.
+    At k 1 the relevant kb-2 (rank 2) is missed: the dashboard's 0s, and nothing to say."""
+    for name, value in environment.items():
+        monkeypatch.setenv(name, value)
+    report = replayed(tmp_path, [CAPTURED_DEC_3], *flags, "--gate", "groundedness=0")
+    assert {name: report["aggregates"][name]["mean"] for name in RETRIEVAL} == {
+        "hit_rate": 0.0, "precision": 0.0, "recall": 0.0, "mrr": 0.0}
+    assert (report["run_warnings"], capsys.readouterr().err) == ([], "")
 
 
 def test_a_capture_from_before_judge_settings_says_neither_setting_is_known(
@@ -72,11 +86,12 @@ def test_a_capture_from_before_judge_settings_says_neither_setting_is_known(
     assert report["run_warnings"] == [
         "2 examples were captured by an older ragmon sidecar that did not record its --k: their retrieval "
         "figures (hit_rate, precision, recall, mrr, ndcg) are this run's at --k 5, which may not be the "
-        "sidecar's (pass the sidecar's --k to score as it did)",
-        "1 example was captured by an older ragmon sidecar that did not record its --lexical-threshold: "
-        "their claim verdicts and the figures made of them (groundedness, hallucination_rate, ...) are "
-        "this run's at --lexical-threshold 0.56, which may not be the sidecar's (pass the sidecar's "
-        "--lexical-threshold to score as it did)"]
+        "sidecar's (pass the sidecar's --k to score as it did, and to silence this warning)",
+        "1 example with an answer and contexts was captured by an older ragmon sidecar that did not record "
+        "its --lexical-threshold: its claim verdicts and the figures made of them (groundedness, "
+        "hallucination_rate, ...) are this run's at --lexical-threshold 0.56, which may not be the "
+        "sidecar's (pass the sidecar's --lexical-threshold to score as it did, and to silence this "
+        "warning)"]
     capsys.readouterr()
 
 
@@ -111,13 +126,45 @@ def test_a_verdict_an_older_ragmon_cached_is_asked_for_again_not_served(
     assert (verdict.supported, verdict.supporting_ids, fake_api.calls) == (True, ("d1",), 2)
     assert [r.getMessage() for r in caplog.records] == [
         f"the Claude verdict cache {tmp_path} holds verdicts another ragmon wrote (not cache format 2): they "
-        "are asked for again and replaced, paid for once more, rather than trusted (warned once)"]
+        "are asked for again, paid for once more, rather than trusted, and replaced or removed (warned once)"]
     # Replaced on disk: the next run is served the new verdict, with no call and no warning.
     caplog.clear()
     with caplog.at_level(logging.WARNING, logger="ragmon.judges.claude"):
         (again,) = ClaudeJudge(base_url=fake_api.url, api_key="test-key", cache_dir=tmp_path).judge(
             EXAMPLE, (CLAIM,))
     assert (again.supported, fake_api.calls, caplog.records) == (True, 2, [])
+
+
+def supported_naming_none(body: dict[str, Any]) -> list[dict[str, Any]]:
+    return [{"claim": claim, "supported": True, "supporting_ids": [], "reason": "obviously"}
+            for claim in claims_of(body)]
+
+
+def test_an_older_verdict_asked_again_and_not_to_be_kept_is_removed_not_warned_of_every_run(
+        fake_api: FakeAnthropic, tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """Asked again, Claude still says "supported" naming no document sent: today's judge keeps that
+    verdict for the run only, so nothing replaced the older entry, and every later run warned of it
+    again and paid for it as an outdated entry. Removed, it is asked for as any verdict never kept is
+    (one call a run), with no warning after the first."""
+    fake_api.decide = supported_by_d1
+    ClaudeJudge(base_url=fake_api.url, api_key="test-key", cache_dir=tmp_path).judge(EXAMPLE, (CLAIM,))
+    (entry,) = tmp_path.glob("*/*.json")
+    model = json.loads(entry.read_text(encoding="utf-8"))["model"]
+    entry.write_text(json.dumps({"supported": False, "supporting_ids": [],
+                                 "reason": "[ragmon: no supporting document given]", "claim": CLAIM.text,
+                                 "model": model, "prompt_version": PROMPT_VERSION}), encoding="utf-8")
+    fake_api.decide = supported_naming_none
+
+    warned = []
+    for _ in range(3):
+        caplog.clear()
+        with caplog.at_level(logging.WARNING, logger="ragmon.judges.claude"):
+            (verdict,) = ClaudeJudge(base_url=fake_api.url, api_key="test-key", cache_dir=tmp_path).judge(
+                EXAMPLE, (CLAIM,))
+        warned.append(sum("holds verdicts another ragmon wrote" in r.getMessage() for r in caplog.records))
+        assert not verdict.supported
+    # The setup's call, then one a run; the outdated entry warned of by the first run alone.
+    assert (warned, fake_api.calls, list(tmp_path.glob("*/*.json"))) == ([1, 0, 0], 4, [])
 
 
 def test_a_budget_file_of_the_first_format_resumes_its_days_spend(tmp_path: Path) -> None:

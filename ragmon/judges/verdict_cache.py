@@ -27,8 +27,8 @@ meaning with no change to the key (PROMPT_VERSION and the key's material cover w
 reply is read). Entries without it come from a ragmon before it, whose readings were corrected with the
 keys kept: a "supported" naming no document sent was cached as unsupported for good (one a later run is
 to ask again), and a reply's verdicts in swapped order could be cached under the wrong claims. Such an
-entry is a miss, asked for once more and replaced: one more bill per verdict, never a wrong one served
-for ever."""
+entry is a miss, asked for once more and replaced (removed, if today's judge keeps no such verdict): one
+more bill per verdict, never a wrong one served for ever."""
 
 
 class VerdictCache:
@@ -66,13 +66,18 @@ class VerdictCache:
 
     def put(self, key: str, entry: Mapping[str, Any], *, on_disk: bool = True) -> None:
         """Memory keeps only the verdict; the file also keeps what makes it readable (claim, model).
-        `on_disk=False` keeps it for this run only: one a later run should ask for again.
+        `on_disk=False` keeps it for this run only: one a later run should ask for again. Such a key's
+        file, if any, is removed: it held a verdict asked for again (one of an older cache format) and is
+        stale either way; left, it was asked for, and warned of, on every run after.
 
         A verdict was paid for by the time it gets here: a file that cannot be written (disk full,
         permissions changed mid-run) leaves it in memory for this run and costs one warning per cache,
         never the verdict or the run."""
         self._remember(key, verdict_part(entry))
-        if self.directory is None or not on_disk:
+        if self.directory is None:
+            return
+        if not on_disk:
+            self._forget(key)
             return
         try:
             self._write(self._path(key), entry)
@@ -82,6 +87,11 @@ class VerdictCache:
                 log.warning(f"cannot write to the Claude verdict cache {self.directory} "
                             f"({exc.strerror or exc}): verdicts not written are kept in memory for this run "
                             "only, and a later run pays for them again (warned once)")
+
+    def _forget(self, key: str) -> None:
+        """Best effort: a file that cannot be removed costs one more call next run, as it did before."""
+        with contextlib.suppress(OSError):
+            self._path(key).unlink(missing_ok=True)
 
     @staticmethod
     def _write(path: Path, entry: Mapping[str, Any]) -> None:
@@ -134,8 +144,8 @@ class VerdictCache:
         if not self._outdated_seen:
             self._outdated_seen = True
             log.warning(f"the Claude verdict cache {self.directory} holds verdicts another ragmon wrote "
-                        f"(not cache format {CACHE_FORMAT}): they are asked for again and replaced, paid "
-                        "for once more, rather than trusted (warned once)")
+                        f"(not cache format {CACHE_FORMAT}): they are asked for again, paid for once "
+                        "more, rather than trusted, and replaced or removed (warned once)")
 
 
 def _writable_directory(directory: Path) -> None:

@@ -38,3 +38,16 @@ def test_an_unreadable_or_mistyped_entry_is_a_miss(tmp_path: Path) -> None:
     (shard / "cd03.json").write_text(json.dumps({**ENTRY, "supporting_ids": "d1", "cache_format": 2}),
                                      encoding="utf-8")
     assert [cache.get(key) for key in ("cd01", "cd02", "cd03")] == [None, None, None]
+
+
+def test_a_verdict_kept_for_the_run_only_removes_the_file_at_its_key(tmp_path: Path) -> None:
+    # An older run's file under the key, then a verdict not to be kept on disk: the file left there was
+    # read, found outdated and asked for again on every later run. Gone, a later cache misses it plainly;
+    # this cache still serves the verdict for the run.
+    (tmp_path / "ab").mkdir()
+    (tmp_path / "ab" / "ab12.json").write_text(json.dumps(ENTRY), encoding="utf-8")
+    cache = VerdictCache(tmp_path)
+    unkept = {**ENTRY, "supported": False, "supporting_ids": []}
+    cache.put("ab12", unkept, on_disk=False)
+    assert (list(tmp_path.glob("*/*.json")), VerdictCache(tmp_path).get("ab12")) == ([], None)
+    assert cache.get("ab12") == {"supported": False, "supporting_ids": [], "reason": "stated in d1"}
