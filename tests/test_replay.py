@@ -1002,11 +1002,8 @@ def test_examples_no_judge_decides_are_not_counted_for_the_threshold(
     assert (capsys.readouterr().err, report["run_warnings"]) == (f"ragmon replay: warning: {why}\n", [why])
 
 
-def test_a_capture_replayed_at_its_own_settings_splits_no_claims_to_check_them(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
-    # Whether a threshold changes an example's figures takes splitting its claims, in the main process
-    # before scoring starts: done for every record before any value was compared, 20,000 records replayed
-    # at their own settings spent 1.4 s on it, for no warning.
+def claims_split(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The ids of the examples whose claims replay splits in the main process, in order, from now on."""
     split: list[str] = []
 
     def counted(example: Example) -> tuple[Claim, ...]:
@@ -1014,6 +1011,15 @@ def test_a_capture_replayed_at_its_own_settings_splits_no_claims_to_check_them(
         return example_claims(example)
 
     monkeypatch.setattr(replay_module, "example_claims", counted)
+    return split
+
+
+def test_a_capture_replayed_at_its_own_settings_splits_no_claims_to_check_them(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    # Whether a threshold changes an example's figures takes splitting its claims, in the main process
+    # before scoring starts: done for every record before any value was compared, 20,000 records replayed
+    # at their own settings spent 1.4 s on it, for no warning.
+    split = claims_split(monkeypatch)
     lines = [captured("t1", sidecar(5, 0.56)), captured("t2", sidecar(5, 0.56), "I don't know.")]
     report = replayed_report(tmp_path, lines, "--gate", "groundedness=0")
     assert (split, report["run_warnings"]) == ([], [])
@@ -1041,13 +1047,7 @@ def test_an_older_capture_without_its_threshold_splits_no_claims_to_be_warned_of
     # A lexical capture from before judge_settings (ragmon before 1 December 2026) is warned of whole:
     # counting exactly which of its records a judge decides split every record's claims before scoring
     # (20,000 records replayed 25% slower). Counted by their answer and contexts instead, none is split.
-    split: list[str] = []
-
-    def counted(example: Example) -> tuple[Claim, ...]:
-        split.append(example.id)
-        return example_claims(example)
-
-    monkeypatch.setattr(replay_module, "example_claims", counted)
+    split = claims_split(monkeypatch)
     older = {"k": 5, "judge": "lexical"}
     lines = [captured("o1", older), captured("o2", older, "I don't know."),
              edited(captured("o3", older), contexts=[])]

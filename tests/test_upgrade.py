@@ -105,13 +105,9 @@ def supported_by_d1(body: dict[str, Any]) -> list[dict[str, Any]]:
             for claim in claims_of(body)]
 
 
-def test_a_verdict_an_older_ragmon_cached_is_asked_for_again_not_served(
-        fake_api: FakeAnthropic, tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
-    """ragmon of 1 to 3 December 2026 keyed a verdict as today's does (same PROMPT_VERSION, same key), and
-    cached a "supported" that named no document sent as unsupported, for good, under the reason below
-    (ragmon at 2598918 wrote this very entry): a verdict today's judge never caches, so that a later run
-    asks again. Served from an old --cache-dir, it kept the claim unsupported, with no call, on every run
-    after the upgrade."""
+def cached_as_before_the_format(fake_api: FakeAnthropic, tmp_path: Path) -> None:
+    """The cache directory holding CLAIM's entry as ragmon at 2598918 wrote it: unsupported for good, for
+    a "supported" that named no document sent, with no cache format."""
     fake_api.decide = supported_by_d1
     ClaudeJudge(base_url=fake_api.url, api_key="test-key", cache_dir=tmp_path).judge(EXAMPLE, (CLAIM,))
     (entry,) = tmp_path.glob("*/*.json")
@@ -119,6 +115,16 @@ def test_a_verdict_an_older_ragmon_cached_is_asked_for_again_not_served(
     entry.write_text(json.dumps({"supported": False, "supporting_ids": [],
                                  "reason": "[ragmon: no supporting document given]", "claim": CLAIM.text,
                                  "model": model, "prompt_version": PROMPT_VERSION}), encoding="utf-8")
+
+
+def test_a_verdict_an_older_ragmon_cached_is_asked_for_again_not_served(
+        fake_api: FakeAnthropic, tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """ragmon of 1 to 3 December 2026 keyed a verdict as today's does (same PROMPT_VERSION, same key), and
+    cached a "supported" that named no document sent as unsupported, for good, under the reason below
+    (ragmon at 2598918 wrote this very entry): a verdict today's judge never caches, so that a later run
+    asks again. Served from an old --cache-dir, it kept the claim unsupported, with no call, on every run
+    after the upgrade."""
+    cached_as_before_the_format(fake_api, tmp_path)
 
     with caplog.at_level(logging.WARNING, logger="ragmon.judges.claude"):
         upgraded = ClaudeJudge(base_url=fake_api.url, api_key="test-key", cache_dir=tmp_path)
@@ -146,13 +152,7 @@ def test_an_older_verdict_asked_again_and_not_to_be_kept_is_removed_not_warned_o
     verdict for the run only, so nothing replaced the older entry, and every later run warned of it
     again and paid for it as an outdated entry. Removed, it is asked for as any verdict never kept is
     (one call a run), with no warning after the first."""
-    fake_api.decide = supported_by_d1
-    ClaudeJudge(base_url=fake_api.url, api_key="test-key", cache_dir=tmp_path).judge(EXAMPLE, (CLAIM,))
-    (entry,) = tmp_path.glob("*/*.json")
-    model = json.loads(entry.read_text(encoding="utf-8"))["model"]
-    entry.write_text(json.dumps({"supported": False, "supporting_ids": [],
-                                 "reason": "[ragmon: no supporting document given]", "claim": CLAIM.text,
-                                 "model": model, "prompt_version": PROMPT_VERSION}), encoding="utf-8")
+    cached_as_before_the_format(fake_api, tmp_path)
     fake_api.decide = supported_naming_none
 
     warned = []
