@@ -376,10 +376,16 @@ class UsageError(Exception):
         that names the variable."""
 
 
+TYPED = "_typed"
+"""The parsed command line's attribute (`_Parser` sets it) holding the long option of each flag the command
+line gave, whatever its value: a value equal to the default does not tell a flag typed from one left out,
+and `--k 5`, typed to say the sidecar ran at 5, is the user's choice as much as `--k 1` (ragmon.replay)."""
+
+
 class _Parser(argparse.ArgumentParser):
     """A parser whose defaults may come from the environment (`_apply_env_defaults`), which knows, once it
     has parsed a command line, which values did: an error about such a value names the variable the user
-    set, not a flag never typed (ragmon.options.Flag)."""
+    set, not a flag never typed (ragmon.options.Flag); and which flags were typed (TYPED)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -408,7 +414,14 @@ class _Parser(argparse.ArgumentParser):
                                 if action not in self._given)
         # A subcommand's parser sets its own first: the top-level one's (none) must not replace it.
         setattr(parsed, FROM_ENVIRONMENT, {**getattr(parsed, FROM_ENVIRONMENT, {}), **from_environment})
+        setattr(parsed, TYPED, getattr(parsed, TYPED, frozenset()) | self._typed())
         return parsed, unknown
+
+    def _typed(self) -> frozenset[str]:
+        """Each by its long option, as FROM_ENVIRONMENT names them: an abbreviation (`--lexical 0.5`) is
+        the same choice as the flag written out."""
+        longs = ([s for s in action.option_strings if s.startswith("--")] for action in self._given)
+        return frozenset(options[0] for options in longs if options)
 
     def _get_values(self, action: argparse.Action, arg_strings: list[str]) -> Any:
         """Called for each flag the command line gives, and no other."""

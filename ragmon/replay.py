@@ -35,6 +35,7 @@ from ragmon.cli import (
     EXIT_HUNG_UP,
     EXIT_INTERRUPTED,
     EXIT_TERMINATED,
+    TYPED,
     Stopped,
     note,
     parse_known,
@@ -853,21 +854,11 @@ def _unrecorded(example: Example) -> tuple[str, ...]:
 
 
 def _explicit(args: argparse.Namespace, flag: Flag) -> bool:
-    """Whether the user chose the setting (a RAGMON_* variable, or a flag off its default): then it is the
-    one to score with, and a warning they cannot silence by giving it, every run, would be noise. A flag
-    typed at its default is not told apart from one not typed: the parsed command line does not say."""
-    if flag.variable is not None:
-        return True
-    dest = flag.option.removeprefix("--").replace("-", "_")
-    return bool(getattr(args, dest) != _defaults().get_default(dest))
-
-
-@functools.cache
-def _defaults() -> argparse.ArgumentParser:
-    """Replay's flags, for their defaults."""
-    parser = argparse.ArgumentParser(add_help=False)
-    add_arguments(parser)
-    return parser
+    """Whether the user chose the setting (its RAGMON_* variable, or its flag typed at any value): then it
+    is the one to score with, and a warning they cannot silence by giving it, every run, would be noise.
+    Typed at its default too: the sidecar's defaults are replay's, so `--k 5` is how a user says the
+    sidecar ran at 5."""
+    return flag.variable is not None or flag.option in getattr(args, TYPED, frozenset())
 
 
 def _unknown(flag: Flag, ours: float, count: int) -> str:

@@ -17,6 +17,7 @@ from dropped_signals import drop_a_sigterm
 from ragmon import __version__, replay
 from ragmon.cli import (
     SUBCOMMANDS,
+    TYPED,
     Terminated,
     UsageError,
     _apply_env_defaults,
@@ -372,6 +373,14 @@ def test_the_parsed_command_line_says_which_values_came_from_the_environment() -
     assert (str(flag_of(args, "--gate")), str(flag_of(args, "--k")), str(flag_of(args, "--json"))) == (
         "RAGMON_GATE (--gate)", "--k", "--json")
     assert flag_of(args, "--gate").given("'recall=0.5'") == "RAGMON_GATE 'recall=0.5' (--gate)"
+
+
+def test_the_parsed_command_line_says_which_flags_were_typed_at_whatever_value() -> None:
+    # By their long option: --k typed at its default (5) and --lexical abbreviated are typed; --worst,
+    # from RAGMON_WORST, and --gate, left out, are not. replay tells a setting chosen by this.
+    args = build_parser("replay", {"RAGMON_WORST": "4"}).parse_args(
+        ["replay", "g.jsonl", "--k", "5", "--lexical=0.56", "--quiet"])
+    assert (args.k, args.worst, getattr(args, TYPED)) == (5, 4, {"--k", "--lexical-threshold", "--quiet"})
 
 
 @pytest.mark.parametrize(("command", "example", "exceptions"), [

@@ -77,6 +77,36 @@ def test_the_k_an_older_capture_did_not_record_given_by_the_user_is_not_warned_o
     assert (report["run_warnings"], capsys.readouterr().err) == ([], "")
 
 
+@pytest.mark.parametrize(("capture", "flags"), [
+    ([CAPTURED_DEC_3], ["--k", "5"]),
+    ([CAPTURED_DEC_3], ["--k=5"]),
+    ([CAPTURED_NOV_30, CAPTURED_DEC_3], ["--k", "5", "--lexical-threshold", "0.56"]),
+    ([CAPTURED_NOV_30, CAPTURED_DEC_3], ["--lexical=0.56", "--k", "5"]),
+])
+def test_the_sidecars_default_typed_for_an_older_capture_silences_its_warning(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], capture: list[Path], flags: list[str]) -> None:
+    """The sidecar ran at its defaults, which are replay's (--k 5, --lexical-threshold 0.56): the user
+    passing them, as the warning asks, was warned every run all the same, a flag typed at its default
+    taken for one left out. Written out or abbreviated, with `=` or not, the flag is the user's choice.
+    At k 5 the relevant kb-2 is found at rank 2 of 5: hit_rate 1, precision 1/5, recall 1, MRR 1/2."""
+    report = replayed(tmp_path, capture, *flags, "--gate", "groundedness=0")
+    assert {name: report["aggregates"][name]["mean"] for name in RETRIEVAL} == {
+        "hit_rate": 1.0, "precision": 0.2, "recall": 1.0, "mrr": 0.5}
+    assert (report["run_warnings"], capsys.readouterr().err) == ([], "")
+
+
+def test_a_setting_typed_silences_its_own_warning_not_the_others(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """--k 5 typed says nothing of the threshold the sidecar of 30 November judged with."""
+    report = replayed(tmp_path, [CAPTURED_NOV_30], "--k", "5", "--gate", "groundedness=0")
+    why = ("1 example with an answer and contexts was captured by an older ragmon sidecar that did not "
+           "record its --lexical-threshold: its claim verdicts and the figures made of them (groundedness, "
+           "hallucination_rate, ...) are this run's at --lexical-threshold 0.56, which may not be the "
+           "sidecar's (pass the sidecar's --lexical-threshold to score as it did, and to silence this "
+           "warning)")
+    assert (report["run_warnings"], capsys.readouterr().err) == ([why], f"ragmon replay: warning: {why}\n")
+
+
 def test_a_capture_from_before_judge_settings_says_neither_setting_is_known(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """The sidecar of 30 November recorded no threshold either: its one claim's verdict, and so its
