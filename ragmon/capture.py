@@ -401,14 +401,21 @@ def _own_sink(path: Path) -> _Sink | None:
     `StandardError=journal` is one. A regular file opened without O_APPEND (`2>serve.log`, systemd's
     `StandardError=file:` or `truncate:`) is written by the logger at an offset of its own description;
     opened again, ours appended past it, and the logger's next lines overwrote our lines. A copy shares
-    that offset, so the two interleave. A regular file never blocks, so the copy needs no O_NONBLOCK."""
+    that offset, so the two interleave. A regular file never blocks, so the copy needs no O_NONBLOCK.
+
+    One open for reading only (`--capture /dev/stdin < file`) raises EBADF, which every write to its copy
+    would: said at start, not lost a batch at a time after a start that looked fine."""
     descriptor = _own_descriptor(path)
     if descriptor is None:
         return None
     try:
         mode = os.fstat(descriptor).st_mode
+        access = fcntl.fcntl(descriptor, fcntl.F_GETFL) & os.O_ACCMODE
     except OSError:  # closed: opening the path says so
         return None
+    if access == os.O_RDONLY:
+        raise OSError(errno.EBADF, f"it is ragmon's descriptor {descriptor}, open for reading only (as "
+                      "`< FILE` opens standard input); the capture needs one open for writing", str(path))
     if stat.S_ISSOCK(mode):
         return _Socket(descriptor)
     if stat.S_ISREG(mode):

@@ -51,17 +51,18 @@ class Serve:
     by a thread of their own, so that waiting for a line has a deadline.
 
     `stderr`: where the sidecar's stderr goes, a pipe of this process's by default; `log`: where this
-    process reads it from, when not from that pipe (none for a file: it is read after the run)."""
+    process reads it from, when not from that pipe (none for a file: it is read after the run); `stdin`:
+    the sidecar's standard input, this process's by default."""
 
     def __init__(self, pipe: Path, args: list[str], stderr: int = subprocess.PIPE,
-                 log: IO[str] | None = None) -> None:
+                 log: IO[str] | None = None, stdin: int | None = None) -> None:
         self.http, self.metrics = free_port(), free_port()
         self.process = subprocess.Popen(
             [sys.executable, "-m", "ragmon.cli", "serve", "--capture", str(pipe), "--capture-below", "all",
              "--http-listen", f"127.0.0.1:{self.http}", "--grpc-listen", "off",
              "--metrics-listen", f"127.0.0.1:{self.metrics}", "--quiet", "50ms", "--workers", "1",
              "--log-format", "json", *args],
-            stdout=subprocess.DEVNULL, stderr=stderr, text=True,
+            stdin=stdin, stdout=subprocess.DEVNULL, stderr=stderr, text=True,
             env={k: v for k, v in os.environ.items() if not k.startswith(("RAGMON_", "ANTHROPIC_"))})
         self.lines: list[dict[str, Any]] = []
         source = log or self.process.stderr
@@ -95,9 +96,9 @@ class Serve:
 
 @contextlib.contextmanager
 def serving(pipe: Path, *args: str, ready: bool = True, stderr: int = subprocess.PIPE,
-            log: IO[str] | None = None) -> Iterator[Serve]:
+            log: IO[str] | None = None, stdin: int | None = None) -> Iterator[Serve]:
     """The sidecar for the block, ready unless told otherwise; killed on the way out if it is still up."""
-    serve = Serve(pipe, list(args), stderr, log)
+    serve = Serve(pipe, list(args), stderr, log, stdin)
     try:
         if ready:
             serve.wait_for("ragmon serve ready", timeout=30)
@@ -393,3 +394,20 @@ def test_stderr_a_socket_as_under_systemd_gets_the_lines_and_stays_blocking_for_
     assert [line["id"] for line in serve.lines if "needs_review" in line] == sent
     assert serve.logged("stopped")
     assert int(flags, 8) & os.O_NONBLOCK == 0    # the logger's writes to it still wait, as they always did
+
+
+def test_standard_input_read_from_a_file_is_refused_at_start(tmp_path: Path) -> None:
+    # `ragmon serve --capture /dev/stdin < input.txt` (here a link of the same kind, /proc/self/fd/0).
+    # Before: the start passed, and every batch was lost: "cannot write the capture file; examples lost",
+    # Bad file descriptor.
+    given, link = tmp_path / "input.txt", tmp_path / "stdin"
+    given.write_text("x\n")
+    link.symlink_to("/proc/self/fd/0")
+    with given.open("rb") as stdin, serving(link, ready=False, stdin=stdin.fileno()) as serve:
+        refused = serve.wait_for(f"{link}: cannot write the capture file", timeout=30)
+        code = serve.stop(timeout=10)
+    assert (code, refused["level"]) == (2, "error")
+    assert refused["message"] == (
+        f"{link}: cannot write the capture file (--capture): it is ragmon's descriptor 0, open for reading "
+        "only (as `< FILE` opens standard input); the capture needs one open for writing")
+    assert not serve.logged("ragmon serve ready") and given.read_text() == "x\n"

@@ -50,6 +50,7 @@ class VerdictCache:
         self._lock = threading.Lock()
         self._warned = False
         self._outdated_seen = False
+        self._outdated_keys: set[str] = set()
         if self.directory is not None:
             _writable_directory(self.directory)
 
@@ -67,17 +68,19 @@ class VerdictCache:
     def put(self, key: str, entry: Mapping[str, Any], *, on_disk: bool = True) -> None:
         """Memory keeps only the verdict; the file also keeps what makes it readable (claim, model).
         `on_disk=False` keeps it for this run only: one a later run should ask for again. Such a key's
-        file, if any, is removed: it held a verdict asked for again (one of an older cache format) and is
-        stale either way; left, it was asked for, and warned of, on every run after.
+        file, if this cache read it as one of an older cache format, is removed: left, it was asked for,
+        and warned of, on every run after.
 
         A verdict was paid for by the time it gets here: a file that cannot be written (disk full,
         permissions changed mid-run) leaves it in memory for this run and costs one warning per cache,
         never the verdict or the run."""
         self._remember(key, verdict_part(entry))
+        read_outdated = self._unmark_outdated(key)
         if self.directory is None:
             return
         if not on_disk:
-            self._forget(key)
+            if read_outdated:
+                self._forget(key)
             return
         try:
             self._write(self._path(key), entry)
@@ -88,8 +91,21 @@ class VerdictCache:
                             f"({exc.strerror or exc}): verdicts not written are kept in memory for this run "
                             "only, and a later run pays for them again (warned once)")
 
+    def _unmark_outdated(self, key: str) -> bool:
+        """Whether this cache read the key's file as outdated; dropped once its verdict is given, so the
+        record holds only keys still being asked for, not every key of a long run."""
+        with self._lock:
+            read_outdated = key in self._outdated_keys
+            self._outdated_keys.discard(key)
+            return read_outdated
+
     def _forget(self, key: str) -> None:
-        """Best effort: a file that cannot be removed costs one more call next run, as it did before."""
+        """Read again first: another process sharing the directory may have written today's entry at the
+        key since this cache read the old one, and removing that costs a call next run. Best effort: a file
+        that cannot be removed costs one more call next run, as it did before."""
+        entry = self._stored(key)
+        if entry is None or entry.get("cache_format") == CACHE_FORMAT:
+            return
         with contextlib.suppress(OSError):
             self._path(key).unlink(missing_ok=True)
 
@@ -121,6 +137,18 @@ class VerdictCache:
         return self.directory / key[:2] / f"{key}.json"
 
     def _read(self, key: str) -> Mapping[str, Any] | None:
+        entry = self._stored(key)
+        if entry is None:
+            return None
+        if entry.get("cache_format") != CACHE_FORMAT:
+            with self._lock:
+                self._outdated_keys.add(key)
+            self._outdated()
+            return None
+        return verdict_part(entry)
+
+    def _stored(self, key: str) -> dict[str, Any] | None:
+        """The well-formed entry at the key in whatever cache format it was written, or None."""
         if self.directory is None:
             return None
         try:
@@ -131,12 +159,7 @@ class VerdictCache:
                  and isinstance(entry.get("supporting_ids"), list)
                  and all(isinstance(i, str) for i in entry["supporting_ids"])
                  and isinstance(entry.get("reason"), str | None))
-        if not valid:
-            return None
-        if entry.get("cache_format") != CACHE_FORMAT:
-            self._outdated()
-            return None
-        return verdict_part(entry)
+        return entry if valid else None
 
     def _outdated(self) -> None:
         """Said once per cache: after an upgrade the first run pays again for verdicts the directory holds,

@@ -47,7 +47,30 @@ def test_a_verdict_kept_for_the_run_only_removes_the_file_at_its_key(tmp_path: P
     (tmp_path / "ab").mkdir()
     (tmp_path / "ab" / "ab12.json").write_text(json.dumps(ENTRY), encoding="utf-8")
     cache = VerdictCache(tmp_path)
+    assert cache.get("ab12") is None  # read, outdated: asked for again
     unkept = {**ENTRY, "supported": False, "supporting_ids": []}
     cache.put("ab12", unkept, on_disk=False)
     assert (list(tmp_path.glob("*/*.json")), VerdictCache(tmp_path).get("ab12")) == ([], None)
     assert cache.get("ab12") == {"supported": False, "supporting_ids": [], "reason": "stated in d1"}
+
+
+def test_a_verdict_kept_for_the_run_only_leaves_another_process_s_entry(tmp_path: Path) -> None:
+    # Two CI jobs sharing the directory both miss the key and both ask. B's proper verdict is written
+    # first; A's, kept for its run only, must not remove it, or the next run pays for the key again.
+    job_a, job_b = VerdictCache(tmp_path), VerdictCache(tmp_path)
+    assert (job_a.get("ab12"), job_b.get("ab12")) == (None, None)
+    job_b.put("ab12", ENTRY)
+    job_a.put("ab12", {**ENTRY, "supported": False, "supporting_ids": []}, on_disk=False)
+    assert VerdictCache(tmp_path).get("ab12") == VERDICT
+
+
+def test_an_outdated_entry_another_process_replaced_is_kept(tmp_path: Path) -> None:
+    # A reads the older format's file; B, asked the same, writes today's entry over it before A's verdict
+    # (kept for the run only) arrives: the file A read is gone, and B's must stay.
+    (tmp_path / "ab").mkdir()
+    (tmp_path / "ab" / "ab12.json").write_text(json.dumps(ENTRY), encoding="utf-8")
+    job_a, job_b = VerdictCache(tmp_path), VerdictCache(tmp_path)
+    assert (job_a.get("ab12"), job_b.get("ab12")) == (None, None)
+    job_b.put("ab12", {**ENTRY, "reason": "said in d1"})
+    job_a.put("ab12", {**ENTRY, "supported": False, "supporting_ids": []}, on_disk=False)
+    assert VerdictCache(tmp_path).get("ab12") == {**VERDICT, "reason": "said in d1"}
