@@ -271,11 +271,13 @@ def _check_live_settings(args: argparse.Namespace) -> None:
     is a default."""
     if args.target is not None:
         return
-    defaults = argparse.ArgumentParser(add_help=False)
-    _add_live_settings(defaults)
-    for dest, default in vars(defaults.parse_args([])).items():
+    live = argparse.ArgumentParser(add_help=False)
+    _add_live_settings(live)
+    typed = getattr(args, TYPED, frozenset())
+    for dest in vars(live.parse_args([])):
         flag = flag_of(args, "--" + dest.replace("_", "-"))
-        if getattr(args, dest) != default and flag.variable is None:
+        # Typed at any value: `--target-timeout 30s`, its default, had been taken for a flag left out.
+        if flag.option in typed:
             raise InputError(f"{flag} is given without --target: it sets how a build is asked the questions, "
                              "and with no --target none is asked (the answers and contexts the dataset "
                              "records are scored)")

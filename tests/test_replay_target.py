@@ -280,7 +280,9 @@ def test_malformed_target_url_exits_2(ragmon_cmd: list[str], tmp_path: Path, url
 
 
 @pytest.mark.parametrize("setting", [["--target-timeout", "5s"], ["--receiver-listen", "127.0.0.1:0"],
-                                     ["--target-field", "query"]])
+                                     ["--target-field", "query"],
+                                     # Its default, typed: taken for a flag left out, it was ignored.
+                                     ["--target-timeout", "30s"], ["--target-retries", "2"]])
 def test_a_live_setting_typed_without_target_is_refused_not_ignored(ragmon_cmd: list[str], tmp_path: Path,
                                                                     setting: list[str]) -> None:
     # A CI job whose --target was lost (its variable left empty) gated on the recorded answers, the
