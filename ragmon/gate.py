@@ -98,7 +98,7 @@ def parse_gate(text: str, flag: Flag = GATE) -> Gate:
 
 def parse_gates(texts: Sequence[str], flag: Flag = GATE) -> tuple[Gate, ...]:
     """`flag` names the variable too when the values came from RAGMON_GATE (ragmon.options.flag_of)."""
-    _refuse_list(flag, texts)
+    _refuse_given(flag, texts)
     return _once(flag, tuple(parse_gate(text, flag) for text in texts))
 
 
@@ -107,7 +107,7 @@ def parse_drop(text: str, flag: Flag = MAX_DROP) -> DropGate:
 
 
 def parse_drops(texts: Sequence[str], flag: Flag = MAX_DROP) -> tuple[DropGate, ...]:
-    _refuse_list(flag, texts)
+    _refuse_given(flag, texts)
     return _once(flag, tuple(parse_drop(text, flag) for text in texts))
 
 
@@ -167,6 +167,43 @@ def _metric_value(flag: Flag, what: str, text: str) -> tuple[str, float]:
     if not 0.0 <= value <= 1.0:
         raise InputError(f"{given}: {what} must be between 0 and 1{as_share(raw)}")
     return name, value
+
+
+def _refuse_given(flag: Flag, texts: Sequence[str]) -> None:
+    """What is wrong with the values as a whole, before each gate is read on its own and refused for the
+    first fault found."""
+    _refuse_list(flag, texts)
+    _refuse_unknown(flag, texts)
+
+
+def _refuse_unknown(flag: Flag, texts: Sequence[str]) -> None:
+    """The unknown metrics of several gates, all in one message: read one gate at a time,
+    `RAGMON_GATE='faithfulness=0.8,hallucination=0.1'` was refused for faithfulness, and on the next run
+    for hallucination. Quoted is what holds them: a variable's whole value, as the user set it, or each
+    flag naming one, as typed on the command line. One unknown name is left to its gate, which quotes that
+    gate alone."""
+    holding: dict[str, str] = {}
+    for text in texts:
+        name = _named(text)
+        if name and name not in METRIC_NAMES:
+            holding.setdefault(name, text)
+    if len(holding) < 2:
+        return
+    if flag.variable is not None:
+        given = flag.given(repr(_as_set(texts)))
+    else:
+        given = " ".join(flag.given(repr(text)) for text in holding.values())
+    _check_metrics(given, list(holding))
+
+
+def _named(text: str) -> str:
+    """The metric one gate names, as `_metric_value` reads it: before its comparison, else before `=`;
+    empty for a text that is no gate, which is refused as such."""
+    compared = _COMPARED.fullmatch(text)
+    if compared is not None:
+        return compared[1]
+    name, sep, _ = text.partition("=")
+    return name.strip() if sep else ""
 
 
 def _refuse_list(flag: Flag, texts: Sequence[str]) -> None:

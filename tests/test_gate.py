@@ -434,6 +434,43 @@ def test_a_list_naming_several_unknown_metrics_is_refused_for_all_of_them_at_onc
                    f"{', '.join(METRIC_NAMES)}\n")
 
 
+VALID = f"valid names: {', '.join(METRIC_NAMES)}"
+
+
+@pytest.mark.parametrize(("variables", "args", "refused"), [
+    # Each gate on its own, as documented: each was refused for its first unknown name alone, and for the
+    # next on the run after it was fixed.
+    ({"RAGMON_GATE": "faithfulness=0.8,hallucination=0.1"}, [],
+     f"RAGMON_GATE 'faithfulness=0.8,hallucination=0.1' (--gate): unknown metrics {FAITHFULNESS}, "
+     f"{HALLUCINATION}"),
+    ({"RAGMON_MAX_DROP": "recal=0.1,,ndcg@10=0.05"}, [],
+     "RAGMON_MAX_DROP 'recal=0.1,,ndcg@10=0.05' (--max-drop): unknown metrics 'recal' (did you mean "
+     "'recall'?), 'ndcg@10' (did you mean 'ndcg' with --k 10? retrieval metrics are read at the top --k, "
+     "default 5)"),
+    ({}, ["--gate", "faithfulness=0.8", "--gate", "groundedness=0.5", "--gate", "hallucination=0.1"],
+     f"--gate 'faithfulness=0.8' --gate 'hallucination=0.1': unknown metrics {FAITHFULNESS}, "
+     f"{HALLUCINATION}"),
+    ({}, ["--gate", "hallucination=0.1", "--gate", "faithfulness=0.8", "--gate", "hallucination=0.2"],
+     f"--gate 'hallucination=0.1' --gate 'faithfulness=0.8': unknown metrics {HALLUCINATION}, "
+     f"{FAITHFULNESS}"),
+    ({}, ["--max-drop", "faithfulness=0.05", "--max-drop", "hallucinations>=0.05"],
+     f"--max-drop 'faithfulness=0.05' --max-drop 'hallucinations>=0.05': unknown metrics {FAITHFULNESS}, "
+     "'hallucinations' (did you mean 'hallucination_rate'?)"),
+    # One unknown name, however often given: the first gate naming it, quoted alone, as before.
+    ({"RAGMON_GATE": "groundedness=0.8,hallucination=0.1,hallucination=0.2"}, [],
+     f"RAGMON_GATE 'hallucination=0.1' (--gate): unknown metric {HALLUCINATION}"),
+    ({}, ["--gate", "groundedness=0.8", "--gate", "faithfulness=0.8", "--gate", "faithfulness=0.9"],
+     f"--gate 'faithfulness=0.8': unknown metric {FAITHFULNESS}"),
+])
+def test_gates_given_one_each_are_refused_for_all_their_unknown_metrics_in_one_message(
+        variables: dict[str, str], args: list[str], refused: str, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    without_ragmon_variables(monkeypatch)
+    for name, value in variables.items():
+        monkeypatch.setenv(name, value)
+    assert replay_error(args, tmp_path, capsys) == f"ragmon replay: error: {refused}; {VALID}\n"
+
+
 def replay_refuses(name: str, value: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                    capsys: pytest.CaptureFixture[str]) -> str:
     """What `ragmon replay` prints when it refuses variable `name` set to `value`, on a golden set of one."""
