@@ -273,7 +273,7 @@ def _check_live_settings(args: argparse.Namespace) -> None:
         return
     live = argparse.ArgumentParser(add_help=False)
     _add_live_settings(live)
-    typed = getattr(args, TYPED, frozenset())
+    typed: frozenset[str] = getattr(args, TYPED, frozenset())
     for dest in vars(live.parse_args([])):
         flag = flag_of(args, "--" + dest.replace("_", "-"))
         # Typed at any value: `--target-timeout 30s`, its default, had been taken for a flag left out.
