@@ -414,8 +414,10 @@ def _own_sink(path: Path) -> _Sink | None:
     except OSError:  # closed: opening the path says so
         return None
     if access == os.O_RDONLY:
+        redirect = f"{'' if descriptor == 0 else descriptor}< FILE"
         raise OSError(errno.EBADF, f"it is ragmon's descriptor {descriptor}, open for reading only (as "
-                      "`< FILE` opens standard input); the capture needs one open for writing", str(path))
+                      f"`{redirect}` or a pipe's reading end opens it); the capture needs one open for "
+                      "writing", str(path))
     if stat.S_ISSOCK(mode):
         return _Socket(descriptor)
     if stat.S_ISREG(mode):

@@ -43,6 +43,7 @@ from ragmon.cli import (
     stop_status,
     stopped_by,
     terminated_on_signal,
+    variable,
 )
 from ragmon.errors import InputError, MissingExtra, RagmonError, printable
 from ragmon.evaluation import aevaluate, evaluate, example_claims, verdicts_without_judge
@@ -158,7 +159,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _add_live_settings(live: argparse._ArgumentGroup | argparse.ArgumentParser) -> None:
-    """The flags that set how --target is asked, apart: `_check_live_settings` reads their defaults."""
+    """The flags that set how --target is asked, apart: `_check_live_settings` reads their names."""
     live.add_argument("--target-header-file", type=Path, metavar="PATH",
                       help="HTTP headers sent with every question, one 'Name: value' per line (an "
                            "Authorization token, say): a file, so no secret shows in the process list")
@@ -280,7 +281,8 @@ def _check_live_settings(args: argparse.Namespace) -> None:
         if flag.option in typed:
             raise InputError(f"{flag} is given without --target: it sets how a build is asked the questions, "
                              "and with no --target none is asked (the answers and contexts the dataset "
-                             "records are scored)")
+                             f"records are scored); leave it out for a run on the recorded answers, or set "
+                             f"{variable('replay', flag.option)}, a default read only with --target")
 
 
 def _replaceable_reports(args: argparse.Namespace) -> argparse.Namespace:

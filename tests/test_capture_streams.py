@@ -409,5 +409,5 @@ def test_standard_input_read_from_a_file_is_refused_at_start(tmp_path: Path) -> 
     assert (code, refused["level"]) == (2, "error")
     assert refused["message"] == (
         f"{link}: cannot write the capture file (--capture): it is ragmon's descriptor 0, open for reading "
-        "only (as `< FILE` opens standard input); the capture needs one open for writing")
+        "only (as `< FILE` or a pipe's reading end opens it); the capture needs one open for writing")
     assert not serve.logged("ragmon serve ready") and given.read_text() == "x\n"

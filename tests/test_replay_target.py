@@ -292,10 +292,11 @@ def test_a_live_setting_typed_without_target_is_refused_not_ignored(ragmon_cmd: 
                     encoding="utf-8")
     done = run(ragmon_cmd, "replay", data, *setting, cwd=tmp_path)
     assert done.returncode == 2
+    variable = "RAGMON_" + setting[0][2:].upper().replace("-", "_")
     assert done.stderr == (f"ragmon replay: error: {setting[0]} is given without --target: it sets how a "
                            "build is asked the questions, and with no --target none is asked (the answers "
-                           "and contexts the dataset records are scored)\n")
-    variable = "RAGMON_" + setting[0][2:].upper().replace("-", "_")
+                           "and contexts the dataset records are scored); leave it out for a run on the "
+                           f"recorded answers, or set {variable}, a default read only with --target\n")
     defaulted = run(ragmon_cmd, "replay", data, "--quiet", cwd=tmp_path, env={variable: setting[1]})
     assert defaulted.returncode == 0
 
