@@ -100,14 +100,25 @@ class VerdictCache:
             return read_outdated
 
     def _forget(self, key: str) -> None:
-        """Read again first: another process sharing the directory may have written today's entry at the
-        key since this cache read the old one, and removing that costs a call next run. Best effort: a file
-        that cannot be removed costs one more call next run, as it did before."""
-        entry = self._stored(key)
-        if entry is None or entry.get("cache_format") == CACHE_FORMAT:
+        """Taken aside before it is read (a rename takes whatever file is there at once): another process
+        sharing the directory may have written today's entry at the key since this cache read the old one,
+        and removing that costs a call next run. Read, then removed, it could land between the two. Found
+        to be today's, it is put back, unless a newer one has landed meanwhile (a link does not replace
+        it). Best effort: a file that cannot be removed costs one more call next run, as it did before."""
+        path = self._path(key)
+        aside = path.with_name(f".forget-{os.getpid()}-{threading.get_ident()}-{path.name}")
+        try:
+            os.rename(path, aside)
+        except OSError:
             return
-        with contextlib.suppress(OSError):
-            self._path(key).unlink(missing_ok=True)
+        try:
+            entry = self._stored_at(aside)
+            if entry is not None and entry.get("cache_format") == CACHE_FORMAT:
+                with contextlib.suppress(OSError):
+                    os.link(aside, path)
+        finally:
+            with contextlib.suppress(OSError):
+                os.unlink(aside)
 
     @staticmethod
     def _write(path: Path, entry: Mapping[str, Any]) -> None:
@@ -149,10 +160,12 @@ class VerdictCache:
 
     def _stored(self, key: str) -> dict[str, Any] | None:
         """The well-formed entry at the key in whatever cache format it was written, or None."""
-        if self.directory is None:
-            return None
+        return None if self.directory is None else self._stored_at(self._path(key))
+
+    @staticmethod
+    def _stored_at(path: Path) -> dict[str, Any] | None:
         try:
-            entry = json.loads(self._path(key).read_text(encoding="utf-8"))
+            entry = json.loads(path.read_text(encoding="utf-8"))
         except (OSError, ValueError):
             return None
         valid = (isinstance(entry, dict) and isinstance(entry.get("supported"), bool)

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 from ragmon.judges.verdict_cache import VerdictCache
 
@@ -62,6 +65,27 @@ def test_a_verdict_kept_for_the_run_only_leaves_another_process_s_entry(tmp_path
     job_b.put("ab12", ENTRY)
     job_a.put("ab12", {**ENTRY, "supported": False, "supporting_ids": []}, on_disk=False)
     assert VerdictCache(tmp_path).get("ab12") == VERDICT
+
+
+def test_an_entry_another_process_writes_while_the_outdated_one_is_read_is_kept(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # As above, but B's entry lands in the moment between A reading the file at the key (still the older
+    # format's) and removing it: read, then removed, B's fresh entry was removed in its stead.
+    (tmp_path / "ab").mkdir()
+    (tmp_path / "ab" / "ab12.json").write_text(json.dumps(ENTRY), encoding="utf-8")
+    job_a, job_b = VerdictCache(tmp_path), VerdictCache(tmp_path)
+    assert (job_a.get("ab12"), job_b.get("ab12")) == (None, None)
+    reading = Path.read_text
+
+    def read_then_b_lands(path: Path, *args: Any, **kwargs: Any) -> str:
+        text = reading(path, *args, **kwargs)
+        monkeypatch.undo()  # B lands once, right after A's read
+        job_b.put("ab12", {**ENTRY, "reason": "said in d1"})
+        return text
+
+    monkeypatch.setattr(Path, "read_text", read_then_b_lands)
+    job_a.put("ab12", {**ENTRY, "supported": False, "supporting_ids": []}, on_disk=False)
+    assert VerdictCache(tmp_path).get("ab12") == {**VERDICT, "reason": "said in d1"}
 
 
 def test_an_outdated_entry_another_process_replaced_is_kept(tmp_path: Path) -> None:
