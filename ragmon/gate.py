@@ -144,16 +144,13 @@ def _metric_value(flag: Flag, what: str, text: str) -> tuple[str, float]:
     form = _form(flag)
     given = flag.given(repr(text))
     _refuse_list(flag, [text])
-    compared = _COMPARED.fullmatch(text)
-    if compared is not None:
+    name, sep, raw = _read(text)
+    if sep not in ("", "="):
         # Read as NAME=VALUE, `groundedness>=0.85` was an "unknown metric 'groundedness>'"; its direction is
         # not the user's to choose (a minimum, or a maximum for LOWER_IS_BETTER), so it is not taken.
-        name, _, raw = compared.groups()
         _check_metric(given, name)
         raise InputError(f"{given}: write {form}, without a comparison ({name}={_as_share(raw)}): "
                          f"{_direction(flag, name)}")
-    name, sep, raw = text.partition("=")
-    name = name.strip()
     if not sep or not name:
         raise InputError(f"{flag} expects NAME=VALUE, got {text!r}{_redirected(flag, name, form)}")
     _check_metric(given, name)
@@ -197,13 +194,19 @@ def _refuse_unknown(flag: Flag, texts: Sequence[str]) -> None:
 
 
 def _named(text: str) -> str:
-    """The metric one gate names, as `_metric_value` reads it: before its comparison, else before `=`;
-    empty for a text that is no gate, which is refused as such."""
+    """The metric one gate names (`_read`); empty for a text that is no gate, which is refused as such."""
+    name, sep, _ = _read(text)
+    return name if sep else ""
+
+
+def _read(text: str) -> tuple[str, str, str]:
+    """One gate's NAME, what separates it from its VALUE (a comparison, `=`, or "" when nothing does) and
+    VALUE, as every reading of a gate takes them."""
     compared = _COMPARED.fullmatch(text)
     if compared is not None:
-        return compared[1]
-    name, sep, _ = text.partition("=")
-    return name.strip() if sep else ""
+        return compared[1], compared[2], compared[3]
+    name, sep, raw = text.partition("=")
+    return name.strip(), sep, raw
 
 
 def _refuse_list(flag: Flag, texts: Sequence[str]) -> None:
