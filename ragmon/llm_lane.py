@@ -4,7 +4,9 @@ The service samples (a trace is offered when its key is below `--llm-sample-rate
 `--sample-rate`, so Claude always judges a subset of what the lexical judge scores and the two can be
 compared trace by trace), queues the example on this lane's own bounded queue (dropped and counted
 `throttled` when full: lexical scoring never waits on Claude) and runs `concurrency` consumers. Here,
-per example: a call is needed only when some claim is not cached; it must get a reservation of its
+per example: a call is needed only when some claim is not cached; none is made while the wait the API's
+last 429 or 529 asked for (`retry-after`) runs, or, when it asked for none, a backoff of 1 s doubled with
+each such reply in a row (`rate_limited`, no call); it must get a reservation of its
 worst-case cost from the daily budget (else `over_budget`), which covers every attempt the SDK may make,
 since an attempt that timed out or was cut off may be billed and is then retried as a new request, and a
 token from the per-minute bucket (else `throttled`, and the reservation is released); then Claude
@@ -67,6 +69,17 @@ class LaneOutcome:
     message: str = ""
 
 
+LONGEST_HOLD = 600.0
+"""Seconds a `retry-after` holds the lane's calls at most: the API's rate limits are measured per minute, so
+a longer wait is a gateway's nonsense (a day, from a bad clock or a typo), which must not turn the Claude
+judge off unseen for as long."""
+
+FIRST_BACKOFF = 1.0
+LONGEST_BACKOFF = 60.0
+"""Seconds the lane holds its calls after a 429 or 529 that asked for no wait: `FIRST_BACKOFF`, doubled with
+each such reply in a row, up to a minute, the span the API's rate limits are measured over."""
+
+
 class ClaudeLane:
     """Claude as a lane of the sidecar (see `ragmon.scoring.Lane`)."""
 
@@ -82,7 +95,15 @@ class ClaudeLane:
         self.budget = budget
         self._k = k
         self._timer = timer
+        self._clock = clock
         self._lines = LineLimit(clock=clock)
+        self._held_until = -math.inf
+        self._why_held = ""
+        """Why the lane's calls are held (`_after_call`), for the message of each example left uncalled."""
+        self._refused = 0
+        """429s and 529s in a row, since a call got a reply, for the message of a backoff."""
+        self._backoff = FIRST_BACKOFF
+        """The hold after the next 429 or 529 that asks for no wait."""
         self.on_cancelled: Callable[[LaneOutcome], None] | None = None
         """Told the outcome of a call cancelled midway (the sidecar stopping, its drain's deadline passed),
         which `score` cannot return, it being cancelled: an `error` with the worst case of the attempts the
@@ -124,6 +145,8 @@ class ClaudeLane:
         reservation = None
         bound = self.claude.request_bound(example, claims)
         if bound is not None:
+            if (held := self._held(example)) is not None:
+                return held
             # The budget first: an example it refuses makes no call, so takes none of the minute's.
             worst = _worst(bound)
             budget = self.budget
@@ -141,6 +164,7 @@ class ClaudeLane:
         try:
             verdicts, usage = await self.claude.ajudge_with_usage(example, claims)
         except ClaudeJudgeError as exc:
+            self._after_call(exc)
             cost = self._settle(example, reservation, bound, exc.usage)
             return LaneOutcome(exc.kind, None, cost, self._timer() - started, str(exc))
         except asyncio.CancelledError as cancelled:  # mid-call: the sidecar stopping
@@ -151,7 +175,41 @@ class ClaudeLane:
             raise
         cost = self._settle(example, reservation, bound, usage)
         called = usage.calls > 0 or usage.unanswered > 0  # else every claim was cached by now
+        if called:
+            self._after_call(None)
         return self._ok(example, verdicts, cost, self._timer() - started, called=called)
+
+    def _after_call(self, failed: ClaudeJudgeError | None) -> None:
+        """After a call ended in a 429 or 529, make no call until the wait it asked for has passed (at most
+        `LONGEST_HOLD`), or, when it asked for none, a backoff doubling from `FIRST_BACKOFF` with each one
+        in a row; a call that ended otherwise (`failed` None: with verdicts) ends the run. The SDK waits only
+        between a call's own attempts, and not at all past the call's bound: the next examples' calls went
+        out at once, each into the same refusal, up to --llm-max-per-minute calls of three attempts each,
+        against limits the app's own calls may share."""
+        if failed is None or failed.kind != "rate_limited":
+            self._refused, self._backoff = 0, FIRST_BACKOFF
+            return
+        self._refused += 1
+        asked = failed.retry_after
+        if asked is None:
+            wait, self._backoff = self._backoff, min(2 * self._backoff, LONGEST_BACKOFF)
+            replies = f"{self._refused} 429 or 529 repl{'ies' if self._refused != 1 else 'y'}"
+            why = f"{replies} in a row asked for no wait: backing off {wait:g}s"
+        else:
+            wait = min(asked, LONGEST_HOLD)
+            capped = f", held {LONGEST_HOLD:g}s at most" if asked > LONGEST_HOLD else ""
+            why = f"the API's last 429 or 529 asked to wait {asked:g}s before another request{capped}"
+        until = self._clock() + wait
+        if until > self._held_until:
+            self._held_until, self._why_held = until, why
+
+    def _held(self, example: Example) -> LaneOutcome | None:
+        """`rate_limited`, with no call, while the lane is held (`_after_call`); None when it is not."""
+        left = self._held_until - self._clock()
+        if left <= 0:
+            return None
+        return LaneOutcome("rate_limited", message=(
+            f"example {example.id!r}: no call made: {self._why_held}; {math.ceil(left)}s left"))
 
     def _ok(self, example: Example, verdicts: tuple[ClaimVerdict, ...], cost: float, took: float | None, *,
             called: bool) -> LaneOutcome:

@@ -175,10 +175,15 @@ class ClaudeJudgeError(JudgeError):
     no reply (`Usage.unanswered`). A reply whose bill cannot be read (not JSON, no usage) is one more
     unanswered attempt: its cost is unknown, but no more than one attempt's worst case."""
 
-    def __init__(self, message: str, *, kind: str = "error", usage: Usage = Usage()) -> None:
+    def __init__(self, message: str, *, kind: str = "error", usage: Usage = Usage(),
+                 retry_after: float | None = None) -> None:
         super().__init__(message)
         self.kind = kind
         self.usage = usage
+        self.retry_after = retry_after
+        """Seconds the API's last reply (a 429 or 529) asked to wait before another request, None if it
+        asked for none: the SDK honours it between a call's own attempts only, so a caller making more
+        calls (the sidecar's lane) must honour it too, or send them into the same refusal."""
 
 
 
@@ -486,6 +491,13 @@ def _asked_wait(headers: Mapping[str, str]) -> float | None:
             return float(headers.get(name, "")) * seconds
     date = email.utils.parsedate_tz(headers.get("retry-after") or "")
     return None if date is None else email.utils.mktime_tz(date) - time.time()
+
+
+def _retry_after(exc: Exception) -> float | None:
+    """The wait a failed call's last reply asked for (`_asked_wait`), None if none: NaN, 0 or less."""
+    response = getattr(exc, "response", None)
+    wait = None if response is None else _asked_wait(response.headers)
+    return wait if wait is not None and wait > 0 else None
 
 
 class _Delivery:
@@ -1141,8 +1153,8 @@ class ClaudeJudge:
                 said = _redacted(str(exc), attempts.credentials)
                 raise ClaudeJudgeError(f"{where}: unreadable reply: {said}", usage=unreadable) from exc
             # No reply was billed; only the attempts sent that got none may have been.
-            raise ClaudeJudgeError(f"{where}: {what}", kind=kind,
-                                   usage=Usage(unanswered=attempts.unanswered)) from exc
+            raise ClaudeJudgeError(f"{where}: {what}", kind=kind, usage=Usage(unanswered=attempts.unanswered),
+                                   retry_after=_retry_after(exc) if kind == "rate_limited" else None) from exc
         except anthropic.CredentialsError as exc:
             # Read by the SDK before each request, from a profile's credentials file: a token that expired
             # with the file since made unreadable, or readable by others, fails the call unsent. Not an

@@ -1,0 +1,102 @@
+"""The Claude lane backs off when the API asks it to wait (a 429's or 529's `retry-after`), rather than
+sending the next sampled example's call at once into the same refusal."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from fakes.anthropic_server import Fail, FakeAnthropic, Reply
+from manual_clock import ManualClock
+from test_llm_lane import example, make_lane
+
+
+@pytest.fixture
+def api() -> Iterator[FakeAnthropic]:
+    with FakeAnthropic() as fake:
+        yield fake
+
+
+async def test_a_retry_after_past_the_call_holds_the_lanes_next_calls(api: FakeAnthropic) -> None:
+    # 120 s is past the call's bound (1 s x 3 attempts), so the SDK does not wait it out: the call ends.
+    api.enqueue(Fail(429, "rate_limit_error", {"retry-after": "120"}))
+    clock = ManualClock(1_000.0)
+    lane = make_lane(api, clock=clock, timeout=1.0)
+    first = await lane.judge_example(example(1))
+    assert first.outcome == "rate_limited" and api.calls == 1
+    clock.now += 119.0
+    held = await lane.judge_example(example(2))
+    # No request: the API asked for 120 s and 119 have passed.
+    assert api.calls == 1
+    assert (held.outcome, held.result, held.cost_usd, held.duration) == ("rate_limited", None, 0.0, None)
+    assert "ex-2" in held.message and "asked to wait 120s" in held.message and "1s left" in held.message
+    assert lane.budget.reserved == 0.0 and lane.budget.spent == 0.0
+    clock.now += 1.0
+    api.default = Reply(usage=(1_000, 100))
+    resumed = await lane.judge_example(example(3))
+    assert resumed.outcome == "ok" and api.calls == 2
+    await lane.close()
+
+
+async def test_an_overloaded_reply_asking_a_wait_holds_the_lane_too(api: FakeAnthropic) -> None:
+    api.enqueue(Fail(529, "overloaded_error", {"retry-after-ms": "30000"}))
+    clock = ManualClock()
+    lane = make_lane(api, clock=clock, timeout=1.0, max_retries=0)
+    assert (await lane.judge_example(example(1))).outcome == "rate_limited"
+    clock.now += 10.0
+    held = await lane.judge_example(example(2))
+    assert held.outcome == "rate_limited" and "20s left" in held.message and api.calls == 1
+    await lane.close()
+
+
+async def test_the_hold_spares_examples_that_need_no_call(api: FakeAnthropic) -> None:
+    # Example 1 judged and cached first; then a 429 asking 60 s. Its repeat is answered from the cache.
+    api.enqueue(Reply(usage=(1_000, 100)), Fail(429, "rate_limit_error", {"retry-after": "60"}))
+    clock = ManualClock()
+    lane = make_lane(api, clock=clock, timeout=1.0, max_retries=0)
+    assert (await lane.judge_example(example(1))).outcome == "ok"
+    assert (await lane.judge_example(example(2))).outcome == "rate_limited"
+    again = await lane.judge_example(example(1))
+    assert again.outcome == "cached" and again.result is not None and api.calls == 2
+    await lane.close()
+
+
+async def test_a_retry_after_of_days_holds_the_lane_ten_minutes_at_most(api: FakeAnthropic) -> None:
+    # A gateway's nonsense (a day and a bit) must not turn the Claude judge off until tomorrow.
+    api.enqueue(Fail(429, "rate_limit_error", {"retry-after": "90000"}))
+    clock = ManualClock()
+    lane = make_lane(api, clock=clock, timeout=1.0, max_retries=0)
+    assert (await lane.judge_example(example(1))).outcome == "rate_limited"
+    clock.now += 599.0
+    assert (await lane.judge_example(example(2))).outcome == "rate_limited" and api.calls == 1
+    clock.now += 1.0
+    api.default = Reply(usage=(1_000, 100))
+    assert (await lane.judge_example(example(3))).outcome == "ok" and api.calls == 2
+    await lane.close()
+
+
+async def test_refusals_asking_no_wait_back_off_longer_each_time_in_a_row(api: FakeAnthropic) -> None:
+    # Two 529s with no retry-after: 1 s of backoff after the first, 2 s after the second; a reply ends it.
+    api.enqueue(Fail(529, "overloaded_error"), Fail(529, "overloaded_error"))
+    clock = ManualClock()
+    lane = make_lane(api, clock=clock, timeout=1.0, max_retries=0)
+    assert (await lane.judge_example(example(1))).outcome == "rate_limited"
+    clock.now += 0.5
+    held = await lane.judge_example(example(2))
+    assert held.outcome == "rate_limited" and api.calls == 1
+    assert "1 429 or 529 reply in a row asked for no wait: backing off 1s; 1s left" in held.message
+    clock.now += 0.5
+    assert (await lane.judge_example(example(3))).outcome == "rate_limited" and api.calls == 2
+    clock.now += 1.5
+    held = await lane.judge_example(example(4))
+    assert api.calls == 2
+    assert "2 429 or 529 replies in a row asked for no wait: backing off 2s; 1s left" in held.message
+    clock.now += 0.5
+    api.enqueue(Reply(usage=(1_000, 100)), Fail(529, "overloaded_error"))
+    assert (await lane.judge_example(example(5))).outcome == "ok" and api.calls == 3
+    # The reply ended the run of refusals: the next 529 backs off 1 s again, not 4.
+    assert (await lane.judge_example(example(6))).outcome == "rate_limited" and api.calls == 4
+    clock.now += 1.0
+    api.default = Reply(usage=(1_000, 100))
+    assert (await lane.judge_example(example(7))).outcome == "ok" and api.calls == 5
+    await lane.close()
