@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from typing import Any
 
 from langchain_core.documents import Document as LangChainDocument
 from langchain_core.embeddings import DeterministicFakeEmbedding
@@ -17,8 +18,10 @@ from langchain_core.vectorstores import InMemoryVectorStore
 from llama_index.core import Document as LlamaIndexDocument
 from llama_index.core import VectorStoreIndex
 from llama_index.core.base.base_query_engine import BaseQueryEngine
+from llama_index.core.bridge.pydantic import Field
 from llama_index.core.embeddings import MockEmbedding
-from llama_index.core.llms import MockLLM
+from llama_index.core.llms import CompletionResponse, CompletionResponseGen, CustomLLM, LLMMetadata, MockLLM
+from llama_index.core.llms.callbacks import llm_completion_callback
 from llama_index.core.postprocessor.types import BaseNodePostprocessor
 from llama_index.core.schema import NodeWithScore
 from opentelemetry.instrumentation.instrumentor import (  # type: ignore[attr-defined]  # not in its __all__
@@ -105,3 +108,30 @@ def query_engine(index: VectorStoreIndex, *, top_k: int, answer_tokens: int | No
 def node_contexts(nodes: Sequence[NodeWithScore]) -> tuple[Context, ...]:
     """The contexts the nodes are, with the node ids LlamaIndex writes as document.id."""
     return tuple(Context(n.node_id, n.node.get_content(), n.score) for n in nodes)
+
+
+class ScriptedLLM(CustomLLM):
+    """A LlamaIndex text-completion model replying from a script, a reply a call in order, as
+    langchain-core's fake models do: MockLLM only echoes its prompt, and a pipeline of several model calls
+    (a re-ranker's or an agent's, then the answer's) needs each to say its own thing. Streamed, a reply
+    comes word by word, so the answer is assembled from chunks."""
+
+    replies: list[str] = Field(default_factory=list)
+
+    @property
+    def metadata(self) -> LLMMetadata:
+        return LLMMetadata(is_chat_model=False)
+
+    @llm_completion_callback()
+    def complete(self, prompt: str, formatted: bool = False, **kwargs: Any) -> CompletionResponse:
+        return CompletionResponse(text=self.replies.pop(0))
+
+    @llm_completion_callback()
+    def stream_complete(self, prompt: str, formatted: bool = False, **kwargs: Any) -> CompletionResponseGen:
+        words = self.replies.pop(0).split(" ")
+
+        def chunks() -> CompletionResponseGen:  # a generator: the callback wraps only generators
+            for count in range(1, len(words) + 1):
+                yield CompletionResponse(text=" ".join(words[:count]),
+                                         delta=words[count - 1] if count == 1 else f" {words[count - 1]}")
+        return chunks()

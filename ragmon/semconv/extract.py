@@ -212,7 +212,7 @@ def _extract(trace: Trace) -> tuple[Example | None, str | None]:
     llm_call, rival = _answering_call(view, texts)
     answer = _answer(view, tops, llm_call, rival, ragmon_answer, texts)
     if contexts is not None:
-        contexts = _shown(view, contexts, texts)
+        contexts = _shown(view, contexts, texts, llm_call)
     if answer is None and llm_call:
         _no_answer(llm_call)
     example = Example(
@@ -806,22 +806,34 @@ def _ambiguous(chosen: list[Span], rival: list[Span]) -> ExtractionError:
         "user got as ragmon.answer on the request span (ragmon.instrument)")
 
 
-def _shown(view: _View, contexts: tuple[Context, ...], texts: list[str]) -> tuple[Context, ...]:
-    """The documents some model call was given, when it was given any: one no model saw cannot support
-    the answer. A re-ranker or filter that is a plain function (a LangChain lambda keeping the top
-    document, a LlamaIndex postprocessor) records no span of its own, and the retriever's whole list had
-    counted as support (a sentence only a dropped document states scored 1.0). Every call, not only the
-    answering one: LlamaIndex's refine answers from a draft written from documents its last call was not
-    given. A document is shown by its start, or its first words, as a text splitter cuts and re-joins them
-    (LlamaIndex's citation chunks are shorter than `_PROBE`). Kept when unknown: past the documents probed,
-    with more calls than are probed, or when the app's attribute length limit shows (`_View.cuts`) at the
-    length of one of the calls' values: a prompt cut short lists only its first documents. Looked for in
-    the calls' raw attribute values first: decoding every call's input for each trace had cost 40% more
-    instructions an extraction, and a prompt that shows the documents mostly holds them as they are.
-    `texts` are the documents' starts (`_document_texts`)."""
+def _shown(view: _View, contexts: tuple[Context, ...], texts: list[str],
+           llm_call: list[Span]) -> tuple[Context, ...]:
+    """The documents the answer was written from, when some model call was given any: those given to the
+    answering call or to the calls whose output it was given (`_feeding`), else to any call. One no model
+    saw cannot support the answer. A re-ranker or filter that is a plain function (a LangChain lambda
+    keeping the top document, a LlamaIndex postprocessor) records no span of its own, and the retriever's
+    whole list had counted as support (a sentence only a dropped document states scored 1.0). A re-ranker
+    or grader that is a model call (LlamaIndex's LLMRerank, a corrective RAG's relevance check) is given
+    every retrieved document and records no re-ranker span either: read from every call, the 20 documents
+    it chose 2 from had all counted as support. A call whose output the answering call was given counts:
+    LlamaIndex's refine answers from a draft written from documents its last call was not given."""
     calls = view.llm_calls()
     if len(contexts) < 2 or not calls or len(calls) > _PROBED_CALLS:
         return contexts
+    feeding = _feeding(view, llm_call, calls)
+    shown = _shown_to(view, feeding, contexts, texts) if len(feeding) < len(calls) else None
+    return shown or _shown_to(view, calls, contexts, texts) or contexts
+
+
+def _shown_to(view: _View, calls: list[list[Span]], contexts: tuple[Context, ...],
+              texts: list[str]) -> tuple[Context, ...] | None:
+    """The documents these calls were given, or None when that is unknown or none: past the documents
+    probed, or when the app's attribute length limit shows (`_View.cuts`) at the length of one of the
+    calls' values (a prompt cut short lists only its first documents). A document is shown by its start,
+    or its first words, as a text splitter cuts and re-joins them (LlamaIndex's citation chunks are
+    shorter than `_PROBE`). Looked for in the calls' raw attribute values first: decoding every call's
+    input for each trace had cost 40% more instructions an extraction, and a prompt that shows the
+    documents mostly holds them as they are. `texts` are the documents' starts (`_document_texts`)."""
     probes = set(texts)
     values = [value for call in calls for value in _raw_strings(call)]
     raw = "\n".join(values)
@@ -830,11 +842,31 @@ def _shown(view: _View, contexts: tuple[Context, ...], texts: list[str]) -> tupl
         return contexts  # all shown, or an attribute length limit cut what the calls were given
     given = [view.given(call) for call in calls]
     unseen = {start for start in unseen if not any(start in text for text in given)}
-    if not unseen or unseen == probes:
+    if not unseen:
         return contexts
+    if unseen == probes:
+        return None
     squeezed = "\n".join(_squeezed(text) for text in given)  # no whitespace is left but these newlines
     unseen = {start for start in unseen if _squeezed(start)[:_WORDS] not in squeezed}
     return tuple(context for context in contexts if context.text.strip()[:_PROBE] not in unseen)
+
+
+def _feeding(view: _View, llm_call: list[Span], calls: list[list[Span]]) -> list[list[Span]]:
+    """The answering call and the calls whose output it was given (a draft it refines, an extract of a
+    document, a tool's answer), theirs in turn, in the order of `calls`. A call whose output it was not
+    given (a re-ranker's choice, a relevance grade, a rewritten query) chose or searched for the
+    documents, and what it was given is no support of the answer."""
+    if not llm_call:
+        return calls
+    fed = {llm_call[-1].span_id}
+    pending = [llm_call]
+    while pending:
+        given = view.given(pending.pop())
+        for call in calls:
+            if call[-1].span_id not in fed and _quotes(given, _output(call)):
+                fed.add(call[-1].span_id)
+                pending.append(call)
+    return [call for call in calls if call[-1].span_id in fed]
 
 
 def _given(call: list[Span]) -> str:

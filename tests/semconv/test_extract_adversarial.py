@@ -15,6 +15,7 @@ from instrumented_apps import (
     LANGCHAIN_CORPUS,
     QUESTION,
     RagChain,
+    ScriptedLLM,
     llama_index,
     node_contexts,
     query_engine,
@@ -24,17 +25,8 @@ from langchain_core.runnables import RunnableLambda
 from llama_index.core import Document, VectorStoreIndex
 from llama_index.core.agent.workflow import FunctionAgent, ReActAgent
 from llama_index.core.base.llms.types import ToolCallBlock
-from llama_index.core.bridge.pydantic import Field
 from llama_index.core.embeddings import MockEmbedding
-from llama_index.core.llms import (
-    ChatMessage,
-    CompletionResponse,
-    CompletionResponseGen,
-    CustomLLM,
-    LLMMetadata,
-    MessageRole,
-)
-from llama_index.core.llms.callbacks import llm_completion_callback
+from llama_index.core.llms import ChatMessage, MessageRole
 from llama_index.core.llms.mock import MockFunctionCallingLLM
 from llama_index.core.tools import QueryEngineTool
 from opentelemetry.trace import SpanKind, set_span_in_context
@@ -459,28 +451,6 @@ def _openllmetry_llm_call(recorder: Recorder) -> None:
 # --- LlamaIndex agents: a retriever inside a tool call, the workflow's result as a repr --------------
 
 
-class ScriptedReAct(CustomLLM):
-    """A text-completion model that answers a ReActAgent from a script, like langchain's fake models."""
-
-    replies: list[str] = Field(default_factory=list)
-
-    @property
-    def metadata(self) -> LLMMetadata:
-        return LLMMetadata(is_chat_model=False)
-
-    @llm_completion_callback()
-    def complete(self, prompt: str, formatted: bool = False, **kwargs: Any) -> CompletionResponse:
-        return CompletionResponse(text=self.replies.pop(0))
-
-    @llm_completion_callback()
-    def stream_complete(self, prompt: str, formatted: bool = False, **kwargs: Any) -> CompletionResponseGen:
-        text = self.replies.pop(0)
-
-        def one_chunk() -> CompletionResponseGen:  # a generator: the callback wraps only generators
-            yield CompletionResponse(text=text, delta=text)
-        return one_chunk()
-
-
 def _policy_tool(index: VectorStoreIndex) -> QueryEngineTool:
     return QueryEngineTool.from_defaults(query_engine(index, top_k=1, answer_tokens=4), name="kb",
                                          description="Shop policies.")
@@ -515,7 +485,7 @@ async def test_function_agent_question_answer_and_tool_documents(llamaindex: Rec
 async def test_react_agent_answer_without_its_reasoning(llamaindex: Recorder) -> None:
     # ReAct sends tool results back as user turns ("Observation: ..."), so the last user message is
     # not the question; the final model output is "Thought: ...\nAnswer: <answer>".
-    model = ScriptedReAct(replies=[
+    model = ScriptedLLM(replies=[
         'Thought: I need the policy.\nAction: kb\nAction Input: {"input": "refund window"}',
         "Thought: I can answer without using any more tools.\nAnswer: Refunds take 30 days."])
     agent = ReActAgent(tools=[_policy_tool(llama_index())], llm=model)

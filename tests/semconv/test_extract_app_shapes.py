@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 from fakes.openai_server import FakeOpenAI
+from instrumented_apps import ScriptedLLM
 from langchain_core.callbacks import CallbackManagerForRetrieverRun
 from langchain_core.documents import Document
 from langchain_core.embeddings import DeterministicFakeEmbedding
@@ -26,8 +27,6 @@ from langchain_core.vectorstores import InMemoryVectorStore
 from llama_index.core import Document as LlamaDocument
 from llama_index.core import VectorStoreIndex
 from llama_index.core.embeddings import MockEmbedding
-from llama_index.core.llms import CompletionResponse, CompletionResponseGen, CustomLLM, LLMMetadata
-from llama_index.core.llms.callbacks import llm_completion_callback
 from llama_index.core.query_engine import CitationQueryEngine
 from openai import OpenAI
 from openai.types.chat import ChatCompletionMessageParam
@@ -527,24 +526,6 @@ def test_a_user_message_without_the_documents_is_the_question(
 # --- 6. LlamaIndex's CitationQueryEngine numbers chunks of the documents, not the documents -----------
 
 
-class Scripted(CustomLLM):
-    """A completion model answering from a script, so that the answer's markers are the test's."""
-
-    reply: str = ""
-
-    @property
-    def metadata(self) -> LLMMetadata:
-        return LLMMetadata(is_chat_model=False)
-
-    @llm_completion_callback()
-    def complete(self, prompt: str, formatted: bool = False, **kwargs: Any) -> CompletionResponse:
-        return CompletionResponse(text=self.reply)
-
-    @llm_completion_callback()
-    def stream_complete(self, prompt: str, formatted: bool = False, **kwargs: Any) -> CompletionResponseGen:
-        raise NotImplementedError
-
-
 BATTERY = ("The battery is rated for 800 charge cycles before capacity falls below 80 percent. Charging "
            "takes about two hours with the supplied adapter. The battery cells are made in Korea and are "
            "replaceable by an authorised service centre. Storing the battery fully charged in heat shortens "
@@ -558,7 +539,7 @@ def _cite(recorder: Recorder, answer: str, chunk_size: int) -> dict[str, str]:
                  LlamaDocument(text=BATTERY_WARRANTY, id_="kb-warranty")]
     index = VectorStoreIndex.from_documents(documents, embed_model=MockEmbedding(embed_dim=8))
     recorder.exporter.clear()
-    engine = CitationQueryEngine.from_args(index, llm=Scripted(reply=answer), similarity_top_k=2,
+    engine = CitationQueryEngine.from_args(index, llm=ScriptedLLM(replies=[answer]), similarity_top_k=2,
                                            citation_chunk_size=chunk_size, citation_chunk_overlap=0)
     engine.query("How long does charging take and what does the warranty cover?")
     return {doc.get_content(): doc.node_id for doc in index.docstore.docs.values()}
