@@ -37,6 +37,7 @@ from ragmon.report.text import (
     gate_thresholds,
     groundedness,
     groundedness_key,
+    inert,
     measured,
     moved,
     show,
@@ -205,7 +206,8 @@ def _within(head: str, pieces: Sequence[str], note: Callable[[int], str]) -> str
 
 
 def _joined(lines: Sequence[str]) -> str:
-    return "\n".join(lines) + "\n"
+    """Inert in a CI log too (`text.inert`): `--markdown /dev/stdout`, or a step that prints the file."""
+    return inert("\n".join(lines) + "\n")
 
 
 def _incomplete_lines(message: str, *, figures: bool, status: int = 2) -> list[str]:

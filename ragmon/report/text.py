@@ -3,12 +3,14 @@ weakest examples' unsupported sentences, and one verdict line, always last, that
 
 Also the pieces every report that quotes answers shares: which examples are weakest, the warning for a
 gated metric that some examples have no value for, and sentences cut to one bounded line of visible
-characters, so a long or hostile answer cannot flood a terminal or a CI page.
+characters, so a long or hostile answer cannot flood a terminal or a CI page, nor run a command in a CI
+log (`inert`).
 """
 
 from __future__ import annotations
 
 import math
+import re
 import textwrap
 from collections.abc import Callable, Sequence
 
@@ -64,7 +66,7 @@ def render(report: Report, gates: Sequence[GateResult], *, incomplete: str | Non
         if section:
             lines += ["", *section, ""] if lines[-1] else [*section, ""]
     lines.append(verdict(gates, incomplete))
-    return "\n".join(lines) + "\n"
+    return inert("\n".join(lines) + "\n")
 
 
 def gate_thresholds(gates: Sequence[GateResult]) -> dict[str, float]:
@@ -180,6 +182,26 @@ def moved(change: Change, metric: str) -> str:
 def listed_ids(ids: Sequence[str], shown: int, width: int) -> str:
     more = f" and {len(ids) - shown:,} more" if len(ids) > shown else ""
     return ", ".join(show_id(example_id, width) for example_id in ids[:shown]) + more
+
+
+def _hex_escape(char: str) -> str:
+    return f"\\x{ord(char):02x}"
+
+
+def inert(text: str, escape: Callable[[str], str] = _hex_escape) -> str:
+    """`text` with nothing a CI runner would act on in its log, where the summary is printed: GitHub Actions
+    runs a line that starts with `::` (after white space) as a workflow command, and its legacy `##[name]`
+    anywhere in a line, as Azure Pipelines does `##vso[` and TeamCity `##teamcity[`. An example id
+    `::group::x` at the start of the weakest examples' line folded the verdict line away, a sentence's
+    `##[error]` made an annotation, a `##[add-mask]` or `##[stop-commands]` hid later lines or silenced the
+    job's own commands. The character that makes each one is shown as its escape (`\\x3a`, `\\x5b`), as a
+    control character is: the sentence stays recognisable, and nothing else changes. `escape` writes it
+    in another syntax (the JSON report's `\\u005b`, which a reader decodes back)."""
+    return _CI_COMMAND.sub(lambda found: found.group()[:-1] + escape(found.group()[-1]), text)
+
+
+_CI_COMMAND = re.compile(r"^[^\S\n]*:(?=:)|##(?:vso|teamcity)?\[", re.MULTILINE)
+"""A line's first `:` of two, after its white space; the `[` of `##[`, `##vso[`, `##teamcity[`."""
 
 
 def clip(text: str, width: int) -> str:
