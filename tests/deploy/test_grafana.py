@@ -165,6 +165,19 @@ def test_the_headline_groundedness_is_the_figure_the_critical_alert_and_the_gate
         assert expr.startswith('pipeline_judge_metric:ragmon_example_score:mean10m{metric="groundedness",')
 
 
+@pytest.mark.parametrize("title", ["RagmonHallucinationRateHigh", "RagmonGroundednessLow"])
+def test_quality_alerts_link_to_the_panel_of_their_figure(title: str) -> None:
+    """A Grafana alert's panel link is where on call lands from the notification: a quality alert's must
+    draw the figure its Prometheus twin compares with the threshold, by pipeline. RagmonGroundednessLow
+    linked to "Mean example score by metric", every metric of every judge in one graph, six lines per
+    pipeline of which one was the alerted groundedness."""
+    (rule,) = [r for r in alert_rules() if r["title"] == title]
+    (panel,) = [p for p in panels() if p["id"] == rule["panelId"]]
+    figure = re.split(r" [<>] ", prometheus_alerts()[title]["expr"])[0]
+    selector = figure[:-1] + "," if figure.endswith("}") else figure + "{"
+    assert [t["expr"] for t in panel["targets"] if t["expr"].startswith(selector)], panel["title"]
+
+
 def test_every_expression_parses(tmp_path: Path) -> None:
     """promtool parses each dashboard and alert query, wrapped as a recording rule (variables filled in)."""
     exprs = [substitute(e) for e in dashboard_exprs() + alert_exprs()]
@@ -454,6 +467,28 @@ def test_alerts_name_the_namespace() -> None:
             if 'namespace!=""' not in expr:
                 bare = re.sub(r"\{\{ with \$labels\.namespace \}\}.*?\{\{ end \}\}", "", text, flags=re.S)
                 assert "$labels.namespace" not in bare, (rule["title"], key)
+
+
+def per_process(expr: str) -> bool:
+    """Whether an alert query keeps one series per ragmon process: `instance` in one of its `by` lists."""
+    return any("instance" in labels.replace(" ", "").split(",")
+               for labels in re.findall(r"\bby \(([^)]*)\)", expr))
+
+
+@pytest.mark.parametrize("source", ["rules.yml", "ragmon-alerts.yaml"])
+def test_alerts_per_process_name_the_process(source: str) -> None:
+    """An alert kept per process fires once for each process at fault, and on call acts on that process
+    (its logs, its budget, its restarts): its summary and description say which. RagmonLLMBudgetExhausted
+    named only the judge and the namespace, so three replicas with their budgets spent raised three
+    alerts that read the same, and the runbook's query was the only way to find them."""
+    if source == "rules.yml":
+        rules = {name: (r["expr"], r["annotations"]) for name, r in prometheus_alerts().items()}
+    else:
+        rules = {r["title"]: (grafana_query(r["title"]), r["annotations"]) for r in alert_rules()}
+    unnamed = {name for name, (expr, annotations) in rules.items() if per_process(expr)
+               and not all("$labels.instance" in annotations[key] for key in ("summary", "description"))}
+    assert {name for name, (expr, _) in rules.items() if per_process(expr)} >= {"RagmonLLMBudgetExhausted"}
+    assert unnamed == set()
 
 
 def test_namespace_absent_query_gives_0_for_a_namespace_gone(tmp_path: Path) -> None:

@@ -2,6 +2,8 @@
 scraped by a real Prometheus loading deploy/prometheus/rules.yml. Every PromQL expression of the
 dashboard, the recording rules and the Grafana alert rules runs against it and returns data, and the
 hallucination ratio summed across both instances is the one worked out from the demo's known verdicts.
+Each panel's series carry the labels its legend names, a panel drawn in percentunit reads 0..1, and each
+template variable's label_values() offers the value it defaults to.
 The targets are scraped as docker compose scrapes them, with no `namespace` label: the rules then record
 series without one, and the dashboard's namespace filter at All (the variable's allValue) must match them.
 
@@ -29,6 +31,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -159,16 +162,38 @@ def substitute(expr: str, namespaces: str) -> str:
             .replace("$pipeline", PIPELINE).replace("$metric", "groundedness").replace("$judge", "lexical"))
 
 
+def board() -> dict[str, Any]:
+    return dict(json.loads((ROOT / "grafana" / "dashboards" / "ragmon.json").read_text(encoding="utf-8")))
+
+
+def every_namespace() -> str:
+    """The namespace variable's All, which must match targets without the label, as here."""
+    (value,) = [v["allValue"] for v in board()["templating"]["list"] if v["name"] == "namespace"]
+    return str(value)
+
+
+def panel_targets() -> list[tuple[dict[str, Any], dict[str, Any]]]:
+    return [(p, t) for p in board()["panels"] for t in p.get("targets", [])]
+
+
+def unit(panel: dict[str, Any], target: dict[str, Any]) -> str | None:
+    """The unit Grafana draws a target's series in: its own override, else the panel's."""
+    config = panel.get("fieldConfig", {})
+    for override in config.get("overrides", []):
+        if override["matcher"] == {"id": "byFrameRefID", "options": target["refId"]}:
+            for prop in override["properties"]:
+                if prop["id"] == "unit":
+                    return str(prop["value"])
+    return config.get("defaults", {}).get("unit")
+
+
 def expressions() -> dict[str, list[str]]:
-    board = json.loads((ROOT / "grafana" / "dashboards" / "ragmon.json").read_text(encoding="utf-8"))
     alerts = yaml.safe_load((ROOT / "grafana" / "provisioning" / "alerting" / "ragmon-alerts.yaml").read_text(
         encoding="utf-8"))
     rules = yaml.safe_load(RULES.read_text(encoding="utf-8"))
     records = [r for g in rules["groups"] for r in g["rules"] if "record" in r]
-    (every_namespace,) = [v["allValue"] for v in board["templating"]["list"] if v["name"] == "namespace"]
     return {
-        "dashboard": [substitute(t["expr"], every_namespace) for p in board["panels"]
-                      for t in p.get("targets", [])],
+        "dashboard": [substitute(t["expr"], every_namespace()) for _, t in panel_targets()],
         "grafana alerts": [q["model"]["expr"] for g in alerts["groups"] for r in g["rules"] for q in r["data"]
                            if "expr" in q["model"]],
         "recording rule expressions": [r["expr"] for r in records],
@@ -212,6 +237,8 @@ def test_dashboard_rules_and_alerts_return_data_and_ratios_sum_across_instances(
             if not any(math.isfinite(v) for v in values):
                 empty[expr] = source
     assert empty == {}
+    assert_panels_draw_what_they_say(query)
+    assert_variables_offer_their_defaults(stack["prometheus"])
 
     rules = get_json(stack["prometheus"] + "/api/v1/rules")["data"]["groups"]
     unhealthy = [r["name"] for g in rules for r in g["rules"] if r["health"] != "ok"]
@@ -225,3 +252,42 @@ def test_dashboard_rules_and_alerts_return_data_and_ratios_sum_across_instances(
         {"query": "ragmon_example_score_bucket", "start": now - 300, "end": now}))["data"]
     trace_ids = {e["labels"]["trace_id"] for s in exemplars for e in s["exemplars"]}
     assert trace_ids and all(len(t) == 32 and int(t, 16) for t in trace_ids)
+
+
+LEGEND_LABEL = re.compile(r"\{\{\s*(\w+)\s*\}\}")
+
+
+def assert_panels_draw_what_they_say(query: Query) -> None:
+    """Data is not enough: a series without a label its legend names draws as a blank or merged line,
+    and a ratio drawn as percentunit outside 0..1 reads 100 times off. `namespace` is left out of the
+    legends checked: these targets have none, as under docker compose."""
+    unlabelled, out_of_range = {}, {}
+    for panel, target in panel_targets():
+        name = f'{panel["title"]} {target["refId"]}'
+        series = query(substitute(target["expr"], every_namespace()))
+        wanted = set(LEGEND_LABEL.findall(target.get("legendFormat", ""))) - {"namespace"}
+        missing = {label for s in series for label in wanted - set(s["metric"])}
+        if missing:
+            unlabelled[name] = missing
+        values = [float(s["value"][1]) for s in series]
+        if unit(panel, target) == "percentunit" and not all(0 <= v <= 1 for v in values):
+            out_of_range[name] = values
+    assert unlabelled == {}
+    assert out_of_range == {}
+
+
+def assert_variables_offer_their_defaults(prometheus: str) -> None:
+    """Each variable's label_values() as Grafana asks Prometheus for it (the label's values among the
+    series matched), with All for a multi-value one: the pipeline is offered, no namespace (none here),
+    and a single-value variable offers its default, or every panel reading it is empty on first load."""
+    offered = {}
+    for variable in board()["templating"]["list"]:
+        match = re.fullmatch(r"label_values\((.+), (\w+)\)", variable["query"]["query"])
+        assert match, variable["name"]
+        selector = match[1].replace("$namespace", every_namespace())
+        url = f"{prometheus}/api/v1/label/{match[2]}/values?" + urllib.parse.urlencode({"match[]": selector})
+        offered[variable["name"]] = set(get_json(url)["data"])
+    assert offered["namespace"] == set() and offered["pipeline"] == {PIPELINE}
+    defaults = {v["name"]: v["current"]["value"] for v in board()["templating"]["list"] if not v["multi"]}
+    assert defaults == {"judge": "lexical", "metric": "groundedness"}
+    assert all(value in offered[name] for name, value in defaults.items()), offered
