@@ -46,8 +46,9 @@ from dataclasses import dataclass, replace
 from dataclasses import field as dataclass_field
 from datetime import UTC
 from pathlib import Path
+from types import SimpleNamespace
 from typing import TextIO
-from urllib.parse import urljoin, urlsplit
+from urllib.parse import SplitResult, urljoin, urlsplit
 
 import aiohttp
 from aiohttp import web
@@ -82,6 +83,10 @@ MAX_WRONG_PATHS = 100
 """Distinct paths other than /v1/traces the receiver tells requests apart by."""
 MAX_SERVICES = 100
 """Distinct service names the receiver tells the traces of trace ids ragmon did not send apart by."""
+RECEIVER_GRACE = 1.0
+"""Seconds an export still arriving when the run has done waiting gets to finish. A batch on loopback takes
+milliseconds; an exporter stalled mid-body (its process hung, or paused in a debugger) held the run's end,
+and a CI job's, for the receiver's own 30 s bound on a body."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,18 +120,7 @@ class Target:
     @classmethod
     def from_args(cls, args: argparse.Namespace) -> Target:
         """From the flags `ragmon replay` defines; bad settings are an InputError before any data is read."""
-        try:
-            url = urlsplit(args.target)
-            valid = url.scheme in ("http", "https") and bool(url.hostname) and url.port != 0
-        except ValueError:  # an unclosed [IPv6] bracket, a port out of range or not a number
-            valid = False
-        if not valid:
-            raise InputError(f"--target must be an http:// or https:// URL with a valid host and port, "
-                             f"got {shown_url(args.target)!r}")
-        if not _resolvable(url.hostname or ""):
-            raise InputError(f"--target {shown_url(args.target)!r} names a host that cannot be looked up: a "
-                             f"part of it between dots is empty or longer than 63 characters (a variable "
-                             f"left empty in the URL?)")
+        _check_url(args.target)
         if args.receiver_listen is None:
             raise InputError("--receiver-listen cannot be off with --target: the traces arrive there")
         if not args.target_field.strip():  # the build would get {"": question}: 422 to every question
@@ -137,6 +131,34 @@ class Target:
                    timeout=args.target_timeout, retries=args.target_retries, receiver=args.receiver_listen,
                    trace_wait=args.trace_wait, quiet=args.trace_quiet, headers=headers,
                    start_wait=args.target_start_wait, max_body=args.receiver_max_body)
+
+
+def _check_url(target: str) -> None:
+    """An InputError, naming the URL as `shown_url` shows it, for a --target no build can be asked at."""
+    try:
+        url = urlsplit(target)
+    except ValueError:  # an unclosed [IPv6] bracket
+        url = urlsplit("")
+    web = url.scheme in ("http", "https")
+    if web and target.count("@") > url.netloc.count("@"):
+        # `http://ci:1234/x@build/ask` asks host ci, port 1234, and an error naming them shows the password
+        raise InputError(f"--target {shown_url(target)!r} holds an '@' after its host, so where its "
+                         f"credentials end is ambiguous: percent-encode a '/', '?' or '#' in the password "
+                         f"(%2F, %3F, %23) and an '@' in the path or query (%40)")
+    if not (web and url.hostname and _port_valid(url)):
+        raise InputError(f"--target must be an http:// or https:// URL with a valid host and port, "
+                         f"got {shown_url(target)!r}")
+    if not _resolvable(url.hostname):
+        raise InputError(f"--target {shown_url(target)!r} names a host that cannot be looked up: a "
+                         f"part of it between dots is empty or longer than 63 characters (a variable "
+                         f"left empty in the URL?)")
+
+
+def _port_valid(url: SplitResult) -> bool:
+    try:
+        return url.port != 0
+    except ValueError:  # out of range, or not a number
+        return False
 
 
 def _resolvable(host: str) -> bool:
@@ -159,25 +181,26 @@ def shown_url(url: str) -> str:
     auth, an Azure Functions `?code=`), set as a CI secret, and the messages reach the CI log and every
     report, which CI publishes. A user name without a password is masked too: it is the key itself
     (`https://TOKEN@host`). Read without urllib, which raises on some malformed URLs: a URL refused as
-    malformed is shown as well."""
-    rest, hash_sign, _ = url.partition("#")
-    rest, question_mark, query = rest.partition("?")
-    scheme, slashes, rest = rest.partition("//")
-    if not slashes:  # no scheme: a host, or user:password@host, to begin with
-        scheme, rest = "", scheme
-    authority, slash, path = rest.partition("/")
-    userinfo, at, host = authority.rpartition("@")
+    malformed is shown as well. The userinfo runs to the last `@`: a password holding a `/`, `?` or `#`
+    unencoded (a generated one) was shown whole, as the path, query or fragment it seemed to begin."""
+    scheme = _SCHEME.match(url)
+    rest = url[scheme.end():] if scheme else url  # no scheme: a host, or user:password@host, to begin with
+    userinfo, at, rest = rest.rpartition("@")
     if at:
         user, _, password = userinfo.partition(":")
-        authority = f"{user}:***@{host}" if password else f"***@{host}"
+        userinfo = f"{user}:***@" if password else "***@"
+    rest, hash_sign, _ = rest.partition("#")
+    rest, question_mark, query = rest.partition("?")
     if question_mark:
         query = "&".join(f"{name}=***" if equals else "***"
                          for name, equals, _ in (item.partition("=") for item in query.split("&")))
-    return (f"{scheme}{slashes}{authority}{slash}{path}{question_mark}{query}"
+    return (f"{scheme.group() if scheme else ''}{userinfo}{rest}{question_mark}{query}"
             f"{hash_sign}{'***' if hash_sign else ''}")
 
 
-_URL_IN_TEXT = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://[^\s'\"<>]+")
+_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://")
+"""A URL's scheme and the `//` of its authority."""
+_URL_IN_TEXT = re.compile(_SCHEME.pattern + r"[^\s'\"<>]+")
 """A URL inside a message of aiohttp's: "Can not write request body for http://...", "url='http://...'"."""
 
 
@@ -279,7 +302,8 @@ async def _collect(golden: Sequence[Example], target: Target, log: TextIO | None
     advice = grpc_client_advice(REPLAY_RECEIVER, None, None, grpc_flag=None)
     unreadable = UnreadableRequests(sink, lambda: advice, otlp=True, refusals=RefusalLog(logger))
     # The receiver inflates bodies itself, bounded by max_body (see ragmon.otlp.http).
-    runner = app_runner(app, unreadable, access_log=None, auto_decompress=False)
+    runner = app_runner(app, unreadable, access_log=None, auto_decompress=False,
+                        shutdown_timeout=RECEIVER_GRACE)
     await runner.setup()
     try:
         host, port = target.receiver
@@ -420,7 +444,7 @@ async def _ask_all(golden: Sequence[Example], trace_ids: dict[str, str], sink: T
     # Bodies are decoded by `_decoded`, not aiohttp: a body its Content-Encoding does not describe (a
     # gateway's, or br without Brotli installed) was a failed request, asked again, though the build had
     # answered; and of an encoding aiohttp cannot decode, even the status was lost.
-    async with aiohttp.ClientSession(connector=connector, auto_decompress=False,
+    async with aiohttp.ClientSession(connector=connector, auto_decompress=False, trace_configs=[_reuses()],
                                      timeout=aiohttp.ClientTimeout(total=target.timeout)) as session:
 
         async def ask(index: int, example: Example) -> str | None:
@@ -430,9 +454,14 @@ async def _ask_all(golden: Sequence[Example], trace_ids: dict[str, str], sink: T
                 if not answered:
                     return _NOT_ASKED
             attempt = 0
+            resent = False
             while True:
                 async with limit:
                     reply = await _ask(session, target, example.question, trace_ids[example.id])
+                if reply.stale and not resent:  # no answer of the build's, and no retry of its question
+                    resent = True
+                    trace_ids[example.id] = sink.replace(trace_ids[example.id])
+                    continue
                 problem, retry_in = reply.problem, reply.retry_in
                 if problem is None:
                     replies[example.id] = reply
@@ -499,20 +528,40 @@ class _Reply:
     undecodable: str | None = None
     """Why the body could not be decoded. The answer is read from the trace, so a 2xx answer still counts:
     its encoding is the gateway's concern, and the run's only loss is the start of the body to quote."""
+    stale: bool = False
+    """Whether the request went out on a kept-alive connection that was lost before any answer: the build
+    closed it, idle, as the request was sent (its keep-alive timeout), which no HTTP client can rule out.
+    Such a request is sent again at once, once per question, as browsers do; counted as a retry, it failed
+    a question of a build that had not failed it under --target-retries 0, and used up a retry otherwise.
+    A build that drops the question itself drops it again, and that failure counts."""
+
+
+def _reuses() -> aiohttp.TraceConfig:
+    """The tracing that marks a request sent on a kept-alive connection (`_Reply.stale`): its
+    `trace_request_ctx`, a dict, gets "reused"."""
+    config = aiohttp.TraceConfig()
+    config.on_connection_reuseconn.append(_reused)
+    return config
+
+
+async def _reused(session: aiohttp.ClientSession, context: SimpleNamespace,
+                  params: aiohttp.TraceConnectionReuseconnParams) -> None:
+    context.trace_request_ctx["reused"] = True
 
 
 async def _ask(session: aiohttp.ClientSession, target: Target, question: str, trace_id: str) -> _Reply:
     headers = {**_accepted(target.headers), **dict(target.headers), "traceparent": traceparent(trace_id)}
     status: int | None = None
+    sent: dict[str, bool] = {}
     try:
         # No redirect is followed. aiohttp would take the question, and every header but Authorization (an
         # API key of the header file), to whatever host the redirect names, even over plain http, and show
         # the start of that host's answer in the CI log: a build under test could make the runner fetch
         # internal addresses. A 301 or 302 would also turn the POST into a GET without the question.
         async with session.post(target.url, json={target.field: question}, headers=headers,
-                                allow_redirects=False) as response:
+                                allow_redirects=False, trace_request_ctx=sent) as response:
             status = response.status
-            kept, whole = await _read_to_end(response.content, KEPT_BODY)
+            kept, whole = await _read_body(response.content, KEPT_BODY, to_end=200 <= status < 300)
             head, undecodable = _decoded(response.headers.get("Content-Encoding", ""), kept, whole)
             return _replied(response, head, target, undecodable)
     except TimeoutError:
@@ -528,7 +577,8 @@ async def _ask(session: aiohttp.ClientSession, target: Target, question: str, tr
     except aiohttp.ClientError as exc:
         # aiohttp's may span lines, and quote the URL ("Can not write request body for http://...").
         problem = f"request failed ({clip(_urls_shown(str(exc)), SHOWN_BODY)})"
-        return _Reply(problem, RETRY_PAUSE, isinstance(exc, aiohttp.ClientConnectionError))  # lost early
+        lost = isinstance(exc, aiohttp.ClientConnectionError)
+        return _Reply(problem, RETRY_PAUSE, lost, stale=lost and status is None and "reused" in sent)
 
 
 def _replied(response: aiohttp.ClientResponse, head: bytes, target: Target,
@@ -627,17 +677,25 @@ def _seconds_until(date: str) -> float:
     return when.timestamp() - time.time()
 
 
-async def _read_to_end(stream: aiohttp.StreamReader, keep: int) -> tuple[bytes, bool]:
-    """The first `keep` bytes of a body read to its end, and whether they are the whole body. The answer
-    itself is read from the trace, but the body is still read to its end, as a streaming build must finish
-    answering before it ends its trace; held whole, a huge or endless one (bounded only by
-    --target-timeout) would exhaust memory."""
+async def _read_body(stream: aiohttp.StreamReader, keep: int, *, to_end: bool) -> tuple[bytes, bool]:
+    """The first `keep` bytes of a body, and whether they are the whole body. The answer itself is read
+    from the trace, but a 2xx body is still read `to_end`, as a streaming build must finish answering
+    before it ends its trace; held whole, a huge or endless one (bounded only by --target-timeout) would
+    exhaust memory. Any other answer is read only for the start it quotes, and so far as it comes before
+    --target-timeout: a 401 whose body stalled was told as a timeout, without its credentials hint, and
+    asked again."""
     head = b""
     whole = True
-    async for chunk in stream.iter_any():
-        whole = whole and len(head) + len(chunk) <= keep
-        if len(head) < keep:
+    try:
+        async for chunk in stream.iter_any():
+            whole = whole and len(head) + len(chunk) <= keep
             head += chunk[:keep - len(head)]
+            if not (to_end or whole):
+                break
+    except TimeoutError:
+        if to_end:
+            raise
+        whole = False
     return head, whole
 
 

@@ -1,0 +1,108 @@
+"""`ragmon replay --target`: a connection that hangs holds the run no longer than its settings say."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import pytest
+from aiohttp import web
+from ports import free_port
+from test_replay_target import GOOD_CONTEXTS, live_target, sdk_tracer, serving, traced_rag
+
+from ragmon.errors import RagmonError
+from ragmon.model import Example
+from ragmon.target import collect
+
+
+async def test_an_export_stalled_mid_body_does_not_hold_the_end_of_the_run() -> None:
+    # The build answers and exports its trace, and a second exporter of its (a hung worker's) sends the
+    # receiver a request head and the start of a body, then nothing. The run had done waiting 5 s in, and
+    # still ended only when the receiver gave up on that body, 30 s in.
+    receiver = free_port()
+    stalled: list[asyncio.StreamWriter] = []
+    with sdk_tracer(receiver) as tracer:
+        answer = traced_rag(tracer, GOOD_CONTEXTS)
+
+        async def ask(request: web.Request) -> web.StreamResponse:
+            _, writer = await asyncio.open_connection("127.0.0.1", receiver)
+            writer.write(b"POST /v1/traces HTTP/1.1\r\nHost: ragmon\r\nContent-Type: application/json\r\n"
+                         b"Content-Length: 1000\r\n\r\n{\"resourceSpans\": [")
+            await writer.drain()
+            stalled.append(writer)
+            return await answer(request)
+
+        async with serving(ask) as url:
+            started = time.monotonic()
+            try:
+                examples = await asyncio.to_thread(
+                    collect, [Example(id="a", question="Open?")], live_target(url, receiver, trace_wait=5.0),
+                    log=None)
+            finally:
+                for writer in stalled:
+                    writer.close()
+            took = time.monotonic() - started
+    assert [(example.id, example.answer) for example in examples] == [("a", "Yes.")]
+    # The question's trace is complete --trace-quiet (0.1 s) after it arrives, and the export in flight
+    # then gets 1 s to finish: about 1.2 s, bounded here with room for a slow machine, and under the 5 s
+    # of --trace-wait, as the wait itself ends once every trace is in.
+    assert took < 5.0, took
+
+
+CREDENTIALS_HINT = ("(the build, or a gateway before it, wants credentials: give them in "
+                    "--target-header-file, one 'Name: value' a line, 'Authorization: Bearer <token>' say)")
+
+
+@pytest.mark.parametrize(("status", "body", "why"), [
+    # Not a timeout, asked again: a refusal that no retry changes, and which header file fixes.
+    (b"401 Unauthorized", b"invalid token", f"HTTP 401 (invalid token) {CREDENTIALS_HINT}"),
+    # A 503 is asked again as a 503, and named as one.
+    (b"503 Service Unavailable", b"overloaded", "HTTP 503 (overloaded) (asked 2 times)"),
+])
+async def test_a_refusal_whose_body_stalls_is_named_by_its_status(status: bytes, body: bytes,
+                                                                   why: str) -> None:
+    # A gateway sends the status line, its headers and the start of a long page, then nothing more.
+    async def refuse(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        await reader.read(65536)
+        writer.write(b"HTTP/1.1 " + status + b"\r\nContent-Type: text/plain\r\nContent-Length: 100000\r\n\r\n"
+                     + body)
+        await writer.drain()
+        await reader.read()  # until ragmon closes the connection
+
+    server = await asyncio.start_server(refuse, "127.0.0.1", 0)
+    url = f"http://127.0.0.1:{server.sockets[0].getsockname()[1]}/ask"
+    try:
+        with pytest.raises(RagmonError) as raised:
+            await asyncio.to_thread(collect, [Example(id="a", question="q")],
+                                    live_target(url, free_port(), timeout=1.0, retries=1), log=None)
+    finally:
+        server.close()
+        await server.wait_closed()
+    assert str(raised.value) == f"1 of 1 questions got no answer from {url}: {why}: a"
+
+
+async def test_a_kept_alive_connection_the_build_closes_as_it_is_reused_costs_no_question() -> None:
+    # A server closes a connection idle past its keep-alive timeout (gunicorn's 2 s, Node's 5 s) at the
+    # moment the next request goes out on it: the request is lost unread, before any answer. Here the
+    # first connection's second request meets that. Under --target-retries 0, that question failed with
+    # "request failed (Server disconnected)", though the build never failed one.
+    receiver = free_port()
+    connections: list[asyncio.BaseTransport] = []  # held, not by id(): a new one could take a closed one's
+    with sdk_tracer(receiver) as tracer:
+        answer = traced_rag(tracer, GOOD_CONTEXTS)
+
+        async def ask(request: web.Request) -> web.StreamResponse:
+            connection = request.transport
+            assert connection is not None
+            if connections[:1] == [connection]:
+                connection.close()  # unread, unanswered
+                return web.Response()
+            connections.append(connection)
+            return await answer(request)
+
+        golden = [Example(id=name, question="Open?") for name in ("a", "b", "c")]
+        async with serving(ask) as url:
+            examples = await asyncio.to_thread(
+                collect, golden, live_target(url, receiver, concurrency=1, retries=0), log=None)
+    assert [(example.id, example.answer) for example in examples] == [("a", "Yes."), ("b", "Yes."),
+                                                                      ("c", "Yes.")]
