@@ -35,6 +35,7 @@ from ragmon.errors import InputError
 from ragmon.jsontext import loads, replace_lone_surrogates
 from ragmon.model import LOWER_IS_BETTER, METRIC_NAMES, ClaimVerdict, Example, ExampleResult, Report
 from ragmon.options import input_name, is_stdin, stdin_bytes
+from ragmon.rules import SCORING_RULES
 
 CLAIM_METRICS = frozenset({"groundedness", "hallucination_rate"})
 """Metrics decided by the unsupported sentences themselves; the others are listed by value alone."""
@@ -77,6 +78,8 @@ class Baseline:
     skipped: frozenset[str] = frozenset()
     """Ids its run skipped (`--judge-errors skip`, or traces that are not RAG): scored now, they are no
     shared examples, and would count as new without a word."""
+    scoring_rules: int | None = None
+    """The `ragmon.rules.SCORING_RULES` its run scored with; None from a ragmon that recorded none."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -219,7 +222,7 @@ def from_dict(doc: Any, source: str) -> Baseline:
                 unsupported.add(_normal(claim_text))
         examples[example_id] = BaselineExample(metrics, frozenset(unsupported),
                                                None if question is None else _normal(question))
-    return Baseline(source, version, judge, k, examples, breached, _skipped(reader, doc))
+    return Baseline(source, version, judge, k, examples, breached, _skipped(reader, doc), _rules(reader, doc))
 
 
 def _skipped(reader: _Reader, doc: dict[str, Any]) -> frozenset[str]:
@@ -228,6 +231,14 @@ def _skipped(reader: _Reader, doc: dict[str, Any]) -> frozenset[str]:
     return frozenset(reader.get(reader.check(entry, dict, "an object", f"skipped[{index}]"), "id", str,
                                 "a string", f"skipped[{index}].id")
                      for index, entry in enumerate(entries))
+
+
+def _rules(reader: _Reader, doc: dict[str, Any]) -> int | None:
+    """`scoring_rules`, which a report before it had none of."""
+    rules = reader.check(doc.get("scoring_rules"), (int, type(None)), "a whole number", "scoring_rules")
+    if rules is not None and rules < 1:
+        reader.fail("a whole number of 1 or more", "scoring_rules")
+    return rules
 
 
 def _breached(reader: _Reader, doc: dict[str, Any]) -> tuple[str, ...]:
@@ -263,6 +274,8 @@ def caveats(baseline: Baseline, examples: Sequence[Example]) -> list[str]:
     there, which the counts would call new, as if the golden set had grown, and that ids of this run are
     in the baseline written otherwise (`_respelled`), which the counts would call new and gone."""
     lines = []
+    if baseline.scoring_rules != SCORING_RULES:
+        lines.append(_rules_caveat(baseline))
     if baseline.breached:
         lines.append(f"the baseline {baseline.path} is of a run that breached its gate on "
                      f"{', '.join(baseline.breached)}: drops are measured from figures that did not pass "
@@ -288,6 +301,17 @@ def caveats(baseline: Baseline, examples: Sequence[Example]) -> list[str]:
                      f"({here!a} here, {there!a} there, say): examples are matched by id as written, so "
                      f"these are not compared, and count as new and gone (was the golden set exported anew?)")
     return lines
+
+
+def _rules_caveat(baseline: Baseline) -> str:
+    """Another build cut claims, decided them or computed a metric otherwise: the changes it made read as
+    the candidate's. `ragmon_version` could not tell (it stayed 0.1.0 while the rules changed)."""
+    rules = ("a ragmon that did not record its scoring rules (before 4 December 2026)"
+             if baseline.scoring_rules is None else f"ragmon's scoring rules {baseline.scoring_rules}")
+    return (f"the baseline {baseline.path} was scored with {rules}, this run with rules {SCORING_RULES}: "
+            f"claims, the lexical judge's verdicts or a metric may be computed otherwise, so some drops and "
+            f"gains may be ragmon's, not this run's (a baseline scored by this ragmon compares like with "
+            f"like)")
 
 
 def _respelled(baseline: Baseline, ids: Sequence[str]) -> list[tuple[str, str]]:

@@ -3,9 +3,9 @@
 Examples the lexical judge found poorly grounded are appended to FILE as ragmon JSONL (dataset format 1),
 so a reviewer can correct them and `ragmon replay` reads the file as it stands. Each line carries the
 trace id as `id`, what the pipeline used (question, contexts in rank order, answer, citations, pipeline)
-and `metadata` {trace_id, pipeline_label, k, judge, judge_settings, groundedness, unsupported claim
-texts, captured_at} with `needs_review: true`; replay carries those two fields along untouched. The
-sidecar's `--k` and its judge's settings are there because replaying with another `--k` or
+and `metadata` {trace_id, pipeline_label, k, judge, judge_settings, scoring_rules, groundedness,
+unsupported claim texts, captured_at} with `needs_review: true`; replay carries those two fields along
+untouched. The sidecar's `--k` and its judge's settings are there because replaying with another `--k` or
 `--lexical-threshold` gives other figures, and nothing else in the file says which ones the sidecar used:
 replay reads them back (`recorded_settings`) and warns when its own differ. The pipeline label is the
 one the example's figures were exported under, which is not its pipeline when `--pipelines` leaves the
@@ -116,6 +116,7 @@ from ragmon.jsontext import replace_lone_surrogates
 from ragmon.logs import LineLimit, more_like_it
 from ragmon.model import Example, ExampleResult
 from ragmon.options import Flag, fraction
+from ragmon.rules import SCORING_RULES
 
 log = logging.getLogger("ragmon.capture")
 
@@ -174,6 +175,7 @@ def record(result: ExampleResult, trace_id: str, captured_at: datetime, judge_se
         **cut_off,
         "judge": result.judge,
         "judge_settings": dict(judge_settings),
+        "scoring_rules": SCORING_RULES,
         "groundedness": result.metrics.get("groundedness"),
         "unsupported": [v.claim.text for v in result.verdicts if not v.supported],
         "captured_at": captured_at.isoformat(timespec="milliseconds").replace("+00:00", "Z"),

@@ -28,8 +28,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from ragmon import __version__, capture, datasets
 from ragmon import baseline as baselines
+from ragmon import capture, datasets
 from ragmon.cli import (
     EXIT_ERROR,
     EXIT_HUNG_UP,
@@ -84,6 +84,7 @@ from ragmon.options import (
 )
 from ragmon.report import coverage, junit, markdown, text
 from ragmon.report import json as json_report
+from ragmon.rules import SCORING_RULES
 
 if TYPE_CHECKING:
     from ragmon.target import Target
@@ -513,7 +514,7 @@ def _replay(args: argparse.Namespace, started: tuple[datetime, float], checkpoin
     if target is None and not args.quiet:
         _warn_set_aside(set_aside, "trace")
     # With --target the build answers anew: there is no sidecar's figure to score as it did.
-    settings = () if target is not None else _other_settings(examples, args)
+    settings = () if target is not None else (*_other_settings(examples, args), *_other_rules(examples))
     if not args.quiet:
         for said in settings:
             note(f"ragmon replay: warning: {said}")
@@ -593,12 +594,7 @@ def _baseline(args: argparse.Namespace, drops: Sequence[DropGate]) -> baselines.
         given = flag_of(args, "--baseline").given(str(args.baseline))
         raise InputError(f"{given} needs --max-drop NAME=DELTA (repeatable): without one, nothing is "
                          "compared")
-    baseline = baselines.load(args.baseline)
-    if baseline.ragmon_version != __version__ and not args.quiet:  # the version quoted is the file's data
-        note(f"ragmon replay: warning: the baseline {input_name(args.baseline)} was written by ragmon "
-              f"{text.clip(baseline.ragmon_version, text.ID_WIDTH)}, this is {__version__}: a judge that "
-              f"changed between them moves figures too")
-    return baseline
+    return baselines.load(args.baseline)
 
 
 def _check_datasets_once(names: Sequence[str | Path]) -> None:
@@ -836,6 +832,31 @@ def _other_settings(examples: Sequence[Example], args: argparse.Namespace) -> tu
     unknown = (_unknown(flag_of(args, flag), ours[flag], unsaid[flag]) for flag in ours
                if unsaid[flag] and not _explicit(args, flag_of(args, flag)))
     return tuple(warning for warning in (*differing, *unknown) if warning is not None)
+
+
+def _other_rules(examples: Sequence[Example]) -> tuple[str, ...]:
+    """A warning when captured examples were scored by a sidecar with other scoring rules (ragmon.rules)
+    than this run's: after an upgrade of either, a replay of the capture differed from the dashboard with
+    no flag to blame. No flag restores them either: the ragmon the sidecar ran does."""
+    counts = Counter(rules for example in examples
+                     if (rules := _recorded_rules(example)) not in (None, SCORING_RULES))
+    if not counts:
+        return ()
+    count = counts.total()
+    each = " or ".join(f"{rules} ({_examples(n, verb=False)})" if len(counts) > 1 else str(rules)
+                       for rules, n in sorted(counts.items()))
+    return (f"{_examples(count)} captured by a sidecar whose scoring rules were {each}, this run's are "
+            f"{SCORING_RULES}: {_its(count)} claims, verdicts and figures may not be the sidecar's (replay "
+            "with the ragmon the sidecar ran to score as it did)",)
+
+
+def _recorded_rules(example: Example) -> int | None:
+    """`metadata.scoring_rules` of a captured record; None where no capture wrote one."""
+    metadata = example.extra.get("metadata")
+    if not isinstance(metadata, dict) or not metadata.keys() >= _CAPTURED:
+        return None
+    rules = metadata.get("scoring_rules")
+    return rules if isinstance(rules, int) and not isinstance(rules, bool) and rules >= 1 else None
 
 
 _CAPTURED = frozenset({"trace_id", "judge", "captured_at"})

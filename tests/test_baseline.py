@@ -164,6 +164,9 @@ def broken(field: str) -> dict[str, Any]:
     (broken("judge"), "judge", "expected an object"),
     (report_doc(judge={"name": 5}), "judge.name", "expected a string"),
     (report_doc(ragmon_version=None), "ragmon_version", "expected a string"),  # "ragmon None" in the warning
+    (broken("scoring_rules"), "scoring_rules", "expected a whole number"),
+    (report_doc(scoring_rules=True), "scoring_rules", "expected a whole number"),
+    (report_doc(scoring_rules=0), "scoring_rules", "expected a whole number of 1 or more"),
     (broken("results"), "results", "expected a list"),
     (broken("results.0.metrics.recall"), "results[0].metrics.recall", "expected a number or null"),
     (broken("results.0.claims.0.supported"), "results[0].claims[0].supported", "expected a boolean"),

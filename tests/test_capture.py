@@ -37,6 +37,7 @@ from ragmon.datasets import reader
 from ragmon.errors import InputError
 from ragmon.exporter import Exporter
 from ragmon.model import Claim, ClaimVerdict, Context, Example, ExampleResult
+from ragmon.rules import SCORING_RULES
 from ragmon.scrape import Samples, parse, total
 from ragmon.serve_config import ServeConfig
 from ragmon.service import Ports, Sidecar
@@ -90,7 +91,7 @@ async def test_a_captured_line_loads_back_into_the_same_example_with_review_meta
     assert dict(loaded[0].extra) == {
         # The sidecar's --k and threshold: replayed at others, the figures differ (replay says so).
         "metadata": {"trace_id": TRACE_ID, "pipeline_label": "shop", "k": 3, "judge": "lexical",
-                     "judge_settings": {"threshold": 0.7},
+                     "judge_settings": {"threshold": 0.7}, "scoring_rules": SCORING_RULES,
                      "groundedness": 0.5,
                      "unsupported": ["Sie deckt Schäden auf dem Mond."],
                      "captured_at": "2025-01-02T03:04:05.678Z"},
@@ -743,15 +744,15 @@ async def test_blank_cited_or_relevant_ids_are_left_out_so_the_file_still_loads(
     assert example.citations == ("kb-1",) and example.relevant_ids == frozenset({"kb-1"})
 
 
-@pytest.mark.parametrize(("cap", "written"), [(322, 1), (321, 0)])
+@pytest.mark.parametrize(("cap", "written"), [(342, 1), (341, 0)])
 async def test_a_line_longer_than_replay_reads_is_not_written(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture, cap: int,
         written: int) -> None:
     """`--capture-max-bytes 1GiB`: a 45 MiB document of "\\x01" was written as a 283 MB line (JSON spells
     each as the 6 bytes \\u0001), and `ragmon replay` refused the whole file at that line (256 MiB at most).
-    Here replay's cap is lowered to `cap`: t1's line is 323 bytes, 322 without its newline, so it is read
-    at a cap of 322 and not at 321. c1 and c2 hold a document of 100 "\\x01", 100 bytes of text but
-    323 - 1 + 600 = 922 bytes of line: over the cap, though far under --capture-max-bytes (1 MiB)."""
+    Here replay's cap is lowered to `cap`: t1's line is 343 bytes, 342 without its newline, so it is read
+    at a cap of 342 and not at 341. c1 and c2 hold a document of 100 "\\x01", 100 bytes of text but
+    343 - 1 + 600 = 942 bytes of line: over the cap, though far under --capture-max-bytes (1 MiB)."""
     monkeypatch.setattr(reader, "MAX_LINE_BYTES", cap)
     path = tmp_path / "worst.jsonl"
     exporter = Exporter(window=60, capture=True)
@@ -769,9 +770,9 @@ async def test_a_line_longer_than_replay_reads_is_not_written(
         assert path.read_bytes() == b""
     assert {o: captured(exporter, o) for o in ("written", "too_large")} == {
         "written": written, "too_large": 3 - written}
-    # Once a minute, as the other losses: c2 (and t1 at 295) are counted in the next line.
+    # Once a minute, as the other losses: c2 (and t1 at 342) are counted in the next line.
     assert [(r.getMessage(), r.__dict__["trace_id"], r.__dict__["bytes"]) for r in caplog.records] == [
-        ("example whose line would be longer than `ragmon replay` reads not captured", "c1", 922)]
+        ("example whose line would be longer than `ragmon replay` reads not captured", "c1", 942)]
 
 
 async def test_a_second_writer_on_the_same_file_is_refused_naming_the_holder(tmp_path: Path) -> None:
@@ -815,14 +816,14 @@ async def test_a_second_serve_on_the_same_capture_file_exits_2(tmp_path: Path) -
 
 async def test_ids_of_lines_longer_than_a_lowered_bound_are_still_held(
         tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
-    """Captured under 64 KiB, restarted with --capture-max-bytes 1500: big's line (297 + 2 for the id's
-    letter, twice, + 1,999 for its document = 2,298 bytes) was named a line replay refuses, though replay
+    """Captured under 64 KiB, restarted with --capture-max-bytes 1500: big's line (317 + 2 for the id's
+    letter, twice, + 1,999 for its document = 2,318 bytes) was named a line replay refuses, though replay
     reads it, and big was no longer held."""
     path = tmp_path / "worst.jsonl"
     big = result(Example("big", "q?", (Context("d", "x" * 2000),), "a."), 0.0)
     lines = [encode(record(plain("t1", 0.0), "t1", CAPTURED_AT, SETTINGS)),
              encode(record(big, "big", CAPTURED_AT, SETTINGS))]
-    assert [len(line) for line in lines] == [297, 2298]
+    assert [len(line) for line in lines] == [317, 2318]
     path.write_bytes(b"".join(lines))
     exporter = Exporter(window=60, capture=True)
     with caplog.at_level(logging.INFO, logger="ragmon.capture"):
@@ -841,7 +842,7 @@ async def test_ids_of_lines_longer_than_a_lowered_bound_are_still_held(
 async def test_a_long_line_is_read_for_its_id_without_being_held_whole(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
     """Lines over a head of 100 bytes (1 MiB in production), replay's cap lowered to 1,000 bytes. Only
-    the reordered line (322 bytes and its newline) and the torn last line are parsed whole: the id of a
+    the reordered line (342 bytes and its newline) and the torn last line are parsed whole: the id of a
     line of ours is read from its beginning."""
     monkeypatch.setattr(capture_module, "_HEAD", 100)
     monkeypatch.setattr(reader, "MAX_LINE_BYTES", 1000)
@@ -859,8 +860,8 @@ async def test_a_long_line_is_read_for_its_id_without_being_held_whole(
         return encode(record(example, trace_id, CAPTURED_AT, SETTINGS, "shop"))
 
     reordered = (json.dumps(json.loads(ours("s1")), sort_keys=True) + "\n").encode()
-    at_cap, over_cap = ours("t4", "x" * 679), ours("t3", "x" * 680)   # 322 - 1 + 679 = 1,000 bytes + "\n"
-    assert (len(reordered), len(at_cap), len(over_cap)) == (323, 1001, 1002)
+    at_cap, over_cap = ours("t4", "x" * 659), ours("t3", "x" * 660)   # 342 - 1 + 659 = 1,000 bytes + "\n"
+    assert (len(reordered), len(at_cap), len(over_cap)) == (343, 1001, 1002)
     before = b"".join([ours("t1"),                           # 1: ours, its id read from the head
                        reordered,                            # 2: "id" not first: parsed whole
                        ours("t2")[:-3] + b"\n",              # 3: ends "tr": no JSON object
@@ -882,6 +883,6 @@ async def test_a_long_line_is_read_for_its_id_without_being_held_whole(
          None, None, 6),
         ("capture file holds lines that are no record with an id (`ragmon replay` refuses them); they are "
          "kept as they are", 2, 3, None)]
-    # Whole: line 2 (323) and the torn line 6 (215, ending in "}"); t1's and t4's heads (101 bytes) are
-    # not parsed as JSON; the lines written are short ones (323 bytes), parsed by no one here.
-    assert sorted(n for n in parsed if n > 100) == [215, 323]
+    # Whole: line 2 (343) and the torn line 6 (215, ending in "}"); t1's and t4's heads (101 bytes) are
+    # not parsed as JSON; the lines written are short ones (343 bytes), parsed by no one here.
+    assert sorted(n for n in parsed if n > 100) == [215, 343]

@@ -39,6 +39,7 @@ from ragmon.judges.base import JudgeError
 from ragmon.judges.lexical import LexicalJudge
 from ragmon.model import Claim, ClaimVerdict, EvalConfig, Example
 from ragmon.replay import Progress, score_runs
+from ragmon.rules import SCORING_RULES
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = ROOT / "examples" / "golden.jsonl"
@@ -915,6 +916,29 @@ def test_a_capture_judged_at_another_lexical_threshold_says_so_and_names_the_fla
     assert (report["run_warnings"], means(report, "groundedness")) == ([], {"groundedness": 1.0})
 
 
+def test_a_capture_scored_with_other_scoring_rules_says_no_flag_gives_the_sidecars_figures(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # A sidecar of another build (its claims, verdicts or metrics computed otherwise, ragmon.rules) had
+    # captured these: replayed after an upgrade, the figures differ from the dashboard's with every flag
+    # equal. Counted by the rules each line records; this run's rules, or none recorded, say nothing.
+    older, newer = SCORING_RULES + 1, SCORING_RULES + 2
+    lines = [captured("t1", {**sidecar(5, 0.56), "scoring_rules": older}),
+             captured("t2", {**sidecar(5, 0.56), "scoring_rules": older}),
+             captured("t3", {**sidecar(5, 0.56), "scoring_rules": SCORING_RULES}),
+             captured("t4", sidecar(5, 0.56)),
+             captured("t5", {"scoring_rules": older})]                # no capture's metadata: a tool's own
+    report = replayed_report(tmp_path, lines, "--gate", "groundedness=0.5")
+    why = (f"2 examples were captured by a sidecar whose scoring rules were {older}, this run's are "
+           f"{SCORING_RULES}: their claims, verdicts and figures may not be the sidecar's (replay with the "
+           "ragmon the sidecar ran to score as it did)")
+    assert capsys.readouterr().err == f"ragmon replay: warning: {why}\n"
+    assert report["run_warnings"] == [why]
+    lines.append(captured("t6", {**sidecar(5, 0.56), "scoring_rules": newer}))
+    [mixed] = replayed_report(tmp_path, lines, "--gate", "groundedness=0.5")["run_warnings"]
+    assert mixed.startswith(f"3 examples were captured by a sidecar whose scoring rules were {older} (2 "
+                            f"examples) or {newer} (1 example), this run's are {SCORING_RULES}: their ")
+
+
 def test_a_capture_made_at_several_k_names_each_and_how_many_examples_this_run_scores_otherwise(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     # Two captures joined, or a sidecar restarted with another --k: no single flag gives all its figures.
@@ -1113,7 +1137,8 @@ def test_an_error_replaces_the_previous_runs_reports(ragmon_cmd: list[str], tmp_
     why = f"{missing}: cannot read dataset: No such file or directory"
     assert done.returncode == 2 and done.stderr.splitlines() == [f"ragmon replay: error: {why}"]
     assert json.loads((out / "r.json").read_text()) == {
-        "report_format": 1, "ragmon_version": ragmon.__version__, "judge": {}, "k": None, "confidence": None,
+        "report_format": 1, "ragmon_version": ragmon.__version__, "scoring_rules": SCORING_RULES, "judge": {},
+        "k": None, "confidence": None,
         "examples": 0,
         "aggregates": {},
         "gates": [], "passed": False, "complete": False, "error": why, "baseline": None, "results": [],
@@ -1416,7 +1441,8 @@ def test_a_refused_command_line_replaces_the_previous_runs_reports(
     # argparse's own, as before; a bad variable without the usage, which says nothing of it
     assert err.startswith("usage: ragmon") is not bool(env) and err.endswith(f"error: {why}\n")
     assert json.loads((tmp_path / "r.json").read_text()) == {
-        "report_format": 1, "ragmon_version": ragmon.__version__, "judge": {}, "k": None, "confidence": None,
+        "report_format": 1, "ragmon_version": ragmon.__version__, "scoring_rules": SCORING_RULES, "judge": {},
+        "k": None, "confidence": None,
         "examples": 0,
         "aggregates": {},
         "gates": [], "passed": False, "complete": False, "error": why, "baseline": None, "results": [],
@@ -1474,7 +1500,8 @@ def test_a_refused_command_line_with_a_report_on_a_pipe_exits_instead_of_waiting
     assert done.returncode == 2
     assert done.stderr.endswith("error: unrecognized arguments: --bogus\n")
     assert json.loads(done.stdout) == {
-        "report_format": 1, "ragmon_version": ragmon.__version__, "judge": {}, "k": None, "confidence": None,
+        "report_format": 1, "ragmon_version": ragmon.__version__, "scoring_rules": SCORING_RULES, "judge": {},
+        "k": None, "confidence": None,
         "examples": 0,
         "aggregates": {},
         "gates": [], "passed": False, "complete": False, "error": "unrecognized arguments: --bogus",
@@ -1833,24 +1860,30 @@ def test_an_unchanged_run_passes_against_its_baseline_and_its_report_is_the_next
            "0.9778 on 15 examples measured in both runs)" in lines
     assert f"baseline {main_json}: 17 examples in both runs, 0 new, 0 gone" in lines
     assert "regressed" not in done.stdout and lines[-1] == "PASS"
-    # The report of a run gated on a baseline is itself a baseline; an older ragmon's gets a warning.
+    # The report of a run gated on a baseline is itself a baseline. Another ragmon version with the same
+    # scoring rules gives the same figures: nothing to say. Other rules, or none recorded (a report from
+    # before ragmon recorded them), are a caveat: a drop may be ragmon's, not the candidate's.
     doc = json.loads((tmp_path / "next.json").read_text(encoding="utf-8"))
     assert doc["passed"] is True and doc["baseline"]["regressed"] == []
     doc["ragmon_version"] = "0.0.1"
     (tmp_path / "old.json").write_text(json.dumps(doc), encoding="utf-8")
     done = replay(ragmon_cmd, GOLDEN, "--baseline", "old.json", *DROPS, cwd=tmp_path)
-    assert done.returncode == 0 and done.stdout.splitlines()[-1] == "PASS"
-    assert done.stderr == (f"ragmon replay: warning: the baseline old.json was written by ragmon 0.0.1, this "
-                           f"is {ragmon.__version__}: a judge that changed between them moves figures too\n")
-    # The version is the file's text: shown clipped to 40 characters, its escape sequence escaped. By hand:
-    # ESC, "[2J" and 36 nines are the first 40; ESC shows as the 4 characters \x1b, 43 in all, so the line
-    # keeps 39 (\x1b[2J and 32 nines) and an ellipsis.
-    doc["ragmon_version"] = "\x1b[2J" + "9" * 100
-    (tmp_path / "odd.json").write_text(json.dumps(doc), encoding="utf-8")
-    done = replay(ragmon_cmd, GOLDEN, "--baseline", "odd.json", *DROPS, cwd=tmp_path)
-    assert done.returncode == 0
-    assert done.stderr.startswith("ragmon replay: warning: the baseline odd.json was written by ragmon "
-                                  f"\\x1b[2J{'9' * 32}…, this is {ragmon.__version__}: ")
+    assert (done.returncode, done.stderr, done.stdout.splitlines()[-1]) == (0, "", "PASS")
+    unrecorded = "a ragmon that did not record its scoring rules (before 4 December 2026)"
+    for rules, scored_with in ((SCORING_RULES + 1, f"ragmon's scoring rules {SCORING_RULES + 1}"),
+                               (None, unrecorded)):
+        doc["scoring_rules"] = rules
+        if rules is None:  # the key absent, as a report before it has none
+            del doc["scoring_rules"]
+        (tmp_path / "other.json").write_text(json.dumps(doc), encoding="utf-8")
+        done = replay(ragmon_cmd, GOLDEN, "--baseline", "other.json", *DROPS, "--json", "r.json",
+                      cwd=tmp_path)
+        caveat = (f"the baseline other.json was scored with {scored_with}, this run with rules "
+                  f"{SCORING_RULES}: claims, the lexical judge's verdicts or a metric may be computed "
+                  f"otherwise, so some drops and gains may be ragmon's, not this run's (a baseline scored by "
+                  f"this ragmon compares like with like)")
+        assert (done.returncode, done.stderr) == (0, f"ragmon replay: warning: {caveat}\n")
+        assert json.loads((tmp_path / "r.json").read_text())["baseline"]["caveats"] == [caveat]
 
 
 def test_a_drop_gate_breach_names_the_regressed_sentence_in_every_report(ragmon_cmd: list[str],

@@ -23,6 +23,7 @@ from ragmon.gate import GateResult
 from ragmon.jsontext import replace_lone_surrogates
 from ragmon.model import ClaimVerdict, ExampleResult, Report
 from ragmon.report.text import inert
+from ragmon.rules import SCORING_RULES
 
 
 def to_dict(report: Report, gates: Sequence[GateResult], *, incomplete: str | None = None,
@@ -34,6 +35,7 @@ def to_dict(report: Report, gates: Sequence[GateResult], *, incomplete: str | No
     return {
         "report_format": REPORT_FORMAT,
         "ragmon_version": __version__,
+        "scoring_rules": SCORING_RULES,
         "judge": json_value(dict(report.judge)),
         "k": report.k,
         "confidence": report.config.confidence,
@@ -70,7 +72,8 @@ def render(report: Report, gates: Sequence[GateResult], *, incomplete: str | Non
 def render_error(message: str) -> str:
     """A run that stopped before it had figures (bad input, an unreachable target, a judge error): every
     key of a full report, empty, so `jq '.results[]'` or `.gates | length` still work on it."""
-    return _dumps({"report_format": REPORT_FORMAT, "ragmon_version": __version__, "judge": {}, "k": None,
+    return _dumps({"report_format": REPORT_FORMAT, "ragmon_version": __version__,
+                   "scoring_rules": SCORING_RULES, "judge": {}, "k": None,
                    "confidence": None, "examples": 0, "aggregates": {}, "gates": [], "passed": False,
                    "complete": False, "error": message, "baseline": None, "results": [], "skipped": [],
                    "warnings": [], "run_warnings": []})

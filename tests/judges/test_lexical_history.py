@@ -15,13 +15,13 @@ import os
 import random
 import subprocess
 import sys
-import unicodedata
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any, ClassVar
 
 import pytest
+import scoring_corpus
 
 import ragmon
 from ragmon import Context, Example, LexicalJudge, scoring
@@ -31,8 +31,6 @@ from ragmon.model import ExampleResult
 from ragmon.text import claims, passage_sentences, passages, table_cells, terms
 from ragmon.text.cache import text_cache
 from ragmon.text.passages import Passage
-
-CORPORA = Path(__file__).parent / "corpora"
 
 
 def _fresh(example: Example) -> ExampleResult:
@@ -110,85 +108,13 @@ def test_a_thread_sharing_a_passage_reads_its_dates_as_the_thread_reading_them()
     assert _AskedWhileReadingDates.answers == [True]
 
 
-def _corpus_examples() -> list[Example]:
-    """The corpora that are whole examples, as the judge's tests score them."""
-    found = []
-    for path in sorted(CORPORA.glob("*.jsonl")):
-        for line in path.read_text(encoding="utf-8").splitlines():
-            case = json.loads(line)
-            if "contexts" in case:
-                contexts = tuple(Context(c["id"], c["text"]) for c in case["contexts"])
-                found.append(Example(f"{path.stem}:{case['id']}", case["question"], contexts, case["answer"]))
-    return found
-
-
-def _variants(examples: list[Example], rng: random.Random) -> list[Example]:
-    """Texts the caches could confuse: equal but for case, Unicode form or whitespace, prefixes of each
-    other, one text under two ids, the previous example's answer as a context, a claim against another
-    example's contexts."""
-    found = []
-    for index, example in enumerate(rng.sample(examples, 40)):
-        first, *rest = example.contexts or ()
-        text, previous = first.text, examples[index - 1]
-        for name, changed in (("upper", text.upper()), ("nfd", unicodedata.normalize("NFD", text)),
-                              ("spaces", text.replace(" ", "  ")), ("prefix", text[:len(text) // 2])):
-            contexts = (Context(first.id, changed), *rest)
-            found.append(Example(f"{example.id}:{name}", example.question, contexts, example.answer))
-        found.append(Example(f"{example.id}:ids", example.question, (first, Context("again", text), *rest),
-                             example.answer))
-        with_previous = (first, *rest, Context("previous", previous.answer or ""))
-        found.append(Example(f"{example.id}:previous", example.question, with_previous, example.answer))
-        found.append(Example(f"{example.id}:elsewhere", example.question, previous.contexts, example.answer))
-    return found
-
-
-_NUMBERS = ("30", "30.0", "030", "60_000", "1_000", "12_345", "$1M", "$2.5B", "9:00", "12:00 million", "−20",
-            "-20", "30-day", "2024-03-15", "March 15, 2024", "$1.5 million", "1.000,50 €", "½", "10²", "２４",
-            "0.25", ".25", "25%", "1,30", "30,000", "3:30", "1/2", "3-5", "A30", "30th", "minus 30", "twenty",
-            "thirty-one", "30 million", "30k", "1.5", "v2.3.0", "5 mg/kg", "1 000", "3,5", "30 per cent",
-            "2024年3月15日", "三十", "٣٠", "1st", "0", "1.", "(1)", "1e3", "10^9", "+30", "30—day", "no.30")
-_WORDS = ("the", "plan", "costs", "days", "and", "is", "of", "for", "per", "month", "users", "up", "to", "at",
-          "over", "under", "\n", ".", ",", "|", "-")
-
-
-def _numbers_examples(count: int, rng: random.Random) -> list[Example]:
-    """Claims and passages made of numbers written every way the judge reads them, which passages read
-    lazily and cache."""
-    def text() -> str:
-        words = rng.randint(1, 14)
-        return " ".join(rng.choice(_NUMBERS if rng.random() < 0.45 else _WORDS) for _ in range(words))
-
-    pool = [text() for _ in range(count // 2)]
-
-    def example(index: int) -> Example:
-        contexts = tuple(Context(f"n{at}", rng.choice(pool)) for at in range(rng.randint(1, 3)))
-        claims = [rng.choice(pool) if rng.random() < 0.5 else text() for _ in range(rng.randint(1, 3))]
-        return Example(f"numbers:{index}", "how much?", contexts, ". ".join(claims))
-
-    return [example(index) for index in range(count)]
-
-
-def _examples() -> list[Example]:
-    rng = random.Random(38)
-    corpora = _corpus_examples()
-    return corpora + _variants(corpora, rng) + _numbers_examples(1500, rng)
-
-
-def _outcome(result: ExampleResult) -> list[Any]:
-    """What a user sees of a result, as JSON: the verdicts, reasons and metrics."""
-    verdicts = [[v.claim.text, v.claim.start, v.supported, list(v.supporting_ids), v.reason]
-                for v in result.verdicts]
-    return [verdicts, [list(metric) for metric in sorted(result.metrics.items())],
-            list(result.relevant_not_retrieved), list(result.retrieved_unused)]
-
-
 def _in_order(examples: list[Example], seed: int) -> dict[str, list[Any]]:
     """Each example's outcome with one judge scoring them all, twice over, in a shuffled order."""
     judge, outcomes = LexicalJudge(), {}
     order = examples * 2
     random.Random(seed).shuffle(order)
     for example in order:
-        outcome = _outcome(evaluate_example(example, judge, 5))
+        outcome = scoring_corpus.outcome(evaluate_example(example, judge, 5))
         assert outcomes.setdefault(example.id, outcome) == outcome, example.id
     return outcomes
 
@@ -220,7 +146,7 @@ def _in_workers(examples: list[Example]) -> dict[str, list[Any]]:
     context = multiprocessing.get_context("forkserver")
     with ProcessPoolExecutor(2, mp_context=context, initializer=scoring.warm, initargs=(0.56,)) as pool:
         sent = [(example, pool.submit(scoring.score_lexical, example, 5)) for example in examples]
-        return {example.id: _outcome(scoring.read_result(example, done.result()[0]))
+        return {example.id: scoring_corpus.outcome(scoring.read_result(example, done.result()[0]))
                 for example, done in sent}
 
 
@@ -228,8 +154,9 @@ def _in_processes_with_hash_seeds(*seeds: str) -> list[dict[str, list[Any]]]:
     """Each example's outcome in other processes under other hash seeds (set order differs there), run side
     by side."""
     code = ("import json, sys; sys.path[:0] = sys.argv[1:]; import test_lexical_history as t; "
-            "print(json.dumps(t._in_order(t._examples(), 2)))")
-    paths = [str(Path(__file__).parent), str(Path(ragmon.__file__).parents[1])]
+            "print(json.dumps(t._in_order(t.scoring_corpus.examples(), 2)))")
+    tests = Path(__file__).parents[1]  # scoring_corpus
+    paths = [str(Path(__file__).parent), str(tests), str(Path(ragmon.__file__).parents[1])]
     running = [subprocess.Popen([sys.executable, "-c", code, *paths], stdout=subprocess.PIPE, text=True,
                                 env={**os.environ, "PYTHONHASHSEED": seed}) for seed in seeds]
     outputs = [process.communicate(timeout=60)[0] for process in running]
@@ -240,8 +167,8 @@ def _in_processes_with_hash_seeds(*seeds: str) -> list[dict[str, list[Any]]]:
 def test_every_outcome_is_the_one_a_fresh_judge_gives(monkeypatch: pytest.MonkeyPatch) -> None:
     """Each example scored alone with empty caches, then in long shuffled sequences by one judge, with
     caches that evict constantly, in the sidecar's worker processes, and under two other hash seeds."""
-    examples = _examples()
-    fresh = {example.id: _outcome(_fresh(example)) for example in examples}
+    examples = scoring_corpus.examples()
+    fresh = {example.id: scoring_corpus.outcome(_fresh(example)) for example in examples}
     assert len(fresh) == len(examples) > 3000
     assert _in_workers(examples) == fresh
     assert _in_processes_with_hash_seeds("1", "4242") == [fresh, fresh]

@@ -25,6 +25,7 @@ from ragmon.cli import main
 from ragmon.gate import GateResult
 from ragmon.model import Report
 from ragmon.report.json import render, render_error
+from ragmon.rules import SCORING_RULES
 
 
 def _no_nan(token: str) -> float:
@@ -33,14 +34,15 @@ def _no_nan(token: str) -> float:
 
 def test_schema_keys_and_types(report: Report, gates: tuple[GateResult, ...]) -> None:
     doc = json.loads(render(report, gates), parse_constant=_no_nan)
-    assert set(doc) == {"report_format", "ragmon_version", "judge", "k", "confidence", "examples",
-                        "aggregates", "gates", "passed", "complete", "error", "baseline", "results",
-                        "skipped", "warnings", "run_warnings"}
+    assert set(doc) == {"report_format", "ragmon_version", "scoring_rules", "judge", "k", "confidence",
+                        "examples", "aggregates", "gates", "passed", "complete", "error", "baseline",
+                        "results", "skipped", "warnings", "run_warnings"}
     assert doc["report_format"] == 1
     assert doc["judge"] == {"name": "lexical", "threshold": 0.6}
     assert (doc["k"], doc["confidence"], doc["examples"], doc["passed"]) == (5, 0.95, 4, False)
     # A run that completed (its gates breached, exit 1): complete, no error, and the version that wrote it.
     assert (doc["complete"], doc["error"], doc["ragmon_version"]) == (True, None, ragmon.__version__)
+    assert doc["scoring_rules"] == SCORING_RULES  # what a --baseline compares (ragmon.rules)
     assert doc["baseline"] is None  # no --baseline
 
     assert doc["aggregates"]["groundedness"] == {"mean": pytest.approx(0.58333333), "n": 3, "ci": [0.25, 1.0]}
@@ -91,7 +93,8 @@ def test_an_incomplete_run_never_passed_and_keeps_its_figures(report: Report) ->
 
 def test_an_error_report_has_every_key_and_no_figures() -> None:
     doc = json.loads(render_error("data.jsonl:3: invalid JSON"), parse_constant=_no_nan)
-    assert doc == {"report_format": 1, "ragmon_version": ragmon.__version__, "judge": {}, "k": None,
+    assert doc == {"report_format": 1, "ragmon_version": ragmon.__version__, "scoring_rules": SCORING_RULES,
+                   "judge": {}, "k": None,
                    "confidence": None, "examples": 0, "aggregates": {}, "gates": [], "passed": False,
                    "complete": False, "error": "data.jsonl:3: invalid JSON", "baseline": None, "results": [],
                    "skipped": [], "warnings": [], "run_warnings": []}
