@@ -33,6 +33,7 @@ from ragmon.logs import MAX_FIELD, clip
 from ragmon.model import METRIC_NAMES, ExampleResult
 from ragmon.otlp.misdirected import SIGNALS
 from ragmon.report.text import readable
+from ragmon.rules import SCORING_RULES
 
 TRANSPORTS = ("http", "grpc")
 OUTCOMES = ("scored", "not_sampled", "not_rag", "evicted", "error")
@@ -371,8 +372,11 @@ class Exporter:
                                registry=r)
         self._lag = Histogram("ragmon_score_lag_seconds", "Time from a trace's decision to its score",
                               buckets=LAG_BUCKETS, registry=r)
-        build = Gauge("ragmon_build_info", "Always 1; the version as a label", ["version"], registry=r)
-        build.labels(version).set(1)
+        # scoring_rules (ragmon.rules): a sidecar rolled out with other rules moves every figure of the same
+        # traffic, which the version, unchanged through many such builds, never told a dashboard.
+        build = Gauge("ragmon_build_info", "Always 1; the version and the scoring rules as labels",
+                      ["version", "scoring_rules"], registry=r)
+        build.labels(version, str(SCORING_RULES)).set(1)
         self.window = WindowCollector(window, clock)
         r.register(self.window)
         for transport in TRANSPORTS:

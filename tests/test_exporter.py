@@ -16,6 +16,7 @@ from prometheus_client.parser import text_string_to_metric_families
 import ragmon
 from ragmon.exporter import Exporter
 from ragmon.model import METRIC_NAMES, Claim, ClaimVerdict, Example, ExampleResult
+from ragmon.rules import SCORING_RULES
 from ragmon.scrape import Samples, parse
 
 TRACE_ID = "4bf92f3577b34da6a3ce929d0e0e4736"
@@ -37,7 +38,7 @@ CONTRACT = {
     "ragmon_traces_in_flight": ("gauge", set()),
     "ragmon_score_queue_depth": ("gauge", {"judge"}),  # by judge since a Claude queue hid in the sum
     "ragmon_score_lag_seconds_bucket": ("histogram", {"le"}),
-    "ragmon_build_info": ("gauge", {"version"}),
+    "ragmon_build_info": ("gauge", {"version", "scoring_rules"}),
 }
 
 
@@ -74,7 +75,8 @@ def test_every_design_metric_is_exposed_with_its_type_and_labels() -> None:
     for name, expected in CONTRACT.items():
         assert found.get(name) == expected, name
     assert not [name for name in found if name.endswith("_created")]
-    assert samples(exporter)[("ragmon_build_info", labels(version=ragmon.__version__))] == 1
+    build = labels(version=ragmon.__version__, scoring_rules=str(SCORING_RULES))
+    assert samples(exporter)[("ragmon_build_info", build)] == 1
 
 
 def test_the_process_memory_start_time_and_files_are_exposed() -> None:
