@@ -17,6 +17,7 @@ from pathlib import Path
 
 from ragmon import llm_lane
 from ragmon.capture import threshold
+from ragmon.cli import TYPED
 from ragmon.errors import InputError
 from ragmon.exporter import (
     MAX_LABEL_BYTES,
@@ -168,10 +169,23 @@ class ServeConfig:
     variables: Mapping[str, str] = field(default_factory=dict, repr=False, compare=False)
     """The RAGMON_* variable each setting's value came from, by long option: the image and the manifests set
     the listeners that way, so an error found once the sidecar runs (a port taken) names what the user set."""
+    typed: frozenset[str] | None = field(default=None, repr=False, compare=False)
+    """The long option of each flag the command line gave (ragmon.cli.TYPED), or None for a config built in
+    code, whose values off their defaults are the ones chosen (`chose`)."""
 
     def flag(self, option: str) -> Flag:
         """`option` as an error names it (`ragmon.options.Flag`)."""
         return Flag(option, self.variables.get(option))
+
+    def chose(self, option: str) -> bool:
+        """Whether the user chose `option`'s setting: typed it, at any value (`--capture-below 0.5`, its
+        default, too: a value does not tell a flag typed from one left out), rather than leaving it to its
+        default or to a RAGMON_* variable, a default for every replica (some capturing, some not). In code,
+        a value off its default: the constructor is given only what its caller chose."""
+        if self.typed is not None:
+            return option in self.typed
+        name = option.removeprefix("--").replace("-", "_")
+        return bool(getattr(self, name) != getattr(type(self)(), name))
 
     @classmethod
     def from_args(cls, args: argparse.Namespace) -> ServeConfig:
@@ -202,6 +216,7 @@ class ServeConfig:
             drain_seconds=args.drain_seconds, final_scrape_wait=args.final_scrape_wait, capture=args.capture,
             capture_below=args.capture_below,
             capture_max_bytes=args.capture_max_bytes, variables=getattr(args, FROM_ENVIRONMENT, {}),
+            typed=getattr(args, TYPED, frozenset()),
         )
 
 

@@ -986,22 +986,24 @@ def log_judges(args: argparse.Namespace, environ: Mapping[str, str]) -> None:
 
 
 def warn_of_unused_settings(config: ServeConfig) -> None:
-    """Settings silently of no effect: a trace is decided at --decision-wait whatever its spans, so one no
-    longer than --quiet leaves quiet no trace to decide; the capture settings without --capture; a wait for
-    a final scrape with no metrics port to scrape."""
-    if config.decision_wait <= config.quiet:
-        log.warning(f"--decision-wait {config.decision_wait:g}s is no longer than --quiet {config.quiet:g}s: "
-                    "every trace is decided at --decision-wait, and --quiet has no effect")
-    defaults = ServeConfig()
-    changed = [flag for flag, value, default in (
-        ("--capture-below", config.capture_below, defaults.capture_below),
-        ("--capture-max-bytes", config.capture_max_bytes, defaults.capture_max_bytes)) if value != default]
-    if config.capture is None and changed:
-        log.warning(f"{' and '.join(changed)} set without --capture: nothing is captured")
+    """Settings silently of no effect, once the user chose them (`ServeConfig.chose`): a RAGMON_* variable is
+    a default set for every replica, of no effect on those that chose otherwise (no --capture), where a
+    warning on every start would be noise. A trace is decided at --decision-wait whatever its spans, so one
+    no longer than --quiet leaves quiet no trace to decide: either of them typed makes the clash this
+    replica's own. --capture-below 0 with --capture captures nothing wherever it came from. A final-scrape
+    wait of 0 s is no wait, as with no /metrics, so only a longer one is of no effect there."""
+    quiet, decision_wait = config.flag("--quiet"), config.flag("--decision-wait")
+    if config.decision_wait <= config.quiet and (config.chose("--quiet") or config.chose("--decision-wait")):
+        log.warning(f"{decision_wait.given(f'{config.decision_wait:g}s')} is no longer than "
+                    f"{quiet.given(f'{config.quiet:g}s')}: every trace is decided at --decision-wait, and "
+                    "--quiet has no effect")
+    chosen = [option for option in ("--capture-below", "--capture-max-bytes") if config.chose(option)]
+    if config.capture is None and chosen:
+        log.warning(f"{' and '.join(chosen)} set without --capture: nothing is captured")
     elif config.capture is not None and config.capture_below <= 0:
-        log.warning("--capture-below 0 captures nothing: no groundedness is below 0 (use 'all' for every "
-                    "example)")
-    if config.final_scrape_wait > 0 and config.metrics_listen is None:
+        below = config.flag("--capture-below").given("0")
+        log.warning(f"{below} captures nothing: no groundedness is below 0 (use 'all' for every example)")
+    if config.final_scrape_wait > 0 and config.metrics_listen is None and config.chose("--final-scrape-wait"):
         log.warning("--final-scrape-wait is set with --metrics-listen off: there is no /metrics to wait for")
 
 

@@ -1,5 +1,6 @@
-"""`ragmon serve` refusing to start, as a deployment sees it: the real CLI in a subprocess, set up as the
-image and the manifests set it up, through RAGMON_* variables, and with the JSON log a pipeline reads.
+"""`ragmon serve` refusing to start, or warning as it starts, as a deployment sees it: the real CLI in a
+subprocess, set up as the image and the manifests set it up, through RAGMON_* variables, and with the JSON
+log a pipeline reads.
 """
 
 from __future__ import annotations
@@ -120,21 +121,82 @@ def test_with_json_logs_the_reason_it_cannot_start_is_a_json_error_line() -> Non
     assert [line for line in lines if line["level"] == "error"] == lines[-1:]
 
 
+LISTENING = ["--grpc-listen", "off", "--http-listen", "127.0.0.1:0", "--metrics-listen", "127.0.0.1:0",
+             "--log-format", "json"]
+NOT_CAPTURED = "set without --capture: nothing is captured"
+QUIET_IGNORED = "every trace is decided at --decision-wait, and --quiet has no effect"
+
+
+def warnings_at_start(args: list[str], env: dict[str, str]) -> list[str]:
+    """The messages of `ragmon serve`'s warning lines up to "ready", listening on loopback only."""
+    lines = run_until_ready([*LISTENING, *args], env)
+    return [line["message"] for line in lines if line["level"] == "warning"]
+
+
 def test_a_ragmon_token_the_token_file_overrides_is_warned_about_without_showing_either(
         tmp_path: Path) -> None:
     # The file wins; a RAGMON_TOKEN left in the chart from before the secret was mounted was dropped without
     # a word, and every sender still given it got 401.
     token_file = tmp_path / "token"
     token_file.write_text("file-token\n", encoding="utf-8")
-    args = ["--grpc-listen", "off", "--http-listen", "127.0.0.1:0", "--metrics-listen", "127.0.0.1:0",
-            "--log-format", "json", "--token-file", str(token_file)]
-    warned = [line["message"] for line in run_until_ready(args, {"RAGMON_TOKEN": "env-token"})
-              if line["level"] == "warning"]
-    assert warned == [f"RAGMON_TOKEN is set, to another token than the token file {token_file} holds, and "
-                      "ignored: the file's token is required, so a sender given RAGMON_TOKEN's gets 401 "
-                      "(set the token in one place)"]
-    same = run_until_ready(args, {"RAGMON_TOKEN": "file-token"})   # one token in two places: nothing lost
-    assert [line for line in same if line["level"] == "warning"] == []
+    args = ["--token-file", str(token_file)]
+    assert warnings_at_start(args, {"RAGMON_TOKEN": "env-token"}) == [
+        f"RAGMON_TOKEN is set, to another token than the token file {token_file} holds, and ignored: the "
+        "file's token is required, so a sender given RAGMON_TOKEN's gets 401 (set the token in one place)"]
+    # One token in two places: nothing lost.
+    assert warnings_at_start(args, {"RAGMON_TOKEN": "file-token"}) == []
+
+
+@pytest.mark.parametrize(("args", "env", "warned"), [
+    (["--capture-below", "0.5"], {}, [f"--capture-below {NOT_CAPTURED}"]),
+    (["--capture-max=64MiB", "--capture-b", "all"], {},
+     [f"--capture-below and --capture-max-bytes {NOT_CAPTURED}"]),
+    (["--capture-max-bytes", "64MiB"], {"RAGMON_CAPTURE_BELOW": "0.3"},
+     [f"--capture-max-bytes {NOT_CAPTURED}"]),
+    (["--final-scrape-wait", "30s", "--metrics-listen", "off"], {},
+     ["--final-scrape-wait is set with --metrics-listen off: there is no /metrics to wait for"]),
+])
+def test_a_setting_typed_without_what_it_needs_is_warned_of_at_any_value(
+        args: list[str], env: dict[str, str], warned: list[str]) -> None:
+    # `--capture-below 0.5`, its default, typed without --capture started without a word, as if it captured:
+    # typed, at any value, written out or abbreviated, a flag is the user's choice. A variable beside it is
+    # a default, left out of the warning.
+    assert warnings_at_start(args, env) == warned
+
+
+@pytest.mark.parametrize(("args", "env"), [
+    ([], {"RAGMON_CAPTURE_BELOW": "0.3", "RAGMON_CAPTURE_MAX_BYTES": "1MiB"}),
+    (["--metrics-listen", "off"], {"RAGMON_FINAL_SCRAPE_WAIT": "30s"}),
+    (["--metrics-listen", "off", "--final-scrape-wait", "0s"], {}),
+    ([], {"RAGMON_QUIET": "5s", "RAGMON_DECISION_WAIT": "1s"}),
+])
+def test_a_variable_set_for_every_replica_is_a_default_not_warned_of_where_it_has_no_effect(
+        args: list[str], env: dict[str, str]) -> None:
+    # RAGMON_CAPTURE_BELOW=0.3 set cluster-wide, for the replicas given --capture, warned on every start of
+    # every other one. A final-scrape wait of 0 s, typed, waits for nothing, /metrics or not.
+    assert warnings_at_start(args, env) == []
+
+
+@pytest.mark.parametrize(("args", "env", "warned"), [
+    (["--decision-wait", "1s"], {"RAGMON_QUIET": "5s"},
+     f"--decision-wait 1s is no longer than RAGMON_QUIET 5s (--quiet): {QUIET_IGNORED}"),
+    (["--quiet", "2s"], {"RAGMON_DECISION_WAIT": "2s"},
+     f"RAGMON_DECISION_WAIT 2s (--decision-wait) is no longer than --quiet 2s: {QUIET_IGNORED}"),
+])
+def test_a_quiet_period_a_typed_flag_leaves_without_effect_names_the_variable_of_the_other(
+        args: list[str], env: dict[str, str], warned: str) -> None:
+    # Either flag typed makes the clash this replica's: the one it clashes with came from the chart, and the
+    # warning named a --quiet 5s, or a --decision-wait 2s, typed nowhere.
+    assert warnings_at_start(args, env) == [warned]
+
+
+def test_a_capture_below_0_from_a_variable_with_capture_on_names_the_variable(tmp_path: Path) -> None:
+    # With --capture on here, the variable is the threshold in force: nothing is captured, wherever it came
+    # from, and the warning named a --capture-below 0 typed nowhere.
+    env = {"RAGMON_CAPTURE": str(tmp_path / "captured.jsonl"), "RAGMON_CAPTURE_BELOW": "0"}
+    assert warnings_at_start([], env) == [
+        "RAGMON_CAPTURE_BELOW 0 (--capture-below) captures nothing: no groundedness is below 0 (use 'all' "
+        "for every example)"]
 
 
 def run_until_ready(args: list[str], env: dict[str, str]) -> list[dict[str, Any]]:
