@@ -26,7 +26,7 @@ from types import FrameType
 from typing import Any, NoReturn
 
 from ragmon import __version__
-from ragmon.errors import MissingExtra, RagmonError, printable
+from ragmon.errors import MissingExtra, RagmonError, inert, printable
 from ragmon.logs import logs_as_json
 from ragmon.options import FROM_ENVIRONMENT, NEGATIVE_VALUE
 from ragmon.stop_signals import SHUTDOWN_SIGNALS, heeded
@@ -577,7 +577,7 @@ def note(line: str) -> None:
     OSError would end the run with exit status 1, a breached gate to a script waiting on it)."""
     if sys.stderr is not None:
         with contextlib.suppress(OSError):
-            print(line, file=sys.stderr, flush=True)
+            print(inert(line), file=sys.stderr, flush=True)
 
 
 def print_out(text: str, what: str) -> None:
@@ -594,7 +594,7 @@ def print_out(text: str, what: str) -> None:
         return
     encoding = getattr(sys.stdout, "encoding", None) or "utf-8"
     try:
-        sys.stdout.write(text.encode(encoding, "backslashreplace").decode(encoding))
+        sys.stdout.write(inert(text).encode(encoding, "backslashreplace").decode(encoding))
         sys.stdout.flush()
     except OSError as exc:
         raise RagmonError(f"cannot write {what} to standard output: {exc.strerror or exc}") from None

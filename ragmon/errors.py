@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
+
 
 def printable(text: str) -> str:
     """`text` with each character that is not printable shown as its Python escape: a message names what
@@ -11,6 +14,27 @@ def printable(text: str) -> str:
         return text
     return "".join(char if char.isprintable() else char.encode("unicode_escape").decode("ascii")
                    for char in text)
+
+
+def _hex_escape(char: str) -> str:
+    return f"\\x{ord(char):02x}"
+
+
+def inert(text: str, escape: Callable[[str], str] = _hex_escape) -> str:
+    """`text` with nothing a CI runner would act on in its log, where the reports, the summary and ragmon's
+    own warnings and errors (quoting file names, ids, variables' values, claims) are printed: GitHub Actions
+    runs a line that starts with `::` (after white space) as a workflow command, and its legacy `##[name]`
+    anywhere in a line, as Azure Pipelines does `##vso[` and TeamCity `##teamcity[`. An example id
+    `::group::x` at the start of the weakest examples' line folded the verdict line away, a sentence's
+    `##[error]` made an annotation, a `##[add-mask]` or `##[stop-commands]` hid later lines or silenced the
+    job's own commands. The character that makes each one is shown as its escape (`\\x3a`, `\\x5b`), as a
+    control character is: the sentence stays recognisable, and nothing else changes. `escape` writes it
+    in another syntax (the JSON report's `\\u005b`, which a reader decodes back)."""
+    return _CI_COMMAND.sub(lambda found: found.group()[:-1] + escape(found.group()[-1]), text)
+
+
+_CI_COMMAND = re.compile(r"^[^\S\n]*:(?=:)|##(?:vso|teamcity)?\[", re.MULTILINE)
+"""A line's first `:` of two, after its white space; the `[` of `##[`, `##vso[`, `##teamcity[`."""
 
 
 class RagmonError(Exception):

@@ -19,10 +19,10 @@ from typing import Any
 
 from ragmon import __version__
 from ragmon.baseline import REPORT_FORMAT, Comparison, rounded
+from ragmon.errors import inert
 from ragmon.gate import GateResult
 from ragmon.jsontext import replace_lone_surrogates
 from ragmon.model import ClaimVerdict, ExampleResult, Report
-from ragmon.report.text import inert
 from ragmon.rules import SCORING_RULES
 
 

@@ -10,12 +10,11 @@ log (`inert`).
 from __future__ import annotations
 
 import math
-import re
 import textwrap
 from collections.abc import Callable, Sequence
 
 from ragmon.baseline import Change, Comparison, rounded
-from ragmon.errors import printable
+from ragmon.errors import inert, printable
 from ragmon.gate import GateResult, fmt_pair
 from ragmon.model import Aggregate, ClaimVerdict, ExampleResult, Report
 from ragmon.report import coverage
@@ -184,24 +183,6 @@ def listed_ids(ids: Sequence[str], shown: int, width: int) -> str:
     return ", ".join(show_id(example_id, width) for example_id in ids[:shown]) + more
 
 
-def _hex_escape(char: str) -> str:
-    return f"\\x{ord(char):02x}"
-
-
-def inert(text: str, escape: Callable[[str], str] = _hex_escape) -> str:
-    """`text` with nothing a CI runner would act on in its log, where the summary is printed: GitHub Actions
-    runs a line that starts with `::` (after white space) as a workflow command, and its legacy `##[name]`
-    anywhere in a line, as Azure Pipelines does `##vso[` and TeamCity `##teamcity[`. An example id
-    `::group::x` at the start of the weakest examples' line folded the verdict line away, a sentence's
-    `##[error]` made an annotation, a `##[add-mask]` or `##[stop-commands]` hid later lines or silenced the
-    job's own commands. The character that makes each one is shown as its escape (`\\x3a`, `\\x5b`), as a
-    control character is: the sentence stays recognisable, and nothing else changes. `escape` writes it
-    in another syntax (the JSON report's `\\u005b`, which a reader decodes back)."""
-    return _CI_COMMAND.sub(lambda found: found.group()[:-1] + escape(found.group()[-1]), text)
-
-
-_CI_COMMAND = re.compile(r"^[^\S\n]*:(?=:)|##(?:vso|teamcity)?\[", re.MULTILINE)
-"""A line's first `:` of two, after its white space; the `[` of `##[`, `##vso[`, `##teamcity[`."""
 
 
 def clip(text: str, width: int) -> str:
