@@ -6,7 +6,7 @@ compared trace by trace), queues the example on this lane's own bounded queue (d
 `throttled` when full: lexical scoring never waits on Claude) and runs `concurrency` consumers. Here,
 per example: a call is needed only when some claim is not cached; none is made while the wait the API's
 last 429 or 529 asked for (`retry-after`) runs, or, when it asked for none, a backoff of 1 s doubled with
-each such reply in a row (`rate_limited`, no call); it must get a reservation of its
+each such call until a call gets its verdicts (`rate_limited`, no call); it must get a reservation of its
 worst-case cost from the daily budget (else `over_budget`), which covers every attempt the SDK may make,
 since an attempt that timed out or was cut off may be billed and is then retried as a new request, and a
 token from the per-minute bucket (else `throttled`, and the reservation is released); then Claude
@@ -77,7 +77,8 @@ judge off unseen for as long."""
 FIRST_BACKOFF = 1.0
 LONGEST_BACKOFF = 60.0
 """Seconds the lane holds its calls after a 429 or 529 that asked for no wait: `FIRST_BACKOFF`, doubled with
-each such reply in a row, up to a minute, the span the API's rate limits are measured over."""
+each such call until a call gets its verdicts, up to a minute, the span the API's rate limits are measured
+over."""
 
 
 class ClaudeLane:
@@ -99,9 +100,10 @@ class ClaudeLane:
         self._lines = LineLimit(clock=clock)
         self._held_until = -math.inf
         self._why_held = ""
-        """Why the lane's calls are held (`_after_call`), for the message of each example left uncalled."""
-        self._refused = 0
-        """429s and 529s in a row, since a call got a reply, for the message of a backoff."""
+        """Why the lane's calls are held (`_hold`), for the message of each example left uncalled."""
+        self._unasked = 0
+        """Calls ended by a 429 or 529 asking for no wait since a call last got its verdicts, for the message
+        of a backoff: a 429 asking a wait among them must not be counted as one that asked none."""
         self._backoff = FIRST_BACKOFF
         """The hold after the next 429 or 529 that asks for no wait."""
         self.on_cancelled: Callable[[LaneOutcome], None] | None = None
@@ -164,7 +166,8 @@ class ClaudeLane:
         try:
             verdicts, usage = await self.claude.ajudge_with_usage(example, claims)
         except ClaudeJudgeError as exc:
-            self._after_call(exc)
+            if exc.kind == "rate_limited":
+                self._hold(exc.retry_after)
             cost = self._settle(example, reservation, bound, exc.usage)
             return LaneOutcome(exc.kind, None, cost, self._timer() - started, str(exc))
         except asyncio.CancelledError as cancelled:  # mid-call: the sidecar stopping
@@ -176,25 +179,23 @@ class ClaudeLane:
         cost = self._settle(example, reservation, bound, usage)
         called = usage.calls > 0 or usage.unanswered > 0  # else every claim was cached by now
         if called:
-            self._after_call(None)
+            self._unasked, self._backoff = 0, FIRST_BACKOFF
         return self._ok(example, verdicts, cost, self._timer() - started, called=called)
 
-    def _after_call(self, failed: ClaudeJudgeError | None) -> None:
-        """After a call ended in a 429 or 529, make no call until the wait it asked for has passed (at most
-        `LONGEST_HOLD`), or, when it asked for none, a backoff doubling from `FIRST_BACKOFF` with each one
-        in a row; a call that ended otherwise (`failed` None: with verdicts) ends the run. The SDK waits only
-        between a call's own attempts, and not at all past the call's bound: the next examples' calls went
-        out at once, each into the same refusal, up to --llm-max-per-minute calls of three attempts each,
-        against limits the app's own calls may share."""
-        if failed is None or failed.kind != "rate_limited":
-            self._refused, self._backoff = 0, FIRST_BACKOFF
-            return
-        self._refused += 1
-        asked = failed.retry_after
+    def _hold(self, asked: float | None) -> None:
+        """After a call ended in a 429 or 529, make no call until the wait it `asked` for has passed (at most
+        `LONGEST_HOLD`), or, when it asked for none, a backoff doubling from `FIRST_BACKOFF` with each such
+        call until a call gets its verdicts: an overloaded API answers timeouts and 500s between its 529s,
+        which end no overload, so they must not start the backoff afresh. The SDK waits only between a
+        call's own attempts, and not at all past the call's bound: the next examples' calls went out at
+        once, each into the same refusal, up to --llm-max-per-minute calls of three attempts each, against
+        limits the app's own calls may share."""
         if asked is None:
+            self._unasked += 1
             wait, self._backoff = self._backoff, min(2 * self._backoff, LONGEST_BACKOFF)
-            replies = f"{self._refused} 429 or 529 repl{'ies' if self._refused != 1 else 'y'}"
-            why = f"{replies} in a row asked for no wait: backing off {wait:g}s"
+            calls = f"{self._unasked} call{'s' * (self._unasked != 1)}"
+            why = (f"{calls} ended in a 429 or 529 asking for no wait, none getting its verdicts since the "
+                   f"first: backing off {wait:g}s")
         else:
             wait = min(asked, LONGEST_HOLD)
             capped = f", held {LONGEST_HOLD:g}s at most" if asked > LONGEST_HOLD else ""
@@ -204,7 +205,7 @@ class ClaudeLane:
             self._held_until, self._why_held = until, why
 
     def _held(self, example: Example) -> LaneOutcome | None:
-        """`rate_limited`, with no call, while the lane is held (`_after_call`); None when it is not."""
+        """`rate_limited`, with no call, while the lane is held (`_hold`); None when it is not."""
         left = self._held_until - self._clock()
         if left <= 0:
             return None

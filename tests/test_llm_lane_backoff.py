@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from fakes.anthropic_server import Fail, FakeAnthropic, Reply
+from fakes.anthropic_server import Action, Fail, FakeAnthropic, Hang, Reply
 from manual_clock import ManualClock
 from test_llm_lane import example, make_lane
 
@@ -84,13 +84,17 @@ async def test_refusals_asking_no_wait_back_off_longer_each_time_in_a_row(api: F
     clock.now += 0.5
     held = await lane.judge_example(example(2))
     assert held.outcome == "rate_limited" and api.calls == 1
-    assert "1 429 or 529 reply in a row asked for no wait: backing off 1s; 1s left" in held.message
+    assert held.message.endswith(
+        "1 call ended in a 429 or 529 asking for no wait, none getting its verdicts since the first: "
+        "backing off 1s; 1s left")
     clock.now += 0.5
     assert (await lane.judge_example(example(3))).outcome == "rate_limited" and api.calls == 2
     clock.now += 1.5
     held = await lane.judge_example(example(4))
     assert api.calls == 2
-    assert "2 429 or 529 replies in a row asked for no wait: backing off 2s; 1s left" in held.message
+    assert held.message.endswith(
+        "2 calls ended in a 429 or 529 asking for no wait, none getting its verdicts since the first: "
+        "backing off 2s; 1s left")
     clock.now += 0.5
     api.enqueue(Reply(usage=(1_000, 100)), Fail(529, "overloaded_error"))
     assert (await lane.judge_example(example(5))).outcome == "ok" and api.calls == 3
@@ -99,4 +103,48 @@ async def test_refusals_asking_no_wait_back_off_longer_each_time_in_a_row(api: F
     clock.now += 1.0
     api.default = Reply(usage=(1_000, 100))
     assert (await lane.judge_example(example(7))).outcome == "ok" and api.calls == 5
+    await lane.close()
+
+
+@pytest.mark.parametrize("between", [Fail(500, "api_error"), Hang(5.0)], ids=["500", "timeout"])
+async def test_an_error_between_refusals_does_not_restart_the_backoff(api: FakeAnthropic,
+                                                                       between: Action) -> None:
+    # While the API is overloaded it answers 500s and times out between its 529s: none of them gets verdicts,
+    # so the backoff goes on doubling, 1 s, 2 s, then 4 s for the third 529 (not 1 s afresh).
+    api.enqueue(Fail(529, "overloaded_error"), Fail(529, "overloaded_error"), between,
+                Fail(529, "overloaded_error"))
+    clock = ManualClock()
+    lane = make_lane(api, clock=clock, timeout=1.0, max_retries=0)
+    assert (await lane.judge_example(example(1))).outcome == "rate_limited"
+    clock.now += 1.0
+    assert (await lane.judge_example(example(2))).outcome == "rate_limited"
+    clock.now += 2.0
+    assert (await lane.judge_example(example(3))).outcome in ("error", "timeout")
+    assert (await lane.judge_example(example(4))).outcome == "rate_limited" and api.calls == 4
+    clock.now += 3.5
+    held = await lane.judge_example(example(5))
+    assert held.outcome == "rate_limited" and api.calls == 4
+    assert held.message.endswith(
+        "3 calls ended in a 429 or 529 asking for no wait, none getting its verdicts since the first: "
+        "backing off 4s; 1s left")
+    clock.now += 0.5
+    api.default = Reply(usage=(1_000, 100))
+    assert (await lane.judge_example(example(6))).outcome == "ok" and api.calls == 5
+    await lane.close()
+
+
+async def test_the_backoff_counts_only_the_refusals_that_asked_no_wait(api: FakeAnthropic) -> None:
+    # A 429 asking 5 s, then a 529 asking nothing: one refusal asked for no wait, so 1 s of backoff, said so.
+    api.enqueue(Fail(429, "rate_limit_error", {"retry-after": "5"}), Fail(529, "overloaded_error"))
+    clock = ManualClock()
+    lane = make_lane(api, clock=clock, timeout=1.0, max_retries=0)
+    assert (await lane.judge_example(example(1))).outcome == "rate_limited"
+    clock.now += 5.0
+    assert (await lane.judge_example(example(2))).outcome == "rate_limited" and api.calls == 2
+    clock.now += 0.5
+    held = await lane.judge_example(example(3))
+    assert held.outcome == "rate_limited" and api.calls == 2
+    assert held.message == (
+        "example 'ex-3': no call made: 1 call ended in a 429 or 529 asking for no wait, none getting its "
+        "verdicts since the first: backing off 1s; 1s left")
     await lane.close()
