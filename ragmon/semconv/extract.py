@@ -39,7 +39,9 @@ Choices the design leaves open, made here:
   agent's step (a call that asked for a tool and whose text, announcing the call, a later call is given
   in its history): the last to end, unless given only
   documents an earlier call was given. Such a later call quoting an earlier
-  call's output works on it (a grader) and does not answer; of such calls that quote none, the end
+  call's output works on it (a grader) and does not answer; one given only some of an earlier call's
+  documents, asked once it ended, answers from its choice (a model that re-ranked them); of the calls
+  left that quote none, the end
   order tells nothing (a relevance check, a title or follow-up questions may come before, after or
   beside the answer), so a call that stated something answers over one that wrote a label of a word
   or two or only questions, and two left that wrote different text make the trace an error naming
@@ -682,6 +684,13 @@ _PROBE = 256
 short), and of a numbered source matched to a document. With `_PROBED_DOCUMENTS` and `_PROBED_CALLS` they
 bound what extraction searches: 900 calls of 100 KB prompts and 100 documents had taken 10 s, on the
 sidecar's event loop."""
+_OUTPUT_ATTRIBUTES = (openinference.OUTPUT_VALUE, openinference.OUTPUT_MESSAGES, openinference.CHOICES,
+                      genai.OUTPUT_MESSAGES, genai.LEGACY_COMPLETION, openllmetry.ENTITY_OUTPUT)
+"""How the names of the attributes holding a model call's output start, in every convention read
+(`gen_ai.completion` starts OpenLLMetry's indexed `gen_ai.completion.<i>.*` too): each records inputs
+apart from outputs."""
+_OUTPUT_EVENTS = frozenset({genai.CHOICE_EVENT, genai.LEGACY_COMPLETION_EVENT})
+"""Span events holding a model call's output (GenAI's choice events; the v1.26 completion event)."""
 _WORDS = 64
 """Characters of a document's whitespace-squeezed start that show it in a model's input, for `_shown`."""
 _SCANNED = 65_536
@@ -712,7 +721,9 @@ def _answering_call(view: _View, texts: list[str]) -> tuple[list[Span], list[Spa
     in (one clock 20 s ahead turned answered traces into errors). A call that asked for a tool and whose
     text a later call is given is an agent's step (`_stepped`), never the answer, and the later call is
     no grader of it; nor is a call inside a tool the answer, the tool's own (a query engine an agent
-    called, answering the agent).
+    called, answering the agent). A later call given some of a round call's documents, not all, and
+    asked once that call ended, was given its choice (`_chose`: a model ranking or grading them records
+    no span of its own) and answers in its place.
 
     Of the calls of the last round, the order they ended in tells nothing: a relevance check or a
     router is asked before the answer, a title, a summary for a log or follow-up questions after it,
@@ -736,7 +747,7 @@ def _answering_call(view: _View, texts: list[str]) -> tuple[list[Span], list[Spa
     in_tools = view.under_role(_TOOLS)
     calls = [call for call in calls if call[-1].span_id not in in_tools]
     calls.sort(key=lambda c: (c[-1].end_time_unix_nano, c[-1].start_time_unix_nano))
-    round_calls: list[list[Span]] = []
+    round_calls: list[tuple[list[Span], set[int]]] = []
     round_shown: set[int] = set()
     for call in calls[-_PROBED_CALLS:]:
         given = view.given(call)
@@ -745,17 +756,29 @@ def _answering_call(view: _View, texts: list[str]) -> tuple[list[Span], list[Spa
             continue
         # A round call that asked for a tool, whose text this call is given, was an agent's step, its text
         # this call's history, not an answer it works on: this call answers in its place.
-        round_calls = [earlier for earlier in round_calls if not _stepped(earlier, given)]
+        round_calls = [(earlier, seen) for earlier, seen in round_calls if not _stepped(earlier, given)]
         if not round_calls or not shown <= round_shown:
-            round_calls, round_shown = [call], shown
+            round_calls, round_shown = [(call, shown)], shown
             continue
-        outputs = [output for earlier in round_calls if (output := _output(earlier)) is not None]
+        outputs = [output for earlier, _ in round_calls if (output := _output(earlier)) is not None]
         if (_failed(call) and outputs) or any(_quotes(given, output) for output in outputs):
             continue
-        round_calls.append(call)
+        round_calls = [(earlier, seen) for earlier, seen in round_calls
+                       if not _chose(earlier, seen, call, shown)]
+        round_calls.append((call, shown))
     if not round_calls:
         return view.last_llm_call(), None
-    return _chosen(round_calls)
+    return _chosen([call for call, _ in round_calls])
+
+
+def _chose(earlier: list[Span], seen: set[int], call: list[Span], shown: set[int]) -> bool:
+    """Whether `earlier` chose the documents `call` was given, as a model that re-ranks or filters them
+    does with no span of its own: it was given more of them (`seen`, a strict superset of `shown`), and
+    had ended when `call` started, so that its choice could be what `call` was given. Read as two calls
+    given the same documents, an app with no chain span that asks a model to rank its documents and then
+    answers from the best had its every trace refused. Side by side (the answer from the top document
+    beside a summary of them all), nothing says which the user got."""
+    return shown < seen and earlier[-1].end_time_unix_nano <= call[-1].start_time_unix_nano
 
 
 def _chosen(calls: list[list[Span]]) -> tuple[list[Span], list[Span] | None]:
@@ -831,11 +854,12 @@ def _shown_to(view: _View, calls: list[list[Span]], contexts: tuple[Context, ...
     probed, or when the app's attribute length limit shows (`_View.cuts`) at the length of one of the
     calls' values (a prompt cut short lists only its first documents). A document is shown by its start,
     or its first words, as a text splitter cuts and re-joins them (LlamaIndex's citation chunks are
-    shorter than `_PROBE`). Looked for in the calls' raw attribute values first: decoding every call's
-    input for each trace had cost 40% more instructions an extraction, and a prompt that shows the
-    documents mostly holds them as they are. `texts` are the documents' starts (`_document_texts`)."""
+    shorter than `_PROBE`). Looked for in the calls' inputs only (`_raw_inputs`, `_given`), in their raw
+    attribute values first: decoding every call's input for each trace had cost 40% more instructions an
+    extraction, and a prompt that shows the documents mostly holds them as they are. `texts` are the
+    documents' starts (`_document_texts`)."""
     probes = set(texts)
-    values = [value for call in calls for value in _raw_strings(call)]
+    values = [value for call in calls for value in _raw_inputs(call)]
     raw = "\n".join(values)
     unseen = {start for start in probes if start not in raw}
     if not unseen or view.cuts({len(value) for value in values}):
@@ -1241,15 +1265,23 @@ def _source_blocks(llm_call: list[Span]) -> dict[int, list[str]]:
 
 
 def _mentions(call: list[Span], text: str) -> bool:
-    """Whether a raw string value of the call's spans holds `text`."""
-    return any(text in value for value in _raw_strings(call))
+    """Whether a raw string value of the call's input holds `text`."""
+    return any(text in value for value in _raw_inputs(call))
 
 
-def _raw_strings(call: list[Span]) -> list[str]:
-    """The string values of the call's spans, attributes and event attributes, as sent."""
-    values = [span.attributes.values() for span in call]
-    values += [event.attributes.values() for span in call for event in span.events]
-    return [value for group in values for value in group if isinstance(value, str)]
+def _raw_inputs(call: list[Span]) -> list[str]:
+    """The string values of the call's spans, attributes and event attributes, as sent, but for those
+    recording its output (`_OUTPUT_ATTRIBUTES`, `_OUTPUT_EVENTS`): an answer quoting the start of a
+    document no model was given had made that document shown, and support of the answer quoting it."""
+    values = [value for span in call for value in _input_values(span.attributes)]
+    values += [value for span in call for event in span.events if event.name not in _OUTPUT_EVENTS
+               for value in _input_values(event.attributes)]
+    return values
+
+
+def _input_values(attributes: Mapping[str, Any]) -> list[str]:
+    return [value for name, value in attributes.items()
+            if isinstance(value, str) and not name.startswith(_OUTPUT_ATTRIBUTES)]
 
 
 def _source(blocks: list[str], contexts: tuple[Context, ...], texts: list[str]) -> str | None:

@@ -1,24 +1,32 @@
 """Real RAG pipelines that call a model more than once, under the real OpenInference instrumentors: a
 model that re-ranks or grades the retrieved documents before another answers from the ones it kept. The
-documents judged are the ones the answering call was given, not every one some call was shown."""
+documents judged are the ones the answering call was given, not every one some call was shown, nor one
+only its answer quotes; and with no chain span, the call given the ranking's choice is the answering one."""
 
 from __future__ import annotations
 
+import json
+from collections.abc import Callable
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from instrumented_apps import LANGCHAIN_CORPUS, QUESTION, RagChain, ScriptedLLM
+import pytest
+from instrumented_apps import LANGCHAIN_CORPUS, QUESTION, RagChain, ScriptedLLM, langchain_contexts
 from langchain_core.documents import Document as LangChainDocument
-from langchain_core.language_models.fake_chat_models import FakeListChatModel
+from langchain_core.language_models.fake_chat_models import FakeListChatModel, GenericFakeChatModel
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
 from langchain_core.output_parsers import StrOutputParser
 from langchain_core.prompts import ChatPromptTemplate
-from langchain_core.runnables import RunnableLambda
+from langchain_core.runnables import RunnableLambda, RunnablePassthrough
 from llama_index.core import Document, VectorStoreIndex
 from llama_index.core.embeddings import MockEmbedding
 from llama_index.core.postprocessor import LLMRerank
+from opentelemetry.trace import Span, SpanKind
 
-from ragmon import Example, LexicalJudge
+from ragmon import Context, Example, LexicalJudge
 from ragmon.evaluation import evaluate_example
-from ragmon.semconv.extract import extract
+from ragmon.semconv.extract import ExtractionError, extract
+from ragmon.traces import Trace
 
 if TYPE_CHECKING:
     from semconv.conftest import Recorder
@@ -101,3 +109,188 @@ def test_documents_a_grader_call_rejected_are_no_support(langchain: Recorder) ->
         (relevant, LANGCHAIN_CORPUS[relevant])]
     assert example.question == QUESTION
     assert example.answer == "You have 30 days from delivery to ask for a refund."
+
+
+# --- no chain span: the handler asks a model to rank the documents, then another to answer -----------
+
+RANK = "Rank the documents by relevance to the question: reply with their numbers, most relevant first."
+ANSWER_FROM = "Answer from the context only."
+SUPPORT_ANSWER = "You can reach support by chat at any hour of the day."
+
+
+def _prompt(instruction: str, documents: list[LangChainDocument]) -> list[BaseMessage]:
+    numbered = "\n".join(f"{n}. {doc.page_content}" for n, doc in enumerate(documents, 1))
+    return [SystemMessage(f"{instruction}\n{numbered}"), HumanMessage(QUESTION)]
+
+
+def _rank_then_answer(recorder: Recorder, ranking: str, keep: int) -> list[LangChainDocument]:
+    """An app's handler under its HTTP server span, with no chain span: it retrieves three documents, asks
+    a model to rank them (the reply `ranking`, numbers most relevant first) and another to answer from the
+    first `keep` of that order. The retrieved documents, in their retrieved order."""
+    retriever = RagChain().retriever
+    with recorder.tracer.start_as_current_span("POST /ask", kind=SpanKind.SERVER):
+        documents = retriever.invoke(QUESTION)
+        reply = FakeListChatModel(responses=[ranking]).invoke(_prompt(RANK, documents))
+        order = [documents[int(number) - 1] for number in str(reply.content).split(", ")]
+        FakeListChatModel(responses=[SUPPORT_ANSWER]).invoke(_prompt(ANSWER_FROM, order[:keep]))
+    return documents
+
+
+def _model_span_ids(recorder: Recorder) -> list[str]:
+    """The ids of the model calls' spans, in the order they started."""
+    spans = sorted((span for span in recorder.exporter.get_finished_spans()
+                    if (span.attributes or {}).get("openinference.span.kind") == "LLM"),
+                   key=lambda span: span.start_time or 0)
+    return [format(span.context.span_id, "016x") for span in spans]
+
+
+def test_without_a_chain_the_call_given_the_ranking_calls_choice_answers(langchain: Recorder) -> None:
+    # The ranking call was given all three documents and wrote "2, 3, 1", a statement of three words; the
+    # answering call, asked after it ended, was given only the second document retrieved. Read as two
+    # calls given the same documents, every such trace was refused as an error.
+    documents = _rank_then_answer(langchain, "2, 3, 1", keep=1)
+
+    example = extract(langchain.trace())
+
+    assert example is not None
+    assert len(documents) == 3
+    assert example.answer == SUPPORT_ANSWER
+    assert example.question == QUESTION
+    assert example.contexts == langchain_contexts(documents[1:2])
+
+
+def test_a_ranking_that_keeps_every_document_leaves_two_calls_nothing_tells_apart(
+        langchain: Recorder) -> None:
+    # Must not change: the answering call was given the same three documents as the ranking call, only
+    # reordered, and neither was given the other's output: which wrote what the user got is unknown.
+    _rank_then_answer(langchain, "2, 3, 1", keep=3)
+    ranking, answering = _model_span_ids(langchain)
+
+    with pytest.raises(ExtractionError, match="two model calls given the same documents") as raised:
+        extract(langchain.trace())
+
+    assert f"(span id {ranking})" in str(raised.value)
+    assert f"(span id {answering})" in str(raised.value)
+
+
+def test_a_call_given_some_of_the_documents_beside_one_given_all_is_no_choice(langchain: Recorder) -> None:
+    # The same two calls, the second started before the first ended (an app asking at once for the answer
+    # from the top document and for a summary of them all): the first cannot have chosen what the second
+    # was given, and which the user got is unknown.
+    _rank_then_answer(langchain, "2, 3, 1", keep=1)
+    ranking, answering = _model_span_ids(langchain)
+    trace = langchain.trace()
+    ranking_end = next(span.end_time_unix_nano for span in trace.spans if span.span_id == ranking)
+    side_by_side = Trace(trace.trace_id, tuple(
+        replace(span, start_time_unix_nano=ranking_end - 1) if span.span_id == answering else span
+        for span in trace.spans))
+
+    with pytest.raises(ExtractionError, match="two model calls given the same documents") as raised:
+        extract(side_by_side)
+
+    assert f"(span id {ranking})" in str(raised.value)
+    assert f"(span id {answering})" in str(raised.value)
+
+
+# --- an answer quoting a document the model was not given --------------------------------------------
+
+
+def test_an_answer_quoting_a_dropped_document_does_not_make_it_support(langchain: Recorder) -> None:
+    # A plain function keeps the top document of three; the model's answer adds a sentence that only a
+    # dropped document states, word for word from its start. The model was never given it: the answer
+    # quoting it is no sign it was, and that sentence is unsupported (1 of 2 claims). GenericFakeChatModel,
+    # as FakeListChatModel records its scripted replies in its invocation parameters, which no real model
+    # does.
+    retriever = RagChain().retriever
+    documents = retriever.invoke(QUESTION)
+    top, dropped = documents[0], documents[2]
+    answer = f"{top.page_content} {dropped.page_content}"
+    prompt = ChatPromptTemplate.from_messages([("system", f"{ANSWER_FROM}\n{{context}}"),
+                                               ("human", "{question}")])
+    keep_top = RunnableLambda(lambda docs: docs[0].page_content, name="keep_top")
+    model = GenericFakeChatModel(messages=iter([AIMessage(answer)]))
+    chain = ({"context": retriever | keep_top, "question": RunnablePassthrough()}
+             | prompt | model | StrOutputParser())
+    langchain.exporter.clear()
+    chain.invoke(QUESTION)
+
+    example = extract(langchain.trace())
+
+    assert example is not None
+    assert example.answer == answer
+    assert example.contexts == langchain_contexts([top])
+    assert _groundedness(example) == 0.5
+
+
+def _parts(role: str, text: str) -> str:
+    return json.dumps([{"role": role, "parts": [{"type": "text", "content": text}]}])
+
+
+def _record_v1_37(span: Span, prompt: str, answer: str) -> None:
+    span.set_attributes({"gen_ai.input.messages": _parts("user", prompt),
+                         "gen_ai.output.messages": _parts("assistant", answer)})
+
+
+def _record_details_event(span: Span, prompt: str, answer: str) -> None:
+    span.add_event("gen_ai.client.inference.operation.details", {
+        "gen_ai.input.messages": _parts("user", prompt),
+        "gen_ai.output.messages": _parts("assistant", answer)})
+
+
+def _record_indexed(span: Span, prompt: str, answer: str) -> None:
+    span.set_attributes({"gen_ai.prompt.0.role": "user", "gen_ai.prompt.0.content": prompt,
+                         "gen_ai.completion.0.role": "assistant", "gen_ai.completion.0.content": answer})
+
+
+def _record_message_events(span: Span, prompt: str, answer: str) -> None:
+    span.add_event("gen_ai.user.message", {"gen_ai.event.content": json.dumps(
+        {"role": "user", "content": prompt})})
+    span.add_event("gen_ai.choice", {"gen_ai.event.content": json.dumps(
+        {"finish_reason": "stop", "index": 0, "message": {"content": answer}})})
+
+
+def _record_content_events(span: Span, prompt: str, answer: str) -> None:
+    span.set_attribute("gen_ai.completion", answer)  # OpenLIT sets it on the span too
+    span.add_event("gen_ai.content.prompt", {"gen_ai.prompt": json.dumps(
+        [{"role": "user", "content": prompt}])})
+    span.add_event("gen_ai.content.completion", {"gen_ai.completion": answer})
+
+
+def _record_task(span: Span, prompt: str, answer: str) -> None:
+    span.set_attributes({"llm.request.type": "chat", "traceloop.entity.input": json.dumps(prompt),
+                         "traceloop.entity.output": json.dumps(answer)})
+
+
+def _record_completion_choices(span: Span, prompt: str, answer: str) -> None:
+    span.set_attributes({"openinference.span.kind": "LLM", "input.value": prompt,
+                         "llm.choices.0.completion.text": answer})
+
+
+@pytest.mark.parametrize("record", [_record_v1_37, _record_details_event, _record_indexed,
+                                    _record_message_events, _record_content_events, _record_task,
+                                    _record_completion_choices],
+                         ids=["v1.37 attributes", "v1.37 details event", "indexed (OpenLLMetry)",
+                              "v1.28 message events", "v1.26 content events (OpenLIT)",
+                              "OpenLLMetry entity output", "OpenInference completion choices"])
+def test_an_answer_quoting_a_dropped_document_in_each_form(
+        recorder: Recorder, record: Callable[[Span, str, str], None]) -> None:
+    # The same app recording its own spans: a GenAI retrieval of three documents, a chat call given the
+    # first only, its output quoting the third word for word; each form keeps the output apart from the
+    # input.
+    top, dropped = LANGCHAIN_CORPUS["kb-warranty"], LANGCHAIN_CORPUS["kb-shipping"]
+    documents = [{"id": doc_id, "content": LANGCHAIN_CORPUS[doc_id]}
+                 for doc_id in ("kb-warranty", "kb-support", "kb-shipping")]
+    with recorder.tracer.start_as_current_span("POST /ask", kind=SpanKind.SERVER):
+        with recorder.tracer.start_as_current_span("retrieval kb", kind=SpanKind.CLIENT) as span:
+            span.set_attributes({"gen_ai.operation.name": "retrieval",
+                                 "gen_ai.retrieval.query.text": QUESTION,
+                                 "gen_ai.retrieval.documents": json.dumps(documents)})
+        with recorder.tracer.start_as_current_span("chat gpt-4o", kind=SpanKind.CLIENT) as span:
+            span.set_attribute("gen_ai.operation.name", "chat")
+            record(span, f"{ANSWER_FROM}\n{top}\nQuestion: {QUESTION}", f"{top} {dropped}")
+
+    example = extract(recorder.trace())
+
+    assert example is not None
+    assert example.answer == f"{top} {dropped}"
+    assert example.contexts == (Context("kb-warranty", top),)
