@@ -299,8 +299,8 @@ class ClaudeLane:
         if reservation is not None and usage is not None and cost > reservation.usd:
             self._warn("over_reservation", (
                 f"Claude judge: example {example.id!r} billed ${cost:.4f}, more than the "
-                f"${reservation.usd:.4f} reserved for it: the API reported {usage.input_tokens:,} input and "
-                f"{usage.output_tokens:,} output tokens, past the {reservation.input_tokens:,} and "
+                f"${reservation.usd:.4f} reserved for it: the API billed as many as {usage.input_tokens:,} "
+                f"input and {usage.output_tokens:,} output tokens, past the {reservation.input_tokens:,} and "
                 f"{reservation.output_tokens:,} reserved (every attempt's bound)"))
         budget = self.budget
         if budget.spent > budget.usd_per_day:

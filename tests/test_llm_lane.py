@@ -626,8 +626,8 @@ async def test_a_bill_past_its_reservation_or_the_cap_is_warned_about(
     assert lane.budget.spent == pytest.approx(3 * 1.0005)
     lines = [r.getMessage() for r in caplog.records if r.name == "ragmon.llm_lane"]
     assert lines[0] == (f"Claude judge: example 'ex-0' billed $1.0005, more than the ${reserved:.4f} "
-                        f"reserved for it: the API reported 1,000,000 input and 100 output tokens, past the "
-                        f"{bound.input_tokens:,} and 350 reserved (every attempt's bound)")
+                        f"reserved for it: the API billed as many as 1,000,000 input and 100 output tokens, "
+                        f"past the {bound.input_tokens:,} and 350 reserved (every attempt's bound)")
     assert lines[1] == ("Claude judge: $3.0015 spent today, past --llm-budget-usd-per-day 2.5 (example "
                         "'ex-2' billed $1.0005); no further call is made before the UTC day ends")
     assert lines[2].startswith("Claude judge over_budget: example 'ex-3'")

@@ -70,6 +70,7 @@ import weakref
 from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass, replace
+from fractions import Fraction
 from numbers import Integral, Real
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -135,15 +136,32 @@ KNOWN_PRICES_USD_PER_MTOK: Mapping[str, tuple[float, float]] = {
     "claude-fable-5-1": (10.0, 50.0),
 }
 
+CACHE_WRITE_5M = Fraction(5, 4)
+"""A token written to a 5-minute prompt cache, in base input tokens; `CACHE_WRITE_1H` one written to a 1-hour
+cache, `CACHE_READ` one read from either (https://platform.claude.com/docs/en/about-claude/pricing). The judge
+asks for no caching, but a gateway in between may add it, and the reply bills it: counted at the base rate,
+writes had cost up to half as much as billed, and reads ten times as much."""
+CACHE_WRITE_1H = Fraction(2)
+CACHE_READ = Fraction(1, 10)
+
+GEO_SURCHARGES: Mapping[str | None, Fraction] = {
+    None: Fraction(1), "global": Fraction(1), "not_available": Fraction(1), "us": Fraction(11, 10)}
+"""What every token of a reply costs, by the `inference_geo` it ran in (its `usage` says which,
+https://platform.claude.com/docs/en/manage-claude/data-residency): US-only inference is billed at 1.1x
+(https://docs.aws.amazon.com/claude-platform/latest/userguide/data-residency.html); models without the
+parameter say `not_available`. A geography not listed has a price ragmon does not know (`_unpriced`)."""
+
 
 @dataclass(frozen=True, slots=True)
 class Usage:
     """What one judging billed; `calls` counts billed replies (0 when every verdict came from the cache).
 
     `unanswered` counts attempts sent that got no reply (timed out, or the connection was cut) or one whose
-    bill could not be read: the API may have run each to completion and billed it, for an amount nobody
-    reported, so a budget counts each at its worst case.
-    Input tokens include those written to and read from a prompt cache, which the API bills too.
+    bill could not be read (no usage, or a price ragmon does not know): the API may have run each to
+    completion and billed it, for an amount nobody reported, so a budget counts each at its worst case.
+    Tokens are counted as billed, at the model's base input and output prices (`_usage`): a token written to
+    a prompt cache is up to 2 input tokens, one read from it a tenth of one, and US-only inference adds a
+    tenth to each; a budget and `ragmon calibrate` price them with `Prices.cost` like any other.
     """
 
     input_tokens: int = 0
@@ -390,6 +408,10 @@ def _plus(spent: Usage, more: Usage) -> Usage:
 
 
 def _usage(message: Any, unanswered: int) -> Usage | None:
+    """What a reply billed, in tokens at the base prices, rounded up (a budget must never count low); None
+    when its counts cannot be read. A reply that ran somewhere or somehow whose price ragmon does not know
+    (`_unpriced`) is counted at the base prices and, besides, as one more attempt unanswered, at its worst
+    case: its verdicts stand, a budget errs high, and calibrate's figures are a floor, marked as one."""
     usage = getattr(message, "usage", None)
     inputs = _count(getattr(usage, "input_tokens", None))
     outputs = _count(getattr(usage, "output_tokens", None))
@@ -397,7 +419,31 @@ def _usage(message: Any, unanswered: int) -> Usage | None:
     read = _count(getattr(usage, "cache_read_input_tokens", None) or 0)
     if inputs is None or outputs is None or written is None or read is None:
         return None
-    return Usage(inputs + written + read, outputs, 1, unanswered)
+    unpriced = _unpriced(usage) is not None
+    surcharge = Fraction(1) if unpriced else GEO_SURCHARGES[getattr(usage, "inference_geo", None)]
+    billed = inputs + _cache_writes(usage, written) + CACHE_READ * read
+    return Usage(math.ceil(surcharge * billed), math.ceil(surcharge * outputs), 1, unanswered + int(unpriced))
+
+
+def _cache_writes(usage: Any, written: int) -> Fraction:
+    """Tokens written to a prompt cache, in base input tokens: those `cache_creation` gives a lifetime at its
+    rate, the rest of `written` (a gateway reporting the total alone, or a breakdown that cannot be read)
+    at the dearer, the 1-hour rate."""
+    split = getattr(usage, "cache_creation", None)
+    short = _count(getattr(split, "ephemeral_5m_input_tokens", None)) or 0
+    long = _count(getattr(split, "ephemeral_1h_input_tokens", None)) or 0
+    return CACHE_WRITE_5M * short + CACHE_WRITE_1H * (long + max(0, written - short - long))
+
+
+def _unpriced(usage: Any) -> str | None:
+    """What a reply says it ran at whose price ragmon does not know, None if nothing: a geography not in
+    `GEO_SURCHARGES`, or fast mode, billed at a multiple of the standard price that differs by model
+    (https://platform.claude.com/docs/en/build-with-claude/fast-mode)."""
+    geo = getattr(usage, "inference_geo", None)
+    if not isinstance(geo, str | None) or geo not in GEO_SURCHARGES:
+        return f"inference_geo {_quoted(geo)}"
+    speed = getattr(usage, "speed", None)
+    return None if speed in (None, "standard") else f"speed {_quoted(speed)}"
 
 
 def _count(value: Any) -> int | None:
@@ -903,6 +949,7 @@ class ClaudeJudge:
         finalizer = weakref.finalize(self, _close_loop_thread, self._loop_thread, self._clients)
         finalizer.atexit = False
         self._flights = _Flights()
+        self._unpriced_said = False
 
     def __repr__(self) -> str:
         # What it judges with, to tell judges apart in a notebook; never the credentials.
@@ -1183,6 +1230,7 @@ class ClaudeJudge:
         caller that waited for the call is not billed for it again."""
         reported = _usage(message, attempts.unanswered)
         usage = reported if reported is not None else self._unreadable(attempts)
+        self._warn_unpriced(message)
         try:
             if reported is None:
                 raise ClaudeJudgeError("reply carries no token usage")
@@ -1201,6 +1249,17 @@ class ClaudeJudge:
                 "model": self.model, "prompt_version": PROMPT_VERSION}, on_disk=not overridden)
             verdicts.append(verdict)
         return verdicts, usage
+
+    def _warn_unpriced(self, message: Any) -> None:
+        """Once a judge (not once a call, which a sidecar makes all day): a budget spent at the worst case of
+        every call, or calibrate's cost marked `>=`, would otherwise say nothing of why."""
+        what = _unpriced(getattr(message, "usage", None))
+        if what is None or self._unpriced_said:
+            return
+        self._unpriced_said = True
+        log.warning("Claude judge: a reply ran at %s, whose price ragmon does not know: each such reply "
+                    "counts at the base prices plus the worst case of an attempt, as a bill nobody reported "
+                    "(calibrate marks its tokens and cost as at least)", what)
 
     @staticmethod
     def _finish(plan: _Plan, parsed: Sequence[ClaimVerdict]) -> tuple[ClaimVerdict, ...]:
