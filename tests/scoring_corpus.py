@@ -16,11 +16,13 @@ import json
 import random
 import sys
 import unicodedata
+from collections.abc import Iterable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from ragmon import Context, Example, LexicalJudge, datasets
-from ragmon.evaluation import evaluate_example
+from ragmon import Context, EvalConfig, Example, LexicalJudge, datasets
+from ragmon.evaluation import aggregate_results, evaluate_example
 from ragmon.model import ExampleResult
 
 TESTS = Path(__file__).parent
@@ -121,42 +123,101 @@ def outcome(result: ExampleResult) -> list[Any]:
 
 
 def harvested(files: list[Path] = PINNED) -> list[Example]:
-    """The cases the scoring tests pin, read from their source: every tuple or call of two or more strings
-    is a page and the texts beside it, each scored against it both ways round (a test writes them in either
-    order), and every string of a dozen characters or more an answer alone, which tests how it is cut into
-    claims. A change that moves how ragmon scores them comes with such a test, which the build before it
-    scores otherwise."""
+    """The cases the scoring tests pin, read from their source: every tuple, list or call of two or more
+    strings is a page and the texts beside it, each scored against it both ways round (a test writes them
+    in either order); a call of one string is paired so with each string its function names
+    (`supported(page)` for an `answer = ...`); and every string of a dozen characters or more is an answer
+    alone, which tests how it is cut into claims. A string is a literal, literals joined with `+`, or a name
+    the module or the function assigns one to; an f-string is not read. A change that moves how ragmon
+    scores them comes with such a test, which the build before it scores otherwise."""
     pairs: dict[tuple[str, str], None] = {}
     alone: dict[str, None] = {}
     for path in files:
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            strings = [item.value for item in _items(node)
-                       if isinstance(item, ast.Constant) and isinstance(item.value, str)]
-            for other in strings[1:] if len(strings) >= 2 else ():
-                pairs.update({(strings[0], other): None, (other, strings[0]): None})
-            if isinstance(node, ast.Constant) and isinstance(node.value, str) and len(node.value) >= 12:
-                alone[node.value] = None
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        module = _assigned(tree.body, {})
+        functions = [node for node in ast.walk(tree)
+                     if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)]
+        for scope in [tree, *functions]:
+            local = _assigned(ast.walk(scope), module) if scope is not tree else {}
+            named = {**module, **local}
+            for node in ast.walk(scope):
+                strings = [text for item in _items(node) if (text := _string(item, named)) is not None]
+                for other in strings[1:]:
+                    pairs.update({(strings[0], other): None, (other, strings[0]): None})
+                for held in local.values() if len(strings) == 1 else ():  # `supported(page)` of `answer`
+                    pairs.update({(strings[0], held): None, (held, strings[0]): None})
+                text = _string(node, named) if not isinstance(node, ast.Name) else None
+                if text is not None and len(text) >= 12:
+                    alone[text] = None
     return [*(Example(f"pinned:{index}", "?", (Context("page", page),), answer)
               for index, (page, answer) in enumerate(pairs)),
             *(Example(f"alone:{index}", "?", (), answer) for index, answer in enumerate(alone))]
 
 
+def _string(node: ast.AST, named: dict[str, str]) -> str | None:
+    """The text `node` spells: a literal, literals joined with `+`, or a name assigned one."""
+    if isinstance(node, ast.Constant):
+        return node.value if isinstance(node.value, str) else None
+    if isinstance(node, ast.Name):
+        return named.get(node.id)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        left, right = _string(node.left, named), _string(node.right, named)
+        return None if left is None or right is None else left + right
+    return None
+
+
+def _assigned(nodes: Iterable[ast.AST], named: dict[str, str]) -> dict[str, str]:
+    """The names these statements assign a string to, and the string."""
+    return {target.id: text for node in nodes if isinstance(node, ast.Assign)
+            for target in node.targets if isinstance(target, ast.Name)
+            if (text := _string(node.value, named)) is not None}
+
+
 def _items(node: ast.AST) -> list[ast.expr]:
-    if isinstance(node, ast.Tuple):
+    if isinstance(node, ast.Tuple | ast.List):
         return node.elts
-    return node.args if isinstance(node, ast.Call) else []
+    if isinstance(node, ast.Call):
+        return [*node.args, *(keyword.value for keyword in node.keywords)]
+    return []
 
 
 def shipped() -> list[Example]:
     """The examples the repo ships that have answers: relevant ids, references and citations, so every
     metric is computed."""
-    return [example for example in datasets.load(sorted(SHIPPED.glob("*.jsonl")))
-            if example.answer is not None]
+    return [replace(example, id=f"shipped:{example.id}")
+            for example in datasets.load(sorted(SHIPPED.glob("*.jsonl"))) if example.answer is not None]
+
+
+def metric_cases() -> list[Example]:
+    """The shipped examples bent where retrieval and citation figures have edges: an id retrieved twice,
+    more relevant ids than any k, none, citations repeated or of no retrieved document, the ranks
+    reversed, no contexts, an empty answer."""
+    found = []
+    for example in shipped():
+        contexts, cited = example.contexts or (), example.citations or ()
+        many = frozenset({c.id for c in contexts} | {f"x{n}" for n in range(12)})
+        bent = {"twice": {"contexts": (*contexts[:1], *contexts)},
+                "many_relevant": {"relevant_ids": many},
+                "none_relevant": {"relevant_ids": frozenset()},
+                "cited_twice": {"citations": (*cited, *cited, "not-retrieved")},
+                "reversed": {"contexts": tuple(reversed(contexts))},
+                "no_contexts": {"contexts": None},
+                "empty_answer": {"answer": ""}}
+        found += [replace(example, id=f"metrics:{name}:{example.id}", **changes)
+                  for name, changes in bent.items()]
+    return found
 
 
 def every_example() -> list[Example]:
     """All of the above: what tests/test_rules.py scores."""
-    return [*examples(), *other_corpora(), *harvested(), *shipped()]
+    return [*examples(), *other_corpora(), *harvested(), *shipped(), *metric_cases()]
+
+
+SETTINGS: tuple[tuple[int | None, float | None], ...] = ((None, None), (1, None), (3, 0.4), (10, 0.8))
+"""(k, lexical threshold), None for the default (EvalConfig's k, LexicalJudge's threshold, which a change
+moves every user's figures with): every example is scored at the first, the defaults; the shipped and
+metric cases at each."""
+VARIED = ("shipped:", "metrics:")
 
 
 def figures(result: ExampleResult) -> list[Any]:
@@ -169,14 +230,34 @@ def figures(result: ExampleResult) -> list[Any]:
 
 
 def scored(examples: list[Example]) -> dict[str, Any]:
-    """Each example's `figures`, by id; the error's type where scoring it failed, which another build may
-    not."""
-    judge, found = LexicalJudge(), {}
-    for example in examples:
-        try:
-            found[example.id] = figures(evaluate_example(example, judge, 5))
-        except Exception as exc:  # an outcome to compare like any other
-            found[example.id] = f"error: {type(exc).__name__}"
+    """Each example's `figures` at each of its SETTINGS, by id (with the setting past the defaults); the
+    error's type where scoring it failed, which another build may not. Then the aggregates (means, counts,
+    bootstrap intervals) of the shipped and metric cases and of the first 2,000 examples, at two
+    confidences."""
+    found: dict[str, Any] = {}
+    results = []
+    for k, threshold in SETTINGS:
+        judge = LexicalJudge() if threshold is None else LexicalJudge(threshold)
+        default = (k, threshold) == SETTINGS[0]
+        for example in examples:
+            if not default and not example.id.startswith(VARIED):
+                continue
+            key = example.id if default else f"{example.id}@k={k},threshold={threshold}"
+            try:
+                result = evaluate_example(example, judge, EvalConfig().k if k is None else k)
+            except Exception as exc:  # an outcome to compare like any other
+                found[key] = f"error: {type(exc).__name__}"
+                continue
+            found[key] = figures(result)
+            if default:
+                results.append(result)
+    for name, subset in (("varied", [r for r in results if r.example.id.startswith(VARIED)]),
+                         ("first", results[:2000])):
+        for confidence in (0.95, 0.9):
+            found[f"aggregates:{name}@{confidence}"] = {
+                metric: [None if a.mean is None else round(a.mean, 12), a.n,
+                         None if a.ci is None else [round(bound, 12) for bound in a.ci]]
+                for metric, a in aggregate_results(subset, EvalConfig(confidence=confidence)).items()}
     return found
 
 
