@@ -19,7 +19,7 @@ none of the first round of questions is not asked the rest. Until the build has 
 up to `start_wait`, what a build still starting gives (a refused or dropped connection, 429, 502-504, 521-523)
 is asked again without counting as a retry.
 
-The URL is shown in messages as `shown_url` gives it, without its secrets.
+The URL is shown in messages as `shown_target` gives it, without its secrets.
 """
 
 from __future__ import annotations
@@ -92,7 +92,7 @@ and a CI job's, for the receiver's own 30 s bound on a body."""
 @dataclass(frozen=True, slots=True)
 class Target:
     url: str = dataclass_field(repr=False)
-    """May hold a key (basic auth, a query `?code=`): shown only through `shown_url`."""
+    """May hold a key (basic auth, a query `?code=`): shown only through `shown_target`."""
     field: str = "question"
     concurrency: int = 4
     timeout: float = 30.0
@@ -134,7 +134,7 @@ class Target:
 
 
 def _check_url(target: str) -> None:
-    """An InputError, naming the URL as `shown_url` shows it, for a --target no build can be asked at."""
+    """An InputError, naming the URL as `shown_target` shows it, for a --target no build can be asked at."""
     try:
         url = urlsplit(target)
     except ValueError:  # an unclosed [IPv6] bracket
@@ -142,14 +142,14 @@ def _check_url(target: str) -> None:
     web = url.scheme in ("http", "https")
     if web and target.count("@") > url.netloc.count("@"):
         # `http://ci:1234/x@build/ask` asks host ci, port 1234, and an error naming them shows the password
-        raise InputError(f"--target {shown_url(target)!r} holds an '@' after its host, so where its "
+        raise InputError(f"--target {shown_target(target)!r} holds an '@' after its host, so where its "
                          f"credentials end is ambiguous: percent-encode a '/', '?' or '#' in the password "
                          f"(%2F, %3F, %23) and an '@' in the path or query (%40)")
     if not (web and url.hostname and _port_valid(url)):
         raise InputError(f"--target must be an http:// or https:// URL with a valid host and port, "
-                         f"got {shown_url(target)!r}")
+                         f"got {shown_target(target)!r}")
     if not _resolvable(url.hostname):
-        raise InputError(f"--target {shown_url(target)!r} names a host that cannot be looked up: a "
+        raise InputError(f"--target {shown_target(target)!r} names a host that cannot be looked up: a "
                          f"part of it between dots is empty or longer than 63 characters (a variable "
                          f"left empty in the URL?)")
 
@@ -180,22 +180,86 @@ def shown_url(url: str) -> str:
     fragment) masked: `http://user:***@host/ask?api_key=***`. A --target often carries a key there (basic
     auth, an Azure Functions `?code=`), set as a CI secret, and the messages reach the CI log and every
     report, which CI publishes. A user name without a password is masked too: it is the key itself
-    (`https://TOKEN@host`). Read without urllib, which raises on some malformed URLs: a URL refused as
-    malformed is shown as well. The userinfo runs to the last `@`: a password holding a `/`, `?` or `#`
-    unencoded (a generated one) was shown whole, as the path, query or fragment it seemed to begin."""
+    (`https://TOKEN@host`). The parts are where urllib finds them, read without urllib, which raises on
+    some malformed URLs: a URL refused as malformed is shown as well. So a URL the build sent (a redirect's
+    `Location`) is shown with its host: read to its last `@`, an SSO page's `?login_hint=ci@corp.com` made
+    it `https://***@corp.com`."""
+    return _masked(url, _secrets(url, to_last_at=False))
+
+
+def shown_target(url: str) -> str:
+    """The user's --target as messages show it: masked as `shown_url` masks it, and as it reads when its
+    userinfo runs to the last `@`, whichever hides more of each character. A password holding an unencoded
+    `/`, `?` or `#` (a generated one) was shown whole, as the path, query or fragment it seemed to begin;
+    and read to the last `@` alone, an `@` in a query value (`?code=KEY&user=ci@corp.com`) made the key the
+    user name shown."""
+    return _masked(url, _secrets(url, to_last_at=False) + _secrets(url, to_last_at=True))
+
+
+def _secrets(url: str, *, to_last_at: bool) -> list[tuple[int, int]]:
+    """The spans of `url` to mask in one reading of it: its userinfo ending at the last `@` before the
+    first `/`, `?` or `#` (urllib's), or at the last `@` of all (`to_last_at`); then the query values and
+    the fragment after it."""
     scheme = _SCHEME.match(url)
-    rest = url[scheme.end():] if scheme else url  # no scheme: a host, or user:password@host, to begin with
-    userinfo, at, rest = rest.rpartition("@")
-    if at:
-        user, _, password = userinfo.partition(":")
-        userinfo = f"{user}:***@" if password else "***@"
-    rest, hash_sign, _ = rest.partition("#")
-    rest, question_mark, query = rest.partition("?")
-    if question_mark:
-        query = "&".join(f"{name}=***" if equals else "***"
-                         for name, equals, _ in (item.partition("=") for item in query.split("&")))
-    return (f"{scheme.group() if scheme else ''}{userinfo}{rest}{question_mark}{query}"
-            f"{hash_sign}{'***' if hash_sign else ''}")
+    start = scheme.end() if scheme else 0  # no scheme: a host, or user:password@host, to begin with
+    authority_end = len(url) if to_last_at else _first_of(url, "/?#", start)
+    at = url.rfind("@", start, authority_end)
+    if at < 0:
+        return _query_secrets(url, start)
+    return [_userinfo_secret(url, start, at), *_query_secrets(url, at + 1)]
+
+
+def _first_of(text: str, characters: str, start: int) -> int:
+    """Where the first of `characters` in `text` from `start` is; its length when none is."""
+    return min((found for character in characters if (found := text.find(character, start)) >= 0),
+               default=len(text))
+
+
+def _userinfo_secret(url: str, start: int, at: int) -> tuple[int, int]:
+    """The password; the userinfo whole when it has none (the user name is then the key), or when it holds
+    a `/`, `?` or `#`: the part before its first `:` is then as likely a host, path and query as a user."""
+    userinfo = url[start:at]
+    user, colon, password = userinfo.partition(":")
+    if not password or any(delimiter in userinfo for delimiter in "/?#"):
+        return start, at
+    return start + len(user) + len(colon), at
+
+
+def _query_secrets(url: str, start: int) -> list[tuple[int, int]]:
+    """The spans of every query value (an item without `=`, whole) and of the fragment after `start`."""
+    hash_sign = url.find("#", start)
+    end = len(url) if hash_sign < 0 else hash_sign
+    spans = [] if hash_sign < 0 else [(hash_sign + 1, len(url))]
+    question_mark = url.find("?", start, end)
+    if question_mark < 0:
+        return spans
+    position = question_mark + 1
+    for item in url[position:end].split("&"):
+        equals = item.find("=")
+        spans.append((position + equals + 1 if equals >= 0 else position, position + len(item)))
+        position += len(item) + 1
+    return spans
+
+
+def _masked(url: str, spans: list[tuple[int, int]]) -> str:
+    """`url` with each run of characters the `spans` cover (an empty one too) shown as `***`."""
+    shown: list[str] = []
+    position = 0
+    for start, end in _merged(spans):
+        shown += [url[position:start], "***"]
+        position = end
+    return "".join(shown) + url[position:]
+
+
+def _merged(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The spans in order, those that overlap or touch made one."""
+    merged: list[tuple[int, int]] = []
+    for start, end in sorted(spans):
+        if merged and start <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(end, merged[-1][1]))
+        else:
+            merged.append((start, end))
+    return merged
 
 
 _SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://")
@@ -205,8 +269,8 @@ _URL_IN_TEXT = re.compile(_SCHEME.pattern + r"[^\s'\"<>]+")
 
 
 def _urls_shown(text: str) -> str:
-    """`text` with every URL in it as `shown_url` shows it."""
-    return _URL_IN_TEXT.sub(lambda found: shown_url(found.group()), text)
+    """`text` with every URL in it as `shown_target` shows it: the URL aiohttp quotes is the --target's."""
+    return _URL_IN_TEXT.sub(lambda found: shown_target(found.group()), text)
 
 
 _HEADER_NAME = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
@@ -317,14 +381,14 @@ async def _collect(golden: Sequence[Example], target: Target, log: TextIO | None
         _tell(log, f"receiving the target's spans on {endpoint} (OTLP/HTTP: "
                    f"OTEL_EXPORTER_OTLP_ENDPOINT={endpoint})")
         if target.start_wait > 0:
-            _tell(log, f"waiting up to {target.start_wait:g}s for {shown_url(target.url)} to answer its "
+            _tell(log, f"waiting up to {target.start_wait:g}s for {shown_target(target.url)} to answer its "
                        f"first question (--target-start-wait)")
         replies: dict[str, _Reply] = {}
         failed, unasked = await _ask_all(golden, trace_ids, sink, target, progress, replies)
         if failed:
             stopped = f" and {unasked} were not asked, as none was answered" if unasked else ""
             raise RagmonError(f"{len(failed)} of {len(golden)} questions got no answer from "
-                              f"{shown_url(target.url)}"
+                              f"{shown_target(target.url)}"
                               f"{stopped}: {_by_reason(failed)}")
         if (undecoded := _undecoded(golden, replies)) is not None:
             _tell(log, undecoded)
@@ -444,7 +508,7 @@ async def _ask_all(golden: Sequence[Example], trace_ids: dict[str, str], sink: T
     # Bodies are decoded by `_decoded`, not aiohttp: a body its Content-Encoding does not describe (a
     # gateway's, or br without Brotli installed) was a failed request, asked again, though the build had
     # answered; and of an encoding aiohttp cannot decode, even the status was lost.
-    async with aiohttp.ClientSession(connector=connector, auto_decompress=False, trace_configs=[_reuses()],
+    async with aiohttp.ClientSession(connector=connector, auto_decompress=False, trace_configs=[_sending()],
                                      timeout=aiohttp.ClientTimeout(total=target.timeout)) as session:
 
         async def ask(index: int, example: Example) -> str | None:
@@ -529,18 +593,29 @@ class _Reply:
     """Why the body could not be decoded. The answer is read from the trace, so a 2xx answer still counts:
     its encoding is the gateway's concern, and the run's only loss is the start of the body to quote."""
     stale: bool = False
-    """Whether the request went out on a kept-alive connection that was lost before any answer: the build
-    closed it, idle, as the request was sent (its keep-alive timeout), which no HTTP client can rule out.
-    Such a request is sent again at once, once per question, as browsers do; counted as a retry, it failed
-    a question of a build that had not failed it under --target-retries 0, and used up a retry otherwise.
-    A build that drops the question itself drops it again, and that failure counts."""
+    """Whether the request went out on a kept-alive connection that was lost before any answer, within
+    STALE_WITHIN of the request's last bytes going out: the build closed it, idle, as the request was sent
+    (its keep-alive timeout), which no HTTP client can rule out. Such a request is sent again at once, once
+    per question, as browsers do; counted as a retry, it failed a question of a build that had not failed it
+    under --target-retries 0, and used up a retry otherwise. A build that drops the question itself drops it
+    again, and that failure counts."""
 
 
-def _reuses() -> aiohttp.TraceConfig:
-    """The tracing that marks a request sent on a kept-alive connection (`_Reply.stale`): its
-    `trace_request_ctx`, a dict, gets "reused"."""
+STALE_WITHIN = 0.5
+"""Seconds after a request's last bytes went out on a kept-alive connection within which losing that
+connection is taken for the build's idle close crossing the request: that close comes within a round trip.
+A loss later is the build failing a question it had (a worker dying mid-answer, its model called and
+paid): sent again, it was paid twice, and the crash left the run."""
+
+
+def _sending() -> aiohttp.TraceConfig:
+    """The tracing that tells a stale connection (`_Reply.stale`) apart: a request's `trace_request_ctx`, a
+    dict, gets "reused" when it goes out on a kept-alive connection, and "sent", the time.monotonic() its
+    headers or a chunk of its body was last handed to the connection."""
     config = aiohttp.TraceConfig()
     config.on_connection_reuseconn.append(_reused)
+    config.on_request_headers_sent.append(_sent)
+    config.on_request_chunk_sent.append(_sent)
     return config
 
 
@@ -549,17 +624,29 @@ async def _reused(session: aiohttp.ClientSession, context: SimpleNamespace,
     context.trace_request_ctx["reused"] = True
 
 
+async def _sent(session: aiohttp.ClientSession, context: SimpleNamespace,
+                params: aiohttp.TraceRequestHeadersSentParams | aiohttp.TraceRequestChunkSentParams) -> None:
+    context.trace_request_ctx["sent"] = time.monotonic()
+
+
+def _stale(sending: dict[str, float]) -> bool:
+    """Whether a connection lost before any answer was the build's idle close of a kept-alive one: the
+    request was sent on one, and lost before it was written or within STALE_WITHIN after."""
+    sent = sending.get("sent")
+    return "reused" in sending and (sent is None or time.monotonic() - sent <= STALE_WITHIN)
+
+
 async def _ask(session: aiohttp.ClientSession, target: Target, question: str, trace_id: str) -> _Reply:
     headers = {**_accepted(target.headers), **dict(target.headers), "traceparent": traceparent(trace_id)}
     status: int | None = None
-    sent: dict[str, bool] = {}
+    sending: dict[str, float] = {}
     try:
         # No redirect is followed. aiohttp would take the question, and every header but Authorization (an
         # API key of the header file), to whatever host the redirect names, even over plain http, and show
         # the start of that host's answer in the CI log: a build under test could make the runner fetch
         # internal addresses. A 301 or 302 would also turn the POST into a GET without the question.
         async with session.post(target.url, json={target.field: question}, headers=headers,
-                                allow_redirects=False, trace_request_ctx=sent) as response:
+                                allow_redirects=False, trace_request_ctx=sending) as response:
             status = response.status
             kept, whole = await _read_body(response.content, KEPT_BODY, to_end=200 <= status < 300)
             head, undecodable = _decoded(response.headers.get("Content-Encoding", ""), kept, whole)
@@ -578,7 +665,7 @@ async def _ask(session: aiohttp.ClientSession, target: Target, question: str, tr
         # aiohttp's may span lines, and quote the URL ("Can not write request body for http://...").
         problem = f"request failed ({clip(_urls_shown(str(exc)), SHOWN_BODY)})"
         lost = isinstance(exc, aiohttp.ClientConnectionError)
-        return _Reply(problem, RETRY_PAUSE, lost, stale=lost and status is None and "reused" in sent)
+        return _Reply(problem, RETRY_PAUSE, lost, stale=lost and status is None and _stale(sending))
 
 
 def _replied(response: aiohttp.ClientResponse, head: bytes, target: Target,

@@ -106,3 +106,35 @@ async def test_a_kept_alive_connection_the_build_closes_as_it_is_reused_costs_no
                 collect, golden, live_target(url, receiver, concurrency=1, retries=0), log=None)
     assert [(example.id, example.answer) for example in examples] == [("a", "Yes."), ("b", "Yes."),
                                                                       ("c", "Yes.")]
+
+
+async def test_a_build_that_dies_seconds_into_a_question_is_not_asked_it_again() -> None:
+    # The second question goes out on the kept-alive connection of the first, is received whole, worked on
+    # for 2 s (the build's model called, and paid), and the worker dies without answering. Taken for a
+    # connection the build had closed idle, the question was sent again at once, on a fresh connection,
+    # where it was answered: paid twice, and the crash gone from the run, under --target-retries 0.
+    receiver = free_port()
+    asked: list[str] = []
+    connections: list[asyncio.BaseTransport] = []
+    with sdk_tracer(receiver) as tracer:
+        answer = traced_rag(tracer, GOOD_CONTEXTS)
+
+        async def ask(request: web.Request) -> web.StreamResponse:
+            connection = request.transport
+            assert connection is not None
+            asked.append((await request.json())["question"])
+            if connection in connections:  # not the first question on this connection
+                await asyncio.sleep(2.0)
+                connection.close()
+                return web.Response()
+            connections.append(connection)
+            return await answer(request)
+
+        golden = [Example(id="a", question="First?"), Example(id="b", question="Second?")]
+        async with serving(ask) as url:
+            with pytest.raises(RagmonError) as raised:
+                await asyncio.to_thread(collect, golden, live_target(url, receiver, concurrency=1, retries=0),
+                                        log=None)
+    assert asked == ["First?", "Second?"]
+    assert str(raised.value) == (f"1 of 2 questions got no answer from {url}: request failed (Server "
+                                 f"disconnected): b")

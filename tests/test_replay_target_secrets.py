@@ -1,16 +1,21 @@
 """`ragmon replay --target`: a key in the URL stays out of stderr and every report, whatever characters it
 holds. A CI secret spliced into `https://ci:${PASSWORD}@build/ask` is often generated, so it holds a `/`,
-`?` or `#` unencoded, which the URL's grammar reads as the start of its path, query or fragment."""
+`?` or `#` unencoded, which the URL's grammar reads as the start of its path, query or fragment. A URL
+the build names (a redirect's) is shown as that grammar reads it: the user must see its host."""
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import pytest
+from aiohttp import web
 from ports import free_port
-from test_replay_target import run
+from test_replay_target import live_target, run, serving
 
-from ragmon.target import shown_url
+from ragmon.errors import RagmonError
+from ragmon.model import Example
+from ragmon.target import collect, shown_target
 
 AMBIGUOUS = ("holds an '@' after its host, so where its credentials end is ambiguous: percent-encode a '/', "
              "'?' or '#' in the password (%2F, %3F, %23) and an '@' in the path or query (%40)")
@@ -18,49 +23,85 @@ AMBIGUOUS = ("holds an '@' after its host, so where its credentials end is ambig
 
 
 @pytest.mark.parametrize(("url", "shown"), [
-    ("https://ci:pa/ss@build.example/ask", "https://ci:***@build.example/ask"),
-    ("https://ci:s3cr#t@build.example/ask", "https://ci:***@build.example/ask"),
-    ("https://ci:p?ss@build.example/ask?k=v", "https://ci:***@build.example/ask?k=***"),
+    # Read to the last '@', the userinfo holds a '/', '?' or '#', so its part before ':' may be a host and
+    # path as well as a user name: masked whole. Read as urllib reads it, the part after a '#' is a
+    # fragment and after a '?' a query item ("ss@build.example/ask?k" named, "v" its value): masked too.
+    ("https://ci:pa/ss@build.example/ask", "https://***@build.example/ask"),
+    ("https://ci:s3cr#t@build.example/ask", "https://***"),
+    ("https://ci:p?ss@build.example/ask?k=v", "https://***@build.example/ask?k=***"),
     ("https://TO/KEN@build.example/ask", "https://***@build.example/ask"),  # the key alone, as user name
-    ("ci:pa/ss@build.example/ask", "ci:***@build.example/ask"),  # no scheme (refused, but named)
+    ("ci:pa/ss@build.example/ask", "***@build.example/ask"),  # no scheme (refused, but named)
     ("http://build.example/ask?next=http://other/", "http://build.example/ask?next=***"),
+    # An '@' in a query value: read to the last '@', the key was in the user name shown
+    # ("...?code=S3CR3T&since=2026-01-01T10:***@corp.com"); read as urllib reads it, every value is masked.
+    ("https://fn.azurewebsites.net/api/ask?code=S3CR3T&since=2026-01-01T10:00:00Z&user=ci@corp.com",
+     "https://***"),
+    ("https://fn.example.net/api/ask?code=S3CR3T&notify=https://ci@hooks.example.com/x", "https://***"),
+    # What neither reading hides is still shown: the name of a query item after the '@'.
+    ("http://build:8000/ask?email=a@b.com&key=K", "http://***&key=***"),
 ])
-def test_a_password_holding_a_slash_question_mark_or_hash_is_masked_whole(url: str, shown: str) -> None:
-    assert shown_url(url) == shown
+def test_a_target_is_shown_masked_in_every_reading_of_where_its_credentials_end(url: str,
+                                                                                 shown: str) -> None:
+    assert shown_target(url) == shown
 
 
-@pytest.mark.parametrize(("template", "secret"), [
+@pytest.mark.parametrize(("template", "secret", "shown"), [
     # Not a URL at all by its grammar (port "pa"): the error quoted it whole.
-    ("http://ci:pa/ss@127.0.0.1:{port}/ask", "pa/ss"),
-    ("http://ci:s3cr#t@127.0.0.1:{port}/ask", "s3cr"),
-    ("http://ci:p?ss@127.0.0.1:{port}/ask", "ci:p"),
+    ("http://ci:pa/ss@127.0.0.1:{port}/ask", "pa/ss", "http://***@127.0.0.1:{port}/ask"),
+    # By its grammar, the rest is a fragment, or a query item: masked as such.
+    ("http://ci:s3cr#t@127.0.0.1:{port}/ask", "s3cr", "http://***"),
+    ("http://ci:p?ss@127.0.0.1:{port}/ask", "ci:p", "http://***"),
     # A URL by its grammar, of host localhost and port {dead}: the run asked there, and its error named
     # that host and port, and the URL whole.
-    ("http://localhost:{dead}/KEY@127.0.0.1:{port}/ask", "KEY"),
+    ("http://localhost:{dead}/KEY@127.0.0.1:{port}/ask", "KEY", "http://***@127.0.0.1:{port}/ask"),
 ])
 def test_a_target_whose_password_holds_a_delimiter_is_refused_without_showing_it(
-        ragmon_cmd: list[str], tmp_path: Path, template: str, secret: str) -> None:
+        ragmon_cmd: list[str], tmp_path: Path, template: str, secret: str, shown: str) -> None:
     port, dead = free_port(), free_port()
     url = template.format(port=port, dead=dead)
-    user = url.removeprefix("http://").partition(":")[0]
     data = tmp_path / "q.jsonl"
     data.write_text('{"id": "a", "question": "q"}\n', encoding="utf-8")
     done = run(ragmon_cmd, "replay", data, "--target", url, "--receiver-listen", "127.0.0.1:0",
                "--target-retries", "0", "--json", "r.json", "--markdown", "r.md", "--junit", "r.xml",
                cwd=tmp_path)
-    why = f"--target 'http://{user}:***@127.0.0.1:{port}/ask' {AMBIGUOUS}"
+    why = f"--target {shown.format(port=port)!r} {AMBIGUOUS}"
     assert (done.returncode, done.stderr) == (2, f"ragmon replay: error: {why}\n")
     for name in ("r.json", "r.md", "r.xml"):
         written = (tmp_path / name).read_text(encoding="utf-8")
-        assert "127.0.0.1" in written and secret not in written, name
+        assert "ambiguous" in written and secret not in written, name
 
 
-def test_an_at_sign_in_the_query_is_refused_naming_its_encoding(ragmon_cmd: list[str],
-                                                                tmp_path: Path) -> None:
-    # `?user=a@b` reads the same as a password holding '?': the error says how to write either.
+def test_an_at_sign_in_the_query_is_refused_without_showing_a_query_value(ragmon_cmd: list[str],
+                                                                          tmp_path: Path) -> None:
+    # `&user=ci@corp.com` reads the same as a password holding '?': the error says how to write either.
+    # All up to the last '@' was taken for credentials, and the part before its first ':' shown as the user
+    # name: "http://127.0.0.1:PORT/api/ask?code=S3CR3T&since=2026-01-01T10:***@corp.com".
+    url = f"http://127.0.0.1:{free_port()}/api/ask?code=S3CR3T&since=2026-01-01T10:00:00Z&user=ci@corp.com"
     data = tmp_path / "q.jsonl"
     data.write_text('{"id": "a", "question": "q"}\n', encoding="utf-8")
-    done = run(ragmon_cmd, "replay", data, "--target", f"http://127.0.0.1:{free_port()}/ask?user=a@b.example",
-               "--receiver-listen", "127.0.0.1:0", "--target-retries", "0", cwd=tmp_path)
-    shown = "http://127.0.0.1:***@b.example"  # all up to the last '@' taken for credentials
-    assert (done.returncode, done.stderr) == (2, f"ragmon replay: error: --target {shown!r} {AMBIGUOUS}\n")
+    done = run(ragmon_cmd, "replay", data, "--target", url, "--receiver-listen", "127.0.0.1:0",
+               "--target-retries", "0", "--json", "r.json", cwd=tmp_path)
+    assert (done.returncode, done.stderr) == (2, f"ragmon replay: error: --target 'http://***' {AMBIGUOUS}\n")
+    assert "S3CR3T" not in (tmp_path / "r.json").read_text(encoding="utf-8")
+
+
+SSO_PAGE = ("https://login.microsoftonline.com/contoso/oauth2/v2.0/authorize"
+            "?client_id=abc&login_hint=ci-bot@contoso.com")
+"""A login page's URL with an '@' in its query, as Azure AD's and Google's `login_hint` puts it."""
+
+
+async def test_a_redirect_is_shown_with_the_host_it_names_though_its_query_holds_an_at_sign() -> None:
+    # The build redirects to its SSO login page. Its Location was read as the --target is, credentials to
+    # the last '@', and named "https://***@contoso.com": a host it does not name.
+    async def ask(request: web.Request) -> web.Response:
+        raise web.HTTPFound(SSO_PAGE)
+
+    async with serving(ask) as url:
+        with pytest.raises(RagmonError) as raised:
+            await asyncio.to_thread(collect, [Example(id="a", question="q")],
+                                    live_target(url, free_port(), retries=0), log=None)
+    assert str(raised.value) == (
+        f"1 of 1 questions got no answer from {url}: HTTP 302 redirect to "
+        f"https://login.microsoftonline.com/contoso/oauth2/v2.0/authorize?client_id=***&login_hint=*** (not "
+        f"followed, as it could take the question and any --target-header-file headers to another host: give "
+        f"that URL as --target): a")
