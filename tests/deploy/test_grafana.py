@@ -444,6 +444,12 @@ CHECKOUT_CLAIMS = {
     environment_claims(PROD_B, "supported"): "0+47x30", environment_claims(PROD_B, "unsupported"): "0+3x30",
 }
 """Per minute: staging's checkout-rag 3 unsupported claims of 10, prod's 6 of 40 and 3 of 50."""
+CHECKOUT_ANSWERS = {
+    f'ragmon_example_score_count{{job="ragmon",{target},pipeline="checkout-rag",judge="lexical",'
+    f'metric="groundedness"}}': values
+    for target, values in ((STAGING, "0+4x30"), (PROD_A, "0+8x30"), (PROD_B, "0+10x30"))
+}
+"""Per minute, the answers with claims behind CHECKOUT_CLAIMS: staging 4, prod 8 and 10 (rules_test.yml)."""
 
 
 def test_no_alert_query_sums_across_namespaces() -> None:
@@ -517,7 +523,8 @@ def test_namespace_absent_query_gives_0_for_a_namespace_gone(tmp_path: Path) -> 
 def test_alert_queries_keep_environments_apart(tmp_path: Path) -> None:
     """The Grafana queries of the alerts summed across pods, over staging and prod both running pipeline
     checkout-rag; per minute, by hand (the numbers of rules_test.yml's group for this case):
-    claims (lexical): staging 3 unsupported of 10 -> 0.3; prod 6 of 40 and 3 of 50 -> 9/90 = 0.1.
+    claims (lexical): staging 3 unsupported of 10 -> 0.3; prod 6 of 40 and 3 of 50 -> 9/90 = 0.1, in
+    4, 8 and 10 answers (the 10 per 10 minutes the query needs, and more).
     traces: staging 8 error, 2 scored -> 0.8; prod 2 error and 38 scored, 50 scored -> 2/90.
     claude calls: staging 8 ok, 1 error, 1 rate_limited -> 0.2; prod 44 ok and 1 error, 45 ok -> 1/90.
     Pooled, staging's would hide under the thresholds: 12/100, 10/100 and 3/100."""
@@ -528,7 +535,7 @@ def test_alert_queries_keep_environments_apart(tmp_path: Path) -> None:
         return f'ragmon_judge_requests_total{{job="ragmon",{target},judge="claude",outcome="{outcome}"}}'
 
     series = {
-        **CHECKOUT_CLAIMS,
+        **CHECKOUT_CLAIMS, **CHECKOUT_ANSWERS,
         traces(STAGING, "error"): "0+8x30", traces(STAGING, "scored"): "0+2x30",
         traces(PROD_A, "error"): "0+2x30", traces(PROD_A, "scored"): "0+38x30",
         traces(PROD_B, "scored"): "0+50x30",
@@ -545,6 +552,68 @@ def test_alert_queries_keep_environments_apart(tmp_path: Path) -> None:
                      {pipeline("staging"): 0.8, pipeline("prod"): 2 / 90})
     promtool_expects(tmp_path, grafana_query("RagmonJudgeErrors"), series,
                      {judge("staging"): 0.2, judge("prod"): 1 / 90})
+
+
+def test_hallucination_query_needs_ten_answers(tmp_path: Path) -> None:
+    """The Grafana RagmonHallucinationRateHigh query, as rules_test.yml's groups for the answer guard. By
+    hand, at 14m: night scored two answers of 40 claims, none supported, at 5m and 13m; its window holds
+    80 claims (the 30 and more) in 2 answers, under 10: no value, where the share of claims alone read 1
+    and paged a quiet pipeline. chat scores 4 answers a minute with 10 claims, 3 unsupported: 40 answers
+    and 100 claims in the window -> 0.3."""
+    def judged(metric: str, pipeline: str, extra: str) -> str:
+        return f'{metric}{{job="ragmon",instance="a:9464",pipeline="{pipeline}",judge="lexical",{extra}}}'
+
+    series = {
+        judged("ragmon_claims_total", "night", 'verdict="supported"'): "0x30",
+        judged("ragmon_claims_total", "night", 'verdict="unsupported"'): "0x4 40x7 80x18",
+        judged("ragmon_example_score_count", "night", 'metric="groundedness"'): "0x4 1x7 2x18",
+        judged("ragmon_claims_total", "chat", 'verdict="supported"'): "0+7x30",
+        judged("ragmon_claims_total", "chat", 'verdict="unsupported"'): "0+3x30",
+        judged("ragmon_example_score_count", "chat", 'metric="groundedness"'): "0+4x30",
+    }
+    query = grafana_query("RagmonHallucinationRateHigh")
+    promtool_expects(tmp_path, query, series, {'{pipeline="chat",judge="lexical"}': 0.3}, "14m")
+    promtool_expects(tmp_path, f"count({query})", series, {"{}": 1}, "14m")
+
+
+def test_loss_queries_read_0_under_three_lost(tmp_path: Path) -> None:
+    """The Grafana queries of the three loss shares, as rules_test.yml's groups for their minimum volume.
+    By hand, at 20m (window 10m to 20m): a receives 1 span a minute and dropped 1 `late` at 5m and 1 at
+    14m -> 1 lost of 10 (0.1) under the 3 lost needed: 0. b receives 1 a minute and answered 2 with 503
+    at 5m and 13m -> 2 of 12: 0. c scores 1 trace a minute and evicted 2 at 5m and 13m -> 2 of 12: 0.
+    From 5m, e receives 20 spans a minute and drops 3 late, f receives 20 and answers 3 more with 503, g
+    scores 20 traces and evicts 3 more: 30 of 200 -> 0.15, 30 of 230 and 30 of 230."""
+    def target(instance: str) -> str:
+        return f'job="ragmon",instance="{instance}:9464"'
+
+    def spans(instance: str, counter: str, extra: str) -> str:
+        return f"ragmon_spans_{counter}_total{{{target(instance)},{extra}}}"
+
+    def traces(instance: str, outcome: str) -> str:
+        return f'ragmon_traces_total{{{target(instance)},pipeline="chat",outcome="{outcome}"}}'
+
+    trickle, pairs, incident = "0x4 1x8 2x17", "0x4 2x7 4x18", "0x4 3+3x26"
+    series = {
+        spans("a", "received", 'transport="http"'): "0+1x30",
+        spans("a", "rejected", 'reason="late"'): trickle, spans("a", "rejected", 'reason="invalid"'): "0x30",
+        spans("b", "received", 'transport="http"'): "0+1x30",
+        spans("b", "rejected", 'reason="backpressure"'): pairs,
+        traces("c", "scored"): "0+1x30", traces("c", "evicted"): pairs,
+        spans("e", "received", 'transport="http"'): "0+20x30",
+        spans("e", "rejected", 'reason="late"'): incident, spans("e", "rejected", 'reason="invalid"'): "0x30",
+        spans("f", "received", 'transport="http"'): "0+20x30",
+        spans("f", "rejected", 'reason="backpressure"'): incident,
+        traces("g", "scored"): "0+20x30", traces("g", "evicted"): incident,
+    }
+    instance = "{{{}}}".format
+    promtool_expects(tmp_path, grafana_query("RagmonSpansRejected"), series, {
+        instance(f'{target("a")},reason="late"'): 0, instance(f'{target("e")},reason="late"'): 0.15,
+        instance(f'{target("a")},reason="invalid"'): 0, instance(f'{target("e")},reason="invalid"'): 0,
+    })
+    promtool_expects(tmp_path, grafana_query("RagmonBackpressure"), series,
+                     {instance(target("b")): 0, instance(target("f")): 30 / 230})
+    promtool_expects(tmp_path, grafana_query("RagmonTracesEvicted"), series,
+                     {instance(target("c")): 0, instance(target("g")): 30 / 230})
 
 
 def test_judge_errors_query_needs_three_failed_calls_in_30_minutes(tmp_path: Path) -> None:

@@ -11,6 +11,7 @@ import re
 import shutil
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -311,7 +312,10 @@ UNMEASURED_GUARDS = (
     '            )\n'
     '              or\n'
     '            label_replace(\n'
-    '              pipeline_judge:ragmon_claims:rate10m >= 30 / 600,\n'
+    '              pipeline_judge:ragmon_claims:rate10m >= 30 / 600\n'
+    '                and on (namespace, pipeline, judge)\n'
+    '              pipeline_judge_metric:ragmon_example_score_count:rate10m{metric="groundedness"}'
+    ' >= 10 / 600,\n'
     '              "quality_alert", "RagmonHallucinationRateHigh", "", ""\n'
     '            )\n'
     '          )\n'
@@ -364,8 +368,9 @@ def test_a_quality_unmeasured_rule_that_misreads_fails_the_unit_tests(
     # Silent while any answer is scored, as shipped before: the reviewer's groundedness alert, resolved
     # at a fifth of its volume, raised nothing.
     ANY_ANSWER_SCORED,
-    # The groundedness guard read as the hallucination alert's: wordy's hallucination alert, still
-    # judging, is let go by it, and the groundedness alert is never let go, unmeasured at 65m already.
+    # The groundedness guard read as the hallucination alert's: terse's hallucination alert, unable to
+    # judge for want of claims, is held by its answers, and the groundedness alert is never let go,
+    # unmeasured at 65m already.
     ('"quality_alert", "RagmonGroundednessLow", "", ""',
      '"quality_alert", "RagmonHallucinationRateHigh", "", ""'),
 ], ids=["any-answer-scored", "guard-of-the-other-alert"])
@@ -374,6 +379,61 @@ def test_an_unmeasured_rule_blind_to_low_volume_fails_the_unit_tests(
     """The low-volume group passes with each quality alert followed under its own guard, and fails when
     the rule waits for no answer at all or reads an alert by the other's guard."""
     assert_rule_change_fails(tmp_path, old, new, UNDER_GUARD)
+
+
+NIGHT = "two long bad answers on a quiet pipeline page no one"
+BAD_DEPLOY = "a bad deploy on a quiet pipeline pages when it did"
+"""The rules_test.yml groups of the hallucination alert's answer guard: a trickle, and a real incident."""
+ANSWER_GUARD = ("\n            and on (namespace, pipeline, judge)\n"
+                "          pipeline_judge_metric:ragmon_example_score_count:rate10m"
+                '{metric="groundedness"} >= 10 / 600\n        for: 15m')
+
+
+def test_a_hallucination_alert_without_an_answer_guard_fails_the_unit_tests(tmp_path: Path) -> None:
+    """RagmonHallucinationRateHigh's night group passes with the shipped guard of 10 answers with claims
+    in 10 minutes, and fails with the claim guard alone, as shipped before: two answers of 40 claims,
+    8 minutes apart, page a quiet pipeline. (Its bad-deploy group passes either way: the guard holds
+    throughout a real incident, so it fires when it did.)"""
+    assert_rule_change_fails(tmp_path, ANSWER_GUARD, "\n        for: 15m", NIGHT)
+    rules = (PROMETHEUS / "rules.yml").read_text(encoding="utf-8")
+    assert run_group(tmp_path, rules.replace(ANSWER_GUARD, "\n        for: 15m"), BAD_DEPLOY).returncode == 0
+
+
+TRICKLE = "a trickle of losses on a nearly idle instance pages no one"
+REAL_LOSS = "a real loss on a quiet instance pages when it did"
+"""The rules_test.yml groups of the loss alerts' minimum volume: a trickle, and a real incident."""
+LOSS_GUARDS = {
+    "RagmonSpansRejected": (
+        "\n            and on (namespace, job, instance, reason)\n"
+        "          sum by (namespace, job, instance, reason) (increase(ragmon_spans_rejected_total"
+        '{reason=~"invalid|late|too_many_spans|too_many_bytes"}[10m])) >= 3\n'),
+    "RagmonBackpressure": (
+        "\n            and on (namespace, job, instance)\n"
+        "          sum by (namespace, job, instance) (increase(ragmon_spans_rejected_total"
+        '{reason="backpressure"}[10m])) >= 3\n'),
+    "RagmonTracesEvicted": (
+        "\n            and on (namespace, job, instance)\n"
+        "          sum by (namespace, job, instance) (increase(ragmon_traces_total"
+        '{outcome="evicted"}[10m])) >= 3\n'),
+}
+"""Each loss alert's minimum volume, as rules.yml has it after the share's threshold."""
+
+
+@pytest.mark.parametrize(("change", "group"), [
+    # No guard, as shipped before: 2 late spans 9 minutes apart at 1 span a minute page (10%).
+    (lambda guard: "\n", TRICKLE),
+    # 2 lost enough: two losses of 2 at once, 8 minutes apart, page.
+    (lambda guard: guard.replace(">= 3", ">= 2"), TRICKLE),
+    # 4 needed: a loss of 3 a minute fires a minute later.
+    (lambda guard: guard.replace(">= 3", ">= 4"), REAL_LOSS),
+], ids=["no-guard", "two-lost", "four-lost"])
+@pytest.mark.parametrize("alert", sorted(LOSS_GUARDS))
+def test_a_loss_guard_that_misreads_fails_the_unit_tests(
+        tmp_path: Path, alert: str, change: Callable[[str], str], group: str) -> None:
+    """Each loss alert's groups pass with the shipped minimum of 3 lost in the share's 10 minutes, and
+    fail without it, with 2 (a trickle pages) or with 4 (a real loss pages later than it did)."""
+    guard = LOSS_GUARDS[alert]
+    assert_rule_change_fails(tmp_path, guard, change(guard), group)
 
 
 def volume_guard(expr: str) -> str:
