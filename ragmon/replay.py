@@ -836,25 +836,40 @@ def _other_settings(examples: Sequence[Example], args: argparse.Namespace) -> tu
 
 def _other_rules(examples: Sequence[Example]) -> tuple[str, ...]:
     """A warning when captured examples were scored by a sidecar with other scoring rules (ragmon.rules)
-    than this run's: after an upgrade of either, a replay of the capture differed from the dashboard with
-    no flag to blame. No flag restores them either: the ragmon the sidecar ran does."""
-    counts = Counter(rules for example in examples
-                     if (rules := _recorded_rules(example)) not in (None, SCORING_RULES))
-    if not counts:
-        return ()
-    count = counts.total()
-    each = " or ".join(f"{rules} ({_examples(n, verb=False)})" if len(counts) > 1 else str(rules)
-                       for rules, n in sorted(counts.items()))
-    return (f"{_examples(count)} captured by a sidecar whose scoring rules were {each}, this run's are "
-            f"{SCORING_RULES}: {_its(count)} claims, verdicts and figures may not be the sidecar's (replay "
-            "with the ragmon the sidecar ran to score as it did)",)
+    than this run's, or by one that recorded none (before 4 December 2026): after an upgrade of either, a
+    replay of the capture differed from the dashboard with no flag to blame. No flag restores them either:
+    the ragmon the sidecar ran does."""
+    recorded = [_recorded_rules(example) for example in examples]
+    counts = Counter(rules for rules in recorded if rules not in (_UNCAPTURED, None, SCORING_RULES))
+    unsaid = recorded.count(None)
+    warnings = []
+    if counts:
+        count = counts.total()
+        each = " or ".join(f"{rules} ({_examples(n, verb=False)})" if len(counts) > 1 else str(rules)
+                           for rules, n in sorted(counts.items()))
+        warnings.append(f"{_examples(count)} captured by a sidecar whose scoring rules were {each}, this "
+                        f"run's are {SCORING_RULES}: {_its(count)} claims, verdicts and figures may not be "
+                        "the sidecar's (replay with the ragmon the sidecar ran to score as it did)")
+    if unsaid:
+        warnings.append(f"{_examples(unsaid)} captured by an older ragmon sidecar that did not record its "
+                        f"scoring rules: {_its(unsaid)} claims, verdicts and figures are this run's (scoring "
+                        f"rules {SCORING_RULES}), which may not be the sidecar's")
+    return tuple(warnings)
+
+
+_UNCAPTURED = 0
+"""`_recorded_rules` of a record no capture wrote: no value of SCORING_RULES, which starts at 1."""
 
 
 def _recorded_rules(example: Example) -> int | None:
-    """`metadata.scoring_rules` of a captured record; None where no capture wrote one."""
+    """`metadata.scoring_rules` of a captured record awaiting review; None where its capture wrote none (an
+    older sidecar, or a reviewer's edit that is no value); `_UNCAPTURED` for a record no capture wrote, or
+    one a reviewer took into a golden set (`needs_review` no longer true): its figures are this run's to
+    gate on, not a sidecar's to compare with, and no flag would silence a warning on every run."""
     metadata = example.extra.get("metadata")
-    if not isinstance(metadata, dict) or not metadata.keys() >= _CAPTURED:
-        return None
+    if not isinstance(metadata, dict) or not metadata.keys() >= _CAPTURED or \
+            example.extra.get("needs_review") is not True:
+        return _UNCAPTURED
     rules = metadata.get("scoring_rules")
     return rules if isinstance(rules, int) and not isinstance(rules, bool) and rules >= 1 else None
 

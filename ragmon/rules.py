@@ -6,8 +6,9 @@ hundreds of such changes), so a baseline written by another build compared its f
 if only the candidate had changed, and a capture replayed after an upgrade differed from the dashboard
 without a word. `SCORING_RULES` is raised with every change that moves a figure of the deterministic path,
 and a comparison across two values says so. tests/test_rules.py scores a corpus (the judge's corpora and
-every case the scoring tests pin) with this code and with the commit that set the value: a change that moves
-a figure and leaves this number alone fails there.
+every case the scoring tests pin, metric edge cases, aggregates) with this code and with the commit that
+set the value: a change that moves a figure of it and leaves this number alone fails there; one that moves
+none of it passes unseen, so raise the number by hand for a change of scoring the corpus does not hold.
 
 The Claude judge's verdicts have their own version (its `prompt_version` setting); this one covers what
 every judge shares (claims, metrics) and the lexical judge.

@@ -827,7 +827,16 @@ K_WHY = "retrieval figures (hit_rate, precision, recall, mrr, ndcg) are not the 
 
 def sidecar(k: int, threshold: float) -> dict[str, Any]:
     """The settings `ragmon serve --capture` records in each line's metadata."""
-    return {"k": k, "judge": "lexical", "judge_settings": {"threshold": threshold}}
+    return {"k": k, "judge": "lexical", "judge_settings": {"threshold": threshold},
+            "scoring_rules": SCORING_RULES}
+
+
+def unruled(count: int) -> str:
+    """The warning for `count` examples a sidecar captured before it recorded its scoring rules."""
+    examples, their = ("1 example was", "its") if count == 1 else (f"{count} examples were", "their")
+    return (f"{examples} captured by an older ragmon sidecar that did not record its scoring rules: {their} "
+            f"claims, verdicts and figures are this run's (scoring rules {SCORING_RULES}), which may not be "
+            f"the sidecar's")
 
 
 def captured(trace_id: str, metadata: dict[str, Any] | None, answer: str = "The warranty lasts 2 years.",
@@ -926,14 +935,16 @@ def test_a_capture_scored_with_other_scoring_rules_says_no_flag_gives_the_sideca
              captured("t2", {**sidecar(5, 0.56), "scoring_rules": older}),
              captured("t3", {**sidecar(5, 0.56), "scoring_rules": SCORING_RULES}),
              captured("t4", sidecar(5, 0.56)),
-             captured("t5", {"scoring_rules": older})]                # no capture's metadata: a tool's own
+             captured("t5", {"scoring_rules": older}),                # no capture's metadata: a tool's own
+             # Reviewed into a golden set: its figures are the run's to gate on, not a sidecar's.
+             edited(captured("t6", {**sidecar(5, 0.56), "scoring_rules": older}), needs_review=False)]
     report = replayed_report(tmp_path, lines, "--gate", "groundedness=0.5")
     why = (f"2 examples were captured by a sidecar whose scoring rules were {older}, this run's are "
            f"{SCORING_RULES}: their claims, verdicts and figures may not be the sidecar's (replay with the "
            "ragmon the sidecar ran to score as it did)")
     assert capsys.readouterr().err == f"ragmon replay: warning: {why}\n"
     assert report["run_warnings"] == [why]
-    lines.append(captured("t6", {**sidecar(5, 0.56), "scoring_rules": newer}))
+    lines.append(captured("t7", {**sidecar(5, 0.56), "scoring_rules": newer}))
     [mixed] = replayed_report(tmp_path, lines, "--gate", "groundedness=0.5")["run_warnings"]
     assert mixed.startswith(f"3 examples were captured by a sidecar whose scoring rules were {older} (2 "
                             f"examples) or {newer} (1 example), this run's are {SCORING_RULES}: their ")
@@ -972,8 +983,11 @@ def test_only_the_records_a_capture_made_at_other_settings_are_counted(
                "retrieval figures (hit_rate, precision, recall, mrr, ndcg) are this run's at --k 5, which "
                "may not be the sidecar's (pass the sidecar's --k to score as it did, and to silence this "
                "warning)")
+    # t4's sidecar recorded no scoring rules either (t3's metadata is no capture's).
     assert (report["run_warnings"], capsys.readouterr().err) == (
-        [why, unknown], f"ragmon replay: warning: {why}\nragmon replay: warning: {unknown}\n")
+        [why, unknown, unruled(1)],
+        f"ragmon replay: warning: {why}\nragmon replay: warning: {unknown}\nragmon replay: warning: "
+        f"{unruled(1)}\n")
     assert report["examples"] == 7
 
 
@@ -1082,11 +1096,13 @@ def test_an_older_capture_without_its_threshold_splits_no_claims_to_be_warned_of
            "(groundedness, hallucination_rate, ...) are this run's at --lexical-threshold 0.56, which may "
            "not be the sidecar's (pass the sidecar's --lexical-threshold to score as it did, and to silence "
            "this warning)")
-    assert (split, report["run_warnings"]) == ([], [why])
-    assert capsys.readouterr().err == f"ragmon replay: warning: {why}\n"
-    # The sidecar's threshold, given as the warning asks, silences it.
+    # Nor did it record its scoring rules, which no flag gives.
+    assert (split, report["run_warnings"]) == ([], [why, unruled(3)])
+    assert capsys.readouterr().err == f"ragmon replay: warning: {why}\nragmon replay: warning: {unruled(3)}\n"
+    # The sidecar's threshold, given as the warning asks, silences its own warning.
     report = replayed_report(tmp_path, lines, "--gate", "groundedness=0", "--lexical-threshold", "0.5")
-    assert (report["run_warnings"], capsys.readouterr().err) == ([], "")
+    assert (report["run_warnings"], capsys.readouterr().err) == (
+        [unruled(3)], f"ragmon replay: warning: {unruled(3)}\n")
 
 
 def test_closed_stderr_does_not_turn_a_pass_into_a_breach(ragmon_cmd: list[str], tmp_path: Path) -> None:
@@ -1884,6 +1900,13 @@ def test_an_unchanged_run_passes_against_its_baseline_and_its_report_is_the_next
                   f"this ragmon compares like with like)")
         assert (done.returncode, done.stderr) == (0, f"ragmon replay: warning: {caveat}\n")
         assert json.loads((tmp_path / "r.json").read_text())["baseline"]["caveats"] == [caveat]
+        # In the summary beside the gates, and so in the JUnit system-out, which --quiet leaves: a CI's
+        # test tab had said nothing of it.
+        assert f"\nwarning: {caveat}\n" in done.stdout
+        quiet = replay(ragmon_cmd, GOLDEN, "--baseline", "other.json", *DROPS, "--quiet", "--junit", "r.xml",
+                       cwd=tmp_path)
+        assert (quiet.returncode, quiet.stdout, quiet.stderr) == (0, "", "")
+        assert f"\nwarning: {caveat}\n" in ET.parse(tmp_path / "r.xml").findtext("system-out", "")
 
 
 def test_a_drop_gate_breach_names_the_regressed_sentence_in_every_report(ragmon_cmd: list[str],

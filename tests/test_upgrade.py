@@ -25,6 +25,7 @@ from ragmon.cli import main
 from ragmon.judges.claude import ClaudeJudge
 from ragmon.judges.claude_prompt import PROMPT_VERSION
 from ragmon.model import Claim, Context, Example
+from ragmon.rules import SCORING_RULES
 
 FIXTURES = Path(__file__).parent / "fixtures" / "upgrade"
 CAPTURED_DEC_3 = FIXTURES / "capture-k1-2026-12-03.jsonl"
@@ -32,6 +33,15 @@ CAPTURED_DEC_3 = FIXTURES / "capture-k1-2026-12-03.jsonl"
 CAPTURED_NOV_30 = FIXTURES / "capture-k1-2026-11-30.jsonl"
 """Written by ragmon at d6170f6 (30 November 2026): neither `metadata.k` nor `metadata.judge_settings`."""
 RETRIEVAL = ("hit_rate", "precision", "recall", "mrr")
+
+
+def unruled(count: int) -> str:
+    """The warning for `count` captured examples awaiting review whose sidecar recorded no scoring rules:
+    every capture before 4 December 2026. No flag silences it; a reviewer's `needs_review: false` does."""
+    examples, their = ("1 example was", "its") if count == 1 else (f"{count} examples were", "their")
+    return (f"{examples} captured by an older ragmon sidecar that did not record its scoring rules: {their} "
+            f"claims, verdicts and figures are this run's (scoring rules {SCORING_RULES}), which may not be "
+            f"the sidecar's")
 
 
 @pytest.fixture
@@ -59,7 +69,7 @@ def test_a_capture_an_older_sidecar_wrote_without_its_k_is_replayed_with_a_warni
     why = ("1 example was captured by an older ragmon sidecar that did not record its --k: its retrieval "
            "figures (hit_rate, precision, recall, mrr, ndcg) are this run's at --k 5, which may not be the "
            "sidecar's (pass the sidecar's --k to score as it did, and to silence this warning)")
-    assert report["run_warnings"] == [why]
+    assert report["run_warnings"] == [why, unruled(1)]
     assert f"ragmon replay: warning: {why}\n" in capsys.readouterr().err
 
 
@@ -74,7 +84,8 @@ def test_the_k_an_older_capture_did_not_record_given_by_the_user_is_not_warned_o
     report = replayed(tmp_path, [CAPTURED_DEC_3], *flags, "--gate", "groundedness=0")
     assert {name: report["aggregates"][name]["mean"] for name in RETRIEVAL} == {
         "hit_rate": 0.0, "precision": 0.0, "recall": 0.0, "mrr": 0.0}
-    assert (report["run_warnings"], capsys.readouterr().err) == ([], "")
+    assert (report["run_warnings"], capsys.readouterr().err) == (
+        [unruled(1)], f"ragmon replay: warning: {unruled(1)}\n")
 
 
 @pytest.mark.parametrize(("capture", "flags"), [
@@ -92,7 +103,8 @@ def test_the_sidecars_default_typed_for_an_older_capture_silences_its_warning(
     report = replayed(tmp_path, capture, *flags, "--gate", "groundedness=0")
     assert {name: report["aggregates"][name]["mean"] for name in RETRIEVAL} == {
         "hit_rate": 1.0, "precision": 0.2, "recall": 1.0, "mrr": 0.5}
-    assert (report["run_warnings"], capsys.readouterr().err) == ([], "")
+    said = unruled(len(capture))  # no flag gives a sidecar's scoring rules
+    assert (report["run_warnings"], capsys.readouterr().err) == ([said], f"ragmon replay: warning: {said}\n")
 
 
 def test_a_setting_typed_silences_its_own_warning_not_the_others(
@@ -104,7 +116,8 @@ def test_a_setting_typed_silences_its_own_warning_not_the_others(
            "hallucination_rate, ...) are this run's at --lexical-threshold 0.56, which may not be the "
            "sidecar's (pass the sidecar's --lexical-threshold to score as it did, and to silence this "
            "warning)")
-    assert (report["run_warnings"], capsys.readouterr().err) == ([why], f"ragmon replay: warning: {why}\n")
+    assert (report["run_warnings"], capsys.readouterr().err) == (
+        [why, unruled(1)], f"ragmon replay: warning: {why}\nragmon replay: warning: {unruled(1)}\n")
 
 
 def test_a_capture_from_before_judge_settings_says_neither_setting_is_known(
@@ -121,7 +134,8 @@ def test_a_capture_from_before_judge_settings_says_neither_setting_is_known(
         "its --lexical-threshold: its claim verdicts and the figures made of them (groundedness, "
         "hallucination_rate, ...) are this run's at --lexical-threshold 0.56, which may not be the "
         "sidecar's (pass the sidecar's --lexical-threshold to score as it did, and to silence this "
-        "warning)"]
+        "warning)",
+        unruled(2)]
     capsys.readouterr()
 
 

@@ -43,7 +43,8 @@ def render(report: Report, gates: Sequence[GateResult], *, incomplete: str | Non
            comparison: Comparison | None = None, run_warnings: Sequence[str] = ()) -> str:
     """`incomplete` is the error that stopped the run after scoring: it replaces the verdict line.
     `comparison` is against the `--baseline` run, when there is one. `run_warnings` are the run's, of no
-    example: each a line of its own beside the gates, not under an example's id in the examples' list."""
+    example, as are the comparison's caveats: each a line of its own beside the gates, not under an
+    example's id in the examples' list."""
     judge = report.judge.get("name", "?")
     count = len(report.results)
     header = f"ragmon replay: {count} example{'' if count == 1 else 's'}, judge {judge}, k={report.k}"
@@ -58,7 +59,10 @@ def render(report: Report, gates: Sequence[GateResult], *, incomplete: str | Non
     lines += [f"gate {g.label}: {UNDECIDED if incomplete is not None else 'ok' if g.passed else 'BREACHED'} "
               f"({coverage.with_skipped(g.reason, skipped)})" for g in gates]
     lines += [warning(gap) for gap in coverage.gaps(report, gates)]
-    lines += [f"warning: {printable(said)}" for said in run_warnings]
+    # The baseline's caveats too: with --quiet, the terminal's warnings gone, the JUnit system-out (what a
+    # CI's test tab shows) had said nothing of a comparison that may mislead.
+    caveats = () if comparison is None else comparison.caveats
+    lines += [f"warning: {printable(said)}" for said in (*run_warnings, *caveats)]
     for section in (_skipped_section(report.skipped), _warnings_section(report.warnings),
                     _baseline_section(comparison),
                     _worst_section(report.results)):
