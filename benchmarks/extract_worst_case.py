@@ -6,8 +6,11 @@ inputs (which call answered, whether the user's message is a prompt stuffed with
 numbered sources in the answering call's prompt: work that grows with calls x documents x prompt length
 unless bounded. It is (ragmon.semconv.extract: `_PROBED_CALLS`, `_PROBED_DOCUMENTS`, `_PROBE`). It also
 asks about each span's ancestors (which model spans make one call, which retriever's documents stand for
-those nested in it), answered in one pass down the tree, not by a walk up from each span. Each line is
-the best of 3 runs and should stay in milliseconds, whatever the trace.
+those nested in it), answered in one pass down the tree, not by a walk up from each span. And it looks
+for each call's output in the other calls' inputs (which call refines or grades another's answer, whose
+documents the answer was written from): a search that must stay linear where an input repeats much of an
+output, as a long run of one word does, and read each call's output once. Each line is the best of 3 runs
+and should stay in milliseconds, whatever the trace.
 
 Run: `.venv/bin/python benchmarks/extract_worst_case.py`.
 """
@@ -16,7 +19,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from ragmon.semconv.extract import extract
 from ragmon.serve_config import ServeConfig
@@ -27,6 +30,9 @@ CASES = ((5, 3, 5_000), (200, 50, 20_000), (100, 900, 100_000))
 """(documents, model calls, characters of each prompt)."""
 SPANS = ServeConfig().max_spans_per_trace
 RUNS = 3
+DOCUMENTS = ("Most items can be returned within 30 days of delivery.", "Gift cards are final sale.")
+RUN = "ha " * 32_000
+"""96,000 characters of one word, as a pasted log or a model's runaway output in a chat's history."""
 
 
 def trace(documents: int, calls: int, prompt: int, rng: random.Random) -> Trace:
@@ -77,6 +83,43 @@ def shaped(kind: Callable[[int], str], parent: Callable[[int], int | None]) -> T
     return Trace(TRACE_ID, tuple(spans))
 
 
+def calls(asked: Sequence[tuple[str, str]]) -> Trace:
+    """OpenInference spans: a chain answering "Within 30 days.", a retriever of DOCUMENTS, and a model call
+    for each (input, output) of `asked`, one after the other."""
+    retrieved = {"openinference.span.kind": "RETRIEVER", "input.value": "q?"}
+    for i, document in enumerate(DOCUMENTS):
+        retrieved[f"retrieval.documents.{i}.document.id"] = f"d{i}"
+        retrieved[f"retrieval.documents.{i}.document.content"] = document
+    chain = {"openinference.span.kind": "CHAIN", "input.value": "q?", "output.value": "Within 30 days."}
+    spans = [Span(TRACE_ID, f"{1:016x}", None, "chain", 0, 10**12, attributes=chain),
+             Span(TRACE_ID, f"{2:016x}", f"{1:016x}", "retrieve", 1, 2, attributes=retrieved)]
+    for c, (given, output) in enumerate(asked):
+        start = 10 * c + 10
+        spans.append(Span(TRACE_ID, f"{c + 3:016x}", f"{1:016x}", "llm", start, start + 5, attributes={
+            "openinference.span.kind": "LLM", "input.value": given,
+            "llm.input_messages.0.message.role": "user", "llm.input_messages.0.message.content": given,
+            "llm.output_messages.0.message.role": "assistant",
+            "llm.output_messages.0.message.content": output}))
+    return Trace(TRACE_ID, tuple(spans))
+
+
+def echoed(outputs: Sequence[str]) -> Trace:
+    """Model calls given no document (a title, a router) that wrote `outputs`, then the answering call,
+    given the documents and RUN in its history: each output is looked for in its input."""
+    answering = ("\n".join(DOCUMENTS) + "\nHistory: " + RUN + "\nQuestion: how long?", "Within 30 days.")
+    return calls([("Write a title.", output) for output in outputs] + [answering])
+
+
+def refined(size: int) -> Trace:
+    """8 model calls, each given the documents and the draft the one before wrote, writing a draft of
+    `size` characters of words of its own: each call's output is looked for in the inputs of the calls
+    after it, and read again at each."""
+    drafts = [" ".join(f"w{c}x{i}" for i in range(size // 4))[:size] for c in range(8)]
+    documents = "\n".join(DOCUMENTS)
+    given = [f"{documents}\nDraft: {draft}\nImprove it." for draft in ["", *drafts[:-1]]]
+    return calls(list(zip(given, drafts, strict=True)))
+
+
 def shapes() -> dict[str, Trace]:
     mix = ("AGENT", "TOOL", "CHAIN", "RETRIEVER", "LLM")
     return {
@@ -90,6 +133,11 @@ def shapes() -> dict[str, Trace]:
             lambda n: "RETRIEVER" if n else "CHAIN", lambda n: 0 if n else None),
         f"{SPANS:,} model spans in a loop of parents (malformed)": shaped(
             lambda n: "LLM", lambda n: (n + 1) % SPANS),
+        "7 outputs of 48 KB almost in a 96 KB run of one word": echoed(
+            ["ha " * 16_000 + f"end{c}" for c in range(7)]),
+        "7 outputs of 48 KB in a 96 KB run of one word, cut mid-word": echoed(
+            ["a " + "ha " * (16_000 - c) + "h" for c in range(7)]),
+        "8 model calls, each refining a draft of 250 KB": refined(250_000),
     }
 
 

@@ -89,7 +89,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Callable, Container, Mapping, Sequence
+from collections.abc import Callable, Container, Iterator, Mapping, Sequence
 from typing import Any, TypeVar
 
 from ragmon.logs import clip
@@ -242,8 +242,8 @@ class _View:
     nested spans (within --max-spans-per-trace) had cost 0.8 s of the sidecar's event loop. Spans are
     told apart by id, which the Assembler keeps unique (a span sent again is dropped)."""
 
-    __slots__ = ("_by_id", "_calls", "_depths", "_given", "_loops", "_marked", "_order", "_parents", "roles",
-                 "spans")
+    __slots__ = ("_by_id", "_calls", "_depths", "_given", "_loops", "_marked", "_order", "_outputs",
+                 "_parents", "roles", "spans")
 
     def __init__(self, trace: Trace) -> None:
         self.spans = sorted(trace.spans, key=lambda s: (s.start_time_unix_nano, s.span_id))
@@ -259,6 +259,7 @@ class _View:
         """The loops of parents, each span's parent the next one (the last's the first)."""
         self._calls: list[list[Span]] | None = None
         self._given: dict[str, str] = {}
+        self._outputs: dict[str, str | None] = {}
         for span in self._by_id.values():
             self._place(span)
 
@@ -383,10 +384,12 @@ class _View:
 
     def given(self, call: list[Span]) -> str:
         """`_given`, decoded once a call: choosing the answering call and the documents shown both ask."""
-        key = call[-1].span_id
-        if key not in self._given:
-            self._given[key] = _given(call)
-        return self._given[key]
+        return _once(self._given, call, _given)
+
+    def output(self, call: list[Span]) -> str | None:
+        """`_output`, decoded once a call: choosing the answering call asks for a round's outputs again at
+        each later call, and finding the calls feeding it for every call's at each call found."""
+        return _once(self._outputs, call, _output)
 
     def last_llm_call(self) -> list[Span]:
         """The spans of the call whose outermost span ended last."""
@@ -492,6 +495,14 @@ def _role(span: Span) -> Role | None:
         if (role := read(span)) is not None:
             return role
     return None
+
+
+def _once(cache: dict[str, T], call: list[Span], read: Callable[[list[Span]], T]) -> T:
+    """What `read` finds in the call, from `cache` (by the call's outermost span) after the first time."""
+    key = call[-1].span_id
+    if key not in cache:
+        cache[key] = read(call)
+    return cache[key]
 
 
 def _first(spans: Sequence[Span], readers: Sequence[Reader[T]]) -> T | None:
@@ -756,19 +767,19 @@ def _answering_call(view: _View, texts: list[str]) -> tuple[list[Span], list[Spa
             continue
         # A round call that asked for a tool, whose text this call is given, was an agent's step, its text
         # this call's history, not an answer it works on: this call answers in its place.
-        round_calls = [(earlier, seen) for earlier, seen in round_calls if not _stepped(earlier, given)]
+        round_calls = [(earlier, seen) for earlier, seen in round_calls if not _stepped(view, earlier, given)]
         if not round_calls or not shown <= round_shown:
             round_calls, round_shown = [(call, shown)], shown
             continue
-        outputs = [output for earlier, _ in round_calls if (output := _output(earlier)) is not None]
-        if (_failed(call) and outputs) or any(_quotes(given, output) for output in outputs):
+        outputs = [output for earlier, _ in round_calls if (output := view.output(earlier)) is not None]
+        if (_failed(view, call) and outputs) or any(_quotes(given, output) for output in outputs):
             continue
         round_calls = [(earlier, seen) for earlier, seen in round_calls
                        if not _chose(earlier, seen, call, shown)]
         round_calls.append((call, shown))
     if not round_calls:
         return view.last_llm_call(), None
-    return _chosen([call for call, _ in round_calls])
+    return _chosen(view, [call for call, _ in round_calls])
 
 
 def _chose(earlier: list[Span], seen: set[int], call: list[Span], shown: set[int]) -> bool:
@@ -781,12 +792,12 @@ def _chose(earlier: list[Span], seen: set[int], call: list[Span], shown: set[int
     return shown < seen and earlier[-1].end_time_unix_nano <= call[-1].start_time_unix_nano
 
 
-def _chosen(calls: list[list[Span]]) -> tuple[list[Span], list[Span] | None]:
+def _chosen(view: _View, calls: list[list[Span]]) -> tuple[list[Span], list[Span] | None]:
     """Of one round's calls (`_answering_call`), in the order they ended, the one that answered, and the
     last other one left beside it that wrote different text (spacing and case aside), if any."""
-    if not _output(calls[-1]):
+    if not view.output(calls[-1]):
         return calls[-1], None
-    written = [(call, output) for call in calls if (output := _output(call))]
+    written = [(call, output) for call in calls if (output := view.output(call))]
     left = [(call, output) for call, output in written if _states(output)] or written
     chosen, said = left[-1]
     said = _squeezed(said).casefold()
@@ -808,8 +819,8 @@ def _states(output: str) -> bool:
     """Whether a model's output states something: more than a label of a word or two, and not only
     questions (each sentence ending in "?", a list's lead-in line ending in ":" aside, list markers and
     the quotes of a JSON list ignored)."""
-    if len(_WORD.findall(output)) <= _LABEL_WORDS:
-        return False
+    if next(itertools.islice(_WORD.finditer(output), _LABEL_WORDS, None), None) is None:
+        return False  # a label: the words past its first few are not counted (an answer may run to 1 MB)
     sentences = [stripped for line in output.splitlines()
                  for sentence in _SENTENCE_END.split(_LIST_MARKER.sub("", line))
                  if (stripped := sentence.strip(_WRAPPING))]
@@ -887,7 +898,7 @@ def _feeding(view: _View, llm_call: list[Span], calls: list[list[Span]]) -> list
     while pending:
         given = view.given(pending.pop())
         for call in calls:
-            if call[-1].span_id not in fed and _quotes(given, _output(call)):
+            if call[-1].span_id not in fed and _quotes(given, view.output(call)):
                 fed.add(call[-1].span_id)
                 pending.append(call)
     return [call for call in calls if call[-1].span_id in fed]
@@ -907,7 +918,7 @@ def _output(call: list[Span]) -> str | None:
         return None
 
 
-def _stepped(call: list[Span], later_given: str) -> bool:
+def _stepped(view: _View, call: list[Span], later_given: str) -> bool:
     """Whether `call` was an agent's step, as a later call given `later_given` shows: it asked for a tool,
     and the later call is given its text, in its history. Such text announces the call ("Let me check when
     your order was delivered."): read as an answer the later call quotes, it had made the agent's answer
@@ -915,20 +926,53 @@ def _stepped(call: list[Span], later_given: str) -> bool:
     given to no later call (a client tool beside the answer, a hand-off) may be the answer itself."""
     if not any(requested(span) for span in call for requested in _TOOL_REQUESTS):
         return False  # most calls: spared reading the later call's input for their output
-    output = _output(call)
+    output = view.output(call)
     return output is not None and _quotes(later_given, output)
 
 
-def _failed(call: list[Span]) -> bool:
-    return _output(call) is None and any(span.status_code == STATUS_ERROR for span in call)
+def _failed(view: _View, call: list[Span]) -> bool:
+    return view.output(call) is None and any(span.status_code == STATUS_ERROR for span in call)
 
 
 def _quotes(given: str, output: str | None) -> bool:
     """Whether a model input quotes an earlier answer: a whole run of words, not a label like "yes" that
-    a grader gave and the documents may happen to contain."""
-    if output is None or len(output.split()) < 2:
+    a grader gave and the documents may happen to contain, and no part of a longer word at either end.
+    Found as a string, then its ends checked where it occurs (`_places`): a regular expression opening
+    with a look-behind is tried at every character of the input, each try reading as much of the answer
+    as the input repeats, and an input holding a long run of one word took 8 s against seven answers of
+    that word that end otherwise (input x answer), on the sidecar's event loop."""
+    if output is None:
         return False
-    return re.search(rf"(?<!\w){re.escape(output.strip())}(?!\w)", given) is not None
+    quoted = output.strip()
+    if len(quoted.split(maxsplit=1)) < 2:
+        return False
+    return any(_apart(given, at, at + len(quoted)) for at in _places(given, quoted))
+
+
+_WORD_CHARACTER = re.compile(r"\w")
+
+
+def _apart(text: str, start: int, end: int) -> bool:
+    """Whether text[start:end] touches no word character on either side."""
+    return (start == 0 or not _WORD_CHARACTER.match(text, start - 1)) and not _WORD_CHARACTER.match(text, end)
+
+
+def _places(text: str, sought: str) -> Iterator[int]:
+    """Where `sought` occurs in `text`, but for the inner places of a run: occurring again within half its
+    length, at d characters, it occurs every d characters while the text repeats its first d characters
+    (d is then its shortest period), and the characters before and after each inner place are those of
+    the run's second place. Each place found costs the length of `sought`, and a long run of one word
+    held as many places as words, none apart from the words around it ("a ha ... ha h" in "ha ha ...")."""
+    at = text.find(sought)
+    while at >= 0:
+        yield at
+        after = text.find(sought, at + 1)
+        period = after - at
+        if 0 < period <= len(sought) // 2:
+            yield after
+            repeated = period + _common_start(text, text, at, after)  # from `at`, repeating its first d
+            after = at + (repeated - len(sought)) // period * period  # the run's last place
+        at = after
 
 
 def _answer(view: _View, tops: list[Span], llm_call: list[Span], rival: list[Span] | None,
@@ -1311,10 +1355,23 @@ def _holder(block: str, texts: list[str]) -> int | None:
     return best
 
 
-def _common_start(one: str, other: str) -> int:
-    """How many characters two strings share from their start."""
-    shared = min(len(one), len(other))
-    return next((i for i, (a, b) in enumerate(zip(one, other, strict=False)) if a != b), shared)
+def _common_start(one: str, other: str, one_at: int = 0, other_at: int = 0) -> int:
+    """How many characters one[one_at:] and other[other_at:] share from their start: compared a doubling,
+    then halving, number of characters at a time, each comparison at C's speed, as `_places` compares
+    a long run of text with itself."""
+    limit = min(len(one) - one_at, len(other) - other_at)
+    length, step = 0, 1
+    while length + step <= limit and _same(one, one_at + length, other, other_at + length, step):
+        length, step = length + step, step * 2
+    while step > 1:
+        step //= 2
+        if length + step <= limit and _same(one, one_at + length, other, other_at + length, step):
+            length += step
+    return length
+
+
+def _same(one: str, one_at: int, other: str, other_at: int, size: int) -> bool:
+    return other.startswith(one[one_at:one_at + size], other_at)
 
 
 def _squeezed(text: str) -> str:
