@@ -33,6 +33,12 @@ def inert(text: str, escape: Callable[[str], str] = _hex_escape) -> str:
     return _CI_COMMAND.sub(lambda found: found.group()[:-1] + escape(found.group()[-1]), text)
 
 
+def json_escape(char: str) -> str:
+    """`inert`'s escape inside JSON text: JSON's own (`\\u005b`), which every reader decodes back, so the
+    text is as written to a parser and inert to a CI log."""
+    return f"\\u{ord(char):04x}"
+
+
 _CI_COMMAND = re.compile(r"^[^\S\n]*:(?=:)|##(?:vso|teamcity)?\[", re.MULTILINE)
 """A line's first `:` of two, after its white space; the `[` of `##[`, `##vso[`, `##teamcity[`."""
 

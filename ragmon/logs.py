@@ -18,7 +18,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from datetime import UTC, datetime
 
-from ragmon.errors import printable
+from ragmon.errors import inert, json_escape, printable
 from ragmon.jsontext import loads
 
 _RECORD_FIELDS = frozenset(vars(logging.LogRecord("", 0, "", 0, "", None, None))) | {"message", "asctime"}
@@ -41,8 +41,9 @@ class JsonFormatter(logging.Formatter):
         # A header's byte that is not UTF-8 (a user agent's) reaches a field as a lone surrogate, written
         # "\udcff": no character, for which strict parsers (serde, jq 1.6) refuse the whole line. It becomes
         # U+FFFD, as in the JSON report; only a line holding a surrogate escape (an emoji's pair too) is
-        # read back for it, and the line stays ASCII.
-        return json.dumps(loads(line)) if "\\ud" in line else line
+        # read back for it, and the line stays ASCII. A sender's `##[error]` is escaped as the reports escape
+        # it (`inert`): a sidecar run in a CI job (an end-to-end test, the demo) logs to the CI log.
+        return inert(json.dumps(loads(line)) if "\\ud" in line else line, json_escape)
 
 
 def rfc3339(created: float) -> str:
@@ -59,7 +60,7 @@ class TextFormatter(logging.Formatter):
         extras = " ".join(f"{k}={v}" for k, v in vars(record).items() if k not in _RECORD_FIELDS)
         line = f"{self.formatTime(record)} {record.levelname.lower():7} {record.name}: {record.getMessage()}"
         line = printable(f"{line} {extras}" if extras else line)
-        return f"{line}\n{self.formatException(record.exc_info)}" if record.exc_info else line
+        return inert(f"{line}\n{self.formatException(record.exc_info)}" if record.exc_info else line)
 
 
 def configure_logging(fmt: str, level: str) -> None:

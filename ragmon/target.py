@@ -53,7 +53,7 @@ from urllib.parse import SplitResult, urljoin, urlsplit
 import aiohttp
 from aiohttp import web
 
-from ragmon.errors import InputError, RagmonError, printable
+from ragmon.errors import InputError, RagmonError, inert, printable
 from ragmon.failures import service_name
 from ragmon.model import Example
 from ragmon.options import flag_of, shown_address
@@ -454,7 +454,7 @@ def _tell(log: TextIO | None, line: str) -> None:
     on: its OSError would stop a run that can still decide its gates (exit 2), as `ragmon.cli.note` says."""
     if log is not None:
         with contextlib.suppress(OSError):
-            print(line, file=log, flush=True)
+            print(inert(line), file=log, flush=True)  # quoting the build's answers, ids: in a CI log
 
 
 def _receiver_log(stream: TextIO) -> logging.Logger:
@@ -476,8 +476,8 @@ class _ReceiverFormatter(logging.Formatter):
     def format(self, record: logging.LogRecord) -> str:
         fields = vars(record)
         agent = f" ({fields['user_agent']})" if fields.get("user_agent") else ""
-        return (f"{record.levelname.lower()}: {record.getMessage()} from {fields.get('peer')}{agent}, "
-                f"answered {fields.get('status')}: {fields.get('detail')}")
+        return inert(f"{record.levelname.lower()}: {record.getMessage()} from {fields.get('peer')}{agent}, "
+                     f"answered {fields.get('status')}: {fields.get('detail')}")
 
 
 async def _ask_all(golden: Sequence[Example], trace_ids: dict[str, str], sink: TraceSink, target: Target,

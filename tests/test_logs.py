@@ -44,3 +44,17 @@ def test_a_byte_that_is_not_utf8_reaches_the_json_log_as_u_fffd() -> None:
     assert (doc["user_agent"], doc["service"], doc["message"]) == ("evil\ufffd\ufffd", "shop \U0001f6d2",
                                                                    "OTLP request refused")
     json.dumps(doc, ensure_ascii=False).encode("utf-8")               # strict UTF-8: no lone surrogate left
+
+
+def test_a_senders_ci_log_command_reaches_neither_log_as_a_command() -> None:
+    # A sidecar run in a CI job (an end-to-end test, the demo) logs to the CI log, where GitHub Actions runs
+    # `##[error]` anywhere in a line and Azure `##vso[`: a service.name may hold either. The text log shows
+    # the `[` escaped; the JSON log writes it as JSON's own escape, so a parser reads the name as sent.
+    record = logging.LogRecord("ragmon.service", logging.WARNING, __file__, 1, "trace cannot be extracted",
+                               None, None)
+    record.service = "shop ##[error]x ##vso[task.complete result=Succeeded]"
+    text = TextFormatter().format(record)
+    assert text.endswith(" service=shop ##\\x5berror]x ##vso\\x5btask.complete result=Succeeded]")
+    line = JsonFormatter().format(record)
+    assert '"service": "shop ##\\u005berror]x ##vso\\u005btask.complete result=Succeeded]"' in line
+    assert json.loads(line)["service"] == record.service

@@ -19,7 +19,7 @@ from typing import Any
 
 from ragmon import __version__
 from ragmon.baseline import REPORT_FORMAT, Comparison, rounded
-from ragmon.errors import inert
+from ragmon.errors import inert, json_escape
 from ragmon.gate import GateResult
 from ragmon.jsontext import replace_lone_surrogates
 from ragmon.model import ClaimVerdict, ExampleResult, Report
@@ -83,14 +83,9 @@ def _dumps(doc: dict[str, Any]) -> str:
     """ensure_ascii=False leaves each lone surrogate a character of the text, found in one regex pass over
     it (ids, claims, reasons, paths and errors alike); ensure_ascii=True would escape it instead."""
     dumped = replace_lone_surrogates(json.dumps(doc, ensure_ascii=False, allow_nan=False))
-    return inert(dumped, _json_escape) + "\n"
-
-
-def _json_escape(char: str) -> str:
-    """The `[` of a `##[` (inside a string: `#` is nowhere else) as JSON's own escape, which every reader
-    decodes back: `--json /dev/stdout` in a CI log runs no command, and the report holds the text as
-    written."""
-    return f"\\u{ord(char):04x}"
+    # The `[` of a `##[` is inside a string (`#` is nowhere else): `--json /dev/stdout` in a CI log runs no
+    # command, and the report holds the text as written.
+    return inert(dumped, json_escape) + "\n"
 
 
 def _baseline(comparison: Comparison) -> dict[str, Any]:
