@@ -41,7 +41,7 @@ from ragmon.budget import Prices
 from ragmon.cli import Stopped, parse_known, print_out, stop_status, stopped_by, terminated_on_signal
 from ragmon.datasets.fields import json_type
 from ragmon.datasets.locate import LineOf
-from ragmon.errors import InputError, RagmonError, printable
+from ragmon.errors import InputError, RagmonError, inert, json_escape, printable
 from ragmon.evaluation import (
     awaited,
     check_concurrency,
@@ -756,8 +756,9 @@ def _write_json(path: Path, doc: Mapping[str, Any]) -> None:
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         # A lone surrogate (half an emoji) in an id as U+FFFD: jq 1.6 refuses a whole file for its escape.
-        path.write_text(replace_lone_surrogates(json.dumps(doc, indent=2, ensure_ascii=False)) + "\n",
-                        encoding="utf-8")
+        # A claim's or an id's `##[` as JSON's escape: a step that prints the file runs no CI log command.
+        text = inert(replace_lone_surrogates(json.dumps(doc, indent=2, ensure_ascii=False)), json_escape)
+        path.write_text(text + "\n", encoding="utf-8")
     except OSError as exc:
         raise InputError(f"cannot write: {exc.strerror or exc}", source=str(path)) from None
 

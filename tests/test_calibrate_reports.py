@@ -311,3 +311,19 @@ def test_quiet_leaves_standard_output_to_a_json_report_given_it(ragmon_cmd: list
     (judge,) = json.loads(done.stdout)["judges"]
     assert judge["sentence"] == {"tp": 0, "fp": 0, "fn": 0, "tn": 1, "precision": None, "recall": None,
                                  "f1": None, "accuracy": 1.0}
+
+
+def test_the_json_report_runs_no_ci_log_command_when_printed(tmp_path: Path) -> None:
+    """A step that prints the report (`cat calibration.json`, `--json /dev/stdout`) puts it in the CI log,
+    where GitHub Actions runs `##[group]` anywhere in a line: the error naming an example whose id holds
+    one is written with JSON's escape of its `[`, which a reader decodes back to the id as labelled."""
+    answer = "The Eiffel Tower is in Paris."  # 29 characters: a span to 30 is past its end
+    labels = {"hallucinated": True, "spans": [{"start": 0, "end": 30}]}
+    items = [{"id": "##[group]e1", "question": "q", "contexts": [{"id": "d1", "text": "It is in Paris."}],
+              "answer": answer, "labels": labels}]
+    report = tmp_path / "calibration.json"
+    data = write_dataset(tmp_path / "labelled.jsonl", items)
+    assert main(["calibrate", str(data), "--json", str(report)]) == 2
+    text = report.read_text(encoding="utf-8")
+    assert "##[" not in text and "example '##\\u005bgroup]e1'" in text
+    assert "example '##[group]e1'" in json.loads(text)["error"]
