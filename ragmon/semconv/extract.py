@@ -40,8 +40,8 @@ Choices the design leaves open, made here:
   in its history): the last to end, unless given only
   documents an earlier call was given. Such a later call quoting an earlier
   call's output works on it (a grader) and does not answer; one given only some of an earlier call's
-  documents, asked once it ended, answers from its choice (a model that re-ranked them); of the calls
-  left that quote none, the end
+  documents, asked once it ended, answers from its choice (a model that re-ranked them) if its output
+  states something; of the calls left that quote none, the end
   order tells nothing (a relevance check, a title or follow-up questions may come before, after or
   beside the answer), so a call that stated something answers over one that wrote a label of a word
   or two or only questions, and two left that wrote different text make the trace an error naming
@@ -732,9 +732,9 @@ def _answering_call(view: _View, texts: list[str]) -> tuple[list[Span], list[Spa
     in (one clock 20 s ahead turned answered traces into errors). A call that asked for a tool and whose
     text a later call is given is an agent's step (`_stepped`), never the answer, and the later call is
     no grader of it; nor is a call inside a tool the answer, the tool's own (a query engine an agent
-    called, answering the agent). A later call given some of a round call's documents, not all, and
-    asked once that call ended, was given its choice (`_chose`: a model ranking or grading them records
-    no span of its own) and answers in its place.
+    called, answering the agent). A later call given some of a round call's documents, not all, asked
+    once that call ended and stating something, was given its choice (`_chose`: a model ranking or
+    grading them records no span of its own) and answers in its place.
 
     Of the calls of the last round, the order they ended in tells nothing: a relevance check or a
     router is asked before the answer, a title, a summary for a log or follow-up questions after it,
@@ -775,21 +775,27 @@ def _answering_call(view: _View, texts: list[str]) -> tuple[list[Span], list[Spa
         if (_failed(view, call) and outputs) or any(_quotes(given, output) for output in outputs):
             continue
         round_calls = [(earlier, seen) for earlier, seen in round_calls
-                       if not _chose(earlier, seen, call, shown)]
+                       if not _chose(view, earlier, seen, call, shown)]
         round_calls.append((call, shown))
     if not round_calls:
         return view.last_llm_call(), None
     return _chosen(view, [call for call, _ in round_calls])
 
 
-def _chose(earlier: list[Span], seen: set[int], call: list[Span], shown: set[int]) -> bool:
+def _chose(view: _View, earlier: list[Span], seen: set[int], call: list[Span], shown: set[int]) -> bool:
     """Whether `earlier` chose the documents `call` was given, as a model that re-ranks or filters them
-    does with no span of its own: it was given more of them (`seen`, a strict superset of `shown`), and
-    had ended when `call` started, so that its choice could be what `call` was given. Read as two calls
-    given the same documents, an app with no chain span that asks a model to rank its documents and then
-    answers from the best had its every trace refused. Side by side (the answer from the top document
-    beside a summary of them all), nothing says which the user got."""
-    return shown < seen and earlier[-1].end_time_unix_nano <= call[-1].start_time_unix_nano
+    does with no span of its own, so that `call` answers in its place: it was given more of them (`seen`,
+    a strict superset of `shown`), and had ended when `call` started, so that its choice could be what
+    `call` was given. Read as two calls given the same documents, an app with no chain span that asks a
+    model to rank its documents and then answers from the best had its every trace refused. Side by side
+    (the answer from the top document beside a summary of them all), nothing says which the user got.
+    And `call` states something (`_states`): follow-up questions or a yes/no check on the top document,
+    asked once the answer from them all ended, had replaced that answer; left beside it, `_chosen`
+    prefers the call that states something, as for calls given the same documents."""
+    if not (shown < seen and earlier[-1].end_time_unix_nano <= call[-1].start_time_unix_nano):
+        return False
+    output = view.output(call)
+    return output is not None and _states(output)
 
 
 def _chosen(view: _View, calls: list[list[Span]]) -> tuple[list[Span], list[Span] | None]:

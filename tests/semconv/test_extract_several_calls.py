@@ -123,16 +123,25 @@ def _prompt(instruction: str, documents: list[LangChainDocument]) -> list[BaseMe
     return [SystemMessage(f"{instruction}\n{numbered}"), HumanMessage(QUESTION)]
 
 
-def _rank_then_answer(recorder: Recorder, ranking: str, keep: int) -> list[LangChainDocument]:
+def _ask(instruction: str, documents: list[LangChainDocument], reply: str) -> str:
+    """A model call given `instruction` over the numbered `documents` and the question, replying `reply`.
+    GenericFakeChatModel, as FakeListChatModel records its scripted replies in its invocation parameters,
+    so that its input would hold its own output, which no real model's does."""
+    model = GenericFakeChatModel(messages=iter([AIMessage(reply)]))
+    return str(model.invoke(_prompt(instruction, documents)).content)
+
+
+def _rank_then_answer(recorder: Recorder, ranking: str, keep: int,
+                      answer: str = SUPPORT_ANSWER) -> list[LangChainDocument]:
     """An app's handler under its HTTP server span, with no chain span: it retrieves three documents, asks
     a model to rank them (the reply `ranking`, numbers most relevant first) and another to answer from the
     first `keep` of that order. The retrieved documents, in their retrieved order."""
     retriever = RagChain().retriever
     with recorder.tracer.start_as_current_span("POST /ask", kind=SpanKind.SERVER):
         documents = retriever.invoke(QUESTION)
-        reply = FakeListChatModel(responses=[ranking]).invoke(_prompt(RANK, documents))
-        order = [documents[int(number) - 1] for number in str(reply.content).split(", ")]
-        FakeListChatModel(responses=[SUPPORT_ANSWER]).invoke(_prompt(ANSWER_FROM, order[:keep]))
+        reply = _ask(RANK, documents, ranking)
+        order = [documents[int(number) - 1] for number in reply.split(", ")]
+        _ask(ANSWER_FROM, order[:keep], answer)
     return documents
 
 
@@ -144,11 +153,14 @@ def _model_span_ids(recorder: Recorder) -> list[str]:
     return [format(span.context.span_id, "016x") for span in spans]
 
 
-def test_without_a_chain_the_call_given_the_ranking_calls_choice_answers(langchain: Recorder) -> None:
-    # The ranking call was given all three documents and wrote "2, 3, 1", a statement of three words; the
-    # answering call, asked after it ended, was given only the second document retrieved. Read as two
-    # calls given the same documents, every such trace was refused as an error.
-    documents = _rank_then_answer(langchain, "2, 3, 1", keep=1)
+@pytest.mark.parametrize("ranking", ["2, 3, 1", "2"], ids=["every number", "the top number, a label"])
+def test_without_a_chain_the_call_given_the_ranking_calls_choice_answers(
+        langchain: Recorder, ranking: str) -> None:
+    # The ranking call was given all three documents and wrote "2, 3, 1" (a statement of three words) or
+    # only "2" (a label); the answering call, asked after it ended, was given only the second document
+    # retrieved, and states something. Read as two calls given the same documents, every such trace was
+    # refused as an error.
+    documents = _rank_then_answer(langchain, ranking, keep=1)
 
     example = extract(langchain.trace())
 
@@ -190,6 +202,80 @@ def test_a_call_given_some_of_the_documents_beside_one_given_all_is_no_choice(la
 
     assert f"(span id {ranking})" in str(raised.value)
     assert f"(span id {answering})" in str(raised.value)
+
+
+# --- no chain span: the handler answers, then asks a model about the top document or each one ---------
+
+ANSWER = "You have 30 days from delivery to ask for a refund, and support answers by chat at any hour."
+FOLLOW_UP = "Suggest three follow-up questions the user may ask about this document."
+FOLLOW_UPS = "How do I start a refund?\nCan I get a refund after 30 days?\nIs shipping refunded?"
+RELEVANT = "Is this document relevant to the question? Reply yes or no."
+
+
+def _answer_then_ask(recorder: Recorder, answer: str, instruction: str,
+                     replies: list[str]) -> list[LangChainDocument]:
+    """An app's handler under its HTTP server span, with no chain span: it retrieves three documents, has a
+    model answer from all three, then, once the answer is written, asks `instruction` of the first
+    document, the second, and so on, one call each, the n-th replying `replies[n]`; none is given the
+    answer. The retrieved documents, in their retrieved order."""
+    retriever = RagChain().retriever
+    with recorder.tracer.start_as_current_span("POST /ask", kind=SpanKind.SERVER):
+        documents = retriever.invoke(QUESTION)
+        _ask(ANSWER_FROM, documents, answer)
+        for document, reply in zip(documents, replies, strict=False):
+            _ask(instruction, [document], reply)
+    return documents
+
+
+def test_follow_up_questions_on_the_top_document_after_the_answer_leave_the_answer(
+        langchain: Recorder) -> None:
+    # The follow-up call was given only the top document, once the answer ended: read as the answer from
+    # a ranking's choice, its three questions were scored instead of the answer, against one document.
+    documents = _answer_then_ask(langchain, ANSWER, FOLLOW_UP, [FOLLOW_UPS])
+
+    example = extract(langchain.trace())
+
+    assert example is not None
+    assert len(documents) == 3
+    assert example.answer == ANSWER
+    assert example.question == QUESTION
+    assert example.contexts == langchain_contexts(documents)
+
+
+@pytest.mark.parametrize("grades", [["yes", "yes", "yes"], ["yes", "no", "yes"]],
+                         ids=["every document relevant", "one not"])
+def test_a_yes_no_check_of_each_document_after_the_answer_leaves_the_answer(
+        langchain: Recorder, grades: list[str]) -> None:
+    # A retrieval-quality log: once the answer is written, a model grades each document, one call each.
+    # The first grade had replaced the answer: scored as the answer ("yes"), or an error naming two
+    # grades that differ.
+    documents = _answer_then_ask(langchain, ANSWER, RELEVANT, grades)
+
+    example = extract(langchain.trace())
+
+    assert example is not None
+    assert example.answer == ANSWER
+    assert example.question == QUESTION
+    assert example.contexts == langchain_contexts(documents)
+
+
+@pytest.mark.parametrize("app", [
+    lambda recorder: _rank_then_answer(recorder, "2", keep=1, answer="30 days."),
+    lambda recorder: _answer_then_ask(recorder, "30 days.", RELEVANT, ["yes"]),
+], ids=["a short answer from a ranking's label", "a check's label after a short answer"])
+def test_a_label_after_a_label_given_some_of_its_documents_leaves_two_calls_nothing_tells_apart(
+        langchain: Recorder, app: Callable[[Recorder], object]) -> None:
+    # Two calls that state nothing, the later given the top document once the earlier, given all three,
+    # ended: "2" then "30 days." (a ranking, then the answer) is recorded as "30 days." then "yes" (the
+    # answer, then a check) is, and scoring the later had scored a check's "yes" as the answer.
+    app(langchain)
+    earlier, later = _model_span_ids(langchain)
+
+    with pytest.raises(ExtractionError, match="two model calls given the same documents") as raised:
+        extract(langchain.trace())
+
+    assert f"(span id {earlier})" in str(raised.value)
+    assert f"(span id {later})" in str(raised.value)
 
 
 # --- an answer quoting a document the model was not given --------------------------------------------
