@@ -50,24 +50,46 @@ def assigned(source: str) -> int:
     raise AssertionError(f"{RULES} assigns no SCORING_RULES")
 
 
-def history() -> list[tuple[str, int]]:
-    """(commit, the value it left) for each commit that changed ragmon/rules.py, newest first."""
+def history() -> dict[str, int]:
+    """The value each commit that changed ragmon/rules.py left, under whatever path it had then (a move is
+    followed: read at its new path alone, the history began at the move, compared with itself)."""
     if _git("rev-parse", "--is-shallow-repository").strip() == "true":
         pytest.fail("a shallow clone: the commit that set SCORING_RULES may be past its history (git fetch "
                     "--unshallow)")
-    return [(commit, assigned(_git("show", f"{commit}:{RULES}")))
-            for commit in _git("log", "--format=%H", "--", RULES).split()]
-
-
-def setting_commit(rules: int, commits: list[tuple[str, int]]) -> str | None:
-    """The commit that set SCORING_RULES to `rules`: the oldest of the newest commits that all left it at
-    `rules`; None when the newest left another value (raised in the working tree, not committed yet)."""
-    found = None
-    for commit, value in commits:
-        if value != rules:
-            break
-        found = commit
+    found: dict[str, int] = {}
+    commit = None
+    for line in _git("log", "--follow", "--name-only", "--format=commit %H", "--", RULES).splitlines():
+        if line.startswith("commit "):
+            commit = line.removeprefix("commit ")
+        elif line and commit is not None:
+            found[commit] = assigned(_git("show", f"{commit}:{line}"))
     return found
+
+
+def setting_commits(rules: int, values: dict[str, int], parents: dict[str, list[str]]) -> list[str]:
+    """The commits that set SCORING_RULES to `rules`: at `rules`, and no parent of theirs was (a parent's
+    value is that of its nearest ancestor in `values`, a commit that changed ragmon/rules.py). A merge of
+    a branch whose commits left another value, or a commit that only reworded the file, sets nothing:
+    walked in date order instead, a side branch's older value cut the run short, and the merge was taken
+    for the commit that set the value and compared with itself."""
+    def value(commit: str) -> int | None:
+        seen, pending = set(), [commit]
+        while pending:
+            at = pending.pop()
+            if at in values:
+                return values[at]
+            if at not in seen:
+                seen.add(at)
+                pending += parents.get(at, [])
+        return None
+
+    return [commit for commit, at in values.items()
+            if at == rules and all(value(parent) != rules for parent in parents.get(commit, []))]
+
+
+def all_parents() -> dict[str, list[str]]:
+    return {commit: parents for commit, *parents in
+            (line.split() for line in _git("rev-list", "--parents", "HEAD").splitlines())}
 
 
 def code_of(commit: str, into: Path) -> Path:
@@ -102,21 +124,24 @@ def differences(before: dict[str, object], after: dict[str, object]) -> list[str
 
 def test_the_corpus_is_scored_as_the_commit_that_set_the_scoring_rules_scored_it(
         tmp_path: Path, corpus: tuple[list[Example], dict[str, object]]) -> None:
-    commits = history()
-    higher = [(commit, value) for commit, value in commits if value > SCORING_RULES]
-    assert not higher, (f"SCORING_RULES = {SCORING_RULES}, but {higher[0][0][:12]} set it to "
-                        f"{higher[0][1]}: a value names one way of scoring, so it is only ever raised (to "
-                        f"{max(value for _, value in higher) + 1})")
-    commit = setting_commit(SCORING_RULES, commits)
-    if commit is None:  # raised in the working tree, above every committed value: nothing scored with it yet
+    values = history()
+    higher = {commit: value for commit, value in values.items() if value > SCORING_RULES}
+    newest = next(iter(higher), "")
+    assert not higher, (f"SCORING_RULES = {SCORING_RULES}, but {newest[:12]} left it at "
+                        f"{higher.get(newest)}: a value names one way of scoring, so it is only ever "
+                        f"raised (to {max(higher.values(), default=0) + 1})")
+    setting = setting_commits(SCORING_RULES, values, all_parents())
+    if not setting:  # raised in the working tree, above every committed value: nothing scored with it yet
         return
     examples, figures = corpus
-    then = scored_by(code_of(commit, tmp_path / "then"), examples, tmp_path)
-    moved = differences(figures_of(then), figures)
-    assert not moved, (
-        f"{len(moved)} of {len(examples):,} examples are scored otherwise than by {commit[:12]}, which set "
-        f"SCORING_RULES = {SCORING_RULES}: raise it to {SCORING_RULES + 1} in {RULES} (reports, captures and "
-        f"baselines then say their figures are not comparable). First: " + "; ".join(moved[:3]))
+    for commit in setting:  # one, unless two branches raised it alike
+        then = scored_by(code_of(commit, tmp_path / commit), examples, tmp_path)
+        moved = differences(figures_of(then), figures)
+        assert not moved, (
+            f"{len(moved)} of {len(examples):,} examples are scored otherwise than by {commit[:12]}, which "
+            f"set SCORING_RULES = {SCORING_RULES}: raise it to {SCORING_RULES + 1} in {RULES} (reports, "
+            f"captures and baselines then say their figures are not comparable). First: "
+            + "; ".join(moved[:3]))
 
 
 @pytest.fixture(scope="module")
@@ -153,14 +178,21 @@ def test_a_small_change_of_one_rule_moves_figures_of_the_corpus(
     assert differences(figures, figures_of(scored_by(tmp_path, examples, tmp_path)))
 
 
-@pytest.mark.parametrize(("commits", "found"), [
-    ([("c3", 2), ("c2", 2), ("c1", 1)], "c2"),      # c2 raised it to 2; c3 changed something else
-    ([("c3", 1), ("c2", 2), ("c1", 1)], None),      # the newest commit left 1: 2 is the working tree's
-    ([("c1", 2)], "c1"),
+@pytest.mark.parametrize(("values", "parents", "found"), [
+    # c2 raised it to 2; c3 changed the file's words, at 2 still.
+    ({"c3": 2, "c2": 2, "c1": 1}, {"c3": ["c2"], "c2": ["c1"]}, ["c2"]),
+    # c2's 2 lowered to 1 by c3: c2 is still the commit that set 2 (a lowered value is refused apart).
+    ({"c3": 1, "c2": 2, "c1": 1}, {"c3": ["c2"], "c2": ["c1"]}, ["c2"]),
+    # main's a1 raised it to 2; a side branch (b1 reworded the file at 1, b2 changed no line of it) was
+    # merged in m at 2: a1 set it, whatever the dates order them by.
+    ({"m": 2, "b1": 1, "a1": 2, "c0": 1}, {"m": ["a1", "b2"], "b2": ["b1"], "b1": ["c0"], "a1": ["c0"]},
+     ["a1"]),
+    ({"c1": 2}, {}, ["c1"]),
+    ({"c1": 1}, {}, []),                                 # 2 is the working tree's, not committed
 ])
-def test_the_setting_commit_is_the_oldest_of_the_newest_run_at_the_value(
-        commits: list[tuple[str, int]], found: str | None) -> None:
-    assert setting_commit(2, commits) == found
+def test_the_setting_commits_are_those_at_the_value_whose_parents_were_not(
+        values: dict[str, int], parents: dict[str, list[str]], found: list[str]) -> None:
+    assert setting_commits(2, values, parents) == found
 
 
 @pytest.mark.parametrize("source", ["SCORING_RULES = 3\n", "SCORING_RULES: int = 3  # claims\n",
