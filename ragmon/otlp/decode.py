@@ -45,8 +45,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from google.protobuf.message import DecodeError as ProtobufDecodeError
+from google.protobuf.unknown_fields import UnknownFieldSet
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
 from opentelemetry.proto.common.v1.common_pb2 import AnyValue
+from opentelemetry.proto.trace.v1.trace_pb2 import ResourceSpans
 
 from ragmon import jsontext
 from ragmon.errors import RagmonError
@@ -217,6 +219,7 @@ def decode_protobuf(body: bytes, max_values: int = MAX_VALUES) -> DecodedBatch:
         raise DecodeError(f"not a valid protobuf ExportTraceServiceRequest ({exc})") from None
     out = _Collector()
     for i, resource_spans in enumerate(request.resource_spans):
+        _pb_not_outdated(resource_spans, i)
         resource = _pb_attributes(resource_spans.resource.attributes)
         for j, scope_spans in enumerate(resource_spans.scope_spans):
             scope_name = scope_spans.scope.name
@@ -236,6 +239,23 @@ def decode_protobuf(body: bytes, max_values: int = MAX_VALUES) -> DecodedBatch:
                     resource=resource, status_code=span.status.code, scope_name=scope_name,
                     parent_is_remote=_parent_is_remote(span.flags)))
     return out.batch()
+
+
+_OUTDATED_FIELD = 1000
+"""ResourceSpans' `instrumentation_library_spans` in OTLP 0.15 to 0.18, where an exporter may have put its
+spans; removed in 0.19. It has ScopeSpans' wire form, but the JSON door refuses its spans (`_OUTDATED`)
+and so does this one, with the same reason."""
+_REPLACED = "replaced by {} in OTLP 0.19 (2022): upgrade the exporter"
+
+
+def _pb_not_outdated(resource_spans: ResourceSpans, index: int) -> None:
+    """DecodeError for spans under `_OUTDATED_FIELD` alone: read as an unknown field, the request was
+    answered success with none of them read or counted. Beside scope_spans it is ignored, as OTLP 0.18
+    asked of a receiver."""
+    if not resource_spans.scope_spans and any(
+            field.field_number == _OUTDATED_FIELD for field in UnknownFieldSet(resource_spans)):
+        raise DecodeError(f"resourceSpans[{index}].instrumentation_library_spans: "
+                          + _REPLACED.format("scope_spans"))
 
 
 class RepairOffLoop(Exception):
@@ -498,8 +518,7 @@ def _scope_spans_key(resource_spans: dict[str, Any], prefix: str) -> str:
     if key not in resource_spans:
         for outdated in _OUTDATED:
             if outdated in resource_spans:
-                raise _Invalid(prefix + outdated, "replaced by scopeSpans in OTLP 0.19 (2022): upgrade the "
-                                                  "exporter")
+                raise _Invalid(prefix + outdated, _REPLACED.format("scopeSpans"))
     return key
 
 

@@ -1,4 +1,4 @@
-"""OTLP/HTTP trace receiver: `POST /v1/traces`, protobuf or JSON, identity/gzip/deflate.
+"""OTLP/HTTP trace receiver: `POST /v1/traces`, protobuf or JSON, identity/gzip/deflate (also as zlib).
 
 Status codes follow the OTLP spec so that exporters do the right thing without configuration: 400/401/
 413/415 are final (the client drops the batch), 503 + Retry-After asks it to retry, 200 may carry a
@@ -25,6 +25,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -57,8 +58,15 @@ from ragmon.otlp.sink import REQUEST_ERRORS, Refused, SpanSink, count_refused, o
 PROTOBUF = "application/x-protobuf"
 JSON = "application/json"
 _ENCODINGS = frozenset({"", "identity", "gzip", "deflate"})
-_ALIASES = {"x-gzip": "gzip"}
-"""Encodings by another name: RFC 9110 (8.4.1.3) asks a recipient to take x-gzip as gzip."""
+_ALIASES = {"x-gzip": "gzip", "zlib": "deflate"}
+"""Encodings by another name: RFC 9110 (8.4.1.3) asks a recipient to take x-gzip as gzip; the Collector's
+`compression: zlib` sends deflate's zlib format as `zlib`, which its own receiver takes as deflate."""
+_ACCEPT_ENCODING = {"Accept-Encoding": "gzip, deflate"}
+"""What a 415 for its Content-Encoding carries (RFC 9110 12.5.3), and one for its Content-Type does not:
+the header is how a client tells the two apart."""
+_JSON_OBJECT = re.compile(rb"[ \t\r\n]*\{")
+"""How an OTLP/JSON body starts. In protobuf `{` opens a group of field 15, which ExportTraceServiceRequest
+has not and no exporter writes: a body so started that the parser refused is JSON with the wrong label."""
 # google.rpc.Code for each HTTP status we answer with.
 _RPC_CODE = {400: 3, 401: 16, 404: 12, 408: 4, 413: 8, 415: 3, 503: 14}
 _STATUS = {"decode_error": 400, "invalid": 400, "too_large": 413, "backpressure": 503, "unauthorized": 401}
@@ -163,15 +171,28 @@ class _TraceReceiver:
         if encoding in ("", "identity") and body.startswith(GZIP_MAGIC):
             raise DecodeError("body looks gzip-compressed (it starts with bytes 1f 8b): send it with "
                               "Content-Encoding: gzip")
-        decode = decode_protobuf if request.content_type == PROTOBUF else decode_json
-        return await decode_off_loop(decode, body, self._max_values)
+        if request.content_type != PROTOBUF:
+            return await decode_off_loop(decode_json, body, self._max_values)
+        try:
+            return await decode_off_loop(decode_protobuf, body, self._max_values)
+        except DecodeError:
+            if _JSON_OBJECT.match(body) is None:
+                raise
+        # The parser's words ("Wire format was corrupt") would not say what is wrong: `curl --data-binary
+        # @trace.json` with the protobuf Content-Type.
+        raise DecodeError(f"body looks like JSON (it starts with '{{'), not protobuf: send OTLP/JSON with "
+                          f"Content-Type: {JSON}")
 
     def _refused_by_head(self, request: web.Request, encoding: str) -> web.Response | None:
         """The answer (counted, logged) to a request its head refuses; None for one whose body is read."""
         if (refused := self._unauthorized(request)) is not None:
             return refused
-        if (unsupported := _unsupported(request.content_type, encoding)) is not None:
-            return self._refuse(request, Refused("decode_error", unsupported), 415)
+        if request.content_type not in (PROTOBUF, JSON):
+            return self._refuse(request, Refused("decode_error", _unsupported_type(request)), 415)
+        if encoding not in _ENCODINGS:
+            return self._refuse(request, Refused("decode_error", f"Content-Encoding {encoding!r} is not "
+                                                 "supported: use gzip, deflate or identity"), 415,
+                                _ACCEPT_ENCODING)
         if request.content_length is not None and request.content_length > self._max_body:
             too_large = TooLarge(f"body of {request.content_length} bytes")
             return self._refuse(request, refusal_for(too_large, "body", encoding, self._max_body,
@@ -185,11 +206,13 @@ class _TraceReceiver:
         return self._refuse(request, Refused("unauthorized",
                                              "missing or wrong bearer token (Authorization: Bearer <token>)"))
 
-    def _refuse(self, request: web.Request, refused: Refused, status: int | None = None) -> web.Response:
-        """Count, log and answer a refusal, with `status` or, when None, its reason's."""
+    def _refuse(self, request: web.Request, refused: Refused, status: int | None = None,
+                headers: dict[str, str] | None = None) -> web.Response:
+        """Count, log and answer a refusal, with `status` or, when None, its reason's, and `headers` besides
+        the ones every answer with that status carries."""
         status = _STATUS[refused.reason] if status is None else status
         count_refused(self._sink, self._refusals, refused, str(status), _sender(request))
-        return _failure(status, refused.message, request.content_type != PROTOBUF)
+        return _failure(status, refused.message, request.content_type != PROTOBUF, headers)
 
     @web.middleware
     async def not_here(self, request: web.Request, handler: Handler) -> web.StreamResponse:
@@ -214,14 +237,12 @@ def _encoding(request: web.Request) -> str:
     return _ALIASES.get(encoding, encoding)
 
 
-def _unsupported(content_type: str, encoding: str) -> str | None:
-    """Why a request's Content-Type or (normalised) Content-Encoding is one we do not take; None when we
-    take both."""
-    if content_type not in (PROTOBUF, JSON):
-        return f"Content-Type {content_type!r} is not supported: send {PROTOBUF} or {JSON}"
-    if encoding not in _ENCODINGS:
-        return f"Content-Encoding {encoding!r} is not supported: use gzip, deflate or identity"
-    return None
+def _unsupported_type(request: web.Request) -> str:
+    """What a sender of a Content-Type we do not read is told. aiohttp reads a missing one as
+    application/octet-stream, which the sender never wrote (`requests.post(url, data=body)` writes none)."""
+    sent = (f"Content-Type {request.content_type!r} is not supported" if "Content-Type" in request.headers
+            else "no Content-Type header")
+    return f"{sent}: send {PROTOBUF} or {JSON}"
 
 
 def add_metrics_port_answer(app: web.Application, sink: SpanSink, *, token: str | None,
@@ -373,10 +394,11 @@ def _success(partial: ExportTracePartialSuccess | None, as_json: bool) -> web.Re
     return web.Response(body=response.SerializeToString(), content_type=PROTOBUF)
 
 
-def _failure(status: int, message: str, as_json: bool) -> web.Response:
+def _failure(status: int, message: str, as_json: bool, headers: dict[str, str] | None = None) -> web.Response:
     code = _RPC_CODE[status]
     if as_json:
         body, content_type = json.dumps({"code": code, "message": message}).encode(), JSON
     else:
         body, content_type = Status(code=code, message=message).SerializeToString(), PROTOBUF
-    return web.Response(status=status, body=body, content_type=content_type, headers=_HEADERS.get(status))
+    return web.Response(status=status, body=body, content_type=content_type,
+                        headers={**_HEADERS.get(status, {}), **(headers or {})})
