@@ -986,14 +986,15 @@ def log_judges(args: argparse.Namespace, environ: Mapping[str, str]) -> None:
 
 
 def warn_of_unused_settings(config: ServeConfig) -> None:
-    """Settings silently of no effect, once the user chose them (`ServeConfig.chose`): a RAGMON_* variable is
-    a default set for every replica, of no effect on those that chose otherwise (no --capture), where a
-    warning on every start would be noise. A trace is decided at --decision-wait whatever its spans, so one
-    no longer than --quiet leaves quiet no trace to decide: either of them typed makes the clash this
-    replica's own. --capture-below 0 with --capture captures nothing wherever it came from. A final-scrape
-    wait of 0 s is no wait, as with no /metrics, so only a longer one is of no effect there."""
+    """Settings silently of no effect. The capture settings without --capture only once the user chose them
+    (`ServeConfig.chose`): a RAGMON_* variable is a default set for every replica, of no effect on those
+    that chose otherwise (no --capture), where a warning on every start would be noise. The others however
+    they were set, as no default makes them: a trace is decided at --decision-wait whatever its spans, so
+    one no longer than --quiet leaves quiet no trace to decide, on every replica that has both (the
+    manifests set both as variables); --capture-below 0 with --capture captures nothing; a final-scrape wait
+    (0 s, no wait, by default) has no /metrics to wait for with --metrics-listen off."""
     quiet, decision_wait = config.flag("--quiet"), config.flag("--decision-wait")
-    if config.decision_wait <= config.quiet and (config.chose("--quiet") or config.chose("--decision-wait")):
+    if config.decision_wait <= config.quiet:
         log.warning(f"{decision_wait.given(f'{config.decision_wait:g}s')} is no longer than "
                     f"{quiet.given(f'{config.quiet:g}s')}: every trace is decided at --decision-wait, and "
                     "--quiet has no effect")
@@ -1003,7 +1004,7 @@ def warn_of_unused_settings(config: ServeConfig) -> None:
     elif config.capture is not None and config.capture_below <= 0:
         below = config.flag("--capture-below").given("0")
         log.warning(f"{below} captures nothing: no groundedness is below 0 (use 'all' for every example)")
-    if config.final_scrape_wait > 0 and config.metrics_listen is None and config.chose("--final-scrape-wait"):
+    if config.final_scrape_wait > 0 and config.metrics_listen is None:
         log.warning("--final-scrape-wait is set with --metrics-listen off: there is no /metrics to wait for")
 
 

@@ -166,15 +166,28 @@ def test_a_setting_typed_without_what_it_needs_is_warned_of_at_any_value(
 
 @pytest.mark.parametrize(("args", "env"), [
     ([], {"RAGMON_CAPTURE_BELOW": "0.3", "RAGMON_CAPTURE_MAX_BYTES": "1MiB"}),
-    (["--metrics-listen", "off"], {"RAGMON_FINAL_SCRAPE_WAIT": "30s"}),
     (["--metrics-listen", "off", "--final-scrape-wait", "0s"], {}),
-    ([], {"RAGMON_QUIET": "5s", "RAGMON_DECISION_WAIT": "1s"}),
 ])
 def test_a_variable_set_for_every_replica_is_a_default_not_warned_of_where_it_has_no_effect(
         args: list[str], env: dict[str, str]) -> None:
     # RAGMON_CAPTURE_BELOW=0.3 set cluster-wide, for the replicas given --capture, warned on every start of
     # every other one. A final-scrape wait of 0 s, typed, waits for nothing, /metrics or not.
     assert warnings_at_start(args, env) == []
+
+
+@pytest.mark.parametrize(("args", "env", "warned"), [
+    ([], {"RAGMON_QUIET": "7s", "RAGMON_DECISION_WAIT": "5s"},
+     "RAGMON_DECISION_WAIT 5s (--decision-wait) is no longer than RAGMON_QUIET 7s (--quiet): "
+     f"{QUIET_IGNORED}"),
+    (["--metrics-listen", "off"], {"RAGMON_FINAL_SCRAPE_WAIT": "30s"},
+     "--final-scrape-wait is set with --metrics-listen off: there is no /metrics to wait for"),
+])
+def test_a_clash_of_variables_every_replica_has_is_warned_of(args: list[str], env: dict[str, str],
+                                                             warned: str) -> None:
+    # The manifests set every setting as a variable, and the runbook tunes RAGMON_QUIET: every replica has
+    # both values, so the clash is every replica's (no default makes one), unlike a capture setting only
+    # replicas with --capture use.
+    assert warnings_at_start(args, env) == [warned]
 
 
 @pytest.mark.parametrize(("args", "env", "warned"), [
