@@ -849,13 +849,16 @@ def _other_rules(examples: Sequence[Example]) -> tuple[str, ...]:
                            for rules, n in sorted(counts.items()))
         warnings.append(f"{_examples(count)} captured by a sidecar whose scoring rules were {each}, this "
                         f"run's are {SCORING_RULES}: {_its(count)} claims, verdicts and figures may not be "
-                        "the sidecar's (replay with the ragmon the sidecar ran to score as it did)")
+                        f"the sidecar's (replay with the ragmon the sidecar ran to score as it did; {_KEPT})")
     if unsaid:
         warnings.append(f"{_examples(unsaid)} captured by an older ragmon sidecar that did not record its "
                         f"scoring rules: {_its(unsaid)} claims, verdicts and figures are this run's (scoring "
-                        f"rules {SCORING_RULES}), which may not be the sidecar's")
+                        f"rules {SCORING_RULES}), which may not be the sidecar's ({_KEPT})")
     return tuple(warnings)
 
+
+_KEPT = "set needs_review to false on the lines you keep as a golden set, to silence this"
+"""How a user keeps captured lines for their own figures, which a scoring-rules warning does not concern."""
 
 _UNCAPTURED = 0
 """`_recorded_rules` of a record no capture wrote: no value of SCORING_RULES, which starts at 1."""

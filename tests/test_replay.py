@@ -836,7 +836,8 @@ def unruled(count: int) -> str:
     examples, their = ("1 example was", "its") if count == 1 else (f"{count} examples were", "their")
     return (f"{examples} captured by an older ragmon sidecar that did not record its scoring rules: {their} "
             f"claims, verdicts and figures are this run's (scoring rules {SCORING_RULES}), which may not be "
-            f"the sidecar's")
+            f"the sidecar's (set needs_review to false on the lines you keep as a golden set, to silence "
+            f"this)")
 
 
 def captured(trace_id: str, metadata: dict[str, Any] | None, answer: str = "The warranty lasts 2 years.",
@@ -941,7 +942,8 @@ def test_a_capture_scored_with_other_scoring_rules_says_no_flag_gives_the_sideca
     report = replayed_report(tmp_path, lines, "--gate", "groundedness=0.5")
     why = (f"2 examples were captured by a sidecar whose scoring rules were {older}, this run's are "
            f"{SCORING_RULES}: their claims, verdicts and figures may not be the sidecar's (replay with the "
-           "ragmon the sidecar ran to score as it did)")
+           "ragmon the sidecar ran to score as it did; set needs_review to false on the lines you keep as a "
+           "golden set, to silence this)")
     assert capsys.readouterr().err == f"ragmon replay: warning: {why}\n"
     assert report["run_warnings"] == [why]
     lines.append(captured("t7", {**sidecar(5, 0.56), "scoring_rules": newer}))
