@@ -51,6 +51,7 @@ from typing import TextIO
 from urllib.parse import SplitResult, urljoin, urlsplit
 
 import aiohttp
+import yarl
 from aiohttp import web
 
 from ragmon.errors import InputError, RagmonError, inert, printable
@@ -268,9 +269,29 @@ _URL_IN_TEXT = re.compile(_SCHEME.pattern + r"[^\s'\"<>]+")
 """A URL inside a message of aiohttp's: "Can not write request body for http://...", "url='http://...'"."""
 
 
-def _urls_shown(text: str) -> str:
-    """`text` with every URL in it as `shown_target` shows it: the URL aiohttp quotes is the --target's."""
+def _urls_shown(text: str, target: str) -> str:
+    """`text` with every URL in it as `shown_target` shows it: the URL aiohttp quotes is the --target's.
+    Each way of writing the --target is replaced by its masked form before any URL is looked for, as
+    `_URL_IN_TEXT` ends a URL at a quote, a space or a `<`, which a password or query value may hold: in
+    `https://ci:pa'ss@build/ask` it found `https://ci:pa`, no `@` in it, and the rest was shown as text."""
+    shown = shown_target(target)
+    for form in _forms(target):
+        text = text.replace(form, shown)
     return _URL_IN_TEXT.sub(lambda found: shown_target(found.group()), text)
+
+
+def _forms(target: str) -> list[str]:
+    """The --target as a message may write it, the longest first, so that one is not cut short by another
+    it begins with: as given (aiohttp's InvalidURL quotes it so), and as yarl writes it in aiohttp's other
+    messages, encoded (`str()`, which decodes `%27` back to `'`) or decoded (`human_repr()`), with or
+    without its userinfo (aiohttp sends that as an Authorization header) and its fragment (never sent)."""
+    forms = {target}
+    with contextlib.suppress(ValueError):  # a URL yarl refuses is written only as given
+        url = yarl.URL(target)
+        for sent in (url, url.with_fragment(None)):
+            for written in (sent, sent.with_user(None)):
+                forms |= {str(written), written.human_repr()}
+    return sorted(forms, key=len, reverse=True)
 
 
 _HEADER_NAME = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
@@ -663,7 +684,7 @@ async def _ask(session: aiohttp.ClientSession, target: Target, question: str, tr
                       not isinstance(exc, aiohttp.ClientSSLError))
     except aiohttp.ClientError as exc:
         # aiohttp's may span lines, and quote the URL ("Can not write request body for http://...").
-        problem = f"request failed ({clip(_urls_shown(str(exc)), SHOWN_BODY)})"
+        problem = f"request failed ({clip(_urls_shown(str(exc), target.url), SHOWN_BODY)})"
         lost = isinstance(exc, aiohttp.ClientConnectionError)
         return _Reply(problem, RETRY_PAUSE, lost, stale=lost and status is None and _stale(sending))
 

@@ -6,6 +6,10 @@ the build names (a redirect's) is shown as that grammar reads it: the user must 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import socket
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 import pytest
@@ -105,3 +109,86 @@ async def test_a_redirect_is_shown_with_the_host_it_names_though_its_query_holds
         f"https://login.microsoftonline.com/contoso/oauth2/v2.0/authorize?client_id=***&login_hint=*** (not "
         f"followed, as it could take the question and any --target-header-file headers to another host: give "
         f"that URL as --target): a")
+
+
+@asynccontextmanager
+async def closing_after_continue() -> AsyncIterator[int]:
+    """A gateway on a free loopback port (yielded) that takes a request's head, answers `100 Continue` and
+    closes the connection, so that aiohttp fails writing the body, in a message that quotes the URL."""
+    listener = socket.create_server(("127.0.0.1", 0))
+    listener.setblocking(False)
+    serving = asyncio.create_task(_continue_then_close(listener))
+    try:
+        yield listener.getsockname()[1]
+    finally:
+        serving.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await serving
+        listener.close()
+
+
+async def _continue_then_close(listener: socket.socket) -> None:
+    """The 100 and the close go out in one segment (MSG_MORE holds the 100 for the FIN): ragmon then reads
+    the close before it writes the body, as it would not every time were they read apart."""
+    loop = asyncio.get_running_loop()
+    while True:
+        connection, _ = await loop.sock_accept(listener)
+        with connection:
+            head = b""
+            while b"\r\n\r\n" not in head and (received := await loop.sock_recv(connection, 65536)):
+                head += received
+            connection.send(b"HTTP/1.1 100 Continue\r\n\r\n", socket.MSG_MORE)
+            connection.shutdown(socket.SHUT_WR)
+            while await loop.sock_recv(connection, 65536):  # until ragmon closes its end
+                pass
+
+
+def replayed_without(ragmon_cmd: list[str], tmp_path: Path, url: str, secrets: tuple[str, ...],
+                     *headers: str) -> str:
+    """The last line of stderr of a replay of one question at `url`, with `headers` in a header file, once
+    stderr and the JSON, Markdown and JUnit reports are found to hold none of `secrets`."""
+    data, header_file = tmp_path / "q.jsonl", tmp_path / "headers.txt"
+    data.write_text('{"id": "a", "question": "q"}\n', encoding="utf-8")
+    header_file.write_text("".join(f"{header}\n" for header in headers), encoding="utf-8")
+    done = run(ragmon_cmd, "replay", data, "--target", url, "--target-header-file", header_file,
+               "--receiver-listen", "127.0.0.1:0", "--target-retries", "0", "--json", "r.json", "--markdown",
+               "r.md", "--junit", "r.xml", cwd=tmp_path)
+    assert done.returncode == 2, done.stderr
+    for name, written in [("stderr", done.stderr), *((name, (tmp_path / name).read_text(encoding="utf-8"))
+                                                       for name in ("r.json", "r.md", "r.xml"))]:
+        assert [secret for secret in secrets if secret in written] == [], (name, written)
+    return done.stderr.splitlines()[-1]
+
+
+@pytest.mark.parametrize("character", [
+    # yarl writes '%27' back as "'", where a URL in aiohttp's message was taken to end: "code=***'Klast".
+    "'", "%27",
+    # yarl writes these percent-encoded, which no URL is taken to end at: hidden before too, but aiohttp's
+    # URL (without the user name) is now named as the rest of the error names the --target.
+    '"', "%20",
+])
+async def test_a_secret_in_the_target_stays_hidden_when_the_build_drops_the_request(
+        ragmon_cmd: list[str], tmp_path: Path, character: str) -> None:
+    # With `Expect: 100-continue` (a header file's, for a gateway that wants it) aiohttp writes the body
+    # once the 100 is in, and finds the connection closed. It sends the password as an Authorization
+    # header, so only the query is in its message; each half of a secret is looked for, as either was shown.
+    async with closing_after_continue() as port:
+        url = f"http://ci:PWfirst{character}PWlast@127.0.0.1:{port}/ask?code=Kfirst{character}Klast"
+        last_line = await asyncio.to_thread(replayed_without, ragmon_cmd, tmp_path, url,
+                                            ("PWfirst", "PWlast", "Kfirst", "Klast"), "Expect: 100-continue")
+    shown = f"http://ci:***@127.0.0.1:{port}/ask?code=***"
+    assert last_line == (f"ragmon replay: error: 1 of 1 questions got no answer from {shown}: request failed "
+                         f"([Errno None] Can not write request body for {shown}): a")
+
+
+@pytest.mark.parametrize("character", ["'", '"', " ", "<", ">"])
+def test_a_target_aiohttp_cannot_read_is_quoted_without_its_password_whatever_it_holds(
+        ragmon_cmd: list[str], tmp_path: Path, character: str) -> None:
+    # A '\' typed for a '/': urllib reads host "127.0.0.1\ask", yarl refuses it, and aiohttp's error is
+    # the --target as given, where a URL in the message was taken to end at the character: the password's
+    # second half, or both, and the query value were shown.
+    url = f"http://ci:PWfirst{character}PWlast@127.0.0.1\\ask?code=K3Y"
+    last_line = replayed_without(ragmon_cmd, tmp_path, url, ("PWfirst", "PWlast", "K3Y"))
+    shown = "http://ci:***@127.0.0.1\\ask?code=***"
+    assert last_line == (f"ragmon replay: error: 1 of 1 questions got no answer from {shown}: request failed "
+                         f"({shown}): a")
