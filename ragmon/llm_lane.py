@@ -6,20 +6,22 @@ compared trace by trace), queues the example on this lane's own bounded queue (d
 `throttled` when full: lexical scoring never waits on Claude) and runs `concurrency` consumers. Here,
 per example: a call is needed only when some claim is not cached; none is made while the wait the API's
 last 429 or 529 asked for (`retry-after`) runs, or, when it asked for none, a backoff of 1 s doubled with
-each such call until a call gets its verdicts (`rate_limited`, no call); it must get a reservation of its
-worst-case cost from the daily budget (else `over_budget`), which covers every attempt the SDK may make,
-since an attempt that timed out or was cut off may be billed and is then retried as a new request, and a
-token from the per-minute bucket (else `throttled`, and the reservation is released); then Claude
-judges, the reservation is settled with the tokens billed (each unanswered attempt at its worst case, its
-bill being unknown), and the outcome is one of the `ragmon_judge_requests_total` outcomes: ok, cached (no
-call made: every verdict cached, or none needed), error, timeout, rate_limited, throttled, over_budget. A
-call cancelled midway (the sidecar's drain deadline) is settled at the worst case of what it sent, said
-apart as never billed, as a call in flight when a process dies is, and is an `error` told to
-`on_cancelled`. Only `ok` and `cached` yield figures; a failed call never yields a verdict. Every other
-outcome is logged with its reason (a wrong model id, a revoked key, malformed replies: the counters say
-how often, only the log says why), at most one line a minute per outcome, counting the ones left out; so
-is a bill past its reservation, or a day's spend past the cap, which only an API reporting more tokens
-than the judge's bound can cause.
+each burst of such calls until a call gets its verdicts (`rate_limited`, no call); it must get a
+reservation of its worst-case cost from the daily budget (else `over_budget`), which covers every attempt
+the SDK may make, since an attempt that timed out or was cut off may be billed and is then retried as a new
+request, and a token from the per-minute bucket (else `throttled`, and the reservation is released); then
+Claude judges, the reservation is settled with the tokens billed (each unanswered attempt at its worst
+case, its bill being unknown; a call with a reply at a price ragmon does not know at the whole
+reservation, which its bill may still exceed), and the outcome is one of the `ragmon_judge_requests_total`
+outcomes: ok, cached (no call made: every verdict cached, or none needed), error, timeout, rate_limited,
+throttled, over_budget. A call cancelled midway (the sidecar's drain deadline) is settled at the worst
+case of what it sent, said apart as never billed, as a call in flight when a process dies is, and is an
+`error` told to `on_cancelled`. Only `ok` and `cached` yield figures; a failed call never yields a
+verdict. Every other outcome is logged with its reason (a wrong model id, a revoked key, malformed
+replies: the counters say how often, only the log says why), at most one line a minute per outcome,
+counting the ones left out; so is a bill past its reservation, or a day's spend past the cap, which only an
+API reporting more tokens than the judge's bound can cause (or, unseen, a reply at a price ragmon does not
+know, which the judge warns of).
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ import logging
 import math
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ragmon.budget import DailyBudget, Prices, Reservation, TokenBucket
 from ragmon.budget_file import BudgetFile, day_name
@@ -77,8 +79,8 @@ judge off unseen for as long."""
 FIRST_BACKOFF = 1.0
 LONGEST_BACKOFF = 60.0
 """Seconds the lane holds its calls after a 429 or 529 that asked for no wait: `FIRST_BACKOFF`, doubled with
-each such call until a call gets its verdicts, up to a minute, the span the API's rate limits are measured
-over."""
+each burst of such calls until a call gets its verdicts, up to a minute, the span the API's rate limits are
+measured over."""
 
 
 class ClaudeLane:
@@ -105,7 +107,12 @@ class ClaudeLane:
         """Calls ended by a 429 or 529 asking for no wait since a call last got its verdicts, for the message
         of a backoff: a 429 asking a wait among them must not be counted as one that asked none."""
         self._backoff = FIRST_BACKOFF
-        """The hold after the next 429 or 529 that asks for no wait."""
+        """The hold after the next burst of 429s or 529s that ask for no wait."""
+        self._burst_began = -math.inf
+        """When the current burst's first refusal asking for no wait came (`_hold`); a refused call sent by
+        then was in flight with it, one of the same burst."""
+        self._burst_wait = FIRST_BACKOFF
+        """The hold of the current burst."""
         self.on_cancelled: Callable[[LaneOutcome], None] | None = None
         """Told the outcome of a call cancelled midway (the sidecar stopping, its drain's deadline passed),
         which `score` cannot return, it being cancelled: an `error` with the worst case of the attempts the
@@ -162,12 +169,12 @@ class ClaudeLane:
             if not self.bucket.try_acquire():
                 return LaneOutcome("throttled", message=f"example {example.id!r}: over --llm-max-per-minute")
             reservation = budget.reserve(*worst)
-        started = self._timer()
+        sent, started = self._clock(), self._timer()
         try:
             verdicts, usage = await self.claude.ajudge_with_usage(example, claims)
         except ClaudeJudgeError as exc:
             if exc.kind == "rate_limited":
-                self._hold(exc.retry_after)
+                self._hold(exc.retry_after, sent)
             cost = self._settle(example, reservation, bound, exc.usage)
             return LaneOutcome(exc.kind, None, cost, self._timer() - started, str(exc))
         except asyncio.CancelledError as cancelled:  # mid-call: the sidecar stopping
@@ -179,20 +186,20 @@ class ClaudeLane:
         cost = self._settle(example, reservation, bound, usage)
         called = usage.calls > 0 or usage.unanswered > 0  # else every claim was cached by now
         if called:
-            self._unasked, self._backoff = 0, FIRST_BACKOFF
+            self._unasked, self._backoff, self._burst_began = 0, FIRST_BACKOFF, -math.inf
         return self._ok(example, verdicts, cost, self._timer() - started, called=called)
 
-    def _hold(self, asked: float | None) -> None:
-        """After a call ended in a 429 or 529, make no call until the wait it `asked` for has passed (at most
-        `LONGEST_HOLD`), or, when it asked for none, a backoff doubling from `FIRST_BACKOFF` with each such
-        call until a call gets its verdicts: an overloaded API answers timeouts and 500s between its 529s,
-        which end no overload, so they must not start the backoff afresh. The SDK waits only between a
-        call's own attempts, and not at all past the call's bound: the next examples' calls went out at
-        once, each into the same refusal, up to --llm-max-per-minute calls of three attempts each, against
-        limits the app's own calls may share."""
+    def _hold(self, asked: float | None, sent: float) -> None:
+        """After a call `sent` then ended in a 429 or 529, make no call until the wait it `asked` for has
+        passed (at most `LONGEST_HOLD`), or, when it asked for none, a backoff doubling from `FIRST_BACKOFF`
+        with each burst of such calls until a call gets its verdicts: an overloaded API answers timeouts and
+        500s between its 529s, which end no overload, so they must not start the backoff afresh. The SDK
+        waits only between a call's own attempts, and not at all past the call's bound: the next examples'
+        calls went out at once, each into the same refusal, up to --llm-max-per-minute calls of three
+        attempts each, against limits the app's own calls may share."""
         if asked is None:
             self._unasked += 1
-            wait, self._backoff = self._backoff, min(2 * self._backoff, LONGEST_BACKOFF)
+            wait = self._burst_wait if sent <= self._burst_began else self._next_burst()
             calls = f"{self._unasked} call{'s' * (self._unasked != 1)}"
             why = (f"{calls} ended in a 429 or 529 asking for no wait, none getting its verdicts since the "
                    f"first: backing off {wait:g}s")
@@ -201,8 +208,17 @@ class ClaudeLane:
             capped = f", held {LONGEST_HOLD:g}s at most" if asked > LONGEST_HOLD else ""
             why = f"the API's last 429 or 529 asked to wait {asked:g}s before another request{capped}"
         until = self._clock() + wait
-        if until > self._held_until:
+        if until >= self._held_until:  # equal: the same burst, its count now one more
             self._held_until, self._why_held = until, why
+
+    def _next_burst(self) -> float:
+        """Begin a burst of refusals asking for no wait, held one step of the backoff longer than the last.
+        Only a call sent after a burst began starts the next: the calls of --llm-concurrency consumers in
+        flight together are refused together, and doubling for each had held 4 of them 8 s, not 1 s, and the
+        next 4 the 60 s cap."""
+        wait, self._backoff = self._backoff, min(2 * self._backoff, LONGEST_BACKOFF)
+        self._burst_began, self._burst_wait = self._clock(), wait
+        return wait
 
     def _held(self, example: Example) -> LaneOutcome | None:
         """`rate_limited`, with no call, while the lane is held (`_hold`); None when it is not."""
@@ -253,16 +269,15 @@ class ClaudeLane:
 
     def _settle(self, example: Example, reservation: Reservation | None, bound: TokenBound | None,
                 usage: Usage | None, *, stopped: bool = False) -> float:
-        """Swap the reservation for the bill: the tokens billed plus each unanswered attempt (an unreadable
-        reply among them) at the bound of one attempt of the largest call, but no more than the
-        reservation, which bounds every attempt of every call (only tokens the API reported may pass it);
-        a call whose attempts are unknown (`usage is None`: cancelled, or a bug) counts at the whole
-        reservation. A token count no float holds is no bill anyone can read: each reply billed counts as
-        an unanswered attempt instead (it crashed the settlement, and the call was charged nothing).
-        `stopped`: the call was cancelled midway; what was not billed is said apart (`_cancelled`)."""
+        """Swap the reservation for the bill (`_counted`); a call whose attempts are unknown (`usage is None`:
+        cancelled, or a bug) counts at the whole reservation. A token count no float holds is no bill anyone
+        can read: each reply billed counts as an unanswered attempt instead (it crashed the settlement, and
+        the call was charged nothing). `stopped`: the call was cancelled midway; what was not billed is said
+        apart (`_cancelled`)."""
         budget, prices = self.budget, self.budget.prices
         if usage is not None and not math.isfinite(prices.cost(usage.input_tokens, usage.output_tokens)):
-            usage = Usage(0, 0, usage.calls, usage.unanswered + max(usage.calls, 1))
+            usage = replace(usage, input_tokens=0, output_tokens=0,
+                            unanswered=usage.unanswered + max(usage.calls, 1))
             self._warn("unreadable_bill", (
                 f"Claude judge: example {example.id!r}: the API reported a token count no float holds: "
                 "counted as a bill nobody can read, at the worst case of an attempt"))
@@ -274,15 +289,7 @@ class ClaudeLane:
                 inputs, outputs = reservation.input_tokens, reservation.output_tokens
         else:
             billed = (usage.input_tokens, usage.output_tokens)
-            if bound is None and usage.unanswered:  # a call nobody announced: at the largest call's bound
-                bound = self.claude.largest_request_bound()
-            per_attempt = (0, 0) if bound is None else (bound.call_input_tokens, bound.call_output_tokens)
-            inputs = usage.input_tokens + usage.unanswered * per_attempt[0]
-            outputs = usage.output_tokens + usage.unanswered * per_attempt[1]
-            if reservation is not None:
-                # At the largest call's worst case, the unanswered attempts of a smaller call add up past it.
-                inputs = max(usage.input_tokens, min(inputs, reservation.input_tokens))
-                outputs = max(usage.output_tokens, min(outputs, reservation.output_tokens))
+            inputs, outputs = self._counted(usage, reservation, bound)
         if reservation is None:
             cost = budget.charge(inputs, outputs) if inputs or outputs else 0.0
         else:
@@ -290,6 +297,29 @@ class ClaudeLane:
             cost = budget.settle(reservation, inputs, outputs, unbilled=unbilled)
         self._overspent(example, reservation, usage, cost)
         return cost
+
+    def _counted(self, usage: Usage, reservation: Reservation | None,
+                 bound: TokenBound | None) -> tuple[int, int]:
+        """The tokens a call that returned `usage` is counted at: those billed plus each unanswered attempt
+        (an unreadable reply among them) at the bound of one attempt of the largest call, but no more than
+        the reservation, which bounds every attempt of every call (only tokens the API reported may pass
+        it). A reply at a price ragmon does not know (`Usage.unpriced`) counts the call at all of the
+        reservation, the most the budget let it cost: its bill is a multiple of the base prices nobody
+        reported (6x in fast mode on Opus 4.6), which one more attempt at its worst case had counted low."""
+        if bound is None and usage.unanswered:  # a call nobody announced: at the largest call's bound
+            bound = self.claude.largest_request_bound()
+        if bound is None:
+            return usage.input_tokens, usage.output_tokens
+        inputs = usage.input_tokens + usage.unanswered * bound.call_input_tokens
+        outputs = usage.output_tokens + usage.unanswered * bound.call_output_tokens
+        if reservation is not None:
+            # At the largest call's worst case, the unanswered attempts of a smaller call add up past it.
+            inputs = max(usage.input_tokens, min(inputs, reservation.input_tokens))
+            outputs = max(usage.output_tokens, min(outputs, reservation.output_tokens))
+        if usage.unpriced:
+            most_inputs, most_outputs = _worst(bound)
+            inputs, outputs = max(inputs, most_inputs), max(outputs, most_outputs)
+        return inputs, outputs
 
     def _overspent(self, example: Example, reservation: Reservation | None, usage: Usage | None,
                    cost: float) -> None:

@@ -3,6 +3,7 @@ sending the next sampled example's call at once into the same refusal."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterator
 
 import pytest
@@ -147,4 +148,35 @@ async def test_the_backoff_counts_only_the_refusals_that_asked_no_wait(api: Fake
     assert held.message == (
         "example 'ex-3': no call made: 1 call ended in a 429 or 529 asking for no wait, none getting its "
         "verdicts since the first: backing off 1s; 1s left")
+    await lane.close()
+
+
+async def test_calls_refused_together_are_one_step_of_the_backoff(api: FakeAnthropic) -> None:
+    # --llm-concurrency 4: four consumers' calls in flight as the API starts answering 529s asking no wait.
+    # They are one burst, held 1 s (doubled for each, 8 s); the next four, sent after it, 2 s (not the 60 s
+    # cap that 16, 32, 64 and 128 s had reached).
+    api.default = Fail(529, "overloaded_error")
+    clock = ManualClock()
+    lane = make_lane(api, clock=clock, timeout=1.0, max_retries=0)
+
+    async def burst(first: int) -> list[str]:
+        outcomes = await asyncio.gather(*(lane.judge_example(example(i)) for i in range(first, first + 4)))
+        return [o.outcome for o in outcomes]
+
+    assert await burst(1) == ["rate_limited"] * 4 and api.calls == 4
+    held = await lane.judge_example(example(9))
+    assert held.message.endswith(
+        "4 calls ended in a 429 or 529 asking for no wait, none getting its verdicts since the first: "
+        "backing off 1s; 1s left")
+    clock.now += 1.0
+    assert await burst(5) == ["rate_limited"] * 4 and api.calls == 8
+    clock.now += 1.5
+    held = await lane.judge_example(example(9))
+    assert held.outcome == "rate_limited" and api.calls == 8
+    assert held.message.endswith(
+        "8 calls ended in a 429 or 529 asking for no wait, none getting its verdicts since the first: "
+        "backing off 2s; 1s left")
+    clock.now += 0.5
+    api.default = Reply(usage=(1_000, 100))
+    assert (await lane.judge_example(example(9))).outcome == "ok" and api.calls == 9
     await lane.close()

@@ -162,12 +162,17 @@ class Usage:
     Tokens are counted as billed, at the model's base input and output prices (`_usage`): a token written to
     a prompt cache is up to 2 input tokens, one read from it a tenth of one, and US-only inference adds a
     tenth to each; a budget and `ragmon calibrate` price them with `Prices.cost` like any other.
+    `unpriced` counts the replies at a price ragmon does not know (`_unpriced`), each one of `unanswered`
+    too: fast mode bills a multiple of the base prices that differs by model (6x on Opus 4.6), so one
+    attempt's worst case at the base prices was no bound on it, and a budget counts such a call at all it
+    reserved, which its bill may still exceed.
     """
 
     input_tokens: int = 0
     output_tokens: int = 0
     calls: int = 0
     unanswered: int = 0
+    unpriced: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -404,14 +409,15 @@ def _redacted(text: str, credentials: Iterable[str]) -> str:
 def _plus(spent: Usage, more: Usage) -> Usage:
     """What calls billed together."""
     return Usage(spent.input_tokens + more.input_tokens, spent.output_tokens + more.output_tokens,
-                 spent.calls + more.calls, spent.unanswered + more.unanswered)
+                 spent.calls + more.calls, spent.unanswered + more.unanswered, spent.unpriced + more.unpriced)
 
 
 def _usage(message: Any, unanswered: int) -> Usage | None:
     """What a reply billed, in tokens at the base prices, rounded up (a budget must never count low); None
     when its counts cannot be read. A reply that ran somewhere or somehow whose price ragmon does not know
-    (`_unpriced`) is counted at the base prices and, besides, as one more attempt unanswered, at its worst
-    case: its verdicts stand, a budget errs high, and calibrate's figures are a floor, marked as one."""
+    (`_unpriced`) keeps its verdicts and is counted at the base prices, `unpriced`, and one more attempt
+    unanswered: its bill is unknown, so calibrate's figures are a floor, marked as one, and a budget
+    counts the call at all it reserved (`Usage.unpriced`)."""
     usage = getattr(message, "usage", None)
     inputs = _count(getattr(usage, "input_tokens", None))
     outputs = _count(getattr(usage, "output_tokens", None))
@@ -422,7 +428,8 @@ def _usage(message: Any, unanswered: int) -> Usage | None:
     unpriced = _unpriced(usage) is not None
     surcharge = Fraction(1) if unpriced else GEO_SURCHARGES[getattr(usage, "inference_geo", None)]
     billed = inputs + _cache_writes(usage, written) + CACHE_READ * read
-    return Usage(math.ceil(surcharge * billed), math.ceil(surcharge * outputs), 1, unanswered + int(unpriced))
+    return Usage(math.ceil(surcharge * billed), math.ceil(surcharge * outputs), 1, unanswered + int(unpriced),
+                 int(unpriced))
 
 
 def _cache_writes(usage: Any, written: int) -> Fraction:
@@ -1251,15 +1258,18 @@ class ClaudeJudge:
         return verdicts, usage
 
     def _warn_unpriced(self, message: Any) -> None:
-        """Once a judge (not once a call, which a sidecar makes all day): a budget spent at the worst case of
-        every call, or calibrate's cost marked `>=`, would otherwise say nothing of why."""
+        """Once a judge (not once a call, which a sidecar makes all day): a budget spent at the whole
+        reservation of every call, or calibrate's cost marked `>=`, would otherwise say nothing of why, nor
+        that the daily cap, promised never to be passed, may be."""
         what = _unpriced(getattr(message, "usage", None))
         if what is None or self._unpriced_said:
             return
         self._unpriced_said = True
-        log.warning("Claude judge: a reply ran at %s, whose price ragmon does not know: each such reply "
-                    "counts at the base prices plus the worst case of an attempt, as a bill nobody reported "
-                    "(calibrate marks its tokens and cost as at least)", what)
+        log.warning("Claude judge: a reply ran at %s, whose price ragmon does not know: its real bill is "
+                    "unknown, possibly many times the base prices; ragmon serve counts each such call at all "
+                    "it reserved (every attempt's worst case at the base prices), but its bill may be more, "
+                    "and the day's spend may pass --llm-budget-usd-per-day; calibrate marks its tokens and "
+                    "cost as at least", what)
 
     @staticmethod
     def _finish(plan: _Plan, parsed: Sequence[ClaimVerdict]) -> tuple[ClaimVerdict, ...]:

@@ -118,28 +118,38 @@ async def test_the_daily_budget_spends_what_cache_and_us_only_inference_bill(fak
 UNPRICED = {"a geography ragmon has no price for": {"inference_geo": "eu"},
             "fast mode, priced by model": {"speed": "fast"}}
 
+FAST = 6
+"""Fast mode's multiple of the standard prices on Opus 4.6: $30 / $150 per million tokens against $5 / $25
+(https://platform.claude.com/docs/en/build-with-claude/fast-mode); other models have other multiples."""
+
 
 @pytest.mark.parametrize("usage", UNPRICED.values(), ids=UNPRICED.keys())
-async def test_a_reply_at_a_price_ragmon_does_not_know_counts_high(fake_api: FakeAnthropic,
-                                                                   usage: dict[str, Any],
-                                                                   caplog: pytest.LogCaptureFixture) -> None:
-    """Its verdicts stand; its bill counts as reported at the base prices ($0.0015) plus the worst case of an
-    attempt, as one nobody reported does (the API's price may be any multiple of the base), and a warning
-    says why, once."""
+async def test_a_reply_at_a_price_ragmon_does_not_know_counts_all_its_call_reserved(
+        fake_api: FakeAnthropic, usage: dict[str, Any], caplog: pytest.LogCaptureFixture) -> None:
+    """Its verdicts stand; its bill, 1,000 input and 100 output tokens at a multiple of the base prices
+    nobody reported, counts as all the budget reserved for the call: 3 attempts (the first and 2 retries) of
+    the request's bound in input and max_tokens 350 in output. In fast mode at 6x the reply bills $0.009
+    (6 x $0.0015); counted at the base prices plus one attempt's worst case, it was less. A warning says
+    that the real bill is unknown and may pass the cap, once."""
     fake_api.default = reply(usage)
     lane = make_lane(fake_api)
     bound = lane.claude.request_bound(example(1), example_claims(example(1)))
     assert bound is not None
-    worst = PRICES.cost(bound.call_input_tokens, bound.call_output_tokens)
+    reserved = PRICES.cost(3 * bound.call_input_tokens, 3 * 350)
     with caplog.at_level(logging.WARNING, logger="ragmon.judges.claude"):
         outcomes = [await lane.judge_example(example(i)) for i in (1, 2)]
     await lane.close()
     assert [o.outcome for o in outcomes] == ["ok", "ok"]
-    assert [o.cost_usd for o in outcomes] == pytest.approx([0.0015 + worst] * 2)
+    assert [o.cost_usd for o in outcomes] == pytest.approx([reserved] * 2)
+    assert lane.budget.spent == pytest.approx(2 * reserved)
+    assert outcomes[0].cost_usd >= FAST * 0.0015
     said = [r.getMessage() for r in caplog.records if r.name == "ragmon.judges.claude"]
     ((field, value),) = usage.items()
-    assert len(said) == 1
-    assert f"a reply ran at {field} {value!r}, whose price ragmon does not know" in said[0]
+    assert said == [
+        f"Claude judge: a reply ran at {field} {value!r}, whose price ragmon does not know: its real bill is "
+        "unknown, possibly many times the base prices; ragmon serve counts each such call at all it "
+        "reserved (every attempt's worst case at the base prices), but its bill may be more, and the day's "
+        "spend may pass --llm-budget-usd-per-day; calibrate marks its tokens and cost as at least"]
 
 
 def write_labelled(path: Path) -> Path:
