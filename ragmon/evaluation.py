@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import asyncio
 import inspect
-from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from typing import Any, TypeVar, cast
 
 from ragmon.judges.base import AsyncJudge, Judge, JudgeError
@@ -219,8 +220,23 @@ def evaluate_example(example: Example, judge: Judge, k: int) -> ExampleResult:
     claims = example_claims(example)
     verdicts = verdicts_without_judge(example, claims)
     if verdicts is None:
-        verdicts = checked(judge, example, claims, judge.judge(example, claims))
+        with _blamed(judge, example):
+            returned = judge.judge(example, claims)
+        verdicts = checked(judge, example, claims, returned)
     return _scored(example, verdicts, k, judge.name)
+
+
+@contextmanager
+def _blamed(judge: Judge | AsyncJudge, example: Example) -> Iterator[None]:
+    """Notes the judge and the example on whatever the judge's call raises, then lets it propagate as it
+    is (a caller's `except KeyError` still catches it): a bug of the judge's, or a JudgeError it raised
+    with a reason alone, stopped a run of thousands as "KeyError: 'score'" or "JudgeError: no reply",
+    naming no example to reproduce it with."""
+    try:
+        yield
+    except Exception as exc:
+        exc.add_note(f"(raised by judge {judge.name!r} on example {example.id!r})")
+        raise
 
 
 def aggregate_results(results: Sequence[ExampleResult], config: EvalConfig) -> dict[str, Aggregate]:
@@ -245,12 +261,33 @@ def _arguments(judge: Judge | AsyncJudge, config: object, progress: object, skip
     name, settings = judge_identity(judge, method, _OTHER_ENTRY[method])
     if config is not None and not isinstance(config, EvalConfig):
         raise TypeError(f"config must be an EvalConfig or None, got {type(config).__name__}")
-    if progress is not None and not callable(progress):
-        raise TypeError(f"progress must be a function called as progress(done, total), got "
-                        f"{type(progress).__name__}")
+    if progress is not None:
+        _check_progress(progress)
     if type(skip_judge_errors) is not bool:  # the string "no" is truthy: it skipped
         raise TypeError(f"skip_judge_errors must be True or False, got {skip_judge_errors!r}")
     return {"name": name, **settings}
+
+
+def _check_progress(progress: object) -> None:
+    """A TypeError unless `progress` can be called as progress(done, total): one taking `done` alone
+    failed only once the first example was judged, and under `aevaluate` cancelled the calls in flight.
+    An `async def` one is refused too: called and never awaited, it reported nothing, with Python's
+    "coroutine was never awaited" warning once per example."""
+    wanted = "progress must be a function called as progress(done, total)"
+    if not callable(progress):
+        raise TypeError(f"{wanted}, got {type(progress).__name__}")
+    called = getattr(progress, "__qualname__", type(progress).__name__)
+    if inspect.iscoroutinefunction(progress):
+        raise TypeError(f"{wanted}, got the coroutine function {called}: it is called, not awaited, so "
+                        "declare it with `def`, not `async def`")
+    try:
+        signature = inspect.signature(progress)
+    except (TypeError, ValueError):  # a builtin without a signature to read: called as it is
+        return
+    try:
+        signature.bind(0, 0)
+    except TypeError as exc:
+        raise TypeError(f"{wanted}, got {called}({', '.join(signature.parameters)}): {exc}") from None
 
 
 _OTHER_ENTRY = {
@@ -310,6 +347,11 @@ def _judge_shape(judge: object, method: str, elsewhere: str | None) -> None:
     for name in ("settings", method):
         if not callable(value := getattr(judge, name)):
             raise TypeError(f"{wanted}, whose {name} is a {type(value).__name__}, not a method")
+    if method == "judge" and inspect.iscoroutinefunction(getattr(judge, method)):
+        # Called and never awaited, it failed every example as "returned coroutine", and with
+        # skip_judge_errors a whole run came back with every example skipped.
+        raise TypeError(f"judge {kind}: its judge(example, claims) is an async def, which is called here, "
+                        "not awaited: name it ajudge, which aevaluate and acalibrate await")
 
 
 def evaluate(examples: Iterable[Example], judge: Judge | None = None, config: EvalConfig | None = None,
@@ -353,7 +395,9 @@ async def aevaluate_example(example: Example, judge: AsyncJudge, k: int) -> Exam
     claims = example_claims(example)
     verdicts = verdicts_without_judge(example, claims)
     if verdicts is None:
-        verdicts = checked(judge, example, claims, await awaited(judge, judge.ajudge(example, claims)))
+        with _blamed(judge, example):
+            returned = await awaited(judge, judge.ajudge(example, claims))
+        verdicts = checked(judge, example, claims, returned)
     return _scored(example, verdicts, k, judge.name)
 
 

@@ -158,6 +158,11 @@ class Example:
         _text(where, "question", self.question, False)
         for name in ("answer", "ground_truth", "category", "pipeline"):
             _text(where, name, getattr(self, name), True)
+        if self.ground_truth is not None and not self.ground_truth.strip():
+            # A spreadsheet's empty cell read as "": every answer scored answer_correctness 0 against it.
+            # The dataset files refuse it too, and the sidecar reads it as unknown.
+            raise ValueError(f"{where}ground_truth must not be empty or spaces, got {self.ground_truth!r}: "
+                             "pass None where no reference answer is known")
         if self.contexts is not None:
             contexts = _items(where, "contexts", self.contexts, Context, tuple)
             for index, context in enumerate(contexts):
@@ -211,7 +216,17 @@ def _items(where: str, name: str, value: Any, kind: type, container: Callable[[I
             raise TypeError(f"{where}{name}[{index}] must be a {kind.__name__}, got {type(item).__name__}"
                             + (_AS_CONTEXT.get(type(item), _FROM_DOCUMENT if hasattr(item, "page_content")
                                                else "") if kind is Context else ""))
+        if isinstance(item, str) and not item.strip():
+            raise ValueError(f"{where}{name}[{index}] must not be empty or spaces, got {item!r}: no context "
+                             f"can have that id{_BLANK_ID}")
     return items if type(items) is container else container(items)
+
+
+_BLANK_ID = " (an empty cell split on ',' gives ['']: pass [] for none, None for unknown)"
+"""Where a blank id in `relevant_ids` or `citations` comes from, and what it had scored: a relevant id
+nothing can retrieve put every retrieval metric at 0 where [] marks the question unanswerable, and a
+citation of nothing lowered citation accuracy. The dataset files refuse such ids and the sidecar leaves
+them out."""
 
 
 _AS_CONTEXT: dict[type, str] = {
@@ -297,9 +312,10 @@ class EvalConfig:
     seed: int = 0
 
     if TYPE_CHECKING:
-        # What the checks below take, for a user's type checker: numpy's int64 is no `int` to it.
+        # What the checks below take, for a user's type checker: numpy's int64 is no `int` to it, nor
+        # its float32 a `float`.
         def __init__(self, k: SupportsIndex = 5, bootstrap_samples: SupportsIndex = 1000,
-                     confidence: float = 0.95, seed: SupportsIndex = 0) -> None: ...
+                     confidence: SupportsFloat = 0.95, seed: SupportsIndex = 0) -> None: ...
 
     def __post_init__(self) -> None:
         # A field of the wrong type (a string, a float, a bool, None) is a TypeError, one of the right type
@@ -393,7 +409,8 @@ class Report:
 
     def __repr__(self) -> str:
         # Counts, not contents: a report of 10,000 examples would print megabytes of context text in a
-        # notebook cell, a log line or a failed assertion. The results are a field away.
-        return (f"Report(judge={self.judge!r}, k={self.k!r}, results=<{len(self.results)} results>, "
+        # notebook cell, a log line or a failed assertion. The results are a field away. The judge's
+        # settings are cut as an example's texts are: a judge of one's own records its prompt there.
+        return (f"Report(judge={_shown(self.judge, 0)}, k={self.k!r}, results=<{len(self.results)} results>, "
                 f"aggregates={self.aggregates!r}, skipped=<{len(self.skipped)} skipped>, "
                 f"config={self.config!r}, warnings=<{len(self.warnings)} warnings>)")

@@ -403,6 +403,14 @@ def test_examples_must_be_examples_with_an_id_each() -> None:
             run(twice)
 
 
+def count_done_only(done: int) -> None:
+    """A progress callback written for a count alone, as tqdm's `update(n)` is."""
+
+
+async def awaited_progress(done: int, total: int) -> None:
+    """A progress callback written for a notebook's event loop, as an `ipywidgets` update might be."""
+
+
 @pytest.mark.parametrize(("call", "message"), [
     # Each used to fail only when an example reached the judge, deep in scoring, and as an AttributeError
     # ('str' object has no attribute 'judge', 'dict' object has no attribute 'k'), or a bare TypeError
@@ -412,6 +420,14 @@ def test_examples_must_be_examples_with_an_id_each() -> None:
     (lambda run: run([policy_example()], config={"k": 1}), "config must be an EvalConfig or None, got dict"),
     (lambda run: run([policy_example()], progress=5),
      "progress must be a function called as progress(done, total), got int"),
+    # Used to fail at the first example judged (a paid call), cancelling aevaluate's others in flight.
+    (lambda run: run([policy_example()], progress=count_done_only),
+     "progress must be a function called as progress(done, total), got count_done_only(done): too many "
+     "positional arguments"),
+    # Called and never awaited: no progress shown, a RuntimeWarning per example, and nothing refused.
+    (lambda run: run([policy_example()], progress=awaited_progress),
+     "progress must be a function called as progress(done, total), got the coroutine function "
+     "awaited_progress: it is called, not awaited, so declare it with `def`, not `async def`"),
     # Used to say "'Example' object is not iterable", and a dict was blamed one key at a time.
     (lambda run: run(policy_example()),
      "examples must be an iterable of Example, got Example: wrap a single one in a list"),

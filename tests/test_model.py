@@ -10,6 +10,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+import ragmon.errors
+import ragmon.judges.base
 import ragmon.model
 from ragmon import Aggregate, Context, EvalConfig, Example, evaluate
 from ragmon.model import Claim, ClaimVerdict, ExampleResult
@@ -140,6 +142,10 @@ def test_a_users_type_checker_takes_the_lists_an_example_takes(tmp_path: Path) -
     (package / "__init__.py").write_text("")
     (package / "py.typed").write_text("")
     shutil.copy(ragmon.model.__file__, package / "model.py")
+    shutil.copy(ragmon.errors.__file__, package / "errors.py")
+    (package / "judges").mkdir()
+    (package / "judges" / "__init__.py").write_text("")
+    shutil.copy(ragmon.judges.base.__file__, package / "judges" / "base.py")
     (tmp_path / "mypy.ini").write_text("[mypy]\n")
     (tmp_path / "user.py").write_text(
         "from ragmon.model import Context, Example\n"
@@ -149,7 +155,18 @@ def test_a_users_type_checker_takes_the_lists_an_example_takes(tmp_path: Path) -
         "import numpy as np\n"
         "from ragmon.model import EvalConfig\n"
         "Context('d1', 't', np.float32(0.5))\n"
-        "EvalConfig(k=np.int64(3), bootstrap_samples=np.int64(500), seed=np.int64(7))\n")
+        "EvalConfig(k=np.int64(3), bootstrap_samples=np.int64(500), seed=np.int64(7))\n"
+        "EvalConfig(confidence=np.float32(0.9))\n"
+        # A judge of one's own returning its verdicts as a list, which evaluate and aevaluate take.
+        "from ragmon.judges.base import AsyncJudge\n"
+        "from ragmon.model import Claim, ClaimVerdict\n"
+        "class ListJudge:\n"
+        "    name = 'mine'\n"
+        "    def settings(self) -> dict[str, str]:\n"
+        "        return {}\n"
+        "    async def ajudge(self, example: Example, claims: tuple[Claim, ...]) -> list[ClaimVerdict]:\n"
+        "        return [ClaimVerdict(claim, True) for claim in claims]\n"
+        "judge: AsyncJudge = ListJudge()\n")
     command = [sys.executable, "-m", "mypy", "--strict", "--cache-dir", str(tmp_path / "cache"), "user.py"]
     checked = subprocess.run(command, cwd=tmp_path, env={"MYPYPATH": str(tmp_path)}, capture_output=True,
                              text=True, check=False)

@@ -6,7 +6,7 @@ decide on the very same sentences and can be compared (and calibrated) claim by 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any, Protocol, runtime_checkable
 
 from ragmon.errors import RagmonError
@@ -54,6 +54,7 @@ class AsyncJudge(Protocol):
         """As `Judge.settings`."""
         ...
 
-    async def ajudge(self, example: Example, claims: tuple[Claim, ...]) -> tuple[ClaimVerdict, ...]:
-        """As `Judge.judge`, awaited."""
+    async def ajudge(self, example: Example, claims: tuple[Claim, ...]) -> Iterable[ClaimVerdict]:
+        """As `Judge.judge`, awaited. Any iterable is taken and checked (`ragmon.evaluation.checked`): a
+        user's type checker refused a judge of one's own returning a list."""
         ...

@@ -1,0 +1,130 @@
+"""Mistakes of a notebook or an eval harness using ragmon as a library: each is told where it is."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from ragmon import Context, Example, evaluate
+from ragmon.evaluation import aevaluate
+from ragmon.judges.base import JudgeError
+from ragmon.model import Claim, ClaimVerdict
+
+POLICY = (Context("d1", "Returns are accepted within 30 days of purchase."),)
+
+
+@pytest.mark.parametrize(("fields", "message"), [
+    # A CSV's empty relevant-ids cell split on "," gives [""]: taken, it marked an unanswerable question
+    # answerable with a relevant id nothing can retrieve, and every retrieval metric read 0.
+    ({"relevant_ids": [""]},  # "".split(",")
+     "Example 'q1': relevant_ids[0] must not be empty or spaces, got '': no context can have that id (an "
+     "empty cell split on ',' gives ['']: pass [] for none, None for unknown)"),
+    # A citation of spaces supports nothing: citation accuracy read 0.5 for an answer citing d1 alone.
+    ({"citations": ["d1", "  "]},
+     "Example 'q1': citations[1] must not be empty or spaces, got '  ': no context can have that id (an "
+     "empty cell split on ',' gives ['']: pass [] for none, None for unknown)"),
+])
+def test_a_blank_relevant_id_or_citation_is_refused_naming_the_example_and_its_position(
+        fields: dict[str, list[str]], message: str) -> None:
+    with pytest.raises(ValueError) as error:
+        Example("q1", "How long do I have to return an item?", POLICY, "Returns are accepted within 30 days.",
+                **fields)  # type: ignore[arg-type]
+    assert str(error.value) == message
+
+
+def test_a_blank_ground_truth_is_refused_rather_than_scored() -> None:
+    # A pandas column of reference answers with empty cells read as "" (keep_default_na=False): every
+    # answer scored answer_correctness 0 against it, the SQuAD F1 of a reference with no tokens.
+    with pytest.raises(ValueError) as error:
+        Example("q1", "How long?", POLICY, "Returns are accepted within 30 days.", ground_truth="")
+    assert str(error.value) == ("Example 'q1': ground_truth must not be empty or spaces, got '': pass None "
+                                "where no reference answer is known")
+
+
+class FailsOnQ2:
+    """A judge of one's own that fails on the second example: a bug of its own, or a JudgeError naming
+    no example, as a judge wrapping a model's reply would raise them."""
+
+    name = "flaky"
+
+    def __init__(self, error: type[Exception], reason: str) -> None:
+        self.error, self.reason = error, reason
+
+    def settings(self) -> dict[str, str]:
+        return {}
+
+    def judge(self, example: Example, claims: tuple[Claim, ...]) -> tuple[ClaimVerdict, ...]:
+        if example.id == "q2":
+            raise self.error(self.reason)
+        return tuple(ClaimVerdict(claim, True, ("d1",)) for claim in claims)
+
+    async def ajudge(self, example: Example, claims: tuple[Claim, ...]) -> tuple[ClaimVerdict, ...]:
+        await asyncio.sleep(0)
+        return self.judge(example, claims)
+
+
+EXAMPLES = [Example(f"q{i}", "How long?", POLICY, "Returns are accepted within 30 days.") for i in (1, 2, 3)]
+
+
+@pytest.mark.parametrize(("error", "reason"), [(KeyError, "score"), (JudgeError, "no reply")])
+def test_what_a_judge_raises_names_the_example_it_was_judging(error: type[Exception], reason: str) -> None:
+    # "KeyError: 'score'" or "JudgeError: no reply" alone stopped a run of thousands saying nothing of the
+    # example to reproduce it with. The exception is still the judge's own, for a caller's `except`.
+    runs = (lambda: evaluate(EXAMPLES, FailsOnQ2(error, reason)),
+            lambda: asyncio.run(aevaluate(EXAMPLES, FailsOnQ2(error, reason), concurrency=1)))
+    for run in runs:
+        with pytest.raises(error) as raised:
+            run()
+        assert raised.value.args == (reason,)
+        assert raised.value.__notes__ == ["(raised by judge 'flaky' on example 'q2')"]
+
+
+def test_a_skipped_examples_reason_is_the_judges_alone() -> None:
+    report = evaluate(EXAMPLES, FailsOnQ2(JudgeError, "no reply"), skip_judge_errors=True)
+    assert report.skipped == (("q2", "no reply"),)
+    assert [result.example.id for result in report.results] == ["q1", "q3"]
+
+
+class PromptedJudge:
+    """An LLM judge of one's own, recording its prompt among its settings so a figure can be reproduced."""
+
+    name = "my-llm"
+
+    def settings(self) -> dict[str, str]:
+        return {"prompt": "Decide. " * 625}  # 5,000 characters
+
+    def judge(self, example: Example, claims: tuple[Claim, ...]) -> tuple[ClaimVerdict, ...]:
+        return tuple(ClaimVerdict(claim, True) for claim in claims)
+
+
+def test_a_report_repr_cuts_a_long_judge_setting() -> None:
+    # The report's repr printed the judge's settings whole: a 5,000-character prompt in every notebook
+    # cell and failed assertion showing the report.
+    shown = repr(evaluate(EXAMPLES, PromptedJudge()))
+    # Its first 60 characters: "Decide. " 7 times (56), then "Deci".
+    assert shown.startswith("Report(judge={'name': 'my-llm', 'prompt': 'Decide. Decide. Decide. Decide. "
+                            "Decide. Decide. Decide. Deci'... (5,000 characters)}, k=5, results=<3 results>")
+
+
+class AsyncNamedJudge:
+    """A judge calling an async LLM client, its coroutine named `judge` rather than `ajudge`."""
+
+    name = "my-llm"
+
+    def settings(self) -> dict[str, str]:
+        return {}
+
+    async def judge(self, example: Example, claims: tuple[Claim, ...]) -> tuple[ClaimVerdict, ...]:
+        return tuple(ClaimVerdict(claim, True) for claim in claims)
+
+
+def test_a_coroutine_named_judge_is_refused_saying_to_name_it_ajudge() -> None:
+    # Called and never awaited, it "returned coroutine" for every example: with skip_judge_errors a run
+    # came back with all three skipped and every figure undefined.
+    for options in ({}, {"skip_judge_errors": True}):
+        with pytest.raises(TypeError) as error:
+            evaluate(EXAMPLES, AsyncNamedJudge(), **options)  # type: ignore[arg-type]
+        assert str(error.value) == ("judge AsyncNamedJudge: its judge(example, claims) is an async def, "
+                                    "which is called here, not awaited: name it ajudge, which aevaluate "
+                                    "and acalibrate await")
