@@ -65,9 +65,9 @@ def java_trace_id_ratio(p: float) -> Callable[[int], bool]:
 
 
 def consistent_probability(p: float) -> Callable[[int], bool]:
-    """OTEP 235 consistent probability sampling (the Collector's probabilisticsampler, OTel's newer
-    samplers; written out, as the Python SDK has it only in a private module): R = the lower 56 bits,
-    kept when R >= (1 - p) * 2**56, the high end."""
+    """OTEP 235 consistent probability sampling (the Collector's probabilisticsampler in its proportional
+    and equalizing modes, OTel's newer samplers; written out, as the Python SDK has it only in a private
+    module): R = the lower 56 bits, kept when R >= (1 - p) * 2**56, the high end."""
     threshold = round((1 - p) * 2**56)
     return lambda trace_id: trace_id & (2**56 - 1) >= threshold
 
