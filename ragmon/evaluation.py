@@ -10,8 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import inspect
-from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from typing import Any, TypeVar, cast
 
 from ragmon.judges.base import AsyncJudge, Judge, JudgeError
@@ -220,23 +219,22 @@ def evaluate_example(example: Example, judge: Judge, k: int) -> ExampleResult:
     claims = example_claims(example)
     verdicts = verdicts_without_judge(example, claims)
     if verdicts is None:
-        with _blamed(judge, example):
+        try:
             returned = judge.judge(example, claims)
+        except Exception as exc:
+            _blame(exc, judge, example)
+            raise
         verdicts = checked(judge, example, claims, returned)
     return _scored(example, verdicts, k, judge.name)
 
 
-@contextmanager
-def _blamed(judge: Judge | AsyncJudge, example: Example) -> Iterator[None]:
-    """Notes the judge and the example on whatever the judge's call raises, then lets it propagate as it
-    is (a caller's `except KeyError` still catches it): a bug of the judge's, or a JudgeError it raised
-    with a reason alone, stopped a run of thousands as "KeyError: 'score'" or "JudgeError: no reply",
-    naming no example to reproduce it with."""
-    try:
-        yield
-    except Exception as exc:
-        exc.add_note(f"(raised by judge {judge.name!r} on example {example.id!r})")
-        raise
+def _blame(exc: Exception, judge: Judge | AsyncJudge, example: Example) -> None:
+    """Notes the judge and the example on what the judge's call raised, which then propagates as it is (a
+    caller's `except KeyError` still catches it): a bug of the judge's, or a JudgeError it raised with a
+    reason alone, stopped a run of thousands as "KeyError: 'score'" or "JudgeError: no reply", naming no
+    example to reproduce it with. Called from an `except` around the call, which costs nothing until it
+    raises: a context manager around every lexical judging cost 0.35% more instructions an example."""
+    exc.add_note(f"(raised by judge {judge.name!r} on example {example.id!r})")
 
 
 def aggregate_results(results: Sequence[ExampleResult], config: EvalConfig) -> dict[str, Aggregate]:
@@ -395,8 +393,11 @@ async def aevaluate_example(example: Example, judge: AsyncJudge, k: int) -> Exam
     claims = example_claims(example)
     verdicts = verdicts_without_judge(example, claims)
     if verdicts is None:
-        with _blamed(judge, example):
+        try:
             returned = await awaited(judge, judge.ajudge(example, claims))
+        except Exception as exc:
+            _blame(exc, judge, example)
+            raise
         verdicts = checked(judge, example, claims, returned)
     return _scored(example, verdicts, k, judge.name)
 
