@@ -26,17 +26,22 @@ REPO = Path(__file__).parents[1]
 RULES = "ragmon/rules.py"
 
 
-def _git(*args: str) -> str:
-    done = subprocess.run(["git", *args], cwd=REPO, capture_output=True, check=False)
+def _git(*args: str, repo: Path = REPO, given: bytes | None = None) -> bytes:
+    done = subprocess.run(["git", *args], cwd=repo, input=given, capture_output=True, check=False)
     if done.returncode != 0:
         pytest.fail(f"git {' '.join(args)}: {done.stderr.decode(errors='replace').strip()} (this test reads "
                     "the commit that set ragmon.rules.SCORING_RULES from the repository's history)")
-    return done.stdout.decode()
+    return done.stdout
 
 
-def assigned(source: str) -> int:
-    """SCORING_RULES as a ragmon/rules.py assigns it, however it is spelled (annotated, commented)."""
-    for node in ast.walk(ast.parse(source)):
+def assigned(source: str) -> int | None:
+    """SCORING_RULES as a ragmon/rules.py assigns it, however it is spelled (annotated, commented); None
+    for a file that assigns it no whole number (another file a move or copy came from)."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return None
+    for node in ast.walk(tree):
         if isinstance(node, ast.Assign):
             targets, given = node.targets, node.value
         elif isinstance(node, ast.AnnAssign) and node.value is not None:
@@ -45,57 +50,52 @@ def assigned(source: str) -> int:
             continue
         if any(isinstance(target, ast.Name) and target.id == "SCORING_RULES" for target in targets):
             value = ast.literal_eval(given)
-            assert isinstance(value, int), f"SCORING_RULES = {value!r}: a whole number"
-            return value
-    raise AssertionError(f"{RULES} assigns no SCORING_RULES")
+            return value if isinstance(value, int) and not isinstance(value, bool) else None
+    return None
 
 
-def history() -> dict[str, int]:
-    """The value each commit that changed ragmon/rules.py left, under whatever path it had then (a move is
-    followed: read at its new path alone, the history began at the move, compared with itself)."""
-    if _git("rev-parse", "--is-shallow-repository").strip() == "true":
+def history(repo: Path = REPO) -> tuple[dict[str, int | None], dict[str, list[str]]]:
+    """The value of SCORING_RULES at every commit of HEAD's history (None where none is assigned), read at
+    ragmon/rules.py or a name it was moved from, and each commit's parents. Every commit, merges too: a log
+    of the commits that changed the file lists no merge (a merge resolving a conflict to another value, an
+    octopus), and one following the file's moves tracks one path, missing a branch that kept the old
+    name; either way no commit was found at the value, and nothing was compared."""
+    if _git("rev-parse", "--is-shallow-repository", repo=repo).strip() == b"true":
         pytest.fail("a shallow clone: the commit that set SCORING_RULES may be past its history (git fetch "
                     "--unshallow)")
-    found: dict[str, int] = {}
-    commit = None
-    for line in _git("log", "--follow", "--name-only", "--format=commit %H", "--", RULES).splitlines():
-        if line.startswith("commit "):
-            commit = line.removeprefix("commit ")
-        elif line and commit is not None:
-            found[commit] = assigned(_git("show", f"{commit}:{line}"))
-    return found
+    names = [RULES, *(line.split("\t")[1] for line in _git(
+        "log", "--follow", "-M", "--diff-filter=R", "--name-status", "--format=", "--", RULES,
+        repo=repo).decode().splitlines() if line.startswith("R"))]
+    parents = {commit: rest for commit, *rest in (line.split() for line in _git(
+        "rev-list", "--parents", "HEAD", repo=repo).decode().splitlines())}
+    asked = [(commit, name) for commit in parents for name in names]
+    read = _git("cat-file", "--batch", repo=repo, given="".join(f"{c}:{n}\n" for c, n in asked).encode())
+    values: dict[str, int | None] = dict.fromkeys(parents)
+    at = 0
+    for commit, _ in asked:
+        end = read.index(b"\n", at)
+        header = read[at:end].split()
+        if header[-1] == b"missing":
+            at = end + 1
+            continue
+        size = int(header[2])
+        if values[commit] is None:
+            values[commit] = assigned(read[end + 1:end + 1 + size].decode(errors="replace"))
+        at = end + 2 + size
+    return values, parents
 
 
-def setting_commits(rules: int, values: dict[str, int], parents: dict[str, list[str]]) -> list[str]:
-    """The commits that set SCORING_RULES to `rules`: at `rules`, and no parent of theirs was (a parent's
-    value is that of its nearest ancestor in `values`, a commit that changed ragmon/rules.py). A merge of
-    a branch whose commits left another value, or a commit that only reworded the file, sets nothing:
-    walked in date order instead, a side branch's older value cut the run short, and the merge was taken
-    for the commit that set the value and compared with itself."""
-    def value(commit: str) -> int | None:
-        seen, pending = set(), [commit]
-        while pending:
-            at = pending.pop()
-            if at in values:
-                return values[at]
-            if at not in seen:
-                seen.add(at)
-                pending += parents.get(at, [])
-        return None
-
-    return [commit for commit, at in values.items()
-            if at == rules and all(value(parent) != rules for parent in parents.get(commit, []))]
-
-
-def all_parents() -> dict[str, list[str]]:
-    return {commit: parents for commit, *parents in
-            (line.split() for line in _git("rev-list", "--parents", "HEAD").splitlines())}
+def setting_commits(rules: int, values: dict[str, int | None], parents: dict[str, list[str]]) -> list[str]:
+    """The commits that set SCORING_RULES to `rules`: at `rules`, and none of their parents at it. A merge
+    of a branch that left another value, or a commit that only reworded the file, sets nothing; a merge
+    resolving two raises to a third value does."""
+    return [commit for commit, value in values.items()
+            if value == rules and all(values.get(parent) != rules for parent in parents.get(commit, []))]
 
 
 def code_of(commit: str, into: Path) -> Path:
     """The `ragmon` package as `commit` has it, unpacked under `into`."""
-    archive = subprocess.run(["git", "archive", "--format=tar", commit, "ragmon"], cwd=REPO,
-                             capture_output=True, check=True).stdout
+    archive = _git("archive", "--format=tar", commit, "ragmon")
     with tarfile.open(fileobj=BytesIO(archive)) as tar:
         tar.extractall(into, filter="data")
     return into
@@ -124,13 +124,14 @@ def differences(before: dict[str, object], after: dict[str, object]) -> list[str
 
 def test_the_corpus_is_scored_as_the_commit_that_set_the_scoring_rules_scored_it(
         tmp_path: Path, corpus: tuple[list[Example], dict[str, object]]) -> None:
-    values = history()
-    higher = {commit: value for commit, value in values.items() if value > SCORING_RULES}
+    values, parents = history()
+    higher = {commit: value for commit, value in values.items()
+              if value is not None and value > SCORING_RULES}
     newest = next(iter(higher), "")
     assert not higher, (f"SCORING_RULES = {SCORING_RULES}, but {newest[:12]} left it at "
                         f"{higher.get(newest)}: a value names one way of scoring, so it is only ever "
                         f"raised (to {max(higher.values(), default=0) + 1})")
-    setting = setting_commits(SCORING_RULES, values, all_parents())
+    setting = setting_commits(SCORING_RULES, values, parents)
     if not setting:  # raised in the working tree, above every committed value: nothing scored with it yet
         return
     examples, figures = corpus
@@ -193,6 +194,48 @@ def test_a_small_change_of_one_rule_moves_figures_of_the_corpus(
 def test_the_setting_commits_are_those_at_the_value_whose_parents_were_not(
         values: dict[str, int], parents: dict[str, list[str]], found: list[str]) -> None:
     assert setting_commits(2, values, parents) == found
+
+
+class ToyRepo:
+    """A git repository of ragmon/rules.py alone, to read the history of."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.git("init", "-q", "-b", "main")
+
+    def git(self, *args: str) -> str:
+        env = {"PATH": "/usr/bin:/bin", "HOME": str(self.path), "GIT_AUTHOR_NAME": "t",
+               "GIT_AUTHOR_EMAIL": "t@t", "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@t"}
+        return subprocess.run(["git", *args], cwd=self.path, env=env, capture_output=True, text=True,
+                              check=True).stdout.strip()
+
+    def commit(self, value: int, words: str = "") -> str:
+        """A commit leaving SCORING_RULES at `value` (merging first when `git merge` was begun)."""
+        rules = self.path / RULES
+        rules.parent.mkdir(parents=True, exist_ok=True)
+        rules.write_text(f'"""{words}"""\nSCORING_RULES = {value}\n', encoding="utf-8")
+        self.git("add", RULES)
+        self.git("commit", "-q", "-m", f"{value} {words}")
+        return self.git("rev-parse", "HEAD")
+
+
+def test_the_history_reads_merges_that_set_the_value_and_branches_that_reworded_it(tmp_path: Path) -> None:
+    repo = ToyRepo(tmp_path)
+    start = repo.commit(1)
+    raised = repo.commit(2, "main raises")
+    repo.git("checkout", "-q", "-b", "side", start)
+    reworded = repo.commit(1, "side rewords")
+    also = repo.commit(2, "side raises too")
+    repo.git("checkout", "-q", "main")
+    repo.git("merge", "-q", "-s", "ours", "--no-commit", "side")
+    merged = repo.commit(3, "the merge resolves both raises to a third value")
+    values, parents = history(tmp_path)
+    assert (values[start], values[raised], values[reworded], values[also], values[merged]) == (1, 2, 1, 2, 3)
+    assert sorted(parents[merged]) == sorted([raised, also])
+    # The merge set 3 (a log of the commits that changed the file lists no merge: nothing was compared);
+    # each branch set 2 on its own.
+    assert setting_commits(3, values, parents) == [merged]
+    assert sorted(setting_commits(2, values, parents)) == sorted([raised, also])
 
 
 @pytest.mark.parametrize("source", ["SCORING_RULES = 3\n", "SCORING_RULES: int = 3  # claims\n",
