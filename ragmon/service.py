@@ -1005,7 +1005,9 @@ def warn_of_unused_settings(config: ServeConfig) -> None:
         below = config.flag("--capture-below").given("0")
         log.warning(f"{below} captures nothing: no groundedness is below 0 (use 'all' for every example)")
     if config.final_scrape_wait > 0 and config.metrics_listen is None:
-        log.warning("--final-scrape-wait is set with --metrics-listen off: there is no /metrics to wait for")
+        wait = config.flag("--final-scrape-wait").given(f"{config.final_scrape_wait:g}s")
+        off = config.flag("--metrics-listen").given("off")
+        log.warning(f"{wait} is set with {off}: there is no /metrics to wait for")
 
 
 def percent(rate: float) -> str:

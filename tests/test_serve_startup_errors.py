@@ -154,7 +154,7 @@ def test_a_ragmon_token_the_token_file_overrides_is_warned_about_without_showing
     (["--capture-max-bytes", "64MiB"], {"RAGMON_CAPTURE_BELOW": "0.3"},
      [f"--capture-max-bytes {NOT_CAPTURED}"]),
     (["--final-scrape-wait", "30s", "--metrics-listen", "off"], {},
-     ["--final-scrape-wait is set with --metrics-listen off: there is no /metrics to wait for"]),
+     ["--final-scrape-wait 30s is set with --metrics-listen off: there is no /metrics to wait for"]),
 ])
 def test_a_setting_typed_without_what_it_needs_is_warned_of_at_any_value(
         args: list[str], env: dict[str, str], warned: list[str]) -> None:
@@ -180,7 +180,8 @@ def test_a_variable_set_for_every_replica_is_a_default_not_warned_of_where_it_ha
      "RAGMON_DECISION_WAIT 5s (--decision-wait) is no longer than RAGMON_QUIET 7s (--quiet): "
      f"{QUIET_IGNORED}"),
     (["--metrics-listen", "off"], {"RAGMON_FINAL_SCRAPE_WAIT": "30s"},
-     "--final-scrape-wait is set with --metrics-listen off: there is no /metrics to wait for"),
+     "RAGMON_FINAL_SCRAPE_WAIT 30s (--final-scrape-wait) is set with --metrics-listen off: there is no "
+     "/metrics to wait for"),
 ])
 def test_a_clash_of_variables_every_replica_has_is_warned_of(args: list[str], env: dict[str, str],
                                                              warned: str) -> None:

@@ -1409,7 +1409,7 @@ def test_a_quiet_period_the_decision_wait_cuts_short_is_warned_about(
     ({"capture": Path("c.jsonl"), "capture_below": 0.0},
      "--capture-below 0 captures nothing: no groundedness is below 0 (use 'all' for every example)"),
     ({"final_scrape_wait": 30.0, "metrics_listen": None},
-     "--final-scrape-wait is set with --metrics-listen off: there is no /metrics to wait for"),
+     "--final-scrape-wait 30s is set with --metrics-listen off: there is no /metrics to wait for"),
 ])
 def test_settings_of_no_effect_are_warned_about(caplog: pytest.LogCaptureFixture, settings: dict[str, Any],
                                                 warning: str) -> None:
