@@ -576,6 +576,50 @@ def test_hallucination_query_needs_ten_answers(tmp_path: Path) -> None:
     promtool_expects(tmp_path, f"count({query})", series, {"{}": 1}, "14m")
 
 
+def test_hour_queries_judge_the_pipelines_too_quiet_for_the_10_minute_ones(tmp_path: Path) -> None:
+    """The Grafana hour rules' queries, as rules_test.yml's groups for the hour alerts. Per minute, by
+    hand, at 90m (the hour from 30m): hr-bot scores an answer every 2 minutes, 4 claims a minute, all
+    unsupported, groundedness 0: 240 of 240 claims in 30 answers (the floors of 30 and 10), and never 10
+    answers in 10 minutes -> 1 and 0. chat scores 4 answers a minute, 10 claims, 3 unsupported, mean
+    groundedness 0.5: its 10-minute guard held at every minute of the hour, so the 10-minute rules judge
+    it -> 0 and 1 (0.3 and 0.5 would raise both rules for one incident). night scored 2 answers of 40
+    claims at 5m and 13m, none in the hour -> nothing. wake scores as hr-bot, but 0.5 groundedness a
+    minute in all (mean 0.5), until 50m, then as chat: 80 + 120 unsupported of 480 claims -> 5/12 and
+    0.5, as the 10-minute guard failed until 51m. At 115m (the hour from 55m, its guard held since 52m)
+    it reads as chat: 0 and 1. Scraped every 30 s, a pipeline 30 s old that scored 20 answers of 2
+    claims, all unsupported, groundedness 0, has no whole minute for its guard to have held at: 1 and 0,
+    not nothing (a rule judging all pipelines that new would be left with no data)."""
+    def judged(pipeline: str, metric: str, extra: str) -> str:
+        return f'{metric}{{job="ragmon",instance="a:9464",pipeline="{pipeline}",judge="lexical",{extra}}}'
+
+    def scored(pipeline: str, supported: str, unsupported: str, count: str, total: str) -> dict[str, str]:
+        return {judged(pipeline, "ragmon_claims_total", 'verdict="supported"'): supported,
+                judged(pipeline, "ragmon_claims_total", 'verdict="unsupported"'): unsupported,
+                judged(pipeline, "ragmon_example_score_count", 'metric="groundedness"'): count,
+                judged(pipeline, "ragmon_example_score_sum", 'metric="groundedness"'): total}
+
+    series = {
+        **scored("hr-bot", "0x120", "0+4x120", "0+0.5x120", "0x120"),
+        **scored("chat", "0+7x120", "0+3x120", "0+4x120", "0+2x120"),
+        **scored("night", "0x120", "0x4 40x7 80x109", "0x4 1x7 2x109", "0x120"),
+        **scored("wake", "0x50 7+7x69", "0+4x50 203+3x69", "0+0.5x50 29+4x69", "0+0.25x50 14.5+2x69"),
+    }
+    pipeline = '{{pipeline="{}",judge="lexical"}}'.format
+    hallucination = grafana_query("RagmonHallucinationRateHighOverHour")
+    groundedness = grafana_query("RagmonGroundednessLowOverHour")
+    promtool_expects(tmp_path, hallucination, series,
+                     {pipeline("hr-bot"): 1, pipeline("chat"): 0, pipeline("wake"): 5 / 12}, "90m")
+    promtool_expects(tmp_path, groundedness, series,
+                     {pipeline("hr-bot"): 0, pipeline("chat"): 1, pipeline("wake"): 0.5}, "90m")
+    for query in (hallucination, groundedness):
+        promtool_expects(tmp_path, f"count({query})", series, {"{}": 3}, "90m")
+    promtool_expects(tmp_path, hallucination, series, {pipeline("wake"): 0}, "115m")
+    promtool_expects(tmp_path, groundedness, series, {pipeline("wake"): 1}, "115m")
+    new = scored("new", "0 0", "0 40", "0 20", "0 0")
+    promtool_expects(tmp_path, hallucination, new, {pipeline("new"): 1}, "30s", "30s")
+    promtool_expects(tmp_path, groundedness, new, {pipeline("new"): 0}, "30s", "30s")
+
+
 def test_loss_queries_read_0_under_three_lost(tmp_path: Path) -> None:
     """The Grafana queries of the three loss shares, as rules_test.yml's groups for their minimum volume.
     By hand, at 20m (window 10m to 20m): a receives 1 span a minute and dropped 1 `late` at 5m and 1 at

@@ -248,7 +248,7 @@ def test_ratios_aggregate_both_sides_by_the_same_labels() -> None:
         for rule in group["rules"]:
             expr = rule["expr"]
             assert "without" not in expr, rule.get("record") or rule.get("alert")
-            if rule.get("record", "").endswith(("ratio_rate10m", "mean10m")):
+            if rule.get("record", "").endswith(("ratio_rate10m", "mean10m", "ratio_rate1h", "mean1h")):
                 groupings = re.findall(r"sum by \(([^)]*)\)", expr)
                 assert len(groupings) >= 2 and len(set(groupings)) == 1, rule["record"]
 
@@ -299,6 +299,9 @@ UNDER_GUARD = "a quality alert that resolves because too few answers are scored"
 """The rules_test.yml groups of RagmonRestarting and RagmonQualityUnmeasured (scoring stopped, and
 scoring on under a quality alert's volume guard)."""
 QUALITY_ALERTS = ("RagmonGroundednessLow", "RagmonHallucinationRateHigh")
+HOUR = "OverHour"
+HOUR_ALERTS = tuple(name + HOUR for name in QUALITY_ALERTS)
+"""The 10-minute quality alerts, and their hour twins for quiet pipelines."""
 SELF_HOLD = ("              or\n"
              "            max by (namespace, pipeline, judge, quality_alert) "
              '(ALERTS{alertname="RagmonQualityUnmeasured",alertstate="firing"})\n')
@@ -317,6 +320,20 @@ UNMEASURED_GUARDS = (
     '              pipeline_judge_metric:ragmon_example_score_count:rate10m{metric="groundedness"}'
     ' >= 10 / 600,\n'
     '              "quality_alert", "RagmonHallucinationRateHigh", "", ""\n'
+    '            )\n'
+    '              or\n'
+    '            label_replace(\n'
+    '              pipeline_judge_metric:ragmon_example_score_count:rate1h{metric="groundedness"}'
+    ' >= 10 / 3600,\n'
+    '              "quality_alert", "RagmonGroundednessLowOverHour", "", ""\n'
+    '            )\n'
+    '              or\n'
+    '            label_replace(\n'
+    '              pipeline_judge:ragmon_claims:rate1h >= 30 / 3600\n'
+    '                and on (namespace, pipeline, judge)\n'
+    '              pipeline_judge_metric:ragmon_example_score_count:rate1h{metric="groundedness"}'
+    ' >= 10 / 3600,\n'
+    '              "quality_alert", "RagmonHallucinationRateHighOverHour", "", ""\n'
     '            )\n'
     '          )\n'
 )
@@ -351,8 +368,8 @@ def test_a_restart_alert_that_misreads_fails_the_unit_tests(tmp_path: Path, old:
     (SELF_HOLD, SELF_HOLD.replace('"firing"})', '"firing"}[1h]))')
                          .replace("(ALERTS", "(max_over_time(ALERTS")),
     # The groundedness alert alone: a hallucination alert that resolves for want of claims says nothing.
-    ('alertname=~"RagmonGroundednessLow|RagmonHallucinationRateHigh",alertstate',
-     'alertname="RagmonGroundednessLow",alertstate'),
+    ('alertname=~"RagmonGroundednessLow|RagmonHallucinationRateHigh|RagmonGroundednessLowOverHour|'
+     'RagmonHallucinationRateHighOverHour",alertstate', 'alertname="RagmonGroundednessLow",alertstate'),
     # Released by an answer scored, as shipped before: back's answers without claims end it while the
     # hallucination alert still cannot judge.
     ANY_ANSWER_SCORED,
@@ -446,10 +463,75 @@ def test_unmeasured_follows_each_quality_alert_under_that_alerts_own_guard() -> 
     alert's guard fails, so each guard there must be the alert's own, word for word, under its name."""
     rules = {r["alert"]: " ".join(r["expr"].split()) for r in alert_rules()}
     unmeasured = rules["RagmonQualityUnmeasured"]
-    for name in QUALITY_ALERTS:
+    for name in QUALITY_ALERTS + HOUR_ALERTS:
         guard = volume_guard(rules[name])
         assert guard, name
         assert f'label_replace( {guard}, "quality_alert", "{name}", "", "" )' in unmeasured
+
+
+@pytest.mark.parametrize("name", QUALITY_ALERTS)
+def test_an_hour_alert_is_its_twin_over_the_hour(name: str) -> None:
+    """An hour alert judges the figure of its 10-minute twin over an hour, with the same floors (10
+    answers, and 30 claims, now in an hour), and stands back for the hour after that twin, by name,
+    fired: read from another alert, a busy pipeline with one quality alert firing would page twice."""
+    rules = {r["alert"]: " ".join(r["expr"].split()) for r in alert_rules()}
+    twin, hour = rules[name], rules[name + HOUR]
+    figure = twin.partition(" and on (")[0]
+    assert hour.startswith(figure.replace("10m", "1h", 1) + " unless on (namespace, pipeline, judge) "
+                           f'max_over_time(ALERTS{{alertname="{name}",alertstate="firing"}}[1h]) and on (')
+    assert volume_guard(hour) == volume_guard(twin).replace("10m", "1h").replace("/ 600", "/ 3600")
+
+
+QUIET = "a quiet pipeline failing for hours pages over the hour"
+BUSY = "a busy pipeline's incident pages by its 10-minute alerts alone"
+"""The rules_test.yml groups of the hour alerts: a quiet pipeline's incident, and a busy one's."""
+HOUR_FLOORS = {
+    "RagmonHallucinationRateHighOverHour": (
+        "\n            and on (namespace, pipeline, judge)\n"
+        "          pipeline_judge_metric:ragmon_example_score_count:rate1h"
+        '{metric="groundedness"} >= 10 / 3600\n        for: 30m'),
+    "RagmonGroundednessLowOverHour": (
+        "\n            and on (namespace, pipeline, judge, metric)\n"
+        "          pipeline_judge_metric:ragmon_example_score_count:rate1h"
+        '{metric="groundedness"} >= 10 / 3600\n        for: 30m'),
+}
+"""Each hour alert's floor of 10 answers in its hour, as rules.yml has it."""
+
+
+@pytest.mark.parametrize(("change", "group"), [
+    # Read as 10 answers in 10 minutes, the twin's guard: the reviewer's hr-bot, 5 answers per 10
+    # minutes, every claim unsupported for hours, pages no one, as before the hour alerts.
+    (lambda floor: floor.replace("10 / 3600", "10 / 600"), QUIET),
+    # 5 answers enough: hr-bot pages 10 minutes earlier than its floor of 10 answers lets it.
+    (lambda floor: floor.replace("10 / 3600", "5 / 3600"), QUIET),
+    # 20 needed: hr-bot pages 20 minutes later.
+    (lambda floor: floor.replace("10 / 3600", "20 / 3600"), QUIET),
+    # No floor of answers: two long bad answers page at night after all.
+    (lambda floor: "\n        for: 30m", NIGHT),
+], ids=["ten-minute-floor", "five-answers", "twenty-answers", "no-answer-floor"])
+@pytest.mark.parametrize("alert", sorted(HOUR_FLOORS))
+def test_an_hour_floor_that_misreads_fails_the_unit_tests(
+        tmp_path: Path, alert: str, change: Callable[[str], str], group: str) -> None:
+    """Each hour alert's groups pass with the shipped floor of 10 answers in the hour, and fail with the
+    floor of its 10-minute twin, with 5 or 20 answers, or with none."""
+    floor = HOUR_FLOORS[alert]
+    assert_rule_change_fails(tmp_path, floor, change(floor), group)
+
+
+@pytest.mark.parametrize("name", QUALITY_ALERTS)
+def test_an_hour_alert_that_does_not_stand_back_fails_the_unit_tests(tmp_path: Path, name: str) -> None:
+    """The busy group passes with each hour alert silent for the hour after its twin fired, and fails
+    once it is not: the busy pipeline's incident pages twice, at 35m."""
+    stand_back = ("\n            unless on (namespace, pipeline, judge)\n"
+                  f'          max_over_time(ALERTS{{alertname="{name}",alertstate="firing"}}[1h])')
+    assert_rule_change_fails(tmp_path, stand_back, "", BUSY)
+
+
+def test_an_hour_alert_standing_back_only_while_its_twin_fires_fails_the_unit_tests(tmp_path: Path) -> None:
+    """Silent only while RagmonHallucinationRateHigh fires, its hour twin pages at 158m for the busy
+    pipeline's incident fixed at 120m: the hour's share of unsupported claims lags the fix."""
+    firing = 'ALERTS{alertname="RagmonHallucinationRateHigh",alertstate="firing"}'
+    assert_rule_change_fails(tmp_path, f"max_over_time({firing}[1h])", firing, BUSY)
 
 
 def start_times(before: str = "", scrapes: int = 1) -> list[float]:
