@@ -514,12 +514,20 @@ reason (400, no retry) and its spans are counted."""
 
 
 def _scope_spans_key(resource_spans: dict[str, Any], prefix: str) -> str:
+    """The key scopeSpans is under; `_Invalid` when they are empty and an `_OUTDATED` key holds any, as
+    protobuf refuses (`_pb_not_outdated`), where an empty list is not on the wire: a JSON writer that
+    writes empty fields (`"scopeSpans": []`) beside them was answered 200 for spans never read."""
     key = _field(resource_spans, "scopeSpans", prefix)
-    if key not in resource_spans:
+    if not _holds_any(resource_spans.get(key)):
         for outdated in _OUTDATED:
-            if outdated in resource_spans:
+            if _holds_any(resource_spans.get(outdated)):
                 raise _Invalid(prefix + outdated, _REPLACED.format("scopeSpans"))
     return key
+
+
+def _holds_any(value: Any) -> bool:
+    """Whether a repeated field's JSON value would be on protobuf's wire: a null or [] is not."""
+    return value is not None and value != []
 
 
 def _json_request(doc: Any) -> DecodedBatch:

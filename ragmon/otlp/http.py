@@ -54,6 +54,7 @@ from ragmon.otlp.misdirected import TRACES_PATH, advice, http_signal
 from ragmon.otlp.refusals import RefusalLog, Sender
 from ragmon.otlp.refusals import log as refusals_logger
 from ragmon.otlp.sink import REQUEST_ERRORS, Refused, SpanSink, count_refused, offered, refusal_for
+from ragmon.otlp.values import json_values
 
 PROTOBUF = "application/x-protobuf"
 JSON = "application/json"
@@ -65,8 +66,10 @@ _ACCEPT_ENCODING = {"Accept-Encoding": "gzip, deflate"}
 """What a 415 for its Content-Encoding carries (RFC 9110 12.5.3), and one for its Content-Type does not:
 the header is how a client tells the two apart."""
 _JSON_OBJECT = re.compile(rb"[ \t\r\n]*\{")
-"""How an OTLP/JSON body starts. In protobuf `{` opens a group of field 15, which ExportTraceServiceRequest
-has not and no exporter writes: a body so started that the parser refused is JSON with the wrong label."""
+"""How an OTLP/JSON body starts, and a protobuf one may: `\\n{` is resource_spans' tag and a length of 123
+bytes. Only a body that also parses as a JSON object is told it is JSON (`_json_object`)."""
+_LOOKS_LIKE_JSON = (f"body looks like JSON (it starts with '{{'), not protobuf: send OTLP/JSON with "
+                    f"Content-Type: {JSON}")
 # google.rpc.Code for each HTTP status we answer with.
 _RPC_CODE = {400: 3, 401: 16, 404: 12, 408: 4, 413: 8, 415: 3, 503: 14}
 _STATUS = {"decode_error": 400, "invalid": 400, "too_large": 413, "backpressure": 503, "unauthorized": 401}
@@ -171,17 +174,8 @@ class _TraceReceiver:
         if encoding in ("", "identity") and body.startswith(GZIP_MAGIC):
             raise DecodeError("body looks gzip-compressed (it starts with bytes 1f 8b): send it with "
                               "Content-Encoding: gzip")
-        if request.content_type != PROTOBUF:
-            return await decode_off_loop(decode_json, body, self._max_values)
-        try:
-            return await decode_off_loop(decode_protobuf, body, self._max_values)
-        except DecodeError:
-            if _JSON_OBJECT.match(body) is None:
-                raise
-        # The parser's words ("Wire format was corrupt") would not say what is wrong: `curl --data-binary
-        # @trace.json` with the protobuf Content-Type.
-        raise DecodeError(f"body looks like JSON (it starts with '{{'), not protobuf: send OTLP/JSON with "
-                          f"Content-Type: {JSON}")
+        decode = _protobuf if request.content_type == PROTOBUF else decode_json
+        return await decode_off_loop(decode, body, self._max_values)
 
     def _refused_by_head(self, request: web.Request, encoding: str) -> web.Response | None:
         """The answer (counted, logged) to a request its head refuses; None for one whose body is read."""
@@ -232,16 +226,47 @@ class _TraceReceiver:
         return _misdirected(request, self._sink, self._refusals, signal, message)
 
 
+def _protobuf(body: bytes, max_values: int) -> DecodedBatch:
+    """`decode_protobuf`, but a body it refuses that is JSON is told so: the parser's words ("Wire format was
+    corrupt") would not say what is wrong with `curl --data-binary @trace.json` and the protobuf
+    Content-Type. Run where the decoding is (`decode_off_loop`), as parsing the body as JSON may cost as
+    much."""
+    try:
+        return decode_protobuf(body, max_values)
+    except DecodeError:
+        if not _json_object(body, max_values):
+            raise
+    raise DecodeError(_LOOKS_LIKE_JSON)
+
+
+def _json_object(body: bytes, max_values: int) -> bool:
+    """Whether `body` is a JSON object's text. Parsed only when it starts like one and holds no more values
+    than the JSON door would parse (ragmon.otlp.values), so a refused body costs no more memory than an
+    accepted one."""
+    if _JSON_OBJECT.match(body) is None or json_values(body, max_values) > max_values:
+        return False
+    try:
+        return type(json.loads(body)) is dict
+    except (ValueError, RecursionError):
+        return False
+
+
 def _encoding(request: web.Request) -> str:
     encoding = request.headers.get("Content-Encoding", "").strip().lower()
     return _ALIASES.get(encoding, encoding)
 
 
 def _unsupported_type(request: web.Request) -> str:
-    """What a sender of a Content-Type we do not read is told. aiohttp reads a missing one as
-    application/octet-stream, which the sender never wrote (`requests.post(url, data=body)` writes none)."""
-    sent = (f"Content-Type {request.content_type!r} is not supported" if "Content-Type" in request.headers
-            else "no Content-Type header")
+    """What a sender of a Content-Type we do not read is told. aiohttp reads a missing one, and one naming
+    no media type (empty, `; charset=utf-8`), as application/octet-stream, which the sender never wrote
+    (`requests.post(url, data=body)` writes none)."""
+    header = request.headers.get("Content-Type")
+    if header is None:
+        sent = "no Content-Type header"
+    elif not header.partition(";")[0].strip():
+        sent = f"Content-Type {header!r} names no media type"
+    else:
+        sent = f"Content-Type {request.content_type!r} is not supported"
     return f"{sent}: send {PROTOBUF} or {JSON}"
 
 

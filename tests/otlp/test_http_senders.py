@@ -12,6 +12,7 @@ import aiohttp
 import pytest
 from google.rpc.status_pb2 import Status
 from opentelemetry.exporter.otlp.proto.common.trace_encoder import encode_spans
+from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
 
 PROTOBUF = {"Content-Type": "application/x-protobuf"}
 JSON = {"Content-Type": "application/json"}
@@ -104,6 +105,27 @@ async def test_a_body_that_is_neither_json_nor_protobuf_keeps_the_parsers_words(
     assert sink.rejects == [(1, "decode_error")]
 
 
+async def test_protobuf_cut_short_that_starts_and_ends_like_json_keeps_the_parsers_words(http_receiver: Serve,
+                                                                                        sink):
+    # A request whose ResourceSpans is 123 bytes starts 0a 7b (`\n{`: its tag and length); cut after a span
+    # name that is JSON text, it also ends with `}`. It was told to resend as JSON. Sizes: trace_id 2+16,
+    # span_id 2+8, name 2+71, start and end 9 each: a span of 119 bytes, ScopeSpans 2+119 = 121,
+    # ResourceSpans 2+121 = 123; the request is 125 bytes, and 107 without start and end.
+    name = '{"question": "' + "q" * 55 + '"}'
+    request = ExportTraceServiceRequest()
+    request.resource_spans.add().scope_spans.add().spans.add(
+        trace_id=b"\x01" * 16, span_id=b"\x02" * 8, name=name, start_time_unix_nano=1, end_time_unix_nano=2)
+    body = request.SerializeToString()[:107]
+    assert (body[:2], body[-1:]) == (b"\n{", b"}")
+    url = await http_receiver()
+    status, _, reply = await post(url, body, PROTOBUF)
+    assert status == 400
+    message = Status.FromString(reply).message
+    assert message.startswith("not a valid protobuf ExportTraceServiceRequest (")
+    assert "JSON" not in message
+    assert sink.offers == [] and sink.rejects == [(1, "decode_error")]
+
+
 async def test_a_request_without_a_content_type_is_told_it_sent_none(http_receiver: Serve, sink, sdk_spans):
     # `requests.post(url, data=body)` sends bytes with no Content-Type; the 415 named
     # 'application/octet-stream', a type the sender never wrote.
@@ -114,4 +136,22 @@ async def test_a_request_without_a_content_type_is_told_it_sent_none(http_receiv
         status, reply = resp.status, await resp.json()
     assert (status, reply["message"]) == (415, "no Content-Type header: send application/x-protobuf or "
                                                "application/json")
+    assert sink.offers == [] and sink.rejects == [(1, "decode_error")]
+
+
+@pytest.mark.parametrize("header", ["", "; charset=utf-8"])
+async def test_a_content_type_naming_no_media_type_is_quoted_as_sent(http_receiver: Serve, sink, header):
+    # aiohttp reads it as application/octet-stream, which the 415 named, a type the sender never wrote.
+    url = await http_receiver()
+    port = int(url.split(":")[2].split("/")[0])
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    writer.write(f"POST /v1/traces HTTP/1.1\r\nHost: x\r\nContent-Type: {header}\r\nContent-Length: 2\r\n"
+                 "Connection: close\r\n\r\n{}".encode())
+    await writer.drain()
+    answer = await asyncio.wait_for(reader.read(), 10)
+    writer.close()
+    head, _, reply = answer.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 415 ")
+    assert json.loads(reply)["message"] == (f"Content-Type {header!r} names no media type: send "
+                                            "application/x-protobuf or application/json")
     assert sink.offers == [] and sink.rejects == [(1, "decode_error")]

@@ -4,6 +4,7 @@ success with not one span read or counted."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Awaitable, Callable
 
 import aiohttp
@@ -13,12 +14,15 @@ from google.protobuf.internal.encoder import _VarintBytes
 from google.rpc.status_pb2 import Status
 from opentelemetry.exporter.otlp.proto.common.trace_encoder import encode_spans
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
+from opentelemetry.proto.trace.v1.trace_pb2 import ScopeSpans
 
 from ragmon.otlp.decode import decode_protobuf
 
 Serve = Callable[..., Awaitable[str]]
 REFUSAL = ("resourceSpans[0].instrumentation_library_spans: replaced by scope_spans in OTLP 0.19 (2022): "
            "upgrade the exporter")
+JSON_REFUSAL = ("resourceSpans[0].instrumentationLibrarySpans: replaced by scopeSpans in OTLP 0.19 (2022): "
+                "upgrade the exporter")
 
 
 def field(number: int, payload: bytes) -> bytes:
@@ -43,6 +47,39 @@ async def test_spans_under_the_field_otlp_removed_are_a_400_over_http(http_recei
             headers={"Content-Type": "application/x-protobuf"}) as resp:
         status, body = resp.status, await resp.read()
     assert (status, Status.FromString(body).message) == (400, REFUSAL)
+    assert sink.offers == [] and sink.rejects == [(1, "decode_error")]
+
+
+async def test_a_123_byte_resource_spans_is_told_the_refusal_not_that_it_is_json(http_receiver: Serve, sink):
+    # Its request starts 0a 7b, resource_spans' tag and length 123, as `\n{`: it was told to resend as JSON.
+    # Sizes: trace_id 2+16, span_id 2+8, name 2+70, start and end 9 each: a span of 118 bytes, ScopeSpans
+    # 2+118 = 120, ResourceSpans 3 (field 1000's 2-byte tag, 1-byte length) + 120 = 123.
+    scope_spans = ScopeSpans()
+    scope_spans.spans.add(trace_id=b"\x01" * 16, span_id=b"\x02" * 8, name="n" * 70, start_time_unix_nano=1,
+                          end_time_unix_nano=2)
+    body = field(1, field(1000, scope_spans.SerializeToString()))
+    assert body[:2] == b"\n{"
+    url = await http_receiver()
+    async with aiohttp.ClientSession() as session, session.post(
+            url, data=body, headers={"Content-Type": "application/x-protobuf"}) as resp:
+        status, reply = resp.status, await resp.read()
+    assert (status, Status.FromString(reply).message) == (400, REFUSAL)
+    assert sink.offers == [] and sink.rejects == [(1, "decode_error")]
+
+
+@pytest.mark.parametrize("empty", [[], None])
+async def test_json_spans_under_the_removed_key_beside_empty_scope_spans_are_a_400(
+        http_receiver: Serve, sink, sdk_spans, otlp_json, empty):
+    # A JSON writer that writes every field, empty or not, beside the spans it put under the old key:
+    # answered 200 with not one span read, where protobuf (no empty field on its wire) was refused.
+    doc = json.loads(otlp_json(encode_spans(sdk_spans)))
+    resource_spans = doc["resourceSpans"][0]
+    resource_spans["instrumentationLibrarySpans"] = resource_spans.pop("scopeSpans")
+    resource_spans["scopeSpans"] = empty
+    url = await http_receiver()
+    async with aiohttp.ClientSession() as session, session.post(url, json=doc) as resp:
+        status, reply = resp.status, await resp.json()
+    assert (status, reply.get("message")) == (400, JSON_REFUSAL)
     assert sink.offers == [] and sink.rejects == [(1, "decode_error")]
 
 
