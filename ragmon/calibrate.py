@@ -376,7 +376,7 @@ class Calibration:
 @dataclass(frozen=True, slots=True)
 class _Judged:
     item: Labelled
-    verdicts: tuple[ClaimVerdict, ...] | None
+    verdicts: Iterable[ClaimVerdict] | None
     error: str | None
     seconds: float
     tokens: tuple[int, int] | None
@@ -390,7 +390,7 @@ class _Judged:
 
 def _judge_sync(judge: Judge, item: Labelled, skip_errors: bool) -> _Judged:
     started = time.perf_counter()
-    verdicts = verdicts_without_judge(item.example, item.claims)
+    verdicts: Iterable[ClaimVerdict] | None = verdicts_without_judge(item.example, item.claims)
     if verdicts is not None:
         return _Judged(item, verdicts, None, time.perf_counter() - started, None, free=True)
     try:

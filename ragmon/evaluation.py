@@ -9,6 +9,7 @@ a user can plug in their own judge, and its mistakes must fail loudly, not shift
 from __future__ import annotations
 
 import asyncio
+import functools
 import inspect
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from typing import Any, TypeVar, cast
@@ -275,8 +276,8 @@ def _check_progress(progress: object) -> None:
     if not callable(progress):
         raise TypeError(f"{wanted}, got {type(progress).__name__}")
     called = getattr(progress, "__qualname__", type(progress).__name__)
-    if inspect.iscoroutinefunction(progress):
-        raise TypeError(f"{wanted}, got the coroutine function {called}: it is called, not awaited, so "
+    if (coroutine := _coroutine_function(progress)) is not None:
+        raise TypeError(f"{wanted}, got the coroutine function {coroutine}: it is called, not awaited, so "
                         "declare it with `def`, not `async def`")
     try:
         signature = inspect.signature(progress)
@@ -286,6 +287,19 @@ def _check_progress(progress: object) -> None:
         signature.bind(0, 0)
     except TypeError as exc:
         raise TypeError(f"{wanted}, got {called}({', '.join(signature.parameters)}): {exc}") from None
+
+
+def _coroutine_function(target: Callable[..., object]) -> str | None:
+    """The name of the `async def` that calling `target` runs, if it runs one, else None. Looked for
+    through functools.partial and in the class of an instance, whose `async def __call__`
+    inspect.iscoroutinefunction does not see on Python 3.11: such a progress object was taken, and
+    reported nothing."""
+    while isinstance(target, functools.partial):
+        target = target.func
+    for function in (target, type(target).__call__):
+        if inspect.iscoroutinefunction(function):
+            return getattr(function, "__qualname__", type(target).__name__)
+    return None
 
 
 _OTHER_ENTRY = {
@@ -345,7 +359,7 @@ def _judge_shape(judge: object, method: str, elsewhere: str | None) -> None:
     for name in ("settings", method):
         if not callable(value := getattr(judge, name)):
             raise TypeError(f"{wanted}, whose {name} is a {type(value).__name__}, not a method")
-    if method == "judge" and inspect.iscoroutinefunction(getattr(judge, method)):
+    if method == "judge" and _coroutine_function(getattr(judge, method)) is not None:
         # Called and never awaited, it failed every example as "returned coroutine", and with
         # skip_judge_errors a whole run came back with every example skipped.
         raise TypeError(f"judge {kind}: its judge(example, claims) is an async def, which is called here, "

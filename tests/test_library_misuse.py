@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import functools
+from collections.abc import Awaitable, Callable
 
 import pytest
 
@@ -119,12 +121,94 @@ class AsyncNamedJudge:
         return tuple(ClaimVerdict(claim, True) for claim in claims)
 
 
-def test_a_coroutine_named_judge_is_refused_saying_to_name_it_ajudge() -> None:
+Verdicts = tuple[ClaimVerdict, ...]
+
+
+class Retried:
+    """A retry decorator written as a class, wrapping an async LLM call: its instances are called as
+    functions, but run an `async def`."""
+
+    def __init__(self, call: Callable[[Example, tuple[Claim, ...]], Awaitable[Verdicts]]) -> None:
+        self.call = call
+
+    async def __call__(self, example: Example, claims: tuple[Claim, ...]) -> Verdicts:
+        return await self.call(example, claims)
+
+
+class RetriedJudge:
+    """A judge whose `judge` is its async LLM call behind a `Retried`."""
+
+    name = "my-llm"
+
+    def __init__(self) -> None:
+        self.judge = Retried(self.ask)
+
+    def settings(self) -> dict[str, str]:
+        return {}
+
+    async def ask(self, example: Example, claims: tuple[Claim, ...]) -> Verdicts:
+        return tuple(ClaimVerdict(claim, True) for claim in claims)
+
+
+@pytest.mark.parametrize("judge", [AsyncNamedJudge(), RetriedJudge()], ids=["async def", "Retried"])
+def test_a_coroutine_named_judge_is_refused_saying_to_name_it_ajudge(judge: object) -> None:
     # Called and never awaited, it "returned coroutine" for every example: with skip_judge_errors a run
     # came back with all three skipped and every figure undefined.
     for options in ({}, {"skip_judge_errors": True}):
         with pytest.raises(TypeError) as error:
-            evaluate(EXAMPLES, AsyncNamedJudge(), **options)  # type: ignore[arg-type]
-        assert str(error.value) == ("judge AsyncNamedJudge: its judge(example, claims) is an async def, "
-                                    "which is called here, not awaited: name it ajudge, which aevaluate "
-                                    "and acalibrate await")
+            evaluate(EXAMPLES, judge, **options)  # type: ignore[arg-type]
+        assert str(error.value) == (f"judge {type(judge).__name__}: its judge(example, claims) is an async "
+                                    "def, which is called here, not awaited: name it ajudge, which "
+                                    "aevaluate and acalibrate await")
+
+
+class NotebookBar:
+    """A progress bar of one's own for a notebook's event loop, updating its widget from an
+    `async def __call__`."""
+
+    async def __call__(self, done: int, total: int) -> None:
+        await asyncio.sleep(0)
+
+
+async def show_in(widget: str, done: int, total: int) -> None:
+    """An async update of a named widget, given to `progress` with the widget bound by functools.partial."""
+
+
+class CountingJudge:
+    """Counts the examples it is asked about: none may be, when an argument is refused."""
+
+    name = "counting"
+
+    def __init__(self) -> None:
+        self.asked: list[str] = []
+
+    def settings(self) -> dict[str, str]:
+        return {}
+
+    def judge(self, example: Example, claims: tuple[Claim, ...]) -> tuple[ClaimVerdict, ...]:
+        self.asked.append(example.id)
+        return tuple(ClaimVerdict(claim, True, ("d1",)) for claim in claims)
+
+    async def ajudge(self, example: Example, claims: tuple[Claim, ...]) -> tuple[ClaimVerdict, ...]:
+        return self.judge(example, claims)
+
+
+@pytest.mark.parametrize(("progress", "coroutine"), [
+    # Taken: every example was judged, the bar showed nothing, and Python warned "coroutine
+    # 'NotebookBar.__call__' was never awaited" three times.
+    (NotebookBar(), "NotebookBar.__call__"),
+    (functools.partial(NotebookBar()), "NotebookBar.__call__"),
+    # Refused already, but as "the coroutine function partial", naming no function of the user's.
+    (functools.partial(show_in, "eval"), "show_in"),
+], ids=["instance", "partial of an instance", "partial of an async def"])
+def test_a_progress_object_running_an_async_def_is_refused_before_any_judging(
+        progress: object, coroutine: str) -> None:
+    for run in (lambda judge: evaluate(EXAMPLES, judge, progress=progress),  # type: ignore[arg-type]
+                lambda judge: asyncio.run(aevaluate(EXAMPLES, judge, progress=progress))):  # type: ignore[arg-type]
+        judge = CountingJudge()
+        with pytest.raises(TypeError) as error:
+            run(judge)
+        assert str(error.value) == ("progress must be a function called as progress(done, total), got the "
+                                    f"coroutine function {coroutine}: it is called, not awaited, so declare "
+                                    "it with `def`, not `async def`")
+        assert judge.asked == []

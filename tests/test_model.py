@@ -158,15 +158,18 @@ def test_a_users_type_checker_takes_the_lists_an_example_takes(tmp_path: Path) -
         "EvalConfig(k=np.int64(3), bootstrap_samples=np.int64(500), seed=np.int64(7))\n"
         "EvalConfig(confidence=np.float32(0.9))\n"
         # A judge of one's own returning its verdicts as a list, which evaluate and aevaluate take.
-        "from ragmon.judges.base import AsyncJudge\n"
+        "from ragmon.judges.base import AsyncJudge, Judge\n"
         "from ragmon.model import Claim, ClaimVerdict\n"
         "class ListJudge:\n"
         "    name = 'mine'\n"
         "    def settings(self) -> dict[str, str]:\n"
         "        return {}\n"
-        "    async def ajudge(self, example: Example, claims: tuple[Claim, ...]) -> list[ClaimVerdict]:\n"
+        "    def judge(self, example: Example, claims: tuple[Claim, ...]) -> list[ClaimVerdict]:\n"
         "        return [ClaimVerdict(claim, True) for claim in claims]\n"
-        "judge: AsyncJudge = ListJudge()\n")
+        "    async def ajudge(self, example: Example, claims: tuple[Claim, ...]) -> list[ClaimVerdict]:\n"
+        "        return self.judge(example, claims)\n"
+        "called: Judge = ListJudge()\n"
+        "awaited: AsyncJudge = ListJudge()\n")
     command = [sys.executable, "-m", "mypy", "--strict", "--cache-dir", str(tmp_path / "cache"), "user.py"]
     checked = subprocess.run(command, cwd=tmp_path, env={"MYPYPATH": str(tmp_path)}, capture_output=True,
                              text=True, check=False)

@@ -33,8 +33,10 @@ class Judge(Protocol):
         """What a report records so a figure can be reproduced: model, temperature, threshold, ..."""
         ...
 
-    def judge(self, example: Example, claims: tuple[Claim, ...]) -> tuple[ClaimVerdict, ...]:
-        """One verdict per claim, in claim order; raises JudgeError rather than guess."""
+    def judge(self, example: Example, claims: tuple[Claim, ...]) -> Iterable[ClaimVerdict]:
+        """One verdict per claim, in claim order; raises JudgeError rather than guess. Any iterable is
+        taken and checked (`ragmon.evaluation.checked`): a user's type checker refused a judge of one's
+        own returning a list, which ran."""
         ...
 
 
@@ -55,6 +57,5 @@ class AsyncJudge(Protocol):
         ...
 
     async def ajudge(self, example: Example, claims: tuple[Claim, ...]) -> Iterable[ClaimVerdict]:
-        """As `Judge.judge`, awaited. Any iterable is taken and checked (`ragmon.evaluation.checked`): a
-        user's type checker refused a judge of one's own returning a list."""
+        """As `Judge.judge`, awaited."""
         ...
