@@ -40,8 +40,9 @@ Choices the design leaves open, made here:
   in its history): the last to end, unless given only
   documents an earlier call was given. Such a later call quoting an earlier
   call's output works on it (a grader) and does not answer; one given only some of an earlier call's
-  documents, asked once it ended, answers from its choice (a model that re-ranked them) if its output
-  states something; of the calls left that quote none, the end
+  documents, asked once it ended, answers from its choice (a model that re-ranked them) unless its
+  output is only questions or a check's word ("yes", "not relevant"); of the calls left that quote none,
+  the end
   order tells nothing (a relevance check, a title or follow-up questions may come before, after or
   beside the answer), so a call that stated something answers over one that wrote a label of a word
   or two or only questions, and two left that wrote different text make the trace an error naming
@@ -733,8 +734,8 @@ def _answering_call(view: _View, texts: list[str]) -> tuple[list[Span], list[Spa
     text a later call is given is an agent's step (`_stepped`), never the answer, and the later call is
     no grader of it; nor is a call inside a tool the answer, the tool's own (a query engine an agent
     called, answering the agent). A later call given some of a round call's documents, not all, asked
-    once that call ended and stating something, was given its choice (`_chose`: a model ranking or
-    grading them records no span of its own) and answers in its place.
+    once that call ended and writing more than questions or a check's word, was given its choice
+    (`_chose`: a model ranking or grading them records no span of its own) and answers in its place.
 
     Of the calls of the last round, the order they ended in tells nothing: a relevance check or a
     router is asked before the answer, a title, a summary for a log or follow-up questions after it,
@@ -762,7 +763,7 @@ def _answering_call(view: _View, texts: list[str]) -> tuple[list[Span], list[Spa
     round_shown: set[int] = set()
     for call in calls[-_PROBED_CALLS:]:
         given = view.given(call)
-        shown = {index for index, text in enumerate(texts) if text in given}
+        shown = _given_documents(view, call, texts)
         if not shown:
             continue
         # A round call that asked for a tool, whose text this call is given, was an agent's step, its text
@@ -782,6 +783,13 @@ def _answering_call(view: _View, texts: list[str]) -> tuple[list[Span], list[Spa
     return _chosen(view, [call for call, _ in round_calls])
 
 
+def _given_documents(view: _View, call: list[Span], texts: list[str]) -> set[int]:
+    """The indexes in `texts` (the documents' starts) of the documents the call was given: what tells a
+    call's round and choice (`_answering_call`), and what the error for two calls says of them."""
+    given = view.given(call)
+    return {index for index, text in enumerate(texts) if text in given}
+
+
 def _chose(view: _View, earlier: list[Span], seen: set[int], call: list[Span], shown: set[int]) -> bool:
     """Whether `earlier` chose the documents `call` was given, as a model that re-ranks or filters them
     does with no span of its own, so that `call` answers in its place: it was given more of them (`seen`,
@@ -789,13 +797,15 @@ def _chose(view: _View, earlier: list[Span], seen: set[int], call: list[Span], s
     `call` was given. Read as two calls given the same documents, an app with no chain span that asks a
     model to rank its documents and then answers from the best had its every trace refused. Side by side
     (the answer from the top document beside a summary of them all), nothing says which the user got.
-    And `call` states something (`_states`): follow-up questions or a yes/no check on the top document,
-    asked once the answer from them all ended, had replaced that answer; left beside it, `_chosen`
-    prefers the call that states something, as for calls given the same documents."""
+    And `call` wrote more than questions or a check's word (`_asks`, `_verdict`): follow-up questions or
+    a yes/no check on the top document, asked once the answer from them all ended, had replaced that
+    answer; left beside it, `_chosen` prefers the call that states something. A short answer ("30
+    days.", "$49.99") is neither: left beside a ranking that states something ("2, 3, 1"), the ranking
+    was scored as the answer, against every document."""
     if not (shown < seen and earlier[-1].end_time_unix_nano <= call[-1].start_time_unix_nano):
         return False
     output = view.output(call)
-    return output is not None and _states(output)
+    return output is not None and not (_asks(output) or _verdict(output))
 
 
 def _chosen(view: _View, calls: list[list[Span]]) -> tuple[list[Span], list[Span] | None]:
@@ -813,6 +823,10 @@ def _chosen(view: _View, calls: list[list[Span]]) -> tuple[list[Span], list[Span
 
 _LABEL_WORDS = 2
 """Words of an output, at most, that make it a label (a check's "yes", "not relevant")."""
+_VERDICT_WORDS = frozenset({"yes", "no", "y", "n", "true", "false", "not", "relevant", "irrelevant",
+                            "relevance", "score"})
+"""The words of a check's label (`_verdict`), casefolded: a yes/no or relevance verdict, or the name of a
+grade beside its number ("Score: 8")."""
 _WORD = re.compile(r"\w+")
 _LIST_MARKER = re.compile(r"^\s*(?:[-*\u2022+]|\d{1,3}[.)])\s+")
 _SENTENCE_END = re.compile(r"(?<=[.!?])[\"'\u201d\u2019)\]*_,]*\s+")
@@ -823,23 +837,49 @@ _WRAPPING = "\"'\u201c\u201d\u2018\u2019*_`()[]{},; \t"
 
 def _states(output: str) -> bool:
     """Whether a model's output states something: more than a label of a word or two, and not only
-    questions (each sentence ending in "?", a list's lead-in line ending in ":" aside, list markers and
-    the quotes of a JSON list ignored)."""
-    if next(itertools.islice(_WORD.finditer(output), _LABEL_WORDS, None), None) is None:
-        return False  # a label: the words past its first few are not counted (an answer may run to 1 MB)
+    questions (`_asks`)."""
+    return len(_first_words(output)) > _LABEL_WORDS and not _asks(output)
+
+
+def _first_words(output: str) -> list[str]:
+    """The output's first words, casefolded, one more than a label holds at most: the words past them are
+    not read (an answer may run to 1 MB)."""
+    return [word.group().casefold() for word in itertools.islice(_WORD.finditer(output), _LABEL_WORDS + 1)]
+
+
+def _verdict(output: str) -> bool:
+    """Whether the output is only a check's word or two ("Yes.", "not relevant", "Relevance: 9"), as a
+    model asked whether a document is relevant replies: a short answer names something ("30 days.",
+    "Paris."), or is a bare number ("$49.99"), which a grade with no name cannot be told from."""
+    words = _first_words(output)
+    return (len(words) <= _LABEL_WORDS and not _VERDICT_WORDS.isdisjoint(words)
+            and all(word in _VERDICT_WORDS or word.isdigit() for word in words))
+
+
+def _asks(output: str) -> bool:
+    """Whether the output is only questions: each sentence ends in "?", a list's lead-in line ending in
+    ":" aside, list markers and the quotes of a JSON list ignored."""
     sentences = [stripped for line in output.splitlines()
                  for sentence in _SENTENCE_END.split(_LIST_MARKER.sub("", line))
                  if (stripped := sentence.strip(_WRAPPING))]
-    return not (any(sentence.endswith("?") for sentence in sentences)
-                and all(sentence.endswith(("?", ":")) for sentence in sentences))
+    return (any(sentence.endswith("?") for sentence in sentences)
+            and all(sentence.endswith(("?", ":")) for sentence in sentences))
 
 
-def _ambiguous(chosen: list[Span], rival: list[Span]) -> ExtractionError:
-    """The error for two calls `_chosen` cannot tell apart, on the one that ended last, naming both."""
-    later, earlier = sorted((chosen[-1], rival[-1]), key=_ended, reverse=True)
+def _ambiguous(view: _View, texts: list[str], chosen: list[Span], rival: list[Span]) -> ExtractionError:
+    """The error for two calls `_chosen` cannot tell apart, on the one that ended last, naming both and
+    saying whether they were given the same documents (`texts`, their starts): a ranking given three and
+    a short answer given its choice of one had been called two calls given the same documents."""
+    later_call, earlier_call = sorted((chosen, rival), key=lambda call: _ended(call[-1]), reverse=True)
+    earlier, later = earlier_call[-1], later_call[-1]
+    earlier_shown = _given_documents(view, earlier_call, texts)
+    later_shown = _given_documents(view, later_call, texts)
+    given = ("the same documents" if earlier_shown == later_shown else
+             f"different sets of the retrieved documents ({len(earlier_shown)} and {len(later_shown)} of "
+             "them)")
     return ExtractionError(
         later, "answer",
-        f"two model calls given the same documents, neither given the other's output, wrote different "
+        f"two model calls given {given}, neither given the other's output, wrote different "
         f"text: {earlier.name!r} (span id {earlier.span_id}) and {later.name!r} (span id "
         f"{later.span_id}); which one the user got is unknown (the other may be a summary, a title or "
         "a rejected first try), and scoring a guess could score the wrong text. Record the answer the "
@@ -1015,7 +1055,7 @@ def _recorded_answer(view: _View, tops: list[Span], llm_call: list[Span], rival:
     if rival is not None and len(tops) > 1:
         rival_holding = view.above({rival[-1].span_id})
         if candidates != ([top for top in tops if top.span_id in rival_holding] or tops):
-            raise _ambiguous(llm_call, rival)
+            raise _ambiguous(view, texts, llm_call, rival)
     last_top = [max(candidates, key=lambda s: s.end_time_unix_nano)] if candidates else []
     if last_top and llm_call and _only_prepares(view, last_top[0], llm_call[-1]):
         last_top = []
@@ -1029,7 +1069,7 @@ def _recorded_answer(view: _View, tops: list[Span], llm_call: list[Span], rival:
     if found is None or not found[1]:
         return None
     if rival is not None:
-        raise _ambiguous(llm_call, rival)
+        raise _ambiguous(view, texts, llm_call, rival)
     return found
 
 

@@ -6,6 +6,7 @@ only its answer quotes; and with no chain span, the call given the ranking's cho
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING
@@ -134,13 +135,14 @@ def _ask(instruction: str, documents: list[LangChainDocument], reply: str) -> st
 def _rank_then_answer(recorder: Recorder, ranking: str, keep: int,
                       answer: str = SUPPORT_ANSWER) -> list[LangChainDocument]:
     """An app's handler under its HTTP server span, with no chain span: it retrieves three documents, asks
-    a model to rank them (the reply `ranking`, numbers most relevant first) and another to answer from the
-    first `keep` of that order. The retrieved documents, in their retrieved order."""
+    a model to rank them (the reply `ranking`, whose numbers are the documents', most relevant first) and
+    another to answer from the first `keep` of that order. The retrieved documents, in their retrieved
+    order."""
     retriever = RagChain().retriever
     with recorder.tracer.start_as_current_span("POST /ask", kind=SpanKind.SERVER):
         documents = retriever.invoke(QUESTION)
         reply = _ask(RANK, documents, ranking)
-        order = [documents[int(number) - 1] for number in reply.split(", ")]
+        order = [documents[int(number) - 1] for number in re.findall(r"\d+", reply)]
         _ask(ANSWER_FROM, order[:keep], answer)
     return documents
 
@@ -153,12 +155,20 @@ def _model_span_ids(recorder: Recorder) -> list[str]:
     return [format(span.context.span_id, "016x") for span in spans]
 
 
-@pytest.mark.parametrize("ranking", ["2, 3, 1", "2"], ids=["every number", "the top number, a label"])
+RANKINGS = ["2", "2, 3, 1", '{"ranking": [2, 3, 1]}', "Document 2 is the most relevant."]
+"""A ranking model's replies putting the second document retrieved first: its number alone (a label),
+the numbers in order, as JSON, and in a sentence."""
+
+DIFFERENT_SETS = "two model calls given different sets of the retrieved documents (3 and 1 of them)"
+"""What the error says of two calls, the earlier given three documents, the later one of them."""
+
+
+@pytest.mark.parametrize("ranking", RANKINGS)
 def test_without_a_chain_the_call_given_the_ranking_calls_choice_answers(
         langchain: Recorder, ranking: str) -> None:
-    # The ranking call was given all three documents and wrote "2, 3, 1" (a statement of three words) or
-    # only "2" (a label); the answering call, asked after it ended, was given only the second document
-    # retrieved, and states something. Read as two calls given the same documents, every such trace was
+    # The ranking call was given all three documents and wrote a statement ("2, 3, 1") or only "2" (a
+    # label); the answering call, asked after it ended, was given only the second document retrieved,
+    # and states something. Read as two calls given the same documents, every such trace was
     # refused as an error.
     documents = _rank_then_answer(langchain, ranking, keep=1)
 
@@ -169,6 +179,28 @@ def test_without_a_chain_the_call_given_the_ranking_calls_choice_answers(
     assert example.answer == SUPPORT_ANSWER
     assert example.question == QUESTION
     assert example.contexts == langchain_contexts(documents[1:2])
+
+
+@pytest.mark.parametrize("ranking", RANKINGS)
+@pytest.mark.parametrize(("answer", "groundedness"), [
+    ("By chat.", 1.0),  # "chat" is in the chosen document: "Support is available by chat around the clock."
+    ("30 days.", 0.0),  # neither "30" nor "days" is
+    ("Paris.", 0.0),
+    ("$49.99", 0.0),
+])
+def test_a_short_answer_from_the_ranking_calls_choice_answers(
+        langchain: Recorder, ranking: str, answer: str, groundedness: float) -> None:
+    # An answer of two words or fewer states nothing by word count: left beside a ranking that did
+    # ("2, 3, 1", the JSON, the sentence), the ranking's text was scored as the answer against all three
+    # documents; beside the label "2", the trace was an error.
+    documents = _rank_then_answer(langchain, ranking, keep=1, answer=answer)
+
+    example = extract(langchain.trace())
+
+    assert example is not None
+    assert example.answer == answer
+    assert example.contexts == langchain_contexts(documents[1:2])
+    assert _groundedness(example) == groundedness
 
 
 def test_a_ranking_that_keeps_every_document_leaves_two_calls_nothing_tells_apart(
@@ -197,7 +229,7 @@ def test_a_call_given_some_of_the_documents_beside_one_given_all_is_no_choice(la
         replace(span, start_time_unix_nano=ranking_end - 1) if span.span_id == answering else span
         for span in trace.spans))
 
-    with pytest.raises(ExtractionError, match="two model calls given the same documents") as raised:
+    with pytest.raises(ExtractionError, match=re.escape(DIFFERENT_SETS)) as raised:
         extract(side_by_side)
 
     assert f"(span id {ranking})" in str(raised.value)
@@ -242,8 +274,9 @@ def test_follow_up_questions_on_the_top_document_after_the_answer_leave_the_answ
     assert example.contexts == langchain_contexts(documents)
 
 
-@pytest.mark.parametrize("grades", [["yes", "yes", "yes"], ["yes", "no", "yes"]],
-                         ids=["every document relevant", "one not"])
+@pytest.mark.parametrize("grades", [
+    ["yes", "yes", "yes"], ["yes", "no", "yes"], ["Relevance: 9", "Score: 2"],
+], ids=["every document relevant", "one not", "named scores"])
 def test_a_yes_no_check_of_each_document_after_the_answer_leaves_the_answer(
         langchain: Recorder, grades: list[str]) -> None:
     # A retrieval-quality log: once the answer is written, a model grades each document, one call each.
@@ -260,18 +293,22 @@ def test_a_yes_no_check_of_each_document_after_the_answer_leaves_the_answer(
 
 
 @pytest.mark.parametrize("app", [
-    lambda recorder: _rank_then_answer(recorder, "2", keep=1, answer="30 days."),
+    lambda recorder: _rank_then_answer(recorder, "2", keep=1, answer="yes"),
+    lambda recorder: _rank_then_answer(recorder, "2", keep=1, answer="No."),
+    lambda recorder: _rank_then_answer(recorder, "2", keep=1, answer="Not relevant."),
     lambda recorder: _answer_then_ask(recorder, "30 days.", RELEVANT, ["yes"]),
-], ids=["a short answer from a ranking's label", "a check's label after a short answer"])
-def test_a_label_after_a_label_given_some_of_its_documents_leaves_two_calls_nothing_tells_apart(
+], ids=["a yes from a ranking's label", "a no from a ranking's label", "not relevant from a ranking's label",
+        "a check's label after a short answer"])
+def test_a_check_word_after_a_label_given_some_of_its_documents_leaves_two_calls_nothing_tells_apart(
         langchain: Recorder, app: Callable[[Recorder], object]) -> None:
-    # Two calls that state nothing, the later given the top document once the earlier, given all three,
-    # ended: "2" then "30 days." (a ranking, then the answer) is recorded as "30 days." then "yes" (the
-    # answer, then a check) is, and scoring the later had scored a check's "yes" as the answer.
+    # Two calls that state nothing, the later, writing a check's word, given the top document once the
+    # earlier, given all three, ended: "2" then "yes" (a ranking, then the answer) is recorded as "30
+    # days." then "yes" (the answer, then a check) is, and scoring the later had scored a check's "yes"
+    # as the answer. The error had said the two were given the same documents.
     app(langchain)
     earlier, later = _model_span_ids(langchain)
 
-    with pytest.raises(ExtractionError, match="two model calls given the same documents") as raised:
+    with pytest.raises(ExtractionError, match=re.escape(DIFFERENT_SETS)) as raised:
         extract(langchain.trace())
 
     assert f"(span id {earlier})" in str(raised.value)
