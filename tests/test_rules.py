@@ -34,9 +34,10 @@ def _git(*args: str, repo: Path = REPO, given: bytes | None = None) -> bytes:
     return done.stdout
 
 
-def assigned(source: str) -> int | None:
-    """SCORING_RULES as a ragmon/rules.py assigns it, however it is spelled (annotated, commented); None
-    for a file that assigns it no whole number (another file a move or copy came from)."""
+def assigned(source: bytes) -> int | None:
+    """SCORING_RULES as a ragmon/rules.py assigns it, however it is spelled (annotated, commented, the file
+    saved with a byte-order mark, which Python's import reads and ast reads only from bytes); None for a
+    file that assigns it no whole number (another file a move or copy came from)."""
     try:
         tree = ast.parse(source)
     except SyntaxError:
@@ -80,7 +81,7 @@ def history(repo: Path = REPO) -> tuple[dict[str, int | None], dict[str, list[st
             continue
         size = int(header[2])
         if values[commit] is None:
-            values[commit] = assigned(read[end + 1:end + 1 + size].decode(errors="replace"))
+            values[commit] = assigned(read[end + 1:end + 1 + size])
         at = end + 2 + size
     return values, parents
 
@@ -132,7 +133,13 @@ def test_the_corpus_is_scored_as_the_commit_that_set_the_scoring_rules_scored_it
                         f"{higher.get(newest)}: a value names one way of scoring, so it is only ever "
                         f"raised (to {max(higher.values(), default=0) + 1})")
     setting = setting_commits(SCORING_RULES, values, parents)
-    if not setting:  # raised in the working tree, above every committed value: nothing scored with it yet
+    committed = values[_git("rev-parse", "HEAD").decode().strip()]
+    if not setting:
+        # Only a value raised in the working tree, above HEAD's, has no commit to compare with. A HEAD whose
+        # value this test cannot read (a symlink, a tuple assignment) had passed here without comparing.
+        assert committed is not None and committed < SCORING_RULES, (
+            f"HEAD's {RULES} assigns SCORING_RULES no whole number this test reads: assign it as "
+            f"`SCORING_RULES = {SCORING_RULES}`")
         return
     examples, figures = corpus
     for commit in setting:  # one, unless two branches raised it alike
@@ -238,7 +245,8 @@ def test_the_history_reads_merges_that_set_the_value_and_branches_that_reworded_
     assert sorted(setting_commits(2, values, parents)) == sorted([raised, also])
 
 
-@pytest.mark.parametrize("source", ["SCORING_RULES = 3\n", "SCORING_RULES: int = 3  # claims\n",
-                                    '"""Doc."""\nX = 1\nSCORING_RULES = 3\n"""Raised by one."""\n'])
-def test_the_value_is_read_however_it_is_spelled(source: str) -> None:
+@pytest.mark.parametrize("source", [b"SCORING_RULES = 3\n", b"SCORING_RULES: int = 3  # claims\n",
+                                    b'"""Doc."""\nX = 1\nSCORING_RULES = 3\n"""Raised by one."""\n',
+                                    b"\xef\xbb\xbf" + b"SCORING_RULES = 3\n"])  # saved with a BOM
+def test_the_value_is_read_however_it_is_spelled(source: bytes) -> None:
     assert assigned(source) == 3
