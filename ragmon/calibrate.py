@@ -49,6 +49,7 @@ from ragmon.evaluation import (
     example_claims,
     in_order_until_judge_error,
     judge_identity,
+    spent,
     verdicts_without_judge,
 )
 from ragmon.files import check_not_directory, existing_file, file_at, input_file, unwritable
@@ -394,7 +395,7 @@ def _judge_sync(judge: Judge, item: Labelled, skip_errors: bool) -> _Judged:
     if verdicts is not None:
         return _Judged(item, verdicts, None, time.perf_counter() - started, None, free=True)
     try:
-        verdicts = judge.judge(item.example, item.claims)
+        verdicts = spent(judge.judge(item.example, item.claims))
     except JudgeError as exc:
         if not skip_errors:
             raise
@@ -412,7 +413,7 @@ async def _judge_async(judge: Any, item: Labelled, skip_errors: bool) -> _Judged
         return _Judged(item, verdicts, None, time.perf_counter() - started, (0, 0), free=True)
     try:
         if not metered:
-            verdicts = await awaited(judge, judge.ajudge(item.example, item.claims))
+            verdicts = spent(await awaited(judge, judge.ajudge(item.example, item.claims)))
             return _Judged(item, verdicts, None, time.perf_counter() - started, None)
         verdicts, usage = await judge.ajudge_with_usage(item.example, item.claims)
     except JudgeError as exc:

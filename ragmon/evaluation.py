@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import inspect
-from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any, TypeVar, cast
 
 from ragmon.judges.base import AsyncJudge, Judge, JudgeError
@@ -221,12 +221,20 @@ def evaluate_example(example: Example, judge: Judge, k: int) -> ExampleResult:
     verdicts = verdicts_without_judge(example, claims)
     if verdicts is None:
         try:
-            returned = judge.judge(example, claims)
+            returned = spent(judge.judge(example, claims))
         except Exception as exc:
             _blame(exc, judge, example)
             raise
         verdicts = checked(judge, example, claims, returned)
     return _scored(example, verdicts, k, judge.name)
+
+
+def spent(returned: T) -> T | tuple[Any, ...]:
+    """What a judge returned, a generator's verdicts drawn at once: where its call is timed and its
+    exceptions are noted with the example. Drawn later, when the verdicts are checked, a generator judge's
+    KeyError named no example, and calibrate timed it at a microsecond an example. Anything else is as
+    returned: a list or tuple costs one isinstance."""
+    return tuple(returned) if isinstance(returned, Iterator) else returned
 
 
 def _blame(exc: Exception, judge: Judge | AsyncJudge, example: Example) -> None:
@@ -408,7 +416,7 @@ async def aevaluate_example(example: Example, judge: AsyncJudge, k: int) -> Exam
     verdicts = verdicts_without_judge(example, claims)
     if verdicts is None:
         try:
-            returned = await awaited(judge, judge.ajudge(example, claims))
+            returned = spent(await awaited(judge, judge.ajudge(example, claims)))
         except Exception as exc:
             _blame(exc, judge, example)
             raise

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import asyncio
 import functools
-from collections.abc import Awaitable, Callable
+import time
+from collections.abc import Awaitable, Callable, Iterator
 
 import pytest
 
 from ragmon import Context, Example, evaluate
-from ragmon.evaluation import aevaluate
+from ragmon.calibrate import Labelled, calibrate
+from ragmon.evaluation import aevaluate, example_claims
 from ragmon.judges.base import JudgeError
 from ragmon.model import Claim, ClaimVerdict
 
@@ -80,6 +82,35 @@ def test_what_a_judge_raises_names_the_example_it_was_judging(error: type[Except
             run()
         assert raised.value.args == (reason,)
         assert raised.value.__notes__ == ["(raised by judge 'flaky' on example 'q2')"]
+
+
+class GeneratedVerdicts:
+    """A judge yielding its verdicts, as `Judge.judge -> Iterable` invites; slow, and failing on q2."""
+
+    name = "gen"
+
+    def settings(self) -> dict[str, str]:
+        return {}
+
+    def judge(self, example: Example, claims: tuple[Claim, ...]) -> Iterator[ClaimVerdict]:
+        for claim in claims:
+            time.sleep(0.05)
+            if example.id == "q2":
+                raise KeyError("score")
+            yield ClaimVerdict(claim, True, ("d1",))
+
+
+def test_a_generator_judges_error_names_the_example_and_its_time_is_counted() -> None:
+    # Drawn only when the verdicts were checked, outside the judge's call: the KeyError named no example,
+    # and calibrate timed each example at a microsecond (the 0.05 s per claim spent after its clock stopped).
+    with pytest.raises(KeyError) as raised:
+        evaluate(EXAMPLES, GeneratedVerdicts())
+    assert raised.value.__notes__ == ["(raised by judge 'gen' on example 'q2')"]
+    example = EXAMPLES[0]
+    claims = example_claims(example)
+    assert len(claims) == 1
+    calibration = calibrate(GeneratedVerdicts(), [Labelled(example, claims, (False,), False)])
+    assert calibration.seconds >= 0.05  # its one claim, 0.05 s
 
 
 def test_a_skipped_examples_reason_is_the_judges_alone() -> None:
