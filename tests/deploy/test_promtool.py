@@ -472,19 +472,22 @@ def test_unmeasured_follows_each_quality_alert_under_that_alerts_own_guard() -> 
 @pytest.mark.parametrize("name", QUALITY_ALERTS)
 def test_an_hour_alert_is_its_twin_over_the_hour(name: str) -> None:
     """An hour alert judges the figure of its 10-minute twin over an hour, with the same floors (10
-    answers, and 30 claims, now in an hour), and stands back for the hour after that twin, by name,
-    fired: read from another alert, a busy pipeline with one quality alert firing would page twice."""
+    answers, and 30 claims, now in an hour), and stands back for the hour after that twin, by name and
+    of any judge, fired: read from another alert, a busy pipeline with one quality alert firing would
+    page twice."""
     rules = {r["alert"]: " ".join(r["expr"].split()) for r in alert_rules()}
     twin, hour = rules[name], rules[name + HOUR]
     figure = twin.partition(" and on (")[0]
-    assert hour.startswith(figure.replace("10m", "1h", 1) + " unless on (namespace, pipeline, judge) "
+    assert hour.startswith(figure.replace("10m", "1h", 1) + " unless on (namespace, pipeline) "
                            f'max_over_time(ALERTS{{alertname="{name}",alertstate="firing"}}[1h]) and on (')
     assert volume_guard(hour) == volume_guard(twin).replace("10m", "1h").replace("/ 600", "/ 3600")
 
 
 QUIET = "a quiet pipeline failing for hours pages over the hour"
 BUSY = "a busy pipeline's incident pages by its 10-minute alerts alone"
-"""The rules_test.yml groups of the hour alerts: a quiet pipeline's incident, and a busy one's."""
+SAMPLED = "a busy pipeline judged by Claude on a sample pages by its 10-minute alerts alone"
+"""The rules_test.yml groups of the hour alerts: a quiet pipeline's incident, a busy one's, and a busy
+one's that Claude judges on a 2% sample."""
 HOUR_FLOORS = {
     "RagmonHallucinationRateHighOverHour": (
         "\n            and on (namespace, pipeline, judge)\n"
@@ -522,9 +525,23 @@ def test_an_hour_floor_that_misreads_fails_the_unit_tests(
 def test_an_hour_alert_that_does_not_stand_back_fails_the_unit_tests(tmp_path: Path, name: str) -> None:
     """The busy group passes with each hour alert silent for the hour after its twin fired, and fails
     once it is not: the busy pipeline's incident pages twice, at 35m."""
-    stand_back = ("\n            unless on (namespace, pipeline, judge)\n"
-                  f'          max_over_time(ALERTS{{alertname="{name}",alertstate="firing"}}[1h])')
-    assert_rule_change_fails(tmp_path, stand_back, "", BUSY)
+    assert_rule_change_fails(tmp_path, stand_back(name), "", BUSY)
+
+
+def stand_back(name: str) -> str:
+    """The `unless` of the hour twin of `name`, as rules.yml has it."""
+    return ("\n            unless on (namespace, pipeline)\n"
+            f'          max_over_time(ALERTS{{alertname="{name}",alertstate="firing"}}[1h])')
+
+
+@pytest.mark.parametrize("name", QUALITY_ALERTS)
+def test_an_hour_alert_standing_back_for_its_own_judge_only_fails_the_unit_tests(
+        tmp_path: Path, name: str) -> None:
+    """The sampled group passes with each hour alert silent for the hour after its twin fired for any
+    judge of the pipeline, and fails once only its own judge's twin counts: Claude, judging 2 answers
+    in 10 minutes, never has its own, and pages for the lexical judge's incident after the fix."""
+    own_judge = stand_back(name).replace("pipeline)", "pipeline, judge)")
+    assert_rule_change_fails(tmp_path, stand_back(name), own_judge, SAMPLED)
 
 
 def test_an_hour_alert_standing_back_only_while_its_twin_fires_fails_the_unit_tests(tmp_path: Path) -> None:
