@@ -40,9 +40,10 @@ Choices the design leaves open, made here:
   in its history): the last to end, unless given only
   documents an earlier call was given. Such a later call quoting an earlier
   call's output works on it (a grader) and does not answer; one given only some of an earlier call's
-  documents, asked once it ended, answers from its choice (a model that re-ranked them) unless its
-  output is only questions or a check's word ("yes", "not relevant"); of the calls left that quote none,
-  the end
+  documents, asked once it ended, answers from its choice (a model that re-ranked them) when the earlier
+  call's output is a ranking (only numbers, "Document 2 is the most relevant.") and its own is more than
+  questions or a check's word ("yes"), else only when it states something; of the calls left that quote
+  none, the end
   order tells nothing (a relevance check, a title or follow-up questions may come before, after or
   beside the answer), so a call that stated something answers over one that wrote a label of a word
   or two or only questions, and two left that wrote different text make the trace an error naming
@@ -89,6 +90,7 @@ Choices the design leaves open, made here:
 from __future__ import annotations
 
 import itertools
+import json
 import re
 from collections.abc import Callable, Container, Iterator, Mapping, Sequence
 from typing import Any, TypeVar
@@ -734,8 +736,8 @@ def _answering_call(view: _View, texts: list[str]) -> tuple[list[Span], list[Spa
     text a later call is given is an agent's step (`_stepped`), never the answer, and the later call is
     no grader of it; nor is a call inside a tool the answer, the tool's own (a query engine an agent
     called, answering the agent). A later call given some of a round call's documents, not all, asked
-    once that call ended and writing more than questions or a check's word, was given its choice
-    (`_chose`: a model ranking or grading them records no span of its own) and answers in its place.
+    once that call ended, was given its choice (`_chose`: a model ranking or grading them records no
+    span of its own) and answers in its place if that call ranked them or this one states something.
 
     Of the calls of the last round, the order they ended in tells nothing: a relevance check or a
     router is asked before the answer, a title, a summary for a log or follow-up questions after it,
@@ -797,15 +799,21 @@ def _chose(view: _View, earlier: list[Span], seen: set[int], call: list[Span], s
     `call` was given. Read as two calls given the same documents, an app with no chain span that asks a
     model to rank its documents and then answers from the best had its every trace refused. Side by side
     (the answer from the top document beside a summary of them all), nothing says which the user got.
-    And `call` wrote more than questions or a check's word (`_asks`, `_verdict`): follow-up questions or
-    a yes/no check on the top document, asked once the answer from them all ended, had replaced that
-    answer; left beside it, `_chosen` prefers the call that states something. A short answer ("30
-    days.", "$49.99") is neither: left beside a ranking that states something ("2, 3, 1"), the ranking
-    was scored as the answer, against every document."""
+
+    What `earlier` wrote says which of the two is the check: a ranking (`_ranks`: "2, 3, 1", "Document 2
+    is the most relevant.") answers nothing, so `call` answers however short ("30 days.", "$49.99"),
+    unless it only asks or is a check's word as well, which nothing tells from a reply to a yes/no
+    question. After an answer, a check of the top document may be worded in any language or form ("Oui",
+    `{"binary_score": "yes"}`, "8/10"): there `call` answers only if it states something (`_states`),
+    as a list of English check words had let every other wording replace the answer."""
     if not (shown < seen and earlier[-1].end_time_unix_nano <= call[-1].start_time_unix_nano):
         return False
-    output = view.output(call)
-    return output is not None and not (_asks(output) or _verdict(output))
+    output, chooser = view.output(call), view.output(earlier)
+    if output is None:
+        return False
+    if chooser is not None and _ranks(chooser):
+        return not (_asks(output) or _verdict(output))
+    return _states(output)
 
 
 def _chosen(view: _View, calls: list[list[Span]]) -> tuple[list[Span], list[Span] | None]:
@@ -827,7 +835,9 @@ _VERDICT_WORDS = frozenset({"yes", "no", "y", "n", "true", "false", "not", "rele
                             "relevance", "score"})
 """The words of a check's label (`_verdict`), casefolded: a yes/no or relevance verdict, or the name of a
 grade beside its number ("Score: 8")."""
-_WORD = re.compile(r"\w+")
+_WORD = re.compile(r"\w+(?:[./]\w+)*")
+"""A word; a number written with a point or a slash ("49.99", "8/10") is one, as a grade's "Score: 8/10"
+is a label of two words."""
 _LIST_MARKER = re.compile(r"^\s*(?:[-*\u2022+]|\d{1,3}[.)])\s+")
 _SENTENCE_END = re.compile(r"(?<=[.!?])[\"'\u201d\u2019)\]*_,]*\s+")
 """Where a sentence ends: after its mark and any closing quote, bracket or emphasis (a JSON list's
@@ -845,6 +855,42 @@ def _first_words(output: str) -> list[str]:
     """The output's first words, casefolded, one more than a label holds at most: the words past them are
     not read (an answer may run to 1 MB)."""
     return [word.group().casefold() for word in itertools.islice(_WORD.finditer(output), _LABEL_WORDS + 1)]
+
+
+_RANKING_CHARS = 400
+"""Characters of an output, at most, that a ranking of documents runs to (`_ranks`): a longer one is an
+answer, not parsed (JSON nested a thousand deep would overflow the parser's stack)."""
+_NUMBERS = re.compile(r"[\[(]?\s*\d+(?:\s*[,;>\s]\s*\d+)*\s*[\])]?\.?")
+"""Numbers alone, in a list or order: "2", "2, 3, 1", "(2 > 3 > 1)"."""
+_REFERENCE = re.compile(r"(?:doc(?:ument)?|passage|source|chunk|context)s?\W{0,3}\d+\b", re.IGNORECASE)
+"""A document named by its number, as a ranking's reply opens: "Document 2", "Docs 2", "Doc: 3"."""
+
+
+def _ranks(output: str) -> bool:
+    """Whether a model's output is a ranking or choice of documents, not an answer (`_chose`): only
+    numbers ("2, 3, 1"), JSON of nothing but numbers (`{"ranking": [2, 3, 1]}`), or one line opening
+    on a document's number ("Document 2 is the most relevant.", "Documents 2 and 3"). An answer citing a
+    document later in its sentence ("According to document 2, ...") is no ranking."""
+    text = output.strip()
+    if len(text) > _RANKING_CHARS:
+        return False
+    if _NUMBERS.fullmatch(text) or (_REFERENCE.match(text) and "\n" not in text):
+        return True
+    try:
+        parsed = json.loads(text)
+    except ValueError:
+        return False
+    return _only_numbers(parsed)
+
+
+def _only_numbers(value: object) -> bool:
+    """Whether parsed JSON holds numbers and nothing else (keys aside), at least one: a grade's
+    `{"binary_score": "yes"}` holds a word."""
+    if isinstance(value, dict):
+        value = list(value.values())
+    if isinstance(value, list):
+        return bool(value) and all(_only_numbers(item) for item in value)
+    return isinstance(value, int | float) and not isinstance(value, bool)
 
 
 def _verdict(output: str) -> bool:

@@ -155,9 +155,9 @@ def _model_span_ids(recorder: Recorder) -> list[str]:
     return [format(span.context.span_id, "016x") for span in spans]
 
 
-RANKINGS = ["2", "2, 3, 1", '{"ranking": [2, 3, 1]}', "Document 2 is the most relevant."]
+RANKINGS = ["2", "2, 3, 1", '{"ranking": [2, 3, 1]}', "Document 2 is the most relevant.", "Documents 2 and 3"]
 """A ranking model's replies putting the second document retrieved first: its number alone (a label),
-the numbers in order, as JSON, and in a sentence."""
+the numbers in order, as JSON, in a sentence, and naming the two it kept."""
 
 DIFFERENT_SETS = "two model calls given different sets of the retrieved documents (3 and 1 of them)"
 """What the error says of two calls, the earlier given three documents, the later one of them."""
@@ -289,6 +289,46 @@ def test_a_yes_no_check_of_each_document_after_the_answer_leaves_the_answer(
     assert example is not None
     assert example.answer == ANSWER
     assert example.question == QUESTION
+    assert example.contexts == langchain_contexts(documents)
+
+
+GRADES = ["Oui", "Non", "Ja", "Nein", "Sí", "Да", "Partially relevant", "Highly relevant", "Rating: 8",
+          "Grade: A", "8/10", "Score: 8/10", "Relevance: 9/10", '{"binary_score": "yes"}',
+          '{"is_relevant": true}', '{"relevance_score": 8}', "Correct", "Yep"]
+"""A grader's reply about one document in words other than English yes, no and relevance: in French,
+German, Spanish and Russian, a degree, a rating, a letter grade, a fraction, JSON (LangGraph's corrective
+RAG grades `{"binary_score": "yes"}`), and English synonyms of yes."""
+
+
+@pytest.mark.parametrize("grade", GRADES)
+def test_a_check_of_the_top_document_in_any_words_after_the_answer_leaves_the_answer(
+        langchain: Recorder, grade: str) -> None:
+    # The answer was written from all three documents, then a model graded the top one. Only a check
+    # worded as one of 11 English words left the answer: any other grade was scored as the answer,
+    # against the top document alone.
+    documents = _answer_then_ask(langchain, ANSWER, RELEVANT, [grade])
+
+    example = extract(langchain.trace())
+
+    assert example is not None
+    assert example.answer == ANSWER
+    assert example.contexts == langchain_contexts(documents)
+
+
+@pytest.mark.parametrize("answer", [
+    "30 days from delivery, and support answers by chat at any hour.",
+    "According to document 2, you have 30 days from delivery to ask for a refund.",
+], ids=["opening on a number", "citing a document"])
+def test_an_answer_naming_a_number_ranks_nothing_and_a_check_after_it_leaves_it(
+        langchain: Recorder, answer: str) -> None:
+    # An answer opening on a number or citing a document by its number ranks nothing: the French check
+    # of the top document asked after it does not answer in its place.
+    documents = _answer_then_ask(langchain, answer, RELEVANT, ["Oui"])
+
+    example = extract(langchain.trace())
+
+    assert example is not None
+    assert example.answer == answer
     assert example.contexts == langchain_contexts(documents)
 
 
