@@ -620,44 +620,6 @@ def test_hour_queries_judge_the_pipelines_too_quiet_for_the_10_minute_ones(tmp_p
     promtool_expects(tmp_path, groundedness, new, {pipeline("new"): 0}, "30s", "30s")
 
 
-def test_hour_queries_stand_back_for_any_judge_of_a_busy_pipeline(tmp_path: Path) -> None:
-    """rules_test.yml's group of a busy pipeline judged by Claude on a 2% sample, at 185m (the hour from
-    125m). chat scores 10 answers a minute of 5 claims (lexical), Claude 0.2 answers and 1 claim a
-    minute, every claim unsupported and groundedness 0 from 120m to 160m, supported and 1 otherwise.
-    The lexical 10-minute guard held at every minute of the hour, so the 10-minute rules judge chat
-    and both judges read 0 and 1. Read by Claude's own guard, never held (2 answers in 10 minutes),
-    Claude read 35 unsupported of 60 claims, 7/12, and a mean of 5 / 12 over its 12 answers: both hour
-    rules paged for the lexical judge's incident after the fix. hr-bot, an answer every 2 minutes of 8
-    claims, all unsupported, groundedness 0, judged alike by both judges, holds no judge's guard: 1 and
-    0 for each."""
-    def judged(pipeline: str, judge: str, metric: str, extra: str) -> str:
-        return f'{metric}{{job="ragmon",instance="a:9464",pipeline="{pipeline}",judge="{judge}",{extra}}}'
-
-    def scored(pipeline: str, judge: str, *values: str) -> dict[str, str]:
-        names = [judged(pipeline, judge, "ragmon_claims_total", 'verdict="supported"'),
-                 judged(pipeline, judge, "ragmon_claims_total", 'verdict="unsupported"'),
-                 judged(pipeline, judge, "ragmon_example_score_count", 'metric="groundedness"'),
-                 judged(pipeline, judge, "ragmon_example_score_sum", 'metric="groundedness"')]
-        return dict(zip(names, values, strict=True))
-
-    quiet = ("0x240", "0+4x240", "0+0.5x240", "0x240")
-    series = {
-        **scored("chat", "lexical", "0+50x120 6000x39 6050+50x79", "0x120 50+50x39 2000x79", "0+10x240",
-                 "0+10x120 1200x39 1210+10x79"),
-        **scored("chat", "claude", "0+1x120 120x39 121+1x79", "0x120 1+1x39 40x79", "0+0.2x240",
-                 "0+0.2x120 24x39 24.2+0.2x79"),
-        **scored("hr-bot", "lexical", *quiet),
-        **scored("hr-bot", "claude", *quiet),
-    }
-    label = '{{pipeline="{}",judge="{}"}}'.format
-    chat = (label("chat", "lexical"), label("chat", "claude"))
-    hr_bot = (label("hr-bot", "lexical"), label("hr-bot", "claude"))
-    promtool_expects(tmp_path, grafana_query("RagmonHallucinationRateHighOverHour"), series,
-                     {**dict.fromkeys(chat, 0), **dict.fromkeys(hr_bot, 1)}, "185m")
-    promtool_expects(tmp_path, grafana_query("RagmonGroundednessLowOverHour"), series,
-                     {**dict.fromkeys(chat, 1), **dict.fromkeys(hr_bot, 0)}, "185m")
-
-
 def test_loss_queries_read_0_under_three_lost(tmp_path: Path) -> None:
     """The Grafana queries of the three loss shares, as rules_test.yml's groups for their minimum volume.
     By hand, at 20m (window 10m to 20m): a receives 1 span a minute and dropped 1 `late` at 5m and 1 at
