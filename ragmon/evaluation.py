@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import inspect
-from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from typing import Any, TypeVar, cast
 
 from ragmon.judges.base import AsyncJudge, Judge, JudgeError
@@ -230,11 +230,13 @@ def evaluate_example(example: Example, judge: Judge, k: int) -> ExampleResult:
 
 
 def spent(returned: T) -> T | tuple[Any, ...]:
-    """What a judge returned, a generator's verdicts drawn at once: where its call is timed and its
-    exceptions are noted with the example. Drawn later, when the verdicts are checked, a generator judge's
-    KeyError named no example, and calibrate timed it at a microsecond an example. Anything else is as
-    returned: a list or tuple costs one isinstance."""
-    return tuple(returned) if isinstance(returned, Iterator) else returned
+    """What a judge returned, its verdicts drawn at once: where its call is timed and its exceptions are
+    noted with the example. Drawn later, when the verdicts are checked, a generator judge's KeyError (or a
+    lazy iterable's, or a lazy sequence's) named no example, and calibrate timed it at a microsecond an
+    example. A tuple or list costs one type check; what is no iterable is left to `checked`'s error."""
+    if type(returned) in (tuple, list) or not isinstance(returned, Iterable):
+        return returned
+    return tuple(returned)
 
 
 def _blame(exc: Exception, judge: Judge | AsyncJudge, example: Example) -> None:

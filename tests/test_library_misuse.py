@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import time
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterable, Iterator
 
 import pytest
 
@@ -100,16 +100,30 @@ class GeneratedVerdicts:
             yield ClaimVerdict(claim, True, ("d1",))
 
 
-def test_a_generator_judges_error_names_the_example_and_its_time_is_counted() -> None:
+class LazyVerdicts(GeneratedVerdicts):
+    """The same verdicts from an iterable object that is no iterator: drawn only when iterated."""
+
+    def judge(self, example: Example, claims: tuple[Claim, ...]) -> Iterable[ClaimVerdict]:
+        outer = super()
+
+        class Lazy:
+            def __iter__(self) -> Iterator[ClaimVerdict]:
+                return outer.judge(example, claims)
+
+        return Lazy()
+
+
+@pytest.mark.parametrize("judge", [GeneratedVerdicts(), LazyVerdicts()], ids=["generator", "lazy iterable"])
+def test_a_lazy_judges_error_names_the_example_and_its_time_is_counted(judge: GeneratedVerdicts) -> None:
     # Drawn only when the verdicts were checked, outside the judge's call: the KeyError named no example,
     # and calibrate timed each example at a microsecond (the 0.05 s per claim spent after its clock stopped).
     with pytest.raises(KeyError) as raised:
-        evaluate(EXAMPLES, GeneratedVerdicts())
+        evaluate(EXAMPLES, judge)
     assert raised.value.__notes__ == ["(raised by judge 'gen' on example 'q2')"]
     example = EXAMPLES[0]
     claims = example_claims(example)
     assert len(claims) == 1
-    calibration = calibrate(GeneratedVerdicts(), [Labelled(example, claims, (False,), False)])
+    calibration = calibrate(judge, [Labelled(example, claims, (False,), False)])
     assert calibration.seconds >= 0.05  # its one claim, 0.05 s
 
 
