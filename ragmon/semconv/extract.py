@@ -835,9 +835,10 @@ _VERDICT_WORDS = frozenset({"yes", "no", "y", "n", "true", "false", "not", "rele
                             "relevance", "score"})
 """The words of a check's label (`_verdict`), casefolded: a yes/no or relevance verdict, or the name of a
 grade beside its number ("Score: 8")."""
-_WORD = re.compile(r"\w+(?:[./]\w+)*")
-"""A word; a number written with a point or a slash ("49.99", "8/10") is one, as a grade's "Score: 8/10"
-is a label of two words."""
+_WORD = re.compile(r"\w+(?:/\w+)*")
+"""A word; a fraction ("8/10") is one, as a grade's "Score: 8/10" is a label of two words. A decimal point
+splits ("2.5 mg." is three words): read as one, a short answer with a price or a dose beside a check
+was a label too, and the trace an error."""
 _LIST_MARKER = re.compile(r"^\s*(?:[-*\u2022+]|\d{1,3}[.)])\s+")
 _SENTENCE_END = re.compile(r"(?<=[.!?])[\"'\u201d\u2019)\]*_,]*\s+")
 """Where a sentence ends: after its mark and any closing quote, bracket or emphasis (a JSON list's

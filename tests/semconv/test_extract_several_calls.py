@@ -315,6 +315,25 @@ def test_a_check_of_the_top_document_in_any_words_after_the_answer_leaves_the_an
     assert example.contexts == langchain_contexts(documents)
 
 
+@pytest.mark.parametrize("check_first", [True, False], ids=["check then answer", "answer then check"])
+@pytest.mark.parametrize("answer", ["2.5 mg.", "€49.99 each.", "1.5 litres.", "See example.com/refunds."])
+def test_a_short_answer_with_a_decimal_or_a_url_beside_a_check_answers(
+        langchain: Recorder, answer: str, check_first: bool) -> None:
+    # Both calls given the same three documents: the answer states something (three words: "2", "5" and
+    # "mg"; "see", "example" and "com/refunds"), the check does not. Read as one word, "2.5" had made the
+    # answer a label of two words too, and the trace an error naming both calls.
+    with langchain.tracer.start_as_current_span("POST /ask", kind=SpanKind.SERVER):
+        documents = RagChain().retriever.invoke(QUESTION)
+        replies = [(RELEVANT, "Yes"), (ANSWER_FROM, answer)]
+        for instruction, reply in replies if check_first else reversed(replies):
+            _ask(instruction, documents, reply)
+
+    example = extract(langchain.trace())
+
+    assert example is not None
+    assert example.answer == answer
+
+
 @pytest.mark.parametrize("answer", [
     "30 days from delivery, and support answers by chat at any hour.",
     "According to document 2, you have 30 days from delivery to ask for a refund.",
