@@ -41,8 +41,10 @@ Choices the design leaves open, made here:
   documents an earlier call was given. Such a later call quoting an earlier
   call's output works on it (a grader) and does not answer; one given only some of an earlier call's
   documents, asked once it ended, answers from its choice (a model that re-ranked them) when the earlier
-  call's output is a ranking (only numbers, "Document 2 is the most relevant.") and its own is more than
-  questions or a check's word ("yes"), else only when it states something; of the calls left that quote
+  call's output names only numbers of the documents it was given, those of the later call's among them
+  ("2, 3, 1", "Document 2 is the most relevant."), and its own is more than questions or a check's word
+  ("yes"); after an output naming a number no document has (an answer: "30", JSON of a price), only when
+  it states something, and else it is a check and does not answer; of the calls left that quote
   none, the end
   order tells nothing (a relevance check, a title or follow-up questions may come before, after or
   beside the answer), so a call that stated something answers over one that wrote a label of a word
@@ -89,6 +91,7 @@ Choices the design leaves open, made here:
 
 from __future__ import annotations
 
+import enum
 import itertools
 import json
 import re
@@ -736,8 +739,8 @@ def _answering_call(view: _View, texts: list[str]) -> tuple[list[Span], list[Spa
     text a later call is given is an agent's step (`_stepped`), never the answer, and the later call is
     no grader of it; nor is a call inside a tool the answer, the tool's own (a query engine an agent
     called, answering the agent). A later call given some of a round call's documents, not all, asked
-    once that call ended, was given its choice (`_chose`: a model ranking or grading them records no
-    span of its own) and answers in its place if that call ranked them or this one states something.
+    once that call ended, was given its choice and answers in its place, or checked its answer and does
+    not (`_after`: a model ranking or grading them records no span of its own).
 
     Of the calls of the last round, the order they ended in tells nothing: a relevance check or a
     router is asked before the answer, a title, a summary for a log or follow-up questions after it,
@@ -761,8 +764,9 @@ def _answering_call(view: _View, texts: list[str]) -> tuple[list[Span], list[Spa
     in_tools = view.under_role(_TOOLS)
     calls = [call for call in calls if call[-1].span_id not in in_tools]
     calls.sort(key=lambda c: (c[-1].end_time_unix_nano, c[-1].start_time_unix_nano))
-    round_calls: list[tuple[list[Span], set[int]]] = []
+    round_calls: list[tuple[list[Span], dict[int, int]]] = []
     round_shown: set[int] = set()
+    rankings: set[str] = set()
     for call in calls[-_PROBED_CALLS:]:
         given = view.given(call)
         shown = _given_documents(view, call, texts)
@@ -771,58 +775,104 @@ def _answering_call(view: _View, texts: list[str]) -> tuple[list[Span], list[Spa
         # A round call that asked for a tool, whose text this call is given, was an agent's step, its text
         # this call's history, not an answer it works on: this call answers in its place.
         round_calls = [(earlier, seen) for earlier, seen in round_calls if not _stepped(view, earlier, given)]
-        if not round_calls or not shown <= round_shown:
-            round_calls, round_shown = [(call, shown)], shown
+        if not round_calls or not shown.keys() <= round_shown:
+            round_calls, round_shown = [(call, shown)], set(shown)
             continue
         outputs = [output for earlier, _ in round_calls if (output := view.output(earlier)) is not None]
         if (_failed(view, call) and outputs) or any(_quotes(given, output) for output in outputs):
             continue
-        round_calls = [(earlier, seen) for earlier, seen in round_calls
-                       if not _chose(view, earlier, seen, call, shown)]
+        after = [(earlier, seen, _after(view, texts, earlier, seen, call, shown))
+                 for earlier, seen in round_calls]
+        if any(relation is _Relation.CHECKS for _, _, relation in after):
+            continue
+        rankings.update(earlier[-1].span_id for earlier, _, relation in after if relation is _Relation.RANKED)
+        round_calls = [(earlier, seen) for earlier, seen, relation in after
+                       if relation is not _Relation.CHOSE]
         round_calls.append((call, shown))
     if not round_calls:
         return view.last_llm_call(), None
-    return _chosen(view, [call for call, _ in round_calls])
+    return _chosen(view, [call for call, _ in round_calls], rankings)
 
 
-def _given_documents(view: _View, call: list[Span], texts: list[str]) -> set[int]:
-    """The indexes in `texts` (the documents' starts) of the documents the call was given: what tells a
-    call's round and choice (`_answering_call`), and what the error for two calls says of them."""
+def _given_documents(view: _View, call: list[Span], texts: list[str]) -> dict[int, int]:
+    """The indexes in `texts` (the documents' starts) of the documents the call was given, each with where
+    its input first shows it: what tells a call's round and choice (`_answering_call`), the numbers a
+    ranking gives them (`_after`), and what the error for two calls says of them."""
     given = view.given(call)
-    return {index for index, text in enumerate(texts) if text in given}
+    return {index: at for index, text in enumerate(texts) if (at := given.find(text)) >= 0}
 
 
-def _chose(view: _View, earlier: list[Span], seen: set[int], call: list[Span], shown: set[int]) -> bool:
-    """Whether `earlier` chose the documents `call` was given, as a model that re-ranks or filters them
-    does with no span of its own, so that `call` answers in its place: it was given more of them (`seen`,
-    a strict superset of `shown`), and had ended when `call` started, so that its choice could be what
-    `call` was given. Read as two calls given the same documents, an app with no chain span that asks a
-    model to rank its documents and then answers from the best had its every trace refused. Side by side
-    (the answer from the top document beside a summary of them all), nothing says which the user got.
+class _Relation(enum.Enum):
+    """What a later call given some of an earlier call's documents, asked once it ended, was to it
+    (`_after`)."""
 
-    What `earlier` wrote says which of the two is the check: a ranking (`_ranks`: "2, 3, 1", "Document 2
-    is the most relevant.") answers nothing, so `call` answers however short ("30 days.", "$49.99"),
-    unless it only asks or is a check's word as well, which nothing tells from a reply to a yes/no
-    question. After an answer, a check of the top document may be worded in any language or form ("Oui",
-    `{"binary_score": "yes"}`, "8/10"): there `call` answers only if it states something (`_states`),
-    as a list of English check words had let every other wording replace the answer."""
-    if not (shown < seen and earlier[-1].end_time_unix_nano <= call[-1].start_time_unix_nano):
-        return False
-    output, chooser = view.output(call), view.output(earlier)
-    if output is None:
-        return False
-    if chooser is not None and _ranks(chooser):
-        return not (_asks(output) or _verdict(output))
-    return _states(output)
+    CHOSE = "given the earlier call's choice, it answers in its place"
+    RANKED = "given the earlier call's choice, it wrote only a check's word or questions: neither answers"
+    CHECKS = "a check of the earlier call's documents, asked after the answer: it does not answer"
+    BESIDE = "nothing tells: both stay, and `_chosen` prefers the call that states something"
 
 
-def _chosen(view: _View, calls: list[list[Span]]) -> tuple[list[Span], list[Span] | None]:
+def _after(view: _View, texts: list[str], earlier: list[Span], seen: dict[int, int], call: list[Span],
+           shown: dict[int, int]) -> _Relation:
+    """What `call`, given some of the documents `earlier` was given (`shown`, a strict subset of `seen`,
+    from `_given_documents`), was to it, as a model that ranks or filters documents records no span of
+    its own: two calls, the later given fewer documents, are a ranking then the answer from its choice,
+    or an answer then a check of the top document, and what the earlier wrote tells which. Past the
+    documents probed (`texts`), a number above those counted may name one.
+
+    A ranking names the documents by their numbers in its prompt (`_numbers_named`: "2, 3, 1", LlamaIndex
+    LLMRerank's "Doc: 2, Relevance: 9" lines, `{"ranking": ["2", "3", "1"]}`, "The most relevant document
+    is 2."): only numbers from 1 to the count of documents it was given, none twice, among them every
+    document `call` was given. Then `call` answers however short ("30 days.", "$49.99"), unless it only
+    asks or is a check's word, which nothing tells from a reply to a yes/no question, and neither
+    answers. An output naming a number no document has (`30`, `{"price_eur": 49.99}`, "Document 2: you
+    have 30 days ...") chose nothing: it is an answer, and `call` a check of it in any words or form
+    ("Oui", "8/10", `{"binary_score": "yes"}`) unless it states something. Side by side (the answer
+    from the top document beside a summary of them all), nothing says which the user got. Word lists
+    had misread both: a ranking in other words than three forms was scored as the answer, and an
+    answer opening on its citation, JSON of numbers or a bare number was replaced by the check after
+    it."""
+    output = view.output(call)
+    asked_after = earlier[-1].end_time_unix_nano <= call[-1].start_time_unix_nano
+    if output is None or not (shown.keys() < seen.keys() and asked_after):
+        return _Relation.BESIDE
+    chooser = view.output(earlier)
+    named = None if chooser is None else _numbers_named(chooser)
+    if named is not None:
+        numbering = _numbering(seen)
+        if _chooses(named, len(seen), {numbering[index] for index in shown}):
+            return _Relation.RANKED if _asks(output) or _verdict(output) else _Relation.CHOSE
+        if len(texts) < _PROBED_DOCUMENTS and any(number > len(seen) or number % 1 for number in named):
+            return _Relation.CHOSE if _states(output) else _Relation.CHECKS
+    return _Relation.CHOSE if _states(output) else _Relation.BESIDE
+
+
+def _numbering(seen: dict[int, int]) -> dict[int, int]:
+    """The number each document a prompt shows (`_given_documents`) takes in it, 1 for the first, as a
+    ranking names them."""
+    order = sorted(seen, key=seen.__getitem__)
+    return {index: number for number, index in enumerate(order, 1)}
+
+
+def _chooses(named: list[float], count: int, shown: set[int]) -> bool:
+    """Whether numbers an output named are a choice among `count` documents, that of the documents
+    numbered `shown`: each a document's number, none named twice, every one of `shown` among them."""
+    return (all(number % 1 == 0 and 1 <= number <= count for number in named)
+            and len(set(named)) == len(named) and shown <= set(named))
+
+
+def _chosen(view: _View, calls: list[list[Span]],
+            rankings: Container[str] = frozenset()) -> tuple[list[Span], list[Span] | None]:
     """Of one round's calls (`_answering_call`), in the order they ended, the one that answered, and the
-    last other one left beside it that wrote different text (spacing and case aside), if any."""
+    last other one left beside it that wrote different text (spacing and case aside), if any. A ranking
+    (`rankings`, its outermost span's id) states nothing of the question, however worded: left beside a
+    check's word on its choice ("Document 2 is the most relevant." then "yes"), it had been scored as the
+    answer, where nothing tells the "yes" from an answer to a yes/no question."""
     if not view.output(calls[-1]):
         return calls[-1], None
     written = [(call, output) for call in calls if (output := view.output(call))]
-    left = [(call, output) for call, output in written if _states(output)] or written
+    left = [(call, output) for call, output in written
+            if call[-1].span_id not in rankings and _states(output)] or written
     chosen, said = left[-1]
     said = _squeezed(said).casefold()
     rival = next((call for call, output in reversed(left) if _squeezed(output).casefold() != said), None)
@@ -859,39 +909,58 @@ def _first_words(output: str) -> list[str]:
 
 
 _RANKING_CHARS = 400
-"""Characters of an output, at most, that a ranking of documents runs to (`_ranks`): a longer one is an
-answer, not parsed (JSON nested a thousand deep would overflow the parser's stack)."""
-_NUMBERS = re.compile(r"[\[(]?\s*\d+(?:\s*[,;>\s]\s*\d+)*\s*[\])]?\.?")
-"""Numbers alone, in a list or order: "2", "2, 3, 1", "(2 > 3 > 1)"."""
+"""Characters of an output, at most, that a ranking of documents runs to (`_numbers_named`): a longer one
+is an answer, not parsed (JSON nested a thousand deep would overflow the parser's stack)."""
+_NUMBER = re.compile(r"\d+(?:[./]\d+)?")
+"""A number as an output writes it: an integer may name a document, "49.99" or "8/10" none."""
 _REFERENCE = re.compile(r"(?:doc(?:ument)?|passage|source|chunk|context)s?\W{0,3}\d+\b", re.IGNORECASE)
-"""A document named by its number, as a ranking's reply opens: "Document 2", "Docs 2", "Doc: 3"."""
+"""A document named by its number: "Document 2", "Docs 2", "Doc: 3", "Source 1"."""
+_NAMED_VALUE = re.compile(r"[^\W\d_]+\s*[:=]\s*$")
+"""What precedes a named value ("Relevance: 9", "score=0.8"): beside a document's number, its score."""
 
 
-def _ranks(output: str) -> bool:
-    """Whether a model's output is a ranking or choice of documents, not an answer (`_chose`): only
-    numbers ("2, 3, 1"), JSON of nothing but numbers (`{"ranking": [2, 3, 1]}`), or one line opening
-    on a document's number ("Document 2 is the most relevant.", "Documents 2 and 3"). An answer citing a
-    document later in its sentence ("According to document 2, ...") is no ranking."""
+def _numbers_named(output: str) -> list[float] | None:
+    """The numbers an output names, in order, as a ranking names documents (`_after`); None when it names
+    none, or runs longer than a ranking. From JSON, its values (`{"ranking": ["2", "3", "1"]}`); None if
+    one is a word (a grade's `{"binary_score": "yes"}`). From text, every number, but for a named value
+    on a line naming a document by its number, a score ("Doc: 2, Relevance: 9", LlamaIndex LLMRerank's)."""
     text = output.strip()
     if len(text) > _RANKING_CHARS:
-        return False
-    if _NUMBERS.fullmatch(text) or (_REFERENCE.match(text) and "\n" not in text):
-        return True
+        return None
     try:
         parsed = json.loads(text)
     except ValueError:
-        return False
-    return _only_numbers(parsed)
+        named = [number for line in text.splitlines() for number in _line_numbers(line)]
+    else:
+        named = _json_numbers(parsed)
+    return named or None
 
 
-def _only_numbers(value: object) -> bool:
-    """Whether parsed JSON holds numbers and nothing else (keys aside), at least one: a grade's
-    `{"binary_score": "yes"}` holds a word."""
+def _line_numbers(line: str) -> list[float]:
+    """The numbers one line of text names as documents (`_numbers_named`)."""
+    references = {reference.end() for reference in _REFERENCE.finditer(line)}
+    return [_number(number.group()) for number in _NUMBER.finditer(line)
+            if not (references and number.end() not in references
+                    and _NAMED_VALUE.search(line, 0, number.start()))]
+
+
+def _number(text: str) -> float:
+    """A number as `_NUMBER` finds it, a fraction as a number that is no integer; an integer kept exact,
+    however long (a float of 400 digits overflows)."""
+    return int(text) if text.isdigit() else float(text.replace("/", "."))
+
+
+def _json_numbers(value: object) -> list[float]:
+    """The numbers of parsed JSON's values (keys aside), numbers written as strings among them; none if a
+    value is anything else."""
     if isinstance(value, dict):
         value = list(value.values())
     if isinstance(value, list):
-        return bool(value) and all(_only_numbers(item) for item in value)
-    return isinstance(value, int | float) and not isinstance(value, bool)
+        numbers = [_json_numbers(item) for item in value]
+        return [number for each in numbers for number in each] if all(numbers) else []
+    if isinstance(value, str) and _NUMBER.fullmatch(value.strip()):
+        return [_number(value.strip())]
+    return [value] if isinstance(value, int | float) and not isinstance(value, bool) else []
 
 
 def _verdict(output: str) -> bool:
@@ -919,8 +988,8 @@ def _ambiguous(view: _View, texts: list[str], chosen: list[Span], rival: list[Sp
     a short answer given its choice of one had been called two calls given the same documents."""
     later_call, earlier_call = sorted((chosen, rival), key=lambda call: _ended(call[-1]), reverse=True)
     earlier, later = earlier_call[-1], later_call[-1]
-    earlier_shown = _given_documents(view, earlier_call, texts)
-    later_shown = _given_documents(view, later_call, texts)
+    earlier_shown = _given_documents(view, earlier_call, texts).keys()
+    later_shown = _given_documents(view, later_call, texts).keys()
     given = ("the same documents" if earlier_shown == later_shown else
              f"different sets of the retrieved documents ({len(earlier_shown)} and {len(later_shown)} of "
              "them)")

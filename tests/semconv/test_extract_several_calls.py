@@ -132,18 +132,18 @@ def _ask(instruction: str, documents: list[LangChainDocument], reply: str) -> st
     return str(model.invoke(_prompt(instruction, documents)).content)
 
 
-def _rank_then_answer(recorder: Recorder, ranking: str, keep: int,
-                      answer: str = SUPPORT_ANSWER) -> list[LangChainDocument]:
+def _rank_then_answer(recorder: Recorder, ranking: str, keep: int, answer: str = SUPPORT_ANSWER,
+                      order: tuple[int, ...] | None = None) -> list[LangChainDocument]:
     """An app's handler under its HTTP server span, with no chain span: it retrieves three documents, asks
-    a model to rank them (the reply `ranking`, whose numbers are the documents', most relevant first) and
-    another to answer from the first `keep` of that order. The retrieved documents, in their retrieved
-    order."""
+    a model to rank them (the reply `ranking`) and another to answer from the first `keep` of the order
+    the app reads from it: `order`, the documents' numbers most relevant first, else every number of the
+    reply. The retrieved documents, in their retrieved order."""
     retriever = RagChain().retriever
     with recorder.tracer.start_as_current_span("POST /ask", kind=SpanKind.SERVER):
         documents = retriever.invoke(QUESTION)
         reply = _ask(RANK, documents, ranking)
-        order = [documents[int(number) - 1] for number in re.findall(r"\d+", reply)]
-        _ask(ANSWER_FROM, order[:keep], answer)
+        numbers = order or tuple(int(number) for number in re.findall(r"\d+", reply))
+        _ask(ANSWER_FROM, [documents[number - 1] for number in numbers[:keep]], answer)
     return documents
 
 
@@ -355,9 +355,10 @@ def test_an_answer_naming_a_number_ranks_nothing_and_a_check_after_it_leaves_it(
     lambda recorder: _rank_then_answer(recorder, "2", keep=1, answer="yes"),
     lambda recorder: _rank_then_answer(recorder, "2", keep=1, answer="No."),
     lambda recorder: _rank_then_answer(recorder, "2", keep=1, answer="Not relevant."),
-    lambda recorder: _answer_then_ask(recorder, "30 days.", RELEVANT, ["yes"]),
+    lambda recorder: _rank_then_answer(recorder, "Document 2 is the most relevant.", keep=1, answer="yes"),
+    lambda recorder: _answer_then_ask(recorder, "Paris.", RELEVANT, ["yes"]),
 ], ids=["a yes from a ranking's label", "a no from a ranking's label", "not relevant from a ranking's label",
-        "a check's label after a short answer"])
+        "a yes from a ranking's sentence", "a check's label after a short answer"])
 def test_a_check_word_after_a_label_given_some_of_its_documents_leaves_two_calls_nothing_tells_apart(
         langchain: Recorder, app: Callable[[Recorder], object]) -> None:
     # Two calls that state nothing, the later, writing a check's word, given the top document once the
@@ -372,6 +373,66 @@ def test_a_check_word_after_a_label_given_some_of_its_documents_leaves_two_calls
 
     assert f"(span id {earlier})" in str(raised.value)
     assert f"(span id {later})" in str(raised.value)
+
+
+# --- what the earlier call's numbers name tells a ranking from an answer --------------------------------
+
+WORDED_RANKINGS = [
+    ("Doc: 2, Relevance: 9\nDoc: 3, Relevance: 7\nDoc: 1, Relevance: 2", (2, 3, 1)),
+    ("Ranking: 2, 3, 1", None),
+    ("[Document 2, Document 3, Document 1]", None),
+    ("The most relevant document is 2.", None),
+    ("**Document 2** is the most relevant.", None),
+    ('{"ranking": ["2", "3", "1"]}', None),
+]
+"""A ranking model's replies putting the second document of three first, in forms no list of three had
+read as a ranking: LlamaIndex LLMRerank's lines (the app reads the documents' numbers, not the scores),
+a label before the numbers, a list naming documents, the number after its noun, in emphasis, and JSON
+writing the numbers as strings."""
+
+
+@pytest.mark.parametrize(("ranking", "order"), WORDED_RANKINGS)
+def test_a_short_answer_after_a_ranking_in_other_words_answers(
+        langchain: Recorder, ranking: str, order: tuple[int, ...] | None) -> None:
+    # Each reply names only the numbers of the three documents the ranking call was given, none twice,
+    # the document the answering call was given among them. The ranking's text had been scored as the
+    # answer against all three documents (or the trace was an error beside the two-word answer).
+    documents = _rank_then_answer(langchain, ranking, keep=1, answer="30 days.", order=order)
+
+    example = extract(langchain.trace())
+
+    assert example is not None
+    assert example.answer == "30 days."
+    assert example.contexts == langchain_contexts(documents[1:2])
+    assert _groundedness(example) == 0.0  # neither "30" nor "days" is in the support document
+
+
+NUMBERED_ANSWERS = [
+    '{"refund_window_days": 30}',
+    '{"price_eur": 49.99, "in_stock": 3}',
+    "Document 2: you have 30 days from delivery to ask for a refund.",
+    "Source 1 says you have 30 days from delivery to ask for a refund.",
+    "30",
+    "30 days.",
+]
+"""Answers naming a number no document among three has (30, 49.99): structured output as JSON, an
+answer opening on its citation, a bare number, a short answer."""
+
+
+@pytest.mark.parametrize("grade", ["Oui", "Partially relevant", "8/10", '{"binary_score": "yes"}', "yes"])
+@pytest.mark.parametrize("answer", NUMBERED_ANSWERS)
+def test_an_answer_naming_a_number_no_document_has_keeps_its_place_before_a_check(
+        langchain: Recorder, answer: str, grade: str) -> None:
+    # The answer was written from all three documents, then a model graded the top one. Read as a
+    # ranking, the answer had its grade scored in its place, against the top document alone (or, for a
+    # short answer, the trace was an error).
+    documents = _answer_then_ask(langchain, answer, RELEVANT, [grade])
+
+    example = extract(langchain.trace())
+
+    assert example is not None
+    assert example.answer == answer
+    assert example.contexts == langchain_contexts(documents)
 
 
 # --- an answer quoting a document the model was not given --------------------------------------------
