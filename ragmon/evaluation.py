@@ -140,7 +140,7 @@ def _sound(judge_name: str, example: Example, verdicts: tuple[Any, ...],
     fixed: list[ClaimVerdict] | None = None
     for index, verdict in enumerate(verdicts):
         if not isinstance(verdict, ClaimVerdict):
-            raise JudgeError(f"judge {judge_name!r} returned {type(returned).__name__} for example "
+            raise JudgeError(f"judge {judge_name!r} returned {_returned_name(returned)} for example "
                              f"{example.id!r}, not an iterable of ClaimVerdict: item {index} is "
                              f"{type(verdict).__name__}")
         supported, ids, reason = verdict.supported, verdict.supporting_ids, verdict.reason
@@ -229,14 +229,32 @@ def evaluate_example(example: Example, judge: Judge, k: int) -> ExampleResult:
     return _scored(example, verdicts, k, judge.name)
 
 
-def spent(returned: T) -> T | tuple[Any, ...]:
+def spent(returned: T) -> T | _Drawn:
     """What a judge returned, its verdicts drawn at once: where its call is timed and its exceptions are
     noted with the example. Drawn later, when the verdicts are checked, a generator judge's KeyError (or a
     lazy iterable's, or a lazy sequence's) named no example, and calibrate timed it at a microsecond an
     example. A tuple or list costs one type check; what is no iterable is left to `checked`'s error."""
     if type(returned) in (tuple, list) or not isinstance(returned, Iterable):
         return returned
-    return tuple(returned)
+    return _Drawn(returned)
+
+
+class _Drawn(tuple[Any, ...]):
+    """What `spent` drew from a judge's return other than a tuple or list, keeping the name of its type:
+    drawn into a plain tuple, a judge returning a dict of claim to verdict, a str or a generator was told
+    it "returned tuple", a type it never returned."""
+
+    type_name: str
+
+    def __new__(cls, returned: Iterable[Any]) -> _Drawn:
+        drawn = super().__new__(cls, returned)
+        drawn.type_name = type(returned).__name__
+        return drawn
+
+
+def _returned_name(returned: object) -> str:
+    """The name of the type the judge returned, also for verdicts `spent` has drawn into a tuple."""
+    return returned.type_name if isinstance(returned, _Drawn) else type(returned).__name__
 
 
 def _blame(exc: Exception, judge: Judge | AsyncJudge, example: Example) -> None:

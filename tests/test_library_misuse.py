@@ -127,6 +127,54 @@ def test_a_lazy_judges_error_names_the_example_and_its_time_is_counted(judge: Ge
     assert calibration.seconds >= 0.05  # its one claim, 0.05 s
 
 
+class Returns:
+    """A judge of one's own returning what `make` builds of the claims, not a tuple or list of verdicts."""
+
+    name = "mine"
+
+    def __init__(self, make: Callable[[tuple[Claim, ...]], object]) -> None:
+        self.make = make
+
+    def settings(self) -> dict[str, str]:
+        return {}
+
+    def judge(self, example: Example, claims: tuple[Claim, ...]) -> object:
+        return self.make(claims)
+
+    async def ajudge(self, example: Example, claims: tuple[Claim, ...]) -> object:
+        return self.make(claims)
+
+
+def _refusal(run: Callable[[], object]) -> str:
+    with pytest.raises(JudgeError) as raised:
+        run()
+    return str(raised.value)
+
+
+FIRST = [Labelled(EXAMPLES[0], example_claims(EXAMPLES[0]), (False,), False)]
+TOLD: dict[str, Callable[[Returns], str]] = {
+    "evaluate": lambda judge: _refusal(lambda: evaluate(EXAMPLES, judge)),
+    "aevaluate": lambda judge: _refusal(lambda: asyncio.run(aevaluate(EXAMPLES, judge, concurrency=1))),
+    "calibrate": lambda judge: _refusal(lambda: calibrate(judge, FIRST)),
+    "calibrate skipping": lambda judge: dict(calibrate(judge, FIRST, skip_errors=True).skipped)["q1"],
+}
+
+
+@pytest.mark.parametrize("way", TOLD)
+@pytest.mark.parametrize(("make", "returned", "item"), [
+    (lambda claims: {claim: ClaimVerdict(claim, True, ("d1",)) for claim in claims}, "dict", "Claim"),
+    (lambda claims: "yes", "str", "str"),
+    (lambda claims: b"yes", "bytes", "int"),
+    (lambda claims: (claim.text for claim in claims), "generator", "str"),
+], ids=["dict", "str", "bytes", "generator"])
+def test_a_judge_returning_no_verdicts_is_told_the_type_it_returned(
+        make: Callable[[tuple[Claim, ...]], object], returned: str, item: str, way: str) -> None:
+    # Drawn into a tuple so that a lazy judge's error names its example, every one was told it "returned
+    # tuple", which it never did: the dict of claim to verdict, the reply's text, the generator went unnamed.
+    assert TOLD[way](Returns(make)) == (f"judge 'mine' returned {returned} for example 'q1', not an iterable "
+                                        f"of ClaimVerdict: item 0 is {item}")
+
+
 def test_a_skipped_examples_reason_is_the_judges_alone() -> None:
     report = evaluate(EXAMPLES, FailsOnQ2(JudgeError, "no reply"), skip_judge_errors=True)
     assert report.skipped == (("q2", "no reply"),)
