@@ -409,7 +409,7 @@ def _interval(report: Report, metric: str, confidence: float) -> tuple[float, fl
     config = report.config
     column = [result.metrics.get(metric) for result in report.results]
     return aggregate(column, samples=config.bootstrap_samples, confidence=confidence, seed=config.seed,
-                     metric=metric).ci
+                     metric=metric, unit=True).ci
 
 
 def decide_drops(comparison: Comparison, drops: Sequence[DropGate], confidence: float | None,
@@ -443,9 +443,10 @@ def _decide_drop(comparison: Comparison, drop: DropGate, confidence: float | Non
     if confidence is not None:
         percent = f"{confidence * 100:g}%"
         # Named, so drawn worst first as the metric's own interval is: a rise of hallucination_rate bounds
-        # as a drop of groundedness does.
+        # as a drop of groundedness does. The bootstrap alone: every example changed alike (none, in an
+        # unchanged run) is a change of zero width, which a binomial bound of a proportion cannot say.
         interval = aggregate(change.differences, samples=config.bootstrap_samples, confidence=confidence,
-                             seed=config.seed, metric=drop.metric).ci
+                             seed=config.seed, metric=drop.metric, unit=False).ci
         if interval is None:
             return result(None, False, f"no {percent} interval of the change from {_examples(change.n)} "
                                        f"measured in both runs")

@@ -366,8 +366,8 @@ class Aggregate:
     rounds: int = field(default=0, compare=False, repr=False)
     """Bootstrap rounds `ci` was read from: `EvalConfig.bootstrap_samples`, fewer over 1,000 examples
     (never under `MIN_BOOTSTRAP_SAMPLES`), less the rounds whose resample drew no example defining the
-    metric. 0 when none were needed: no interval, or a metric of one value everywhere, whose interval is
-    that value."""
+    metric. 0 when none were needed: no interval, or a metric of one value everywhere (or of one example),
+    whose interval is then the binomial bound alone (`ragmon.metrics.aggregate`)."""
 
     @property
     def defined(self) -> bool:

@@ -16,5 +16,6 @@ every judge shares (claims, metrics) and the lexical judge.
 
 from __future__ import annotations
 
-SCORING_RULES = 1
-"""Raised by one for each change that moves any figure; 1 is the first build that recorded it."""
+SCORING_RULES = 2
+"""Raised by one for each change that moves any figure; 1 is the first build that recorded it, 2 the first
+whose intervals hold the binomial bound (ragmon.metrics.aggregate)."""

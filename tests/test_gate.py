@@ -4,6 +4,7 @@ drop gates on hand-built comparisons with a baseline."""
 from __future__ import annotations
 
 import json
+import math
 import os
 import re
 from collections.abc import Callable
@@ -586,6 +587,17 @@ def test_other_confidence_levels_are_recomputed_from_the_examples() -> None:
     assert at_50.reason.startswith("lower 50% bound ")
 
 
+def test_a_few_equal_values_read_at_another_level_get_the_binomial_bound_too() -> None:
+    # Five grounded answers, gated at 90%: the lower end of a two-sided 90% interval leaves 5% below it, and
+    # five successes in five trials have probability p^5, which is 0.05 at p = 0.05 ** (1 / 5) = 0.5493.
+    values: list[float | None] = [1.0] * 5
+    report = report_with({"groundedness": Aggregate(1.0, 5, (0.0, 1.0))}, {"groundedness": values})
+    (held,) = decide(report, parse_gates(["groundedness=0.54"]), confidence=0.90)
+    (breached,) = decide(report, parse_gates(["groundedness=0.99"]), confidence=0.90)
+    assert held.passed and held.value == pytest.approx(0.05 ** (1 / 5), abs=1e-9)
+    assert not breached.passed and breached.reason.startswith("lower 90% bound 0.549")
+
+
 def test_a_report_at_another_level_is_read_at_its_own_level() -> None:
     # A library user's EvalConfig(confidence=0.5): the stored interval is a 50% one (deliberately absurd
     # here, to show it is read as it stands), so a 50% gate reads it and a 95% gate recomputes; the
@@ -907,13 +919,26 @@ UNSUPPORTED = ("The moon is made of green cheese.", "Penguins pilot submarines p
                "Volcanoes sing opera loudly.")
 
 
+def beta_cdf(x: float, a: float, b: float, steps: int = 200_000) -> float:
+    """I_x(a, b) by Simpson's rule on the density, for a and b above 1: no continued fraction, as ragmon's."""
+    def density(t: float) -> float:
+        return math.exp((a - 1) * math.log(t) + (b - 1) * math.log1p(-t)) if 0 < t < 1 else 0.0
+    def area(end: float) -> float:
+        h = end / steps
+        return h / 3 * math.fsum((1 if i in (0, steps) else 4 if i % 2 else 2) * density(i * h)
+                                 for i in range(steps + 1))
+    return area(x) / area(1.0)
+
+
 def test_a_groundedness_gate_and_the_same_bar_on_hallucination_rate_agree_on_a_bound(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # Five answers of three sentences, 0, 1, 2, 3 and 3 of them supported by STORE: groundedness 0, 1/3,
-    # 2/3, 1, 1 (mean 0.6), hallucination_rate 1 minus each. Groundedness's lower 95% bound is 4/15
-    # (0.2667, tests/metrics/test_aggregate.py works it out in fractions), so hallucination_rate's upper
-    # one is 1 - 4/15 = 11/15 (0.7333): `groundedness=0.25` and `hallucination_rate=0.75` both hold. It
-    # came out 0.8 from a resample of other examples, and the run exited 1 on the same bar held.
+    # 2/3, 1, 1 (mean 0.6), hallucination_rate 1 minus each. The bootstrap's lower 95% bound is 4/15
+    # (tests/metrics/test_aggregate.py works it out in fractions); the binomial bound is lower: with 0 and
+    # 1 added the values' variance is 32/63 - (4/7)^2 = 80/441, so they count as 5 * 0.24 / (80/441) =
+    # 6.615 trials, and the bound is the 2.5% quantile of Beta(0.6 * 6.615, 0.4 * 6.615 + 1), about 0.194.
+    # Hallucination_rate's upper one is 1 minus it: `groundedness=0.19` and `hallucination_rate=0.81` both
+    # hold. It came out 0.8 from a resample of other examples, and the run exited 1 on the same bar held.
     without_ragmon_variables(monkeypatch)
     rows = [{"id": f"e{i}", "question": f"What does the store policy say, part {i}?",
              "contexts": [{"id": "store", "text": STORE}], "relevant_ids": ["store"],
@@ -921,12 +946,16 @@ def test_a_groundedness_gate_and_the_same_bar_on_hallucination_rate_agree_on_a_b
             for i, good in enumerate((0, 1, 2, 3, 3))]
     data = tmp_path / "golden.jsonl"
     data.write_text("".join(json.dumps(row) + "\n" for row in rows), encoding="utf-8")
-    code = main(["replay", str(data), "--quiet", "--confidence", "0.95", "--gate", "groundedness=0.25",
-                 "--gate", "hallucination_rate=0.75", "--json", str(tmp_path / "report.json")])
+    code = main(["replay", str(data), "--quiet", "--confidence", "0.95", "--gate", "groundedness=0.19",
+                 "--gate", "hallucination_rate=0.81", "--json", str(tmp_path / "report.json")])
     report = json.loads((tmp_path / "report.json").read_text(encoding="utf-8"))
-    assert [(gate["metric"], gate["value"], gate["passed"]) for gate in report["gates"]] == [
-        ("groundedness", round(4 / 15, 12), True), ("hallucination_rate", round(11 / 15, 12), True)]
-    assert report["aggregates"]["hallucination_rate"]["ci"] == [round(1 - 14 / 15, 12), round(11 / 15, 12)]
+    (grounded, low, passed), (hallucinated, high, held) = [
+        (gate["metric"], gate["value"], gate["passed"]) for gate in report["gates"]]
+    trials = 5 * 0.24 * 441 / 80
+    assert beta_cdf(low, 0.6 * trials, 0.4 * trials + 1) == pytest.approx(0.025, abs=1e-6)
+    assert (grounded, passed, hallucinated, held) == ("groundedness", True, "hallucination_rate", True)
+    assert high == round(1 - low, 12)
+    assert report["aggregates"]["hallucination_rate"]["ci"] == [round(1 - 14 / 15, 12), high]
     assert code == EXIT_OK
 
 
@@ -944,14 +973,20 @@ def test_a_rise_of_hallucination_rate_is_bounded_as_the_same_drop_of_groundednes
 
 
 def test_a_bound_read_at_another_level_mirrors_too() -> None:
-    # The five answers above, in a Report whose own intervals are at 95%, gated at 90%: groundedness's
-    # lower bound is 1/3 (5/15) there, so hallucination_rate's upper one is 1 - 1/3 = 2/3, and the same bar
-    # (0.3 and 0.7) holds both ways. Recomputed without the metric's name, it came out 0.7333 (11/15).
+    # The five answers above, in a Report whose own intervals are at 95%, gated at 90%: the bootstrap's
+    # lower bound of groundedness is 1/3 (5/15) there, and the binomial bound of 0.6 over five answers is
+    # lower still (the bound a gate reads is the wider), so hallucination_rate's upper bound must be 1 minus
+    # it, and one bar holds or breaches both ways. Recomputed without the metric's name, the bootstrap's
+    # upper bound of hallucination_rate came out 0.7333 (11/15), not 2/3.
     grounded: list[float | None] = [0.0, 1 / 3, 2 / 3, 1.0, 1.0]
     report = report_with({}, {"groundedness": grounded,
                               "hallucination_rate": [None if v is None else 1 - v for v in grounded]})
     report = replace(report, aggregates={"groundedness": Aggregate(0.6, 5, (0.0, 1.0)),
                                          "hallucination_rate": Aggregate(0.4, 5, (0.0, 1.0))})
-    low, high = decide(report, parse_gates(["groundedness=0.3", "hallucination_rate=0.7"]), confidence=0.9)
-    assert (low.value, low.passed) == (round(1 / 3, 12), True)
-    assert (high.value, high.passed) == (round(2 / 3, 12), True)
+    held = decide(report, parse_gates(["groundedness=0.2", "hallucination_rate=0.8"]), confidence=0.9)
+    breached = decide(report, parse_gates(["groundedness=0.3", "hallucination_rate=0.7"]), confidence=0.9)
+    low, high = held
+    assert 0.2 < low.value < 1 / 3
+    assert high.value == round(1 - low.value, 12)
+    assert [gate.passed for gate in held] == [True, True]
+    assert [gate.passed for gate in breached] == [False, False]

@@ -92,7 +92,7 @@ def test_the_library_examples_run_and_print_what_they_say(readme: str) -> None:
     with contextlib.redirect_stdout(out):
         exec(blocks[0], namespace)
     # Each `print(...)  # value` line documents its output; the example's one answer is fully supported.
-    assert out.getvalue().splitlines() == _PRINTS.findall(blocks[0]) == ["1.0 1 (1.0, 1.0)"]
+    assert out.getvalue().splitlines() == _PRINTS.findall(blocks[0]) == ["1.0 1 (0.025, 1.0)"]
     # The loop prints nothing for a supported answer; with an invented sentence it names it, where it
     # starts (after "The warranty lasts 2 years. ", 28 characters) and why.
     example = Example(id="q2", question="How long is the warranty?",

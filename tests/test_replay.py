@@ -96,14 +96,16 @@ def test_golden_set_breaches_strict_gates_and_writes_reports(ragmon_cmd: list[st
 
 
 def test_confidence_gates_on_the_lower_bound(ragmon_cmd: list[str], tmp_path: Path) -> None:
-    # The mean 0.9778 clears 0.96. The 2.5% quantile of the bootstrap mean needs resamples holding 3 or
-    # more copies of ref-001 among ~15 defined draws (P(k >= 3) for Binomial(15, 1/15) is about 7.5%,
-    # above 2.5%), so the lower bound is at most 1 - 3 * (1/3) / 15 = 0.933, below 0.96.
+    # The mean 0.9778 (14 answers at 1, ref-001 at 2/3) clears 0.96. The binomial bound is the lower: the
+    # values vary less than 0/1 ones of their mean only with 0 and 1 added, so they count as 15 trials, of
+    # which 14 2/3 succeed, and the bound lies between those of 14 and of 15 successes: p^15 + 15 p^14
+    # (1 - p) = 0.025 at p = 0.6805, p^15 = 0.025 at p = 0.7820. Either is below 0.96.
     on_mean = replay(ragmon_cmd, GOLDEN, "--gate", "groundedness=0.96", cwd=tmp_path)
     on_bound = replay(ragmon_cmd, GOLDEN, "--gate", "groundedness=0.96", "--confidence", "0.95", cwd=tmp_path)
     assert on_mean.returncode == 0, on_mean.stderr
     assert on_bound.returncode == 1, on_bound.stderr
-    assert "FAIL: groundedness lower 95% bound 0.9" in on_bound.stdout
+    bound = re.search(r"FAIL: groundedness lower 95% bound (\S+) < 0\.96", on_bound.stdout)
+    assert bound is not None and 0.6805 < float(bound[1]) < 0.7820
 
 
 def test_the_reports_show_the_interval_the_gate_decided_on(ragmon_cmd: list[str], tmp_path: Path) -> None:
@@ -2213,3 +2215,21 @@ def test_a_signal_mid_run_is_told_in_the_log_and_its_repeat_does_not_stop_the_re
     assert json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))["error"] == why
     assert (tmp_path / "r.md").read_text(encoding="utf-8").startswith("## ragmon replay: INCOMPLETE\n")
     assert f'message="{why}"' in (tmp_path / "r.xml").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("examples", [1, 5])
+def test_a_few_grounded_answers_do_not_pass_a_gate_at_099_on_their_bound(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], examples: int) -> None:
+    # Five answers, each the context's sentence itself: groundedness 1 each. Their interval was (1, 1), and
+    # `--confidence 0.95 --gate groundedness=0.99` passed on "lower 95% bound 1 >= 0.99", though a true
+    # groundedness of 0.99 gives five of five 95% of the time. Five successes of five trials have the exact
+    # lower bound 0.025^(1/5) = 0.4782, one of one 0.025.
+    text = "Items can be returned within 30 days of delivery."
+    data = tmp_path / "golden.jsonl"
+    data.write_text("".join(json.dumps({"id": f"q{i}", "question": "How long to return?", "answer": text,
+                                        "contexts": [{"id": "d", "text": text}]}) + "\n"
+                            for i in range(examples)), encoding="utf-8")
+    status = main(["replay", str(data), "--confidence", "0.95", "--gate", "groundedness=0.99"])
+    bound = f"{0.025 ** (1 / examples):.4g}"
+    assert f"FAIL: groundedness lower 95% bound {bound} < 0.99" in capsys.readouterr().out
+    assert status == 1

@@ -31,7 +31,9 @@ def test_nothing_defined_is_undefined_not_zero() -> None:
         float(aggregate([None]))
 
 
-def test_a_single_observation_has_a_point_interval() -> None:
+def test_a_single_change_has_the_point_interval_of_its_bootstrap() -> None:
+    # `aggregate` without `unit`: a change of a metric (the drop gates' paired interval); a metric's own
+    # interval holds the binomial bound too (below).
     assert aggregate([0.7]) == Aggregate(0.7, 1, (0.7, 0.7))
     assert aggregate([None, 0.7, None]) == Aggregate(0.7, 1, (0.7, 0.7))
 
@@ -63,7 +65,7 @@ def test_interval_width_matches_the_normal_approximation() -> None:
     assert agg.ci[1] == pytest.approx(0.5 + 1.96 * math.sqrt(0.25 / 400), abs=0.01)
 
 
-def test_constant_metric_has_a_point_interval() -> None:
+def test_a_constant_change_has_a_point_interval() -> None:
     assert aggregate([0.5] * 10) == Aggregate(0.5, 10, (0.5, 0.5))
 
 
@@ -78,7 +80,7 @@ def test_a_metrics_interval_does_not_depend_on_the_other_columns() -> None:
     # Indices are drawn once per round and shared by every column, so adding columns changes nothing.
     a = [0.1, 0.9, None, 0.4, 0.6]
     together = aggregate_columns({"a": a, "b": [1.0, 0.0, 1.0, None, 0.0]}, samples=300, seed=3)
-    assert together["a"] == aggregate(a, samples=300, seed=3)
+    assert together["a"] == aggregate(a, samples=300, seed=3, unit=True)
 
 
 def test_an_interval_does_not_depend_on_the_order_of_the_examples() -> None:
@@ -92,8 +94,8 @@ def test_an_interval_does_not_depend_on_the_order_of_the_examples() -> None:
     # and in several columns at once, each in an order of its own
     flags = [1.0 if v == 1.0 else 0.0 for v in values]
     together = aggregate_columns({"v": values[::-1], "f": flags}, samples=500, seed=1)
-    assert together == {"v": aggregate(values, samples=500, seed=1), "f": aggregate(flags[::-1], samples=500,
-                                                                                    seed=1)}
+    assert together == {"v": aggregate(values, samples=500, seed=1, unit=True),
+                        "f": aggregate(flags[::-1], samples=500, seed=1, unit=True)}
 
 
 def test_columns_must_have_one_value_per_example() -> None:
@@ -212,7 +214,7 @@ def test_hallucination_rates_interval_mirrors_groundedness_on_the_same_answers()
     exact = exact_interval(grounded, 1000, 0.95, 0)  # but for the floats 1/3 and 2/3's own error
     assert [bound.limit_denominator(1000) for bound in exact] == [Fraction(4, 15), Fraction(14, 15)]
     both = aggregate_columns({"groundedness": grounded, "hallucination_rate": [1 - v for v in grounded]},
-                             samples=1000, seed=0)
+                             samples=1000, seed=0, unit=False)  # the bootstrap's side alone
     assert both["groundedness"].ci is not None and both["hallucination_rate"].ci is not None
     assert [round(bound, 12) for bound in both["groundedness"].ci] == [round(4 / 15, 12), round(14 / 15, 12)]
     assert [round(bound, 12) for bound in both["hallucination_rate"].ci] == [round(1 / 15, 12),
@@ -220,3 +222,55 @@ def test_hallucination_rates_interval_mirrors_groundedness_on_the_same_answers()
     # and a single column named for the metric is drawn the same way (a gate read at another level)
     alone = aggregate([1 - v for v in grounded], samples=1000, seed=0, metric="hallucination_rate")
     assert alone == both["hallucination_rate"]
+
+
+def binomial_tail(trials: int, successes: int, p: float) -> float:
+    """P(Binomial(trials, p) >= successes), summed term by term."""
+    return math.fsum(math.comb(trials, k) * p**k * (1 - p) ** (trials - k)
+                     for k in range(successes, trials + 1))
+
+
+def test_five_equal_values_do_not_claim_certainty() -> None:
+    # Five grounded answers had the interval (1, 1), and passed a gate at 0.99. Five successes in five
+    # trials: the exact lower 95% bound p solves p^5 = 0.025 (a true 0.478 gives five of five 2.5% of the
+    # time), p = 0.025^(1/5) = 0.4782; the upper one is 1. hallucination_rate, 0 five times, mirrors it.
+    both = aggregate_columns({"groundedness": [1.0] * 5, "hallucination_rate": [0.0] * 5})
+    assert both["groundedness"].ci == pytest.approx((0.025 ** (1 / 5), 1.0), abs=1e-12)
+    assert both["hallucination_rate"].ci == pytest.approx((0.0, 1 - 0.025 ** (1 / 5)), abs=1e-12)
+    assert both["groundedness"].mean == 1.0  # the mean is the values' own
+
+
+def test_one_observation_has_the_interval_of_one_trial() -> None:
+    # One success: p = 0.025 gives it with probability 0.025, so (0.025, 1); one failure (0, 0.975).
+    assert aggregate_columns({"g": [None, 1.0]})["g"].ci == pytest.approx((0.025, 1.0), abs=1e-12)
+    assert aggregate_columns({"g": [0.0]})["g"].ci == pytest.approx((0.0, 0.975), abs=1e-12)
+    assert aggregate_columns({"g": [0.0]}, samples=0)["g"].ci is None
+
+
+def test_a_zero_one_column_gets_the_exact_binomial_bounds() -> None:
+    # Five of ten: the bootstrap's 95% interval is (0.2, 0.8) (P(resampled sum <= 1) = 0.011, <= 2 is
+    # 0.055), narrower than the exact bounds, where P(Binomial(10, low) >= 5) = 0.025 and
+    # P(Binomial(10, high) <= 5) = 0.025: the interval is those.
+    low, high = aggregate_columns({"g": [0.0, 1.0] * 5})["g"].ci or (math.nan, math.nan)
+    assert binomial_tail(10, 5, low) == pytest.approx(0.025, abs=1e-12)
+    assert 1 - binomial_tail(10, 6, high) == pytest.approx(0.025, abs=1e-12)
+    assert 0.18 < low < 0.2 and 0.8 < high < 0.82
+
+
+def test_values_between_zero_and_one_count_as_the_trials_their_variance_is_worth() -> None:
+    # 400 values, half 0.4, half 0.6: mean 0.5. With a pseudo-observation at 0 and at 1 their variance is
+    # (400 * 0.01 + 0.25 + 0.25) / 402 = 4.5 / 402, so they count as 400 * 0.25 / (4.5 / 402) = 8,933.3
+    # trials, not 400 (which would give about 0.5 -+ 0.049): the bounds are those of 4,466.7 successes in
+    # 8,933.3 trials, near 0.5 -+ 1.96 sqrt(0.25 / 8,933.3) = 0.5 -+ 0.0104, where the bootstrap's are
+    # 0.5 -+ 1.96 * 0.1 / 20 = 0.5 -+ 0.0098.
+    low, high = aggregate_columns({"g": [0.4, 0.6] * 200})["g"].ci or (math.nan, math.nan)
+    assert low == pytest.approx(0.5 - 1.96 * math.sqrt(0.25 / (400 * 0.25 * 402 / 4.5)), abs=2e-4)
+    assert high == pytest.approx(1 - low, abs=1e-12)
+
+
+def test_a_metric_outside_zero_and_one_is_an_error_naming_it() -> None:
+    with pytest.raises(ValueError, match=r"metric 'answer_relevance': the value 1.5 is outside \[0, 1\]"):
+        aggregate_columns({"answer_relevance": [0.5, 1.5]})
+    # a change of a metric, in [-1, 1], is the bootstrap's alone: an unchanged run's interval is (0, 0)
+    assert aggregate([0.0] * 5, metric="hallucination_rate").ci == (0.0, 0.0)
+    assert aggregate([-0.5, 0.0], metric="groundedness").ci == (-0.5, 0.0)
