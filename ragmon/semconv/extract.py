@@ -48,9 +48,9 @@ Choices the design leaves open, made here:
   none, the end
   order tells nothing (a relevance check, a title or follow-up questions may come before, after or
   beside the answer), so a call that stated something answers over one that wrote a label of a word
-  or two or only questions, and two left that wrote different text make the trace an error naming
-  both, unless the app's ragmon.answer or a chain holding both gives the answer (`_answering_call`).
-  Without documents in any input, the last call to end answers.
+  or two, a grade ("Score: 0.9") or only questions, and two left that wrote different text make the
+  trace an error naming both, unless the app's ragmon.answer or a chain holding both gives the answer
+  (`_answering_call`). Without documents in any input, the last call to end answers.
 - Question: the top chain's input (a question key, else the last user turn of its `messages`; of a
   `@workflow`'s text arguments, the one the model was asked). Else, when a model call preceded the
   retrieval (it rewrote or condensed the question), the answering call's last user message; else the
@@ -746,18 +746,18 @@ def _answering_call(view: _View, texts: list[str]) -> tuple[list[Span], list[Spa
     router is asked before the answer, a title, a summary for a log or follow-up questions after it,
     and any of them side by side with it, all from the same documents and the question, so none quotes
     the answer. Taking the last to end had scored the follow-up questions of a grounded answer (0.0).
-    What they wrote tells more: an answer states something, while a check's output is a label of a
-    word or two ("yes", "not relevant") and follow-up suggestions are only questions. So a call that
-    stated something answers over those that did not. Two calls left that wrote different text (the
-    answer and a summary, a retry after the app rejected the first answer, a short answer such as "30
-    days." beside a check's "yes" or beside follow-up questions, a clarifying question beside follow-up
-    questions) are told apart by nothing ragmon can trust: scoring either could give a grounded answer
-    0.0 or a made-up one 1.0, so the trace is an error naming both, which the app settles by recording
-    the answer the user got as ragmon.answer. A call whose output holds no text (a tool call, hidden
-    content) keeps its place as the last to end: taken for the answer, its missing output is an error
-    naming the switch to turn on, not an earlier call's output borrowed. With no documents in any
-    call's input (a plain chat, an agent given a tool's summary rather than its documents) the last
-    call to end answers."""
+    What they wrote tells more: an answer states something, while a check's output is a label of a word
+    or two ("yes", "not relevant") or a grade ("Score: 0.9", `_grade`) and follow-up suggestions are
+    only questions. So a call that stated something answers over those that did not. Two calls left that
+    wrote different text (the answer and a summary, a retry after the app rejected the first answer, a
+    short answer such as "30 days." beside a check's "yes" or beside follow-up questions, a clarifying
+    question beside follow-up questions) are told apart by nothing ragmon can trust: scoring either
+    could give a grounded answer 0.0 or a made-up one 1.0, so the trace is an error naming both, which
+    the app settles by recording the answer the user got as ragmon.answer. A call whose output holds no
+    text (a tool call, hidden content) keeps its place as the last to end: taken for the answer, its
+    missing output is an error naming the switch to turn on, not an earlier call's output borrowed. With
+    no documents in any call's input (a plain chat, an agent given a tool's summary rather than its
+    documents) the last call to end answers."""
     calls = view.llm_calls()
     if len(calls) < 2 or not texts:
         return view.last_llm_call(), None
@@ -885,21 +885,44 @@ _VERDICT_WORDS = frozenset({"yes", "no", "y", "n", "true", "false", "not", "rele
                             "relevance", "score"})
 """The words of a check's label (`_verdict`), casefolded: a yes/no or relevance verdict, or the name of a
 grade beside its number ("Score: 8")."""
-_WORD = re.compile(r"\w+(?:/\w+)*")
-"""A word; a fraction ("8/10") is one, as a grade's "Score: 8/10" is a label of two words. A decimal point
-splits ("2.5 mg." is three words): read as one, a short answer with a price or a dose beside a check
-was a label too, and the trace an error."""
+_WORD = re.compile(r"\w+")
+"""A word: a number's point, comma or slash splits it, so that a short answer with a price, a dose, a date
+or a URL states something ("2.5 mg.", "By 12/05/2026.", "Open 24/7.", "See example.com/refunds."):
+read as a two-word label, beside a check's "yes" it had made the trace an error. A grade is told by its
+form instead (`_grade`)."""
+_GRADE = re.compile(r"(?:(?P<name>[^\W\d]\w*(?:\s+[^\W\d]\w*)?)(?:\W*?(?P<mark>[:=(])\W*|\s+))?"
+                    r"[-+]?\d+(?:[.,]\d+)*(?:\s*/\s*\d+(?:[.,]\d+)*)?\s*%?")
+"""A grade: a number ("0.9", "8.5/10", "92%"), after a name of a word or two and a colon, equals sign or
+bracket ("Score: 0.9", "Rating: 4.5", "Relevant (0.8)", "**Confidence:** 0.92", JSON's
+`{"relevance_score": 0.8}`) or a check's word ("Score 8/10")."""
 _LIST_MARKER = re.compile(r"^\s*(?:[-*\u2022+]|\d{1,3}[.)])\s+")
 _SENTENCE_END = re.compile(r"(?<=[.!?])[\"'\u201d\u2019)\]*_,]*\s+")
 """Where a sentence ends: after its mark and any closing quote, bracket or emphasis (a JSON list's
 `?", "`)."""
 _WRAPPING = "\"'\u201c\u201d\u2018\u2019*_`()[]{},; \t"
+_GRADE_WRAPPING = _WRAPPING + ".!\r\n"
+"""What may wrap a grade (`_grade`): what wraps a sentence, a full stop and a line's end."""
+_GRADE_CHARS = 64
+"""Characters of a grade, at most, wrapping aside (`_grade`): a longer output is none, not matched (the
+pattern's marks and spaces between a name and its number backtrack over a long run of them)."""
 
 
 def _states(output: str) -> bool:
-    """Whether a model's output states something: more than a label of a word or two, and not only
-    questions (`_asks`)."""
-    return len(_first_words(output)) > _LABEL_WORDS and not _asks(output)
+    """Whether a model's output states something: more than a label of a word or two, not a grade
+    (`_grade`: "Score: 0.9" is three words) and not only questions (`_asks`)."""
+    return len(_first_words(output)) > _LABEL_WORDS and _grade(output) is None and not _asks(output)
+
+
+def _grade(output: str) -> list[str] | None:
+    """The casefolded words naming the grade a model's output is (`_GRADE`), none for a bare number; None
+    if it is no grade. A name a grade gives with no mark before its number must be a check's word: "Open
+    24/7." and "By 12/05/2026." are short answers, where "Score 8/10" grades."""
+    text = output.strip(_GRADE_WRAPPING)
+    found = _GRADE.fullmatch(text) if len(text) <= _GRADE_CHARS else None
+    if found is None:
+        return None
+    name = found["name"].casefold().split() if found["name"] else []
+    return name if found["mark"] or _VERDICT_WORDS.issuperset(name) else None
 
 
 def _first_words(output: str) -> list[str]:
@@ -964,10 +987,12 @@ def _json_numbers(value: object) -> list[float]:
 
 
 def _verdict(output: str) -> bool:
-    """Whether the output is only a check's word or two ("Yes.", "not relevant", "Relevance: 9"), as a
-    model asked whether a document is relevant replies: a short answer names something ("30 days.",
-    "Paris."), or is a bare number ("$49.99"), which a grade with no name cannot be told from."""
-    words = _first_words(output)
+    """Whether the output is only a check's word or two ("Yes.", "not relevant"), or a grade they name
+    ("Relevance: 9", "Score: 0.9"), as a model asked whether a document is relevant replies: a short
+    answer names something ("30 days.", "Paris."), or is a bare number ("$49.99"), which a grade with no
+    name cannot be told from."""
+    grade = _grade(output)
+    words = _first_words(output) if grade is None else grade
     return (len(words) <= _LABEL_WORDS and not _VERDICT_WORDS.isdisjoint(words)
             and all(word in _VERDICT_WORDS or word.isdigit() for word in words))
 

@@ -292,12 +292,17 @@ def test_a_yes_no_check_of_each_document_after_the_answer_leaves_the_answer(
     assert example.contexts == langchain_contexts(documents)
 
 
+DECIMAL_GRADES = ["Score: 0.9", "Relevance: 0.85", "Rating: 4.5", "Score: 8.5/10", "Confidence: 0.92", "0.9",
+                  "Relevant (0.8)", "**Confidence:** 92%", "Bewertung: 0,9", '{"relevance_score": 0.8}',
+                  "Score: 0.7\n"]
+"""A grader's score of one document written with a decimal point or comma, or a percentage: named, bare,
+in brackets, in emphasis, in German, as JSON, ending its line."""
 GRADES = ["Oui", "Non", "Ja", "Nein", "Sí", "Да", "Partially relevant", "Highly relevant", "Rating: 8",
           "Grade: A", "8/10", "Score: 8/10", "Relevance: 9/10", '{"binary_score": "yes"}',
-          '{"is_relevant": true}', '{"relevance_score": 8}', "Correct", "Yep"]
+          '{"is_relevant": true}', '{"relevance_score": 8}', "Correct", "Yep", *DECIMAL_GRADES]
 """A grader's reply about one document in words other than English yes, no and relevance: in French,
 German, Spanish and Russian, a degree, a rating, a letter grade, a fraction, JSON (LangGraph's corrective
-RAG grades `{"binary_score": "yes"}`), and English synonyms of yes."""
+RAG grades `{"binary_score": "yes"}`), English synonyms of yes, and decimal scores."""
 
 
 @pytest.mark.parametrize("grade", GRADES)
@@ -305,7 +310,7 @@ def test_a_check_of_the_top_document_in_any_words_after_the_answer_leaves_the_an
         langchain: Recorder, grade: str) -> None:
     # The answer was written from all three documents, then a model graded the top one. Only a check
     # worded as one of 11 English words left the answer: any other grade was scored as the answer,
-    # against the top document alone.
+    # against the top document alone, as a decimal score still was ("Score: 0.9" read as three words).
     documents = _answer_then_ask(langchain, ANSWER, RELEVANT, [grade])
 
     example = extract(langchain.trace())
@@ -315,23 +320,49 @@ def test_a_check_of_the_top_document_in_any_words_after_the_answer_leaves_the_an
     assert example.contexts == langchain_contexts(documents)
 
 
-@pytest.mark.parametrize("check_first", [True, False], ids=["check then answer", "answer then check"])
-@pytest.mark.parametrize("answer", ["2.5 mg.", "€49.99 each.", "1.5 litres.", "See example.com/refunds."])
-def test_a_short_answer_with_a_decimal_or_a_url_beside_a_check_answers(
-        langchain: Recorder, answer: str, check_first: bool) -> None:
-    # Both calls given the same three documents: the answer states something (three words: "2", "5" and
-    # "mg"; "see", "example" and "com/refunds"), the check does not. Read as one word, "2.5" had made the
-    # answer a label of two words too, and the trace an error naming both calls.
-    with langchain.tracer.start_as_current_span("POST /ask", kind=SpanKind.SERVER):
+def _ask_beside(recorder: Recorder, check: str, answer: str, check_first: bool) -> list[LangChainDocument]:
+    """An app's handler under its HTTP server span, with no chain span: it retrieves three documents and
+    asks a model whether they are relevant (the reply `check`) and another to answer from them (the reply
+    `answer`), both given all three, the check first or last. The retrieved documents."""
+    with recorder.tracer.start_as_current_span("POST /ask", kind=SpanKind.SERVER):
         documents = RagChain().retriever.invoke(QUESTION)
-        replies = [(RELEVANT, "Yes"), (ANSWER_FROM, answer)]
+        replies = [(RELEVANT, check), (ANSWER_FROM, answer)]
         for instruction, reply in replies if check_first else reversed(replies):
             _ask(instruction, documents, reply)
+    return documents
+
+
+@pytest.mark.parametrize("check_first", [True, False], ids=["check then answer", "answer then check"])
+@pytest.mark.parametrize("answer", ["2.5 mg.", "€49.99 each.", "1.5 litres.", "See example.com/refunds.",
+                                    "By 12/05/2026.", "Open 24/7."])
+def test_a_short_answer_with_a_decimal_a_date_or_a_url_beside_a_check_answers(
+        langchain: Recorder, answer: str, check_first: bool) -> None:
+    # Both calls given the same three documents: the answer states something (three words or more: "2",
+    # "5" and "mg"; "by", "12", "05" and "2026"; "open", "24" and "7"), the check does not. Read as one
+    # word, "2.5", "12/05/2026" or "24/7" had made the answer a label of two words too, and the trace an
+    # error naming both calls.
+    documents = _ask_beside(langchain, "Yes", answer, check_first)
 
     example = extract(langchain.trace())
 
     assert example is not None
     assert example.answer == answer
+    assert example.contexts == langchain_contexts(documents)
+
+
+@pytest.mark.parametrize("check_first", [True, False], ids=["check then answer", "answer then check"])
+@pytest.mark.parametrize("grade", DECIMAL_GRADES)
+def test_a_decimal_grade_beside_the_answer_given_the_same_documents_leaves_the_answer(
+        langchain: Recorder, grade: str, check_first: bool) -> None:
+    # A score is a label however its number is written: "Score: 0.9" had been read as three words, a
+    # statement beside the answer, and the trace an error naming both calls.
+    documents = _ask_beside(langchain, grade, ANSWER, check_first)
+
+    example = extract(langchain.trace())
+
+    assert example is not None
+    assert example.answer == ANSWER
+    assert example.contexts == langchain_contexts(documents)
 
 
 @pytest.mark.parametrize("answer", [
@@ -356,15 +387,18 @@ def test_an_answer_naming_a_number_ranks_nothing_and_a_check_after_it_leaves_it(
     lambda recorder: _rank_then_answer(recorder, "2", keep=1, answer="No."),
     lambda recorder: _rank_then_answer(recorder, "2", keep=1, answer="Not relevant."),
     lambda recorder: _rank_then_answer(recorder, "Document 2 is the most relevant.", keep=1, answer="yes"),
+    lambda recorder: _rank_then_answer(recorder, "2", keep=1, answer="Score: 0.9"),
     lambda recorder: _answer_then_ask(recorder, "Paris.", RELEVANT, ["yes"]),
 ], ids=["a yes from a ranking's label", "a no from a ranking's label", "not relevant from a ranking's label",
-        "a yes from a ranking's sentence", "a check's label after a short answer"])
+        "a yes from a ranking's sentence", "a decimal score from a ranking's label",
+        "a check's label after a short answer"])
 def test_a_check_word_after_a_label_given_some_of_its_documents_leaves_two_calls_nothing_tells_apart(
         langchain: Recorder, app: Callable[[Recorder], object]) -> None:
     # Two calls that state nothing, the later, writing a check's word, given the top document once the
     # earlier, given all three, ended: "2" then "yes" (a ranking, then the answer) is recorded as "30
     # days." then "yes" (the answer, then a check) is, and scoring the later had scored a check's "yes"
-    # as the answer. The error had said the two were given the same documents.
+    # as the answer, as it still scored a named decimal score ("Score: 0.9", where "Score: 8" was a
+    # check's). The error had said the two were given the same documents.
     app(langchain)
     earlier, later = _model_span_ids(langchain)
 
