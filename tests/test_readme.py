@@ -26,6 +26,7 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from ragmon import Context, Example, evaluate
 from ragmon.cli import OTHER_VARIABLES, SUBCOMMANDS, build_parser
+from ragmon.metrics.aggregate import aggregate_columns
 from ragmon.scrape import total
 
 README = Path(__file__).resolve().parent.parent / "README.md"
@@ -318,3 +319,28 @@ async def test_the_otlp_json_trace_of_the_readme_is_scored_as_it_says(readme: st
             for outcome in ("scored", "not_rag", "error")} == {"scored": 1, "not_rag": 0, "error": 0}
     # Each `# line` under the command is what it prints: one scored trace, one of two sentences supported.
     assert shown.splitlines() == _SHOWN.findall(blocks["otlp-metrics"])
+
+
+
+def _lower_bound(grounded: int, not_grounded: int) -> float:
+    """The lower 95% bound of groundedness a Report gives answers each wholly grounded or not, to 3 places."""
+    ci = aggregate_columns({"groundedness": [1.0] * grounded + [0.0] * not_grounded})["groundedness"].ci
+    assert ci is not None
+    return round(ci[0], 3)
+
+
+def test_the_confidence_table_holds_the_bounds_a_gate_reads(readme: str) -> None:
+    # Every answer grounded: n successes in n trials have probability p^n, so the lower end of a two-sided
+    # 95% interval is 0.025 ** (1 / n). The other columns are ragmon's own bounds, and the sentence after
+    # the table names the first n whose bound reaches 0.9.
+    section = readme[readme.index("What a `--confidence 0.95` gate can pass"):][:1500]
+    rows = re.findall(r"^\| ([\d,]+) \| ([\d.]+) \| ([\d.]+) \| ([\d.]+) \|$", section, re.M)
+    assert len(rows) == 5
+    for n_text, every, one, five_percent in rows:
+        n = int(n_text.replace(",", ""))
+        assert float(every) == round(0.025 ** (1 / n), 3) == _lower_bound(n, 0)
+        assert float(one) == _lower_bound(n - 1, 1)
+        assert float(five_percent) == _lower_bound(n - n // 20, n // 20)
+    assert 0.025 ** (1 / 35) < 0.9 <= 0.025 ** (1 / 36)
+    assert _lower_bound(52, 1) < 0.9 <= _lower_bound(53, 1)
+    assert "needs 36 answers all grounded, or 54 with one not" in section
