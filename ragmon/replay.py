@@ -119,7 +119,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--gate", action="append", default=[], metavar="NAME=VALUE",
                         help="minimum for a metric (a maximum for hallucination_rate); repeatable")
     parser.add_argument("--confidence", type=_confidence, default=None, metavar="LEVEL",
-                        help="gate on the pessimistic bound of this bootstrap interval (e.g. 0.95)")
+                        help="gate on the pessimistic bound of the interval at this level (e.g. 0.95)")
     parser.add_argument("--baseline", type=optional_input, default=None, metavar="REPORT",
                         help="a JSON report of an earlier run (main's --json, say) to gate against with "
                              "--max-drop, on the examples both runs scored; - reads standard input")
