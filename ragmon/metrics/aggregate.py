@@ -1,4 +1,4 @@
-"""Undefined-aware means with percentile bootstrap intervals, in pure Python.
+"""Undefined-aware means with intervals: a percentile bootstrap, widened to an exact binomial bound.
 
 A metric's aggregate is the unweighted mean over the examples where it is defined; `None` values are
 left out, never counted as zero. The interval resamples *examples* (with replacement, n of them) and
