@@ -41,9 +41,10 @@ Choices the design leaves open, made here:
   documents an earlier call was given. Such a later call quoting an earlier
   call's output works on it (a grader) and does not answer; one given only some of an earlier call's
   documents, asked once it ended, answers from its choice (a model that re-ranked them) when the earlier
-  call's output names only numbers of the documents it was given, those of the later call's among them
-  ("2, 3, 1", "Document 2 is the most relevant."), and its own is more than questions or a check's word
-  ("yes"); after an output naming a number no document has (an answer: "30", JSON of a price), only when
+  call's output is a ranking by its form ("2, 3, 1", "Document 2 is the most relevant.", not prose that
+  holds small numbers) naming only numbers of the documents it was given, the later call's first among
+  them, and its own is more than questions or a check's word ("yes"); after an output naming a number
+  no document has (an answer: "30", JSON of a price), only when
   it states something, and else it is a check and does not answer; of the calls left that quote
   none, the end
   order tells nothing (a relevance check, a title or follow-up questions may come before, after or
@@ -796,8 +797,8 @@ def _answering_call(view: _View, texts: list[str]) -> tuple[list[Span], list[Spa
 
 def _given_documents(view: _View, call: list[Span], texts: list[str]) -> dict[int, int]:
     """The indexes in `texts` (the documents' starts) of the documents the call was given, each with where
-    its input first shows it: what tells a call's round and choice (`_answering_call`), the numbers a
-    ranking gives them (`_after`), and what the error for two calls says of them."""
+    its input first shows it: what tells a call's round and choice (`_answering_call`), which document a
+    call was given first (`_after`), and what the error for two calls says of them."""
     given = view.given(call)
     return {index: at for index, text in enumerate(texts) if (at := given.find(text)) >= 0}
 
@@ -817,48 +818,81 @@ def _after(view: _View, texts: list[str], earlier: list[Span], seen: dict[int, i
     """What `call`, given some of the documents `earlier` was given (`shown`, a strict subset of `seen`,
     from `_given_documents`), was to it, as a model that ranks or filters documents records no span of
     its own: two calls, the later given fewer documents, are a ranking then the answer from its choice,
-    or an answer then a check of the top document, and what the earlier wrote tells which. Past the
-    documents probed (`texts`), a number above those counted may name one.
+    or an answer then a check of the top document, and what the earlier wrote tells which.
 
-    A ranking names the documents by their numbers in its prompt (`_numbers_named`: "2, 3, 1", LlamaIndex
-    LLMRerank's "Doc: 2, Relevance: 9" lines, `{"ranking": ["2", "3", "1"]}`, "The most relevant document
-    is 2."): only numbers from 1 to the count of documents it was given, none twice, among them every
-    document `call` was given. Then `call` answers however short ("30 days.", "$49.99"), unless it only
-    asks or is a check's word, which nothing tells from a reply to a yes/no question, and neither
-    answers. An output naming a number no document has (`30`, `{"price_eur": 49.99}`, "Document 2: you
-    have 30 days ...") chose nothing: it is an answer, and `call` a check of it in any words or form
-    ("Oui", "8/10", `{"binary_score": "yes"}`) unless it states something. Side by side (the answer
-    from the top document beside a summary of them all), nothing says which the user got. Word lists
-    had misread both: a ranking in other words than three forms was scored as the answer, and an
-    answer opening on its citation, JSON of numbers or a bare number was replaced by the check after
-    it."""
+    A ranking is told by its form (`_ranked_numbers`: "2, 3, 1", "Ranking: 2, 3, 1", LlamaIndex
+    LLMRerank's "Doc: 2, Relevance: 9" lines, `{"ranking": ["2", "3", "1"]}`, "The most relevant
+    document is 2."), and names the documents by their numbers in its prompt (`_numbering`): whole
+    numbers, none twice, from 1 (or 0, when it names 0) to the count of documents it was given, any
+    above that past the documents probed (`texts`), the document `call` was given first among them
+    (`_chooses`). Then `call` answers however short ("30 days.", "$49.99"), unless it only asks or is a
+    check's word, which nothing tells from a reply to a yes/no question, and neither answers. An output
+    naming a number no document has (`30`, `{"price_eur": 49.99}`, "Document 2: you have 30 days ...")
+    chose nothing: it is an answer, and `call` a check of it in any words or form ("Oui", "8/10",
+    `{"binary_score": "yes"}`) unless it states something. Side by side (the answer from the top
+    document beside a summary of them all), nothing says which the user got. Numbers read from any
+    prose had made an answer's "1 item within 3 weeks" or numbered steps a ranking, and the check after
+    it the answer."""
     output = view.output(call)
     asked_after = earlier[-1].end_time_unix_nano <= call[-1].start_time_unix_nano
     if output is None or not (shown.keys() < seen.keys() and asked_after):
         return _Relation.BESIDE
     chooser = view.output(earlier)
-    named = None if chooser is None else _numbers_named(chooser)
-    if named is not None:
-        numbering = _numbering(seen)
-        if _chooses(named, len(seen), {numbering[index] for index in shown}):
+    if chooser is None:
+        return _Relation.CHOSE if _states(output) else _Relation.BESIDE
+    counted, count = len(texts) < _PROBED_DOCUMENTS, len(seen)
+    ranked = _ranked_numbers(chooser)
+    if ranked is not None:
+        numbers = _numbering(view.given(earlier), {texts[index] for index in seen})
+        count = sum(map(len, numbers.values()))
+        top = numbers[texts[min(shown, key=shown.__getitem__)]]
+        if _chooses(ranked, count if counted else None, top):
             return _Relation.RANKED if _asks(output) or _verdict(output) else _Relation.CHOSE
-        if len(texts) < _PROBED_DOCUMENTS and any(number > len(seen) or number % 1 for number in named):
-            return _Relation.CHOSE if _states(output) else _Relation.CHECKS
+    named = _numbers_written(chooser) if ranked is None else ranked
+    if counted and any(not isinstance(number, int) or number > count for number in named):
+        return _Relation.CHOSE if _states(output) else _Relation.CHECKS
     return _Relation.CHOSE if _states(output) else _Relation.BESIDE
 
 
-def _numbering(seen: dict[int, int]) -> dict[int, int]:
-    """The number each document a prompt shows (`_given_documents`) takes in it, 1 for the first, as a
-    ranking names them."""
-    order = sorted(seen, key=seen.__getitem__)
-    return {index: number for number, index in enumerate(order, 1)}
+def _numbering(given: str, texts: set[str]) -> dict[str, set[int]]:
+    """The numbers each of the documents' `texts` takes in a prompt (`given`) that shows them, as a
+    ranking names them: 1 for the first shown, each time a text shows counted apart, but not a shorter
+    text found inside a longer one's place. A document retrieved twice under two ids (a file ingested
+    again) shows its text twice, and either number names it: numbered by where each id's text is first
+    found, the two copies had tied, and a ranking had to name both."""
+    found = sorted((at, -len(text), text) for text in texts for at in _occurrences(given, text))
+    numbers: dict[str, set[int]] = {text: set() for text in texts}
+    number = end = 0
+    for at, length, text in found:
+        if at >= end:
+            number += 1
+            numbers[text].add(number)
+            end = at - length
+    return numbers
 
 
-def _chooses(named: list[float], count: int, shown: set[int]) -> bool:
-    """Whether numbers an output named are a choice among `count` documents, that of the documents
-    numbered `shown`: each a document's number, none named twice, every one of `shown` among them."""
-    return (all(number % 1 == 0 and 1 <= number <= count for number in named)
-            and len(set(named)) == len(named) and shown <= set(named))
+def _occurrences(given: str, text: str) -> Iterator[int]:
+    """Where `text` shows in `given`, the first `_PROBED_DOCUMENTS` times at most (a prompt shows a
+    document once or twice, a short text in a long prompt may show a thousand times)."""
+    at = given.find(text)
+    for _ in range(_PROBED_DOCUMENTS):
+        if at < 0:
+            return
+        yield at
+        at = given.find(text, at + len(text))
+
+
+def _chooses(named: list[float], limit: int | None, top: set[int]) -> bool:
+    """Whether numbers a ranking named are a choice of documents, the first of those the later call was
+    given among them (`top`, its numbers in the ranking's prompt): whole numbers, none named twice, each
+    a document's, to `limit` if the documents were all counted. A prompt numbering from 0 is read from
+    0 when 0 is named. A ranking naming only the documents it puts first, as an app answering from them
+    and the next ones has, chooses too."""
+    if not all(isinstance(number, int) for number in named) or len(set(named)) < len(named):
+        return False
+    numbers = [number + 1 for number in named] if 0 in named else named
+    return (all(number >= 1 and (limit is None or number <= limit) for number in numbers)
+            and not top.isdisjoint(numbers))
 
 
 def _chosen(view: _View, calls: list[list[Span]],
@@ -932,44 +966,80 @@ def _first_words(output: str) -> list[str]:
 
 
 _RANKING_CHARS = 400
-"""Characters of an output, at most, that a ranking of documents runs to (`_numbers_named`): a longer one
+"""Characters of an output, at most, that a ranking of documents runs to (`_ranked_numbers`): a longer one
 is an answer, not parsed (JSON nested a thousand deep would overflow the parser's stack)."""
 _NUMBER = re.compile(r"\d+(?:[./]\d+)?")
-"""A number as an output writes it: an integer may name a document, "49.99" or "8/10" none."""
-_REFERENCE = re.compile(r"(?:doc(?:ument)?|passage|source|chunk|context)s?\W{0,3}\d+\b", re.IGNORECASE)
-"""A document named by its number: "Document 2", "Docs 2", "Doc: 3", "Source 1"."""
-_NAMED_VALUE = re.compile(r"[^\W\d_]+\s*[:=]\s*$")
-"""What precedes a named value ("Relevance: 9", "score=0.8"): beside a document's number, its score."""
+"""A number as an output writes it: an integer may name a document, "49.99", "2.0" or "8/10" none."""
+_SEPARATORS = r"[\s,;>|*_#()\[\].\-\u2013\u2014\u2192\u060c\u3001\uff0c]"
+"""What a ranking writes between its numbers: spaces, commas (Arabic, ideographic and full-width too),
+arrows, brackets, emphasis, a full stop."""
+_NUMBERS_LINE = re.compile(
+    rf"{_SEPARATORS}*(?:[^\W\d_]+(?:\s+[^\W\d_]+){{0,2}}{_SEPARATORS}*[:=]{_SEPARATORS}*)?"
+    rf"(?:\d+(?:[./]\d+)?(?!\d|[./]\d){_SEPARATORS}*)+")
+"""A ranking's line: only numbers and what separates them, after a label of a word to three and a colon
+("2, 3, 1", "Ranking: 2, 3, 1", "[2] > [3] > [1]"). A number may not end where a digit, or a point or
+slash and a digit, follows, so that each is read whole, in one way."""
+_BRACKETED_SCORE = re.compile(r"\(\s*\d+[.,]\d+\s*\)")
+"""A score in brackets beside a document's number: "2 (0.9)", "Document 2 (0.91)"."""
+_REFERENCE = re.compile(r"\b(?:doc(?:ument)?|passage|source|chunk|context)s?(?:\s+(?:is|are))?\W{0,3}"
+                        r"(?P<numbers>\d+(?:\s*(?:,|&|\band\b|\bor\b)\s*\d+)*)(?!\d|[.,/]\d)", re.IGNORECASE)
+"""Documents named by their numbers: "Document 2", "Docs 2 and 3", "Doc: 3", "Source 1", "document is 2"."""
+_SCORE = re.compile(r"(?:[^\W\d_]+\s*[:=]|\b(?:score|relevance|relevancy|rating|similarity|confidence|"
+                    r"probability)\W{0,3})\s*[-+]?\d+(?:[.,/]\d+)*%?", re.IGNORECASE)
+"""A score beside a document's number: a named value ("Relevance: 9", "score=0.8"), or a score's name and
+its number ("relevance 9", "score 0.91")."""
+_DIGIT = re.compile(r"\d")
+_RANKING_WORDS = 6
+"""Words a line naming documents by their numbers holds at most besides them and their scores: "Document
+2 is the most relevant." is a ranking, "Source 1 says refunds are accepted within a month of delivery."
+an answer."""
 
 
-def _numbers_named(output: str) -> list[float] | None:
-    """The numbers an output names, in order, as a ranking names documents (`_after`); None when it names
-    none, or runs longer than a ranking. From JSON, its values (`{"ranking": ["2", "3", "1"]}`); None if
-    one is a word (a grade's `{"binary_score": "yes"}`). From text, every number, but for a named value
-    on a line naming a document by its number, a score ("Doc: 2, Relevance: 9", LlamaIndex LLMRerank's)."""
+def _ranked_numbers(output: str) -> list[float] | None:
+    """The numbers an output names, in order, if it is in a ranking's form (`_after`); None if it is not,
+    names none, or runs longer than a ranking. From JSON, its values (`{"ranking": ["2", "3", "1"]}`;
+    none if one is a word, as a grade's `{"binary_score": "yes"}`). From text, each line's
+    (`_ranked_line`): any line in other words makes it an answer."""
     text = output.strip()
     if len(text) > _RANKING_CHARS:
         return None
     try:
         parsed = json.loads(text)
     except ValueError:
-        named = [number for line in text.splitlines() for number in _line_numbers(line)]
-    else:
-        named = _json_numbers(parsed)
-    return named or None
+        lines = [_ranked_line(line) for line in text.splitlines()]
+        named = [number for line in lines if line is not None for number in line]
+        return named if named and None not in lines else None
+    return _json_numbers(parsed) or None
 
 
-def _line_numbers(line: str) -> list[float]:
-    """The numbers one line of text names as documents (`_numbers_named`)."""
-    references = {reference.end() for reference in _REFERENCE.finditer(line)}
-    return [_number(number.group()) for number in _NUMBER.finditer(line)
-            if not (references and number.end() not in references
-                    and _NAMED_VALUE.search(line, 0, number.start()))]
+def _ranked_line(line: str) -> list[float] | None:
+    """The numbers one line of a ranking names, a list's marker aside; None for a line in other words: a
+    line of only numbers (`_NUMBERS_LINE`, a score in brackets aside), documents named by their numbers
+    with their scores (`_SCORE`) and a few words ("Doc: 2, Relevance: 9", "Document 2 (score 0.91)",
+    "Document 2 is the most relevant."), or a lead-in ending in a colon. A sentence holding small numbers
+    ("You can return 1 item within 3 weeks.", a step "2. Choose the item.") names no document."""
+    line = _BRACKETED_SCORE.sub(" ", _LIST_MARKER.sub("", line)).strip()
+    if _NUMBERS_LINE.fullmatch(line):
+        return [_number(number) for number in _NUMBER.findall(line)]
+    references = list(_REFERENCE.finditer(line))
+    if references:
+        rest = _SCORE.sub(" ", _REFERENCE.sub(" ", line))
+        if _DIGIT.search(rest) or len(_WORD.findall(rest)) > _RANKING_WORDS:
+            return None
+        return [_number(number) for found in references for number in _NUMBER.findall(found["numbers"])]
+    return [] if not line or (line.endswith(":") and not _DIGIT.search(line)) else None
+
+
+def _numbers_written(output: str) -> list[float]:
+    """Every number an output holds, whatever its form, if it is no longer than a ranking: one no document
+    has ("30 days.", "Version 2.0.") shows that it is an answer (`_after`)."""
+    text = output.strip()
+    return [] if len(text) > _RANKING_CHARS else [_number(number) for number in _NUMBER.findall(text)]
 
 
 def _number(text: str) -> float:
-    """A number as `_NUMBER` finds it, a fraction as a number that is no integer; an integer kept exact,
-    however long (a float of 400 digits overflows)."""
+    """A number as `_NUMBER` finds it: an integer kept exact, however long (a float of 400 digits
+    overflows); one with a point or slash a float, which names no document ("2.0" either)."""
     return int(text) if text.isdigit() else float(text.replace("/", "."))
 
 

@@ -14,11 +14,13 @@ from typing import TYPE_CHECKING
 import pytest
 from instrumented_apps import LANGCHAIN_CORPUS, QUESTION, RagChain, ScriptedLLM, langchain_contexts
 from langchain_core.documents import Document as LangChainDocument
+from langchain_core.embeddings import DeterministicFakeEmbedding
 from langchain_core.language_models.fake_chat_models import FakeListChatModel, GenericFakeChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
 from langchain_core.output_parsers import StrOutputParser
 from langchain_core.prompts import ChatPromptTemplate
 from langchain_core.runnables import RunnableLambda, RunnablePassthrough
+from langchain_core.vectorstores import InMemoryVectorStore, VectorStoreRetriever
 from llama_index.core import Document, VectorStoreIndex
 from llama_index.core.embeddings import MockEmbedding
 from llama_index.core.postprocessor import LLMRerank
@@ -119,31 +121,40 @@ ANSWER_FROM = "Answer from the context only."
 SUPPORT_ANSWER = "You can reach support by chat at any hour of the day."
 
 
-def _prompt(instruction: str, documents: list[LangChainDocument]) -> list[BaseMessage]:
-    numbered = "\n".join(f"{n}. {doc.page_content}" for n, doc in enumerate(documents, 1))
+def _prompt(instruction: str, documents: list[LangChainDocument], start: int = 1) -> list[BaseMessage]:
+    numbered = "\n".join(f"{n}. {doc.page_content}" for n, doc in enumerate(documents, start))
     return [SystemMessage(f"{instruction}\n{numbered}"), HumanMessage(QUESTION)]
 
 
-def _ask(instruction: str, documents: list[LangChainDocument], reply: str) -> str:
-    """A model call given `instruction` over the numbered `documents` and the question, replying `reply`.
-    GenericFakeChatModel, as FakeListChatModel records its scripted replies in its invocation parameters,
-    so that its input would hold its own output, which no real model's does."""
+def _ask(instruction: str, documents: list[LangChainDocument], reply: str, start: int = 1) -> str:
+    """A model call given `instruction` over the `documents`, numbered from `start`, and the question,
+    replying `reply`. GenericFakeChatModel, as FakeListChatModel records its scripted replies in its
+    invocation parameters, so that its input would hold its own output, which no real model's does."""
     model = GenericFakeChatModel(messages=iter([AIMessage(reply)]))
-    return str(model.invoke(_prompt(instruction, documents)).content)
+    return str(model.invoke(_prompt(instruction, documents, start)).content)
+
+
+def _retriever(corpus: dict[str, str], k: int) -> VectorStoreRetriever:
+    """A retriever of the `k` documents of `corpus` (id to text) nearest the question, as RagChain's."""
+    store = InMemoryVectorStore(DeterministicFakeEmbedding(size=32))
+    store.add_documents([LangChainDocument(page_content=text, metadata={"id": doc_id})
+                         for doc_id, text in corpus.items()])
+    return store.as_retriever(search_kwargs={"k": k})
 
 
 def _rank_then_answer(recorder: Recorder, ranking: str, keep: int, answer: str = SUPPORT_ANSWER,
-                      order: tuple[int, ...] | None = None) -> list[LangChainDocument]:
-    """An app's handler under its HTTP server span, with no chain span: it retrieves three documents, asks
-    a model to rank them (the reply `ranking`) and another to answer from the first `keep` of the order
-    the app reads from it: `order`, the documents' numbers most relevant first, else every number of the
-    reply. The retrieved documents, in their retrieved order."""
-    retriever = RagChain().retriever
+                      order: tuple[int, ...] | None = None, *, retriever: VectorStoreRetriever | None = None,
+                      start: int = 1) -> list[LangChainDocument]:
+    """An app's handler under its HTTP server span, with no chain span: it retrieves three documents (or
+    those of `retriever`), asks a model to rank them, numbered from `start` (the reply `ranking`), and
+    another to answer from the first `keep` of the order the app reads from it: `order`, the documents'
+    numbers most relevant first, else every number of the reply. The retrieved documents, in their
+    retrieved order."""
     with recorder.tracer.start_as_current_span("POST /ask", kind=SpanKind.SERVER):
-        documents = retriever.invoke(QUESTION)
-        reply = _ask(RANK, documents, ranking)
+        documents = (retriever or RagChain().retriever).invoke(QUESTION)
+        reply = _ask(RANK, documents, ranking, start)
         numbers = order or tuple(int(number) for number in re.findall(r"\d+", reply))
-        _ask(ANSWER_FROM, [documents[number - 1] for number in numbers[:keep]], answer)
+        _ask(ANSWER_FROM, [documents[number - start] for number in numbers[:keep]], answer)
     return documents
 
 
@@ -244,15 +255,14 @@ FOLLOW_UPS = "How do I start a refund?\nCan I get a refund after 30 days?\nIs sh
 RELEVANT = "Is this document relevant to the question? Reply yes or no."
 
 
-def _answer_then_ask(recorder: Recorder, answer: str, instruction: str,
-                     replies: list[str]) -> list[LangChainDocument]:
-    """An app's handler under its HTTP server span, with no chain span: it retrieves three documents, has a
-    model answer from all three, then, once the answer is written, asks `instruction` of the first
-    document, the second, and so on, one call each, the n-th replying `replies[n]`; none is given the
-    answer. The retrieved documents, in their retrieved order."""
-    retriever = RagChain().retriever
+def _answer_then_ask(recorder: Recorder, answer: str, instruction: str, replies: list[str],
+                     retriever: VectorStoreRetriever | None = None) -> list[LangChainDocument]:
+    """An app's handler under its HTTP server span, with no chain span: it retrieves three documents (or
+    those of `retriever`), has a model answer from all of them, then, once the answer is written, asks
+    `instruction` of the first document, the second, and so on, one call each, the n-th replying
+    `replies[n]`; none is given the answer. The retrieved documents, in their retrieved order."""
     with recorder.tracer.start_as_current_span("POST /ask", kind=SpanKind.SERVER):
-        documents = retriever.invoke(QUESTION)
+        documents = (retriever or RagChain().retriever).invoke(QUESTION)
         _ask(ANSWER_FROM, documents, answer)
         for document, reply in zip(documents, replies, strict=False):
             _ask(instruction, [document], reply)
@@ -425,12 +435,24 @@ a label before the numbers, a list naming documents, the number after its noun, 
 writing the numbers as strings."""
 
 
-@pytest.mark.parametrize(("ranking", "order"), WORDED_RANKINGS)
+SCORED_RANKINGS = [
+    ("Document 2 (score 0.91)", (2,)),
+    ("Document 2, relevance 9", (2,)),
+    ("2 (0.9), 3 (0.5), 1 (0.1)", (2, 3, 1)),
+    ("1. Document 2\n2. Document 3\n3. Document 1", (2, 3, 1)),
+]
+"""The same choice with each document's score beside its number in forms other than "Name: value" (a
+score in brackets, a score named with no colon), and as a numbered list of documents: the score's number,
+or the list's, had been read as a document's too."""
+
+
+@pytest.mark.parametrize(("ranking", "order"), WORDED_RANKINGS + SCORED_RANKINGS)
 def test_a_short_answer_after_a_ranking_in_other_words_answers(
         langchain: Recorder, ranking: str, order: tuple[int, ...] | None) -> None:
     # Each reply names only the numbers of the three documents the ranking call was given, none twice,
-    # the document the answering call was given among them. The ranking's text had been scored as the
-    # answer against all three documents (or the trace was an error beside the two-word answer).
+    # the document the answering call was given among them, beside scores or list numbers that name
+    # none. The ranking's text had been scored as the answer against all three documents (or the trace
+    # was an error beside the two-word answer).
     documents = _rank_then_answer(langchain, ranking, keep=1, answer="30 days.", order=order)
 
     example = extract(langchain.trace())
@@ -467,6 +489,133 @@ def test_an_answer_naming_a_number_no_document_has_keeps_its_place_before_a_chec
     assert example is not None
     assert example.answer == answer
     assert example.contexts == langchain_contexts(documents)
+
+
+STEPS = "1. Open your orders.\n2. Choose the item.\n3. Click Refund."
+FIVE_DOCUMENTS = LANGCHAIN_CORPUS | {"kb-returns": "Returned items must be unused and in their original box."}
+ONE_ITEM = "You can return 1 item within 3 weeks of delivery."
+TWO_ITEMS = "You can return 2 items within 3 weeks."
+
+
+@pytest.mark.parametrize(("answer", "retrieved", "grades"), [
+    (STEPS, 3, ["Oui"]), (STEPS, 3, ["yes"]), (STEPS, 3, ['{"binary_score": "yes"}']), (STEPS, 5, ["Oui"]),
+    (ONE_ITEM, 3, ["Oui"]), (ONE_ITEM, 3, ["yes"]), (ONE_ITEM, 3, ["8/10"]),
+    (ONE_ITEM, 3, ["Partially relevant"]), (TWO_ITEMS, 5, ["Oui"] * 5), (TWO_ITEMS, 5, ["yes"] * 5),
+    ("Version 2.0.", 3, ["Oui"] * 3), ("خلال ١ أسبوع من التسليم", 3, ["Oui"]),
+], ids=["steps, top graded Oui", "steps, top graded yes", "steps, top graded JSON",
+        "steps of five documents, top graded Oui", "1 item in 3 weeks, top graded Oui",
+        "1 item in 3 weeks, top graded yes", "1 item in 3 weeks, top graded 8/10",
+        "1 item in 3 weeks, top graded partially", "2 items in 3 weeks, each of five graded Oui",
+        "2 items in 3 weeks, each of five graded yes", "a version, each graded Oui",
+        "Arabic 1 week, top graded Oui"])
+def test_an_answer_holding_small_numbers_in_its_prose_keeps_its_place_before_a_check(
+        langchain: Recorder, answer: str, retrieved: int, grades: list[str]) -> None:
+    # The answer's only numbers are whole numbers no greater than the documents retrieved (numbered steps,
+    # "1 item within 3 weeks", "Version 2.0.", an Arabic-Indic 1), written in sentences, not as a
+    # ranking writes them. Read as a ranking naming the graded document, the grade after it was scored as
+    # the answer against that document alone (a made-up answer's 0.0 became no score for "Oui"), or a
+    # "yes" made the trace an error.
+    retriever = _retriever(FIVE_DOCUMENTS, retrieved) if retrieved == 5 else None
+    documents = _answer_then_ask(langchain, answer, RELEVANT, grades, retriever)
+
+    example = extract(langchain.trace())
+
+    assert example is not None
+    assert len(documents) == retrieved
+    assert example.answer == answer
+    assert example.contexts == langchain_contexts(documents)
+
+
+def test_a_ranking_numbering_documents_from_zero_chooses(langchain: Recorder) -> None:
+    # The prompt numbered the documents from 0 and the ranking names 0: "1, 0, 2" puts the second
+    # document retrieved first, and the answering call was given it. Read from 1, it named a fourth
+    # document of three, and the ranking's text was scored as the answer against all three.
+    documents = _rank_then_answer(langchain, "1, 0, 2", keep=1, answer="30 days.", start=0)
+
+    example = extract(langchain.trace())
+
+    assert example is not None
+    assert example.answer == "30 days."
+    assert example.contexts == langchain_contexts(documents[1:2])
+    assert _groundedness(example) == 0.0  # neither "30" nor "days" is in the support document
+
+
+def test_a_ranking_naming_fewer_documents_than_the_answer_was_given_chooses(langchain: Recorder) -> None:
+    # The ranking names only the document it puts first, and the app answers from it and the next: the
+    # answering call's top document is the one named.
+    documents = _rank_then_answer(langchain, "2", keep=2, answer="30 days.", order=(2, 3))
+
+    example = extract(langchain.trace())
+
+    assert example is not None
+    assert example.answer == "30 days."
+    assert example.contexts == langchain_contexts(documents[1:3])
+
+
+THIRTY_DOCUMENTS = {f"kb-{n:02d}": f"Item {n} weighs {n + 100} grams." for n in range(30)}
+"""30 documents, none the start of another: a ranking of them names numbers past the 20 extraction
+looks for in a prompt."""
+
+
+@pytest.mark.parametrize(("ranking", "keep"), [("25, 3, 1", 2), ("3, 25", 2)])
+def test_a_ranking_of_thirty_documents_naming_one_past_the_twentieth_chooses(
+        langchain: Recorder, ranking: str, keep: int) -> None:
+    # The app answers from the 3rd and 25th documents retrieved. "25" names a document past the 20
+    # looked for: read as no document's number, "25, 3, 1" was an answer and scored against all 30
+    # documents, and "3, 25" made the trace an error. Of the first 20, the answering call was given the
+    # 3rd only; whether it was given those past the 20th is not looked for, so they stay.
+    documents = _rank_then_answer(langchain, ranking, keep=keep, answer="30 days.",
+                                  retriever=_retriever(THIRTY_DOCUMENTS, 30))
+    ids = [document.metadata["id"] for document in documents]
+
+    example = extract(langchain.trace())
+
+    assert example is not None
+    assert len(documents) == 30
+    assert example.answer == "30 days."
+    assert example.contexts is not None
+    assert [context.id for context in example.contexts] == [ids[2], *ids[20:]]
+
+
+REINGESTED = {"kb-refunds": LANGCHAIN_CORPUS["kb-refunds"], "kb-refunds-copy": LANGCHAIN_CORPUS["kb-refunds"],
+              "kb-support": LANGCHAIN_CORPUS["kb-support"], "kb-warranty": LANGCHAIN_CORPUS["kb-warranty"]}
+"""A knowledge base holding one file twice under two ids (ingested again): a search returns both."""
+
+
+def test_a_ranking_naming_one_of_two_copies_of_a_document_chooses(langchain: Recorder) -> None:
+    # The four documents retrieved hold the refunds text twice. The ranking names the first copy and
+    # another document, and the app answers from the copy. Both copies show in the answering call's
+    # prompt, and a ranking had to name both: the trace was an error.
+    retriever = _retriever(REINGESTED, 4)
+    retrieved = [document.metadata["id"] for document in retriever.invoke(QUESTION)]
+    copy = next(n for n, doc_id in enumerate(retrieved, 1) if doc_id.startswith("kb-refunds"))
+    other = next(n for n, doc_id in enumerate(retrieved, 1) if not doc_id.startswith("kb-refunds"))
+    langchain.exporter.clear()
+    _rank_then_answer(langchain, f"{copy}, {other}", keep=1, answer="30 days.", retriever=retriever)
+
+    example = extract(langchain.trace())
+
+    assert example is not None
+    assert example.answer == "30 days."
+    assert example.contexts is not None
+    assert sorted(context.id for context in example.contexts) == ["kb-refunds", "kb-refunds-copy"]
+    assert _groundedness(example) == 1.0  # "30" and "days" are both in the refunds text
+
+
+def test_a_ranking_of_a_prompt_showing_a_document_twice_chooses(langchain: Recorder) -> None:
+    # The app's ranking prompt lists the top document twice, as 1 and 2, so "3" names the second document
+    # retrieved, which the app answers from. Each document numbered by where its text first shows, "3"
+    # had named the third, and the trace was an error.
+    with langchain.tracer.start_as_current_span("POST /ask", kind=SpanKind.SERVER):
+        documents = RagChain().retriever.invoke(QUESTION)
+        _ask(RANK, [documents[0], *documents], "3")
+        _ask(ANSWER_FROM, documents[1:2], "30 days.")
+
+    example = extract(langchain.trace())
+
+    assert example is not None
+    assert example.answer == "30 days."
+    assert example.contexts == langchain_contexts(documents[1:2])
 
 
 # --- an answer quoting a document the model was not given --------------------------------------------
