@@ -45,8 +45,10 @@ Choices the design leaves open, made here:
   holds small numbers) naming only numbers of the documents it was given, the later call's first among
   them, and its own is more than questions or a check's word ("yes"); after an output naming a number
   no document has (an answer: "30", JSON of a price), only when
-  it states something, and else it is a check and does not answer; of the calls left that quote
-  none, the end
+  it states something, and else it is a check and does not answer; after one naming only documents by
+  their numbers in other words ("Document 2 is the most relevant because ...", "Dokument 2 ist am
+  relevantesten."), only when it states something, and else the two are an error; of the calls left
+  that quote none, the end
   order tells nothing (a relevance check, a title or follow-up questions may come before, after or
   beside the answer), so a call that stated something answers over one that wrote a label of a word
   or two, a grade ("Score: 0.9") or only questions, and two left that wrote different text make the
@@ -217,8 +219,9 @@ def _extract(trace: Trace) -> tuple[Example | None, str | None]:
     if contexts is None:
         for span in view.with_role(_RETRIEVERS):
             genai.require_documents(span)
-    texts = _document_texts(contexts)
-    llm_call, rival = _answering_call(view, texts)
+    bodies = _document_texts(contexts)
+    texts = [body[:_PROBE] for body in bodies]
+    llm_call, rival = _answering_call(view, texts, bodies)
     answer = _answer(view, tops, llm_call, rival, ragmon_answer, texts)
     if contexts is not None:
         contexts = _shown(view, contexts, texts, llm_call)
@@ -718,13 +721,14 @@ _SOURCE_HEADERS = 64
 
 
 def _document_texts(contexts: tuple[Context, ...] | None) -> list[str]:
-    """The retrieved texts to look for in a model's input: the start of each of the first, stripped as a
-    prompt template may strip them; a blank document is in every input."""
-    return [text[:_PROBE] for context in (contexts or ())[:_PROBED_DOCUMENTS]
-            if (text := context.text.strip())]
+    """The retrieved texts to look for in a model's input, the first, stripped as a prompt template may
+    strip them (a blank document is in every input): whole, where a prompt numbering them shows where
+    one ends (`_numbering`); their starts (`_PROBE`) are looked for."""
+    return [text for context in (contexts or ())[:_PROBED_DOCUMENTS] if (text := context.text.strip())]
 
 
-def _answering_call(view: _View, texts: list[str]) -> tuple[list[Span], list[Span] | None]:
+def _answering_call(view: _View, texts: list[str],
+                    bodies: list[str]) -> tuple[list[Span], list[Span] | None]:
     """The model call that answered from the documents, and a rival: another call given the same
     documents that may as well have answered, which makes the trace an error where the answer is read
     from the call (`_recorded_answer`), but not where the app's ragmon.answer or a chain holding both
@@ -741,7 +745,8 @@ def _answering_call(view: _View, texts: list[str]) -> tuple[list[Span], list[Spa
     no grader of it; nor is a call inside a tool the answer, the tool's own (a query engine an agent
     called, answering the agent). A later call given some of a round call's documents, not all, asked
     once that call ended, was given its choice and answers in its place, or checked its answer and does
-    not (`_after`: a model ranking or grading them records no span of its own).
+    not (`_after`: a model ranking or grading them records no span of its own), or nothing tells which.
+    `texts` are the documents' starts, `bodies` the documents whole.
 
     Of the calls of the last round, the order they ended in tells nothing: a relevance check or a
     router is asked before the answer, a title, a summary for a log or follow-up questions after it,
@@ -768,6 +773,7 @@ def _answering_call(view: _View, texts: list[str]) -> tuple[list[Span], list[Spa
     round_calls: list[tuple[list[Span], dict[int, int]]] = []
     round_shown: set[int] = set()
     rankings: set[str] = set()
+    unsure: set[str] = set()
     for call in calls[-_PROBED_CALLS:]:
         given = view.given(call)
         shown = _given_documents(view, call, texts)
@@ -782,17 +788,19 @@ def _answering_call(view: _View, texts: list[str]) -> tuple[list[Span], list[Spa
         outputs = [output for earlier, _ in round_calls if (output := view.output(earlier)) is not None]
         if (_failed(view, call) and outputs) or any(_quotes(given, output) for output in outputs):
             continue
-        after = [(earlier, seen, _after(view, texts, earlier, seen, call, shown))
+        after = [(earlier, seen, _after(view, bodies, earlier, seen, call, shown))
                  for earlier, seen in round_calls]
         if any(relation is _Relation.CHECKS for _, _, relation in after):
             continue
         rankings.update(earlier[-1].span_id for earlier, _, relation in after if relation is _Relation.RANKED)
+        unsure.update(each[-1].span_id for earlier, _, relation in after if relation is _Relation.UNSURE
+                      for each in (earlier, call))
         round_calls = [(earlier, seen) for earlier, seen, relation in after
                        if relation is not _Relation.CHOSE]
         round_calls.append((call, shown))
     if not round_calls:
         return view.last_llm_call(), None
-    return _chosen(view, [call for call, _ in round_calls], rankings)
+    return _chosen(view, [call for call, _ in round_calls], rankings, unsure)
 
 
 def _given_documents(view: _View, call: list[Span], texts: list[str]) -> dict[int, int]:
@@ -810,65 +818,85 @@ class _Relation(enum.Enum):
     CHOSE = "given the earlier call's choice, it answers in its place"
     RANKED = "given the earlier call's choice, it wrote only a check's word or questions: neither answers"
     CHECKS = "a check of the earlier call's documents, asked after the answer: it does not answer"
+    UNSURE = "the earlier named documents by number in other words than a ranking's: neither answers"
     BESIDE = "nothing tells: both stay, and `_chosen` prefers the call that states something"
 
 
-def _after(view: _View, texts: list[str], earlier: list[Span], seen: dict[int, int], call: list[Span],
+def _after(view: _View, bodies: list[str], earlier: list[Span], seen: dict[int, int], call: list[Span],
            shown: dict[int, int]) -> _Relation:
     """What `call`, given some of the documents `earlier` was given (`shown`, a strict subset of `seen`,
-    from `_given_documents`), was to it, as a model that ranks or filters documents records no span of
-    its own: two calls, the later given fewer documents, are a ranking then the answer from its choice,
-    or an answer then a check of the top document, and what the earlier wrote tells which.
+    from `_given_documents`; `bodies` the documents whole), was to it, as a model that ranks or filters
+    documents records no span of its own: two calls, the later given fewer documents, are a ranking then
+    the answer from its choice, or an answer then a check of the top document, and what the earlier
+    wrote tells which.
 
-    A ranking is told by its form (`_ranked_numbers`: "2, 3, 1", "Ranking: 2, 3, 1", LlamaIndex
-    LLMRerank's "Doc: 2, Relevance: 9" lines, `{"ranking": ["2", "3", "1"]}`, "The most relevant
-    document is 2."), and names the documents by their numbers in its prompt (`_numbering`): whole
-    numbers, none twice, from 1 (or 0, when it names 0) to the count of documents it was given, any
-    above that past the documents probed (`texts`), the document `call` was given first among them
-    (`_chooses`). Then `call` answers however short ("30 days.", "$49.99"), unless it only asks or is a
-    check's word, which nothing tells from a reply to a yes/no question, and neither answers. An output
-    naming a number no document has (`30`, `{"price_eur": 49.99}`, "Document 2: you have 30 days ...")
-    chose nothing: it is an answer, and `call` a check of it in any words or form ("Oui", "8/10",
-    `{"binary_score": "yes"}`) unless it states something. Side by side (the answer from the top
-    document beside a summary of them all), nothing says which the user got. Numbers read from any
-    prose had made an answer's "1 item within 3 weeks" or numbered steps a ranking, and the check after
-    it the answer."""
+    `call` answers if it states something. Else, a ranking is told by its form (`_ranked_numbers`: "2, 3,
+    1", "Ranking: 2, 3, 1", LlamaIndex LLMRerank's "Doc: 2, Relevance: 9" lines, `{"ranking": ["2", "3",
+    "1"]}`, "The most relevant document is 2."), and names the documents by their numbers in its prompt
+    (`_numbering`): whole numbers, none twice, from 1 (or 0, when it names 0) to the count of documents
+    it was given, any above that past the documents probed, the document `call` was given first among
+    them (`_chooses`). Then `call` answers however short ("30 days.", "$49.99"), unless it only asks or
+    is a check's word, which nothing tells from a reply to a yes/no question, and neither answers. An
+    output naming a number no document has (`30`, `{"price_eur": 49.99}`, "Document 2: you have 30 days
+    ...") chose nothing: it is an answer, and `call` a check of it in any words or form ("Oui", "8/10",
+    `{"binary_score": "yes"}`). An output naming only documents by their numbers, the one `call` was
+    given first among them, in other words or languages than a ranking's ("Document 2 is the most
+    relevant because it mentions support by chat.", "Dokument 2 ist am relevantesten.") may be a ranking
+    or an answer citing them, and neither answers: it had been scored over the short answer from its
+    choice, for writing more words. Numbers read from any prose had made an answer's "1 item within 3
+    weeks" or numbered steps a ranking, and the check after it the answer."""
     output = view.output(call)
     asked_after = earlier[-1].end_time_unix_nano <= call[-1].start_time_unix_nano
     if output is None or not (shown.keys() < seen.keys() and asked_after):
         return _Relation.BESIDE
+    if _states(output):
+        return _Relation.CHOSE
     chooser = view.output(earlier)
     if chooser is None:
-        return _Relation.CHOSE if _states(output) else _Relation.BESIDE
-    counted, count = len(texts) < _PROBED_DOCUMENTS, len(seen)
+        return _Relation.BESIDE
     ranked = _ranked_numbers(chooser)
-    if ranked is not None:
-        numbers = _numbering(view.given(earlier), {texts[index] for index in seen})
-        count = sum(map(len, numbers.values()))
-        top = numbers[texts[min(shown, key=shown.__getitem__)]]
-        if _chooses(ranked, count if counted else None, top):
-            return _Relation.RANKED if _asks(output) or _verdict(output) else _Relation.CHOSE
     named = _numbers_written(chooser) if ranked is None else ranked
-    if counted and any(not isinstance(number, int) or number > count for number in named):
-        return _Relation.CHOSE if _states(output) else _Relation.CHECKS
-    return _Relation.CHOSE if _states(output) else _Relation.BESIDE
+    if not named:
+        return _Relation.BESIDE
+    numbers = _numbering(view.given(earlier), {bodies[index] for index in seen})
+    count = sum(map(len, numbers.values()))
+    limit = count if len(bodies) < _PROBED_DOCUMENTS else None
+    top = numbers[bodies[min(shown, key=shown.__getitem__)]]
+    if ranked is not None and _chooses(ranked, limit, top):
+        return _Relation.RANKED if _asks(output) or _verdict(output) else _Relation.CHOSE
+    if _names_documents(named, limit, top):
+        return _Relation.UNSURE if _CITING.search(chooser) else _Relation.BESIDE
+    if limit is not None and any(not isinstance(number, int) or number > limit for number in named):
+        return _Relation.CHECKS
+    return _Relation.BESIDE
 
 
-def _numbering(given: str, texts: set[str]) -> dict[str, set[int]]:
-    """The numbers each of the documents' `texts` takes in a prompt (`given`) that shows them, as a
-    ranking names them: 1 for the first shown, each time a text shows counted apart, but not a shorter
-    text found inside a longer one's place. A document retrieved twice under two ids (a file ingested
-    again) shows its text twice, and either number names it: numbered by where each id's text is first
-    found, the two copies had tied, and a ranking had to name both."""
-    found = sorted((at, -len(text), text) for text in texts for at in _occurrences(given, text))
-    numbers: dict[str, set[int]] = {text: set() for text in texts}
+def _numbering(given: str, documents: set[str]) -> dict[str, set[int]]:
+    """The numbers each of the `documents` takes in a prompt (`given`) that shows them, as a ranking names
+    them: 1 for the first shown, each time a document shows counted apart, but not one whose start shows
+    inside another's place, as far as that other shows whole (`_shown_length`). A document retrieved
+    twice under two ids (a file ingested again) shows its text twice, and either number names it:
+    numbered by where each id's text is first found, the two copies had tied, and a ranking had to name
+    both. Chunks overlap (LlamaIndex's SentenceSplitter repeats 200 tokens): the next chunk's start shows
+    inside the one before, and read up to the other's start only, it had taken a number of its own, so
+    "3" named the second chunk."""
+    found = sorted(((at, -_shown_length(given, at, document), document)
+                    for document in documents for at in _occurrences(given, document[:_PROBE])),
+                   key=lambda place: place[:2])
+    numbers: dict[str, set[int]] = {document: set() for document in documents}
     number = end = 0
-    for at, length, text in found:
+    for at, length, document in found:
         if at >= end:
             number += 1
-            numbers[text].add(number)
+            numbers[document].add(number)
             end = at - length
     return numbers
+
+
+def _shown_length(given: str, at: int, document: str) -> int:
+    """How far a document whose start (`_PROBE`) a prompt shows at `at` runs there: the whole document
+    when the prompt shows all of it, else its start (a template cut it short)."""
+    return len(document) if given.startswith(document, at) else min(len(document), _PROBE)
 
 
 def _occurrences(given: str, text: str) -> Iterator[int]:
@@ -883,30 +911,37 @@ def _occurrences(given: str, text: str) -> Iterator[int]:
 
 
 def _chooses(named: list[float], limit: int | None, top: set[int]) -> bool:
-    """Whether numbers a ranking named are a choice of documents, the first of those the later call was
-    given among them (`top`, its numbers in the ranking's prompt): whole numbers, none named twice, each
-    a document's, to `limit` if the documents were all counted. A prompt numbering from 0 is read from
-    0 when 0 is named. A ranking naming only the documents it puts first, as an app answering from them
-    and the next ones has, chooses too."""
-    if not all(isinstance(number, int) for number in named) or len(set(named)) < len(named):
+    """Whether numbers a ranking named are a choice of documents (`_names_documents`), none named twice. A
+    ranking naming only the documents it puts first, as an app answering from them and the next ones
+    has, chooses too."""
+    return len(set(named)) == len(named) and _names_documents(named, limit, top)
+
+
+def _names_documents(named: list[float], limit: int | None, top: set[int]) -> bool:
+    """Whether numbers an output named are all documents', the first of those the later call was given
+    among them (`top`, its numbers in the output's prompt): whole numbers, each a document's, to `limit`
+    if the documents were all counted. A prompt numbering from 0 is read from 0 when 0 is named."""
+    if not all(isinstance(number, int) for number in named):
         return False
     numbers = [number + 1 for number in named] if 0 in named else named
     return (all(number >= 1 and (limit is None or number <= limit) for number in numbers)
             and not top.isdisjoint(numbers))
 
 
-def _chosen(view: _View, calls: list[list[Span]],
-            rankings: Container[str] = frozenset()) -> tuple[list[Span], list[Span] | None]:
+def _chosen(view: _View, calls: list[list[Span]], rankings: Container[str] = frozenset(),
+            unsure: Container[str] = frozenset()) -> tuple[list[Span], list[Span] | None]:
     """Of one round's calls (`_answering_call`), in the order they ended, the one that answered, and the
     last other one left beside it that wrote different text (spacing and case aside), if any. A ranking
     (`rankings`, its outermost span's id) states nothing of the question, however worded: left beside a
     check's word on its choice ("Document 2 is the most relevant." then "yes"), it had been scored as the
-    answer, where nothing tells the "yes" from an answer to a yes/no question."""
+    answer, where nothing tells the "yes" from an answer to a yes/no question. Calls that may be a
+    ranking and the answer from its choice (`unsure`, `_Relation.UNSURE`) stay however few their words."""
     if not view.output(calls[-1]):
         return calls[-1], None
     written = [(call, output) for call in calls if (output := view.output(call))]
     left = [(call, output) for call, output in written
-            if call[-1].span_id not in rankings and _states(output)] or written
+            if call[-1].span_id not in rankings
+            and (_states(output) or call[-1].span_id in unsure)] or written
     chosen, said = left[-1]
     said = _squeezed(said).casefold()
     rival = next((call for call, output in reversed(left) if _squeezed(output).casefold() != said), None)
@@ -924,11 +959,25 @@ _WORD = re.compile(r"\w+")
 or a URL states something ("2.5 mg.", "By 12/05/2026.", "Open 24/7.", "See example.com/refunds."):
 read as a two-word label, beside a check's "yes" it had made the trace an error. A grade is told by its
 form instead (`_grade`)."""
-_GRADE = re.compile(r"(?:(?P<name>[^\W\d]\w*(?:\s+[^\W\d]\w*)?)(?:\W*?(?P<mark>[:=(])\W*|\s+))?"
-                    r"[-+]?\d+(?:[.,]\d+)*(?:\s*/\s*\d+(?:[.,]\d+)*)?\s*%?")
-"""A grade: a number ("0.9", "8.5/10", "92%"), after a name of a word or two and a colon, equals sign or
+_GRADE_NAMES = frozenset({"score", "rating", "grade", "relevance", "relevancy", "relevant", "irrelevant",
+                          "confidence", "similarity", "probability", "bewertung", "relevanz", "pertinence",
+                          "pertinencia", "relevancia", "puntuación", "punteggio", "оценка", "релевантность"})
+"""Words, casefolded, that name a grade beside its number (`_grade`, `_SCORE`), in English and a few other
+languages: "Score: 0.9", "Bewertung: 0,9", `{"relevance_score": 0.8}` (a name's parts split at "_")."""
+_GRADE_SPACE = "[\\s\"'`*_\u201c\u201d\u2018\u2019]*"
+"""What may stand around a grade's mark: spaces, quotes, emphasis ("**Confidence:** 0.92", JSON's
+`"relevance_score": 0.8`), never a currency sign ("Cost: $12.50" is a price)."""
+_GRADE = re.compile(rf"(?:(?P<name>[^\W\d]\w*(?:\s+[^\W\d]\w*)?)"
+                    rf"(?:{_GRADE_SPACE}(?P<mark>[:=(]){_GRADE_SPACE}|\s+))?"
+                    r"(?P<value>[-+]?\d+(?:[.,]\d+)*(?:\s*/\s*\d+(?:[.,]\d+)*)?\s*%?)")
+"""A number ("0.9", "8.5/10", "92%"), bare or after a name of a word or two and a colon, equals sign or
 bracket ("Score: 0.9", "Rating: 4.5", "Relevant (0.8)", "**Confidence:** 0.92", JSON's
-`{"relevance_score": 0.8}`) or a check's word ("Score 8/10")."""
+`{"relevance_score": 0.8}`) or with no mark ("Score 8/10"): what may be a grade (`_grade`)."""
+_GRADE_VALUE = re.compile(r"0[.,]\d+|\d+(?:[.,]\d+)?\s*%"
+                          r"|(?P<points>\d+(?:[.,]\d+)?)\s*/\s*(?P<scale>5|10|100)")
+"""A number written as graders write one, whatever its name: a decimal from 0 to 1 ("0.8"), a percentage,
+points out of 5, 10 or 100 ("4/5", "8.5/10")."""
+_NAME_PART = re.compile(r"[^\W_]+")
 _LIST_MARKER = re.compile(r"^\s*(?:[-*\u2022+]|\d{1,3}[.)])\s+")
 _SENTENCE_END = re.compile(r"(?<=[.!?])[\"'\u201d\u2019)\]*_,]*\s+")
 """Where a sentence ends: after its mark and any closing quote, bracket or emphasis (a JSON list's
@@ -936,9 +985,10 @@ _SENTENCE_END = re.compile(r"(?<=[.!?])[\"'\u201d\u2019)\]*_,]*\s+")
 _WRAPPING = "\"'\u201c\u201d\u2018\u2019*_`()[]{},; \t"
 _GRADE_WRAPPING = _WRAPPING + ".!\r\n"
 """What may wrap a grade (`_grade`): what wraps a sentence, a full stop and a line's end."""
-_GRADE_CHARS = 64
-"""Characters of a grade, at most, wrapping aside (`_grade`): a longer output is none, not matched (the
-pattern's marks and spaces between a name and its number backtrack over a long run of them)."""
+_GRADE_CHARS = 128
+"""Characters of a grade, at most, wrapping and all (`_grade`): a longer output is none, neither stripped
+nor matched (a 1 MB run of spaces had been stripped whole, and the pattern's marks and spaces between a
+name and its number backtrack over a long run of them)."""
 
 
 def _states(output: str) -> bool:
@@ -949,14 +999,31 @@ def _states(output: str) -> bool:
 
 def _grade(output: str) -> list[str] | None:
     """The casefolded words naming the grade a model's output is (`_GRADE`), none for a bare number; None
-    if it is no grade. A name a grade gives with no mark before its number must be a check's word: "Open
-    24/7." and "By 12/05/2026." are short answers, where "Score 8/10" grades."""
-    text = output.strip(_GRADE_WRAPPING)
-    found = _GRADE.fullmatch(text) if len(text) <= _GRADE_CHARS else None
+    if it is no grade. After a mark, a number is a grade when its name is a grade's (`_GRADE_NAMES`:
+    "Score: 0.9", "Bewertung: 0,9") or it is written as a grade is (`_GRADE_VALUE`: "Match: 0.8"); with no
+    mark, when each word of its name is a grade's or a check's ("Score 8/10"). "Price: 49.99", "Answer:
+    3.5", "Open 24/7." and "By 12/05/2026." are short answers: read as grades, beside a check's "yes" they
+    had made the trace an error, and beside a summary the summary had been scored."""
+    if len(output) > _GRADE_CHARS:
+        return None
+    found = _GRADE.fullmatch(output.strip(_GRADE_WRAPPING))
     if found is None:
         return None
-    name = found["name"].casefold().split() if found["name"] else []
-    return name if found["mark"] or _VERDICT_WORDS.issuperset(name) else None
+    if not found["name"]:
+        return []
+    name = found["name"].casefold().split()
+    if found["mark"]:
+        graded = not _GRADE_NAMES.isdisjoint(_NAME_PART.findall(found["name"].casefold()))
+        return name if graded or _graded_value(found["value"]) else None
+    return name if (_GRADE_NAMES | _VERDICT_WORDS).issuperset(name) else None
+
+
+def _graded_value(value: str) -> bool:
+    """Whether a number is written as a grade is (`_GRADE_VALUE`), points no more than their scale."""
+    found = _GRADE_VALUE.fullmatch(value)
+    if found is None or found["scale"] is None:
+        return found is not None
+    return float(found["points"].replace(",", ".")) <= int(found["scale"])
 
 
 def _first_words(output: str) -> list[str]:
@@ -984,10 +1051,19 @@ _BRACKETED_SCORE = re.compile(r"\(\s*\d+[.,]\d+\s*\)")
 _REFERENCE = re.compile(r"\b(?:doc(?:ument)?|passage|source|chunk|context)s?(?:\s+(?:is|are))?\W{0,3}"
                         r"(?P<numbers>\d+(?:\s*(?:,|&|\band\b|\bor\b)\s*\d+)*)(?!\d|[.,/]\d)", re.IGNORECASE)
 """Documents named by their numbers: "Document 2", "Docs 2 and 3", "Doc: 3", "Source 1", "document is 2"."""
-_SCORE = re.compile(r"(?:[^\W\d_]+\s*[:=]|\b(?:score|relevance|relevancy|rating|similarity|confidence|"
-                    r"probability)\W{0,3})\s*[-+]?\d+(?:[.,/]\d+)*%?", re.IGNORECASE)
-"""A score beside a document's number: a named value ("Relevance: 9", "score=0.8"), or a score's name and
-its number ("relevance 9", "score 0.91")."""
+_SCORE = re.compile(rf"\b(?:{'|'.join(sorted(_GRADE_NAMES, key=len, reverse=True))})\W{{0,3}}"
+                    r"\s*[-+]?\d+(?:[.,/]\d+)*%?", re.IGNORECASE)
+"""A score beside a document's number: a grade's name (`_GRADE_NAMES`) and its number ("Relevance: 9",
+"score=0.8", "relevance 9"). Any other named value is the answer's ("Per Document 1, refund window: 30
+days.", "Price: 49.99 (Document 1)"): read as a score, such an answer had read as a ranking of document
+1, and a check of it after the answer had been scored in its place."""
+_CITING = re.compile(r"(?:\b(?:doc|dokument|fuente|fonte|source|quelle|passag|pasaje|chunk|context|kontext|"
+                     r"fragment|документ|источник)\w*|文档|文件|资料|文書|ドキュメント|문서)\W{0,3}\d",
+                     re.IGNORECASE)
+"""A document named by its number in any of a few languages ("Document 2", "Dokument 2", "documento 3",
+"文档 2", "Документ 2", "Fuente 2"): an output naming only documents' numbers so may rank them (`_after`)."""
+_FENCE = re.compile(r"```[^\n`]*\n(?P<body>.*?)\n?```", re.DOTALL)
+"""A Markdown code fence around an output ("```json\n[2, 3, 1]\n```"), as models wrap JSON."""
 _DIGIT = re.compile(r"\d")
 _RANKING_WORDS = 6
 """Words a line naming documents by their numbers holds at most besides them and their scores: "Document
@@ -997,12 +1073,14 @@ an answer."""
 
 def _ranked_numbers(output: str) -> list[float] | None:
     """The numbers an output names, in order, if it is in a ranking's form (`_after`); None if it is not,
-    names none, or runs longer than a ranking. From JSON, its values (`{"ranking": ["2", "3", "1"]}`;
-    none if one is a word, as a grade's `{"binary_score": "yes"}`). From text, each line's
-    (`_ranked_line`): any line in other words makes it an answer."""
+    names none, or runs longer than a ranking. From JSON, its values (`{"ranking": ["2", "3", "1"]}`, in a
+    Markdown code fence or not; none if one is a word, as a grade's `{"binary_score": "yes"}`). From
+    text, each line's (`_ranked_line`): any line in other words makes it an answer."""
     text = output.strip()
     if len(text) > _RANKING_CHARS:
         return None
+    fenced = _FENCE.fullmatch(text)
+    text = fenced["body"].strip() if fenced else text
     try:
         parsed = json.loads(text)
     except ValueError:

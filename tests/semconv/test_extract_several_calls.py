@@ -23,6 +23,7 @@ from langchain_core.runnables import RunnableLambda, RunnablePassthrough
 from langchain_core.vectorstores import InMemoryVectorStore, VectorStoreRetriever
 from llama_index.core import Document, VectorStoreIndex
 from llama_index.core.embeddings import MockEmbedding
+from llama_index.core.node_parser import SentenceSplitter
 from llama_index.core.postprocessor import LLMRerank
 from opentelemetry.trace import Span, SpanKind
 
@@ -375,6 +376,46 @@ def test_a_decimal_grade_beside_the_answer_given_the_same_documents_leaves_the_a
     assert example.contexts == langchain_contexts(documents)
 
 
+NAMED_AMOUNTS = ["Price: 49.99", "Cost: $12.50", "Total: \u20ac30.00", "Answer: 3.5"]
+"""Short answers giving an amount under a name that is no grade's, with a decimal no grader writes (above
+1, not out of a scale) or after a currency sign."""
+LOG_LINE = "Log: the user asked about refunds and was told the amount from the refunds policy."
+
+
+@pytest.mark.parametrize("check_first", [True, False], ids=["check then answer", "answer then check"])
+@pytest.mark.parametrize("answer", NAMED_AMOUNTS)
+def test_a_short_answer_naming_an_amount_beside_a_check_answers(
+        langchain: Recorder, answer: str, check_first: bool) -> None:
+    # Both calls given the same three documents: the answer states an amount ("price", "49" and "99"),
+    # the check does not. Read as a grade ("Price: 49.99" like "Score: 0.9"; "$" and "€" passed over
+    # between the colon and the number), the answer stated nothing either, and the trace was an error.
+    documents = _ask_beside(langchain, "Yes", answer, check_first)
+
+    example = extract(langchain.trace())
+
+    assert example is not None
+    assert example.answer == answer
+    assert example.contexts == langchain_contexts(documents)
+
+
+@pytest.mark.parametrize("answer", NAMED_AMOUNTS)
+def test_a_short_answer_naming_an_amount_beside_a_log_line_leaves_two_calls_nothing_tells_apart(
+        langchain: Recorder, answer: str) -> None:
+    # The app answers, then has a model write a log line from the same documents. Read as a grade, the
+    # answer gave way to the log line, which was scored as the answer.
+    with langchain.tracer.start_as_current_span("POST /ask", kind=SpanKind.SERVER):
+        documents = RagChain().retriever.invoke(QUESTION)
+        _ask(ANSWER_FROM, documents, answer)
+        _ask("Write a log line.", documents, LOG_LINE)
+    answering, logging = _model_span_ids(langchain)
+
+    with pytest.raises(ExtractionError, match="two model calls given the same documents") as raised:
+        extract(langchain.trace())
+
+    assert f"(span id {answering})" in str(raised.value)
+    assert f"(span id {logging})" in str(raised.value)
+
+
 @pytest.mark.parametrize("answer", [
     "30 days from delivery, and support answers by chat at any hour.",
     "According to document 2, you have 30 days from delivery to ask for a refund.",
@@ -482,6 +523,28 @@ def test_an_answer_naming_a_number_no_document_has_keeps_its_place_before_a_chec
     # The answer was written from all three documents, then a model graded the top one. Read as a
     # ranking, the answer had its grade scored in its place, against the top document alone (or, for a
     # short answer, the trace was an error).
+    documents = _answer_then_ask(langchain, answer, RELEVANT, [grade])
+
+    example = extract(langchain.trace())
+
+    assert example is not None
+    assert example.answer == answer
+    assert example.contexts == langchain_contexts(documents)
+
+
+CITED_AMOUNTS = ["Per Document 1, refund window: 30 days.", "Price: 49.99 (Document 1)",
+                 "See Document 1 (refund window: 30 days)."]
+"""Answers citing the first document beside a value under a name that is no score's."""
+
+
+@pytest.mark.parametrize("grade", ["Oui", "yes", "Score: 0.9"])
+@pytest.mark.parametrize("answer", CITED_AMOUNTS)
+def test_an_answer_citing_a_document_beside_a_named_amount_keeps_its_place_before_a_check(
+        langchain: Recorder, answer: str, grade: str) -> None:
+    # The answer was written from all three documents, then a model graded the top one. Its named value
+    # ("refund window: 30", "Price: 49.99") had been read as the document's score, the answer as a
+    # ranking of document 1: the "Oui" was scored in its place against the top document alone, and a
+    # "yes" or "Score: 0.9" made the trace an error.
     documents = _answer_then_ask(langchain, answer, RELEVANT, [grade])
 
     example = extract(langchain.trace())
@@ -616,6 +679,74 @@ def test_a_ranking_of_a_prompt_showing_a_document_twice_chooses(langchain: Recor
     assert example is not None
     assert example.answer == "30 days."
     assert example.contexts == langchain_contexts(documents[1:2])
+
+
+UNRANKED_CHOICES = ["Document 2 is the most relevant because it mentions support by chat.",
+                    "Dokument 2 ist am relevantesten.", "Documento 2, documento 3, documento 1"]
+"""A ranking model's replies putting the second document of three first in other words than a ranking's
+form (seven words beside the number, German, Spanish): as well an answer citing the document."""
+
+
+@pytest.mark.parametrize("ranking", UNRANKED_CHOICES)
+def test_documents_named_in_other_words_beside_a_short_answer_from_one_leave_two_calls_nothing_tells_apart(
+        langchain: Recorder, ranking: str) -> None:
+    # The earlier call, given three documents, named only the second, by its number; the later, asked
+    # after it and given only that document, wrote two words. A ranking then the answer from its choice,
+    # or an answer citing the document then a check of it: nothing tells. The earlier's text had been
+    # scored as the answer, against all three documents, for writing more words.
+    _rank_then_answer(langchain, ranking, keep=1, answer="By chat.", order=(2,))
+    ranking_call, answering = _model_span_ids(langchain)
+
+    with pytest.raises(ExtractionError, match=re.escape(DIFFERENT_SETS)) as raised:
+        extract(langchain.trace())
+
+    assert f"(span id {ranking_call})" in str(raised.value)
+    assert f"(span id {answering})" in str(raised.value)
+
+
+def test_a_ranking_as_json_in_a_code_fence_chooses(langchain: Recorder) -> None:
+    # Models wrap JSON in a Markdown fence: read as prose, "[2, 3, 1]" in "```json" lines was no
+    # ranking, and its text was scored as the answer against all three documents.
+    documents = _rank_then_answer(langchain, "```json\n[2, 3, 1]\n```", keep=1, answer="By chat.")
+
+    example = extract(langchain.trace())
+
+    assert example is not None
+    assert example.answer == "By chat."
+    assert example.contexts == langchain_contexts(documents[1:2])
+    assert _groundedness(example) == 1.0  # "chat" is in "Support is available by chat around the clock."
+
+
+def _overlapping_chunks() -> dict[str, str]:
+    """The first two chunks LlamaIndex's default SentenceSplitter cuts a long policy into (1,024 tokens,
+    200 of them repeated at the next chunk's start), and the support document: ids sort in that order."""
+    policy = " ".join(f"Clause {n} of the refund policy covers orders of kind {n} within {n + 20} days of "
+                      "delivery." for n in range(400))
+    chunks = SentenceSplitter().get_nodes_from_documents([Document(text=policy)])
+    return {"chunk-1": chunks[0].text, "chunk-2": chunks[1].text,
+            "faq-support": LANGCHAIN_CORPUS["kb-support"]}
+
+
+@pytest.mark.parametrize("ranking", ["3", "3, 1, 2", "Document 3 is the most relevant."])
+def test_a_ranking_of_overlapping_chunks_chooses_by_the_prompts_numbers(
+        langchain: Recorder, ranking: str) -> None:
+    # The prompt numbers chunk 1, chunk 2 and the support document 1 to 3, and the app answers from the
+    # third. Chunk 2's start shows inside chunk 1 (the repeated 200 tokens), far past chunk 1's own start:
+    # numbered as a document of its own, it made the support document 4, "3" named chunk 2, and the
+    # trace was an error ("3") or the ranking's text was scored as the answer.
+    corpus = _overlapping_chunks()
+    assert corpus["chunk-1"].find(corpus["chunk-2"][:256]) > 256
+    with langchain.tracer.start_as_current_span("POST /ask", kind=SpanKind.SERVER):
+        documents = sorted(_retriever(corpus, 3).invoke(QUESTION), key=lambda doc: doc.metadata["id"])
+        _ask(RANK, documents, ranking)
+        _ask(ANSWER_FROM, documents[2:], "By chat.")
+
+    example = extract(langchain.trace())
+
+    assert example is not None
+    assert example.answer == "By chat."
+    assert example.contexts == langchain_contexts(documents[2:])
+    assert _groundedness(example) == 1.0  # "chat" is in the support document
 
 
 # --- an answer quoting a document the model was not given --------------------------------------------
