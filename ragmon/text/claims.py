@@ -834,6 +834,9 @@ dass", "Ten en cuenta que"): its words are no context's, and "Ten" is no ten."""
 _TAKE_NOTE_TERMS = profile("note keep mind bear aware remember beachten denken notez noter cuenta presente "
                            "conta atenção").terms
 """A term of every such opening: a sentence with none is spared the pattern."""
+_OPENING_TERMS = GREETING_TERMS | _SOURCE_TERMS | _TAKE_NOTE_TERMS
+"""A term of every salutation, attribution or request to take note: one C-level test spares a sentence with
+none (nearly every claim, asked twice: for the claim and for its profile) the three."""
 
 
 def _content_start(sentence: str, terms: frozenset[str]) -> int:
@@ -843,6 +846,8 @@ def _content_start(sentence: str, terms: frozenset[str]) -> int:
     the patterns."""
     if wide(sentence) and (opener := _CJK_ATTRIBUTION.match(sentence)) is not None:
         return opener.end()
+    if terms.isdisjoint(_OPENING_TERMS):
+        return 0
     start = 0 if terms.isdisjoint(GREETING_TERMS) else salutation_end(sentence)
     if not terms.isdisjoint(_SOURCE_TERMS) and (opener := _ATTRIBUTION.match(sentence, start)) is not None:
         start = opener.end()

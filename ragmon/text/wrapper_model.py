@@ -67,7 +67,7 @@ _ADDRESS_WORDS = frozenset((
     "io", "lei", "la", "ti", "tuo", "tua", "tuoi", "noi", "ci", "suo", "sua",
     "meu", "minha", "você", "vocês", "senhor", "senhora", "teu", "nós", "nosso", "nossa", "seu"))
 _ADDRESS_ELIDED = ("j'", "m'", "t'")
-_ADDRESS_MARKS = frozenset("!?¡¿")
+_ADDRESS_MARKS = ("!", "?", "¡", "¿")
 """What a wrapper holds and a claim about the subject seldom does: a word for the user or the assistant
 (French "j'", "m'", "t'" elided too), or the mark of an exclamation or a question. "Return shipping is free
 for defective items." has none, so no weight of the model's can take it. Portuguese "eu" is left out: it is
@@ -142,7 +142,7 @@ def reads_as_wrapper(sentence: str) -> bool:
         return False
     tokens = separated(low).split()
     pieces = _with_elisions(tokens) if "'" in low else tokens
-    if _ADDRESS_MARKS.isdisjoint(low) and not _addresses(low, pieces):
+    if not _marked(low) and not _addresses(low, pieces):
         return False
     spaced = f" {' '.join(tokens)} "
     if not _CLAIM_WORDS.isdisjoint(pieces) or any(phrase in spaced for phrase in _CLAIM_PHRASES):
@@ -155,6 +155,12 @@ def reads_as_wrapper(sentence: str) -> bool:
         words, digits = _WORD.findall(text), any(map(str.isdigit, text))
     return (_probability(_features(text, words, digits)) >= THRESHOLD
             and NO_CLAIM_AROUND.search(low) is None and not takes_for_granted(low))
+
+
+def _marked(low: str) -> bool:
+    """Whether the sentence holds one of `_ADDRESS_MARKS`: a C-level search for each, where testing each of
+    its characters against a set of them cost 1.6 us a sentence, five times as much."""
+    return any(map(low.__contains__, _ADDRESS_MARKS))
 
 
 def _with_elisions(tokens: list[str]) -> Collection[str]:
