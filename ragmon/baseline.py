@@ -35,7 +35,7 @@ from ragmon.errors import InputError
 from ragmon.jsontext import loads, replace_lone_surrogates
 from ragmon.model import LOWER_IS_BETTER, METRIC_NAMES, ClaimVerdict, Example, ExampleResult, Report
 from ragmon.options import input_name, is_stdin, stdin_bytes
-from ragmon.rules import SCORING_RULES
+from ragmon.rules import SCORING_RULES, scores_examples_alike
 
 CLAIM_METRICS = frozenset({"groundedness", "hallucination_rate"})
 """Metrics decided by the unsupported sentences themselves; the others are listed by value alone."""
@@ -274,7 +274,7 @@ def caveats(baseline: Baseline, examples: Sequence[Example]) -> list[str]:
     there, which the counts would call new, as if the golden set had grown, and that ids of this run are
     in the baseline written otherwise (`_respelled`), which the counts would call new and gone."""
     lines = []
-    if baseline.scoring_rules != SCORING_RULES:
+    if not scores_examples_alike(baseline.scoring_rules):  # intervals alone do not move a drop or a gain
         lines.append(_rules_caveat(baseline))
     if baseline.breached:
         lines.append(f"the baseline {baseline.path} is of a run that breached its gate on "

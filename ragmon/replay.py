@@ -84,7 +84,7 @@ from ragmon.options import (
 )
 from ragmon.report import coverage, junit, markdown, text
 from ragmon.report import json as json_report
-from ragmon.rules import SCORING_RULES
+from ragmon.rules import SCORING_RULES, scores_examples_alike
 
 if TYPE_CHECKING:
     from ragmon.target import Target
@@ -835,12 +835,14 @@ def _other_settings(examples: Sequence[Example], args: argparse.Namespace) -> tu
 
 
 def _other_rules(examples: Sequence[Example]) -> tuple[str, ...]:
-    """A warning when captured examples were scored by a sidecar with other scoring rules (ragmon.rules)
-    than this run's, or by one that recorded none (before 4 December 2026): after an upgrade of either, a
-    replay of the capture differed from the dashboard with no flag to blame. No flag restores them either:
-    the ragmon the sidecar ran does."""
+    """A warning when captured examples were scored by a sidecar whose scoring rules (ragmon.rules) scored
+    examples otherwise than this run's, or by one that recorded none (before 4 December 2026): after an
+    upgrade of either, a replay of the capture differed from the dashboard with no flag to blame. No flag
+    restores them either: the ragmon the sidecar ran does."""
     recorded = [_recorded_rules(example) for example in examples]
-    counts = Counter(rules for rules in recorded if rules not in (_UNCAPTURED, None, SCORING_RULES))
+    # A capture holds per-example figures alone: rules that moved only intervals scored it as this run does.
+    counts = Counter(rules for rules in recorded
+                     if rules not in (_UNCAPTURED, None) and not scores_examples_alike(rules))
     unsaid = recorded.count(None)
     warnings = []
     if counts:

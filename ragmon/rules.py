@@ -5,10 +5,11 @@ decides one, how a metric is computed. `ragmon.__version__` told none of it (it 
 hundreds of such changes), so a baseline written by another build compared its figures with this one's as
 if only the candidate had changed, and a capture replayed after an upgrade differed from the dashboard
 without a word. `SCORING_RULES` is raised with every change that moves a figure of the deterministic path,
-and a comparison across two values says so. tests/test_rules.py scores a corpus (the judge's corpora and
-every case the scoring tests pin, metric edge cases, aggregates) with this code and with the commit that
-set the value: a change that moves a figure of it and leaves this number alone fails there; one that moves
-none of it passes unseen, so raise the number by hand for a change of scoring the corpus does not hold.
+and a comparison across two values whose per-example figures differ (`PER_EXAMPLE_RULES`) says so.
+tests/test_rules.py scores a corpus (the judge's corpora and every case the scoring tests pin, metric edge
+cases, aggregates) with this code and with the commit that set the value: a change that moves a figure of it
+and leaves this number alone fails there; one that moves none of it passes unseen, so raise the number by
+hand for a change of scoring the corpus does not hold.
 
 The Claude judge's verdicts have their own version (its `prompt_version` setting); this one covers what
 every judge shares (claims, metrics) and the lexical judge.
@@ -16,6 +17,22 @@ every judge shares (claims, metrics) and the lexical judge.
 
 from __future__ import annotations
 
-SCORING_RULES = 2
+SCORING_RULES = 3
 """Raised by one for each change that moves any figure; 1 is the first build that recorded it, 2 the first
-whose intervals hold the binomial bound (ragmon.metrics.aggregate)."""
+whose intervals hold the binomial bound (ragmon.metrics.aggregate), 3 the first whose bound takes the
+values' variance at its upper confidence bound and mirrors a lower-is-better metric's exactly."""
+
+PER_EXAMPLE_RULES = 1
+"""The first scoring rules whose per-example figures (claims, verdicts, each example's metrics, and so every
+mean and the paired changes a drop gate reads) are this build's: rules 2 and 3 moved only aggregates'
+intervals. A baseline or a capture scored with rules from this one to `SCORING_RULES` differs from this run
+in no drop, gain or captured figure, so nothing is said of them; warning of each interval's change had
+warned of every baseline an upgrade met. Set it to the new `SCORING_RULES` with any change that moves a
+per-example figure (tests/test_rules.py scores the corpus with the commit that set `SCORING_RULES` to this
+value and fails on such a change until it is raised)."""
+
+
+def scores_examples_alike(rules: int | None) -> bool:
+    """Whether a build that recorded `rules` (None: one that recorded none) scored each example as this one
+    does. Newer rules than this build's may have moved anything."""
+    return rules is not None and PER_EXAMPLE_RULES <= rules <= SCORING_RULES

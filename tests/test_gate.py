@@ -935,10 +935,13 @@ def test_a_groundedness_gate_and_the_same_bar_on_hallucination_rate_agree_on_a_b
     # Five answers of three sentences, 0, 1, 2, 3 and 3 of them supported by STORE: groundedness 0, 1/3,
     # 2/3, 1, 1 (mean 0.6), hallucination_rate 1 minus each. The bootstrap's lower 95% bound is 4/15
     # (tests/metrics/test_aggregate.py works it out in fractions); the binomial bound is lower: with 0 and
-    # 1 added the values' variance is 32/63 - (4/7)^2 = 80/441, so they count as 5 * 0.24 / (80/441) =
-    # 6.615 trials, and the bound is the 2.5% quantile of Beta(0.6 * 6.615, 0.4 * 6.615 + 1), about 0.194.
-    # Hallucination_rate's upper one is 1 minus it: `groundedness=0.19` and `hallucination_rate=0.81` both
-    # hold. It came out 0.8 from a resample of other examples, and the run exited 1 on the same bar held.
+    # 1 added the values' variance is 32/63 - (4/7)^2 = 80/441 and their fourth central moment
+    # (2 (4/7)^4 + (5/21)^4 + (2/21)^4 + 3 (3/7)^4) / 7 = 61796/1361367, the variance's upper bound
+    # 80/441 + 1.96 sqrt((61796/1361367 - (80/441)^2) / 5) = 0.2793, above the 0.6 * 0.4 of 0/1 values, so
+    # they count as 5 trials (never fewer) and the bound is Clopper and Pearson's for 3 of 5, the 2.5%
+    # quantile of Beta(3, 3), about 0.147. Hallucination_rate's upper one is 1 minus it: `groundedness=0.14`
+    # and `hallucination_rate=0.86` both hold. It came out 0.8 from a resample of other examples, and the run
+    # exited 1 on the same bar held.
     without_ragmon_variables(monkeypatch)
     rows = [{"id": f"e{i}", "question": f"What does the store policy say, part {i}?",
              "contexts": [{"id": "store", "text": STORE}], "relevant_ids": ["store"],
@@ -946,16 +949,21 @@ def test_a_groundedness_gate_and_the_same_bar_on_hallucination_rate_agree_on_a_b
             for i, good in enumerate((0, 1, 2, 3, 3))]
     data = tmp_path / "golden.jsonl"
     data.write_text("".join(json.dumps(row) + "\n" for row in rows), encoding="utf-8")
-    code = main(["replay", str(data), "--quiet", "--confidence", "0.95", "--gate", "groundedness=0.19",
-                 "--gate", "hallucination_rate=0.81", "--json", str(tmp_path / "report.json")])
+    code = main(["replay", str(data), "--quiet", "--confidence", "0.95", "--gate", "groundedness=0.14",
+                 "--gate", "hallucination_rate=0.86", "--json", str(tmp_path / "report.json")])
     report = json.loads((tmp_path / "report.json").read_text(encoding="utf-8"))
     (grounded, low, passed), (hallucinated, high, held) = [
         (gate["metric"], gate["value"], gate["passed"]) for gate in report["gates"]]
-    trials = 5 * 0.24 * 441 / 80
-    assert beta_cdf(low, 0.6 * trials, 0.4 * trials + 1) == pytest.approx(0.025, abs=1e-6)
+    spread, fourth = 80 / 441, 61796 / 1361367
+    assert spread + 1.96 * math.sqrt((fourth - spread**2) / 5) > 0.24
+    assert beta_cdf(low, 3, 3) == pytest.approx(0.025, abs=1e-6)
     assert (grounded, passed, hallucinated, held) == ("groundedness", True, "hallucination_rate", True)
     assert high == round(1 - low, 12)
-    assert report["aggregates"]["hallucination_rate"]["ci"] == [round(1 - 14 / 15, 12), high]
+    # Its lower one, too, is the binomial's (2 of 5, below the bootstrap's 1 - 14/15), groundedness's
+    # upper one mirrored.
+    other, upper = report["aggregates"]["hallucination_rate"]["ci"]
+    assert upper == high and beta_cdf(other, 2, 4) == pytest.approx(0.025, abs=1e-6)
+    assert other == round(1 - report["aggregates"]["groundedness"]["ci"][1], 12)
     assert code == EXIT_OK
 
 
@@ -975,7 +983,8 @@ def test_a_rise_of_hallucination_rate_is_bounded_as_the_same_drop_of_groundednes
 def test_a_bound_read_at_another_level_mirrors_too() -> None:
     # The five answers above, in a Report whose own intervals are at 95%, gated at 90%: the bootstrap's
     # lower bound of groundedness is 1/3 (5/15) there, and the binomial bound of 0.6 over five answers is
-    # lower still (the bound a gate reads is the wider), so hallucination_rate's upper bound must be 1 minus
+    # lower still (Clopper and Pearson's for 3 of 5, above: the 5% quantile of Beta(3, 3), 0.189; the bound
+    # a gate reads is the wider), so hallucination_rate's upper bound must be 1 minus
     # it, and one bar holds or breaches both ways. Recomputed without the metric's name, the bootstrap's
     # upper bound of hallucination_rate came out 0.7333 (11/15), not 2/3.
     grounded: list[float | None] = [0.0, 1 / 3, 2 / 3, 1.0, 1.0]
@@ -983,10 +992,10 @@ def test_a_bound_read_at_another_level_mirrors_too() -> None:
                               "hallucination_rate": [None if v is None else 1 - v for v in grounded]})
     report = replace(report, aggregates={"groundedness": Aggregate(0.6, 5, (0.0, 1.0)),
                                          "hallucination_rate": Aggregate(0.4, 5, (0.0, 1.0))})
-    held = decide(report, parse_gates(["groundedness=0.2", "hallucination_rate=0.8"]), confidence=0.9)
+    held = decide(report, parse_gates(["groundedness=0.18", "hallucination_rate=0.82"]), confidence=0.9)
     breached = decide(report, parse_gates(["groundedness=0.3", "hallucination_rate=0.7"]), confidence=0.9)
     low, high = held
-    assert 0.2 < low.value < 1 / 3
+    assert beta_cdf(low.value, 3, 3) == pytest.approx(0.05, abs=1e-6)
     assert high.value == round(1 - low.value, 12)
     assert [gate.passed for gate in held] == [True, True]
     assert [gate.passed for gate in breached] == [False, False]

@@ -20,7 +20,7 @@ import pytest
 import scoring_corpus
 
 from ragmon import Example
-from ragmon.rules import SCORING_RULES
+from ragmon.rules import PER_EXAMPLE_RULES, SCORING_RULES
 
 REPO = Path(__file__).parents[1]
 RULES = "ragmon/rules.py"
@@ -118,6 +118,14 @@ def figures_of(process: subprocess.Popen[str]) -> dict[str, object]:
     return dict(json.loads(out))
 
 
+def per_example(figures: dict[str, object]) -> dict[str, object]:
+    """What of the corpus's figures `PER_EXAMPLE_RULES` vouches for: every example's, and the aggregates'
+    means and counts, not their intervals."""
+    return {key: {metric: found[:2] for metric, found in value.items()}
+            if key.startswith("aggregates:") and isinstance(value, dict) else value
+            for key, value in figures.items()}
+
+
 def differences(before: dict[str, object], after: dict[str, object]) -> list[str]:
     return [f"{example_id}: {before.get(example_id)!r:.300} -> {after[example_id]!r:.300}"
             for example_id in after if before.get(example_id) != after[example_id]]
@@ -152,6 +160,29 @@ def test_the_corpus_is_scored_as_the_commit_that_set_the_scoring_rules_scored_it
             + "; ".join(moved[:3]))
 
 
+def test_each_example_is_scored_as_the_commit_that_set_the_per_example_rules_scored_it(
+        tmp_path: Path, corpus: tuple[list[Example], dict[str, object]]) -> None:
+    """Baselines and captures from rules PER_EXAMPLE_RULES on are compared without a caveat (ragmon.rules),
+    so that commit's code must give every per-example figure this build gives: a change that moves one
+    (and so raises SCORING_RULES, above) must set PER_EXAMPLE_RULES to the raised value too."""
+    assert 1 <= PER_EXAMPLE_RULES <= SCORING_RULES
+    values, parents = history()
+    setting = setting_commits(PER_EXAMPLE_RULES, values, parents)
+    if not setting:  # both raised together in the working tree: no commit scored examples so yet
+        assert PER_EXAMPLE_RULES == SCORING_RULES, (
+            f"no commit of HEAD's history set SCORING_RULES = {PER_EXAMPLE_RULES} (PER_EXAMPLE_RULES)")
+        return
+    examples, figures = corpus
+    for commit in setting:
+        then = scored_by(code_of(commit, tmp_path / commit), examples, tmp_path)
+        moved = differences(per_example(figures_of(then)), per_example(figures))
+        assert not moved, (
+            f"{len(moved)} of {len(examples):,} examples are scored otherwise than by {commit[:12]}, which "
+            f"set SCORING_RULES = {PER_EXAMPLE_RULES}: set PER_EXAMPLE_RULES in {RULES} to the raised "
+            f"SCORING_RULES (baselines and captures of older rules then get their caveat). First: "
+            + "; ".join(moved[:3]))
+
+
 @pytest.fixture(scope="module")
 def corpus() -> tuple[list[Example], dict[str, object]]:
     """The corpus and this build's figures of it, scored once for the tests below."""
@@ -183,7 +214,11 @@ def test_a_small_change_of_one_rule_moves_figures_of_the_corpus(
     assert source.count(rule) == 1, f"ragmon/{path} no longer has {rule!r}: name another rule of it here"
     (code / path).write_text(source.replace(rule, changed), encoding="utf-8")
     examples, figures = corpus
-    assert differences(figures, figures_of(scored_by(tmp_path, examples, tmp_path)))
+    changed_figures = figures_of(scored_by(tmp_path, examples, tmp_path))
+    assert differences(figures, changed_figures)
+    # And the per-example comparison sees it, but for an interval's change, which it must let pass.
+    moves_examples = path != "metrics/aggregate.py"
+    assert bool(differences(per_example(figures), per_example(changed_figures))) == moves_examples
 
 
 @pytest.mark.parametrize(("values", "parents", "found"), [

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from ragmon.baseline import rounded
 from ragmon.metrics.aggregate import MAX_DRAWS, MIN_ROUNDS, aggregate, aggregate_columns, bootstrap_rounds
 from ragmon.model import Aggregate
 
@@ -259,13 +260,46 @@ def test_a_zero_one_column_gets_the_exact_binomial_bounds() -> None:
 
 def test_values_between_zero_and_one_count_as_the_trials_their_variance_is_worth() -> None:
     # 400 values, half 0.4, half 0.6: mean 0.5. With a pseudo-observation at 0 and at 1 their variance is
-    # (400 * 0.01 + 0.25 + 0.25) / 402 = 4.5 / 402, so they count as 400 * 0.25 / (4.5 / 402) = 8,933.3
-    # trials, not 400 (which would give about 0.5 -+ 0.049): the bounds are those of 4,466.7 successes in
-    # 8,933.3 trials, near 0.5 -+ 1.96 sqrt(0.25 / 8,933.3) = 0.5 -+ 0.0104, where the bootstrap's are
-    # 0.5 -+ 1.96 * 0.1 / 20 = 0.5 -+ 0.0098.
+    # s^2 = (400 * 0.01 + 0.25 + 0.25) / 402 = 4.5 / 402 and their fourth moment m4 = (400 * 0.0001 +
+    # 2 * 0.0625) / 402 = 0.165 / 402; the variance's upper bound s^2 + 1.96 sqrt((m4 - s^4) / 400) is
+    # 0.011194 + 0.001655 = 0.012849, so they count as 400 * 0.25 / 0.012849 = 7,783 trials, not 400 (which
+    # would give about 0.5 -+ 0.049): the bounds are near 0.5 -+ 1.96 sqrt(0.25 / 7,783) = 0.5 -+ 0.0111,
+    # where the bootstrap's are 0.5 -+ 1.96 * 0.1 / 20 = 0.5 -+ 0.0098.
+    spread, fourth = 4.5 / 402, 0.165 / 402
+    upper = spread + 1.96 * math.sqrt((fourth - spread**2) / 400)
     low, high = aggregate_columns({"g": [0.4, 0.6] * 200})["g"].ci or (math.nan, math.nan)
-    assert low == pytest.approx(0.5 - 1.96 * math.sqrt(0.25 / (400 * 0.25 * 402 / 4.5)), abs=2e-4)
+    assert low == pytest.approx(0.5 - 1.96 * math.sqrt(0.25 / (400 * 0.25 / upper)), abs=2e-4)
     assert high == pytest.approx(1 - low, abs=1e-12)
+
+
+@pytest.mark.parametrize(("n", "value"), [(100, 0.5), (300, 0.5), (50, 1 / math.log2(3)), (100, 0.9)],
+                         ids=["mrr-100", "mrr-300", "ndcg-50", "0.9-100"])
+def test_equal_values_mid_range_leave_room_for_a_rare_miss(n: int, value: float) -> None:
+    # A retriever putting the relevant document second on every one of n questions: mrr 0.5 each (ndcg
+    # 1 / log2(3)). One that misses it (0) on a share q of questions gives no miss in n with probability
+    # (1 - q)^n, 2.5% at q = 1 - 0.025^(1/n), a true mean of value * 0.025^(1/n) (0.4819 at 100): a 95%
+    # interval must reach that low. The variance of n equal values and a pseudo-observation at each end
+    # alone had given 0.4862, above true means of 0.485 (3% misses) that give such a set 4.8% of the time.
+    found = aggregate_columns({"mrr": [value] * n})["mrr"]
+    assert found.mean == value and found.ci is not None
+    assert found.ci[0] <= value * 0.025 ** (1 / n) < value
+
+
+def test_the_bounds_of_a_lower_is_better_metric_mirror_its_mirrors_to_the_decimals_a_gate_reads() -> None:
+    # 30 answers' (supported, total) claims: groundedness k/m and hallucination_rate (m - k)/m are 1 minus
+    # each other but for a float's last bit, and the binomial bound, computed from floats, amplified that to
+    # the 12th decimal: groundedness's lower bound read 0.814302564717 and 1 minus hallucination_rate's
+    # upper 0.814302564716, so `--gate groundedness=0.814302564717` passed where `--gate
+    # hallucination_rate=0.185697435283`, the same bar, was breached.
+    claims = [(5, 7), (6, 6), (5, 6), (8, 8), (4, 4), (3, 5), (4, 5), (2, 2), (7, 8), (1, 1), (6, 7), (3, 3),
+              (1, 1), (1, 2), (5, 5), (6, 6), (1, 1), (3, 3), (1, 1), (2, 2), (6, 6), (4, 5), (3, 3), (3, 3),
+              (1, 1), (6, 6), (1, 1), (4, 4), (3, 3), (5, 6)]
+    both = aggregate_columns({"groundedness": [k / m for k, m in claims],
+                              "hallucination_rate": [(m - k) / m for k, m in claims]}, samples=200)
+    grounded, hallucinated = both["groundedness"].ci, both["hallucination_rate"].ci
+    assert grounded is not None and hallucinated is not None
+    assert rounded(grounded[0]) == rounded(1 - hallucinated[1])
+    assert rounded(grounded[1]) == rounded(1 - hallucinated[0])
 
 
 def test_a_metric_outside_zero_and_one_is_an_error_naming_it() -> None:
