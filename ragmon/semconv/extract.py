@@ -835,16 +835,17 @@ def _after(view: _View, bodies: list[str], earlier: list[Span], seen: dict[int, 
     "1"]}`, "The most relevant document is 2."), and names the documents by their numbers in its prompt
     (`_numbering`): whole numbers, none twice, from 1 (or 0, when it names 0) to the count of documents
     it was given, any above that past the documents probed, the document `call` was given first among
-    them (`_chooses`). Then `call` answers however short ("30 days.", "$49.99"), unless it only asks or
-    is a check's word, which nothing tells from a reply to a yes/no question, and neither answers. An
-    output naming a number no document has (`30`, `{"price_eur": 49.99}`, "Document 2: you have 30 days
-    ...") chose nothing: it is an answer, and `call` a check of it in any words or form ("Oui", "8/10",
-    `{"binary_score": "yes"}`). An output naming only documents by their numbers, the one `call` was
-    given first among them, in other words or languages than a ranking's ("Document 2 is the most
-    relevant because it mentions support by chat.", "Dokument 2 ist am relevantesten.") may be a ranking
-    or an answer citing them, and neither answers: it had been scored over the short answer from its
-    choice, for writing more words. Numbers read from any prose had made an answer's "1 item within 3
-    weeks" or numbered steps a ranking, and the check after it the answer."""
+    them (`_chooses`; any of those sharing its start, which show at the same place). Then `call` answers
+    however short ("30 days.", "$49.99"), unless it only asks or is a check's word, which nothing tells
+    from a reply to a yes/no question, and neither answers. An output naming a number no document has
+    (`30`, `{"price_eur": 49.99}`, "Document 2: you have 30 days ...") chose nothing: it is an answer,
+    and `call` a check of it in any words or form ("Oui", "8/10", `{"binary_score": "yes"}`). An output
+    naming only documents by their numbers, the one `call` was given first among them, in other words or
+    languages than a ranking's ("Document 2 is the most relevant because it mentions support by chat.",
+    "Dokument 2 ist am relevantesten.", `_ranks_in_words`) may be a ranking or an answer citing them, and
+    neither answers: it had been scored over the short answer from its choice, for writing more words.
+    Numbers read from any prose had made an answer's "1 item within 3 weeks" or numbered steps a ranking,
+    and the check after it the answer."""
     output = view.output(call)
     asked_after = earlier[-1].end_time_unix_nano <= call[-1].start_time_unix_nano
     if output is None or not (shown.keys() < seen.keys() and asked_after):
@@ -859,16 +860,40 @@ def _after(view: _View, bodies: list[str], earlier: list[Span], seen: dict[int, 
     if not named:
         return _Relation.BESIDE
     numbers = _numbering(view.given(earlier), {bodies[index] for index in seen})
-    count = sum(map(len, numbers.values()))
+    count = len(set().union(*numbers.values()))
     limit = count if len(bodies) < _PROBED_DOCUMENTS else None
-    top = numbers[bodies[min(shown, key=shown.__getitem__)]]
+    first = min(shown.values())
+    top = set().union(*(numbers[bodies[index]] for index, at in shown.items() if at == first))
     if ranked is not None and _chooses(ranked, limit, top):
         return _Relation.RANKED if _asks(output) or _verdict(output) else _Relation.CHOSE
     if _names_documents(named, limit, top):
-        return _Relation.UNSURE if _CITING.search(chooser) else _Relation.BESIDE
+        return _Relation.UNSURE if _ranks_in_words(chooser) else _Relation.BESIDE
     if limit is not None and any(not isinstance(number, int) or number > limit for number in named):
         return _Relation.CHECKS
     return _Relation.BESIDE
+
+
+_RANKING_WORD = re.compile(r"relevan|pertinen|rilevan|релевант|相关|関連|관련|\brank|\bbest\b"
+                           r"|(?<!\bat\s)\bmost\b|\bam\s+\w+sten\b", re.IGNORECASE)
+"""Words a ranking says in prose, in a few languages ("the most relevant", "am relevantesten", "le plus
+pertinent", "最相关"): "at most" is an amount's, "am" alone a time's ("9 am")."""
+
+
+def _ranks_in_words(output: str) -> bool:
+    """Whether an output naming documents' numbers (`_CITING`) may be a ranking in other words than a
+    ranking's form: it opens by naming a document ("Document 2 is ...", "Dokument 2 ist ...") or speaks
+    of relevance or rank (`_RANKING_WORD`). An answer citing its source further on ("... (Document 1).",
+    "According to Document 1, ...", "Sources: Document 1") is no ranking: read as one, beside a check
+    of that document ("yes", "Score: 0.9") it had made the trace an error."""
+    if _CITING.search(output) is None:
+        return False
+    opening = _LIST_MARKER.sub("", output, count=1).lstrip(_OPENING_MARKS)
+    return _CITING.match(opening) is not None or _RANKING_WORD.search(output) is not None
+
+
+_OPENING_MARKS = " \t\r\n[{(\"'*_`#>"
+"""What may stand before an output's first word: spaces, brackets, quotes, emphasis, a heading's or a
+quote's mark."""
 
 
 def _numbering(given: str, documents: set[str]) -> dict[str, set[int]]:
@@ -879,24 +904,37 @@ def _numbering(given: str, documents: set[str]) -> dict[str, set[int]]:
     numbered by where each id's text is first found, the two copies had tied, and a ranking had to name
     both. Chunks overlap (LlamaIndex's SentenceSplitter repeats 200 tokens): the next chunk's start shows
     inside the one before, and read up to the other's start only, it had taken a number of its own, so
-    "3" named the second chunk."""
+    "3" named the second chunk. Documents showing the same text at a place (all they show is alike) all
+    take its number: the one first found had taken it alone, in the order of a set, which changes with
+    Python's hash seed, and a ranking naming the other erred or not from one run to the next."""
     found = sorted(((at, -_shown_length(given, at, document), document)
                     for document in documents for at in _occurrences(given, document[:_PROBE])),
                    key=lambda place: place[:2])
     numbers: dict[str, set[int]] = {document: set() for document in documents}
     number = end = 0
+    place = None
     for at, length, document in found:
-        if at >= end:
+        if (at, length) == place:
+            numbers[document].add(number)
+        elif at >= end:
             number += 1
             numbers[document].add(number)
             end = at - length
+            place = (at, length)
     return numbers
 
 
 def _shown_length(given: str, at: int, document: str) -> int:
-    """How far a document whose start (`_PROBE`) a prompt shows at `at` runs there: the whole document
-    when the prompt shows all of it, else its start (a template cut it short)."""
-    return len(document) if given.startswith(document, at) else min(len(document), _PROBE)
+    """How far a document whose start (`_PROBE`) a prompt shows at `at` runs there: the whole document, or
+    as far as the prompt shows it (a template cut it short). Two documents sharing their start show both
+    at each one's place, and the one shown further there is the one the prompt numbers."""
+    if given.startswith(document, at):
+        return len(document)
+    shown, unshown = min(len(document), _PROBE), len(document)
+    while unshown - shown > 1:
+        middle = (shown + unshown) // 2
+        shown, unshown = (middle, unshown) if given.startswith(document[:middle], at) else (shown, middle)
+    return shown
 
 
 def _occurrences(given: str, text: str) -> Iterator[int]:
@@ -973,11 +1011,12 @@ _GRADE = re.compile(rf"(?:(?P<name>[^\W\d]\w*(?:\s+[^\W\d]\w*)?)"
 """A number ("0.9", "8.5/10", "92%"), bare or after a name of a word or two and a colon, equals sign or
 bracket ("Score: 0.9", "Rating: 4.5", "Relevant (0.8)", "**Confidence:** 0.92", JSON's
 `{"relevance_score": 0.8}`) or with no mark ("Score 8/10"): what may be a grade (`_grade`)."""
-_GRADE_VALUE = re.compile(r"0[.,]\d+|\d+(?:[.,]\d+)?\s*%"
-                          r"|(?P<points>\d+(?:[.,]\d+)?)\s*/\s*(?P<scale>5|10|100)")
-"""A number written as graders write one, whatever its name: a decimal from 0 to 1 ("0.8"), a percentage,
-points out of 5, 10 or 100 ("4/5", "8.5/10")."""
+_ON_A_SCALE = re.compile(r"(?P<points>\d+(?:[.,]\d+)?)\s*/\s*(?P<scale>5|10|100)")
+"""A number written as graders write one, whatever its name: points out of 5, 10 or 100 ("4/5", "8.5/10")."""
+_GRADE_TOP = 100
+"""The highest number a grade's name gives with no scale: points out of 10 or 100, a percentage."""
 _NAME_PART = re.compile(r"[^\W_]+")
+_LEADING_WHOLE = re.compile(r"[-+]?\d+")
 _LIST_MARKER = re.compile(r"^\s*(?:[-*\u2022+]|\d{1,3}[.)])\s+")
 _SENTENCE_END = re.compile(r"(?<=[.!?])[\"'\u201d\u2019)\]*_,]*\s+")
 """Where a sentence ends: after its mark and any closing quote, bracket or emphasis (a JSON list's
@@ -1000,7 +1039,7 @@ def _states(output: str) -> bool:
 def _grade(output: str) -> list[str] | None:
     """The casefolded words naming the grade a model's output is (`_GRADE`), none for a bare number; None
     if it is no grade. After a mark, a number is a grade when its name is a grade's (`_GRADE_NAMES`:
-    "Score: 0.9", "Bewertung: 0,9") or it is written as a grade is (`_GRADE_VALUE`: "Match: 0.8"); with no
+    "Score: 0.9", "Bewertung: 0,9") or it is points on a scale ("Match: 8/10", `_graded_value`); with no
     mark, when each word of its name is a grade's or a check's ("Score 8/10"). "Price: 49.99", "Answer:
     3.5", "Open 24/7." and "By 12/05/2026." are short answers: read as grades, beside a check's "yes" they
     had made the trace an error, and beside a summary the summary had been scored."""
@@ -1014,16 +1053,21 @@ def _grade(output: str) -> list[str] | None:
     name = found["name"].casefold().split()
     if found["mark"]:
         graded = not _GRADE_NAMES.isdisjoint(_NAME_PART.findall(found["name"].casefold()))
-        return name if graded or _graded_value(found["value"]) else None
+        return name if _graded_value(found["value"], graded) else None
     return name if (_GRADE_NAMES | _VERDICT_WORDS).issuperset(name) else None
 
 
-def _graded_value(value: str) -> bool:
-    """Whether a number is written as a grade is (`_GRADE_VALUE`), points no more than their scale."""
-    found = _GRADE_VALUE.fullmatch(value)
-    if found is None or found["scale"] is None:
-        return found is not None
-    return float(found["points"].replace(",", ".")) <= int(found["scale"])
+def _graded_value(value: str, graded: bool) -> bool:
+    """Whether a number after a name and a mark is a grade: points on a scale (`_ON_A_SCALE`, no more than
+    it) under any name, or up to `_GRADE_TOP` under a grade's name (`graded`). A decimal or percentage
+    under another name is an amount ("Price: 0.99", "VAT: 20%", "Dosage: 0.5"), and so is a number past
+    any scale under a grade's ("Credit score: 720"): read as grades, beside a check's "yes" they had made
+    the trace an error, and beside a summary the summary had been scored."""
+    found = _ON_A_SCALE.fullmatch(value)
+    if found is not None:
+        return float(found["points"].replace(",", ".")) <= int(found["scale"])
+    whole = _LEADING_WHOLE.match(value)
+    return graded and whole is not None and int(whole.group()) <= _GRADE_TOP
 
 
 def _first_words(output: str) -> list[str]:

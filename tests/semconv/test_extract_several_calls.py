@@ -6,7 +6,11 @@ only its answer quotes; and with no chain span, the call given the ranking's cho
 from __future__ import annotations
 
 import json
+import os
+import pickle
 import re
+import subprocess
+import sys
 from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING
@@ -376,9 +380,10 @@ def test_a_decimal_grade_beside_the_answer_given_the_same_documents_leaves_the_a
     assert example.contexts == langchain_contexts(documents)
 
 
-NAMED_AMOUNTS = ["Price: 49.99", "Cost: $12.50", "Total: \u20ac30.00", "Answer: 3.5"]
-"""Short answers giving an amount under a name that is no grade's, with a decimal no grader writes (above
-1, not out of a scale) or after a currency sign."""
+NAMED_AMOUNTS = ["Price: 49.99", "Cost: $12.50", "Total: \u20ac30.00", "Answer: 3.5", "Discount: 12.5%",
+                 "Price: 0.99", "Fee: 2.5%", "Tax: 0.25", "Dosage: 0.5", "Credit score: 720"]
+"""Short answers giving an amount under a name that is no grade's, as a decimal (above 1 or not), a
+percentage or after a currency sign, and one under a grade's name past any scale (a credit score)."""
 LOG_LINE = "Log: the user asked about refunds and was told the amount from the refunds policy."
 
 
@@ -546,6 +551,35 @@ def test_an_answer_citing_a_document_beside_a_named_amount_keeps_its_place_befor
     # ranking of document 1: the "Oui" was scored in its place against the top document alone, and a
     # "yes" or "Score: 0.9" made the trace an error.
     documents = _answer_then_ask(langchain, answer, RELEVANT, [grade])
+
+    example = extract(langchain.trace())
+
+    assert example is not None
+    assert example.answer == answer
+    assert example.contexts == langchain_contexts(documents)
+
+
+CITING_ANSWERS = ["Refunds are accepted within thirty days of delivery (Document 1).",
+                  "Refunds are accepted within thirty days of delivery [Source 1].",
+                  "According to Document 1, refunds are accepted within thirty days of delivery.",
+                  "Refunds are accepted within thirty days of delivery.\n\nSources: Document 1",
+                  "Refunds are accepted within thirty days of delivery (see context 1).",
+                  "R\u00fcckerstattungen sind innerhalb von drei\u00dfig Tagen m\u00f6glich (Dokument 1).",
+                  "Refunds are accepted for at most thirty days after delivery (Document 1)."]
+"""Short answers naming their source, the first document, in words and no other number, in the middle,
+at the end, in German, and beside "at most" (an amount's words, not a ranking's)."""
+
+
+@pytest.mark.parametrize("grades", [["yes"], ["relevant"], ["Score: 0.9"], ['{"binary_score": "yes"}'],
+                                    ["yes", "no", "no"]],
+                         ids=["yes", "relevant", "score", "json", "each document in turn"])
+@pytest.mark.parametrize("answer", CITING_ANSWERS)
+def test_an_answer_citing_its_source_in_words_keeps_its_place_before_a_check(
+        langchain: Recorder, answer: str, grades: list[str]) -> None:
+    # The answer was written from all three documents, then a model graded the top one (or each in
+    # turn). Naming only document 1, the answer was read as a ranking of it in other words, and the
+    # trace was an error ("two model calls given different sets ...") where it had been scored.
+    documents = _answer_then_ask(langchain, answer, RELEVANT, grades)
 
     example = extract(langchain.trace())
 
@@ -747,6 +781,57 @@ def test_a_ranking_of_overlapping_chunks_chooses_by_the_prompts_numbers(
     assert example.answer == "By chat."
     assert example.contexts == langchain_contexts(documents[2:])
     assert _groundedness(example) == 1.0  # "chat" is in the support document
+
+
+SHARED_START = ("Acme Help Center > Orders and payments > Policies. This article is part of the Acme "
+                "customer policy set; it applies to all orders placed on acme.example from 1 January "
+                "2026 and replaces earlier versions. Read it in full before you contact support about an "
+                "order. ")
+SHARED_START_CORPUS = {
+    "kb-refunds": SHARED_START + "Refunds: ask for one within 30 days of delivery, by chat.",
+    "kb-shipping": SHARED_START + "Shipping: standard shipping takes 5 business days.",
+    "kb-support": LANGCHAIN_CORPUS["kb-support"],
+}
+"""Two articles under one header longer than the 256 characters a prompt is searched for, and another."""
+SHOWN = 300
+"""Characters of each document the ranking prompt shows: past the header, short of either article's end."""
+EXTRACT_IN_A_PROCESS = """
+import json, pickle, sys
+from ragmon.semconv.extract import ExtractionError, extract
+try:
+    example = extract(pickle.load(sys.stdin.buffer))
+    print(json.dumps({"answer": example.answer, "contexts": [context.id for context in example.contexts]}))
+except ExtractionError as error:
+    print(json.dumps({"error": str(error)}))
+"""
+
+
+@pytest.mark.parametrize("chosen", ["kb-refunds", "kb-shipping"])
+def test_a_ranking_of_documents_sharing_their_start_chooses_whatever_the_hash_seed(
+        langchain: Recorder, chosen: str) -> None:
+    # The ranking prompt cuts each document to its first 300 characters, so both articles show only
+    # their header and the start of their own text. Which of the two took a number at each place
+    # followed the order of a set of their texts, which Python's hash seed sets: the same trace was
+    # scored in some processes and an error in others. It is extracted here in processes of six seeds.
+    assert len(SHARED_START) > 256
+    assert all(len(SHARED_START_CORPUS[article]) > SHOWN for article in ("kb-refunds", "kb-shipping"))
+    with langchain.tracer.start_as_current_span("POST /ask", kind=SpanKind.SERVER):
+        documents = _retriever(SHARED_START_CORPUS, 3).invoke(QUESTION)
+        order = [document.metadata["id"] for document in documents]
+        cut = [LangChainDocument(page_content=document.page_content[:SHOWN], metadata=document.metadata)
+               for document in documents]
+        _ask(RANK, cut, str(order.index(chosen) + 1))
+        _ask(ANSWER_FROM, [documents[order.index(chosen)]], "30 days.")
+    trace = pickle.dumps(langchain.trace())
+
+    extracted = [json.loads(subprocess.run([sys.executable, "-c", EXTRACT_IN_A_PROCESS], input=trace,
+                                           capture_output=True, check=True,
+                                           env=os.environ | {"PYTHONHASHSEED": str(seed)}).stdout)
+                 for seed in range(6)]
+
+    assert [result.get("answer") for result in extracted] == ["30 days."] * 6
+    assert all(chosen in result["contexts"] and "kb-support" not in result["contexts"]
+               for result in extracted)
 
 
 # --- an answer quoting a document the model was not given --------------------------------------------
