@@ -347,54 +347,30 @@ def _ask_beside(recorder: Recorder, check: str, answer: str, check_first: bool) 
     return documents
 
 
-@pytest.mark.parametrize("check_first", [True, False], ids=["check then answer", "answer then check"])
-@pytest.mark.parametrize("answer", ["2.5 mg.", "€49.99 each.", "1.5 litres.", "See example.com/refunds.",
-                                    "By 12/05/2026.", "Open 24/7."])
-def test_a_short_answer_with_a_decimal_a_date_or_a_url_beside_a_check_answers(
-        langchain: Recorder, answer: str, check_first: bool) -> None:
-    # Both calls given the same three documents: the answer states something (three words or more: "2",
-    # "5" and "mg"; "by", "12", "05" and "2026"; "open", "24" and "7"), the check does not. Read as one
-    # word, "2.5", "12/05/2026" or "24/7" had made the answer a label of two words too, and the trace an
-    # error naming both calls.
-    documents = _ask_beside(langchain, "Yes", answer, check_first)
-
-    example = extract(langchain.trace())
-
-    assert example is not None
-    assert example.answer == answer
-    assert example.contexts == langchain_contexts(documents)
-
-
-@pytest.mark.parametrize("check_first", [True, False], ids=["check then answer", "answer then check"])
-@pytest.mark.parametrize("grade", DECIMAL_GRADES)
-def test_a_decimal_grade_beside_the_answer_given_the_same_documents_leaves_the_answer(
-        langchain: Recorder, grade: str, check_first: bool) -> None:
-    # A score is a label however its number is written: "Score: 0.9" had been read as three words, a
-    # statement beside the answer, and the trace an error naming both calls.
-    documents = _ask_beside(langchain, grade, ANSWER, check_first)
-
-    example = extract(langchain.trace())
-
-    assert example is not None
-    assert example.answer == ANSWER
-    assert example.contexts == langchain_contexts(documents)
-
-
 NAMED_AMOUNTS = ["Price: 49.99", "Cost: $12.50", "Total: \u20ac30.00", "Answer: 3.5", "Discount: 12.5%",
                  "Price: 0.99", "Fee: 2.5%", "Tax: 0.25", "Dosage: 0.5", "Credit score: 720"]
 """Short answers giving an amount under a name that is no grade's, as a decimal (above 1 or not), a
 percentage or after a currency sign, and one under a grade's name past any scale (a credit score)."""
 LOG_LINE = "Log: the user asked about refunds and was told the amount from the refunds policy."
+BESIDE_A_CHECK = [
+    *(("Yes", answer) for answer in ("2.5 mg.", "\u20ac49.99 each.", "1.5 litres.",
+                                     "See example.com/refunds.", "By 12/05/2026.", "Open 24/7.",
+                                     *NAMED_AMOUNTS)),
+    *((grade, ANSWER) for grade in DECIMAL_GRADES),
+]
+"""(a check's reply, the answer) given the same documents: short answers with a decimal, a date, a URL or an
+amount beside a "Yes", and the answer beside a decimal grade."""
 
 
 @pytest.mark.parametrize("check_first", [True, False], ids=["check then answer", "answer then check"])
-@pytest.mark.parametrize("answer", NAMED_AMOUNTS)
-def test_a_short_answer_naming_an_amount_beside_a_check_answers(
-        langchain: Recorder, answer: str, check_first: bool) -> None:
-    # Both calls given the same three documents: the answer states an amount ("price", "49" and "99"),
-    # the check does not. Read as a grade ("Price: 49.99" like "Score: 0.9"; "$" and "€" passed over
-    # between the colon and the number), the answer stated nothing either, and the trace was an error.
-    documents = _ask_beside(langchain, "Yes", answer, check_first)
+@pytest.mark.parametrize(("check", "answer"), BESIDE_A_CHECK)
+def test_the_answer_beside_a_check_given_the_same_documents_answers(
+        langchain: Recorder, check: str, answer: str, check_first: bool) -> None:
+    # The answer states something, the check does not. Read as one word, "2.5", "12/05/2026" or "24/7"
+    # had made a short answer a label of two words too; read as a grade ("Price: 49.99" like "Score: 0.9",
+    # "$" and "\u20ac" passed over between the colon and the number), an amount stated nothing either; and
+    # "Score: 0.9" had been read as three words, a statement. Each made the trace an error naming both.
+    documents = _ask_beside(langchain, check, answer, check_first)
 
     example = extract(langchain.trace())
 
@@ -521,42 +497,9 @@ NUMBERED_ANSWERS = [
 answer opening on its citation, a bare number, a short answer."""
 
 
-@pytest.mark.parametrize("grade", ["Oui", "Partially relevant", "8/10", '{"binary_score": "yes"}', "yes"])
-@pytest.mark.parametrize("answer", NUMBERED_ANSWERS)
-def test_an_answer_naming_a_number_no_document_has_keeps_its_place_before_a_check(
-        langchain: Recorder, answer: str, grade: str) -> None:
-    # The answer was written from all three documents, then a model graded the top one. Read as a
-    # ranking, the answer had its grade scored in its place, against the top document alone (or, for a
-    # short answer, the trace was an error).
-    documents = _answer_then_ask(langchain, answer, RELEVANT, [grade])
-
-    example = extract(langchain.trace())
-
-    assert example is not None
-    assert example.answer == answer
-    assert example.contexts == langchain_contexts(documents)
-
-
 CITED_AMOUNTS = ["Per Document 1, refund window: 30 days.", "Price: 49.99 (Document 1)",
                  "See Document 1 (refund window: 30 days)."]
 """Answers citing the first document beside a value under a name that is no score's."""
-
-
-@pytest.mark.parametrize("grade", ["Oui", "yes", "Score: 0.9"])
-@pytest.mark.parametrize("answer", CITED_AMOUNTS)
-def test_an_answer_citing_a_document_beside_a_named_amount_keeps_its_place_before_a_check(
-        langchain: Recorder, answer: str, grade: str) -> None:
-    # The answer was written from all three documents, then a model graded the top one. Its named value
-    # ("refund window: 30", "Price: 49.99") had been read as the document's score, the answer as a
-    # ranking of document 1: the "Oui" was scored in its place against the top document alone, and a
-    # "yes" or "Score: 0.9" made the trace an error.
-    documents = _answer_then_ask(langchain, answer, RELEVANT, [grade])
-
-    example = extract(langchain.trace())
-
-    assert example is not None
-    assert example.answer == answer
-    assert example.contexts == langchain_contexts(documents)
 
 
 CITING_ANSWERS = ["Refunds are accepted within thirty days of delivery (Document 1).",
@@ -570,15 +513,27 @@ CITING_ANSWERS = ["Refunds are accepted within thirty days of delivery (Document
 at the end, in German, and beside "at most" (an amount's words, not a ranking's)."""
 
 
-@pytest.mark.parametrize("grades", [["yes"], ["relevant"], ["Score: 0.9"], ['{"binary_score": "yes"}'],
-                                    ["yes", "no", "no"]],
-                         ids=["yes", "relevant", "score", "json", "each document in turn"])
-@pytest.mark.parametrize("answer", CITING_ANSWERS)
-def test_an_answer_citing_its_source_in_words_keeps_its_place_before_a_check(
+KEPT_BEFORE_A_CHECK = [
+    *((answer, [grade]) for answer in NUMBERED_ANSWERS
+      for grade in ("Oui", "Partially relevant", "8/10", '{"binary_score": "yes"}', "yes")),
+    *((answer, [grade]) for answer in CITED_AMOUNTS for grade in ("Oui", "yes", "Score: 0.9")),
+    *((answer, grades) for answer in CITING_ANSWERS
+      for grades in (["yes"], ["relevant"], ["Score: 0.9"], ['{"binary_score": "yes"}'],
+                     ["yes", "no", "no"])),
+]
+"""Answers written from all three documents, each followed by a model's grade of the top one (or of each
+in turn)."""
+
+
+@pytest.mark.parametrize(("answer", "grades"), KEPT_BEFORE_A_CHECK)
+def test_an_answer_keeps_its_place_before_a_check_of_its_documents(
         langchain: Recorder, answer: str, grades: list[str]) -> None:
-    # The answer was written from all three documents, then a model graded the top one (or each in
-    # turn). Naming only document 1, the answer was read as a ranking of it in other words, and the
-    # trace was an error ("two model calls given different sets ...") where it had been scored.
+    # Each answer had been read as a ranking: naming a number no document among three has (JSON, a bare
+    # number, an opening citation, a short answer), its grade was scored in its place against the top
+    # document alone (or, for a short answer, the trace was an error); beside a named value ("refund
+    # window: 30", "Price: 49.99") that value was read as the document's score; naming only document 1
+    # in words, the trace was an error ("two model calls given different sets ...") where it had been
+    # scored.
     documents = _answer_then_ask(langchain, answer, RELEVANT, grades)
 
     example = extract(langchain.trace())
