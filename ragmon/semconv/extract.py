@@ -873,10 +873,14 @@ def _after(view: _View, bodies: list[str], earlier: list[Span], seen: dict[int, 
     return _Relation.BESIDE
 
 
-_RANKING_WORD = re.compile(r"relevan|pertinen|rilevan|релевант|相关|関連|관련|\brank|\bbest\b"
-                           r"|(?<!\bat\s)\bmost\b|\bam\s+\w+sten\b", re.IGNORECASE)
-"""Words a ranking says in prose, in a few languages ("the most relevant", "am relevantesten", "le plus
-pertinent", "最相关"): "at most" is an amount's, "am" alone a time's ("9 am")."""
+_RANKING_WORD = re.compile(r"relevan|pertinen|rilevan|релевант|相关|関連|관련|\brank"
+                           r"|\b(?:best|closest|top)\s+(?:match|source|document|fit|result|hit)"
+                           r"|\bam\s+(?:relevantesten|besten\s+passend|passendsten|zutreffendsten)\b",
+                           re.IGNORECASE)
+"""Words a ranking says in prose, in a few languages ("the most relevant", "best match", "am
+relevantesten", "le plus pertinent", "最相关"). A bare "most", "best" or German "am ...sten" is an
+answer's as often ("The most popular plan is Pro (Document 1).", "am nächsten Werktag"): read as a
+ranking's, beside a check of that document ("yes", "Score: 0.9") it had made the trace an error."""
 
 
 def _ranks_in_words(output: str) -> bool:
@@ -931,9 +935,12 @@ def _shown_length(given: str, at: int, document: str) -> int:
     if given.startswith(document, at):
         return len(document)
     shown, unshown = min(len(document), _PROBE), len(document)
-    while unshown - shown > 1:
+    while unshown - shown > 1:  # only the part past what is known to show is compared, not re-copied
         middle = (shown + unshown) // 2
-        shown, unshown = (middle, unshown) if given.startswith(document[:middle], at) else (shown, middle)
+        if given.startswith(document[shown:middle], at + shown):
+            shown = middle
+        else:
+            unshown = middle
     return shown
 
 
@@ -1031,9 +1038,16 @@ name and its number backtrack over a long run of them)."""
 
 
 def _states(output: str) -> bool:
-    """Whether a model's output states something: more than a label of a word or two, not a grade
-    (`_grade`: "Score: 0.9" is three words) and not only questions (`_asks`)."""
-    return len(_first_words(output)) > _LABEL_WORDS and _grade(output) is None and not _asks(output)
+    """Whether a model's output states something: more than a label of a word or two, or an amount under
+    a name that is no grade ("VAT: 20%", "Price: 50": read as two-word labels, beside a check's "yes"
+    they had made the trace an error); not a grade (`_grade`: "Score: 0.9" is three words) and not only
+    questions (`_asks`)."""
+    if _grade(output) is not None or _asks(output):
+        return False
+    if len(_first_words(output)) > _LABEL_WORDS:
+        return True
+    amount = _GRADE.fullmatch(output.strip(_GRADE_WRAPPING)) if len(output) <= _GRADE_CHARS else None
+    return amount is not None and bool(amount["name"]) and bool(amount["mark"])  # "VAT: 20%", no grade
 
 
 def _grade(output: str) -> list[str] | None:
@@ -1139,7 +1153,10 @@ def _ranked_line(line: str) -> list[float] | None:
     line of only numbers (`_NUMBERS_LINE`, a score in brackets aside), documents named by their numbers
     with their scores (`_SCORE`) and a few words ("Doc: 2, Relevance: 9", "Document 2 (score 0.91)",
     "Document 2 is the most relevant."), or a lead-in ending in a colon. A sentence holding small numbers
-    ("You can return 1 item within 3 weeks.", a step "2. Choose the item.") names no document."""
+    ("You can return 1 item within 3 weeks.", a step "2. Choose the item.") names no document, and words
+    before the first document named, with no score nor ranking's word (`_RANKING_WORD`), are an answer
+    citing it ("Refunds take thirty days (Document 1)."): read as a ranking, a check after it had been
+    scored in its place, or made the trace an error."""
     line = _BRACKETED_SCORE.sub(" ", _LIST_MARKER.sub("", line)).strip()
     if _NUMBERS_LINE.fullmatch(line):
         return [_number(number) for number in _NUMBER.findall(line)]
@@ -1148,6 +1165,9 @@ def _ranked_line(line: str) -> list[float] | None:
         rest = _SCORE.sub(" ", _REFERENCE.sub(" ", line))
         if _DIGIT.search(rest) or len(_WORD.findall(rest)) > _RANKING_WORDS:
             return None
+        lead = line[:references[0].start()].strip(_OPENING_MARKS)
+        if lead and not lead.endswith(":") and not (_SCORE.search(line) or _RANKING_WORD.search(line)):
+            return None  # "Refunds take thirty days (Document 1).": an answer citing its source, no ranking
         return [_number(number) for found in references for number in _NUMBER.findall(found["numbers"])]
     return [] if not line or (line.endswith(":") and not _DIGIT.search(line)) else None
 
@@ -1235,7 +1255,31 @@ def _shown(view: _View, contexts: tuple[Context, ...], texts: list[str],
         return contexts
     feeding = _feeding(view, llm_call, calls)
     shown = _shown_to(view, feeding, contexts, texts) if len(feeding) < len(calls) else None
-    return shown or _shown_to(view, calls, contexts, texts) or contexts
+    if shown:
+        return _furthest(view, feeding, shown)
+    shown = _shown_to(view, calls, contexts, texts)
+    return _furthest(view, calls, shown) if shown else contexts
+
+
+def _furthest(view: _View, calls: list[list[Span]], contexts: tuple[Context, ...]) -> tuple[Context, ...]:
+    """Of documents sharing their start (`_PROBE`), those some call shows furthest at a place where it
+    shows that start (`_shown_length`): the one given shows whole, the other only as far as they agree."""
+    groups: dict[str, list[Context]] = {}
+    for context in contexts:
+        groups.setdefault(context.text.strip()[:_PROBE], []).append(context)
+    dropped: set[int] = set()
+    for probe, group in groups.items():
+        if len(group) < 2:
+            continue
+        furthest: set[int] = set()
+        for given in (view.given(call) for call in calls):
+            for at in _occurrences(given, probe):
+                lengths = {id(c): _shown_length(given, at, c.text.strip()) for c in group}
+                top = max(lengths.values())
+                furthest |= {key for key, length in lengths.items() if length == top}
+        if furthest:
+            dropped |= {id(c) for c in group if id(c) not in furthest}
+    return tuple(context for context in contexts if id(context) not in dropped)
 
 
 def _shown_to(view: _View, calls: list[list[Span]], contexts: tuple[Context, ...],
