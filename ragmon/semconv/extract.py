@@ -1256,29 +1256,28 @@ def _shown(view: _View, contexts: tuple[Context, ...], texts: list[str],
     feeding = _feeding(view, llm_call, calls)
     shown = _shown_to(view, feeding, contexts, texts) if len(feeding) < len(calls) else None
     if shown:
-        return _furthest(view, feeding, shown)
+        return _given_whole(view, feeding, shown)
     shown = _shown_to(view, calls, contexts, texts)
-    return _furthest(view, calls, shown) if shown else contexts
+    return _given_whole(view, calls, shown) if shown else contexts
 
 
-def _furthest(view: _View, calls: list[list[Span]], contexts: tuple[Context, ...]) -> tuple[Context, ...]:
-    """Of documents sharing their start (`_PROBE`), those some call shows furthest at a place where it
-    shows that start (`_shown_length`): the one given shows whole, the other only as far as they agree."""
+def _given_whole(view: _View, calls: list[list[Span]], contexts: tuple[Context, ...]) -> tuple[Context, ...]:
+    """Of documents sharing their start (`_PROBE`), those some call was given whole, when a call was given
+    any of them whole: the prompt searched for a start shows the other's start too, and an answer given the
+    refunds article alone had the shipping article under the same header count as its support. None given
+    whole (a template that cuts documents short), all stay: telling them apart by how far each matches
+    had dropped a chunk for its parent document, and every such document past the 20th."""
     groups: dict[str, list[Context]] = {}
     for context in contexts:
         groups.setdefault(context.text.strip()[:_PROBE], []).append(context)
+    givens = [view.given(call) for call in calls]
     dropped: set[int] = set()
-    for probe, group in groups.items():
+    for group in groups.values():
         if len(group) < 2:
             continue
-        furthest: set[int] = set()
-        for given in (view.given(call) for call in calls):
-            for at in _occurrences(given, probe):
-                lengths = {id(c): _shown_length(given, at, c.text.strip()) for c in group}
-                top = max(lengths.values())
-                furthest |= {key for key, length in lengths.items() if length == top}
-        if furthest:
-            dropped |= {id(c) for c in group if id(c) not in furthest}
+        whole = {id(context) for context in group if any(context.text.strip() in given for given in givens)}
+        if whole:
+            dropped |= {id(context) for context in group if id(context) not in whole}
     return tuple(context for context in contexts if id(context) not in dropped)
 
 

@@ -822,6 +822,41 @@ def test_an_answer_given_one_of_two_documents_sharing_their_start_is_judged_agai
     assert _groundedness(example) == 0.0
 
 
+def test_more_than_twenty_documents_sharing_their_start_all_given_all_count(langchain: Recorder) -> None:
+    # 25 articles under one header, all given to the model, which answers from the last. Only the first
+    # 20 places of the header were looked at, so the other five were dropped as not shown: 20 contexts,
+    # and an answer stated by the 25th scored 0.0 where it is 1.0.
+    corpus = {f"item{n:02d}": SHARED_START + f"The item{n:02d} ships in {n + 2} days." for n in range(25)}
+    answer = "The item24 ships in 26 days."
+    with langchain.tracer.start_as_current_span("POST /ask", kind=SpanKind.SERVER):
+        documents = _retriever(corpus, 25).invoke(QUESTION)
+        _ask(ANSWER_FROM, sorted(documents, key=lambda document: document.metadata["id"]), answer)
+
+    example = extract(langchain.trace())
+
+    assert example is not None and example.contexts is not None
+    assert sorted(context.id for context in example.contexts) == sorted(corpus)
+    assert _groundedness(example) == 1.0
+
+
+@pytest.mark.parametrize("given", [["kb-refunds-chunk"], ["kb-refunds-chunk", "kb-refunds-full"]])
+def test_a_chunk_given_beside_its_parent_document_counts(langchain: Recorder, given: list[str]) -> None:
+    # The retriever returns a chunk and the whole article it was cut from (the chunk is the article's
+    # start). Given the chunk alone, the article was kept in its place (it matched the prompt one
+    # character further: the line break after the chunk), and the chunk dropped; given both, likewise.
+    corpus = {"kb-refunds-chunk": SHARED_START_CORPUS["kb-refunds"],
+              "kb-refunds-full": SHARED_START_CORPUS["kb-refunds"] + "\nShipping takes 5 business days."}
+    with langchain.tracer.start_as_current_span("POST /ask", kind=SpanKind.SERVER):
+        documents = _retriever(corpus, 2).invoke(QUESTION)
+        shown = [document for document in documents if document.metadata["id"] in given]
+        _ask(ANSWER_FROM, shown, "30 days.")
+
+    example = extract(langchain.trace())
+
+    assert example is not None and example.contexts is not None
+    assert sorted(context.id for context in example.contexts) == sorted(given)
+
+
 # --- an answer quoting a document the model was not given --------------------------------------------
 
 
