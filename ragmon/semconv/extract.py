@@ -1265,20 +1265,26 @@ def _given_whole(view: _View, calls: list[list[Span]], contexts: tuple[Context, 
     """Of documents sharing their start (`_PROBE`), those some call was given whole, when a call was given
     any of them whole: the prompt searched for a start shows the other's start too, and an answer given the
     refunds article alone had the shipping article under the same header count as its support. None given
-    whole (a template that cuts documents short), all stay: telling them apart by how far each matches
-    had dropped a chunk for its parent document, and every such document past the 20th."""
+    whole, spacing aside (a template that cuts documents short), all stay: telling them apart by how far
+    each matches had dropped a chunk for its parent document, and every such document past the 20th."""
     groups: dict[str, list[Context]] = {}
     for context in contexts:
         groups.setdefault(context.text.strip()[:_PROBE], []).append(context)
-    givens = [view.given(call) for call in calls]
+    shared = [group for group in groups.values() if len(group) > 1]
+    # Spacing aside: a template that joins a document's lines or indents them gives it whole all the same.
+    givens = {_spaced(view.given(call)) for call in calls} if shared else set()
     dropped: set[int] = set()
-    for group in groups.values():
-        if len(group) < 2:
-            continue
-        whole = {id(context) for context in group if any(context.text.strip() in given for given in givens)}
+    for group in shared:
+        whole = {id(context) for context in group
+                 if any(_spaced(context.text) in given for given in givens)}
         if whole:
             dropped |= {id(context) for context in group if id(context) not in whole}
     return tuple(context for context in contexts if id(context) not in dropped)
+
+
+def _spaced(text: str) -> str:
+    """`text` with every run of whitespace one space (`_given_whole`)."""
+    return " ".join(text.split())
 
 
 def _shown_to(view: _View, calls: list[list[Span]], contexts: tuple[Context, ...],

@@ -857,6 +857,53 @@ def test_a_chunk_given_beside_its_parent_document_counts(langchain: Recorder, gi
     assert sorted(context.id for context in example.contexts) == sorted(given)
 
 
+TWO_LINE_ARTICLES = {
+    "kb-refunds": SHARED_START + "Refunds: ask for one within 30 days of delivery.\nSupport answers by chat.",
+    "kb-shipping": SHARED_START + "Shipping: standard shipping takes 5 business days.\nExpress takes 2.",
+}
+"""Two articles of two lines under one header longer than the 256 characters a prompt is searched for."""
+RESPACED = {"lines joined": lambda text: text.replace("\n", " "),
+            "lines indented": lambda text: text.replace("\n", "\n    "),
+            "CRLF": lambda text: text.replace("\n", "\r\n")}
+
+
+@pytest.mark.parametrize("template", list(RESPACED))
+def test_an_article_given_alone_in_other_spacing_does_not_bring_in_another_under_its_header(
+        langchain: Recorder, template: str) -> None:
+    # The app's template re-spaces each document before the model sees it. Given the refunds article
+    # alone, the shipping article under the same header was kept as support (never found whole, so
+    # neither was dropped) and an answer only it states scored 1.0; against refunds it is 0.0.
+    answer = "Standard shipping takes 5 business days, express shipping 2."
+    with langchain.tracer.start_as_current_span("POST /ask", kind=SpanKind.SERVER):
+        documents = _retriever(TWO_LINE_ARTICLES, 2).invoke(QUESTION)
+        refunds = [LangChainDocument(page_content=RESPACED[template](document.page_content),
+                                     metadata=document.metadata)
+                   for document in documents if document.metadata["id"] == "kb-refunds"]
+        _ask(ANSWER_FROM, refunds, answer)
+
+    example = extract(langchain.trace())
+
+    assert example is not None and example.contexts is not None
+    assert [context.id for context in example.contexts] == ["kb-refunds"]
+    assert _groundedness(example) == 0.0
+
+
+def test_articles_given_in_different_spacing_both_count(langchain: Recorder) -> None:
+    # Refunds shown as written and shipping with its lines joined: only refunds was found whole, and
+    # shipping, given too, was dropped.
+    with langchain.tracer.start_as_current_span("POST /ask", kind=SpanKind.SERVER):
+        documents = _retriever(TWO_LINE_ARTICLES, 2).invoke(QUESTION)
+        shown = [document if document.metadata["id"] == "kb-refunds" else
+                 LangChainDocument(page_content=RESPACED["lines joined"](document.page_content),
+                                   metadata=document.metadata) for document in documents]
+        _ask(ANSWER_FROM, shown, "Standard shipping takes 5 business days.")
+
+    example = extract(langchain.trace())
+
+    assert example is not None and example.contexts is not None
+    assert sorted(context.id for context in example.contexts) == ["kb-refunds", "kb-shipping"]
+
+
 # --- an answer quoting a document the model was not given --------------------------------------------
 
 
