@@ -27,7 +27,7 @@ _CANNOT = r"(?: cannot| can't| can not| am unable to|'m unable to| am not able t
 """What follows "i" in a cue that the answerer cannot do something; each form contains "not", "n't" or
 "unable", so `_cued` lets them through."""
 _ABSTENTION = re.compile(
-    "|".join((
+    r"(?=\w)(?:" + "|".join((
         r"\bi (?:do not|don't|really don't) know\b",
         r"\bi'?m not sure\b", r"\bi am not sure\b",
         r"\bi" + _CANNOT + r" (?:answer|determine|find|tell|say|provide|confirm|verify|locate|give)\b",
@@ -67,8 +67,11 @@ _ABSTENTION = re.compile(
         r"\bbeyond the scope of the " + _SOURCE + r"\b",
         r"\b(?:falls|is|lies) outside (?:of )?(?:what|the scope of) (?:the )?(?:" + SOURCE_ADJECTIVE + " )?"
         + SOURCE_NOUN + r"\b",
-    ))
+    )) + ")"
 )
+"""Every cue opens on a word's first letter (a new one must too, or it never matches), so the lookahead before
+them all rejects every word's end in one test: without it each word's end, past the shared word boundary,
+tried all 24 cues (a cued sentence's search 7.0 -> 5.1 us, 0.6% of the scoring's instructions)."""
 
 
 _NO = re.compile(r"no(?:t|\b)")
