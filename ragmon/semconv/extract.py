@@ -1256,35 +1256,69 @@ def _shown(view: _View, contexts: tuple[Context, ...], texts: list[str],
     feeding = _feeding(view, llm_call, calls)
     shown = _shown_to(view, feeding, contexts, texts) if len(feeding) < len(calls) else None
     if shown:
-        return _given_whole(view, feeding, shown)
+        return _given_past_shared(view, feeding, shown)
     shown = _shown_to(view, calls, contexts, texts)
-    return _given_whole(view, calls, shown) if shown else contexts
+    return _given_past_shared(view, calls, shown) if shown else contexts
 
 
-def _given_whole(view: _View, calls: list[list[Span]], contexts: tuple[Context, ...]) -> tuple[Context, ...]:
-    """Of documents sharing their start (`_PROBE`), those some call was given whole, when a call was given
-    any of them whole: the prompt searched for a start shows the other's start too, and an answer given the
-    refunds article alone had the shipping article under the same header count as its support. None given
-    whole, spacing aside (a template that cuts documents short), all stay: telling them apart by how far
-    each matches had dropped a chunk for its parent document, and every such document past the 20th."""
+_OWN_CHARS = 16
+"""Characters of a document's own text past the start it shares with a neighbour that a prompt must show
+for the document to count as given (`_given_past_shared`)."""
+
+
+def _given_past_shared(view: _View, calls: list[list[Span]],
+                       contexts: tuple[Context, ...]) -> tuple[Context, ...]:
+    """Of documents sharing their start (`_PROBE`), those some call was shown past the text they share
+    (whole, or `_OWN_CHARS` of its own text), spacing aside, when a call was shown any so: the prompt
+    searched for a start shows the other's start too, and an answer given the refunds article alone had
+    the shipping article under the same header count as its support. A template cutting a long document
+    short still shows its own text; one cutting every document within their header shows none, and all
+    stay. Telling them apart by how far each matched had dropped a chunk for the document it was cut
+    from, and every such document past the 20th; by whether each was shown whole, a cut one beside a
+    short one."""
     groups: dict[str, list[Context]] = {}
     for context in contexts:
         groups.setdefault(context.text.strip()[:_PROBE], []).append(context)
     shared = [group for group in groups.values() if len(group) > 1]
-    # Spacing aside: a template that joins a document's lines or indents them gives it whole all the same.
-    givens = {_spaced(view.given(call)) for call in calls} if shared else set()
+    if not shared:
+        return contexts
+    prompts = list(dict.fromkeys(view.given(call) for call in calls))
+    spaced_prompts: list[str] = []
     dropped: set[int] = set()
     for group in shared:
-        whole = {id(context) for context in group
-                 if any(_spaced(context.text) in given for given in givens)}
-        if whole:
-            dropped |= {id(context) for context in group if id(context) not in whole}
+        texts: dict[int, str] = {}
+        past: set[int] = set()
+        for context in group:
+            if any(context.text.strip() in prompt for prompt in prompts):
+                past.add(id(context))
+                continue
+            texts = texts or {id(member): _spaced(member.text) for member in group}
+            own = texts[id(context)]
+            reach = max(_shared_length(own, texts[id(other)]) for other in group if other is not context)
+            spaced_prompts = spaced_prompts or [_spaced(prompt) for prompt in prompts]
+            if any(own[:reach + _OWN_CHARS] in prompt for prompt in spaced_prompts):
+                past.add(id(context))
+        if past:
+            dropped |= {id(context) for context in group if id(context) not in past}
     return tuple(context for context in contexts if id(context) not in dropped)
 
 
 def _spaced(text: str) -> str:
-    """`text` with every run of whitespace one space (`_given_whole`)."""
+    """`text` with every run of whitespace one space (`_given_past_shared`)."""
     return " ".join(text.split())
+
+
+def _shared_length(one: str, other: str) -> int:
+    """How many characters two texts share from their start, found by halving and comparing only the part
+    past what is known to be shared (a document can run to megabytes)."""
+    shared, unknown = 0, min(len(one), len(other))
+    while shared < unknown:
+        middle = (shared + unknown + 1) // 2
+        if other.startswith(one[shared:middle], shared):
+            shared = middle
+        else:
+            unknown = middle - 1
+    return shared
 
 
 def _shown_to(view: _View, calls: list[list[Span]], contexts: tuple[Context, ...],

@@ -904,6 +904,28 @@ def test_articles_given_in_different_spacing_both_count(langchain: Recorder) -> 
     assert sorted(context.id for context in example.contexts) == ["kb-refunds", "kb-shipping"]
 
 
+@pytest.mark.parametrize("template", ["as written", "lines joined"])
+def test_a_long_article_cut_short_beside_a_short_one_counts(langchain: Recorder, template: str) -> None:
+    # The template cuts each document to 500 characters: the refunds article fits whole, the shipping
+    # article under the same header is cut. Both were given, and the answer is from the shipping text the
+    # model saw; the shipping article, not shown whole beside one that was, had been dropped: 0.0, where
+    # it is 1.0 against both.
+    articles = {"kb-refunds": TWO_LINE_ARTICLES["kb-refunds"],
+                "kb-shipping": TWO_LINE_ARTICLES["kb-shipping"] + " Further shipping terms follow." * 40}
+    respace = RESPACED["lines joined"] if template == "lines joined" else str
+    with langchain.tracer.start_as_current_span("POST /ask", kind=SpanKind.SERVER):
+        documents = _retriever(articles, 2).invoke(QUESTION)
+        shown = [LangChainDocument(page_content=respace(document.page_content)[:500],
+                                   metadata=document.metadata) for document in documents]
+        _ask(ANSWER_FROM, shown, "Standard shipping takes 5 business days.")
+
+    example = extract(langchain.trace())
+
+    assert example is not None and example.contexts is not None
+    assert sorted(context.id for context in example.contexts) == ["kb-refunds", "kb-shipping"]
+    assert _groundedness(example) == 1.0
+
+
 # --- an answer quoting a document the model was not given --------------------------------------------
 
 
