@@ -1287,20 +1287,36 @@ def _given_past_shared(view: _View, calls: list[list[Span]],
     dropped: set[int] = set()
     for group in shared:
         texts: dict[int, str] = {}
-        past: set[int] = set()
-        for context in group:
-            if any(context.text.strip() in prompt for prompt in prompts):
-                past.add(id(context))
-                continue
+        past = {id(context) for context in group if any(context.text.strip() in prompt for prompt in prompts)}
+        # Shown past what it shares with its neighbours, then with those that count: a third document
+        # sharing only the header had made two that share more, both cut short, drop.
+        neighbours = group
+        while rest := [context for context in group if id(context) not in past]:
             texts = texts or {id(member): _spaced(member.text) for member in group}
-            own = texts[id(context)]
-            reach = max(_shared_length(own, texts[id(other)]) for other in group if other is not context)
             spaced_prompts = spaced_prompts or [_spaced(prompt) for prompt in prompts]
-            if any(own[:reach + _OWN_CHARS] in prompt for prompt in spaced_prompts):
-                past.add(id(context))
+            added = {id(context) for context in rest
+                     if _shown_past(texts, context, neighbours, spaced_prompts)}
+            if not added and neighbours is not group:
+                break
+            past |= added
+            if not past:
+                break
+            neighbours = [context for context in group if id(context) in past]
         if past:
             dropped |= {id(context) for context in group if id(context) not in past}
     return tuple(context for context in contexts if id(context) not in dropped)
+
+
+def _shown_past(texts: dict[int, str], context: Context, neighbours: list[Context],
+                prompts: list[str]) -> bool:
+    """Whether a prompt shows `context`'s text `_OWN_CHARS` past the most it shares with another of
+    `neighbours` (all texts spaced: `texts` by id)."""
+    others = [other for other in neighbours if other is not context]
+    if not others:
+        return False
+    own = texts[id(context)]
+    reach = max(_shared_length(own, texts[id(other)]) for other in others)
+    return any(own[:reach + _OWN_CHARS] in prompt for prompt in prompts)
 
 
 def _spaced(text: str) -> str:

@@ -926,6 +926,29 @@ def test_a_long_article_cut_short_beside_a_short_one_counts(langchain: Recorder,
     assert _groundedness(example) == 1.0
 
 
+def test_two_articles_sharing_more_than_a_header_both_cut_short_count(langchain: Recorder) -> None:
+    # Three articles under one header; the EU and US shipping articles also share a long introduction,
+    # and the template cuts every document to 500 characters, within that introduction. Each shipping
+    # article was held to showing 16 characters past the introduction it shares with the other, which no
+    # prompt did, while refunds showed its own text past the header: both shipping articles were dropped
+    # though given, and an answer from the introduction scored 0.0 against refunds alone.
+    intro = SHARED_START + "Shipping: " + "Parcels leave our warehouse on the next working day. " * 40
+    articles = {"kb-refunds": TWO_LINE_ARTICLES["kb-refunds"] + " More refund terms." * 40,
+                "ship-eu": intro + "EU: standard shipping takes 5 business days.",
+                "ship-us": intro + "US: standard shipping takes 8 business days."}
+    with langchain.tracer.start_as_current_span("POST /ask", kind=SpanKind.SERVER):
+        documents = _retriever(articles, 3).invoke(QUESTION)
+        shown = [LangChainDocument(page_content=document.page_content[:500], metadata=document.metadata)
+                 for document in documents]
+        _ask(ANSWER_FROM, shown, "Parcels leave our warehouse on the next working day.")
+
+    example = extract(langchain.trace())
+
+    assert example is not None and example.contexts is not None
+    assert sorted(context.id for context in example.contexts) == sorted(articles)
+    assert _groundedness(example) == 1.0
+
+
 # --- an answer quoting a document the model was not given --------------------------------------------
 
 
