@@ -932,16 +932,23 @@ def _shown_length(given: str, at: int, document: str) -> int:
     """How far a document whose start (`_PROBE`) a prompt shows at `at` runs there: the whole document, or
     as far as the prompt shows it (a template cut it short). Two documents sharing their start show both
     at each one's place, and the one shown further there is the one the prompt numbers."""
-    if given.startswith(document, at):
+    return _matching_length(given, at, document, min(len(document), _PROBE))
+
+
+def _matching_length(text: str, at: int, document: str, known: int = 0) -> int:
+    """How many of `document`'s first characters `text` shows at `at`, the first `known` known to match:
+    halving, and comparing only the part past what is known to match, not re-copying it (a document can
+    run to megabytes)."""
+    if text.startswith(document, at):
         return len(document)
-    shown, unshown = min(len(document), _PROBE), len(document)
-    while unshown - shown > 1:  # only the part past what is known to show is compared, not re-copied
-        middle = (shown + unshown) // 2
-        if given.startswith(document[shown:middle], at + shown):
-            shown = middle
+    matched, unknown = known, min(len(document), len(text) - at)
+    while matched < unknown:
+        middle = (matched + unknown + 1) // 2
+        if text.startswith(document[matched:middle], at + matched):
+            matched = middle
         else:
-            unshown = middle
-    return shown
+            unknown = middle - 1
+    return matched
 
 
 def _occurrences(given: str, text: str) -> Iterator[int]:
@@ -1315,26 +1322,13 @@ def _shown_past(texts: dict[int, str], context: Context, neighbours: list[Contex
     if not others:
         return False
     own = texts[id(context)]
-    reach = max(_shared_length(own, texts[id(other)]) for other in others)
+    reach = max(_matching_length(texts[id(other)], 0, own) for other in others)
     return any(own[:reach + _OWN_CHARS] in prompt for prompt in prompts)
 
 
 def _spaced(text: str) -> str:
     """`text` with every run of whitespace one space (`_given_past_shared`)."""
     return " ".join(text.split())
-
-
-def _shared_length(one: str, other: str) -> int:
-    """How many characters two texts share from their start, found by halving and comparing only the part
-    past what is known to be shared (a document can run to megabytes)."""
-    shared, unknown = 0, min(len(one), len(other))
-    while shared < unknown:
-        middle = (shared + unknown + 1) // 2
-        if other.startswith(one[shared:middle], shared):
-            shared = middle
-        else:
-            unknown = middle - 1
-    return shared
 
 
 def _shown_to(view: _View, calls: list[list[Span]], contexts: tuple[Context, ...],
