@@ -7,7 +7,7 @@ import re
 
 from ragmon.text import european, european_courtesy
 from ragmon.text.cache import wide
-from ragmon.text.terms import normalise, profile
+from ragmon.text.terms import normalise, opposite, profile
 
 SOURCE_NOUN = r"(?:context|contexts|document|documents|documentation|passage|passages|source|sources|text|" \
               r"texts|information|excerpts?|knowledge base|search results|results)"
@@ -26,49 +26,48 @@ _CANNOT = r"(?: cannot| can't| can not| am unable to|'m unable to| am not able t
           r" will not be able to)"
 """What follows "i" in a cue that the answerer cannot do something; each form contains "not", "n't" or
 "unable", so `_cued` lets them through."""
-_ABSTENTION = re.compile(
-    r"(?=\w)(?:" + "|".join((
-        r"\bi (?:do not|don't|really don't) know\b",
-        r"\bi'?m not sure\b", r"\bi am not sure\b",
-        r"\bi" + _CANNOT + r" (?:answer|determine|find|tell|say|provide|confirm|verify|locate|give)\b",
-        r"\bi" + _CANNOT + r" (?:help|assist)(?: you)? with (?:that|this|it|your (?:request|question)|"
-        r"(?:that|this|the) (?:request|question|topic))\b",
-        r"\bi (?:do not|don't) (?:have|know) (?:any |an |enough |sufficient |specific |the |that |this |"
-        r"(?:any )?access to (?:any |that |this |the |such )?)?(?:information|info|details?|data|answer)\b",
-        r"\bunable to (?:answer|determine|find)\b",
-        r"\b(?:not|no) (?:enough|sufficient|adequate) (?:information|context|detail|details|data|evidence)\b",
-        r"\binsufficient(?:_| )(?:context|information|data|evidence)\b",
-        r"\b" + SOURCE_NOUN + r"(?: " + SOURCE_ADJECTIVE + r")?"
-        r"(?: (?:i|we) (?:have|can access|was given|see))? (?:(?:does not|doesn't|do not|don't|did not|"
-        r"didn't|cannot|can't|fails? to) (?:say|mention|contain|include|provide|specify|state|indicate|cover|"
-        r"address|discuss|answer|describe|explain|give|have|tell|offer|list)\b|" + _SAY_NOTHING + ")",
-        r"\b(?:there is|there's|there are|i found|i have|i've found|i see) no (?:information|mention|"
-        r"details?|data|indication|evidence|reference)\b",
-        r"\bi (?:do not|don't|did not|didn't) (?:see|find) (?:any )?(?:information|mention|details?|data|"
-        r"reference)\b",
-        r"\b(?:the|this|that|these|those|your|our) [^.,;:!?]{1,60}? (?:does not|doesn't|do not|don't|did not|"
-        r"didn't) (?:mention|say|specify|state)\b",
-        r"\bno (?:relevant |specific |such )?(?:information|mention|details?|data) (?:about|on|of|regarding|"
-        r"in|is|was|were|could be)\b",
-        r"\b(?:none of|nothing in) the (?:" + SOURCE_ADJECTIVE + " )?" + SOURCE_NOUN + r"(?: "
-        + SOURCE_ADJECTIVE + r")? (?:mentions?|says?|specif(?:y|ies)|states?|address(?:es)?|covers?|"
-        r"discuss(?:es)?|indicates?)\b",
-        r"\b" + SOURCE_NOUN + r"(?: " + SOURCE_ADJECTIVE + r")? (?:is|are) silent (?:on|about|regarding|"
-        r"as to)\b",
-        r"\b(?:is not|isn't|are not|aren't) (?:in|present in|contained in) the (?:[a-z]+ ){0,2}?" + _SOURCE
-        + r"\b",
-        r"\b(?:not |un)clear (?:from|in) the (?:[a-z]+ ){0,2}?" + _SOURCE + r"\b",
-        r"\b(?:is not|are not|was not|were not|isn't|aren't|wasn't|weren't) (?:mentioned|specified|stated|"
-        r"provided|available|given|covered|addressed|discussed|included|found|described|listed)"
-        r"(?: anywhere)? (?:in|by) the (?:[a-z]+ ){0,2}?" + _SOURCE + r"\b",
-        r"\bi (?:do not|don't) see [^.,;:!?]{1,60}? in the (?:[a-z]+ ){0,2}?" + _SOURCE + r"\b",
-        r"\b(?:cannot|can't|can not) be (?:determined|answered|found|inferred|confirmed)\b",
-        r"\bnot (?:possible|able) to (?:answer|determine|say)\b",
-        r"\bbeyond the scope of the " + _SOURCE + r"\b",
-        r"\b(?:falls|is|lies) outside (?:of )?(?:what|the scope of) (?:the )?(?:" + SOURCE_ADJECTIVE + " )?"
-        + SOURCE_NOUN + r"\b",
-    )) + ")"
+_CUES = (
+    r"\bi (?:do not|don't|really don't) know\b",
+    r"\bi'?m not sure\b", r"\bi am not sure\b",
+    r"\bi" + _CANNOT + r" (?:answer|determine|find|tell|say|provide|confirm|verify|locate|give)\b",
+    r"\bi" + _CANNOT + r" (?:help|assist)(?: you)? with (?:that|this|it|your (?:request|question)|"
+    r"(?:that|this|the) (?:request|question|topic))\b",
+    r"\bi (?:do not|don't) (?:have|know) (?:any |an |enough |sufficient |specific |the |that |this |"
+    r"(?:any )?access to (?:any |that |this |the |such )?)?(?:information|info|details?|data|answer)\b",
+    r"\bunable to (?:answer|determine|find)\b",
+    r"\b(?:not|no) (?:enough|sufficient|adequate) (?:information|context|detail|details|data|evidence)\b",
+    r"\binsufficient(?:_| )(?:context|information|data|evidence)\b",
+    r"\b" + SOURCE_NOUN + r"(?: " + SOURCE_ADJECTIVE + r")?"
+    r"(?: (?:i|we) (?:have|can access|was given|see))? (?:(?:does not|doesn't|do not|don't|did not|"
+    r"didn't|cannot|can't|fails? to) (?:say|mention|contain|include|provide|specify|state|indicate|cover|"
+    r"address|discuss|answer|describe|explain|give|have|tell|offer|list)\b|" + _SAY_NOTHING + ")",
+    r"\b(?:there is|there's|there are|i found|i have|i've found|i see) no (?:information|mention|"
+    r"details?|data|indication|evidence|reference)\b",
+    r"\bi (?:do not|don't|did not|didn't) (?:see|find) (?:any )?(?:information|mention|details?|data|"
+    r"reference)\b",
+    r"\b(?:the|this|that|these|those|your|our) [^.,;:!?]{1,60}? (?:does not|doesn't|do not|don't|did not|"
+    r"didn't) (?:mention|say|specify|state)\b",
+    r"\bno (?:relevant |specific |such )?(?:information|mention|details?|data) (?:about|on|of|regarding|"
+    r"in|is|was|were|could be)\b",
+    r"\b(?:none of|nothing in) the (?:" + SOURCE_ADJECTIVE + " )?" + SOURCE_NOUN + r"(?: "
+    + SOURCE_ADJECTIVE + r")? (?:mentions?|says?|specif(?:y|ies)|states?|address(?:es)?|covers?|"
+    r"discuss(?:es)?|indicates?)\b",
+    r"\b" + SOURCE_NOUN + r"(?: " + SOURCE_ADJECTIVE + r")? (?:is|are) silent (?:on|about|regarding|"
+    r"as to)\b",
+    r"\b(?:is not|isn't|are not|aren't) (?:in|present in|contained in) the (?:[a-z]+ ){0,2}?" + _SOURCE
+    + r"\b",
+    r"\b(?:not |un)clear (?:from|in) the (?:[a-z]+ ){0,2}?" + _SOURCE + r"\b",
+    r"\b(?:is not|are not|was not|were not|isn't|aren't|wasn't|weren't) (?:mentioned|specified|stated|"
+    r"provided|available|given|covered|addressed|discussed|included|found|described|listed)"
+    r"(?: anywhere)? (?:in|by) the (?:[a-z]+ ){0,2}?" + _SOURCE + r"\b",
+    r"\bi (?:do not|don't) see [^.,;:!?]{1,60}? in the (?:[a-z]+ ){0,2}?" + _SOURCE + r"\b",
+    r"\b(?:cannot|can't|can not) be (?:determined|answered|found|inferred|confirmed)\b",
+    r"\bnot (?:possible|able) to (?:answer|determine|say)\b",
+    r"\bbeyond the scope of the " + _SOURCE + r"\b",
+    r"\b(?:falls|is|lies) outside (?:of )?(?:what|the scope of) (?:the )?(?:" + SOURCE_ADJECTIVE + " )?"
+    + SOURCE_NOUN + r"\b",
 )
+_ABSTENTION = re.compile(r"(?=\w)(?:" + "|".join(_CUES) + ")")
 """Every cue opens on a word's first letter (a new one must too, or it never matches), so the lookahead before
 them all rejects every word's end in one test: without it each word's end, past the shared word boundary,
 tried all 24 cues (a cued sentence's search 7.0 -> 5.1 us, 0.6% of the scoring's instructions)."""
@@ -164,20 +163,52 @@ _CJK_CONTRAST = re.compile(r"但|不过|不過|然而|ただし|しかし|です
 """Where a Chinese or Japanese refusal goes on to assert something ("..., but ..."): a claim."""
 
 
+_CUE_WORDS = (
+    *re.findall("[a-z]+", SOURCE_NOUN), "know", "sure", "answer", "determine", "find", "tell", "say",
+    "provide", "confirm", "verify", "locate", "give", "help", "assist", "info", "details", "data", "evidence",
+    "mention", "indication", "reference", "specify", "state", "determined", "answered", "found", "inferred",
+    "confirmed", "mentioned",
+)
+"""Words one of which every English refusal holds as a word of its own, with a space, a word boundary or
+"_" on either side: in every cue of `_CUES` and in `_THEY_SAY_NOTHING`, `_NOT_THERE` and `_NOT_AVAILABLE`
+(tests/text/test_abstention_gate.py expands each pattern and checks). "not", "can" and "could", which
+nearly all of them hold too, are function words and no terms."""
+_CUE_TERMS = frozenset(term for word in _CUE_WORDS for read in profile(word).terms
+                       for term in (read, opposite(read)))
+"""The terms of `_CUE_WORDS`, and their opposites: a word a European negation marks ("nicht context") is
+read as its opposite."""
+
+
+def _may_decline(low: str, terms: frozenset[str]) -> bool:
+    """Whether `low` (normalised; `terms` its sentence's) may hold an English refusal: one of `_CUE_WORDS`
+    as a word of its own, which in ASCII text is one of the sentence's terms (or its opposite), as every
+    character but a letter, a digit, "_" and "'" separates words for the terms as it bounds them for the
+    patterns. Unless the terms were read from other words than the patterns see: an apostrophe joins the
+    letters beside it into one word ("x'context"), "non-" joins its word, citations ("[...]") and tags
+    ("<...>") go with their words, and text other than ASCII is read in other ways: such a sentence is
+    searched as before. One C-level set test spares nearly every claim `_cued`, which lets a quarter of
+    them through ("no" and "not" are everywhere), and the cues' search after it, 5 us a sentence."""
+    return (not terms.isdisjoint(_CUE_TERMS) or not low.isascii() or "'" in low or "[" in low or "<" in low
+            or "non-" in low)
+
+
 def is_abstention(sentence: str) -> bool:
     """True when the sentence declines to answer ("I don't know", "the context does not mention it"), or
     is a framework's placeholder for no answer. A sentence that declines and asserts ("I can't help with
     that, but the warranty is 5 years") is a claim: taken for an abstention, its assertion was never
-    checked and the answer left every gated mean."""
+    checked and the answer left every gated mean. The sentence's terms are cached: every caller has read
+    them."""
     low = normalise(sentence)
-    if _cued(low) and (_declines(low) or _NOT_AVAILABLE.fullmatch(low) is not None):
+    terms = profile(sentence).terms
+    if (_may_decline(low, terms) and _cued(low)
+            and (_declines(low) or _NOT_AVAILABLE.fullmatch(low) is not None)):
         return not _asserts_beside(low)
     if not low.isascii() and wide(low):
         if _CJK_REFUSAL.fullmatch(low):
             return True
         if _CJK_DECLINES.search(low) and _CJK_REFUSER.search(low) and not _CJK_CONTRAST.search(low):
             return True
-    if not profile(sentence).terms.isdisjoint(_REFUSAL_TERMS) and european.DECLINES.search(low) is not None:
+    if not terms.isdisjoint(_REFUSAL_TERMS) and european.DECLINES.search(low) is not None:
         return not _asserts_beside_european(low)
     return len(low) < _LONGEST_PLACEHOLDER and low.strip(" .") in _PLACEHOLDERS
 
@@ -525,22 +556,22 @@ _INTERJECTION = re.compile(
 enjoy the rest of your evening."), as "No problem, the fee is waived for students." tells more."""
 
 
-def _english_courtesy(low: str, terms: frozenset[str]) -> bool:
+def _english_courtesy(low: str, placed: bool) -> bool:
     """Whether a sentence (normalised) is one of the courtesies or pointers above, told by its form: a party
     best placed to answer, a question about the user, or the opening of a thanks, wish, sympathy or help
     offered in a sentence of fewer than `_COURTESY_MOST_WORDS` words with nothing `_NO_CLAIM_AROUND` lists.
     The openings are anchored, so nearly every claim fails them at its first word; the party's pattern,
-    which tries several words, only runs on a sentence with one of `_PLACED_TERMS`."""
-    if not terms.isdisjoint(_PLACED_TERMS) and _BEST_PLACED.fullmatch(low) is not None:
+    which tries several words, only runs on a sentence with one of `_PLACED_TERMS` (`placed`)."""
+    if placed and _BEST_PLACED.fullmatch(low) is not None:
         return True
     if "?" in low and _ABOUT_YOU.fullmatch(low) is not None:
         return True
-    if low.lstrip(european_courtesy.BEFORE_A_WORD).split(" ", 1)[0].rstrip(",!.…") not in _OPENING_WORDS:
+    if low.lstrip(european_courtesy.BEFORE_A_WORD).partition(" ")[0].rstrip(",!.…") not in _OPENING_WORDS:
         return False
     interjection = _INTERJECTION.match(low)
     if interjection is not None:
         rest = low[interjection.end():]
-        return not rest.strip() or _english_courtesy(rest, terms)
+        return not rest.strip() or _english_courtesy(rest, placed)
     return (_COURTESY_OPENING.match(low) is not None and low.count(" ") < _COURTESY_MOST_WORDS
             and _NO_CLAIM_AROUND.search(low) is None)
 
@@ -563,6 +594,9 @@ _REFERRAL_TERMS = frozenset(
 _LONGEST_REFERRAL = 200
 _EUROPEAN_CUE_TERMS = frozenset(term for word in european_courtesy.CUE_WORDS for term in profile(word).terms)
 """The terms of `european_courtesy.CUE_WORDS`, as `_REFERRAL_TERMS` for English's."""
+_NAMED_TERMS = _PLACED_TERMS | _REFERRAL_TERMS | _EUROPEAN_CUE_TERMS
+"""A sentence with none of these is spared the three tests above: one C-level set test, where the three cost
+every claim 0.4 us."""
 
 
 def is_filler(sentence: str, terms: frozenset[str]) -> bool:
@@ -581,13 +615,14 @@ def is_filler(sentence: str, terms: frozenset[str]) -> bool:
     if len(sentence) >= _LONGEST_REFERRAL:
         return False  # longer than any pointer or courtesy, and than `_LONGEST_FILLER`
     low = normalise(sentence)  # every sentence asks `_english_courtesy`, which reads it so
-    if not terms.isdisjoint(_REFERRAL_TERMS) and _REFERRAL.fullmatch(low) is not None:
+    named = not terms.isdisjoint(_NAMED_TERMS)
+    if named and not terms.isdisjoint(_REFERRAL_TERMS) and _REFERRAL.fullmatch(low) is not None:
         return True
     if "able to" in sentence and _ABLE.fullmatch(low):
         return True
-    if not terms.isdisjoint(_EUROPEAN_CUE_TERMS) and european_courtesy.is_courtesy(low):
+    if named and not terms.isdisjoint(_EUROPEAN_CUE_TERMS) and european_courtesy.is_courtesy(low):
         return True
-    if _english_courtesy(low, terms):
+    if _english_courtesy(low, named and not terms.isdisjoint(_PLACED_TERMS)):
         return True
     if len(sentence) > _LONGEST_FILLER or (sentence.isascii() and not terms <= _FILLER_TERMS):
         return False
