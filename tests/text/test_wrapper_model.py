@@ -127,3 +127,33 @@ def test_a_fact_after_a_courtesys_comma_is_a_claim(sentence: str) -> None:
 ])
 def test_a_courtesy_after_a_comma_keeps_the_sentence_a_wrapper(sentence: str) -> None:
     assert split_claims(sentence) == ()
+
+
+@pytest.mark.parametrize("sentence", [
+    "¿Te puedo ayudar con algo más el día 5?",
+    "¡Gracias por tu paciencia; la tienda abre a las nueve!",
+    "Thank you so much (really!) for your patience; the shop reopens Monday.",
+])
+def test_a_claims_mark_after_a_question_or_exclamation_mark_keeps_the_sentence_from_the_model(
+        sentence: str) -> None:
+    # One scan finds the first mark of either kind; after an address mark the rest must still be read (the
+    # semicolon is the claim's mark no later rule looks for).
+    assert reads_as_wrapper("¿Te puedo ayudar con algo más?")
+    assert wrapper_probability(sentence) >= THRESHOLD
+    assert not reads_as_wrapper(sentence)
+
+
+@pytest.mark.parametrize("sentence", [
+    "Is there anything else I can help you with, as long as it is quick?",
+    "Enjoy your stay, and note that!",
+])
+def test_a_courtesy_going_on_with_a_condition_or_a_note_is_not_the_models(sentence: str) -> None:
+    assert wrapper_probability(sentence) >= THRESHOLD
+    assert not reads_as_wrapper(sentence)
+
+
+def test_each_claim_phrase_is_whole_words_between_spaces() -> None:
+    # A sentence none of whose words ends a phrase is spared the phrase search (`_PHRASE_ENDS`): sound while a
+    # phrase can be found only at word boundaries, its words separated and padded by single spaces.
+    for phrase in wrapper_model._CLAIM_PHRASES:
+        assert phrase == f" {' '.join(phrase.split())} ", phrase
