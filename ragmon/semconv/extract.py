@@ -1287,11 +1287,16 @@ def _given_past_shared(view: _View, calls: list[list[Span]],
     spaced_prompts: list[str] = []
     dropped: set[int] = set()
     for group in shared:
-        if all(any(context.text.strip() in prompt for prompt in prompts) for context in group):
+        whole = [any(context.text.strip() in prompt for prompt in prompts) for context in group]
+        if all(whole):
             continue
         spaced_prompts = spaced_prompts or [_spaced(prompt) for prompt in prompts]
         texts = [_spaced(context.text) for context in group]
-        reaches = [_reach(text, spaced_prompts) for text in texts]
+        # A document shown as it is is shown whole spaced too: only the others are searched for how far a
+        # prompt shows them, a search for a few hundred characters at a time (2,499 of 2,500 articles
+        # given whole had taken 6 s, against 1.7 s when each was only looked for whole).
+        reaches = [len(text) if shown else _reach(text, spaced_prompts)
+                   for text, shown in zip(texts, whole, strict=True)]
         dropped |= {id(group[index]) for index in _outshown(texts, reaches)}
     return tuple(context for context in contexts if id(context) not in dropped)
 
