@@ -67,22 +67,13 @@ def _scored(example: Example, verdicts: tuple[ClaimVerdict, ...], k: int, judge_
     retrieved = None if example.contexts is None else [c.id for c in example.contexts]
     relevant = example.relevant_ids
     metrics = ret.retrieval_metrics(retrieved, relevant, k)
-    metrics.update({
-        "groundedness": gen.groundedness(example, verdicts),
-        "hallucination_rate": gen.hallucination_rate(example, verdicts),
-        "citation_accuracy": gen.citation_accuracy(example, verdicts),
-        "citation_coverage": gen.citation_coverage(example, verdicts),
-        "context_utilisation": gen.context_utilisation(example, verdicts),
-        "answer_relevance": gen.answer_relevance(example),
-        "answer_correctness": gen.answer_correctness(example),
-        "abstention": gen.abstention(example),
-    })
+    used = gen.use(example, verdicts)  # asked by four metrics and the unused contexts: read once
+    metrics.update(gen.generation_metrics(example, verdicts, used))
     missed: tuple[str, ...] = ()
     if retrieved is not None and relevant:
         missed = tuple(sorted(relevant.difference(ret.top_k(retrieved, k))))
     unused: tuple[str, ...] = ()  # also when unknown: a supported claim naming no context may rest on any
-    if verdicts and retrieved is not None and not gen.use_unknown(verdicts):
-        used = gen.used_ids(example, verdicts)
+    if verdicts and retrieved is not None and used is not None:
         unused = tuple(doc for doc in dict.fromkeys(retrieved) if doc not in used)
     return ExampleResult(example, judge_name, metrics, verdicts, missed, unused)
 

@@ -106,16 +106,17 @@ def _verdict(claim: Claim, claim_profile: TextProfile, threshold: float,
     # "at least 56%" the threshold promises, fall short (at 0.14, 0.28 and 0.56 among 0.01 to 1.00).
     needed = threshold * len(terms) - _FLOAT_SLACK
     lowered: float | None = None  # what is needed with its numbers counted, worked out when it matters
-    opposites: frozenset[str] | None = None  # worked out at the first context that passes the rest
-    counted: frozenset[how_often.Count] | None = None  # likewise: the claim's counts per period
+    opposites = _doubled_opposites(terms)
+    counted: frozenset[how_often.Count] | None = None  # worked out at the first context that passes the rest
     bounded: Bounds | None = None  # likewise: its numbers given with a bound
     supporting = []
-    closest: tuple[int, str, Passage, str] | None = None  # the first context sharing most terms: the reason
+    closest: tuple[int, str, Passage, str, set[str]] | None = None  # the first context sharing most terms
     moved: dict[str, Displaced | Miscounted] = {}  # contexts that pass the rest but give a number otherwise
     for ctx_id, text, read in contexts:
-        shared = len(read.terms & terms)
+        held = read.terms & terms
+        shared = len(held)
         if closest is None or shared > closest[0]:
-            closest = (shared, ctx_id, read, text)
+            closest = (shared, ctx_id, read, text, held)
         if shared < needed:
             if not numbers:
                 continue
@@ -126,9 +127,8 @@ def _verdict(claim: Claim, claim_profile: TextProfile, threshold: float,
         if ((numbers and not read.states(numbers)) or (named and read.lacks(named))
                 or (measured and read.clashes(measured))):
             continue
-        if opposites is None:
-            opposites = _opposites(terms)
-        if not read.terms.isdisjoint(opposites) and _contradictions(opposites, read):
+        # A passage holding every term contradicts none (`_contradictions`): most that pass the rest do.
+        if (opposites is not None or shared < len(terms)) and _contradictions(terms, held, read, opposites):
             continue
         if not terms.isdisjoint(FREQUENCIES) and _other_frequency(terms, read):
             continue
@@ -152,8 +152,6 @@ def _verdict(claim: Claim, claim_profile: TextProfile, threshold: float,
         return ClaimVerdict(claim, True, tuple(dict.fromkeys(supporting)))
     if closest is None:
         return ClaimVerdict(claim, False, (), "no context was retrieved")
-    if opposites is None:
-        opposites = _opposites(terms)
     counted = _counts(claim, terms, numbers) if counted is None else counted
     # Bounds unread: no context passed the rest, so none fell short on its bounds alone.
     return ClaimVerdict(claim, False, (), _reason(claim_profile, opposites, counted, bounded or NO_BOUNDS,
@@ -210,9 +208,12 @@ def _bounds(claim: Claim, profile: TextProfile, threshold: float) -> Bounds:
     if not may_bound(claim.text):
         return NO_BOUNDS
     low = prepare(claim.text)
+    given = bounds(low, profile.numbers)
+    if not given:
+        return NO_BOUNDS  # the rest is read only of bounds `given` (`_bounded_otherwise`): nothing to compare
     terms = profile.terms - BOUND_TERMS
-    return Bounds(bounds(low, profile.numbers), _NEGATED.search(low) is not None, terms,
-                  threshold * len(terms) - _FLOAT_SLACK, profile.numbers)
+    return Bounds(given, _NEGATED.search(low) is not None, terms, threshold * len(terms) - _FLOAT_SLACK,
+                  profile.numbers)
 
 
 _NEGATED = re.compile(r"n't\b|\bnever\b|\bcannot\b|\bnot\b(?!\s+(?:more|less|fewer)\s+than|\s+exceeding)")
@@ -288,15 +289,36 @@ def _opposites(terms: frozenset[str]) -> frozenset[str]:
     return opposites.union([term[1:] for term in terms if term[0] == NEGATION])
 
 
-def _contradictions(opposites: frozenset[str], read: Passage) -> list[str]:
-    """The claim terms whose opposite (one of `opposites`) the passage uses while never using the term.
-    Sorted: a set's order changes with the process's hash seed, and a report must read the same on every
-    run."""
-    return sorted(term for term in map(opposite, read.terms & opposites) if term not in read.terms)
+_DOUBLED = NEGATION * 2
 
 
-def _reason(claim: TextProfile, opposites: frozenset[str], counted: frozenset[how_often.Count],
-            bounded: Bounds, shared: int, best_id: str, best: Passage, best_text: str,
+def _doubled_opposites(terms: frozenset[str]) -> frozenset[str] | None:
+    """Every term's opposite (`_opposites`) for a claim one of whose terms may open "¬¬", whose opposite
+    ("¬x") is then another term's ("x"'s), so that `_contradictions`' shortcut does not hold: one whose
+    terms run together hold "¬¬" (C-level, as a term opening so does). None for any other claim, all that
+    `ragmon.text.terms` reads: building every term's opposite had cost a microsecond a claim."""
+    return _opposites(terms) if _DOUBLED in "".join(terms) else None
+
+
+def _contradictions(terms: frozenset[str], held: set[str], read: Passage,
+                    opposites: frozenset[str] | None) -> list[str]:
+    """The claim terms whose opposite the passage uses while never using the term; `held` are the terms
+    the passage holds, `opposites` every term's (`_doubled_opposites`) or None. Sorted: a set's order
+    changes with the process's hash seed, and a report must read the same on every run.
+
+    With no term opening "¬¬", each of the passage's terms is the opposite of at most one claim term, a
+    term it does not hold: "¬x" of "x", and of "¬x" also "x" (the passage holding both names "¬x" twice).
+    So only the terms it lacks are looked up, and a passage lacking none contradicts none."""
+    if opposites is not None:
+        return sorted(term for term in map(opposite, read.terms & opposites) if term not in read.terms)
+    lacked = terms.difference(held)
+    found = [term for term in lacked if NEGATION + term in read.terms]
+    found += [term for term in lacked if term[0] == NEGATION and term[1:] in read.terms]
+    return sorted(found)
+
+
+def _reason(claim: TextProfile, opposites: frozenset[str] | None, counted: frozenset[how_often.Count],
+            bounded: Bounds, shared: int, best_id: str, best: Passage, best_text: str, held: set[str],
             moved: Displaced | Miscounted | None) -> str:
     """Why the closest single context fell short, for the worst-examples section of a report."""
     text = f"no single context supports it; closest {best_id} has {shared}/{len(claim.terms)} of its terms"
@@ -306,7 +328,7 @@ def _reason(claim: TextProfile, opposites: frozenset[str], counted: frozenset[ho
               *(best.counts_otherwise(counted) if counted and not missing else ())]
     if lacked:
         text += f", lacks {', '.join(lacked)}"
-    terms = _contradictions(opposites, best)
+    terms = _contradictions(claim.terms, held, best, opposites)
     if terms:
         text += ", and says the opposite of " + " and ".join(repr(t.replace(NEGATION, "not-")) for t in terms)
     other_way = _bounded_otherwise(bounded, best_text) if bounded.given and not missing else ()

@@ -30,7 +30,7 @@ def used_ids(example: Example, verdicts: Sequence[ClaimVerdict]) -> frozenset[st
     names that was never retrieved cannot have been used (and citing it is wrong), and without that cut a
     careless judge could push context utilisation past 1."""
     named = frozenset(doc for v in verdicts if v.supported for doc in v.supporting_ids)
-    return named.intersection(_context_ids(example))
+    return named.intersection([c.id for c in example.contexts or ()]) if named else named
 
 
 def use_unknown(verdicts: Sequence[ClaimVerdict]) -> bool:
@@ -41,48 +41,69 @@ def use_unknown(verdicts: Sequence[ClaimVerdict]) -> bool:
     return any(v.supported and not v.supporting_ids for v in verdicts)
 
 
-def _context_ids(example: Example) -> tuple[str, ...]:
-    return tuple(dict.fromkeys(c.id for c in example.contexts or ()))
+def use(example: Example, verdicts: Sequence[ClaimVerdict]) -> frozenset[str] | None:
+    """`used_ids`, or None when which contexts were used is unknown (`use_unknown`): read once an example
+    for the metrics of use and its unused contexts (`ragmon.evaluation`), where each read it again."""
+    return None if use_unknown(verdicts) else used_ids(example, verdicts)
+
+
+def generation_metrics(example: Example, verdicts: Sequence[ClaimVerdict],
+                       used: frozenset[str] | None) -> dict[str, float | None]:
+    """Every generation metric of one example, by name, `used` (`use`) and the claims supported counted
+    once for all."""
+    grounded, hallucinated = _shares(example, verdicts)
+    return {"groundedness": grounded, "hallucination_rate": hallucinated,
+            "citation_accuracy": _citation_accuracy(example, used),
+            "citation_coverage": _citation_coverage(example, used),
+            "context_utilisation": _context_utilisation(example, verdicts, used),
+            "answer_relevance": answer_relevance(example),
+            "answer_correctness": answer_correctness(example),
+            "abstention": abstention(example)}
 
 
 def groundedness(example: Example, verdicts: Sequence[ClaimVerdict]) -> float | None:
     """Supported claims / claims. With no contexts at all nothing can support a claim, whatever a judge
     said: that is a real 0, not an unknown."""
-    return _share(example, verdicts, supported=True)
+    return _shares(example, verdicts)[0]
 
 
 def hallucination_rate(example: Example, verdicts: Sequence[ClaimVerdict]) -> float | None:
     """1 - groundedness, computed as unsupported claims / claims: the same number, but 3 of 10 gives
     0.3 exactly where 1 - 0.7 gives 0.30000000000000004, which a gate at 0.3 would call a breach."""
-    return _share(example, verdicts, supported=False)
+    return _shares(example, verdicts)[1]
 
 
-def _share(example: Example, verdicts: Sequence[ClaimVerdict], *, supported: bool) -> float | None:
-    """Share of the claims whose verdict is `supported` (0 supported when nothing was retrieved)."""
+def _shares(example: Example, verdicts: Sequence[ClaimVerdict]) -> tuple[float | None, float | None]:
+    """Shares of the claims supported and not (0 supported when nothing was retrieved)."""
     if example.answer is None or example.contexts is None or not verdicts:
-        return None
+        return None, None
     if not example.contexts:
-        return 0.0 if supported else 1.0
+        return 0.0, 1.0
     n_supported = sum(bool(v.supported) for v in verdicts)
-    return (n_supported if supported else len(verdicts) - n_supported) / len(verdicts)
+    return n_supported / len(verdicts), (len(verdicts) - n_supported) / len(verdicts)
 
 
 def citation_accuracy(example: Example, verdicts: Sequence[ClaimVerdict]) -> float | None:
     """Cited ids that support a claim / distinct cited ids; an id that was never retrieved cannot support
     anything, so it counts as wrong. Also undefined when the answer or the contexts are unknown: support
     cannot be known then, and 0 would be invented; likewise when a supported claim names no context."""
-    if not example.citations or example.answer is None or example.contexts is None or use_unknown(verdicts):
+    return _citation_accuracy(example, use(example, verdicts))
+
+
+def _citation_accuracy(example: Example, used: frozenset[str] | None) -> float | None:
+    if not example.citations or example.answer is None or example.contexts is None or used is None:
         return None
     cited = set(example.citations)
-    return len(cited & used_ids(example, verdicts)) / len(cited)
+    return len(cited & used) / len(cited)
 
 
 def citation_coverage(example: Example, verdicts: Sequence[ClaimVerdict]) -> float | None:
     """Used contexts the answer cites / used contexts: did the answer credit what it relied on?"""
-    if example.citations is None or use_unknown(verdicts):
-        return None
-    used = used_ids(example, verdicts)
-    if not used:
+    return _citation_coverage(example, use(example, verdicts))
+
+
+def _citation_coverage(example: Example, used: frozenset[str] | None) -> float | None:
+    if example.citations is None or not used:
         return None
     return len(used.intersection(example.citations)) / len(used)
 
@@ -93,11 +114,15 @@ def context_utilisation(example: Example, verdicts: Sequence[ClaimVerdict]) -> f
     contexts sharing an id cannot be told apart: when the id supports a claim, each of them counts. (Used
     ids over distinct ids had made five chunks of faq.md under one id and a supporting policy.md 1/2,
     where 1 of the 6 contexts supported the claim.)"""
+    return _context_utilisation(example, verdicts, use(example, verdicts))
+
+
+def _context_utilisation(example: Example, verdicts: Sequence[ClaimVerdict],
+                         used: frozenset[str] | None) -> float | None:
     contexts = example.contexts
-    if not contexts or not verdicts or use_unknown(verdicts):
+    if not contexts or not verdicts or used is None:
         return None
-    used = used_ids(example, verdicts)
-    return sum(c.id in used for c in contexts) / len(contexts)
+    return len([c for c in contexts if c.id in used]) / len(contexts)
 
 
 def answer_relevance(example: Example) -> float | None:

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import gc
+import json
 import os
 import subprocess
 import sys
 import tracemalloc
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -14,9 +16,10 @@ import pytest
 from ragmon import EvalConfig, evaluate
 from ragmon.evaluation import evaluate_example
 from ragmon.judges.base import Judge
-from ragmon.judges.lexical import LexicalJudge
+from ragmon.judges.lexical import LexicalJudge, _contradictions, _opposites
 from ragmon.model import Claim, Context, Example
-from ragmon.text.claims import split_claims
+from ragmon.text.claims import claim_profile, sentence_spans, split_claims
+from ragmon.text.passages import passage
 
 
 def example(answer: str, *texts: str, ids: tuple[str, ...] | None = None) -> Example:
@@ -557,3 +560,40 @@ def test_a_bound_turned_the_other_way_is_unsupported(answer: str, context: str, 
 ])
 def test_a_bound_given_the_same_way_or_its_complement_is_supported(answer: str, context: str) -> None:
     assert [v.supported for v in verdicts(LexicalJudge(), example(answer, context))] == [True]
+
+
+def _corpus_claims_and_pages() -> list[tuple[str, str]]:
+    """Every sentence of the judge's corpora (answers and pages) with each page of its example."""
+    pairs = []
+    for path in sorted((Path(__file__).parent / "corpora").glob("*.jsonl")):
+        for line in path.read_text(encoding="utf-8").splitlines():
+            case = json.loads(line)
+            pages = [c["text"] for c in case.get("contexts", ())]
+            pages = pages or [page for page in (case.get("passage"), case.get("context")) if page]
+            texts = [case.get("answer") or case.get("claim") or case.get("sentence") or "", *pages]
+            pairs += [(text[start:end], page) for text in texts for start, end in sentence_spans(text)
+                      for page in pages]
+    return pairs
+
+
+def test_contradictions_read_from_the_terms_a_passage_lacks_are_those_of_every_terms_opposite() -> None:
+    # The judge looks up only the claim terms a passage lacks, each as "¬" + it (and a "¬" term without its
+    # "¬"), instead of building every term's opposite (`_opposites`) for each claim: exact while a term's
+    # opposite is only that. An opposite added there ("paid" for "free") would be missed by the lookup:
+    # this compares both ways on every sentence of the corpora against each page of its example.
+    found = 0
+    for claim, page in _corpus_claims_and_pages():
+        terms, read = claim_profile(claim).terms, passage(page)
+        every = _contradictions(terms, read.terms & terms, read, _opposites(terms))
+        assert _contradictions(terms, read.terms & terms, read, None) == every, (claim, page)
+        found += bool(every)
+    assert found >= 100  # the corpora's negations ("non-refundable", "不支持", "できません") are compared
+    # By hand: the claim's refund and avail against the page's ¬refund and ¬avail; the other way round;
+    # and a page using both words of a pair, which contradicts nothing.
+    for claim, page, expected in (
+            ("The product is refundable and available.", "The product is non-refundable and unavailable.",
+             ["avail", "refund"]),
+            ("The deposit is non-refundable.", "The deposit is refundable.", ["¬refund"]),
+            ("Gift cards are refundable.", "Gift cards are refundable; sale items are non-refundable.", [])):
+        terms, read = claim_profile(claim).terms, passage(page)
+        assert _contradictions(terms, read.terms & terms, read, None) == expected

@@ -11,10 +11,12 @@ from ragmon.metrics.generation import (
     citation_accuracy,
     citation_coverage,
     context_utilisation,
+    generation_metrics,
     groundedness,
     hallucination_rate,
     is_unanswerable,
     token_f1,
+    use,
 )
 from ragmon.model import Claim, ClaimVerdict, Context, Example
 
@@ -207,3 +209,28 @@ def test_a_supported_claim_naming_no_context_leaves_the_use_of_contexts_undefine
     # An unsupported claim naming no context says nothing of use: d1 alone of 4 is used, and cited.
     known = (v(True, "d1"), v(False))
     assert (context_utilisation(example, known), citation_accuracy(example, known)) == (1 / 4, 1 / 2)
+
+
+def test_every_metric_read_together_is_the_one_its_own_function_gives() -> None:
+    # `evaluation` reads the contexts used and the claims supported once for all metrics: each must stay the
+    # figure of its own function, whatever is unknown. By hand for VERDICTS (used {d1, d2}) citing d1 and d3:
+    # 2/3 supported, cited {d1, d3} of which d1 used (1/2), used {d1, d2} of which d1 cited (1/2), 2 of the 4
+    # contexts used, no question term ("refund", "arriv") in "Some answer." (0/2).
+    cited = ex(citations=("d1", "d3"))
+    assert generation_metrics(cited, VERDICTS, use(cited, VERDICTS)) == {
+        "groundedness": pytest.approx(2 / 3), "hallucination_rate": pytest.approx(1 / 3),
+        "citation_accuracy": 0.5, "citation_coverage": 0.5, "context_utilisation": 0.5,
+        "answer_relevance": 0.0, "answer_correctness": None, "abstention": None}
+    functions = {"groundedness": groundedness, "hallucination_rate": hallucination_rate,
+                 "citation_accuracy": citation_accuracy, "citation_coverage": citation_coverage,
+                 "context_utilisation": context_utilisation}
+    unknown = (v(True), v(False))  # a supported claim naming no context: use unknown
+    stray = (v(True, "d9"), v(True, "d1", "d9"))  # an id never retrieved
+    for example in (cited, ex(), ex(citations=()), ex(contexts=()), ex(contexts=None), ex(answer=None),
+                    ex(citations=("d9",), ground_truth="insufficient_context", category="unanswerable")):
+        for verdicts in (VERDICTS, (), unknown, stray, (v(False),)):
+            together = generation_metrics(example, verdicts, use(example, verdicts))
+            alone = {name: function(example, verdicts) for name, function in functions.items()}
+            assert {name: together[name] for name in functions} == alone, (example, verdicts)
+            assert together["answer_relevance"] == answer_relevance(example)
+            assert together["abstention"] == abstention(example)
