@@ -278,17 +278,57 @@ def loosely_dated(date: float, low: str, numbers: frozenset[float], outside: fro
 
 def _read_digits(low: str, found: set[float]) -> None:
     """Adds the numbers `low` writes in digits, with their signs, to `found`."""
-    negative = _negative_starts(low)
+    numbers = list(_digit_numbers(low))
+    negative = _negative_starts(low) if _may_be_signed(low, numbers) else ()
     if negative:
-        for number in _DIGIT_NUMBER.finditer(low):
+        for number in numbers:
             sign = -1.0 if number.start() in negative else 1.0
             found.update(sign * value for value in _values(number.group()))
         return
-    for match in _DIGIT_NUMBER.findall(low):
+    for number in numbers:
+        match = number.group()
         try:
             found.add(float(match))  # the common case: "30", "3.5"
         except ValueError:
             found.update(_grouped_or_scaled(match))
+
+
+def _may_be_signed(low: str, numbers: list[re.Match[str]]) -> bool:
+    """Whether `_negative_starts` could find a sign of one of these numbers, which are all it is asked
+    about: it searches the whole text (2 us a passage of 200 words on average, most of it for hyphens
+    that sign nothing, "built-in"), and each place it finds is a number's first digit right after a "-"
+    or "\u2212" (`_SIGN`) or after "minus" (`_MINUS`)."""
+    if not numbers:
+        return False
+    if ("-" in low or "\u2212" in low) and any(low[number.start() - 1] in _SIGNS
+                                               for number in numbers if number.start()):
+        return True
+    return "minus" in low
+
+
+_SIGNS = frozenset("-\u2212")
+"""The characters `_SIGN` reads as a sign."""
+
+
+def _digit_numbers(low: str) -> Iterator[re.Match[str]]:
+    """`_DIGIT_NUMBER.finditer(low)`, found faster in ASCII text: the pattern matches exactly where an
+    ASCII digit is, so each match starts at the first digit past the last one's end, which `bytes.find`
+    finds in a copy with every digit made "0" and every other byte a space. The regex engine tries its
+    first character class at every character (7 us for a passage of 200 words: 60% of reading its
+    numbers); the copy and the finds take ~1 us. Other text keeps `finditer`: its characters are no bytes."""
+    if not low.isascii():
+        yield from _DIGIT_NUMBER.finditer(low)
+        return
+    marks = low.encode("ascii").translate(_DIGIT_MARKS)
+    at = marks.find(b"0")
+    while at >= 0:
+        number = _DIGIT_NUMBER.match(low, at)
+        yield number  # type: ignore[misc]
+        at = marks.find(b"0", number.end())  # type: ignore[union-attr]
+
+
+_DIGIT_MARKS = bytes(ord("0") if byte in b"0123456789" else ord(" ") for byte in range(256))
+"""A byte table making ASCII digits "0" and every other byte a space."""
 
 
 _MAY_DATE = re.compile(r"[-/]|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec")
