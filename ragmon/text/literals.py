@@ -48,9 +48,17 @@ _DIGIT = frozenset("0123456789")
 _NUMBER_CHARACTER = frozenset("0123456789.")
 
 
+_DECIMAL_POINT = re.compile(r"\.[0-9]")
+"""What every `_DOTTED` match holds (twice), searched for from its literal period: `_DOTTED` itself opens
+with a look-behind, which has the engine try it at every character."""
+
+
 def worth_asking(text: str, has_digits: bool) -> bool:
-    """Whether `read` may find any literal in `text`: C-level tests that spare nearly every claim."""
-    return "`" in text or "_" in text or (has_digits and text.count(".") >= 2)
+    """Whether `read` may find any literal in `text`: C-level tests that spare nearly every claim. A text
+    with no backtick and no underscore has only `_DOTTED`'s, so a period before a digit: most answers of
+    two sentences and a number have two periods and none (`read` had cost them 9.5 us for nothing)."""
+    return "`" in text or "_" in text or (
+        has_digits and text.count(".") >= 2 and _DECIMAL_POINT.search(text) is not None)
 
 
 def read(low: str) -> frozenset[str]:

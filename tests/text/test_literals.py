@@ -4,6 +4,8 @@ english_technical.jsonl): made-up names built from the documentation's own words
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from lexical_verdict import verdict
 
@@ -103,3 +105,24 @@ def test_a_name_in_another_legitimate_form_is_supported(claim: str, context: str
 ])
 def test_a_path_parameter_or_query_is_read_as_its_name(claim: str, context: str) -> None:
     assert verdict(claim, context) == (True, None)
+
+
+def test_an_answer_with_a_number_and_no_decimal_point_is_not_read_for_literals() -> None:
+    # Two periods and a digit had sent every such answer to `read`, which found nothing in it.
+    assert not literals.worth_asking(prepare("The fee is 5 dollars. Refunds take 10 days."), True)
+    assert literals.worth_asking(prepare("The leak was fixed in v2.3.5."), True)
+    assert literals.worth_asking(prepare("Allow 10.0.0.0/8 in the firewall."), True)
+
+
+def test_every_text_read_finds_a_literal_in_is_worth_asking() -> None:
+    # The gate rests on `read` finding nothing but what a backtick, an underscore or a period before a
+    # digit shows: a text of the characters literals are written with, shuffled, keeps it so.
+    rng = random.Random(7)
+    alphabet = "0123456789...,,-/:v ab`_"
+    found = 0
+    for _ in range(20_000):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randint(1, 14)))
+        if literals.read(text):
+            found += 1
+            assert literals.worth_asking(text, any(c.isdigit() for c in text)), text
+    assert found > 300  # the shuffles hold literals: the check above did run
