@@ -1269,17 +1269,17 @@ for the document to count as given (`_given_past_shared`)."""
 
 def _given_past_shared(view: _View, calls: list[list[Span]],
                        contexts: tuple[Context, ...]) -> tuple[Context, ...]:
-    """Of documents sharing their start (`_PROBE`), those no other is shown past where the two part while
-    they are not (`_outshown`), spacing aside: the prompt searched for a start shows the other's start too,
-    and an answer given the refunds article alone had the shipping article under the same header count as
-    its support. A template cutting a long document short still shows its own text; one cutting every
-    document within their header shows none, and all stay. Telling them apart by how far each matched had
-    dropped a chunk for the document it was cut from, and every such document past the 20th; by whether
-    each was shown whole, a cut one beside a short one; by showing past what it shares with the documents
-    that count, an article no model was given, whose start a given one shows."""
+    """Of documents sharing their start (`_spaced_start`), those no other is shown past where the two part
+    while they are not (`_outshown`), spacing aside: the prompt searched for a start shows the other's
+    start too, and an answer given the refunds article alone had the shipping article under the same
+    header count as its support. A template cutting a long document short still shows its own text; one
+    cutting every document within their header shows none, and all stay. Telling them apart by how far
+    each matched had dropped a chunk for the document it was cut from, and every such document past the
+    20th; by whether each was shown whole, a cut one beside a short one; by showing past what it shares
+    with the documents that count, an article no model was given, whose start a given one shows."""
     groups: dict[str, list[Context]] = {}
     for context in contexts:
-        groups.setdefault(context.text.strip()[:_PROBE], []).append(context)
+        groups.setdefault(_spaced_start(context.text), []).append(context)
     shared = [group for group in groups.values() if len(group) > 1]
     if not shared:
         return contexts
@@ -1384,6 +1384,20 @@ def _closed(branch: _Branch, reaches: list[int]) -> _Branch:
 def _spaced(text: str) -> str:
     """`text` with every run of whitespace one space (`_given_past_shared`)."""
     return " ".join(text.split())
+
+
+def _spaced_start(text: str) -> str:
+    """The first `_PROBE` characters of `_spaced(text)`, the key `_given_past_shared` groups documents by.
+    Keyed by the raw start, the same header stored with a blank line in one article where another has a
+    line break put the two in different groups, never compared: an article the model was not given
+    counted as support when the prompt showed the other. Only as much of the text is spaced as the key
+    needs, more only while runs of whitespace leave it short: every retrieved document is keyed, and
+    spacing a document of a megabyte whole would read all of it for 256 characters. A start spaced is a
+    start of the whole spaced, so the key is the same."""
+    size = 2 * _PROBE
+    while len(start := _spaced(text[:size])) < _PROBE and size < len(text):
+        size *= 2
+    return start[:_PROBE]
 
 
 def _shown_to(view: _View, calls: list[list[Span]], contexts: tuple[Context, ...],

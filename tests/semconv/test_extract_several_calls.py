@@ -905,6 +905,40 @@ def test_articles_given_in_different_spacing_both_count(langchain: Recorder) -> 
     assert sorted(context.id for context in example.contexts) == ["kb-refunds", "kb-shipping"]
 
 
+LINED_HEADER = SHARED_START.replace(". ", ".\n")
+"""The shared header, a sentence a line."""
+HEADER_SPACINGS = {"blank lines": "\n\n", "double spaces": "  "}
+"""How another article stores the header's line breaks."""
+
+
+@pytest.mark.parametrize("spacing", list(HEADER_SPACINGS))
+@pytest.mark.parametrize("answer,score", [("Standard shipping takes 5 business days.", 0.0),
+                                          ("Ask for one within 30 days of delivery, by chat.", 1.0)])
+def test_an_article_storing_the_header_in_other_spacing_does_not_count_beside_a_given_one(
+        langchain: Recorder, spacing: str, answer: str, score: float) -> None:
+    # Both articles start with one header, longer than the 256 characters a prompt is searched for, the
+    # shipping article storing its line breaks as blank lines or double spaces. The model is given the
+    # refunds article alone. Grouped by their starts as stored, the two were never compared, and the
+    # shipping article, whose first words the prompt shows, counted: an answer only it states scored 1.0.
+    # Against refunds alone the shipping answer's "5" is stated nowhere: 0.0; every word and number of
+    # the refunds answer is in the refunds article: 1.0.
+    articles = {"kb-refunds": LINED_HEADER + "Refunds: ask for one within 30 days of delivery, by chat.",
+                "kb-shipping": LINED_HEADER.replace("\n", HEADER_SPACINGS[spacing])
+                + "Shipping: standard shipping takes 5 business days."}
+    assert len(" ".join(LINED_HEADER.split())) > 256
+    with langchain.tracer.start_as_current_span("POST /ask", kind=SpanKind.SERVER):
+        documents = _retriever(articles, 2).invoke(QUESTION)
+        _ask(ANSWER_FROM, [document for document in documents if document.metadata["id"] == "kb-refunds"],
+             answer)
+
+    example = extract(langchain.trace())
+
+    assert example is not None and example.contexts is not None
+    assert len(documents) == 2
+    assert _groundedness(example) == score
+    assert [context.id for context in example.contexts] == ["kb-refunds"]
+
+
 @pytest.mark.parametrize("template", ["as written", "lines joined"])
 def test_a_long_article_cut_short_beside_a_short_one_counts(langchain: Recorder, template: str) -> None:
     # The template cuts each document to 500 characters: the refunds article fits whole, the shipping
