@@ -1290,8 +1290,8 @@ def _given_past_shared(view: _View, calls: list[list[Span]],
         whole = [any(context.text.strip() in prompt for prompt in prompts) for context in group]
         if all(whole):
             continue
-        spaced_prompts = spaced_prompts or [_spaced(prompt) for prompt in prompts]
-        texts = [_spaced(context.text) for context in group]
+        spaced_prompts = spaced_prompts or [_squeezed(prompt) for prompt in prompts]
+        texts = [_squeezed(context.text) for context in group]
         # A document shown as it is is shown whole spaced too: only the others are searched for how far a
         # prompt shows them, a search for a few hundred characters at a time (2,499 of 2,500 articles
         # given whole had taken 6 s, against 1.7 s when each was only looked for whole).
@@ -1381,13 +1381,8 @@ def _closed(branch: _Branch, reaches: list[int]) -> _Branch:
     return branch
 
 
-def _spaced(text: str) -> str:
-    """`text` with every run of whitespace one space (`_given_past_shared`)."""
-    return " ".join(text.split())
-
-
 def _spaced_start(text: str) -> str:
-    """The first `_PROBE` characters of `_spaced(text)`, the key `_given_past_shared` groups documents by.
+    """The first `_PROBE` characters of `_squeezed(text)`, the key `_given_past_shared` groups documents by.
     Keyed by the raw start, the same header stored with a blank line in one article where another has a
     line break put the two in different groups, never compared: an article the model was not given
     counted as support when the prompt showed the other. Only as much of the text is spaced as the key
@@ -1395,7 +1390,7 @@ def _spaced_start(text: str) -> str:
     spacing a document of a megabyte whole would read all of it for 256 characters. A start spaced is a
     start of the whole spaced, so the key is the same."""
     size = 2 * _PROBE
-    while len(start := _spaced(text[:size])) < _PROBE and size < len(text):
+    while len(start := _squeezed(text[:size])) < _PROBE and size < len(text):
         size *= 2
     return start[:_PROBE]
 
