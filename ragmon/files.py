@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import stat
+import sys
 from pathlib import Path
 
 from ragmon.errors import InputError
@@ -43,6 +44,38 @@ def existing_file(path: Path) -> tuple[int, int] | None:
     """A file that exists, by device and inode (`file_at`); None for anything else."""
     where = file_at(path)
     return where if isinstance(where, tuple) else None
+
+
+def standard_stream(path: Path) -> int | None:
+    """Which of standard output (1) and standard error (2) `path` is the open file of, else None:
+    `--json /dev/stdout` with stdout a pipe or a file (`> out.json`, `>> ci.log`). Opened again by name,
+    that file was truncated (the CI log `>>` had been appending to lost every earlier line) and written
+    from its start, under the summary written to it through the descriptor. A terminal or `/dev/null` is
+    none: a device has nothing to truncate, and nothing written there is read back as a report."""
+    try:
+        named = path.stat()
+    except (OSError, ValueError):
+        return None
+    if stat.S_ISCHR(named.st_mode):
+        return None
+    for descriptor in (1, 2):
+        try:
+            held = os.fstat(descriptor)
+        except OSError:  # closed when the process started
+            continue
+        if (held.st_dev, held.st_ino) == (named.st_dev, named.st_ino):
+            return descriptor
+    return None
+
+
+def write_stream(descriptor: int, content: str) -> None:
+    """A report into standard output or error (`standard_stream`) through its descriptor, after what was
+    printed there and where the stream stands (the end of a log appended to), never truncating it."""
+    for printed in (sys.stdout, sys.stderr):
+        if printed is not None:
+            printed.flush()
+    with open(os.dup(descriptor), "w", encoding="utf-8", errors="backslashreplace") as handle:
+        handle.write(content)
 
 
 def check_not_directory(path: Path, given: str) -> None:

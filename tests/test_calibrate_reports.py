@@ -298,19 +298,47 @@ def test_characters_the_terminal_cannot_show_are_printed_as_escapes(
                         "it labels no sentence and counts at response level only\n")
 
 
+SUPPORTED = {"id": "A", "question": "q", "contexts": [{"id": "d1", "text": "Paris is in France."}],
+             "answer": "Paris is in France.", "labels": {"hallucinated": False, "spans": []}}
+"""One answer, one claim its document states, labelled supported: one true negative, nothing else."""
+
+
 def test_quiet_leaves_standard_output_to_a_json_report_given_it(ragmon_cmd: list[str],
                                                                 tmp_path: Path) -> None:
     # `--json /dev/stdout | jq` had the figures table after the JSON on the same stream: jq refused it.
-    # One answer, one claim its document states, labelled supported: one true negative, nothing else.
-    record = {"id": "A", "question": "q", "contexts": [{"id": "d1", "text": "Paris is in France."}],
-              "answer": "Paris is in France.", "labels": {"hallucinated": False, "spans": []}}
-    data = write_dataset(tmp_path / "one.jsonl", [record])
+    data = write_dataset(tmp_path / "one.jsonl", [SUPPORTED])
     done = subprocess.run([*ragmon_cmd, "calibrate", str(data), "--json", "/dev/stdout", "--quiet"],
                           cwd=tmp_path, env=subprocess_env(), capture_output=True, text=True, timeout=60)
     assert (done.returncode, done.stderr) == (0, "")
     (judge,) = json.loads(done.stdout)["judges"]
     assert judge["sentence"] == {"tp": 0, "fp": 0, "fn": 0, "tn": 1, "precision": None, "recall": None,
                                  "f1": None, "accuracy": 1.0}
+
+
+def test_without_quiet_the_figures_table_goes_to_stderr_when_the_json_takes_stdout(
+        ragmon_cmd: list[str], tmp_path: Path) -> None:
+    # `--json /dev/stdout | jq` without --quiet: the table had followed the JSON on stdout, and jq refused it.
+    data = write_dataset(tmp_path / "one.jsonl", [SUPPORTED])
+    done = subprocess.run([*ragmon_cmd, "calibrate", str(data), "--json", "/dev/stdout"],
+                          cwd=tmp_path, env=subprocess_env(), capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0
+    assert json.loads(done.stdout)["examples"] == 1
+    assert "lexical" in done.stderr
+
+
+def test_a_json_report_on_stdout_appended_to_a_log_keeps_the_log(ragmon_cmd: list[str],
+                                                                  tmp_path: Path) -> None:
+    # `--json /dev/stdout --quiet >> calibration.log`: reopened by name, the log was emptied first.
+    data = write_dataset(tmp_path / "one.jsonl", [SUPPORTED])
+    log = tmp_path / "calibration.log"
+    log.write_text("earlier step's line\n", encoding="utf-8")
+    done = subprocess.run(["sh", "-c", 'exec "$@" >> calibration.log', "sh", *ragmon_cmd, "calibrate",
+                           str(data), "--json", "/dev/stdout", "--quiet"],
+                          cwd=tmp_path, env=subprocess_env(), capture_output=True, text=True, timeout=60)
+    assert (done.returncode, done.stderr) == (0, "")
+    earlier, _, report = log.read_text(encoding="utf-8").partition("\n")
+    assert earlier == "earlier step's line"
+    assert json.loads(report)["claims"] == 1
 
 
 def test_the_json_report_runs_no_ci_log_command_when_printed(tmp_path: Path) -> None:

@@ -1605,6 +1605,36 @@ def test_two_reports_into_one_pipe_are_refused_and_it_gets_one_error_report(ragm
     assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
 
 
+def test_a_report_to_stdout_is_all_the_pipe_gets_and_the_summary_goes_to_stderr(ragmon_cmd: list[str],
+                                                                               tmp_path: Path) -> None:
+    # `--json /dev/stdout | jq`, as the error for `--json -` advises: the summary followed the JSON on the
+    # same pipe, and jq failed on it. The golden set's 0.9778 holds groundedness=0.5.
+    done = replay(ragmon_cmd, GOLDEN, "--gate", "groundedness=0.5", "--json", "/dev/stdout", cwd=tmp_path)
+    assert done.returncode == 0
+    doc = json.loads(done.stdout)
+    assert (doc["passed"], doc["examples"], doc["gates"][0]["value"]) == (True, 17, 0.977777777778)
+    assert "gate groundedness >= 0.5: ok (0.9778 >= 0.5)" in done.stderr
+    assert done.stderr.splitlines()[-1] == "PASS"
+
+
+@pytest.mark.parametrize(("stream", "redirect"), [("/dev/stdout", ">>"), ("/dev/stderr", "2>>")])
+def test_a_report_to_a_stream_appended_to_a_log_keeps_the_log(ragmon_cmd: list[str], tmp_path: Path,
+                                                               stream: str, redirect: str) -> None:
+    # `--junit /dev/stdout >> ci.log`: opened again by name, the log was truncated, its earlier lines lost.
+    log = tmp_path / "ci.log"
+    log.write_text("earlier step's line\n", encoding="utf-8")
+    done = subprocess.run(["sh", "-c", f'exec "$@" {redirect} ci.log', "sh", *ragmon_cmd, "replay",
+                           str(GOLDEN), "--gate", "groundedness=0.5", "--junit", stream], cwd=tmp_path,
+                          env=clean_env(), capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0
+    earlier, _, report = log.read_text(encoding="utf-8").partition("\n")
+    assert earlier == "earlier step's line"
+    suite = ET.fromstring(report)
+    case = suite.find("testcase")
+    assert case is not None and case.get("name") == "groundedness >= 0.5"
+    assert (suite.get("tests"), suite.get("failures")) == ("1", "0")
+
+
 def test_a_report_path_from_the_environment_is_named_by_its_variable(ragmon_cmd: list[str],
                                                                     tmp_path: Path) -> None:
     golden = tmp_path / "golden.jsonl"
