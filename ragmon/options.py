@@ -34,7 +34,7 @@ class NotANumber(ValueError):
     """A value `decimal` refuses; `hint` ends a message with what to write instead, or is empty."""
 
     def __init__(self, text: str) -> None:
-        self.hint = _other_digits(text)
+        self.hint = _other_digits(text) or _decimal_comma(text)
         super().__init__(f"not a number: {text!r}{self.hint}")
 
 
@@ -59,6 +59,17 @@ def number(text: str) -> float:
 
 def _other_digits(text: str) -> str:
     return " (write it with the digits 0-9)" if any(c.isdecimal() and not c.isascii() for c in text) else ""
+
+
+_DECIMAL_COMMA = re.compile(r"\s*[+-]?(?:0,\d+|\d+,(?:\d{1,2}|\d{4,}))\s*", re.ASCII)
+
+
+def _decimal_comma(text: str) -> str:
+    """The point for a comma typed the way much of Europe writes decimals (`groundedness=0,85`). A comma
+    before three digits (`1,000`) may group thousands instead, so it gets no hint unless the value is 0,..."""
+    if _DECIMAL_COMMA.fullmatch(text) is None:
+        return ""
+    return f" (a decimal comma: write {text.strip().replace(',', '.')})"
 
 
 def duration(text: str) -> float:

@@ -14,6 +14,7 @@ from ragmon.options import (
     fraction,
     listen_address,
     non_negative_int,
+    number,
     positive_int,
     report_path,
 )
@@ -67,6 +68,19 @@ def test_a_fraction_written_as_a_percentage_is_refused_with_the_share_to_write(t
                                                                               message: str) -> None:
     with pytest.raises(argparse.ArgumentTypeError) as refused:
         fraction(text)
+    assert str(refused.value) == message
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("0,85", "not a number: '0,85' (a decimal comma: write 0.85)"),
+    ("0,850", "not a number: '0,850' (a decimal comma: write 0.850)"),
+    ("1,5", "not a number: '1,5' (a decimal comma: write 1.5)"),
+    ("1,000", "not a number: '1,000'"),  # may group thousands: no guess
+    ("0,8,5", "not a number: '0,8,5'"),
+])
+def test_a_decimal_comma_is_refused_with_the_point_to_write(text: str, message: str) -> None:
+    with pytest.raises(argparse.ArgumentTypeError) as refused:
+        number(text)
     assert str(refused.value) == message
 
 
