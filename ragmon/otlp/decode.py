@@ -75,11 +75,14 @@ _UINT64 = (0, 2**64 - 1)
 value the protobuf encoding could carry, so the two decoders would not agree on it."""
 
 # Proto3 JSON allows enum names; the OTLP spec asks for integers but a lenient reader costs nothing here.
-_ENUM_NAMES = {
+_SPAN_KINDS = {
     "SPAN_KIND_UNSPECIFIED": 0, "SPAN_KIND_INTERNAL": 1, "SPAN_KIND_SERVER": 2, "SPAN_KIND_CLIENT": 3,
     "SPAN_KIND_PRODUCER": 4, "SPAN_KIND_CONSUMER": 5,
-    "STATUS_CODE_UNSET": 0, "STATUS_CODE_OK": 1, "STATUS_CODE_ERROR": 2,
 }
+_STATUS_CODES = {"STATUS_CODE_UNSET": 0, "STATUS_CODE_OK": 1, "STATUS_CODE_ERROR": 2}
+"""Each enum's own names: one table for both had read a status code's name as a kind (`"kind":
+"STATUS_CODE_ERROR"`, a SERVER span) and a kind's as a status (`SPAN_KIND_SERVER`, a failed span), values
+protobuf's own JSON parser refuses."""
 
 
 class DecodeError(RagmonError):
@@ -572,11 +575,11 @@ def _json_span(out: _Collector, where: str, span: dict[str, Any], resource: Mapp
         trace_id=trace_id, span_id=span_id, parent_span_id=parent, name=name,
         start_time_unix_nano=_json_time(span, "startTimeUnixNano", ""),
         end_time_unix_nano=_json_time(span, "endTimeUnixNano", ""),
-        kind=_json_enum(span.get("kind"), "kind"),
+        kind=_json_enum(span.get("kind"), "kind", _SPAN_KINDS),
         attributes=_json_attributes(span, ""),
         events=tuple(_json_event(event, f"events[{n}]")
                      for n, event in enumerate(_json_list(span, "events", ""))),
-        resource=resource, status_code=_json_enum(status.get("code"), "status.code"),
+        resource=resource, status_code=_json_enum(status.get("code"), "status.code", _STATUS_CODES),
         scope_name=scope_name,
         parent_is_remote=_parent_is_remote(_json_int(span.get("flags"), "flags", _UINT32))))
 
@@ -682,9 +685,13 @@ _JSON_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?
 _WHOLE = re.compile(r"-?(?:0|[1-9][0-9]{0,19})")
 
 
-def _json_enum(value: Any, where: str) -> int:
-    if type(value) is str and value in _ENUM_NAMES:
-        return _ENUM_NAMES[value]
+def _json_enum(value: Any, where: str, names: Mapping[str, int]) -> int:
+    """An integer, or one of the enum's `names`; a string that is neither is refused listing the names,
+    since "not an integer" misleads a sender that wrote a name."""
+    if type(value) is str and value in names:
+        return names[value]
+    if type(value) is str and _integer(value) is None:
+        raise _Invalid(where, f"not an integer nor one of {', '.join(names)}: {_quoted(value)}")
     return _json_int(value, where, _INT32)
 
 

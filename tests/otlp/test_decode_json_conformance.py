@@ -348,3 +348,40 @@ def test_an_attributes_number_python_reads_and_proto3_json_does_not_refuses_the_
     data = body({"traceId": TRACE, "spanId": ROOT, "attributes": [{"key": "k", "value": {kind: written}}]})
     assert refused(data).startswith(f"{SPANS}[0].attributes[0].value.{kind}: ")
     assert repr(written) in refused(data)
+
+
+# --- enums: an integer or a name of the field's own enum ------------------------------------------------
+
+
+KINDS = ("SPAN_KIND_UNSPECIFIED, SPAN_KIND_INTERNAL, SPAN_KIND_SERVER, SPAN_KIND_CLIENT, SPAN_KIND_PRODUCER, "
+         "SPAN_KIND_CONSUMER")
+STATUS_CODES = "STATUS_CODE_UNSET, STATUS_CODE_OK, STATUS_CODE_ERROR"
+
+
+@pytest.mark.parametrize(("span", "kind", "status_code"), [
+    ({"kind": "SPAN_KIND_CLIENT", "status": {"code": "STATUS_CODE_ERROR"}}, 3, 2),
+    ({"kind": "SPAN_KIND_CONSUMER", "status": {"code": "STATUS_CODE_OK"}}, 5, 1),
+    ({"kind": 4, "status": {"code": "2"}}, 4, 2),
+])
+def test_an_enum_reads_as_an_integer_or_a_name_of_its_own(span, kind, status_code):
+    [read] = decode_json(body({"traceId": TRACE, "spanId": ROOT, **span})).spans
+    assert (read.kind, read.status_code) == (kind, status_code)
+
+
+@pytest.mark.parametrize(("span", "problem"), [
+    # Each had been read as the other enum's value: a SERVER span, and a failed one.
+    ({"kind": "STATUS_CODE_ERROR"}, f"kind: not an integer nor one of {KINDS}: 'STATUS_CODE_ERROR'"),
+    ({"status": {"code": "SPAN_KIND_SERVER"}},
+     f"status.code: not an integer nor one of {STATUS_CODES}: 'SPAN_KIND_SERVER'"),
+    # Had been told it was "not an integer", to a sender that wrote a name.
+    ({"kind": "SERVER"}, f"kind: not an integer nor one of {KINDS}: 'SERVER'"),
+])
+async def test_a_name_of_no_value_of_the_enum_is_a_400_listing_its_names(http_receiver, sink, span, problem):
+    url = await http_receiver()
+    data = body({"traceId": TRACE, "spanId": ROOT, "name": "ask", **span})
+    async with aiohttp.ClientSession() as session, session.post(
+            url, data=data, headers={"Content-Type": "application/json"}) as response:
+        assert response.status == 400
+        reply = await response.json()
+    assert reply["message"] == f"{SPANS}[0].{problem}"
+    assert sink.offers == [] and sink.rejects == [(1, "decode_error")]
