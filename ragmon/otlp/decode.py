@@ -211,6 +211,16 @@ class TooManyValues(RagmonError):
     `--max-body`, as the sender's remedy is the same: smaller batches."""
 
 
+def _why_invalid(exc: Exception) -> str:
+    """The decoder's reason, but for its depth limit, whose message ("Exceeded upb_DecodeOptions_MaxDepth")
+    names neither the cause nor a remedy: an attribute value of arrays 48 deep, which OTLP/JSON takes,
+    refused the whole batch with it."""
+    if "MaxDepth" in str(exc):
+        return ("values nested too deep: protobuf decoding stops at 100 nested messages, which an attribute "
+                "value of arrays within arrays reaches at 48 levels, of key-value lists sooner; flatten it")
+    return str(exc)
+
+
 def decode_protobuf(body: bytes, max_values: int = MAX_VALUES) -> DecodedBatch:
     try:
         if protobuf_exceeds(body, max_values):
@@ -219,7 +229,7 @@ def decode_protobuf(body: bytes, max_values: int = MAX_VALUES) -> DecodedBatch:
                                 "--max-values): send smaller batches")
         request = _request(body)
     except (ProtobufDecodeError, RecursionError, MalformedProtobuf) as exc:
-        raise DecodeError(f"not a valid protobuf ExportTraceServiceRequest ({exc})") from None
+        raise DecodeError(f"not a valid protobuf ExportTraceServiceRequest ({_why_invalid(exc)})") from None
     out = _Collector()
     for i, resource_spans in enumerate(request.resource_spans):
         _pb_not_outdated(resource_spans, i)

@@ -270,6 +270,30 @@ def test_bytes_that_are_not_protobuf_raise():
         decode_protobuf(b"\x0a\x64\x01\x02")
 
 
+def _nested_array_attribute(depth: int) -> bytes:
+    request = ExportTraceServiceRequest()
+    span = request.resource_spans.add().scope_spans.add().spans.add(
+        trace_id=bytes.fromhex(TRACE), span_id=bytes.fromhex(ROOT), name="deep")
+    value = span.attributes.add(key="k").value
+    for _ in range(depth):
+        value = value.array_value.values.add()
+    value.string_value = "x"
+    return request.SerializeToString()
+
+
+def test_values_nested_past_the_protobuf_decoders_depth_are_refused_saying_so():
+    # Request, resource spans, scope spans, span, key-value: 5 messages; then 2 a level (AnyValue, ArrayValue)
+    # and the innermost AnyValue: 5 + 2 x 47 + 1 = 100, the decoder's limit, and 48 levels are 102.
+    (span,) = decode_protobuf(_nested_array_attribute(47)).spans
+    assert span.name == "deep"
+    with pytest.raises(DecodeError) as error:
+        decode_protobuf(_nested_array_attribute(48))
+    assert str(error.value) == (
+        "not a valid protobuf ExportTraceServiceRequest (values nested too deep: protobuf decoding stops at "
+        "100 nested messages, which an attribute value of arrays within arrays reaches at 48 levels, of "
+        "key-value lists sooner; flatten it)")
+
+
 def test_empty_bodies_are_empty_requests():
     assert decode_protobuf(b"") == decode_json(b"") == decode_json(b"{}")
     assert decode_json(b"{}").spans == () and decode_json(b"{}").rejected == 0
