@@ -117,6 +117,8 @@ class BudgetFile:
             usd, unbilled = _dollars(record, "usd"), _dollars(record, "unbilled_usd", 0.0)
         except (ValueError, KeyError, TypeError) as exc:
             raise self._refused(f"is not readable as ragmon wrote it ({printable(str(exc))})") from None
+        except RecursionError:  # 4 KB of "[" is deeper than Python's parser goes: a traceback at start
+            raise self._refused("is not readable as ragmon wrote it (JSON nested too deep to read)") from None
         return DaySpend(day, usd, min(unbilled, usd))
 
     def _refused(self, why: str) -> InputError:

@@ -121,7 +121,8 @@ def test_two_processes_cannot_share_one_file(tmp_path: Path) -> None:
 @pytest.mark.parametrize("text", ["", "{not json", '{"day": "1970-04-11", "usd": 0.5}', '[1, 2]',
                                   '{"what": "ragmon Claude judge spend", "day": "April", "usd": 0.5}',
                                   '{"what": "ragmon Claude judge spend", "day": "1970-04-11", "usd": -1}',
-                                  '{"what": "ragmon Claude judge spend", "day": "1970-04-11", "usd": "0.5"}'])
+                                  '{"what": "ragmon Claude judge spend", "day": "1970-04-11", "usd": "0.5"}',
+                                  "[" * 4000])
 def test_a_file_ragmon_did_not_write_is_refused_and_left_as_it_is(tmp_path: Path, text: str) -> None:
     """Read as no spend, it would hand out a whole new day; overwritten, someone's file would be gone."""
     path = tmp_path / "spend.json"

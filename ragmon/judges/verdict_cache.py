@@ -50,6 +50,7 @@ class VerdictCache:
         self._lock = threading.Lock()
         self._warned = False
         self._outdated_seen = False
+        self._unreadable_seen = False
         self._outdated_keys: set[str] = set()
         if self.directory is not None:
             _writable_directory(self.directory)
@@ -112,10 +113,12 @@ class VerdictCache:
         except OSError:
             return
         try:
-            entry = self._stored_at(aside)
+            entry = _entry_at(aside)
             if entry is not None and entry.get("cache_format") == CACHE_FORMAT:
                 with contextlib.suppress(OSError):
                     os.link(aside, path)
+        except _UnreadableEntry:
+            pass  # damaged: nothing to put back
         finally:
             with contextlib.suppress(OSError):
                 os.unlink(aside)
@@ -160,19 +163,23 @@ class VerdictCache:
 
     def _stored(self, key: str) -> dict[str, Any] | None:
         """The well-formed entry at the key in whatever cache format it was written, or None."""
-        return None if self.directory is None else self._stored_at(self._path(key))
-
-    @staticmethod
-    def _stored_at(path: Path) -> dict[str, Any] | None:
-        try:
-            entry = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
+        if self.directory is None:
             return None
-        valid = (isinstance(entry, dict) and isinstance(entry.get("supported"), bool)
-                 and isinstance(entry.get("supporting_ids"), list)
-                 and all(isinstance(i, str) for i in entry["supporting_ids"])
-                 and isinstance(entry.get("reason"), str | None))
-        return entry if valid else None
+        path = self._path(key)
+        try:
+            return _entry_at(path)
+        except _UnreadableEntry as exc:
+            self._unreadable(path, str(exc))
+            return None
+
+    def _unreadable(self, path: Path, why: str) -> None:
+        """Said once per cache: a damaged file (a disk fault, a hand edit, a copy cut short) is asked for
+        again and paid for, and with no word the bill grew while the cache seemed to work."""
+        if not self._unreadable_seen:
+            self._unreadable_seen = True
+            log.warning(f"the Claude verdict cache {self.directory} holds a file that is no verdict entry "
+                        f"({path.relative_to(path.parent.parent)}: {why}): its verdict is asked for again "
+                        "and paid for once more (warned once)")
 
     def _outdated(self) -> None:
         """Said once per cache: after an upgrade the first run pays again for verdicts the directory holds,
@@ -182,6 +189,36 @@ class VerdictCache:
             log.warning(f"the Claude verdict cache {self.directory} holds verdicts another ragmon wrote "
                         f"(not cache format {CACHE_FORMAT}): they are asked for again, paid for once "
                         "more, rather than trusted, and replaced or removed (warned once)")
+
+
+class _UnreadableEntry(ValueError):
+    """A cache file that holds no verdict entry; its message says why."""
+
+
+def _entry_at(path: Path) -> dict[str, Any] | None:
+    """The well-formed entry in the file, in whatever cache format it was written; None when there is no
+    file (or no directory where its shard would be), the plain miss. JSON nested deeper than Python's parser
+    goes is as unreadable as JSON cut short: its RecursionError had escaped the judge, a traceback where a
+    miss was due."""
+    try:
+        entry = json.loads(path.read_text(encoding="utf-8"))
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    except OSError as exc:
+        raise _UnreadableEntry(f"cannot be read: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise _UnreadableEntry("not UTF-8") from None
+    except ValueError as exc:
+        raise _UnreadableEntry(f"not JSON: {exc}") from None
+    except RecursionError:
+        raise _UnreadableEntry("JSON nested too deep to read") from None
+    valid = (isinstance(entry, dict) and isinstance(entry.get("supported"), bool)
+             and isinstance(entry.get("supporting_ids"), list)
+             and all(isinstance(i, str) for i in entry["supporting_ids"])
+             and isinstance(entry.get("reason"), str | None))
+    if not valid:
+        raise _UnreadableEntry("not a verdict: no boolean 'supported', list of 'supporting_ids' and 'reason'")
+    return entry
 
 
 def _writable_directory(directory: Path) -> None:

@@ -695,6 +695,30 @@ def test_unreadable_disk_entries_are_misses(fake_api: FakeAnthropic, tmp_path: P
     assert json.loads(entry.read_text())["supported"] is True  # rewritten whole
 
 
+@pytest.mark.parametrize(("damage", "why"), [
+    ("[" * 100_000, "JSON nested too deep to read"),
+    ('{"supported": tr', "not JSON"),
+    (json.dumps({"supported": "yes", "supporting_ids": ["d1"], "reason": "r", "cache_format": 2}),
+     "not a verdict"),
+], ids=["nested-too-deep", "cut-short", "not-a-verdict"])
+def test_a_damaged_disk_entry_is_asked_again_with_one_warning_naming_it(
+        fake_api: FakeAnthropic, tmp_path: Path, caplog: pytest.LogCaptureFixture, damage: str,
+        why: str) -> None:
+    # A file nested too deep had escaped the judge as a RecursionError traceback; the others were asked
+    # again with no word, the bill grown while the cache seemed to work.
+    make_judge(fake_api, cache_dir=tmp_path).judge(EXAMPLE, (PARIS,))
+    (entry,) = tmp_path.glob("*/*.json")
+    entry.write_text(damage)
+    again = make_judge(fake_api, cache_dir=tmp_path)
+    with caplog.at_level(logging.WARNING, logger="ragmon.judges.claude"):
+        (verdict,) = again.judge(EXAMPLE, (PARIS,))
+    assert (verdict.supported, verdict.supporting_ids, fake_api.calls) == (True, ("d1",), 2)
+    warnings = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+    shown = f"{entry.parent.name}/{entry.name}"
+    assert len(warnings) == 1 and f"({shown}: {why}" in warnings[0] and "asked for again" in warnings[0]
+    assert json.loads(entry.read_text())["supported"] is True  # replaced whole
+
+
 def test_request_bound_covers_the_request(fake_api: FakeAnthropic) -> None:
     judge = make_judge(fake_api, max_tokens=400)
     bound = judge.request_bound(EXAMPLE, CLAIMS)
