@@ -397,7 +397,7 @@ async def _collect(golden: Sequence[Example], target: Target, log: TextIO | None
                              what="OTLP (--receiver-listen)").start()
         except OSError as exc:
             raise RagmonError(f"cannot listen for OTLP on {host}:{port} (--receiver-listen): "
-                              f"{exc.strerror or exc}{_port_taken(exc, host, port)}") from None
+                              f"{exc.strerror or exc}{_port_taken(exc, host, port, target.url)}") from None
         endpoint = _http_url(host, int(runner.addresses[0][1]))
         _tell(log, f"receiving the target's spans on {endpoint} (OTLP/HTTP: "
                    f"OTEL_EXPORTER_OTLP_ENDPOINT={endpoint})")
@@ -441,13 +441,15 @@ def _undecoded(golden: Sequence[Example], replies: dict[str, _Reply]) -> str | N
             f"gateway before the build set its Content-Encoding?)")
 
 
-def _port_taken(error: OSError, host: str, port: int) -> str:
+def _port_taken(error: OSError, host: str, port: int, target: str) -> str:
     """The way out when the receiver's port is taken, as the default 127.0.0.1:4318 is by a `ragmon serve`
     or a Collector on the same machine: another port, which the build must export to. Not port 0, which
-    the receiver could take: the build's OTLP endpoint is set when it starts, and no run could tell it."""
+    the receiver could take: the build's OTLP endpoint is set when it starts, and no run could tell it.
+    Not the --target's port either: free while the build is still starting (--target-start-wait), it was
+    named, and the build then could not listen on its own port."""
     if error.errno != errno.EADDRINUSE:
         return ""
-    other = _free_port_near(host, port)
+    other = _free_port_near(host, port, avoid=urlsplit(target).port)
     listen = shown_address(host, other)
     return (f" (by a ragmon serve or a Collector on this machine?): give the receiver another port, "
             f"--receiver-listen {listen} say, and export the build's spans there "
@@ -455,11 +457,13 @@ def _port_taken(error: OSError, host: str, port: int) -> str:
             f"does not know")
 
 
-def _free_port_near(host: str, port: int, tries: int = 20) -> int:
-    """The first port after `port` (before it, at the top of the range) that binds on `host` now: the next
-    port alone was suggested however busy it was too. The next one when none of `tries` binds."""
+def _free_port_near(host: str, port: int, tries: int = 20, *, avoid: int | None = None) -> int:
+    """The first port after `port` (before it, at the top of the range), other than `avoid`, that binds on
+    `host` now: the next port alone was suggested however busy it was too. The next one when none of
+    `tries` binds."""
     step = 1 if port < 65535 else -1
-    candidates = [port + step * i for i in range(1, tries + 1) if 0 < port + step * i <= 65535]
+    candidates = [port + step * i for i in range(1, tries + 1)
+                  if 0 < port + step * i <= 65535 and port + step * i != avoid]
     for candidate in candidates:
         try:
             with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as probe:

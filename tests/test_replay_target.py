@@ -322,7 +322,7 @@ def test_a_receiver_port_already_taken_names_another_port_and_the_endpoint_the_b
     data.write_text('{"id": "a", "question": "q"}\n', encoding="utf-8")
     with contextlib.ExitStack() as held:
         port = held_ports(held, 2)
-        done = run(ragmon_cmd, "replay", data, "--target", f"http://127.0.0.1:{free_port()}/ask",
+        done = run(ragmon_cmd, "replay", data, "--target", "http://127.0.0.1:9/ask",
                    "--receiver-listen", f"127.0.0.1:{port}", "--gate", GATE, cwd=tmp_path)
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.startswith(f"ragmon replay: error: cannot listen for OTLP on 127.0.0.1:{port} "
@@ -332,6 +332,21 @@ def test_a_receiver_port_already_taken_names_another_port_and_the_endpoint_the_b
         f"another port, --receiver-listen 127.0.0.1:{port + 2} say, and export the build's spans there "
         f"(OTEL_EXPORTER_OTLP_ENDPOINT=http://127.0.0.1:{port + 2}); port 0 would take a port the build "
         f"does not know\n")
+
+
+def test_the_port_named_for_a_taken_receiver_is_not_the_port_of_a_build_still_starting(
+        ragmon_cmd: list[str], tmp_path: Path) -> None:
+    # A job starting the build and the gate at once: the build's port is free until it listens, and was
+    # named for the receiver, so following the advice left the build unable to listen on its own port.
+    data = tmp_path / "q.jsonl"
+    data.write_text('{"id": "a", "question": "q"}\n', encoding="utf-8")
+    with contextlib.ExitStack() as held:
+        port = held_ports(held, 1)  # the receiver's, taken; port + 1, free, is the build's
+        done = run(ragmon_cmd, "replay", data, "--target", f"http://127.0.0.1:{port + 1}/ask",
+                   "--target-start-wait", "60s", "--receiver-listen", f"127.0.0.1:{port}", "--gate", GATE,
+                   cwd=tmp_path)
+    assert done.returncode == 2 and done.stdout == ""
+    assert f"--receiver-listen 127.0.0.1:{port + 2} say" in done.stderr, done.stderr
 
 
 def held_ports(stack: contextlib.ExitStack, count: int) -> int:

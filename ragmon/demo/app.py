@@ -33,9 +33,9 @@ from opentelemetry.sdk.trace import ReadableSpan, TracerProvider
 from opentelemetry.sdk.trace.export import BatchSpanProcessor, SpanExporter, SpanExportResult
 from opentelemetry.trace import SpanKind, Tracer
 
-from ragmon.cli import Stopped, Terminated, print_out, stop_reason, stop_status
+from ragmon.cli import TYPED, Stopped, Terminated, print_out, stop_reason, stop_status
 from ragmon.demo.rag import PHASES, Answer, Question, Retriever, TemplateLLM, build, load_corpus
-from ragmon.errors import RagmonError
+from ragmon.errors import InputError, RagmonError
 from ragmon.options import listen_address, positive_int
 from ragmon.otlp.misdirected import TRACES_PATH
 from ragmon.stop_signals import heeded, stop_on_signals
@@ -80,7 +80,32 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="also write the questions, contexts and answers here as ragmon JSONL")
 
 
+_UNREAD = {
+    "--all": (("--phase", "--serve", "--requests", "--endpoint", "--service-name", "--golden"),
+              "the tour runs every phase, 32 questions each, against a sidecar of its own on free ports"),
+    "--serve": (("--requests", "--golden"), "the served app answers the questions it is asked, as many as "
+                                            "come, and writes no golden set"),
+}
+"""The flags each mode does not read, and why."""
+
+
+def _check_flags(args: argparse.Namespace) -> None:
+    """A flag typed for a mode that does not read it: `--serve ... --golden g.jsonl` served the app and
+    wrote no golden set without a word, and `--all --endpoint URL` sent nothing to that sidecar. Only when
+    typed, as replay's live-replay flags: a RAGMON_* variable is a default for every mode."""
+    mode = "--all" if args.all else "--serve" if args.serve is not None else None
+    if mode is None:
+        return
+    flags, why = _UNREAD[mode]
+    typed = [flag for flag in flags if flag in getattr(args, TYPED, frozenset())]
+    if typed:
+        verb, them = ("is", "it") if len(typed) == 1 else ("are", "them")
+        raise InputError(f"{', '.join(typed)} {verb} not read with {mode}: {why}; leave {them} out, or run "
+                         f"without {mode}")
+
+
 def run(args: argparse.Namespace) -> int:
+    _check_flags(args)
     if args.all:
         from ragmon.demo.tour import run_tour
 

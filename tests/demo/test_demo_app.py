@@ -262,3 +262,42 @@ def test_a_signal_that_comes_after_the_golden_set_is_written_does_not_call_it_un
     rows = [json.loads(line) for line in golden.read_text().splitlines()]
     assert [row["id"] for row in rows] == ["q01", "q02", "q03", "q04"]
     assert received == 4 * 3  # chain, retriever and LLM spans of each question
+
+
+@pytest.mark.parametrize(("flags", "error"), [
+    (["--serve", "127.0.0.1:0", "--golden", "GOLDEN", "--requests", "4"],
+     "--requests, --golden are not read with --serve: the served app answers the questions it is asked, as "
+     "many as come, and writes no golden set; leave them out, or run without --serve"),
+    (["--all", "--endpoint", "http://127.0.0.1:9"],
+     "--endpoint is not read with --all: the tour runs every phase, 32 questions each, against a sidecar of "
+     "its own on free ports; leave it out, or run without --all"),
+])
+def test_a_flag_the_chosen_mode_does_not_read_is_refused_before_anything_runs(
+        tmp_path: Path, flags: list[str], error: str) -> None:
+    # Served, the app answered and wrote no golden set, and the tour sent nothing to the endpoint typed, each
+    # without a word. Bounded: before, the served app ran until killed and the tour to its end.
+    golden = tmp_path / "golden.jsonl"
+    argv = [str(golden) if flag == "GOLDEN" else flag for flag in flags]
+    demo = subprocess.Popen([sys.executable, "-m", "ragmon.cli", "demo", *argv], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        out, err = demo.communicate(timeout=8)
+    except subprocess.TimeoutExpired:
+        demo.terminate()  # not killed: the tour stops its sidecar on SIGTERM, and SIGKILL would orphan it
+        out, err = demo.communicate(timeout=30)
+    assert (demo.returncode, out, err) == (2, "", f"ragmon demo: error: {error}\n")
+    assert not golden.exists()
+
+
+def test_a_variable_setting_a_flag_the_mode_does_not_read_is_a_default_not_an_error() -> None:
+    # RAGMON_REQUESTS set for a deploy loop's batch runs must not stop the same environment's served app.
+    env = {**os.environ, "RAGMON_REQUESTS": "5"}
+    demo = subprocess.Popen([sys.executable, "-m", "ragmon.cli", "demo", "--serve", "127.0.0.1:0"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        assert demo.stdout is not None
+        assert demo.stdout.readline().startswith("healthy build answering POST http://127.0.0.1:")
+    finally:
+        demo.send_signal(signal.SIGTERM)
+        demo.communicate(timeout=10)
+    assert demo.returncode == 0
