@@ -94,6 +94,7 @@ Choices the design leaves open, made here:
 
 from __future__ import annotations
 
+import bisect
 import dataclasses
 import enum
 import itertools
@@ -1287,28 +1288,61 @@ def _given_past_shared(view: _View, calls: list[list[Span]],
     spaced_prompts: list[str] = []
     dropped: set[int] = set()
     for group in shared:
-        whole = 0  # the documents before the first a prompt does not show as it is
-        while whole < len(group) and any(group[whole].text.strip() in prompt for prompt in prompts):
-            whole += 1
-        if whole == len(group):
+        if _all_whole(group, prompts):
             continue
-        spaced_prompts = spaced_prompts or [_squeezed(prompt) for prompt in prompts]
+        spaced_prompts = spaced_prompts or list(dict.fromkeys(map(_squeezed, prompts)))
         texts = [_squeezed(context.text) for context in group]
-        # A document shown as it is is shown whole spaced too: those found so keep that answer, and only
-        # the rest are searched for how far a prompt shows them, a search for a few hundred characters at
-        # a time (2,499 of 2,500 articles given whole had taken 6 s, against 1.7 s when each was only
-        # looked for whole). Not each looked for whole first: one cut short would have the prompts read
-        # twice (3,000 articles, all cut short, 3.5 -> 7.5 s).
-        reaches = [*map(len, texts[:whole]), *(_reach(text, spaced_prompts) for text in texts[whole:])]
-        dropped |= {id(group[index]) for index in _outshown(texts, reaches)}
+        order = sorted(range(len(texts)), key=texts.__getitem__)
+        parts = [_common_start(texts[before], texts[index]) for before, index in itertools.pairwise(order)]
+        reaches = _reaches(texts, order, parts, spaced_prompts)
+        dropped |= {id(group[index]) for index in _outshown(order, parts, reaches)}
     return tuple(context for context in contexts if id(context) not in dropped)
 
 
-def _reach(text: str, prompts: list[str]) -> int:
-    """How many of a document's first characters the prompts show with `_OWN_CHARS` more after them (all
-    spaced): all of them when it is shown whole, whatever another document shares with it."""
-    shown = _shown_depth(text, prompts)
-    return shown if shown == len(text) else shown - _OWN_CHARS
+_WHOLE_FIRST = 64
+"""How many times the prompts' length `_all_whole` may read looking for documents whole. A search reads
+about 25 times as many characters as spacing a prompt and reading it for a group does in the same time
+(10 ms, against 0.25 s, for 15 MB): giving up here costs at most 25/64 more than searching on would."""
+
+
+def _all_whole(group: list[Context], prompts: list[str]) -> bool:
+    """Whether a prompt shows each document as it is: then none is dropped, and the prompts need not be
+    spaced (spacing a prompt of 15 MB for 17 articles given whole at its start took 0.22 s, against 11 ms
+    to find them). Only while the searches have read no more than `_WHOLE_FIRST` times the prompts, not a
+    number of documents: 2,499 articles of 2,500, found whole before the one cut short, had taken 1 s,
+    against 0.2 s to space the prompt and read it once, and 17 found whole at once 0.22 s, past 16."""
+    left = _WHOLE_FIRST * sum(map(len, prompts))
+    for context in group:
+        found, read = _found_whole(context.text.strip(), prompts)
+        left -= read
+        if not found or left < 0:
+            return False
+    return True
+
+
+def _found_whole(text: str, prompts: list[str]) -> tuple[bool, int]:
+    """Whether a prompt shows `text` as it is, and how many characters the search read to tell."""
+    read = 0
+    for prompt in prompts:
+        at = prompt.find(text)
+        if at >= 0:
+            return True, read + at + len(text)
+        read += len(prompt)
+    return False, read
+
+
+def _reaches(texts: list[str], order: list[int], parts: list[int], prompts: list[str]) -> list[int]:
+    """How many of each document's first characters the prompts show with `_OWN_CHARS` more after them
+    (all spaced): all of them when it is shown whole, whatever another document shares with it. `order`
+    sorts the texts, `parts` is where each parts from the one before it there. Exact from the start all
+    share on, which is all `_outshown` compares them at; below it, some number below it."""
+    ordered = [texts[index] for index in order]
+    marks = _marks(ordered, parts, prompts)
+    shown = [_shown_depth(text, prompts) for text in ordered] if marks is None else _spread(marks, parts)
+    reaches = [0] * len(texts)
+    for index, depth in zip(order, shown, strict=True):
+        reaches[index] = depth if depth == len(texts[index]) else depth - _OWN_CHARS
+    return reaches
 
 
 def _shown_depth(text: str, prompts: list[str]) -> int:
@@ -1323,6 +1357,130 @@ def _shown_depth(text: str, prompts: list[str]) -> int:
     return depth
 
 
+_CHARS_PER_MARK = 40_000
+"""Characters of prompt a search for a document's start (`_shown_depth`, at C's speed) reads in five times
+the time or more `_Marks` takes to look at one place (8 to 10 us, against 50 to 80 us)."""
+
+
+def _marks(ordered: list[str], parts: list[int], prompts: list[str]) -> list[int] | None:
+    """For each sorted text, the most a prompt shows of it at a place where that text shares the most with
+    the prompt: each prompt read once for the start all share (a search for each document's start had
+    read a prompt of 3 MB for each of 3,000 articles cut short under one header, 3.6 s). None once it has
+    looked at more places, or read more texts for how far they repeat (`_Marks._repeating`), than one for
+    each `_CHARS_PER_MARK` characters a search for each document's start reads: searching for each then
+    costs a fifth more than it would have alone. 20 documents of "A" of distinct lengths, shown in runs
+    of "A" each could end, had had every run looked at for every document (6.3 s, against 0.63 s to
+    search); 17 documents in a prompt showing their start at 40,000 places take 0.34 s searched for,
+    0.65 s looked at."""
+    marks = _Marks(ordered, parts, len(ordered) * sum(map(len, prompts)) // _CHARS_PER_MARK)
+    for prompt in prompts if marks.shared else ():
+        marks.read(prompt)
+    return marks.marks if marks.left >= 0 else None
+
+
+class _Marks:
+    """`_marks`, for one group of texts (`ordered`, each parting from the one before it at `parts`),
+    looking at places, each taken from `left`, until it runs out."""
+
+    def __init__(self, ordered: list[str], parts: list[int], left: int) -> None:
+        self.ordered = ordered
+        self.shared = ordered[0][:min(parts)]
+        self.span = max(parts) + 1
+        """As many characters as the most two texts share, and one more: where a place's text sorts
+        among the texts, which tells the one sharing the most with it."""
+        self.marks = [0] * len(ordered)
+        self.left = left
+        self._runs: dict[str, dict[int, list[int]]] = {}
+
+    def read(self, prompt: str) -> None:
+        """Marks every place the prompt shows the start all share, those along a run of text repeating
+        (a base64 blob's "AAAA", a log of one line over and over) only where one could show some text
+        the furthest: a place at each of its characters had cost 2 s for a run of 160,000 "A", one at
+        each line 0.9 s for a log of 2 MB, where each place was compared to its end."""
+        at = prompt.find(self.shared)
+        while at >= 0 and self.left >= 0:
+            self._mark(prompt, at)
+            following = prompt.find(self.shared, at + 1)
+            if following >= 0 and self._repeats(prompt, at, following - at):
+                following = self._run(prompt, at, following - at)
+            at = following
+
+    def _repeats(self, prompt: str, at: int, period: int) -> bool:
+        """Whether the prompt's text from `at` repeats every `period` characters for at least two more
+        places showing the shared start, or overlapping with it (`_run`): articles of one length cut
+        short show it at equal steps, with nothing else repeating."""
+        return period < len(self.shared) or prompt.startswith(prompt[at:at + period + len(self.shared)],
+                                                              at + period)
+
+    def _mark(self, prompt: str, at: int) -> None:
+        """The text sharing the most with the prompt at `at` sorts next to what the prompt shows there."""
+        self.left -= 1
+        place = self._place(prompt, at)
+        for near in range(max(place - 1, 0), min(place + 1, len(self.ordered))):
+            shown = _matching_length(prompt, at, self.ordered[near], len(self.shared))
+            self.marks[near] = max(self.marks[near], shown)
+
+    def _place(self, prompt: str, at: int) -> int:
+        """Where the prompt's `span` characters from `at` sort among the texts, from as few of them as
+        tell it: fewer sort the same unless a text goes on past them as the prompt does. Not `span` at
+        each place: a long document retrieved twice makes it that document's length, and slicing that
+        much at each of 40,000 places had taken 7.5 s for one of 2 MB."""
+        width = 2 * len(self.shared)
+        while True:
+            key = prompt[at:at + min(width, self.span)]
+            place = bisect.bisect(self.ordered, key)
+            if width >= self.span or at + width >= len(prompt) or not (
+                    place < len(self.ordered) and self.ordered[place].startswith(key)):
+                return place
+            width *= 2
+
+    def _run(self, prompt: str, at: int, period: int) -> int:
+        """Marks the places along the text repeating every `period` characters from `at`, where the
+        shared start shows again with no other place in between, and returns the place to search on from.
+        A place `length` short of the run's end shows as much of a text as the text repeats the run's
+        first `period` characters, if that is less, else `length`: no more than the first place shows,
+        but where the text repeats them for `length` exactly (ending as the run ends), and the last place
+        (a text parting from those characters within them). Those are the places marked."""
+        length = period + _common_start(prompt, prompt, at + period, at)
+        last = (length - len(self.shared)) // period
+        runs = self._repeating(prompt[at:at + period]).get(length % period, [])
+        ends = runs[bisect.bisect_left(runs, length - last * period):
+                    bisect.bisect_right(runs, length - period)]
+        for place in sorted({at + length - end for end in ends} | {at + last * period}):
+            self._mark(prompt, place)
+        return prompt.find(self.shared, at + last * period + 1)
+
+    def _repeating(self, block: str) -> dict[int, list[int]]:
+        """How far each text opening with `block` repeats it, grouped by that length's remainder by the
+        block's (a run's places, a block apart, leave as much of it as their first leaves, less some
+        blocks). Only those texts, which sort together: another shows no more at any place along a run
+        than at its first, or at its last, both marked. Each read counts as a place looked at: a document
+        shown twice in a row is a run, and each of 1,000 of distinct lengths had read every text."""
+        if block not in self._runs:
+            grouped: dict[int, set[int]] = {}
+            at = bisect.bisect_left(self.ordered, block)
+            while at < len(self.ordered) and self.ordered[at].startswith(block):
+                text = self.ordered[at]
+                run = min(len(text), len(block) + _common_start(text, text, len(block)))
+                grouped.setdefault(run % len(block), set()).add(run)
+                self.left -= 1
+                at += 1
+            self._runs[block] = {remainder: sorted(runs) for remainder, runs in grouped.items()}
+        return self._runs[block]
+
+
+def _spread(marks: list[int], parts: list[int]) -> list[int]:
+    """How much of each sorted text the prompts show, from `marks`: a place showing `mark` characters of
+    one text shows as many of another as the two share, up to `mark`, and two sorted texts share the least
+    `parts` between them; a sweep each way carries that along."""
+    shown = marks.copy()
+    for at, part in enumerate(parts):
+        shown[at + 1] = max(shown[at + 1], min(shown[at], part))
+    for at in reversed(range(len(parts))):
+        shown[at] = max(shown[at], min(shown[at + 1], parts[at]))
+    return shown
+
+
 @dataclasses.dataclass
 class _Branch:
     """Documents sharing their first `depth` characters (`_branches`)."""
@@ -1331,19 +1489,19 @@ class _Branch:
     children: list[_Branch | int]
     """Documents (indices) parting from the others at `depth`, and branches sharing more."""
     reach: int = 0
-    """The most any of its documents reaches (`_reach`), set once every document is in (`_closed`)."""
+    """The most any of its documents reaches (`_reaches`), set once every document is in (`_closed`)."""
 
 
-def _outshown(texts: list[str], reaches: list[int]) -> list[int]:
-    """The documents (indices of `texts`, spaced; each reaching `reaches`) some other is shown past where
-    the two part, while they are not: the prompts show text telling the other apart from them, and none
-    telling them apart from it. Held against every other document, not only those that count: an article
-    no model was given, parting from the others after the header and a short introduction, had counted
-    beside a given one that a template cut short within what it shares with a third. Compared where they
-    part in the tree of their starts, not pair by pair: 3,000 documents under one header had kept the
-    sidecar's event loop for 53 seconds."""
+def _outshown(order: list[int], parts: list[int], reaches: list[int]) -> list[int]:
+    """The documents (indices of the texts `order` sorts, each parting from the one before it there at
+    `parts` and reaching `reaches`) some other is shown past where the two part, while they are not: the
+    prompts show text telling the other apart from them, and none telling them apart from it. Held against
+    every other document, not only those that count: an article no model was given, parting from the
+    others after the header and a short introduction, had counted beside a given one that a template cut
+    short within what it shares with a third. Compared where they part in the tree of their starts, not
+    pair by pair: 3,000 documents under one header had kept the sidecar's event loop for 53 seconds."""
     outshown: list[int] = []
-    pending: list[tuple[_Branch, float]] = [(_branches(texts, reaches), float("-inf"))]
+    pending: list[tuple[_Branch, float]] = [(_branches(order, parts, reaches), float("-inf"))]
     while pending:
         branch, bar = pending.pop()
         reached = [reaches[child] if isinstance(child, int) else child.reach for child in branch.children]
@@ -1358,13 +1516,12 @@ def _outshown(texts: list[str], reaches: list[int]) -> list[int]:
     return outshown
 
 
-def _branches(texts: list[str], reaches: list[int]) -> _Branch:
-    """The tree of the texts' starts, built from the texts in sorted order: the text sharing the most with
-    one is next to it there, so each is compared with one other (`_common_start`), not with all."""
-    order = sorted(range(len(texts)), key=texts.__getitem__)
+def _branches(order: list[int], parts: list[int], reaches: list[int]) -> _Branch:
+    """The tree of the texts' starts, built from the texts in sorted order (`order`, each parting from the
+    one before it at `parts`): the text sharing the most with one is next to it there, so each is compared
+    with one other (`_common_start`), not with all."""
     stack = [_Branch(0, [order[0]])]
-    for before, index in itertools.pairwise(order):
-        depth = _common_start(texts[before], texts[index])
+    for index, depth in zip(order[1:], parts, strict=True):
         last: _Branch | None = None
         while depth < stack[-1].depth:
             last = _closed(stack.pop(), reaches)
