@@ -169,6 +169,16 @@ LINE = HEADER.replace("Acme Help Center", "2026-01-05 12:00:00 WARN Acme Help Ce
 """A log line of 324 characters, longer than the 299 characters all the documents below share."""
 
 
+@pytest.fixture
+def looked(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The places of a prompt `_Marks` looks at, in order."""
+    places: list[int] = []
+    mark = extract_module._Marks._mark
+    monkeypatch.setattr(extract_module._Marks, "_mark",
+                        lambda marks, prompt, at: (places.append(at), mark(marks, prompt, at))[1])
+    return places
+
+
 @pytest.mark.parametrize("run", [
     # An attachment's base64 padding: the shared start (300 "A") shows at each of the million places
     # along the longer run; looking at each had held the loop for 112 s in a first version of this pass.
@@ -177,7 +187,7 @@ LINE = HEADER.replace("Acme Help Center", "2026-01-05 12:00:00 WARN Acme Help Ce
     # each place with the text to its end had taken 0.9 s for 2 MB, growing with the square.
     LINE * 12_000])
 def test_a_document_repeating_the_shared_start_is_looked_at_in_a_few_places_along_the_run(
-        recorder: Recorder, monkeypatch: pytest.MonkeyPatch, run: str) -> None:
+        recorder: Recorder, looked: list[int], run: str) -> None:
     # Three documents opening with the same run: one of it all, two of its first 299 characters and a
     # caption. The first two given whole count; the third, never given, does not. Along the run, only
     # where a document could be shown the furthest is looked at, not each of its places (the time is in
@@ -185,10 +195,6 @@ def test_a_document_repeating_the_shared_start_is_looked_at_in_a_few_places_alon
     articles = {"blob": run + " end of attachment.", "caption": run[:299] + " a caption.",
                 "other": run[:299] + " another caption."}
     trace = _trace(recorder, articles, _numbered([articles["blob"], articles["caption"]]), "A caption.")
-    looked: list[int] = []
-    mark = extract_module._Marks._mark
-    monkeypatch.setattr(extract_module._Marks, "_mark",
-                        lambda marks, prompt, at: (looked.append(at), mark(marks, prompt, at))[1])
     example = extract(trace)
 
     assert example is not None
@@ -234,7 +240,7 @@ def test_a_long_document_retrieved_twice_leaves_what_is_compared_at_each_place_s
 
 
 def test_documents_ending_along_every_run_of_a_prompt_are_searched_for_instead(
-        recorder: Recorder, monkeypatch: pytest.MonkeyPatch) -> None:
+        recorder: Recorder, looked: list[int]) -> None:
     # 12 documents, each a run of "A" (256 to 267 of them) and its own "#doc n"; the prompt shows 200
     # runs of 300 "A", each followed by "#doc 7.". Each document could end along each run, and each run
     # had been looked at in 13 places (its first, and where each document would end), 5,200 in all, the
@@ -246,10 +252,6 @@ def test_documents_ending_along_every_run_of_a_prompt_are_searched_for_instead(
     articles = {f"doc-{n}": "A" * (256 + n) + f"#doc {n}" for n in range(12)}
     prompt = "Answer from these documents only.\n" + ("A" * 300 + "#doc 7.\n") * 200 + f"Question: {QUESTION}"
     trace = _trace(recorder, articles, prompt, "Doc 7.")
-    looked: list[int] = []
-    mark = extract_module._Marks._mark
-    monkeypatch.setattr(extract_module._Marks, "_mark",
-                        lambda marks, prompt, at: (looked.append(at), mark(marks, prompt, at))[1])
     example = extract(trace)
 
     assert example is not None
@@ -258,7 +260,8 @@ def test_documents_ending_along_every_run_of_a_prompt_are_searched_for_instead(
 
 
 def test_articles_shown_twice_in_a_row_are_not_each_read_for_the_others_repeats(
-        many_attributes: None, recorder: Recorder, monkeypatch: pytest.MonkeyPatch) -> None:
+        many_attributes: None, recorder: Recorder, monkeypatch: pytest.MonkeyPatch,
+        looked: list[int]) -> None:
     # 200 articles of distinct lengths (600 to 799 characters) under the header, each shown twice in a
     # row (a retriever's duplicates), the first cut to 500. An article, a blank line and the same article
     # repeat every (length + 2) characters: a run for each length. How far each document repeats a run's
@@ -281,10 +284,6 @@ def test_articles_shown_twice_in_a_row_are_not_each_read_for_the_others_repeats(
         return common_start(one, other, *at)
 
     monkeypatch.setattr(extract_module, "_common_start", counted)
-    looked: list[int] = []
-    mark = extract_module._Marks._mark
-    monkeypatch.setattr(extract_module._Marks, "_mark",
-                        lambda marks, prompt, at: (looked.append(at), mark(marks, prompt, at))[1])
     example = extract(trace)
 
     assert example is not None
