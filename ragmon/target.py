@@ -64,7 +64,7 @@ from ragmon.otlp.misdirected import REPLAY_RECEIVER, TRACES_PATH, endpoint_fix, 
 from ragmon.otlp.refusals import RefusalLog
 from ragmon.otlp.sites import CappedSite
 from ragmon.report.text import clip
-from ragmon.semconv.extract import ExtractionError, extract_noted
+from ragmon.semconv.extract import ExtractionError, extract_noted, request_count
 from ragmon.semconv.unread import unread_note
 from ragmon.traces import Assembler, Decided, Span, Trace
 
@@ -858,13 +858,14 @@ def _join(golden: Sequence[Example], trace_ids: dict[str, str], sink: TraceSink,
           set_aside: list[tuple[str, str]], replies: dict[str, _Reply]) -> list[Example]:
     joined: list[Example] = []
     problems: list[tuple[str, str]] = []
+    crowded = _most_requests(golden, trace_ids, sink) if len(sink.decided) < len(golden) else None
     for example in golden:
         trace_id = trace_ids[example.id]
         trace = sink.decided.get(trace_id)
         if trace is None:
             reply = replies.get(example.id)
             page = None if reply is None else reply.page
-            problems.append((example.id, _no_trace(sink, target.trace_wait, page)))
+            problems.append((example.id, _no_trace(sink, target.trace_wait, page, crowded)))
             continue
         try:
             observed, unscored = extract_noted(trace)
@@ -886,9 +887,14 @@ def _join(golden: Sequence[Example], trace_ids: dict[str, str], sink: TraceSink,
     return joined
 
 
-def _no_trace(sink: TraceSink, trace_wait: float, page: str | None) -> str:
+def _no_trace(sink: TraceSink, trace_wait: float, page: str | None,
+              crowded: tuple[str, int] | None) -> str:
     """Why a question's trace is missing, as far as the receiver can tell. A web page answered (`page`,
     quoted) is what answered in the build's place: asking about its exporter sent the user the wrong way.
+    A question's trace that held several requests (`crowded`: its example id and how many) is a build
+    that starts each request's span in the context an earlier request left (a context variable set once,
+    a thread's span left open): the missing traces are in that one, and asking whether the build exports
+    and propagates, which it does, hid the one trace that shows it.
     Traces under trace ids ragmon never sent, and none of any question's, are an app that starts a trace
     of its own for each request: it exports to the right place, and asking whether it does would send the
     user the wrong way too. Once some question's trace arrived, the app does continue the traceparent, and
@@ -897,6 +903,12 @@ def _no_trace(sink: TraceSink, trace_wait: float, page: str | None) -> str:
     if page is not None:
         return (f"{waited}, and the answer was a web page, not an API's ({page}): does --target name the "
                 f"build's API, or did a gateway, a login page or a web app answer in its place?")
+    if crowded is not None:
+        example_id, requests = crowded
+        return (f"{waited}, but the trace of {printable(example_id)} held {requests} requests, not one: the "
+                f"build keeps one request's trace context for the next ones (start each request's span in "
+                f"the context opentelemetry.propagate.extract(request.headers) returns, never in one an "
+                f"earlier request set or left open)")
     if not sink.foreign or sink.decided:
         return f"{waited} (is the target exporting OTLP/HTTP to the receiver and propagating traceparent?)"
     arrived = f"{sink.foreign} trace(s) arrived{_services(sink.foreign_services)}"
@@ -904,6 +916,16 @@ def _no_trace(sink: TraceSink, trace_wait: float, page: str | None) -> str:
             f"incoming traceparent (propagate it: start each request's span in the context "
             f"opentelemetry.propagate.extract(request.headers) returns, as OpenTelemetry's web framework "
             f"instrumentations do)")
+
+
+def _most_requests(golden: Sequence[Example], trace_ids: dict[str, str],
+                   sink: TraceSink) -> tuple[str, int] | None:
+    """The example whose trace that arrived held the most requests (the first in the golden order among
+    equals) and how many, when one held more than one; else None."""
+    counts = [(example.id, request_count(trace)) for example in golden
+              if (trace := sink.decided.get(trace_ids[example.id])) is not None]
+    crowded = max(counts, key=lambda count: count[1], default=None)
+    return crowded if crowded is not None and crowded[1] > 1 else None
 
 
 def _services(services: Counter[str]) -> str:

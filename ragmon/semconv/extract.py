@@ -117,7 +117,7 @@ from ragmon.semconv.common import (
 )
 from ragmon.traces import Span, Trace, may_be_local_root
 
-__all__ = ["ExtractionError", "calls_a_model", "extract", "pipeline_service", "unasked_note"]
+__all__ = ["ExtractionError", "calls_a_model", "extract", "pipeline_service", "request_count", "unasked_note"]
 
 T = TypeVar("T")
 Reader = Callable[[Span], T | None]
@@ -495,6 +495,19 @@ def unasked_note(trace: Trace) -> str:
             switch = next(switch for follows, _, switch in _CONTENT_SWITCHES if follows(span))
             return f"the model call {span.name!r} records no input, so no question is known: {switch}"
     return UNASKED
+
+
+def request_count(trace: Trace) -> int:
+    """How many requests a trace holds: the spans standing for a request (`_View.request_spans`) that stand
+    under no other; live replay names a question's trace holding several (a build keeping one request's
+    trace context for the next ones). One request's server span holds its chains, however many it ran (a
+    rewrite, then the answer); requests continued from one kept context are each a root of their own, and
+    those nested in an earlier request's span left open (never ended, so never exported) are roots beside
+    its children."""
+    view = _View(trace)
+    requests = view.request_spans(view.top_chains())
+    nested = view.under({span.span_id for span in requests})
+    return sum(span.span_id not in nested for span in requests)
 
 
 def calls_a_model(span: Span) -> bool:
