@@ -111,6 +111,11 @@ def _unpaired(judge_name: str, example: Example, claims: tuple[Claim, ...], give
 
 
 def _materialised(judge_name: str, example: Example, returned: object) -> tuple[Any, ...]:
+    if inspect.isawaitable(returned):
+        raise _unawaited(returned, f"judge {judge_name!r} returned {type(returned).__name__} for example "
+                                   f"{example.id!r}, which ragmon does not await: a judge returns its "
+                                   "verdicts from judge(example, claims), or from the coroutine ajudge, "
+                                   "which aevaluate and acalibrate await")
     if not isinstance(returned, Iterable):
         raise JudgeError(f"judge {judge_name!r} returned {type(returned).__name__} for example "
                          f"{example.id!r}, not an iterable of ClaimVerdict")
@@ -167,6 +172,17 @@ def _sound(judge_name: str, example: Example, verdicts: tuple[Any, ...],
         elif fixed is not None:
             fixed.append(verdict)
     return verdicts if fixed is None else tuple(fixed)
+
+
+def _unawaited(returned: Awaitable[object], why: str) -> TypeError:
+    """The error for an awaitable that a function ragmon calls, and never awaits, returned; closed unrun. An
+    `async def` judge or progress is refused before anything is judged, but one behind a plain decorator's
+    wrapper returns its coroutine from a plain call: a judge's was a JudgeError, so with skip_judge_errors
+    every example of a run came back skipped, and a progress's reported nothing, with Python's "never
+    awaited" warning once per example. A TypeError: the judge did not fail to decide, it never ran."""
+    if inspect.iscoroutine(returned):
+        returned.close()
+    return TypeError(why)
 
 
 def _numpy_bool(value: object) -> bool:
@@ -308,6 +324,13 @@ def _check_progress(progress: object) -> None:
         raise TypeError(f"{wanted}, got {called}({', '.join(signature.parameters)}): {exc}") from None
 
 
+def _report_progress(progress: Callable[[int, int], object], done: int, total: int) -> None:
+    if inspect.isawaitable(returned := progress(done, total)):
+        raise _unawaited(returned, f"progress must be a function called as progress(done, total), but it "
+                                   f"returned {type(returned).__name__}, which is called, not awaited: "
+                                   "declare the function it runs with `def`, not `async def`")
+
+
 def _coroutine_function(target: Callable[..., object]) -> str | None:
     """The name of the `async def` that calling `target` runs, if it runs one, else None. Looked for
     through functools.partial and in the class of an instance, whose `async def __call__`
@@ -410,7 +433,7 @@ def evaluate(examples: Iterable[Example], judge: Judge | None = None, config: Ev
                 raise
             skipped.append((example.id, str(exc)))
         if progress is not None:
-            progress(done, len(items))
+            _report_progress(progress, done, len(items))
     return _report(recorded, config, results, skipped)
 
 
@@ -523,7 +546,7 @@ async def aevaluate(examples: Iterable[Example], judge: AsyncJudge, config: Eval
             outcome = (example.id, str(exc))
         done += 1
         if progress is not None:
-            progress(done, len(items))
+            _report_progress(progress, done, len(items))
         return outcome
 
     outcomes = await in_order_until_judge_error(len(items), one, concurrency)

@@ -335,7 +335,7 @@ class EvalConfig:
             raise (ValueError if number else TypeError)(
                 f"EvalConfig.confidence must be a number in (0, 1), got {confidence!r}")
         if type(confidence) is not float:  # numpy's float32 as a float, which a report writes as JSON
-            object.__setattr__(self, "confidence", float(confidence))
+            object.__setattr__(self, "confidence", _as_written(confidence))
         if not whole(self.seed):
             raise TypeError("EvalConfig.seed must be a whole number, so intervals are the same on every "
                             f"run, got {self.seed!r}")
@@ -343,6 +343,14 @@ class EvalConfig:
             # numpy's int64 as an int: `random.Random` refuses it as a seed, and a report writes it as JSON.
             if type(value := getattr(self, name)) is not int:
                 object.__setattr__(self, name, int(value))
+
+
+def _as_written(number: SupportsFloat) -> float:
+    """A number as the float it was written as: numpy's float32 0.95 is 0.949999988079071 as a float, and a
+    level of that put one grounded answer's interval at (0.0250000059604645, 1), not the (0.025, 1) of 0.95.
+    numpy prints a float of its own as the shortest decimal that reads back as it, which is what was
+    written; any other number is converted as it is."""
+    return float(str(number)) if type(number).__module__ == "numpy" else float(number)
 
 
 def whole(value: object) -> bool:

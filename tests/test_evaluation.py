@@ -93,6 +93,18 @@ def test_chunks_sharing_an_id_keep_their_ranks_and_each_count_as_a_context() -> 
     assert wider.metrics["mrr"] == pytest.approx(1 / 6) and wider.relevant_not_retrieved == ()
 
 
+def test_a_k_beyond_any_list_cuts_none_of_it() -> None:
+    # EvalConfig(k=10**20), for "every context", failed in scoring with islice's "Stop argument for
+    # islice() must be None or an integer: 0 <= x <= sys.maxsize", naming no k.
+    example = policy_example(relevant_ids=frozenset({"c2"}))
+    result = evaluate([example], config=EvalConfig(k=10**20)).results[0]
+    # c2 is relevant at rank 2 of 2: a hit, 1 of 1 relevant, 1/2 reciprocal rank, DCG 1/log2(3) over an
+    # ideal DCG of 1 (one relevant id, at rank 1), and 1 relevant of 10**20 places.
+    assert {name: result.metrics[name] for name in ("hit_rate", "precision", "recall", "mrr", "ndcg")} \
+        == pytest.approx({"hit_rate": 1.0, "precision": 1e-20, "recall": 1.0, "mrr": 0.5, "ndcg": 0.6309298})
+    assert result.relevant_not_retrieved == ()
+
+
 def test_no_claims_means_nothing_unused_and_groundedness_undefined() -> None:
     result = evaluate_example(policy_example(answer="I don't know."), LexicalJudge(), k=2)
     assert result.verdicts == ()

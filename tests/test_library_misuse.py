@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import inspect
 import time
-from collections.abc import Awaitable, Callable, Iterable, Iterator
+from collections.abc import Awaitable, Callable, Coroutine, Iterable, Iterator
+from typing import Any
 
 import pytest
 
@@ -253,6 +255,67 @@ def test_a_coroutine_named_judge_is_refused_saying_to_name_it_ajudge(judge: obje
         assert str(error.value) == (f"judge {type(judge).__name__}: its judge(example, claims) is an async "
                                     "def, which is called here, not awaited: name it ajudge, which "
                                     "aevaluate and acalibrate await")
+
+
+class LoggedAsyncJudge:
+    """A judge whose async LLM call is behind a plain logging wrapper of one's own, which returns the
+    coroutine from a plain call: no `async def` for the check before judging to see."""
+
+    name = "my-llm"
+
+    def __init__(self) -> None:
+        self.started: list[Coroutine[Any, Any, Verdicts]] = []
+
+    def settings(self) -> dict[str, str]:
+        return {}
+
+    def judge(self, example: Example, claims: tuple[Claim, ...]) -> object:  # the wrapper
+        self.started.append(self.ask(claims))
+        return self.started[-1]
+
+    async def ask(self, claims: tuple[Claim, ...]) -> Verdicts:
+        return tuple(ClaimVerdict(claim, True) for claim in claims)
+
+
+@pytest.mark.parametrize("run", [
+    lambda judge: evaluate(EXAMPLES, judge),
+    lambda judge: evaluate(EXAMPLES, judge, skip_judge_errors=True),
+    lambda judge: calibrate(judge, FIRST),
+    lambda judge: calibrate(judge, FIRST, skip_errors=True),
+], ids=["evaluate", "evaluate skipping", "calibrate", "calibrate skipping"])
+def test_a_judge_returning_a_coroutine_from_a_plain_call_is_refused_not_skipped(
+        run: Callable[[LoggedAsyncJudge], object]) -> None:
+    # It was a JudgeError, "returned coroutine": skipped, every example of the run, with Python's
+    # "coroutine was never awaited" warning for each.
+    judge = LoggedAsyncJudge()
+    with pytest.raises(TypeError) as error:
+        run(judge)
+    assert str(error.value) == ("judge 'my-llm' returned coroutine for example 'q1', which ragmon does not "
+                                "await: a judge returns its verdicts from judge(example, claims), or from "
+                                "the coroutine ajudge, which aevaluate and acalibrate await")
+    assert [inspect.getcoroutinestate(call) for call in judge.started] == [inspect.CORO_CLOSED]
+
+
+async def update_bar(done: int, total: int) -> None:
+    """A notebook widget's async update, which a progress lambda calls."""
+
+
+@pytest.mark.parametrize("run", [
+    lambda progress: evaluate(EXAMPLES, CountingJudge(), progress=progress),
+    lambda progress: asyncio.run(aevaluate(EXAMPLES, CountingJudge(), progress=progress)),
+], ids=["evaluate", "aevaluate"])
+def test_a_progress_returning_a_coroutine_is_refused_at_its_first_call(
+        run: Callable[[Callable[[int, int], object]], object]) -> None:
+    # A lambda around an async def is no coroutine function to check before judging: its coroutines
+    # were dropped, the bar showed nothing, and Python warned "never awaited" once per example.
+    started: list[Coroutine[Any, Any, None]] = []
+    with pytest.raises(TypeError) as error:
+        run(lambda done, total: started.append(update_bar(done, total)) or started[-1])
+    assert str(error.value) == ("progress must be a function called as progress(done, total), but it "
+                                "returned coroutine, which is called, not awaited: declare the function it "
+                                "runs with `def`, not `async def`")
+    # One for evaluate; under aevaluate each example already judged when the first was refused called it.
+    assert {inspect.getcoroutinestate(call) for call in started} == {inspect.CORO_CLOSED}
 
 
 class NotebookBar:

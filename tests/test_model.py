@@ -356,6 +356,17 @@ def test_a_numpy_confidence_is_taken_as_a_float() -> None:
         assert type(config.confidence) is float and config.confidence == float(value)
 
 
+def test_a_float32_confidence_is_the_level_written_not_its_binary_neighbour() -> None:
+    # np.float32(0.95) is 0.949999988079071 as a float: kept so, the report's level read that, and one
+    # grounded answer's interval was (0.0250000059604645, 1), not the (0.025, 1) the README gives at 0.95.
+    config = EvalConfig(confidence=np.float32(0.95))  # type: ignore[arg-type]
+    assert config.confidence == 0.95
+    text = "Returns are accepted within 30 days."
+    report = evaluate([Example("a", "q?", [Context("d1", text)], text)], config=config)
+    # One success in one trial: the lower bound p has p ** 1 = (1 - 0.95) / 2.
+    assert report.aggregates["groundedness"].ci == (0.025, 1.0)
+
+
 def test_extra_is_the_examples_own_not_the_callers_dict() -> None:
     fields = {"source": "faq"}
     example = Example("a", "q", extra=fields)

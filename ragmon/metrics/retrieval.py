@@ -16,6 +16,7 @@ a relevant document from rank 6 into a top 5 of five chunks of one other file.)
 from __future__ import annotations
 
 import math
+import sys
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from itertools import islice
@@ -32,7 +33,9 @@ def top_k(retrieved: Iterable[str], k: int) -> tuple[str, ...]:
 def _cut(retrieved: Iterable[str], k: int) -> Iterable[str]:
     if k < 1:
         raise ValueError(f"k must be at least 1, got {k}")
-    return islice(retrieved, k)
+    # No list holds more than sys.maxsize items, and islice refuses a larger stop: EvalConfig(k=10**20),
+    # a k meaning "every context", failed in scoring with islice's error naming no k.
+    return islice(retrieved, min(k, sys.maxsize))
 
 
 def relevance(retrieved: Sequence[str] | None, relevant: frozenset[str] | None,
