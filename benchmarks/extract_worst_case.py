@@ -15,8 +15,7 @@ with its neighbour in sorted order, not with every other, and how far a prompt s
 prompt once for all of them, not once for each, unless that would look at more places than searching for
 each document costs (runs a document could end along, as base64 padding is). Each line is the best of 3
 runs and should stay in milliseconds, whatever the trace, but for the thousands of articles under one
-header in a prompt of 3 to 4 MB: 0.1 to 0.4 s, the most where 2,499 articles of 2,500 are looked for
-whole first (reading up to 64 times the prompt) before the prompt is read once for the one cut short.
+header in a prompt of 3 to 4 MB: about 0.1 to 0.3 s.
 
 Run: `.venv/bin/python benchmarks/extract_worst_case.py`.
 """

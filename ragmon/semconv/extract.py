@@ -1301,57 +1301,62 @@ def _given_past_shared(view: _View, calls: list[list[Span]],
     spaced_prompts: list[str] = []
     dropped: set[int] = set()
     for group in shared:
-        if _all_whole(group, prompts):
+        whole = _whole_first(group, prompts)
+        if whole == len(group):
             continue
         spaced_prompts = spaced_prompts or list(dict.fromkeys(map(_squeezed, prompts)))
         texts = [_squeezed(context.text) for context in group]
         order = sorted(range(len(texts)), key=texts.__getitem__)
         parts = [_common_start(texts[before], texts[index]) for before, index in itertools.pairwise(order)]
-        reaches = _reaches(texts, order, parts, spaced_prompts)
+        reaches = _reaches(texts, order, parts, spaced_prompts, whole)
         dropped |= {id(group[index]) for index in _outshown(order, parts, reaches)}
     return tuple(context for context in contexts if id(context) not in dropped)
 
 
-_WHOLE_FIRST = 64
-"""How many times the prompts' length `_all_whole` may read looking for documents whole. A search reads
-about 25 times as many characters as spacing a prompt and reading it for a group does in the same time
-(10 ms, against 0.25 s, for 15 MB): giving up here costs at most 25/64 more than searching on would."""
+_NEAR = 65_536
+"""Characters past where the document before it was found that a document is looked for first
+(`_whole_first`)."""
 
 
-def _all_whole(group: list[Context], prompts: list[str]) -> bool:
-    """Whether a prompt shows each document as it is: then none is dropped, and the prompts need not be
-    spaced (spacing a prompt of 15 MB for 17 articles given whole at its start took 0.22 s, against 11 ms
-    to find them). Only while the searches have read no more than `_WHOLE_FIRST` times the prompts, not a
-    number of documents: 2,499 articles of 2,500, found whole before the one cut short, had taken 1 s,
-    against 0.2 s to space the prompt and read it once, and 17 found whole at once 0.22 s, past 16."""
-    left = _WHOLE_FIRST * sum(map(len, prompts))
-    for context in group:
-        found, read = _found_whole(context.text.strip(), prompts)
-        left -= read
-        if not found or left < 0:
-            return False
-    return True
+def _whole_first(group: list[Context], prompts: list[str]) -> int:
+    """How many of the group's documents, from its first, a prompt shows as it is: when all are, none is
+    dropped and the prompts need not be spaced (spacing 15 MB for 17 articles given whole at its start took
+    0.22 s, against 11 ms to find them); those found keep their whole length (`_reaches`). Each is looked
+    for first just past where the one before it was found, as a template lists them, then anywhere: 2,499
+    articles of 2,500 in a prompt of 3.7 MB had each read it up to where it was found (1.3 s), and 100
+    after a dump of 14 MB read it 100 times."""
+    after = [0] * len(prompts)
+    for count, context in enumerate(group):
+        if not _found_whole(context.text.strip(), prompts, after):
+            return count
+    return len(group)
 
 
-def _found_whole(text: str, prompts: list[str]) -> tuple[bool, int]:
-    """Whether a prompt shows `text` as it is, and how many characters the search read to tell."""
-    read = 0
-    for prompt in prompts:
-        at = prompt.find(text)
+def _found_whole(text: str, prompts: list[str], after: list[int]) -> bool:
+    """Whether a prompt shows `text` as it is; `after` holds where in each prompt the last document found
+    there ended, where this one is looked for first, and is moved to its end."""
+    for number, prompt in enumerate(prompts):
+        at = prompt.find(text, after[number], after[number] + _NEAR + len(text))
+        if at < 0:
+            at = prompt.find(text)
         if at >= 0:
-            return True, read + at + len(text)
-        read += len(prompt)
-    return False, read
+            after[number] = at + len(text)
+            return True
+    return False
 
 
-def _reaches(texts: list[str], order: list[int], parts: list[int], prompts: list[str]) -> list[int]:
+def _reaches(texts: list[str], order: list[int], parts: list[int], prompts: list[str],
+             whole: int) -> list[int]:
     """How many of each document's first characters the prompts show with `_OWN_CHARS` more after them
     (all spaced): all of them when it is shown whole, whatever another document shares with it. `order`
-    sorts the texts, `parts` is where each parts from the one before it there. Exact from the start all
-    share on, which is all `_outshown` compares them at; below it, some number below it."""
+    sorts the texts, `parts` is where each parts from the one before it there; the first `whole` texts are
+    known to be shown whole (`_whole_first`), and only the others are searched for when the pass gives up
+    (`_marks`). Exact from the start all share on, which is all `_outshown` compares them at; below it,
+    some number below it."""
     ordered = [texts[index] for index in order]
     marks = _marks(ordered, parts, prompts)
-    shown = [_shown_depth(text, prompts) for text in ordered] if marks is None else _spread(marks, parts)
+    shown = ([len(texts[index]) if index < whole else _shown_depth(texts[index], prompts) for index in order]
+             if marks is None else _spread(marks, parts))
     reaches = [0] * len(texts)
     for index, depth in zip(order, shown, strict=True):
         reaches[index] = depth if depth == len(texts[index]) else depth - _OWN_CHARS

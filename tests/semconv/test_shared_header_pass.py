@@ -5,6 +5,7 @@ OpenInference attributes an instrumented app writes."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 import pytest
@@ -74,6 +75,23 @@ def _groundedness(example: Example) -> float | None:
     return evaluate_example(example, LexicalJudge(), 5).metrics["groundedness"]
 
 
+@pytest.fixture(params=["searched", "one pass"])
+def path(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+    """Each document's start searched for in the prompts, as small prompts are (one place looked at for
+    each 40,000 characters a search reads is none in a prompt of a few hundred), or the prompts read once
+    for all, as large ones are: the same documents count either way. The pass is checked to have run."""
+    if request.param == "searched":
+        yield request.param
+        return
+    monkeypatch.setattr(extract_module, "_CHARS_PER_MARK", 1)
+    finished: list[bool] = []
+    marks = extract_module._marks
+    monkeypatch.setattr(extract_module, "_marks",
+                        lambda *given: (finished.append((found := marks(*given)) is not None), found)[1])
+    yield request.param
+    assert any(finished)
+
+
 @pytest.mark.parametrize("refunds,shipping,support", [
     # 40 characters of each given article's own text ("Refunds: ask for one within 30 days of d"): both
     # tell themselves apart from the warranty article, which the prompt shows nothing of past the header.
@@ -85,7 +103,7 @@ def _groundedness(example: Example) -> float | None:
     (-30, -30, ["kb-refunds", "kb-shipping", "kb-warranty"]),
 ])
 def test_articles_cut_short_under_one_header_count_by_how_far_past_it_each_is_shown(
-        recorder: Recorder, refunds: int, shipping: int, support: list[str]) -> None:
+        recorder: Recorder, path: str, refunds: int, shipping: int, support: list[str]) -> None:
     # The template shows the refunds and shipping articles that many characters past the header (inside
     # it when negative); the warranty article is never given.
     given = [ARTICLES["kb-refunds"][:len(HEADER) + refunds], ARTICLES["kb-shipping"][:len(HEADER) + shipping]]
@@ -95,7 +113,7 @@ def test_articles_cut_short_under_one_header_count_by_how_far_past_it_each_is_sh
 
 
 def test_an_answer_from_the_article_not_given_is_unsupported_when_the_given_ones_are_cut(
-        recorder: Recorder) -> None:
+        recorder: Recorder, path: str) -> None:
     # Refunds and shipping given, each cut 40 characters past the header; the answer states what only the
     # warranty article says. Counted as support, the warranty article had made it 1.0; against the two
     # given, "appliance", "covered", "2" and "years" are stated in neither: 0.0.
@@ -109,7 +127,7 @@ def test_an_answer_from_the_article_not_given_is_unsupported_when_the_given_ones
 @pytest.mark.parametrize("refunds,support", [
     (True, ["kb-refunds"]), (False, ["kb-refunds", "kb-shipping", "kb-warranty"])])
 def test_the_header_quoted_short_of_its_end_before_an_articles_own_words_shows_no_article(
-        recorder: Recorder, refunds: bool, support: list[str]) -> None:
+        recorder: Recorder, path: str, refunds: bool, support: list[str]) -> None:
     # The prompt opens with the header cut at 270 characters (past the 256 the articles are grouped by,
     # short of the 299 all three share) followed at once by the shipping article's own words. No place
     # shows the shipping article past the header. Given the refunds article whole too, it alone counts,
@@ -131,7 +149,7 @@ SHIPPING = {f"ship-{region}": f"{HEADER}Shipping: {PARCELS * 3}{region}: standar
 """Three articles under the header that also share a shipping introduction of 169 characters."""
 
 
-def test_articles_sharing_an_introduction_all_cut_inside_it_all_count(recorder: Recorder) -> None:
+def test_articles_sharing_an_introduction_all_cut_inside_it_all_count(recorder: Recorder, path: str) -> None:
     # The template shows the refunds article 40 characters past the header, and each shipping article up
     # to the end of the introduction's second "day." (116 characters past the header, short of the 169
     # they share). Each shows 116 - 16 = 100 past where it parts from the refunds article, which shows
@@ -152,7 +170,8 @@ RULE = "=" * 300
 """A rule line of 300 characters opening every article, its text following on the same line."""
 
 
-def test_articles_opening_with_a_rule_the_template_draws_longer_count_as_shown(recorder: Recorder) -> None:
+def test_articles_opening_with_a_rule_the_template_draws_longer_count_as_shown(recorder: Recorder,
+                                                                             path: str) -> None:
     # The template draws its own rule of 10 "=" right before each document, so the prompt shows a rule of
     # 310 where each article has 300: the articles' start shows at each of the 11 places along it, and
     # only from the 11th does it go on into the article's own text. The refunds article given whole
@@ -167,6 +186,26 @@ def test_articles_opening_with_a_rule_the_template_draws_longer_count_as_shown(r
 
 LINE = HEADER.replace("Acme Help Center", "2026-01-05 12:00:00 WARN Acme Help Center")
 """A log line of 324 characters, longer than the 299 characters all the documents below share."""
+
+
+def test_a_document_shown_whole_only_inside_a_run_of_the_prompt_counts_and_its_neighbours_do_not(
+        recorder: Recorder, path: str) -> None:
+    # Two versions of a refunds note, 350 "A" and their words (30 or 60 days), and a shipping note of 300
+    # "A" and its own; the prompt shows a run of 400 "A" and the 30-day note's words. All three share the
+    # 300 "A", which show at each of the run's first 101 places. The first shows 350 "A" of each note, and
+    # then "A", not their words; the last, 300 "A" and "C"; only the place 50 in, where the 30-day note
+    # ends as the run does, shows it whole. There the 60-day note is shown 368 characters ("...refunds
+    # within "), all it shares with the 30-day one and none of its own; the shipping note 300 at most:
+    # neither was given, and an answer from the 60-day note is unsupported (its "60" is not in the other).
+    articles = {"refunds": "A" * 350 + "C: refunds within 30 days.",
+                "refunds-old": "A" * 350 + "C: refunds within 60 days.",
+                "shipping": "A" * 300 + "D: shipping takes 5 days."}
+    prompt = f"Answer from this document only.\n{'A' * 50}{articles['refunds']}\nQuestion: {QUESTION}"
+    example = extract(_trace(recorder, articles, prompt, "Refunds within 60 days."))
+
+    assert example is not None
+    assert _support(example) == ["refunds"]
+    assert _groundedness(example) == 0.0
 
 
 @pytest.fixture
@@ -292,14 +331,20 @@ def test_articles_shown_twice_in_a_row_are_not_each_read_for_the_others_repeats(
     assert compared == []
 
 
-def test_many_articles_found_whole_early_in_a_long_prompt_are_not_read_for_how_far_each_is_shown(
-        recorder: Recorder, monkeypatch: pytest.MonkeyPatch) -> None:
-    # 20 articles given whole at the start of a prompt of a chat history of 300,000 characters after
-    # them: finding each whole reads less than 20 x 9,000 characters, not much more than half the prompt.
-    # Above 16 articles the prompt had been spaced and read for how far each is shown (17 at the start of
-    # 15 MB: 0.22 s, against 11 ms to find them). All 20 count.
-    articles = {f"item-{n}": _item(n) for n in range(20)}
-    prompt = _numbered(list(articles.values())) + "\nHistory: " + "we spoke before. " * 17_000
+@pytest.mark.parametrize("history_first", [False, True], ids=["history-after", "history-before"])
+def test_many_articles_found_whole_in_a_long_prompt_are_not_read_for_how_far_each_is_shown(
+        many_attributes: None, recorder: Recorder, monkeypatch: pytest.MonkeyPatch,
+        history_first: bool) -> None:
+    # 200 articles given whole, before or after a chat history of 289,000 characters. Above 16 articles
+    # the prompt had been spaced and read for how far each is shown (17 at the start of 15 MB: 0.22 s,
+    # against 11 ms to find them); then, with the searches bounded by 64 prompts' length, 200 after the
+    # history (each search reading it whole, 200 x 289,000 characters, over 64 x 2 x 373,000: the call's
+    # input is read as its input value and its user message) gave up and read the prompts anyway. Each is
+    # looked for first where the one before it ended: all 200 are found, and all count.
+    articles = {f"item-{n}": _item(n) for n in range(200)}
+    history = "\nHistory: " + "we spoke before. " * 17_000
+    listed = _numbered(list(articles.values()))
+    prompt = history + "\n" + listed if history_first else listed + history
     trace = _trace(recorder, articles, prompt, "In 3 days.")
     read: list[str] = []
     read_prompt = extract_module._Marks.read
