@@ -58,6 +58,8 @@ def _shown(value: object, depth: int) -> str:
         if len(value) <= REPR_TEXT_CHARS:
             return repr(value)
         return f"{value[:REPR_TEXT_CHARS]!r}... ({len(value):,} characters)"
+    if isinstance(value, bytes | bytearray) and len(value) > REPR_TEXT_CHARS:  # a PDF carried in `extra`
+        return f"{bytes(value[:REPR_TEXT_CHARS])!r}... ({len(value):,} bytes)"
     if not _collection(value) or not value:
         return repr(value)
     if depth == REPR_DEPTH:

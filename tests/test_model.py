@@ -266,6 +266,14 @@ def test_a_result_repr_shows_the_first_verdicts_and_counts_the_others() -> None:
         "extra={})")
 
 
+def test_bytes_carried_in_extra_are_shown_cut_to_their_start_and_size() -> None:
+    # A PDF of 1 MB carried along in `extra` made the example's repr a megabyte; a short value reads as
+    # Python's own repr.
+    example = Example("a", "q?", extra={"pdf": b"%PDF-1.7" + b"x" * 1_000_000, "tag": b"ok"})
+    assert repr(example).endswith(
+        "extra={'pdf': b'%PDF-1.7" + "x" * 52 + "'... (1,000,008 bytes), 'tag': b'ok'})")
+
+
 def test_a_report_is_hashable_as_a_frozen_dataclass_promises() -> None:
     # Its judge settings and aggregates, dicts, made hash() raise "unhashable type: 'dict'": no report as
     # a cache key (functools.cache on a function rendering one), no set of two runs' reports.
