@@ -38,7 +38,14 @@ from typing import Any, TypeGuard, cast
 
 from ragmon import __version__, datasets
 from ragmon.budget import Prices
-from ragmon.cli import Stopped, note, parse_known, print_out, stop_status, stopped_by, terminated_on_signal
+from ragmon.cli import (
+    Stopped,
+    parse_known,
+    print_beside,
+    stop_status,
+    stopped_by,
+    terminated_on_signal,
+)
 from ragmon.datasets.fields import json_type
 from ragmon.datasets.locate import LineOf
 from ragmon.errors import InputError, RagmonError, inert, json_escape, printable
@@ -57,9 +64,8 @@ from ragmon.files import (
     existing_file,
     file_at,
     input_file,
-    standard_stream,
     unwritable,
-    write_stream,
+    written_to_stream,
 )
 from ragmon.jsontext import replace_lone_surrogates
 from ragmon.judges.base import AsyncJudge, Judge, JudgeError
@@ -665,12 +671,8 @@ def _run(args: argparse.Namespace) -> int:
     incomplete = _incomplete(items, results)
     if args.json is not None:
         _write_json(args.json, as_dict(items, results, error=incomplete))
-    if not args.quiet:  # on stderr when the JSON is on stdout: following it, the table broke `| jq`
-        figures = render(items, results)
-        if args.json is not None and standard_stream(args.json) == 1:
-            note(figures.removesuffix("\n"))
-        else:
-            print_out(figures, "the figures")
+    if not args.quiet:
+        print_beside(render(items, results), "the figures", (args.json,))
     if incomplete is not None:
         raise _Incomplete(incomplete)
     return 0
@@ -771,10 +773,8 @@ def _write_json(path: Path, doc: Mapping[str, Any]) -> None:
         # A lone surrogate (half an emoji) in an id as U+FFFD: jq 1.6 refuses a whole file for its escape.
         # A claim's or an id's `##[` as JSON's escape: a step that prints the file runs no CI log command.
         text = inert(replace_lone_surrogates(json.dumps(doc, indent=2, ensure_ascii=False)), json_escape)
-        if (stream := standard_stream(path)) is not None:  # opened by name, `>> ci.log` lost its lines
-            write_stream(stream, text + "\n")
-            return
-        path.write_text(text + "\n", encoding="utf-8")
+        if not written_to_stream(path, text + "\n"):  # opened by name, `>> ci.log` lost its lines
+            path.write_text(text + "\n", encoding="utf-8")
     except OSError as exc:
         raise InputError(f"cannot write: {exc.strerror or exc}", source=str(path)) from None
 

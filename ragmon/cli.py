@@ -22,11 +22,13 @@ import sys
 import textwrap
 import traceback
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from pathlib import Path
 from types import FrameType
 from typing import Any, NoReturn
 
 from ragmon import __version__
 from ragmon.errors import MissingExtra, RagmonError, inert, printable
+from ragmon.files import standard_stream
 from ragmon.logs import logs_as_json
 from ragmon.options import FROM_ENVIRONMENT, NEGATIVE_VALUE
 from ragmon.stop_signals import SHUTDOWN_SIGNALS, heeded
@@ -598,6 +600,16 @@ def print_out(text: str, what: str) -> None:
         sys.stdout.flush()
     except OSError as exc:
         raise RagmonError(f"cannot write {what} to standard output: {exc.strerror or exc}") from None
+
+
+def print_beside(text: str, what: str, reports: Iterable[Path | None]) -> None:
+    """`print_out`, or on stderr when one of the `reports` went to stdout (`--json /dev/stdout | jq`, as
+    the error for `--json -` advises): its reader parses one report, which text following it made
+    unreadable."""
+    if any(path is not None and standard_stream(path) == 1 for path in reports):
+        note(text.removesuffix("\n"))
+    else:
+        print_out(text, what)
 
 
 def _stopped(command: str | None, argv: Sequence[str], exc: KeyboardInterrupt) -> int:

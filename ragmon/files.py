@@ -68,14 +68,19 @@ def standard_stream(path: Path) -> int | None:
     return None
 
 
-def write_stream(descriptor: int, content: str) -> None:
-    """A report into standard output or error (`standard_stream`) through its descriptor, after what was
-    printed there and where the stream stands (the end of a log appended to), never truncating it."""
+def written_to_stream(path: Path, content: str) -> bool:
+    """Whether `path` is standard output's or error's file (`standard_stream`), and if so the report written
+    there through its descriptor, after what was printed there and where the stream stands (the end of a
+    log appended to), never truncating it."""
+    descriptor = standard_stream(path)
+    if descriptor is None:
+        return False
     for printed in (sys.stdout, sys.stderr):
         if printed is not None:
             printed.flush()
     with open(os.dup(descriptor), "w", encoding="utf-8", errors="backslashreplace") as handle:
         handle.write(content)
+    return True
 
 
 def check_not_directory(path: Path, given: str) -> None:

@@ -39,7 +39,7 @@ from ragmon.cli import (
     Stopped,
     note,
     parse_known,
-    print_out,
+    print_beside,
     stop_status,
     stopped_by,
     terminated_on_signal,
@@ -53,9 +53,8 @@ from ragmon.files import (
     file_at,
     input_file,
     not_a_directory,
-    standard_stream,
     unwritable,
-    write_stream,
+    written_to_stream,
 )
 from ragmon.gate import (
     EXIT_BREACHED,
@@ -586,20 +585,10 @@ def _replay(args: argparse.Namespace, started: tuple[datetime, float], checkpoin
         runs = f"scored {len(reports)} times; figures below are from run 1\n" if len(reports) > 1 else ""
         summary = text.render(report, results, incomplete=incomplete, comparison=comparison,
                               run_warnings=settings)
-        _print_summary(runs + summary, args)
+        print_beside(runs + summary, "the summary", (args.json, args.markdown, args.junit))
     if incomplete is not None:
         raise RunIncomplete(incomplete)
     return exit_code(results)
-
-
-def _print_summary(summary: str, args: argparse.Namespace) -> None:
-    """On stdout, unless a report went there (`--json /dev/stdout | jq`, as the error for `--json -`
-    advises): its reader parses one report, which the summary following it had made unreadable."""
-    reports = (args.json, args.markdown, args.junit)
-    if any(path is not None and standard_stream(path) == 1 for path in reports):
-        note(summary.removesuffix("\n"))
-    else:
-        print_out(summary, "the summary")
 
 
 def _baseline(args: argparse.Namespace, drops: Sequence[DropGate]) -> baselines.Baseline | None:
@@ -1016,8 +1005,7 @@ def _write(path: Path, content: str, *, summary: bool = False) -> None:
     step `summary`'s, appended to, are not: GitHub Actions names a file that exists, so a directory
     missing is a variable set wrong, not one to make (as root, wherever it points)."""
     try:
-        if not summary and (stream := standard_stream(path)) is not None:
-            write_stream(stream, content)
+        if not summary and written_to_stream(path, content):
             return
         if not summary:
             path.parent.mkdir(parents=True, exist_ok=True)
