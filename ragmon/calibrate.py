@@ -147,24 +147,44 @@ def labelled(example: Example, source: str, line_of: LineOf | None = None) -> La
 def _spans(answer: str, raw_spans: Sequence[Any], bad: Callable[[str, str], InputError]) -> list[LabelSpan]:
     """Each span's offsets, checked against the text it gives, when it gives one (SALAD's spans do)."""
     spans: list[LabelSpan] = []
-    outside = f"needs integer start <= end within the answer's {len(answer)} characters"
     for i, span in enumerate(raw_spans):
-        start, end = (span.get("start"), span.get("end")) if isinstance(span, Mapping) else (None, None)
-        if not (_offset(start) and _offset(end) and start <= end):
-            raise bad(outside, f"labels.spans[{i}]")
+        if not isinstance(span, Mapping):
+            raise bad(f"must be an object {{start, end}}, got {json_type(span)}", f"labels.spans[{i}]")
+        start, end = (_offset_of(span, key, f"labels.spans[{i}]", bad) for key in ("start", "end"))
+        if start > end:
+            raise bad(f"start {start} is after end {end}", f"labels.spans[{i}]")
         # Before the answer's length: offsets in UTF-16 units or bytes may run past it, and the text says why.
         text = span.get("text")  # null, as elsewhere in a dataset, is not given
         if text is not None and (why := _text_mismatch(answer, start, end, text)):
             raise bad(why, f"labels.spans[{i}]")
         if end > len(answer):
-            raise bad(outside, f"labels.spans[{i}]")
+            raise bad(f"end {end} is past the answer's {len(answer)} characters (offsets count characters, "
+                      "code points: an emoji is one)", f"labels.spans[{i}].end")
         spans.append((start, end))
     return spans
+
+
+def _offset_of(span: Mapping[str, Any], key: str, field: str, bad: Callable[[str, str], InputError]) -> int:
+    """The span's `key`, checked to be an offset into the answer."""
+    value = span.get(key)
+    if not _offset(value):
+        raise bad(f"{key} must be a whole number of characters from 0, got {_given(value)}", f"{field}.{key}")
+    return value
 
 
 def _offset(value: object) -> TypeGuard[int]:
     """An offset into the answer: JSON's true is an int to Python, and no offset."""
     return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+def _given(value: object) -> str:
+    """A bad offset as the file wrote it, or what it is when it is no number: a labeller with thousands of
+    spans finds "-1" or "12.0" in the file, where "needs an integer" left them to look for it."""
+    if value is None:
+        return "nothing (missing or null)"
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return json.dumps(value)
+    return json_type(value)
 
 
 OFFSET_UNITS = (("UTF-16 code units (as JavaScript and Java count a string)", "utf-16-le", 2),
@@ -783,13 +803,16 @@ def as_dict(items: Sequence[Labelled], results: Sequence[Calibration], *,
             error: str | None = None) -> dict[str, Any]:
     """`complete` false, with the one-line `error` that made it so, for a run that exits 2: stopped before
     any figure (as `as_dict([], [], error=...)`), or a judge that failed on every example it had to judge
-    (the figures measured kept). `common`: every judge's figures on the examples all of them measured,
-    null when each measured the same ones."""
+    (the figures measured kept). `label_warnings`: every one, as `--quiet` prints none and the terminal
+    the first WARNINGS_SHOWN, so that a run read from the report alone (`--json /dev/stdout --quiet | jq`)
+    still learns which labels the figures count otherwise than their labeller likely meant. `common`:
+    every judge's figures on the examples all of them measured, null when each measured the same ones."""
     shared = common(items, results)
     return {"report": REPORT, "ragmon_version": __version__, "complete": error is None, "error": error,
             "examples": len(items), "claims": sum(len(i.claims) for i in items),
             "labelled_unsupported": sum(sum(i.unsupported) for i in items),
             "hallucinated": sum(i.hallucinated for i in items),
+            "label_warnings": [warning for item in items for warning in item.warnings],
             "judges": [r.as_dict() for r in results],
             "common": None if shared is None else shared.as_dict()}
 
@@ -829,7 +852,7 @@ def render(items: Sequence[Labelled], results: Sequence[Calibration]) -> str:
                       "-" if (cost := r.per_example(r.cost_usd)) is None else f"{least}${cost:.6f}"])
     notes = "".join(f"skipped {printable(i)} ({r.judge}): {printable(reason)}\n"
                     for r in results for i, reason in r.skipped)
-    warned = [warning for item in items for warning in item.warnings]
+    warned = summary["label_warnings"]
     notes += "".join(f"warning: {printable(warning)}\n" for warning in warned[:WARNINGS_SHOWN])
     if len(warned) > WARNINGS_SHOWN:
         notes += f"and {_count(len(warned) - WARNINGS_SHOWN, 'more label warning')}\n"

@@ -385,7 +385,7 @@ BAD_LABELS = {
     "labels not an object": ({"labels": "yes"}, "labels"),
     "hallucinated not a bool": ({"labels": {"hallucinated": "yes", "spans": []}}, "labels.hallucinated"),
     "span past the answer": ({"labels": {"hallucinated": True, "spans": [{"start": 0, "end": 999}]}},
-                             "labels.spans[0]"),
+                             "labels.spans[0].end"),
     "span backwards": ({"labels": {"hallucinated": True, "spans": [{"start": 5, "end": 2}]}},
                        "labels.spans[0]"),
     # Contexts unknown: a judge has nothing to check the claims against, so no verdict can be compared.
@@ -401,6 +401,51 @@ def test_bad_labels_are_named(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     assert main(["calibrate", str(data)]) == 2
     err = capsys.readouterr().err
     assert f"{data}:2: example 'C': " in err and f"(field '{field}')" in err
+
+
+# C's answer, "Water boils at 100 degrees Celsius at sea level.", is 48 characters.
+BAD_SPANS = {
+    "end past the answer": ({"start": 0, "end": 500}, "end 500 is past the answer's 48 characters (offsets "
+                            "count characters, code points: an emoji is one) (field 'labels.spans[0].end')"),
+    "backwards": ({"start": 9, "end": 5}, "start 9 is after end 5 (field 'labels.spans[0]')"),
+    "negative": ({"start": -1, "end": 5}, "start must be a whole number of characters from 0, got -1 "
+                 "(field 'labels.spans[0].start')"),
+    "a float": ({"start": 0, "end": 5.0}, "end must be a whole number of characters from 0, got 5.0 "
+                "(field 'labels.spans[0].end')"),
+    "a string": ({"start": "0", "end": 5}, "start must be a whole number of characters from 0, got a string "
+                 "(field 'labels.spans[0].start')"),
+    "missing": ({"end": 5}, "start must be a whole number of characters from 0, got nothing (missing or "
+                "null) (field 'labels.spans[0].start')"),
+    "a list": ([0, 5], "must be an object {start, end}, got a list (field 'labels.spans[0]')"),
+}
+
+
+@pytest.mark.parametrize(("span", "why"), BAD_SPANS.values(), ids=BAD_SPANS.keys())
+def test_a_bad_span_says_what_it_holds(tmp_path: Path, capsys: pytest.CaptureFixture[str], span: Any,
+                                       why: str) -> None:
+    # Each said "needs integer start <= end within the answer's 48 characters" of the whole span: in a file
+    # of thousands of spans, which offset was wrong, and how, had to be found by hand.
+    data = write_dataset(tmp_path / "bad.jsonl",
+                         [{**RECORDS[2], "labels": {"hallucinated": True, "spans": [span]}}])
+    assert main(["calibrate", str(data)]) == 2
+    assert capsys.readouterr().err == f"ragmon calibrate: error: {data}:1: example 'C': {why}\n"
+
+
+def test_the_json_report_keeps_every_label_warning_that_quiet_does_not_print(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # `--json /dev/stdout --quiet | jq`, as --help advises, lost them all: the report had no such field.
+    # R (`record`) is labelled not hallucinated with its second claim marked unsupported: one warning each;
+    # twelve of them, more than the terminal shows.
+    r = record("R", "Mount Everest is 8849 metres tall.",
+               "Mount Everest is 8849 metres tall. Its summit was first reached in 1953.", False,
+               "Its summit was first reached in 1953.")
+    data = write_dataset(tmp_path / "many.jsonl", [{**r, "id": f"R{i}"} for i in range(12)])
+    report = tmp_path / "report.json"
+    assert main(["calibrate", str(data), "--quiet", "--json", str(report)]) == 0
+    assert capsys.readouterr() == ("", "")
+    assert json.loads(report.read_text())["label_warnings"] == [
+        f"example 'R{i}': labels.hallucinated is false, yet labels.spans mark 1 of its 2 claims unsupported: "
+        "the response figures count it as not hallucinated" for i in range(12)]
 
 
 def test_a_bad_label_and_a_duplicate_id_name_their_line_as_every_dataset_error_does(
