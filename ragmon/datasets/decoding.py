@@ -128,16 +128,30 @@ def _cause(exc: json.JSONDecodeError) -> str:
         return ("a second value follows a carriage return alone: the file's lines end in CR (classic Mac "
                 "OS), not LF or CRLF; convert them (tr '\\r' '\\n')")
     if exc.msg == "Extra data" and exc.lineno > 1 and exc.colno == 1:
-        return ("a second JSON value starts here: JSONL holds one record per line, and these records span "
-                "several lines (pretty-printed?); write each on a line of its own (jq -c . FILE)")
+        return _second_value(before.lstrip(JSON_SPACE))
     if exc.msg == "Invalid control character at" and at:  # the C scanner's, which names no character
         return (f"control character U+{ord(at[0]):04X} inside a string: JSON writes it escaped "
                 f"({json.dumps(at[0])})")
+    if at and at[0] < " " and at[0] not in JSON_SPACE:  # outside a string: json says only "Expecting value"
+        return f"{exc.msg}: control character U+{ord(at[0]):04X} outside a string (is the file binary?)"
     if at.startswith(("#", "//")):
         return f"{exc.msg}: JSON has no comments; remove it"
     if before.rstrip(JSON_SPACE).endswith(",") and at[:1] in ("}", "]"):
         return f"{exc.msg}: a comma before {at[0]!r} ends no item (JSON allows no trailing comma)"
     return exc.msg
+
+
+def _second_value(first: str) -> str:
+    """What a second top-level value on a line of its own means: the first one spanning several lines was
+    pretty-printed; one on a single line (an array per line, or an array or eval set then more) is not."""
+    if "\n" in first.rstrip(JSON_SPACE):
+        return ("a second JSON value starts here: JSONL holds one record per line, and these records span "
+                "several lines (pretty-printed?); write each on a line of its own (jq -c . FILE)")
+    if first.startswith("["):
+        return ("a second JSON value starts here, after the array that is the whole first line: give one "
+                "JSON array of records, or JSONL with one object per line (jq -c '.[]' FILE)")
+    return ("a second JSON value starts here, after the eval set that is the whole first line: a file holds "
+            "one eval set")
 
 
 def json_error(exc: ValueError, source: str, line: int) -> InputError:

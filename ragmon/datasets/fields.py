@@ -7,6 +7,7 @@ into an InputError.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Collection, Iterable, Mapping
 from typing import Any
 
@@ -125,10 +126,20 @@ def _context(item: Any, path: FieldPath, named_by: str | None) -> Context:
     doc_id = _context_id(item, path, bool(langchain))
     if doc_id is None and named_by is not None:
         raise _no_id(item, path, bool(langchain), named_by)
-    score = item.get("score")
-    if score is not None and (isinstance(score, bool) or not isinstance(score, int | float)):
+    return Context(content_id(text) if doc_id is None else doc_id, text, _score(item.get("score"), path))
+
+
+def _score(score: Any, path: FieldPath) -> float | None:
+    """A retriever's score, which no metric reads. A NaN or infinite one (Python's `json.dumps` writes
+    `NaN` for a vector store's NaN, and `1e400` reads as infinite) says nothing of rank: it is read as no
+    score, as `ragmon.instrument` records it and `ragmon serve --capture` writes it, so a golden set and
+    the capture of the same retrieval give equal examples. Kept as NaN, two loads of one file gave
+    examples that compared unequal (NaN equals nothing, itself included)."""
+    if score is None:
+        return None
+    if isinstance(score, bool) or not isinstance(score, int | float):
         raise FieldError(f"expected a number, got {json_type(score)}", (*path, "score"))
-    return Context(content_id(text) if doc_id is None else doc_id, text, score)
+    return None if isinstance(score, float) and not math.isfinite(score) else score
 
 
 def _context_id(item: dict[str, Any], path: FieldPath, langchain: bool) -> str | None:

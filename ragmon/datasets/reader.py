@@ -38,6 +38,10 @@ _GZIP_MAGIC = b"\x1f\x8b"
 _SPOOL_IN_MEMORY = 64 << 20
 _CSV_HEADER = re.compile(r'"?[\w .-]+"?(?:[,;\t]"?[\w .-]+"?)+')
 _SHOWN = 80
+_OTLP_AMONG_RECORDS = ("an OTLP/JSON ExportTraceServiceRequest, in a file whose first record is a dataset "
+                       "record: give every record of a file in one format, the OTLP/JSON lines in a file of "
+                       "their own")
+"""Read as a record, such a request was "missing required field 'id'", which named no format."""
 MAX_LINE_BYTES = 256 << 20
 """The longest line read: a JSONL record, an OTLP/JSON line, or a JSON document written on one line
 (`json.dump` without indent: an eval set's corpus). As much as `ragmon serve --max-buffer` holds of every
@@ -260,6 +264,8 @@ def _opens(raw: bytes, brackets: bytes) -> bool:
 def _parse_line(parse: _Parser, obj: Any, source: str, number: int) -> tuple[Example, LineOf]:
     if not isinstance(obj, dict):
         raise InputError(f"expected a JSON object, got {json_type(obj)}", source=source, line=number)
+    if is_otlp(obj):
+        raise InputError(_OTLP_AMONG_RECORDS, source=source, line=number)
     try:
         return parse(obj, f"{source}:{number}"), fixed(number)
     except FieldError as exc:
@@ -359,6 +365,8 @@ def _array_examples(doc: list[Any], source: str, text: str) -> Iterator[tuple[Fi
     for index, item in enumerate(doc):
         if not isinstance(item, dict):
             raise FieldError(f"expected a JSON object, got {json_type(item)}", (index,))
+        if is_otlp(item):
+            raise FieldError(_OTLP_AMONG_RECORDS, (index,))
         try:
             yield (index,), parse(item, f"{source}[{index}]")
         except FieldError as exc:

@@ -381,19 +381,16 @@ def _id_text(value: Any) -> str | None:
 
 
 def number(value: Any) -> float | None:
-    if isinstance(value, bool):
+    """A retriever's score, which no metric reads. One that is NaN, infinite or beyond the largest double
+    says nothing of rank and is none, as a golden file's is read (ragmon.datasets.fields) and capture
+    writes it: the trace and the golden record of one retrieval give equal examples."""
+    if isinstance(value, bool) or not isinstance(value, int | float | str):
         return None
-    if isinstance(value, int | float):
-        try:
-            return float(value)
-        except OverflowError:  # an integer beyond the largest double, as float("1e999") reads it
-            return math.inf if value > 0 else -math.inf
-    if isinstance(value, str):
-        try:
-            return float(value)
-        except ValueError:
-            return None
-    return None
+    try:
+        score = float(value)
+    except (ValueError, OverflowError):  # not a number, or an integer beyond the largest double
+        return None
+    return score if math.isfinite(score) else None
 
 
 def indexed(attributes: Mapping[str, Any], prefix: str) -> dict[int, dict[str, Any]]:

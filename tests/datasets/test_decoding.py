@@ -115,3 +115,39 @@ def test_a_trailing_comma_is_named_as_one(tmp_path: Path) -> None:
     assert str(error_of([path])) == (f"{path}:1: invalid JSON at column 30: Expecting property name enclosed "
                                      "in double quotes: a comma before '}' ends no item (JSON allows no "
                                      "trailing comma)")
+
+
+# --- found in an audit of golden-file reading: two layouts called pretty-printed, a NUL byte unnamed --
+
+
+@pytest.mark.parametrize("second", ['[{"id": "b", "question": "q?"}]', '{"id": "b", "question": "q?"}'])
+def test_an_array_on_the_first_line_then_another_value_is_not_called_pretty_printed(tmp_path: Path,
+                                                                                    second: str) -> None:
+    # An array per line (`json.dumps(batch)` per batch), or an array then JSONL: no record spans lines,
+    # yet the error said they did and suggested `jq -c .`, which leaves both files as they are.
+    path = tmp_path / "batches.jsonl"
+    path.write_text(f'[{{"id": "a", "question": "q?"}}]\n{second}\n', encoding="utf-8")
+    assert str(error_of([path])) == (f"{path}:2: invalid JSON at column 1: a second JSON value starts here, "
+                                     "after the array that is the whole first line: give one JSON array of "
+                                     "records, or JSONL with one object per line (jq -c '.[]' FILE)")
+
+
+def test_an_eval_set_on_the_first_line_then_another_is_not_called_pretty_printed(tmp_path: Path) -> None:
+    path = tmp_path / "evals.jsonl"
+    line = '{"examples": [{"id": "e1", "question": "q?"}]}\n'
+    path.write_text(line * 2, encoding="utf-8")
+    assert str(error_of([path])) == (f"{path}:2: invalid JSON at column 1: a second JSON value starts here, "
+                                     "after the eval set that is the whole first line: a file holds one eval "
+                                     "set")
+
+
+@pytest.mark.parametrize(("data", "line"), [
+    (b'{"id": "a", "question": "q?"}\n\x00\n', 2),  # a JSONL line of a zero byte
+    (b'[\n  {"id": "a", "question": "q?"},\n\x00\n]\n', 3),  # in a JSON document, where a record goes
+])
+def test_a_zero_byte_where_a_value_goes_is_named(tmp_path: Path, data: bytes, line: int) -> None:
+    # json says only "Expecting value", at a column where the line looks empty in most terminals.
+    path = tmp_path / "zeros.jsonl"
+    path.write_bytes(data)
+    assert str(error_of([path])) == (f"{path}:{line}: invalid JSON at column 1: Expecting value: control "
+                                     "character U+0000 outside a string (is the file binary?)")

@@ -383,3 +383,24 @@ def test_a_ragmon_report_given_as_a_dataset_is_named_as_one(tmp_path: Path, repo
     path = tmp_path / "main.json"
     path.write_text(json.dumps(report) + "\n", encoding="utf-8")
     assert f"is a ragmon {kind} JSON report, not a dataset" in str(error_of([path]))
+
+
+# --- found in an audit of golden-file reading: OTLP/JSON after a record, read as a record ---------
+
+_OTLP_AMONG_RECORDS = ("an OTLP/JSON ExportTraceServiceRequest, in a file whose first record is a dataset "
+                       "record: give every record of a file in one format, the OTLP/JSON lines in a file of "
+                       "their own")
+
+
+def test_an_otlp_line_after_a_record_is_named_as_otlp(tmp_path: Path) -> None:
+    # `cat golden.jsonl traces.otlp.jsonl > all.jsonl`: the OTLP line was "read as one record, which has no
+    # 'id', not as the records listed in its 'resourceSpans'", which named neither format.
+    path = write_jsonl(tmp_path / "all.jsonl", [{"id": "a", "question": "q?"}, {"resourceSpans": []}])
+    assert str(error_of([path])) == f"{path}:2: {_OTLP_AMONG_RECORDS}"
+
+
+def test_an_otlp_request_in_an_array_of_records_is_named_as_otlp(tmp_path: Path) -> None:
+    # It was "missing required field 'id' (field '[1].id')".
+    path = tmp_path / "all.json"
+    path.write_text('[\n  {"id": "a", "question": "q?"},\n  {"resource_spans": []}\n]\n', encoding="utf-8")
+    assert str(error_of([path])) == f"{path}:3: {_OTLP_AMONG_RECORDS} (field '[1]')"
