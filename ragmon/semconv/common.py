@@ -290,14 +290,36 @@ def joined(pieces: Iterable[str]) -> str:
     return "".join(out)
 
 
+_NON_TEXT_BLOCKS = frozenset({
+    "file", "input_file", "audio", "input_audio", "image", "image_url", "input_image", "video", "document",
+    "reasoning", "thinking", "redacted_thinking"})
+"""Content block types of LangChain, OpenAI and Anthropic messages that hold media or a model's reasoning."""
 _SENTENCE_MARKS = frozenset(".!?…")
 _CLOSING = "\"')]”’"
 """What may follow a sentence's mark within it: a closing quote or bracket."""
 
 
 def _parts_joined(parts: Iterable[Any]) -> str:
-    return joined(text for part in parts if isinstance(part, Mapping) and part.get("type", "text") == "text"
-                  and isinstance(text := part.get("content", part.get("text")), str))
+    return joined(text for part in parts if (text := _part_text(part)) is not None)
+
+
+def _part_text(part: Any) -> str | None:
+    if not isinstance(part, Mapping) or part.get("type", "text") != "text":
+        return None
+    text = part.get("content", part.get("text"))
+    return text if isinstance(text, str) and not _serialised_block(text) else None
+
+
+def _serialised_block(text: str) -> bool:
+    """Whether a text part holds the JSON of a block that is no text: OpenLLMetry's LangChain instrumentor
+    (0.62, `span_utils._content_to_parts`) writes a block it does not know (a file, audio, a document) as
+    a text part of the block's JSON. Read as text, a question sent with a PDF was the question followed
+    by the PDF's base64."""
+    if not text.startswith("{"):
+        return False
+    decoded = strict_json(text)
+    kind = decoded.get("type") if isinstance(decoded, Mapping) else None
+    return isinstance(kind, str) and kind in _NON_TEXT_BLOCKS
 
 
 def parts_text(parts: Iterable[Any]) -> str | None:

@@ -88,6 +88,7 @@ _LLM_EVENTS = frozenset({DETAILS_EVENT, USER_EVENT, CHOICE_EVENT, LEGACY_PROMPT_
 _OUTPUT_EVENTS = frozenset({CHOICE_EVENT, LEGACY_COMPLETION_EVENT})
 _TOOL_RESPONSES = frozenset({"tool_call_response", "tool_result"})
 """Part types that return a tool's result to the model: the GenAI conventions' and Anthropic's block."""
+_KEYED_ROLES = ("user", "system")
 _INPUT_EVENTS = frozenset({USER_EVENT, "gen_ai.system.message", "gen_ai.assistant.message",
                            "gen_ai.tool.message"})
 """v1.28 message events, whose `gen_ai.event.content` is the JSON-encoded message."""
@@ -209,8 +210,7 @@ def llm_input_text(span: Span) -> str:
     for attribute, event_name in ((INPUT_MESSAGES, DETAILS_EVENT), (SYSTEM_INSTRUCTIONS, DETAILS_EVENT),
                                   (LEGACY_PROMPT, LEGACY_PROMPT_EVENT)):
         texts.extend(_texts(_attribute_or_event(span, attribute, event_name)))
-    texts.extend(text for _, fields in sorted(indexed(span.attributes, PROMPT).items())
-                 if (text := _indexed_content(fields)) is not None)
+    texts.extend(text for fields in _indexed_prompts(span) if (text := _indexed_content(fields)) is not None)
     for event in span.events:
         if event.name in _INPUT_EVENTS:
             texts.extend(_texts(event.attributes.get(EVENT_CONTENT)))
@@ -227,13 +227,26 @@ def llm_user_message(span: Span) -> str | None:
     if value is not None:
         users = _user_turns(list_value(span, INPUT_MESSAGES, value))
         return message_text(users[-1]) if users else None
-    prompts = _user_turns(fields for _, fields in sorted(indexed(span.attributes, PROMPT).items()))
+    prompts = _user_turns(_indexed_prompts(span))
     if prompts:
         return _indexed_content(prompts[-1])
     users = [body for body in _event_bodies(span, USER_EVENT) if not _tool_responses(body)]
     if users:
         return message_text(users[-1])
     return _legacy_prompt(_attribute_or_event(span, LEGACY_PROMPT, LEGACY_PROMPT_EVENT))
+
+
+def _indexed_prompts(span: Span) -> list[Mapping[str, Any]]:
+    """`gen_ai.prompt.<i>.*` as messages, in index order. A completion API's prompt is written with its
+    role as the key (`gen_ai.prompt.0.user` = the prompt: OpenLLMetry's openai, anthropic and bedrock
+    completion instrumentors); unread, such a call recorded no input, and its question went unfound."""
+    messages: list[Mapping[str, Any]] = []
+    for _, fields in sorted(indexed(span.attributes, PROMPT).items()):
+        keyed = next((role for role in _KEYED_ROLES if role in fields), None)
+        if "content" not in fields and keyed is not None:
+            fields = {"role": keyed, "content": fields[keyed]}
+        messages.append(fields)
+    return messages
 
 
 def _user_turns(messages: Iterable[Any]) -> list[Mapping[str, Any]]:

@@ -253,3 +253,35 @@ def test_unrecorded_retriever_with_nothing_beneath_is_an_error_beside_one_that_h
     assert caught.value.span_name == "vector_db_retrieve BM25Retriever"
     assert caught.value.span_id == next(s.span_id for s in trace.spans if s.name == caught.value.span_name)
     assert "TRACELOOP_TRACE_CONTENT" in str(caught.value)
+
+
+def test_a_completion_apis_prompt_keyed_by_its_role_gives_the_question(recorder: Recorder) -> None:
+    # OpenLLMetry's openai instrumentor on `completions.create(prompt=...)` (a vLLM or instruct model)
+    # writes the prompt as `gen_ai.prompt.0.user`, role as the key (completion_wrappers.py
+    # `_set_prompts`; anthropic's and bedrock's completion wrappers alike), and the reply as
+    # `gen_ai.completion.0.content`. The question is only in the prompt's `Question:` line.
+    prompt = f"Context:\n{DOCS[0][1]}\n{DOCS[1][1]}\n\nQuestion: {QUESTION}\nAnswer:"
+    tracer = recorder.tracer
+    with tracer.start_as_current_span("POST /ask", kind=SpanKind.SERVER):
+        with tracer.start_as_current_span("chroma.query", kind=SpanKind.CLIENT) as query:
+            query.set_attributes({"db.system": "chroma", "db.operation": "query"})
+            for doc_id, text in DOCS:
+                query.add_event("db.query.result", {"db.query.result.id": doc_id,
+                                                    "db.query.result.document": text})
+        with tracer.start_as_current_span("openai.completion", kind=SpanKind.CLIENT) as llm:
+            llm.set_attributes({
+                "llm.request.type": "completion",
+                "gen_ai.system": "openai",
+                "gen_ai.prompt.0.user": prompt,
+                "gen_ai.completion.0.finish_reason": "stop",
+                "gen_ai.completion.0.content": ANSWER,
+            })
+
+    example = extract(recorder.trace())
+
+    assert example is not None
+    # Unread, the call had recorded no input: no question, and a note blaming TRACELOOP_TRACE_CONTENT.
+    assert example.question == "Which plan includes phone support?"
+    assert example.answer == "The Business plan includes phone support."
+    assert example.contexts == (Context("plans-3", "Business plan: phone and chat support."),
+                                Context("plans-1", "Starter plan: email support."))

@@ -24,8 +24,9 @@ from langchain_core.callbacks import BaseCallbackManager, CallbackManagerForRetr
 from langchain_core.documents import Document
 from langchain_core.embeddings import DeterministicFakeEmbedding
 from langchain_core.language_models.fake_chat_models import FakeListChatModel
+from langchain_core.messages import HumanMessage
 from langchain_core.output_parsers import StrOutputParser
-from langchain_core.prompts import ChatPromptTemplate
+from langchain_core.prompts import ChatPromptTemplate, MessagesPlaceholder
 from langchain_core.retrievers import BaseRetriever
 from langchain_core.runnables import RunnableLambda, RunnablePassthrough
 from langchain_core.vectorstores import InMemoryVectorStore
@@ -310,3 +311,32 @@ def test_an_agents_answer_is_its_last_turn_not_a_tool_calls_announcement(instrum
     assert example.question == QUESTION
     assert example.answer == answer
     assert example.contexts == langchain_contexts(found)
+
+
+@pytest.mark.parametrize("attachment", [
+    {"type": "file", "base64": "JVBERi0xLjQKJcfs", "mime_type": "application/pdf"},
+    {"type": "input_audio", "input_audio": {"data": "UklGRiQAAABXQVZF", "format": "wav"}},
+])
+def test_a_question_sent_with_a_file_is_the_text_not_the_files_base64(instrumented: Recorder,
+                                                                      attachment: dict[str, Any]) -> None:
+    # A chat chain whose first model call rewrites the conversation into a search query, so the
+    # question is the answering call's user message. The instrumentor writes a block it does not know
+    # as a text part holding the block's JSON (span_utils._content_to_parts): the question had been
+    # 'How long do I have to ask for a refund?{"type": "file", ..., "data": "JVBERi0xLjQKJcfs"}'.
+    rag = RagChain()
+    conversation = MessagesPlaceholder("messages")
+    condense = (ChatPromptTemplate.from_messages([("system", "Rewrite as a search query."), conversation])
+                | FakeListChatModel(responses=["refund window"]) | StrOutputParser())
+    system = ("system", "Answer from the numbered context only.\n{context}")
+    answer = (ChatPromptTemplate.from_messages([system, conversation])
+              | FakeListChatModel(responses=[LANGCHAIN_ANSWER]) | StrOutputParser())
+    chain = {"context": condense | rag.retriever | RunnableLambda(rag._format),
+             "messages": itemgetter("messages")} | answer
+    chain.invoke({"messages": [HumanMessage(content=[{"type": "text", "text": QUESTION}, attachment])]})
+
+    example = extract(instrumented.trace())
+
+    assert example is not None
+    assert example.question == "How long do I have to ask for a refund?"
+    assert example.answer == LANGCHAIN_ANSWER
+    assert example.contexts == langchain_contexts(rag.used)
