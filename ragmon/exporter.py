@@ -290,15 +290,26 @@ class _CountRead:
         return [CounterMetricFamily(self._name, self._documentation, value=self._read())]
 
 
+def _misdirected_series(transports: Sequence[str]) -> list[tuple[str, str]]:
+    """The `ragmon_misdirected_requests_total` series that can count: every signal of each receiver that
+    listens, and `transport="http", signal="other"` whatever, as the metrics port, an HTTP port that serves
+    the page they are scraped from, counts there the exports sent to it (ragmon.otlp.http)."""
+    series = [(transport, signal) for transport in transports for signal in SIGNALS]
+    return series if ("http", "other") in series else [*series, ("http", "other")]
+
+
 class Exporter:
     """Every metric of the sidecar; methods are named after the events the service reports."""
 
     def __init__(self, *, window: float = 300.0, max_pipelines: int = MAX_PIPELINES,
                  pipelines: Sequence[str] | None = None, judges: Sequence[str] = ("lexical",),
-                 capture: bool = False, clock: Callable[[], float] = time.monotonic,
-                 version: str = __version__) -> None:
+                 capture: bool = False, transports: Sequence[str] = TRANSPORTS,
+                 clock: Callable[[], float] = time.monotonic, version: str = __version__) -> None:
         """`pipelines`, when given, is the allow-list: exactly those names get a label of their own, in
-        every replica and across restarts, and `max_pipelines` does not apply."""
+        every replica and across restarts, and `max_pipelines` does not apply.
+
+        `transports`: the OTLP receivers that listen. Only theirs get zero series: one of a receiver
+        turned off (`--grpc-listen off`) showed a dashboard a receiver that does not exist."""
         listed = () if pipelines is None else tuple(dict.fromkeys(pipelines))
         _check_listable(listed)
         # Process-wide switch of prometheus_client: `_created` series would double every counter's
@@ -379,10 +390,10 @@ class Exporter:
         build.labels(version, str(SCORING_RULES)).set(1)
         self.window = WindowCollector(window, clock)
         r.register(self.window)
-        for transport in TRANSPORTS:
+        for transport in transports:
             self._received.labels(transport)
-            for signal in SIGNALS:
-                self._misdirected.labels(transport, signal)
+        for transport, signal in _misdirected_series(transports):
+            self._misdirected.labels(transport, signal)
         for reason in REJECT_REASONS:
             self._rejected.labels(reason)
         for judge in self._judges:

@@ -173,6 +173,13 @@ class ServeConfig:
     """The long option of each flag the command line gave (ragmon.cli.TYPED), or None for a config built in
     code, whose values off their defaults are the ones chosen (`chose`)."""
 
+    @property
+    def transports(self) -> tuple[str, ...]:
+        """The OTLP receivers that listen, as `ragmon_spans_received_total` labels them: only they get
+        series (ragmon.exporter.Exporter)."""
+        listening = (("http", self.http_listen), ("grpc", self.grpc_listen))
+        return tuple(transport for transport, address in listening if address is not None)
+
     def flag(self, option: str) -> Flag:
         """`option` as an error names it (`ragmon.options.Flag`)."""
         return Flag(option, self.variables.get(option))

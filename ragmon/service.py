@@ -266,7 +266,7 @@ class Sidecar:
         self._readings = _LoopReadings()
         self.exporter = Exporter(window=config.window, max_pipelines=config.max_pipelines,
                                  pipelines=config.pipelines, judges=[lane.judge for lane in self._lanes],
-                                 capture=config.capture is not None)
+                                 capture=config.capture is not None, transports=config.transports)
         self.assembler = Assembler(quiet=config.quiet, decision_wait=config.decision_wait,
                                    max_traces=config.max_traces,
                                    max_spans_per_trace=config.max_spans_per_trace,

@@ -91,6 +91,27 @@ def test_the_process_memory_start_time_and_files_are_exposed() -> None:
     assert any(name == "python_info" for name, _ in found)
 
 
+def _transport_series(found: Samples) -> set[tuple[str, ...]]:
+    """(metric, [signal,] transport) of every series labelled by transport."""
+    return {(name, *(value for key, value in sorted(series) if key in ("signal", "transport")))
+            for name, series in found if any(key == "transport" for key, _ in series)}
+
+
+def test_a_receiver_turned_off_has_no_series_and_one_listening_has_them_at_zero() -> None:
+    # --grpc-listen off exported ragmon_spans_received_total{transport="grpc"} 0 and four misdirected grpc
+    # series: a dashboard showed a gRPC receiver that does not exist.
+    signals = ("logs", "metrics", "other", "profiles")
+    http_only = samples(Exporter(window=60, transports=("http",)))
+    assert _transport_series(http_only) == {
+        ("ragmon_spans_received_total", "http"),
+        *(("ragmon_misdirected_requests_total", signal, "http") for signal in signals)}
+    assert http_only[("ragmon_spans_received_total", labels(transport="http"))] == 0
+    # --http-listen off: the metrics port still counts an export sent to it, as http/other.
+    assert _transport_series(samples(Exporter(window=60, transports=("grpc",)))) == {
+        ("ragmon_spans_received_total", "grpc"), ("ragmon_misdirected_requests_total", "other", "http"),
+        *(("ragmon_misdirected_requests_total", signal, "grpc") for signal in signals)}
+
+
 def test_counters_histograms_and_zero_series_of_a_scored_example() -> None:
     exporter = Exporter(window=60)
     pipeline = exporter.pipeline_label("shop")

@@ -117,3 +117,14 @@ def test_a_token_of_visible_ascii_is_read_whole_and_stripped(tmp_path: Path) -> 
     path = tmp_path / "token"
     path.write_text("  s3cr3t.T0ken~+/=\n", encoding="utf-8")
     assert read_token(path, "ignored: the file wins") == "s3cr3t.T0ken~+/="
+
+
+@pytest.mark.parametrize(("argv", "transports"), [
+    ([], ("http", "grpc")),
+    (["--grpc-listen", "off"], ("http",)),
+    (["--http-listen", "off"], ("grpc",)),
+])
+def test_the_transports_are_the_receivers_that_listen(argv: list[str], transports: tuple[str, ...]) -> None:
+    # What the exporter gives series to: a receiver turned off had them all the same.
+    args = build_parser("serve", {}).parse_args(["serve", *argv])
+    assert ServeConfig.from_args(args).transports == transports

@@ -786,6 +786,15 @@ async def test_a_second_sidecar_cannot_share_the_first_ones_grpc_port(start_side
     assert message.startswith(f"cannot listen for OTLP/gRPC on 127.0.0.1:{ports.grpc} (--grpc-listen)")
 
 
+
+async def test_a_receiver_turned_off_exports_no_series(start_sidecar: Start) -> None:
+    # `--grpc-listen off` showed a dashboard a gRPC receiver at 0 spans, one that does not exist.
+    _, ports = await start_sidecar(grpc_listen=None)
+    assert ports.metrics is not None
+    samples = await wait_metrics(ports.metrics, lambda s: True)
+    transports = {(name, dict(labels)["transport"]) for name, labels in samples if "transport" in dict(labels)}
+    assert transports == {("ragmon_spans_received_total", "http"), ("ragmon_misdirected_requests_total", "http")}
+
 # --- the CLI in a subprocess ---------------------------------------------------------------------------
 
 def test_cli_sigterm_drains_buffered_traces_and_exits_0(serve_process: Any) -> None:

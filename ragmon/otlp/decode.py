@@ -35,6 +35,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import binascii
+import codecs
 import decimal
 import json
 import re
@@ -335,8 +336,11 @@ class _Invalid(Exception):
 def decode_json(body: bytes, max_values: int = MAX_VALUES) -> DecodedBatch:
     """`max_values` is checked on the text (ragmon.otlp.values) before `json.loads` allocates anything, and
     with the spans, found in the parsed document, before any is built."""
-    if (encoding := json.detect_encoding(body)) not in ("utf-8", "utf-8-sig"):
+    if (encoding := _json_encoding(body)) not in ("utf-8", "utf-8-sig"):
         raise DecodeError(f"OTLP/JSON is UTF-8; this body is {encoding.upper()}")
+    if 0 in body[:2]:
+        # `json.loads` would read it as UTF-16 or UTF-32 (`json.detect_encoding`), which it is not.
+        raise DecodeError(f"not valid JSON: byte {body.index(0)} is zero, which no UTF-8 JSON text holds")
     values = json_values(body, max_values)
     if values > max_values:
         raise TooManyValues(_json_too_many(max_values))
@@ -360,6 +364,35 @@ def decode_json(body: bytes, max_values: int = MAX_VALUES) -> DecodedBatch:
         raise DecodeError(f"{exc.where or 'body'}: {exc.what}") from None
     except RecursionError:
         raise DecodeError("attribute values nested too deeply") from None
+
+
+_BOMS = ((codecs.BOM_UTF32_BE, "utf-32"), (codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF16_BE, "utf-16"),
+         (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF8, "utf-8-sig"))
+"""UTF-32's before UTF-16's: UTF-32-LE's byte-order mark starts with UTF-16-LE's."""
+
+
+def _text_start(encoding: str) -> re.Pattern[bytes]:
+    """How a JSON text starts in `encoding`: whitespace, then the first character of a value."""
+    def either(chars: str) -> bytes:
+        return b"|".join(re.escape(char.encode(encoding)) for char in chars)
+
+    return re.compile(b"(?:%b)*(?:%b)" % (either(" \t\r\n"), either('{["-0123456789tfn')))
+
+
+_WIDE_STARTS = tuple((encoding, _text_start(encoding))
+                     for encoding in ("utf-32-be", "utf-32-le", "utf-16-be", "utf-16-le"))
+"""UTF-32's before UTF-16's: `{` in UTF-32-LE starts as it does in UTF-16-LE."""
+
+
+def _json_encoding(body: bytes) -> str:
+    """The encoding `body` is JSON in, if it is JSON: named by its byte-order mark, or the one its start
+    reads as a JSON text's in (`_text_start`), else UTF-8. `json.detect_encoding` guesses from the zero
+    bytes alone, so a protobuf body whose second byte is zero (an empty first ResourceSpans) was refused
+    as UTF-16, its sender told of an encoding it never used."""
+    for mark, encoding in _BOMS:
+        if body.startswith(mark):
+            return encoding
+    return next((encoding for encoding, start in _WIDE_STARTS if start.match(body)), "utf-8")
 
 
 def _snake_case(key: str) -> str:

@@ -44,6 +44,7 @@ from ragmon.otlp.decode import (
     MAX_VALUES,
     DecodedBatch,
     DecodeError,
+    TooManyValues,
     decode_json,
     decode_off_loop,
     decode_protobuf,
@@ -70,6 +71,8 @@ _JSON_OBJECT = re.compile(rb"[ \t\r\n]*\{")
 bytes. Only a body that also parses as a JSON object is told it is JSON (`_json_object`)."""
 _LOOKS_LIKE_JSON = (f"body looks like JSON (it starts with '{{'), not protobuf: send OTLP/JSON with "
                     f"Content-Type: {JSON}")
+_LOOKS_LIKE_PROTOBUF = ("body is not JSON and looks like protobuf (it decodes as an "
+                        f"ExportTraceServiceRequest): send it with Content-Type: {PROTOBUF}")
 # google.rpc.Code for each HTTP status we answer with.
 _RPC_CODE = {400: 3, 401: 16, 404: 12, 408: 4, 413: 8, 415: 3, 503: 14}
 _STATUS = {"decode_error": 400, "invalid": 400, "too_large": 413, "backpressure": 503, "unauthorized": 401}
@@ -174,7 +177,7 @@ class _TraceReceiver:
         if encoding in ("", "identity") and body.startswith(GZIP_MAGIC):
             raise DecodeError("body looks gzip-compressed (it starts with bytes 1f 8b): send it with "
                               "Content-Encoding: gzip")
-        decode = _protobuf if request.content_type == PROTOBUF else decode_json
+        decode = _protobuf if request.content_type == PROTOBUF else _json
         return await decode_off_loop(decode, body, self._max_values)
 
     def _refused_by_head(self, request: web.Request, encoding: str) -> web.Response | None:
@@ -229,14 +232,37 @@ class _TraceReceiver:
 def _protobuf(body: bytes, max_values: int) -> DecodedBatch:
     """`decode_protobuf`, but a body it refuses that is JSON is told so: the parser's words ("Wire format was
     corrupt") would not say what is wrong with `curl --data-binary @trace.json` and the protobuf
-    Content-Type. Run where the decoding is (`decode_off_loop`), as parsing the body as JSON may cost as
+    Content-Type."""
+    return _told_apart(decode_protobuf, _json_object, _LOOKS_LIKE_JSON, body, max_values)
+
+
+def _json(body: bytes, max_values: int) -> DecodedBatch:
+    """`decode_json`, but a body it refuses that is protobuf is told so: the JSON parser's words ("'utf-8'
+    codec can't decode byte 0x89") would not say that the exporter sends protobuf under the JSON
+    Content-Type."""
+    return _told_apart(decode_json, _protobuf_request, _LOOKS_LIKE_PROTOBUF, body, max_values)
+
+
+def _told_apart(decode: Callable[[bytes, int], DecodedBatch], is_other: Callable[[bytes, int], bool],
+                other: str, body: bytes, max_values: int) -> DecodedBatch:
+    """`decode(body)`, but a body it refuses that `is_other` reads (the other encoding's request) is refused
+    with `other`. Run where the decoding is (`decode_off_loop`), as reading it the other way may cost as
     much."""
     try:
-        return decode_protobuf(body, max_values)
+        return decode(body, max_values)
     except DecodeError:
-        if not _json_object(body, max_values):
+        if not is_other(body, max_values):
             raise
-    raise DecodeError(_LOOKS_LIKE_JSON)
+    raise DecodeError(other)
+
+
+def _protobuf_request(body: bytes, max_values: int) -> bool:
+    """Whether `body` decodes as a protobuf request, within `max_values` as the protobuf door reads it."""
+    try:
+        decode_protobuf(body, max_values)
+    except (DecodeError, TooManyValues):
+        return False
+    return True
 
 
 def _json_object(body: bytes, max_values: int) -> bool:

@@ -377,6 +377,24 @@ def test_json_in_another_encoding_than_utf8_is_refused_naming_it(encoding):
     assert str(error.value) == f"OTLP/JSON is UTF-8; this body is {encoding.upper()}"
 
 
+@pytest.mark.parametrize("body", [b"\n\x00\n\x02\x08\x01", b"\n\x00"])
+def test_protobuf_whose_second_byte_is_zero_is_not_taken_for_utf16(body):
+    # An empty ResourceSpans first (tag 0a, length 0): json.detect_encoding sees a zero second byte and
+    # said UTF-16-LE, though in UTF-16-LE 0a 00 is a newline and 0a 02 no character a JSON text starts with.
+    with pytest.raises(DecodeError) as error:
+        decode_json(body)
+    assert str(error.value) == "not valid JSON: byte 1 is zero, which no UTF-8 JSON text holds"
+
+
+@pytest.mark.parametrize(("text", "encoding", "named"), [
+    ('\r\n\t [{"a": 1}]', "utf-16-le", "UTF-16-LE"), ("\n 1", "utf-32-be", "UTF-32-BE"),
+    ("{}", "utf-16", "UTF-16"), ("{}", "utf-32", "UTF-32")])
+def test_json_in_utf16_or_utf32_is_named_after_whitespace_or_by_its_byte_order_mark(text, encoding, named):
+    with pytest.raises(DecodeError) as error:
+        decode_json(text.encode(encoding))
+    assert str(error.value) == f"OTLP/JSON is UTF-8; this body is {named}"
+
+
 def test_a_field_number_protobuf_does_not_allow_is_refused():
     # field 2^29 (one past the largest), a varint; then empty resource spans. Not read at the default
     # limit; read at 12 (1 + 26 bytes x 2 / 4 could be over it) and within it (4 + 1 + 10 x 4 quarters):

@@ -95,6 +95,28 @@ async def test_json_sent_as_protobuf_is_a_400_saying_to_send_it_as_json(http_rec
     assert sink.offers == [] and sink.rejects == [(1, "decode_error")]
 
 
+_LOOKS_LIKE_PROTOBUF = ("body is not JSON and looks like protobuf (it decodes as an "
+                        "ExportTraceServiceRequest): send it with Content-Type: application/x-protobuf")
+
+
+@pytest.mark.parametrize("empty_first", [False, True])
+async def test_protobuf_sent_as_json_is_a_400_saying_to_send_it_as_protobuf(http_receiver: Serve, sink,
+                                                                            sdk_spans, empty_first):
+    # A hand-rolled sender posting the SDK's bytes under the JSON Content-Type was told "'utf-8' codec can't
+    # decode byte 0x89"; one whose first ResourceSpans is empty (0a 00: tag, length 0) that it sent UTF-16.
+    request = ExportTraceServiceRequest()
+    if empty_first:
+        request.resource_spans.add()
+    request.MergeFrom(encode_spans(sdk_spans))
+    body = request.SerializeToString()
+    assert body[0] == 0x0A and (body[1] == 0) == empty_first  # resource_spans' tag, then its length
+    url = await http_receiver()
+    status, headers, reply = await post(url, body, JSON)
+    assert (status, headers["Content-Type"]) == (400, "application/json")
+    assert json.loads(reply) == {"code": 3, "message": _LOOKS_LIKE_PROTOBUF}
+    assert sink.offers == [] and sink.rejects == [(1, "decode_error")]
+
+
 async def test_a_body_that_is_neither_json_nor_protobuf_keeps_the_parsers_words(http_receiver: Serve, sink):
     url = await http_receiver()
     status, _, body = await post(url, b"\x7f\x00\x00", PROTOBUF)
