@@ -364,15 +364,17 @@ def test_working_bytes_covers_the_peak_scoring_takes_and_is_not_wildly_above_it(
     # characters new), 25 a Chinese answer's. tracemalloc sees Python's allocations, most of a worker's
     # growth: 4 MiB of Chinese took a worker's RSS 167 MiB up, where tracemalloc saw 160.
     mb = 250_000
-    example = {
-        "latin document": Example("e", QUESTION, (Context("d", _latin(mb)),), ANSWER),
-        "wide document": Example("e", QUESTION, (Context("d", _latin(mb, wide=True)),), ANSWER),
-        "chinese document": Example("e", QUESTION, (Context("d", _chinese(mb // 3)),), ANSWER),
-        "many documents": Example("e", QUESTION, tuple(Context(f"d{i}", _latin(mb // 400) + f" {i}")
-                                                       for i in range(400)), ANSWER),
-        "long answer": Example("e", QUESTION, (Context("d", _latin(5_000)),), _latin(mb // 4)),
-        "long chinese answer": Example("e", QUESTION, (Context("d", _chinese(5_000)),), _chinese(mb // 12)),
-    }[kind]
+    example = {  # built for the one kind only: each made-up vocabulary costs ~7 ms
+        "latin document": lambda: Example("e", QUESTION, (Context("d", _latin(mb)),), ANSWER),
+        "wide document": lambda: Example("e", QUESTION, (Context("d", _latin(mb, wide=True)),), ANSWER),
+        "chinese document": lambda: Example("e", QUESTION, (Context("d", _chinese(mb // 3)),), ANSWER),
+        "many documents": lambda: Example("e", QUESTION, tuple(Context(f"d{i}", page + f" {i}")
+                                                               for page in [_latin(mb // 400)]
+                                                               for i in range(400)), ANSWER),
+        "long answer": lambda: Example("e", QUESTION, (Context("d", _latin(5_000)),), _latin(mb // 4)),
+        "long chinese answer": lambda: Example("e", QUESTION, (Context("d", _chinese(5_000)),),
+                                               _chinese(mb // 12)),
+    }[kind]()
     # Estimated first, as the sidecar does: pickling a text that is not ASCII keeps its UTF-8 copy on it,
     # which sys.getsizeof then counts (the peak has it).
     estimate = scoring.working_bytes(example)
