@@ -62,6 +62,9 @@ from ragmon.target import (
 from ragmon.traces import Span
 
 GATE = "groundedness=0.85"
+SHORT_QUIET = ("--trace-quiet", "2s")
+"""For the demo build, whose root span ends after its children and is exported with or after them: the
+default 10 s, which the README's try-it runs with (tested as written), would add 10 s to each run."""
 def field_hint(status: int, field: str = "question") -> str:
     """What a 400 or 422 from the build is told: the field ragmon sent the question in."""
     return (f'(a {status} refuses the request, here {{"{field}": <question>}}: if the build reads the '
@@ -140,7 +143,8 @@ def test_live_replay_gates_the_build_and_scores_as_offline(ragmon_cmd: list[str]
     otlp_port = free_port()
     with demo_server(ragmon_cmd, build_name, otlp_port, tmp_path) as url:
         live = run(ragmon_cmd, "replay", questions_only, "--target", url, "--receiver-listen",
-                   f"127.0.0.1:{otlp_port}", "--gate", GATE, "--json", tmp_path / "live.json", cwd=tmp_path)
+                   f"127.0.0.1:{otlp_port}", *SHORT_QUIET, "--gate", GATE, "--json", tmp_path / "live.json",
+                   cwd=tmp_path)
     assert live.returncode == expected, live.stderr
     assert f"receiving the target's spans on http://127.0.0.1:{otlp_port}" in live.stderr
 
@@ -170,7 +174,7 @@ def test_recorded_answers_replayed_live_are_said_to_be_replaced(ragmon_cmd: list
     otlp_port = free_port()
     with demo_server(ragmon_cmd, "healthy", otlp_port, tmp_path) as url:
         live = run(ragmon_cmd, "replay", golden, "--target", url, "--receiver-listen",
-                   f"127.0.0.1:{otlp_port}", "--gate", GATE, cwd=tmp_path)
+                   f"127.0.0.1:{otlp_port}", *SHORT_QUIET, "--gate", GATE, cwd=tmp_path)
     assert live.returncode == 0, live.stderr  # the healthy build's answers, not the recorded hallucinations
     assert ("ragmon replay: note: --target asks the build every question: the answers and contexts 32 of "
             "the 32 examples record are not scored, the build's are\n") in live.stderr
