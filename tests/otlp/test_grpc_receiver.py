@@ -224,7 +224,7 @@ async def test_a_message_holding_more_values_than_the_limit_is_resource_exhauste
 async def test_over_twice_the_limit_grpc_refuses_the_message_itself(serve, sink, sdk_spans):
     # gRPC's own cap is 2 x max_body. A message of exactly 2 x max_body bytes still reaches the receiver
     # (refused and counted); with max_body one byte lower the cap is 2 bytes under the message, and gRPC
-    # answers itself, before the receiver runs: the module docstring's uncounted remainder. An even size
+    # answers itself, cancelling the receiver's read: the module docstring's uncounted remainder. An even size
     # is needed for the first case: one more letter changes it by 1.
     request = with_document(encode_spans(sdk_spans), 40_000)
     if request.ByteSize() % 2:
