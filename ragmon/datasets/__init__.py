@@ -43,7 +43,7 @@ from ragmon.datasets.reader import load_located
 from ragmon.errors import InputError
 from ragmon.jsontext import replace_lone_surrogates
 from ragmon.model import Example
-from ragmon.options import input_name
+from ragmon.options import input_name, is_stdin, stdin_bytes
 
 __all__ = ["NOT_RAG", "PathLike", "Skipped", "load", "located"]
 
@@ -64,6 +64,8 @@ def located(paths: Iterable[PathLike], *, skipped: Skipped | None = None,
             ) -> Iterator[tuple[Example, str, LineOf]]:
     """`load`'s examples, each with its file as errors name it and its line: a caller checking more of a
     record (calibrate, its labels) names where it is as the loader's own errors do."""
+    paths = list(paths)
+    _check_each_named_once(paths)
     seen: dict[str, tuple[str, LineOf, str]] = {}
     for path in paths:
         source = input_name(path)
@@ -80,3 +82,32 @@ def located(paths: Iterable[PathLike], *, skipped: Skipped | None = None,
                                  field="id")
             seen[key] = (source, line_of, example.id)
             yield example, source, line_of
+
+
+def _check_each_named_once(paths: list[PathLike]) -> None:
+    """Before anything is read: a file named twice (`g.jsonl g.jsonl`, `g.jsonl ./g.jsonl`, a link to it,
+    or `-` and the file standard input comes from) was read twice and refused for its first example,
+    "duplicate example id 'ex1' (first at g.jsonl:1)", which blamed the data for the command line; a pipe
+    named twice (`-` and `/dev/stdin`) was empty the second time, "contains no examples"."""
+    seen: dict[tuple[int, int], PathLike] = {}
+    for path in paths:
+        key = _file_of(path)
+        if key is None:
+            continue
+        if key in seen:
+            first, again = input_name(seen[key]), input_name(path)
+            named = (f"{first} is named twice" if first == again else
+                     f"{first} and {again} are the same file, named twice")
+            raise InputError(f"{named} among the datasets: give each dataset once")
+        seen[key] = path
+
+
+def _file_of(path: PathLike) -> tuple[int, int] | None:
+    """What reading `path` reads, by device and inode, whichever name it is given by; a pipe too, which
+    two names of can only be read once. None when it cannot be told: a missing file, which opening it
+    reports, or standard input closed or no file descriptor (replaced in-process)."""
+    try:
+        status = os.fstat(stdin_bytes().fileno()) if is_stdin(path) else os.stat(path)
+    except (OSError, ValueError):
+        return None
+    return status.st_dev, status.st_ino

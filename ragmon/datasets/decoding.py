@@ -20,6 +20,11 @@ _STRING_OR_NUMBER = re.compile(r'"(?:[^"\\]|\\.)*"|-?([0-9]+)(\.[0-9]+)?([eE][-+
 
 _UTF16_BOMS = (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)
 _UTF16 = "it is UTF-16: convert it to UTF-8 (PowerShell: Out-File -Encoding utf8)"
+_WINDOWS_1252 = ("if the file is Windows-1252 (Latin-1) text, convert it to UTF-8: "
+                 "iconv -f windows-1252 -t utf-8 FILE > FILE.utf8")
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f]")
+_UTF8_BEYOND_ASCII = re.compile(r"[^\x00-\x7f\udc80-\udcff]")
+"""A character that UTF-8 bytes decoded to, among the bytes that did not decode (surrogateescape's)."""
 
 
 def json_line(raw: bytes) -> Any:
@@ -155,11 +160,42 @@ def _second_value(first: str) -> str:
 
 
 def json_error(exc: ValueError, source: str, line: int) -> InputError:
+    if isinstance(exc, UnicodeDecodeError):
+        return utf8_error(exc, source, line)
     if isinstance(exc, json.JSONDecodeError):
         # Past the line's text, the parser has taken the newline too: its column would be on the next line.
         if exc.pos >= len(exc.doc.rstrip(JSON_SPACE)):
             return InputError("invalid JSON: the line ends before the value is complete", source=source,
                               line=line)
         return InputError(json_message(exc), source=source, line=line)
-    reason = exc.reason if isinstance(exc, UnicodeDecodeError) else str(exc)
-    return InputError(f"not valid UTF-8 text: {reason}", source=source, line=line)
+    return InputError(f"not valid UTF-8 text: {exc}", source=source, line=line)
+
+
+def utf8_error(exc: UnicodeDecodeError, source: str, line: int) -> InputError:
+    """`utf8_text`'s error, at the line and column (in characters, as JSON's errors count them) of the
+    byte that stopped it, `line` being the first line of the text decoded. Python's reason alone ("invalid
+    continuation byte") named neither, nor what to do: the usual cause is an editor or a spreadsheet
+    export saving Windows-1252 (Latin-1), and `iconv` converts that. Nothing of the text is quoted, so the
+    message stays short whatever the line's length."""
+    if exc.reason == _UTF16:
+        return InputError(f"not valid UTF-8 text: {_UTF16}", source=source, line=line)
+    data: bytes = exc.object  # after a byte-order mark, as `exc.start` counts
+    before = data[:exc.start].decode("utf-8")
+    column = len(before) - before.rfind("\n")
+    message = (f"not valid UTF-8 text at column {column}: byte 0x{data[exc.start]:02X} begins no UTF-8 "
+               "character")
+    if _is_windows_1252(data):
+        message += f"; {_WINDOWS_1252}"
+    return InputError(message, source=source, line=line + before.count("\n"))
+
+
+def _is_windows_1252(data: bytes) -> bool:
+    """Whether `data` reads as Windows-1252 text: every byte one of its characters, none a control
+    character JSON text never holds raw (binary data, UTF-16's zero bytes), and no character beyond ASCII
+    already in UTF-8, which converting would garble."""
+    try:
+        text = data.decode("cp1252")
+    except UnicodeDecodeError:  # 0x81, 0x8D, 0x8F, 0x90 and 0x9D are no character of it
+        return False
+    utf8 = data.decode("utf-8", "surrogateescape")
+    return not _CONTROL.search(text) and not _UTF8_BEYOND_ASCII.search(utf8)

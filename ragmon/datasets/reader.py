@@ -21,7 +21,15 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import IO, Any, BinaryIO
 
-from ragmon.datasets.decoding import JSON_SPACE, json_error, json_line, json_message, json_text, utf8_text
+from ragmon.datasets.decoding import (
+    JSON_SPACE,
+    json_error,
+    json_line,
+    json_message,
+    json_text,
+    utf8_error,
+    utf8_text,
+)
 from ragmon.datasets.evalset_format import evalset_examples
 from ragmon.datasets.fields import FieldError, FieldPath, dotted, json_type
 from ragmon.datasets.formats import RECORD_FIELDS, is_evalset, is_trace
@@ -287,8 +295,7 @@ def _load_document(data: bytes, source: str) -> Iterator[tuple[Example, LineOf]]
     try:
         text = utf8_text(data)
     except UnicodeDecodeError as exc:
-        line = data.count(b"\n", 0, exc.start) + 1
-        raise InputError(f"not valid UTF-8 text: {exc.reason}", source=source, line=line) from None
+        raise utf8_error(exc, source, 1) from None
     try:
         doc = json_text(text)
     except json.JSONDecodeError as exc:

@@ -151,3 +151,55 @@ def test_a_zero_byte_where_a_value_goes_is_named(tmp_path: Path, data: bytes, li
     path.write_bytes(data)
     assert str(error_of([path])) == (f"{path}:{line}: invalid JSON at column 1: Expecting value: control "
                                      "character U+0000 outside a string (is the file binary?)")
+
+
+# --- found in an audit of golden-file reading: a byte that is no UTF-8, named by neither place nor cause --
+
+_ICONV = ("; if the file is Windows-1252 (Latin-1) text, convert it to UTF-8: iconv -f windows-1252 -t utf-8 "
+          "FILE > FILE.utf8")
+
+
+def test_a_windows_1252_byte_is_named_with_its_column_and_the_conversion(tmp_path: Path) -> None:
+    # "Café?" saved by a Windows editor or a spreadsheet export: it was "l1.jsonl:1: not valid UTF-8 text:
+    # invalid continuation byte", naming no column, no byte, no way out.
+    path = tmp_path / "l1.jsonl"
+    path.write_bytes(b'{"id":"a","question":"Caf\xe9?"}\n')
+    # `{"id":"a","question":"Caf` is 25 characters: the é is column 26.
+    assert str(error_of([path])) == (f"{path}:1: not valid UTF-8 text at column 26: byte 0xE9 begins no "
+                                     f"UTF-8 character{_ICONV}")
+
+
+def test_a_windows_1252_byte_in_a_json_document_is_named_at_its_line(tmp_path: Path) -> None:
+    # Read whole, as one document: the line is counted in the file and the column in it, the byte-order
+    # mark counting for neither, as JSON's own errors count them.
+    path = tmp_path / "golden.json"
+    path.write_bytes(b'\xef\xbb\xbf[\n {"id": "a",\n  "question": "Caf\xe9"}]\n')
+    # `  "question": "Caf` is 18 characters: the é is column 19 of line 3.
+    assert str(error_of([path])) == (f"{path}:3: not valid UTF-8 text at column 19: byte 0xE9 begins no "
+                                     f"UTF-8 character{_ICONV}")
+
+
+@pytest.mark.parametrize(("value", "column", "byte"), [
+    # The line holds UTF-8 already (the ï): converting the file would garble it. Counted in characters,
+    # `naïve Caf` is 9 after the 22 of `{"id":"b","question":"`; in bytes the é would be 33.
+    ("naïve Caf".encode() + b"\xe9", 32, "E9"),
+    # UTF-16 without a byte-order mark, mid-line: its zero bytes are no text. `Caf` is 6 characters of it.
+    ("Café".encode("utf-16-le"), 29, "E9"),
+    # 0x81 is no character of Windows-1252 either.
+    (b"Caf\x81", 26, "81"),
+], ids=["utf8-too", "utf16", "not-1252"])
+def test_a_line_that_does_not_read_as_windows_1252_gets_no_conversion(tmp_path: Path, value: bytes,
+                                                                     column: int, byte: str) -> None:
+    path = tmp_path / "mixed.jsonl"
+    path.write_bytes(b'{"id":"a","question":"q"}\n{"id":"b","question":"' + value + b'"}\n')
+    assert str(error_of([path])) == (f"{path}:2: not valid UTF-8 text at column {column}: byte 0x{byte} "
+                                     "begins no UTF-8 character")
+
+
+def test_a_lone_bad_byte_in_a_long_line_gets_a_short_message(tmp_path: Path) -> None:
+    # 4 MB of text on one line, a lone 0xFF in the middle: the message quotes nothing of the line.
+    path = tmp_path / "long.jsonl"
+    path.write_bytes(b'{"id":"a","question":"' + b"x" * 2_000_000 + b"\xff" + b"y" * 2_000_000 + b'"}\n')
+    # `{"id":"a","question":"` is 22 characters, then 2,000,000 x: the 0xFF is column 2,000,023.
+    assert str(error_of([path])) == (f"{path}:1: not valid UTF-8 text at column 2000023: byte 0xFF begins no "
+                                     f"UTF-8 character{_ICONV}")

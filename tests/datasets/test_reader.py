@@ -10,6 +10,7 @@ import io
 import json
 import lzma
 import os
+import sys
 import tarfile
 import threading
 import zipfile
@@ -21,6 +22,7 @@ import pytest
 from dataset_cases import error_of, write_jsonl
 
 from ragmon.datasets import load, reader
+from ragmon.errors import InputError
 from ragmon.model import Context
 
 # --- format 1: ragmon JSONL ----------------------------------------------------------------------
@@ -404,3 +406,55 @@ def test_an_otlp_request_in_an_array_of_records_is_named_as_otlp(tmp_path: Path)
     path = tmp_path / "all.json"
     path.write_text('[\n  {"id": "a", "question": "q?"},\n  {"resource_spans": []}\n]\n', encoding="utf-8")
     assert str(error_of([path])) == f"{path}:3: {_OTLP_AMONG_RECORDS} (field '[1]')"
+
+
+# --- found in an audit of golden-file reading: one file named twice, its data blamed -----------------
+
+_TWICE = "named twice among the datasets: give each dataset once"
+
+
+def _first_error(paths: list[str]) -> InputError:
+    """The error before any example is given: the names are checked before any file is read."""
+    with pytest.raises(InputError) as info:
+        next(iter(load(paths)))
+    return info.value
+
+
+@pytest.mark.parametrize(("again", "named"), [
+    ("{d}/g.jsonl", "{d}/g.jsonl is"),
+    ("{d}/./g.jsonl", "{d}/g.jsonl and {d}/./g.jsonl are the same file,"),
+    ("{d}/link.jsonl", "{d}/g.jsonl and {d}/link.jsonl are the same file,"),
+], ids=["same-name", "dot-slash", "symlink"])
+def test_a_file_named_twice_is_refused_before_it_is_read(tmp_path: Path, again: str, named: str) -> None:
+    # `ragmon calibrate g.jsonl g.jsonl`: "g.jsonl:1: duplicate example id 'ex1' (first at g.jsonl:1)",
+    # pointing twice at one place, as if the data were wrong.
+    write_jsonl(tmp_path / "g.jsonl", [{"id": "ex1", "question": "q?"}])
+    (tmp_path / "link.jsonl").symlink_to("g.jsonl")
+    error = _first_error([f"{tmp_path}/g.jsonl", again.format(d=tmp_path)])
+    assert str(error) == f"{named.format(d=tmp_path)} {_TWICE}"
+
+
+def test_standard_input_from_a_file_also_named_is_that_file(tmp_path: Path,
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    # `ragmon replay - g.jsonl < g.jsonl`: read once through each name.
+    path = write_jsonl(tmp_path / "g.jsonl", [{"id": "ex1", "question": "q?"}])
+    with path.open(encoding="utf-8") as redirected:
+        monkeypatch.setattr(sys, "stdin", redirected)
+        assert str(_first_error(["-", str(path)])) == f"<stdin> and {path} are the same file, {_TWICE}"
+
+
+def test_a_pipe_named_twice_is_one_pipe(monkeypatch: pytest.MonkeyPatch) -> None:
+    # `cat g.jsonl | ragmon replay - /dev/stdin` (/dev/stdin is /dev/fd/0): the second read found the pipe
+    # empty, "/dev/stdin: contains no examples".
+    with piped(b'{"id": "ex1", "question": "q?"}\n') as path, os.fdopen(os.dup(int(path.name)), "r") as pipe:
+        monkeypatch.setattr(sys, "stdin", pipe)
+        assert str(_first_error(["-", str(path)])) == f"<stdin> and {path} are the same file, {_TWICE}"
+
+
+def test_two_files_alike_are_still_two_files(tmp_path: Path) -> None:
+    # Equal bytes in two files is not one file named twice: their ids are duplicates, as any other's.
+    first = write_jsonl(tmp_path / "g.jsonl", [{"id": "ex1", "question": "q?"}])
+    copy = tmp_path / "copy.jsonl"
+    copy.write_bytes(first.read_bytes())
+    assert str(error_of([first, copy])) == (f"{copy}:1: duplicate example id 'ex1' (first at {first}:1) "
+                                            "(field 'id')")
