@@ -23,6 +23,7 @@ import threading
 import time
 import xml.etree.ElementTree as ET
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
 from typing import Any
@@ -180,29 +181,38 @@ def test_recorded_answers_replayed_live_are_said_to_be_replaced(ragmon_cmd: list
             "the 32 examples record are not scored, the build's are\n") in live.stderr
 
 
-@pytest.mark.parametrize(("build_name", "expected", "groundedness", "gate", "last"), [
-    ("healthy", 0, "1.000", "ok (1 >= 0.85)", "PASS"),
-    ("hallucinating", 1, "0.250", "BREACHED (0.25 < 0.85)", "FAIL: groundedness 0.25 < 0.85")])
-def test_the_readme_try_it_scores_the_demo_build_against_its_own_golden_set(
-        ragmon_cmd: list[str], tmp_path: Path, build_name: str, expected: int, groundedness: str, gate: str,
-        last: str) -> None:
+TRY_IT = {"healthy": (0, "1.000", "ok (1 >= 0.85)", "PASS"),
+          "hallucinating": (1, "0.250", "BREACHED (0.25 < 0.85)", "FAIL: groundedness 0.25 < 0.85")}
+"""Each demo build's exit status, groundedness, gate line and last line in the README's try-it."""
+
+
+def test_the_readme_try_it_scores_each_demo_build_against_its_own_golden_set(
+        ragmon_cmd: list[str], tmp_path: Path) -> None:
     # What the README's try-it runs. Its golden set names the demo corpus's documents, so the retrieval
     # figures are the build's: every question's one relevant policy is retrieved first (of k=5, so
     # precision is 1/5), in both builds, which differ in their answers only. Each healthy answer quotes 2
     # sentences, 24 of the 64 without a number; the hallucinating build drifts every number and adds an
     # invented sentence, so 24 of its 96 claims are supported, 1/3 or 0 an answer: (24 / 3) / 32 = 0.25.
-    otlp_port = free_port()
-    with demo_server(ragmon_cmd, build_name, otlp_port, tmp_path) as url:
-        live = run(ragmon_cmd, "replay", DEMO_GOLDEN, "--target", url, "--receiver-listen",
-                   f"127.0.0.1:{otlp_port}", "--gate", GATE, cwd=tmp_path)
-    assert live.returncode == expected, live.stderr
-    rows = {line.split()[0]: line.split()[1:3] for line in live.stdout.splitlines()[3:16]}
-    assert {name: rows[name] for name in ("hit_rate", "precision", "recall", "mrr", "ndcg")} == {
-        "hit_rate": ["1.000", "32"], "precision": ["0.200", "32"], "recall": ["1.000", "32"],
-        "mrr": ["1.000", "32"], "ndcg": ["1.000", "32"]}
-    assert rows["groundedness"] == [groundedness, "32"]
-    lines = live.stdout.splitlines()
-    assert f"gate groundedness >= 0.85: {gate}" in lines and lines[-1] == last
+    # The two builds are asked side by side: each run waits the default --trace-quiet (10 s), as written.
+    def try_it(build_name: str) -> subprocess.CompletedProcess[str]:
+        otlp_port, cwd = free_port(), tmp_path / build_name
+        cwd.mkdir()
+        with demo_server(ragmon_cmd, build_name, otlp_port, cwd) as url:
+            return run(ragmon_cmd, "replay", DEMO_GOLDEN, "--target", url, "--receiver-listen",
+                       f"127.0.0.1:{otlp_port}", "--gate", GATE, cwd=cwd)
+
+    with ThreadPoolExecutor(len(TRY_IT)) as pool:
+        runs = dict(zip(TRY_IT, pool.map(try_it, TRY_IT), strict=True))
+    for build_name, (expected, groundedness, gate, last) in TRY_IT.items():
+        live = runs[build_name]
+        assert live.returncode == expected, (build_name, live.stderr)
+        rows = {line.split()[0]: line.split()[1:3] for line in live.stdout.splitlines()[3:16]}
+        assert {name: rows[name] for name in ("hit_rate", "precision", "recall", "mrr", "ndcg")} == {
+            "hit_rate": ["1.000", "32"], "precision": ["0.200", "32"], "recall": ["1.000", "32"],
+            "mrr": ["1.000", "32"], "ndcg": ["1.000", "32"]}, build_name
+        assert rows["groundedness"] == [groundedness, "32"], build_name
+        lines = live.stdout.splitlines()
+        assert f"gate groundedness >= 0.85: {gate}" in lines and lines[-1] == last, (build_name, lines)
 
 
 def test_unreachable_target_exits_2_naming_the_examples(ragmon_cmd: list[str], tmp_path: Path,
