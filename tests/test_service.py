@@ -792,8 +792,11 @@ async def test_a_receiver_turned_off_exports_no_series(start_sidecar: Start) -> 
     _, ports = await start_sidecar(grpc_listen=None)
     assert ports.metrics is not None
     samples = await wait_metrics(ports.metrics, lambda s: True)
-    transports = {(name, dict(labels)["transport"]) for name, labels in samples if "transport" in dict(labels)}
-    assert transports == {("ragmon_spans_received_total", "http"), ("ragmon_misdirected_requests_total", "http")}
+    transports = {(name, dict(labels)["transport"]) for name, labels in samples
+                  if "transport" in dict(labels)}
+    assert transports == {("ragmon_spans_received_total", "http"),
+                          ("ragmon_misdirected_requests_total", "http")}
+
 
 # --- the CLI in a subprocess ---------------------------------------------------------------------------
 
