@@ -72,7 +72,7 @@ from ragmon.judges.base import AsyncJudge, Judge, JudgeError
 from ragmon.judges.lexical import LexicalJudge
 from ragmon.judges.lexical import add_cli_arguments as add_lexical_arguments
 from ragmon.model import Claim, ClaimVerdict, Example
-from ragmon.options import check_stdin_read_once, input_name, report_path
+from ragmon.options import check_judge_flags, check_stdin_read_once, input_name, long_options, report_file
 from ragmon.report.text import clip
 
 JUDGES = ("lexical", "claude")
@@ -606,8 +606,6 @@ def common(items: Sequence[Labelled], results: Sequence[Calibration]) -> Common 
 # --- CLI -------------------------------------------------------------------------------------------
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    from ragmon.judges.claude import add_cli_arguments
-
     parser.add_argument("datasets", nargs="+", metavar="DATASET",
                         help="labelled examples (ragmon JSONL with labels: {hallucinated, spans}); - reads "
                              "standard input")
@@ -620,15 +618,34 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="print nothing but errors: the figures go to --json alone (--json /dev/stdout "
                              "--quiet | jq)")
     add_lexical_arguments(parser)
-    claude = parser.add_argument_group("Claude judge (needs ANTHROPIC_API_KEY)")
+    _add_claude_settings(parser.add_argument_group("Claude judge (needs ANTHROPIC_API_KEY)"))
+
+
+def _add_claude_settings(claude: argparse._ArgumentGroup | argparse.ArgumentParser) -> None:
+    """The flags only the Claude judge reads, apart: `_check_judge_flags` reads their names."""
+    from ragmon.judges.claude import add_cli_arguments
+
     claude.add_argument("--cache-dir", type=Path, help="keep Claude verdicts here so re-runs do not re-bill")
     add_cli_arguments(claude)
 
 
 def _add_report_arguments(parser: argparse.ArgumentParser) -> None:
     """The report flags, on their own too: a refused command line is read for them alone (`usage_error`)."""
-    parser.add_argument("--json", type=report_path, metavar="PATH",
+    parser.add_argument("--json", type=report_file("calibration.json"), metavar="PATH",
                         help="also write the figures as JSON here")
+
+
+def _judges(args: argparse.Namespace) -> list[str]:
+    """The judges to calibrate, each once, in the order given."""
+    return list(dict.fromkeys(args.judge or ["lexical"]))
+
+
+def _check_judge_flags(args: argparse.Namespace) -> None:
+    """A flag of a judge not calibrated, typed, is refused (`check_judge_flags`). --judge is repeatable,
+    so another judge is added to this run's."""
+    check_judge_flags(args, _judges(args), {"claude": long_options(_add_claude_settings),
+                                            "lexical": long_options(add_lexical_arguments)},
+                      lambda judge: f"add --judge {judge} to calibrate the {judge} judge")
 
 
 def _build_judge(name: str, args: argparse.Namespace) -> tuple[Judge, Prices | None]:
@@ -683,9 +700,10 @@ def _run(args: argparse.Namespace) -> int:
     printing and writing what was measured: its figures are all "-", which a script reading exit 0 takes for
     a calibration, and any comparison with the other judges would be with nothing."""
     _check_json_path(args)
+    _check_judge_flags(args)
     items = load_labelled(args.datasets)
     # Every judge is built before any judges: a bad option (an unusable --cache-dir) costs nothing yet.
-    judges = [_build_judge(name, args) for name in dict.fromkeys(args.judge or ["lexical"])]
+    judges = [_build_judge(name, args) for name in _judges(args)]
     results = [calibrate(judge, items, skip_errors=args.judge_errors == "skip",
                          concurrency=args.llm_concurrency, prices=prices) for judge, prices in judges]
     incomplete = _incomplete(items, results)

@@ -30,7 +30,7 @@ from ragmon import __version__
 from ragmon.errors import MissingExtra, RagmonError, inert, printable
 from ragmon.files import standard_stream
 from ragmon.logs import logs_as_json
-from ragmon.options import FROM_ENVIRONMENT, NEGATIVE_VALUE
+from ragmon.options import FROM_ENVIRONMENT, NEGATIVE_VALUE, TYPED
 from ragmon.stop_signals import SHUTDOWN_SIGNALS, heeded
 
 SUBCOMMANDS: dict[str, tuple[str, str]] = {
@@ -376,12 +376,6 @@ class UsageError(Exception):
         self.usage = usage
         """False for a bad RAGMON_* value: the command line was fine, and its usage would bury the line
         that names the variable."""
-
-
-TYPED = "_typed"
-"""The parsed command line's attribute (`_Parser` sets it) holding the long option of each flag the command
-line gave, whatever its value: a value equal to the default does not tell a flag typed from one left out,
-and `--k 5`, typed to say the sidecar ran at 5, is the user's choice as much as `--k 1` (ragmon.replay)."""
 
 
 class _Parser(argparse.ArgumentParser):

@@ -10,7 +10,7 @@ import math
 import os
 import re
 import sys
-from collections.abc import Iterable
+from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
@@ -257,6 +257,38 @@ def report_path(text: str) -> Path:
     return Path(text)
 
 
+_SEPARATORS = tuple(sep for sep in (os.sep, os.altsep) if sep)
+
+
+def report_file(example: str, *, lenient: bool = False) -> Callable[[str], Path | None]:
+    """argparse type of a report flag: `report_path`, refusing a path that ends in a separator, which
+    names a directory (`--junit reports/`). pathlib drops the separator, so where no `reports` existed
+    yet (a fresh CI checkout) the report was written to a file named `reports`, the run passed, and the
+    CI's `reports/*.xml` found nothing. `example` is the file name the error suggests in that directory.
+    `lenient` reads such a path as no report at all, for the error reports of a refused command line
+    (ragmon.replay), which replaces the others all the same."""
+
+    def parse(text: str) -> Path | None:
+        end = _directory_end(text)
+        if end is None:
+            return report_path(text)
+        if lenient:
+            return None
+        raise argparse.ArgumentTypeError(f"{text!r} ends in {end!r}, so it names a directory: name the file "
+                                         f"to write the report to ({os.path.join(text, example)}, say)")
+
+    return parse
+
+
+def _directory_end(text: str) -> str | None:
+    """How a path names a directory whether it exists or not, by its end: a separator, or `.` or `..` as
+    its last part (`out/.`, which pathlib also reads as `out`), else None."""
+    if text.endswith(_SEPARATORS):
+        return text[-1]
+    last = os.path.basename(text)
+    return last if last in (".", "..") else None
+
+
 STDIN = "-"
 """An input named `-` is standard input, as for most command-line tools: `zcat golden.jsonl.gz | ragmon
 replay -`. A file of that name is `./-`."""
@@ -300,6 +332,11 @@ def check_stdin_read_once(names: Iterable[str | os.PathLike[str] | None], among:
 FROM_ENVIRONMENT = "_from_environment"
 """The parsed command line's attribute (ragmon.cli sets it) mapping each flag whose value came from a
 RAGMON_* variable, by its long option, to that variable."""
+TYPED = "_typed"
+"""The parsed command line's attribute (ragmon.cli's parser sets it) holding the long option of each flag
+the command line gave, whatever its value: a value equal to the default does not tell a flag typed from
+one left out, and `--k 5`, typed to say the sidecar ran at 5, is the user's choice as much as `--k 1`
+(ragmon.replay)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -334,3 +371,55 @@ class Flag:
 def flag_of(args: argparse.Namespace, option: str) -> Flag:
     """`option` of a parsed command line, with the variable its value came from, if one did."""
     return Flag(option, getattr(args, FROM_ENVIRONMENT, {}).get(option))
+
+
+def long_options(add_arguments: Callable[[argparse.ArgumentParser], None]) -> tuple[str, ...]:
+    """The long option of each flag `add_arguments` defines, as TYPED names them: a check
+    for flags typed where the run does not read them covers a flag added there later without a word."""
+    parser = argparse.ArgumentParser(add_help=False)
+    add_arguments(parser)
+    longs = ([s for s in action.option_strings if s.startswith("--")] for action in parser._actions)
+    return tuple(options[0] for options in longs if options)
+
+
+@dataclass(frozen=True, slots=True)
+class Typed:
+    """Flags typed on a command line, as one error names them all: "--a is", or "--a, --b are"."""
+
+    options: tuple[str, ...]
+
+    def __bool__(self) -> bool:
+        return bool(self.options)
+
+    def __str__(self) -> str:
+        return ", ".join(self.options)
+
+    def either(self, one: str, many: str) -> str:
+        """`one` for a single flag, `many` for more: "it sets" or "they set"."""
+        return one if len(self.options) == 1 else many
+
+
+def typed_among(args: argparse.Namespace, options: Iterable[str]) -> Typed:
+    """Those of `options` the command line gave, at any value (its default too: `--llm-model X` typed at
+    the default is as much a choice as any other). A value a RAGMON_* variable gave is none of them: a
+    variable is a default for every run of a CI or a chart, read by the runs that need it, and no error
+    in the others."""
+    typed: frozenset[str] = getattr(args, TYPED, frozenset())
+    return Typed(tuple(option for option in options if option in typed))
+
+
+def check_judge_flags(args: argparse.Namespace, judges: Collection[str], flags: Mapping[str, Iterable[str]],
+                      use: Callable[[str], str]) -> None:
+    """Before anything is read: a judge's flag typed for a run that does not use that judge is refused.
+    Ignored without a word, `--llm-model claude-x` typed with `--judge claude` forgotten had the user
+    believe Claude judged the run, on the lexical judge's figures. `judges` are the run's, `flags` each
+    judge's own flags, by its name; `use` says how the command takes a judge it is not using."""
+    for judge, options in flags.items():
+        typed = typed_among(args, options)
+        if judge in judges or not typed:
+            continue
+        chosen = " and ".join(judges)
+        raise InputError(f"{typed} {typed.either('is', 'are')} given without --judge {judge}: "
+                         f"only the {judge} judge reads {typed.either('it', 'them')}, and this run's "
+                         f"judge{'s are' if len(judges) > 1 else ' is'} {chosen}; {use(judge)}, or leave "
+                         f"{typed.either('it', 'them')} out")

@@ -35,7 +35,6 @@ from ragmon.cli import (
     EXIT_HUNG_UP,
     EXIT_INTERRUPTED,
     EXIT_TERMINATED,
-    TYPED,
     Stopped,
     note,
     parse_known,
@@ -76,19 +75,23 @@ from ragmon.judges.lexical import add_cli_arguments as add_lexical_arguments
 from ragmon.metrics.retrieval import RETRIEVAL_METRICS
 from ragmon.model import LOWER_IS_BETTER, METRIC_NAMES, EvalConfig, Example, Report
 from ragmon.options import (
+    TYPED,
     Flag,
     byte_size,
+    check_judge_flags,
     check_stdin_read_once,
     duration,
     flag_of,
     fraction,
     input_name,
     listen_address,
+    long_options,
     non_negative_int,
     optional_input,
     positive_duration,
     positive_int,
-    report_path,
+    report_file,
+    typed_among,
 )
 from ragmon.report import coverage, junit, markdown, text
 from ragmon.report import json as json_report
@@ -154,10 +157,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--quiet", action="store_true",
                         help="print nothing on success or breach but the warning of a run without a gate")
     # --- Claude judge options (ragmon.judges.claude) ---
-    claude = parser.add_argument_group("Claude judge (--judge claude; needs ANTHROPIC_API_KEY)")
-    claude.add_argument("--cache-dir", type=Path, metavar="DIR",
-                        help="keep Claude verdicts here, so re-runs (e.g. in CI) do not re-bill")
-    add_claude_arguments(claude, prices=False)
+    _add_claude_settings(parser.add_argument_group("Claude judge (--judge claude; needs ANTHROPIC_API_KEY)"))
     # --- live replay (ragmon.target) ---
     live = parser.add_argument_group("live replay (--target): ask a running build the golden questions, "
                                      "score the traces it exports")
@@ -165,6 +165,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                       help="POST each question to this URL with a traceparent header; answers and contexts "
                            "are read from the traces the build exports to --receiver-listen")
     _add_live_settings(live)
+
+
+def _add_claude_settings(claude: argparse._ArgumentGroup | argparse.ArgumentParser) -> None:
+    """The flags only the Claude judge reads, apart: `_check_judge_flags` reads their names."""
+    claude.add_argument("--cache-dir", type=Path, metavar="DIR",
+                        help="keep Claude verdicts here, so re-runs (e.g. in CI) do not re-bill")
+    add_claude_arguments(claude, prices=False)
 
 
 def _add_live_settings(live: argparse._ArgumentGroup | argparse.ArgumentParser) -> None:
@@ -212,42 +219,12 @@ def _dataset(text: str) -> str:
 def _add_report_arguments(parser: argparse.ArgumentParser, *, lenient: bool = False) -> None:
     """`lenient` for the error reports of a refused command line (`_replace_named_reports`): a path naming
     a directory is no report to replace, and the others are replaced all the same."""
-    parser.add_argument("--json", type=_report_file("report.json", lenient=lenient), metavar="PATH",
+    parser.add_argument("--json", type=report_file("report.json", lenient=lenient), metavar="PATH",
                         help="write the JSON report here")
-    parser.add_argument("--markdown", type=_report_file("report.md", lenient=lenient), metavar="PATH",
+    parser.add_argument("--markdown", type=report_file("report.md", lenient=lenient), metavar="PATH",
                         help="write the Markdown report here")
-    parser.add_argument("--junit", type=_report_file("report.xml", lenient=lenient), metavar="PATH",
+    parser.add_argument("--junit", type=report_file("report.xml", lenient=lenient), metavar="PATH",
                         help="write JUnit XML (one test per gate) here")
-
-
-_SEPARATORS = tuple(sep for sep in (os.sep, os.altsep) if sep)
-
-
-def _report_file(example: str, *, lenient: bool) -> Callable[[str], Path | None]:
-    """`report_path`, refusing a path that ends in a separator: it names a directory (`--junit reports/`),
-    and pathlib drops the separator, so where no `reports` existed yet (a fresh CI checkout) the report
-    was written to a file named `reports`, the run passed, and the CI's `reports/*.xml` found nothing.
-    `example` is the file name the error suggests in that directory."""
-
-    def parse(text: str) -> Path | None:
-        end = _directory_end(text)
-        if end is None:
-            return report_path(text)
-        if lenient:
-            return None
-        raise argparse.ArgumentTypeError(f"{text!r} ends in {end!r}, so it names a directory: name the file "
-                                         f"to write the report to ({os.path.join(text, example)}, say)")
-
-    return parse
-
-
-def _directory_end(text: str) -> str | None:
-    """How a path names a directory whether it exists or not, by its end: a separator, or `.` or `..` as
-    its last part (`out/.`, which pathlib also reads as `out`), else None."""
-    if text.endswith(_SEPARATORS):
-        return text[-1]
-    last = os.path.basename(text)
-    return last if last in (".", "..") else None
 
 
 class RunIncomplete(RagmonError):
@@ -279,19 +256,23 @@ def _check_live_settings(args: argparse.Namespace) -> None:
     word, and a CI job whose --target was lost (a variable left empty) would gate on the recorded answers,
     or on none. Only when typed, as for --max-skipped: a RAGMON_TARGET_TIMEOUT set for every job of a CI
     is a default."""
-    if args.target is not None:
-        return
-    live = argparse.ArgumentParser(add_help=False)
-    _add_live_settings(live)
-    typed: frozenset[str] = getattr(args, TYPED, frozenset())
-    for dest in vars(live.parse_args([])):
-        flag = flag_of(args, "--" + dest.replace("_", "-"))
-        # Typed at any value: `--target-timeout 30s`, its default, had been taken for a flag left out.
-        if flag.option in typed:
-            raise InputError(f"{flag} is given without --target: it sets how a build is asked the questions, "
-                             "and with no --target none is asked (the answers and contexts the dataset "
-                             f"records are scored); leave it out for a run on the recorded answers, or set "
-                             f"{variable('replay', flag.option)}, a default read only with --target")
+    typed = typed_among(args, long_options(_add_live_settings))
+    if args.target is None and typed:
+        variables = ", ".join(variable("replay", option) for option in typed.options)
+        raise InputError(f"{typed} {typed.either('is', 'are')} given without --target: "
+                         f"{typed.either('it sets', 'they set')} how a build is asked the questions, and "
+                         "with no --target none is asked (the answers and contexts the dataset records are "
+                         f"scored); leave {typed.either('it', 'them')} out for a run on the recorded "
+                         f"answers, or set {variables}, {typed.either('a default', 'defaults')} read only "
+                         "with --target")
+
+
+def _check_judge_flags(args: argparse.Namespace) -> None:
+    """A flag of the judge not chosen, typed, is refused (`check_judge_flags`). --judge takes one judge,
+    so the way to use another is to give it in place of this run's."""
+    check_judge_flags(args, (args.judge,), {"claude": long_options(_add_claude_settings),
+                                            "lexical": long_options(add_lexical_arguments)},
+                      lambda judge: f"give --judge {judge} for the {judge} judge to score the run")
 
 
 def _replaceable_reports(args: argparse.Namespace) -> argparse.Namespace:
@@ -494,9 +475,10 @@ def _stopped_line(reason: str, written: int) -> str:
 
 def _replay(args: argparse.Namespace, started: tuple[datetime, float], checkpoint: Callable[[], None]) -> int:
     check_stdin_read_once((*args.datasets, args.baseline), "the datasets and --baseline")
-    _check_datasets_once(args.datasets)
+    datasets.check_each_named_once(args.datasets)
     _check_report_paths(args)
     _check_live_settings(args)
+    _check_judge_flags(args)
     _check_min_pass_rate(args)
     _check_max_skipped(args)
     gates = parse_gates(args.gate, flag_of(args, "--gate"))
@@ -603,23 +585,6 @@ def _baseline(args: argparse.Namespace, drops: Sequence[DropGate]) -> baselines.
         raise InputError(f"{given} needs --max-drop NAME=DELTA (repeatable): without one, nothing is "
                          "compared")
     return baselines.load(args.baseline)
-
-
-def _check_datasets_once(names: Sequence[str | Path]) -> None:
-    """Before anything is read: a dataset named twice (`base.jsonl base.jsonl`, or through another path
-    to the same file) would be refused later for its first example's id, "duplicate example id 'x'
-    (first at base.jsonl:1)", which blames the data for the command line."""
-    seen: dict[tuple[int, int], str | Path] = {}
-    for name in names:
-        key = input_file(name)
-        if key is None:
-            continue
-        if key in seen:
-            first = input_name(seen[key])
-            named = (f"{first} is named twice" if first == input_name(name) else
-                     f"{first} and {input_name(name)} are the same file, named twice")
-            raise InputError(f"{named} among the datasets: give each dataset once")
-        seen[key] = name
 
 
 def _check_min_pass_rate(args: argparse.Namespace) -> None:

@@ -17,7 +17,6 @@ from pathlib import Path
 
 from ragmon import llm_lane
 from ragmon.capture import threshold
-from ragmon.cli import TYPED
 from ragmon.errors import InputError
 from ragmon.exporter import (
     MAX_LABEL_BYTES,
@@ -31,6 +30,7 @@ from ragmon.exporter import (
 from ragmon.judges import lexical
 from ragmon.options import (
     FROM_ENVIRONMENT,
+    TYPED,
     Flag,
     MiB,
     byte_size,
@@ -170,8 +170,8 @@ class ServeConfig:
     """The RAGMON_* variable each setting's value came from, by long option: the image and the manifests set
     the listeners that way, so an error found once the sidecar runs (a port taken) names what the user set."""
     typed: frozenset[str] | None = field(default=None, repr=False, compare=False)
-    """The long option of each flag the command line gave (ragmon.cli.TYPED), or None for a config built in
-    code, whose values off their defaults are the ones chosen (`chose`)."""
+    """The long option of each flag the command line gave (ragmon.options.TYPED), or None for a config built
+    in code, whose values off their defaults are the ones chosen (`chose`)."""
 
     @property
     def transports(self) -> tuple[str, ...]:

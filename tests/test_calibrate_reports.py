@@ -99,6 +99,54 @@ def test_a_report_path_that_is_a_directory_is_refused_before_any_judge_runs(
     assert fake_api.requests == []  # no call paid for figures that had nowhere to go
 
 
+def test_a_report_path_ending_in_a_slash_is_refused_naming_the_flag(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # Before: `--json out/x/`, with no out/x yet, wrote the figures to a FILE named out/x and exited 0,
+    # where the CI's out/x/*.json found nothing.
+    data = write_dataset(tmp_path / "labelled.jsonl", RECORDS)
+    path = f"{tmp_path}/out/x/"
+    assert main(["calibrate", str(data), "--json", path]) == 2
+    assert error_of(capsys.readouterr().err) == (
+        f"argument --json: '{path}' ends in '/', so it names a directory: name the file to write the report "
+        f"to ({path}calibration.json, say)")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["labelled.jsonl"]
+
+
+@pytest.mark.parametrize(("argv", "why"), [
+    (["--cache-dir", "{tmp}", "--llm-model", "claude-x", "--llm-price-input", "3"],
+     "--cache-dir, --llm-model, --llm-price-input are given without --judge claude: only the claude judge "
+     "reads them, and this run's judge is lexical; add --judge claude to calibrate the claude judge, or "
+     "leave them out"),
+    (["--judge", "lexical", "--llm-concurrency", "4"],  # its default, typed
+     "--llm-concurrency is given without --judge claude: only the claude judge reads it, and this run's "
+     "judge is lexical; add --judge claude to calibrate the claude judge, or leave it out"),
+    (["--judge", "claude", "--lexical-threshold", "0.3"],
+     "--lexical-threshold is given without --judge lexical: only the lexical judge reads it, and this run's "
+     "judge is claude; add --judge lexical to calibrate the lexical judge, or leave it out"),
+], ids=["claude-flags-default-judge", "claude-flag-at-its-default", "threshold-for-claude"])
+def test_a_judge_flag_typed_for_a_judge_not_calibrated_is_refused(
+        argv: list[str], why: str, fake_api: FakeAnthropic, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # Before: exit 0, the flags ignored: figures for the lexical judge alone where Claude's were meant, or
+    # Claude's without the threshold the user had typed to compare it with.
+    data = previous_run(tmp_path, report := tmp_path / "calibration.json")
+    claude_env(monkeypatch, fake_api)
+    given = [arg.format(tmp=tmp_path) for arg in argv]
+    assert main(["calibrate", str(data), "--json", str(report), *given]) == 2
+    assert error_of(capsys.readouterr().err) == why
+    assert json.loads(report.read_text()) == incomplete(why)
+    assert fake_api.requests == []
+
+
+def test_judge_flags_from_the_environment_are_defaults_not_errors(tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    # A CI sets RAGMON_LLM_MODEL once for every job: those calibrating the lexical judge alone go on.
+    data = write_dataset(tmp_path / "labelled.jsonl", RECORDS)
+    monkeypatch.setenv("RAGMON_LLM_MODEL", "claude-x")
+    monkeypatch.setenv("RAGMON_CACHE_DIR", str(tmp_path / "cache"))
+    assert main(["calibrate", str(data), "--quiet"]) == 0
+
+
 @pytest.mark.parametrize(("in_the_way", "what"), [("file", "a file"), ("dangling link", "a link to nothing")])
 def test_a_report_path_through_a_file_is_refused_before_any_judge_runs(
         in_the_way: str, what: str, fake_api: FakeAnthropic, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,

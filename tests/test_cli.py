@@ -17,7 +17,6 @@ from dropped_signals import drop_a_sigterm
 from ragmon import __version__, replay
 from ragmon.cli import (
     SUBCOMMANDS,
-    TYPED,
     Terminated,
     UsageError,
     _apply_env_defaults,
@@ -27,7 +26,7 @@ from ragmon.cli import (
     terminated_on_signal,
     variable,
 )
-from ragmon.options import FROM_ENVIRONMENT, flag_of
+from ragmon.options import FROM_ENVIRONMENT, TYPED, flag_of
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -548,6 +548,56 @@ def test_max_skipped_typed_without_judge_errors_skip_exits_2(capsys: pytest.Capt
     assert main(["replay", str(GOLDEN), "--gate", "groundedness=0.85", "--quiet"]) == 0
 
 
+def _without_ragmon_variables(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A RAGMON_* variable set where the tests run would be a default these tests do not expect."""
+    for name in [k for k in os.environ if k.startswith("RAGMON_") or k == "GITHUB_STEP_SUMMARY"]:
+        monkeypatch.delenv(name)
+
+
+def test_claude_judge_flags_typed_without_the_claude_judge_are_refused_naming_each(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    # Before: exit 0 on the lexical judge's figures, and a user who typed --llm-model and forgot
+    # --judge claude believed Claude had judged the run. --llm-timeout 60s is its default, typed.
+    _without_ragmon_variables(monkeypatch)
+    report = tmp_path / "r.json"
+    assert main(["replay", str(GOLDEN), "--gate", "groundedness=0.85", "--json", str(report),
+                 "--cache-dir", str(tmp_path), "--llm-model", "claude-x", "--llm-timeout", "60s",
+                 "--llm-concurrency", "9"]) == 2
+    assert capsys.readouterr().err == (
+        "ragmon replay: error: --cache-dir, --llm-model, --llm-timeout, --llm-concurrency are given without "
+        "--judge claude: only the claude judge reads them, and this run's judge is lexical; give --judge "
+        "claude for the claude judge to score the run, or leave them out\n")
+    assert json.loads(report.read_text())["complete"] is False  # nothing scored, the report says so
+    # Set in the environment they are defaults for every run, read by those Claude judges.
+    monkeypatch.setenv("RAGMON_LLM_MODEL", "claude-x")
+    monkeypatch.setenv("RAGMON_CACHE_DIR", str(tmp_path))
+    assert main(["replay", str(GOLDEN), "--gate", "groundedness=0.85", "--quiet"]) == 0
+
+
+def test_the_lexical_threshold_typed_for_the_claude_judge_is_refused(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    # Before: the threshold was dropped without a word (here, the missing API key was all the user heard).
+    _without_ragmon_variables(monkeypatch)
+    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
+    assert main(["replay", str(GOLDEN), "--judge", "claude", "--lexical-threshold", "0.3"]) == 2
+    assert capsys.readouterr().err == (
+        "ragmon replay: error: --lexical-threshold is given without --judge lexical: only the lexical judge "
+        "reads it, and this run's judge is claude; give --judge lexical for the lexical judge to score the "
+        "run, or leave it out\n")
+
+
+def test_every_live_setting_typed_without_target_is_named(capsys: pytest.CaptureFixture[str],
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    # Before: the first alone was named; removed, the next run was refused for the second.
+    _without_ragmon_variables(monkeypatch)
+    assert main(["replay", str(GOLDEN), "--trace-wait", "1s", "--target-timeout", "5s"]) == 2
+    assert capsys.readouterr().err == (
+        "ragmon replay: error: --target-timeout, --trace-wait are given without --target: they set how a "
+        "build is asked the questions, and with no --target none is asked (the answers and contexts the "
+        "dataset records are scored); leave them out for a run on the recorded answers, or set "
+        "RAGMON_TARGET_TIMEOUT, RAGMON_TRACE_WAIT, defaults read only with --target\n")
+
+
 def test_questions_without_answers_or_contexts_need_a_target(ragmon_cmd: list[str], tmp_path: Path) -> None:
     # An eval-set file: a corpus and questions, nothing a candidate answered or retrieved. Every metric
     # would be undefined, and a gate on them "breached" (exit 1) though nothing was measured.

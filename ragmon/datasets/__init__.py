@@ -45,7 +45,7 @@ from ragmon.jsontext import replace_lone_surrogates
 from ragmon.model import Example
 from ragmon.options import input_name, is_stdin, stdin_bytes
 
-__all__ = ["NOT_RAG", "PathLike", "Skipped", "load", "located"]
+__all__ = ["NOT_RAG", "PathLike", "Skipped", "check_each_named_once", "load", "located"]
 
 PathLike = str | os.PathLike[str]
 
@@ -65,7 +65,7 @@ def located(paths: Iterable[PathLike], *, skipped: Skipped | None = None,
     """`load`'s examples, each with its file as errors name it and its line: a caller checking more of a
     record (calibrate, its labels) names where it is as the loader's own errors do."""
     paths = list(paths)
-    _check_each_named_once(paths)
+    check_each_named_once(paths)
     seen: dict[str, tuple[str, LineOf, str]] = {}
     for path in paths:
         source = input_name(path)
@@ -84,7 +84,7 @@ def located(paths: Iterable[PathLike], *, skipped: Skipped | None = None,
             yield example, source, line_of
 
 
-def _check_each_named_once(paths: list[PathLike]) -> None:
+def check_each_named_once(paths: Iterable[PathLike]) -> None:
     """Before anything is read: a file named twice (`g.jsonl g.jsonl`, `g.jsonl ./g.jsonl`, a link to it,
     or `-` and the file standard input comes from) was read twice and refused for its first example,
     "duplicate example id 'ex1' (first at g.jsonl:1)", which blamed the data for the command line; a pipe

@@ -33,10 +33,10 @@ from opentelemetry.sdk.trace import ReadableSpan, TracerProvider
 from opentelemetry.sdk.trace.export import BatchSpanProcessor, SpanExporter, SpanExportResult
 from opentelemetry.trace import SpanKind, Tracer
 
-from ragmon.cli import TYPED, Stopped, Terminated, print_out, stop_reason, stop_status
+from ragmon.cli import Stopped, Terminated, print_out, stop_reason, stop_status
 from ragmon.demo.rag import PHASES, Answer, Question, Retriever, TemplateLLM, build, load_corpus
 from ragmon.errors import InputError, RagmonError
-from ragmon.options import listen_address, positive_int
+from ragmon.options import TYPED, listen_address, positive_int
 from ragmon.otlp.misdirected import TRACES_PATH
 from ragmon.stop_signals import heeded, stop_on_signals
 
