@@ -53,7 +53,7 @@ from ragmon.judges.claude import (
 from ragmon.judges.claude_prompt import QUOTE_CHARS
 from ragmon.logs import MAX_MESSAGE, LineLimit, clip, more_like_it
 from ragmon.model import ClaimVerdict, Example, ExampleResult
-from ragmon.options import flag_of, fraction, optional_file
+from ragmon.options import flag_of, fraction, long_options, optional_file, typed_among
 from ragmon.scoring import LaneRefusal, Scored
 
 log = logging.getLogger("ragmon.llm_lane")
@@ -351,6 +351,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     llm.add_argument("--llm-sample-rate", type=fraction, default=0.0,
                      help="share of the RAG traces ragmon receives that Claude judges too, within the "
                           "lexical sample, at most --sample-rate (default 0: off)")
+    _add_lane_settings(llm)
+
+
+def _add_lane_settings(llm: argparse._ActionsContainer) -> None:
+    """The flags only the Claude lane reads, apart: `_check_lane_flags` reads their names."""
     llm.add_argument("--llm-max-per-minute", type=non_negative, default=60.0, metavar="N",
                      help="Claude calls per minute; the rest are counted throttled (default 60)")
     llm.add_argument("--llm-budget-usd-per-day", type=non_negative, default=5.0, metavar="USD",
@@ -365,6 +370,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def lane_from_args(args: argparse.Namespace, *, sample_rate: float, k: int) -> ClaudeLane | None:
     """The Claude lane `ragmon serve` was asked for, or None when --llm-sample-rate is 0."""
     if args.llm_sample_rate <= 0:
+        _check_lane_flags(args)
         return None
     if args.llm_sample_rate > sample_rate:
         raise InputError(f"--llm-sample-rate {args.llm_sample_rate:g} exceeds --sample-rate {sample_rate:g}: "
@@ -395,6 +401,23 @@ def lane_from_args(args: argparse.Namespace, *, sample_rate: float, k: int) -> C
         raise
     return ClaudeLane(claude, rate=args.llm_sample_rate, concurrency=args.llm_concurrency, k=k,
                       bucket=TokenBucket(args.llm_max_per_minute), budget=budget)
+
+
+def _check_lane_flags(args: argparse.Namespace) -> None:
+    """With the lane off, a flag only it reads, typed, is refused before the sidecar starts. Ignored without
+    a word, `--llm-budget-usd-per-day 1 --llm-model claude-x` typed with --llm-sample-rate forgotten had the
+    user believe Claude judged a share of the traffic. Typed only (`typed_among`): a RAGMON_* variable is a
+    default every replica of a chart is given, read by those that turn the lane on."""
+    typed = typed_among(args, long_options(_add_lane_settings))
+    if not typed:
+        return
+    rate = flag_of(args, "--llm-sample-rate")
+    chosen = rate.variable is not None or bool(typed_among(args, [rate.option]))
+    off = rate.given("0") + ("" if chosen else ", the default")
+    them = typed.either("it", "them")
+    raise InputError(f"{typed} {typed.either('is', 'are')} given with the Claude judge off at {off}: only "
+                     f"the Claude judge reads {them}, and it judges no trace; give it a share of traces "
+                     f"(--llm-sample-rate 0.02, say), or leave {them} out")
 
 
 FEW_CALLS_A_DAY = 10

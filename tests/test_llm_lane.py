@@ -229,7 +229,8 @@ def test_lane_from_args(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_a_rate_of_no_calls_with_claude_on_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
     """Accepted, it started a Claude lane that counted each sampled example throttled, for ever, as a
-    budget too small for one call is refused (`check_budget`). With Claude off, the rate is of no matter."""
+    budget too small for one call is refused (`check_budget`). With Claude off, a rate set as a variable
+    (every replica's default) is of no matter."""
     monkeypatch.setenv("ANTHROPIC_API_KEY", "test-key")
     args = serve_args("--llm-sample-rate", "0.1", "--llm-max-per-minute", "0")
     with pytest.raises(InputError) as refused:
@@ -238,7 +239,8 @@ def test_a_rate_of_no_calls_with_claude_on_is_refused(monkeypatch: pytest.Monkey
         "--llm-max-per-minute 0 lets no Claude call through, while --llm-sample-rate 0.1 gives Claude a "
         "share of traces: each would be counted throttled; give a rate of calls, or set --llm-sample-rate 0 "
         "to turn Claude off")
-    assert lane_from_args(serve_args("--llm-max-per-minute", "0"), sample_rate=1.0, k=5) is None
+    off = build_parser("serve", {"RAGMON_LLM_MAX_PER_MINUTE": "0"}).parse_args(["serve"])
+    assert lane_from_args(off, sample_rate=1.0, k=5) is None
     # Set in a manifest, the variables are named, as every other refusal of serve's names them.
     environ = {"RAGMON_LLM_MAX_PER_MINUTE": "0", "RAGMON_LLM_SAMPLE_RATE": "0.1"}
     with pytest.raises(InputError) as refused:
@@ -246,6 +248,37 @@ def test_a_rate_of_no_calls_with_claude_on_is_refused(monkeypatch: pytest.Monkey
     assert str(refused.value).startswith(
         "RAGMON_LLM_MAX_PER_MINUTE 0 (--llm-max-per-minute) lets no Claude call through, while "
         "RAGMON_LLM_SAMPLE_RATE 0.1 (--llm-sample-rate) gives Claude a share of traces")
+
+
+def test_claude_flags_typed_with_claude_off_are_refused_naming_each(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Before, the sidecar started and said only "claude off (--llm-sample-rate 0)": a user who set a model
+    and a budget, and forgot the sample rate, believed Claude judged a share of the traffic."""
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "test-key")
+
+    def refusal(environ: dict[str, str], *argv: str) -> str:
+        with pytest.raises(InputError) as refused:
+            lane_from_args(build_parser("serve", environ).parse_args(["serve", *argv]), sample_rate=1.0, k=5)
+        return str(refused.value)
+
+    # Named in the order --help lists them, whatever the order typed.
+    assert refusal({}, "--llm-model", "claude-x", "--llm-budget-usd-per-day", "1",
+                   "--llm-max-per-minute", "5") == (
+        "--llm-max-per-minute, --llm-budget-usd-per-day, --llm-model are given with the Claude judge off at "
+        "--llm-sample-rate 0, the default: only the Claude judge reads them, and it judges no trace; give it "
+        "a share of traces (--llm-sample-rate 0.02, say), or leave them out")
+    # Typed at its default (30s), the timeout is as much a choice; the rate typed 0 is not "the default".
+    assert refusal({}, "--llm-sample-rate", "0", "--llm-timeout", "30s") == (
+        "--llm-timeout is given with the Claude judge off at --llm-sample-rate 0: only the Claude judge "
+        "reads it, and it judges no trace; give it a share of traces (--llm-sample-rate 0.02, say), or leave "
+        "it out")
+    priced = refusal({"RAGMON_LLM_SAMPLE_RATE": "0"}, "--llm-budget-file", "spend.json",
+                     "--llm-price-input", "1", "--llm-price-output", "5", "--llm-concurrency", "2")
+    assert priced.startswith(
+        "--llm-budget-file, --llm-concurrency, --llm-price-input, --llm-price-output are given with the "
+        "Claude judge off at RAGMON_LLM_SAMPLE_RATE 0 (--llm-sample-rate): ")
+    # Set as variables they are defaults every replica is given, read by those that turn Claude on.
+    chart = {"RAGMON_LLM_MODEL": "claude-x", "RAGMON_LLM_BUDGET_USD_PER_DAY": "1"}
+    assert lane_from_args(build_parser("serve", chart).parse_args(["serve"]), sample_rate=1.0, k=5) is None
 
 
 def test_prices_default_to_the_models_list_price(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -7,9 +7,14 @@ service (lexical worker processes included). Servers bind 127.0.0.1 on port 0 an
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
+import os
 import re
 import signal
+import socket
+import subprocess
+import sys
 from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
@@ -245,6 +250,25 @@ def test_cli_serve_with_claude_flags(fake_api: FakeAnthropic, serve_process: Any
     assert total(samples, "ragmon_judge_cost_usd_total", judge="claude") == pytest.approx(0.006)
     assert total(samples, "ragmon_examples_scored_total", judge="lexical") == 3
     assert fake_api.calls == 2
+
+
+def test_claude_flags_typed_with_claude_off_stop_serve_before_it_listens_on_a_json_error_line() -> None:
+    # Before: it started, logging "claude off (--llm-sample-rate 0)" and nothing about the model typed. The
+    # metrics port is held, so a sidecar that got as far as listening fails there at once rather than run.
+    environ = {k: v for k, v in os.environ.items() if not k.startswith(("RAGMON_", "ANTHROPIC_"))}
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        done = subprocess.run(
+            [sys.executable, "-m", "ragmon.cli", "serve", "--grpc-listen", "off", "--http-listen",
+             "127.0.0.1:0", "--metrics-listen", f"127.0.0.1:{busy.getsockname()[1]}", "--log-format", "json",
+             "--llm-model", "claude-x"], capture_output=True, text=True, env=environ, timeout=60)
+    assert done.returncode == 2
+    lines = [json.loads(line) for line in done.stderr.splitlines()]
+    assert [(line["level"], line["message"]) for line in lines] == [(
+        "error", "--llm-model is given with the Claude judge off at --llm-sample-rate 0, the default: only "
+                 "the Claude judge reads it, and it judges no trace; give it a share of traces "
+                 "(--llm-sample-rate 0.02, say), or leave it out")]
 
 
 async def _send_three(http: int, metrics: int) -> Samples:
