@@ -156,15 +156,14 @@ def load(path: Path | str) -> Baseline:
                          source=source) from None
     except OSError as exc:
         raise InputError(f"cannot read the baseline report: {exc.strerror or exc}", source=source) from None
+    if not data.strip():  # an artifact that was never uploaded, or a pipe whose writer failed
+        raise InputError(f"the baseline is empty: {WRITTEN_BY}", source=source)
     try:
         doc = loads(data)
     except UnicodeDecodeError:
         raise InputError(f"the baseline is not UTF-8 JSON: {WRITTEN_BY}", source=source) from None
     except json.JSONDecodeError as exc:
-        # A second value opening a line is JSON Lines: the golden set, given for the report by mistake.
-        jsonl = (exc.msg, exc.colno) == ("Extra data", 1)
-        hint = " (a value a line: JSON Lines, a golden set?)" if jsonl else ""
-        raise InputError(f"the baseline is not valid JSON ({exc.msg}, column {exc.colno}){hint}: "
+        raise InputError(f"the baseline is not valid JSON ({exc.msg}, column {exc.colno}){_looks_like(exc)}: "
                          f"{WRITTEN_BY}", source=source, line=exc.lineno) from None
     except (ValueError, RecursionError) as exc:  # valid JSON that json will not read: a traceback otherwise
         # int()'s limit on digits, without its advice to the programmer after the colon
@@ -173,8 +172,31 @@ def load(path: Path | str) -> Baseline:
     return from_dict(doc, source)
 
 
+_OTHER_REPORTS = (("<", "XML: the --junit report?"), ("#", "Markdown: the --markdown report?"),
+                  ("ragmon replay:", "the terminal summary?"))
+"""How a file of another report begins, and what it then is: each is refused at its first character,
+where "Expecting value, column 1" said nothing of which file had been given."""
+
+
+def _looks_like(exc: json.JSONDecodeError) -> str:
+    """What the text that is no JSON appears to be, as a hint in parentheses; empty when nothing tells."""
+    if (exc.msg, exc.colno) == ("Extra data", 1):  # a value opening a second line: the golden set
+        return " (a value a line: JSON Lines, a golden set?)"
+    head = exc.doc.lstrip()
+    if exc.pos == len(exc.doc) - len(head):
+        return next((f" ({what})" for start, what in _OTHER_REPORTS if head.startswith(start)), "")
+    # A string left open runs to the end of the text: json names where it began, not where the text ends.
+    if exc.msg.startswith("Unterminated string") or exc.pos >= len(exc.doc.rstrip()):
+        return " (the text ends mid-report: a copy or download cut short?)"
+    return ""
+
+
 def from_dict(doc: Any, source: str) -> Baseline:
     """A parsed report; `source` names it in errors."""
+    kind = doc.get("report") if isinstance(doc, dict) else None
+    if isinstance(kind, str):  # ragmon calibrate's names itself so; a replay report has no such field
+        raise InputError(f"the baseline is the report of {json.dumps(_clipped(kind, 60))} (its field "
+                         f"'report'), not of a replay: {WRITTEN_BY}", source=source)
     if not isinstance(doc, dict) or "ragmon_version" not in doc:
         raise InputError(f"the baseline is not a ragmon report (no 'ragmon_version'): {WRITTEN_BY}",
                          source=source)
@@ -188,8 +210,7 @@ def from_dict(doc: Any, source: str) -> Baseline:
                          source=source, field="report_format")
     complete = reader.get(doc, "complete", bool, "a boolean")
     if not complete:
-        error = " ".join(str(doc.get("error") or "no error recorded").split())
-        error = error if len(error) <= 300 else error[:299] + "…"
+        error = _clipped(" ".join(str(doc.get("error") or "no error recorded").split()), 300)
         raise InputError(f"the baseline run did not complete ({error}), so it has no figures to compare "
                          f"with", source=source)
     breached = () if reader.get(doc, "passed", bool, "a boolean") else _breached(reader, doc)
@@ -223,6 +244,11 @@ def from_dict(doc: Any, source: str) -> Baseline:
         examples[example_id] = BaselineExample(metrics, frozenset(unsupported),
                                                None if question is None else _normal(question))
     return Baseline(source, version, judge, k, examples, breached, _skipped(reader, doc), _rules(reader, doc))
+
+
+def _clipped(text: str, limit: int) -> str:
+    """A message quotes a file's text at most `limit` characters long: a hand-made file's may be any."""
+    return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
 def _skipped(reader: _Reader, doc: dict[str, Any]) -> frozenset[str]:

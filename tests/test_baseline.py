@@ -93,7 +93,33 @@ def test_a_report_format_this_ragmon_does_not_read_is_refused(layout: object) ->
 
 @pytest.mark.parametrize(("content", "message"), [
     ("{\n", "{path}:2: the baseline is not valid JSON (Expecting property name enclosed in double quotes, "
-            "column 1): give a report written by `ragmon replay --json`"),
+            "column 1) (the text ends mid-report: a copy or download cut short?): give a report written by "
+            "`ragmon replay --json`"),
+    # Cut inside a string: json names the line and column where the string began, not the end of the text.
+    ('{\n  "ragmon_version": "0.1', "{path}:2: the baseline is not valid JSON (Unterminated string starting "
+                                     "at, column 21) (the text ends mid-report: a copy or download cut "
+                                     "short?): give a report written by `ragmon replay --json`"),
+    # A broken report that is not cut short gets no guess.
+    ('{"k": 5,, "j": 1}', "{path}:1: the baseline is not valid JSON (Expecting property name enclosed in "
+                          "double quotes, column 9): give a report written by `ragmon replay --json`"),
+    # Main's artifact never uploaded, or the step that wrote it failed: "Expecting value, column 1" before.
+    ("", "{path}: the baseline is empty: give a report written by `ragmon replay --json`"),
+    (" \n\n", "{path}: the baseline is empty: give a report written by `ragmon replay --json`"),
+    (gzip.compress(b""), "{path}: the baseline is empty: give a report written by `ragmon replay --json`"),
+    # The other reports of a run, given for its JSON report: each was "Expecting value, column 1".
+    ('<?xml version="1.0" encoding="utf-8"?>\n<testsuite name="ragmon">',
+     "{path}:1: the baseline is not valid JSON (Expecting value, column 1) (XML: the --junit report?): give "
+     "a report written by `ragmon replay --json`"),
+    ("## ragmon replay: PASS\n",
+     "{path}:1: the baseline is not valid JSON (Expecting value, column 1) (Markdown: the --markdown "
+     "report?): give a report written by `ragmon replay --json`"),
+    ("\nragmon replay: 3 examples, judge lexical, k=5\n",
+     "{path}:2: the baseline is not valid JSON (Expecting value, column 1) (the terminal summary?): give a "
+     "report written by `ragmon replay --json`"),
+    # ragmon calibrate's report has a ragmon_version and `complete`: it was "'passed' is missing".
+    ('{"report": "ragmon calibrate", "ragmon_version": "0.1.0", "complete": true, "examples": 11}',
+     '{path}: the baseline is the report of "ragmon calibrate" (its field \'report\'), not of a replay: give '
+     'a report written by `ragmon replay --json`'),
     # A golden JSONL file given by mistake: its second record is "extra data" after the first.
     ('{"id": "a"}\n{"id": "b"}\n', "{path}:2: the baseline is not valid JSON (Extra data, column 1) (a value "
                                    "a line: JSON Lines, a golden set?): give a report written by `ragmon "
@@ -109,7 +135,8 @@ def test_a_report_format_this_ragmon_does_not_read_is_refused(layout: object) ->
                                    "replay --json`"),
     ("[" * 100_000 + "]" * 100_000, "{path}: the baseline is not readable JSON (nested too deeply): give a "
                                     "report written by `ragmon replay --json`"),
-], ids=["truncated", "jsonl", "a-record", "array", "binary", "long-number", "deep"])
+], ids=["truncated", "cut-in-a-string", "broken", "empty", "blank", "empty-gzip", "junit", "markdown",
+        "terminal", "calibrate", "jsonl", "a-record", "array", "binary", "long-number", "deep"])
 def test_a_file_that_is_no_report_is_named(tmp_path: Path, content: str | bytes, message: str) -> None:
     path = tmp_path / "main.json"
     path.write_bytes(content if isinstance(content, bytes) else content.encode())
