@@ -342,9 +342,10 @@ def _escaped(text: str) -> str:
     every CI run that posts the report. So are the bare URLs (`https://`, `www.`) and e-mail addresses
     that GitHub's autolink extension links, which would make a hallucinated address clickable: it finds an
     e-mail address in the text once escapes and entities are decoded (`\\@` and `&#64;` are linked all the
-    same), so only a change to the text itself stops all three. Two `$` would set what lies between them
-    as math, so each is wrapped in a span, as GitHub's documentation says. An ordinary sentence has none
-    of these: as is."""
+    same), so only a change to the text itself stops all three. So are emoji shortcodes, which GitHub
+    shows as emoji outside code: an answer's `:x:` would read as a red cross, `:white_check_mark:` as a
+    green tick beside the verdict. Two `$` would set what lies between them as math, so each is wrapped
+    in a span, as GitHub's documentation says. An ordinary sentence has none of these: as is."""
     math = text.count("$") > 1
 
     def escape(match: re.Match[str]) -> str:
@@ -366,12 +367,15 @@ def _quote(escaped: str) -> str:
 
 
 _INLINE = re.compile(r"[&<`*~\]$]|\\(?=[!-/:-@\[-`{-~])|(?<![^\W_])_|_(?![^\W_])"
-                     r"|(?P<inert>@(?=[\w.-])|#(?=\d)|(?i:\bgh-)(?=\d)|(?i:https?|ftp):(?=//)|(?i:www)(?=\.))")
+                     r"|(?P<inert>@(?=[\w.-])|#(?=\d)|(?i:\bgh-)(?=\d)|(?i:https?|ftp):(?=//)|(?i:www)(?=\.)"
+                     r"|:(?!\d\d?:)(?=[\w+-]{1,64}:))")
 """What `_escaped` changes: `]` is enough to stop a link or an image (none can close), `_` only at a
 word's edge (inside one it is no emphasis, as in snake_case), a backslash only where it would escape.
 `inert` is what GitHub would link, followed by a zero-width space: an `@` before a name or an e-mail
 address's domain, a `#` or `GH-` before an issue number, a URL's scheme before its `//` (GFM links
-http, https and ftp), a `www` before its dot."""
+http, https and ftp), a `www` before its dot, and the opening `:` of what GitHub would show as an emoji
+(`:x:`, `:+1:`), bounded as its names are; not one before one or two digits, which no emoji's name is,
+so a clock time (10:30:45) stays as written."""
 _BLOCK_START = re.compile(r"^(?:#+(?=\s|$)|>|-(?=[\s-]|$)|\+(?=\s|$)|\d{1,9}[.)](?=\s|$))")
 """A line that starts this way would be a heading, a quote, a list item or a thematic break (`*`, `_`,
 `` ` `` and `~` are escaped everywhere): the backslash goes before its last character."""

@@ -84,6 +84,19 @@ def test_bare_urls_and_email_addresses_are_not_linked() -> None:
     assert "Question: Is www&#8203;.evil.example safe?" in lines
 
 
+def test_emoji_shortcodes_are_shown_as_written() -> None:
+    # GitHub turns `:name:` into its emoji in a step summary or a comment, code aside: an answer's ":x:"
+    # would show as a red cross and ":white_check_mark:" as a green tick beside the verdict. A zero-width
+    # space after the opening colon leaves the text as it looks and names no emoji. A clock time is no
+    # shortcode (no emoji is named by one or two digits): as written.
+    lines = _rendered("Mark it :x: or :white_check_mark: now.", "Vote :+1: or :-1: today.",
+                      "Doors open at 10:30:45 daily.", question="Is :shipit: fine?")
+    assert "> Mark it :&#8203;x: or :&#8203;white_check_mark: now." in lines
+    assert "> Vote :&#8203;+1: or :&#8203;-1: today." in lines
+    assert "> Doors open at 10:30:45 daily." in lines
+    assert "Question: Is :&#8203;shipit: fine?" in lines
+
+
 def test_two_dollar_signs_cannot_set_a_price_range_as_math() -> None:
     # GitHub renders $5-$ as math ("5-" in TeX, dollars gone); each `$` in a span is a character, as
     # GitHub's documentation says. One `$` opens no math: left as written.
