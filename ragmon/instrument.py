@@ -14,14 +14,22 @@ answered, `ragmon.answer` and `ragmon.citations`. Each `retrieved()` records a c
 `ragmon.contexts` (a JSON list in rank order) and each `answered()` a child span `generation` with
 `ragmon.answer`. A child covers the time from the end of the previous step (or the start of the request)
 to the call, so a sequential pipeline gets honest step durations without a `with` block per step.
+`answered()` takes the whole answer, and a later call replaces it (a retry's answer is what the user
+got): a streamed answer is recorded once read, inside the block, as a step recorded after the block
+ended is refused (a `RuntimeError`). The block is a plain `with`, in a coroutine too: the span is
+current in the task that opened it.
 `relevant_ids` and `ground_truth` are for synthetic or labelled traffic, e.g. a replay against a staging
-service. An exception inside the block is recorded on the request span, which is marked as an error: if
-no answer was recorded by then, the sidecar counts the trace an error (a failed request), not as scored.
+service. An exception inside the block, a cancellation (`asyncio.CancelledError`, `KeyboardInterrupt`,
+the `GeneratorExit` of a stream the client stopped reading) too, is recorded on the request span, which is
+marked as an error: if no answer was recorded by then, the sidecar counts the trace an error (a failed
+request), not as scored.
 
 A context mapping's `id`, `text` and `score` are written (the id may come from its `metadata`, as loaders
 put it); a key meant as a missing id or text under another name (`doc_id`, `content`) is refused with the
 words the sidecar refuses it with in a hand-set `ragmon.contexts`, and other keys are the app's own.
 An id is a string or a whole number, as the sidecar reads one; a blank one is no id, as it reads it too.
+One string, mapping or document passed where a list belongs is refused: iterated, it gives its
+characters, keys or fields.
 A NaN or infinite score is recorded as none, and a lone surrogate in any text as U+FFFD (the exporter
 drops an attribute it cannot encode). A value the tracer provider's attribute length limit cuts raises a
 RuntimeWarning naming it: the sidecar refuses cut documents and scores a cut answer on what was kept.
@@ -111,6 +119,7 @@ class RagSpan:
         self._tracer = tracer
         self._span = span
         self._step_start = time.time_ns()
+        self._open = True
 
     @property
     def span(self) -> trace.Span:
@@ -119,8 +128,9 @@ class RagSpan:
 
     def retrieved(self, contexts: Iterable[ContextLike]) -> None:
         """Record what retrieval returned, best first; an empty iterable records an empty retrieval."""
+        self._check_open("retrieved")
         documents = [_as_document(index, context)
-                     for index, context in enumerate(_not_text("contexts", contexts))]
+                     for index, context in enumerate(_several("contexts", contexts))]
         attributes = {}
         if self._span.is_recording():  # a request the sampler dropped: its steps are dropped too
             contexts_json = json.dumps([document.as_json() for document in documents],
@@ -130,6 +140,7 @@ class RagSpan:
 
     def answered(self, answer: str, *, citations: Iterable[str | int] | None = None) -> None:
         """Record the generated answer and, if the app knows them, the ids it cites."""
+        self._check_open("answered")
         check_text("answered", "answer", answer)
         attributes: dict[str, Any] = {convention.ANSWER: replace_lone_surrogates(answer)}
         if citations is not None:
@@ -137,6 +148,16 @@ class RagSpan:
         self._step("generation", {convention.ANSWER: attributes[convention.ANSWER]})
         self._span.set_attributes(attributes)
         _warn_if_cut(self._span, attributes)
+
+    def _check_open(self, call: str) -> None:
+        """Refuse a step recorded once the block has ended, as a streamed answer's often is: the request
+        span was exported without it (citations set on it are dropped), and the sidecar decides the
+        trace a `--quiet` after it, counting a later span as late, the request as one that never
+        answered."""
+        if not self._open:
+            raise RuntimeError(f"{call}() was called after its rag_span block ended: record the request's "
+                               f"steps inside the block (for a streamed answer, the whole answer once the "
+                               f"stream is read)")
 
     def _step(self, name: str, attributes: Mapping[str, Any]) -> None:
         """A child span from the end of the previous step to now, started with what the step found, as a
@@ -169,9 +190,26 @@ def rag_span(question: str, *, pipeline: str | None = None, relevant_ids: Iterab
         attributes[convention.GROUND_TRUTH] = replace_lone_surrogates(ground_truth)
     # Started with its attributes: an app's sampler routing on ragmon.pipeline sees them only so. The
     # warning's frames: this generator, then contextlib's __enter__.
-    with tracer.start_as_current_span(name, attributes=attributes) as span:
+    with tracer.start_as_current_span(name, attributes=attributes, record_exception=False,
+                                      set_status_on_exception=False) as span:
         _warn_if_cut(span, attributes, stacklevel=_APP_FRAME + 1)
-        yield RagSpan(tracer, span)
+        rag = RagSpan(tracer, span)
+        try:
+            yield rag
+        except BaseException as stopped:
+            _record_failure(span, stopped)
+            raise
+        finally:
+            rag._open = False
+
+
+def _record_failure(span: trace.Span, stopped: BaseException) -> None:
+    """Mark the request failed, as OpenTelemetry does for an `Exception` only: a request cancelled
+    (`asyncio.CancelledError`), interrupted (`KeyboardInterrupt`) or whose streamed answer the client
+    stopped reading (`GeneratorExit`) had ended as if it succeeded, and the documents it got to were
+    scored as a search endpoint's result."""
+    span.record_exception(stopped)
+    span.set_status(trace.Status(trace.StatusCode.ERROR, f"{type(stopped).__name__}: {stopped}"))
 
 
 def _warn_if_cut(span: trace.Span, attributes: Mapping[str, Any], stacklevel: int = _APP_FRAME) -> None:
@@ -197,11 +235,17 @@ def _cut_warning(key: str, limit: int) -> str:
             f"{effect}; raise the limit above the longest value recorded")
 
 
-def _not_text(label: str, items: Iterable[Any]) -> Iterable[Any]:
-    """A lone string is an iterable too, of its characters: recording those as ids or documents would
-    be silently wrong, so it is refused."""
-    if isinstance(items, str | bytes):
-        raise TypeError(f"{label} must be an iterable of items, not a single {type(items).__name__}")
+def _several(label: str, items: Iterable[Any]) -> Iterable[Any]:
+    """`items`, unless one item stands where a list belongs. Iterated, a string gives its characters, a
+    mapping its keys (a document's "id" and "text" as two documents; qrels' `{id: grade}` every id, those
+    graded 0 as relevant too) and a LangChain or LlamaIndex document, a pydantic model, its fields: each
+    recorded silently wrong, so they are refused, as is what cannot be iterated at all, in words naming
+    the argument."""
+    single = isinstance(items, str | bytes | Mapping) or hasattr(items, "page_content") \
+        or hasattr(items, "node_id")
+    if single or not isinstance(items, Iterable):
+        keys = ": iterated, it gives its keys alone" if isinstance(items, Mapping) else ""
+        raise TypeError(f"{label} must be an iterable of items, not a single {type(items).__name__}{keys}")
     return items
 
 
@@ -209,7 +253,7 @@ def _ids(label: str, items: Iterable[Any]) -> list[str]:
     """Ids as the sidecar reads them, strings or whole numbers: `str()` of anything else had recorded
     a missing id as "None", pandas' NaN as "nan" and a float key as "7.0", which name no document."""
     return [replace_lone_surrogates(_id(f"{label}[{index}]", item))
-            for index, item in enumerate(_not_text(label, items))]
+            for index, item in enumerate(_several(label, items))]
 
 
 def _id(where: str, value: Any) -> str:
