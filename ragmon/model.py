@@ -6,10 +6,12 @@ nothing, `contexts=None` says we were never told. Metrics depend on that differe
 
 from __future__ import annotations
 
+import contextlib
 import heapq
 import math
 from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, field, fields
+from decimal import Decimal
 from itertools import islice
 from numbers import Integral, Real
 from typing import TYPE_CHECKING, Any, SupportsFloat, SupportsIndex, TypeGuard
@@ -113,7 +115,7 @@ class Context:
         check_text("Context", "text", self.text)
         score = self.score
         if score is not None and type(score) is not float and type(score) is not int:
-            if isinstance(score, bool) or not isinstance(score, Real):
+            if not _real(score):
                 raise TypeError(f"Context.score must be a number or None, got {type(score).__name__}")
             object.__setattr__(self, "score", float(score))
 
@@ -332,12 +334,17 @@ class EvalConfig:
                 f"EvalConfig.bootstrap_samples must be 0 (no intervals) or a whole number of at least "
                 f"{MIN_BOOTSTRAP_SAMPLES}, got {samples!r}")
         confidence = self.confidence
-        number = isinstance(confidence, Real) and not isinstance(confidence, bool)
-        if not number or not 0 < confidence < 1:
+        number = _real(confidence)
+        # A float before the range is checked: Decimal("NaN") raises on `<` where float's NaN is unordered.
+        level = math.nan
+        if number:
+            with contextlib.suppress(ValueError):  # Decimal's signalling NaN refuses float()
+                level = _as_written(confidence)
+        if not 0 < level < 1:
             raise (ValueError if number else TypeError)(
                 f"EvalConfig.confidence must be a number in (0, 1), got {confidence!r}")
         if type(confidence) is not float:  # numpy's float32 as a float, which a report writes as JSON
-            object.__setattr__(self, "confidence", _as_written(confidence))
+            object.__setattr__(self, "confidence", level)
         if not whole(self.seed):
             raise TypeError("EvalConfig.seed must be a whole number, so intervals are the same on every "
                             f"run, got {self.seed!r}")
@@ -353,6 +360,12 @@ def _as_written(number: SupportsFloat) -> float:
     numpy prints a float of its own as the shortest decimal that reads back as it, which is what was
     written; any other number is converted as it is."""
     return float(str(number)) if type(number).__module__ == "numpy" else float(number)
+
+
+def _real(value: object) -> bool:
+    """A real number, a Decimal too (a database's NUMERIC column, which `numbers.Real` leaves out), and not
+    a bool: True would read as 1 and hide a mistake."""
+    return isinstance(value, Real | Decimal) and not isinstance(value, bool)
 
 
 def whole(value: object) -> bool:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import shutil
 import subprocess
 import sys
+from decimal import Decimal
 from pathlib import Path
 
 import numpy as np
@@ -400,3 +401,20 @@ def test_nan_for_a_missing_cell_is_told_to_be_none(field: str, kind: str) -> Non
         Example("q1", "q?", **{field: np.float64("nan")})
     assert str(error.value) == (f"Example 'q1': {field} must be {kind}, got float64 (NaN, pandas' missing "
                                 "value: pass None for one that is unknown)")
+
+
+def test_a_decimal_score_and_confidence_are_taken_as_the_floats_they_write() -> None:
+    # A database's NUMERIC column comes back as Decimal, which numbers.Real leaves out: both were refused
+    # as no number.
+    assert Context("d1", "t", Decimal("0.25")).score == 0.25
+    assert type(Context("d1", "t", Decimal("0.25")).score) is float
+    config = EvalConfig(confidence=Decimal("0.9"))  # type: ignore[arg-type]
+    assert type(config.confidence) is float and config.confidence == 0.9
+
+
+@pytest.mark.parametrize("level", [Decimal("NaN"), Decimal("sNaN"), Decimal("1.5"), Decimal("0")])
+def test_a_decimal_confidence_outside_0_1_is_the_usual_value_error(level: Decimal) -> None:
+    # Decimal's NaN raised InvalidOperation on the range check, not the error every other number gets.
+    with pytest.raises(ValueError) as error:
+        EvalConfig(confidence=level)  # type: ignore[arg-type]
+    assert str(error.value) == f"EvalConfig.confidence must be a number in (0, 1), got {level!r}"
