@@ -6,6 +6,12 @@ of each run would read new, perhaps harder, questions as a drop the change did n
 them. What each run alone has is counted (new, gone), and the gone ones are named, since dropping the
 examples that regressed would otherwise make a regression disappear without a word.
 
+On those shared examples each run's mean is over the ones it measured, not only over those both measured:
+an answer that abstained in the baseline (no claim, so no groundedness) and now makes up a sentence had been
+left out of both means, and a drop gate passed an answer gone from "I don't know" to a hallucination. No
+value is imputed for the run that did not measure an example (an abstention is neither grounded nor not);
+the examples one run alone measured are counted, for the reports to say so.
+
 Where this run's text (an id, a claim) has a lone surrogate, half an emoji a pipeline cut in two, its JSON
 report holds U+FFFD (ragmon.report.json), and a report from an older ragmon holds the "\\ud83d" escape. So
 the baseline is read with each lone surrogate made U+FFFD and this run's ids and claims are compared in that
@@ -82,18 +88,52 @@ class Baseline:
     """The `ragmon.rules.SCORING_RULES` its run scored with; None from a ragmon that recorded none."""
 
 
+Measured = tuple[float | None, float | None]
+"""A shared example's value of one metric in the baseline and in this run; None where that run did not
+measure it."""
+
+
 @dataclass(frozen=True, slots=True)
 class MetricChange:
-    """One metric over the examples both runs measured it on (`n` of them)."""
+    """One metric over the shared examples, each run's mean over those it measured (`measured`): when both
+    runs measured the same ones, the paired change of the examples both measured."""
 
     baseline: float | None
     candidate: float | None
-    n: int
-    differences: tuple[float, ...]
-    """This run's value minus the baseline's, per example: what a paired interval resamples."""
+    measured: tuple[Measured, ...]
+    """Each shared example either run measured the metric on, in this run's order."""
     baseline_n: int
     """Examples the baseline measured the metric on, of all its own: 0 says which run lacked it."""
     candidate_n: int
+
+    @property
+    def n(self) -> int:
+        """Shared examples both runs measured."""
+        return sum(before is not None and after is not None for before, after in self.measured)
+
+    @property
+    def baseline_only(self) -> int:
+        """Shared examples measured in the baseline and not now: an answer now abstaining, say."""
+        return sum(after is None for _, after in self.measured)
+
+    @property
+    def candidate_only(self) -> int:
+        """Shared examples measured now and not in the baseline: one that abstained there, say."""
+        return sum(before is None for before, _ in self.measured)
+
+    @property
+    def one_sided(self) -> tuple[tuple[int, str], ...]:
+        """(count, the run) of the shared examples one run alone measured, for each run that has some:
+        what moved that run's mean alone, which the reports name."""
+        return tuple((count, run) for count, run in ((self.baseline_only, "the baseline"),
+                                                     (self.candidate_only, "this run")) if count)
+
+    @property
+    def differences(self) -> tuple[float, ...]:
+        """This run's value minus the baseline's, per example both measured: what a paired interval
+        resamples."""
+        return tuple(after - before for before, after in self.measured
+                     if before is not None and after is not None)
 
     @property
     def delta(self) -> float | None:
@@ -449,16 +489,19 @@ def _worsened(pairs: Sequence[tuple[ExampleResult, BaselineExample]], metric: st
 
 def _change(name: str, pairs: Sequence[tuple[ExampleResult, BaselineExample]],
             before_all: Iterable[BaselineExample], now_all: Iterable[ExampleResult]) -> MetricChange:
-    both = [(before, after) for result, example in pairs
-            if (before := _value(example.metrics.get(name))) is not None
-            and (after := _value(result.metrics.get(name))) is not None]
+    values = ((_value(example.metrics.get(name)), _value(result.metrics.get(name)))
+              for result, example in pairs)
+    measured = tuple(value for value in values if value != (None, None))
     baseline_n = sum(_value(example.metrics.get(name)) is not None for example in before_all)
     candidate_n = sum(_value(result.metrics.get(name)) is not None for result in now_all)
-    if not both:
-        return MetricChange(None, None, 0, (), baseline_n, candidate_n)
-    # statistics.mean sums exactly, as the report's aggregates do: the same examples give the same mean.
-    before, after = float(statistics.mean(b for b, _ in both)), float(statistics.mean(a for _, a in both))
-    return MetricChange(before, after, len(both), tuple(a - b for b, a in both), baseline_n, candidate_n)
+    return MetricChange(_mean(before for before, _ in measured), _mean(after for _, after in measured),
+                        measured, baseline_n, candidate_n)
+
+
+def _mean(values: Iterable[float | None]) -> float | None:
+    """statistics.mean sums exactly, as the report's aggregates do: the same examples give the same mean."""
+    defined = [value for value in values if value is not None]
+    return float(statistics.mean(defined)) if defined else None
 
 
 def _value(value: float | None) -> float | None:

@@ -363,7 +363,8 @@ def test_a_lone_surrogate_is_the_same_example_and_sentence_in_the_next_run(
     same = strict(tmp_path / "same.json")["baseline"]
     assert (same["shared"], same["new"], same["gone"], same["gone_ids"]) == (2, 0, 0, [])
     assert same["regressed"] == []
-    assert same["metrics"]["groundedness"] == {"baseline": 0.75, "candidate": 0.75, "delta": 0.0, "n": 2}
+    assert same["metrics"]["groundedness"] == {"baseline": 0.75, "candidate": 0.75, "delta": 0.0, "n": 2,
+                                               "n_baseline_only": 0, "n_candidate_only": 0}
 
     # A real change to CUT: RETURNS gone, a second unsupported sentence added, so 1/2 -> 0 and the mean
     # over both 0.75 -> 0.5, a drop of 0.25 > 0.1 (exit 1). Only "Stars" is newly unsupported: "Moon" was

@@ -794,9 +794,9 @@ def test_a_drop_of_exactly_the_allowed_amount_holds() -> None:
 
 
 def test_the_reason_counts_the_examples_measured_in_both_runs_not_those_shared() -> None:
-    # e1 has no groundedness now (its answer gone, say): 3 examples in both runs, 2 measured in both,
-    # 1 and 1 then and now on them. One example shared and measured: "1 example", not "1 examples".
-    comparison = comparison_of({"groundedness": [1.0, 0.5, 1.0]}, {"groundedness": [1.0, None, 1.0]})
+    # e1 has no groundedness in either run (an abstention, say): 3 examples in both runs, 2 measured in
+    # both, 1 and 1 then and now on them. One example shared and measured: "1 example", not "1 examples".
+    comparison = comparison_of({"groundedness": [1.0, None, 1.0]}, {"groundedness": [1.0, None, 1.0]})
     (result,) = drops(comparison, "groundedness=0")
     assert comparison.shared == 3
     assert result.reason == "unchanged against the baseline: 1 -> 1 on 2 examples measured in both runs"
@@ -809,13 +809,78 @@ def test_the_reason_counts_the_examples_measured_in_both_runs_not_those_shared()
     ([None, None], [1.0, None], "undefined in the baseline: 0 observations"),
     ([1.0, None], [None, None], "undefined in this run: 0 observations"),
     ([None, None], [None, None], "undefined in both runs: 0 observations"),
-    ([1.0, None], [None, 1.0], "no example measured in both runs (2 examples in both)"),
 ])
 def test_undefined_is_no_zero_and_the_reason_names_the_run_that_lacked_it(
         before: list[float | None], after: list[float | None], reason: str) -> None:
     (result,) = drops(comparison_of({"citation_accuracy": before}, {"citation_accuracy": after}),
                       "citation_accuracy=1")  # even the loosest drop gate fails
     assert (result.passed, result.value, result.reason) == (False, None, reason)
+
+
+def test_an_example_one_run_alone_measured_moves_that_runs_mean() -> None:
+    # e0 abstained in the baseline (no groundedness) and now makes up its one sentence (0); e1-e3 are
+    # grounded in both. Over the examples both measured it was 1 -> 1, "unchanged", and the gate passed.
+    # Each run's mean over the shared examples it measured: 3/3 = 1 then, 3/4 = 0.75 now.
+    grounded: list[float | None] = [0.0, 1.0, 1.0, 1.0]
+    comparison = comparison_of({"groundedness": [None, 1.0, 1.0, 1.0], "hallucination_rate": [None, 0, 0, 0]},
+                               {"groundedness": grounded, "hallucination_rate": [1 - v for v in grounded]})
+    drop, rise = drops(comparison, "groundedness=0.02", "hallucination_rate=0.02")
+    counted = "on 4 shared examples (3 measured in both, 1 in this run only)"
+    assert (drop.passed, drop.value, drop.baseline) == (False, -0.25, 1.0)
+    assert drop.reason == f"dropped 0.25 > 0.02 against the baseline: 1 -> 0.75 {counted}"
+    assert (rise.passed, rise.value, rise.baseline) == (False, 0.25, 0.0)
+    assert rise.reason == f"rose 0.25 > 0.02 against the baseline: 0 -> 0.25 {counted}"
+    # The reverse: e0 hallucinated in the baseline and abstains now; 3/4 = 0.75 then, 3/3 = 1 now.
+    back = comparison_of({"groundedness": grounded}, {"groundedness": [None, 1.0, 1.0, 1.0]})
+    (better,) = drops(back, "groundedness=0")
+    assert (better.passed, better.value) == (True, 0.25)
+    assert better.reason == ("rose 0.25 against the baseline: 0.75 -> 1 on 4 shared examples (3 measured in "
+                             "both, 1 in the baseline only)")
+    # Nothing measured in both: each run's own examples still say how the shared questions fare.
+    (apart,) = drops(comparison_of({"citation_accuracy": [1.0, None]}, {"citation_accuracy": [None, 1.0]}),
+                     "citation_accuracy=0")
+    assert (apart.passed, apart.value) == (True, 0.0)
+    assert apart.reason == ("unchanged against the baseline: 1 -> 1 on 2 shared examples (0 measured in "
+                            "both, 1 in the baseline only, 1 in this run only)")
+
+
+def test_a_metric_the_shared_examples_lack_in_one_run_names_that_run() -> None:
+    # e0 is in both runs, measured in the baseline only; e1 only in this run, measured there. This run has
+    # observations, but none on an example the baseline has: nothing to compare, and no pass.
+    baseline = Baseline("main.json", "0.1.0", {"name": "lexical"}, 5, {
+        "e0": BaselineExample({"groundedness": 1.0}, frozenset())})
+    now = Report({"name": "lexical"}, 5, tuple(
+        ExampleResult(Example(id_, "q"), "lexical", {"groundedness": value}, ())
+        for id_, value in (("e0", None), ("e1", 1.0))), {})
+    (result,) = drops(compare(baseline, now), "groundedness=1")
+    assert (result.passed, result.value) == (False, None)
+    assert result.reason == "undefined in this run on the 1 example in both runs: 0 observations"
+
+
+def test_confidence_bounds_a_change_with_an_example_one_run_alone_measured() -> None:
+    # The four examples above. A resample of the 4 draws e0 k times, k ~ Binomial(4, 1/4): the baseline's
+    # mean is 1 whatever it draws (when it draws one of e1-e3 at all), this run's 1 - k/4, so the change is
+    # -k/4. P(k = 4) = 1/256: those ~4 resamples hold no baseline value, read as the worst. P(k >= 3) =
+    # 13/256 = 5.1% and P(k = 4) 0.4% put the 2.5% quantile at k = 3: -0.75, as far as the draws go. The
+    # upper bound is k = 0 (P = 81/256): 0. Hallucination_rate's bound is the same rise.
+    grounded: list[float | None] = [0.0, 1.0, 1.0, 1.0]
+    comparison = comparison_of({"groundedness": [None, 1.0, 1.0, 1.0], "hallucination_rate": [None, 0, 0, 0]},
+                               {"groundedness": grounded, "hallucination_rate": [1 - v for v in grounded]})
+    drop, rise = drops(comparison, "groundedness=0.5", "hallucination_rate=0.5", confidence=0.95)
+    assert (drop.passed, drop.value, rise.passed, rise.value) == (False, -0.75, False, 0.75)
+    assert drop.reason == ("dropped 0.75 > 0.5 against the baseline at the lower 95% bound of the change: "
+                           "means 1 -> 0.75 on 4 shared examples (3 measured in both, 1 in this run only)")
+    (loose,) = drops(comparison, "groundedness=0.75", confidence=0.95)
+    assert loose.passed
+    # Two examples, one measured now only: a quarter of the resamples draw it twice and hold no baseline
+    # value, far more than the 2.5% a bound is read beyond. No interval, no pass.
+    (none,) = drops(comparison_of({"groundedness": [None, 1.0]}, {"groundedness": [0.0, 1.0]}),
+                    "groundedness=1", confidence=0.95)
+    assert (none.passed, none.value) == (False, None)
+    found = re.fullmatch(r"no 95% interval of the change from 2 shared examples \(1 measured in both, 1 in "
+                         r"this run only\): (\d+) of 1000 resamples drew no example one of the runs measured",
+                         none.reason)
+    assert found is not None and 200 < int(found[1]) < 300, none.reason
 
 
 def test_confidence_bounds_the_paired_change() -> None:
@@ -999,3 +1064,53 @@ def test_a_bound_read_at_another_level_mirrors_too() -> None:
     assert high.value == round(1 - low.value, 12)
     assert [gate.passed for gate in held] == [True, True]
     assert [gate.passed for gate in breached] == [False, False]
+
+
+ABSTAINED = "I don't know: the documents do not say."
+
+
+def test_a_golden_pair_whose_abstention_became_a_made_up_answer_breaches_the_drop_gates(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Four questions on STORE. q0 abstained in the baseline (no claim: groundedness and hallucination_rate
+    # undefined) and now answers with one invented sentence (groundedness 0, hallucination_rate 1); q1-q3
+    # answer with supported sentences in both runs (1 and 0). By hand: groundedness 3/3 = 1 -> 3/4 = 0.75,
+    # hallucination_rate 0 -> 1/4 = 0.25. Over the 3 examples both measured it was "unchanged", exit 0.
+    without_ragmon_variables(monkeypatch)
+
+    def golden(name: str, first: str) -> Path:
+        answers = (first, *SUPPORTED)
+        path = tmp_path / name
+        rows = [{"id": f"q{i}", "question": f"What does the store say, part {i}?",
+                 "contexts": [{"id": "store", "text": STORE}], "answer": answer}
+                for i, answer in enumerate(answers)]
+        path.write_text("".join(json.dumps(row) + "\n" for row in rows), encoding="utf-8")
+        return path
+
+    abstaining, inventing = golden("abstaining.jsonl", ABSTAINED), golden("inventing.jsonl", UNSUPPORTED[0])
+    gates = ["--max-drop", "groundedness=0.02", "--max-drop", "hallucination_rate=0.02", "--quiet"]
+    for path in (abstaining, inventing):
+        assert main(["replay", str(path), "--quiet", "--json", str(path.with_suffix(".json"))]) == EXIT_OK
+    code = main(["replay", str(inventing), "--baseline", str(tmp_path / "abstaining.json"), *gates,
+                 "--json", str(tmp_path / "r.json"), "--markdown", str(tmp_path / "r.md")])
+    doc = json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))
+    counted = "on 4 shared examples (3 measured in both, 1 in this run only)"
+    assert [(g["metric"], g["passed"], g["reason"]) for g in doc["gates"]] == [
+        ("groundedness", False, f"dropped 0.25 > 0.02 against the baseline: 1 -> 0.75 {counted}"),
+        ("hallucination_rate", False, f"rose 0.25 > 0.02 against the baseline: 0 -> 0.25 {counted}")]
+    assert doc["baseline"]["metrics"]["groundedness"] == {"baseline": 1.0, "candidate": 0.75, "delta": -0.25,
+                                                          "n": 3, "n_baseline_only": 0, "n_candidate_only": 1}
+    page = (tmp_path / "r.md").read_text(encoding="utf-8")
+    assert "| groundedness | 1.000 | 0.750 | -0.25 | 3 (+1 in this run only) |" in page
+    assert "Figures are each run's over the examples in both runs that it measured;" in page
+    assert code == EXIT_BREACHED
+    # The reverse: the made-up answer is the baseline's, and now q0 abstains. 0.75 -> 1 is a gain.
+    code = main(["replay", str(abstaining), "--baseline", str(tmp_path / "inventing.json"), *gates,
+                 "--json", str(tmp_path / "back.json")])
+    back = json.loads((tmp_path / "back.json").read_text(encoding="utf-8"))
+    assert [(g["passed"], g["reason"]) for g in back["gates"]] == [
+        (True, "rose 0.25 against the baseline: 0.75 -> 1 on 4 shared examples (3 measured in both, 1 in the "
+               "baseline only)"),
+        (True, "fell 0.25 against the baseline: 0.25 -> 0 on 4 shared examples (3 measured in both, 1 in the "
+               "baseline only)")]
+    assert back["baseline"]["metrics"]["hallucination_rate"]["n_baseline_only"] == 1
+    assert code == EXIT_OK

@@ -99,7 +99,8 @@ def _baseline(comparison: Comparison) -> dict[str, Any]:
         "gone_ids": list(comparison.gone),
         "caveats": list(comparison.caveats),
         "metrics": {name: {"baseline": _number(change.baseline), "candidate": _number(change.candidate),
-                           "delta": _number(change.delta), "n": change.n}
+                           "delta": _number(change.delta), "n": change.n,
+                           "n_baseline_only": change.baseline_only, "n_candidate_only": change.candidate_only}
                     for name, change in comparison.metrics.items()},
         "regressed": [{"id": change.result.example.id, "before": _number(change.before),
                        "after": _number(change.after),

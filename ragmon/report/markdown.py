@@ -24,7 +24,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from ragmon.baseline import Comparison
+from ragmon.baseline import Comparison, MetricChange
 from ragmon.gate import GateResult, fmt_pair
 from ragmon.model import ClaimVerdict, ExampleResult, Report
 from ragmon.report import coverage
@@ -229,15 +229,14 @@ def _regressions(comparison: Comparison, gates: Sequence[GateResult],
     shared = f"{comparison.shared:,} example{'' if comparison.shared == 1 else 's'}"
     intro = ["", "### Regressions against the baseline", "",
              f"Baseline {_code(show_id(comparison.path, WIDTH))} (ragmon {version}): {shared} in both runs, "
-             f"{comparison.new:,} new, {len(comparison.gone):,} gone{gone}. Figures "
-             "are over the examples both runs measured.", "",
+             f"{comparison.new:,} new, {len(comparison.gone):,} gone{gone}. {_over(comparison)}", "",
              *(line for caveat in comparison.caveats for line in (f"**Warning**: {_text(caveat)}.", "")),
              "| metric | baseline | this run | change | n |", "|---|---:|---:|---:|---:|"]
     for name, metric in comparison.metrics.items():
         if metric.baseline_n or metric.candidate_n:
             delta = "" if metric.delta is None else _signed(metric.delta, limits.get(name))
             intro.append(f"| {name} | {_mean(metric.baseline, metric.baseline_n)} | "
-                         f"{_mean(metric.candidate, metric.candidate_n)} | {delta} | {metric.n} |")
+                         f"{_mean(metric.candidate, metric.candidate_n)} | {delta} | {_measured(metric)} |")
     regressed = comparison.regressed
     if not regressed:
         return [*intro, "", "No shared example's groundedness fell."], []
@@ -275,8 +274,24 @@ def _gate_value(g: GateResult) -> str:
     return shown if g.max_drop is None or g.value <= 0 else f"+{shown}"
 
 
+def _over(comparison: Comparison) -> str:
+    """What the figures are over: each run's mean is over the shared examples it measured, which one run
+    alone measured too (ragmon.baseline), and the table says so only where that happened."""
+    if not any(metric.one_sided for metric in comparison.metrics.values()):
+        return "Figures are over the examples both runs measured."
+    return ("Figures are each run's over the examples in both runs that it measured; n counts those both "
+            "measured, then those one run alone measured.")
+
+
+def _measured(metric: MetricChange) -> str:
+    """The n cell: the examples both runs measured, then those one alone measured (an answer that
+    abstained in one run), which moved that run's mean alone."""
+    alone = [f"+{count} in {run} only" for count, run in metric.one_sided]
+    return f"{metric.n} ({', '.join(alone)})" if alone else str(metric.n)
+
+
 def _mean(value: float | None, observations: int) -> str:
-    """A run's mean over the examples both runs measured; blank when it has values on other examples only,
+    """A run's mean over the shared examples it measured; blank when it has values on other examples only,
     which compare with nothing."""
     if value is not None:
         return f"{value:.3f}"

@@ -130,10 +130,12 @@ def test_the_baseline_object_names_what_regressed() -> None:
     assert (baseline["path"], baseline["ragmon_version"]) == ("main.json", ragmon.__version__)
     assert (baseline["shared"], baseline["new"], baseline["gone"], baseline["gone_ids"]) == (2, 1, 1, ["old"])
     # By hand (regressed_run): on ok and bad, groundedness 0.75 -> 0.5, recall 0.75 both; no citations.
-    assert baseline["metrics"]["groundedness"] == {"baseline": 0.75, "candidate": 0.5, "delta": -0.25, "n": 2}
-    assert baseline["metrics"]["recall"] == {"baseline": 0.75, "candidate": 0.75, "delta": 0.0, "n": 2}
+    assert baseline["metrics"]["groundedness"] == {"baseline": 0.75, "candidate": 0.5, "delta": -0.25, "n": 2,
+                                                   "n_baseline_only": 0, "n_candidate_only": 0}
+    assert baseline["metrics"]["recall"] == {"baseline": 0.75, "candidate": 0.75, "delta": 0.0, "n": 2,
+                                             "n_baseline_only": 0, "n_candidate_only": 0}
     assert baseline["metrics"]["citation_accuracy"] == {"baseline": None, "candidate": None, "delta": None,
-                                                        "n": 0}
+                                                        "n": 0, "n_baseline_only": 0, "n_candidate_only": 0}
     # GIFT follows "Returns are accepted within 30 days of purchase. " (49 characters) and is 37 long.
     claim = {"text": GIFT, "start": 49, "end": 86, "supported": False, "supporting_ids": [],
              "reason": GIFT_REASON}
