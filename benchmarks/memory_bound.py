@@ -325,7 +325,8 @@ class WorkerSampler(threading.Thread):
 
 def run(name: str, args: argparse.Namespace) -> Result:
     bodies, adversarial = SCENARIOS[name]
-    sidecar = soak.Sidecar(argparse.Namespace(workers=1, max_traces=MAX_TRACES, queue_size=1_000))
+    sidecar = soak.Sidecar(["--workers", "1", "--max-traces", str(MAX_TRACES), "--queue-size", "1000"],
+                           "memory")
     sampler = WorkerSampler(sidecar.pid)
     try:
         sidecar.wait_ready()

@@ -30,10 +30,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import math
 import os
 import random
+import re
 import signal
 import subprocess
 import sys
@@ -60,6 +62,8 @@ LATE_LINE = "span came after its trace was decided"
 """What ragmon.service logs for each trace whose documents are redacted, each request refused and each span
 dropped as late; any other warning is news."""
 KNOWN_PROBLEMS = (EXTRACT_WARNING, REFUSAL_LINE, LATE_LINE)
+MEMORY_SAID = re.compile(r"memory: at most ([\d,]+) MiB")
+"""The start-up line of the most memory the settings may hold (ragmon.memory_budget)."""
 REDACTED = "__REDACTED__"
 """OpenInference's placeholder when the app hides retrieved documents: the trace cannot be scored."""
 
@@ -292,9 +296,14 @@ class Sample:
 
 
 def rss_mib(pid: int) -> float:
+    return status_mib(pid, "VmRSS:")
+
+
+def status_mib(pid: int, field: str) -> float:
+    """A process's /proc status field in MiB (VmRSS:, VmHWM:), 0 for one that has gone."""
     try:
         for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-            if line.startswith("VmRSS:"):
+            if line.startswith(field):
                 return int(line.split()[1]) / 1024
     except OSError:
         pass  # a worker that exited between listing and reading
@@ -319,17 +328,16 @@ def sample(pid: int, metrics_url: str, at: float, backlog: float) -> Sample:
 class Sidecar:
     """`ragmon serve` on free loopback ports, its JSON log in a temporary file; stopped by `stop()`."""
 
-    def __init__(self, args: argparse.Namespace) -> None:
+    def __init__(self, settings: list[str], name: str = "soak") -> None:
+        """`settings`: the serve flags under test, besides the ports and the log's."""
         self.http, metrics = ingest.free_port(), ingest.free_port()
         self.metrics_url = f"http://127.0.0.1:{metrics}/metrics"
         self.ready_url = f"http://127.0.0.1:{metrics}/readyz"
-        self.log = tempfile.NamedTemporaryFile(prefix="ragmon-soak-", suffix=".log", delete=False)  # noqa: SIM115
+        self.log = tempfile.NamedTemporaryFile(prefix=f"ragmon-{name}-", suffix=".log", delete=False)  # noqa: SIM115
         # Own session: a Ctrl-C reaches only this script, which then stops the sidecar itself.
         self.process = subprocess.Popen(
             [sys.executable, "-m", "ragmon.cli", "serve", "--http-listen", f"127.0.0.1:{self.http}",
-             "--grpc-listen", "off", "--metrics-listen", f"127.0.0.1:{metrics}",
-             "--workers", str(args.workers), "--max-traces", str(args.max_traces),
-             "--queue-size", str(args.queue_size),
+             "--grpc-listen", "off", "--metrics-listen", f"127.0.0.1:{metrics}", *settings,
              "--log-format", "json", "--log-level", "info"],
             stdout=subprocess.DEVNULL, stderr=self.log, start_new_session=True)
 
@@ -365,6 +373,31 @@ class Sidecar:
         self.log.close()
         return code, time.monotonic() - started
 
+    @property
+    def url(self) -> str:
+        """Where OTLP/HTTP traces go."""
+        return f"http://127.0.0.1:{self.http}/v1/traces"
+
+    def promised_mib(self) -> float:
+        """The most memory the sidecar said at start its settings may hold (ragmon.memory_budget)."""
+        for line in Path(self.log.name).read_text().splitlines():
+            with contextlib.suppress(ValueError):
+                found = MEMORY_SAID.match(str(json.loads(line).get("message", "")))
+                if found:
+                    return float(found[1].replace(",", ""))
+        raise SystemExit(f"ragmon serve logged no memory figure; log: {self.log.name}")
+
+    def _tree(self) -> list[int]:
+        return [self.pid, *ingest.descendants(self.pid)]
+
+    def tree_rss_mib(self) -> float:
+        """What the sidecar and every process below it (forkserver, workers) hold now."""
+        return sum(map(rss_mib, self._tree()))
+
+    def tree_peaks_mib(self) -> float:
+        """The sum of each live process's own peak (VmHWM): a bound on a spike between samples."""
+        return sum(status_mib(pid, "VmHWM:") for pid in self._tree())
+
     def drained_outcomes(self) -> tuple[Counter[str], Counter[str]]:
         """The outcomes the sidecar logs once it has drained, and its warnings and errors by message."""
         outcomes: Counter[str] = Counter()
@@ -386,6 +419,12 @@ class Sidecar:
             else:
                 problems[record.get("message", line)] += 1
         return outcomes, problems
+
+
+def settings_of(args: argparse.Namespace) -> list[str]:
+    """The serve flags a soak run sets."""
+    return ["--workers", str(args.workers), "--max-traces", str(args.max_traces),
+            "--queue-size", str(args.queue_size)]
 
 
 # --- one phase -------------------------------------------------------------------------------------
@@ -436,7 +475,7 @@ async def drive(args: argparse.Namespace, sidecar: Sidecar, phase: Phase) -> Non
 
 
 def run_phase(args: argparse.Namespace, phase: Phase) -> Phase:
-    sidecar = Sidecar(args)
+    sidecar = Sidecar(settings_of(args))
     try:
         sidecar.wait_ready()
         asyncio.run(drive(args, sidecar, phase))
