@@ -16,7 +16,7 @@ from collections.abc import Callable, Hashable
 
 from ragmon.errors import RagmonError
 from ragmon.logs import MAX_KEYS, MAX_MESSAGE, WINDOW_SECONDS, LineLimit, clip, more_like_it
-from ragmon.memory_budget import mib
+from ragmon.options import mib
 from ragmon.semconv.common import ExtractionError
 from ragmon.traces import SERVICE_KEY, Span, Trace
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from ragmon.options import MiB
+from ragmon.options import MiB, mib
 from ragmon.otlp.decode import MAX_VALUES
 from ragmon.otlp.grpc import READ_SLOTS, receive_cap
 from ragmon.otlp.limits import HELD_BODIES
@@ -100,10 +100,6 @@ def total(parts: tuple[Part, ...]) -> int:
 
 def described(parts: tuple[Part, ...]) -> str:
     return ", ".join(f"{part.what} {mib(part.size)}" for part in parts)
-
-
-def mib(size: int) -> str:
-    return f"{-(-size // MiB)} MiB"
 
 
 def container_limit(cgroup: Path = Path("/sys/fs/cgroup")) -> int | None:

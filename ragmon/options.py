@@ -18,6 +18,13 @@ from typing import BinaryIO
 from ragmon.errors import InputError
 
 MiB = 1 << 20
+
+
+def mib(size: int) -> str:
+    """A size as messages show it: whole MiB, rounded up."""
+    return f"{-(-size // MiB)} MiB"
+
+
 _SIZE = re.compile(r"^\s*(-?)(\d+)\s*([kmg]i?b?|b)?\s*$", re.IGNORECASE | re.ASCII)
 _SIZE_UNITS = {"b": 1, "k": 1000, "m": 1000**2, "g": 1000**3, "ki": 1 << 10, "mi": 1 << 20, "gi": 1 << 30}
 _DURATION = re.compile(r"^\s*(-?)(\d+(?:\.\d+)?)\s*(ms|s|m|h)?\s*$", re.ASCII)

@@ -54,6 +54,7 @@ from ragmon.exporter import Exporter
 from ragmon.failures import FailureLog
 from ragmon.logs import LineLimit, configure_logging, more_like_it
 from ragmon.model import Example
+from ragmon.options import mib
 from ragmon.otlp.grpc import start_grpc_server
 from ragmon.otlp.http import UnreadableRequests, add_metrics_port_answer, add_otlp_routes, app_runner
 from ragmon.otlp.limits import HELD_BODIES, HTTP_CONNECTIONS, METRICS_CONNECTIONS, BodyBudget
@@ -737,10 +738,10 @@ class Sidecar:
         --max-buffer itself (the first lane's examples may take it there while a worker scores them)."""
         if runner.queue.full():
             return "--queue-size", f"its queue (--queue-size {runner.queue.maxsize}) is full"
-        buffer = memory_budget.mib(self.config.max_buffer)
+        buffer = mib(self.config.max_buffer)
         if runner.unjudged_bytes + held > runner.max_bytes:
             return "share of --max-buffer", (f"its examples would hold more than its share of --max-buffer "
-                             f"({memory_budget.mib(runner.max_bytes)} of {buffer})")
+                             f"({mib(runner.max_bytes)} of {buffer})")
         if self._held_bytes() + held > self.config.max_buffer:
             return "--max-buffer", f"the buffer (--max-buffer {buffer}) is full"
         return None
@@ -1029,9 +1030,9 @@ def run(args: argparse.Namespace) -> int:
 def log_memory(config: ServeConfig, claude: bool, limit: int | None) -> None:
     """Say what ragmon may hold at most, and warn when the container's limit is under it."""
     parts = memory_budget.worst_case(config, claude=claude)
-    log.info(f"memory: at most {memory_budget.mib(memory_budget.total(parts))} with these settings "
+    log.info(f"memory: at most {mib(memory_budget.total(parts))} with these settings "
              f"({memory_budget.described(parts)}); container limit: "
-             f"{'none found' if limit is None else memory_budget.mib(limit)}")
+             f"{'none found' if limit is None else mib(limit)}")
     warning = memory_budget.advice(parts, limit)
     if warning is not None:
         log.warning(warning)

@@ -215,6 +215,22 @@ def test_the_readme_try_it_scores_each_demo_build_against_its_own_golden_set(
         assert f"gate groundedness >= 0.85: {gate}" in lines and lines[-1] == last, (build_name, lines)
 
 
+def test_live_replay_needs_only_the_target_extra(ragmon_cmd: list[str], tmp_path: Path,
+                                                questions_only: Path) -> None:
+    # `pip install 'ragmon[target]'` brings no grpc or prometheus_client (the serve extra's): --target said
+    # "--target needs the 'target' extra: pip install 'ragmon[target]' (No module named 'grpc')", as the
+    # failure log extraction uses imported the sidecar's memory budget, and with it the gRPC receiver.
+    without_serve = [sys.executable, "-c", "import sys; sys.modules['grpc'] = None; "
+                     "sys.modules['prometheus_client'] = None; from ragmon.cli import main; "
+                     "sys.exit(main(sys.argv[1:]))"]
+    otlp_port = free_port()
+    with demo_server(ragmon_cmd, "healthy", otlp_port, tmp_path) as url:
+        live = run(without_serve, "replay", questions_only, "--target", url, "--receiver-listen",
+                   f"127.0.0.1:{otlp_port}", *SHORT_QUIET, "--gate", GATE, cwd=tmp_path)
+    assert live.returncode == 0, live.stderr
+    assert live.stdout.splitlines()[-1] == "PASS"
+
+
 def test_unreachable_target_exits_2_naming_the_examples(ragmon_cmd: list[str], tmp_path: Path,
                                                          questions_only: Path) -> None:
     dead = free_port()  # nothing listens there
