@@ -20,9 +20,10 @@ sampled peak (a worker replaced meanwhile takes its own with it). Phases:
 - gzip flood: the same bodies gzip-compressed, and every `--bomb-every`th request a gzip bomb of
   `--bomb-mib` zeros (a few hundred KiB sent), which must be refused 413 without inflating past the limit.
 After each flood: every answer is 200, 503 with Retry-After, or 413 for a bomb; the traces taken
-(answered 200) are the sum of the outcomes of the sidecar's `stopped` line after SIGTERM (at the end of
-the flood, its gauges show outcomes, traces in flight and examples queued or scored, but not the traces
-decided and waiting for room in the buffer or the queue); no worker pool restarted, exit code 0.
+(answered 200) are the sum of the outcomes of the sidecar's `stopped` line after SIGTERM, and at the end
+of the flood the sum of what /metrics shows (outcomes, in flight, waiting for room, queued or being scored;
+a page read while traffic flows may count a trace that got its outcome meanwhile twice); no worker pool
+restarted, exit code 0.
 Exit code 1 when a check fails.
 
 Run: `.venv/bin/python benchmarks/serve_load.py [--rate 50] [--seconds 30] [--flood-seconds 15]
@@ -325,7 +326,8 @@ def flood(args: argparse.Namespace, *, gzipped: bool) -> bool:
     live = by_label(metrics, "ragmon_traces_total", "outcome")
     in_flight = total(metrics, "ragmon_traces_in_flight")
     queued = total(metrics, "ragmon_score_queue_depth") + total(metrics, "ragmon_score_in_progress")
-    unseen = sent.taken - sum(live.values()) - in_flight - queued
+    waiting = total(metrics, "ragmon_traces_waiting")
+    unseen = sent.taken - sum(live.values()) - in_flight - waiting - queued
     unexpected = {status for status in sent.statuses if status not in EXPECTED[gzipped]}
     name = "gzip flood" if gzipped else "flood"
     bombs = (f", one request in {args.bomb_every} a bomb of {args.bomb_mib} MiB "
@@ -340,8 +342,8 @@ def flood(args: argparse.Namespace, *, gzipped: bool) -> bool:
           f"{max(sampler.rss):.0f}, sum of peaks {peaks:.0f}; start-up figure {promised} MiB "
           f"({peak / promised:.0%} of it)")
     print(f"  traces taken {sent.taken}; at the end of the flood: outcomes {live}, in flight "
-          f"{in_flight:.0f}, queued or being scored {queued:.0f}, decided and waiting for room (no gauge "
-          f"shows them) {unseen:.0f}; after SIGTERM (drain {drain:.1f}s, exit {code}): outcomes "
+          f"{in_flight:.0f}, waiting for room {waiting:.0f}, queued or being scored {queued:.0f}, in no "
+          f"gauge {unseen:.0f}; after SIGTERM (drain {drain:.1f}s, exit {code}): outcomes "
           f"{dict(outcomes)}; worker pools restarted "
           f"{total(metrics, 'ragmon_worker_pool_restarts_total'):.0f}, recycled "
           f"{total(metrics, 'ragmon_worker_pool_recycles_total'):.0f}; spans rejected "

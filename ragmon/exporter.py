@@ -362,6 +362,9 @@ class Exporter:
         self._captured = Counter("ragmon_captured", "Examples selected for --capture, by what became of them",
                                  ["pipeline", "outcome"], registry=r)
         self.in_flight = Gauge("ragmon_traces_in_flight", "Traces buffered in the assembler", registry=r)
+        # Out of the assembler, with no outcome and in no queue: while overloaded, no other gauge had them.
+        self.waiting = Gauge("ragmon_traces_waiting", "Decided traces waiting for room in the first judge's "
+                             "queue (or in --max-buffer to score them), or to be handed on", registry=r)
         self.queue_depth = Gauge("ragmon_score_queue_depth", "Examples waiting for a judge", ["judge"],
                                  registry=r)
         self.in_progress = Gauge("ragmon_score_in_progress", "Examples a judge is scoring now (in a worker, "

@@ -11,9 +11,10 @@ drain runs out of time is counted as `error` (and logged with the count), so the
 the traces decided.
 
 Back-pressure: the bound sits on the first lane's queue (`--queue-size` examples waiting for a
-worker). When it is full the decision task waits to enqueue, decided traces stay in the assembler
-(itself bounded by `--max-traces`), and `offer` refuses new spans, so the receivers answer 503 with
-Retry-After (gRPC UNAVAILABLE) and the app's exporter retries. Counts do not bound memory (one span
+worker). When it is full the decision task waits to enqueue, decided traces wait behind it
+(`ragmon_traces_waiting`), undecided ones stay in the assembler (itself bounded by `--max-traces`), and
+`offer` refuses new spans, so the receivers answer 503 with Retry-After (gRPC UNAVAILABLE) and the app's
+exporter retries. Counts do not bound memory (one span
 may carry megabytes), so `--max-buffer` bounds the decoded size of every trace from its first span until
 its outcome is counted: in the assembler (evicted ones too, until the decision task collects them), in
 the backlog, queued and being scored, and while further lanes hold its example. `offer` refuses a
@@ -295,6 +296,7 @@ class Sidecar:
             count=self.exporter.captured, judge_settings={"threshold": config.lexical_threshold},
             k=config.k, flag=config.flag("--capture"))
         self.exporter.in_flight.set_function(self._readings.wrap(lambda: self.assembler.in_flight))
+        self.exporter.waiting.set_function(self._readings.wrap(self._waiting))
         self.exporter.buffer_bytes.set_function(self._readings.wrap(self._held_bytes))
         self.exporter.max_traces.set(config.max_traces)
         self.exporter.max_buffer_bytes.set(config.max_buffer)
@@ -312,6 +314,8 @@ class Sidecar:
         their first timer. From the first spans, not the start: a pool deployed before its apps, or idle
         past its first `decision_wait`, learnt nothing in it."""
         self._unresolved: set[_Job] = set()
+        self._enqueuing: _Job | None = None
+        """The job the decision task holds while it waits for room for it in the first lane (`_enqueue`)."""
         self._room_made = asyncio.Event()
         """Set when the first lane finishes an example: what `_room` waits for."""
         self._primary_finished_at = 0.0
@@ -717,9 +721,7 @@ class Sidecar:
                     self._outcome(pipeline, "not_sampled", job.footprint)
             elif runner.primary:
                 self._unresolved.add(job)
-                if job.working:
-                    await self._room(job)
-                await runner.queue.put(job)
+                await self._enqueue(runner.queue, job)
             elif (full := self._full(runner, job.footprint - job.working)) is not None:
                 judge = runner.lane.judge
                 self.exporter.judge_request(judge, "throttled")
@@ -745,6 +747,25 @@ class Sidecar:
         if self._held_bytes() + held > self.config.max_buffer:
             return "--max-buffer", f"the buffer (--max-buffer {buffer}) is full"
         return None
+
+    async def _enqueue(self, queue: asyncio.Queue[_Job | None], job: _Job) -> None:
+        """Into the first lane's queue once there is room: in --max-buffer to score it (`_room`), then in the
+        queue itself. Held meanwhile in `_enqueuing`, for `ragmon_traces_waiting`: a trace waiting here is
+        out of the assembler, with no outcome and in no queue, and no gauge showed it while overloaded."""
+        self._enqueuing = job
+        try:
+            if job.working:
+                await self._room(job)
+            await queue.put(job)
+        finally:
+            self._enqueuing = None
+
+    def _waiting(self) -> int:
+        """`ragmon_traces_waiting`: decided traces with no outcome yet that no other gauge shows. Those the
+        decision task has yet to route (its backlog, and the one it holds in `_enqueue`) and those the
+        assembler decided early and has yet to hand on, which it does not while the decision task waits.
+        So traces taken = outcomes + in flight + waiting + the first judge's queue depth and in progress."""
+        return len(self._backlog) + (self._enqueuing is not None) + self.assembler.decided_early
 
     async def _room(self, job: _Job) -> None:
         """Counts what scoring `job` takes in a lexical worker (`working_bytes`) against --max-buffer,

@@ -384,6 +384,12 @@ class Assembler:
         return len(self._traces)
 
     @property
+    def decided_early(self) -> int:
+        """Traces decided before their deadline (`_early`) that the next pop_decided or drain hands on: out of
+        `in_flight` already, and a caller busy elsewhere may not collect them for a while."""
+        return len(self._early)
+
+    @property
     def buffered_bytes(self) -> int:
         """The footprint of the buffered spans; counted only with max_bytes (0 without)."""
         return self._bytes

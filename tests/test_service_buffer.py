@@ -191,6 +191,46 @@ async def test_an_example_that_holds_more_than_its_trace_counts_at_its_own_size(
     assert taken == [True, False]
 
 
+async def test_decided_traces_waiting_for_room_in_a_full_queue_are_in_a_gauge() -> None:
+    # Under overload, traces decided while the score queue is full wait for room out of the assembler,
+    # with no outcome and in no queue: a flood ended with up to 252 of them while /metrics showed nothing
+    # in flight. Now every trace taken is in one place /metrics shows: an outcome, in flight (buffered
+    # undecided), waiting, queued, or being scored by the first judge. By hand, queue size 1, a judge
+    # held by its gate, --max-traces 6 (503 past 5), the clock moved by the test:
+    #   offer 5 RAG traces at t=0 (5 fit under the mark); at t=1 all 5 are decided at once. Trace 1 goes
+    #     to the judge (in progress 1), trace 2 fills the queue (1), trace 3 waits for room in it and
+    #     traces 4 and 5 behind it: waiting 3, in flight 0, no outcome yet.
+    #   7 rootless traces (nothing decides them before t=5) given to the assembler directly, as spans no
+    #     refusal held back: the 7th opens past --max-traces and evicts the 1st, decided but not handed on
+    #     while the decision task waits for room: in flight 6, waiting 3 + 1 = 4.
+    #   12 taken = 0 outcomes + 6 in flight + 4 waiting + 1 queued + 1 in progress.
+    # The gate opened and the sidecar stopped: 5 scored, 1 evicted, the 6 rootless ones drained as not_rag
+    # (no RAG data), and nothing left waiting.
+    clock = ManualClock()
+    lane = DrivenLane(gated=True)
+    sidecar = Sidecar(config(queue_size=1, max_traces=6), lanes=[lane], clock=clock)
+    await sidecar.start()
+    try:
+        assert sidecar.offer([span for t in range(1, 6) for span in rag_spans(t)], "http") is True
+        clock.now = 1.0
+        await wait_for(sidecar, lambda s: total(s, "ragmon_score_queue_depth") == 1
+                       and total(s, "ragmon_score_in_progress") == 1)
+        assert [sidecar.assembler.add(doc_span(t, 10)) for t in range(6, 13)] == ["accepted"] * 7
+        overloaded = samples_of(sidecar)
+        lane.gate.set()
+    finally:
+        await sidecar.stop()
+    seen = [total(overloaded, name) for name in ("ragmon_traces_total", "ragmon_traces_in_flight",
+                                                 "ragmon_traces_waiting", "ragmon_score_queue_depth",
+                                                 "ragmon_score_in_progress")]
+    assert seen == [0, 6, 4, 1, 1]
+    assert sum(seen) == 12
+    final = samples_of(sidecar)
+    assert {o: total(final, "ragmon_traces_total", outcome=o) for o in ("scored", "evicted", "not_rag")} == {
+        "scored": 5, "evicted": 1, "not_rag": 6}
+    assert total(final, "ragmon_traces_waiting") == 0
+
+
 def test_a_max_buffer_that_can_hold_nothing_is_refused_at_start() -> None:
     # --max-buffer 1: 90% of it is 0 bytes, so `offer` refuses every batch (503) for as long as the sidecar
     # runs, with /readyz saying ready, and every exporter retries forever. A mistake to name at start
@@ -474,7 +514,8 @@ async def test_examples_whose_scoring_would_overfill_the_buffer_wait_for_the_lan
     # Two traces with documents of 260,000 ASCII characters: each ~2.1 MB to score (8 x 260,049) and
     # ~0.27 MB held, 2.35 MB in all, under a 4 MiB buffer (4,194,304 bytes) alone, over it together. The
     # lane takes two examples at once (one per worker, and one on its way), so without the wait both
-    # would be in it; the second waits until the first is done, then is scored.
+    # would be in it; the second waits until the first is done, then is scored. Meanwhile /metrics shows
+    # it waiting (it is in no queue and has no outcome).
     lane = GatedLexicalLane()
     sidecar = Sidecar(config(max_buffer=4 * MiB, max_body=MiB), lanes=[lane])
     await sidecar.start()
@@ -484,10 +525,12 @@ async def test_examples_whose_scoring_would_overfill_the_buffer_wait_for_the_lan
         await asyncio.sleep(0.5)  # both decided (quiet 0.05 s) and routed, if nothing held one back
         entered = list(lane.entered)
         held = sidecar._held_bytes()
+        waiting = total(samples_of(sidecar), "ragmon_traces_waiting")
         lane.gate.set()
         await wait_for(sidecar, lambda s: total(s, "ragmon_traces_total", outcome="scored") == 2)
     finally:
         await sidecar.stop()
     assert len(entered) == 1
+    assert waiting == 1
     assert 2_300_000 < held <= 4 * MiB
     assert sidecar._decided_bytes == 0

@@ -712,8 +712,12 @@ def test_in_flight_panel_draws_the_limits_it_is_read_against(tmp_path: Path) -> 
     (targets,) = [p["targets"] for p in panels() if p["title"] == "In flight and queue depth"]
     panel = {t["refId"]: t for t in targets}
     by = {ref: re.search(r"by \(([^)]*)\)", t["expr"])[1] for ref, t in panel.items()}
-    assert by == {"A": "instance", "B": "instance, judge", "C": "instance", "D": "instance, judge"}
+    assert by == {"A": "instance", "B": "instance, judge", "C": "instance", "D": "instance, judge",
+                  "E": "instance"}
     assert "ragmon_max_traces" in panel["C"]["expr"] and "ragmon_score_queue_size" in panel["D"]["expr"]
+    # Decided traces waiting for room behind a full queue: in no other gauge (README's accounting identity).
+    assert "ragmon_traces_waiting" in panel["E"]["expr"]
+    assert panel["E"]["legendFormat"] == "waiting {{instance}}"
     assert panel["C"]["legendFormat"] == "--max-traces {{instance}}"
     assert panel["D"]["legendFormat"] == "--queue-size {{judge}} {{instance}}"
     pod_a, pod_b = 'namespace="prod",instance="10.0.2.5:9464"', 'namespace="prod",instance="10.0.2.6:9464"'
