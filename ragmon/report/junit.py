@@ -2,14 +2,15 @@
 
 A failure's text is what a CI page shows for a failed test, so it names the examples that pulled the
 gated metric over its threshold, worst first, with each unsupported sentence and the judge's reason when
-the metric is one of claims; for a drop gate (`--max-drop`, class `ragmon.baseline`), the shared examples
-that got worse than in the baseline, with their newly unsupported sentences; before them, how many
-examples have no value for the metric and why, since a mean over fewer can hide answers that said nothing
-(ragmon.report.coverage); its message, how many examples the judge failed on (`--judge-errors skip`), as
-every gate was decided without them. Bounded (`worst` examples, a few sentences each, clipped) so a
-10,000-example run stays a small file. The suite's system-out carries the terminal summary: every figure,
-not only the gated ones. A passing gate's test case holds nothing the schema would take that count in:
-it is in the system-out's gate lines and the `skipped_examples` property.
+the metric is one of claims (for a gate breached on its interval's bound with none over it, the few
+nearest it, and why: `text.nearest`); for a drop gate (`--max-drop`, class `ragmon.baseline`), the shared
+examples that got worse than in the baseline, with their newly unsupported sentences; before them, how
+many examples have no value for the metric and why, since a mean over fewer can hide answers that said
+nothing (ragmon.report.coverage); its message, how many examples the judge failed on (`--judge-errors
+skip`), as every gate was decided without them. Bounded (`worst` examples, a few sentences each, clipped)
+so a 10,000-example run stays a small file. The suite's system-out carries the terminal summary: every
+figure, not only the gated ones. A passing gate's test case holds nothing the schema would take that
+count in: it is in the system-out's gate lines and the `skipped_examples` property.
 
 Valid against the Apache Ant JUnit schema that many readers assume (windyroad's JUnit.xsd): the suite
 carries `timestamp` (UTC, no zone, as the schema wants), `hostname` and `time`, each test case a `time`
@@ -140,8 +141,8 @@ def _finish(suite: ET.Element, summary: str) -> str:
 
 
 def _worst_lines(report: Report, gate: GateResult, worst: int) -> list[str]:
-    """The examples on the wrong side of the gate's threshold, worst first; none when no example measured
-    the metric (the gate's reason says so already)."""
+    """The examples on the wrong side of the gate's threshold, worst first, or when none is, the few nearest
+    it; none when no example measured the metric (the gate's reason says so already)."""
     measured = text.measured(report.results, gate.metric)
     if not measured:
         return []
@@ -149,8 +150,11 @@ def _worst_lines(report: Report, gate: GateResult, worst: int) -> list[str]:
     side = "above" if gate.op == "<=" else "below"
     shown = failing[:worst]
     listed = f", the worst {len(shown)} listed:" if len(shown) < len(failing) else ", worst first:"
+    if not failing:  # breached on its interval's bound: the nearest the threshold, and why (text.nearest)
+        near = text.nearest(report, gate, measured, worst)
+        shown, listed = near.examples, f"{near.said}:"
     lines = [f"{len(failing)} of {len(measured)} examples have {gate.metric} {side} "
-             f"{fmt_exact(gate.threshold)}" + (listed if failing else "")]
+             f"{fmt_exact(gate.threshold)}{listed}"]
     for value, result in shown:  # 0.416667 "below 0.41667" is not shown as 0.4167 (fmt_pair)
         lines += ["", f"{text.show_id(result.example.id, WIDTH)}: {gate.metric} "
                       f"{fmt_pair(value, gate.threshold)[0]}"]

@@ -1,8 +1,9 @@
 """The Markdown report: for a PR comment or a CI step summary, ending with the examples to look at first.
 
 With a baseline, the examples that regressed against it come first, each with its newly unsupported
-sentences. Then the weakest examples (those behind a breached gate, worst first; then the lowest
-groundedness), then the others with a problem, each showing
+sentences, then those worse on the metric of each breached drop gate the sentences do not decide
+(answer_relevance, recall), each with its value then and now. Then the weakest examples (those behind a
+breached gate, worst first; then the lowest groundedness), then the others with a problem, each showing
 its unsupported sentences verbatim with the judge's reason, the relevant documents retrieval missed, and
 the retrieved ones never used.
 
@@ -24,8 +25,8 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from ragmon.baseline import Comparison, MetricChange
-from ragmon.gate import GateResult, fmt_pair
+from ragmon.baseline import Change, Comparison, MetricChange
+from ragmon.gate import GateResult, fmt_exact, fmt_pair
 from ragmon.model import ClaimVerdict, ExampleResult, Report
 from ragmon.report import coverage
 from ragmon.report.text import (
@@ -40,9 +41,12 @@ from ragmon.report.text import (
     inert,
     measured,
     moved,
+    nearest,
+    none_worse,
     show,
     show_id,
     verdict,
+    worsened_by_gate,
     wrong_side,
 )
 
@@ -93,6 +97,7 @@ def render(report: Report, gates: Sequence[GateResult], *, worst: int = DEFAULT_
             head.append(f"| {g.label} | {_gate_value(g)} | {held} | {reason} |")
     for gap in coverage.gaps(report, gates):
         head += ["", f"**Warning**: {gap.describe(lambda ids: _ids(ids, coverage.IDS_NAMED))}."]
+    head += [line for g in gates if not g.passed and g.max_drop is None for line in _nearest(report, g)]
     blocks: list[_Block] = []
     if comparison is not None:
         intro, blocks = _regressions(comparison, gates, worst)
@@ -178,14 +183,15 @@ class _Block:
     out, not 34)."""
 
 
-def _section(heading: list[str], items: Sequence[list[str]], shows: str, more: int = 0) -> list[_Block]:
-    """A heading, then one block per example, the line counting the `more` not shown (listed in the JSON
-    report) kept with the last one: a report is cut between examples, never inside one, where a sentence
+def _section(heading: list[str], items: Sequence[list[str]], shows: str, more: int = 0,
+             listed: str = " (the JSON report lists all)") -> list[_Block]:
+    """A heading, then one block per example, the line counting the `more` not shown (and where they are
+    `listed`) kept with the last one: a report is cut between examples, never inside one, where a sentence
     could lose its reason."""
     if not items:
         return []
     blocks = [_Block(heading, None), *(_Block(lines, shows) for lines in items)]
-    tail = _more(more, shows, " (the JSON report lists all)")
+    tail = _more(more, shows, listed)
     return [*blocks[:-1], _Block(blocks[-1].lines + tail, shows, 1 + max(more, 0))]
 
 
@@ -238,17 +244,50 @@ def _regressions(comparison: Comparison, gates: Sequence[GateResult],
             intro.append(f"| {name} | {_mean(metric.baseline, metric.baseline_n)} | "
                          f"{_mean(metric.candidate, metric.candidate_n)} | {delta} | {_measured(metric)} |")
     regressed = comparison.regressed
+    blocks = [block for gate, worsened in worsened_by_gate(comparison, gates)
+              for block in _worsened(gate, worsened, worst)]
     if not regressed:
-        return [*intro, "", "No shared example's groundedness fell."], []
+        return [*intro, "", "No shared example's groundedness fell."], blocks
     shown = regressed[:worst]
     heading = f"{len(shown)} of {len(regressed)} examples whose groundedness fell, the biggest drop first:"
     items = []
     for change in shown:
-        example = change.result.example
         newly = _quoted(change.newly_unsupported, "Newly unsupported", NEWLY) or ["", f"No {NEWLY}."]
-        items.append(["", f"#### {_code(show_id(example.id, ID_WIDTH))}: {moved(change, 'groundedness')}", "",
-                      f"Question: {_text(example.question)}", *newly])
-    return intro, _section(["", heading], items, "regressed example", len(regressed) - len(shown))
+        items.append([*_changed(change, "groundedness"), *newly])
+    return intro, [*_section(["", heading], items, "regressed example", len(regressed) - len(shown)), *blocks]
+
+
+def _worsened(gate: GateResult, worsened: Sequence[Change], worst: int) -> list[_Block]:
+    """The examples behind a breached drop gate on a metric the sentences do not decide, `worst` of them,
+    each with its value then and now; or why there are none (`none_worse`)."""
+    if not worsened:
+        return [_Block(["", f"No {gate.metric} regression: {none_worse(gate)}."], None)]
+    shown = worsened[:worst]
+    heading = (f"{len(shown)} of {len(worsened)} examples whose {gate.metric} got worse, the biggest change "
+               "first:")
+    return _section(["", heading], [_changed(change, gate.metric) for change in shown],
+                    f"{gate.metric} regression", len(worsened) - len(shown), "")
+
+
+def _changed(change: Change, metric: str) -> list[str]:
+    """A regressed example's heading, its metric then and now, and its question."""
+    example = change.result.example
+    return ["", f"#### {_code(show_id(example.id, ID_WIDTH))}: {moved(change, metric)}", "",
+            f"Question: {_text(example.question)}"]
+
+
+def _nearest(report: Report, gate: GateResult) -> list[str]:
+    """For a gate breached with no example beyond its threshold, the few nearest it with their values, and
+    why (`text.nearest`): the weakest examples, those beyond a breached gate, named none of them."""
+    examples = measured(report.results, gate.metric)
+    if not examples or wrong_side(examples, gate):
+        return []
+    near = nearest(report, gate, examples)
+    named = ", ".join(f"{_code(show_id(r.example.id, ID_WIDTH))} ({fmt_pair(value, gate.threshold)[0]})"
+                      for value, r in near.examples)
+    side = "above" if gate.op == "<=" else "below"
+    return ["", f"**Note**: no example has {gate.metric} {side} {fmt_exact(gate.threshold)}{near.said}: "
+                f"{named}."]
 
 
 def _example_section(result: ExampleResult, k: int) -> list[str]:

@@ -1,5 +1,6 @@
-"""The terminal summary of a replay: a metrics table, the gates, what regressed against a baseline, the
-weakest examples' unsupported sentences, and one verdict line, always last, that a CI log reader can grep.
+"""The terminal summary of a replay: a metrics table, the gates, what regressed against a baseline (and
+what got worse on each breached drop gate's metric), the weakest examples' unsupported sentences, and one
+verdict line, always last, that a CI log reader can grep.
 
 Also the pieces every report that quotes answers shares: which examples are weakest, the warning for a
 gated metric that some examples have no value for, and sentences cut to one bounded line of visible
@@ -12,8 +13,9 @@ from __future__ import annotations
 import math
 import textwrap
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
-from ragmon.baseline import Change, Comparison, rounded
+from ragmon.baseline import CLAIM_METRICS, Change, Comparison, rounded
 from ragmon.errors import inert, printable
 from ragmon.gate import GateResult, fmt_pair
 from ragmon.model import Aggregate, ClaimVerdict, ExampleResult, Report
@@ -24,6 +26,8 @@ WORST_SHOWN = 3
 """Examples whose unsupported sentences the terminal summary quotes."""
 SENTENCES_SHOWN = 3
 """Unsupported sentences quoted per example in the terminal summary."""
+NEAREST_SHOWN = 3
+"""Examples named for a gate breached with none on the wrong side of its threshold (`nearest`)."""
 WIDTH = 86
 """Characters of a sentence or a reason: its line, indented and labelled, stays within 100 columns."""
 REASON_LINES = 3
@@ -45,7 +49,9 @@ def render(report: Report, gates: Sequence[GateResult], *, incomplete: str | Non
     `comparison` is against the `--baseline` run, when there is one. `run_warnings` are the run's, of no
     example, as are the comparison's caveats: each a line of its own beside the gates, not under an
     example's id in the examples' list."""
-    judge = report.judge.get("name", "?")
+    # A library user's judge names itself: a control character would restyle the terminal, and a lone
+    # surrogate in the JUnit system-out, which carries this summary, made that file unwritable as UTF-8.
+    judge = show_id(str(report.judge.get("name", "?")), ID_WIDTH)
     count = len(report.results)
     header = f"ragmon replay: {count} example{'' if count == 1 else 's'}, judge {judge}, k={report.k}"
     if report.skipped:
@@ -64,7 +70,7 @@ def render(report: Report, gates: Sequence[GateResult], *, incomplete: str | Non
     caveats = () if comparison is None else comparison.caveats
     lines += [f"warning: {printable(said)}" for said in (*run_warnings, *caveats)]
     for section in (_skipped_section(report.skipped), _warnings_section(report.warnings),
-                    _baseline_section(comparison),
+                    _baseline_section(comparison, gates),
                     _worst_section(report.results)):
         if section:
             lines += ["", *section, ""] if lines[-1] else [*section, ""]
@@ -134,10 +140,52 @@ def measured(results: Sequence[ExampleResult], metric: str) -> list[tuple[float,
 def wrong_side(measured: Sequence[tuple[float, ExampleResult]],
                gate: GateResult) -> list[tuple[float, ExampleResult]]:
     """The measured examples on the wrong side of the gate's threshold, worst first: those behind a breach."""
-    higher_is_worse = gate.op == "<="
-    return sorted(((value, r) for value, r in measured
-                   if (value > gate.threshold if higher_is_worse else value < gate.threshold)),
-                  key=lambda item: -item[0] if higher_is_worse else item[0])
+    return [(value, r) for value, r in _worst_first(measured, gate) if _beyond(value, gate)]
+
+
+def _worst_first(measured: Sequence[tuple[float, ExampleResult]],
+                 gate: GateResult) -> list[tuple[float, ExampleResult]]:
+    return sorted(measured, key=lambda item: -item[0] if gate.op == "<=" else item[0])
+
+
+def _beyond(value: float, gate: GateResult) -> bool:
+    """Whether `value` is on the side of the gate's threshold that breaches it."""
+    return value > gate.threshold if gate.op == "<=" else value < gate.threshold
+
+
+@dataclass(frozen=True, slots=True)
+class Nearest:
+    """A breached gate's examples nearest its threshold, when none is beyond it, and why it was breached."""
+
+    examples: list[tuple[float, ExampleResult]]
+    """Worst first: the lowest for a minimum, the highest for a maximum."""
+    extreme: str
+    """"lowest" or "highest"."""
+    why: str
+    """Which bound of the interval the gate read, which no example need be beyond; "" when it read none."""
+
+    @property
+    def said(self) -> str:
+        """Why, then what follows, as one sentence ends and the next begins: `...: the gate read ...
+        confidence. The 3 lowest`."""
+        count = f" {len(self.examples)}" if len(self.examples) > 1 else ""
+        return f"{': ' + self.why if self.why else ''}. The{count} {self.extreme}"
+
+
+def nearest(report: Report, gate: GateResult, measured: Sequence[tuple[float, ExampleResult]],
+            shown: int = NEAREST_SHOWN) -> Nearest:
+    """A gate held on its interval's bound (`--confidence`) breaches with no example beyond its threshold
+    when the interval is wide, and a report listing the examples beyond it named none: so the `shown`
+    nearest it, and why, when its mean is on the right side of the threshold and the bound it read is not."""
+    aggregate = report.aggregates.get(gate.metric)
+    mean = None if aggregate is None else aggregate.mean
+    on_bound = (gate.value is not None and _beyond(gate.value, gate) and mean is not None
+                and math.isfinite(mean) and not _beyond(rounded(mean), gate))
+    side = "lower" if gate.op == ">=" else "upper"
+    why = (f"the gate read the {side} bound of the mean's interval, which is wide with few examples or a "
+           "high confidence") if on_bound else ""
+    return Nearest(_worst_first(measured, gate)[:min(shown, NEAREST_SHOWN)],
+                   "highest" if gate.op == "<=" else "lowest", why)
 
 
 def groundedness(result: ExampleResult) -> str:
@@ -286,9 +334,10 @@ def _named_section(entries: Sequence[tuple[str, str]], heading: str) -> list[str
             *(f"  {show_id(example_id, ID_WIDTH)}: {show(said, WIDTH)}" for example_id, said in shown)]
 
 
-def _baseline_section(comparison: Comparison | None) -> list[str]:
+def _baseline_section(comparison: Comparison | None, gates: Sequence[GateResult]) -> list[str]:
     """How the examples compare with the baseline's, then the regressed ones, their newly unsupported
-    sentences quoted: what changed is what a reviewer of the change wants first."""
+    sentences quoted: what changed is what a reviewer of the change wants first. Then, for each breached
+    drop gate on a metric the sentences do not decide, the examples worse on it (`worsened_by_gate`)."""
     if comparison is None:
         return []
     gone = f" ({listed_ids(comparison.gone, WORST_SHOWN, ID_WIDTH)})" if comparison.gone else ""
@@ -304,7 +353,30 @@ def _baseline_section(comparison: Comparison | None) -> list[str]:
             newly = sentence_lines(change.newly_unsupported, limit=SENTENCES_SHOWN, width=WIDTH,
                                    indent="    ", what=NEWLY, reason_lines=REASON_LINES)
             lines += newly or [f"    no {NEWLY}"]
+    for gate, worsened in worsened_by_gate(comparison, gates):
+        shown = worsened[:WORST_SHOWN]
+        lines.append(f"{gate.metric} regressions ({len(shown)} of {len(worsened)} examples worse on it than "
+                     "in the baseline):" if worsened else f"{gate.metric} regressions: {none_worse(gate)}")
+        lines += [f"  {show_id(change.result.example.id, ID_WIDTH)}: {moved(change, gate.metric)}"
+                  for change in shown]
     return lines
+
+
+def worsened_by_gate(comparison: Comparison,
+                     gates: Sequence[GateResult]) -> list[tuple[GateResult, tuple[Change, ...]]]:
+    """Each breached drop gate on a metric the unsupported sentences do not decide (answer_relevance,
+    recall), with the shared examples worse on it, the biggest change first: the list of regressions is
+    of groundedness, and for such a gate had read "no shared example's groundedness fell" alone. None for
+    a gate whose metric was undefined: its reason says which run lacked it."""
+    return [(g, comparison.worsened(g.metric)) for g in gates if not g.passed and g.max_drop is not None
+            and g.value is not None and g.metric not in CLAIM_METRICS]
+
+
+def none_worse(gate: GateResult) -> str:
+    """Why a breached drop gate names no example: its metric moved on the examples one run alone
+    measured (an example is worse only against a value it had), which the gate's reason counts."""
+    return (f"no example measured in both runs is worse on {gate.metric} than in the baseline: its change is "
+            "of the examples one run alone measured")
 
 
 def _worst_section(results: Sequence[ExampleResult]) -> list[str]:

@@ -153,3 +153,36 @@ def unicode_run() -> tuple[Report, tuple[GateResult, ...]]:
                            {"groundedness": 0.0}, verdicts)
     report = Report({"name": "lexical"}, 5, (result,), {"groundedness": Aggregate(0.0, 1, (0.0, 0.0))})
     return report, (GateResult("groundedness", ">=", 0.5, 0.0, False, "0 < 0.5"),)
+
+
+RELEVANCE_CHANGES = ((0.9, 0.8), (1.0, 0.5), (0.6, 0.7), (0.8, 0.6), (0.5, 0.25))
+"""r1 to r5's answer_relevance in the baseline and in this run: r1, r2, r4 and r5 worse (by 0.1, 0.5, 0.2
+and 0.25), r3 better. Means 3.8 / 5 = 0.76 and 2.85 / 5 = 0.57: a drop of 0.19."""
+
+
+def relevance_run(changes: tuple[tuple[float | None, float], ...] = RELEVANCE_CHANGES,
+                  ) -> tuple[Report, tuple[GateResult, ...], Comparison]:
+    """One example per (baseline, this run) answer_relevance, r1, r2, ..., fully grounded in both runs (so
+    none regressed on groundedness), against a baseline read as the real comparison reads one, and gated by
+    the real gate code on `--max-drop answer_relevance=0.02`. None: the baseline did not measure it."""
+    results = tuple(ExampleResult(Example(f"r{i}", f"Question r{i}?"), "lexical",
+                                  {"groundedness": 1.0, "answer_relevance": after}, ())
+                    for i, (_, after) in enumerate(changes, 1))
+    report = Report({"name": "lexical"}, 5, results, {})
+    baseline = baselines.Baseline("main.json", "0.1.0", {"name": "lexical"}, 5, {
+        f"r{i}": baselines.BaselineExample({"groundedness": 1.0, "answer_relevance": before}, frozenset())
+        for i, (before, _) in enumerate(changes, 1)})
+    comparison = baselines.compare(baseline, report)
+    drops = decide_drops(comparison, parse_drops(["answer_relevance=0.02"]), None, report.config)
+    return report, drops, comparison
+
+
+def bound_run(metric: str, values: tuple[float, ...], interval: tuple[float, float],
+              gate: str) -> tuple[Report, tuple[GateResult, ...]]:
+    """Examples e0, e1, ... with `metric` at `values`, its aggregate their mean and `interval` as its 95%
+    one, gated by the real gate code at `--confidence 0.95`: so on the interval's bound."""
+    results = tuple(ExampleResult(Example(f"e{i}", f"Question e{i}?"), "lexical", {metric: value}, ())
+                    for i, value in enumerate(values))
+    report = Report({"name": "lexical"}, 5, results,
+                    {metric: Aggregate(sum(values) / len(values), len(values), interval)})
+    return report, decide(report, parse_gates([gate]), 0.95)

@@ -1,0 +1,99 @@
+"""Every breached gate names the examples behind it, in every report that lists examples: a drop gate on a
+metric the unsupported sentences do not decide (answer_relevance) in the terminal summary and the
+Markdown, as in JUnit; a `--confidence` gate breached with no example beyond its threshold, by its few
+nearest examples and why. And the judge's name, which a library user's judge chooses, is shown as ids are."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+
+from report_cases import bound_run, relevance_run
+
+from ragmon.evaluation import evaluate
+from ragmon.judges.lexical import LexicalJudge
+from ragmon.model import Context, EvalConfig, Example
+from ragmon.report import junit, markdown, text
+
+# relevance_run's figures, worked out there: 0.76 -> 0.57, a drop of 0.19 > 0.02; r2 fell by 0.5, r5 by
+# 0.25, r4 by 0.2, r1 by 0.1, and r3 rose.
+RELEVANCE_GATE = ("gate answer_relevance drop <= 0.02 vs baseline: BREACHED (dropped 0.19 > 0.02 against the "
+                  "baseline: 0.76 -> 0.57 on 5 examples measured in both runs)")
+
+
+def test_the_summary_names_the_examples_worse_on_a_drop_gated_relevance_the_worst_3() -> None:
+    report, gates, comparison = relevance_run()
+    lines = text.render(report, gates, comparison=comparison).splitlines()
+    assert RELEVANCE_GATE in lines
+    start = lines.index("baseline main.json: 5 examples in both runs, 0 new, 0 gone")
+    assert lines[start + 1:start + 5] == [
+        "answer_relevance regressions (3 of 4 examples worse on it than in the baseline):",
+        "  r2: answer_relevance 1 -> 0.5",
+        "  r5: answer_relevance 0.5 -> 0.25",
+        "  r4: answer_relevance 0.8 -> 0.6",
+    ]
+    assert not any(line.startswith("regressed examples") for line in lines)  # every answer is grounded
+
+
+def test_the_markdown_names_the_examples_worse_on_a_drop_gated_relevance_worst_of_them() -> None:
+    report, gates, comparison = relevance_run()
+    out = markdown.render(report, gates, comparison=comparison)
+    assert ("No shared example's groundedness fell.\n\n"
+            "4 of 4 examples whose answer_relevance got worse, the biggest change first:\n\n"
+            "#### `r2`: answer_relevance 1 -> 0.5\n\nQuestion: Question r2?\n\n"
+            "#### `r5`: answer_relevance 0.5 -> 0.25\n\nQuestion: Question r5?\n\n"
+            "#### `r4`: answer_relevance 0.8 -> 0.6\n\nQuestion: Question r4?\n\n"
+            "#### `r1`: answer_relevance 0.9 -> 0.8\n\nQuestion: Question r1?\n") in out
+    fewer = markdown.render(report, gates, comparison=comparison, worst=2)
+    assert ("2 of 4 examples whose answer_relevance got worse, the biggest change first:\n\n"
+            "#### `r2`: answer_relevance 1 -> 0.5\n\nQuestion: Question r2?\n\n"
+            "#### `r5`: answer_relevance 0.5 -> 0.25\n\nQuestion: Question r5?\n\n"
+            "And 2 more answer_relevance regressions.\n") in fewer
+
+
+def test_a_drop_breached_by_an_example_the_baseline_did_not_measure_says_why_none_is_named() -> None:
+    # r1 is 1 in both runs; r2 has no answer_relevance in the baseline and 0.2 now. Baseline mean 1 (r1),
+    # this run's (1 + 0.2) / 2 = 0.6: a drop of 0.4, and no example measured in both runs got worse.
+    report, gates, comparison = relevance_run(((1.0, 1.0), (None, 0.2)))
+    why = ("no example measured in both runs is worse on answer_relevance than in the baseline: its change "
+           "is of the examples one run alone measured")
+    assert f"answer_relevance regressions: {why}" in text.render(report, gates, comparison=comparison)
+    out = markdown.render(report, gates, comparison=comparison)
+    assert f"\nNo answer_relevance regression: {why}.\n" in out
+
+
+def test_a_junit_failure_on_an_intervals_lower_bound_names_the_lowest_examples_and_why() -> None:
+    # Groundedness 0.9, 0.7, 1 and 0.8: none below 0.6, mean 0.85, but the 95% interval's lower bound 0.5.
+    report, gates = bound_run("groundedness", (0.9, 0.7, 1.0, 0.8), (0.5, 1.0), "groundedness=0.6")
+    why = ("0 of 4 examples have groundedness below 0.6: the gate read the lower bound of the mean's "
+           "interval, which is wide with few examples or a high confidence.")
+    failure = ET.fromstring(junit.render(report, gates)).findtext("testcase/failure")
+    assert failure == "\n".join([
+        "gate groundedness >= 0.6 breached: lower 95% bound 0.5 < 0.6", f"{why} The 3 lowest:",
+        "", "e1: groundedness 0.7", "", "e3: groundedness 0.8", "", "e0: groundedness 0.9"])
+    one = ET.fromstring(junit.render(report, gates, worst=1)).findtext("testcase/failure") or ""
+    assert one.splitlines()[1:] == [f"{why} The lowest:", "", "e1: groundedness 0.7"]
+
+
+def test_the_markdown_names_the_highest_examples_below_a_breached_upper_bound_and_why() -> None:
+    # hallucination_rate 0.1, 0.3 and 0: none above 0.4, but the 95% interval's upper bound 0.5 is.
+    report, gates = bound_run("hallucination_rate", (0.1, 0.3, 0.0), (0.0, 0.5), "hallucination_rate=0.4")
+    out = markdown.render(report, gates)
+    assert "| hallucination_rate <= 0.4 | 0.5 | **FAIL** | upper 95% bound 0.5 > 0.4 |" in out
+    assert ("\n**Note**: no example has hallucination_rate above 0.4: the gate read the upper bound of the "
+            "mean's interval, which is wide with few examples or a high confidence. The 3 highest: "
+            "`e1` (0.3), `e0` (0.1), `e2` (0).\n") in out
+
+
+class _OwnJudge(LexicalJudge):
+    """A library user's judge, whose name holds an ANSI escape and half an emoji (a lone surrogate)."""
+
+    name = "mine\x1b[2J\ud83d"
+
+
+def test_a_judges_name_is_shown_escaped_in_the_summary_and_the_junit_system_out() -> None:
+    example = Example("a", "Q?", (Context("d1", "Returns are accepted."),), "Returns are accepted.")
+    report = evaluate([example], _OwnJudge(), EvalConfig(k=5))
+    header = "ragmon replay: 1 example, judge mine\\x1b[2J\\ud83d, k=5"
+    assert text.render(report, ()).splitlines()[0] == header
+    written = junit.render(report, ()).encode("utf-8")  # raw, the lone surrogate could not be written
+    assert (ET.fromstring(written).findtext("system-out") or "").splitlines()[0] == header
