@@ -39,7 +39,7 @@ from ragmon.judges.base import JudgeError
 from ragmon.judges.lexical import LexicalJudge
 from ragmon.model import Claim, ClaimVerdict, EvalConfig, Example
 from ragmon.replay import Progress, score_runs
-from ragmon.rules import SCORING_RULES
+from ragmon.rules import PER_EXAMPLE_RULES, SCORING_RULES
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = ROOT / "examples" / "golden.jsonl"
@@ -1006,9 +1006,11 @@ def test_a_capture_scored_with_other_scoring_rules_says_no_flag_gives_the_sideca
 
 
 def test_a_capture_from_a_sidecar_whose_rules_moved_only_intervals_is_not_warned_of(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     # Rules 2 and 3 changed only aggregates' intervals, which a sidecar does not compute: a line captured by
-    # a sidecar at rules 1 or 2 holds the claims, verdicts and groundedness this run gives it.
+    # a sidecar at rules 1 or 2 held the claims, verdicts and groundedness a rules-3 run gave it. (Rules 4
+    # cut claims otherwise, so this build, at PER_EXAMPLE_RULES 4, is put back at 1 for the case.)
+    monkeypatch.setattr("ragmon.rules.PER_EXAMPLE_RULES", 1)
     lines = [captured("t1", {**sidecar(5, 0.56), "scoring_rules": 1}),
              captured("t2", {**sidecar(5, 0.56), "scoring_rules": 2}),
              captured("t3", {**sidecar(5, 0.56), "scoring_rules": 1})]
@@ -1983,10 +1985,11 @@ def test_an_unchanged_run_passes_against_its_baseline_and_its_report_is_the_next
     done = replay(ragmon_cmd, GOLDEN, "--baseline", "old.json", *DROPS, cwd=tmp_path)
     assert (done.returncode, done.stderr, done.stdout.splitlines()[-1]) == (0, "", "PASS")
     unrecorded = "a ragmon that did not record its scoring rules (before 4 December 2026)"
-    for rules, scored_with in ((SCORING_RULES + 1, f"ragmon's scoring rules {SCORING_RULES + 1}"),
-                               (None, unrecorded)):
-        doc["scoring_rules"] = rules
-        if rules is None:  # the key absent, as a report before it has none
+    older = PER_EXAMPLE_RULES - 1  # rules 3, before claims were cut otherwise: every CI's main.json then
+    for recorded, scored_with in ((SCORING_RULES + 1, f"ragmon's scoring rules {SCORING_RULES + 1}"),
+                                  (older, f"ragmon's scoring rules {older}"), (None, unrecorded)):
+        doc["scoring_rules"] = recorded
+        if recorded is None:  # the key absent, as a report before it has none
             del doc["scoring_rules"]
         (tmp_path / "other.json").write_text(json.dumps(doc), encoding="utf-8")
         done = replay(ragmon_cmd, GOLDEN, "--baseline", "other.json", *DROPS, "--json", "r.json",
@@ -2006,15 +2009,14 @@ def test_an_unchanged_run_passes_against_its_baseline_and_its_report_is_the_next
         assert f"\nwarning: {caveat}\n" in ET.parse(tmp_path / "r.xml").findtext("system-out", "")
 
 
-def test_a_baseline_from_rules_that_moved_only_intervals_gets_no_caveat(ragmon_cmd: list[str],
+def test_a_baseline_from_rules_that_score_examples_alike_gets_no_caveat(ragmon_cmd: list[str],
                                                                          tmp_path: Path) -> None:
-    # Scoring rules 2 and 3 changed only an aggregate's interval: a baseline written by rules 1 (every CI's
-    # main.json before 5 December 2026) or 2 has this run's per-example figures and means, and a drop gate
-    # reads the paired changes of those, so every drop and gain is the candidate's. Its intervals, which
-    # nothing here compares, are what a rules-1 report had: the bootstrap's alone.
+    # Rules from PER_EXAMPLE_RULES on score each example alike (rules 2 and 3 changed only an aggregate's
+    # interval): such a baseline has this run's per-example figures and means, and a drop gate reads the
+    # paired changes of those, so every drop and gain is the candidate's. Rules before it warn (below).
     doc = json.loads(baseline_report(ragmon_cmd, tmp_path).read_text(encoding="utf-8"))
-    for rules in (1, 2):
-        doc["scoring_rules"] = rules
+    for alike in range(PER_EXAMPLE_RULES, SCORING_RULES + 1):
+        doc["scoring_rules"] = alike
         (tmp_path / "old.json").write_text(json.dumps(doc), encoding="utf-8")
         done = replay(ragmon_cmd, GOLDEN, "--baseline", "old.json", *DROPS, "--json", "r.json", cwd=tmp_path)
         assert (done.returncode, done.stderr, done.stdout.splitlines()[-1]) == (0, "", "PASS")

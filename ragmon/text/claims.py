@@ -129,16 +129,18 @@ _BLANK = INVISIBLE + "\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f \x85\xa0\u1680\u2000\u2001\
 takes for it, listed: finding them cost milliseconds at import)."""
 _ALWAYS_ABBREV = wordset(
     "e.g i.e eg ie cf vs viz mr mrs ms dr prof st sr jr mt gen col capt lt sgt rev hon gov sen rep pres "
-    "approx dept est sra srta sras sres dra dña dott avv"
+    "approx dept est sra srta sras sres dra dña dott avv aprox ej bzw inkl vgl"
 )
-"""Abbreviations after which a sentence practically never ends (a letter's "Prezada Sra. Costa," too)."""
+"""Abbreviations after which a sentence practically never ends (a letter's "Prezada Sra. Costa," too; the
+Spanish "aprox." and "p. ej.", the German "bzw.", "inkl." and "vgl.": read as ends, "El reembolso tarda
+aprox. 5 a 10 días." was two claims, "El reembolso tarda aprox." and "5 a 10 días.")."""
 _ABBREV_BEFORE_LOWER = wordset(
     "etc al inc ltd co corp bros jan feb mar apr jun jul aug sep sept oct nov dec "
-    "hr hrs yr yrs mo mos wk wks min max incl ins pub"
+    "hr hrs yr yrs mo mos wk wks min max incl ins pub ex"
 )
 """Abbreviations that do end sentences: they end one only when the next word is capitalised."""
-_ABBREV_BEFORE_DIGIT = wordset("no nos fig figs vol vols p pp ch sec art eq ref ext tel")
-"""Abbreviations of a following number ("No. 5", "p. 12")."""
+_ABBREV_BEFORE_DIGIT = wordset("no nos fig figs vol vols p pp ch sec art eq ref ext tel nr ca env")
+"""Abbreviations of a following number ("No. 5", "p. 12", "Nr. 5", "ca. 30 Tage", "env. 30 jours")."""
 _LONGEST_ABBREVIATION = max(map(len, _ALWAYS_ABBREV | _ABBREV_BEFORE_LOWER | _ABBREV_BEFORE_DIGIT))
 """Letters of the longest word `_is_abbreviation` looks up: a word of more letters, with no period in it
 (no initialism), and no number, is no abbreviation, whatever follows."""
@@ -669,7 +671,8 @@ def _skipped_lines(text: str, lines: list[tuple[int, int]]) -> set[int]:
         if (_HEADING.match(text, pos, end)
                 or (text[pos] in _MAY_BE_SKIPPED
                     and (_FENCE_OR_TAG.fullmatch(text, pos, end) or _bold_title(text, pos, end)))
-                or (at + 1 < len(lines) and _underlined(text, lines[at], lines[at + 1]))
+                or (at + 1 < len(lines) and (_underlined(text, lines[at], lines[at + 1])
+                                             or _list_title(text, lines[at], lines[at + 1])))
                 or (wide(text) and _CJK_TITLE.fullmatch(text, pos, end))):
             skipped.add(at)
     return skipped
@@ -680,13 +683,16 @@ def _blank(found: re.Match[str]) -> str:
     return " " * len(found.group())
 
 
+_BEFORE_SOURCES = r"[ \t>#*_(\[<（]*"
 _SOURCES_LINE = re.compile(
-    r"[ \t>#*_(\[<（]*(?:sources?|references?|citations?|bibliography|" + european.SOURCES + "|"
-    + CJK_SOURCES + r")[ \t*_]*([:：][ \t*_]*|>|$)", re.IGNORECASE)
+    _BEFORE_SOURCES + "(?:[" + _EMOJI + "][" + _IN_EMOJI + "]*" + _BEFORE_SOURCES + r")?(?:sources?|"
+    r"references?|citations?|bibliography|" + european.SOURCES + "|" + CJK_SOURCES
+    + r")[ \t*_]*([:：][ \t*_]*|>|$)", re.IGNORECASE)
 """A sentence naming the answer's sources ("Sources: doc-1, policy.pdf.", "<sources>kb-12</sources>"), or a
-line opening a list of them ("**References:**", "## Sources")."""
+line opening a list of them ("**References:**", "## Sources"), an emoji before it too ("📚 Sources:"): a chat
+answer's list under one had made an unsupported claim of each of its entries."""
 _MAY_OPEN_SOURCES = frozenset(" \t>#*_([<sSrRcCbBqQfF（来來出参參资資引")
-"""What a line `_SOURCES_LINE` matches opens with: other lines are spared the pattern."""
+"""What a line `_SOURCES_LINE` matches opens with but an emoji: other lines are spared the pattern."""
 _ENTRY = re.compile(r"[ \t]*+(?:(?:[-*+•]|\d{1,3}[.)]|\[[^\]\n]{1,64}\])[ \t].{0,300}|\S{1,300})")
 """An entry of a list of sources: an item ("- Refund Policy, p. 3", "[2] policy.pdf") or a bare id or
 address ("doc-1")."""
@@ -717,7 +723,8 @@ def _source_lines(text: str, lines: list[tuple[int, int]]) -> set[int]:
     listed: set[int] = set()
     in_list = False
     for at, (pos, end) in enumerate(lines):
-        heading = _SOURCES_LINE.match(text, pos, end) if text[pos] in _MAY_OPEN_SOURCES else None
+        heading = _SOURCES_LINE.match(text, pos, end) if (
+            text[pos] in _MAY_OPEN_SOURCES or _HAS_EMOJI.match(text, pos)) else None
         in_list = (heading is not None and heading.end() == end) or (
             in_list and _ENTRY.fullmatch(text, pos, end) is not None)
         if in_list or _DEFINITION.match(text, pos, end):
@@ -761,6 +768,30 @@ def _underlined(text: str, line: tuple[int, int], below: tuple[int, int]) -> boo
     if ("|" in text[pos:end]) != ("|" in text[start:stop]) or _MARKER.match(text, pos, end):
         return False
     return _UNDERLINE.fullmatch(text, start, stop) is not None
+
+
+def _list_title(text: str, line: tuple[int, int], below: tuple[int, int]) -> bool:
+    """Whether `line` is a list's item that only names the items nested under it ("- Pricing" over "  -
+    The Pro plan costs $40."): a title, as "**Pricing**" is (`_bold_title`: every word of four letters or
+    more capitalised, no sentence mark). Read as a claim, a word no context holds was an unsupported one.
+    An item that says something ("- Exchanges are free" over "  - within 30 days") stays a claim."""
+    pos, end = line
+    if text[pos] not in _MAY_OPEN_LIST or text[end - 1] in ".!?:" or not text[below[0]].isspace():
+        return False
+    item, child = _MARKER.match(text, pos, end), _MARKER.match(text, *below)
+    if item is None or child is None or _indent(text, below) <= _indent(text, line):
+        return False
+    return all(word[0].isupper() for word in text[item.end():end].strip("*_").split() if len(word) > 3)
+
+
+_MAY_OPEN_LIST = frozenset(" \t-*+•0123456789")
+"""What a list's item `_list_title` reads opens with: most lines of prose are spared the look."""
+
+
+def _indent(text: str, line: tuple[int, int]) -> int:
+    """The spaces and tabs `line` opens with."""
+    pos, end = line
+    return len(text[pos:end]) - len(text[pos:end].lstrip(" \t"))
 
 
 _CJK_NUMERAL = "[一二三四五六七八九十]{1,3}"

@@ -1,0 +1,90 @@
+"""Claims of answers in the formats LLMs write (from a user's audit): what a reviewer would mark, no more."""
+
+from __future__ import annotations
+
+import pytest
+
+from ragmon import Context, EvalConfig, Example, LexicalJudge, evaluate
+from ragmon.model import ExampleResult
+
+POLICY = ("Customers can return items within 30 days of delivery. Clearance items are final sale. "
+          "The Pro plan costs $40 per month. Exchanges are free of charge.")
+
+
+def scored(answer: str, page: str = POLICY) -> ExampleResult:
+    example = Example(id="q1", question="What is the policy?", contexts=(Context("policy", page),),
+                      answer=answer)
+    return evaluate([example], LexicalJudge(), EvalConfig(k=1)).results[0]
+
+
+def claims(result: ExampleResult) -> list[str]:
+    return [verdict.claim.text for verdict in result.verdicts]
+
+
+@pytest.mark.parametrize(("answer", "expected"), [
+    ("El reembolso tarda aprox. 5 a 10 días hábiles. Los cambios son gratuitos.",
+     ["El reembolso tarda aprox. 5 a 10 días hábiles.", "Los cambios son gratuitos."]),
+    ("El plazo es de 30 días, p. ej. para ropa. Los cambios son gratuitos.",
+     ["El plazo es de 30 días, p. ej. para ropa.", "Los cambios son gratuitos."]),
+    ("Le remboursement prend env. 5 à 10 jours ouvrés. Les échanges sont gratuits.",
+     ["Le remboursement prend env. 5 à 10 jours ouvrés.", "Les échanges sont gratuits."]),
+    ("Die Frist beträgt ca. 30 Tage. Die Erstattung erfolgt inkl. Versand bzw. per Gutschrift.",
+     ["Die Frist beträgt ca. 30 Tage.", "Die Erstattung erfolgt inkl. Versand bzw. per Gutschrift."]),
+], ids=["aprox", "p-ej", "env", "ca-inkl-bzw"])
+def test_european_abbreviations_keep_a_fact_whole(answer: str, expected: list[str]) -> None:
+    # "aprox.", "p. ej.", "env.", "ca.", "inkl." and "bzw." end no sentence: cut at them, one fact was two
+    # claims ("El reembolso tarda aprox." and "5 a 10 días hábiles."), each quoted so in a report. The
+    # answer is its own page: every claim of it is then supported, however it is cut.
+    result = scored(answer, page=answer)
+    assert claims(result) == expected
+    assert result.metrics["groundedness"] == 1.0
+
+
+def test_an_abbreviation_of_a_number_still_ends_a_sentence_before_a_word() -> None:
+    # "ca." and "env." stand for "about" only before a number: a state's "CA." ends its sentence.
+    answer = "We ship from Los Angeles, CA. Exchanges are free of charge."
+    assert claims(scored(answer)) == ["We ship from Los Angeles, CA.", "Exchanges are free of charge."]
+
+
+@pytest.mark.parametrize("sources", [
+    "📚 Sources:\n• refunds.md\n• help.md",
+    "🔗 **References:**\n- [Refund Policy](https://acme.example/help)\n- help.md",
+], ids=["books", "link"])
+def test_a_list_of_sources_under_an_emoji_makes_no_claim(sources: str) -> None:
+    # Each entry had been a claim no context holds: one grounded sentence scored 1/3.
+    result = scored(f"Customers can return items within 30 days of delivery.\n\n{sources}")
+    assert claims(result) == ["Customers can return items within 30 days of delivery."]
+    assert result.metrics["groundedness"] == 1.0
+
+
+def test_a_sentence_opening_with_an_emoji_and_sources_is_still_a_claim() -> None:
+    assert claims(scored("📚 Sources of refunds are rare. Exchanges are free of charge.")) == [
+        "📚 Sources of refunds are rare.", "Exchanges are free of charge."]
+
+
+def test_a_nested_lists_titles_are_no_claims() -> None:
+    # "Returns" and "Pricing" only name the items under them; "Pricing" is no word of the policy, and the
+    # title had been an unsupported claim: 3 of 4 claims supported, 0.75, for a grounded answer.
+    answer = ("Key points:\n- Returns\n  - Items can be returned within 30 days of delivery.\n"
+              "  - Clearance items are final sale.\n- Pricing\n  - The Pro plan costs $40 per month.")
+    result = scored(answer)
+    assert claims(result) == ["Items can be returned within 30 days of delivery.",
+                              "Clearance items are final sale.", "The Pro plan costs $40 per month."]
+    assert result.metrics["groundedness"] == 1.0
+
+
+def test_a_numbered_lists_titles_are_no_claims() -> None:
+    answer = "1. Returns\n   - Items can be returned within 30 days of delivery.\n2. Exchanges\n" \
+             "   - Exchanges are free of charge."
+    assert claims(scored(answer)) == ["Items can be returned within 30 days of delivery.",
+                                      "Exchanges are free of charge."]
+
+
+def test_a_nested_lists_item_that_states_something_is_a_claim() -> None:
+    # A made-up statement over its details must still be judged: "Shipping" is no word of the policy, and
+    # "worldwide" neither, so 1 of each item's 2 terms is held, under 56%; the exchanges are the policy's.
+    answer = "- Shipping is always free\n  - worldwide, within 30 days\n- Exchanges are free of charge"
+    result = scored(answer)
+    assert claims(result) == ["Shipping is always free", "worldwide, within 30 days",
+                              "Exchanges are free of charge"]
+    assert [verdict.supported for verdict in result.verdicts] == [False, False, True]
