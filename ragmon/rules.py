@@ -27,11 +27,11 @@ no claim of an emoji-headed list of sources ("📚 Sources:") or of a nested lis
 PER_EXAMPLE_RULES = 4
 """The first scoring rules whose per-example figures (claims, verdicts, each example's metrics, and so every
 mean and the paired changes a drop gate reads) are this build's: rules 4 cut some answers into other
-claims (rules 2 and 3 had moved only aggregates' intervals). A baseline or a capture scored with rules from this one to `SCORING_RULES` differs from this run
-in no drop, gain or captured figure, so nothing is said of them; warning of each interval's change had
-warned of every baseline an upgrade met. Set it to the new `SCORING_RULES` with any change that moves a
-per-example figure (tests/test_rules.py scores the corpus with the commit that set `SCORING_RULES` to this
-value and fails on such a change until it is raised)."""
+claims (rules 2 and 3 had moved only aggregates' intervals). A baseline or a capture scored with rules
+from this one to `SCORING_RULES` differs from this run in no drop, gain or captured figure, so nothing is
+said of them; warning of each interval's change had warned of every baseline an upgrade met. Set it to the
+new `SCORING_RULES` with any change that moves a per-example figure (tests/test_rules.py scores the corpus
+with the commit that set `SCORING_RULES` to this value and fails on such a change until it is raised)."""
 
 
 def scores_examples_alike(rules: int | None) -> bool:
