@@ -144,12 +144,20 @@ class _LaneRunner:
         self.busy = 0
         """Examples taken from the queue and not finished: in a worker or a call, counted by no queue, so a
         stall holding only those (up to 2 per lexical worker) showed an empty queue."""
+        self.stops = 0
+        """Stop markers in the queue, one a consumer put by the drain behind the last example: no example,
+        so `depth` leaves them out."""
         self.unjudged_bytes = 0
         """Their traces' footprint: the examples (documents and all) stay held after the first lane has
         given its bytes back. Counted apart, so a trace both lanes hold counts twice: errs high, as
         footprint does."""
         self.max_bytes = 0
         """What `unjudged_bytes` may reach: the lane's part of `FURTHER_LANES_SHARE` (0 for the first)."""
+
+    def depth(self) -> int:
+        """Examples waiting in the queue: `ragmon_score_queue_depth`, which counted the drain's stop
+        markers as examples, one a consumer, while the last examples were scored."""
+        return self.queue.qsize() - self.stops
 
 
 class _LoopReadings:
@@ -603,7 +611,7 @@ class Sidecar:
         """A lane's queue, and what only some lanes have: the lexical pool's replacements, Claude's budget."""
         lane, exporter = runner.lane, self.exporter
         reading = self._readings.wrap
-        exporter.queue_depth.labels(lane.judge).set_function(reading(runner.queue.qsize))
+        exporter.queue_depth.labels(lane.judge).set_function(reading(runner.depth))
         exporter.in_progress.labels(lane.judge).set_function(reading(lambda: runner.busy))
         exporter.queue_size.labels(lane.judge).set(runner.queue.maxsize)
         if isinstance(lane, LexicalLane):
@@ -655,6 +663,7 @@ class Sidecar:
         for runner in self._runners:
             for _ in runner.consumers:
                 await runner.queue.put(None)
+                runner.stops += 1  # no consumer runs between the put and this line
 
     def _take(self, decided: list[Decided]) -> None:
         self._decided_bytes += sum(d.footprint for d in decided)
@@ -848,6 +857,7 @@ class Sidecar:
             finally:
                 runner.busy -= 1
             self._finish(runner, job, outcome)
+        runner.stops -= 1  # this consumer's
 
     async def _score(self, lane: Lane, job: _Job) -> str:
         judge = lane.judge

@@ -231,6 +231,34 @@ async def test_decided_traces_waiting_for_room_in_a_full_queue_are_in_a_gauge() 
     assert total(final, "ragmon_traces_waiting") == 0
 
 
+async def test_the_drains_stop_markers_are_no_examples_in_the_queue_depth() -> None:
+    # By hand: one trace, its judge held by the gate: 1 in progress, 0 queued. The stop's drain puts a
+    # stop marker in the queue for each of the lane's consumers, behind the last example; the page read
+    # them as examples waiting, 1 queued while nothing was.
+    clock = ManualClock()
+    lane = DrivenLane(gated=True)
+    sidecar = Sidecar(config(queue_size=4), lanes=[lane], clock=clock)
+    await sidecar.start()
+    assert sidecar.offer(rag_spans(1), "http") is True
+    clock.now = 1.0
+    await wait_for(sidecar, lambda s: total(s, "ragmon_score_in_progress") == 1)
+    stopping = asyncio.create_task(sidecar.stop())
+    try:
+        (runner,) = sidecar._runners
+        deadline = time.monotonic() + 10
+        while runner.queue.empty():  # until the drain has put its markers in the queue
+            assert time.monotonic() < deadline, "the drain put no stop marker"
+            await asyncio.sleep(0.01)
+        draining = samples_of(sidecar)
+    finally:
+        lane.gate.set()
+        await stopping
+    queued, in_progress = (total(draining, name) for name in ("ragmon_score_queue_depth",
+                                                              "ragmon_score_in_progress"))
+    assert (queued, in_progress) == (0, 1)
+    assert total(samples_of(sidecar), "ragmon_traces_total", outcome="scored") == 1
+
+
 def test_a_max_buffer_that_can_hold_nothing_is_refused_at_start() -> None:
     # --max-buffer 1: 90% of it is 0 bytes, so `offer` refuses every batch (503) for as long as the sidecar
     # runs, with /readyz saying ready, and every exporter retries forever. A mistake to name at start
