@@ -301,6 +301,7 @@ _FILLER_PHRASE = (
     r"(?:please )?" + _SUPPORT + " " + _MORE,
     _SEE_DOCS + r"(?: " + _FOR_MORE + r")?|" + _FOR_MORE + r",? " + _SEE_DOCS,
     r"(?:is there )?anything else(?: i can (?:help you with|help with|do for you))?",
+    r"here(?:'s| is) what i (?:found|know|could find)",
     r"(?:i'm |i am )?(?:so |very |really )?sorry(?: about that| for (?:the|any) (?:confusion|inconvenience|"
     r"delay))?|(?:my )?apologies(?: for (?:the|any) (?:confusion|inconvenience|delay))?",
     r"(?:this )?(?:answer|response|content) (?:was |is |has been )?(?:generated|written|produced) (?:by|with|"

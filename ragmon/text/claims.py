@@ -23,6 +23,7 @@ from ragmon.text.terms import (
     STOPWORDS,
     SUPERSCRIPT_CITATION,
     TextProfile,
+    is_cjk,
     profile,
     wordset,
 )
@@ -654,12 +655,27 @@ _MAY_SKIP = _MAY_BE_SKIPPED | {"#", "["}
 """What a line `_skipped_lines` skips may open with, when it is the text's only line."""
 
 
-def _bold_title(text: str, pos: int, end: int) -> bool:
+_LONGEST_BOLD_TITLE = 3
+"""The most words of a title in bold written in sentence case ("**Key takeaways**"): "**Refunds take 30
+days**" is a claim in bold."""
+
+
+def _bold_title(text: str, pos: int, end: int, above: bool) -> bool:
     """A line all in bold, without a sentence's mark, whose every word of four letters or more is
-    capitalised ("**Return Window**"), is a title as "## Return Window" is; "**Clearance items are final
-    sale**" is a claim in bold."""
+    capitalised ("**Return Window**"), is a title as "## Return Window" is; so is one in sentence case
+    ("**Important notes**", "**Gift cards**") over another line (`above`), of at most `_LONGEST_BOLD_TITLE`
+    words, no digit and no function word. "**Clearance items are final sale**", "**No refunds**" and
+    "**Refunds take 30 days**" are claims in bold; so is Chinese or Japanese, whose words no space
+    counts ("**礼品卡不可退款**", gift cards are non-refundable)."""
     bold = _BOLD_LINE.fullmatch(text, pos, end)
-    return bold is not None and all(word[0].isupper() for word in bold.group(2).split() if len(word) > 3)
+    if bold is None:
+        return False
+    title = bold.group(2)
+    words = title.split()
+    if all(word[0].isupper() for word in words if len(word) > 3):
+        return True
+    return (above and len(words) <= _LONGEST_BOLD_TITLE and not any(map(str.isdigit, title))
+            and not is_cjk(title) and FUNCTION_WORDS.isdisjoint(_NEXT_WORD.findall(title.lower())))
 
 
 def _skipped_lines(text: str, lines: list[tuple[int, int]]) -> set[int]:
@@ -670,7 +686,8 @@ def _skipped_lines(text: str, lines: list[tuple[int, int]]) -> set[int]:
     for at, (pos, end) in enumerate(lines):
         if (_HEADING.match(text, pos, end)
                 or (text[pos] in _MAY_BE_SKIPPED
-                    and (_FENCE_OR_TAG.fullmatch(text, pos, end) or _bold_title(text, pos, end)))
+                    and (_FENCE_OR_TAG.fullmatch(text, pos, end)
+                         or _bold_title(text, pos, end, at + 1 < len(lines))))
                 or (at + 1 < len(lines) and (_underlined(text, lines[at], lines[at + 1])
                                              or _list_title(text, lines[at], lines[at + 1])))
                 or (wide(text) and _CJK_TITLE.fullmatch(text, pos, end))):
@@ -953,18 +970,52 @@ def _content_start(sentence: str, terms: frozenset[str]) -> int:
     return start
 
 
+_FIELD_NAMES = profile(
+    "price prices pricing cost costs fee fees charge rate amount total deadline window period timeframe "
+    "duration time timing date frequency limit minimum maximum eligibility requirement requirements "
+    "availability location address contact hours schedule status method process procedure condition "
+    "conditions note answer summary result type size weight capacity dose dosage coverage policy details "
+    "preis preise kosten gebühr gebühren frist dauer zeitraum datum termin zeit betrag laufzeit lieferzeit "
+    "hinweis antwort prix coût coûts frais tarif délai durée période montant remarque réponse precio "
+    "precios costo coste costos plazo duración período periodo fecha importe nota respuesta prezzo costi "
+    "tariffa scadenza durata risposta preço custo custos taxa prazo duração resposta").terms
+"""Words that name a field, not a fact: "**Price:** $40 per month" states $40 a month, and a context saying
+"costs" never holds "price". Names of things ("**Enterprise:**", "**Gift cards:**") are none of them."""
+_LONGEST_LABEL = 60
+"""Where a label's colon must come by: most claims, with none there, are spared the pattern."""
+_FIELD_LABEL = re.compile(
+    r"[ \t]*+(?:(\*\*|__)(?P<bold>[^\W\d_]+(?:[-'’ ][^\W\d_]+){0,3})(?: ?:\1|\1[ \t]*:)"
+    r"|(?P<plain>[^\W\d_]+(?:[-'’ ][^\W\d_]+){0,3}) ?:)[ \t]+")
+"""A field's label opening a claim, in bold or plain ("**Return window:** 30 days", "Frist: 30 Tage",
+French's "Délai : 14 jours"), of one to four words and no digit."""
+
+
+def _label_terms(text: str) -> frozenset[str]:
+    """The terms of the field a claim's opening label names (`_FIELD_NAMES`) that its value does not use
+    itself: the answer's framing, no part of what it states. A label's other words ("Enterprise", "Gift
+    cards", "Return" in "Return window") name what the value is about, and are checked as ever."""
+    if ":" not in text[:_LONGEST_LABEL] or (label := _FIELD_LABEL.match(text)) is None:
+        return frozenset()
+    named = profile(label.group("bold") or label.group("plain")).terms & _FIELD_NAMES
+    return named - profile(text[label.end():]).terms if named else named
+
+
 def claim_profile(text: str) -> TextProfile:
     """The terms and numbers of a claim without an opening attribution ("Based on the provided context,",
     "The documents say that"): where the answer comes from is nothing a context holds, and the clause's
     two or three words ("provided", "context") made a sentence copied from its context fall short of the
-    threshold. A claim made by hand of such a clause alone is read whole: with nothing left to check, any
-    context would support it."""
+    threshold. Likewise without a label's field name ("**Price:**", `_label_terms`). A claim made by hand
+    of such a clause or label alone is read whole: with nothing left to check, any context would support
+    it."""
     read = profile(text)
     start = _content_start(text, read.terms)
-    if not start:
+    if start:
+        rest = profile(text[start:])
+        read = rest if rest.terms or rest.numbers else read
+    framing = _label_terms(text)
+    if not framing or (not (terms := read.terms - framing) and not read.numbers):
         return read
-    rest = profile(text[start:])
-    return rest if rest.terms or rest.numbers else read
+    return TextProfile(terms, read.numbers, read.literals, read.units)
 
 
 _LONGEST_HEADING = len("## **Bibliography**")

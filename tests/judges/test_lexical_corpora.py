@@ -76,8 +76,6 @@ CHINESE_JAPANESE = {
 }
 
 EUROPEAN = {
-    # An en dash range after a label: 2 of its terms, one of them a number word's.
-    ("de-g2", "false alarm", "Lieferzeit: 2–4 Werktage"),
     # German paraphrase: no German stemmer ("Die Sperre dauert" / "wird ... gesperrt").
     ("de-i3", "false alarm", "Die Sperre dauert 30 Minuten."),
     # Contradictions in the source's own words: what a lexical judge cannot see.

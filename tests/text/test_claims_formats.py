@@ -88,3 +88,81 @@ def test_a_nested_lists_item_that_states_something_is_a_claim() -> None:
     assert claims(result) == ["Shipping is always free", "worldwide, within 30 days",
                               "Exchanges are free of charge"]
     assert [verdict.supported for verdict in result.verdicts] == [False, False, True]
+
+
+@pytest.mark.parametrize("answer", [
+    "**Price:** $40 per month", "Price: $40 per month", "- **Price**: $40 per month",
+    "1. __Pricing:__ $40 per month"])
+def test_a_fields_label_is_no_term_of_its_value(answer: str) -> None:
+    # The page says the plan "costs" $40 per month, never "price": the claim was price and month, one of
+    # two terms held (0.5, under 0.56), so a chat answer's field list read as made up. The value alone is
+    # month and 40, both on the page.
+    result = scored(answer)
+    assert [v.supported for v in result.verdicts] == [True]
+    assert result.metrics["groundedness"] == 1.0
+
+
+@pytest.mark.parametrize(("answer", "page"), [
+    ("**Frist:** 14 Tage", "Die Rückgabe ist 14 Tage lang möglich."),
+    ("**Délai :** 14 jours", "Le retour est possible pendant 14 jours."),
+], ids=["de", "fr"])
+def test_a_fields_label_in_german_or_french_is_no_term(answer: str, page: str) -> None:
+    # "Frist" and "Délai" (the deadline) are on neither page: 1 of 2 terms before, 1 of 1 now.
+    assert [v.supported for v in scored(answer, page).verdicts] == [True]
+
+
+@pytest.mark.parametrize("answer", [
+    "**Enterprise:** $40 per month",  # a thing named, not a field: enterprise and month, 1 of 2 held
+    "**Acme Ultra:** $40 per month",  # a product's name: acme, ultra and month, 1 of 3
+    "**Gift cards:** free of charge",  # gift, card, free, charge: 2 of 4
+    "**Price:** $45 per month",  # the value is checked as ever: 45 is not on the page
+])
+def test_a_label_naming_a_thing_or_a_made_up_value_is_still_unsupported(answer: str) -> None:
+    assert [v.supported for v in scored(answer).verdicts] == [False]
+
+
+def test_a_label_alone_with_nothing_to_check_keeps_its_words() -> None:
+    # "Yes" is a function word: without the label the claim would hold nothing, and any page support it.
+    result = scored("**Answer:** yes")
+    assert [v.supported for v in result.verdicts] == [False]
+    assert "0/1 of its terms" in (result.verdicts[0].reason or "")
+
+
+def test_sentence_case_titles_in_bold_are_no_claims() -> None:
+    # "Important notes", "Key takeaways" and "Gift cards" are on no page: each was a claim with 0 of 2
+    # terms held, so a grounded answer of two facts scored 2 of 5.
+    answer = ("**Important notes**\n\nClearance items are final sale.\n\n**Key takeaways**\n"
+              "Exchanges are free of charge.\n\n**Gift cards**\n- The Pro plan costs $40 per month.")
+    result = scored(answer)
+    assert claims(result) == ["Clearance items are final sale.", "Exchanges are free of charge.",
+                              "The Pro plan costs $40 per month."]
+    assert result.metrics["groundedness"] == 1.0
+
+
+@pytest.mark.parametrize(("answer", "bold"), [
+    ("**Refunds take 30 days**\nExchanges are free of charge.", "**Refunds take 30 days**"),
+    ("**No refunds**\nExchanges are free of charge.", "**No refunds**"),
+    ("**Clearance items are final sale**\nExchanges are free of charge.",
+     "**Clearance items are final sale**"),
+    ("**礼品卡不可退款**\n换货免费。", "**礼品卡不可退款**"),
+], ids=["number", "function-word", "five-words", "chinese"])
+def test_a_fact_in_bold_on_its_own_line_is_still_a_claim(answer: str, bold: str) -> None:
+    assert claims(scored(answer))[0] == bold
+
+
+def test_a_bold_line_under_everything_else_is_a_claim() -> None:
+    # A title heads something: the last line is the answer's own words.
+    assert claims(scored("Exchanges are free of charge.\n\n**Gift cards**")) == [
+        "Exchanges are free of charge.", "**Gift cards**"]
+
+
+@pytest.mark.parametrize("opening", ["Sure! Here's what I found.", "Sure! Here’s what I found.",
+                                     "Of course! Here is what I found."])
+def test_here_is_what_i_found_is_no_claim(opening: str) -> None:
+    # After "Sure!" it is neither the answer's first sentence nor one of its last two, where the wrapper
+    # model is asked: it was a claim with 0 of 1 terms ("found") on the page, and the answer scored 3 of 4.
+    result = scored(opening + "\n\nExchanges are free of charge. Clearance items are final sale. "
+                    "The Pro plan costs $40 per month.")
+    assert claims(result) == ["Exchanges are free of charge.", "Clearance items are final sale.",
+                              "The Pro plan costs $40 per month."]
+    assert result.metrics["groundedness"] == 1.0
