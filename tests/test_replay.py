@@ -1009,7 +1009,7 @@ def test_a_capture_from_a_sidecar_whose_rules_moved_only_intervals_is_not_warned
         tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     # Rules 2 and 3 changed only aggregates' intervals, which a sidecar does not compute: a line captured by
     # a sidecar at rules 1 or 2 held the claims, verdicts and groundedness a rules-3 run gave it. (Rules 4
-    # cut claims otherwise, so this build, at PER_EXAMPLE_RULES 4, is put back at 1 for the case.)
+    # and 5 cut claims otherwise, so this build's PER_EXAMPLE_RULES is put back at 1 for the case.)
     monkeypatch.setattr("ragmon.rules.PER_EXAMPLE_RULES", 1)
     lines = [captured("t1", {**sidecar(5, 0.56), "scoring_rules": 1}),
              captured("t2", {**sidecar(5, 0.56), "scoring_rules": 2}),
@@ -1985,7 +1985,7 @@ def test_an_unchanged_run_passes_against_its_baseline_and_its_report_is_the_next
     done = replay(ragmon_cmd, GOLDEN, "--baseline", "old.json", *DROPS, cwd=tmp_path)
     assert (done.returncode, done.stderr, done.stdout.splitlines()[-1]) == (0, "", "PASS")
     unrecorded = "a ragmon that did not record its scoring rules (before 4 December 2026)"
-    older = PER_EXAMPLE_RULES - 1  # rules 3, before claims were cut otherwise: every CI's main.json then
+    older = PER_EXAMPLE_RULES - 1  # the rules before claims were last cut otherwise: every main.json then
     for recorded, scored_with in ((SCORING_RULES + 1, f"ragmon's scoring rules {SCORING_RULES + 1}"),
                                   (older, f"ragmon's scoring rules {older}"), (None, unrecorded)):
         doc["scoring_rules"] = recorded
