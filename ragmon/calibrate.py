@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import itertools
 import json
 import os
 import re
@@ -69,10 +70,18 @@ from ragmon.files import (
 )
 from ragmon.jsontext import replace_lone_surrogates
 from ragmon.judges.base import AsyncJudge, Judge, JudgeError
-from ragmon.judges.lexical import LexicalJudge
+from ragmon.judges.lexical import DEFAULT_THRESHOLD, LexicalJudge
 from ragmon.judges.lexical import add_cli_arguments as add_lexical_arguments
 from ragmon.model import Claim, ClaimVerdict, Example
-from ragmon.options import check_judge_flags, check_stdin_read_once, input_name, long_options, report_file
+from ragmon.options import (
+    check_judge_flags,
+    check_stdin_read_once,
+    flag_of,
+    input_name,
+    long_options,
+    report_file,
+    typed_among,
+)
 from ragmon.report.text import clip
 
 JUDGES = ("lexical", "claude")
@@ -603,6 +612,53 @@ def common(items: Sequence[Labelled], results: Sequence[Calibration]) -> Common 
     return Common(sum(every), figures)
 
 
+SWEEP_THRESHOLDS = tuple(round(0.30 + 0.01 * i, 2) for i in range(51))
+"""The thresholds `--sweep` measures: benchmarks/judge_accuracy.py's, so that its figures are the README's.
+Below 0.30 a claim sharing one term in three is supported, and above 0.80 one missing a word in five is
+flagged: past both, SALAD dev's F1 has long fallen. Steps of 0.01 tell apart claims of up to 100 terms;
+the table joins neighbours with the same figures, so a small file reads as a few rows."""
+
+
+@dataclass(frozen=True, slots=True)
+class SweepRow:
+    """The lexical judge's figures at one threshold."""
+
+    threshold: float
+    sentence: Confusion
+    response: Confusion
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"threshold": self.threshold, "sentence": self.sentence.as_dict(),
+                "response": self.response.as_dict()}
+
+
+@dataclass(frozen=True, slots=True)
+class Sweep:
+    """The lexical judge's figures across SWEEP_THRESHOLDS. A verdict is no threshold on one number (a
+    claim's numbers lower what its terms must hold by `1 - threshold`, and the check of bounds compares
+    context sentences holding the threshold's share of its terms), so each threshold is judged anew:
+    51 runs take 0.4 s on SALAD dev's 519 claims."""
+
+    rows: tuple[SweepRow, ...]
+
+    @property
+    def best(self) -> SweepRow | None:
+        """The row of best sentence F1. Of equals, the default's (moving gains nothing on these labels, and
+        the default was chosen on more), else the lowest threshold, which flags the fewest claims, as
+        benchmarks/judge_accuracy.py breaks them. None when no threshold flags a labelled claim (F1 0 or
+        undefined throughout): there is nothing to choose by."""
+        scored = [row for row in self.rows if row.sentence.f1]
+        return max(scored, default=None,
+                   key=lambda r: (r.sentence.f1, r.threshold == DEFAULT_THRESHOLD, -r.threshold))
+
+
+def sweep(items: Sequence[Labelled], thresholds: Sequence[float] = SWEEP_THRESHOLDS) -> Sweep:
+    """The lexical judge at each threshold, on claims split once (`Labelled`)."""
+    results = (calibrate(LexicalJudge(threshold), items) for threshold in thresholds)
+    return Sweep(tuple(SweepRow(threshold, r.sentence, r.response)
+                       for threshold, r in zip(thresholds, results, strict=True)))
+
+
 # --- CLI -------------------------------------------------------------------------------------------
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -618,6 +674,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="print nothing but errors: the figures go to --json alone (--json /dev/stdout "
                              "--quiet | jq)")
     add_lexical_arguments(parser)
+    parser.add_argument("--sweep", action="store_true",
+                        help="also measure the lexical judge at thresholds from 0.30 to 0.80 and say which "
+                             "gives the best sentence F1 (not with --lexical-threshold)")
     _add_claude_settings(parser.add_argument_group("Claude judge (needs ANTHROPIC_API_KEY)"))
 
 
@@ -646,6 +705,25 @@ def _check_judge_flags(args: argparse.Namespace) -> None:
     check_judge_flags(args, _judges(args), {"claude": long_options(_add_claude_settings),
                                             "lexical": long_options(add_lexical_arguments)},
                       lambda judge: f"add --judge {judge} to calibrate the {judge} judge")
+
+
+def _check_sweep(args: argparse.Namespace) -> None:
+    """Before anything is read: the sweep is the lexical judge's, at thresholds of its own. Without that
+    judge it would measure nothing asked for; beside a typed --lexical-threshold, one of the two is not what
+    the user meant. A threshold a RAGMON_* variable gave is a default for every run, and this one's table
+    is measured at it as usual (`typed_among`)."""
+    if not args.sweep:
+        return
+    judges = _judges(args)
+    if "lexical" not in judges:
+        flag = flag_of(args, "--sweep")
+        raise InputError(f"{flag} measures the lexical judge across thresholds, and this run's "
+                         f"judge{'s are' if len(judges) > 1 else ' is'} {' and '.join(judges)}: add --judge "
+                         f"lexical, or leave {flag.setting} out")
+    if typed := typed_among(args, ("--lexical-threshold",)):
+        raise InputError(f"--sweep and {typed} are given together: the sweep measures every threshold from "
+                         f"{SWEEP_THRESHOLDS[0]:.2f} to {SWEEP_THRESHOLDS[-1]:.2f} and says which to pass; "
+                         f"leave {typed} out")
 
 
 def _build_judge(name: str, args: argparse.Namespace) -> tuple[Judge, Prices | None]:
@@ -701,16 +779,18 @@ def _run(args: argparse.Namespace) -> int:
     a calibration, and any comparison with the other judges would be with nothing."""
     _check_json_path(args)
     _check_judge_flags(args)
+    _check_sweep(args)
     items = load_labelled(args.datasets)
     # Every judge is built before any judges: a bad option (an unusable --cache-dir) costs nothing yet.
     judges = [_build_judge(name, args) for name in _judges(args)]
     results = [calibrate(judge, items, skip_errors=args.judge_errors == "skip",
                          concurrency=args.llm_concurrency, prices=prices) for judge, prices in judges]
+    swept = sweep(items) if args.sweep else None
     incomplete = _incomplete(items, results)
     if args.json is not None:
-        _write_json(args.json, as_dict(items, results, error=incomplete))
+        _write_json(args.json, as_dict(items, results, error=incomplete, swept=swept))
     if not args.quiet:
-        print_beside(render(items, results), "the figures", (args.json,))
+        print_beside(render(items, results, swept), "the figures", (args.json,))
     if incomplete is not None:
         raise _Incomplete(incomplete)
     return 0
@@ -818,21 +898,26 @@ def _write_json(path: Path, doc: Mapping[str, Any]) -> None:
 
 
 def as_dict(items: Sequence[Labelled], results: Sequence[Calibration], *,
-            error: str | None = None) -> dict[str, Any]:
+            error: str | None = None, swept: Sweep | None = None) -> dict[str, Any]:
     """`complete` false, with the one-line `error` that made it so, for a run that exits 2: stopped before
     any figure (as `as_dict([], [], error=...)`), or a judge that failed on every example it had to judge
     (the figures measured kept). `label_warnings`: every one, as `--quiet` prints none and the terminal
     the first WARNINGS_SHOWN, so that a run read from the report alone (`--json /dev/stdout --quiet | jq`)
     still learns which labels the figures count otherwise than their labeller likely meant. `common`:
-    every judge's figures on the examples all of them measured, null when each measured the same ones."""
+    every judge's figures on the examples all of them measured, null when each measured the same ones.
+    `sweep`: the lexical judge's figures at each threshold (`--sweep`), and `best` the threshold of best
+    sentence F1 (`Sweep.best`), both null without the flag (and `best` when no threshold has one)."""
     shared = common(items, results)
+    best = None if swept is None else swept.best
     return {"report": REPORT, "ragmon_version": __version__, "complete": error is None, "error": error,
             "examples": len(items), "claims": sum(len(i.claims) for i in items),
             "labelled_unsupported": sum(sum(i.unsupported) for i in items),
             "hallucinated": sum(i.hallucinated for i in items),
             "label_warnings": [warning for item in items for warning in item.warnings],
             "judges": [r.as_dict() for r in results],
-            "common": None if shared is None else shared.as_dict()}
+            "common": None if shared is None else shared.as_dict(),
+            "sweep": None if swept is None else [row.as_dict() for row in swept.rows],
+            "best": None if best is None else best.threshold}
 
 
 def _num(value: float | None, digits: int = 3) -> str:
@@ -845,7 +930,7 @@ def _table(rows: Sequence[Sequence[str]]) -> str:
                    for row in rows)
 
 
-def render(items: Sequence[Labelled], results: Sequence[Calibration]) -> str:
+def render(items: Sequence[Labelled], results: Sequence[Calibration], swept: Sweep | None = None) -> str:
     summary = as_dict(items, [])
     head = (f"{_count(summary['examples'], 'labelled example')}: {_count(summary['claims'], 'claim')}, "
             f"{summary['labelled_unsupported']} labelled unsupported; "
@@ -879,7 +964,51 @@ def render(items: Sequence[Labelled], results: Sequence[Calibration]) -> str:
                      "they say\n" for r in results if r.unbilled)
     notes += "".join(_without_call_note(r) for r in results if r.cached or r.free)
     return (head + "positive class: unsupported (sentence), hallucinated (response)\n"
-            + quality + "\n" + _table(spend) + notes)
+            + quality + "\n" + _table(spend) + notes + ("" if swept is None else "\n" + _sweep_text(swept)))
+
+
+def _sweep_text(swept: Sweep) -> str:
+    """The sweep's table, neighbouring thresholds with the same figures on one row (`0.30-0.41`), then what
+    to pass and how far to trust it."""
+    first = swept.rows[0]
+    head = (f"lexical threshold sweep ({_count(first.sentence.n, 'labelled sentence')}, "
+            f"{first.sentence.tp + first.sentence.fn} unsupported; {_count(first.response.n, 'response')}, "
+            f"{first.response.tp + first.response.fn} hallucinated):\n")
+    rows = [["threshold", "sentence P", "R", "F1", "tp", "fp", "fn", "tn",
+             "response P", "R", "F1", "tp", "fp", "fn", "tn", ""]]
+    best = swept.best
+    marked = (("default", DEFAULT_THRESHOLD), ("best sentence F1", None if best is None else best.threshold))
+    for _, grouped in itertools.groupby(swept.rows, key=lambda row: (row.sentence, row.response)):
+        run = list(grouped)
+        low, high = run[0].threshold, run[-1].threshold
+        marks = [mark for mark, at in marked if any(row.threshold == at for row in run)]
+        rows.append([f"{low:.2f}" if low == high else f"{low:.2f}-{high:.2f}",
+                     *_sweep_cells(run[0].sentence), *_sweep_cells(run[0].response), ", ".join(marks)])
+    undefined = any(None in (r.sentence.precision, r.sentence.recall, r.response.precision, r.response.recall)
+                    for r in swept.rows)
+    note = ("-: undefined (no precision where nothing is flagged, no recall where nothing is labelled)\n"
+            if undefined else "")
+    return head + _table(rows) + note + _advice(best, first.sentence.n)
+
+
+def _sweep_cells(c: Confusion) -> list[str]:
+    return [_num(c.precision), _num(c.recall), _num(c.f1), str(c.tp), str(c.fp), str(c.fn), str(c.tn)]
+
+
+def _advice(best: SweepRow | None, sentences: int) -> str:
+    """What to pass, and why a threshold read off these labels alone may not carry to the next answers:
+    on half of SALAD dev's 80 answers the best threshold was 0.41, which lost a third of the recall on the
+    other half (the README's halves check)."""
+    if best is None:
+        return "no threshold flags a sentence labelled unsupported, so none is recommended\n"
+    default = ", the default" if best.threshold == DEFAULT_THRESHOLD else ""
+    return (f"best sentence F1 {_num(best.sentence.f1)} at {best.threshold:.2f}{default} (equal F1s go to "
+            "the default, else to the lowest threshold, which flags the fewest): pass --lexical-threshold "
+            f"{best.threshold:.2f} to ragmon replay and ragmon serve\n"
+            f"it was chosen on {_count(sentences, 'labelled sentence')}: a threshold tuned on few labels "
+            "fits them, not the next answers (on 40 of SALAD dev's answers the best was 0.41, which lost a "
+            "third of the recall on the other 40: the README's halves check); check it on labels it was not "
+            "chosen on\n")
 
 
 def _without_call_note(r: Calibration) -> str:

@@ -38,7 +38,7 @@ def incomplete(why: str) -> dict[str, Any]:
     """The report of a run that stopped before it had figures: every key of a full one, empty."""
     return {"report": "ragmon calibrate", "ragmon_version": ragmon.__version__, "complete": False,
             "error": why, "examples": 0, "claims": 0, "labelled_unsupported": 0, "hallucinated": 0,
-            "label_warnings": [], "judges": [], "common": None}
+            "label_warnings": [], "judges": [], "common": None, "sweep": None, "best": None}
 
 
 def previous_run(tmp_path: Path, report: Path) -> Path:
