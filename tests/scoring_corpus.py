@@ -23,6 +23,7 @@ from typing import Any
 
 from ragmon import Context, EvalConfig, Example, LexicalJudge, datasets
 from ragmon.evaluation import aggregate_results, evaluate_example
+from ragmon.metrics.generation import INSUFFICIENT_CONTEXT
 from ragmon.model import ExampleResult
 
 TESTS = Path(__file__).parent
@@ -191,7 +192,7 @@ def shipped() -> list[Example]:
 def metric_cases() -> list[Example]:
     """The shipped examples bent where retrieval and citation figures have edges: an id retrieved twice,
     more relevant ids than any k, none, citations repeated or of no retrieved document, the ranks
-    reversed, no contexts, an empty answer."""
+    reversed, no contexts, an empty answer, a ground truth in guillemets and a Chinese full stop."""
     found = []
     for example in shipped():
         contexts, cited = example.contexts or (), example.citations or ()
@@ -203,6 +204,8 @@ def metric_cases() -> list[Example]:
                 "reversed": {"contexts": tuple(reversed(contexts))},
                 "no_contexts": {"contexts": None},
                 "empty_answer": {"answer": ""}}
+        if example.ground_truth not in (None, INSUFFICIENT_CONTEXT):  # answer_correctness's punctuation
+            bent["punctuated_truth"] = {"ground_truth": f"« {example.ground_truth} »。"}
         found += [replace(example, id=f"metrics:{name}:{example.id}", **changes)
                   for name, changes in bent.items()]
     return found

@@ -135,7 +135,7 @@ def separated(low: str) -> str:
 _CJK_LETTERS = "\u3040-\u30fa\u30fc-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff66-\uff9f"
 """The characters Chinese and Japanese write words in, with no space between words: the CJK ideographs
 (Han), hiragana and katakana, full and half width (not the katakana middle dot, which separates words)."""
-_CJK_CHARACTER = re.compile(f"[{_CJK_LETTERS}]")
+CJK_CHARACTER = re.compile(f"[{_CJK_LETTERS}]")
 _CJK_RUN = re.compile(f"[{_CJK_LETTERS}]{{2,}}")
 
 
@@ -143,7 +143,7 @@ def is_cjk(text: str) -> bool:
     """Whether `text` holds Chinese or Japanese (`_CJK_LETTERS`), to be read in pairs (`words_and_pairs`)
     with its Chinese numbers in digits (`chinese_numerals`). Wide text only (`wide`): a search of every
     text that is not ASCII cost 3-9 us a passage."""
-    return wide(text) and _CJK_CHARACTER.search(text) is not None
+    return wide(text) and CJK_CHARACTER.search(text) is not None
 
 
 def words_and_pairs(spaced: str) -> tuple[list[str], list[str]]:

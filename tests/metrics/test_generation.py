@@ -141,6 +141,31 @@ def test_answer_correctness_is_squad_token_f1() -> None:
     assert token_f1("Berlin", "Paris") == 0.0
 
 
+@pytest.mark.parametrize(("answer", "truth"), [
+    ("30 jours", "« 30 jours »"),  # was 2/3: "«" and "»" read as tokens of the truth's 4
+    ("30 Tage", "„30 Tage“"),  # was 1/2: "„30" no match for "30"
+    ("¡Cuesta 5 euros!", "Cuesta 5 euros"),  # was 2/3: "¡cuesta" no match for "cuesta"
+    ("普通会员需要支付运费。", "普通会员需要支付运费"),  # was 0: the answer's "。" made it another token
+])
+def test_answer_correctness_drops_every_punctuation_mark(answer: str, truth: str) -> None:
+    # The same words as the ground truth, only punctuated otherwise: an exact answer, 1.
+    assert answer_correctness(ex(answer=answer, ground_truth=truth)) == 1.0
+
+
+def test_answer_correctness_reads_chinese_a_character_a_token() -> None:
+    # "需要支付运费" (6 characters) against "普通会员需要支付运费" (10): 6 shared, P = 6/6, R = 6/10,
+    # F1 = 2 * 1 * 0.6 / 1.6 = 0.75 (it was 0: with no space, each side was one token, and they differ).
+    assert answer_correctness(ex(answer="需要支付运费。", ground_truth="普通会员需要支付运费")) == \
+        pytest.approx(0.75)
+    # A digit run stays one token beside them: "退款需要5个工作日" is 退 款 需 要 5 个 工 作 日 (9 tokens),
+    # "5个工作日" 5 个 工 作 日 (5), all 5 shared: P = 5/9, R = 1, F1 = 2 * (5/9) / (14/9) = 5/7.
+    assert answer_correctness(ex(answer="退款需要5个工作日。", ground_truth="5个工作日")) == \
+        pytest.approx(5 / 7)
+    # Japanese likewise, kana too: "5営業日以内です" is 5 営 業 日 以 内 で す (8 tokens), "5営業日" 4, all 4
+    # shared: P = 4/8, R = 1, F1 = 2 * 0.5 / 1.5 = 2/3.
+    assert answer_correctness(ex(answer="5営業日以内です。", ground_truth="5営業日")) == pytest.approx(2 / 3)
+
+
 def test_answer_correctness_for_unanswerable_ground_truth_rewards_abstaining() -> None:
     assert answer_correctness(ex(answer="I don't know.", ground_truth="insufficient_context")) == 1.0
     assert answer_correctness(ex(answer="Paris is the capital.", ground_truth="insufficient_context")) == 0.0
