@@ -17,7 +17,7 @@ every judge shares (claims, metrics) and the lexical judge.
 
 from __future__ import annotations
 
-SCORING_RULES = 6
+SCORING_RULES = 7
 """Raised by one for each change that moves any figure; 1 is the first build that recorded it, 2 the first
 whose intervals hold the binomial bound (ragmon.metrics.aggregate), 3 the first whose bound takes the
 values' variance at its upper confidence bound and mirrors a lower-is-better metric's exactly, 4 the first
@@ -26,17 +26,20 @@ no claim of an emoji-headed list of sources ("📚 Sources:") or of a nested lis
 the first that reads a field's label ("**Price:** $40", "Frist: 14 Tage") as no term of its claim and takes
 no claim of a title in bold in sentence case ("**Key takeaways**") or of "Here's what I found.", 6 the
 first whose answer_correctness drops every punctuation mark («», „“, ¡, 。) and reads Chinese and Japanese
-a character a token."""
+a character a token, 7 the first that reads a Chinese "no need" (无需, 不用) beside the text's own 需要 rather
+than in place of it, takes a question's measure after "how" ("how long", "how far", "how soon", "how old")
+and "many" as no term, and drops every currency sign (€, £, ¥) from answer_correctness as SQuAD drops "$"."""
 
-PER_EXAMPLE_RULES = 6
+PER_EXAMPLE_RULES = 7
 """The first scoring rules whose per-example figures (claims, verdicts, each example's metrics, and so every
-mean and the paired changes a drop gate reads) are this build's: rules 4 and 5 cut some answers into
-other claims, 5 also reads labels otherwise, 6 scores answer_correctness otherwise (rules 2 and 3 had moved
-only aggregates' intervals). A baseline or a capture scored with rules from this one to `SCORING_RULES`
-differs from this run in no drop, gain or captured figure, so nothing is said of them; warning of each
-interval's change had warned of every baseline an upgrade met. Set it to the new `SCORING_RULES` with any
-change that moves a per-example figure (tests/test_rules.py scores the corpus with the commit that set
-`SCORING_RULES` to this value and fails on such a change until it is raised)."""
+mean and the paired changes a drop gate reads) are this build's: rules 4 and 5 cut some answers into other
+claims, 5 also reads labels otherwise, 6 scores answer_correctness otherwise, 7 some verdicts,
+answer_relevance and answer_correctness (rules 2 and 3 had moved only aggregates' intervals). A baseline or
+a capture scored with rules from this one to `SCORING_RULES` differs from this run in no drop, gain or
+captured figure, so nothing is said of them; warning of each interval's change had warned of every baseline
+an upgrade met. Set it to the new `SCORING_RULES` with any change that moves a per-example figure
+(tests/test_rules.py scores the corpus with the commit that set `SCORING_RULES` to this value and fails on
+such a change until it is raised)."""
 
 
 def scores_examples_alike(rules: int | None) -> bool:

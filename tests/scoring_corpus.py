@@ -192,7 +192,8 @@ def shipped() -> list[Example]:
 def metric_cases() -> list[Example]:
     """The shipped examples bent where retrieval and citation figures have edges: an id retrieved twice,
     more relevant ids than any k, none, citations repeated or of no retrieved document, the ranks
-    reversed, no contexts, an empty answer, a ground truth in guillemets and a Chinese full stop."""
+    reversed, no contexts, an empty answer, a ground truth in guillemets and a Chinese full stop, one
+    with a euro sign."""
     found = []
     for example in shipped():
         contexts, cited = example.contexts or (), example.citations or ()
@@ -206,6 +207,7 @@ def metric_cases() -> list[Example]:
                 "empty_answer": {"answer": ""}}
         if example.ground_truth not in (None, INSUFFICIENT_CONTEXT):  # answer_correctness's punctuation
             bent["punctuated_truth"] = {"ground_truth": f"« {example.ground_truth} »。"}
+            bent["priced_truth"] = {"ground_truth": f"{example.ground_truth} €"}
         found += [replace(example, id=f"metrics:{name}:{example.id}", **changes)
                   for name, changes in bent.items()]
     return found

@@ -51,7 +51,7 @@ STOPWORDS: frozenset[str] = wordset(
     they they'd they'll they're they've this those though through thus to too under unless until up upon us
     very was wasn't we we'd we'll we're we've were weren't what what's when when's where where's whether
     which while who who's whom whose why why's will with within without won't would wouldn't yet you you'd
-    you'll you're you've your yours yourself yourselves one s t d ll m re ve st nd rd th yes
+    you'll you're you've your yours yourself yourselves one s t d ll m re ve st nd rd th yes many
     """
 )
 """Function words: they carry no checkable content, so they neither make a sentence a claim nor count
@@ -165,11 +165,12 @@ def words_and_pairs(spaced: str) -> tuple[list[str], list[str]]:
     evicted every English word)."""
     found = _PAIR.findall(spaced)
     words = _CJK_RUN.sub(" ", spaced).split()
+    no_need = False
     if _KANA.search(spaced) is not None:
         negated = _JAPANESE_NEGATION.findall(spaced) if _JAPANESE_NEGATOR.search(spaced) else []
     else:
         negated = _NEGATION.findall(spaced) if _NEGATOR.search(spaced) else []
-        negated += [_NEED] * len(_NO_NEED.findall(spaced))
+        no_need = _NO_NEED.search(spaced) is not None
     if negated:
         # A pair that is only ever negated is no plain pair: "不支持" holds "¬支持", not "支持". Counted once
         # each, both: counting the text for each negation had made "不不不..." quadratic (82 s at 100,000).
@@ -177,6 +178,8 @@ def words_and_pairs(spaced: str) -> tuple[list[str], list[str]]:
         only_negated = {pair for pair, times in Counter(negated).items() if plain[pair] <= times}
         kept = [pair for pair in found if pair not in only_negated] if only_negated else found
         found = kept + [_NEGATED + pair for pair in negated]
+    if no_need:
+        found.append(_NEGATED + _NEED)
     if _NO_LETTER_PAIR.search(spaced) is not None:  # two marks, which make no term (`_term`)
         found = [pair for pair in found if TERMS[pair]]
     if len(_PAIRS) > _PAIRS_HELD:
@@ -207,7 +210,10 @@ _NEGATION = re.compile(
 _NO_NEED = re.compile("无需|無需|无须|無須|毋需|不用|不必")
 _NEED = "需要"
 """No need: "会员无需支付运费" (members need not pay shipping) holds "¬需要", the opposite of the "需要" of
-"会员需要支付运费", as "不需要" does; its pairs alone had shared 4 of 7 with the claim and supported it."""
+"会员需要支付运费", as "不需要" does; its pairs alone had shared 4 of 7 with the claim and supported it. Added
+beside the text's pairs, never in place of one: unlike "不需要", "无需支付" holds no "需要" it negates, and
+counted as one it had cancelled a "需要" stated elsewhere in the text, so "普通会员需要支付运费。VIP会员
+无需支付运费。" no longer said that ordinary members pay, and a claim copied from it said the opposite."""
 _NEGATED = "\u00ac"
 """`NEGATION`: a Chinese negation makes the pair after it negative, "不支持退款" -> "品不 不支 ¬支持 持退
 退款" and "没有使用过" -> "没有 有使 ¬使用 用过", so that "支持退款" (refunds are supported) in a claim is the
@@ -543,6 +549,9 @@ def _read_terms(text: str) -> tuple[frozenset[str], str, str, bool]:
     if "<" in low or "^" in low:
         low = _MARKUP.sub(" ", low)
         spaced = separated(low)
+    if "how " in low:
+        low = _HOW_MEASURE.sub("how", low)
+        spaced = separated(low)
     if cjk:
         words, pairs = words_and_pairs(spaced)
         terms = frozenset(filter(None, map(TERMS.__getitem__, words))).union(pairs)
@@ -551,6 +560,16 @@ def _read_terms(text: str) -> tuple[frozenset[str], str, str, bool]:
     if not cjk and not terms.isdisjoint(NEGATION_TERMS) and (marked := negations(low)) is not None:
         terms = frozenset(filter(None, map(TERMS.__getitem__, separated(marked).split())))
     return terms, low, spaced, cjk
+
+
+_HOW_MEASURE = re.compile(r"\bhow\s+(?:long|far|soon|old)\b(?!-)")
+"""A question's measure ("how long", "how far", "how soon", "how old"): asked after "how", the word names
+what the answer states as a figure ("5 business days", "2 miles"), not a word it repeats, so "How long do
+refunds take?" held its "long" against every answer, which then had 2 of its 3 terms at most. Elsewhere the
+word is content and stays ("a long sleeve", "Long Beach", "far from", "how long-lasting"), so it is no
+function word; "much", "many" and "often" are in every use. Dropped from claims, questions and answers, not
+from passages (`ragmon.text.passages`): there it would cost every page a search (5% of reading one), and a
+"long" kept after "how" only lets a claim that writes the word find it."""
 
 
 def read_profile(text: str) -> TextProfile:

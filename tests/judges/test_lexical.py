@@ -397,9 +397,21 @@ def test_a_japanese_claim_saying_the_opposite_of_its_context_is_unsupported() ->
     ("会员需要支付运费。", "会员无需支付运费。", False),  # members must pay, against need not
     ("会员需要支付运费。", "会员不用支付运费。", False),
     ("会员不需要支付运费。", "会员无需支付运费。", True),  # both: no need
+    # The context states the claim word for word, and that VIP members need not pay: its "无需" negates no
+    # "需要" of its own, and had cancelled the one it states (the claim "said the opposite of '需要'").
+    ("普通会员需要支付运费。", "普通会员需要支付运费。VIP会员无需支付运费。", True),
+    ("VIP会员无需支付运费。", "普通会员需要支付运费。VIP会员无需支付运费。", True),
+    ("普通会员需要支付运费。", "普通会员不用支付运费。VIP会员无需支付运费。", False),  # no one need pay
 ])
 def test_no_need_in_chinese_is_the_opposite_of_need(claim: str, context: str, supported: bool) -> None:
     assert [v.supported for v in verdicts(LexicalJudge(), example(claim, context))] == [supported]
+
+
+def test_an_answer_copied_from_a_chinese_page_that_also_says_no_need_is_grounded() -> None:
+    # One claim, its sentence copied from the only context: 1 supported of 1.
+    page = Context("c1", "普通会员需要支付运费。VIP会员无需支付运费。")
+    report = evaluate([Example("zh", "普通会员需要支付运费吗？", (page,), "普通会员需要支付运费。")])
+    assert report.aggregates["groundedness"].mean == 1.0
 
 
 @pytest.mark.parametrize(("claim", "context", "supported"), [

@@ -126,6 +126,42 @@ def test_answer_relevance() -> None:
     assert answer_relevance(ex(question="What happened in 2015?", answer="A merger, in 2015.")) == 0.5
 
 
+@pytest.mark.parametrize(("question", "answer"), [
+    # Each question's terms but its measure word: refund, take; devic, regist; deliv; order, ship; rent, car.
+    # The answer holds them all, and states the measure as a figure: 1. Read as a term, the measure word
+    # was one no answer repeats: 2/3, 2/3, 1/2, 2/3, 2/3.
+    ("How long do refunds take?", "Refunds take 5 business days."),
+    ("How many devices can I register?", "You can register up to 5 devices."),
+    ("How far do you deliver?", "We deliver within 20 miles."),
+    ("How soon will my order ship?", "Orders ship within 24 hours."),
+    ("How old must I be to rent a car?", "You must be 21 to rent a car."),
+])
+def test_a_how_question_s_measure_word_is_no_term_the_answer_must_repeat(question: str, answer: str) -> None:
+    assert answer_relevance(ex(question=question, answer=answer)) == 1.0
+
+
+@pytest.mark.parametrize(("question", "answer", "relevance"), [
+    # "long" is content but after "how": sell, long, sleev, shirt; the answer lacks "long": 3/4.
+    ("Do you sell long sleeve shirts?", "We sell short sleeve shirts.", 3 / 4),
+    # Nor is "how long-lasting" a measure: long, last, batteri; the answer holds last, batteri: 2/3.
+    ("How long-lasting is the battery?", "The battery lasts 10 hours.", 2 / 3),
+    # "far" likewise: far, east, ship; the answer holds ship only: 1/3.
+    ("Do you ship to the Far East?", "We ship to Europe.", 1 / 3),
+])
+def test_a_measure_word_not_asked_after_how_is_a_term(question: str, answer: str, relevance: float) -> None:
+    assert answer_relevance(ex(question=question, answer=answer)) == pytest.approx(relevance)
+
+
+def test_answer_relevance_of_a_chinese_answer_is_the_same_read_whole_or_by_claims() -> None:
+    # The answer states that members pay and that they need not. Question pairs 会员 员需 需要 要支
+    # 支付 付运 运费 费吗 (8): the answer holds all but 费吗, 7/8. With a number the answer is read
+    # whole: 会员 员需 需要 要支 支付 | 元运 运费 费吗 (8) and 10: all but 费吗, 8/9. Read whole, its
+    # "无需" had cancelled its "需要": 7/9.
+    answer = "会员需要支付10元运费。会员无需支付运费。"
+    assert answer_relevance(ex(question="会员需要支付运费吗？", answer=answer)) == pytest.approx(7 / 8)
+    assert answer_relevance(ex(question="会员需要支付10元运费吗？", answer=answer)) == pytest.approx(8 / 9)
+
+
 def test_answer_relevance_undefined() -> None:
     assert answer_relevance(ex(answer=None)) is None  # answer unknown
     assert answer_relevance(ex(question="What is it?")) is None  # the question has no content term
@@ -150,6 +186,19 @@ def test_answer_correctness_is_squad_token_f1() -> None:
 def test_answer_correctness_drops_every_punctuation_mark(answer: str, truth: str) -> None:
     # The same words as the ground truth, only punctuated otherwise: an exact answer, 1.
     assert answer_correctness(ex(answer=answer, ground_truth=truth)) == 1.0
+
+
+@pytest.mark.parametrize(("answer", "truth", "f1"), [
+    ("5 €", "5", 1.0),  # was 2/3: "€" a token, P = 1/2, R = 1
+    ("€5", "5", 1.0),  # was 0: "€5" one token, no match for "5"
+    ("£30", "$30", 1.0),  # was 0, where SQuAD drops "$"
+    ("¥500", "500", 1.0),  # was 0
+    # it, costs, 5 against 5: P = 1/3, R = 1, F1 = 2 * (1/3) / (4/3) = 1/2 (was 2/5: with "€", P = 1/4)
+    ("It costs 5 €.", "5", 1 / 2),
+])
+def test_answer_correctness_drops_every_currency_sign_as_squad_drops_the_dollar(answer: str, truth: str,
+                                                                                f1: float) -> None:
+    assert answer_correctness(ex(answer=answer, ground_truth=truth)) == pytest.approx(f1)
 
 
 def test_answer_correctness_reads_chinese_a_character_a_token() -> None:

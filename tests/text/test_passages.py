@@ -130,14 +130,15 @@ def test_a_long_passage_read_in_slices_keeps_every_word_whole(filler: str, term:
     assert list(read.terms)[:2] == [term, "reimburs"]  # in the order they first occur, as a short text's
 
 
-def test_a_long_chinese_passage_is_judged_as_the_same_text_short() -> None:
-    # The page states both that members pay shipping and that they do not: whether "need to pay" is
-    # stated unnegated is the whole text's question. Read a slice at a time (81,000 characters), the two
-    # sentences fell in different slices and the claim was supported where the short page's was not.
-    claim = "会员需要支付运费。"
-    filler = "本店商品质量很好，" * 9000
-    short = "会员需要支付运费。会员无需支付运费。" + filler
-    long = "会员需要支付运费。" + filler + "会员无需支付运费。"
+def test_a_long_japanese_passage_is_judged_as_the_same_text_short() -> None:
+    # Whether a page is Japanese (it holds kana) is the whole text's question: its 無 is then a word's
+    # prefix ("無料", free of charge), not a negation. Read a slice at a time (81,000 characters), the
+    # slice holding "全品無料配送" holds no kana, was read as Chinese, and made "料配" negative: the claim,
+    # word for word the page's, said the opposite of it where the short page's was supported.
+    claim = "全品無料配送です。"
+    filler = "本社所在地東京都、" * 9000
+    short = "送料についてです。全品無料配送。" + filler
+    long = "送料についてです。" + filler + "全品無料配送。"
     judged = [LexicalJudge().judge(ex, split_claims(claim))[0].supported
-              for ex in (Example("q", "问题?", (Context("d", page),), claim) for page in (short, long))]
-    assert judged == [False, False]
+              for ex in (Example("q", "問題?", (Context("d", page),), claim) for page in (short, long))]
+    assert judged == [True, True]
