@@ -27,7 +27,7 @@ _CANNOT = r"(?: cannot| can't| can not| am unable to|'m unable to| am not able t
 """What follows "i" in a cue that the answerer cannot do something; each form contains "not", "n't" or
 "unable", so `_cued` lets them through."""
 _CUES = (
-    r"\bi (?:do not|don't|really don't) know\b",
+    r"\bi (?:do not|don't|really don't) know\b", r"\bi(?: have|'ve|'ve got) no (?:idea|clue)\b",
     r"\bi'?m not sure\b", r"\bi am not sure\b",
     r"\bi" + _CANNOT + r" (?:answer|determine|find|tell|say|provide|confirm|verify|locate|give)\b",
     r"\bi" + _CANNOT + r" (?:help|assist)(?: you)? with (?:that|this|it|your (?:request|question)|"
@@ -57,8 +57,8 @@ _CUES = (
     r"\b(?:is not|isn't|are not|aren't) (?:in|present in|contained in) the (?:[a-z]+ ){0,2}?" + _SOURCE
     + r"\b",
     r"\b(?:not |un)clear (?:from|in) the (?:[a-z]+ ){0,2}?" + _SOURCE + r"\b",
-    r"\b(?:is not|are not|was not|were not|isn't|aren't|wasn't|weren't) (?:mentioned|specified|stated|"
-    r"provided|available|given|covered|addressed|discussed|included|found|described|listed)"
+    r"\b(?:is not|are not|was not|were not|isn't|aren't|wasn't|weren't|(?:that|it)'s not) (?:mentioned|"
+    r"specified|stated|provided|available|given|covered|addressed|discussed|included|found|described|listed)"
     r"(?: anywhere)? (?:in|by) the (?:[a-z]+ ){0,2}?" + _SOURCE + r"\b",
     r"\bi (?:do not|don't) see [^.,;:!?]{1,60}? in the (?:[a-z]+ ){0,2}?" + _SOURCE + r"\b",
     r"\b(?:cannot|can't|can not) be (?:determined|answered|found|inferred|confirmed)\b",
@@ -156,16 +156,17 @@ _CJK_REFUSER = re.compile(
     r"|(?:情報|資料|ドキュメント|文書)(?:に|で|の中|には|では)|(?:この|その)ご?質問|该问题|這個問題|这个问题|此问题|您的问题|您的問題")
 _CJK_REFUSAL = re.compile(
     r"[\W_]*(?:(?:很)?抱歉|對不起|对不起)?[\W_]*(?:(?:目前)?(?:没有|沒有|暂无|暫無)(?:相关|相關)的?"
-    r"(?:信息|资料|資訊|資料)|(?:わかり|分かり)(?:ません|かねます)|お答え(?:できません|いたしかねます))[\W_]*")
-"""Refusals whole in themselves: "没有相关信息。" (no relevant information), "わかりません。",
-"お答えできません。"."""
+    r"(?:信息|资料|資訊|資料)|(?:よく|はっきり(?:とは)?)?(?:わかり|分かり)(?:ません|かねます)|確か(?:では|じゃ)ありません|お答え(?:できません|いたしかねます))[\W_]*")
+"""Refusals whole in themselves: "没有相关信息。" (no relevant information), "わかりません。", "よくわかりま
+せん。" (I don't really know), "確かではありません。" (I am not sure), "お答えできません。"."""
 _CJK_CONTRAST = re.compile(r"但|不过|不過|然而|ただし|しかし|ですが|けれど")
 """Where a Chinese or Japanese refusal goes on to assert something ("..., but ..."): a claim."""
 
 
 _CUE_WORDS = (
-    *re.findall("[a-z]+", SOURCE_NOUN), "know", "sure", "answer", "determine", "find", "tell", "say",
-    "provide", "confirm", "verify", "locate", "give", "help", "assist", "info", "details", "data", "evidence",
+    *re.findall("[a-z]+", SOURCE_NOUN), "know", "idea", "clue", "sure", "answer", "determine", "find", "tell",
+    "say", "provide", "confirm", "verify", "locate", "give", "help", "assist", "info", "details", "data",
+    "evidence",
     "mention", "indication", "reference", "specify", "state", "determined", "answered", "found", "inferred",
     "confirmed", "mentioned",
 )
@@ -197,9 +198,14 @@ def is_abstention(sentence: str) -> bool:
     is a framework's placeholder for no answer. A sentence that declines and asserts ("I can't help with
     that, but the warranty is 5 years") is a claim: taken for an abstention, its assertion was never
     checked and the answer left every gated mean. The sentence's terms are cached: every caller has read
-    them."""
+    them. So is one that declines and then guesses ("I'm not sure, refunds probably take 90 days.",
+    `_guesses_beside`)."""
     low = normalise(sentence)
-    terms = profile(sentence).terms
+    return _refuses(low, profile(sentence).terms) and not _guesses_beside(low)
+
+
+def _refuses(low: str, terms: frozenset[str]) -> bool:
+    """`is_abstention` but for a guess beside the refusal: `low` is the sentence normalised, `terms` its."""
     if (_may_decline(low, terms) and _cued(low)
             and (_declines(low) or _NOT_AVAILABLE.fullmatch(low) is not None)):
         return not _asserts_beside(low)
@@ -211,6 +217,42 @@ def is_abstention(sentence: str) -> bool:
     if not terms.isdisjoint(_REFUSAL_TERMS) and european.DECLINES.search(low) is not None:
         return not _asserts_beside_european(low)
     return len(low) < _LONGEST_PLACEHOLDER and low.strip(" .") in _PLACEHOLDERS
+
+
+_CLAUSE_BREAK = re.compile(r"[,;:，、；：]|\s[-—–]\s|[—–]")
+"""Where a comma, a semicolon, a colon or a dash starts a clause: a guess needs no contrast word to follow a
+refusal ("I don't know, maybe 90 days.", "No tengo información; normalmente son 2 semanas.")."""
+_GUESS = re.compile(
+    r"\b(?:i think|i believe|i guess|i(?:'d| would) (?:guess|say)|i suspect|i assume|my (?:best )?guess|"
+    r"probably|maybe|perhaps|likely|possibly|presumably|typically|usually|generally|normally|around|"
+    r"roughly|approximately|wahrscheinlich|vermutlich|vielleicht|normalerweise|meistens|ungefähr|etwa|wohl|"
+    r"probablement|peut-être|généralement|habituellement|normalement|environ|probablemente|quizás?|"
+    r"tal vez|normalmente|generalmente|aproximadamente|probabilmente|forse|di solito|circa|provavelmente|"
+    r"talvez|geralmente)\b|大概|可能|应该|應該|也许|也許|或许|或許|估计|估計|通常|一般|大约|大約|左右|"
+    r"たぶん|おそらく|多分|だいたい|約(?=\d)")
+"""The words of a guess, in the languages the refusals are read in: a refusal that goes on to guess has
+made up an answer, and taken for an abstention it hid that answer from groundedness. Japanese "約" only
+before a number: it is in "予約" (a booking) and "契約" (a contract), which a pointer names."""
+
+
+def _guesses_beside(low: str) -> bool:
+    """Whether a clause after the sentence's first (`_CLAUSE_BREAK`) guesses (`_GUESS`) and says something
+    that neither declines nor is filler ("I'm not sure, maybe." declines). The first clause is left out:
+    what opens a refusal frames it ("Generally speaking, I can't answer that."). Nor does a clause that
+    points to someone to ask ("..., so it's probably best to contact support.", "您可能需要联系客服")."""
+    if _GUESS.search(low) is None:
+        return False
+    for part in _CLAUSE_BREAK.split(low)[1:]:
+        terms = profile(part).terms
+        if (_GUESS.search(part) is not None and terms and terms.isdisjoint(_REFERRAL_TERMS)
+                and _CJK_REFERRAL.search(part) is None and not _refuses(part, terms)
+                and not is_filler(part, terms)):
+            return True
+    return False
+
+
+_CJK_REFERRAL = re.compile(r"联系|聯繫|联络|聯絡|咨询|諮詢|问询|問い合わせ|ご連絡|ご相談")
+"""The verbs of a pointer to someone to ask in Chinese and Japanese, as `_REFERRAL_TERMS` are English's."""
 
 
 _REFUSAL_TERMS = frozenset(term for word in european.REFUSAL_WORDS for term in profile(word).terms)
