@@ -6,11 +6,11 @@ of each run would read new, perhaps harder, questions as a drop the change did n
 them. What each run alone has is counted (new, gone), and the gone ones are named, since dropping the
 examples that regressed would otherwise make a regression disappear without a word.
 
-On those shared examples each run's mean is over the ones it measured, not only over those both measured:
-an answer that abstained in the baseline (no claim, so no groundedness) and now makes up a sentence had been
-left out of both means, and a drop gate passed an answer gone from "I don't know" to a hallucination. No
-value is imputed for the run that did not measure an example (an abstention is neither grounded nor not);
-the examples one run alone measured are counted, for the reports to say so.
+A metric is compared over the shared examples both runs measured: the paired changes. One that one run
+alone measured (an answer that abstained there, so made no claim to be grounded) has nothing in the other
+run to be paired with; set against the other examples' mean it would move the change by how easy its
+question is, not by what it did. So it is counted, for the reports to say so, and not compared; the
+regressed examples name one that now makes an unsupported claim where the baseline made none.
 
 Where this run's text (an id, a claim) has a lone surrogate, half an emoji a pipeline cut in two, its JSON
 report holds U+FFFD (ragmon.report.json), and a report from an older ragmon holds the "\\ud83d" escape. So
@@ -95,8 +95,8 @@ measure it."""
 
 @dataclass(frozen=True, slots=True)
 class MetricChange:
-    """One metric over the shared examples, each run's mean over those it measured (`measured`): when both
-    runs measured the same ones, the paired change of the examples both measured."""
+    """One metric over the shared examples both runs measured (`n` of them): their means and paired changes.
+    Those one run alone measured are in `measured` too, counted and not compared."""
 
     baseline: float | None
     candidate: float | None
@@ -123,8 +123,8 @@ class MetricChange:
 
     @property
     def one_sided(self) -> tuple[tuple[int, str], ...]:
-        """(count, the run) of the shared examples one run alone measured, for each run that has some:
-        what moved that run's mean alone, which the reports name."""
+        """(count, the run) of the shared examples one run alone measured, for each run that has some: left
+        out of the comparison, which the reports say."""
         return tuple((count, run) for count, run in ((self.baseline_only, "the baseline"),
                                                      (self.candidate_only, "this run")) if count)
 
@@ -494,8 +494,9 @@ def _change(name: str, pairs: Sequence[tuple[ExampleResult, BaselineExample]],
     measured = tuple(value for value in values if value != (None, None))
     baseline_n = sum(_value(example.metrics.get(name)) is not None for example in before_all)
     candidate_n = sum(_value(result.metrics.get(name)) is not None for result in now_all)
-    return MetricChange(_mean(before for before, _ in measured), _mean(after for _, after in measured),
-                        measured, baseline_n, candidate_n)
+    both = [(before, after) for before, after in measured if before is not None and after is not None]
+    return MetricChange(_mean(before for before, _ in both), _mean(after for _, after in both), measured,
+                        baseline_n, candidate_n)
 
 
 def _mean(values: Iterable[float | None]) -> float | None:

@@ -10,19 +10,17 @@ from __future__ import annotations
 
 import difflib
 import math
-import random
 import re
 import shlex
 import string
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from operator import itemgetter
 from typing import Literal, TypeVar
 
-from ragmon.baseline import Comparison, Measured, MetricChange, rounded
+from ragmon.baseline import Comparison, MetricChange, rounded
 from ragmon.cli import VariableList, variable
 from ragmon.errors import InputError
-from ragmon.metrics.aggregate import aggregate, bootstrap_rounds, quantile
+from ragmon.metrics.aggregate import aggregate
 from ragmon.metrics.retrieval import RETRIEVAL_METRICS
 from ragmon.model import LOWER_IS_BETTER, METRIC_NAMES, Aggregate, EvalConfig, Report
 from ragmon.names import near_miss
@@ -67,9 +65,8 @@ class GateResult:
     """`value` is what was compared (mean or interval bound), None when the metric was never observed.
 
     A drop gate's (`max_drop` set) `value` is the change, this run's mean minus the baseline's on the
-    examples both runs scored, each run's over those it measured (or the change's pessimistic interval
-    bound), held against a `threshold` of -max_drop (+max_drop for a maximum); `baseline` is the baseline's
-    mean on those examples."""
+    examples both measured (or the change's pessimistic interval bound), held against a `threshold` of
+    -max_drop (+max_drop for a maximum); `baseline` is the baseline's mean on those examples."""
 
     metric: str
     op: Op
@@ -417,17 +414,17 @@ def _interval(report: Report, metric: str, confidence: float) -> tuple[float, fl
 
 def decide_drops(comparison: Comparison, drops: Sequence[DropGate], confidence: float | None,
                  config: EvalConfig) -> tuple[GateResult, ...]:
-    """Compare on the change of the means over the examples both runs scored, each run's over those it
-    measured, or, given `confidence`, on the bound of a bootstrap interval of that change least
-    favourable to a pass (resampling examples with `config`'s rounds and seed).
+    """Compare on the change of the means over the examples both runs measured or, given `confidence`,
+    on the bound of a paired bootstrap interval of that change least favourable to a pass (resampling
+    examples with `config`'s rounds and seed).
 
     Paired, because the question is whether the same questions are answered worse. Either run's own
     interval holds the spread between easy and hard questions, which both runs share: the candidate's
     pessimistic bound held against the baseline's mean would fail an unchanged candidate whenever the
     interval is wider than the allowed drop, as on any golden set of a few dozen examples. The per-example
     differences cancel that spread: an unchanged run has an interval of [0, 0], and one answer gone wrong
-    among 15 widens it as far as resampling that one answer allows. An example one run alone measured
-    (`_change_interval`) has no difference, and is resampled with the rest all the same."""
+    among 15 widens it as far as resampling that one answer allows. An example one run alone measured (an
+    answer abstaining in one of them) has no difference: it is counted in the reason, not compared."""
     return tuple(_decide_drop(comparison, drop, confidence, config) for drop in drops)
 
 
@@ -446,9 +443,13 @@ def _decide_drop(comparison: Comparison, drop: DropGate, confidence: float | Non
     label, means = "", ""
     if confidence is not None:
         percent = f"{confidence * 100:g}%"
-        interval, lost = _change_interval(change, drop.metric, confidence, config)
+        # Named, so drawn worst first as the metric's own interval is: a rise of hallucination_rate bounds
+        # as a drop of groundedness does. The bootstrap alone: every example changed alike (none, in an
+        # unchanged run) is a change of zero width, which a binomial bound of a proportion cannot say.
+        interval = aggregate(change.differences, samples=config.bootstrap_samples, confidence=confidence,
+                             seed=config.seed, metric=drop.metric, unit=False).ci
         if interval is None:
-            return result(None, False, f"no {percent} interval of the change from {_counted(change)}{lost}")
+            return result(None, False, f"no {percent} interval of the change from {_counted(change)}")
         value = rounded(interval[0] if drop.op == ">=" else interval[1])
         side = "lower" if drop.op == ">=" else "upper"
         label, means = f" at the {side} {percent} bound of the change", "means "
@@ -467,69 +468,14 @@ def _decide_drop(comparison: Comparison, drop: DropGate, confidence: float | Non
 def _counted(change: MetricChange) -> str:
     """The examples the means are over. "measured": fewer than the examples both runs scored when one of
     them lacks the metric (an answer gone, or now abstaining), which the reports' count of shared examples
-    would otherwise contradict; and those one run alone measured, which moved its mean and not the other's."""
+    would otherwise contradict; and those one run alone measured, said and not compared: their values
+    have nothing in the other run to be paired with (an answer that abstained there), and set against the
+    other examples' mean they moved the change by how easy their question is, not by what they did."""
+    examples = f"{_examples(change.n)} measured in both runs"
     if not change.one_sided:
-        return f"{_examples(change.n)} measured in both runs"
-    alone = [f"{count} in {run} only" for count, run in change.one_sided]
-    return f"{_examples(len(change.measured), 'shared ')} ({change.n} measured in both, {', '.join(alone)})"
-
-
-def _change_interval(change: MetricChange, metric: str, confidence: float,
-                     config: EvalConfig) -> tuple[tuple[float, float] | None, str]:
-    """The change's interval, and why there is none when resampling lost too many rounds (else "").
-
-    With every example measured in both runs, the bootstrap of the paired differences, drawn by
-    `aggregate`: named, so drawn worst first as the metric's own interval is (a rise of
-    hallucination_rate bounds as a drop of groundedness does); the bootstrap alone, as every example
-    changed alike (none, in an unchanged run) is a change of zero width, which a binomial bound of a
-    proportion cannot say. Otherwise the same draws (the seed's rounds over the examples in that order,
-    `_drawn_first`) of the examples either run measured, each resample's change this run's mean of its
-    values minus the baseline's of its own. A resample holding no value of one run has no change: read
-    as the worst on each side, so a bound holds whatever it would have been, and no interval when such
-    resamples reach into the quantile a bound is read at."""
-    if not change.one_sided:
-        return aggregate(change.differences, samples=config.bootstrap_samples, confidence=confidence,
-                         seed=config.seed, metric=metric, unit=False).ci, ""
-    ordered = sorted(change.measured, key=lambda pair: _drawn_first(pair, metric))
-    count = len(ordered)
-    rounds = bootstrap_rounds(config.bootstrap_samples, count)
-    if rounds == 0:
-        return None, ""
-    (before_values, before_counts), (after_values, after_counts) = (
-        _summable(side) for side in zip(*ordered, strict=True))
-    rng = random.Random(config.seed)
-    found = []
-    for _ in range(rounds):
-        drawn = itemgetter(*rng.choices(range(count), k=count))
-        before_n, after_n = sum(drawn(before_counts)), sum(drawn(after_counts))
-        if before_n and after_n:
-            found.append(sum(drawn(after_values)) / after_n - sum(drawn(before_values)) / before_n)
-    found.sort()
-    lost = rounds - len(found)
-    alpha = (1.0 - confidence) / 2.0
-    low = quantile([-math.inf] * lost + found, alpha)
-    high = quantile(found + [math.inf] * lost, 1.0 - alpha)
-    if not (math.isfinite(low) and math.isfinite(high)):
-        return None, f": {lost} of {rounds} resamples drew no example one of the runs measured"
-    return (low, high), ""
-
-
-def _summable(values: Sequence[float | None]) -> tuple[list[float], list[int]]:
-    """One run's values and whether each is one (0 where it measured none), for a resample's sums: one C
-    level `sum` each, not a loop over the drawn examples."""
-    return [value or 0.0 for value in values], [int(value is not None) for value in values]
-
-
-def _drawn_first(pair: Measured, metric: str) -> tuple[bool, bool, float, float]:
-    """Where an example stands in the order it is resampled in: by its values alone, so the interval does
-    not move with the order of the examples; worst change first, as `aggregate` orders the paired
-    differences, and mirrored for LOWER_IS_BETTER, so hallucination_rate's bound is groundedness's
-    negated. Rounded as a change is: 2/3 - 1/3 and 1 - 2/3 differ in the last bit, and 1 - v's the other
-    way, which ordered hallucination_rate's examples otherwise, and drew other resamples."""
-    before, after = pair
-    sign = -1.0 if metric in LOWER_IS_BETTER else 1.0
-    return (before is None, after is None, rounded(sign * ((after or 0.0) - (before or 0.0))),
-            rounded(sign * (before or 0.0)))
+        return examples
+    alone = ", ".join(f"{count} more in {run} only" for count, run in change.one_sided)
+    return f"{examples} ({alone}, not compared)"
 
 
 def _examples(count: int, kind: str = "") -> str:
@@ -544,10 +490,7 @@ def _undefined(change: MetricChange, shared: int) -> str:
         return "undefined in the baseline: 0 observations"
     if change.candidate_n == 0:
         return "undefined in this run: 0 observations"
-    if change.baseline is None and change.candidate is None:
-        return f"no example measured in both runs ({_examples(shared)} in both)"
-    run = "the baseline" if change.baseline is None else "this run"
-    return f"undefined in {run} on the {_examples(shared)} in both runs: 0 observations"
+    return f"no example measured in both runs ({_examples(shared)} in both)"
 
 
 def combine(runs: Sequence[Sequence[GateResult]], min_pass_rate: float) -> tuple[GateResult, ...]:

@@ -163,7 +163,7 @@ def aggregate_columns(columns: Mapping[str, Sequence[float | None]], *, samples:
     for (name, *_), found in zip(varying, means, strict=True):
         if found:
             found.sort()
-            low, high = quantile(found, alpha), quantile(found, 1.0 - alpha)
+            low, high = _quantile(found, alpha), _quantile(found, 1.0 - alpha)
             binomial = out[name].ci if unit else None
             if binomial is not None:  # the wider on each side
                 low, high = min(low, binomial[0]), max(high, binomial[1])
@@ -276,7 +276,7 @@ def _pack(varying: list[tuple[str, Sequence[float | None], float, float]],
     return packed, lanes
 
 
-def quantile(ordered: list[float], q: float) -> float:
+def _quantile(ordered: list[float], q: float) -> float:
     """Linear interpolation between order statistics (the "type 7" rule of R and numpy)."""
     pos = q * (len(ordered) - 1)
     lo = math.floor(pos)

@@ -42,7 +42,6 @@ from ragmon.report.text import (
     measured,
     moved,
     nearest,
-    none_worse,
     show,
     show_id,
     verdict,
@@ -259,9 +258,7 @@ def _regressions(comparison: Comparison, gates: Sequence[GateResult],
 
 def _worsened(gate: GateResult, worsened: Sequence[Change], worst: int) -> list[_Block]:
     """The examples behind a breached drop gate on a metric the sentences do not decide, `worst` of them,
-    each with its value then and now; or why there are none (`none_worse`)."""
-    if not worsened:
-        return [_Block(["", f"No {gate.metric} regression: {none_worse(gate)}."], None)]
+    each with its value then and now."""
     shown = worsened[:worst]
     heading = (f"{len(shown)} of {len(worsened)} examples whose {gate.metric} got worse, the biggest change "
                "first:")
@@ -314,12 +311,12 @@ def _gate_value(g: GateResult) -> str:
 
 
 def _over(comparison: Comparison) -> str:
-    """What the figures are over: each run's mean is over the shared examples it measured, which one run
-    alone measured too (ragmon.baseline), and the table says so only where that happened."""
+    """What the figures are over: the shared examples both runs measured, those one run alone measured
+    counted and not compared (ragmon.baseline), which the table says only where that happened."""
     if not any(metric.one_sided for metric in comparison.metrics.values()):
         return "Figures are over the examples both runs measured."
-    return ("Figures are each run's over the examples in both runs that it measured; n counts those both "
-            "measured, then those one run alone measured.")
+    return ("Figures are over the examples both runs measured; n counts those, then those one run alone "
+            "measured, which are not compared.")
 
 
 def _measured(metric: MetricChange) -> str:

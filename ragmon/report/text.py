@@ -356,7 +356,7 @@ def _baseline_section(comparison: Comparison | None, gates: Sequence[GateResult]
     for gate, worsened in worsened_by_gate(comparison, gates):
         shown = worsened[:WORST_SHOWN]
         lines.append(f"{gate.metric} regressions ({len(shown)} of {len(worsened)} examples worse on it than "
-                     "in the baseline):" if worsened else f"{gate.metric} regressions: {none_worse(gate)}")
+                     "in the baseline):")
         lines += [f"  {show_id(change.result.example.id, ID_WIDTH)}: {moved(change, gate.metric)}"
                   for change in shown]
     return lines
@@ -367,16 +367,10 @@ def worsened_by_gate(comparison: Comparison,
     """Each breached drop gate on a metric the unsupported sentences do not decide (answer_relevance,
     recall), with the shared examples worse on it, the biggest change first: the list of regressions is
     of groundedness, and for such a gate had read "no shared example's groundedness fell" alone. None for
-    a gate whose metric was undefined: its reason says which run lacked it."""
+    a gate whose metric was undefined: its reason says which run lacked it. A breached one always has an
+    example worse: the change is paired, over the examples both runs measured."""
     return [(g, comparison.worsened(g.metric)) for g in gates if not g.passed and g.max_drop is not None
             and g.value is not None and g.metric not in CLAIM_METRICS]
-
-
-def none_worse(gate: GateResult) -> str:
-    """Why a breached drop gate names no example: its metric moved on the examples one run alone
-    measured (an example is worse only against a value it had), which the gate's reason counts."""
-    return (f"no example measured in both runs is worse on {gate.metric} than in the baseline: its change is "
-            "of the examples one run alone measured")
 
 
 def _worst_section(results: Sequence[ExampleResult]) -> list[str]:

@@ -274,8 +274,8 @@ def test_regressions_against_the_baseline_quote_the_newly_unsupported_sentences(
 def test_a_metric_this_run_no_longer_measures_keeps_its_row_in_the_regressions_table() -> None:
     # invented_run's "ok" again, now answering "": no claim, so no groundedness or hallucination_rate,
     # where the baseline had 1 and 0; its retrieval is unchanged (doc-1 retrieved and relevant: recall 1).
-    # Those two rows had gone from the table without a word. The baseline's mean is over the shared example
-    # it measured, which this run measured not at all. Citations were never given: no row.
+    # Those two rows had gone from the table without a word. Nothing measured in both: no mean to compare,
+    # and n says the baseline alone measured one. Citations were never given: no row.
     report, _ = invented_run()
     ok = report.results[0].example
     baseline = from_dict(json.loads(json_report.render(evaluate([ok], LexicalJudge(), EvalConfig(k=5)), ())),
@@ -283,8 +283,8 @@ def test_a_metric_this_run_no_longer_measures_keeps_its_row_in_the_regressions_t
     now = evaluate([replace(ok, answer="")], LexicalJudge(), EvalConfig(k=5))
     out = render(now, (), comparison=compare(baseline, now))
     section = out[out.index("### Regressions against the baseline"):]
-    assert "| groundedness | 1.000 | undefined |  | 0 (+1 in the baseline only) |" in section
-    assert "| hallucination_rate | 0.000 | undefined |  | 0 (+1 in the baseline only) |" in section
+    assert "| groundedness |  | undefined |  | 0 (+1 in the baseline only) |" in section
+    assert "| hallucination_rate |  | undefined |  | 0 (+1 in the baseline only) |" in section
     assert "| recall | 1.000 | 1.000 | 0 | 1 |" in section
     assert "| citation_accuracy |" not in section
 
