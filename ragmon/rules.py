@@ -17,7 +17,7 @@ every judge shares (claims, metrics) and the lexical judge.
 
 from __future__ import annotations
 
-SCORING_RULES = 8
+SCORING_RULES = 9
 """Raised by one for each change that moves any figure; 1 is the first build that recorded it, 2 the first
 whose intervals hold the binomial bound (ragmon.metrics.aggregate), 3 the first whose bound takes the
 values' variance at its upper confidence bound and mirrors a lower-is-better metric's exactly, 4 the first
@@ -30,18 +30,20 @@ a character a token, 7 the first that reads a Chinese "no need" (无需, 不用)
 than in place of it, takes a question's measure after "how" ("how long", "how far", "how soon", "how old")
 and "many" as no term, and drops every currency sign (€, £, ¥) from answer_correctness as SQuAD drops "$",
 8 the first that reads a refusal going on to guess ("I'm not sure, refunds probably take 90 days.") as a
-claim, not an abstention, and "I have no idea." and "よくわかりません。" as abstentions."""
+claim, not an abstention, and "I have no idea." and "よくわかりません。" as abstentions, 9 the first that
+counts such a guess only when it states a figure and reads a short verdict ("- 不退款", "- Keine
+Rückerstattung", "**Sin reembolsos**") as a claim, not a title."""
 
-PER_EXAMPLE_RULES = 8
+PER_EXAMPLE_RULES = 9
 """The first scoring rules whose per-example figures (claims, verdicts, each example's metrics, and so every
 mean and the paired changes a drop gate reads) are this build's: rules 4 and 5 cut some answers into other
 claims, 5 also reads labels otherwise, 6 scores answer_correctness otherwise, 7 some verdicts,
-answer_relevance and answer_correctness, 8 which answers abstain (rules 2 and 3 had moved only aggregates'
-intervals). A baseline or a capture scored with rules from this one to `SCORING_RULES` differs from this
-run in no drop, gain or captured figure, so nothing is said of them; warning of each interval's change had
-warned of every baseline an upgrade met. Set it to the new `SCORING_RULES` with any change that moves a
-per-example figure (tests/test_rules.py scores the corpus with the commit that set `SCORING_RULES` to this
-value and fails on such a change until it is raised)."""
+answer_relevance and answer_correctness, 8 and 9 which answers abstain, 9 also which lines are titles
+(rules 2 and 3 had moved only aggregates' intervals). A baseline or a capture scored with rules from this
+one to `SCORING_RULES` differs from this run in no drop, gain or captured figure, so nothing is said of
+them; warning of each interval's change had warned of every baseline an upgrade met. Set it to the new
+`SCORING_RULES` with any change that moves a per-example figure (tests/test_rules.py scores the corpus with
+the commit that set `SCORING_RULES` to this value and fails on such a change until it is raised)."""
 
 
 def scores_examples_alike(rules: int | None) -> bool:

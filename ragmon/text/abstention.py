@@ -236,15 +236,19 @@ before a number: it is in "予約" (a booking) and "契約" (a contract), which 
 
 
 def _guesses_beside(low: str) -> bool:
-    """Whether a clause after the sentence's first (`_CLAUSE_BREAK`) guesses (`_GUESS`) and says something
-    that neither declines nor is filler ("I'm not sure, maybe." declines). The first clause is left out:
-    what opens a refusal frames it ("Generally speaking, I can't answer that."). Nor does a clause that
-    points to someone to ask ("..., so it's probably best to contact support.", "您可能需要联系客服")."""
+    """Whether a clause after the sentence's first (`_CLAUSE_BREAK`) guesses (`_GUESS`) a figure and says
+    something that neither declines nor is filler ("I'm not sure, maybe." declines). The first clause is
+    left out: what opens a refusal frames it ("Generally speaking, I can't answer that."). Nor does a clause
+    that points to someone to ask ("..., so it's probably best to contact support.", "您可能需要联系客服").
+    A guess states a number ("maybe 90 days", "大概需要90天"): with a guess word alone, a refusal saying
+    what the documents "generally" cover, or where the user should "probably" look, was read as a made-up
+    claim, an honest "I don't know" counted as a hallucination."""
     if _GUESS.search(low) is None:
         return False
     for part in _CLAUSE_BREAK.split(low)[1:]:
-        terms = profile(part).terms
-        if (_GUESS.search(part) is not None and terms and terms.isdisjoint(_REFERRAL_TERMS)
+        read = profile(part)
+        terms = read.terms
+        if (read.numbers and _GUESS.search(part) is not None and terms and terms.isdisjoint(_REFERRAL_TERMS)
                 and _CJK_REFERRAL.search(part) is None and not _refuses(part, terms)
                 and not is_filler(part, terms)):
             return True

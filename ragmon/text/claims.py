@@ -674,8 +674,7 @@ def _bold_title(text: str, pos: int, end: int, above: bool) -> bool:
     words = title.split()
     if all(word[0].isupper() for word in words if len(word) > 3):
         return True
-    return (above and len(words) <= _LONGEST_BOLD_TITLE and not any(map(str.isdigit, title))
-            and not is_cjk(title) and FUNCTION_WORDS.isdisjoint(_NEXT_WORD.findall(title.lower())))
+    return above and len(words) <= _LONGEST_BOLD_TITLE and _names_only(title)
 
 
 def _skipped_lines(text: str, lines: list[tuple[int, int]]) -> set[int]:
@@ -798,7 +797,23 @@ def _list_title(text: str, line: tuple[int, int], below: tuple[int, int]) -> boo
     item, child = _MARKER.match(text, pos, end), _MARKER.match(text, *below)
     if item is None or child is None or _indent(text, below) <= _indent(text, line):
         return False
-    return all(word[0].isupper() for word in text[item.end():end].strip("*_").split() if len(word) > 3)
+    title = text[item.end():end].strip("*_")
+    return all(word[0].isupper() for word in title.split() if len(word) > 3) and _names_only(title)
+
+
+_NEGATING = frozenset((*european.NEGATION_WORDS, "no", "not", "never", "without", "none", "sin", "ohne",
+                       "sans", "senza", "sem", "nunca", "jamais", "nie"))
+"""Words that make a short line a verdict ("No refunds", "Keine Rückerstattung", "Sin reembolsos"), not a
+title naming what follows."""
+
+
+def _names_only(title: str) -> bool:
+    """Whether a short line can only name what follows it: a word of four letters or more, no digit, no
+    function or negating word, and no Chinese or Japanese, whose words no space counts ("- 不退款", no
+    refunds, had read as a title, and the claim went unchecked)."""
+    words = _NEXT_WORD.findall(title.lower())
+    return (any(len(word) > 3 for word in words) and not any(map(str.isdigit, title)) and not is_cjk(title)
+            and FUNCTION_WORDS.isdisjoint(words) and _NEGATING.isdisjoint(words))
 
 
 _MAY_OPEN_LIST = frozenset(" \t-*+•0123456789")

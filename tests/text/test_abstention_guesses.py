@@ -61,6 +61,14 @@ def test_a_plain_refusal_abstains(answer: str) -> None:
     "The context does not mention it, so it's probably best to contact support.",
     "我不知道，您可能需要联系客服。",
     "申し訳ありませんが、資料には記載されていません。",
+    # A guess word in a clause saying what the documents cover or where to look, with no figure guessed:
+    # each was read as a made-up claim (hallucination_rate 1), an honest "I don't know" a hallucination.
+    "I don't know, as the documents generally only cover shipping.",
+    "I'm not sure, you should probably look at the refund page.",
+    "I don't know - perhaps the billing team would.",
+    "我不知道，您应该查看官网。",
+    "我不确定，文档里一般没有写退款。",
+    "Ich weiß es nicht, das steht wohl nicht in den Unterlagen.",
 ])
 def test_a_refusal_that_guesses_nothing_still_abstains(answer: str) -> None:
     """A guess word with no guess beside it (filler, the refusal's framing, a pointer) asserts nothing."""

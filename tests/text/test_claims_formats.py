@@ -166,3 +166,15 @@ def test_here_is_what_i_found_is_no_claim(opening: str) -> None:
     assert claims(result) == ["Exchanges are free of charge.", "Clearance items are final sale.",
                               "The Pro plan costs $40 per month."]
     assert result.metrics["groundedness"] == 1.0
+
+
+@pytest.mark.parametrize(("answer", "verdict"), [
+    ("- 不退款\n  - 换货免费。", "不退款"),  # no refunds: no space counts its words
+    ("- Keine Rückerstattung\n  - Exchanges are free of charge.", "Keine Rückerstattung"),
+    ("**Sin reembolsos**\nExchanges are free of charge.", "**Sin reembolsos**"),
+    ("**No refunds ever**\n- Exchanges are free of charge.", "**No refunds ever**"),
+], ids=["chinese-item", "german-item", "spanish-bold", "negated-bold"])
+def test_a_short_verdict_over_other_lines_is_still_a_claim(answer: str, verdict: str) -> None:
+    # Read as a title (a list item over nested ones, or a bold line in sentence case), each went unchecked:
+    # a review found "- 不退款" (no refunds) and "- Keine Rückerstattung" skipped.
+    assert claims(scored(answer))[0] == verdict
