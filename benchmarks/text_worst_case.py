@@ -20,7 +20,7 @@ from collections.abc import Callable
 from ragmon.evaluation import evaluate_example
 from ragmon.judges.lexical import LexicalJudge
 from ragmon.model import Context, Example
-from ragmon.text import claims, passages, terms
+from ragmon.text import abstention, claims, passages, terms
 
 SIZES = (10_000, 100_000, 1_000_000)
 JUDGE = LexicalJudge()
@@ -128,6 +128,8 @@ CASES: dict[str, Callable[[int], object]] = {
         lambda n: terms.profile(repeat("on may 5 and june 1 ", n)),
     "reference, linear: 'two two' number words and a unit (judge)":
         lambda n: judged("It takes two days.", "It takes two days. " + repeat("two ", n)),
+    "an emoji then variation selectors '📚\ufe0f\ufe0f' (is_abstention)":
+        lambda n: abstention.is_abstention("📚" + "\ufe0f" * n),
 }
 
 

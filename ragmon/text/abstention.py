@@ -155,10 +155,12 @@ _CJK_REFUSER = re.compile(
     r"|抱歉|對不起|对不起|遗憾|遺憾|申し訳|恐れ入り|すみません|提供された|いただいた(?:情報|資料)"
     r"|(?:情報|資料|ドキュメント|文書)(?:に|で|の中|には|では)|(?:この|その)ご?質問|该问题|這個問題|这个问题|此问题|您的问题|您的問題")
 _CJK_REFUSAL = re.compile(
-    r"[\W_]*(?:(?:很)?抱歉|對不起|对不起)?[\W_]*(?:(?:目前)?(?:没有|沒有|暂无|暫無)(?:相关|相關)的?"
+    r"[\W_]*+(?:(?:很)?抱歉|對不起|对不起)?[\W_]*+(?:(?:目前)?(?:没有|沒有|暂无|暫無)(?:相关|相關)的?"
     r"(?:信息|资料|資訊|資料)|(?:よく|はっきり(?:とは)?)?(?:わかり|分かり)(?:ません|かねます)|確か(?:では|じゃ)ありません|お答え(?:できません|いたしかねます))[\W_]*")
 """Refusals whole in themselves: "没有相关信息。" (no relevant information), "わかりません。", "よくわかりま
-せん。" (I don't really know), "確かではありません。" (I am not sure), "お答えできません。"."""
+せん。" (I don't really know), "確かではありません。" (I am not sure), "お答えできません。". The runs of marks
+are possessive: two greedy ones around an optional group had "📚" and 100,000 variation selectors take
+minutes (benchmarks/text_worst_case.py)."""
 _CJK_CONTRAST = re.compile(r"但|不过|不過|然而|ただし|しかし|ですが|けれど")
 """Where a Chinese or Japanese refusal goes on to assert something ("..., but ..."): a claim."""
 
