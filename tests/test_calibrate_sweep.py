@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from test_calibrate_end_to_end import figures
 
 from ragmon.cli import main
 
@@ -52,15 +53,6 @@ Across 0.30-0.80 the verdicts change only past 0.50, 0.60 and 0.75 (a claim of s
 s inclusive), so the figures run in four stretches; sentence F1 2/3, then 6/8 (TP 3 FP 1 FN 1: b and d
 flagged too), then 8/9, then 8/10 (a flagged too: FP 2). The best, 8/9, holds from 0.61 to 0.75: the lowest
 of equals is 0.61, the default 0.56 not being among them."""
-
-
-def figures(tp: int, fp: int, fn: int, tn: int) -> dict[str, Any]:
-    def ratio(num: int, den: int) -> Any:
-        return pytest.approx(num / den) if den else None
-
-    return {"tp": tp, "fp": fp, "fn": fn, "tn": tn, "precision": ratio(tp, tp + fp),
-            "recall": ratio(tp, tp + fn), "f1": ratio(2 * tp, 2 * tp + fp + fn),
-            "accuracy": ratio(tp + tn, tp + fp + fn + tn)}
 
 
 @pytest.fixture(autouse=True)
