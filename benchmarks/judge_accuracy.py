@@ -31,14 +31,15 @@ from typing import Any
 from unittest import mock
 
 from ragmon import LexicalJudge
-from ragmon.calibrate import Calibration, Labelled, calibrate, load_labelled
+from ragmon.calibrate import SWEEP_THRESHOLDS, Calibration, Labelled, calibrate, load_labelled
 from ragmon.errors import InputError
 from ragmon.judges.base import Judge
 from ragmon.model import Claim, ClaimVerdict, Example
 from ragmon.text import passages, terms
 from ragmon.text.terms import STOPWORDS
 
-SWEEP = tuple(round(0.30 + 0.01 * i, 2) for i in range(51))
+SWEEP = SWEEP_THRESHOLDS
+"""`ragmon calibrate --sweep`'s, so the two print the same rows."""
 _WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
 
 
