@@ -495,14 +495,13 @@ def _change(name: str, pairs: Sequence[tuple[ExampleResult, BaselineExample]],
     baseline_n = sum(_value(example.metrics.get(name)) is not None for example in before_all)
     candidate_n = sum(_value(result.metrics.get(name)) is not None for result in now_all)
     both = [(before, after) for before, after in measured if before is not None and after is not None]
-    return MetricChange(_mean(before for before, _ in both), _mean(after for _, after in both), measured,
+    return MetricChange(_mean([before for before, _ in both]), _mean([after for _, after in both]), measured,
                         baseline_n, candidate_n)
 
 
-def _mean(values: Iterable[float | None]) -> float | None:
+def _mean(values: Sequence[float]) -> float | None:
     """statistics.mean sums exactly, as the report's aggregates do: the same examples give the same mean."""
-    defined = [value for value in values if value is not None]
-    return float(statistics.mean(defined)) if defined else None
+    return float(statistics.mean(values)) if values else None
 
 
 def _value(value: float | None) -> float | None:

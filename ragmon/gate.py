@@ -478,8 +478,8 @@ def _counted(change: MetricChange) -> str:
     return f"{examples} ({alone}, not compared)"
 
 
-def _examples(count: int, kind: str = "") -> str:
-    return f"{count} {kind}example{'' if count == 1 else 's'}"
+def _examples(count: int) -> str:
+    return f"{count} example{'' if count == 1 else 's'}"
 
 
 def _undefined(change: MetricChange, shared: int) -> str:

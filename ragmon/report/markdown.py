@@ -321,13 +321,13 @@ def _over(comparison: Comparison) -> str:
 
 def _measured(metric: MetricChange) -> str:
     """The n cell: the examples both runs measured, then those one alone measured (an answer that
-    abstained in one run), which moved that run's mean alone."""
+    abstained in one run), which are not compared."""
     alone = [f"+{count} in {run} only" for count, run in metric.one_sided]
     return f"{metric.n} ({', '.join(alone)})" if alone else str(metric.n)
 
 
 def _mean(value: float | None, observations: int) -> str:
-    """A run's mean over the shared examples it measured; blank when it has values on other examples only,
+    """A run's mean over the examples both runs measured; blank when it has values on other examples only,
     which compare with nothing."""
     if value is not None:
         return f"{value:.3f}"
