@@ -626,11 +626,14 @@ class _Reply:
     again, and that failure counts."""
 
 
-STALE_WITHIN = 0.5
+STALE_WITHIN = 1.5
 """Seconds after a request's last bytes went out on a kept-alive connection within which losing that
-connection is taken for the build's idle close crossing the request: that close comes within a round trip.
-A loss later is the build failing a question it had (a worker dying mid-answer, its model called and
-paid): sent again, it was paid twice, and the crash left the run."""
+connection is taken for the build's idle close crossing the request: that close comes within a round trip,
+but the loss is seen only when this process next runs, and a full garbage collection of a process that has
+imported a RAG stack takes 0.36 s on an idle machine. With 0.5 s, a loaded CI runner saw such a close
+late, and failed a question the build never failed. A loss later is the build failing a question it had
+(a worker dying mid-answer, its model called and paid): sent again, it was paid twice, and the crash left
+the run."""
 
 
 def _sending() -> aiohttp.TraceConfig:
