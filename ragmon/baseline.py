@@ -12,6 +12,16 @@ run to be paired with; set against the other examples' mean it would move the ch
 question is, not by what it did. So it is counted, for the reports to say so, and not compared; the
 regressed examples name one that now makes an unsupported claim where the baseline made none.
 
+Except an answer that abstained in the baseline and makes claims now, on groundedness and
+hallucination_rate (`ABSTAINED_AS`): it made no claim, so none unsupported, and is compared as groundedness
+1 there. Left out, a drop gate could not see "I don't know" gone to a made-up answer, which
+`--gate hallucination_rate` counts. The JSON report says which answers abstained (`abstained`), as an
+undefined groundedness alone cannot tell an abstention from contexts unknown (claims made, none decided);
+a report from before it says nothing, and its examples are left out as before, with a caveat. The reverse,
+an answer abstaining now, stays out: compared as 1 it would be a gain (a build could pass by declining its
+hard questions), as 0 a breach for an answer that claims nothing; whether declining is right is for
+answer_correctness and abstention to say.
+
 Where this run's text (an id, a claim) has a lone surrogate, half an emoji a pipeline cut in two, its JSON
 report holds U+FFFD (ragmon.report.json), and a report from an older ragmon holds the "\\ud83d" escape. So
 the baseline is read with each lone surrogate made U+FFFD and this run's ids and claims are compared in that
@@ -42,9 +52,12 @@ from ragmon.jsontext import loads, replace_lone_surrogates
 from ragmon.model import LOWER_IS_BETTER, METRIC_NAMES, ClaimVerdict, Example, ExampleResult, Report
 from ragmon.options import input_name, is_stdin, stdin_bytes
 from ragmon.rules import SCORING_RULES, scores_examples_alike
+from ragmon.text.claims import answer_abstains
 
 CLAIM_METRICS = frozenset({"groundedness", "hallucination_rate"})
 """Metrics decided by the unsupported sentences themselves; the others are listed by value alone."""
+ABSTAINED_AS: Mapping[str, float] = {"groundedness": 1.0, "hallucination_rate": 0.0}
+"""What an answer that abstained in the baseline is compared as, against claims now: no unsupported claim."""
 WRITTEN_BY = "give a report written by `ragmon replay --json`"
 _GZIP_MAGIC = b"\x1f\x8b"
 REPORT_FORMAT = 1
@@ -68,6 +81,8 @@ class BaselineExample:
     """Its unsupported sentences, whitespace normalised: a sentence among them is not newly unsupported."""
     question: str | None = None
     """Whitespace normalised; None where the report gave none."""
+    abstained: bool | None = None
+    """Whether its answer abstained (`abstained`); None from a report that did not record it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,20 +110,24 @@ measure it."""
 
 @dataclass(frozen=True, slots=True)
 class MetricChange:
-    """One metric over the shared examples both runs measured (`n` of them): their means and paired changes.
-    Those one run alone measured are in `measured` too, counted and not compared."""
+    """One metric over the shared examples both runs measured (`n` of them, `abstained` of them compared as
+    ABSTAINED_AS in the baseline): their means and paired changes. Those one run alone measured are in
+    `measured` too, counted and not compared."""
 
     baseline: float | None
     candidate: float | None
     measured: tuple[Measured, ...]
-    """Each shared example either run measured the metric on, in this run's order."""
+    """Each shared example either run measured the metric on, in this run's order; an abstention of the
+    baseline against claims now as ABSTAINED_AS."""
     baseline_n: int
     """Examples the baseline measured the metric on, of all its own: 0 says which run lacked it."""
     candidate_n: int
+    abstained: int = 0
+    """Pairs whose baseline side abstained, compared as ABSTAINED_AS: the reasons count them."""
 
     @property
     def n(self) -> int:
-        """Shared examples both runs measured."""
+        """Shared examples compared: both runs measured them, or the baseline's abstained."""
         return sum(before is not None and after is not None for before, after in self.measured)
 
     @property
@@ -151,6 +170,8 @@ class Change:
     after: float | None
     newly_unsupported: tuple[ClaimVerdict, ...]
     """This run's unsupported sentences that the baseline supported or did not make."""
+    abstained: bool = False
+    """The baseline's answer abstained: `before` is None, and it was compared as ABSTAINED_AS."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -281,8 +302,10 @@ def from_dict(doc: Any, source: str) -> Baseline:
             claim_text = reader.get(claim, "text", str, "a string", f"{at}.text")
             if not reader.get(claim, "supported", bool, "a boolean", f"{at}.supported"):
                 unsupported.add(_normal(claim_text))
+        abstained = (reader.check(item["abstained"], bool, "a boolean", f"{where}.abstained")
+                     if "abstained" in item else None)
         examples[example_id] = BaselineExample(metrics, frozenset(unsupported),
-                                               None if question is None else _normal(question))
+                                               None if question is None else _normal(question), abstained)
     return Baseline(source, version, judge, k, examples, breached, _skipped(reader, doc), _rules(reader, doc))
 
 
@@ -337,8 +360,9 @@ def caveats(baseline: Baseline, examples: Sequence[Example]) -> list[str]:
     (`examples`) is scored: that its run breached gates of its own, that ids both runs have name
     other questions there (a golden set renumbered, or its ids reused), which the comparison, by id, would
     read as the same examples, most likely "unchanged", that examples this run scores were skipped
-    there, which the counts would call new, as if the golden set had grown, and that ids of this run are
-    in the baseline written otherwise (`_respelled`), which the counts would call new and gone."""
+    there, which the counts would call new, as if the golden set had grown, that ids of this run are
+    in the baseline written otherwise (`_respelled`), which the counts would call new and gone, and that it
+    does not say which of its answers abstained (`_unrecorded`), where that would be compared."""
     lines = []
     if not scores_examples_alike(baseline.scoring_rules):  # intervals alone do not move a drop or a gain
         lines.append(_rules_caveat(baseline))
@@ -366,7 +390,21 @@ def caveats(baseline: Baseline, examples: Sequence[Example]) -> list[str]:
                      f"otherwise, in another Unicode normalisation or with other white space around them "
                      f"({here!a} here, {there!a} there, say): examples are matched by id as written, so "
                      f"these are not compared, and count as new and gone (was the golden set exported anew?)")
+    unrecorded = _unrecorded([before for _, before in shared])
+    if unrecorded:
+        lines.append(f"the baseline {baseline.path} does not record which answers abstained (an older "
+                     f"ragmon wrote it): {unrecorded} of the {len(shared)} examples both runs have "
+                     f"{'lacks' if unrecorded == 1 else 'lack'} groundedness there, and a drop gate cannot "
+                     f"see one gone from an abstention to a made-up answer (a baseline written by this "
+                     f"ragmon can)")
     return lines
+
+
+def _unrecorded(shared: Sequence[BaselineExample]) -> int:
+    """Shared examples without groundedness in a baseline that does not say whether they abstained: an
+    abstention is compared (ABSTAINED_AS), contexts unknown not, and which one each was is not known."""
+    return sum(before.abstained is None and _value(before.metrics.get("groundedness")) is None
+               for before in shared)
 
 
 def _rules_caveat(baseline: Baseline) -> str:
@@ -462,11 +500,27 @@ def compare(baseline: Baseline, report: Report) -> Comparison:
                       gone, metrics, _worsened(pairs, "groundedness"), pairs)
 
 
+def abstained(result: ExampleResult) -> bool:
+    """Its answer is known and declines: no claim, and it says so or says nothing (`answer_abstains`).
+    Recorded per example in the JSON report: a later run compares such an example where it now makes
+    claims (ABSTAINED_AS), and an undefined groundedness alone does not tell it from contexts unknown."""
+    answer = result.example.answer
+    return answer is not None and not result.verdicts and answer_abstains(answer)
+
+
+def _pair(name: str, result: ExampleResult, before_example: BaselineExample) -> tuple[Measured, bool]:
+    """A shared example's values of `name` as compared, and whether the baseline's is its abstention's."""
+    before, after = _value(before_example.metrics.get(name)), _value(result.metrics.get(name))
+    if before is None and after is not None and before_example.abstained and name in ABSTAINED_AS:
+        return (ABSTAINED_AS[name], after), True
+    return (before, after), False
+
+
 def _worsened(pairs: Sequence[tuple[ExampleResult, BaselineExample]], metric: str) -> tuple[Change, ...]:
     higher_is_worse = metric in LOWER_IS_BETTER
     changes = []
     for result, before_example in pairs:
-        before, after = _value(before_example.metrics.get(metric)), _value(result.metrics.get(metric))
+        (before, after), imputed = _pair(metric, result, before_example)
         if after is None:
             continue
         if before is None:
@@ -476,27 +530,27 @@ def _worsened(pairs: Sequence[tuple[ExampleResult, BaselineExample]], metric: st
         if worse:
             new = tuple(v for v in result.verdicts
                         if not v.supported and _normal(v.claim.text) not in before_example.unsupported)
-            changes.append(Change(result, before, after, new))
+            changes.append((Change(result, None if imputed else before, after, new, imputed), before))
 
-    def key(change: Change) -> tuple[bool, float]:
+    def key(item: tuple[Change, float | None]) -> tuple[bool, float]:
+        change, before = item
         after = change.after or 0.0
-        if change.before is None:  # newly measured: after the changes that have a size, worst first
+        if before is None:  # newly measured: after the changes that have a size, worst first
             return True, -after if higher_is_worse else after
-        return False, -abs(after - change.before)
+        return False, -abs(after - before)
 
-    return tuple(sorted(changes, key=key))
+    return tuple(change for change, _ in sorted(changes, key=key))
 
 
 def _change(name: str, pairs: Sequence[tuple[ExampleResult, BaselineExample]],
             before_all: Iterable[BaselineExample], now_all: Iterable[ExampleResult]) -> MetricChange:
-    values = ((_value(example.metrics.get(name)), _value(result.metrics.get(name)))
-              for result, example in pairs)
-    measured = tuple(value for value in values if value != (None, None))
+    paired = [_pair(name, result, example) for result, example in pairs]
+    measured = tuple(value for value, _ in paired if value != (None, None))
     baseline_n = sum(_value(example.metrics.get(name)) is not None for example in before_all)
     candidate_n = sum(_value(result.metrics.get(name)) is not None for result in now_all)
     both = [(before, after) for before, after in measured if before is not None and after is not None]
     return MetricChange(_mean([before for before, _ in both]), _mean([after for _, after in both]), measured,
-                        baseline_n, candidate_n)
+                        baseline_n, candidate_n, sum(imputed for _, imputed in paired))
 
 
 def _mean(values: Sequence[float]) -> float | None:

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Literal, TypeVar
 
-from ragmon.baseline import Comparison, MetricChange, rounded
+from ragmon.baseline import ABSTAINED_AS, Comparison, MetricChange, rounded
 from ragmon.cli import VariableList, variable
 from ragmon.errors import InputError
 from ragmon.metrics.aggregate import aggregate
@@ -424,7 +424,9 @@ def decide_drops(comparison: Comparison, drops: Sequence[DropGate], confidence: 
     interval is wider than the allowed drop, as on any golden set of a few dozen examples. The per-example
     differences cancel that spread: an unchanged run has an interval of [0, 0], and one answer gone wrong
     among 15 widens it as far as resampling that one answer allows. An example one run alone measured (an
-    answer abstaining in one of them) has no difference: it is counted in the reason, not compared."""
+    answer abstaining in one of them) has no difference: it is counted in the reason, not compared; but
+    one that abstained in the baseline and makes claims now is compared as ABSTAINED_AS there (it made no
+    unsupported claim), and counted in the reason too."""
     return tuple(_decide_drop(comparison, drop, confidence, config) for drop in drops)
 
 
@@ -449,7 +451,8 @@ def _decide_drop(comparison: Comparison, drop: DropGate, confidence: float | Non
         interval = aggregate(change.differences, samples=config.bootstrap_samples, confidence=confidence,
                              seed=config.seed, metric=drop.metric, unit=False).ci
         if interval is None:
-            return result(None, False, f"no {percent} interval of the change from {_counted(change)}")
+            return result(None, False, f"no {percent} interval of the change from "
+                                       f"{_counted(change, drop.metric)}")
         value = rounded(interval[0] if drop.op == ">=" else interval[1])
         side = "lower" if drop.op == ">=" else "upper"
         label, means = f" at the {side} {percent} bound of the change", "means "
@@ -462,16 +465,23 @@ def _decide_drop(comparison: Comparison, drop: DropGate, confidence: float | Non
     else:
         moved = f"{better} {-worsening:.4g}" if worsening else "unchanged"
     return result(value, passed, f"{moved} against the baseline{label}: {means}{before:.4g} -> "
-                                 f"{after:.4g} on {_counted(change)}")
+                                 f"{after:.4g} on {_counted(change, drop.metric)}")
 
 
-def _counted(change: MetricChange) -> str:
+def _counted(change: MetricChange, metric: str) -> str:
     """The examples the means are over. "measured": fewer than the examples both runs scored when one of
     them lacks the metric (an answer gone, or now abstaining), which the reports' count of shared examples
-    would otherwise contradict; and those one run alone measured, said and not compared: their values
-    have nothing in the other run to be paired with (an answer that abstained there), and set against the
-    other examples' mean they moved the change by how easy their question is, not by what they did."""
-    examples = f"{_examples(change.n)} measured in both runs"
+    would otherwise contradict; then those that abstained in the baseline and make claims now, with the
+    value they were compared as, which no report of the baseline shows; and those one run alone measured,
+    said and not compared: their values have nothing in the other run to be paired with (an answer
+    abstaining now, or whose contexts were unknown in one run), and set against the other examples' mean
+    they moved the change by how easy their question is, not by what they did."""
+    measured = change.n - change.abstained
+    parts = [f"{_examples(measured)} measured in both runs"] if measured or not change.abstained else []
+    if change.abstained:
+        parts.append(f"{_examples(change.abstained)} that abstained in the baseline (counted as {metric} "
+                     f"{fmt_exact(ABSTAINED_AS[metric])} there)")
+    examples = " and ".join(parts)
     if not change.one_sided:
         return examples
     alone = ", ".join(f"{count} more in {run} only" for count, run in change.one_sided)

@@ -198,6 +198,9 @@ def broken(field: str) -> dict[str, Any]:
     (broken("results.0.metrics.recall"), "results[0].metrics.recall", "expected a number or null"),
     (broken("results.0.claims.0.supported"), "results[0].claims[0].supported", "expected a boolean"),
     (broken("results.0.claims.0"), "results[0].claims[0]", "expected an object"),
+    (broken("results.0.abstained"), "results[0].abstained", "expected a boolean"),
+    (report_doc(results=[{**report_doc()["results"][0], "abstained": None}]), "results[0].abstained",
+     "expected a boolean"),
 ], ids=lambda value: value if isinstance(value, str) else "")
 def test_a_field_of_the_wrong_type_is_named(doc: dict[str, Any], field: str, wanted: str) -> None:
     with pytest.raises(InputError) as info:
@@ -272,27 +275,29 @@ def test_examples_are_compared_by_shared_id_only() -> None:
 def test_regressed_examples_quote_only_their_newly_unsupported_sentences() -> None:
     # a: 1 -> 1/2, GIFT newly unsupported. b: INVENTED unsupported in both; REFUNDS' supported sentence
     # dropped, so 1/2 -> 0 with nothing new. c: abstained (no groundedness), now answers GIFT: became
-    # unsupported. d: 1/2 -> 1 got better. Biggest drop first (a and b fell by 1/2; a first, as in the
-    # run), then c, which has no before.
+    # unsupported, compared as 1 -> 0 (an abstention makes no unsupported claim). d: 1/2 -> 1 got better.
+    # Biggest drop first: c (by 1), then a and b (by 1/2; a first, as in the run). c's own groundedness
+    # in the baseline stays undefined (None), marked as abstained.
     baseline = as_baseline(scored(example("a", RETURNS), example("b", f"{REFUNDS} {INVENTED}", REFUNDS),
                                   example("c", "I don't know."), example("d", f"{RETURNS} {INVENTED}")))
     report = scored(example("a", f"{RETURNS} {GIFT}"), example("b", INVENTED, REFUNDS), example("c", GIFT),
                     example("d", RETURNS))
     regressed = compare(baseline, report).regressed
-    assert [(c.result.example.id, c.before, c.after) for c in regressed] == [
-        ("a", 1.0, 0.5), ("b", 0.5, 0.0), ("c", None, 0.0)]
-    assert [[v.claim.text for v in c.newly_unsupported] for c in regressed] == [[GIFT], [], [GIFT]]
+    assert [(c.result.example.id, c.before, c.after, c.abstained) for c in regressed] == [
+        ("c", None, 0.0, True), ("a", 1.0, 0.5, False), ("b", 0.5, 0.0, False)]
+    assert [[v.claim.text for v in c.newly_unsupported] for c in regressed] == [[GIFT], [GIFT], []]
 
 
 def test_worsened_follows_each_metrics_direction() -> None:
-    # hallucination_rate is worse when higher: a rose 0 -> 1/2, and c became measured with an unsupported
-    # sentence. recall is not a claim metric: e, which lost doc-1 from its contexts, fell 1 -> 0.
+    # hallucination_rate is worse when higher: c abstained and now makes an unsupported sentence (compared
+    # as 0 -> 1, a rise of 1, first), a rose 0 -> 1/2. recall is not a claim metric: e, which lost doc-1
+    # from its contexts, fell 1 -> 0.
     baseline = as_baseline(scored(example("a", RETURNS), example("c", "I don't know."),
                                   example("e", RETURNS)))
     moved = Example("e", "How long?", (Context("doc-2", RETURNS),), RETURNS, frozenset({"doc-1"}))
     comparison = compare(baseline, scored(example("a", f"{RETURNS} {GIFT}"), example("c", GIFT), moved))
     assert [(c.result.example.id, c.before, c.after) for c in comparison.worsened("hallucination_rate")] == [
-        ("a", 0.0, 0.5), ("c", None, 1.0)]
+        ("c", None, 1.0), ("a", 0.0, 0.5)]
     assert [(c.result.example.id, c.before, c.after) for c in comparison.worsened("recall")] == [
         ("e", 1.0, 0.0)]
 
@@ -364,7 +369,8 @@ def test_a_lone_surrogate_is_the_same_example_and_sentence_in_the_next_run(
     assert (same["shared"], same["new"], same["gone"], same["gone_ids"]) == (2, 0, 0, [])
     assert same["regressed"] == []
     assert same["metrics"]["groundedness"] == {"baseline": 0.75, "candidate": 0.75, "delta": 0.0, "n": 2,
-                                               "n_baseline_only": 0, "n_candidate_only": 0}
+                                               "n_baseline_only": 0, "n_candidate_only": 0,
+                                               "n_baseline_abstained": 0}
 
     # A real change to CUT: RETURNS gone, a second unsupported sentence added, so 1/2 -> 0 and the mean
     # over both 0.75 -> 0.5, a drop of 0.25 > 0.1 (exit 1). Only "Stars" is newly unsupported: "Moon" was

@@ -7,9 +7,10 @@ import json
 import math
 import os
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -839,6 +840,30 @@ def test_an_example_one_run_alone_measured_is_counted_not_compared() -> None:
                                                 "compared)")
 
 
+def test_an_abstention_in_the_baseline_is_one_of_the_paired_changes_the_bound_resamples() -> None:
+    # e0 abstained in the baseline (recorded so) and now scores 0; e1-e3 are at 1 in both runs. Paired
+    # changes -1, 0, 0, 0 (mean -0.25). A resample of the four holding k copies of e0's changes by -k/4, k ~
+    # Binomial(4, 1/4): P(k >= 3) = 13/256 = 5.1% and P(k = 4) = 1/256 = 0.4%, so the 2.5% quantile of
+    # 1,000 resamples is at k = 3: -0.75, beyond a 0.5 allowance the mean holds.
+    grounded = BaselineExample({"groundedness": 1.0}, frozenset(), None, False)
+    before = {"e0": BaselineExample({"groundedness": None}, frozenset(), None, True),
+              **{f"e{i}": grounded for i in (1, 2, 3)}}
+    comparison = compare(Baseline("main.json", "0.1.0", {"name": "lexical"}, 5, before),
+                         report_with({}, {"groundedness": [0.0, 1.0, 1.0, 1.0]}))
+    counted = "1 example that abstained in the baseline (counted as groundedness 1 there)"
+    (on_mean,) = drops(comparison, "groundedness=0.5")
+    assert (on_mean.passed, on_mean.value) == (True, -0.25)
+    (on_bound,) = drops(comparison, "groundedness=0.5", confidence=0.95)
+    assert (on_bound.passed, on_bound.value, on_bound.reason) == (
+        False, -0.75, "dropped 0.75 > 0.5 against the baseline at the lower 95% bound of the change: means 1 "
+                      f"-> 0.75 on 3 examples measured in both runs and {counted}")
+    # e0 alone: nothing measured in both runs, the abstention still compared (here with no resampling).
+    alone = compare(Baseline("main.json", "0.1.0", {"name": "lexical"}, 5, {"e0": before["e0"]}),
+                    report_with({}, {"groundedness": [0.0]}))
+    (none,) = drops(alone, "groundedness=0.5", confidence=0.95, config=EvalConfig(bootstrap_samples=0))
+    assert (none.passed, none.reason) == (False, f"no 95% interval of the change from {counted}")
+
+
 def test_a_metric_the_shared_examples_lack_in_one_run_names_that_run() -> None:
     # e0 is in both runs, measured in the baseline only; e1 only in this run, measured there. This run has
     # observations, but none on an example the baseline has: nothing to compare, and no pass.
@@ -1038,38 +1063,110 @@ def test_a_bound_read_at_another_level_mirrors_too() -> None:
 ABSTAINED = "I don't know: the documents do not say."
 
 
-def test_a_golden_pair_whose_abstention_became_a_made_up_answer_is_named_not_compared(
+def store_golden(path: Path, answers: Sequence[str]) -> Path:
+    """Question q<i> on STORE answered with answers[i], as a golden set for `ragmon replay`."""
+    rows = [{"id": f"q{i}", "question": f"What does the store say, part {i}?",
+             "contexts": [{"id": "store", "text": STORE}], "answer": answer}
+            for i, answer in enumerate(answers)]
+    path.write_text("".join(json.dumps(row) + "\n" for row in rows), encoding="utf-8")
+    return path
+
+
+def replayed_against(baseline: Path, golden: Path, *flags: str) -> tuple[int, dict[str, Any], str]:
+    """`ragmon replay golden --baseline baseline` with drop gates on both claim metrics: its exit code, JSON
+    report and Markdown report."""
+    out = golden.with_suffix(".out.json")
+    page = golden.with_suffix(".md")
+    code = main(["replay", str(golden), "--baseline", str(baseline), "--max-drop", "groundedness=0.02",
+                 "--max-drop", "hallucination_rate=0.02", "--quiet", "--json", str(out), "--markdown",
+                 str(page), *flags])
+    return code, json.loads(out.read_text(encoding="utf-8")), page.read_text(encoding="utf-8")
+
+
+def first_run(golden: Path) -> Path:
+    """The baseline: the golden set's own JSON report, written by a run that passed."""
+    report = golden.with_suffix(".json")
+    assert main(["replay", str(golden), "--quiet", "--json", str(report)]) == EXIT_OK
+    return report
+
+
+def test_an_abstention_gone_to_a_made_up_answer_is_compared_as_an_unsupported_claim(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    # Four questions on STORE. q0 abstained in the baseline (no claim: groundedness and hallucination_rate
-    # undefined) and now answers with one invented sentence; q1-q3 answer with supported sentences in both
-    # runs. Paired over the 3 both measured: unchanged. q0 has nothing in the baseline to be paired with:
-    # every report says it is left out of the comparison, and the regressed examples name its sentence.
+    # Four questions on STORE. q0 abstained in the baseline and now answers with one invented sentence;
+    # q1-q3 answer with a supported sentence in both runs. The abstention made no claim, so no unsupported
+    # one: compared as groundedness 1 (hallucination_rate 0). Paired over the four: baseline
+    # (1 + 1 + 1 + 1) / 4 = 1, this run (0 + 1 + 1 + 1) / 4 = 0.75, a drop of 0.25 > 0.02; hallucination_rate
+    # (0 + 0 + 0 + 0) / 4 = 0 -> (1 + 0 + 0 + 0) / 4 = 0.25, a rise of 0.25 > 0.02. Exit 1. Left out, as
+    # before, both read "unchanged: 1 -> 1 on 3 examples" and the run passed.
     without_ragmon_variables(monkeypatch)
+    baseline = first_run(store_golden(tmp_path / "abstaining.jsonl", (ABSTAINED, *SUPPORTED)))
+    written = json.loads(baseline.read_text(encoding="utf-8"))
+    assert [r["abstained"] for r in written["results"]] == [True, False, False, False]
+    code, doc, page = replayed_against(baseline, store_golden(tmp_path / "inventing.jsonl",
+                                                              (UNSUPPORTED[0], *SUPPORTED)))
+    counted = "on 3 examples measured in both runs and 1 example that abstained in the baseline"
+    assert [(g["metric"], g["passed"], g["value"], g["baseline"], g["reason"]) for g in doc["gates"]] == [
+        ("groundedness", False, -0.25, 1.0,
+         f"dropped 0.25 > 0.02 against the baseline: 1 -> 0.75 {counted} (counted as groundedness 1 there)"),
+        ("hallucination_rate", False, 0.25, 0.0,
+         f"rose 0.25 > 0.02 against the baseline: 0 -> 0.25 {counted} (counted as hallucination_rate 0 "
+         "there)")]
+    assert doc["baseline"]["metrics"]["groundedness"] == {
+        "baseline": 1.0, "candidate": 0.75, "delta": -0.25, "n": 4, "n_baseline_only": 0,
+        "n_candidate_only": 0, "n_baseline_abstained": 1}
+    # The baseline's own groundedness of q0 stays undefined (null), said to be its abstention's.
+    worse = [(r["id"], r["before"], r["after"], r["baseline_abstained"],
+              [c["text"] for c in r["newly_unsupported"]]) for r in doc["baseline"]["regressed"]]
+    assert worse == [("q0", None, 0.0, True, [UNSUPPORTED[0]])]
+    assert [(r["id"], r["after"], r["baseline_abstained"])
+            for r in doc["baseline"]["worsened"]["hallucination_rate"]] == [("q0", 1.0, True)]
+    assert "| groundedness | 1.000 | 0.750 | -0.25 | 4 (1 abstained in the baseline) |" in page
+    assert "#### `q0`: groundedness abstained -> 0\n" in page
+    assert f"> {UNSUPPORTED[0]}\n" in page
+    assert code == EXIT_BREACHED
 
-    def golden(name: str, first: str) -> Path:
-        answers = (first, *SUPPORTED)
-        path = tmp_path / name
-        rows = [{"id": f"q{i}", "question": f"What does the store say, part {i}?",
-                 "contexts": [{"id": "store", "text": STORE}], "answer": answer}
-                for i, answer in enumerate(answers)]
-        path.write_text("".join(json.dumps(row) + "\n" for row in rows), encoding="utf-8")
-        return path
 
-    abstaining, inventing = golden("abstaining.jsonl", ABSTAINED), golden("inventing.jsonl", UNSUPPORTED[0])
-    gates = ["--max-drop", "groundedness=0.02", "--max-drop", "hallucination_rate=0.02", "--quiet"]
-    for path in (abstaining, inventing):
-        assert main(["replay", str(path), "--quiet", "--json", str(path.with_suffix(".json"))]) == EXIT_OK
-    code = main(["replay", str(inventing), "--baseline", str(tmp_path / "abstaining.json"), *gates,
-                 "--json", str(tmp_path / "r.json"), "--markdown", str(tmp_path / "r.md")])
-    doc = json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))
+def test_an_answer_now_abstaining_is_left_out_so_it_hides_no_regression(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The reverse. The baseline's q0 made up a sentence (groundedness 0) and abstains now; q1 goes from a
+    # supported sentence to an invented one; q2 and q3 are supported in both. Compared as 1, q0's
+    # abstention would make the means (0 + 1 + 1 + 1) / 4 = 0.75 then and (1 + 0 + 1 + 1) / 4 = 0.75 now,
+    # "unchanged", hiding q1; compared as 0, it would be a breach for an answer that claims nothing. Left
+    # out: over q1-q3, (1 + 1 + 1) / 3 = 1 -> (0 + 1 + 1) / 3 = 0.6667, a drop of 1/3, named q1's.
+    without_ragmon_variables(monkeypatch)
+    baseline = first_run(store_golden(tmp_path / "main.jsonl", (UNSUPPORTED[0], *SUPPORTED)))
+    code, doc, _ = replayed_against(baseline, store_golden(
+        tmp_path / "now.jsonl", (ABSTAINED, UNSUPPORTED[1], *SUPPORTED[1:])))
+    (drop, rise) = doc["gates"]
+    alone = "on 3 examples measured in both runs (1 more in the baseline only, not compared)"
+    assert (drop["passed"], drop["reason"]) == (
+        False, f"dropped 0.3333 > 0.02 against the baseline: 1 -> 0.6667 {alone}")
+    assert (rise["passed"], rise["reason"]) == (
+        False, f"rose 0.3333 > 0.02 against the baseline: 0 -> 0.3333 {alone}")
+    assert [(r["id"], r["before"], r["after"]) for r in doc["baseline"]["regressed"]] == [("q1", 1.0, 0.0)]
+    assert code == EXIT_BREACHED
+
+
+def test_a_baseline_that_does_not_record_abstentions_is_compared_as_before_with_a_note(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The first test's runs, the baseline written by a ragmon before `abstained`: its q0 has no
+    # groundedness, abstention or contexts unknown alike, and is left out: over q1-q3, 1 -> 1, unchanged,
+    # as before; one line says what the comparison could not see.
+    without_ragmon_variables(monkeypatch)
+    written = first_run(store_golden(tmp_path / "abstaining.jsonl", (ABSTAINED, *SUPPORTED)))
+    doc = json.loads(written.read_text(encoding="utf-8"))
+    for result in doc["results"]:
+        del result["abstained"]
+    old = tmp_path / "old.json"
+    old.write_text(json.dumps(doc), encoding="utf-8")
+    code, report, _ = replayed_against(old, store_golden(tmp_path / "inventing.jsonl",
+                                                         (UNSUPPORTED[0], *SUPPORTED)))
     counted = "on 3 examples measured in both runs (1 more in this run only, not compared)"
-    assert [(g["metric"], g["passed"], g["reason"]) for g in doc["gates"]] == [
-        ("groundedness", True, f"unchanged against the baseline: 1 -> 1 {counted}"),
-        ("hallucination_rate", True, f"unchanged against the baseline: 0 -> 0 {counted}")]
-    assert doc["baseline"]["metrics"]["groundedness"] == {"baseline": 1.0, "candidate": 1.0, "delta": 0.0,
-                                                          "n": 3, "n_baseline_only": 0, "n_candidate_only": 1}
-    assert [(r["id"], r["before"], r["after"]) for r in doc["baseline"]["regressed"]] == [("q0", None, 0.0)]
-    page = (tmp_path / "r.md").read_text(encoding="utf-8")
-    assert "| groundedness | 1.000 | 1.000 | 0 | 3 (+1 in this run only) |" in page
-    assert "Figures are over the examples both runs measured; n counts those, then those one run" in page
+    assert [(g["passed"], g["reason"]) for g in report["gates"]] == [
+        (True, f"unchanged against the baseline: 1 -> 1 {counted}"),
+        (True, f"unchanged against the baseline: 0 -> 0 {counted}")]
+    assert report["baseline"]["caveats"] == [
+        f"the baseline {old} does not record which answers abstained (an older ragmon wrote it): 1 of the 4 "
+        f"examples both runs have lacks groundedness there, and a drop gate cannot see one gone from an "
+        f"abstention to a made-up answer (a baseline written by this ragmon can)"]
     assert code == EXIT_OK

@@ -2108,7 +2108,8 @@ def test_a_growing_golden_set_is_compared_on_the_shared_examples(ragmon_cmd: lis
     assert baseline["gone_ids"] == ["old-001"]
     shared = pytest.approx((13 + 2 / 3) / 14)
     assert baseline["metrics"]["groundedness"] == {"baseline": shared, "candidate": shared, "delta": 0.0,
-                                                   "n": 14, "n_baseline_only": 0, "n_candidate_only": 0}
+                                                   "n": 14, "n_baseline_only": 0, "n_candidate_only": 0,
+                                                   "n_baseline_abstained": 0}
 
 
 def test_an_incomparable_baseline_exits_2_before_scoring(ragmon_cmd: list[str], tmp_path: Path) -> None:

@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ragmon import __version__
-from ragmon.baseline import REPORT_FORMAT, Comparison, rounded
+from ragmon.baseline import REPORT_FORMAT, Change, Comparison, abstained, rounded
 from ragmon.errors import inert, json_escape
 from ragmon.gate import GateResult
 from ragmon.jsontext import replace_lone_surrogates
@@ -54,7 +54,7 @@ def to_dict(report: Report, gates: Sequence[GateResult], *, incomplete: str | No
         "passed": incomplete is None and all(g.passed for g in gates),
         "complete": incomplete is None,
         "error": incomplete,
-        "baseline": None if comparison is None else _baseline(comparison),
+        "baseline": None if comparison is None else _baseline(comparison, gates),
         "results": [_result(r) for r in report.results],
         "skipped": [{"id": example_id, "reason": reason} for example_id, reason in report.skipped],
         "warnings": [{"id": example_id, "warning": warning} for example_id, warning in report.warnings],
@@ -88,8 +88,11 @@ def _dumps(doc: dict[str, Any]) -> str:
     return inert(dumped, json_escape) + "\n"
 
 
-def _baseline(comparison: Comparison) -> dict[str, Any]:
-    """Every regressed example, as `results` holds every example: the file is for tools, not for reading."""
+def _baseline(comparison: Comparison, gates: Sequence[GateResult]) -> dict[str, Any]:
+    """Every regressed example, as `results` holds every example: the file is for tools, not for reading.
+    `worsened` lists, for each drop-gated metric, every example worse on it, as the Markdown and JUnit
+    reports name a breached gate's: `regressed` is of groundedness alone, and a script had no way to find
+    the examples behind `--max-drop answer_correctness=...`."""
     return {
         "path": comparison.path,
         "ragmon_version": comparison.ragmon_version,
@@ -100,13 +103,21 @@ def _baseline(comparison: Comparison) -> dict[str, Any]:
         "caveats": list(comparison.caveats),
         "metrics": {name: {"baseline": _number(change.baseline), "candidate": _number(change.candidate),
                            "delta": _number(change.delta), "n": change.n,
-                           "n_baseline_only": change.baseline_only, "n_candidate_only": change.candidate_only}
+                           "n_baseline_only": change.baseline_only, "n_candidate_only": change.candidate_only,
+                           "n_baseline_abstained": change.abstained}
                     for name, change in comparison.metrics.items()},
-        "regressed": [{"id": change.result.example.id, "before": _number(change.before),
-                       "after": _number(change.after),
-                       "newly_unsupported": [_claim(v) for v in change.newly_unsupported]}
-                      for change in comparison.regressed],
+        "regressed": [_change(change) for change in comparison.regressed],
+        "worsened": {g.metric: [_change(change) for change in comparison.worsened(g.metric)]
+                     for g in gates if g.max_drop is not None},
     }
+
+
+def _change(change: Change) -> dict[str, Any]:
+    """`before` is the baseline's own figure, null where it had none: also where its answer abstained
+    (`baseline_abstained`), which the comparison counted as making no unsupported claim."""
+    return {"id": change.result.example.id, "before": _number(change.before), "after": _number(change.after),
+            "baseline_abstained": change.abstained,
+            "newly_unsupported": [_claim(v) for v in change.newly_unsupported]}
 
 
 def _claim(v: ClaimVerdict) -> dict[str, Any]:
@@ -123,6 +134,7 @@ def _result(result: ExampleResult) -> dict[str, Any]:
         "claims": [_claim(v) for v in result.verdicts],
         "relevant_not_retrieved": list(result.relevant_not_retrieved),
         "retrieved_unused": list(result.retrieved_unused),
+        "abstained": abstained(result),
     }
 
 

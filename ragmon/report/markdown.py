@@ -25,7 +25,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from ragmon.baseline import Change, Comparison, MetricChange
+from ragmon.baseline import ABSTAINED_AS, Change, Comparison, MetricChange
 from ragmon.gate import GateResult, fmt_exact, fmt_pair
 from ragmon.model import ClaimVerdict, ExampleResult, Report
 from ragmon.report import coverage
@@ -312,18 +312,26 @@ def _gate_value(g: GateResult) -> str:
 
 def _over(comparison: Comparison) -> str:
     """What the figures are over: the shared examples both runs measured, those one run alone measured
-    counted and not compared (ragmon.baseline), which the table says only where that happened."""
-    if not any(metric.one_sided for metric in comparison.metrics.values()):
-        return "Figures are over the examples both runs measured."
-    return ("Figures are over the examples both runs measured; n counts those, then those one run alone "
-            "measured, which are not compared.")
+    counted and not compared (ragmon.baseline), which the table says only where that happened; and an
+    abstention of the baseline against claims now compared as making no unsupported claim, said only
+    where that happened."""
+    metrics = comparison.metrics.values()
+    over = ("Figures are over the examples both runs measured; n counts those, then those one run alone "
+            "measured, which are not compared." if any(metric.one_sided for metric in metrics)
+            else "Figures are over the examples both runs measured.")
+    if not any(metric.abstained for metric in metrics):
+        return over
+    return (f"{over} An answer that abstained in the baseline and makes claims now is compared as "
+            f"groundedness {fmt_exact(ABSTAINED_AS['groundedness'])} and hallucination_rate "
+            f"{fmt_exact(ABSTAINED_AS['hallucination_rate'])} there: it made no unsupported claim.")
 
 
 def _measured(metric: MetricChange) -> str:
-    """The n cell: the examples both runs measured, then those one alone measured (an answer that
-    abstained in one run), which are not compared."""
-    alone = [f"+{count} in {run} only" for count, run in metric.one_sided]
-    return f"{metric.n} ({', '.join(alone)})" if alone else str(metric.n)
+    """The n cell: the examples compared, of which those that abstained in the baseline, then those one
+    alone measured (an answer now abstaining, or whose contexts were unknown), which are not compared."""
+    said = [f"{metric.abstained} abstained in the baseline"] if metric.abstained else []
+    said += [f"+{count} in {run} only" for count, run in metric.one_sided]
+    return f"{metric.n} ({', '.join(said)})" if said else str(metric.n)
 
 
 def _mean(value: float | None, observations: int) -> str:

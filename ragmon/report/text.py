@@ -225,8 +225,10 @@ def sentence_lines(verdicts: Sequence[ClaimVerdict], *, limit: int, width: int, 
 
 
 def moved(change: Change, metric: str) -> str:
-    """`metric before -> after`, shared by every report that lists what regressed."""
-    before = "undefined" if change.before is None else f"{change.before:.4g}"
+    """`metric before -> after`, shared by every report that lists what regressed: `abstained` where the
+    baseline's answer did, compared as making no unsupported claim (the gate's reason says as what)."""
+    before = ("abstained" if change.abstained else "undefined" if change.before is None
+              else f"{change.before:.4g}")
     return f"{metric} {before} -> {change.after:.4g}"
 
 

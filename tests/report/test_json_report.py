@@ -61,7 +61,7 @@ def test_schema_keys_and_types(report: Report, gates: tuple[GateResult, ...]) ->
     assert [r["id"] for r in doc["results"]] == ["e1", "e2", "e3", "e4"]
     for item, result in zip(doc["results"], report.results, strict=True):
         assert set(item) == {"id", "question", "category", "metrics", "claims", "relevant_not_retrieved",
-                             "retrieved_unused"}
+                             "retrieved_unused", "abstained"}
         assert (item["question"], item["category"]) == (result.example.question, result.example.category)
         assert item["metrics"]["answer_relevance"] is None
         answer = result.example.answer or ""
@@ -73,6 +73,8 @@ def test_schema_keys_and_types(report: Report, gates: tuple[GateResult, ...]) ->
     assert unsupported == ["Refunds arrive within 24 hours."]  # the sentence as written in the fixture
     assert e1["claims"][0]["supporting_ids"] == ["d1"]
     assert (e1["relevant_not_retrieved"], e1["retrieved_unused"]) == (["d9"], ["d2"])
+    # e3 answered "" (says nothing: no claim, an abstention); the others make claims.
+    assert [r["abstained"] for r in doc["results"]] == [False, False, True, False]
 
 
 def test_passed_is_true_without_breaches(report: Report) -> None:
@@ -125,21 +127,27 @@ def test_the_baseline_object_names_what_regressed() -> None:
     assert doc["passed"] is False  # the groundedness drop gate breached
     baseline = doc["baseline"]
     assert set(baseline) == {"path", "ragmon_version", "shared", "new", "gone", "gone_ids", "caveats",
-                             "metrics", "regressed"}
+                             "metrics", "regressed", "worsened"}
     assert baseline["caveats"] == []
     assert (baseline["path"], baseline["ragmon_version"]) == ("main.json", ragmon.__version__)
     assert (baseline["shared"], baseline["new"], baseline["gone"], baseline["gone_ids"]) == (2, 1, 1, ["old"])
     # By hand (regressed_run): on ok and bad, groundedness 0.75 -> 0.5, recall 0.75 both; no citations.
     assert baseline["metrics"]["groundedness"] == {"baseline": 0.75, "candidate": 0.5, "delta": -0.25, "n": 2,
-                                                   "n_baseline_only": 0, "n_candidate_only": 0}
+                                                   "n_baseline_only": 0, "n_candidate_only": 0,
+                                                   "n_baseline_abstained": 0}
     assert baseline["metrics"]["recall"] == {"baseline": 0.75, "candidate": 0.75, "delta": 0.0, "n": 2,
-                                             "n_baseline_only": 0, "n_candidate_only": 0}
+                                             "n_baseline_only": 0, "n_candidate_only": 0,
+                                             "n_baseline_abstained": 0}
     assert baseline["metrics"]["citation_accuracy"] == {"baseline": None, "candidate": None, "delta": None,
-                                                        "n": 0, "n_baseline_only": 0, "n_candidate_only": 0}
+                                                        "n": 0, "n_baseline_only": 0, "n_candidate_only": 0,
+                                                        "n_baseline_abstained": 0}
     # GIFT follows "Returns are accepted within 30 days of purchase. " (49 characters) and is 37 long.
     claim = {"text": GIFT, "start": 49, "end": 86, "supported": False, "supporting_ids": [],
              "reason": GIFT_REASON}
-    assert baseline["regressed"] == [{"id": "ok", "before": 1.0, "after": 0.5, "newly_unsupported": [claim]}]
+    ok = {"id": "ok", "before": 1.0, "after": 0.5, "baseline_abstained": False, "newly_unsupported": [claim]}
+    assert baseline["regressed"] == [ok]
+    # Each drop-gated metric's worse examples, the groundedness ones as `regressed`; recall moved nowhere.
+    assert baseline["worsened"] == {"groundedness": [ok], "recall": []}
     # A drop gate: its value is the change, held against -DELTA; the baseline's mean beside it.
     assert doc["gates"] == [
         {"metric": "groundedness", "op": ">=", "threshold": -0.1, "value": -0.25, "passed": False,
@@ -148,6 +156,44 @@ def test_the_baseline_object_names_what_regressed() -> None:
         {"metric": "recall", "op": ">=", "threshold": 0.0, "value": 0.0, "passed": True,
          "reason": "unchanged against the baseline: 0.75 -> 0.75 on 2 examples measured in both runs",
          "max_drop": 0.0, "baseline": 0.75}]
+
+
+def test_the_examples_behind_every_drop_gated_metric_are_listed_not_only_groundedness(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # answer_correctness, SQuAD token F1 against the ground truth (punctuation and articles dropped). The
+    # baseline answers all three exactly: 1 each. Now q0 says "60 days." for "30 days" (1 of 2 tokens
+    # shared each way: F1 1/2), q1 is unchanged (1), q2 says "Not free." for "free" (precision 1/2, recall
+    # 1: F1 2/3). Mean 1 -> (1/2 + 1 + 2/3) / 3 = 13/18 = 0.7222, a drop of 5/18 = 0.2778 > 0.1. The
+    # Markdown named q0 and q2; the JSON had groundedness's regressions alone, none here (no contexts).
+    for name in [name for name in os.environ if name.startswith("RAGMON_") or name == "GITHUB_STEP_SUMMARY"]:
+        monkeypatch.delenv(name)
+    truths = ("30 days", "the original card", "free")
+
+    def golden(name: str, answers: tuple[str, ...]) -> Path:
+        path = tmp_path / name
+        path.write_text("".join(json.dumps({"id": f"q{i}", "question": f"Question {i}?", "answer": answer,
+                                            "ground_truth": truth}) + "\n"
+                                for i, (answer, truth) in enumerate(zip(answers, truths, strict=True))),
+                        encoding="utf-8")
+        return path
+
+    main_json, out = tmp_path / "main.json", tmp_path / "r.json"
+    assert main(["replay", str(golden("main.jsonl", ("30 days.", "The original card.", "Free."))), "--quiet",
+                 "--json", str(main_json)]) == 0
+    code = main(["replay", str(golden("now.jsonl", ("60 days.", "The original card.", "Not free."))),
+                 "--quiet", "--baseline", str(main_json), "--max-drop", "answer_correctness=0.1", "--json",
+                 str(out)])
+    doc = json.loads(out.read_text(encoding="utf-8"))
+    (gate,) = doc["gates"]
+    assert (gate["passed"], gate["reason"]) == (
+        False, "dropped 0.2778 > 0.1 against the baseline: 1 -> 0.7222 on 3 examples measured in both runs")
+    assert doc["baseline"]["regressed"] == []
+    # Biggest change first: q0 by 1/2, then q2 by 1/3.
+    assert doc["baseline"].get("worsened") == {"answer_correctness": [
+        {"id": "q0", "before": 1.0, "after": 0.5, "baseline_abstained": False, "newly_unsupported": []},
+        {"id": "q2", "before": 1.0, "after": pytest.approx(2 / 3), "baseline_abstained": False,
+         "newly_unsupported": []}]}
+    assert code == 1
 
 
 def test_a_lone_surrogate_is_written_as_u_fffd_so_strict_readers_take_the_report(
