@@ -17,7 +17,7 @@ every judge shares (claims, metrics) and the lexical judge.
 
 from __future__ import annotations
 
-SCORING_RULES = 9
+SCORING_RULES = 10
 """Raised by one for each change that moves any figure; 1 is the first build that recorded it, 2 the first
 whose intervals hold the binomial bound (ragmon.metrics.aggregate), 3 the first whose bound takes the
 values' variance at its upper confidence bound and mirrors a lower-is-better metric's exactly, 4 the first
@@ -32,13 +32,16 @@ and "many" as no term, and drops every currency sign (€, £, ¥) from answer_c
 8 the first that reads a refusal going on to guess ("I'm not sure, refunds probably take 90 days.") as a
 claim, not an abstention, and "I have no idea." and "よくわかりません。" as abstentions, 9 the first that
 counts such a guess only when it states a figure and reads a short verdict ("- 不退款", "- Keine
-Rückerstattung", "**Sin reembolsos**") as a claim, not a title."""
+Rückerstattung", "**Sin reembolsos**") as a claim, not a title, 10 the first that reads a refusal spliced to
+a figure stated without a guess word ("I'm not sure, refunds take 90 days.") as a claim, and "I'm not sure"
+in German, French, Spanish, Italian and Portuguese ("Ich bin mir nicht sicher.", "No estoy seguro.") as an
+abstention."""
 
-PER_EXAMPLE_RULES = 9
+PER_EXAMPLE_RULES = 10
 """The first scoring rules whose per-example figures (claims, verdicts, each example's metrics, and so every
 mean and the paired changes a drop gate reads) are this build's: rules 4 and 5 cut some answers into other
 claims, 5 also reads labels otherwise, 6 scores answer_correctness otherwise, 7 some verdicts,
-answer_relevance and answer_correctness, 8 and 9 which answers abstain, 9 also which lines are titles
+answer_relevance and answer_correctness, 8, 9 and 10 which answers abstain, 9 also which lines are titles
 (rules 2 and 3 had moved only aggregates' intervals). A baseline or a capture scored with rules from this
 one to `SCORING_RULES` differs from this run in no drop, gain or captured figure, so nothing is said of
 them; warning of each interval's change had warned of every baseline an upgrade met. Set it to the new

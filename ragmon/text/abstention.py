@@ -200,14 +200,14 @@ def is_abstention(sentence: str) -> bool:
     is a framework's placeholder for no answer. A sentence that declines and asserts ("I can't help with
     that, but the warranty is 5 years") is a claim: taken for an abstention, its assertion was never
     checked and the answer left every gated mean. The sentence's terms are cached: every caller has read
-    them. So is one that declines and then guesses ("I'm not sure, refunds probably take 90 days.",
-    `_guesses_beside`)."""
+    them. So is one that declines and then guesses or states a figure ("I'm not sure, refunds probably take
+    90 days.", "I'm not sure, refunds take 90 days.", `_states_a_figure_beside`)."""
     low = normalise(sentence)
-    return _refuses(low, profile(sentence).terms) and not _guesses_beside(low)
+    return _refuses(low, profile(sentence).terms) and not _states_a_figure_beside(low)
 
 
 def _refuses(low: str, terms: frozenset[str]) -> bool:
-    """`is_abstention` but for a guess beside the refusal: `low` is the sentence normalised, `terms` its."""
+    """`is_abstention` but for a figure beside the refusal: `low` is the sentence normalised, `terms` its."""
     if (_may_decline(low, terms) and _cued(low)
             and (_declines(low) or _NOT_AVAILABLE.fullmatch(low) is not None)):
         return not _asserts_beside(low)
@@ -221,9 +221,11 @@ def _refuses(low: str, terms: frozenset[str]) -> bool:
     return len(low) < _LONGEST_PLACEHOLDER and low.strip(" .") in _PLACEHOLDERS
 
 
-_CLAUSE_BREAK = re.compile(r"[,;:，、；：]|\s[-—–]\s|[—–]")
+_CLAUSE_BREAK = re.compile(r"(?<!\d),|,(?! ?\d)|[;:，、；：]|\s[-—–]\s|[—–]")
 """Where a comma, a semicolon, a colon or a dash starts a clause: a guess needs no contrast word to follow a
-refusal ("I don't know, maybe 90 days.", "No tengo información; normalmente son 2 semanas.")."""
+refusal ("I don't know, maybe 90 days.", "No tengo información; normalmente son 2 semanas."). Not a comma
+between digits ("1,000 units", "May 5, 2024 orders"): its number's last digits, cut off with the words
+after them, read as a figure stated."""
 _GUESS = re.compile(
     r"\b(?:i think|i believe|i guess|i(?:'d| would) (?:guess|say)|i suspect|i assume|my (?:best )?guess|"
     r"probably|maybe|perhaps|likely|possibly|presumably|typically|usually|generally|normally|around|"
@@ -237,24 +239,38 @@ made up an answer, and taken for an abstention it hid that answer from groundedn
 before a number: it is in "予約" (a booking) and "契約" (a contract), which a pointer names."""
 
 
-def _guesses_beside(low: str) -> bool:
-    """Whether a clause after the sentence's first (`_CLAUSE_BREAK`) guesses (`_GUESS`) a figure and says
-    something that neither declines nor is filler ("I'm not sure, maybe." declines). The first clause is
-    left out: what opens a refusal frames it ("Generally speaking, I can't answer that."). Nor does a clause
-    that points to someone to ask ("..., so it's probably best to contact support.", "您可能需要联系客服").
-    A guess states a number ("maybe 90 days", "大概需要90天"): with a guess word alone, a refusal saying
-    what the documents "generally" cover, or where the user should "probably" look, was read as a made-up
-    claim, an honest "I don't know" counted as a hallucination."""
-    if _GUESS.search(low) is None:
-        return False
+def _states_a_figure_beside(low: str) -> bool:
+    """Whether a clause after the sentence's first (`_CLAUSE_BREAK`) states a figure, as a guess (`_GUESS`)
+    or as a clause of its own (`_SUBORDINATE` does not open it), and says something that neither declines
+    nor is filler ("I'm not sure, maybe." declines). A refusal spliced to a statement ("I'm not sure,
+    refunds take 90 days.", "No estoy seguro, los reembolsos tardan 90 días.") has answered after all: read
+    as an abstention, its figure was never checked. The first clause is left out: what opens a refusal
+    frames it ("Generally speaking, I can't answer that."). So is a clause that points to someone to ask
+    ("..., so it's probably best to contact support.", "您可能需要联系客服"), or one a subordinating word
+    opens, which says what the refusal is about ("Ich bin mir nicht sicher, ob es 90 Tage sind.", German's
+    comma before "ob" being required) or why, unless it guesses ("..., as it's probably 90 days."). A
+    figure is stated: with a guess word alone, a refusal saying what the documents "generally" cover, or
+    where the user should "probably" look, was read as a made-up claim, an honest "I don't know" counted
+    as a hallucination."""
     for part in _CLAUSE_BREAK.split(low)[1:]:
         read = profile(part)
         terms = read.terms
-        if (read.numbers and _GUESS.search(part) is not None and terms and terms.isdisjoint(_REFERRAL_TERMS)
+        if (read.numbers and terms and terms.isdisjoint(_REFERRAL_TERMS)
+                and (_GUESS.search(part) is not None or _SUBORDINATE.match(part) is None)
                 and _CJK_REFERRAL.search(part) is None and not _refuses(part, terms)
                 and not is_filler(part, terms)):
             return True
     return False
+
+
+_SUBORDINATE = re.compile(
+    r"[\W_]*(?:whether|if|what|which|who|whom|whose|how|when|where|why|that|as|since|because|than|unless|"
+    r"ob|dass|daß|wie|wann|wo|was|welche[mnrs]?|warum|weil|da|wofür|woher|"
+    r"si|que|qu|quel(?:le)?s?|combien|quand|où|comment|pourquoi|car|puisque|parce|"
+    r"qué|cuál(?:es)?|cuánt[oa]s?|cuándo|dónde|cómo|porque|"
+    r"se|che|qual(?:[ei]|es)?|quais|quant[oaie]s?|quando|dove|come|perché|poiché|onde|como)\b")
+"""The words that open a clause saying what a refusal is about or why, in the languages refusals are read
+in: "..., whether ...", "..., ob ...", "..., si ...", "..., quanto ...", "..., as the documents ..."."""
 
 
 _CJK_REFERRAL = re.compile(r"联系|聯繫|联络|聯絡|咨询|諮詢|问询|問い合わせ|ご連絡|ご相談")

@@ -51,6 +51,20 @@ _NOT_SAID = (
     r"|non (?:è|sono) (?:specificat[oaie]|indicat[oaie]|menzionat[oaie]|riportat[oaie])"
     r"|non (?:indicano|indica|menzionano|menziona|specificano|specifica|contengono|contiene)"
     r"|não (?:mencionam|menciona|indicam|indica|especificam|especifica|contém|contêm|referem|refere))")
+_NOT_SURE = (
+    r"\b(?:ich bin|bin ich)(?: mir| da| dabei| hier| leider| dessen){0,3} nicht (?:ganz |so |völlig )?"
+    r"sicher\b"
+    r"|\bje (?:ne|n'en) (?:suis|serais) pas (?:tout à fait |vraiment |entièrement |très )?"
+    r"(?:sûre?|certaine?)\b"
+    r"|\bno (?:estoy|me siento) (?:muy |del todo |completamente |totalmente )?segur[oa]\b"
+    r"|\bno tengo (?:la )?certeza\b"
+    r"|\bnon (?:ne )?sono (?:del tutto |molto |proprio |completamente )?(?:sicur[oa]|cert[oa])\b"
+    r"|\bnão (?:tenho (?:a )?certeza|estou (?:muito |totalmente |completamente )?segur[oa])\b")
+"""The answerer unsure, as English's "I'm not sure": "Ich bin mir nicht sicher", "Je ne suis pas sûre",
+"No estoy seguro", "Non ne sono sicuro", "Não tenho certeza". First person singular only, as a refusal
+names the one refusing: "Die Zahlung ist nicht sicher", "non sono sicuri per i bambini" (they are not
+safe) and "no está seguro" state facts. French "sur" without its accent is "on" ("je ne suis pas sur le
+site"), so only "sûr" is read."""
 DECLINES = re.compile(
     "|".join((
         r"\b(?:ich )?(?:weiß|weiss) (?:ich )?(?:es |das )?(?:leider )?nicht\b",
@@ -99,20 +113,21 @@ DECLINES = re.compile(
         r"\b(?:nelle|nei|nella) (?:" + SOURCE_NOUNS + r"|documentazione)\b[^.!?]{0,40}?\bnon (?:si"
         r" parla|si dice|"
         r"si menziona|si accenna|viene (?:indicat|menzionat|specificat)[oa])\b",
+        _NOT_SURE,
     ))
 )
 """Refusals: "Das weiß ich leider nicht", "Dazu liegen mir keine Informationen vor", "Je ne sais pas",
 "Je n'ai pas d'information sur ...", "No tengo información sobre ...", "Non ho informazioni ...",
 "Não encontrei essa informação", and the documents saying nothing of it ("Die bereitgestellten Dokumente
 enthalten keine Informationen über ...", "Les documents fournis ne précisent pas ...", "Non è specificato
-nei documenti"). Each holds one of `CUES`."""
+nei documenti"), and the answerer unsure (`_NOT_SURE`). Each holds one of `REFUSAL_WORDS`."""
 REFUSAL_WORDS = (
     "nicht", "kein", "keine", "pas", "aucun", "aucune", "non", "não", "ninguna", "nessuna", "nenhuma",
     "sé", "tengo", "dispongo", "encuentro", "encontré", "encontrado", "puedo", "podría", "menciona",
     "mencionan", "indica", "indican", "especifica", "especifican", "contiene", "contienen", "dice", "dicen",
     "nichts", "hervor", "trouve", "trouvé", "rien", "aparece", "figura", "consta", "encontrar",
     "informazioni", "trovato", "trovo", "dicono", "encontro", "encontrei", "dizem", "diz", "nada", "aclaran",
-    "disent", "dit", "informações", "información", "informacion",
+    "disent", "dit", "informações", "información", "informacion", "seguro", "segura",
 )
 """Words one of which every refusal above holds beside "no" (a function word): a sentence none of whose
 terms is one is spared the pattern."""

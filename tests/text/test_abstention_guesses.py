@@ -75,3 +75,76 @@ def test_a_refusal_that_guesses_nothing_still_abstains(answer: str) -> None:
     result = _score(answer)
     assert result.verdicts == ()
     assert result.metrics["abstention"] == 1.0
+
+
+@pytest.mark.parametrize("answer", [
+    "No estoy seguro.",
+    "No estoy segura.",
+    "No estoy seguro de la respuesta.",
+    "Ich bin mir nicht sicher.",
+    "Ich bin mir nicht sicher, ob das stimmt.",
+    "Ich bin mir nicht sicher, ob es 90 Tage sind.",
+    "Ich bin mir nicht sicher. Bitte wenden Sie sich an den Support.",
+    "Je ne suis pas sûr.",
+    "Je ne suis pas sûre.",
+    "Je ne suis pas sûr de la réponse.",
+    "Non ne sono sicuro.",
+    "Non sono sicuro.",
+    "Não tenho certeza.",
+])
+def test_an_unsure_answerer_abstains_in_five_languages(answer: str) -> None:
+    """As "I'm not sure." does: the Spanish, Italian and Portuguese ones had been unsupported claims
+    (hallucination_rate 1), the German and French ones answers that neither claimed nor abstained."""
+    result = _score(answer)
+    assert result.verdicts == ()
+    assert result.metrics["groundedness"] is None
+    assert result.metrics["hallucination_rate"] is None
+    assert result.metrics["abstention"] == 1.0
+
+
+@pytest.mark.parametrize("answer", [
+    "I'm not sure, refunds take 90 days.",
+    "I don't know, refunds take 90 days.",
+    "I'm not sure, 90 days.",
+    "No estoy seguro, los reembolsos tardan 90 días.",
+    "Ich bin mir nicht sicher, Rückerstattungen dauern 90 Tage.",
+    "Je ne suis pas sûr, les remboursements prennent 90 jours.",
+    "Non sono sicuro, il rimborso richiede 90 giorni.",
+    "Não tenho certeza, o reembolso leva 90 dias.",
+    "我不确定，退款需要90天。",
+])
+def test_a_refusal_spliced_to_a_stated_figure_is_an_unsupported_claim(answer: str) -> None:
+    """No guess word, but a figure stated after the hedge: the English and Chinese ones had abstained, the
+    90 days unchecked, and the others would once their hedge declines."""
+    result = _score(answer)
+    assert [(v.claim.text, v.supported) for v in result.verdicts] == [(answer, False)]
+    assert result.metrics["groundedness"] == 0.0
+    assert result.metrics["hallucination_rate"] == 1.0
+    assert result.metrics["abstention"] == 0.0
+
+
+@pytest.mark.parametrize("answer", [
+    "I can't find pricing for 1,000 units or more.",
+    "I don't have details about the March 5, 2024 outage.",
+    "I don't know, as the documents only cover 2023.",
+    "Ich weiß nicht, wie lange die 30-Tage-Frist gilt.",
+])
+def test_a_figure_the_refusal_is_about_is_no_claim(answer: str) -> None:
+    """A comma inside a number or a date, and a clause saying what the refusal is about or why, state
+    nothing beside it."""
+    result = _score(answer)
+    assert result.verdicts == ()
+    assert result.metrics["abstention"] == 1.0
+
+
+@pytest.mark.parametrize("answer", [
+    "Non sono sicuri per i bambini.",
+    "El pago no está seguro.",
+    "Je ne suis pas sur le site depuis 2020.",
+])
+def test_unsure_words_about_something_else_stay_a_claim(answer: str) -> None:
+    """Not the answerer unsure: "they are not safe for children", "the payment is not secure", "I have not
+    been on the site since 2020" (French "sur" without its accent)."""
+    result = _score(answer)
+    assert [v.claim.text for v in result.verdicts] == [answer]
+    assert result.metrics["abstention"] == 0.0
