@@ -935,14 +935,17 @@ def render(items: Sequence[Labelled], results: Sequence[Calibration], swept: Swe
     head = (f"{_count(summary['examples'], 'labelled example')}: {_count(summary['claims'], 'claim')}, "
             f"{summary['labelled_unsupported']} labelled unsupported; "
             f"{_count(summary['hallucinated'], 'response')} labelled hallucinated\n\n")
-    quality = _quality([(r.judge, r.sentence, r.response) for r in results])
+    quality = _quality([(_judge_label(r), r.sentence, r.response) for r in results])
     shared = common(items, results)
     if shared is not None:
-        counts = ", ".join(f"{r.judge} {r.examples}" for r in results if r.examples)  # as `common` counts
+        measured = [r for r in results if r.examples]  # as `common` counts, in its order
+        counts = ", ".join(f"{r.judge} {r.examples}" for r in measured)
         every = f"{shared.examples} example{'s' * (shared.examples != 1)}"
+        figures = [(_judge_label(r), sentence, response)
+                   for r, (_, sentence, response) in zip(measured, shared.figures, strict=True)]
         quality += (f"\nwarning: the judges were measured on different examples ({counts}; a skipped "
                     "example is left out of that judge's figures only), so the figures above compare "
-                    f"different answers; on the {every} every judge measured:\n" + _quality(shared.figures))
+                    f"different answers; on the {every} every judge measured:\n" + _quality(figures))
     spend = [["judge", "examples", "skipped", "from cache", "latency/example", "tokens in/out per example",
               "cost/example"]]
     for r in results:
@@ -965,6 +968,23 @@ def render(items: Sequence[Labelled], results: Sequence[Calibration], swept: Swe
     notes += "".join(_without_call_note(r) for r in results if r.cached or r.free)
     return (head + "positive class: unsupported (sentence), hallucinated (response)\n"
             + quality + "\n" + _table(spend) + notes + ("" if swept is None else "\n" + _sweep_text(swept)))
+
+
+def _judge_label(result: Calibration) -> str:
+    """The judge as the agreement table names it: with its threshold, when it has one (the lexical judge),
+    since the figures are the threshold's. Two runs' tables in a CI log, or two lexical judges calibrated
+    side by side, were told apart only by the JSON report."""
+    threshold = result.settings.get("threshold")
+    if not isinstance(threshold, int | float) or isinstance(threshold, bool):
+        return result.judge
+    return f"{result.judge} (threshold {_share(threshold)})"
+
+
+def _share(value: float) -> str:
+    """A threshold as `--lexical-threshold` takes it: two decimals, as the sweep prints, or more when two
+    would round it (0.555 is not 0.56)."""
+    two = f"{value:.2f}"
+    return two if float(two) == value else repr(float(value))
 
 
 def _sweep_text(swept: Sweep) -> str:

@@ -82,6 +82,8 @@ RECORDS = [
 THIRDS = {"precision": pytest.approx(2 / 3), "recall": pytest.approx(2 / 3), "f1": pytest.approx(2 / 3)}
 SENTENCE = {"tp": 2, "fp": 1, "fn": 1, "tn": 5, **THIRDS, "accuracy": pytest.approx(7 / 9)}
 RESPONSE = {"tp": 2, "fp": 1, "fn": 1, "tn": 1, **THIRDS, "accuracy": pytest.approx(3 / 5)}
+LEXICAL = r"lexical \(threshold 0\.56\)"
+"""The lexical judge as the agreement table names it, at its default threshold."""
 
 
 def write_dataset(path: Path, records: list[dict[str, Any]]) -> Path:
@@ -202,10 +204,24 @@ def test_calibrate_both_judges(fake_api: FakeAnthropic, tmp_path: Path, monkeypa
 
     table = capsys.readouterr().out
     assert re.search(r"claude\s+sentence\s+9\s+0\.667\s+0\.667\s+0\.667\s+0\.778\s+2\s+1\s+1\s+5", table)
-    assert re.search(r"lexical\s+response\s+5\s+0\.667\s+0\.667\s+0\.667\s+0\.600", table)
+    assert re.search(rf"{LEXICAL}\s+response\s+5\s+0\.667\s+0\.667\s+0\.667\s+0\.600", table)
     assert "$0.001500" in table
     # Both measured all 5 examples: their figures compare as they are, with no second table.
     assert figures["common"] is None and "warning" not in table
+
+
+def test_the_table_names_the_threshold_the_lexical_judge_measured_at(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Two runs' tables in a CI log: each row says its threshold, two decimals as --lexical-threshold is
+    usually given, more when two would round it. Every RECORDS claim shares all or none of its content
+    terms with its document, so both thresholds give the figures worked out above (sentence 2/3, 7/9)."""
+    data = write_dataset(tmp_path / "labelled.jsonl", RECORDS)
+    row = r"\s+sentence\s+9\s+0\.667\s+0\.667\s+0\.667\s+0\.778\s+2\s+1\s+1\s+5\n"
+    for flags, shown in (([], "0.56"), (["--lexical-threshold", "0.6"], "0.60"),
+                         (["--lexical-threshold", "0.555"], "0.555")):
+        assert main(["calibrate", str(data), *flags]) == 0
+        table = capsys.readouterr().out
+        assert re.search(rf"\nlexical \(threshold {re.escape(shown)}\){row}", table), table
 
 
 def test_an_attempt_whose_bill_is_unknown_makes_the_cost_a_lower_bound(
@@ -275,12 +291,12 @@ def test_judges_that_skipped_different_examples_are_also_compared_on_those_all_m
     table = capsys.readouterr().out
     first, _, rest = table.partition("\nwarning: ")
     half = r"\s+0\.500" * 3
-    assert re.search(r"lexical\s+sentence\s+9\s+0\.667\s+0\.667\s+0\.667\s+0\.778\s+2\s+1\s+1\s+5", first)
+    assert re.search(rf"{LEXICAL}\s+sentence\s+9\s+0\.667\s+0\.667\s+0\.667\s+0\.778\s+2\s+1\s+1\s+5", first)
     assert re.search(rf"claude\s+sentence\s+7{half}\s+0\.714\s+1\s+1\s+1\s+4", first)
     assert rest.startswith("the judges were measured on different examples (lexical 5, claude 4; a skipped "
                            "example is left out of that judge's figures only), so the figures above compare "
                            "different answers; on the 4 examples every judge measured:\n")
-    for judge in ("lexical", "claude"):
+    for judge in (LEXICAL, "claude"):
         assert re.search(rf"{judge}\s+sentence\s+7{half}\s+0\.714\s+1\s+1\s+1\s+4\n", rest)
         assert re.search(rf"{judge}\s+response\s+4{half}\s+0\.500\s+1\s+1\s+1\s+1\n", rest)
     assert "skipped B (claude): example 'B': Claude judge: 1 verdicts for 2 claims" in rest
@@ -497,7 +513,7 @@ def test_a_judge_that_failed_on_every_example_it_judged_exits_2(fake_api: FakeAn
                             "skipped examples are listed, each with its reason)\n")
     # What was measured is still printed and written. Lexical, by hand from the table above plus F:
     # sentence TP 2 (A3, B2), FP 1 (F), FN 0, TN 4 (A1, A2, B1, C1): P 2/3, R 1, F1 4/5, accuracy 6/7.
-    lexical_row = r"lexical\s+sentence\s+7\s+0\.667\s+1\.000\s+0\.800\s+0\.857\s+2\s+1\s+0\s+4"
+    lexical_row = rf"{LEXICAL}\s+sentence\s+7\s+0\.667\s+1\.000\s+0\.800\s+0\.857\s+2\s+1\s+0\s+4"
     assert re.search(lexical_row, captured.out)
     # Claude judged nothing: F's verdict, which no judge gave, is not its own (it had been: one FP), so both
     # rows are empty, and there are no examples both judges measured to compare them on.
@@ -542,8 +558,8 @@ def test_a_judge_that_failed_on_every_call_has_no_figures_and_the_report_says_th
            "2 examples needing no judge (the skipped examples are listed, each with its reason)")
     assert (code, captured.err, fake_api.calls) == (2, f"ragmon calibrate: error: {why}\n", 9)
     figures = r"\s+1\.000\s+0\.333\s+0\.500"
-    assert re.search(rf"lexical\s+sentence\s+6{figures}\s+0\.667\s+1\s+0\s+2\s+3\n", captured.out)
-    assert re.search(rf"lexical\s+response\s+5{figures}\s+0\.600\s+1\s+0\s+2\s+2\n", captured.out)
+    assert re.search(rf"{LEXICAL}\s+sentence\s+6{figures}\s+0\.667\s+1\s+0\s+2\s+3\n", captured.out)
+    assert re.search(rf"{LEXICAL}\s+response\s+5{figures}\s+0\.600\s+1\s+0\s+2\s+2\n", captured.out)
     for level in ("sentence", "response"):
         assert re.search(rf"claude\s+{level}\s+0\s+-\s+-\s+-\s+-\s+0\s+0\s+0\s+0\n", captured.out)
     # No line says Claude made no call: it made 9. Lexical's examples needing no judge are still said.
