@@ -44,6 +44,7 @@ from ragmon.cli import (
     terminated_on_signal,
     variable,
 )
+from ragmon.datasets.locate import LineOf
 from ragmon.errors import InputError, MissingExtra, RagmonError, printable
 from ragmon.evaluation import aevaluate, evaluate, example_claims, verdicts_without_judge
 from ragmon.files import (
@@ -98,7 +99,7 @@ from ragmon.report import json as json_report
 from ragmon.rules import SCORING_RULES, scores_examples_alike
 
 if TYPE_CHECKING:
-    from ragmon.target import Target
+    from ragmon.target import Lines, Target
 
 JUDGES = ("lexical", "claude")
 DEFAULT_MAX_SKIPPED = 0.05
@@ -490,7 +491,7 @@ def _replay(args: argparse.Namespace, started: tuple[datetime, float], checkpoin
         baselines.check_comparable(baseline, json_report.json_value({"name": judge.name, **judge.settings()}),
                                    args.k)
     told: datasets.Skipped = []
-    examples = list(datasets.load(args.datasets, skipped=told))
+    examples, lines = _loaded(args.datasets, told, live=target is not None)
     not_rag = [entry for entry in told if entry[1] == datasets.NOT_RAG]
     if not examples:  # a file with no record at all has raised already: only traces that are not RAG
         raise InputError(f"no examples to score in {', '.join(map(input_name, args.datasets))}: "
@@ -525,7 +526,7 @@ def _replay(args: argparse.Namespace, started: tuple[datetime, float], checkpoin
         set_aside = []
         try:
             examples = collect(examples, target, log=None if args.quiet else sys.stderr, progress=asking,
-                               set_aside=set_aside)
+                               set_aside=set_aside, lines=lines)
         finally:
             asking.close()
         if not args.quiet:
@@ -719,6 +720,19 @@ async def _score_concurrently(examples: Sequence[Example], judge: AsyncJudge, co
         aclose = getattr(judge, "aclose", None)
         if aclose is not None:  # the async client's connections belong to this event loop, ending here
             await aclose()
+
+
+def _loaded(paths: Sequence[str], told: datasets.Skipped, *, live: bool) -> tuple[list[Example], Lines]:
+    """The examples, and for a live run (`live`) each one's file and line, by id: its errors about
+    examples name them, as every other error about a golden record does. Left empty otherwise: a line of a
+    whole-JSON file is found from its text, which would be kept to the end of the run for nothing."""
+    examples: list[Example] = []
+    lines: dict[str, tuple[str, LineOf]] = {}
+    for example, source, line_of in datasets.located(paths, skipped=told):
+        examples.append(example)
+        if live:
+            lines[example.id] = (source, line_of)
+    return examples, lines
 
 
 def _target(args: argparse.Namespace) -> Target | None:

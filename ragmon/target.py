@@ -11,7 +11,8 @@ the build did), and the pipeline from the trace unless the golden example names 
 golden file are ignored.
 
 The run stops with exit 2 (a RagmonError) rather than score part of the set: an unreachable target, a
-non-2xx answer, a trace that never arrives or is not RAG each name the example ids concerned. Before
+non-2xx answer, a trace that never arrives or is not RAG each name the example ids concerned (and, given
+the golden file's `Lines`, where they are). Before
 that, a question whose answer may be transient (408, 429, 500, 502-504, a CDN's 520-524 and 529, a
 timeout, a lost connection) is asked again, `retries` times, each under a new trace id: the failed
 attempt may have exported part of a trace, which must not mix with the answered one. A build that answers
@@ -41,7 +42,7 @@ import sys
 import time
 import zlib
 from collections import Counter, defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from dataclasses import field as dataclass_field
 from datetime import UTC
@@ -54,6 +55,7 @@ import aiohttp
 import yarl
 from aiohttp import web
 
+from ragmon.datasets.locate import LineOf
 from ragmon.errors import InputError, RagmonError, inert, printable
 from ragmon.failures import service_name
 from ragmon.model import Example
@@ -88,6 +90,10 @@ RECEIVER_GRACE = 1.0
 """Seconds an export still arriving when the run has done waiting gets to finish. A batch on loopback takes
 milliseconds; an exporter stalled mid-body (its process hung, or paused in a debugger) held the run's end,
 and a CI job's, for the receiver's own 30 s bound on a body."""
+
+Lines = Mapping[str, tuple[str, LineOf]]
+"""Each golden example's file, as errors name it, and its line, by example id (`datasets.located`):
+`Example` carries neither, and every other error about a golden record names both."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -337,24 +343,27 @@ def read_headers(path: Path) -> tuple[tuple[str, str], ...]:
 
 def collect(golden: Sequence[Example], target: Target, *, log: TextIO | None = sys.stderr,
             progress: Callable[[int, int], None] | None = None,
-            set_aside: list[tuple[str, str]] | None = None) -> list[Example]:
+            set_aside: list[tuple[str, str]] | None = None, lines: Lines | None = None) -> list[Example]:
     """The golden examples answered live by the target, in the golden order. `progress(done, total)` is
     called as each question is answered or given up on: with a build taking seconds per answer, asking
     takes far longer than scoring, and a CI job that prints nothing for minutes is killed. `log` None
     (`--quiet`) prints nothing, the receiver's lines about requests it refused included: what stops the
     run is raised. Examples whose trace held several requests, of which the last is scored, are appended
-    to `set_aside` as (example id, why), for the caller to say (`extract_noted`)."""
-    _check_questions(golden)
-    return asyncio.run(_collect(golden, target, log, progress, [] if set_aside is None else set_aside))
+    to `set_aside` as (example id, why), for the caller to say (`extract_noted`). The errors naming
+    examples name their file and line too, those `lines` knows."""
+    _check_questions(golden, lines)
+    return asyncio.run(_collect(golden, target, log, progress, [] if set_aside is None else set_aside,
+                                lines))
 
 
-def _check_questions(golden: Sequence[Example]) -> None:
+def _check_questions(golden: Sequence[Example], lines: Lines | None) -> None:
     """A blank question, before any is asked: the build would be asked nothing, and either refuse it (a
     422, which points at --target-field) or have its answer to nothing scored and gated on."""
     blank = [(example.id, "empty or blank, so the build would be asked nothing")
              for example in golden if not example.question.strip()]
     if blank:
-        raise InputError(f"{len(blank)} of {len(golden)} questions cannot be asked: {_by_reason(blank)}")
+        raise InputError(f"{len(blank)} of {len(golden)} questions cannot be asked: "
+                         f"{_by_reason(blank, lines)}")
 
 
 def new_trace_id() -> str:
@@ -375,7 +384,7 @@ def _random_hex(size: int) -> str:
 
 async def _collect(golden: Sequence[Example], target: Target, log: TextIO | None,
                    progress: Callable[[int, int], None] | None,
-                   set_aside: list[tuple[str, str]]) -> list[Example]:
+                   set_aside: list[tuple[str, str]], lines: Lines | None) -> list[Example]:
     # 128 random bits each: a repeat among even millions of questions is far less likely than a bit flip.
     trace_ids = {example.id: new_trace_id() for example in golden}
     sink = TraceSink(set(trace_ids.values()), quiet=target.quiet, decision_wait=target.trace_wait)
@@ -410,7 +419,7 @@ async def _collect(golden: Sequence[Example], target: Target, log: TextIO | None
             stopped = f" and {unasked} were not asked, as none was answered" if unasked else ""
             raise RagmonError(f"{len(failed)} of {len(golden)} questions got no answer from "
                               f"{shown_target(target.url)}"
-                              f"{stopped}: {_by_reason(failed)}")
+                              f"{stopped}: {_by_reason(failed, lines)}")
         if (undecoded := _undecoded(golden, replies)) is not None:
             _tell(log, undecoded)
         await sink.wait(time.monotonic() + target.trace_wait)
@@ -423,7 +432,7 @@ async def _collect(golden: Sequence[Example], target: Target, log: TextIO | None
         # or a span without valid ids held nothing of a question's trace that could be read.
         raise RagmonError(f"the receiver refused spans the build exported as too large, so its answers may "
                           f"be scored on part of their traces{_receiver_problems(sink)}")
-    return _join(golden, trace_ids, sink, target, set_aside, replies)
+    return _join(golden, trace_ids, sink, target, set_aside, replies, lines)
 
 
 def _undecoded(golden: Sequence[Example], replies: dict[str, _Reply]) -> str | None:
@@ -858,7 +867,7 @@ def _connect_problem(error: OSError) -> str:
 
 
 def _join(golden: Sequence[Example], trace_ids: dict[str, str], sink: TraceSink, target: Target,
-          set_aside: list[tuple[str, str]], replies: dict[str, _Reply]) -> list[Example]:
+          set_aside: list[tuple[str, str]], replies: dict[str, _Reply], lines: Lines | None) -> list[Example]:
     joined: list[Example] = []
     problems: list[tuple[str, str]] = []
     crowded = _most_requests(golden, trace_ids, sink) if len(sink.decided) < len(golden) else None
@@ -886,7 +895,7 @@ def _join(golden: Sequence[Example], trace_ids: dict[str, str], sink: TraceSink,
                               citations=observed.citations, pipeline=example.pipeline or observed.pipeline))
     if problems:
         raise RagmonError(f"{len(problems)} of {len(golden)} answers cannot be scored from their traces: "
-                          f"{_by_reason(problems)}{_receiver_problems(sink)}")
+                          f"{_by_reason(problems, lines)}{_receiver_problems(sink)}")
     return joined
 
 
@@ -1071,9 +1080,9 @@ class TraceSink:
                     self.foreign_services[shown] += 1
 
 
-def _by_reason(problems: Sequence[tuple[str, str]]) -> str:
-    """`reason: id, id, ... (and N more)` per distinct reason, the commonest SHOWN_PROBLEMS of them, so 500
-    refusals make one readable line."""
+def _by_reason(problems: Sequence[tuple[str, str]], lines: Lines | None) -> str:
+    """`reason: id, id, ... (where) and N more` per distinct reason, the commonest SHOWN_PROBLEMS of them,
+    so 500 refusals make one readable line; `where` is the shown ids' lines (`_where`)."""
     groups: defaultdict[str, list[str]] = defaultdict(list)
     for example_id, reason in problems:
         groups[reason].append(example_id)
@@ -1081,10 +1090,25 @@ def _by_reason(problems: Sequence[tuple[str, str]]) -> str:
     parts = []
     for reason, ids in ordered[:SHOWN_PROBLEMS]:
         more = f" and {len(ids) - SHOWN_IDS} more" if len(ids) > SHOWN_IDS else ""
-        parts.append(f"{reason}: {', '.join(ids[:SHOWN_IDS])}{more}")
+        parts.append(f"{reason}: {', '.join(ids[:SHOWN_IDS])}{_where(ids[:SHOWN_IDS], lines)}{more}")
     if rest := ordered[SHOWN_PROBLEMS:]:
         parts.append(f"and {sum(len(ids) for _, ids in rest)} more with {len(rest)} other problems")
     return "; ".join(parts)
+
+
+def _where(ids: Sequence[str], lines: Lines | None) -> str:
+    """` (golden.jsonl:2)`, ` (golden.jsonl lines 2, 5)`, or per file, ` (a.jsonl:2 and b.jsonl lines 1,
+    4)`: the lines of `ids` in their order, each file named once, so ten ids cost a few characters each.
+    Nothing for ids `lines` does not know. A line is found only here: in a whole-JSON file that walks its
+    text (`datasets.locate`)."""
+    by_file: dict[str, list[str]] = {}
+    for example_id in ids:
+        if lines is not None and (found := lines.get(example_id)) is not None:
+            source, line_of = found
+            by_file.setdefault(source, []).append(str(line_of()))
+    files = [f"{source}:{numbers[0]}" if len(numbers) == 1 else f"{source} lines {', '.join(numbers)}"
+             for source, numbers in by_file.items()]
+    return f" ({' and '.join(files)})" if files else ""
 
 
 def _without_ids(error: ExtractionError, trace_id: str) -> str:

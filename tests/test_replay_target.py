@@ -244,7 +244,7 @@ def test_unreachable_target_exits_2_naming_the_examples(ragmon_cmd: list[str], t
     assert error.startswith(f"ragmon replay: error: 4 of 32 questions got no answer from "
                             f"http://127.0.0.1:{dead}/ask and 28 were not asked, as none was answered: "
                             f"cannot connect to 127.0.0.1:{dead} (")
-    assert error.endswith("(asked 3 times): q01, q02, q03, q04")
+    assert error.endswith(f"(asked 3 times): q01, q02, q03, q04 ({questions_only} lines 1, 2, 3, 4)")
 
 
 def test_refused_requests_and_missing_traces_exit_2(ragmon_cmd: list[str], tmp_path: Path,
@@ -261,10 +261,12 @@ def test_refused_requests_and_missing_traces_exit_2(ragmon_cmd: list[str], tmp_p
     # The demo answers 400 to a body without "question"; the field ragmon sent is named.
     assert re.search(r"4 of 32 questions got no answer from \S+ and 28 were not asked, as none was answered: "
                      r"HTTP 400 \(.*question.*\) ", wrong_field.stderr)
-    assert wrong_field.stderr.endswith(f"{field_hint(400, 'query')}: q01, q02, q03, q04\n")
+    assert wrong_field.stderr.endswith(f"{field_hint(400, 'query')}: q01, q02, q03, q04 ({questions_only} "
+                                       f"lines 1, 2, 3, 4)\n")
     assert no_traces.returncode == 2 and "Traceback" not in no_traces.stderr
     assert (f"32 of 32 answers cannot be scored from their traces: no span of its trace arrived within "
-            f"--trace-wait 1s {NOT_ARRIVED}: q01, q02") in no_traces.stderr
+            f"--trace-wait 1s {NOT_ARRIVED}: q01, q02, q03, q04, q05, q06, q07, q08, q09, q10 "
+            f"({questions_only} lines 1, 2, 3, 4, 5, 6, 7, 8, 9, 10) and 22 more") in no_traces.stderr
     assert waited < 30  # gave up after --trace-wait, not the 30 s default
 
 
@@ -290,7 +292,7 @@ def test_a_build_exporting_to_a_doubled_path_is_told_the_path_its_peer_and_what_
                         + re.escape(fix), warning)
     # One trace, sent in one batch, or two should the 100 ms export timer fall between its spans' ends.
     assert re.search(r"no span of its trace arrived within --trace-wait 2s " + re.escape(NOT_ARRIVED)
-                     + r": q01; the receiver got [12] "
+                     + re.escape(f": q01 ({golden}:1)") + r"; the receiver got [12] "
                      r"request\(s\) at /v1/traces/v1/traces, not /v1/traces " + re.escape(fix) + "$", error)
 
 
@@ -1422,7 +1424,7 @@ def test_credentials_in_the_target_url_reach_neither_the_log_nor_any_report(ragm
                "--receiver-listen", "127.0.0.1:0", "--target-retries", "0", "--gate", "groundedness=0.5",
                "--json", "r.json", "--markdown", "r.md", "--junit", "r.xml", cwd=tmp_path)
     why = (f"1 of 1 questions got no answer from http://bob:***@127.0.0.1:{dead}/ask?code=***: cannot "
-           f"connect to 127.0.0.1:{dead} (Connection refused): a")
+           f"connect to 127.0.0.1:{dead} (Connection refused): a ({data}:1)")
     assert (done.returncode, done.stderr.splitlines()[-1]) == (2, f"ragmon replay: error: {why}")
     assert report(tmp_path / "r.json")["error"] == why
     for name in ("r.md", "r.xml"):  # the same line, escaped as Markdown and XML

@@ -67,7 +67,7 @@ async def test_a_web_page_answered_with_200_in_the_builds_place_is_named_not_the
         "ragmon replay: error: 1 of 1 answers cannot be scored from their traces: no span of its trace "
         "arrived within --trace-wait 0.2s, and the answer was a web page, not an API's (HTTP 200 "
         "(<!DOCTYPE html> <html><head><title>Sign in</title></head></html>)): does --target name the build's "
-        "API, or did a gateway, a login page or a web app answer in its place?: a")
+        f"API, or did a gateway, a login page or a web app answer in its place?: a ({data}:1)")
 
 
 async def test_a_json_answer_without_a_trace_is_still_asked_about_the_exporter() -> None:

@@ -4,6 +4,7 @@ question is asked, and a mistake is one line naming it, exit 2, never a tracebac
 from __future__ import annotations
 
 import asyncio
+import os
 from pathlib import Path
 
 import pytest
@@ -11,6 +12,7 @@ from aiohttp import web
 from ports import free_port
 from test_replay_target import live_target, run, serving
 
+from ragmon.cli import main
 from ragmon.errors import InputError
 from ragmon.model import Example
 from ragmon.target import collect
@@ -60,3 +62,46 @@ async def test_a_blank_golden_question_is_refused_before_the_build_is_asked_anyt
     assert asked == []
     assert str(raised.value) == ("2 of 3 questions cannot be asked: empty or blank, so the build would be "
                                  "asked nothing: b, c")
+
+
+@pytest.fixture
+def in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A run in `tmp_path`, free of the CI's RAGMON_, OTEL_ and GITHUB_ settings, so that its datasets are
+    named as a user types them there."""
+    for name in [k for k in os.environ if k.startswith(("RAGMON_", "OTEL_", "GITHUB_"))]:
+        monkeypatch.delenv(name)
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def test_a_blank_question_is_named_by_its_golden_file_and_line(in_tmp: Path,
+                                                               capsys: pytest.CaptureFixture[str]) -> None:
+    # b is on line 3 of the JSONL file (after a blank line 2), d on line 3 of the JSON document, whose line 1
+    # is its "[": an id alone sent the user searching two files.
+    (in_tmp / "g.jsonl").write_text('{"id": "a", "question": "q"}\n\n{"id": "b", "question": ""}\n',
+                                    encoding="utf-8")
+    (in_tmp / "g.json").write_text('[\n {"id": "c", "question": "q"},\n {"id": "d", "question": " "}\n]\n',
+                                   encoding="utf-8")
+    argv = ["replay", "g.jsonl", "g.json", "--target", f"http://127.0.0.1:{free_port()}/ask",
+            "--receiver-listen", "127.0.0.1:0"]
+    assert main(argv) == 2
+    assert capsys.readouterr().err == (
+        "ragmon replay: error: 2 of 4 questions cannot be asked: empty or blank, so the build would be asked "
+        "nothing: b, d (g.jsonl:3 and g.json:3)\n")
+
+
+def test_questions_without_an_answer_are_named_by_their_lines_ten_at_most(
+        in_tmp: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # Twelve questions, all asked in the first round, each refused a connection (nothing listens): the
+    # first ten are named with their lines, 1 to 10, the other two counted.
+    (in_tmp / "g.jsonl").write_text("".join(f'{{"id": "q{i}", "question": "q"}}\n' for i in range(1, 13)),
+                                    encoding="utf-8")
+    dead = free_port()
+    argv = ["replay", "g.jsonl", "--target", f"http://127.0.0.1:{dead}/ask", "--receiver-listen",
+            "127.0.0.1:0", "--target-retries", "0", "--target-concurrency", "12", "--quiet"]
+    assert main(argv) == 2
+    error = capsys.readouterr().err
+    assert error.startswith(f"ragmon replay: error: 12 of 12 questions got no answer from "
+                            f"http://127.0.0.1:{dead}/ask: cannot connect to 127.0.0.1:{dead} (")
+    assert error.endswith("): q1, q2, q3, q4, q5, q6, q7, q8, q9, q10 (g.jsonl lines 1, 2, 3, 4, 5, 6, 7, 8, "
+                          "9, 10) and 2 more\n")

@@ -178,7 +178,8 @@ async def test_a_secret_in_the_target_stays_hidden_when_the_build_drops_the_requ
                                             ("PWfirst", "PWlast", "Kfirst", "Klast"), "Expect: 100-continue")
     shown = f"http://ci:***@127.0.0.1:{port}/ask?code=***"
     assert last_line == (f"ragmon replay: error: 1 of 1 questions got no answer from {shown}: request failed "
-                         f"([Errno None] Can not write request body for {shown}): a")
+                         f"([Errno None] Can not write request body for {shown}): "
+                         f"a ({tmp_path / 'q.jsonl'}:1)")
 
 
 @pytest.mark.parametrize("character", ["'", '"', " ", "<", ">"])
@@ -191,4 +192,4 @@ def test_a_target_aiohttp_cannot_read_is_quoted_without_its_password_whatever_it
     last_line = replayed_without(ragmon_cmd, tmp_path, url, ("PWfirst", "PWlast", "K3Y"))
     shown = "http://ci:***@127.0.0.1\\ask?code=***"
     assert last_line == (f"ragmon replay: error: 1 of 1 questions got no answer from {shown}: request failed "
-                         f"({shown}): a")
+                         f"({shown}): a ({tmp_path / 'q.jsonl'}:1)")
