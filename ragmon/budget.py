@@ -19,7 +19,8 @@ _SECONDS_PER_DAY = 86_400
 
 
 class TokenBucket:
-    """At most `rate_per_minute` acquisitions a minute in the long run, in bursts of up to `capacity`.
+    """At most `rate_per_minute` tokens taken a minute in the long run, in bursts of up to `capacity` (or
+    of one acquisition larger than that, `try_acquire`).
 
     Capacity defaults to one minute's allowance (at least 1, so a rate below one a minute still lets a
     call through now and then; none at rate 0, which must mean no call at all, not one). The bucket
@@ -38,12 +39,15 @@ class TokenBucket:
         self._tokens = self.capacity
         self._last = clock()
 
-    def try_acquire(self) -> bool:
+    def try_acquire(self, tokens: int = 1) -> bool:
+        """Take `tokens` (the calls of one example, taken together or not at all), or refuse. More than the
+        bucket holds are taken once it is full, leaving it in debt that refills at the rate: an example of
+        more calls than a minute's allowance would otherwise never be judged, and the long-run rate holds."""
         now = self._clock()
         self._tokens = min(self.capacity, self._tokens + (now - self._last) * self.per_second)
         self._last = now
-        if self._tokens >= 1.0:
-            self._tokens -= 1.0
+        if self._tokens >= max(1.0, min(tokens, self.capacity)):
+            self._tokens -= tokens
             return True
         return False
 

@@ -9,7 +9,8 @@ last 429 or 529 asked for (`retry-after`) runs, or, when it asked for none, a ba
 each burst of such calls until a call gets its verdicts (`rate_limited`, no call); it must get a
 reservation of its worst-case cost from the daily budget (else `over_budget`), which covers every attempt
 the SDK may make, since an attempt that timed out or was cut off may be billed and is then retried as a new
-request, and a token from the per-minute bucket (else `throttled`, and the reservation is released); then
+request, and a token for each of its calls (a long answer makes several) from the per-minute bucket (else
+`throttled`, and the reservation is released); then
 Claude judges, the reservation is settled with the tokens billed (each unanswered attempt at its worst
 case, its bill being unknown; a call with a reply at a price ragmon does not know at the whole
 reservation, which its bill may still exceed), and the outcome is one of the `ragmon_judge_requests_total`
@@ -166,8 +167,10 @@ class ClaudeLane:
                     f"example {example.id!r}: over --llm-budget-usd-per-day {budget.usd_per_day:g} "
                     f"(${budget.spent:.4f} spent{carried}, and ${budget.reserved:.4f} reserved today; this "
                     f"call would reserve up to ${budget.prices.cost(*worst):.4f})"))
-            if not self.bucket.try_acquire():
-                return LaneOutcome("throttled", message=f"example {example.id!r}: over --llm-max-per-minute")
+            if not self.bucket.try_acquire(bound.calls):
+                calls = f" (it needs {bound.calls} calls)" if bound.calls > 1 else ""
+                return LaneOutcome("throttled",
+                                   message=f"example {example.id!r}: over --llm-max-per-minute{calls}")
             reservation = budget.reserve(*worst)
         sent, started = self._clock(), self._timer()
         try:
@@ -357,7 +360,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def _add_lane_settings(llm: argparse._ActionsContainer) -> None:
     """The flags only the Claude lane reads, apart: `_check_lane_flags` reads their names."""
     llm.add_argument("--llm-max-per-minute", type=non_negative, default=60.0, metavar="N",
-                     help="Claude calls per minute; the rest are counted throttled (default 60)")
+                     help="Claude calls per minute, a long answer's several calls each counted; the rest "
+                          "are counted throttled (default 60)")
     llm.add_argument("--llm-budget-usd-per-day", type=non_negative, default=5.0, metavar="USD",
                      help="hard cap on Claude USD per UTC day; the rest are counted over_budget (default 5)")
     llm.add_argument("--llm-budget-file", type=optional_file, metavar="FILE",

@@ -35,6 +35,20 @@ def test_token_bucket_below_one_a_minute_and_zero() -> None:
         TokenBucket(-1, clock)
 
 
+def test_token_bucket_takes_an_examples_calls_together_and_lends_past_its_capacity() -> None:
+    clock = ManualClock(1_000.0)
+    bucket = TokenBucket(3, clock)  # capacity 3, a token every 20 s
+    assert bucket.try_acquire(2) and not bucket.try_acquire(2)  # 1 left, short of 2, and none taken
+    assert bucket.try_acquire(1) and not bucket.try_acquire(1)  # 0 left
+    clock.now += 60  # full again: 3
+    assert bucket.try_acquire(5)  # more than it ever holds, taken once it is full: -2
+    clock.now += 40  # -2 + 2 = 0
+    assert not bucket.try_acquire(1)
+    clock.now += 20  # 1
+    assert bucket.try_acquire(1)
+    assert not TokenBucket(0, clock).try_acquire(3)  # rate 0: no call, however many are asked for
+
+
 PRICES = Prices(input_per_mtok=1.0, output_per_mtok=5.0)
 
 

@@ -163,6 +163,40 @@ async def test_per_minute_limit_is_counted_throttled(fake_api: FakeAnthropic) ->
     assert Counter(o.outcome for o in outcomes) == {"ok": 1, "throttled": 2}
 
 
+def two_call_answer(name: str) -> Example:
+    """Twelve claims of 13 characters ("Rule A holds."), each verdict allowed 50 + ceil(13 / 4) = 54 output
+    tokens: six fit make_lane's max_tokens 350 (324), seven do not (378), so the answer takes two calls.
+    The question names the example, so that no two share a cache key."""
+    answer = " ".join(f"Rule {letter} holds." for letter in "ABCDEFGHIJKL")
+    return Example(name, f"Which rules hold for {name}?", (Context("d1", answer),), answer)
+
+
+async def test_the_per_minute_limit_counts_every_call_of_a_long_answer(fake_api: FakeAnthropic) -> None:
+    """--llm-max-per-minute is Claude calls a minute: an example judged in two calls takes two of them. One
+    token an example had 3 a minute make 4 calls."""
+    lane = make_lane(fake_api, per_minute=3)
+    outcomes = await run_all(lane, [two_call_answer("a"), two_call_answer("b")], consumers=1)
+    assert [o.outcome for o in outcomes] == ["ok", "throttled"]  # 3 - 2 leaves 1, short of b's 2
+    assert fake_api.calls == 2
+    assert outcomes[1].message == "example 'b': over --llm-max-per-minute (it needs 2 calls)"
+
+
+async def test_an_answer_of_more_calls_than_a_minute_allows_runs_on_a_full_bucket_and_repays_them(
+        fake_api: FakeAnthropic) -> None:
+    """At 1 a minute an example of two calls can never find two tokens: it runs when the bucket is full, and
+    the minute it overdrew holds the next call back, so the rate holds over time."""
+    clock = ManualClock()
+    lane = make_lane(fake_api, per_minute=1, clock=clock)
+    first = await run_all(lane, [two_call_answer("a"), example(1)], consumers=1)
+    assert [o.outcome for o in first] == ["ok", "throttled"]  # 1 - 2 = -1 tokens
+    clock.now += 60.0  # -1 + 1 = 0: still short of one
+    (early,) = await run_all(lane, [example(2)])
+    clock.now += 60.0  # 1
+    (due,) = await run_all(lane, [example(3)])
+    assert (early.outcome, due.outcome) == ("throttled", "ok")
+    assert fake_api.calls == 3
+
+
 async def test_examples_that_need_no_call_cost_nothing_and_take_no_token(fake_api: FakeAnthropic) -> None:
     lane = make_lane(fake_api, per_minute=1)
     no_contexts = Example("none", "q", (), "Water boils at 100 C.")
@@ -433,6 +467,25 @@ async def test_a_connection_cut_after_the_request_was_sent_counts_as_billed(fake
     (outcome,) = await run_all(lane, [example(1)])
     assert outcome.outcome == "error" and fake_api.calls == 2  # retried once, like any connection error
     assert outcome.cost_usd == pytest.approx(2 * worst) and lane.budget.spent == pytest.approx(2 * worst)
+
+
+async def test_a_gateway_timeout_counts_as_billed(fake_api: FakeAnthropic) -> None:
+    """A 504 says the request timed out while it was being run: the API's own timeout_error, or a gateway
+    whose idle timeout is shorter than --llm-timeout, past which the API ran on and billed it. Counted as
+    no bill, three 504s a call (the SDK retries them) passed the cap unseen, the spend reading $0."""
+    gateway_timeout = Fail(504, "timeout_error", {"retry-after-ms": "1"})
+    fake_api.default = gateway_timeout
+    lane = make_lane(fake_api, max_retries=2)
+    worst = attempt_cost(lane, example(1))
+    (outcome,) = await run_all(lane, [example(1)])
+    assert outcome.outcome == "error" and fake_api.calls == 3
+    assert outcome.cost_usd == pytest.approx(3 * worst) and lane.budget.spent == pytest.approx(3 * worst)
+    fake_api.enqueue(gateway_timeout)
+    fake_api.default = Reply(usage=(1_000, 100))  # bills $0.0015
+    retried = attempt_cost(lane, example(2))
+    (answered,) = await run_all(lane, [example(2)])
+    assert answered.outcome == "ok" and fake_api.calls == 5
+    assert answered.cost_usd == pytest.approx(retried + 0.0015)
 
 
 @contextlib.contextmanager

@@ -35,9 +35,9 @@ Why it is shaped this way:
   value is a 400), so `settings()` records `temperature: None`; repeatability comes from the cache.
 - Retries (429, 529, other 5xx, timeouts, connection errors) are the SDK's own: exponential backoff with
   jitter, honouring `retry-after`/`retry-after-ms`, `max_retries` times. An attempt sent that timed out or
-  was cut off may still have run and been billed, so each call counts its unanswered attempts
-  (`Usage.unanswered`) for a budget to settle; one whose request never went out whole costs nothing, nor
-  does one cancelled (the sidecar's drain) before its request began to go out.
+  was cut off (a 504 from the API or a gateway too) may still have run and been billed, so each call counts
+  its unanswered attempts (`Usage.unanswered`) for a budget to settle; one whose request never went out
+  whole costs nothing, nor does one cancelled (the sidecar's drain) before its request began to go out.
 - `timeout` bounds each attempt's whole reply, not each read of it as the SDK's own timeout does, so a
   reply trickled a few bytes at a time cannot hold a call open past it (`_deadline_client`); and a call, its
   attempts and the waits the API asks for between them, to `timeout` x attempts (`_Attempts`).
@@ -156,12 +156,13 @@ parameter say `not_available`. A geography not listed has a price ragmon does no
 class Usage:
     """What one judging billed; `calls` counts billed replies (0 when every verdict came from the cache).
 
-    `unanswered` counts attempts sent that got no reply (timed out, or the connection was cut) or one whose
-    bill could not be read (no usage, or a price ragmon does not know): the API may have run each to
-    completion and billed it, for an amount nobody reported, so a budget counts each at its worst case.
-    Tokens are counted as billed, at the model's base input and output prices (`_usage`): a token written to
-    a prompt cache is up to 2 input tokens, one read from it a tenth of one, and US-only inference adds a
-    tenth to each; a budget and `ragmon calibrate` price them with `Prices.cost` like any other.
+    `unanswered` counts attempts sent that got no reply (timed out, or the connection was cut; a 504 says the
+    same, `TIMED_OUT_STATUS`) or one whose bill could not be read (no usage, or a price ragmon does not
+    know): the API may have run each to completion and billed it, for an amount nobody reported, so a
+    budget counts each at its worst case. Tokens are counted as billed, at the model's base input and
+    output prices (`_usage`): a token written to a prompt cache is up to 2 input tokens, one read from it a
+    tenth of one, and US-only inference adds a tenth to each; a budget and `ragmon calibrate` price them
+    with `Prices.cost` like any other.
     `unpriced` counts the replies at a price ragmon does not know (`_unpriced`), each one of `unanswered`
     too: fast mode bills a multiple of the base prices that differs by model (6x on Opus 4.6), so one
     attempt's worst case at the base prices was no bound on it, and a budget counts such a call at all it
@@ -194,9 +195,10 @@ class TokenBound:
 class ClaudeJudgeError(JudgeError):
     """A Claude call that gave no verdicts. `kind` is the outcome a caller counts (error, timeout,
     rate_limited); `usage` is what it billed: zero tokens for an error status or a request never sent (the
-    API bills neither), the reply's usage for a malformed reply, plus in both the attempts sent that got
-    no reply (`Usage.unanswered`). A reply whose bill cannot be read (not JSON, no usage) is one more
-    unanswered attempt: its cost is unknown, but no more than one attempt's worst case."""
+    API bills neither; a 504 is an attempt unanswered, `TIMED_OUT_STATUS`), the reply's usage for a
+    malformed reply, plus in both the attempts sent that got no reply (`Usage.unanswered`). A reply whose
+    bill cannot be read (not JSON, no usage) is one more unanswered attempt: its cost is unknown, but no
+    more than one attempt's worst case."""
 
     def __init__(self, message: str, *, kind: str = "error", usage: Usage = Usage(),
                  retry_after: float | None = None) -> None:
@@ -515,6 +517,7 @@ class _Attempts:
         finally:
             _ATTEMPT.reset(entered)
         self.credentials |= _credentials(response.http_response.request.headers)
+        self._count(response.http_response.status_code == TIMED_OUT_STATUS)
         return self._within_bound(request, response)
 
     def _count(self, maybe_billed: bool) -> None:
@@ -533,6 +536,13 @@ class _Attempts:
             self.cut_short = (f"; the API asked to wait {wait:g}s before retrying, past this call's bound of "
                               f"{self.bound:g}s (timeout {self.timeout:g}s x {attempts} attempts)")
         return response
+
+
+TIMED_OUT_STATUS = 504
+"""The status of a reply saying the request timed out while it ran: the API's `timeout_error`, or a gateway
+whose own timeout is shorter than the judge's, past which the API ran on and billed it. Its attempt counts as
+one sent and unanswered (`Usage.unanswered`): counted as no bill, a gateway's 504 to each of the SDK's
+attempts had a day's spend read $0 while the API billed every one."""
 
 
 def _asked_wait(headers: Mapping[str, str]) -> float | None:
@@ -1206,7 +1216,7 @@ class ClaudeJudge:
                 unreadable = self._unreadable(attempts)
                 said = _redacted(str(exc), attempts.credentials)
                 raise ClaudeJudgeError(f"{where}: unreadable reply: {said}", usage=unreadable) from exc
-            # No reply was billed; only the attempts sent that got none may have been.
+            # No reply was billed; only the attempts sent that got none (or a 504) may have been.
             raise ClaudeJudgeError(f"{where}: {what}", kind=kind, usage=Usage(unanswered=attempts.unanswered),
                                    retry_after=_retry_after(exc) if kind == "rate_limited" else None) from exc
         except anthropic.CredentialsError as exc:
