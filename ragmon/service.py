@@ -36,10 +36,9 @@ import functools
 import itertools
 import logging
 import os
-import threading
 import time
 from collections import Counter, deque
-from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
@@ -51,7 +50,7 @@ from prometheus_client.exposition import choose_encoder
 from ragmon import __version__, llm_lane, memory_budget
 from ragmon.capture import CaptureWriter
 from ragmon.errors import RagmonError
-from ragmon.exporter import Exporter
+from ragmon.exporter import Exporter, LoopReadings
 from ragmon.failures import FailureLog
 from ragmon.logs import LineLimit, configure_logging, more_like_it
 from ragmon.model import Example
@@ -160,43 +159,6 @@ class _LaneRunner:
         return self.queue.qsize() - self.stops
 
 
-class _LoopReadings:
-    """Gauge readings of what only the event loop may touch, for a /metrics page built on a thread of its
-    own (`_MetricsPages`). Some walk dicts the loop changes (a lexical pool's workers over their share, a
-    budget's open reservations) or change state themselves (a budget rolls over at midnight UTC): read on
-    that thread they would race the loop, and a scrape could fail on a dict that changed size. So the
-    page's thread reads the values `take` read on the loop as its build began, all from one instant; any
-    other reader (the registry read on the loop itself) reads them live."""
-
-    def __init__(self) -> None:
-        self._reads: list[Callable[[], float]] = []
-        self._taken = threading.local()
-
-    def wrap(self, read: Callable[[], float]) -> Callable[[], float]:
-        """`read`, for `Gauge.set_function`."""
-        index = len(self._reads)
-        self._reads.append(read)
-
-        def reading() -> float:
-            taken: list[float] | None = getattr(self._taken, "values", None)
-            return read() if taken is None else taken[index]
-
-        return reading
-
-    def take(self) -> list[float]:
-        """On the loop."""
-        return [read() for read in self._reads]
-
-    @contextlib.contextmanager
-    def frozen(self, taken: list[float]) -> Iterator[None]:
-        """The calling thread reads `taken` meanwhile."""
-        self._taken.values = taken
-        try:
-            yield
-        finally:
-            del self._taken.values
-
-
 _PageKey = tuple[str, tuple[str, ...]]
 """What a page depends on: the Accept header (OpenMetrics or text) and the `name[]` filter."""
 
@@ -210,9 +172,10 @@ class _MetricsPages:
     after it came (a scrape in the drain reads the final ones), and a burst costs two builds, not one each.
 
     prometheus_client's collectors lock each metric; the exporter's own lock guards only which pipelines
-    have labels, nothing a page reads; what reads the loop's state goes through `_LoopReadings`."""
+    have labels, nothing a page reads; what reads the loop's state, and the trace ledger it adds up with,
+    goes through `LoopReadings`, read on the loop at one instant as a build begins."""
 
-    def __init__(self, registry: CollectorRegistry, readings: _LoopReadings) -> None:
+    def __init__(self, registry: CollectorRegistry, readings: LoopReadings) -> None:
         self._registry = registry
         self._readings = readings
         self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ragmon-metrics")
@@ -242,7 +205,7 @@ class _MetricsPages:
             taken = self._readings.take()
             return await asyncio.get_running_loop().run_in_executor(self._thread, self._bake, key, taken)
 
-    def _bake(self, key: _PageKey, taken: list[float]) -> tuple[str, bytes]:
+    def _bake(self, key: _PageKey, taken: list[object]) -> tuple[str, bytes]:
         accept, names = key
         encoder, content_type = choose_encoder(accept)
         registry = self._registry.restricted_registry(names) if names else self._registry
@@ -273,7 +236,6 @@ class Sidecar:
         the event loop's timeouts, so it must be that loop's clock (time.monotonic, for asyncio's own
         loops): a test whose loop moves time by itself hands its `loop.time`."""
         self._lanes = list(lanes) if lanes is not None else [lexical_lane(config)]
-        self._readings = _LoopReadings()
         self.exporter = Exporter(window=config.window, max_pipelines=config.max_pipelines,
                                  pipelines=config.pipelines, judges=[lane.judge for lane in self._lanes],
                                  capture=config.capture is not None, transports=config.transports)
@@ -303,9 +265,10 @@ class Sidecar:
             config.capture, below=config.capture_below, max_bytes=config.capture_max_bytes,
             count=self.exporter.captured, judge_settings={"threshold": config.lexical_threshold},
             k=config.k, flag=config.flag("--capture"))
-        self.exporter.in_flight.set_function(self._readings.wrap(lambda: self.assembler.in_flight))
-        self.exporter.waiting.set_function(self._readings.wrap(self._waiting))
-        self.exporter.buffer_bytes.set_function(self._readings.wrap(self._held_bytes))
+        reading = self.exporter.readings.wrap
+        self.exporter.in_flight.set_function(reading(lambda: self.assembler.in_flight))
+        self.exporter.waiting.set_function(reading(self._waiting))
+        self.exporter.buffer_bytes.set_function(reading(self._held_bytes))
         self.exporter.max_traces.set(config.max_traces)
         self.exporter.max_buffer_bytes.set(config.max_buffer)
         for runner in self._runners:
@@ -508,7 +471,7 @@ class Sidecar:
     def _metrics_app(self) -> web.Application:
         cfg = self.config
         app = web.Application()
-        pages = _MetricsPages(self.exporter.registry, self._readings)
+        pages = _MetricsPages(self.exporter.registry, self.exporter.readings)
         app.on_cleanup.append(pages.close)
         app.router.add_get("/metrics", self._scrape(pages.handle))
         app.router.add_get("/healthz", self._healthz)
@@ -610,7 +573,7 @@ class Sidecar:
     def _export_lane(self, runner: _LaneRunner) -> None:
         """A lane's queue, and what only some lanes have: the lexical pool's replacements, Claude's budget."""
         lane, exporter = runner.lane, self.exporter
-        reading = self._readings.wrap
+        reading = exporter.readings.wrap
         exporter.queue_depth.labels(lane.judge).set_function(reading(runner.depth))
         exporter.in_progress.labels(lane.judge).set_function(reading(lambda: runner.busy))
         exporter.queue_size.labels(lane.judge).set(runner.queue.maxsize)
@@ -772,9 +735,13 @@ class Sidecar:
     def _waiting(self) -> int:
         """`ragmon_traces_waiting`: decided traces with no outcome yet that no other gauge shows. Those the
         decision task has yet to route (its backlog, and the one it holds in `_enqueue`) and those the
-        assembler decided early and has yet to hand on, which it does not while the decision task waits.
-        So traces taken = outcomes + in flight + waiting + the first judge's queue depth and in progress."""
-        return len(self._backlog) + (self._enqueuing is not None) + self.assembler.decided_early
+        assembler decided early and has yet to hand on, which it does not while the decision task waits;
+        and those whose every span so far was refused, until their decision wait decides them (`error`):
+        counted nowhere, a trace of one span too large for --max-buffer was missing from the sum for that
+        long. So traces taken = outcomes + in flight + waiting + the first judge's queue depth and in
+        progress."""
+        return (len(self._backlog) + (self._enqueuing is not None) + self.assembler.decided_early
+                + self.assembler.refused_only)
 
     async def _room(self, job: _Job) -> None:
         """Counts what scoring `job` takes in a lexical worker (`working_bytes`) against --max-buffer,

@@ -390,6 +390,12 @@ class Assembler:
         return len(self._early)
 
     @property
+    def refused_only(self) -> int:
+        """Traces seen only in refused spans (`_unopened`), decided "refused" once their decision wait has
+        passed: in no other count until then, and each one is a trace taken."""
+        return len(self._unopened)
+
+    @property
     def buffered_bytes(self) -> int:
         """The footprint of the buffered spans; counted only with max_bytes (0 without)."""
         return self._bytes

@@ -93,9 +93,12 @@ async def test_a_trace_whose_every_span_was_refused_is_one_error_and_its_resends
     # has passed, once after. By hand:
     # - spans: 1 too_many_bytes, then 2 duplicates (before: 3 too_many_bytes, 3 losses for 1);
     # - traces: 1 `error` at the decision wait (before: none, the trace was counted nowhere), logged
-    #   with its trace id and its 1 span refused.
+    #   with its trace id and its 1 span refused; until then 1 waiting, so the README's sum of where each
+    #   trace taken is (outcomes + waiting) is 1 on every page (it was 0 for those 2 s).
     span = retrieval_too_large()
     await export(small_buffer.http, [span])
+    first = await wait_metrics(small_buffer.metrics, lambda s: True)
+    assert total(first, "ragmon_traces_total") + total(first, "ragmon_traces_waiting") == 1
     await export(small_buffer.http, [span])
     samples = await wait_metrics(small_buffer.metrics, lambda s: total(s, "ragmon_traces_total") == 1,
                                  timeout=10)
