@@ -22,7 +22,9 @@ example, undefined ones included, e.g. to seed a golden set.
 Bounded disk: when a line would take FILE past `--capture-max-bytes`, FILE is renamed to FILE.1
 (replacing the previous one) and a new FILE begins, so capture never holds more than twice the bound.
 Taking FILE away for review (moving or deleting it, or copying it and cutting it to nothing in place, as
-logrotate's `copytruncate` does) is safe: the next batch starts a new FILE. A stream (`--capture
+logrotate's `copytruncate` does) is safe: the next batch starts a new FILE. An editor saving FILE
+while the sidecar runs keeps what it saved, and the next line starts a line of its own (`_end_last_line`);
+lines written after the editor read FILE are lost with its save, so review a moved copy. A stream (`--capture
 /dev/stderr`, a named pipe) is written as it is, never read, locked, cut or rotated. Any path to a
 descriptor (`/dev/stderr`, `/dev/fd/N`, anything under /proc, or a link to one) is a stream, even when
 the descriptor holds a regular file (`2>>serve.log`): that file is the logger's too. One of this process's
@@ -545,6 +547,7 @@ class RotatingFile:
             if self._handle is None:
                 self.open()
             self._follow_path()
+            self._end_last_line()
             if self._torn:
                 self._put(b"\n")
             for line in lines:
@@ -601,13 +604,25 @@ class RotatingFile:
 
     def resume(self, held: Held) -> None:
         """Open FILE as an earlier run left it (`held`, read just now): a torn last line of ours is cut
-        off; any other last line without a newline gets one, so that ours start on a line of their own."""
+        off; any other last line without a newline gets one (`_end_last_line`)."""
         if held.torn_line is not None:
             os.truncate(self.path, held.complete)
         self.open()
-        if held.torn_line is None and held.size > held.complete:
-            self._put(b"\n")
-            self._size += 1
+        self._end_last_line()
+
+    def _end_last_line(self) -> None:
+        """Give a regular FILE's last line its newline when it has none, so that ours start on a line of
+        their own. Looked at before each batch, not only at start: a reviewer's editor saving FILE while
+        the sidecar runs (VS Code keeps no final newline once the last line is deleted) left the next
+        example glued to the reviewer's last record, one line replay refuses, both counted as kept."""
+        if not self._regular or not self._size:
+            return
+        with self.path.open("rb") as current:
+            current.seek(self._size - 1)
+            if current.read(1) in (b"\n", b""):
+                return
+        self._put(b"\n")
+        self._size += 1
 
     def _follow_path(self) -> None:
         """Reopen when FILE is no longer the file held open: a reviewer moved or deleted it, and lines
@@ -617,7 +632,10 @@ class RotatingFile:
         FILE cut short in place (logrotate's `copytruncate`, `: > FILE`) is taken away as well: its lines
         are gone, and the bound and a failed write's cut (`_abandon`) count from what is left. Counted
         from the size it had, the next failed write "cut" FILE back by extending it with NUL bytes, a line
-        no replay reads, and the next rotation came early and replaced FILE.1 with a nearly empty FILE."""
+        no replay reads, and the next rotation came early and replaced FILE.1 with a nearly empty FILE.
+        FILE made longer in place (a reviewer's editor writing a fixed answer over it) keeps its lines, and
+        the bound and the cut count from its new size: cut back to the size it had, a failed write took
+        the end of the reviewed lines with it."""
         assert self._handle is not None
         held = os.fstat(self._handle.fileno())
         try:
@@ -629,8 +647,9 @@ class RotatingFile:
             self._handle = None
             self.generation += 1
             self.open()
-        elif self._regular and held.st_size < self._size:
-            self.generation += 1
+        elif self._regular and held.st_size != self._size:
+            if held.st_size < self._size:
+                self.generation += 1
             self._size = held.st_size
 
     def _rotate(self) -> None:

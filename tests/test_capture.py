@@ -456,17 +456,21 @@ async def test_a_file_cut_to_nothing_in_place_is_started_afresh(tmp_path: Path) 
     assert (captured(exporter, "written"), captured(exporter, "duplicate")) == (8, 0)
 
 
-# A failed write after FILE was emptied in place: the file limit lets 10 bytes of t3 in, then EFBIG.
+# A failed write after FILE was emptied, or edited longer, in place: the file limit lets 10 bytes of t3 in,
+# then EFBIG.
 CUT_IN_PLACE = """
 import os, resource, sys
 from pathlib import Path
 from ragmon.capture import RotatingFile
-path, lines = Path(sys.argv[1]), [a.encode() for a in sys.argv[2:]]
+path, edit, lines = Path(sys.argv[1]), sys.argv[2], [a.encode() for a in sys.argv[3:]]
 file = RotatingFile(path, 1 << 20)
 print(len(file.write(lines[:2])[0]))
-os.truncate(path, 0)
+if edit == "emptied":
+    os.truncate(path, 0)
+else:  # a reviewer's editor writes a longer answer over the file itself
+    path.write_bytes(path.read_bytes().replace(b'"answer": "a."', b'"answer": "a reviewed answer."'))
 soft, hard = resource.getrlimit(resource.RLIMIT_FSIZE)
-resource.setrlimit(resource.RLIMIT_FSIZE, (10, hard))
+resource.setrlimit(resource.RLIMIT_FSIZE, (path.stat().st_size + 10, hard))
 done, error = file.write(lines[2:3])
 print(len(done), error.errno if error else None)
 resource.setrlimit(resource.RLIMIT_FSIZE, (hard, hard))
@@ -475,18 +479,23 @@ print(len(done), error)
 """
 
 
-def test_a_write_failing_after_the_file_was_emptied_in_place_is_cut_off(tmp_path: Path) -> None:
-    """The cut after a failed write went back to the size FILE had before it was emptied: here past the
-    file limit, so the torn line stayed and glued itself to the next (without a limit, the "cut" padded
-    FILE with NUL bytes up to that size). Either way no line of the file loaded."""
+@pytest.mark.parametrize("edit", ["emptied", "edited longer"])
+def test_a_write_failing_after_the_file_was_changed_in_place_cuts_off_its_own_line_alone(
+        tmp_path: Path, edit: str) -> None:
+    """The cut after a failed write went back to the size FILE had before someone else changed it. Emptied
+    (copytruncate): past the file limit, so the torn line stayed and glued itself to the next (without a
+    limit, the "cut" padded FILE with NUL bytes up to that size); no line of the file loaded. Edited
+    longer by a reviewer: the cut took the end of the reviewed lines, t2's cut in the middle."""
     path = tmp_path / "worst.jsonl"
     lines = [encode(record(plain(f"t{n}", 0.0), f"t{n}", CAPTURED_AT, SETTINGS)).decode()
              for n in range(1, 5)]
-    run = subprocess.run([sys.executable, "-c", CUT_IN_PLACE, str(path), *lines],
+    run = subprocess.run([sys.executable, "-c", CUT_IN_PLACE, str(path), edit, *lines],
                          capture_output=True, text=True, timeout=60, check=False)
     assert run.returncode == 0, run.stderr
     assert run.stdout.splitlines() == ["2", "0 27", "1 None"]             # 27 = EFBIG on Linux
-    assert path.read_text() == lines[3]
+    kept = "" if edit == "emptied" else "".join(lines[:2]).replace('"answer": "a."',
+                                                                   '"answer": "a reviewed answer."')
+    assert path.read_text() == kept + lines[3]
 
 
 # A writer on a named pipe read by a thread, its bound a line and a half: each line would rotate a file.
@@ -596,6 +605,40 @@ async def test_a_last_line_without_its_newline_gets_one_before_ours(tmp_path: Pa
     exporter = Exporter(window=60, capture=True)
     await run_writer(path, exporter, ["r1", "t1"])
     assert ids(path) == ["r1", "t1"] and captured(exporter, "duplicate") == 1
+
+
+def save_reviewed(path: Path, *, in_place: bool) -> None:
+    """A reviewer's editor saving FILE: its first record's answer fixed and taken into the golden set, and
+    no newline after the last line (VS Code keeps none when the last line is deleted). Written over the
+    file itself, or into a new file renamed over it, as editors do."""
+    first, *rest = path.read_text().splitlines()
+    reviewed = json.loads(first) | {"answer": "Returns are accepted within 30 days.", "needs_review": False}
+    text = "\n".join([json.dumps(reviewed), *rest])
+    if in_place:
+        path.write_text(text)
+    else:
+        (path.parent / "saved.tmp").write_text(text)
+        (path.parent / "saved.tmp").replace(path)
+
+
+@pytest.mark.parametrize("in_place", [True, False], ids=["in-place", "renamed-over"])
+async def test_a_reviewed_file_saved_while_capturing_gets_the_next_line_on_a_line_of_its_own(
+        tmp_path: Path, in_place: bool) -> None:
+    """Saved without a final newline while the sidecar ran, the next example was glued to the reviewer's
+    last line: counted written, it and that line were one line replay refuses ("Extra data")."""
+    path = tmp_path / "worst.jsonl"
+    exporter = Exporter(window=60, capture=True)
+    capture = writer(path, exporter)
+    await capture.start()
+    for trace_id in ("t1", "t2"):
+        capture.offer(plain(trace_id, 0.0), trace_id, "shop")
+    await wait_written(exporter, 2)
+    save_reviewed(path, in_place=in_place)
+    capture.offer(plain("t3", 0.0), "t3", "shop")
+    await capture.close()
+    loaded = list(datasets.load([path]))
+    assert [(e.id, e.answer, e.extra["needs_review"]) for e in loaded] == [
+        ("t1", "Returns are accepted within 30 days.", False), ("t2", "a.", True), ("t3", "a.", True)]
 
 
 async def test_a_rotated_file_is_read_as_found(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
@@ -744,15 +787,15 @@ async def test_blank_cited_or_relevant_ids_are_left_out_so_the_file_still_loads(
     assert example.citations == ("kb-1",) and example.relevant_ids == frozenset({"kb-1"})
 
 
-@pytest.mark.parametrize(("cap", "written"), [(342, 1), (341, 0)])
+@pytest.mark.parametrize(("cap", "written"), [(343, 1), (342, 0)])
 async def test_a_line_longer_than_replay_reads_is_not_written(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture, cap: int,
         written: int) -> None:
     """`--capture-max-bytes 1GiB`: a 45 MiB document of "\\x01" was written as a 283 MB line (JSON spells
     each as the 6 bytes \\u0001), and `ragmon replay` refused the whole file at that line (256 MiB at most).
-    Here replay's cap is lowered to `cap`: t1's line is 343 bytes, 342 without its newline, so it is read
-    at a cap of 342 and not at 341. c1 and c2 hold a document of 100 "\\x01", 100 bytes of text but
-    343 - 1 + 600 = 942 bytes of line: over the cap, though far under --capture-max-bytes (1 MiB)."""
+    Here replay's cap is lowered to `cap`: t1's line is 344 bytes, 343 without its newline, so it is read
+    at a cap of 343 and not at 342. c1 and c2 hold a document of 100 "\\x01", 100 bytes of text but
+    344 - 1 + 600 = 943 bytes of line: over the cap, though far under --capture-max-bytes (1 MiB)."""
     monkeypatch.setattr(reader, "MAX_LINE_BYTES", cap)
     path = tmp_path / "worst.jsonl"
     exporter = Exporter(window=60, capture=True)
@@ -772,7 +815,7 @@ async def test_a_line_longer_than_replay_reads_is_not_written(
         "written": written, "too_large": 3 - written}
     # Once a minute, as the other losses: c2 (and t1 at 342) are counted in the next line.
     assert [(r.getMessage(), r.__dict__["trace_id"], r.__dict__["bytes"]) for r in caplog.records] == [
-        ("example whose line would be longer than `ragmon replay` reads not captured", "c1", 942)]
+        ("example whose line would be longer than `ragmon replay` reads not captured", "c1", 943)]
 
 
 async def test_a_second_writer_on_the_same_file_is_refused_naming_the_holder(tmp_path: Path) -> None:
@@ -816,14 +859,14 @@ async def test_a_second_serve_on_the_same_capture_file_exits_2(tmp_path: Path) -
 
 async def test_ids_of_lines_longer_than_a_lowered_bound_are_still_held(
         tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
-    """Captured under 64 KiB, restarted with --capture-max-bytes 1500: big's line (317 + 2 for the id's
-    letter, twice, + 1,999 for its document = 2,318 bytes) was named a line replay refuses, though replay
+    """Captured under 64 KiB, restarted with --capture-max-bytes 1500: big's line (318 + 2 for the id's
+    letter, twice, + 1,999 for its document = 2,319 bytes) was named a line replay refuses, though replay
     reads it, and big was no longer held."""
     path = tmp_path / "worst.jsonl"
     big = result(Example("big", "q?", (Context("d", "x" * 2000),), "a."), 0.0)
     lines = [encode(record(plain("t1", 0.0), "t1", CAPTURED_AT, SETTINGS)),
              encode(record(big, "big", CAPTURED_AT, SETTINGS))]
-    assert [len(line) for line in lines] == [317, 2318]
+    assert [len(line) for line in lines] == [318, 2319]
     path.write_bytes(b"".join(lines))
     exporter = Exporter(window=60, capture=True)
     with caplog.at_level(logging.INFO, logger="ragmon.capture"):
@@ -842,7 +885,7 @@ async def test_ids_of_lines_longer_than_a_lowered_bound_are_still_held(
 async def test_a_long_line_is_read_for_its_id_without_being_held_whole(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
     """Lines over a head of 100 bytes (1 MiB in production), replay's cap lowered to 1,000 bytes. Only
-    the reordered line (342 bytes and its newline) and the torn last line are parsed whole: the id of a
+    the reordered line (343 bytes and its newline) and the torn last line are parsed whole: the id of a
     line of ours is read from its beginning."""
     monkeypatch.setattr(capture_module, "_HEAD", 100)
     monkeypatch.setattr(reader, "MAX_LINE_BYTES", 1000)
@@ -860,8 +903,8 @@ async def test_a_long_line_is_read_for_its_id_without_being_held_whole(
         return encode(record(example, trace_id, CAPTURED_AT, SETTINGS, "shop"))
 
     reordered = (json.dumps(json.loads(ours("s1")), sort_keys=True) + "\n").encode()
-    at_cap, over_cap = ours("t4", "x" * 659), ours("t3", "x" * 660)   # 342 - 1 + 659 = 1,000 bytes + "\n"
-    assert (len(reordered), len(at_cap), len(over_cap)) == (343, 1001, 1002)
+    at_cap, over_cap = ours("t4", "x" * 658), ours("t3", "x" * 659)   # 343 - 1 + 658 = 1,000 bytes + "\n"
+    assert (len(reordered), len(at_cap), len(over_cap)) == (344, 1001, 1002)
     before = b"".join([ours("t1"),                           # 1: ours, its id read from the head
                        reordered,                            # 2: "id" not first: parsed whole
                        ours("t2")[:-3] + b"\n",              # 3: ends "tr": no JSON object
@@ -883,6 +926,6 @@ async def test_a_long_line_is_read_for_its_id_without_being_held_whole(
          None, None, 6),
         ("capture file holds lines that are no record with an id (`ragmon replay` refuses them); they are "
          "kept as they are", 2, 3, None)]
-    # Whole: line 2 (343) and the torn line 6 (215, ending in "}"); t1's and t4's heads (101 bytes) are
-    # not parsed as JSON; the lines written are short ones (343 bytes), parsed by no one here.
-    assert sorted(n for n in parsed if n > 100) == [215, 343]
+    # Whole: line 2 (344) and the torn line 6 (215, ending in "}"); t1's and t4's heads (101 bytes) are
+    # not parsed as JSON; the lines written are short ones (344 bytes), parsed by no one here.
+    assert sorted(n for n in parsed if n > 100) == [215, 344]

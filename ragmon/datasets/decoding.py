@@ -120,7 +120,8 @@ def json_message(exc: json.JSONDecodeError) -> str:
     """json's message with its column, and the cause when it is one of the usual: its "Unterminated string
     starting at" means the text ends inside a string, most often a line cut short, and names where the
     string began; the others say what json cannot: a CR alone ending lines (classic Mac OS), records
-    written over several lines, a comment, a trailing comma."""
+    written over several lines, two records glued on one line (a file without its final newline joined
+    to another), a comment, a trailing comma."""
     if exc.msg.startswith("Unterminated string"):
         return f"invalid JSON: the text ends inside a string that starts at column {exc.colno}"
     return f"invalid JSON at column {exc.colno}: {_cause(exc)}"
@@ -134,6 +135,9 @@ def _cause(exc: json.JSONDecodeError) -> str:
                 "OS), not LF or CRLF; convert them (tr '\\r' '\\n')")
     if exc.msg == "Extra data" and exc.lineno > 1 and exc.colno == 1:
         return _second_value(before.lstrip(JSON_SPACE))
+    if exc.msg == "Extra data" and before.endswith("}") and at.startswith("{"):
+        return ("a second record starts right after the first one's '}' on the same line: a newline is "
+                "missing between them (files joined, the first not ending in one?)")
     if exc.msg == "Invalid control character at" and at:  # the C scanner's, which names no character
         return (f"control character U+{ord(at[0]):04X} inside a string: JSON writes it escaped "
                 f"({json.dumps(at[0])})")

@@ -72,6 +72,19 @@ def test_lines_ending_in_a_carriage_return_alone_name_the_line_ending(tmp_path: 
                                      "not LF or CRLF; convert them (tr '\\r' '\\n')")
 
 
+def test_a_record_glued_to_the_one_before_says_a_newline_is_missing(tmp_path: Path) -> None:
+    # `cat a.jsonl b.jsonl` with a's last line saved without its newline (as editors may), or a line
+    # appended to such a file: "Extra data" named no cause, and the file looked fine in the editor.
+    first = tmp_path / "a.jsonl"
+    first.write_text('{"id": "x", "question": "q?"}\n{"id": "y", "question": "q?"}', encoding="utf-8")
+    joined = tmp_path / "joined.jsonl"
+    joined.write_text(first.read_text() + '{"id": "z", "question": "q?"}\n', encoding="utf-8")
+    # `{"id": "y", "question": "q?"}` is 29 characters: the glued record starts at column 30.
+    assert str(error_of([joined])) == (f"{joined}:2: invalid JSON at column 30: a second record starts "
+                                       "right after the first one's '}' on the same line: a newline is "
+                                       "missing between them (files joined, the first not ending in one?)")
+
+
 def test_two_values_on_one_line_without_a_carriage_return_keep_jsons_message(tmp_path: Path) -> None:
     path = tmp_path / "two.jsonl"
     path.write_text('{"id": "x", "question": "q?"} {"id": "y", "question": "q?"}\n', encoding="utf-8")
