@@ -4,7 +4,9 @@ The service samples (a trace is offered when its key is below `--llm-sample-rate
 `--sample-rate`, so Claude always judges a subset of what the lexical judge scores and the two can be
 compared trace by trace), queues the example on this lane's own bounded queue (dropped and counted
 `throttled` when full: lexical scoring never waits on Claude) and runs `concurrency` consumers. Here,
-per example: a call is needed only when some claim is not cached; none is made while the wait the API's
+per example: a call is needed only when some claim is not cached, nor being paid for by an identical
+example's call in flight (waited for, that call's verdicts take nothing of the limits below: `cached`; one
+that fails leaves each waiter to make its own, which takes them then); none is made while the wait the API's
 last 429 or 529 asked for (`retry-after`) runs, or, when it asked for none, a backoff of 1 s doubled with
 each burst of such calls until a call gets its verdicts (`rate_limited`, no call); it must get a
 reservation of its worst-case cost from the daily budget (else `over_budget`), which covers every attempt
@@ -29,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import functools
 import logging
 import math
 import time
@@ -70,6 +73,25 @@ class LaneOutcome:
     duration: float | None = None
     """Seconds spent in the judge call, None when no call was attempted."""
     message: str = ""
+
+
+@dataclass(slots=True)
+class _Admission:
+    """What the lane let one example's own calls take (`ClaudeLane._admit`): nothing, when its verdicts came
+    from the cache or from an identical example's call it waited for."""
+
+    sent: float
+    """When its calls were let go, on the lane's clock (until then, when the example was offered)."""
+    bound: TokenBound | None = None
+    reservation: Reservation | None = None
+
+
+class _Refused(Exception):
+    """The lane refusing the calls its judge was about to make (`ClaudeLane._admit`), with the outcome."""
+
+    def __init__(self, outcome: LaneOutcome) -> None:
+        super().__init__(outcome.message)
+        self.outcome = outcome
 
 
 LONGEST_HOLD = 600.0
@@ -152,45 +174,54 @@ class ClaudeLane:
         free = verdicts_without_judge(example, claims)
         if free is not None:
             return self._ok(example, free, 0.0, None, called=False)
-        reservation = None
-        bound = self.claude.request_bound(example, claims)
-        if bound is not None:
-            if (held := self._held(example)) is not None:
-                return held
-            # The budget first: an example it refuses makes no call, so takes none of the minute's.
-            worst = _worst(bound)
-            budget = self.budget
-            if not budget.fits(*worst):
-                carried = (f", ${budget.carried:.4f} of it the worst case of calls in flight when an earlier "
-                           "process stopped" if budget.carried else "")
-                return LaneOutcome("over_budget", message=(
-                    f"example {example.id!r}: over --llm-budget-usd-per-day {budget.usd_per_day:g} "
-                    f"(${budget.spent:.4f} spent{carried}, and ${budget.reserved:.4f} reserved today; this "
-                    f"call would reserve up to ${budget.prices.cost(*worst):.4f})"))
-            if not self.bucket.try_acquire(bound.calls):
-                calls = f" (it needs {bound.calls} calls)" if bound.calls > 1 else ""
-                return LaneOutcome("throttled",
-                                   message=f"example {example.id!r}: over --llm-max-per-minute{calls}")
-            reservation = budget.reserve(*worst)
-        sent, started = self._clock(), self._timer()
+        admission = _Admission(self._clock())
+        started = self._timer()
         try:
-            verdicts, usage = await self.claude.ajudge_with_usage(example, claims)
+            verdicts, usage = await self.claude.ajudge_with_usage(
+                example, claims, admit=functools.partial(self._admit, example, admission))
+        except _Refused as refused:
+            return refused.outcome
         except ClaudeJudgeError as exc:
             if exc.kind == "rate_limited":
-                self._hold(exc.retry_after, sent)
-            cost = self._settle(example, reservation, bound, exc.usage)
+                self._hold(exc.retry_after, admission.sent)
+            cost = self._settle(example, admission.reservation, admission.bound, exc.usage)
             return LaneOutcome(exc.kind, None, cost, self._timer() - started, str(exc))
         except asyncio.CancelledError as cancelled:  # mid-call: the sidecar stopping
-            self._cancelled(example, reservation, bound, cancelled, self._timer() - started)
+            took = self._timer() - started
+            self._cancelled(example, admission.reservation, admission.bound, cancelled, took)
             raise
         except BaseException:  # a bug past the judge's own failures: what the call billed is unknown
-            self._settle(example, reservation, bound, None)
+            self._settle(example, admission.reservation, admission.bound, None)
             raise
-        cost = self._settle(example, reservation, bound, usage)
+        cost = self._settle(example, admission.reservation, admission.bound, usage)
         called = usage.calls > 0 or usage.unanswered > 0  # else every claim was cached by now
         if called:
             self._unasked, self._backoff, self._burst_began = 0, FIRST_BACKOFF, -math.inf
         return self._ok(example, verdicts, cost, self._timer() - started, called=called)
+
+    def _admit(self, example: Example, admission: _Admission, bound: TokenBound) -> None:
+        """Let the calls the judge is about to make for `example`, of this `bound`, go, or refuse them
+        (`_Refused`): none while the lane is held (`_hold`), then the budget's reservation of their worst
+        case, then a token for each from the per-minute bucket. The judge asks only for calls this caller
+        makes itself: one waiting for an identical call in flight takes nothing of either limit (it had
+        taken both, turning other examples away as over_budget or throttled for calls never made)."""
+        if (held := self._held(example)) is not None:
+            raise _Refused(held)
+        # The budget first: an example it refuses makes no call, so takes none of the minute's.
+        worst = _worst(bound)
+        budget = self.budget
+        if not budget.fits(*worst):
+            carried = (f", ${budget.carried:.4f} of it the worst case of calls in flight when an earlier "
+                       "process stopped" if budget.carried else "")
+            raise _Refused(LaneOutcome("over_budget", message=(
+                f"example {example.id!r}: over --llm-budget-usd-per-day {budget.usd_per_day:g} "
+                f"(${budget.spent:.4f} spent{carried}, and ${budget.reserved:.4f} reserved today; this "
+                f"call would reserve up to ${budget.prices.cost(*worst):.4f})")))
+        if not self.bucket.try_acquire(bound.calls):
+            calls = f" (it needs {bound.calls} calls)" if bound.calls > 1 else ""
+            raise _Refused(LaneOutcome("throttled",
+                                       message=f"example {example.id!r}: over --llm-max-per-minute{calls}"))
+        admission.bound, admission.reservation, admission.sent = bound, budget.reserve(*worst), self._clock()
 
     def _hold(self, asked: float | None, sent: float) -> None:
         """After a call `sent` then ended in a 429 or 529, make no call until the wait it `asked` for has

@@ -15,6 +15,7 @@ import socket
 import subprocess
 from collections import Counter
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -532,6 +533,39 @@ async def test_an_example_the_budget_refused_takes_no_call_from_the_minute(fake_
     assert [o.outcome for o in outcomes] == ["ok", "ok", "throttled"] and fake_api.calls == 2
 
 
+def again(item: Example) -> Example:
+    """`item` under another id: the same question, documents and answer, so the same verdicts."""
+    return replace(item, id=f"{item.id}-again")
+
+
+@pytest.mark.parametrize("limit", ["per_minute", "usd_per_day"])
+async def test_a_caller_joining_an_identical_call_in_flight_takes_none_of_the_limits(
+        fake_api: FakeAnthropic, limit: str) -> None:
+    """Two examples with the same answer at once share one call, the second waiting for the first's
+    verdicts: it took a reservation and a token all the same, for a call it never made, so under limits
+    that fit exactly two calls a third, distinct example was counted throttled (or over_budget) after a
+    single call. Now it is `cached`, having taken nothing, and the third makes the second call."""
+    probe = make_lane(fake_api, max_retries=0)
+    worst = attempt_cost(probe, example(1))  # example 2's is the same: "Fact 2" is as long as "Fact 1"
+    await probe.close()
+    limits = {"per_minute": 2.0} if limit == "per_minute" else {"usd_per_day": 2.5 * worst}
+    lane = make_lane(fake_api, max_retries=0, **limits)
+    outcomes = await run_all(lane, [example(1), again(example(1)), example(2)], consumers=3)
+    assert Counter(o.outcome for o in outcomes) == {"ok": 2, "cached": 1}
+    assert fake_api.calls == 2 and lane.budget.reserved == 0.0
+
+
+@pytest.mark.parametrize(("per_minute", "expected", "calls"), [(1.0, "throttled", 1), (2.0, "ok", 2)])
+async def test_a_caller_whose_joined_call_failed_takes_the_limits_for_its_own(
+        fake_api: FakeAnthropic, per_minute: float, expected: str, calls: int) -> None:
+    """The call it waited for failed, caching nothing: the waiter makes its own call, which takes its token
+    then, so sharing a call never lets one past --llm-max-per-minute."""
+    fake_api.enqueue(Fail(400, "invalid_request_error"))
+    lane = make_lane(fake_api, per_minute=per_minute, max_retries=0)
+    outcomes = await run_all(lane, [example(1), again(example(1))], consumers=2)
+    assert [o.outcome for o in outcomes] == ["error", expected] and fake_api.calls == calls
+
+
 async def test_an_unanswered_attempt_of_a_long_answer_costs_one_calls_worst_case(
         fake_api: FakeAnthropic) -> None:
     """25 claims go out in two calls (20, then 5). The first call's first attempt times out, its retry and
@@ -870,9 +904,9 @@ def judge_saying(lane: ClaudeLane, monkeypatch: pytest.MonkeyPatch, sent: Usage 
     nothing (None)."""
     judge = lane.claude.ajudge_with_usage
 
-    async def saying_what_it_sent(*args: Any) -> Any:
+    async def saying_what_it_sent(*args: Any, **options: Any) -> Any:
         try:
-            return await judge(*args)
+            return await judge(*args, **options)
         except asyncio.CancelledError as cancelled:
             if sent is None:
                 vars(cancelled).pop("usage", None)

@@ -28,7 +28,8 @@ Why it is shaped this way:
   given stays given; an answer changed anywhere is judged again whole, since Claude reads each claim in
   its answer ("It" is whatever the claims before it name). Only the claims missing from the cache are
   sent (those of a long answer's later calls, when an earlier one was paid for and a later one failed),
-  and callers asking for the same at the same moment share one call (`_Flights`). A cache directory
+  and callers asking for the same at the same moment share one call (`_Flights`): a caller's `admit` (the
+  sidecar's budget and rate) is asked only for the calls it makes itself. A cache directory
   is made and proved writable when the judge is built, before anything is paid for; a write that fails
   later (disk full) costs a warning, never the verdict.
 - No temperature: API version 2026-10-21, which the SDK speaks, removed the sampling parameters (any
@@ -1010,9 +1011,17 @@ class ClaudeJudge:
         a 2 s timeout. Threads sharing the judge share its calls in flight (`_Flights`)."""
         return self._loop_thread.run(functools.partial(self.ajudge_with_usage, example, claims))
 
-    async def ajudge_with_usage(self, example: Example,
-                                claims: tuple[Claim, ...]) -> tuple[tuple[ClaimVerdict, ...], Usage]:
-        """`judge_with_usage` for a task: it waits for the calls of other tasks of its event loop."""
+    async def ajudge_with_usage(self, example: Example, claims: tuple[Claim, ...], *,
+                                admit: Callable[[TokenBound], None] | None = None,
+                                ) -> tuple[tuple[ClaimVerdict, ...], Usage]:
+        """`judge_with_usage` for a task: it waits for the calls of other tasks of its event loop.
+
+        `admit` is told the bound of the calls this caller is about to make, before any is sent, and may
+        raise to make none (the exception is this call's; the callers waiting for its verdicts then ask
+        for them themselves). It is told only when the calls are this caller's own: not while it waits for
+        an identical call in flight, whose verdicts it is served from the cache, but for what that call's
+        failure leaves it to ask. A budget reserves there: reserving before asking, the sidecar's lane had
+        held a reservation and per-minute tokens for each caller sharing another's call, which made none."""
         lane = id(asyncio.get_running_loop())
         ask = functools.partial(self._plan, example, claims)
         spent = Usage()
@@ -1026,6 +1035,8 @@ class ClaudeJudge:
                 # Shielded: a waiter cancelled must not cancel the call it waits for, which others wait on.
                 await asyncio.shield(asyncio.wrap_future(running))
             with self._flights.flying(lane, plan):
+                if admit is not None and plan.requests:
+                    admit(self._plan_bound(plan))
                 for batch, request in zip(plan.batches, plan.requests, strict=True):
                     attempts = _Attempts(self.timeout, self.max_retries)
                     with self._billed(spent):
@@ -1052,8 +1063,12 @@ class ClaudeJudge:
         `max_tokens`, which the API never exceeds. Both per attempt, summed over the calls of a long
         answer; the SDK may make `max_retries` more attempts at each.
         """
-        bounds = [self._bound(request) for request in self._plan(example, claims).requests]
-        return self._summed(bounds) if bounds else None
+        plan = self._plan(example, claims)
+        return self._plan_bound(plan) if plan.requests else None
+
+    def _plan_bound(self, plan: _Plan) -> TokenBound:
+        """The bound of a plan's calls, of which it has one at least."""
+        return self._summed([self._bound(request) for request in plan.requests])
 
     def largest_request_bound(self, answer_chars: int = LARGEST_ANSWER_CHARS) -> TokenBound:
         """`request_bound` of the largest request this judge sends for an answer of `answer_chars`
