@@ -327,7 +327,8 @@ def flood(args: argparse.Namespace, *, gzipped: bool) -> bool:
     in_flight = total(metrics, "ragmon_traces_in_flight")
     queued = total(metrics, "ragmon_score_queue_depth") + total(metrics, "ragmon_score_in_progress")
     waiting = total(metrics, "ragmon_traces_waiting")
-    unseen = sent.taken - sum(live.values()) - in_flight - waiting - queued
+    refused = total(metrics, "ragmon_traces_refused_pending")  # every span refused, before its decision wait
+    unseen = sent.taken - sum(live.values()) - in_flight - waiting - refused - queued
     unexpected = {status for status in sent.statuses if status not in EXPECTED[gzipped]}
     name = "gzip flood" if gzipped else "flood"
     bombs = (f", one request in {args.bomb_every} a bomb of {args.bomb_mib} MiB "
@@ -342,9 +343,9 @@ def flood(args: argparse.Namespace, *, gzipped: bool) -> bool:
           f"{max(sampler.rss):.0f}, sum of peaks {peaks:.0f}; start-up figure {promised} MiB "
           f"({peak / promised:.0%} of it)")
     print(f"  traces taken {sent.taken}; at the end of the flood: outcomes {live}, in flight "
-          f"{in_flight:.0f}, waiting for room {waiting:.0f}, queued or being scored {queued:.0f}, in no "
-          f"gauge {unseen:.0f}; after SIGTERM (drain {drain:.1f}s, exit {code}): outcomes "
-          f"{dict(outcomes)}; worker pools restarted "
+          f"{in_flight:.0f}, waiting for room {waiting:.0f}, refused pending {refused:.0f}, queued or "
+          f"being scored {queued:.0f}, in no gauge {unseen:.0f}; after SIGTERM (drain {drain:.1f}s, exit "
+          f"{code}): outcomes {dict(outcomes)}; worker pools restarted "
           f"{total(metrics, 'ragmon_worker_pool_restarts_total'):.0f}, recycled "
           f"{total(metrics, 'ragmon_worker_pool_recycles_total'):.0f}; spans rejected "
           f"{by_label(metrics, 'ragmon_spans_rejected_total', 'reason')}; warnings {dict(problems)}")

@@ -282,12 +282,13 @@ class WindowCollector:
 class LoopReadings:
     """What a /metrics page shows of the event loop's state, read at one instant on the loop. A page is built
     on a thread of its own (ragmon.service), and the figures that add up to the traces taken
-    (`ragmon_traces_total` + `ragmon_traces_in_flight` + `ragmon_traces_waiting` + the first judge's queue
-    depth and examples in progress) were read at two instants: the gauges on the loop, the counters later
-    on that thread, so a trace counted under an outcome in between was in both (under load, 22 of 48
-    pages showed 1 to 11 traces more than were taken). Some gauges also walk dicts the loop changes (a
-    lexical pool's workers over their share, a budget's open reservations) or change state themselves (a
-    budget rolls over at midnight UTC): read on the page's thread they would race the loop.
+    (`ragmon_traces_total` + `ragmon_traces_in_flight` + `ragmon_traces_waiting` +
+    `ragmon_traces_refused_pending` + the first judge's queue depth and examples in progress) were read at
+    two instants: the gauges on the loop, the counters later on that thread, so a trace counted under an
+    outcome in between was in both (under load, 22 of 48 pages showed 1 to 11 traces more than were
+    taken). Some gauges also walk dicts the loop changes (a lexical pool's workers over their share, a
+    budget's open reservations) or change state themselves (a budget rolls over at midnight UTC): read on
+    the page's thread they would race the loop.
 
     So the page's thread reads the values `take` read on the loop as its build began; any other reader
     (the registry read on the loop itself) reads them live. Each reading must cost the loop next to
@@ -448,6 +449,10 @@ class Exporter:
         # Out of the assembler, with no outcome and in no queue: while overloaded, no other gauge had them.
         self.waiting = Gauge("ragmon_traces_waiting", "Decided traces waiting for room in the first judge's "
                              "queue (or in --max-buffer to score them), or to be handed on", registry=r)
+        # Apart from `waiting`, which is read as back-pressure (add --workers): these wait out a clock, and a
+        # service recording large request bodies holds thousands of them for a whole decision wait.
+        self.refused_pending = Gauge("ragmon_traces_refused_pending", "Traces seen only in refused spans, "
+                                     "awaiting their decision wait; each becomes one error", registry=r)
         self.queue_depth = Gauge("ragmon_score_queue_depth", "Examples waiting for a judge", ["judge"],
                                  registry=r)
         self.in_progress = Gauge("ragmon_score_in_progress", "Examples a judge is scoring now (in a worker, "

@@ -268,6 +268,7 @@ class Sidecar:
         reading = self.exporter.readings.wrap
         self.exporter.in_flight.set_function(reading(lambda: self.assembler.in_flight))
         self.exporter.waiting.set_function(reading(self._waiting))
+        self.exporter.refused_pending.set_function(reading(lambda: self.assembler.refused_only))
         self.exporter.buffer_bytes.set_function(reading(self._held_bytes))
         self.exporter.max_traces.set(config.max_traces)
         self.exporter.max_buffer_bytes.set(config.max_buffer)
@@ -735,13 +736,11 @@ class Sidecar:
     def _waiting(self) -> int:
         """`ragmon_traces_waiting`: decided traces with no outcome yet that no other gauge shows. Those the
         decision task has yet to route (its backlog, and the one it holds in `_enqueue`) and those the
-        assembler decided early and has yet to hand on, which it does not while the decision task waits;
-        and those whose every span so far was refused, until their decision wait decides them (`error`):
-        counted nowhere, a trace of one span too large for --max-buffer was missing from the sum for that
-        long. So traces taken = outcomes + in flight + waiting + the first judge's queue depth and in
-        progress."""
-        return (len(self._backlog) + (self._enqueuing is not None) + self.assembler.decided_early
-                + self.assembler.refused_only)
+        assembler decided early and has yet to hand on, which it does not while the decision task waits:
+        back-pressure, what --workers relieves. Traces whose every span so far was refused wait out their
+        decision wait instead (`ragmon_traces_refused_pending`). So traces taken = outcomes + in flight +
+        waiting + refused pending + the first judge's queue depth and in progress."""
+        return len(self._backlog) + (self._enqueuing is not None) + self.assembler.decided_early
 
     async def _room(self, job: _Job) -> None:
         """Counts what scoring `job` takes in a lexical worker (`working_bytes`) against --max-buffer,

@@ -2,9 +2,10 @@
 SDK's own OTLP/HTTP exporter, scraped over real HTTP back to back while its lexical judge scores.
 
 The README's ledger: every trace taken is in one place, `ragmon_traces_total` + `ragmon_traces_in_flight` +
-`ragmon_traces_waiting` + the first judge's `ragmon_score_queue_depth` and `ragmon_score_in_progress`. A
-page whose gauges and counters were read at two instants counted a trace scored in between twice, and a
-Grafana panel of "taken = outcomes + waiting" jumped above the traces sent."""
+`ragmon_traces_waiting` + `ragmon_traces_refused_pending` + the first judge's `ragmon_score_queue_depth`
+and `ragmon_score_in_progress`. A page whose gauges and counters were read at two instants counted a trace
+scored in between twice, and a Grafana panel of "taken = outcomes + waiting" jumped above the traces
+sent."""
 
 from __future__ import annotations
 
@@ -57,7 +58,7 @@ def rag_requests(count: int) -> list[ReadableSpan]:
 def placed(samples: Samples) -> float:
     """Where a page puts the traces taken: the README's sum."""
     return (total(samples, "ragmon_traces_total") + total(samples, "ragmon_traces_in_flight")
-            + total(samples, "ragmon_traces_waiting")
+            + total(samples, "ragmon_traces_waiting") + total(samples, "ragmon_traces_refused_pending")
             + total(samples, "ragmon_score_queue_depth", judge="lexical")
             + total(samples, "ragmon_score_in_progress", judge="lexical"))
 

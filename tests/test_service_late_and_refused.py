@@ -93,12 +93,16 @@ async def test_a_trace_whose_every_span_was_refused_is_one_error_and_its_resends
     # has passed, once after. By hand:
     # - spans: 1 too_many_bytes, then 2 duplicates (before: 3 too_many_bytes, 3 losses for 1);
     # - traces: 1 `error` at the decision wait (before: none, the trace was counted nowhere), logged
-    #   with its trace id and its 1 span refused; until then 1 waiting, so the README's sum of where each
-    #   trace taken is (outcomes + waiting) is 1 on every page (it was 0 for those 2 s).
+    #   with its trace id and its 1 span refused; until then 1 refused pending, so the README's sum of
+    #   where each trace taken is (outcomes + refused pending) is 1 on every page (it was 0 for those 2 s),
+    #   and none waiting: nothing holds it back but its decision wait, and on call reads waiting as
+    #   scoring falling behind (before: the trace was counted waiting);
+    # - once it is an `error`, none refused pending.
     span = retrieval_too_large()
     await export(small_buffer.http, [span])
     first = await wait_metrics(small_buffer.metrics, lambda s: True)
-    assert total(first, "ragmon_traces_total") + total(first, "ragmon_traces_waiting") == 1
+    assert total(first, "ragmon_traces_total") + total(first, "ragmon_traces_refused_pending") == 1
+    assert total(first, "ragmon_traces_waiting") == 0
     await export(small_buffer.http, [span])
     samples = await wait_metrics(small_buffer.metrics, lambda s: total(s, "ragmon_traces_total") == 1,
                                  timeout=10)
@@ -107,6 +111,7 @@ async def test_a_trace_whose_every_span_was_refused_is_one_error_and_its_resends
                                lambda s: total(s, "ragmon_spans_rejected_total", reason="duplicate") == 2)
 
     assert ledger(samples)[1] == {"scored": 0, "not_sampled": 0, "not_rag": 0, "evicted": 0, "error": 1}
+    assert total(samples, "ragmon_traces_refused_pending") == 0
     assert ledger(after) == ({"too_many_bytes": 1, "duplicate": 2, "late": 0},
                              {"scored": 0, "not_sampled": 0, "not_rag": 0, "evicted": 0, "error": 1})
     [line] = lines("trace lost every span it sent")

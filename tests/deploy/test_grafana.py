@@ -757,11 +757,14 @@ def test_in_flight_panel_draws_the_limits_it_is_read_against(tmp_path: Path) -> 
     panel = {t["refId"]: t for t in targets}
     by = {ref: re.search(r"by \(([^)]*)\)", t["expr"])[1] for ref, t in panel.items()}
     assert by == {"A": "instance", "B": "instance, judge", "C": "instance", "D": "instance, judge",
-                  "E": "instance", "F": "instance, judge"}
+                  "E": "instance", "F": "instance, judge", "G": "instance"}
     assert "ragmon_max_traces" in panel["C"]["expr"] and "ragmon_score_queue_size" in panel["D"]["expr"]
     # Decided traces waiting for room behind a full queue: in no other gauge (README's accounting identity).
     assert "ragmon_traces_waiting" in panel["E"]["expr"]
     assert panel["E"]["legendFormat"] == "waiting {{instance}}"
+    # Beside it, not in it: traces of only refused spans wait out a clock, not for scoring.
+    assert "ragmon_traces_refused_pending" in panel["G"]["expr"]
+    assert panel["G"]["legendFormat"] == "refused pending {{instance}}"
     assert panel["C"]["legendFormat"] == "--max-traces {{instance}}"
     assert panel["D"]["legendFormat"] == "--queue-size {{judge}} {{instance}}"
     pod_a, pod_b = 'namespace="prod",instance="10.0.2.5:9464"', 'namespace="prod",instance="10.0.2.6:9464"'
@@ -787,20 +790,22 @@ def test_in_flight_panel_draws_the_limits_it_is_read_against(tmp_path: Path) -> 
 
 
 def test_in_flight_panel_draws_every_trace_without_an_outcome(tmp_path: Path) -> None:
-    """README's accounting: traces taken = ragmon_traces_total + in flight + waiting + the lexical judge's
-    queue and in progress. On call reads the last four off "In flight and queue depth" to find where the
-    traces taken and not yet counted are. By hand, one pod with the lexical judge alone: 7 traces in
-    flight, 3 waiting, 5 queued and 2 being scored in its workers -> the panel's series other than the
-    limits (legends starting "--") add up to 17; 15 without those in the workers."""
+    """README's accounting: traces taken = ragmon_traces_total + in flight + waiting + refused pending +
+    the lexical judge's queue and in progress. On call reads the last five off "In flight and queue depth"
+    to find where the traces taken and not yet counted are. By hand, one pod with the lexical judge alone:
+    7 traces in flight, 3 waiting, 4 seen only in refused spans, 5 queued and 2 being scored in its
+    workers -> the panel's series other than the limits (legends starting "--") add up to 21; 17 without
+    the refused ones."""
     (targets,) = [p["targets"] for p in panels() if p["title"] == "In flight and queue depth"]
     drawn = [t["expr"] for t in targets if not t["legendFormat"].startswith("--")]
     pod = 'job="ragmon",namespace="prod",instance="10.0.2.5:9464"'
     series = {f"ragmon_traces_in_flight{{{pod}}}": "7x20", f"ragmon_traces_waiting{{{pod}}}": "3x20",
+              f"ragmon_traces_refused_pending{{{pod}}}": "4x20",
               f'ragmon_score_queue_depth{{{pod},judge="lexical"}}': "5x20",
               f'ragmon_score_in_progress{{{pod},judge="lexical"}}': "2x20"}
     total = " or ".join(f'label_replace({substitute(expr)}, "ref", "{i}", "", "")'
                         for i, expr in enumerate(drawn))
-    promtool_expects(tmp_path, f"sum({total})", series, {"{}": 17})
+    promtool_expects(tmp_path, f"sum({total})", series, {"{}": 21})
 
 
 def test_scoring_stalled_query_gives_the_queue_where_the_lexical_judge_finishes_nothing(
