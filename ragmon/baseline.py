@@ -41,7 +41,7 @@ import math
 import statistics
 import unicodedata
 import zlib
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NoReturn
@@ -189,8 +189,9 @@ class Comparison:
     had no groundedness; the biggest drop first."""
     pairs: tuple[tuple[ExampleResult, BaselineExample], ...]
     caveats: tuple[str, ...] = ()
-    """What may mislead in the comparison (`caveats`), for the reports: on stderr alone, and not at all
-    with --quiet, a renumbered golden set compared different questions with nothing in any report."""
+    """What may mislead in the comparison, for the reports: on stderr alone, and not at all with --quiet,
+    a renumbered golden set compared different questions with nothing in any report. `compare` gives those
+    only the scores tell (`_unrecorded`); `caveats`, those told before scoring, go before them."""
 
     def worsened(self, metric: str) -> tuple[Change, ...]:
         """Shared examples worse on `metric` than in the baseline (higher, for LOWER_IS_BETTER), the
@@ -360,9 +361,9 @@ def caveats(baseline: Baseline, examples: Sequence[Example]) -> list[str]:
     (`examples`) is scored: that its run breached gates of its own, that ids both runs have name
     other questions there (a golden set renumbered, or its ids reused), which the comparison, by id, would
     read as the same examples, most likely "unchanged", that examples this run scores were skipped
-    there, which the counts would call new, as if the golden set had grown, that ids of this run are
-    in the baseline written otherwise (`_respelled`), which the counts would call new and gone, and that it
-    does not say which of its answers abstained (`_unrecorded`), where that would be compared."""
+    there, which the counts would call new, as if the golden set had grown, and that ids of this run are
+    in the baseline written otherwise (`_respelled`), which the counts would call new and gone. What only
+    the scores tell is `compare`'s (`_unrecorded`)."""
     lines = []
     if not scores_examples_alike(baseline.scoring_rules):  # intervals alone do not move a drop or a gain
         lines.append(_rules_caveat(baseline))
@@ -390,21 +391,7 @@ def caveats(baseline: Baseline, examples: Sequence[Example]) -> list[str]:
                      f"otherwise, in another Unicode normalisation or with other white space around them "
                      f"({here!a} here, {there!a} there, say): examples are matched by id as written, so "
                      f"these are not compared, and count as new and gone (was the golden set exported anew?)")
-    unrecorded = _unrecorded([before for _, before in shared])
-    if unrecorded:
-        lines.append(f"the baseline {baseline.path} does not record which answers abstained (an older "
-                     f"ragmon wrote it): {unrecorded} of the {len(shared)} examples both runs have "
-                     f"{'lacks' if unrecorded == 1 else 'lack'} groundedness there, and a drop gate cannot "
-                     f"see one gone from an abstention to a made-up answer (a baseline written by this "
-                     f"ragmon can)")
     return lines
-
-
-def _unrecorded(shared: Sequence[BaselineExample]) -> int:
-    """Shared examples without groundedness in a baseline that does not say whether they abstained: an
-    abstention is compared (ABSTAINED_AS), contexts unknown not, and which one each was is not known."""
-    return sum(before.abstained is None and _value(before.metrics.get("groundedness")) is None
-               for before in shared)
 
 
 def _rules_caveat(baseline: Baseline) -> str:
@@ -487,7 +474,9 @@ def _shown(value: Any) -> str:
     return "(not set)" if value is _ABSENT else json.dumps(value, ensure_ascii=False)
 
 
-def compare(baseline: Baseline, report: Report) -> Comparison:
+def compare(baseline: Baseline, report: Report, gated: Collection[str] = ()) -> Comparison:
+    """This run's `report` against the baseline; `gated` names the metrics of the run's drop gates, for
+    the caveats of what they cannot see (`_unrecorded`)."""
     ids = [replace_lone_surrogates(result.example.id) for result in report.results]  # as the baseline's
     scored = set(ids)
     pairs = tuple((result, baseline.examples[example_id])
@@ -497,15 +486,42 @@ def compare(baseline: Baseline, report: Report) -> Comparison:
     metrics = {name: _change(name, pairs, baseline.examples.values(), report.results)
                for name in METRIC_NAMES}
     return Comparison(baseline.path, baseline.ragmon_version, len(pairs), len(report.results) - len(pairs),
-                      gone, metrics, _worsened(pairs, "groundedness"), pairs)
+                      gone, metrics, _worsened(pairs, "groundedness"), pairs,
+                      _unrecorded(baseline, pairs, gated))
+
+
+def _unrecorded(baseline: Baseline, pairs: Sequence[tuple[ExampleResult, BaselineExample]],
+                gated: Collection[str]) -> tuple[str, ...]:
+    """A caveat where a baseline that does not say which answers abstained left out a pair a drop gate on
+    a claim metric would have compared had it said so: groundedness measured now and not there, which an
+    abstention then (compared, ABSTAINED_AS) and contexts unknown then (not) alike leave. Pairs without
+    groundedness now, or gates on other metrics, lose nothing to it, and are not counted: a warning about
+    every golden set without contexts, or every answer abstaining in both runs, would be one to ignore."""
+    if not ABSTAINED_AS.keys() & set(gated):
+        return ()
+    unseen = sum(before.abstained is None and _value(before.metrics.get("groundedness")) is None
+                 and _value(result.metrics.get("groundedness")) is not None for result, before in pairs)
+    if not unseen:
+        return ()
+    return (f"the baseline {baseline.path} does not record which answers abstained (an older ragmon wrote "
+            f"it): {unseen} of the {len(pairs)} examples both runs have {'lacks' if unseen == 1 else 'lack'} "
+            f"groundedness there and {'has' if unseen == 1 else 'have'} it now, left out of the comparison, "
+            f"so a drop gate cannot see one gone from an abstention to a made-up answer (a baseline written "
+            f"by this ragmon can)",)
 
 
 def abstained(result: ExampleResult) -> bool:
     """Its answer is known and declines: no claim, and it says so or says nothing (`answer_abstains`).
     Recorded per example in the JSON report: a later run compares such an example where it now makes
-    claims (ABSTAINED_AS), and an undefined groundedness alone does not tell it from contexts unknown."""
+    claims (ABSTAINED_AS), and an undefined groundedness alone does not tell it from contexts unknown.
+    With the contexts unknown it is false, whatever the answer: that run decided no claim, so its
+    verdicts cannot tell an answer that declines from one that makes claims, and telling them apart by
+    splitting every such answer again cost the JSON writer ten times its time (every answer that makes
+    claims has no verdicts there). With the contexts known, no verdicts means no claims, so only those few
+    answers are read."""
     answer = result.example.answer
-    return answer is not None and not result.verdicts and answer_abstains(answer)
+    return (result.example.contexts is not None and answer is not None and not result.verdicts
+            and answer_abstains(answer))
 
 
 def _pair(name: str, result: ExampleResult, before_example: BaselineExample) -> tuple[Measured, bool]:

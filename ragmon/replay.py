@@ -546,8 +546,7 @@ def _replay(args: argparse.Namespace, started: tuple[datetime, float], checkpoin
                                             skip_judge_errors=args.judge_errors == "skip",
                                             concurrency=args.llm_concurrency)]
         gc.freeze()
-        comparisons = [None if baseline is None else replace(baselines.compare(baseline, r), caveats=caveats)
-                       for r in reports]
+        comparisons = [None if baseline is None else _compared(baseline, r, drops, caveats) for r in reports]
         results = combine([decide(r, gates, args.confidence)
                            + (() if c is None else decide_drops(c, drops, args.confidence, r.config))
                            for r, c in zip(reports, comparisons, strict=True)],
@@ -558,6 +557,9 @@ def _replay(args: argparse.Namespace, started: tuple[datetime, float], checkpoin
     finally:
         progress.close()
         gc.unfreeze()
+    if comparison is not None and not args.quiet:  # after the progress bar's line is ended
+        for caveat in comparison.caveats[len(caveats):]:
+            note(f"ragmon replay: warning: {caveat}")
     if not results and incomplete is None:
         # Even with --quiet: it is about the configuration, not the run's progress, and a CI variable left
         # empty (RAGMON_GATE=) would otherwise turn the gate off without a word.
@@ -572,6 +574,14 @@ def _replay(args: argparse.Namespace, started: tuple[datetime, float], checkpoin
     if incomplete is not None:
         raise RunIncomplete(incomplete)
     return exit_code(results)
+
+
+def _compared(baseline: baselines.Baseline, report: Report, drops: Sequence[DropGate],
+              caveats: Sequence[str]) -> baselines.Comparison:
+    """The comparison with `caveats`, those told before scoring, ahead of those the scores tell (which
+    the caller prints after scoring): every report repeats them all."""
+    comparison = baselines.compare(baseline, report, {drop.metric for drop in drops})
+    return replace(comparison, caveats=(*caveats, *comparison.caveats))
 
 
 def _baseline(args: argparse.Namespace, drops: Sequence[DropGate]) -> baselines.Baseline | None:

@@ -7,7 +7,7 @@ import json
 import math
 import os
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -1063,10 +1063,11 @@ def test_a_bound_read_at_another_level_mirrors_too() -> None:
 ABSTAINED = "I don't know: the documents do not say."
 
 
-def store_golden(path: Path, answers: Sequence[str]) -> Path:
-    """Question q<i> on STORE answered with answers[i], as a golden set for `ragmon replay`."""
-    rows = [{"id": f"q{i}", "question": f"What does the store say, part {i}?",
-             "contexts": [{"id": "store", "text": STORE}], "answer": answer}
+def store_golden(path: Path, answers: Sequence[str], unknown: Collection[int] = ()) -> Path:
+    """Question q<i> on STORE answered with answers[i], as a golden set for `ragmon replay`; the contexts
+    of q<i> for each i in `unknown` are not recorded."""
+    rows = [{"id": f"q{i}", "question": f"What does the store say, part {i}?", "answer": answer,
+             **({} if i in unknown else {"contexts": [{"id": "store", "text": STORE}]})}
             for i, answer in enumerate(answers)]
     path.write_text("".join(json.dumps(row) + "\n" for row in rows), encoding="utf-8")
     return path
@@ -1147,26 +1148,83 @@ def test_an_answer_now_abstaining_is_left_out_so_it_hides_no_regression(
     assert code == EXIT_BREACHED
 
 
+def test_a_baseline_whose_contexts_were_unknown_is_no_abstention(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The baseline's q0 made up a sentence with its contexts unknown: no claim decided, so no groundedness,
+    # and no abstention either. Now its contexts are known and the sentence is unsupported (0). Nothing in
+    # the baseline to pair it with: over q1-q3, 1 -> 1 and 0 -> 0, unchanged, exit 0. Read as an
+    # abstention (groundedness 1 there), it would be a drop of 0.25 and a breach.
+    without_ragmon_variables(monkeypatch)
+    baseline = first_run(store_golden(tmp_path / "unknown.jsonl", (UNSUPPORTED[0], *SUPPORTED), unknown={0}))
+    code, doc, _ = replayed_against(baseline, store_golden(tmp_path / "known.jsonl",
+                                                           (UNSUPPORTED[0], *SUPPORTED)))
+    alone = "on 3 examples measured in both runs (1 more in this run only, not compared)"
+    assert [(g["passed"], g["reason"]) for g in doc["gates"]] == [
+        (True, f"unchanged against the baseline: 1 -> 1 {alone}"),
+        (True, f"unchanged against the baseline: 0 -> 0 {alone}")]
+    assert (doc["baseline"]["caveats"], code) == ([], EXIT_OK)
+    written = json.loads(baseline.read_text(encoding="utf-8"))
+    assert [r["abstained"] for r in written["results"]] == [False, False, False, False]
+
+
+def old_baseline(golden: Path) -> Path:
+    """The golden set's JSON report as a ragmon before `abstained` wrote it."""
+    doc = json.loads(first_run(golden).read_text(encoding="utf-8"))
+    for result in doc["results"]:
+        del result["abstained"]
+    old = golden.with_suffix(".old.json")
+    old.write_text(json.dumps(doc), encoding="utf-8")
+    return old
+
+
+def unrecorded(old: Path, count: str) -> str:
+    """The caveat of a baseline that does not record abstentions, `count` ("1 of the 4 ... lacks") its
+    pairs left out."""
+    return (f"the baseline {old} does not record which answers abstained (an older ragmon wrote it): {count} "
+            f"groundedness there and {'has' if count.endswith('lacks') else 'have'} it now, left out of the "
+            f"comparison, so a drop gate cannot see one gone from an abstention to a made-up answer (a "
+            f"baseline written by this ragmon can)")
+
+
 def test_a_baseline_that_does_not_record_abstentions_is_compared_as_before_with_a_note(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # The first test's runs, the baseline written by a ragmon before `abstained`: its q0 has no
     # groundedness, abstention or contexts unknown alike, and is left out: over q1-q3, 1 -> 1, unchanged,
     # as before; one line says what the comparison could not see.
     without_ragmon_variables(monkeypatch)
-    written = first_run(store_golden(tmp_path / "abstaining.jsonl", (ABSTAINED, *SUPPORTED)))
-    doc = json.loads(written.read_text(encoding="utf-8"))
-    for result in doc["results"]:
-        del result["abstained"]
-    old = tmp_path / "old.json"
-    old.write_text(json.dumps(doc), encoding="utf-8")
-    code, report, _ = replayed_against(old, store_golden(tmp_path / "inventing.jsonl",
-                                                         (UNSUPPORTED[0], *SUPPORTED)))
+    old = old_baseline(store_golden(tmp_path / "abstaining.jsonl", (ABSTAINED, *SUPPORTED)))
+    code, report, page = replayed_against(old, store_golden(tmp_path / "inventing.jsonl",
+                                                            (UNSUPPORTED[0], *SUPPORTED)))
     counted = "on 3 examples measured in both runs (1 more in this run only, not compared)"
     assert [(g["passed"], g["reason"]) for g in report["gates"]] == [
         (True, f"unchanged against the baseline: 1 -> 1 {counted}"),
         (True, f"unchanged against the baseline: 0 -> 0 {counted}")]
-    assert report["baseline"]["caveats"] == [
-        f"the baseline {old} does not record which answers abstained (an older ragmon wrote it): 1 of the 4 "
-        f"examples both runs have lacks groundedness there, and a drop gate cannot see one gone from an "
-        f"abstention to a made-up answer (a baseline written by this ragmon can)"]
+    caveat = unrecorded(old, "1 of the 4 examples both runs have lacks")
+    assert report["baseline"]["caveats"] == [caveat]
+    assert f"**Warning**: {caveat}.\n" in page
     assert code == EXIT_OK
+
+
+def test_an_old_baseline_is_warned_of_only_for_pairs_a_claim_gate_would_have_compared(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    # The baseline, without `abstained`: q0 and q1 abstained, q2's contexts were unknown, q3 supported.
+    # Now q0 makes up a sentence and q2, its contexts known, is supported: groundedness now and none there,
+    # either of which may have been an abstention, compared had the baseline said so: 2 of the 4. q1 still
+    # abstains (no groundedness now: nothing to compare), q3 had groundedness there: not counted. Said on
+    # stderr after scoring, and in the JSON report. With the drop gate on answer_relevance alone no
+    # pair is left out for want of `abstained`: no warning.
+    without_ragmon_variables(monkeypatch)
+    old = old_baseline(store_golden(tmp_path / "main.jsonl", (ABSTAINED, ABSTAINED, *SUPPORTED[:2]),
+                                    unknown={2}))
+    now = store_golden(tmp_path / "now.jsonl", (UNSUPPORTED[0], ABSTAINED, *SUPPORTED[:2]))
+    out = tmp_path / "now.json"
+    capsys.readouterr()
+    assert main(["replay", str(now), "--baseline", str(old), "--max-drop", "hallucination_rate=0.02",
+                 "--json", str(out)]) == EXIT_OK
+    caveat = unrecorded(old, "2 of the 4 examples both runs have lack")
+    assert capsys.readouterr().err.splitlines()[-1] == f"ragmon replay: warning: {caveat}"
+    assert json.loads(out.read_text(encoding="utf-8"))["baseline"]["caveats"] == [caveat]
+    assert main(["replay", str(now), "--baseline", str(old), "--max-drop", "answer_relevance=1", "--json",
+                 str(out)]) == EXIT_OK
+    assert "abstained" not in capsys.readouterr().err
+    assert json.loads(out.read_text(encoding="utf-8"))["baseline"]["caveats"] == []

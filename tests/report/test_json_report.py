@@ -22,8 +22,10 @@ from report_cases import (
 
 import ragmon
 from ragmon.cli import main
+from ragmon.evaluation import evaluate
 from ragmon.gate import GateResult
-from ragmon.model import Report
+from ragmon.judges.lexical import LexicalJudge
+from ragmon.model import Context, EvalConfig, Example, ExampleResult, Report
 from ragmon.report.json import render, render_error
 from ragmon.rules import SCORING_RULES
 
@@ -33,13 +35,18 @@ def _no_nan(token: str) -> float:
 
 
 def test_schema_keys_and_types(report: Report, gates: tuple[GateResult, ...]) -> None:
+    # e6's contexts were unknown: its sentence was split and left undecided (no verdicts), so it neither
+    # made a claim this run could judge nor declined.
+    unknown = ExampleResult(Example("e6", "Question e6?", None, "Refunds arrive within 24 hours."), "lexical",
+                            {"groundedness": None, "answer_relevance": float("nan"), "recall": None}, ())
+    report = replace(report, results=(*report.results, unknown))
     doc = json.loads(render(report, gates), parse_constant=_no_nan)
     assert set(doc) == {"report_format", "ragmon_version", "scoring_rules", "judge", "k", "confidence",
                         "examples", "aggregates", "gates", "passed", "complete", "error", "baseline",
                         "results", "skipped", "warnings", "run_warnings"}
     assert doc["report_format"] == 1
     assert doc["judge"] == {"name": "lexical", "threshold": 0.6}
-    assert (doc["k"], doc["confidence"], doc["examples"], doc["passed"]) == (5, 0.95, 4, False)
+    assert (doc["k"], doc["confidence"], doc["examples"], doc["passed"]) == (5, 0.95, 5, False)
     # A run that completed (its gates breached, exit 1): complete, no error, and the version that wrote it.
     assert (doc["complete"], doc["error"], doc["ragmon_version"]) == (True, None, ragmon.__version__)
     assert doc["scoring_rules"] == SCORING_RULES  # what a --baseline compares (ragmon.rules)
@@ -58,7 +65,7 @@ def test_schema_keys_and_types(report: Report, gates: tuple[GateResult, ...]) ->
 
     assert doc["skipped"] == [{"id": "e5", "reason": "judge timed out"}]
     assert doc["warnings"] == doc["run_warnings"] == []
-    assert [r["id"] for r in doc["results"]] == ["e1", "e2", "e3", "e4"]
+    assert [r["id"] for r in doc["results"]] == ["e1", "e2", "e3", "e4", "e6"]
     for item, result in zip(doc["results"], report.results, strict=True):
         assert set(item) == {"id", "question", "category", "metrics", "claims", "relevant_not_retrieved",
                              "retrieved_unused", "abstained"}
@@ -73,8 +80,25 @@ def test_schema_keys_and_types(report: Report, gates: tuple[GateResult, ...]) ->
     assert unsupported == ["Refunds arrive within 24 hours."]  # the sentence as written in the fixture
     assert e1["claims"][0]["supporting_ids"] == ["d1"]
     assert (e1["relevant_not_retrieved"], e1["retrieved_unused"]) == (["d9"], ["d2"])
-    # e3 answered "" (says nothing: no claim, an abstention); the others make claims.
-    assert [r["abstained"] for r in doc["results"]] == [False, False, True, False]
+    # e3 answered "" (says nothing: no claim, an abstention); the others make claims, e6's undecided.
+    assert [r["abstained"] for r in doc["results"]] == [False, False, True, False, False]
+
+
+def test_abstained_is_recorded_only_where_the_run_could_judge_claims() -> None:
+    # What a later --baseline compares as groundedness 1 where the answer makes claims then. With the
+    # contexts known: "I don't know." declines, "" says nothing, and with no context retrieved the
+    # decline is still one; "Sure!" is filler that makes no claim but declines nothing, an answer not
+    # recorded is none, and a sentence is a claim. With the contexts unknown nothing was judged, so the
+    # run cannot tell: false, for the decline as for the sentence.
+    store = (Context("store", "Returns are accepted within 30 days of purchase."),)
+    claim = "Returns are accepted within 60 days."
+    cases = [("I don't know.", store, True), ("", store, True), ("I don't know.", (), True),
+             ("Sure!", store, False), (None, store, False), (claim, store, False),
+             ("I don't know.", None, False), (claim, None, False)]
+    examples = [Example(f"q{i}", "How long do I have to return an item?", contexts, answer)
+                for i, (answer, contexts, _) in enumerate(cases)]
+    doc = json.loads(render(evaluate(examples, LexicalJudge(), EvalConfig(k=5)), ()))
+    assert [r["abstained"] for r in doc["results"]] == [expected for _, _, expected in cases]
 
 
 def test_passed_is_true_without_breaches(report: Report) -> None:
