@@ -11,8 +11,9 @@ from __future__ import annotations
 import asyncio
 import functools
 import inspect
+import operator
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
-from typing import Any, TypeVar, cast
+from typing import Any, SupportsIndex, TypeVar, cast
 
 from ragmon.judges.base import AsyncJudge, Judge, JudgeError
 from ragmon.judges.lexical import LexicalJudge
@@ -348,7 +349,8 @@ _OTHER_ENTRY = {
     "judge": "evaluate calls judge.judge(example, claims), which {} lacks: its ajudge is a coroutine, so "
              "await ragmon.aevaluate(examples, judge), or asyncio.run() it outside an event loop",
     "ajudge": "aevaluate awaits judge.ajudge(example, claims), which {} lacks: call evaluate(), which a "
-              "running event loop can call too",
+              "running event loop can call too, blocking it until the run ends; `await "
+              "asyncio.to_thread(ragmon.evaluate, examples, judge)` keeps the loop serving meanwhile",
 }
 """For each method an entry point calls, what to say to a judge that has only the other one."""
 _OTHER_METHOD = {"judge": "ajudge", "ajudge": "judge"}
@@ -469,12 +471,15 @@ def awaited(judge: object, pending: Awaitable[T]) -> Awaitable[T]:
     return pending
 
 
-def check_concurrency(concurrency: int) -> None:
-    """A TypeError unless a whole number (numpy's int64 from a config table too), not a bool or a string;
-    a ValueError unless at least 1: with 0 nothing would ever be judged."""
-    if not whole(concurrency) or concurrency < 1:
-        raise (ValueError if whole(concurrency) else TypeError)(
-            f"concurrency must be a whole number of at least 1, got {concurrency!r}")
+def check_concurrency(concurrency: SupportsIndex) -> int:
+    """`concurrency` as an int; a TypeError unless a whole number (numpy's int64 from a config table too),
+    not a bool or a string; a ValueError unless at least 1: with 0 nothing would ever be judged."""
+    wanted = f"concurrency must be a whole number of at least 1, got {concurrency!r}"
+    if not whole(concurrency):
+        raise TypeError(wanted)
+    if (workers := operator.index(concurrency)) < 1:
+        raise ValueError(wanted)
+    return workers
 
 
 async def gather_or_cancel(awaitables: Iterable[Awaitable[T]]) -> list[T]:
@@ -520,7 +525,7 @@ async def in_order_until_judge_error(count: int, run: Callable[[int], Awaitable[
 
 
 async def aevaluate(examples: Iterable[Example], judge: AsyncJudge, config: EvalConfig | None = None,
-                    progress: Progress | None = None, *, concurrency: int = 4,
+                    progress: Progress | None = None, *, concurrency: SupportsIndex = 4,
                     skip_judge_errors: bool = False) -> Report:
     """`evaluate` with up to `concurrency` examples being judged at once: a network judge spends its time
     waiting for replies, so a golden set is scored about `concurrency` times faster. The judge needs only
@@ -529,7 +534,7 @@ async def aevaluate(examples: Iterable[Example], judge: AsyncJudge, config: Eval
     earliest failed example is raised, as `evaluate` would have raised it. Any other exception (a bug in
     the judge or in `progress`) cancels what is in flight and propagates."""
     recorded = _arguments(judge, config, progress, skip_judge_errors, "ajudge")
-    check_concurrency(concurrency)
+    workers = check_concurrency(concurrency)
     config = EvalConfig() if config is None else config
     items = _examples(examples)
     done = 0
@@ -549,7 +554,7 @@ async def aevaluate(examples: Iterable[Example], judge: AsyncJudge, config: Eval
             _report_progress(progress, done, len(items))
         return outcome
 
-    outcomes = await in_order_until_judge_error(len(items), one, concurrency)
+    outcomes = await in_order_until_judge_error(len(items), one, workers)
     results = [o for o in outcomes if isinstance(o, ExampleResult)]
     skipped = [o for o in outcomes if isinstance(o, tuple)]
     return _report(recorded, config, results, skipped)

@@ -6,7 +6,6 @@ nothing, `contexts=None` says we were never told. Metrics depend on that differe
 
 from __future__ import annotations
 
-import contextlib
 import heapq
 import math
 from collections.abc import Callable, Collection, Iterable, Mapping
@@ -100,7 +99,10 @@ class Context:
     empty or spaces, and contexts sharing an id (chunks keyed by their file) are one document to them.
 
     Any real `score` is taken: vector stores hand back numpy's float32, which is no Python float. It is
-    stored as a float, so a report can write it as JSON."""
+    stored as a float, so a report can write it as JSON. A NaN or infinite one (pandas' empty cell) is
+    stored as None, as the dataset files and `ragmon.instrument` read it: kept as NaN, which equals
+    nothing, an example equalled no copy of itself, and a report pickled back from a worker process
+    differed from the one sent."""
 
     id: str
     text: str
@@ -114,10 +116,12 @@ class Context:
         check_text("Context", "id", self.id)
         check_text("Context", "text", self.text)
         score = self.score
-        if score is not None and type(score) is not float and type(score) is not int:
-            if not _real(score):
+        if score is not None and type(score) is not int:
+            number = real_as_written(score)
+            if number is None:
                 raise TypeError(f"Context.score must be a number or None, got {type(score).__name__}")
-            object.__setattr__(self, "score", float(score))
+            if (kept := number if math.isfinite(number) else None) is not score:
+                object.__setattr__(self, "score", kept)
 
     __repr__ = _bounded_repr
 
@@ -195,15 +199,18 @@ def _text(where: str, name: str, value: object, optional: bool) -> None:
     if not (isinstance(value, str) or (optional and value is None)):
         wanted = "a string or None" if optional else "a string"
         raise TypeError(f"{where}{name} must be {wanted}, got {type(value).__name__}"
-                        f"{_nan(value) if optional else ''}")
+                        f"{_nan(value) if optional else _nan(value, name)}")
 
 
-def _nan(value: object) -> str:
-    """What to pass for NaN, pandas' missing value, where None means unknown: "got float" alone, for a
-    column of text with empty cells, said neither which value was a float nor what to pass instead."""
-    if isinstance(value, float) and math.isnan(value):
-        return " (NaN, pandas' missing value: pass None for one that is unknown)"
-    return ""
+def _nan(value: object, required: str | None = None) -> str:
+    """What to pass for NaN, pandas' missing value, where None means unknown, or what to do of a row where
+    the `required` field is missing: "got float" alone, for a column of text with empty cells, said
+    neither which value was a float nor what to pass instead."""
+    if not (isinstance(value, float) and math.isnan(value)):
+        return ""
+    if required is not None:
+        return f" (NaN, pandas' missing value: {required} cannot be unknown, so fill or drop the row)"
+    return " (NaN, pandas' missing value: pass None for one that is unknown)"
 
 
 def _items(where: str, name: str, value: Any, kind: type, container: Callable[[Iterable[Any]], Any]) -> Any:
@@ -334,14 +341,10 @@ class EvalConfig:
                 f"EvalConfig.bootstrap_samples must be 0 (no intervals) or a whole number of at least "
                 f"{MIN_BOOTSTRAP_SAMPLES}, got {samples!r}")
         confidence = self.confidence
-        number = _real(confidence)
         # A float before the range is checked: Decimal("NaN") raises on `<` where float's NaN is unordered.
-        level = math.nan
-        if number:
-            with contextlib.suppress(ValueError):  # Decimal's signalling NaN refuses float()
-                level = _as_written(confidence)
-        if not 0 < level < 1:
-            raise (ValueError if number else TypeError)(
+        level = real_as_written(confidence)
+        if level is None or not 0 < level < 1:
+            raise (TypeError if level is None else ValueError)(
                 f"EvalConfig.confidence must be a number in (0, 1), got {confidence!r}")
         if type(confidence) is not float:  # numpy's float32 as a float, which a report writes as JSON
             object.__setattr__(self, "confidence", level)
@@ -362,7 +365,19 @@ def _as_written(number: SupportsFloat) -> float:
     return float(str(number)) if type(number).__module__ == "numpy" else float(number)
 
 
-def _real(value: object) -> bool:
+def real_as_written(value: object) -> float | None:
+    """A real number (`_real`) as the float it was written as (`_as_written`), else None: what a number the
+    API takes of numpy's or a database's is read as. NaN for a NaN of any kind: Decimal's signalling NaN
+    refuses float()."""
+    if not _real(value):
+        return None
+    try:
+        return _as_written(value)
+    except ValueError:
+        return math.nan
+
+
+def _real(value: object) -> TypeGuard[SupportsFloat]:
     """A real number, a Decimal too (a database's NUMERIC column, which `numbers.Real` leaves out), and not
     a bool: True would read as 1 and hide a mistake."""
     return isinstance(value, Real | Decimal) and not isinstance(value, bool)
@@ -429,6 +444,14 @@ class Report:
     know: a recorded trace of several requests, of which only the last was scored. In the report files, not
     only on the terminal, because a CI job's log is read less often, and kept for less long, than its
     reports. Last, so that a Report built by position keeps its meaning."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """The report as JSON data: the document `ragmon replay --json` writes of a run without gates, whose
+        schema is kept stable, undefined figures null (never NaN, which strict parsers refuse).
+        `dataclasses.asdict` is no route to JSON: it keeps `relevant_ids` a frozenset, and NaN as NaN."""
+        from ragmon.report.json import to_dict  # which imports this module
+
+        return to_dict(self, ())
 
     def __repr__(self) -> str:
         # Counts, not contents: a report of 10,000 examples would print megabytes of context text in a

@@ -468,7 +468,9 @@ async def test_the_async_entry_point_is_importable_and_refuses_a_judge_it_cannot
     with pytest.raises(TypeError) as error:
         await ragmon.aevaluate([policy_example()], LexicalJudge())
     assert str(error.value) == ("aevaluate awaits judge.ajudge(example, claims), which LexicalJudge lacks: "
-                                "call evaluate(), which a running event loop can call too")
+                                "call evaluate(), which a running event loop can call too, blocking it "
+                                "until the run ends; `await asyncio.to_thread(ragmon.evaluate, examples, "
+                                "judge)` keeps the loop serving meanwhile")
     # As that says: inside this running loop, evaluate scores as anywhere (1 of 2 claims supported).
     assert evaluate([policy_example()]).aggregates["groundedness"].mean == 0.5
     # A string is a concurrency of the wrong type: a TypeError, as for every argument (it was a ValueError).

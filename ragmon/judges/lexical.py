@@ -14,10 +14,9 @@ import argparse
 import functools
 import re
 from collections.abc import Mapping, Sequence
-from numbers import Real
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, SupportsFloat
 
-from ragmon.model import Claim, ClaimVerdict, Example
+from ragmon.model import Claim, ClaimVerdict, Example, real_as_written
 from ragmon.options import fraction
 from ragmon.text import how_often
 from ragmon.text.claims import claim_profile
@@ -48,15 +47,17 @@ class LexicalJudge:
     deterministic = True
     """The same verdicts on every run: `ragmon replay --repeat` scores it once."""
 
-    def __init__(self, threshold: float = DEFAULT_THRESHOLD) -> None:
+    def __init__(self, threshold: SupportsFloat = DEFAULT_THRESHOLD) -> None:
         # A bool would pass as 1 (every term needed) and a string fail at the comparison, naming neither.
-        # Any real number is taken (numpy's float32 from a config table), and stored as a float. The wrong
-        # type is a TypeError, a number out of range a ValueError, as for every argument of the API.
-        number = isinstance(threshold, Real) and not isinstance(threshold, bool)
-        if not number or not 0.0 < threshold <= 1.0:
-            raise (ValueError if number else TypeError)(
+        # Any real number is taken (numpy's float32 from a config table, a database's Decimal), and stored
+        # as the float it was written as: numpy's float32 0.6 read as 0.6000000238418579 needed more than
+        # 3 terms of 5. The wrong type is a TypeError, a number out of range a ValueError, as for every
+        # argument of the API.
+        share = real_as_written(threshold)
+        if share is None or not 0.0 < share <= 1.0:
+            raise (TypeError if share is None else ValueError)(
                 f"threshold must be a number in (0, 1], got {threshold!r}")
-        self._threshold = float(threshold)
+        self._threshold = share
 
     @property
     def threshold(self) -> float:
