@@ -340,9 +340,7 @@ class ClaudeLane:
         it). A reply at a price ragmon does not know (`Usage.unpriced`) counts the call at all of the
         reservation, the most the budget let it cost: its bill is a multiple of the base prices nobody
         reported (6x in fast mode on Opus 4.6), which one more attempt at its worst case had counted low."""
-        if bound is None and usage.unanswered:  # a call nobody announced: at the largest call's bound
-            bound = self.claude.largest_request_bound()
-        if bound is None:
+        if bound is None:  # no call of its own was let go (`_admit`): nothing unanswered to count
             return usage.input_tokens, usage.output_tokens
         inputs = usage.input_tokens + usage.unanswered * bound.call_input_tokens
         outputs = usage.output_tokens + usage.unanswered * bound.call_output_tokens
