@@ -221,56 +221,84 @@ def _refuses(low: str, terms: frozenset[str]) -> bool:
     return len(low) < _LONGEST_PLACEHOLDER and low.strip(" .") in _PLACEHOLDERS
 
 
-_CLAUSE_BREAK = re.compile(r"(?<!\d),|,(?! ?\d)|[;:，、；：]|\s[-—–]\s|[—–]")
+_CLAUSE_BREAK = re.compile(r"(?<!\d),|,(?!\d| \d{4}(?!\d))|[;:，、；：]|\s[-—–]\s|[—–]")
 """Where a comma, a semicolon, a colon or a dash starts a clause: a guess needs no contrast word to follow a
 refusal ("I don't know, maybe 90 days.", "No tengo información; normalmente son 2 semanas."). Not a comma
-between digits ("1,000 units", "May 5, 2024 orders"): its number's last digits, cut off with the words
-after them, read as a figure stated."""
+inside a number ("1,000 units", "2,5 Tage") or before a date's year ("May 5, 2024 orders"): its number's
+last digits, cut off with the words after them, read as a figure stated. A figure, a comma and a space
+before another figure do start a clause ("I'm not sure about 2024, 90 days probably.", "..., plan 3, 50
+dollars maybe."): kept in the refusal's clause, the guess was read as part of what it is about."""
 _GUESS = re.compile(
     r"\b(?:i think|i believe|i guess|i(?:'d| would) (?:guess|say)|i suspect|i assume|my (?:best )?guess|"
     r"probably|maybe|perhaps|likely|possibly|presumably|typically|usually|generally|normally|around|"
     r"roughly|approximately|wahrscheinlich|vermutlich|vielleicht|normalerweise|meistens|ungefähr|etwa|wohl|"
     r"probablement|peut-être|généralement|habituellement|normalement|environ|probablemente|quizás?|"
     r"tal vez|normalmente|generalmente|aproximadamente|probabilmente|forse|di solito|circa|provavelmente|"
-    r"talvez|geralmente)\b|大概|可能|应该|應該|也许|也許|或许|或許|估计|估計|通常|一般|大约|大約|左右|"
+    r"talvez|geralmente|as far as i(?: know| can tell| am aware|'m aware)|"
+    r"if i (?:remember|recall)(?: correctly| right)?|"
+    r"as i (?:remember|recall)|soweit ich (?:weiß|weiss)|wenn ich mich (?:recht |richtig )?erinnere|"
+    r"si je (?:me souviens|me rappelle) bien|si je ne me trompe pas|à ma connaissance|que yo sepa|"
+    r"hasta donde (?:yo )?sé|si (?:mal no recuerdo|no recuerdo mal|no me equivoco)|che io sappia|"
+    r"per quanto ne so|se (?:ricordo bene|non (?:mi )?sbaglio)|que eu saiba|pelo que sei|"
+    r"se (?:não me engano|bem me lembro))\b"
+    r"|大概|可能|应该|應該|也许|也許|或许|或許|估计|估計|通常|一般|大约|大約|左右|"
     r"たぶん|おそらく|多分|だいたい|約(?=\d)")
-"""The words of a guess, in the languages the refusals are read in: a refusal that goes on to guess has
-made up an answer, and taken for an abstention it hid that answer from groundedness. Japanese "約" only
+"""The words of a guess, in the languages the refusals are read in, with the answerer's memory as its source
+("as far as I know", "que yo sepa", "si je me souviens bien"): a refusal that goes on to guess has made up
+an answer, and taken for an abstention it hid that answer from groundedness. Japanese "約" only
 before a number: it is in "予約" (a booking) and "契約" (a contract), which a pointer names."""
 
 
 def _states_a_figure_beside(low: str) -> bool:
     """Whether a clause after the sentence's first (`_CLAUSE_BREAK`) states a figure, as a guess (`_GUESS`)
-    or as a clause of its own (`_SUBORDINATE` does not open it), and says something that neither declines
-    nor is filler ("I'm not sure, maybe." declines). A refusal spliced to a statement ("I'm not sure,
-    refunds take 90 days.", "No estoy seguro, los reembolsos tardan 90 días.") has answered after all: read
-    as an abstention, its figure was never checked. The first clause is left out: what opens a refusal
-    frames it ("Generally speaking, I can't answer that."). So is a clause that points to someone to ask
-    ("..., so it's probably best to contact support.", "您可能需要联系客服"), or one a subordinating word
-    opens, which says what the refusal is about ("Ich bin mir nicht sicher, ob es 90 Tage sind.", German's
-    comma before "ob" being required) or why, unless it guesses ("..., as it's probably 90 days."). A
-    figure is stated: with a guess word alone, a refusal saying what the documents "generally" cover, or
-    where the user should "probably" look, was read as a made-up claim, an honest "I don't know" counted
-    as a hallucination."""
+    or as a clause of its own (`_about_the_refusal` does not open it), and says something that neither
+    declines nor is filler ("I'm not sure, maybe." declines). A refusal spliced to a statement ("I'm not
+    sure, refunds take 90 days.", "No estoy seguro, los reembolsos tardan 90 días.") has answered after
+    all: read as an abstention, its figure was never checked. The first clause is left out: what opens a
+    refusal frames it ("Generally speaking, I can't answer that."). So is a clause that points to someone
+    to ask ("..., so it's probably best to contact support.", "您可能需要联系客服"), or one that says what
+    the refusal is about or why ("Ich bin mir nicht sicher, ob es 90 Tage sind.", "I don't know, the
+    documents only cover 2023."), unless it guesses ("..., as it's probably 90 days."). A figure is stated:
+    with a guess word alone, a refusal saying what the documents "generally" cover, or where the user
+    should "probably" look, was read as a made-up claim, an honest "I don't know" counted as a
+    hallucination."""
+    about = _about_the_refusal(low)  # once: searched for each clause, a long refusal's took quadratic time
     for part in _CLAUSE_BREAK.split(low)[1:]:
         read = profile(part)
         terms = read.terms
         if (read.numbers and terms and terms.isdisjoint(_REFERRAL_TERMS)
-                and (_GUESS.search(part) is not None or _SUBORDINATE.match(part) is None)
+                and (_GUESS.search(part) is not None or about.match(part) is None)
                 and _CJK_REFERRAL.search(part) is None and not _refuses(part, terms)
                 and not is_filler(part, terms)):
             return True
     return False
 
 
-_SUBORDINATE = re.compile(
-    r"[\W_]*(?:whether|if|what|which|who|whom|whose|how|when|where|why|that|as|since|because|than|unless|"
-    r"ob|dass|daß|wie|wann|wo|was|welche[mnrs]?|warum|weil|da|wofür|woher|"
-    r"si|que|qu|quel(?:le)?s?|combien|quand|où|comment|pourquoi|car|puisque|parce|"
-    r"qué|cuál(?:es)?|cuánt[oa]s?|cuándo|dónde|cómo|porque|"
-    r"se|che|qual(?:[ei]|es)?|quais|quant[oaie]s?|quando|dove|come|perché|poiché|onde|como)\b")
-"""The words that open a clause saying what a refusal is about or why, in the languages refusals are read
-in: "..., whether ...", "..., ob ...", "..., si ...", "..., quanto ...", "..., as the documents ..."."""
+def _about_the_refusal(low: str) -> re.Pattern[str]:
+    """The openings of a clause saying what the refusal `low` is about, in its language: one list for every
+    language read "that's 90 days", "as of 2024 ...", "car refunds ..." (French "because") and "was told
+    ..." (German "what") in English refusals as what they were about, and hid the figure stated."""
+    return european.ABOUT_THE_REFUSAL if european.DECLINES.search(low) is not None else _ABOUT_THE_REFUSAL
+
+
+_SOURCE_SAYS = r"say|says|said|state|states|stated|show|shows|indicate|indicates|suggest|suggests|" \
+               r"list|lists|give|gives|note|notes|quote|quotes"
+_ABOUT_THE_REFUSAL = re.compile(
+    r"[\W_]*(?:(?:whether|if|what|which|who|whom|whose|how|when|where|why|because|than|unless"
+    r"|(?:as|since)(?= (?:the|these|those|this|it|its|i|i'm|we|they|there|my|our|your|their|no|none|nothing)"
+    r"\b))\b"
+    r"|(?:(?:the|these|those|this|my|our|your|all) )?(?:" + SOURCE_ADJECTIVE + r" )?(?:" + SOURCE_NOUN
+    + r"|sections?|pages?)\b(?: " + SOURCE_ADJECTIVE + r")?+(?! (?:" + _SOURCE_SAYS + r")\b)"
+    r"|是否|是不是|因为|因為|由于|由於|为什么|為什麼|为何|為何|多少|什么|什麼|何时|何時|哪|怎么|怎麼|如何|多久|多长|多長"
+    r"|有没有|有沒有"
+    r"|(?:提供的|现有的?|現有的?|这些|這些|该|該|此)?(?:文档|文檔|文件|资料|資料|上下文|知识库|知識庫|信息|資訊|内容|內容|段落)"
+    r"(?!(?:中|里|裡)?(?:说|說|显示|顯示|写着|寫著|提到|指出|表明|称|稱)))")
+"""What opens a clause saying what an English, Chinese or Japanese refusal is about or why: a subordinating
+word ("..., whether it's 90 days", "..., as the documents ...", "我不确定，是否需要90天", "..., 因为文档
+..."), or the sources as its subject ("..., the documents only cover 2023", "..., the context is from
+2022", "文档只涵盖2023年"), unless they say a figure ("..., the documents say 90 days", "文档显示90天"),
+which is a claim to check. "as" and "since" only before a subject: "as of 2024", "as far as I know" and
+"since 2020" open a statement. Not "that": "that's 90 days" states it."""
 
 
 _CJK_REFERRAL = re.compile(r"联系|聯繫|联络|聯絡|咨询|諮詢|问询|問い合わせ|ご連絡|ご相談")

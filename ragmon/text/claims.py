@@ -152,9 +152,15 @@ _SHARED_MONTHS = wordset("april august september november")
 _BEFORE_ORDINAL = wordset("im vom zum zur bis ab dem den des der jeden jedem jeder jedes")
 """German words an ordinal follows ("im 3. Quartal", "ab dem 18. Lebensjahr", "jeden 1. Montag"), none an
 English word a number ends a sentence after."""
+_COUNTED_AFTER_ORDINAL = wordset(
+    "werktag werktages arbeitstag arbeitstages bankarbeitstag geschäftstag kalendertag tag tages woche "
+    "monat monats monates jahr jahres jahrestag quartal quartals halbjahr halbjahres lebensjahr "
+    "lebensjahres geburtstag mahnung klasse")
+"""German nouns an ordinal counts ("am 3. Werktag", "in der 2. Woche", "nach dem 1. Jahr"): none opens an
+English sentence, nor a German one after a number that ends one ("Der Preis beträgt 30. Danach ...")."""
 _INITIALISM = re.compile(r"(?:[^\W\d_]\.)+[^\W\d_]")
 """U.S, a.m: dotted initialisms end no sentence (nor do they after a prefix: "non-U.S") unless a word a
-sentence opens with follows."""
+sentence opens with follows, or after "the" a sentence does (`_opens_after_a_place`)."""
 _QUANTITY = re.compile(r"[$€£]?(?:[0-9][0-9.,]*[0-9]|[0-9])")
 _YEAR = re.compile(r"1[0-9]{3}|20[0-9]{2}")
 _NEXT_WORD = re.compile(r"[^\W\d_]+")
@@ -185,7 +191,8 @@ def _is_abbreviation(word: str, previous: str, text: str, next_at: int) -> bool:
         # ship to the U.S. The fee is 3%." is two sentences.
         if word in _TIMES_OF_DAY:
             return not _opens_after_a_time(text, next_at)
-        return not _opens_sentence(text, next_at)
+        return not (_opens_sentence(text, next_at) or (previous.lower() == "the"
+                                                       and _opens_after_a_place(text, next_at)))
     if len(word) == 1 and word.isalpha():
         return _is_initial(previous, text, next_at)
     if word in _ABBREV_BEFORE_LOWER:
@@ -219,18 +226,43 @@ def _opens_after_a_time(text: str, at: int) -> bool:
                                              or word.lower() in _GOES_ON_AFTER_A_TIME)
 
 
+_GOES_ON_AFTER_A_PLACE = wordset(
+    "army navy air marine marines coast corps postal post department government congress senate house "
+    "supreme court courts constitution treasury census bureau embassy consulate customs border patent "
+    "office dollar dollars citizen citizens citizenship federal national military armed forces open steel "
+    "bank mint secretary president ambassador attorney highway route interstate space geological forest "
+    "food parliament commission council charter security general assembly state states")
+"""Capitalised words a country's or a body's initialism goes on with as part of a name ("the U.S. Army
+is ...", "the U.S. Constitution requires ...", "the E.U. Commission has ...")."""
+_FOLLOWED_BY_SMALL_WORD = re.compile(r"([^\W\d_]+)[ \t]++(?!(?:of|and|for)\b)[a-z]")
+"""A word, then one in small letters that no name goes on with ("Refunds take", not "Food and Drug",
+"Department of Labor")."""
+
+
+def _opens_after_a_place(text: str, at: int) -> bool:
+    """Whether a sentence opens at `at`, after "the U.S." or "the E.U.": a capitalised word and a small one
+    ("We ship within the U.S. Refunds take 30 days."), unless the name goes on (`_GOES_ON_AFTER_A_PLACE`).
+    Only a function word had opened one, so the made-up second sentence rode on the first, which it was
+    judged with. "The" before the initialism tells a place or a body from a person's initials ("J.K.
+    Rowling wrote"), whose name goes on with a capitalised word."""
+    following = _FOLLOWED_BY_SMALL_WORD.match(text, at)
+    return (following is not None and text[at].isupper() and not text[at + 1:at + 2].isupper()
+            and following[1].lower() not in _GOES_ON_AFTER_A_PLACE)
+
+
 def _is_ordinal(previous: str, text: str, next_at: int) -> bool:
-    """A German ordinal: a day before a month ("am 15. März"), or a number after the word it goes with
-    ("ab dem 18. Lebensjahr", "im 3. Quartal"). Read as sentence ends, "Die Frist endet am 15. März." was
-    two claims, "Die Frist endet am 15." and "März.", each quoted so in a report. April, August, September
-    and November are English months too, and an English sentence may end with a day and the next open
-    with one ("Applications close on June 30. September intake opens ..."): before those a German word
-    must come first ("am 1. April"), or a made-up sentence rode on a true one."""
+    """A German ordinal: a day before a month ("am 15. März"), a number after the word it goes with
+    ("ab dem 18. Lebensjahr", "im 3. Quartal"), or before a noun it counts ("am 3. Werktag",
+    `_COUNTED_AFTER_ORDINAL`). Read as sentence ends, "Die Frist endet am 15. März." was two claims, "Die
+    Frist endet am 15." and "März.", each quoted so in a report. April, August, September and November are
+    English months too, and an English sentence may end with a day and the next open with one
+    ("Applications close on June 30. September intake opens ..."): before those a German word must come
+    first ("am 1. April"), or a made-up sentence rode on a true one."""
     following = _NEXT_WORD.match(text, next_at)
-    month = following.group().lower() if following is not None else ""
+    after = following.group().lower() if following is not None else ""
     before = previous.lower()
-    return (month in _GERMAN_MONTHS or before in _BEFORE_ORDINAL
-            or (before == "am" and month in _SHARED_MONTHS))
+    return (after in _GERMAN_MONTHS or after in _COUNTED_AFTER_ORDINAL or before in _BEFORE_ORDINAL
+            or (before == "am" and after in _SHARED_MONTHS))
 
 
 _MARKS_RUN = re.compile(r"[.!?…。！？｡]+")
@@ -807,13 +839,23 @@ _NEGATING = frozenset((*european.NEGATION_WORDS, "no", "not", "never", "without"
 title naming what follows."""
 
 
+_VERDICTS = wordset(
+    "available unavailable covered uncovered allowed disallowed permitted prohibited forbidden required "
+    "included excluded eligible ineligible accepted refundable nonrefundable non-refundable supported "
+    "unsupported guaranteed waived applicable inapplicable possible impossible")
+"""Words that state what holds of what the line names when they come after it ("Refunds unavailable",
+"Returns accepted"); before it they only say which ones ("Supported devices", "Required documents")."""
+
+
 def _names_only(title: str) -> bool:
     """Whether a short line can only name what follows it: a word of four letters or more, no digit, no
-    function or negating word, and no Chinese or Japanese, whose words no space counts ("- 不退款", no
-    refunds, had read as a title, and the claim went unchecked)."""
+    function or negating word, no verdict after its first word (`_VERDICTS`), and no Chinese or Japanese,
+    whose words no space counts ("- 不退款", no refunds, had read as a title, and the claim went
+    unchecked; so had "**Refunds unavailable**")."""
     words = _NEXT_WORD.findall(title.lower())
     return (any(len(word) > 3 for word in words) and not any(map(str.isdigit, title)) and not is_cjk(title)
-            and FUNCTION_WORDS.isdisjoint(words) and _NEGATING.isdisjoint(words))
+            and FUNCTION_WORDS.isdisjoint(words) and _NEGATING.isdisjoint(words)
+            and _VERDICTS.isdisjoint(title.lower().split()[1:]))
 
 
 _MAY_OPEN_LIST = frozenset(" \t-*+•0123456789")

@@ -132,6 +132,26 @@ REFUSAL_WORDS = (
 """Words one of which every refusal above holds beside "no" (a function word): a sentence none of whose
 terms is one is spared the pattern."""
 
+_SAY = (r"sagen|sagt|besagen|besagt|nennen|nennt|zeigen|zeigt|disent|dit|indiquent|indique|mentionnent|"
+        r"mentionne|précisent|précise|dicen|dice|indican|indica|mencionan|menciona|señalan|señala|dicono|"
+        r"indicano|menzionano|menziona|riportano|riporta|dizem|diz|indicam|mencionam")
+ABOUT_THE_REFUSAL = re.compile(
+    r"[\W_]*(?:(?:ob|dass|daß|wie(?! gesagt)|wann|wo|was|welche[mnrs]?|warum|weil|wofür|woher|wieso|"
+    r"weshalb|da(?= (?:es|ich|er|sie|wir|man|die|der|das|den|dem|diese[mnrs]?|keine?[mnrs]?|mir|uns|"
+    r"meine?[mnrs]?|unsere?[mnrs]?|nur|leider)\b)"
+    r"|si|que|qu|quel(?:le)?s?|combien|quand|où|comment|pourquoi|car|puisque|parce"
+    r"|qué|cuál(?:es)?|cuánt[oa]s?|cuándo|dónde|cómo|porque"
+    r"|che|qual(?:[ei]|es)?|quais|quant[oaie]s?|quando|dove|perché|poiché|onde)\b"
+    r"|(?:(?:die|den|der|diese|les|la|le|ces|los|las|el|estos|estas|i|gli|questi|queste|os|as|o|a|estes) "
+    r"|l')?(?:" + SOURCE_NOUNS + r")\b(?: " + _PROVIDED + r")?+(?! (?:" + _SAY + r")\b))")
+"""What opens a clause saying what a refusal is about or why: a subordinating word ("..., ob es 90 Tage
+sind", German's comma before it being required; "..., car les documents ne couvrent que 2023"), or the
+sources as its subject ("..., los documentos solo cubren 2023"), unless they say a figure ("..., die
+Dokumente nennen 90 Tage", which is a claim to check). Only words that open no statement: Spanish and
+Portuguese "se" and "como" ("se tarda 90 días", "como máximo son 90 días", "como regra são 90 dias"),
+Italian "come" ("come da regolamento sono 90 giorni"), German "da" as "there" ("da steht 90 Tage") and
+"wie gesagt" ("as I said") state the figure after them, and read as subordinating they hid it."""
+
 CONTRAST = re.compile(
     r"\b(?:aber|jedoch|cependant|pero|sin embargo|però|tuttavia|porém|contudo)\b|(?:^|,\s*)(?:mais|ma|mas)\b")
 """A contrast: "ma", "mas" and "mais" only after a comma or at the start, being also "my" (French "à ma

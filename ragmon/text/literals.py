@@ -36,8 +36,11 @@ the number reader the rest."""
 _SNAKE = re.compile(r"(?<![\w./:{<-])[a-z][a-z0-9]*(?:_[a-z0-9]+)+(?![\w:}>])")
 """A snake_case or SCREAMING_CASE name outside code too ("set NIMBUS_TOKEN"): prose has none. Not an
 emoji's short code (":white_check_mark:"), nor a template's placeholder ("{order_id}")."""
-_DOTTED = re.compile(r"(?<![0-9.])[0-9]+(?:\.[0-9]+){2,}(?:/[0-9]{1,3})?(?![0-9]|\.[0-9])")
-""""2.3.1", "10.0.0.0/8", "127.0.0.1": not "3.5" (a number) nor the date "2024-10-29"."""
+_DOTTED = re.compile(r"(?<![0-9.])(?![0-9]{1,2}\.[0-9]{1,2}\.[12][0-9]{3}(?![0-9]|\.[0-9]))"
+                     r"[0-9]+(?:\.[0-9]+){2,}(?:/[0-9]{1,3})?(?![0-9]|\.[0-9])")
+""""2.3.1", "10.0.0.0/8", "127.0.0.1": not "3.5" (a number), nor the dates "2024-10-29" and "15.03.2024" (day
+first, with periods, as German writes it), which the number reader reads as dates: taken for a version, a
+claim's "am 15.03.2024" had to stand word for word in a page saying "2024-03-15"."""
 _OPEN = "\x00"
 """Where a template's placeholder was in a literal: what stands there is not compared."""
 _PLACEHOLDER = re.compile(

@@ -331,9 +331,10 @@ _DIGIT_MARKS = bytes(ord("0") if byte in b"0123456789" else ord(" ") for byte in
 """A byte table making ASCII digits "0" and every other byte a space."""
 
 
-_MAY_DATE = re.compile(r"[-/]|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec")
+_MAY_DATE = re.compile(r"[-/]|[0-9]\.[12][0-9]{3}|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec")
 """What a text with a date has beside its year: a claim with a year and none of them (a price of 1,250, a
-count of 1968) is spared the date search."""
+count of 1968) is spared the date search. A year after a digit and a period may end a date
+("15.03.2024")."""
 _YEARS = frozenset(range(1000, 3000))
 """The years a date may have. Every date has one, which the number scan has read (2024.0 is found among
 these ints): only where it is written is a date looked for, around it. A regex looking for dates' digits
@@ -375,12 +376,30 @@ def _dates(low: str, found: set[float]) -> list[tuple[int, int, frozenset[float]
     and a year ("March 2024") are no date: their year is the number."""
     dates = []
     for at in _year_starts(low, found & _YEARS):
-        after = _AFTER_YEAR.match(low, at + 4) if not at or low[at - 1] not in _IN_NUMBER else None
-        if after is not None:
+        after = _AFTER_YEAR.match(low, at + 4)
+        if after is None:
+            continue
+        if not at or low[at - 1] not in _IN_NUMBER:
             date = _date_at(low, at, int(low[at:at + 4]), after)
-            if date[2]:
-                dates.append(date)
+        else:
+            date = _dotted_date(low, at, after)
+        if date[2]:
+            dates.append(date)
     return sorted(dates)
+
+
+_DOTTED = re.compile(r"(?<![0-9.,])([0-9]{1,2})\.([0-9]{1,2})\.")
+"""The day and month before a year in the way German and most of Europe write a date ("15.03.2024"), no
+digit, period or comma before them ("1.15.03.2024" is none)."""
+
+
+def _dotted_date(low: str, at: int, after: re.Match[str]) -> tuple[int, int, frozenset[float]]:
+    """The date "15.03.2024" around the year written at `at`, day first: read as the numbers 15.03 and
+    2024, it was no date, and "am 15.03.2024" was not the "15 March 2024" or "2024-03-15" of its page."""
+    day = _DOTTED.search(low, max(0, at - 6), at)
+    if day is None or day.end() != at or after[1] is not None:
+        return at, at, NO_NUMBERS
+    return day.start(), at + 4, _date(int(low[at:at + 4]), int(day[2]), int(day[1]))
 
 
 _MONTH_NAMES = "|".join(_MONTHS)

@@ -148,3 +148,74 @@ def test_unsure_words_about_something_else_stay_a_claim(answer: str) -> None:
     result = _score(answer)
     assert [v.claim.text for v in result.verdicts] == [answer]
     assert result.metrics["abstention"] == 0.0
+
+
+@pytest.mark.parametrize("answer", [
+    # A word that opens a subordinate clause in one language, or only with a subject after it, opens a
+    # statement here: each had abstained, its figure unchecked.
+    "I'm not sure, that's 90 days.",
+    "I'm not sure, that is 90 days.",
+    "I'm not sure, as of 2024 refunds take 90 days.",
+    "I'm not sure, since 2020 refunds take 90 days.",
+    "I'm not sure, car refunds take 90 days.",
+    "I'm not sure, was told it's 90 days.",
+    "No estoy seguro, como máximo son 90 días.",
+    "No estoy seguro, se reembolsa en 90 días.",
+    "Non sono sicuro, come da regolamento sono 90 giorni.",
+    "Ich bin mir nicht sicher, da steht 90 Tage.",
+    "Ich weiß es nicht, wie gesagt sind es 90 Tage.",
+    "Não tenho certeza, como regra são 90 dias.",
+    # The answerer's memory as the figure's source is a guess.
+    "I'm not sure, as far as I know refunds take 90 days.",
+    "I'm not sure, if I remember correctly it's 90 days.",
+    "No estoy seguro, que yo sepa son 90 días.",
+    "Non sono sicuro, che io sappia sono 90 giorni.",
+    "Je ne suis pas sûr, si je me souviens bien c'est 90 jours.",
+    "Não tenho certeza, que eu saiba são 90 dias.",
+    # A figure, a comma and a space, then the guess: not one number.
+    "I'm not sure about 2024, 90 days probably.",
+    "I can't find the fee for plan 3, 50 dollars maybe.",
+])
+def test_a_figure_stated_after_a_refusal_is_a_claim_whatever_opens_it(answer: str) -> None:
+    """Each abstained (abstention 1, groundedness undefined): its 90 days or 50 dollars left every mean."""
+    result = _score(answer)
+    assert [(v.claim.text, v.supported) for v in result.verdicts] == [(answer, False)]
+    assert result.metrics["groundedness"] == 0.0
+    assert result.metrics["hallucination_rate"] == 1.0
+    assert result.metrics["abstention"] == 0.0
+
+
+@pytest.mark.parametrize("answer", [
+    "I don't know, the documents only cover 2023.",
+    "I'm not sure, the context only covers 2023 orders.",
+    "I don't know, sorry, the context is from 2022.",
+    "No lo sé, los documentos solo cubren 2023.",
+    "Ich weiß es nicht, die Dokumente decken nur 2023 ab.",
+    "我不知道，文档只涵盖2023年。",
+    "我不确定，是否需要90天。",
+    "我不知道，因为文档只涵盖2023年。",
+    "Ich bin mir nicht sicher, da es 90 Tage sind.",
+    "Je ne suis pas sûr, car les documents ne couvrent que 2023.",
+    "Ich weiß nicht, wie lange die 2,5-Tage-Frist gilt.",
+])
+def test_a_refusal_saying_what_its_sources_cover_or_what_it_is_about_abstains(answer: str) -> None:
+    """The first eight were unsupported claims (hallucination_rate 1): an honest "I don't know" that says
+    which year the documents cover, or asks whether it is 90 days, counted as a made-up answer."""
+    result = _score(answer)
+    assert result.verdicts == ()
+    assert result.metrics["groundedness"] is None
+    assert result.metrics["hallucination_rate"] is None
+    assert result.metrics["abstention"] == 1.0
+
+
+@pytest.mark.parametrize("answer", [
+    "I'm not sure, the documents say refunds take 90 days.",
+    "No lo sé, los documentos proporcionados dicen 90 días.",
+    "我不确定，文档显示退款需要90天。",
+])
+def test_sources_said_to_state_a_figure_stay_a_claim(answer: str) -> None:
+    """A figure the answer says the documents state is one a context must hold: the sources as a clause's
+    subject say what a refusal is about only when they do not say the figure."""
+    result = _score(answer)
+    assert [(v.claim.text, v.supported) for v in result.verdicts] == [(answer, False)]
+    assert result.metrics["abstention"] == 0.0

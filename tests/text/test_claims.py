@@ -51,8 +51,14 @@ def test_abbreviations_do_not_end_sentences() -> None:
      ["Applications close on June 30.", "September intake opens on July 1."]),
     ("The sale ends on March 15. November courses are free of charge.",
      ["The sale ends on March 15.", "November courses are free of charge."]),
+    # A noun the ordinal counts: "am 3." and "Werktag des Monats." had been two claims.
+    ("Die Zahlung erfolgt am 3. Werktag des Monats.", ["Die Zahlung erfolgt am 3. Werktag des Monats."]),
+    ("Die Ware kommt in der 2. Woche an. Das ist neu.",
+     ["Die Ware kommt in der 2. Woche an.", "Das ist neu."]),
+    ("Der Preis beträgt 30. Danach gibt es keine Rückerstattung.",
+     ["Der Preis beträgt 30.", "Danach gibt es keine Rückerstattung."]),
 ], ids=["day-and-month", "bis-zum", "ab-dem", "im", "english", "german-number-ends", "am-shared-month",
-        "english-september", "english-november"])
+        "english-september", "english-november", "am-werktag", "in-der-woche", "german-price-ends"])
 def test_a_german_ordinal_ends_no_sentence(answer: str, claims: list[str]) -> None:
     assert [claim.text for claim in split_claims(answer)] == claims
 
@@ -850,6 +856,30 @@ def test_an_initialism_after_a_prefix_ends_no_sentence() -> None:
     assert [claim.text for claim in split_claims("We ship to the U.S. The fee is 3%.")] == [
         "We ship to the U.S.", "The fee is 3%."]
     assert len(split_claims("We ship to U.S. Army bases at 9 a.m. daily.")) == 1
+    glued = "The plan is available in the U.S. Refunds take 30 days."
+    assert [claim.text for claim in split_claims(glued)] == ["The plan is available in the U.S.",
+                                                             "Refunds take 30 days."]
+
+
+@pytest.mark.parametrize("text", [
+    "The U.S. plan costs $10.",
+    "The U.S. Army is large.",
+    "The framers of the U.S. Constitution wanted a republic.",
+    "Staff of the U.S. Food and Drug Administration approved it.",
+    "The book by J.K. Rowling sold well.",
+])
+def test_a_name_going_on_after_an_initialism_stays_one_sentence(text: str) -> None:
+    assert [claim.text for claim in split_claims(text)] == [text]
+
+
+def test_a_made_up_sentence_after_the_us_is_judged_alone() -> None:
+    # Glued to "The plan is available in the U.S.", the made-up 30 days had one unsupported claim for the
+    # answer: groundedness 0. Alone, it is one of two, the first supported: 1/2.
+    page = Context("c1", "The plan is available in the U.S. Refunds take 14 days.")
+    result = evaluate([Example("q1", "Where?", (page,), "The plan is available in the U.S. Refunds take 30 "
+                                                        "days.")], LexicalJudge()).results[0]
+    assert [v.supported for v in result.verdicts] == [True, False]
+    assert result.metrics["groundedness"] == 0.5
     assert len(split_claims("Contact the U.S. IT help desk for access.")) == 1  # "IT" is a name here
 
 

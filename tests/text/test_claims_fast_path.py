@@ -17,6 +17,8 @@ TRICKY_LINES = [
     "Ask J. K. Rowling. It is fine. We ship to the U.S. The fee is 3.",
     "Call us at 5 p.m. Monday. Staff leave at 6 p.m. Then we close.",
     "Die Frist endet am 15. März. Das ist alles.",
+    "We ship within the U.S. Refunds take 30 days. The U.S. Army is large.",
+    "Die Zahlung erfolgt am 3. Werktag. Der Preis beträgt 30. Danach nicht.",
     "Step 1. Keep the receipt. Option 2: pay monthly. Tip 3 - ask.",
     "Refunds take 30 days. 2. Exchanges are free. B) Gift cards. II. Shoes.",
     "It draws 12 W. It is fine. See fig. 3 and No. 5. Approx. 5 days.",

@@ -173,8 +173,29 @@ def test_here_is_what_i_found_is_no_claim(opening: str) -> None:
     ("- Keine Rückerstattung\n  - Exchanges are free of charge.", "Keine Rückerstattung"),
     ("**Sin reembolsos**\nExchanges are free of charge.", "**Sin reembolsos**"),
     ("**No refunds ever**\n- Exchanges are free of charge.", "**No refunds ever**"),
-], ids=["chinese-item", "german-item", "spanish-bold", "negated-bold"])
+    ("**Refunds unavailable**\n\nExchanges are free of charge.", "**Refunds unavailable**"),
+    ("**Returns accepted**\nExchanges are free of charge.", "**Returns accepted**"),
+    ("- Clearance items excluded\n  - Exchanges are free of charge.", "Clearance items excluded"),
+], ids=["chinese-item", "german-item", "spanish-bold", "negated-bold", "unavailable", "accepted",
+        "excluded-item"])
 def test_a_short_verdict_over_other_lines_is_still_a_claim(answer: str, verdict: str) -> None:
     # Read as a title (a list item over nested ones, or a bold line in sentence case), each went unchecked:
     # a review found "- 不退款" (no refunds) and "- Keine Rückerstattung" skipped.
     assert claims(scored(answer))[0] == verdict
+
+
+def test_a_made_up_verdict_in_bold_is_judged() -> None:
+    # The page says refunds are available: read as a title, "**Refunds unavailable**" went unchecked and
+    # the answer scored 1.0; judged, it is one claim of two unsupported.
+    result = scored("**Refunds unavailable**\n\nExchanges are free of charge.",
+                    "Refunds are available within 30 days. Exchanges are free of charge.")
+    assert [v.supported for v in result.verdicts] == [False, True]
+    assert result.metrics["groundedness"] == 0.5
+
+
+@pytest.mark.parametrize("title", ["Key takeaways", "Refund policy", "Shipping details", "Supported devices",
+                                   "Required documents", "Warranty coverage"])
+def test_a_title_naming_what_follows_stays_a_title(title: str) -> None:
+    # A verdict's word before the noun only says which ones ("Supported devices"): still a title.
+    answer = f"**{title}**\n\nExchanges are free of charge."
+    assert claims(scored(answer)) == ["Exchanges are free of charge."]

@@ -26,7 +26,7 @@ def states(claim: str, context: str) -> bool:
 
 
 MARCH_15 = ["2024-03-15", "March 15, 2024", "15 March 2024", "Mar. 15th, 2024", "15th of March 2024",
-            "Friday, March 15, 2024", "2024/03/15", "03/15/2024", "15/03/2024"]
+            "Friday, March 15, 2024", "2024/03/15", "03/15/2024", "15/03/2024", "15.03.2024", "15.3.2024"]
 
 
 @pytest.mark.parametrize("written", MARCH_15)
@@ -50,6 +50,27 @@ def test_a_made_up_day_is_not_stated_by_the_month_of_another_date(written: str) 
     # March 3rd against March 15th: the 3 of "03" had been the claim's day.
     assert not states("The offer ends on March 3, 2024.", f"The offer ends on {written}.")
     assert not states("The offer ends on 2024-03-03.", f"The offer ends on {written}.")
+
+
+def test_a_page_writing_a_date_day_first_with_periods_states_it() -> None:
+    # Read as the numbers 15.03 and 2024, the page's "15.03.2024" was no date, and the claim's 15 March
+    # 2024 (20240315) was missing from it.
+    assert supported("The offer ends on 15 March 2024.", "The offer ends on 15.03.2024.")
+    assert not supported("The offer ends on 16 March 2024.", "The offer ends on 15.03.2024.")
+
+
+def test_a_claim_writing_a_date_day_first_with_periods_is_held_to_the_date() -> None:
+    # Taken for a version number ("1.2.3"), the claim's "15.03.2024" had to stand word for word in the page:
+    # one writing the date 2024-03-15 "lacked" it. A version is still held to its literal text.
+    assert supported("The offer ends on 15.03.2024.", "The offer ends on 2024-03-15.")
+    assert not supported("The offer ends on 16.03.2024.", "The offer ends on 2024-03-15.")
+    assert not supported("Install version 1.2.3 today.", "Install version 1.2.4 today.")
+
+
+@pytest.mark.parametrize("written", ["1.15.03.2024", "32.03.2024", "15.13.2024", "15.03.2024.1"])
+def test_periods_around_a_year_that_make_no_date_keep_their_numbers(written: str) -> None:
+    # No day before a month past 12 or a day past 31, and none inside a longer dotted number.
+    assert numbers_in(prepare(f"Code {written}."), claim=True) == numbers_in(prepare(f"Code {written}."))
 
 
 def test_made_up_dates_are_unsupported() -> None:
