@@ -641,7 +641,7 @@ def test_the_page_has_what_the_checks_read(doc: Doc) -> None:
     assert len(promql_expressions(doc)) == 10
     assert [fence.lang for fence in doc.fences()].count("yaml") == 3
     assert LAPTOP_URL.findall("\n".join(doc.lines)) == ["3000", "9090", "16686", "9464"]
-    assert len(stated_defaults(doc)) == 14
+    assert len(stated_defaults(doc)) == 15
 
 
 BROKEN = [
