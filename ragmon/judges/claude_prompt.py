@@ -3,7 +3,7 @@ fenced and its fence look-alikes defused.
 
 Kept apart from the judge so the whole prompt, and its defences against injected instructions, can be
 reviewed in one place; and everything here goes into a verdict's cache key, so any change to it must bump
-PROMPT_VERSION.
+PROMPT_VERSION, or key apart exactly the prompts it changes (`cache_key`).
 """
 
 from __future__ import annotations
@@ -19,8 +19,11 @@ from typing import Any
 from ragmon.jsontext import replace_lone_surrogates
 from ragmon.model import Context
 
-PROMPT_VERSION = "2026-12-05.1"
-"""Bump on any change to the system prompt, the tool or the prompt layout: it is part of every cache key."""
+PROMPT_VERSION = "2026-11-30.3"
+"""Bump on any change to the system prompt, the tool or the prompt layout: it is part of every cache key, so
+a bump has every verdict cached in a `--cache-dir` asked for, and paid for, once more. A change that writes
+only some prompts otherwise keys those apart instead (`cache_key`), as writing ids' control characters as
+references did: it left the prompt of every other id byte for byte as it was."""
 
 TOOL_NAME = "record_verdicts"
 
@@ -152,6 +155,13 @@ class SentDocument:
     def id_shortened(self) -> bool:
         return len(self.shown_id) > MAX_ID_CHARS
 
+    @property
+    def id_rewritten(self) -> bool:
+        """Whether the prompt writes the id otherwise than attribute-escaped whole: shortened, or holding a
+        control character or line separator, which it writes as a reference where ragmon before 5 December
+        2026 wrote it raw under the same PROMPT_VERSION (`cache_key` keys it apart)."""
+        return self.id_shortened or _CONTROL.search(self.context.id) is not None
+
 
 def _fenced(document: SentDocument) -> str:
     truncated = ' truncated="true"' if document.truncated else ""
@@ -226,10 +236,14 @@ def cache_key(model: str, question: Question, claims: Sequence[str], index: int,
 
     A change to what goes in here needs no new PROMPT_VERSION as long as it changes the material's shape,
     as adding the claims did: no key of the old shape can equal one of the new, so the old entries are
-    never read again. So a document whose id is shown shortened adds the id as shown: no key made when
-    ids were shown whole is read for it, while the keys of documents shown as before stay as they were; and
-    a question sent marked truncated is a list of its text and the mark, where one sent whole is its text."""
-    sent = [[d.context.id, d.context.text, d.truncated, *([d.shown_id] if d.id_shortened else [])]
+    never read again. So a document whose id is written otherwise than attribute-escaped whole (shortened,
+    or a control character as its reference: `SentDocument.id_rewritten`) adds the id as written: no key
+    made for a prompt that wrote the id another way (whole, or the character raw) is read for it, while
+    the keys of documents written as before stay as they were and their cached verdicts are served (a new
+    PROMPT_VERSION had every user pay once more for each, though nearly every id reads byte for byte as
+    before); and a question sent marked truncated is a list of its text and the mark, where one sent whole
+    is its text."""
+    sent = [[d.context.id, d.context.text, d.truncated, *([d.shown_id] if d.id_rewritten else [])]
             for d in documents]
     asked: str | list[str | bool] = [question.text, True] if question.truncated else question.text
     material = [model, PROMPT_VERSION, asked, list(claims), index, sent, omitted]
