@@ -35,7 +35,7 @@ import unicodedata
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, TypeGuard, cast
+from typing import Any, SupportsIndex, TypeGuard, cast
 
 from ragmon import __version__, datasets
 from ragmon.budget import Prices
@@ -489,7 +489,7 @@ def _verified(judge: Judge | AsyncJudge, judged: _Judged, skip_errors: bool) -> 
 
 
 def calibrate(judge: Judge | AsyncJudge, items: Sequence[Labelled], *, skip_errors: bool = False,
-              concurrency: int = 4, prices: Prices | None = None) -> Calibration:
+              concurrency: SupportsIndex = 4, prices: Prices | None = None) -> Calibration:
     """Judge every item and compare with the labels. The first judge error stops the run (JudgeError,
     exit 2) unless `skip_errors`, which leaves the example out of this judge's figures and lists it.
 
@@ -504,25 +504,25 @@ def calibrate(judge: Judge | AsyncJudge, items: Sequence[Labelled], *, skip_erro
     if not asynchronous:
         judged = [_judge_sync(cast(Judge, judge), item, skip_errors) for item in items]
         return _calibration(judge, name, settings, items, judged, skip_errors, prices)
-    check_concurrency(concurrency)
+    workers = check_concurrency(concurrency)
     try:
         asyncio.get_running_loop()
     except RuntimeError:
         return asyncio.run(_closed_after(judge, _acalibrate(cast(AsyncJudge, judge), name, settings, items,
-                                                             skip_errors, concurrency, prices)))
+                                                             skip_errors, workers, prices)))
     raise RuntimeError(f"calibrate() runs the {name!r} judge in an event loop of its own, and one is "
                        "running here (a notebook's): await ragmon.calibrate.acalibrate(judge, items) instead")
 
 
 async def acalibrate(judge: AsyncJudge, items: Sequence[Labelled], *, skip_errors: bool = False,
-                     concurrency: int = 4, prices: Prices | None = None) -> Calibration:
+                     concurrency: SupportsIndex = 4, prices: Prices | None = None) -> Calibration:
     """`calibrate` awaited, in the caller's event loop (a notebook's): the judge needs the coroutine
     `ajudge`. The judge is left open, as the loop is the caller's: the Claude judge's `aclose()` closes
     its connections."""
     name, settings = judge_identity(judge, "ajudge", "acalibrate awaits judge.ajudge(example, claims), which "
                                     "{} lacks: call calibrate(), which a running event loop can call too")
-    check_concurrency(concurrency)
-    return await _acalibrate(judge, name, settings, items, skip_errors, concurrency, prices)
+    workers = check_concurrency(concurrency)
+    return await _acalibrate(judge, name, settings, items, skip_errors, workers, prices)
 
 
 async def _acalibrate(judge: AsyncJudge, name: str, settings: Mapping[str, Any], items: Sequence[Labelled],

@@ -113,8 +113,8 @@ class Context:
         def __init__(self, id: str, text: str, score: SupportsFloat | None = None) -> None: ...
 
     def __post_init__(self) -> None:
-        check_text("Context", "id", self.id)
-        check_text("Context", "text", self.text)
+        _store_text(self, "Context.", "id", False)
+        _store_text(self, "Context.", "text", False)
         score = self.score
         if score is not None and type(score) is not int:
             number = real_as_written(score)
@@ -156,16 +156,16 @@ class Example:
                      extra: Mapping[str, Any] = ...) -> None: ...
 
     def __post_init__(self) -> None:
-        check_text("Example", "id", self.id)
+        _store_text(self, "Example.", "id", False)
         if not self.id.strip():  # reports, the weakest examples and the JUnit cases name every example by it
             raise ValueError(f"Example.id must not be empty or spaces, got {self.id!r}: every example needs "
                              "an id of its own")
         # Once the id is known to be a string, errors name the example: in a list of thousands built
         # from a file or a trace store, "contexts[0] must be a Context" alone does not say which one.
         where = f"Example {self.id!r}: "
-        _text(where, "question", self.question, False)
+        _store_text(self, where, "question", False)
         for name in ("answer", "ground_truth", "category", "pipeline"):
-            _text(where, name, getattr(self, name), True)
+            _store_text(self, where, name, True)
         if self.ground_truth is not None and not self.ground_truth.strip():
             # A spreadsheet's empty cell read as "": every answer scored answer_correctness 0 against it.
             # The dataset files refuse it too, and the sidecar reads it as unknown.
@@ -195,11 +195,30 @@ def check_text(owner: str, name: str, value: object, *, optional: bool = False) 
     _text(f"{owner}.", name, value, optional)
 
 
-def _text(where: str, name: str, value: object, optional: bool) -> None:
-    if not (isinstance(value, str) or (optional and value is None)):
+def _store_text(obj: object, where: str, name: str, optional: bool) -> None:
+    """`_text` of the field `name` of the frozen `obj`, stored in its place when it is not the same."""
+    value = getattr(obj, name)
+    if (text := _text(where, name, value, optional)) is not value:
+        object.__setattr__(obj, name, text)
+
+
+def _text(where: str, name: str, value: object, optional: bool) -> str | None:
+    """The text to store for `value` (`_plain`), None for an optional one left unknown."""
+    if isinstance(value, str):
+        return _plain(value)
+    if not (optional and value is None):
         wanted = "a string or None" if optional else "a string"
         raise TypeError(f"{where}{name} must be {wanted}, got {type(value).__name__}"
                         f"{_nan(value) if optional else _nan(value, name)}")
+    return None
+
+
+def _plain(text: str) -> str:
+    """A str itself, as given; a subclass's as a str: numpy's str_ (a pandas row's, an array's) was stored
+    as it came, so a repr read `Example(id=np.str_('q1'), ...)` and an error "Example np.str_('q1')".
+    `str.__str__`, not `str()`: an enum that is a str too (`class Tier(str, Enum)`) prints as `Tier.GOLD`,
+    and its text is "gold"."""
+    return text if type(text) is str else str.__str__(text)
 
 
 def _nan(value: object, required: str | None = None) -> str:
@@ -214,9 +233,9 @@ def _nan(value: object, required: str | None = None) -> str:
 
 
 def _items(where: str, name: str, value: Any, kind: type, container: Callable[[Iterable[Any]], Any]) -> Any:
-    """`value` as `container`, every item a `kind`. A lone string is refused: its characters are no ids.
-    So is a mapping of ids: BEIR and TREC qrels map each id to a grade, and read as keys every id graded
-    0 (judged not relevant) counted as relevant."""
+    """`value` as `container`, every item a `kind`, ids as plain strs (`_plain`). A lone string is
+    refused: its characters are no ids. So is a mapping of ids: BEIR and TREC qrels map each id to a
+    grade, and read as keys every id graded 0 (judged not relevant) counted as relevant."""
     if isinstance(value, str | bytes | Mapping) or not isinstance(value, Iterable):
         hint = _FROM_MAPPING.get(name, "") if isinstance(value, Mapping) else _nan(value)
         raise TypeError(f"{where}{name} must be an iterable of {kind.__name__}, got "
@@ -228,8 +247,10 @@ def _items(where: str, name: str, value: Any, kind: type, container: Callable[[I
                             + (_AS_CONTEXT.get(type(item), _FROM_DOCUMENT if hasattr(item, "page_content")
                                                else "") if kind is Context else ""))
         if isinstance(item, str) and not item.strip():
-            raise ValueError(f"{where}{name}[{index}] must not be empty or spaces, got {item!r}: no context "
-                             f"can have that id{_BLANK_ID}")
+            raise ValueError(f"{where}{name}[{index}] must not be empty or spaces, got {_plain(item)!r}: no "
+                             f"context can have that id{_BLANK_ID}")
+    if kind is str and not all(type(item) is str for item in items):
+        items = [_plain(item) for item in items]
     return items if type(items) is container else container(items)
 
 

@@ -15,6 +15,7 @@ import asyncio
 import functools
 import gc
 import io
+import itertools
 import math
 import os
 import socket
@@ -44,6 +45,7 @@ from ragmon.cli import (
     terminated_on_signal,
     variable,
 )
+from ragmon.datasets.formats import NEEDS_REVIEW
 from ragmon.datasets.locate import LineOf
 from ragmon.errors import InputError, MissingExtra, RagmonError, printable
 from ragmon.evaluation import aevaluate, evaluate, example_claims, verdicts_without_judge
@@ -491,7 +493,7 @@ def _replay(args: argparse.Namespace, started: tuple[datetime, float], checkpoin
         baselines.check_comparable(baseline, json_report.json_value({"name": judge.name, **judge.settings()}),
                                    args.k)
     told: datasets.Skipped = []
-    examples, lines = _loaded(args.datasets, told, live=target is not None)
+    examples, lines, unreviewed = _loaded(args.datasets, told, live=target is not None)
     not_rag = [entry for entry in told if entry[1] == datasets.NOT_RAG]
     if not examples:  # a file with no record at all has raised already: only traces that are not RAG
         raise InputError(f"no examples to score in {', '.join(map(input_name, args.datasets))}: "
@@ -506,8 +508,9 @@ def _replay(args: argparse.Namespace, started: tuple[datetime, float], checkpoin
         _warn_set_aside(set_aside, "trace")
     # With --target the build answers anew: there is no sidecar's figure to score as it did.
     settings = () if target is not None else (*_other_settings(examples, args), *_other_rules(examples))
+    run_warnings = (*unreviewed, *settings)
     if not args.quiet:
-        for said in settings:
+        for said in run_warnings:
             note(f"ragmon replay: warning: {said}")
     caveats = () if baseline is None else tuple(baselines.caveats(baseline, examples))
     if not args.quiet:
@@ -553,7 +556,7 @@ def _replay(args: argparse.Namespace, started: tuple[datetime, float], checkpoin
                           1.0 if args.min_pass_rate is None else args.min_pass_rate)
         report, comparison = reports[0], comparisons[0]
         incomplete = _judge_failed(judge, reports, examples, _max_skipped(args))
-        _write_reports(report, results, args, _run_info(started), incomplete, comparison, settings)
+        _write_reports(report, results, args, _run_info(started), incomplete, comparison, run_warnings)
     finally:
         progress.close()
         gc.unfreeze()
@@ -569,7 +572,7 @@ def _replay(args: argparse.Namespace, started: tuple[datetime, float], checkpoin
             note(f"judge {judge.name} is deterministic: scored once, not {args.repeat} times")
         runs = f"scored {len(reports)} times; figures below are from run 1\n" if len(reports) > 1 else ""
         summary = text.render(report, results, incomplete=incomplete, comparison=comparison,
-                              run_warnings=settings)
+                              run_warnings=run_warnings)
         print_beside(runs + summary, "the summary", (args.json, args.markdown, args.junit))
     if incomplete is not None:
         raise RunIncomplete(incomplete)
@@ -732,17 +735,65 @@ async def _score_concurrently(examples: Sequence[Example], judge: AsyncJudge, co
             await aclose()
 
 
-def _loaded(paths: Sequence[str], told: datasets.Skipped, *, live: bool) -> tuple[list[Example], Lines]:
-    """The examples, and for a live run (`live`) each one's file and line, by id: its errors about
+def _loaded(paths: Sequence[str], told: datasets.Skipped, *, live: bool,
+            ) -> tuple[list[Example], Lines, tuple[str, ...]]:
+    """The examples; for a live run (`live`) each one's file and line, by id: its errors about
     examples name them, as every other error about a golden record does. Left empty otherwise: a line of a
-    whole-JSON file is found from its text, which would be kept to the end of the run for nothing."""
+    whole-JSON file is found from its text, which would be kept to the end of the run for nothing. Then
+    the warning of the examples nobody has reviewed yet (`_Unreviewed`), if any."""
     examples: list[Example] = []
     lines: dict[str, tuple[str, LineOf]] = {}
+    unreviewed = _Unreviewed()
     for example, source, line_of in datasets.located(paths, skipped=told):
         examples.append(example)
+        unreviewed.add(example, source, line_of)
         if live:
             lines[example.id] = (source, line_of)
-    return examples, lines
+    return examples, lines, unreviewed.warnings()
+
+
+class _Unreviewed:
+    """The examples still marked `"needs_review": true` (`ragmon serve --capture` marks every line it
+    writes): a gate run on them gates on production text nobody reviewed, or on a line a reviewer rejected
+    without deleting it, and had scored them without a word. Counted per file, with the lines of the first
+    few located as their file is read: a whole-JSON file's text is not kept for them."""
+
+    def __init__(self) -> None:
+        self.counts: Counter[str] = Counter()
+        self.shown: list[tuple[str, int]] = []
+
+    def add(self, example: Example, source: str, line_of: LineOf) -> None:
+        if example.extra.get(NEEDS_REVIEW) is not True:
+            return
+        self.counts[source] += 1
+        if len(self.shown) < _LINES_SHOWN:
+            self.shown.append((source, line_of()))
+
+    def warnings(self) -> tuple[str, ...]:
+        """The run's warning, of no example: the reports list it with the capture's other run warnings."""
+        count = self.counts.total()
+        if not count:
+            return ()
+        files = list(self.counts)
+        places = "; ".join(f"{source + ' ' if len(files) > 1 else ''}{_lines([line for _, line in shown])}"
+                           for source, shown in itertools.groupby(self.shown, key=lambda seen: seen[0]))
+        more = f" and {count - len(self.shown):,} more" if count > len(self.shown) else ""
+        return (f"{_examples(count, verb=False)} of {_joined(files)} still need{'s' * (count == 1)} review "
+                f'("{NEEDS_REVIEW}": true: {places}{more}): set it to false once reviewed, or delete the '
+                "line",)
+
+
+_LINES_SHOWN = 5
+"""Lines of unreviewed examples a warning names: enough to open the file at, not a flood of them."""
+
+
+def _lines(numbers: Sequence[int]) -> str:
+    return f"line{'s' * (len(numbers) > 1)} {', '.join(map(str, numbers))}"
+
+
+def _joined(names: Sequence[str]) -> str:
+    """"a", "a and b", "a, b and c"."""
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
 def _target(args: argparse.Namespace) -> Target | None:
@@ -870,7 +921,7 @@ def _recorded_rules(example: Example) -> int | None:
     gate on, not a sidecar's to compare with, and no flag would silence a warning on every run."""
     metadata = example.extra.get("metadata")
     if not isinstance(metadata, dict) or not metadata.keys() >= _CAPTURED or \
-            example.extra.get("needs_review") is not True:
+            example.extra.get(NEEDS_REVIEW) is not True:
         return _UNCAPTURED
     rules = metadata.get("scoring_rules")
     return rules if isinstance(rules, int) and not isinstance(rules, bool) and rules >= 1 else None

@@ -6,10 +6,12 @@ import asyncio
 import json
 import re
 import subprocess
+import typing
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 from fakes.anthropic_server import Fail, FakeAnthropic, Hang, Reply, ToolInput, claims_of, documents_of
 
@@ -910,6 +912,13 @@ def test_of_several_judge_errors_the_earliest_examples_is_raised_whatever_came_f
     with pytest.raises(JudgeError) as raised:
         calibrate(Failing(), labelled_records(), concurrency=4)
     assert str(raised.value) == "no verdict for A"
+
+
+def test_a_numpy_concurrency_is_declared_so_to_a_type_checker() -> None:
+    # A user's mypy refused calibrate(judge, items, concurrency=np.int64(4)), a config table's number,
+    # which runs: the parameter was declared `int`, where aevaluate's takes it.
+    for function in (calibrate, acalibrate):
+        assert isinstance(np.int64(4), typing.get_type_hints(function)["concurrency"]), function.__name__
 
 
 def test_labels_that_are_not_an_object_are_told_what_they_should_be(

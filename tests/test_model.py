@@ -6,6 +6,7 @@ import shutil
 import subprocess
 import sys
 from decimal import Decimal
+from enum import Enum
 from pathlib import Path
 
 import numpy as np
@@ -328,6 +329,37 @@ def test_whole_numbers_of_numpys_are_taken_and_stored_as_ints() -> None:
     with pytest.raises(TypeError) as error:  # a bool, numpy's too, is no count: the wrong type
         EvalConfig(k=np.bool_(True))  # type: ignore[arg-type]
     assert str(error.value) == "EvalConfig.k must be a whole number of at least 1, got np.True_"
+
+
+def test_numpys_strings_are_stored_as_strs_in_reprs_and_errors() -> None:
+    # A row of a numpy array (a DataFrame's .to_numpy()) gives numpy's str_, a str subclass: stored as it
+    # came, a repr read Example(id=np.str_('q1'), ...) and an error "Example np.str_('q1'): ...".
+    row = np.array(["q1", "How long?", "d1", "The warranty lasts 2 years.", "warranty", "shop"])
+    example = Example(row[0], row[1], [Context(row[2], row[3])], row[3], relevant_ids=row[2:3],
+                      citations=row[2:3], ground_truth=row[3], category=row[4], pipeline=row[5])
+    assert repr(example) == (
+        "Example(id='q1', question='How long?', contexts=(Context(id='d1', text='The warranty lasts 2 "
+        "years.', score=None),), answer='The warranty lasts 2 years.', relevant_ids=frozenset({'d1'}), "
+        "citations=('d1',), ground_truth='The warranty lasts 2 years.', category='warranty', "
+        "pipeline='shop', extra={})")
+    (context,) = example.contexts or ()
+    texts = (example.id, example.question, example.answer, example.ground_truth, example.category,
+             example.pipeline, context.id, context.text, *(example.relevant_ids or ()),
+             *(example.citations or ()))
+    assert [type(text) for text in texts] == [str] * 10
+    with pytest.raises(TypeError) as error:
+        Example(row[0], "q?", answer=3)  # type: ignore[arg-type]
+    assert str(error.value) == "Example 'q1': answer must be a string or None, got int"
+    # A str enum's text, not its name: str() of it reads "Tier.GOLD".
+    assert Example("q1", "q?", category=Tier.GOLD).category == "gold"
+    # A str and a tuple of strs are kept as given, not copied.
+    question, cited = "How long?", ("d1",)
+    plain = Example("q1", question, citations=cited)
+    assert plain.question is question and plain.citations is cited
+
+
+class Tier(str, Enum):  # noqa: UP042 (as code from before StrEnum defines one, and str() names it)
+    GOLD = "gold"
 
 
 def test_the_fewest_bootstrap_rounds_allowed_give_an_interval() -> None:

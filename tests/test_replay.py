@@ -893,6 +893,19 @@ def unruled(count: int) -> str:
             f"this)")
 
 
+def unreviewed(tmp_path: Path, count: int, lines: str) -> str:
+    """The warning of the `count` examples of capture.jsonl (`replayed_report`'s) at `lines` still marked
+    `"needs_review": true`, as `ragmon serve --capture` writes every line: warned of with its settings."""
+    examples, need = ("1 example", "needs") if count == 1 else (f"{count} examples", "need")
+    return (f'{examples} of {tmp_path / "capture.jsonl"} still {need} review ("needs_review": true: '
+            f"{lines}): set it to false once reviewed, or delete the line")
+
+
+def warned(*warnings: str) -> str:
+    """Stderr of a replay warning of each of `warnings`, in order."""
+    return "".join(f"ragmon replay: warning: {warning}\n" for warning in warnings)
+
+
 def captured(trace_id: str, metadata: dict[str, Any] | None, answer: str = "The warranty lasts 2 years.",
              ) -> str:
     """A line as `ragmon serve --capture` writes it, or without its metadata as a hand-written golden
@@ -930,13 +943,14 @@ def test_a_capture_made_at_another_k_says_so_and_which_k_gives_the_sidecars_figu
                              "--junit", str(tmp_path / "r.xml"))
     why = (f"2 examples were captured by a sidecar at --k 1, this run is at --k 5: their {K_WHY} (pass --k 1 "
            "to score as it did)")
+    review = unreviewed(tmp_path, 2, "lines 1, 2")
     said = capsys.readouterr()
-    assert said.err == f"ragmon replay: warning: {why}\n"     # once, not once an example
+    assert said.err == warned(review, why)     # once, not once an example
     # Of the run, not of its first example: it had been filed as t1's ("t1: 2 examples were ..."). Every
     # report says it apart from the examples' own warnings (there are none here).
-    assert (report["run_warnings"], report["warnings"]) == ([why], [])
-    assert f"### Warnings (1)\n\n- {why}\n" in (tmp_path / "r.md").read_text(encoding="utf-8")
-    summary = f"gate hit_rate >= 0.9: ok (1 >= 0.9)\nwarning: {why}\nPASS\n"
+    assert (report["run_warnings"], report["warnings"]) == ([review, why], [])
+    assert f"### Warnings (2)\n\n- {review}\n- {why}\n" in (tmp_path / "r.md").read_text(encoding="utf-8")
+    summary = f"gate hit_rate >= 0.9: ok (1 >= 0.9)\nwarning: {review}\nwarning: {why}\nPASS\n"
     assert said.out.endswith(summary)
     assert ET.parse(tmp_path / "r.xml").findtext("system-out", "").endswith(summary)
     # The figures are this run's, at k=5: kb-1 at rank 2 of 5 slots. The same lines without their
@@ -949,8 +963,8 @@ def test_a_capture_made_at_another_k_says_so_and_which_k_gives_the_sidecars_figu
     assert hand_written == {**report, "run_warnings": []}
     # The flag named gives the sidecar's figures (kb-1 outside the top 1), and says nothing more.
     at_one = replayed_report(tmp_path, lines, "--gate", "hit_rate=0.9", "--k", "1", status=1)
-    assert capsys.readouterr().err == ""
-    assert at_one["run_warnings"] == []
+    assert capsys.readouterr().err == warned(review)
+    assert at_one["run_warnings"] == [review]
     assert means(at_one, "hit_rate", "precision", "recall", "mrr") == {
         "hit_rate": 0.0, "precision": 0.0, "recall": 0.0, "mrr": 0.0}
 
@@ -963,20 +977,21 @@ def test_a_capture_judged_at_another_lexical_threshold_says_so_and_names_the_fla
     why = ("1 example was captured by a sidecar at --lexical-threshold 0.5, this run is at "
            "--lexical-threshold 0.56: its claim verdicts and the figures made of them (groundedness, "
            "hallucination_rate, ...) are not the sidecar's (pass --lexical-threshold 0.5 to score as it did)")
-    assert capsys.readouterr().err == (f"ragmon replay: warning: {why}\n"
-                                       "ragmon replay: warning: no --gate given: the run passes whatever the "
-                                       "figures\n")
-    assert report["run_warnings"] == [why]
+    review = unreviewed(tmp_path, 1, "line 1")
+    no_gate = "no --gate given: the run passes whatever the figures"
+    assert capsys.readouterr().err == warned(review, why, no_gate)
+    assert report["run_warnings"] == [review, why]
     assert means(report, "groundedness") == {"groundedness": 0.0}      # 2 of 4 terms: short of 0.56
     # --quiet keeps it off the terminal, as the other warnings; the reports still say it.
-    assert replayed_report(tmp_path, lines, "--quiet", "--gate", "groundedness=0")["run_warnings"] == [why]
+    quiet = replayed_report(tmp_path, lines, "--quiet", "--gate", "groundedness=0")
+    assert quiet["run_warnings"] == [review, why]
     assert capsys.readouterr().err == ""
     # A threshold set by its variable is named by it; the sidecar's threshold says nothing more.
     monkeypatch.setenv("RAGMON_LEXICAL_THRESHOLD", "0.6")
-    [warning] = replayed_report(tmp_path, lines, "--gate", "groundedness=0")["run_warnings"]
+    [_, warning] = replayed_report(tmp_path, lines, "--gate", "groundedness=0")["run_warnings"]
     assert "this run is at RAGMON_LEXICAL_THRESHOLD 0.6 (--lexical-threshold):" in warning
     report = replayed_report(tmp_path, lines, "--gate", "groundedness=0", "--lexical-threshold", "0.5")
-    assert (report["run_warnings"], means(report, "groundedness")) == ([], {"groundedness": 1.0})
+    assert (report["run_warnings"], means(report, "groundedness")) == ([review], {"groundedness": 1.0})
 
 
 def test_a_capture_scored_with_other_scoring_rules_says_no_flag_gives_the_sidecars_figures(
@@ -997,10 +1012,11 @@ def test_a_capture_scored_with_other_scoring_rules_says_no_flag_gives_the_sideca
            f"{SCORING_RULES}: their claims, verdicts and figures may not be the sidecar's (replay with the "
            "ragmon the sidecar ran to score as it did; set needs_review to false on the lines you keep as a "
            "golden set, to silence this)")
-    assert capsys.readouterr().err == f"ragmon replay: warning: {why}\n"
-    assert report["run_warnings"] == [why]
+    review = unreviewed(tmp_path, 5, "lines 1, 2, 3, 4, 5")     # t6, reviewed, is not
+    assert capsys.readouterr().err == warned(review, why)
+    assert report["run_warnings"] == [review, why]
     lines.append(captured("t7", {**sidecar(5, 0.56), "scoring_rules": newer}))
-    [mixed] = replayed_report(tmp_path, lines, "--gate", "groundedness=0.5")["run_warnings"]
+    [_, mixed] = replayed_report(tmp_path, lines, "--gate", "groundedness=0.5")["run_warnings"]
     assert mixed.startswith(f"3 examples were captured by a sidecar whose scoring rules were {older} (2 "
                             f"examples) or {newer} (1 example), this run's are {SCORING_RULES}: their ")
 
@@ -1015,7 +1031,8 @@ def test_a_capture_from_a_sidecar_whose_rules_moved_only_intervals_is_not_warned
              captured("t2", {**sidecar(5, 0.56), "scoring_rules": 2}),
              captured("t3", {**sidecar(5, 0.56), "scoring_rules": 1})]
     report = replayed_report(tmp_path, lines, "--gate", "groundedness=0.5")
-    assert (capsys.readouterr().err, report["run_warnings"]) == ("", [])
+    review = unreviewed(tmp_path, 3, "lines 1, 2, 3")
+    assert (capsys.readouterr().err, report["run_warnings"]) == (warned(review), [review])
     assert means(report, "groundedness") == {"groundedness": 1.0}
 
 
@@ -1029,8 +1046,9 @@ def test_a_capture_made_at_several_k_names_each_and_how_many_examples_this_run_s
            "(1 example); this run is at --k 5, so the retrieval figures (hit_rate, precision, recall, mrr, "
            "ndcg) of 3 examples are not the sidecar's (replay each --k apart, passing it, to score as the "
            "sidecar did)")
-    assert capsys.readouterr().err == f"ragmon replay: warning: {why}\n"
-    assert report["run_warnings"] == [why]
+    review = unreviewed(tmp_path, 4, "lines 1, 2, 3, 4")
+    assert capsys.readouterr().err == warned(review, why)
+    assert report["run_warnings"] == [review, why]
 
 
 def test_only_the_records_a_capture_made_at_other_settings_are_counted(
@@ -1052,11 +1070,11 @@ def test_only_the_records_a_capture_made_at_other_settings_are_counted(
                "retrieval figures (hit_rate, precision, recall, mrr, ndcg) are this run's at --k 5, which "
                "may not be the sidecar's (pass the sidecar's --k to score as it did, and to silence this "
                "warning)")
-    # t4's sidecar recorded no scoring rules either (t3's metadata is no capture's).
+    # t4's sidecar recorded no scoring rules either (t3's metadata is no capture's). Each line with
+    # metadata is marked for review, t1 alone is not: the warning names the first 5 lines of 6.
+    review = unreviewed(tmp_path, 6, "lines 2, 3, 4, 5, 6 and 1 more")
     assert (report["run_warnings"], capsys.readouterr().err) == (
-        [why, unknown, unruled(1)],
-        f"ragmon replay: warning: {why}\nragmon replay: warning: {unknown}\nragmon replay: warning: "
-        f"{unruled(1)}\n")
+        [review, why, unknown, unruled(1)], warned(review, why, unknown, unruled(1)))
     assert report["examples"] == 7
 
 
@@ -1079,13 +1097,15 @@ def test_examples_whose_retrieval_figures_are_the_same_at_any_k_are_not_counted_
     lines = [edited(captured("t1", sidecar(1, 0.56)), relevant_ids=None),
              edited(captured("t2", sidecar(1, 0.56)), contexts=[])]
     report = replayed_report(tmp_path, lines, "--gate", "groundedness=0")
-    assert (capsys.readouterr().err, report["run_warnings"]) == ("", [])
+    review = unreviewed(tmp_path, 2, "lines 1, 2")
+    assert (capsys.readouterr().err, report["run_warnings"]) == (warned(review), [review])
     assert means(report, "hit_rate", "precision") == {"hit_rate": 0.0, "precision": 0.0}   # t2's alone
     # One whose relevant kb-1 was retrieved (rank 2) is counted, alone: found at k 5, missed at k 1.
     report = replayed_report(tmp_path, [*lines, captured("t3", sidecar(1, 0.56))], "--gate", "groundedness=0")
     why = (f"1 example was captured by a sidecar at --k 1, this run is at --k 5: its {K_WHY} (pass --k 1 to "
            "score as it did)")
-    assert (capsys.readouterr().err, report["run_warnings"]) == (f"ragmon replay: warning: {why}\n", [why])
+    review = unreviewed(tmp_path, 3, "lines 1, 2, 3")
+    assert (capsys.readouterr().err, report["run_warnings"]) == (warned(review, why), [review, why])
 
 
 def test_examples_no_judge_decides_are_not_counted_for_the_threshold(
@@ -1097,7 +1117,8 @@ def test_examples_no_judge_decides_are_not_counted_for_the_threshold(
              edited(captured("u2", sidecar(5, 0.5)), answer=None),
              edited(captured("u3", sidecar(5, 0.5)), contexts=[])]
     report = replayed_report(tmp_path, lines, "--gate", "hit_rate=0")
-    assert (capsys.readouterr().err, report["run_warnings"]) == ("", [])
+    review = unreviewed(tmp_path, 3, "lines 1, 2, 3")
+    assert (capsys.readouterr().err, report["run_warnings"]) == (warned(review), [review])
     # u3's claim alone has a verdict: unsupported, as nothing was retrieved.
     assert report["aggregates"]["groundedness"] | {"ci": None} == {"mean": 0.0, "n": 1, "ci": None}
     # ON_THE_BORDER's claim, judged against WARRANTY, is counted, alone.
@@ -1106,7 +1127,8 @@ def test_examples_no_judge_decides_are_not_counted_for_the_threshold(
     why = ("1 example was captured by a sidecar at --lexical-threshold 0.5, this run is at "
            "--lexical-threshold 0.56: its claim verdicts and the figures made of them (groundedness, "
            "hallucination_rate, ...) are not the sidecar's (pass --lexical-threshold 0.5 to score as it did)")
-    assert (capsys.readouterr().err, report["run_warnings"]) == (f"ragmon replay: warning: {why}\n", [why])
+    review = unreviewed(tmp_path, 4, "lines 1, 2, 3, 4")
+    assert (capsys.readouterr().err, report["run_warnings"]) == (warned(review, why), [review, why])
 
 
 def claims_split(monkeypatch: pytest.MonkeyPatch) -> list[str]:
@@ -1129,12 +1151,14 @@ def test_a_capture_replayed_at_its_own_settings_splits_no_claims_to_check_them(
     split = claims_split(monkeypatch)
     lines = [captured("t1", sidecar(5, 0.56)), captured("t2", sidecar(5, 0.56), "I don't know.")]
     report = replayed_report(tmp_path, lines, "--gate", "groundedness=0")
-    assert (split, report["run_warnings"]) == ([], [])
+    first = unreviewed(tmp_path, 2, "lines 1, 2")
+    assert (split, report["run_warnings"]) == ([], [first])
     # At another threshold, an abstention alone: it is checked, and counts for nothing; the records at
     # this run's 0.56 are not checked.
     lines.append(captured("u1", sidecar(5, 0.5), "I don't know."))
     report = replayed_report(tmp_path, lines, "--gate", "groundedness=0")
-    assert (split, report["run_warnings"]) == (["u1"], [])
+    second = unreviewed(tmp_path, 3, "lines 1, 2, 3")
+    assert (split, report["run_warnings"]) == (["u1"], [second])
     # A judged claim at 0.5 warns, and the records at 0.56 are checked for the counts: t1's claim is
     # judged, t2, an abstention, is the same at any threshold and not counted.
     split.clear()
@@ -1145,8 +1169,9 @@ def test_a_capture_replayed_at_its_own_settings_splits_no_claims_to_check_them(
            "verdicts and the figures made of them (groundedness, hallucination_rate, ...) of 1 example are "
            "not the sidecar's (replay each --lexical-threshold apart, passing it, to score as the sidecar "
            "did)")
-    assert (split, report["run_warnings"]) == (["u1", "u2", "t1", "t2"], [why])
-    assert capsys.readouterr().err == f"ragmon replay: warning: {why}\n"
+    review = unreviewed(tmp_path, 4, "lines 1, 2, 3, 4")
+    assert (split, report["run_warnings"]) == (["u1", "u2", "t1", "t2"], [review, why])
+    assert capsys.readouterr().err == warned(first, second, review, why)
 
 
 def test_an_older_capture_without_its_threshold_splits_no_claims_to_be_warned_of(
@@ -1166,12 +1191,13 @@ def test_an_older_capture_without_its_threshold_splits_no_claims_to_be_warned_of
            "not be the sidecar's (pass the sidecar's --lexical-threshold to score as it did, and to silence "
            "this warning)")
     # Nor did it record its scoring rules, which no flag gives.
-    assert (split, report["run_warnings"]) == ([], [why, unruled(3)])
-    assert capsys.readouterr().err == f"ragmon replay: warning: {why}\nragmon replay: warning: {unruled(3)}\n"
+    review = unreviewed(tmp_path, 3, "lines 1, 2, 3")
+    assert (split, report["run_warnings"]) == ([], [review, why, unruled(3)])
+    assert capsys.readouterr().err == warned(review, why, unruled(3))
     # The sidecar's threshold, given as the warning asks, silences its own warning.
     report = replayed_report(tmp_path, lines, "--gate", "groundedness=0", "--lexical-threshold", "0.5")
     assert (report["run_warnings"], capsys.readouterr().err) == (
-        [unruled(3)], f"ragmon replay: warning: {unruled(3)}\n")
+        [review, unruled(3)], warned(review, unruled(3)))
 
 
 def test_closed_stderr_does_not_turn_a_pass_into_a_breach(ragmon_cmd: list[str], tmp_path: Path) -> None:

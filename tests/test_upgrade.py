@@ -45,6 +45,15 @@ def unruled(count: int) -> str:
             f"this)")
 
 
+def unreviewed(tmp_path: Path, count: int) -> str:
+    """The warning for the `count` lines of worst.jsonl (`replayed`'s), one a fixture, each marked
+    `"needs_review": true` as every capture writes it, and kept so: scored, they are warned of first."""
+    examples, need, lines = ("1 example", "needs", "line 1") if count == 1 else (
+        f"{count} examples", "need", f"lines {', '.join(map(str, range(1, count + 1)))}")
+    return (f'{examples} of {tmp_path / "worst.jsonl"} still {need} review ("needs_review": true: {lines}): '
+            "set it to false once reviewed, or delete the line")
+
+
 @pytest.fixture
 def fake_api() -> Iterator[FakeAnthropic]:
     with FakeAnthropic() as api:
@@ -70,7 +79,7 @@ def test_a_capture_an_older_sidecar_wrote_without_its_k_is_replayed_with_a_warni
     why = ("1 example was captured by an older ragmon sidecar that did not record its --k: its retrieval "
            "figures (hit_rate, precision, recall, mrr, ndcg) are this run's at --k 5, which may not be the "
            "sidecar's (pass the sidecar's --k to score as it did, and to silence this warning)")
-    assert report["run_warnings"] == [why, unruled(1)]
+    assert report["run_warnings"] == [unreviewed(tmp_path, 1), why, unruled(1)]
     assert f"ragmon replay: warning: {why}\n" in capsys.readouterr().err
 
 
@@ -85,8 +94,9 @@ def test_the_k_an_older_capture_did_not_record_given_by_the_user_is_not_warned_o
     report = replayed(tmp_path, [CAPTURED_DEC_3], *flags, "--gate", "groundedness=0")
     assert {name: report["aggregates"][name]["mean"] for name in RETRIEVAL} == {
         "hit_rate": 0.0, "precision": 0.0, "recall": 0.0, "mrr": 0.0}
+    review = unreviewed(tmp_path, 1)
     assert (report["run_warnings"], capsys.readouterr().err) == (
-        [unruled(1)], f"ragmon replay: warning: {unruled(1)}\n")
+        [review, unruled(1)], f"ragmon replay: warning: {review}\nragmon replay: warning: {unruled(1)}\n")
 
 
 @pytest.mark.parametrize(("capture", "flags"), [
@@ -104,8 +114,10 @@ def test_the_sidecars_default_typed_for_an_older_capture_silences_its_warning(
     report = replayed(tmp_path, capture, *flags, "--gate", "groundedness=0")
     assert {name: report["aggregates"][name]["mean"] for name in RETRIEVAL} == {
         "hit_rate": 1.0, "precision": 0.2, "recall": 1.0, "mrr": 0.5}
-    said = unruled(len(capture))  # no flag gives a sidecar's scoring rules
-    assert (report["run_warnings"], capsys.readouterr().err) == ([said], f"ragmon replay: warning: {said}\n")
+    # No flag gives a sidecar's scoring rules, nor reviews its lines.
+    said = [unreviewed(tmp_path, len(capture)), unruled(len(capture))]
+    assert (report["run_warnings"], capsys.readouterr().err) == (
+        said, "".join(f"ragmon replay: warning: {warning}\n" for warning in said))
 
 
 def test_a_setting_typed_silences_its_own_warning_not_the_others(
@@ -117,8 +129,9 @@ def test_a_setting_typed_silences_its_own_warning_not_the_others(
            "hallucination_rate, ...) are this run's at --lexical-threshold 0.56, which may not be the "
            "sidecar's (pass the sidecar's --lexical-threshold to score as it did, and to silence this "
            "warning)")
+    said = [unreviewed(tmp_path, 1), why, unruled(1)]
     assert (report["run_warnings"], capsys.readouterr().err) == (
-        [why, unruled(1)], f"ragmon replay: warning: {why}\nragmon replay: warning: {unruled(1)}\n")
+        said, "".join(f"ragmon replay: warning: {warning}\n" for warning in said))
 
 
 def test_a_capture_from_before_judge_settings_says_neither_setting_is_known(
@@ -128,6 +141,7 @@ def test_a_capture_from_before_judge_settings_says_neither_setting_is_known(
     sidecar of 3 December after an upgrade in place, the file holds both: two examples lack a k."""
     report = replayed(tmp_path, [CAPTURED_NOV_30, CAPTURED_DEC_3])
     assert report["run_warnings"] == [
+        unreviewed(tmp_path, 2),
         "2 examples were captured by an older ragmon sidecar that did not record its --k: their retrieval "
         "figures (hit_rate, precision, recall, mrr, ndcg) are this run's at --k 5, which may not be the "
         "sidecar's (pass the sidecar's --k to score as it did, and to silence this warning)",

@@ -22,7 +22,8 @@ report. JSONL is read line by line and yielded as it goes; a whole-document JSON
 piece, and so is an OTLP file (a trace is only whole once every line has been read).
 
 Fields a format does not know are carried along in `Example.extra`, except a near miss of a known name
-(`context`, `anwser`, `groundTruth`) or another tool's name for one the record lacks (`retrieved_contexts`,
+(`context`, `anwser`, `groundTruth`, or a capture's `needsReview`, which `ragmon replay` reads from
+`extra`) or another tool's name for one the record lacks (`retrieved_contexts`,
 or `documents` holding a list of texts): left unread, it would leave a metric undefined without a word, so
 it is an error naming the field meant. So are contexts or an answer in an eval set's example, which that
 format does not read. A record is in ragmon format when it has `contexts`, `answer` or `relevant_ids`,

@@ -21,6 +21,13 @@ TRACE_FIELDS = frozenset({"id", "traceId", "trace_id", "input", "question", "out
 RECORD_FIELDS = RAGMON_FIELDS | TRACE_FIELDS
 """What a ragmon or trace record is checked against for typos: the two are told apart record by record, so
 a ragmon name misspelt in a trace record (or the reverse) is as much a typo."""
+NEEDS_REVIEW = "needs_review"
+"""A captured record's mark that no one has reviewed it yet (ragmon.capture): carried in `Example.extra`,
+and warned of by `ragmon replay` while true."""
+CHECKED_FIELDS = RECORD_FIELDS | {NEEDS_REVIEW}
+"""What a record's field names are checked against for typos: RECORD_FIELDS, and the carried field ragmon
+reads. Misspelt (`need_review`, `needsReview`), that one left a line nobody reviewed scored without
+replay's warning. Not among RECORD_FIELDS, which tell the formats apart and a record from an index."""
 _RAGMON_CONTENT = ("contexts", CONTEXT_IDS, "answer", "relevant_ids")
 _TRACE_CONTENT = ("steps", "output", "expectedDocs")
 _TRACE_MARKERS = (*_TRACE_CONTENT, "input")

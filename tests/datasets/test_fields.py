@@ -61,6 +61,19 @@ def test_near_miss_of_a_ragmon_field_is_an_error_naming_the_field_meant(tmp_path
     assert str(err) == f"{path}:2: unknown field {typo!r}: did you mean {meant!r}? (field {typo!r})"
 
 
+@pytest.mark.parametrize("typo", ["need_review", "needsReview", "needs-review"])
+@pytest.mark.parametrize("record", [{"id": "b", "question": "q", "answer": "A."},
+                                    {"id": "b", "input": "q", "output": "A."}], ids=["ragmon", "trace"])
+def test_a_misspelt_needs_review_is_an_error_naming_it(tmp_path: Path, typo: str,
+                                                       record: dict[str, str]) -> None:
+    # Before: carried along in `extra` as the user's own field, so a line marked for review under that
+    # name was replayed without replay's warning of unreviewed lines.
+    path = write_jsonl(tmp_path / "golden.jsonl", [{**record, "id": "a"}, {**record, typo: True}])
+    err = error_of([path])
+    assert (err.source, err.line, err.field) == (str(path), 2, typo)
+    assert str(err) == f"{path}:2: unknown field {typo!r}: did you mean 'needs_review'? (field {typo!r})"
+
+
 # Fields users carry next to the known ones (capture writes `metadata` and `needs_review`, calibrate reads
 # `labels`), and names that only contain a known one: none is a misspelling.
 CARRIED = ["metadata", "tags", "notes", "source", "created_at", "labels", "needs_review", "captured_at",
