@@ -116,18 +116,19 @@ def _deepest(text: str) -> int:
     return position
 
 
-def json_message(exc: json.JSONDecodeError) -> str:
+def json_message(exc: json.JSONDecodeError, *, document: bool = False) -> str:
     """json's message with its column, and the cause when it is one of the usual: its "Unterminated string
     starting at" means the text ends inside a string, most often a line cut short, and names where the
     string began; the others say what json cannot: a CR alone ending lines (classic Mac OS), records
     written over several lines, two records glued on one line (a file without its final newline joined
-    to another), a comment, a trailing comma."""
+    to another), a comment, a trailing comma. `document`: `exc` is of a whole-JSON file, not a JSONL line,
+    where a newline between two glued values mends nothing: the file holds one value."""
     if exc.msg.startswith("Unterminated string"):
         return f"invalid JSON: the text ends inside a string that starts at column {exc.colno}"
-    return f"invalid JSON at column {exc.colno}: {_cause(exc)}"
+    return f"invalid JSON at column {exc.colno}: {_cause(exc, document)}"
 
 
-def _cause(exc: json.JSONDecodeError) -> str:
+def _cause(exc: json.JSONDecodeError, document: bool) -> str:
     before, at = exc.doc[:exc.pos], exc.doc[exc.pos:exc.pos + 2]
     gap = before[len(before.rstrip(JSON_SPACE)):]
     if exc.msg == "Extra data" and "\r" in gap and "\n" not in gap:
@@ -135,6 +136,9 @@ def _cause(exc: json.JSONDecodeError) -> str:
                 "OS), not LF or CRLF; convert them (tr '\\r' '\\n')")
     if exc.msg == "Extra data" and exc.lineno > 1 and exc.colno == 1:
         return _second_value(before.lstrip(JSON_SPACE))
+    if exc.msg == "Extra data" and before.endswith("}") and at.startswith("{") and document:
+        return ("a second JSON value starts right after the first one's '}': a JSON file holds one value "
+                "(an array of records, or one eval set); were two files joined?")
     if exc.msg == "Extra data" and before.endswith("}") and at.startswith("{"):
         return ("a second record starts right after the first one's '}' on the same line: a newline is "
                 "missing between them (files joined, the first not ending in one?)")

@@ -303,7 +303,7 @@ def _load_document(data: bytes, source: str) -> Iterator[tuple[Example, LineOf]]
         if exc.pos >= end:  # the parser's position is past the last line with anything on it
             raise InputError("invalid JSON: the file ends before the value is complete", source=source,
                              line=text.count("\n", 0, end) + 1) from None
-        raise InputError(json_message(exc), source=source, line=exc.lineno) from None
+        raise InputError(json_message(exc, document=True), source=source, line=exc.lineno) from None
     records: Iterator[tuple[FieldPath, Example]]
     try:
         if isinstance(doc, dict) and is_evalset(doc):

@@ -85,6 +85,16 @@ def test_a_record_glued_to_the_one_before_says_a_newline_is_missing(tmp_path: Pa
                                        "missing between them (files joined, the first not ending in one?)")
 
 
+def test_two_eval_sets_glued_in_a_json_file_are_told_the_file_holds_one(tmp_path: Path) -> None:
+    # Two whole-JSON eval sets joined: "a newline is missing" was the advice, and with the newline added the
+    # file failed again ("a file holds one eval set"). `{"examples": []}` is 16 characters.
+    joined = tmp_path / "sets.json"
+    joined.write_text('{"examples": []}{"examples": []}\n', encoding="utf-8")
+    assert str(error_of([joined])) == (f"{joined}:1: invalid JSON at column 17: a second JSON value starts "
+                                       "right after the first one's '}': a JSON file holds one value (an "
+                                       "array of records, or one eval set); were two files joined?")
+
+
 def test_two_values_on_one_line_without_a_carriage_return_keep_jsons_message(tmp_path: Path) -> None:
     path = tmp_path / "two.jsonl"
     path.write_text('{"id": "x", "question": "q?"} {"id": "y", "question": "q?"}\n', encoding="utf-8")
