@@ -3,9 +3,11 @@
 A claim is supported by one context when enough of its stemmed content terms occur in that context, every
 number it states and every name it writes as code (`ragmon.text.literals`) occur there too, and the context
 does not use the opposite of one of its words ("non-refundable" against "refundable") without the word
-itself. Each context is judged on its own: a claim whose terms are only covered by stitching two passages
-together is exactly the kind of confabulation we want to catch. The README's judge section gives each rule
-with the figures it earned against human labels.
+itself, nor give one of its policy verdicts the other way in the sentence the claim copies ("The laptop is
+covered" against "The laptop is not covered": `passage_sentences.turned`). Each context is judged on its
+own: a claim whose terms are only covered by stitching two passages together is exactly the kind of
+confabulation we want to catch. The README's judge section gives each rule with the figures it earned
+against human labels.
 """
 
 from __future__ import annotations
@@ -21,7 +23,17 @@ from ragmon.options import fraction
 from ragmon.text import how_often
 from ragmon.text.claims import claim_profile
 from ragmon.text.numbers import shown
-from ragmon.text.passage_sentences import Displaced, Sentence, displaced
+from ragmon.text.passage_sentences import (
+    NO_STANCE,
+    PREDICATE_TERMS,
+    Displaced,
+    Sentence,
+    Stance,
+    Turned,
+    displaced,
+    stance,
+    turned,
+)
 from ragmon.text.passages import Passage, passage, release
 from ragmon.text.table_cells import Miscounted, miscounted
 from ragmon.text.terms import NEGATION, TERMS, TextProfile, opposite, prepare, read_profile, read_terms
@@ -110,9 +122,11 @@ def _verdict(claim: Claim, claim_profile: TextProfile, threshold: float,
     opposites = _doubled_opposites(terms)
     counted: frozenset[how_often.Count] | None = None  # worked out at the first context that passes the rest
     bounded: Bounds | None = None  # likewise: its numbers given with a bound
+    ruled: Stance | None = None  # likewise: its verdicts ("not covered")
     supporting = []
     closest: tuple[int, str, Passage, str, set[str]] | None = None  # the first context sharing most terms
-    moved: dict[str, Displaced | Miscounted] = {}  # contexts that pass the rest but give a number otherwise
+    # Contexts that pass the rest but give a number otherwise, or one of its verdicts the other way.
+    moved: dict[str, Displaced | Miscounted | Turned] = {}
     for ctx_id, text, read in contexts:
         held = read.terms & terms
         shared = len(held)
@@ -148,6 +162,10 @@ def _verdict(claim: Claim, claim_profile: TextProfile, threshold: float,
                 miscount := miscounted(claim.text, claim_profile, text, read_sentences)) is not None:
             moved[ctx_id] = miscount
             continue
+        ruled = _stance(claim, terms) if ruled is None else ruled
+        if ruled.verdicts and (other := turned(claim_profile, ruled, text, read_sentences)) is not None:
+            moved[ctx_id] = other
+            continue
         supporting.append(ctx_id)
     if supporting:
         return ClaimVerdict(claim, True, tuple(dict.fromkeys(supporting)))
@@ -157,6 +175,13 @@ def _verdict(claim: Claim, claim_profile: TextProfile, threshold: float,
     # Bounds unread: no context passed the rest, so none fell short on its bounds alone.
     return ClaimVerdict(claim, False, (), _reason(claim_profile, opposites, counted, bounded or NO_BOUNDS,
                                                   *closest, moved.get(closest[1])))
+
+
+def _stance(claim: Claim, terms: frozenset[str]) -> Stance:
+    """The policy verdicts the claim states (`passage_sentences.stance`), read only from a claim holding a
+    verdict's term: "not" is a function word, so "The laptop is not covered by warranty" held every term
+    of "The laptop is covered by warranty" and passed on it."""
+    return NO_STANCE if terms.isdisjoint(PREDICATE_TERMS) else stance(claim.text)
 
 
 FREQUENCIES = frozenset(map(TERMS.__getitem__, (
@@ -320,7 +345,7 @@ def _contradictions(terms: frozenset[str], held: set[str], read: Passage,
 
 def _reason(claim: TextProfile, opposites: frozenset[str] | None, counted: frozenset[how_often.Count],
             bounded: Bounds, shared: int, best_id: str, best: Passage, best_text: str, held: set[str],
-            moved: Displaced | Miscounted | None) -> str:
+            moved: Displaced | Miscounted | Turned | None) -> str:
     """Why the closest single context fell short, for the worst-examples section of a report."""
     text = f"no single context supports it; closest {best_id} has {shared}/{len(claim.terms)} of its terms"
     missing = sorted(best.unstated(claim.numbers)) if claim.numbers else ()  # reading them costs a scan

@@ -221,13 +221,38 @@ def _refuses(low: str, terms: frozenset[str]) -> bool:
     return len(low) < _LONGEST_PLACEHOLDER and low.strip(" .") in _PLACEHOLDERS
 
 
-_CLAUSE_BREAK = re.compile(r"(?<!\d),|,(?!\d| \d{4}(?!\d))|[;:，、；：]|\s[-—–]\s|[—–]")
+_FIGURE_LIST = (r"\d(?<![\d.,]\d)(?<!\d, \d)\d*+(?:\.\d+)?+(?:, \d+(?:\.\d+)?+)++,? "
+                r"(?:and|or|und|oder|et|ou|y|o|u|e) (?=\d)")
+"""A list of figures ending with "and" or "or" ("1, 2 or 3", "30, 60, or 90", "1, 2 oder 3"), matched from
+its first figure only (no digit, or a figure and a comma, before it): tried again from each figure, a
+refusal listing 20,000 with no "or" after them was read in quadratic time."""
+_CLAUSE_BREAK = re.compile(
+    r"(?P<list>" + _FIGURE_LIST + r")|(?<!\d),|,(?!\d| \d{4}(?!\d))|[;:，、；：]|\s[-—–]\s|[—–]")
 """Where a comma, a semicolon, a colon or a dash starts a clause: a guess needs no contrast word to follow a
 refusal ("I don't know, maybe 90 days.", "No tengo información; normalmente son 2 semanas."). Not a comma
 inside a number ("1,000 units", "2,5 Tage") or before a date's year ("May 5, 2024 orders"): its number's
 last digits, cut off with the words after them, read as a figure stated. A figure, a comma and a space
 before another figure do start a clause ("I'm not sure about 2024, 90 days probably.", "..., plan 3, 50
-dollars maybe."): kept in the refusal's clause, the guess was read as part of what it is about."""
+dollars maybe."): kept in the refusal's clause, the guess was read as part of what it is about. Not so in
+a list of figures (`_FIGURE_LIST`, "whether refunds take 1, 2 or 3 weeks"): cut from the "whether" that
+opens it, "2 or 3 weeks" was read as a figure stated, and an honest refusal as a hallucination."""
+
+
+def _clauses(low: str) -> list[str]:
+    """The clauses of `low` after its first, cut at each `_CLAUSE_BREAK` but a list of figures."""
+    parts = []
+    start = None
+    for found in _CLAUSE_BREAK.finditer(low):
+        if found.lastgroup == "list":
+            continue
+        if start is not None:
+            parts.append(low[start:found.start()])
+        start = found.end()
+    if start is not None:
+        parts.append(low[start:])
+    return parts
+
+
 _GUESS = re.compile(
     r"\b(?:i think|i believe|i guess|i(?:'d| would) (?:guess|say)|i suspect|i assume|my (?:best )?guess|"
     r"probably|maybe|perhaps|likely|possibly|presumably|typically|usually|generally|normally|around|"
@@ -263,7 +288,7 @@ def _states_a_figure_beside(low: str) -> bool:
     should "probably" look, was read as a made-up claim, an honest "I don't know" counted as a
     hallucination."""
     about = _about_the_refusal(low)  # once: searched for each clause, a long refusal's took quadratic time
-    for part in _CLAUSE_BREAK.split(low)[1:]:
+    for part in _clauses(low):
         read = profile(part)
         terms = read.terms
         if (read.numbers and terms and terms.isdisjoint(_REFERRAL_TERMS)
@@ -281,24 +306,40 @@ def _about_the_refusal(low: str) -> re.Pattern[str]:
     return european.ABOUT_THE_REFUSAL if european.DECLINES.search(low) is not None else _ABOUT_THE_REFUSAL
 
 
-_SOURCE_SAYS = r"say|says|said|state|states|stated|show|shows|indicate|indicates|suggest|suggests|" \
-               r"list|lists|give|gives|note|notes|quote|quotes"
+_SOURCES_COVER = (
+    r"(?: (?:only|just|clearly|merely|also|mostly|mainly|seem to|seems to|appear to|appears to)){0,3}"
+    r" (?:cover|covers|covered|span|spans"
+    r"|(?:(?:is|are|was|were)(?: (?:only|just|all|mostly))? |dates? |dated )from"
+    r"|(?:go|goes|went) (?:up to|back to|until|through)"
+    r"|(?:do|does|did)(?: not|n't) |can(?:not| not|'t) |never "
+    r"|(?:say|says|said|show|shows|mention|mentions|contain|contains|have|has|include|includes|give|gives) "
+    r"nothing\b)")
+"""What the sources as a clause's subject do when the clause says what a refusal is about: cover a span
+("the documents only cover 2023", "the context is from 2022", "the documents only go up to 2023"), or
+leave it out ("the documents don't mention 2024", "the documents say nothing about 2024"); "only",
+"just" or "clearly" may come before. Saying anything else ("the documents mention 90 days", "only say
+90 days", "specify", "have", "refer to") they state the figure, a claim a context must hold."""
+_LABELLED = r"(?:sections?|pages?)(?: [0-9]+(?:(?:,? (?:and|or|to) |, |[-–])[0-9]+)*+)?"
+"""A part of the sources with its numbers ("pages 3 and 4", "section 5"), which name it, not a figure."""
 _ABOUT_THE_REFUSAL = re.compile(
     r"[\W_]*(?:(?:whether|if|what|which|who|whom|whose|how|when|where|why|because|than|unless"
     r"|(?:as|since)(?= (?:the|these|those|this|it|its|i|i'm|we|they|there|my|our|your|their|no|none|nothing)"
     r"\b))\b"
     r"|(?:(?:the|these|those|this|my|our|your|all) )?(?:" + SOURCE_ADJECTIVE + r" )?(?:" + SOURCE_NOUN
-    + r"|sections?|pages?)\b(?: " + SOURCE_ADJECTIVE + r")?+(?! (?:" + _SOURCE_SAYS + r")\b)"
-    r"|是否|是不是|因为|因為|由于|由於|为什么|為什麼|为何|為何|多少|什么|什麼|何时|何時|哪|怎么|怎麼|如何|多久|多长|多長"
-    r"|有没有|有沒有"
+    + r"|" + _LABELLED + r")\b(?: " + SOURCE_ADJECTIVE + r")?+" + _SOURCES_COVER
+    + r"|是否|是不是|因为|因為|由于|由於|为什么|為什麼|为何|為何|多少|什么|什麼|何时|何時|哪|怎么|怎麼|如何"
+    r"|多久|多长|多長|有没有|有沒有"
     r"|(?:提供的|现有的?|現有的?|这些|這些|该|該|此)?(?:文档|文檔|文件|资料|資料|上下文|知识库|知識庫|信息|資訊|内容|內容|段落)"
-    r"(?!(?:中|里|裡)?(?:说|說|显示|顯示|写着|寫著|提到|指出|表明|称|稱)))")
+    r"(?:中|里|裡|上)?(?:只|仅|僅|只是|仅仅|僅僅|都)?(?:涵盖|涵蓋|覆盖|覆蓋|涉及|截至|截止|来自|來自"
+    r"|(?:没有|沒有|未|并未|並未|不)(?:提到|提及|涉及|包含|包括|涵盖|涵蓋|覆盖|覆蓋|说明|說明|记载|記載)"
+    r"|有[^，。；,;]{1,20}?的[\W_]*$))")
 """What opens a clause saying what an English, Chinese or Japanese refusal is about or why: a subordinating
 word ("..., whether it's 90 days", "..., as the documents ...", "我不确定，是否需要90天", "..., 因为文档
-..."), or the sources as its subject ("..., the documents only cover 2023", "..., the context is from
-2022", "文档只涵盖2023年"), unless they say a figure ("..., the documents say 90 days", "文档显示90天"),
-which is a claim to check. "as" and "since" only before a subject: "as of 2024", "as far as I know" and
-"since 2020" open a statement. Not "that": "that's 90 days" states it."""
+..."), or the sources as its subject saying what they cover or leave out (`_SOURCES_COVER`: "..., the
+documents only cover 2023", "文档只涵盖2023年", "文档只有2023年的", "文档没有提到2024年"). Whatever else
+they do states the figure ("..., the documents mention 90 days", "文档写的是90天"): read as what the refusal
+was about, it had been hidden from groundedness. "as" and "since" only before a subject: "as of 2024",
+"as far as I know" and "since 2020" open a statement. Not "that": "that's 90 days" states it."""
 
 
 _CJK_REFERRAL = re.compile(r"联系|聯繫|联络|聯絡|咨询|諮詢|问询|問い合わせ|ご連絡|ご相談")

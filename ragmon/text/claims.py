@@ -156,11 +156,15 @@ _COUNTED_AFTER_ORDINAL = wordset(
     "werktag werktages arbeitstag arbeitstages bankarbeitstag geschäftstag kalendertag tag tages woche "
     "monat monats monates jahr jahres jahrestag quartal quartals halbjahr halbjahres lebensjahr "
     "lebensjahres geburtstag mahnung klasse")
-"""German nouns an ordinal counts ("am 3. Werktag", "in der 2. Woche", "nach dem 1. Jahr"): none opens an
-English sentence, nor a German one after a number that ends one ("Der Preis beträgt 30. Danach ...")."""
+"""German nouns an ordinal counts ("am 3. Werktag", "in der 2. Woche", "nach dem 1. Jahr"), read so only
+after a German word (`_BEFORE_ORDINAL`, `_BEFORE_COUNTED`): "Tag" opens English sentences too, and after
+any word "You can upload up to 12. Tag each photo with a label." was one claim."""
+_BEFORE_COUNTED = wordset("am die eine einer einem einen")
+"""German words before an ordinal when a noun it counts follows ("am 3. Werktag", "die 2. Mahnung"); before
+another word a number after them ends a sentence ("Wir sind am 30. Danach ...")."""
 _INITIALISM = re.compile(r"(?:[^\W\d_]\.)+[^\W\d_]")
 """U.S, a.m: dotted initialisms end no sentence (nor do they after a prefix: "non-U.S") unless a word a
-sentence opens with follows, or after "the" a sentence does (`_opens_after_a_place`)."""
+sentence opens with follows, or after a place's "in the" a sentence does (`_opens_after_a_place`)."""
 _QUANTITY = re.compile(r"[$€£]?(?:[0-9][0-9.,]*[0-9]|[0-9])")
 _YEAR = re.compile(r"1[0-9]{3}|20[0-9]{2}")
 _NEXT_WORD = re.compile(r"[^\W\d_]+")
@@ -173,15 +177,26 @@ def _abbreviation_at(text: str, word_from: int, mark: int, next_at: int) -> int 
     if mark - word_from > _LONGEST_ABBREVIATION and text[mark - _LONGEST_ABBREVIATION - 1:mark].isalpha():
         return None  # a word longer than every abbreviation, and with no period but its last: none ends it
     before = text[word_from:mark]
-    words = before.rsplit(None, 2)
-    if words and _is_abbreviation(words[-1], words[-2] if len(words) > 1 else "", text, next_at):
+    words = before.rsplit(None, 3)
+    if words and _is_abbreviation(words[-1], words[-2] if len(words) > 1 else "", text, next_at,
+                                  _after_a_place(words)):
         return word_from + len(before.rstrip()) - len(words[-1])
     return None
 
 
-def _is_abbreviation(word: str, previous: str, text: str, next_at: int) -> bool:
+def _after_a_place(words: list[str]) -> bool:
+    """Whether the last of `words` (the sentence so far, its last three words split off) is a place's
+    initialism after a preposition and "the" ("We ship within the U.S."), with a word before them: a
+    sentence may end there. After "the" alone the initialism opens a name ("The U.S. Healthcare system
+    costs ..."), and cut there, "The U.S." was a claim of its own, supported by any page naming the
+    country."""
+    return len(words) == 4 and words[-2].lower() == "the" and words[-3].lower() in _PLACE_PREPOSITIONS
+
+
+def _is_abbreviation(word: str, previous: str, text: str, next_at: int, placed: bool) -> bool:
     """Whether the period after `word` belongs to an abbreviation rather than ending the sentence;
-    `previous` is the word before it ("" if none), `text[next_at]` the first character after it."""
+    `previous` is the word before it ("" if none), `text[next_at]` the first character after it, `placed`
+    whether a preposition and "the" come before it (`_after_a_place`)."""
     word = word.lstrip("(\"'\u201c\u2018[").lower()
     next_char = text[next_at]
     if word in _ALWAYS_ABBREV:
@@ -191,8 +206,7 @@ def _is_abbreviation(word: str, previous: str, text: str, next_at: int) -> bool:
         # ship to the U.S. The fee is 3%." is two sentences.
         if word in _TIMES_OF_DAY:
             return not _opens_after_a_time(text, next_at)
-        return not (_opens_sentence(text, next_at) or (previous.lower() == "the"
-                                                       and _opens_after_a_place(text, next_at)))
+        return not (_opens_sentence(text, next_at) or (placed and _opens_after_a_place(text, next_at)))
     if len(word) == 1 and word.isalpha():
         return _is_initial(previous, text, next_at)
     if word in _ABBREV_BEFORE_LOWER:
@@ -234,6 +248,9 @@ _GOES_ON_AFTER_A_PLACE = wordset(
     "food parliament commission council charter security general assembly state states")
 """Capitalised words a country's or a body's initialism goes on with as part of a name ("the U.S. Army
 is ...", "the U.S. Constitution requires ...", "the E.U. Commission has ...")."""
+_PLACE_PREPOSITIONS = wordset("in within to from across outside throughout inside into")
+"""Prepositions "the U.S." ends a sentence after ("We ship within the U.S. Refunds take ..."). Not "of":
+"the history of the U.S. Healthcare system" goes on with a name far more often than a sentence ends."""
 _FOLLOWED_BY_SMALL_WORD = re.compile(r"([^\W\d_]+)[ \t]++(?!(?:of|and|for)\b)[a-z]")
 """A word, then one in small letters that no name goes on with ("Refunds take", not "Food and Drug",
 "Department of Labor")."""
@@ -243,8 +260,9 @@ def _opens_after_a_place(text: str, at: int) -> bool:
     """Whether a sentence opens at `at`, after "the U.S." or "the E.U.": a capitalised word and a small one
     ("We ship within the U.S. Refunds take 30 days."), unless the name goes on (`_GOES_ON_AFTER_A_PLACE`).
     Only a function word had opened one, so the made-up second sentence rode on the first, which it was
-    judged with. "The" before the initialism tells a place or a body from a person's initials ("J.K.
-    Rowling wrote"), whose name goes on with a capitalised word."""
+    judged with. Asked only after a preposition and "the" (`_after_a_place`), which tell a place from a
+    person's initials ("J.K. Rowling wrote") and from the subject a sentence opens with ("The U.S. Marshals
+    service handles ...")."""
     following = _FOLLOWED_BY_SMALL_WORD.match(text, at)
     return (following is not None and text[at].isupper() and not text[at + 1:at + 2].isupper()
             and following[1].lower() not in _GOES_ON_AFTER_A_PLACE)
@@ -252,16 +270,17 @@ def _opens_after_a_place(text: str, at: int) -> bool:
 
 def _is_ordinal(previous: str, text: str, next_at: int) -> bool:
     """A German ordinal: a day before a month ("am 15. März"), a number after the word it goes with
-    ("ab dem 18. Lebensjahr", "im 3. Quartal"), or before a noun it counts ("am 3. Werktag",
-    `_COUNTED_AFTER_ORDINAL`). Read as sentence ends, "Die Frist endet am 15. März." was two claims, "Die
-    Frist endet am 15." and "März.", each quoted so in a report. April, August, September and November are
-    English months too, and an English sentence may end with a day and the next open with one
+    ("ab dem 18. Lebensjahr", "im 3. Quartal"), or between a German word and a noun it counts ("am 3.
+    Werktag", `_COUNTED_AFTER_ORDINAL`). Read as sentence ends, "Die Frist endet am 15. März." was two
+    claims, "Die Frist endet am 15." and "März.", each quoted so in a report. April, August, September and
+    November are English months too, and an English sentence may end with a day and the next open with one
     ("Applications close on June 30. September intake opens ..."): before those a German word must come
     first ("am 1. April"), or a made-up sentence rode on a true one."""
     following = _NEXT_WORD.match(text, next_at)
     after = following.group().lower() if following is not None else ""
     before = previous.lower()
-    return (after in _GERMAN_MONTHS or after in _COUNTED_AFTER_ORDINAL or before in _BEFORE_ORDINAL
+    return (after in _GERMAN_MONTHS or before in _BEFORE_ORDINAL
+            or (before in _BEFORE_COUNTED and after in _COUNTED_AFTER_ORDINAL)
             or (before == "am" and after in _SHARED_MONTHS))
 
 
@@ -692,13 +711,14 @@ _LONGEST_BOLD_TITLE = 3
 days**" is a claim in bold."""
 
 
-def _bold_title(text: str, pos: int, end: int, above: bool) -> bool:
+def _bold_title(text: str, pos: int, end: int, below: tuple[int, int] | None) -> bool:
     """A line all in bold, without a sentence's mark, whose every word of four letters or more is
     capitalised ("**Return Window**"), is a title as "## Return Window" is; so is one in sentence case
-    ("**Important notes**", "**Gift cards**") over another line (`above`), of at most `_LONGEST_BOLD_TITLE`
-    words, no digit and no function word. "**Clearance items are final sale**", "**No refunds**" and
-    "**Refunds take 30 days**" are claims in bold; so is Chinese or Japanese, whose words no space
-    counts ("**礼品卡不可退款**", gift cards are non-refundable)."""
+    ("**Important notes**", "**Gift cards**") over another line (`below`), of at most `_LONGEST_BOLD_TITLE`
+    words, no digit and no function word (`_names_only`, which reads it over a list's item otherwise).
+    "**Clearance items are final sale**", "**No refunds**" and "**Refunds take 30 days**" are claims in
+    bold; so is Chinese or Japanese, whose words no space counts ("**礼品卡不可退款**", gift cards are
+    non-refundable)."""
     bold = _BOLD_LINE.fullmatch(text, pos, end)
     if bold is None:
         return False
@@ -706,7 +726,14 @@ def _bold_title(text: str, pos: int, end: int, above: bool) -> bool:
     words = title.split()
     if all(word[0].isupper() for word in words if len(word) > 3):
         return True
-    return above and len(words) <= _LONGEST_BOLD_TITLE and _names_only(title)
+    return (below is not None and len(words) <= _LONGEST_BOLD_TITLE
+            and _names_only(title, _is_item(text, below)))
+
+
+def _is_item(text: str, line: tuple[int, int]) -> bool:
+    """Whether `line` is a list's item ("- 24/7 support", "1. An ID"), not a quotation's line."""
+    marker = _MARKER.match(text, *line)
+    return marker is not None and not marker.group().lstrip().startswith(">")
 
 
 def _skipped_lines(text: str, lines: list[tuple[int, int]]) -> set[int]:
@@ -718,7 +745,7 @@ def _skipped_lines(text: str, lines: list[tuple[int, int]]) -> set[int]:
         if (_HEADING.match(text, pos, end)
                 or (text[pos] in _MAY_BE_SKIPPED
                     and (_FENCE_OR_TAG.fullmatch(text, pos, end)
-                         or _bold_title(text, pos, end, at + 1 < len(lines))))
+                         or _bold_title(text, pos, end, lines[at + 1] if at + 1 < len(lines) else None)))
                 or (at + 1 < len(lines) and (_underlined(text, lines[at], lines[at + 1])
                                              or _list_title(text, lines[at], lines[at + 1])))
                 or (wide(text) and _CJK_TITLE.fullmatch(text, pos, end))):
@@ -830,7 +857,7 @@ def _list_title(text: str, line: tuple[int, int], below: tuple[int, int]) -> boo
     if item is None or child is None or _indent(text, below) <= _indent(text, line):
         return False
     title = text[item.end():end].strip("*_")
-    return all(word[0].isupper() for word in title.split() if len(word) > 3) and _names_only(title)
+    return all(word[0].isupper() for word in title.split() if len(word) > 3) and _names_only(title, True)
 
 
 _NEGATING = frozenset((*european.NEGATION_WORDS, "no", "not", "never", "without", "none", "sin", "ohne",
@@ -839,23 +866,32 @@ _NEGATING = frozenset((*european.NEGATION_WORDS, "no", "not", "never", "without"
 title naming what follows."""
 
 
-_VERDICTS = wordset(
-    "available unavailable covered uncovered allowed disallowed permitted prohibited forbidden required "
-    "included excluded eligible ineligible accepted refundable nonrefundable non-refundable supported "
-    "unsupported guaranteed waived applicable inapplicable possible impossible")
+_DENIALS = wordset(
+    "unavailable uncovered disallowed prohibited forbidden excluded ineligible nonrefundable non-refundable "
+    "unsupported waived inapplicable impossible")
+"""Verdicts that deny what the line names ("Refunds unavailable", "Items excluded"): over a list they
+still make it a claim (`_names_only`)."""
+_VERDICTS = _DENIALS | wordset(
+    "available covered allowed permitted required included eligible accepted refundable supported "
+    "guaranteed applicable possible")
 """Words that state what holds of what the line names when they come after it ("Refunds unavailable",
 "Returns accepted"); before it they only say which ones ("Supported devices", "Required documents")."""
 
 
-def _names_only(title: str) -> bool:
+def _names_only(title: str, over_list: bool) -> bool:
     """Whether a short line can only name what follows it: a word of four letters or more, no digit, no
     function or negating word, no verdict after its first word (`_VERDICTS`), and no Chinese or Japanese,
     whose words no space counts ("- 不退款", no refunds, had read as a title, and the claim went
-    unchecked; so had "**Refunds unavailable**")."""
+    unchecked; so had "**Refunds unavailable**"). Over a list's items (`over_list`) only a denial
+    (`_DENIALS`) is a verdict: "**Documents required**" over "1. An ID" titles the items, which are claims
+    themselves, and read as a claim it cost a grounded answer a third of its score; "**Refunds
+    unavailable**" over "- Sale items" says the items are not refundable, which the items alone, supported
+    by any page naming them, do not."""
     words = _NEXT_WORD.findall(title.lower())
+    verdicts = _DENIALS if over_list else _VERDICTS
     return (any(len(word) > 3 for word in words) and not any(map(str.isdigit, title)) and not is_cjk(title)
             and FUNCTION_WORDS.isdisjoint(words) and _NEGATING.isdisjoint(words)
-            and _VERDICTS.isdisjoint(title.lower().split()[1:]))
+            and verdicts.isdisjoint(title.lower().split()[1:]))
 
 
 _MAY_OPEN_LIST = frozenset(" \t-*+•0123456789")

@@ -132,9 +132,22 @@ REFUSAL_WORDS = (
 """Words one of which every refusal above holds beside "no" (a function word): a sentence none of whose
 terms is one is spared the pattern."""
 
-_SAY = (r"sagen|sagt|besagen|besagt|nennen|nennt|zeigen|zeigt|disent|dit|indiquent|indique|mentionnent|"
-        r"mentionne|précisent|précise|dicen|dice|indican|indica|mencionan|menciona|señalan|señala|dicono|"
-        r"indicano|menzionano|menziona|riportano|riporta|dizem|diz|indicam|mencionam")
+_COVER = (
+    r"(?: (?:nur|lediglich|bloß|klar|eindeutig|seulement|uniquement|clairement|solo|sólo|solamente"
+    r"|únicamente|claramente|soltanto|chiaramente|só|apenas|somente)){0,2}"
+    r" (?:decken|deckt|abdecken|abdeckt|umfassen|umfasst|stammen aus|stammt aus|reichen bis|reicht bis"
+    r"|(?:ne |n')?(?:couvrent|couvre|portent sur|porte sur|datent de|date de|remontent à|s'arrêtent)"
+    r"|cubren|cubre|abarcan|abarca|datan de|data de|llegan hasta|llega hasta"
+    r"|coprono|copre|riguardano|riguarda|risalgono|risale|(?:sono|è) del"
+    r"|cobrem|cobre|abrangem|abrange|datam de|vão até|vai até"
+    r"|(?:ne |n')[\w']+ (?:pas|rien|aucune?|jamais)|no |non |não "
+    r"|[\w']+ (?:nichts|keine?[nmrs]?)\b|[\w']+(?: [\w']+){0,3} nicht\b(?! nur))")
+"""What the sources as a clause's subject do when the clause says what a refusal is about, as English's
+(`ragmon.text.abstention`): cover a span ("die Dokumente decken nur 2023 ab", "les documents ne couvrent
+que 2023", "los documentos solo cubren 2023", "i documenti sono del 2023") or leave it out ("die Dokumente
+erwähnen 2024 nicht", "les documents ne parlent pas de 2024", "los documentos no hablan de 2024").
+Saying anything else ("die Dokumente erwähnen 90 Tage", "les documents parlent de 90 jours", "los
+documentos hablan de 90 días") they state the figure."""
 ABOUT_THE_REFUSAL = re.compile(
     r"[\W_]*(?:(?:ob|dass|daß|wie(?! gesagt)|wann|wo|was|welche[mnrs]?|warum|weil|wofür|woher|wieso|"
     r"weshalb|da(?= (?:es|ich|er|sie|wir|man|die|der|das|den|dem|diese[mnrs]?|keine?[mnrs]?|mir|uns|"
@@ -143,14 +156,14 @@ ABOUT_THE_REFUSAL = re.compile(
     r"|qué|cuál(?:es)?|cuánt[oa]s?|cuándo|dónde|cómo|porque"
     r"|che|qual(?:[ei]|es)?|quais|quant[oaie]s?|quando|dove|perché|poiché|onde)\b"
     r"|(?:(?:die|den|der|diese|les|la|le|ces|los|las|el|estos|estas|i|gli|questi|queste|os|as|o|a|estes) "
-    r"|l')?(?:" + SOURCE_NOUNS + r")\b(?: " + _PROVIDED + r")?+(?! (?:" + _SAY + r")\b))")
+    r"|l')?(?:" + SOURCE_NOUNS + r")\b(?: " + _PROVIDED + r")?+" + _COVER + ")")
 """What opens a clause saying what a refusal is about or why: a subordinating word ("..., ob es 90 Tage
 sind", German's comma before it being required; "..., car les documents ne couvrent que 2023"), or the
-sources as its subject ("..., los documentos solo cubren 2023"), unless they say a figure ("..., die
-Dokumente nennen 90 Tage", which is a claim to check). Only words that open no statement: Spanish and
-Portuguese "se" and "como" ("se tarda 90 días", "como máximo son 90 días", "como regra são 90 dias"),
-Italian "come" ("come da regolamento sono 90 giorni"), German "da" as "there" ("da steht 90 Tage") and
-"wie gesagt" ("as I said") state the figure after them, and read as subordinating they hid it."""
+sources as its subject saying what they cover or leave out (`_COVER`). Only words that open no
+statement: Spanish and Portuguese "se" and "como" ("se tarda 90 días", "como máximo son 90 días", "como
+regra são 90 dias"), Italian "come" ("come da regolamento sono 90 giorni"), German "da" as "there" ("da
+steht 90 Tage") and "wie gesagt" ("as I said") state the figure after them, and read as subordinating
+they hid it."""
 
 CONTRAST = re.compile(
     r"\b(?:aber|jedoch|cependant|pero|sin embargo|però|tuttavia|porém|contudo)\b|(?:^|,\s*)(?:mais|ma|mas)\b")

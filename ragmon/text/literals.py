@@ -22,6 +22,7 @@ from __future__ import annotations
 import functools
 import re
 
+from ragmon.text.numbers import names_a_version
 from ragmon.text.places import places
 
 _CODE = re.compile(r"`([^`\n]{1,200})`")
@@ -36,11 +37,12 @@ the number reader the rest."""
 _SNAKE = re.compile(r"(?<![\w./:{<-])[a-z][a-z0-9]*(?:_[a-z0-9]+)+(?![\w:}>])")
 """A snake_case or SCREAMING_CASE name outside code too ("set NIMBUS_TOKEN"): prose has none. Not an
 emoji's short code (":white_check_mark:"), nor a template's placeholder ("{order_id}")."""
-_DOTTED = re.compile(r"(?<![0-9.])(?![0-9]{1,2}\.[0-9]{1,2}\.[12][0-9]{3}(?![0-9]|\.[0-9]))"
-                     r"[0-9]+(?:\.[0-9]+){2,}(?:/[0-9]{1,3})?(?![0-9]|\.[0-9])")
-""""2.3.1", "10.0.0.0/8", "127.0.0.1": not "3.5" (a number), nor the dates "2024-10-29" and "15.03.2024" (day
-first, with periods, as German writes it), which the number reader reads as dates: taken for a version, a
-claim's "am 15.03.2024" had to stand word for word in a page saying "2024-03-15"."""
+_DOTTED = re.compile(r"(?<![0-9.])[0-9]+(?:\.[0-9]+){2,}(?:/[0-9]{1,3})?(?![0-9]|\.[0-9])")
+""""2.3.1", "10.0.0.0/8", "127.0.0.1": not "3.5" (a number), nor the date "2024-10-29"."""
+_DAY_FIRST = re.compile(r"[0-9]{1,2}\.[0-9]{1,2}\.[12][0-9]{3}")
+"""A `_DOTTED` that is a date day first, with periods, as German writes it ("15.03.2024"), which the number
+reader reads as a date unless a version's word comes before it (`numbers.names_a_version`): taken for a
+version, a claim's "am 15.03.2024" had to stand word for word in a page saying "2024-03-15"."""
 _OPEN = "\x00"
 """Where a template's placeholder was in a literal: what stands there is not compared."""
 _PLACEHOLDER = re.compile(
@@ -64,10 +66,16 @@ def worth_asking(text: str, has_digits: bool) -> bool:
         has_digits and text.count(".") >= 2 and _DECIMAL_POINT.search(text) is not None)
 
 
+def _versions(low: str) -> set[str]:
+    """The `_DOTTED` numbers of `low` but dates day first (`_DAY_FIRST`) after no version's word."""
+    return {found.group() for found in _DOTTED.finditer(low)
+            if _DAY_FIRST.fullmatch(found.group()) is None or names_a_version(low, found.start())}
+
+
 def read(low: str) -> frozenset[str]:
     """The literals of a `prepare`d claim. Asked only of one with a backtick, an underscore, or digits and
     two dots (`worth_asking`), which most have not."""
-    found = set(_DOTTED.findall(low)) if low.count(".") >= 2 else set()
+    found = _versions(low) if low.count(".") >= 2 else set()
     if "_" in low:
         found.update(_SNAKE.findall(low.replace("\\_", "_")))
     if "`" in low:

@@ -395,11 +395,27 @@ digit, period or comma before them ("1.15.03.2024" is none)."""
 
 def _dotted_date(low: str, at: int, after: re.Match[str]) -> tuple[int, int, frozenset[float]]:
     """The date "15.03.2024" around the year written at `at`, day first: read as the numbers 15.03 and
-    2024, it was no date, and "am 15.03.2024" was not the "15 March 2024" or "2024-03-15" of its page."""
+    2024, it was no date, and "am 15.03.2024" was not the "15 March 2024" or "2024-03-15" of its page. Not
+    after a version's word (`names_a_version`): "release 2.1.2024" is no 2 January 2024."""
     day = _DOTTED.search(low, max(0, at - 6), at)
-    if day is None or day.end() != at or after[1] is not None:
+    if day is None or day.end() != at or after[1] is not None or names_a_version(low, day.start()):
         return at, at, NO_NUMBERS
     return day.start(), at + 4, _date(int(low[at:at + 4]), int(day[2]), int(day[1]))
+
+
+_VERSION_WORD = re.compile(
+    r"(?:\b(?:version|versión|versione|versão|release|build|patch|firmware|revision|rev)[\s.:#]{0,2}"
+    r"|(?<![^\W\d_])v ?)$")
+"""A version's word right before a number ("version 2.1.2024", "Release: 1.10.2024", "v2.1.2024")."""
+_VERSION_REACH = 12
+"""Characters before a number `_VERSION_WORD` reads: "versione: " and one more."""
+
+
+def names_a_version(low: str, at: int) -> bool:
+    """Whether the dotted number at `at` of the `prepare`d `low` follows a version's word, and so is one
+    (`ragmon.text.literals` holds it word for word) even when it reads as a date day first ("release
+    2.1.2024"): read as 2 January 2024, a page's date of that day stated the made-up release."""
+    return _VERSION_WORD.search(low, max(0, at - _VERSION_REACH), at) is not None
 
 
 _MONTH_NAMES = "|".join(_MONTHS)

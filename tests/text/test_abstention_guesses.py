@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from ragmon import Context, Example, evaluate
@@ -219,3 +221,69 @@ def test_sources_said_to_state_a_figure_stay_a_claim(answer: str) -> None:
     result = _score(answer)
     assert [(v.claim.text, v.supported) for v in result.verdicts] == [(answer, False)]
     assert result.metrics["abstention"] == 0.0
+
+
+@pytest.mark.parametrize("answer", [
+    # The sources as the subject, saying a figure: what the answer says they state is a claim to check.
+    "I'm not sure, the documents mention 90 days.",
+    "I'm not sure, the documents only say 90 days.",
+    "I'm not sure, the documents clearly say 90 days.",
+    "I'm not sure, the documents specify 90 days.",
+    "I'm not sure, the documents have 90 days.",
+    "I'm not sure, the documents contain a 90 day limit.",
+    "I'm not sure, the page reads 90 days.",
+    "I'm not sure, the documents refer to 90 days.",
+    "Ich weiß es nicht, die Dokumente erwähnen 90 Tage.",
+    "Je ne sais pas, les documents parlent de 90 jours.",
+    "Je ne sais pas, les documents ne mentionnent que 90 jours.",
+    "No estoy seguro, los documentos hablan de 90 días.",
+    "我不确定，文档写的是90天。",
+])
+def test_sources_said_to_hold_a_figure_after_a_refusal_are_a_claim(answer: str) -> None:
+    """Each abstained (groundedness undefined), its 90 days never checked against a page that says 30."""
+    result = _score(answer)
+    assert [(v.claim.text, v.supported) for v in result.verdicts] == [(answer, False)]
+    assert result.metrics["groundedness"] == 0.0
+    assert result.metrics["abstention"] == 0.0
+
+
+@pytest.mark.parametrize("answer", [
+    # The sources as the subject, saying what they cover or leave out: what the refusal is about.
+    "I'm not sure, the documents don't mention 2024.",
+    "I don't know, the documents say nothing about 2024.",
+    "I don't know, the documents show nothing for 2024.",
+    "I don't know, the provided documents only cover orders from 2023.",
+    "I'm not sure, the documents only go up to 2023.",
+    "I don't know, section 5 covers refunds.",
+    "I'm not sure, pages 3 and 4 cover it.",
+    "Je ne sais pas, les documents ne couvrent que 2023.",
+    "Ich weiß es nicht, die Dokumente erwähnen 2024 nicht.",
+    "No lo sé, los documentos no hablan de 2024.",
+    "Non lo so, i documenti sono del 2023.",
+    "我不知道，文档只有2023年的。",
+    "我不知道，文档没有提到2024年。",
+    # A list of figures the refusal is about: its "whether" or "which" opens the whole list.
+    "I'm not sure whether refunds take 1, 2 or 3 weeks.",
+    "I'm not sure if it's 30, 60 or 90 days.",
+    "I'm not sure if it's 30, 60, or 90 days.",
+    "I'm not sure which of the 3, 4 or 5 day options applies.",
+    "Ich bin mir nicht sicher, ob es 1, 2 oder 3 Wochen sind.",
+])
+def test_a_refusal_about_what_its_sources_cover_or_a_list_of_figures_abstains(answer: str) -> None:
+    """"..., the documents show nothing for 2024." and the last five were unsupported claims (groundedness
+    0): in these, the comma after "1" cut "2 or 3 weeks" from the "whether" it belongs to, and read it as a
+    figure stated."""
+    result = _score(answer)
+    assert result.verdicts == ()
+    assert result.metrics["groundedness"] is None
+    assert result.metrics["abstention"] == 1.0
+
+
+def test_a_refusal_listing_many_figures_is_read_in_linear_time() -> None:
+    """A list of figures is looked for from its first figure only: tried again from each of these 20,000
+    (the refusal's one clause, as no comma before a year starts one), failing at the end with no "or", it
+    read 1.2 billion characters, some 25 s; read once, the answer is scored in a fraction of a second."""
+    answer = "I'm not sure about the years " + ", ".join(["2024"] * 20_000) + "."
+    start = time.perf_counter()
+    assert _score(answer).verdicts == ()
+    assert time.perf_counter() - start < 2.0

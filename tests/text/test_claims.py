@@ -57,8 +57,14 @@ def test_abbreviations_do_not_end_sentences() -> None:
      ["Die Ware kommt in der 2. Woche an.", "Das ist neu."]),
     ("Der Preis beträgt 30. Danach gibt es keine Rückerstattung.",
      ["Der Preis beträgt 30.", "Danach gibt es keine Rückerstattung."]),
+    ("Sie erhalten die 2. Mahnung per Post.", ["Sie erhalten die 2. Mahnung per Post."]),
+    # A counted noun after a word that is no German one's: "Tag" opens English sentences too.
+    ("You can upload up to 12. Tag each photo with a label.",
+     ["You can upload up to 12.", "Tag each photo with a label."]),
+    ("Die Frist beträgt 14. Tag für Tag wächst sie.", ["Die Frist beträgt 14.", "Tag für Tag wächst sie."]),
 ], ids=["day-and-month", "bis-zum", "ab-dem", "im", "english", "german-number-ends", "am-shared-month",
-        "english-september", "english-november", "am-werktag", "in-der-woche", "german-price-ends"])
+        "english-september", "english-november", "am-werktag", "in-der-woche", "german-price-ends",
+        "die-mahnung", "english-tag", "german-tag-opens"])
 def test_a_german_ordinal_ends_no_sentence(answer: str, claims: list[str]) -> None:
     assert [claim.text for claim in split_claims(answer)] == claims
 
@@ -870,6 +876,28 @@ def test_an_initialism_after_a_prefix_ends_no_sentence() -> None:
 ])
 def test_a_name_going_on_after_an_initialism_stays_one_sentence(text: str) -> None:
     assert [claim.text for claim in split_claims(text)] == [text]
+
+
+@pytest.mark.parametrize("text", [
+    "The U.S. Healthcare system costs 4 trillion dollars.",
+    "The U.S. Marshals service handles 5 cases.",
+    "In the U.S. Healthcare costs rose 5 percent.",
+    "Per the U.S. Code section 5 applies.",
+    "The history of the U.S. Healthcare system is long.",
+])
+def test_a_name_after_the_initialism_opening_a_sentence_stays_in_it(text: str) -> None:
+    # Cut after "The U.S." (or "In the U.S.", "Per the U.S."), the piece "The U.S." was a claim alone.
+    assert [claim.text for claim in split_claims(text)] == [text]
+
+
+def test_a_made_up_figure_after_the_us_is_no_half_supported_answer() -> None:
+    # The page says 3 trillion. Cut in two, "The U.S." was supported by the page naming the country and the
+    # made-up figure one unsupported claim of two: groundedness 0.5. Whole, it is the only claim: 0.
+    page = Context("c1", "The U.S. Healthcare system costs 3 trillion dollars. Refunds take 14 days.")
+    answer = "The U.S. Healthcare system costs 4 trillion dollars."
+    result = evaluate([Example("q1", "How much?", (page,), answer)], LexicalJudge()).results[0]
+    assert [(v.claim.text, v.supported) for v in result.verdicts] == [(answer, False)]
+    assert result.metrics["groundedness"] == 0.0
 
 
 def test_a_made_up_sentence_after_the_us_is_judged_alone() -> None:

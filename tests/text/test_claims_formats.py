@@ -199,3 +199,31 @@ def test_a_title_naming_what_follows_stays_a_title(title: str) -> None:
     # A verdict's word before the noun only says which ones ("Supported devices"): still a title.
     answer = f"**{title}**\n\nExchanges are free of charge."
     assert claims(scored(answer)) == ["Exchanges are free of charge."]
+
+
+NEEDS = "The Pro plan includes 24/7 support and 5 seats. To return an item you need an ID and a receipt."
+
+
+@pytest.mark.parametrize(("answer", "items"), [
+    ("**Documents required**\n1. An ID\n2. A receipt", ["An ID", "A receipt"]),
+    ("**Features included**\n- 24/7 support\n- 5 seats", ["24/7 support", "5 seats"]),
+    ("Here is what the Pro plan offers.\n\n**Features included**\n\n- 24/7 support\n- 5 seats",
+     ["Here is what the Pro plan offers.", "24/7 support", "5 seats"]),
+    ("- Features Included\n  - 24/7 support\n  - 5 seats", ["24/7 support", "5 seats"]),
+], ids=["numbered", "bulleted", "after-prose", "nested"])
+def test_a_verdict_word_over_a_list_titles_it(answer: str, items: list[str]) -> None:
+    # Read as a claim, "**Documents required**" was one unsupported claim of three beside two items the page
+    # states: a grounded answer scored 2/3. A title over them, the answer is all supported: 1.
+    result = scored(answer, NEEDS)
+    assert [(v.claim.text, v.supported) for v in result.verdicts] == [(item, True) for item in items]
+    assert result.metrics["groundedness"] == 1.0
+
+
+@pytest.mark.parametrize("title", ["Refunds unavailable", "Items excluded", "No refunds"])
+def test_a_denial_over_a_list_is_still_a_claim(title: str) -> None:
+    # The page says nothing of refunds being unavailable: over items it names ("24/7 support", "5 seats"),
+    # the made-up denial is the one claim saying what holds of them, one of three unsupported.
+    result = scored(f"**{title}**\n- 24/7 support\n- 5 seats", NEEDS)
+    assert [(v.claim.text, v.supported) for v in result.verdicts] == [
+        (f"**{title}**", False), ("24/7 support", True), ("5 seats", True)]
+    assert result.metrics["groundedness"] == pytest.approx(2 / 3)

@@ -67,6 +67,16 @@ def test_a_claim_writing_a_date_day_first_with_periods_is_held_to_the_date() -> 
     assert not supported("Install version 1.2.3 today.", "Install version 1.2.4 today.")
 
 
+@pytest.mark.parametrize("claim", ["Use release 2.1.2024 today.", "Install version 2.1.2024 today.",
+                                   "Install v2.1.2024 today.", "Flash firmware 2.1.2024 today."])
+def test_a_version_that_looks_like_a_date_is_held_to_its_text(claim: str) -> None:
+    # Read as 2 January 2024, the made-up release was stated by the page's shipping date; held as a version
+    # it must stand in the page as written, which has 2.1.2023 only.
+    shipped = "On 2 January 2024 we shipped it. "
+    assert not supported(claim, shipped + claim.replace("2.1.2024", "2.1.2023"))
+    assert supported(claim, shipped + claim)
+
+
 @pytest.mark.parametrize("written", ["1.15.03.2024", "32.03.2024", "15.13.2024", "15.03.2024.1"])
 def test_periods_around_a_year_that_make_no_date_keep_their_numbers(written: str) -> None:
     # No day before a month past 12 or a day past 31, and none inside a longer dotted number.

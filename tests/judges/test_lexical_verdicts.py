@@ -1,0 +1,94 @@
+"""LexicalJudge: a policy verdict turned by "not" ("not covered" against "covered"), read in the context
+sentence the claim copies, and the answers it must leave alone."""
+
+from __future__ import annotations
+
+import pytest
+
+from ragmon.judges.lexical import LexicalJudge
+from ragmon.model import Context, Example
+from ragmon.text.claims import split_claims
+
+
+def judged(answer: str, page: str) -> list[tuple[bool, str | None]]:
+    """Each claim of the answer as (supported, reason), judged against the one page."""
+    example = Example("q1", "question?", (Context("page", page),), answer)
+    return [(verdict.supported, verdict.reason)
+            for verdict in LexicalJudge().judge(example, split_claims(answer))]
+
+
+@pytest.mark.parametrize(("claim", "page", "claimed", "given"), [
+    ("The laptop is not covered by warranty.", "The laptop is covered by warranty.",
+     "not covered", "covered"),
+    ("The laptop is covered by warranty.", "The laptop is not covered by warranty.",
+     "covered", "not covered"),
+    ("Refunds are not available after 30 days.", "Refunds are available after 30 days.",
+     "not available", "available"),
+    ("The phone is not waterproof.", "The phone is waterproof.", "not waterproof", "waterproof"),
+    ("Gift cards can't be refunded.", "Gift cards can be refunded within 14 days.",
+     "not refunded", "refunded"),
+    ("The warranty doesn't cover screens.", "The warranty covers screens.", "not cover", "covers"),
+    ("Water damage is covered.", "Is water damage covered? No, water damage is not covered.",
+     "covered", "not covered"),
+])
+def test_a_verdict_turned_by_not_is_unsupported(claim: str, page: str, claimed: str, given: str) -> None:
+    # Every term of the claim is on the page ("not" is a function word): each passed before.
+    [(supported, reason)] = judged(claim, page)
+    assert not supported
+    assert reason is not None
+    assert reason.endswith(f", and its closest sentence says {given!r}, not {claimed!r}: "
+                           f"{page.split('? ')[-1]!r}")
+
+
+def test_the_reason_names_the_sentence_that_says_otherwise() -> None:
+    # laptop, cover, warranti: 3 of 3 terms on the page, the second sentence the closest.
+    [(_, reason)] = judged("The laptop is not covered by warranty.",
+                           "Warranty claims are answered in 5 days. The laptop is covered by warranty.")
+    assert reason == ("no single context supports it; closest page has 3/3 of its terms, and its closest "
+                      "sentence says 'covered', not 'not covered': 'The laptop is covered by warranty.'")
+
+
+def test_a_claim_is_held_to_its_own_sentence_of_a_page_covering_one_thing_and_not_another() -> None:
+    page = "The laptop is covered by warranty. The charger is not covered by warranty."
+    answer = "The laptop is covered by warranty. The charger is covered by warranty."
+    assert [supported for supported, _ in judged(answer, page)] == [True, False]
+
+
+def test_a_sentence_ruling_both_ways_turns_no_claim() -> None:
+    # One sentence says "covered" and "not covered": of which, only its clauses could tell.
+    page = ("The laptop is covered by warranty; the charger is not covered by warranty. "
+            "The phone is waterproof.")
+    answer = "The charger is covered by warranty. The phone is not waterproof."
+    assert [supported for supported, _ in judged(answer, page)] == [True, False]
+
+
+def test_not_only_negates_no_verdict() -> None:
+    page = "The laptop is covered by warranty and insured."
+    answer = "The laptop is not only covered by warranty but also insured. The laptop is not insured."
+    assert [supported for supported, _ in judged(answer, page)] == [True, False]
+
+
+def test_a_verdict_under_another_condition_is_not_turned() -> None:
+    # "after 30 days" against "within 30 days" rules on other refunds; "under $50" against "over $50" on
+    # other orders; a negation under a condition leaves the verdict standing otherwise.
+    page = ("Refunds are available within 30 days. Shipping is free for orders over $50. "
+            "Exchanges are not available after 60 days.")
+    answer = ("Refunds are not available after 30 days. Shipping is not free for orders under $50. "
+              "Exchanges are available. Refunds are not available within 30 days.")
+    assert [supported for supported, _ in judged(answer, page)] == [True, True, True, False]
+
+
+def test_a_sentence_denying_the_verdict_for_another_case_turns_no_claim() -> None:
+    # "but not on Free" denies "available" for Free with no verdict word after it.
+    page = ("Password-protected links are available on Business, but not on Free. "
+            "Link expiry dates are available on every plan.")
+    answer = "Password-protected links aren't available on Free. Link expiry dates aren't available on Free."
+    assert [supported for supported, _ in judged(answer, page)] == [True, False]
+
+
+def test_a_sentence_sharing_only_some_of_the_claims_terms_turns_nothing() -> None:
+    # receipt, requir of the claim's receipt, meal, requir: the page's sentence is about large expenses,
+    # not a copy of the claim with its verdict turned. "Refunds" shares every term of its claim.
+    page = "An itemized receipt is required for any expense of $75 or more. Refunds are available."
+    answer = "Receipts for meals are not required. Refunds are not available."
+    assert [supported for supported, _ in judged(answer, page)] == [True, False]
