@@ -10,6 +10,7 @@ import json
 import re
 import shutil
 import subprocess
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -150,12 +151,15 @@ def test_dashboard_covers_the_contract() -> None:
         assert needed in text, needed
 
 
+def shipped_rules() -> list[dict[str, Any]]:
+    shipped = yaml.safe_load((ROOT / "deploy" / "prometheus" / "rules.yml").read_text(encoding="utf-8"))
+    return [r for group in shipped["groups"] for r in group["rules"]]
+
+
 def test_the_headline_groundedness_is_the_figure_the_critical_alert_and_the_gate_use() -> None:
     # On call sees one groundedness: the mean over answers, as RagmonGroundednessLow and `replay --gate`
     # compute it, not the share of supported claims (1 - hallucination), where long answers weigh more.
-    shipped = yaml.safe_load((ROOT / "deploy" / "prometheus" / "rules.yml").read_text(encoding="utf-8"))
-    rules = [r for group in shipped["groups"] for r in group["rules"]]
-    alert = next(r["expr"] for r in rules if r.get("alert") == "RagmonGroundednessLow")
+    alert = next(r["expr"] for r in shipped_rules() if r.get("alert") == "RagmonGroundednessLow")
     figure = 'pipeline_judge_metric:ragmon_example_score:mean10m{metric="groundedness"}'
     assert alert.startswith(figure + " < 0.6")
     groundedness = [p for p in panels() if p["title"].startswith("Groundedness")]
@@ -338,29 +342,61 @@ def grafana_query(title: str) -> str:
     return expr
 
 
+HALLUCINATION_HOUR = "RagmonHallucinationRateHighOverHour"
+GROUNDEDNESS_HOUR = "RagmonGroundednessLowOverHour"
+hour_figure = '{{rule="{}",pipeline="{}",judge="{}"}}'.format
+
+
+def hour_queries() -> str:
+    """Both hour rules' queries as one, their results told apart by a label `rule`: one promtool run
+    checks both."""
+    return " or ".join(f'label_replace({grafana_query(title)}, "rule", "{title}", "", "")'
+                       for title in (HALLUCINATION_HOUR, GROUNDEDNESS_HOUR))
+
+
 def promtool_expects(tmp_path: Path, expr: str, series: dict[str, str], expected: dict[str, float],
                      eval_time: str = "20m", interval: str = "1m") -> None:
-    """Evaluates `expr` as a recording rule over `series` (sampled, and the rules evaluated, each
-    `interval`) with promtool, alongside the shipped recording rules (which dashboard queries read), and
-    checks each labelled result is within 1e-9 of its expected value. On a mismatch the message also
-    holds what the query gave."""
-    rules = {"groups": [{"name": "grafana", "rules": [{"record": "check:grafana:query", "expr": expr}]}]}
-    (tmp_path / "rules.yml").write_text(yaml.safe_dump(rules), encoding="utf-8")
-    shutil.copy(ROOT / "deploy" / "prometheus" / "rules.yml", tmp_path / "shipped.yml")
+    """`promtool_expects_at` at one eval time."""
+    promtool_expects_at(tmp_path, expr, series, {eval_time: expected}, interval)
+
+
+def labelled(labels: str, value: float) -> str:
+    """`value` as a one-sample vector with `labels` (`{a="x",b="y"}`), to match a query's result with."""
+    vector = f"vector({value!r})"
+    for name, text in re.findall(r'(\w+)="([^"]*)"', labels):
+        vector = f'label_replace({vector}, "{name}", "{text}", "", "")'
+    return vector
+
+
+def promtool_expects_at(tmp_path: Path, expr: str, series: dict[str, str],
+                        expected: dict[str, dict[str, float]], interval: str = "1m") -> None:
+    """Evaluates `expr` at each eval time of `expected` over `series` (sampled each `interval`) in one
+    promtool run, and checks each labelled result is within 1e-9 of its expected value. Only at those
+    times, and with the shipped rules (evaluated each `interval`) only where `expr` reads what they record,
+    as dashboard queries do: recording an hour rule's query every minute, or evaluating rules.yml, over
+    three hours took seconds. On a mismatch the message also holds what the query gave."""
+    reads_records = any(r["record"] in expr for r in shipped_rules() if "record" in r)
+    if reads_records:
+        shutil.copy(ROOT / "deploy" / "prometheus" / "rules.yml", tmp_path / "shipped.yml")
     def run(checks: list[dict[str, Any]]) -> subprocess.CompletedProcess[str]:
-        tests = {"rule_files": ["shipped.yml", "rules.yml"], "evaluation_interval": interval, "tests": [{
-            "interval": interval,
-            "input_series": [{"series": name, "values": values} for name, values in series.items()],
-            "promql_expr_test": checks,
-        }]}
+        tests = {"rule_files": ["shipped.yml"] if reads_records else [], "evaluation_interval": interval,
+                 "tests": [{
+                     "interval": interval,
+                     "input_series": [{"series": name, "values": values} for name, values in series.items()],
+                     "promql_expr_test": checks,
+                 }]}
         (tmp_path / "test.yml").write_text(yaml.safe_dump(tests), encoding="utf-8")
         return subprocess.run(["promtool", "test", "rules", "test.yml"], cwd=tmp_path, capture_output=True,
                               text=True, timeout=60)
 
-    result = run([{"expr": f"abs(check:grafana:query{labels} - {value}) < bool 1e-9", "eval_time": eval_time,
-                   "exp_samples": [{"labels": labels, "value": 1}]} for labels, value in expected.items()])
+    def within(values: dict[str, float]) -> str:
+        return f"abs(({expr}) - ({' or '.join(labelled(*item) for item in values.items())})) < bool 1e-9"
+
+    result = run([{"expr": within(values), "eval_time": eval_time,
+                   "exp_samples": [{"labels": labels, "value": 1} for labels in values]}
+                  for eval_time, values in expected.items()])
     if result.returncode != 0:
-        got = run([{"expr": "check:grafana:query", "eval_time": eval_time, "exp_samples": []}])
+        got = run([{"expr": expr, "eval_time": eval_time, "exp_samples": []} for eval_time in expected])
         raise AssertionError(f"{result.stdout}{result.stderr}\nexpected {expected}; the query gave:\n"
                              f"{got.stdout}{got.stderr}")
 
@@ -585,13 +621,15 @@ def test_hour_queries_judge_the_pipelines_too_quiet_for_the_10_minute_ones(tmp_p
     would raise both rules for one incident). night scored 2 answers of 40
     claims at 5m and 13m, none in the hour -> nothing. wake scores as hr-bot, but 0.5 groundedness a
     minute in all (mean 0.5), until 50m, then as chat, its 10-minute guard held from 52m: at 60m, 230
-    unsupported of 300 claims -> 23/30, and a mean of 32.5 / 65 = 0.5, its 10-minute rules not fired yet
-    (the hallucination one holds its 15 minutes at 66m, the groundedness one its 30 at 81m); at 90m and
-    115m, within the hour after they fired, 0 and 1 (at 90m the hour's 80 + 120 unsupported of 480 claims,
-    5/12, and its mean 0.5 would raise both rules for one incident). Scraped every 30 s, a pipeline 30 s
-    old that scored 20 answers of 2 claims, all unsupported, groundedness 0, has had no 10-minute rule
-    fire for it: 1 and 0, not nothing (a rule judging all pipelines that new would be left with no
-    data)."""
+    unsupported of 300 claims -> 23/30, and a mean of 32.5 / 65 = 0.5, its 10-minute rules not fired yet.
+    The hallucination one fires at 67m, the 16th whole minute its condition holds (its `for: 15m` passed):
+    at 66m the hour from 6m holds 248 - 24 unsupported of 336 claims -> 2/3, at 67m 0. The groundedness
+    one fires at 82m, the 31st: at 81m the hour from 21m has a mean of (74.5 - 5.25) / (149 - 10.5) = 0.5,
+    at 82m 1. At 90m and 115m, within the hour after they fired, 0 and 1 (at 90m the hour's 80 + 120
+    unsupported of 480 claims, 5/12, and its mean 0.5 would raise both rules for one incident). Scraped
+    every 30 s, a pipeline 30 s old that scored 20 answers of 2 claims, all unsupported, groundedness 0,
+    has had no 10-minute rule fire for it: 1 and 0, not nothing (a rule judging all pipelines that new
+    would be left with no data)."""
     def judged(pipeline: str, metric: str, extra: str) -> str:
         return f'{metric}{{job="ragmon",instance="a:9464",pipeline="{pipeline}",judge="lexical",{extra}}}'
 
@@ -607,22 +645,27 @@ def test_hour_queries_judge_the_pipelines_too_quiet_for_the_10_minute_ones(tmp_p
         **scored("night", "0x120", "0x4 40x7 80x109", "0x4 1x7 2x109", "0x120"),
         **scored("wake", "0x50 7+7x69", "0+4x50 203+3x69", "0+0.5x50 29+4x69", "0+0.25x50 14.5+2x69"),
     }
-    pipeline = '{{pipeline="{}",judge="lexical"}}'.format
-    hallucination = grafana_query("RagmonHallucinationRateHighOverHour")
-    groundedness = grafana_query("RagmonGroundednessLowOverHour")
-    promtool_expects(tmp_path, hallucination, series, {pipeline("wake"): 23 / 30}, "60m")
-    promtool_expects(tmp_path, groundedness, series, {pipeline("wake"): 0.5}, "60m")
-    promtool_expects(tmp_path, hallucination, series,
-                     {pipeline("hr-bot"): 1, pipeline("chat"): 0, pipeline("wake"): 0}, "90m")
-    promtool_expects(tmp_path, groundedness, series,
-                     {pipeline("hr-bot"): 0, pipeline("chat"): 1, pipeline("wake"): 1}, "90m")
-    for query in (hallucination, groundedness):
-        promtool_expects(tmp_path, f"count({query})", series, {"{}": 3}, "90m")
-    promtool_expects(tmp_path, hallucination, series, {pipeline("wake"): 0}, "115m")
-    promtool_expects(tmp_path, groundedness, series, {pipeline("wake"): 1}, "115m")
+    def hallucination(pipeline: str) -> str:
+        return hour_figure(HALLUCINATION_HOUR, pipeline, "lexical")
+
+    def groundedness(pipeline: str) -> str:
+        return hour_figure(GROUNDEDNESS_HOUR, pipeline, "lexical")
+
+    both = hour_queries()
+    promtool_expects_at(tmp_path, both, series, {
+        "60m": {hallucination("wake"): 23 / 30, groundedness("wake"): 0.5},
+        "66m": {hallucination("wake"): 2 / 3},
+        "67m": {hallucination("wake"): 0},
+        "81m": {groundedness("wake"): 0.5},
+        "82m": {groundedness("wake"): 1},
+        "90m": {hallucination("hr-bot"): 1, hallucination("chat"): 0, hallucination("wake"): 0,
+                groundedness("hr-bot"): 0, groundedness("chat"): 1, groundedness("wake"): 1},
+        "115m": {hallucination("wake"): 0, groundedness("wake"): 1},
+    })
+    promtool_expects(tmp_path, f"count by (rule) ({both})", series,
+                     {f'{{rule="{title}"}}': 3 for title in (HALLUCINATION_HOUR, GROUNDEDNESS_HOUR)}, "90m")
     new = scored("new", "0 0", "0 40", "0 20", "0 0")
-    promtool_expects(tmp_path, hallucination, new, {pipeline("new"): 1}, "30s", "30s")
-    promtool_expects(tmp_path, groundedness, new, {pipeline("new"): 0}, "30s", "30s")
+    promtool_expects(tmp_path, both, new, {hallucination("new"): 1, groundedness("new"): 0}, "30s", "30s")
 
 
 def test_hour_queries_stand_back_after_any_judges_10_minute_rule_fired(tmp_path: Path) -> None:
@@ -653,15 +696,93 @@ def test_hour_queries_stand_back_after_any_judges_10_minute_rule_fired(tmp_path:
         **scored("solo", "lexical", "0+50x240", "0x240", "0+10x240", "0+10x240"),
         **scored("chat", "claude", *claude), **scored("solo", "claude", *claude),
     }
-    both = " or ".join(f'label_replace({grafana_query(title)}, "rule", "{title}", "", "")'
-                       for title in ("RagmonHallucinationRateHighOverHour", "RagmonGroundednessLowOverHour"))
-    claude_in = '{{rule="{}",pipeline="{}",judge="claude"}}'.format
-    promtool_expects(tmp_path, both, series, {
-        claude_in("RagmonHallucinationRateHighOverHour", "chat"): 0,
-        claude_in("RagmonHallucinationRateHighOverHour", "solo"): 2 / 3,
-        claude_in("RagmonGroundednessLowOverHour", "chat"): 1,
-        claude_in("RagmonGroundednessLowOverHour", "solo"): 1 / 3,
+    promtool_expects(tmp_path, hour_queries(), series, {
+        hour_figure(HALLUCINATION_HOUR, "chat", "claude"): 0,
+        hour_figure(HALLUCINATION_HOUR, "solo", "claude"): 2 / 3,
+        hour_figure(GROUNDEDNESS_HOUR, "chat", "claude"): 1,
+        hour_figure(GROUNDEDNESS_HOUR, "solo", "claude"): 1 / 3,
     }, "180m")
+
+
+MINUTES = 157
+
+
+def per_minute(normal: float, bad: float, minutes: range,
+               at: Mapping[int, float] | None = None) -> list[float]:
+    """A figure for each minute from 0m: `bad` in `minutes` (or as `at` gives it), `normal` otherwise."""
+    return [(at or {}).get(m, bad if m in minutes else normal) for m in range(MINUTES)]
+
+
+def counter(increments: list[float], first: int = 0) -> str:
+    """promtool values of a counter going up by increments[m] at minute m, scraped from minute `first`."""
+    values, total = [], 0.0
+    for minute, increment in enumerate(increments):
+        total += increment if minute >= first else 0
+        values.append(f"{total:.10g}" if minute >= first else "_")
+    return " ".join(values)
+
+
+def test_hour_queries_stand_back_only_once_a_10_minute_rule_has_fired(tmp_path: Path) -> None:
+    """The Grafana hour rules' queries stand back for the hour after a 10-minute rule fired, as
+    rules.yml's twins do by ALERTS, and not when it held a minute short or with a minute's gap. Per
+    minute, by hand: each pipeline's lexical judge scores 10 answers of 50 claims, all supported and of
+    groundedness 1 unless said; Claude 0.2 answers of 5 claims, all unsupported, of groundedness 0, so
+    its hour figures read 1 and 0 when judged, 0 and 1 when standing back. A `for` of 15 (30) minutes
+    fires at the 16th (31st) whole minute in a row that the condition holds.
+    - almost: 40 claims unsupported a minute from 61m to 70m: more than 20% of 10 minutes' claims (3 such
+      minutes) from 63m to 77m, 15 minutes; groundedness 0.1 from 61m to 89m: a mean under 0.6 (5 such
+      minutes) from 65m to 94m, 30 minutes. Neither rule fires: Claude is judged throughout.
+    - fired: the same to 71m and 90m: held to 78m and 95m, so the rules fire at 78m and 95m, and Claude's
+      figures stand back from then for the hour, to 138m and 155m both included (Prometheus 2's ranges
+      hold both ends).
+    - gap: 11 unsupported a minute from 51m to 84m, none at 70m and 22 at 71m: 22% of 10 minutes' claims
+      from 60m to 84m but 19.8% at 70m alone, so 10 and 14 minutes in a row; groundedness 0.59 from 51m
+      to 100m, 1 at 70m and 0.18 at 71m: a mean of 0.59, 0.631 at 70m alone, so 10 and 30 minutes in a
+      row. Neither rule fires: Claude is judged throughout.
+    - new: first scraped at 100m, its lexical judge finding every claim unsupported and groundedness 0
+      (hour figures 1 and 0): its conditions hold from 101m, its second scrape, and the rules fire at
+      116m and 131m."""
+    def judged(pipeline: str, judge: str, metric: str, extra: str) -> str:
+        return f'{metric}{{job="ragmon",instance="a:9464",pipeline="{pipeline}",judge="{judge}",{extra}}}'
+
+    def scored(pipeline: str, judge: str, unsupported: list[float], claims: float, answers: float,
+               groundedness: list[float], first: int = 0) -> dict[str, str]:
+        return {
+            judged(pipeline, judge, "ragmon_claims_total", 'verdict="supported"'):
+                counter([claims - u for u in unsupported], first),
+            judged(pipeline, judge, "ragmon_claims_total", 'verdict="unsupported"'):
+                counter(unsupported, first),
+            judged(pipeline, judge, "ragmon_example_score_count", 'metric="groundedness"'):
+                counter([answers] * MINUTES, first),
+            judged(pipeline, judge, "ragmon_example_score_sum", 'metric="groundedness"'):
+                counter(groundedness, first),
+        }
+
+    def with_claude(pipeline: str, unsupported: list[float], groundedness: list[float]) -> dict[str, str]:
+        return {**scored(pipeline, "lexical", unsupported, 50, 10, groundedness),
+                **scored(pipeline, "claude", [1] * MINUTES, 1, 0.2, [0] * MINUTES)}
+
+    series = {
+        **with_claude("almost", per_minute(0, 40, range(61, 71)), per_minute(10, 1, range(61, 90))),
+        **with_claude("fired", per_minute(0, 40, range(61, 72)), per_minute(10, 1, range(61, 91))),
+        **with_claude("gap", per_minute(0, 11, range(51, 85), {70: 0, 71: 22}),
+                      per_minute(10, 5.9, range(51, 101), {70: 10, 71: 1.8})),
+        **scored("new", "lexical", [50] * MINUTES, 50, 10, [0] * MINUTES, first=100),
+    }
+    stands_back = {  # the minutes each query stands back for, by hand (from the rules' firing above)
+        ("almost", "claude"): (range(0), range(0)),
+        ("fired", "claude"): (range(78, 139), range(95, 156)),
+        ("gap", "claude"): (range(0), range(0)),
+        ("new", "lexical"): (range(116, MINUTES), range(131, MINUTES)),
+    }
+    expected: dict[str, dict[str, float]] = {}
+    for minute in (75, 77, 78, 84, 90, 94, 95, 100, 115, 116, 130, 131, 138, 139, 155, 156):
+        figures = expected.setdefault(f"{minute}m", {})
+        for (pipeline, judge), (hallucination, groundedness) in stands_back.items():
+            if pipeline != "new" or minute >= 115:
+                figures[hour_figure(HALLUCINATION_HOUR, pipeline, judge)] = int(minute not in hallucination)
+                figures[hour_figure(GROUNDEDNESS_HOUR, pipeline, judge)] = int(minute in groundedness)
+    promtool_expects_at(tmp_path, hour_queries(), series, expected)
 
 
 def test_loss_queries_read_0_under_three_lost(tmp_path: Path) -> None:
