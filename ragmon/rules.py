@@ -17,7 +17,7 @@ every judge shares (claims, metrics) and the lexical judge.
 
 from __future__ import annotations
 
-SCORING_RULES = 12
+SCORING_RULES = 13
 """Raised by one for each change that moves any figure; 1 is the first build that recorded it, 2 the first
 whose intervals hold the binomial bound (ragmon.metrics.aggregate), 3 the first whose bound takes the
 values' variance at its upper confidence bound and mirrors a lower-is-better metric's exactly, 4 the first
@@ -43,19 +43,23 @@ abstention, cuts "...in the U.S. Refunds take 30 days." in two, keeps "am 3. Wer
 policy verdict turned by "not" ("not covered" against "covered") in the sentence a claim copies, keeps "The
 U.S. Healthcare system ..." whole, cuts "up to 12. Tag each photo" in two, reads a refusal whose documents
 "mention 90 days" as a claim and "whether it's 1, 2 or 3 weeks" as a refusal, a bold verdict over a list
-as a title unless it denies, and "release 2.1.2024" as a version."""
+as a title unless it denies, and "release 2.1.2024" as a version, 13 the first that leaves a negated
+claim alone against a sentence stating an exception ("All parts are covered except the battery."), a time
+("will be available from March"), a verdict both ways ("Phones are not covered, but laptops are.") or a
+question (bold ones too), holds the copied sentence to every term but the verdict's own, and cuts "...shipped
+for the U.S. Refunds are instant." in two."""
 
-PER_EXAMPLE_RULES = 12
+PER_EXAMPLE_RULES = 13
 """The first scoring rules whose per-example figures (claims, verdicts, each example's metrics, and so every
 mean and the paired changes a drop gate reads) are this build's: rules 4 and 5 cut some answers into other
 claims, 5 also reads labels otherwise, 6 scores answer_correctness otherwise, 7 some verdicts,
-answer_relevance and answer_correctness, 8 to 12 which answers abstain, 9, 11 and 12 also which lines are
-titles, 12 also some verdicts (rules 2 and 3 had moved only aggregates' intervals). A baseline or a capture
-scored with rules from this one to `SCORING_RULES` differs from this run in no drop, gain or captured figure,
-so nothing is said of them; warning of each interval's change had warned of every baseline an upgrade met. Set
-it to the new `SCORING_RULES` with any change that moves a per-example figure (tests/test_rules.py scores the
-corpus with the commit that set `SCORING_RULES` to this value and fails on such a change until it is
-raised)."""
+answer_relevance and answer_correctness, 8 to 13 which answers abstain, 9, 11 to 13 also which lines are
+titles, 12 and 13 also some verdicts (rules 2 and 3 had moved only aggregates' intervals). A baseline or a
+capture scored with rules from this one to `SCORING_RULES` differs from this run in no drop, gain or captured
+figure, so nothing is said of them; warning of each interval's change had warned of every baseline an upgrade
+met. Set it to the new `SCORING_RULES` with any change that moves a per-example figure (tests/test_rules.py
+scores the corpus with the commit that set `SCORING_RULES` to this value and fails on such a change until it
+is raised)."""
 
 
 def scores_examples_alike(rules: int | None) -> bool:

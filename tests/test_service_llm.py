@@ -179,9 +179,11 @@ async def test_lexical_figures_keep_flowing_while_claude_fails(sidecar: Sidecar,
     ports = await sidecar.start()
     await export(ports.http, rag_spans("shop", 4, trace_ids_with_keys([SAMPLED] * 4)))
     failed = 4 if isinstance(fault, Fail) else 0  # a hanging Claude never answers within this test
+    # The trace counters are read at the page's first instant, the examples' as it is written: one page
+    # may count an example scored whose trace it has yet to count, so both are waited for.
     samples = await wait_metrics(ports.metrics, lambda s: claude_requests(s, "error") == failed
-                                 and total(s, "ragmon_examples_scored_total", judge="lexical") == 4)
-    assert total(samples, "ragmon_traces_total", pipeline="shop", outcome="scored") == 4
+                                 and total(s, "ragmon_examples_scored_total", judge="lexical") == 4
+                                 and total(s, "ragmon_traces_total", pipeline="shop", outcome="scored") == 4)
     assert total(samples, "ragmon_groundedness_ratio", judge="lexical") == 0.5
     # Fail-closed: no Claude verdict, no Claude figure, no cost.
     assert total(samples, "ragmon_examples_scored_total", judge="claude") == 0

@@ -164,7 +164,7 @@ _BEFORE_COUNTED = wordset("am die eine einer einem einen")
 another word a number after them ends a sentence ("Wir sind am 30. Danach ...")."""
 _INITIALISM = re.compile(r"(?:[^\W\d_]\.)+[^\W\d_]")
 """U.S, a.m: dotted initialisms end no sentence (nor do they after a prefix: "non-U.S") unless a word a
-sentence opens with follows, or after a place's "in the" a sentence does (`_opens_after_a_place`)."""
+sentence opens with follows, or after a place's "the" a sentence does (`_opens_after_a_place`)."""
 _QUANTITY = re.compile(r"[$€£]?(?:[0-9][0-9.,]*[0-9]|[0-9])")
 _YEAR = re.compile(r"1[0-9]{3}|20[0-9]{2}")
 _NEXT_WORD = re.compile(r"[^\W\d_]+")
@@ -186,17 +186,20 @@ def _abbreviation_at(text: str, word_from: int, mark: int, next_at: int) -> int 
 
 def _after_a_place(words: list[str]) -> bool:
     """Whether the last of `words` (the sentence so far, its last three words split off) is a place's
-    initialism after a preposition and "the" ("We ship within the U.S."), with a word before them: a
-    sentence may end there. After "the" alone the initialism opens a name ("The U.S. Healthcare system
-    costs ..."), and cut there, "The U.S." was a claim of its own, supported by any page naming the
-    country."""
-    return len(words) == 4 and words[-2].lower() == "the" and words[-3].lower() in _PLACE_PREPOSITIONS
+    initialism after "the", with a word other than "of" before "the" and one more before that ("We ship
+    within the U.S.", "orders shipped for the U.S.", "Support is offered by the U.S."): a sentence may end
+    there, and a list of prepositions had let "... for the U.S. Refunds are instant." through as one claim,
+    the made-up second sentence judged with the first. After "the" opening the sentence ("The U.S.
+    Healthcare system costs ...", "In the U.S. Healthcare ...") the initialism opens a name, and cut there,
+    "The U.S." was a claim of its own, supported by any page naming the country. Not after "of": "the
+    history of the U.S. Healthcare system" goes on with a name far more often than a sentence ends."""
+    return len(words) == 4 and words[-2].lower() == "the" and words[-3].lower() != "of"
 
 
 def _is_abbreviation(word: str, previous: str, text: str, next_at: int, placed: bool) -> bool:
     """Whether the period after `word` belongs to an abbreviation rather than ending the sentence;
     `previous` is the word before it ("" if none), `text[next_at]` the first character after it, `placed`
-    whether a preposition and "the" come before it (`_after_a_place`)."""
+    whether "the" after another word comes before it (`_after_a_place`)."""
     word = word.lstrip("(\"'\u201c\u2018[").lower()
     next_char = text[next_at]
     if word in _ALWAYS_ABBREV:
@@ -248,9 +251,6 @@ _GOES_ON_AFTER_A_PLACE = wordset(
     "food parliament commission council charter security general assembly state states")
 """Capitalised words a country's or a body's initialism goes on with as part of a name ("the U.S. Army
 is ...", "the U.S. Constitution requires ...", "the E.U. Commission has ...")."""
-_PLACE_PREPOSITIONS = wordset("in within to from across outside throughout inside into")
-"""Prepositions "the U.S." ends a sentence after ("We ship within the U.S. Refunds take ..."). Not "of":
-"the history of the U.S. Healthcare system" goes on with a name far more often than a sentence ends."""
 _FOLLOWED_BY_SMALL_WORD = re.compile(r"([^\W\d_]+)[ \t]++(?!(?:of|and|for)\b)[a-z]")
 """A word, then one in small letters that no name goes on with ("Refunds take", not "Food and Drug",
 "Department of Labor")."""
@@ -260,7 +260,7 @@ def _opens_after_a_place(text: str, at: int) -> bool:
     """Whether a sentence opens at `at`, after "the U.S." or "the E.U.": a capitalised word and a small one
     ("We ship within the U.S. Refunds take 30 days."), unless the name goes on (`_GOES_ON_AFTER_A_PLACE`).
     Only a function word had opened one, so the made-up second sentence rode on the first, which it was
-    judged with. Asked only after a preposition and "the" (`_after_a_place`), which tell a place from a
+    judged with. Asked only after "the" after another word (`_after_a_place`), which tell a place from a
     person's initials ("J.K. Rowling wrote") and from the subject a sentence opens with ("The U.S. Marshals
     service handles ...")."""
     following = _FOLLOWED_BY_SMALL_WORD.match(text, at)

@@ -3,6 +3,8 @@ sentence the claim copies, and the answers it must leave alone."""
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from ragmon.judges.lexical import LexicalJudge
@@ -92,3 +94,60 @@ def test_a_sentence_sharing_only_some_of_the_claims_terms_turns_nothing() -> Non
     page = "An itemized receipt is required for any expense of $75 or more. Refunds are available."
     answer = "Receipts for meals are not required. Refunds are not available."
     assert [supported for supported, _ in judged(answer, page)] == [True, False]
+
+
+@pytest.mark.parametrize(("claim", "page"), [
+    # An affirmation leaving something out restates the negated claim about what it leaves out.
+    ("The battery is not covered.", "All parts are covered except the battery."),
+    ("Dropped laptops are not covered.", "Laptops are covered unless they were dropped."),
+    ("Gift cards are not refundable.", "All items are refundable except gift cards."),
+    ("Accidental damage is not always covered.", "Accidental damage is covered only with the Plus plan."),
+    # A negation that "but" goes on to affirm of another subject rules both ways.
+    ("Laptops are covered.", "Phones are not covered, but laptops are."),
+    ("The Basic plan is free.", "The Pro plan isn't free, but the Basic plan is."),
+    ("Accessories are covered.", "Many customers assume accessories are not covered, but they are."),
+    # Not yet, or no longer, against a time it is or was so: both are true together.
+    ("Dark mode isn't available yet.", "Dark mode will be available from March 2027."),
+    ("The Classic plan is no longer available.", "The Classic plan was available until 2023."),
+])
+def test_a_claim_the_page_implies_is_not_turned(claim: str, page: str) -> None:
+    # Each claim's terms are all on the page: left alone, it is supported, as before the veto.
+    assert judged(claim, page) == [(True, None)]
+
+
+@pytest.mark.parametrize(("claim", "page"), [
+    # refund, avail, annual, subscript: the first sentence lacks "annual", the one term telling the subject.
+    ("Refunds are available for annual subscriptions.",
+     "Refunds are not available for monthly subscriptions. "
+     "Annual subscriptions can be refunded within 14 days."),
+    ("Express shipping is available for international orders.",
+     "Express shipping is not available for domestic orders. "
+     "International orders ship express by default."),
+])
+def test_a_sentence_about_another_subject_turns_no_claim_of_four_terms(claim: str, page: str) -> None:
+    assert judged(claim, page) == [(True, None)]
+
+
+def test_a_bold_faq_question_states_no_verdict() -> None:
+    # The only sentence with every term is the question in bold: it says neither way.
+    page = "**Is water damage covered?**\nNo, the warranty excludes it."
+    assert judged("Water damage is not covered.", page) == [(True, None)]
+
+
+def test_an_answer_restating_the_question_is_wholly_grounded() -> None:
+    # The restated question asks, it does not claim "covered": both claims are supported, groundedness 1,
+    # where the question was judged "covered" against the page's "not covered" (1 of 2).
+    answer = "Is water damage covered? No, water damage is not covered by the warranty."
+    assert judged(answer, "Water damage is not covered by the warranty.") == [(True, None), (True, None)]
+
+
+def test_many_claims_with_verdicts_against_long_pages_are_judged_quickly() -> None:
+    # 400 claims, 10 pages of 199 sentences each stating the claim's verdict the same way: every sentence
+    # was read for its verdicts once per claim and page (3.6 s); no page gives it the other way.
+    page = " ".join(f"Laptops are covered by warranty in region {n}." for n in range(199))
+    answer = " ".join(["Laptops are covered by warranty."] * 400)
+    example = Example("q1", "question?", tuple(Context(f"c{n}", page) for n in range(10)), answer)
+    started = time.perf_counter()
+    verdicts = LexicalJudge().judge(example, split_claims(answer))
+    assert time.perf_counter() - started < 1.0
+    assert len(verdicts) == 400 and all(verdict.supported for verdict in verdicts)

@@ -867,6 +867,19 @@ def test_an_initialism_after_a_prefix_ends_no_sentence() -> None:
                                                              "Refunds take 30 days."]
 
 
+@pytest.mark.parametrize(("text", "first"), [
+    ("Free express shipping is available for all orders shipped for the U.S. Refunds are instant.",
+     "Free express shipping is available for all orders shipped for the U.S."),
+    ("Support is offered by the U.S. Refunds are issued as store credit.", "Support is offered by the U.S."),
+    ("We only ship to the U.S. and the E.U. Refunds are issued as store credit.",
+     "We only ship to the U.S. and the E.U."),
+])
+def test_a_sentence_after_the_us_ends_it_whatever_word_comes_before_the(text: str, first: str) -> None:
+    # Only after a listed preposition ("in", "to", ...) was the cut made: after "for", "by" or "and" the
+    # made-up second sentence rode on the supported first as one claim.
+    assert [claim.text for claim in split_claims(text)] == [first, text[len(first) + 1:]]
+
+
 @pytest.mark.parametrize("text", [
     "The U.S. plan costs $10.",
     "The U.S. Army is large.",
