@@ -20,6 +20,15 @@ def _score(answer: str) -> ExampleResult:
     return evaluate([example]).results[0]
 
 
+def _assert_one_made_up_claim(answer: str) -> None:
+    """The whole answer is one claim, unsupported: groundedness 0, hallucination 1, no abstention."""
+    result = _score(answer)
+    assert [(v.claim.text, v.supported) for v in result.verdicts] == [(answer, False)]
+    assert result.metrics["groundedness"] == 0.0
+    assert result.metrics["hallucination_rate"] == 1.0
+    assert result.metrics["abstention"] == 0.0
+
+
 @pytest.mark.parametrize("answer", [
     "I'm not sure, refunds probably take 90 days.",
     "I'm not sure - refunds probably take 90 days.",
@@ -34,11 +43,7 @@ def _score(answer: str) -> ExampleResult:
 ])
 def test_a_guess_after_a_refusal_is_an_unsupported_claim(answer: str) -> None:
     """Each had abstained (abstention 1, groundedness undefined): the made-up figure left every mean."""
-    result = _score(answer)
-    assert [(v.claim.text, v.supported) for v in result.verdicts] == [(answer, False)]
-    assert result.metrics["groundedness"] == 0.0
-    assert result.metrics["hallucination_rate"] == 1.0
-    assert result.metrics["abstention"] == 0.0
+    _assert_one_made_up_claim(answer)
 
 
 @pytest.mark.parametrize("answer", [
@@ -118,11 +123,7 @@ def test_an_unsure_answerer_abstains_in_five_languages(answer: str) -> None:
 def test_a_refusal_spliced_to_a_stated_figure_is_an_unsupported_claim(answer: str) -> None:
     """No guess word, but a figure stated after the hedge: the English and Chinese ones had abstained, the
     90 days unchecked, and the others would once their hedge declines."""
-    result = _score(answer)
-    assert [(v.claim.text, v.supported) for v in result.verdicts] == [(answer, False)]
-    assert result.metrics["groundedness"] == 0.0
-    assert result.metrics["hallucination_rate"] == 1.0
-    assert result.metrics["abstention"] == 0.0
+    _assert_one_made_up_claim(answer)
 
 
 @pytest.mark.parametrize("answer", [
@@ -180,11 +181,7 @@ def test_unsure_words_about_something_else_stay_a_claim(answer: str) -> None:
 ])
 def test_a_figure_stated_after_a_refusal_is_a_claim_whatever_opens_it(answer: str) -> None:
     """Each abstained (abstention 1, groundedness undefined): its 90 days or 50 dollars left every mean."""
-    result = _score(answer)
-    assert [(v.claim.text, v.supported) for v in result.verdicts] == [(answer, False)]
-    assert result.metrics["groundedness"] == 0.0
-    assert result.metrics["hallucination_rate"] == 1.0
-    assert result.metrics["abstention"] == 0.0
+    _assert_one_made_up_claim(answer)
 
 
 @pytest.mark.parametrize("answer", [
@@ -218,9 +215,7 @@ def test_a_refusal_saying_what_its_sources_cover_or_what_it_is_about_abstains(an
 def test_sources_said_to_state_a_figure_stay_a_claim(answer: str) -> None:
     """A figure the answer says the documents state is one a context must hold: the sources as a clause's
     subject say what a refusal is about only when they do not say the figure."""
-    result = _score(answer)
-    assert [(v.claim.text, v.supported) for v in result.verdicts] == [(answer, False)]
-    assert result.metrics["abstention"] == 0.0
+    _assert_one_made_up_claim(answer)
 
 
 @pytest.mark.parametrize("answer", [
@@ -241,10 +236,7 @@ def test_sources_said_to_state_a_figure_stay_a_claim(answer: str) -> None:
 ])
 def test_sources_said_to_hold_a_figure_after_a_refusal_are_a_claim(answer: str) -> None:
     """Each abstained (groundedness undefined), its 90 days never checked against a page that says 30."""
-    result = _score(answer)
-    assert [(v.claim.text, v.supported) for v in result.verdicts] == [(answer, False)]
-    assert result.metrics["groundedness"] == 0.0
-    assert result.metrics["abstention"] == 0.0
+    _assert_one_made_up_claim(answer)
 
 
 @pytest.mark.parametrize("answer", [
