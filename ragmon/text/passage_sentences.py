@@ -382,6 +382,28 @@ _CLOSERS = "*_\"'`)]}\u201d\u2019 \t\n"
 """What may close a question after its mark: bold, quotes, brackets ("**Is water damage covered?**")."""
 
 
+_CLAUSES = re.compile(
+    r"[;,:]|\b(?:but|while|whereas|however|though|although|except|unless|only|until|when|whenever|if|or|"
+    r"nor|besides|apart|aside|excluding|exception|other than|once|instead|rather)\b")
+"""What joins a clause to a sentence: punctuation inside it, a contrast, an exception, a condition, a list of
+alternatives. A review of the veto on 42 grounded answers to support pages found 17 false alarms, every one
+in a sentence of two clauses: another subject ("Laptops are covered; phones are excluded." turned "Phones are
+not covered."), an exception the guard's words missed ("with the exception of", "apart from", "aside
+from"), a verdict both ways ("however, laptops are"), a negation carried over "or" ("can't be returned or
+exchanged")."""
+_ANSWERING = re.compile(r"(?:yes|no)\b[,.!]?\s*")
+"""A "Yes," or "No," opening an answer on the page, which joins no clause ("No, water damage is not
+covered.")."""
+
+
+def _one_clause(text: str) -> bool:
+    """Whether a sentence is one clause (`_CLAUSES`), the only kind the veto reads: which subject a verdict
+    of a longer one is about is a parse a lexical judge cannot make, and a false alarm on a grounded answer
+    costs more trust than a missed flip, which the README lists as a limit."""
+    body = _ANSWERING.sub("", text.strip().lower(), count=1).rstrip(_CLOSERS + " .!")
+    return _CLAUSES.search(body) is None
+
+
 def _asks(text: str) -> bool:
     """Whether the text is a question, which states no verdict ("Is water damage covered?"), as a page's
     bold FAQ heading or as a claim restating what was asked."""
@@ -478,7 +500,8 @@ def turned(claim: TextProfile, claimed: Stance, text: str,
         return None  # no sentence the claim copies: one lacking a term but its verdict's is about another
     closest = [sentence for sentence, count in zip(read, shared, strict=True) if count == most]
     for term, (negated, words) in claimed.verdicts.items():
-        naming = [sentence for sentence in closest if term in sentence.terms and not _asks(sentence.text)]
+        naming = [sentence for sentence in closest
+                  if term in sentence.terms and not _asks(sentence.text) and _one_clause(sentence.text)]
         if negated is None or not naming:
             continue
         first = _given_otherwise(naming[0], term, negated, claimed.conditions)

@@ -151,3 +151,33 @@ def test_many_claims_with_verdicts_against_long_pages_are_judged_quickly() -> No
     verdicts = LexicalJudge().judge(example, split_claims(answer))
     assert time.perf_counter() - started < 1.0
     assert len(verdicts) == 400 and all(verdict.supported for verdict in verdicts)
+
+
+@pytest.mark.parametrize(("page", "answer"), [
+    ("Items marked final sale can't be returned or exchanged.",
+     "Items marked final sale cannot be exchanged."),
+    ("Tickets are not refundable or transferable.", "Tickets are not transferable."),
+    ("Pets are not allowed in the hotel; service animals are welcome.",
+     "Service animals are allowed in the hotel."),
+    ("Phones are not covered; however, laptops are.", "Laptops are covered."),
+    ("Laptops are covered by the warranty; phones are excluded.", "Phones are not covered by the warranty."),
+    ("All parts are covered, with the exception of the battery.", "The battery is not covered."),
+    ("All parts are covered apart from the battery.", "The battery is not covered."),
+    ("Refunds are not available for digital items, with the exception of defective ones.",
+     "Refunds are available for defective digital items."),
+    ("Shipping is free for members; non-members pay $5.", "Shipping isn't free for non-members."),
+    ("Subscriptions cannot be cancelled mid-term; you may cancel at renewal.",
+     "Subscriptions can be cancelled at renewal."),
+    ("Refunds are issued as store credit when the original payment method is not available.",
+     "Refunds are issued to the original payment method when it is available."),
+    ("Phones aren't covered, but laptops have full coverage.", "Laptops are covered."),
+    ("Laptops are covered; phones and tablets are not eligible.", "Phones are not covered."),
+    ("Streaming is included in every plan, aside from the Lite plan.",
+     "Streaming is not included in the Lite plan."),
+    ("Hotel stays are reimbursable, besides minibar charges.", "Minibar charges are not reimbursable."),
+])
+def test_a_sentence_of_two_clauses_turns_no_claim(page: str, answer: str) -> None:
+    # A review's grounded answers to support pages, each flagged as turned: which subject a verdict of a
+    # sentence of two clauses is about (another subject, an exception, a contrast, "or") is a parse the
+    # veto does not make, so it reads one-clause sentences alone. Each was supported before the veto.
+    assert judged(answer, page) == [(True, None)]
