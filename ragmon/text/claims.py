@@ -178,8 +178,7 @@ def _abbreviation_at(text: str, word_from: int, mark: int, next_at: int) -> int 
         return None  # a word longer than every abbreviation, and with no period but its last: none ends it
     before = text[word_from:mark]
     words = before.rsplit(None, 3)
-    if words and _is_abbreviation(words[-1], words[-2] if len(words) > 1 else "", text, next_at,
-                                  _after_a_place(words)):
+    if words and _is_abbreviation(words, text, next_at):
         return word_from + len(before.rstrip()) - len(words[-1])
     return None
 
@@ -196,11 +195,12 @@ def _after_a_place(words: list[str]) -> bool:
     return len(words) == 4 and words[-2].lower() == "the" and words[-3].lower() != "of"
 
 
-def _is_abbreviation(word: str, previous: str, text: str, next_at: int, placed: bool) -> bool:
-    """Whether the period after `word` belongs to an abbreviation rather than ending the sentence;
-    `previous` is the word before it ("" if none), `text[next_at]` the first character after it, `placed`
-    whether "the" after another word comes before it (`_after_a_place`)."""
-    word = word.lstrip("(\"'\u201c\u2018[").lower()
+def _is_abbreviation(words: list[str], text: str, next_at: int) -> bool:
+    """Whether the period after the last of `words` (the sentence so far, its last three words split off)
+    belongs to an abbreviation rather than ending the sentence; `text[next_at]` is the first character
+    after it."""
+    word = words[-1].lstrip("(\"'\u201c\u2018[").lower()
+    previous = words[-2] if len(words) > 1 else ""
     next_char = text[next_at]
     if word in _ALWAYS_ABBREV:
         return True
@@ -209,7 +209,8 @@ def _is_abbreviation(word: str, previous: str, text: str, next_at: int, placed: 
         # ship to the U.S. The fee is 3%." is two sentences.
         if word in _TIMES_OF_DAY:
             return not _opens_after_a_time(text, next_at)
-        return not (_opens_sentence(text, next_at) or (placed and _opens_after_a_place(text, next_at)))
+        return not (_opens_sentence(text, next_at)
+                    or (_after_a_place(words) and _opens_after_a_place(text, next_at)))
     if len(word) == 1 and word.isalpha():
         return _is_initial(previous, text, next_at)
     if word in _ABBREV_BEFORE_LOWER:

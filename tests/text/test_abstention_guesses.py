@@ -20,6 +20,14 @@ def _score(answer: str) -> ExampleResult:
     return evaluate([example]).results[0]
 
 
+def _abstained(answer: str) -> ExampleResult:
+    """The answer scored, after checking it made no claim and abstained: for the caller's own checks."""
+    result = _score(answer)
+    assert result.verdicts == ()
+    assert result.metrics["abstention"] == 1.0
+    return result
+
+
 def _assert_one_made_up_claim(answer: str) -> None:
     """The whole answer is one claim, unsupported: groundedness 0, hallucination 1, no abstention."""
     result = _score(answer)
@@ -55,10 +63,7 @@ def test_a_guess_after_a_refusal_is_an_unsupported_claim(answer: str) -> None:
 ])
 def test_a_plain_refusal_abstains(answer: str) -> None:
     """The English ones had been taken for filler (abstention 0), the Japanese for unsupported claims."""
-    result = _score(answer)
-    assert result.verdicts == ()
-    assert result.metrics["groundedness"] is None
-    assert result.metrics["abstention"] == 1.0
+    assert _abstained(answer).metrics["groundedness"] is None
 
 
 @pytest.mark.parametrize("answer", [
@@ -79,9 +84,7 @@ def test_a_plain_refusal_abstains(answer: str) -> None:
 ])
 def test_a_refusal_that_guesses_nothing_still_abstains(answer: str) -> None:
     """A guess word with no guess beside it (filler, the refusal's framing, a pointer) asserts nothing."""
-    result = _score(answer)
-    assert result.verdicts == ()
-    assert result.metrics["abstention"] == 1.0
+    _abstained(answer)
 
 
 @pytest.mark.parametrize("answer", [
@@ -102,11 +105,8 @@ def test_a_refusal_that_guesses_nothing_still_abstains(answer: str) -> None:
 def test_an_unsure_answerer_abstains_in_five_languages(answer: str) -> None:
     """As "I'm not sure." does: the Spanish, Italian and Portuguese ones had been unsupported claims
     (hallucination_rate 1), the German and French ones answers that neither claimed nor abstained."""
-    result = _score(answer)
-    assert result.verdicts == ()
-    assert result.metrics["groundedness"] is None
-    assert result.metrics["hallucination_rate"] is None
-    assert result.metrics["abstention"] == 1.0
+    metrics = _abstained(answer).metrics
+    assert (metrics["groundedness"], metrics["hallucination_rate"]) == (None, None)
 
 
 @pytest.mark.parametrize("answer", [
@@ -135,9 +135,7 @@ def test_a_refusal_spliced_to_a_stated_figure_is_an_unsupported_claim(answer: st
 def test_a_figure_the_refusal_is_about_is_no_claim(answer: str) -> None:
     """A comma inside a number or a date, and a clause saying what the refusal is about or why, state
     nothing beside it."""
-    result = _score(answer)
-    assert result.verdicts == ()
-    assert result.metrics["abstention"] == 1.0
+    _abstained(answer)
 
 
 @pytest.mark.parametrize("answer", [
@@ -200,11 +198,8 @@ def test_a_figure_stated_after_a_refusal_is_a_claim_whatever_opens_it(answer: st
 def test_a_refusal_saying_what_its_sources_cover_or_what_it_is_about_abstains(answer: str) -> None:
     """The first eight were unsupported claims (hallucination_rate 1): an honest "I don't know" that says
     which year the documents cover, or asks whether it is 90 days, counted as a made-up answer."""
-    result = _score(answer)
-    assert result.verdicts == ()
-    assert result.metrics["groundedness"] is None
-    assert result.metrics["hallucination_rate"] is None
-    assert result.metrics["abstention"] == 1.0
+    metrics = _abstained(answer).metrics
+    assert (metrics["groundedness"], metrics["hallucination_rate"]) == (None, None)
 
 
 @pytest.mark.parametrize("answer", [
@@ -265,10 +260,7 @@ def test_a_refusal_about_what_its_sources_cover_or_a_list_of_figures_abstains(an
     """"..., the documents show nothing for 2024." and the last five were unsupported claims (groundedness
     0): in these, the comma after "1" cut "2 or 3 weeks" from the "whether" it belongs to, and read it as a
     figure stated."""
-    result = _score(answer)
-    assert result.verdicts == ()
-    assert result.metrics["groundedness"] is None
-    assert result.metrics["abstention"] == 1.0
+    assert _abstained(answer).metrics["groundedness"] is None
 
 
 def test_a_refusal_listing_many_figures_is_read_in_linear_time() -> None:
