@@ -21,6 +21,9 @@ example, undefined ones included, e.g. to seed a golden set.
 
 Bounded disk: when a line would take FILE past `--capture-max-bytes`, FILE is renamed to FILE.1
 (replacing the previous one) and a new FILE begins, so capture never holds more than twice the bound.
+The examples a FILE.1 still held when it was replaced were counted `written` and are gone unread: they
+are counted again in `ragmon_capture_lost_total`, from the ids the writer remembers for FILE.1 (no file
+is read). A FILE.1 collected first (moved, deleted or emptied) lost nothing: its reader took the lines.
 Taking FILE away for review (moving or deleting it, or copying it and cutting it to nothing in place, as
 logrotate's `copytruncate` does) is safe: the next batch starts a new FILE. An editor saving FILE
 while the sidecar runs keeps what it saved, and the next line starts a line of its own (`_end_last_line`);
@@ -502,6 +505,9 @@ class RotatingFile:
         away), so a line's generation says whether it is still in FILE or FILE.1."""
         self.rotated_generation = -1
         """The generation now in FILE.1; -1 is whatever FILE.1 held at start."""
+        self.replaced: list[int] = []
+        """Generations a rotation replaced in FILE.1 while it still held lines (not collected: moved,
+        deleted or emptied), so lost unread; the writer takes them after each batch to count them."""
         self._handle: _Sink | None = None
         self._size = 0
         self._stalled_since: float | None = None
@@ -661,10 +667,12 @@ class RotatingFile:
         except FileNotFoundError:
             replaced = None
         os.replace(self.path, self.rotated)
+        if replaced:
+            self.replaced.append(self.rotated_generation)
         self.rotated_generation = self.generation
         self.generation += 1
         log.info("capture file rotated", extra={"path": str(self.path), "bytes": self._size})
-        if replaced:  # counted as written: the one word that they are gone is this
+        if replaced:  # counted written, and now in ragmon_capture_lost_total too (CaptureWriter._count_lost)
             log.warning("capture rotation replaced the previous rotated file, and the examples it held are "
                         "gone: collect it more often, or raise --capture-max-bytes",
                         extra={"path": str(self.rotated), "bytes": replaced})
@@ -732,10 +740,11 @@ CAPTURE = Flag("--capture")
 class CaptureWriter:
     """Selects, serialises and queues examples on the event loop; one flusher task writes them.
 
-    `count(pipeline, outcome)` is told what became of every selected example."""
+    `count(pipeline, outcome)` is told what became of every selected example; `lost(n)` of the examples
+    written, then replaced unread by a rotation."""
 
     def __init__(self, path: Path, *, below: float, max_bytes: int, count: Callable[[str, str], None],
-                 judge_settings: Mapping[str, Any], k: int | None = None,
+                 lost: Callable[[int], None], judge_settings: Mapping[str, Any], k: int | None = None,
                  clock: Callable[[], datetime] = _utc_now, max_pending: int = MAX_PENDING,
                  flag: Flag = CAPTURE, reader_wait: float = READER_WAIT_SECONDS) -> None:
         """`judge_settings` and `k` are the sidecar's, which each line records (`record`)."""
@@ -747,6 +756,7 @@ class CaptureWriter:
         self.k = k
         self.file = RotatingFile(path, max_bytes)
         self._count = count
+        self._lost = lost
         self._clock = clock
         self._max_pending = max_pending
         self._pending: list[tuple[str, str, bytes]] = []
@@ -894,16 +904,29 @@ class CaptureWriter:
         self._unsaid_losses = 0
 
     def _settle(self, batch: Sequence[tuple[str, str, bytes]], generations: Sequence[int]) -> None:
-        """Count a written batch, remember where its ids went, and forget the ids of lines no longer in
-        FILE or FILE.1 (FILE.1 replaced, FILE taken away): they can be written again without a twin."""
+        """Count a written batch and the examples its rotations lost, remember where its ids went, and
+        forget the ids of lines no longer in FILE or FILE.1 (FILE.1 replaced, FILE taken away): they can be
+        written again without a twin."""
         for index, (pipeline, trace_id, _) in enumerate(batch):
             self._queued.discard(trace_id)
             if index < len(generations):
                 self._held.setdefault(generations[index], set()).add(trace_id)
             self._count(pipeline, "written" if index < len(generations) else "error")
+        self._count_lost()
         live = (self.file.generation, self.file.rotated_generation)
         for generation in [g for g in self._held if g not in live]:
             del self._held[generation]
+
+    def _count_lost(self) -> None:
+        """Count the examples of each FILE.1 a rotation replaced unread: as many as the ids remembered for
+        its generation, each id one line (a trace is written once). Unlabelled: `_held` keeps ids alone
+        (a pipeline beside each would add to the memory that follows the disk bound, and of a long line
+        read at start only the id is read), and the remedy (collect FILE.1 sooner, or raise
+        --capture-max-bytes) is the file's, not a pipeline's."""
+        replaced, self.file.replaced = self.file.replaced, []
+        lost = sum(len(self._held.get(generation, ())) for generation in replaced)
+        if lost:
+            self._lost(lost)
 
     async def close(self) -> None:
         """Write what is queued, then close the file; a stream's reader is waited for `STALL_SECONDS` at

@@ -445,6 +445,11 @@ class Exporter:
                                  "--max-pipelines label taken, counted under pipeline=\"other\"", registry=r)
         self._captured = Counter("ragmon_captured", "Examples selected for --capture, by what became of them",
                                  ["pipeline", "outcome"], registry=r)
+        # Apart from `ragmon_captured`, where each example has one outcome: these were counted `written`.
+        # Its zero series only with --capture, as the outcomes': unregistered, it is never exposed.
+        self._capture_lost = Counter("ragmon_capture_lost", "Captured examples a rotation of the --capture "
+                                     "file replaced in FILE.1 before anyone collected them",
+                                     registry=r if capture else None)
         self.in_flight = Gauge("ragmon_traces_in_flight", "Traces buffered in the assembler", registry=r)
         # Out of the assembler, with no outcome and in no queue: while overloaded, no other gauge had them.
         self.waiting = Gauge("ragmon_traces_waiting", "Decided traces waiting for room in the first judge's "
@@ -595,6 +600,9 @@ class Exporter:
 
     def captured(self, pipeline: str, outcome: str) -> None:
         self._captured.labels(pipeline, outcome).inc()
+
+    def capture_lost(self, count: int) -> None:
+        self._capture_lost.inc(count)
 
     def score_lag(self, seconds: float) -> None:
         self._lag.observe(seconds)

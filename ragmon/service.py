@@ -263,8 +263,8 @@ class Sidecar:
         """Footprint of the traces out of the assembler whose outcome is not counted yet."""
         self._capture = None if config.capture is None else CaptureWriter(
             config.capture, below=config.capture_below, max_bytes=config.capture_max_bytes,
-            count=self.exporter.captured, judge_settings={"threshold": config.lexical_threshold},
-            k=config.k, flag=config.flag("--capture"))
+            count=self.exporter.captured, lost=self.exporter.capture_lost,
+            judge_settings={"threshold": config.lexical_threshold}, k=config.k, flag=config.flag("--capture"))
         reading = self.exporter.readings.wrap
         self.exporter.in_flight.set_function(reading(lambda: self.assembler.in_flight))
         self.exporter.waiting.set_function(reading(self._waiting))

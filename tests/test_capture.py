@@ -59,12 +59,18 @@ def plain(example_id: str, groundedness: float | None) -> ExampleResult:
 def writer(path: Path, exporter: Exporter, *, below: float = ALL, max_bytes: int = 1 << 20,
            max_pending: int = 1000, k: int | None = None) -> CaptureWriter:
     return CaptureWriter(path, below=below, max_bytes=max_bytes, count=exporter.captured,
-                         judge_settings=SETTINGS, k=k, clock=lambda: CAPTURED_AT, max_pending=max_pending)
+                         lost=exporter.capture_lost, judge_settings=SETTINGS, k=k, clock=lambda: CAPTURED_AT,
+                         max_pending=max_pending)
 
 
 def captured(exporter: Exporter, outcome: str) -> float:
     samples = parse(prometheus_client.generate_latest(exporter.registry).decode())
     return total(samples, "ragmon_captured_total", outcome=outcome)
+
+
+def lost_count(exporter: Exporter) -> float:
+    samples = parse(prometheus_client.generate_latest(exporter.registry).decode())
+    return total(samples, "ragmon_capture_lost_total")
 
 
 def ids(path: Path) -> list[str]:
@@ -188,11 +194,55 @@ async def test_the_file_rotates_to_one_older_generation_at_the_bound(tmp_path: P
     assert sorted(p.name for p in tmp_path.iterdir()) == ["worst.jsonl", "worst.jsonl.1", "worst.jsonl.lock"]
     assert (tmp_path / "worst.jsonl.1").stat().st_size == 2 * size <= bound
     assert captured(exporter, "written") == 5
-    # The second rotation's loss of t1 and t2, counted as written, is said (it was an info line).
+    # The second rotation's loss of t1 (read at start) and t2, counted as written, is counted and said.
+    assert lost_count(exporter) == 2
     lost = [r for r in caplog.records if r.levelno == logging.WARNING]
     assert [(r.getMessage(), r.path, r.bytes) for r in lost] == [  # type: ignore[attr-defined]
         ("capture rotation replaced the previous rotated file, and the examples it held are gone: collect it "
          "more often, or raise --capture-max-bytes", str(tmp_path / "worst.jsonl.1"), 2 * size)]
+
+
+async def test_examples_a_rotation_replaces_unread_are_counted_lost(tmp_path: Path) -> None:
+    """Lines counted `written` and then gone with the FILE.1 a rotation replaced: an operator alerts on
+    the counter, not on a log line. Across a restart too: a FILE.1 the run found at start."""
+    path = tmp_path / "worst.jsonl"
+    bound = 3 * line_size() + line_size() // 2                            # three lines fit, a fourth does not
+    first = Exporter(window=60, capture=True)
+    await run_writer(path, first, ["t1", "t2", "t3", "t4"], bound)
+    # t1 t2 t3 | t4 rotates with no FILE.1 yet: FILE.1 [t1 t2 t3], FILE [t4], nothing lost.
+    assert lost_count(first) == 0
+    second = Exporter(window=60, capture=True)
+    await run_writer(path, second, ["t5", "t6", "t7", "t8", "t9", "t10"], bound)
+    # FILE [t4 t5 t6] | t7 rotates: FILE.1 [t4 t5 t6] replaces [t1 t2 t3], 3 lost | FILE [t7 t8 t9] | t10
+    # rotates: FILE.1 [t7 t8 t9] replaces [t4 t5 t6] (t4 read at start), 3 more lost. 6 in all.
+    assert ids(tmp_path / "worst.jsonl.1") == ["t7", "t8", "t9"] and ids(path) == ["t10"]
+    assert (captured(second, "written"), lost_count(second)) == (6, 6)
+
+
+@pytest.mark.parametrize("collect", ["removed", "emptied"])
+async def test_a_rotated_file_collected_before_the_next_rotation_is_no_loss(tmp_path: Path,
+                                                                         collect: str) -> None:
+    """A reviewer who took FILE.1 (moved or deleted it, or copied it and emptied it in place) has its
+    lines: replacing what is left of it loses nothing. The next FILE.1, left there, is lost again."""
+    path, rotated = tmp_path / "worst.jsonl", tmp_path / "worst.jsonl.1"
+    exporter = Exporter(window=60, capture=True)
+    capture = writer(path, exporter, max_bytes=2 * line_size() + line_size() // 2)   # two lines fit
+    await capture.start()
+    for trace_id in ("t1", "t2", "t3"):
+        capture.offer(plain(trace_id, 0.0), trace_id, "shop")
+    await wait_written(exporter, 3)                               # t1 t2 | t3 rotates: FILE.1 [t1 t2]
+    if collect == "removed":
+        rotated.unlink()
+    else:
+        os.truncate(rotated, 0)
+    for trace_id in ("t4", "t5"):                                 # FILE [t3 t4] | t5 rotates: nothing lost
+        capture.offer(plain(trace_id, 0.0), trace_id, "shop")
+    await wait_written(exporter, 5)
+    assert lost_count(exporter) == 0 and ids(rotated) == ["t3", "t4"]
+    for trace_id in ("t6", "t7"):                                 # FILE [t5 t6] | t7 replaces [t3 t4]
+        capture.offer(plain(trace_id, 0.0), trace_id, "shop")
+    await capture.close()
+    assert ids(rotated) == ["t5", "t6"] and lost_count(exporter) == 2
 
 
 async def test_a_file_taken_away_for_review_is_started_afresh(tmp_path: Path) -> None:
@@ -365,11 +415,18 @@ def test_capture_series_exist_at_zero_only_when_capture_is_on() -> None:
         return {dict(ls)["outcome"]: value for (name, ls), value in samples.items()
                 if name == "ragmon_captured_total"}
 
+    def lost_series(exporter: Exporter) -> dict[str, float]:
+        samples = parse(prometheus_client.generate_latest(exporter.registry).decode())
+        return {name: value for (name, _), value in samples.items() if name.startswith("ragmon_capture_lost")}
+
     on, off = Exporter(window=60, capture=True), Exporter(window=60)
     on.pipeline_label("shop")
     off.pipeline_label("shop")
     assert outcomes(on) == {"written": 0, "duplicate": 0, "too_large": 0, "backlog": 0, "error": 0}
     assert outcomes(off) == {}
+    # Before any pipeline: a loss alert's increase() counts the first loss only from a zero sample.
+    assert lost_series(Exporter(window=60, capture=True)) == {"ragmon_capture_lost_total": 0}
+    assert lost_series(off) == {}
 
 
 # --- a trace is captured once, across restarts -------------------------------------------------------
@@ -513,7 +570,8 @@ outcomes = []
 
 async def run():
     capture = CaptureWriter(pipe, below=ALL, max_bytes=size + size // 2,
-                            count=lambda pipeline, outcome: outcomes.append(outcome), judge_settings={},
+                            count=lambda pipeline, outcome: outcomes.append(outcome),
+                            lost=lambda count: outcomes.append(f"lost {count}"), judge_settings={},
                             clock=lambda: datetime(2025, 1, 2, tzinfo=UTC))
     await capture.start()
     for n in range(1, 4):
@@ -737,6 +795,7 @@ async def test_a_batch_resent_to_a_restarted_sidecar_is_not_captured_twice(tmp_p
         await second.stop()
     assert total(samples, "ragmon_traces_total", outcome="scored") == 1   # scored again, not written
     assert total(samples, "ragmon_captured_total", pipeline="shop", outcome="duplicate") == 1
+    assert samples[("ragmon_capture_lost_total", frozenset())] == 0      # there, at 0, to alert on
     assert ids(path) == [format(spans[0].context.trace_id, "032x")]
 
 

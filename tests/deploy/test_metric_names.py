@@ -41,7 +41,7 @@ pod-discovery scrape config of docs/deploy.md."""
 
 def exported() -> tuple[dict[str, str], dict[str, set[str]], dict[str, set[str]]]:
     """(series name -> type, series name -> label names, label -> values seen) from a live Exporter."""
-    live = Exporter(judges=("lexical", "claude"))
+    live = Exporter(judges=("lexical", "claude"), capture=True)
     pipeline = live.pipeline_label("support-bot")
     result = ExampleResult(Example("e1", "q?"), "lexical", {m: 1.0 for m in METRIC_NAMES}, ())
     live.example_scored(pipeline, "lexical", result, "4bf92f3577b34da6a3ce929d0e0e4736")
