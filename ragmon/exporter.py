@@ -325,9 +325,9 @@ class LoopReadings:
 
 class _Tally:
     """A counter family of whole counts that only the event loop changes, read through `LoopReadings`: a
-    page reads it at the instant it reads the gauges it adds up with. A prometheus_client Counter is read
-    only by collecting it, a lock and a sample per series; a copy of this dict is what the loop can afford
-    on every page (500 series: a few microseconds)."""
+    page reads it at the instant it reads the gauges and the other tallies it adds up with. A
+    prometheus_client Counter is read only by collecting it, a lock and a sample per series; a copy of this
+    dict is what the loop can afford on every page (500 series: a few microseconds)."""
 
     def __init__(self, name: str, documentation: str, labelnames: Sequence[str],
                  readings: LoopReadings) -> None:
@@ -341,8 +341,8 @@ class _Tally:
         """A series from the start: rate() and increase() never count a series' first sample."""
         self._counts.setdefault(labels, 0)
 
-    def inc(self, *labels: str) -> None:
-        self._counts[labels] = self._counts.get(labels, 0) + 1
+    def inc(self, *labels: str, by: int = 1) -> None:
+        self._counts[labels] = self._counts.get(labels, 0) + by
 
     def describe(self) -> Iterable[Metric]:
         return [self._family()]
@@ -429,10 +429,14 @@ class Exporter:
         self._traces = _Tally("ragmon_traces", "Decided traces, each counted once under one outcome",
                               ["pipeline", "outcome"], self.readings)
         r.register(self._traces)
-        self._claims = Counter("ragmon_claims", "Judged claims by verdict",
-                               ["pipeline", "judge", "verdict"], registry=r)
-        self._examples = Counter("ragmon_examples_scored", "Examples scored",
-                                 ["pipeline", "judge"], registry=r)
+        # Tallies too: read later, on the page's thread, a page counted examples scored whose traces it had
+        # yet to count `scored` (the loop counts both at once, `example_scored` then `trace_outcome`).
+        self._claims = _Tally("ragmon_claims", "Judged claims by verdict", ["pipeline", "judge", "verdict"],
+                              self.readings)
+        r.register(self._claims)
+        self._examples = _Tally("ragmon_examples_scored", "Examples scored", ["pipeline", "judge"],
+                                self.readings)
+        r.register(self._examples)
         self._scores = Histogram("ragmon_example_score", "Per-example metric values",
                                  ["pipeline", "judge", "metric"], buckets=SCORE_BUCKETS, registry=r)
         self._judge_requests = Counter("ragmon_judge_requests", "Judge calls by outcome",
@@ -554,9 +558,9 @@ class Exporter:
         for outcome in OUTCOMES:
             self._traces.zero(pipeline, outcome)
         for judge in self._judges:
-            self._examples.labels(pipeline, judge)
+            self._examples.zero(pipeline, judge)
             for verdict in VERDICTS:
-                self._claims.labels(pipeline, judge, verdict)
+                self._claims.zero(pipeline, judge, verdict)
             for metric in LIVE_METRICS:
                 self._scores.labels(pipeline, judge, metric)
         for outcome in self._capture_outcomes:
@@ -576,11 +580,12 @@ class Exporter:
         self._traces.inc(pipeline, outcome)
 
     def example_scored(self, pipeline: str, judge: str, result: ExampleResult, trace_id: str) -> None:
-        """Claims, example count, score histograms (trace id exemplar) and the window of one result."""
+        """Claims, example count, score histograms (trace id exemplar) and the window of one result. On the
+        event loop only, as `trace_outcome`: the claims and examples are tallies read with the ledger."""
         supported = sum(1 for v in result.verdicts if v.supported)
-        self._claims.labels(pipeline, judge, "supported").inc(supported)
-        self._claims.labels(pipeline, judge, "unsupported").inc(len(result.verdicts) - supported)
-        self._examples.labels(pipeline, judge).inc()
+        self._claims.inc(pipeline, judge, "supported", by=supported)
+        self._claims.inc(pipeline, judge, "unsupported", by=len(result.verdicts) - supported)
+        self._examples.inc(pipeline, judge)
         exemplar = {"trace_id": trace_id}
         for metric in METRIC_NAMES:
             value = result.metrics.get(metric)

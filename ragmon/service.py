@@ -172,8 +172,9 @@ class _MetricsPages:
     after it came (a scrape in the drain reads the final ones), and a burst costs two builds, not one each.
 
     prometheus_client's collectors lock each metric; the exporter's own lock guards only which pipelines
-    have labels, nothing a page reads; what reads the loop's state, and the trace ledger it adds up with,
-    goes through `LoopReadings`, read on the loop at one instant as a build begins."""
+    have labels, nothing a page reads; what reads the loop's state, and the tallies that add up with it (the
+    trace ledger, examples scored, claims), goes through `LoopReadings`, read on the loop at one instant as a
+    build begins."""
 
     def __init__(self, registry: CollectorRegistry, readings: LoopReadings) -> None:
         self._registry = registry

@@ -17,7 +17,7 @@ import ragmon
 from ragmon.exporter import Exporter
 from ragmon.model import METRIC_NAMES, Claim, ClaimVerdict, Example, ExampleResult
 from ragmon.rules import SCORING_RULES
-from ragmon.scrape import Samples, parse
+from ragmon.scrape import Samples, parse, total
 
 TRACE_ID = "4bf92f3577b34da6a3ce929d0e0e4736"
 
@@ -133,6 +133,33 @@ def test_counters_histograms_and_zero_series_of_a_scored_example() -> None:
     assert after[("ragmon_example_score_sum", labels(**g))] == 2 / 3
     # Undefined metrics are not observed at all (undefined is not zero).
     assert ("ragmon_example_score_count", labels(**shop, metric="recall")) not in after
+
+
+def page_from(exporter: Exporter, taken: list[object]) -> Samples:
+    """What the page's thread builds (ragmon.service) from what the loop had `taken` as the build began."""
+    with exporter.readings.frozen(taken):
+        return samples(exporter)
+
+
+def scored_figures(page: Samples) -> tuple[float, float, float]:
+    """(traces counted `scored`, examples scored, claims judged) of the pipeline `shop`."""
+    return (total(page, "ragmon_traces_total", pipeline="shop", outcome="scored"),
+            total(page, "ragmon_examples_scored_total", pipeline="shop"),
+            total(page, "ragmon_claims_total", pipeline="shop"))
+
+
+def test_a_page_counts_no_example_scored_before_its_trace_is_counted_scored() -> None:
+    # A page's build begins: the loop takes its readings. Before the page's thread reaches the counters,
+    # the loop scores one example (2 claims supported, 1 not) and counts its trace `scored`. A page that
+    # read the examples live showed 1 example scored of 0 traces scored: a ratio of them over 1.
+    exporter = Exporter(window=60)
+    shop = exporter.pipeline_label("shop")
+    taken = exporter.readings.take()
+    exporter.example_scored(shop, "lexical", result(2, 1), TRACE_ID)
+    exporter.trace_outcome(shop, "scored")
+    assert scored_figures(page_from(exporter, taken)) == (0, 0, 0)
+    # The next page has the trace, its example and its 3 claims, together.
+    assert scored_figures(page_from(exporter, exporter.readings.take())) == (1, 1, 3)
 
 
 def test_score_buckets_separate_a_perfect_score_and_judge_buckets_reach_below_a_millisecond() -> None:
