@@ -17,9 +17,10 @@ from typing import Any
 import pytest
 import yaml
 from prometheus_client.openmetrics.exposition import generate_latest
+from prometheus_client.openmetrics.parser import text_string_to_metric_families
 
 from ragmon.exporter import Exporter
-from ragmon.model import Example, ExampleResult
+from ragmon.model import Claim, ClaimVerdict, Example, ExampleResult
 
 ROOT = Path(__file__).resolve().parents[2]
 GRAFANA = ROOT / "grafana"
@@ -99,13 +100,55 @@ def test_panels_are_laid_out_and_targets_identified() -> None:
         assert all(t["expr"].strip() for t in panel["targets"]), panel["title"]
 
 
-def test_pipeline_variable_lists_the_pipelines_of_the_claims_counter_in_the_chosen_namespaces() -> None:
+LABEL_VALUES = re.compile(r"label_values\((\w+)(?:\{[^}]*\})?, (\w+)\)")
+
+
+def listed_by(name: str) -> tuple[str, str]:
+    """The metric a dashboard variable lists the values of, and the label it lists."""
+    variable = {v["name"]: v for v in dashboard()["templating"]["list"]}[name]
+    assert variable["query"]["query"] == variable["definition"], name
+    match = LABEL_VALUES.fullmatch(variable["definition"])
+    assert match, variable["definition"]
+    return match[1], match[2]
+
+
+def exported(exporter: Exporter, metric: str, label: str) -> dict[str, float]:
+    """What the exporter's page holds under each value of `label` in the samples named `metric`."""
+    totals: dict[str, float] = {}
+    for family in text_string_to_metric_families(generate_latest(exporter.registry).decode()):
+        for sample in family.samples:
+            if sample.name == metric and label in sample.labels:
+                value = sample.labels[label]
+                totals[value] = totals.get(value, 0.0) + sample.value
+    return totals
+
+
+def test_pipeline_variable_lists_the_pipelines_of_every_decided_trace_in_the_chosen_namespaces() -> None:
+    """The pipelines offered are those whose traces were counted, whatever became of them: one whose
+    every trace fails extraction and one whose answers all abstain judge no claim, so the claims counter
+    held nothing but the zero series made for their labels. The trace ledger counts each decided trace."""
     variables = {v["name"]: v for v in dashboard()["templating"]["list"]}
     pipeline = variables["pipeline"]
     assert pipeline["type"] == "query" and pipeline["multi"] and pipeline["includeAll"]
-    query = 'label_values(ragmon_claims_total{namespace=~"$namespace"}, pipeline)'
-    assert pipeline["query"]["query"] == pipeline["definition"] == query
+    assert 'namespace=~"$namespace"' in pipeline["definition"]
     assert sum('pipeline=~"$pipeline"' in e for e in dashboard_exprs()) >= 10
+    live = Exporter()
+    failing, abstaining, judged = (live.pipeline_label(name) for name in ("failing", "abstaining", "judged"))
+    live.trace_outcome(failing, "error")
+    claim = ClaimVerdict(Claim("Refunds take 5 days.", 0, 20), supported=True)
+    for label, verdicts in ((abstaining, ()), (judged, (claim,))):
+        live.trace_outcome(label, "scored")
+        live.example_scored(label, "lexical", ExampleResult(Example(label, "q?"), "lexical", {}, verdicts),
+                            "4bf92f3577b34da6a3ce929d0e0e4736")
+    counted = {name for name, total in exported(live, *listed_by("pipeline")).items() if total > 0}
+    assert counted == {"failing", "abstaining", "judged"}
+
+
+def test_judge_variable_offers_the_judges_before_the_first_trace() -> None:
+    """A judge is offered from start-up: before any trace the claims counter has no series at all (they
+    are made per pipeline), which left the selector empty and every quality panel reading no judge."""
+    live = Exporter(judges=("lexical", "claude"))
+    assert set(exported(live, *listed_by("judge"))) == {"lexical", "claude"}
 
 
 SELECTOR = re.compile(r"((?:\w+:)?ragmon_\w+(?::\w+)?|\bup\b)(\{[^}]*\})?")
@@ -120,7 +163,9 @@ def test_namespace_variable_filters_every_query() -> None:
     namespace = variables["namespace"]
     assert namespace["type"] == "query" and namespace["multi"] and namespace["includeAll"]
     assert namespace["allValue"] == ".*" and namespace["current"]["value"] == ["$__all"]
-    query = "label_values(ragmon_claims_total, namespace)"
+    # Every ragmon target has `up`, before its first trace, with no spans reaching it (RagmonNoSpans) or
+    # failing its scrapes (RagmonDown): a namespace of those had no claims series and could not be chosen.
+    query = 'label_values(up{job="ragmon"}, namespace)'
     assert namespace["query"]["query"] == namespace["definition"] == query
     assert list(variables).index("namespace") < list(variables).index("pipeline")
     unfiltered = [(expr, metric) for expr in dashboard_exprs() for metric, matchers in SELECTOR.findall(expr)
@@ -147,7 +192,8 @@ def test_dashboard_covers_the_contract() -> None:
                    "ragmon_example_score_bucket", "ragmon_claims_total", "ragmon_judge_requests_total",
                    "ragmon_judge_cost_usd_total", "ragmon_judge_duration_seconds_bucket",
                    "ragmon_spans_received_total", "ragmon_spans_rejected_total", "ragmon_traces_total",
-                   "ragmon_score_lag_seconds_bucket", "ragmon_traces_in_flight", "ragmon_score_queue_depth"):
+                   "ragmon_score_lag_seconds_bucket", "ragmon_traces_in_flight", "ragmon_score_queue_depth",
+                   "ragmon_pipeline_overflow_total"):
         assert needed in text, needed
 
 
@@ -334,6 +380,24 @@ def test_restart_query_counts_each_pods_new_processes(tmp_path: Path) -> None:
     (rule,) = [r for r in alert_rules() if r["title"] == "RagmonRestarting"]
     (threshold,) = [q["model"] for q in rule["data"] if q["model"].get("type") == "threshold"]
     assert threshold["conditions"] == [{"evaluator": {"type": "gt", "params": [2]}}]
+
+
+def test_overflow_query_counts_each_processes_traces_past_the_cap(tmp_path: Path) -> None:
+    """The Grafana RagmonPipelineOverflow query, scraped every minute; Grafana alerts above 0 held for 15
+    minutes. By hand: pod a counts 2 traces a minute under `other`: 15 x 2 = 30 in 15 minutes. Pod b, one
+    stray trace at 2m: 1 up to 16m (above 0 for 14 minutes, so it never fires), 0 at 40m. Pod c runs with
+    --pipelines (flat at 0), pod d overflowed before the window (flat at 7): 0 throughout."""
+    pod = 'job="ragmon",instance="{}:9464"'.format
+    series = {f"ragmon_pipeline_overflow_total{{{pod(name)}}}": values
+              for name, values in (("a", "0+2x60"), ("b", "0 0 1x58"), ("c", "0x60"), ("d", "7x60"))}
+    promtool_expects_at(tmp_path, grafana_query("RagmonPipelineOverflow"), series, {
+        "16m": {f"{{{pod('a')}}}": 30, f"{{{pod('b')}}}": 1, f"{{{pod('c')}}}": 0, f"{{{pod('d')}}}": 0},
+        "40m": {f"{{{pod('a')}}}": 30, f"{{{pod('b')}}}": 0, f"{{{pod('c')}}}": 0, f"{{{pod('d')}}}": 0},
+    })
+    (rule,) = [r for r in alert_rules() if r["title"] == "RagmonPipelineOverflow"]
+    (threshold,) = [q["model"] for q in rule["data"] if q["model"].get("type") == "threshold"]
+    assert threshold["conditions"] == [{"evaluator": {"type": "gt", "params": [0]}}]
+    assert rule["for"] == "15m"
 
 
 def grafana_query(title: str) -> str:
@@ -1000,7 +1064,7 @@ def test_quality_panels_never_blend_two_judges() -> None:
     in its result and in its legend."""
     variables = {v["name"]: v for v in dashboard()["templating"]["list"]}
     judge = variables["judge"]
-    assert judge["query"]["query"] == "label_values(ragmon_claims_total, judge)"
+    assert judge["query"]["query"] == "label_values(ragmon_judge_requests_total, judge)"
     assert not judge["multi"] and not judge.get("includeAll") and judge["current"]["value"] == "lexical"
     blended = []
     for panel in panels():
