@@ -22,8 +22,10 @@ example, undefined ones included, e.g. to seed a golden set.
 Bounded disk: when a line would take FILE past `--capture-max-bytes`, FILE is renamed to FILE.1
 (replacing the previous one) and a new FILE begins, so capture never holds more than twice the bound.
 The examples a FILE.1 still held when it was replaced were counted `written` and are gone unread: they
-are counted again in `ragmon_capture_lost_total`, from the ids the writer remembers for FILE.1 (no file
-is read). A FILE.1 collected first (moved, deleted or emptied) lost nothing: its reader took the lines.
+are counted again in `ragmon_capture_lost_total`, from the ids the writer remembers for FILE.1. FILE.1 is
+read only when it changed since its lines went there (a reviewer cut some out, or put a file of their own
+there), and then only the remembered ids it still holds are lost. A FILE.1 collected first (moved,
+deleted or emptied) lost nothing: its reader took the lines.
 Taking FILE away for review (moving or deleting it, or copying it and cutting it to nothing in place, as
 logrotate's `copytruncate` does) is safe: the next batch starts a new FILE. An editor saving FILE
 while the sidecar runs keeps what it saved, and the next line starts a line of its own (`_end_last_line`);
@@ -54,7 +56,8 @@ FILE and FILE.1) would then hold one id twice, and `ragmon replay` refuses such 
 starts by reading the ids FILE and FILE.1 hold, in a thread before the receivers open (both files full
 at 16 MiB: 75 ms with lines of 9 KB, 0.5 s with the smallest lines; `benchmarks/capture_start.py`), and
 remembers each id it writes for as long as its line is in FILE or FILE.1. Ids are forgotten when FILE.1
-is replaced, or when the next write finds FILE taken away, so memory follows the disk bound (about 170
+is replaced, or when the next write finds FILE taken away; a FILE found saved anew or cut short in place
+(an editor, `sed -i`) is read again for the ids it still holds. So memory follows the disk bound (about 170
 bytes an id: 0.6 MiB for those 9 KB lines, 15 MiB for the smallest). A trace offered again is not
 written and is counted `duplicate`. Within one run this happens to a trace whose spans come again after
 the assembler has forgotten deciding it (4 x --max-traces decisions later: a Collector retrying a batch
@@ -247,6 +250,30 @@ class Held:
     complete: int = 0
     """Bytes up to the newline of the last whole line."""
     size: int = 0
+    stamp: Stamp | None = None
+    """The file as it was read; None: no regular file."""
+
+
+class Stamp(NamedTuple):
+    """A file as it was at some moment. Any write changes its modification time, and an editor's save (or
+    `sed -i`) its inode, so a file stamped alike since has kept its lines; renaming it changes neither."""
+
+    device: int
+    inode: int
+    size: int
+    modified_ns: int
+
+    @classmethod
+    def of(cls, status: os.stat_result) -> Stamp:
+        return cls(status.st_dev, status.st_ino, status.st_size, status.st_mtime_ns)
+
+
+def _ids_now(path: Path) -> frozenset[str] | None:
+    """The ids a capture file holds now (`read_held`); None when it cannot be read."""
+    try:
+        return read_held(path).ids
+    except OSError:
+        return None
 
 
 def read_held(path: Path) -> Held:
@@ -264,7 +291,8 @@ def read_held(path: Path) -> Held:
     ids: set[str] = set()
     refused, first_refused, torn_line, complete, offset = 0, None, None, 0, 0
     with handle:
-        if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+        status = os.fstat(handle.fileno())
+        if not stat.S_ISREG(status.st_mode):
             return Held()
         for number, line in enumerate(_lines(handle), start=1):
             offset += line.length
@@ -281,7 +309,7 @@ def read_held(path: Path) -> Held:
             else:
                 refused += 1
                 first_refused = first_refused or number
-    return Held(frozenset(ids), refused, first_refused, torn_line, complete, offset)
+    return Held(frozenset(ids), refused, first_refused, torn_line, complete, offset, Stamp.of(status))
 
 
 _HEAD = 1 << 20
@@ -492,6 +520,17 @@ class _Stalled(OSError):
     """A stream's reader took nothing for `STALL_SECONDS`, or was still behind at the stop."""
 
 
+class Replaced(NamedTuple):
+    """A FILE.1 a rotation replaced while it held lines."""
+
+    generation: int
+    size: int
+    kept: frozenset[str] | None
+    """The ids it held then, read because it had changed since its generation went there (a reviewer cut
+    lines out, or put another file in its place); None: unchanged (or unreadable), so taken to hold every
+    line written there."""
+
+
 class RotatingFile:
     """FILE plus one older generation FILE.1. Not thread-safe: the writer calls it from one thread at
     a time, except `give_up`."""
@@ -505,9 +544,14 @@ class RotatingFile:
         away), so a line's generation says whether it is still in FILE or FILE.1."""
         self.rotated_generation = -1
         """The generation now in FILE.1; -1 is whatever FILE.1 held at start."""
-        self.replaced: list[int] = []
-        """Generations a rotation replaced in FILE.1 while it still held lines (not collected: moved,
-        deleted or emptied), so lost unread; the writer takes them after each batch to count them."""
+        self.replaced: list[Replaced] = []
+        """FILE.1s a rotation replaced while they still held lines (not collected: moved, deleted or
+        emptied), so lost unread; the writer takes them after each batch to count them."""
+        self.found: dict[int, frozenset[str]] = {}
+        """The ids of each FILE found in place of the one written (`_follow_path`), by its generation; the
+        writer takes them after each batch to remember them."""
+        self._rotated_stamp: Stamp | None = None
+        """FILE.1 when its generation went there, or when it was read at start."""
         self._handle: _Sink | None = None
         self._size = 0
         self._stalled_since: float | None = None
@@ -608,9 +652,11 @@ class RotatingFile:
         poller.register(self._handle.fileno(), select.POLLOUT)
         poller.poll(math.ceil((until - now) * 1000))
 
-    def resume(self, held: Held) -> None:
+    def resume(self, held: Held, rotated: Held) -> None:
         """Open FILE as an earlier run left it (`held`, read just now): a torn last line of ours is cut
-        off; any other last line without a newline gets one (`_end_last_line`)."""
+        off; any other last line without a newline gets one (`_end_last_line`). `rotated`: FILE.1 as read
+        just now."""
+        self._rotated_stamp = rotated.stamp
         if held.torn_line is not None:
             os.truncate(self.path, held.complete)
         self.open()
@@ -641,7 +687,12 @@ class RotatingFile:
         no replay reads, and the next rotation came early and replaced FILE.1 with a nearly empty FILE.
         FILE made longer in place (a reviewer's editor writing a fixed answer over it) keeps its lines, and
         the bound and the cut count from its new size: cut back to the size it had, a failed write took
-        the end of the reviewed lines with it."""
+        the end of the reviewed lines with it.
+
+        A FILE replaced or cut short holds lines of its own: a new generation, whose ids are read (an
+        operator's edit, rare; in the flusher's thread, no longer than start-up takes to read FILE).
+        Forgotten, a trace still in FILE was written again, a twin `ragmon replay` refuses, and its lines
+        were not counted lost when a rotation replaced them in FILE.1."""
         assert self._handle is not None
         held = os.fstat(self._handle.fileno())
         try:
@@ -651,32 +702,48 @@ class RotatingFile:
         if named is None or (named.st_dev, named.st_ino) != (held.st_dev, held.st_ino):
             self._handle.close()
             self._handle = None
-            self.generation += 1
             self.open()
+            self._found_anew()
         elif self._regular and held.st_size != self._size:
             if held.st_size < self._size:
-                self.generation += 1
+                self._found_anew()
             self._size = held.st_size
+
+    def _found_anew(self) -> None:
+        """A new generation, holding the ids FILE holds now (none when it cannot be read: a trace in it
+        sent again is then written again, as before it was read)."""
+        self.generation += 1
+        self.found[self.generation] = _ids_now(self.path) or frozenset()
 
     def _rotate(self) -> None:
         assert self._handle is not None
         self._handle.close()
         self._handle = None
-        try:
-            replaced = os.stat(self.rotated).st_size
-        except FileNotFoundError:
-            replaced = None
+        replaced = self._rotated_now()
         os.replace(self.path, self.rotated)
-        if replaced:
-            self.replaced.append(self.rotated_generation)
+        self._rotated_stamp = Stamp.of(os.stat(self.rotated))
         self.rotated_generation = self.generation
         self.generation += 1
         log.info("capture file rotated", extra={"path": str(self.path), "bytes": self._size})
-        if replaced:  # counted written, and now in ragmon_capture_lost_total too (CaptureWriter._count_lost)
+        if replaced is not None:  # counted written, now lost too (CaptureWriter._count_lost)
+            self.replaced.append(replaced)
             log.warning("capture rotation replaced the previous rotated file, and the examples it held are "
                         "gone: collect it more often, or raise --capture-max-bytes",
-                        extra={"path": str(self.rotated), "bytes": replaced})
+                        extra={"path": str(self.rotated), "bytes": replaced.size})
         self.open()
+
+    def _rotated_now(self) -> Replaced | None:
+        """FILE.1 as the rotation about to replace it finds it: None when it holds nothing (collected:
+        moved, deleted or emptied). Read only when it changed since its generation went there: a reviewer
+        who took some lines (`sed -i 1d`) or put a file of their own there has collected those lines."""
+        try:
+            status = os.stat(self.rotated)
+        except FileNotFoundError:
+            return None
+        if not status.st_size:
+            return None
+        kept = None if Stamp.of(status) == self._rotated_stamp else _ids_now(self.rotated)
+        return Replaced(self.rotated_generation, status.st_size, kept)
 
     def _abandon(self, error: OSError) -> None:
         """After a failed write: drop the handle and cut off a partly written line. A stream is never cut
@@ -833,7 +900,7 @@ class CaptureWriter:
                                  source=str(path)) from None
         older, current = held
         try:
-            self.file.resume(current)
+            self.file.resume(current, older)
         except NoReader:
             raise
         except OSError as exc:
@@ -904,9 +971,11 @@ class CaptureWriter:
         self._unsaid_losses = 0
 
     def _settle(self, batch: Sequence[tuple[str, str, bytes]], generations: Sequence[int]) -> None:
-        """Count a written batch and the examples its rotations lost, remember where its ids went, and
-        forget the ids of lines no longer in FILE or FILE.1 (FILE.1 replaced, FILE taken away): they can be
-        written again without a twin."""
+        """Count a written batch and the examples its rotations lost, remember where its ids went (and the
+        ids of a FILE found in place of the one written), and forget the ids of lines no longer in FILE or
+        FILE.1 (FILE.1 replaced, FILE taken away): they can be written again without a twin."""
+        found, self.file.found = self.file.found, {}
+        self._held.update((generation, set(ids)) for generation, ids in found.items())
         for index, (pipeline, trace_id, _) in enumerate(batch):
             self._queued.discard(trace_id)
             if index < len(generations):
@@ -919,12 +988,16 @@ class CaptureWriter:
 
     def _count_lost(self) -> None:
         """Count the examples of each FILE.1 a rotation replaced unread: as many as the ids remembered for
-        its generation, each id one line (a trace is written once). Unlabelled: `_held` keeps ids alone
-        (a pipeline beside each would add to the memory that follows the disk bound, and of a long line
-        read at start only the id is read), and the remedy (collect FILE.1 sooner, or raise
-        --capture-max-bytes) is the file's, not a pipeline's."""
+        its generation, each id one line (a trace is written once); of a FILE.1 changed since, those it
+        still held (`RotatingFile._rotated_now`). Unlabelled: `_held` keeps ids alone (a pipeline beside
+        each would add to the memory that follows the disk bound, and of a long line read at start only the
+        id is read), and the remedy (collect FILE.1 sooner, or raise --capture-max-bytes) is the file's,
+        not a pipeline's."""
         replaced, self.file.replaced = self.file.replaced, []
-        lost = sum(len(self._held.get(generation, ())) for generation in replaced)
+        lost = 0
+        for generation, _, kept in replaced:
+            written = self._held.get(generation, set())
+            lost += len(written if kept is None else written & kept)
         if lost:
             self._lost(lost)
 

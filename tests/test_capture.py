@@ -245,6 +245,73 @@ async def test_a_rotated_file_collected_before_the_next_rotation_is_no_loss(tmp_
     assert ids(rotated) == ["t5", "t6"] and lost_count(exporter) == 2
 
 
+def save(path: Path, data: bytes, *, in_place: bool) -> None:
+    """A reviewer's tool saving a capture file: over the file itself, or into a new file renamed over it,
+    as editors and `sed -i` do."""
+    if in_place:
+        path.write_bytes(data)
+    else:
+        (path.parent / "saved.tmp").write_bytes(data)
+        (path.parent / "saved.tmp").replace(path)
+
+
+def cut_first_line(path: Path, *, in_place: bool) -> None:
+    """A reviewer takes the first example into a golden set and deletes its line (`sed -i 1d`)."""
+    save(path, path.read_bytes().split(b"\n", 1)[1], in_place=in_place)
+
+
+@pytest.mark.parametrize(("edit", "lost"), [("cut in place", 1), ("cut, renamed over", 1),
+                                            ("another file", 0)])
+async def test_lines_taken_out_of_a_rotated_file_first_are_not_counted_lost(tmp_path: Path, edit: str,
+                                                                             lost: int) -> None:
+    """A reviewer took t1's line out of FILE.1, or moved FILE.1 away and left a file of their own there:
+    the rotation that replaces it loses only the captured lines still in it. Counted from the ids
+    remembered for FILE.1, each collected line was a false alarm on a counter operators alert on."""
+    path, rotated = tmp_path / "worst.jsonl", tmp_path / "worst.jsonl.1"
+    exporter = Exporter(window=60, capture=True)
+    capture = writer(path, exporter, max_bytes=2 * line_size() + line_size() // 2)   # two lines fit
+    await capture.start()
+    for trace_id in ("t1", "t2", "t3"):
+        capture.offer(plain(trace_id, 0.0), trace_id, "shop")
+    await wait_written(exporter, 3)                               # t1 t2 | t3 rotates: FILE.1 [t1 t2]
+    if edit == "another file":
+        rotated.rename(tmp_path / "collected.jsonl")
+        rotated.write_text("reviewer notes\n")
+    else:
+        cut_first_line(rotated, in_place=edit == "cut in place")  # FILE.1 [t2]
+    for trace_id in ("t4", "t5"):            # FILE [t3 t4] | t5 rotates, replacing [t2] or the notes
+        capture.offer(plain(trace_id, 0.0), trace_id, "shop")
+    await capture.close()
+    assert ids(rotated) == ["t3", "t4"] and lost_count(exporter) == lost
+
+
+@pytest.mark.parametrize("in_place", [True, False], ids=["in-place", "renamed-over"])
+async def test_traces_left_in_a_file_edited_while_capturing_are_still_held(tmp_path: Path,
+                                                                          in_place: bool) -> None:
+    """A reviewer cut t1's line out of FILE while the sidecar ran. Finding another FILE (or a shorter
+    one), the writer forgot the ids of the lines left in it: t2 sent again was written a second time,
+    and `ragmon replay` refused the files ("duplicate example id"); and t2, replaced with that FILE once
+    it was FILE.1, was not counted lost."""
+    path, rotated = tmp_path / "worst.jsonl", tmp_path / "worst.jsonl.1"
+    exporter = Exporter(window=60, capture=True)
+    capture = writer(path, exporter, max_bytes=2 * line_size() + line_size() // 2)   # two lines fit
+    await capture.start()
+    for trace_id in ("t1", "t2"):
+        capture.offer(plain(trace_id, 0.0), trace_id, "shop")
+    await wait_written(exporter, 2)                               # FILE [t1 t2]
+    cut_first_line(path, in_place=in_place)                       # FILE [t2]
+    capture.offer(plain("t3", 0.0), "t3", "shop")                 # the next write finds it: FILE [t2 t3]
+    await wait_written(exporter, 3)
+    for trace_id in ("t2", "t1"):   # t2 is in FILE: a duplicate; t1's line is gone: written, and rotates
+        capture.offer(plain(trace_id, 0.0), trace_id, "shop")     # FILE.1 [t2 t3], FILE [t1]
+    await wait_written(exporter, 4)
+    for trace_id in ("t4", "t5"):                 # FILE [t1 t4] | t5 rotates, replacing [t2 t3]: 2 lost
+        capture.offer(plain(trace_id, 0.0), trace_id, "shop")
+    await capture.close()
+    assert [example.id for example in datasets.load([rotated, path])] == ["t1", "t4", "t5"]
+    assert (captured(exporter, "written"), captured(exporter, "duplicate"), lost_count(exporter)) == (6, 1, 2)
+
+
 async def test_a_file_taken_away_for_review_is_started_afresh(tmp_path: Path) -> None:
     """A reviewer moves (or deletes) FILE while the sidecar runs: later lines must go to a new FILE, not
     on into the moved file or, after `rm`, an unlinked inode where they are counted written and lost."""
@@ -667,16 +734,10 @@ async def test_a_last_line_without_its_newline_gets_one_before_ours(tmp_path: Pa
 
 def save_reviewed(path: Path, *, in_place: bool) -> None:
     """A reviewer's editor saving FILE: its first record's answer fixed and taken into the golden set, and
-    no newline after the last line (VS Code keeps none when the last line is deleted). Written over the
-    file itself, or into a new file renamed over it, as editors do."""
+    no newline after the last line (VS Code keeps none when the last line is deleted)."""
     first, *rest = path.read_text().splitlines()
     reviewed = json.loads(first) | {"answer": "Returns are accepted within 30 days.", "needs_review": False}
-    text = "\n".join([json.dumps(reviewed), *rest])
-    if in_place:
-        path.write_text(text)
-    else:
-        (path.parent / "saved.tmp").write_text(text)
-        (path.parent / "saved.tmp").replace(path)
+    save(path, "\n".join([json.dumps(reviewed), *rest]).encode(), in_place=in_place)
 
 
 @pytest.mark.parametrize("in_place", [True, False], ids=["in-place", "renamed-over"])
