@@ -10,7 +10,7 @@ import difflib
 import functools
 import re
 from collections.abc import Callable, Collection, Iterable, Mapping
-from typing import Any
+from typing import Any, NamedTuple
 
 _TYPO_CUTOFF = 0.8
 _WORD_BREAK = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|[-_\s]+")
@@ -22,6 +22,20 @@ Shape = Callable[[Any], str | None]
 texts"), "" when the name alone says which field was meant, None when the value is of another shape."""
 Meant = tuple[str, Shape]
 """The field another name is read as, when its value has the shape."""
+
+
+class OwnName(NamedTuple):
+    """How a record's format gives a field the other format names otherwise: a ragmon record's
+    `relevant_ids` is a trace record's `expectedDocs`. Told the other format's name, the user renamed the
+    field and was then told the record mixes two formats."""
+
+    name: str
+    how: str = ""
+    """How to give it, when renaming is not enough (a trace record's contexts are a retrieval step's
+    output); the field is then told this, and is meant even beside `name`."""
+
+
+Renamed = Mapping[str, OwnName]
 
 
 @functools.lru_cache(maxsize=1024)
@@ -54,17 +68,23 @@ def misnamed(key: str, known: Collection[str], present: Collection[str],
 
 
 def meant_as(key: str, known: Collection[str], present: Collection[str],
-             synonyms: Mapping[str, Meant] | None = None, value: Any = None) -> tuple[str, str] | None:
+             synonyms: Mapping[str, Meant] | None = None, value: Any = None,
+             renamed: Renamed | None = None) -> tuple[str, str] | None:
     """The known field `key`, a name outside `known` in an object holding `present`, was meant as, and why
     it is refused; None when it is the user's own. Only a known name the object lacks can have been meant:
     a synonym given beside the name itself (a `prompt` beside a `question`) is a field of the user's. So
     is one that is only sometimes meant (`documents`, `reference`) when its `value` is not of the shape
     the field is read in. The field meant tells a reader listing every problem of a record that a
-    required field it lacks is on its way (`user_input` is the `question`)."""
-    missing = tuple(sorted(name for name in known if name not in present))
+    required field it lacks is on its way (`user_input` is the `question`).
+
+    A known name of another format the object is not in is told as the object's own format gives it
+    (`renamed`), and is not meant when the object has that."""
+    renamed = renamed or {}
+    missing = _lacked(known, present, renamed)
     meant = near_miss(key, missing)
     if meant is not None:
-        return meant, f"unknown field {key!r}: did you mean {meant!r}?"
+        own = renamed.get(meant, OwnName(meant))
+        return own.name, f"unknown field {key!r}: {own.how or f'did you mean {own.name!r}?'}"
     found = (synonyms or {}).get(_spelling(key))
     if found is None or found[0] not in missing:
         return None
@@ -73,7 +93,18 @@ def meant_as(key: str, known: Collection[str], present: Collection[str],
     if held is None:
         return None
     because = f" (it holds {held})" if held else ""
-    return named, f"unknown field {key!r}: ragmon reads this as {named!r}{because}, rename it"
+    own = renamed.get(named, OwnName(named))
+    told = f"{own.how}{because}" if own.how else f"ragmon reads this as {own.name!r}{because}, rename it"
+    return own.name, f"unknown field {key!r}: {told}"
+
+
+def _lacked(known: Collection[str], present: Collection[str], renamed: Renamed) -> tuple[str, ...]:
+    """The known names an object lacks, counting another format's name as there when the object has the
+    field it renames (`expected_docs` beside `relevant_ids` is the user's own)."""
+    def there(name: str) -> bool:
+        own = renamed.get(name)
+        return name in present or (own is not None and not own.how and own.name in present)
+    return tuple(sorted(name for name in known if not there(name)))
 
 
 def _spelling(name: str) -> str:
@@ -167,8 +198,8 @@ the record scored without contexts or answer, or asked live without its ground t
 mean a gate checks."""
 TRACE_SYNONYMS = _record_synonyms("input", "output", "expectedDocs")
 """The same names in a trace record (one with `input`, as DeepEval's are): its answer is `output` and its
-relevant ids `expectedDocs`. Its documents are in `steps`; told `contexts`, a user renaming
-`retrieval_context` is then told the record mixes two formats, and which."""
+relevant ids `expectedDocs`. Its documents are in `steps`, as ragmon.datasets.formats tells a
+`retrieval_context`: told `contexts`, the user renaming it was then told the record mixes two formats."""
 CONTEXT_SYNONYMS = _synonyms({"id": ("doc_id", "document_id", "chunk_id", "passage_id"), "text": _TEXT},
                              _named)
 """A retrieved document's id and text under other names: a `doc_id` left unread becomes a content hash,

@@ -13,7 +13,7 @@ from typing import Any
 
 from ragmon.ids import content_id, store_assigned
 from ragmon.model import Context
-from ragmon.names import CONTEXT_SYNONYMS, Meant, meant_as
+from ragmon.names import CONTEXT_SYNONYMS, Meant, Renamed, meant_as
 
 FieldPath = tuple[str | int, ...]
 _LANGCHAIN_TEXT = ("pageContent", "page_content")  # LangChain.js's Document, and Python LangChain's
@@ -37,7 +37,7 @@ class FieldError(Exception):
 
 def check_names(obj: Mapping[str, Any], known: frozenset[str], base: FieldPath = (),
                 synonyms: Mapping[str, Meant] | None = None,
-                required: tuple[tuple[str, ...], ...] = ()) -> None:
+                required: tuple[tuple[str, ...], ...] = (), renamed: Renamed | None = None) -> None:
     """Refuse a field that is a near miss of a known one the object lacks, or another tool's name for it
     (ragmon.names): either would leave that field unread and its metric undefined (or zero, for a
     context's id) without a word. Any other field is the user's.
@@ -50,10 +50,11 @@ def check_names(obj: Mapping[str, Any], known: frozenset[str], base: FieldPath =
     question, so the record is not also told it lacks `question`.
 
     A field read as one string refused with a list of strings (ragas 0.1's `ground_truths`) is told to
-    give one of them, in the same message: renamed as it was, the list would be refused next."""
+    give one of them, in the same message: renamed as it was, the list would be refused next. A field
+    meant as another format's is told as the record's own format gives it (`renamed`, ragmon.names)."""
     refused: list[tuple[str, str, str]] = []
     for key, value in obj.items():
-        found = None if key in known else meant_as(key, known, obj, synonyms, value)
+        found = None if key in known else meant_as(key, known, obj, synonyms, value, renamed)
         if found is not None:
             strings = _strings(value) if found[0] in _ONE_TEXT else None
             refused.append((key, found[0], found[1] + (f" ({strings})" if strings else "")))

@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ragmon.datasets.fields import FieldError, listed
+from ragmon.names import OwnName, Renamed
 
 RAGMON_FIELDS = frozenset({"id", "question", "contexts", "answer", "relevant_ids", "citations",
                            "ground_truth", "category", "pipeline"})
@@ -32,6 +33,24 @@ _RAGMON_CONTENT = ("contexts", CONTEXT_IDS, "answer", "relevant_ids")
 _TRACE_CONTENT = ("steps", "output", "expectedDocs")
 _TRACE_MARKERS = (*_TRACE_CONTENT, "input")
 _ANSWERED = ("contexts", "answer", "steps", "output")
+
+
+_RAGMON_NAMES: Renamed = {"traceId": OwnName("id"), "trace_id": OwnName("id"), "input": OwnName("question"),
+                          "output": OwnName("answer"), "expectedDocs": OwnName("relevant_ids"),
+                          "steps": OwnName("contexts")}
+_TRACE_NAMES: Renamed = {
+    "answer": OwnName("output"), "relevant_ids": OwnName("expectedDocs"),
+    "contexts": OwnName("steps", "a trace record's contexts are the 'output' of a step of kind 'retrieval' "
+                                 "in its 'steps'")}
+
+
+def own_names(obj: Mapping[str, Any]) -> Renamed:
+    """How the format `obj` is in gives the fields the other format names (`expected_ids` is told
+    `relevant_ids` in a ragmon record, `expectedDocs` in a trace record), so that a hint leads to a record
+    in one format; nothing is renamed for one holding neither format's content, or both."""
+    if _given(obj, _RAGMON_CONTENT):
+        return {} if _given(obj, _TRACE_CONTENT) else _RAGMON_NAMES
+    return _TRACE_NAMES if is_trace(obj) else {}
 
 
 def is_trace(obj: Mapping[str, Any]) -> bool:

@@ -220,6 +220,58 @@ def test_near_misses_in_trace_rows_steps_and_contexts(tmp_path: Path, record: di
     assert str(err) == f"{path}:1: unknown field {key!r}: did you mean {meant!r}? (field {field!r})"
 
 
+# --- found by an audit: a hint naming the other format's field led to a second error -----------------
+
+RAGMON_RECORD = {"id": "a", "question": "How long?", "answer": "Refunds take 30 days.",
+                 "contexts": [{"id": "d1", "text": "Refunds take 30 days."}]}
+TRACE_RECORD = {"id": "a", "input": "How long?", "output": "Refunds take 30 days.",
+                "steps": [{"kind": "retrieval", "output": [{"id": "d1", "text": "Refunds take 30 days."}]}]}
+
+
+def _without(record: dict, key: str) -> dict:
+    return {name: value for name, value in record.items() if name != key}
+
+
+@pytest.mark.parametrize(("record", "typo", "value", "meant"), [
+    (RAGMON_RECORD, "expected_ids", ["d1"], "relevant_ids"),   # was told 'expectedDocs', the trace format's
+    (RAGMON_RECORD, "expected_doc", ["d1"], "relevant_ids"),
+    (_without(RAGMON_RECORD, "answer"), "outputs", "Refunds take 30 days.", "answer"),
+    (_without(RAGMON_RECORD, "question"), "inputs", "How long?", "question"),
+    (TRACE_RECORD, "relevantIds", ["d1"], "expectedDocs"),     # was told 'relevant_ids', the ragmon format's
+    (TRACE_RECORD, "relevant_id", ["d1"], "expectedDocs"),
+    (_without(TRACE_RECORD, "output"), "answr", "Refunds take 30 days.", "output"),
+], ids=["ragmon-expected_ids", "ragmon-expected_doc", "ragmon-outputs", "ragmon-inputs",
+        "trace-relevantIds", "trace-relevant_id", "trace-answr"])
+def test_a_near_miss_is_told_the_name_of_the_records_own_format(tmp_path: Path, record: dict, typo: str,
+                                                                   value: object, meant: str) -> None:
+    path = write_jsonl(tmp_path / "golden.jsonl", [{**record, typo: value}])
+    told = f"unknown field {typo!r}: did you mean {meant!r}?"
+    assert str(error_of([path])) == f"{path}:1: {told} (field {typo!r})"
+    # Renamed as told, the record loads (it was refused next as mixing the two formats).
+    renamed = {**record, meant: value}
+    (example,) = load([write_jsonl(tmp_path / "fixed.jsonl", [renamed])])
+    assert (example.question, example.answer) == ("How long?", "Refunds take 30 days.")
+
+
+def test_contexts_in_a_trace_record_are_told_to_be_a_retrieval_step(tmp_path: Path) -> None:
+    # DeepEval's record: told 'contexts' before, and renamed so, refused as mixing the two formats.
+    deepeval = {"id": "a", "input": "How long?", "output": "30 days.",
+                "retrieval_context": ["Refunds: 30 days."]}
+    typo = {"id": "b", "input": "How long?", "output": "30 days.", "context": ["Refunds: 30 days."]}
+    told = "a trace record's contexts are the 'output' of a step of kind 'retrieval' in its 'steps'"
+    for record, key in ((deepeval, "retrieval_context"), (typo, "context")):
+        path = write_jsonl(tmp_path / f"{key}.jsonl", [record])
+        assert str(error_of([path])) == f"{path}:1: unknown field {key!r}: {told} (field {key!r})"
+
+
+def test_another_formats_name_beside_the_field_it_renames_is_carried_along(tmp_path: Path) -> None:
+    # The record has its own format's field: the near miss of the other format's is the user's, as a
+    # `prompt` beside a `question` is.
+    record = {**RAGMON_RECORD, "relevant_ids": ["d1"], "expected_doc": "notes"}
+    (example,) = load([write_jsonl(tmp_path / "golden.jsonl", [record])])
+    assert (example.relevant_ids, example.extra) == (frozenset({"d1"}), {"expected_doc": "notes"})
+
+
 # --- found by a CI engineer: common names for documents, answer and reference, carried unread --------
 
 
