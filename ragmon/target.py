@@ -30,6 +30,7 @@ import asyncio
 import contextlib
 import email.utils
 import errno
+import ipaddress
 import json
 import logging
 import math
@@ -78,10 +79,11 @@ SHOWN_PROBLEMS = 5
 """Distinct problems named in an error message, the commonest first; the rest are counted. Refusals whose
 body quotes a request id differ one from the next: without a bound, the message grows with the set."""
 SHOWN_BODY = 200
-"""Bytes of a refusal's body quoted in the error (characters of a header or of an HTTP client error); the
+"""Characters of a refusal's body quoted in the error (and of a header or of an HTTP client error); the
 rest of any answer is read and dropped."""
 KEPT_BODY = 4096
-"""Bytes of an answer's body, as sent, kept to decode the SHOWN_BODY bytes quoted of it."""
+"""Bytes of an answer's body, as sent, kept to decode the SHOWN_BODY characters quoted of it, and read of it
+decoded: a body cut in the quote is said to be more than this when it is longer."""
 MAX_WRONG_PATHS = 100
 """Distinct paths other than /v1/traces the receiver tells requests apart by."""
 MAX_SERVICES = 100
@@ -130,6 +132,7 @@ class Target:
         _check_url(args.target)
         if args.receiver_listen is None:
             raise InputError("--receiver-listen cannot be off with --target: the traces arrive there")
+        _check_not_receiver(args.target, args.receiver_listen)
         if not args.target_field.strip():  # the build would get {"": question}: 422 to every question
             raise InputError(f"{flag_of(args, '--target-field')} is empty or blank: name the JSON field of "
                              f"the request body that carries the question (default question)")
@@ -159,6 +162,58 @@ def _check_url(target: str) -> None:
         raise InputError(f"--target {shown_target(target)!r} names a host that cannot be looked up: a "
                          f"part of it between dots is empty or longer than 63 characters (a variable "
                          f"left empty in the URL?)")
+
+
+def _check_not_receiver(target: str, receiver: tuple[str, int]) -> None:
+    """An InputError for a --target at the run's own trace receiver (the build's OTLP endpoint given for
+    its URL): each question went to the receiver, which answered 404, and the run failed after its retries
+    quoting that 404 as the build's."""
+    url = urlsplit(target)
+    host, port = receiver
+    if (url.port or _DEFAULT_PORTS[url.scheme]) != port or url.hostname is None \
+            or not _reaches(url.hostname, host):
+        return
+    other = shown_address(host, _free_port_near(host, port, avoid=port))
+    raise InputError(f"--target {shown_target(target)!r} is ragmon's own trace receiver (--receiver-listen "
+                     f"{shown_address(host, port)}), so the questions would go to it, not to the build: give "
+                     f"--target the URL the build answers questions at, or, if the build listens on port "
+                     f"{port}, give the receiver another (--receiver-listen {other}) and export the build's "
+                     f"spans there")
+
+
+_DEFAULT_PORTS = {"http": 80, "https": 443}
+_ANY_IPV4, _ANY = ipaddress.ip_address("0.0.0.0"), ipaddress.ip_address("::")
+
+
+def _reaches(target_host: str, listen_host: str) -> bool:
+    """Whether a request to `target_host` can reach a listener bound to `listen_host`: an address in common
+    (`localhost` is 127.0.0.1), or, for a listener on every interface (`::` takes IPv4 too), an address of
+    this machine. Looked up only when the ports agree; a name that cannot be looked up reaches nothing."""
+    targeted = _addresses(target_host)
+    listening = _addresses(listen_host)
+    if _ANY in listening:
+        return any(_local(address) for address in targeted)
+    if _ANY_IPV4 in listening:
+        return any(_local(address) for address in targeted if address.version == 4)
+    return not targeted.isdisjoint(listening)
+
+
+def _addresses(host: str) -> set[ipaddress.IPv4Address | ipaddress.IPv6Address]:
+    try:
+        found = socket.getaddrinfo(host, None, type=socket.SOCK_STREAM)
+    except (OSError, UnicodeError):
+        return set()
+    return {ipaddress.ip_address(str(info[4][0]).partition("%")[0]) for info in found}
+
+
+def _local(address: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
+    """Whether `address` is this machine's: one a socket can bind to."""
+    try:
+        with socket.socket(socket.AF_INET6 if address.version == 6 else socket.AF_INET) as probe:
+            probe.bind((str(address), 0))
+    except OSError:
+        return False
+    return True
 
 
 def _port_valid(url: SplitResult) -> bool:
@@ -686,8 +741,8 @@ async def _ask(session: aiohttp.ClientSession, target: Target, question: str, tr
                                 allow_redirects=False, trace_request_ctx=sending) as response:
             status = response.status
             kept, whole = await _read_body(response.content, KEPT_BODY, to_end=200 <= status < 300)
-            head, undecodable = _decoded(response.headers.get("Content-Encoding", ""), kept, whole)
-            return _replied(response, head, target, undecodable)
+            head, whole, undecodable = _decoded(response.headers.get("Content-Encoding", ""), kept, whole)
+            return _replied(response, head, whole, target, undecodable)
     except TimeoutError:
         # A build streaming its answer is not "not answering": what to raise is the same flag.
         within = f"within --target-timeout {target.timeout:g}s"
@@ -705,10 +760,10 @@ async def _ask(session: aiohttp.ClientSession, target: Target, question: str, tr
         return _Reply(problem, RETRY_PAUSE, lost, stale=lost and status is None and _stale(sending))
 
 
-def _replied(response: aiohttp.ClientResponse, head: bytes, target: Target,
+def _replied(response: aiohttp.ClientResponse, head: bytes, whole: bool, target: Target,
              undecodable: str | None) -> _Reply:
-    """What an answer of `response`'s status says, `head` the start of its body, decoded unless
-    `undecodable` says why it could not be."""
+    """What an answer of `response`'s status says, `head` the start of its body (`whole` when that is all
+    of it), decoded unless `undecodable` says why it could not be."""
     status = response.status
     if 300 <= status < 400:
         # The build's, any bytes; an http -> https redirect repeats the URL, its key included.
@@ -717,9 +772,9 @@ def _replied(response: aiohttp.ClientResponse, head: bytes, target: Target,
         return _Reply(f"HTTP {status} redirect to {shown} (not followed, as it could take the question and "
                       f"any --target-header-file headers to another host: give that URL as --target)")
     if 200 <= status < 300:
-        return _Reply(page=_refusal(status, head) if _is_page(response.content_type, head) else None,
+        return _Reply(page=_refusal(status, head, whole) if _is_page(response.content_type, head) else None,
                       undecodable=undecodable)
-    quoted = (_refusal(status, head) if undecodable is None
+    quoted = (_refusal(status, head, whole) if undecodable is None
               else f"HTTP {status} (body not shown: {undecodable})")
     problem = (quoted + _field_hint(status, target.field)
                + _credentials_hint(status, target.headers))
@@ -747,11 +802,26 @@ def _is_page(content_type: str, head: bytes) -> bool:
     return content_type in _PAGE_TYPES or start.startswith(_PAGE_STARTS)
 
 
-def _refusal(status: int, head: bytes) -> str:
+def _refusal(status: int, head: bytes, whole: bool) -> str:
     """`HTTP 503 (the body's start)`, on one line: the body is the build's, and an ANSI escape or a NUL in
-    it must not reach the terminal or the reports as it stands."""
-    quoted = clip(head.decode("utf-8", "replace"), SHOWN_BODY)
+    it must not reach the terminal or the reports as it stands. `head` is the start of the body, `whole`
+    when that is all of it. A body longer than SHOWN_BODY characters is cut at a word and said to be, with
+    its size: cut mid-word and unmarked ("...so it must end in /v1/trac"), it read as the whole answer."""
+    text = head.decode("utf-8", "replace")
+    if whole and len(text) <= SHOWN_BODY:
+        quoted = clip(text, SHOWN_BODY)
+    else:
+        size = f"{len(head)} bytes" if whole else f"more than {len(head)} bytes"
+        quoted = f"{clip(_at_word(text, SHOWN_BODY), SHOWN_BODY).removesuffix('…')}... (cut: {size} in all)"
     return f"HTTP {status}" + (f" ({quoted})" if quoted else "")
+
+
+def _at_word(text: str, width: int) -> str:
+    """The first `width` characters of `text` or fewer, ending at a space when one is in their second
+    half: a word cut in two can read as another."""
+    head = text[:width + 1]
+    space = max(head.rfind(" "), head.rfind("\n"), head.rfind("\t"))
+    return (head[:space] if space > width // 2 else head[:width]).rstrip()
 
 
 def _field_hint(status: int, field: str) -> str:
@@ -835,26 +905,27 @@ def _accepted(headers: tuple[tuple[str, str], ...]) -> dict[str, str]:
     return {} if given else {"Accept-Encoding": ACCEPTED_ENCODINGS}
 
 
-def _decoded(encoding: str, kept: bytes, whole: bool) -> tuple[bytes, str | None]:
-    """The first SHOWN_BODY bytes of a body whose first bytes, as sent, are `kept` (`whole` when that is
-    all of it), decoded by its Content-Encoding; and why they cannot be, when they cannot."""
+def _decoded(encoding: str, kept: bytes, whole: bool) -> tuple[bytes, bool, str | None]:
+    """The first KEPT_BODY bytes of a body whose first bytes, as sent, are `kept` (`whole` when that is
+    all of it), decoded by its Content-Encoding; whether they are all of it, decoded; and why they cannot
+    be decoded, when they cannot."""
     coding = encoding.strip().lower()
     if coding in ("", "identity"):
-        return kept[:SHOWN_BODY], None
+        return kept, whole, None
     if coding not in _WINDOW_BITS:
-        return b"", (f"Content-Encoding {clip(encoding, SHOWN_BODY)!r}, which ragmon does not decode (it "
-                     f"asks for {ACCEPTED_ENCODINGS})")
+        return b"", whole, (f"Content-Encoding {clip(encoding, SHOWN_BODY)!r}, which ragmon does not decode "
+                            f"(it asks for {ACCEPTED_ENCODINGS})")
     bits = _WINDOW_BITS[coding]
     if coding == "deflate" and kept and kept[0] & 0x0F != 8:
         bits = -zlib.MAX_WBITS  # deflate without zlib's header, as some servers send it (aiohttp reads it)
     decoder = zlib.decompressobj(bits)
     try:
-        head = decoder.decompress(kept, SHOWN_BODY)
+        head = decoder.decompress(kept, KEPT_BODY)
     except zlib.error as exc:
-        return b"", f"the body is not the {coding} its Content-Encoding says ({exc})"
-    if whole and kept and not decoder.eof and len(head) < SHOWN_BODY:
-        return head, f"the body ends before the {coding} its Content-Encoding says does"
-    return head, None
+        return b"", whole, f"the body is not the {coding} its Content-Encoding says ({exc})"
+    if whole and kept and not decoder.eof and len(head) < KEPT_BODY:
+        return head, whole, f"the body ends before the {coding} its Content-Encoding says does"
+    return head, whole and decoder.eof and not decoder.unconsumed_tail, None
 
 
 def _connect_problem(error: OSError) -> str:

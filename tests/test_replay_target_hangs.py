@@ -54,10 +54,13 @@ CREDENTIALS_HINT = ("(the build, or a gateway before it, wants credentials: give
 
 
 @pytest.mark.parametrize(("status", "body", "why"), [
-    # Not a timeout, asked again: a refusal that no retry changes, and which header file fixes.
-    (b"401 Unauthorized", b"invalid token", f"HTTP 401 (invalid token) {CREDENTIALS_HINT}"),
+    # Not a timeout, asked again: a refusal that no retry changes, and which header file fixes. What came
+    # of the body is quoted as the start of a longer one, since the rest never came.
+    (b"401 Unauthorized", b"invalid token",
+     f"HTTP 401 (invalid token... (cut: more than 13 bytes in all)) {CREDENTIALS_HINT}"),
     # A 503 is asked again as a 503, and named as one.
-    (b"503 Service Unavailable", b"overloaded", "HTTP 503 (overloaded) (asked 2 times)"),
+    (b"503 Service Unavailable", b"overloaded",
+     "HTTP 503 (overloaded... (cut: more than 10 bytes in all)) (asked 2 times)"),
 ])
 async def test_a_refusal_whose_body_stalls_is_named_by_its_status(status: bytes, body: bytes,
                                                                    why: str) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -13,7 +14,7 @@ from ports import free_port
 from test_replay_target import live_target, run, serving
 
 from ragmon.cli import main
-from ragmon.errors import InputError
+from ragmon.errors import InputError, RagmonError
 from ragmon.model import Example
 from ragmon.target import collect
 
@@ -105,3 +106,57 @@ def test_questions_without_an_answer_are_named_by_their_lines_ten_at_most(
                             f"http://127.0.0.1:{dead}/ask: cannot connect to 127.0.0.1:{dead} (")
     assert error.endswith("): q1, q2, q3, q4, q5, q6, q7, q8, q9, q10 (g.jsonl lines 1, 2, 3, 4, 5, 6, 7, 8, "
                           "9, 10) and 2 more\n")
+
+
+@pytest.mark.parametrize(("target_host", "listen"), [
+    ("127.0.0.1", "127.0.0.1"),
+    ("localhost", "127.0.0.1"),   # another name for the receiver's address
+    ("127.0.0.1", "0.0.0.0"),     # a receiver on every interface is at the loopback address too
+])
+def test_a_target_at_the_runs_own_receiver_is_refused_before_any_question(
+        in_tmp: Path, capsys: pytest.CaptureFixture[str], target_host: str, listen: str) -> None:
+    # The build's OTLP endpoint given for its URL: each question went to the receiver, which answered 404,
+    # and after its retries the run failed quoting the receiver's 404 as the build's answer.
+    (in_tmp / "g.jsonl").write_text('{"id": "q1", "question": "How long do refunds take?"}\n',
+                                    encoding="utf-8")
+    port = free_port()
+    target = f"http://{target_host}:{port}/ask"
+    assert main(["replay", "g.jsonl", "--target", target, "--receiver-listen", f"{listen}:{port}"]) == 2
+    error = capsys.readouterr().err
+    other = re.search(rf"--receiver-listen {re.escape(listen)}:(\d+)\) and export", error)
+    assert other is not None and int(other[1]) != port
+    # One line, and no "receiving the target's spans on ..." before it: the receiver never started.
+    assert error == (f"ragmon replay: error: --target {target!r} is ragmon's own trace receiver "
+                     f"(--receiver-listen {listen}:{port}), so the questions would go to it, not to the "
+                     f"build: give --target the URL the build answers questions at, or, if the build "
+                     f"listens on port {port}, give the receiver another (--receiver-listen "
+                     f"{listen}:{other[1]}) and export the build's spans there\n")
+
+
+async def test_a_long_refusal_is_quoted_cut_at_a_word_and_said_to_be_cut() -> None:
+    # Quoted as its first 200 bytes and no more, the receiver's own 404 read "... so it must end in
+    # /v1/trac", as if that were the whole answer.
+    body = "x" * 190 + " so it must end in /v1/traces)"  # 220 characters: "must" straddles the 200th
+
+    async def ask(request: web.Request) -> web.Response:
+        return web.Response(status=404, text=body)
+
+    async with serving(ask) as url:
+        with pytest.raises(RagmonError) as raised:
+            await asyncio.to_thread(collect, [Example(id="a", question="q")], live_target(url, free_port()),
+                                    log=None)
+    assert str(raised.value) == (f"1 of 1 questions got no answer from {url}: HTTP 404 ({'x' * 190} so it... "
+                                 f"(cut: 220 bytes in all)): a")
+
+
+async def test_a_refusal_longer_than_what_is_read_of_it_is_said_to_be_longer() -> None:
+    # 10,000 bytes without a space: cut at the 200th character, and of its size only what was read is known.
+    async def ask(request: web.Request) -> web.Response:
+        return web.Response(status=500, text="y" * 10_000)
+
+    async with serving(ask) as url:
+        with pytest.raises(RagmonError) as raised:
+            await asyncio.to_thread(collect, [Example(id="a", question="q")],
+                                    live_target(url, free_port(), retries=0), log=None)
+    assert str(raised.value) == (f"1 of 1 questions got no answer from {url}: HTTP 500 ({'y' * 200}... (cut: "
+                                 f"more than 4096 bytes in all)): a")
