@@ -413,12 +413,14 @@ def _respelled(baseline: Baseline, ids: Sequence[str]) -> list[tuple[str, str]]:
     gone: dict[str, str] = {}
     for example_id in baseline.examples:
         if example_id not in scored:
-            gone.setdefault(_id_key(example_id), example_id)
+            gone.setdefault(id_key(example_id), example_id)
     return [(example_id, gone[key]) for example_id in ids
-            if example_id not in baseline.examples and (key := _id_key(example_id)) in gone]
+            if example_id not in baseline.examples and (key := id_key(example_id)) in gone]
 
 
-def _id_key(example_id: str) -> str:
+def id_key(example_id: str) -> str:
+    """An id as a reader sees it: two ids equal here are shown alike in every report ("café" in its two
+    Unicode forms, "q01" and "q01 ")."""
     return unicodedata.normalize("NFC", example_id).strip()
 
 

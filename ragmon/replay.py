@@ -16,6 +16,7 @@ import functools
 import gc
 import io
 import itertools
+import json
 import math
 import os
 import socket
@@ -70,13 +71,14 @@ from ragmon.gate import (
     parse_drops,
     parse_gates,
 )
+from ragmon.jsontext import replace_lone_surrogates
 from ragmon.judges.base import AsyncJudge, Judge
 from ragmon.judges.claude import add_cli_arguments as add_claude_arguments
 from ragmon.judges.claude import judge_from_args as claude_judge_from_args
 from ragmon.judges.lexical import LexicalJudge
 from ragmon.judges.lexical import add_cli_arguments as add_lexical_arguments
 from ragmon.metrics.retrieval import RETRIEVAL_METRICS
-from ragmon.model import LOWER_IS_BETTER, METRIC_NAMES, EvalConfig, Example, Report
+from ragmon.model import LOWER_IS_BETTER, METRIC_NAMES, Context, EvalConfig, Example, Report
 from ragmon.options import (
     TYPED,
     Flag,
@@ -740,47 +742,140 @@ def _loaded(paths: Sequence[str], told: datasets.Skipped, *, live: bool,
     """The examples; for a live run (`live`) each one's file and line, by id: its errors about
     examples name them, as every other error about a golden record does. Left empty otherwise: a line of a
     whole-JSON file is found from its text, which would be kept to the end of the run for nothing. Then
-    the warning of the examples nobody has reviewed yet (`_Unreviewed`), if any."""
+    the run's warnings about them: the examples nobody has reviewed yet, and, but for a live run, whose
+    recorded citations are not scored, those citing by position (`_Flagged`)."""
     examples: list[Example] = []
     lines: dict[str, tuple[str, LineOf]] = {}
-    unreviewed = _Unreviewed()
+    unreviewed = _Flagged(lambda example: example.extra.get(NEEDS_REVIEW) is True)
+    positional = _Flagged(_cites_by_position)
+    alike = _LookAlikes()
     for example, source, line_of in datasets.located(paths, skipped=told):
         examples.append(example)
         unreviewed.add(example, source, line_of)
+        positional.add(example, source, line_of)
+        alike.add(example.id, source, line_of)
         if live:
             lines[example.id] = (source, line_of)
-    return examples, lines, unreviewed.warnings()
+    return examples, lines, (*_unreviewed_warning(unreviewed), *alike.warning(),
+                             *(() if live else _positional_warning(positional)))
 
 
-class _Unreviewed:
-    """The examples still marked `"needs_review": true` (`ragmon serve --capture` marks every line it
-    writes): a gate run on them gates on production text nobody reviewed, or on a line a reviewer rejected
-    without deleting it, and had scored them without a word. Counted per file, with the lines of the first
-    few located as their file is read: a whole-JSON file's text is not kept for them."""
+class _LookAlikes:
+    """Ids that differ only as no report shows (`baselines.id_key`: "café" in its two Unicode forms, "q01"
+    and "q01 "): two examples, each figure of which the reader takes for the other's. A warning, not the
+    error a duplicate is: ids are the user's, and golden sets that hold such pairs loaded until now. One
+    dictionary lookup an example, so a set of 100,000 lines costs what its ids do."""
 
     def __init__(self) -> None:
+        self.seen: dict[str, tuple[str, str, LineOf]] = {}
+        self.first: tuple[str, str, str, str] | None = None
+        """The first pair found: each id and its file:line."""
+        self.count = 0
+
+    def add(self, example_id: str, source: str, line_of: LineOf) -> None:
+        key = baselines.id_key(replace_lone_surrogates(example_id))
+        first_id, first_source, first_line = self.seen.setdefault(key, (example_id, source, line_of))
+        if first_id == example_id:
+            return
+        self.count += 1
+        if self.first is None:
+            self.first = (first_id, f"{first_source}:{first_line()}", example_id, f"{source}:{line_of()}")
+
+    def warning(self) -> tuple[str, ...]:
+        if self.first is None:
+            return ()
+        first_id, first_at, again_id, again_at = self.first
+        more = f" (and {self.count - 1:,} more such id{'s' * (self.count > 2)})" if self.count > 1 else ""
+        return (f"example ids {first_id!a} ({first_at}) and {again_id!a} ({again_at}) differ only in Unicode "
+                f"normalisation or white space around them{more}: they are two examples, shown alike in "
+                f"every report; write each id one way",)
+
+
+class _Flagged:
+    """The examples a run warning is about, counted per file, with the lines of the first few located as
+    their file is read (a whole-JSON file's text is not kept for them), and the first one."""
+
+    def __init__(self, applies: Callable[[Example], bool]) -> None:
+        self.applies = applies
         self.counts: Counter[str] = Counter()
         self.shown: list[tuple[str, int]] = []
+        self.first: Example | None = None
 
     def add(self, example: Example, source: str, line_of: LineOf) -> None:
-        if example.extra.get(NEEDS_REVIEW) is not True:
+        if not self.applies(example):
             return
         self.counts[source] += 1
+        if self.first is None:
+            self.first = example
         if len(self.shown) < _LINES_SHOWN:
             self.shown.append((source, line_of()))
 
-    def warnings(self) -> tuple[str, ...]:
-        """The run's warning, of no example: the reports list it with the capture's other run warnings."""
-        count = self.counts.total()
-        if not count:
-            return ()
-        files = list(self.counts)
-        places = "; ".join(f"{source + ' ' if len(files) > 1 else ''}{_lines([line for _, line in shown])}"
+    def files(self) -> str:
+        return _joined(list(self.counts))
+
+    def places(self) -> str:
+        """Their lines, each file's named when there are several, and how many more: `lines 2, 4, 5`."""
+        several = len(self.counts) > 1
+        places = "; ".join(f"{source + ' ' if several else ''}{_lines([line for _, line in shown])}"
                            for source, shown in itertools.groupby(self.shown, key=lambda seen: seen[0]))
-        more = f" and {count - len(self.shown):,} more" if count > len(self.shown) else ""
-        return (f"{_examples(count, verb=False)} of {_joined(files)} still need{'s' * (count == 1)} review "
-                f'("{NEEDS_REVIEW}": true: {places}{more}): set it to false once reviewed, or delete the '
-                "line",)
+        count = self.counts.total()
+        return places + (f" and {count - len(self.shown):,} more" if count > len(self.shown) else "")
+
+
+def _unreviewed_warning(flagged: _Flagged) -> tuple[str, ...]:
+    """The examples still marked `"needs_review": true` (`ragmon serve --capture` marks every line it
+    writes): a gate run on them gates on production text nobody reviewed, or on a line a reviewer rejected
+    without deleting it, and had scored them without a word. The run's warning, of no example: the reports
+    list it with the capture's other run warnings."""
+    count = flagged.counts.total()
+    if not count:
+        return ()
+    return (f"{_examples(count, verb=False)} of {flagged.files()} still need{'s' * (count == 1)} review "
+            f'("{NEEDS_REVIEW}": true: {flagged.places()}): set it to false once reviewed, or delete the '
+            "line",)
+
+
+def _cites_by_position(example: Example) -> bool:
+    """Whether every citation is a whole number and no context's id is one: `"citations": [1, 2]` meant as
+    the first and second documents, which are read as the ids "1" and "2" (as the sidecar reads a
+    `ragmon.citations` of `[12]`) and count as citations of documents never retrieved. Only an answer's
+    `[n]` markers are read as positions (ragmon.semconv.extract), where no explicit list is given."""
+    return bool(example.citations) and bool(example.contexts) \
+        and all(_is_number(doc) for doc in example.citations or ()) \
+        and not any(_is_number(context.id) for context in example.contexts or ())
+
+
+def _is_number(doc_id: str) -> bool:
+    return doc_id.isascii() and doc_id.isdigit()
+
+
+def _positional_warning(flagged: _Flagged) -> tuple[str, ...]:
+    """Once a run, however many examples: citation_accuracy 0 with no hint had been all they showed. The
+    first one's citations are turned into the ids they likely meant, where in range; scoring reads them as
+    written."""
+    example = flagged.first
+    if example is None:
+        return ()
+    cited = (example.citations or ())[:_CITED_SHOWN]
+    meant = [_meant(doc, example.contexts or ()) for doc in cited]
+    return (f"citations of {_examples(flagged.counts.total(), verb=False)} of {flagged.files()} "
+            f"look like positions, not ids ({flagged.places()}): a citation names a context by its id, and "
+            "no context's id is a number, so each counts as a document never retrieved; cite the ids, e.g. "
+            f"{json.dumps(meant, ensure_ascii=False)} for [{', '.join(cited)}] of example "
+            f"{text.clip(example.id, _ID_SHOWN)}",)
+
+
+def _meant(doc: str, contexts: Sequence[Context]) -> str:
+    """The id of the context at 1-based position `doc`, or `doc` out of range (a long number is out of
+    range: int() refuses one of over 4,300 digits)."""
+    position = int(doc) if len(doc) <= len(str(len(contexts))) else 0
+    return text.clip(contexts[position - 1].id, _ID_SHOWN) if 1 <= position <= len(contexts) else doc
+
+
+_ID_SHOWN = 60
+"""Characters of an id a warning quotes."""
+_CITED_SHOWN = 10
+"""Citations of the example a warning turns into ids."""
 
 
 _LINES_SHOWN = 5

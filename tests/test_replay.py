@@ -2371,3 +2371,23 @@ def test_a_few_grounded_answers_do_not_pass_a_gate_at_099_on_their_bound(
     bound = f"{0.025 ** (1 / examples):.4g}"
     assert f"FAIL: groundedness lower 95% bound {bound} < 0.99" in capsys.readouterr().out
     assert status == 1
+
+
+def test_ids_that_look_alike_are_warned_of_once_naming_both_lines(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # "café" in its composed (NFC) and decomposed (NFD) forms, and "q01" beside "q01 ": two examples each,
+    # accepted without a word, and printed identically in every report.
+    golden = tmp_path / "golden.jsonl"
+    ids = ("caf\u00e9", "q01", "cafe\u0301", "q01 ", "q02")
+    records = [{"id": example_id, "question": "How long?", "contexts": ["Refunds take 30 days."],
+                "answer": "Refunds take 30 days."} for example_id in ids]
+    golden.write_text("".join(json.dumps(record) + "\n" for record in records), encoding="utf-8")
+    report = tmp_path / "r.json"
+    assert main(["replay", str(golden), "--gate", "groundedness=0.9", "--json", str(report)]) == 0
+    why = (f"example ids 'caf\\xe9' ({golden}:1) and 'cafe\\u0301' ({golden}:3) differ only in Unicode "
+           "normalisation or white space around them (and 1 more such id): they are two examples, shown "
+           "alike in every report; write each id one way")
+    assert capsys.readouterr().err == f"ragmon replay: warning: {why}\n"
+    written = json.loads(report.read_text(encoding="utf-8"))
+    # A warning, not an error: every example is scored, as before.
+    assert (written["run_warnings"], written["examples"]) == ([why], 5)

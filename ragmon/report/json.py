@@ -23,6 +23,7 @@ from ragmon.errors import inert, json_escape
 from ragmon.gate import GateResult
 from ragmon.jsontext import replace_lone_surrogates
 from ragmon.model import ClaimVerdict, ExampleResult, Report
+from ragmon.report import citations
 from ragmon.rules import SCORING_RULES
 
 
@@ -126,6 +127,10 @@ def _claim(v: ClaimVerdict) -> dict[str, Any]:
 
 
 def _result(result: ExampleResult) -> dict[str, Any]:
+    """`citations` as the example gave them (null when unknown), then those that lowered its citation
+    metrics (ragmon.report.citations), so a script can say which id broke a citation gate."""
+    cited = result.example.citations
+    faults = citations.of(result)
     return {
         "id": result.example.id,
         "question": result.example.question,
@@ -135,6 +140,10 @@ def _result(result: ExampleResult) -> dict[str, Any]:
         "relevant_not_retrieved": list(result.relevant_not_retrieved),
         "retrieved_unused": list(result.retrieved_unused),
         "abstained": abstained(result),
+        "citations": None if cited is None else list(cited),
+        "cited_unsupporting": list(faults.unsupporting),
+        "cited_not_retrieved": list(faults.not_retrieved),
+        "used_not_cited": list(faults.uncited),
     }
 
 

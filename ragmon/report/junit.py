@@ -2,8 +2,9 @@
 
 A failure's text is what a CI page shows for a failed test, so it names the examples that pulled the
 gated metric over its threshold, worst first, with each unsupported sentence and the judge's reason when
-the metric is one of claims (for a gate breached on its interval's bound with none over it, the few
-nearest it, and why: `text.nearest`); for a drop gate (`--max-drop`, class `ragmon.baseline`), the shared
+the metric is one of claims, the cited ids at fault when it is one of citations (ragmon.report.citations)
+(for a gate breached on its interval's bound with none over it, the few nearest it, and why:
+`text.nearest`); for a drop gate (`--max-drop`, class `ragmon.baseline`), the shared
 examples that got worse than in the baseline, with their newly unsupported sentences; before them, how
 many examples have no value for the metric and why, since a mean over fewer can hide answers that said
 nothing (ragmon.report.coverage); its message, how many examples the judge failed on (`--judge-errors
@@ -33,6 +34,7 @@ from ragmon.baseline import CLAIM_METRICS, Comparison
 from ragmon.gate import GateResult, fmt_exact, fmt_pair
 from ragmon.model import Report
 from ragmon.report import coverage, text
+from ragmon.report.citations import CITATION_METRICS
 from ragmon.report.markdown import DEFAULT_WORST
 
 SENTENCES_SHOWN = 5
@@ -160,6 +162,8 @@ def _worst_lines(report: Report, gate: GateResult, worst: int) -> list[str]:
                       f"{fmt_pair(value, gate.threshold)[0]}"]
         if gate.metric in CLAIM_METRICS:
             lines += text.unsupported_lines(result, limit=SENTENCES_SHOWN, width=WIDTH, indent="  ")
+        if gate.metric in CITATION_METRICS:
+            lines += text.citation_lines(result, width=WIDTH, indent="  ", metrics=(gate.metric,))
     return lines
 
 

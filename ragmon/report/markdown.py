@@ -4,13 +4,14 @@ With a baseline, the examples that regressed against it come first, each with it
 sentences, then those worse on the metric of each breached drop gate the sentences do not decide
 (answer_relevance, recall), each with its value then and now. Then the weakest examples (those behind a
 breached gate, worst first; then the lowest groundedness), then the others with a problem, each showing
-its unsupported sentences verbatim with the judge's reason, the relevant documents retrieval missed, and
-the retrieved ones never used.
+its unsupported sentences verbatim with the judge's reason, the cited documents that lowered its citation
+metrics (ragmon.report.citations), the relevant documents retrieval missed, and the retrieved ones never
+used.
 
 Bounded twice. Each example: at most SENTENCES_SHOWN unsupported sentences and IDS_SHOWN ids per list,
 each with a count of the rest, and every piece of text from the data on one line of at most WIDTH
 characters (ID_WIDTH for an id), control characters escaped (text.show; in an id its white space too,
-text.show_id): an example's section holds at most 200 + 1,000 + 5 x 2,000 + 2 x 20 x 200 = 19,200
+text.show_id): an example's section holds at most 200 + 1,000 + 5 x 2,000 + 6 x 20 x 200 = 35,200
 characters of data (each of which `_escaped` may write as up to 14: a `$` in its span), the skipped
 list 50 x 1,200. The whole: COMMENT_LIMIT characters, GitHub's limit for a PR comment, whatever
 `--worst` asked for. The title, tables and warnings come first and are never cut; the examples follow,
@@ -20,6 +21,7 @@ gets the same file, stays far below GitHub's 1 MiB for one.
 
 from __future__ import annotations
 
+import math
 import re
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -28,7 +30,8 @@ from dataclasses import dataclass
 from ragmon.baseline import ABSTAINED_AS, Change, Comparison, MetricChange
 from ragmon.gate import GateResult, fmt_exact, fmt_pair
 from ragmon.model import ClaimVerdict, ExampleResult, Report
-from ragmon.report import coverage
+from ragmon.report import citations, coverage
+from ragmon.report.citations import CITATION_METRICS
 from ragmon.report.text import (
     ERROR_WIDTH,
     NEWLY,
@@ -105,8 +108,10 @@ def render(report: Report, gates: Sequence[GateResult], *, worst: int = DEFAULT_
     blocks += _named(report.warnings, "Warnings", "warning", run_warnings)
     weak = weakest(report.results, gates)
     shown = weak[:worst]
+    cited = [g.metric for g in gates if not g.passed and g.max_drop is None and g.metric in CITATION_METRICS]
     blocks += _section(["", f"### Weakest examples ({len(shown)} of {len(weak)} with problems)"],
-                       [["", *_example_section(result, report.k)] for result in shown], "weakest example")
+                       [["", *_example_section(result, report.k, cited)] for result in shown],
+                       "weakest example")
 
     def note(kept: int) -> str:
         left: Counter[str] = Counter()
@@ -287,10 +292,18 @@ def _nearest(report: Report, gate: GateResult) -> list[str]:
                 f"{named}."]
 
 
-def _example_section(result: ExampleResult, k: int) -> list[str]:
-    lines = [f"#### {_code(show_id(result.example.id, ID_WIDTH))}: groundedness {groundedness(result)}", "",
+def _example_section(result: ExampleResult, k: int, gated: Sequence[str] = ()) -> list[str]:
+    """`gated` are the citation metrics of breached gates: the heading gives the example's figure on each
+    beside its groundedness, which alone had headed an answer listed for citing a document it never
+    used (groundedness 1.00), and the citations at fault follow its unsupported sentences."""
+    figures = [f"{metric} {value:.2f}" for metric in gated
+               if (value := result.metrics.get(metric)) is not None and math.isfinite(value)]
+    lines = [f"#### {_code(show_id(result.example.id, ID_WIDTH))}: "
+             f"{', '.join([*figures, f'groundedness {groundedness(result)}'])}", "",
              f"Question: {_text(result.example.question)}"]
     lines += _quoted([v for v in result.verdicts if not v.supported], "Unsupported", "unsupported sentence")
+    for said in citations.of(result).lines(_ids):
+        lines += ["", f"{said[0].upper()}{said[1:]}."]
     if result.relevant_not_retrieved:
         # In the top k, as the retrieval metrics count: one retrieved lower is "not retrieved" for them,
         # and is listed as retrieved but unused too when the answer did not use it.

@@ -1,6 +1,7 @@
 """The terminal summary of a replay: a metrics table, the gates, what regressed against a baseline (and
-what got worse on each breached drop gate's metric), the weakest examples' unsupported sentences, and one
-verdict line, always last, that a CI log reader can grep.
+what got worse on each breached drop gate's metric), the examples behind a breached citation gate with the
+citations at fault, the weakest examples' unsupported sentences, and one verdict line, always last, that a
+CI log reader can grep.
 
 Also the pieces every report that quotes answers shares: which examples are weakest, the warning for a
 gated metric that some examples have no value for, and sentences cut to one bounded line of visible
@@ -17,9 +18,9 @@ from dataclasses import dataclass
 
 from ragmon.baseline import CLAIM_METRICS, Change, Comparison, rounded
 from ragmon.errors import inert, printable
-from ragmon.gate import GateResult, fmt_pair
+from ragmon.gate import GateResult, fmt_exact, fmt_pair
 from ragmon.model import Aggregate, ClaimVerdict, ExampleResult, Report
-from ragmon.report import coverage
+from ragmon.report import citations, coverage
 from ragmon.report.coverage import Gap
 
 WORST_SHOWN = 3
@@ -34,6 +35,8 @@ REASON_LINES = 3
 """Lines of `WIDTH` a reason may take in the terminal: what makes it useful comes last ("..., lacks 24"),
 which one line cut off."""
 ID_WIDTH = 40
+CITED_SHOWN = 5
+"""Document ids named per list of an example's citations (cited for nothing, never retrieved, ...)."""
 ERROR_WIDTH = 1_000
 """Characters of the error that stopped a run, in every report: they quote paths and judge replies."""
 NEWLY = "newly unsupported sentence"
@@ -71,6 +74,7 @@ def render(report: Report, gates: Sequence[GateResult], *, incomplete: str | Non
     lines += [f"warning: {printable(said)}" for said in (*run_warnings, *caveats)]
     for section in (_skipped_section(report.skipped), _warnings_section(report.warnings),
                     _baseline_section(comparison, gates),
+                    *(_citation_section(report.results, g) for g in gates),
                     _worst_section(report.results)):
         if section:
             lines += ["", *section, ""] if lines[-1] else [*section, ""]
@@ -373,6 +377,33 @@ def worsened_by_gate(comparison: Comparison,
     example worse: the change is paired, over the examples both runs measured."""
     return [(g, comparison.worsened(g.metric)) for g in gates if not g.passed and g.max_drop is not None
             and g.value is not None and g.metric not in CLAIM_METRICS]
+
+
+def _citation_section(results: Sequence[ExampleResult], gate: GateResult) -> list[str]:
+    """For a breached gate on a citation metric, the first examples below it and the citations that put
+    them there (`citation_lines`): the weakest examples are those with unsupported sentences, and an
+    answer citing a document it never used has none, so the summary had named no example."""
+    if gate.passed or gate.max_drop is not None or gate.metric not in citations.CITATION_METRICS:
+        return []
+    failing = wrong_side(measured(results, gate.metric), gate)
+    if not failing:
+        return []
+    shown = failing[:WORST_SHOWN]
+    lines = [f"{gate.metric} below {fmt_exact(gate.threshold)} ({len(shown)} of "
+             f"{len(failing)} examples, worst first):"]
+    for value, result in shown:
+        lines.append(f"  {show_id(result.example.id, ID_WIDTH)}: {gate.metric} "
+                     f"{fmt_pair(value, gate.threshold)[0]}")
+        lines += citation_lines(result, width=ID_WIDTH, indent="    ", metrics=(gate.metric,))
+    return lines
+
+
+def citation_lines(result: ExampleResult, *, width: int, indent: str,
+                   metrics: Sequence[str] = citations.CITATION_METRICS) -> list[str]:
+    """The example's citations that lowered `metrics` (`citations.of`), a line each, at most
+    CITED_SHOWN ids a list: for the terminal and a JUnit failure, both plain text."""
+    return [f"{indent}{line}" for line in citations.of(result).lines(
+        lambda ids: listed_ids(ids, CITED_SHOWN, width), metrics)]
 
 
 def _worst_section(results: Sequence[ExampleResult]) -> list[str]:

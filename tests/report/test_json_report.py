@@ -68,7 +68,8 @@ def test_schema_keys_and_types(report: Report, gates: tuple[GateResult, ...]) ->
     assert [r["id"] for r in doc["results"]] == ["e1", "e2", "e3", "e4", "e6"]
     for item, result in zip(doc["results"], report.results, strict=True):
         assert set(item) == {"id", "question", "category", "metrics", "claims", "relevant_not_retrieved",
-                             "retrieved_unused", "abstained"}
+                             "retrieved_unused", "abstained", "citations", "cited_unsupporting",
+                             "cited_not_retrieved", "used_not_cited"}
         assert (item["question"], item["category"]) == (result.example.question, result.example.category)
         assert item["metrics"]["answer_relevance"] is None
         answer = result.example.answer or ""
