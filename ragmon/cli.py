@@ -121,12 +121,18 @@ _SERVICE_LINKS = re.compile(
 RAGMON_SERVICE_HOST): no user's typo."""
 
 
+_CLAIMED = frozenset(variable(None, option) for own in OWN_VARIABLES.values() for option in own)
+"""The plain RAGMON_<FLAG> names OWN_VARIABLES keep for one command (serve's RAGMON_QUIET, replay's
+RAGMON_JUDGE): another command's, never a slip for this one's RAGMON_REPLAY_QUIET."""
+
+
 def misspelt_variables(parser: argparse.ArgumentParser, environ: Mapping[str, str],
                        command: str) -> list[str]:
     """A warning for each RAGMON_* variable that is no variable of `command`'s but nearly one that is not
     set: `RAGMON_SAMPLERATE=0.5` was ignored without a word, the sidecar scoring all traffic. Only near
     misses: the same environment holds other commands' variables (a CI job's RAGMON_GATE beside a
-    sidecar's settings), which this command cannot tell from typos."""
+    sidecar's settings, the image's RAGMON_HTTP_LISTEN for every command run from it), which this command
+    cannot tell from typos without importing every other command (the demo's needs an extra)."""
     longs = ([s for s in action.option_strings if s.startswith("--")] for action in parser._actions)
     known = OTHER_VARIABLES.get(command, frozenset()) | {variable(command, options[0])
                                                           for options in longs if options}
@@ -134,19 +140,32 @@ def misspelt_variables(parser: argparse.ArgumentParser, environ: Mapping[str, st
     suffixes = {name.removeprefix("RAGMON_"): name for name in known}
     warnings = []
     for name in sorted(environ):
-        if not name.startswith("RAGMON_") or name in known or _SERVICE_LINKS.fullmatch(name):
+        if (not name.startswith("RAGMON_") or name in known or name in _CLAIMED
+                or _SERVICE_LINKS.fullmatch(name)):
             continue
-        suffix = name.removeprefix("RAGMON_")
-        # RAGMON_CAPTURE_FILE for RAGMON_CAPTURE: a flag taking a path named as what it holds.
-        meant = ([bare] if (bare := _PATH_WORD.sub("", suffix)) in suffixes else
-                 difflib.get_close_matches(suffix, suffixes, n=1, cutoff=0.75))
-        if meant and suffixes[meant[0]] not in environ:
-            warnings.append(f"{name} is set, and read by no flag: did you mean {suffixes[meant[0]]}? "
-                            "(ignored)")
+        meant = [suffixes[suffix] for suffix in _meant(name.removeprefix("RAGMON_"), suffixes)
+                 if suffixes[suffix] not in environ]
+        if meant:
+            guess = meant[0] if len(meant) == 1 else f"{', '.join(meant[:-1])} or {meant[-1]}"
+            warnings.append(f"{name} is set, and read by no flag: did you mean {guess}? (ignored)")
     return warnings
 
 
 _PATH_WORD = re.compile(r"_(?:FILE|PATH)$")
+
+
+def _meant(suffix: str, suffixes: Iterable[str]) -> list[str]:
+    """The suffixes of known variables `suffix` nearly is: a flag taking a path named as what it holds
+    (CAPTURE_FILE for CAPTURE), a near spelling; else, as difflib's ratio misses a short name, those it is
+    the first words of (QUEUE for QUEUE_SIZE, MAX_SPANS for MAX_SPANS_PER_TRACE) or holds the words of in
+    another order (SIZE_QUEUE). Whole words only, so KEY is nothing like K."""
+    if (bare := _PATH_WORD.sub("", suffix)) in suffixes:
+        return [bare]
+    if close := difflib.get_close_matches(suffix, suffixes, n=1, cutoff=0.75):
+        return close
+    words = suffix.split("_")
+    return sorted(known for known in suffixes
+                  if known.split("_")[:len(words)] == words or sorted(known.split("_")) == sorted(words))
 
 
 class _BadVariable(Exception):

@@ -121,19 +121,25 @@ class FailureLog:
                           "was scored: raise --max-buffer, or have the app record less on one span (its "
                           "documents, as ragmon.contexts, are usually what is large)"))
 
-    def late(self, span: Span, decision_wait: float) -> None:
+    def late(self, span: Span, quiet: float, decision_wait: float) -> None:
         """A span of a trace already decided (`late`), alike per service: an app that reuses one trace id
         for every request saw its first --decision-wait of spans make one trace and every later span
-        dropped as late, only a rising count saying anything; the trace id it keeps sending is named."""
+        dropped as late, only a rising count saying anything; the trace id it keeps sending is named.
+        Both rules that decide a trace are named, as nothing remembers which one decided it: told only to
+        raise --decision-wait, a user whose trace --quiet had decided (its root exported a batch before its
+        children) raised the setting that changed nothing."""
         service = _clipped_service(Trace(span.trace_id, (span,)), None)
         self._log(("late", service), logging.WARNING, "span came after its trace was decided", None,
                   trace_id=span.trace_id, service=service,
-                  detail=(f"a span of trace {span.trace_id} came after the trace was decided (at most "
-                          f"--decision-wait {decision_wait:g}s after its first span) and was dropped as "
-                          "late. If this trace id keeps coming back, the app reuses one trace id for many "
+                  detail=(f"a span of trace {span.trace_id} came after the trace was decided and was dropped "
+                          f"as late: a trace is decided --quiet {quiet:g}s after its last span once its root "
+                          f"has ended, or --decision-wait {decision_wait:g}s after its first span at the "
+                          "latest. If this trace id keeps coming back, the app reuses one trace id for many "
                           "requests (its trace context is not reset between them: each request must start "
-                          "a trace of its own); else its requests, or the export of their spans, take "
-                          "longer than --decision-wait (raise it)"))
+                          "a trace of its own); else its spans reach ragmon more than --quiet apart once "
+                          "its root has ended (exported in separate batches, or parts sent by several "
+                          "services: raise --quiet above the time between them), or its requests, or the "
+                          "export of their spans, take longer than --decision-wait (raise it)"))
 
     def scoring_failed(self, trace_id: str, judge: str, error: Exception) -> None:
         """A judge that raised, alike per judge and exception type."""

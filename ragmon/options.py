@@ -176,7 +176,8 @@ def listen_address(text: str) -> tuple[str, int] | None:
     in) failed at start as "Name or service not known"; a bracket left open (`[::1:4318`) listened on
     ::1; an IPv6 host out of brackets (`::1:4318`) is also the address ::1:4318 without a port. Spaces
     around the value (a manifest's quoted `" 0.0.0.0:4318"`) are dropped: they made a host no resolver
-    knows."""
+    knows. An empty host (`:4318`) is every IPv4 interface, as `0.0.0.0` is (`ragmon.service` warns of an
+    OTLP receiver there without a token)."""
     address = text.strip()
     if address.lower() == "off":
         return None
@@ -218,6 +219,18 @@ def _ipv6(host: str) -> bool:
     except ValueError:
         return False
     return True
+
+
+def on_loopback(host: str) -> bool:
+    """Whether a `listen_address` host takes connections from this machine alone: a loopback address
+    (127.0.0.0/8, ::1) or `localhost`. Any other name counts as beyond it: what it resolves to is the
+    bind's to know, and it may be the pod's IP."""
+    if host.lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.partition("%")[0]).is_loopback
+    except ValueError:
+        return False
 
 
 def shown_address(host: str, port: int) -> str:

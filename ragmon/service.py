@@ -54,7 +54,7 @@ from ragmon.exporter import Exporter, LoopReadings
 from ragmon.failures import FailureLog
 from ragmon.logs import LineLimit, configure_logging, more_like_it
 from ragmon.model import Example
-from ragmon.options import mib
+from ragmon.options import mib, on_loopback, shown_address
 from ragmon.otlp.grpc import start_grpc_server
 from ragmon.otlp.http import UnreadableRequests, add_metrics_port_answer, add_otlp_routes, app_runner
 from ragmon.otlp.limits import HELD_BODIES, HTTP_CONNECTIONS, METRICS_CONNECTIONS, BodyBudget
@@ -371,6 +371,7 @@ class Sidecar:
             if runner.unjudged:
                 log.warning("drain deadline passed; examples sampled for this judge left unjudged",
                             extra={"judge": runner.lane.judge, "count": runner.unjudged})
+        self._empty_lanes()
         await self._await_final_scrape()
         await self._shutdown_now()
         log.info("stopped", extra={"outcomes": dict(self._outcomes)})
@@ -378,7 +379,8 @@ class Sidecar:
     async def _await_final_scrape(self) -> None:
         """Prometheus pulls: what the drain decided after the last scrape (a whole drain of outcomes, and
         the `error`s it left) reached the log only, and the counters went with the process. With
-        --final-scrape-wait, /metrics stays up until it is scraped once more, or that long has passed.
+        --final-scrape-wait, /metrics stays up until a page with the outcomes is scraped once more
+        (`_scrape`), or that long has passed.
 
         The line that starts the wait gives the final outcomes: the grace period may end in the wait (an
         app slow to stop, docs/deploy.md), and its SIGKILL left them in neither the scrape nor the log,
@@ -484,11 +486,13 @@ class Sidecar:
 
     def _scrape(self, handler: Callable[[web.Request], Awaitable[web.StreamResponse]],
                 ) -> Callable[[web.Request], Awaitable[web.StreamResponse]]:
-        """/metrics, noting a scrape that read the final counts (`_await_final_scrape`)."""
+        """/metrics, noting a scrape that read the final outcomes (`_await_final_scrape`): a GET (a HEAD
+        reads nothing) of a page that carries them. A page filtered to other series (`name[]`, a probe
+        reading ragmon_build_info) ended the wait with the outcomes unread, and without the warning."""
         async def scrape(request: web.Request) -> web.StreamResponse:
             final = self._final_counts
             response = await handler(request)
-            if final and response.status == 200 and request.method == "GET":  # a HEAD read no counts
+            if final and response.status == 200 and request.method == "GET" and _carries_outcomes(request):
                 self._scraped_final.set()
             return response
 
@@ -565,7 +569,7 @@ class Sidecar:
             if status != "accepted":
                 refused[status] += 1
                 if status == "late":
-                    self._failures.late(span, self.config.decision_wait)
+                    self._failures.late(span, self.config.quiet, self.config.decision_wait)
         for reason, count in refused.items():
             self.exporter.spans_rejected(reason, count)
         self._wake.set()
@@ -809,6 +813,17 @@ class Sidecar:
         self._unresolved.clear()
         return left
 
+    def _empty_lanes(self) -> None:
+        """After the drain deadline, once the first lane's examples are counted `error` (`_resolve_leftovers`)
+        and the further lanes' unjudged ones logged: what the queues still hold is abandoned, and the final
+        page must not show it again. Left there, 1,896 traces a drain cut short were counted `error` and in
+        the queue depth at once, and the ledger (traces taken = outcomes + ... + queue depth) read them
+        twice."""
+        for runner in self._runners:
+            while not runner.queue.empty():
+                runner.queue.get_nowait()
+            runner.stops = runner.unjudged = runner.unjudged_bytes = 0
+
     # --- scoring ------------------------------------------------------------------------------------
 
     async def _consume(self, runner: _LaneRunner) -> None:
@@ -857,6 +872,16 @@ class Sidecar:
             self._room_made.set()
             if outcome == "scored":
                 self.exporter.score_lag(self._clock() - job.decided_at)
+
+
+OUTCOMES_SERIES = "ragmon_traces_total"
+
+
+def _carries_outcomes(request: web.Request) -> bool:
+    """Whether a /metrics request's page holds `OUTCOMES_SERIES`: an unfiltered one, or one whose
+    `name[]` filter (prometheus_client's, by series name) names it."""
+    names = request.query.getall("name[]", [])
+    return not names or OUTCOMES_SERIES in names
 
 
 def _fits(held: int, added: int, high_water: int) -> bool:
@@ -1009,6 +1034,32 @@ def warn_of_unused_settings(config: ServeConfig) -> None:
         log.warning(f"{wait} is set with {off}: there is no /metrics to wait for")
 
 
+_OTLP_LISTENERS = ("--http-listen", "--grpc-listen")
+_WILDCARDS = ("0.0.0.0", "::")
+
+
+def warn_of_open_receivers(config: ServeConfig) -> None:
+    """One warning when an OTLP receiver listens beyond loopback without a token: whoever reaches the port
+    may send spans, pick which of its traces are scored (the sampling key is public) and fill the buffer.
+    Often meant (the Collector's pool behind a NetworkPolicy), so a warning, not an error; but
+    `--http-listen :4318`, an empty host, bound every interface with nothing said."""
+    if config.token is not None:
+        return
+    opened = [(option, address) for option in _OTLP_LISTENERS
+              if (address := getattr(config, option[2:].replace("-", "_"))) is not None
+              and not on_loopback(address[0])]
+    if not opened:
+        return
+    given = " and ".join(config.flag(option).given(shown_address(*address)) for option, address in opened)
+    every = ("; 0.0.0.0 and :: are every interface, and so is an empty host (:4318)"
+             if any(address[0] in _WILDCARDS for _, address in opened) else "")
+    one = len(opened) == 1
+    ports = "the port" if one else "the ports"
+    log.warning(f"{given} listen{'s' if one else ''} for OTLP beyond loopback without a token: any host that "
+                f"reaches {ports} can send spans{every}. Set --token-file (or RAGMON_TOKEN), or keep other "
+                f"senders off {ports} (a NetworkPolicy)")
+
+
 def percent(rate: float) -> str:
     return f"{rate * 100:g}%"
 
@@ -1021,6 +1072,7 @@ def run(args: argparse.Namespace) -> int:
     lanes = build_lanes(args, config)
     log_judges(args, os.environ)
     warn_of_unused_settings(config)
+    warn_of_open_receivers(config)
     log_memory(config, any(lane.judge == "claude" for lane in lanes), memory_budget.container_limit())
     return asyncio.run(serve(config, lanes))
 

@@ -267,6 +267,43 @@ def test_a_near_miss_of_a_variable_is_warned_about_and_other_commands_variables_
     assert warnings == [told.format("RAGMON_GATES", "RAGMON_GATE"), told.format("RAGMON_JSNO", "RAGMON_JSON")]
 
 
+@pytest.mark.parametrize(("name", "also", "meant"), [
+    # difflib's ratio misses a short name: RAGMON_QUEUE=5 and RAGMON_MAX_SPANS=5000 were taken unsaid.
+    ("RAGMON_QUEUE", {}, "RAGMON_QUEUE_SIZE"),
+    ("RAGMON_MAX_SPANS", {}, "RAGMON_MAX_SPANS_PER_TRACE"),
+    ("RAGMON_SIZE_QUEUE", {}, "RAGMON_QUEUE_SIZE"),
+    ("RAGMON_LOG", {}, "RAGMON_LOG_FORMAT or RAGMON_LOG_LEVEL"),
+    ("RAGMON_LOG", {"RAGMON_LOG_LEVEL": "info"}, "RAGMON_LOG_FORMAT"),   # the one set is not what was meant
+])
+def test_a_variable_named_by_the_first_words_of_one_or_in_another_order_is_warned_about(
+        name: str, also: dict[str, str], meant: str) -> None:
+    assert build_parser("serve", {name: "5", **also}).variable_warnings == (
+        f"{name} is set, and read by no flag: did you mean {meant}? (ignored)",)
+
+
+def test_a_variable_whose_meant_one_is_set_or_that_shares_no_whole_word_is_not_warned_about() -> None:
+    # RAGMON_QUEUE beside RAGMON_QUEUE_SIZE may be anyone's; RAGMON_KEY holds no word of RAGMON_K's.
+    assert build_parser("serve", {"RAGMON_QUEUE": "5", "RAGMON_QUEUE_SIZE": "5"}).variable_warnings == ()
+    assert build_parser("serve", {"RAGMON_KEY": "x"}).variable_warnings == ()
+
+
+def _variables(command: str) -> set[str]:
+    parser = build_parser(command, {})
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction)).choices[command]
+    longs = ([s for s in action.option_strings if s.startswith("--")] for action in sub._actions)
+    return {variable(command, options[0]) for options in longs if options and options[0] != "--help"}
+
+
+def test_no_command_takes_another_commands_variables_for_slips() -> None:
+    # One environment holds every command's variables (the image sets serve's for every command run from
+    # it; a CI job sets replay's beside a sidecar's): none may be warned about as a slip for another's,
+    # as serve's RAGMON_MAX_BODY would be for replay's RAGMON_RECEIVER_MAX_BODY if shared words counted.
+    variables = {command: _variables(command) for command in SUBCOMMANDS}
+    warned = {command: build_parser(command, dict.fromkeys(set().union(*variables.values()) - own, "1"))
+              .variable_warnings for command, own in variables.items()}
+    assert warned == dict.fromkeys(SUBCOMMANDS, ())
+
+
 def test_a_near_miss_of_a_variable_is_warned_about_when_the_command_line_is_refused_too(
         monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     # The typo may be why the command line is wrong: the warning comes before the usage error.

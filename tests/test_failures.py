@@ -154,3 +154,20 @@ def test_failures_told_apart_by_the_sender_write_at_most_60_lines_a_minute_and_s
     fail(2_000)
     fail(1_500)
     assert [(r.service, r.suppressed) for r in lines()[61:]] == [("app-2000", 0), ("app-1500", 1)]
+
+
+def test_a_late_span_names_both_rules_that_decide_a_trace(failures, lines):
+    # --quiet 2s, --decision-wait 15s: a root exported alone and its children 3.5 s later was decided by
+    # --quiet at 2 s, and the line named --decision-wait alone ("raise it"), which changed nothing.
+    span = Span(TRACE, "00f067aa0ba902b7", "b7ad6b7169203331", "lookup", resource={"service.name": "shop"})
+    failures.late(span, 2.0, 15.0)
+    [line] = lines()
+    assert (line.getMessage(), line.trace_id, line.service) == (
+        "span came after its trace was decided", TRACE, "shop")
+    assert line.detail.startswith(
+        f"a span of trace {TRACE} came after the trace was decided and was dropped as late: a trace is "
+        "decided --quiet 2s after its last span once its root has ended, or --decision-wait 15s after its "
+        "first span at the latest. ")
+    assert "more than --quiet apart once its root has ended" in line.detail
+    assert "raise --quiet above the time between them" in line.detail
+    assert line.detail.endswith("take longer than --decision-wait (raise it)")

@@ -56,7 +56,8 @@ ELSEWHERE: dict[str, tuple[str | None, str]] = {
 }
 """`--flag`s the commands' sections name that are not the section's command's: whose they are (None: no
 ragmon command's), and why."""
-MISSPELT = {"RAGMON_SAMPLERATE": "RAGMON_SAMPLE_RATE", "RAGMON_CAPTURE_FILE": "RAGMON_CAPTURE"}
+MISSPELT = {"RAGMON_SAMPLERATE": "RAGMON_SAMPLE_RATE", "RAGMON_CAPTURE_FILE": "RAGMON_CAPTURE",
+            "RAGMON_QUEUE": "RAGMON_QUEUE_SIZE"}
 """serve's examples of variables set wrong: no flag reads them, and serve warns naming the one meant."""
 APP_NAMES = textwrap.dedent("""\
     question = "How long does the warranty last?"

@@ -47,12 +47,19 @@ from ragmon.evaluation import evaluate_example
 from ragmon.failures import FailureLog
 from ragmon.judges.lexical import LexicalJudge
 from ragmon.model import METRIC_NAMES, Context, Example
+from ragmon.options import listen_address
 from ragmon.otlp.decode import decode_protobuf
 from ragmon.otlp.sink import Refused
 from ragmon.scoring import LexicalLane, Scored
 from ragmon.scrape import Samples, parse, total
 from ragmon.serve_config import ServeConfig, add_arguments
-from ragmon.service import Ports, Sidecar, lexical_lane, warn_of_unused_settings
+from ragmon.service import (
+    Ports,
+    Sidecar,
+    lexical_lane,
+    warn_of_open_receivers,
+    warn_of_unused_settings,
+)
 
 QUESTION = "How long does the warranty last?"
 DOC_ID = "warranty"
@@ -589,9 +596,16 @@ async def test_a_final_scrape_wait_keeps_metrics_up_until_the_drains_outcomes_ar
     await asyncio.wait_for(lane.started.wait(), 10)
     stopping = asyncio.create_task(sidecar.stop())
     lane.gate.set()                           # the drain scores the one trace it holds
+    last = await last_page(ports, stopping)
+    assert outcomes(last) == {"scored": 1, "not_sampled": 0, "not_rag": 0, "evicted": 0, "error": 0}
+
+
+async def last_page(ports: Ports, stopping: asyncio.Task[None]) -> Samples:
+    """The last /metrics page a stopping sidecar serves, read as Prometheus does (every 50 ms) until
+    the stop is over."""
     deadline = time.monotonic() + 10
     last: Samples = {}
-    while not stopping.done():                # Prometheus, scraping every 50 ms
+    while not stopping.done():
         try:
             status, text = await get(ports.metrics, "/metrics")
         except aiohttp.ClientConnectionError:  # closed once the final counts were read, before stop ends
@@ -601,7 +615,51 @@ async def test_a_final_scrape_wait_keeps_metrics_up_until_the_drains_outcomes_ar
         assert time.monotonic() < deadline, "the sidecar waited on past the scrape of its final counts"
         await asyncio.sleep(0.05)
     await stopping
-    assert outcomes(last) == {"scored": 1, "not_sampled": 0, "not_rag": 0, "evicted": 0, "error": 0}
+    return last
+
+
+HELD = ("ragmon_traces_in_flight", "ragmon_traces_waiting", "ragmon_traces_refused_pending",
+        "ragmon_score_queue_depth", "ragmon_score_in_progress")
+"""The gauges of traces taken with no outcome yet: traces taken = outcomes + these (the README's ledger)."""
+
+
+async def test_a_drain_cut_short_counts_each_trace_left_once_on_the_final_page(start_sidecar: Start) -> None:
+    # A queue of 2 and a judge that never finishes. e's root never comes (in flight); a is held by the
+    # judge (in progress), b and c fill the queue, d waits for room. The drain's deadline (0.3 s) passes
+    # with the 5 unscored, each counted `error`. The final page also showed b and c in the queue depth:
+    # 5 + 2 = 7 of the 5 traces taken. By hand: error 5, every gauge of what is held 0, so outcomes +
+    # held = 5 + 0 = 5, and the buffer holds no byte.
+    lane = GatedLane()
+    sidecar, ports = await start_sidecar(lanes=[lane], drain_seconds=0.3, queue_size=2,
+                                         final_scrape_wait=10.0)
+    rootless = [span for span in record("shop", rag_trace) if span.parent is not None]
+    await send_traces(ports, [rootless, record("shop", rag_trace)])
+    await asyncio.wait_for(lane.started.wait(), 10)
+    await send_traces(ports, [record("shop", rag_trace) for _ in "bcd"])
+    await wait_metrics(ports.metrics, lambda s: [total(s, name) for name in HELD] == [1, 1, 0, 2, 1])
+    last = await last_page(ports, asyncio.create_task(sidecar.stop()))
+    assert outcomes(last) == {"scored": 0, "not_sampled": 0, "not_rag": 0, "evicted": 0, "error": 5}
+    assert {name: total(last, name) for name in HELD} == dict.fromkeys(HELD, 0)
+    assert total(last, "ragmon_buffer_bytes") == 0
+
+
+async def test_only_a_page_with_the_outcomes_ends_the_final_scrape_wait(
+        start_sidecar: Start, caplog: pytest.LogCaptureFixture) -> None:
+    # A probe reading one series (`name[]=ragmon_build_info`) during the wait ended it: the outcomes went
+    # unread, and unwarned of. It gets its page and the wait goes on; Prometheus's full page ends it.
+    caplog.set_level(logging.INFO, logger="ragmon.service")
+    sidecar, ports = await start_sidecar(final_scrape_wait=30.0)
+    stopping = asyncio.create_task(sidecar.stop())
+    deadline = time.monotonic() + 10
+    while "waiting for a final scrape of /metrics" not in [r.getMessage() for r in caplog.records]:
+        assert time.monotonic() < deadline, "the final scrape wait never began"
+        await asyncio.sleep(0.02)
+    status, text = await get(ports.metrics, "/metrics?name[]=ragmon_build_info")
+    assert status == 200 and "ragmon_build_info{" in text and "ragmon_traces_total" not in text
+    await asyncio.sleep(0.5)
+    assert not stopping.done()
+    assert (await get(ports.metrics, "/metrics"))[0] == 200
+    await asyncio.wait_for(stopping, 5)
 
 
 async def test_a_final_scrape_that_never_comes_ends_the_wait_at_its_bound(
@@ -1429,3 +1487,38 @@ def test_settings_of_no_effect_are_warned_about(caplog: pytest.LogCaptureFixture
     caplog.set_level(logging.WARNING, logger="ragmon.service")
     warn_of_unused_settings(ServeConfig(**settings))
     assert [r.getMessage() for r in caplog.records if r.name == "ragmon.service"] == [warning]
+
+
+OPEN = ("for OTLP beyond loopback without a token: any host that reaches the {port} can send spans{every}. "
+        "Set --token-file (or RAGMON_TOKEN), or keep other senders off the {port} (a NetworkPolicy)")
+EVERY = "; 0.0.0.0 and :: are every interface, and so is an empty host (:4318)"
+
+
+@pytest.mark.parametrize(("settings", "warning"), [
+    # An empty host is every IPv4 interface: `--http-listen :4318` took spans from anywhere unsaid.
+    ({"http_listen": listen_address(":4318")},
+     "--http-listen 0.0.0.0:4318 listens " + OPEN.format(port="port", every=EVERY)),
+    ({"grpc_listen": ("10.1.2.3", 4317), "variables": {"--grpc-listen": "RAGMON_GRPC_LISTEN"}},
+     "RAGMON_GRPC_LISTEN 10.1.2.3:4317 (--grpc-listen) listens " + OPEN.format(port="port", every="")),
+    ({"http_listen": ("::", 4318), "grpc_listen": ("ragmon-pool", 4317)},
+     "--http-listen [::]:4318 and --grpc-listen ragmon-pool:4317 listen "
+     + OPEN.format(port="ports", every=EVERY)),
+])
+def test_an_otlp_receiver_beyond_loopback_without_a_token_is_warned_about_in_one_line(
+        caplog: pytest.LogCaptureFixture, settings: dict[str, Any], warning: str) -> None:
+    caplog.set_level(logging.WARNING, logger="ragmon.service")
+    warn_of_open_receivers(ServeConfig(**settings))
+    assert [r.getMessage() for r in caplog.records if r.name == "ragmon.service"] == [warning]
+
+
+@pytest.mark.parametrize("settings", [
+    {},                                                             # the defaults: 127.0.0.1, and metrics
+    {"http_listen": ("localhost", 4318), "grpc_listen": ("::1", 4317)},
+    {"http_listen": None, "grpc_listen": ("127.0.0.2", 4317)},
+    {"http_listen": ("0.0.0.0", 4318), "token": "s3cret"},
+])
+def test_otlp_receivers_on_loopback_or_behind_a_token_are_not_warned_about(
+        caplog: pytest.LogCaptureFixture, settings: dict[str, Any]) -> None:
+    caplog.set_level(logging.WARNING, logger="ragmon.service")
+    warn_of_open_receivers(ServeConfig(**settings))
+    assert [r.getMessage() for r in caplog.records if r.name == "ragmon.service"] == []

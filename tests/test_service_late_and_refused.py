@@ -169,7 +169,7 @@ async def test_an_app_reusing_one_trace_id_is_named_in_the_log_once_a_minute(
     [line] = first
     assert (line.trace_id, line.service) == (f"{REUSED:032x}", "shop")  # type: ignore[attr-defined]
     assert "the app reuses one trace id for many requests" in line.detail  # type: ignore[attr-defined]
-    assert "--decision-wait 2s" in line.detail  # type: ignore[attr-defined]
+    assert "--quiet 0.05s" in line.detail and "--decision-wait 2s" in line.detail  # type: ignore[attr-defined]
     messages = [r.getMessage() for r in lines("span came after its trace was decided")]
     assert messages == ["span came after its trace was decided",
                         "span came after its trace was decided ... and 3 more like it since the last line"]
