@@ -19,6 +19,10 @@ items, so the word and stem caches see a realistic long tail. Four workloads:
   by Zipf frequency from 3,000 ideographs: nearly every pair of characters (what ragmon reads as a term)
   is new, as in a pipeline over a large Chinese corpus.
 
+Under the all-new figure, its two ceilings on the machine at hand: its passages read as the judge reads them
+(`Passage`, uncached) and nothing else, and their words alone (`words_alone`): the all-new rate can reach
+neither, whatever the claims, verdicts and metrics cost.
+
 Each workload first scores a warm-up set (steady state, as a long-lived process is), then times `--runs`
 sets of new examples in CPU time and prints their median and range.
 
@@ -154,6 +158,33 @@ def rate(items: list[Example], judge: LexicalJudge) -> float:
     return len(items) / (time.process_time() - started)
 
 
+def reading_rate(items: list[Example], read: Callable[[str], object]) -> float:
+    """Examples/s of `read` over each example's passages and nothing else."""
+    texts = [context.text for example in items for context in example.contexts or ()]
+    started = time.process_time()
+    for text in texts:
+        read(text)
+    return len(items) / (time.process_time() - started)
+
+
+def words_alone(text: str) -> object:
+    """What any judge that stems every word of a passage in Python does at the least: lower-case and
+    separate it, split it and look each word's stem up in a warm cache, its terms kept once each."""
+    return dict.fromkeys(map(ragmon.text.terms.TERMS.__getitem__,
+                             ragmon.text.terms.separated(ragmon.text.terms.prepare(text)).split()))
+
+
+def reading_rates(writer: Writer, count: int, runs: int) -> tuple[list[float], list[float]]:
+    """The all-new workload's ceilings: its passages read as the judge reads them (`Passage`, uncached),
+    and their words alone (`words_alone`), on new examples each run, sorted."""
+    whole, words = [], []
+    for _ in range(runs):
+        items = examples(writer, count, None)
+        whole.append(reading_rate(items, ragmon.text.passages.Passage))
+        words.append(reading_rate(items, words_alone))
+    return sorted(whole), sorted(words)
+
+
 def rates(writer: Writer, judge: LexicalJudge, count: int, runs: int,
           corpus: list[str] | None) -> list[float]:
     """A warm-up set, then `runs` rates, each over `count` examples never scored before, sorted."""
@@ -254,6 +285,11 @@ def main() -> int:
     print(f"lexical judge {dict(judge.settings())}, {runs} runs of {count:,} examples per workload, 4 claims "
           f"and 5 passages of ~200 words each, one core (CPU time), median (range):")
     print(f"  all new passages   {figure(all_new)}  target >= {TARGET:,}")
+    passages_read, words_read = reading_rates(writer, count, runs)
+    print(f"    its passages alone {figure(passages_read)}  the 5 passages read as the judge reads them, "
+          "nothing else: its ceiling")
+    print(f"    their words alone  {figure(words_read)}  each word split off and its stem looked up, "
+          "nothing else: the ceiling of any judge stemming every word in Python, on this machine")
     print(f"  production mix     {figure(production)}  passages recur: 20,000-passage corpus")
     print(f"  open vocabulary    {figure(open_vocabulary)}  all new: {OPEN_VOCABULARY:,}-word vocabulary")
     for name, corpora, what in (("English pages", ENGLISH_PAGES, "English corpora"),
