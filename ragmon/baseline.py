@@ -310,6 +310,10 @@ def from_dict(doc: Any, source: str) -> Baseline:
     return Baseline(source, version, judge, k, examples, breached, _skipped(reader, doc), _rules(reader, doc))
 
 
+_ID_SHOWN = 60
+"""Characters of an id a message quotes: a hand-made file's may be any length."""
+
+
 def _clipped(text: str, limit: int) -> str:
     """A message quotes a file's text at most `limit` characters long: a hand-made file's may be any."""
     return text if len(text) <= limit else text[:limit - 1] + "…"
@@ -377,20 +381,22 @@ def caveats(baseline: Baseline, examples: Sequence[Example]) -> list[str]:
                if before.question is not None and before.question != _normal(example.question)]
     if changed:
         lines.append(f"the baseline {baseline.path} asked another question under {len(changed)} of the "
-                     f"{len(shared)} ids both runs have ({changed[0]!r}, say): examples are compared by id, "
-                     f"so these compare different questions (was the golden set renumbered?)")
+                     f"{len(shared)} ids both runs have ({_clipped(changed[0], _ID_SHOWN)!r}, say): examples "
+                     f"are compared by id, so these compare different questions (was the golden set "
+                     f"renumbered?)")
     skipped = [example.id for example in examples if replace_lone_surrogates(example.id) in baseline.skipped]
     if skipped:
         lines.append(f"the baseline {baseline.path} skipped {len(skipped)} of this run's examples "
-                     f"({skipped[0]!r}, say; its skipped list says why): they are not compared, and count as "
-                     f"new")
+                     f"({_clipped(skipped[0], _ID_SHOWN)!r}, say; its skipped list says why): they are not "
+                     f"compared, and count as new")
     respelled = _respelled(baseline, [replace_lone_surrogates(example.id) for example in examples])
     if respelled:
         here, there = respelled[0]
         lines.append(f"the baseline {baseline.path} has {len(respelled)} of this run's ids written "
                      f"otherwise, in another Unicode normalisation or with other white space around them "
-                     f"({here!a} here, {there!a} there, say): examples are matched by id as written, so "
-                     f"these are not compared, and count as new and gone (was the golden set exported anew?)")
+                     f"({escaped_id(here)} here, {escaped_id(there)} there, say): examples are matched by id "
+                     f"as written, so these are not compared, and count as new and gone (was the golden set "
+                     f"exported anew?)")
     return lines
 
 
@@ -419,9 +425,18 @@ def _respelled(baseline: Baseline, ids: Sequence[str]) -> list[tuple[str, str]]:
 
 
 def id_key(example_id: str) -> str:
-    """An id as a reader sees it: two ids equal here are shown alike in every report ("café" in its two
-    Unicode forms, "q01" and "q01 ")."""
+    """An id as a reader sees it: two ids equal here may look alike in a report ("café" in its two Unicode
+    forms, "q01" and "q01 "), though a tab or line break around one is shown escaped."""
     return unicodedata.normalize("NFC", example_id).strip()
+
+
+def escaped_id(example_id: str, width: int = _ID_SHOWN) -> str:
+    """An id as a warning quotes it: as `ascii` writes it, where what tells two look-alikes apart shows
+    (`'caf\\xe9'`, `'q01 '`), and one longer than `width` by its two ends, where white space around it is.
+    Quoted whole, two ids of 200,000 characters made a JUnit file of 400 KB."""
+    if len(example_id) <= width:
+        return ascii(example_id)
+    return f"{example_id[:width // 2]!a}...{example_id[-(width // 2):]!a}"
 
 
 class _Reader:

@@ -133,39 +133,53 @@ def misspelt_variables(parser: argparse.ArgumentParser, environ: Mapping[str, st
     misses: the same environment holds other commands' variables (a CI job's RAGMON_GATE beside a
     sidecar's settings, the image's RAGMON_HTTP_LISTEN for every command run from it), which this command
     cannot tell from typos without importing every other command (the demo's needs an extra)."""
-    longs = ([s for s in action.option_strings if s.startswith("--")] for action in parser._actions)
-    known = OTHER_VARIABLES.get(command, frozenset()) | {variable(command, options[0])
-                                                          for options in longs if options}
+    actions = {variable(command, longs[0]): action for action in parser._actions
+               if (longs := [s for s in action.option_strings if s.startswith("--")])}
+    known = OTHER_VARIABLES.get(command, frozenset()) | set(actions)
     # Compared without the prefix they all share, which made RAGMON_KEY "nearly" RAGMON_K.
     suffixes = {name.removeprefix("RAGMON_"): name for name in known}
+    readers = {suffix: actions.get(name) for suffix, name in suffixes.items()}
     warnings = []
     for name in sorted(environ):
         if (not name.startswith("RAGMON_") or name in known or name in _CLAIMED
                 or _SERVICE_LINKS.fullmatch(name)):
             continue
-        meant = [suffixes[suffix] for suffix in _meant(name.removeprefix("RAGMON_"), suffixes)
-                 if suffixes[suffix] not in environ]
-        if meant:
-            guess = meant[0] if len(meant) == 1 else f"{', '.join(meant[:-1])} or {meant[-1]}"
-            warnings.append(f"{name} is set, and read by no flag: did you mean {guess}? (ignored)")
+        meant = _meant(name.removeprefix("RAGMON_"), environ[name], readers)
+        if meant is not None and suffixes[meant] not in environ:
+            warnings.append(f"{name} is set, and read by no flag: did you mean {suffixes[meant]}? (ignored)")
     return warnings
 
 
 _PATH_WORD = re.compile(r"_(?:FILE|PATH)$")
 
 
-def _meant(suffix: str, suffixes: Iterable[str]) -> list[str]:
-    """The suffixes of known variables `suffix` nearly is: a flag taking a path named as what it holds
-    (CAPTURE_FILE for CAPTURE), a near spelling; else, as difflib's ratio misses a short name, those it is
-    the first words of (QUEUE for QUEUE_SIZE, MAX_SPANS for MAX_SPANS_PER_TRACE) or holds the words of in
-    another order (SIZE_QUEUE). Whole words only, so KEY is nothing like K."""
-    if (bare := _PATH_WORD.sub("", suffix)) in suffixes:
-        return [bare]
-    if close := difflib.get_close_matches(suffix, suffixes, n=1, cutoff=0.75):
-        return close
+def _meant(suffix: str, value: str, readers: Mapping[str, argparse.Action | None]) -> str | None:
+    """The suffix of the known variable `suffix` nearly is: a flag taking a path named as what it holds
+    (CAPTURE_FILE for CAPTURE), a near spelling; else, as difflib's ratio misses a short name, the one
+    variable it is the first words of (QUEUE for QUEUE_SIZE, MAX_SPANS for MAX_SPANS_PER_TRACE) or holds
+    the words of in another order (SIZE_QUEUE), when that variable's flag (its `readers`) takes `value`.
+    Whole words only, so KEY is nothing like K. Words alone guessed too much: RAGMON_LLM begins 9
+    variables, RAGMON_LOG two, and RAGMON_HTTP=1 or RAGMON_METRICS=true, somebody else's switch, is no
+    address for RAGMON_HTTP_LISTEN."""
+    if (bare := _PATH_WORD.sub("", suffix)) in readers:
+        return bare
+    if close := difflib.get_close_matches(suffix, readers, n=1, cutoff=0.75):
+        return close[0]
     words = suffix.split("_")
-    return sorted(known for known in suffixes
-                  if known.split("_")[:len(words)] == words or sorted(known.split("_")) == sorted(words))
+    guesses = [known for known in readers
+               if known.split("_")[:len(words)] == words or sorted(known.split("_")) == sorted(words)]
+    if len(guesses) != 1 or (reader := readers[guesses[0]]) is None:
+        return None
+    return guesses[0] if _takes(reader, value) else None
+
+
+def _takes(action: argparse.Action, value: str) -> bool:
+    """Whether `action`'s flag takes `value`, as its variable's."""
+    try:
+        _converted(action, "", value)
+    except _BadVariable:
+        return False
+    return True
 
 
 class _BadVariable(Exception):
@@ -173,9 +187,19 @@ class _BadVariable(Exception):
 
 
 def _set_default(action: argparse.Action, name: str, value: str) -> None:
+    converted = _converted(action, name, value)
+    if isinstance(action, argparse._AppendAction):
+        action.__class__ = _AppendOverEnvironment
+        action.default = VariableList(converted, value)
+    else:
+        action.default = converted[0]
+
+
+def _converted(action: argparse.Action, name: str, value: str) -> list[Any]:
+    """Variable `name`'s `value` as `action`'s flag reads it, a repeatable flag's as a list of values, one
+    value else; a _BadVariable naming `name` if the flag refuses it."""
     if isinstance(action, argparse._StoreTrueAction):
-        action.default = _switch(name, value)
-        return
+        return [_switch(name, value)]
     items = [v for v in value.split(",") if v] if isinstance(action, argparse._AppendAction) else [value]
     try:
         converted = [action.type(v) if callable(action.type) else v for v in items]
@@ -183,11 +207,7 @@ def _set_default(action: argparse.Action, name: str, value: str) -> None:
         raise _BadVariable(f"{name}={value!r}: {exc}") from None
     if action.choices is not None and any(v not in action.choices for v in converted):
         raise _BadVariable(f"{name}={value!r}: choose from {', '.join(map(str, action.choices))}")
-    if isinstance(action, argparse._AppendAction):
-        action.__class__ = _AppendOverEnvironment
-        action.default = VariableList(converted, value)
-    else:
-        action.default = converted[0]
+    return converted
 
 
 class VariableList(list[Any]):

@@ -168,7 +168,27 @@ def _at_most_largest(value: int, text: str) -> int:
     return value
 
 
-def listen_address(text: str) -> tuple[str, int] | None:
+class ListenAddress(tuple[str, int]):
+    """A `listen_address`: (host, port), and the value as `written` (stripped), which a message about it
+    quotes: `--http-listen :0` was quoted `0.0.0.0:0`, and an empty host, every interface unsaid, could
+    not be told from a `0.0.0.0` written on purpose."""
+
+    written = ""
+
+
+def host_left_empty(address: tuple[str, int]) -> bool:
+    """Whether the user wrote no host (`:4318`), which `listen_address` reads as 0.0.0.0."""
+    return isinstance(address, ListenAddress) and address.written.startswith(":")  # IPv6 is in brackets
+
+
+def written_address(address: tuple[str, int]) -> str:
+    """A listen address as the user wrote it, or, made otherwise (a test's ServeConfig), as
+    `shown_address` writes it."""
+    return address.written if isinstance(address, ListenAddress) and address.written \
+        else shown_address(*address)
+
+
+def listen_address(text: str) -> ListenAddress | None:
     """`host:port` (IPv6 as `[::1]:4317`); `off` disables the listener.
 
     What the resolver would take and bind elsewhere than meant, or not at all, is refused here, before
@@ -177,7 +197,7 @@ def listen_address(text: str) -> tuple[str, int] | None:
     ::1; an IPv6 host out of brackets (`::1:4318`) is also the address ::1:4318 without a port. Spaces
     around the value (a manifest's quoted `" 0.0.0.0:4318"`) are dropped: they made a host no resolver
     knows. An empty host (`:4318`) is every IPv4 interface, as `0.0.0.0` is (`ragmon.service` warns of an
-    OTLP receiver there without a token)."""
+    OTLP receiver there without a token, and tells of one on `0.0.0.0`)."""
     address = text.strip()
     if address.lower() == "off":
         return None
@@ -193,7 +213,9 @@ def listen_address(text: str) -> tuple[str, int] | None:
         host.encode("idna")  # as the resolver will: an empty label (`a..b`) or one of 64+ letters fails there
     except UnicodeError:
         raise argparse.ArgumentTypeError(f"not a host name: {host!r} in {text!r}") from None
-    return host, int(port)
+    parsed = ListenAddress((host, int(port)))
+    parsed.written = address
+    return parsed
 
 
 def _listen_host(host: str, text: str) -> str:

@@ -761,8 +761,8 @@ def _loaded(paths: Sequence[str], told: datasets.Skipped, *, live: bool,
 
 
 class _LookAlikes:
-    """Ids that differ only as no report shows (`baselines.id_key`: "café" in its two Unicode forms, "q01"
-    and "q01 "): two examples, each figure of which the reader takes for the other's. A warning, not the
+    """Ids that differ only as a report may not show (`baselines.id_key`: "café" in its two Unicode forms,
+    "q01" and "q01 "): two examples, each figure of which the reader takes for the other's. A warning, not the
     error a duplicate is: ids are the user's, and golden sets that hold such pairs loaded until now. One
     dictionary lookup an example, so a set of 100,000 lines costs what its ids do."""
 
@@ -786,9 +786,11 @@ class _LookAlikes:
             return ()
         first_id, first_at, again_id, again_at = self.first
         more = f" (and {self.count - 1:,} more such id{'s' * (self.count > 2)})" if self.count > 1 else ""
-        return (f"example ids {first_id!a} ({first_at}) and {again_id!a} ({again_at}) differ only in Unicode "
-                f"normalisation or white space around them{more}: they are two examples, shown alike in "
-                f"every report; write each id one way",)
+        first, again = baselines.escaped_id(first_id), baselines.escaped_id(again_id)
+        return (f"example ids {first} ({first_at}) and {again} ({again_at}) differ only in Unicode "
+                f"normalisation or white space around them{more}: they are two examples, which a report can "
+                f"show alike (an accent written two ways looks the same, and so does a space at the end); "
+                f"write each id one way",)
 
 
 class _Flagged:
@@ -852,24 +854,28 @@ def _is_number(doc_id: str) -> bool:
 def _positional_warning(flagged: _Flagged) -> tuple[str, ...]:
     """Once a run, however many examples: citation_accuracy 0 with no hint had been all they showed. The
     first one's citations are turned into the ids they likely meant, where in range; scoring reads them as
-    written."""
+    written. Each citation is quoted clipped: ten of 100,000 digits made a JUnit file of 2 MB."""
     example = flagged.first
     if example is None:
         return ()
-    cited = (example.citations or ())[:_CITED_SHOWN]
-    meant = [_meant(doc, example.contexts or ()) for doc in cited]
+    citations = example.citations or ()
+    first = 0 if any(not doc.strip("0") for doc in citations) else 1  # [0, 1] counts from 0
+    cited = citations[:_CITED_SHOWN]
+    meant = [_meant(doc, example.contexts or (), first) for doc in cited]
+    written = ", ".join(text.clip(doc, _ID_SHOWN) for doc in cited)
     return (f"citations of {_examples(flagged.counts.total(), verb=False)} of {flagged.files()} "
             f"look like positions, not ids ({flagged.places()}): a citation names a context by its id, and "
             "no context's id is a number, so each counts as a document never retrieved; cite the ids, e.g. "
-            f"{json.dumps(meant, ensure_ascii=False)} for [{', '.join(cited)}] of example "
+            f"{json.dumps(meant, ensure_ascii=False)} for [{written}] of example "
             f"{text.clip(example.id, _ID_SHOWN)}",)
 
 
-def _meant(doc: str, contexts: Sequence[Context]) -> str:
-    """The id of the context at 1-based position `doc`, or `doc` out of range (a long number is out of
-    range: int() refuses one of over 4,300 digits)."""
-    position = int(doc) if len(doc) <= len(str(len(contexts))) else 0
-    return text.clip(contexts[position - 1].id, _ID_SHOWN) if 1 <= position <= len(contexts) else doc
+def _meant(doc: str, contexts: Sequence[Context], first: int) -> str:
+    """The id of the context at position `doc`, counted from `first` (0 or 1), or `doc` out of range,
+    clipped (a long number is out of range: int() refuses one of over 4,300 digits)."""
+    digits = doc.lstrip("0") or "0"
+    index = (int(digits) if len(digits) <= len(str(len(contexts))) else -1) - first
+    return text.clip(contexts[index].id if 0 <= index < len(contexts) else doc, _ID_SHOWN)
 
 
 _ID_SHOWN = 60

@@ -54,7 +54,7 @@ from ragmon.exporter import Exporter, LoopReadings
 from ragmon.failures import FailureLog
 from ragmon.logs import LineLimit, configure_logging, more_like_it
 from ragmon.model import Example
-from ragmon.options import mib, on_loopback, shown_address
+from ragmon.options import host_left_empty, mib, on_loopback, written_address
 from ragmon.otlp.grpc import start_grpc_server
 from ragmon.otlp.http import UnreadableRequests, add_metrics_port_answer, add_otlp_routes, app_runner
 from ragmon.otlp.limits import HELD_BODIES, HTTP_CONNECTIONS, METRICS_CONNECTIONS, BodyBudget
@@ -371,7 +371,7 @@ class Sidecar:
             if runner.unjudged:
                 log.warning("drain deadline passed; examples sampled for this judge left unjudged",
                             extra={"judge": runner.lane.judge, "count": runner.unjudged})
-        self._empty_lanes()
+        self._empty_first_lane()
         await self._await_final_scrape()
         await self._shutdown_now()
         log.info("stopped", extra={"outcomes": dict(self._outcomes)})
@@ -813,16 +813,17 @@ class Sidecar:
         self._unresolved.clear()
         return left
 
-    def _empty_lanes(self) -> None:
-        """After the drain deadline, once the first lane's examples are counted `error` (`_resolve_leftovers`)
-        and the further lanes' unjudged ones logged: what the queues still hold is abandoned, and the final
-        page must not show it again. Left there, 1,896 traces a drain cut short were counted `error` and in
-        the queue depth at once, and the ledger (traces taken = outcomes + ... + queue depth) read them
-        twice."""
-        for runner in self._runners:
-            while not runner.queue.empty():
-                runner.queue.get_nowait()
-            runner.stops = runner.unjudged = runner.unjudged_bytes = 0
+    def _empty_first_lane(self) -> None:
+        """After the drain deadline, once the first lane's examples are counted `error`
+        (`_resolve_leftovers`): what its queue still holds is abandoned, and the final page must not show it
+        again. Left there, 1,896 traces a drain cut short were counted `error` and in the queue depth at
+        once, and the ledger (traces taken = outcomes + ... + the first judge's queue depth) read them
+        twice. A further lane's examples are counted nowhere else (its judge decides no outcome), so its
+        queue depth stays: the final page's one count of the examples that judge never judged."""
+        runner = self._primary
+        while not runner.queue.empty():
+            runner.queue.get_nowait()
+        runner.stops = 0
 
     # --- scoring ------------------------------------------------------------------------------------
 
@@ -1035,29 +1036,42 @@ def warn_of_unused_settings(config: ServeConfig) -> None:
 
 
 _OTLP_LISTENERS = ("--http-listen", "--grpc-listen")
-_WILDCARDS = ("0.0.0.0", "::")
+_EVERY_INTERFACE = {"0.0.0.0": "every IPv4 interface", "::": "every interface"}
 
 
 def warn_of_open_receivers(config: ServeConfig) -> None:
-    """One warning when an OTLP receiver listens beyond loopback without a token: whoever reaches the port
-    may send spans, pick which of its traces are scored (the sampling key is public) and fill the buffer.
-    Often meant (the Collector's pool behind a NetworkPolicy), so a warning, not an error; but
-    `--http-listen :4318`, an empty host, bound every interface with nothing said."""
+    """A line when an OTLP receiver listens beyond loopback without a token: whoever reaches the port may
+    send spans, pick which of its traces are scored (the sampling key is public) and fill the buffer. An
+    address written on purpose is often meant (the Collector's pool behind a NetworkPolicy, as
+    deploy/otel-collector/ragmon.yaml has, which a warning at every start would teach to ignore), so that
+    is told at info; an empty host (`--http-listen :4318`), every interface with no address written,
+    is warned about."""
     if config.token is not None:
         return
     opened = [(option, address) for option in _OTLP_LISTENERS
               if (address := getattr(config, option[2:].replace("-", "_"))) is not None
               and not on_loopback(address[0])]
-    if not opened:
-        return
-    given = " and ".join(config.flag(option).given(shown_address(*address)) for option, address in opened)
-    every = ("; 0.0.0.0 and :: are every interface, and so is an empty host (:4318)"
-             if any(address[0] in _WILDCARDS for _, address in opened) else "")
+    unwritten = [(option, address) for option, address in opened if host_left_empty(address)]
+    written = [listener for listener in opened if listener not in unwritten]
+    if unwritten:
+        line, ports = _open_receivers(config, unwritten)
+        log.warning(f"{line}; an empty host is 0.0.0.0. Write the host meant: 127.0.0.1 for this machine "
+                    f"alone, or 0.0.0.0 with --token-file (or RAGMON_TOKEN) set or other senders kept off "
+                    f"{ports} (a NetworkPolicy)")
+    if written:
+        line, ports = _open_receivers(config, written)
+        log.info(f"{line}; set --token-file (or RAGMON_TOKEN) unless other senders are kept off {ports} (a "
+                 f"NetworkPolicy)")
+
+
+def _open_receivers(config: ServeConfig, opened: Sequence[tuple[str, tuple[str, int]]]) -> tuple[str, str]:
+    """What `warn_of_open_receivers` says of them, each address as written, and "the port(s)"."""
+    given = " and ".join(config.flag(option).given(written_address(address)) for option, address in opened)
+    where = list(dict.fromkeys(_EVERY_INTERFACE.get(host, host) for _, (host, _) in opened))
     one = len(opened) == 1
     ports = "the port" if one else "the ports"
-    log.warning(f"{given} listen{'s' if one else ''} for OTLP beyond loopback without a token: any host that "
-                f"reaches {ports} can send spans{every}. Set --token-file (or RAGMON_TOKEN), or keep other "
-                f"senders off {ports} (a NetworkPolicy)")
+    return (f"{given} listen{'s' if one else ''} for OTLP on {' and '.join(where)} without a token: any host "
+            f"that reaches {ports} can send spans"), ports
 
 
 def percent(rate: float) -> str:

@@ -183,19 +183,31 @@ def _check_not_receiver(target: str, receiver: tuple[str, int]) -> None:
 
 _DEFAULT_PORTS = {"http": 80, "https": 443}
 _ANY_IPV4, _ANY = ipaddress.ip_address("0.0.0.0"), ipaddress.ip_address("::")
+_LOOPBACK = {4: ipaddress.ip_address("127.0.0.1"), 6: ipaddress.ip_address("::1")}
 
 
 def _reaches(target_host: str, listen_host: str) -> bool:
     """Whether a request to `target_host` can reach a listener bound to `listen_host`: an address in common
     (`localhost` is 127.0.0.1), or, for a listener on every interface (`::` takes IPv4 too), an address of
     this machine. Looked up only when the ports agree; a name that cannot be looked up reaches nothing."""
-    targeted = _addresses(target_host)
+    targeted = {_dialled(address) for address in _addresses(target_host)}
     listening = _addresses(listen_host)
     if _ANY in listening:
         return any(_local(address) for address in targeted)
     if _ANY_IPV4 in listening:
         return any(_local(address) for address in targeted if address.version == 4)
     return not targeted.isdisjoint(listening)
+
+
+def _dialled(address: ipaddress.IPv4Address | ipaddress.IPv6Address,
+             ) -> ipaddress.IPv4Address | ipaddress.IPv6Address:
+    """The address a connection to `address` reaches. 0.0.0.0 and :: are every interface to a listener
+    only: connected to, they are loopback (Linux dials 127.0.0.1 and ::1), so `http://0.0.0.0:4318/` was
+    let through to the receiver on 127.0.0.1:4318. An IPv4-mapped address (`::ffff:127.0.0.1`) is its IPv4
+    address."""
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
+        address = address.ipv4_mapped
+    return _LOOPBACK[address.version] if address.is_unspecified else address
 
 
 def _addresses(host: str) -> set[ipaddress.IPv4Address | ipaddress.IPv6Address]:

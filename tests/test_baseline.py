@@ -477,6 +477,21 @@ def test_ids_the_baseline_wrote_otherwise_are_named_not_only_counted_as_new_and_
     assert caveats(load(main_json), [example("q2", RETURNS), example("whole", RETURNS)]) == []
 
 
+def test_ids_of_200000_characters_are_quoted_clipped_in_the_caveats() -> None:
+    # A baseline id of 200,000 characters, asked another question here, and one written here with a space
+    # after it: each caveat quoted the id whole. The first is quoted as its first 59 characters and an
+    # ellipsis; the other two by their first and last 30, where the space shows.
+    long = "a" * 200_000
+    doc = report_doc()
+    doc["results"] = [dict(doc["results"][0], id=long), dict(doc["results"][0], id="b" * 200_000)]
+    said = caveats(from_dict(doc, "main.json"), [asking(long, "Is shipping free?"),
+                                                 asking("b" * 200_000 + " ", "How long?")])
+    ends = "'" + "b" * 30 + "'...'"
+    assert [len(line) < 600 for line in said] == [True, True]
+    assert f"('{'a' * 59}…', say)" in said[0]
+    assert f"({ends}{'b' * 29} ' here, {ends}{'b' * 30}' there, say)" in said[1]
+
+
 class FailsOnB(LexicalJudge):
     """The lexical judge, but for example b, which it fails on as a network judge times out."""
 

@@ -272,8 +272,6 @@ def test_a_near_miss_of_a_variable_is_warned_about_and_other_commands_variables_
     ("RAGMON_QUEUE", {}, "RAGMON_QUEUE_SIZE"),
     ("RAGMON_MAX_SPANS", {}, "RAGMON_MAX_SPANS_PER_TRACE"),
     ("RAGMON_SIZE_QUEUE", {}, "RAGMON_QUEUE_SIZE"),
-    ("RAGMON_LOG", {}, "RAGMON_LOG_FORMAT or RAGMON_LOG_LEVEL"),
-    ("RAGMON_LOG", {"RAGMON_LOG_LEVEL": "info"}, "RAGMON_LOG_FORMAT"),   # the one set is not what was meant
 ])
 def test_a_variable_named_by_the_first_words_of_one_or_in_another_order_is_warned_about(
         name: str, also: dict[str, str], meant: str) -> None:
@@ -285,6 +283,24 @@ def test_a_variable_whose_meant_one_is_set_or_that_shares_no_whole_word_is_not_w
     # RAGMON_QUEUE beside RAGMON_QUEUE_SIZE may be anyone's; RAGMON_KEY holds no word of RAGMON_K's.
     assert build_parser("serve", {"RAGMON_QUEUE": "5", "RAGMON_QUEUE_SIZE": "5"}).variable_warnings == ()
     assert build_parser("serve", {"RAGMON_KEY": "x"}).variable_warnings == ()
+
+
+@pytest.mark.parametrize(("name", "value"), [
+    # Words alone guessed too much: RAGMON_LLM=x was told "did you mean" 9 variables, RAGMON_MAX 6.
+    ("RAGMON_LLM", "x"), ("RAGMON_LLM", "5"), ("RAGMON_MAX", "5"),
+    ("RAGMON_LOG", "debug"),         # the first word of RAGMON_LOG_FORMAT and RAGMON_LOG_LEVEL both
+    ("RAGMON_METRICS", "true"),      # somebody else's switch: no address for RAGMON_METRICS_LISTEN
+    ("RAGMON_HTTP", "1"), ("RAGMON_GRPC", "x"), ("RAGMON_QUEUE", "big"),
+])
+def test_a_variable_that_begins_several_or_whose_value_its_one_refuses_is_not_warned_about(
+        name: str, value: str) -> None:
+    assert build_parser("serve", {name: value}).variable_warnings == ()
+
+
+def test_a_short_variable_with_a_value_its_one_takes_is_warned_about() -> None:
+    # An address is what RAGMON_HTTP_LISTEN takes: RAGMON_HTTP=0.0.0.0:4318 is a slip, not a switch.
+    assert build_parser("serve", {"RAGMON_HTTP": "0.0.0.0:4318"}).variable_warnings == (
+        "RAGMON_HTTP is set, and read by no flag: did you mean RAGMON_HTTP_LISTEN? (ignored)",)
 
 
 def _variables(command: str) -> set[str]:

@@ -2376,7 +2376,7 @@ def test_a_few_grounded_answers_do_not_pass_a_gate_at_099_on_their_bound(
 def test_ids_that_look_alike_are_warned_of_once_naming_both_lines(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     # "café" in its composed (NFC) and decomposed (NFD) forms, and "q01" beside "q01 ": two examples each,
-    # accepted without a word, and printed identically in every report.
+    # accepted without a word, which a report can show alike (a tab would be shown escaped, a space not).
     golden = tmp_path / "golden.jsonl"
     ids = ("caf\u00e9", "q01", "cafe\u0301", "q01 ", "q02")
     records = [{"id": example_id, "question": "How long?", "contexts": ["Refunds take 30 days."],
@@ -2385,9 +2385,26 @@ def test_ids_that_look_alike_are_warned_of_once_naming_both_lines(
     report = tmp_path / "r.json"
     assert main(["replay", str(golden), "--gate", "groundedness=0.9", "--json", str(report)]) == 0
     why = (f"example ids 'caf\\xe9' ({golden}:1) and 'cafe\\u0301' ({golden}:3) differ only in Unicode "
-           "normalisation or white space around them (and 1 more such id): they are two examples, shown "
-           "alike in every report; write each id one way")
+           "normalisation or white space around them (and 1 more such id): they are two examples, which a "
+           "report can show alike (an accent written two ways looks the same, and so does a space at the "
+           "end); write each id one way")
     assert capsys.readouterr().err == f"ragmon replay: warning: {why}\n"
     written = json.loads(report.read_text(encoding="utf-8"))
     # A warning, not an error: every example is scored, as before.
     assert (written["run_warnings"], written["examples"]) == ([why], 5)
+
+
+def test_long_ids_that_look_alike_are_quoted_by_their_two_ends(tmp_path: Path) -> None:
+    # Two ids of 200,000 characters, the second with a space after it: quoted whole, they made a JUnit
+    # file of 400 KB. Each is quoted as its first 30 and last 30 characters, where the space shows.
+    golden = tmp_path / "golden.jsonl"
+    records = [{"id": example_id, "question": "How long?", "contexts": ["Refunds take 30 days."],
+                "answer": "Refunds take 30 days."} for example_id in ("a" * 200_000, "a" * 200_000 + " ")]
+    golden.write_text("".join(json.dumps(record) + "\n" for record in records), encoding="utf-8")
+    report, junit = tmp_path / "r.json", tmp_path / "r.xml"
+    assert main(["replay", str(golden), "--json", str(report), "--junit", str(junit)]) == 0
+    ends = "'" + "a" * 30 + "'...'"
+    warning = json.loads(report.read_text(encoding="utf-8"))["run_warnings"][0]
+    assert warning.startswith(f"example ids {ends}{'a' * 30}' ({golden}:1) and {ends}{'a' * 29} ' "
+                              f"({golden}:2) differ only in Unicode normalisation")
+    assert junit.stat().st_size < 20_000

@@ -116,3 +116,27 @@ def test_citations_written_as_positions_are_warned_of_once_naming_their_lines(
     # Scored as written: "1" and "2" are ids no context has (accuracy 0/2), [2] likewise (0/1).
     accuracy = {r["id"]: r["metrics"]["citation_accuracy"] for r in report["results"]}
     assert (accuracy, status) == ({"q01": 1.0, "q02": 0.0, "q03": 1.0, "q04": 0.0}, 1)
+
+
+def test_citations_counted_from_0_are_turned_into_the_ids_counted_from_0(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # [0, 1]: the first and second documents, counted from 0. Read from 1, the warning suggested
+    # ["0", "kb-shipping"], the 0 out of range and the 1 the wrong document.
+    golden = tmp_path / "golden.jsonl"
+    golden.write_text(line("q01", [0, 1]), encoding="utf-8")
+    main(["replay", str(golden)])
+    assert 'e.g. ["kb-shipping", "kb-returns"] for [0, 1] of example q01' in capsys.readouterr().err
+
+
+def test_long_citations_are_quoted_clipped_in_the_warning(tmp_path: Path) -> None:
+    # Ten citations of 100,000 digits each, all out of range: quoted whole twice, in the suggested ids
+    # and in the list they stand for, they made a JUnit file of 2 MB. Each is quoted as its first 59
+    # digits and an ellipsis, 60 characters.
+    golden = tmp_path / "golden.jsonl"
+    golden.write_text(line("q01", ["7" * 100_000] * 10), encoding="utf-8")
+    _, report, _, _ = reports(tmp_path, golden)
+    shown = "7" * 59 + "…"
+    assert report["run_warnings"][0].endswith(
+        f"e.g. {json.dumps([shown] * 10, ensure_ascii=False)} for [{', '.join([shown] * 10)}] of example q01")
+    assert len(report["run_warnings"][0]) < 2_000
+    assert (tmp_path / "r.xml").stat().st_size < 20_000

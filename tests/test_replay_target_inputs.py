@@ -112,6 +112,8 @@ def test_questions_without_an_answer_are_named_by_their_lines_ten_at_most(
     ("127.0.0.1", "127.0.0.1"),
     ("localhost", "127.0.0.1"),   # another name for the receiver's address
     ("127.0.0.1", "0.0.0.0"),     # a receiver on every interface is at the loopback address too
+    ("0.0.0.0", "127.0.0.1"),     # connected to, every interface is loopback (Linux dials 127.0.0.1)
+    ("[::ffff:127.0.0.1]", "127.0.0.1"),  # IPv4-mapped: 127.0.0.1 itself
 ])
 def test_a_target_at_the_runs_own_receiver_is_refused_before_any_question(
         in_tmp: Path, capsys: pytest.CaptureFixture[str], target_host: str, listen: str) -> None:

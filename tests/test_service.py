@@ -643,6 +643,31 @@ async def test_a_drain_cut_short_counts_each_trace_left_once_on_the_final_page(s
     assert total(last, "ragmon_buffer_bytes") == 0
 
 
+class GatedClaude(GatedLane):
+    """A second judge that never finishes: its examples are counted in no trace outcome."""
+
+    judge = "claude"
+
+
+async def test_a_drain_cut_short_keeps_a_second_judges_abandoned_examples_on_the_final_page(
+        start_sidecar: Start) -> None:
+    # Lexical (first lane) scores all 4 traces; the second judge holds one and queues 3. The drain's deadline
+    # passes with those 3 never judged: counted in no outcome (the traces are the first judge's, scored), so
+    # the final page's claude queue depth is their one count. Emptying every queue at the stop showed 0,
+    # as if that judge had judged them. By hand: scored 4, error 0; claude's queue 3, lexical's 0 (the
+    # one claude held is cancelled by the drain, in progress no more).
+    claude = GatedClaude()
+    sidecar, ports = await start_sidecar(lanes=[LexicalLane(rate=1.0, k=5, workers=1), claude],
+                                         drain_seconds=0.3, final_scrape_wait=10.0)
+    await send_traces(ports, [record("shop", rag_trace) for _ in range(4)])
+    await wait_metrics(ports.metrics, lambda s: total(s, "ragmon_traces_total", outcome="scored") == 4
+                       and total(s, "ragmon_score_queue_depth", judge="claude") == 3)
+    last = await last_page(ports, asyncio.create_task(sidecar.stop()))
+    assert outcomes(last) == {"scored": 4, "not_sampled": 0, "not_rag": 0, "evicted": 0, "error": 0}
+    depth = {judge: total(last, "ragmon_score_queue_depth", judge=judge) for judge in ("lexical", "claude")}
+    assert depth == {"lexical": 0, "claude": 3}
+
+
 async def test_only_a_page_with_the_outcomes_ends_the_final_scrape_wait(
         start_sidecar: Start, caplog: pytest.LogCaptureFixture) -> None:
     # A probe reading one series (`name[]=ragmon_build_info`) during the wait ended it: the outcomes went
@@ -1489,26 +1514,43 @@ def test_settings_of_no_effect_are_warned_about(caplog: pytest.LogCaptureFixture
     assert [r.getMessage() for r in caplog.records if r.name == "ragmon.service"] == [warning]
 
 
-OPEN = ("for OTLP beyond loopback without a token: any host that reaches the {port} can send spans{every}. "
-        "Set --token-file (or RAGMON_TOKEN), or keep other senders off the {port} (a NetworkPolicy)")
-EVERY = "; 0.0.0.0 and :: are every interface, and so is an empty host (:4318)"
+REACH = "without a token: any host that reaches the {port} can send spans"
+WRITE = ("; an empty host is 0.0.0.0. Write the host meant: 127.0.0.1 for this machine alone, or 0.0.0.0 "
+         "with --token-file (or RAGMON_TOKEN) set or other senders kept off the port (a NetworkPolicy)")
+TOLD = "; set --token-file (or RAGMON_TOKEN) unless other senders are kept off the {port} (a NetworkPolicy)"
 
 
-@pytest.mark.parametrize(("settings", "warning"), [
-    # An empty host is every IPv4 interface: `--http-listen :4318` took spans from anywhere unsaid.
+@pytest.mark.parametrize(("settings", "said"), [
+    # An empty host is every IPv4 interface: `--http-listen :4318` took spans from anywhere unsaid. A
+    # warning, quoting it as written (it was quoted 0.0.0.0:4318, and :0 as 0.0.0.0:0).
     ({"http_listen": listen_address(":4318")},
-     "--http-listen 0.0.0.0:4318 listens " + OPEN.format(port="port", every=EVERY)),
+     [("WARNING", "--http-listen :4318 listens for OTLP on every IPv4 interface " + REACH.format(port="port")
+       + WRITE)]),
+    ({"http_listen": listen_address(":0")},
+     [("WARNING", "--http-listen :0 listens for OTLP on every IPv4 interface " + REACH.format(port="port")
+       + WRITE)]),
+    # An address written on purpose, as deploy/otel-collector/ragmon.yaml's gRPC 0.0.0.0:4317 behind its
+    # NetworkPolicy: told at info, not warned about at every start.
+    ({"grpc_listen": listen_address("0.0.0.0:4317")},
+     [("INFO", "--grpc-listen 0.0.0.0:4317 listens for OTLP on every IPv4 interface "
+       + REACH.format(port="port") + TOLD.format(port="port"))]),
     ({"grpc_listen": ("10.1.2.3", 4317), "variables": {"--grpc-listen": "RAGMON_GRPC_LISTEN"}},
-     "RAGMON_GRPC_LISTEN 10.1.2.3:4317 (--grpc-listen) listens " + OPEN.format(port="port", every="")),
+     [("INFO", "RAGMON_GRPC_LISTEN 10.1.2.3:4317 (--grpc-listen) listens for OTLP on 10.1.2.3 "
+       + REACH.format(port="port") + TOLD.format(port="port"))]),
     ({"http_listen": ("::", 4318), "grpc_listen": ("ragmon-pool", 4317)},
-     "--http-listen [::]:4318 and --grpc-listen ragmon-pool:4317 listen "
-     + OPEN.format(port="ports", every=EVERY)),
+     [("INFO", "--http-listen [::]:4318 and --grpc-listen ragmon-pool:4317 listen for OTLP on every "
+       "interface and ragmon-pool " + REACH.format(port="ports") + TOLD.format(port="ports"))]),
+    ({"http_listen": listen_address(":4318"), "grpc_listen": listen_address("0.0.0.0:4317")},
+     [("WARNING", "--http-listen :4318 listens for OTLP on every IPv4 interface " + REACH.format(port="port")
+       + WRITE),
+      ("INFO", "--grpc-listen 0.0.0.0:4317 listens for OTLP on every IPv4 interface "
+       + REACH.format(port="port") + TOLD.format(port="port"))]),
 ])
-def test_an_otlp_receiver_beyond_loopback_without_a_token_is_warned_about_in_one_line(
-        caplog: pytest.LogCaptureFixture, settings: dict[str, Any], warning: str) -> None:
-    caplog.set_level(logging.WARNING, logger="ragmon.service")
+def test_an_otlp_receiver_beyond_loopback_without_a_token_is_warned_about_only_where_no_host_was_written(
+        caplog: pytest.LogCaptureFixture, settings: dict[str, Any], said: list[tuple[str, str]]) -> None:
+    caplog.set_level(logging.INFO, logger="ragmon.service")
     warn_of_open_receivers(ServeConfig(**settings))
-    assert [r.getMessage() for r in caplog.records if r.name == "ragmon.service"] == [warning]
+    assert [(r.levelname, r.getMessage()) for r in caplog.records if r.name == "ragmon.service"] == said
 
 
 @pytest.mark.parametrize("settings", [
