@@ -219,18 +219,24 @@ async def test_examples_a_rotation_replaces_unread_are_counted_lost(tmp_path: Pa
     assert (captured(second, "written"), lost_count(second)) == (6, 6)
 
 
+async def rotated_once(tmp_path: Path) -> tuple[Exporter, CaptureWriter]:
+    """A capture FILE of two lines, t1 t2 t3 written: t3 rotated, FILE.1 holds [t1 t2], FILE [t3]."""
+    exporter = Exporter(window=60, capture=True)
+    capture = writer(tmp_path / "worst.jsonl", exporter, max_bytes=2 * line_size() + line_size() // 2)
+    await capture.start()
+    for trace_id in ("t1", "t2", "t3"):
+        capture.offer(plain(trace_id, 0.0), trace_id, "shop")
+    await wait_written(exporter, 3)
+    return exporter, capture
+
+
 @pytest.mark.parametrize("collect", ["removed", "emptied"])
 async def test_a_rotated_file_collected_before_the_next_rotation_is_no_loss(tmp_path: Path,
                                                                          collect: str) -> None:
     """A reviewer who took FILE.1 (moved or deleted it, or copied it and emptied it in place) has its
     lines: replacing what is left of it loses nothing. The next FILE.1, left there, is lost again."""
-    path, rotated = tmp_path / "worst.jsonl", tmp_path / "worst.jsonl.1"
-    exporter = Exporter(window=60, capture=True)
-    capture = writer(path, exporter, max_bytes=2 * line_size() + line_size() // 2)   # two lines fit
-    await capture.start()
-    for trace_id in ("t1", "t2", "t3"):
-        capture.offer(plain(trace_id, 0.0), trace_id, "shop")
-    await wait_written(exporter, 3)                               # t1 t2 | t3 rotates: FILE.1 [t1 t2]
+    rotated = tmp_path / "worst.jsonl.1"
+    exporter, capture = await rotated_once(tmp_path)
     if collect == "removed":
         rotated.unlink()
     else:
@@ -267,13 +273,8 @@ async def test_lines_taken_out_of_a_rotated_file_first_are_not_counted_lost(tmp_
     """A reviewer took t1's line out of FILE.1, or moved FILE.1 away and left a file of their own there:
     the rotation that replaces it loses only the captured lines still in it. Counted from the ids
     remembered for FILE.1, each collected line was a false alarm on a counter operators alert on."""
-    path, rotated = tmp_path / "worst.jsonl", tmp_path / "worst.jsonl.1"
-    exporter = Exporter(window=60, capture=True)
-    capture = writer(path, exporter, max_bytes=2 * line_size() + line_size() // 2)   # two lines fit
-    await capture.start()
-    for trace_id in ("t1", "t2", "t3"):
-        capture.offer(plain(trace_id, 0.0), trace_id, "shop")
-    await wait_written(exporter, 3)                               # t1 t2 | t3 rotates: FILE.1 [t1 t2]
+    rotated = tmp_path / "worst.jsonl.1"
+    exporter, capture = await rotated_once(tmp_path)
     if edit == "another file":
         rotated.rename(tmp_path / "collected.jsonl")
         rotated.write_text("reviewer notes\n")
