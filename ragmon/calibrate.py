@@ -41,6 +41,7 @@ from ragmon import __version__, datasets
 from ragmon.budget import Prices
 from ragmon.cli import (
     Stopped,
+    note,
     parse_known,
     print_beside,
     stop_status,
@@ -387,7 +388,9 @@ class Calibration:
     cached: int = 0
     """Examples measured whose every verdict came from the judge's cache: no call was made for them."""
     free: int = 0
-    """Examples measured that needed no judge (no claim, or nothing retrieved: `verdicts_without_judge`)."""
+    """Examples that needed no judge (no claim, or nothing retrieved: `verdicts_without_judge`): measured,
+    unless the judge failed on every other (`failed`). Counted either way, as the error for that run says
+    how many it was not measured on: the report had said 0 there, and the table nothing."""
 
     @property
     def failed(self) -> bool:
@@ -398,7 +401,7 @@ class Calibration:
     @property
     def called(self) -> int:
         """Examples measured whose verdicts a call gave (some from the cache, for a long answer)."""
-        return self.examples - self.cached - self.free
+        return 0 if self.failed else self.examples - self.cached - self.free
 
     def per_example(self, total: float | None) -> float | None:
         """`total` over the examples a call judged: every call made counts (a skipped example's too), over
@@ -413,6 +416,8 @@ class Calibration:
                 "input_tokens_per_example": self.per_example(self.input_tokens),
                 "output_tokens_per_example": self.per_example(self.output_tokens),
                 "cost_usd_per_example": self.per_example(self.cost_usd),
+                "input_tokens": self.input_tokens, "output_tokens": self.output_tokens,
+                "cost_usd": self.cost_usd,
                 "examples_with_unknown_bills": self.unbilled,
                 "examples_from_cache": self.cached, "examples_needing_no_judge": self.free}
 
@@ -564,7 +569,7 @@ def _calibration(judge: Judge | AsyncJudge, name: str, settings: Mapping[str, An
     measured = sum(p is not None for p in predicted)
     # `_verified` may still refuse a cache hit's verdicts: only the ones measured are counted apart.
     cached = sum(j.cached and j.verdicts is not None for j in judged)
-    free = sum(j.free and j.verdicts is not None for j in judged)
+    free = sum(j.free for j in judged)
     return Calibration(name, settings, sentence, response, measured,
                        tuple((j.item.example.id, j.error or "") for j in failed),
                        sum(j.seconds for j in judged if not (j.cached or j.free)), input_tokens,
@@ -726,12 +731,32 @@ def _check_sweep(args: argparse.Namespace) -> None:
                          f"leave {typed} out")
 
 
-def _build_judge(name: str, args: argparse.Namespace) -> tuple[Judge, Prices | None]:
+def _build_judge(name: str, args: argparse.Namespace, prices: Prices | None) -> tuple[Judge, Prices | None]:
     if name == "claude":
-        from ragmon.judges.claude import judge_from_args, prices_from_args
+        from ragmon.judges.claude import judge_from_args
 
-        return judge_from_args(args, cache_dir=args.cache_dir), prices_from_args(args)
+        return judge_from_args(args, cache_dir=args.cache_dir), prices
     return LexicalJudge(args.lexical_threshold), None
+
+
+def _claude_prices(args: argparse.Namespace) -> Prices | None:
+    """Before anything is read: the prices the cost column is worked out at, which users size a budget by.
+    One price alone for a model with no list price is refused in `ragmon serve`'s words (it had shown no
+    cost, and said nothing of the price given); with neither, the run goes on without a cost, said once
+    (unless --quiet), since the figures of agreement are worth having all the same."""
+    from ragmon.judges.claude import prices_from_args
+
+    prices = prices_from_args(args)
+    if prices is not None:
+        return prices
+    missing = f"no known price for --llm-model {args.llm_model!r}"
+    if args.llm_price_input is not None or args.llm_price_output is not None:
+        raise InputError(f"{missing}: set --llm-price-input and --llm-price-output (USD per million tokens) "
+                         "so the cost can be worked out")
+    if not args.quiet:
+        note(f"ragmon calibrate: warning: {missing}, so no cost is shown: set --llm-price-input and "
+             "--llm-price-output (USD per million tokens) to see it")
+    return None
 
 
 def _check_json_path(args: argparse.Namespace) -> None:
@@ -780,9 +805,10 @@ def _run(args: argparse.Namespace) -> int:
     _check_json_path(args)
     _check_judge_flags(args)
     _check_sweep(args)
+    prices = _claude_prices(args) if "claude" in _judges(args) else None
     items = load_labelled(args.datasets)
     # Every judge is built before any judges: a bad option (an unusable --cache-dir) costs nothing yet.
-    judges = [_build_judge(name, args) for name in _judges(args)]
+    judges = [_build_judge(name, args, prices) for name in _judges(args)]
     results = [calibrate(judge, items, skip_errors=args.judge_errors == "skip",
                          concurrency=args.llm_concurrency, prices=prices) for judge, prices in judges]
     swept = sweep(items) if args.sweep else None
@@ -966,6 +992,7 @@ def render(items: Sequence[Labelled], results: Sequence[Calibration], swept: Swe
                      "never reported (timed out, cut off or unreadable): tokens and cost are at least what "
                      "they say\n" for r in results if r.unbilled)
     notes += "".join(_without_call_note(r) for r in results if r.cached or r.free)
+    notes += "".join(_spent_note(r) for r in results if r.input_tokens is not None)
     return (head + "positive class: unsupported (sentence), hallucinated (response)\n"
             + quality + "\n" + _table(spend) + notes + ("" if swept is None else "\n" + _sweep_text(swept)))
 
@@ -1035,6 +1062,9 @@ def _without_call_note(r: Calibration) -> str:
     """Which examples the figures per example leave out, and over how many they are: an example judged
     without a call costs nothing and takes a fraction of a millisecond, and averaged in, it would size a
     budget too small (a second run with --cache-dir had printed $0.000000 and 0.2 ms)."""
+    if r.failed:
+        return (f"{r.judge}: {_count(r.free, 'example')} needing no judge (no claim, or nothing retrieved), "
+                "not measured either: the judge failed on every example it had to judge\n")
     parts = [f"{count} of {_count(r.examples, 'example')} {what}" for count, what in (
         (r.cached, "from the cache"), (r.free, "needing no judge (no claim, or nothing retrieved)")) if count]
     if r.called:
@@ -1042,6 +1072,15 @@ def _without_call_note(r: Calibration) -> str:
                f"{r.called})\n"
     hint = " (run with an empty --cache-dir to measure them)" if r.cached else ""
     return f"{r.judge}: {' and '.join(parts)}: no call was made, so there are no figures per example{hint}\n"
+
+
+def _spent_note(r: Calibration) -> str:
+    """What the run's calls were billed in all, a failed call's too: with every call failed there is no
+    figure per example, and ten refused replies billed 10,000 tokens had been reported nowhere."""
+    least = ">= " if r.unbilled else ""
+    cost = "; no cost without a price for its model" if r.cost_usd is None else f", {least}${r.cost_usd:.6f}"
+    return (f"{r.judge}: this run's calls, a skipped example's too, billed {least}{r.input_tokens:,} tokens "
+            f"in / {r.output_tokens:,} out in all{cost}\n")
 
 
 def _quality(figures: Sequence[tuple[str, Confusion, Confusion]]) -> str:

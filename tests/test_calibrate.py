@@ -564,8 +564,11 @@ def test_a_judge_that_failed_on_every_call_has_no_figures_and_the_report_says_th
     assert re.search(rf"{LEXICAL}\s+response\s+5{figures}\s+0\.600\s+1\s+0\s+2\s+2\n", captured.out)
     for level in ("sentence", "response"):
         assert re.search(rf"claude\s+{level}\s+0\s+-\s+-\s+-\s+-\s+0\s+0\s+0\s+0\n", captured.out)
-    # No line says Claude made no call: it made 9. Lexical's examples needing no judge are still said.
-    assert not re.search("^claude: ", captured.out, re.MULTILINE)
+    # No line says Claude made no call: it made 9. The examples needing no judge are still said, and counted
+    # as the error counts them.
+    assert "no call was made" not in captured.out
+    assert ("claude: 2 examples needing no judge (no claim, or nothing retrieved), not measured either: the "
+            "judge failed on every example it had to judge\n") in captured.out
     assert "lexical: 2 of 5 examples needing no judge" in captured.out
 
     report = json.loads(out.read_text())
@@ -580,8 +583,70 @@ def test_a_judge_that_failed_on_every_call_has_no_figures_and_the_report_says_th
     assert (claude["sentence"], claude["response"]) == (EMPTY, EMPTY)
     assert [s["id"] for s in claude["skipped"]] == ["e1", "e2", "e3"]
     assert [claude[count] for count in ("examples", "examples_needing_no_judge", "examples_from_cache")] == [
-        0, 0, 0]
+        0, 2, 0]
     assert claude["cost_usd_per_example"] is None and claude["latency_seconds_per_example"] is None
+
+
+def test_what_the_calls_cost_in_all_is_reported_when_every_one_failed(
+        fake_api: FakeAnthropic, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """A, B and C each get one reply billed 1,000 in + 100 out that has no verdicts list (refused, not
+    retried); F needs no judge. No figure per example (no call gave a verdict), yet the 3 replies were
+    paid for: 3,000 in / 300 out, at claude-haiku-4-5's $1/$5 per million $0.003 + $0.0015 = $0.0045.
+    The error, the table and the report each count F as the 1 example needing no judge."""
+    claude_env(monkeypatch, fake_api)
+    fake_api.default = ToolInput({"verdicts": "x"}, usage=(1_000, 100))
+    data = write_dataset(tmp_path / "labelled.jsonl", [*RECORDS[:3], NOTHING_RETRIEVED])
+    out = tmp_path / "cal.json"
+    code = main(["calibrate", str(data), "--judge", "claude", "--judge-errors", "skip", "--json", str(out)])
+    captured = capsys.readouterr()
+    assert (code, fake_api.calls) == (2, 3)
+    assert "not even on the 1 example needing no judge" in captured.err
+    assert re.search(r"claude\s+0\s+3\s+0\s+-\s+-\s+-\n", captured.out)  # examples 0, skipped 3
+    assert ("claude: 1 example needing no judge (no claim, or nothing retrieved), not measured either"
+            in captured.out)
+    assert ("claude: this run's calls, a skipped example's too, billed 3,000 tokens in / 300 out in all, "
+            "$0.004500\n") in captured.out
+    (claude,) = json.loads(out.read_text())["judges"]
+    assert (claude["input_tokens"], claude["output_tokens"]) == (3_000, 300)
+    assert claude["cost_usd"] == pytest.approx(0.0045)
+    assert (claude["cost_usd_per_example"], claude["examples"], claude["examples_needing_no_judge"]) == (
+        None, 0, 1)
+
+
+@pytest.mark.parametrize("model", ["claude-foo-9", "claude-haiku-4-5-20251001"])
+def test_a_model_with_no_known_price_is_warned_of_once_and_its_tokens_still_reported(
+        model: str, fake_api: FakeAnthropic, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """The price list names no dated snapshot: without --llm-price-input/--llm-price-output the cost
+    column would read "-" with no word why. Two calls of 1,000 in + 100 out: 2,000 / 200 in all."""
+    claude_env(monkeypatch, fake_api)
+    fake_api.default = Reply(decide=verbatim, usage=(1_000, 100))
+    data = write_dataset(tmp_path / "labelled.jsonl", RECORDS[:2])
+    out = tmp_path / "cal.json"
+    assert main(["calibrate", str(data), "--judge", "claude", "--llm-model", model, "--json", str(out)]) == 0
+    captured = capsys.readouterr()
+    assert captured.err == (f"ragmon calibrate: warning: no known price for --llm-model '{model}', so no "
+                            "cost is shown: set --llm-price-input and --llm-price-output (USD per million "
+                            "tokens) to see it\n")
+    assert ("claude: this run's calls, a skipped example's too, billed 2,000 tokens in / 200 out in all; no "
+            "cost without a price for its model\n") in captured.out
+    (claude,) = json.loads(out.read_text())["judges"]
+    assert (claude["input_tokens"], claude["output_tokens"], claude["cost_usd"]) == (2_000, 200, None)
+
+
+@pytest.mark.parametrize("price", ["--llm-price-input", "--llm-price-output"])
+def test_one_price_alone_for_a_model_with_no_known_price_is_refused_before_any_call(
+        price: str, fake_api: FakeAnthropic, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    claude_env(monkeypatch, fake_api)
+    fake_api.default = Reply(decide=verbatim, usage=(1_000, 100))
+    data = write_dataset(tmp_path / "labelled.jsonl", RECORDS[:2])
+    assert main(["calibrate", str(data), "--judge", "claude", "--llm-model", "claude-foo-9", price, "3"]) == 2
+    assert fake_api.calls == 0
+    assert capsys.readouterr().err == (
+        "ragmon calibrate: error: no known price for --llm-model 'claude-foo-9': set --llm-price-input and "
+        "--llm-price-output (USD per million tokens) so the cost can be worked out\n")
 
 
 def test_a_judge_that_failed_on_some_examples_still_exits_0(fake_api: FakeAnthropic, tmp_path: Path,
