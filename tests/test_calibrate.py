@@ -614,12 +614,12 @@ def test_what_the_calls_cost_in_all_is_reported_when_every_one_failed(
         None, 0, 1)
 
 
-@pytest.mark.parametrize("model", ["claude-foo-9", "claude-haiku-4-5-20251001"])
+@pytest.mark.parametrize("model", ["claude-foo-9", "claude-foo-9-20251001"])
 def test_a_model_with_no_known_price_is_warned_of_once_and_its_tokens_still_reported(
         model: str, fake_api: FakeAnthropic, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
-    """The price list names no dated snapshot: without --llm-price-input/--llm-price-output the cost
-    column would read "-" with no word why. Two calls of 1,000 in + 100 out: 2,000 / 200 in all."""
+    """Without --llm-price-input/--llm-price-output the cost column would read "-" with no word why. Two
+    calls of 1,000 in + 100 out: 2,000 / 200 in all."""
     claude_env(monkeypatch, fake_api)
     fake_api.default = Reply(decide=verbatim, usage=(1_000, 100))
     data = write_dataset(tmp_path / "labelled.jsonl", RECORDS[:2])
@@ -633,6 +633,22 @@ def test_a_model_with_no_known_price_is_warned_of_once_and_its_tokens_still_repo
             "cost without a price for its model\n") in captured.out
     (claude,) = json.loads(out.read_text())["judges"]
     assert (claude["input_tokens"], claude["output_tokens"], claude["cost_usd"]) == (2_000, 200, None)
+
+
+def test_a_dated_snapshot_is_priced_as_its_model(fake_api: FakeAnthropic, tmp_path: Path,
+                                                 monkeypatch: pytest.MonkeyPatch,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    """`claude-haiku-4-5-20251001` pins claude-haiku-4-5, listed at $1 in / $5 out per million tokens: two
+    calls of 1,000 in + 100 out cost 2 x (1,000 x 1 + 100 x 5) / 10^6 = $0.003, and nothing is warned of."""
+    claude_env(monkeypatch, fake_api)
+    fake_api.default = Reply(decide=verbatim, usage=(1_000, 100))
+    data = write_dataset(tmp_path / "labelled.jsonl", RECORDS[:2])
+    out = tmp_path / "cal.json"
+    assert main(["calibrate", str(data), "--judge", "claude", "--llm-model", "claude-haiku-4-5-20251001",
+                 "--json", str(out)]) == 0
+    assert "warning" not in capsys.readouterr().err
+    (claude,) = json.loads(out.read_text())["judges"]
+    assert claude["cost_usd"] == pytest.approx(0.003)
 
 
 @pytest.mark.parametrize("price", ["--llm-price-input", "--llm-price-output"])

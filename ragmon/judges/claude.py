@@ -62,6 +62,7 @@ import json
 import logging
 import math
 import os
+import re
 import sys
 import threading
 import time
@@ -1413,9 +1414,20 @@ def judge_from_args(args: argparse.Namespace, cache_dir: str | os.PathLike[str] 
     return ClaudeJudge(args.llm_model, timeout=args.llm_timeout, cache_dir=cache_dir)
 
 
+_SNAPSHOT_DATE = re.compile(r"-[0-9]{8}$")
+
+
+def list_price(model: str) -> tuple[float, float] | None:
+    """The list price of `model`, or of the model a dated snapshot id pins (`claude-haiku-4-5-20251001` is
+    `claude-haiku-4-5`: a snapshot is priced as its model); None for a model not in the table. Pinned by
+    date, a known model had no cost in calibrate and was refused by serve without explicit prices."""
+    known = KNOWN_PRICES_USD_PER_MTOK
+    return known.get(model) or known.get(_SNAPSHOT_DATE.sub("", model))
+
+
 def prices_from_args(args: argparse.Namespace) -> Prices | None:
     """Explicit prices win over the list price of a known model; None when neither is there."""
-    known = KNOWN_PRICES_USD_PER_MTOK.get(args.llm_model)
+    known = list_price(args.llm_model)
     if (args.llm_price_input is None or args.llm_price_output is None) and known is None:
         return None
     default_in, default_out = known or (0.0, 0.0)
