@@ -13,12 +13,16 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable, Hashable
+from typing import TYPE_CHECKING
 
 from ragmon.errors import RagmonError
 from ragmon.logs import MAX_KEYS, MAX_MESSAGE, WINDOW_SECONDS, LineLimit, clip, more_like_it
 from ragmon.options import mib
 from ragmon.semconv.common import ExtractionError
 from ragmon.traces import SERVICE_KEY, Span, Trace
+
+if TYPE_CHECKING:
+    from ragmon.serve_config import ServeConfig
 
 UNDOCUMENTED = ("a model call with no documents in its trace: groundedness is not measured for it. If "
                 "the app retrieves, the search is in another trace (put one span around both, a request span "
@@ -121,25 +125,21 @@ class FailureLog:
                           "was scored: raise --max-buffer, or have the app record less on one span (its "
                           "documents, as ragmon.contexts, are usually what is large)"))
 
-    def late(self, span: Span, quiet: float, decision_wait: float) -> None:
-        """A span of a trace already decided (`late`), alike per service: an app that reuses one trace id
+    def late(self, span: Span, decided_by: str, config: ServeConfig) -> None:
+        """A span of a trace already decided (`late`), alike per service and what decided the trace
+        (`Assembler.decided_by`), as each has its own setting to raise: an app that reuses one trace id
         for every request saw its first --decision-wait of spans make one trace and every later span
-        dropped as late, only a rising count saying anything; the trace id it keeps sending is named.
-        Both rules that decide a trace are named, as nothing remembers which one decided it: told only to
-        raise --decision-wait, a user whose trace --quiet had decided (its root exported a batch before its
-        children) raised the setting that changed nothing."""
+        dropped as late, only a rising count saying anything; the trace id it keeps sending is named. Told
+        both --quiet and --decision-wait, a user whose trace --quiet had decided (its root exported a batch
+        before its children) raised --decision-wait, which changed nothing: the line names the one rule."""
         service = _clipped_service(Trace(span.trace_id, (span,)), None)
-        self._log(("late", service), logging.WARNING, "span came after its trace was decided", None,
-                  trace_id=span.trace_id, service=service,
+        rule, fix = _late_rule(decided_by, config)
+        self._log(("late", service, decided_by), logging.WARNING, "span came after its trace was decided",
+                  None, trace_id=span.trace_id, service=service, decided_by=decided_by,
                   detail=(f"a span of trace {span.trace_id} came after the trace was decided and was dropped "
-                          f"as late: a trace is decided --quiet {quiet:g}s after its last span once its root "
-                          f"has ended, or --decision-wait {decision_wait:g}s after its first span at the "
-                          "latest. If this trace id keeps coming back, the app reuses one trace id for many "
-                          "requests (its trace context is not reset between them: each request must start "
-                          "a trace of its own); else its spans reach ragmon more than --quiet apart once "
-                          "its root has ended (exported in separate batches, or parts sent by several "
-                          "services: raise --quiet above the time between them), or its requests, or the "
-                          "export of their spans, take longer than --decision-wait (raise it)"))
+                          f"as late: {rule}. If this trace id keeps coming back, the app reuses one trace id "
+                          "for many requests (its trace context is not reset between them: each request must "
+                          f"start a trace of its own); else {fix}"))
 
     def scoring_failed(self, trace_id: str, judge: str, error: Exception) -> None:
         """A judge that raised, alike per judge and exception type."""
@@ -161,6 +161,32 @@ class FailureLog:
             return
         self._logger.log(level, more_like_it(message, suppressed), exc_info=exc_info,
                          extra={**fields, "suppressed": suppressed})
+
+
+def _late_rule(decided_by: str, config: ServeConfig) -> tuple[str, str]:
+    """How a trace was decided (one of `ragmon.traces.DECIDED_BY`), and what would have kept it open for a
+    span that came after."""
+    match decided_by:
+        case "quiet":
+            return (f"it was decided --quiet {config.quiet:g}s after its last span, its root having ended",
+                    "its spans reach ragmon more than --quiet apart once its root has ended (exported in "
+                    "separate batches, or parts sent by several services): raise --quiet above the time "
+                    "between them")
+        case "decision_wait":
+            return (f"it was decided --decision-wait {config.decision_wait:g}s after its first span, the "
+                    "latest a trace is held", "its requests, or the export of their spans, take longer than "
+                    "--decision-wait: raise it")
+        case "max_traces":
+            return (f"it was evicted undecided, the buffer holding --max-traces {config.max_traces} traces",
+                    "traces come faster than they are decided: raise --max-traces")
+        case "max_buffer":
+            return (f"it was evicted undecided, the buffer holding --max-buffer ({mib(config.max_buffer)})",
+                    "the traces buffered take more memory than that: raise --max-buffer, and the "
+                    "container's memory limit with it")
+        case _:  # "drain"
+            return ("it was decided as ragmon stopped (the drain)",
+                    "nothing is to raise: ragmon was stopping, and spans sent from then on are its "
+                    "successor's")
 
 
 def _clipped_service(trace: Trace, span_id: str | None) -> str | None:

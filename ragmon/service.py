@@ -569,7 +569,7 @@ class Sidecar:
             if status != "accepted":
                 refused[status] += 1
                 if status == "late":
-                    self._failures.late(span, self.config.quiet, self.config.decision_wait)
+                    self._failures.late(span, self.assembler.decided_by(span.trace_id), self.config)
         for reason, count in refused.items():
             self.exporter.spans_rejected(reason, count)
         self._wake.set()

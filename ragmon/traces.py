@@ -152,14 +152,24 @@ DECIDED_SPAN_IDS = 64
 """Span ids remembered per decided trace, to tell an exporter's resend ("duplicate") from a span the trace
 never had ("late"). A RAG request is 9 spans under OpenInference's LangChain instrumentation and 14 under
 LlamaIndex's (tests/instrumented_apps.py), a few more with the web framework's and HTTP client's: 64 holds
-such a trace whole several times over. Each id is remembered by its lower 32 bits, packed as raw bytes: 4
-bytes a span, 256 a trace at most: a decided trace is remembered in ~195 bytes with 3 spans, ~225 with
-10 and ~440 with 64 or more (tracemalloc; ~150 for its id alone), so the 4 x 20,000 remembered by default
+such a trace whole several times over. Each id is remembered by its lower 32 bits, packed as raw bytes
+after one for what decided the trace (`DECIDED_BY`): 4 bytes a span, 257 a trace at most: a decided trace
+is remembered in ~196 bytes with 3 spans, ~224 with 10 and ~440 with 64 or more (tracemalloc,
+benchmarks/decided_memory.py; ~150 for its id alone), so the 4 x 20,000 remembered by default
 hold 15-17 MiB of such traces and 34 MiB at most. A span the trace never had reads as a resend only when
 its lower 32 bits equal one of at most 64 others' (1 in 67 million), which would hide one lost span."""
 _SPAN_ID_BYTES = 4
 _SPAN_ID_HEX = 2 * _SPAN_ID_BYTES
 _MAX_PACKED = DECIDED_SPAN_IDS * _SPAN_ID_BYTES
+
+
+DECIDED_BY = ("quiet", "decision_wait", "max_traces", "max_buffer", "drain")
+"""What decided a trace, as `Assembler.decided_by` tells it: --quiet after its root ended, --decision-wait
+after its first span, eviction from a buffer full of --max-traces traces or of --max-buffer bytes, or the
+drain at shutdown. A late span's log line names the one rule and the setting to raise: told both rules, a
+user whose trace --quiet had decided raised --decision-wait, which changed nothing. Remembered as its index,
+one byte before a decided trace's span ids (`_remember`)."""
+_QUIET, _DECISION_WAIT, _MAX_TRACES, _MAX_BUFFER, _DRAIN = (bytes([n]) for n in range(len(DECIDED_BY)))
 
 
 def _packed(span_id: str) -> bytes:
@@ -366,7 +376,8 @@ class Assembler:
         mapping (ragmon.otlp.decode), sized for each trace they open, once by `measure` and again by `add`
         (a batch of 8,192 traces: 36 ms each). Held, so that its id is never another's."""
         self._decided: OrderedDict[str, bytes] = OrderedDict()
-        """The last 4 x max_traces decided trace ids, each with its first span ids packed (see _finish)."""
+        """The last 4 x max_traces decided trace ids, each with what decided it (`DECIDED_BY`, one byte) and
+        its first span ids packed (see _finish)."""
         self._decided_max = 4 * max_traces
         self._unopened: OrderedDict[str, _Unopened] = OrderedDict()
         """Traces not buffered whose spans were refused (too_many_bytes), in the order first seen, which is
@@ -406,6 +417,10 @@ class Assembler:
         out of the budget, but held until handed on, which a caller busy elsewhere may not do for a while."""
         return self._bytes + self._evicted_bytes
 
+    def decided_by(self, trace_id: str) -> str:
+        """Which of `DECIDED_BY` decided a trace `add` has just called "late" (one still remembered)."""
+        return DECIDED_BY[self._decided[trace_id][0]]
+
     def add(self, span: Span, span_bytes: int | None = None) -> str:
         """"accepted", "duplicate", "late", "too_many_spans" or "too_many_bytes". `span_bytes`: the span's
         `span_footprint`, when the caller has it from `measure`.
@@ -421,12 +436,13 @@ class Assembler:
         now = self._clock()
         pending = self._traces.get(span.trace_id)
         if pending is None:
-            span_ids = self._decided.get(span.trace_id)
-            if span_ids is not None:
-                packed = _packed(span.span_id)
+            remembered = self._decided.get(span.trace_id)
+            if remembered is not None:
+                decided_by, span_ids, packed = remembered[:1], remembered[1:], _packed(span.span_id)
                 if _packed_holds(span_ids, packed):
                     return "duplicate"
-                self._decided[span.trace_id] = _packed_with(span_ids, packed)  # its resend: a duplicate
+                # Its id too: its resend is a duplicate.
+                self._decided[span.trace_id] = decided_by + _packed_with(span_ids, packed)
                 return "late"
         if _refused_again(self._refused_of(span.trace_id, pending), span.span_id):
             return "duplicate"
@@ -525,8 +541,10 @@ class Assembler:
                 continue
             del self._traces[pending.trace_id]
             rooted_in_time = pending.last_seen + self._quiet <= pending.first_seen + self._wait
-            reason = "complete" if complete and rooted_in_time else "timeout"
-            out.append(self._finish(pending, reason, due))
+            if complete and rooted_in_time:
+                out.append(self._finish(pending, "complete", due, _QUIET))
+            else:
+                out.append(self._finish(pending, "timeout", due, _DECISION_WAIT))
         return out
 
     def defer(self, decided: Decided, awaited: frozenset[str] = frozenset()) -> bool:
@@ -565,9 +583,9 @@ class Assembler:
         """Everything still buffered, for shutdown."""
         out, self._early, self._evicted_bytes = self._early, [], 0
         now = self._clock()
-        out.extend(self._finish(pending, "drain", now) for pending in self._traces.values())
+        out.extend(self._finish(pending, "drain", now, _DRAIN) for pending in self._traces.values())
         for trace_id, unopened in self._unopened.items():
-            out.append(self._finish_unopened(trace_id, unopened, now))
+            out.append(self._finish_unopened(trace_id, unopened, now, _DRAIN))
         self._unopened.clear()
         self._traces.clear()
         self._heap.clear()
@@ -589,7 +607,7 @@ class Assembler:
         """Buffer a trace, evicting the oldest at max_traces; it takes the losses it had before it opened,
         and their first sighting: its decision wait has run since."""
         if len(self._traces) >= self._max_traces:
-            self._evict(self._traces.popitem(last=False)[1])
+            self._evict(self._traces.popitem(last=False)[1], _MAX_TRACES)
         unopened = self._unopened.pop(trace_id, None)
         if unopened is not None:
             first_seen = unopened.first_seen
@@ -614,7 +632,7 @@ class Assembler:
             lost = self._unopened[span.trace_id] = _Unopened(now, refused_name(span))
             if len(self._unopened) > self._max_traces:
                 trace_id, oldest = self._unopened.popitem(last=False)
-                self._early.append(self._finish_unopened(trace_id, oldest, now))
+                self._early.append(self._finish_unopened(trace_id, oldest, now, _MAX_TRACES))
         lost.lost += 1
         lost.refused = _packed_with(lost.refused, _packed(span.span_id))
 
@@ -628,11 +646,11 @@ class Assembler:
             if due > now:
                 break
             del unopened[trace_id]
-            out.append(self._finish_unopened(trace_id, oldest, due))
+            out.append(self._finish_unopened(trace_id, oldest, due, _DECISION_WAIT))
         return out
 
-    def _finish_unopened(self, trace_id: str, unopened: _Unopened, at: float) -> Decided:
-        self._remember(trace_id, unopened.refused)
+    def _finish_unopened(self, trace_id: str, unopened: _Unopened, at: float, decided_by: bytes) -> Decided:
+        self._remember(trace_id, decided_by, unopened.refused)
         trace = Trace(trace_id, (), unopened.lost, unopened.named_by())
         return Decided(trace, "refused", 0, unopened.first_seen, at, unopened.refused)
 
@@ -664,14 +682,14 @@ class Assembler:
                     break
         for pending in victims:
             del self._traces[pending.trace_id]
-            self._evict(pending)
+            self._evict(pending, _MAX_BUFFER)
 
-    def _evict(self, pending: _Pending) -> None:
-        decided = self._finish(pending, "evicted", self._clock())
+    def _evict(self, pending: _Pending, limit: bytes) -> None:
+        decided = self._finish(pending, "evicted", self._clock(), limit)
         self._early.append(decided)
         self._evicted_bytes += decided.footprint
 
-    def _finish(self, pending: _Pending, reason: str, at: float) -> Decided:
+    def _finish(self, pending: _Pending, reason: str, at: float, decided_by: bytes) -> Decided:
         trace = Trace(pending.trace_id, tuple(pending.spans), pending.lost)
         decided = Decided(trace, reason, pending.footprint, pending.first_seen, at, pending.refused)
         self._bytes -= pending.footprint
@@ -680,12 +698,13 @@ class Assembler:
         # Arrival order, not the id set's: a trace over the bound remembers its first spans, as `add` says.
         # The refused first: a trace over --max-spans-per-trace refuses its spans past the first thousand.
         first = "".join([s.span_id[-_SPAN_ID_HEX:] for s in pending.spans[:DECIDED_SPAN_IDS]])
-        self._remember(pending.trace_id, (pending.refused + bytes.fromhex(first))[:_MAX_PACKED])
+        self._remember(pending.trace_id, decided_by, (pending.refused + bytes.fromhex(first))[:_MAX_PACKED])
         pending.spans, pending.span_ids, pending.roots = [], set(), []  # a stale entry may still point here
         return decided
 
-    def _remember(self, trace_id: str, span_ids: bytes) -> None:
-        """A decided trace, for `add` to tell its spans' resends from late spans."""
-        self._decided[trace_id] = span_ids
+    def _remember(self, trace_id: str, decided_by: bytes, span_ids: bytes) -> None:
+        """A decided trace, for `add` to tell its spans' resends from late spans, and what decided it (one
+        of `DECIDED_BY`, a byte before them) for the late ones' log line."""
+        self._decided[trace_id] = decided_by + span_ids
         if len(self._decided) > self._decided_max:
             self._decided.popitem(last=False)

@@ -13,6 +13,7 @@ import pytest
 
 from ragmon.failures import FailureLog
 from ragmon.semconv.common import ExtractionError
+from ragmon.serve_config import ServeConfig
 from ragmon.traces import Span, Trace
 
 TRACE = "4bf92f3577b34da6a3ce929d0e0e4736"
@@ -156,18 +157,69 @@ def test_failures_told_apart_by_the_sender_write_at_most_60_lines_a_minute_and_s
     assert [(r.service, r.suppressed) for r in lines()[61:]] == [("app-2000", 0), ("app-1500", 1)]
 
 
-def test_a_late_span_names_both_rules_that_decide_a_trace(failures, lines):
-    # --quiet 2s, --decision-wait 15s: a root exported alone and its children 3.5 s later was decided by
-    # --quiet at 2 s, and the line named --decision-wait alone ("raise it"), which changed nothing.
+LATE_CONFIG = ServeConfig(quiet=2.0, decision_wait=15.0, max_traces=500, max_buffer=64 * 2**20)
+LATE_PREFIX = f"a span of trace {TRACE} came after the trace was decided and was dropped as late: "
+REUSED_ID = ("If this trace id keeps coming back, the app reuses one trace id for many requests (its trace "
+             "context is not reset between them: each request must start a trace of its own); else ")
+
+
+def late_line(failures: FailureLog, lines: Callable[[], list[logging.LogRecord]],
+              decided_by: str) -> logging.LogRecord:
     span = Span(TRACE, "00f067aa0ba902b7", "b7ad6b7169203331", "lookup", resource={"service.name": "shop"})
-    failures.late(span, 2.0, 15.0)
+    failures.late(span, decided_by, LATE_CONFIG)
     [line] = lines()
-    assert (line.getMessage(), line.trace_id, line.service) == (
-        "span came after its trace was decided", TRACE, "shop")
-    assert line.detail.startswith(
-        f"a span of trace {TRACE} came after the trace was decided and was dropped as late: a trace is "
-        "decided --quiet 2s after its last span once its root has ended, or --decision-wait 15s after its "
-        "first span at the latest. ")
-    assert "more than --quiet apart once its root has ended" in line.detail
-    assert "raise --quiet above the time between them" in line.detail
-    assert line.detail.endswith("take longer than --decision-wait (raise it)")
+    assert (line.getMessage(), line.trace_id, line.service, line.decided_by) == (
+        "span came after its trace was decided", TRACE, "shop", decided_by)
+    return line
+
+
+def test_a_late_span_of_a_trace_quiet_decided_names_quiet_alone(failures, lines):
+    # --quiet 2s, --decision-wait 15s: a root exported alone and its children 3.5 s later was decided by
+    # --quiet at 2 s, and the line named --decision-wait too ("raise it"), which changed nothing.
+    detail = late_line(failures, lines, "quiet").detail
+    assert detail == (LATE_PREFIX + "it was decided --quiet 2s after its last span, its root having ended. "
+                      + REUSED_ID + "its spans reach ragmon more than --quiet apart once its root has ended "
+                      "(exported in separate batches, or parts sent by several services): raise --quiet "
+                      "above the time between them")
+    assert "--decision-wait" not in detail
+
+
+def test_a_late_span_of_a_trace_held_to_its_decision_wait_names_decision_wait_alone(failures, lines):
+    detail = late_line(failures, lines, "decision_wait").detail
+    assert detail == (LATE_PREFIX + "it was decided --decision-wait 15s after its first span, the latest a "
+                      "trace is held. " + REUSED_ID + "its requests, or the export of their spans, take "
+                      "longer than --decision-wait: raise it")
+    assert "--quiet" not in detail
+
+
+def test_a_late_span_of_an_evicted_trace_names_the_limit_that_evicted_it(failures, lines):
+    detail = late_line(failures, lines, "max_traces").detail
+    assert detail.startswith(LATE_PREFIX + "it was evicted undecided, the buffer holding --max-traces 500 "
+                             "traces. " + REUSED_ID)
+    assert detail.endswith("raise --max-traces")
+    assert "--quiet" not in detail and "--decision-wait" not in detail and "--max-buffer" not in detail
+
+
+def test_a_late_span_of_a_trace_evicted_for_memory_names_max_buffer(failures, lines):
+    detail = late_line(failures, lines, "max_buffer").detail
+    assert detail.startswith(LATE_PREFIX + "it was evicted undecided, the buffer holding --max-buffer "
+                             "(64 MiB). " + REUSED_ID)
+    assert detail.endswith("raise --max-buffer, and the container's memory limit with it")
+    assert "--max-traces" not in detail
+
+
+def test_a_late_span_of_a_drained_trace_names_nothing_to_raise(failures, lines):
+    detail = late_line(failures, lines, "drain").detail
+    assert detail == (LATE_PREFIX + "it was decided as ragmon stopped (the drain). " + REUSED_ID
+                      + "nothing is to raise: ragmon was stopping, and spans sent from then on are its "
+                      "successor's")
+    assert "raise --" not in detail
+
+
+def test_late_spans_of_one_service_decided_by_two_rules_get_a_line_each(failures, lines):
+    # Each rule has its own setting to raise: the second rule's line is not left out behind the first's,
+    # while the same rule again is (the clock never moves).
+    span = Span(TRACE, "00f067aa0ba902b7", "b7ad6b7169203331", "lookup", resource={"service.name": "shop"})
+    for decided_by in ("quiet", "decision_wait", "quiet"):
+        failures.late(span, decided_by, LATE_CONFIG)
+    assert [line.decided_by for line in lines()] == ["quiet", "decision_wait"]

@@ -169,7 +169,36 @@ async def test_an_app_reusing_one_trace_id_is_named_in_the_log_once_a_minute(
     [line] = first
     assert (line.trace_id, line.service) == (f"{REUSED:032x}", "shop")  # type: ignore[attr-defined]
     assert "the app reuses one trace id for many requests" in line.detail  # type: ignore[attr-defined]
-    assert "--quiet 0.05s" in line.detail and "--decision-wait 2s" in line.detail  # type: ignore[attr-defined]
+    # Request 1's root ended and nothing came for 50 ms: --quiet decided it, and the line names it alone.
+    assert line.decided_by == "quiet"  # type: ignore[attr-defined]
+    assert "it was decided --quiet 0.05s after its last span" in line.detail  # type: ignore[attr-defined]
+    assert "--decision-wait" not in line.detail  # type: ignore[attr-defined]
     messages = [r.getMessage() for r in lines("span came after its trace was decided")]
     assert messages == ["span came after its trace was decided",
                         "span came after its trace was decided ... and 3 more like it since the last line"]
+
+
+async def test_a_late_root_of_a_trace_held_to_its_decision_wait_names_decision_wait_alone(
+        lines: Callable[[str], list[logging.LogRecord]]) -> None:
+    # The app's exporter sends the request's child alone, then its root once the trace's decision wait
+    # (0.5 s) has passed: the child's parent never came, so --quiet never applied, and --decision-wait
+    # decided the trace (1 trace). The root is late, and its line says to raise --decision-wait only.
+    service = Sidecar(config(decision_wait=0.5))
+    ports = await service.start()
+    try:
+        child, root = request_spans(app())  # as the SDK ends them
+        assert (child.name, root.name) == ("lookup", "POST /ask")
+        await export(ports.http, [child])
+        await wait_metrics(ports.metrics, lambda s: total(s, "ragmon_traces_total") == 1)
+        await export(ports.http, [root])
+        samples = await wait_metrics(ports.metrics,
+                                     lambda s: total(s, "ragmon_spans_rejected_total", reason="late") == 1)
+    finally:
+        await service.stop()
+
+    assert total(samples, "ragmon_traces_total") == 1
+    [line] = lines("span came after its trace was decided")
+    assert line.decided_by == "decision_wait"  # type: ignore[attr-defined]
+    assert "it was decided --decision-wait 0.5s after its first span" in line.detail  # type: ignore[attr-defined]
+    assert line.detail.endswith("take longer than --decision-wait: raise it")  # type: ignore[attr-defined]
+    assert "--quiet" not in line.detail  # type: ignore[attr-defined]
