@@ -439,8 +439,11 @@ class Exporter:
         r.register(self._examples)
         self._scores = Histogram("ragmon_example_score", "Per-example metric values",
                                  ["pipeline", "judge", "metric"], buckets=SCORE_BUCKETS, registry=r)
-        self._judge_requests = Counter("ragmon_judge_requests", "Judge calls by outcome",
-                                       ["judge", "outcome"], registry=r)
+        # A tally as well: the loop counts a call's outcome and its example scored in one step, and a page
+        # reading the calls later had shown Claude's 2 calls `ok` beside 0 of its examples scored.
+        self._judge_requests = _Tally("ragmon_judge_requests", "Judge calls by outcome", ["judge", "outcome"],
+                                      self.readings)
+        r.register(self._judge_requests)
         self._judge_duration = Histogram("ragmon_judge_duration_seconds", "Time a judge took on one example",
                                          ["judge"], buckets=JUDGE_BUCKETS, registry=r)
         self._judge_cost = Counter("ragmon_judge_cost_usd", "Money spent on judge calls",
@@ -498,7 +501,7 @@ class Exporter:
             self._rejected.labels(reason)
         for judge in self._judges:
             for outcome in JUDGE_OUTCOMES:
-                self._judge_requests.labels(judge, outcome)
+                self._judge_requests.zero(judge, outcome)
             self._judge_duration.labels(judge)
             self._judge_cost.labels(judge)
             self.queue_depth.labels(judge)
@@ -597,7 +600,7 @@ class Exporter:
 
     def judge_request(self, judge: str, outcome: str, duration: float | None = None,
                       cost_usd: float = 0.0) -> None:
-        self._judge_requests.labels(judge, outcome).inc()
+        self._judge_requests.inc(judge, outcome)
         if duration is not None:
             self._judge_duration.labels(judge).observe(duration)
         if cost_usd:

@@ -162,6 +162,23 @@ def test_a_page_counts_no_example_scored_before_its_trace_is_counted_scored() ->
     assert scored_figures(page_from(exporter, exporter.readings.take())) == (1, 1, 3)
 
 
+def test_a_page_counts_no_judge_call_before_the_example_it_scored() -> None:
+    # A second judge's call comes back `ok` and its example is scored in one step of the loop, after a
+    # page's build began: read later, the calls had shown 1 call `ok` beside 0 examples scored by it.
+    exporter = Exporter(window=60, judges=("lexical", "claude"))
+    shop = exporter.pipeline_label("shop")
+    taken = exporter.readings.take()
+    exporter.judge_request("claude", "ok", 1.5, 0.001)
+    exporter.example_scored(shop, "claude", result(1, 0), TRACE_ID)
+
+    def calls_and_examples(page: Samples) -> tuple[float, float]:
+        return (total(page, "ragmon_judge_requests_total", judge="claude", outcome="ok"),
+                total(page, "ragmon_examples_scored_total", judge="claude"))
+
+    assert calls_and_examples(page_from(exporter, taken)) == (0, 0)
+    assert calls_and_examples(page_from(exporter, exporter.readings.take())) == (1, 1)
+
+
 def test_score_buckets_separate_a_perfect_score_and_judge_buckets_reach_below_a_millisecond() -> None:
     """A perfect example must not share a bucket with 0.9 (interpolated over (0.9, 1.0] it read 0.95),
     and a lexical judge's sub-millisecond timings must not all fall in the first bucket."""
