@@ -58,14 +58,14 @@ def of(result: ExampleResult) -> Citations:
     named under accuracy only when accuracy is defined, as `_citation_accuracy` requires, so that a report
     never names a fault the figure did not count."""
     example = result.example
-    used = use(example, result.verdicts)
     retrieved = tuple(dict.fromkeys(c.id for c in example.contexts or ()))
-    if used is None or example.answer is None or example.contexts is None:
+    # The cheap tests first: most golden sets give no citations, and `use` is the metrics' work again.
+    if (example.citations is None or example.answer is None or example.contexts is None
+            or (used := use(example, result.verdicts)) is None):
         return Citations((), (), (), retrieved)
-    cited = tuple(dict.fromkeys(example.citations or ()))
+    cited = tuple(dict.fromkeys(example.citations))
     known = set(retrieved)
     return Citations(unsupporting=tuple(doc for doc in cited if doc in known and doc not in used),
                      not_retrieved=tuple(doc for doc in cited if doc not in known),
-                     uncited=() if example.citations is None else tuple(doc for doc in retrieved
-                                                                        if doc in used and doc not in cited),
+                     uncited=tuple(doc for doc in retrieved if doc in used and doc not in cited),
                      retrieved=retrieved)
