@@ -285,7 +285,7 @@ def from_dict(doc: Any, source: str) -> Baseline:
         item = reader.check(item, dict, "an object", where)
         example_id = reader.get(item, "id", str, "a string", f"{where}.id")
         if example_id in examples:
-            raise InputError(f"the baseline names example {example_id!r} twice", source=source,
+            raise InputError(f"the baseline names example {escaped_id(example_id)} twice", source=source,
                              field=f"{where}.id")
         metrics = reader.get(item, "metrics", dict, "an object", f"{where}.metrics")
         for name, value in metrics.items():

@@ -725,11 +725,8 @@ class RotatingFile:
         self.rotated_generation = self.generation
         self.generation += 1
         log.info("capture file rotated", extra={"path": str(self.path), "bytes": self._size})
-        if replaced is not None:  # counted written, now lost too (CaptureWriter._count_lost)
+        if replaced is not None:  # counted written, now lost too, and said (CaptureWriter._count_lost)
             self.replaced.append(replaced)
-            log.warning("capture rotation replaced the previous rotated file, and the examples it held are "
-                        "gone: collect it more often, or raise --capture-max-bytes",
-                        extra={"path": str(self.rotated), "bytes": replaced.size})
         self.open()
 
     def _rotated_now(self) -> Replaced | None:
@@ -794,6 +791,19 @@ class RotatingFile:
                         "and the next line written to it will continue that line",
                         extra={"path": str(self.path)})
             self._torn = False
+
+
+def _say_replaced(rotated: Path, size: int, lost: int) -> None:
+    """A rotation replaced FILE.1 while it held lines. Of none of ours (a file of the operator's put there,
+    or what a reviewer left after taking our lines out) it is still said, as its bytes are gone and ragmon
+    removed them, but not as lost examples: the line had said they were gone while the count said 0."""
+    if lost:
+        message = ("capture rotation replaced the previous rotated file, and the examples it held are gone: "
+                   "collect it more often, or raise --capture-max-bytes")
+    else:
+        message = ("capture rotation replaced the previous rotated file, which held no captured examples: "
+                   "what else it held is gone; keep files of your own elsewhere")
+    log.warning(message, extra={"path": str(rotated), "bytes": size, "count": lost})
 
 
 def _utc_now() -> datetime:
@@ -995,9 +1005,11 @@ class CaptureWriter:
         not a pipeline's."""
         replaced, self.file.replaced = self.file.replaced, []
         lost = 0
-        for generation, _, kept in replaced:
+        for generation, size, kept in replaced:
             written = self._held.get(generation, set())
-            lost += len(written if kept is None else written & kept)
+            count = len(written if kept is None else written & kept)
+            _say_replaced(self.file.rotated, size, count)
+            lost += count
         if lost:
             self._lost(lost)
 

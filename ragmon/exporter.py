@@ -324,24 +324,24 @@ class LoopReadings:
 
 
 class _Tally:
-    """A counter family of whole counts that only the event loop changes, read through `LoopReadings`: a
-    page reads it at the instant it reads the gauges and the other tallies it adds up with. A
-    prometheus_client Counter is read only by collecting it, a lock and a sample per series; a copy of this
-    dict is what the loop can afford on every page (500 series: a few microseconds)."""
+    """A counter family that only the event loop changes, read through `LoopReadings`: a page reads it at
+    the instant it reads the gauges and the other tallies it adds up with. A prometheus_client Counter is
+    read only by collecting it, a lock and a sample per series; a copy of this dict is what the loop can
+    afford on every page (500 series: a few microseconds)."""
 
     def __init__(self, name: str, documentation: str, labelnames: Sequence[str],
                  readings: LoopReadings) -> None:
         self._name = name
         self._documentation = documentation
         self._labelnames = list(labelnames)
-        self._counts: dict[tuple[str, ...], int] = {}
+        self._counts: dict[tuple[str, ...], float] = {}
         self._read = readings.wrap(self._counts.copy)
 
     def zero(self, *labels: str) -> None:
         """A series from the start: rate() and increase() never count a series' first sample."""
         self._counts.setdefault(labels, 0)
 
-    def inc(self, *labels: str, by: int = 1) -> None:
+    def inc(self, *labels: str, by: float = 1) -> None:
         self._counts[labels] = self._counts.get(labels, 0) + by
 
     def describe(self) -> Iterable[Metric]:
@@ -419,10 +419,14 @@ class Exporter:
         self._lock = threading.Lock()
         self.readings = LoopReadings()
         r = self.registry
-        self._received = Counter("ragmon_spans_received", "Spans accepted from the OTLP receivers",
-                                 ["transport"], registry=r)
-        self._rejected = Counter("ragmon_spans_rejected", "Spans dropped or refused, by reason",
-                                 ["reason"], registry=r)
+        # Tallies, as the receivers count spans on the loop: read later, a page showed spans received or
+        # rejected as late whose traces it had yet to count (`_traces`).
+        self._received = _Tally("ragmon_spans_received", "Spans accepted from the OTLP receivers",
+                                ["transport"], self.readings)
+        r.register(self._received)
+        self._rejected = _Tally("ragmon_spans_rejected", "Spans dropped or refused, by reason", ["reason"],
+                                self.readings)
+        r.register(self._rejected)
         self._misdirected = Counter("ragmon_misdirected_requests",
                                     "OTLP requests for another signal or path, which ragmon does not receive",
                                     ["transport", "signal"], registry=r)
@@ -446,8 +450,11 @@ class Exporter:
         r.register(self._judge_requests)
         self._judge_duration = Histogram("ragmon_judge_duration_seconds", "Time a judge took on one example",
                                          ["judge"], buckets=JUDGE_BUCKETS, registry=r)
-        self._judge_cost = Counter("ragmon_judge_cost_usd", "Money spent on judge calls",
-                                   ["judge"], registry=r)
+        # With the calls it was spent on (`judge_request` counts both): read later, a page showed the cost
+        # of a call it had yet to count.
+        self._judge_cost = _Tally("ragmon_judge_cost_usd", "Money spent on judge calls", ["judge"],
+                                  self.readings)
+        r.register(self._judge_cost)
         self._overflow = Counter("ragmon_pipeline_overflow", "Traces of a pipeline that found every "
                                  "--max-pipelines label taken, counted under pipeline=\"other\"", registry=r)
         self._captured = Counter("ragmon_captured", "Examples selected for --capture, by what became of them",
@@ -494,16 +501,16 @@ class Exporter:
         self.window = WindowCollector(window, clock)
         r.register(self.window)
         for transport in transports:
-            self._received.labels(transport)
+            self._received.zero(transport)
         for transport, signal in _misdirected_series(transports):
             self._misdirected.labels(transport, signal)
         for reason in REJECT_REASONS:
-            self._rejected.labels(reason)
+            self._rejected.zero(reason)
         for judge in self._judges:
             for outcome in JUDGE_OUTCOMES:
                 self._judge_requests.zero(judge, outcome)
             self._judge_duration.labels(judge)
-            self._judge_cost.labels(judge)
+            self._judge_cost.zero(judge)
             self.queue_depth.labels(judge)
             self.in_progress.labels(judge)
         for name in preset:
@@ -570,10 +577,12 @@ class Exporter:
             self._captured.labels(pipeline, outcome)
 
     def spans_received(self, transport: str, count: int) -> None:
-        self._received.labels(transport).inc(count)
+        """On the event loop only, as `trace_outcome`."""
+        self._received.inc(transport, by=count)
 
     def spans_rejected(self, reason: str, count: int) -> None:
-        self._rejected.labels(reason).inc(count)
+        """On the event loop only, as `trace_outcome`."""
+        self._rejected.inc(reason, by=count)
 
     def requests_misdirected(self, transport: str, signal: str) -> None:
         self._misdirected.labels(transport, signal).inc()
@@ -604,7 +613,7 @@ class Exporter:
         if duration is not None:
             self._judge_duration.labels(judge).observe(duration)
         if cost_usd:
-            self._judge_cost.labels(judge).inc(cost_usd)
+            self._judge_cost.inc(judge, by=cost_usd)
 
     def captured(self, pipeline: str, outcome: str) -> None:
         self._captured.labels(pipeline, outcome).inc()

@@ -59,7 +59,7 @@ from ragmon.otlp.grpc import start_grpc_server
 from ragmon.otlp.http import UnreadableRequests, add_metrics_port_answer, add_otlp_routes, app_runner
 from ragmon.otlp.limits import HELD_BODIES, HTTP_CONNECTIONS, METRICS_CONNECTIONS, BodyBudget
 from ragmon.otlp.misdirected import METRICS_PORT, OTLP_HTTP_PORT, grpc_client_advice, metrics_port_advice
-from ragmon.otlp.sink import Refused
+from ragmon.otlp.sink import Dropped, Refused
 from ragmon.otlp.sites import CappedSite
 from ragmon.sampling import sampling_key
 from ragmon.scoring import Lane, LaneRefusal, LexicalLane, sent_copies, working_bytes
@@ -173,8 +173,8 @@ class _MetricsPages:
 
     prometheus_client's collectors lock each metric; the exporter's own lock guards only which pipelines
     have labels, nothing a page reads; what reads the loop's state, and the tallies that add up with it (the
-    trace ledger, examples scored, claims), goes through `LoopReadings`, read on the loop at one instant as a
-    build begins."""
+    trace ledger, spans, examples scored, claims, judge calls and their cost), goes through `LoopReadings`,
+    read on the loop at one instant as a build begins."""
 
     def __init__(self, registry: CollectorRegistry, readings: LoopReadings) -> None:
         self._registry = registry
@@ -531,7 +531,7 @@ class Sidecar:
 
     # --- SpanSink -----------------------------------------------------------------------------------
 
-    def offer(self, spans: Sequence[Span], transport: str) -> bool | Mapping[str, int] | Refused:
+    def offer(self, spans: Sequence[Span], transport: str) -> bool | Dropped | Refused:
         """Refused (the receivers answer 503 + Retry-After) while draining, while the score queue is full,
         and when taking the request would fill the trace buffer past 90%, in traces or in --max-buffer. A
         trace waits `--quiet` in the buffer before it reaches the queue, so a free queue slot says nothing
@@ -544,8 +544,8 @@ class Sidecar:
         its own is taken once the buffer holds nothing (`_fits`); one over the limit itself, which no
         buffer holds without evicting traces of its own, is refused for good (too_large: 413, gRPC
         RESOURCE_EXHAUSTED) rather than retried forever. Once taken, the spans the assembler lost (late,
-        too_many_spans, too_many_bytes) by reason, for the sender's partial success (SpanSink.offer); True
-        when it lost none."""
+        too_many_spans, too_many_bytes) by reason, and the late ones by what decided their trace, for the
+        sender's partial success (SpanSink.offer); True when it lost none."""
         if not self._accepting:
             # A request read before the receivers closed: busy was no reason, and the queue empty.
             return Refused("backpressure", STOPPING, len(spans))
@@ -563,18 +563,21 @@ class Sidecar:
                 self._learning_until = self._clock() + self.config.decision_wait
             _learn_services(self._services, spans)
         refused: Counter[str] = Counter()
+        late_by: Counter[str] = Counter()
         add = self.assembler.add
         for span, size in zip(spans, cost.span_bytes, strict=True):
             status = add(span, size)
             if status != "accepted":
                 refused[status] += 1
                 if status == "late":
-                    self._failures.late(span, self.assembler.decided_by(span.trace_id), self.config)
+                    decided_by = self.assembler.decided_by(span.trace_id)
+                    late_by[decided_by] += 1
+                    self._failures.late(span, decided_by, self.config)
         for reason, count in refused.items():
             self.exporter.spans_rejected(reason, count)
         self._wake.set()
         refused.pop("duplicate", None)  # a resend of a span the trace has or had: nothing is lost
-        return refused or True
+        return Dropped(refused, late_by) if refused else True
 
     def _export_lane(self, runner: _LaneRunner) -> None:
         """A lane's queue, and what only some lanes have: the lexical pool's replacements, Claude's budget."""

@@ -236,6 +236,18 @@ def test_a_missing_field_and_a_repeated_id_are_named() -> None:
         from_dict(doc, "main.json")
 
 
+def test_a_repeated_id_of_100000_characters_is_quoted_by_its_two_ends() -> None:
+    # Quoted whole, the id made a 100 KB error. Its first and last 30 characters are shown, so the end
+    # that tells it from its neighbours (here a trailing 'z') is still there.
+    long = "a" * 99_999 + "z"
+    doc = report_doc()
+    doc["results"] = [dict(doc["results"][0], id=long), dict(doc["results"][0], id=long)]
+    with pytest.raises(InputError) as info:
+        from_dict(doc, "main.json")
+    quoted = f"'{'a' * 30}'...'{'a' * 29}z'"
+    assert str(info.value) == f"main.json: the baseline names example {quoted} twice (field 'results[1].id')"
+
+
 # --- comparable -----------------------------------------------------------------------------------
 
 

@@ -45,6 +45,11 @@ from ragmon.service import Ports, Sidecar
 CAPTURED_AT = datetime(2025, 1, 2, 3, 4, 5, 678_000, tzinfo=UTC)
 TRACE_ID = "4bf92f3577b34da6a3ce929d0e0e4736"
 SETTINGS = {"threshold": 0.7}
+GONE = ("capture rotation replaced the previous rotated file, and the examples it held are gone: collect it "
+        "more often, or raise --capture-max-bytes")
+"""The warning of a rotation that replaced a FILE.1 holding captured examples; and of one holding none."""
+NONE_OF_OURS = ("capture rotation replaced the previous rotated file, which held no captured examples: what "
+                "else it held is gone; keep files of your own elsewhere")
 
 
 def result(example: Example, groundedness: float | None, unsupported: tuple[str, ...] = ()) -> ExampleResult:
@@ -198,8 +203,7 @@ async def test_the_file_rotates_to_one_older_generation_at_the_bound(tmp_path: P
     assert lost_count(exporter) == 2
     lost = [r for r in caplog.records if r.levelno == logging.WARNING]
     assert [(r.getMessage(), r.path, r.bytes) for r in lost] == [  # type: ignore[attr-defined]
-        ("capture rotation replaced the previous rotated file, and the examples it held are gone: collect it "
-         "more often, or raise --capture-max-bytes", str(tmp_path / "worst.jsonl.1"), 2 * size)]
+        (GONE, str(tmp_path / "worst.jsonl.1"), 2 * size)]
 
 
 async def test_examples_a_rotation_replaces_unread_are_counted_lost(tmp_path: Path) -> None:
@@ -266,13 +270,15 @@ def cut_first_line(path: Path, *, in_place: bool) -> None:
     save(path, path.read_bytes().split(b"\n", 1)[1], in_place=in_place)
 
 
-@pytest.mark.parametrize(("edit", "lost"), [("cut in place", 1), ("cut, renamed over", 1),
-                                            ("another file", 0)])
-async def test_lines_taken_out_of_a_rotated_file_first_are_not_counted_lost(tmp_path: Path, edit: str,
-                                                                             lost: int) -> None:
+@pytest.mark.parametrize(("edit", "lost", "said"), [("cut in place", 1, GONE), ("cut, renamed over", 1, GONE),
+                                                    ("another file", 0, NONE_OF_OURS)])
+async def test_lines_taken_out_of_a_rotated_file_first_are_not_counted_lost(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture, edit: str, lost: int, said: str) -> None:
     """A reviewer took t1's line out of FILE.1, or moved FILE.1 away and left a file of their own there:
     the rotation that replaces it loses only the captured lines still in it. Counted from the ids
-    remembered for FILE.1, each collected line was a false alarm on a counter operators alert on."""
+    remembered for FILE.1, each collected line was a false alarm on a counter operators alert on. The
+    warning says examples are gone only when some were: of the reviewer's notes it had said so too."""
+    caplog.set_level(logging.WARNING, logger="ragmon.capture")
     rotated = tmp_path / "worst.jsonl.1"
     exporter, capture = await rotated_once(tmp_path)
     if edit == "another file":
@@ -284,6 +290,7 @@ async def test_lines_taken_out_of_a_rotated_file_first_are_not_counted_lost(tmp_
         capture.offer(plain(trace_id, 0.0), trace_id, "shop")
     await capture.close()
     assert ids(rotated) == ["t3", "t4"] and lost_count(exporter) == lost
+    assert [(r.getMessage(), r.count) for r in caplog.records] == [(said, lost)]  # type: ignore[attr-defined]
 
 
 @pytest.mark.parametrize("in_place", [True, False], ids=["in-place", "renamed-over"])

@@ -179,6 +179,29 @@ def test_a_page_counts_no_judge_call_before_the_example_it_scored() -> None:
     assert calls_and_examples(page_from(exporter, exporter.readings.take())) == (1, 1)
 
 
+def test_a_page_counts_no_spans_or_cost_ahead_of_the_traces_and_calls_they_belong_to() -> None:
+    # After a page's build began, the loop takes a request of 3 spans, one of them late for a trace it had
+    # decided, counts that trace `scored`, and a Claude call comes back `ok` at $0.25. Read later, on the
+    # page's thread, the page had shown the 3 spans and the $0.25 beside no trace and no call.
+    exporter = Exporter(window=60, judges=("lexical", "claude"))
+    shop = exporter.pipeline_label("shop")
+    taken = exporter.readings.take()
+    exporter.spans_received("http", 3)
+    exporter.spans_rejected("late", 1)
+    exporter.trace_outcome(shop, "scored")
+    exporter.judge_request("claude", "ok", 1.5, 0.25)
+
+    def figures(page: Samples) -> tuple[float, ...]:
+        return (total(page, "ragmon_spans_received_total", transport="http"),
+                total(page, "ragmon_spans_rejected_total", reason="late"),
+                total(page, "ragmon_traces_total", pipeline="shop"),
+                total(page, "ragmon_judge_requests_total", judge="claude"),
+                total(page, "ragmon_judge_cost_usd_total", judge="claude"))
+
+    assert figures(page_from(exporter, taken)) == (0, 0, 0, 0, 0)
+    assert figures(page_from(exporter, exporter.readings.take())) == (3, 1, 1, 1, 0.25)
+
+
 def test_score_buckets_separate_a_perfect_score_and_judge_buckets_reach_below_a_millisecond() -> None:
     """A perfect example must not share a bucket with 0.9 (interpolated over (0.9, 1.0] it read 0.95),
     and a lexical judge's sub-millisecond timings must not all fall in the first bucket."""

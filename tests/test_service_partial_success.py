@@ -28,6 +28,7 @@ from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanE
 from otlp_json import otlp_json_doc
 from polling import wait_metrics
 
+from ragmon.otlp.sink import Dropped
 from ragmon.scrape import Samples, parse, total
 from ragmon.serve_config import ServeConfig
 from ragmon.service import Ports, Sidecar
@@ -37,8 +38,8 @@ MiB = 2**20
 PROTOBUF = "application/x-protobuf"
 TOO_MANY = ("1 span dropped as too_many_spans (the trace has ragmon's --max-spans-per-trace spans "
             "already)")
-LATE = ("1 span dropped as late (sent after the trace was decided: ragmon's --quiet and --decision-wait "
-        "set how long a trace waits for its spans)")
+LATE = ("1 span dropped as late (sent after the trace was decided by quiet: ragmon's --quiet sets how long "
+        "a trace waits for more spans once its root has ended)")
 
 
 def settings(**overrides: Any) -> ServeConfig:
@@ -138,7 +139,7 @@ async def test_offer_returns_the_spans_it_dropped_by_reason() -> None:
     try:
         huge = Span("a" * 32, "1" * 16, "f" * 16, "doc", attributes={"document": "x" * (2 * MiB)})
         small = Span("b" * 32, "1" * 16, "f" * 16, "doc", attributes={"document": "x"})
-        assert sidecar.offer([huge], "http") == {"too_many_bytes": 1}
+        assert sidecar.offer([huge], "http") == Dropped({"too_many_bytes": 1})
         assert sidecar.offer([small], "http") is True
     finally:
         await sidecar.stop()

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import zlib
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Protocol
 
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTracePartialSuccess
@@ -36,24 +36,49 @@ def over_max_body(what: str, max_body: int, flag: str | None = "--max-body") -> 
 
 
 _DROPPED = {
-    "late": "sent after the trace was decided: ragmon's --quiet and --decision-wait set how long a trace "
-            "waits for its spans",
     "too_many_spans": "the trace has ragmon's --max-spans-per-trace spans already",
     "too_many_bytes": "over what one trace may hold, ragmon's --max-buffer",
 }
-"""Why a sink drops spans it has taken, by the reason it counts them under, as the sender is told."""
+"""Why a sink drops spans it has taken, by the reason it counts them under, as the sender is told (late
+spans: `_LATE`)."""
+
+_LATE = {
+    "quiet": ("--quiet", "ragmon's --quiet sets how long a trace waits for more spans once its root has "
+              "ended"),
+    "decision_wait": ("--decision-wait", "ragmon's --decision-wait sets how long a trace waits for its spans "
+                      "at most"),
+    "max_traces": ("--max-traces", "it was evicted undecided from a buffer holding ragmon's --max-traces "
+                   "traces"),
+    "max_buffer": ("--max-buffer", "it was evicted undecided from a buffer holding ragmon's --max-buffer "
+                   "bytes"),
+    "drain": ("ragmon stopping", "ragmon was stopping: spans sent from then on are for its successor"),
+}
+"""Each rule that decides a trace (`ragmon.traces.DECIDED_BY`): its setting, and why a span that came after
+was late, as the sender is told. Named both --quiet and --decision-wait, a sender whose trace --quiet had
+decided raised --decision-wait, which changed nothing."""
+
+
+@dataclass(frozen=True, slots=True)
+class Dropped:
+    """Spans a sink took and then lost (`SpanSink.offer`): counts by the reason they are counted under, and
+    the late ones' by the rule that decided their trace (`ragmon.traces.DECIDED_BY`), which the sender is
+    told as the one setting to raise."""
+
+    reasons: Mapping[str, int]
+    late_by: Mapping[str, int] = field(default_factory=dict)
 
 
 class SpanSink(Protocol):
-    def offer(self, spans: Sequence[Span], transport: str) -> bool | Mapping[str, int] | Refused:
+    def offer(self, spans: Sequence[Span], transport: str) -> bool | Dropped | Refused:
         """Take spans received over `transport` ("http" or "grpc"); False when full, so the receiver
         answers back-pressure (HTTP 503 + Retry-After, gRPC UNAVAILABLE) and the client retries the whole
         request later; a `Refused` when the request can never be taken (too_large: larger than the sink
         holds at all), which the receiver answers as final. Once taken, some spans may still be lost (a
         span after its trace was decided, one over a trace's bounds): then the counts of those, by reason
-        (never empty), which the sender is told in the partial success that OTLP requires for them; True
-        when every span was kept. A resent span the sink holds already loses nothing and is not among them.
-        Called on the event loop; must not block."""
+        (never empty) and the late ones by what decided their trace (`Dropped`), which the sender is told
+        in the partial success that OTLP requires for them; True when every span was kept. A resent span
+        the sink holds already loses nothing and is not among them. Called on the event loop; must not
+        block."""
         ...
 
     def reject(self, count: int, reason: str) -> None:
@@ -71,21 +96,31 @@ class SpanSink(Protocol):
         ...
 
 
-def partial_success(batch: DecodedBatch, taken: bool | Mapping[str, int]) -> ExportTracePartialSuccess | None:
+def partial_success(batch: DecodedBatch, taken: bool | Dropped) -> ExportTracePartialSuccess | None:
     """What a request whose spans `offer` took (`taken`, its answer) is told of the spans it lost, over
     either transport: the decoder's invalid ones and those the sink dropped, counted in `rejected_spans`,
     each reason with its count in `error_message`; None when it lost none. OTLP requires it of a server
     that accepts a request in part, and a sender's operator has no other word of where those spans went."""
-    dropped = {} if isinstance(taken, bool) else taken
-    rejected = batch.rejected + sum(dropped.values())
+    dropped = Dropped({}) if isinstance(taken, bool) else taken
+    rejected = batch.rejected + sum(dropped.reasons.values())
     if not rejected:
         return None
     reasons = [batch.rejection_message()] if batch.rejected else []
-    for reason, count in dropped.items():
-        why = _DROPPED.get(reason)
+    for reason, count in dropped.reasons.items():
+        why = _late(dropped.late_by) if reason == "late" else _DROPPED.get(reason)
         reasons.append(f"{count} {'span' if count == 1 else 'spans'} dropped as {reason}"
                        + (f" ({why})" if why else ""))
     return ExportTracePartialSuccess(rejected_spans=rejected, error_message="; ".join(reasons))
+
+
+def _late(late_by: Mapping[str, int]) -> str:
+    """Why late spans were late: the one rule that decided their traces, and what its setting does; or each
+    rule with its count and setting (five at most: the message stays short)."""
+    if len(late_by) == 1:
+        rule = next(iter(late_by))
+        return f"sent after the trace was decided by {rule}: {_LATE[rule][1]}"
+    return "sent after their traces were decided: " + ", ".join(
+        f"{count} by {rule} ({_LATE[rule][0]})" for rule, count in late_by.items())
 
 
 REQUEST_ERRORS = (TooLarge, NoRoom, zlib.error, TooManyValues, DecodeError)

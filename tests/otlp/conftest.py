@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from typing import Any
 
 import grpc
@@ -25,6 +25,7 @@ from otlp_json import otlp_json_doc
 from ragmon.otlp.decode import MAX_VALUES
 from ragmon.otlp.grpc import start_grpc_server
 from ragmon.otlp.http import add_otlp_routes
+from ragmon.otlp.sink import Dropped
 from ragmon.traces import Span
 
 RESOURCE = Resource.create({"service.name": "rag-demo", "deployment.environment": "test"})
@@ -96,13 +97,14 @@ class RecordingSink:
         self.misdirections: list[tuple[str, str]] = []
         self.refusals = 0  # refuse this many offers, then accept (-1: refuse every offer)
         self.dropped: dict[str, int] = {}  # what each offer taken says it lost, by reason (as the sidecar)
+        self.late_by: dict[str, int] = {}  # and its late spans, by what decided their trace
 
-    def offer(self, spans: Sequence[Span], transport: str) -> bool | Mapping[str, int]:
+    def offer(self, spans: Sequence[Span], transport: str) -> bool | Dropped:
         self.offers.append((tuple(spans), transport))
         if self.refusals:
             self.refusals -= 1
             return False
-        return self.dropped or True
+        return Dropped(self.dropped, self.late_by) if self.dropped else True
 
     def reject(self, count: int, reason: str) -> None:
         self.rejects.append((count, reason))

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 
 import aiohttp
 import grpc
+import pytest
 from opentelemetry.exporter.otlp.proto.common.trace_encoder import encode_spans
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import (
     ExportTraceServiceRequest,
@@ -17,10 +18,12 @@ from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import (
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2_grpc import TraceServiceStub
 from opentelemetry.sdk.trace import ReadableSpan
 
+from ragmon.otlp.decode import DecodedBatch
+from ragmon.otlp.sink import Dropped, partial_success
+from ragmon.traces import DECIDED_BY
+
 PROTOBUF = {"Content-Type": "application/x-protobuf"}
 TOO_MANY = "the trace has ragmon's --max-spans-per-trace spans already"
-LATE = ("sent after the trace was decided: ragmon's --quiet and --decision-wait set how long a trace waits "
-        "for its spans")
 
 
 async def post(url: str, body: bytes, headers: dict[str, str]) -> tuple[int, bytes]:
@@ -45,14 +48,17 @@ async def test_spans_dropped_after_decoding_are_a_partial_success_in_protobuf(ht
     # 3 spans, 1 of them invalid: 2 taken, of which the sink lost 1 as too_many_spans and 1 as late.
     # Rejected: 1 + 1 + 1 = 3, each reason with its count.
     url = await http_receiver()
-    sink.dropped = {"too_many_spans": 1, "late": 1}
+    sink.dropped, sink.late_by = {"too_many_spans": 1, "late": 1}, {"quiet": 1}
     request, bad = with_a_bad_span(sdk_spans)
     status, body = await post(url, request.SerializeToString(), PROTOBUF)
 
     partial = ExportTraceServiceResponse.FromString(body).partial_success
     assert status == 200 and partial.rejected_spans == 3
+    # The one rule that decided the late span's trace, and its setting: not --decision-wait as well.
     assert partial.error_message == f"{bad}; 1 span dropped as too_many_spans ({TOO_MANY}); " \
-                                    f"1 span dropped as late ({LATE})"
+                                    "1 span dropped as late (sent after the trace was decided by quiet: " \
+                                    "ragmon's --quiet sets how long a trace waits for more spans once its " \
+                                    "root has ended)"
     assert sink.rejects == [(1, "invalid")]  # the sink counts what it dropped itself
 
 
@@ -68,11 +74,14 @@ async def test_spans_dropped_after_decoding_are_a_partial_success_in_json(http_r
 
 async def test_spans_dropped_after_decoding_are_a_partial_success_over_grpc(grpc_receiver, sink, sdk_spans):
     target = await grpc_receiver()
-    sink.dropped = {"late": 2}
+    sink.dropped, sink.late_by = {"late": 2}, {"decision_wait": 1, "max_traces": 1}
     request, bad = with_a_bad_span(sdk_spans)
     response = await export(target, request)
     assert response.partial_success.rejected_spans == 3
-    assert response.partial_success.error_message == f"{bad}; 2 spans dropped as late ({LATE})"
+    # Two rules decided the two traces: each named with its count and its setting.
+    assert response.partial_success.error_message == (
+        f"{bad}; 2 spans dropped as late (sent after their traces were decided: 1 by decision_wait "
+        "(--decision-wait), 1 by max_traces (--max-traces))")
 
 
 async def test_invalid_spans_of_a_request_refused_and_retried_are_counted_once_over_http(http_receiver, sink,
@@ -101,3 +110,11 @@ async def test_invalid_spans_of_a_request_refused_and_retried_are_counted_once_o
             codes.append(error.code())
     assert codes == [grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.OK]
     assert sink.rejects == [(2, "backpressure"), (2, "backpressure"), (1, "invalid")]
+
+
+@pytest.mark.parametrize("rule", DECIDED_BY)
+def test_late_spans_of_every_rule_that_decides_a_trace_are_told_its_setting(rule: str) -> None:
+    """A rule added to the assembler without its wording here would fail the receiver's answer."""
+    told = partial_success(DecodedBatch((), 0, ()), Dropped({"late": 1}, {rule: 1}))
+    assert told is not None and told.rejected_spans == 1
+    assert f"decided by {rule}: " in told.error_message
