@@ -4,7 +4,9 @@ numbers (prices, doses, dates, units), technical documentation (versions, addres
 HR, benefits and insurance policies (conditions, tiers, deadlines), and pages of tables, tiers and bands
 where a made-up answer moves a number from one row or clause to another (english_tables, english_fees, and
 a red team's claim-passage pairs aimed at the rule that catches it, moved_numbers), and plan tables of
-counts (english_quotas: seats, screens, bags, guest passes), and chatty answers in six languages written to
+counts (english_quotas: seats, screens, bags, guest passes), and opposites and counts written as words
+(english_opposites: "non-refundable" / "not refundable", "one business day", written before the judge
+read either), and chatty answers in six languages written to
 measure the wrapper model (chatty_answers to _3, each measured once before the model was trained on it;
 chatty_answers_4, written after its last version, not trained on), and answers written as letters and e-mails,
 salutation, closing and signature (letters, letters_2: each written before the version it measured)
@@ -606,6 +608,46 @@ ENGLISH_COUNTS = {
 }
 
 
+ENGLISH_OPPOSITES = {
+    # A negation written otherwise than the page's: "non-transferable" for its "not transferable",
+    # "unsupported" for "no longer supported" and "not supported", "no limit" for "unlimited"; the opposite
+    # veto finds the claim's word turned round in the page's.
+    ("app-g1", "false alarm", "Android 10 is unsupported now."),
+    ("gym-g1", "false alarm", "Memberships are non-transferable, so your brother can't take it over."),
+    ("gym-g1", "false alarm", "As a Premium member, there's no limit on the number of classes you can book."),
+    ("tix-g2", "false alarm",
+     "Unfortunately not: Northgate tickets are non-transferable on third-party resale platforms."),
+    ("volt-g1", "false alarm", "Also note that mobile data hotspots are unsupported for smart charging."),
+    # A count in digits where the page writes it as a word or article ("one tablet", "one business day",
+    # "a pair of skis"): no page's number.
+    ("bag-g1", "false alarm", "Two skis plus boots count as one checked bag."),
+    ("nap-g1", "false alarm",
+     "Adults and children over 16 should take 1 tablet twice a day, with food or milk, about 12 hours "
+     "apart."),
+    ("sky-g1", "false alarm", "Fault reports are answered within 1 business day."),
+    # The $50 free-shipping threshold of the sentence before, read against the closest sentence's $14.95.
+    ("frs-g1", "false alarm",
+     "Orders shipped to APO/FPO addresses are not eligible for free shipping, even over $50."),
+    # An opposite flipped or a "not" dropped or added where the page also uses the plain word ("Refunds are
+    # issued", "Opened hardware is eligible"): the page's own words.
+    ("app-i1", "made-up sentence passed", "Android 9 is still fully supported and receives updates."),
+    ("exch-i1", "made-up sentence passed", "Digital downloads are eligible for exchange within 14 days."),
+    ("exch-i2", "made-up sentence passed",
+     "Opened hardware is not eligible for exchange, even in like-new condition."),
+    ("gift-i1", "made-up sentence passed", "Gift cards are refundable."),
+    ("ship-i1", "made-up sentence passed", "Yes, assembly is offered by our drivers when they deliver."),
+    ("tix-i1", "made-up sentence passed", "Booking fees are refunded as well when an event is moved."),
+    # A count written "one" against the page's 2 or two ("two free replacements", "2 business days",
+    # "two tablets", "twice daily"): "one" is no number.
+    ("brew-i1", "made-up sentence passed",
+     "Yes, during the warranty you get one free replacement of the drip tray."),
+    ("hay-i1", "made-up sentence passed", "As an adult, you should take one tablet once a day."),
+    ("nap-i1", "made-up sentence passed", "Take one tablet once a day, with food or milk."),
+    ("sky-i1", "made-up sentence passed",
+     "Billing questions sent through the contact form are answered within one business day."),
+}
+
+
 CHATTY_ANSWERS = {
     # Written after the wrapper model's first version, to measure it (README: 68 wrappers read as claims by
     # the patterns alone, 27 by that version); trained on since, with 10 greetings and wishes its writer had
@@ -1183,7 +1225,8 @@ LETTERS_2 = {
     ("english_technical.jsonl", ENGLISH_TECHNICAL), ("english_support.jsonl", ENGLISH_SUPPORT),
     ("english_policy.jsonl", ENGLISH_POLICY), ("english_tables.jsonl", ENGLISH_TABLES),
     ("english_fees.jsonl", ENGLISH_FEES), ("english_quotas.jsonl", ENGLISH_QUOTAS),
-    ("english_counts.jsonl", ENGLISH_COUNTS), ("chatty_answers.jsonl", CHATTY_ANSWERS),
+    ("english_counts.jsonl", ENGLISH_COUNTS), ("english_opposites.jsonl", ENGLISH_OPPOSITES),
+    ("chatty_answers.jsonl", CHATTY_ANSWERS),
     ("chatty_answers_2.jsonl", CHATTY_ANSWERS_2),
     ("chatty_answers_3.jsonl", CHATTY_ANSWERS_3), ("chatty_answers_4.jsonl", CHATTY_ANSWERS_4),
     ("letters.jsonl", LETTERS), ("letters_2.jsonl", LETTERS_2),
