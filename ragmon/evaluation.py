@@ -15,6 +15,7 @@ import operator
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from typing import Any, SupportsIndex, TypeVar, cast
 
+from ragmon.example_warnings import run_warnings
 from ragmon.judges.base import AsyncJudge, Judge, JudgeError
 from ragmon.judges.lexical import LexicalJudge
 from ragmon.metrics import generation as gen
@@ -427,23 +428,62 @@ def evaluate(examples: Iterable[Example], judge: Judge | None = None, config: Ev
     items = _examples(examples)
     results: list[ExampleResult] = []
     skipped: list[tuple[str, str]] = []
+    unreachable = _Unreachable()
     for done, example in enumerate(items, 1):
-        try:
-            results.append(evaluate_example(example, judge, config.k))
-        except JudgeError as exc:
-            if not skip_judge_errors:
-                raise
-            skipped.append((example.id, str(exc)))
+        if (why := unreachable.reason(example)) is not None:
+            skipped.append((example.id, why))
+        else:
+            try:
+                results.append(evaluate_example(example, judge, config.k))
+                unreachable.answered()
+            except JudgeError as exc:
+                if not skip_judge_errors:
+                    raise
+                unreachable.failed(exc)
+                skipped.append((example.id, str(exc)))
         if progress is not None:
             _report_progress(progress, done, len(items))
-    return _report(recorded, config, results, skipped)
+    return _report(recorded, config, items, results, skipped)
 
 
-def _report(recorded: Mapping[str, Any], config: EvalConfig, results: Sequence[ExampleResult],
-            skipped: Sequence[tuple[str, str]]) -> Report:
+def _report(recorded: Mapping[str, Any], config: EvalConfig, items: Sequence[Example],
+            results: Sequence[ExampleResult], skipped: Sequence[tuple[str, str]]) -> Report:
     return Report(judge=recorded, k=config.k, results=tuple(results),
                   aggregates=aggregate_results(results, config), skipped=tuple(skipped),
-                  config=config)
+                  config=config, run_warnings=run_warnings(items))
+
+
+class _Unreachable:
+    """Whether to stop calling a judge whose service was not reached (`JudgeError.unreachable`) for
+    `UNREACHABLE_IN_A_ROW` examples in a row, under `skip_judge_errors`: each took its connection attempts
+    (1.3 s on a closed port) or its timeout times its attempts (3 minutes against a server that never
+    answers), so 1,000 examples took 50 hours to be skipped one by one. The rest are skipped at once with
+    the last error as their reason, fail-closed and counted as any skipped example; those that need no judge
+    (no claims, no context) are still scored. One that reached the judge and failed otherwise, or was
+    scored, ends the streak: a judge that answers is called again."""
+
+    def __init__(self) -> None:
+        self.streak = 0
+        self.last: JudgeError | None = None
+
+    def answered(self) -> None:
+        self.streak = 0
+
+    def failed(self, exc: JudgeError) -> None:
+        self.streak = self.streak + 1 if exc.unreachable else 0
+        self.last = exc
+
+    def reason(self, example: Example) -> str | None:
+        """Why `example` is skipped without calling the judge, None if the judge is to be called."""
+        if self.streak < UNREACHABLE_IN_A_ROW or verdicts_without_judge(example, example_claims(example)) \
+                is not None:
+            return None
+        return (f"not judged: the judge was not reached for {self.streak} examples in a row, so the rest "
+                f"were skipped without calling it; the last error: {self.last}")
+
+
+UNREACHABLE_IN_A_ROW = 3
+"""Examples in a row whose judge was not reached after which a run skipping judge errors stops calling it."""
 
 
 async def aevaluate_example(example: Example, judge: AsyncJudge, k: int) -> ExampleResult:
@@ -539,16 +579,23 @@ async def aevaluate(examples: Iterable[Example], judge: AsyncJudge, config: Eval
     items = _examples(examples)
     done = 0
 
+    unreachable = _Unreachable()
+
     async def one(index: int) -> ExampleResult | tuple[str, str]:
         nonlocal done
         example = items[index]
         outcome: ExampleResult | tuple[str, str]
-        try:
-            outcome = await aevaluate_example(example, judge, config.k)
-        except JudgeError as exc:
-            if not skip_judge_errors:
-                raise
-            outcome = (example.id, str(exc))
+        if (why := unreachable.reason(example)) is not None:
+            outcome = (example.id, why)
+        else:
+            try:
+                outcome = await aevaluate_example(example, judge, config.k)
+                unreachable.answered()
+            except JudgeError as exc:
+                if not skip_judge_errors:
+                    raise
+                unreachable.failed(exc)
+                outcome = (example.id, str(exc))
         done += 1
         if progress is not None:
             _report_progress(progress, done, len(items))
@@ -557,4 +604,4 @@ async def aevaluate(examples: Iterable[Example], judge: AsyncJudge, config: Eval
     outcomes = await in_order_until_judge_error(len(items), one, workers)
     results = [o for o in outcomes if isinstance(o, ExampleResult)]
     skipped = [o for o in outcomes if isinstance(o, tuple)]
-    return _report(recorded, config, results, skipped)
+    return _report(recorded, config, items, results, skipped)

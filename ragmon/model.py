@@ -7,13 +7,14 @@ nothing, `contexts=None` says we were never told. Metrics depend on that differe
 from __future__ import annotations
 
 import heapq
+import json
 import math
 from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, field, fields
 from decimal import Decimal
 from itertools import islice
 from numbers import Integral, Real
-from typing import TYPE_CHECKING, Any, SupportsFloat, SupportsIndex, TypeGuard
+from typing import TYPE_CHECKING, Any, SupportsFloat, SupportsIndex, TypeGuard, cast
 
 METRIC_NAMES: tuple[str, ...] = (
     "hit_rate",
@@ -183,7 +184,7 @@ class Example:
             relevant = _items(where, "relevant_ids", self.relevant_ids, str, frozenset)
             object.__setattr__(self, "relevant_ids", relevant)
         if self.citations is not None:
-            object.__setattr__(self, "citations", _items(where, "citations", self.citations, str, tuple))
+            object.__setattr__(self, "citations", _citations(where, self.citations, self.contexts or ()))
         if type(self.extra) is not dict and not isinstance(self.extra, Mapping):
             raise TypeError(f"{where}extra must be a mapping, got {type(self.extra).__name__}")
         # A copy: the caller's dict, changed after, changed the frozen example (and its reports) with it.
@@ -252,6 +253,30 @@ def _items(where: str, name: str, value: Any, kind: type, container: Callable[[I
     if kind is str and not all(type(item) is str for item in items):
         items = [_plain(item) for item in items]
     return items if type(items) is container else container(items)
+
+
+def _citations(where: str, citations: Any, contexts: tuple[Context, ...]) -> tuple[str, ...]:
+    """The citations as `_items` stores them; whole numbers are refused with what to pass instead:
+    `citations=[1, 2]` is read by many as the first and second contexts, and "must be a str, got int"
+    said neither that a citation is a context's id nor which ids those are."""
+    try:
+        return cast(tuple[str, ...], _items(where, "citations", citations, str, tuple))
+    except TypeError as exc:
+        numbers = citations if isinstance(citations, list | tuple) else ()
+        if not numbers or not all(type(n) is int and n >= 0 for n in numbers):
+            raise
+        raise TypeError(f"{exc}: {_as_ids([str(n) for n in numbers], contexts)}") from None
+
+
+def _as_ids(cited: list[str], contexts: tuple[Context, ...]) -> str:
+    from ragmon.example_warnings import first_position, meant_ids, positional  # which imports this module
+
+    said = "citations are context ids, as strings"
+    if not positional(cited, contexts):
+        return f"{said}: pass {json.dumps(cited)}"
+    return (f"{said}, and no context's id is a number: as positions counted from {first_position(cited)} "
+            f"these are "
+            f"{json.dumps(meant_ids(cited, contexts), ensure_ascii=False)}, the ids to pass")
 
 
 _BLANK_ID = " (an empty cell split on ',' gives ['']: pass [] for none, None for unknown)"
@@ -465,6 +490,10 @@ class Report:
     know: a recorded trace of several requests, of which only the last was scored. In the report files, not
     only on the terminal, because a CI job's log is read less often, and kept for less long, than its
     reports. Last, so that a Report built by position keeps its meaning."""
+    run_warnings: tuple[str, ...] = ()
+    """The run's warnings, of no example: what `evaluate` found in the examples as a whole (citations that
+    look like positions, ids that look alike), which a figure alone would not show. `ragmon replay` writes
+    its own, naming files and lines, in their place."""
 
     def to_dict(self) -> dict[str, Any]:
         """The report as JSON data: the document `ragmon replay --json` writes of a run without gates, whose
@@ -472,7 +501,7 @@ class Report:
         `dataclasses.asdict` is no route to JSON: it keeps `relevant_ids` a frozenset, and NaN as NaN."""
         from ragmon.report.json import to_dict  # which imports this module
 
-        return to_dict(self, ())
+        return to_dict(self, (), run_warnings=self.run_warnings)
 
     def __repr__(self) -> str:
         # Counts, not contents: a report of 10,000 examples would print megabytes of context text in a

@@ -16,7 +16,6 @@ import functools
 import gc
 import io
 import itertools
-import json
 import math
 import os
 import socket
@@ -50,6 +49,7 @@ from ragmon.datasets.formats import NEEDS_REVIEW
 from ragmon.datasets.locate import LineOf
 from ragmon.errors import InputError, MissingExtra, RagmonError, printable
 from ragmon.evaluation import aevaluate, evaluate, example_claims, verdicts_without_judge
+from ragmon.example_warnings import LookAlikes, cites_by_position, positional_warning
 from ragmon.files import (
     check_not_directory,
     existing_file,
@@ -71,14 +71,13 @@ from ragmon.gate import (
     parse_drops,
     parse_gates,
 )
-from ragmon.jsontext import replace_lone_surrogates
 from ragmon.judges.base import AsyncJudge, Judge
 from ragmon.judges.claude import add_cli_arguments as add_claude_arguments
 from ragmon.judges.claude import judge_from_args as claude_judge_from_args
 from ragmon.judges.lexical import LexicalJudge
 from ragmon.judges.lexical import add_cli_arguments as add_lexical_arguments
 from ragmon.metrics.retrieval import RETRIEVAL_METRICS
-from ragmon.model import LOWER_IS_BETTER, METRIC_NAMES, Context, EvalConfig, Example, Report
+from ragmon.model import LOWER_IS_BETTER, METRIC_NAMES, EvalConfig, Example, Report
 from ragmon.options import (
     TYPED,
     Flag,
@@ -545,8 +544,9 @@ def _replay(args: argparse.Namespace, started: tuple[datetime, float], checkpoin
     # every full collection while scoring and rendering allocate (JSON report ~3x faster at 10,000).
     gc.freeze()
     try:
+        # The run's warnings of the examples are the ones located at their lines, in the report's place.
         reports = [replace(report, skipped=(*not_rag, *report.skipped),
-                           warnings=_scored(set_aside, report))
+                           warnings=_scored(set_aside, report), run_warnings=run_warnings)
                    for report in score_runs(examples, judge, _config(args), args.repeat, progress,
                                             skip_judge_errors=args.judge_errors == "skip",
                                             concurrency=args.llm_concurrency)]
@@ -747,50 +747,17 @@ def _loaded(paths: Sequence[str], told: datasets.Skipped, *, live: bool,
     examples: list[Example] = []
     lines: dict[str, tuple[str, LineOf]] = {}
     unreviewed = _Flagged(lambda example: example.extra.get(NEEDS_REVIEW) is True)
-    positional = _Flagged(_cites_by_position)
-    alike = _LookAlikes()
+    positional = _Flagged(cites_by_position)
+    alike = LookAlikes()
     for example, source, line_of in datasets.located(paths, skipped=told):
         examples.append(example)
         unreviewed.add(example, source, line_of)
         positional.add(example, source, line_of)
-        alike.add(example.id, source, line_of)
+        alike.add(example.id, functools.partial(_at, source, line_of))
         if live:
             lines[example.id] = (source, line_of)
     return examples, lines, (*_unreviewed_warning(unreviewed), *alike.warning(),
                              *(() if live else _positional_warning(positional)))
-
-
-class _LookAlikes:
-    """Ids that differ only as a report may not show (`baselines.id_key`: "café" in its two Unicode forms,
-    "q01" and "q01 "): two examples, each figure of which the reader takes for the other's. A warning, not the
-    error a duplicate is: ids are the user's, and golden sets that hold such pairs loaded until now. One
-    dictionary lookup an example, so a set of 100,000 lines costs what its ids do."""
-
-    def __init__(self) -> None:
-        self.seen: dict[str, tuple[str, str, LineOf]] = {}
-        self.first: tuple[str, str, str, str] | None = None
-        """The first pair found: each id and its file:line."""
-        self.count = 0
-
-    def add(self, example_id: str, source: str, line_of: LineOf) -> None:
-        key = baselines.id_key(replace_lone_surrogates(example_id))
-        first_id, first_source, first_line = self.seen.setdefault(key, (example_id, source, line_of))
-        if first_id == example_id:
-            return
-        self.count += 1
-        if self.first is None:
-            self.first = (first_id, f"{first_source}:{first_line()}", example_id, f"{source}:{line_of()}")
-
-    def warning(self) -> tuple[str, ...]:
-        if self.first is None:
-            return ()
-        first_id, first_at, again_id, again_at = self.first
-        more = f" (and {self.count - 1:,} more such id{'s' * (self.count > 2)})" if self.count > 1 else ""
-        first, again = baselines.escaped_id(first_id), baselines.escaped_id(again_id)
-        return (f"example ids {first} ({first_at}) and {again} ({again_at}) differ only in Unicode "
-                f"normalisation or white space around them{more}: they are two examples, which a report can "
-                f"show alike (an accent written two ways looks the same, and so does a space at the end); "
-                f"write each id one way",)
 
 
 class _Flagged:
@@ -837,51 +804,15 @@ def _unreviewed_warning(flagged: _Flagged) -> tuple[str, ...]:
             "line",)
 
 
-def _cites_by_position(example: Example) -> bool:
-    """Whether every citation is a whole number and no context's id is one: `"citations": [1, 2]` meant as
-    the first and second documents, which are read as the ids "1" and "2" (as the sidecar reads a
-    `ragmon.citations` of `[12]`) and count as citations of documents never retrieved. Only an answer's
-    `[n]` markers are read as positions (ragmon.semconv.extract), where no explicit list is given."""
-    return bool(example.citations) and bool(example.contexts) \
-        and all(_is_number(doc) for doc in example.citations or ()) \
-        and not any(_is_number(context.id) for context in example.contexts or ())
-
-
-def _is_number(doc_id: str) -> bool:
-    return doc_id.isascii() and doc_id.isdigit()
+def _at(source: str, line_of: LineOf) -> str:
+    return f"{source}:{line_of()}"
 
 
 def _positional_warning(flagged: _Flagged) -> tuple[str, ...]:
-    """Once a run, however many examples: citation_accuracy 0 with no hint had been all they showed. The
-    first one's citations are turned into the ids they likely meant, where in range; scoring reads them as
-    written. Each citation is quoted clipped: ten of 100,000 digits made a JUnit file of 2 MB."""
-    example = flagged.first
-    if example is None:
+    if flagged.first is None:
         return ()
-    citations = example.citations or ()
-    first = 0 if any(not doc.strip("0") for doc in citations) else 1  # [0, 1] counts from 0
-    cited = citations[:_CITED_SHOWN]
-    meant = [_meant(doc, example.contexts or (), first) for doc in cited]
-    written = ", ".join(text.clip(doc, _ID_SHOWN) for doc in cited)
-    return (f"citations of {_examples(flagged.counts.total(), verb=False)} of {flagged.files()} "
-            f"look like positions, not ids ({flagged.places()}): a citation names a context by its id, and "
-            "no context's id is a number, so each counts as a document never retrieved; cite the ids, e.g. "
-            f"{json.dumps(meant, ensure_ascii=False)} for [{written}] of example "
-            f"{text.clip(example.id, _ID_SHOWN)}",)
-
-
-def _meant(doc: str, contexts: Sequence[Context], first: int) -> str:
-    """The id of the context at position `doc`, counted from `first` (0 or 1), or `doc` out of range,
-    clipped (a long number is out of range: int() refuses one of over 4,300 digits)."""
-    digits = doc.lstrip("0") or "0"
-    index = (int(digits) if len(digits) <= len(str(len(contexts))) else -1) - first
-    return text.clip(contexts[index].id if 0 <= index < len(contexts) else doc, _ID_SHOWN)
-
-
-_ID_SHOWN = 60
-"""Characters of an id a warning quotes."""
-_CITED_SHOWN = 10
-"""Citations of the example a warning turns into ids."""
+    which = f"{_examples(flagged.counts.total(), verb=False)} of {flagged.files()}"
+    return (positional_warning(flagged.first, which, flagged.places()),)
 
 
 _LINES_SHOWN = 5

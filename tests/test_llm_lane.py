@@ -722,7 +722,8 @@ async def test_a_request_that_never_left_the_process_costs_the_budget_nothing(
     assert outcome.outcome == "error" and fake_api.calls == 0
     assert outcome.cost_usd == 0.0 and lane.budget.spent == 0.0 and lane.budget.reserved == 0.0
     (line,) = [r.getMessage() for r in caplog.records if r.name == "ragmon.llm_lane"]
-    assert line.endswith("cannot reach the API: the request was never sent (LocalProtocolError; 3 attempts)")
+    assert line.endswith(f"cannot reach the API at {fake_api.url}: the request was never sent "
+                         "(LocalProtocolError; 3 attempts)")
 
 
 async def test_a_bill_past_its_reservation_or_the_cap_is_warned_about(

@@ -14,7 +14,13 @@ from ragmon.model import Claim, ClaimVerdict, Example
 
 
 class JudgeError(RagmonError):
-    """The judge could not decide. Fail-closed: never read as "supported"."""
+    """The judge could not decide. Fail-closed: never read as "supported".
+
+    `unreachable` says the judge's service was never reached or never replied (refused, unresolvable, timed
+    out): the next example would wait as long for the same outcome, so `evaluate` told to skip judge errors
+    stops calling the judge after a few of these in a row (`ragmon.evaluation._Unreachable`)."""
+
+    unreachable: bool = False
 
 
 @runtime_checkable

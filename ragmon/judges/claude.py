@@ -203,8 +203,9 @@ class ClaudeJudgeError(JudgeError):
     more than one attempt's worst case."""
 
     def __init__(self, message: str, *, kind: str = "error", usage: Usage = Usage(),
-                 retry_after: float | None = None) -> None:
+                 retry_after: float | None = None, unreachable: bool = False) -> None:
         super().__init__(message)
+        self.unreachable = unreachable
         self.kind = kind
         self.usage = usage
         self.retry_after = retry_after
@@ -891,6 +892,27 @@ def _unusable_url(url: str) -> str:
     return "" if parts.hostname else "names no host"
 
 
+def _address(url: object) -> str:
+    """Where `url` sends a request: its scheme, host and port, never a user or password it carries (nor a
+    path or query, where a proxy may take a token), clipped; "" for none. For an error that could not reach
+    the API, which had named no address: a run of an hour could not be told from a stale
+    ANTHROPIC_BASE_URL."""
+    try:
+        parts = urllib.parse.urlsplit(str(url))
+        port = parts.port
+    except ValueError:
+        return ""
+    host = parts.hostname or ""
+    if ":" in host:  # IPv6, written in brackets in a URL
+        host = f"[{host}]"
+    address = f"{parts.scheme}://{host}" + ("" if port is None else f":{port}")
+    return printable(address if len(address) <= _ADDRESS_SHOWN else f"{address[:_ADDRESS_SHOWN - 3]}...")
+
+
+_ADDRESS_SHOWN = 80
+"""Characters of an API address an error or repr shows."""
+
+
 def _other_credentials() -> bool:
     """Whether the SDK might find credentials other than an API key: any variable of `_OTHER_CREDENTIALS`
     set, or its config directory there. Erring towards yes: the SDK then looks, as it always did."""
@@ -974,7 +996,9 @@ class ClaudeJudge:
         # What it judges with, to tell judges apart in a notebook; never the credentials.
         directory = self.cache.directory
         shown = {**self._arguments(), "cache_dir": None if directory is None else str(directory)}
-        del shown["base_url"], shown["api_key"]
+        del shown["api_key"]
+        if (base_url := shown.pop("base_url")) is not None:  # the default's, or ANTHROPIC_BASE_URL's: unsaid
+            shown["base_url"] = _address(base_url)
         return f"ClaudeJudge({', '.join(f'{name}={value!r}' for name, value in shown.items())})"
 
     def __reduce__(self) -> tuple[Callable[[], ClaudeJudge], tuple[()]]:
@@ -1225,16 +1249,21 @@ class ClaudeJudge:
             elif isinstance(exc, anthropic.APIConnectionError):
                 # The cause's class, never its text: httpx quotes a header it refused, the API key too.
                 cause = type(exc.__cause__).__name__
-                kind, what = "error", (f"connection cut after the request was sent ({cause}; {tries})"
-                                       if attempts.sent else
-                                       f"cannot reach the API: the request was never sent ({cause}; {tries})")
+                at = f" at {address}" if (address := _address(exc.request.url)) else ""
+                kind = "error"
+                what = (f"connection{at} cut after the request was sent ({cause}; {tries})" if attempts.sent
+                        else f"cannot reach the API{at}: the request was never sent ({cause}; {tries})")
             else:
                 unreadable = self._unreadable(attempts)
                 said = _redacted(str(exc), attempts.credentials)
                 raise ClaudeJudgeError(f"{where}: unreadable reply: {said}", usage=unreadable) from exc
+            # No reply at all (timed out, or never sent): the next call would wait as long for the same.
+            unreachable = isinstance(exc, anthropic.APIConnectionError) \
+                and (kind == "timeout" or not attempts.sent)
             # No reply was billed; only the attempts sent that got none (or a 504) may have been.
             raise ClaudeJudgeError(f"{where}: {what}", kind=kind, usage=Usage(unanswered=attempts.unanswered),
-                                   retry_after=_retry_after(exc) if kind == "rate_limited" else None) from exc
+                                   retry_after=_retry_after(exc) if kind == "rate_limited" else None,
+                                   unreachable=unreachable) from exc
         except anthropic.CredentialsError as exc:
             # Read by the SDK before each request, from a profile's credentials file: a token that expired
             # with the file since made unreadable, or readable by others, fails the call unsent. Not an

@@ -886,7 +886,7 @@ def test_repr_shows_the_settings_and_never_the_key(fake_api: FakeAnthropic, tmp_
                         timeout=5, max_tokens=numpy.int64(512))  # type: ignore[arg-type]
     assert repr(judge) == ("ClaudeJudge(model='claude-test', max_tokens=512, timeout=5.0, max_retries=2, "
                            f"max_doc_chars=4000, max_total_chars=24000, cache_dir={str(tmp_path / 'c')!r}, "
-                           "cache_entries=10000)")
+                           f"cache_entries=10000, base_url={fake_api.url!r})")
     assert "secret" not in repr(judge) and "secret" not in str(judge)
 
 

@@ -165,5 +165,5 @@ def test_a_request_that_never_left_the_process_costs_nothing_and_says_why(
     with pytest.raises(ClaudeJudgeError) as caught:
         judged(judge, asynchronous)
     assert fake_api.calls == 0 and caught.value.kind == "error" and caught.value.usage == Usage()
-    assert str(caught.value) == ("example 'slow': Claude judge: cannot reach the API: the request was never "
-                                 "sent (LocalProtocolError; 3 attempts)")
+    assert str(caught.value) == (f"example 'slow': Claude judge: cannot reach the API at {fake_api.url}: the "
+                                 "request was never sent (LocalProtocolError; 3 attempts)")

@@ -1,0 +1,134 @@
+"""A run's warnings that follow from its examples alone: citations written as positions, and ids that only
+look alike. `evaluate` puts them in the Report it returns (`Report.run_warnings`), naming each example by
+its place in the list; `ragmon replay` words the same ones with the file and line of each, as the rest of
+its errors about a golden record do, and they take the report's place there.
+
+Imports ragmon.model for type checking only: `Example` names the ids a positional citation meant in the
+error for an integer citation."""
+
+from __future__ import annotations
+
+import functools
+import json
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
+
+from ragmon.baseline import escaped_id, id_key
+from ragmon.jsontext import replace_lone_surrogates
+from ragmon.report.text import clip
+
+if TYPE_CHECKING:
+    from ragmon.model import Context, Example
+
+ID_SHOWN = 60
+"""Characters of an id a warning quotes."""
+_CITED_SHOWN = 10
+"""Citations of the example a warning turns into ids."""
+
+
+def cites_by_position(example: Example) -> bool:
+    """Whether every citation is a whole number and no context's id is one: `"citations": [1, 2]` meant as
+    the first and second documents, which are read as the ids "1" and "2" (as the sidecar reads a
+    `ragmon.citations` of `[12]`) and count as citations of documents never retrieved. Only an answer's
+    `[n]` markers are read as positions (ragmon.semconv.extract), where no explicit list is given."""
+    return bool(example.citations) and positional(example.citations or (), example.contexts or ())
+
+
+def positional(citations: Sequence[str], contexts: Sequence[Context]) -> bool:
+    """Whether `citations`, all whole numbers, can only be positions among `contexts`: none of whose ids
+    is one."""
+    return bool(contexts) and all(_is_number(doc) for doc in citations) \
+        and not any(_is_number(context.id) for context in contexts)
+
+
+def _is_number(doc_id: str) -> bool:
+    return doc_id.isascii() and doc_id.isdigit()
+
+
+def positional_warning(example: Example, which: str, places: str) -> str:
+    """Once a run, however many examples (`which`, at `places`; `example` the first): citation_accuracy 0
+    with no hint had been all they showed. Its citations are turned into the ids they likely meant, where in
+    range; scoring reads them as written. Each citation is quoted clipped: ten of 100,000 digits made a
+    JUnit file of 2 MB."""
+    cited = (example.citations or ())[:_CITED_SHOWN]
+    written = ", ".join(clip(doc, ID_SHOWN) for doc in cited)
+    return (f"citations of {which} look like positions, not ids ({places}): a citation names a context by "
+            "its id, and no context's id is a number, so each counts as a document never retrieved; cite "
+            f"the ids, e.g. {json.dumps(meant_ids(cited, example.contexts or ()), ensure_ascii=False)} for "
+            f"[{written}] of example {clip(example.id, ID_SHOWN)}")
+
+
+def meant_ids(citations: Sequence[str], contexts: Sequence[Context]) -> list[str]:
+    """The id of the context at each position, counted from 0 if one of them is 0, else from 1; a
+    position out of range is kept as written. Each clipped."""
+    first = first_position(citations)
+    return [_meant(doc, contexts, first) for doc in citations]
+
+
+def first_position(citations: Sequence[str]) -> int:
+    """0 if one of the positions is 0 (`[0, 1]` counts from 0), else 1."""
+    return 0 if any(not doc.strip("0") for doc in citations) else 1
+
+
+def _meant(doc: str, contexts: Sequence[Context], first: int) -> str:
+    """A long number is out of range: int() refuses one of over 4,300 digits."""
+    digits = doc.lstrip("0") or "0"
+    index = (int(digits) if len(digits) <= len(str(len(contexts))) else -1) - first
+    return clip(contexts[index].id if 0 <= index < len(contexts) else doc, ID_SHOWN)
+
+
+class LookAlikes:
+    """Ids that differ only as a report may not show (`baselines.id_key`: "café" in its two Unicode forms,
+    "q01" and "q01 "): two examples, each figure of which the reader takes for the other's. A warning, not the
+    error a duplicate is: ids are the user's, and golden sets that hold such pairs loaded until now. One
+    dictionary lookup an example, so a set of 100,000 costs what its ids do. Each id comes with where it is
+    (`at`), asked only of the first pair found."""
+
+    def __init__(self) -> None:
+        self.seen: dict[str, tuple[str, Callable[[], str]]] = {}
+        self.first: tuple[str, str, str, str] | None = None
+        """The first pair found: each id and where it is."""
+        self.count = 0
+
+    def add(self, example_id: str, at: Callable[[], str]) -> None:
+        key = id_key(replace_lone_surrogates(example_id))
+        first_id, first_at = self.seen.setdefault(key, (example_id, at))
+        if first_id == example_id:
+            return
+        self.count += 1
+        if self.first is None:
+            self.first = (first_id, first_at(), example_id, at())
+
+    def warning(self) -> tuple[str, ...]:
+        if self.first is None:
+            return ()
+        first_id, first_at, again_id, again_at = self.first
+        more = f" (and {self.count - 1:,} more such id{'s' * (self.count > 2)})" if self.count > 1 else ""
+        return (f"example ids {escaped_id(first_id)} ({first_at}) and {escaped_id(again_id)} ({again_at}) "
+                f"differ only in Unicode normalisation or white space around them{more}: they are two "
+                "examples, which a report can show alike (an accent written two ways looks the same, and so "
+                "does a space at the end); write each id one way",)
+
+
+_PLACES_SHOWN = 5
+"""Examples a positional warning of `evaluate` names by their place in the list."""
+
+
+def run_warnings(examples: Sequence[Example]) -> tuple[str, ...]:
+    """The warnings `evaluate` reports of `examples`, each example named by its index (`examples[3]`)."""
+    alike = LookAlikes()
+    by_position: list[int] = []
+    for index, example in enumerate(examples):
+        alike.add(example.id, functools.partial(_place, index))
+        if cites_by_position(example):
+            by_position.append(index)
+    if not by_position:
+        return alike.warning()
+    shown = ", ".join(map(_place, by_position[:_PLACES_SHOWN]))
+    more = f" and {len(by_position) - _PLACES_SHOWN:,} more" if len(by_position) > _PLACES_SHOWN else ""
+    which = f"{len(by_position):,} example{'s' * (len(by_position) > 1)}"
+    return (*alike.warning(), positional_warning(examples[by_position[0]], which, shown + more))
+
+
+def _place(index: int) -> str:
+    return f"examples[{index}]"

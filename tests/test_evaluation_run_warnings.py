@@ -1,0 +1,59 @@
+"""The run's warnings `evaluate` finds in the examples as a whole, in the Report it returns (and so in
+`to_dict()`, the document `ragmon replay --json` writes), as replay gives them; and the error for citations
+given as integers."""
+
+from __future__ import annotations
+
+import pytest
+
+from ragmon import Context, Example, evaluate
+
+CONTEXTS = [Context("kb-shipping", "Orders ship in 2 days."), Context("kb-returns", "Returns take 30 days.")]
+
+
+def test_citations_written_as_positions_are_a_run_warning_of_the_report() -> None:
+    examples = [Example("q1", "How fast?", CONTEXTS, "Orders ship in 2 days.", citations=["1", "2"]),
+                Example("q2", "Returns?", CONTEXTS, "Returns take 30 days.", citations=["kb-returns"]),
+                Example("q3", "Both?", CONTEXTS, "Returns take 30 days.", citations=["2"])]
+
+    report = evaluate(examples)
+
+    # "1" and "2" are no context's ids: as positions counted from 1 they meant the two contexts, in order.
+    assert report.to_dict()["run_warnings"] == [
+        "citations of 2 examples look like positions, not ids (examples[0], examples[2]): a citation names a "
+        "context by its id, and no context's id is a number, so each counts as a document never retrieved; "
+        'cite the ids, e.g. ["kb-shipping", "kb-returns"] for [1, 2] of example q1']
+    assert report.run_warnings == tuple(report.to_dict()["run_warnings"])
+
+
+def test_ids_that_only_look_alike_are_a_run_warning_naming_their_places() -> None:
+    examples = [Example("caf\u00e9", "?"), Example("q2", "?"), Example("cafe\u0301", "?")]
+
+    warnings = evaluate(examples).to_dict()["run_warnings"]
+
+    assert len(warnings) == 1
+    assert warnings[0].startswith("example ids 'caf\\xe9' (examples[0]) and 'cafe\\u0301' (examples[2]) "
+                                  "differ only in Unicode normalisation")
+
+
+def test_a_run_of_ids_cited_as_ids_has_no_run_warning() -> None:
+    examples = [Example("q1", "?", CONTEXTS, "Orders ship in 2 days.", citations=["kb-shipping"])]
+
+    assert evaluate(examples).to_dict()["run_warnings"] == []
+
+
+def test_integer_citations_are_refused_naming_the_ids_they_would_be() -> None:
+    with pytest.raises(TypeError) as caught:
+        Example("q1", "?", CONTEXTS, "Orders ship in 2 days.", citations=[2, 1])
+
+    assert str(caught.value) == (
+        "Example 'q1': citations[0] must be a str, got int: citations are context ids, as strings, and no "
+        'context\'s id is a number: as positions counted from 1 these are ["kb-returns", "kb-shipping"], the '
+        "ids to pass")
+
+
+def test_integer_citations_of_numbered_contexts_are_told_to_be_strings() -> None:
+    numbered = [Context("7", "Orders ship in 2 days.")]
+
+    with pytest.raises(TypeError, match=r'citations are context ids, as strings: pass \["7"\]$'):
+        Example("q1", "?", numbered, "Orders ship in 2 days.", citations=[7])
