@@ -39,7 +39,6 @@ import gzip
 import json
 import math
 import statistics
-import unicodedata
 import zlib
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -48,6 +47,7 @@ from typing import Any, NoReturn
 
 from ragmon import __version__
 from ragmon.errors import InputError
+from ragmon.ids import ID_SHOWN, escaped_id, id_key
 from ragmon.jsontext import loads, replace_lone_surrogates
 from ragmon.model import LOWER_IS_BETTER, METRIC_NAMES, ClaimVerdict, Example, ExampleResult, Report
 from ragmon.options import input_name, is_stdin, stdin_bytes
@@ -310,10 +310,6 @@ def from_dict(doc: Any, source: str) -> Baseline:
     return Baseline(source, version, judge, k, examples, breached, _skipped(reader, doc), _rules(reader, doc))
 
 
-_ID_SHOWN = 60
-"""Characters of an id a message quotes: a hand-made file's may be any length."""
-
-
 def _clipped(text: str, limit: int) -> str:
     """A message quotes a file's text at most `limit` characters long: a hand-made file's may be any."""
     return text if len(text) <= limit else text[:limit - 1] + "…"
@@ -381,13 +377,13 @@ def caveats(baseline: Baseline, examples: Sequence[Example]) -> list[str]:
                if before.question is not None and before.question != _normal(example.question)]
     if changed:
         lines.append(f"the baseline {baseline.path} asked another question under {len(changed)} of the "
-                     f"{len(shared)} ids both runs have ({_clipped(changed[0], _ID_SHOWN)!r}, say): examples "
+                     f"{len(shared)} ids both runs have ({_clipped(changed[0], ID_SHOWN)!r}, say): examples "
                      f"are compared by id, so these compare different questions (was the golden set "
                      f"renumbered?)")
     skipped = [example.id for example in examples if replace_lone_surrogates(example.id) in baseline.skipped]
     if skipped:
         lines.append(f"the baseline {baseline.path} skipped {len(skipped)} of this run's examples "
-                     f"({_clipped(skipped[0], _ID_SHOWN)!r}, say; its skipped list says why): they are not "
+                     f"({_clipped(skipped[0], ID_SHOWN)!r}, say; its skipped list says why): they are not "
                      f"compared, and count as new")
     respelled = _respelled(baseline, [replace_lone_surrogates(example.id) for example in examples])
     if respelled:
@@ -422,21 +418,6 @@ def _respelled(baseline: Baseline, ids: Sequence[str]) -> list[tuple[str, str]]:
             gone.setdefault(id_key(example_id), example_id)
     return [(example_id, gone[key]) for example_id in ids
             if example_id not in baseline.examples and (key := id_key(example_id)) in gone]
-
-
-def id_key(example_id: str) -> str:
-    """An id as a reader sees it: two ids equal here may look alike in a report ("café" in its two Unicode
-    forms, "q01" and "q01 "), though a tab or line break around one is shown escaped."""
-    return unicodedata.normalize("NFC", example_id).strip()
-
-
-def escaped_id(example_id: str, width: int = _ID_SHOWN) -> str:
-    """An id as a warning quotes it: as `ascii` writes it, where what tells two look-alikes apart shows
-    (`'caf\\xe9'`, `'q01 '`), and one longer than `width` by its two ends, where white space around it is.
-    Quoted whole, two ids of 200,000 characters made a JUnit file of 400 KB."""
-    if len(example_id) <= width:
-        return ascii(example_id)
-    return f"{example_id[:width // 2]!a}...{example_id[-(width // 2):]!a}"
 
 
 class _Reader:

@@ -4,7 +4,9 @@ its place in the list; `ragmon replay` words the same ones with the file and lin
 its errors about a golden record do, and they take the report's place there.
 
 Imports ragmon.model for type checking only: `Example` names the ids a positional citation meant in the
-error for an integer citation."""
+error for an integer citation. Imports the report module only when it warns: it imports the
+gate and the CLI, which `from ragmon import evaluate` had never loaded (~0.4 s), and `python -m
+ragmon.cli` warned of finding the CLI imported before it ran."""
 
 from __future__ import annotations
 
@@ -13,15 +15,12 @@ import json
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
-from ragmon.baseline import escaped_id, id_key
+from ragmon.ids import ID_SHOWN, escaped_id, id_key
 from ragmon.jsontext import replace_lone_surrogates
-from ragmon.report.text import clip
 
 if TYPE_CHECKING:
     from ragmon.model import Context, Example
 
-ID_SHOWN = 60
-"""Characters of an id a warning quotes."""
 _CITED_SHOWN = 10
 """Citations of the example a warning turns into ids."""
 
@@ -50,6 +49,8 @@ def positional_warning(example: Example, which: str, places: str) -> str:
     with no hint had been all they showed. Its citations are turned into the ids they likely meant, where in
     range; scoring reads them as written. Each citation is quoted clipped: ten of 100,000 digits made a
     JUnit file of 2 MB."""
+    from ragmon.report.text import clip
+
     cited = (example.citations or ())[:_CITED_SHOWN]
     written = ", ".join(clip(doc, ID_SHOWN) for doc in cited)
     return (f"citations of {which} look like positions, not ids ({places}): a citation names a context by "
@@ -72,13 +73,15 @@ def first_position(citations: Sequence[str]) -> int:
 
 def _meant(doc: str, contexts: Sequence[Context], first: int) -> str:
     """A long number is out of range: int() refuses one of over 4,300 digits."""
+    from ragmon.report.text import clip
+
     digits = doc.lstrip("0") or "0"
     index = (int(digits) if len(digits) <= len(str(len(contexts))) else -1) - first
     return clip(contexts[index].id if 0 <= index < len(contexts) else doc, ID_SHOWN)
 
 
 class LookAlikes:
-    """Ids that differ only as a report may not show (`baselines.id_key`: "café" in its two Unicode forms,
+    """Ids that differ only as a report may not show (`ragmon.ids.id_key`: "café" in its two Unicode forms,
     "q01" and "q01 "): two examples, each figure of which the reader takes for the other's. A warning, not the
     error a duplicate is: ids are the user's, and golden sets that hold such pairs loaded until now. One
     dictionary lookup an example, so a set of 100,000 costs what its ids do. Each id comes with where it is
