@@ -405,6 +405,15 @@ def _signals_held() -> Iterator[None]:
         raise KeyboardInterrupt if received[0] == signal.SIGINT else Terminated(received[0])
 
 
+SplitCheck = Callable[[str, str, str], str | None]
+SPLIT_CHECK = "split_check"
+"""The attribute of an action (set with setattr) whose value a user may type split in two, as
+`--gate groundedness 0.85`: a SplitCheck of the flag's long option, its value and the argument after it,
+giving the message to refuse them with, or None. Checked on a command's whole command line before argparse
+reads it: argparse took the second half for a positional argument or an unrecognized one, and its error
+named neither the flag nor the fix."""
+
+
 class UsageError(Exception):
     """A command line argparse refused: raised rather than exiting there, so the subcommand can be told."""
 
@@ -472,10 +481,33 @@ class _CommandParser(_Parser):
     # typeshed's overloads type a caller's own Namespace subclass, which no caller here passes.
     def parse_known_args(self, args: Sequence[str] | None = None,  # type: ignore[override]
                          namespace: argparse.Namespace | None = None) -> tuple[argparse.Namespace, list[str]]:
+        self._refuse_split(list(sys.argv[1:] if args is None else args))
         parsed, unknown = super().parse_known_args(args, namespace)
         if unknown:
             self.error(f"unrecognized arguments: {' '.join(unknown)}{self._meant(unknown)}")
         return parsed, []
+
+    def _refuse_split(self, args: list[str]) -> None:
+        """A flag's value typed as two arguments, where the flag's action has a SPLIT_CHECK: refused before
+        argparse reads them, in one line, as a bad value is (no usage)."""
+        words = args[:args.index("--")] if "--" in args else args
+        for index, word in enumerate(words):
+            option, equals, value = word.partition("=")
+            action = self._action_of(option)
+            check: SplitCheck | None = getattr(action, SPLIT_CHECK, None)
+            pair = [value, *words[index + 1:index + 2]] if equals else words[index + 1:index + 3]
+            message = check(action.option_strings[0], *pair) if action and check and len(pair) == 2 else None
+            if message is not None:
+                raise UsageError(self, message, usage=False)
+
+    def _action_of(self, word: str) -> argparse.Action | None:
+        """The action of a long option as typed: written out, or abbreviated as argparse takes one."""
+        if not word.startswith("--") or word == "--":
+            return None
+        if word in self._option_string_actions or not self.allow_abbrev:
+            return self._option_string_actions.get(word)
+        begun = {action for option, action in self._option_string_actions.items() if option.startswith(word)}
+        return begun.pop() if len(begun) == 1 else None
 
     def _meant(self, unknown: list[str]) -> str:
         """The flag each unknown one is nearly, to end the error with: `--sample_rate`, `--samplerate` or

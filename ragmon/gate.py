@@ -131,6 +131,9 @@ _ONE_LISTED = re.compile(_LISTED)
 _ALL_LISTED = re.compile(rf"\s*{_LISTED}(?:(?:\s*[,;]\s*|\s+){_LISTED})*[\s,;]*")
 _Listed = tuple[str, str, str]
 """A listed gate's NAME, comparison (`=` for none) and VALUE."""
+_BEGUN_LETTERS = 3
+_BARE_NAME = re.compile(r"[A-Za-z][\w@]*")
+"""A metric's name alone, as `--gate groundedness 0.85` gives the flag (`ndcg@10`, `recall_at_5` too)."""
 _AT_K = re.compile(r"(.+?)(?:@|_at_)([0-9]+|k)", re.IGNORECASE)
 """A metric's name with a cut-off: `ndcg@10`, `Recall@k`, `precision_at_5`."""
 
@@ -164,6 +167,25 @@ def _metric_value(flag: Flag, what: str, text: str) -> tuple[str, float]:
     if not 0.0 <= value <= 1.0:
         raise InputError(f"{given}: {what} must be between 0 and 1{as_share(raw)}")
     return name, value
+
+
+def split_gate(option: str, value: str, after: str) -> str | None:
+    """Why a gate typed as two arguments (`--gate groundedness 0.85`) is refused, or None for anything
+    else: argparse took the number for a dataset or an unrecognized argument, and the errors named neither
+    the flag nor the fix (ragmon.cli.SPLIT_CHECK). An unknown name is told too, so one fix does it."""
+    if _BARE_NAME.fullmatch(value) is None or not _is_number(after):
+        return None
+    unknown = _unknown([value])
+    return (f"{option} {value} {after}: write it as one argument, {option} {value}={_as_share(after)}"
+            f"{'; ' + unknown if unknown else ''}")
+
+
+def _is_number(text: str) -> bool:
+    try:
+        decimal(text.strip().removesuffix("%"))
+    except NotANumber:
+        return False
+    return True
 
 
 def _refuse_given(flag: Flag, texts: Sequence[str]) -> None:
@@ -313,13 +335,18 @@ def _check_metric(given: str, name: str) -> None:
 
 
 def _check_metrics(given: str, names: Sequence[str]) -> None:
-    """Unknown names are refused with the valid ones, each with the one likeliest meant (`_guess`); a name
-    listed twice is told once."""
+    if unknown := _unknown(names):
+        raise InputError(f"{given}: {unknown}")
+
+
+def _unknown(names: Sequence[str]) -> str:
+    """Unknown names told with the valid ones, each with the one likeliest meant (`_guess`); a name listed
+    twice is told once. Empty when every name is known."""
     unknown = list(dict.fromkeys(name for name in names if name not in METRIC_NAMES))
-    if unknown:
-        told = ", ".join(f"{name!r}{_guess(name)}" for name in unknown)
-        raise InputError(f"{given}: unknown metric{'s' if len(unknown) > 1 else ''} {told}; valid names: "
-                         f"{', '.join(METRIC_NAMES)}")
+    if not unknown:
+        return ""
+    told = ", ".join(f"{name!r}{_guess(name)}" for name in unknown)
+    return f"unknown metric{'s' if len(unknown) > 1 else ''} {told}; valid names: {', '.join(METRIC_NAMES)}"
 
 
 def _guess(name: str) -> str:
@@ -331,11 +358,21 @@ def _guess(name: str) -> str:
     if at_k is not None and (base := _meant(at_k[1])) in RETRIEVAL_METRICS:
         cut = f"--k {at_k[2]}" if at_k[2].isdigit() else "--k"
         return f" (did you mean {base!r} with {cut}? retrieval metrics are read at the top --k, default 5)"
-    meant = near_miss(name, _KNOWN) or next(
+    meant = near_miss(name, _KNOWN) or _begun(name) or next(
         iter(difflib.get_close_matches(name.lower(), _KNOWN, n=1, cutoff=_SUGGEST_CUTOFF)), None)
     if meant in METRIC_SYNONYMS:
         return f" (ragmon calls it {METRIC_SYNONYMS[meant]!r})"
     return f" (did you mean {meant!r}?)" if meant else ""
+
+
+def _begun(name: str) -> str | None:
+    """The one name `name` is the start of (`ground`, `halluc`): a name cut short is too far from the whole
+    for a typo's closeness. None for a start several names share (`citation`, `answer`), which could be
+    either, and for one under three letters."""
+    if len(name) < _BEGUN_LETTERS:
+        return None
+    begun = [known for known in _KNOWN if known.startswith(name.lower())]
+    return begun[0] if len(begun) == 1 else None
 
 
 def _meant(name: str) -> str | None:

@@ -36,6 +36,7 @@ from ragmon.cli import (
     EXIT_HUNG_UP,
     EXIT_INTERRUPTED,
     EXIT_TERMINATED,
+    SPLIT_CHECK,
     Stopped,
     note,
     parse_known,
@@ -70,6 +71,7 @@ from ragmon.gate import (
     exit_code,
     parse_drops,
     parse_gates,
+    split_gate,
 )
 from ragmon.judges.base import AsyncJudge, Judge
 from ragmon.judges.claude import add_cli_arguments as add_claude_arguments
@@ -131,16 +133,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="ragmon JSONL, eval-set JSON, trace JSON/JSONL or OTLP/JSON lines, gzipped or "
                              "not; format detected per file; - reads standard input")
     parser.add_argument("--k", type=positive_int, default=5, help="cut-off for retrieval metrics (default 5)")
-    parser.add_argument("--gate", action="append", default=[], metavar="NAME=VALUE",
-                        help="minimum for a metric (a maximum for hallucination_rate); repeatable")
+    gate = parser.add_argument("--gate", action="append", default=[], metavar="NAME=VALUE",
+                               help="minimum for a metric (a maximum for hallucination_rate); repeatable")
     parser.add_argument("--confidence", type=_confidence, default=None, metavar="LEVEL",
                         help="gate on the pessimistic bound of the interval at this level (e.g. 0.95)")
     parser.add_argument("--baseline", type=optional_input, default=None, metavar="REPORT",
                         help="a JSON report of an earlier run (main's --json, say) to gate against with "
                              "--max-drop, on the examples both runs scored; - reads standard input")
-    parser.add_argument("--max-drop", action="append", default=[], metavar="NAME=DELTA",
-                        help="fail when a metric falls below --baseline's by more than DELTA (rises above "
-                             "it, for hallucination_rate); repeatable")
+    max_drop = parser.add_argument("--max-drop", action="append", default=[], metavar="NAME=DELTA",
+                                   help="fail when a metric falls below --baseline's by more than DELTA "
+                                        "(rises above it, for hallucination_rate); repeatable")
+    for action in (gate, max_drop):
+        setattr(action, SPLIT_CHECK, split_gate)
     parser.add_argument("--judge", choices=JUDGES, default="lexical", help="claim judge (default lexical)")
     add_lexical_arguments(parser)
     _add_report_arguments(parser)

@@ -26,6 +26,7 @@ from ragmon.cli import (
     terminated_on_signal,
     variable,
 )
+from ragmon.model import METRIC_NAMES
 from ragmon.options import FROM_ENVIRONMENT, TYPED, flag_of
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -176,6 +177,53 @@ def test_an_unknown_flag_near_a_real_one_names_the_real_one(
         monkeypatch.delenv(name)
     assert main([command, *typed]) == 2
     assert capsys.readouterr().err.endswith(f"\nragmon {command}: error: unrecognized arguments: {told}\n")
+
+
+@pytest.mark.parametrize(("typed", "told"), [
+    (["g.jsonl", "--gate", "groundedness", "0.85"], "--gate groundedness 0.85: write it as one argument, "
+                                                    "--gate groundedness=0.85"),
+    # Before the dataset: the number had been read as a dataset and the gate told of a shell redirection.
+    (["--gate", "groundedness", "0.85", "g.jsonl"], "--gate groundedness 0.85: write it as one argument, "
+                                                    "--gate groundedness=0.85"),
+    (["g.jsonl", "--gate=groundedness", "0.85"], "--gate groundedness 0.85: write it as one argument, "
+                                                 "--gate groundedness=0.85"),
+    (["g.jsonl", "--ga", "recall", "0.5"], "--gate recall 0.5: write it as one argument, --gate recall=0.5"),
+    (["g.jsonl", "--max-drop", "hallucination_rate", "5%"],
+     "--max-drop hallucination_rate 5%: write it as one argument, --max-drop hallucination_rate=0.05"),
+    # A name ragmon does not have is told in the same line, so one fix does it.
+    (["g.jsonl", "--gate", "ground", "0.8"],
+     "--gate ground 0.8: write it as one argument, --gate ground=0.8; unknown metric 'ground' (did you mean "
+     "'groundedness'?); valid names: " + ", ".join(METRIC_NAMES)),
+])
+def test_a_gate_typed_as_two_arguments_is_told_to_join_them(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, typed: list[str],
+        told: str) -> None:
+    # It was argparse's usage and "unrecognized arguments: 0.85", naming no --gate; one line now, as every
+    # refused gate is.
+    for name in [name for name in os.environ if name.startswith("RAGMON_")]:
+        monkeypatch.delenv(name)
+    assert main(["replay", *typed]) == 2
+    assert capsys.readouterr().err == f"ragmon replay: error: {told}\n"
+
+
+@pytest.mark.parametrize(("typed", "told"), [
+    # Already NAME=VALUE: the number after it is a stray argument, as before.
+    (["g.jsonl", "--gate", "groundedness=0.8", "0.85"], "unrecognized arguments: 0.85"),
+    # No number after the name: the unquoted `groundedness>=0.85` the shell cut short, as before.
+    (["--gate", "groundedness", "g.jsonl"], "--gate expects NAME=VALUE, got 'groundedness' (if you typed "
+                                            "groundedness>=VALUE unquoted"),
+    # After `--`, every argument is a dataset.
+    (["--", "--gate", "groundedness", "0.85"], "cannot read dataset"),
+])
+def test_a_gate_not_split_in_two_is_refused_as_before(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+        typed: list[str], told: str) -> None:
+    for name in [name for name in os.environ if name.startswith("RAGMON_")]:
+        monkeypatch.delenv(name)
+    monkeypatch.chdir(tmp_path)
+    assert main(["replay", *typed]) == 2
+    err = capsys.readouterr().err
+    assert told in err and "write it as one argument" not in err
 
 
 def test_a_bad_environment_value_is_a_usage_error_naming_the_variable(ragmon_cmd: list[str]) -> None:

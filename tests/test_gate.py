@@ -170,6 +170,9 @@ def test_unknown_metric_lists_every_valid_name() -> None:
     ("groundness=0.85", "groundedness"),             # a typo
     ("hallucination=0.1", "hallucination_rate"),     # a word left out
     ("Groundedness>=0.85", "groundedness"),          # and with a comparison
+    ("ground=0.85", "groundedness"),                 # the start of one name: too short for a typo's closeness
+    ("Halluc=0.1", "hallucination_rate"),
+    ("prec=0.2", "precision"),
 ])
 def test_an_unknown_metric_suggests_the_name_likeliest_meant(text: str, meant: str) -> None:
     with pytest.raises(InputError) as info:
@@ -209,7 +212,8 @@ def test_a_cut_off_on_a_metric_of_the_answer_is_no_k() -> None:
                                f"'groundedness'?); valid names: {', '.join(METRIC_NAMES)}")
 
 
-@pytest.mark.parametrize("text", ["latency=0.9", "citation=0.5", "context_recall=0.5"])
+@pytest.mark.parametrize("text", ["latency=0.9", "citation=0.5", "context_recall=0.5",
+                                  "answer=0.5", "hi=0.5"])  # the start of two names; of one, but too short
 def test_an_unknown_metric_near_no_name_or_several_suggests_none(text: str) -> None:
     with pytest.raises(InputError) as info:
         parse_gate(text)

@@ -9,6 +9,7 @@ import argparse
 import contextlib
 import functools
 import io
+import json
 import os
 import re
 import subprocess
@@ -26,6 +27,8 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from ragmon import Context, Example, evaluate
 from ragmon.cli import OTHER_VARIABLES, SUBCOMMANDS, build_parser
+from ragmon.datasets import load
+from ragmon.errors import InputError
 from ragmon.metrics.aggregate import aggregate_columns
 from ragmon.scrape import total
 
@@ -35,7 +38,7 @@ UNDER_TEST = "README_UNDER_TEST"
 check is shown to fail on a copy broken on purpose (a misspelt flag, a metric left out)."""
 _BLOCK = re.compile(r"^( *)```python\n(.*?)^\1```", re.S | re.M)
 _PRINTS = re.compile(r"^print\(.*\)\s+# (.+)$", re.M)
-_MARKED = re.compile(r"^<!-- test_readme: (\S+) -->\n```sh\n(.*?)```", re.S | re.M)
+_MARKED = re.compile(r"^<!-- test_readme: (\S+) -->\n```(?:sh|jsonl)\n(.*?)```", re.S | re.M)
 _SHOWN = re.compile(r"^# (.+)$", re.M)
 _FLAG = re.compile(r"(?<![\w-])--[a-z][a-z0-9-]*")
 _VARIABLE = re.compile(r"\bRAGMON_[A-Z0-9_]+")
@@ -292,8 +295,8 @@ def test_every_variable_the_readme_names_is_read_by_its_command(readme: str) -> 
 
 
 def marked_blocks(text: str) -> dict[str, str]:
-    """The shell blocks the README marks for this file, by name: a marker, not a section, since they run
-    against a sidecar and must be found even if the text around them moves."""
+    """The shell and JSONL blocks the README marks for this file, by name: a marker, not a section, since
+    they run against a sidecar or the loader and must be found even if the text around them moves."""
     return dict(_MARKED.findall(text))
 
 
@@ -321,6 +324,46 @@ async def test_the_otlp_json_trace_of_the_readme_is_scored_as_it_says(readme: st
     # Each `# line` under the command is what it prints: one scored trace, one of two sentences supported.
     assert shown.splitlines() == _SHOWN.findall(blocks["otlp-metrics"])
 
+
+
+def test_the_golden_records_of_the_readme_load_and_feed_the_metrics_it_says(readme: str,
+                                                                             tmp_path: Path) -> None:
+    golden = tmp_path / "golden.jsonl"
+    golden.write_text(marked_blocks(readme)["golden"], encoding="utf-8")
+    metrics = {result.example.id: result.metrics for result in evaluate(load([golden])).results}
+    q1, q2, q3 = metrics["q1"], metrics["q2"], metrics["q3"]
+    # q1: its one sentence is kb-returns' and it cites kb-returns alone; kb-shipping is unused (1 of 2);
+    # no relevant ids, so no retrieval figure. SQuAD F1 against "Within 30 days of delivery.": 5 shared of
+    # 9 tokens ("an" dropped) and 5, so 2 * (5/9) * 1 / (5/9 + 1) = 10/14.
+    assert (q1["groundedness"], q1["citation_accuracy"], q1["citation_coverage"]) == (1.0, 1.0, 1.0)
+    assert q1["context_utilisation"] == 0.5 and q1["hit_rate"] is None
+    assert q1["answer_correctness"] == pytest.approx(10 / 14)
+    # q2: kb-shipping, its one relevant id, is at rank 2 of the top 5: hit, recall 1, mrr 1/2, precision
+    # 1/5; no answer, so no groundedness.
+    assert (q2["hit_rate"], q2["recall"], q2["mrr"], q2["precision"]) == (1.0, 1.0, 0.5, 0.2)
+    assert q2["groundedness"] is None and q2["citation_accuracy"] is None
+    # q3: unanswerable and declined: abstention 1, answer_correctness 1 (insufficient_context); its empty
+    # relevant ids leave the retrieval metrics undefined, and its answer makes no claim.
+    assert (q3["abstention"], q3["answer_correctness"]) == (1.0, 1.0)
+    assert q3["hit_rate"] is None and q3["groundedness"] is None
+    # The table's required fields are the ones the loader requires: q1 without each.
+    record = json.loads(golden.read_text(encoding="utf-8").splitlines()[0])
+    required = dict(re.findall(r"^\| `(\w+)` \| (yes|no) \|", readme, re.M))
+    assert set(required) == {"id", "question", "contexts", "answer", "relevant_ids", "citations",
+                             "ground_truth"}
+    assert {field for field in required if not _loads_without(record, field, tmp_path)} == {"id", "question"}
+    assert {field for field, said in required.items() if said == "yes"} == {"id", "question"}
+
+
+def _loads_without(record: dict[str, Any], field: str, tmp_path: Path) -> bool:
+    path = tmp_path / f"without-{field}.jsonl"
+    path.write_text(json.dumps({key: value for key, value in record.items() if key != field}) + "\n",
+                    encoding="utf-8")
+    try:
+        list(load([path]))
+    except InputError:
+        return False
+    return True
 
 
 def _lower_bound(grounded: int, not_grounded: int) -> float:

@@ -51,6 +51,13 @@ def test_demo_tour_runs_every_phase_and_gates_the_golden_sets() -> None:
     assert "SIGTERM -> the sidecar drained and exited with 0" in out
     assert "-- hallucinating build: exit 1 (gate breached)" in out
     assert "-- healthy build: exit 0 (gates held)" in out
+    # The closing hint names a file the user can re-run it on, not a `<golden.jsonl>` placeholder: the
+    # shipped healthy set, which holds the gate as the tour's healthy build did.
+    hint = re.search(r"^offline gate on .*: (ragmon replay (\S+) .*)\)$", out, re.MULTILINE)
+    assert hint is not None and hint[2] == "examples/demo-golden.jsonl", out
+    rerun = subprocess.run([sys.executable, "-m", "ragmon.cli", *hint[1].split()[1:]], capture_output=True,
+                           text=True, timeout=120, check=False, cwd=Path(__file__).resolve().parents[2])
+    assert rerun.returncode == 0 and rerun.stdout.rstrip().endswith("PASS"), rerun.stdout + rerun.stderr
 
 
 def test_a_sidecar_that_cannot_start_fails_the_tour_with_its_reason(
