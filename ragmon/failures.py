@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 from ragmon.errors import RagmonError
 from ragmon.logs import MAX_KEYS, MAX_MESSAGE, WINDOW_SECONDS, LineLimit, clip, more_like_it
 from ragmon.options import mib
+from ragmon.semconv import ragmon as convention
 from ragmon.semconv.common import ExtractionError
 from ragmon.traces import SERVICE_KEY, Span, Trace
 
@@ -33,6 +34,15 @@ MAX_LINES = 60
 """Lines a window for all failures together: what tells two failures apart comes from the sender (a
 service name per pod, or per request from a misbehaving app), and 2,000 distinct ones had written 2,000
 lines in seconds."""
+NOT_READ = ("its spans record no question, documents or answer in a convention ragmon reads (OpenInference, "
+            "OTel GenAI, OpenLLMetry, ragmon's own ragmon.* attributes), so it is counted not_rag. If this "
+            "service answers from retrieved documents, record them: ragmon.instrument, or an instrumentation "
+            "of its framework following one of those conventions; an exporter alone sends its spans without "
+            "them. Said once a minute for a service none of whose traces so far was RAG")
+
+_CONVENTION = ", ".join(sorted(convention.ATTRIBUTES))
+
+
 FULL = (f"more traces failed than {MAX_LINES} log lines a minute can tell: lines for failures of other "
         "kinds are left out until the minute is over (ragmon_traces_total counts every trace)")
 
@@ -45,6 +55,10 @@ class FailureLog:
         self._logger = logger
         self._limit = LineLimit(window=window, max_keys=max_keys, clock=clock, max_lines=MAX_LINES)
         self._full = LineLimit(window=window, clock=clock)
+        self._max_keys = max_keys
+        self._rag_services: dict[str | None, None] = {}
+        """`service.name`s that sent a RAG trace (scored or failed to extract), first heard first, at most
+        `max_keys`: their traces that are not RAG (a health check) are normal and not `unmarked`."""
 
     def unextractable(self, trace: Trace, pipeline: str, error: Exception) -> None:
         """A trace whose example cannot be extracted, alike per pipeline label, service and, for an
@@ -94,6 +108,53 @@ class FailureLog:
         service = _clipped_service(trace, None)
         self._log(("unread", pipeline, service, why), logging.WARNING, "trace not read as RAG", None,
                   trace_id=trace.trace_id, pipeline=pipeline, service=service, detail=why)
+
+    def misnamed(self, trace: Trace) -> bool:
+        """Warns of each `ragmon.*` attribute of the trace that is none of ragmon's convention, alike per
+        service and attribute, with the attribute it likely meant; whether there was any. Read as no
+        attribute, a misspelt `ragmon.anwser` had left the trace `scored` without an answer, or `not_rag`,
+        and nothing said so, where `ragmon replay` names the same typo in a file."""
+        unknown = convention.unknown_attributes(trace.spans)
+        for span, attribute in unknown:
+            service = _clipped_service(trace, span.span_id)
+            named = clip(attribute)
+            if (suppressed := self._admit(("misnamed", service, named))) is not None:
+                meant = convention.meant(named)  # only for a line written: a sender chooses the names
+                hint = f"did you mean {meant!r}?" if meant else f"it reads {_CONVENTION}"
+                self._write(logging.WARNING, "span attribute not read", None, suppressed,
+                            trace_id=trace.trace_id, span=clip(span.name), service=service, attribute=named,
+                            meant=meant, detail=f"{named!r} is none of the ragmon.* attributes ragmon reads, "
+                                                f"so it is ignored: {hint}")
+        return bool(unknown)
+
+    def rag(self, trace: Trace) -> None:
+        """Notes the services of a RAG trace, whose traces that are not RAG `unmarked` then passes over.
+        Every service of the trace: the app's own spans may follow a gateway's, whose health checks are
+        as normal."""
+        services = self._rag_services
+        resource = None
+        for span in trace.spans:
+            if span.resource is resource:  # a batch's spans of one service share its mapping: one look
+                continue
+            resource = span.resource
+            found = resource.get("service.name")
+            name = found if isinstance(found, str) and found else None  # as `service_name` reads it
+            if name not in services:
+                services[name] = None
+                if len(services) > self._max_keys:
+                    del services[next(iter(services))]
+
+    def unmarked(self, trace: Trace, pipeline: str) -> None:
+        """A `not_rag` trace with nothing else to say of it (`unread`, `misnamed`), from a service that has
+        sent no RAG trace, alike per service. At info, not warning: a service that is not RAG sends such
+        traces by design (a Collector forwarding every app's), so this is no failure; but an app exporting
+        spans without the question, documents and answer on them (the README's SDK snippet alone) saw
+        `not_rag` climb and no word why."""
+        if service_name(trace, None) in self._rag_services:
+            return
+        service = _clipped_service(trace, None)
+        self._log(("unmarked", service), logging.INFO, "trace carries nothing ragmon reads as RAG", None,
+                  trace_id=trace.trace_id, pipeline=pipeline, service=service, detail=NOT_READ)
 
     def too_large(self, trace_id: str, pipeline: str, needs: int, max_buffer: int) -> None:
         """A sampled trace not scored because scoring it would take more memory than --max-buffer holds
@@ -154,11 +215,19 @@ class FailureLog:
     def _log(self, key: Hashable, level: int, message: str, exc_info: Exception | None,
              **fields: object) -> None:
         """`exc_info`: the exception whose traceback the line carries, if any."""
+        suppressed = self._admit(key)
+        if suppressed is not None:
+            self._write(level, message, exc_info, suppressed, **fields)
+
+    def _admit(self, key: Hashable) -> int | None:
+        """`LineLimit.admit`, saying once a window when lines are left out for the window's cap."""
         suppressed = self._limit.admit(key)
-        if suppressed is None:
-            if self._limit.full and self._full.admit("full") is not None:
-                self._logger.warning(FULL)
-            return
+        if suppressed is None and self._limit.full and self._full.admit("full") is not None:
+            self._logger.warning(FULL)
+        return suppressed
+
+    def _write(self, level: int, message: str, exc_info: Exception | None, suppressed: int,
+               **fields: object) -> None:
         self._logger.log(level, more_like_it(message, suppressed), exc_info=exc_info,
                          extra={**fields, "suppressed": suppressed})
 

@@ -658,7 +658,11 @@ class Sidecar:
         try:
             example, set_aside = extract_noted(trace)
         except Exception as exc:
-            pipeline = self._trace_pipeline(trace, rag=isinstance(exc, ExtractionError))
+            rag = isinstance(exc, ExtractionError)
+            pipeline = self._trace_pipeline(trace, rag=rag)
+            self._failures.misnamed(trace)
+            if rag:
+                self._failures.rag(trace)
             self._failures.unextractable(trace, pipeline, exc)
             self._outcome(pipeline, "error", decided.footprint)
             return
@@ -668,12 +672,16 @@ class Sidecar:
         if awaited is not None and not self._draining and self.assembler.defer(decided, awaited):
             self._decided_bytes -= decided.footprint
             return
+        misnamed = self._failures.misnamed(trace)  # once the trace is whole: not again if deferred
         if example is None:
             pipeline = self._trace_pipeline(trace)
             if (why := unread_note(trace) or (TRUNCATED if trace.spans_lost else None)) is not None:
                 self._failures.unread(trace, pipeline, why)
+            elif not misnamed:
+                self._failures.unmarked(trace, pipeline)
             self._outcome(pipeline, "not_rag", decided.footprint)
             return
+        self._failures.rag(trace)
         origin = functools.partial(_name_origin, trace, example.pipeline)
         pipeline = self.exporter.pipeline_label(example.pipeline, origin=origin)
         if example.contexts is None and example.answer is not None:

@@ -1462,6 +1462,93 @@ async def test_a_trace_of_a_convention_ragmon_does_not_read_is_named_in_a_warnin
     assert "ragmon.instrument" in line.detail
 
 
+def misspelt_trace(provider: TracerProvider) -> None:
+    """The README's curl example sent by the SDK, with `ragmon.answer` typed `ragmon.anwser`, and a name of
+    the app's own in ragmon's namespace, near none of the convention's."""
+    contexts = json.dumps([{"id": DOC_ID, "text": DOC, "score": 0.9}])
+    with provider.get_tracer("test").start_as_current_span("ask", attributes={
+            "ragmon.question": QUESTION, "ragmon.contexts": contexts, "ragmon.anwser": ANSWER,
+            "ragmon.user_id": "u-7"}):
+        pass
+
+
+def ragmon_trace(provider: TracerProvider) -> None:
+    """The README's curl example, spelt right."""
+    contexts = json.dumps([{"id": DOC_ID, "text": DOC, "score": 0.9}])
+    with provider.get_tracer("test").start_as_current_span("ask", attributes={
+            "ragmon.question": QUESTION, "ragmon.contexts": contexts, "ragmon.answer": ANSWER}):
+        pass
+
+
+def exported_only_trace(provider: TracerProvider) -> None:
+    """The README's SDK snippet with plain spans of the app's own: the question and answer under names of
+    its choosing, no convention ragmon reads."""
+    tracer = provider.get_tracer("app")
+    with tracer.start_as_current_span("ask", attributes={"question": QUESTION, "answer": ANSWER}):
+        for step in ("retrieve", "llm"):
+            with tracer.start_as_current_span(step):
+                pass
+
+
+def info_lines(caplog: pytest.LogCaptureFixture, message: str) -> list[logging.LogRecord]:
+    return [r for r in caplog.records if r.name == "ragmon.service" and r.getMessage() == message]
+
+
+async def counted(ports: Ports, outcome: str, traces: int) -> None:
+    await wait_metrics(ports.metrics,
+                       lambda found: total(found, "ragmon_traces_total", outcome=outcome) == traces)
+
+
+async def test_a_misspelt_ragmon_attribute_is_warned_of_with_the_name_meant(
+        start_sidecar: Start, failure_lines: Callable[[], list[logging.LogRecord]]) -> None:
+    # Before: `ragmon.anwser` was read as no answer, the trace scored on its documents alone, and nothing
+    # was logged. Two such traces: one line per unknown attribute (the second trace's are within the
+    # minute), the typo told the name it was meant as, the app's own name told the names ragmon reads.
+    # The correct trace beside them gets no line.
+    _, ports = await start_sidecar()
+    typos = [record("shop", misspelt_trace) for _ in range(2)]
+    await send_traces(ports, [*typos, record("shop", ragmon_trace)])
+    await counted(ports, "scored", 3)
+    lines = failure_lines()
+    first = hex_id(typos[0][0])
+    said = [(r.getMessage(), r.levelno, r.attribute, r.meant, r.span, r.service, r.trace_id) for r in lines]
+    assert said == [
+        ("span attribute not read", logging.WARNING, "ragmon.anwser", "ragmon.answer", "ask", "shop", first),
+        ("span attribute not read", logging.WARNING, "ragmon.user_id", None, "ask", "shop", first)]
+    assert lines[0].detail.endswith("so it is ignored: did you mean 'ragmon.answer'?")
+    assert lines[1].detail.endswith(
+        "so it is ignored: it reads ragmon.answer, ragmon.citations, ragmon.contexts, ragmon.ground_truth, "
+        "ragmon.pipeline, ragmon.question, ragmon.relevant_ids")
+
+
+async def test_spans_with_nothing_rag_on_them_are_told_once_at_info(
+        start_sidecar: Start, caplog: pytest.LogCaptureFixture) -> None:
+    # Before: not_rag climbed and no line said why. Two traces of one service: one info line, no warning.
+    caplog.set_level(logging.INFO, logger="ragmon.service")
+    _, ports = await start_sidecar()
+    traces = [record("support-rag", exported_only_trace) for _ in range(2)]
+    await send_traces(ports, traces)
+    await counted(ports, "not_rag", 2)
+    [line] = info_lines(caplog, "trace carries nothing ragmon reads as RAG")
+    assert (line.levelno, line.service, line.trace_id) == (logging.INFO, "support-rag", hex_id(traces[0][0]))
+    for named in ("OpenInference", "OTel GenAI", "OpenLLMetry", "ragmon.*", "ragmon.instrument"):
+        assert named in line.detail
+    assert not [r for r in caplog.records if r.name == "ragmon.service" and r.levelno >= logging.WARNING]
+
+
+async def test_the_health_check_of_a_service_that_sent_a_rag_trace_is_not_told(
+        start_sidecar: Start, caplog: pytest.LogCaptureFixture) -> None:
+    # "shop" sent a RAG trace, so its health check is normal: no line. "cron" never did: its line.
+    caplog.set_level(logging.INFO, logger="ragmon.service")
+    _, ports = await start_sidecar()
+    await send_traces(ports, [record("shop", rag_trace)])
+    await counted(ports, "scored", 1)
+    await send_traces(ports, [record("shop", plain_trace), record("cron", plain_trace)])
+    await counted(ports, "not_rag", 2)
+    lines = info_lines(caplog, "trace carries nothing ragmon reads as RAG")
+    assert [line.service for line in lines] == ["cron"]
+
+
 async def test_a_trace_whose_rag_root_was_refused_over_the_span_bound_is_not_rag_with_a_warning(
         start_sidecar: Start, failure_lines: Callable[[], list[logging.LogRecord]]) -> None:
     # A request of 4 database calls, then its retrieval and generation steps (spans of ragmon.instrument
