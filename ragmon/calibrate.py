@@ -91,11 +91,11 @@ LabelSpan = tuple[int, int]
 """[start, end) character offsets into the answer."""
 
 
-def match_claims(claims: Sequence[Claim], spans: Iterable[LabelSpan]) -> list[bool]:
+def match_claims(answer: str, claims: Sequence[Claim], spans: Iterable[LabelSpan]) -> list[bool]:
     """For each claim, whether some labelled span overlaps it by at least one non-whitespace character:
     a span over the space between two words marks no word, like an empty span."""
     spans = tuple(spans)
-    return [any(_overlap(c, start, end).strip() for start, end in spans) for c in claims]
+    return [any(_overlap(answer, c, start, end).strip() for start, end in spans) for c in claims]
 
 
 def _worded(text: str) -> bool:
@@ -103,10 +103,12 @@ def _worded(text: str) -> bool:
     return any(char.isalnum() for char in text)
 
 
-def _overlap(claim: Claim, start: int, end: int) -> str:
-    """The claim's text inside [start, end) of the answer; empty when the two do not meet."""
+def _overlap(answer: str, claim: Claim, start: int, end: int) -> str:
+    """The answer's characters of the claim inside [start, end); empty when the two do not meet. The
+    answer's, not the claim's text: a claim citing a document is judged without the citation
+    (`ragmon.text.cited_ids`), and its text is then shorter than the sentence it marks."""
     low, high = max(claim.start, start), min(claim.end, end)
-    return claim.text[low - claim.start:high - claim.start] if low < high else ""
+    return answer[low:high] if low < high else ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,7 +150,7 @@ def labelled(example: Example, source: str, line_of: LineOf | None = None) -> La
                   "cannot decide support without them", "contexts")
     spans = _spans(answer, raw_spans, bad)
     claims = example_claims(example)
-    unsupported = tuple(match_claims(claims, spans))
+    unsupported = tuple(match_claims(answer, claims, spans))
     warnings = _label_warnings(f"example {example.id!r}", answer, claims, spans, unsupported,
                                labels["hallucinated"])
     return Labelled(example, claims, unsupported, labels["hallucinated"], warnings)
@@ -291,9 +293,9 @@ def _label_warnings(named: str, answer: str, claims: Sequence[Claim], spans: Seq
       is scored a false alarm."""
     found = []
     # A claim another span marks by a word is labelled as meant, whatever punctuation this one takes.
-    by_word = {c for c in claims for start, end in spans if _worded(_overlap(c, start, end))}
+    by_word = {c for c in claims for start, end in spans if _worded(_overlap(answer, c, start, end))}
     for i, (start, end) in enumerate(spans):
-        overlaps = [(claim, text) for claim in claims if (text := _overlap(claim, start, end).strip())]
+        overlaps = [(c, text) for c in claims if (text := _overlap(answer, c, start, end).strip())]
         for claim, text in overlaps:
             if claim not in by_word:
                 found.append(f'{named}: labels.spans[{i}] marks the claim "{clip(claim.text, QUOTED)}" by '

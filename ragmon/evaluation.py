@@ -32,6 +32,7 @@ from ragmon.model import (
     Report,
     whole,
 )
+from ragmon.text import cited_ids
 from ragmon.text.claims import split_claims
 
 Progress = Callable[[int, int], None]
@@ -40,8 +41,13 @@ T = TypeVar("T")
 
 
 def example_claims(example: Example) -> tuple[Claim, ...]:
-    """The claims every judge decides, split here once so two judges always see the same sentences."""
-    return split_claims(example.answer) if example.answer else ()
+    """The claims every judge decides, split here once so two judges always see the same sentences, with
+    their citations of the example's retrieved documents read out ("(KB-1234)", `ragmon.text.cited_ids`):
+    where the answer cites a document is nothing the document states."""
+    if not example.answer:
+        return ()
+    claims = split_claims(example.answer)
+    return cited_ids.read_out(example.answer, claims, (c.id for c in example.contexts or ()))
 
 
 def verdicts_without_judge(example: Example, claims: tuple[Claim, ...]) -> tuple[ClaimVerdict, ...] | None:

@@ -94,19 +94,35 @@ def write_dataset(path: Path, records: list[dict[str, Any]]) -> Path:
 
 
 def test_match_claims_counts_any_overlap() -> None:
+    answer = "One two. Three four."
     claims = [Claim("One two.", 0, 8), Claim("Three four.", 9, 20)]
-    assert match_claims(claims, [(6, 8)]) == [True, False]  # the tail of the first claim
-    assert match_claims(claims, [(8, 9)]) == [False, False]  # only the space between them
-    assert match_claims(claims, [(7, 10)]) == [True, True]  # straddles both
-    assert match_claims(claims, [(20, 25), (3, 3)]) == [False, False]  # after the end; empty
-    assert match_claims(claims, [(3, 5)]) == [True, False]  # wholly before the second claim
-    assert match_claims(claims, []) == [False, False]
+    assert match_claims(answer, claims, [(6, 8)]) == [True, False]  # the tail of the first claim
+    assert match_claims(answer, claims, [(8, 9)]) == [False, False]  # only the space between them
+    assert match_claims(answer, claims, [(7, 10)]) == [True, True]  # straddles both
+    assert match_claims(answer, claims, [(20, 25), (3, 3)]) == [False, False]  # after the end; empty
+    assert match_claims(answer, claims, [(3, 5)]) == [True, False]  # wholly before the second claim
+    assert match_claims(answer, claims, []) == [False, False]
     # A span over whitespace only marks no word: the space inside "One two." labels nothing, while a
     # span holding the "e" before it does.
-    assert match_claims(claims, [(3, 4)]) == [False, False]
-    assert match_claims(claims, [(2, 4)]) == [True, False]
+    assert match_claims(answer, claims, [(3, 4)]) == [False, False]
+    assert match_claims(answer, claims, [(2, 4)]) == [True, False]
     # A span over both claims' edges with only whitespace between: each claim overlaps by a word char.
-    assert match_claims(claims, [(7, 10)]) == [True, True]
+    assert match_claims(answer, claims, [(7, 10)]) == [True, True]
+
+
+def test_a_span_over_a_claims_citation_labels_that_claim() -> None:
+    # The claim is judged as "Refunds take 30 days." (its citation of doc-1 read out), 21 characters, but it
+    # marks "Refunds take 30 days (doc-1)." in the answer, 0 to 29: the span over its last two characters,
+    # ")." (27 to 29), marks it, and the warning that it does so by punctuation alone quotes them.
+    answer = "Refunds take 30 days (doc-1). Exchanges are free."
+    data = record("E", "Refunds take 14 days.", answer, True, "(doc-1).")
+    data["contexts"][0]["id"] = "doc-1"
+    item = labelled(load_example(data), "mem")
+    assert [(c.text, c.start, c.end) for c in item.claims] == [("Refunds take 30 days.", 0, 29),
+                                                               ("Exchanges are free.", 30, 49)]
+    assert item.unsupported == (True, False)
+    assert item.warnings == ('example \'E\': labels.spans[0] marks the claim "Refunds take 30 days." by ")." '
+                             "alone, and it counts as labelled unsupported",)
 
 
 def test_confusion_figures() -> None:
