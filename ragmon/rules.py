@@ -57,12 +57,12 @@ PER_EXAMPLE_RULES = 15
 mean and the paired changes a drop gate reads) are this build's: rules 4 and 5 cut some answers into other
 claims, 5 also reads labels otherwise, 6 scores answer_correctness otherwise, 7 some verdicts,
 answer_relevance and answer_correctness, 8 to 14 which answers abstain, 9, 11 to 14 also which lines are
-titles, 12 to 14 also some verdicts, 15 some claims' text and so their verdicts (rules 2 and 3 had moved only aggregates' intervals). A baseline or a
-capture scored with rules from this one to `SCORING_RULES` differs from this run in no drop, gain or captured
-figure, so nothing is said of them; warning of each interval's change had warned of every baseline an upgrade
-met. Set it to the new `SCORING_RULES` with any change that moves a per-example figure (tests/test_rules.py
-scores the corpus with the commit that set `SCORING_RULES` to this value and fails on such a change until it
-is raised)."""
+titles, 12 to 14 also some verdicts, 15 some claims' text and so their verdicts (rules 2 and 3 had moved
+only aggregates' intervals). A baseline or a capture scored with rules from this one to `SCORING_RULES`
+differs from this run in no drop, gain or captured figure, so nothing is said of them; warning of each
+interval's change had warned of every baseline an upgrade met. Set it to the new `SCORING_RULES` with any
+change that moves a per-example figure (tests/test_rules.py scores the corpus with the commit that set
+`SCORING_RULES` to this value and fails on such a change until it is raised)."""
 
 
 def scores_examples_alike(rules: int | None) -> bool:
