@@ -1,6 +1,7 @@
-"""A run's warnings that follow from its examples alone: citations written as positions, and ids that only
-look alike. `evaluate` puts them in the Report it returns (`Report.run_warnings`), naming each example by
-its place in the list; `ragmon replay` words the same ones with the file and line of each, as the rest of
+"""A run's warnings that follow from its examples alone: citations written as positions, ids that only
+look alike, and unanswerable markers written otherwise. `evaluate` puts them in the Report it returns
+(`Report.run_warnings`), naming each example by its place in the list; `ragmon replay` words the same ones
+with the file and line of each, as the rest of
 its errors about a golden record do, and they take the report's place there.
 
 Imports ragmon.model for type checking only: `Example` names the ids a positional citation meant in the
@@ -17,6 +18,7 @@ from typing import TYPE_CHECKING
 
 from ragmon.ids import ID_SHOWN, escaped_id, id_key
 from ragmon.jsontext import replace_lone_surrogates
+from ragmon.metrics.generation import INSUFFICIENT_CONTEXT, UNANSWERABLE_CATEGORIES
 
 if TYPE_CHECKING:
     from ragmon.model import Context, Example
@@ -117,20 +119,55 @@ _PLACES_SHOWN = 5
 """Examples a positional warning of `evaluate` names by their place in the list."""
 
 
+def unanswerable_otherwise(example: Example) -> str | None:
+    """The category or ground truth of `example` that writes an unanswerable marker otherwise than ragmon
+    reads it ("Unanswerable", "Insufficient context", "INSUFFICIENT_CONTEXT"), or None. Read as written, the
+    question counted as answerable (abstention had no value for it) and "Insufficient context" was scored
+    as the answer's text, without a word: a golden set labelled by hand or by another tool writes them so."""
+    for value, markers in ((example.category, UNANSWERABLE_CATEGORIES),
+                           (example.ground_truth, _INSUFFICIENT)):
+        if value is not None and value not in markers and len(value) <= _MARKER_LONGEST \
+                and "_".join(value.casefold().replace("-", " ").split()) in markers:
+            return value
+    return None
+
+
+_INSUFFICIENT = frozenset({INSUFFICIENT_CONTEXT})
+_MARKER_LONGEST = 40
+"""Characters of a value read as a marker written otherwise: an answer text is not cased and spaced over."""
+
+
+def unanswerable_warning(example: Example, which: str, places: str) -> str:
+    """Once a run, however many examples (`which`, at `places`; `example` the first)."""
+    from ragmon.report.text import clip
+
+    written = clip(unanswerable_otherwise(example) or "", _MARKER_LONGEST)
+    return (f"{which} mark{'s' * (which.startswith('1 '))} a question unanswerable in words ragmon does not "
+            f"read as the marker ({places}; {json.dumps(written, ensure_ascii=False)} of example "
+            f"{clip(example.id, ID_SHOWN)}): write category \"unanswerable\" or \"adversarial\", or ground "
+            "truth \"insufficient_context\", as written here; read as they are, the question counts as "
+            "answerable (abstention has no value for it) and such a ground truth is scored as an answer")
+
+
 def run_warnings(examples: Sequence[Example]) -> tuple[str, ...]:
     """The warnings `evaluate` reports of `examples`, each example named by its index (`examples[3]`)."""
     alike = LookAlikes()
     by_position: list[int] = []
+    otherwise: list[int] = []
     for index, example in enumerate(examples):
         alike.add(example.id, functools.partial(_place, index))
         if cites_by_position(example):
             by_position.append(index)
-    if not by_position:
-        return alike.warning()
-    shown = ", ".join(map(_place, by_position[:_PLACES_SHOWN]))
-    more = f" and {len(by_position) - _PLACES_SHOWN:,} more" if len(by_position) > _PLACES_SHOWN else ""
-    which = f"{len(by_position):,} example{'s' * (len(by_position) > 1)}"
-    return (*alike.warning(), positional_warning(examples[by_position[0]], which, shown + more))
+        if unanswerable_otherwise(example) is not None:
+            otherwise.append(index)
+    warnings = list(alike.warning())
+    for flagged, warning in ((by_position, positional_warning), (otherwise, unanswerable_warning)):
+        if flagged:
+            shown = ", ".join(map(_place, flagged[:_PLACES_SHOWN]))
+            more = f" and {len(flagged) - _PLACES_SHOWN:,} more" if len(flagged) > _PLACES_SHOWN else ""
+            which = f"{len(flagged):,} example{'s' * (len(flagged) > 1)}"
+            warnings.append(warning(examples[flagged[0]], which, shown + more))
+    return tuple(warnings)
 
 
 def _place(index: int) -> str:

@@ -50,7 +50,13 @@ from ragmon.datasets.formats import NEEDS_REVIEW
 from ragmon.datasets.locate import LineOf
 from ragmon.errors import InputError, MissingExtra, RagmonError, printable
 from ragmon.evaluation import aevaluate, evaluate, example_claims, verdicts_without_judge
-from ragmon.example_warnings import LookAlikes, cites_by_position, positional_warning
+from ragmon.example_warnings import (
+    LookAlikes,
+    cites_by_position,
+    positional_warning,
+    unanswerable_otherwise,
+    unanswerable_warning,
+)
 from ragmon.files import (
     check_not_directory,
     existing_file,
@@ -746,22 +752,26 @@ def _loaded(paths: Sequence[str], told: datasets.Skipped, *, live: bool,
     """The examples; for a live run (`live`) each one's file and line, by id: its errors about
     examples name them, as every other error about a golden record does. Left empty otherwise: a line of a
     whole-JSON file is found from its text, which would be kept to the end of the run for nothing. Then
-    the run's warnings about them: the examples nobody has reviewed yet, and, but for a live run, whose
-    recorded citations are not scored, those citing by position (`_Flagged`)."""
+    the run's warnings about them: the examples nobody has reviewed yet, those marking a question
+    unanswerable in words ragmon does not read, and, but for a live run, whose recorded citations are not
+    scored, those citing by position (`_Flagged`)."""
     examples: list[Example] = []
     lines: dict[str, tuple[str, LineOf]] = {}
     unreviewed = _Flagged(lambda example: example.extra.get(NEEDS_REVIEW) is True)
     positional = _Flagged(cites_by_position)
+    otherwise = _Flagged(lambda example: unanswerable_otherwise(example) is not None)
     alike = LookAlikes()
     for example, source, line_of in datasets.located(paths, skipped=told):
         examples.append(example)
         unreviewed.add(example, source, line_of)
         positional.add(example, source, line_of)
+        otherwise.add(example, source, line_of)
         alike.add(example.id, functools.partial(_at, source, line_of))
         if live:
             lines[example.id] = (source, line_of)
     return examples, lines, (*_unreviewed_warning(unreviewed), *alike.warning(),
-                             *(() if live else _positional_warning(positional)))
+                             *(() if live else _file_warning(positional, positional_warning)),
+                             *_file_warning(otherwise, unanswerable_warning))
 
 
 class _Flagged:
@@ -812,11 +822,12 @@ def _at(source: str, line_of: LineOf) -> str:
     return f"{source}:{line_of()}"
 
 
-def _positional_warning(flagged: _Flagged) -> tuple[str, ...]:
+def _file_warning(flagged: _Flagged, warning: Callable[[Example, str, str], str]) -> tuple[str, ...]:
+    """A warning of `ragmon.example_warnings` of the examples `flagged`, naming their files and lines."""
     if flagged.first is None:
         return ()
     which = f"{_examples(flagged.counts.total(), verb=False)} of {flagged.files()}"
-    return (positional_warning(flagged.first, which, flagged.places()),)
+    return (warning(flagged.first, which, flagged.places()),)
 
 
 _LINES_SHOWN = 5

@@ -57,3 +57,23 @@ def test_integer_citations_of_numbered_contexts_are_told_to_be_strings() -> None
 
     with pytest.raises(TypeError, match=r'citations are context ids, as strings: pass \["7"\]$'):
         Example("q1", "?", numbered, "Orders ship in 2 days.", citations=[7])
+
+
+def test_an_unanswerable_marker_written_otherwise_is_a_run_warning_naming_the_first() -> None:
+    refusal = "I can't tell from the documents."
+    examples = [Example("q1", "Gift wrap?", answer=refusal, category="Unanswerable"),
+                Example("q2", "Gift wrap?", answer=refusal, category="unanswerable"),
+                Example("q3", "Gift wrap?", answer="No.", ground_truth="Insufficient context"),
+                Example("q4", "Gift wrap?", answer="No.", ground_truth="Insufficient context is all we had.")]
+
+    report = evaluate(examples)
+
+    # q2 is written as ragmon reads it; q4's ground truth is an answer, not a marker.
+    assert report.run_warnings == (
+        '2 examples mark a question unanswerable in words ragmon does not read as the marker (examples[0], '
+        'examples[2]; "Unanswerable" of example q1): write category "unanswerable" or "adversarial", or '
+        'ground truth "insufficient_context", as written here; read as they are, the question counts as '
+        "answerable (abstention has no value for it) and such a ground truth is scored as an answer",)
+    abstention = {r.example.id: r.metrics.get("abstention") for r in report.results}
+    # The same refusal: abstention 1 where the marker is read, none where it is not.
+    assert abstention["q1"] is None and abstention["q2"] == 1.0

@@ -1,0 +1,31 @@
+"""The run warnings of `ragmon replay` that `ragmon.example_warnings` words, each naming file and lines."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from ragmon.cli import main
+
+
+def test_an_unanswerable_marker_written_otherwise_is_warned_of_naming_its_lines(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    asked = {"question": "Gift wrap?", "answer": "No."}
+    records = [{"id": "q1", **asked},
+               {"id": "q2", **asked, "ground_truth": "INSUFFICIENT_CONTEXT"},
+               {"id": "q3", **asked, "ground_truth": "insufficient_context"}]
+    golden = tmp_path / "golden.jsonl"
+    golden.write_text("".join(json.dumps(record) + "\n" for record in records), encoding="utf-8")
+    written = tmp_path / "report.json"
+
+    assert main(["replay", str(golden), "--gate", "answer_correctness=0", "--json", str(written)]) == 0
+
+    why = (f"1 example of {golden} marks a question unanswerable in words ragmon does not read as the "
+           'marker (line 2; "INSUFFICIENT_CONTEXT" of example q2): write category "unanswerable" or '
+           '"adversarial", or ground truth "insufficient_context", as written here; read as they are, the '
+           "question counts as answerable (abstention has no value for it) and such a ground truth is scored "
+           "as an answer")
+    assert capsys.readouterr().err == f"ragmon replay: warning: {why}\n"
+    assert json.loads(written.read_text(encoding="utf-8"))["run_warnings"] == [why]
