@@ -459,8 +459,10 @@ def alert_name_problems(doc: Doc) -> list[str]:
 
 
 def _on_screen() -> tuple[list[str], set[str], str]:
-    """(dashboard panel titles, README headings, ragmon's source): where a quoted name is looked for."""
-    titles = [panel["title"] for panel in json.loads(DASHBOARD.read_text(encoding="utf-8"))["panels"]]
+    """(dashboard panel titles and annotation names, README headings, ragmon's source): where a quoted
+    name is looked for."""
+    board = json.loads(DASHBOARD.read_text(encoding="utf-8"))
+    titles = [panel["title"] for panel in board["panels"]] + [a["name"] for a in board["annotations"]["list"]]
     lines = README.read_text(encoding="utf-8").splitlines()
     headings = {m.group(2) for line in lines if (m := HEADING.match(line))}
     source = "\n".join(path.read_text(encoding="utf-8") for path in (ROOT / "ragmon").rglob("*.py"))

@@ -56,8 +56,13 @@ def alert_rules() -> list[dict[str, Any]]:
     return [r for g in load_yaml("provisioning/alerting/ragmon-alerts.yaml")["groups"] for r in g["rules"]]
 
 
+def prometheus_annotations() -> list[dict[str, Any]]:
+    """The dashboard's annotations that query Prometheus (not Grafana's built-in one)."""
+    return [a for a in dashboard()["annotations"]["list"] if not a.get("builtIn")]
+
+
 def dashboard_exprs() -> list[str]:
-    return [t["expr"] for p in panels() for t in p["targets"]]
+    return [t["expr"] for p in panels() for t in p["targets"]] + [a["expr"] for a in prometheus_annotations()]
 
 
 def alert_exprs() -> list[str]:
@@ -86,6 +91,8 @@ def test_every_query_uses_the_provisioned_prometheus_datasource() -> None:
             assert target["datasource"]["uid"] == uid, panel["title"]
     for variable in dashboard()["templating"]["list"]:
         assert variable["datasource"]["uid"] == uid, variable["name"]
+    for annotation in prometheus_annotations():
+        assert annotation["datasource"] == {"type": "prometheus", "uid": uid}, annotation["name"]
 
 
 def test_panels_are_laid_out_and_targets_identified() -> None:
@@ -1354,3 +1361,32 @@ def test_restarts_panel_counts_each_pods_new_processes(tmp_path: Path) -> None:
     promtool_expects(tmp_path, expr, series,
                      {'{instance="10.0.2.5:9464"}': 4, '{instance="10.0.2.6:9464"}': 1})
     promtool_expects(tmp_path, f"count({expr})", series, {"{}": 2})
+
+
+def build_info(target: str, rules: int, values: str) -> dict[str, str]:
+    return {f'ragmon_build_info{{job="ragmon",{target},version="0.1.0",scoring_rules="{rules}"}}': values}
+
+
+def test_scoring_rules_annotation_marks_the_minutes_that_mix_two_rules(tmp_path: Path) -> None:
+    """A rolling upgrade from rules 14 to 15 in prod, scraped every minute: pod b (15) starts at 15m,
+    pod a (14) is gone from 20m (its last scrape at 19m). The 10-minute figures sum both pods' answers
+    until a's leave their window, 10 minutes after its last scrape: the annotation (Grafana marks the
+    points above 0) reads 2 rules at 16m and 25m, nothing before b (14m) nor once a's samples left the
+    window (31m). Docker compose's ragmon (no namespace) upgraded in place at 10m: its single instance
+    reports 14 up to 9m, 15 from 10m, so 2 from 10m to 19m (14m, 16m), none at 25m. Staging replaced its
+    pod at 10m on the same rules: never marked, as its figures did not move."""
+    staging_b = 'namespace="staging",instance="10.0.1.6:9464"'
+    compose = 'instance="ragmon:9464"'
+    series = {**build_info(PROD_A, 14, "1x19 stale"), **build_info(PROD_B, 15, "_x15 1x30"),
+              **build_info(STAGING, 14, "1x9 stale"), **build_info(staging_b, 14, "_x10 1x30"),
+              **build_info(compose, 14, "1x9 stale"), **build_info(compose, 15, "_x10 1x30")}
+    (annotation,) = prometheus_annotations()
+    expr = substitute(annotation["expr"])
+    prod, no_namespace = '{namespace="prod",job="ragmon"}', '{job="ragmon"}'
+    promtool_expects_at(tmp_path, expr, series, {
+        "14m": {no_namespace: 2}, "16m": {prod: 2, no_namespace: 2}, "25m": {prod: 2}})
+    marked = {"9m": 0, "14m": 1, "16m": 2, "25m": 1, "31m": 0}
+    promtool_expects_at(tmp_path, f"count({expr}) or vector(0)", series,
+                        {time: {"{}": count} for time, count in marked.items()})
+    titled = set(re.findall(r"\{\{(\w+)\}\}", annotation["titleFormat"]))
+    assert titled <= set(annotation["tagKeys"].split(","))

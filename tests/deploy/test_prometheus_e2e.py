@@ -12,9 +12,12 @@ answers q01 and q02 by quoting two sentences of the returns policy verbatim, 2 s
 The hallucinating build drifts the number of one of them (unsupported), keeps the other (supported) and
 adds an invented sentence with a number no policy has (unsupported): 1 supported, 2 unsupported each.
 
-Instance A gets the healthy build, instance B the hallucinating one, in two rounds. Round 1 asks q01
-once each, so that every series exists in Prometheus before the measured round: rate() only sees
-increases between samples, and a series whose first sample already holds the whole count looks flat.
+Instance A gets the healthy build, instance B the hallucinating one, in two rounds. B reports the scoring
+rules before A's (the same sidecar, its `ragmon.rules.SCORING_RULES` lowered by one), as in a rolling
+upgrade: the dashboard's scoring-rules panel counts one instance on each, and its annotation marks them.
+Round 1 asks q01 once each, so that every series exists in Prometheus before the measured round: rate()
+only sees increases between samples, and a series whose first sample already holds the whole count looks
+flat.
 Round 2 runs the demo with q01 and q02 twice on A and four times on B: enough volume (32 claims, 12
 examples in 10 minutes) for the alert queries' minimum-volume guards (30 claims, 10 examples).
   round 1: A 2 supported; B 1 supported + 2 unsupported
@@ -47,6 +50,8 @@ from typing import Any
 import pytest
 import yaml
 
+from ragmon.rules import SCORING_RULES
+
 ROOT = Path(__file__).resolve().parents[2]
 RULES = ROOT / "deploy" / "prometheus" / "rules.yml"
 PIPELINE = "e2e-bot"
@@ -55,6 +60,12 @@ RATE_INTERVAL = "1m"
 """What Grafana's $__rate_interval becomes here: data is seconds old, 1m covers all of it."""
 
 pytestmark = pytest.mark.timeout(180)
+
+NEW_RULES = [sys.executable, "-m", "ragmon.cli", "serve"]
+OLD_RULES = [sys.executable, "-c", "import sys, ragmon.rules; ragmon.rules.SCORING_RULES -= 1; "
+             "from ragmon.cli import main; sys.exit(main())", "serve"]
+"""The sidecar as it ships, and as a build before the last change of scoring rules would export it: the
+exporter reads SCORING_RULES when it is first imported, after the change."""
 
 Query = Callable[[str], list[dict[str, Any]]]
 
@@ -96,11 +107,11 @@ def stack(tmp_path: Path, loopback_ports: Callable[[int], list[int]]) -> Iterato
     instances = []
     processes: list[subprocess.Popen[str]] = []
     try:
-        for http, grpc, metrics in (ports[0:3], ports[3:6]):
+        builds = (NEW_RULES, OLD_RULES)
+        for (http, grpc, metrics), command in zip((ports[0:3], ports[3:6]), builds, strict=True):
             env = {**os.environ, "RAGMON_HTTP_LISTEN": f"127.0.0.1:{http}",
                    "RAGMON_GRPC_LISTEN": f"127.0.0.1:{grpc}", "RAGMON_METRICS_LISTEN": f"127.0.0.1:{metrics}",
                    "RAGMON_QUIET": "100ms", "RAGMON_DECISION_WAIT": "5s"}
-            command = [sys.executable, "-m", "ragmon.cli", "serve"]
             processes.append(subprocess.Popen(command, env=env, text=True, stdout=subprocess.DEVNULL,
                                               stderr=subprocess.DEVNULL))
             instances.append({"http": f"http://127.0.0.1:{http}", "metrics": f"127.0.0.1:{metrics}"})
@@ -193,7 +204,8 @@ def expressions() -> dict[str, list[str]]:
     rules = yaml.safe_load(RULES.read_text(encoding="utf-8"))
     records = [r for g in rules["groups"] for r in g["rules"] if "record" in r]
     return {
-        "dashboard": [substitute(t["expr"], every_namespace()) for _, t in panel_targets()],
+        "dashboard": [substitute(e, every_namespace()) for e in [t["expr"] for _, t in panel_targets()]
+                      + [a["expr"] for a in board()["annotations"]["list"] if "expr" in a]],
         "grafana alerts": [q["model"]["expr"] for g in alerts["groups"] for r in g["rules"] for q in r["data"]
                            if "expr" in q["model"]],
         "recording rule expressions": [r["expr"] for r in records],
@@ -238,6 +250,7 @@ def test_dashboard_rules_and_alerts_return_data_and_ratios_sum_across_instances(
                 empty[expr] = source
     assert empty == {}
     assert_panels_draw_what_they_say(query)
+    assert_rules_panel_counts_each_instance(query)
     assert_variables_offer_their_defaults(stack["prometheus"])
 
     rules = get_json(stack["prometheus"] + "/api/v1/rules")["data"]["groups"]
@@ -252,6 +265,14 @@ def test_dashboard_rules_and_alerts_return_data_and_ratios_sum_across_instances(
         {"query": "ragmon_example_score_bucket", "start": now - 300, "end": now}))["data"]
     trace_ids = {e["labels"]["trace_id"] for s in exemplars for e in s["exemplars"]}
     assert trace_ids and all(len(t) == 32 and int(t, 16) for t in trace_ids)
+
+
+def assert_rules_panel_counts_each_instance(query: Query) -> None:
+    """A on the shipped rules, B on the ones before: one instance each, told apart by the legend."""
+    (panel,) = [p for p in board()["panels"] if p["title"] == "Instances by scoring rules"]
+    series = query(substitute(panel["targets"][0]["expr"], every_namespace()))
+    assert {s["metric"]["scoring_rules"]: float(s["value"][1]) for s in series} == {
+        str(SCORING_RULES): 1, str(SCORING_RULES - 1): 1}
 
 
 LEGEND_LABEL = re.compile(r"\{\{\s*(\w+)\s*\}\}")
