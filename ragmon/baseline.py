@@ -49,9 +49,10 @@ from ragmon import __version__
 from ragmon.errors import InputError
 from ragmon.ids import ID_SHOWN, escaped_id, id_key
 from ragmon.jsontext import loads, replace_lone_surrogates
-from ragmon.model import LOWER_IS_BETTER, METRIC_NAMES, ClaimVerdict, Example, ExampleResult, Report
+from ragmon.model import LOWER_IS_BETTER, METRIC_NAMES, Claim, ClaimVerdict, Example, ExampleResult, Report
 from ragmon.options import input_name, is_stdin, stdin_bytes
 from ragmon.rules import SCORING_RULES, scores_examples_alike
+from ragmon.text import cited_ids
 from ragmon.text.claims import answer_abstains
 
 CLAIM_METRICS = frozenset({"groundedness", "hallucination_rate"})
@@ -65,6 +66,14 @@ REPORT_FORMAT = 1
 reading reports (ragmon's own `--baseline` among them) can refuse one it does not know rather than misread
 it. New fields do not raise it. Reports before it had none: format 1. Here, beside the reader, as the
 writer (ragmon.report.json) imports this module."""
+
+
+READ_OUT_RULES = 15
+"""The scoring rules that first read an answer's citations of its retrieved ids out of its claims
+(ragmon.text.cited_ids): against a baseline of rules before them, the examples whose claims only that
+read-out changed are named (`_moved_by_rules`)."""
+SHOWN_IDS = 3
+"""Ids a caveat names of the examples it counts: enough to find them in the report."""
 
 
 DECIMALS = 12
@@ -83,6 +92,9 @@ class BaselineExample:
     """Whitespace normalised; None where the report gave none."""
     abstained: bool | None = None
     """Whether its answer abstained (`abstained`); None from a report that did not record it."""
+    claims: tuple[str, ...] = ()
+    """Every claim's text, whitespace normalised, in order: what tells an example other rules cut otherwise
+    from one whose answer changed."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -191,7 +203,10 @@ class Comparison:
     caveats: tuple[str, ...] = ()
     """What may mislead in the comparison, for the reports: on stderr alone, and not at all with --quiet,
     a renumbered golden set compared different questions with nothing in any report. `compare` gives those
-    only the scores tell (`_unrecorded`); `caveats`, those told before scoring, go before them."""
+    only the scores tell (`_moved_by_rules`, `_unrecorded`); `caveats`, those told before scoring, go
+    before them."""
+    scoring_rules: int | None = None
+    """The baseline's, as its report recorded them; None where it recorded none."""
 
     def worsened(self, metric: str) -> tuple[Change, ...]:
         """Shared examples worse on `metric` than in the baseline (higher, for LOWER_IS_BETTER), the
@@ -296,17 +311,19 @@ def from_dict(doc: Any, source: str) -> Baseline:
             if name in METRIC_NAMES and value is not None and not 0 <= value <= 1:
                 reader.fail("a number between 0 and 1 or null", at)
         question = reader.check(item.get("question"), (str, type(None)), "a string", f"{where}.question")
-        unsupported = set()
+        unsupported, texts = set(), []
         for number, claim in enumerate(reader.get(item, "claims", list, "a list", f"{where}.claims")):
             at = f"{where}.claims[{number}]"
             claim = reader.check(claim, dict, "an object", at)
             claim_text = reader.get(claim, "text", str, "a string", f"{at}.text")
+            texts.append(_normal(claim_text))
             if not reader.get(claim, "supported", bool, "a boolean", f"{at}.supported"):
                 unsupported.add(_normal(claim_text))
         abstained = (reader.check(item["abstained"], bool, "a boolean", f"{where}.abstained")
                      if "abstained" in item else None)
         examples[example_id] = BaselineExample(metrics, frozenset(unsupported),
-                                               None if question is None else _normal(question), abstained)
+                                               None if question is None else _normal(question), abstained,
+                                               tuple(texts))
     return Baseline(source, version, judge, k, examples, breached, _skipped(reader, doc), _rules(reader, doc))
 
 
@@ -404,7 +421,11 @@ def _rules_caveat(baseline: Baseline) -> str:
     return (f"the baseline {baseline.path} was scored with {rules}, this run with rules {SCORING_RULES}: "
             f"claims, the lexical judge's verdicts or a metric may be computed otherwise, so some drops and "
             f"gains may be ragmon's, not this run's (a baseline scored by this ragmon compares like with "
-            f"like)")
+            f"like: {_REFRESH})")
+
+
+_REFRESH = ("refresh the baseline with this build on main first, as an upgrade of ragmon in a PR of its own "
+            "changes no answer and its moves are ragmon's")
 
 
 def _respelled(baseline: Baseline, ids: Sequence[str]) -> list[tuple[str, str]]:
@@ -485,7 +506,58 @@ def compare(baseline: Baseline, report: Report, gated: Collection[str] = ()) -> 
                for name in METRIC_NAMES}
     return Comparison(baseline.path, baseline.ragmon_version, len(pairs), len(report.results) - len(pairs),
                       gone, metrics, _worsened(pairs, "groundedness"), pairs,
-                      _unrecorded(baseline, pairs, gated))
+                      (*_moved_by_rules(baseline, pairs, gated), *_unrecorded(baseline, pairs, gated)),
+                      baseline.scoring_rules)
+
+
+def _moved_by_rules(baseline: Baseline, pairs: Sequence[tuple[ExampleResult, BaselineExample]],
+                    gated: Collection[str]) -> tuple[str, ...]:
+    """A caveat naming the shared examples whose figures moved while their answers did not, as this run's
+    claims are the baseline's with citations read out: their drops and gains are this build's rules', and
+    averaged with the others' they can hide a real regression (three such gains passed a drop gate over an
+    example gone from 1 to 0), so the gated metrics' change over the other examples is given too."""
+    if (baseline.scoring_rules or 0) >= READ_OUT_RULES:  # its claims were read out as this run's are
+        return ()
+    moved = [_rescored(result, before) for result, before in pairs]
+    if not any(moved):
+        return ()
+    ids = [_clipped(result.example.id, ID_SHOWN) for (result, _), rescored in zip(pairs, moved, strict=True)
+           if rescored]
+    named = ", ".join(map(repr, ids[:SHOWN_IDS])) + (", ..." if len(ids) > SHOWN_IDS else "")
+    rest = [pair for pair, rescored in zip(pairs, moved, strict=True) if not rescored]
+    others = [f"{name} {_signed(change.delta)} ({_figure(change.baseline)} -> {_figure(change.candidate)} "
+              f"over {change.n})" for name in METRIC_NAMES if name in gated
+              and (change := _change(name, rest, (), ())).delta is not None]
+    without = f"; without them, {', '.join(others)}" if others else ""
+    return (f"{len(ids)} of the {len(pairs)} examples both runs have {'is' if len(ids) == 1 else 'are'} "
+            f"scored otherwise by the new rules ({named}): their claims are the baseline's with citations of "
+            f"retrieved ids read out (scoring rules {READ_OUT_RULES}), so their drops and gains are "
+            f"ragmon's, not this run's{without}; {_REFRESH}",)
+
+
+def _rescored(result: ExampleResult, before: BaselineExample) -> bool:
+    """Whether the example's claims are the baseline's only read out otherwise, and a figure the claims
+    decide moved: others (citation_accuracy, say) move with inputs the baseline does not record too."""
+    now = tuple(_normal(v.claim.text) for v in result.verdicts)
+    return (now != before.claims and now == _read_out(before.claims, result.example)
+            and any(_value(before.metrics.get(name)) != _value(result.metrics.get(name))
+                    for name in CLAIM_METRICS))
+
+
+def _read_out(texts: Iterable[str], example: Example) -> tuple[str, ...]:
+    """Claims of the baseline as this build reads them: without their citations of this run's retrieved
+    ids (the baseline records no ids of its own), a claim of nothing but citations gone."""
+    claims = tuple(Claim(text, 0, len(text)) for text in texts)
+    read = cited_ids.read_out(" ".join(texts), claims, (c.id for c in example.contexts or ()))
+    return tuple(_normal(claim.text) for claim in read)
+
+
+def _signed(delta: float) -> str:
+    return "unchanged" if delta == 0 else f"{delta:+.4g}"
+
+
+def _figure(value: float | None) -> str:
+    return "-" if value is None else f"{value:.4g}"
 
 
 def _unrecorded(baseline: Baseline, pairs: Sequence[tuple[ExampleResult, BaselineExample]],
@@ -542,8 +614,8 @@ def _worsened(pairs: Sequence[tuple[ExampleResult, BaselineExample]], metric: st
         else:
             worse = after > before if higher_is_worse else after < before
         if worse:
-            new = tuple(v for v in result.verdicts
-                        if not v.supported and _normal(v.claim.text) not in before_example.unsupported)
+            known = _unsupported(result, before_example)
+            new = tuple(v for v in result.verdicts if not v.supported and _normal(v.claim.text) not in known)
             changes.append((Change(result, None if imputed else before, after, new, imputed), before))
 
     def key(item: tuple[Change, float | None]) -> tuple[bool, float]:
@@ -554,6 +626,14 @@ def _worsened(pairs: Sequence[tuple[ExampleResult, BaselineExample]], metric: st
         return False, -abs(after - before)
 
     return tuple(change for change, _ in sorted(changes, key=key))
+
+
+def _unsupported(result: ExampleResult, before: BaselineExample) -> frozenset[str]:
+    """The baseline's unsupported sentences as written and as this build reads them: a baseline of rules
+    before the citation read-out wrote "... purchase (KB-1234).", which this run's unchanged sentence
+    no longer equals. Read out by text, not matched by span: a sentence edited to one of the same length
+    ("3 to 5" to "3 to 7") keeps its span."""
+    return before.unsupported | frozenset(_read_out(before.unsupported, result.example))
 
 
 def _change(name: str, pairs: Sequence[tuple[ExampleResult, BaselineExample]],

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 import ragmon
+import ragmon.rules
 from ragmon.baseline import Baseline, BaselineExample, caveats, check_comparable, compare, from_dict, load
 from ragmon.cli import main
 from ragmon.errors import InputError
@@ -320,6 +321,24 @@ def test_whitespace_does_not_make_a_sentence_new() -> None:
     baseline = Baseline("main.json", "0.1.0", {"name": "lexical"}, 5, {"b": before})
     (change,) = compare(baseline, scored(example("b", f"{RETURNS} Purple  elephants sing opera."))).regressed
     assert change.newly_unsupported == () and change.after == 0.5
+
+
+def test_only_a_baseline_before_the_read_out_names_examples_it_moved() -> None:
+    # "a" answers RETURNS citing doc-1: this build reads "(doc-1)" out, so its claim is RETURNS, supported.
+    # Its baseline, hand-written as rules 14 wrote it, kept "(doc-1)" in the claim and so scored 0 (a term
+    # the page lacks). Against rules 14 the example is named; against this build's rules the same file
+    # names nothing (those rules read citations out too, so a claim that differs is another answer).
+    doc = json.loads(json_report.render(scored(example("a", RETURNS)), ()))
+    (claim,) = doc["results"][0]["claims"]
+    claim.update(text=f"{RETURNS[:-1]} (doc-1).", supported=False)
+    doc["results"][0]["metrics"].update(groundedness=0.0, hallucination_rate=1.0)
+    report = scored(example("a", f"{RETURNS[:-1]} (doc-1)."))
+    for rules, named in ((14, True), (ragmon.rules.SCORING_RULES, False)):
+        comparison = compare(from_dict({**doc, "scoring_rules": rules}, "main.json"), report)
+        assert comparison.scoring_rules == rules
+        said = "1 of the 1 examples both runs have is scored otherwise by the new rules ('a')"
+        assert any(said in caveat for caveat in comparison.caveats) is named
+        assert comparison.metrics["groundedness"].delta == 1.0  # 0 -> 1 either way: the gate reads it
 
 
 # --- a lone surrogate, through the CLI --------------------------------------------------------------

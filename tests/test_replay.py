@@ -2023,7 +2023,8 @@ def test_an_unchanged_run_passes_against_its_baseline_and_its_report_is_the_next
         caveat = (f"the baseline other.json was scored with {scored_with}, this run with rules "
                   f"{SCORING_RULES}: claims, the lexical judge's verdicts or a metric may be computed "
                   f"otherwise, so some drops and gains may be ragmon's, not this run's (a baseline scored by "
-                  f"this ragmon compares like with like)")
+                  f"this ragmon compares like with like: refresh the baseline with this build on main first, "
+                  f"as an upgrade of ragmon in a PR of its own changes no answer and its moves are ragmon's)")
         assert (done.returncode, done.stderr) == (0, f"ragmon replay: warning: {caveat}\n")
         assert json.loads((tmp_path / "r.json").read_text())["baseline"]["caveats"] == [caveat]
         # In the summary beside the gates, and so in the JUnit system-out, which --quiet leaves: a CI's

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import json
 import logging
+import re
+import xml.etree.ElementTree as ET
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -241,3 +243,74 @@ def test_a_budget_file_of_the_first_format_resumes_its_days_spend(tmp_path: Path
     assert json.loads(path.read_text(encoding="utf-8")) == {
         "what": "ragmon Claude judge spend", "day": "1970-04-11", "usd": 0.75, "unbilled_usd": 0.0}
     budget.close()
+
+
+CITED_RULES_14 = FIXTURES / "replay-rules14-cited-2026-12-05.json"
+"""Written by `ragmon replay --json` at 499ce62 (scoring rules 14, before the citation read-out) over c1-c8:
+three contexts (KB-1234 refunds in full within 30 days, KB-2001 shipping 3 to 5 days, KB-3300 gift cards not
+for cash), answers each ending in a citation. c3 ("Gift cards cannot be exchanged for cash [KB-3300].")
+scored 1; every other 0, "(KB-1234)" being a term the page lacked."""
+MIXED_RULES_14 = FIXTURES / "replay-rules14-mixed-2026-12-05.json"
+"""Written likewise over m1: "Standard shipping takes 3 to 5 business days. Refunds are issued within 90
+days of purchase (KB-1234)." over KB-1234 and KB-2001: the first sentence supported, the second not."""
+KB = [{"id": "KB-1234", "text": "Refunds are issued in full within 30 days of purchase."},
+      {"id": "KB-2001", "text": "Standard shipping takes 3 to 5 business days."},
+      {"id": "KB-3300", "text": "Gift cards cannot be exchanged for cash."}]
+CITED = {"c1": "You can get a full refund within 30 days of purchase (KB-1234).",
+         "c2": "Standard shipping takes 3 to 5 business days (KB-2001).",
+         "c3": "Gift cards earn 5 percent cashback on every purchase [KB-3300].",  # was "...cannot be..."
+         "c4": "Refunds are issued within 90 days of purchase (KB-1234).",
+         "c5": "Express shipping arrives overnight for free (KB-2001).",
+         "c6": "Refunds are issued in full within 30 days (KB-1234). Standard shipping takes 3 to 5 business "
+               "days (KB-2001).",
+         "c7": "Gift cards can be exchanged for cash at any store (KB-9999).",
+         "c8": "All electronics carry a two year warranty (KB-3300)."}
+
+
+def test_an_upgrade_names_the_examples_the_citation_read_out_moved_beside_a_real_regression(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Against the rules-14 baseline, this PR broke c3 alone (1 -> 0). The read-out now supports c1, c2 and
+    c6 (0 -> 1), whose answers did not change: groundedness 1/8 -> 3/8 over all, "rose 0.25", which passes
+    the drop gate, as the README documents for other rules (a warning, not a failure). The caveat names
+    c1, c2 and c6, and over the other five (c3, c4, c5, c7, c8) gives the drop the gains hid: 1/5 -> 0,
+    -0.2. c4, c5 and c8 lost their citation too, but no figure of theirs moved; c3's claims are no read-out
+    of the baseline's, so its drop is this run's."""
+    results = json.loads(CITED_RULES_14.read_text(encoding="utf-8"))["results"]
+    asked = {result["id"]: result["question"] for result in results}
+    rows = [{"id": key, "question": asked[key], "contexts": KB, "answer": answer,
+             "citations": re.findall(r"KB-\d+", answer)} for key, answer in CITED.items()]
+    data, report, junit = tmp_path / "golden.jsonl", tmp_path / "r.json", tmp_path / "r.xml"
+    data.write_text("".join(json.dumps(row) + "\n" for row in rows), encoding="utf-8")
+    assert main(["replay", str(data), "--baseline", str(CITED_RULES_14), "--max-drop", "groundedness=0.02",
+                 "--json", str(report), "--junit", str(junit)]) == 0
+    moved = ("3 of the 8 examples both runs have are scored otherwise by the new rules ('c1', 'c2', 'c6'): "
+             "their claims are the baseline's with citations of retrieved ids read out (scoring rules 15), "
+             "so their drops and gains are ragmon's, not this run's; without them, groundedness -0.2 (0.2 -> "
+             "0 over 5); refresh the baseline with this build on main first, as an upgrade of ragmon in a PR "
+             "of its own changes no answer and its moves are ragmon's")
+    assert f"ragmon replay: warning: {moved}\n" in capsys.readouterr().err
+    doc = json.loads(report.read_text(encoding="utf-8"))
+    assert doc["gates"][0]["reason"].startswith("rose 0.25 against the baseline: 0.125 -> 0.375")
+    assert doc["baseline"]["caveats"][-1] == moved
+    assert [change["id"] for change in doc["baseline"]["regressed"]] == ["c3"]
+    # The baseline's rules, for a tool to read rather than parse the caveat: 14 as its file records.
+    assert doc["baseline"]["scoring_rules"] == 14
+    properties = {p.get("name"): p.get("value") for p in ET.parse(junit).iter("property")}
+    assert properties["baseline_scoring_rules"] == "14"
+
+
+def test_a_sentence_the_read_out_rewrote_is_not_newly_unsupported(tmp_path: Path) -> None:
+    """m1 edits its first sentence ("3 to 5" to "3 to 7", which the page does not say) and keeps the second,
+    unsupported in the baseline too, which wrote it with its "(KB-1234)": only the first is newly
+    unsupported (groundedness 1/2 -> 0)."""
+    row = {"id": "m1", "question": "Refunds and shipping?", "contexts": KB[:2],
+           "answer": "Standard shipping takes 3 to 7 business days. Refunds are issued within 90 days of "
+                     "purchase (KB-1234)."}
+    data, report = tmp_path / "golden.jsonl", tmp_path / "r.json"
+    data.write_text(json.dumps(row) + "\n", encoding="utf-8")
+    main(["replay", str(data), "--baseline", str(MIXED_RULES_14), "--max-drop", "groundedness=0.02",
+          "--json", str(report)])
+    regressed = json.loads(report.read_text(encoding="utf-8"))["baseline"]["regressed"]
+    assert [(change["id"], change["before"], change["after"]) for change in regressed] == [("m1", 0.5, 0.0)]
+    assert [claim["text"] for claim in regressed[0]["newly_unsupported"]] == [
+        "Standard shipping takes 3 to 7 business days."]

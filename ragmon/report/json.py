@@ -97,6 +97,7 @@ def _baseline(comparison: Comparison, gates: Sequence[GateResult]) -> dict[str, 
     return {
         "path": comparison.path,
         "ragmon_version": comparison.ragmon_version,
+        "scoring_rules": comparison.scoring_rules,
         "shared": comparison.shared,
         "new": comparison.new,
         "gone": len(comparison.gone),

@@ -117,6 +117,9 @@ def _properties(suite: ET.Element, report: Report | None, comparison: Comparison
         listed += [("baseline", comparison.path), ("baseline_shared_examples", comparison.shared),
                    ("baseline_new_examples", comparison.new),
                    ("baseline_gone_examples", len(comparison.gone))]
+        # Beside the English caveat, for a tool: a property is shown even where system-out is hidden.
+        if comparison.scoring_rules is not None:
+            listed.append(("baseline_scoring_rules", comparison.scoring_rules))
     for name, value in listed:
         ET.SubElement(properties, "property", name=name, value=text.show_id(str(value), WIDTH))
 

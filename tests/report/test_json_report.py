@@ -17,6 +17,7 @@ from report_cases import (
     INVENTED_REASON,
     RUN_WARNING,
     invented_run,
+    many_regressed_run,
     regressed_run,
 )
 
@@ -134,6 +135,15 @@ def test_a_warning_of_the_run_is_apart_from_the_examples_warnings(report: Report
     assert doc["warnings"] == [{"id": "e1", "warning": EXAMPLE_WARNING[1]}]
 
 
+def test_a_baseline_that_recorded_no_scoring_rules_says_null() -> None:
+    # Its ragmon predates `scoring_rules` (before 4 December 2026): null, not this build's rules, which
+    # would tell a tool reading the report that the two runs compare like with like.
+    report, gates, comparison = many_regressed_run(2)
+    doc = json.loads(render(report, gates, comparison=comparison))
+    assert doc["baseline"]["scoring_rules"] is None
+    assert doc["scoring_rules"] == SCORING_RULES
+
+
 def test_claims_carry_the_judges_reason() -> None:
     report, gates = invented_run()
     doc = json.loads(render(report, gates))
@@ -151,10 +161,11 @@ def test_the_baseline_object_names_what_regressed() -> None:
     doc = json.loads(render(report, gates, comparison=comparison), parse_constant=_no_nan)
     assert doc["passed"] is False  # the groundedness drop gate breached
     baseline = doc["baseline"]
-    assert set(baseline) == {"path", "ragmon_version", "shared", "new", "gone", "gone_ids", "caveats",
-                             "metrics", "regressed", "worsened"}
+    assert set(baseline) == {"path", "ragmon_version", "scoring_rules", "shared", "new", "gone", "gone_ids",
+                             "caveats", "metrics", "regressed", "worsened"}
     assert baseline["caveats"] == []
     assert (baseline["path"], baseline["ragmon_version"]) == ("main.json", ragmon.__version__)
+    assert baseline["scoring_rules"] == SCORING_RULES  # written by this build, as its report recorded
     assert (baseline["shared"], baseline["new"], baseline["gone"], baseline["gone_ids"]) == (2, 1, 1, ["old"])
     # By hand (regressed_run): on ok and bad, groundedness 0.75 -> 0.5, recall 0.75 both; no citations.
     assert baseline["metrics"]["groundedness"] == {"baseline": 0.75, "candidate": 0.5, "delta": -0.25, "n": 2,

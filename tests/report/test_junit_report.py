@@ -29,6 +29,7 @@ from report_cases import (
 from ragmon.gate import GateResult
 from ragmon.model import Claim, ClaimVerdict, Context, Example, ExampleResult, Report
 from ragmon.report.junit import RunInfo, render, render_error
+from ragmon.rules import SCORING_RULES
 
 # 12:00:05 at UTC+2 is 10:00:05 UTC, written without a zone as the Ant schema's pattern wants.
 RUN = RunInfo(datetime(2024, 5, 1, 12, 0, 5, 250_000, tzinfo=timezone(timedelta(hours=2))), 12.3456, "ci-7")
@@ -221,7 +222,7 @@ def test_a_drop_gate_is_a_test_case_naming_the_regressed_examples() -> None:
     properties = {p.get("name"): p.get("value") for p in suite.iter("property")}
     assert {name: value for name, value in properties.items() if name.startswith("baseline")} == {
         "baseline": "main.json", "baseline_shared_examples": "2", "baseline_new_examples": "1",
-        "baseline_gone_examples": "1"}
+        "baseline_gone_examples": "1", "baseline_scoring_rules": str(SCORING_RULES)}
 
 
 def test_drop_gate_failures_are_bounded_and_list_other_metrics_by_value() -> None:
@@ -309,3 +310,11 @@ def test_every_kind_of_report_is_valid_against_the_ant_schema(report: Report, ga
     # failed the validation the README promised, whatever the run.
     xml = REPORT_KINDS[kind](report, gates)
     assert [error.reason for error in xmlschema.XMLSchema(ANT_SCHEMA).iter_errors(xml)] == []
+
+
+def test_a_baseline_that_recorded_no_scoring_rules_has_no_rules_property() -> None:
+    # A property's value is text: none, rather than an empty one or this build's rules, says it recorded none.
+    report, gates, comparison = many_regressed_run(2)
+    suite = ET.fromstring(render(report, gates, comparison=comparison).encode("utf-8"))
+    names = [p.get("name") for p in suite.iter("property")]
+    assert "baseline_shared_examples" in names and "baseline_scoring_rules" not in names
