@@ -17,7 +17,7 @@ every judge shares (claims, metrics) and the lexical judge.
 
 from __future__ import annotations
 
-SCORING_RULES = 15
+SCORING_RULES = 16
 """Raised by one for each change that moves any figure; 1 is the first build that recorded it, 2 the first
 whose intervals hold the binomial bound (ragmon.metrics.aggregate), 3 the first whose bound takes the
 values' variance at its upper confidence bound and mirrors a lower-is-better metric's exactly, 4 the first
@@ -50,19 +50,21 @@ question (bold ones too), holds the copied sentence to every term but the verdic
 for the U.S. Refunds are instant." in two, 14 the first that reads that veto in sentences of one clause alone
 ("Laptops are covered; phones are excluded." turns no claim), 15 the first that reads an answer's
 citations of its retrieved ids out of its claims ("... for a full refund (KB-1234)." no longer lacks
-1234)."""
+1234), 16 the first that reads a claim's negation in words ("not refundable", "cannot be refunded", "isn't",
+"no longer available") as the opposite word in the page-wide opposite rule ("Gift cards are not refundable"
+no longer says the opposite of a page saying only "Gift cards are non-refundable.")."""
 
-PER_EXAMPLE_RULES = 15
+PER_EXAMPLE_RULES = 16
 """The first scoring rules whose per-example figures (claims, verdicts, each example's metrics, and so every
 mean and the paired changes a drop gate reads) are this build's: rules 4 and 5 cut some answers into other
 claims, 5 also reads labels otherwise, 6 scores answer_correctness otherwise, 7 some verdicts,
 answer_relevance and answer_correctness, 8 to 14 which answers abstain, 9, 11 to 14 also which lines are
-titles, 12 to 14 also some verdicts, 15 some claims' text and so their verdicts (rules 2 and 3 had moved
-only aggregates' intervals). A baseline or a capture scored with rules from this one to `SCORING_RULES`
-differs from this run in no drop, gain or captured figure, so nothing is said of them; warning of each
-interval's change had warned of every baseline an upgrade met. Set it to the new `SCORING_RULES` with any
-change that moves a per-example figure (tests/test_rules.py scores the corpus with the commit that set
-`SCORING_RULES` to this value and fails on such a change until it is raised)."""
+titles, 12 to 14 also some verdicts, 15 some claims' text and so their verdicts, 16 some verdicts (rules 2
+and 3 had moved only aggregates' intervals). A baseline or a capture scored with rules from this one to
+`SCORING_RULES` differs from this run in no drop, gain or captured figure, so nothing is said of them;
+warning of each interval's change had warned of every baseline an upgrade met. Set it to the new
+`SCORING_RULES` with any change that moves a per-example figure (tests/test_rules.py scores the corpus with
+the commit that set `SCORING_RULES` to this value and fails on such a change until it is raised)."""
 
 
 def scores_examples_alike(rules: int | None) -> bool:

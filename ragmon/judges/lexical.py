@@ -2,12 +2,12 @@
 
 A claim is supported by one context when enough of its stemmed content terms occur in that context, every
 number it states and every name it writes as code (`ragmon.text.literals`) occur there too, and the context
-does not use the opposite of one of its words ("non-refundable" against "refundable") without the word
-itself, nor give one of its policy verdicts the other way in the sentence the claim copies ("The laptop is
-covered" against "The laptop is not covered": `passage_sentences.turned`). Each context is judged on its
-own: a claim whose terms are only covered by stitching two passages together is exactly the kind of
-confabulation we want to catch. The README's judge section gives each rule with the figures it earned
-against human labels.
+does not use the opposite of one of its words ("non-refundable" against "refundable", the claim's
+negation in words such as "not refundable" read as the opposite word) without the word itself, nor give one
+of its policy verdicts the other way in the sentence the claim copies ("The laptop is covered" against "The
+laptop is not covered": `passage_sentences.turned`). Each context is judged on its own: a claim whose terms
+are only covered by stitching two passages together is exactly the kind of confabulation we want to catch.
+The README's judge section gives each rule with the figures it earned against human labels.
 """
 
 from __future__ import annotations
@@ -31,6 +31,7 @@ from ragmon.text.passage_sentences import (
     Stance,
     Turned,
     displaced,
+    negated_in_words,
     stance,
     turned,
 )
@@ -123,6 +124,8 @@ def _verdict(claim: Claim, claim_profile: TextProfile, threshold: float,
     counted: frozenset[how_often.Count] | None = None  # worked out at the first context that passes the rest
     bounded: Bounds | None = None  # likewise: its numbers given with a bound
     ruled: Stance | None = None  # likewise: its verdicts ("not covered")
+    denied: frozenset[str] | None = None  # at the first context using one of its words' opposites: its
+    # terms negated in words ("not refundable")
     supporting = []
     closest: tuple[int, str, Passage, str, set[str]] | None = None  # the first context sharing most terms
     # Contexts that pass the rest but give a number otherwise, or one of its verdicts the other way.
@@ -143,8 +146,11 @@ def _verdict(claim: Claim, claim_profile: TextProfile, threshold: float,
                 or (measured and read.clashes(measured))):
             continue
         # A passage holding every term contradicts none (`_contradictions`): most that pass the rest do.
-        if (opposites is not None or shared < len(terms)) and _contradictions(terms, held, read, opposites):
-            continue
+        if (opposites is not None or shared < len(terms)) and (
+                found := _contradictions(terms, held, read, opposites)):
+            denied = negated_in_words(prepare(claim.text)) if denied is None else denied
+            if _meant(found, denied):
+                continue
         if not terms.isdisjoint(FREQUENCIES) and _other_frequency(terms, read):
             continue
         counted = _counts(claim, terms, numbers) if counted is None else counted
@@ -173,8 +179,8 @@ def _verdict(claim: Claim, claim_profile: TextProfile, threshold: float,
         return ClaimVerdict(claim, False, (), "no context was retrieved")
     counted = _counts(claim, terms, numbers) if counted is None else counted
     # Bounds unread: no context passed the rest, so none fell short on its bounds alone.
-    return ClaimVerdict(claim, False, (), _reason(claim_profile, opposites, counted, bounded or NO_BOUNDS,
-                                                  *closest, moved.get(closest[1])))
+    return ClaimVerdict(claim, False, (), _reason(claim.text, claim_profile, opposites, counted,
+                                                  bounded or NO_BOUNDS, *closest, moved.get(closest[1])))
 
 
 def _stance(claim: Claim, terms: frozenset[str]) -> Stance:
@@ -343,9 +349,20 @@ def _contradictions(terms: frozenset[str], held: set[str], read: Passage,
     return sorted(found)
 
 
-def _reason(claim: TextProfile, opposites: frozenset[str] | None, counted: frozenset[how_often.Count],
-            bounded: Bounds, shared: int, best_id: str, best: Passage, best_text: str, held: set[str],
-            moved: Displaced | Miscounted | Turned | None) -> str:
+def _meant(found: list[str], denied: frozenset[str]) -> list[str]:
+    """The contradictions found (`_contradictions`) that stand once the claim's negations written in words
+    are read as the opposite words they state (`denied`: its terms `passage_sentences.negated_in_words`
+    reads so): a claim "Gift cards are not refundable" or "Sale items cannot be returned" against a page
+    saying only "Gift cards are non-refundable." or "Sale items are non-returnable." had been flagged as
+    saying the opposite. The claim's side alone: read page-wide, a page's "not" about anything ("Monthly
+    plans are not refundable.") excused a claim's "non-refundable" against its "Annual plans are
+    refundable." (a review found 12 such made-up claims passing)."""
+    return [term for term in found if term not in denied]
+
+
+def _reason(claim_text: str, claim: TextProfile, opposites: frozenset[str] | None,
+            counted: frozenset[how_often.Count], bounded: Bounds, shared: int, best_id: str, best: Passage,
+            best_text: str, held: set[str], moved: Displaced | Miscounted | Turned | None) -> str:
     """Why the closest single context fell short, for the worst-examples section of a report."""
     text = f"no single context supports it; closest {best_id} has {shared}/{len(claim.terms)} of its terms"
     missing = sorted(best.unstated(claim.numbers)) if claim.numbers else ()  # reading them costs a scan
@@ -355,7 +372,7 @@ def _reason(claim: TextProfile, opposites: frozenset[str] | None, counted: froze
     if lacked:
         text += f", lacks {', '.join(lacked)}"
     terms = _contradictions(claim.terms, held, best, opposites)
-    if terms:
+    if terms and (terms := _meant(terms, negated_in_words(prepare(claim_text)))):
         text += ", and says the opposite of " + " and ".join(repr(t.replace(NEGATION, "not-")) for t in terms)
     other_way = _bounded_otherwise(bounded, best_text) if bounded.given and not missing else ()
     if other_way:

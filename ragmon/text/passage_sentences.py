@@ -469,6 +469,24 @@ def _negated(words: list[str], at: int) -> bool:
             or (word == "longer" and before > 0 and words[before - 1] == "no"))
 
 
+def negated_in_words(low: str) -> frozenset[str]:
+    """The terms a `prepare`d text writes only right after a negation in words (`_negated`: "not
+    refundable", "isn't available", "cannot be refunded", "won't be refunded", "never refundable", "no
+    longer available"), which it states as their opposite words ("non-refundable", "unavailable") do: "not"
+    is a function word, so "Gift cards are not refundable" held "refund" against a page's "Gift cards are
+    non-refundable." A term it also writes plainly it uses both ways, and is none of them."""
+    if not ("not" in low or "n't" in low or "never" in low or "longer" in low):  # C-level: most texts
+        return frozenset()
+    words = separated(low).split()
+    negated: set[str] = set()
+    plain: set[str] = set()
+    for at, word in enumerate(words):
+        if term := TERMS[word]:
+            (negated if _negated(words, at) else plain).add(term)
+    return frozenset(negated - plain)
+
+
+
 def turned(claim: TextProfile, claimed: Stance, text: str,
            read_sentences: dict[str, tuple[Sentence, ...]]) -> Turned | None:
     """The first of the claim's verdicts (`claimed`) that every closest sentence of the passage naming it
