@@ -51,9 +51,11 @@ lint: $(VENV)/.test
 # The tests may write bytecode whatever the machine says (PYTHONDONTWRITEBYTECODE=1 here, and in CI): they
 # start hundreds of Python processes (`ragmon` commands, sidecars, their workers), each of which compiled
 # ragmon and its dependencies from source again (uv installs no bytecode), and each xdist worker rewrote
-# every test module's asserts again: the suite took 513-520 s, now ~345 s.
+# every test module's asserts again: the suite took 513-520 s, now ~345 s. Three workers on two cores: a
+# third of the suite's time is waiting (sidecars' quiet periods, Prometheus' first scrape, subprocesses),
+# so with two the cores sat idle a third of it (8 m 35 s, user + sys 11 m 09 s); with three, 6 m 15 s.
 test: $(VENV)/.test debian-packages lint
-	env -u PYTHONDONTWRITEBYTECODE $(BIN)/pytest -n 2 --dist loadfile
+	env -u PYTHONDONTWRITEBYTECODE $(BIN)/pytest -n 3 --dist loadfile
 
 bench: $(VENV)/.runtime
 	$(BIN)/python benchmarks/replay.py
