@@ -280,9 +280,10 @@ def test_an_upgrade_names_the_examples_the_citation_read_out_moved_beside_a_real
     rows = [{"id": key, "question": asked[key], "contexts": KB, "answer": answer,
              "citations": re.findall(r"KB-\d+", answer)} for key, answer in CITED.items()]
     data, report, junit = tmp_path / "golden.jsonl", tmp_path / "r.json", tmp_path / "r.xml"
+    markdown = tmp_path / "r.md"
     data.write_text("".join(json.dumps(row) + "\n" for row in rows), encoding="utf-8")
     assert main(["replay", str(data), "--baseline", str(CITED_RULES_14), "--max-drop", "groundedness=0.02",
-                 "--json", str(report), "--junit", str(junit)]) == 0
+                 "--json", str(report), "--junit", str(junit), "--markdown", str(markdown)]) == 0
     moved = ("3 of the 8 examples both runs have are scored otherwise by the new rules ('c1', 'c2', 'c6'): "
              "their claims are the baseline's with citations of retrieved ids read out (scoring rules 15), "
              "so their drops and gains are ragmon's, not this run's; without them, groundedness -0.2 (0.2 -> "
@@ -297,6 +298,9 @@ def test_an_upgrade_names_the_examples_the_citation_read_out_moved_beside_a_real
     assert doc["baseline"]["scoring_rules"] == 14
     properties = {p.get("name"): p.get("value") for p in ET.parse(junit).iter("property")}
     assert properties["baseline_scoring_rules"] == "14"
+    # And beside its version in the Markdown report, whose version (0.1.0) no build has changed.
+    assert f"Baseline `{CITED_RULES_14}` (ragmon 0.1.0, scoring rules 14): 8 examples in both runs" in (
+        markdown.read_text(encoding="utf-8"))
 
 
 def test_a_sentence_the_read_out_rewrote_is_not_newly_unsupported(tmp_path: Path) -> None:

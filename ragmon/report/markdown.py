@@ -227,6 +227,12 @@ def _incomplete_lines(message: str, *, figures: bool, status: int = 2) -> list[s
         else lines
 
 
+def _rules(comparison: Comparison) -> str:
+    """The baseline's scoring rules beside its version, as it recorded them: the version stays 0.1.0 across
+    builds whose rules score the same answers otherwise, which only a caveat had said."""
+    return "" if comparison.scoring_rules is None else f", scoring rules {comparison.scoring_rules}"
+
+
 def _regressions(comparison: Comparison, gates: Sequence[GateResult],
                  worst: int) -> tuple[list[str], list[_Block]]:
     """The baseline's examples against this run's and each metric's change, kept whole with the tables
@@ -238,8 +244,9 @@ def _regressions(comparison: Comparison, gates: Sequence[GateResult],
     version = _escaped(show_id(comparison.ragmon_version, ID_WIDTH))
     shared = f"{comparison.shared:,} example{'' if comparison.shared == 1 else 's'}"
     intro = ["", "### Regressions against the baseline", "",
-             f"Baseline {_code(show_id(comparison.path, WIDTH))} (ragmon {version}): {shared} in both runs, "
-             f"{comparison.new:,} new, {len(comparison.gone):,} gone{gone}. {_over(comparison)}", "",
+             f"Baseline {_code(show_id(comparison.path, WIDTH))} (ragmon {version}{_rules(comparison)}): "
+             f"{shared} in both runs, {comparison.new:,} new, {len(comparison.gone):,} gone{gone}. "
+             f"{_over(comparison)}", "",
              *(line for caveat in comparison.caveats for line in (f"**Warning**: {_text(caveat)}.", "")),
              "| metric | baseline | this run | change | n |", "|---|---:|---:|---:|---:|"]
     for name, metric in comparison.metrics.items():

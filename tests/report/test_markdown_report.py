@@ -29,6 +29,7 @@ from ragmon.model import Aggregate, Claim, ClaimVerdict, Context, EvalConfig, Ex
 from ragmon.report import json as json_report
 from ragmon.report import text
 from ragmon.report.markdown import render, render_error
+from ragmon.rules import SCORING_RULES
 
 
 def test_weakest_examples_quote_unsupported_sentences(report: Report, gates: tuple[GateResult, ...]) -> None:
@@ -258,8 +259,9 @@ def test_regressions_against_the_baseline_quote_the_newly_unsupported_sentences(
             "baseline: 0.75 -> 0.5 on 2 examples measured in both runs |") in out
     assert "| recall drop <= 0 vs baseline | 0 | pass | unchanged against" in out
     section = out[out.index("### Regressions against the baseline"):out.index("### Weakest examples")]
-    assert (f"Baseline `main.json` (ragmon {ragmon.__version__}): 2 examples in both runs, 1 new, 1 gone "
-            "(`old`).") in section
+    # The baseline recorded this build's scoring rules (`SCORING_RULES`), said beside its version.
+    assert (f"Baseline `main.json` (ragmon {ragmon.__version__}, scoring rules {SCORING_RULES}): 2 examples "
+            "in both runs, 1 new, 1 gone (`old`).") in section
     assert "| groundedness | 0.750 | 0.500 | -0.25 | 2 |" in section
     assert "| hallucination_rate | 0.250 | 0.500 | +0.25 | 2 |" in section
     assert "| recall | 0.750 | 0.750 | 0 | 2 |" in section
