@@ -152,6 +152,12 @@ def threshold(text: str) -> float:
     return ALL if text.strip().lower() == "all" else fraction(text)
 
 
+def shown(below: float) -> str | float:
+    """`--capture-below` as it is given: `all` rather than `inf`, which a JSON log line writes `Infinity`,
+    no JSON a log pipeline (jq, Loki) reads."""
+    return "all" if below == ALL else below
+
+
 def selected(groundedness: float | None, below: float) -> bool:
     return below == ALL or (groundedness is not None and groundedness < below)
 
@@ -865,7 +871,7 @@ class CaptureWriter:
         _log_held(self.file.rotated, older, mended=False)
         _log_held(self.file.path, current, mended=True)
         self._flusher = asyncio.create_task(self._flush_loop(), name="ragmon-capture")
-        log.info("capturing examples", extra={"path": str(self.file.path), "below": self.below,
+        log.info("capturing examples", extra={"path": str(self.file.path), "below": shown(self.below),
                                               "max_bytes": self.file.max_bytes,
                                               "ids_held": len(older.ids) + len(current.ids)})
 

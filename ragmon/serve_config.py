@@ -120,8 +120,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                          help="append poorly grounded examples to FILE as ragmon JSONL, ready for "
                               "`ragmon replay` (default: off)")
     capture.add_argument("--capture-below", type=threshold, default=0.5, metavar="G",
-                         help="capture when groundedness < G; 'all' captures every scored example "
-                              "(default 0.5)")
+                         help="capture when groundedness < G: 1 takes every answer with an unsupported "
+                              "sentence, those the hallucination alerts count; 'all' every scored example "
+                              "(default 0.5: answers more than half unsupported)")
     capture.add_argument("--capture-max-bytes", type=byte_size, default=64 * MiB, metavar="SIZE",
                          help="rename FILE to FILE.1 before it grows past SIZE (default 64MiB)")
     ops = parser.add_argument_group("operation")

@@ -36,6 +36,7 @@ from ragmon.cli import build_parser, main
 from ragmon.datasets import reader
 from ragmon.errors import InputError
 from ragmon.exporter import Exporter
+from ragmon.logs import JsonFormatter, TextFormatter
 from ragmon.model import Claim, ClaimVerdict, Context, Example, ExampleResult
 from ragmon.rules import SCORING_RULES
 from ragmon.scrape import Samples, parse, total
@@ -172,6 +173,25 @@ async def test_only_examples_below_the_threshold_are_captured(tmp_path: Path) ->
             capture.offer(plain(example_id, groundedness), example_id, "shop")
         await capture.close()
         assert (ids(path) if path.stat().st_size else []) == wanted, below
+
+
+async def test_the_start_line_gives_the_threshold_as_the_flag_takes_it(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """`--capture-below all` was logged `below=inf`, and in a JSON line `"below": Infinity`, which no
+    strict JSON parser (jq, a log pipeline's) reads."""
+    caplog.set_level(logging.INFO, logger="ragmon.capture")
+    for below in (ALL, 1.0):
+        capture = writer(tmp_path / f"below-{below}.jsonl", Exporter(window=60, capture=True), below=below)
+        await capture.start()
+        await capture.close()
+    started = [r for r in caplog.records if r.getMessage() == "capturing examples"]
+    assert [TextFormatter().format(r).split(" below=")[1].split()[0] for r in started] == ["all", "1.0"]
+
+    def refuse(constant: str) -> None:
+        raise ValueError(f"not JSON: {constant}")
+
+    assert [json.loads(JsonFormatter().format(r), parse_constant=refuse)["below"] for r in started] == [
+        "all", 1.0]
 
 
 async def test_the_file_rotates_to_one_older_generation_at_the_bound(tmp_path: Path,

@@ -21,6 +21,7 @@ from typing import Any
 
 import aiohttp
 import pytest
+import yaml
 from fakes.anthropic_server import FakeAnthropic
 from polling import wait_metrics
 from prometheus_client.parser import text_string_to_metric_families
@@ -279,6 +280,26 @@ def test_every_flag_a_command_section_names_is_one_its_command_takes(readme: str
     assert unknown == []
     whose = {flag: next((c for c in SUBCOMMANDS if takes(frozenset({c}), flag)), None) for flag in ELSEWHERE}
     assert whose == {flag: command for flag, (command, _) in ELSEWHERE.items()}
+
+
+HALLUCINATION_FIGURES = {"`RagmonHallucinationRateHigh`": "share of claims",
+                         "`ragmon_hallucination_ratio` gauge": "mean over examples",
+                         "`replay --gate hallucination_rate=...`": "mean over examples",
+                         "capture file": "captured answers alone"}
+"""Each hallucination figure the on-call meets for the same traffic, and how it counts."""
+
+
+def test_two_ways_to_count_says_how_each_hallucination_figure_counts(readme: str) -> None:
+    """The alert, the gauge, the gate and a replay of the capture gave three hallucination figures for the
+    same traffic, and the paragraph on the two ways to count named groundedness's alone."""
+    paragraph = next(p for p in readme.split("\n\n") if p.startswith("Two ways to count"))
+    clauses = re.split(r"(?<=[.;])\s", " ".join(paragraph.split()))
+    for figure, counted in HALLUCINATION_FIGURES.items():
+        assert any(figure in clause and counted in clause for clause in clauses), figure
+    rules = README.parent / "deploy" / "prometheus" / "rules.yml"
+    alerts = {rule.get("alert"): rule for group in yaml.safe_load(rules.read_text(encoding="utf-8"))["groups"]
+              for rule in group["rules"]}
+    assert "ragmon_claims_unsupported_per_claims" in alerts["RagmonHallucinationRateHigh"]["expr"]
 
 
 def test_every_variable_the_readme_names_is_read_by_its_command(readme: str) -> None:

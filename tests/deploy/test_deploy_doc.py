@@ -27,9 +27,10 @@ from typing import Any
 
 import pytest
 import yaml
+from test_grafana import promtool_expects
 from test_metric_names import exported, recording_rules, unknown_names
 
-from ragmon import cli, memory_budget, serve_config
+from ragmon import capture, cli, memory_budget, serve_config
 from ragmon.exporter import RESERVED_PIPELINES, Exporter
 from ragmon.options import MiB
 from ragmon.semconv.ragmon import ATTRIBUTES as SPAN_ATTRIBUTES
@@ -634,16 +635,68 @@ def test_reserved_pipeline_names_are_given_their_labels(doc: Doc) -> None:
 
 def test_the_page_has_what_the_checks_read(doc: Doc) -> None:
     """The checks above pass on an empty page too: the page holds what they read, counted by hand (22
-    alerts in rules.yml, 6 rows of recording rules, 9 PromQL excerpts and the curl query, 3 YAML
-    excerpts, 4 URLs to open on a laptop, 14 serve defaults: 6 in "The image", --max-pipelines,
-    --max-values, RAGMON_CAPTURE_BELOW and 5 in the runbooks)."""
+    alerts in rules.yml, 6 rows of recording rules, 10 PromQL excerpts and the curl query, 3 YAML
+    excerpts, 4 URLs to open on a laptop, 17 serve defaults: 6 in "The image", --max-pipelines,
+    --max-values, RAGMON_CAPTURE_BELOW twice and 7 in the runbooks)."""
     assert len(doc.runbooks()) == 22
     assert len(doc.table("| alert | severity |")) == 22
     assert len(doc.table("| rule | meaning |")) == 6
-    assert len(promql_expressions(doc)) == 10
+    assert len(promql_expressions(doc)) == 11
     assert [fence.lang for fence in doc.fences()].count("yaml") == 3
     assert LAPTOP_URL.findall("\n".join(doc.lines)) == ["3000", "9090", "16686", "9464"]
-    assert len(stated_defaults(doc)) == 15
+    assert len(stated_defaults(doc)) == 17
+
+
+JQ_BELOW = re.compile(r"select\(\(\.value \| tonumber\) < ([\d.]+)\)")
+ALERT_FIGURE = "pipeline_judge:ragmon_claims_unsupported_per_claims:ratio_rate10m"
+
+
+def test_the_capture_snippet_keeps_every_answer_the_hallucination_alert_counts(doc: Doc) -> None:
+    """RagmonHallucinationRateHigh fires at a fifth of the claims unsupported: 40 answers of two supported
+    sentences and one made up (groundedness 0.67) fired it, and the page's capture, at the default 0.5,
+    kept none of them, nor did step 1's exemplar query print one. Every answer with an unsupported claim
+    counts towards the alert, so the snippet keeps every one below 1, and step 1 prints the exemplars
+    the capture holds a line for, no more and no fewer."""
+    snippet = next(f for f in doc.fences() if f.lang == "yaml" and "RAGMON_CAPTURE" in f.body)
+    env = {item["name"]: item["value"] for item in yaml.safe_load(snippet.body)}
+    assert all(isinstance(value, str) for value in env.values()), env  # Kubernetes takes strings only
+    config = ServeConfig.from_args(cli.build_parser("serve", env).parse_args(["serve"]))
+    assert config.capture is not None
+    for groundedness in (0.0, 0.5, 2 / 3, 0.8, 29 / 30):
+        assert capture.selected(groundedness, config.capture_below), groundedness
+    jq = [float(x) for fence in doc.fences() for x in JQ_BELOW.findall(fence.body)]
+    assert jq == [config.capture_below]
+
+
+def test_the_hallucination_runbook_gives_the_query_of_the_alerts_figure(tmp_path: Path, doc: Doc) -> None:
+    """The runbook names the figure RagmonHallucinationRateHigh reads, a share of claims, among the
+    gauge's per-answer mean and a replay's, and its query gives that figure for the alert's namespace
+    and pipeline. By hand, per minute, prod/support: pod a 8 supported and 4 unsupported claims, pod b 2
+    and 6: (4 + 6) / 20 = 0.5; staging's pipeline of the same name and the Claude judge stay out."""
+    start = doc.runbooks()["RagmonHallucinationRateHigh"]
+    end = min(line for line in doc.runbooks().values() if line > start)
+    queries = [span for line, span, _ in doc.code_spans()
+               if start < line < end and "ragmon_claims_total" in span]
+    assert len(queries) == 1, queries
+    query = queries[0].replace('namespace="N"', 'namespace="prod"')
+    query = query.replace('pipeline="P"', 'pipeline="support"')
+    series: dict[str, str] = {}
+    for namespace, pod, judge, supported, unsupported in [("prod", "a", "lexical", 8, 4),
+                                                          ("prod", "b", "lexical", 2, 6),
+                                                          ("prod", "a", "claude", 1, 0),
+                                                          ("staging", "c", "lexical", 0, 9)]:
+        for verdict, rate in (("supported", supported), ("unsupported", unsupported)):
+            labels = (f'namespace="{namespace}",pipeline="support",judge="{judge}",instance="{pod}",'
+                      f'verdict="{verdict}"')
+            series[f"ragmon_claims_total{{{labels}}}"] = f"0+{rate}x30"
+    prod = '{namespace="prod",pipeline="support",judge="lexical"}'
+    promtool_expects(tmp_path, query, series, {prod: 0.5})
+    alerts_figure = f"({query}) - on (namespace, pipeline, judge) {ALERT_FIGURE}"
+    promtool_expects(tmp_path, alerts_figure, series, {prod: 0})
+    section = " ".join(" ".join(doc.lines[start:end]).split())
+    for other in ("ragmon_hallucination_ratio", "mean10m{metric=\"hallucination_rate\"}",
+                  "--gate hallucination_rate", "ragmon replay capture.jsonl"):
+        assert other in section, other
 
 
 BROKEN = [
