@@ -48,7 +48,10 @@ opening tag (20,000 of them took 3 s)."""
 _BLOCK_END = re.compile(r"[ \t]*(?:$|#|<|.*[:：][ \t]*$)")
 """A line that ends a question written below its label: a blank one, a heading, a tag, or the next label
 (`Answer:`)."""
-_METADATA_ID_KEYS = ("id", "source", "doc_id")
+_METADATA_ID_KEYS = ("id", "source", "doc_id", "file_name", "file_path")
+"""`file_name` and `file_path`: what LlamaIndex's SimpleDirectoryReader records of a file, and shows the
+model beside each chunk; its node ids are random UUIDs, new at each build of the index, which no label and
+no citation names ("(returns_policy.md)" had stayed in the claim and scored a page's sentence 0)."""
 _METADATA_TEXT_KEYS = ("text", "content", "page_content")
 _ASSISTANT_PREFIX = "assistant: "
 _REACT = re.compile(r"\s*Thought:.*?^(?:Final )?Answer:[ \t]*(\S.*)", re.DOTALL | re.MULTILINE)
@@ -389,8 +392,8 @@ def make_context(span: Span, where: str, doc_id: Any, text: Any, score: Any, met
 
 
 def metadata_id(metadata: Mapping[str, Any]) -> str | None:
-    """A document's id from its metadata (id, else source, else doc_id), as LangChain and LlamaIndex
-    loaders record it; shared with `ragmon.instrument`, so both name a document alike."""
+    """A document's id from its metadata (id, else source, doc_id, file_name, file_path), as LangChain and
+    LlamaIndex loaders record it; shared with `ragmon.instrument`, so both name a document alike."""
     return next((i for k in _METADATA_ID_KEYS if (i := _id_text(metadata.get(k))) is not None), None)
 
 

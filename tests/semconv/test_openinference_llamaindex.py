@@ -6,7 +6,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import pytest
-from instrumented_apps import LLAMAINDEX_CORPUS, QUESTION, llama_index, node_contexts, query_engine
+from instrumented_apps import (
+    LLAMAINDEX_CORPUS,
+    QUESTION,
+    ScriptedLLM,
+    llama_index,
+    node_contexts,
+    query_engine,
+)
 from llama_index.core import Document, VectorStoreIndex, get_response_synthesizer
 from llama_index.core.base.response.schema import Response
 from llama_index.core.bridge.pydantic import Field
@@ -18,6 +25,7 @@ from llama_index.core.llms import ChatMessage, MockLLM
 from llama_index.core.postprocessor.types import BaseNodePostprocessor
 from llama_index.core.schema import NodeWithScore, QueryBundle
 
+from ragmon import evaluate
 from ragmon.model import Context
 from ragmon.semconv.extract import extract
 
@@ -45,6 +53,31 @@ class KeepLast(BaseNodePostprocessor):
 @pytest.fixture
 def index() -> VectorStoreIndex:
     return llama_index()
+
+
+def test_a_node_read_from_a_file_is_named_by_the_file_and_a_citation_of_it_is_read_out(
+        llamaindex: Recorder) -> None:
+    # SimpleDirectoryReader records file_name and file_path, and the default prompt shows them to the model,
+    # which cites the file: named by its node's UUID, the document was never the one cited, the citation
+    # stayed in the claim ("lacks returns_policy") and a sentence copied from the page scored 0.
+    documents = [Document(text=text, metadata={"file_name": f"{name}.md", "file_path": f"/data/{name}.md"})
+                 for name, text in LLAMAINDEX_CORPUS.items()]
+    index = VectorStoreIndex.from_documents(documents, embed_model=MockEmbedding(embed_dim=8))
+    llamaindex.exporter.clear()
+    nodes = index.as_retriever(similarity_top_k=1).retrieve(QUESTION)
+    (cited,) = nodes
+    sentence = cited.node.get_content().split(". ")[0].rstrip(".")
+    answer = f"{sentence} ({cited.node.metadata['file_name']})."
+    llamaindex.exporter.clear()
+    index.as_query_engine(llm=ScriptedLLM(replies=[answer]), similarity_top_k=1).query(QUESTION)
+
+    example = extract(llamaindex.trace())
+
+    assert example is not None
+    assert [c.id for c in example.contexts or ()] == [cited.node.metadata["file_name"]]
+    result = evaluate([example]).results[0]
+    assert [v.claim.text for v in result.verdicts] == [sentence + "."]
+    assert result.metrics["groundedness"] == 1.0
 
 
 def test_query_engine_extracts_nodes_question_and_answer(llamaindex: Recorder,
