@@ -17,7 +17,7 @@ every judge shares (claims, metrics) and the lexical judge.
 
 from __future__ import annotations
 
-SCORING_RULES = 16
+SCORING_RULES = 17
 """Raised by one for each change that moves any figure; 1 is the first build that recorded it, 2 the first
 whose intervals hold the binomial bound (ragmon.metrics.aggregate), 3 the first whose bound takes the
 values' variance at its upper confidence bound and mirrors a lower-is-better metric's exactly, 4 the first
@@ -52,16 +52,21 @@ for the U.S. Refunds are instant." in two, 14 the first that reads that veto in 
 citations of its retrieved ids out of its claims ("... for a full refund (KB-1234)." no longer lacks
 1234), 16 the first that reads a claim's negation in words ("not refundable", "cannot be refunded", "isn't",
 "no longer available") as the opposite word in the page-wide opposite rule ("Gift cards are not refundable"
-no longer says the opposite of a page saying only "Gift cards are non-refundable.")."""
+no longer says the opposite of a page saying only "Gift cards are non-refundable."), 17 the first that also
+reads out a citation's locator ("(KB-1234, p. 3)"), a lead-in or trailer in its bracket ("(see KB-1234 for
+details)", "(as noted in doc-3)"), an attribution to retrieved ids ("According to KB-1234, ...", "...,
+according to doc-3.", "As KB-1234 notes, ...") and a sentence that only points to them beside other claims
+("See KB-1234 for details."), a document named by a path by its file's name too ("(returns_policy.md)" of
+"docs/returns_policy.md"), and cuts no sentence after "para." before a digit."""
 
-PER_EXAMPLE_RULES = 16
+PER_EXAMPLE_RULES = 17
 """The first scoring rules whose per-example figures (claims, verdicts, each example's metrics, and so every
 mean and the paired changes a drop gate reads) are this build's: rules 4 and 5 cut some answers into other
 claims, 5 also reads labels otherwise, 6 scores answer_correctness otherwise, 7 some verdicts,
 answer_relevance and answer_correctness, 8 to 14 which answers abstain, 9, 11 to 14 also which lines are
-titles, 12 to 14 also some verdicts, 15 some claims' text and so their verdicts, 16 some verdicts (rules 2
-and 3 had moved only aggregates' intervals). A baseline or a capture scored with rules from this one to
-`SCORING_RULES` differs from this run in no drop, gain or captured figure, so nothing is said of them;
+titles, 12 to 14 also some verdicts, 15 and 17 some claims' text and so their verdicts, 16 some verdicts
+(rules 2 and 3 had moved only aggregates' intervals). A baseline or a capture scored with rules from this one
+to `SCORING_RULES` differs from this run in no drop, gain or captured figure, so nothing is said of them;
 warning of each interval's change had warned of every baseline an upgrade met. Set it to the new
 `SCORING_RULES` with any change that moves a per-example figure (tests/test_rules.py scores the corpus with
 the commit that set `SCORING_RULES` to this value and fails on such a change until it is raised)."""

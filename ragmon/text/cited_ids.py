@@ -8,18 +8,31 @@ example's ids, where every judge's claims come from (`ragmon.evaluation.example_
 
 The rule is narrow on purpose, as whatever it reads out no judge sees: a citation is
 - a group in parentheses or square brackets (full-width too) holding nothing but retrieved ids, split by
-  ",", ";", "&" or "and", a lead-in before them or not ("(KB-1234)", "[KB-1, KB-2]", "(see faq-12)",
-  "(Sources: KB-1 and KB-2)"), and a bracket around the group with it ("[[KB-1]]");
+  ",", ";", "&", "and" or "or", each id with a locator after it or not ("p. 3", "pp. 2-3", "section 4.2",
+  "s. 2.1", "§ 2", "para. 4"), a lead-in before them or not and a trailer after them or not ("(KB-1234)",
+  "[KB-1, KB-2]", "(see faq-12)", "(Sources: KB-1 and KB-2)", "(as noted in doc-3)", "(KB-1234, p. 3)",
+  "(see KB-1234 for details)"), and a bracket around the group with it ("[[KB-1]]");
 - a markdown link whose text is such an id ("[KB-1234](url)", "[[KB-1234]](url)");
 either opening the claim or ending a clause of it (a full stop, comma, colon, the next citation or the
 claim's end after it): within a clause it is what the sentence says ("The [Pixel-8](url) has a 6.1-inch
-screen.", "Revenue (FY2023) was $5 million.").
+screen.", "Revenue (FY2023) was $5 million.");
+- an attribution to retrieved ids, bracketed or bare, opening the claim ("According to KB-1234, ...", "As
+  per doc-3, ...", "As stated in doc-3, ...", "As KB-1234 notes, ...", after a label or a connective or not:
+  "**How often:** According to ...", "However, according to ...") or closing it ("..., according to
+  doc-3.", "..., as noted in faq_12."): the id named as the source. Not an id as the sentence's subject
+  ("KB-1234 says nothing about fees.", "E-1001 indicates that the disk is full."), nor after "per" or
+  "based on": error codes, versions and products are ids too, and there the sentence is about them;
+- a sentence that only sends the reader to retrieved ids with "see" or "refer to", or says more is in them
+  ("See KB-1234 for details.", "For more information, see [doc-3].", "Please refer to HR-POL-007 for the
+  full policy.", "You can read more in policy.pdf."), beside a claim of the answer that is no such pointer:
+  an answer that only points ("See KB-1234.") says nothing the page states, and is judged so ("Check
+  ERR-42." is an instruction, and stays).
 An id is matched whole, whatever its case, dashes or spacing, and only when it is one no sentence writes
 as a word or a quantity: 4 characters or more, a letter and a digit or punctuation ("KB-1", "doc-3",
 "policy.pdf"; not "v2", "2024", "returns", "Returns Policy", nor a number linked as "[1](url)").
-Anywhere else an id is the claim's content: "migrated from v2.", "upgrades from iPhone-15.", "See KB-1."
-stay as written, and an id no context has ("KB-9999") is never a citation of this example's.
-A sentence of bracketed citations alone (". (doc-3)" after a full stop) is no claim."""
+Anywhere else an id is the claim's content: "migrated from v2.", "upgrades from iPhone-15.", "If the disk
+is full, you see E-1001." stay as written, and an id no context has ("KB-9999") is never a citation of this
+example's. A sentence of bracketed citations alone (". (doc-3)" after a full stop) is no claim."""
 
 from __future__ import annotations
 
@@ -31,16 +44,83 @@ from collections.abc import Iterable
 from ragmon.model import Claim
 
 _AS_HYPHEN = str.maketrans(dict.fromkeys("\u2010\u2011\u2012\u2013\u2014\u2015\u2212", "-"))
-_OPENERS = "([（［"
-"""A citation can open only with one of these: an answer holding none is spared every pattern."""
 _GROUPS = re.compile(
     r"\[\[?(?P<link>[^\[\]()\n]{1,300})\]?\]\([^()\s]{1,2000}\)"
     r"|(?P<outer>\[[ \t]*)?[(\[（［](?P<group>[^()\[\]（）［］\n]{1,1000})[)\]）］](?(outer)[ \t]*\])")
 """A markdown link's text, or what one pair of brackets holds (and a bracket around them), citations or
 not: `_cites` decides. Bounded runs that exclude the brackets, so no answer makes them backtrack far."""
-_LEAD_IN = re.compile(r"(?:see|sources?|cf\.?|ref\.?|per|from|according[ \t]+to)(?![\w-])[ \t]*:?[ \t]*",
-                      re.IGNORECASE)
-_SEPARATOR = re.compile(r"[ \t]*(?:[,;&]|(?<![\w-])and(?![\w-]))[ \t]*", re.IGNORECASE)
+_SOURCED = (r"as[ \t]+(?:stated|noted|described|explained|outlined|set[ \t]+out|mentioned|specified|shown)"
+            r"[ \t]+in")
+"""A clause naming where the claim is written ("as noted in")."""
+_LEAD_IN = re.compile(r"(?:see(?:[ \t]+also)?|sources?|cf\.?|ref\.?|per|as[ \t]+per|from|according[ \t]+to|"
+                      r"cited[ \t]+in|" + _SOURCED + r")(?![\w-])[ \t]*:?[ \t]*", re.IGNORECASE)
+_TRAILER = re.compile(r"(?<![ \t])[ \t]+for[ \t]+(?:(?:more|further|additional|full|complete|the[ \t]+full)"
+                      r"[ \t]+)?(?:details|information|info|specifics)$", re.IGNORECASE)
+"""What a bracketed pointer may close with: "(see KB-1234 for details)"."""
+_SEPARATOR = re.compile(r"(?<![ \t])[ \t]*(?:[,;&]|(?<![\w-])(?:and|or)(?![\w-]))[ \t]*", re.IGNORECASE)
+"""Between two ids of a group. Only from a run of spaces' first: tried at each of its spaces, a long run
+took quadratic time."""
+_PLACE = r"(?:\d{1,5}[a-z]?(?:[.:]\d{1,5}[a-z]?){0,4}|[ivxlc]{1,6}|[a-z])"
+_PLACES = _PLACE + r"(?:[ \t]*(?:-|to)[ \t]*" + _PLACE + ")?"
+_LOCATOR = re.compile(
+    r"(?:(?:pp?|pgs?|paras?|secs?|sects?|ch|chap|arts?|cl|figs?|pt|s)\.[ \t]*|(?:pages?|paragraphs?|"
+    r"sections?|chapters?|articles?|clauses?|lines?|slides?|figures?|tables?|appendix|annex|steps?|parts?)"
+    r"[ \t]+|"
+    r"§§?[ \t]*)" + _PLACES, re.IGNORECASE)
+"""Where in a document a citation points ("p. 3", "pp. 2-3", "section 4.2", "§ 2"): never checked, as no
+page states its own page number. An abbreviation with its full stop, a word with a space: "P85", "s 4" or
+"item 4" after a model's or product's id ("(Model-S P85)", "(SKU-12, item 4)") says which variant."""
+_MORE_PLACES = re.compile(_PLACES, re.IGNORECASE)
+"""A place after a locator's own ("pp. 2, 4"), split from it by a separator."""
+_WRAPPED = re.compile(r"\[\[?(?P<link>[^\[\]]+)\]?\](?:\([^()\s]*\))?|[(（](?P<group>[^()（）]+)[)）]")
+"""An id written in brackets or as a link's text, in an attribution or a pointer ("According to [KB-1],
+...")."""
+_SAYS = r"(?:states?|notes?|says?|explains?|describes?|mentions?|outlines?|puts?[ \t]+it)"
+"""What a document does in "As KB-1234 notes, ...". Not "indicates", "specifies" or "confirms", said as
+often of an error code or a version ("As HTTP-429 indicates, ..."), which is the claim's content."""
+_LEAD = (r"(?P<lead>(?:\*\*[^*\n]{1,60}\*\*|__[^_\n]{1,60}__|[^\s:*_]{1,40}:)[ \t]++|(?:however|also|"
+         r"additionally|but|and|so|importantly|note[ \t]+that|that[ \t]+said|in[ \t]+short|in[ \t]+fact)"
+         r"(?:[ \t]*+,)?[ \t]++)?")
+"""What may stand before an attribution opening a claim, and stays: a label ("**How often:** According to
+KB-1, ...") or a connective ("However, according to KB-1, ...")."""
+_OPENING_FRAME = re.compile(
+    _LEAD + r"(?P<frame>(?:according[ \t]+to|as[ \t]+per|" + _SOURCED + r")[ \t]++(?P<source>[^,\n]{1,300}?)"
+    r"[ \t]*+,[ \t]*+|as[ \t]++(?P<as>[^,\n]{1,300}?)[ \t]++" + _SAYS + r"[ \t]*+,[ \t]*+)", re.IGNORECASE)
+"""An attribution opening a claim: "According to KB-1234, ", "As stated in doc-3, ", "As doc-3 notes, ".
+Not an id as the sentence's subject ("KB-1234 says nothing about fees.", "E-1001 indicates that the disk is
+full."), nor "per" or "based on" (what a price is per, what a conclusion rests on): those are what the
+claim says."""
+_CLOSING_FRAME = re.compile(
+    r",[ \t]*+(?:according[ \t]+to|as[ \t]+per|" + _SOURCED + r")[ \t]++(?P<source>[^,;\n]{1,300}?)"
+    r"[ \t]*+(?=[.!?]?$)", re.IGNORECASE)
+"""An attribution closing a claim: ", according to doc-3.", ", as noted in faq_12." (not ", see E-1001.":
+"If the disk is full, see E-1001." tells the reader what to look up; nor ", per SKU-12.", which may say
+what a price is of)."""
+_FOR_WHAT = (r"(?:details|information|info|specifics|instructions|steps|guidance|(?:the[ \t]+)?"
+             r"(?:full|complete)[ \t]+(?:policy|details|text|terms|list|steps|instructions|procedure|guide|"
+             r"breakdown|table|schedule))")
+_SOURCE = r"[ \t]*+(?::[ \t]*+)?(?P<source>[^\n]{0,299}?\S)"
+"""The ids a pointer names, which `_only_ids` then reads: ending in no space, so that what may follow them
+is tried only after each word, not at each space of a run."""
+_POINTERS = (
+    re.compile(r"(?:(?:for[ \t]+(?:(?:more|further|additional|step-by-step|detailed)[ \t]+)?" + _FOR_WHAT
+               + r"|to[ \t]+learn[ \t]+more)[ \t]*,?[ \t]*)?(?:please[ \t]+)?"
+               r"(?:see(?:[ \t]+also)?|refer[ \t]+to)" + _SOURCE
+               + r"(?:[ \t]+for[ \t]+(?:(?:more|further|additional)[ \t]+)?" + _FOR_WHAT + r")?[ \t]*[.!]?",
+               re.IGNORECASE),
+    re.compile(r"(?:you[ \t]+can|you['’]ll|you[ \t]+will)[ \t]+(?:find|read|learn)[ \t]+more"
+               r"(?:[ \t]+(?:details|information|info))?[ \t]+(?:in|at|from)" + _SOURCE + r"[ \t]*[.!]?",
+               re.IGNORECASE),
+    re.compile(r"(?:more|further|full|additional|complete)[ \t]+(?:details|information|info)[ \t]+"
+               r"(?:(?:is|are|can[ \t]+be)[ \t]+(?:available|found)[ \t]+)?(?:in|at)" + _SOURCE
+               + r"[ \t]*[.!]?",
+               re.IGNORECASE),
+)
+"""A sentence that only points the reader to its sources ("See KB-1234 for details."). "Check ERR-42." or
+"Read policy.pdf." is no pointer: what it asks the reader to do is an instruction of the answer's."""
+_LONGEST_POINTER = 400
+"""The most characters a pointer, or an attribution closing a claim, is read in: the patterns' ids are at
+most 300, and a bound keeps a run of spaces from costing the lazy ids a scan each."""
 
 
 def _loose(text: str) -> str:
@@ -65,47 +145,160 @@ def _cites(match: re.Match[str], ids: frozenset[str]) -> bool:
     content = match["group"].strip()
     if lead := _LEAD_IN.match(content):
         content = content[lead.end():]
-    pieces = _SEPARATOR.split(content)
-    return all(_loose(piece) in ids for piece in pieces)
+    return _only_ids(_TRAILER.sub("", content), ids)
+
+
+def _only_ids(text: str, ids: frozenset[str]) -> bool:
+    """Whether `text` is retrieved ids and nothing else: split by separators, each an id of `ids` (written
+    in brackets or as a link's text or not), an id with a locator ("KB-1 p. 3"), or a locator or a place
+    after one following an id ("KB-1, p. 3", "KB-1, pp. 2, 4")."""
+    cited = located = False
+    for piece in _SEPARATOR.split(text.strip()):
+        if (wrapped := _WRAPPED.fullmatch(piece)) is not None:
+            piece = wrapped["link"] or wrapped["group"]
+        loose = _loose(piece)
+        if loose in ids or _located(loose, ids):
+            cited, located = True, loose not in ids
+        elif cited and (_LOCATOR.fullmatch(loose) or (located and _MORE_PLACES.fullmatch(loose))):
+            located = True
+        else:
+            return False
+    return cited
+
+
+def _located(loose: str, ids: frozenset[str]) -> bool:
+    """Whether `loose` is an id of `ids`, a space, and a locator ("kb-1234 p.3")."""
+    at = loose.find(" ")
+    while at > 0:
+        if loose[:at] in ids and _LOCATOR.fullmatch(loose, at + 1):
+            return True
+        at = loose.find(" ", at + 1)
+    return False
 
 
 _AFTER = frozenset(".,;:!?。，；：！？([（［")
 """What may follow a citation, past spaces: a clause's end, or the next citation."""
 
 
-def _placed(text: str, found: re.Match[str]) -> bool:
-    """Whether `found` stands where a citation does: opening the claim, or ending a clause of it. Within a
-    clause, a bracket or link is what the sentence says ("The [Pixel-8](url) has ...", "Revenue (FY2023)
-    was ..."): read out, the rest was judged against another product's or year's document and passed."""
+def _placed(text: str, found: re.Match[str], start: int) -> bool:
+    """Whether `found` stands where a citation does: opening the claim (what is left of it after `start`),
+    or ending a clause of it. Within a clause, a bracket or link is what the sentence says ("The
+    [Pixel-8](url) has ...", "Revenue (FY2023) was ..."): read out, the rest was judged against another
+    product's or year's document and passed."""
     after = text[found.end():].lstrip(" \t")
-    return not after or after[0] in _AFTER or not text[:found.start()].strip(_OPENING)
+    return not after or after[0] in _AFTER or not text[start:found.start()].strip(_OPENING)
 
 
 def read_out(answer: str, claims: tuple[Claim, ...], ids: Iterable[str]) -> tuple[Claim, ...]:
     """`claims` of `answer` with their citations of `ids` read out (the module's rule), each keeping the
     place of its sentence in the answer: `start` and `end` still mark what it was split from, less a
     citation that opened or closed it, while its text, what judges and reports read, is the sentence
-    without the citations. The claims as they are when the answer opens no bracket (most answers)."""
-    if not any(opener in answer for opener in _OPENERS):
+    without the citations. The claims as they are when the answer names no retrieved id (most answers)."""
+    named = _written(answer, ids)
+    if not named:
         return claims
-    citable = frozenset(loose for doc_id in ids if (loose := _citable(doc_id)))
-    if not citable:
-        return claims
-    return tuple(read for claim in claims if (read := _without(claim, citable)) is not None)
+    read = [(kept, _points(claim.text, named)) for claim in claims
+            if (kept := _without(claim, named)) is not None]
+    if all(pointer for _, pointer in read):  # an answer that only points says nothing the page states
+        return tuple(claim for claim, _ in read)
+    return tuple(claim for claim, pointer in read if not pointer)
+
+
+def _written(answer: str, ids: Iterable[str]) -> frozenset[str]:
+    """The names of `ids` that may be cited (`_citable`) and are written in `answer`, loosely, each looked
+    for once: every citation the module reads out is of one of them. A document's names are its id and, for
+    a path or an address, its file's name ("returns_policy.md" of "docs/returns_policy.md", which a model
+    shown the path cites as often). An ASCII name without spaces is looked for in an ASCII answer as
+    `str.lower` gives both, which is the loose form then, at C speed: most answers name no id, and reading
+    every example's ids loosely cost more than all the rest of this."""
+    ids = tuple(ids)
+    many = len(ids) * len(answer) > _SCANNED
+    plain = answer.isascii()
+    searched: dict[bool, tuple[str, frozenset[str] | None]] = {}
+    found = set()
+    for doc_id in ids:
+        simple = plain and doc_id.isascii() and len(doc_id.split()) == 1
+        for name in _names(doc_id) if "/" in doc_id or "\\" in doc_id else (doc_id,):
+            if not (key := name.strip().lower() if simple else _citable(name)):
+                continue
+            if simple not in searched:
+                text = answer.lower() if simple else _loose(answer)
+                searched[simple] = text, _grams(text) if many else None
+            text, grams = searched[simple]
+            if (grams is None or (key[:_GRAM] in grams and key[-_GRAM:] in grams)) and key in text and (
+                    cited := _citable(name)):
+                found.add(cited)
+    return frozenset(found)
+
+
+def _names(doc_id: str) -> tuple[str, ...]:
+    """`doc_id`, and the name of the file a path or an address ends in (query and fragment dropped) when it
+    is one: a name and an extension of letters ("returns_policy.md", "handbook.pdf"). An address's last word
+    without one is what its page is about ("/p/Pixel-8", "/releases/v2.1", "/errors/E-1001"): read out, a
+    made-up sentence about that product, version or code was judged against its neighbour's page."""
+    path = doc_id.split("?", 1)[0].split("#", 1)[0].rstrip("/\\")
+    base = path[max(path.rfind("/"), path.rfind("\\")) + 1:]
+    return (doc_id, base) if base != doc_id and _FILE_NAME.fullmatch(base) else (doc_id,)
+
+
+_FILE_NAME = re.compile(r"[^/\\]+\.[A-Za-z][A-Za-z0-9]{0,5}")
+
+
+_GRAM = 4
+"""The fewest characters of an id that may be cited (`_citable`)."""
+_SCANNED = 4_000_000
+"""Characters of answer times ids past which the answer's 4-grams are gathered first, and a name looked for
+only where its first and last 4 characters are among them: 4,000 ids over an answer of 200,000 characters
+had taken 0.6 s of substring scans that found nothing."""
+
+
+def _grams(text: str) -> frozenset[str]:
+    return frozenset(text[at:at + _GRAM] for at in range(len(text) - _GRAM + 1))
+
+
+def _points(text: str, ids: frozenset[str]) -> bool:
+    """Whether the sentence `text` only points the reader to ids of `ids` ("See KB-1234 for details.")."""
+    text = text.strip()
+    return len(text) <= _LONGEST_POINTER and any(
+        (found := pattern.fullmatch(text)) is not None and _only_ids(found["source"], ids)
+        for pattern in _POINTERS)
+
+
+def _frames(text: str, ids: frozenset[str]) -> tuple[int, int, int]:
+    """Where an attribution to ids of `ids` opening `text` starts and ends ("According to KB-1234, ", after
+    a label or connective it may follow), and where one closing it starts (", according to doc-3" before
+    the full stop): 0, 0 and the text's length for none."""
+    opened, start, end = 0, 0, len(text)
+    if (opening := _OPENING_FRAME.match(text)) is not None and _only_ids(
+            opening["source"] or opening["as"], ids):
+        opened, start = opening.start("frame"), opening.end()
+    said = len(text.rstrip())
+    if (closing := _CLOSING_FRAME.search(text, max(start, said - _LONGEST_POINTER), said)) is not None and (
+            _only_ids(closing["source"], ids)):
+        end = closing.start()
+    return opened, start, end
 
 
 def _without(claim: Claim, ids: frozenset[str]) -> Claim | None:
     """`claim` without its citations of `ids` and the space before each, or None when nothing that says
-    anything is left. Its span is trimmed of a citation that opened it or closed it."""
-    kept, at = [], 0
-    for found in _GROUPS.finditer(claim.text):
-        if _placed(claim.text, found) and _cites(found, ids):
-            kept.append((at, at + len(claim.text[at:found.start()].rstrip(" \t"))))
-            at = found.end()
-    if not kept:
-        return claim
-    kept.append((at, len(claim.text)))
+    anything is left. Its span is trimmed of a citation that opened it or closed it. The attribution
+    patterns are anchored (an opening one at the start, a closing one in the last `_LONGEST_POINTER`
+    characters), so they are tried on every claim of an answer naming an id: telling first which claims
+    name one had cost claims times ids."""
     text = claim.text
+    opened, lo, hi = _frames(text, ids)
+    cuts = [found.span() for found in _GROUPS.finditer(text, lo, hi)
+            if _placed(text, found, lo) and _cites(found, ids)]
+    if hi < len(text):
+        said = hi + len(text[hi:].rstrip(" \t.!?"))
+        cuts.append((hi, said + len(text[said:]) - len(text[said:].lstrip(" \t"))))
+    if not cuts and not lo:
+        return claim
+    kept, at = ([(0, opened)], lo) if lo else ([], 0)  # a label or connective before the attribution stays
+    for cut_start, cut_end in cuts:
+        kept.append((at, at + len(text[at:cut_start].rstrip(" \t"))))
+        at = cut_end
+    kept.append((at, len(text)))
     body = "".join(text[start:end] for start, end in kept).lstrip(_OPENING).rstrip()
     if not any(char.isalnum() for char in body):
         return None

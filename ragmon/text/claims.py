@@ -140,8 +140,12 @@ _ABBREV_BEFORE_LOWER = wordset(
     "hr hrs yr yrs mo mos wk wks min max incl ins pub ex"
 )
 """Abbreviations that do end sentences: they end one only when the next word is capitalised."""
-_ABBREV_BEFORE_DIGIT = wordset("no nos fig figs vol vols p pp ch sec art eq ref ext tel nr ca env")
-"""Abbreviations of a following number ("No. 5", "p. 12", "Nr. 5", "ca. 30 Tage", "env. 30 jours")."""
+_ABBREV_BEFORE_DIGIT = wordset(
+    "no nos fig figs vol vols p pp ch sec para art eq ref ext tel nr ca env")
+"""Abbreviations of a following number ("No. 5", "p. 12", "para. 4", "Nr. 5", "ca. 30 Tage", "env. 30
+jours"). Not "paras", "sect", "chap", "pt", "cl" or "pg", which end sentences before a count or a list's
+next marker too ("It spans 20 paras. 10 of them are new.", "Set the text to 11 pt. 2. Click Save.", "The
+bottle holds 75 cl. 12 bottles make a case.")."""
 _LONGEST_ABBREVIATION = max(map(len, _ALWAYS_ABBREV | _ABBREV_BEFORE_LOWER | _ABBREV_BEFORE_DIGIT))
 """Letters of the longest word `_is_abbreviation` looks up: a word of more letters, with no period in it
 (no initialism), and no number, is no abbreviation, whatever follows."""

@@ -6,7 +6,9 @@ where a made-up answer moves a number from one row or clause to another (english
 a red team's claim-passage pairs aimed at the rule that catches it, moved_numbers), and plan tables of
 counts (english_quotas: seats, screens, bags, guest passes), and opposites and counts written as words
 (english_opposites: "non-refundable" / "not refundable", "one business day", written before the judge
-read either), and chatty answers in six languages written to
+read either), and answers citing their documents' ids in the styles pipelines write them (citation_styles:
+"(KB-1234, p. 3)", "According to doc-3, ...", "See KB-1234 for details.", labelled before rules 17 read them),
+and chatty answers in six languages written to
 measure the wrapper model (chatty_answers to _3, each measured once before the model was trained on it;
 chatty_answers_4, written after its last version, not trained on), and answers written as letters and e-mails,
 salutation, closing and signature (letters, letters_2: each written before the version it measured)
@@ -51,9 +53,11 @@ def wrong_verdicts(corpus: str) -> set[tuple[str, str, str]]:
         caught = False
         for verdict in verdicts:
             text = verdict.claim.text
-            if invented and (invented.strip() in text or text in invented):
+            written = case["answer"][verdict.claim.start:verdict.claim.end]  # its citations not read out
+            if invented and any(invented.strip() in said or said in invented for said in (text, written)):
                 caught = caught or not verdict.supported
-            elif text in not_claims if not_claims is not None else case["kind"] == "refusal":
+            elif ((text in not_claims or written in not_claims) if not_claims is not None
+                  else case["kind"] == "refusal"):
                 wrong.add((case["id"], "read as a claim", text))
             elif not verdict.supported:
                 wrong.add((case["id"], "false alarm", text))
@@ -1219,6 +1223,68 @@ LETTERS_2 = {
 }
 
 
+CITATION_STYLES = {
+    # Made up in the page's own words, once the citation is read out: an opposite on a page that also states
+    # the plain word ("available to Alaska and Hawaii" against "not available"), a benefit or a number from
+    # another plan or row. Before rules 17 the first was caught, for the wrong reason: the "88" of "According
+    # to KB-88," was a number the page lacked.
+    ("attr-i1", "made-up sentence passed",
+     "According to KB-88, express shipping is available to Alaska and Hawaii, and it takes 1 to 2 business "
+     "days."),
+    ("lead-i2", "made-up sentence passed",
+     "A \u00a375 excess applies to each claim (as stated in ART-00931)."),
+    ("multi-i1", "made-up sentence passed",
+     "On a Standard policy, baggage is covered up to \u00a31,500 in total (ART-00931, para. 4), with a "
+     "single-item limit of \u00a3500 (ART-00931, para. 4)."),
+    ("paren-i2", "made-up sentence passed",
+     "Dental check-ups twice a year are covered too (HR-BEN-2024, section 2)."),
+    ("works-i1", "made-up sentence passed",
+     "Medical freezes are limited to 3 months per contract year (faq_12)."),
+    # Paraphrase and inference: "a two-month freeze is fine", "reading the data back ... records", "the main
+    # thing to act on now" (the last passed before rules 17 only by its page's title, which holds the id the
+    # sentence cited).
+    ("lead-g3", "false alarm",
+     "You can freeze for between 1 and 3 months in each contract year, so a two-month freeze is fine."),
+    ("multi-g2", "false alarm",
+     "The main thing to act on now is notice: you need to tell your manager and the People Team in writing "
+     "at least 8 weeks before your leave begins."),
+    ("multi-g3", "false alarm",
+     "When reading the data back, you can request up to 100 records per page with `limit`."),
+    # "non-members" read as the opposite of the page's "members".
+    ("multi-g1", "false alarm",
+     "For non-members, standard shipping costs $6.95 unless your order is over $75, and returning an item "
+     "costs $5.95, which is taken off your refund."),
+    # Two products compared in one sentence, each from its own page: no one context holds both numbers.
+    ("prod-g2", "false alarm",
+     "The [X-200](https://shop.example.com/products/x-200) is lighter, at 8.2 kg against 12.5 kg, and it "
+     "comes with a 480 ml milk jug."),
+    ("works-i2", "false alarm",
+     "The X-200 has a 2-year warranty (3 years if registered), and the X-300 has 3 years (5 if registered)."),
+    ("works-i2", "false alarm", "The X-200 heats up in 30 seconds, while the X-300 is ready in 3 seconds."),
+    # An id as the sentence's subject ("faq_13 says ...") or after "per" is content: it is as often an error
+    # code, a version or a product ("E-1001 indicates ...", "$5 per SKU-12"), which a review showed read out
+    # to let made-up sentences pass.
+    ("attr-g5", "false alarm",
+     "However, faq_13 says guest visits aren't available between 5 pm and 8 pm on weekdays, so an after-work "
+     "visit in that window won't be possible."),
+    ("attr-i1", "false alarm",
+     "Express costs $14.95, and orders placed before 2 pm Eastern ship the same day, per KB-88."),
+    # A citation before "and" is within its clause, where an id may be what the sentence says.
+    ("works-g1", "false alarm",
+     "As a Northwind Plus member, you get free standard shipping (KB-88) and free return postage."),
+    # A lead-in naming its source by a link inside the clause, with the id's digits in the address.
+    ("works-g2", "read as a claim",
+     "Here's what [KB-1234](https://help.northwind.example/articles/KB-1234) says about exceptions:"),
+    # Refusals no pattern knows: one whose subject is the document's id, one of "anything about".
+    ("ref-r2", "read as a claim",
+     "I'm sorry, but HR-POL-007 doesn't mention foster care; it only talks about birth, adoption and "
+     "surrogacy."),
+    ("ref-r3", "read as a claim",
+     "I wasn't able to find anything about webhook retries in the documents provided."),
+    # A question back to the user.
+    ("lead-g1", "read as a claim", "Need it faster?"),
+}
+
 @pytest.mark.parametrize(("corpus", "known"), [
     ("chinese_japanese.jsonl", CHINESE_JAPANESE), ("european.jsonl", EUROPEAN),
     ("european_2.jsonl", EUROPEAN_2), ("european_3.jsonl", EUROPEAN_3), ("european_4.jsonl", EUROPEAN_4),
@@ -1226,6 +1292,7 @@ LETTERS_2 = {
     ("english_policy.jsonl", ENGLISH_POLICY), ("english_tables.jsonl", ENGLISH_TABLES),
     ("english_fees.jsonl", ENGLISH_FEES), ("english_quotas.jsonl", ENGLISH_QUOTAS),
     ("english_counts.jsonl", ENGLISH_COUNTS), ("english_opposites.jsonl", ENGLISH_OPPOSITES),
+    ("citation_styles.jsonl", CITATION_STYLES),
     ("chatty_answers.jsonl", CHATTY_ANSWERS),
     ("chatty_answers_2.jsonl", CHATTY_ANSWERS_2),
     ("chatty_answers_3.jsonl", CHATTY_ANSWERS_3), ("chatty_answers_4.jsonl", CHATTY_ANSWERS_4),

@@ -13,12 +13,13 @@ import pytest
 from ragmon import Context, EvalConfig, Example, LexicalJudge, evaluate
 from ragmon.evaluation import example_claims
 from ragmon.model import Claim, ClaimVerdict, ExampleResult
+from ragmon.text.claims import split_claims
 
 PAGE = "Returns are accepted within thirty days of delivery for a full refund."
 SAID = "Returns are accepted within thirty days of delivery for a full refund"
 MADE_UP = "Returns are accepted within ninety days of purchase for store credit only"
-IDS = ("KB-1234", "faq-12", "chunk-0042", "returns_policy.md", "doc-3", "policy.pdf")
 URL = "https://help.example.com/kb/1234"
+IDS = ("KB-1234", "faq-12", "chunk-0042", "returns_policy.md", "doc-3", "policy.pdf", URL)
 
 CITED = {
     "parenthesised id": "{} (KB-1234).",
@@ -37,6 +38,32 @@ CITED = {
     "file after the full stop": "{}. (policy.pdf)",
     "sources after the full stop": "{}. (Sources: KB-1234, faq-12)",
     "other case, other dash": "{} (kb\u20111234).",
+    "page after a comma": "{} (KB-1234, p. 3).",
+    "page without a comma": "{} (KB-1234 p.3).",
+    "section": "{} [doc-3, section 4.2].",
+    "pages": "{} (policy.pdf, pp. 2-3).",
+    "pages listed": "{} (KB-1234, pp. 2, 4).",
+    "paragraph sign": "{} (KB-1234 \u00a7 2).",
+    "two ids, each with its page": "{} (KB-1234, p. 3; faq-12, p. 1).",
+    "see ... for details": "{} (see KB-1234 for details).",
+    "as noted in": "{} (as noted in doc-3).",
+    "according to, closing": "{}, according to KB-1234.",
+    "as stated in, closing, bracketed": "{}, as stated in [doc-3].",
+    "according to, opening": "According to KB-1234, {}.",
+    "as per, opening, bracketed": "As per [faq-12], {}.",
+    "as stated in, opening": "As stated in doc-3, {}.",
+    "as ... notes": "As KB-1234 notes, {}.",
+    "as two ids say": "As KB-1234 and faq-12 say, {}.",
+    "as a link says": "As [KB-1234](" + URL + ") says, {}.",
+    "pointer: see ... for details": "{}. See KB-1234 for details.",
+    "pointer: for more information, see": "{}. For more information, see [doc-3].",
+    "pointer: the full policy": "{}. Please refer to faq-12 for the full policy.",
+    "pointer: read more in": "{}. You can read more in policy.pdf.",
+    "pointer: more details in two": "{}. More details are available in KB-1234 and faq-12.",
+    "pointer: step-by-step instructions at an address": "{}. For step-by-step instructions, see " + URL + ".",
+    "as per, closing": "{}, as per KB-1234.",
+    "paragraph": "{} (KB-1234, para. 4).",
+    "section, British": "{} (KB-1234, s. 2.1).",
 }
 
 
@@ -112,10 +139,44 @@ def test_a_sentence_of_bracketed_citations_alone_is_no_claim() -> None:
 
 
 def test_an_answer_that_only_points_to_a_page_still_claims_it() -> None:
-    # "See KB-1234." is no bracketed citation: the answer says nothing the page states, and is judged so.
-    result = scored("See KB-1234.")
-    assert texts(result) == ["See KB-1234."]
-    assert result.metrics["groundedness"] == 0.0
+    # An answer of pointers alone says nothing the page states, and is judged so: beside a claim of its own,
+    # "See KB-1234 for details." would be no claim.
+    for answer in ("See KB-1234.", "See KB-1234 for details. For more information, see faq-12."):
+        result = scored(answer)
+        assert texts(result) == sentence_texts(answer)
+        assert result.metrics["groundedness"] == 0.0
+
+
+def sentence_texts(answer: str) -> list[str]:
+    return [claim.text for claim in split_claims(answer)]
+
+
+@pytest.mark.parametrize(("answer", "said"), [
+    (f"However, according to KB-1234, {SAID.lower()}.", f"However, {SAID.lower()}."),
+    (f"**How long:** According to KB-1234, {SAID.lower()}.", f"**How long:** {SAID.lower()}."),
+])
+def test_a_label_or_connective_before_an_attribution_stays(answer: str, said: str) -> None:
+    result = scored(answer)
+    assert texts(result) == [said]
+    assert result.metrics["groundedness"] == 1.0
+
+
+def test_a_pointer_to_a_page_never_retrieved_is_a_claim() -> None:
+    # KB-9999 is no context of the example: sending the reader to it is a made-up source.
+    result = scored(f"{SAID}. See KB-9999 for details.")
+    assert texts(result) == [SAID + ".", "See KB-9999 for details."]
+    assert result.metrics["groundedness"] == 0.5
+
+
+def test_an_attribution_is_read_out_and_the_claim_keeps_what_is_left_of_its_sentence() -> None:
+    # "According to KB-1234, " is 22 characters; the claim runs from there to the answer's end. ", according
+    # to KB-1234" closes the second sentence, which starts at 0 and keeps its full stop.
+    opening = f"According to KB-1234, {SAID.lower()}."
+    claims = example_claims(Example("q1", "?", [Context(i, PAGE) for i in IDS], opening))
+    assert [(c.text, c.start, c.end) for c in claims] == [(SAID.lower() + ".", 22, len(opening))]
+    closing = f"{SAID}, according to KB-1234."
+    claims = example_claims(Example("q1", "?", [Context(i, PAGE) for i in IDS], closing))
+    assert [(c.text, c.start, c.end) for c in claims] == [(SAID + ".", 0, len(closing))]
 
 
 UNSUPPORTED = {
@@ -150,11 +211,132 @@ def test_an_id_that_is_the_claims_content_stays_in_it(pages: dict[str, str], ans
     assert result.metrics["groundedness"] == 0.0
 
 
-def test_an_instructions_object_is_not_read_out() -> None:
-    answer = "If the disk is full, you see E-1001."
+@pytest.mark.parametrize("answer", ["If the disk is full, you see E-1001.",
+                                    "If the disk is full, see E-1001.",
+                                    "The disk is full when E-1001 says so."])
+def test_an_instructions_object_is_not_read_out(answer: str) -> None:
     claims = example_claims(Example("q1", "?", [Context("E-1001", "Error E-1001 means the disk is full.")],
                                     answer))
     assert [c.text for c in claims] == [answer]
+
+
+@pytest.mark.parametrize("cited", ["(KB-1234, 30 days)", "(KB-1234, section four)", "(p. 3)",
+                                   "(KB-1234, p. 3, updated)"])
+def test_a_bracket_with_more_than_ids_and_places_stays(cited: str) -> None:
+    result = scored(f"{SAID} {cited}.")
+    assert texts(result) == [f"{SAID} {cited}."]
+
+
+PRICES = {"SKU-12": "Shipping costs $5 for SKU-12.", "SKU-99": "Shipping costs $25."}
+FRAMED = {
+    "an error code's meaning": ({"E-1001": "Error E-1001 means the network is down.",
+                                 "E-2002": "Error E-2002 means the disk is full."},
+                                "E-1001 indicates that the disk is full."),
+    "a version's limit": ({"API-v2": "API v2 allows 50 requests per minute.",
+                           "API-v3": "API v3 allows 100 requests per minute."},
+                          "API-v2 specifies a rate limit of 100 requests per minute."),
+    "a page said to be silent": ({"KB-1234": "A restocking fee of 15% applies to opened items."},
+                                 "KB-1234 says nothing about restocking fees."),
+    "a price per item, opening": (PRICES, "Per SKU-12, shipping costs $25."),
+    "a price per item, closing": (PRICES, "Shipping costs $25, per SKU-12."),
+    "an instruction to check a code": ({"ERR-42": "ERR-42 means the cable is loose."},
+                                       "Check ERR-42."),
+}
+
+
+@pytest.mark.parametrize(("pages", "answer"), FRAMED.values(), ids=FRAMED.keys())
+def test_an_id_the_sentence_is_about_stays_in_it(pages: dict[str, str], answer: str) -> None:
+    # A review's cases: each id is what the sentence says something of (its subject, what a price is per,
+    # what to check). Read out, "the disk is full" or "shipping costs $25" was supported by another page.
+    example = Example("q1", "?", [Context(i, text) for i, text in pages.items()], answer)
+    result = evaluate([example], LexicalJudge(), EvalConfig(k=len(pages))).results[0]
+    assert texts(result) == [answer]
+    assert result.metrics["groundedness"] == 0.0
+
+
+@pytest.mark.parametrize("cited", ["(Model-S P85)", "(SKU-12, item 4)", "(SKU-12, s 4)"])
+def test_a_variant_after_a_products_id_is_no_locator(cited: str) -> None:
+    # "P85" names a model, "item 4" a product's line: read out with the id, another variant's figure passed.
+    pages = {"Model-S": "The Model-S P100 has a range of 500 km.", "SKU-12": "Shipping costs $25."}
+    answer = f"The range is 500 km {cited}."
+    example = Example("q1", "?", [Context(i, text) for i, text in pages.items()], answer)
+    assert [c.text for c in example_claims(example)] == [answer]
+
+
+@pytest.mark.parametrize("doc_id", ["KB-1234 ", " KB-1234", "KB-1234\n"])
+def test_an_id_stored_with_spaces_around_it_is_cited_without_them(doc_id: str) -> None:
+    result = scored(f"{SAID} (KB-1234).", ids=(doc_id,))
+    assert texts(result) == [SAID + "."]
+    assert result.metrics["groundedness"] == 1.0
+
+
+FILES = {
+    "a path's file": ("docs/returns_policy.md", "{} (returns_policy.md)."),
+    "an absolute path's file": ("/app/data/returns_policy.md", "According to returns_policy.md, {}."),
+    "a Windows path's file": ("C:\\data\\returns_policy.md", "{} [returns_policy.md]."),
+    "an address's file": ("https://help.example.com/kb/returns_policy.pdf?dl=1#page=2",
+                          "{} (returns_policy.pdf, p. 2)."),
+    "the path itself": ("docs/returns_policy.md", "{} (docs/returns_policy.md)."),
+}
+
+
+@pytest.mark.parametrize(("doc_id", "form"), FILES.values(), ids=FILES.keys())
+def test_a_document_stored_by_its_path_is_cited_by_its_files_name(doc_id: str, form: str) -> None:
+    # LangChain's loaders name a document by its path, and a model shown it cites the file
+    # ("returns_policy.md"): the citation stayed, "lacks returns_policy", and a sentence of the page scored 0.
+    result = scored(form.format(SAID), ids=(doc_id,))
+    assert texts(result) == [SAID + "."]
+    assert result.metrics["groundedness"] == 1.0
+
+
+def test_an_addresses_last_word_is_no_file_name() -> None:
+    # "returns" and "360012345" are a word and a number, no name a sentence cites a document by.
+    for doc_id, cited in (("https://help.example.com/articles/returns", "(returns)"),
+                          ("https://help.example.com/articles/360012345", "(360012345)")):
+        assert texts(scored(f"{SAID} {cited}.", ids=(doc_id,))) == [f"{SAID} {cited}."]
+
+
+ADDRESSED = {
+    "a product": ({"https://shop.example.com/p/Pixel-8": "The battery lasts 24 hours on a full charge.",
+                   "https://shop.example.com/p/Pixel-9": "The battery lasts 30 hours on a full charge."},
+                  "The battery lasts 30 hours on a full charge (Pixel-8)."),
+    "a version": ({"docs/releases/v2.1": "The memory leak was fixed.",
+                   "docs/releases/v2.2": "Python 3.8 support was dropped."},
+                  "Python 3.8 support was dropped (v2.1)."),
+    "an error code": ({"https://docs.example.com/errors/E-1001": "The disk is full.",
+                       "https://docs.example.com/errors/E-1002": "The network is down. Check the cable."},
+                      "According to E-1001, the network is down."),
+}
+
+
+@pytest.mark.parametrize(("pages", "answer"), ADDRESSED.values(), ids=ADDRESSED.keys())
+def test_the_product_version_or_code_an_address_ends_in_stays_in_the_claim(pages: dict[str, str],
+                                                                           answer: str) -> None:
+    # A review's cases: only a file's name (an extension of letters) names a page by its address's end.
+    # Read out, each made-up sentence was judged against its neighbour's page and passed.
+    example = Example("q1", "?", [Context(i, text) for i, text in pages.items()], answer)
+    result = evaluate([example], LexicalJudge(), EvalConfig(k=len(pages))).results[0]
+    assert texts(result) == [answer]
+    assert result.metrics["groundedness"] == 0.0
+
+
+def test_a_pointer_beside_claims_read_out_to_nothing_is_still_judged() -> None:
+    # "(KB-1234)" alone is no claim, so the pointer is the answer's only claim, and judged: the answer was
+    # dropped from groundedness (None) when pointers were told before the bracket was read out.
+    result = scored("See KB-1234 for details. (KB-1234)")
+    assert texts(result) == ["See KB-1234 for details."]
+    assert result.metrics["groundedness"] == 0.0
+
+
+def test_an_attribution_before_a_space_and_its_full_stop_leaves_no_space() -> None:
+    assert texts(scored(f"{SAID}, as noted in KB-1234 .")) == [SAID + "."]
+
+
+@pytest.mark.parametrize("answer", ["According to KB-9999, returns are free.",
+                                    "According to policy, returns are free.",
+                                    "According to KB-1234 and our records, returns are free."])
+def test_an_attribution_to_more_than_retrieved_ids_stays(answer: str) -> None:
+    assert texts(scored(answer)) == [answer]
 
 
 class _Recording:

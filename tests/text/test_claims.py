@@ -929,6 +929,13 @@ def test_a_made_up_sentence_after_the_us_is_judged_alone() -> None:
     ("Call the IT Service Desk at ext. 4357 to report it.", 1),
     ("Acupuncture is limited to 12 visits per yr. for each member.", 1),
     ("Up to 40 hrs. of leave a year. The rest is unpaid.", 2),
+    # A citation's paragraph: "(sec-4.2, para." and "3)." had been two claims.
+    ("Batches count as one request (sec-4.2, para. 3).", 1),
+    # Words that end sentences before a count or a list's next marker stay ends.
+    ("It spans 20 paras. 10 of them are new.", 2),
+    ("1. Set the body text to 11 pt. 2. Click Save to keep the template.", 2),
+    ("The bottle holds 75 cl. 12 bottles make a case.", 2),
+    ("It is a small sect. 200 members live in the valley.", 2),
 ])
 def test_policy_abbreviations_end_no_sentence(text: str, count: int) -> None:
     assert len(split_claims(text)) == count
