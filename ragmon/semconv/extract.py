@@ -115,6 +115,7 @@ from ragmon.semconv.common import (
     react_answer,
     strip_assistant,
 )
+from ragmon.text import cited_ids
 from ragmon.traces import Span, Trace, may_be_local_root
 
 __all__ = ["ExtractionError", "calls_a_model", "extract", "pipeline_service", "request_count", "unasked_note"]
@@ -1978,7 +1979,9 @@ def _citations(view: _View, answer: str | None, contexts: tuple[Context, ...] | 
                llm_call: list[Span]) -> tuple[str, ...] | None:
     """Explicit `ragmon.citations`, else markers in the answer: `[doc-id]` naming a retrieved id, `[n]` a
     1-based position among the contexts (in range only), or the document the prompt's "Source n" block
-    was cut from when the prompt numbers its sources so (`_source_blocks`); None when neither is present."""
+    was cut from when the prompt numbers its sources so (`_source_blocks`), then the citations of retrieved
+    ids the claims are read without ("(KB-1234, p. 3)", "According to doc-3, ...": `cited_ids.citations`),
+    which had left citation_accuracy undefined for an app citing in parentheses; None when none is."""
     explicit = view.nearest_root(ragmon.citations)
     if explicit is not None or not answer or not contexts:
         return explicit
@@ -2003,6 +2006,7 @@ def _citations(view: _View, answer: str | None, contexts: tuple[Context, ...] | 
                     cited[source] = None
                 elif 1 <= number <= len(contexts):
                     cited[contexts[number - 1].id] = None
+    cited.update(dict.fromkeys(cited_ids.citations(answer, [context.id for context in contexts])))
     return tuple(cited) or None
 
 

@@ -39,9 +39,11 @@ from __future__ import annotations
 import functools
 import re
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable, Mapping
+from typing import NamedTuple
 
 from ragmon.model import Claim
+from ragmon.text.claims import split_claims
 
 _AS_HYPHEN = str.maketrans(dict.fromkeys("\u2010\u2011\u2012\u2013\u2014\u2015\u2212", "-"))
 _GROUPS = re.compile(
@@ -138,42 +140,45 @@ def _citable(doc_id: str) -> str:
     return loose if marked and len(loose) >= 4 else ""
 
 
-def _cites(match: re.Match[str], ids: frozenset[str]) -> bool:
-    """Whether a link's text or a bracket group's content is nothing but citations of `ids`."""
+def _cites(match: re.Match[str], ids: Collection[str]) -> tuple[str, ...]:
+    """The ids of `ids` a link's text or a bracket group's content cites when it is nothing but citations of
+    them, else none."""
     if (text := match["link"]) is not None:
-        return _loose(text) in ids
+        return (loose,) if (loose := _loose(text)) in ids else ()
     content = match["group"].strip()
     if lead := _LEAD_IN.match(content):
         content = content[lead.end():]
     return _only_ids(_TRAILER.sub("", content), ids)
 
 
-def _only_ids(text: str, ids: frozenset[str]) -> bool:
-    """Whether `text` is retrieved ids and nothing else: split by separators, each an id of `ids` (written
-    in brackets or as a link's text or not), an id with a locator ("KB-1 p. 3"), or a locator or a place
-    after one following an id ("KB-1, p. 3", "KB-1, pp. 2, 4")."""
-    cited = located = False
+def _only_ids(text: str, ids: Collection[str]) -> tuple[str, ...]:
+    """The ids `text` cites when it is retrieved ids and nothing else, else none: split by separators, each
+    an id of `ids` (written in brackets or as a link's text or not), an id with a locator ("KB-1 p. 3"), or a
+    locator or a place after one following an id ("KB-1, p. 3", "KB-1, pp. 2, 4")."""
+    cited: list[str] = []
+    located = False
     for piece in _SEPARATOR.split(text.strip()):
         if (wrapped := _WRAPPED.fullmatch(piece)) is not None:
             piece = wrapped["link"] or wrapped["group"]
         loose = _loose(piece)
-        if loose in ids or _located(loose, ids):
-            cited, located = True, loose not in ids
+        if loose in ids or (doc_id := _located(loose, ids)):
+            cited.append(loose if loose in ids else doc_id)
+            located = loose not in ids
         elif cited and (_LOCATOR.fullmatch(loose) or (located and _MORE_PLACES.fullmatch(loose))):
             located = True
         else:
-            return False
-    return cited
+            return ()
+    return tuple(cited)
 
 
-def _located(loose: str, ids: frozenset[str]) -> bool:
-    """Whether `loose` is an id of `ids`, a space, and a locator ("kb-1234 p.3")."""
+def _located(loose: str, ids: Collection[str]) -> str:
+    """The id of `ids` that `loose` is, followed by a space and a locator ("kb-1234 p.3"), or ""."""
     at = loose.find(" ")
     while at > 0:
         if loose[:at] in ids and _LOCATOR.fullmatch(loose, at + 1):
-            return True
+            return loose[:at]
         at = loose.find(" ", at + 1)
-    return False
+    return ""
 
 
 _AFTER = frozenset(".,;:!?。，；：！？([（［")
@@ -202,27 +207,46 @@ def read_out(answer: str, claims: tuple[Claim, ...], ids: Iterable[str]) -> tupl
     citation that opened or closed it, while its text, what judges and reports read, is the sentence
     without the citations. The claims as they are when the answer names no retrieved id (most answers)."""
     named = _written(answer, ids)
+    return _read(claims, named)[0] if named else claims
+
+
+def citations(answer: str, ids: Iterable[str]) -> tuple[str, ...]:
+    """The ids of `ids` whose citations `read_out` reads out of the answer's claims, each once, in the order
+    the answer first cites them: what it cites, for citation_accuracy, where a trace names no citations.
+    The answer is split only when it names one of them (most name none)."""
+    named = _written(answer, ids)
     if not named:
-        return claims
-    read = [(kept, _points(claim.text, named)) for claim in claims
-            if (kept := _without(claim, named)) is not None]
+        return ()
+    return tuple(dict.fromkeys(named[name] for name in _read(split_claims(answer), named)[1]))
+
+
+def _read(claims: tuple[Claim, ...], named: Mapping[str, str]) -> tuple[tuple[Claim, ...], list[str]]:
+    """`read_out` of claims naming the ids `named` holds, and the names of those it read out, in order."""
+    read: list[tuple[Claim, bool]] = []
+    cited: list[str] = []
+    for claim in claims:
+        kept, names = _without(claim, named)
+        pointed = _points(claim.text, named)
+        cited += names or pointed
+        if kept is not None:
+            read.append((kept, bool(pointed)))
     if all(pointer for _, pointer in read):  # an answer that only points says nothing the page states
-        return tuple(claim for claim, _ in read)
-    return tuple(claim for claim, pointer in read if not pointer)
+        return tuple(claim for claim, _ in read), cited
+    return tuple(claim for claim, pointer in read if not pointer), cited
 
 
-def _written(answer: str, ids: Iterable[str]) -> frozenset[str]:
+def _written(answer: str, ids: Iterable[str]) -> dict[str, str]:
     """The names of `ids` that may be cited (`_citable`) and are written in `answer`, loosely, each looked
-    for once: every citation the module reads out is of one of them. A document's names are its id and, for
-    a path or an address, its file's name ("returns_policy.md" of "docs/returns_policy.md", which a model
-    shown the path cites as often). An ASCII name without spaces is looked for in an ASCII answer as
-    `str.lower` gives both, which is the loose form then, at C speed: most answers name no id, and reading
-    every example's ids loosely cost more than all the rest of this."""
+    for once, with the id each names: every citation the module reads out is of one of them. A document's
+    names are its id and, for a path or an address, its file's name ("returns_policy.md" of
+    "docs/returns_policy.md", which a model shown the path cites as often). An ASCII name without spaces
+    is looked for in an ASCII answer as `str.lower` gives both, which is the loose form then, at C speed:
+    most answers name no id, and reading every example's ids loosely cost more than all the rest of this."""
     ids = tuple(ids)
     many = len(ids) * len(answer) > _SCANNED
     plain = answer.isascii()
     searched: dict[bool, tuple[str, frozenset[str] | None]] = {}
-    found = set()
+    found: dict[str, str] = {}
     for doc_id in ids:
         simple = plain and doc_id.isascii() and len(doc_id.split()) == 1
         for name in _names(doc_id) if "/" in doc_id or "\\" in doc_id else (doc_id,):
@@ -234,8 +258,8 @@ def _written(answer: str, ids: Iterable[str]) -> frozenset[str]:
             text, grams = searched[simple]
             if (grams is None or (key[:_GRAM] in grams and key[-_GRAM:] in grams)) and key in text and (
                     cited := _citable(name)):
-                found.add(cited)
-    return frozenset(found)
+                found.setdefault(cited, doc_id)
+    return found
 
 
 def _names(doc_id: str) -> tuple[str, ...]:
@@ -263,44 +287,57 @@ def _grams(text: str) -> frozenset[str]:
     return frozenset(text[at:at + _GRAM] for at in range(len(text) - _GRAM + 1))
 
 
-def _points(text: str, ids: frozenset[str]) -> bool:
-    """Whether the sentence `text` only points the reader to ids of `ids` ("See KB-1234 for details.")."""
+def _points(text: str, ids: Collection[str]) -> tuple[str, ...]:
+    """The ids of `ids` the sentence `text` points the reader to when that is all it does ("See KB-1234
+    for details."), else none."""
     text = text.strip()
-    return len(text) <= _LONGEST_POINTER and any(
-        (found := pattern.fullmatch(text)) is not None and _only_ids(found["source"], ids)
-        for pattern in _POINTERS)
+    if len(text) > _LONGEST_POINTER:
+        return ()
+    return next((cited for pattern in _POINTERS if (found := pattern.fullmatch(text)) is not None
+                 and (cited := _only_ids(found["source"], ids))), ())
 
 
-def _frames(text: str, ids: frozenset[str]) -> tuple[int, int, int]:
-    """Where an attribution to ids of `ids` opening `text` starts and ends ("According to KB-1234, ", after
-    a label or connective it may follow), and where one closing it starts (", according to doc-3" before
-    the full stop): 0, 0 and the text's length for none."""
-    opened, start, end = 0, 0, len(text)
-    if (opening := _OPENING_FRAME.match(text)) is not None and _only_ids(
-            opening["source"] or opening["as"], ids):
-        opened, start = opening.start("frame"), opening.end()
+def _frames(text: str, ids: Collection[str]) -> tuple[_Frame, _Frame]:
+    """The attribution to ids of `ids` opening `text` ("According to KB-1234, ", after a label or
+    connective it may follow, which stays: its start is where the attribution's is) and the one closing
+    it (", according to doc-3" before the full stop, its end the text's), each empty where there is none."""
+    opening = closing = _Frame(0, 0, ())
+    if (found := _OPENING_FRAME.match(text)) is not None and (
+            named := _only_ids(found["source"] or found["as"], ids)):
+        opening = _Frame(found.start("frame"), found.end(), named)
     said = len(text.rstrip())
-    if (closing := _CLOSING_FRAME.search(text, max(start, said - _LONGEST_POINTER), said)) is not None and (
-            _only_ids(closing["source"], ids)):
-        end = closing.start()
-    return opened, start, end
+    found = _CLOSING_FRAME.search(text, max(opening.end, said - _LONGEST_POINTER), said)
+    if found is not None and (named := _only_ids(found["source"], ids)):
+        closing = _Frame(found.start(), len(text), named)
+    return opening, closing
 
 
-def _without(claim: Claim, ids: frozenset[str]) -> Claim | None:
+class _Frame(NamedTuple):
+    start: int
+    end: int
+    cited: tuple[str, ...]
+
+
+def _without(claim: Claim, ids: Collection[str]) -> tuple[Claim | None, list[str]]:
     """`claim` without its citations of `ids` and the space before each, or None when nothing that says
-    anything is left. Its span is trimmed of a citation that opened it or closed it. The attribution
-    patterns are anchored (an opening one at the start, a closing one in the last `_LONGEST_POINTER`
-    characters), so they are tried on every claim of an answer naming an id: telling first which claims
-    name one had cost claims times ids."""
+    anything is left, and the ids it cited. Its span is trimmed of a citation that opened it or closed it.
+    The attribution patterns are anchored (an opening one at the start, a closing one in the last
+    `_LONGEST_POINTER` characters), so they are tried on every claim of an answer naming an id: telling
+    first which claims name one had cost claims times ids."""
     text = claim.text
-    opened, lo, hi = _frames(text, ids)
-    cuts = [found.span() for found in _GROUPS.finditer(text, lo, hi)
-            if _placed(text, found, lo) and _cites(found, ids)]
+    opening, closing = _frames(text, ids)
+    opened, lo, hi = opening.start, opening.end, closing.start if closing.cited else len(text)
+    cuts, cited = [], list(opening.cited)
+    for found in _GROUPS.finditer(text, lo, hi):
+        if _placed(text, found, lo) and (named := _cites(found, ids)):
+            cuts.append(found.span())
+            cited += named
+    cited += closing.cited
     if hi < len(text):
         said = hi + len(text[hi:].rstrip(" \t.!?"))
         cuts.append((hi, said + len(text[said:]) - len(text[said:].lstrip(" \t"))))
     if not cuts and not lo:
-        return claim
+        return claim, cited
     kept, at = ([(0, opened)], lo) if lo else ([], 0)  # a label or connective before the attribution stays
     for cut_start, cut_end in cuts:
         kept.append((at, at + len(text[at:cut_start].rstrip(" \t"))))
@@ -308,10 +345,10 @@ def _without(claim: Claim, ids: frozenset[str]) -> Claim | None:
     kept.append((at, len(text)))
     body = "".join(text[start:end] for start, end in kept).lstrip(_OPENING).rstrip()
     if not any(char.isalnum() for char in body):
-        return None
+        return None, cited
     first = next(end - len(rest) for start, end in kept if (rest := text[start:end].lstrip(_OPENING)))
     last = next(start + len(part) for start, end in reversed(kept) if (part := text[start:end].rstrip()))
-    return Claim(body, claim.start + first, claim.start + last)
+    return Claim(body, claim.start + first, claim.start + last), cited
 
 
 _OPENING = " \t\n,;:"

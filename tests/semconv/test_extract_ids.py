@@ -172,3 +172,19 @@ def test_a_nearer_list_of_blanks_passed_over_is_said_with_the_one_read(recorder:
     assert note is not None
     assert "ragmon.citations on span 'answer' (span id " in note
     assert "and 1 more span(s) hold 2 ids that are empty or spaces" in note
+
+
+def test_citations_the_claims_are_read_without_are_the_answers_citations(recorder: Recorder) -> None:
+    # An app told to cite in parentheses: no `[doc-1]` marks, no ragmon.citations. Its one claim is read
+    # without "(doc-1, p. 2)" and supported by doc-1, so citation accuracy is 1 of 1 cited ids; the second
+    # answer cites doc-2, which supports none of its claims: 0 of 1. Both had been undefined.
+    for answer, cited, accuracy in (("Refunds are paid within 14 days (doc-1, p. 2).", ("doc-1",), 1.0),
+                                    ("According to DOC-2, refunds are paid within 14 days.", ("doc-2",),
+                                     0.0)):
+        with recorder.tracer.start_as_current_span("answer") as span:
+            span.set_attributes({"ragmon.question": QUESTION, "ragmon.answer": answer,
+                                 "ragmon.contexts": json.dumps(CONTEXTS)})
+        example, _ = extract_noted(recorder.trace())
+        recorder.exporter.clear()
+        assert example is not None and example.citations == cited
+        assert _metrics(example)["citation_accuracy"] == accuracy
