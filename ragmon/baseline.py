@@ -68,9 +68,10 @@ it. New fields do not raise it. Reports before it had none: format 1. Here, besi
 writer (ragmon.report.json) imports this module."""
 
 
-READ_OUT_RULES = 17
+READ_OUT_RULES = 18
 """The scoring rules that last widened what of an answer's citations of its retrieved ids is read out of its
-claims (ragmon.text.cited_ids; rules 15 read bracketed ids, 17 also locators, attributions and pointers):
+claims (ragmon.text.cited_ids; rules 15 read bracketed ids, 17 also locators, attributions and pointers, 18
+in five more languages):
 against a baseline of rules before them, the examples whose claims only that read-out changed are named
 (`_moved_by_rules`)."""
 SHOWN_IDS = 3
@@ -532,7 +533,7 @@ def _moved_by_rules(baseline: Baseline, pairs: Sequence[tuple[ExampleResult, Bas
     without = f"; without them, {', '.join(others)}" if others else ""
     return (f"{len(ids)} of the {len(pairs)} examples both runs have {'is' if len(ids) == 1 else 'are'} "
             f"scored otherwise by the new rules ({named}): their claims are the baseline's with citations of "
-            f"retrieved ids read out (scoring rules 15, widened in {READ_OUT_RULES}), so their drops and "
+            f"retrieved ids read out (scoring rules 15 to {READ_OUT_RULES}), so their drops and "
             f"gains are ragmon's, not this run's{without}; {_REFRESH}",)
 
 

@@ -17,7 +17,7 @@ every judge shares (claims, metrics) and the lexical judge.
 
 from __future__ import annotations
 
-SCORING_RULES = 17
+SCORING_RULES = 18
 """Raised by one for each change that moves any figure; 1 is the first build that recorded it, 2 the first
 whose intervals hold the binomial bound (ragmon.metrics.aggregate), 3 the first whose bound takes the
 values' variance at its upper confidence bound and mirrors a lower-is-better metric's exactly, 4 the first
@@ -57,14 +57,18 @@ reads out a citation's locator ("(KB-1234, p. 3)"), a lead-in or trailer in its 
 details)", "(as noted in doc-3)"), an attribution to retrieved ids ("According to KB-1234, ...", "...,
 according to doc-3.", "As KB-1234 notes, ...") and a sentence that only points to them beside other claims
 ("See KB-1234 for details."), a document named by a path by its file's name too ("(returns_policy.md)" of
-"docs/returns_policy.md"), and cuts no sentence after "para." before a digit."""
+"docs/returns_policy.md"), and cuts no sentence after "para." before a digit, 18 the first that reads them
+out in German, French, Spanish, Italian and Portuguese too ("(siehe KB-1234, S. 2)", "Laut KB-1234 ...",
+"Selon doc-3, ...", "..., según faq_12.", "(vedi doc-3, art. 4)", "De acordo com doc-3, ...", "Weitere
+Informationen finden Sie in KB-1234.") and cuts no sentence after "pág.", "pag.", "apdo.", "Kap." or
+"sez." before a digit, nor after "cfr." before a small letter."""
 
-PER_EXAMPLE_RULES = 17
+PER_EXAMPLE_RULES = 18
 """The first scoring rules whose per-example figures (claims, verdicts, each example's metrics, and so every
 mean and the paired changes a drop gate reads) are this build's: rules 4 and 5 cut some answers into other
 claims, 5 also reads labels otherwise, 6 scores answer_correctness otherwise, 7 some verdicts,
 answer_relevance and answer_correctness, 8 to 14 which answers abstain, 9, 11 to 14 also which lines are
-titles, 12 to 14 also some verdicts, 15 and 17 some claims' text and so their verdicts, 16 some verdicts
+titles, 12 to 14 also some verdicts, 15, 17 and 18 some claims' text and so their verdicts, 16 some verdicts
 (rules 2 and 3 had moved only aggregates' intervals). A baseline or a capture scored with rules from this one
 to `SCORING_RULES` differs from this run in no drop, gain or captured figure, so nothing is said of them;
 warning of each interval's change had warned of every baseline an upgrade met. Set it to the new

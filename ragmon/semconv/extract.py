@@ -1979,9 +1979,10 @@ def _citations(view: _View, answer: str | None, contexts: tuple[Context, ...] | 
                llm_call: list[Span]) -> tuple[str, ...] | None:
     """Explicit `ragmon.citations`, else markers in the answer: `[doc-id]` naming a retrieved id, `[n]` a
     1-based position among the contexts (in range only), or the document the prompt's "Source n" block
-    was cut from when the prompt numbers its sources so (`_source_blocks`), then the citations of retrieved
-    ids the claims are read without ("(KB-1234, p. 3)", "According to doc-3, ...": `cited_ids.citations`),
-    which had left citation_accuracy undefined for an app citing in parentheses; None when none is."""
+    was cut from when the prompt numbers its sources so (`_source_blocks`), and after them the citations of
+    retrieved ids the claims are read without ("(KB-1234, p. 3)", "According to doc-3, ...":
+    `cited_ids.citations`), which had left citation_accuracy undefined for an app citing in parentheses;
+    None when none is."""
     explicit = view.nearest_root(ragmon.citations)
     if explicit is not None or not answer or not contexts:
         return explicit

@@ -36,6 +36,7 @@ example's. A sentence of bracketed citations alone (". (doc-3)" after a full sto
 
 from __future__ import annotations
 
+import bisect
 import functools
 import re
 import unicodedata
@@ -43,7 +44,7 @@ from collections.abc import Collection, Iterable, Mapping
 from typing import NamedTuple
 
 from ragmon.model import Claim
-from ragmon.text.claims import split_claims
+from ragmon.text.claims import sentence_spans
 
 _AS_HYPHEN = str.maketrans(dict.fromkeys("\u2010\u2011\u2012\u2013\u2014\u2015\u2212", "-"))
 _GROUPS = re.compile(
@@ -55,7 +56,12 @@ _SOURCED = (r"as[ \t]+(?:stated|noted|described|explained|outlined|set[ \t]+out|
             r"[ \t]+in")
 """A clause naming where the claim is written ("as noted in")."""
 _LEAD_IN = re.compile(r"(?:see(?:[ \t]+also)?|sources?|cf\.?|ref\.?|per|as[ \t]+per|from|according[ \t]+to|"
-                      r"cited[ \t]+in|" + _SOURCED + r")(?![\w-])[ \t]*:?[ \t]*", re.IGNORECASE)
+                      r"cited[ \t]+in|" + _SOURCED + r"|siehe|vgl\.?|quellen?|gemäß|laut|voir|selon|"
+                      r"d['’]après|ver|véase|veja|fuentes?|según|vedi|cfr\.?|fonte|fonti|fontes|secondo|"
+                      r"segundo)(?![\w-])[ \t]*:?[ \t]*", re.IGNORECASE)
+"""What may open a bracket of ids: "(see KB-1)", "(Sources: KB-1, KB-2)", and the same in German, French,
+Spanish, Italian and Portuguese ("(siehe KB-1)", "(Quelle: KB-1)", "(voir doc-3)", "(fuente: faq_12)",
+"(vedi doc-3)", "(ver doc-3)")."""
 _TRAILER = re.compile(r"(?<![ \t])[ \t]+for[ \t]+(?:(?:more|further|additional|full|complete|the[ \t]+full)"
                       r"[ \t]+)?(?:details|information|info|specifics)$", re.IGNORECASE)
 """What a bracketed pointer may close with: "(see KB-1234 for details)"."""
@@ -64,14 +70,18 @@ _SEPARATOR = re.compile(r"(?<![ \t])[ \t]*(?:[,;&]|(?<![\w-])(?:and|or)(?![\w-])
 took quadratic time."""
 _PLACE = r"(?:\d{1,5}[a-z]?(?:[.:]\d{1,5}[a-z]?){0,4}|[ivxlc]{1,6}|[a-z])"
 _PLACES = _PLACE + r"(?:[ \t]*(?:-|to)[ \t]*" + _PLACE + ")?"
-_LOCATOR = re.compile(
-    r"(?:(?:pp?|pgs?|paras?|secs?|sects?|ch|chap|arts?|cl|figs?|pt|s)\.[ \t]*|(?:pages?|paragraphs?|"
-    r"sections?|chapters?|articles?|clauses?|lines?|slides?|figures?|tables?|appendix|annex|steps?|parts?)"
-    r"[ \t]+|"
-    r"§§?[ \t]*)" + _PLACES, re.IGNORECASE)
-"""Where in a document a citation points ("p. 3", "pp. 2-3", "section 4.2", "§ 2"): never checked, as no
-page states its own page number. An abbreviation with its full stop, a word with a space: "P85", "s 4" or
-"item 4" after a model's or product's id ("(Model-S P85)", "(SKU-12, item 4)") says which variant."""
+_PLACE_WORD = (r"(?:(?:pp?|pgs?|paras?|secs?|sects?|ch|chap|arts?|cl|figs?|pt|s|abs|kap|abschn|págs?|"
+               r"pags?|pagg|apdo|cap|sez|par)\.[ \t]*|(?:pages?|paragraphs?|sections?|chapters?|articles?|"
+               r"clauses?|lines?|slides?|figures?|tables?|appendix|annex|steps?|parts?|seiten?|kapitel|"
+               r"abschnitt|absatz|chapitre|páginas?|pagin[ae]|capítulo|capitolo|artículo|articolo|artigo|"
+               r"apartado|sección|sezione|seção|secção)[ \t]+|§§?[ \t]*)")
+_LOCATOR = re.compile(_PLACE_WORD + _PLACES + r"(?:[ \t]+" + _PLACE_WORD + _PLACES + ")*+", re.IGNORECASE)
+"""Where in a document a citation points ("p. 3", "pp. 2-3", "section 4.2", "§ 2", and in the other
+languages "S. 2", "§ 3 Abs. 1", "pág. 5", "art. 4", "cap. 2"): never checked, as no page states its own page
+number. An abbreviation with its full stop, a word with a space: "P85", "s 4" or "item 4" after a model's or
+product's id ("(Model-S P85)", "(SKU-12, item 4)") says which variant. The locators after the first are
+taken possessively: "i" is a place two ways (a roman numeral, a letter), and a run of them that fails had
+doubled its time at each ("(KB-1 p. i p. i ... x)": seconds at 20)."""
 _MORE_PLACES = re.compile(_PLACES, re.IGNORECASE)
 """A place after a locator's own ("pp. 2, 4"), split from it by a separator."""
 _WRAPPED = re.compile(r"\[\[?(?P<link>[^\[\]]+)\]?\](?:\([^()\s]*\))?|[(（](?P<group>[^()（）]+)[)）]")
@@ -85,16 +95,29 @@ _LEAD = (r"(?P<lead>(?:\*\*[^*\n]{1,60}\*\*|__[^_\n]{1,60}__|[^\s:*_]{1,40}:)[ \
          r"(?:[ \t]*+,)?[ \t]++)?")
 """What may stand before an attribution opening a claim, and stays: a label ("**How often:** According to
 KB-1, ...") or a connective ("However, according to KB-1, ...")."""
+_ACCORDING = (r"(?:according[ \t]+to|as[ \t]+per|" + _SOURCED + r"|selon|d['’]après|según|segun|"
+              r"de[ \t]+acuerdo[ \t]+con|tal[ \t]+como[ \t]+indica|secondo|come[ \t]+indicato[ \t]+in|"
+              r"segundo|de[ \t]+acordo[ \t]+com|conforme[ \t]+indicado[ \t]+em|laut|gemäß)")
+"""Attributions in English, French, Spanish, Italian, Portuguese and German ("Selon doc-3, ...", "...,
+según faq_12.", "Secondo doc-3, ...", "De acordo com doc-3, ...", "Laut KB-1234, ..."). Not "in base a"
+(based on a quantity) nor a bare "conforme" (compliant with: "certificado conforme NBR-5410"), which say
+what the claim does."""
+_DOCUMENT = (r"(?:(?:the|dem|das|le|la|l['’]|el|il|lo|o|a)[ \t]*+)?(?:document|documento|dokument|article|"
+             r"artículo|articolo|artigo|artikel|fiche|ficha)[ \t]++")
+""""the document" before an id ("Según el documento faq_13, ...", "Laut Dokument KB-1234 ...")."""
 _OPENING_FRAME = re.compile(
-    _LEAD + r"(?P<frame>(?:according[ \t]+to|as[ \t]+per|" + _SOURCED + r")[ \t]++(?P<source>[^,\n]{1,300}?)"
-    r"[ \t]*+,[ \t]*+|as[ \t]++(?P<as>[^,\n]{1,300}?)[ \t]++" + _SAYS + r"[ \t]*+,[ \t]*+)", re.IGNORECASE)
-"""An attribution opening a claim: "According to KB-1234, ", "As stated in doc-3, ", "As doc-3 notes, ".
+    _LEAD + r"(?P<frame>laut[ \t]++(?:" + _DOCUMENT + r")?(?P<german>[^\s,]{4,300})[ \t]++(?=\w)|"
+    + _ACCORDING + r"[ \t]++(?:" + _DOCUMENT + r")?(?P<source>[^,\n]{1,300}?)[ \t]*+,[ \t]*+|"
+    r"as[ \t]++(?P<as>[^,\n]{1,300}?)[ \t]++" + _SAYS + r"[ \t]*+,[ \t]*+)", re.IGNORECASE)
+"""An attribution opening a claim: "According to KB-1234, ", "As stated in doc-3, ", "As doc-3 notes, ", and
+German's "laut" without a comma, the verb next ("Laut KB-1234 ist die Rücksendung kostenlos."; not "gemäß",
+which is also "per": "Gemäß SKU-12 kostet der Versand 25 €.").
 Not an id as the sentence's subject ("KB-1234 says nothing about fees.", "E-1001 indicates that the disk is
 full."), nor "per" or "based on" (what a price is per, what a conclusion rests on): those are what the
 claim says."""
 _CLOSING_FRAME = re.compile(
-    r",[ \t]*+(?:according[ \t]+to|as[ \t]+per|" + _SOURCED + r")[ \t]++(?P<source>[^,;\n]{1,300}?)"
-    r"[ \t]*+(?=[.!?]?$)", re.IGNORECASE)
+    r",[ \t]*+" + _ACCORDING + r"[ \t]++(?:" + _DOCUMENT + r")?(?P<source>[^,;\n]{1,300}?)[ \t]*+(?=[.!?]?$)",
+    re.IGNORECASE)
 """An attribution closing a claim: ", according to doc-3.", ", as noted in faq_12." (not ", see E-1001.":
 "If the disk is full, see E-1001." tells the reader what to look up; nor ", per SKU-12.", which may say
 what a price is of)."""
@@ -117,6 +140,13 @@ _POINTERS = (
                r"(?:(?:is|are|can[ \t]+be)[ \t]+(?:available|found)[ \t]+)?(?:in|at)" + _SOURCE
                + r"[ \t]*[.!]?",
                re.IGNORECASE),
+    re.compile(r"(?:(?:pour[ \t]+(?:plus[ \t]+de[ \t]+(?:détails|précisions|renseignements)|plus[ \t]+"
+               r"d['’]informations|en[ \t]+savoir[ \t]+plus)|para[ \t]+(?:más|mais)[ \t]+(?:información|"
+               r"informações|detalles|detalhes)|per[ \t]+maggiori[ \t]+(?:informazioni|dettagli))"
+               r"[ \t]*,?[ \t]*)?(?:consultez|voir|voyez|consulte|vea|véase|ver|veja|consulti|consulta|vedi|"
+               r"veda|siehe)" + _SOURCE + r"[ \t]*[.!]?", re.IGNORECASE),
+    re.compile(r"(?:weitere|mehr)[ \t]+(?:informationen|details|einzelheiten|hinweise)[ \t]+finden[ \t]+sie"
+               r"[ \t]+(?:in|im|unter)" + _SOURCE + r"[ \t]*[.!]?", re.IGNORECASE),
 )
 """A sentence that only points the reader to its sources ("See KB-1234 for details."). "Check ERR-42." or
 "Read policy.pdf." is no pointer: what it asks the reader to do is an instruction of the answer's."""
@@ -185,16 +215,15 @@ _AFTER = frozenset(".,;:!?。，；：！？([（［")
 """What may follow a citation, past spaces: a clause's end, or the next citation."""
 
 
-def _placed(text: str, found: re.Match[str], start: int) -> bool:
-    """Whether `found` stands where a citation does: opening the claim (what is left of it after `start`),
-    or ending a clause of it. Within a clause, a bracket or link is what the sentence says ("The
-    [Pixel-8](url) has ...", "Revenue (FY2023) was ..."): read out, the rest was judged against another
-    product's or year's document and passed."""
-    # Both read in place (each matches wherever it starts): a copy of the claim's rest and start for each
-    # bracket had taken a second for a claim of 40,000 of them.
+def _placed(text: str, found: re.Match[str], opening: int) -> bool:
+    """Whether `found` stands where a citation does: opening the claim (nothing but `_OPENING` before it
+    since the claim's start, which ends at `opening`), or ending a clause of it. Within a clause, a bracket
+    or link is what the sentence says ("The [Pixel-8](url) has ...", "Revenue (FY2023) was ..."): read out,
+    the rest was judged against another product's or year's document and passed. Read in place, the
+    claim's start told once: copies of the claim's rest and start for each bracket had taken seconds for
+    a claim of 40,000 of them, or of 100,000 commas before them."""
     after = gap[1] if (gap := _NEXT.match(text, found.end())) else ""
-    head = _OPENING_ONLY.match(text, start, found.start())
-    return not after or after in _AFTER or (head is not None and head.end() == found.start())
+    return not after or after in _AFTER or found.start() <= opening
 
 
 _NEXT = re.compile(r"[ \t]*+(.?)", re.DOTALL)
@@ -207,24 +236,34 @@ def read_out(answer: str, claims: tuple[Claim, ...], ids: Iterable[str]) -> tupl
     citation that opened or closed it, while its text, what judges and reports read, is the sentence
     without the citations. The claims as they are when the answer names no retrieved id (most answers)."""
     named = _written(answer, ids)
-    return _read(claims, named)[0] if named else claims
+    return _read(answer, claims, named)[0] if named else claims
 
 
 def citations(answer: str, ids: Iterable[str]) -> tuple[str, ...]:
-    """The ids of `ids` whose citations `read_out` reads out of the answer's claims, each once, in the order
-    the answer first cites them: what it cites, for citation_accuracy, where a trace names no citations.
-    The answer is split only when it names one of them (most name none)."""
+    """The ids of `ids` whose citations `read_out` reads out of the answer's sentences, each once, in the
+    order the answer first cites them: what it cites, for citation_accuracy, where a trace names no
+    citations. Its sentences, not its claims: the sidecar asks this on its event loop, where telling claims
+    (the wrapper model, refusals) cost three times the cutting, and a note of the sources ("Sources: KB-1,
+    KB-2.") cites them too. A name two ids share ("readme.md" of "a/readme.md" and "b/readme.md") cites the
+    first. Nothing is cut when the answer names none (most)."""
     named = _written(answer, ids)
     if not named:
         return ()
-    return tuple(dict.fromkeys(named[name] for name in _read(split_claims(answer), named)[1]))
+    sentences = tuple(Claim(answer[start:end], start, end) for start, end in sentence_spans(answer))
+    return tuple(dict.fromkeys(named[name] for name in _read(answer, sentences, named)[1]))
 
 
-def _read(claims: tuple[Claim, ...], named: Mapping[str, str]) -> tuple[tuple[Claim, ...], list[str]]:
-    """`read_out` of claims naming the ids `named` holds, and the names of those it read out, in order."""
+def _read(answer: str, claims: tuple[Claim, ...], named: Mapping[str, str]) -> tuple[tuple[Claim, ...],
+                                                                                    list[str]]:
+    """`read_out` of claims of `answer` naming the ids `named` holds, and the names of those it read out, in
+    order. A claim where none of them is written is left as it is, unread (`_marks`)."""
     read: list[tuple[Claim, bool]] = []
     cited: list[str] = []
+    marks = _marks(answer, named)
     for claim in claims:
+        if marks is not None and not _marked(marks, claim.start, claim.end):
+            read.append((claim, False))
+            continue
         kept, names = _without(claim, named)
         pointed = _points(claim.text, named)
         cited += names or pointed
@@ -233,6 +272,34 @@ def _read(claims: tuple[Claim, ...], named: Mapping[str, str]) -> tuple[tuple[Cl
     if all(pointer for _, pointer in read):  # an answer that only points says nothing the page states
         return tuple(claim for claim, _ in read), cited
     return tuple(claim for claim, pointer in read if not pointer), cited
+
+
+def _marks(answer: str, named: Mapping[str, str]) -> list[int] | None:
+    """Where in `answer` a name `named` holds starts, in order, so that a claim none starts in is spared
+    every pattern (most claims of an answer citing one id do not cite it): an ASCII answer's, as
+    `str.lower` gives it the same length, and names without spaces (whose loose form may space them
+    otherwise); None for others, for more than `_MARKED` names (a scan of the answer each), or past one mark
+    in four characters (a name hidden in every word): then every claim is read."""
+    if len(named) > _MARKED or not answer.isascii() or any(len(name.split()) != 1 for name in named):
+        return None
+    low, marks, most = answer.lower(), [], len(answer) // 4 + 1
+    for name in named:
+        at = low.find(name)
+        while at >= 0:
+            marks.append(at)
+            if len(marks) > most:
+                return None
+            at = low.find(name, at + 1)
+    return sorted(marks)
+
+
+_MARKED = 32
+
+
+def _marked(marks: list[int], start: int, end: int) -> bool:
+    """Whether a mark of `marks` (sorted) is in `start:end`."""
+    at = bisect.bisect_left(marks, start)
+    return at < len(marks) and marks[at] < end
 
 
 def _written(answer: str, ids: Iterable[str]) -> dict[str, str]:
@@ -303,7 +370,7 @@ def _frames(text: str, ids: Collection[str]) -> tuple[_Frame, _Frame]:
     it (", according to doc-3" before the full stop, its end the text's), each empty where there is none."""
     opening = closing = _Frame(0, 0, ())
     if (found := _OPENING_FRAME.match(text)) is not None and (
-            named := _only_ids(found["source"] or found["as"], ids)):
+            named := _only_ids(found["source"] or found["as"] or found["german"], ids)):
         opening = _Frame(found.start("frame"), found.end(), named)
     said = len(text.rstrip())
     found = _CLOSING_FRAME.search(text, max(opening.end, said - _LONGEST_POINTER), said)
@@ -328,8 +395,10 @@ def _without(claim: Claim, ids: Collection[str]) -> tuple[Claim | None, list[str
     opening, closing = _frames(text, ids)
     opened, lo, hi = opening.start, opening.end, closing.start if closing.cited else len(text)
     cuts, cited = [], list(opening.cited)
+    run = _OPENING_ONLY.match(text, lo)
+    opening_end = run.end() if run else lo
     for found in _GROUPS.finditer(text, lo, hi):
-        if _placed(text, found, lo) and (named := _cites(found, ids)):
+        if _placed(text, found, opening_end) and (named := _cites(found, ids)):
             cuts.append(found.span())
             cited += named
     cited += closing.cited

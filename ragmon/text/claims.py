@@ -137,15 +137,16 @@ Spanish "aprox." and "p. ej.", the German "bzw.", "inkl." and "vgl.": read as en
 aprox. 5 a 10 días." was two claims, "El reembolso tarda aprox." and "5 a 10 días.")."""
 _ABBREV_BEFORE_LOWER = wordset(
     "etc al inc ltd co corp bros jan feb mar apr jun jul aug sep sept oct nov dec "
-    "hr hrs yr yrs mo mos wk wks min max incl ins pub ex"
+    "hr hrs yr yrs mo mos wk wks min max incl ins pub ex cfr"
 )
 """Abbreviations that do end sentences: they end one only when the next word is capitalised."""
 _ABBREV_BEFORE_DIGIT = wordset(
-    "no nos fig figs vol vols p pp ch sec para art eq ref ext tel nr ca env")
+    "no nos fig figs vol vols p pp ch sec para art eq ref ext tel nr ca env pág pag apdo kap sez")
 """Abbreviations of a following number ("No. 5", "p. 12", "para. 4", "Nr. 5", "ca. 30 Tage", "env. 30
-jours"). Not "paras", "sect", "chap", "pt", "cl" or "pg", which end sentences before a count or a list's
-next marker too ("It spans 20 paras. 10 of them are new.", "Set the text to 11 pt. 2. Click Save.", "The
-bottle holds 75 cl. 12 bottles make a case.")."""
+jours", a citation's "pág. 5", "pag. 2", "apdo. 3"). Not "paras", "sect", "chap", "pt", "cl", "pg", "cap",
+"abs" or the plurals "págs" and "pagg", which end sentences before a count or a list's next marker too ("It
+spans 20 paras. 10 of them are new.", "Set the text to 11 pt. 2. Click Save.", "1. Remove the cap. 2. Fill
+the bottle.", "Tighten your abs. 3 sets of 12.")."""
 _LONGEST_ABBREVIATION = max(map(len, _ALWAYS_ABBREV | _ABBREV_BEFORE_LOWER | _ABBREV_BEFORE_DIGIT))
 """Letters of the longest word `_is_abbreviation` looks up: a word of more letters, with no period in it
 (no initialism), and no number, is no abbreviation, whatever follows."""

@@ -7,7 +7,9 @@ a red team's claim-passage pairs aimed at the rule that catches it, moved_number
 counts (english_quotas: seats, screens, bags, guest passes), and opposites and counts written as words
 (english_opposites: "non-refundable" / "not refundable", "one business day", written before the judge
 read either), and answers citing their documents' ids in the styles pipelines write them (citation_styles:
-"(KB-1234, p. 3)", "According to doc-3, ...", "See KB-1234 for details.", labelled before rules 17 read them),
+"(KB-1234, p. 3)", "According to doc-3, ...", "See KB-1234 for details.", labelled before rules 17 read them;
+citation_styles_european: the same in German, French, Spanish, Italian and Portuguese, labelled before rules
+18),
 and chatty answers in six languages written to
 measure the wrapper model (chatty_answers to _3, each measured once before the model was trained on it;
 chatty_answers_4, written after its last version, not trained on), and answers written as letters and e-mails,
@@ -1285,6 +1287,78 @@ CITATION_STYLES = {
     ("lead-g1", "read as a claim", "Need it faster?"),
 }
 
+CITATION_STYLES_EUROPEAN = {
+    # Made up in the page's own words once the citation is read out (a condition dropped, a figure of another
+    # plan or limit, an opposite); es-close-i3, es-paren-i2, fr-paren-i2, pt-paren-i1 and it-attr-i3 had been
+    # caught only by the citation's own digits, name or words before rules 18 read it out (and de-src-i3,
+    # passed before, is caught now).
+    ('de-attr-i2', 'made-up sentence passed',
+     'Gemäß HR-POL-007 ist mobiles Arbeiten aus der Schweiz an bis zu 20 Arbeitstagen pro Kalenderjahr '
+     'erlaubt.'),
+    ('es-close-i3', 'made-up sentence passed',
+     'Si vuelve a darse de alta en los 6 meses siguientes a la baja, tendrá que pagar una nueva matrícula, '
+     'según faq_13.'),
+    ('es-paren-i2', 'made-up sentence passed',
+     'Sí, todavía está a tiempo: todos los clientes disponen de 30 días naturales desde la recepción del '
+     'pedido para devolver cualquier producto (ver politica_devoluciones.pdf, pág. 1).'),
+    ('fr-paren-i2', 'made-up sentence passed',
+     'La résiliation est sans frais (voir docs/conditions_generales.pdf, art. 7).'),
+    ('it-attr-i3', 'made-up sentence passed',
+     '**Copertura:** secondo doc-3, i danni da infiltrazioni lente sono coperti quando derivano da '
+     "tubazioni dell'impianto."),
+    ('it-paren-i2', 'made-up sentence passed',
+     'Per i danni da acqua condotta, il massimale è di 20.000 € per sinistro (vedi doc-3, art. 4).'),
+    ('pt-close-i3', 'made-up sentence passed',
+     'Esse dia tem de ser gozado na data exata do aniversário, conforme HR-POL-007.'),
+    ('pt-paren-i1', 'made-up sentence passed',
+     'Sim, no plano Essencial tem direito a um veículo de substituição por um máximo de 5 dias em caso de '
+     'avaria (ver doc-3, p. 2).'),
+    # "Gemäß KB-1234 wird ..." and "..., conforme doc-4.": "gemäß" without a comma and a bare "conforme" are
+    # no attribution rules 18 reads ("Gemäß SKU-12 kostet der Versand 25 €.", "conforme NBR-5410" say what a
+    # figure is per, what a part complies with).
+    ('de-attr-g3', 'false alarm',
+     'Gemäß KB-1234 wird allen anderen Kundinnen und Kunden, also auch Ihnen, eine Rücksendegebühr von '
+     '4,95 € von der Erstattung abgezogen.'),
+    ('pt-close-g4', 'false alarm',
+     '**Prazo:** o sinistro deve ser participado no prazo de 8 dias a contar da data do acidente, conforme '
+     'doc-4.'),
+    # Paraphrase ("30 Tage ab Zustellung Zeit", the user's "8 mois", "restituer" for the page's "restitués",
+    # "si solo necesita una pausa"), two products compared in one sentence, and "inclui" read against the
+    # page's "não inclui".
+    ('de-works-g5', 'false alarm',
+     'Falls Sie die Ware zurückschicken möchten, haben Sie dafür 30 Tage ab Zustellung Zeit.'),
+    ('es-close-g4', 'false alarm',
+     '**Alternativa:** si solo necesita una pausa, también puede congelar su cuota entre 1 y 3 meses por '
+     'año de contrato.'),
+    ('fr-paren-g2', 'false alarm',
+     'Comme vous êtes abonné depuis 8 mois, vous êtes encore dans la durée minimale de 12 mois : des frais '
+     'de 49 € vous seront donc facturés.'),
+    ('fr-paren-i2', 'false alarm',
+     "N'oubliez pas de restituer la box et le décodeur dans les 30 jours suivant la résiliation."),
+    ('it-prod-g6', 'false alarm',
+     '**Aspirazione:** il Vesta-S5 ha una potenza di 4.000 Pa, il Vesta-S7 di 6.000 Pa.'),
+    ('it-prod-g6', 'false alarm',
+     '**Autonomia:** il Vesta-S5 arriva fino a 120 minuti, mentre il '
+     '[Vesta-S7](https://www.casalux.it/prodotti/vesta-s7) arriva fino a 180 minuti.'),
+    ('it-prod-g6', 'false alarm',
+     '**Prezzo:** il prezzo consigliato è di 399 € per il Vesta-S5 e di 699 € per il Vesta-S7.'),
+    ('it-prod-g6', 'false alarm',
+     '**Svuotamento:** il Vesta-S7 è venduto con la stazione di svuotamento automatico, che non è '
+     'compatibile con il Vesta-S5.'),
+    ('pt-close-g4', 'false alarm',
+     '**Veículo de substituição:** em caso de acidente, o plano Premium inclui um veículo de substituição '
+     'por um máximo de 15 dias.'),
+    # Courtesies no wrapper rule reads in these words, and a refusal as "ni ... ni ... ne mentionnent".
+    ('de-close-g6', 'read as a claim', 'Schreiben Sie mir gerne, wenn Sie Hilfe beim Antrag brauchen.'),
+    ('es-works-g6', 'read as a claim', 'Si necesita ayuda con la solicitud, dígamelo.'),
+    ('fr-ref-r1', 'read as a claim',
+     'Je suis désolé, mais ni doc-3 ni doc-4 ne mentionnent les animaux de compagnie : ces documents '
+     "portent sur les réservations et les services de l'hôtel."),
+    ('it-paren-g2', 'read as a claim', 'Se ha bisogno di aiuto con la denuncia, sono qui.'),
+    ('it-ptr-g5', 'read as a claim', 'Mi dispiace non avere notizie migliori.'),
+    ('pt-close-i3', 'read as a claim', 'Lamento não ter melhores notícias.'),
+}
+
 @pytest.mark.parametrize(("corpus", "known"), [
     ("chinese_japanese.jsonl", CHINESE_JAPANESE), ("european.jsonl", EUROPEAN),
     ("european_2.jsonl", EUROPEAN_2), ("european_3.jsonl", EUROPEAN_3), ("european_4.jsonl", EUROPEAN_4),
@@ -1293,6 +1367,7 @@ CITATION_STYLES = {
     ("english_fees.jsonl", ENGLISH_FEES), ("english_quotas.jsonl", ENGLISH_QUOTAS),
     ("english_counts.jsonl", ENGLISH_COUNTS), ("english_opposites.jsonl", ENGLISH_OPPOSITES),
     ("citation_styles.jsonl", CITATION_STYLES),
+    ("citation_styles_european.jsonl", CITATION_STYLES_EUROPEAN),
     ("chatty_answers.jsonl", CHATTY_ANSWERS),
     ("chatty_answers_2.jsonl", CHATTY_ANSWERS_2),
     ("chatty_answers_3.jsonl", CHATTY_ANSWERS_3), ("chatty_answers_4.jsonl", CHATTY_ANSWERS_4),

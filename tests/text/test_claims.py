@@ -936,6 +936,13 @@ def test_a_made_up_sentence_after_the_us_is_judged_alone() -> None:
     ("1. Set the body text to 11 pt. 2. Click Save to keep the template.", 2),
     ("The bottle holds 75 cl. 12 bottles make a case.", 2),
     ("It is a small sect. 200 members live in the valley.", 2),
+    ("1. Remove the cap. 2. Fill the bottle with hot water.", 2),
+    ("1. Tighten your abs. 2. Lift your legs.", 2),
+    ("Revenue is reported to the CFR. Revenue rose 9%.", 2),
+    ("Il libro ha 300 pagg. 5 capitoli sono nuovi.", 2),
+    # A citation's page in Spanish and Italian, and "cfr." before an id.
+    ("La devolución es gratuita (ver doc-3, pág. 5).", 1),
+    ("Il massimale è di 10.000 € (cfr. doc-3, art. 5).", 1),
 ])
 def test_policy_abbreviations_end_no_sentence(text: str, count: int) -> None:
     assert len(split_claims(text)) == count
