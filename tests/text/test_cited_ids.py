@@ -201,16 +201,6 @@ UNSUPPORTED = {
 }
 
 
-@pytest.mark.parametrize(("pages", "answer"), UNSUPPORTED.values(), ids=UNSUPPORTED.keys())
-def test_an_id_that_is_the_claims_content_stays_in_it(pages: dict[str, str], answer: str) -> None:
-    # Each id is retrieved, and each sentence is made up by the very words that name it: read out, the rest
-    # of the sentence was supported (1.0) by a page that says otherwise.
-    example = Example("q1", "?", [Context(i, text) for i, text in pages.items()], answer)
-    result = evaluate([example], LexicalJudge(), EvalConfig(k=len(pages))).results[0]
-    assert texts(result) == [answer]
-    assert result.metrics["groundedness"] == 0.0
-
-
 @pytest.mark.parametrize("answer", ["If the disk is full, you see E-1001.",
                                     "If the disk is full, see E-1001.",
                                     "The disk is full when E-1001 says so."])
@@ -229,6 +219,8 @@ def test_a_bracket_with_more_than_ids_and_places_stays(cited: str) -> None:
 
 PRICES = {"SKU-12": "Shipping costs $5 for SKU-12.", "SKU-99": "Shipping costs $25."}
 FRAMED = {
+    # A review's cases: each id is what the sentence says something of (its subject, what a price is per,
+    # what to check). Read out, "the disk is full" or "shipping costs $25" was supported by another page.
     "an error code's meaning": ({"E-1001": "Error E-1001 means the network is down.",
                                  "E-2002": "Error E-2002 means the disk is full."},
                                 "E-1001 indicates that the disk is full."),
@@ -242,16 +234,6 @@ FRAMED = {
     "an instruction to check a code": ({"ERR-42": "ERR-42 means the cable is loose."},
                                        "Check ERR-42."),
 }
-
-
-@pytest.mark.parametrize(("pages", "answer"), FRAMED.values(), ids=FRAMED.keys())
-def test_an_id_the_sentence_is_about_stays_in_it(pages: dict[str, str], answer: str) -> None:
-    # A review's cases: each id is what the sentence says something of (its subject, what a price is per,
-    # what to check). Read out, "the disk is full" or "shipping costs $25" was supported by another page.
-    example = Example("q1", "?", [Context(i, text) for i, text in pages.items()], answer)
-    result = evaluate([example], LexicalJudge(), EvalConfig(k=len(pages))).results[0]
-    assert texts(result) == [answer]
-    assert result.metrics["groundedness"] == 0.0
 
 
 @pytest.mark.parametrize("cited", ["(Model-S P85)", "(SKU-12, item 4)", "(SKU-12, s 4)"])
@@ -297,6 +279,7 @@ def test_an_addresses_last_word_is_no_file_name() -> None:
 
 
 ADDRESSED = {
+    # A review's cases: only a file's name (an extension of letters) names a page by its address's end.
     "a product": ({"https://shop.example.com/p/Pixel-8": "The battery lasts 24 hours on a full charge.",
                    "https://shop.example.com/p/Pixel-9": "The battery lasts 30 hours on a full charge."},
                   "The battery lasts 30 hours on a full charge (Pixel-8)."),
@@ -307,17 +290,6 @@ ADDRESSED = {
                        "https://docs.example.com/errors/E-1002": "The network is down. Check the cable."},
                       "According to E-1001, the network is down."),
 }
-
-
-@pytest.mark.parametrize(("pages", "answer"), ADDRESSED.values(), ids=ADDRESSED.keys())
-def test_the_product_version_or_code_an_address_ends_in_stays_in_the_claim(pages: dict[str, str],
-                                                                           answer: str) -> None:
-    # A review's cases: only a file's name (an extension of letters) names a page by its address's end.
-    # Read out, each made-up sentence was judged against its neighbour's page and passed.
-    example = Example("q1", "?", [Context(i, text) for i, text in pages.items()], answer)
-    result = evaluate([example], LexicalJudge(), EvalConfig(k=len(pages))).results[0]
-    assert texts(result) == [answer]
-    assert result.metrics["groundedness"] == 0.0
 
 
 def test_a_pointer_beside_claims_read_out_to_nothing_is_still_judged() -> None:
@@ -435,15 +407,23 @@ def test_a_run_of_locators_that_fails_is_read_in_linear_time() -> None:
     assert done.stdout.split() == ["True"]
 
 
-@pytest.mark.parametrize("answer", ["In base a E-1001, il disco è pieno.",
-                                    "O disco está cheio, conforme E-1001.",
-                                    "Gemäß E-1001 ist die Festplatte voll."])
-def test_words_that_also_say_what_a_figure_is_per_are_no_attribution(answer: str) -> None:
-    # "in base a" (based on), a bare "conforme" (compliant with) and "gemäß" without a comma (per): read out,
-    # each made-up sentence was judged against the other code's page and passed.
-    pages = {"E-1001": "Error E-1001 means the network is unreachable.",
-             "E-1002": "Error E-1002 means the disk is full."}
+CODES = {"E-1001": "Error E-1001 means the network is unreachable.",
+         "E-1002": "Error E-1002 means the disk is full."}
+PER_WORDS = {
+    # "in base a" (based on), a bare "conforme" (compliant with) and "gemäß" without a comma (per).
+    "in base a": (CODES, "In base a E-1001, il disco è pieno."),
+    "conforme": (CODES, "O disco está cheio, conforme E-1001."),
+    "gemäß": (CODES, "Gemäß E-1001 ist die Festplatte voll."),
+}
+
+
+@pytest.mark.parametrize(("pages", "answer"), [*UNSUPPORTED.values(), *FRAMED.values(), *ADDRESSED.values(),
+                                               *PER_WORDS.values()],
+                         ids=[*UNSUPPORTED, *FRAMED, *ADDRESSED, *PER_WORDS])
+def test_an_id_that_is_the_claims_content_stays_in_it(pages: dict[str, str], answer: str) -> None:
+    # Each id is retrieved, and each sentence is made up by the very words that name it: read out, the rest
+    # of the sentence was supported (1.0) by a page that says otherwise.
     example = Example("q1", "?", [Context(i, text) for i, text in pages.items()], answer)
-    result = evaluate([example], LexicalJudge(), EvalConfig(k=2)).results[0]
+    result = evaluate([example], LexicalJudge(), EvalConfig(k=len(pages))).results[0]
     assert texts(result) == [answer]
     assert result.metrics["groundedness"] == 0.0
