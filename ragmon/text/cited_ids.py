@@ -26,7 +26,14 @@ screen.", "Revenue (FY2023) was $5 million.");
   ("See KB-1234 for details.", "For more information, see [doc-3].", "Please refer to HR-POL-007 for the
   full policy.", "You can read more in policy.pdf."), beside a claim of the answer that is no such pointer:
   an answer that only points ("See KB-1234.") says nothing the page states, and is judged so ("Check
-  ERR-42." is an instruction, and stays).
+  ERR-42." is an instruction, and stays);
+- each of these in German, French, Spanish, Italian and Portuguese as well ("(siehe KB-1234, S. 2)",
+  "(Quelle: KB-1234)", "Laut KB-1234 werden ...", "Selon le document doc-3, ...", "..., según faq_12.",
+  "(vedi doc-3, art. 4)", "De acordo com doc-3, ...", "Weitere Informationen finden Sie in KB-1234."), but
+  not "in base a", a bare "conforme" or "gemäß" without a comma, which also say what a figure is per or
+  complies with.
+A document named by a path or an address is cited by its file's name too ("(returns_policy.md)" of
+"docs/returns_policy.md"), when that name has an extension of letters.
 An id is matched whole, whatever its case, dashes or spacing, and only when it is one no sentence writes
 as a word or a quantity: 4 characters or more, a letter and a digit or punctuation ("KB-1", "doc-3",
 "policy.pdf"; not "v2", "2024", "returns", "Returns Policy", nor a number linked as "[1](url)").
@@ -77,7 +84,8 @@ _PLACE_WORD = (r"(?:(?:pp?|pgs?|paras?|secs?|sects?|ch|chap|arts?|cl|figs?|pt|s|
                r"apartado|sección|sezione|seção|secção)[ \t]+|§§?[ \t]*)")
 _LOCATOR = re.compile(_PLACE_WORD + _PLACES + r"(?:[ \t]+" + _PLACE_WORD + _PLACES + ")*+", re.IGNORECASE)
 """Where in a document a citation points ("p. 3", "pp. 2-3", "section 4.2", "§ 2", and in the other
-languages "S. 2", "§ 3 Abs. 1", "pág. 5", "art. 4", "cap. 2"): never checked, as no page states its own page
+languages "S. 2", "pág. 5", "art. 4", "Kapitel 2"; "Abs." and "cap." are here too, but end the sentence
+before a digit, as "abs." and "cap." do in English lists): never checked, as no page states its own page
 number. An abbreviation with its full stop, a word with a space: "P85", "s 4" or "item 4" after a model's or
 product's id ("(Model-S P85)", "(SKU-12, item 4)") says which variant. The locators after the first are
 taken possessively: "i" is a place two ways (a roman numeral, a letter), and a run of them that fails had
