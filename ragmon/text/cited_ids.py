@@ -397,8 +397,8 @@ def _without(claim: Claim, ids: Collection[str]) -> tuple[Claim | None, list[str
     """`claim` without its citations of `ids` and the space before each, or None when nothing that says
     anything is left, and the ids it cited. Its span is trimmed of a citation that opened it or closed it.
     The attribution patterns are anchored (an opening one at the start, a closing one in the last
-    `_LONGEST_POINTER` characters), so they are tried on every claim of an answer naming an id: telling
-    first which claims name one had cost claims times ids."""
+    `_LONGEST_POINTER` characters), so each costs a claim little; `_read` asks only of claims an id is
+    written in, where it can tell them (`_marks`), and of every claim where it cannot."""
     text = claim.text
     opening, closing = _frames(text, ids)
     opened, lo, hi = opening.start, opening.end, closing.start if closing.cited else len(text)
