@@ -53,7 +53,6 @@ from ragmon.model import LOWER_IS_BETTER, METRIC_NAMES, Claim, ClaimVerdict, Exa
 from ragmon.options import input_name, is_stdin, stdin_bytes
 from ragmon.rules import SCORING_RULES, scores_examples_alike
 from ragmon.text import cited_ids
-from ragmon.text.claims import answer_abstains
 
 CLAIM_METRICS = frozenset({"groundedness", "hallucination_rate"})
 """Metrics decided by the unsupported sentences themselves; the others are listed by value alone."""
@@ -68,10 +67,10 @@ it. New fields do not raise it. Reports before it had none: format 1. Here, besi
 writer (ragmon.report.json) imports this module."""
 
 
-READ_OUT_RULES = 18
+READ_OUT_RULES = 19
 """The scoring rules that last widened what of an answer's citations of its retrieved ids is read out of its
 claims (ragmon.text.cited_ids; rules 15 read bracketed ids, 17 also locators, attributions and pointers, 18
-in five more languages):
+in five more languages, 19 a refusal naming them):
 against a baseline of rules before them, the examples whose claims only that read-out changed are named
 (`_moved_by_rules`)."""
 SHOWN_IDS = 3
@@ -533,7 +532,8 @@ def _moved_by_rules(baseline: Baseline, pairs: Sequence[tuple[ExampleResult, Bas
     without = f"; without them, {', '.join(others)}" if others else ""
     return (f"{len(ids)} of the {len(pairs)} examples both runs have {'is' if len(ids) == 1 else 'are'} "
             f"scored otherwise by the new rules ({named}): their claims are the baseline's with citations of "
-            f"retrieved ids read out (scoring rules 15 to {READ_OUT_RULES}), so their drops and "
+            f"retrieved ids, or refusals naming them, read out (scoring rules 15 to {READ_OUT_RULES}), so "
+            f"their drops and "
             f"gains are ragmon's, not this run's{without}; {_REFRESH}",)
 
 
@@ -583,7 +583,7 @@ def _unrecorded(baseline: Baseline, pairs: Sequence[tuple[ExampleResult, Baselin
 
 
 def abstained(result: ExampleResult) -> bool:
-    """Its answer is known and declines: no claim, and it says so or says nothing (`answer_abstains`).
+    """Its answer is known and declines: no claim, and it says so or says nothing (`cited_ids.declines`).
     Recorded per example in the JSON report: a later run compares such an example where it now makes
     claims (ABSTAINED_AS), and an undefined groundedness alone does not tell it from contexts unknown.
     With the contexts unknown it is false, whatever the answer: that run decided no claim, so its
@@ -593,7 +593,7 @@ def abstained(result: ExampleResult) -> bool:
     answers are read."""
     answer = result.example.answer
     return (result.example.contexts is not None and answer is not None and not result.verdicts
-            and answer_abstains(answer))
+            and cited_ids.declines(answer, (context.id for context in result.example.contexts)))
 
 
 def _pair(name: str, result: ExampleResult, before_example: BaselineExample) -> tuple[Measured, bool]:

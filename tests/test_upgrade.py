@@ -285,11 +285,10 @@ def test_an_upgrade_names_the_examples_the_citation_read_out_moved_beside_a_real
     assert main(["replay", str(data), "--baseline", str(CITED_RULES_14), "--max-drop", "groundedness=0.02",
                  "--json", str(report), "--junit", str(junit), "--markdown", str(markdown)]) == 0
     moved = ("3 of the 8 examples both runs have are scored otherwise by the new rules ('c1', 'c2', 'c6'): "
-             "their claims are the baseline's with citations of retrieved ids read out (scoring rules 15 to "
-             "18), "
-             "so their drops and gains are ragmon's, not this run's; without them, groundedness -0.2 (0.2 -> "
-             "0 over 5); refresh the baseline with this build on main first, as an upgrade of ragmon in a PR "
-             "of its own changes no answer and its moves are ragmon's")
+             "their claims are the baseline's with citations of retrieved ids, or refusals naming them, read "
+             "out (scoring rules 15 to 19), so their drops and gains are ragmon's, not this run's; without "
+             "them, groundedness -0.2 (0.2 -> 0 over 5); refresh the baseline with this build on main first, "
+             "as an upgrade of ragmon in a PR of its own changes no answer and its moves are ragmon's")
     assert f"ragmon replay: warning: {moved}\n" in capsys.readouterr().err
     doc = json.loads(report.read_text(encoding="utf-8"))
     assert doc["gates"][0]["reason"].startswith("rose 0.25 against the baseline: 0.125 -> 0.375")

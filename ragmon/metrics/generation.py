@@ -13,7 +13,8 @@ from collections import Counter
 from collections.abc import Sequence
 
 from ragmon.model import ClaimVerdict, Example
-from ragmon.text.claims import answer_abstains, answer_terms
+from ragmon.text.cited_ids import declines
+from ragmon.text.claims import answer_terms
 from ragmon.text.terms import CJK_CHARACTER, profile
 
 UNANSWERABLE_CATEGORIES = frozenset({"adversarial", "unanswerable"})
@@ -148,7 +149,7 @@ def answer_correctness(example: Example) -> float | None:
     if example.ground_truth is None or example.answer is None:
         return None
     if example.ground_truth == INSUFFICIENT_CONTEXT:
-        return float(answer_abstains(example.answer))
+        return float(_declines(example.answer, example))
     return token_f1(example.answer, example.ground_truth)
 
 
@@ -157,7 +158,13 @@ def abstention(example: Example) -> float | None:
     (and when the answer is unknown)."""
     if example.answer is None or not is_unanswerable(example):
         return None
-    return float(answer_abstains(example.answer))
+    return float(_declines(example.answer, example))
+
+
+def _declines(answer: str, example: Example) -> bool:
+    """Whether the example's answer declines, a refusal naming its retrieved ids too ("HR-POL-007 doesn't
+    mention foster care.", `cited_ids.declines`)."""
+    return declines(answer, (context.id for context in example.contexts or ()))
 
 
 _ASCII_PUNCTUATION = str.maketrans("", "", string.punctuation)

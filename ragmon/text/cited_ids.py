@@ -39,7 +39,12 @@ as a word or a quantity: 4 characters or more, a letter and a digit or punctuati
 "policy.pdf"; not "v2", "2024", "returns", "Returns Policy", nor a number linked as "[1](url)").
 Anywhere else an id is the claim's content: "migrated from v2.", "upgrades from iPhone-15.", "If the disk
 is full, you see E-1001." stay as written, and an id no context has ("KB-9999") is never a citation of this
-example's. A sentence of bracketed citations alone (". (doc-3)" after a full stop) is no claim."""
+example's. A sentence of bracketed citations alone (". (doc-3)" after a full stop) is no claim.
+
+A refusal naming the retrieved documents it looked in ("HR-POL-007 doesn't mention foster care.", "The
+documents provided (doc-3, doc-4) do not say ...") is no claim either, as the same refusal naming "the
+documents" is not (`_refuses`), and an answer that declines and only points to its sources ("I don't
+know. See KB-1234.") makes none; `declines` tells whether an answer abstains so."""
 
 from __future__ import annotations
 
@@ -51,7 +56,8 @@ from collections.abc import Collection, Iterable, Mapping
 from typing import NamedTuple
 
 from ragmon.model import Claim
-from ragmon.text.claims import sentence_spans
+from ragmon.text.abstention import is_abstention
+from ragmon.text.claims import answer_abstains, sentence_spans, split_claims
 
 _AS_HYPHEN = str.maketrans(dict.fromkeys("\u2010\u2011\u2012\u2013\u2014\u2015\u2212", "-"))
 _GROUPS = re.compile(
@@ -244,7 +250,20 @@ def read_out(answer: str, claims: tuple[Claim, ...], ids: Iterable[str]) -> tupl
     citation that opened or closed it, while its text, what judges and reports read, is the sentence
     without the citations. The claims as they are when the answer names no retrieved id (most answers)."""
     named = _written(answer, ids)
-    return _read(answer, claims, named)[0] if named else claims
+    return _read(answer, claims, named).claims if named else claims
+
+
+def declines(answer: str, ids: Iterable[str]) -> bool:
+    """`answer_abstains` with the answer's citations of `ids` read out: no claim is left, and a sentence
+    declines, a refusal naming its sources ("HR-POL-007 doesn't mention foster care.") or one beside a
+    citation alone ("I don't know. (KB-1)")."""
+    claims = split_claims(answer)
+    if not claims:
+        return answer_abstains(answer)
+    named = _written(answer, ids)
+    if not named or (read := _read(answer, claims, named)).claims:
+        return False
+    return read.declined or any(is_abstention(answer[start:end]) for start, end in sentence_spans(answer))
 
 
 def citations(answer: str, ids: Iterable[str]) -> tuple[str, ...]:
@@ -258,15 +277,24 @@ def citations(answer: str, ids: Iterable[str]) -> tuple[str, ...]:
     if not named:
         return ()
     sentences = tuple(Claim(answer[start:end], start, end) for start, end in sentence_spans(answer))
-    return tuple(dict.fromkeys(named[name] for name in _read(answer, sentences, named)[1]))
+    return tuple(dict.fromkeys(named[name] for name in _read(answer, sentences, named).cited))
 
 
-def _read(answer: str, claims: tuple[Claim, ...], named: Mapping[str, str]) -> tuple[tuple[Claim, ...],
-                                                                                    list[str]]:
-    """`read_out` of claims of `answer` naming the ids `named` holds, and the names of those it read out, in
-    order. A claim where none of them is written is left as it is, unread (`_marks`)."""
+class _Read(NamedTuple):
+    claims: tuple[Claim, ...]
+    cited: list[str]
+    """The names of the ids read out, in order."""
+    declined: bool
+    """Whether a claim was a refusal once its ids were read (`_refuses`), or, with only pointers left, the
+    answer has a refusal `split_claims` had dropped."""
+
+
+def _read(answer: str, claims: tuple[Claim, ...], named: Mapping[str, str]) -> _Read:
+    """`read_out` of claims of `answer` naming the ids `named` holds. A claim where none of them is written
+    is left as it is, unread (`_marks`)."""
     read: list[tuple[Claim, bool]] = []
     cited: list[str] = []
+    declined = False
     marks = _marks(answer, named)
     for claim in claims:
         if marks is not None and not _marked(marks, claim.start, claim.end):
@@ -275,11 +303,143 @@ def _read(answer: str, claims: tuple[Claim, ...], named: Mapping[str, str]) -> t
         kept, names = _without(claim, named)
         pointed = _points(claim.text, named)
         cited += names or pointed
-        if kept is not None:
+        if kept is not None and not pointed and _refuses(claim.text, named):
+            declined = True
+        elif kept is not None:
             read.append((kept, bool(pointed)))
-    if all(pointer for _, pointer in read):  # an answer that only points says nothing the page states
-        return tuple(claim for claim, _ in read), cited
-    return tuple(claim for claim, pointer in read if not pointer), cited
+    if read and all(pointer for _, pointer in read):
+        # An answer that only points says nothing the page states, unless it declines as well: "I don't
+        # know. See KB-1234." points to where the answer may be.
+        if declined or any(is_abstention(answer[start:end]) for start, end in sentence_spans(answer)):
+            return _Read((), cited, True)
+        return _Read(tuple(claim for claim, _ in read), cited, declined)
+    return _Read(tuple(claim for claim, pointer in read if not pointer), cited, declined)
+
+
+def _refuses(text: str, ids: Collection[str]) -> bool:
+    """Whether the sentence `text` declines once ids of `ids` that it names as where it looked are read as
+    "the documents" (`is_abstention`): ids opening it (after an apology or a connective or not) as the
+    subject of a verb of saying, negated ("HR-POL-007 doesn't mention foster care.", "The documents
+    provided (doc-3, doc-4) do not say ...", "Neither doc-3 nor doc-4 mentions ...", "Unfortunately, faq_12
+    says nothing about ..."), or where the answerer looked for something ("I couldn't find anything about X
+    in faq_12.", "X is not mentioned in doc-3."); a bracket of citations elsewhere is read out ("... in the
+    documents provided (doc-3, doc-4, sec-4.2)."). A model citing its sources names them when it declines
+    too, and such a refusal read as a claim was a made-up one. Anywhere else an id stays what the sentence
+    is about: error codes, products, plans and versions are ids too, and "SKU-4410 doesn't include a
+    charger.", "E-1001 does not indicate a hardware fault.", "Plan-B doesn't cover anything over 500 EUR.",
+    "The bug was not found in v2.1." and "The fee is 15 EUR, which KB-1 does not mention." are claims to
+    judge."""
+    if is_abstention(text):
+        return True
+    cited = _GROUPS.sub(lambda found: _GROUP if _cites(found, ids) else found[0], _LINKED.sub(
+        lambda found: _ID if _loose(found["target"]) in ids else found[0], text.translate(_NO_MARKS)))
+    marked = _WORD.sub(lambda found: _ID if found[0].strip(_QUOTES).rstrip(".:") in ids else found[0],
+                       _loose(cited))
+    said = _UNIT.sub(lambda found: _ID if _ID in found[0] else _GROUP, marked)
+    if (opening := _OPENING_REFUSAL.match(said)) is not None and _opens(opening["lead"]):
+        said = opening["lead"] + _REFUSALS[opening.lastgroup or ""] + said[opening.end():]
+    said = _LOOKED_IN.sub(lambda found: found["before"] + _DOCUMENTS, said)
+    return is_abstention(said.replace(_GROUP, "").replace(_ID, "it"))
+
+
+_GROUP, _ID = "\x00", "\x01"
+"""What a bracket of citations and an id, or a list of them, stand as while `_refuses` reads where they
+stand: out of the way of every word pattern (an answer's own are dropped first). Where they are no source,
+a bracket is read out and an id is read as "it", what the sentence is about, its digits no figure the
+sentence states."""
+_NO_MARKS = str.maketrans("", "", _GROUP + _ID)
+_UNIT = re.compile("[\x00\x01](?:(?:[ \t]*,[ \t]*|[ \t]+(?:and|or|nor|&|und|oder|et|ou|ni|y|e|o|u|nem|né)"
+                   "[ \t]+(?:(?:the|le|la|les|el|los|las|il|lo|gli|o|a|os|as)[ \t]+)?)[\x00\x01])*+")
+"""Ids and brackets of them listed ("doc-3, doc-4 and doc-5", "ni doc-3 ni doc-4", "nem o doc-3 nem o doc-4",
+"[doc-3] and [doc-4]"),
+each list made one mark first, in one pass: tried from each of its ids, a list of 20,000 had taken
+minutes."""
+_SPEECH = r"(?:mention|say|state|specify|discuss|talk[ \t]+about|describe|cover[ \t]+whether)"
+"""What a text does, and a product, an error code or a plan does not: "include", "contain", "cover",
+"have", "indicate", "address", "explain" and "go into" say what a product holds, a plan pays for, a
+release fixes or a code means ("v2.1 does not address the login bug.", "Plan-B does not go into effect
+until June."; but no plan "covers whether")."""
+_SUBJECT = (r"(?:the[ \t]+(?:documents?|sources?|pages?|articles?)(?:[ \t]+[a-z]+)?[ \t]*)?[\x00\x01]")
+"""Ids as a subject, "the documents provided" before their bracket or not."""
+_OPENING_REFUSAL = re.compile(
+    r"(?P<lead>[^\x00\x01]{0,80}?)(?:"
+    r"(?P<en>(?<![\w-])neither[ \t]+[\x00\x01][ \t]+(?:mentions|says|states|specifies|discusses|"
+    r"talks[ \t]+about|describes)|" + _SUBJECT + r"[ \t]+(?:(?:does|do|did)(?:[ \t]+not|n['’]t)|"
+    r"never)[ \t]+" + _SPEECH + r"|" + _SUBJECT + r"[ \t]+(?:says?|mentions?|states?)[ \t]+nothing)"
+    r"|(?P<fr>(?:ni[ \t]+(?:(?:les|le|la|l['’])[ \t]*)?[\x00\x01][ \t]+ne|(?:(?:les|le|la|l['’])[ \t]*)?"
+    r"[\x00\x01][ \t]+ne)[ \t]+(?:mentionne(?:nt)?|précise(?:nt)?|disent|dit|évoque(?:nt)?|aborde(?:nt)?))"
+    r"|(?P<es>(?:(?:el|la|los|las)[ \t]+)?[\x00\x01][ \t]+no[ \t]+(?:mencionan?|dicen?|especifican?|"
+    r"aclaran?|detallan?|hablan?[ \t]+de)|ni[ \t]+(?:(?:el|la|los|las)[ \t]+)?[\x00\x01][ \t]+"
+    r"(?:mencionan|dicen|especifican|aclaran|detallan|hablan[ \t]+de))"
+    r"|(?P<it>(?:(?:il|la|i|le|lo|l['’])[ \t]*)?[\x00\x01][ \t]+non[ \t]+(?:menziona(?:no)?|dicono|dice|"
+    r"specifica(?:no)?|accenna(?:no)?|parla(?:no)?[ \t]+d)|né[ \t]+(?:(?:il|la|i|le|lo|gli|l['’])[ \t]*)?"
+    r"[\x00\x01][ \t]+(?:menzionano|dicono|specificano|accennano|parlano[ \t]+d))"
+    r"|(?P<pt>(?:(?:o|a|os|as)[ \t]+)?[\x00\x01][ \t]+não[ \t]+(?:menciona(?:m)?|dizem|diz|"
+    r"especifica(?:m)?|refere(?:m)?|fala(?:m)?[ \t]+d)|nem[ \t]+(?:(?:o|a|os|as)[ \t]+)?[\x00\x01][ \t]+"
+    r"(?:mencionam|dizem|especificam|referem|falam[ \t]+d))"
+    r"|(?P<de>(?:(?:der|die|das)[ \t]+)?[\x00\x01][ \t]+(?:erwähnt|erwähnen|nennt|nennen|sagt|sagen)"
+    r"(?:[ \t]+[^.!?;,:\x00\x01 \t]+){0,6}?[ \t]+(?:leider[ \t]+)?nicht(?=[ \t]*(?:[.!?;,:]|$))|"
+    r"(?<![\w-])(?:erwähnt|erwähnen|nennt|nennen)[ \t]+[\x00\x01][ \t]+(?:keine[nrs]?|nichts)(?![\w-])|"
+    r"(?<![\w-])steht[ \t]+in[ \t]+[\x00\x01](?:[ \t]+leider)?[ \t]+nicht(?=[ \t]*(?:[.!?;,:]|$)))"
+    r")(?![\w-])")
+"""Ids opening the sentence as the subject of a verb of saying, negated ("doc-3 doesn't mention", "Neither
+doc-3 nor doc-4 mentions", "The documents provided (doc-3, doc-4) do not say", "faq_12 says nothing"), and
+the same in French, Spanish, Italian, Portuguese and German ("ni doc-3 ni doc-4 ne mentionnent", "faq_12 no
+menciona", "doc-3 non menziona", "HR-POL-007 não menciona", "KB-2214 erwähnt Ratenzahlung nicht", "Leider
+erwähnen KB-1 und KB-2 keinen ...", "..., steht in KB-2214 nicht."), after a `lead` `_opens` takes: each
+read as a refusal of its language that every cue knows, so that what follows is read as that language's.
+Not "speaks", "indicates" or "says nothing" of what a product or a code "has" or "contains"; nor "nennt 30
+Tage und nicht 60" (German's "nicht" closes the clause)."""
+_REFUSALS = {"en": "the documents do not mention", "fr": "les documents ne mentionnent pas",
+             "es": "los documentos no mencionan", "it": "i documenti non menzionano",
+             "pt": "os documentos não mencionam", "de": "die dokumente enthalten keine angaben"}
+_LEADS = frozenset((
+    "i", "m", "am", "sorry", "unfortunately", "however", "but", "also", "and", "so", "afraid", "je", "suis",
+    "désolé", "désolée", "mais", "malheureusement", "en", "revanche", "cependant", "leider", "aber", "jedoch",
+    "lo", "siento", "pero", "lamentablemente", "sin", "embargo", "mi", "dispiace", "ma", "purtroppo", "però",
+    "tuttavia", "lamento", "mas", "infelizmente", "porém", "contudo", "ni", "nem", "né", "the", "le", "la",
+    "les", "l", "el", "los", "las", "il", "o", "os", "document", "documents", "page", "pages", "article",
+    "fiche", "documento", "documentos", "página", "pagina", "artikel", "dokument", "seite"))
+"""Words that may open a sentence before its refusal: an apology or a connective ("I'm sorry, but ...",
+"Je suis désolée, mais ...", "En revanche, ..."), and the page an id is named as ("Ni la fiche Visa-Premier
+ni FAQ-318 ne précisent ..."). Nothing else: "The fee is 15 EUR, which KB-1 does not mention." states the
+fee."""
+
+
+def _opens(lead: str) -> bool:
+    """Whether `lead`, what stands before an opening refusal, is nothing but `_LEADS` and punctuation, after
+    a clause saying what it is about ("Whether ..., doc-3 doesn't say.", "Ob ..., steht in KB-1 nicht.")."""
+    if (label := _LABEL.match(lead)) is not None:
+        lead = lead[label.end():]
+    if (whether := _WHETHER.match(lead)) is not None:
+        lead = lead[whether.end():]
+    return all(word in _LEADS for word in _LETTERS.findall(lead))
+
+
+_LETTERS = re.compile(r"[^\W\d_]+")
+_LABEL = re.compile(r"[^\w*_]*+(?:\*\*[^*\n\d]{1,40}\*\*|__[^_\n\d]{1,40}__|[^\W\d_]++:)")
+"""A label opening a sentence ("**Sending a result later:** section-7 doesn't say ...", "Note: ..."): a few
+words and no figure, which a heading holds and a claim in bold ("**Returns cost 15 EUR:** ...") does not."""
+_WHETHER = re.compile(r"\W*+(?:whether|ob)(?![\w-])[^,;:.!?\d]*+,")
+_LOOKED_IN = re.compile(
+    r"(?P<before>(?:(?<![\w-])(?:i|we)(?:[ \t]+[\w'’]+){0,3}?[ \t]+(?:find|found|see|locate)|(?<![\w-])"
+    r"(?:is|are|was|were)(?:[ \t]+not|n['’]t)[ \t]+(?:mentioned|specified|stated|described|discussed|"
+    r"documented))(?![\w-])[^.!?\x00\x01]{0,80}?(?<![\w-])(?:in|from|within|across)[ \t]+)"
+    r"[\x00\x01]")
+"""Ids where the answerer looked for something ("I couldn't find anything about X in faq_12", "we don't
+see X in doc-3") or that say nothing of it ("X is not mentioned in doc-3"). Not "not found", "not covered"
+or "not included in": "The bug was not found in v2.1." and "Water damage isn't covered in Plan-B." are
+claims."""
+_DOCUMENTS = "the documents"
+_LINKED = re.compile(r"\[[^\[\]\n]{1,300}\]\((?P<target>[^()\s]{1,2000})\)")
+"""A markdown link, which names a retrieved document by its address ("Neither [Set up two-step
+verification](https://help.example.com/articles/1) nor ... mentions passkeys")."""
+_QUOTES = "`*\"'“”‘’"
+"""What may wrap an id as a word: code spans, bold, quotation marks."""
+_WORD = re.compile(r"[^\s()\[\]（）［］,;!?\x00\x01]+")
+"""A run of characters an id may hold, read as a whole: an id of `_refuses` is a word of its own, with a full
+stop or a colon after it or not. Looked up in a set word by word, not searched for: an alternation of
+thousands of names, tried at every character of a long answer, took seconds."""
 
 
 def _marks(answer: str, named: Mapping[str, str]) -> list[int] | None:

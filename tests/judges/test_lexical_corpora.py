@@ -9,7 +9,9 @@ counts (english_quotas: seats, screens, bags, guest passes), and opposites and c
 read either), and answers citing their documents' ids in the styles pipelines write them (citation_styles:
 "(KB-1234, p. 3)", "According to doc-3, ...", "See KB-1234 for details.", labelled before rules 17 read them;
 citation_styles_european: the same in German, French, Spanish, Italian and Portuguese, labelled before rules
-18),
+18; refusals_citing: refusals naming the ids they looked in, "HR-POL-007 doesn't mention foster care.", and
+negative claims about products, codes and plans named by their ids, labelled before rules 19;
+refusals_citing_2, the same in other domains, written after it and apart from it),
 and chatty answers in six languages written to
 measure the wrapper model (chatty_answers to _3, each measured once before the model was trained on it;
 chatty_answers_4, written after its last version, not trained on), and answers written as letters and e-mails,
@@ -1277,12 +1279,11 @@ CITATION_STYLES = {
     # A lead-in naming its source by a link inside the clause, with the id's digits in the address.
     ("works-g2", "read as a claim",
      "Here's what [KB-1234](https://help.northwind.example/articles/KB-1234) says about exceptions:"),
-    # Refusals no pattern knows: one whose subject is the document's id, one of "anything about".
+    # A refusal that goes on to say what its page does cover ("it only talks about ..."): the part after
+    # the semicolon says something of its own, as "...; refunds take 5 days." would.
     ("ref-r2", "read as a claim",
      "I'm sorry, but HR-POL-007 doesn't mention foster care; it only talks about birth, adoption and "
      "surrogacy."),
-    ("ref-r3", "read as a claim",
-     "I wasn't able to find anything about webhook retries in the documents provided."),
     # A question back to the user.
     ("lead-g1", "read as a claim", "Need it faster?"),
 }
@@ -1348,16 +1349,120 @@ CITATION_STYLES_EUROPEAN = {
     ('pt-close-g4', 'false alarm',
      '**Veículo de substituição:** em caso de acidente, o plano Premium inclui um veículo de substituição '
      'por um máximo de 15 dias.'),
-    # Courtesies no wrapper rule reads in these words, and a refusal as "ni ... ni ... ne mentionnent".
+    # Courtesies no wrapper rule reads in these words.
     ('de-close-g6', 'read as a claim', 'Schreiben Sie mir gerne, wenn Sie Hilfe beim Antrag brauchen.'),
     ('es-works-g6', 'read as a claim', 'Si necesita ayuda con la solicitud, dígamelo.'),
-    ('fr-ref-r1', 'read as a claim',
-     'Je suis désolé, mais ni doc-3 ni doc-4 ne mentionnent les animaux de compagnie : ces documents '
-     "portent sur les réservations et les services de l'hôtel."),
     ('it-paren-g2', 'read as a claim', 'Se ha bisogno di aiuto con la denuncia, sono qui.'),
     ('it-ptr-g5', 'read as a claim', 'Mi dispiace non avere notizie migliori.'),
     ('pt-close-i3', 'read as a claim', 'Lamento não ter melhores notícias.'),
 }
+
+REFUSALS_CITING = {
+    # Negative claims about a product, an error code, a plan or a version named by its id, in the page's
+    # own words where the page says the opposite: what a lexical judge cannot see. Each stays a claim.
+    ("rc-ctl-i01", "made-up sentence passed",
+     "SKU-4412 doesn't come with a carry case, so you'd need to buy one separately."),
+    ("rc-ctl-i02", "made-up sentence passed",
+     "E-1001 doesn't pause scheduled backups, so tonight's backup will still run."),
+    ("rc-ctl-i03", "made-up sentence passed",
+     "Unfortunately, Plan-B doesn't include optical cover, so glasses aren't reimbursed."),
+    ("rc-ctl-i04", "made-up sentence passed",
+     "v3.2 doesn't support Python 3.13 yet; it supports Python 3.9 to 3.12."),
+    ("rc-ctl-i05", "made-up sentence passed",
+     "The AX-3000 doesn't have a USB port, so you can't share a printer through it."),
+    ("rc-part-i01", "made-up sentence passed", "Shipping to Alaska is free on every order (KB-88)."),
+    # A refusal that goes on to answer is a claim, judged whole: made up in the page's words, or grounded
+    # with the refusal's own words ("in-store pickup") unsupported beside it.
+    ("rc-part-i06", "made-up sentence passed",
+     "HR-POL-007 doesn't mention fostering, but foster carers get the same 16 weeks at full pay as adoptive "
+     "parents."),
+    ("rc-part-g06", "false alarm",
+     "KB-88 doesn't mention in-store pickup, but orders to Alaska go by standard shipping and take 7 to 10 "
+     "business days."),
+    # An inference from the page (a dual-band router reached on 5 GHz) and a bullet that leans on the one
+    # before it ("6 weeks" is the secondary carer's).
+    ("rc-ctl-g05", "false alarm", "Your laptop will still connect to it on 5 GHz."),
+    ("rc-part-g02", "false alarm", "**Leave:** 6 weeks at full pay."),
+    # Refusals by what the ids do not "cover", or only cover: said of a plan or a product ("Neither SKU-1
+    # nor E-1 covers water damage.", "Water damage isn't covered in Plan-B."), they are claims to judge.
+    ("rc-ref-r02", "read as a claim", "Neither KB-1234 nor KB-88 covers price matching."),
+    ("rc-ref-r05", "read as a claim", "Guest passes aren't covered in faq_12."),
+    ("rc-ref-r06", "read as a claim",
+     "KB-1234 and KB-88 only cover returns and shipping, not gift wrapping."),
+    # "I checked ..." before the contrast says something of its own; a list of sources under another label.
+    ("rc-ref-r07", "read as a claim", "I checked [doc-3] and [doc-4] but neither mentions a Go SDK."),
+    ("rc-ref-r12", "read as a claim", "**Sources checked:** chunk_0042, chunk_0043"),
+    # "[faq_12] y [faq_13]," in a clause: the second, before the comma, reads as a citation ending it, and
+    # "ninguno habla" (none speaks of) is no refusal the Spanish cues know.
+    ("rc-ref-es2", "read as a claim", "He revisado [faq_12] y, pero ninguno habla del servicio de toallas."),
+}
+
+
+REFUSALS_CITING_2 = {
+    # Written after rules 19's first version and apart from it (held out: 39 -> 26 wrong on the version
+    # reviewed; three forms it showed were then read, 26 -> 23). Negative claims about cards, versions,
+    # plans and models in the page's own words, and made-up bullets in them: what a lexical judge cannot
+    # see. Each stays a claim.
+    ("rc2-ctl-i1", "made-up sentence passed",
+     "Visa-Gold doesn't charge a fee for cash withdrawals abroad either, so taking out cash in the US costs "
+     "you nothing extra."),
+    ("rc2-ctl-i3", "made-up sentence passed",
+     "**Display:** the Model-Q5 doesn't show your remaining range, only the speed, assistance level and "
+     "battery level."),
+    ("rc2-ctl-i4", "made-up sentence passed",
+     "However, v4.8 doesn't support password-protected links on any plan, so anyone with the link can open "
+     "the note."),
+    ("rc2-ctl-i5", "made-up sentence passed",
+     "Volta-Lite doesn't cap your speed, so streaming in HD should be no problem."),
+    ("rc2-ctl-i6", "made-up sentence passed",
+     "The Model-Q7's 625 Wh battery isn't removable, because it's built into the down tube, so you'd need to "
+     "bring the whole bike inside to charge it."),
+    ("rc2-part-i4", "made-up sentence passed",
+     "**Direct debits:** freezing or cancelling the card stops your direct debits, so you'll need to set "
+     "them up again."),
+    ("rc2-part-i5", "made-up sentence passed",
+     "Offline notebooks sync automatically every 15 minutes once you're back online."),
+    # A refusal joined by "but" to the page's fact, judged whole; "you haven't lost anything" for the page's
+    # "no data on your disks is affected".
+    ("rc2-part-g5", "false alarm",
+     "ART-1142 doesn't mention monthly payments, but permits can be bought for 6 or 12 months, with 6-month "
+     "permits costing 60% of the annual price."),
+    ("rc2-ctl-g2", "false alarm", "No, you haven't lost anything."),
+    # Suggestions of someone to ask in words no wrapper rule reads (a phone number, "should know", "would be
+    # the place to ask").
+    ("rc2-de-01", "read as a claim",
+     "Fragen Sie am besten bei der Terminvereinbarung unter 115 nach, ob beides in einem Termin möglich "
+     "ist."),
+    ("rc2-it-01", "read as a claim",
+     "Le consiglio di chiamare lo 02 4455 6677 per chiedere se il Poliambulatorio San Marco offre questo "
+     "servizio."),
+    ("rc2-part-g7", "read as a claim",
+     "The Community team can look into it if you message them in the app under Help > Bookings."),
+    ("rc2-ref-06", "read as a claim", "It's probably best to call the surgery on 020 7946 0321 and ask."),
+    ("rc2-ref-07", "read as a claim", "**What I'd suggest:** ask Ledgerly's sales team directly."),
+    ("rc2-ref-08", "read as a claim", "Nimbus Cloud support would be the place to ask."),
+    ("rc2-ref-10", "read as a claim", "Veloz customer service or your dealer should know."),
+    # What the pages do cover, said of them by a pronoun or by "neither" after the clause naming them; an
+    # id in an aside ("POL-3.4, on courtesy cars, ..."); "né nella [pagina](...) né in chunk-4 trovo" (I
+    # find), a search no Italian pattern reads; a pointer for "what it does cover".
+    ("rc2-ref-02", "read as a claim",
+     "They cover borrowing, renewals, overdue charges, reservations and interlibrary loans, but not digital "
+     "lending."),
+    ("rc2-ref-03", "read as a claim",
+     "From section-4 I can only see the application fee and the deadlines, and section-7 is about English "
+     "language requirements."),
+    ("rc2-ref-05", "read as a claim", "POL-3.4, on courtesy cars, doesn't mention European cover either."),
+    ("rc2-ref-06", "read as a claim",
+     "Those pages cover booking appointments and repeat prescriptions, not which treatments Brookside "
+     "offers."),
+    ("rc2-ref-08", "read as a claim",
+     "Both describe quotas per project and region, but neither covers transfers."),
+    ("rc2-it-01", "read as a claim",
+     "Mi dispiace, ma né nella [pagina sulle prenotazioni](https://help.poliambulatorio.example.it/articoli/"
+     "2207) né in chunk-4 trovo informazioni sulle vaccinazioni per i viaggi."),
+    ("rc2-ref-09", "read as a claim", "See ART-1142 for what it does cover."),
+}
+
 
 @pytest.mark.parametrize(("corpus", "known"), [
     ("chinese_japanese.jsonl", CHINESE_JAPANESE), ("european.jsonl", EUROPEAN),
@@ -1367,7 +1472,8 @@ CITATION_STYLES_EUROPEAN = {
     ("english_fees.jsonl", ENGLISH_FEES), ("english_quotas.jsonl", ENGLISH_QUOTAS),
     ("english_counts.jsonl", ENGLISH_COUNTS), ("english_opposites.jsonl", ENGLISH_OPPOSITES),
     ("citation_styles.jsonl", CITATION_STYLES),
-    ("citation_styles_european.jsonl", CITATION_STYLES_EUROPEAN),
+    ("citation_styles_european.jsonl", CITATION_STYLES_EUROPEAN), ("refusals_citing.jsonl", REFUSALS_CITING),
+    ("refusals_citing_2.jsonl", REFUSALS_CITING_2),
     ("chatty_answers.jsonl", CHATTY_ANSWERS),
     ("chatty_answers_2.jsonl", CHATTY_ANSWERS_2),
     ("chatty_answers_3.jsonl", CHATTY_ANSWERS_3), ("chatty_answers_4.jsonl", CHATTY_ANSWERS_4),

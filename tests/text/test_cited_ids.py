@@ -227,8 +227,6 @@ FRAMED = {
     "a version's limit": ({"API-v2": "API v2 allows 50 requests per minute.",
                            "API-v3": "API v3 allows 100 requests per minute."},
                           "API-v2 specifies a rate limit of 100 requests per minute."),
-    "a page said to be silent": ({"KB-1234": "A restocking fee of 15% applies to opened items."},
-                                 "KB-1234 says nothing about restocking fees."),
     "a price per item, opening": (PRICES, "Per SKU-12, shipping costs $25."),
     "a price per item, closing": (PRICES, "Shipping costs $25, per SKU-12."),
     "an instruction to check a code": ({"ERR-42": "ERR-42 means the cable is loose."},
@@ -427,3 +425,142 @@ def test_an_id_that_is_the_claims_content_stays_in_it(pages: dict[str, str], ans
     result = evaluate([example], LexicalJudge(), EvalConfig(k=len(pages))).results[0]
     assert texts(result) == [answer]
     assert result.metrics["groundedness"] == 0.0
+
+
+POLICY = {"HR-POL-007": "Parental leave. Birth parents, adoptive parents and parents through surrogacy get "
+                        "26 weeks of leave on full pay.",
+          "HR-BEN-2024": "Benefits. The Plus plan covers physiotherapy, up to 10 sessions a year."}
+REFUSALS = {
+    "the id as subject": "HR-POL-007 doesn't mention foster care.",
+    "ids in brackets beside the source": "The documents provided (HR-POL-007, HR-BEN-2024) do not say "
+                                         "anything about foster care.",
+    "ids in brackets with a section's figure": "I wasn't able to find anything about foster care in the "
+                                               "documents provided (HR-POL-007, HR-BEN-2024, p. 2.1).",
+    "not mentioned in an id": "Foster care isn't mentioned in HR-POL-007.",
+    "nothing found in two ids": "I couldn't find anything about foster care in HR-POL-007 or HR-BEN-2024.",
+    "neither ... nor": "Neither HR-POL-007 nor HR-BEN-2024 mentions foster care.",
+    "an id in a link": "[HR-POL-007](https://hr.example.com/HR-POL-007) doesn't mention foster care.",
+    "an attribution": "According to HR-POL-007, there is no information about foster care.",
+    "two ids as the subject": "HR-POL-007 and HR-BEN-2024 do not mention foster care.",
+    "a refusal and a pointer": "HR-POL-007 doesn't mention foster care. Please refer to HR-BEN-2024 for the "
+                               "full policy.",
+    "a plain refusal and a pointer": "I don't know. See HR-POL-007 for details.",
+    "French, ni ... ni": "Je suis désolée, mais ni HR-POL-007 ni HR-BEN-2024 ne mentionnent le placement "
+                         "familial.",
+    "Spanish": "HR-POL-007 no menciona el acogimiento familiar.",
+    "Italian": "Mi dispiace, ma HR-POL-007 non menziona l'affido.",
+    "Portuguese": "A HR-POL-007 não menciona o acolhimento familiar.",
+    "German": "HR-POL-007 erwähnt Pflegekinder leider nicht.",
+    "German, the verb first": "Leider erwähnen HR-POL-007 und HR-BEN-2024 keine Pflegekinder.",
+}
+
+
+def declined(answer: str) -> ExampleResult:
+    example = Example("q1", "Does parental leave cover foster carers?",
+                      [Context(doc_id, text) for doc_id, text in POLICY.items()], answer,
+                      ground_truth="insufficient_context")
+    return evaluate([example], LexicalJudge(), EvalConfig(k=2)).results[0]
+
+
+@pytest.mark.parametrize("answer", REFUSALS.values(), ids=REFUSALS.keys())
+def test_a_refusal_naming_its_sources_abstains(answer: str) -> None:
+    # Before, each was a claim none of the pages states (groundedness 0, hallucination_rate 1) and the
+    # answer had not declined (abstention 0), where "The documents don't mention foster care." abstained.
+    result = declined(answer)
+    assert texts(result) == []
+    assert result.metrics["groundedness"] is None
+    assert result.metrics["abstention"] == 1.0
+    assert result.metrics["answer_correctness"] == 1.0
+
+
+def test_a_refusal_naming_its_source_beside_a_claim_is_no_claim() -> None:
+    result = declined("Birth and adoptive parents get 26 weeks of leave (HR-POL-007). HR-POL-007 doesn't "
+                      "mention foster care, though.")
+    assert texts(result) == ["Birth and adoptive parents get 26 weeks of leave."]
+    assert result.metrics["groundedness"] == 1.0
+    assert result.metrics["abstention"] == 0.0
+
+
+@pytest.mark.parametrize("answer", [
+    "HR-POL-007 doesn't mention foster care, but foster carers get 10 weeks.",
+    "HR-POL-007 doesn't mention foster care; foster carers get 10 weeks.",
+    "I'm not sure, HR-POL-007 probably gives foster carers 10 weeks.",
+    "HR-POL-007 erwähnt Pflegekinder nicht, aber Pflegeeltern erhalten 10 Wochen.",
+    "Mi dispiace, ma HR-POL-007 non menziona l'affido, ma sono 10 settimane.",
+])
+def test_a_refusal_naming_its_source_that_goes_on_to_answer_is_a_claim(answer: str) -> None:
+    # The 10 weeks are made up: read as a refusal, the answer would have left every mean.
+    result = declined(answer)
+    assert texts(result) == [answer]
+    assert result.metrics["groundedness"] == 0.0
+    assert result.metrics["abstention"] == 0.0
+
+
+PRODUCTS = {"SKU-4410": "The SKU-4410 kettle ships with a 1.5 m cable and a base. A charger is included.",
+            "E-1001": "Error E-1001 means a hardware fault in the disk."}
+
+
+@pytest.mark.parametrize("answer", ["SKU-4410 doesn't include a descaling kit.",
+                                    "E-1001 does not indicate a network outage.",
+                                    "Water damage isn't covered in SKU-4410.",
+                                    "Neither SKU-4410 nor E-1001 covers water damage."])
+def test_a_negative_claim_about_a_product_or_code_named_by_its_id_is_judged(answer: str) -> None:
+    # Made up (the pages say nothing of it): the id is what the sentence is about, not where it looked, and
+    # read as "the documents" each had been a refusal.
+    example = Example("q1", "?", [Context(doc_id, text) for doc_id, text in PRODUCTS.items()], answer)
+    result = evaluate([example], LexicalJudge(), EvalConfig(k=2)).results[0]
+    assert texts(result) == [answer]
+    assert result.metrics["groundedness"] == 0.0
+
+
+THINGS = {"SKU-4410": "The SKU-4410 kettle ships with a base. A charger is included.",
+          "E-1001": "Error E-1001 means a hardware fault in the disk.",
+          "Plan-B": "Plan-B covers dental care up to 500 EUR a year.",
+          "v2.1": "Version 2.1 fixes the login bug.",
+          "TCK-4412": "Ticket TCK-4412: the customer reported an outage on 3 May.",
+          "KB-1234": "Returns are free within 30 days."}
+
+
+@pytest.mark.parametrize("answer", [
+    "Plan-B doesn't cover anything over 500 EUR.",
+    "SKU-4410 contains nothing toxic and is BPA-free.",
+    "E-1001 has nothing to do with overheating.",
+    "E-1001 no indica un fallo de hardware.",
+    "E-1001 non indica un guasto hardware.",
+    "E-1001 não indica falha de hardware.",
+    "SKU-4410 no habla español.",
+    "Neither state charges sales tax on SKU-4410.",
+    "I asked both technicians about SKU-4410 and neither mentions any damage.",
+    "Anything bought abroad is not covered in Plan-B.",
+    "The bug was not found in v2.1.",
+    "A charger is not found in SKU-4410.",
+    "Details of the fix are not included in v2.1.",
+    "Information about the outage was not found in TCK-4412 because the customer never reported it.",
+    "The fee is 15 EUR, which KB-1234 does not mention.",
+    "KB-1234 nennt 30 Tage und nicht 60 Tage.",
+    "\x01 does not mention water damage, which costs 200 EUR (KB-1234).",
+    "Plan-B does not go into effect until 1 June 2026.",
+    "v2.1 does not address the login bug.",
+    "However, v2.1 does not address the login bug.",
+    "But E-1001 doesn't explain the overheating.",
+    "The login bug was not addressed in v2.1.",
+    "Dental implants are not addressed in Plan-B.",
+    "**Returns cost 15 EUR and take 90 days:** KB-1234 doesn't say more.",
+    "I **returns cost 15 EUR** KB-1234 doesn't say more.",
+])
+def test_a_sentence_about_what_an_id_names_is_no_refusal(answer: str) -> None:
+    # Found by review, each read as a refusal by a first version of rules 19 and dropped from every mean:
+    # verbs of what a product holds, a plan pays for or a code means, "neither" of people, "not found in"
+    # a version, a refusal's words after a claim of its own, German's "nicht" inside a clause, an answer's
+    # own control character read as an id; then (second review) what a release "addresses", a plan "goes
+    # into", a code "explains", and a claim in a bold label.
+    example = Example("q1", "?", [Context(doc_id, text) for doc_id, text in THINGS.items()], answer)
+    result = evaluate([example], LexicalJudge(), EvalConfig(k=2)).results[0]
+    assert texts(result) == [answer.replace(" (KB-1234)", "").lstrip("\x01 ")]
+
+
+def test_an_answer_that_declines_beside_a_citation_alone_abstains() -> None:
+    # "(HR-POL-007)" alone is no claim and the answer makes none: it had abstained only with the bracket
+    # before the full stop.
+    for answer in ("I don't know. (HR-POL-007)", "I don't know (HR-POL-007)."):
+        assert declined(answer).metrics["abstention"] == 1.0, answer
