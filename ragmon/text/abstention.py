@@ -322,10 +322,11 @@ leave it out ("the documents don't mention 2024", "the documents say nothing abo
 _LABELLED = r"(?:sections?|pages?)(?: [0-9]+(?:(?:,? (?:and|or|to) |, |[-–])[0-9]+)*+)?"
 """A part of the sources with its numbers ("pages 3 and 4", "section 5"), which name it, not a figure."""
 _ABOUT_THE_REFUSAL = re.compile(
-    r"[\W_]*(?:(?:whether|if|what|which|who|whom|whose|how|when|where|why|because|than|unless"
+    r"[\W_]*(?:(?:whether|if|what|who|whom|whose|how|when|where|why|because|than|unless"
     r"|(?:as|since)(?= (?:the|these|those|this|it|its|i|i'm|we|they|there|my|our|your|their|no|none|nothing)"
     r"\b))\b"
-    r"|(?:(?:the|these|those|this|my|our|your|all) )?(?:" + SOURCE_ADJECTIVE + r" )?(?:" + SOURCE_NOUN
+    r"|which(?=[^.!;]*\?)|which(?: " + SOURCE_ADJECTIVE + r")?" + _SOURCES_COVER
+    + r"|(?:(?:the|these|those|this|my|our|your|all) )?(?:" + SOURCE_ADJECTIVE + r" )?(?:" + SOURCE_NOUN
     + r"|" + _LABELLED + r")\b(?: " + SOURCE_ADJECTIVE + r")?+" + _SOURCES_COVER
     + r"|是否|是不是|因为|因為|由于|由於|为什么|為什麼|为何|為何|多少|什么|什麼|何时|何時|哪|怎么|怎麼|如何"
     r"|多久|多长|多長|有没有|有沒有"
@@ -339,7 +340,10 @@ word ("..., whether it's 90 days", "..., as the documents ...", "我不确定，
 documents only cover 2023", "文档只涵盖2023年", "文档只有2023年的", "文档没有提到2024年"). Whatever else
 they do states the figure ("..., the documents mention 90 days", "文档写的是90天"): read as what the refusal
 was about, it had been hidden from groundedness. "as" and "since" only before a subject: "as of 2024",
-"as far as I know" and "since 2020" open a statement. Not "that": "that's 90 days" states it."""
+"as far as I know" and "since 2020" open a statement. Not "that": "that's 90 days" states it; nor "which",
+which after a comma opens what the thing is ("..., which costs 900 EUR"), unless the sources are what it
+stands for ("... in the documents, which only cover 2023.", "..., which dates from 2022.") or it asks
+("I'm not sure, which of the 2 plans do you mean?")."""
 
 
 _CJK_REFERRAL = re.compile(r"联系|聯繫|联络|聯絡|咨询|諮詢|问询|問い合わせ|ご連絡|ご相談")

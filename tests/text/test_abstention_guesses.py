@@ -176,6 +176,9 @@ def test_unsure_words_about_something_else_stay_a_claim(answer: str) -> None:
     # A figure, a comma and a space, then the guess: not one number.
     "I'm not sure about 2024, 90 days probably.",
     "I can't find the fee for plan 3, 50 dollars maybe.",
+    # A relative clause after the comma says what the thing is: "which" opens no question there.
+    "The documents don't mention the restocking fee, which is 90 dollars.",
+    "I couldn't find the express option, which takes 90 days.",
 ])
 def test_a_figure_stated_after_a_refusal_is_a_claim_whatever_opens_it(answer: str) -> None:
     """Each abstained (abstention 1, groundedness undefined): its 90 days or 50 dollars left every mean."""
@@ -194,6 +197,9 @@ def test_a_figure_stated_after_a_refusal_is_a_claim_whatever_opens_it(answer: st
     "Ich bin mir nicht sicher, da es 90 Tage sind.",
     "Je ne suis pas sûr, car les documents ne couvrent que 2023.",
     "Ich weiß nicht, wie lange die 2,5-Tage-Frist gilt.",
+    "I can't find the 2024 price in the provided documents, which only cover 2023 pricing.",
+    "I couldn't find it in the context, which dates from 2022.",
+    "I'm not sure, which of the 2 plans do you mean?",
 ])
 def test_a_refusal_saying_what_its_sources_cover_or_what_it_is_about_abstains(answer: str) -> None:
     """The first eight were unsupported claims (hallucination_rate 1): an honest "I don't know" that says
