@@ -635,13 +635,21 @@ def test_questions_answered_side_by_side_in_one_trace_are_an_error_naming_the_ch
         langchain: Recorder) -> None:
     # One request answers two questions at once in a thread pool: read as one example, the first question
     # met the second's answer and both chains' documents, and the second answer was never scored.
-    chains = [_rag(WARRANTY_ANSWER, _kb(1)), _rag("Returns are free for 90 days.", _kb(1))]
+    # Both chains meet inside, after retrieving: each is open until the other has started, however the
+    # threads are scheduled (met before `invoke`, a loaded machine had run one chain to its end before the
+    # other began, which reads as a chain run again and answers with the last).
     started = threading.Barrier(2)
+
+    def meet(docs: list[Document]) -> list[Document]:
+        started.wait(timeout=10)
+        return docs
+
+    met = RunnableLambda(meet)
+    chains = [_rag(WARRANTY_ANSWER, _kb(1) | met), _rag("Returns are free for 90 days.", _kb(1) | met)]
 
     def answer(index: int, parent: otel_context.Context) -> str:
         token = otel_context.attach(parent)
         try:
-            started.wait(timeout=10)  # both chains open before either ends
             return chains[index].invoke(WARRANTY_QUESTION)
         finally:
             otel_context.detach(token)
