@@ -605,7 +605,8 @@ _REFERRAL = re.compile(
     r"we (?:recommend|suggest)|it (?:may|might|would|could) be (?:worth|best to|a good idea to|wise to)|"
     r"it(?:'s| is) (?:still |always )?(?:best|a good idea|wise) to|it(?:'s| is) worth|you could(?: also)?|"
     r"it(?:'d| would) be (?:best|a good idea|worth|wise) to|(?:it's )?best to|you may wish to|"
-    r"(?:you could )?consider|your best bet is to|you can (?:also )?|please) ?" + _ASK + _PARTY
+    r"(?:you could )?consider|your best bet is to|you can (?:also )?|please|what i(?:'d| would) "
+    r"(?:suggest|recommend)[\W_]*) ?" + _ASK + _PARTY
     + r"(?: (?:or|and) (?:" + _ASK + ")?" + _PARTY + ")?"
     r"(?: directly)?(?:(?: to confirm(?: (?:whether|if|how|your|the) [^\d.;:!?@]{0,50})?"
     r"| (?:whether|if) [^\d.;:!?@]{1,60}"
@@ -635,6 +636,24 @@ _ABLE = re.compile(r"[\W_]*" + _PARTY + r" should be able to (?:tell you|help(?:
                    r"[\W_]*")
 """The same pointer as a statement of what a party can do: "Your HR team should be able to confirm how this
 works."""
+_STATES = re.compile(
+    r"\bthat\b(?! *+(?:for|with|$))|\b(?:is|are|was|were|will|won't|has|have|had|includes?|covers?|ships?|"
+    r"costs?|isn't|aren't|can't|"
+    r"cannot)\b|'s\b|\b(?:free(?! up)|no (?:cost|charge|fee)s?|waived?|guaranteed?)\b")
+"""What makes what a party who may know confirms, tells or helps with a statement ("Your doctor should be
+able to confirm the battery is covered.", "Your bank can help you get a free replacement."): a clause or a
+verb of its own, or a promise. Not after a question word ("... confirm whether fostering is covered."),
+which says what to ask."""
+_ASKS = re.compile(r" *+(?:you )?(?:exactly )?(?:whether|if|how|what|when|which|who|why|where)\b")
+
+
+def _best_placed(low: str) -> bool:
+    """Whether `low` (normalised) is `_BEST_PLACED`, what a party may tell asked about, not stated."""
+    found = _BEST_PLACED.fullmatch(low)
+    return found is not None and not ((tail := found["tail"]) and _STATES.search(tail) is not None
+                                      and _ASKS.match(tail) is None)
+
+
 _BEST_PLACED = re.compile(
     r"[\W_]*(?:(?:for|about|regarding) [^\d,.;:!?]{1,50}, )?(?:" + _PARTY + r" (?:is|are|would be|will be) "
     r"(?:probably |likely )?(?:the )?(?:right|best|better) (?:person|people|place|team|contact|ones?)"
@@ -644,12 +663,17 @@ _BEST_PLACED = re.compile(
     r" likely)? "
     r"(?:be able to )?(?:give you (?:the latest|more|further|the full|the exact|accurate)|tell you(?: more)?|"
     r"confirm|clarify|advise(?: you)?|help(?: you)?|look into|know more|have (?:the )?(?:latest|"
-    r"most up-to-date|full|exact|specific))[^\d.;:!?@]{0,50}|your best source (?:is|would be) " + _PARTY
-    + r"(?: itself)?)[\W_]*")
+    r"most up-to-date|full|exact|specific))(?P<tail>[^\d.;:!?@]{0,50})|your best source (?:is|would be) "
+    + _PARTY + r"(?: itself)?|" + _PARTY + r"(?: or (?:" + _PARTY + r"|(?:the|your) [a-z][\w'-]*))? "
+    r"(?:will|would|should|may|might)(?: probably| likely)? know(?: for sure| more| best)?|" + _PARTY
+    + r" (?:is|are|would be|will be) (?:probably |likely )?the (?:person|people|place|team|ones?) to "
+    r"(?:ask|contact|check with|talk to)(?: about (?:this|that|it))?)[\W_]*")
 """The party as who is best placed to answer, or who can tell: "Your doctor is the right person to advise
 you on the dosage.", "Your letting agent should be able to clarify that for you.",
 "For questions about your account, a branch advisor is best placed to help.", "The IT service desk would be
-the best place to raise this.", "Your best source is the venue itself."."""
+the best place to raise this.", "Your best source is the venue itself.", "Nimbus support would be the place
+to ask.", "Customer service or your dealer should know." (a party, or one beside it named by a word);
+not what a party knows ("Your dealer should know that the battery is covered."), which is a claim."""
 _NO_CLAIM_AROUND = re.compile(
     r"[0-9:;—–]| - |\b(?:but|however|though|although|whereas|remember|keep in mind|note that|"
     r"don't forget|since|"
@@ -700,7 +724,7 @@ def _english_courtesy(low: str, placed: bool) -> bool:
     offered in a sentence of fewer than `_COURTESY_MOST_WORDS` words with nothing `_NO_CLAIM_AROUND` lists.
     The openings are anchored, so nearly every claim fails them at its first word; the party's pattern,
     which tries several words, only runs on a sentence with one of `_PLACED_TERMS` (`placed`)."""
-    if placed and _BEST_PLACED.fullmatch(low) is not None:
+    if placed and _best_placed(low):
         return True
     if "?" in low and _ABOUT_YOU.fullmatch(low) is not None:
         return True

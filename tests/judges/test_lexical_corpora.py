@@ -1428,8 +1428,9 @@ REFUSALS_CITING_2 = {
      "ART-1142 doesn't mention monthly payments, but permits can be bought for 6 or 12 months, with 6-month "
      "permits costing 60% of the annual price."),
     ("rc2-ctl-g2", "false alarm", "No, you haven't lost anything."),
-    # Suggestions of someone to ask in words no wrapper rule reads (a phone number, "should know", "would be
-    # the place to ask").
+    # Suggestions of someone to ask with a number to call or a step in the app: what a party will do, or
+    # where to find it, is a claim. (Rules 21 read "... should know", "... would be the place to ask" and
+    # "**What I'd suggest:** ask ...", fitted to this corpus.)
     ("rc2-de-01", "read as a claim",
      "Fragen Sie am besten bei der Terminvereinbarung unter 115 nach, ob beides in einem Termin möglich "
      "ist."),
@@ -1439,9 +1440,6 @@ REFUSALS_CITING_2 = {
     ("rc2-part-g7", "read as a claim",
      "The Community team can look into it if you message them in the app under Help > Bookings."),
     ("rc2-ref-06", "read as a claim", "It's probably best to call the surgery on 020 7946 0321 and ask."),
-    ("rc2-ref-07", "read as a claim", "**What I'd suggest:** ask Ledgerly's sales team directly."),
-    ("rc2-ref-08", "read as a claim", "Nimbus Cloud support would be the place to ask."),
-    ("rc2-ref-10", "read as a claim", "Veloz customer service or your dealer should know."),
     # What the pages do cover, said of them by a pronoun or by "neither" after the clause naming them; an
     # id in an aside ("POL-3.4, on courtesy cars, ..."); "né nella [pagina](...) né in chunk-4 trovo" (I
     # find), a search no Italian pattern reads; a pointer for "what it does cover".

@@ -313,6 +313,10 @@ def test_pointers_with_a_question_or_a_topic_are_no_claims(sentence: str) -> Non
     "For an accurate answer, I'd suggest checking your account settings or contacting Lumora support.",
     "I'd suggest checking Stashbox's security documentation or asking their support team.",
     "Have a great trip!",
+    # A held-out walkthrough's refusals (rules 21): who "should know", "the place to ask", a label's hedge.
+    "Veloz customer service or your dealer should know.",
+    "Nimbus Cloud support would be the place to ask.",
+    "**What I'd suggest:** ask Ledgerly's sales team directly.",
 ])
 def test_pointers_to_a_named_party_are_no_claims(sentence: str) -> None:
     assert split_claims(sentence) == ()
@@ -405,9 +409,56 @@ def test_offers_whose_cue_words_take_nothing_for_granted_stay_wrappers(sentence:
     "You could contact the front desk to get a late checkout.",  # a purpose that is an outcome
     "It would be best to contact the airline before you book, as fares rise after Friday.",
     "Have a great trip, and remember that your passport must be valid for six months.",
+    "Your dealer should know that the battery is covered.",  # what the party knows
+    "Your dealer should be able to confirm the battery is covered.",  # no party noun: "dealer" alone
+    "The seller can confirm the item ships free.",
+    # What a party confirms, tells or helps with as a statement (rules 21, after review): each had been a
+    # pointer, its made-up fact left out of every mean.
+    "Your bank can help you get a free replacement.",
+    "Your HR team will tell you the leave is paid.",
+    "The support team will clarify that returns are free.",
+    "The front desk is the place to pick up your keys.",
+    "What I'd suggest: ask the bank to refund the 30 dollars.",
 ])
 def test_what_a_named_pointer_adds_is_still_a_claim(sentence: str) -> None:
     assert len(split_claims(sentence)) == (sentence not in TAKEN_BY_THE_WRAPPER_MODEL)
+
+
+AROUND = ("Refunds take 5 days.", "Returns are free.", "Shipping is fast.", "Exchanges are easy.")
+"""Sentences around one under test (second of five), so that it is no answer's edge, where the wrapper model
+is asked too."""
+
+
+def around(sentence: str) -> list[str]:
+    """The claims of `sentence` said inside an answer of `AROUND`."""
+    return [claim.text for claim in split_claims(" ".join((AROUND[0], sentence, *AROUND[1:])))]
+
+
+@pytest.mark.parametrize("sentence", [
+    "Your pharmacist can help with dosing questions.", "Support can look into your account.",
+    "The embassy will be able to advise on visa requirements.",
+    "Your HR team can tell you more about parental leave.", "Your insurer can confirm coverage details.",
+    "Customer support can help you reset your password.", "Your bank can help you dispute the charge.",
+    "Your HR team should be able to confirm whether fostering is covered.",
+    "Your IT helpdesk will be able to confirm that for your specific laptop.",
+    "The registrar can confirm your eligibility.", "Support can help with refunds.",
+])
+def test_a_pointer_to_what_a_party_can_help_with_is_no_claim_inside_an_answer(sentence: str) -> None:
+    # A review's honest pointers: what the party helps with, tells about or confirms, asked about.
+    assert around(sentence) == list(AROUND)
+
+
+@pytest.mark.parametrize("sentence", [
+    "Your doctor should be able to confirm the battery is covered.",
+    "Your bank can help you get a free replacement.", "Your HR team will tell you the leave is paid.",
+    "The support team will clarify that returns are free.",
+    "Customer service can help you get free shipping on every order.",
+    "Your doctor can confirm it's safe to double the dose.",
+    "Support will confirm your refund has been issued.",
+])
+def test_what_a_party_is_said_to_confirm_as_a_statement_is_a_claim_inside_an_answer(sentence: str) -> None:
+    # Each had been a pointer (rules 21 reads the statement after the verb): its made-up fact unchecked.
+    assert around(sentence) == [AROUND[0], sentence, *AROUND[1:]]
 
 
 @pytest.mark.parametrize("sentence", [
