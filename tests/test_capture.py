@@ -879,7 +879,10 @@ async def test_a_batch_resent_to_a_restarted_sidecar_is_not_captured_twice(tmp_p
     try:
         await send(ports, spans)                             # the exporter never got its acknowledgement
         assert ports.metrics is not None
-        samples = await wait_metrics(ports.metrics, lambda s: total(s, "ragmon_captured_total") == 1)
+        # Both counters awaited: the capture is counted before the trace's outcome, and a scrape between
+        # the two (a loaded CI machine) saw the capture and no scored trace yet.
+        samples = await wait_metrics(ports.metrics, lambda s: total(s, "ragmon_captured_total") == 1
+                                     and total(s, "ragmon_traces_total") == 1)
     finally:
         await second.stop()
     assert total(samples, "ragmon_traces_total", outcome="scored") == 1   # scored again, not written
