@@ -17,7 +17,7 @@ every judge shares (claims, metrics) and the lexical judge.
 
 from __future__ import annotations
 
-SCORING_RULES = 21
+SCORING_RULES = 22
 """Raised by one for each change that moves any figure; 1 is the first build that recorded it, 2 the first
 whose intervals hold the binomial bound (ragmon.metrics.aggregate), 3 the first whose bound takes the
 values' variance at its upper confidence bound and mirrors a lower-is-better metric's exactly, 4 the first
@@ -69,16 +69,20 @@ answer that declines and only points to its sources ("I don't know. See KB-1234.
 fee, which is 90 dollars.") as a claim, 21 the first that reads "Customer service or your dealer should
 know.", "Nimbus support would be the place to ask." and "**What I'd suggest:** ask the sales team
 directly." as pointers to someone to ask, no claims, and what such a party confirms, tells or helps with
-as a statement ("Your bank can help you get a free replacement.") as a claim."""
+as a statement ("Your bank can help you get a free replacement.") as a claim, 22 the first that reads
+"There is nothing about X in the documents." and "I checked the documents, but they don't mention X." as
+refusals (naming ids too, and German's "Leider erwähnt KB-1 ... nicht", "In KB-1 wird ... nicht
+erwähnt"), and leaves citation_accuracy undefined for an answer that makes no claim."""
 
-PER_EXAMPLE_RULES = 21
+PER_EXAMPLE_RULES = 22
 """The first scoring rules whose per-example figures (claims, verdicts, each example's metrics, and so every
 mean and the paired changes a drop gate reads) are this build's: rules 4 and 5 cut some answers into other
 claims, 5 also reads labels otherwise, 6 scores answer_correctness otherwise, 7 some verdicts,
 answer_relevance and answer_correctness, 8 to 14 which answers abstain, 9, 11 to 14 also which lines are
 titles, 12 to 14 also some verdicts, 15, 17 and 18 some claims' text and so their verdicts, 16 some verdicts,
 19 which sentences naming retrieved ids are claims and so which answers abstain, 20 which answers abstain,
-21 which sentences are claims (rules 2 and 3 had moved only aggregates' intervals). A baseline or a
+21 which sentences are claims, 22 which answers abstain and citation_accuracy (rules 2 and 3 had moved
+only aggregates' intervals). A baseline or a
 capture scored with rules from this one to `SCORING_RULES` differs from this run in no drop, gain or
 captured figure, so nothing is said of them; warning of each interval's change had warned of every baseline
 an upgrade met. Set it to the new `SCORING_RULES` with any change that moves a per-example figure

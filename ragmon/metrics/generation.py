@@ -56,7 +56,7 @@ def generation_metrics(example: Example, verdicts: Sequence[ClaimVerdict],
     once for all."""
     grounded, hallucinated = _shares(example, verdicts)
     return {"groundedness": grounded, "hallucination_rate": hallucinated,
-            "citation_accuracy": _citation_accuracy(example, used),
+            "citation_accuracy": _citation_accuracy(example, used if verdicts else None),
             "citation_coverage": _citation_coverage(example, used),
             "context_utilisation": _context_utilisation(example, verdicts, used),
             "answer_relevance": answer_relevance(example),
@@ -89,8 +89,11 @@ def _shares(example: Example, verdicts: Sequence[ClaimVerdict]) -> tuple[float |
 def citation_accuracy(example: Example, verdicts: Sequence[ClaimVerdict]) -> float | None:
     """Cited ids that support a claim / distinct cited ids; an id that was never retrieved cannot support
     anything, so it counts as wrong. Also undefined when the answer or the contexts are unknown: support
-    cannot be known then, and 0 would be invented; likewise when a supported claim names no context."""
-    return _citation_accuracy(example, use(example, verdicts))
+    cannot be known then, and 0 would be invented; likewise when a supported claim names no context, and
+    when the answer makes no claim: a refusal naming where it looked ("HR-POL-007 doesn't mention foster
+    care.", "I don't know. See KB-1234.") has no claim its citations could back, and scored 0 it failed a
+    citation gate for declining."""
+    return _citation_accuracy(example, use(example, verdicts) if verdicts else None)
 
 
 def _citation_accuracy(example: Example, used: frozenset[str] | None) -> float | None:

@@ -24,7 +24,7 @@ CITATION_METRICS = ("citation_accuracy", "citation_coverage")
 @dataclass(frozen=True, slots=True)
 class Citations:
     """An example's citations that lowered its citation metrics; each empty when that metric is 1 or
-    undefined (citations unknown, or which contexts were used unknown)."""
+    undefined (citations unknown, which contexts were used unknown, or no claim made)."""
 
     unsupporting: tuple[str, ...]
     """Cited and retrieved, but supporting none of the answer's claims."""
@@ -60,7 +60,7 @@ def of(result: ExampleResult) -> Citations:
     example = result.example
     retrieved = tuple(dict.fromkeys(c.id for c in example.contexts or ()))
     # The cheap tests first: most golden sets give no citations, and `use` is the metrics' work again.
-    if (example.citations is None or example.answer is None or example.contexts is None
+    if (example.citations is None or example.answer is None or example.contexts is None or not result.verdicts
             or (used := use(example, result.verdicts)) is None):
         return Citations((), (), (), retrieved)
     cited = tuple(dict.fromkeys(example.citations))

@@ -53,7 +53,7 @@ _CONDITIONS: dict[str, tuple[_Condition, ...]] = {
     "ndcg": _RETRIEVAL,
     "groundedness": _CLAIMS, "hallucination_rate": _CLAIMS,
     "citation_accuracy": (("with the citations unknown or empty", lambda r: not r.example.citations),
-                          _ANSWER, _CONTEXTS, _USE_UNKNOWN),
+                          _ANSWER, _CONTEXTS, _NO_CLAIM, _USE_UNKNOWN),
     "citation_coverage": (("with the citations unknown", lambda r: r.example.citations is None),
                           _USE_UNKNOWN,
                           ("whose answer uses no context", lambda r: not used_ids(r.example, r.verdicts))),

@@ -26,6 +26,14 @@ _CANNOT = r"(?: cannot| can't| can not| am unable to|'m unable to| am not able t
           r" will not be able to)"
 """What follows "i" in a cue that the answerer cannot do something; each form contains "not", "n't" or
 "unable", so `_cued` lets them through."""
+_SEARCHED = (r"(?:i|we)(?: have|'ve)? (?:checked|searched|reviewed|read|looked (?:at|through|in)|went "
+             r"through) (?:the |both |all |these |those )?(?:[a-z]+ ){0,2}?" + SOURCE_NOUN)
+"""Where the answerer looked, before what it found there: "I checked the documents, but they don't mention
+foster care.", "We searched the provided sources and none of them covers it."."""
+_THEY_DECLINE = (r"(?:(?:they|it) (?:do not|don't|does not|doesn't|did not|didn't) (?:mention|say|discuss)|"
+                 r"(?:neither|none)(?: of them)? (?:mentions?|says?|discuss(?:es)?))\b")
+"""What the sources looked in do not say, by a pronoun (`_SEARCHED` before it). Not "cover" or "address":
+"I checked Plan-B, but it doesn't cover water damage." says what a plan pays for."""
 _CUES = (
     r"\bi (?:do not|don't|really don't) know\b", r"\bi(?: have|'ve|'ve got) no (?:idea|clue)\b",
     r"\bi'?m not sure\b", r"\bi am not sure\b",
@@ -43,6 +51,9 @@ _CUES = (
     r"address|discuss|answer|describe|explain|give|have|tell|offer|list)\b|" + _SAY_NOTHING + ")",
     r"\b(?:there is|there's|there are|i found|i have|i've found|i see) no (?:information|mention|"
     r"details?|data|indication|evidence|reference)\b",
+    r"\bthere(?: is|'s| was) nothing (?:about|on|regarding|concerning|related to)\b[^.!?]{0,80}? in the "
+    r"(?:[a-z]+ ){0,2}?" + _SOURCE + r"\b",
+    r"\b" + _SEARCHED + r"\b[^.!?]{0,40}? (?:but|and) " + _THEY_DECLINE,
     r"\bi (?:do not|don't|did not|didn't) (?:see|find) (?:any )?(?:information|mention|details?|data|"
     r"reference)\b",
     r"\b(?:the|this|that|these|those|your|our) [^.,;:!?]{1,60}? (?:does not|doesn't|do not|don't|did not|"
@@ -398,13 +409,25 @@ def _asserts_beside(low: str) -> bool:
         return False  # the substring tests first: the pattern, tried at every character, cost 3 µs
     else:
         parts = breaks.split(low)
+    # Searched for once: asked of each part, it had read the sentence again each time, in quadratic time.
+    searched = any(word in low for word in _SEARCH_WORDS) and _SEARCHED_SOMEWHERE.search(low) is not None
     for part in parts:
-        if _cued(part) and _declines(part):
+        if ((_cued(part) and _declines(part)) or (searched and (_SEARCHED_ALONE.fullmatch(part) is not None
+                                                                or _THEY_DECLINED.match(part) is not None))):
             continue
         terms = profile(part).terms
         if terms and not is_filler(part, terms):
             return True
     return False
+
+
+_SEARCHED_ALONE = re.compile(r"\W*" + _SEARCHED + r"\W*")
+"""A part of a refusal saying only where the answerer looked ("I checked the documents, but ..."): no
+assertion beside it, nor is what it then says they leave out (`_THEY_DECLINED`)."""
+_SEARCHED_SOMEWHERE = re.compile(r"\b" + _SEARCHED + r"\b")
+_SEARCH_WORDS = ("checked", "searched", "reviewed", "read", "looked", "went through")
+"""A word `_SEARCHED` holds: a sentence with none is spared its pattern."""
+_THEY_DECLINED = re.compile(r"\W*" + _THEY_DECLINE)
 
 
 _MORE = r"if you (?:have (?:any )?(?:other |more |further |additional )?questions?|need anything else|" \

@@ -339,6 +339,8 @@ def _refuses(text: str, ids: Collection[str]) -> bool:
     if (opening := _OPENING_REFUSAL.match(said)) is not None and _opens(opening["lead"]):
         said = opening["lead"] + _REFUSALS[opening.lastgroup or ""] + said[opening.end():]
     said = _LOOKED_IN.sub(lambda found: found["before"] + _DOCUMENTS, said)
+    if (german := _GERMAN_IN.match(said)) is not None:
+        said = said[:german.end() - 1] + "den dokumenten" + said[german.end():]
     return is_abstention(said.replace(_GROUP, "").replace(_ID, "it"))
 
 
@@ -361,6 +363,9 @@ release fixes or a code means ("v2.1 does not address the login bug.", "Plan-B d
 until June."; but no plan "covers whether")."""
 _SUBJECT = (r"(?:the[ \t]+(?:documents?|sources?|pages?|articles?)(?:[ \t]+[a-z]+)?[ \t]*)?[\x00\x01]")
 """Ids as a subject, "the documents provided" before their bracket or not."""
+_NICHT_ENDS = r"nicht(?=[ \t]*(?:[.!;]|,[ \t]*und(?![\w-])|$))"
+"""German's "nicht" closing the sentence, or its clause before "und": before "weil", "da" or "sondern" what
+follows says why, or what instead, and is a claim."""
 _OPENING_REFUSAL = re.compile(
     r"(?P<lead>[^\x00\x01]{0,80}?)(?:"
     r"(?P<en>(?<![\w-])neither[ \t]+[\x00\x01][ \t]+(?:mentions|says|states|specifies|discusses|"
@@ -378,9 +383,11 @@ _OPENING_REFUSAL = re.compile(
     r"especifica(?:m)?|refere(?:m)?|fala(?:m)?[ \t]+d)|nem[ \t]+(?:(?:o|a|os|as)[ \t]+)?[\x00\x01][ \t]+"
     r"(?:mencionam|dizem|especificam|referem|falam[ \t]+d))"
     r"|(?P<de>(?:(?:der|die|das)[ \t]+)?[\x00\x01][ \t]+(?:erwähnt|erwähnen|nennt|nennen|sagt|sagen)"
-    r"(?:[ \t]+[^.!?;,:\x00\x01 \t]+){0,6}?[ \t]+(?:leider[ \t]+)?nicht(?=[ \t]*(?:[.!?;,:]|$))|"
+    r"(?:[ \t]+[^.!?;,:\x00\x01 \t]+){0,6}?[ \t]+(?:leider[ \t]+)?" + _NICHT_ENDS + r"|"
     r"(?<![\w-])(?:erwähnt|erwähnen|nennt|nennen)[ \t]+[\x00\x01][ \t]+(?:keine[nrs]?|nichts)(?![\w-])|"
-    r"(?<![\w-])steht[ \t]+in[ \t]+[\x00\x01](?:[ \t]+leider)?[ \t]+nicht(?=[ \t]*(?:[.!?;,:]|$)))"
+    r"(?<![\w-])(?:erwähnt|erwähnen|nennt|nennen)[ \t]+[\x00\x01](?:[ \t]+[^.!?;,:\x00\x01 \t]+){0,6}?"
+    r"[ \t]+(?:leider[ \t]+)?" + _NICHT_ENDS + r"|"
+    r"(?<![\w-])steht[ \t]+in[ \t]+[\x00\x01](?:[ \t]+leider)?[ \t]+" + _NICHT_ENDS + r")"
     r")(?![\w-])")
 """Ids opening the sentence as the subject of a verb of saying, negated ("doc-3 doesn't mention", "Neither
 doc-3 nor doc-4 mentions", "The documents provided (doc-3, doc-4) do not say", "faq_12 says nothing"), and
@@ -424,12 +431,18 @@ _WHETHER = re.compile(r"\W*+(?:whether|ob)(?![\w-])[^,;:.!?\d]*+,")
 _LOOKED_IN = re.compile(
     r"(?P<before>(?:(?<![\w-])(?:i|we)(?:[ \t]+[\w'’]+){0,3}?[ \t]+(?:find|found|see|locate)|(?<![\w-])"
     r"(?:is|are|was|were)(?:[ \t]+not|n['’]t)[ \t]+(?:mentioned|specified|stated|described|discussed|"
-    r"documented))(?![\w-])[^.!?\x00\x01]{0,80}?(?<![\w-])(?:in|from|within|across)[ \t]+)"
-    r"[\x00\x01]")
+    r"documented)|(?<![\w-])there(?:[ \t]+is|['’]s|[ \t]+was)[ \t]+nothing)(?![\w-])[^.!?\x00\x01]{0,80}?"
+    r"(?<![\w-])(?:in|from|within|across)[ \t]+|(?<![\w-])(?:i|we)(?:[ \t]+have|['’]ve)?[ \t]+(?:checked|"
+    r"searched|reviewed|read|looked[ \t]+(?:at|through|in)|went[ \t]+through)[ \t]+)[\x00\x01]")
 """Ids where the answerer looked for something ("I couldn't find anything about X in faq_12", "we don't
-see X in doc-3") or that say nothing of it ("X is not mentioned in doc-3"). Not "not found", "not covered"
-or "not included in": "The bug was not found in v2.1." and "Water damage isn't covered in Plan-B." are
-claims."""
+see X in doc-3", "I checked doc-3, but it doesn't mention X") or that say nothing of it ("X is not
+mentioned in doc-3", "There is nothing about X in doc-3."). Not "not found", "not covered" or "not included
+in": "The bug was not found in v2.1." and "Water damage isn't covered in Plan-B." are claims."""
+_GERMAN_IN = re.compile(r"[^\w\x00\x01]*+(?:leider[ \t]+)?in[ \t]+[\x00\x01](?=[^.!?,;:\x00\x01]{0,60}?"
+                        r"[ \t]nicht[ \t]+(?:erwähnt|angegeben|beschrieben|aufgeführt|genannt)(?![\w-]))")
+"""German's "In KB-2214 wird Zubehör nicht erwähnt.", opening the sentence, read as "in den Dokumenten",
+as refusals say it. Only there, and only up to a clause's end: "Die Garantie beträgt 5 Jahre, in KB-1 wird
+Zubehör nicht erwähnt." states the 5 years."""
 _DOCUMENTS = "the documents"
 _LINKED = re.compile(r"\[[^\[\]\n]{1,300}\]\((?P<target>[^()\s]{1,2000})\)")
 """A markdown link, which names a retrieved document by its address ("Neither [Set up two-step

@@ -87,6 +87,8 @@ DECLINES = re.compile(
         r"\b(?:finde|fand) ich\b[^.!?]{0,60}?\b(?:nichts|keine (?:informationen|angaben|hinweise))\b",
         r"\b(?:konnte|kann) ich\b[^.!?]{0,60}?\b(?:nichts|keine (?:informationen|angaben|hinweise)) finden\b",
         r"\bgeht aus\b[^.!?]{1,60}?\bnicht hervor\b",
+        r"\b(?:erwähnt|erwähnen|nennt|nennen) (?:die |den |der |diese )?(?:" + SOURCE_NOUNS
+        + r")\b[^.!?;,:]{0,60}? (?:leider )?nicht(?= *(?:[.!;]|, *und\b|$))",
         r"\bje (?:ne trouve|n'ai trouvé) (?:pas|rien|aucune)\b", r"\bil n'y a (?:pas|aucune) (?:d'|de )?"
         r"(?:information|informations|précision|précisions|indication|indications)\b",
         r"\bno (?:hay|he encontrado|encuentro|aparece|figura|consta) (?:ninguna |nada|información|"

@@ -77,6 +77,12 @@ def test_citation_accuracy_undefined(example: Example) -> None:
     assert citation_accuracy(example, VERDICTS) is None
 
 
+def test_citation_accuracy_of_an_answer_making_no_claim_is_undefined() -> None:
+    # A refusal naming where it looked ("d1 doesn't mention it.", citations ("d1",)) has no claim its
+    # citation could back: it scored 0 and failed a citation gate for declining.
+    assert citation_accuracy(ex(citations=("d1",)), ()) is None
+
+
 def test_citation_coverage() -> None:
     # used = {d1, d2}; cited {d1, d3}: 1 of the 2 used contexts is cited.
     assert citation_coverage(ex(citations=("d1", "d3")), VERDICTS) == 0.5

@@ -28,6 +28,8 @@ RETURNS = (Context("doc-1", "Returns are accepted within 30 days."),)
     ("recall", Example("e", "Q?", None, "A.", frozenset({"doc-1"})), "with the contexts unknown"),
     ("citation_accuracy", Example("e", "Q?", RETURNS, "A.", citations=()),
      "with the citations unknown or empty"),
+    ("citation_accuracy", Example("e", "Q?", RETURNS, "doc-1 doesn't mention it.", citations=("doc-1",)),
+     "whose answer makes no claim (empty or abstaining)"),
     ("citation_coverage", Example("e", "Q?", RETURNS, "Mars is red.", citations=("doc-1",)),
      "whose answer uses no context"),
     ("context_utilisation", Example("e", "Q?", (), "A."), "with the contexts unknown or empty"),

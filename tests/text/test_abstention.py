@@ -46,6 +46,12 @@ def test_abstention_cues(sentence: str) -> None:
     "The context mentions a warranty.",
     "Returns are not accepted after 30 days.",
     "The response was empty.",
+    # Where the answerer looked, then a claim: no refusal.
+    "I checked the documents, but foster carers get 10 weeks.",
+    "There is nothing about dental in the documents, but it costs 50 dollars.",
+    "Die Dokumente nennen 30 Tage und nicht 60 Tage.",
+    "Leider erwähnen die Dokumente die Garantie nicht, weil sie 5 Jahre beträgt.",
+    "Erwähnen die Dokumente die Garantie von 5 Jahren nicht?",
 ])
 def test_statements_are_not_abstentions(sentence: str) -> None:
     assert not is_abstention(sentence)
@@ -64,6 +70,13 @@ def test_statements_are_not_abstentions(sentence: str) -> None:
     "That information is not available.",
     "Unfortunately, this information isn't available.",
     "I'm sorry, but I don't know.",  # the part the contrast sets apart is only an apology
+    # An end-to-end check's (rules 22): nothing there, and where the answerer looked before what they leave
+    # out (each had been an unsupported claim, the refusal a hallucination).
+    "There is nothing about foster care in the documents.",
+    "There's nothing about foster care in the provided context.",
+    "I checked the documents, but they don't mention foster care.",
+    "We searched the provided sources and none of them mentions foster care.",
+    "Leider erwähnen die Dokumente die Garantie für Zubehör nicht.",
 ])
 def test_common_refusals_are_abstentions(sentence: str) -> None:
     assert is_abstention(sentence)

@@ -452,6 +452,11 @@ REFUSALS = {
     "Portuguese": "A HR-POL-007 não menciona o acolhimento familiar.",
     "German": "HR-POL-007 erwähnt Pflegekinder leider nicht.",
     "German, the verb first": "Leider erwähnen HR-POL-007 und HR-BEN-2024 keine Pflegekinder.",
+    # An end-to-end check's (rules 22): nothing there, where the answerer looked, German's verb second.
+    "nothing there": "There is nothing about foster care in HR-POL-007.",
+    "checked, then a pronoun": "I checked HR-POL-007, but it doesn't mention foster care.",
+    "German, after leider": "Leider erwähnt HR-POL-007 die Pflegekinder nicht.",
+    "German, in ... nicht erwähnt": "In HR-POL-007 werden Pflegekinder nicht erwähnt.",
 }
 
 
@@ -487,6 +492,12 @@ def test_a_refusal_naming_its_source_beside_a_claim_is_no_claim() -> None:
     "I'm not sure, HR-POL-007 probably gives foster carers 10 weeks.",
     "HR-POL-007 erwähnt Pflegekinder nicht, aber Pflegeeltern erhalten 10 Wochen.",
     "Mi dispiace, ma HR-POL-007 non menziona l'affido, ma sono 10 settimane.",
+    "I checked HR-POL-007, but foster carers get 10 weeks.",
+    "Leider erwähnt HR-POL-007 Pflegekinder nicht, aber Pflegeeltern erhalten 10 Wochen.",
+    # Rules 22's review: German with the figure before the refusal, or its reason after it.
+    "Pflegeeltern erhalten 10 Wochen, in HR-POL-007 werden Pflegekinder nicht erwähnt.",
+    "In HR-POL-007 erhalten Pflegeeltern 10 Wochen, Pflegekinder werden nicht erwähnt.",
+    "Leider erwähnt HR-POL-007 Pflegekinder nicht, weil Pflegeeltern 10 Wochen erhalten.",
 ])
 def test_a_refusal_naming_its_source_that_goes_on_to_answer_is_a_claim(answer: str) -> None:
     # The 10 weeks are made up: read as a refusal, the answer would have left every mean.
@@ -547,6 +558,7 @@ THINGS = {"SKU-4410": "The SKU-4410 kettle ships with a base. A charger is inclu
     "Dental implants are not addressed in Plan-B.",
     "**Returns cost 15 EUR and take 90 days:** KB-1234 doesn't say more.",
     "I **returns cost 15 EUR** KB-1234 doesn't say more.",
+    "I checked Plan-B, but it doesn't cover water damage.",  # rules 22's review: what a plan pays for
 ])
 def test_a_sentence_about_what_an_id_names_is_no_refusal(answer: str) -> None:
     # Found by review, each read as a refusal by a first version of rules 19 and dropped from every mean:
