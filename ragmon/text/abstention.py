@@ -29,7 +29,7 @@ _CANNOT = r"(?: cannot| can't| can not| am unable to|'m unable to| am not able t
 _SEARCHED = (r"(?:i|we)(?: have|'ve)? (?:checked|searched|reviewed|read|looked (?:at|through|in)|went "
              r"through) (?:the |both |all |these |those )?(?:[a-z]+ ){0,2}?" + SOURCE_NOUN)
 """Where the answerer looked, before what it found there: "I checked the documents, but they don't mention
-foster care.", "We searched the provided sources and none of them covers it."."""
+foster care.", "We searched the provided sources and none of them mentions it."."""
 _THEY_DECLINE = (r"(?:(?:they|it) (?:do not|don't|does not|doesn't|did not|didn't) (?:mention|say|discuss)|"
                  r"(?:neither|none)(?: of them)? (?:mentions?|says?|discuss(?:es)?))\b")
 """What the sources looked in do not say, by a pronoun (`_SEARCHED` before it). Not "cover" or "address":
@@ -661,8 +661,8 @@ _ABLE = re.compile(r"[\W_]*" + _PARTY + r" should be able to (?:tell you|help(?:
 works."""
 _STATES = re.compile(
     r"\bthat\b(?! *+(?:for|with|$))|\b(?:is|are|was|were|will|won't|has|have|had|includes?|covers?|ships?|"
-    r"costs?|isn't|aren't|can't|"
-    r"cannot)\b|'s\b|\b(?:free(?! up)|no (?:cost|charge|fee)s?|waived?|guaranteed?)\b")
+    r"costs?|isn't|aren't|can't|cannot)\b|'s\b|\b(?:free(?! up)|no (?:cost|charge|fee)s?|waived?|"
+    r"guaranteed?)\b")
 """What makes what a party who may know confirms, tells or helps with a statement ("Your doctor should be
 able to confirm the battery is covered.", "Your bank can help you get a free replacement."): a clause or a
 verb of its own, or a promise. Not after a question word ("... confirm whether fostering is covered."),

@@ -263,7 +263,12 @@ def declines(answer: str, ids: Iterable[str]) -> bool:
     named = _written(answer, ids)
     if not named or (read := _read(answer, claims, named)).claims:
         return False
-    return read.declined or any(is_abstention(answer[start:end]) for start, end in sentence_spans(answer))
+    return read.declined or _declines_somewhere(answer)
+
+
+def _declines_somewhere(answer: str) -> bool:
+    """Whether a sentence of `answer` is a refusal, `split_claims` having dropped it or not."""
+    return any(is_abstention(answer[start:end]) for start, end in sentence_spans(answer))
 
 
 def citations(answer: str, ids: Iterable[str]) -> tuple[str, ...]:
@@ -310,7 +315,7 @@ def _read(answer: str, claims: tuple[Claim, ...], named: Mapping[str, str]) -> _
     if read and all(pointer for _, pointer in read):
         # An answer that only points says nothing the page states, unless it declines as well: "I don't
         # know. See KB-1234." points to where the answer may be.
-        if declined or any(is_abstention(answer[start:end]) for start, end in sentence_spans(answer)):
+        if declined or _declines_somewhere(answer):
             return _Read((), cited, True)
         return _Read(tuple(claim for claim, _ in read), cited, declined)
     return _Read(tuple(claim for claim, pointer in read if not pointer), cited, declined)
@@ -353,15 +358,14 @@ _NO_MARKS = str.maketrans("", "", _GROUP + _ID)
 _UNIT = re.compile("[\x00\x01](?:(?:[ \t]*,[ \t]*|[ \t]+(?:and|or|nor|&|und|oder|et|ou|ni|y|e|o|u|nem|né)"
                    "[ \t]+(?:(?:the|le|la|les|el|los|las|il|lo|gli|o|a|os|as)[ \t]+)?)[\x00\x01])*+")
 """Ids and brackets of them listed ("doc-3, doc-4 and doc-5", "ni doc-3 ni doc-4", "nem o doc-3 nem o doc-4",
-"[doc-3] and [doc-4]"),
-each list made one mark first, in one pass: tried from each of its ids, a list of 20,000 had taken
-minutes."""
+"[doc-3] and [doc-4]"), each list made one mark first, in one pass: tried from each of its ids, a list of
+20,000 had taken minutes."""
 _SPEECH = r"(?:mention|say|state|specify|discuss|talk[ \t]+about|describe|cover[ \t]+whether)"
 """What a text does, and a product, an error code or a plan does not: "include", "contain", "cover",
 "have", "indicate", "address", "explain" and "go into" say what a product holds, a plan pays for, a
 release fixes or a code means ("v2.1 does not address the login bug.", "Plan-B does not go into effect
 until June."; but no plan "covers whether")."""
-_SUBJECT = (r"(?:the[ \t]+(?:documents?|sources?|pages?|articles?)(?:[ \t]+[a-z]+)?[ \t]*)?[\x00\x01]")
+_SUBJECT = r"(?:the[ \t]+(?:documents?|sources?|pages?|articles?)(?:[ \t]+[a-z]+)?[ \t]*)?[\x00\x01]"
 """Ids as a subject, "the documents provided" before their bracket or not."""
 _NICHT_ENDS = r"nicht(?=[ \t]*(?:[.!;]|,[ \t]*und(?![\w-])|$))"
 """German's "nicht" closing the sentence, or its clause before "und": before "weil", "da" or "sondern" what
