@@ -61,7 +61,9 @@ class InputError(RagmonError):
         self.field = field
         where = ":".join(str(p) for p in (source, line) if p is not None)
         prefix = f"{where}: " if where else ""
-        suffix = f" (field {field!r})" if field else ""
+        # A top-level field its message already names ("missing required field 'question'") is not named
+        # twice; a nested one is ("missing required field 'text' (field 'contexts[0].text')").
+        suffix = f" (field {field!r})" if field and not message.endswith(repr(field)) else ""
         super().__init__(f"{prefix}{message}{suffix}")
 
 

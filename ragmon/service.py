@@ -260,6 +260,14 @@ class Sidecar:
         self._bytes_high_water = self._traces_max * 9 // 10
         """The 90% marks of --max-traces and of `_traces_max`: a request that would take the buffer past
         either is refused (503), see `offer`."""
+        buffer = mib(config.max_buffer)
+        self._bytes_limit = (f"--max-buffer {buffer}" if not reserved else f"the {mib(self._traces_max)} of "
+                             f"--max-buffer {buffer} that traces may hold beside the Claude judge's examples")
+        self._queue_full = (f"ragmon is busy: its score queue is full (--queue-size {config.queue_size}): "
+                            "scoring falls behind the traffic (raise --workers, or lower the sample rate); "
+                            "retry later")
+        """What a 503 says, in the sender's log and in ragmon's: "its score queue or trace buffer is full" had
+        left the operator to read the gauges for which limit to raise, and by how much."""
         self._decided_bytes = 0
         """Footprint of the traces out of the assembler whose outcome is not counted yet."""
         self._capture = None if config.capture is None else CaptureWriter(
@@ -550,13 +558,17 @@ class Sidecar:
             # A request read before the receivers closed: busy was no reason, and the queue empty.
             return Refused("backpressure", STOPPING, len(spans))
         if self._primary.queue.full():
-            return False
+            return Refused("backpressure", self._queue_full, len(spans))
         cost = self.assembler.measure(spans)
         if (never := _never_fits(cost, self.config)) is not None:
             return Refused("too_large", never, len(spans))
-        if not (_fits(self.assembler.in_flight, cost.traces, self._high_water)
-                and _fits(self._traces_bytes(), cost.bytes, self._bytes_high_water)):
-            return False
+        if not _fits(held := self.assembler.in_flight, cost.traces, self._high_water):
+            full = _buffer_full(held, cost.traces, self._high_water, "traces",
+                                f"--max-traces {self.config.max_traces}")
+            return Refused("backpressure", full, len(spans))
+        if not _fits(held := self._traces_bytes(), cost.bytes, self._bytes_high_water):
+            full = _buffer_full(held, cost.bytes, self._bytes_high_water, "bytes", self._bytes_limit)
+            return Refused("backpressure", full, len(spans))
         self.exporter.spans_received(transport, len(spans))
         if len(self._services) < 2:
             if self._learning_until is None:
@@ -902,6 +914,13 @@ def _fits(held: int, added: int, high_water: int) -> bool:
     `_never_fits`) is taken when the buffer holds nothing, as it never fits better: held to the mark, it
     would be refused forever."""
     return held + added <= max(high_water, added)
+
+
+def _buffer_full(held: int, added: int, mark: int, unit: str, limit: str) -> str:
+    """Why a request is refused for now: the `added` it brings to the `held` of the trace buffer (traces or
+    bytes) pass `mark`, 90% of `limit` (a flag with its value)."""
+    return (f"ragmon is busy: its trace buffer holds {held} {unit} and this request would add {added}, past "
+            f"{mark} (90% of {limit}): traces arrive faster than they are decided and scored; retry later")
 
 
 def _never_fits(cost: BatchCost, config: ServeConfig) -> str | None:

@@ -19,13 +19,14 @@ import signal
 import socket
 import subprocess
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import aiohttp
 import prometheus_client
 import pytest
+from google.rpc import status_pb2
 from manual_clock import ManualClock
 from opentelemetry.exporter.otlp.proto.common.trace_encoder import encode_spans
 from opentelemetry.exporter.otlp.proto.grpc.trace_exporter import OTLPSpanExporter as GrpcSpanExporter
@@ -528,6 +529,9 @@ async def test_full_score_queue_pushes_back_with_503_then_recovers(start_sidecar
                          headers={"Content-Type": "application/x-protobuf"}) as response:
         assert response.status == 503
         assert response.headers["Retry-After"] == "1"
+        assert status_pb2.Status.FromString(await response.read()).message == (
+            "ragmon is busy: its score queue is full (--queue-size 1): scoring falls behind the traffic "
+            "(raise --workers, or lower the sample rate); retry later")
     samples = parse((await get(ports.metrics, "/metrics"))[1])
     assert total(samples, "ragmon_spans_rejected_total", reason="backpressure") == len(third)
     assert total(samples, "ragmon_spans_received_total") == len(first) + len(second)
@@ -547,7 +551,10 @@ async def test_a_nearly_full_trace_buffer_pushes_back_instead_of_evicting(start_
     nine = [span for _ in range(9) for span in record("shop", rag_trace)]
     tenth = record("shop", rag_trace)
     assert (await post_spans(ports.http, nine)).status == 200
-    await assert_pushed_back(ports, tenth, buffered=9)
+    # Which limit, and what to raise: "its score queue or trace buffer is full" had left it to the gauges.
+    assert await assert_pushed_back(ports, tenth, buffered=9) == (
+        "ragmon is busy: its trace buffer holds 9 traces and this request would add 1, past 9 (90% of "
+        "--max-traces 10): traces arrive faster than they are decided and scored; retry later")
 
 
 async def test_readyz_turns_503_while_draining(start_sidecar: Start) -> None:
@@ -945,22 +952,29 @@ def big_rag_trace(provider: TracerProvider) -> None:
         pass
 
 
-async def post_spans(port: int, spans: Sequence[ReadableSpan]) -> aiohttp.ClientResponse:
+class Reply(NamedTuple):
+    status: int
+    headers: Mapping[str, str]
+    body: bytes
+
+
+async def post_spans(port: int, spans: Sequence[ReadableSpan]) -> Reply:
     async with aiohttp.ClientSession() as session, \
             session.post(f"http://127.0.0.1:{port}/v1/traces", data=encode_spans(spans).SerializeToString(),
                          headers={"Content-Type": "application/x-protobuf"}) as response:
-        return response
+        return Reply(response.status, response.headers, await response.read())
 
 
-async def assert_pushed_back(ports: Ports, spans: Sequence[ReadableSpan], buffered: int) -> None:
+async def assert_pushed_back(ports: Ports, spans: Sequence[ReadableSpan], buffered: int) -> str:
     """`spans` get 503 with Retry-After, counted as back-pressure, while `buffered` traces stay buffered and
-    none is evicted."""
+    none is evicted; what the 503 says."""
     refused = await post_spans(ports.http, spans)
     assert (refused.status, refused.headers["Retry-After"]) == (503, "1")
     samples = parse((await get(ports.metrics, "/metrics"))[1])
     assert total(samples, "ragmon_traces_in_flight") == buffered
     assert total(samples, "ragmon_spans_rejected_total", reason="backpressure") == len(spans)
     assert total(samples, "ragmon_traces_total", outcome="evicted") == 0
+    return status_pb2.Status.FromString(refused.body).message
 
 
 async def test_a_buffer_full_in_bytes_pushes_back_instead_of_evicting(start_sidecar: Start) -> None:
@@ -969,7 +983,12 @@ async def test_a_buffer_full_in_bytes_pushes_back_instead_of_evicting(start_side
     _, ports = await start_sidecar(max_buffer=4 * MiB, quiet=30.0, decision_wait=60.0)
     for _ in range(3):
         assert (await post_spans(ports.http, record("shop", big_rag_trace))).status == 200
-    await assert_pushed_back(ports, record("shop", big_rag_trace), buffered=3)
+    said = await assert_pushed_back(ports, record("shop", big_rag_trace), buffered=3)
+    held, added = map(int, re.fullmatch(
+        r"ragmon is busy: its trace buffer holds (\d+) bytes and this request would add (\d+), past 3774873 "
+        r"\(90% of --max-buffer 4 MiB\): traces arrive faster than they are decided and scored; retry later",
+        said).groups())  # 4 MiB is 4,194,304 bytes, 90% of it 3,774,873
+    assert held < 3774873 < held + added and held == 3 * added
 
 
 async def test_a_trace_holds_its_bytes_until_scored_not_only_while_buffered(start_sidecar: Start) -> None:

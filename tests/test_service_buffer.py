@@ -25,6 +25,7 @@ from ragmon.evaluation import evaluate_example
 from ragmon.judges.lexical import LexicalJudge
 from ragmon.model import Example
 from ragmon.otlp.decode import DecodeError, decode_json
+from ragmon.otlp.sink import Refused
 from ragmon.scoring import LaneRefusal, LexicalLane, Scored
 from ragmon.scrape import Samples, parse, total
 from ragmon.serve_config import ServeConfig, add_arguments
@@ -107,6 +108,11 @@ async def wait_for(sidecar: Sidecar, ready: Callable[[Samples], bool], timeout: 
         await asyncio.sleep(0.02)
 
 
+def pushed_back(offered: object) -> bool:
+    """Whether `Sidecar.offer` answered back-pressure (a 503), which says which limit it hit."""
+    return isinstance(offered, Refused) and offered.reason == "backpressure"
+
+
 # --- defects: each fails before the fix ---------------------------------------------------------------
 
 async def test_traces_evicted_but_not_yet_handed_on_count_against_the_buffer() -> None:
@@ -127,7 +133,7 @@ async def test_traces_evicted_but_not_yet_handed_on_count_against_the_buffer() -
         taken.append(sidecar.offer([doc_span(5, KiB)], "http"))
     finally:
         await sidecar.stop()
-    assert taken == [True, True, False]
+    assert taken[:2] == [True, True] and pushed_back(taken[2])
     samples = samples_of(sidecar)
     assert total(samples, "ragmon_traces_total", outcome="evicted") == 1
     assert total(samples, "ragmon_traces_total") == 4
@@ -188,7 +194,7 @@ async def test_an_example_that_holds_more_than_its_trace_counts_at_its_own_size(
         lane.gate.set()
     finally:
         await sidecar.stop()
-    assert taken == [True, False]
+    assert taken[0] is True and pushed_back(taken[1])
 
 
 async def test_decided_traces_waiting_for_room_in_a_full_queue_are_in_a_gauge() -> None:
@@ -439,7 +445,7 @@ async def test_random_sidecar_schedules_count_every_trace_once_and_give_every_by
                 spans = [Span(f"{trace:032x}", "1" * 16, None, "answer",
                               attributes={"ragmon.question": "q?", "ragmon.contexts": "[not json"})]
             for _ in range(3):  # an exporter retries a 503
-                if sidecar.offer(spans, "http"):
+                if not pushed_back(sidecar.offer(spans, "http")):
                     break
                 await asyncio.sleep(0.005)
             assert sidecar._decided_bytes >= 0

@@ -28,6 +28,7 @@ from virtual_time import run
 from ragmon.evaluation import evaluate_example
 from ragmon.judges.lexical import LexicalJudge
 from ragmon.model import Example
+from ragmon.otlp.sink import Refused
 from ragmon.scoring import Scored
 from ragmon.serve_config import ServeConfig
 from ragmon.service import Sidecar
@@ -179,7 +180,8 @@ async def serve(arrivals: Arrivals, **limits: Any) -> Run:
     async def send(at: float, batch: list[Span]) -> None:
         await asyncio.sleep(at)
         for _ in range(20):
-            if sidecar.offer(batch, "http") is not False:
+            offered = sidecar.offer(batch, "http")
+            if not (isinstance(offered, Refused) and offered.reason == "backpressure"):
                 for span in batch:
                     result.first_taken.setdefault(span.attributes["ragmon.pipeline"], loop.time())
                 result.max_in_flight = max(result.max_in_flight, sidecar.assembler.in_flight)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
+import re
 from collections.abc import AsyncIterator, Iterator
 
 import pytest
@@ -34,6 +35,7 @@ from test_service_buffer import (
 from ragmon.budget import DailyBudget, Prices, TokenBucket
 from ragmon.judges.claude import ClaudeJudge
 from ragmon.llm_lane import ClaudeLane
+from ragmon.otlp.sink import Refused
 from ragmon.scoring import LexicalLane
 from ragmon.scrape import Samples, total
 from ragmon.serve_config import ServeConfig
@@ -167,7 +169,14 @@ async def test_the_mark_leaves_further_lanes_their_share_even_while_they_hold_no
                                  sidecar.offer([doc_span(2, 300 * KiB)], "http")]
         finally:
             await sidecar.stop()
-    assert taken == {1: [True, True], 2: [True, False]}
+    assert taken[1] == [True, True]
+    assert taken[2][0] is True
+    refused = taken[2][1]
+    assert isinstance(refused, Refused) and refused.reason == "backpressure"
+    assert re.fullmatch(r"ragmon is busy: its trace buffer holds 26\d{5} bytes and this request would "
+                        r"add 30\d{4}, past 2831155 \(90% of the 3 MiB of --max-buffer 4 MiB that traces "
+                        r"may hold beside the Claude judge's examples\): traces arrive faster than they "
+                        r"are decided and scored; retry later", refused.message)
 
 
 async def test_a_further_lane_drops_what_would_take_the_whole_buffer_past_max_buffer(
