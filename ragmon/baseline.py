@@ -67,10 +67,10 @@ it. New fields do not raise it. Reports before it had none: format 1. Here, besi
 writer (ragmon.report.json) imports this module."""
 
 
-READ_OUT_RULES = 22
+READ_OUT_RULES = 23
 """The scoring rules that last widened what of an answer's citations of its retrieved ids is read out of its
 claims (ragmon.text.cited_ids; rules 15 read bracketed ids, 17 also locators, attributions and pointers, 18
-in five more languages, 19 a refusal naming them, 22 more such refusals):
+in five more languages, 19 a refusal naming them, 22 and 23 more such refusals):
 against a baseline of rules before them, the examples whose claims only that read-out changed are named
 (`_moved_by_rules`)."""
 SHOWN_IDS = 3

@@ -17,7 +17,7 @@ every judge shares (claims, metrics) and the lexical judge.
 
 from __future__ import annotations
 
-SCORING_RULES = 22
+SCORING_RULES = 23
 """Raised by one for each change that moves any figure; 1 is the first build that recorded it, 2 the first
 whose intervals hold the binomial bound (ragmon.metrics.aggregate), 3 the first whose bound takes the
 values' variance at its upper confidence bound and mirrors a lower-is-better metric's exactly, 4 the first
@@ -72,16 +72,27 @@ directly." as pointers to someone to ask, no claims, and what such a party confi
 as a statement ("Your bank can help you get a free replacement.") as a claim, 22 the first that reads
 "There is nothing about X in the documents." and "I checked the documents, but they don't mention X." as
 refusals (naming ids too, and German's "Leider erwähnt KB-1 ... nicht", "In KB-1 wird ... nicht
-erwähnt"), and leaves citation_accuracy undefined for an answer that makes no claim."""
+erwähnt"), and leaves citation_accuracy undefined for an answer that makes no claim, 23 the first that
+reads a sentence opening "Neither document mentions X." or "No document mentions X.", and "There's
+nothing in the documents about X.", "This isn't something the documents cover." and "I checked the
+documents (or doc-3 and doc-4), but neither mentions X." as refusals, and in German, French, Spanish,
+Italian and Portuguese the documents as the subject of a negated verb of saying ("Los documentos no hablan
+de X.", "Die Dokumente erwähnen X nicht."), "none of the documents" and "no document" ("Aucun document
+n'indique ..."), the answerer unable to say, finding nothing where it looked or rather not guessing ("Non
+trovo questa informazione", "Prefiero no especular."), and a pointer asked politely ("Veuillez contacter le
+service client.") as no claim; and the first that reads what comes before ", so" ("..., así que no lo
+sé.") as a claim unless it declines or denies something of the answerer's sources, and a clause after a
+party's help ("Le pharmacien pourra vous répondre, ce médicament est sans danger.") as one."""
 
-PER_EXAMPLE_RULES = 22
+PER_EXAMPLE_RULES = 23
 """The first scoring rules whose per-example figures (claims, verdicts, each example's metrics, and so every
 mean and the paired changes a drop gate reads) are this build's: rules 4 and 5 cut some answers into other
 claims, 5 also reads labels otherwise, 6 scores answer_correctness otherwise, 7 some verdicts,
 answer_relevance and answer_correctness, 8 to 14 which answers abstain, 9, 11 to 14 also which lines are
 titles, 12 to 14 also some verdicts, 15, 17 and 18 some claims' text and so their verdicts, 16 some verdicts,
 19 which sentences naming retrieved ids are claims and so which answers abstain, 20 which answers abstain,
-21 which sentences are claims, 22 which answers abstain and citation_accuracy (rules 2 and 3 had moved
+21 which sentences are claims, 22 which answers abstain and citation_accuracy, 23 which sentences are
+claims and which answers abstain (rules 2 and 3 had moved
 only aggregates' intervals). A baseline or a
 capture scored with rules from this one to `SCORING_RULES` differs from this run in no drop, gain or
 captured figure, so nothing is said of them; warning of each interval's change had warned of every baseline

@@ -286,7 +286,7 @@ def test_an_upgrade_names_the_examples_the_citation_read_out_moved_beside_a_real
                  "--json", str(report), "--junit", str(junit), "--markdown", str(markdown)]) == 0
     moved = ("3 of the 8 examples both runs have are scored otherwise by the new rules ('c1', 'c2', 'c6'): "
              "their claims are the baseline's with citations of retrieved ids, or refusals naming them, read "
-             "out (scoring rules 15 to 22), so their drops and gains are ragmon's, not this run's; without "
+             "out (scoring rules 15 to 23), so their drops and gains are ragmon's, not this run's; without "
              "them, groundedness -0.2 (0.2 -> 0 over 5); refresh the baseline with this build on main first, "
              "as an upgrade of ragmon in a PR of its own changes no answer and its moves are ragmon's")
     assert f"ragmon replay: warning: {moved}\n" in capsys.readouterr().err

@@ -36,6 +36,7 @@ _THEY_DECLINE = (r"(?:(?:they|it) (?:do not|don't|does not|doesn't|did not|didn'
 "I checked Plan-B, but it doesn't cover water damage." says what a plan pays for."""
 _CUES = (
     r"\bi (?:do not|don't|really don't) know\b", r"\bi(?: have|'ve|'ve got) no (?:idea|clue)\b",
+    r"\bi(?:'d| would) (?:rather|prefer) not (?:to )?(?:guess|speculate)\b",
     r"\bi'?m not sure\b", r"\bi am not sure\b",
     r"\bi" + _CANNOT + r" (?:answer|determine|find|tell|say|provide|confirm|verify|locate|give)\b",
     r"\bi" + _CANNOT + r" (?:help|assist)(?: you)? with (?:that|this|it|your (?:request|question)|"
@@ -53,6 +54,8 @@ _CUES = (
     r"details?|data|indication|evidence|reference)\b",
     r"\bthere(?: is|'s| was) nothing (?:about|on|regarding|concerning|related to)\b[^.!?]{0,80}? in the "
     r"(?:[a-z]+ ){0,2}?" + _SOURCE + r"\b",
+    r"\bthere(?: is|'s| was) nothing in the (?:[a-z]+ ){0,2}?" + _SOURCE + r"\b(?: " + SOURCE_ADJECTIVE
+    + r")? (?:about|on|regarding|concerning|related to|that (?:mentions|says|addresses|covers|answers))\b",
     r"\b" + _SEARCHED + r"\b[^.!?]{0,40}? (?:but|and) " + _THEY_DECLINE,
     r"\bi (?:do not|don't|did not|didn't) (?:see|find) (?:any )?(?:information|mention|details?|data|"
     r"reference)\b",
@@ -60,9 +63,12 @@ _CUES = (
     r"didn't) (?:mention|say|specify|state)\b",
     r"\bno (?:relevant |specific |such )?(?:information|mention|details?|data) (?:about|on|of|regarding|"
     r"in|is|was|were|could be)\b",
-    r"\b(?:none of|nothing in) the (?:" + SOURCE_ADJECTIVE + " )?" + SOURCE_NOUN + r"(?: "
+    r"\b(?:none of|nothing in|neither of) the (?:" + SOURCE_ADJECTIVE + " )?" + SOURCE_NOUN + r"(?: "
     + SOURCE_ADJECTIVE + r")? (?:mentions?|says?|specif(?:y|ies)|states?|address(?:es)?|covers?|"
     r"discuss(?:es)?|indicates?)\b",
+    r"\b(?:this|that|it)(?: is not|'s not| isn't) (?:something|anything|a (?:topic|question)) (?:that )?the "
+    r"(?:" + SOURCE_ADJECTIVE + " )?" + SOURCE_NOUN + r"(?: " + SOURCE_ADJECTIVE + r")? (?:covers?|mentions?|"
+    r"address(?:es)?|discuss(?:es)?|answers?|go(?:es)? into)\b",
     r"\b" + SOURCE_NOUN + r"(?: " + SOURCE_ADJECTIVE + r")? (?:is|are) silent (?:on|about|regarding|"
     r"as to)\b",
     r"\b(?:is not|isn't|are not|aren't) (?:in|present in|contained in) the (?:[a-z]+ ){0,2}?" + _SOURCE
@@ -89,12 +95,13 @@ _NO = re.compile(r"no(?:t|\b)")
 
 def _cued(low: str) -> bool:
     """Whether `low` has "not", "no", "none", "n't", "unable", "insufficient", "beyond", "outside", "fail",
-    "silent" or "unclear": every cue above contains one. C-level substring tests find them far faster than
-    the cue pattern (whose alternatives start with word boundaries) or one pattern of them all, so most
-    sentences never reach the former."""
+    "silent", "unclear" or "neither": every cue above contains one (without "neither", "I checked the
+    documents, but neither mentions it." and "Neither document mentions it." never reached their cues).
+    C-level substring tests find them far faster than the cue pattern (whose alternatives start with word
+    boundaries) or one pattern of them all, so most sentences never reach the former."""
     return ("no" in low and (_NO.search(low) is not None or "none" in low)) or "n't" in low \
         or "unable" in low or "insufficient" in low or "beyond" in low or "fail" in low or "outside" in low \
-        or "silent" in low or "unclear" in low
+        or "silent" in low or "unclear" in low or "neither" in low
 
 
 _PLACEHOLDERS = frozenset({"empty response"})
@@ -125,6 +132,18 @@ only, apart from the cues, as `_NOT_AVAILABLE` is: searched for from each source
 the rest of the sentence each time, and as one of the cues it made their search several times slower."""
 
 
+_NO_DOCUMENT = re.compile(
+    r"\W*(?:(?:unfortunately|sorry|i'm sorry|i am sorry|however)\W+)?(?:neither (?:of the (?:"
+    + SOURCE_ADJECTIVE + " )?" + SOURCE_NOUN + r"|(?:" + SOURCE_ADJECTIVE + r" )?(?:document|source))|no (?:"
+    + SOURCE_ADJECTIVE + r" )?(?:documents?|sources?))(?: " + SOURCE_ADJECTIVE + r")? (?:mentions?|says?|"
+    r"specif(?:y|ies)|states?|address(?:es)?|covers?|discuss(?:es)?|indicates?)\b"
+    r"(?![^.!?]{0,80}?\b(?:than|other|except|apart from|besides|beyond)\b[^.!?]{0,20}?\d)")
+"""A sentence opening with "neither" or "no" of the documents saying something: "Neither document mentions
+foster care.", "No provided source says ...". From its start, and of documents or sources alone: "A search
+that returns no results indicates ...", "No text says the deadline is 30 days." and "Neither passage covers
+the return trip after 6 pm." state facts, and so does a comparison with a figure ("No document mentions a
+fee higher than 15 EUR.")."""
+
 _NOT_THERE = re.compile(r"\W*not (?:mentioned|specified|stated|provided|covered|addressed|included|found) "
                         r"(?:in|by) the (?:[a-z]+ ){0,2}?" + _SOURCE + r"\b")
 """A sentence that is only a refusal's verb phrase: "Not mentioned in the context." Matched from the start
@@ -133,10 +152,10 @@ and the search took seven times as long (52 µs a sentence, 15% of the lexical j
 
 
 def _declines(low: str) -> bool:
-    """Whether a cue is in `low` (normalised), or it opens with a source that says nothing, or with "not
-    mentioned in the ..." (`_NOT_THERE`)."""
+    """Whether a cue is in `low` (normalised), or it opens with a source that says nothing, with "not
+    mentioned in the ..." (`_NOT_THERE`), or with "neither" or "no" of the documents (`_NO_DOCUMENT`)."""
     return (_ABSTENTION.search(low) is not None or _THEY_SAY_NOTHING.match(low) is not None
-            or _NOT_THERE.match(low) is not None)
+            or _NOT_THERE.match(low) is not None or _NO_DOCUMENT.match(low) is not None)
 
 
 _CJK_DECLINES = re.compile(
@@ -181,7 +200,7 @@ _CUE_WORDS = (
     "say", "provide", "confirm", "verify", "locate", "give", "help", "assist", "info", "details", "data",
     "evidence",
     "mention", "indication", "reference", "specify", "state", "determined", "answered", "found", "inferred",
-    "confirmed", "mentioned",
+    "confirmed", "mentioned", "guess", "speculate",
 )
 """Words one of which every English refusal holds as a word of its own, with a space, a word boundary or
 "_" on either side: in every cue of `_CUES` and in `_THEY_SAY_NOTHING`, `_NOT_THERE` and `_NOT_AVAILABLE`
@@ -367,15 +386,34 @@ one C-level test whether it may hold a refusal, where ten substring tests had co
 
 
 def _asserts_beside_european(low: str) -> bool:
-    """`_asserts_beside` for German, French, Spanish, Italian and Portuguese: a part a contrast sets apart
-    that is no refusal, no apology ("Je suis désolé, mais ...") and no filler says something."""
-    for part in european.CONTRAST.split(low):
-        if european.DECLINES.search(part) or european.APOLOGY.fullmatch(part):
-            continue
-        terms = profile(part).terms
-        if terms and not is_filler(part, terms):
-            return True
-    return False
+    """`_asserts_beside` for German, French, Spanish, Italian and Portuguese: a part a contrast sets apart,
+    or one after a consequence (`european.CONSEQUENCE`), that is no refusal, no
+    apology ("Je suis désolé, mais ...") and no note of where the answerer looked (`european.SEARCHED`),
+    and no filler, says something; so does what comes before a consequence unless it declines too, or
+    denies something of the answerer's sources, as a refusal's reason does ("El Pixel 7 no figura en la
+    tabla de tarifas que tengo, así que no puedo darte un precio." declines; "El visado es gratuito, así que
+    no lo sé." and "La domanda non è completa, quindi non posso dirti di più." do not)."""
+    head, *consequences = european.CONSEQUENCE.split(low)
+    if consequences and (any(map(_says_beside, consequences)) or not _a_reason(head)):
+        return True
+    return any(map(_says_beside, european.CONTRAST.split(low)))
+
+
+def _a_reason(head: str) -> bool:
+    """Whether the part before a consequence is a refusal's reason: a refusal, or a denial naming the
+    answerer's sources, or nothing said (`_asserts_beside_european`)."""
+    return (european.DECLINES.search(head) is not None
+            or (european.DENIES.search(head) is not None and european.OWN.search(head) is not None)
+            or not _says_beside(head))
+
+
+def _says_beside(part: str) -> bool:
+    """Whether a part of a European refusal says something: see `_asserts_beside_european`."""
+    if (european.DECLINES.search(part) or european.APOLOGY.fullmatch(part)
+            or european.SEARCHED.fullmatch(part)):
+        return False
+    terms = profile(part).terms
+    return bool(terms) and not is_filler(part, terms)
 
 
 _CONTRAST_WORDS = ("but", "however", "though", "whereas", "nevertheless")  # "though" finds "although"

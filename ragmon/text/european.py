@@ -14,13 +14,16 @@ from __future__ import annotations
 import re
 
 SOURCE_NOUNS = (
-    "dokumente|dokumenten|unterlagen|informationen|quellen|kontext|daten|"
-    "documents|document|informations|information|sources|contexte|données|"
-    "documentos|información|informacion|fuentes|contexto|datos|"
-    "documenti|informazioni|fonti|contesto|dati|"
-    "informações|informação|fontes"
+    "dokumente|dokumenten|unterlagen|informationen|quellen|kontext|daten|dokumentation|"
+    "documents|document|informations|information|sources|contexte|données|documentation|"
+    "documentos|información|informacion|fuentes|contexto|datos|documentación|"
+    "documenti|informazioni|fonti|contesto|dati|documentazione|"
+    "informações|informação|fontes|documentação"
 )
 """What an answer calls the text it was given, in the five languages."""
+_ENGLISH_TOO = frozenset({"documents", "document", "information", "sources", "documentation"})
+"""Source nouns English writes alike: a refusal in French holds "pas", "rien" or "aucun" too, and English
+claims naming their documents are spared the search (`REFUSAL_WORDS`)."""
 
 _PROVIDED = (r"(?:bereitgestellten|vorliegenden|verfügbaren|angegebenen|fournis|fournies|disponibles|"
              r"proporcionad[ao]s?|facilitad[ao]s?|disponibles?|forniti|fornite|disponibili|"
@@ -51,6 +54,88 @@ _NOT_SAID = (
     r"|non (?:è|sono) (?:specificat[oaie]|indicat[oaie]|menzionat[oaie]|riportat[oaie])"
     r"|non (?:indicano|indica|menzionano|menziona|specificano|specifica|contengono|contiene)"
     r"|não (?:mencionam|menciona|indicam|indica|especificam|especifica|contém|contêm|referem|refere))")
+_OWN = (r"(?:dont je dispose|que (?:tengo|me han (?:dado|facilitado|proporcionado))|che ho|"
+        r"a mia disposizione|che mi (?:hai|ha|avete) fornit[oaie]|que tenho|de que disp(?:onho|ongo))")
+"""The sources as what the answerer has: "dont je dispose", "que tengo", "che ho", "de que disponho"."""
+_MINE = (r"(?:" + _PROVIDED + r"|fornit[oa]|fourni|fournie|" + _OWN + r"|bereitgestellten?|vorliegenden?|"
+         r"verfügbaren?|angegebenen?)")
+"""What marks the sources as the ones the answerer was given: "fournis", "proporcionada", "dont je dispose",
+"que tengo", "che ho", "de que disponho", "bereitgestellte"."""
+_TEXTS = (r"(?:dokumente|dokumenten|unterlagen|informationen|quellen|kontext|dokumentation|documents|"
+          r"document|informations|information|sources|contexte|documentation|documentos|información|"
+          r"informacion|fuentes|contexto|documentación|documenti|informazioni|fonti|contesto|documentazione|"
+          r"informações|informação|fontes|documentação)")
+"""`SOURCE_NOUNS` but data ("Daten", "données", "datos", "dati"): "Anonymisierte Daten sagen nichts über
+die Person aus" and "Les données n'évoquent pas votre état de santé" are what data do."""
+_GIVEN = (r"(?:(?:kontext|contexte|contexto|contesto|informationen|informations|información|informacion|"
+          r"informazioni|informações|informação)(?: " + _MINE + r")|" + _TEXTS + r" " + _OWN + r")")
+"""Sources that can only be the answerer's: the context or the information given, or any sources it has
+("dont je dispose"). "Le document fourni", "Los documentos proporcionados" may be what the user handed in
+(a visa's, an admission's): "Le document fourni ne couvre pas toute la durée du séjour." is a claim."""
+_GOES_ON = (r"(?![^.!?]{0,200}?[,;] *(?!(?:ob|si|se|que|qu'|che|ni|nem|né|noch|weder|wie|was|welche[mnrs]?|"
+            r"cuándo|cuánto|quand|quando|cómo|comment|come|como|dove|où|dónde|onde|wann|wo|porque|parce|car|"
+            r"perché|weil|da|noch|geschweige)\b)[^\W\d_])")
+"""No clause after a refusal of the sources but one saying what it is about or why ("..., ob ...", "...,
+si ...", "..., ni sur ..."): "Os documentos não falam sobre a taxa, o visto é gratuito." states a fact.
+Looked for over 200 characters, so that a refusal repeated thousands of times is not read in quadratic
+time."""
+_SAYS_NOT = (
+    r"(?:ne (?:parlent|parle|expliquent|explique|précisent|précise) (?:pas|rien)|n'(?:abordent|aborde|"
+    r"évoquent|évoque|expliquent|explique|indiquent|indique) (?:pas|rien)"
+    r"|no (?:hablan?|abordan?|explican?|detallan?|aclaran?)"
+    r"|non (?:parlano|parla|spiegano|spiega|chiariscono|chiarisce|citano|cita|precisano|precisa|affrontano|"
+    r"affronta)|non (?:dicono|dice) (?:nulla|niente)"
+    r"|não (?:falam|fala|abordam|aborda|explicam|explica|detalham|detalha|esclarecem|esclarece)"
+    r"|não (?:informam|informa) (?:se|sobre|nada|quando|quanto|qual|quais|como|onde)"
+    r"|não (?:respondem|responde) (?:a|à|às|ao|aos)"
+    r"|(?:sagen|sagt) nichts(?![^.!?]{0,80}\baus\b))")
+"""Verbs of saying, negated, that the sources do not say ("Los documentos no hablan de ...", "Les documents
+ne parlent pas de ...", "I documenti non parlano ...", "Os documentos não falam sobre ...", "Die Unterlagen
+sagen nichts über ..."): read only right after the sources as their subject (`SAID_BY`). Not Spanish
+"precisar" (also "to need"), Portuguese "responder por" (to answer for), "informar" but of what they hold,
+nor German's "nichts aussagen" (reveal nothing)."""
+_HOLDS_NOT = (
+    r"(?:ne (?:traitent|traite|couvrent|couvre) pas|no (?:tratan?|recogen?)|non (?:trattano|tratta|riportano|"
+    r"riporta)|não (?:tratam|trata))")
+"""Verbs of treating, negated: what the context given does not treat ("Il contesto fornito non tratta ...").
+Read only after sources that can only be the answerer's (`_GIVEN`): "I dati sanitari non sono trattati",
+"l'assurance ne couvre pas" and "Os documentos fornecidos não tratam do visto de estudante" are what data,
+a policy and an applicant's papers do."""
+_NO_INFORMATION = (
+    r"(?:ne (?:donnent|donne|fournissent|fournit) (?:pas|aucune) (?:d'|de )?(?:informations?|précisions?|"
+    r"détails)|no (?:incluyen?|dan|da|ofrecen?|aportan?|proporcionan?) (?:(?:ninguna|más) )?(?:información|"
+    r"informacion|detalles)"
+    r"|non (?:includono|include|danno|dà|forniscono|fornisce) (?:(?:alcuna|nessuna) )?(?:informazioni|"
+    r"informazione|dettagli)"
+    r"|não (?:trazem|traz|incluem|inclui|dão|dá|fornecem|fornece) (?:(?:nenhuma|qualquer) )?(?:informações|"
+    r"informação|detalhes))")
+"""Verbs of holding, negated, before a word for information: "La información proporcionada no incluye
+detalles sobre ...", "os documentos fornecidos não trazem informações": "no incluye el IVA" is what an
+invoice holds."""
+SAID_BY = (
+    r"(?:\b" + _TEXTS + r"(?: " + _MINE + r")? " + _SAYS_NOT
+    + r"|\b" + _TEXTS + r" " + _MINE + r" " + _NO_INFORMATION + r"|\b" + _GIVEN + r" " + _HOLDS_NOT
+    + r")\b" + _GOES_ON
+    + r"|\b(?:die |diese )?(?:" + _MINE + r" )?" + _TEXTS + r" (?:erwähnen|erwähnt|beschreiben|"
+    r"beschreibt|thematisieren|thematisiert|erläutern|erläutert) (?!wir\b|ich\b|sie\b|man\b)[^.!?;,:]{0,60}?"
+    r"(?:leider )?nicht(?= *(?:[.!;]|$))"
+    r"|\b(?:die |diese )?" + _MINE + r" " + _TEXTS + r" (?:behandeln|behandelt) (?!wir\b|ich\b|sie\b|man\b)"
+    r"[^.!?;,:]{0,60}?(?:leider )?nicht(?= *(?:[.!;]|$))"
+    r"|\b(?:in den|in der|in diesen) (?:" + _MINE + r" )?" + _TEXTS + r"\b"
+    r"(?:, die [^,.;:!?]{1,30},)? (?:wird|werden|ist|sind) [^.!?;,:]{0,40}?nicht (?:behandelt|erwähnt|"
+    r"thematisiert|erläutert)\b")
+"""The sources, as the subject, not saying (`_SAYS_NOT`), not holding information (`_NO_INFORMATION`,
+marked as the answerer's), or, only the answerer's, not treating it (`_HOLDS_NOT`), and no clause stating
+something after (`_GOES_ON`); German's verb before its "nicht" at the clause's end ("Die Dokumente
+erwähnen den Pflegeurlaub nicht.", not "Die Daten erwähnen wir gegenüber Dritten nicht."), and its passive
+in them ("In den Dokumenten, die mir vorliegen, wird dieser Fall nicht behandelt.")."""
+_ALONE = (r"(?=(?: (?!(?:e|y|et|und|o|ou|oder|ma|mas|mais|pero|aber|porque|pues|car|puisque|perché|poiché|"
+          r"pois|weil|denn|da|quindi|donc|also|então|portanto|che|que|qu|dass|parce)\b)[^\W\d_]+(?:['’]"
+          r"[^\W\d_]+)?){0,6}[\W_]*$)")
+"""Nothing after a refusal in the answerer's own words ("Prefiero no especular.", "Je préfère ne pas
+m'avancer sur ce point.") but at most six words and its sentence's end: "..., el trámite tarda dos
+semanas.", "... — el trámite ...", "... porque el visado es gratuito" and "... e ti dico che ..." go on to
+state something."""
 _NOT_SURE = (
     r"\b(?:ich bin|bin ich)(?: mir| da| dabei| hier| leider| dessen){0,3} nicht (?:ganz |so |völlig )?"
     r"sicher\b"
@@ -69,15 +154,43 @@ DECLINES = re.compile(
     "|".join((
         r"\b(?:ich )?(?:weiß|weiss) (?:ich )?(?:es |das )?(?:leider )?nicht\b",
         r"\b(?:liegen )?mir (?:liegen )?(?:leider )?keine (?:informationen|angaben)\b",
-        r"\b(?:kann|könnte) (?:ich )?(?:diese frage |das |dazu )?(?:leider )?nicht (?:beantworten|sagen)\b",
+        r"\b(?:kann|könnte) (?:ich )?(?:ihnen |dir )?(?:(?:daher|deshalb|also|somit|leider) )?"
+        r"(?:diese frage |das |dazu )?(?:leider )?nicht (?:beantworten|sagen)\b",
+        r"\b(?:ich habe|habe ich) (?:in |auf )?(?:den |der |die |diesen )?(?:" + _PROVIDED + r" )?(?:"
+        + SOURCE_NOUNS + r")\b[^.!?;,]{0,40}?\b(?:nichts|keine (?:informationen|angaben|hinweise)) "
+        r"gefunden\b",
+        r"\b(?:dazu|darüber|hierzu) (?:leider )?(?:nichts|keine (?:informationen|angaben|"
+        r"hinweise)) gefunden\b",
+        r"\blässt sich (?:daraus |den [^\W\d_]+ |aus den [^\W\d_]+ )?(?:leider )?nicht (?:ableiten|entnehmen|"
+        r"sagen|erkennen|beantworten)\b",
         r"\bje ne (?:sais|saurais) pas\b", r"\bje n'ai (?:pas|aucune) (?:d'|de |les? |l')?informations?\b",
         r"\bje ne (?:peux|suis pas en mesure de) (?:pas )?(?:répondre|vous dire|confirmer)\b",
-        r"\bno (?:lo )?sé\b", r"\bno (?:tengo|dispongo de|encuentro|encontré|he encontrado) (?:ninguna |la )?"
-        r"(?:información|informacion|datos)\b", r"\bno (?:puedo|podría) (?:responder|confirmar|decir)",
-        r"\bnon (?:lo )?so\b", r"\bnon ho (?:alcuna |nessuna )?(?:informazioni|informazione|dati)\b",
-        r"\bnon (?:posso|sono in grado di) (?:rispondere|confermare|dire)\b",
+        r"\brien n'(?:y )?est (?:dit|mentionné|précisé|indiqué)\b",
+        # rather not guess ("prefiero no arriesgar una cifra", "mejor no te lo aseguro"), and nothing after
+        r"(?:\b(?:prefiero no|mejor no) (?:te |le )?(?:lo )?(?:arriesgar\w*|aventurar\w*|especular|asegur\w*|"
+        r"confirm\w*)"
+        r"|\bprefiro não (?:arriscar|especular|adivinhar|afirmar|confirmar)"
+        r"|\bpreferisco non (?:rischiare|azzardare|sbilanciarmi|speculare)"
+        r"|\bnon vorrei (?:darti|darle|darvi|dare) (?:un'informazione|informazioni|indicazioni) "
+        r"(?:sbagliat[ae]|errat[ae]|inesatt[ae])\b"
+        r"|\bje (?:préfère|préférerais) ne pas (?:m'avancer|avancer|spéculer|deviner|vous induire en erreur)"
+        r"|\b(?:ich möchte|möchte ich) (?:ihnen |dir )?(?:nichts falsches sagen|nicht spekulieren|"
+        r"keine falschen angaben machen)"
+        r"|\bil m'est (?:donc |malheureusement )?impossible de (?:vous |te )?(?:dire|répondre|confirmer|"
+        r"donner)\b)" + _ALONE,
+        r"\bne (?:me |nous )?permettent? pas de (?:répondre|(?:vous |te )?(?:dire|confirmer))\b",
+        r"\bno (?:lo )?sé\b",
+        r"\bno (?:tengo|dispongo de|encuentro|encontré|he encontrado) (?:(?:ninguna|la|esa|esta|dicha|"
+        r"suficiente) )?(?:información|informacion|datos)\b(?! (?:que|salvo|excepto|aparte)\b)",
+        r"\bno (?:puedo|podría) (?:responder|confirmar|decir)",
+        r"\bnon (?:lo )?so\b",
+        r"\bnon (?:ho|dispongo di|possiedo) (?:(?:alcuna|nessuna|sufficienti|abbastanza) )?(?:informazioni|"
+        r"informazione|dati)\b(?! (?:oltre|tranne|salvo|che)\b)",
+        r"\bnon (?:posso|sono(?: quindi| pertanto| purtroppo| perciò)? in grado di)"
+        r"(?: quindi| pertanto| purtroppo| perciò)? (?:rispondere|confermare|dir(?:e|ti|le|vi))\b",
         r"\bnão (?:sei|encontrei|tenho (?:nenhuma |essa |esta )?informaç(?:ão|ões)"
-        r"|posso (?:responder|confirmar))",
+        r"|posso (?:responder|confirmar))", r"\bnão (?:lhe |te )?(?:consigo|posso) (?:confirmar|dizer|"
+        r"responder|informar)\b",
         r"\b(?:" + SOURCE_NOUNS + r")\b[^.!?]{0,60}?\b" + _NOT_SAID + r"\b",
         r"\b(?:in den|dans les|en los|en la|nei|negli|nos|nas) (?:" + SOURCE_NOUNS + r")\b[^.!?]{0,40}?\b"
         + _NOT_SAID + r"\b",
@@ -89,13 +202,21 @@ DECLINES = re.compile(
         r"\bgeht aus\b[^.!?]{1,60}?\bnicht hervor\b",
         r"\b(?:erwähnt|erwähnen|nennt|nennen) (?:die |den |der |diese )?(?:" + SOURCE_NOUNS
         + r")\b[^.!?;,:]{0,60}? (?:leider )?nicht(?= *(?:[.!;]|, *und\b|$))",
-        r"\bje (?:ne trouve|n'ai trouvé) (?:pas|rien|aucune)\b", r"\bil n'y a (?:pas|aucune) (?:d'|de )?"
+        SAID_BY,
+        r"\bschweig(?:en|t) (?:die |diese |der |das )?(?:" + _PROVIDED + r" )?(?:" + SOURCE_NOUNS + r")\b",
+        r"\b(?:nada|nichts|rien|nulla|niente) (?:en|n[oa]s?|in|dans|nei|negli|nelle) (?:(?:los|las|el|la|den|"
+        r"der|les|diesen) )?(?:" + _PROVIDED + r" )?(?:" + SOURCE_NOUNS + r")(?: " + _PROVIDED + r")? "
+        r"(?:ne )?(?:menciona|dice|fala|diz|indica|habla|erwähnt|sagt|mentionne|parle|indique|dit|"
+        r"menziona|parla)\b",
+        r"\bje (?:ne trouve|n'(?:y )?ai trouvé) (?:pas|rien|aucune)\b",
+        r"\bil n'y a (?:pas|aucune) (?:d'|de )?"
         r"(?:information|informations|précision|précisions|indication|indications)\b",
         r"\bno (?:hay|he encontrado|encuentro|aparece|figura|consta) (?:ninguna |nada|información|"
         r"informacion|"
         r"datos)", r"\b(?:no (?:he podido|pude|puedo) encontrar)\b",
-        r"\bnon (?:ci sono|ho trovato|trovo|risultano|sono riuscit[oa] a trovare) (?:alcuna |nessuna )?"
-        r"(?:informazioni|informazione|dati|indicazioni|nulla|niente)\b",
+        r"\bnon (?:ci sono|ho trovato|trovo|risultano|sono riuscit[oa] a trovare) (?:(?:alcuna|alcun|nessuna|"
+        r"nessun|questa|queste|tale|tali) |quest')?(?:informazioni|informazione|dati|indicazioni|nulla|"
+        r"niente|riferimento|riferimenti|menzione)\b",
         r"\b(?:informazioni|documenti|dati) (?:a mia disposizione|che ho|disponibili) non (?:dicono|dice|"
         r"indicano|specificano|riportano|chiariscono)\b",
         r"\bnão (?:há|encontro|consigo encontrar|encontrei) (?:nenhuma |qualquer )?(?:informação|informações|"
@@ -115,6 +236,27 @@ DECLINES = re.compile(
         r"\b(?:nelle|nei|nella) (?:" + SOURCE_NOUNS + r"|documentazione)\b[^.!?]{0,40}?\bnon (?:si"
         r" parla|si dice|"
         r"si menziona|si accenna|viene (?:indicat|menzionat|specificat)[oa])\b",
+        # none of the documents, or no document, saying it (not holding it: "Keine Quelle enthält mehr als 10
+        # mg Nitrat" is of springs), and no comparison with a figure ("... eine andere Frist als 30 Tage")
+        r"(?:\b(?:kein(?:e|es|er)? (?:der|dieser) (?:" + _PROVIDED + r" )?" + _TEXTS + r"|kein dokument) "
+        r"(?:erwähnt|erwähnen|nennt|nennen|beschreibt|beschreiben|behandelt|behandeln)"
+        r"|\baucune? (?:des " + _TEXTS + r"(?: " + _PROVIDED + r")?|document) "
+        r"(?:ne (?:l'|y |en )?|n'(?:y |en )?)"
+        r"(?:parlent|parle|mentionnent|mentionne|précisent|précise|traitent|traite|évoquent|évoque|indiquent|"
+        r"indique|disent|dit|abordent|aborde|font mention|fait mention)"
+        r"|\b(?:ningun[oa] de (?:los|las|estos|estas) " + _TEXTS + r"(?: " + _PROVIDED + r")?"
+        r"|ningún documento) (?:hablan?|mencionan?|indican?|especifican?|tratan?|dicen?|abordan?|"
+        r"hacen? referencia|hacen? mención)"
+        r"|\b(?:nessun[oa]? (?:dei|degli|delle|di questi|di queste) " + _TEXTS + r"(?: " + _PROVIDED
+        + r")?|nessun documento) (?:parla|menziona|indica|specifica|tratta|dice|riporta|fa riferimento|"
+        r"accenna)"
+        r"|\b(?:nenhum(?:a)? d(?:os|as|estes|estas) " + _TEXTS + r"(?: " + _PROVIDED + r")?"
+        r"|nenhum documento) "
+        r"(?:falam?|mencionam?|indicam?|especificam?|tratam?|dizem|diz|abordam?|referem?|faz(?:em)? "
+        r"referência|faz(?:em)? menção))\b(?![^.!?]{0,80}?\b(?:als|que|than|oltre|che|außer|sauf|salvo|além|"
+        r"tranne|excepto)\b[^.!?]{0,20}?\d)",
+        r"\b(?:in den|in der|in diesen) (?:" + _PROVIDED + r" )?(?:" + SOURCE_NOUNS + r") (?:steht|stehen|"
+        r"findet sich|finden sich|gibt es) (?:leider )?(?:nichts|keine (?:informationen|angaben|hinweise))\b",
         _NOT_SURE,
     ))
 )
@@ -129,7 +271,10 @@ REFUSAL_WORDS = (
     "mencionan", "indica", "indican", "especifica", "especifican", "contiene", "contienen", "dice", "dicen",
     "nichts", "hervor", "trouve", "trouvé", "rien", "aparece", "figura", "consta", "encontrar",
     "informazioni", "trovato", "trovo", "dicono", "encontro", "encontrei", "dizem", "diz", "nada", "aclaran",
-    "disent", "dit", "informações", "información", "informacion", "seguro", "segura",
+    "disent", "dit", "informações", "información", "informacion", "seguro", "segura", "keines", "keiner",
+    "ninguno", "ningún", "nessuno", "nessun", "nenhum", "schweigen", "schweigt", "impossible", "prefiero",
+    "aseguro", "prefiro", "preferisco", "vorrei", "préfère", "préférerais", "möchte",
+    *(noun for noun in SOURCE_NOUNS.split("|") if noun not in _ENGLISH_TOO),
 )
 """Words one of which every refusal above holds beside "no" (a function word): a sentence none of whose
 terms is one is spared the pattern."""
@@ -167,14 +312,43 @@ regra são 90 dias"), Italian "come" ("come da regolamento sono 90 giorni"), Ger
 steht 90 Tage") and "wie gesagt" ("as I said") state the figure after them, and read as subordinating
 they hid it."""
 
+SEARCHED = re.compile(
+    r"[\W_]*(?:(?:ich habe|habe ich)(?: mir)? (?:die |alle |diese )?(?:" + _PROVIDED + r" )?"
+    r"(?:" + SOURCE_NOUNS + r")(?: " + _MINE + r")? (?:durchgesehen|durchsucht|geprüft|gelesen|überprüft)"
+    r"|j'ai (?:bien )?(?:parcouru|consulté|vérifié|lu|examiné|relu) (?:les |la |le |l'|ces |tous les )?(?:"
+    + SOURCE_NOUNS + r")(?: " + _MINE + r")?"
+    r"|(?:he|hemos) (?:revisado|consultado|leído|buscado en|comprobado) (?:los |las |la |el |todos los )?(?:"
+    + SOURCE_NOUNS + r")(?: " + _MINE + r")?"
+    r"|ho (?:controllato|consultato|esaminato|letto|verificato) (?:i |gli |le |la |il |tutti i )?(?:"
+    + SOURCE_NOUNS + r")(?: " + _MINE + r")?"
+    r"|(?:verifiquei|consultei|li|analisei|revisei) (?:os |as |a |o |todos os )?(?:" + SOURCE_NOUNS + r")"
+    r"(?: " + _MINE + r")?)[\W_]*")
+"""Where the answerer looked, and nothing else, before a contrast and what it found there ("Ich habe die
+Unterlagen durchgesehen, aber dazu nichts gefunden.", "He revisado los documentos proporcionados, pero no
+encuentro ..."), as English's "I checked the documents, but ...": set apart from the refusal, it asserted
+something of its own, and the refusal was a claim. No clause after the sources: "J'ai consulté les
+documents qui confirment que le visa est gratuit, mais ..." asserts."""
 CONTRAST = re.compile(
     r"\b(?:aber|jedoch|cependant|pero|sin embargo|però|tuttavia|porém|contudo)\b|(?:^|,\s*)(?:mais|ma|mas)\b")
 """A contrast: "ma", "mas" and "mais" only after a comma or at the start, being also "my" (French "à ma
 disposition") and "more" (Portuguese "mais alguma dúvida")."""
+OWN = re.compile(r"\b" + _OWN)
+"""The sources as the answerer's (`_OWN`), searched for: the mark of a refusal's reason (`CONSEQUENCE`)."""
+DENIES = re.compile(r"\b(?:no|non|não|nao|ne|nicht|kein[a-z]*|nada|nichts|rien|niente|nulla|nenhuma?|"
+                    r"ningun[oa]?|ningún|nessun[oa]?|aucune?)\b|\bn'")
+"""A word that denies, in the five languages: with `OWN`, the mark of a refusal's reason (`CONSEQUENCE`)."""
+CONSEQUENCE = re.compile(
+    r",\s*(?:also|daher|deshalb|sodass|so dass|donc|alors|así que|por lo que|por tanto|quindi|perciò|"
+    r"pertanto|então|portanto|por isso)\b")
+"""A consequence after a comma: what follows it asserts as what follows "but" does ("La documentación no
+menciona límites, así que la API no aplica ninguno." had hidden its claim in the refusal), unless it
+declines too ("El Pixel 7 no figura en la tabla, así que no puedo darte un precio.": what comes before it
+is the refusal's reason)."""
 APOLOGY = re.compile(
     r"[\W_]*(?:(?:es )?tut mir (?:sehr )?leid|leider|(?:je suis )?(?:vraiment )?désolée?|malheureusement|"
     r"(?:lo )?siento|lamentablemente|desafortunadamente|mi dispiace|purtroppo|sfortunatamente|desculpe|"
-    r"lamento|infelizmente)[\W_]*")
+    r"lamento|infelizmente|entschuldigung|entschuldigen sie|excusez-moi|pardon|disculpa|disculpe|perdona|"
+    r"perdone|perdón|scusa|scusi|mi scuso|ci scusiamo|desculpa)[\W_]*")
 """A refusal's apology, before its contrast ("Je suis désolé, mais je n'ai pas d'information"): no claim
 beside the refusal."""
 

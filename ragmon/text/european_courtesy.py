@@ -137,6 +137,7 @@ _CONTACT = (
     r"(?:kontaktieren|contacter|joindre|appeler|consulter|vous adresser|vous rapprocher|vous renseigner|"
     r"demander|vérifier|voir|contactar|contactes|contacte|consultar|consultes|consulte|preguntar|preguntes|"
     r"pregunte|dirigirte|dirigirse|te dirijas|se dirija|llamar|confirmar|confirmes|confirme|confirmarlo|"
+    r"hables|hable|revises|revise|"
     r"verificar|ponerte en contacto|ponerse en contacto|contattare|rivolgerti|rivolgersi|rivolgervi|chiedere|"
     r"chiamare|sentire|verificare|contatar|contate|entrar em conta(?:c)?to|entre em conta(?:c)?to|falar|fale|"
     r"perguntar|pergunte|consultare|parlare|parler|llame|llames|poser (?:la|votre|cette) question|acudir|"
@@ -178,6 +179,7 @@ _TAIL_PURPOSE = (
     r"para confirmarlo|para (?:cualquier|más) (?:duda|consulta)s?|per (?:maggiori|ulteriori) informazioni|"
     r"per (?:conferma|sicurezza)|per (?:qualsiasi|eventuali) (?:dubbi|domande)|para mais informações|"
     r"para (?:confirmar|ter a certeza|ter certeza)|(?:antes de|prima di|avant de|vor) [^\d,.;:!?]{1,30}|"
+    r"pour en (?:avoir le cœur net|être sûre?|être certaine?)|"
     r"(?:pour (?:connaître|savoir|vérifier)|para (?:saber|conocer|consultar|informarte|informarse|conhecer|"
     r"verificar)|per (?:sapere|conoscere|verificare)|um [^\d,.;:!?]{0,40}zu erfahren)[^\d,.;:!?]{0,50}|"
     r"um (?:die |alle |weitere )?(?:details|einzelheiten|fragen|das|dies|es)(?: \w+)? (?:abzustimmen|"
@@ -239,28 +241,60 @@ _TO_KNOW = (
     r"ter a certeza)[^\d,.;:!?]{0,50}|si (?:tienes|tiene) (?:alguna |cualquier )?dudas?[^\d,.;:!?]{0,40}|"
     r"per (?:sapere|saperlo|conoscere|maggiori|ulteriori|qualsiasi dubbio|eventuali dubbi|informazioni|"
     r"conferma|sicurezza|esserne sicur[oa])[^\d,.;:!?]{0,50}|in caso di dubbi[^\d,.;:!?]{0,40}|"
-    r"em caso de dúvidas?[^\d,.;:!?]{0,40}|se (?:tiver|tens) dúvidas?[^\d,.;:!?]{0,40})")
+    r"em caso de dúvidas?[^\d,.;:!?]{0,40}|se (?:tiver|tens) dúvidas?[^\d,.;:!?]{0,40}|"
+    r"(?:für diese information|pour cette information|para esta información|per (?:questa|queste) "
+    r"informazion[ei]|para (?:essa|esta) informação|para mais detalhes)[^\d,.;:!?]{0,40})")
 """A purpose of asking only to know ("Pour obtenir une réponse fiable", "Para saber si está incluido", "Per
 saperlo con certezza"): the one an instruction to ask someone may have and stay a pointer. "Per disdire
 l'abbonamento, contatti il servizio clienti." says how a thing is done."""
+_PLEASE = (
+    r"(?:veuillez|merci de|si prega di|la prego di|la preghiamo di|vi preghiamo di|ti prego di) (?:contacter|"
+    r"joindre|appeler|vous adresser|vous rapprocher|vous renseigner|contattare|rivolgersi|rivolgerti|"
+    r"rivolgervi|chiamare)"
+    r"|por favor,? (?:contacta|contacte|ponte en contacto|póngase en contacto|llama|llame|dirígete|diríjase|"
+    r"pregunta|pregunte|entre em conta(?:c)?to|contate|fale|ligue(?: para)?)"
+    r"|bitte (?:wenden sie sich|wende dich|fragen sie|frag|erkundigen sie sich|kontaktieren sie|rufen sie)"
+    r"(?: bitte| direkt| dafür| hierzu| dazu)*(?: an| bei| beim)?"
+    r"|(?:chiedi|chieda|rivolgiti|si rivolga|contatta|contatti|chiama|chiami) pure"
+    r"|(?:confirme|confirma|verifique|verifica|conferma|verifichi|confermi) (?:com|con|junto d[oa])"
+    r"|vérifiez auprès d(?:e|u|es)|voyez avec")
+"""A pointer asked politely, as English's "Please contact support.": "Veuillez contacter le service
+client.", "Si prega di contattare l'ufficio del personale.", "Por favor, contacta con Recursos Humanos.",
+"Por favor, entre em contato com o suporte.", "Bitte fragen Sie in der Apotheke nach.", "Chiedi pure al
+farmacista."; and what is confirmed with someone ("Confirme com o farmacêutico responsável.").
+Only verbs of asking someone: "Veuillez vérifier vos spams." and "Por favor, consulta el saldo en la app."
+are steps a page may state."""
+_ONLY_THE_PARTY = (
+    r"(?![^.!?]*\b(?:pour|per|para|que|qui|che|car|puisque|perché|poiché|où|donde|dove|et|e|y|und|pois|porque|"
+    r"weil|denn|dont|cui|cuyo|cuya|afin|damit|um)\b)")
+"""After a pointer asked politely, nothing but the party: "Veuillez contacter le service client pour obtenir
+un remboursement intégral.", "Por favor, contacta con el hotel que ofrece cancelación gratuita." and
+"Veuillez appeler la banque et la carte sera remplacée gratuitement." say what the party does."""
 IMPERATIVE_REFERRAL = re.compile(
-    r"[\W_]*(?:(?P<purpose>" + _TO_KNOW + r"),? )?" + _IMPERATIVE + _DIRECTLY + _TO + " " + _PARTY + _ENDING
-    + r"[\W_]*")
+    r"[\W_]*(?:(?P<purpose>" + _TO_KNOW + r"),? )?(?:(?P<please>" + _PLEASE + r")" + _ONLY_THE_PARTY + r"|"
+    + _IMPERATIVE + r")"
+    + _DIRECTLY + _TO + " " + _PARTY + _ENDING + r"[\W_]*")
 """The pointer as an instruction or as what the user can do: one only with a purpose before or after it
 ("Pour obtenir une réponse fiable, adressez-vous directement à une agence.", "Per saperlo con certezza
-puoi contattare direttamente il museo.", "Contacta con el banco para más información.")."""
+puoi contattare direttamente il museo.", "Contacta con el banco para más información."), or asked
+politely (`_PLEASE`)."""
 ABLE = re.compile(
     r"[\W_]*(?:" + _PURPOSE + r",? )?(?:(?:en|bei|im|in|nella|nel|na|no|à|au|dans) )?" + _PARTY + r" (?:"
     r"(?:kann|können) (?:ihnen|dir|euch) (?:dazu |das |hier |da )?(?:sicher |bestimmt |gern |gerne )?"
     r"(?:auskunft geben|weiterhelfen|mehr (?:dazu )?sagen|genaueres sagen)"
-    r"|pourr(?:a|ont) (?:vous|te) (?:en dire plus|renseigner|répondre|aider|conseiller|orienter)"
+    r"|(?:pourr|saur)(?:a|ont)(?: sûrement| certainement| sans doute)? (?:vous|te) (?:en dire plus|"
+    r"renseigner|répondre|aider|conseiller|orienter)"
     r"|podr(?:á|án) (?:orientarle|orientarte|ayudarle|ayudarte|informarle|informarte|asesorarle|asesorarte)"
-    r"|(?:saprà|sapranno|potrà|potranno) (?:darti|darle|darvi|dirti|dirle|dirvi|aiutarti|aiutarla|aiutarvi)"
+    r"|(?:saprà|sapranno|potrà|potranno)(?: sicuramente| certamente)? (?:darti|darle|darvi|dirti|dirle|dirvi|"
+    r"aiutarti|aiutarla|aiutarvi|chiarire (?:questo|ogni|il tuo|il suo) dubbio)"
     r"|(?:vai|vão|poderá|poderão) (?:saber )?(?:te |lhe |o |a )?(?:dizer|informar|ajudar|orientar))"
-    r"[^\d.;:!?]{0,60}[\W_]*")
+    r"[^\d.,;:!?()—–]{0,60}[\W_]*")
 """The party as who can tell: "Le personnel du magasin pourra vous en dire plus sur place.", "Si tiene
-dudas, en la tienda podrán orientarle.", "Das Praxisteam kann Ihnen dazu sicher Auskunft geben."."""
-_PATTERN_WORDS = tuple(re.findall(r"[^\W\d_]{4,}", _CONTACT + _IMPERATIVE + _RECOMMEND + ABLE.pattern))
+dudas, en la tienda podrán orientarle.", "Das Praxisteam kann Ihnen dazu sicher Auskunft geben.". A few
+words may follow, but no clause after a comma, a dash or in brackets: "Le pharmacien pourra vous répondre,
+ce médicament est sans danger." states a fact."""
+_PATTERN_WORDS = tuple(re.findall(r"[^\W\d_]{4,}",
+                                  _CONTACT + _IMPERATIVE + _PLEASE + _RECOMMEND + ABLE.pattern))
 """The words of the pointers' verbs, recommendations and abilities, each of which such a sentence holds."""
 CUE_WORDS = (
     *_PATTERN_WORDS,
@@ -360,7 +394,7 @@ def is_courtesy(low: str) -> bool:
         return True
     instruction = IMPERATIVE_REFERRAL.fullmatch(low)
     if instruction is not None and (instruction.group("purpose") or instruction.group("tail")
-                                    or instruction.group("about")):
+                                    or instruction.group("about") or instruction.group("please")):
         return True
     if NO_CLAIM_AROUND.search(low) is not None:
         return False

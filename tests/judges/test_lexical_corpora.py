@@ -11,7 +11,9 @@ read either), and answers citing their documents' ids in the styles pipelines wr
 citation_styles_european: the same in German, French, Spanish, Italian and Portuguese, labelled before rules
 18; refusals_citing: refusals naming the ids they looked in, "HR-POL-007 doesn't mention foster care.", and
 negative claims about products, codes and plans named by their ids, labelled before rules 19;
-refusals_citing_2, the same in other domains, written after it and apart from it),
+refusals_citing_2, the same in other domains, written after it and apart from it; refusals_plain: refusals
+naming no id in six languages, "Nessuno dei documenti parla ...", written apart from rules 23, and
+refusals_plain_2, the same written after it was fitted and apart from it),
 and chatty answers in six languages written to
 measure the wrapper model (chatty_answers to _3, each measured once before the model was trained on it;
 chatty_answers_4, written after its last version, not trained on), and answers written as letters and e-mails,
@@ -1184,7 +1186,6 @@ LETTERS_2 = {
     ("it-g5", "read as a claim", "Amministratore di condominio"),
     ("it-g5", "read as a claim", "Inviato dal mio smartphone"),
     ("it-g5", "read as a claim", "scusi il ritardo nella risposta."),
-    ("it-r1", "read as a claim", "Purtroppo non dispongo di informazioni sul servizio di pre-scuola."),
     ("it-r1", "read as a claim", "Segreteria didattica – Istituto Comprensivo Leonardo"),
     ("pt-g2", "read as a claim", "Ei Bruno,"),
     ("pt-g2", "read as a claim", "valeu pela mensagem!"),
@@ -1389,8 +1390,7 @@ REFUSALS_CITING = {
     ("rc-ref-r05", "read as a claim", "Guest passes aren't covered in faq_12."),
     ("rc-ref-r06", "read as a claim",
      "KB-1234 and KB-88 only cover returns and shipping, not gift wrapping."),
-    # "I checked ..." before the contrast says something of its own; a list of sources under another label.
-    ("rc-ref-r07", "read as a claim", "I checked [doc-3] and [doc-4] but neither mentions a Go SDK."),
+    # A list of sources under another label.
     ("rc-ref-r12", "read as a claim", "**Sources checked:** chunk_0042, chunk_0043"),
     # "[faq_12] y [faq_13]," in a clause: the second, before the comma, reads as a citation ending it, and
     # "ninguno habla" (none speaks of) is no refusal the Spanish cues know.
@@ -1462,6 +1462,217 @@ REFUSALS_CITING_2 = {
 }
 
 
+REFUSALS_PLAIN = {
+    # Refusals naming no id, as chat models phrase them in six languages, written apart from the code and
+    # labelled before the judge ran (held out on rules 23's first version: 48 -> 45 wrong; then fitted, 7;
+    # 9 once a review's made-up claims were claims again: "Ninguno de ellos" and "trechos" read no more).
+    # Named documents ("Weder die Installationsanleitung noch ..."), a scope before a contrast, a pointer in
+    # English that names a desk or a page, one with a relative clause, and a refusal in words of its own
+    # ("são omissas"): each stays a claim.
+    ("rp-de-refusal-04", "read as a claim",
+     "Weder die Installationsanleitung noch die Konfigurationsreferenz erwähnen Single Sign-on oder "
+     "Azure AD."),
+    ("rp-en-invented-02", "read as a claim",
+     "For anything else, the customer service desk at Central Station can help."),
+    ("rp-en-refusal-01", "read as a claim",
+     "They cover annual leave and sick leave, but paternity leave isn't addressed anywhere."),
+    ("rp-en-refusal-06", "read as a claim",
+     "The project's release notes or the maintainers' issue tracker would be a good place to check."),
+    ("rp-es-refusal-02", "read as a claim",
+     "Te sugiero escribir a la secretaría académica de tu facultad, que es quien gestiona estos "
+     "trámites."),
+    ("rp-es-refusal-06", "read as a claim",
+     "Ninguno de ellos menciona la penalización por cancelar la fibra antes de que termine la "
+     "permanencia."),
+    ("rp-pt-refusal-05", "read as a claim",
+     "Nenhum dos trechos fornecidos fala sobre exportação para o formato Parquet."),
+    ("rp-pt-refusal-05", "read as a claim",
+     "Vale a pena conferir o changelog ou abrir uma issue no repositório do projeto."),
+    ("rp-pt-refusal-06", "read as a claim",
+     "As condições fornecidas são omissas quanto ao cancelamento da viagem por doença de um familiar."),
+}
+
+
+REFUSALS_PLAIN_2 = {
+    # The same in ten other domains, written after rules 23 was fitted to refusals_plain and apart from it:
+    # held out, 89 wrong verdicts before rules 23, 81 after, 85 once a review's made-up claims were claims
+    # again (verbs of treating only after sources marked as the answerer's; a clause before "quindi" that
+    # denies nothing). Refusals in words no pattern knows ("findet sich darin kein Wort", "the topic simply
+    # didn't come up", "n'y est tout simplement pas abordée", "é omissa quanto a"), pointers as bare
+    # imperatives, list items or a party's promise ("Consulta con tu distribuidora eléctrica.", "Ligue para a
+    # clínica para confirmar.", "Sapranno dirti se ..."), a refusal ending in a claim ("..., which means all
+    # ages are admitted."), and three claims in words no context holds.
+    ("rp2-de-grounded-01", "read as a claim",
+     "Einen Bonus für Wärmepumpen erwähnen die Tarifunterlagen dagegen nicht, weder als Rabatt noch als "
+     "eigenen Tarif."),
+    ("rp2-de-grounded-01", "read as a claim", "Ob es so etwas gibt, kann Ihnen der Kundenservice sagen."),
+    ("rp2-de-grounded-02", "read as a claim", "Hierzu geben die vorliegenden Mietbedingungen nichts her."),
+    ("rp2-de-invented-01", "read as a claim",
+     "Falls Sie darauf angewiesen sind, fragen Sie am besten vorab an der Rezeption nach."),
+    ("rp2-de-refusal-01", "read as a claim",
+     "Zum Arbeitszimmer oder zur Homeoffice-Regelung findet sich darin kein Wort."),
+    ("rp2-de-refusal-02", "read as a claim",
+     "Der Kundenservice des Marktplatzes kann Ihnen sagen, welche Möglichkeiten Sie in Ihrem Fall haben."),
+    ("rp2-de-refusal-02", "read as a claim",
+     "Ich habe in den bereitgestellten Informationen nachgesehen, aber zu Rückgaben bei Privatverkäufern "
+     "stand dort nichts."),
+    ("rp2-de-refusal-02", "read as a claim",
+     "Ich möchte Ihnen hier keine Frist nennen, die sich am Ende als falsch herausstellt."),
+    ("rp2-de-refusal-03", "read as a claim", "Frag am besten im Sekretariat der Schule nach."),
+    ("rp2-de-refusal-04", "read as a claim", "Rufen Sie am besten in der Praxis an und fragen Sie nach."),
+    ("rp2-de-refusal-05", "read as a claim",
+     "**Details:** Die Dokumente beschäftigen sich mit Tarifen und der Anmeldung, zum Standort der "
+     "Rechenzentren schweigen sie."),
+    ("rp2-de-refusal-05", "read as a claim",
+     "**Empfehlung:** Wenden Sie sich an den Support oder werfen Sie einen Blick in die "
+     "Datenschutzerklärung des Anbieters."),
+    ("rp2-de-refusal-06", "read as a claim",
+     "beim Ticketanbieter nachfragen, über den Sie die Karte gekauft haben,"),
+    ("rp2-de-refusal-06", "read as a claim", "oder sich direkt an den Veranstalter wenden."),
+    ("rp2-en-grounded-01", "read as a claim",
+     "On sibling priority, though, I've come up empty: the admissions information doesn't set out how "
+     "places are ranked when the school is oversubscribed."),
+    ("rp2-en-grounded-02", "read as a claim", "**Dental cleaning for cats**"),
+    ("rp2-en-grounded-02", "read as a claim",
+     "It's worth asking the reception team for a full written estimate."),
+    ("rp2-en-invented-01", "false alarm",
+     "When the downgrade takes effect at the end of your billing cycle, any data above the 5 GB free "
+     "quota makes your account read-only."),
+    ("rp2-en-invented-02", "made-up sentence passed",
+     "The documents don't list an age restriction for this show, which means all ages are admitted."),
+    ("rp2-en-refusal-01", "read as a claim",
+     "An energy advisor, or our customer service team, would be the right people to give you an estimate "
+     "for your home."),
+    ("rp2-en-refusal-01", "read as a claim",
+     "Neither the tariff information nor the meter-reading guide says anything about heat pumps or how "
+     "new appliances change a bill."),
+    ("rp2-en-refusal-02", "read as a claim",
+     "I went through the rental terms you shared, and ferry crossings aren't covered anywhere in them."),
+    ("rp2-en-refusal-02", "read as a claim",
+     "Rather than guess on something that could affect your insurance, I'd leave this one to the people "
+     "who manage your booking."),
+    ("rp2-en-refusal-02", "read as a claim",
+     "The branch where you're collecting the car can confirm whether a crossing to Ireland is allowed "
+     "and whether you'd need any extra paperwork."),
+    ("rp2-en-refusal-03", "read as a claim", "**Pets policy:** Not covered."),
+    ("rp2-en-refusal-03", "read as a claim",
+     "The hotel details I can see go into breakfast, check-in times and parking, but animals don't come "
+     "up at all."),
+    ("rp2-en-refusal-03", "read as a claim",
+     "To be sure before you travel, give the reception desk a call or send them a message through your "
+     "booking confirmation."),
+    ("rp2-en-refusal-04", "read as a claim",
+     "I checked the membership and class booking details, but the topic simply didn't come up."),
+    ("rp2-en-refusal-05", "read as a claim",
+     "No filing deadline for people who moved abroad appears in the provided context."),
+    ("rp2-en-refusal-06", "read as a claim",
+     "Contact the marketplace's buyer support team and explain that the seller has gone quiet."),
+    ("rp2-en-refusal-06", "read as a claim",
+     "Keep copies of your messages with the seller in case they're needed."),
+    ("rp2-es-grounded-01", "read as a claim",
+     "Te conviene confirmarlo con la Agencia Tributaria o con un asesor fiscal."),
+    ("rp2-es-grounded-02", "read as a claim", "**Plazos de cobro**"),
+    ("rp2-es-invented-01", "made-up sentence passed",
+     "No hay ninguna mención a una ruta escolar en la información del centro, porque el colegio no "
+     "dispone de transporte propio."),
+    ("rp2-es-invented-01", "read as a claim", "Si lo necesitas, consulta en secretaría."),
+    ("rp2-es-invented-02", "false alarm", "Esterilizar a una gata cuesta 140 euros."),
+    ("rp2-es-invented-02", "made-up sentence passed",
+     "Lamentablemente, los documentos no indican cuántos días de observación hacen falta, aunque lo "
+     "habitual en la clínica es que pase una noche ingresada."),
+    ("rp2-es-refusal-02", "read as a claim",
+     "Entiendo la preocupación, pero la hora de finalización del concierto no figura en la información "
+     "que me han facilitado."),
+    ("rp2-es-refusal-02", "read as a claim",
+     "Quizá el promotor del evento o la propia sala puedan darte una hora aproximada de cierre."),
+    ("rp2-es-refusal-02", "read as a claim", "Tampoco encuentro nada sobre el transporte público de vuelta."),
+    ("rp2-es-refusal-03", "read as a claim", "Consulta con tu distribuidora eléctrica."),
+    ("rp2-es-refusal-03", "read as a claim", "Los documentos no recogen cortes programados."),
+    ("rp2-es-refusal-04", "read as a claim",
+     "**Siguiente paso:** Pregunta en la oficina de recogida antes de salir, sobre todo si vas a "
+     "circular por puertos de montaña."),
+    ("rp2-es-refusal-05", "read as a claim", "Disculpe las molestias."),
+    ("rp2-es-refusal-05", "read as a claim",
+     "Le sugiero que se ponga en contacto con la recepción del hotel, donde podrán indicarle si ofrecen "
+     "este servicio o recomendarle alguna alternativa."),
+    ("rp2-es-refusal-06", "read as a claim",
+     "No encontré en el contexto proporcionado ninguna norma sobre la edad mínima ni sobre el acceso de "
+     "menores."),
+    ("rp2-es-refusal-06", "read as a claim", "o escribe al servicio de atención al socio."),
+    ("rp2-es-refusal-06", "read as a claim", "pregunta en la recepción del gimnasio,"),
+    ("rp2-fr-grounded-01", "read as a claim",
+     "Pour la piscine, en revanche, je ne peux pas vous répondre : les informations de l'hôtel n'en "
+     "parlent pas."),
+    ("rp2-fr-refusal-01", "read as a claim",
+     "La question des repas sans porc n'y est tout simplement pas abordée."),
+    ("rp2-fr-refusal-02", "read as a claim",
+     "Appelez sans attendre la clinique ou un vétérinaire de garde : ils sauront vous dire quoi faire "
+     "selon le poids de votre chien et la quantité de chocolat."),
+    ("rp2-fr-refusal-02", "read as a claim",
+     "Les documents de la clinique que j'ai sous les yeux ne traitent pas de ce genre de situation, et "
+     "je ne veux pas vous donner une réponse approximative sur un sujet aussi sérieux."),
+    ("rp2-fr-refusal-04", "read as a claim", "**Placement :** information introuvable."),
+    ("rp2-fr-refusal-04", "read as a claim",
+     "Rien, dans les éléments transmis, n'indique si les places de ce concert sont numérotées ou en "
+     "placement libre."),
+    ("rp2-fr-refusal-06", "read as a claim",
+     "Je n'ai malheureusement rien trouvé sur la restitution du véhicule dans une autre agence."),
+    ("rp2-fr-refusal-06", "read as a claim", "contactez l'agence où vous avez réservé ;"),
+    ("rp2-fr-refusal-06", "read as a claim", "ou adressez-vous au service client du loueur."),
+    ("rp2-it-grounded-01", "read as a claim",
+     "Quanto alla possibilità di fissare un limite di spazio per ciascun membro, la documentazione che "
+     "ho non ne fa cenno."),
+    ("rp2-it-grounded-02", "false alarm", "I cancelli aprono alle 17:00."),
+    ("rp2-it-grounded-02", "read as a claim",
+     "Su questo punto le informazioni disponibili tacciono, quindi non posso dirti se è consentita."),
+    ("rp2-it-invented-01", "read as a claim",
+     "Per sicurezza, puoi comunque chiedere conferma al servizio clienti."),
+    ("rp2-it-invented-02", "read as a claim", "Se ti serve un'automatica, è meglio chiederlo all'agenzia."),
+    ("rp2-it-refusal-02", "read as a claim",
+     "Ho cercato nei documenti che mi sono stati forniti, ma non ho trovato nulla che riguardi l'accesso "
+     "ad altre sedi."),
+    ("rp2-it-refusal-02", "read as a claim",
+     "Non vorrei darti un'indicazione sbagliata, quindi ti suggerisco di chiedere alla reception della "
+     "tua palestra o di scrivere al servizio clienti della catena."),
+    ("rp2-it-refusal-02", "read as a claim", "Sapranno dirti se il tuo abbonamento è valido anche altrove."),
+    ("rp2-it-refusal-04", "read as a claim",
+     "Il contesto fornito non dice quali metodi di pagamento accetti il marketplace."),
+    ("rp2-it-refusal-04", "read as a claim",
+     "Puoi controllare nella pagina di pagamento al momento dell'ordine oppure chiedere all'assistenza "
+     "clienti."),
+    ("rp2-it-refusal-05", "read as a claim",
+     "Per un dato aggiornato conviene chiedere direttamente alla segreteria didattica."),
+    ("rp2-it-refusal-06", "read as a claim", "chiedere al veterinario durante la prossima visita;"),
+    ("rp2-it-refusal-06", "read as a claim", "rivolgerti al servizio veterinario della tua ASL."),
+    ("rp2-pt-grounded-01", "read as a claim", "Vale confirmar com a locadora antes de planejar a viagem."),
+    ("rp2-pt-grounded-02", "read as a claim",
+     "A informação disponível sobre o hotel é omissa quanto a um ginásio."),
+    ("rp2-pt-grounded-02", "read as a claim",
+     "Se for importante para si, pergunte à receção antes de reservar."),
+    ("rp2-pt-invented-01", "read as a claim", "Se quiser detalhes, fale com a recepção."),
+    ("rp2-pt-refusal-01", "read as a claim",
+     "A central de ajuda do marketplace ou o atendimento ao cliente podem esclarecer essa dúvida."),
+    ("rp2-pt-refusal-02", "read as a claim",
+     "Como não quero dar-lhe uma resposta errada, sugiro que contacte os serviços administrativos da "
+     "escola ou o diretor de turma."),
+    ("rp2-pt-refusal-02", "read as a claim",
+     "Eles saberão dizer-lhe que ofertas existem para o próximo ano letivo."),
+    ("rp2-pt-refusal-03", "read as a claim", "Ligue para a clínica para confirmar."),
+    ("rp2-pt-refusal-03", "read as a claim", "O atendimento aos domingos não aparece no contexto fornecido."),
+    ("rp2-pt-refusal-04", "read as a claim",
+     "**O que fazer:** consulte a central de ajuda ou abra um chamado com o suporte técnico."),
+    ("rp2-pt-refusal-04", "read as a claim",
+     "**Por quê:** os documentos recuperados não tratam de limite por arquivo."),
+    ("rp2-pt-refusal-05", "read as a claim",
+     "Infelizmente, não consegui localizar nas informações que recebi nada sobre o que acontece com os "
+     "ingressos em caso de adiamento."),
+    ("rp2-pt-refusal-06", "read as a claim",
+     "Nada nos documentos que tenho indica quais são as condições de acesso à tarifa social."),
+    ("rp2-pt-refusal-06", "read as a claim", "contacte o seu comercializador de eletricidade;"),
+    ("rp2-pt-refusal-06", "read as a claim", "ou informe-se junto da Segurança Social."),
+}
+
+
 @pytest.mark.parametrize(("corpus", "known"), [
     ("chinese_japanese.jsonl", CHINESE_JAPANESE), ("european.jsonl", EUROPEAN),
     ("european_2.jsonl", EUROPEAN_2), ("european_3.jsonl", EUROPEAN_3), ("european_4.jsonl", EUROPEAN_4),
@@ -1471,7 +1682,8 @@ REFUSALS_CITING_2 = {
     ("english_counts.jsonl", ENGLISH_COUNTS), ("english_opposites.jsonl", ENGLISH_OPPOSITES),
     ("citation_styles.jsonl", CITATION_STYLES),
     ("citation_styles_european.jsonl", CITATION_STYLES_EUROPEAN), ("refusals_citing.jsonl", REFUSALS_CITING),
-    ("refusals_citing_2.jsonl", REFUSALS_CITING_2),
+    ("refusals_citing_2.jsonl", REFUSALS_CITING_2), ("refusals_plain.jsonl", REFUSALS_PLAIN),
+    ("refusals_plain_2.jsonl", REFUSALS_PLAIN_2),
     ("chatty_answers.jsonl", CHATTY_ANSWERS),
     ("chatty_answers_2.jsonl", CHATTY_ANSWERS_2),
     ("chatty_answers_3.jsonl", CHATTY_ANSWERS_3), ("chatty_answers_4.jsonl", CHATTY_ANSWERS_4),
@@ -1547,21 +1759,24 @@ def test_numbers_moved_within_a_passage() -> None:
 
 
 WRAPPERS_READ_AS_CLAIMS = {
+    # Refusals read since rules 23, no longer here: pt 17 ("Os documentos não falam sobre ..."), de3 17 ("In
+    # den Dokumenten, die mir zur Verfügung stehen, wird dieser Fall nicht behandelt."), fr4 24 ("mes sources
+    # n'abordent pas cette question").
     "wrapper_sentences.jsonl": {
         "de": (17, 25, 34), "fr": (4,), "es": (25, 29, 34, 38), "it": (3, 4, 19, 25, 27, 29, 30, 34, 38),
-        "pt": (4, 6, 17, 26, 29, 30, 34, 35, 38),
+        "pt": (4, 6, 26, 29, 30, 34, 35, 38),
     },
     "wrapper_sentences_en.jsonl": {"en2": (7, 97, 103)},
     # en3 17 ("I wasn't able to locate details on ... in these files.") since "was not able to" reads as
     # cannot (thirty-sixth session).
     "wrapper_sentences_3.jsonl": {
-        "en3": (15, 16, 21, 40), "de3": (13, 16, 17, 29, 30, 33, 39), "fr3": (16, 29, 39),
+        "en3": (15, 16, 21, 40), "de3": (13, 16, 29, 30, 33, 39), "fr3": (16, 29, 39),
         "es3": (16, 20, 25, 28, 33, 34, 35, 37, 39),
         "it3": (2, 16, 18, 20, 23, 25, 28, 29, 33, 34, 37, 39),
         "pt3": (2, 13, 16, 20, 24, 25, 28, 33, 34, 38, 39),
     },
     "wrapper_sentences_4.jsonl": {
-        "en4": (7, 8), "de4": (9, 16, 18, 19, 27), "fr4": (24,), "es4": (8, 14, 18, 22),
+        "en4": (7, 8), "de4": (9, 16, 18, 19, 27), "es4": (8, 14, 18, 22),
         "it4": (2, 14, 18, 22), "pt4": (11, 18, 20, 26, 30),
     },
     # it5-w-008 since the twenty-fifth session: a pointer resting on a reason ("Visto che ogni contratto ha
@@ -1596,13 +1811,16 @@ WRAPPERS_READ_AS_CLAIMS = {
                        "pt": (5, 8, 10, 14)},
     "offers_5.jsonl": {"de": (3, 7, 11), "es": (3, 7, 8, 10, 12), "it": (3, 7, 8, 9, 11, 12),
                        "pt": (2, 3, 4, 6, 7, 9, 12)},
+    # es6 20 since rules 23 ("Tu gestor ... podrá orientarte mejor, porque conoce ..."): a clause after the
+    # party's help is a claim, as "Le pharmacien pourra vous répondre, ce médicament est sans danger." is;
+    # pt6 8 ("os documentos que tenho não abordam esse assunto") is read as a refusal since then.
     "wrapper_sentences_6.jsonl": {
         "en6": (4, 7, 12, 16, 20),
         "de6": (2, 6, 7, 8, 12, 16, 18, 20),
         "fr6": (7, 12, 16, 20),
-        "es6": (5, 7, 11, 13, 15, 16),
+        "es6": (5, 7, 11, 13, 15, 16, 20),
         "it6": (2, 5, 6, 7, 9, 12, 16, 20),
-        "pt6": (2, 4, 6, 7, 8, 16),
+        "pt6": (2, 4, 6, 7, 16),
     },
 }
 """The numbers of red teams' wrapper sentences that the judge reads as claims, each set written without

@@ -74,6 +74,21 @@ def test_filler_is_no_claim(sentence: str) -> None:
     "Ti consiglio di rivolgerti alla segreteria della scuola.",
     "Per maggiori dettagli puoi contattare direttamente l'ufficio prenotazioni.",
     "Sugiro que fale diretamente com a loja ou com o fabricante.",
+    # asked politely, as English's "Please contact support." (rules 23; each had been a made-up claim)
+    "Veuillez contacter le service client.",
+    "Por favor, contacta con Recursos Humanos.",
+    "Si prega di contattare l'ufficio del personale.",
+    "Por favor, entre em contato com o suporte.",
+    "Bitte fragen Sie in der Apotheke oder bei Ihrer Ärztin nach.",
+    "Chiedi pure al farmacista al banco.",
+    "Confirme com o farmacêutico responsável.",
+    "Por favor, ligue para o suporte.",
+    "Adressez-vous à votre conseiller pour en avoir le cœur net.",
+    "Per questa informazione rivolgiti all'ufficio del personale.",
+    "Para mais detalhes, fale com o RH.",
+    "Si necesitas esa información, lo mejor es que hables con Recursos Humanos o revises el convenio.",
+    "Le service client de l'enseigne saura sûrement vous répondre.",
+    "Il servizio clienti potrà chiarire questo dubbio.",
     # courtesies, questions back, refusals in other words
     "Viel Erfolg bei der Prüfung!", "Vielen Dank für Ihre Nachricht!", "Désolé pour ce contretemps.",
     "Bon séjour à Lyon !", "¡Que te mejores pronto!", "Un saludo y buen fin de semana.",
@@ -115,6 +130,14 @@ def test_pointers_courtesies_and_questions_to_the_user_are_no_claims(sentence: s
     "Bei Fragen hilft der Kundenservice gerne.",
     "Lamento informarle que no se aceptan devoluciones.",  # an apology carrying a fact
     "Kann die Karte online gesperrt werden?",  # a question, but no offer: kept as written
+    # asked politely, but with a number to call, what the party will do, or a step a page may state
+    "Veuillez contacter le service client au 01 23 45 67 89.",
+    "Veuillez contacter votre agence, qui pourra débloquer la carte sous 24 heures.",
+    "Si prega di contattare l'ufficio del personale per il rimborso di 50 euro.",
+    "Por favor, llame al 900 123 456.",
+    "Por favor, consulta el saldo en la app.",
+    "Veuillez contacter le service client pour obtenir un remboursement intégral.",
+    "Por favor, contacta con el hotel que ofrece cancelación gratuita.",
 ])
 def test_instructions_and_facts_that_look_like_wrappers_stay_claims(sentence: str) -> None:
     # Two the wrapper model takes for wrappers: a recommendation, and the party's help promised (counted
