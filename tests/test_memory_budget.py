@@ -105,5 +105,7 @@ async def test_the_forkserver_and_resource_tracker_behind_the_workers_fit_their_
         held = sum(map(anonymous, helpers))
     finally:
         await lane.close()
-    assert 16 * MiB < held <= memory_budget.HELPERS
+    # Some MiB of their own, which a budget leaving them out would miss: 23 measured alone, 13.3 in a whole
+    # run on two workers (the forkserver started by an earlier test holds less), so the floor is 8.
+    assert 8 * MiB < held <= memory_budget.HELPERS
     assert sizes(ServeConfig())["the forkserver and resource tracker that start them"] == 25
