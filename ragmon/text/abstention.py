@@ -387,12 +387,12 @@ one C-level test whether it may hold a refusal, where ten substring tests had co
 
 def _asserts_beside_european(low: str) -> bool:
     """`_asserts_beside` for German, French, Spanish, Italian and Portuguese: a part a contrast sets apart,
-    or one after a consequence (`european.CONSEQUENCE`), that is no refusal, no
-    apology ("Je suis désolé, mais ...") and no note of where the answerer looked (`european.SEARCHED`),
-    and no filler, says something; so does what comes before a consequence unless it declines too, or
-    denies something of the answerer's sources, as a refusal's reason does ("El Pixel 7 no figura en la
-    tabla de tarifas que tengo, así que no puedo darte un precio." declines; "El visado es gratuito, así que
-    no lo sé." and "La domanda non è completa, quindi non posso dirti di più." do not)."""
+    or one after a consequence (`european.CONSEQUENCE`), that is no refusal, no apology ("Je suis désolé,
+    mais ...") and no note of where the answerer looked (`european.SEARCHED`), and no filler, says
+    something; so does what comes before a consequence unless it declines too, or denies something of the
+    answerer's sources, as a refusal's reason does ("El Pixel 7 no figura en la tabla de tarifas que tengo,
+    así que no puedo darte un precio." declines; "El visado es gratuito, así que no lo sé." and "La domanda
+    non è completa, quindi non posso dirti di più." do not)."""
     head, *consequences = european.CONSEQUENCE.split(low)
     if consequences and (any(map(_says_beside, consequences)) or not _a_reason(head)):
         return True
@@ -400,11 +400,10 @@ def _asserts_beside_european(low: str) -> bool:
 
 
 def _a_reason(head: str) -> bool:
-    """Whether the part before a consequence is a refusal's reason: a refusal, or a denial naming the
-    answerer's sources, or nothing said (`_asserts_beside_european`)."""
-    return (european.DECLINES.search(head) is not None
-            or (european.DENIES.search(head) is not None and european.OWN.search(head) is not None)
-            or not _says_beside(head))
+    """Whether the part before a consequence is a refusal's reason: a denial naming the answerer's sources,
+    or nothing said beside the refusal (a refusal itself, `_says_beside`)."""
+    return (european.DENIES.search(head) is not None and european.OWN.search(head) is not None) \
+        or not _says_beside(head)
 
 
 def _says_beside(part: str) -> bool:

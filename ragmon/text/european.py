@@ -61,10 +61,8 @@ _MINE = (r"(?:" + _PROVIDED + r"|fornit[oa]|fourni|fournie|" + _OWN + r"|bereitg
          r"verfügbaren?|angegebenen?)")
 """What marks the sources as the ones the answerer was given: "fournis", "proporcionada", "dont je dispose",
 "que tengo", "che ho", "de que disponho", "bereitgestellte"."""
-_TEXTS = (r"(?:dokumente|dokumenten|unterlagen|informationen|quellen|kontext|dokumentation|documents|"
-          r"document|informations|information|sources|contexte|documentation|documentos|información|"
-          r"informacion|fuentes|contexto|documentación|documenti|informazioni|fonti|contesto|documentazione|"
-          r"informações|informação|fontes|documentação)")
+_DATA = frozenset({"daten", "données", "datos", "dati"})
+_TEXTS = "(?:" + "|".join(noun for noun in SOURCE_NOUNS.split("|") if noun not in _DATA) + ")"
 """`SOURCE_NOUNS` but data ("Daten", "données", "datos", "dati"): "Anonymisierte Daten sagen nichts über
 die Person aus" and "Les données n'évoquent pas votre état de santé" are what data do."""
 _GIVEN = (r"(?:(?:kontext|contexte|contexto|contesto|informationen|informations|información|informacion|"
@@ -312,17 +310,17 @@ regra são 90 dias"), Italian "come" ("come da regolamento sono 90 giorni"), Ger
 steht 90 Tage") and "wie gesagt" ("as I said") state the figure after them, and read as subordinating
 they hid it."""
 
+_LOOKED_IN = r"(?:" + SOURCE_NOUNS + r")(?: " + _MINE + r")?"
 SEARCHED = re.compile(
-    r"[\W_]*(?:(?:ich habe|habe ich)(?: mir)? (?:die |alle |diese )?(?:" + _PROVIDED + r" )?"
-    r"(?:" + SOURCE_NOUNS + r")(?: " + _MINE + r")? (?:durchgesehen|durchsucht|geprüft|gelesen|überprüft)"
-    r"|j'ai (?:bien )?(?:parcouru|consulté|vérifié|lu|examiné|relu) (?:les |la |le |l'|ces |tous les )?(?:"
-    + SOURCE_NOUNS + r")(?: " + _MINE + r")?"
-    r"|(?:he|hemos) (?:revisado|consultado|leído|buscado en|comprobado) (?:los |las |la |el |todos los )?(?:"
-    + SOURCE_NOUNS + r")(?: " + _MINE + r")?"
-    r"|ho (?:controllato|consultato|esaminato|letto|verificato) (?:i |gli |le |la |il |tutti i )?(?:"
-    + SOURCE_NOUNS + r")(?: " + _MINE + r")?"
-    r"|(?:verifiquei|consultei|li|analisei|revisei) (?:os |as |a |o |todos os )?(?:" + SOURCE_NOUNS + r")"
-    r"(?: " + _MINE + r")?)[\W_]*")
+    r"[\W_]*(?:(?:ich habe|habe ich)(?: mir)? (?:die |alle |diese )?(?:" + _PROVIDED + r" )?" + _LOOKED_IN
+    + r" (?:durchgesehen|durchsucht|geprüft|gelesen|überprüft)"
+    r"|j'ai (?:bien )?(?:parcouru|consulté|vérifié|lu|examiné|relu) (?:les |la |le |l'|ces |tous les )?"
+    + _LOOKED_IN
+    + r"|(?:he|hemos) (?:revisado|consultado|leído|buscado en|comprobado) (?:los |las |la |el |todos los )?"
+    + _LOOKED_IN
+    + r"|ho (?:controllato|consultato|esaminato|letto|verificato) (?:i |gli |le |la |il |tutti i )?"
+    + _LOOKED_IN
+    + r"|(?:verifiquei|consultei|li|analisei|revisei) (?:os |as |a |o |todos os )?" + _LOOKED_IN + r")[\W_]*")
 """Where the answerer looked, and nothing else, before a contrast and what it found there ("Ich habe die
 Unterlagen durchgesehen, aber dazu nichts gefunden.", "He revisado los documentos proporcionados, pero no
 encuentro ..."), as English's "I checked the documents, but ...": set apart from the refusal, it asserted
@@ -342,8 +340,8 @@ CONSEQUENCE = re.compile(
     r"pertanto|então|portanto|por isso)\b")
 """A consequence after a comma: what follows it asserts as what follows "but" does ("La documentación no
 menciona límites, así que la API no aplica ninguno." had hidden its claim in the refusal), unless it
-declines too ("El Pixel 7 no figura en la tabla, así que no puedo darte un precio.": what comes before it
-is the refusal's reason)."""
+declines too ("El Pixel 7 no figura en la tabla de tarifas que tengo, así que no puedo darte un precio.":
+what comes before it is the refusal's reason, `OWN`)."""
 APOLOGY = re.compile(
     r"[\W_]*(?:(?:es )?tut mir (?:sehr )?leid|leider|(?:je suis )?(?:vraiment )?désolée?|malheureusement|"
     r"(?:lo )?siento|lamentablemente|desafortunadamente|mi dispiace|purtroppo|sfortunatamente|desculpe|"
