@@ -13,7 +13,9 @@ citation_styles_european: the same in German, French, Spanish, Italian and Portu
 negative claims about products, codes and plans named by their ids, labelled before rules 19;
 refusals_citing_2, the same in other domains, written after it and apart from it; refusals_plain: refusals
 naming no id in six languages, "Nessuno dei documenti parla ...", written apart from rules 23, and
-refusals_plain_2, the same written after it was fitted and apart from it),
+refusals_plain_2, the same written after it was fitted and apart from it; refusals_plain_3, ten more
+domains, and refusal_sentences and refusal_lookalikes, sentences in six languages labelled refusal, pointer
+or a claim dressed as either, each written apart from the code and the others to measure learned readers),
 and chatty answers in six languages written to
 measure the wrapper model (chatty_answers to _3, each measured once before the model was trained on it;
 chatty_answers_4, written after its last version, not trained on), and answers written as letters and e-mails,
@@ -1673,6 +1675,114 @@ REFUSALS_PLAIN_2 = {
 }
 
 
+REFUSALS_PLAIN_3 = {
+    # Ten more domains, written apart from the code to hold out a learned reader of refusals and pointers
+    # (README "Rules tried and not kept": it read more, 56 -> 43 and then 51, but hid claims). Refusal
+    # answers with no claim 8 of 36: refusals in words no pattern knows ("Kastrationen werden darin an
+    # keiner Stelle erwähnt.", "Non vorrei inventarmi una risposta."), a contrast after an apology ("Je
+    # suis désolé, mais ..."), pointers as bare imperatives ("Meglio informarsi in biglietteria.").
+    ("rp3-de-invented-01", "false alarm",
+     "Für den Anschluss wird einmalig ein Bereitstellungspreis von 69,95 Euro berechnet, bei "
+     "Online-Abschluss entfällt er derzeit."),
+    ("rp3-de-refusal-01", "read as a claim", "Kastrationen werden darin an keiner Stelle erwähnt."),
+    ("rp3-de-refusal-03", "read as a claim",
+     "Eine unabhängige Finanzierungsberatung oder Ihr Bankberater kann das gemeinsam mit Ihnen "
+     "durchrechnen."),
+    ("rp3-de-refusal-04", "read as a claim", "Daunenjacken tauchen in der Preisliste nicht auf"),
+    ("rp3-de-refusal-04", "read as a claim", "auch sonst gibt es keine Angaben dazu"),
+    ("rp3-de-refusal-05", "read as a claim",
+     "**Hinweis:** Die Hausordnung, die Sie mir gegeben haben, enthält keine Regelung zu Haustieren."),
+    ("rp3-en-refusal-03", "read as a claim",
+     "The documents explain how fixed rates and early repayment charges work in general, but they "
+     "contain no forecast of interest rates and nothing that would let me recommend one term over the "
+     "other."),
+    ("rp3-en-refusal-04", "read as a claim", "no turnaround times for silk garments are given"),
+    ("rp3-en-refusal-05", "read as a claim",
+     "Hmm, nothing in the membership docs you sent mentions phone booths or call rooms."),
+    ("rp3-en-refusal-06", "read as a claim",
+     "Please contact the train operator's customer relations team, who can advise you on your specific "
+     "case."),
+    ("rp3-es-invented-01", "read as a claim", "Para más detalles, pregunta en recepción."),
+    ("rp3-es-refusal-02", "read as a claim",
+     "Según el contexto proporcionado, no es posible determinar si se concede el distintivo a vehículos "
+     "a nombre de una empresa."),
+    ("rp3-es-refusal-03", "read as a claim",
+     "Pero no tengo ese dato, en lo que me pasaste no se habla del profesorado."),
+    ("rp3-es-refusal-03", "read as a claim", "Pregúntalo en secretaría, seguro que te lo aclaran."),
+    ("rp3-es-refusal-04", "read as a claim", "no se mencionan sillitas infantiles"),
+    ("rp3-es-refusal-04", "read as a claim", "tampoco hay nada sobre llevar pasajeros"),
+    ("rp3-es-refusal-05", "read as a claim",
+     "No quiero darte una respuesta equivocada, así que prefiero no suponer nada."),
+    ("rp3-fr-grounded-01", "read as a claim",
+     "En revanche, rien dans ces documents n'indique si vous pouvez conserver votre numéro de téléphone "
+     "fixe actuel."),
+    ("rp3-fr-invented-02", "false alarm",
+     "Les robes de soirée sont traitées sur devis, mais les robes de mariée ne figurent pas dans la "
+     "liste de prix que tu m'as transmise."),
+    ("rp3-fr-refusal-01", "read as a claim",
+     "Je suis désolé, mais les conditions générales que vous avez partagées ne précisent rien sur un âge "
+     "limite à la souscription."),
+    ("rp3-fr-refusal-02", "read as a claim",
+     "Tu peux demander directement au service stationnement de la mairie."),
+    ("rp3-fr-refusal-03", "read as a claim",
+     "**Réponse :** les extraits fournis ne mentionnent ni préparation au TOEIC ni cours le samedi."),
+    ("rp3-fr-refusal-05", "read as a claim", "Il faudrait voir avec l'équipe d'accueil de l'espace."),
+    ("rp3-fr-refusal-06", "read as a claim",
+     "Pour une réponse fiable, adressez-vous à un guichet en gare ou au service client de la région."),
+    ("rp3-it-grounded-02", "read as a claim",
+     "**Smarrimento:** gli estratti non dicono cosa succede se l'abbonamento viene smarrito, quindi su "
+     "questo punto non posso risponderti."),
+    ("rp3-it-invented-01", "read as a claim", "Ti conviene comunque verificarlo con l'assicurazione."),
+    ("rp3-it-refusal-02", "read as a claim", "Bella domanda, ma purtroppo qui non posso aiutarti."),
+    ("rp3-it-refusal-02", "read as a claim",
+     "Le condizioni d'uso che mi hai condiviso non parlano di multe o sanzioni stradali."),
+    ("rp3-it-refusal-02", "read as a claim", "Prova a scrivere al servizio clienti del bike sharing."),
+    ("rp3-it-refusal-03", "read as a claim", "A chi chiedere: al servizio tecnico del tuo operatore"),
+    ("rp3-it-refusal-03", "read as a claim", "Eventuali costi: non indicati"),
+    ("rp3-it-refusal-05", "read as a claim", "Non sono quindi in grado di darle un consiglio affidabile."),
+    ("rp3-it-refusal-05", "read as a claim",
+     "Per una valutazione personalizzata, è bene rivolgersi a un consulente del credito."),
+    ("rp3-pt-refusal-03", "read as a claim",
+     "Eles não incluem critérios de taxa de esforço nem simulações de montantes."),
+    ("rp3-pt-refusal-03", "read as a claim",
+     "Lamento, mas não consigo fazer essa estimativa com base nos documentos disponibilizados."),
+    ("rp3-pt-refusal-03", "read as a claim", "Não quero arriscar um valor que pode estar errado."),
+    ("rp3-pt-refusal-03", "read as a claim",
+     "Um intermediário de crédito ou o gestor do seu banco poderá fazer essa simulação consigo."),
+    ("rp3-pt-refusal-06", "read as a claim",
+     "Procurei nas fontes que partilhou, mas não encontrei qualquer referência a descontos para "
+     "estudantes com mais de 23 anos."),
+    ("rp3-de-invented-01", "read as a claim", "Genaueres kann Ihnen die Hotline des Anbieters sagen."),
+    ("rp3-de-refusal-02", "read as a claim",
+     "Frag am besten beim Bürgeramt oder bei der Straßenverkehrsbehörde nach."),
+    ("rp3-fr-invented-02", "read as a claim",
+     "Le mieux, c'est de passer en boutique pour demander un devis."),
+    ("rp3-fr-refusal-04", "read as a claim",
+     "Malheureusement, ce que l'on m'a fourni ne couvre pas ce cas de figure."),
+    ("rp3-it-grounded-02", "read as a claim", "Meglio informarsi in biglietteria."),
+    ("rp3-it-refusal-02", "read as a claim", "Non vorrei inventarmi una risposta."),
+    ("rp3-it-refusal-03", "read as a claim",
+     "Spostamento della presa: non menzionato nelle informazioni che ho"),
+    ("rp3-pt-grounded-01", "read as a claim", "Vale confirmar com a central de atendimento do plano."),
+    ("rp3-pt-invented-02", "read as a claim", "Para confirmar, contacte o apoio ao cliente do serviço."),
+    ("rp3-pt-refusal-01", "read as a claim",
+     "Os documentos fornecidos não tratam de instalações em condomínios."),
+    ("rp3-pt-refusal-04", "read as a claim",
+     "**Porquê:** o material que me deu não menciona o tratamento de manchas de tinta."),
+    ("rp3-pt-refusal-05", "read as a claim", "Pelo que consta no contexto fornecido, não dá para saber."),
+    ("rp3-pt-refusal-06", "read as a claim", "Não lhe consigo dar uma resposta segura sobre isso."),
+    ("rp3-de-refusal-04", "read as a claim", "Am besten einfach im Laden nachfragen."),
+    ("rp3-en-refusal-01", "read as a claim",
+     "The engineer or the provider's installation team would be the best people to ask before the "
+     "appointment."),
+    ("rp3-en-refusal-04", "read as a claim",
+     "It's probably worth popping into the shop and asking at the counter."),
+    ("rp3-es-grounded-02", "read as a claim", "Puedes preguntarlo directamente en el mostrador."),
+    ("rp3-pt-refusal-04", "read as a claim",
+     "**O que pode fazer:** levar a camisa à loja e perguntar ao balcão."),
+}
+
+
 @pytest.mark.parametrize(("corpus", "known"), [
     ("chinese_japanese.jsonl", CHINESE_JAPANESE), ("european.jsonl", EUROPEAN),
     ("european_2.jsonl", EUROPEAN_2), ("european_3.jsonl", EUROPEAN_3), ("european_4.jsonl", EUROPEAN_4),
@@ -1683,7 +1793,7 @@ REFUSALS_PLAIN_2 = {
     ("citation_styles.jsonl", CITATION_STYLES),
     ("citation_styles_european.jsonl", CITATION_STYLES_EUROPEAN), ("refusals_citing.jsonl", REFUSALS_CITING),
     ("refusals_citing_2.jsonl", REFUSALS_CITING_2), ("refusals_plain.jsonl", REFUSALS_PLAIN),
-    ("refusals_plain_2.jsonl", REFUSALS_PLAIN_2),
+    ("refusals_plain_2.jsonl", REFUSALS_PLAIN_2), ("refusals_plain_3.jsonl", REFUSALS_PLAIN_3),
     ("chatty_answers.jsonl", CHATTY_ANSWERS),
     ("chatty_answers_2.jsonl", CHATTY_ANSWERS_2),
     ("chatty_answers_3.jsonl", CHATTY_ANSWERS_3), ("chatty_answers_4.jsonl", CHATTY_ANSWERS_4),
@@ -1884,6 +1994,80 @@ def test_wrapper_sentences_are_told_from_claims_dressed_as_wrappers_as_measured(
     assert skipped == CLAIMS_READ_AS_WRAPPERS[corpus]
     listed = WRAPPERS_READ_AS_CLAIMS[corpus]
     assert missed == {f"{prefix}-w-{number:03d}" for prefix, numbers in listed.items() for number in numbers}
+
+
+REFUSALS_READ_AS_CLAIMS = {
+    # Written for a learned reader of refusals and pointers without seeing the code: 35 refusals, 25
+    # pointers and 50 claims dressed as either in each of six languages. After a refusal, the patterns read
+    # 97 of the 210 refusals and 59 of the 150 pointers.
+    "refusal_sentences.jsonl": {
+        "en-r": (5, 7, 9, 13, 16, 20, 22, 28, 31, 32, 35), "en-p": (2, 4, 9, 10, 11, 13, 15, 16, 23, 24, 25),
+        "de-r": (4, 7, 8, 9, 12, 13, 15, 18, 19, 20, 21, 22, 23, 24, 26, 27, 30, 31, 33, 34, 35),
+        "de-p": (1, 4, 5, 6, 7, 8, 9, 10, 11, 12, 14, 16, 18, 19, 23, 24, 25),
+        "fr-r": (5, 7, 9, 13, 15, 16, 19, 20, 21, 22, 23, 25, 26, 29, 30, 32, 33, 35),
+        "fr-p": (3, 4, 5, 6, 7, 9, 11, 13, 15, 16, 19, 23, 24, 25),
+        "es-r": (2, 4, 8, 10, 12, 13, 17, 18, 20, 26, 27, 28, 29, 33, 34, 35),
+        "es-p": (2, 3, 4, 6, 9, 11, 12, 13, 14, 15, 16, 19, 21, 24, 25),
+        "it-r": (1, 3, 4, 6, 8, 11, 12, 13, 14, 15, 18, 19, 20, 21, 22, 23, 26, 27, 28, 29, 30, 33, 35),
+        "it-p": (2, 4, 6, 9, 11, 12, 13, 15, 16, 18, 19, 20, 21, 22, 23, 24, 25),
+        "pt-r": (2, 4, 6, 7, 8, 10, 13, 17, 18, 19, 20, 21, 23, 24, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35),
+        "pt-p": (3, 4, 6, 8, 9, 11, 12, 13, 14, 15, 16, 18, 19, 21, 22, 24, 25),
+    },
+    # Written apart from the first, to hold out: 20 refusals, 15 pointers and 35 dressed claims a language.
+    # After a refusal, the patterns read 81 of the 120 refusals and 38 of the 90 pointers. A reader trained
+    # on the first set read 58 pointers and took none of these claims, but reviews found it hid checkable
+    # details of pointers and refusals written otherwise (README "Rules tried and not kept").
+    "refusal_lookalikes.jsonl": {
+        "enL-r": (14, 18), "enL-p": (3, 4, 8, 9, 11, 12, 13), "deL-r": (3, 7, 10, 13, 16, 18, 19),
+        "deL-p": (3, 4, 5, 7, 8, 9, 12, 13, 14, 15), "frL-r": (4, 9, 12, 14, 15, 16, 17),
+        "frL-p": (3, 5, 7, 8, 9, 11, 12), "esL-r": (3, 5, 13, 15, 16, 17),
+        "esL-p": (3, 4, 7, 8, 9, 12, 13, 15), "itL-r": (4, 5, 9, 11, 15, 16, 18),
+        "itL-p": (3, 4, 7, 8, 9, 10, 13, 14, 15), "ptL-r": (4, 9, 10, 11, 12, 15, 16, 17, 18, 20),
+        "ptL-p": (3, 4, 5, 6, 7, 8, 9, 11, 12, 13, 14),
+    },
+}
+"""The numbers of the refusals ("-r") and pointers ("-p") of the refusal sets read as claims after a
+refusal in their language (`REFUSAL_BEFORE`), as they would be in an answer that declines."""
+CLAIMS_READ_AS_REFUSALS = {
+    # Refusals hiding a claim: a reason or a claim after them ("... because the airline dropped it in
+    # 2023.", "..., solo che il nuovo orario parte in primavera."), a presupposed subject ("I can't say why
+    # the number 12 bus route was withdrawn.", "I'm not able to confirm that the passport office closes
+    # early on Fridays."), a belief ("I don't believe the branch offers coin exchange anymore."); and two
+    # claims the wrapper model takes for talk to the user ("La tua ricetta non è ripetibile.", "Tut mir
+    # leid, in der Krippe sind keine Plätze mehr frei."). README "Honest limitations".
+    "refusal_sentences.jsonl": {
+        "en-c-016", "en-c-026", "en-c-037", "en-c-041", "de-c-037", "fr-c-016", "fr-c-037", "fr-c-041",
+        "es-c-016", "es-c-037", "it-c-016", "it-c-017", "it-c-037", "it-c-039", "it-c-041", "pt-c-037",
+        "pt-c-041"},
+    "refusal_lookalikes.jsonl": {
+        "enL-c-004", "enL-c-006", "enL-c-017", "enL-c-031", "deL-c-006", "deL-c-009", "deL-c-031",
+        "frL-c-006", "frL-c-020", "frL-c-030", "esL-c-006", "itL-c-006", "ptL-c-006"},
+}
+REFUSAL_BEFORE = {
+    "en": "I couldn't find that in the documents.", "de": "Die Dokumente erwähnen das nicht.",
+    "fr": "Les documents ne parlent pas de cela.", "es": "La documentación no menciona nada sobre eso.",
+    "it": "I documenti non parlano di questo.", "pt": "Os documentos não mencionam isso.",
+}
+"""A refusal the patterns read, in each language, put before each sentence of the refusal sets."""
+
+
+def test_the_refusal_put_before_the_sets_sentences_is_one() -> None:
+    assert all(split_claims(refusal) == () for refusal in REFUSAL_BEFORE.values())
+
+
+@pytest.mark.parametrize("corpus", sorted(REFUSALS_READ_AS_CLAIMS))
+def test_refusal_sentences_are_told_from_claims_dressed_as_refusals_as_measured(corpus: str) -> None:
+    missed, taken = set(), set()
+    for line in (CORPORA / corpus).read_text(encoding="utf-8").splitlines():
+        case = json.loads(line)
+        read_as_claim = bool(split_claims(f"{REFUSAL_BEFORE[case['lang']]} {case['sentence']}"))
+        if case["label"] in ("refusal", "pointer") and read_as_claim:
+            missed.add(case["id"])
+        elif case["label"] == "claim" and not read_as_claim:
+            taken.add(case["id"])
+    assert taken == CLAIMS_READ_AS_REFUSALS[corpus]
+    listed = REFUSALS_READ_AS_CLAIMS[corpus]
+    assert missed == {f"{kind}-{number:03d}" for kind, numbers in listed.items() for number in numbers}
 
 
 EXPLANATORY_CLAIMS_READ_AS_WRAPPERS: set[tuple[str, str]] = set()
