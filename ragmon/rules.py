@@ -17,7 +17,7 @@ every judge shares (claims, metrics) and the lexical judge.
 
 from __future__ import annotations
 
-SCORING_RULES = 23
+SCORING_RULES = 24
 """Raised by one for each change that moves any figure; 1 is the first build that recorded it, 2 the first
 whose intervals hold the binomial bound (ragmon.metrics.aggregate), 3 the first whose bound takes the
 values' variance at its upper confidence bound and mirrors a lower-is-better metric's exactly, 4 the first
@@ -82,18 +82,22 @@ n'indique ..."), the answerer unable to say, finding nothing where it looked or 
 trovo questa informazione", "Prefiero no especular."), and a pointer asked politely ("Veuillez contacter le
 service client.") as no claim; and the first that reads what comes before ", so" ("..., así que no lo
 sé.") as a claim unless it declines or denies something of the answerer's sources, and a clause after a
-party's help ("Le pharmacien pourra vous répondre, ce médicament est sans danger.") as one."""
+party's help ("Le pharmacien pourra vous répondre, ce médicament est sans danger.") as one; 24 the first
+that reads a refusal going on to what alone is said beside or to a reason with a figure as a claim ("I
+can't tell you more than that the plan allows six members.", "..., solo che il nuovo orario parte in
+primavera.", "... because the airline dropped it in 2023."), unless the clause is the refusal's own account
+("... because the data only goes up to 2022"), and the sources not saying what a pronoun names ("Il
+contesto non lo dice.") as a refusal"""
 
-PER_EXAMPLE_RULES = 23
+PER_EXAMPLE_RULES = 24
 """The first scoring rules whose per-example figures (claims, verdicts, each example's metrics, and so every
 mean and the paired changes a drop gate reads) are this build's: rules 4 and 5 cut some answers into other
 claims, 5 also reads labels otherwise, 6 scores answer_correctness otherwise, 7 some verdicts,
 answer_relevance and answer_correctness, 8 to 14 which answers abstain, 9, 11 to 14 also which lines are
 titles, 12 to 14 also some verdicts, 15, 17 and 18 some claims' text and so their verdicts, 16 some verdicts,
 19 which sentences naming retrieved ids are claims and so which answers abstain, 20 which answers abstain,
-21 which sentences are claims, 22 which answers abstain and citation_accuracy, 23 which sentences are
-claims and which answers abstain (rules 2 and 3 had moved
-only aggregates' intervals). A baseline or a
+21 which sentences are claims, 22 which answers abstain and citation_accuracy, 23 and 24 which sentences are
+claims and which answers abstain (rules 2 and 3 had moved only aggregates' intervals). A baseline or a
 capture scored with rules from this one to `SCORING_RULES` differs from this run in no drop, gain or
 captured figure, so nothing is said of them; warning of each interval's change had warned of every baseline
 an upgrade met. Set it to the new `SCORING_RULES` with any change that moves a per-example figure

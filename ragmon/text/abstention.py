@@ -4,6 +4,7 @@ Conversational filler ("Sure!", "Hope this helps!") is no claim either, but it d
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 from ragmon.text import european, european_courtesy
 from ragmon.text.cache import wide
@@ -240,15 +241,96 @@ def _refuses(low: str, terms: frozenset[str]) -> bool:
     """`is_abstention` but for a figure beside the refusal: `low` is the sentence normalised, `terms` its."""
     if (_may_decline(low, terms) and _cued(low)
             and (_declines(low) or _NOT_AVAILABLE.fullmatch(low) is not None)):
-        return not _asserts_beside(low)
+        return not _asserts_beside(low) and not _states_of_its_own(low, _ENGLISH_REASONS)
     if not low.isascii() and wide(low):
         if _CJK_REFUSAL.fullmatch(low):
             return True
         if _CJK_DECLINES.search(low) and _CJK_REFUSER.search(low) and not _CJK_CONTRAST.search(low):
             return True
     if not terms.isdisjoint(_REFUSAL_TERMS) and european.DECLINES.search(low) is not None:
-        return not _asserts_beside_european(low)
+        return not _asserts_beside_european(low) and not _states_of_its_own(low, _EUROPEAN_REASONS)
     return len(low) < _LONGEST_PLACEHOLDER and low.strip(" .") in _PLACEHOLDERS
+
+
+_OPENS_A_STATEMENT = re.compile(
+    r"\b(?:(?P<beside>more than that|other than that|except that|beyond the fact that)|(?P<reason>because))\b"
+    r"|[,;:]|\s[-—–]\s|[—–]")
+"""What opens a clause of a refusal that may state something of its own, and where such a clause ends: what
+alone is said beside ("I can't tell you more than that the family plan allows up to six members."), or a
+reason ("The documents don't mention a change fee because the airline dropped it in 2023."), which states
+something of its own only with a figure: worded otherwise, a reason is the refusal's own account far more
+often than a fact ("because it wasn't part of the excerpts", "because the FAQ doesn't cover it"). Not
+"since", as often of time ("I haven't found anything since the update."), nor a question of why: "I can't
+determine why the fee was charged." takes for granted what the user asked about far more often than what
+the answerer made up."""
+_ANSWERERS = re.compile(
+    r"\W*(?:[\w']+\W+){0,2}?(?:we|our|us|you|your|you're|" + SOURCE_NOUN + r"|data|report|page|pages|faq|"
+    r"manual|material|file|files|table|chunks?|snippets?)\b|.*\b(?:i|i'm|i've|i'd|me|my)\b")
+"""A clause whose subject, in its first three words, is the user or the sources, or that names the answerer
+anywhere, is the refusal's own account ("..., because the documents only cover 2023", "..., because the data
+only goes up to 2022", "..., because it's more recent than my training data")."""
+_NOT_GIVEN = (re.compile(r"\b(?:not|no|nothing|never|none|nowhere)\b|n't\b"),
+              re.compile(r"\b(?:specif|stat|mention|list|giv|includ|provid|shar|discuss|address|indicat|describ|"
+                         r"document|detail|appear|say|said|show|record|known|clear)"))
+_ABOUT_ANSWERING = re.compile(
+    r"(?:n't|\bnot) (?:there|covered)\b|\b(?:question|unclear|ambiguous|scope|guess\w*|speculat\w*|advice|"
+    r"confidential|personal data|private information|missing|incomplete|unknown|access|medical|legal|"
+    r"outside what|nothing (?:about|on|to|confirms)|"
+    r"(?:may|might|could|can|will)(?: have)? (?:change|changed|vary|varied|differ|differed))\b")
+"""What else a clause giving a refusal's reason may say of it, with no fact of the subject: that the answer
+is not given, a denial and a verb of giving or telling ("..., because it isn't specified", "... because no
+date is given"), or that the question is unclear or out of scope, an answer would be a guess or advice, or
+it may have changed."""
+
+
+@dataclass(frozen=True)
+class _Reasons:
+    """A language group's patterns for `_states_of_its_own`."""
+    opens: re.Pattern[str]
+    own: re.Pattern[str]
+    not_given: tuple[re.Pattern[str], re.Pattern[str]]
+    answering: re.Pattern[str]
+
+
+def _own_account(clause: str, language: _Reasons) -> bool:
+    """Whether a clause giving a refusal's reason is its own account: of the answerer, the user or the
+    sources as its subject, the answer not given, or the answering (`_NOT_GIVEN`, `_ABOUT_ANSWERING`)."""
+    denial, giving = language.not_given
+    return (language.own.match(clause) is not None or language.answering.search(clause) is not None
+            or (denial.search(clause) is not None and giving.search(clause) is not None))
+
+
+_NOTHING_NEW = frozenset({"happen", "case", "ca", "est", "es", "così", "sia", "successo", "succed", "cambi",
+                          "aumentat", "cancellat"})
+"""The terms of an Italian "perché" that asks only about what was said, or about a change the user asked
+about: it is "why" as often as "because" ("Non so perché sia così.", "... perché sia successo.")."""
+
+
+def _states_of_its_own(low: str, language: _Reasons) -> bool:
+    """Whether a clause `language.opens` opens in the refusal `low` states something: two words or more, not
+    the refusal's own account (`_own_account`), more than `_NOTHING_NEW`, a reason only with a figure, and
+    no refusal itself. Each clause is read up to the next opening or break, once."""
+    if language.opens.search(low) is None:
+        return False
+    found = list(language.opens.finditer(low))
+    for opening, after in zip(found, [*found[1:], None], strict=True):
+        kind = opening.lastgroup  # "beside", "reason" (or "reason_after_comma"), or None at a break
+        if kind is None:
+            continue
+        clause = low[opening.end():after.start() if after is not None else len(low)]
+        if len(clause.split()) < 2 or _own_account(clause, language):
+            continue
+        read = profile(clause)
+        if (kind != "beside" and not read.numbers) or read.terms <= _NOTHING_NEW:
+            continue
+        if not _refuses(clause, read.terms):
+            return True
+    return False
+
+
+_ENGLISH_REASONS = _Reasons(_OPENS_A_STATEMENT, _ANSWERERS, _NOT_GIVEN, _ABOUT_ANSWERING)
+_EUROPEAN_REASONS = _Reasons(european.OPENS_A_STATEMENT, european.ANSWERERS, european.NOT_GIVEN,
+                             european.ABOUT_ANSWERING)
 
 
 _FIGURE_LIST = (r"\d(?<![\d.,]\d)(?<!\d, \d)\d*+(?:\.\d+)?+(?:, \d+(?:\.\d+)?+)++,? "

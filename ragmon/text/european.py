@@ -86,10 +86,21 @@ _SAYS_NOT = (
     r"|não (?:falam|fala|abordam|aborda|explicam|explica|detalham|detalha|esclarecem|esclarece)"
     r"|não (?:informam|informa) (?:se|sobre|nada|quando|quanto|qual|quais|como|onde)"
     r"|não (?:respondem|responde) (?:a|à|às|ao|aos)"
-    r"|(?:sagen|sagt) nichts(?![^.!?]{0,80}\baus\b))")
+    r"|(?:sagen|sagt) nichts(?![^.!?]{0,80}\baus\b)"
+    r"|(?:sagen|sagt|erwähnen|erwähnt) dazu nichts"
+    r"|n'en (?:parlent|parle|disent|dit) (?:pas|rien)"
+    r"|ne (?:le|l') ?(?:précisent|précise|mentionnent|mentionne|indiquent|indique|abordent|aborde|évoquent|"
+    r"évoque|expliquent|explique) pas"
+    r"|no lo (?:mencionan?|dicen?|indican?|especifican?|aclaran?|explican?|detallan?)"
+    r"|non ne (?:parlano|parla)|non lo (?:dicono|dice|menzionano|menziona|indicano|indica|specificano|"
+    r"specifica|chiariscono|chiarisce|spiegano|spiega)"
+    r"|não o (?:mencionam|menciona|referem|refere|indicam|indica|especificam|especifica|explicam|explica|"
+    r"dizem|diz))")
 """Verbs of saying, negated, that the sources do not say ("Los documentos no hablan de ...", "Les documents
 ne parlent pas de ...", "I documenti non parlano ...", "Os documentos não falam sobre ...", "Die Unterlagen
-sagen nichts über ..."): read only right after the sources as their subject (`SAID_BY`). Not Spanish
+sagen nichts über ..."), the thing asked about a pronoun too ("Les documents n'en parlent pas.", "La
+documentación no lo menciona.", "I documenti non ne parlano.", "Os documentos não o mencionam.", "Die
+Dokumente erwähnen dazu nichts."): read only right after the sources as their subject (`SAID_BY`). Not Spanish
 "precisar" (also "to need"), Portuguese "responder por" (to answer for), "informar" but of what they hold,
 nor German's "nichts aussagen" (reveal nothing)."""
 _HOLDS_NOT = (
@@ -335,6 +346,48 @@ OWN = re.compile(r"\b" + _OWN)
 DENIES = re.compile(r"\b(?:no|non|não|nao|ne|nicht|kein[a-z]*|nada|nichts|rien|niente|nulla|nenhuma?|"
                     r"ningun[oa]?|ningún|nessun[oa]?|aucune?)\b|\bn'")
 """A word that denies, in the five languages: with `OWN`, the mark of a refusal's reason (`CONSEQUENCE`)."""
+OPENS_A_STATEMENT = re.compile(
+    r"\b(?:(?P<beside>(?:mehr als dass|außer dass|sinon que|si ce n'est que|salvo que|excepto que|solo che|"
+    r"tranne che|salvo che|exceto que)(?!\w))|(?P<reason>(?:parce qu'|puisqu'|(?:weil|denn|parce que|puisque|"
+    r"ya que|puesto que|dado que|poiché|siccome|dato che|visto che|já que|uma vez que|visto que|"
+    r"(?<!sei )(?<!sé )(?<!saber )(?<!explicar )(?<!dizer )(?<!decir )porque|"
+    r"(?<!\bso )(?<!sapere )(?<!dirti )(?<!dirle )(?<!capire )(?<!spiega )(?<!spiegarti )(?<!spiegarle )"
+    r"perché)(?!\w))))"
+    r"|,\s*(?P<reason_after_comma>da|car)\b"
+    r"|[,;:]|\s[-—–]\s|[—–]")
+"""`abstention._OPENS_A_STATEMENT` in the five languages: what alone is said beside ("..., solo che il
+nuovo orario parte in primavera.") or a reason ("... porque la compañía la eliminó en 2023.", "..., da es
+90 Tage sind."), only with a figure. Not a question of why ("No sé por qué ...", "Warum ..., kann ich
+nicht sagen."), nor "perché" or "porque" after a verb of knowing or telling, where it is "why" ("Não sei
+explicar porque é que a biblioteca fechou."); nor a relative clause after a comma: "..., que tratam da
+assistência em viagem" says what the sources hold, as often as "..., che resta chiuso per lavori" what a
+place does."""
+ANSWERERS = re.compile(
+    r"\W*(?:[\w']+\W+){0,2}?(?:" + SOURCE_NOUNS + r"|sie|ihnen|du|dir|dich|wir|uns|vous|votre|vos|tu|te|"
+    r"usted|nosotros|lei|ti|você|nós|fontes?|quellen?|fuentes?|fonti|unterlagen|dokument|text|texte|auszüge|auszügen|"
+    r"abschnitt\w*|handbuch|material|extrait|extraits|passage|tableau|fragmentos?|pasaje|tabla|documento|"
+    r"testo|passaggio|estratto|trecho|trechos)(?!\w)"
+    r"|.*\b(?:ich|mir|mich|mein\w*|je|j'|moi|me|m'|mon|ma|mes|yo|mi|mis|io|ho|mio|mia|miei|eu|mim|meu|minha|"
+    r"tenho|tengo)(?!\w)")
+"""`abstention._ANSWERERS` in the five languages ("..., porque los documentos no lo mencionan", "...,
+perché non ho accesso a queste informazioni", "..., weil mir dazu nichts vorliegt")."""
+NOT_GIVEN = (re.compile(r"\b(?:nicht|kein\w*|nichts|nirgends|nirgendwo|ne|pas|rien|aucun\w*|no|nada|"
+                        r"ningun\w*|ningún|non|nulla|niente|nessun\w*|não|nao|nenhum\w*)\b|\bn'"),
+             re.compile(r"angabe|angegeben|erwähnt|aufgeführt|steht|stehen|genannt|beschrieben|behandelt|"
+                        r"vorlieg|bekannt|klar|précis|mentionn|indiqu|abord|trait|figur|donn|connu|clair|"
+                        r"menciona|especifica|indica|aparece|consta|conoce|trata|\bda\b|\bdan\b|detalle|"
+                        r"specificat|menzionat|indicat|trattat|riportat|fornit|compar|not[oa]\b|chiar|"
+                        r"mencionad|especificad|referid|tratad|informad|conhecid"))
+ABOUT_ANSWERING = re.compile(
+    r"\b(?:fehlt|fehlen|manque|manquent|falta|faltan|manca|mancano|frage|unklar|unvollständig|thema|themas|"
+    r"spekulation|vertraulich|médic\w*|medic\w*|escopo|questão|"
+    r"question|ambigu\w*|cadre|spéculation|confidentiel\w*|pregunta|alcance|especulación|confidencial|"
+    r"domanda|ambito|speculazione|riservat[oa]|pergunta|amb[ií]gu[oa]|âmbito|especulação|geändert|ändern|"
+    r"changé|changer|cambiado|cambiar|variar|cambiato|cambiare|variare|mudado|mudar)(?!\w)")
+"""`abstention._NOT_GIVEN` and `_ABOUT_ANSWERING` in the five languages: the answer not given ("..., da es
+nicht angegeben ist", "..., car ce n'est pas précisé", "... porque no se menciona", "... perché non è
+specificato", "... porque não está indicado"), missing, the question unclear, an answer a guess, or
+changed."""
 CONSEQUENCE = re.compile(
     r",\s*(?:also|daher|deshalb|sodass|so dass|donc|alors|así que|por lo que|por tanto|quindi|perciò|"
     r"pertanto|então|portanto|por isso)\b")

@@ -2029,19 +2029,24 @@ REFUSALS_READ_AS_CLAIMS = {
 """The numbers of the refusals ("-r") and pointers ("-p") of the refusal sets read as claims after a
 refusal in their language (`REFUSAL_BEFORE`), as they would be in an answer that declines."""
 CLAIMS_READ_AS_REFUSALS = {
-    # Refusals hiding a claim: a reason or a claim after them ("... because the airline dropped it in
-    # 2023.", "..., solo che il nuovo orario parte in primavera."), a presupposed subject ("I can't say why
-    # the number 12 bus route was withdrawn.", "I'm not able to confirm that the passport office closes
-    # early on Fridays."), a belief ("I don't believe the branch offers coin exchange anymore."); and two
-    # claims the wrapper model takes for talk to the user ("La tua ricetta non è ripetibile.", "Tut mir
-    # leid, in der Krippe sind keine Plätze mehr frei."). README "Honest limitations".
+    # A reason of the subject without a figure ("... parce qu'elle a été supprimée l'an dernier.", "...
+    # because the basic tier was discontinued last year."; worded so, a reason is the refusal's own account
+    # far more often), a refusal presupposing what it declines ("I can't say why the number 12 bus route was
+    # withdrawn.", "I'm not able to confirm that the passport office closes early on Fridays."; a question of
+    # why takes for granted what the user asked about far more often than what the answerer made up), a
+    # claim spliced to a refusal by a comma ("..., elle est fermée pour travaux jusqu'en mars.", "..., che
+    # resta chiuso per lavori fino a marzo.") or a participle ("..., le suivi n'étant proposé que pour les
+    # envois express."), and claims the wrapper model takes for talk to the user ("I don't believe the branch
+    # offers coin exchange anymore.", "La tua ricetta non è ripetibile.", "Je ne peux pas vous en dire plus,
+    # sinon que l'offre Duo se limite à deux appareils."): README "Honest limitations". 17 and 13 before
+    # rules 24, which reads what alone is said beside ("..., solo che ...", "I can't tell you more than that
+    # ...") and a reason with a figure ("... because the airline dropped it in 2023.") as claims.
     "refusal_sentences.jsonl": {
-        "en-c-016", "en-c-026", "en-c-037", "en-c-041", "de-c-037", "fr-c-016", "fr-c-037", "fr-c-041",
-        "es-c-016", "es-c-037", "it-c-016", "it-c-017", "it-c-037", "it-c-039", "it-c-041", "pt-c-037",
-        "pt-c-041"},
+        "en-c-026", "en-c-037", "en-c-041", "de-c-037", "fr-c-016", "fr-c-037", "fr-c-041", "es-c-037",
+        "it-c-016", "it-c-017", "it-c-037", "it-c-041", "pt-c-037", "pt-c-041"},
     "refusal_lookalikes.jsonl": {
-        "enL-c-004", "enL-c-006", "enL-c-017", "enL-c-031", "deL-c-006", "deL-c-009", "deL-c-031",
-        "frL-c-006", "frL-c-020", "frL-c-030", "esL-c-006", "itL-c-006", "ptL-c-006"},
+        "enL-c-004", "enL-c-006", "enL-c-017", "deL-c-006", "deL-c-009", "frL-c-006", "frL-c-020",
+        "frL-c-030", "esL-c-006", "itL-c-006", "ptL-c-006"},
 }
 REFUSAL_BEFORE = {
     "en": "I couldn't find that in the documents.", "de": "Die Dokumente erwähnen das nicht.",

@@ -690,3 +690,67 @@ def test_closings_of_the_tables_and_fees_walkthroughs_are_no_claims(sentence: st
 ])
 def test_closings_with_a_claim_in_them_stay_claims(sentence: str) -> None:
     assert len(split_claims(sentence)) == 1
+
+
+@pytest.mark.parametrize("claim", [
+    # What alone is said beside a refusal, or a reason with a figure, states a fact of its own: each had
+    # been read as a refusal, and its fact was never checked.
+    "The documents don't list a cleaning fee because the landlord dropped it in 2021.",
+    "I can't say more than that the studio holds twelve people.",
+    "Die Dokumente erwähnen keine Kaution, weil der Vermieter sie 2022 abgeschafft hat.",
+    "Ich kann dazu nichts sagen, außer dass das Studio zwölf Personen fasst.",
+    "Les documents ne parlent pas de caution parce que le bailleur y renonce depuis 2020.",
+    "Los documentos no mencionan la fianza, ya que se suprimió en 2021.",
+    "I documenti non indicano l'orario, solo che la piscina chiude d'inverno.",
+    "Non posso rispondere perché la tariffa è stata abolita nel 2023.",
+    "Os documentos não falam da caução, já que foi abolida em 2022.",
+])
+def test_a_refusal_stating_a_fact_beside_or_a_dated_reason_is_a_claim(claim: str) -> None:
+    assert [c.text for c in split_claims(claim)] == [claim]
+
+
+@pytest.mark.parametrize("refusal", [
+    # A reason without a figure is the refusal's own account far more often than a fact ("because it
+    # wasn't part of the excerpts", "weil das in den Auszügen offen bleibt"): a review found a rule reading
+    # them as claims turned most honest reasons into hallucinations. Nor is a question of why a claim: it
+    # takes for granted what the user asked about ("I can't determine why the fee was charged."). Nor a
+    # figure of the sources or the answerer ("because the data only goes up to 2022").
+    "I can't answer that because the documents don't cover deposits.",
+    "I can't answer that, because it wasn't part of the context.",
+    "I can't tell you because it isn't specified.",
+    "I can't say because that happened after my training cutoff in 2023.",
+    "I don't know because the data only goes up to 2022.",
+    "I can't determine why the fee was charged.",
+    "Das kann ich nicht beantworten, weil das in den vorliegenden Auszügen offen bleibt.",
+    "Ich kann nicht sagen, weil das Dokument nur bis Seite 3 reicht.",
+    "Je ne peux pas répondre, car le texte n'en parle pas.",
+    "No lo sé, porque el texto no lo dice.",
+    "Non lo so, perché l'informazione non è presente.",
+    "Não sei, porque essa informação não consta.",
+])
+def test_a_refusal_giving_its_own_reason_is_no_claim(refusal: str) -> None:
+    assert split_claims(refusal) == ()
+
+
+@pytest.mark.parametrize("refusal", [
+    # The sources saying nothing of what was asked, named by a pronoun: honest refusals that had been claims.
+    "Les documents n'en parlent pas.",
+    "Les documents ne l'indiquent pas.",
+    "La documentación no lo menciona.",
+    "I documenti non ne parlano.",
+    "Il contesto non lo dice.",
+    "Os documentos não o mencionam.",
+    "Die Dokumente erwähnen dazu nichts.",
+])
+def test_the_sources_not_saying_what_a_pronoun_names_is_a_refusal(refusal: str) -> None:
+    assert split_claims(refusal) == ()
+
+
+@pytest.mark.parametrize("claim", [
+    "El contrato no lo menciona.",  # a contract of the subject, not the answerer's sources
+    "Los datos no lo mencionan.",
+    "Los documentos no lo mencionan, así que la tarifa es gratuita.",
+    "Les documents n'en parlent pas, mais le tarif est de 5 euros.",
+])
+def test_a_pronoun_refusal_of_other_things_or_with_a_fact_after_it_is_a_claim(claim: str) -> None:
+    assert [c.text for c in split_claims(claim)] == [claim]

@@ -179,6 +179,9 @@ def test_unsure_words_about_something_else_stay_a_claim(answer: str) -> None:
     # A relative clause after the comma says what the thing is: "which" opens no question there.
     "The documents don't mention the restocking fee, which is 90 dollars.",
     "I couldn't find the express option, which takes 90 days.",
+    # "da" after a comma is "since": it gives a reason, and the reason states 90 days (it was read as what
+    # the refusal is about until rules 24).
+    "Ich bin mir nicht sicher, da es 90 Tage sind.",
 ])
 def test_a_figure_stated_after_a_refusal_is_a_claim_whatever_opens_it(answer: str) -> None:
     """Each abstained (abstention 1, groundedness undefined): its 90 days or 50 dollars left every mean."""
@@ -194,7 +197,6 @@ def test_a_figure_stated_after_a_refusal_is_a_claim_whatever_opens_it(answer: st
     "我不知道，文档只涵盖2023年。",
     "我不确定，是否需要90天。",
     "我不知道，因为文档只涵盖2023年。",
-    "Ich bin mir nicht sicher, da es 90 Tage sind.",
     "Je ne suis pas sûr, car les documents ne couvrent que 2023.",
     "Ich weiß nicht, wie lange die 2,5-Tage-Frist gilt.",
     "I can't find the 2024 price in the provided documents, which only cover 2023 pricing.",
