@@ -300,19 +300,13 @@ def _own_account(clause: str, language: _Reasons) -> bool:
             or (denial.search(clause) is not None and giving.search(clause) is not None))
 
 
-_NOTHING_NEW = frozenset({"happen", "case", "ca", "est", "es", "così", "sia", "successo", "succed", "cambi",
-                          "aumentat", "cancellat"})
-"""The terms of an Italian "perché" that asks only about what was said, or about a change the user asked
-about: it is "why" as often as "because" ("Non so perché sia così.", "... perché sia successo.")."""
-
-
 def _states_of_its_own(low: str, language: _Reasons) -> bool:
     """Whether a clause `language.opens` opens in the refusal `low` states something: two words or more, not
-    the refusal's own account (`_own_account`), more than `_NOTHING_NEW`, a reason only with a figure, and
-    no refusal itself. Each clause is read up to the next opening or break, once."""
-    if language.opens.search(low) is None:
-        return False
+    the refusal's own account (`_own_account`), a reason only with a figure, and no refusal itself. Each
+    clause is read up to the next opening or break, once."""
     found = list(language.opens.finditer(low))
+    if not found:
+        return False
     for opening, after in zip(found, [*found[1:], None], strict=True):
         kind = opening.lastgroup  # "beside", "reason" (or "reason_after_comma"), or None at a break
         if kind is None:
@@ -321,7 +315,7 @@ def _states_of_its_own(low: str, language: _Reasons) -> bool:
         if len(clause.split()) < 2 or _own_account(clause, language):
             continue
         read = profile(clause)
-        if (kind != "beside" and not read.numbers) or read.terms <= _NOTHING_NEW:
+        if kind != "beside" and not read.numbers:
             continue
         if not _refuses(clause, read.terms):
             return True
