@@ -100,9 +100,9 @@ _SAYS_NOT = (
 ne parlent pas de ...", "I documenti non parlano ...", "Os documentos não falam sobre ...", "Die Unterlagen
 sagen nichts über ..."), the thing asked about a pronoun too ("Les documents n'en parlent pas.", "La
 documentación no lo menciona.", "I documenti non ne parlano.", "Os documentos não o mencionam.", "Die
-Dokumente erwähnen dazu nichts."): read only right after the sources as their subject (`SAID_BY`). Not Spanish
-"precisar" (also "to need"), Portuguese "responder por" (to answer for), "informar" but of what they hold,
-nor German's "nichts aussagen" (reveal nothing)."""
+Dokumente erwähnen dazu nichts."): read only right after the sources as their subject (`SAID_BY`). Not
+Spanish "precisar" (also "to need"), Portuguese "responder por" (to answer for), "informar" but of what
+they hold, nor German's "nichts aussagen" (reveal nothing)."""
 _HOLDS_NOT = (
     r"(?:ne (?:traitent|traite|couvrent|couvre) pas|no (?:tratan?|recogen?)|non (?:trattano|tratta|riportano|"
     r"riporta)|não (?:tratam|trata))")
@@ -364,9 +364,9 @@ assistência em viagem" says what the sources hold, as often as "..., che resta 
 place does."""
 ANSWERERS = re.compile(
     r"\W*(?:[\w']+\W+){0,2}?(?:" + SOURCE_NOUNS + r"|sie|ihnen|du|dir|dich|wir|uns|vous|votre|vos|tu|te|"
-    r"usted|nosotros|lei|ti|você|nós|fontes?|quellen?|fuentes?|fonti|unterlagen|dokument|text|texte|auszüge|auszügen|"
-    r"abschnitt\w*|handbuch|material|extrait|extraits|passage|tableau|fragmentos?|pasaje|tabla|documento|"
-    r"testo|passaggio|estratto|trecho|trechos)(?!\w)"
+    r"usted|nosotros|lei|ti|você|nós|quelle|fuente|fonte|dokument|text|texte|auszüge|auszügen|abschnitt\w*|"
+    r"handbuch|material|extrait|extraits|passage|tableau|fragmentos?|pasaje|tabla|documento|testo|passaggio|"
+    r"estratto|trecho|trechos)(?!\w)"
     r"|.*\b(?:ich|mir|mich|mein\w*|je|j'|moi|me|m'|mon|ma|mes|yo|mi|mis|io|ho|mio|mia|miei|eu|mim|meu|minha|"
     r"tenho|tengo)(?!\w)")
 """`abstention._ANSWERERS` in the five languages ("..., porque los documentos no lo mencionan", "...,
