@@ -507,11 +507,11 @@ def calibrate(judge: Judge | AsyncJudge, items: Sequence[Labelled], *, skip_erro
     asynchronous = (hasattr(judge, "ajudge_with_usage")  # the Claude judge: concurrent, and billing tokens
                     or (hasattr(judge, "ajudge") and not hasattr(judge, "judge")))
     name, settings = judge_identity(judge, "ajudge" if asynchronous else "judge")
+    workers = _checked_arguments(items, skip_errors, concurrency, prices)
     # The casts are what judge_identity has just checked.
     if not asynchronous:
         judged = [_judge_sync(cast(Judge, judge), item, skip_errors) for item in items]
         return _calibration(judge, name, settings, items, judged, skip_errors, prices)
-    workers = check_concurrency(concurrency)
     try:
         asyncio.get_running_loop()
     except RuntimeError:
@@ -528,8 +528,29 @@ async def acalibrate(judge: AsyncJudge, items: Sequence[Labelled], *, skip_error
     its connections."""
     name, settings = judge_identity(judge, "ajudge", "acalibrate awaits judge.ajudge(example, claims), which "
                                     "{} lacks: call calibrate(), which a running event loop can call too")
-    workers = check_concurrency(concurrency)
+    workers = _checked_arguments(items, skip_errors, concurrency, prices)
     return await _acalibrate(judge, name, settings, items, skip_errors, workers, prices)
+
+
+def _checked_arguments(items: object, skip_errors: object, concurrency: SupportsIndex, prices: object) -> int:
+    """The workers `concurrency` asks for, once every argument is of its declared type, else a TypeError or
+    ValueError naming it, before any judge is called: examples passed as they are failed on their first
+    attribute ("'Example' object has no attribute 'example'"), the string "no" for `skip_errors` skipped,
+    and a judge called in turn let any `concurrency` through, which the same call with the Claude judge
+    refused."""
+    if not isinstance(items, Sequence) or isinstance(items, (str, bytes)):
+        raise TypeError(f"items must be a sequence of ragmon.calibrate.Labelled, got {type(items).__name__}: "
+                        "read a labelled file with load_labelled(paths)")
+    for index, item in enumerate(items):
+        if not isinstance(item, Labelled):
+            raise TypeError(f"items[{index}] must be a ragmon.calibrate.Labelled, got {type(item).__name__}: "
+                            "read a labelled file with load_labelled(paths), or an Example whose extra holds "
+                            "its labels with labelled(example, source)")
+    if type(skip_errors) is not bool:
+        raise TypeError(f"skip_errors must be True or False, got {skip_errors!r}")
+    if prices is not None and not isinstance(prices, Prices):
+        raise TypeError(f"prices must be a ragmon.budget.Prices or None, got {type(prices).__name__}")
+    return check_concurrency(concurrency)
 
 
 async def _acalibrate(judge: AsyncJudge, name: str, settings: Mapping[str, Any], items: Sequence[Labelled],

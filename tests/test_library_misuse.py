@@ -368,3 +368,52 @@ def test_a_progress_object_running_an_async_def_is_refused_before_any_judging(
                                     f"coroutine function {coroutine}: it is called, not awaited, so declare "
                                     "it with `def`, not `async def`")
         assert judge.asked == []
+
+
+class Counted:
+    """A judge of one's own that counts its calls: a wrong argument must cost none."""
+
+    name = "counted"
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def settings(self) -> dict[str, str]:
+        return {}
+
+    def judge(self, example: Example, claims: tuple[Claim, ...]) -> tuple[ClaimVerdict, ...]:
+        self.calls += 1
+        return tuple(ClaimVerdict(claim, True) for claim in claims)
+
+
+@pytest.mark.parametrize(("arguments", "error", "message"), [
+    # Examples passed as they are failed on their first attribute: "'Example' object has no attribute
+    # 'example'", after the judge had been called on none of them.
+    ({"items": EXAMPLES}, TypeError,
+     "items[0] must be a ragmon.calibrate.Labelled, got Example: read a labelled file with "
+     "load_labelled(paths), or an Example whose extra holds its labels with labelled(example, source)"),
+    ({"items": None}, TypeError,
+     "items must be a sequence of ragmon.calibrate.Labelled, got NoneType: read a labelled file with "
+     "load_labelled(paths)"),
+    ({"items": [*FIRST, {"id": "q2"}]}, TypeError,
+     "items[1] must be a ragmon.calibrate.Labelled, got dict: read a labelled file with "
+     "load_labelled(paths), or an Example whose extra holds its labels with labelled(example, source)"),
+    # The string "no" is truthy: it skipped.
+    ({"skip_errors": "no"}, TypeError, "skip_errors must be True or False, got 'no'"),
+    # Checked for the Claude judge alone, which runs calls at once; any value passed with a judge called
+    # in turn.
+    ({"concurrency": "4"}, TypeError, "concurrency must be a whole number of at least 1, got '4'"),
+    ({"concurrency": 0}, ValueError, "concurrency must be a whole number of at least 1, got 0"),
+    ({"prices": {"input": 3.0}}, TypeError, "prices must be a ragmon.budget.Prices or None, got dict"),
+])
+def test_a_wrong_argument_to_calibrate_is_named_before_any_judge_call(
+        arguments: dict[str, Any], error: type[Exception], message: str) -> None:
+    judge = Counted()
+    given = {"items": FIRST, **arguments}
+    items = given.pop("items")
+    with pytest.raises(error) as raised:
+        calibrate(judge, items, **given)
+    assert str(raised.value) == message
+    assert judge.calls == 0
+    calibrate(judge, FIRST)  # the same judge and items, rightly passed, are judged
+    assert judge.calls == 1
