@@ -73,13 +73,25 @@ def first_position(citations: Sequence[str]) -> int:
     return 0 if any(not doc.strip("0") for doc in citations) else 1
 
 
+def beyond(citations: Sequence[str], contexts: Sequence[Context]) -> list[str]:
+    """The positions among `citations` that name no context, counted as `meant_ids` counts them."""
+    first = first_position(citations)
+    return [doc for doc in citations if _index(doc, contexts, first) is None]
+
+
 def _meant(doc: str, contexts: Sequence[Context], first: int) -> str:
-    """A long number is out of range: int() refuses one of over 4,300 digits."""
     from ragmon.report.text import clip
 
+    index = _index(doc, contexts, first)
+    return clip(doc if index is None else contexts[index].id, ID_SHOWN)
+
+
+def _index(doc: str, contexts: Sequence[Context], first: int) -> int | None:
+    """The index of the context at position `doc`, None if out of range. A long number is out of range:
+    int() refuses one of over 4,300 digits."""
     digits = doc.lstrip("0") or "0"
     index = (int(digits) if len(digits) <= len(str(len(contexts))) else -1) - first
-    return clip(contexts[index].id if 0 <= index < len(contexts) else doc, ID_SHOWN)
+    return index if 0 <= index < len(contexts) else None
 
 
 class LookAlikes:

@@ -52,6 +52,21 @@ def test_integer_citations_are_refused_naming_the_ids_they_would_be() -> None:
         "ids to pass")
 
 
+@pytest.mark.parametrize(("citations", "told"), [
+    # "3" had been listed among "the ids to pass", which no context has.
+    ([2, 3], 'these are ["kb-returns"], the ids to pass; 3 is past the 2 contexts retrieved'),
+    ([3, 4, 3], "these are past the 2 contexts retrieved"),
+])
+def test_integer_citations_past_the_contexts_are_named_apart_from_the_ids_to_pass(
+        citations: list[int], told: str) -> None:
+    with pytest.raises(TypeError) as caught:
+        Example("q1", "?", CONTEXTS, "Orders ship in 2 days.", citations=citations)
+
+    assert str(caught.value) == (
+        "Example 'q1': citations[0] must be a str, got int: citations are context ids, as strings, and no "
+        f"context's id is a number: as positions counted from 1 {told}")
+
+
 def test_integer_citations_of_numbered_contexts_are_told_to_be_strings() -> None:
     numbered = [Context("7", "Orders ship in 2 days.")]
 
