@@ -86,3 +86,27 @@ def test_a_misspelt_mark_stops_the_run_naming_the_field_meant(
     assert main(["replay", str(golden), "--gate", "groundedness=0.9"]) == 2
     assert capsys.readouterr().err == (f"ragmon replay: error: {golden}:2: unknown field 'needsReview': did "
                                        "you mean 'needs_review'? (field 'needsReview')\n")
+
+
+@pytest.mark.parametrize(("mark", "told"), [
+    # A spreadsheet's round trip writes "true"; a 1 is true to many: either left the line scored as
+    # reviewed, with no warning and no error.
+    ('"true"', "got a string: write it without quotes"),
+    ("1", "got a number"),
+])
+def test_a_mark_that_is_not_true_or_false_stops_the_run_naming_its_line(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], mark: str, told: str) -> None:
+    golden = tmp_path / "golden.jsonl"
+    marked = line("g2").replace("}\n", f', "needs_review": {mark}}}\n')
+    golden.write_text(line("g1") + marked, encoding="utf-8")
+    assert main(["replay", str(golden), "--gate", "groundedness=0.9"]) == 2
+    assert capsys.readouterr().err == (f"ragmon replay: error: {golden}:2: expected true or false, {told} "
+                                       "(field 'needs_review')\n")
+
+
+def test_a_mark_set_to_false_or_null_is_a_reviewed_line(tmp_path: Path,
+                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    golden = tmp_path / "golden.jsonl"
+    golden.write_text(line("g1", needs_review=False) + line("g2", needs_review=None), encoding="utf-8")
+    assert main(["replay", str(golden), "--gate", "groundedness=0.9"]) == 0
+    assert "review" not in capsys.readouterr().err

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ragmon.datasets.fields import FieldError, listed
+from ragmon.datasets.fields import FieldError, json_type, listed
 from ragmon.names import OwnName, Renamed
 
 RAGMON_FIELDS = frozenset({"id", "question", "contexts", "answer", "relevant_ids", "citations",
@@ -68,6 +68,15 @@ def _given(obj: Mapping[str, Any], fields: tuple[str, ...]) -> list[str]:
     """The content fields `obj` gives a value. An empty `steps` list says nothing; an empty `contexts` or
     `expectedDocs` does (nothing was retrieved, nothing is relevant)."""
     return [key for key in fields if obj.get(key) is not None and not (key == "steps" and obj[key] == [])]
+
+
+def check_mark(obj: Mapping[str, Any]) -> None:
+    """The review mark must be true or false (or null): replay warns of a line only while it is true, and a
+    spreadsheet's "true" or a 1 had left the line scored as reviewed without a word."""
+    mark = obj.get(NEEDS_REVIEW)
+    if mark is not None and not isinstance(mark, bool):
+        raise FieldError(f"expected true or false, got {json_type(mark)}"
+                         + (": write it without quotes" if isinstance(mark, str) else ""), (NEEDS_REVIEW,))
 
 
 def check_format(obj: Mapping[str, Any], trace: bool) -> None:

@@ -21,7 +21,14 @@ from ragmon.datasets.fields import (
     required_id,
     required_str,
 )
-from ragmon.datasets.formats import CHECKED_FIELDS, CONTEXT_IDS, RAGMON_FIELDS, check_format, own_names
+from ragmon.datasets.formats import (
+    CHECKED_FIELDS,
+    CONTEXT_IDS,
+    RAGMON_FIELDS,
+    check_format,
+    check_mark,
+    own_names,
+)
 from ragmon.model import Context, Example
 from ragmon.names import RECORD_SYNONYMS
 
@@ -32,6 +39,7 @@ def ragmon_example(obj: dict[str, Any], default_id: str) -> Example:
     check_names(obj, CHECKED_FIELDS, synonyms=RECORD_SYNONYMS, required=(("id",), ("question", "input")),
                 renamed=own_names(obj))
     check_format(obj, trace=False)
+    check_mark(obj)
     example_id, question = required_id(obj, "id"), required_str(obj, "question")
     relevant_ids, citations = optional_id_set(obj, "relevant_ids"), optional_id_tuple(obj, "citations")
     return Example(

@@ -24,7 +24,7 @@ from ragmon.datasets.fields import (
     required_id,
     required_str,
 )
-from ragmon.datasets.formats import CHECKED_FIELDS, TRACE_FIELDS, check_format, own_names
+from ragmon.datasets.formats import CHECKED_FIELDS, TRACE_FIELDS, check_format, check_mark, own_names
 from ragmon.model import Context, Example
 from ragmon.names import (
     LOGGED_ANSWER,
@@ -57,6 +57,7 @@ class _Logged(NamedTuple):
 def trace_example(obj: dict[str, Any], default_id: str) -> Example:
     check_names(obj, CHECKED_FIELDS, synonyms=TRACE_SYNONYMS, renamed=own_names(obj))
     check_format(obj, trace=True)
+    check_mark(obj)
     steps = _steps(obj.get("steps"))
     asked_in = "question" if obj.get("input") is None and obj.get("question") is not None else "input"
     asked, said = _logged(obj, asked_in, LOGGED_QUESTION), _logged(obj, "output", LOGGED_ANSWER)

@@ -83,11 +83,13 @@ CARRIED = ["metadata", "tags", "notes", "source", "created_at", "labels", "needs
 
 @pytest.mark.parametrize("field", CARRIED)
 def test_other_fields_are_still_carried_along_in_every_format(tmp_path: Path, field: str) -> None:
-    ragmon = write_jsonl(tmp_path / "r.jsonl", [{"id": "a", "question": "q", "answer": "A.", field: 1}])
-    trace = write_jsonl(tmp_path / "t.jsonl", [{"id": "b", "input": "q", "output": "A.", field: 1}])
+    value = True if field == "needs_review" else 1  # the review mark is true or false
+    ragmon = write_jsonl(tmp_path / "r.jsonl", [{"id": "a", "question": "q", "answer": "A.", field: value}])
+    trace = write_jsonl(tmp_path / "t.jsonl", [{"id": "b", "input": "q", "output": "A.", field: value}])
     evalset = tmp_path / "e.json"
-    evalset.write_text(json.dumps({"examples": [{"id": "c", "question": "q", field: 1}]}), encoding="utf-8")
-    assert [example.extra for example in load([ragmon, trace, evalset])] == [{field: 1}] * 3
+    records = {"examples": [{"id": "c", "question": "q", field: value}]}
+    evalset.write_text(json.dumps(records), encoding="utf-8")
+    assert [example.extra for example in load([ragmon, trace, evalset])] == [{field: value}] * 3
 
 
 @pytest.mark.parametrize(("other", "meant"), [
