@@ -54,44 +54,48 @@ def positional_warning(example: Example, which: str, places: str) -> str:
     from ragmon.report.text import clip
 
     cited = (example.citations or ())[:_CITED_SHOWN]
-    written = ", ".join(clip(doc, ID_SHOWN) for doc in cited)
-    return (f"citations of {which} look like positions, not ids ({places}): a citation names a context by "
-            "its id, and no context's id is a number, so each counts as a document never retrieved; cite "
-            f"the ids, e.g. {json.dumps(meant_ids(cited, example.contexts or ()), ensure_ascii=False)} for "
-            f"[{written}] of example {clip(example.id, ID_SHOWN)}")
+    contexts = example.contexts or ()
+    written = f"[{', '.join(clip(doc, ID_SHOWN) for doc in cited)}] of example {clip(example.id, ID_SHOWN)}"
+    meant, past = positions(cited, contexts)
+    why = (f"citations of {which} look like positions, not ids ({places}): a citation names a context by its "
+           "id, and no context's id is a number, so each counts as a document never retrieved; cite the ids")
+    if not meant:
+        return f"{why}: the citations {written} are {past_contexts(contexts)}"
+    told = f"{why}, e.g. {json.dumps(meant, ensure_ascii=False)} for {written}"
+    return f"{told}; {past_named(past, contexts)}" if past else told
 
 
-def meant_ids(citations: Sequence[str], contexts: Sequence[Context]) -> list[str]:
-    """The id of the context at each position, counted from 0 if one of them is 0, else from 1; a
-    position out of range is kept as written. Each clipped."""
+def positions(citations: Sequence[str], contexts: Sequence[Context]) -> tuple[list[str], list[str]]:
+    """The ids of the contexts at the positions `citations` give, counted from 0 if one of them is 0, else
+    from 1; and the positions past the contexts, each once. Each clipped. A position past them is no id to
+    cite: kept among the ids as written, "2" had been told as one to pass."""
+    from ragmon.report.text import clip
+
     first = first_position(citations)
-    return [_meant(doc, contexts, first) for doc in citations]
+    meant: list[str] = []
+    past: dict[str, None] = {}
+    for doc in citations:
+        digits = doc.lstrip("0") or "0"  # a long number is past them: int() refuses one of over 4,300 digits
+        index = (int(digits) if len(digits) <= len(str(len(contexts))) else -1) - first
+        if 0 <= index < len(contexts):
+            meant.append(clip(contexts[index].id, ID_SHOWN))
+        else:
+            past[clip(doc, ID_SHOWN)] = None
+    return meant, list(past)
+
+
+def past_contexts(contexts: Sequence[Context]) -> str:
+    return f"past the {len(contexts)} context{'' if len(contexts) == 1 else 's'} retrieved"
+
+
+def past_named(past: Sequence[str], contexts: Sequence[Context]) -> str:
+    """"2 is past the 1 context retrieved": the positions `positions` found past them."""
+    return f"{', '.join(past)} {'is' if len(past) == 1 else 'are'} {past_contexts(contexts)}"
 
 
 def first_position(citations: Sequence[str]) -> int:
     """0 if one of the positions is 0 (`[0, 1]` counts from 0), else 1."""
     return 0 if any(not doc.strip("0") for doc in citations) else 1
-
-
-def beyond(citations: Sequence[str], contexts: Sequence[Context]) -> list[str]:
-    """The positions among `citations` that name no context, counted as `meant_ids` counts them."""
-    first = first_position(citations)
-    return [doc for doc in citations if _index(doc, contexts, first) is None]
-
-
-def _meant(doc: str, contexts: Sequence[Context], first: int) -> str:
-    from ragmon.report.text import clip
-
-    index = _index(doc, contexts, first)
-    return clip(doc if index is None else contexts[index].id, ID_SHOWN)
-
-
-def _index(doc: str, contexts: Sequence[Context], first: int) -> int | None:
-    """The index of the context at position `doc`, None if out of range. A long number is out of range:
-    int() refuses one of over 4,300 digits."""
-    digits = doc.lstrip("0") or "0"
-    index = (int(digits) if len(digits) <= len(str(len(contexts))) else -1) - first
-    return index if 0 <= index < len(contexts) else None
 
 
 class LookAlikes:

@@ -270,25 +270,17 @@ def _citations(where: str, citations: Any, contexts: tuple[Context, ...]) -> tup
 
 def _as_ids(cited: list[str], contexts: tuple[Context, ...]) -> str:
     # example_warnings imports this module.
-    from ragmon.example_warnings import beyond, first_position, meant_ids, positional
-    from ragmon.ids import ID_SHOWN
-    from ragmon.report.text import clip
+    from ragmon.example_warnings import first_position, past_contexts, past_named, positional, positions
 
     said = "citations are context ids, as strings"
     if not positional(cited, contexts):
         return f"{said}: pass {json.dumps(cited)}"
-    # A position past the contexts is named as such: kept among the ids, it read as one to pass.
-    past = dict.fromkeys(beyond(cited, contexts))  # each once, and looked up as a set
-    meant = [doc for doc, given in zip(meant_ids(cited, contexts), cited, strict=True) if given not in past]
-    counted = f"past the {len(contexts)} context{'' if len(contexts) == 1 else 's'} retrieved"
-    told = f"{said}, and no context's id is a number: as positions counted from {first_position(cited)} "
+    meant, past = positions(cited, contexts)
+    told = f"{said}, and no context's id is a number: as positions counted from {first_position(cited)}"
     if not meant:
-        return f"{told}these are {counted}"
-    told += f"these are {json.dumps(meant, ensure_ascii=False)}, the ids to pass"
-    if not past:
-        return told
-    named = ", ".join(clip(doc, ID_SHOWN) for doc in past)
-    return f"{told}; {named} {'is' if len(past) == 1 else 'are'} {counted}"
+        return f"{told} these are {past_contexts(contexts)}"
+    told += f" these are {json.dumps(meant, ensure_ascii=False)}, the ids to pass"
+    return f"{told}; {past_named(past, contexts)}" if past else told
 
 
 _BLANK_ID = " (an empty cell split on ',' gives ['']: pass [] for none, None for unknown)"

@@ -128,15 +128,28 @@ def test_citations_counted_from_0_are_turned_into_the_ids_counted_from_0(
     assert 'e.g. ["kb-shipping", "kb-returns"] for [0, 1] of example q01' in capsys.readouterr().err
 
 
+def test_a_position_past_the_contexts_is_not_suggested_as_an_id(tmp_path: Path) -> None:
+    # ["c1", "2"] had been suggested for [1, 2] with one context retrieved: no context has the id "2".
+    golden = tmp_path / "golden.jsonl"
+    policy = "Items can be returned within 30 days."
+    record = {"id": "a", "question": "How long?", "answer": policy,
+              "contexts": [{"id": "c1", "text": policy}], "citations": [1, 2]}
+    golden.write_text(json.dumps(record) + "\n", encoding="utf-8")
+    _, report, _, _ = reports(tmp_path, golden)
+    assert report["run_warnings"][0].endswith(
+        'cite the ids, e.g. ["c1"] for [1, 2] of example a; 2 is past the 1 context retrieved')
+
+
 def test_long_citations_are_quoted_clipped_in_the_warning(tmp_path: Path) -> None:
     # Ten citations of 100,000 digits each, all out of range: quoted whole twice, in the suggested ids
     # and in the list they stand for, they made a JUnit file of 2 MB. Each is quoted as its first 59
-    # digits and an ellipsis, 60 characters.
+    # digits and an ellipsis, 60 characters; past the contexts, none is suggested as an id to cite.
     golden = tmp_path / "golden.jsonl"
     golden.write_text(line("q01", ["7" * 100_000] * 10), encoding="utf-8")
     _, report, _, _ = reports(tmp_path, golden)
     shown = "7" * 59 + "…"
     assert report["run_warnings"][0].endswith(
-        f"e.g. {json.dumps([shown] * 10, ensure_ascii=False)} for [{', '.join([shown] * 10)}] of example q01")
+        f"cite the ids: the citations [{', '.join([shown] * 10)}] of example q01 are past the 2 contexts "
+        "retrieved")
     assert len(report["run_warnings"][0]) < 2_000
     assert (tmp_path / "r.xml").stat().st_size < 20_000
