@@ -283,16 +283,18 @@ def _encoding(request: web.Request) -> str:
 
 
 def _unsupported_type(request: web.Request) -> str:
-    """What a sender of a Content-Type we do not read is told. aiohttp reads a missing one, and one naming
-    no media type (empty, `; charset=utf-8`), as application/octet-stream, which the sender never wrote
+    """What a sender of a Content-Type we do not read is told, its media type quoted as sent. aiohttp reads a
+    missing one, one naming no media type (empty, `; charset=utf-8`) and one it cannot parse (`json`,
+    `application/json, application/x-protobuf`) as application/octet-stream, which the sender never wrote
     (`requests.post(url, data=body)` writes none)."""
     header = request.headers.get("Content-Type")
+    media = "" if header is None else header.partition(";")[0].strip()
     if header is None:
         sent = "no Content-Type header"
-    elif not header.partition(";")[0].strip():
+    elif not media:
         sent = f"Content-Type {header!r} names no media type"
     else:
-        sent = f"Content-Type {request.content_type!r} is not supported"
+        sent = f"Content-Type {media!r} is not supported"
     return f"{sent}: send {PROTOBUF} or {JSON}"
 
 

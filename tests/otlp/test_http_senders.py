@@ -161,6 +161,21 @@ async def test_a_request_without_a_content_type_is_told_it_sent_none(http_receiv
     assert sink.offers == [] and sink.rejects == [(1, "decode_error")]
 
 
+@pytest.mark.parametrize(("header", "media"), [("json", "json"), ("Text/Plain; charset=utf-8", "Text/Plain"),
+                                              ("application/json, application/x-protobuf",
+                                               "application/json, application/x-protobuf")])
+async def test_an_unsupported_content_type_is_quoted_as_sent(http_receiver: Serve, sink, header, media):
+    # aiohttp reads one it cannot parse as application/octet-stream, which the 415 named: a type the
+    # sender never wrote, which its configuration holds nowhere.
+    url = await http_receiver()
+    async with aiohttp.ClientSession() as session, \
+            session.post(url, data=b"{}", headers={"Content-Type": header}) as resp:
+        status, reply = resp.status, await resp.json()
+    assert (status, reply["message"]) == (415, f"Content-Type {media!r} is not supported: send "
+                                               "application/x-protobuf or application/json")
+    assert sink.offers == [] and sink.rejects == [(1, "decode_error")]
+
+
 @pytest.mark.parametrize("header", ["", "; charset=utf-8"])
 async def test_a_content_type_naming_no_media_type_is_quoted_as_sent(http_receiver: Serve, sink, header):
     # aiohttp reads it as application/octet-stream, which the 415 named, a type the sender never wrote.
