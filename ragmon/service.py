@@ -64,6 +64,7 @@ from ragmon.otlp.sites import CappedSite
 from ragmon.sampling import sampling_key
 from ragmon.scoring import Lane, LaneRefusal, LexicalLane, sent_copies, working_bytes
 from ragmon.semconv.extract import (
+    LIMITS,
     ExtractionError,
     calls_a_model,
     extract_noted,
@@ -938,9 +939,8 @@ def _never_fits(cost: BatchCost, config: ServeConfig) -> str | None:
             f"Collector's send_batch_max_size) or raise {flag}")
 
 
-TRUNCATED = ("it lost spans to the sidecar's limit for one trace (--max-spans-per-trace, --max-buffer), and "
-             "the spans kept show no RAG work: its root, with the question and answer, ends last and may be "
-             "among those lost; if the app's RAG requests make this many spans, raise --max-spans-per-trace")
+TRUNCATED = ("it lost spans to the sidecar's limits for one trace, and the spans kept show no RAG work: its "
+             "root, with the question and answer, ends last and may be among those lost (" + LIMITS + ")")
 """Why a `not_rag` trace that lost spans may be RAG after all (a RAG one is an `error`: extraction)."""
 
 

@@ -1589,7 +1589,11 @@ async def test_a_trace_whose_rag_root_was_refused_over_the_span_bound_is_not_rag
     assert total(samples, "ragmon_spans_rejected_total", reason="too_many_spans") == 4
     [line] = failure_lines()
     assert (line.getMessage(), line.service) == ("trace not read as RAG", "shop")
-    assert line.detail.startswith("it lost spans to the sidecar's limit for one trace (--max-spans-per-trace")
+    assert line.detail == (
+        "it lost spans to the sidecar's limits for one trace, and the spans kept show no RAG work: its root, "
+        "with the question and answer, ends last and may be among those lost (--max-spans-per-trace, or the "
+        "trace's share of --max-buffer: ragmon_spans_rejected_total's reason too_many_spans or "
+        "too_many_bytes says which; raise it if the app's requests are this large)")
 
 
 @pytest.mark.parametrize(("quiet", "decision_wait", "warned"), [(5.0, 1.0, True), (2.0, 2.0, True),

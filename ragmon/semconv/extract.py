@@ -198,10 +198,16 @@ def extract_noted(trace: Trace) -> tuple[Example | None, str | None]:
         if example is None or not trace.spans_lost:
             return example, note
     first = min(trace.spans, key=lambda span: (span.start_time_unix_nano, span.span_id))
-    raise ExtractionError(first, "spans", f"{trace.spans_lost} spans of this trace were refused, over the "
-                          "sidecar's limit for one trace (--max-spans-per-trace, or --max-buffer), so its "
-                          "answer, documents or question may be among them: not scored (raise "
-                          "--max-spans-per-trace if the app's requests make this many spans)")
+    lost = trace.spans_lost
+    spans = f"{lost} span of this trace was" if lost == 1 else f"{lost} spans of this trace were"
+    raise ExtractionError(first, "spans", f"{spans} refused, over the sidecar's limits for one trace, so its "
+                          f"answer, documents or question may be among them: not scored ({LIMITS})")
+
+
+LIMITS = ("--max-spans-per-trace, or the trace's share of --max-buffer: ragmon_spans_rejected_total's reason "
+          "too_many_spans or too_many_bytes says which; raise it if the app's requests are this large")
+"""The limits that refuse a trace's spans, told with how to know which did: the trace does not keep why, and
+naming --max-spans-per-trace alone sent a user whose spans --max-buffer refused to raise the other."""
 
 
 def _extract(trace: Trace) -> tuple[Example | None, str | None]:

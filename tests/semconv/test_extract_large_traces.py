@@ -80,8 +80,18 @@ def test_a_rag_trace_that_lost_spans_to_the_bound_is_an_error_naming_it() -> Non
         extract(kept)
     assert caught.value.field == "spans"
     assert (f"trace {TRACE_ID}: span 'span 0' (span id 0000000000000001): 7 spans of this trace were "
-            "refused, over the sidecar's limit for one trace") in str(caught.value)
-    assert "--max-spans-per-trace" in str(caught.value)
+            "refused, over the sidecar's limits for one trace") in str(caught.value)
+    # Which limit refused them the trace does not keep: the counter's reason says, and both are named.
+    assert ("(--max-spans-per-trace, or the trace's share of --max-buffer: ragmon_spans_rejected_total's "
+            "reason too_many_spans or too_many_bytes says which; raise it if the app's requests are this "
+            "large)") in str(caught.value)
+
+
+def test_one_span_lost_is_told_in_the_singular() -> None:
+    kept = dataclasses.replace(side_by_side("RETRIEVER"), spans_lost=1)
+    with pytest.raises(ExtractionError) as caught:
+        extract(kept)
+    assert "1 span of this trace was refused, over the sidecar's limits for one trace" in str(caught.value)
 
 
 def test_a_trace_that_lost_spans_but_shows_no_rag_work_is_not_rag() -> None:
