@@ -9,6 +9,9 @@ from __future__ import annotations
 import pytest
 from lexical_verdict import verdict
 
+from ragmon import Context, Example, LexicalJudge
+from ragmon.evaluation import evaluate_example
+
 REFUNDS = "Refunds are issued within 5 business days. Gift cards are non-refundable."
 
 
@@ -26,6 +29,49 @@ REFUNDS = "Refunds are issued within 5 business days. Gift cards are non-refunda
 ])
 def test_a_claim_negating_in_words_restates_the_pages_opposite_word(claim: str, page: str) -> None:
     assert verdict(claim, page) == (True, None)
+
+
+@pytest.mark.parametrize(("claim", "page"), [
+    # Every term held in one sentence, the negated word by the page's opposite word: it had counted missing,
+    # so a short claim fell short of the 0.56 needed on it. product, avail (2): 2/2 (1/2 before).
+    ("The product is not available.", "The product is unavailable."),
+    ("This item is not eligible.", "This item is ineligible."),
+    ("The invoice is not correct.", "The invoice is incorrect."),
+    ("Resale isn\u2019t legal.", "Resale is illegal."),
+    ("Tickets aren't transferable.", "Shipping is free. Tickets are non-transferable."),
+    # A double negative states the word itself.
+    ("The product is not unavailable.", "The product is available in all stores."),
+])
+def test_a_short_claim_negating_in_words_holds_the_word_by_the_pages_opposite(claim: str, page: str) -> None:
+    assert verdict(claim, page) == (True, None)
+
+
+def test_a_negated_word_held_by_the_opposite_counts_toward_any_threshold() -> None:
+    # gift, card, refund (3): at 0.7, 2/3 had fallen short; the page holds all three, one by its opposite.
+    page = (Context("c1", "Gift cards are non-refundable."),)
+    example = Example("q", "?", page, "Gift cards are not refundable.")
+    [judged] = evaluate_example(example, LexicalJudge(0.7), 5).verdicts
+    assert judged.supported
+
+
+@pytest.mark.parametrize(("claim", "page", "shared"), [
+    # Each was supported by a version that counted the negated word held wherever the page used its
+    # opposite, at the threshold's share (a review's made-up claims). Another subject: digital, gift, card,
+    # refund, the page lacking "digital".
+    ("Digital gift cards are not refundable.", "Physical gift cards are non-refundable.", "2/4"),
+    # The opposite word in another sentence than the claim's other word.
+    ("Please note that the gym isn't available.", "The pool is unavailable. Please note the gym hours.",
+     "1/2"),
+    # "never" and "no longer" say more than the page's opposite word (always; a change), and are terms
+    # themselves, which the page must hold.
+    ("The fund has never been profitable.", "The fund was unprofitable in 2020.", "1/3"),
+    ("Gift cards are never refundable.", "Gift cards are non-refundable.", "2/4"),
+    ("Refunds are no longer possible.", "Refunds are impossible for sale items.", "1/3"),
+])
+def test_a_negated_word_is_not_held_by_the_opposite_short_of_the_claims_sentence(
+        claim: str, page: str, shared: str) -> None:
+    reason = f"no single context supports it; closest c1 has {shared} of its terms"
+    assert verdict(claim, page) == (False, reason)
 
 
 @pytest.mark.parametrize(("claim", "page", "opposite"), [
