@@ -425,11 +425,14 @@ class LexicalLane:
     def _schedule_recycle(self, pool: ProcessPoolExecutor, kept: int, example: Example) -> None:
         """`_recycle` now, or once `RECYCLE_INTERVAL` has passed since the last."""
         loop = asyncio.get_running_loop()
-        due = max(loop.time(), self._recycled_at + RECYCLE_INTERVAL)
+        now = loop.time()  # read once: asked again, the wait logged had come out as -0.0
+        due = max(now, self._recycled_at + RECYCLE_INTERVAL)
+        # In tenths of a MiB: rounded to whole MiB, a worker 0.3 MiB over its share of 80 logged 80 and 80.
+        told = {"kept_mib": round(kept / 2**20, 1), "share_mib": round(self.share / 2**20, 1),
+                "trace_id": example.id, "in_seconds": round(due - now, 1)}
         log.info("a lexical worker kept more than its share of memory after an example; its pool is "
-                 "replaced", extra={"kept_mib": round(kept / 2**20), "share_mib": self.share // 2**20,
-                                    "trace_id": example.id, "in_seconds": round(due - loop.time(), 1)})
-        if due > loop.time():
+                 "replaced", extra=told)
+        if due > now:
             self._recycle_due = loop.call_at(due, self._recycle, pool)
         else:
             self._recycle(pool)

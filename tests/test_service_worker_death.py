@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import logging
+import math
 import os
 import secrets
 import signal
@@ -84,12 +85,13 @@ async def test_traces_held_by_an_oom_killed_worker_are_scored_and_its_death_is_o
 
 
 async def test_a_worker_over_its_share_of_memory_is_counted_in_the_buffer_until_it_is_replaced(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+        monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
     # A share of 1 MiB puts the worker (27 MiB idle) over it after each example. After the first its pool
     # is replaced at once; the next replacement is due RECYCLE_INTERVAL (here 1 s) later, and meanwhile
     # what the new worker keeps over its share is held against --max-buffer (ragmon_buffer_bytes, with
     # no trace held), then given back. Every trace is scored, none lost with an old pool.
     monkeypatch.setattr(scoring, "RECYCLE_INTERVAL", 1.0)
+    caplog.set_level(logging.INFO, logger="ragmon.scoring")
     config = ServeConfig(http_listen=("127.0.0.1", 0), grpc_listen=None, metrics_listen=("127.0.0.1", 0),
                          quiet=0.05, workers=1)
     lane = LexicalLane(rate=1.0, k=config.k, workers=1, share=2**20)
@@ -107,6 +109,14 @@ async def test_a_worker_over_its_share_of_memory_is_counted_in_the_buffer_until_
     assert 10 * 2**20 < total(scored, "ragmon_buffer_bytes") < 200 * 2**20
     assert total(replaced, "ragmon_worker_pool_restarts_total") == 0
     assert total(replaced, "ragmon_traces_total", outcome="scored") == TRACES
+    # Each replacement's log line shows the worker over its share, and a wait of 0 s or more (the first
+    # is at once): they had read "kept_mib=80 share_mib=80 ... in_seconds=-0.0".
+    told = [r for r in caplog.records if r.getMessage().startswith("a lexical worker kept more than")]
+    assert len(told) >= 2
+    for record in told:
+        assert record.__dict__["kept_mib"] > record.__dict__["share_mib"] == 1.0
+        assert math.copysign(1.0, record.__dict__["in_seconds"]) == 1.0
+    assert told[0].__dict__["in_seconds"] == 0.0
 
 
 async def test_a_trace_its_worker_never_finishes_is_a_timeout_and_the_others_are_scored(
