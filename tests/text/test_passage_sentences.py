@@ -46,6 +46,18 @@ def test_a_figure_from_another_row_of_a_table_is_unsupported_and_the_reason_quot
         "'| Standard | Email | 8 business hours | Mon–Fri, 9:00–18:00 CET |'")
 
 
+def test_a_figure_from_another_clause_of_prose_that_writes_it_in_a_name_passes_as_the_readme_says() -> None:
+    # A known miss (README, honest limitations): in prose the closest sentence's "P1" reads as giving 1, so
+    # the Enterprise clause's "1 hour" passes for the Standard plan. Written "P2" it is caught.
+    prose = ("On the Standard plan, {} tickets get a first response within 8 hours. On the Enterprise plan, "
+             "{} tickets get a first response within 1 hour.")
+    claim = "On the Standard plan, {} tickets get a first response within 1 hour."
+    assert verdict(claim.format("P1"), prose.format("P1", "P1")) == (True, None)
+    supported, reason = verdict(claim.format("P2"), prose.format("P2", "P2"))
+    assert not supported
+    assert reason is not None and "its closest sentence gives 8 hours, not 1 hour" in reason
+
+
 @pytest.mark.parametrize("claim", [
     "On the Enterprise plan, P1 tickets get a first response within 1 hour, 24/7.",
     "On the Standard plan, P1 tickets get a first response within 8 business hours.",
