@@ -53,6 +53,7 @@ import json
 import math
 import time
 import warnings
+import weakref
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any, NamedTuple, Protocol
@@ -180,7 +181,7 @@ def rag_span(question: str, *, pipeline: str | None = None, relevant_ids: Iterab
     check_text("rag_span", "question", question)
     check_text("rag_span", "pipeline", pipeline, optional=True)
     check_text("rag_span", "ground_truth", ground_truth, optional=True)
-    tracer = trace.get_tracer(__name__, __version__, tracer_provider=tracer_provider)
+    tracer = _tracer(trace.get_tracer_provider() if tracer_provider is None else tracer_provider)
     attributes: dict[str, Any] = {convention.QUESTION: replace_lone_surrogates(question)}
     if pipeline is not None:
         attributes[convention.PIPELINE] = replace_lone_surrogates(pipeline)
@@ -201,6 +202,20 @@ def rag_span(question: str, *, pipeline: str | None = None, relevant_ids: Iterab
             raise
         finally:
             rag._open = False
+
+
+_TRACERS: weakref.WeakKeyDictionary[trace.TracerProvider, trace.Tracer] = weakref.WeakKeyDictionary()
+
+
+def _tracer(provider: trace.TracerProvider) -> trace.Tracer:
+    """The provider's tracer, got once: the SDK's `get_tracer` changes the warning filters, which makes
+    Python forget which warnings it has shown, so a value cut by the attribute length limit was warned of
+    on every request rather than once per line of the app. Two threads getting it at once each get one
+    (both alike)."""
+    tracer = _TRACERS.get(provider)
+    if tracer is None:
+        tracer = _TRACERS[provider] = trace.get_tracer(__name__, __version__, tracer_provider=provider)
+    return tracer
 
 
 def _record_failure(span: trace.Span, stopped: BaseException) -> None:
@@ -276,7 +291,7 @@ def _as_document(index: int, item: ContextLike) -> _Document:
     if not isinstance(text, str):
         if text is None:  # a `text` of the wrong type is the mistake, whatever other keys say
             _refuse_misnamed(index, item, "text")
-        raise TypeError(f"a context needs a string text, got {item!r:.80}")
+        raise TypeError(f"contexts[{index}].text must be a string, got {type(text).__name__} {text!r:.40}")
     doc_id = None if given is None else _named(_id(f"contexts[{index}].id", given))
     metadata = item.get("metadata")
     if doc_id is None and isinstance(metadata, Mapping):

@@ -373,7 +373,8 @@ def test_a_text_of_the_wrong_type_is_the_mistake_named_whatever_other_keys_there
             pytest.raises(TypeError) as caught:
         rag.retrieved([{"id": "kb-ship", "text": 5, "content": SHIPPING}])
 
-    assert str(caught.value).startswith("a context needs a string text, got {'id': 'kb-ship', 'text': 5")
+    # It had been "a context needs a string text, got {...}", naming no position among the documents.
+    assert str(caught.value) == "contexts[0].text must be a string, got int 5"
 
 
 @pytest.mark.parametrize(("context", "why"), MISNAMED, ids=[why.split("'")[1] for _, why in MISNAMED])
@@ -662,6 +663,20 @@ def test_a_question_or_answer_cut_by_the_attribute_length_limit_is_warned_of_in_
         (kept.format("ragmon.answer"), __file__)]
     example = cut_app.example()
     assert example is not None and (example.question, example.answer) == ("Q" * 80, "A" * 80)
+
+
+def test_a_cut_value_is_warned_of_once_per_line_of_the_app_not_once_per_request(cut_app: App) -> None:
+    # Python's default filter shows a warning once per place; the SDK's get_tracer, called per request,
+    # changed the filters and so made it forget: four requests warned four times.
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("default")
+        for _ in range(4):
+            with instrument.rag_span(QUESTION, tracer_provider=cut_app.provider) as rag:
+                rag.retrieved([Context("kb-ship", SHIPPING)])
+                rag.answered(ANSWER)
+
+    assert [str(w.message) for w in caught] == [
+        _cut_warning("ragmon.contexts", "the sidecar cannot read the cut JSON and counts the trace an error")]
 
 
 def test_values_within_the_attribute_length_limit_warn_of_nothing(cut_app: App) -> None:
