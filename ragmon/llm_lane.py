@@ -53,6 +53,7 @@ from ragmon.judges.claude import (
     judge_from_args,
     non_negative,
     prices_from_args,
+    shown_wait,
 )
 from ragmon.judges.claude_prompt import QUOTE_CHARS
 from ragmon.logs import MAX_MESSAGE, LineLimit, clip, more_like_it
@@ -240,7 +241,8 @@ class ClaudeLane:
         else:
             wait = min(asked, LONGEST_HOLD)
             capped = f", held {LONGEST_HOLD:g}s at most" if asked > LONGEST_HOLD else ""
-            why = f"the API's last 429 or 529 asked to wait {asked:g}s before another request{capped}"
+            why = (f"the API's last 429 or 529 asked to wait {shown_wait(asked)} before another "
+                   f"request{capped}")
         until = self._clock() + wait
         if until >= self._held_until:  # equal: the same burst, its count now one more
             self._held_until, self._why_held = until, why

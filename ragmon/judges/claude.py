@@ -292,17 +292,23 @@ NOTED_ID_CHARS = 80
 """Characters of a document's id a clipping note shows at most (`_clipping`)."""
 
 
-def _clipping(contexts: Sequence[Context], documents: Sequence[SentDocument], limits: str) -> str | None:
-    """The note telling a user which documents Claude saw cut or not at all, naming at most a few of each:
-    clipping is silent otherwise, and a claim supported past the cut would read as a hallucination. Ids
-    are named by their first `NOTED_ID_CHARS`: the note is added to every claim's reason, and five URLs
-    with long query strings had made each reason kilobytes long."""
+def _clipping(question: Question, asked: str, contexts: Sequence[Context], documents: Sequence[SentDocument],
+              limits: str) -> str | None:
+    """The note telling a user which documents Claude saw cut or not at all, naming at most a few of each,
+    and whether it saw the question (`asked`) cut: clipping is silent otherwise, and a claim supported past
+    the cut would read as a hallucination (a question cut was marked to the model alone). Ids are named by
+    their first `NOTED_ID_CHARS`: the note is added to every claim's reason, and five URLs with long query
+    strings had made each reason kilobytes long."""
     cut = [f"{clip(d.context.id, NOTED_ID_CHARS)} at {len(d.context.text):,} of {len(c.text):,} characters"
            for d, c in zip(documents, contexts, strict=False) if d.truncated]
     left_out = [clip(c.id, NOTED_ID_CHARS) for c in contexts[len(documents):]]
     parts = [f"{len(items)} {what} ({_some(items)})" for what, items in (("cut", cut), ("left out", left_out))
              if items]
-    return f"[ragmon: Claude saw documents clipped ({limits}): {'; '.join(parts)}]" if parts else None
+    seen = "documents"
+    if question.truncated:
+        seen = "documents and the question" if parts else "the question"
+        parts.append(f"the question cut at {len(question.text):,} of {len(asked):,} characters")
+    return f"[ragmon: Claude saw {seen} clipped ({limits}): {'; '.join(parts)}]" if parts else None
 
 
 def _some(items: Sequence[str], shown: int = 5) -> str:
@@ -536,8 +542,8 @@ class _Attempts:
                 and wait > 0 and time.monotonic() + wait + self.timeout > self.deadline):
             reply.headers["x-should-retry"] = "false"
             attempts = self.max_retries + 1
-            self.cut_short = (f"; the API asked to wait {wait:g}s before retrying, past this call's bound of "
-                              f"{self.bound:g}s (timeout {self.timeout:g}s x {attempts} attempts)")
+            self.cut_short = (f"; the API asked to wait {shown_wait(wait)} before retrying, past this call's "
+                              f"bound of {self.bound:g}s (timeout {self.timeout:g}s x {attempts} attempts)")
         return response
 
 
@@ -546,6 +552,14 @@ TIMED_OUT_STATUS = 504
 whose own timeout is shorter than the judge's, past which the API ran on and billed it. Its attempt counts as
 one sent and unanswered (`Usage.unanswered`): counted as no bill, a gateway's 504 to each of the SDK's
 attempts had a day's spend read $0 while the API billed every one."""
+
+
+def shown_wait(seconds: float) -> str:
+    """A wait the API asked for, as a person reads it: a retry-after of "inf", or a date decades ahead, had
+    been told as "infs" and "2.29972e+09s"."""
+    if not seconds < 86_400:  # NaN and infinity too
+        return "more than a day"
+    return f"{seconds:g}s" if seconds < 1_000 else f"{seconds:,.0f}s"
 
 
 def _asked_wait(headers: Mapping[str, str]) -> float | None:
@@ -1189,7 +1203,7 @@ class ClaudeJudge:
         requests = tuple(self._request(question, documents, [claims[i].text for i in batch], omitted)
                          for batch in batches)
         limits = f"max_doc_chars={self.max_doc_chars}, max_total_chars={self.max_total_chars}"
-        clipped = _clipping(contexts, documents, limits)
+        clipped = _clipping(question, example.question, contexts, documents, limits)
         return _Plan(example.id, claims, keys, cached, pending, documents, clipped, batches, requests)
 
     def _request(self, question: Question, documents: Sequence[SentDocument], claims: Sequence[str],

@@ -1302,6 +1302,22 @@ def test_a_question_cut_by_the_clip_is_marked_and_is_not_the_question_that_ends_
     assert f'<question truncated="true">\n{"q" * 100}\n</question>' in prompt_text(fake_api.requests[1])
 
 
+@pytest.mark.parametrize(("document", "note"), [
+    ("Paris is the capital of France.", "the question clipped (max_doc_chars=100, max_total_chars=24000): "
+                                        "the question cut at 100 of 150 characters"),
+    ("x" * 120, "documents and the question clipped (max_doc_chars=100, max_total_chars=24000): 1 cut (d1 at "
+                "100 of 120 characters); the question cut at 100 of 150 characters"),
+])
+def test_a_question_cut_by_the_clip_is_named_in_the_reason_of_a_claim_found_unsupported(
+        fake_api: FakeAnthropic, document: str, note: str) -> None:
+    """Marked to the model alone, a cut question had left the user a bare "not stated": the answer may
+    address what was cut."""
+    fake_api.default = Reply(decide=unsupported)
+    example = Example("cut", "q" * 150, (Context("d1", document),), PARIS.text)
+    (verdict,) = make_judge(fake_api, max_doc_chars=100).judge(example, (PARIS,))
+    assert verdict.reason == f"not stated [ragmon: Claude saw {note}]"
+
+
 def test_a_clipping_note_names_a_long_id_by_its_beginning(fake_api: FakeAnthropic) -> None:
     """The note goes into every claim's reason: a 2,000-character URL for an id went into each whole."""
     url = "https://docs.example.com/manual?" + "k=v&" * 500

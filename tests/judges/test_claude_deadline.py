@@ -142,6 +142,22 @@ def test_a_retry_the_api_asks_to_delay_past_the_calls_bound_is_not_made(
     assert caught.value.usage == Usage()  # a 429 is not billed
 
 
+@pytest.mark.parametrize(("asked", "shown"), [
+    ({"retry-after": "20"}, "20s"), ({"retry-after-ms": "1500"}, "1.5s"), ({"retry-after": "3600"}, "3,600s"),
+    # Read as the SDK reads them; had been told "infs" and "2.29972e+09s".
+    ({"retry-after": "inf"}, "more than a day"),
+    ({"retry-after": "Wed, 21 Oct 2099 07:28:00 GMT"}, "more than a day"),
+])
+def test_the_wait_the_api_asked_for_is_told_as_a_person_reads_it(
+        fake_api: FakeAnthropic, asked: dict[str, str], shown: str) -> None:
+    fake_api.default = Fail(429, "rate_limit_error", asked)
+    judge = make_judge(fake_api.url, timeout=0.5, max_retries=2)
+    with pytest.raises(ClaudeJudgeError) as caught:
+        judged(judge, False)
+    told = f"the API asked to wait {shown} before retrying, past this call's bound of 1.5s"
+    assert told in str(caught.value)
+
+
 @PATHS
 def test_a_retry_the_api_asks_to_delay_within_the_bound_is_made(fake_api: FakeAnthropic,
                                                                 asynchronous: bool) -> None:
