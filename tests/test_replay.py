@@ -514,8 +514,9 @@ def test_a_skip_within_max_skipped_is_named_on_every_gate_and_in_junit(
     assert f"gate groundedness >= 0.85: ok (1 >= 0.85; {one})" in lines
     assert lines[-1].startswith("FAIL: answer_relevance ")
     assert ("warning: groundedness has no value for 3 of 17 examples, left out of its figures (not counted "
-            "as 0): 2 whose answer makes no claim (empty or abstaining): loy-001, una-001; 1 skipped after a "
-            "judge error (a skipped example keeps no metric, retrieval ones included): ref-001") in lines
+            "as 0): 2 whose answer makes no claim (empty, declining or filler): loy-001, una-001; 1 skipped "
+            "after a judge error (a skipped example keeps no metric, retrieval ones included): "
+            "ref-001") in lines
     cases = {case.get("name"): case for case in ET.parse(tmp_path / "r.xml").getroot().iter("testcase")}
     assert cases["groundedness >= 0.85"].find("failure") is None
     failure = cases["answer_relevance >= 0.99"].find("failure")

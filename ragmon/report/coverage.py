@@ -42,7 +42,7 @@ def _termless_question(result: ExampleResult) -> bool:
 
 _ANSWER: _Condition = ("with the answer unknown", lambda r: r.example.answer is None)
 _CONTEXTS: _Condition = ("with the contexts unknown", lambda r: r.example.contexts is None)
-_NO_CLAIM: _Condition = ("whose answer makes no claim (empty or abstaining)", lambda r: not r.verdicts)
+_NO_CLAIM: _Condition = ("whose answer makes no claim (empty, declining or filler)", lambda r: not r.verdicts)
 _RELEVANT: _Condition = ("with the relevant ids unknown or empty", lambda r: not r.example.relevant_ids)
 _USE_UNKNOWN: _Condition = ("whose judge named no context for a supported claim",
                             lambda r: use_unknown(r.verdicts))
@@ -55,10 +55,10 @@ _CONDITIONS: dict[str, tuple[_Condition, ...]] = {
     "citation_accuracy": (("with the citations unknown or empty", lambda r: not r.example.citations),
                           _ANSWER, _CONTEXTS, _NO_CLAIM, _USE_UNKNOWN),
     "citation_coverage": (("with the citations unknown", lambda r: r.example.citations is None),
-                          _USE_UNKNOWN,
+                          _ANSWER, _CONTEXTS, _NO_CLAIM, _USE_UNKNOWN,
                           ("whose answer uses no context", lambda r: not used_ids(r.example, r.verdicts))),
     "context_utilisation": (("with the contexts unknown or empty", lambda r: not r.example.contexts),
-                            _NO_CLAIM, _USE_UNKNOWN),
+                            _ANSWER, _NO_CLAIM, _USE_UNKNOWN),
     "answer_relevance": (_ANSWER, ("whose question has no content term or number", _termless_question)),
     "answer_correctness": (("with the ground truth unknown", lambda r: r.example.ground_truth is None),
                            _ANSWER),

@@ -21,18 +21,30 @@ RETURNS = (Context("doc-1", "Returns are accepted within 30 days."),)
 @pytest.mark.parametrize(("metric", "example", "why"), [
     ("groundedness", Example("e", "Q?", RETURNS, None), "with the answer unknown"),
     ("groundedness", Example("e", "Q?", None, "Returns are accepted."), "with the contexts unknown"),
-    ("groundedness", Example("e", "Q?", RETURNS, ""), "whose answer makes no claim (empty or abstaining)"),
+    ("groundedness", Example("e", "Q?", RETURNS, ""),
+     "whose answer makes no claim (empty, declining or filler)"),
     ("hallucination_rate", Example("e", "Q?", RETURNS, "I don't know."),
-     "whose answer makes no claim (empty or abstaining)"),
+     "whose answer makes no claim (empty, declining or filler)"),
     ("recall", Example("e", "Q?", RETURNS, "A.", frozenset()), "with the relevant ids unknown or empty"),
     ("recall", Example("e", "Q?", None, "A.", frozenset({"doc-1"})), "with the contexts unknown"),
     ("citation_accuracy", Example("e", "Q?", RETURNS, "A.", citations=()),
      "with the citations unknown or empty"),
     ("citation_accuracy", Example("e", "Q?", RETURNS, "doc-1 doesn't mention it.", citations=("doc-1",)),
-     "whose answer makes no claim (empty or abstaining)"),
+     "whose answer makes no claim (empty, declining or filler)"),
     ("citation_coverage", Example("e", "Q?", RETURNS, "Mars is red.", citations=("doc-1",)),
      "whose answer uses no context"),
     ("context_utilisation", Example("e", "Q?", (), "A."), "with the contexts unknown or empty"),
+    # An answer unknown was said to make no claim, and filler alone ("Sure!", which does not abstain) to be
+    # empty or abstaining.
+    ("context_utilisation", Example("e", "Q?", RETURNS, None), "with the answer unknown"),
+    ("context_utilisation", Example("e", "Q?", RETURNS, "Sure!"),
+     "whose answer makes no claim (empty, declining or filler)"),
+    # An answer or contexts unknown were said to use no context.
+    ("citation_coverage", Example("e", "Q?", RETURNS, None, citations=("doc-1",)), "with the answer unknown"),
+    ("citation_coverage", Example("e", "Q?", None, "Returns are accepted.", citations=("doc-1",)),
+     "with the contexts unknown"),
+    ("citation_coverage", Example("e", "Q?", RETURNS, "I don't know.", citations=("doc-1",)),
+     "whose answer makes no claim (empty, declining or filler)"),
     ("answer_relevance", Example("e", "Why?", RETURNS, "Because."),
      "whose question has no content term or number"),
     ("answer_correctness", Example("e", "Q?", RETURNS, "A."), "with the ground truth unknown"),
@@ -73,7 +85,7 @@ def test_only_gated_metrics_with_fewer_values_than_examples_have_a_gap() -> None
     assert [(gap.metric, gap.missing, gap.examples) for gap in found] == [
         ("groundedness", 10, 30), ("hallucination_rate", 10, 30)]
     assert found[0].reasons == (
-        ("whose answer makes no claim (empty or abstaining)", tuple(f"s{i}" for i in range(21, 29))),
+        ("whose answer makes no claim (empty, declining or filler)", tuple(f"s{i}" for i in range(21, 29))),
         ("with the contexts unknown", ("s29", "s30")))
     assert gaps(report, ()) == []
 

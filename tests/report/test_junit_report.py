@@ -267,7 +267,8 @@ def test_a_breached_gate_on_a_metric_some_examples_have_no_value_for_says_why() 
     xml = render(*silent_run())
     cases = _cases(xml)
     why = ("10 of 30 examples, left out of its figures (not counted as 0): 8 whose answer makes no claim "
-           "(empty or abstaining): s21, s22, s23, s24, s25 and 3 more; 2 with the contexts unknown: s29, s30")
+           "(empty, declining or filler): s21, s22, s23, s24, s25 and 3 more; 2 with the contexts unknown: "
+           "s29, s30")
     assert (cases["hallucination_rate <= 0.01"].findtext("failure") or "").splitlines()[:3] == [
         "gate hallucination_rate <= 0.01 breached: 0.025 > 0.01",
         f"warning: hallucination_rate has no value for {why}",

@@ -186,7 +186,7 @@ def test_a_gated_metric_some_examples_have_no_value_for_is_warned_of_after_the_g
     # and 2 with no contexts (s29, s30); the first 5 ids of each reason named. The gate still holds.
     out = render(*silent_run())
     why = ("10 of 30 examples, left out of its figures (not counted as 0): 8 whose answer makes no claim "
-           "(empty or abstaining): `s21`, `s22`, `s23`, `s24`, `s25` and 3 more; 2 with the contexts "
+           "(empty, declining or filler): `s21`, `s22`, `s23`, `s24`, `s25` and 3 more; 2 with the contexts "
            "unknown: `s29`, `s30`.")
     assert ("| hallucination_rate <= 0.01 | 0.025 | **FAIL** | 0.025 > 0.01 |\n\n"
             f"**Warning**: groundedness has no value for {why}\n\n"

@@ -218,7 +218,8 @@ def test_a_gated_metric_some_examples_have_no_value_for_is_warned_of_with_why() 
     lines = render(*silent_run()).splitlines()
     at = lines.index("gate hallucination_rate <= 0.01: BREACHED (0.025 > 0.01)")
     why = ("10 of 30 examples, left out of its figures (not counted as 0): 8 whose answer makes no claim "
-           "(empty or abstaining): s21, s22, s23, s24, s25 and 3 more; 2 with the contexts unknown: s29, s30")
+           "(empty, declining or filler): s21, s22, s23, s24, s25 and 3 more; 2 with the contexts unknown: "
+           "s29, s30")
     assert lines[at + 1:at + 3] == [f"warning: groundedness has no value for {why}",
                                     f"warning: hallucination_rate has no value for {why}"]
     assert "gate groundedness >= 0.85: ok (0.975 >= 0.85)" in lines
