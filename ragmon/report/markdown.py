@@ -31,7 +31,6 @@ from ragmon.baseline import ABSTAINED_AS, Change, Comparison, MetricChange
 from ragmon.gate import GateResult, fmt_exact, fmt_pair
 from ragmon.model import ClaimVerdict, ExampleResult, Report
 from ragmon.report import citations, coverage
-from ragmon.report.citations import CITATION_METRICS
 from ragmon.report.text import (
     ERROR_WIDTH,
     NEWLY,
@@ -108,9 +107,9 @@ def render(report: Report, gates: Sequence[GateResult], *, worst: int = DEFAULT_
     blocks += _named(report.warnings, "Warnings", "warning", run_warnings)
     weak = weakest(report.results, gates)
     shown = weak[:worst]
-    cited = [g.metric for g in gates if not g.passed and g.max_drop is None and g.metric in CITATION_METRICS]
+    breached = [g.metric for g in gates if not g.passed and g.max_drop is None and g.metric not in _SHOWN]
     blocks += _section(["", f"### Weakest examples ({len(shown)} of {len(weak)} with problems)"],
-                       [["", *_example_section(result, report.k, cited)] for result in shown],
+                       [["", *_example_section(result, report.k, breached)] for result in shown],
                        "weakest example")
 
     def note(kept: int) -> str:
@@ -299,10 +298,15 @@ def _nearest(report: Report, gate: GateResult) -> list[str]:
                 f"{named}."]
 
 
+_SHOWN = frozenset(("groundedness", "hallucination_rate"))
+"""What every example's heading gives already: its groundedness, of which hallucination_rate is the rest."""
+
+
 def _example_section(result: ExampleResult, k: int, gated: Sequence[str] = ()) -> list[str]:
-    """`gated` are the citation metrics of breached gates: the heading gives the example's figure on each
-    beside its groundedness, which alone had headed an answer listed for citing a document it never
-    used (groundedness 1.00), and the citations at fault follow its unsupported sentences."""
+    """`gated` are the metrics of breached gates: the heading gives the example's figure on each beside its
+    groundedness, which alone had headed an answer listed for citing a document it never used
+    (groundedness 1.00), or behind an mrr gate ("groundedness undefined", its mrr nowhere); the citations
+    at fault follow its unsupported sentences."""
     figures = [f"{metric} {value:.2f}" for metric in gated
                if (value := result.metrics.get(metric)) is not None and math.isfinite(value)]
     lines = [f"#### {_code(show_id(result.example.id, ID_WIDTH))}: "

@@ -10,6 +10,7 @@ import xml.etree.ElementTree as ET
 from report_cases import bound_run, relevance_run
 
 from ragmon.evaluation import evaluate
+from ragmon.gate import decide, parse_gates
 from ragmon.judges.lexical import LexicalJudge
 from ragmon.model import Context, EvalConfig, Example
 from ragmon.report import junit, markdown, text
@@ -86,3 +87,15 @@ def test_a_judges_name_is_shown_escaped_in_the_summary_and_the_junit_system_out(
     assert text.render(report, ()).splitlines()[0] == header
     written = junit.render(report, ()).encode("utf-8")  # raw, the lone surrogate could not be written
     assert (ET.fromstring(written).findtext("system-out") or "").splitlines()[0] == header
+
+
+def test_an_example_behind_a_breached_retrieval_gate_is_headed_by_its_figure_on_the_gated_metric() -> None:
+    # Relevant c, retrieved b then c: mrr 1/2; relevant c, retrieved a and b: mrr 0. Each had been headed
+    # "groundedness undefined" alone (no answer), its mrr nowhere in the Markdown.
+    examples = [Example("r1", "Where?", (Context("b", "B."), Context("c", "C.")), None, frozenset({"c"})),
+                Example("r2", "Where?", (Context("a", "A."), Context("b", "B.")), None, frozenset({"c"}))]
+    report = evaluate(examples, LexicalJudge(), EvalConfig(k=5))
+    [gate] = decide(report, parse_gates(("mrr=0.6",)))
+    out = markdown.render(report, [gate])
+    assert out.index("#### `r2`: mrr 0.00, groundedness undefined") < out.index(
+        "#### `r1`: mrr 0.50, groundedness undefined")

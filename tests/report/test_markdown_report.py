@@ -136,7 +136,7 @@ def test_the_report_fits_a_github_comment_whatever_worst() -> None:
         assert out.startswith("## ragmon replay: FAIL: groundedness 0 < 0.99")
         assert "| recall >= 0.9 | 0 | **FAIL** | 0 < 0.9 |" in out  # the tables first, whole
         assert [line for line in out.splitlines() if line.startswith("#### ")] == [
-            f"#### `x{i:04}`: groundedness 0.00" for i in range(6)]
+            f"#### `x{i:04}`: recall 0.00, groundedness 0.00" for i in range(6)]  # the breached recall gate's
         assert out.count("And 15 more unsupported sentences.") == 6  # each shown to its end
         assert out.endswith(f"\n\nAnd 15 more unsupported sentences.\n\n*Cut at 65,536 characters, GitHub's "
                             f"limit for a comment: {left} weakest examples left out here. The JSON report "
