@@ -208,7 +208,9 @@ def _is_abbreviation(words: list[str], text: str, next_at: int) -> bool:
     previous = words[-2] if len(words) > 1 else ""
     next_char = text[next_at]
     if word in _ALWAYS_ABBREV:
-        return True
+        # But a time zone in capitals, as "PST." ends one: "Support is open 9 AM-5 PM EST. Refunds take 5
+        # days." had been one claim, the true first sentence flagged with the second.
+        return words[-1].lstrip("(\"'\u201c\u2018[") != "EST"
     if "." in word and _INITIALISM.fullmatch(word.rpartition("-")[2]):
         # "U.S.", and "non-U.S." as well: cut there, "citizens living abroad" was a claim alone. But "We
         # ship to the U.S. The fee is 3%." is two sentences.
@@ -706,7 +708,11 @@ _FENCE_OR_TAG = re.compile(
     r"[ \t]*+(?:(?:```|~~~)[`~]*+[ \t]*+[\w+#.-]*+|(?:</?[A-Za-z][\w-]{0,30}>[ \t]*+)++)[ \t]*+")
 """A code block's opening or closing line ("```json": its language's name is no claim, the code is), or a
 line of tags only ("<answer>", "</answer>")."""
-_BOLD_LINE = re.compile(r"[ \t]*+(\*\*|__)([^*_.!?\n]{1,120})\1[ \t]*+:?[ \t]*+")
+_BOLD_LINE = re.compile(r"[ \t]*+(\*\*|__)(?:(?:step[ \t]+)?(?:[0-9]{1,2}|[a-z])[.)][ \t]+)?"
+                        r"([^*_.!?\n]{1,120})\1[ \t]*+:?[ \t]*+", re.IGNORECASE)
+"""A line all in bold, its number in a list of sections with it ("**1. Return window**", "**A) Fees**",
+"**Step 2. Ship it**"): a chat model's numbered headings had been cut after the number, "Return window**"
+left a claim no context holds."""
 _MAY_BE_SKIPPED = frozenset("`~*_< \t")
 _MAY_SKIP = _MAY_BE_SKIPPED | {"#", "["}
 """What a line `_skipped_lines` skips may open with, when it is the text's only line."""
@@ -1138,8 +1144,8 @@ def _is_claim(sentence: str, edge: bool) -> bool:
         return False  # it only names the answer's sources; most sentences are spared the pattern
     read = profile(sentence)
     if (sentence.endswith((":", "：", "*", "_")) and sentence.rstrip("*_").endswith((":", "："))
-            and all(n.is_integer() and 1 <= n <= _MOST_ITEMS for n in read.numbers)):
-        return False
+            and all(n.is_integer() and 1 <= n <= _MOST_ITEMS for n in read.numbers) and not read.units):
+        return False  # not with a unit, which counts nothing: "within 9 business days to:", "before 2 p.m.:"
     if not _says_something(read) or is_abstention(sentence):
         return False
     if is_filler(sentence, read.terms) or (edge and reads_as_wrapper(sentence)):

@@ -698,6 +698,13 @@ def test_a_lead_in_stating_a_number_is_checked_and_one_counting_its_items_is_not
         ("Items must be unused", True), ("Clearance items are final sale", True)]
 
 
+@pytest.mark.parametrize("lead_in", ["Return items within 9 days to:", "Drop items off before 2 p.m. at:"])
+def test_a_lead_in_whose_number_has_a_unit_is_checked_whatever_the_number(lead_in: str) -> None:
+    # 9 and 2 could count items, but a number with a unit counts nothing: dropped as lead-ins, the made-up
+    # 9 days (the page says 30) and 2 p.m. went unchecked.
+    assert verdicts(f"{lead_in}\n- Clearance items") == [(lead_in, False), ("Clearance items", True)]
+
+
 @pytest.mark.parametrize("answer", [
     "**Step 1:** Return most items within 30 days of delivery.\n**Step 2:** Items must be unused.",
     "**1.** Return most items within 30 days of delivery.\n**2.** Items must be unused.",
@@ -979,7 +986,13 @@ def test_a_mark_closing_a_quote_or_an_ellipsis_before_a_capital_still_ends_the_s
      ["The store is open until 5 p.m. Monday through Friday."]),
     ("Support is available from 9 a.m. Pacific.", ["Support is available from 9 a.m. Pacific."]),
     ("Doors open at 10 a.m. EST on weekdays.", ["Doors open at 10 a.m. EST on weekdays."]),
-], ids=["staff", "parking", "weekday", "time-zone", "capitals"])
+    # A time zone in capitals ends a sentence, "EST." as "PST." does: read as "est." (estimated), it had
+    # joined the made-up second sentence to the first.
+    ("Support is available 9 AM-5 PM EST. Refunds take 5 days.",
+     ["Support is available 9 AM-5 PM EST.", "Refunds take 5 days."]),
+    ("The office opened in 1990, est. by the founders.",
+     ["The office opened in 1990, est. by the founders."]),
+], ids=["staff", "parking", "weekday", "time-zone", "capitals", "est-zone", "est-abbreviation"])
 def test_a_capitalised_word_after_a_time_of_day_opens_a_sentence(answer: str, sentences: list[str]) -> None:
     assert [answer[start:end] for start, end in sentence_spans(answer)] == sentences
 

@@ -193,6 +193,24 @@ def test_a_made_up_verdict_in_bold_is_judged() -> None:
     assert result.metrics["groundedness"] == 0.5
 
 
+@pytest.mark.parametrize("numbered", ["1. ", "2) ", "A. ", "Step 3. "])
+def test_a_numbered_title_in_bold_is_a_title(numbered: str) -> None:
+    # How chat models number their sections: cut after the number, "Return window**" was a claim no page
+    # holds, and a grounded answer of two facts scored 2 of 4.
+    answer = (f"**{numbered}Return window**\nCustomers can return items within 30 days of delivery.\n\n"
+              f"**{numbered}Exchange fees**\nExchanges are free of charge.")
+    result = scored(answer)
+    assert claims(result) == ["Customers can return items within 30 days of delivery.",
+                              "Exchanges are free of charge."]
+    assert result.metrics["groundedness"] == 1.0
+
+
+def test_a_numbered_claim_in_bold_is_still_a_claim() -> None:
+    # Four words, a verb among them: no title, whatever its number.
+    first, second = claims(scored("**1. Clearance items are final sale**\nExchanges are free of charge."))
+    assert first.startswith("Clearance items are final sale") and second == "Exchanges are free of charge."
+
+
 @pytest.mark.parametrize("title", ["Key takeaways", "Refund policy", "Shipping details", "Supported devices",
                                    "Required documents", "Warranty coverage"])
 def test_a_title_naming_what_follows_stays_a_title(title: str) -> None:
