@@ -1604,7 +1604,23 @@ def _shown_to(view: _View, calls: list[list[Span]], contexts: tuple[Context, ...
         return None
     squeezed = "\n".join(_squeezed(text) for text in given)  # no whitespace is left but these newlines
     unseen = {start for start in unseen if _squeezed(start)[:_WORDS] not in squeezed}
+    if unseen and "\\" in squeezed:
+        unescaped = "\n".join(_squeezed(_unescaped(text)) for text in given if "\\" in text)
+        unseen = {start for start in unseen if _squeezed(start)[:_WORDS] not in unescaped}
     return tuple(context for context in contexts if context.text.strip()[:_PROBE] not in unseen)
+
+
+_ESCAPE = re.compile(r"\\(?:u([0-9a-fA-F]{4})|([ntr])|([\"'\\/]))")
+"""An escape of a string written in a prompt as Python or JSON writes it: a LangChain chain handing the
+retrieved documents to its prompt as they are shows their list's repr (`page_content='...\\n...'`), and an
+app may show them as JSON."""
+
+
+def _unescaped(text: str) -> str:
+    """`text` with its escapes as what they stand for, a line break or tab as a space: a document whose
+    first lines a prompt showed escaped had been read as not given, and the answer copied from it scored 0."""
+    return _ESCAPE.sub(lambda found: (chr(int(found.group(1), 16)) if found.group(1)
+                                      else " " if found.group(2) else found.group(3)), text)
 
 
 def _feeding(view: _View, llm_call: list[Span], calls: list[list[Span]]) -> list[list[Span]]:

@@ -615,6 +615,29 @@ def test_documents_no_model_call_was_given_are_no_support(langchain: Recorder) -
     assert example.contexts == (Context("kb-warranty", KB["kb-warranty"]),)
 
 
+@pytest.mark.parametrize("shown", [lambda docs: docs,
+                                   lambda docs: json.dumps([doc.page_content for doc in docs])],
+                         ids=["list as it is", "json"])
+def test_documents_a_prompt_shows_with_their_line_breaks_escaped_are_given(
+        langchain: Recorder, shown: Any) -> None:
+    # A chain handing the retrieved documents to its prompt as they are ({"context": retriever}) shows their
+    # list's repr, a line break written "\\n", as JSON does: the refund document counted as not given, and
+    # the answer copied from its second line scored 0.
+    texts = {"kb-refunds": "Refunds are accepted for 30 days.\nThe 30 days start at délivery.",
+             "kb-shipping": "Shipping takes 5 business days."}
+    documents = _store([Document(page_content=text, id=doc_id) for doc_id, text in texts.items()])
+    prompt = ChatPromptTemplate.from_messages([("system", "Context:\n{context}"), ("human", "{question}")])
+    chain = ({"context": documents.as_retriever(search_kwargs={"k": 2}) | RunnableLambda(shown),
+              "question": RunnablePassthrough()}
+             | prompt | FakeListChatModel(responses=["The 30 days start at délivery."]) | StrOutputParser())
+    chain.invoke("When do the 30 days start?")
+
+    example = extract(langchain.trace())
+
+    assert example is not None and example.contexts is not None
+    assert sorted(context.id for context in example.contexts) == ["kb-refunds", "kb-shipping"]
+
+
 def test_documents_shown_to_any_model_call_all_count(langchain: Recorder) -> None:
     # Must not change: two calls each given some of the documents (a draft, then a refinement given the
     # rest) keep all three; one call given all three keeps all three.
