@@ -137,13 +137,15 @@ Spanish "aprox." and "p. ej.", the German "bzw.", "inkl." and "vgl.": read as en
 aprox. 5 a 10 días." was two claims, "El reembolso tarda aprox." and "5 a 10 días.")."""
 _ABBREV_BEFORE_LOWER = wordset(
     "etc al inc ltd co corp bros jan feb mar apr jun jul aug sep sept oct nov dec "
-    "hr hrs yr yrs mo mos wk wks min max incl ins pub ex cfr"
+    "hr hrs yr yrs mo mos wk wks min max incl ins pub ex cfr ca env janv févr fév avr juil déc"
 )
-"""Abbreviations that do end sentences: they end one only when the next word is capitalised."""
+"""Abbreviations that do end sentences: they end one only when the next word is capitalised. "ca." and
+"env." before a word as before a number ("ca. eine Woche", "env. une semaine"), French months ("le 1er janv.
+2025"): read as ends there, each cut its sentence in two."""
 _ABBREV_BEFORE_DIGIT = wordset(
-    "no nos fig figs vol vols p pp ch sec para art eq ref ext tel nr ca env pág pag apdo kap sez")
-"""Abbreviations of a following number ("No. 5", "p. 12", "para. 4", "Nr. 5", "ca. 30 Tage", "env. 30
-jours", a citation's "pág. 5", "pag. 2", "apdo. 3"). Not "paras", "sect", "chap", "pt", "cl", "pg", "cap",
+    "no nos fig figs vol vols p pp ch sec para art eq ref ext tel nr pág pag apdo kap sez")
+"""Abbreviations of a following number ("No. 5", "p. 12", "para. 4", "Nr. 5", a citation's "pág. 5",
+"pag. 2", "apdo. 3"). Not "paras", "sect", "chap", "pt", "cl", "pg", "cap",
 "abs" or the plurals "págs" and "pagg", which end sentences before a count or a list's next marker too ("It
 spans 20 paras. 10 of them are new.", "Set the text to 11 pt. 2. Click Save.", "1. Remove the cap. 2. Fill
 the bottle.", "Tighten your abs. 3 sets of 12.")."""
@@ -205,6 +207,8 @@ def _is_abbreviation(words: list[str], text: str, next_at: int) -> bool:
     belongs to an abbreviation rather than ending the sentence; `text[next_at]` is the first character
     after it."""
     word = words[-1].lstrip("(\"'\u201c\u2018[").lower()
+    if "/" in word:  # a rate's period: "$4.99/mo. or $49.99/yr." had been cut after "mo."
+        word = word.rpartition("/")[2]
     previous = words[-2] if len(words) > 1 else ""
     next_char = text[next_at]
     if word in _ALWAYS_ABBREV:
@@ -224,6 +228,8 @@ def _is_abbreviation(words: list[str], text: str, next_at: int) -> bool:
         return not next_char.isupper()
     if word in _ABBREV_BEFORE_DIGIT:
         return next_char.isdigit()
+    if word == "in" and _QUANTITY.fullmatch(previous) is not None:
+        return next_char.islower()  # inches: "It is 12 in. wide." had been cut after "in."
     if word.isdigit() and len(word) <= 2 and next_char.isupper():
         return _is_ordinal(previous, text, next_at)
     return False

@@ -997,6 +997,19 @@ def test_a_capitalised_word_after_a_time_of_day_opens_a_sentence(answer: str, se
     assert [answer[start:end] for start, end in sentence_spans(answer)] == sentences
 
 
+@pytest.mark.parametrize(("answer", "sentences"), [
+    # Cut after "in." and "mo.", each claim had been two.
+    ("The tablet is 12 in. wide. The screen is glossy.",
+     ["The tablet is 12 in. wide.", "The screen is glossy."]),
+    ("Pay $4.99/mo. or $49.99/yr. Both renew automatically.",
+     ["Pay $4.99/mo. or $49.99/yr.", "Both renew automatically."]),
+    # Not after a word: "in." ends a sentence there, and before a list's next number.
+    ("Log in. 2. Click Save.", ["Log in.", "Click Save."]),
+])
+def test_inches_and_a_rates_period_end_no_sentence(answer: str, sentences: list[str]) -> None:
+    assert texts(answer) == sentences
+
+
 @pytest.mark.parametrize("answer", [
     "Refunds take 30 days.<br>Exchanges are free.",
     "Refunds take 30 days.<br/>Exchanges are free.",

@@ -30,7 +30,14 @@ def claims(result: ExampleResult) -> list[str]:
      ["Le remboursement prend env. 5 à 10 jours ouvrés.", "Les échanges sont gratuits."]),
     ("Die Frist beträgt ca. 30 Tage. Die Erstattung erfolgt inkl. Versand bzw. per Gutschrift.",
      ["Die Frist beträgt ca. 30 Tage.", "Die Erstattung erfolgt inkl. Versand bzw. per Gutschrift."]),
-], ids=["aprox", "p-ej", "env", "ca-inkl-bzw"])
+    # Before a word too, and a French month's abbreviation: each had cut its sentence in two.
+    ("Le remboursement est effectué sous 5 jours, env. une semaine. Les échanges sont gratuits.",
+     ["Le remboursement est effectué sous 5 jours, env. une semaine.", "Les échanges sont gratuits."]),
+    ("Die Erstattung dauert ca. eine Woche. Der Umtausch ist kostenlos.",
+     ["Die Erstattung dauert ca. eine Woche.", "Der Umtausch ist kostenlos."]),
+    ("Le tarif augmente le 1er janv. 2025. Les échanges sont gratuits.",
+     ["Le tarif augmente le 1er janv. 2025.", "Les échanges sont gratuits."]),
+], ids=["aprox", "p-ej", "env", "ca-inkl-bzw", "env-word", "ca-word", "janv"])
 def test_european_abbreviations_keep_a_fact_whole(answer: str, expected: list[str]) -> None:
     # "aprox.", "p. ej.", "env.", "ca.", "inkl." and "bzw." end no sentence: cut at them, one fact was two
     # claims ("El reembolso tarda aprox." and "5 a 10 días hábiles."), each quoted so in a report. The
