@@ -170,8 +170,11 @@ _WALKED = -2
 
 _MARKER = re.compile(r"\[([^\[\]\n]{1,200})\]")
 _MARKER_SEPARATOR = re.compile(r"\s*[,;]\s*")
-_SOURCE_HEADER = re.compile(r"^Source (\d{1,9}):[ \t]*$", re.MULTILINE)
-"""How LlamaIndex's CitationQueryEngine numbers the chunks in its prompt: "Source 3:" on a line."""
+_SOURCE_HEADER = re.compile(r"^(?:Source (\d{1,9}):[ \t]*$\n?|\[(\d{1,9})\][ \t]*+:?[ \t]*+)", re.MULTILINE)
+"""How a prompt numbers its sources: LlamaIndex's CitationQueryEngine "Source 3:" on a line, the text on the
+next; most apps "[3] text" on one line, which a re-ranker's order numbers (a plain function, it records no
+span): read in retrieval order, an answer's "[1]" had named another document than the prompt's [1]."""
+_NUMBERED = re.compile(r"Source \d|^\[\d", re.MULTILINE)
 
 
 def extract(trace: Trace) -> Example | None:
@@ -2034,10 +2037,11 @@ def _citations(view: _View, answer: str | None, contexts: tuple[Context, ...] | 
 
 
 def _source_blocks(llm_call: list[Span]) -> dict[int, list[str]]:
-    """n -> the start of the text after each "Source n:" line of the model's input, in order. LlamaIndex's
+    """n -> the start of the text after each "Source n:" line or "[n]" opening a line of the model's input,
+    in order. LlamaIndex's
     CitationQueryEngine cuts each retrieved node into chunks of `citation_chunk_size` and numbers the
     chunks, so "[3]" may be the second document's only chunk."""
-    if not _mentions(llm_call, "Source "):
+    if not any(_NUMBERED.search(value) for value in _raw_inputs(llm_call)):
         return {}  # the usual case, found without decoding the prompt: 180 us of a 300 us extraction
     prompt = _given(llm_call)
     headers = list(itertools.islice(_SOURCE_HEADER.finditer(prompt), _SOURCE_HEADERS))
@@ -2045,7 +2049,8 @@ def _source_blocks(llm_call: list[Span]) -> dict[int, list[str]]:
     for header, following in zip(headers, [*headers[1:], None], strict=False):
         end = following.start() if following else len(prompt)
         start = header.end()
-        blocks.setdefault(int(header.group(1)), []).append(prompt[start:min(end, start + 4 * _PROBE)])
+        number = int(header.group(1) or header.group(2))
+        blocks.setdefault(number, []).append(prompt[start:min(end, start + 4 * _PROBE)])
     return blocks
 
 

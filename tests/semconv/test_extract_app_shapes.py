@@ -638,6 +638,27 @@ def test_documents_a_prompt_shows_with_their_line_breaks_escaped_are_given(
     assert sorted(context.id for context in example.contexts) == ["kb-refunds", "kb-shipping"]
 
 
+def test_a_position_cited_is_the_document_the_prompt_numbered_so_after_a_reordering(
+        langchain: Recorder) -> None:
+    # A re-ranker that is a plain function puts the returns document first and numbers the documents "[n]
+    # text" in its order: the answer's "[1]" had been read as the first retrieved, another document.
+    def reranked(docs: list[Document]) -> str:
+        ordered = sorted(docs, key=lambda doc: doc.id != "kb-returns")
+        return "\n".join(f"[{n}] {doc.page_content}" for n, doc in enumerate(ordered, 1))
+
+    answer = "Items can be returned within 30 days of delivery for a full refund [1]."
+    prompt = ChatPromptTemplate.from_messages([("system", "Context:\n{context}"), ("human", "{question}")])
+    chain = ({"context": _kb() | RunnableLambda(reranked), "question": RunnablePassthrough()}
+             | prompt | FakeListChatModel(responses=[answer]) | StrOutputParser())
+    chain.invoke("Can I return an item?")
+
+    example = extract(langchain.trace())
+
+    assert example is not None and example.contexts is not None
+    assert example.contexts[0].id != "kb-returns"  # retrieval order: the reordering recorded no span
+    assert example.citations == ("kb-returns",)
+
+
 def test_documents_shown_to_any_model_call_all_count(langchain: Recorder) -> None:
     # Must not change: two calls each given some of the documents (a draft, then a refinement given the
     # rest) keep all three; one call given all three keeps all three.
