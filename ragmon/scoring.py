@@ -311,7 +311,8 @@ class LexicalLane:
         self._recycled_at = -RECYCLE_INTERVAL
         self._recycle_due: asyncio.TimerHandle | None = None
         self._retiring: dict[asyncio.Future[None], ProcessPoolExecutor] = {}
-        """Pools replaced for memory, finishing what they hold, until their shutdown ends."""
+        """Pools replaced for memory, finishing what they hold, until their shutdown ends; and pools broken,
+        until their workers' exit statuses are read (`_settled`)."""
         self._over: dict[ProcessPoolExecutor, dict[int, int]] = {}
         """Per pool, per worker pid: bytes it keeps over its share, until the pool's workers end."""
         self._retrying = asyncio.Lock()
@@ -418,6 +419,13 @@ class LexicalLane:
             self._pool = self._new_pool()
             self.restarts += 1
             self._over.pop(pool, None)
+            # Examples wait for the broken pool's statuses to be read before the new pool starts a worker:
+            # starting one polls every child process, the dead worker too, and a second read of its status
+            # from the forkserver's pipe finds it empty (exit code 255). Racing the manager thread's read,
+            # it had logged an OOM kill as "exited with code 255" now and then.
+            settled = asyncio.ensure_future(asyncio.to_thread(_settled, pool))
+            self._retiring[settled] = pool
+            settled.add_done_callback(self._retired)
         hung = self._hung.get(pool)
         await asyncio.to_thread(_report_death, pool, dict(self._workers.get(pool, {})), broken,
                                 () if hung is None else hung.pids)
@@ -571,10 +579,7 @@ def _report_death(pool: ProcessPoolExecutor, processes: dict[int, BaseProcess], 
     from a pipe, once, and a read racing the manager thread's would find the pipe empty (exit code 255).
     Runs in a thread of its own, which writes the line even if the example's consumer is cancelled
     meanwhile (the drain is over)."""
-    manager = getattr(pool, "_executor_manager_thread", None)
-    pool.shutdown(wait=False, cancel_futures=True)
-    if isinstance(manager, threading.Thread):
-        manager.join(DEATH_REPORT_WAIT)
+    _settled(pool)
     dead = {pid: code for pid, process in processes.items() if (code := process.exitcode) not in (None, 0)}
     if not dead:
         log.error("the lexical worker pool broke with no worker dead; starting a new pool", exc_info=broken)
@@ -583,6 +588,15 @@ def _report_death(pool: ProcessPoolExecutor, processes: dict[int, BaseProcess], 
             continue
         log.error(f"lexical worker {pid} {_how_it_ended(code)}; the examples its pool held are retried "
                   "once on a new pool", extra={"pid": pid, "exitcode": code})
+
+
+def _settled(pool: ProcessPoolExecutor) -> None:
+    """Once a broken pool's manager thread has read its workers' exit statuses (it ends then), or
+    `DEATH_REPORT_WAIT` has passed."""
+    manager = getattr(pool, "_executor_manager_thread", None)
+    pool.shutdown(wait=False, cancel_futures=True)
+    if isinstance(manager, threading.Thread):
+        manager.join(DEATH_REPORT_WAIT)
 
 
 def _how_it_ended(exitcode: int) -> str:
