@@ -572,13 +572,15 @@ def _receiver_log(stream: TextIO) -> logging.Logger:
 
 class _ReceiverFormatter(logging.Formatter):
     """`warning: <message> from <peer> (<user agent>), answered <status>: <detail>`, the fields a
-    RefusalLog line carries."""
+    RefusalLog line carries, every character that is not printable shown as its escape, as the sidecar's
+    text log shows them: a request's path and user agent are the sender's, and a path holding
+    "\x1b]52;c;..." had reached the terminal raw (a clipboard write, a cleared screen)."""
 
     def format(self, record: logging.LogRecord) -> str:
         fields = vars(record)
         agent = f" ({fields['user_agent']})" if fields.get("user_agent") else ""
-        return inert(f"{record.levelname.lower()}: {record.getMessage()} from {fields.get('peer')}{agent}, "
-                     f"answered {fields.get('status')}: {fields.get('detail')}")
+        return inert(printable(f"{record.levelname.lower()}: {record.getMessage()} from {fields.get('peer')}"
+                               f"{agent}, answered {fields.get('status')}: {fields.get('detail')}"))
 
 
 async def _ask_all(golden: Sequence[Example], trace_ids: dict[str, str], sink: TraceSink, target: Target,

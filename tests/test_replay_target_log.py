@@ -24,3 +24,18 @@ def test_a_receiver_line_quoting_the_builds_user_agent_runs_no_command() -> None
     record.peer, record.user_agent, record.status, record.detail = "127.0.0.1", "sdk ##vso[x]", 415, "/v1/x"
     line = target._ReceiverFormatter().format(record)
     assert line == ("warning: OTLP request refused from 127.0.0.1 (sdk ##vso\\x5bx]), answered 415: /v1/x")
+
+
+def test_a_receiver_line_shows_the_escapes_a_request_path_or_user_agent_holds_escaped() -> None:
+    # A build's request to /v1/traces/a<ESC>]52;c;cHduZWQ=<BEL>b reached the terminal raw: a clipboard write
+    # on a terminal that honours OSC 52; a CSI sequence cleared the screen. The sidecar's text log escaped
+    # them already.
+    record = logging.LogRecord("ragmon.otlp", logging.WARNING, __file__, 1, "OTLP request refused", None,
+                               None)
+    record.peer, record.status = "127.0.0.1", 404
+    record.user_agent = "sdk\x1b[2J"
+    record.detail = "nothing is received at /v1/traces/a\x1b]52;c;cHduZWQ=\x07b"
+    line = target._ReceiverFormatter().format(record)
+    assert "\x1b" not in line and "\x07" not in line
+    assert line == ("warning: OTLP request refused from 127.0.0.1 (sdk\\x1b[2J), answered 404: nothing is "
+                    "received at /v1/traces/a\\x1b]52;c;cHduZWQ=\\x07b")
