@@ -127,22 +127,20 @@ def _verdict(claim: Claim, claim_profile: TextProfile, threshold: float,
     bounded: Bounds | None = None  # likewise: its numbers given with a bound
     ruled: Stance | None = None  # likewise: its verdicts ("not covered")
     denied: frozenset[str] | None = None  # at the first context using one of its words' opposites: its
-    # terms negated in words ("not refundable")
+    # words negated in words ("not refundable"), for `_restates` and `_meant`
     supporting = []
     closest: tuple[int, str, Passage, str, set[str]] | None = None  # the first context sharing most terms
     # Contexts that pass the rest but give a number otherwise, or one of its verdicts the other way.
     moved: dict[str, Displaced | Miscounted | Turned] = {}
     negatable: frozenset[str] | None = None  # its terms' opposites, if it may negate one in words
-    negated: frozenset[str] | None = None  # the terms it writes only after "not", "n't" or "cannot"
     for ctx_id, text, read in contexts:
         held = read.terms & terms
         shared = len(held)
         if 0 < len(terms) - shared <= _MOST_NEGATED:
             negatable = _negatable(claim.text, terms) if negatable is None else negatable
             if negatable and not read.terms.isdisjoint(negatable):
-                if negated is None:
-                    negated = terms.intersection(negated_in_words(prepare(claim.text)))
-                if negated and _restates(terms, held, negated, text, read, read_sentences):
+                denied = negated_in_words(prepare(claim.text)) if denied is None else denied
+                if _restates(terms, held, denied, text, read, read_sentences):
                     held, shared = set(terms), len(terms)
         if closest is None or shared > closest[0]:
             closest = (shared, ctx_id, read, text, held)
@@ -199,27 +197,27 @@ def _negatable(claim_text: str, terms: frozenset[str]) -> frozenset[str]:
     "no longer", themselves terms that say more than a page's opposite word (always; a change: "The fund has
     never been profitable." against "The fund was unprofitable in 2020." is no restatement); else none.
     C-level substring tests spare most claims any more (a pattern for them had cost 3% of the scoring),
-    and a passage holding none of the opposites the reading of the claim's negations. The opposites are
-    made as `opposite` makes them, without a call per term."""
+    and a passage holding none of the opposites the reading of the claim's negations."""
     low = claim_text.lower()
     if not ("not" in low or "n't" in low or "n\u2019t" in low) or not terms.isdisjoint(_NEGATORS):
-        return _NOTHING_NEGATED
-    return frozenset([term[1:] if term[0] == NEGATION else NEGATION + term for term in terms])
+        return _NO_OPPOSITES
+    return _opposites(terms)
 
 
-def _restates(terms: frozenset[str], held: set[str], negated: frozenset[str], text: str, read: Passage,
+def _restates(terms: frozenset[str], held: set[str], denied: frozenset[str], text: str, read: Passage,
               read_sentences: dict[str, tuple[Sentence, ...]]) -> bool:
-    """Whether one sentence of the passage holds every term of the claim, the words it negates in words by
-    their opposite ("Gift cards are not refundable." restates "Gift cards are non-refundable.", "The
-    product is not available." "The product is unavailable."): such a claim's word had counted missing, and
-    a short one fell short of the threshold on it, where the opposite rule only excused it from saying the
-    opposite. Every term, not the threshold's share, and in one sentence: a review's made-up claims about
-    another subject sharing the negated word ("Digital gift cards are not refundable." against "Physical
-    gift cards are non-refundable.", "Please note that the gym isn't available." against "The pool is
-    unavailable. Please note the gym hours.") passed on the share or the page, 20 of them. The page-wide
-    test first: most passages lack an opposite, and are not read by sentence."""
+    """Whether one sentence of the passage holds every term of the claim, the words it negates in words
+    (`denied`, `negated_in_words`) by their opposite ("Gift cards are not refundable." restates "Gift cards
+    are non-refundable.", "The product is not available." "The product is unavailable."): such a claim's
+    word had counted missing, and a short one fell short of the threshold on it, where the opposite rule
+    only excused it from saying the opposite. Every term, not the threshold's share, and in one sentence: a
+    review's made-up claims about another subject sharing the negated word ("Digital gift cards are not
+    refundable." against "Physical gift cards are non-refundable.", "Please note that the gym isn't
+    available." against "The pool is unavailable. Please note the gym hours.") passed on the share or the
+    page, 20 of them. The page-wide test first: most passages lack an opposite, and are not read by
+    sentence."""
     lacked = terms.difference(held)
-    if not lacked <= negated or not all(opposite(term) in read.terms for term in lacked):
+    if not lacked <= denied or not all(opposite(term) in read.terms for term in lacked):
         return False
     if len(text) > LONGEST:
         return False
@@ -231,7 +229,7 @@ _MOST_NEGATED = 3
 """The most words a claim is read as negating in words when it lacks them (`_restates`): each needs a
 "not", "n't" or "cannot" of its own, and a context lacking more of a claim's terms, as most do, spares it
 the reading (1% of the scoring time where every claim was read)."""
-_NOTHING_NEGATED: frozenset[str] = frozenset()
+_NO_OPPOSITES: frozenset[str] = frozenset()
 _NEGATORS = frozenset(map(TERMS.__getitem__, ("never", "longer")))
 
 

@@ -2038,9 +2038,8 @@ def _citations(view: _View, answer: str | None, contexts: tuple[Context, ...] | 
 
 def _source_blocks(llm_call: list[Span]) -> dict[int, list[str]]:
     """n -> the start of the text after each "Source n:" line or "[n]" opening a line of the model's input,
-    in order. LlamaIndex's
-    CitationQueryEngine cuts each retrieved node into chunks of `citation_chunk_size` and numbers the
-    chunks, so "[3]" may be the second document's only chunk."""
+    in order. LlamaIndex's CitationQueryEngine cuts each retrieved node into chunks of `citation_chunk_size`
+    and numbers the chunks, so "[3]" may be the second document's only chunk."""
     if not any(_NUMBERED.search(value) for value in _raw_inputs(llm_call)):
         return {}  # the usual case, found without decoding the prompt: 180 us of a 300 us extraction
     prompt = _given(llm_call)
@@ -2052,11 +2051,6 @@ def _source_blocks(llm_call: list[Span]) -> dict[int, list[str]]:
         number = int(header.group(1) or header.group(2))
         blocks.setdefault(number, []).append(prompt[start:min(end, start + 4 * _PROBE)])
     return blocks
-
-
-def _mentions(call: list[Span], text: str) -> bool:
-    """Whether a raw string value of the call's input holds `text`."""
-    return any(text in value for value in _raw_inputs(call))
 
 
 def _raw_inputs(call: list[Span]) -> list[str]:

@@ -206,7 +206,8 @@ def _is_abbreviation(words: list[str], text: str, next_at: int) -> bool:
     """Whether the period after the last of `words` (the sentence so far, its last three words split off)
     belongs to an abbreviation rather than ending the sentence; `text[next_at]` is the first character
     after it."""
-    word = words[-1].lstrip("(\"'\u201c\u2018[").lower()
+    written = words[-1].lstrip("(\"'\u201c\u2018[")
+    word = written.lower()
     if "/" in word:  # a rate's period: "$4.99/mo. or $49.99/yr." had been cut after "mo."
         word = word.rpartition("/")[2]
     previous = words[-2] if len(words) > 1 else ""
@@ -214,7 +215,7 @@ def _is_abbreviation(words: list[str], text: str, next_at: int) -> bool:
     if word in _ALWAYS_ABBREV:
         # But a time zone in capitals, as "PST." ends one: "Support is open 9 AM-5 PM EST. Refunds take 5
         # days." had been one claim, the true first sentence flagged with the second.
-        return words[-1].lstrip("(\"'\u201c\u2018[") != "EST"
+        return written != "EST"
     if "." in word and _INITIALISM.fullmatch(word.rpartition("-")[2]):
         # "U.S.", and "non-U.S." as well: cut there, "citizens living abroad" was a claim alone. But "We
         # ship to the U.S. The fee is 3%." is two sentences.
