@@ -927,7 +927,7 @@ def _decoded(encoding: str, kept: bytes, whole: bool) -> tuple[bytes, bool, str 
     if coding in ("", "identity"):
         return kept, whole, None
     if coding not in _WINDOW_BITS:
-        return b"", whole, (f"Content-Encoding {clip(encoding, SHOWN_BODY)!r}, which ragmon does not decode "
+        return b"", whole, (f"Content-Encoding '{clip(encoding, SHOWN_BODY)}', which ragmon does not decode "
                             f"(it asks for {ACCEPTED_ENCODINGS})")
     bits = _WINDOW_BITS[coding]
     if coding == "deflate" and kept and kept[0] & 0x0F != 8:
@@ -1027,8 +1027,9 @@ def _most_requests(golden: Sequence[Example], trace_ids: dict[str, str],
 
 def _services(services: Counter[str]) -> str:
     """` (from service 'a')`, ` (from services 'a', 'b' and 3 others)`, the commonest first; nothing when
-    no trace named its service."""
-    named = ", ".join(repr(name) for name, _ in services.most_common(SHOWN_PROBLEMS))
+    no trace named its service. Quoted, not `repr`'d: the names were escaped when kept, and a repr escaped
+    their backslashes again."""
+    named = ", ".join(f"'{name}'" for name, _ in services.most_common(SHOWN_PROBLEMS))
     more = f" and {len(services) - SHOWN_PROBLEMS} others" if len(services) > SHOWN_PROBLEMS else ""
     return f" (from service{'s' if len(services) > 1 else ''} {named}{more})" if services else ""
 

@@ -766,6 +766,25 @@ async def test_missing_traces_are_told_apart_from_traces_of_ids_never_sent_and_f
     assert str(raised.value) == f"2 of 2 answers cannot be scored from their traces: {why}: a, b"
 
 
+async def test_a_service_name_holding_control_characters_and_backslashes_is_shown_escaped_once() -> None:
+    # The app's service name is its own text: an ANSI escape is shown as its escape, and it and a backslash
+    # are shown once, as the name reads. They had been escaped twice ('a\\x1b[31m', 'C:\\\\app').
+    name = "a\x1b[31m C:\\app"
+    receiver = free_port()
+    exporter = OTLPSpanExporter(endpoint=f"http://127.0.0.1:{receiver}/v1/traces", timeout=5)
+    provider = TracerProvider(resource=Resource.create({"service.name": name}))
+    provider.add_span_processor(BatchSpanProcessor(exporter, schedule_delay_millis=50))
+    build = traced_rag(provider.get_tracer("candidate"), GOOD_CONTEXTS, continued=False)
+    try:
+        async with serving(build) as url:
+            with pytest.raises(RagmonError) as raised:
+                await asyncio.to_thread(collect, [Example(id="a", question="q")],
+                                        live_target(url, receiver, trace_wait=1.0), log=None)
+    finally:
+        provider.shutdown()
+    assert "but 1 trace(s) arrived (from service 'a\\x1b[31m C:\\app') under trace ids" in str(raised.value)
+
+
 def chain(tracer: Tracer, question: str, answer: str) -> None:
     """One chain that retrieved and answered, in OpenInference's convention."""
     kind = "openinference.span.kind"
