@@ -54,13 +54,23 @@ def rfc3339(created: float) -> str:
 class TextFormatter(logging.Formatter):
     """One line for people, on a terminal (`kubectl logs`): every character that is not printable is shown
     as its escape, as a sender's field (a service name, a path, a gRPC method) may hold an ANSI escape
-    that recolours the terminal or sets its title, or a bidi override that reorders the line."""
+    that recolours the terminal or sets its title, or a bidi override that reorders the line. A field's
+    value holding white space, `=` or `"` is quoted as logfmt quotes it: a service name `shop level=error`
+    had read as a second field, forged by the sender, to people and to the logfmt parsers of Loki and
+    Vector."""
 
     def format(self, record: logging.LogRecord) -> str:
-        extras = " ".join(f"{k}={v}" for k, v in vars(record).items() if k not in _RECORD_FIELDS)
+        extras = " ".join(f"{k}={_logfmt(v)}" for k, v in vars(record).items() if k not in _RECORD_FIELDS)
         line = f"{self.formatTime(record)} {record.levelname.lower():7} {record.name}: {record.getMessage()}"
         line = printable(f"{line} {extras}" if extras else line)
         return inert(f"{line}\n{self.formatException(record.exc_info)}" if record.exc_info else line)
+
+
+def _logfmt(value: object) -> str:
+    text = str(value)
+    if text and not any(char.isspace() or char in '="' for char in text):
+        return text
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
 def configure_logging(fmt: str, level: str) -> None:

@@ -54,7 +54,20 @@ def test_a_senders_ci_log_command_reaches_neither_log_as_a_command() -> None:
                                None, None)
     record.service = "shop ##[error]x ##vso[task.complete result=Succeeded]"
     text = TextFormatter().format(record)
-    assert text.endswith(" service=shop ##\\x5berror]x ##vso\\x5btask.complete result=Succeeded]")
+    assert text.endswith(' service="shop ##\\x5berror]x ##vso\\x5btask.complete result=Succeeded]"')
     line = JsonFormatter().format(record)
     assert '"service": "shop ##\\u005berror]x ##vso\\u005btask.complete result=Succeeded]"' in line
     assert json.loads(line)["service"] == record.service
+
+
+def test_a_senders_field_cannot_pass_for_fields_of_its_own_in_the_text_log() -> None:
+    # A service.name `shop level=error reason="x"` written bare read as three fields to a logfmt parser
+    # (Loki's `| logfmt`, Vector's parse_logfmt) and to a person: quoted, it is one value, its quotes and
+    # backslashes escaped as logfmt escapes them. A value without white space, `=` or `"` stays bare.
+    record = logging.LogRecord("ragmon.service", logging.WARNING, __file__, 1, "trace cannot be extracted",
+                               None, None)
+    record.service = 'shop level=error reason="x" C:\\app'
+    record.reason = "no_answer"
+    record.empty = ""
+    line = TextFormatter().format(record)
+    assert line.endswith(' service="shop level=error reason=\\"x\\" C:\\\\app" reason=no_answer empty=""')

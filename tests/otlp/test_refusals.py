@@ -115,7 +115,7 @@ def test_both_log_formats_carry_the_fields(refusals, clock, refusal_records):
     text = TextFormatter().format(record)
     assert text.endswith("ragmon.otlp: OTLP request refused ... and 1 more like it since the last line "
                          f"reason=unauthorized status=401 transport=http peer=10.0.0.7 user_agent={UA} "
-                         "suppressed=1 detail=missing or wrong bearer token")
+                         'suppressed=1 detail="missing or wrong bearer token"')
 
 
 @pytest.mark.parametrize(("peer", "host"), [
