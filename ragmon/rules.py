@@ -17,7 +17,7 @@ every judge shares (claims, metrics) and the lexical judge.
 
 from __future__ import annotations
 
-SCORING_RULES = 27
+SCORING_RULES = 28
 """Raised by one for each change that moves any figure; 1 is the first build that recorded it, 2 the first
 whose intervals hold the binomial bound (ragmon.metrics.aggregate), 3 the first whose bound takes the
 values' variance at its upper confidence bound and mirrors a lower-is-better metric's exactly, 4 the first
@@ -93,9 +93,10 @@ unavailable.") where one sentence holds every term of the claim so; 26 the first
 in bold ("**1. Return window**") as a title, a lead-in whose number has a unit ("within 9 business days to:")
 as a claim, and "EST." in capitals as the end of a sentence; 27 the first that reads "ca." and "env." before a
 word, French months' abbreviations ("janv."), inches after a number ("12 in. wide") and a rate's period
-("$4.99/mo. or") as no end of a sentence"""
+("$4.99/mo. or") as no end of a sentence; 28 the first that ends a sentence at a mark its bold or italics
+close after ("**Final sale.** Refunds ...")"""
 
-PER_EXAMPLE_RULES = 27
+PER_EXAMPLE_RULES = 28
 """The first scoring rules whose per-example figures (claims, verdicts, each example's metrics, and so every
 mean and the paired changes a drop gate reads) are this build's: rules 4 and 5 cut some answers into other
 claims, 5 also reads labels otherwise, 6 scores answer_correctness otherwise, 7 some verdicts,
@@ -103,7 +104,7 @@ answer_relevance and answer_correctness, 8 to 14 which answers abstain, 9, 11 to
 titles, 12 to 14 also some verdicts, 15, 17 and 18 some claims' text and so their verdicts, 16 some verdicts,
 19 which sentences naming retrieved ids are claims and so which answers abstain, 20 which answers abstain,
 21 which sentences are claims, 22 which answers abstain and citation_accuracy, 23 and 24 which sentences are
-claims and which answers abstain, 25 some verdicts, 26 and 27 which sentences are claims (rules 2 and 3 had
+claims and which answers abstain, 25 some verdicts, 26 to 28 which sentences are claims (rules 2 and 3 had
 moved only aggregates' intervals). A baseline or a capture scored with rules from this one to `SCORING_RULES`
 differs from this run in no drop, gain or captured figure, so nothing is said of them; warning of each
 interval's change had warned of every baseline an upgrade met. Set it to the new `SCORING_RULES` with any

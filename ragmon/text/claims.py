@@ -82,7 +82,7 @@ _CITATION = ("(?:" + "|".join((CITATION_MARK, FILE_CITATION, SUPERSCRIPT_CITATIO
 superscripts before no citation was then tried split every way, 4x the time for each 2 more characters
 (24 took a second) in `_CITED_BEFORE`, on every sentence the LLM ended so."""
 _CITED_AFTER = _CITATION + "*"
-_ENDS = r"[.!?…](?<![.!?…].)[.!?…]*[\"'”’)\]]*" + _CITED_AFTER + "(?=" + _BLANK_CLASS + "|$"
+_ENDS = r"[.!?…](?<![.!?…].)[.!?…]*[\"'”’)\]*_]*" + _CITED_AFTER + "(?=" + _BLANK_CLASS + "|$"
 _CITATION_LAST = frozenset("]】>0123456789¹²³⁰⁴⁵⁶⁷⁸⁹")
 """What a citation ends with (`_CITATION`: "]", "】", "</sup>", "^1", "¹")."""
 _CITATION_ENDS = re.escape("".join(sorted(_CITATION_LAST)))
@@ -206,7 +206,7 @@ def _is_abbreviation(words: list[str], text: str, next_at: int) -> bool:
     """Whether the period after the last of `words` (the sentence so far, its last three words split off)
     belongs to an abbreviation rather than ending the sentence; `text[next_at]` is the first character
     after it."""
-    written = words[-1].lstrip("(\"'\u201c\u2018[")
+    written = words[-1].lstrip("(\"'\u201c\u2018[*_")
     word = written.lower()
     if "/" in word:  # a rate's period: "$4.99/mo. or $49.99/yr." had been cut after "mo."
         word = word.rpartition("/")[2]
@@ -477,7 +477,7 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
                 continue  # a mark with a word straight after it: "example.Com", "Vue.Js", "os.Path"
             if next_at < end and text[next_at].islower() and _goes_on(text, b.start(), stop):
                 continue
-            if stop - b.start() == 1 and text[b.start()] == "." and next_at < end:
+            if text[b.start()] == "." and text[b.start() + 1:stop] in _EMPHASIS_CLOSED and next_at < end:
                 abbreviation = _abbreviation_at(text, word_from, b.start(), next_at)
                 if abbreviation is not None:
                     word_from = abbreviation
@@ -492,6 +492,12 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
             _append(out, text, first, end)
             carried = None
     return out
+
+
+_EMPHASIS_CLOSED = frozenset(("", "*", "**", "_", "__"))
+"""What may close a period that an abbreviation ends ("**Model No.** 5"): a sentence ending in bold
+("**Final sale.** Refunds take 30 days.") ends there, and the period of an abbreviation in bold does
+not."""
 
 
 _INERT_AFTER_PERIOD = frozenset("abcdefghijklmnopqrstuvwxyz0123456789")

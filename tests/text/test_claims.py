@@ -1010,6 +1010,23 @@ def test_inches_and_a_rates_period_end_no_sentence(answer: str, sentences: list[
     assert texts(answer) == sentences
 
 
+@pytest.mark.parametrize(("answer", "sentences"), [
+    # A sentence in bold or italics, as chat models open a paragraph with its point, ends at its mark: the
+    # next sentence had been read with it, one claim, a made-up one riding on a true one.
+    ("**Clearance items are final sale.** Refunds take 90 days.",
+     ["**Clearance items are final sale.**", "Refunds take 90 days."]),
+    ("Gift cards are *not refundable.* Exchanges are free.",
+     ["Gift cards are *not refundable.*", "Exchanges are free."]),
+    ("__Short answer: yes.__ The plan allows six members.",
+     ["__Short answer: yes.__", "The plan allows six members."]),
+    # An abbreviation in bold still ends none.
+    ("Ask **Dr.** Smith about the **Model No.** 5 unit. It ships today.",
+     ["Ask **Dr.** Smith about the **Model No.** 5 unit.", "It ships today."]),
+])
+def test_a_sentence_in_bold_or_italics_ends_at_its_mark(answer: str, sentences: list[str]) -> None:
+    assert texts(answer) == sentences
+
+
 @pytest.mark.parametrize("answer", [
     "Refunds take 30 days.<br>Exchanges are free.",
     "Refunds take 30 days.<br/>Exchanges are free.",
