@@ -347,9 +347,10 @@ _MONTHS = {
 MONTH_WORDS = frozenset(_MONTHS)
 """The names of months (and their short forms) a day of one is read after or before."""
 _MONTH_BACKWARDS = "(" + "|".join(month[::-1] for month in _MONTHS) + ")(?![a-z])"
-_AFTER_YEAR = re.compile(r"(?:([-/])([0-9]{1,2})\1([0-9]{1,2}))?(?![0-9]|[.,][0-9])")
+_AFTER_YEAR = re.compile(r"(?:([-/])([0-9]{1,2})\1([0-9]{1,2})(?![0-9])|(?![0-9]|[.,][0-9]))")
 """What follows a year: the month and day of "2024-03-15" or "2024/03/15", or nothing that makes it part
-of a longer number ("20245", "2024.5")."""
+of a longer number ("20245", "2024.5"). After a day, a comma and a digit are a table's next cell (a CSV
+row's "2022-09-19,18"), no decimal of it."""
 _ORDINAL_BACKWARDS = "(?:ts|dn|dr|ht)?"
 _BEFORE_YEAR = re.compile(
     r"([-/])([0-9]{1,2})\1([0-9]{1,2})(?![0-9.,])"
@@ -379,7 +380,8 @@ def _dates(low: str, found: set[float]) -> list[tuple[int, int, frozenset[float]
         after = _AFTER_YEAR.match(low, at + 4)
         if after is None:
             continue
-        if not at or low[at - 1] not in _IN_NUMBER:
+        if not at or low[at - 1] not in _IN_NUMBER or (low[at - 1] == "," and (
+                after[1] is not None or not low[at - 2:at - 1].isdigit())):
             date = _date_at(low, at, int(low[at:at + 4]), after)
         else:
             date = _dotted_date(low, at, after)
@@ -462,7 +464,8 @@ _YEAR_DIGITS = re.compile(r"[12][0-9]{3}")
 
 
 _IN_NUMBER = frozenset("0123456789.,")
-"""Characters before digits that make them part of another number."""
+"""Characters before digits that make them part of another number; a comma only after a digit, or before
+a whole "2024-03-15": a CSV row's "Marketing,2022-09-19" and "1044,2022-09-19" are a cell's date."""
 
 
 def _date_at(low: str, at: int, year: int, after: re.Match[str]) -> tuple[int, int, frozenset[float]]:
@@ -506,11 +509,16 @@ def shown(number: float) -> str:
 
 
 def _without(low: str, dates: list[tuple[int, int, frozenset[float]]]) -> str:
-    """`low` with its `dates` (in order) made a space, so their pieces are no numbers of their own."""
+    """`low` with its `dates` (in order) made a space, so their pieces are no numbers of their own; a
+    hyphen straight after one goes too, as it joins a range's end to the date ("March 1-15, 2024",
+    "December 24-26"): left before the space, it read the end as negative, and a sentence copied from
+    the page was not supported by it."""
     kept, at = [], 0
     for start, end, _ in dates:
         kept.append(low[at:max(at, start)])
         at = max(at, end)
+        if low[at:at + 1] == "-" and low[at + 1:at + 2].isdigit():
+            at += 1
     kept.append(low[at:])
     return " ".join(kept)
 

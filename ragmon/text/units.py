@@ -85,17 +85,19 @@ _BETWEEN = (r"(?:(?:business|calendar|working|paid|unpaid|sick|vacation|consecut
 _NUMBER = r"([0-9][0-9,]*(?:\.[0-9]+)?)"
 PERIOD_WORDS = {
     "day": "/d", "week": "/w", "month": "/mo", "year": "/y", "hour": "/h", "minute": "/min", "quarter": "/q",
-    "annum": "/y", "tag": "/d", "woche": "/w", "monat": "/mo", "jahr": "/y", "stunde": "/h", "jour": "/d",
+    "second": "/s", "sekunde": "/s", "annum": "/y",
+    "tag": "/d", "woche": "/w", "monat": "/mo", "jahr": "/y", "stunde": "/h", "jour": "/d",
     "semaine": "/w", "mois": "/mo", "an": "/y", "année": "/y", "heure": "/h", "día": "/d", "dia": "/d",
     "semana": "/w", "mes": "/mo", "mês": "/mo", "año": "/y", "ano": "/y", "hora": "/h", "minuto": "/min",
     "giorno": "/d", "settimana": "/w", "mese": "/mo", "anno": "/y",
 }
 """A rate's period after "per", "a", "every", ... ("$5 per month", "$60 a year", "10 mg each day", "5 € pro
 Monat", "par mois", "al mes", "por dia"), to one name (a `Rate`'s). Not Italian "ora" (hour), whose "per
-ora" is mostly "for now"."""
+ora" is mostly "for now". A second is one: an API's "100 requests per second" had passed against a page's
+"per minute"."""
 _SLASHED = PERIOD_WORDS | {"d": "/d", "wk": "/w", "mo": "/mo", "yr": "/y", "y": "/y", "hr": "/h", "h": "/h",
-                       "min": "/min", "std": "/h"}
-"""A period after a slash ("$5/mo", "10 mg/d", "5 ml/hr", "5 €/Monat"); not "/s", a speed's ("10 MB/s")."""
+                       "min": "/min", "std": "/h", "s": "/s", "sec": "/s"}
+"""A period after a slash ("$5/mo", "10 mg/d", "5 ml/hr", "5 €/Monat", "100 requests/s", "10 MB/s")."""
 ONE_WORD_PERIODS = {"hourly": "/h", "daily": "/d", "weekly": "/w", "monthly": "/mo", "quarterly": "/q",
               "yearly": "/y", "annually": "/y", "annual": "/y"}
 """A period in one word, after an amount or a dose with its unit ("$5 monthly", "10 mg daily", "$99 annual

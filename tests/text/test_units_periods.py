@@ -165,11 +165,11 @@ def test_a_rates_period_is_read_after_its_amount_or_its_unit() -> None:
 def test_no_period_is_read_where_none_is_the_numbers() -> None:
     # A bare number takes no period ("3 a day", "12 monthly payments": no unit to be per); a frequency word
     # is one only right after the unit ("20% of the annual fee"); no noun after "per" but a period ("$5 per
-    # user"); no year's number ("im Jahr 2024"); no speed ("60 km/h" is a unit of its own, "10 MB/s"
-    # megabytes) nor "24/7".
+    # user"); no year's number ("im Jahr 2024"); no speed in km/h ("60 km/h" is a unit of its own) nor
+    # "24/7".
     assert read("3 a day, 5 per day, 12 monthly payments, 20% of the annual fee, $5 per user, 5 € im Jahr "
-                "2024, 60 km/h, 10 MB/s, 24/7") == {
-        (20.0, "%", None), (5.0, "$", None), (5.0, "€", None), (60.0, "kph", None), (10.0, "mb", None)}
+                "2024, 60 km/h, 24/7") == {
+        (20.0, "%", None), (5.0, "$", None), (5.0, "€", None), (60.0, "kph", None)}
 
 
 def test_a_rate_is_its_unit_to_every_other_rule() -> None:
