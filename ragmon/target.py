@@ -956,6 +956,9 @@ def _join(golden: Sequence[Example], trace_ids: dict[str, str], sink: TraceSink,
     joined: list[Example] = []
     problems: list[tuple[str, str]] = []
     crowded = _most_requests(golden, trace_ids, sink) if len(sink.decided) < len(golden) else None
+    asked_by: dict[str, str] = {}
+    for example in golden:
+        asked_by.setdefault(_asked(example.question), example.id)
     for example in golden:
         trace_id = trace_ids[example.id]
         trace = sink.decided.get(trace_id)
@@ -974,6 +977,12 @@ def _join(golden: Sequence[Example], trace_ids: dict[str, str], sink: TraceSink,
             problems.append((example.id, "its trace has no retrieval or generation span (not RAG)"
                              + ("" if why is None else f": {why}")))
             continue
+        answered = _asked(observed.question)
+        if answered != _asked(example.question) and (other := asked_by.get(answered)) is not None:
+            problems.append((example.id, f"its trace answered the question of {printable(other)}, not its "
+                             "own: the build mixed up concurrent requests (a request's question, answer or "
+                             "trace context kept where another request finds it)"))
+            continue
         if unscored is not None:
             set_aside.append((example.id, unscored))
         joined.append(replace(example, contexts=observed.contexts, answer=observed.answer,
@@ -982,6 +991,13 @@ def _join(golden: Sequence[Example], trace_ids: dict[str, str], sink: TraceSink,
         raise RagmonError(f"{len(problems)} of {len(golden)} answers cannot be scored from their traces: "
                           f"{_by_reason(problems, lines)}{_receiver_problems(sink)}")
     return joined
+
+
+def _asked(question: str) -> str:
+    """A question as compared with the golden ones: a build whose traces answer another golden question
+    than the one sent mixed up its requests, and its answers had been scored against the wrong labels,
+    the run passing. A question the build rewrote, or wrapped in its prompt, matches none of them."""
+    return " ".join(question.split()).casefold()
 
 
 def _no_trace(sink: TraceSink, trace_wait: float, page: str | None,

@@ -785,6 +785,38 @@ async def test_a_service_name_holding_control_characters_and_backslashes_is_show
     assert "but 1 trace(s) arrived (from service 'a\\x1b[31m C:\\app') under trace ids" in str(raised.value)
 
 
+async def test_a_build_that_mixes_up_two_requests_is_not_scored_on_the_other_questions_answer() -> None:
+    # The build answers each question with the other's question, answer and documents (shared state raced
+    # between two requests), each in the trace ragmon sent: each answer is grounded in its own documents, so
+    # scored against the golden labels the run had passed. A third answers its own question, a fourth its
+    # question reworded by the build (no golden question): both are scored.
+    golden = [Example(id="a", question="How long do returns take?"),
+              Example(id="b", question="How long does shipping take?"),
+              Example(id="c", question="Is gift wrap free?"),
+              Example(id="d", question="Do you ship abroad?")]
+    said = {"How long do returns take?": "How long does shipping take?",
+            "How long does shipping take?": "How long do returns take?",
+            "Do you ship abroad?": "Which countries do you ship to?"}
+    receiver = free_port()
+    with sdk_tracer(receiver) as tracer:
+        async def ask(request: web.Request) -> web.Response:
+            question = (await request.json())["question"]
+            answered = said.get(question, question)
+            with tracer.start_as_current_span("rag", context=propagate.extract(request.headers), attributes={
+                    "ragmon.question": answered, "ragmon.answer": f"Answer to {answered}",
+                    "ragmon.contexts": json.dumps([{"id": "d1", "text": f"Answer to {answered}"}])}):
+                return web.json_response({"answer": f"Answer to {answered}"})
+
+        async with serving(ask) as url:
+            with pytest.raises(RagmonError) as raised:
+                await asyncio.to_thread(collect, golden, live_target(url, receiver), log=None)
+    mixed = ("the build mixed up concurrent requests (a request's question, answer or trace context kept "
+             "where another request finds it)")
+    assert str(raised.value) == (
+        f"2 of 4 answers cannot be scored from their traces: its trace answered the question of b, not its "
+        f"own: {mixed}: a; its trace answered the question of a, not its own: {mixed}: b")
+
+
 def chain(tracer: Tracer, question: str, answer: str) -> None:
     """One chain that retrieved and answered, in OpenInference's convention."""
     kind = "openinference.span.kind"
