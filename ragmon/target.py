@@ -978,7 +978,8 @@ def _join(golden: Sequence[Example], trace_ids: dict[str, str], sink: TraceSink,
                              + ("" if why is None else f": {why}")))
             continue
         answered = _asked(observed.question)
-        if answered != _asked(example.question) and (other := asked_by.get(answered)) is not None:
+        if (answered != _asked(example.question) and (other := asked_by.get(answered)) is not None
+                and request_count(trace) == 1):
             problems.append((example.id, f"its trace answered the question of {printable(other)}, not its "
                              "own: the build mixed up concurrent requests (a request's question, answer or "
                              "trace context kept where another request finds it)"))
@@ -996,7 +997,8 @@ def _join(golden: Sequence[Example], trace_ids: dict[str, str], sink: TraceSink,
 def _asked(question: str) -> str:
     """A question as compared with the golden ones: a build whose traces answer another golden question
     than the one sent mixed up its requests, and its answers had been scored against the wrong labels,
-    the run passing. A question the build rewrote, or wrapped in its prompt, matches none of them."""
+    the run passing. A question the build rewrote, or wrapped in its prompt, matches none of them. A trace
+    holding several requests is told of as such (`_no_trace`), the others' traces missing."""
     return " ".join(question.split()).casefold()
 
 

@@ -55,8 +55,25 @@ def leaving_first_span_open(tracer: Tracer) -> Handler:
     return ask
 
 
-@pytest.mark.parametrize("build", [keeping_first_context, leaving_first_span_open],
-                         ids=["context-kept", "span-left-open"])
+def keeping_first_requests_span(tracer: Tracer) -> Handler:
+    """A build that keeps the context current inside its first request's server span (a worker task
+    created there), and starts every later request's span in it: they nest under a span already ended and
+    exported."""
+    kept: list[context.Context] = []
+
+    async def ask(request: web.Request) -> web.Response:
+        question = (await request.json())["question"]
+        with tracer.start_as_current_span("POST /ask", context=kept[0] if kept else propagate.extract(
+                request.headers), kind=SpanKind.SERVER):
+            kept[:] = kept or [context.get_current()]
+            chain(tracer, question, "It lasts 2 years.")
+        return web.json_response({"answer": "It lasts 2 years."})
+    return ask
+
+
+@pytest.mark.parametrize("build",
+                         [keeping_first_context, leaving_first_span_open, keeping_first_requests_span],
+                         ids=["context-kept", "span-left-open", "inside-first-span"])
 async def test_questions_whose_requests_went_into_the_first_ones_trace_are_told_so(
         build: Callable[[Tracer], Handler]) -> None:
     # Asked one at a time, a first: a's trace holds the requests of a, b and c, three; b's and c's never come.
