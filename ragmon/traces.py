@@ -696,9 +696,12 @@ class Assembler:
         pending.footprint, pending.resource = 0, None
         pending.armed_seq = -1  # its heap entry, if any, is now stale
         # Arrival order, not the id set's: a trace over the bound remembers its first spans, as `add` says.
-        # The refused first: a trace over --max-spans-per-trace refuses its spans past the first thousand.
-        first = "".join([s.span_id[-_SPAN_ID_HEX:] for s in pending.spans[:DECIDED_SPAN_IDS]])
-        self._remember(pending.trace_id, decided_by, (pending.refused + bytes.fromhex(first))[:_MAX_PACKED])
+        # Of a trace that refused spans too (over --max-spans-per-trace), half the ids are its first refused
+        # and half its first kept, where it has more of both: the refused alone had filled them, and the
+        # resend of a whole batch read its kept spans, the root first, as late.
+        first = bytes.fromhex("".join([s.span_id[-_SPAN_ID_HEX:] for s in pending.spans[:DECIDED_SPAN_IDS]]))
+        refused = pending.refused[:max(_MAX_PACKED // 2, _MAX_PACKED - len(first))]
+        self._remember(pending.trace_id, decided_by, (refused + first)[:_MAX_PACKED])
         pending.spans, pending.span_ids, pending.roots = [], set(), []  # a stale entry may still point here
         return decided
 

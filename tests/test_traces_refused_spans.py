@@ -105,6 +105,25 @@ def test_a_refused_span_sent_again_is_a_duplicate_not_a_second_loss(clock):
     assert [assembler.add(s) for s in (big, spans[2])] == ["duplicate", "duplicate"]
 
 
+def test_a_whole_batch_resent_after_a_trace_refused_many_spans_reads_as_duplicates_for_its_first_kept(clock):
+    # a: a root and 199 children in one batch, --max-spans-per-trace 100: 100 kept, 100 refused. Decided,
+    # the batch is resent (the exporter had no answer in time): 32 of its refused and 32 of its kept spans
+    # are remembered, the root among them, and read as duplicates; the rest as late. The refused alone had
+    # filled the 64 remembered ids, and the root and every kept span read as late, a loss, with advice to
+    # raise --quiet.
+    assert DECIDED_SPAN_IDS == 64
+    assembler = Assembler(quiet=1.0, decision_wait=30.0, max_spans_per_trace=100, clock=clock)
+    spans = [Span("a" * 32, f"{1:016x}", None, "a/root"),
+             *(Span("a" * 32, f"{n:016x}", f"{1:016x}", f"a/{n}") for n in range(2, 201))]
+    assert [assembler.add(s) for s in spans] == ["accepted"] * 100 + ["too_many_spans"] * 100
+    [decided] = assembler.pop_decided(1.0)
+    assert (len(decided.trace.spans), decided.trace.spans_lost) == (100, 100)
+    clock.now = 2.0
+    again = [assembler.add(s) for s in spans]
+    assert again[:32] == ["duplicate"] * 32 and again[32:100] == ["late"] * 68
+    assert again[100:132] == ["duplicate"] * 32 and again[132:] == ["late"] * 68
+
+
 def test_a_trace_taken_back_still_knows_the_spans_it_refused(clock):
     # a refuses its 3rd span (--max-spans-per-trace 2), is decided at its root, and taken back to wait for
     # another service's part (`defer`): the refused span sent again is still a duplicate, and the trace,
