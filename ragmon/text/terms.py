@@ -244,6 +244,20 @@ SUPERSCRIPT_CITATION = r"<sup>[^<>\n]{1,16}</sup>"
 """The marks an answer cites its sources with, as patterns: `ragmon.text.claims` lets them follow a full
 stop, and here their numbers are read as none."""
 _CITATION_MARK = re.compile(CITATION_MARK)
+_DATA_IN_BRACKETS = re.compile(
+    r"[\"']|\s*v?[0-9]+(?:\.[0-9]+){2,}\s*$|[0-9]{4,}\s*,\s*[0-9]|[0-9]\s*,\s*[0-9]{4,}")
+"""What brackets hold as data, not as a citation: a JSON or Python list of strings (`["black", "white"]`),
+a changelog's version (`## [3.2.0]`), numbers of four digits or more (`[8080, 8443]`)."""
+
+
+def _unmarked(bracketed: re.Match[str]) -> str:
+    """A citation mark made a space; brackets holding data (`_DATA_IN_BRACKETS`) keep it: read as a
+    citation, a JSON page's `"color_options": ["black", "white", "brass"]` had lost its colours, a
+    changelog its versions (a faithful "added in 3.2.0" flagged), and a claim's made-up `[3.9.1]` passed."""
+    found = bracketed.group()
+    return f" {found[1:-1]} " if _DATA_IN_BRACKETS.search(found, 1, len(found) - 1) else " "
+
+
 _LINK = re.compile(r"\[([^\[\]\n]{1,200})\]\([^()\s]{1,2000}\)")
 """A markdown link, read as its text: "[Refund Policy](https://shop.example.com/help/refund-policy)" had
 lost its words as a citation mark and kept the address's ("https", "com", "shop")."""
@@ -353,7 +367,7 @@ def prepare(text: str) -> str:
     if "[" in low:
         if "](" in low:
             low = _LINK.sub(r"\1", low)
-        low = _CITATION_MARK.sub(" ", low)
+        low = _CITATION_MARK.sub(_unmarked, low)
     if "【" in low:
         low = _FILE_CITATION.sub(" ", low)
     if "non-" in low:

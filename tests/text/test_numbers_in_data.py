@@ -57,3 +57,28 @@ def test_a_changed_date_default_or_rate_is_lacked(claim: str, context: str, lack
 def test_item_numbers_stay_unread_and_a_rate_per_second_is_one_however_written(claim: str,
                                                                                context: str) -> None:
     assert verdict(claim, context) == (True, None)
+
+
+CHANGELOG = ("# Changelog\n\n## [3.2.0] - 2024-05-02\n### Added\n- Support for Python 3.12.\n\n"
+             "## [3.1.4] - 2024-03-18\n### Fixed\n- Crash on empty config files.")
+LAMP = '{"name": "Aurora Desk Lamp", "color_options": ["black", "white", "brass"], "ports": [8080, 8443]}'
+
+
+@pytest.mark.parametrize(("claim", "context"), [
+    # Brackets holding data are read: a changelog's version, a JSON list of strings, numbers of four
+    # digits. Read as citation marks, their words and numbers had gone, and these were flagged.
+    ("Python 3.12 support was added in version 3.2.0, released on 2024-05-02.", CHANGELOG),
+    ("The Aurora Desk Lamp comes in black, white and brass.", LAMP),
+    ("The lamp listens on ports 8080 and 8443.", LAMP),
+    # A citation mark still cites: its number is no quantity the context must hold.
+    ("The lamp comes in brass [2].", LAMP),
+    ("The lamp comes in brass [1, 3].", LAMP),
+    ("The lamp comes in brass [doc-3].", LAMP),
+])
+def test_brackets_holding_data_are_read_and_citation_marks_are_not(claim: str, context: str) -> None:
+    assert verdict(claim, context) == (True, None)
+
+
+def test_a_made_up_version_in_brackets_is_lacked() -> None:
+    supported, reason = verdict("Python 3.12 support was added in version [3.9.1].", CHANGELOG)
+    assert not supported and reason is not None and reason.endswith("lacks 1, 3.9, 3.9.1"), reason
