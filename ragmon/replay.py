@@ -299,16 +299,16 @@ def _replaceable_reports(args: argparse.Namespace) -> argparse.Namespace:
     as a report the previous run left must be. `--json` may name the --baseline (a baseline that moves
     with each run): a run that stopped replaces it with its error, or a publishing step would show the
     baseline's pass as this run's. The step summary gets the error appended, as it gets any Markdown. A
-    pipe two flags name gets the first one's error report alone, which its reader can parse."""
+    pipe or a file two flags name gets the first one's error report alone, which its reader can parse."""
     summary = _step_summary()
     kept = argparse.Namespace(**vars(args))
-    pipes: set[tuple[int, int]] = set()
+    named: set[tuple[int, int]] = set()
     for flag in _REPORT_MARKERS:
         path = getattr(kept, flag, None)
         if path is None:
             continue
         inputs = _input_files(args, baseline=flag != "json")
-        if (_pipe_named_before(path, pipes) or existing_file(path) in inputs or _holds_data(path)
+        if (_named_before(path, named) or existing_file(path) in inputs or _holds_data(path)
                 or _same_file(path, summary)):
             setattr(kept, flag, None)
     return kept
@@ -407,15 +407,17 @@ def _pipe_at(path: Path) -> tuple[int, int] | None:
     return (status.st_dev, status.st_ino) if stat.S_ISFIFO(status.st_mode) else None
 
 
-def _pipe_named_before(path: Path, pipes: set[tuple[int, int]]) -> bool:
-    """Whether `path` is a pipe in `pipes`, those an earlier report flag named, which it joins: an error
-    report is written into a pipe once, by the first flag naming it, as its reader parses one report."""
-    pipe = _pipe_at(path)
-    if pipe is None:
+def _named_before(path: Path, named: set[tuple[int, int]]) -> bool:
+    """Whether `path` is a pipe or a file in `named`, those an earlier report flag named, which it joins:
+    an error report is written into one once, by the first flag naming it, as its reader parses one
+    report. A file too: `--json /dev/stdout --junit /dev/stdout > out.txt` appends through the descriptor,
+    and the file had held the JSON error report and the JUnit one after it, which no reader parses."""
+    where = _pipe_at(path) or existing_file(path)
+    if where is None:
         return False
-    if pipe in pipes:
+    if where in named:
         return True
-    pipes.add(pipe)
+    named.add(where)
     return False
 
 
@@ -436,15 +438,15 @@ def _replace_named_reports(argv: Sequence[str], message: str, status: int) -> in
     written. Only the report flags are read, on their own (and RAGMON_JSON, ...); when they do not parse
     either (`--json` with no path), no file is named for sure, and none is written. A flag naming
     `$GITHUB_STEP_SUMMARY` writes nothing there: the error is appended to it, as a run's Markdown is, and
-    the step's earlier summaries stay. A pipe two flags name gets the first one's error report alone, as a
-    run's."""
+    the step's earlier summaries stay. A pipe or a file two flags name gets the first one's error report
+    alone, as a run's."""
     paths = parse_known("replay", functools.partial(_add_report_arguments, lenient=True), argv, os.environ)
     if paths is None:
         return 0
-    pipes: set[tuple[int, int]] = set()
+    named: set[tuple[int, int]] = set()
     for flag, markers in _REPORT_MARKERS.items():
         path = getattr(paths, flag)
-        if (path is None or _pipe_named_before(path, pipes) or not _replaceable(path, markers)
+        if (path is None or _named_before(path, named) or not _replaceable(path, markers)
                 or _same_file(path, _step_summary())):
             setattr(paths, flag, None)
     return _write_error_reports(paths, message, _run_info((datetime.now(UTC), time.monotonic())),

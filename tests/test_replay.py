@@ -1684,6 +1684,22 @@ def test_two_reports_into_one_pipe_are_refused_and_it_gets_one_error_report(ragm
     assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
 
 
+def test_two_reports_into_stdout_redirected_to_a_file_leave_one_error_report(ragmon_cmd: list[str],
+                                                                            tmp_path: Path) -> None:
+    # `--json /dev/stdout --junit /dev/stdout > out.txt`: refused as for a pipe, exit 2; the file had held
+    # the JSON error report and the JUnit one after it (each written through the descriptor), which
+    # neither json.load nor an XML parser reads. It holds the JSON error report alone.
+    out = tmp_path / "out.txt"
+    with out.open("w", encoding="utf-8") as stdout:
+        done = subprocess.run([*ragmon_cmd, "replay", str(GOLDEN), "--gate", "groundedness=0.5", "--json",
+                               "/dev/stdout", "--junit", "/dev/stdout"], cwd=tmp_path, env=clean_env(),
+                              stdout=stdout, stderr=subprocess.PIPE, text=True, timeout=60)
+    refusal = "--json and --junit both write to /dev/stdout: give each report a file of its own"
+    assert (done.returncode, done.stderr) == (2, f"ragmon replay: error: {refusal}\n")
+    doc = json.loads(out.read_text(encoding="utf-8"))
+    assert (doc["complete"], doc["error"], doc["examples"]) == (False, refusal, 0)
+
+
 def test_a_report_to_stdout_is_all_the_pipe_gets_and_the_summary_goes_to_stderr(ragmon_cmd: list[str],
                                                                                tmp_path: Path) -> None:
     # `--json /dev/stdout | jq`, as the error for `--json -` advises: the summary followed the JSON on the
