@@ -110,9 +110,11 @@ _ARCHIVES = (
     (b"BZh", "bzip2-compressed", "decompress it with `bunzip2`"),
     (b"\xfd7zXZ\x00", "xz-compressed", "decompress it with `unxz`"),
     (b"\x28\xb5\x2f\xfd", "zstd-compressed", "decompress it with `unzstd`"),
+    (b"\x1f\x8b", "gzip-compressed twice", "decompress it once with `gunzip -c FILE > FILE.once`"),
 )
 """Magic numbers of what a golden set is kept (.xz, .zst) or downloaded (a CI artifact's zip) in, that ragmon
-does not open, as it does gzip; no JSON text begins with any of them."""
+does not open, as it does gzip; no JSON text begins with any of them. Read after gzip, gzip's own is a
+file compressed twice (a download tool's, saving a gzip served with Content-Encoding gzip as it came)."""
 _TAR_HEADER = 512
 
 

@@ -217,7 +217,11 @@ def _tar(data: bytes, mode: Literal["w", "w:gz"]) -> bytes:
     (bz2.compress, "bzip2-compressed", "decompress it with `bunzip2`"),
     (lzma.compress, "xz-compressed", "decompress it with `unxz`"),
     (lambda data: b"\x28\xb5\x2f\xfd" + data, "zstd-compressed", "decompress it with `unzstd`"),
-], ids=["zip", "tar", "tar.gz", "bzip2", "xz", "zstd"])
+    # Saved by a download tool that kept the server's Content-Encoding gzip on a .gz: "not valid UTF-8
+    # text at column 2: byte 0x8B".
+    (lambda data: gzip.compress(gzip.compress(data)), "gzip-compressed twice",
+     "decompress it once with `gunzip -c FILE > FILE.once`"),
+], ids=["zip", "tar", "tar.gz", "bzip2", "xz", "zstd", "gzip-twice"])
 def test_an_archive_or_another_compression_is_named_as_such(tmp_path: Path, pack: Callable[[bytes], bytes],
                                                             what: str, how: str) -> None:
     # A golden set kept as golden.jsonl.xz or .zst, or a CI artifact downloaded as a zip: the error said
