@@ -7,6 +7,7 @@ into an InputError.
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Collection, Iterable, Mapping
 from typing import Any
@@ -238,6 +239,11 @@ def _as_id(value: Any, path: FieldPath) -> str:
         return value
     if isinstance(value, int) and not isinstance(value, bool):
         return str(value)
+    if isinstance(value, float):
+        # pandas writes an integer column with a missing cell as floats: 17.0, and NaN for the missing one.
+        raise FieldError(f"expected an id (string or whole number), got the number {json.dumps(value)}: an "
+                         "id is read as written (a pandas column of ids holding a missing cell is written as "
+                         "floats: write it with .astype('Int64'), or as strings)", path)
     raise FieldError(f"expected an id (string or whole number), got {json_type(value)}", path)
 
 

@@ -35,6 +35,20 @@ def test_bad_field_is_named_with_its_line(tmp_path: Path, record: dict, field: s
     assert words in str(err)
 
 
+@pytest.mark.parametrize(("written", "shown"), [("17.0", "17.0"), ("NaN", "NaN"), ("1e400", "Infinity")])
+def test_an_id_written_as_a_float_is_shown_with_where_it_comes_from(tmp_path: Path, written: str,
+                                                                     shown: str) -> None:
+    # pandas writes an integer column holding a missing cell as floats (17.0, NaN): the error had said "got
+    # a number", of an id that is a whole number in value, without showing it.
+    path = tmp_path / "d.jsonl"
+    path.write_text(f'{{"id": {written}, "question": "q"}}\n', encoding="utf-8")
+    err = error_of([path])
+    assert (err.line, err.field) == (1, "id")
+    assert str(err) == (f"{path}:1: expected an id (string or whole number), got the number {shown}: an id "
+                        "is read as written (a pandas column of ids holding a missing cell is written as "
+                        "floats: write it with .astype('Int64'), or as strings) (field 'id')")
+
+
 # --- found in a user audit: typos, format switches and unknown step kinds lost examples silently ----
 
 
