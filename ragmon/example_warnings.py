@@ -1,5 +1,6 @@
 """A run's warnings that follow from its examples alone: citations written as positions, ids that only
-look alike, and unanswerable markers written otherwise. `evaluate` puts them in the Report it returns
+look alike (examples' ids, and cited or relevant ids a context's only with white space or case aside), and
+unanswerable markers written otherwise. `evaluate` puts them in the Report it returns
 (`Report.run_warnings`), naming each example by its place in the list; `ragmon replay` words the same ones
 with the file and line of each, as the rest of
 its errors about a golden record do, and they take the report's place there.
@@ -98,6 +99,43 @@ def first_position(citations: Sequence[str]) -> int:
     return 0 if any(not doc.strip("0") for doc in citations) else 1
 
 
+def loosely_named(example: Example) -> tuple[str, str] | None:
+    """The first of `example`'s citations and relevant ids that is no retrieved context's id as written but
+    is one with white space, case and Unicode form aside, and that context's id; else None. A spreadsheet's
+    cell keeps a trailing space ("kb-returns "), a hand label another case ("KB-Shipping"): compared as
+    written, each was a document never retrieved, hit_rate and citation_accuracy 0 without a word."""
+    contexts = example.contexts or ()
+    if not contexts or not (example.citations or example.relevant_ids):
+        return None
+    written = {context.id for context in contexts}
+    loose: dict[str, str] | None = None
+    for doc in (*(example.citations or ()), *sorted(example.relevant_ids or ())):
+        if doc in written:
+            continue
+        if loose is None:
+            loose = {}
+            for context in contexts:
+                loose.setdefault(_loose(context.id), context.id)
+        if (meant := loose.get(_loose(doc))) is not None:
+            return doc, meant
+    return None
+
+
+def _loose(doc_id: str) -> str:
+    return id_key(doc_id).casefold()
+
+
+def loose_warning(example: Example, which: str, places: str) -> str:
+    """Once a run, however many examples (`which`, at `places`; `example` the first)."""
+    from ragmon.report.text import clip
+
+    doc, meant = loosely_named(example) or ("", "")
+    return (f"ids cited or labelled relevant in {which} match a retrieved context's id only with white "
+            f"space, case or Unicode form aside ({places}; {escaped_id(doc)} for {escaped_id(meant)} in "
+            f"example {clip(example.id, ID_SHOWN)}): ids are compared as written, so each counts as a "
+            "document never retrieved; write them as the contexts' ids")
+
+
 class LookAlikes:
     """Ids that differ only as a report may not show (`ragmon.ids.id_key`: "café" in its two Unicode forms,
     "q01" and "q01 "): two examples, each figure of which the reader takes for the other's. A warning, not the
@@ -170,14 +208,18 @@ def run_warnings(examples: Sequence[Example]) -> tuple[str, ...]:
     alike = LookAlikes()
     by_position: list[int] = []
     otherwise: list[int] = []
+    loosely: list[int] = []
     for index, example in enumerate(examples):
         alike.add(example.id, functools.partial(_place, index))
         if cites_by_position(example):
             by_position.append(index)
         if unanswerable_otherwise(example) is not None:
             otherwise.append(index)
+        if loosely_named(example) is not None:
+            loosely.append(index)
     warnings = list(alike.warning())
-    for flagged, warning in ((by_position, positional_warning), (otherwise, unanswerable_warning)):
+    for flagged, warning in ((by_position, positional_warning), (otherwise, unanswerable_warning),
+                             (loosely, loose_warning)):
         if flagged:
             shown = ", ".join(map(_place, flagged[:_PLACES_SHOWN]))
             more = f" and {len(flagged) - _PLACES_SHOWN:,} more" if len(flagged) > _PLACES_SHOWN else ""

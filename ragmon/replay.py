@@ -53,6 +53,8 @@ from ragmon.evaluation import aevaluate, evaluate, example_claims, verdicts_with
 from ragmon.example_warnings import (
     LookAlikes,
     cites_by_position,
+    loose_warning,
+    loosely_named,
     positional_warning,
     unanswerable_otherwise,
     unanswerable_warning,
@@ -755,25 +757,29 @@ def _loaded(paths: Sequence[str], told: datasets.Skipped, *, live: bool,
     examples name them, as every other error about a golden record does. Left empty otherwise: a line of a
     whole-JSON file is found from its text, which would be kept to the end of the run for nothing. Then
     the run's warnings about them: the examples nobody has reviewed yet, those marking a question
-    unanswerable in words ragmon does not read, and, but for a live run, whose recorded citations are not
-    scored, those citing by position (`_Flagged`)."""
+    unanswerable in words ragmon does not read, and, but for a live run, whose recorded citations and
+    contexts are not scored, those citing by position and those naming a context's id only with white
+    space or case aside (`_Flagged`)."""
     examples: list[Example] = []
     lines: dict[str, tuple[str, LineOf]] = {}
     unreviewed = _Flagged(lambda example: example.extra.get(NEEDS_REVIEW) is True)
     positional = _Flagged(cites_by_position)
     otherwise = _Flagged(lambda example: unanswerable_otherwise(example) is not None)
+    loosely = _Flagged(lambda example: loosely_named(example) is not None)
     alike = LookAlikes()
     for example, source, line_of in datasets.located(paths, skipped=told):
         examples.append(example)
         unreviewed.add(example, source, line_of)
         positional.add(example, source, line_of)
         otherwise.add(example, source, line_of)
+        loosely.add(example, source, line_of)
         alike.add(example.id, functools.partial(_at, source, line_of))
         if live:
             lines[example.id] = (source, line_of)
     return examples, lines, (*_unreviewed_warning(unreviewed), *alike.warning(),
                              *(() if live else _file_warning(positional, positional_warning)),
-                             *_file_warning(otherwise, unanswerable_warning))
+                             *_file_warning(otherwise, unanswerable_warning),
+                             *(() if live else _file_warning(loosely, loose_warning)))
 
 
 class _Flagged:

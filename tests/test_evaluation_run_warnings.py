@@ -92,3 +92,25 @@ def test_an_unanswerable_marker_written_otherwise_is_a_run_warning_naming_the_fi
     abstention = {r.example.id: r.metrics.get("abstention") for r in report.results}
     # The same refusal: abstention 1 where the marker is read, none where it is not.
     assert abstention["q1"] is None and abstention["q2"] == 1.0
+
+
+def test_ids_naming_a_context_only_with_space_or_case_aside_are_a_run_warning_naming_the_first() -> None:
+    # A spreadsheet cell's trailing space, a label in another case: compared as written, each is a document
+    # never retrieved (citation_accuracy and hit_rate 0), which had been said nowhere. q3 cites and labels
+    # as written, q4 names a document that is simply not among its contexts: neither is warned of.
+    contexts = [Context("kb-returns", "Returns take 30 days."),
+                Context("kb-shipping", "Shipping takes 5 days.")]
+    examples = [Example("q1", "Returns?", contexts, "Returns take 30 days.", citations=["kb-returns "]),
+                Example("q2", "Shipping?", contexts, "Shipping takes 5 days.", relevant_ids=["KB-Shipping"]),
+                Example("q3", "Returns?", contexts, "Returns take 30 days.", citations=["kb-returns"],
+                        relevant_ids=["kb-returns"]),
+                Example("q4", "Returns?", contexts, "Returns take 30 days.", relevant_ids=["kb-gifts"])]
+
+    report = evaluate(examples)
+
+    assert report.run_warnings == (
+        "ids cited or labelled relevant in 2 examples match a retrieved context's id only with white "
+        "space, case or Unicode form aside (examples[0], examples[1]; 'kb-returns ' for 'kb-returns' in "
+        "example q1): ids are compared as written, so each counts as a document never retrieved; write them "
+        "as the contexts' ids",)
+    assert {r.example.id: r.metrics.get("hit_rate") for r in report.results}["q2"] == 0.0

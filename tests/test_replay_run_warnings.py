@@ -29,3 +29,24 @@ def test_an_unanswerable_marker_written_otherwise_is_warned_of_naming_its_lines(
            "as an answer")
     assert capsys.readouterr().err == f"ragmon replay: warning: {why}\n"
     assert json.loads(written.read_text(encoding="utf-8"))["run_warnings"] == [why]
+
+
+def test_a_cited_id_with_a_trailing_space_is_warned_of_naming_its_line(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    contexts = [{"id": "kb-returns", "text": "Returns take 30 days."}]
+    records = [{"id": "q1", "question": "Returns?", "answer": "Returns take 30 days.", "contexts": contexts,
+                "citations": ["kb-returns"]},
+               {"id": "q2", "question": "Returns?", "answer": "Returns take 30 days.", "contexts": contexts,
+                "citations": ["kb-returns "]}]
+    golden = tmp_path / "golden.jsonl"
+    golden.write_text("".join(json.dumps(record) + "\n" for record in records), encoding="utf-8")
+    written = tmp_path / "report.json"
+
+    assert main(["replay", str(golden), "--gate", "groundedness=0.5", "--json", str(written)]) == 0
+
+    why = (f"ids cited or labelled relevant in 1 example of {golden} match a retrieved context's id only "
+           "with white space, case or Unicode form aside (line 2; 'kb-returns ' for 'kb-returns' in example "
+           "q2): ids are compared as written, so each counts as a document never retrieved; write them as "
+           "the contexts' ids")
+    assert f"ragmon replay: warning: {why}\n" in capsys.readouterr().err
+    assert json.loads(written.read_text(encoding="utf-8"))["run_warnings"] == [why]
