@@ -655,7 +655,11 @@ async def _ask_all(golden: Sequence[Example], trace_ids: dict[str, str], sink: T
                 known.set()
             if progress is not None:
                 progress(answered + failed, len(golden))
-            return f"{problem} (asked {attempt + 1} times)" if problem and attempt else problem
+            if not problem or not (attempt or resent):
+                return problem
+            # The resend counts as asked: the build's access log shows it.
+            again = ", once again at once as the build closed its kept-alive connection" if resent else ""
+            return f"{problem} (asked {attempt + 1 + resent} times{again})"
 
         problems = await asyncio.gather(*(ask(index, example) for index, example in enumerate(golden)))
     unasked = sum(problem is _NOT_ASKED for problem in problems)

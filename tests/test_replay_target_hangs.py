@@ -146,3 +146,32 @@ async def test_a_build_that_dies_seconds_into_a_question_is_not_asked_it_again()
     assert asked == ["First?", "Second?"]
     assert str(raised.value) == (f"1 of 2 questions got no answer from {url}: request failed (Server "
                                  f"disconnected): b")
+
+
+async def test_a_question_whose_connection_is_closed_at_once_every_time_counts_its_resend_as_asked() -> None:
+    # b's connection is closed unanswered the moment it arrives, every time: sent again at once (taken for
+    # a kept-alive connection closed idle), then retried twice (--target-retries 2). The build's access log
+    # shows four requests; the error had said "asked 3 times".
+    receiver = free_port()
+    asked: list[str] = []
+    with sdk_tracer(receiver) as tracer:
+        answer = traced_rag(tracer, GOOD_CONTEXTS)
+
+        async def ask(request: web.Request) -> web.StreamResponse:
+            question = (await request.json())["question"]
+            asked.append(question)
+            if question == "Second?":
+                assert request.transport is not None
+                request.transport.close()
+                return web.Response()
+            return await answer(request)
+
+        golden = [Example(id="a", question="First?"), Example(id="b", question="Second?")]
+        async with serving(ask) as url:
+            with pytest.raises(RagmonError) as raised:
+                await asyncio.to_thread(collect, golden, live_target(url, receiver, concurrency=1, retries=2),
+                                        log=None)
+    assert asked.count("Second?") == 4
+    assert str(raised.value) == (f"1 of 2 questions got no answer from {url}: request failed (Server "
+                                 "disconnected) (asked 4 times, once again at once as the build closed its "
+                                 "kept-alive connection): b")
