@@ -771,6 +771,12 @@ async def _ask(session: aiohttp.ClientSession, target: Target, question: str, tr
         where = exc.host if exc.port is None else shown_address(exc.host, exc.port)  # [::1]:8080
         return _Reply(f"cannot connect to {where} ({_connect_problem(exc.os_error)})", RETRY_PAUSE,
                       not isinstance(exc, aiohttp.ClientSSLError))
+    except aiohttp.ClientPayloadError as exc:
+        # aiohttp names the cut as its parser's "<ContentLengthError: 400, ...>", which read as an HTTP 400
+        # the build never sent.
+        cut = getattr(exc.__cause__, "message", None) or str(exc)
+        return _Reply(f"the HTTP {status} answer ended before its body did ({clip(cut, SHOWN_BODY)})",
+                      RETRY_PAUSE)
     except aiohttp.ClientError as exc:
         # aiohttp's may span lines, and quote the URL ("Can not write request body for http://...").
         problem = f"request failed ({clip(_urls_shown(str(exc), target.url), SHOWN_BODY)})"

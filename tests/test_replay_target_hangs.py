@@ -175,3 +175,33 @@ async def test_a_question_whose_connection_is_closed_at_once_every_time_counts_i
     assert str(raised.value) == (f"1 of 2 questions got no answer from {url}: request failed (Server "
                                  "disconnected) (asked 4 times, once again at once as the build closed its "
                                  "kept-alive connection): b")
+
+
+@pytest.mark.parametrize(("framing", "cut"), [
+    (b"Content-Length: 1000\r\n", "Not enough data to satisfy content length header (received 15 of 1000 "
+                                  "bytes)."),
+    (b"Transfer-Encoding: chunked\r\n", "Not enough data to satisfy transfer length header."),
+])
+async def test_an_answer_whose_connection_closes_mid_body_is_named_as_cut_not_as_a_400(framing: bytes,
+                                                                                     cut: str) -> None:
+    # The build answers 200, writes the body's start and closes the connection: aiohttp's parser names
+    # that "<ContentLengthError: 400, ...>", and the error read as an HTTP 400 the build never sent.
+    async def cut_short(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        await reader.readuntil(b"\r\n\r\n")
+        start = b'{"answer": "par'
+        body = start if b"Length" in framing else b"%x\r\n%s" % (100, start)
+        writer.write(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n" + framing + b"\r\n" + body)
+        await writer.drain()
+        writer.close()
+
+    server = await asyncio.start_server(cut_short, "127.0.0.1", 0)
+    url = f"http://127.0.0.1:{server.sockets[0].getsockname()[1]}/ask"
+    try:
+        with pytest.raises(RagmonError) as raised:
+            await asyncio.to_thread(collect, [Example(id="a", question="q")],
+                                    live_target(url, free_port(), retries=0), log=None)
+    finally:
+        server.close()
+        await server.wait_closed()
+    assert str(raised.value) == (f"1 of 1 questions got no answer from {url}: the HTTP 200 answer ended "
+                                 f"before its body did ({cut}): a")
