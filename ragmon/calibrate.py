@@ -74,6 +74,7 @@ from ragmon.judges.base import AsyncJudge, Judge, JudgeError
 from ragmon.judges.lexical import DEFAULT_THRESHOLD, LexicalJudge
 from ragmon.judges.lexical import add_cli_arguments as add_lexical_arguments
 from ragmon.model import Claim, ClaimVerdict, Example
+from ragmon.names import near_miss
 from ragmon.options import (
     check_judge_flags,
     check_stdin_read_once,
@@ -137,6 +138,11 @@ def labelled(example: Example, source: str, line_of: LineOf | None = None) -> La
     if not isinstance(labels, Mapping):
         raise bad(f'must be an object {{"hallucinated": true or false, "spans": [...]}}, got '
                   f"{json_type(labels)}", "labels")
+    for key in labels:
+        meant = None if key in _LABEL_KEYS else near_miss(key, _LABEL_KEYS)
+        if meant is not None and meant not in labels:
+            # Read as absent, "span" had dropped every span: the sentences people marked counted as supported.
+            raise bad(f"unknown field {key!r}: ragmon reads this as {meant!r}, rename it", f"labels.{key}")
     if not isinstance(labels.get("hallucinated"), bool):
         raise bad("must be true or false", "labels.hallucinated")
     raw_spans = labels.get("spans", [])
@@ -156,6 +162,9 @@ def labelled(example: Example, source: str, line_of: LineOf | None = None) -> La
     return Labelled(example, claims, unsupported, labels["hallucinated"], warnings)
 
 
+_LABEL_KEYS = ("hallucinated", "spans")
+
+
 def _spans(answer: str, raw_spans: Sequence[Any], bad: Callable[[str, str], InputError]) -> list[LabelSpan]:
     """Each span's offsets, checked against the text it gives, when it gives one (SALAD's spans do)."""
     spans: list[LabelSpan] = []
@@ -167,6 +176,9 @@ def _spans(answer: str, raw_spans: Sequence[Any], bad: Callable[[str, str], Inpu
             raise bad(f"start {start} is after end {end}", f"labels.spans[{i}]")
         # Before the answer's length: offsets in UTF-16 units or bytes may run past it, and the text says why.
         text = span.get("text")  # null, as elsewhere in a dataset, is not given
+        if text is not None and not isinstance(text, str):
+            raise bad(f"text must be the string the span marks, got {json_type(text)}",
+                      f"labels.spans[{i}].text")
         if text is not None and (why := _text_mismatch(answer, start, end, text)):
             raise bad(why, f"labels.spans[{i}]")
         if end > len(answer):
@@ -204,14 +216,14 @@ OFFSET_UNITS = (("UTF-16 code units (as JavaScript and Java count a string)", "u
 """Units other than characters that labelling tools count offsets in: (unit, encoding, bytes a unit)."""
 
 
-def _text_mismatch(answer: str, start: int, end: int, text: object) -> str | None:
+def _text_mismatch(answer: str, start: int, end: int, text: str) -> str | None:
     """Why a span's `text` is not the answer's text at its offsets; None when it is, as `_same_text` compares.
     Offsets count characters, as Python does (an emoji is one): offsets a tool counted in UTF-16 code
     units or UTF-8 bytes land one unit further per emoji before the span, and had silently labelled the
     wrong words, or the next sentence; the unit is named when the text is there in it, with the
-    characters meant."""
-    if not isinstance(text, str):
-        return f"text must be the string the span marks, got {json_type(text)}"
+    characters meant. A span past the answer's end that no unit explains is the caller's error to give
+    (a label made on another version of the answer): quoting characters past the end as "" told of text
+    that is not there."""
     if _same_text(answer[start:end], text):
         return None
     for unit, encoding, width in OFFSET_UNITS:
@@ -222,6 +234,8 @@ def _text_mismatch(answer: str, start: int, end: int, text: object) -> str | Non
             return (f'start {start} and end {end} count {unit}: its text "{clip(text, QUOTED)}" is '
                     f"characters {len(before)}-{len(before) + len(marked)}, and offsets count characters "
                     "(code points, as Python does: an emoji is one)")
+    if end > len(answer):
+        return None
     there, given = (unicodedata.normalize("NFC", s) for s in (answer[start:end], text))
     differ = _first_difference(_comparable(there), _comparable(given))
     return (f'characters {start}-{end} of the answer are "{_quoted_around(there, differ)}", not its text '
@@ -320,6 +334,7 @@ def _label_warnings(named: str, answer: str, claims: Sequence[Claim], spans: Seq
 
 def load_labelled(paths: Sequence[str | Path]) -> list[Labelled]:
     """`-` is standard input (ragmon.options.STDIN)."""
+    datasets.check_not_one_path(paths)
     check_stdin_read_once(paths, "the datasets")
     return [labelled(example, source, line_of) for example, source, line_of in datasets.located(paths)]
 

@@ -422,6 +422,9 @@ BAD_LABELS = {
                              "labels.spans[0].end"),
     "span backwards": ({"labels": {"hallucinated": True, "spans": [{"start": 5, "end": 2}]}},
                        "labels.spans[0]"),
+    # "span" for "spans": read as absent, every span was dropped, and the sentences people marked counted
+    # as supported without a word.
+    "spans misspelled": ({"labels": {"hallucinated": True, "span": [{"start": 0, "end": 5}]}}, "labels.span"),
     # Contexts unknown: a judge has nothing to check the claims against, so no verdict can be compared.
     "contexts unknown": ({"contexts": None, "labels": {"hallucinated": False, "spans": []}}, "contexts"),
 }
@@ -451,6 +454,14 @@ BAD_SPANS = {
     "missing": ({"end": 5}, "start must be a whole number of characters from 0, got nothing (missing or "
                 "null) (field 'labels.spans[0].start')"),
     "a list": ([0, 5], "must be an object {start, end}, got a list (field 'labels.spans[0]')"),
+    # The text's field is named, as the offsets' are: the span's had been.
+    "text not a string": ({"start": 0, "end": 5, "text": 21}, "text must be the string the span marks, got "
+                          "a number (field 'labels.spans[0].text')"),
+    # Past the end with a text no unit explains (a label made on a longer answer): the characters had been
+    # quoted as "", text that is not there.
+    "past the end with its text": ({"start": 50, "end": 60, "text": "Parking is"}, "end 60 is past the "
+                                   "answer's 48 characters (offsets count characters, code points: an emoji "
+                                   "is one) (field 'labels.spans[0].end')"),
 }
 
 
@@ -1074,7 +1085,6 @@ def cycles(*spans: dict[str, Any]) -> dict[str, Any]:
     ({"start": 30, "end": 51, "text": "Helmets are free."},
      'characters 30-51 of the answer are "Helmets cost 5 euros.", not its text "Helmets are free." (offsets '
      "count characters, code points: an emoji is one)"),
-    ({"start": 30, "end": 51, "text": 21}, "text must be the string the span marks, got a number"),
     # Text copied with its white space changed is still found at the offsets a tool counted otherwise.
     ({"start": 32, "end": 53, "text": "Helmets  cost 5 euros."},
      'start 32 and end 53 count UTF-16 code units (as JavaScript and Java count a string): its text "Helmets '
@@ -1087,7 +1097,7 @@ def cycles(*spans: dict[str, Any]) -> dict[str, Any]:
     ({"start": 30, "end": 51, "text": "Helmets cost 5\t0 euros."},
      'characters 30-51 of the answer are "Helmets cost 5 euros.", not its text "Helmets cost 5\\t0 euros." '
      "(offsets count characters, code points: an emoji is one)"),
-], ids=["utf-16 units", "utf-16 units past the end", "utf-8 bytes", "other text", "text not a string",
+], ids=["utf-16 units", "utf-16 units past the end", "utf-8 bytes", "other text",
         "utf-16 units, text spaced otherwise", "utf-8 bytes, text with a line end", "a tab where none is"])
 def test_a_span_whose_text_is_not_the_answers_there_is_refused_naming_the_characters_meant(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], span: dict[str, Any], why: str) -> None:
@@ -1178,3 +1188,11 @@ def test_a_span_whose_text_differs_past_sixty_characters_is_quoted_where_it_diff
         '"…ited rides of up to 45 minutes each, on any bike in the city…", not its text "…ited rides '
         'of up to 30 minutes each, on any bike in the city…" (offsets count characters, code points: an '
         "emoji is one) (field 'labels.spans[0]')\n")
+
+
+def test_load_labelled_given_one_path_bare_is_a_type_error(tmp_path: Path) -> None:
+    # A string is a sequence of one-character paths: "t1.jsonl" had been read as the files "t", "1", ...,
+    # the error naming a file "t" never given (or reading one, where it existed).
+    (tmp_path / "t").write_text("", encoding="utf-8")
+    with pytest.raises(TypeError, match=r"^paths must be a list of paths, got one str: pass \['t1.jsonl'\]$"):
+        load_labelled("t1.jsonl")  # type: ignore[arg-type]

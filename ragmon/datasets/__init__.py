@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Iterator
+from pathlib import PurePath
 
 from ragmon.datasets.locate import LineOf
 from ragmon.datasets.otlp_lines import NOT_RAG, Skipped
@@ -46,7 +47,7 @@ from ragmon.jsontext import replace_lone_surrogates
 from ragmon.model import Example
 from ragmon.options import input_name, is_stdin, stdin_bytes
 
-__all__ = ["NOT_RAG", "PathLike", "Skipped", "check_each_named_once", "load", "located"]
+__all__ = ["NOT_RAG", "PathLike", "Skipped", "check_each_named_once", "check_not_one_path", "load", "located"]
 
 PathLike = str | os.PathLike[str]
 
@@ -61,10 +62,18 @@ def load(paths: Iterable[PathLike], *, skipped: Skipped | None = None) -> Iterat
         yield example
 
 
+def check_not_one_path(paths: object) -> None:
+    """One path given bare is a TypeError: a string is a sequence of one-character paths, and
+    "golden.jsonl" had been read as the files "g", "o", ..., the error naming a file "g" never given."""
+    if isinstance(paths, str | bytes | PurePath):
+        raise TypeError(f"paths must be a list of paths, got one {type(paths).__name__}: pass [{paths!r}]")
+
+
 def located(paths: Iterable[PathLike], *, skipped: Skipped | None = None,
             ) -> Iterator[tuple[Example, str, LineOf]]:
     """`load`'s examples, each with its file as errors name it and its line: a caller checking more of a
     record (calibrate, its labels) names where it is as the loader's own errors do."""
+    check_not_one_path(paths)
     paths = list(paths)
     check_each_named_once(paths)
     seen: dict[str, tuple[str, LineOf, str]] = {}
