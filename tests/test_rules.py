@@ -285,3 +285,11 @@ def test_the_history_reads_merges_that_set_the_value_and_branches_that_reworded_
                                     b"\xef\xbb\xbf" + b"SCORING_RULES = 3\n"])  # saved with a BOM
 def test_the_value_is_read_however_it_is_spelled(source: bytes) -> None:
     assert assigned(source) == 3
+
+
+def test_the_readme_names_todays_per_example_rules() -> None:
+    # It had said "18 today" for twelve raises: a user reading it took a baseline of rules 20 for one that
+    # compares without a warning.
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    assert f"`ragmon.rules.PER_EXAMPLE_RULES`, {PER_EXAMPLE_RULES} today" in readme
+    assert f"rules 24 to {PER_EXAMPLE_RULES} as `ragmon/rules.py` lists each" in readme
