@@ -17,7 +17,7 @@ every judge shares (claims, metrics) and the lexical judge.
 
 from __future__ import annotations
 
-SCORING_RULES = 30
+SCORING_RULES = 31
 """Raised by one for each change that moves any figure; 1 is the first build that recorded it, 2 the first
 whose intervals hold the binomial bound (ragmon.metrics.aggregate), 3 the first whose bound takes the
 values' variance at its upper confidence bound and mirrors a lower-is-better metric's exactly, 4 the first
@@ -98,9 +98,10 @@ close after ("**Final sale.** Refunds ..."); 29 the first that reads a range's e
 as no negative number, an ISO date in a CSV cell ("Marketing,2022-09-19,18") as a date, a number closing a
 parenthesis opened before it ("(defaults to 14) and") as a quantity, and a rate per second as a rate; 30
 the first that reads brackets holding data (`["black", "white"]`, `[3.2.0]`, `[8080, 8443]`) as no
-citation mark"""
+citation mark; 31 the first that reads a code after a numbered thing's "No." ("Model no. XR-200") as no
+end of a sentence, and a street's "St." and "dept." before a capital as one"""
 
-PER_EXAMPLE_RULES = 30
+PER_EXAMPLE_RULES = 31
 """The first scoring rules whose per-example figures (claims, verdicts, each example's metrics, and so
 every mean and the paired changes a drop gate reads) are this build's: rules 4 and 5 cut some answers into
 other claims, 5 also reads labels otherwise, 6 scores answer_correctness otherwise, 7 some verdicts,
@@ -108,13 +109,13 @@ answer_relevance and answer_correctness, 8 to 14 which answers abstain, 9, 11 to
 titles, 12 to 14 also some verdicts, 15, 17 and 18 some claims' text and so their verdicts, 16 some
 verdicts, 19 which sentences naming retrieved ids are claims and so which answers abstain, 20 which answers
 abstain, 21 which sentences are claims, 22 which answers abstain and citation_accuracy, 23 and 24 which
-sentences are claims and which answers abstain, 25 some verdicts, 26 to 28 which sentences are claims, 29
-and 30 some verdicts (rules 2 and 3 had moved only aggregates' intervals). A baseline or a capture scored
-with rules from this one to `SCORING_RULES` differs from this run in no drop, gain or captured figure, so
-nothing is said of them; warning of each interval's change had warned of every baseline an upgrade met. Set
-it to the new `SCORING_RULES` with any change that moves a per-example figure (tests/test_rules.py scores
-the corpus with the commit that set `SCORING_RULES` to this value and fails on such a change until it is
-raised)."""
+sentences are claims and which answers abstain, 25 some verdicts, 26 to 28 and 31 which sentences are
+claims, 29 and 30 some verdicts (rules 2 and 3 had moved only aggregates' intervals). A baseline or a
+capture scored with rules from this one to `SCORING_RULES` differs from this run in no drop, gain or
+captured figure, so nothing is said of them; warning of each interval's change had warned of every baseline
+an upgrade met. Set it to the new `SCORING_RULES` with any change that moves a per-example figure
+(tests/test_rules.py scores the corpus with the commit that set `SCORING_RULES` to this value and fails on
+such a change until it is raised)."""
 
 
 def scores_examples_alike(rules: int | None) -> bool:

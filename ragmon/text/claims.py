@@ -130,18 +130,19 @@ _BLANK = INVISIBLE + "\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f \x85\xa0\u1680\u2000\u2001\
 takes for it, listed: finding them cost milliseconds at import)."""
 _ALWAYS_ABBREV = wordset(
     "e.g i.e eg ie cf vs viz mr mrs ms dr prof st sr jr mt gen col capt lt sgt rev hon gov sen rep pres "
-    "approx dept est sra srta sras sres dra dña dott avv aprox ej bzw inkl vgl"
+    "approx est sra srta sras sres dra dña dott avv aprox ej bzw inkl vgl"
 )
 """Abbreviations after which a sentence practically never ends (a letter's "Prezada Sra. Costa," too; the
 Spanish "aprox." and "p. ej.", the German "bzw.", "inkl." and "vgl.": read as ends, "El reembolso tarda
 aprox. 5 a 10 días." was two claims, "El reembolso tarda aprox." and "5 a 10 días.")."""
 _ABBREV_BEFORE_LOWER = wordset(
     "etc al inc ltd co corp bros jan feb mar apr jun jul aug sep sept oct nov dec "
-    "hr hrs yr yrs mo mos wk wks min max incl ins pub ex cfr ca env janv févr fév avr juil déc"
+    "hr hrs yr yrs mo mos wk wks min max incl ins pub ex cfr ca env janv févr fév avr juil déc dept"
 )
 """Abbreviations that do end sentences: they end one only when the next word is capitalised. "ca." and
 "env." before a word as before a number ("ca. eine Woche", "env. une semaine"), French months ("le 1er janv.
-2025"): read as ends there, each cut its sentence in two."""
+2025"): read as ends there, each cut its sentence in two. "dept." ends "Ask the billing dept. Refunds are
+instant." and goes on in "Dept. of Labor"."""
 _ABBREV_BEFORE_DIGIT = wordset(
     "no nos fig figs vol vols p pp ch sec para art eq ref ext tel nr pág pag apdo kap sez")
 """Abbreviations of a following number ("No. 5", "p. 12", "para. 4", "Nr. 5", a citation's "pág. 5",
@@ -212,6 +213,10 @@ def _is_abbreviation(words: list[str], text: str, next_at: int) -> bool:
         word = word.rpartition("/")[2]
     previous = words[-2] if len(words) > 1 else ""
     next_char = text[next_at]
+    if word == "st" and len(words) > 2 and (previous[:1].isupper() or previous[:1].isdigit()):
+        # A street's ("123 Main St.", "5th St."), which ends a sentence before a capital: "Visit 123 Main
+        # St. Refunds take 5 days." had been one claim. A saint's goes on ("in St. Louis", "Visit St. Louis").
+        return not next_char.isupper()
     if word in _ALWAYS_ABBREV:
         # But a time zone in capitals, as "PST." ends one: "Support is open 9 AM-5 PM EST. Refunds take 5
         # days." had been one claim, the true first sentence flagged with the second.
@@ -228,12 +233,30 @@ def _is_abbreviation(words: list[str], text: str, next_at: int) -> bool:
     if word in _ABBREV_BEFORE_LOWER:
         return not next_char.isupper()
     if word in _ABBREV_BEFORE_DIGIT:
-        return next_char.isdigit()
+        return next_char.isdigit() or (word in _NUMBER_SIGNS and _numbers_a_code(previous, text, next_at))
     if word == "in" and _QUANTITY.fullmatch(previous) is not None:
         return next_char.islower()  # inches: "It is 12 in. wide." had been cut after "in."
     if word.isdigit() and len(word) <= 2 and next_char.isupper():
         return _is_ordinal(previous, text, next_at)
     return False
+
+
+_NUMBER_SIGNS = frozenset(("no", "nos", "nr"))
+_NUMBERED = wordset(
+    "model serial part item order invoice account policy case ticket reference ref product article catalog "
+    "catalogue sku claim contract customer member patent phone room flight unit version form document file "
+    "registration license licence tracking confirmation booking")
+"""Things numbered by a code after "No." ("Model no. XR-200", "Order No. A1234"): cut there, the code and
+what followed were a claim of their own. After another word the code may open a sentence ("Is it free? No.
+X2 costs more.")."""
+_CODE = re.compile(r"[A-Za-z]*[0-9][\w-]*|[A-Za-z]+-[0-9]")
+"""A code that holds a digit, letters first or not ("XR-200", "A1234")."""
+
+
+def _numbers_a_code(previous: str, text: str, next_at: int) -> bool:
+    """Whether "No." after `previous` numbers the code at `next_at` ("Model no. XR-200"): `previous` is the
+    word before it, not an abbreviation, so its set is no abbreviations' (longer words than theirs)."""
+    return previous.lower().strip("*_") in _NUMBERED and _CODE.match(text, next_at) is not None
 
 
 _TIMES_OF_DAY = frozenset(("a.m", "p.m"))

@@ -1027,6 +1027,25 @@ def test_a_sentence_in_bold_or_italics_ends_at_its_mark(answer: str, sentences: 
     assert texts(answer) == sentences
 
 
+@pytest.mark.parametrize(("answer", "sentences"), [
+    # A code after "No." of a thing numbered so: cut after "no.", the code and the rest were a claim alone.
+    ("The Model no. XR-200 ships today. It is blue.", ["The Model no. XR-200 ships today.", "It is blue."]),
+    ("Order No. A1234 is late.", ["Order No. A1234 is late."]),
+    # After another word "No." ends a sentence, a code opening the next (the question and "No." no claims).
+    ("Is it free? No. X2 costs more.", ["X2 costs more."]),
+    # A street's "St." and a department's "dept." end a sentence before a capital: the two had been one
+    # claim. A saint's goes on, as "Dept." before a small word does.
+    ("Visit 123 Main St. Refunds take 5 days.", ["Visit 123 Main St.", "Refunds take 5 days."]),
+    ("We ship from 5th St. It is fast.", ["We ship from 5th St.", "It is fast."]),
+    ("Ask the billing dept. Refunds are instant.", ["Ask the billing dept.", "Refunds are instant."]),
+    ("Visit St. Louis today. Welcome to St. Louis.", ["Visit St. Louis today.", "Welcome to St. Louis."]),
+    ("Dept. of Labor rules apply.", ["Dept. of Labor rules apply."]),
+])
+def test_a_numbered_things_code_a_street_and_a_department_are_read_where_they_end(
+        answer: str, sentences: list[str]) -> None:
+    assert texts(answer) == sentences
+
+
 @pytest.mark.parametrize("answer", [
     "Refunds take 30 days.<br>Exchanges are free.",
     "Refunds take 30 days.<br/>Exchanges are free.",
