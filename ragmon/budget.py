@@ -130,7 +130,7 @@ class DailyBudget:
                 raise
             if held is not None and held.day > self._day + 1:
                 record.close()
-                raise InputError(f"--llm-budget-file {record.shown} holds the spend of "
+                raise InputError(f"{record.named} holds the spend of "
                                  f"{day_name(held.day)}, later than tomorrow (today is {day_name(self._day)} "
                                  "UTC): a clock was wrong when it was written; move it away to start today's "
                                  "budget afresh")

@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import IO
 
 from ragmon.errors import InputError, printable
+from ragmon.options import Flag
 
 log = logging.getLogger("ragmon.budget_file")
 
@@ -66,14 +67,19 @@ _MAX_BYTES = 4096
 """Bytes of a budget file read, at most: ragmon writes about a hundred."""
 
 
+_FLAG = Flag("--llm-budget-file")
+
+
 class BudgetFile:
     """The open, locked file; `read` once at start, then `write` on every change of the day's spend."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, setting: Flag = _FLAG) -> None:
         # A link's target, not the link: os.replace would put a file where the link was, and the volume
         # it pointed to would never see another figure.
         self.path = path.resolve()
-        self.shown = printable(str(path))
+        # The variable first, where one gave it (the Dockerfile sets RAGMON_LLM_BUDGET_FILE): a user told
+        # of the flag looks for one never typed.
+        self.named = setting.given(printable(str(path)))
         self._failing = False
         self._lock: IO[bytes] | None = None
         # Before anything is created beside it: a FIFO hung the start unlogged, and /dev/full was read
@@ -86,13 +92,13 @@ class BudgetFile:
             # Beside the target too: two links to one file are one file, and must take one lock.
             self._lock = open(self.path.with_name(self.path.name + ".lock"), "ab")  # noqa: SIM115
         except OSError as exc:
-            raise InputError(f"--llm-budget-file {self.shown}: cannot open its lock file: "
+            raise InputError(f"{self.named}: cannot open its lock file: "
                              f"{exc.strerror or exc}") from None
         try:
             fcntl.flock(self._lock.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
             self.close()
-            raise InputError(f"--llm-budget-file {self.shown} is in use by another process (a second "
+            raise InputError(f"{self.named} is in use by another process (a second "
                              "ragmon serve?): two sidecars writing one file would each overwrite the "
                              "other's spend; give each its own file") from None
 
@@ -122,7 +128,7 @@ class BudgetFile:
         return DaySpend(day, usd, min(unbilled, usd))
 
     def _refused(self, why: str) -> InputError:
-        return InputError(f"--llm-budget-file {self.shown} {why}: move it away to start today's budget "
+        return InputError(f"{self.named} {why}: move it away to start today's budget "
                           "afresh, knowingly, or give another file")
 
     def write(self, spend: DaySpend, *, at_start: bool = False) -> None:
@@ -139,10 +145,10 @@ class BudgetFile:
             # A full disk is a state that passes, as it would be mid-run; a volume that cannot be written
             # (read-only, not ours) is a setting to fix before ragmon runs.
             if at_start and exc.errno != errno.ENOSPC:
-                raise InputError(f"--llm-budget-file {self.shown} cannot be written: "
+                raise InputError(f"{self.named} cannot be written: "
                                  f"{exc.strerror or exc}") from None
             if not self._failing:
-                log.warning(f"cannot write --llm-budget-file {self.shown} ({exc.strerror or exc}): the "
+                log.warning(f"cannot write {self.named} ({exc.strerror or exc}): the "
                             "daily cap still holds in this process, but a restart would resume from the "
                             "last figure written", extra={"path": str(self.path)})
             self._failing = True

@@ -764,9 +764,9 @@ def _check_sweep(args: argparse.Namespace) -> None:
                          f"judge{'s are' if len(judges) > 1 else ' is'} {' and '.join(judges)}: add --judge "
                          f"lexical, or leave {flag.setting} out")
     if typed := typed_among(args, ("--lexical-threshold",)):
-        raise InputError(f"--sweep and {typed} are given together: the sweep measures every threshold from "
-                         f"{SWEEP_THRESHOLDS[0]:.2f} to {SWEEP_THRESHOLDS[-1]:.2f} and says which to pass; "
-                         f"leave {typed} out")
+        raise InputError(f"{flag_of(args, '--sweep')} and {typed} are given together: the sweep measures "
+                         f"every threshold from {SWEEP_THRESHOLDS[0]:.2f} to {SWEEP_THRESHOLDS[-1]:.2f} and "
+                         f"says which to pass; leave {typed} out")
 
 
 def _build_judge(name: str, args: argparse.Namespace, prices: Prices | None) -> tuple[Judge, Prices | None]:
@@ -787,7 +787,7 @@ def _claude_prices(args: argparse.Namespace) -> Prices | None:
     prices = prices_from_args(args)
     if prices is not None:
         return prices
-    missing = f"no known price for --llm-model {args.llm_model!r}"
+    missing = f"no known price for {flag_of(args, '--llm-model').given(repr(args.llm_model))}"
     if args.llm_price_input is not None or args.llm_price_output is not None:
         raise InputError(f"{missing}: set --llm-price-input and --llm-price-output (USD per million tokens) "
                          "so the cost can be worked out")
@@ -804,14 +804,15 @@ def _check_json_path(args: argparse.Namespace) -> None:
     been found only at the end, every Claude call paid for."""
     if args.json is None:
         return
-    check_not_directory(args.json, f"--json {args.json}")
+    report = flag_of(args, "--json").given(str(args.json))
+    check_not_directory(args.json, report)
     if file_at(args.json) is not None and (why := unwritable(args.json)) is not None:  # not a pipe (None)
-        raise InputError(f"--json {args.json}: cannot write report: {why}")
+        raise InputError(f"{report}: cannot write report: {why}")
     written = existing_file(args.json)
     for name in args.datasets:
         if written is not None and written == input_file(name):
-            raise InputError(f"--json {args.json} is the dataset {input_name(name)}: the figures would "
-                             "replace the labelled examples; give the figures a file of their own")
+            raise InputError(f"{report} is the dataset {input_name(name)}: the figures would replace the "
+                             "labelled examples; give the figures a file of their own")
 
 
 class _Incomplete(RagmonError):

@@ -58,7 +58,7 @@ from ragmon.judges.claude import (
 from ragmon.judges.claude_prompt import QUOTE_CHARS
 from ragmon.logs import MAX_MESSAGE, LineLimit, clip, more_like_it
 from ragmon.model import ClaimVerdict, Example, ExampleResult
-from ragmon.options import flag_of, fraction, long_options, optional_file, typed_among
+from ragmon.options import Flag, flag_of, fraction, long_options, optional_file, typed_among
 from ragmon.scoring import LaneRefusal, Scored
 
 log = logging.getLogger("ragmon.llm_lane")
@@ -408,7 +408,8 @@ def lane_from_args(args: argparse.Namespace, *, sample_rate: float, k: int) -> C
         _check_lane_flags(args)
         return None
     if args.llm_sample_rate > sample_rate:
-        raise InputError(f"--llm-sample-rate {args.llm_sample_rate:g} exceeds --sample-rate {sample_rate:g}: "
+        claude_rate = flag_of(args, "--llm-sample-rate").given(f"{args.llm_sample_rate:g}")
+        raise InputError(f"{claude_rate} exceeds {flag_of(args, '--sample-rate').given(f'{sample_rate:g}')}: "
                          "Claude judges a subset of the lexically scored traces")
     if args.llm_max_per_minute <= 0:
         # A bucket of rate 0 lets no call through (`TokenBucket`): Claude was on, counting every sampled
@@ -419,15 +420,16 @@ def lane_from_args(args: argparse.Namespace, *, sample_rate: float, k: int) -> C
                          "calls, or set --llm-sample-rate 0 to turn Claude off")
     prices = prices_from_args(args)
     if prices is None:
-        raise InputError(f"no known price for --llm-model {args.llm_model!r}: set --llm-price-input and "
-                         "--llm-price-output (USD per million tokens) so the budget can be enforced")
+        model = flag_of(args, "--llm-model").given(repr(args.llm_model))
+        raise InputError(f"no known price for {model}: set --llm-price-input and --llm-price-output (USD per "
+                         "million tokens) so the budget can be enforced")
     claude = judge_from_args(args)
     budget = None
     try:
         path = args.llm_budget_file
-        budget = DailyBudget(args.llm_budget_usd_per_day, prices,
-                             record=None if path is None else BudgetFile(path))
-        check_budget(claude, budget)
+        record = None if path is None else BudgetFile(path, flag_of(args, "--llm-budget-file"))
+        budget = DailyBudget(args.llm_budget_usd_per_day, prices, record=record)
+        check_budget(claude, budget, flag_of(args, "--llm-budget-usd-per-day"))
         budget.start_record()
     except InputError:
         claude.close()
@@ -462,13 +464,14 @@ call bills a few tenths of a cent, so the default $5 (35 of them) judges far mor
 a handful of large examples in flight hold the whole day's budget and others are refused meanwhile."""
 
 
-def check_budget(claude: ClaudeJudge, budget: DailyBudget) -> None:
+def check_budget(claude: ClaudeJudge, budget: DailyBudget, setting: Flag) -> None:
     """Refuse a daily budget that cannot hold what one large example reserves: all its calls,
     as the lane reserves them (`ClaudeJudge.largest_example_bound`), since every such trace would be counted
     over_budget all day, and nothing else would say so. Sized by one call, as it was, a budget passing it
-    could not hold a long answer in Chinese, judged in four calls. Warn when it holds few calls."""
+    could not hold a long answer in Chinese, judged in four calls. Warn when it holds few calls. `setting`
+    is named, with the variable that gave it, if one did."""
     prices = budget.prices
-    flag = f"--llm-budget-usd-per-day {budget.usd_per_day:g}"
+    flag = setting.given(f"{budget.usd_per_day:g}")
     example = claude.largest_example_bound()
     least = _reserved(example, prices)
     if budget.usd_per_day < least:
@@ -520,8 +523,8 @@ def log_resumed(budget: DailyBudget, worst: float) -> None:
     unbilled = (f" (${resumed.unbilled:.4f} of it the worst case of calls in flight when a process stopped, "
                 "never billed as far as ragmon knows)" if resumed.unbilled else "")
     line = (f"Claude judge: ${resumed.usd:.4f} of --llm-budget-usd-per-day {budget.usd_per_day:g} already "
-            f"committed on {day_name(resumed.day)} (UTC){unbilled}, resumed from --llm-budget-file "
-            f"{record.shown}; ${left:.4f} left")
+            f"committed on {day_name(resumed.day)} (UTC){unbilled}, resumed from {record.named}; "
+            f"${left:.4f} left")
     if left < worst:
         log.warning(f"{line}, less than the largest example reserves (${worst:.4f}): such examples are "
                     f"counted over_budget until {day_name(resumed.day + 1)} 00:00 UTC")

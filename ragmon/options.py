@@ -461,6 +461,8 @@ def check_judge_flags(args: argparse.Namespace, judges: Collection[str], flags: 
         if judge in judges or not typed:
             continue
         chosen = " and ".join(judges)
+        if (variable := flag_of(args, "--judge").variable) is not None:
+            chosen += f" ({variable})"  # set for every run of a CI job, and never typed here
         raise InputError(f"{typed} {typed.either('is', 'are')} given without --judge {judge}: "
                          f"only the {judge} judge reads {typed.either('it', 'them')}, and this run's "
                          f"judge{'s are' if len(judges) > 1 else ' is'} {chosen}; {use(judge)}, or leave "

@@ -60,7 +60,7 @@ from ragmon.datasets.locate import LineOf
 from ragmon.errors import InputError, RagmonError, inert, printable
 from ragmon.failures import service_name
 from ragmon.model import Example
-from ragmon.options import flag_of, shown_address
+from ragmon.options import Flag, flag_of, shown_address
 from ragmon.otlp.http import UnreadableRequests, add_otlp_routes, app_runner
 from ragmon.otlp.limits import HTTP_CONNECTIONS
 from ragmon.otlp.misdirected import REPLAY_RECEIVER, TRACES_PATH, endpoint_fix, grpc_client_advice
@@ -98,6 +98,9 @@ Lines = Mapping[str, tuple[str, LineOf]]
 `Example` carries neither, and every other error about a golden record names both."""
 
 
+_RECEIVER_FLAG = Flag("--receiver-listen")
+
+
 @dataclass(frozen=True, slots=True)
 class Target:
     url: str = dataclass_field(repr=False)
@@ -125,14 +128,18 @@ class Target:
     """How long the build may take to answer its first question: a CI job that starts it and runs the gate
     at once would otherwise fail while it boots (a published Docker port accepts connections at once and
     drops them until the app is up; a gateway answers 502 or 503)."""
+    receiver_setting: Flag = _RECEIVER_FLAG
+    """How the receiver's address was set, which an error about its port names: the variable first, when
+    one gave it (a CI job's environment), or a user told to change the flag looks for one never typed."""
 
     @classmethod
     def from_args(cls, args: argparse.Namespace) -> Target:
         """From the flags `ragmon replay` defines; bad settings are an InputError before any data is read."""
-        _check_url(args.target)
+        target, receiver = flag_of(args, "--target"), flag_of(args, "--receiver-listen")
+        _check_url(args.target, target)
         if args.receiver_listen is None:
-            raise InputError("--receiver-listen cannot be off with --target: the traces arrive there")
-        _check_not_receiver(args.target, args.receiver_listen)
+            raise InputError(f"{receiver.given('off')} cannot be off with --target: the traces arrive there")
+        _check_not_receiver(args.target, args.receiver_listen, target, receiver)
         if not args.target_field.strip():  # the build would get {"": question}: 422 to every question
             raise InputError(f"{flag_of(args, '--target-field')} is empty or blank: name the JSON field of "
                              f"the request body that carries the question (default question)")
@@ -140,11 +147,13 @@ class Target:
         return cls(url=args.target, field=args.target_field, concurrency=args.target_concurrency,
                    timeout=args.target_timeout, retries=args.target_retries, receiver=args.receiver_listen,
                    trace_wait=args.trace_wait, quiet=args.trace_quiet, headers=headers,
-                   start_wait=args.target_start_wait, max_body=args.receiver_max_body)
+                   start_wait=args.target_start_wait, max_body=args.receiver_max_body,
+                   receiver_setting=receiver)
 
 
-def _check_url(target: str) -> None:
-    """An InputError, naming the URL as `shown_target` shows it, for a --target no build can be asked at."""
+def _check_url(target: str, flag: Flag) -> None:
+    """An InputError, naming the URL as `shown_target` shows it, for a --target no build can be asked at;
+    `flag` names the setting, the variable first where it came from one."""
     try:
         url = urlsplit(target)
     except ValueError:  # an unclosed [IPv6] bracket
@@ -152,19 +161,20 @@ def _check_url(target: str) -> None:
     web = url.scheme in ("http", "https")
     if web and target.count("@") > url.netloc.count("@"):
         # `http://ci:1234/x@build/ask` asks host ci, port 1234, and an error naming them shows the password
-        raise InputError(f"--target {shown_target(target)!r} holds an '@' after its host, so where its "
-                         f"credentials end is ambiguous: percent-encode a '/', '?' or '#' in the password "
-                         f"(%2F, %3F, %23) and an '@' in the path or query (%40)")
+        raise InputError(f"{flag.given(repr(shown_target(target)))} holds an '@' after its host, so where "
+                         f"its credentials end is ambiguous: percent-encode a '/', '?' or '#' in the "
+                         f"password (%2F, %3F, %23) and an '@' in the path or query (%40)")
     if not (web and url.hostname and _port_valid(url)):
-        raise InputError(f"--target must be an http:// or https:// URL with a valid host and port, "
+        raise InputError(f"{flag} must be an http:// or https:// URL with a valid host and port, "
                          f"got {shown_target(target)!r}")
     if not _resolvable(url.hostname):
-        raise InputError(f"--target {shown_target(target)!r} names a host that cannot be looked up: a "
+        raise InputError(f"{flag.given(repr(shown_target(target)))} names a host that cannot be looked up: a "
                          f"part of it between dots is empty or longer than 63 characters (a variable "
                          f"left empty in the URL?)")
 
 
-def _check_not_receiver(target: str, receiver: tuple[str, int]) -> None:
+def _check_not_receiver(target: str, receiver: tuple[str, int], target_flag: Flag,
+                        receiver_flag: Flag) -> None:
     """An InputError for a --target at the run's own trace receiver (the build's OTLP endpoint given for
     its URL): each question went to the receiver, which answered 404, and the run failed after its retries
     quoting that 404 as the build's."""
@@ -174,11 +184,11 @@ def _check_not_receiver(target: str, receiver: tuple[str, int]) -> None:
             or not _reaches(url.hostname, host):
         return
     other = shown_address(host, _free_port_near(host, port, avoid=port))
-    raise InputError(f"--target {shown_target(target)!r} is ragmon's own trace receiver (--receiver-listen "
-                     f"{shown_address(host, port)}), so the questions would go to it, not to the build: give "
-                     f"--target the URL the build answers questions at, or, if the build listens on port "
-                     f"{port}, give the receiver another (--receiver-listen {other}) and export the build's "
-                     f"spans there")
+    raise InputError(f"{target_flag.given(repr(shown_target(target)))} is ragmon's own trace receiver "
+                     f"({receiver_flag.given(shown_address(host, port))}), so the questions would go to it, "
+                     f"not to the build: give {target_flag.setting} the URL the build answers questions at, "
+                     f"or, if the build listens on port {port}, give the receiver another "
+                     f"({receiver_flag.setting} {other}) and export the build's spans there")
 
 
 _DEFAULT_PORTS = {"http": 80, "https": 443}
@@ -470,10 +480,10 @@ async def _collect(golden: Sequence[Example], target: Target, log: TextIO | None
         host, port = target.receiver
         try:
             await CappedSite(runner, host, port, limit=HTTP_CONNECTIONS,
-                             what="OTLP (--receiver-listen)").start()
+                             what=f"OTLP ({target.receiver_setting.named})").start()
         except OSError as exc:
-            raise RagmonError(f"cannot listen for OTLP on {host}:{port} (--receiver-listen): "
-                              f"{exc.strerror or exc}{_port_taken(exc, host, port, target.url)}") from None
+            raise RagmonError(f"cannot listen for OTLP on {host}:{port} ({target.receiver_setting.named}): "
+                              f"{exc.strerror or exc}{_port_taken(exc, host, port, target)}") from None
         endpoint = _http_url(host, int(runner.addresses[0][1]))
         _tell(log, f"receiving the target's spans on {endpoint} (OTLP/HTTP: "
                    f"OTEL_EXPORTER_OTLP_ENDPOINT={endpoint})")
@@ -517,7 +527,7 @@ def _undecoded(golden: Sequence[Example], replies: dict[str, _Reply]) -> str | N
             f"gateway before the build set its Content-Encoding?)")
 
 
-def _port_taken(error: OSError, host: str, port: int, target: str) -> str:
+def _port_taken(error: OSError, host: str, port: int, target: Target) -> str:
     """The way out when the receiver's port is taken, as the default 127.0.0.1:4318 is by a `ragmon serve`
     or a Collector on the same machine: another port, which the build must export to. Not port 0, which
     the receiver could take: the build's OTLP endpoint is set when it starts, and no run could tell it.
@@ -525,10 +535,10 @@ def _port_taken(error: OSError, host: str, port: int, target: str) -> str:
     named, and the build then could not listen on its own port."""
     if error.errno != errno.EADDRINUSE:
         return ""
-    other = _free_port_near(host, port, avoid=urlsplit(target).port)
+    other = _free_port_near(host, port, avoid=urlsplit(target.url).port)
     listen = shown_address(host, other)
     return (f" (by a ragmon serve or a Collector on this machine?): give the receiver another port, "
-            f"--receiver-listen {listen} say, and export the build's spans there "
+            f"{target.receiver_setting.setting} {listen} say, and export the build's spans there "
             f"(OTEL_EXPORTER_OTLP_ENDPOINT={_http_url(host, other)}); port 0 would take a port the build "
             f"does not know")
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import re
 import subprocess
 import typing
@@ -939,6 +940,15 @@ def test_figures_are_never_written_over_the_labelled_examples(ragmon_cmd: list[s
     assert (piped.returncode, piped.stderr) == (2, (
         f"ragmon calibrate: error: --json {labelled} is the dataset <stdin>: the figures would replace the "
         "labelled examples; give the figures a file of their own\n"))
+    assert labelled.read_bytes() == LABELLED_EXAMPLES.read_bytes()
+    # Named by RAGMON_CALIBRATE_JSON, a CI job's setting, the variable is named: the flag had been.
+    env = {**{k: v for k, v in os.environ.items() if not k.startswith("RAGMON_")},
+           "RAGMON_CALIBRATE_JSON": "labelled.jsonl"}
+    by_variable = subprocess.run([*ragmon_cmd, "calibrate", str(labelled)], cwd=tmp_path, env=env,
+                                 capture_output=True, text=True, timeout=120, check=False)
+    assert (by_variable.returncode, by_variable.stderr) == (2, (
+        f"ragmon calibrate: error: RAGMON_CALIBRATE_JSON labelled.jsonl (--json) is the dataset {labelled}: "
+        "the figures would replace the labelled examples; give the figures a file of their own\n"))
     assert labelled.read_bytes() == LABELLED_EXAMPLES.read_bytes()
 
 

@@ -167,13 +167,23 @@ def test_without_sweep_the_report_holds_no_sweep(tmp_path: Path) -> None:
     (["--lexical-threshold", "0.56"], {},
      "--sweep and --lexical-threshold are given together: the sweep measures every threshold from 0.30 to "
      "0.80 and says which to pass; leave --lexical-threshold out"),
-], ids=["no-lexical-judge", "no-lexical-judge-by-variable", "typed-threshold"])
+    # Set by a variable, the sweep is named by it: the flag had been, which nobody typed.
+    (["--lexical-threshold", "0.56"], {"RAGMON_SWEEP": "1"},
+     "RAGMON_SWEEP (--sweep) and --lexical-threshold are given together: the sweep measures every threshold "
+     "from 0.30 to 0.80 and says which to pass; leave --lexical-threshold out"),
+    # A judge a variable chose is named with it, beside a typed flag of another judge.
+    (["--lexical-threshold", "0.56"], {"RAGMON_CALIBRATE_JUDGE": "claude", "ANTHROPIC_API_KEY": "k"},
+     "--lexical-threshold is given without --judge lexical: only the lexical judge reads it, and this run's "
+     "judge is claude (RAGMON_CALIBRATE_JUDGE); add --judge lexical to calibrate the lexical judge, or "
+     "leave it out"),
+], ids=["no-lexical-judge", "no-lexical-judge-by-variable", "typed-threshold", "typed-threshold-by-variable",
+        "judge-by-variable"])
 def test_a_sweep_that_cannot_be_what_was_meant_is_refused_naming_the_flag(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
         args: list[str], variables: dict[str, str], error: str) -> None:
     for name, value in variables.items():
         monkeypatch.setenv(name, value)
-    sweep = [] if variables else ["--sweep"]
+    sweep = [] if "RAGMON_SWEEP" in variables or "RAGMON_CALIBRATE_JUDGE" in variables else ["--sweep"]
     report = tmp_path / "calibration.json"
     assert main(["calibrate", str(write(tmp_path / "l.jsonl", RECORDS)), *sweep, *args,
                  "--json", str(report)]) == 2

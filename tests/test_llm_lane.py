@@ -824,8 +824,9 @@ def test_serve_refuses_a_budget_file_another_process_holds(ragmon_cmd: list[str]
     finally:
         held.close()
     assert result.returncode == 2 and result.stdout == "" and len(result.stderr.splitlines()) == 1
-    assert result.stderr.startswith(f"ragmon serve: error: --llm-budget-file {path} is in use by another "
-                                    "process (a second ragmon serve?)")
+    # Set by the variable, as the Dockerfile sets it, the variable is named: the flag had been.
+    assert result.stderr.startswith(f"ragmon serve: error: RAGMON_LLM_BUDGET_FILE {path} (--llm-budget-file) "
+                                    "is in use by another process (a second ragmon serve?)")
 
 
 def test_a_budget_refused_at_start_leaves_its_file_as_it_was(monkeypatch: pytest.MonkeyPatch,
@@ -1017,3 +1018,21 @@ async def test_a_caller_cancelled_while_waiting_for_anothers_call_counts_nothing
     await cancel(calling)
     await lane.close()
     assert [outcome.outcome for outcome in told] == ["error"]
+
+
+def test_settings_given_as_variables_are_named_by_their_variables(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A chart's environment sets them: the errors had named only the flags, which nobody typed."""
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "test-key")
+
+    def refusal(environ: dict[str, str]) -> str:
+        with pytest.raises(InputError) as refused:
+            lane_from_args(build_parser("serve", environ).parse_args(["serve"]), sample_rate=0.1, k=5)
+        return str(refused.value)
+
+    assert refusal({"RAGMON_LLM_SAMPLE_RATE": "0.5"}).startswith(
+        "RAGMON_LLM_SAMPLE_RATE 0.5 (--llm-sample-rate) exceeds --sample-rate 0.1: ")
+    assert refusal({"RAGMON_LLM_SAMPLE_RATE": "0.1", "RAGMON_LLM_MODEL": "claude-foo-9"}).startswith(
+        "no known price for RAGMON_LLM_MODEL 'claude-foo-9' (--llm-model): set --llm-price-input")
+    assert refusal({"RAGMON_LLM_SAMPLE_RATE": "0.1", "RAGMON_LLM_BUDGET_USD_PER_DAY": "0.0001"}).startswith(
+        "RAGMON_LLM_BUDGET_USD_PER_DAY 0.0001 (--llm-budget-usd-per-day) cannot cover one large Claude "
+        "example")

@@ -162,3 +162,34 @@ async def test_a_refusal_longer_than_what_is_read_of_it_is_said_to_be_longer() -
                                     live_target(url, free_port(), retries=0), log=None)
     assert str(raised.value) == (f"1 of 1 questions got no answer from {url}: HTTP 500 ({'y' * 200}... (cut: "
                                  f"more than 4096 bytes in all)): a")
+
+
+def test_a_target_and_receiver_set_as_variables_are_named_by_their_variables(
+        in_tmp: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    # A CI job's environment sets them: the errors had named the flags, which nobody typed.
+    (in_tmp / "g.jsonl").write_text('{"id": "q1", "question": "q"}\n', encoding="utf-8")
+
+    def refusal(**variables: str) -> str:
+        for name, value in variables.items():
+            monkeypatch.setenv(name, value)
+        assert main(["replay", "g.jsonl"]) == 2
+        for name in variables:
+            monkeypatch.delenv(name)
+        return capsys.readouterr().err
+
+    assert refusal(RAGMON_TARGET="ftp://x/ask") == (
+        "ragmon replay: error: RAGMON_TARGET (--target) must be an http:// or https:// URL with a valid host "
+        "and port, got 'ftp://x/ask'\n")
+    assert refusal(RAGMON_TARGET="http://a..b/ask").startswith(
+        "ragmon replay: error: RAGMON_TARGET 'http://a..b/ask' (--target) names a host that cannot be looked "
+        "up")
+    assert refusal(RAGMON_TARGET="http://127.0.0.1:9/ask", RAGMON_RECEIVER_LISTEN="off") == (
+        "ragmon replay: error: RAGMON_RECEIVER_LISTEN off (--receiver-listen) cannot be off with --target: "
+        "the traces arrive there\n")
+    port = free_port()
+    error = refusal(RAGMON_TARGET=f"http://127.0.0.1:{port}/ask", RAGMON_RECEIVER_LISTEN=f"127.0.0.1:{port}")
+    assert error.startswith(f"ragmon replay: error: RAGMON_TARGET 'http://127.0.0.1:{port}/ask' (--target) "
+                            f"is ragmon's own trace receiver (RAGMON_RECEIVER_LISTEN 127.0.0.1:{port} "
+                            f"(--receiver-listen)), so the questions would go to it, not to the build: "
+                            f"give RAGMON_TARGET the URL")
+    assert "give the receiver another (RAGMON_RECEIVER_LISTEN 127.0.0.1:" in error
