@@ -201,12 +201,17 @@ def _converted(action: argparse.Action, name: str, value: str) -> list[Any]:
     if isinstance(action, argparse._StoreTrueAction):
         return [_switch(name, value)]
     items = [v for v in value.split(",") if v] if isinstance(action, argparse._AppendAction) else [value]
+    if action.choices is not None:
+        # A choice is a word: "lexical, claude" and "skip " read as the typed "lexical" and "claude" and
+        # "skip", as every other kind of value's reader strips its own; they had been refused.
+        items = [v.strip() for v in items if v.strip()]
     try:
         converted = [action.type(v) if callable(action.type) else v for v in items]
     except (argparse.ArgumentTypeError, ValueError, TypeError) as exc:
         raise _BadVariable(f"{name}={value!r}: {exc}") from None
-    if action.choices is not None and any(v not in action.choices for v in converted):
-        raise _BadVariable(f"{name}={value!r}: choose from {', '.join(map(str, action.choices))}")
+    if action.choices is not None and (wrong := [v for v in converted if v not in action.choices]):
+        item = "" if wrong[0] == value else f", not {wrong[0]!r}"  # which item, of a list
+        raise _BadVariable(f"{name}={value!r}: choose from {', '.join(map(str, action.choices))}{item}")
     return converted
 
 

@@ -265,6 +265,22 @@ def test_an_environment_value_outside_the_choices_is_refused() -> None:
     assert refused.value.message == "RAGMON_LOG_FORMAT='xml': choose from json, text"
 
 
+def test_an_environment_choice_is_read_as_a_word_and_a_wrong_item_is_named() -> None:
+    # "skip " and "lexical, claude" (a space after the comma, as for --gate and --pipelines) had been
+    # refused with the value quoted whole, the item at fault unsaid.
+    parser = _Parser()
+    parser.add_argument("--judge-errors", choices=("fail", "skip"), default="fail")
+    parser.add_argument("--judge", choices=("lexical", "claude"), action="append")
+    _apply_env_defaults(parser, {"RAGMON_JUDGE_ERRORS": "skip ", "RAGMON_JUDGE": "lexical, claude"}, None)
+    parsed = parser.parse_args([])
+    assert (parsed.judge_errors, parsed.judge) == ("skip", ["lexical", "claude"])
+    _apply_env_defaults(parser, {"RAGMON_JUDGE": "lexical, klaude"}, None)
+    with pytest.raises(UsageError) as refused:
+        parser.parse_args([])
+    assert refused.value.message == ("RAGMON_JUDGE='lexical, klaude': choose from lexical, claude, not "
+                                     "'klaude'")
+
+
 def test_a_bug_is_exit_2_with_its_traceback_never_the_gate_breached_1(monkeypatch: pytest.MonkeyPatch,
                                                                       capsys: pytest.CaptureFixture[str],
                                                                       tmp_path) -> None:
