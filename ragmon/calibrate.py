@@ -79,6 +79,7 @@ from ragmon.options import (
     check_judge_flags,
     check_stdin_read_once,
     flag_of,
+    given_path,
     input_name,
     long_options,
     report_file,
@@ -727,7 +728,8 @@ def _add_claude_settings(claude: argparse._ArgumentGroup | argparse.ArgumentPars
     """The flags only the Claude judge reads, apart: `_check_judge_flags` reads their names."""
     from ragmon.judges.claude import add_cli_arguments
 
-    claude.add_argument("--cache-dir", type=Path, help="keep Claude verdicts here so re-runs do not re-bill")
+    claude.add_argument("--cache-dir", type=given_path,
+                        help="keep Claude verdicts here so re-runs do not re-bill")
     add_cli_arguments(claude)
 
 

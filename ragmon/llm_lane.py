@@ -58,7 +58,7 @@ from ragmon.judges.claude import (
 from ragmon.judges.claude_prompt import QUOTE_CHARS
 from ragmon.logs import MAX_MESSAGE, LineLimit, clip, more_like_it
 from ragmon.model import ClaimVerdict, Example, ExampleResult
-from ragmon.options import Flag, flag_of, fraction, long_options, optional_file, typed_among
+from ragmon.options import Flag, flag_of, fraction, given_file, long_options, typed_among
 from ragmon.scoring import LaneRefusal, Scored
 
 log = logging.getLogger("ragmon.llm_lane")
@@ -395,7 +395,7 @@ def _add_lane_settings(llm: argparse._ActionsContainer) -> None:
                           "are counted throttled (default 60)")
     llm.add_argument("--llm-budget-usd-per-day", type=non_negative, default=5.0, metavar="USD",
                      help="hard cap on Claude USD per UTC day; the rest are counted over_budget (default 5)")
-    llm.add_argument("--llm-budget-file", type=optional_file, metavar="FILE",
+    llm.add_argument("--llm-budget-file", type=given_file, metavar="FILE",
                      help="where the day's spend is kept, so a restarted sidecar resumes the day's cap "
                           "rather than starting it afresh (one process per file; default: none, the cap "
                           "is per process)")

@@ -273,17 +273,20 @@ def byte_size(text: str) -> int:
     return _at_most_largest(value, text)
 
 
-def optional_path(text: str) -> Path | None:
-    """An empty value (a CI or chart variable left blank: RAGMON_BASELINE, RAGMON_CAPTURE) is no path at
-    all, not the current directory."""
-    return Path(text) if text else None
+def given_path(text: str) -> Path:
+    """A path typed on the command line. Empty (`--baseline "$BASE"` with the variable unset) is refused:
+    pathlib reads it as `.`, and a token file was "Is a directory", a --baseline or --capture silently
+    not given. A blank RAGMON_* variable never gets here: it is an unset one (ragmon.cli)."""
+    if not text:
+        raise argparse.ArgumentTypeError("empty: name the file (a variable left unset in the command line?)")
+    return Path(text)
 
 
-def optional_file(text: str) -> Path | None:
-    """`optional_path` for a file ragmon writes beside others of its own (--capture's FILE.1, a budget
+def given_file(text: str) -> Path:
+    """`given_path` for a file ragmon writes beside others of its own (--capture's FILE.1, a budget
     file's FILE.lock): a path without a file name (`.`, `/`) is refused, as it has no such siblings."""
-    path = optional_path(text)
-    if path is not None and not path.name:
+    path = given_path(text)
+    if not path.name:
         raise argparse.ArgumentTypeError(f"not a file: {text!r}")
     return path
 
@@ -349,9 +352,9 @@ def input_name(name: str | os.PathLike[str]) -> str:
     return STDIN_NAME if is_stdin(name) else str(name)
 
 
-def optional_input(text: str) -> Path | str | None:
-    """`optional_path`, with `-` kept as STDIN."""
-    return STDIN if text == STDIN else optional_path(text)
+def given_input(text: str) -> Path | str:
+    """`given_path`, with `-` kept as STDIN."""
+    return STDIN if text == STDIN else given_path(text)
 
 
 def stdin_bytes() -> BinaryIO:

@@ -97,11 +97,12 @@ from ragmon.options import (
     duration,
     flag_of,
     fraction,
+    given_input,
+    given_path,
     input_name,
     listen_address,
     long_options,
     non_negative_int,
-    optional_input,
     positive_duration,
     positive_int,
     report_file,
@@ -145,7 +146,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                                help="minimum for a metric (a maximum for hallucination_rate); repeatable")
     parser.add_argument("--confidence", type=_confidence, default=None, metavar="LEVEL",
                         help="gate on the pessimistic bound of the interval at this level (e.g. 0.95)")
-    parser.add_argument("--baseline", type=optional_input, default=None, metavar="REPORT",
+    parser.add_argument("--baseline", type=given_input, default=None, metavar="REPORT",
                         help="a JSON report of an earlier run (main's --json, say) to gate against with "
                              "--max-drop, on the examples both runs scored; - reads standard input")
     max_drop = parser.add_argument("--max-drop", action="append", default=[], metavar="NAME=DELTA",
@@ -185,14 +186,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def _add_claude_settings(claude: argparse._ArgumentGroup | argparse.ArgumentParser) -> None:
     """The flags only the Claude judge reads, apart: `_check_judge_flags` reads their names."""
-    claude.add_argument("--cache-dir", type=Path, metavar="DIR",
+    claude.add_argument("--cache-dir", type=given_path, metavar="DIR",
                         help="keep Claude verdicts here, so re-runs (e.g. in CI) do not re-bill")
     add_claude_arguments(claude, prices=False)
 
 
 def _add_live_settings(live: argparse._ArgumentGroup | argparse.ArgumentParser) -> None:
     """The flags that set how --target is asked, apart: `_check_live_settings` reads their names."""
-    live.add_argument("--target-header-file", type=Path, metavar="PATH",
+    live.add_argument("--target-header-file", type=given_path, metavar="PATH",
                       help="HTTP headers sent with every question, one 'Name: value' per line (an "
                            "Authorization token, say): a file, so no secret shows in the process list")
     live.add_argument("--target-start-wait", type=duration, default="0s", metavar="DURATION",

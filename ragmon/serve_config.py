@@ -37,8 +37,9 @@ from ragmon.options import (
     duration,
     flag_of,
     fraction,
+    given_file,
+    given_path,
     listen_address,
-    optional_file,
     positive_duration,
     positive_int,
     shown_address,
@@ -77,7 +78,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "any other field a quarter (over JSON: every object, array and value after "
                              "a comma); at the default, a request takes ~100 MiB and ~2 s to decode at "
                              "most (default %(default)s)")
-    listen.add_argument("--token-file", type=Path,
+    listen.add_argument("--token-file", type=given_path,
                         help="require 'Authorization: Bearer <token>' on OTLP; the token is also read from "
                              "RAGMON_TOKEN")
     traces = parser.add_argument_group("trace assembly")
@@ -116,7 +117,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "across restarts, and exist at 0 from the start, so dashboards and alerts "
                              "can name a pipeline. Cannot be combined with --max-pipelines")
     capture = parser.add_argument_group("capture of low-scoring examples (stores production text)")
-    capture.add_argument("--capture", type=optional_file, metavar="FILE",
+    capture.add_argument("--capture", type=given_file, metavar="FILE",
                          help="append poorly grounded examples to FILE as ragmon JSONL, ready for "
                               "`ragmon replay` (default: off)")
     capture.add_argument("--capture-below", type=threshold, default=0.5, metavar="G",

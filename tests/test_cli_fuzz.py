@@ -27,7 +27,7 @@ from hypothesis import strategies as st
 from ragmon.capture import ALL
 from ragmon.cli import UsageError, build_parser, main, variable
 from ragmon.errors import InputError
-from ragmon.options import optional_file, optional_path
+from ragmon.options import given_file, given_path
 from ragmon.replay import _target
 from ragmon.serve_config import ServeConfig
 from ragmon.service import Sidecar, lexical_lane
@@ -49,7 +49,7 @@ FLAGS = [(command, action.option_strings[-1], action) for command in COMMANDS fo
 
 
 def is_path(action: argparse.Action) -> bool:
-    return action.type in (Path, optional_path, optional_file)
+    return action.type in (Path, given_path, given_file)
 
 
 NO_NUL = st.one_of(st.characters(codec=None, exclude_characters="\x00", exclude_categories=["Cs"]),

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from ragmon.cli import UsageError, build_parser
 from ragmon.options import (
     byte_size,
     duration,
@@ -184,3 +185,22 @@ def test_a_report_path_is_a_file_to_write_not_empty_nor_standard_input() -> None
         with pytest.raises(argparse.ArgumentTypeError) as refused:
             report_path(text)
         assert str(refused.value) == message
+
+
+@pytest.mark.parametrize(("command", "argv", "flag"), [
+    ("serve", ["--token-file", ""], "--token-file"),
+    ("serve", ["--capture", "", "--capture-below", "0.3"], "--capture"),
+    ("serve", ["--llm-budget-file", ""], "--llm-budget-file"),
+    ("replay", ["g.jsonl", "--baseline", "", "--max-drop", "recall=0.1"], "--baseline"),
+    ("replay", ["g.jsonl", "--target", "http://127.0.0.1:9/ask", "--target-header-file", ""],
+     "--target-header-file"),
+    ("replay", ["g.jsonl", "--cache-dir", ""], "--cache-dir"),
+    ("calibrate", ["l.jsonl", "--cache-dir", ""], "--cache-dir"),
+])
+def test_an_empty_path_typed_is_refused_naming_its_flag(command: str, argv: list[str], flag: str) -> None:
+    # `--flag "$VAR"` with the variable unset: a token file had been "." ("Is a directory"), a --baseline or
+    # --capture read as not given, the run going on without it ("--max-drop needs --baseline").
+    with pytest.raises(UsageError) as refused:
+        build_parser(command, {}).parse_args([command, *argv])
+    assert refused.value.message == (f"argument {flag}: empty: name the file (a variable left unset in the "
+                                     "command line?)")
