@@ -282,11 +282,17 @@ class ClaudeLane:
         said = getattr(cancelled, "usage", None)
         usage = said if isinstance(said, Usage) else None
         cost = self._settle(example, reservation, bound, usage, stopped=True)
-        if reservation is None or usage == Usage():
+        replied = getattr(cancelled, "replied", 0)
+        if reservation is None or (usage == Usage() and not replied):
             # No call announced, or none made: a caller waiting for another's call for the same answer
             # sent nothing, and counted, it was a failed call that never was.
             return
-        if usage is None:
+        if usage == Usage():
+            # Every attempt answered with an error, which bills nothing (a 429, a 529), and cut off in the
+            # wait before a retry: a call all the same, which had gone uncounted and unsaid.
+            what = f"$0, its {replied} attempt{'s' * (replied != 1)} answered with errors, which bill nothing"
+            billed = ""
+        elif usage is None:
             what = f"the worst case of every attempt it may have made, ${cost:.4f}"
             billed = ""
         else:

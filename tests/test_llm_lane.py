@@ -987,6 +987,25 @@ async def test_a_call_cut_off_in_its_first_attempt_is_charged_that_attempt_alone
                     f"reply, ${worst:.4f}, never billed as far as ragmon knows")
 
 
+async def test_a_call_cancelled_waiting_to_retry_a_429_is_an_error_costing_nothing(
+        fake_api: FakeAnthropic, caplog: pytest.LogCaptureFixture) -> None:
+    """The API answered 429 asking for 5 s, and the drain cancelled the call in the SDK's wait before its
+    retry: the request went out and was answered, billing nothing. It had been counted nowhere, no outcome
+    and no line, as if never made."""
+    fake_api.default = Fail(429, "rate_limit_error", {"retry-after": "5"})
+    lane = make_lane(fake_api, max_retries=2)
+    with caplog.at_level(logging.WARNING, logger="ragmon.llm_lane"):
+        (told,) = await hang_until_cancelled(lane, fake_api)
+    await lane.close()
+    assert fake_api.calls == 1
+    assert (told.outcome, told.cost_usd) == ("error", 0.0)
+    assert (lane.budget.spent, lane.budget.carried, lane.budget.reserved) == (0.0, 0.0, 0.0)
+    (line,) = [r.getMessage() for r in caplog.records if r.name == "ragmon.llm_lane"]
+    assert line == ("Claude judge error: example 'ex-1': call cancelled midway, ragmon stopping (its "
+                    "--drain-seconds passed); counted at $0, its 1 attempt answered with errors, which bill "
+                    "nothing, never billed as far as ragmon knows")
+
+
 async def test_a_call_cancelled_before_its_request_left_costs_nothing() -> None:
     """The drain's deadline cancels a call still connecting (an API behind a firewall dropping packets): its
     request never left, so nothing can bill it. It was charged an attempt's worst case as spent, and told

@@ -496,6 +496,9 @@ class _Attempts:
         self.deadline = time.monotonic() + self.bound
         self.made = 0
         self.unanswered = 0
+        self.replied = 0
+        """Attempts answered, any status: a call whose every reply was an unbilled error (a 429, a 529) was
+        made all the same, and cancelled in the SDK's wait before a retry it is an outcome to count."""
         self.sent = False
         """Whether the last attempt that failed to connect or get a reply had sent its request whole."""
         self.cut_short = ""
@@ -525,6 +528,7 @@ class _Attempts:
             raise
         finally:
             _ATTEMPT.reset(entered)
+        self.replied += 1
         self.credentials |= _credentials(response.http_response.request.headers)
         self._count(response.http_response.status_code == TIMED_OUT_STATUS)
         return self._within_bound(request, response)
@@ -1091,6 +1095,7 @@ class ClaudeJudge:
             # call cut off in its first attempt was charged every attempt's worst case.
             sent = Usage(unanswered=attempts.unanswered) if attempts is not None else Usage()
             cancelled.usage = _plus(spent, sent)  # type: ignore[attr-defined]
+            cancelled.replied = 0 if attempts is None else attempts.replied  # type: ignore[attr-defined]
             raise
         return self._finish(plan, fresh), spent
 
