@@ -52,7 +52,7 @@ _METADATA_ID_KEYS = ("id", "source", "doc_id", "file_name", "file_path")
 """`file_name` and `file_path`: what LlamaIndex's SimpleDirectoryReader records of a file, and shows the
 model beside each chunk; its node ids are random UUIDs, new at each build of the index, which no label and
 no citation names ("(returns_policy.md)" had stayed in the claim and scored a page's sentence 0)."""
-_METADATA_TEXT_KEYS = ("text", "content", "page_content")
+METADATA_TEXT_KEYS = ("text", "content", "page_content")
 _ASSISTANT_PREFIX = "assistant: "
 _REACT = re.compile(r"\s*Thought:.*?^(?:Final )?Answer:[ \t]*(\S.*)", re.DOTALL | re.MULTILINE)
 _JSON_OPENERS = frozenset('{["')
@@ -381,7 +381,7 @@ def make_context(span: Span, where: str, doc_id: Any, text: Any, score: Any, met
     if body is None or ident is None:
         meta = metadata_mapping(span, where, metadata)
         if body is None:
-            body = next((v for k in _METADATA_TEXT_KEYS if isinstance(v := meta.get(k), str)), None)
+            body = next((v for k in METADATA_TEXT_KEYS if isinstance(v := meta.get(k), str)), None)
             if body is None:
                 raise ExtractionError(span, f"{where}.content",
                                       f"{where} has no text (no content, and none in its metadata), so "

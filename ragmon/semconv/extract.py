@@ -103,6 +103,7 @@ import re
 from collections.abc import Callable, Container, Iterator, Mapping, Sequence
 from typing import Any, TypeVar
 
+from ragmon.ids import content_id
 from ragmon.logs import clip
 from ragmon.model import Context, Example
 from ragmon.semconv import genai, openinference, openllmetry, ragmon
@@ -591,6 +592,9 @@ def _contexts(view: _View, within: Container[str] | None = None) -> tuple[Contex
         if found:
             nested = view.under({span.span_id for span, docs in found if docs})
             outermost = [(span, docs) for span, docs in found if span.span_id not in nested]
+            if len(outermost) < len(found):
+                outermost = _named_beneath(outermost,
+                                           [docs for span, docs in found if span.span_id in nested])
             if read is openinference.documents:
                 outermost = _unreranked(view, outermost)
             lengths = {len(context.text) for _, docs in outermost for context in docs}
@@ -605,6 +609,21 @@ def _contexts(view: _View, within: Container[str] | None = None) -> tuple[Contex
     if unknowable is not None:
         raise unknowable
     return None
+
+
+def _named_beneath(outermost: list[tuple[Span, tuple[Context, ...]]], beneath: list[tuple[Context, ...]]
+                   ) -> list[tuple[Span, tuple[Context, ...]]]:
+    """The outer spans' documents, each named by its id, not its content hash, where a span beneath
+    recorded the same text under an id: OpenLLMetry's LangChain retriever writes no `Document.id`, and the
+    Chroma query under it names each hit. Named by their hashes, the documents the retrieval found were
+    none of the relevant ids, and hit_rate was 0."""
+    named = {context.text: context.id for docs in beneath for context in docs
+             if context.id != content_id(context.text)}
+    if not named:
+        return outermost
+    return [(span, tuple(dataclasses.replace(context, id=named[context.text])
+                         if context.id == content_id(context.text) and context.text in named else context
+                         for context in docs)) for span, docs in outermost]
 
 
 def _unreranked(view: _View, sources: list[tuple[Span, tuple[Context, ...]]]

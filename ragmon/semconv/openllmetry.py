@@ -3,7 +3,8 @@
 Its LLM spans use GenAI attribute names and are read by genai.py. What is specific to OpenLLMetry is
 read here: `traceloop.span.kind`, the JSON-encoded `traceloop.entity.input` / `traceloop.entity.output`,
 LangChain retriever spans (`gen_ai.operation.name = vector_db_retrieve`, documents in the entity output),
-and vector-DB spans that record each hit as a `db.query.result` event (chromadb, pinecone, marqo).
+and vector-DB spans that record each hit as a `db.query.result` event (chromadb, pinecone, marqo, a
+milvus query) or a `db.search.result` event (a milvus search).
 Entity JSON may be cut short (by the `@workflow` decorator when long, by the app's SDK attribute length
 limit), so an undecodable input or output is no question or answer; undecodable documents are an error,
 since the retrieval would otherwise be lost silently. So is a retriever span that ended well without
@@ -20,6 +21,7 @@ from typing import Any
 from ragmon.model import Context
 from ragmon.semconv.common import (
     ANSWER_KEYS,
+    METADATA_TEXT_KEYS,
     QUESTION_KEYS,
     STATUS_ERROR,
     ExtractionError,
@@ -40,6 +42,11 @@ RETRIEVE_OPERATION = "vector_db_retrieve"
 REQUEST_TYPE = "llm.request.type"
 RESULT_EVENT = "db.query.result"
 _RESULT = RESULT_EVENT + "."
+SEARCH_EVENT = "db.search.result"
+"""Milvus's hits of a search: `db.search.result.id`, `.distance` and `.entity`, the record's fields as a
+Python dict's repr; its `query` records each record whole as a `db.query.result` event, as Marqo does."""
+_SEARCH = SEARCH_EVENT + "."
+_RESULTS = frozenset((RESULT_EVENT, SEARCH_EVENT))
 VECTOR_QUERY = "db.vector.query.top_k"
 """What Traceloop's vector database instrumentors set on a search (qdrant's, pinecone's, lancedb's...);
 some also record the hits as `db.query.result` events, qdrant's records none."""
@@ -64,7 +71,7 @@ def role(span: Span) -> Role | None:
     if kind == "tool":
         return Role.TOOL
     if (attributes.get(OPERATION) == RETRIEVE_OPERATION or VECTOR_QUERY in attributes
-            or any(e.name == RESULT_EVENT for e in span.events)):
+            or any(e.name in _RESULTS for e in span.events)):
         return Role.RETRIEVER
     if REQUEST_TYPE in attributes:
         return Role.LLM
@@ -92,6 +99,11 @@ def documents(span: Span) -> tuple[Context, ...] | None:
     hits = [event for event in span.events if event.name == RESULT_EVENT]
     if hits:
         return tuple(_hit(span, index, event.attributes) for index, event in enumerate(hits))
+    found = [event for event in span.events if event.name == SEARCH_EVENT]
+    if found:
+        return tuple(make_context(span, f"{SEARCH_EVENT}[{index}]", event.attributes.get(_SEARCH + "id"),
+                                  None, None, event.attributes.get(_SEARCH + "entity"))
+                     for index, event in enumerate(found))
     if span.attributes.get(OPERATION) == RETRIEVE_OPERATION:
         return _retriever_output(span)
     if VECTOR_QUERY in span.attributes and span.status_code != STATUS_ERROR:
@@ -105,11 +117,34 @@ def documents(span: Span) -> tuple[Context, ...] | None:
 
 def _hit(span: Span, index: int, attributes: Mapping[str, Any]) -> Context:
     """Chroma records the text in `.document`; Pinecone has none and keeps it in `.metadata`, which it
-    writes as a Python repr rather than JSON. Errors name the hit as `db.query.result[n]`, the n-th
-    such event of the span."""
-    return make_context(span, f"{RESULT_EVENT}[{index}]",
-                        attributes.get(_RESULT + "id"), attributes.get(_RESULT + "document"),
+    writes as a Python repr rather than JSON. Marqo's and Milvus's `query` record the hit whole, its own
+    fields as the event's (`_record`). Errors name the hit as `db.query.result[n]`, the n-th such event of
+    the span."""
+    where = f"{RESULT_EVENT}[{index}]"
+    if not any(key.startswith(_RESULT) for key in attributes):
+        return _record(span, where, attributes)
+    return make_context(span, where, attributes.get(_RESULT + "id"), attributes.get(_RESULT + "document"),
                         attributes.get(_RESULT + "score"), attributes.get(_RESULT + "metadata"))
+
+
+def _record(span: Span, where: str, record: Mapping[str, Any]) -> Context:
+    """A hit recorded as its database record: Marqo's (`_id`, `_score`, the index's own fields) and a
+    Milvus query's (its output fields). Read as Chroma's, every one had "no text" and failed the trace.
+    Its text is its text field where it has one (`text`, `content`), else its string fields but the id
+    and Marqo's own (`_highlights`), one a line: what the app's prompt shows of a hit ("Title",
+    "Description")."""
+    if "_id" in record or "_score" in record:
+        return make_context(span, where, record.get("_id"), _fields_text(record), record.get("_score"),
+                            record)
+    return make_context(span, where, None, _fields_text(record), None, record)
+
+
+def _fields_text(record: Mapping[str, Any]) -> str | None:
+    if any(isinstance(record.get(key), str) for key in METADATA_TEXT_KEYS):
+        return None  # make_context reads it from the record, as from any metadata
+    fields = [value for key, value in record.items()
+              if isinstance(value, str) and value.strip() and not key.startswith("_") and key != "id"]
+    return "\n".join(fields) if fields else None
 
 
 def _retriever_output(span: Span) -> tuple[Context, ...] | None:

@@ -285,3 +285,65 @@ def test_a_completion_apis_prompt_keyed_by_its_role_gives_the_question(recorder:
     assert example.answer == "The Business plan includes phone support."
     assert example.contexts == (Context("plans-3", "Business plan: phone and chat support."),
                                 Context("plans-1", "Starter plan: email support."))
+
+
+def test_a_milvus_search_records_its_hits_as_search_result_events(recorder: Recorder) -> None:
+    # OpenLLMetry's Milvus instrumentor writes each hit of a search as a `db.search.result` event, its
+    # fields as the repr of a Python dict: read as no retrieval, the made-up answer went unchecked and the
+    # sidecar said the app recorded no documents.
+    with recorder.tracer.start_as_current_span("milvus.search", kind=SpanKind.CLIENT) as search:
+        search.set_attributes({"db.system": "milvus", "db.operation": "search"})
+        for rank, (doc_id, text) in enumerate(DOCS):
+            search.add_event("db.search.result", {
+                "db.search.result.query_id": 0, "db.search.result.id": doc_id,
+                "db.search.result.distance": str(0.1 * rank),
+                "db.search.result.entity": str({"text": text, "source": "plans.md"})})
+
+    example = extract(recorder.trace())
+
+    assert example is not None
+    # In event order; a distance is no score.
+    assert example.contexts == tuple(Context(doc_id, text) for doc_id, text in DOCS)
+
+
+def test_hits_recorded_as_their_database_records_are_read_as_documents(recorder: Recorder) -> None:
+    # Marqo's instrumentor adds each hit as the event's attributes (`_id`, `_score`, the index's fields),
+    # as a Milvus query does its records (`id`, its output fields): every one had "no text", the trace an
+    # error. A record's text field is its text; without one, its string fields, one a line.
+    tracer = recorder.tracer
+    with tracer.start_as_current_span("hybrid.workflow", attributes={"traceloop.span.kind": "workflow"}):
+        with tracer.start_as_current_span("marqo.search", kind=SpanKind.CLIENT) as search:
+            search.set_attributes({"db.system": "marqo", "db.operation": "search"})
+            search.add_event("db.query.result", {"_id": "plans-3", "_score": 0.91, "Title": "Business plan",
+                                                 "Description": DOCS[0][1], "_highlights": "[]"})
+        with tracer.start_as_current_span("milvus.query", kind=SpanKind.CLIENT) as query:
+            query.set_attributes({"db.system": "milvus", "db.operation": "query"})
+            query.add_event("db.query.result", {"id": 7, "text": DOCS[1][1], "source": "plans.md"})
+
+    example = extract(recorder.trace())
+
+    assert example is not None
+    assert example.contexts == (Context("plans-3", f"Business plan\n{DOCS[0][1]}", 0.91),
+                                Context("7", DOCS[1][1]))
+
+
+def test_a_langchain_retriever_over_chroma_names_its_documents_by_chromas_ids(recorder: Recorder) -> None:
+    # OpenLLMetry's LangChain retriever records page_content and metadata, no id; the Chroma query beneath
+    # it names each hit. The documents had been named by their content hashes, and a retrieval that found
+    # the relevant kb-1 first scored hit_rate 0.
+    tracer = recorder.tracer
+    with tracer.start_as_current_span("RetrievalQA.workflow", attributes={"traceloop.span.kind": "workflow"}):
+        with tracer.start_as_current_span("vector_db_retrieve Chroma", kind=SpanKind.CLIENT) as retriever:
+            retriever.set_attributes({
+                "traceloop.span.kind": "task", "gen_ai.operation.name": "vector_db_retrieve",
+                "traceloop.entity.output": json.dumps({
+                    "documents": [{"page_content": text, "metadata": {}} for _, text in DOCS],
+                    "count": len(DOCS)})})
+            _chroma_query(recorder, DOCS)
+        with tracer.start_as_current_span("ChatOpenAI.chat", kind=SpanKind.CLIENT) as llm:
+            llm.set_attributes({"llm.request.type": "chat", "gen_ai.completion.0.content": ANSWER})
+
+    example = extract(recorder.trace())
+
+    assert example is not None
+    assert example.contexts == tuple(Context(doc_id, text) for doc_id, text in DOCS)
