@@ -216,13 +216,22 @@ def _chroma_query(recorder: Recorder, hits: list[tuple[str, str]]) -> None:
                                                 "db.query.result.document": text})
 
 
-def test_unrecorded_retriever_output_is_read_from_the_vector_store_span_beneath(recorder: Recorder) -> None:
+RECORDED_RETRIEVER = {**UNRECORDED_RETRIEVER, "traceloop.entity.output": json.dumps({
+    "documents": [{"page_content": text, "metadata": {}} for _, text in DOCS], "count": len(DOCS)})}
+"""The same span with content tracing on: its documents' texts, and no id (OpenLLMetry records none)."""
+
+
+@pytest.mark.parametrize("retriever", [UNRECORDED_RETRIEVER, RECORDED_RETRIEVER], ids=["off", "on"])
+def test_a_langchain_retriever_over_chroma_gives_chromas_hits_by_their_ids(recorder: Recorder,
+                                                                          retriever: dict[str, str]) -> None:
     # Content tracing off: the LangChain retriever span has no output, but Chroma's instrumentor records
-    # each hit as a db.query.result event on its child span whatever the setting.
+    # each hit as a db.query.result event on its child span whatever the setting. On, its output has the
+    # texts and no id: the documents had been named by their content hashes, and a retrieval that found
+    # the relevant plans-3 first scored hit_rate 0.
     tracer = recorder.tracer
     with tracer.start_as_current_span("RetrievalQA.workflow", attributes={"traceloop.span.kind": "workflow"}):
         with tracer.start_as_current_span("vector_db_retrieve VectorStoreRetriever", kind=SpanKind.CLIENT,
-                                          attributes=UNRECORDED_RETRIEVER):
+                                          attributes=retriever):
             _chroma_query(recorder, DOCS)
         with tracer.start_as_current_span("ChatOpenAI.chat", kind=SpanKind.CLIENT) as llm:
             llm.set_attributes({"llm.request.type": "chat", "gen_ai.completion.0.content": ANSWER})
@@ -230,7 +239,7 @@ def test_unrecorded_retriever_output_is_read_from_the_vector_store_span_beneath(
     example = extract(recorder.trace())
 
     assert example is not None
-    # The two hits in event order: the retriever's documents are its child's.
+    # The two hits in event order, by Chroma's ids.
     assert example.contexts == tuple(Context(doc_id, text) for doc_id, text in DOCS)
     assert example.answer == ANSWER
 
@@ -326,24 +335,3 @@ def test_hits_recorded_as_their_database_records_are_read_as_documents(recorder:
     assert example.contexts == (Context("plans-3", f"Business plan\n{DOCS[0][1]}", 0.91),
                                 Context("7", DOCS[1][1]))
 
-
-def test_a_langchain_retriever_over_chroma_names_its_documents_by_chromas_ids(recorder: Recorder) -> None:
-    # OpenLLMetry's LangChain retriever records page_content and metadata, no id; the Chroma query beneath
-    # it names each hit. The documents had been named by their content hashes, and a retrieval that found
-    # the relevant kb-1 first scored hit_rate 0.
-    tracer = recorder.tracer
-    with tracer.start_as_current_span("RetrievalQA.workflow", attributes={"traceloop.span.kind": "workflow"}):
-        with tracer.start_as_current_span("vector_db_retrieve Chroma", kind=SpanKind.CLIENT) as retriever:
-            retriever.set_attributes({
-                "traceloop.span.kind": "task", "gen_ai.operation.name": "vector_db_retrieve",
-                "traceloop.entity.output": json.dumps({
-                    "documents": [{"page_content": text, "metadata": {}} for _, text in DOCS],
-                    "count": len(DOCS)})})
-            _chroma_query(recorder, DOCS)
-        with tracer.start_as_current_span("ChatOpenAI.chat", kind=SpanKind.CLIENT) as llm:
-            llm.set_attributes({"llm.request.type": "chat", "gen_ai.completion.0.content": ANSWER})
-
-    example = extract(recorder.trace())
-
-    assert example is not None
-    assert example.contexts == tuple(Context(doc_id, text) for doc_id, text in DOCS)
