@@ -25,6 +25,7 @@ from ragmon.text.terms import (
     TextProfile,
     is_cjk,
     profile,
+    read_terms,
     wordset,
 )
 from ragmon.text.wrapper_model import reads_as_wrapper, states_after_comma
@@ -142,7 +143,7 @@ _ABBREV_BEFORE_LOWER = wordset(
 """Abbreviations that do end sentences: they end one only when the next word is capitalised. "ca." and
 "env." before a word as before a number ("ca. eine Woche", "env. une semaine"), French months ("le 1er janv.
 2025"): read as ends there, each cut its sentence in two. "dept." ends "Ask the billing dept. Refunds are
-instant." and goes on in "Dept. of Labor"."""
+instant." and goes on in "Dept. of Labor" and, after a capital, in "the Billing Dept. Team Lead"."""
 _ABBREV_BEFORE_DIGIT = wordset(
     "no nos fig figs vol vols p pp ch sec para art eq ref ext tel nr pág pag apdo kap sez")
 """Abbreviations of a following number ("No. 5", "p. 12", "para. 4", "Nr. 5", a citation's "pág. 5",
@@ -213,10 +214,13 @@ def _is_abbreviation(words: list[str], text: str, next_at: int) -> bool:
         word = word.rpartition("/")[2]
     previous = words[-2] if len(words) > 1 else ""
     next_char = text[next_at]
-    if word == "st" and len(words) > 2 and (previous[:1].isupper() or previous[:1].isdigit()):
-        # A street's ("123 Main St.", "5th St."), which ends a sentence before a capital: "Visit 123 Main
-        # St. Refunds take 5 days." had been one claim. A saint's goes on ("in St. Louis", "Visit St. Louis").
+    if word == "st" and (previous[:1].isdigit() or (len(words) > 2 and words[-3][:1].isdigit())):
+        # A street's after its number ("123 Main St.", "5th St."), which ends a sentence before a capital:
+        # "Visit 123 Main St. Refunds take 5 days." had been one claim. A saint's goes on, after a capital
+        # too ("in St. Louis", "Mount St. Helens", "Hotel St. Regis").
         return not next_char.isupper()
+    if word == "dept" and previous[:1].isupper():
+        return True  # a department's name goes on ("the Billing Dept. Team Lead"); "the billing dept." ends
     if word in _ALWAYS_ABBREV:
         # But a time zone in capitals, as "PST." ends one: "Support is open 9 AM-5 PM EST. Refunds take 5
         # days." had been one claim, the true first sentence flagged with the second.
@@ -505,6 +509,8 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
                 if abbreviation is not None:
                     word_from = abbreviation
                     continue
+            if text[stop - 1] in "*_" and next_at < end and _lead_in(text[first:stop]):
+                continue
             _append(out, text, first, stop)
             pos = first = word_from = next_at if next_at == end or (
                 text[next_at] in _PLAIN_OPENINGS and text[next_at + 1:next_at + 2] != ")") else (
@@ -521,6 +527,17 @@ _EMPHASIS_CLOSED = frozenset(("", "*", "**", "_", "__"))
 """What may close a period that an abbreviation ends ("**Model No.** 5"): a sentence ending in bold
 ("**Final sale.** Refunds take 30 days.") ends there, and the period of an abbreviation in bold does
 not."""
+
+
+def _lead_in(sentence: str) -> bool:
+    """Whether a sentence in bold or italics is a lead-in read with the next one ("**Good news.** Your plan
+    covers two repairs.", "**Short version.** ..."): fewer than three terms and no number. Cut off, each
+    was a claim of its own no page holds, a review found, where "**Clearance items are final sale.**"
+    states what it says."""
+    return len(read_terms(sentence)[0]) < _LEAD_IN_TERMS and not any(char.isdigit() for char in sentence)
+
+
+_LEAD_IN_TERMS = 3
 
 
 _INERT_AFTER_PERIOD = frozenset("abcdefghijklmnopqrstuvwxyz0123456789")

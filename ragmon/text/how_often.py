@@ -20,7 +20,7 @@ import re
 
 from ragmon.text.numbers import NUMBER_WORDS, word_number
 from ragmon.text.terms import TERMS
-from ragmon.text.units import ONE_WORD_PERIODS, PER, PERIOD_WORDS, UNIT_NAMES, UNIT_WORDS
+from ragmon.text.units import NOT_ORDINAL, ONE_WORD_PERIODS, PER, PERIOD_WORDS, UNIT_NAMES, UNIT_WORDS
 
 Count = tuple[float, str, str]
 """A count, the term of what it counts ("" for occasions: "twice", "3 times"), and its period ("/d")."""
@@ -32,7 +32,8 @@ return it"): not a decimal, an amount or a part of a code."""
 _PERIOD = "|".join(sorted(PERIOD_WORDS, key=len, reverse=True))
 _HOW_OFTEN = re.compile(
     _COUNT + r"((?:\s[^\W\d_]+){0,2}?)\s(?:" + PER + r"\s(" + _PERIOD + r")|(" + "|".join(ONE_WORD_PERIODS)
-    + r"))(?![\w])(?!\s?[0-9])(?!\s(?:ago|earlier|later|before|after)\b)(?:\s([^\W\d_]+))?")
+    + r"))(?![\w])(?!\s?[0-9])" + NOT_ORDINAL
+    + r"(?!\s(?:ago|earlier|later|before|after)\b)(?:\s([^\W\d_]+))?")
 """A count, up to two words of what it counts, and the period it is per: "2 tablets a day", "3 times per
 week", "twice a month", "once a month or so", "zwei Mal pro Woche", "twice daily". Not a period a year
 follows ("im Jahr 2024"), nor one that makes it a time ("2 tablets a week ago", "2 doses a week before").

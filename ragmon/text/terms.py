@@ -244,18 +244,27 @@ SUPERSCRIPT_CITATION = r"<sup>[^<>\n]{1,16}</sup>"
 """The marks an answer cites its sources with, as patterns: `ragmon.text.claims` lets them follow a full
 stop, and here their numbers are read as none."""
 _CITATION_MARK = re.compile(CITATION_MARK)
-_DATA_IN_BRACKETS = re.compile(
-    r"[\"']|\s*v?[0-9]+(?:\.[0-9]+){2,}\s*$|[0-9]{4,}\s*,\s*[0-9]|[0-9]\s*,\s*[0-9]{4,}")
-"""What brackets hold as data, not as a citation: a JSON or Python list of strings (`["black", "white"]`),
-a changelog's version (`## [3.2.0]`), numbers of four digits or more (`[8080, 8443]`)."""
+_QUOTED_LIST = re.compile(r'\s*"[^"\n]*"(?:\s*,\s*"[^"\n]*")+\s*')
+"""A JSON list of two or more strings, and nothing else (`["black", "white"]`)."""
+_JSON_VALUE = re.compile(r'"\s*:\s*\Z')
+"""A JSON key before a list, its value (`"ports": [8080, 8443]`): no citation follows one."""
+_HEADING_VERSION = re.compile(r"[ \t]*#+[ \t]*\[v?[0-9]+(?:\.[0-9]+)+\]")
+"""A changelog's heading naming its version (`## [3.2.0] - 2024-05-02`)."""
 
 
 def _unmarked(bracketed: re.Match[str]) -> str:
-    """A citation mark made a space; brackets holding data (`_DATA_IN_BRACKETS`) keep it: read as a
-    citation, a JSON page's `"color_options": ["black", "white", "brass"]` had lost its colours, a
-    changelog its versions (a faithful "added in 3.2.0" flagged), and a claim's made-up `[3.9.1]` passed."""
+    """A citation mark made a space; brackets holding data keep it: a JSON list of strings (`_QUOTED_LIST`), a
+    JSON key's value (`_JSON_VALUE`), a changelog heading's version (`_HEADING_VERSION`). Read as a
+    citation, a JSON page's `"color_options": ["black", "white", "brass"]` had lost its colours and a
+    changelog its versions (a faithful "added in 3.2.0" flagged). Other brackets, a quoted title's
+    (`["Refund Policy", p. 4]`), a section's (`[4.2.1]`) or numbers (`[10432, 10433]`), are citations:
+    read as data, a review found claims citing so flagged by the dozen."""
     found = bracketed.group()
-    return f" {found[1:-1]} " if _DATA_IN_BRACKETS.search(found, 1, len(found) - 1) else " "
+    text, start = bracketed.string, bracketed.start()
+    if (_QUOTED_LIST.fullmatch(found, 1, len(found) - 1) or _JSON_VALUE.search(text, max(0, start - 8), start)
+            or _HEADING_VERSION.fullmatch(text, text.rfind("\n", 0, start) + 1, bracketed.end())):
+        return f" {found[1:-1]} "
+    return " "
 
 
 _LINK = re.compile(r"\[([^\[\]\n]{1,200})\]\([^()\s]{1,2000}\)")
@@ -640,16 +649,24 @@ as ASCII), looked for in such text only: one pattern for both cost English claim
 
 
 def _unlisted(listed: re.Match[str]) -> str:
-    """A match of `_LISTED` made a space, unless it is a number closing a parenthesis opened before it
-    ("pass `due_days` (defaults to 14) and ...", "(or 45) days"): a quantity, not a list's "2) return
-    it", and dropped as one, a made-up default passed."""
+    """A match of `_LISTED` made a space, unless it is a number closing a parenthesis that opens with a
+    setting's or a limit's words ("pass `due_days` (defaults to 14) and ...", "(or 45) days", "(max 50)
+    or"): a quantity, not a list's "2) return it", and dropped as one, a made-up default passed. After
+    any other words it stays a pointer or an item's number ("(see section 4) and", "(steps: 1) pack it,
+    2) ...)", "(press 1) for billing"): read as quantities, a review found them flagged by the dozen."""
     found = listed.group()
     if found[0] != "(" and found[0].isdigit():
         low = listed.string
         start = listed.start()
-        if low.rfind("(", 0, start) > low.rfind(")", 0, start):
+        opened = low.rfind("(", 0, start)
+        if opened > low.rfind(")", 0, start) and _LIMIT_OPENING.fullmatch(low, opened + 1, start):
             return found
     return " "
+
+
+_LIMIT_OPENING = re.compile(r"(?:defaults?(?: to| is|:)?|or|up to|max(?:imum)?:?|min(?:imum)?:?|at most|"
+                            r"at least|limit:?|default value:?)\s*")
+"""What a parenthesis opens with before a number that is a setting's or a limit's value."""
 
 
 def _held(text: str, read: TextProfile) -> int:

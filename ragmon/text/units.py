@@ -106,10 +106,13 @@ PERIODS = frozenset(_SLASHED.values())
 PER = r"(?:per|a|an|each|every|pro|je|im|am|par|por|al|ao|cada|ogni|a la|alla)"
 """The words a rate's period is written after, in English and the other European languages."""
 _WORD = r"[^\W\d_]+"
+NOT_ORDINAL = r"(?!\s+(?:time|day|week|month|year|dose|night|hour|visit|shift)s?\b)"
+"""What follows no period: "every second day", "a second time" count, as "every other day" does; read as
+per second, a page's "every other day" had lacked "2 tablets per second"."""
 _RATE = (r"(?:(?:(?:\s?/\s?|\sper\s)" + _WORD + r"|\sof\s(?:" + _WORD + r"\s){0,2}" + _WORD + r")?"
          r"(?:\s?/\s?(" + "|".join(sorted(_SLASHED, key=len, reverse=True)) + r")(?![\w])|\s" + PER + r"\s("
-         + "|".join(sorted(PERIOD_WORDS, key=len, reverse=True)) + r")(?![\w])(?!\s?[0-9]))"
-         r"|\s(" + "|".join(ONE_WORD_PERIODS) + r")(?![\w]))")
+         + "|".join(sorted(PERIOD_WORDS, key=len, reverse=True)) + r")(?![\w])(?!\s?[0-9])" + NOT_ORDINAL
+         + r")|\s(" + "|".join(ONE_WORD_PERIODS) + r")(?![\w]))")
 """A rate's period, after at most one other thing the amount is per ("$10 per user per month", "$0.02/GB/
 month") or what it is of, in up to three words ("10 mg of the drug per day", "5 days of leave a year");
 in one word right after it only ("20% of the annual fee" is no rate). Not before a number, a year's: "5 €

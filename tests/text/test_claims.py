@@ -1017,8 +1017,12 @@ def test_inches_and_a_rates_period_end_no_sentence(answer: str, sentences: list[
      ["**Clearance items are final sale.**", "Refunds take 90 days."]),
     ("Gift cards are *not refundable.* Exchanges are free.",
      ["Gift cards are *not refundable.*", "Exchanges are free."]),
-    ("__Short answer: yes.__ The plan allows six members.",
-     ["__Short answer: yes.__", "The plan allows six members."]),
+    # A lead-in in bold of fewer than three terms and no number is read with the next sentence: cut off,
+    # "**Good news.**" was a claim no page holds (a review found such lead-ins flagged).
+    ("**Good news.** Your plan covers two repairs a year.",
+     ["**Good news.** Your plan covers two repairs a year."]),
+    ("__Short answer: yes, all six.__ The plan allows six members.",
+     ["__Short answer: yes, all six.__", "The plan allows six members."]),
     # An abbreviation in bold still ends none.
     ("Ask **Dr.** Smith about the **Model No.** 5 unit. It ships today.",
      ["Ask **Dr.** Smith about the **Model No.** 5 unit.", "It ships today."]),
@@ -1040,6 +1044,12 @@ def test_a_sentence_in_bold_or_italics_ends_at_its_mark(answer: str, sentences: 
     ("Ask the billing dept. Refunds are instant.", ["Ask the billing dept.", "Refunds are instant."]),
     ("Visit St. Louis today. Welcome to St. Louis.", ["Visit St. Louis today.", "Welcome to St. Louis."]),
     ("Dept. of Labor rules apply.", ["Dept. of Labor rules apply."]),
+    # After a capital "St." is a saint's, and "Dept." a department's name going on (a review found these
+    # cut when a capitalised word before them was taken for a street's).
+    ("The eruption of Mount St. Helens happened in 1980.",
+     ["The eruption of Mount St. Helens happened in 1980."]),
+    ("Email the Billing Dept. Team Lead, who approves refunds.",
+     ["Email the Billing Dept. Team Lead, who approves refunds."]),
 ])
 def test_a_numbered_things_code_a_street_and_a_department_are_read_where_they_end(
         answer: str, sentences: list[str]) -> None:
