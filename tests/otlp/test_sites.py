@@ -51,24 +51,55 @@ async def closed_at_once(port: int, hello: bytes = b"") -> bool:
         writer.close()
 
 
-async def test_past_the_bound_a_connection_is_closed_as_it_arrives_and_logged(capped, caplog):
+async def test_past_the_bound_a_new_connection_takes_the_place_of_the_oldest_idle_one(capped, caplog):
+    # Three connections that send nothing, as an attacker's: the bound full of them had turned every new
+    # connection away for 60 s, probes and scrapes with it. Now a new one takes the oldest's place, and
+    # a request on it is answered; the oldest idle one is closed.
     caplog.set_level(logging.WARNING, logger="ragmon.otlp.sites")
     idle = [await asyncio.open_connection("127.0.0.1", capped) for _ in range(3)]
     await asyncio.sleep(0.1)
-    assert await closed_at_once(capped, b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
-    assert await closed_at_once(capped)
+    for _ in range(2):
+        async with aiohttp.ClientSession() as session, session.get(f"http://127.0.0.1:{capped}/") as reply:
+            assert await reply.text() == "hello"
+    oldest_reader, _ = idle[0]
+    assert await asyncio.wait_for(oldest_reader.read(100), 2) == b""   # closed for the first new one
     [line] = [r.getMessage() for r in caplog.records]   # one a minute, not one a connection
-    assert line == "test port: 3 connections open, the most it keeps: a new one is closed as it arrives"
+    assert line == ("test port: 3 connections open, the most it keeps: the oldest one in no request is "
+                    "closed for a new one")
+    for _, writer in idle:
+        writer.close()
 
-    # The open ones go on, and a place freed is a place taken.
-    reader, writer = idle[0]
-    writer.write(b"GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
-    assert (await asyncio.wait_for(reader.read(), 5)).endswith(b"hello")
-    for _, other in idle:
-        other.close()
-    await asyncio.sleep(0.1)
-    async with aiohttp.ClientSession() as session, session.get(f"http://127.0.0.1:{capped}/") as response:
-        assert await response.text() == "hello"
+
+async def test_past_the_bound_of_connections_all_in_a_request_a_new_one_is_closed_as_it_arrives(caplog):
+    # Three requests held open by their handler: none can give way, and a new connection is closed.
+    release = asyncio.Event()
+
+    async def slow(_request: web.Request) -> web.Response:
+        await release.wait()
+        return web.Response(text="done")
+
+    app = web.Application()
+    app.router.add_get("/", slow)
+    runner = web.AppRunner(app)
+    await runner.setup()
+    site = CappedSite(runner, "127.0.0.1", 0, limit=3, what="test port")
+    await site.start()
+    caplog.set_level(logging.WARNING, logger="ragmon.otlp.sites")
+    try:
+        async with aiohttp.ClientSession() as session:
+            held = [asyncio.ensure_future(session.get(f"http://127.0.0.1:{site.port}/")) for _ in range(3)]
+            await asyncio.sleep(0.3)
+            assert await closed_at_once(site.port, b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+            release.set()
+            for request in held:
+                async with await request as reply:
+                    assert await reply.text() == "done"
+    finally:
+        release.set()
+        await runner.cleanup()
+    assert [r.getMessage() for r in caplog.records] == [
+        "test port: 3 connections open, the most it keeps: every one is in a request: a new one is closed as "
+        "it arrives"]
 
 
 async def test_the_grpc_receiver_keeps_at_most_its_bound_of_connections(grpc_receiver, monkeypatch):
