@@ -25,6 +25,7 @@ import logging
 import math
 import os
 import stat
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
@@ -90,10 +91,14 @@ class BudgetFile:
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             # Beside the target too: two links to one file are one file, and must take one lock.
-            self._lock = open(self.path.with_name(self.path.name + ".lock"), "ab")  # noqa: SIM115
+            # Not through a link planted in its place (O_NOFOLLOW): the lock file is ragmon's own.
+            flags = os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_NOFOLLOW
+            self._lock = os.fdopen(os.open(self.path.with_name(self.path.name + ".lock"), flags, 0o600), "ab")
         except OSError as exc:
+            link = " (a symbolic link stands where ragmon's lock file goes: remove it)" \
+                if exc.errno == errno.ELOOP else ""
             raise InputError(f"{self.named}: cannot open its lock file: "
-                             f"{exc.strerror or exc}") from None
+                             f"{exc.strerror or exc}{link}") from None
         try:
             fcntl.flock(self._lock.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
@@ -135,13 +140,23 @@ class BudgetFile:
         """A failure at start (a read-only volume) stops the start. A full disk, then or later, does not:
         the cap still holds in this process, with one warning until a write succeeds again, and a restart
         would resume from the last figure written."""
-        temporary = self.path.with_name(self.path.name + ".tmp")
         text = json.dumps({"what": _KIND, "day": day_name(spend.day), "usd": spend.usd,
                            "unbilled_usd": spend.unbilled}) + "\n"
+        temporary: str | None = None
         try:
-            temporary.write_text(text, encoding="utf-8")
+            # A file of its own, created (O_EXCL) beside FILE: a fixed FILE.tmp was opened through whatever
+            # link stood there, and one planted in the directory had its target overwritten, then put in
+            # FILE's place, every later write overwriting it again.
+            descriptor, temporary = tempfile.mkstemp(dir=self.path.parent, prefix=self.path.name + ".",
+                                                     suffix=".tmp")
+            with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
+                handle.write(text)
             os.replace(temporary, self.path)
+            temporary = None
         except OSError as exc:
+            if temporary is not None:
+                with contextlib.suppress(OSError):
+                    os.unlink(temporary)
             # A full disk is a state that passes, as it would be mid-run; a volume that cannot be written
             # (read-only, not ours) is a setting to fix before ragmon runs.
             if at_start and exc.errno != errno.ENOSPC:

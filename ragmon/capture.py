@@ -591,7 +591,14 @@ class RotatingFile:
             raise
         handle = os.fdopen(descriptor, "ab", buffering=0)
         self._handle = handle
-        self._regular = stat.S_ISREG(os.fstat(descriptor).st_mode) and not _names_a_descriptor(self.path)
+        status = os.fstat(descriptor)
+        self._regular = stat.S_ISREG(status.st_mode) and not _names_a_descriptor(self.path)
+        if self._regular and status.st_mode & 0o077:
+            # An earlier file's mode is kept: appended to without a word, production text had sat in a file
+            # any user of the machine could read.
+            log.warning(f"the capture file {self.path} can be read or written by users other than its owner "
+                        f"(mode {stat.S_IMODE(status.st_mode):04o}): the answers captured are production "
+                        "text; chmod 600 it", extra={"path": str(self.path)})
         self._size = handle.tell() if self._regular else 0  # a pipe's tell() is "Illegal seek"
 
     def write(self, lines: Sequence[bytes]) -> tuple[list[int], OSError | None]:
@@ -1059,12 +1066,15 @@ def _lock(path: Path, named: str) -> int | None:
     target = path.resolve()
     lock = target.with_name(target.name + ".lock")
     try:
-        descriptor = os.open(lock, os.O_RDWR | os.O_CREAT, 0o600)
+        # Not through a link planted in its place: the lock's target had been truncated and overwritten.
+        descriptor = os.open(lock, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o600)
     except OSError as exc:
         if isinstance(exc, FileNotFoundError) and not path.parent.is_dir():
             raise InputError(f"cannot write {named}: {_why_unwritable(path, exc)}",
                              source=str(path)) from None
-        raise InputError(f"cannot write the lock file {lock} of {named}: {exc.strerror or exc}",
+        link = " (a symbolic link stands where ragmon's lock file goes: remove it)" \
+            if exc.errno == errno.ELOOP else ""
+        raise InputError(f"cannot write the lock file {lock} of {named}: {exc.strerror or exc}{link}",
                          source=str(path)) from None
     try:
         fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)

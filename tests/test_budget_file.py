@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from ragmon import budget_file
 from ragmon.budget import DailyBudget, Prices
 from ragmon.budget_file import BudgetFile, DaySpend
 from ragmon.errors import InputError
@@ -94,6 +95,28 @@ def test_a_link_to_the_file_is_followed_not_replaced(tmp_path: Path) -> None:
     assert json.loads((volume / "spend.json").read_text(encoding="utf-8"))["usd"] == pytest.approx(0.007)
 
 
+def test_links_planted_beside_the_file_are_neither_followed_nor_put_in_its_place(tmp_path: Path) -> None:
+    """A link at FILE.tmp had its target overwritten with the spend, then moved to FILE's place, every later
+    write overwriting the target again; one at FILE.lock is refused."""
+    victim = tmp_path / "victim"
+    victim.write_text("precious\n", encoding="utf-8")
+    path = tmp_path / "spend.json"
+    (tmp_path / "spend.json.tmp").symlink_to(victim)
+    budget = budget_on(path, day=100)
+    budget.settle(budget.reserve(*CALL), *CALL)
+    budget.close()
+    assert victim.read_text(encoding="utf-8") == "precious\n"
+    assert not path.is_symlink()
+    assert json.loads(path.read_text(encoding="utf-8"))["usd"] == pytest.approx(0.007)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["spend.json", "spend.json.lock", "spend.json.tmp",
+                                                          "victim"]
+    locked = tmp_path / "other.json"
+    (tmp_path / "other.json.lock").symlink_to(victim)
+    with pytest.raises(InputError, match="a symbolic link stands where ragmon's lock file goes"):
+        BudgetFile(locked)
+    assert victim.read_text(encoding="utf-8") == "precious\n"
+
+
 def test_two_links_to_one_file_take_one_lock(tmp_path: Path) -> None:
     """Each link's own lock beside it would have let two sidecars write the one file."""
     target = tmp_path / "volume" / "spend.json"
@@ -160,24 +183,31 @@ def test_a_file_far_larger_than_ragmon_writes_is_refused_unread(tmp_path: Path) 
         budget_on(path, day=100)
 
 
-def test_a_file_that_cannot_be_written_stops_the_start_and_later_is_warned_of_once(
-        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
-    path = tmp_path / "spend.json"
-    blocker = tmp_path / "spend.json.tmp"
-    blocker.mkdir()  # the temporary file cannot be created: as a read-only volume
-    with pytest.raises(InputError, match=r"^--llm-budget-file .*spend\.json cannot be written: "):
-        budget_on(path, day=100)
+def read_only(monkeypatch: pytest.MonkeyPatch, error: int = errno.EROFS) -> None:
+    """The temporary file beside FILE cannot be created, as on a read-only volume (or a full disk): the one
+    stand-in, as root writes wherever a mode forbids it and no loopback test can fill a disk."""
+    def refused(*args: object, **kwargs: object) -> tuple[int, str]:
+        raise OSError(error, os.strerror(error))
 
-    blocker.rmdir()
+    monkeypatch.setattr(budget_file.tempfile, "mkstemp", refused)
+
+
+def test_a_file_that_cannot_be_written_stops_the_start_and_later_is_warned_of_once(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "spend.json"
+    with monkeypatch.context() as patched:
+        read_only(patched)
+        with pytest.raises(InputError, match=r"^--llm-budget-file .*spend\.json cannot be written: "):
+            budget_on(path, day=100)
+
     budget = budget_on(path, day=100)
-    blocker.mkdir()
-    with caplog.at_level(logging.WARNING, logger="ragmon.budget_file"):
+    with monkeypatch.context() as patched, caplog.at_level(logging.WARNING, logger="ragmon.budget_file"):
+        read_only(patched)
         first = budget.reserve(*CALL)
         budget.settle(first, *CALL)
     (warning,) = [r.getMessage() for r in caplog.records]
-    assert warning.startswith(f"cannot write --llm-budget-file {path} (")
+    assert warning.startswith(f"cannot write --llm-budget-file {path} (Read-only file system)")
     assert budget.spent == pytest.approx(0.007) and not budget.fits(*CALL)  # the cap holds in memory
-    blocker.rmdir()
     budget.settle(budget.reserve(200, 100), 200, 100)  # written again: $0.0077
     budget.close()
     assert json.loads(path.read_text(encoding="utf-8"))["usd"] == pytest.approx(0.0077)
@@ -192,10 +222,7 @@ def test_a_full_disk_at_start_is_warned_of_and_the_day_read_still_holds(
     path.write_text(json.dumps({"what": "ragmon Claude judge spend", "day": "1970-04-11", "usd": 0.005}),
                     encoding="utf-8")
 
-    def full(*args: object, **kwargs: object) -> int:
-        raise OSError(errno.ENOSPC, "No space left on device")
-
-    monkeypatch.setattr(Path, "write_text", full)
+    read_only(monkeypatch, errno.ENOSPC)
     with caplog.at_level(logging.WARNING, logger="ragmon.budget_file"):
         budget = budget_on(path, day=100)
     assert budget.spent == 0.005 and not budget.fits(*CALL)  # 0.005 + 0.007 > 0.01

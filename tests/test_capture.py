@@ -16,7 +16,7 @@ import socket
 import stat
 import subprocess
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -51,6 +51,15 @@ GONE = ("capture rotation replaced the previous rotated file, and the examples i
 """The warning of a rotation that replaced a FILE.1 holding captured examples; and of one holding none."""
 NONE_OF_OURS = ("capture rotation replaced the previous rotated file, which held no captured examples: what "
                 "else it held is gone; keep files of your own elsewhere")
+
+
+@pytest.fixture(autouse=True)
+def files_of_the_owner_alone() -> Iterator[None]:
+    """Files the tests write beside the capture file are the sidecar's user's own (umask 077), as a capture
+    file ragmon made is: one others may read is warned of, and the tests that want it set its mode."""
+    previous = os.umask(0o077)
+    yield
+    os.umask(previous)
 
 
 def result(example: Example, groundedness: float | None, unsupported: tuple[str, ...] = ()) -> ExampleResult:
@@ -115,9 +124,11 @@ async def test_a_captured_line_loads_back_into_the_same_example_with_review_meta
     assert captured(exporter, "written") == 2
 
 
-async def test_a_new_capture_file_is_readable_by_its_owner_alone(tmp_path: Path) -> None:
+async def test_a_new_capture_file_is_readable_by_its_owner_alone(tmp_path: Path,
+                                                                caplog: pytest.LogCaptureFixture) -> None:
     """It holds users' questions and retrieved documents: a umask of 022 must not make it world-readable.
-    A file that already exists keeps the mode its owner gave it."""
+    A file that already exists keeps the mode its owner gave it, and one others may read is warned of:
+    it had been appended to without a word."""
     fresh, kept = tmp_path / "fresh.jsonl", tmp_path / "kept.jsonl"
     kept.touch(mode=0o640)
     kept.chmod(0o640)
@@ -133,6 +144,22 @@ async def test_a_new_capture_file_is_readable_by_its_owner_alone(tmp_path: Path)
     assert stat.S_IMODE(fresh.stat().st_mode) == 0o600
     assert stat.S_IMODE(kept.stat().st_mode) == 0o640
     assert ids(fresh) == ids(kept) == ["t1"]
+    assert [r.getMessage() for r in caplog.records if r.name == "ragmon.capture"] == [
+        f"the capture file {kept} can be read or written by users other than its owner (mode 0640): the "
+        "answers captured are production text; chmod 600 it"]
+
+
+async def test_a_link_planted_where_the_lock_file_goes_is_refused_not_followed(tmp_path: Path) -> None:
+    """A link at FILE.lock had its target truncated and overwritten with the holder's pid and host."""
+    victim = tmp_path / "victim"
+    victim.write_text("precious\n", encoding="utf-8")
+    path = tmp_path / "worst.jsonl"
+    (tmp_path / "worst.jsonl.lock").symlink_to(victim)
+    with pytest.raises(InputError) as error:
+        await writer(path, Exporter(window=60, capture=True)).start()
+    assert str(error.value).endswith("Too many levels of symbolic links (a symbolic link stands where "
+                                     "ragmon's lock file goes: remove it)")
+    assert victim.read_text(encoding="utf-8") == "precious\n"
 
 
 async def test_a_lone_surrogate_or_a_nan_score_still_gives_a_strict_json_line(tmp_path: Path) -> None:
