@@ -45,6 +45,7 @@ from ragmon.options import (
     shown_address,
 )
 from ragmon.otlp.decode import MAX_VALUES
+from ragmon.setting_files import read_setting_file
 
 log = logging.getLogger("ragmon.serve_config")
 
@@ -314,9 +315,9 @@ def read_token(path: Path | None, from_env: str | None, flag: Flag = TOKEN_FILE)
     if path is not None:
         where = f"the token file ({flag.named})"
         try:
-            token = path.read_text(encoding="utf-8").strip()
-        except (OSError, UnicodeDecodeError) as exc:
-            why = exc.strerror if isinstance(exc, OSError) else "not UTF-8 text"
+            token = read_setting_file(path).strip()
+        except (OSError, ValueError) as exc:
+            why = exc.strerror if isinstance(exc, OSError) else str(exc)
             raise InputError(f"cannot read {where}: {why}", source=str(path)) from None
         if not token:
             raise InputError(f"{where} is empty", source=str(path))

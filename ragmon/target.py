@@ -69,6 +69,7 @@ from ragmon.otlp.sites import CappedSite
 from ragmon.report.text import clip
 from ragmon.semconv.extract import ExtractionError, extract_noted, request_count
 from ragmon.semconv.unread import unread_note
+from ragmon.setting_files import read_setting_file
 from ragmon.traces import Assembler, Decided, Span, Trace
 
 MAX_BODY = 16 << 20
@@ -392,8 +393,8 @@ def read_headers(path: Path) -> tuple[tuple[str, str], ...]:
     the run before any question is asked, with the file and line named. A value is never quoted in an
     error: it is likely a secret, and errors reach CI logs."""
     try:
-        text = path.read_text(encoding="utf-8-sig")  # -sig: Notepad and PowerShell 5 start with a BOM
-    except (OSError, UnicodeDecodeError) as exc:
+        text = read_setting_file(path, "utf-8-sig")  # -sig: Notepad and PowerShell 5 start with a BOM
+    except (OSError, ValueError) as exc:
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
         raise InputError(f"cannot read the --target-header-file: {reason}", source=str(path)) from None
     headers: dict[str, tuple[int, tuple[str, str]]] = {}

@@ -7,6 +7,7 @@ tests/test_service_pipelines.py).
 from __future__ import annotations
 
 import hashlib
+import os
 from pathlib import Path
 
 import pytest
@@ -117,6 +118,20 @@ def test_a_token_of_visible_ascii_is_read_whole_and_stripped(tmp_path: Path) -> 
     path = tmp_path / "token"
     path.write_text("  s3cr3t.T0ken~+/=\n", encoding="utf-8")
     assert read_token(path, "ignored: the file wins") == "s3cr3t.T0ken~+/="
+
+
+def test_a_token_file_is_read_bounded_and_a_pipe_with_no_writer_does_not_hang(tmp_path: Path) -> None:
+    # `--token-file /dev/zero` had read gigabytes before a MemoryError's traceback, and a named pipe with no
+    # writer hung the start without a line. A pipe is read (a secret tool's `<(...)`): with no writer, empty.
+    with pytest.raises(InputError) as refused:
+        read_token(Path("/dev/zero"), None)
+    assert str(refused.value) == ("/dev/zero: cannot read the token file (--token-file): it holds more than "
+                                  "64 KiB, more than such a file holds")
+    fifo = tmp_path / "token"
+    os.mkfifo(fifo)
+    with pytest.raises(InputError) as refused:
+        read_token(fifo, None)
+    assert str(refused.value) == f"{fifo}: the token file (--token-file) is empty"
 
 
 @pytest.mark.parametrize(("argv", "transports"), [
