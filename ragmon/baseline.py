@@ -36,6 +36,7 @@ the reference for drops while main is below a bar, and every run's --gate is dec
 from __future__ import annotations
 
 import gzip
+import io
 import json
 import math
 import statistics
@@ -43,7 +44,7 @@ import zlib
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any, BinaryIO, NoReturn
 
 from ragmon import __version__
 from ragmon.errors import InputError
@@ -220,20 +221,42 @@ def rounded(value: float) -> float:
     return round(value, DECIMALS) + 0.0  # + 0.0: a -0.0 would print as "-0"
 
 
+MAX_BASELINE_BYTES = 1 << 30
+"""Bytes of a baseline report read, decompressed: a report of 100,000 examples is a few hundred MiB. Read
+whole, `--baseline /dev/zero` grew to 24 GB before the kernel killed the run, and a 2 MB gzip of spaces
+took 4 GB."""
+
+
+def _read_file(path: Path) -> bytes:
+    with path.open("rb") as handle:
+        return _read_bounded(handle)
+
+
+def _read_bounded(handle: BinaryIO) -> bytes:
+    """At most MAX_BASELINE_BYTES + 1 bytes of the report, gunzipped where it is gzip (kept compressed as a
+    CI artifact, as golden sets may be), so that a larger one is told as such."""
+    data = handle.read(MAX_BASELINE_BYTES + 1)
+    if not data.startswith(_GZIP_MAGIC):
+        return data
+    with gzip.GzipFile(fileobj=io.BytesIO(data)) as unzipped:
+        return unzipped.read(MAX_BASELINE_BYTES + 1)
+
+
 def load(path: Path | str) -> Baseline:
     """The report at `path` (`-`: standard input, ragmon.options.STDIN); an InputError naming the file
     (and the field) when it is no baseline."""
     source = input_name(path)
     try:
-        data = stdin_bytes().read() if is_stdin(path) else Path(path).read_bytes()
-        if data.startswith(_GZIP_MAGIC):  # kept compressed as a CI artifact, as golden sets may be
-            data = gzip.decompress(data)
+        data = _read_bounded(stdin_bytes()) if is_stdin(path) else _read_file(Path(path))
     # Before OSError, which it is: a corrupt artifact (a failed CRC) is no file that could not be read.
     except (gzip.BadGzipFile, EOFError, zlib.error) as exc:
         raise InputError(f"the baseline is not valid gzip data ({exc}): {WRITTEN_BY}",
                          source=source) from None
     except OSError as exc:
         raise InputError(f"cannot read the baseline report: {exc.strerror or exc}", source=source) from None
+    if len(data) > MAX_BASELINE_BYTES:
+        raise InputError(f"the baseline holds more than {MAX_BASELINE_BYTES:,} bytes (decompressed), more "
+                         f"than a report of any run: {WRITTEN_BY}", source=source)
     if not data.strip():  # an artifact that was never uploaded, or a pipe whose writer failed
         raise InputError(f"the baseline is empty: {WRITTEN_BY}", source=source)
     try:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import gzip
 import json
 import os
+import zlib
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -14,6 +15,7 @@ from typing import Any
 import pytest
 
 import ragmon
+import ragmon.baseline
 import ragmon.rules
 from ragmon.baseline import Baseline, BaselineExample, caveats, check_comparable, compare, from_dict, load
 from ragmon.cli import main
@@ -146,6 +148,21 @@ def test_a_file_that_is_no_report_is_named(tmp_path: Path, content: str | bytes,
     assert str(info.value) == message.format(path=path)
 
 
+@pytest.mark.parametrize("plain", [True, False], ids=["plain", "gzip"])
+def test_a_baseline_past_the_bound_is_refused_before_it_is_held(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, plain: bool) -> None:
+    # Read whole, `--baseline /dev/zero` grew to 24 GB before the kernel killed the run, and a 2 MB gzip of
+    # spaces took 4 GB. Past the bound (here 1,000 bytes; 1 GiB in use), either is refused by its size.
+    monkeypatch.setattr(ragmon.baseline, "MAX_BASELINE_BYTES", 1_000)
+    spaces = b" " * 5_000
+    path = tmp_path / "main.json"
+    path.write_bytes(spaces if plain else gzip.compress(spaces))
+    with pytest.raises(InputError) as info:
+        load(path)
+    assert str(info.value) == (f"{path}: the baseline holds more than 1,000 bytes (decompressed), more than "
+                               "a report of any run: give a report written by `ragmon replay --json`")
+
+
 def test_a_corrupt_gzip_baseline_is_called_that_not_unreadable(
         tmp_path: Path, replay: Callable[..., int], capsys: pytest.CaptureFixture[str]) -> None:
     # A CI artifact damaged in transit: its last 8 bytes are the CRC-32 and the size of the report, and a
@@ -157,8 +174,9 @@ def test_a_corrupt_gzip_baseline_is_called_that_not_unreadable(
     data = golden(tmp_path / "golden.jsonl", RETURNS)
     assert replay(data, "--baseline", base, "--max-drop", "groundedness=0.02") == 2
     assert capsys.readouterr().err == (
-        f"ragmon replay: error: {base}: the baseline is not valid gzip data (CRC check failed): give a "
-        f"report written by `ragmon replay --json`\n")
+        f"ragmon replay: error: {base}: the baseline is not valid gzip data (CRC check failed 0x0 != "
+        f"0x{zlib.crc32(json_report.render(scored(example('a', RETURNS)), ()).encode()):x}): give a report "
+        f"written by `ragmon replay --json`\n")
 
 
 def test_a_missing_baseline_file_is_named(tmp_path: Path) -> None:
