@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import socket
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 
 import aiohttp
 import grpc
@@ -23,17 +24,25 @@ async def hello(_request: web.Request) -> web.Response:
     return web.Response(text="hello")
 
 
-@pytest.fixture
-async def capped() -> AsyncIterator[int]:
-    """A site keeping at most 3 connections, on a free port; returns the port."""
+@contextlib.asynccontextmanager
+async def capped_site(handler: Callable[[web.Request], Awaitable[web.Response]]) -> AsyncIterator[int]:
+    """A site answering GET / with `handler`, keeping at most 3 connections, on a free port; its port."""
     app = web.Application()
-    app.router.add_get("/", hello)
+    app.router.add_get("/", handler)
     runner = web.AppRunner(app)
     await runner.setup()
     site = CappedSite(runner, "127.0.0.1", 0, limit=3, what="test port")
     await site.start()
-    yield site.port
-    await runner.cleanup()
+    try:
+        yield site.port
+    finally:
+        await runner.cleanup()
+
+
+@pytest.fixture
+async def capped() -> AsyncIterator[int]:
+    async with capped_site(hello) as port:
+        yield port
 
 
 async def closed_at_once(port: int, hello: bytes = b"") -> bool:
@@ -78,25 +87,18 @@ async def test_past_the_bound_of_connections_all_in_a_request_a_new_one_is_close
         await release.wait()
         return web.Response(text="done")
 
-    app = web.Application()
-    app.router.add_get("/", slow)
-    runner = web.AppRunner(app)
-    await runner.setup()
-    site = CappedSite(runner, "127.0.0.1", 0, limit=3, what="test port")
-    await site.start()
     caplog.set_level(logging.WARNING, logger="ragmon.otlp.sites")
-    try:
-        async with aiohttp.ClientSession() as session:
-            held = [asyncio.ensure_future(session.get(f"http://127.0.0.1:{site.port}/")) for _ in range(3)]
+    async with capped_site(slow) as port, aiohttp.ClientSession() as session:
+        try:
+            held = [asyncio.ensure_future(session.get(f"http://127.0.0.1:{port}/")) for _ in range(3)]
             await asyncio.sleep(0.3)
-            assert await closed_at_once(site.port, b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+            assert await closed_at_once(port, b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
             release.set()
             for request in held:
                 async with await request as reply:
                     assert await reply.text() == "done"
-    finally:
-        release.set()
-        await runner.cleanup()
+        finally:
+            release.set()
     assert [r.getMessage() for r in caplog.records] == [
         "test port: 3 connections open, the most it keeps: every one is in a request: a new one is closed as "
         "it arrives"]
