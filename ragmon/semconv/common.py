@@ -112,8 +112,14 @@ def structured(span: Span, attribute: str, value: Any) -> Any:
     except RecursionError:
         raise ExtractionError(span, attribute, f"attribute {attribute!r} is JSON nested too deeply") from None
     except ValueError as exc:
+        if not isinstance(exc, json.JSONDecodeError):
+            # Valid JSON that Python will not read: int()'s limit on digits, without its advice to the
+            # programmer after the colon. Called invalid, the app's JSON was sent looking for a syntax slip.
+            why = str(exc).partition(":")[0]
+            raise ExtractionError(span, attribute, f"attribute {attribute!r} is JSON that cannot be read "
+                                                   f"({why})") from None
         problem = f"attribute {attribute!r} is not valid JSON"
-        if isinstance(exc, json.JSONDecodeError) and _ends_early(value, exc):
+        if _ends_early(value, exc):
             problem += (f": it ends before the value is complete (cut at {len(value)} characters? check "
                         "OTEL_ATTRIBUTE_VALUE_LENGTH_LIMIT / span attribute limits in the app)")
         raise ExtractionError(span, attribute, problem) from None

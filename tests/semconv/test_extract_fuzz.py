@@ -165,3 +165,17 @@ def test_a_score_nan_infinite_or_beyond_the_largest_double_is_no_score(score: st
     found = extract(_trace(**{"ragmon.contexts": f'[{{"id": "d", "text": "t", "score": {score}}}]'}))
     assert found is not None and found.contexts is not None
     assert found.contexts[0].score is None
+
+
+def test_json_python_will_not_read_is_named_as_such_not_as_invalid() -> None:
+    # A number of 5,000 digits is valid JSON past int()'s limit: "is not valid JSON" had sent the app's
+    # author looking for a syntax slip.
+    contexts = '[{"id": "d", "text": "t", "score": 1%s}]' % ("0" * 5000)
+    try:
+        extract(_trace(**{"ragmon.question": "q", "ragmon.contexts": contexts}))
+    except ExtractionError as exc:
+        assert exc.field == "ragmon.contexts"
+        assert str(exc).endswith("attribute 'ragmon.contexts' is JSON that cannot be read (Exceeds the limit "
+                                 "(4300 digits) for integer string conversion)")
+    else:
+        raise AssertionError("no ExtractionError")
