@@ -465,6 +465,9 @@ def test_a_judge_that_failed_on_more_examples_than_max_skipped_allows_decides_no
     doc = json.loads((out / "r.json").read_text())
     assert (doc["passed"], doc["complete"], doc["error"]) == (False, False, TOO_MANY_SKIPPED)
     assert doc["examples"] == 3 and len(doc["skipped"]) == 14
+    # Each gate not decided is null, as every other report reads it: groundedness's had been `true`.
+    assert [(g["metric"], g["passed"]) for g in doc["gates"]] == [("groundedness", None),
+                                                                  ("hallucination_rate", None)]
     suite = ET.parse(out / "r.xml").getroot()
     assert (suite.get("tests"), suite.get("failures"), suite.get("errors")) == ("1", "0", "1")
     (error,) = suite.iterfind("testcase/error")

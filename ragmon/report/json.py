@@ -48,8 +48,11 @@ def to_dict(report: Report, gates: Sequence[GateResult], *, incomplete: str | No
             for name, a in report.aggregates.items()
         },
         "gates": [
+            # Null in a run that did not complete, as the other reports read "not decided": `true` had told
+            # a tool reading `gates[].passed` that an undecided gate held.
             {"metric": g.metric, "op": g.op, "threshold": g.threshold, "value": _number(g.value),
-             "passed": g.passed, "reason": g.reason, "max_drop": g.max_drop, "baseline": _number(g.baseline)}
+             "passed": g.passed if incomplete is None else None, "reason": g.reason, "max_drop": g.max_drop,
+             "baseline": _number(g.baseline)}
             for g in gates
         ],
         "passed": incomplete is None and all(g.passed for g in gates),

@@ -109,13 +109,16 @@ def test_passed_is_true_without_breaches(report: Report) -> None:
 
 
 def test_an_incomplete_run_never_passed_and_keeps_its_figures(report: Report) -> None:
-    # The one gate held (recall 0 >= 0), but the run stopped after scoring: passed must be false, and the
-    # figures and skipped examples stay, as data, beside the error.
+    # The one gate held (recall 0 >= 0), but the run stopped after scoring: passed must be false, the gate
+    # not decided (null, as the other reports read "not decided": `true` had told a tool it held), and the
+    # figures, the gate's value and reason and the skipped examples stay, as data, beside the error.
     held = (GateResult("recall", ">=", 0.0, 0.0, True, "0 >= 0"),)
     why = "the judge failed on all 4 examples"
     doc = json.loads(render(report, held, incomplete=why))
     assert (doc["passed"], doc["complete"], doc["error"]) == (False, False, why)
-    assert doc["gates"][0]["passed"] is True and doc["skipped"] == [{"id": "e5", "reason": "judge timed out"}]
+    assert (doc["gates"][0]["passed"], doc["gates"][0]["value"], doc["gates"][0]["reason"]) == (None, 0.0,
+                                                                                              "0 >= 0")
+    assert doc["skipped"] == [{"id": "e5", "reason": "judge timed out"}]
     assert doc["examples"] == 4 and doc["aggregates"]["groundedness"]["n"] == 3
 
 
