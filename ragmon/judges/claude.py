@@ -546,8 +546,9 @@ class _Attempts:
                 and wait > 0 and time.monotonic() + wait + self.timeout > self.deadline):
             reply.headers["x-should-retry"] = "false"
             attempts = self.max_retries + 1
-            self.cut_short = (f"; the API asked to wait {shown_wait(wait)} before retrying, past this call's "
-                              f"bound of {self.bound:g}s (timeout {self.timeout:g}s x {attempts} attempts)")
+            self.cut_short = (f"; the API asked to wait {shown_wait(wait)} before retrying, which with the "
+                              f"{self.timeout:g}s the retry may take passes this call's bound of "
+                              f"{self.bound:g}s (timeout {self.timeout:g}s x {attempts} attempts)")
         return response
 
 

@@ -138,7 +138,10 @@ def test_a_retry_the_api_asks_to_delay_past_the_calls_bound_is_not_made(
     assert caught.value.kind == "rate_limited" and fake_api.calls == 1 and elapsed < 3.0
     message = str(caught.value)
     assert "rate limited (429) after 1 attempt; the API asked to wait" in message
-    assert message.endswith("past this call's bound of 3s (timeout 1s x 3 attempts)")
+    # The wait with the retry's own 1 s, not the wait alone, passes the bound: "asked to wait 2s ... past
+    # this call's bound of 3s" had read as a contradiction.
+    assert message.endswith("which with the 1s the retry may take passes this call's bound of 3s (timeout "
+                            "1s x 3 attempts)")
     assert caught.value.usage == Usage()  # a 429 is not billed
 
 
@@ -154,7 +157,8 @@ def test_the_wait_the_api_asked_for_is_told_as_a_person_reads_it(
     judge = make_judge(fake_api.url, timeout=0.5, max_retries=2)
     with pytest.raises(ClaudeJudgeError) as caught:
         judged(judge, False)
-    told = f"the API asked to wait {shown} before retrying, past this call's bound of 1.5s"
+    told = (f"the API asked to wait {shown} before retrying, which with the 0.5s the retry may take passes "
+            f"this call's bound of 1.5s")
     assert told in str(caught.value)
 
 
