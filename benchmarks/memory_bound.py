@@ -41,6 +41,7 @@ import asyncio
 import json
 import os
 import random
+import signal
 import sys
 import threading
 import time
@@ -377,6 +378,9 @@ def main() -> int:
     parser.add_argument("--chinese", type=int, default=10, help="chinese documents: how many traces")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
+    # Stopped by SIGTERM (`timeout`, a CI job's cancel), the scenario's `finally` stops its sidecar: it had
+    # been left running, its parent gone.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(128 + signal.SIGTERM))
     unknown = set(args.only) - SCENARIOS.keys()
     if unknown:
         parser.error(f"unknown scenarios: {', '.join(sorted(unknown))}")
