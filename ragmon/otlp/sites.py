@@ -52,9 +52,11 @@ class CappedSite(web.TCPSite):
         open_now = server.connections
         if len(open_now) < self._limit:
             return server()
-        # In accept order; a handler aiohttp does not say is idle counts as in a request.
-        idle = next((handler for handler in open_now if not getattr(handler, "_request_in_progress", True)),
-                    None)
+        # In accept order; a handler aiohttp does not say is idle counts as in a request, and one closed for
+        # an earlier arrival (gone from `connections` once its loss is handled) is passed over, or a burst
+        # of arrivals in one turn of the loop would all take the one place.
+        idle = next((handler for handler in open_now if not getattr(handler, "_request_in_progress", True)
+                     and not getattr(handler, "_force_close", True)), None)
         if idle is not None:
             idle.force_close()
             self._warn("the oldest one in no request is closed for a new one")

@@ -25,8 +25,9 @@ async def hello(_request: web.Request) -> web.Response:
 
 
 @contextlib.asynccontextmanager
-async def capped_site(handler: Callable[[web.Request], Awaitable[web.Response]]) -> AsyncIterator[int]:
-    """A site answering GET / with `handler`, keeping at most 3 connections, on a free port; its port."""
+async def capped_site(handler: Callable[[web.Request], Awaitable[web.Response]]
+                      ) -> AsyncIterator[CappedSite]:
+    """A site answering GET / with `handler`, keeping at most 3 connections, on a free port."""
     app = web.Application()
     app.router.add_get("/", handler)
     runner = web.AppRunner(app)
@@ -34,15 +35,15 @@ async def capped_site(handler: Callable[[web.Request], Awaitable[web.Response]])
     site = CappedSite(runner, "127.0.0.1", 0, limit=3, what="test port")
     await site.start()
     try:
-        yield site.port
+        yield site
     finally:
         await runner.cleanup()
 
 
 @pytest.fixture
 async def capped() -> AsyncIterator[int]:
-    async with capped_site(hello) as port:
-        yield port
+    async with capped_site(hello) as site:
+        yield site.port
 
 
 async def closed_at_once(port: int, hello: bytes = b"") -> bool:
@@ -79,6 +80,22 @@ async def test_past_the_bound_a_new_connection_takes_the_place_of_the_oldest_idl
         writer.close()
 
 
+async def test_arrivals_in_one_turn_of_the_loop_each_take_the_place_of_another_idle_connection():
+    # Two connections accepted before the loop handles the first one's eviction: each closes its own idle
+    # one, so the port keeps its bound; both had closed the oldest, which was still listed, and the port
+    # went one past its bound for each such arrival.
+    async with capped_site(hello) as site:
+        idle = [await asyncio.open_connection("127.0.0.1", site.port) for _ in range(3)]
+        await asyncio.sleep(0.1)
+        server = site._runner.server
+        assert server is not None
+        first, second = site._protocol(), site._protocol()     # as asyncio asks, one per connection
+        closed = [handler for handler in server.connections if handler._force_close]
+        assert len(closed) == 2 and first is not second
+        for _, writer in idle:
+            writer.close()
+
+
 async def test_past_the_bound_of_connections_all_in_a_request_a_new_one_is_closed_as_it_arrives(caplog):
     # Three requests held open by their handler: none can give way, and a new connection is closed.
     release = asyncio.Event()
@@ -88,7 +105,8 @@ async def test_past_the_bound_of_connections_all_in_a_request_a_new_one_is_close
         return web.Response(text="done")
 
     caplog.set_level(logging.WARNING, logger="ragmon.otlp.sites")
-    async with capped_site(slow) as port, aiohttp.ClientSession() as session:
+    async with capped_site(slow) as site, aiohttp.ClientSession() as session:
+        port = site.port
         try:
             held = [asyncio.ensure_future(session.get(f"http://127.0.0.1:{port}/")) for _ in range(3)]
             await asyncio.sleep(0.3)
