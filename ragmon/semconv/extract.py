@@ -2046,7 +2046,7 @@ def _citations(view: _View, answer: str | None, contexts: tuple[Context, ...] | 
             elif token.isascii() and token.isdigit():
                 number = int(token)
                 if blocks is None:
-                    blocks = _source_blocks(llm_call)
+                    blocks = _source_blocks(view, llm_call)
                     texts = ([_squeezed(context.text[:_SCANNED]) for context in contexts[:_PROBED_DOCUMENTS]]
                              if blocks else [])
                 if number not in sources:
@@ -2059,13 +2059,13 @@ def _citations(view: _View, answer: str | None, contexts: tuple[Context, ...] | 
     return tuple(cited) or None
 
 
-def _source_blocks(llm_call: list[Span]) -> dict[int, list[str]]:
+def _source_blocks(view: _View, llm_call: list[Span]) -> dict[int, list[str]]:
     """n -> the start of the text after each "Source n:" line or "[n]" opening a line of the model's input,
     in order. LlamaIndex's CitationQueryEngine cuts each retrieved node into chunks of `citation_chunk_size`
     and numbers the chunks, so "[3]" may be the second document's only chunk."""
     if not any(_NUMBERED.search(value) for value in _raw_inputs(llm_call)):
         return {}  # the usual case, found without decoding the prompt: 180 us of a 300 us extraction
-    prompt = _given(llm_call)
+    prompt = view.given(llm_call)  # decoded once a call: choosing the answering call had decoded it
     headers = list(itertools.islice(_SOURCE_HEADER.finditer(prompt), _SOURCE_HEADERS))
     blocks: dict[int, list[str]] = {}
     for header, following in zip(headers, [*headers[1:], None], strict=False):
