@@ -977,9 +977,10 @@ def _join(golden: Sequence[Example], trace_ids: dict[str, str], sink: TraceSink,
     joined: list[Example] = []
     problems: list[tuple[str, str]] = []
     crowded = _most_requests(golden, trace_ids, sink) if len(sink.decided) < len(golden) else None
+    asked = {example.id: _asked(example.question) for example in golden}
     asked_by: dict[str, str] = {}
-    for example in golden:
-        asked_by.setdefault(_asked(example.question), example.id)
+    for example_id, question in asked.items():
+        asked_by.setdefault(question, example_id)
     for example in golden:
         trace_id = trace_ids[example.id]
         trace = sink.decided.get(trace_id)
@@ -999,7 +1000,7 @@ def _join(golden: Sequence[Example], trace_ids: dict[str, str], sink: TraceSink,
                              + ("" if why is None else f": {why}")))
             continue
         answered = _asked(observed.question)
-        if (answered != _asked(example.question) and (other := asked_by.get(answered)) is not None
+        if (answered != asked[example.id] and (other := asked_by.get(answered)) is not None
                 and request_count(trace) == 1):
             problems.append((example.id, f"its trace answered the question of {printable(other)}, not its "
                              "own: the build mixed up concurrent requests (a request's question, answer or "

@@ -132,11 +132,8 @@ def _record(span: Span, where: str, record: Mapping[str, Any]) -> Context:
     Milvus query's (its output fields). Read as Chroma's, every one had "no text" and failed the trace.
     Its text is its text field where it has one (`text`, `content`), else its string fields but the id
     and Marqo's own (`_highlights`), one a line: what the app's prompt shows of a hit ("Title",
-    "Description")."""
-    if "_id" in record or "_score" in record:
-        return make_context(span, where, record.get("_id"), _fields_text(record), record.get("_score"),
-                            record)
-    return make_context(span, where, None, _fields_text(record), None, record)
+    "Description"). Without Marqo's `_id`, the record's own id names it, as metadata's does."""
+    return make_context(span, where, record.get("_id"), _fields_text(record), record.get("_score"), record)
 
 
 def _fields_text(record: Mapping[str, Any]) -> str | None:

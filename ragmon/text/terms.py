@@ -655,7 +655,7 @@ def _unlisted(listed: re.Match[str]) -> str:
     any other words it stays a pointer or an item's number ("(see section 4) and", "(steps: 1) pack it,
     2) ...)", "(press 1) for billing"): read as quantities, a review found them flagged by the dozen."""
     found = listed.group()
-    if found[0] != "(" and found[0].isdigit():
+    if found[0].isdigit():
         low = listed.string
         start = listed.start()
         opened = low.rfind("(", 0, start)
