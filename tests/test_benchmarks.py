@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -37,3 +38,31 @@ def test_rule_by_rule_switches_each_rule_off_and_ends_at_the_judge_as_it_is() ->
         "+ a number's unit is one its context gives it"]
     # Every rule on again is the judge itself: the same figures, past the row's label.
     assert rules[-1].split(" sentence P ")[1] == judge.split(" sentence P ")[1]
+
+
+def _calls(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, str(ROOT / "benchmarks" / "calls.py"), *args],
+                          capture_output=True, text=True, timeout=300, check=False, cwd=ROOT)
+
+
+def test_the_offline_gate_and_the_sidecar_cost_no_more_calls_than_recorded() -> None:
+    # The CI guard on speed: the gate fell from 2,086 to 974 examples/s with every test passing. At that
+    # commit (e4c552e) the replay workload made 1,231 Python and 2,640 builtin calls an example; now 733
+    # and 1,074. A change that costs more on purpose records its figures (`calls.py --record`).
+    run = _calls("--check")
+    assert (run.returncode, run.stderr) == (0, ""), run.stdout
+    assert [line.split()[0] for line in run.stdout.splitlines()[1:5]] == ["replay", "pages", "sidecar",
+                                                                          "otlp_json"]
+
+
+def test_a_workload_over_its_recorded_calls_fails_the_check_and_is_named(tmp_path: Path) -> None:
+    recorded = json.loads((ROOT / "benchmarks" / "calls.json").read_text(encoding="utf-8"))
+    replay = recorded["replay"]["python_calls"]
+    recorded["replay"]["python_calls"] = int(replay / 1.2)  # today's figure is 20% over this
+    lowered = tmp_path / "calls.json"
+    lowered.write_text(json.dumps(recorded), encoding="utf-8")
+    run = _calls("--check", "--recorded", str(lowered))
+    assert run.returncode == 1
+    over = [line for line in run.stdout.splitlines() if line.startswith("over:")]
+    assert over == [f"over: replay python_calls: {replay:,} per unit, recorded {int(replay / 1.2):,} "
+                    "(+20%, allowed +10%)"]
