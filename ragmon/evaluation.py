@@ -30,6 +30,7 @@ from ragmon.model import (
     Example,
     ExampleResult,
     Report,
+    numpy_bool,
     whole,
 )
 from ragmon.text import cited_ids
@@ -149,7 +150,7 @@ def _sound(judge_name: str, example: Example, verdicts: tuple[Any, ...],
                              f"{type(verdict).__name__}")
         supported, ids, reason = verdict.supported, verdict.supporting_ids, verdict.reason
         if type(supported) is not bool:
-            if not _numpy_bool(supported):
+            if not numpy_bool(supported):
                 raise _wrong(judge_name, example, index, "supported", "a bool", supported)
             supported = bool(supported)
         if not isinstance(ids, tuple):
@@ -191,12 +192,6 @@ def _unawaited(returned: Awaitable[object], why: str) -> TypeError:
     if inspect.iscoroutine(returned):
         returned.close()
     return TypeError(why)
-
-
-def _numpy_bool(value: object) -> bool:
-    """numpy's bool (`numpy.bool_`, named `numpy.bool` since numpy 2), told without importing numpy."""
-    kind = type(value)
-    return kind.__module__ == "numpy" and kind.__name__ in ("bool", "bool_")
 
 
 def _wrong(judge_name: str, example: Example, index: int, field: str, wanted: str,

@@ -54,7 +54,7 @@ import math
 import time
 import warnings
 import weakref
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any, NamedTuple, Protocol
 
@@ -63,7 +63,7 @@ from opentelemetry import trace
 from ragmon import __version__
 from ragmon.ids import content_id, store_assigned
 from ragmon.jsontext import replace_lone_surrogates
-from ragmon.model import Context, check_text
+from ragmon.model import Context, check_text, numpy_bool, whole
 from ragmon.semconv import ragmon as convention
 from ragmon.semconv.common import metadata_id
 
@@ -181,6 +181,7 @@ def rag_span(question: str, *, pipeline: str | None = None, relevant_ids: Iterab
     check_text("rag_span", "question", question)
     check_text("rag_span", "pipeline", pipeline, optional=True)
     check_text("rag_span", "ground_truth", ground_truth, optional=True)
+    check_text("rag_span", "name", name)  # the SDK's exporter drops the whole batch over a span name of 123
     tracer = _tracer(trace.get_tracer_provider() if tracer_provider is None else tracer_provider)
     attributes: dict[str, Any] = {convention.QUESTION: replace_lone_surrogates(question)}
     if pipeline is not None:
@@ -235,16 +236,29 @@ def _warn_if_cut(span: trace.Span, attributes: Mapping[str, Any], stacklevel: in
     if not isinstance(kept, Mapping):
         return
     for key, value in attributes.items():
-        cut = kept.get(key)
-        if isinstance(value, str) and isinstance(cut, str) and len(cut) < len(value):
-            warnings.warn(_cut_warning(key, len(cut)), RuntimeWarning, stacklevel=stacklevel)
+        if (cut := _cut_to(value, kept.get(key))) is not None:
+            warnings.warn(_cut_warning(key, cut), RuntimeWarning, stacklevel=stacklevel)
+
+
+def _cut_to(value: object, kept: object) -> int | None:
+    """The length `kept` was cut to if it is `value` cut short: a string, or a string of a list of ids (a
+    citation cut to the limit names no document)."""
+    if isinstance(value, str):
+        return len(kept) if isinstance(kept, str) and len(kept) < len(value) else None
+    if isinstance(value, list) and isinstance(kept, Sequence) and len(kept) == len(value):
+        return next((cut for whole_id, part in zip(value, kept, strict=True)
+                     if (cut := _cut_to(whole_id, part)) is not None), None)
+    return None
 
 
 def _cut_warning(key: str, limit: int) -> str:
     """The warning for `key` cut to `limit` characters; without the value's own length, so that Python
     shows it once per line of the app and limit rather than once per request."""
-    effect = ("the sidecar cannot read the cut JSON and counts the trace an error"
-              if key == convention.CONTEXTS else "the sidecar scores only the part kept")
+    effect = "the sidecar scores only the part kept"
+    if key == convention.CONTEXTS:
+        effect = "the sidecar cannot read the cut JSON and counts the trace an error"
+    elif key in (convention.CITATIONS, convention.RELEVANT_IDS):
+        effect = "an id cut short names no document"
     return (f"{key} was cut to {limit:,} characters by the tracer provider's attribute length limit "
             f"(OTEL_ATTRIBUTE_VALUE_LENGTH_LIMIT, OTEL_SPAN_ATTRIBUTE_VALUE_LENGTH_LIMIT or SpanLimits): "
             f"{effect}; raise the limit above the longest value recorded")
@@ -274,8 +288,8 @@ def _ids(label: str, items: Iterable[Any]) -> list[str]:
 def _id(where: str, value: Any) -> str:
     if isinstance(value, str):
         return value
-    if isinstance(value, int) and not isinstance(value, bool):
-        return str(value)
+    if whole(value):  # numpy's int64 too, a pandas column's
+        return str(int(value))
     raise TypeError(f"{where} must be a string or a whole number, got {value!r:.40}")
 
 
@@ -357,8 +371,8 @@ def _score(score: Any, doc_id: str) -> float | None:
     trace), so it is recorded as no score, as the sidecar's capture writes it."""
     if score is None:
         return None
-    if not isinstance(score, bool):
-        with contextlib.suppress(TypeError, ValueError):
+    if not isinstance(score, bool) and not numpy_bool(score):  # numpy's True is no score either
+        with contextlib.suppress(TypeError, ValueError, OverflowError):  # 10**400: beyond any double
             number = float(score)
             return number if math.isfinite(number) else None
     raise TypeError(f"context {doc_id!r}: score must be a number or None, got {score!r:.40}")

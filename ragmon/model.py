@@ -433,6 +433,12 @@ def _real(value: object) -> TypeGuard[SupportsFloat]:
     return isinstance(value, Real | Decimal) and not isinstance(value, bool)
 
 
+def numpy_bool(value: object) -> bool:
+    """numpy's bool (`numpy.bool_`, named `numpy.bool` since numpy 2), told without importing numpy."""
+    kind = type(value)
+    return kind.__module__ == "numpy" and kind.__name__ in ("bool", "bool_")
+
+
 def whole(value: object) -> bool:
     """A whole number (an int, or numpy's int64 from a config table), and not a bool: True would read as 1
     and hide a mistake."""

@@ -857,3 +857,19 @@ def test_a_sampler_routing_on_the_pipeline_sees_it_when_the_request_starts() -> 
     assert spans["rag"]["ragmon.pipeline"] == "support"
     assert json.loads(spans["retrieval"]["ragmon.contexts"]) == [{"id": "kb-ship", "text": SHIPPING}]
     assert spans["generation"]["ragmon.answer"] == ANSWER
+
+
+def test_a_citation_or_relevant_id_cut_by_the_attribute_length_limit_is_warned_of_in_the_app(
+        cut_app: App) -> None:
+    # 90-character ids cut to 80 name no document: the citation counted as one of a document never
+    # retrieved, and the app heard nothing (only strings were compared, not lists of them).
+    cited, relevant = "kb-" + "c" * 87, "kb-" + "r" * 87
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        with instrument.rag_span(QUESTION, relevant_ids=["kb-vat", relevant],
+                                 tracer_provider=cut_app.provider) as rag:
+            rag.answered(ANSWER, citations=[cited])
+
+    kept = _cut_warning("{}", "an id cut short names no document")
+    assert [(str(w.message), w.filename) for w in caught] == [
+        (kept.format("ragmon.relevant_ids"), __file__), (kept.format("ragmon.citations"), __file__)]

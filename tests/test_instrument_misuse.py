@@ -10,6 +10,7 @@ import re
 from collections.abc import Callable, Iterator
 from typing import Any
 
+import numpy as np
 import pytest
 from langchain_core.documents import Document
 from llama_index.core.schema import NodeWithScore, TextNode
@@ -183,3 +184,37 @@ def test_a_step_recorded_after_the_block_ended_is_refused(late: Callable[[instru
             "block (for a streamed answer, the whole answer once the stream is read)")):
         late(rag)
     assert app.span_names() == ["rag", "retrieval"]
+
+
+def test_numpy_whole_numbers_name_documents_as_python_ints_do(app: App) -> None:
+    # What a pandas row gives: np.int64(3) in a document's metadata had been dropped for the content hash
+    # (its citation then counted as one of a document never retrieved), and as an id, a citation or a
+    # relevant id refused as "not a string or a whole number".
+    with instrument.rag_span(QUESTION, relevant_ids=np.array([3, 7]), tracer_provider=app.provider) as rag:
+        rag.retrieved([{"text": SHIPPING, "metadata": {"id": np.int64(3)}},
+                       {"id": np.int32(7), "text": "Import VAT may be due."}])
+        rag.answered("We ship to Norway within 6 business days.", citations=[np.int64(3)])
+
+    example = app.example()
+    assert example is not None
+    assert [c.id for c in example.contexts or ()] == ["3", "7"]
+    assert (example.citations, example.relevant_ids) == (("3",), frozenset({"3", "7"}))
+
+
+def test_a_span_name_that_is_not_a_string_is_refused_in_the_app(app: App) -> None:
+    # The SDK's exporter failed to encode the batch ("bad argument type for built-in operation", in its
+    # log) and dropped every request in it, the well-named ones too.
+    with pytest.raises(TypeError, match=r"^rag_span\.name must be a string, got int$"), \
+            instrument.rag_span(QUESTION, name=123, tracer_provider=app.provider):  # type: ignore[arg-type]
+        pass
+    assert app.span_names() == []
+
+
+@pytest.mark.parametrize("score", [10**400, np.bool_(True)], ids=["beyond-a-double", "numpy-bool"])
+def test_a_score_no_float_holds_or_a_numpy_bool_is_refused_naming_the_document(score: object,
+                                                                                  app: App) -> None:
+    # 10**400 raised a bare OverflowError naming nothing; numpy's True was recorded as a score of 1.0
+    # where Python's True is refused.
+    with instrument.rag_span(QUESTION, tracer_provider=app.provider) as rag, \
+            pytest.raises(TypeError, match=r"^context 'kb-ship': score must be a number or None, got "):
+        rag.retrieved([{"id": "kb-ship", "text": SHIPPING, "score": score}])

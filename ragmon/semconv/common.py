@@ -18,7 +18,7 @@ from typing import Any
 from ragmon import jsontext
 from ragmon.errors import InputError
 from ragmon.ids import content_id
-from ragmon.model import Context
+from ragmon.model import Context, whole
 from ragmon.traces import Span
 
 REDACTED = "__REDACTED__"
@@ -404,10 +404,8 @@ def metadata_id(metadata: Mapping[str, Any]) -> str | None:
 
 
 def _id_text(value: Any) -> str | None:
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, int):
-        return str(value)
+    if whole(value):  # numpy's int64 too: `ragmon.instrument` reads an app's metadata with this
+        return str(int(value))
     return value if isinstance(value, str) and value.strip() and value != REDACTED else None
 
 
