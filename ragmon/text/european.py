@@ -443,18 +443,23 @@ FILLER_PHRASES = (
 contacter si vous avez d'autres questions.", "¡Espero que esto te ayude!", "Fammi sapere se hai altre
 domande.", "Espero ter ajudado!". `ragmon.text.abstention` matches them as whole sentences, as English's."""
 
-NEGATION_WORDS = ("nicht", "kein", "keine", "keinen", "keiner", "pas", "non", "não", "nao", "es", "son",
-                  "está", "están", "se")
-"""Words one of which every `NEGATION` holds, beside "no" (a function word): a text none of whose terms
-is one is spared the pattern."""
+NEGATION_WORDS = ("nicht", "kein", "keine", "keinen", "keiner", "pas", "jamais", "non", "não", "nao", "es",
+                  "son", "está", "están", "se")
+"""Words one of which every `NEGATION` holds, beside "no" (a function word) and `NO_LONGER`: a text none of
+whose terms is one is spared the pattern."""
+NO_LONGER = "plus"
+"""French "ne ... plus" (no longer), a word of `NEGATION` too, kept out of `NEGATION_WORDS`, which also make
+a short line a verdict ("Keine Rückerstattung"), as English's "Plus" in a title does not."""
 NEGATION = re.compile(
     r"\b((?:non (?:è|sono|si|viene|vengono)|não (?:é|são|se|está|estão)"
     r"|no (?:es|son|está|están|se)"
-    r"|ne (?:sont|est|sera|seront|peut|peuvent|pouvez)? ?pas|n'(?:est|a|ont|était|sera) pas"
+    r"|ne (?:sont|est|sera|seront|peut|peuvent|pouvez)? ?(?:pas|jamais|plus)"
+    r"|n'(?:est|a|ont|était|sera) (?:pas|jamais|plus)"
     r"|nicht|kein|keine|keinen|keiner|non|não|nao) (?!nur |seulement |solo |sólo |só )"
     r"(?:jedoch |aber |mehr |immer |plus |toujours |más |siempre |più |sempre |mais )?(?:être )?)(\w)")
 """A negation and the first letter of the word it negates: "nicht erstattungsfähig", "ne sont pas
-remboursables", "no son reembolsables", "non sono rimborsabili", "não são reembolsáveis". The word is
+remboursables" (or "jamais", never, or "plus", no longer: "n'est jamais remboursable" had supported "est
+remboursable"), "no son reembolsables", "non sono rimborsabili", "não são reembolsáveis". The word is
 read as the opposite of itself (`ragmon.text.terms`), so a claim that it is refundable is unsupported by
 a context that says it is not, as "non-refundable" is read in English. One word's scope, past an adverb
 ("nicht jedoch Schäden", "nicht mehr erhältlich") and French "être" ("ne peuvent pas être remboursés");

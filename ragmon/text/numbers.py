@@ -687,22 +687,39 @@ def _chinese_value(numerals: str) -> float:
     return float(total + section + number)
 
 
-_UNIT_AFTER = (r"(?= ?(?:€|%|eur\b|euro|kg\b|g\b|mg\b|cm\b|mm\b|m\b|km\b|l\b|ml\b|h\b|min\b|uhr\b|jahre|tage|"
-               r"stunden|std\.|wochen|minuten|monate|ans\b|jours|heures|semaines|minutes|mois\b|años|días|horas|"
-               r"semanas|minutos|meses|anni\b|giorni|ore\b|settimane|minuti\b|mesi\b|anos\b|dias\b))")
+_SPACE = "[ \u00a0\u202f]?"
+"""The space between a number and its unit or currency: French typography writes a non-breaking one there
+("5,90\u00a0€", "1\u202f500\u00a0€"), and read as none the number was read the English way."""
+_UNIT_AFTER = (r"(?=" + _SPACE + r"(?:€|%|eur\b|euro|kg\b|g\b|mg\b|cm\b|mm\b|m\b|km\b|l\b|ml\b|h\b|min\b|"
+               r"uhr\b|jahre|tage|stunden|std\.|wochen|minuten|monate|ans\b|jours|heures|semaines|minutes|"
+               r"mois\b|años|días|horas|semanas|minutos|meses|anni\b|giorni|ore\b|settimane|minuti\b|mesi\b|"
+               r"anos\b|dias\b))")
 """The units a decimal comma is read before ("2,5 Jahre", "1,5 Wochen", "2,5 Std."): the plurals of
 `ragmon.text.units`' European units, as a number with decimals takes."""
 _DECIMAL_COMMA = re.compile(r",[0-9]{1,2}(?![0-9]|,[0-9])")
 """A comma and decimals, the literal every continental decimal starts its search with."""
+_NUMBER_ENDS = r"(?![0-9]|[.,][0-9])"
+"""A number's end, a sentence's full stop after it too ("Die Miete beträgt 1.250,50.")."""
 _CONTINENTAL = re.compile(
-    r"(?<![0-9.,])([0-9]{1,3}(?:\.[0-9]{3})+),([0-9]{1,2})(?![0-9.,])"
-    r"|(?<![0-9.,])([0-9]+),([0-9]{1,2})(?![0-9.,])" + _UNIT_AFTER
-    + r"|(?<![0-9.,])([0-9]{1,3}(?:\.[0-9]{3})+)(?![0-9.,])(?= ?€)", re.IGNORECASE)
+    r"(?<![0-9.,])([0-9]{1,3}(?:\.[0-9]{3})+),([0-9]{1,2})" + _NUMBER_ENDS
+    + r"|(?<![0-9.,])([0-9]+),([0-9]{1,2})(?![0-9.,])" + _UNIT_AFTER
+    + r"|(?<![0-9.,])([1-9][0-9]{0,2}(?:\.[0-9]{3})+)" + _NUMBER_ENDS + r"(?=" + _SPACE + r"(?:€|euro))"
+    + r"|((?<![\w$])(?:€|r\$)" + _SPACE + r")([0-9]+),([0-9]{1,2})" + _NUMBER_ENDS
+    + r"|(?<![0-9.,])([0-9]{1,3}(?:[\u00a0\u202f][0-9]{3})+)(?:,([0-9]{1,2}))?(?![0-9.,])" + _UNIT_AFTER,
+    re.IGNORECASE)
+_MAY_NEED_IT = re.compile(r"[0-9](?:[\u00a0\u202f][0-9]{3}|[ \u00a0\u202f]?euro)", re.IGNORECASE)
+"""Thousands after a non-breaking space, or before the word euro: looked for only in texts holding one or
+"uro", as `_CONTINENTAL` costs an English passage 25 us."""
 
 
 def _in_english(found: re.Match[str]) -> str:
     if found.group(5) is not None:
         return found.group(5).replace(".", "")
+    if found.group(6) is not None:  # the sign kept before the amount: "€ 5.90"
+        return f"{found.group(6)}{found.group(7)}.{found.group(8)}"
+    if found.group(9) is not None:  # "1 500,50 €", French thousands
+        whole = found.group(9).replace("\u00a0", "").replace("\u202f", "")
+        return whole if found.group(10) is None else f"{whole}.{found.group(10)}"
     whole, decimals = (found.group(1), found.group(2)) if found.group(1) else (found.group(3), found.group(4))
     return f"{whole.replace('.', '')}.{decimals}"
 
@@ -710,13 +727,17 @@ def _in_english(found: re.Match[str]) -> str:
 def european_numbers(text: str) -> str:
     """`text` with the numbers it writes the continental European way in the English way, each known by
     itself: "1.250,50" (groups and decimals), a decimal comma before a unit or a currency ("2,5 kg", "5,90
-    €", "4,75 %", "2,5 Jahre"), thousands dots before a euro sign ("1.000 €"; "1.000 EUR" stays
-    ambiguous). Read the English way, "2,5" was 2 and 5, so a made-up "5 kg" against "2,5 kg" passed, and
-    "1.000 €" was 1.0. Token by token, never by the text around it: a first version that read a whole
-    text the continental way once it held one such number read every "4,000 mg" of an English passage
-    citing "[1,2]" as 4.0. What stays ambiguous
-    stays English, on both sides alike: "1,500" is 1500, "1.000 Stück" 1.0, a list's "1,2" two numbers."""
-    if "€" not in text and _DECIMAL_COMMA.search(text) is None:
+    €", "4,75 %", "2,5 Jahre") or after a currency sign ("€ 5,90", "R$ 5,90"), thousands dots before a
+    euro sign or the word ("1.000 €", "1.500 Euro", whose "1,5 Euro" was read the continental way and so
+    supported by it; "1.000 EUR" stays ambiguous: an exchange rate "1.165 EUR" is English), with a non-
+    breaking space between too, as French writes it. Read the English way, "2,5" was 2 and 5, so a made-up
+    "5 kg" against "2,5 kg" passed, and "1.000 €" was 1.0. Token by token, never by the text around it: a
+    first version that read a whole text the continental way once it held one such number read every
+    "4,000 mg" of an English passage citing "[1,2]" as 4.0. What stays ambiguous stays English, on both
+    sides alike: "1,500" is 1500, "1.000 Stück" 1.0, a list's "1,2" two numbers."""
+    if ("€" not in text and _DECIMAL_COMMA.search(text) is None
+            and not (("uro" in text or "URO" in text or "\u00a0" in text or "\u202f" in text)
+                     and _MAY_NEED_IT.search(text))):
         return text  # literal searches first: a digit-first pattern had cost an English passage 25 us, and
         # a test for "eur" let it run on every text with "Europe" or "neural" in it (+20% instructions)
     return _CONTINENTAL.sub(_in_english, text)

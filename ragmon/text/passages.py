@@ -34,6 +34,7 @@ from ragmon.text.terms import (
     OTHER_DIGIT,
     SLICE,
     TERMS,
+    full_width_as_ascii,
     is_cjk,
     negations,
     prepare,
@@ -102,7 +103,7 @@ class Passage:
 
     def _numbers_text(self) -> str:
         if not self._european:
-            self._text = european_numbers(self._text)
+            self._text = european_numbers(full_width_as_ascii(self._text))
             self._european = True
         return self._text
 

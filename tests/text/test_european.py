@@ -284,3 +284,57 @@ def test_a_negation_past_an_adverb_negates_the_word_after_it() -> None:
     context = "Die Garantie deckt Materialfehler ab, jedoch keine Schäden durch Wasser."
     [verdict] = LexicalJudge().judge(Example("q", "?", (Context("c1", context),), claim), split_claims(claim))
     assert verdict.reason is None or "opposite" not in verdict.reason
+
+
+NBSP, NNBSP = "\u00a0", "\u202f"
+
+
+@pytest.mark.parametrize(("claim", "context"), [
+    # French typography's non-breaking spaces before a unit or sign, and as thousands separators: the
+    # number was read the English way, "2,5" as 2 and 5, and these made-up numbers passed.
+    (f"Das Paket wiegt 5{NBSP}kg.", f"Das Paket wiegt 2,5{NBSP}kg."),
+    (f"Le colis coûte 90{NBSP}€.", f"Le colis coûte 5,90{NBSP}€."),
+    (f"Le taux est de 75{NNBSP}%.", f"Le taux est de 4,75{NNBSP}%."),
+    (f"Le colis coûte 500{NBSP}€.", f"Le colis coûte 1{NNBSP}500{NBSP}€."),
+    # A continental number ending its sentence was read as 1.25 and 50.
+    ("Die Miete beträgt monatlich 50.", "Die Miete beträgt monatlich 1.250,50."),
+    # The sign before the amount, as Brazil and Italy write prices.
+    ("O preço é R$ 90.", "O preço é R$ 5,90."),
+    ("Il prezzo è € 5 al mese.", "Il prezzo è € 5,90 al mese."),
+    # "1.500 Euro" was 1.5, so a thousand times less, "1,5 Euro", passed.
+    ("Die Kaution beträgt 1,5 Euro.", "Die Kaution beträgt 1.500 Euro."),
+    # A full-width decimal point: the claim's 2.5 and the page's 1.5 (it had been flagged for nothing
+    # either way, so this is the half that held).
+    ("包裹重2.5公斤。", "包裹重１．５公斤。"),
+    # French "jamais" (never) and "plus" (no longer) negate as "pas" does.
+    ("Le billet est remboursable.", "Le billet n'est jamais remboursable."),
+    ("Le billet est remboursable.", "Le billet n'est plus remboursable."),
+    ("Les articles soldés sont remboursés.", "Les articles soldés ne sont jamais remboursés."),
+])
+def test_continental_numbers_in_french_typography_and_french_never_are_read(claim: str, context: str) -> None:
+    [verdict] = LexicalJudge().judge(Example("q", "?", (Context("c1", context),), claim), split_claims(claim))
+    assert not verdict.supported
+
+
+@pytest.mark.parametrize(("claim", "context"), [
+    # Each was flagged: the page's number read one way, the claim's the other.
+    ("包裹重１．５公斤。", "包裹重１．５公斤。"),
+    ("包裹重1.5公斤。", "包裹重１．５公斤。"),
+    ("割引率は１２．５％です。", "割引率は１２．５％です。"),
+    ("The parcel weighs １．５ kg.", "The parcel weighs １．５ kg."),
+    ("Das Paket wiegt 2,5 kg.", f"Das Paket wiegt 2,5{NBSP}kg."),
+    ("Le colis coûte 1500 €.", f"Le colis coûte 1{NNBSP}500{NBSP}€."),
+    ("Die Miete beträgt monatlich 1.250,50 €.", "Die Miete beträgt monatlich 1.250,50."),
+    ("O aluguel é de R$ 2.300,00 por mês.", "O aluguel é R$ 2.300,00."),
+    ("Il prezzo è 5,90 € al mese.", "Il prezzo è € 5,90 al mese."),
+    ("Die Kaution beträgt 1.500 Euro.", "Die Kaution beträgt 1.500 €."),
+    ("Le billet n'est plus remboursable.", "Le billet n'est plus remboursable."),
+    # English stays English: a petrol price to the tenth of a cent, an exchange rate.
+    ("Petrol costs €1.859 per litre.", "Petrol costs €1.859 per litre, and a car costs €2,500."),
+    ("One dollar buys 0.920 €.", "One dollar buys 0.920 €."),
+    ("Il y a plus de 30 jours pour retourner un article.",
+     "Il y a plus de 30 jours pour retourner un article."),
+])
+def test_the_same_number_written_either_way_supports_itself(claim: str, context: str) -> None:
+    [verdict] = LexicalJudge().judge(Example("q", "?", (Context("c1", context),), claim), split_claims(claim))
+    assert verdict.supported, verdict.reason
