@@ -240,9 +240,20 @@ def _is_abbreviation(words: list[str], text: str, next_at: int) -> bool:
         return next_char.isdigit() or (word in _NUMBER_SIGNS and _numbers_a_code(previous, text, next_at))
     if word == "in" and _QUANTITY.fullmatch(previous) is not None:
         return next_char.islower()  # inches: "It is 12 in. wide." had been cut after "in."
-    if word.isdigit() and len(word) <= 2 and next_char.isupper():
-        return _is_ordinal(previous, text, next_at)
+    if word.isdigit() and len(word) <= 2:
+        if int(word) <= 31 and (_SPACED_DATE.match(text, next_at) is not None
+                or (_DAY_OF_DATE.fullmatch(previous) is not None and _YEAR_OR_WORD.match(text, next_at))):
+            return True  # a date written with spaces, "ab 1. 7. 2025", "am 3. 6. und"
+        return next_char.isupper() and _is_ordinal(previous, text, next_at)
     return False
+
+
+_SPACED_DATE = re.compile(r"(?:0?[1-9]|1[0-2])\.(?:[ \u00a0](?:[0-9]{4}\b|[0-9]{2}\b(?!\.)|[^\W\d_])|\s*$)")
+"""A month's number after a day's, before a year, a word or the end ("1. 7. 2025", "am 3. 6. und", "am 4.
+5."), as German writes a date with spaces: cut after the day as a sentence, the month opened the next one as
+a list item's number and was read as none, so "ab 1. 7. 2025" was supported by "ab 1. 1. 2025"."""
+_DAY_OF_DATE = re.compile(r"[0-9]{1,2}\.")
+_YEAR_OR_WORD = re.compile(r"[0-9]{4}\b|[0-9]{2}\b(?!\.)|[a-zäöüß]")
 
 
 _NUMBER_SIGNS = frozenset(("no", "nos", "nr"))

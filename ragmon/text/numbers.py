@@ -331,7 +331,7 @@ _DIGIT_MARKS = bytes(ord("0") if byte in b"0123456789" else ord(" ") for byte in
 """A byte table making ASCII digits "0" and every other byte a space."""
 
 
-_MAY_DATE = re.compile(r"[-/]|[0-9]\.[12][0-9]{3}|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec")
+_MAY_DATE = re.compile(r"[-/]|[0-9]\.[ \u00a0]?[12][0-9]{3}|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec")
 """What a text with a date has beside its year: a claim with a year and none of them (a price of 1,250, a
 count of 1968) is spared the date search. A year after a digit and a period may end a date
 ("15.03.2024")."""
@@ -383,6 +383,8 @@ def _dates(low: str, found: set[float]) -> list[tuple[int, int, frozenset[float]
         if not at or low[at - 1] not in _IN_NUMBER or (low[at - 1] == "," and (
                 after[1] is not None or not low[at - 2:at - 1].isdigit())):
             date = _date_at(low, at, int(low[at:at + 4]), after)
+            if not date[2] and low[at - 2:at - 1] == ".":  # "1. 7. 2025", as German writes it with spaces
+                date = _dotted_date(low, at, after)
         else:
             date = _dotted_date(low, at, after)
         if date[2]:
@@ -390,16 +392,16 @@ def _dates(low: str, found: set[float]) -> list[tuple[int, int, frozenset[float]
     return sorted(dates)
 
 
-_DOTTED = re.compile(r"(?<![0-9.,])([0-9]{1,2})\.([0-9]{1,2})\.")
-"""The day and month before a year in the way German and most of Europe write a date ("15.03.2024"), no
-digit, period or comma before them ("1.15.03.2024" is none)."""
+_DOTTED = re.compile(r"(?<![0-9.,])([0-9]{1,2})\.[ \u00a0]?([0-9]{1,2})\.[ \u00a0]?")
+"""The day and month before a year in the way German and most of Europe write a date ("15.03.2024", or with
+spaces, "1. 7. 2025"), no digit, period or comma before them ("1.15.03.2024" is none)."""
 
 
 def _dotted_date(low: str, at: int, after: re.Match[str]) -> tuple[int, int, frozenset[float]]:
     """The date "15.03.2024" around the year written at `at`, day first: read as the numbers 15.03 and
     2024, it was no date, and "am 15.03.2024" was not the "15 March 2024" or "2024-03-15" of its page. Not
     after a version's word (`names_a_version`): "release 2.1.2024" is no 2 January 2024."""
-    day = _DOTTED.search(low, max(0, at - 6), at)
+    day = _DOTTED.search(low, max(0, at - 8), at)
     if day is None or day.end() != at or after[1] is not None or names_a_version(low, day.start()):
         return at, at, NO_NUMBERS
     return day.start(), at + 4, _date(int(low[at:at + 4]), int(day[2]), int(day[1]))

@@ -47,6 +47,25 @@ def test_european_abbreviations_keep_a_fact_whole(answer: str, expected: list[st
     assert result.metrics["groundedness"] == 1.0
 
 
+@pytest.mark.parametrize(("answer", "page", "expected", "supported"), [
+    # Cut after the day as a sentence, the month opened the next as a list item's number and was read as
+    # none: "ab 1. 7. 2025" (1 July) was supported by a page's 1 January.
+    ("Der neue Tarif gilt ab 1. 7. 2025.", "Der neue Tarif gilt ab 1. 1. 2025.",
+     ["Der neue Tarif gilt ab 1. 7. 2025."], False),
+    ("Der neue Tarif gilt ab 1.1.2025.", "Der neue Tarif gilt ab 1. 1. 2025.",
+     ["Der neue Tarif gilt ab 1.1.2025."], True),
+    ("Geschlossen am 3. 5. und am 4. 5.", "Geschlossen am 3. 6. und am 4. 6.",
+     ["Geschlossen am 3. 5. und am 4. 5."], False),
+    ("Geschlossen am 4. 6. Danach ist offen.", "Geschlossen am 4. 6. Danach ist offen.",
+     ["Geschlossen am 4. 6.", "Danach ist offen."], True),
+], ids=["month-changed", "unspaced-page-spaced", "no-year", "sentence-after"])
+def test_a_german_date_written_with_spaces_is_one_date(answer: str, page: str, expected: list[str],
+                                                       supported: bool) -> None:
+    result = scored(answer, page=page)
+    assert claims(result) == expected
+    assert result.metrics["groundedness"] == float(supported)
+
+
 def test_an_abbreviation_of_a_number_still_ends_a_sentence_before_a_word() -> None:
     # "ca." and "env." stand for "about" only before a number: a state's "CA." ends its sentence.
     answer = "We ship from Los Angeles, CA. Exchanges are free of charge."
