@@ -450,11 +450,14 @@ whose terms is one is spared the pattern."""
 NO_LONGER = "plus"
 """French "ne ... plus" (no longer), a word of `NEGATION` too, kept out of `NEGATION_WORDS`, which also make
 a short line a verdict ("Keine Rückerstattung"), as English's "Plus" in a title does not."""
+_NO_LONGER = r"plus(?! (?:[\w-]+ )?qu)"
+"""French "plus" as "no longer", not a comparison ("Rien n'est plus simple que ...") or "now only" ("n'est
+plus possible que sous 14 jours")."""
 NEGATION = re.compile(
     r"\b((?:non (?:è|sono|si|viene|vengono)|não (?:é|são|se|está|estão)"
     r"|no (?:es|son|está|están|se)"
-    r"|ne (?:sont|est|sera|seront|peut|peuvent|pouvez)? ?(?:pas|jamais|plus)"
-    r"|n'(?:est|a|ont|était|sera) (?:pas|jamais|plus)"
+    r"|ne (?:sont|est|sera|seront|peut|peuvent|pouvez)? ?(?:pas|jamais|" + _NO_LONGER + ")"
+    r"|n'(?:est|a|ont|était|sera) (?:pas|jamais|" + _NO_LONGER + ")"
     r"|nicht|kein|keine|keinen|keiner|non|não|nao) (?!nur |seulement |solo |sólo |só )"
     r"(?:jedoch |aber |mehr |immer |plus |toujours |más |siempre |più |sempre |mais )?(?:être )?)(\w)")
 """A negation and the first letter of the word it negates: "nicht erstattungsfähig", "ne sont pas

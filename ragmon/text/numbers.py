@@ -702,44 +702,63 @@ _DECIMAL_COMMA = re.compile(r",[0-9]{1,2}(?![0-9]|,[0-9])")
 """A comma and decimals, the literal every continental decimal starts its search with."""
 _NUMBER_ENDS = r"(?![0-9]|[.,][0-9])"
 """A number's end, a sentence's full stop after it too ("Die Miete beträgt 1.250,50.")."""
+_GROUPS = r"[1-9][0-9]{0,2}(?:\.[0-9]{3})+"
+"""Thousands grouped by dots, never led by a 0 ("0.125" is no thousand)."""
 _CONTINENTAL = re.compile(
-    r"(?<![0-9.,])([0-9]{1,3}(?:\.[0-9]{3})+),([0-9]{1,2})" + _NUMBER_ENDS
-    + r"|(?<![0-9.,])([0-9]+),([0-9]{1,2})(?![0-9.,])" + _UNIT_AFTER
-    + r"|(?<![0-9.,])([1-9][0-9]{0,2}(?:\.[0-9]{3})+)" + _NUMBER_ENDS + r"(?=" + _SPACE + r"(?:€|euro))"
-    + r"|((?<![\w$])(?:€|r\$)" + _SPACE + r")([0-9]+),([0-9]{1,2})" + _NUMBER_ENDS
-    + r"|(?<![0-9.,])([0-9]{1,3}(?:[\u00a0\u202f][0-9]{3})+)(?:,([0-9]{1,2}))?(?![0-9.,])" + _UNIT_AFTER,
+    r"(?<![0-9.,])(?P<grouped>" + _GROUPS + r"),(?P<grouped_decimals>[0-9]{1,2})" + _NUMBER_ENDS
+    + r"|(?<![0-9.,])(?P<unit>[0-9]+),(?P<unit_decimals>[0-9]{1,2})(?![0-9.,])" + _UNIT_AFTER
+    + r"|(?<![0-9.,])(?P<sign_after>" + _GROUPS + r")" + _NUMBER_ENDS + r"(?=" + _SPACE + r"€)"
+    # Before the word or the code only when a round number: an English rate or price "1.165 euros" stays.
+    + r"|(?<![0-9.,])(?P<word_after>[1-9][0-9]{0,2}(?:\.[0-9]{3})*\.[0-9]{2}0)" + _NUMBER_ENDS
+    + r"(?=" + _SPACE + r"(?:euros?|eur)\b)"
+    + r"|(?P<sign>(?<![\w$])(?:€|r\$)" + _SPACE + r")(?P<signed>[0-9]+),(?P<signed_decimals>[0-9]{1,2})"
+    + _NUMBER_ENDS
+    # With a space after the sign only: "€1.859" a litre of petrol is English.
+    + r"|(?P<group_sign>(?<![\w$])(?:r\$ ?|€[ \u00a0\u202f]))(?P<signed_groups>" + _GROUPS + r")"
+    + _NUMBER_ENDS
+    # Thousands grouped by spaces, plain ones too (an answer writes "1 500 €" for its page's
+    # "1\u202f500\u00a0€"), before the euro only; before other units only with the narrow no-break
+    # space, as "Take 2\u00a0500 mg tablets" is 2 tablets.
+    + r"|(?<![0-9.,])(?P<spaced>[0-9]{1,3}(?:[ \u00a0\u202f][0-9]{3})+)(?:,(?P<spaced_decimals>[0-9]{1,2}))?"
+    r"(?![0-9.,])(?=" + _SPACE + r"(?:€|euros?\b))"
+    + r"|(?<![0-9.,])(?P<narrow>[0-9]{1,3}(?:\u202f[0-9]{3})+)(?:,(?P<narrow_decimals>[0-9]{1,2}))?"
+    r"(?![0-9.,])" + _UNIT_AFTER,
     re.IGNORECASE)
-_MAY_NEED_IT = re.compile(r"[0-9](?:[\u00a0\u202f][0-9]{3}|[ \u00a0\u202f]?euro)", re.IGNORECASE)
-"""Thousands after a non-breaking space, or before the word euro: looked for only in texts holding one or
-"uro", as `_CONTINENTAL` costs an English passage 25 us."""
+_PARTS = (("grouped", "grouped_decimals", ""), ("unit", "unit_decimals", ""), ("sign_after", "", ""),
+          ("word_after", "", ""), ("signed", "signed_decimals", "sign"), ("signed_groups", "", "group_sign"),
+          ("spaced", "spaced_decimals", ""), ("narrow", "narrow_decimals", ""))
+"""Each alternative's groups: the whole part, its decimals and the sign kept before it."""
+_SEPARATORS = str.maketrans("", "", ". \u00a0\u202f")
+_MAY_NEED_IT = re.compile(r"[0-9](?:\u202f[0-9]{3}|[ \u00a0\u202f]?eur)|r\$ ?[0-9]", re.IGNORECASE)
+"""What a continental number with neither "€" nor a decimal comma may hold: thousands after a narrow
+no-break space, the euro's word or code, "R$". Looked for only in texts holding one (`european_numbers`)."""
 
 
 def _in_english(found: re.Match[str]) -> str:
-    if found.group(5) is not None:
-        return found.group(5).replace(".", "")
-    if found.group(6) is not None:  # the sign kept before the amount: "€ 5.90"
-        return f"{found.group(6)}{found.group(7)}.{found.group(8)}"
-    if found.group(9) is not None:  # "1 500,50 €", French thousands
-        whole = found.group(9).replace("\u00a0", "").replace("\u202f", "")
-        return whole if found.group(10) is None else f"{whole}.{found.group(10)}"
-    whole, decimals = (found.group(1), found.group(2)) if found.group(1) else (found.group(3), found.group(4))
-    return f"{whole.replace('.', '')}.{decimals}"
+    for whole, decimals, sign in _PARTS:
+        if found[whole] is not None:
+            kept = f"{found[sign] if sign else ''}{found[whole].translate(_SEPARATORS)}"
+            return f"{kept}.{found[decimals]}" if decimals and found[decimals] is not None else kept
+    raise AssertionError(found)  # every alternative has a whole part
 
 
 def european_numbers(text: str) -> str:
     """`text` with the numbers it writes the continental European way in the English way, each known by
-    itself: "1.250,50" (groups and decimals), a decimal comma before a unit or a currency ("2,5 kg", "5,90
-    €", "4,75 %", "2,5 Jahre") or after a currency sign ("€ 5,90", "R$ 5,90"), thousands dots before a
-    euro sign or the word ("1.000 €", "1.500 Euro", whose "1,5 Euro" was read the continental way and so
-    supported by it; "1.000 EUR" stays ambiguous: an exchange rate "1.165 EUR" is English), with a non-
-    breaking space between too, as French writes it. Read the English way, "2,5" was 2 and 5, so a made-up
-    "5 kg" against "2,5 kg" passed, and "1.000 €" was 1.0. Token by token, never by the text around it: a
-    first version that read a whole text the continental way once it held one such number read every
-    "4,000 mg" of an English passage citing "[1,2]" as 4.0. What stays ambiguous stays English, on both
-    sides alike: "1,500" is 1500, "1.000 Stück" 1.0, a list's "1,2" two numbers."""
+    itself: "1.250,50" (groups and decimals, ending a sentence too), a decimal comma before a unit or a
+    currency ("2,5 kg", "5,90 €", "4,75 %", "2,5 Jahre") or after "€" or "R$" ("R$ 5,90"), thousands dots
+    before a euro sign or after it and a space ("1.000 €", "€ 1.500", "R$ 2.000"; "€1.859" a litre stays
+    English), or before the word or the code when the number is round ("1.500 Euro", "1.000 EUR"; "1.165
+    euros", a rate, stays English: read so, "1,5 Euro" had been supported by "1.500 Euro"), thousands
+    grouped by spaces before the euro ("1 500 €", "1\u202f500\u00a0€") or by the narrow no-break space
+    before another unit, and French typography's no-break space before the unit. Read the English way,
+    "2,5" was 2 and 5, so a made-up "5 kg" against "2,5 kg" passed, and "1.000 €" was 1.0. Token by token,
+    never by the text around it: a first version that read a whole text the continental way once it held
+    one such number read every "4,000 mg" of an English passage citing "[1,2]" as 4.0. What stays
+    ambiguous stays English, on both sides alike: "1,500" is 1500, "1.000 Stück" 1.0, a list's "1,2" two
+    numbers, "2\u00a0500 mg tablets" 2 and 500."""
     if ("€" not in text and _DECIMAL_COMMA.search(text) is None
-            and not (("uro" in text or "URO" in text or "\u00a0" in text or "\u202f" in text)
-                     and _MAY_NEED_IT.search(text))):
+            and not (("eur" in text or "EUR" in text or "Eur" in text or "R$" in text or "r$" in text
+                      or "\u202f" in text) and _MAY_NEED_IT.search(text))):
         return text  # literal searches first: a digit-first pattern had cost an English passage 25 us, and
         # a test for "eur" let it run on every text with "Europe" or "neural" in it (+20% instructions)
     return _CONTINENTAL.sub(_in_english, text)

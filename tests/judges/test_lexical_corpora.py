@@ -1223,10 +1223,9 @@ LETTERS_2 = {
     ("pt-g1", "false alarm", "Senhor,"),
     ("pt-g4", "false alarm", "Um abraço e lembrem-se: o prazo do segundo trimestre termina a 30 de junho."),
     ("pt-g5", "false alarm", "Há ainda uma inscrição com um custo único de 15 €."),
-    # A feature and a waiver given where the page does not: in its own words.
+    # A feature given where the page does not: in its own words. (A waiver from "R$ 2.000" a month passed
+    # until rules 35 read the amount after "R$" as 2,000, not 2.0.)
     ("fr-i1", "made-up sentence passed", "Le répéteur Wi-Fi est également inclus dans cette offre."),
-    ("pt-i1", "made-up sentence passed",
-     "A anuidade é isenta para clientes que gastam R$ 2.000 ou mais por mês no cartão."),
 }
 
 

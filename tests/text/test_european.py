@@ -306,6 +306,9 @@ NBSP, NNBSP = "\u00a0", "\u202f"
     # A full-width decimal point: the claim's 2.5 and the page's 1.5 (it had been flagged for nothing
     # either way, so this is the half that held).
     ("包裹重2.5公斤。", "包裹重１．５公斤。"),
+    # Thousands after the sign: "R$ 1,50" was supported by "R$ 1.500" once the decimal was read there.
+    ("O bilhete custa R$ 1,50.", "O bilhete custa R$ 1.500."),
+    ("Il biglietto costa € 1,50.", "Il biglietto costa € 1.500."),
     # French "jamais" (never) and "plus" (no longer) negate as "pas" does.
     ("Le billet est remboursable.", "Le billet n'est jamais remboursable."),
     ("Le billet est remboursable.", "Le billet n'est plus remboursable."),
@@ -329,6 +332,22 @@ def test_continental_numbers_in_french_typography_and_french_never_are_read(clai
     ("Il prezzo è 5,90 € al mese.", "Il prezzo è € 5,90 al mese."),
     ("Die Kaution beträgt 1.500 Euro.", "Die Kaution beträgt 1.500 €."),
     ("Le billet n'est plus remboursable.", "Le billet n'est plus remboursable."),
+    # Thousands grouped by spaces before the euro, written either way; the same amount after "R$" or
+    # with the sign after it.
+    ("Le colis coûte 1 500 €.", f"Le colis coûte 1{NNBSP}500{NBSP}€."),
+    (f"Le colis coûte 1{NNBSP}500{NBSP}€.", "Le colis coûte 1 500 €."),
+    ("O aluguel é R$ 1.500.", "O aluguel é R$ 1.500,00."),
+    ("Die Kaution beträgt 1.000 EUR.", "Die Kaution beträgt 1.000 Euro."),
+    # Written as the adversarial review of rules 33 found them flagged: a count and a quantity with a
+    # no-break space between ("2\u00a0500 mg" read as 2,500 mg), an English rate with three decimals
+    # before the word (1,165 euros), a list's full-width comma (10.2%), comparisons with "plus ... que".
+    ("Take two 500 mg tablets.", f"Take 2{NBSP}500 mg tablets."),
+    ("The rate is 1.165 euros per pound.", "The rate is 1.165 EUR per pound."),
+    ("The rate is 1.165 euros per pound.", "The rate is €1.165 per pound."),
+    ("税率为10%和20%。", "税率为１０，２０％。"),
+    ("Rien n'est plus simple que de retourner un article.",
+     "Rien n'est plus simple que de retourner un article."),
+    ("Le compte est accessible aux étudiants.", "Le compte n'est plus accessible qu'aux étudiants."),
     # English stays English: a petrol price to the tenth of a cent, an exchange rate.
     ("Petrol costs €1.859 per litre.", "Petrol costs €1.859 per litre, and a car costs €2,500."),
     ("One dollar buys 0.920 €.", "One dollar buys 0.920 €."),
