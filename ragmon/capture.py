@@ -125,6 +125,7 @@ from ragmon.logs import LineLimit, more_like_it
 from ragmon.model import Example, ExampleResult
 from ragmon.options import Flag, fraction
 from ragmon.rules import SCORING_RULES
+from ragmon.stop_signals import StoppedStarting
 
 log = logging.getLogger("ragmon.capture")
 
@@ -870,10 +871,11 @@ class CaptureWriter:
         self._closing = False
         self._flusher: asyncio.Task[None] | None = None
 
-    async def start(self) -> None:
+    async def start(self, stop: asyncio.Event | None = None) -> None:
         """Read the ids the files hold and open FILE now, so a path that cannot be written (or read)
-        stops `ragmon serve` at start-up."""
-        older, current = await self._resume_when_read()
+        stops `ragmon serve` at start-up; `stop` set while a named pipe's reader is waited for ends the wait
+        (`StoppedStarting`)."""
+        older, current = await self._resume_when_read(stop)
         self._held = {self.file.rotated_generation: set(older.ids), self.file.generation: set(current.ids)}
         _log_held(self.file.rotated, older, mended=False)
         _log_held(self.file.path, current, mended=True)
@@ -882,7 +884,7 @@ class CaptureWriter:
                                               "max_bytes": self.file.max_bytes,
                                               "ids_held": len(older.ids) + len(current.ids)})
 
-    async def _resume_when_read(self) -> tuple[Held, Held]:
+    async def _resume_when_read(self, stop: asyncio.Event | None) -> tuple[Held, Held]:
         """`_resume`, waiting `reader_wait` seconds for a process to open a named pipe FILE for reading,
         saying so: a reader started with the sidecar (a log shipper in its pod) may come a moment later,
         and an exit at once had the sidecar restarted in a back-off longer than that. Past the wait, a
@@ -893,6 +895,9 @@ class CaptureWriter:
             try:
                 return await asyncio.to_thread(self._resume)
             except NoReader:
+                if stop is not None and stop.is_set():
+                    raise StoppedStarting(f"{self.file.path}: stopped while waiting for a process to read "
+                                          f"{self._named}, a named pipe") from None
                 if asyncio.get_running_loop().time() >= deadline:
                     raise InputError(f"no process reads {self._named}, a named pipe (waited "
                                      f"{self._reader_wait:g} s for one): start its reader first; ragmon only "

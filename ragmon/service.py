@@ -74,7 +74,7 @@ from ragmon.semconv.extract import (
 from ragmon.semconv.unread import unread_note
 from ragmon.serve_config import ServeConfig
 from ragmon.serve_config import add_arguments as add_arguments  # ragmon.cli's entry point, with `run`
-from ragmon.stop_signals import stop_on_signals
+from ragmon.stop_signals import StoppedStarting, stop_on_signals
 from ragmon.traces import PIPELINE_KEY, SERVICE_KEY, Assembler, BatchCost, Decided, Span, Trace, footprint
 
 log = logging.getLogger("ragmon.service")
@@ -322,13 +322,15 @@ class Sidecar:
 
     # --- lifecycle ----------------------------------------------------------------------------------
 
-    async def start(self) -> Ports:
+    async def start(self, stop: asyncio.Event | None = None) -> Ports:
+        """Bind, start the lanes and return the ports; `stop` set while start-up waits on what is outside
+        ragmon (a capture pipe's reader) raises `StoppedStarting`."""
         cfg = self.config
         try:
             metrics_port = await self._serve_web(self._metrics_app(), cfg.metrics_listen, "metrics",
                                                  self._unreadable(METRICS_PORT, otlp=False))
             if self._capture is not None:
-                await self._capture.start()
+                await self._capture.start(stop)
             for runner in self._runners:
                 await runner.lane.start()
             self._decider = asyncio.create_task(self._decide_loop(), name="ragmon-decide")
@@ -1138,7 +1140,11 @@ async def serve(config: ServeConfig, lanes: Sequence[Lane] | None = None) -> int
     stop = asyncio.Event()
     with stop_on_signals(stop):
         sidecar = Sidecar(config, lanes)
-        await sidecar.start()
+        try:
+            await sidecar.start(stop)
+        except StoppedStarting as stopped:
+            log.info(str(stopped))
+            return 0
         await stop.wait()
         await sidecar.stop()
     return 0

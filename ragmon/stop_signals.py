@@ -24,6 +24,12 @@ main process drains on each; its worker processes must not act on them (`ragmon.
 log = logging.getLogger("ragmon.stop_signals")
 
 
+class StoppedStarting(Exception):
+    """A stop asked for while start-up waited on something outside ragmon (a capture pipe's reader): the
+    wait ends at once, and the command exits 0, as for a stop once started. Held until the wait ran out,
+    SIGTERM had ended in an exit 2 "start-up error" 10 s later."""
+
+
 def heeded(signals: Iterable[signal.Signals] = SHUTDOWN_SIGNALS) -> frozenset[signal.Signals]:
     """Those of `signals` that are not ignored: a signal ignored when ragmon started stays ignored, the
     convention of POSIX shells (a signal ignored on entry cannot be trapped) and of Python's own SIGINT.
