@@ -347,7 +347,9 @@ class LexicalLane:
         loop = asyncio.get_running_loop()
         pool = self._pool
         pids = await asyncio.gather(*(loop.run_in_executor(pool, os.getpid) for _ in range(self.workers)))
-        self.worker_pids = tuple(sorted(set(pids)))
+        # Every worker the pool started, not only those that answered: one idle worker answered all four
+        # calls, and a worker's later death line named a pid the start-up line never had.
+        self.worker_pids = tuple(sorted(set(pids) | set(self._workers[pool])))
         log.info("lexical workers started", extra={"workers": self.workers, "pids": self.worker_pids,
                                                    "threshold": self.threshold})
 

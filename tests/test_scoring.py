@@ -477,3 +477,13 @@ async def test_a_worker_within_its_share_is_kept() -> None:
         for _ in range(3):
             await lane.score(BIG)
         assert lane.recycles == 0 and Path(f"/proc/{pid}").exists()
+
+
+async def test_the_started_line_names_every_worker_the_pool_started() -> None:
+    # One idle worker answered all four of the start-up's calls, and the line read "workers=4 pids=(12141,)"
+    # while four worker processes ran: a later "lexical worker 12143 was killed" named a pid never seen.
+    async with running(workers=4) as lane:
+        assert len(lane.worker_pids) == 4
+        assert os.getpid() not in lane.worker_pids
+        for pid in lane.worker_pids:
+            os.kill(pid, 0)  # each a live process
