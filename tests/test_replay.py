@@ -953,7 +953,8 @@ def test_a_capture_made_at_another_k_says_so_and_which_k_gives_the_sidecars_figu
     # Of the run, not of its first example: it had been filed as t1's ("t1: 2 examples were ..."). Every
     # report says it apart from the examples' own warnings (there are none here).
     assert (report["run_warnings"], report["warnings"]) == ([review, why], [])
-    assert f"### Warnings (2)\n\n- {review}\n- {why}\n" in (tmp_path / "r.md").read_text(encoding="utf-8")
+    markdown = (tmp_path / "r.md").read_text(encoding="utf-8")
+    assert f"|\n\n**Warning**: {review}.\n\n**Warning**: {why}.\n" in markdown
     summary = f"gate hit_rate >= 0.9: ok (1 >= 0.9)\nwarning: {review}\nwarning: {why}\nPASS\n"
     assert said.out.endswith(summary)
     assert ET.parse(tmp_path / "r.xml").findtext("system-out", "").endswith(summary)

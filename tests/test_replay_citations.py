@@ -112,7 +112,7 @@ def test_citations_written_as_positions_are_warned_of_once_naming_their_lines(
     assert said.err == f"ragmon replay: warning: {why}\n"
     assert report["run_warnings"] == [why]
     assert f"warning: {why}\n" in said.out and f"warning: {why}\n" in suite.findtext("system-out", "")
-    assert "### Warnings (1)" in markdown
+    assert "|\n\n**Warning**: citations of 2 examples of " in markdown
     # Scored as written: "1" and "2" are ids no context has (accuracy 0/2), [2] likewise (0/1).
     accuracy = {r["id"]: r["metrics"]["citation_accuracy"] for r in report["results"]}
     assert (accuracy, status) == ({"q01": 1.0, "q02": 0.0, "q03": 1.0, "q04": 0.0}, 1)

@@ -39,7 +39,7 @@ def test_lines_still_marked_for_review_are_warned_of_once_by_their_lines(
     assert said.err == f"ragmon replay: warning: {why}\n"
     report = json.loads(reports[0].read_text(encoding="utf-8"))
     assert (report["run_warnings"], report["warnings"]) == ([why], [])
-    assert f"### Warnings (1)\n\n- {why}\n" in reports[1].read_text(encoding="utf-8")
+    assert f"|\n\n**Warning**: {why}.\n" in reports[1].read_text(encoding="utf-8")
     summary = f"gate groundedness >= 0.9: ok (1 >= 0.9)\nwarning: {why}\nPASS\n"
     assert said.out.endswith(summary)
     assert ET.parse(reports[2]).findtext("system-out", "").endswith(summary)

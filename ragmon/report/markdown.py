@@ -14,9 +14,10 @@ characters (ID_WIDTH for an id), control characters escaped (text.show; in an id
 text.show_id): an example's section holds at most 200 + 1,000 + 5 x 2,000 + 6 x 20 x 200 = 35,200
 characters of data (each of which `_escaped` may write as up to 14: a `$` in its span), the skipped
 list 50 x 1,200. The whole: COMMENT_LIMIT characters, GitHub's limit for a PR comment, whatever
-`--worst` asked for. The title, tables and warnings come first and are never cut; the examples follow,
-whole, while they fit, then a last line counts those left out (`_within`). So the step summary, which
-gets the same file, stays far below GitHub's 1 MiB for one.
+`--worst` asked for. The title, tables and warnings of the run come first and are never cut (replay's:
+at most one of each kind, each a line of at most WIDTH characters quoting ids clipped to 60); the
+examples' warnings and the examples follow, whole, while they fit, then a last line counts those left
+out (`_within`). So the step summary, which gets the same file, stays far below GitHub's 1 MiB for one.
 """
 
 from __future__ import annotations
@@ -70,10 +71,10 @@ def render(report: Report, gates: Sequence[GateResult], *, worst: int = DEFAULT_
            run_warnings: Sequence[str] = ()) -> str:
     """`incomplete` is the error that stopped the run after scoring: said first, and the figures kept.
     `comparison` is against the `--baseline` run, when there is one. `run_warnings` are the run's, of no
-    example: listed first among the warnings, without an id.
+    example: after the gates, without an id.
 
-    At most COMMENT_LIMIT characters: the tables and warnings first and whole, then the examples, whole,
-    as many as fit (`_within`)."""
+    At most COMMENT_LIMIT characters: the tables and the run's warnings first and whole, then the examples,
+    whole, as many as fit (`_within`)."""
     judge = report.judge.get("name", "?")
     head = _incomplete_lines(incomplete, figures=True) if incomplete is not None else [
         f"## ragmon replay: {show(verdict(gates), WIDTH)}"]
@@ -99,12 +100,15 @@ def render(report: Report, gates: Sequence[GateResult], *, worst: int = DEFAULT_
     for gap in coverage.gaps(report, gates):
         head += ["", f"**Warning**: {gap.describe(lambda ids: _ids(ids, coverage.IDS_NAMED))}."]
     head += [line for g in gates if not g.passed and g.max_drop is None for line in _nearest(report, g)]
+    # Beside the gates, as the terminal summary has them: listed with the examples' warnings, after the
+    # regressed examples, a hostile run's long answers had cut them out of the report (`_within`).
+    head += [line for said in run_warnings for line in ("", f"**Warning**: {_text(said)}.")]
     blocks: list[_Block] = []
     if comparison is not None:
         intro, blocks = _regressions(comparison, gates, worst)
         head += intro
     blocks += _named(report.skipped, "Skipped", "skipped example")
-    blocks += _named(report.warnings, "Warnings", "warning", run_warnings)
+    blocks += _named(report.warnings, "Warnings", "warning")
     weak = weakest(report.results, gates)
     shown = weak[:worst]
     breached = [g.metric for g in gates if not g.passed and g.max_drop is None and g.metric not in _SHOWN]
@@ -125,17 +129,14 @@ def render(report: Report, gates: Sequence[GateResult], *, worst: int = DEFAULT_
     return _within(_joined(head), [_joined(block.lines) for block in blocks], note)
 
 
-def _named(entries: Sequence[tuple[str, str]], title: str, shows: str,
-           unnamed: Sequence[str] = ()) -> list[_Block]:
+def _named(entries: Sequence[tuple[str, str]], title: str, shows: str) -> list[_Block]:
     """A section of (example id, text) entries, such as skipped examples and why, the first SKIPPED_SHOWN
-    of them, after the `unnamed` entries of no example (the run's warnings), each without an id: under
-    the first example's id, one read as that example's problem. None when there are none."""
-    if not entries and not unnamed:
+    of them. None when there are none."""
+    if not entries:
         return []
-    return _section(["", f"### {title} ({len(unnamed) + len(entries)})", ""],
-                    [*([f"- {_text(said)}"] for said in unnamed),
-                     *([f"- {_code(show_id(example_id, ID_WIDTH))}: {_text(said)}"]
-                       for example_id, said in entries[:SKIPPED_SHOWN])],
+    return _section(["", f"### {title} ({len(entries)})", ""],
+                    [[f"- {_code(show_id(example_id, ID_WIDTH))}: {_text(said)}"]
+                     for example_id, said in entries[:SKIPPED_SHOWN]],
                     shows, len(entries) - SKIPPED_SHOWN)
 
 

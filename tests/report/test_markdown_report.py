@@ -227,12 +227,32 @@ def test_a_cut_note_adds_up_with_the_heading_of_a_section_it_cut() -> None:
                         "left out here. The JSON report (`--json`) lists every example.*\n")
 
 
-def test_a_warning_of_the_run_is_listed_first_and_without_an_example_id(report: Report) -> None:
+def test_a_warning_of_the_run_is_said_after_the_tables_and_without_an_example_id(report: Report) -> None:
     # Filed under its first example's id, a warning about the whole run read "- `e1`: ..." as if e1 had a
-    # problem; the section counts both kinds.
+    # problem; the examples' own section counts theirs alone.
     out = render(replace(report, warnings=(EXAMPLE_WARNING,)), (), run_warnings=(RUN_WARNING,))
-    assert f"\n### Warnings (2)\n\n- {RUN_WARNING}\n- `e1`: only the last of 2 answers is scored\n\n" in out
-    assert f"\n### Warnings (1)\n\n- {RUN_WARNING}\n\n" in render(report, (), run_warnings=(RUN_WARNING,))
+    assert f"|\n\n**Warning**: {RUN_WARNING}.\n\n### Skipped (1)\n\n" in out
+    assert "\n### Warnings (1)\n\n- `e1`: only the last of 2 answers is scored\n\n" in out
+    assert "### Warnings" not in render(report, (), run_warnings=(RUN_WARNING,))
+
+
+def test_the_run_warnings_are_never_cut_by_long_regressed_examples() -> None:
+    # many_regressed_run's regressed examples fill the report (test_regressions_are_bounded_by_worst), and
+    # the run's warnings, listed after them under "Warnings", were cut with them: the note counted "2
+    # warnings" left out, and a reader of the PR comment never saw that two ids look alike. Each of them
+    # holding 60 `$` (shown as 60 x 14 characters), they still come whole after the tables.
+    report, gates, comparison = many_regressed_run()
+    dollars = "$" * 60
+    alike = f"example ids 'z01' and 'z01 ' differ only in white space around them ({dollars})"
+    out = render(report, gates, comparison=comparison, run_warnings=(RUN_WARNING, alike))
+    shown = "<span>$</span>" * 60
+    assert (f"1 -> 0 on 1000 examples measured in both runs |\n\n**Warning**: {RUN_WARNING}.\n\n"
+            f"**Warning**: example ids 'z01' and 'z01 ' differ only in white space around them ({shown}).\n\n"
+            "### Regressions against the baseline") in out
+    assert len(out) <= 65_536
+    assert out.endswith("*Cut at 65,536 characters, GitHub's limit for a comment: 994 regressed examples, "
+                        "1,000 recall regressions and 10 weakest examples left out here. The JSON report "
+                        "(`--json`) lists every example.*\n")
 
 
 def test_an_incomplete_run_says_so_first_and_keeps_its_figures(report: Report) -> None:
