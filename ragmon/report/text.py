@@ -12,6 +12,7 @@ log (`inert`).
 from __future__ import annotations
 
 import math
+import re
 import textwrap
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -265,7 +266,7 @@ def show_id(text: str, width: int) -> str:
     with its white space as written, every character but the plain space that is not printable escaped.
     Squeezed, "a b" and "a\\u2028b" (or "a\\nb", "a\\tb", "a\\xa0b") were shown alike, as "a b": two
     examples could not be told apart, nor the real id found with grep."""
-    return _cut(text, width, readable)
+    return _cut(text, width, lambda flat: readable(flat, selectors=False))
 
 
 def _squeezed(text: str) -> str:
@@ -275,29 +276,62 @@ def _squeezed(text: str) -> str:
 
 
 def _printable(text: str) -> list[str]:
-    """Each character of `text` as shown: itself, or its Python escape when it is not printable."""
-    return [printable(char) for char in text]
+    """Each character of `text` as shown: itself, or its Python escape when it is not printable or is
+    invisible (`_IGNORABLE`)."""
+    return [_escaped(char) for char in text]
 
 
-def readable(text: str) -> list[str]:
+def _escaped(char: str) -> str:
+    return char.encode("unicode_escape").decode("ascii") if _IGNORABLE.match(char) else printable(char)
+
+
+def readable(text: str, *, selectors: bool = True) -> list[str]:
     """`_printable`, but a zero-width joiner (U+200D) or non-joiner (U+200C) between two visible characters
     that are not ASCII is itself: they spell emoji (the family 👨\u200d👩\u200d👧), Indic conjuncts and
     Persian words, which their escapes break. Elsewhere a joiner joins nothing a reader sees, and shown
     raw it would make two ids that differ by it look alike ("sup-004" and "sup-0\u200d04"), so it stays
-    escaped. So does every other invisible format character: the bidi controls (U+202A-U+202E,
+    escaped. So does every other invisible character (`_IGNORABLE`): the bidi controls (U+202A-U+202E,
     U+2066-U+2069, and the marks U+200E, U+200F, U+061C) would reorder what a PR comment shows (Trojan
     Source), a zero-width space (U+200B) is what the Markdown report inserts to make `@mentions` inert and
-    would hide a difference, and the tag characters (U+E0000 block) can carry invisible text."""
-    last = len(text) - 1
-    return [char if char in _JOINERS and 0 < index < last and _visible_letter(text[index - 1])
-            and _visible_letter(text[index + 1]) else printable(char) for index, char in enumerate(text)]
+    would hide a difference, and the tag characters (U+E0000 block) can carry invisible text. With
+    `selectors`, a variation selector right after a visible character that is not ASCII is itself too
+    (`_SELECTOR`: ❤\ufe0f, the red heart emoji, and a joiner after one, as in 🏳\ufe0f\u200d🌈); never in
+    an id (`show_id`), where "🚀" and "🚀\ufe0f" are two."""
+    return [char if shown != char and _kept(text, index, selectors) else shown
+            for index, (char, shown) in enumerate(zip(text, _printable(text), strict=True))]
+
+
+def _kept(text: str, index: int, selectors: bool) -> bool:
+    """Whether text[index], an invisible character, is shown as itself all the same (`readable`)."""
+    if text[index] in _JOINERS:
+        return 0 < index < len(text) - 1 and _visible_letter(text[index + 1]) and (
+            _visible_letter(text[index - 1]) or (selectors and _selected(text, index - 1)))
+    return selectors and _selected(text, index)
 
 
 _JOINERS = "\u200c\u200d"
 
+_IGNORABLE = re.compile("[\xad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e"
+                        "\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff0-\ufff8\U0001bca0-\U0001bca3"
+                        "\U0001d173-\U0001d17a\U000e0000-\U000e0fff]")
+"""Unicode's Default_Ignorable_Code_Point (DerivedCoreProperties.txt, Unicode 15.1), which a renderer
+shows as nothing. `str.isprintable` passes those of categories Mn and Lo (the combining grapheme joiner
+U+034F, the Hangul fillers U+115F, U+1160, U+3164, U+FFA0, the Khmer inherent vowels U+17B4-U+17B5, the
+variation selectors): shown raw, "sup-0\u034f04" and "x\u3164" had looked like "sup-004" and "x" in
+every report, with no warning (ids differ only as a report showed them)."""
+_SELECTOR = re.compile("[\u180b-\u180d\u180f\ufe00-\ufe0f\U000e0100-\U000e01ef]")
+"""The variation selectors: one after a letter or a symbol picks its glyph (an emoji's colour form, a
+Mongolian or CJK variant)."""
+
+
+def _selected(text: str, index: int) -> bool:
+    """Whether text[index] is a variation selector a reader sees the effect of: one, right after a visible
+    character that is not ASCII. A run of them after one emoji would carry invisible text."""
+    return index > 0 and _SELECTOR.match(text[index]) is not None and _visible_letter(text[index - 1])
+
 
 def _visible_letter(char: str) -> bool:
-    return not char.isascii() and char.isprintable()
+    return not char.isascii() and char.isprintable() and not _IGNORABLE.match(char)
 
 
 def _cut(flat: str, width: int, shown: Callable[[str], list[str]]) -> str:
@@ -306,7 +340,7 @@ def _cut(flat: str, width: int, shown: Callable[[str], list[str]]) -> str:
     A joiner left last by the cut joins nothing, and goes. `shown` escapes every line break, so `flat` is
     on one line whether squeezed (`_squeezed`) or not."""
     head = flat[:width]
-    if head.isprintable():  # the common case, and the cheap one
+    if head.isprintable() and not _IGNORABLE.search(head):  # the common case, and the cheap one
         return flat if len(flat) <= width else head[:width - 1].rstrip() + "…"
     pieces = shown(head)
     if len(flat) <= width and sum(map(len, pieces)) <= width:

@@ -1,8 +1,8 @@
 """Identifiers are shown as written in every report: an example's id, a document's, a skipped example's, a
-gone one's, the baseline's path. Only their characters that are not printable are escaped, white space
-too, so "a b" and "a\\u2028b" (a LINE SEPARATOR), "a\\nb", "a\\tb", "a\\xa0b" read differently and the id
-shown is the one to grep for. Squeezing white space, as the reports do for answers, claims and reasons,
-showed all of them as "a b". A sentence with a line break is still shown on one line, squeezed."""
+gone one's, the baseline's path. Only their characters that are not printable or invisible are escaped,
+white space too, so "a b" and "a\\u2028b" (a LINE SEPARATOR), "a\\nb", "a\\tb", "a\\xa0b" read differently
+and the id shown is the one to grep for. Squeezing white space, as the reports do for answers, claims and
+reasons, showed all of them as "a b". A sentence with a line break is still shown on one line, squeezed."""
 
 from __future__ import annotations
 
@@ -156,3 +156,48 @@ def test_an_id_starting_and_ending_with_a_space_keeps_them_in_its_markdown_code_
     results = (_result(" a ", "\n"), _result("a", "\n"))
     lines = markdown.render(Report(report.judge, 5, results, report.aggregates), gates[:1]).splitlines()
     assert "#### `  a  `: groundedness 0.00" in lines and "#### `a`: groundedness 0.00" in lines
+
+
+# Unicode's default-ignorable characters that `str.isprintable` passes, each beside its escape, written by
+# hand: a renderer shows them as nothing.
+INVISIBLES = [
+    pytest.param("\u034f", "\\u034f", id="combining-grapheme-joiner"),
+    pytest.param("\u115f", "\\u115f", id="hangul-choseong-filler"),
+    pytest.param("\u1160", "\\u1160", id="hangul-jungseong-filler"),
+    pytest.param("\u3164", "\\u3164", id="hangul-filler"),
+    pytest.param("\uffa0", "\\uffa0", id="halfwidth-hangul-filler"),
+    pytest.param("\u17b4", "\\u17b4", id="khmer-inherent-aq"),
+    pytest.param("\u180b", "\\u180b", id="mongolian-variation-selector"),
+    pytest.param("\u180f", "\\u180f", id="mongolian-variation-selector-4"),
+    pytest.param("\ufe0f", "\\ufe0f", id="variation-selector-16"),
+    pytest.param("\U000e0100", "\\U000e0100", id="variation-selector-17"),
+]
+
+
+@pytest.mark.parametrize(("invisible", "escaped"), INVISIBLES)
+def test_every_report_tells_apart_ids_that_differ_by_an_invisible_character(invisible: str,
+                                                                            escaped: str) -> None:
+    # "sup-0\u034f04" and "x\u3164" were shown as "sup-004" and "x" in the terminal, the Markdown and the
+    # JUnit report: two examples, each figure of which a reader took for the other's, with no warning.
+    results = (_result("sup-004", " "), _result(f"sup-0{invisible}04", " "))
+    report = Report({"name": "lexical"}, 5, results, {"groundedness": Aggregate(0.0, 2, (0.0, 0.0))})
+    gates = (GateResult("groundedness", ">=", 0.5, 0.0, False, "0 < 0.5"),)
+    summary = text.render(report, gates).splitlines()
+    assert "  sup-004: groundedness 0.00" in summary and f"  sup-0{escaped}04: groundedness 0.00" in summary
+    lines = markdown.render(report, gates).splitlines()
+    assert "#### `sup-004`: groundedness 0.00" in lines
+    assert f"#### `sup-0{escaped}04`: groundedness 0.00" in lines
+    failure = ET.fromstring(junit.render(report, gates).encode("utf-8")).findtext("testcase/failure", "")
+    assert "\nsup-004: groundedness 0\n" in failure and f"\nsup-0{escaped}04: groundedness 0\n" in failure
+    assert clip(f"x{invisible}", 40) == f"x{escaped}"  # as warnings quote an id
+
+
+def test_a_variation_selector_after_an_emoji_is_kept_in_prose_never_in_an_id() -> None:
+    # Prose: the red heart (U+2764 U+FE0F) and the rainbow flag, whose joiner follows a selector, as written;
+    # a selector after ASCII, or a second one after the first (a run of them carries invisible text),
+    # escaped. An id: "🚀" and "🚀\ufe0f" are two, and read as two.
+    assert show("I \u2764\ufe0f it, \U0001f3f3\ufe0f\u200d\U0001f308", 80) == (
+        "I \u2764\ufe0f it, \U0001f3f3\ufe0f\u200d\U0001f308")
+    assert show("sup-0\ufe0f04 \U0001f680\ufe0f\ufe0e", 80) == "sup-0\\ufe0f04 \U0001f680\ufe0f\\ufe0e"
+    assert show_id("\U0001f680\ufe0f", 40) == "\U0001f680\\ufe0f"
+    assert show_id("\U0001f3f3\ufe0f\u200d\U0001f308", 40) == "\U0001f3f3\\ufe0f\\u200d\U0001f308"
