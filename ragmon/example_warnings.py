@@ -14,9 +14,11 @@ from __future__ import annotations
 
 import functools
 import json
+import re
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
+from ragmon.errors import inert, json_escape
 from ragmon.ids import ID_SHOWN, escaped_id, id_key
 from ragmon.jsontext import replace_lone_surrogates
 from ragmon.metrics.generation import INSUFFICIENT_CONTEXT, UNANSWERABLE_CATEGORIES
@@ -62,14 +64,33 @@ def positional_warning(example: Example, which: str, places: str) -> str:
            "id, and no context's id is a number, so each counts as a document never retrieved; cite the ids")
     if not meant:
         return f"{why}: the citations {written} are {past_contexts(contexts)}"
-    told = f"{why}, e.g. {json.dumps(meant, ensure_ascii=False)} for {written}"
+    told = f"{why}, e.g. [{', '.join(map(json_id, meant))}] for {written}"
     return f"{told}; {past_named(past, contexts)}" if past else told
+
+
+def json_id(doc_id: str) -> str:
+    """`doc_id` as a JSON string to paste into a golden set, which every report and log shows as written:
+    what one would escape (a control or invisible character) or squeeze (a space after a space) is JSON's
+    own escape (`\\u001b`, `\\u0020`), the same id to a parser, as is what a CI runner would act on
+    (`errors.inert`). Quoted clipped and through ragmon.report.text's escapes, "kb  returns" and
+    "kb\\treturns" had both been suggested as "kb returns", " kb-x " as "kb-x", and an escape character as
+    "kb\\\\x1b", another id. One over ID_SHOWN characters is quoted by its first ID_SHOWN, then `…` after
+    the closing quote: a context's id of 100,000 characters, ten times, had made a JUnit file of 2 MB."""
+    from ragmon.report.text import plain
+
+    quoted = "".join(char if plain(char) else json.dumps(char)[1:-1]
+                     for char in json.dumps(doc_id[:ID_SHOWN], ensure_ascii=False))
+    cut = "…" if len(doc_id) > ID_SHOWN else ""
+    return inert(_SPACE_AFTER_SPACE.sub(r"\\u0020", quoted), json_escape) + cut
+
+
+_SPACE_AFTER_SPACE = re.compile("(?<= ) ")
 
 
 def positions(citations: Sequence[str], contexts: Sequence[Context]) -> tuple[list[str], list[str]]:
     """The ids of the contexts at the positions `citations` give, counted from 0 if one of them is 0, else
-    from 1; and the positions past the contexts, each once. Each clipped. A position past them is no id to
-    cite: kept among the ids as written, "2" had been told as one to pass."""
+    from 1, as written (`json_id` quotes them); and the positions past the contexts, each once, clipped. A
+    position past them is no id to cite: kept among the ids as written, "2" had been told as one to pass."""
     from ragmon.report.text import clip
 
     first = first_position(citations)
@@ -79,7 +100,7 @@ def positions(citations: Sequence[str], contexts: Sequence[Context]) -> tuple[li
         digits = doc.lstrip("0") or "0"  # a long number is past them: int() refuses one of over 4,300 digits
         index = (int(digits) if len(digits) <= len(str(len(contexts))) else -1) - first
         if 0 <= index < len(contexts):
-            meant.append(clip(contexts[index].id, ID_SHOWN))
+            meant.append(contexts[index].id)
         else:
             past[clip(doc, ID_SHOWN)] = None
     return meant, list(past)

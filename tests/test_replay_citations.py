@@ -140,6 +140,27 @@ def test_a_position_past_the_contexts_is_not_suggested_as_an_id(tmp_path: Path) 
         'cite the ids, e.g. ["c1"] for [1, 2] of example a; 2 is past the 1 context retrieved')
 
 
+def test_the_ids_suggested_for_positions_are_the_contexts_ids_as_json(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # Clipped as prose, ["kb returns", "kb returns", "kb-x", "kb\\x1b[1mbold"] had been suggested: two
+    # ids alike, the spaces around " kb-x " gone, the escape character written as 4 characters no id has.
+    # Now JSON of each id as written, read back by a JSON parser, with what a terminal or the Markdown
+    # would escape or squeeze (the escape character, the second of two spaces) in JSON's own escapes.
+    golden = tmp_path / "golden.jsonl"
+    ids = ["kb  returns", "kb\treturns", " kb-x ", "kb\x1b[1mbold"]
+    contexts = [{"id": doc_id, "text": "Other."} for doc_id in ids]
+    golden.write_text(line("q1", [1, 2, 3, 4], contexts), encoding="utf-8")
+    _, report, markdown, suite = reports(tmp_path, golden)
+    suggested = '["kb \\u0020returns", "kb\\treturns", " kb-x ", "kb\\u001b[1mbold"]'
+    why = report["run_warnings"][0]
+    assert why.endswith(f"cite the ids, e.g. {suggested} for [1, 2, 3, 4] of example q1")
+    assert json.loads(suggested) == ids
+    assert capsys.readouterr().err.startswith(f"ragmon replay: warning: {why}\n")
+    assert f"warning: {why}\n" in suite.findtext("system-out", "")
+    # The Markdown writes `]` as `\]`, which renders as `]`.
+    assert '["kb \\u0020returns", "kb\\treturns", " kb-x ", "kb\\u001b[1mbold"\\] for' in markdown
+
+
 def test_long_citations_are_quoted_clipped_in_the_warning(tmp_path: Path) -> None:
     # Ten citations of 100,000 digits each, all out of range: quoted whole twice, in the suggested ids
     # and in the list they stand for, they made a JUnit file of 2 MB. Each is quoted as its first 59

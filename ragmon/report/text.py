@@ -331,7 +331,12 @@ def _selected(text: str, index: int) -> bool:
 
 
 def _visible_letter(char: str) -> bool:
-    return not char.isascii() and char.isprintable() and not _IGNORABLE.match(char)
+    return not char.isascii() and plain(char)
+
+
+def plain(char: str) -> bool:
+    """Whether every report shows `char` as itself wherever it is: printable, and not invisible."""
+    return char.isprintable() and not _IGNORABLE.match(char)
 
 
 def _cut(flat: str, width: int, shown: Callable[[str], list[str]]) -> str:
