@@ -220,13 +220,34 @@ def sentence_lines(verdicts: Sequence[ClaimVerdict], *, limit: int, width: int, 
     for v in verdicts[:limit]:
         lines.append(f'{indent}"{show(v.claim.text, width)}"')
         if v.reason:
-            first, *rest = textwrap.wrap(show(v.reason, reason_lines * width), width) or [""]
+            first, *rest = _Wrapper(width).wrap(show(v.reason, reason_lines * width)) or [""]
             lines.append(f"{indent}  reason: {first}")
             lines += [f"{indent}          {line}" for line in rest]
     more = len(verdicts) - limit
     if more > 0:
         lines.append(f"{indent}and {more} more {what}{'s' if more > 1 else ''}")
     return lines
+
+
+class _Wrapper(textwrap.TextWrapper):
+    """`textwrap.wrap`, but a word too long for a line is cut between two escapes, never inside one: a
+    reason naming a context id of C1 controls had ended a line with "\\x8b\\" and begun the next with
+    "x8c", which name other characters (as `_cut` keeps an escape whole)."""
+
+    def _handle_long_word(self, reversed_chunks: list[str], cur_line: list[str], cur_len: int,
+                          width: int) -> None:
+        chunk = reversed_chunks[-1]
+        room = max(width - cur_len, 1)
+        inside = next((found for found in _ESCAPE.finditer(chunk, 0, room + _ESCAPE_LONGEST)
+                       if found.start() < room < found.end()), None)
+        end = room if inside is None else inside.start() or (0 if cur_line else inside.end())
+        cur_line.append(chunk[:end])
+        reversed_chunks[-1] = chunk[end:]
+
+
+_ESCAPE = re.compile(r"\\(?:x[0-9a-f]{2}|u[0-9a-f]{4}|U[0-9a-f]{8})")
+"""An escape as `_printable` writes one."""
+_ESCAPE_LONGEST = 10
 
 
 def moved(change: Change, metric: str) -> str:

@@ -129,6 +129,29 @@ def test_a_reason_is_shown_to_its_end_over_up_to_three_lines() -> None:
         "              24"]
 
 
+def test_a_reason_wrapped_over_lines_keeps_each_escape_whole() -> None:
+    # A context id of C1 controls in the lexical judge's reason: its 32 escapes make one 129-character
+    # word, which had been cut at the line's width, ending the line with "\\x8b\\" and beginning the next
+    # with "x8c": two characters that are not the id's. By hand: "no single context supports it; closest "
+    # is 39 characters, so 47 are left on the line, room for "c" and 11 escapes (45); the 12th, "\\x8c",
+    # begins the next line, where the other 20 (80 characters) and " has" fit in 86.
+    doc = "c" + "".join(map(chr, range(0x80, 0x85))) + "".join(map(chr, range(0x86, 0xA0)))
+    reason = f"no single context supports it; closest {doc} has 0/2 of its terms, lacks 7"
+    sentence = "The fee is 7 dollars."
+    verdict_ = ClaimVerdict(Claim(sentence, 0, len(sentence)), False, (), reason)
+    example = Example("e1", "Q?", (Context(doc, "Other."),), sentence)
+    out = render(Report({"name": "lexical"}, 5, (ExampleResult(example, "lexical", {"groundedness": 0.0},
+                                                               (verdict_,)),), {}), ())
+    lines = out.splitlines()
+    at = lines.index(f'    "{sentence}"')
+    assert lines[at + 1:at + 4] == [
+        "      reason: no single context supports it; closest c\\x80\\x81\\x82\\x83\\x84\\x86\\x87"
+        "\\x88\\x89\\x8a\\x8b",
+        "              \\x8c\\x8d\\x8e\\x8f\\x90\\x91\\x92\\x93\\x94\\x95\\x96\\x97\\x98\\x99"
+        "\\x9a\\x9b\\x9c\\x9d\\x9e\\x9f has",
+        "              0/2 of its terms, lacks 7"]
+
+
 def test_terminal_control_sequences_in_answers_are_shown_escaped() -> None:
     # An ANSI escape in an answer would recolour the terminal; a lone surrogate cannot be written to a
     # UTF-8 stdout at all. Expected: each as its Python escape, written out by hand.
