@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -24,6 +25,7 @@ from ragmon.gate import GateResult
 from ragmon.jsontext import replace_lone_surrogates
 from ragmon.model import ClaimVerdict, ExampleResult, Report
 from ragmon.report import citations
+from ragmon.report.text import IGNORABLE
 from ragmon.rules import SCORING_RULES
 
 
@@ -86,10 +88,18 @@ def render_error(message: str) -> str:
 def _dumps(doc: dict[str, Any]) -> str:
     """ensure_ascii=False leaves each lone surrogate a character of the text, found in one regex pass over
     it (ids, claims, reasons, paths and errors alike); ensure_ascii=True would escape it instead."""
-    dumped = replace_lone_surrogates(json.dumps(doc, ensure_ascii=False, allow_nan=False))
+    dumped = _UNSEEN.sub(lambda found: json.dumps(found.group())[1:-1],
+                         replace_lone_surrogates(json.dumps(doc, ensure_ascii=False, allow_nan=False)))
     # The `[` of a `##[` is inside a string (`#` is nowhere else): `--json /dev/stdout` in a CI log runs no
     # command, and the report holds the text as written.
     return inert(dumped, json_escape) + "\n"
+
+
+_UNSEEN = re.compile(f"[\x7f-\x9f\u2028\u2029]|{IGNORABLE.pattern}")
+"""What JSON may hold raw and a terminal would act on or hide, written as JSON's own escape (`\\u009b`),
+which every reader decodes back: `cat report.json` in a CI log had sent a C1 CSI (U+009B) that restyles
+the log, a bidi override that reorders its line (Trojan Source), and invisible characters. JSON's
+encoder escapes the C0 controls itself."""
 
 
 def _baseline(comparison: Comparison, gates: Sequence[GateResult]) -> dict[str, Any]:

@@ -298,12 +298,12 @@ def _squeezed(text: str) -> str:
 
 def _printable(text: str) -> list[str]:
     """Each character of `text` as shown: itself, or its Python escape when it is not printable or is
-    invisible (`_IGNORABLE`)."""
+    invisible (`IGNORABLE`)."""
     return [_escaped(char) for char in text]
 
 
 def _escaped(char: str) -> str:
-    return char.encode("unicode_escape").decode("ascii") if _IGNORABLE.match(char) else printable(char)
+    return char.encode("unicode_escape").decode("ascii") if IGNORABLE.match(char) else printable(char)
 
 
 def readable(text: str, *, selectors: bool = True) -> list[str]:
@@ -311,7 +311,7 @@ def readable(text: str, *, selectors: bool = True) -> list[str]:
     that are not ASCII is itself: they spell emoji (the family 👨\u200d👩\u200d👧), Indic conjuncts and
     Persian words, which their escapes break. Elsewhere a joiner joins nothing a reader sees, and shown
     raw it would make two ids that differ by it look alike ("sup-004" and "sup-0\u200d04"), so it stays
-    escaped. So does every other invisible character (`_IGNORABLE`): the bidi controls (U+202A-U+202E,
+    escaped. So does every other invisible character (`IGNORABLE`): the bidi controls (U+202A-U+202E,
     U+2066-U+2069, and the marks U+200E, U+200F, U+061C) would reorder what a PR comment shows (Trojan
     Source), a zero-width space (U+200B) is what the Markdown report inserts to make `@mentions` inert and
     would hide a difference, and the tag characters (U+E0000 block) can carry invisible text. With
@@ -332,7 +332,7 @@ def _kept(text: str, index: int, selectors: bool) -> bool:
 
 _JOINERS = "\u200c\u200d"
 
-_IGNORABLE = re.compile("[\xad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e"
+IGNORABLE = re.compile("[\xad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e"
                         "\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff0-\ufff8\U0001bca0-\U0001bca3"
                         "\U0001d173-\U0001d17a\U000e0000-\U000e0fff]")
 """Unicode's Default_Ignorable_Code_Point (DerivedCoreProperties.txt, Unicode 15.1), which a renderer
@@ -357,7 +357,7 @@ def _visible_letter(char: str) -> bool:
 
 def plain(char: str) -> bool:
     """Whether every report shows `char` as itself wherever it is: printable, and not invisible."""
-    return char.isprintable() and not _IGNORABLE.match(char)
+    return char.isprintable() and not IGNORABLE.match(char)
 
 
 def _cut(flat: str, width: int, shown: Callable[[str], list[str]]) -> str:
@@ -366,7 +366,7 @@ def _cut(flat: str, width: int, shown: Callable[[str], list[str]]) -> str:
     A joiner left last by the cut joins nothing, and goes. `shown` escapes every line break, so `flat` is
     on one line whether squeezed (`_squeezed`) or not."""
     head = flat[:width]
-    if head.isprintable() and not _IGNORABLE.search(head):  # the common case, and the cheap one
+    if head.isprintable() and not IGNORABLE.search(head):  # the common case, and the cheap one
         return flat if len(flat) <= width else head[:width - 1].rstrip() + "…"
     pieces = shown(head)
     if len(flat) <= width and sum(map(len, pieces)) <= width:

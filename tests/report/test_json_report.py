@@ -261,3 +261,18 @@ def test_an_error_naming_a_lone_surrogate_is_written_as_u_fffd() -> None:
     # A file name of bytes that are not UTF-8 reaches Python as surrogates ("\udcff" for byte FF).
     doc = json.loads(render_error("cannot read golden-\udcff.jsonl"))
     assert doc["error"] == "cannot read golden-\ufffd.jsonl"
+
+
+def test_what_a_terminal_would_act_on_or_hide_is_written_as_json_escapes() -> None:
+    # `cat report.json` in a CI log had sent the question's C1 CSI (U+009B), which restyles the log, its DEL
+    # and tag character, and the id's bidi override, which reorders the line, all raw. Each is now JSON's
+    # own escape, written by hand below, and reads back as the same text.
+    question = "Is the fee \x9b31m 7 dollars \x7f \U000e0001 ok?"
+    example = Example("j\u202e1", question, (Context("d1", "Other."),), "A.")
+    report = Report({"name": "lexical"}, 5, (ExampleResult(example, "lexical", {}, ()),), {})
+    written = render(report, (), run_warnings=("line\u2028separator",))
+    assert '"id": "j\\u202e1"' in written
+    assert '"question": "Is the fee \\u009b31m 7 dollars \\u007f \\udb40\\udc01 ok?"' in written
+    assert '"run_warnings": ["line\\u2028separator"]' in written
+    doc = json.loads(written)
+    assert (doc["results"][0]["id"], doc["results"][0]["question"]) == ("j\u202e1", question)
