@@ -242,18 +242,27 @@ def _is_abbreviation(words: list[str], text: str, next_at: int) -> bool:
         return next_char.islower()  # inches: "It is 12 in. wide." had been cut after "in."
     if word.isdigit() and len(word) <= 2:
         if int(word) <= 31 and (_SPACED_DATE.match(text, next_at) is not None
+                or (previous.lower() in _BEFORE_DATE and _SPACED_DATE_CAPITAL.match(text, next_at))
                 or (_DAY_OF_DATE.fullmatch(previous) is not None and _YEAR_OR_WORD.match(text, next_at))):
             return True  # a date written with spaces, "ab 1. 7. 2025", "am 3. 6. und"
         return next_char.isupper() and _is_ordinal(previous, text, next_at)
     return False
 
 
-_SPACED_DATE = re.compile(r"(?:0?[1-9]|1[0-2])\.(?:[ \u00a0](?:[0-9]{4}\b|[0-9]{2}\b(?!\.)|[^\W\d_])|\s*$)")
-"""A month's number after a day's, before a year, a word or the end ("1. 7. 2025", "am 3. 6. und", "am 4.
-5."), as German writes a date with spaces: cut after the day as a sentence, the month opened the next one as
-a list item's number and was read as none, so "ab 1. 7. 2025" was supported by "ab 1. 1. 2025"."""
+_TWO_DIGIT_YEAR = r"[0-9]{2}(?=[.,;:!?)]|\s*$)"
+"""A year of two digits ends its date: "ab 1. 7. 25." ("10. 2. 25 spare screws" is a step and a count)."""
+_SPACED_DATE = re.compile(r"(?:0?[1-9]|1[0-2])\.(?:[ \u00a0](?:[0-9]{4}\b|" + _TWO_DIGIT_YEAR
+                          + r"|[a-zäöüß])|\s*$)")
+"""A month's number after a day's, before a year, a word in small letters or the end ("1. 7. 2025", "am 3.
+6. und", "am 4. 5."), as German writes a date with spaces: cut after the day as a sentence, the month opened
+the next one as a list item's number and was read as none, so "ab 1. 7. 2025" was supported by "ab 1. 1.
+2025". Before a capital only after a word a date follows (`_BEFORE_DATE`): "Set the volume to 10. 2. Press
+play." is a step's number, and read as a date it was glued to the sentence before and flagged."""
+_SPACED_DATE_CAPITAL = re.compile(r"(?:0?[1-9]|1[0-2])\.[ \u00a0][^\W\d_]")
+_BEFORE_DATE = frozenset(("am", "ab", "bis", "vom", "zum", "seit", "vor", "nach", "dem", "den", "od", "do"))
+"""Words a date follows in German and Czech ("am 4. 6. Danach ...", "od 1. 7. 2025")."""
 _DAY_OF_DATE = re.compile(r"[0-9]{1,2}\.")
-_YEAR_OR_WORD = re.compile(r"[0-9]{4}\b|[0-9]{2}\b(?!\.)|[a-zäöüß]")
+_YEAR_OR_WORD = re.compile(r"[0-9]{4}\b|" + _TWO_DIGIT_YEAR + r"|[a-zäöüß]")
 
 
 _NUMBER_SIGNS = frozenset(("no", "nos", "nr"))

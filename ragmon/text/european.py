@@ -450,9 +450,9 @@ whose terms is one is spared the pattern."""
 NO_LONGER = "plus"
 """French "ne ... plus" (no longer), a word of `NEGATION` too, kept out of `NEGATION_WORDS`, which also make
 a short line a verdict ("Keine Rückerstattung"), as English's "Plus" in a title does not."""
-_NO_LONGER = r"plus(?! (?:[\w-]+ )?qu)"
+_NO_LONGER = r"plus(?!(?: [\w'-]+){0,4}? qu)"
 """French "plus" as "no longer", not a comparison ("Rien n'est plus simple que ...") or "now only" ("n'est
-plus possible que sous 14 jours")."""
+plus possible que sous 14 jours", "n'est plus possible de payer qu'en ligne")."""
 NEGATION = re.compile(
     r"\b((?:non (?:è|sono|si|viene|vengono)|não (?:é|são|se|está|estão)"
     r"|no (?:es|son|está|están|se)"

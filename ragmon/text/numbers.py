@@ -384,7 +384,7 @@ def _dates(low: str, found: set[float]) -> list[tuple[int, int, frozenset[float]
                 after[1] is not None or not low[at - 2:at - 1].isdigit())):
             date = _date_at(low, at, int(low[at:at + 4]), after)
             if not date[2] and low[at - 2:at - 1] == ".":  # "1. 7. 2025", as German writes it with spaces
-                date = _dotted_date(low, at, after)
+                date = _dotted_date(low, at, after, _SPACED_DOTTED)
         else:
             date = _dotted_date(low, at, after)
         if date[2]:
@@ -397,11 +397,17 @@ _DOTTED = re.compile(r"(?<![0-9.,])([0-9]{1,2})\.[ \u00a0]?([0-9]{1,2})\.[ \u00a
 spaces, "1. 7. 2025"), no digit, period or comma before them ("1.15.03.2024" is none)."""
 
 
-def _dotted_date(low: str, at: int, after: re.Match[str]) -> tuple[int, int, frozenset[float]]:
+_SPACED_DOTTED = re.compile(r"(?<![0-9.,])([0-9]{1,2})\.[ \u00a0]([0-9]{1,2})\.[ \u00a0]")
+"""A date written with spaces throughout ("1. 7. 2025"): "4.8. 2024 was its best year" is a decimal ending a
+sentence and a year opening the next."""
+
+
+def _dotted_date(low: str, at: int, after: re.Match[str],
+                 dotted: re.Pattern[str] = _DOTTED) -> tuple[int, int, frozenset[float]]:
     """The date "15.03.2024" around the year written at `at`, day first: read as the numbers 15.03 and
     2024, it was no date, and "am 15.03.2024" was not the "15 March 2024" or "2024-03-15" of its page. Not
     after a version's word (`names_a_version`): "release 2.1.2024" is no 2 January 2024."""
-    day = _DOTTED.search(low, max(0, at - 8), at)
+    day = dotted.search(low, max(0, at - 8), at)
     if day is None or day.end() != at or after[1] is not None or names_a_version(low, day.start()):
         return at, at, NO_NUMBERS
     return day.start(), at + 4, _date(int(low[at:at + 4]), int(day[2]), int(day[1]))
@@ -702,6 +708,9 @@ _DECIMAL_COMMA = re.compile(r",[0-9]{1,2}(?![0-9]|,[0-9])")
 """A comma and decimals, the literal every continental decimal starts its search with."""
 _NUMBER_ENDS = r"(?![0-9]|[.,][0-9])"
 """A number's end, a sentence's full stop after it too ("Die Miete beträgt 1.250,50.")."""
+_NO_UNIT_PRICE = (r"(?! ?(?:per|a|an|je|pro|par|al|por|/) ?(?:litre|liter|l|kwh|kg|dollars?|usd|gallon|share|"
+                  r"unit|pound|gbp|chf|yen)\b)")
+"""Not a price per unit after it: "1.850 euros per litre" and "€ 1.859 per litre" keep their decimals."""
 _GROUPS = r"[1-9][0-9]{0,2}(?:\.[0-9]{3})+"
 """Thousands grouped by dots, never led by a 0 ("0.125" is no thousand)."""
 _CONTINENTAL = re.compile(
@@ -710,12 +719,12 @@ _CONTINENTAL = re.compile(
     + r"|(?<![0-9.,])(?P<sign_after>" + _GROUPS + r")" + _NUMBER_ENDS + r"(?=" + _SPACE + r"€)"
     # Before the word or the code only when a round number: an English rate or price "1.165 euros" stays.
     + r"|(?<![0-9.,])(?P<word_after>[1-9][0-9]{0,2}(?:\.[0-9]{3})*\.[0-9]{2}0)" + _NUMBER_ENDS
-    + r"(?=" + _SPACE + r"(?:euros?|eur)\b)"
+    + r"(?=" + _SPACE + r"(?:euros?|eur)\b" + _NO_UNIT_PRICE + ")"
     + r"|(?P<sign>(?<![\w$])(?:€|r\$)" + _SPACE + r")(?P<signed>[0-9]+),(?P<signed_decimals>[0-9]{1,2})"
     + _NUMBER_ENDS
     # With a space after the sign only: "€1.859" a litre of petrol is English.
-    + r"|(?P<group_sign>(?<![\w$])(?:r\$ ?|€[ \u00a0\u202f]))(?P<signed_groups>" + _GROUPS + r")"
-    + _NUMBER_ENDS
+    + r"|(?P<group_sign>(?<![\w$])(?:r\$ ?|€[ \u00a0\u202f]|eur[ \u00a0]))(?P<signed_groups>" + _GROUPS
+    + r")" + _NUMBER_ENDS + _NO_UNIT_PRICE
     # Thousands grouped by spaces, plain ones too (an answer writes "1 500 €" for its page's
     # "1\u202f500\u00a0€"), before the euro only; before other units only with the narrow no-break
     # space, as "Take 2\u00a0500 mg tablets" is 2 tablets.
@@ -729,7 +738,8 @@ _PARTS = (("grouped", "grouped_decimals", ""), ("unit", "unit_decimals", ""), ("
           ("spaced", "spaced_decimals", ""), ("narrow", "narrow_decimals", ""))
 """Each alternative's groups: the whole part, its decimals and the sign kept before it."""
 _SEPARATORS = str.maketrans("", "", ". \u00a0\u202f")
-_MAY_NEED_IT = re.compile(r"[0-9](?:\u202f[0-9]{3}|[ \u00a0\u202f]?eur)|r\$ ?[0-9]", re.IGNORECASE)
+_MAY_NEED_IT = re.compile(r"[0-9](?:\u202f[0-9]{3}|[ \u00a0\u202f]?eur)|(?:r\$ ?|eur[ \u00a0])[0-9]",
+                          re.IGNORECASE)
 """What a continental number with neither "€" nor a decimal comma may hold: thousands after a narrow
 no-break space, the euro's word or code, "R$". Looked for only in texts holding one (`european_numbers`)."""
 

@@ -58,7 +58,17 @@ def test_european_abbreviations_keep_a_fact_whole(answer: str, expected: list[st
      ["Geschlossen am 3. 5. und am 4. 5."], False),
     ("Geschlossen am 4. 6. Danach ist offen.", "Geschlossen am 4. 6. Danach ist offen.",
      ["Geschlossen am 4. 6.", "Danach ist offen."], True),
-], ids=["month-changed", "unspaced-page-spaced", "no-year", "sentence-after"])
+    # Not dates (a second review of rules 34, 35): a number ending a sentence, then an inline step's;
+    # a step's number, then a count; a decimal ending a sentence, then a year opening the next.
+    ("Set the volume to 10. 2. Press the play button.", "Set the volume to 10. 2. Press the play button.",
+     ["Set the volume to 10.", "Press the play button."], True),
+    ("The kit holds 10. 2. 25 spare screws are in the box.",
+     "The kit holds 10. 2. 25 spare screws are in the box.",
+     ["The kit holds 10.", "25 spare screws are in the box."], True),
+    ("The ratio was 1.5 on 1 May 2024.", "The ratio was 1.5. 2024 was worse.",
+     ["The ratio was 1.5 on 1 May 2024."], False),
+], ids=["month-changed", "unspaced-page-spaced", "no-year", "sentence-after", "inline-step",
+        "step-then-count", "decimal-then-year"])
 def test_a_german_date_written_with_spaces_is_one_date(answer: str, page: str, expected: list[str],
                                                        supported: bool) -> None:
     result = scored(answer, page=page)

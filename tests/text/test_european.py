@@ -348,6 +348,11 @@ def test_continental_numbers_in_french_typography_and_french_never_are_read(clai
     ("Rien n'est plus simple que de retourner un article.",
      "Rien n'est plus simple que de retourner un article."),
     ("Le compte est accessible aux étudiants.", "Le compte n'est plus accessible qu'aux étudiants."),
+    ("Il est possible de payer en ligne.", "Il n'est plus possible de payer qu'en ligne."),
+    # A price per unit keeps its decimals: petrol at 1.850 euros a litre; the code before the amount.
+    ("Fuel costs 1.850 euros per litre.", "Fuel costs €1.850 per litre."),
+    ("Petrol costs € 1.859 per litre.", "Petrol costs €1.859 per litre."),
+    ("Der Preis beträgt 2.500 Euro.", "Der Preis beträgt EUR 2.500."),
     # English stays English: a petrol price to the tenth of a cent, an exchange rate.
     ("Petrol costs €1.859 per litre.", "Petrol costs €1.859 per litre, and a car costs €2,500."),
     ("One dollar buys 0.920 €.", "One dollar buys 0.920 €."),
