@@ -200,6 +200,11 @@ TRACE_SYNONYMS = _record_synonyms("input", "output", "expectedDocs")
 """The same names in a trace record (one with `input`, as DeepEval's are): its answer is `output` and its
 relevant ids `expectedDocs`. Its documents are in `steps`, as ragmon.datasets.formats tells a
 `retrieval_context`: told `contexts`, the user renaming it was then told the record mixes two formats."""
+EVALSET_SYNONYMS = _synonyms({"ground_truth_answer": ("ground_truth", *_GROUND_TRUTH),
+                              "expected_chunk_ids": ("relevant_ids", "expectedDocs", *_RELEVANT)}, _named)
+"""The labels of an eval set's example under the names a ragmon or trace record, or another tool, gives
+them: an example copied from a golden JSONL kept its `relevant_ids` and `ground_truth` in `Example.extra`,
+and was asked live with neither, every retrieval and correctness figure undefined without a word."""
 CONTEXT_SYNONYMS = _synonyms({"id": ("doc_id", "document_id", "chunk_id", "passage_id"), "text": _TEXT},
                              _named)
 """A retrieved document's id and text under other names: a `doc_id` left unread becomes a content hash,

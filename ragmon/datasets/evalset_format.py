@@ -23,6 +23,7 @@ from ragmon.datasets.fields import (
 )
 from ragmon.datasets.formats import answered
 from ragmon.model import Example
+from ragmon.names import EVALSET_SYNONYMS
 
 _EVALSET_FIELDS = frozenset({"id", "question", "ground_truth_answer", "expected_chunk_ids", "category"})
 _UNANSWERABLE_CATEGORIES = frozenset({"adversarial", "unanswerable"})
@@ -56,7 +57,7 @@ def evalset_examples(doc: dict[str, Any]) -> Iterator[tuple[FieldPath, Example]]
 
 
 def _evalset_example(item: dict[str, Any], corpus_ids: set[str] | None) -> Example:
-    check_names(item, _EVALSET_FIELDS)
+    check_names(item, _EVALSET_FIELDS, synonyms=EVALSET_SYNONYMS)
     _check_unanswered(item)
     ground_truth = optional_reference(item, "ground_truth_answer")
     category = optional_str(item, "category")

@@ -61,3 +61,28 @@ def test_a_trace_records_output_in_an_eval_set_is_an_error(tmp_path: Path) -> No
     err = error_of([path])
     assert (err.line, err.field) == (1, "examples[0].output")
     assert str(err).startswith(f"{path}:1: this example's 'output' would not be read: the file is an eval")
+
+
+# --- found in an audit: a record's label names in an eval set's example were carried along unread -------
+
+
+def test_a_records_label_names_in_an_eval_set_are_an_error_naming_the_eval_set_field(tmp_path: Path) -> None:
+    # Before: loaded without a word, relevant_ids and ground_truth left in extra, so a --target run scored
+    # the example with hit_rate and answer_correctness undefined.
+    path = tmp_path / "eval.json"
+    path.write_text('{"corpus": [{"id": "kb-12", "text": "The warranty lasts 2 years."}],\n'
+                    ' "examples": [\n'
+                    '  {"id": "e1", "question": "Warranty?", "expected_chunk_ids": ["kb-12"]},\n'
+                    '  {"id": "e2", "question": "How long?", "relevant_ids": ["kb-12"],\n'
+                    '   "ground_truth": "Two years."}\n'
+                    ']}\n', encoding="utf-8")
+    err = error_of([path])
+    assert (err.line, err.field) == (4, "examples[1]")
+    assert str(err) == (f"{path}:4: unknown field 'relevant_ids': ragmon reads this as "
+                        f"'expected_chunk_ids', rename it; unknown field 'ground_truth': ragmon reads this "
+                        f"as 'ground_truth_answer', rename it (field 'examples[1]')")
+
+    path.write_text('{"examples": [{"id": "e1", "question": "Warranty?", "expectedDocs": ["kb-12"]}]}',
+                    encoding="utf-8")
+    assert str(error_of([path])) == (f"{path}:1: unknown field 'expectedDocs': ragmon reads this as "
+                                     f"'expected_chunk_ids', rename it (field 'examples[0].expectedDocs')")
