@@ -36,6 +36,10 @@ from ragmon.names import (
 )
 
 _STEP_FIELDS = frozenset({"kind", "output"})
+_QUESTION_FIELDS = ("input", "question")
+_ID_FIELDS = ("id", "traceId", "trace_id")
+"""Read in this order; the first given is the example's id, and the others are carried along in
+`Example.extra` (a LangSmith run's own `id` beside its `trace_id`), as they had not been."""
 _RETRIEVAL = "retrieval"
 _LLM = "llm"
 _STEP_KINDS = (_RETRIEVAL, _LLM, "embedding", "tool")
@@ -59,7 +63,7 @@ def trace_example(obj: dict[str, Any], default_id: str) -> Example:
     check_format(obj, trace=True)
     check_mark(obj)
     steps = _steps(obj.get("steps"))
-    asked_in = "question" if obj.get("input") is None and obj.get("question") is not None else "input"
+    asked_in = _one(obj, _QUESTION_FIELDS, (), "question") or "input"
     asked, said = _logged(obj, asked_in, LOGGED_QUESTION), _logged(obj, "output", LOGGED_ANSWER)
     if asked.text is None:
         raise FieldError(f"missing question: expected 'input' or 'question', a string or an object with one "
@@ -67,8 +71,8 @@ def trace_example(obj: dict[str, Any], default_id: str) -> Example:
     answer = said.text
     if answer is None and ("output" not in obj or said.contexts is not None):  # null: no answer was given
         answer = _last_llm_output(steps)
-    trace_id = next((key for key in ("id", "traceId", "trace_id") if obj.get(key) is not None), None)
-    example_id = required_id(obj, trace_id) if trace_id else default_id
+    given_ids = [key for key in _ID_FIELDS if obj.get(key) is not None]
+    example_id = required_id(obj, given_ids[0]) if given_ids else default_id
     relevant_ids, citations = optional_id_set(obj, "expectedDocs"), optional_id_tuple(obj, "citations")
     unread = {key: logged.unread for key, logged in ((asked_in, asked), ("output", said)) if logged.unread}
     return Example(
@@ -82,7 +86,7 @@ def trace_example(obj: dict[str, Any], default_id: str) -> Example:
         ground_truth=optional_reference(obj, "ground_truth"),
         category=optional_str(obj, "category"),
         pipeline=optional_str(obj, "pipeline"),
-        extra={**extra(obj, TRACE_FIELDS), **unread},
+        extra={**extra(obj, TRACE_FIELDS), **{key: obj[key] for key in given_ids[1:]}, **unread},
     )
 
 
@@ -98,7 +102,8 @@ def _logged(obj: Mapping[str, Any], key: str, text_names: tuple[str, ...]) -> _L
         raise FieldError(f"expected a string or an object with one of {listed(text_names)}, "
                          f"got {json_type(value)}", (key,))
     check_names(value, frozenset((*text_names, *LOGGED_CONTEXTS)), (key,), LOGGED_SYNONYMS)
-    text_at, contexts_at = _one(value, text_names, key, "text"), _one(value, LOGGED_CONTEXTS, key, "contexts")
+    text_at = _one(value, text_names, (key,), "text")
+    contexts_at = _one(value, LOGGED_CONTEXTS, (key,), "contexts")
     if text_at is None and contexts_at is None:
         raise FieldError(f"expected a string or an object with one of {listed(text_names)}, or the contexts "
                          f"under one of {listed(LOGGED_CONTEXTS)}", (key,))
@@ -107,11 +112,12 @@ def _logged(obj: Mapping[str, Any], key: str, text_names: tuple[str, ...]) -> _L
                    {name: item for name, item in value.items() if name not in (text_at, contexts_at)})
 
 
-def _one(value: Mapping[str, Any], names: tuple[str, ...], key: str, what: str) -> str | None:
-    """The one of `names` the object gives a value: two would leave one unread."""
+def _one(value: Mapping[str, Any], names: tuple[str, ...], base: FieldPath, what: str) -> str | None:
+    """The one of `names` the object gives a value: two would leave one unread (a record's `question`
+    beside its `input` had been dropped without a word, the example asked and scored as the `input`)."""
     given = [name for name in names if value.get(name) is not None]
     if len(given) > 1:
-        raise FieldError(f"gives its {what} twice, as {listed(given)}: keep one", (key, given[1]))
+        raise FieldError(f"gives its {what} twice, as {listed(given)}: keep one", (*base, given[1]))
     return given[0] if given else None
 
 
@@ -164,10 +170,26 @@ def _check_kind(step: Mapping[str, Any], path: FieldPath) -> None:
 
 
 def _last_llm_output(steps: list[dict[str, Any]]) -> str | None:
-    for step in reversed(steps):
-        if step["kind"] == _LLM and isinstance(step.get("output"), str):
-            return step["output"]
+    """The text of the last llm step that recorded an output."""
+    for index in reversed(range(len(steps))):
+        if steps[index]["kind"] == _LLM and steps[index].get("output") is not None:
+            return _llm_text(steps[index]["output"], ("steps", index, "output"))
     return None
+
+
+def _llm_text(output: Any, path: FieldPath) -> str:
+    """A string, or the message object a model client returns (`{"role", "content"}`), its text read under
+    the names a logged `output` gives it. Only a string had been read: an object was passed over for an
+    earlier step's output, or for none, the answer then unknown and every answer metric undefined."""
+    if isinstance(output, str):
+        return output
+    expected = f"expected a string or an object with one of {listed(LOGGED_ANSWER)}"
+    if not isinstance(output, dict):
+        raise FieldError(f"{expected}, got {json_type(output)}", path)
+    text_at = _one(output, LOGGED_ANSWER, path, "text")
+    if text_at is None:
+        raise FieldError(expected, path)
+    return required_str(output, text_at, path)
 
 
 def _retrieved(steps: list[dict[str, Any]], named_by: str | None) -> tuple[Context, ...] | None:

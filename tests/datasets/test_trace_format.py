@@ -195,3 +195,46 @@ def test_a_document_one_step_lists_twice_takes_both_ranks_as_live_and_in_a_ragmo
     assert results["trace"] == results["ragmon"] == results["otlp"]
     (example,) = load([files["trace"]])
     assert example.contexts == tuple(Context(doc, DOCS[doc]) for doc in ranked)
+
+
+# --- found in an audit: a trace record's question, model output and extra ids dropped without a word ---
+
+
+def test_a_question_beside_the_input_is_an_error(tmp_path: Path) -> None:
+    # Before: the example was asked and scored as "hi", the question dropped without a word.
+    path = write_jsonl(tmp_path / "t.jsonl", [{"id": "t1", "input": "hi", "output": "Two years.",
+                                               "question": "How long is the warranty?"}])
+    assert str(error_of([path])) == (f"{path}:1: gives its question twice, as 'input', 'question': keep one "
+                                     f"(field 'question')")
+
+
+TEXT_NAMES = ("'answer', 'output', 'text', 'content', 'result', 'response', 'actual_output', "
+              "'generated_answer'")
+
+
+def test_an_llm_steps_message_object_is_the_answer(tmp_path: Path) -> None:
+    # Before: an llm step's output was read only as a string, so this answer was unknown (or the earlier
+    # step's "Rewritten query." taken for it) and every answer metric undefined.
+    path = write_jsonl(tmp_path / "t.jsonl", [
+        {"id": "t1", "input": "Warranty?", "steps": [
+            {"kind": "llm", "output": "Rewritten query."},
+            {"kind": "llm", "output": {"role": "assistant", "content": "The warranty lasts 2 years."}}]}])
+    (example,) = load([path])
+    assert example.answer == "The warranty lasts 2 years."
+
+    path = write_jsonl(tmp_path / "t.jsonl", [
+        {"id": "t1", "input": "Warranty?", "steps": [{"kind": "llm", "output": {"role": "assistant"}}]}])
+    assert str(error_of([path])) == (f"{path}:1: expected a string or an object with one of {TEXT_NAMES} "
+                                     f"(field 'steps[0].output')")
+    path = write_jsonl(tmp_path / "t.jsonl", [
+        {"id": "t2", "input": "Warranty?", "steps": [{"kind": "llm", "output": ["Two", "years."]}]}])
+    assert str(error_of([path])) == (f"{path}:1: expected a string or an object with one of {TEXT_NAMES}, "
+                                     f"got a list (field 'steps[0].output')")
+
+
+def test_ids_besides_the_one_read_are_carried_along(tmp_path: Path) -> None:
+    # Before: the trace_id beside an id was dropped, in neither the id nor extra.
+    path = write_jsonl(tmp_path / "t.jsonl", [{"id": "run-1", "traceId": "abc", "trace_id": "def",
+                                               "input": "Warranty?", "output": "Two years."}])
+    (example,) = load([path])
+    assert example.id == "run-1" and example.extra == {"traceId": "abc", "trace_id": "def"}
