@@ -206,8 +206,8 @@ def _records(handle: BinaryIO, source: str, skipped: Skipped) -> Iterator[tuple[
     if is_otlp(obj):
         yield from load_otlp(itertools.chain([first], lines), source, skipped)
         return
-    parse = _record_parser(obj, source, number)
-    yield _parse_line(parse, obj, source, number)
+    parse, base = _record_parser(obj, source, number), _id_base(source)
+    yield _parse_line(parse, obj, source, number, base)
     for number, raw in lines:
         if raw.isspace():
             continue
@@ -215,7 +215,7 @@ def _records(handle: BinaryIO, source: str, skipped: Skipped) -> Iterator[tuple[
             obj = json_line(raw)
         except ValueError as exc:
             raise json_error(exc, source, number) from None
-        yield _parse_line(parse, obj, source, number)
+        yield _parse_line(parse, obj, source, number, base)
 
 
 def _lines(handle: BinaryIO, source: str) -> Iterator[tuple[int, bytes]]:
@@ -271,13 +271,20 @@ def _opens(raw: bytes, brackets: bytes) -> bool:
     return bool(first) and first in brackets
 
 
-def _parse_line(parse: _Parser, obj: Any, source: str, number: int) -> tuple[Example, LineOf]:
+def _id_base(source: str) -> str:
+    """What a trace record without an id is named by, with its line or index: the file's name without its
+    directory. The path as typed had named it, so a run given `./t/golden.jsonl` against a baseline of
+    `t/golden.jsonl` found every example new and every one gone, and its --max-drop gate failed."""
+    return os.path.basename(source)
+
+
+def _parse_line(parse: _Parser, obj: Any, source: str, number: int, base: str) -> tuple[Example, LineOf]:
     if not isinstance(obj, dict):
         raise InputError(f"expected a JSON object, got {json_type(obj)}", source=source, line=number)
     if is_otlp(obj):
         raise InputError(_OTLP_AMONG_RECORDS, source=source, line=number)
     try:
-        return parse(obj, f"{source}:{number}"), fixed(number)
+        return parse(obj, f"{base}:{number}"), fixed(number)
     except FieldError as exc:
         exc = _records_inside(exc, obj, "the line's object")
         raise InputError(exc.message, source=source, line=number, field=dotted(exc.path)) from None
@@ -325,7 +332,7 @@ def _load_document(data: bytes, source: str) -> Iterator[tuple[Example, LineOf]]
 
 def _whole_record(doc: dict[str, Any], source: str) -> Example:
     try:
-        return _record_parser(doc, source, 1)(doc, source)
+        return _record_parser(doc, source, 1)(doc, _id_base(source))
     except FieldError as exc:
         raise _records_inside(exc, doc, "the file's one object") from None
 
@@ -370,13 +377,13 @@ def _pandas_orient(obj: dict[str, Any]) -> str | None:
 def _array_examples(doc: list[Any], source: str, text: str) -> Iterator[tuple[FieldPath, Example]]:
     if not doc:
         raise InputError("contains no examples", source=source)
-    parse = _record_parser(doc[0], source, line_of(text, (0,)))
+    parse, base = _record_parser(doc[0], source, line_of(text, (0,))), _id_base(source)
     for index, item in enumerate(doc):
         if not isinstance(item, dict):
             raise FieldError(f"expected a JSON object, got {json_type(item)}", (index,))
         if is_otlp(item):
             raise FieldError(_OTLP_AMONG_RECORDS, (index,))
         try:
-            yield (index,), parse(item, f"{source}[{index}]")
+            yield (index,), parse(item, f"{base}[{index}]")
         except FieldError as exc:
             raise FieldError(exc.message, (index, *exc.path)) from None

@@ -45,7 +45,7 @@ def test_trace_jsonl_reads_retrieval_steps_in_order_each_document_once(tmp_path:
                                                            "output": {"answer": "A two."},
                                                            "expectedDocs": ["returns", "shoes"]}])
     first, second = load([path])
-    assert first.id == f"{path}:1"  # no id in the trace: file and line
+    assert first.id == "traces.jsonl:1"  # no id in the trace: file name and line
     assert first.question == "Can I return shoes?" and first.answer == "Yes, within 30 days."
     assert first.relevant_ids is None  # unlabelled: contexts without an id are named by their content hash
     assert first.contexts == (
@@ -70,8 +70,8 @@ def test_trace_json_array_and_llm_output_fallback(tmp_path: Path) -> None:
     path = tmp_path / "export.json"
     path.write_text(json.dumps(traces, indent=2), encoding="utf-8")
     first, second = load([path])
-    assert first.id == f"{path}[0]" and first.answer == "From the model." and first.contexts == ()
-    assert second.id == f"{path}[1]" and second.answer is None
+    assert first.id == "export.json[0]" and first.answer == "From the model." and first.contexts == ()
+    assert second.id == "export.json[1]" and second.answer is None
 
 
 def test_trace_without_a_question_is_an_error(tmp_path: Path) -> None:
@@ -238,3 +238,15 @@ def test_ids_besides_the_one_read_are_carried_along(tmp_path: Path) -> None:
                                                "input": "Warranty?", "output": "Two years."}])
     (example,) = load([path])
     assert example.id == "run-1" and example.extra == {"traceId": "abc", "trace_id": "def"}
+
+
+def test_a_trace_without_an_id_is_named_by_its_file_name_however_the_path_is_typed(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Before: named by the path as typed, "t/golden.jsonl:1" in the baseline and "./t/golden.jsonl:1" in
+    # the run, so a --baseline comparison found 0 examples in both runs and its --max-drop gate failed.
+    monkeypatch.chdir(tmp_path)
+    write_jsonl(tmp_path / "golden.jsonl", [{"input": "Warranty?", "output": "Two years."}])
+    (tmp_path / "one.json").write_text('{"input": "Returns?",\n "output": "30 days."}', encoding="utf-8")
+    typed = ["golden.jsonl", "./golden.jsonl", str(tmp_path / "golden.jsonl")]
+    assert [example.id for path in typed for example in load([path])] == ["golden.jsonl:1"] * 3
+    assert [example.id for example in load(["./one.json"])] == ["one.json"]
