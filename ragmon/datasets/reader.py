@@ -290,13 +290,16 @@ def _parse_line(parse: _Parser, obj: Any, source: str, number: int, base: str) -
         raise InputError(exc.message, source=source, line=number, field=dotted(exc.path)) from None
 
 
-def _record_parser(obj: Any, source: str, line: int) -> _Parser:
-    """The format of a whole file follows from its first record."""
+def _record_parser(obj: Any, source: str, line: int, one_per_line: str = "jq -c .") -> _Parser:
+    """The format of a whole file follows from its first record. `one_per_line`: the command that writes
+    the document's records one per line, `jq -c '.[]'` for an array: `jq -c .` wrote an array of requests
+    back as the one line it was."""
     if not isinstance(obj, dict):
         raise InputError(f"expected a JSON object, got {json_type(obj)}", source=source, line=line)
     if is_otlp(obj):
         raise InputError("OTLP/JSON must hold one ExportTraceServiceRequest per line, as the Collector's "
-                         "file exporter writes it (reformat with `jq -c .`)", source=source, line=line)
+                         f"file exporter writes it (reformat with `{one_per_line}`)", source=source,
+                         line=line)
     return trace_example if is_trace(obj) else ragmon_example
 
 
@@ -348,6 +351,9 @@ def _records_inside(exc: FieldError, obj: dict[str, Any], what: str) -> FieldErr
                           "compare a run with it; its results hold no contexts or answers to score", ())
     if obj.get("report") == "ragmon calibrate":
         return FieldError(f"{what} is a ragmon calibrate JSON report, not a dataset of labelled examples", ())
+    spans = _spans_otherwise(obj)
+    if spans is not None:
+        return FieldError(f"{what} {spans}", ())
     orient = _pandas_orient(obj)
     if orient is not None:
         return FieldError(f"{what} is a pandas DataFrame written with orient={orient!r}, not records: write "
@@ -361,6 +367,32 @@ def _records_inside(exc: FieldError, obj: dict[str, Any], what: str) -> FieldErr
     return FieldError(f"{what} was read as one record, which has no 'id', not as the records listed in its "
                       f"{lists[0]!r}: a JSON array of records, or JSONL (one per line), is what ragmon reads",
                       (lists[0],))
+
+
+_OTHER_SIGNALS = {"resourceMetrics": "metrics", "resource_metrics": "metrics", "resourceLogs": "logs",
+                  "resource_logs": "logs", "resourceProfiles": "profiles", "resource_profiles": "profiles"}
+_PHOENIX_SPAN = ("context.trace_id", "context.span_id")
+
+
+def _spans_otherwise(obj: dict[str, Any]) -> str | None:
+    """What `obj` is, when it is telemetry ragmon does not read as spans: another OTLP signal (a file
+    exporter in a metrics or logs pipeline), OTLP/JSON's key in another case (`ResourceSpans`), or a row of
+    Phoenix's `get_spans_dataframe()`. Each had been told it was "read as one record, ... not as the
+    records listed in its 'resourceMetrics'" (or its 'attributes.retrieval.documents'), which named no
+    format."""
+    signal = next((key for key in _OTHER_SIGNALS if key in obj), None)
+    if signal is not None:
+        return (f"is an OTLP/JSON export of {_OTHER_SIGNALS[signal]} (its {signal!r}), and ragmon reads "
+                f"traces only: give the file a Collector's file exporter writes in a traces pipeline")
+    cased = next((key for key in obj if key.replace("_", "").lower() == "resourcespans"), None)
+    if cased is not None:
+        return (f"holds {cased!r}, which no OTLP/JSON parser reads: an ExportTraceServiceRequest holds "
+                f"'resourceSpans' (or 'resource_spans'), as the Collector's file exporter writes it")
+    if all(key in obj for key in _PHOENIX_SPAN):
+        return ("is a Phoenix span (a row of get_spans_dataframe()), not a dataset record: ragmon reads "
+                "spans as OTLP/JSON lines, as a Collector's file exporter writes them, or records of "
+                "'question', 'contexts' and 'answer'")
+    return None
 
 
 def _pandas_orient(obj: dict[str, Any]) -> str | None:
@@ -377,7 +409,7 @@ def _pandas_orient(obj: dict[str, Any]) -> str | None:
 def _array_examples(doc: list[Any], source: str, text: str) -> Iterator[tuple[FieldPath, Example]]:
     if not doc:
         raise InputError("contains no examples", source=source)
-    parse, base = _record_parser(doc[0], source, line_of(text, (0,))), _id_base(source)
+    parse, base = _record_parser(doc[0], source, line_of(text, (0,)), "jq -c '.[]'"), _id_base(source)
     for index, item in enumerate(doc):
         if not isinstance(item, dict):
             raise FieldError(f"expected a JSON object, got {json_type(item)}", (index,))

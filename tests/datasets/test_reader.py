@@ -412,6 +412,44 @@ def test_an_otlp_request_in_an_array_of_records_is_named_as_otlp(tmp_path: Path)
     assert str(error_of([path])) == f"{path}:3: {_OTLP_AMONG_RECORDS} (field '[1]')"
 
 
+# --- found in an audit of import formats: other telemetry misread as records under one key -----------
+
+
+_TRACES_ONLY = ("and ragmon reads traces only: give the file a Collector's file exporter writes in a traces "
+                "pipeline")
+
+
+@pytest.mark.parametrize(("line", "told"), [
+    ({"resourceMetrics": [{"scopeMetrics": []}]},
+     f"is an OTLP/JSON export of metrics (its 'resourceMetrics'), {_TRACES_ONLY}"),
+    ({"resource_logs": [{"scope_logs": []}]},
+     f"is an OTLP/JSON export of logs (its 'resource_logs'), {_TRACES_ONLY}"),
+    ({"ResourceSpans": [{"ScopeSpans": []}]},
+     "holds 'ResourceSpans', which no OTLP/JSON parser reads: an ExportTraceServiceRequest holds "
+     "'resourceSpans' (or 'resource_spans'), as the Collector's file exporter writes it"),
+    ({"name": "retriever", "span_kind": "RETRIEVER", "context.trace_id": "t1", "context.span_id": "a2",
+      "attributes.retrieval.documents": [{"document.id": "kb-12", "document.content": "x"}]},
+     "is a Phoenix span (a row of get_spans_dataframe()), not a dataset record: ragmon reads spans as "
+     "OTLP/JSON lines, as a Collector's file exporter writes them, or records of 'question', 'contexts' and "
+     "'answer'"),
+], ids=["metrics", "logs", "cased", "phoenix"])
+def test_telemetry_that_is_no_trace_request_is_named_as_what_it_is(tmp_path: Path, line: dict,
+                                                                   told: str) -> None:
+    # Before: "the line's object was read as one record, which has no 'id', not as the records listed in
+    # its 'resourceMetrics'" (or its 'attributes.retrieval.documents'), which named no format.
+    path = write_jsonl(tmp_path / "telemetry.jsonl", [line])
+    assert str(error_of([path])) == f"{path}:1: the line's object {told}"
+
+
+def test_an_array_of_otlp_requests_is_told_the_command_that_splits_it(tmp_path: Path) -> None:
+    # Before: told to reformat with `jq -c .`, which writes the array back as the one line it was.
+    path = tmp_path / "traces.json"
+    path.write_text(json.dumps([{"resourceSpans": []}, {"resourceSpans": []}]), encoding="utf-8")
+    assert str(error_of([path])) == (f"{path}:1: OTLP/JSON must hold one ExportTraceServiceRequest per line, "
+                                     f"as the Collector's file exporter writes it (reformat with "
+                                     f"`jq -c '.[]'`)")
+
+
 # --- found in an audit of golden-file reading: one file named twice, its data blamed -----------------
 
 _TWICE = "named twice among the datasets: give each dataset once"
