@@ -27,6 +27,14 @@ _UTF8_BEYOND_ASCII = re.compile(r"[^\x00-\x7f\udc80-\udcff]")
 """A character that UTF-8 bytes decoded to, among the bytes that did not decode (surrogateescape's)."""
 
 
+def blank_line(raw: bytes) -> bool:
+    """A line of white space, or nothing, after a UTF-8 byte-order mark too: an editor saving an empty file
+    as "UTF-8 with BOM" wrote a file read as "invalid JSON: the line ends before the value is complete", and
+    a mark alone on a later line (files joined with `cat`, the second saved empty with one) still was."""
+    rest = raw.removeprefix(codecs.BOM_UTF8)
+    return not rest or rest.isspace()
+
+
 def json_line(raw: bytes) -> Any:
     """One line's JSON value. Decoded strictly first: `json.loads` on bytes lets UTF-8-encoded surrogates
     through (it decodes with surrogatepass), and no report could then be written in UTF-8."""
@@ -121,8 +129,9 @@ def json_message(exc: json.JSONDecodeError, *, document: bool = False) -> str:
     starting at" means the text ends inside a string, most often a line cut short, and names where the
     string began; the others say what json cannot: a CR alone ending lines (classic Mac OS), records
     written over several lines, two records glued on one line (a file without its final newline joined
-    to another), a comment, a trailing comma. `document`: `exc` is of a whole-JSON file, not a JSONL line,
-    where a newline between two glued values mends nothing: the file holds one value."""
+    to another), a comment, a trailing comma, a comma after each JSONL record, a byte-order mark between
+    two records (each had been a bare "Extra data"). `document`: `exc` is of a whole-JSON file, not a JSONL
+    line, where a newline between two glued values mends nothing: the file holds one value."""
     if exc.msg.startswith("Unterminated string"):
         return f"invalid JSON: the text ends inside a string that starts at column {exc.colno}"
     return f"invalid JSON at column {exc.colno}: {_cause(exc, document)}"
@@ -136,6 +145,12 @@ def _cause(exc: json.JSONDecodeError, document: bool) -> str:
                 "OS), not LF or CRLF; convert them (tr '\\r' '\\n')")
     if exc.msg == "Extra data" and exc.lineno > 1 and exc.colno == 1:
         return _second_value(before.lstrip(JSON_SPACE))
+    if exc.msg == "Extra data" and at.startswith(","):
+        return ("a comma after a complete value: JSONL holds one record a line with nothing between them, "
+                "and a JSON array of records needs '[' and ']' around them; remove the commas, or add those")
+    if exc.msg == "Extra data" and at.startswith("\ufeff"):
+        return ("a byte-order mark (U+FEFF) after a complete value, as files joined with cat, the second "
+                "saved with one, give it: remove the mark, and put each record on a line of its own")
     if exc.msg == "Extra data" and before.endswith("}") and at.startswith("{") and document:
         return ("a second JSON value starts right after the first one's '}': a JSON file holds one value "
                 "(an array of records, or one eval set); were two files joined?")

@@ -10,7 +10,7 @@ import sys
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from ragmon.datasets.decoding import json_error, json_line
+from ragmon.datasets.decoding import blank_line, json_error, json_line
 from ragmon.datasets.fields import json_type
 from ragmon.datasets.locate import LineOf, fixed
 from ragmon.errors import InputError
@@ -44,7 +44,7 @@ def load_otlp(lines: Iterable[tuple[int, bytes]], source: str,
     assembler = Assembler(max_traces=sys.maxsize, max_spans_per_trace=sys.maxsize)
     span_lines: dict[tuple[str, str], int] = {}
     for number, raw in lines:
-        if raw.isspace():
+        if blank_line(raw):
             continue
         for span in _otlp_spans(raw, source, number):
             if assembler.add(span) == "accepted":  # else a duplicate (an exporter's retry): dropped as live

@@ -6,7 +6,6 @@ knows nothing of files: this is where an error is given its file and line.
 
 from __future__ import annotations
 
-import codecs
 import contextlib
 import functools
 import gzip
@@ -23,6 +22,7 @@ from typing import IO, Any, BinaryIO
 
 from ragmon.datasets.decoding import (
     JSON_SPACE,
+    blank_line,
     json_error,
     json_line,
     json_message,
@@ -209,7 +209,7 @@ def _records(handle: BinaryIO, source: str, skipped: Skipped) -> Iterator[tuple[
     parse, base = _record_parser(obj, source, number), _id_base(source)
     yield _parse_line(parse, obj, source, number, base)
     for number, raw in lines:
-        if raw.isspace():
+        if blank_line(raw):
             continue
         try:
             obj = json_line(raw)
@@ -233,16 +233,9 @@ def _lines(handle: BinaryIO, source: str) -> Iterator[tuple[int, bytes]]:
 
 def _next_record_line(lines: Iterator[tuple[int, bytes]]) -> tuple[int, bytes] | None:
     for number, raw in lines:
-        if not _blank(raw):
+        if not blank_line(raw):
             return number, raw
     return None
-
-
-def _blank(raw: bytes) -> bool:
-    """A line of white space, or nothing, after a UTF-8 byte-order mark too: an editor saving an empty file
-    as "UTF-8 with BOM" wrote a file read as "invalid JSON: the line ends before the value is complete"."""
-    rest = raw.removeprefix(codecs.BOM_UTF8)
-    return not rest or rest.isspace()
 
 
 def _first_line_error(exc: ValueError, raw: bytes, source: str, line: int) -> InputError:

@@ -226,3 +226,26 @@ def test_a_lone_bad_byte_in_a_long_line_gets_a_short_message(tmp_path: Path) -> 
     # `{"id":"a","question":"` is 22 characters, then 2,000,000 x: the 0xFF is column 2,000,023.
     assert str(error_of([path])) == (f"{path}:1: not valid UTF-8 text at column 2000023: byte 0xFF begins no "
                                      f"UTF-8 character{_ICONV}")
+
+
+# --- found in an audit of import formats: a comma after each record, a mark between two, bare "Extra data" -
+
+
+def test_a_comma_after_each_jsonl_record_is_named(tmp_path: Path) -> None:
+    # Before: "invalid JSON at column 30: Extra data", which named no cause for a file that looked right.
+    path = tmp_path / "commas.jsonl"
+    path.write_text('{"id": "x", "question": "q?"},\n{"id": "y", "question": "q?"},\n', encoding="utf-8")
+    # `{"id": "x", "question": "q?"}` is 29 characters: the comma is column 30.
+    assert str(error_of([path])) == (f"{path}:1: invalid JSON at column 30: a comma after a complete value: "
+                                     "JSONL holds one record a line with nothing between them, and a JSON "
+                                     "array of records needs '[' and ']' around them; remove the commas, or "
+                                     "add those")
+
+
+def test_a_byte_order_mark_between_two_records_is_named(tmp_path: Path) -> None:
+    # Before: "invalid JSON at column 30: Extra data"; the mark is invisible in most editors.
+    path = tmp_path / "joined.jsonl"
+    path.write_bytes(b'{"id": "x", "question": "q?"}\xef\xbb\xbf{"id": "y", "question": "q?"}\n')
+    assert str(error_of([path])) == (f"{path}:1: invalid JSON at column 30: a byte-order mark (U+FEFF) after "
+                                     "a complete value, as files joined with cat, the second saved with one, "
+                                     "give it: remove the mark, and put each record on a line of its own")

@@ -98,6 +98,16 @@ def test_a_byte_order_mark_alone_on_the_first_line_is_no_record(tmp_path: Path) 
     assert example.id == "a"
 
 
+@pytest.mark.parametrize("end", [b"\n", b"\r\n"])
+def test_a_byte_order_mark_alone_on_a_later_line_is_no_record(tmp_path: Path, end: bytes) -> None:
+    # Before: on line 2, "invalid JSON: the line ends before the value is complete", where on line 1 the
+    # same line was blank.
+    path = tmp_path / "golden.jsonl"
+    path.write_bytes(b'{"id": "a", "question": "q?"}' + end + b"\xef\xbb\xbf" + end
+                     + b'{"id": "b", "question": "q?"}' + end)
+    assert [example.id for example in load([path])] == ["a", "b"]
+
+
 # --- format 2: eval-set JSON ---------------------------------------------------------------------
 
 
