@@ -12,14 +12,15 @@ The format is detected per file from its first record:
 4. OTLP/JSON lines: one `ExportTraceServiceRequest` per line, as the Collector's file exporter writes
    (its keys in lowerCamelCase) or protobuf's `MessageToJson(preserving_proto_field_name=True)` does.
    The spans go through the OTLP/JSON decoder, the Assembler and span extraction exactly as live traffic
-   does, so an offline figure for a recorded trace is the sidecar's figure for it. A trace must lie in
-   one file; its example id is the trace id.
+   does, so an offline figure for a recorded trace is the sidecar's figure for it. One assembly takes the
+   spans of every OTLP file given, so a trace may lie in several (a Collector's rotated files); its
+   example id is the trace id.
 
 Blank lines in JSONL are skipped; every other line either becomes an example or stops the load with an
 `InputError`, so nothing is lost without a word. The one exception is a recorded trace that is not RAG
 (no retrieval, no generation): it is no example, and `load` lists it in `skipped` for the caller to
 report. JSONL is read line by line and yielded as it goes; a whole-document JSON file is parsed in one
-piece, and so is an OTLP file (a trace is only whole once every line has been read).
+piece, and OTLP files are yielded after every other (a trace is only whole once every file has been read).
 
 Fields a format does not know are carried along in `Example.extra`, except a near miss of a known name
 (`context`, `anwser`, `groundTruth`, or a capture's `needsReview`, which `ragmon replay` reads from
@@ -40,7 +41,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import PurePath
 
 from ragmon.datasets.locate import LineOf
-from ragmon.datasets.otlp_lines import NOT_RAG, Skipped
+from ragmon.datasets.otlp_lines import NOT_RAG, Recording, Skipped
 from ragmon.datasets.reader import load_located
 from ragmon.errors import InputError
 from ragmon.jsontext import replace_lone_surrogates
@@ -72,26 +73,36 @@ def check_not_one_path(paths: object) -> None:
 def located(paths: Iterable[PathLike], *, skipped: Skipped | None = None,
             ) -> Iterator[tuple[Example, str, LineOf]]:
     """`load`'s examples, each with its file as errors name it and its line: a caller checking more of a
-    record (calibrate, its labels) names where it is as the loader's own errors do."""
+    record (calibrate, its labels) names where it is as the loader's own errors do. The examples of
+    OTLP/JSON lines come last, once every file has been read: a trace may lie in several files."""
     check_not_one_path(paths)
     paths = list(paths)
     check_each_named_once(paths)
     seen: dict[str, tuple[str, LineOf, str]] = {}
+    recording = Recording()
     for path in paths:
         source = input_name(path)
-        for example, line_of in load_located(path, [] if skipped is None else skipped):
-            # Keyed as the JSON report writes ids: two that differ only in half an emoji (a lone surrogate,
-            # written as U+FFFD) would be one id there, and that report refused as the next baseline.
-            key = replace_lone_surrogates(example.id)
-            if key in seen:
-                first_source, first_line, first_id = seen[key]
-                alike = "" if first_id == example.id else (
-                    f", the same as {first_id!r} once each lone surrogate is U+FFFD, as reports write it")
-                raise InputError(f"duplicate example id {example.id!r} (first at "
-                                 f"{first_source}:{first_line()}{alike})", source=source, line=line_of(),
-                                 field="id")
-            seen[key] = (source, line_of, example.id)
+        for example, line_of in load_located(path, recording):
+            _check_unique(seen, example, source, line_of)
             yield example, source, line_of
+    for example, source, line_of in recording.examples([] if skipped is None else skipped):
+        _check_unique(seen, example, source, line_of)
+        yield example, source, line_of
+
+
+def _check_unique(seen: dict[str, tuple[str, LineOf, str]], example: Example, source: str,
+                  line_of: LineOf) -> None:
+    """Keyed as the JSON report writes ids: two that differ only in half an emoji (a lone surrogate,
+    written as U+FFFD) would be one id there, and that report refused as the next baseline."""
+    key = replace_lone_surrogates(example.id)
+    if key in seen:
+        first_source, first_line, first_id = seen[key]
+        alike = "" if first_id == example.id else (
+            f", the same as {first_id!r} once each lone surrogate is U+FFFD, as reports write it")
+        raise InputError(f"duplicate example id {example.id!r} (first at "
+                         f"{first_source}:{first_line()}{alike})", source=source, line=line_of(),
+                         field="id")
+    seen[key] = (source, line_of, example.id)
 
 
 def check_each_named_once(paths: Iterable[PathLike]) -> None:

@@ -1,7 +1,7 @@
 """Format 4, OTLP/JSON lines: recorded spans read into examples the way the sidecar reads live traffic.
 
-The one format with no record per example: a trace may be spread over many lines, and is whole only once
-the file has been read.
+The one format with no record per example: a trace may be spread over many lines and files, and is whole
+only once every file has been read.
 """
 
 from __future__ import annotations
@@ -35,36 +35,51 @@ def is_otlp(obj: Any) -> bool:
     return isinstance(obj, dict) and any(marker in obj for marker in OTLP_MARKERS)
 
 
-def load_otlp(lines: Iterable[tuple[int, bytes]], source: str,
-              skipped: Skipped) -> Iterator[tuple[Example, LineOf]]:
-    """Format 4: every span into one Assembler, every trace decided at the end of the file (no clock:
-    the file is all there is), then extraction. Unlike the sidecar's, this Assembler has no bounds: they
-    protect a long-running service from an endless stream, and evicting or truncating a trace here would
-    score it on part of its spans."""
-    assembler = Assembler(max_traces=sys.maxsize, max_spans_per_trace=sys.maxsize)
-    span_lines: dict[tuple[str, str], int] = {}
-    for number, raw in lines:
-        if blank_line(raw):
-            continue
-        for span in _otlp_spans(raw, source, number):
-            if assembler.add(span) == "accepted":  # else a duplicate (an exporter's retry): dropped as live
-                span_lines[span.trace_id, span.span_id] = number
-    if not span_lines:
-        raise InputError("contains no spans", source=source)
-    for decided in assembler.drain():
-        trace = decided.trace
-        try:
-            example, set_aside = extract_noted(trace)
-        except ExtractionError as exc:
-            error = InputError(str(exc), source=source, line=span_lines[trace.trace_id, exc.span_id])
-            error.field = exc.field  # as ExtractionError does: the message already names the attribute
-            raise error from None
-        if example is None:
-            skipped.append((trace.trace_id, NOT_RAG))
-            continue
-        if set_aside is not None:
-            skipped.append((trace.trace_id, set_aside))
-        yield example, fixed(span_lines[trace.trace_id, trace.spans[0].span_id])
+class Recording:
+    """The OTLP/JSON lines of a run, from every file that holds them, in one Assembler: a Collector's file
+    exporter rotates its output over several files, and one trace may lie in two of them. Assembled file by
+    file, such a trace was scored on part of its spans and skipped as not RAG on the rest, or refused as
+    "decided without" its parent, blaming a --decision-wait no replay of files has, or refused as a
+    duplicate id. Unlike the sidecar's, this Assembler has no bounds: they protect a long-running service
+    from an endless stream, and evicting or truncating a trace here would score it on part of its spans."""
+
+    def __init__(self) -> None:
+        self._assembler = Assembler(max_traces=sys.maxsize, max_spans_per_trace=sys.maxsize)
+        self._span_at: dict[tuple[str, str], tuple[str, int]] = {}
+
+    def read(self, lines: Iterable[tuple[int, bytes]], source: str) -> None:
+        """Every span of one file's lines into the assembly; a trace is decided only once every file has
+        been read (`examples`)."""
+        spans = 0
+        for number, raw in lines:
+            if blank_line(raw):
+                continue
+            for span in _otlp_spans(raw, source, number):
+                spans += 1
+                if self._assembler.add(span) == "accepted":  # else a duplicate (a retry): dropped as live
+                    self._span_at[span.trace_id, span.span_id] = (source, number)
+        if not spans:
+            raise InputError("contains no spans", source=source)
+
+    def examples(self, skipped: Skipped) -> Iterator[tuple[Example, str, LineOf]]:
+        """Every trace decided (no clock: the files are all there is), then extracted, each example with
+        the file and line of its first span."""
+        for decided in self._assembler.drain():
+            trace = decided.trace
+            try:
+                example, set_aside = extract_noted(trace, recorded=True)
+            except ExtractionError as exc:
+                source, line = self._span_at[trace.trace_id, exc.span_id]
+                error = InputError(str(exc), source=source, line=line)
+                error.field = exc.field  # as ExtractionError does: the message already names the attribute
+                raise error from None
+            if example is None:
+                skipped.append((trace.trace_id, NOT_RAG))
+                continue
+            if set_aside is not None:
+                skipped.append((trace.trace_id, set_aside))
+            source, line = self._span_at[trace.trace_id, trace.spans[0].span_id]
+            yield example, source, fixed(line)
 
 
 def _otlp_spans(raw: bytes, source: str, number: int) -> tuple[Span, ...]:

@@ -34,7 +34,7 @@ from ragmon.datasets.evalset_format import evalset_examples
 from ragmon.datasets.fields import FieldError, FieldPath, dotted, json_type
 from ragmon.datasets.formats import RECORD_FIELDS, is_evalset, is_trace
 from ragmon.datasets.locate import LineOf, fixed, line_of
-from ragmon.datasets.otlp_lines import Skipped, is_otlp, load_otlp
+from ragmon.datasets.otlp_lines import Recording, is_otlp
 from ragmon.datasets.ragmon_format import ragmon_example
 from ragmon.datasets.trace_format import trace_example
 from ragmon.errors import InputError
@@ -61,8 +61,9 @@ binary file given by mistake) was read until memory ran out, a MemoryError trace
 in ragmon."""
 
 
-def load_located(path: str | os.PathLike[str], skipped: Skipped) -> Iterator[tuple[Example, LineOf]]:
-    """`path` `-` is standard input (ragmon.options.STDIN)."""
+def load_located(path: str | os.PathLike[str], recording: Recording) -> Iterator[tuple[Example, LineOf]]:
+    """`path` `-` is standard input (ragmon.options.STDIN). OTLP/JSON lines go to `recording`, whose
+    examples the caller takes once every file has been read."""
     source = input_name(path)
     with contextlib.ExitStack() as opened:
         try:
@@ -72,7 +73,7 @@ def load_located(path: str | os.PathLike[str], skipped: Skipped) -> Iterator[tup
                              source=source) from None
         try:
             _refuse_archive(handle, source)
-            yield from _records(handle, source, skipped)
+            yield from _records(handle, source, recording)
         except (OSError, EOFError, zlib.error) as exc:  # a gzip stream that is cut short or corrupt
             raise InputError(f"cannot read dataset: {exc}", source=source) from None
 
@@ -180,7 +181,7 @@ class _Replayed(io.RawIOBase):
         return position
 
 
-def _records(handle: BinaryIO, source: str, skipped: Skipped) -> Iterator[tuple[Example, LineOf]]:
+def _records(handle: BinaryIO, source: str, recording: Recording) -> Iterator[tuple[Example, LineOf]]:
     lines = _lines(handle, source)
     first = _next_record_line(lines)
     if first is None:
@@ -204,7 +205,7 @@ def _records(handle: BinaryIO, source: str, skipped: Skipped) -> Iterator[tuple[
         yield from _load_document(handle.read(), source)
         return
     if is_otlp(obj):
-        yield from load_otlp(itertools.chain([first], lines), source, skipped)
+        recording.read(itertools.chain([first], lines), source)
         return
     parse, base = _record_parser(obj, source, number), _id_base(source)
     yield _parse_line(parse, obj, source, number, base)

@@ -189,12 +189,12 @@ def extract(trace: Trace) -> Example | None:
     return extract_noted(trace)[0]
 
 
-def extract_noted(trace: Trace) -> tuple[Example | None, str | None]:
+def extract_noted(trace: Trace, *, recorded: bool = False) -> tuple[Example | None, str | None]:
     """`extract`, with what the sidecar should say of what the example leaves out: the trace's requests it
     leaves unscored (`_set_aside`) and the blank ids of ragmon.citations and ragmon.relevant_ids
-    (`_blank_note`); or None."""
+    (`_blank_note`); or None. `recorded`: the trace was read from files, whole, and no wait decided it."""
     try:
-        example, note = _extract(trace)
+        example, note = _extract(trace, recorded)
     except ExtractionError:
         if not trace.spans_lost:
             raise
@@ -214,7 +214,7 @@ LIMITS = ("--max-spans-per-trace, or the trace's share of --max-buffer: ragmon_s
 naming --max-spans-per-trace alone sent a user whose spans --max-buffer refused to raise the other."""
 
 
-def _extract(trace: Trace) -> tuple[Example | None, str | None]:
+def _extract(trace: Trace, recorded: bool) -> tuple[Example | None, str | None]:
     if not trace.spans:
         return None, None
     view = _View(trace)
@@ -251,7 +251,7 @@ def _extract(trace: Trace) -> tuple[Example | None, str | None]:
         pipeline=view.nearest_root(ragmon.pipeline) or _service_name(view, tops),
     )
     if answer is None:
-        _unanswered(view, tops, contexts)
+        _unanswered(view, tops, contexts, recorded)
     return example, "; ".join(filter(None, (note, _blank_note(view)))) or None
 
 
@@ -1968,7 +1968,7 @@ def _no_answer(call: list[Span]) -> None:
         + "; or record the answer as ragmon.answer (ragmon.instrument)")
 
 
-def _unanswered(view: _View, tops: list[Span], contexts: tuple[Context, ...] | None) -> None:
+def _unanswered(view: _View, tops: list[Span], contexts: tuple[Context, ...] | None, recorded: bool) -> None:
     """Why a trace without an answer (and without a model call that explains it) cannot be scored, as an
     error; none when it is a search endpoint that ended well, scored on its documents. A request that
     failed (status ERROR) left no answer for a reason of its own, not because it only searches: its
@@ -1977,7 +1977,9 @@ def _unanswered(view: _View, tops: list[Span], contexts: tuple[Context, ...] | N
     traffic that no score ever reflects. A trace whose every top span has its parent missing, and not in
     another process, was cut off: the spans around the model call never ended (a client that stopped
     reading a streamed answer) or were never sent, and the documents that came are no search endpoint's
-    answer. The span named is the innermost one standing for the request."""
+    answer. The span named is the innermost one standing for the request. A recorded trace (`recorded`)
+    was read whole from files, which no --decision-wait or --trace-wait cut short: told they had, a user
+    replaying the rotated files of a Collector's file exporter raised a wait the run never used."""
     requests = view.request_spans(tops)
     failed = next((span for span in requests if span.status_code == STATUS_ERROR), None)
     if failed is not None:
@@ -1988,13 +1990,16 @@ def _unanswered(view: _View, tops: list[Span], contexts: tuple[Context, ...] | N
                               "the request recorded neither documents nor an answer: nothing to score")
     roots = [span for span in view.spans if view.depth(span) == 0]
     if roots and not any(may_be_local_root(span) for span in roots):
+        parent = f"its parent (parent_span_id {roots[0].parent_span_id})"
+        why = (f"{parent} is in none of the files read, nor the answer: the recording holds no more of the "
+               "trace (a file the Collector's file exporter wrote left out, a rotated one say, or the "
+               "request still running when the recording stopped" if recorded else
+               f"{parent} never arrived, nor the answer: the trace was decided without them (the request was "
+               "still running when it was decided, at serve's --decision-wait or replay's --trace-wait: a "
+               "slow model call say, or ragmon stopped meanwhile")
         raise ExtractionError(roots[0], "parent_span_id",
-                              f"its parent (parent_span_id {roots[0].parent_span_id}) never arrived, nor the "
-                              "answer: the trace was decided without them (the request was still running "
-                              "when it was decided, at serve's --decision-wait or replay's --trace-wait: a "
-                              "slow model call say, or ragmon stopped meanwhile; "
-                              "or a streamed answer's client stopped reading, which ends none of the spans "
-                              "around the model call), so its documents are not scored alone")
+                              f"{why}; or a streamed answer's client stopped reading, which ends none of the "
+                              "spans around the model call), so its documents are not scored alone")
 
 
 def _failure(span: Span) -> str:

@@ -272,3 +272,43 @@ def test_empty_and_pretty_printed_otlp_files_are_refused(tmp_path: Path, r: Reco
     pretty = tmp_path / "pretty.json"
     pretty.write_text(json.dumps(otlp_json([r["A", "llm"]]), indent=2), encoding="utf-8")
     assert "one ExportTraceServiceRequest per line" in str(error_of(pretty))
+
+
+# --- found in an audit of import formats: a trace over two rotated files was assembled file by file -----
+
+
+@pytest.mark.parametrize("first_file", [("retrieve",), ("rag", "retrieve"), ("retrieve", "llm")],
+                         ids=["retriever", "chain+retriever", "retriever+llm"])
+def test_a_trace_over_two_files_is_one_example(tmp_path: Path, r: Recorded,
+                                               first_file: tuple[str, ...]) -> None:
+    # Before, each file was assembled alone: exit 2 "its parent ... never arrived ... at serve's
+    # --decision-wait or replay's --trace-wait", or "duplicate example id" (field 'id'), or the trace
+    # scored from one file and listed skipped as not_rag from the other.
+    names = ("rag", "retrieve", "llm")
+    first = write_lines(tmp_path / "traces.1.jsonl", [otlp_json([r["A", name] for name in first_file])])
+    second = write_lines(tmp_path / "traces.2.jsonl", [
+        otlp_json([*(r["A", name] for name in names if name not in first_file), r["C", "GET /healthz"]])])
+    skipped: list[tuple[str, str]] = []
+    assert list(load([first, second], skipped=skipped)) == [
+        Example(r.trace_id("A"), QUESTIONS["A"], CONTEXTS["A"], ANSWERS["A"],
+                relevant_ids=frozenset({"d-returns"}), pipeline=SERVICE)]
+    assert skipped == [(r.trace_id("C"), NOT_RAG)]
+
+
+def test_a_trace_whose_parent_no_file_holds_is_not_blamed_on_a_wait(tmp_path: Path, r: Recorded) -> None:
+    # Before: "... the trace was decided without them (the request was still running when it was decided,
+    # at serve's --decision-wait or replay's --trace-wait ...)", a wait no replay of files has.
+    records = write_lines(tmp_path / "golden.jsonl", [{"id": "q1", "question": "Return window?"}])
+    path = write_lines(tmp_path / "traces.jsonl", [otlp_json([r["A", "retrieve"]])])
+    retrieve = r["A", "retrieve"]
+    with pytest.raises(InputError) as info:
+        list(load([path, records]))
+    err = info.value
+    assert (err.source, err.line, err.field) == (str(path), 1, "parent_span_id")
+    assert str(err) == (
+        f"{path}:1: trace {r.trace_id('A')}: span 'retrieve' (span id {retrieve.context.span_id:016x}): its "
+        f"parent (parent_span_id {r['A', 'rag'].context.span_id:016x}) is in none of the files read, nor the "
+        f"answer: the recording holds no more of the trace (a file the Collector's file exporter wrote left "
+        f"out, a rotated one say, or the request still running when the recording stopped; or a streamed "
+        f"answer's client stopped reading, which ends none of the spans around the model call), so its "
+        f"documents are not scored alone")
