@@ -57,8 +57,8 @@ def evalset_examples(doc: dict[str, Any]) -> Iterator[tuple[FieldPath, Example]]
 
 
 def _evalset_example(item: dict[str, Any], corpus_ids: set[str] | None) -> Example:
+    _check_unanswered(item)  # first: a record wrapped in an eval set is told so, not to rename its labels
     check_names(item, _EVALSET_FIELDS, synonyms=EVALSET_SYNONYMS)
-    _check_unanswered(item)
     ground_truth = optional_reference(item, "ground_truth_answer")
     category = optional_str(item, "category")
     relevant = optional_id_tuple(item, "expected_chunk_ids")
