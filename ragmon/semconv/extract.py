@@ -785,10 +785,12 @@ def _answering_call(view: _View, texts: list[str],
     Calls are read in the order they ended, in rounds. A call given a document the round's first call
     was not starts a new round: it refines the answer from more documents (LlamaIndex's refine), and is
     the answer rather than the drafts before it. A call given no document (a chat title) is not the
-    answer. A later call given the round's documents and quoting a round call's output works on that
-    answer (grades it) and is not the answer either, nor is one that failed with no output while a
-    round call has one: a fallback's failed first try, whatever order two services' clocks put the ends
-    in (one clock 20 s ahead turned answered traces into errors). A call that asked for a tool and whose
+    answer, unless it is given the outputs of calls given documents the round's calls were not: it joins
+    parts written from more documents, and starts a round of its own (`_fed_documents`). A later call
+    given the round's documents and quoting a round call's output works on that answer (grades it) and
+    is not the answer either, nor is one that failed with no output while a round call has one: a
+    fallback's failed first try, whatever order two services' clocks put the ends in (one clock 20 s
+    ahead turned answered traces into errors). A call that asked for a tool and whose
     text a later call is given is an agent's step (`_stepped`), never the answer, and the later call is
     no grader of it; nor is a call inside a tool the answer, the tool's own (a query engine an agent
     called, answering the agent). A later call given some of a round call's documents, not all, asked
@@ -822,11 +824,13 @@ def _answering_call(view: _View, texts: list[str],
     round_shown: set[int] = set()
     rankings: set[str] = set()
     unsure: set[str] = set()
+    shown_calls: list[tuple[list[Span], dict[int, int]]] = []
     for call in calls[-_PROBED_CALLS:]:
         given = view.given(call)
-        shown = _given_documents(view, call, texts)
+        shown = _given_documents(view, call, texts) or _fed_documents(view, call, shown_calls, round_calls)
         if not shown:
             continue
+        shown_calls.append((call, shown))
         # A round call that asked for a tool, whose text this call is given, was an agent's step, its text
         # this call's history, not an answer it works on: this call answers in its place.
         round_calls = [(earlier, seen) for earlier, seen in round_calls if not _stepped(view, earlier, given)]
@@ -849,6 +853,35 @@ def _answering_call(view: _View, texts: list[str],
     if not round_calls:
         return view.last_llm_call(), None
     return _chosen(view, [call for call, _ in round_calls], rankings, unsure)
+
+
+def _fed_documents(view: _View, call: list[Span], shown_calls: list[tuple[list[Span], dict[int, int]]],
+                   round_calls: list[tuple[list[Span], dict[int, int]]]) -> dict[int, int]:
+    """The documents a call given none was given through the outputs of earlier calls (`shown_calls`, each
+    with the documents it was given, from `_given_documents` or this), theirs in turn (`_feeding`), when
+    they are more than the round's calls were given so: it combines parts written from them, and answers
+    (LlamaIndex's tree_summarize root given two leaves' summaries, a reducing call given a hand-written
+    extractor's extracts). Else empty, and it works on the round's answer (a grade, a title, follow-up
+    questions given the answer), as a call given no document does. Skipped, the last leaf or extractor
+    call had answered, and the only documents kept were the ones that call was given: a grounded answer
+    repeating three documents scored 0.0, and an extractor's rejected document was its only support."""
+    if not shown_calls:
+        return {}
+    fed = _through(view, call, shown_calls)
+    if not fed:
+        return {}
+    rounds = set().union(*(_through(view, earlier, shown_calls).keys() for earlier, _ in round_calls))
+    return fed if fed.keys() - rounds else {}
+
+
+def _through(view: _View, call: list[Span], shown_calls: list[tuple[list[Span], dict[int, int]]]
+             ) -> dict[int, int]:
+    """The documents of the `shown_calls` whose output `call` was given, or theirs in turn (`_feeding`),
+    and its own if it is one of them; each with where it shows in the input of the call that was given it,
+    not in `call`'s."""
+    documents = {earlier[-1].span_id: seen for earlier, seen in shown_calls}
+    fed = _feeding(view, call, [earlier for earlier, _ in shown_calls])
+    return {index: at for earlier in fed for index, at in documents[earlier[-1].span_id].items()}
 
 
 def _given_documents(view: _View, call: list[Span], texts: list[str]) -> dict[int, int]:

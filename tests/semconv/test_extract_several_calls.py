@@ -25,10 +25,11 @@ from langchain_core.output_parsers import StrOutputParser
 from langchain_core.prompts import ChatPromptTemplate
 from langchain_core.runnables import RunnableLambda, RunnablePassthrough
 from langchain_core.vectorstores import InMemoryVectorStore, VectorStoreRetriever
-from llama_index.core import Document, VectorStoreIndex
+from llama_index.core import Document, PromptHelper, VectorStoreIndex, get_response_synthesizer
 from llama_index.core.embeddings import MockEmbedding
 from llama_index.core.node_parser import SentenceSplitter
 from llama_index.core.postprocessor import LLMRerank
+from llama_index.core.schema import TextNode
 from opentelemetry.trace import Span, SpanKind
 
 from ragmon import Context, Example, LexicalJudge
@@ -118,6 +119,95 @@ def test_documents_a_grader_call_rejected_are_no_support(langchain: Recorder) ->
         (relevant, LANGCHAIN_CORPUS[relevant])]
     assert example.question == QUESTION
     assert example.answer == "You have 30 days from delivery to ask for a refund."
+
+
+LONG_NODES = {
+    "refunds": "Refunds are accepted within 30 days of delivery. "
+               + "Items must be unused and in their original packaging. " * 30,
+    "shipping": "Standard shipping takes 5 business days. "
+                + "Orders placed before noon ship the same day. " * 30,
+    "support": "Support is available by chat around the clock. "
+               + "Phone support is open on weekdays only. " * 30,
+}
+"""Three documents too long for one call of a 700-token window: tree_summarize summarises them in two
+calls."""
+
+
+@pytest.mark.parametrize("order", [("refunds", "shipping", "support"), ("support", "shipping", "refunds")])
+def test_tree_summarize_over_two_leaf_calls_keeps_every_node_the_leaves_were_given(
+        llamaindex: Recorder, order: tuple[str, ...]) -> None:
+    # Two leaf calls each summarise some of the nodes, and the root call is given only their two
+    # summaries, no node's start. The last leaf had been read as the answering call: the only context was
+    # the node it was given ('support', or 'shipping' in the other order), and the answer, copied from
+    # the refunds and support nodes, scored 0.5 or 0.0.
+    answer = "Refunds are accepted within 30 days of delivery. Support is available by chat around the clock."
+    model = ScriptedLLM(replies=["Refunds are accepted within 30 days of delivery.",
+                                 "Support is available by chat around the clock.", answer])
+    index = VectorStoreIndex([TextNode(id_=node_id, text=LONG_NODES[node_id]) for node_id in order],
+                             embed_model=MockEmbedding(embed_dim=8))
+    synthesizer = get_response_synthesizer(llm=model, response_mode="tree_summarize",
+                                           prompt_helper=PromptHelper(context_window=700, num_output=64))
+    llamaindex.exporter.clear()
+    response = index.as_query_engine(llm=model, similarity_top_k=3,
+                                     response_synthesizer=synthesizer).query(QUESTION)
+
+    example = extract(llamaindex.trace())
+
+    assert example is not None
+    assert model.replies == []  # two leaves and the root: three calls
+    assert str(response) == answer
+    assert sorted(context.id for context in example.contexts or ()) == ["refunds", "shipping", "support"]
+    assert example.answer == answer
+    assert _groundedness(example) == 1.0
+
+
+EXTRACT = ("Given the following question and context, extract any part of the context *AS IS* that is "
+           "relevant to answer the question. If none of the context is relevant return NO_OUTPUT.\n\n"
+           "> Question: {question}\n> Context:\n>>>\n{context}\n>>>\nExtracted relevant parts:")
+"""LangChain's LLMChainExtractor prompt."""
+EXTRACTS = {"kb-refunds": "within 30 days of delivery", "kb-shipping": "takes 5 business days",
+            "kb-support": "available by chat around the clock",
+            "kb-warranty": "manufacturing defects for two years"}
+"""What the extractor keeps of each document: words from its middle, so no document's start shows in the
+answering call's prompt."""
+
+
+@pytest.mark.parametrize("kept", [(0,), (1,), (0, 2)], ids=["first", "second", "first and third"])
+def test_documents_a_hand_written_extractor_dropped_are_no_support(langchain: Recorder,
+                                                                    kept: tuple[int, ...]) -> None:
+    # A plain function asks the model for an extract of each of the three documents retrieved, one call
+    # a document, and keeps those not NO_OUTPUT; the answering call is given the extracts alone. The last
+    # extractor call had been read as the answering call, and its document, one it answered NO_OUTPUT
+    # for, was the only context: the documents the answer came from were lost (groundedness 0.0 or 0.5).
+    rag = RagChain()
+    documents = rag.retriever.invoke(QUESTION)
+    kept_ids = [documents[position].metadata["id"] for position in kept]
+
+    def compress(question: str) -> str:
+        extracts = []
+        for document in rag.retriever.invoke(question):
+            reply = EXTRACTS[document.metadata["id"]] if document.metadata["id"] in kept_ids else "NO_OUTPUT"
+            prompt = EXTRACT.format(question=question, context=document.page_content)
+            extract_model = GenericFakeChatModel(messages=iter([AIMessage(reply)]))
+            if (extracted := str(extract_model.invoke(prompt).content)) != "NO_OUTPUT":
+                extracts.append(extracted)
+        return "\n\n".join(extracts)
+
+    answer = " ".join(LANGCHAIN_CORPUS[doc_id] for doc_id in kept_ids)
+    chain = ({"context": RunnableLambda(compress), "question": RunnablePassthrough()}
+             | ChatPromptTemplate.from_messages([("system", "Answer from the context only.\n{context}"),
+                                                 ("human", "{question}")])
+             | GenericFakeChatModel(messages=iter([AIMessage(answer)])) | StrOutputParser())
+    langchain.exporter.clear()
+    chain.invoke(QUESTION)
+
+    example = extract(langchain.trace())
+
+    assert example is not None
+    assert len(documents) == 3
+    assert example.contexts == langchain_contexts([documents[position] for position in kept])
+    assert example.answer == answer
+    assert _groundedness(example) == 1.0
 
 
 # --- no chain span: the handler asks a model to rank the documents, then another to answer -----------
