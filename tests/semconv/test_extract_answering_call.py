@@ -238,15 +238,19 @@ def test_two_chains_each_holding_one_of_two_such_calls_are_an_error() -> None:
     assert f"'summary' (span id {summary.span_id})" in str(raised.value)
 
 
+def _user_call(name: str, content: str, output: str, *, parent: Span, start: int, end: int) -> Span:
+    return span(name, {"openinference.span.kind": "LLM",
+                       "llm.input_messages.0.message.role": "user",
+                       "llm.input_messages.0.message.content": content,
+                       "llm.output_messages.0.message.role": "assistant",
+                       "llm.output_messages.0.message.content": output}, parent=parent, start=start, end=end)
+
+
 def test_a_later_call_given_new_documents_still_refines_the_answer() -> None:
     # Must not change: a refine step given a document the first call was not given answers.
     root = request()
-    first = span("draft", {"openinference.span.kind": "LLM",
-                           "llm.input_messages.0.message.role": "user",
-                           "llm.input_messages.0.message.content": f"{DOCS[0][1]}\n{QUESTION}",
-                           "llm.output_messages.0.message.role": "assistant",
-                           "llm.output_messages.0.message.content": "Within 30 days of delivery."},
-                 parent=root, start=30, end=40)
+    first = _user_call("draft", f"{DOCS[0][1]}\n{QUESTION}", "Within 30 days of delivery.", parent=root,
+                       start=30, end=40)
     refined = "Within 30 days of delivery; shipping takes 5 business days."
     example = extract(trace(root, retrieval(root), first,
                             model_call("refine", "Refine the draft.", refined, parent=root,
@@ -254,6 +258,27 @@ def test_a_later_call_given_new_documents_still_refines_the_answer() -> None:
 
     assert example is not None
     assert example.answer == refined
+
+
+def test_follow_ups_given_a_refined_answer_that_repeats_its_draft_are_not_the_answer() -> None:
+    # Must not change: a call given no document but the outputs of calls given documents answers only
+    # when they bring documents the answer's round was not given (a tree_summarize root). The follow-ups
+    # call is given the refined answer alone, which repeats the draft word for word: the draft's document
+    # came to the refined answer through the draft, and the follow-up questions answer nothing.
+    root = request()
+    draft = "Refunds take 30 days from delivery."
+    refined = f"{draft} Shipping takes 5 business days."
+    example = extract(trace(
+        root, retrieval(root),
+        _user_call("draft", f"{DOCS[0][1]}\n{QUESTION}", draft, parent=root, start=30, end=40),
+        _user_call("refine", f"{DOCS[1][1]}\nRefine the draft: {draft}", refined, parent=root,
+                   start=50, end=60),
+        _user_call("follow-ups", f"Suggest follow-up questions to: {refined}", FOLLOW_UPS, parent=root,
+                   start=70, end=80)))
+
+    assert example is not None
+    assert example.answer == refined
+    assert [context.id for context in example.contexts or ()] == ["kb-refunds", "kb-shipping"]
 
 
 # --- the real LangChain instrumentation ------------------------------------------------------------
