@@ -699,8 +699,15 @@ def _told_apart(copy: str, claim: str, others: Iterable[str]) -> bool:
     claims alike past their first QUOTE_CHARS characters), where its place among the verdicts says which.
     A beginning of 120 characters shared by two long claims read as either, so their verdicts given in
     swapped order were accepted: the unsupported claim came out supported."""
-    asked = claim[:QUOTE_CHARS]
-    return all(_quotes(asked, other) for other in others if _quotes(copy, other))
+    whole = _quotes(copy, claim, split_end=False)
+    return all(_same_beginning(claim, other) for other in others if _quotes(copy, other, split_end=not whole))
+
+
+def _same_beginning(claim: str, other: str) -> bool:
+    """Whether a copy of QUOTE_CHARS characters, as the tool asks, could not tell two claims apart. Read
+    with the leniency of a copy's last character (`_quotes`), claims first differing at that character
+    read as alike, and their verdicts given in swapped order were accepted."""
+    return _normalised(claim[:QUOTE_CHARS]) == _normalised(other[:QUOTE_CHARS])
 
 
 QUIET_BLOCKS = frozenset({"thinking", "redacted_thinking"})
@@ -762,18 +769,19 @@ async def _message(reply: anthropic.AsyncAPIResponse[Any]) -> Any:
     return message
 
 
-def _quotes(copy: str, claim: str) -> bool:
+def _quotes(copy: str, claim: str, *, split_end: bool = True) -> bool:
     """Whether a verdict's copy of its claim is the claim sent: whole, or, of a claim longer than
     QUOTE_CHARS, its beginning, as the tool asks. A model counts characters loosely, so a beginning of at
     least half that is enough to tell the claims of a call apart, and one longer than asked is welcome;
-    its end may carry an ellipsis, or half of a character the cut split (an accent apart from its letter)."""
+    its end may carry an ellipsis, or (`split_end`) half of a character the cut split (an accent apart
+    from its letter)."""
     sent = {_normalised(claim), _normalised(neutralise(claim))}
     copied = _normalised(copy)
     if copied in sent:
         return True
     start = copied.rstrip(" .")  # NFKC writes an ellipsis as three dots
     return (len(claim) > QUOTE_CHARS and len(start) >= QUOTE_CHARS // 2
-            and any(s.startswith(start[:-1]) for s in sent))
+            and any(s.startswith(start[:-1] if split_end else start) for s in sent))
 
 
 class BadSetting(RagmonError, ValueError):

@@ -138,6 +138,33 @@ def test_a_long_copy_of_another_text_is_quoted_to_its_first_200_characters(fake_
                                  + "'…(70 more characters))")
 
 
+def test_copies_of_200_characters_in_swapped_order_of_claims_differing_at_the_200th_are_refused(
+        fake_api: FakeAnthropic) -> None:
+    """Claims alike in their first 199 characters, apart from the 200th: a copy of 200 tells them apart. The
+    copy's last character was read loosely (half of one a cut split) in deciding whether they could be told
+    apart, so verdicts given in swapped order were taken by place: the cash claim came out supported."""
+    card, cash = PREFIX + "x" * 55 + "A by card.", PREFIX + "x" * 55 + "B in cash."
+    assert card[:199] == cash[:199] and card[199] != cash[199]
+    example, claims = two_claims(card, cash)
+    fake_api.enqueue(ToolInput({"verdicts": [
+        {"claim": cash[:200], "supported": False, "supporting_ids": [], "reason": "not in d1"},
+        {"claim": card[:200], "supported": True, "supporting_ids": ["d1"], "reason": "stated in d1"}]}))
+    refused = r"verdicts\[0\] copies .*, which begins other claims sent too"
+    with pytest.raises(ClaudeJudgeError, match=refused):
+        make_judge(fake_api).judge(example, claims)
+
+
+def test_copies_of_200_characters_in_order_of_claims_differing_at_the_200th_are_taken(
+        fake_api: FakeAnthropic) -> None:
+    card, cash = PREFIX + "x" * 55 + "A by card.", PREFIX + "x" * 55 + "B in cash."
+    example, claims = two_claims(card, cash)
+    fake_api.enqueue(ToolInput({"verdicts": [
+        {"claim": card[:200], "supported": True, "supporting_ids": ["d1"], "reason": "stated in d1"},
+        {"claim": cash[:200], "supported": False, "supporting_ids": [], "reason": "not in d1"}]}))
+    verdicts = make_judge(fake_api).judge(example, claims)
+    assert [(v.claim.text, v.supported) for v in verdicts] == [(card, True), (cash, False)]
+
+
 def test_claims_alike_in_all_the_tool_asks_to_copy_are_told_apart_by_place(fake_api: FakeAnthropic) -> None:
     """Claims whose first 200 characters are the same, copied back as the tool asks (the fake cuts each at
     200): no copy could say which is which, so each verdict is its place's. Refused, such an answer would
