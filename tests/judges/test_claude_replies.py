@@ -4,6 +4,7 @@ that could be of several, a verdict ragmon overrides. Against the Messages API s
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -238,15 +239,31 @@ def test_a_lone_surrogate_in_a_reason_is_cached_on_disk_as_given(fake_api: FakeA
 
 def test_a_document_id_with_a_lone_surrogate_can_support_a_claim(fake_api: FakeAnthropic,
                                                                  tmp_path: Path) -> None:
-    """An id from a file name that is no UTF-8 (`os.listdir` reads byte E9 as "\\udce9") goes out as U+FFFD,
-    as every lone surrogate of a request does; the model cites it as it read it. That matched no document:
-    the support was discarded and the claim counted unsupported, whatever the document said. It names the
-    document, and its verdict, its id as given, is kept on disk for the next run."""
+    """An id from a file name that is no UTF-8 (`os.listdir` reads byte E9 as "\\udce9") goes out as its
+    character reference (a request carries no lone surrogate); the model cites it as it read it. Sent raw,
+    as U+FFFD, that matched no document: the support was discarded and the claim counted unsupported,
+    whatever the document said. It names the document, and its verdict, its id as given, is kept on disk
+    for the next run."""
     example = Example("sur", "Where is the tower?", (Context("caf\udce9.txt", "It stands in Paris."),),
                       PARIS.text)
     (verdict,) = make_judge(fake_api, cache_dir=tmp_path).judge(example, (PARIS,))  # support_all
-    assert '<document id="caf\ufffd.txt">' in prompt_text(fake_api.requests[0])
+    assert '<document id="caf&#56553;.txt">' in prompt_text(fake_api.requests[0])
     assert (verdict.supported, verdict.supporting_ids, verdict.reason) == (
         True, ("caf\udce9.txt",), "stated in the first document")
     (again,) = make_judge(fake_api, cache_dir=tmp_path).judge(example, (PARIS,))
     assert again == verdict and fake_api.calls == 1
+
+
+@pytest.mark.parametrize(("cited", "other"), [("<a>", "\uff1ca>"), ("caf\udce9.txt", "caf\udcea.txt")],
+                         ids=["full-width-look-alike", "lone-surrogates"])
+def test_a_citation_of_one_of_two_ids_written_alike_before_names_the_one_cited(
+        fake_api: FakeAnthropic, cited: str, other: str) -> None:
+    """"<" was written as the full-width "＜" and a lone surrogate as U+FFFD, so "<a>" and "＜a>" were both
+    `＜a&gt;` in the prompt, and the support Claude gave the first went to the second: a retrieved
+    document's id taking a real one's support, citation accuracy 0 and a gate breached."""
+    example = Example("ids", "Where is the tower?", (Context(cited, "It stands in Paris."),
+                                                     Context(other, "Unrelated text.")), PARIS.text)
+    (verdict,) = make_judge(fake_api).judge(example, (PARIS,))  # support_all: the first document as written
+    shown = re.findall(r'<document id="([^"]*)"', prompt_text(fake_api.requests[0]))
+    assert len(set(shown)) == 2
+    assert (verdict.supported, verdict.supporting_ids) == (True, (cited,))
