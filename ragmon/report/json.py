@@ -88,8 +88,9 @@ def render_error(message: str) -> str:
 def _dumps(doc: dict[str, Any]) -> str:
     """ensure_ascii=False leaves each lone surrogate a character of the text, found in one regex pass over
     it (ids, claims, reasons, paths and errors alike); ensure_ascii=True would escape it instead."""
-    dumped = _UNSEEN.sub(lambda found: json.dumps(found.group())[1:-1],
-                         replace_lone_surrogates(json.dumps(doc, ensure_ascii=False, allow_nan=False)))
+    dumped = replace_lone_surrogates(json.dumps(doc, ensure_ascii=False, allow_nan=False))
+    if not dumped.isascii() or "\x7f" in dumped:  # a flag's test first: most reports are ASCII, bar DEL
+        dumped = _UNSEEN.sub(lambda found: json.dumps(found.group())[1:-1], dumped)
     # The `[` of a `##[` is inside a string (`#` is nowhere else): `--json /dev/stdout` in a CI log runs no
     # command, and the report holds the text as written.
     return inert(dumped, json_escape) + "\n"
