@@ -11,12 +11,14 @@ reading.
 
 from __future__ import annotations
 
+import os
 import sys
 import threading
+import weakref
 from collections import OrderedDict
 from collections.abc import Callable
 from functools import lru_cache, wraps
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 T = TypeVar("T")
 
@@ -37,6 +39,7 @@ class LongTextCache(Generic[T]):
         self._held: OrderedDict[str, tuple[T, int]] = OrderedDict()
         self._bytes = 0
         self._lock = threading.Lock()
+        _CACHES.add(self)
 
     def __call__(self, text: str) -> T:
         with self._lock:
@@ -52,9 +55,17 @@ class LongTextCache(Generic[T]):
             if text not in self._held:
                 self._held[text] = (value, size)
                 self._bytes += size
-            while len(self._held) > self.entries or self._bytes > self.max_bytes:
+            while self._held and (len(self._held) > self.entries or self._bytes > self.max_bytes):
                 self._bytes -= self._held.popitem(last=False)[1][1]
+            if not self._held:
+                # A KeyboardInterrupt between an eviction and its subtraction leaves the count too high; were
+                # it past the budget, every later call had popped an empty dict (KeyError): an empty cache
+                # counts nothing, whatever happened before.
+                self._bytes = 0
         return value
+
+    def _unlock_after_fork(self) -> None:
+        self._lock = threading.Lock()
 
     @property
     def held_bytes(self) -> int:
@@ -65,6 +76,20 @@ class LongTextCache(Generic[T]):
             self._held.clear()
             self._bytes = 0
 
+
+_CACHES: weakref.WeakSet[LongTextCache[Any]] = weakref.WeakSet()
+"""Every long-text cache of the process, whose locks a forked child gets new (`_unlock_after_fork`)."""
+
+
+def _unlock_caches() -> None:
+    """A child forked while another thread held a cache's lock inherits it held, by a thread it does not
+    have: its first long passage waited for ever (a `multiprocessing` pool's "fork" worker, forked while a
+    service scored in threads, never returned a task)."""
+    for cache in _CACHES:
+        cache._unlock_after_fork()
+
+
+os.register_at_fork(after_in_child=_unlock_caches)
 
 _NARROW = sys.getsizeof("\xe9") - 1
 

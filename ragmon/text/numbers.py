@@ -782,8 +782,12 @@ def european_numbers(text: str) -> str:
     one such number read every "4,000 mg" of an English passage citing "[1,2]" as 4.0. What stays
     ambiguous stays English, on both sides alike: "1,500" is 1500, "1.000 Stück" 1.0, a list's "1,2" two
     numbers, "2\u00a0500 mg tablets" 2 and 500."""
-    if ("€" not in text and _DECIMAL_COMMA.search(text) is None and "R$" not in text and "r$" not in text
-            and "\u202f" not in text and not _euro_beside_digits(text)):
-        return text  # literal searches first: a digit-first pattern had cost an English passage 25 us, and
-        # a test for "eur" let it run on every text with "Europe" or "neural" in it (+20% instructions)
-    return _CONTINENTAL.sub(_in_english, text)
+    return _CONTINENTAL.sub(_in_english, text) if may_be_continental(text) else text
+
+
+def may_be_continental(text: str) -> bool:
+    """Whether `european_numbers` may rewrite `text`: literal searches, where a digit-first pattern had cost
+    an English passage 25 us, and a test for "eur" let it run on every text with "Europe" or "neural" in it
+    (+20% instructions)."""
+    return ("€" in text or _DECIMAL_COMMA.search(text) is not None or "R$" in text or "r$" in text
+            or "\u202f" in text or _euro_beside_digits(text))

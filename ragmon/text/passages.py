@@ -23,6 +23,7 @@ from ragmon.text.numbers import (
     digits_of,
     european_numbers,
     loosely_dated,
+    may_be_continental,
     may_be_date,
     number_words,
     numbers_in,
@@ -226,10 +227,13 @@ def size(text: str, read: Passage) -> int:
     run of digits, decimal and group marks dropped ("1,250.50" is one), counts as a number: ~10% of the
     time reading the passage takes, where a regex took ~85% (only long passages are sized). They are
     counted in the text the passage keeps, which has them in ASCII digits: a copy, counted too, when any
-    was written in other digits."""
+    was written in other digits, or when the passage may make one once its numbers are asked for
+    (`Passage._numbers_text`: continental numbers, full-width marks), which uncounted had taken the cache of
+    32 MiB of long passages writing euro prices to 52 MiB."""
     kept = read._text
     numbers = len(kept.encode("utf-8", "surrogatepass").translate(_DIGITS, b".,").split())
-    texts = sys.getsizeof(text) + (0 if kept is text else sys.getsizeof(kept))
+    copied = kept is not text or may_be_continental(kept) or full_width_as_ascii(kept) is not kept
+    texts = sys.getsizeof(text) + (sys.getsizeof(kept) if copied else 0)
     per_term = _TERM_BYTES + (_PAIR_BYTES if is_cjk(text) else 0)
     return texts + per_term * len(read.terms) + _NUMBER_BYTES * numbers + _PASSAGE_BYTES
 
