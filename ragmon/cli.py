@@ -597,6 +597,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _main(command: str | None, argv: list[str]) -> int:
+    refused: UsageError | None = None
     with _signals_held():
         try:
             parser = build_parser(command)
@@ -613,7 +614,12 @@ def _main(command: str | None, argv: list[str]) -> int:
             args = parser.parse_args(argv)
         except UsageError as exc:
             _warn_of_variables(command, parser.variable_warnings)
-            return _refused(command, argv, exc)
+            _tell_refused(exc)
+            refused = exc
+    if refused is not None:
+        # Once the signals are no longer held: the error reports may wait for a FIFO's reader (`--json
+        # fifo`), a wait that Ctrl-C or SIGTERM, held, had not ended.
+        return _refused(command, argv, refused)
     if not getattr(args, "_logs_variable_warnings", False):
         _warn_of_variables(command, parser.variable_warnings)
     try:
@@ -696,13 +702,17 @@ def _stopped(command: str | None, argv: Sequence[str], exc: KeyboardInterrupt) -
     return status
 
 
-def _refused(command: str | None, argv: Sequence[str], error: UsageError) -> int:
-    """argparse's usage line and message, exit 2; first, a subcommand module with a `usage_error(argv,
-    message)` hook is given its part of the command line (ragmon replay replaces the reports it names).
-    argparse's own printing already passes over a stderr that fails or is closed, and `note` does too."""
+def _tell_refused(error: UsageError) -> None:
+    """argparse's usage line and message. argparse's own printing already passes over a stderr that fails
+    or is closed, and `note` does too."""
     if error.usage:
         error.parser.print_usage(sys.stderr)
     note(f"{error.parser.prog}: error: {printable(error.message)}")
+
+
+def _refused(command: str | None, argv: Sequence[str], error: UsageError) -> int:
+    """Exit 2, once a subcommand module with a `usage_error(argv, message)` hook is given its part of the
+    command line (ragmon replay replaces the reports it names)."""
     if (hooked := _hook(command, argv, "usage_error")) is not None:
         hook, own = hooked
         hook(own, error.message)

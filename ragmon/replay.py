@@ -682,14 +682,17 @@ def _write_reports(report: Report, results: Sequence[GateResult], args: argparse
 def _write_error_reports(args: argparse.Namespace, message: str, run_info: junit.RunInfo, *,
                          status: int = EXIT_ERROR) -> int:
     """Best effort: when the error is that a report cannot be written, or a second one comes up here,
-    the error the user must see is the first. How many files were written."""
+    the error the user must see is the first. How many files were written. A signal's (`status` 130, 143,
+    129) wait for no pipe's reader: its stop signals are ignored by now, and a FIFO nobody reads had held
+    the run in open() for good, stopped by nothing short of SIGKILL."""
     return _write_all(args, as_json=lambda: json_report.render_error(message),
                as_markdown=lambda: markdown.render_error(message, status=status),
-               as_junit=lambda: junit.render_error(message, run=run_info, status=status), best_effort=True)
+               as_junit=lambda: junit.render_error(message, run=run_info, status=status), best_effort=True,
+               wait=status == EXIT_ERROR)
 
 
 def _write_all(args: argparse.Namespace, *, as_json: Callable[[], str], as_markdown: Callable[[], str],
-               as_junit: Callable[[], str], best_effort: bool = False) -> int:
+               as_junit: Callable[[], str], best_effort: bool = False, wait: bool = True) -> int:
     """The step summary is appended: the Markdown report, which fits a PR comment, fits it too. How many
     files were written."""
     outputs: list[tuple[Path | None, Callable[[], str], bool]] = [
@@ -702,7 +705,7 @@ def _write_all(args: argparse.Namespace, *, as_json: Callable[[], str], as_markd
         if path is None:
             continue
         try:
-            _write(path, render(), summary=summary)
+            _write(path, render(), summary=summary, wait=wait)
         except Exception:
             if not best_effort:
                 raise
@@ -1096,10 +1099,11 @@ def _confidence(text: str) -> float:
     return value
 
 
-def _write(path: Path, content: str, *, summary: bool = False) -> None:
+def _write(path: Path, content: str, *, summary: bool = False, wait: bool = True) -> None:
     """A report's directories are made, as a CI job names one it has not (`--junit reports/r.xml`). The
     step `summary`'s, appended to, are not: GitHub Actions names a file that exists, so a directory
-    missing is a variable set wrong, not one to make (as root, wherever it points)."""
+    missing is a variable set wrong, not one to make (as root, wherever it points). Without `wait`, a pipe
+    with no reader (`mkfifo`) is an error (ENXIO), not a wait for one, nor is a full pipe."""
     try:
         if not summary and written_to_stream(path, content):
             return
@@ -1108,7 +1112,8 @@ def _write(path: Path, content: str, *, summary: bool = False) -> None:
         # A JSON "\ud800" escape reads as a lone surrogate, which UTF-8 cannot encode: written back as
         # that same escape, the text is kept as the input gave it instead of stopping the run here. Not
         # in the JSON report, which holds U+FFFD instead (jq and serde_json refuse the escape).
-        with path.open("a" if summary else "w", encoding="utf-8", errors="backslashreplace") as handle:
+        with open(path, "a" if summary else "w", encoding="utf-8", errors="backslashreplace",
+                  opener=None if wait else _not_waiting) as handle:
             handle.write(("\n\n" if summary and _unended(path) else "") + content)
     except OSError as exc:
         why = not_a_directory(path) or exc.strerror or str(exc)
@@ -1119,6 +1124,10 @@ def _write(path: Path, content: str, *, summary: bool = False) -> None:
                    f"the variable is set wrong)")
         raise InputError(f"cannot write the step summary ($GITHUB_STEP_SUMMARY): {why}",
                          source=str(path)) from None
+
+
+def _not_waiting(path: str, flags: int) -> int:
+    return os.open(path, flags | os.O_NONBLOCK)
 
 
 def _unended(path: Path) -> bool:

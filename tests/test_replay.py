@@ -2377,6 +2377,51 @@ def test_a_signal_mid_run_is_told_in_the_log_and_its_repeat_does_not_stop_the_re
     assert f'message="{why}"' in (tmp_path / "r.xml").read_text(encoding="utf-8")
 
 
+_WRITING_INTO_A_PIPE = """
+import pathlib, sys
+from ragmon import cli, replay
+write = replay._write
+def writing(*args, **kwargs):
+    pathlib.Path("writing").touch()
+    write(*args, **kwargs)
+replay._write = writing
+sys.exit(cli.main(sys.argv[1:]))
+"""
+
+
+@pytest.mark.parametrize(("args", "summary", "sig", "status", "why"), [
+    (("--json", "fifo"), False, "SIGINT", 130, "interrupted"),
+    ((), True, "SIGTERM", 143, "terminated (SIGTERM)"),
+    (("--json", "fifo", "--k", "0"), False, "SIGTERM", 143, "terminated (SIGTERM)"),
+], ids=["json", "step-summary", "refused-command-line"])
+def test_a_stop_signal_ends_a_run_waiting_on_a_pipe_nobody_reads(
+        tmp_path: Path, args: tuple[str, ...], summary: bool, sig: str, status: int, why: str) -> None:
+    # `mkfifo fifo; ragmon replay ... --json fifo` (or $GITHUB_STEP_SUMMARY a FIFO) with no reader: Ctrl-C,
+    # SIGTERM and `timeout` broke the wait in open(), then the error report was written to the same FIFO
+    # with every stop signal ignored, and only SIGKILL ended it. A refused command line held the signal
+    # while it waited.
+    os.mkfifo(tmp_path / "fifo")
+    env = {**clean_env(), **({"GITHUB_STEP_SUMMARY": "fifo"} if summary else {})}
+    child = subprocess.Popen(
+        [sys.executable, "-c", _WRITING_INTO_A_PIPE, "replay", str(GOLDEN), "--gate", "groundedness=0.5",
+         "--quiet", *args], cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    try:
+        deadline = time.monotonic() + 30
+        while not (tmp_path / "writing").exists() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        time.sleep(0.2)  # into open(), waiting for a reader
+        child.send_signal(getattr(signal, sig))
+        time.sleep(0.2)
+        child.send_signal(getattr(signal, sig))  # again, as a user pressing Ctrl-C twice
+        assert child.wait(timeout=20) == status
+    finally:
+        child.kill()
+        err = child.communicate()[1]
+    # Nothing reached the pipe, so the line does not say "the reports say INCOMPLETE".
+    assert err.splitlines()[-1] == f"ragmon replay: {why}"
+
+
 @pytest.mark.parametrize("examples", [1, 5])
 def test_a_few_grounded_answers_do_not_pass_a_gate_at_099_on_their_bound(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], examples: int) -> None:
