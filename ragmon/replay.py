@@ -305,7 +305,7 @@ def _replaceable_reports(args: argparse.Namespace) -> argparse.Namespace:
     pipe or a file two flags name gets the first one's error report alone, which its reader can parse."""
     summary = _step_summary()
     kept = argparse.Namespace(**vars(args))
-    named: set[tuple[int, int]] = set()
+    named: set[tuple[int, int] | str] = set()
     for flag in _REPORT_MARKERS:
         path = getattr(kept, flag, None)
         if path is None:
@@ -410,12 +410,14 @@ def _pipe_at(path: Path) -> tuple[int, int] | None:
     return (status.st_dev, status.st_ino) if stat.S_ISFIFO(status.st_mode) else None
 
 
-def _named_before(path: Path, named: set[tuple[int, int]]) -> bool:
+def _named_before(path: Path, named: set[tuple[int, int] | str]) -> bool:
     """Whether `path` is a pipe or a file in `named`, those an earlier report flag named, which it joins:
     an error report is written into one once, by the first flag naming it, as its reader parses one
     report. A file too: `--json /dev/stdout --junit /dev/stdout > out.txt` appends through the descriptor,
-    and the file had held the JSON error report and the JUnit one after it, which no reader parses."""
-    where = _pipe_at(path) or existing_file(path)
+    and the file had held the JSON error report and the JUnit one after it, which no reader parses. A file
+    not written yet as well (`file_at`): `--json s.out --junit s.out` had kept the JUnit one when s.out did
+    not exist, the JSON one when it did."""
+    where = _pipe_at(path) or file_at(path)
     if where is None:
         return False
     if where in named:
@@ -446,7 +448,7 @@ def _replace_named_reports(argv: Sequence[str], message: str, status: int) -> in
     paths = parse_known("replay", functools.partial(_add_report_arguments, lenient=True), argv, os.environ)
     if paths is None:
         return 0
-    named: set[tuple[int, int]] = set()
+    named: set[tuple[int, int] | str] = set()
     for flag, markers in _REPORT_MARKERS.items():
         path = getattr(paths, flag)
         if (path is None or _named_before(path, named) or not _replaceable(path, markers)

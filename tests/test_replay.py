@@ -1671,6 +1671,21 @@ def test_a_report_is_never_written_over_an_input_or_another_report(ragmon_cmd: l
                            "file of its own\n")
 
 
+@pytest.mark.parametrize("extra", [(), ("--bogus",)], ids=["refused-path", "refused-command-line"])
+def test_a_file_two_flags_name_gets_the_first_flags_error_report_whether_it_existed_or_not(
+        ragmon_cmd: list[str], tmp_path: Path, extra: tuple[str, ...]) -> None:
+    # `--json s.out --junit s.out`: with no s.out yet, the file was left holding the JUnit error report;
+    # run again with it there, the JSON one. The first flag's, as for a pipe, either way.
+    for run in ("s.out not yet written", "s.out there"):
+        done = replay(ragmon_cmd, GOLDEN, "--gate", "groundedness=0.5", "--json", "s.out", "--junit", "s.out",
+                      *extra, cwd=tmp_path)
+        assert done.returncode == 2, run
+        doc = json.loads((tmp_path / "s.out").read_text(encoding="utf-8"))
+        assert (doc["complete"], doc["error"]) == (False, "unrecognized arguments: --bogus" if extra else
+                                                   "--json and --junit both write to s.out: give each "
+                                                   "report a file of its own"), run
+
+
 def test_two_reports_into_one_pipe_are_refused_and_it_gets_one_error_report(ragmon_cmd: list[str],
                                                                              tmp_path: Path) -> None:
     # `--json /dev/stdout --junit /dev/fd/1 | jq`: the pipe got the JSON report and then the JUnit XML, a
