@@ -3,6 +3,7 @@ over the run's own input (`ragmon replay golden.jsonl --json golden.jsonl`), by 
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 import sys
@@ -104,11 +105,23 @@ def unwritable(path: Path) -> str | None:
         if (why := not_a_directory(path)) is not None:
             return why
         if path.exists():
-            return None if os.access(path, os.W_OK) else "Permission denied"
+            return _denied(path, os.W_OK)
         directory = next((parent for parent in path.parents if parent.exists()), Path("."))
     except OSError as exc:  # a name too long, a directory it may not look in
         return exc.strerror or str(exc)
-    return None if os.access(directory, os.W_OK | os.X_OK) else f"Permission denied (in {directory})"
+    return None if (why := _denied(directory, os.W_OK | os.X_OK)) is None else f"{why} (in {directory})"
+
+
+def _denied(path: Path, mode: int) -> str | None:
+    """Why access(2) refuses `mode` on `path`, which its answer does not say: a read-only mount had been
+    told as "Permission denied", sending the user to chmod what no chmod makes writable (as root too)."""
+    if os.access(path, mode):
+        return None
+    try:
+        read_only = bool(os.statvfs(path).f_flag & os.ST_RDONLY)
+    except OSError:
+        read_only = False
+    return os.strerror(errno.EROFS if read_only else errno.EACCES)
 
 
 def not_a_directory(path: Path) -> str | None:

@@ -1458,6 +1458,34 @@ def test_a_step_summary_in_a_directory_that_does_not_exist_is_a_wrong_variable(r
     assert json.loads((tmp_path / "reports" / "new" / "r.json").read_text())["error"] == why
 
 
+def test_a_report_on_a_read_only_mount_is_refused_as_read_only(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    # `mount -o ro`: `--json ro/r.json` was refused as "Permission denied (in ro)", even as root, where the
+    # step summary on the same mount said "Read-only file system". A mount needs root: the directory is
+    # shown here as one is, access(2) refusing to write and statvfs flagging it read-only.
+    _without_ragmon_variables(monkeypatch)
+    monkeypatch.chdir(tmp_path)
+    mount = tmp_path / "ro"
+    mount.mkdir()
+    access, statvfs = os.access, os.statvfs
+
+    def on_mount(path: Any) -> bool:
+        return Path(path).resolve() == mount
+
+    def read_only_access(path: Any, mode: int, **kwargs: Any) -> bool:
+        return not mode & os.W_OK if on_mount(path) else access(path, mode, **kwargs)
+
+    def read_only_statvfs(path: Any) -> Any:
+        found = statvfs(path)
+        return type("Mounted", (), {"f_flag": found.f_flag | os.ST_RDONLY})() if on_mount(path) else found
+
+    monkeypatch.setattr(os, "access", read_only_access)
+    monkeypatch.setattr(os, "statvfs", read_only_statvfs)
+    assert main(["replay", str(GOLDEN), "--gate", "groundedness=0.5", "--json", "ro/r.json", "--quiet"]) == 2
+    assert capsys.readouterr().err == ("ragmon replay: error: ro/r.json: cannot write report: Read-only file "
+                                       "system (in ro)\n")
+
+
 @pytest.mark.parametrize("named", ["dataset", "stdin", "baseline"])
 def test_a_step_summary_naming_an_input_is_refused_and_the_input_left_whole(ragmon_cmd: list[str],
                                                                           tmp_path: Path, named: str) -> None:
