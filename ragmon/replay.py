@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import errno
 import functools
 import gc
 import io
@@ -370,6 +371,8 @@ def _check_report_paths(args: argparse.Namespace) -> None:
     if (read := _summary_read(args, summary)) is not None:
         raise InputError(f"$GITHUB_STEP_SUMMARY ({summary}) is {read} of this run: the Markdown report would "
                          f"be appended to it (the variable is set wrong)")
+    if summary is not None and (why := _summary_unwritable(summary)) is not None:
+        raise _summary_error(summary, why)
     named: dict[tuple[int, int] | str, tuple[Flag, Path]] = {}
     for flag in _REPORT_MARKERS:
         path = getattr(args, flag)
@@ -397,6 +400,26 @@ def _check_report_paths(args: argparse.Namespace) -> None:
                     f"{first.given(str(written))} and {report.given(str(path))} are the same file")
             raise InputError(f"{both}: give each report a file of its own")
         named[where] = report, path
+
+
+def _summary_unwritable(path: Path) -> str | None:
+    """Why the step summary cannot be appended to, as far as can be told before anything is read, as for
+    a report path: found when writing it, after every example was scored (every Claude verdict paid for),
+    the run had been for nothing. Its directory is not made (`_write`), so one missing is told too."""
+    if (why := unwritable(path)) is not None:
+        return why
+    if not path.parent.is_dir():
+        return _directory_missing(path)
+    return os.strerror(errno.EISDIR) if path.is_dir() else None
+
+
+def _directory_missing(summary: Path) -> str:
+    return (f"its directory {summary.parent} does not exist (GitHub Actions names a file that exists: the "
+            f"variable is set wrong)")
+
+
+def _summary_error(summary: Path, why: str) -> InputError:
+    return InputError(f"cannot write the step summary ($GITHUB_STEP_SUMMARY): {why}", source=str(summary))
 
 
 def _pipe_at(path: Path) -> tuple[int, int] | None:
@@ -1121,11 +1144,8 @@ def _write(path: Path, content: str, *, summary: bool = False, wait: bool = True
         why = not_a_directory(path) or exc.strerror or str(exc)
         if not summary:
             raise InputError(f"cannot write report: {why}", source=str(path)) from None
-        if isinstance(exc, FileNotFoundError):
-            why = (f"its directory {path.parent} does not exist (GitHub Actions names a file that exists: "
-                   f"the variable is set wrong)")
-        raise InputError(f"cannot write the step summary ($GITHUB_STEP_SUMMARY): {why}",
-                         source=str(path)) from None
+        raise _summary_error(path, _directory_missing(path) if isinstance(exc, FileNotFoundError) else why
+                             ) from None
 
 
 def _not_waiting(path: str, flags: int) -> int:

@@ -1458,6 +1458,27 @@ def test_a_step_summary_in_a_directory_that_does_not_exist_is_a_wrong_variable(r
     assert json.loads((tmp_path / "reports" / "new" / "r.json").read_text())["error"] == why
 
 
+@pytest.mark.parametrize(("summary", "why"), [
+    ("missing/summary.md", "its directory missing does not exist (GitHub Actions names a file that exists: "
+                           "the variable is set wrong)"),
+    ("adir", "Is a directory"),
+    ("afile/summary.md", "afile is a file, not a directory"),
+], ids=["directory-missing", "a-directory", "under-a-file"])
+def test_a_step_summary_that_cannot_be_written_is_refused_before_anything_is_scored(
+        ragmon_cmd: list[str], tmp_path: Path, summary: str, why: str) -> None:
+    # Found only when it was written, after every example was read and scored (11-20 s on 100,000
+    # examples, every Claude verdict paid for), then exit 2; a report path that cannot be written was
+    # refused at once. Refused before the dataset is read, a line of it that is no JSON is not reached.
+    (tmp_path / "adir").mkdir()
+    (tmp_path / "afile").write_text("")
+    (tmp_path / "golden.jsonl").write_text(GOLDEN.read_text(encoding="utf-8") + "{\n", encoding="utf-8")
+    done = replay(ragmon_cmd, "golden.jsonl", "--gate", "groundedness=0.5", "--json", "r.json", cwd=tmp_path,
+                  env={"GITHUB_STEP_SUMMARY": summary})
+    error = f"{summary}: cannot write the step summary ($GITHUB_STEP_SUMMARY): {why}"
+    assert (done.returncode, done.stdout, done.stderr) == (2, "", f"ragmon replay: error: {error}\n")
+    assert json.loads((tmp_path / "r.json").read_text())["error"] == error
+
+
 def test_a_report_on_a_read_only_mount_is_refused_as_read_only(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     # `mount -o ro`: `--json ro/r.json` was refused as "Permission denied (in ro)", even as root, where the
