@@ -379,6 +379,17 @@ def _replaced(handlers: Mapping[signal.Signals, Callable[[int, FrameType | None]
                 signal.signal(sig, handler)
 
 
+def result_final() -> None:
+    """The run's result is final (its reports written): SIGTERM, SIGHUP and SIGINT are ignored from here
+    until the process exits, which then exits with the run's status. A signal just after the terminal
+    showed PASS had replaced the reports with INCOMPLETE (exit 143), or once `main` had put the default
+    handlers back, ended the process with 143, no word on stderr, and the reports saying PASS. One that
+    came before runs its handler here (`signal.signal` runs pending ones first). Only the main thread may
+    set handlers: from another, as `terminated_on_signal` installs none there, nothing changes."""
+    with contextlib.suppress(ValueError):
+        _ignore_stop_signals()
+
+
 def _ignore_stop_signals() -> None:
     for sig in SHUTDOWN_SIGNALS:
         signal.signal(sig, signal.SIG_IGN)

@@ -42,6 +42,7 @@ from ragmon.cli import (
     note,
     parse_known,
     print_beside,
+    result_final,
     stop_status,
     stopped_by,
     terminated_on_signal,
@@ -266,6 +267,7 @@ def run(args: argparse.Namespace) -> int:
                                        status=_exit_status(exc))
         if isinstance(exc, KeyboardInterrupt):
             raise Stopped(_stopped_line(reason, written), stop_status(exc)) from None
+        result_final()
         raise
 
 
@@ -602,6 +604,7 @@ def _replay(args: argparse.Namespace, started: tuple[datetime, float], checkpoin
     finally:
         progress.close()
         gc.unfreeze()
+    result_final()  # before the verdict is printed, so that a signal once it shows cannot contradict it
     if comparison is not None and not args.quiet:  # after the progress bar's line is ended
         for caveat in comparison.caveats[len(caveats):]:
             note(f"ragmon replay: warning: {caveat}")

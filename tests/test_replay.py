@@ -2441,6 +2441,33 @@ def test_a_signal_mid_run_is_told_in_the_log_and_its_repeat_does_not_stop_the_re
     assert f'message="{why}"' in (tmp_path / "r.xml").read_text(encoding="utf-8")
 
 
+_SIGNALLED_AS_THE_VERDICT_SHOWS = """
+import atexit, os, signal, sys
+from ragmon import cli, replay
+sig = signal.Signals[sys.argv[1]]
+print_beside = replay.print_beside
+def printing(*args, **kwargs):
+    os.kill(os.getpid(), sig)
+    print_beside(*args, **kwargs)
+replay.print_beside = printing
+atexit.register(os.kill, os.getpid(), sig)  # again as the interpreter exits, main's handlers put back
+sys.exit(cli.main(sys.argv[2:]))
+"""
+
+
+@pytest.mark.parametrize("sig", ["SIGTERM", "SIGINT"])
+def test_a_signal_once_the_reports_are_written_leaves_the_runs_exit_status(tmp_path: Path, sig: str) -> None:
+    # SIGTERM just as PASS reached the terminal: the reports were replaced with INCOMPLETE and the run
+    # exited 143, or, a moment later, the process ended with 143, no word on stderr, reports saying PASS.
+    done = subprocess.run(
+        [sys.executable, "-c", _SIGNALLED_AS_THE_VERDICT_SHOWS, sig, "replay", str(GOLDEN), "--gate",
+         "groundedness=0.5", "--json", "r.json"], cwd=tmp_path, env=clean_env(), capture_output=True,
+        text=True, timeout=60, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    assert (done.returncode, done.stdout.splitlines()[-1:], done.stderr) == (0, ["PASS"], "")
+    doc = json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))
+    assert (doc["complete"], doc["passed"]) == (True, True)
+
+
 _WRITING_INTO_A_PIPE = """
 import pathlib, sys
 from ragmon import cli, replay
