@@ -958,7 +958,7 @@ def _write_json(path: Path, doc: Mapping[str, Any]) -> None:
         # A lone surrogate (half an emoji) in an id as U+FFFD: jq 1.6 refuses a whole file for its escape.
         # A claim's or an id's `##[` as JSON's escape: a step that prints the file runs no CI log command.
         text = inert(replace_lone_surrogates(json.dumps(doc, indent=2, ensure_ascii=False)), json_escape)
-        if not written_to_stream(path, text + "\n"):  # opened by name, `>> ci.log` lost its lines
+        if not written_to_stream(path, [text + "\n"]):  # opened by name, `>> ci.log` lost its lines
             path.write_text(text + "\n", encoding="utf-8")
     except OSError as exc:
         raise InputError(f"cannot write: {exc.strerror or exc}", source=str(path)) from None

@@ -7,6 +7,7 @@ import errno
 import os
 import stat
 import sys
+from collections.abc import Iterable
 from pathlib import Path
 
 from ragmon.errors import InputError
@@ -69,7 +70,7 @@ def standard_stream(path: Path) -> int | None:
     return None
 
 
-def written_to_stream(path: Path, content: str) -> bool:
+def written_to_stream(path: Path, content: Iterable[str]) -> bool:
     """Whether `path` is standard output's or error's file (`standard_stream`), and if so the report written
     there through its descriptor, after what was printed there and where the stream stands (the end of a
     log appended to), never truncating it."""
@@ -80,7 +81,7 @@ def written_to_stream(path: Path, content: str) -> bool:
         if printed is not None:
             printed.flush()
     with open(os.dup(descriptor), "w", encoding="utf-8", errors="backslashreplace") as handle:
-        handle.write(content)
+        handle.writelines(content)
     return True
 
 

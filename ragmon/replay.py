@@ -24,7 +24,7 @@ import stat
 import sys
 import time
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -699,7 +699,7 @@ def _write_reports(report: Report, results: Sequence[GateResult], args: argparse
     """Every requested file, and the CI step summary when GitHub Actions provides one."""
     page = functools.cache(lambda: markdown.render(report, results, worst=args.worst, incomplete=incomplete,
                                                    comparison=comparison, run_warnings=run_warnings))
-    _write_all(args, as_json=lambda: json_report.render(report, results, incomplete=incomplete,
+    _write_all(args, as_json=lambda: json_report.pieces(report, results, incomplete=incomplete,
                                                         comparison=comparison, run_warnings=run_warnings),
                as_markdown=page,
                as_junit=lambda: junit.render(report, results, worst=args.worst, run=run_info,
@@ -719,11 +719,11 @@ def _write_error_reports(args: argparse.Namespace, message: str, run_info: junit
                wait=status == EXIT_ERROR)
 
 
-def _write_all(args: argparse.Namespace, *, as_json: Callable[[], str], as_markdown: Callable[[], str],
+def _write_all(args: argparse.Namespace, *, as_json: Callable[[], Text], as_markdown: Callable[[], str],
                as_junit: Callable[[], str], best_effort: bool = False, wait: bool = True) -> int:
     """The step summary is appended: the Markdown report, which fits a PR comment, fits it too. How many
     files were written."""
-    outputs: list[tuple[Path | None, Callable[[], str], bool]] = [
+    outputs: list[tuple[Path | None, Callable[[], Text], bool]] = [
         (args.json, as_json, False), (args.markdown, as_markdown, False), (args.junit, as_junit, False)]
     summary_path = _step_summary()
     if summary_path is not None and _summary_read(args, summary_path) is None:
@@ -1127,13 +1127,18 @@ def _confidence(text: str) -> float:
     return value
 
 
-def _write(path: Path, content: str, *, summary: bool = False, wait: bool = True) -> None:
+Text = str | Iterator[str]
+"""A report's text, or its pieces in order (the JSON report's, written as they come: `json_report.pieces`)."""
+
+
+def _write(path: Path, content: Text, *, summary: bool = False, wait: bool = True) -> None:
     """A report's directories are made, as a CI job names one it has not (`--junit reports/r.xml`). The
     step `summary`'s, appended to, are not: GitHub Actions names a file that exists, so a directory
     missing is a variable set wrong, not one to make (as root, wherever it points). Without `wait`, a pipe
     with no reader (`mkfifo`) is an error (ENXIO), not a wait for one, nor is a full pipe."""
+    text = [content] if isinstance(content, str) else content
     try:
-        if not summary and written_to_stream(path, content):
+        if not summary and written_to_stream(path, text):
             return
         if not summary:
             path.parent.mkdir(parents=True, exist_ok=True)
@@ -1142,7 +1147,8 @@ def _write(path: Path, content: str, *, summary: bool = False, wait: bool = True
         # in the JSON report, which holds U+FFFD instead (jq and serde_json refuse the escape).
         with open(path, "a" if summary else "w", encoding="utf-8", errors="backslashreplace",
                   opener=None if wait else _not_waiting) as handle:
-            handle.write(("\n\n" if summary and _unended(path) else "") + content)
+            handle.write("\n\n" if summary and _unended(path) else "")
+            handle.writelines(text)
     except OSError as exc:
         why = not_a_directory(path) or exc.strerror or str(exc)
         if not summary:

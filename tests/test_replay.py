@@ -20,6 +20,7 @@ import signal
 import subprocess
 import sys
 import time
+import tracemalloc
 import xml.etree.ElementTree as ET
 from collections.abc import Mapping
 from pathlib import Path
@@ -1378,6 +1379,29 @@ def test_a_report_name_too_long_for_the_file_system_is_one_error_line(ragmon_cmd
     done = replay(ragmon_cmd, GOLDEN, "--json", name, cwd=tmp_path)
     assert (done.returncode, done.stdout) == (2, "")
     assert done.stderr == f"ragmon replay: error: --json {name}: cannot write report: File name too long\n"
+
+
+def test_the_json_report_is_written_without_copies_of_its_whole_text(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # 200 answers of 100 KB, an emoji in each sentence: 325 MB at the peak without --json, 884 MB with it
+    # (a 62 MB file), the whole text built as one string (4 bytes a character, for the emoji) and copied
+    # four times. Here 20 answers of 20 KB: the report may add to the peak no more than 3 times its size.
+    _without_ragmon_variables(monkeypatch)
+    sentence = "Refunds are paid within forty business days of the request \U0001f600. "
+    golden = write_rows(tmp_path / "golden.jsonl", [
+        {"id": f"q{i}", "question": "When?", "contexts": ["Refunds take 30 days."], "answer": sentence * 280}
+        for i in range(20)])
+    peaks = {}
+    for name, args in (("without", []), ("with", ["--json", str(tmp_path / "r.json")])):
+        tracemalloc.start()
+        try:
+            assert main(["replay", str(golden), "--quiet", *args]) == 0
+            peaks[name] = tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+    size = (tmp_path / "r.json").stat().st_size
+    assert size > 1_000_000
+    assert peaks["with"] - peaks["without"] < 3 * size
 
 
 def test_an_error_report_that_cannot_be_written_does_not_hide_the_error(ragmon_cmd: list[str],
