@@ -587,7 +587,29 @@ def build_parser(command: str | None, environ: dict[str, str] | None = None) -> 
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    argv = list(sys.argv[1:] if argv is None else argv)
+    """Given no `argv`, the program (the console script, `python -m ragmon`): a stop signal ignored once a
+    run's result is final (`result_final`) or once a run stopped stays ignored until the process exits,
+    which then exits with the run's status. Given `argv`, a caller's own call (a test, a script running
+    several commands), whose process goes on: its handlers are put back when main returns."""
+    if argv is None:
+        return _command(sys.argv[1:])
+    with _handlers_kept():
+        return _command(list(argv))
+
+
+@contextlib.contextmanager
+def _handlers_kept() -> Iterator[None]:
+    kept = {sig: signal.getsignal(sig) for sig in SHUTDOWN_SIGNALS}
+    try:
+        yield
+    finally:
+        for sig, handler in kept.items():
+            if handler is not None:
+                with contextlib.suppress(ValueError):  # only the main thread may set handlers
+                    signal.signal(sig, handler)
+
+
+def _command(argv: list[str]) -> int:
     command = next((arg for arg in argv if not arg.startswith("-")), None)
     try:
         with terminated_on_signal():

@@ -2468,14 +2468,14 @@ def test_a_signal_mid_run_is_told_in_the_log_and_its_repeat_does_not_stop_the_re
 _SIGNALLED_AS_THE_VERDICT_SHOWS = """
 import atexit, os, signal, sys
 from ragmon import cli, replay
-sig = signal.Signals[sys.argv[1]]
+sig = signal.Signals[sys.argv.pop(1)]
 print_beside = replay.print_beside
 def printing(*args, **kwargs):
     os.kill(os.getpid(), sig)
     print_beside(*args, **kwargs)
 replay.print_beside = printing
 atexit.register(os.kill, os.getpid(), sig)  # again as the interpreter exits, main's handlers put back
-sys.exit(cli.main(sys.argv[2:]))
+sys.exit(cli.main())  # as the program: given argv, main puts back the caller's handlers
 """
 
 
