@@ -66,6 +66,7 @@ from ragmon.files import (
     existing_file,
     file_at,
     input_file,
+    not_waiting,
     unwritable,
     written_to_stream,
 )
@@ -833,7 +834,8 @@ def run(args: argparse.Namespace) -> int:
         raise
     except (Exception, KeyboardInterrupt) as exc:
         reason = stopped_by(exc)
-        written = _replace_report(args.json, reason, args.datasets)
+        written = _replace_report(args.json, reason, args.datasets,
+                                  wait=not isinstance(exc, KeyboardInterrupt))
         if isinstance(exc, KeyboardInterrupt):
             raise Stopped(_stopped_line(reason, written), stop_status(exc)) from None
         raise
@@ -898,26 +900,27 @@ def stopped(argv: Sequence[str], reason: str, status: int) -> str:
     """A signal came before the run began (while the command line was read, `ragmon.cli`): the report it
     names is replaced as a refused command line's is, and the line the log gets says so. `status` is the
     exit status, which the JSON report does not hold: it says the run is incomplete, and why."""
-    return _stopped_line(reason, _replace_named_report(argv, reason))
+    return _stopped_line(reason, _replace_named_report(argv, reason, wait=False))
 
 
-def _replace_named_report(argv: Sequence[str], message: str) -> bool:
+def _replace_named_report(argv: Sequence[str], message: str, *, wait: bool = True) -> bool:
     """The report a command line that did not run names, replaced; whether it was. Only the report flag is
     read, on its own (and RAGMON_CALIBRATE_JSON), and only written out in full: when it does not parse
     either (`--json` with no path), no file is named for sure, and none is written."""
     named = parse_known("calibrate", _add_report_arguments, argv, os.environ)
-    return named is not None and _replace_report(named.json, message)
+    return named is not None and _replace_report(named.json, message, wait=wait)
 
 
-def _replace_report(path: Path | None, message: str, datasets: Sequence[str] = ()) -> bool:
+def _replace_report(path: Path | None, message: str, datasets: Sequence[str] = (), *,
+                    wait: bool = True) -> bool:
     """The report at `path` replaced by one saying the run is incomplete and why (`as_dict` of nothing,
     every key there, empty), when it may be (`_replaceable`); whether it was. Best effort: when the error is
     that the report cannot be written, or another comes up here, the error the user must see is the
-    first."""
+    first. A signal's (`wait` false) waits for no pipe's reader (`_write_json`)."""
     if path is None or not _replaceable(path, datasets):
         return False
     try:
-        _write_json(path, as_dict([], [], error=message))
+        _write_json(path, as_dict([], [], error=message), wait=wait)
     except Exception:
         return False
     return True
@@ -951,15 +954,19 @@ def _replaceable(path: Path, datasets: Sequence[str]) -> bool:
     return not head or _REPORT_MARKER in head or _UNMARKED_REPORT.match(head) is not None
 
 
-def _write_json(path: Path, doc: Mapping[str, Any]) -> None:
-    """Its directories are made, as a CI job names one it has not (`--json reports/calibration.json`)."""
+def _write_json(path: Path, doc: Mapping[str, Any], *, wait: bool = True) -> None:
+    """Its directories are made, as a CI job names one it has not (`--json reports/calibration.json`).
+    Without `wait`, a pipe with no reader (`mkfifo`) is an error (ENXIO), not a wait for one: after a stop
+    signal, which the stop ignores from then on, a FIFO nobody read had held calibrate in open() for good,
+    ended by nothing short of SIGKILL, as replay's reports had been."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         # A lone surrogate (half an emoji) in an id as U+FFFD: jq 1.6 refuses a whole file for its escape.
         # A claim's or an id's `##[` as JSON's escape: a step that prints the file runs no CI log command.
         text = inert(replace_lone_surrogates(json.dumps(doc, indent=2, ensure_ascii=False)), json_escape)
         if not written_to_stream(path, [text + "\n"]):  # opened by name, `>> ci.log` lost its lines
-            path.write_text(text + "\n", encoding="utf-8")
+            with open(path, "w", encoding="utf-8", opener=None if wait else not_waiting) as handle:
+                handle.write(text + "\n")
     except OSError as exc:
         raise InputError(f"cannot write: {exc.strerror or exc}", source=str(path)) from None
 

@@ -132,3 +132,9 @@ def not_a_directory(path: Path) -> str | None:
         if os.path.lexists(parent) and not parent.is_dir():
             return f"{parent} is {'a file' if parent.exists() else 'a link to nothing'}, not a directory"
     return None
+
+
+def not_waiting(path: str, flags: int) -> int:
+    """An `open` opener that waits for no pipe's reader: a FIFO nobody reads is ENXIO at once (an error
+    report written after a stop signal, which nothing may hold up)."""
+    return os.open(path, flags | os.O_NONBLOCK)

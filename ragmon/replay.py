@@ -67,6 +67,7 @@ from ragmon.files import (
     file_at,
     input_file,
     not_a_directory,
+    not_waiting,
     unwritable,
     written_to_stream,
 )
@@ -1146,7 +1147,7 @@ def _write(path: Path, content: Text, *, summary: bool = False, wait: bool = Tru
         # that same escape, the text is kept as the input gave it instead of stopping the run here. Not
         # in the JSON report, which holds U+FFFD instead (jq and serde_json refuse the escape).
         with open(path, "a" if summary else "w", encoding="utf-8", errors="backslashreplace",
-                  opener=None if wait else _not_waiting) as handle:
+                  opener=None if wait else not_waiting) as handle:
             handle.write("\n\n" if summary and _unended(path) else "")
             handle.writelines(text)
     except OSError as exc:
@@ -1155,10 +1156,6 @@ def _write(path: Path, content: Text, *, summary: bool = False, wait: bool = Tru
             raise InputError(f"cannot write report: {why}", source=str(path)) from None
         raise _summary_error(path, _directory_missing(path) if isinstance(exc, FileNotFoundError) else why
                              ) from None
-
-
-def _not_waiting(path: str, flags: int) -> int:
-    return os.open(path, flags | os.O_NONBLOCK)
 
 
 def _unended(path: Path) -> bool:

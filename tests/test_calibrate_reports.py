@@ -9,6 +9,7 @@ import os
 import signal
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -285,6 +286,40 @@ def test_a_signal_before_the_run_began_replaces_the_report_it_names(tmp_path: Pa
     assert (done.returncode, done.stderr) == (
         143, "ragmon calibrate: terminated (SIGTERM): the JSON report says the run is incomplete\n")
     assert json.loads(report.read_text()) == incomplete("terminated (SIGTERM)")
+
+
+_WRITING_INTO_A_PIPE = """
+import pathlib, sys
+from ragmon import calibrate, cli
+write = calibrate._write_json
+def writing(*args, **kwargs):
+    pathlib.Path("writing").touch()
+    write(*args, **kwargs)
+calibrate._write_json = writing
+sys.exit(cli.main(sys.argv[1:]))
+"""
+
+
+def test_a_stop_signal_ends_a_run_waiting_on_a_pipe_nobody_reads(tmp_path: Path) -> None:
+    # `mkfifo fifo; ragmon calibrate ... --json fifo` with no reader: SIGTERM (`timeout`) broke the wait in
+    # open(), then the error report was written to the same FIFO with every stop signal ignored, and only
+    # SIGKILL ended it, as replay's reports had been.
+    data = write_dataset(tmp_path / "labelled.jsonl", RECORDS)
+    os.mkfifo(tmp_path / "fifo")
+    child = subprocess.Popen([sys.executable, "-c", _WRITING_INTO_A_PIPE, "calibrate", str(data), "--json",
+                              "fifo", "--quiet"], cwd=tmp_path, env=subprocess_env(), stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 30
+        while not (tmp_path / "writing").exists() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        time.sleep(0.2)  # into open(), waiting for a reader
+        child.send_signal(signal.SIGTERM)
+        assert child.wait(timeout=20) == 143
+    finally:
+        child.kill()
+        err = child.communicate()[1]
+    assert err == "ragmon calibrate: terminated (SIGTERM)\n"  # nothing reached the pipe
 
 
 def test_a_report_name_too_long_for_the_file_system_is_one_error_line(
