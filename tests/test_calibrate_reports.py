@@ -9,13 +9,13 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from fakes.anthropic_server import Fail, FakeAnthropic, Reply
+from pipe_writes import marked_writes, signalled_while_writing
 from test_calibrate import RECORDS, claude_env, verbatim, write_dataset
 
 import ragmon
@@ -288,37 +288,17 @@ def test_a_signal_before_the_run_began_replaces_the_report_it_names(tmp_path: Pa
     assert json.loads(report.read_text()) == incomplete("terminated (SIGTERM)")
 
 
-_WRITING_INTO_A_PIPE = """
-import pathlib, sys
-from ragmon import calibrate, cli
-write = calibrate._write_json
-def writing(*args, **kwargs):
-    pathlib.Path("writing").touch()
-    write(*args, **kwargs)
-calibrate._write_json = writing
-sys.exit(cli.main(sys.argv[1:]))
-"""
-
-
 def test_a_stop_signal_ends_a_run_waiting_on_a_pipe_nobody_reads(tmp_path: Path) -> None:
     # `mkfifo fifo; ragmon calibrate ... --json fifo` with no reader: SIGTERM (`timeout`) broke the wait in
     # open(), then the error report was written to the same FIFO with every stop signal ignored, and only
     # SIGKILL ended it, as replay's reports had been.
     data = write_dataset(tmp_path / "labelled.jsonl", RECORDS)
     os.mkfifo(tmp_path / "fifo")
-    child = subprocess.Popen([sys.executable, "-c", _WRITING_INTO_A_PIPE, "calibrate", str(data), "--json",
-                              "fifo", "--quiet"], cwd=tmp_path, env=subprocess_env(), stdout=subprocess.PIPE,
-                             stderr=subprocess.PIPE, text=True)
-    try:
-        deadline = time.monotonic() + 30
-        while not (tmp_path / "writing").exists() and time.monotonic() < deadline:
-            time.sleep(0.05)
-        time.sleep(0.2)  # into open(), waiting for a reader
-        child.send_signal(signal.SIGTERM)
-        assert child.wait(timeout=20) == 143
-    finally:
-        child.kill()
-        err = child.communicate()[1]
+    child = subprocess.Popen([sys.executable, "-c", marked_writes("calibrate", "_write_json"), "calibrate",
+                              str(data), "--json", "fifo", "--quiet"], cwd=tmp_path, env=subprocess_env(),
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    status, err = signalled_while_writing(child, tmp_path, signal.SIGTERM)
+    assert status == 143
     assert err == "ragmon calibrate: terminated (SIGTERM)\n"  # nothing reached the pipe
 
 

@@ -29,6 +29,7 @@ from typing import Any
 import pytest
 from fakes.anthropic_server import Fail, FakeAnthropic, Reply
 from manual_clock import ManualClock
+from pipe_writes import marked_writes, signalled_while_writing
 
 import ragmon
 from ragmon import replay as replay_module
@@ -2492,18 +2493,6 @@ def test_a_signal_once_the_reports_are_written_leaves_the_runs_exit_status(tmp_p
     assert (doc["complete"], doc["passed"]) == (True, True)
 
 
-_WRITING_INTO_A_PIPE = """
-import pathlib, sys
-from ragmon import cli, replay
-write = replay._write
-def writing(*args, **kwargs):
-    pathlib.Path("writing").touch()
-    write(*args, **kwargs)
-replay._write = writing
-sys.exit(cli.main(sys.argv[1:]))
-"""
-
-
 @pytest.mark.parametrize(("args", "summary", "sig", "status", "why"), [
     (("--json", "fifo"), False, "SIGINT", 130, "interrupted"),
     ((), True, "SIGTERM", 143, "terminated (SIGTERM)"),
@@ -2518,21 +2507,12 @@ def test_a_stop_signal_ends_a_run_waiting_on_a_pipe_nobody_reads(
     os.mkfifo(tmp_path / "fifo")
     env = {**clean_env(), **({"GITHUB_STEP_SUMMARY": "fifo"} if summary else {})}
     child = subprocess.Popen(
-        [sys.executable, "-c", _WRITING_INTO_A_PIPE, "replay", str(GOLDEN), "--gate", "groundedness=0.5",
-         "--quiet", *args], cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
-    try:
-        deadline = time.monotonic() + 30
-        while not (tmp_path / "writing").exists() and time.monotonic() < deadline:
-            time.sleep(0.05)
-        time.sleep(0.2)  # into open(), waiting for a reader
-        child.send_signal(getattr(signal, sig))
-        time.sleep(0.2)
-        child.send_signal(getattr(signal, sig))  # again, as a user pressing Ctrl-C twice
-        assert child.wait(timeout=20) == status
-    finally:
-        child.kill()
-        err = child.communicate()[1]
+        [sys.executable, "-c", marked_writes("replay", "_write"), "replay", str(GOLDEN), "--gate",
+         "groundedness=0.5", "--quiet", *args], cwd=tmp_path, env=env, stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, text=True, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    # Twice, as a user pressing Ctrl-C twice.
+    exited, err = signalled_while_writing(child, tmp_path, getattr(signal, sig), times=2)
+    assert exited == status
     # Nothing reached the pipe, so the line does not say "the reports say INCOMPLETE".
     assert err.splitlines()[-1] == f"ragmon replay: {why}"
 
