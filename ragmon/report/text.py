@@ -366,7 +366,7 @@ def _cut(flat: str, width: int, shown: Callable[[str], list[str]]) -> str:
     A joiner left last by the cut joins nothing, and goes. `shown` escapes every line break, so `flat` is
     on one line whether squeezed (`_squeezed`) or not."""
     head = flat[:width]
-    if head.isprintable() and not IGNORABLE.search(head):  # the common case, and the cheap one
+    if head.isprintable() and (head.isascii() or not IGNORABLE.search(head)):  # the common case, cheap
         return flat if len(flat) <= width else head[:width - 1].rstrip() + "…"
     pieces = shown(head)
     if len(flat) <= width and sum(map(len, pieces)) <= width:
