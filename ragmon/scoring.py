@@ -340,6 +340,10 @@ class LexicalLane:
                                    initargs=(self.threshold, self._spill, self.share))
         # concurrent.futures names its workers nowhere public before Python 3.14 (and there to kill them).
         self._workers[pool] = getattr(pool, "_processes", {})
+        # A forkserver pool starts a worker per call only while none is idle: four warm-up calls could meet
+        # three workers (one finished its call before the fourth was sent), the fourth then started by the
+        # first burst of traffic, paying its start-up there. Start them all now, as a "fork" pool does.
+        getattr(pool, "_launch_processes", lambda: None)()
         return pool
 
     async def start(self) -> None:

@@ -20,6 +20,7 @@ import tempfile
 import time
 import tracemalloc
 from collections.abc import AsyncIterator
+from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool, _ResultItem
 from pathlib import Path
 
@@ -487,3 +488,21 @@ async def test_the_started_line_names_every_worker_the_pool_started() -> None:
         assert os.getpid() not in lane.worker_pids
         for pid in lane.worker_pids:
             os.kill(pid, 0)  # each a live process
+
+
+async def test_every_worker_starts_with_the_lane_on_a_machine_slow_to_send_the_warm_up(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # CI on two busy cores: the first worker answered its warm-up call before the next was sent, so the
+    # pool (which starts a worker per call only while none is idle) started one worker of four; the other
+    # three would have been started, and paid their start-up, in the first burst of traffic.
+    submit = ProcessPoolExecutor.submit
+
+    def slow_submit(pool: ProcessPoolExecutor, *args: object, **kwargs: object) -> Future[object]:
+        time.sleep(0.5)
+        return submit(pool, *args, **kwargs)
+
+    monkeypatch.setattr(ProcessPoolExecutor, "submit", slow_submit)
+    async with running(workers=4) as lane:
+        assert len(lane.worker_pids) == 4
+        for pid in lane.worker_pids:
+            os.kill(pid, 0)
