@@ -31,7 +31,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import errno
 import functools
 import itertools
 import logging
@@ -49,9 +48,9 @@ from prometheus_client.exposition import choose_encoder
 
 from ragmon import __version__, llm_lane, memory_budget
 from ragmon.capture import CaptureWriter
-from ragmon.errors import RagmonError
 from ragmon.exporter import Exporter, LoopReadings
 from ragmon.failures import FailureLog
+from ragmon.listen import cannot_listen
 from ragmon.logs import LineLimit, configure_logging, more_like_it
 from ragmon.model import Example
 from ragmon.options import host_left_empty, mib, on_loopback, written_address
@@ -470,17 +469,8 @@ class Sidecar:
             limit = HTTP_CONNECTIONS if otlp else METRICS_CONNECTIONS
             await CappedSite(runner, host, port, limit=limit, what=what).start()
         except OSError as exc:
-            # A second sidecar on one machine finds the default ports taken: name the flag to change, and
-            # for OTLP that the app must follow, as its exporter's endpoint names the port. The variable
-            # first when the address came from one (the image's and the manifests' RAGMON_*_LISTEN).
             flag = self.config.flag("--http-listen" if otlp else "--metrics-listen")
-            taken = ""
-            if exc.errno == errno.EADDRINUSE:
-                follow = ", and send the app's traces there" if otlp else ""
-                taken = (f"; another process holds that port (a second ragmon serve?): give {flag.setting} "
-                         f"another port{follow}")
-            raise RagmonError(f"cannot listen for {what} on {host}:{port} ({flag.named}): "
-                              f"{exc.strerror or exc}{taken}") from None
+            raise cannot_listen(what, host, port, flag, exc, otlp=otlp) from None
         return int(runner.addresses[0][1])
 
     def _metrics_app(self) -> web.Application:

@@ -38,13 +38,17 @@ def serve(args: list[str], env: dict[str, str]) -> subprocess.CompletedProcess[s
     ("RAGMON_METRICS_LISTEN", "--metrics-listen", "metrics", ["--http-listen", "127.0.0.1:0"], ""),
     ("RAGMON_HTTP_LISTEN", "--http-listen", "OTLP/HTTP", ["--metrics-listen", "127.0.0.1:0"],
      ", and send the app's traces there"),
+    ("RAGMON_GRPC_LISTEN", "--grpc-listen", "OTLP/gRPC",
+     ["--http-listen", "127.0.0.1:0", "--metrics-listen", "127.0.0.1:0"],
+     ", and send the app's traces there"),
 ])
 def test_a_busy_port_set_by_a_variable_names_the_variable(variable: str, flag: str, what: str,
                                                           others: list[str], then: str) -> None:
     # The image and the manifests set the listeners as variables: the user never typed the flag, and
     # "give --metrics-listen another port" sent them looking for a flag in no file of theirs.
     with busy_port() as port:
-        done = serve(["--grpc-listen", "off", *others], {variable: f"127.0.0.1:{port}"})
+        done = serve([*(["--grpc-listen", "off"] if variable != "RAGMON_GRPC_LISTEN" else []), *others],
+                     {variable: f"127.0.0.1:{port}"})
     assert done.returncode == 2
     last = done.stderr.splitlines()[-1]
     assert last.startswith(f"ragmon serve: error: cannot listen for {what} on 127.0.0.1:{port} ({variable}, "
@@ -53,17 +57,18 @@ def test_a_busy_port_set_by_a_variable_names_the_variable(variable: str, flag: s
                          f"give {variable} another port{then}")
 
 
-def test_a_busy_grpc_port_set_by_a_variable_names_the_variable() -> None:
-    # gRPC says only that it could not bind: the message says what may hold the port, and names the
-    # variable the address came from, as the HTTP listeners' do.
+def test_a_busy_grpc_port_leaves_the_json_log_all_json() -> None:
+    # gRPC's C core wrote its own "E1206 11:51:36 add_port.cc:83] Failed to add port to server: ..." line to
+    # stderr beside the JSON lines: a log pipeline parsing them (jq, Loki) failed on it.
     with busy_port() as port:
-        done = serve(["--http-listen", "127.0.0.1:0", "--metrics-listen", "127.0.0.1:0"],
-                     {"RAGMON_GRPC_LISTEN": f"127.0.0.1:{port}"})
+        done = serve(["--http-listen", "127.0.0.1:0", "--metrics-listen", "127.0.0.1:0",
+                      "--log-format", "json"], {"RAGMON_GRPC_LISTEN": f"127.0.0.1:{port}"})
     assert done.returncode == 2
-    assert done.stderr.splitlines()[-1] == (
-        f"ragmon serve: error: cannot listen for OTLP/gRPC on 127.0.0.1:{port} (RAGMON_GRPC_LISTEN, "
-        "--grpc-listen): another process may hold that port (a second ragmon serve?): give "
-        "RAGMON_GRPC_LISTEN another port, and send the app's traces there")
+    lines = [json.loads(line) for line in done.stderr.splitlines()]
+    assert lines[-1]["message"] == (
+        f"cannot listen for OTLP/gRPC on 127.0.0.1:{port} (RAGMON_GRPC_LISTEN, --grpc-listen): address "
+        "already in use; another process holds that port (a second ragmon serve?): give RAGMON_GRPC_LISTEN "
+        "another port, and send the app's traces there")
 
 
 def test_the_apps_otlp_endpoint_pasted_as_a_listener_is_refused_before_anything_starts() -> None:

@@ -854,16 +854,16 @@ async def test_a_busy_port_is_a_clear_error_naming_the_flag_to_change(
 
 
 async def test_a_busy_grpc_port_names_its_flag_too(start_sidecar: Start) -> None:
-    # gRPC gives no reason, only that it bound nothing: the likeliest one is asked, with the flag to change.
+    # gRPC gives no reason, only that it bound nothing: the port is tried first, and its reason given.
     with socket.socket() as busy:
         busy.bind(("127.0.0.1", 0))
         busy.listen()
         port = busy.getsockname()[1]
         with pytest.raises(RagmonError) as raised:
             await start_sidecar(grpc_listen=("127.0.0.1", port))
-    assert str(raised.value) == (f"cannot listen for OTLP/gRPC on 127.0.0.1:{port} (--grpc-listen): another "
-                                 "process may hold that port (a second ragmon serve?): give --grpc-listen "
-                                 "another port, and send the app's traces there")
+    assert str(raised.value) == (f"cannot listen for OTLP/gRPC on 127.0.0.1:{port} (--grpc-listen): address "
+                                 "already in use; another process holds that port (a second ragmon serve?): "
+                                 "give --grpc-listen another port, and send the app's traces there")
 
 
 async def test_a_second_sidecar_cannot_share_the_first_ones_grpc_port(start_sidecar: Start) -> None:

@@ -58,6 +58,7 @@ from google.rpc.status_pb2 import Status
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import DESCRIPTOR, ExportTraceServiceResponse
 
 from ragmon.errors import RagmonError
+from ragmon.listen import cannot_listen, refused_bind
 from ragmon.options import Flag, shown_address
 from ragmon.otlp.auth import bearer_ok
 from ragmon.otlp.decode import MAX_VALUES, DecodedBatch, DecodeError, decode_off_loop, decode_protobuf
@@ -398,6 +399,9 @@ async def start_grpc_server(address: tuple[str, int], sink: SpanSink, *, max_bod
     server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(_SERVICE, {"Export": export}),
                                      grpc.method_handlers_generic_handler(_HEALTH, {"Check": check}),
                                      _Elsewhere(service)))
+    refused = refused_bind(host, port)
+    if refused is not None:
+        raise cannot_listen("OTLP/gRPC", host, port, flag, refused, otlp=True)
     try:
         bound = server.add_insecure_port(target)
     except RuntimeError:
