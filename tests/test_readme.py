@@ -22,6 +22,7 @@ from typing import Any
 import aiohttp
 import pytest
 import yaml
+from demo_scores import claims_supported, scored
 from fakes.anthropic_server import FakeAnthropic
 from polling import wait_metrics
 from prometheus_client.parser import text_string_to_metric_families
@@ -500,3 +501,14 @@ def test_the_operating_points_and_the_half_split_are_what_the_dev_set_gives_toda
         for half, cell in zip("AB", cells, strict=True):
             p, r, f1 = printed[f"{tuned[1]} ({tuned[2]}), on {half}"][:3]
             assert cell in (f"F1 {f1} (P {p}, R {r})", f"F1 {f1}"), f"{label}, on {half}"
+
+
+def test_two_ways_to_count_quotes_the_demos_degraded_phase(readme: str, tmp_path: Path) -> None:
+    """The two groundedness figures of the same answers: by claims (the alert's) and by examples (the
+    gate's and the gauge's), as `make demo` prints them for its degraded build."""
+    quoted = re.search(r"in `make demo`'s degraded phase, ([\d.]+) by claims against ([\d.]+) by examples",
+                       " ".join(readme.split()))
+    report = scored("degraded", tmp_path)
+    assert quoted is not None
+    by_examples = report.aggregates["groundedness"].mean
+    assert quoted.groups() == (f"{claims_supported(report):.3f}", f"{by_examples:.3f}")

@@ -27,6 +27,7 @@ from typing import Any
 
 import pytest
 import yaml
+from demo_scores import scored
 from test_grafana import promtool_expects
 from test_metric_names import exported, recording_rules, unknown_names
 
@@ -781,3 +782,17 @@ def test_a_broken_copy_of_the_page_is_caught(tmp_path: Path, check: Callable[[Do
     problems = check(Doc.read(broken))
     for fragment in expected:
         assert any(fragment in problem for problem in problems), (fragment, problems)
+
+
+def test_the_demo_figures_beside_the_unmeasured_share_are_the_demos(tmp_path: Path, doc: Doc) -> None:
+    """The share of answers without groundedness, and answer_relevance, from the healthy build to the
+    degraded one, as `ragmon demo --all` prints them. The page had answer_relevance fall from 0.89 to
+    0.47, where the tour prints 0.951 and 0.507."""
+    text = " ".join(" ".join(doc.lines).split())
+    quoted = re.search(r"went from (\d+) to (\d+)% while `answer_relevance` fell from ([\d.]+) to ([\d.]+)",
+                       text)
+    assert quoted is not None
+    phases = [scored(phase, tmp_path) for phase in ("healthy", "degraded")]
+    unmeasured = [f"{100 * (1 - r.aggregates['groundedness'].n / len(r.results)):.0f}" for r in phases]
+    relevance = [f"{r.aggregates['answer_relevance'].mean:.2f}" for r in phases]
+    assert quoted.groups() == (*unmeasured, *relevance)
