@@ -512,3 +512,18 @@ def test_two_ways_to_count_quotes_the_demos_degraded_phase(readme: str, tmp_path
     assert quoted is not None
     by_examples = report.aggregates["groundedness"].mean
     assert quoted.groups() == (f"{claims_supported(report):.3f}", f"{by_examples:.3f}")
+
+
+_LOGGED = re.compile(r'\b(?:logs|log:|warning,)[^"]{0,30}"([^"]+)"')
+"""A text the README says ragmon logs, as an operator searches the log for it: `logs "..."`, `in the log:
+"..."`, `a warning, "..."`."""
+
+
+def test_the_log_lines_the_readme_quotes_are_ones_ragmon_writes(readme: str) -> None:
+    """The sidecar's line on a trace of several requests had been renamed "trace scored with parts left
+    out" when it came to name blank ids too, and the README still quoted the old "requests of one trace left
+    unscored", which no log holds."""
+    quoted = _LOGGED.findall(" ".join(readme.split()))
+    assert len(quoted) >= 5
+    source = "\n".join(path.read_text(encoding="utf-8") for path in (README.parent / "ragmon").rglob("*.py"))
+    assert [text for text in quoted if text not in source] == []
