@@ -305,6 +305,33 @@ def test_alerts_name_the_namespace() -> None:
                 assert "$labels.namespace" not in bare, (rule["alert"], key)
 
 
+PER_PROCESS = re.compile(r"\bby \((?:[^)]*, )?instance\b")
+"""An alert kept per ragmon process: `instance` in one of its `by` lists."""
+STILL_A_TARGET = r'\s+and on \(namespace, job, instance\)\s+up\{job="ragmon"\}'
+"""How each of them ends."""
+PODS_GONE = "a pod that is gone raises nothing about itself"
+
+
+def test_alerts_per_process_hold_only_for_targets_prometheus_still_has() -> None:
+    """A deleted pod's samples stay in an alert's window, up to an hour, after its series went stale: each
+    alert kept per process must also find the process's `up`, or it holds (or fires) about a process that
+    no longer exists. RagmonDown reads `up` itself."""
+    per_process = {r["alert"]: r["expr"] for r in alert_rules() if PER_PROCESS.search(r["expr"])}
+    assert {"RagmonLLMBudgetExhausted", "RagmonRestarting", "RagmonNoSpans"} <= set(per_process)
+    ending = re.compile(STILL_A_TARGET + r"\s*\Z")
+    assert [name for name, expr in per_process.items() if not ending.search(expr)] == []
+
+
+@pytest.mark.parametrize("alert", ["RagmonLLMBudgetExhausted", "RagmonRestarting", "RagmonNoSpans"])
+def test_an_alert_about_a_pod_gone_fails_the_unit_tests(tmp_path: Path, alert: str) -> None:
+    """The group of pods deleted at 30m passes with the shipped rules and fails when one of its three alerts
+    reads its window alone: budget and restarts stay firing, the spans alert fires at 31m."""
+    rules = (PROMETHEUS / "rules.yml").read_text(encoding="utf-8")
+    start = rules.index(f"- alert: {alert}\n")
+    rule = rules[start:rules.index("        for:", start)]
+    assert_rule_change_fails(tmp_path, rule, re.sub(STILL_A_TARGET, "", rule), PODS_GONE)
+
+
 RESTARTS = "a crash loop that RagmonDown misses"
 UNMEASURED = "a quality alert that resolves because scoring stopped"
 UNDER_GUARD = "a quality alert that resolves because too few answers are scored"
