@@ -352,6 +352,21 @@ def test_quality_queries_return_nothing_once_scoring_stops(tmp_path: Path) -> No
         promtool_expects(tmp_path, f"count({query}) or vector(0)", {**chat, **fine_stopped}, {"{}": 0}, "75m")
 
 
+TARGET_LABELS = ("job", "namespace", "instance")
+
+
+def scraped(series: dict[str, str], values: str) -> dict[str, str]:
+    """`series` and the `up` (`values`) of each ragmon target they come from: the alert queries kept per
+    process hold only for targets Prometheus still has."""
+    ups = {}
+    for name in series:
+        labels = dict(re.findall(r'(\w+)="([^"]*)"', name))
+        if labels.get("job") == "ragmon":
+            target = ",".join(f'{key}="{labels[key]}"' for key in TARGET_LABELS if key in labels)
+            ups[f"up{{{target}}}"] = values
+    return {**series, **ups}
+
+
 def process_starts(target: str, values: str, job: str = "ragmon") -> dict[str, str]:
     """process_start_time_seconds of one scrape target: a new value is a new process."""
     return {f'process_start_time_seconds{{job="{job}",{target}}}': values}
@@ -366,27 +381,56 @@ def test_restart_query_counts_each_pods_new_processes(tmp_path: Path) -> None:
     """The Grafana RagmonRestarting query at 30m, scraped every minute; Grafana alerts above 2. By hand:
     prod's pod a crash-loops, up 4 minutes and down 1 (lives from 0, 5, 10, 15 and 20m): 4, alerting;
     pod b restarted in place once, at 10m: 1; staging's rolling deploy replaces pod 10.0.1.5 with
-    10.0.1.6 at 10m: 0 each; docker compose's ragmon, a deploy at 10m and its rollback at 20m: 2, not
-    alerting. A node exporter restarting in prod is not ragmon's."""
+    10.0.1.6 at 10m: 0 for the new pod, nothing for the old one, no longer a target; docker compose's
+    ragmon, a deploy at 10m and its rollback at 20m: 2, not alerting. A node exporter restarting in prod
+    is not ragmon's."""
     staging_b = 'namespace="staging",instance="10.0.1.6:9464"'
     compose = 'instance="ragmon:9464"'
-    series = {
+    series = {**scraped({
         **process_starts(PROD_A, "0x3 stale 300x3 stale 600x3 stale 900x3 stale 1200x15"),
         **process_starts(PROD_B, "0x9 stale 600x20"),
-        **process_starts(STAGING, "0x9 stale"),
-        **process_starts(staging_b, "_x10 600x20"),
         **process_starts(compose, "0x9 stale 600x9 stale 1200x10"),
         **NODE_EXPORTER_RESTARTS,
-    }
+    }, "1x30"), **scraped(process_starts(STAGING, "0x9 stale"), "1x9 stale"),
+        **scraped(process_starts(staging_b, "_x10 600x20"), "_x10 1x20")}
     query = grafana_query("RagmonRestarting")
     ragmon = '{{job="ragmon",{}}}'.format
     promtool_expects(tmp_path, query, series, {
-        ragmon(PROD_A): 4, ragmon(PROD_B): 1, ragmon(STAGING): 0, ragmon(staging_b): 0, ragmon(compose): 2,
+        ragmon(PROD_A): 4, ragmon(PROD_B): 1, ragmon(staging_b): 0, ragmon(compose): 2,
     }, "30m")
-    promtool_expects(tmp_path, f"count({query})", series, {"{}": 5}, "30m")
+    promtool_expects(tmp_path, f"count({query})", series, {"{}": 4}, "30m")
     (rule,) = [r for r in alert_rules() if r["title"] == "RagmonRestarting"]
     (threshold,) = [q["model"] for q in rule["data"] if q["model"].get("type") == "threshold"]
     assert threshold["conditions"] == [{"evaluator": {"type": "gt", "params": [2]}}]
+
+
+def test_queries_per_process_forget_a_pod_gone(tmp_path: Path) -> None:
+    """rules_test.yml's pods deleted at 30m (stale markers at 30m), scraped every minute, through the
+    Grafana queries. By hand, at 29m: pod 10.0.2.1 refused 29 calls over its spent budget in the hour
+    (alerting above 0), pod 10.0.2.2 started 3 new processes (above 2), pod 10.0.2.3 received no span (0,
+    alerting below 1/3600 a second) and pod 10.0.2.4 100 a minute, 2900 over the hour's 3600 seconds
+    (3100 at 31m). At 31m, the first three gone: nothing for them, where their windows' samples read 29, 3
+    and 0 and kept them alerting."""
+    pod = 'job="ragmon",namespace="prod",instance="10.0.2.{}:9464"'.format
+    gone = scraped({
+        f'ragmon_judge_requests_total{{{pod(1)},judge="claude",outcome="over_budget"}}': "0+1x29 stale",
+        f'ragmon_judge_committed_usd{{{pod(1)},judge="claude"}}': "5x29 stale",
+        f'ragmon_judge_budget_usd{{{pod(1)},judge="claude"}}': "5x29 stale",
+        f"process_start_time_seconds{{{pod(2)}}}": "0x4 300x4 600x4 900x14 stale",
+        f'ragmon_spans_received_total{{{pod(3)},transport="http"}}': "0x29 stale",
+        f'ragmon_spans_rejected_total{{{pod(3)},reason="invalid"}}': "0x29 stale",
+    }, "1x29 stale")
+    stays = scraped({f'ragmon_spans_received_total{{{pod(4)},transport="http"}}': "0+100x40",
+                     f'ragmon_spans_rejected_total{{{pod(4)},reason="invalid"}}': "0x40"}, "1x40")
+    series = {**gone, **stays}
+    query = " or ".join(grafana_query(title)
+                        for title in ("RagmonLLMBudgetExhausted", "RagmonRestarting", "RagmonNoSpans"))
+    promtool_expects_at(tmp_path, query, series, {
+        "29m": {f'{{{pod(1)},judge="claude"}}': 29, f"{{{pod(2)}}}": 3, f"{{{pod(3)}}}": 0,
+                f"{{{pod(4)}}}": 2900 / 3600},
+        "31m": {f"{{{pod(4)}}}": 3100 / 3600},
+    })
+    promtool_expects_at(tmp_path, f"count({query})", series, {"29m": {"{}": 4}, "31m": {"{}": 1}})
 
 
 def test_overflow_query_counts_each_processes_traces_past_the_cap(tmp_path: Path) -> None:
@@ -395,8 +439,9 @@ def test_overflow_query_counts_each_processes_traces_past_the_cap(tmp_path: Path
     stray trace at 2m: 1 up to 16m (above 0 for 14 minutes, so it never fires), 0 at 40m. Pod c runs with
     --pipelines (flat at 0), pod d overflowed before the window (flat at 7): 0 throughout."""
     pod = 'job="ragmon",instance="{}:9464"'.format
-    series = {f"ragmon_pipeline_overflow_total{{{pod(name)}}}": values
-              for name, values in (("a", "0+2x60"), ("b", "0 0 1x58"), ("c", "0x60"), ("d", "7x60"))}
+    series = scraped({f"ragmon_pipeline_overflow_total{{{pod(name)}}}": values
+                      for name, values in (("a", "0+2x60"), ("b", "0 0 1x58"), ("c", "0x60"), ("d", "7x60"))},
+                     "1x60")
     promtool_expects_at(tmp_path, grafana_query("RagmonPipelineOverflow"), series, {
         "16m": {f"{{{pod('a')}}}": 30, f"{{{pod('b')}}}": 1, f"{{{pod('c')}}}": 0, f"{{{pod('d')}}}": 0},
         "40m": {f"{{{pod('a')}}}": 30, f"{{{pod('b')}}}": 0, f"{{{pod('c')}}}": 0, f"{{{pod('d')}}}": 0},
@@ -482,12 +527,12 @@ def test_rejected_share_counts_the_assembler_drops_once(tmp_path: Path) -> None:
     a minute count requests, not spans: no share of their own, and not in the denominator.
     """
     labels = 'job="ragmon",instance="a:9464"'
-    promtool_expects(tmp_path, grafana_query("RagmonSpansRejected"), {
+    promtool_expects(tmp_path, grafana_query("RagmonSpansRejected"), scraped({
         f'ragmon_spans_received_total{{{labels},transport="http"}}': "0+9900x30",
         f'ragmon_spans_rejected_total{{{labels},reason="late"}}': "0+99x30",
         f'ragmon_spans_rejected_total{{{labels},reason="invalid"}}': "0+100x30",
         f'ragmon_spans_rejected_total{{{labels},reason="unauthorized"}}': "0+7x30",
-    }, {f'{{{labels},reason="late"}}': 0.0099, f'{{{labels},reason="invalid"}}': 0.01})
+    }, "1x30"), {f'{{{labels},reason="late"}}': 0.0099, f'{{{labels},reason="invalid"}}': 0.01})
 
 
 def test_trace_outcome_queries_tell_probes_from_unscored_rag_traces(tmp_path: Path) -> None:
@@ -498,13 +543,13 @@ def test_trace_outcome_queries_tell_probes_from_unscored_rag_traces(tmp_path: Pa
     def traces(instance: str, outcome: str) -> str:
         return f'ragmon_traces_total{{job="ragmon",instance="{instance}",pipeline="p",outcome="{outcome}"}}'
 
-    series = {
+    series = scraped({
         traces("a", "error"): "0+2x90", traces("a", "scored"): "0x90",
         traces("b", "not_rag"): "0+3x90", traces("b", "scored"): "0x90",
         traces("c", "scored"): "0+5x90", traces("c", "not_sampled"): "0+5x90",
         traces("c", "not_rag"): "0+3x90",
         traces("d", "evicted"): "0+1x90",
-    }
+    }, "1x90")
     instance = '{{job="ragmon",instance="{}"}}'.format
     promtool_expects(tmp_path, grafana_query("RagmonNoTracesScored"), series,
                      {instance("a"): 1, instance("b"): 0, instance("c"): 0, instance("d"): 1}, "80m")
@@ -873,7 +918,7 @@ def test_loss_queries_read_0_under_three_lost(tmp_path: Path) -> None:
         return f'ragmon_traces_total{{{target(instance)},pipeline="chat",outcome="{outcome}"}}'
 
     trickle, pairs, incident = "0x4 1x8 2x17", "0x4 2x7 4x18", "0x4 3+3x26"
-    series = {
+    series = scraped({
         spans("a", "received", 'transport="http"'): "0+1x30",
         spans("a", "rejected", 'reason="late"'): trickle, spans("a", "rejected", 'reason="invalid"'): "0x30",
         spans("b", "received", 'transport="http"'): "0+1x30",
@@ -884,7 +929,7 @@ def test_loss_queries_read_0_under_three_lost(tmp_path: Path) -> None:
         spans("f", "received", 'transport="http"'): "0+20x30",
         spans("f", "rejected", 'reason="backpressure"'): incident,
         traces("g", "scored"): "0+20x30", traces("g", "evicted"): incident,
-    }
+    }, "1x30")
     instance = "{{{}}}".format
     promtool_expects(tmp_path, grafana_query("RagmonSpansRejected"), series, {
         instance(f'{target("a")},reason="late"'): 0, instance(f'{target("e")},reason="late"'): 0.15,
@@ -1018,7 +1063,7 @@ def test_scoring_stalled_query_gives_the_queue_where_the_lexical_judge_finishes_
     def held(instance: str, judge: str = "lexical") -> str:
         return f'ragmon_score_in_progress{{job="ragmon",instance="{instance}",judge="{judge}"}}'
 
-    series = {
+    series = scraped({
         queue("a"): "0x20 1+1x60", held("a"): "0x20 2x60", calls("a", "lexical", "ok"): "0+1x20 20x60",
         calls("a", "claude", "ok"): "0+1x80",
         queue("b"): "5x80", held("b"): "2x80", calls("b", "lexical", "ok"): "0+30x80",
@@ -1028,7 +1073,7 @@ def test_scoring_stalled_query_gives_the_queue_where_the_lexical_judge_finishes_
         queue("e"): "0x80", held("e"): "0x80", queue("e", "claude"): "4x80", held("e", "claude"): "2x80",
         calls("e", "lexical", "ok"): "0x80",
         queue("f"): "0x80", held("f"): "0x20 2x60", calls("f", "lexical", "ok"): "0+1x20 20x60",
-    }
+    }, "1x80")
     instance = '{{job="ragmon",instance="{}"}}'.format
     promtool_expects(tmp_path, grafana_query("RagmonScoringStalled"), series,
                      {instance("a"): 25 + 2, instance("b"): 0, instance("c"): 0, instance("d"): 0,
