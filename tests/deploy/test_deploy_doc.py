@@ -33,7 +33,7 @@ from test_metric_names import exported, recording_rules, unknown_names
 
 from ragmon import capture, cli, memory_budget, serve_config
 from ragmon.exporter import RESERVED_PIPELINES, Exporter
-from ragmon.options import MiB
+from ragmon.options import MiB, duration
 from ragmon.semconv.ragmon import ATTRIBUTES as SPAN_ATTRIBUTES
 from ragmon.serve_config import ServeConfig
 
@@ -414,13 +414,21 @@ def table_problems(doc: Doc) -> list[str]:
 
 
 def _scrape_config_problems(config: dict[str, Any]) -> list[str]:
-    """The pod-discovery scrape config gives what the rules select (`job="ragmon"`, `namespace`) and
-    keeps the port the sidecar manifest names. (Debian's promtool is built without Kubernetes discovery:
-    `promtool check config` cannot read it here.)"""
+    """The pod-discovery scrape config gives what the rules select (`job="ragmon"`, `namespace`), keeps
+    the port the sidecar manifest names, and scrapes within the sidecar's RAGMON_FINAL_SCRAPE_WAIT: a
+    stopping sidecar waits that long for a scrape of what its drain decided, and a job left at the global
+    interval (Prometheus's default: 1m) missed it. (Debian's promtool is built without Kubernetes
+    discovery: `promtool check config` cannot read it here.)"""
     pod = load_yaml(SIDECAR)["spec"]["template"]["spec"]
     ports = {port["name"] for container in pod["initContainers"] for port in container["ports"]}
+    (wait,) = [duration(env["value"]) for container in pod["initContainers"] for env in container["env"]
+               if env["name"] == "RAGMON_FINAL_SCRAPE_WAIT"]
     problems = []
     for job in config["scrape_configs"]:
+        interval = job.get("scrape_interval", "the global one")
+        if interval == "the global one" or duration(interval) > wait:
+            problems.append(f"scrape_interval is {interval}: the sidecar waits {wait:g} s "
+                            "(RAGMON_FINAL_SCRAPE_WAIT) for its final scrape")
         relabels = job.get("relabel_configs", [])
         kept = {r["regex"] for r in relabels if r.get("action") == "keep"}
         targets = {r["target_label"] for r in relabels if r.get("action", "replace") == "replace"}
@@ -767,6 +775,9 @@ BROKEN = [
     pytest.param(yaml_problems, "regex: ragmon-metrics", "regex: metrics",
                  ["scrape config keeps ports ['metrics'], the sidecar's metrics port is ['ragmon-metrics']"],
                  id="scrape config port"),
+    pytest.param(yaml_problems, "    scrape_interval: 30s\n", "",
+                 ["scrape config scrape_interval is the global one: the sidecar waits 30 s"],
+                 id="scrape config interval"),
     pytest.param(yaml_problems, "action: keep", "action: keeep",
                  ["a relabel action is none of Prometheus's"], id="scrape config action"),
 ]
