@@ -656,6 +656,20 @@ def test_the_page_has_what_the_checks_read(doc: Doc) -> None:
     assert len(stated_defaults(doc)) == 17
 
 
+def test_the_absent_runbook_names_the_pods_each_podmonitor_selects(doc: Doc) -> None:
+    """RagmonAbsent fires when no target is discovered at all, most often at install, when the sidecar went
+    into a Deployment of one's own whose pods lack the labels the shipped PodMonitor selects: its runbook
+    names those labels, each shipped PodMonitor's, as `key: value`, and where Prometheus lists what it
+    discovers. The checklist had named the PodMonitor's own labels and port, not the pods it selects."""
+    start = doc.runbooks()["RagmonAbsent"]
+    end = min(line for line in doc.runbooks().values() if line > start)
+    section = " ".join(" ".join(doc.lines[start:end - 1]).split())
+    for path in sorted((ROOT / "deploy").rglob("podmonitor.yaml")):
+        for key, value in load_yaml(path)["spec"]["selector"]["matchLabels"].items():
+            assert f"`{key}: {value}`" in section, (path.parent.name, key, value)
+    assert "Status > Targets" in section
+
+
 JQ_BELOW = re.compile(r"select\(\(\.value \| tonumber\) < ([\d.]+)\)")
 ALERT_FIGURE = "pipeline_judge:ragmon_claims_unsupported_per_claims:ratio_rate10m"
 
