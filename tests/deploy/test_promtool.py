@@ -332,6 +332,19 @@ def test_an_alert_about_a_pod_gone_fails_the_unit_tests(tmp_path: Path, alert: s
     assert_rule_change_fails(tmp_path, rule, re.sub(STILL_A_TARGET, "", rule), PODS_GONE)
 
 
+def test_a_stall_alert_read_at_the_instant_fails_the_unit_tests(tmp_path: Path) -> None:
+    """The group of a stalled ragmon with one failed scrape at 7m passes with the gauges read over 2
+    minutes, and fails with them read at the instant, as shipped before: silent at 12m, the failed scrape
+    having restarted the 10 minutes."""
+    assert_rule_change_fails(
+        tmp_path,
+        '            max_over_time(ragmon_score_queue_depth{judge="lexical"}[2m])\n'
+        "              +\n"
+        '            max_over_time(ragmon_score_in_progress{judge="lexical"}[2m])\n',
+        '            ragmon_score_queue_depth{judge="lexical"} + ragmon_score_in_progress{judge="lexical"}\n',
+        "a stuck scorer is not forgotten at one failed scrape")
+
+
 RESTARTS = "a crash loop that RagmonDown misses"
 UNMEASURED = "a quality alert that resolves because scoring stopped"
 UNDER_GUARD = "a quality alert that resolves because too few answers are scored"
