@@ -782,6 +782,11 @@ async def _ask(session: aiohttp.ClientSession, target: Target, question: str, tr
         where = exc.host if exc.port is None else shown_address(exc.host, exc.port)  # [::1]:8080
         return _Reply(f"cannot connect to {where} ({_connect_problem(exc.os_error)})", RETRY_PAUSE,
                       not isinstance(exc, aiohttp.ClientSSLError))
+    except aiohttp.ClientResponseError as exc:
+        # The answer's head is not HTTP/1.1 that aiohttp's parser reads (the only ClientResponseError of a
+        # request that follows no redirect and checks no status), named "400, message=...": an HTTP 400
+        # the build never sent, with the message's line breaks escaped.
+        return _Reply(_not_http(exc.message), RETRY_PAUSE)
     except aiohttp.ClientPayloadError as exc:
         # aiohttp names the cut as its parser's "<ContentLengthError: 400, ...>", which read as an HTTP 400
         # the build never sent.
@@ -793,6 +798,17 @@ async def _ask(session: aiohttp.ClientSession, target: Target, question: str, tr
         problem = f"request failed ({clip(_urls_shown(str(exc), target.url), SHOWN_BODY)})"
         lost = isinstance(exc, aiohttp.ClientConnectionError)
         return _Reply(problem, RETRY_PAUSE, lost, stale=lost and status is None and _stale(sending))
+
+
+def _not_http(message: str) -> str:
+    """An answer aiohttp's parser cannot read, with what the parser said on one line (its caret line
+    dropped). A status line it cannot read is most often a port that does not speak HTTP/1.1: a gRPC or
+    other HTTP/2-only port, or a TLS one asked over http://, whose first bytes are no status line."""
+    said = " ".join(part for line in message.splitlines() if (part := line.strip()) and part != "^")
+    wrong_port = said.startswith("Bad status line")
+    hint = "is --target the build's HTTP port, not its gRPC or TLS one?" if wrong_port else ""
+    detail = "; ".join(part for part in (clip(said, SHOWN_BODY), hint) if part)
+    return "the answer is not HTTP ragmon can read" + (f" ({detail})" if detail else "")
 
 
 def _replied(response: aiohttp.ClientResponse, head: bytes, whole: bool, target: Target,

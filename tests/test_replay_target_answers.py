@@ -1,8 +1,8 @@
 """`ragmon replay --target` against what answers a CI job in the build's place, or answers it oddly: a
 gateway's or login page's HTML with a 200, a redirect to a path of the same host, a 401 or 403 of a
 gateway, a 429 whose Retry-After is a date, an answer that streams past --target-timeout, a build on
-IPv6 loopback, a body in a Content-Encoding it is not in. Each failure names the example and what to
-change, and the run exits 2."""
+IPv6 loopback, a body in a Content-Encoding it is not in, bytes that are not HTTP. Each failure names the
+example and what to change, and the run exits 2."""
 
 from __future__ import annotations
 
@@ -269,3 +269,38 @@ async def test_a_refusal_in_a_content_encoding_is_quoted_decoded_or_said_to_be_u
         with pytest.raises(RagmonError) as raised:
             await asyncio.to_thread(collect, ONE, live_target(url, free_port()), log=None)
     assert str(raised.value) == f"1 of 1 questions got no answer from {url}: HTTP 501 {quoted}: a"
+
+
+PORT_HINT = "; is --target the build's HTTP port, not its gRPC or TLS one?"
+
+
+@pytest.mark.parametrize(("answer", "why"), [
+    # A gRPC port (HTTP/2 only) opens with a SETTINGS frame; a TLS port asked over http:// with an alert.
+    (b"\x00\x00\x00\x04\x00\x00\x00\x00\x00",
+     rf"Bad status line: Expected HTTP/, RTSP/ or ICE/: b'\x00\x00\x00\x04\x00\x00\x00\x00\x00'{PORT_HINT}"),
+    (b"\x15\x03\x01\x00\x02\x02\x0a",
+     rf"Bad status line: Expected HTTP/, RTSP/ or ICE/: b'\x15\x03\x01\x00\x02\x02\n'{PORT_HINT}"),
+    # A broken proxy's head: the port is HTTP's, so no hint about it.
+    (b"HTTP/1.1 200 OK\r\nContent-Length: many\r\n\r\n{}",
+     "Invalid character in Content-Length: b'Content-Length: many'"),
+], ids=["grpc", "tls", "content-length"])
+async def test_an_answer_that_is_not_http_is_named_so_not_as_an_http_400(answer: bytes, why: str) -> None:
+    # aiohttp's parser names such an answer "400, message=...": the error read "request failed (400,
+    # message="Bad status line:\n Expected HTTP/...", as though the build had answered HTTP 400, its line
+    # breaks shown as \n, and said nothing of the likeliest cause, a --target at the wrong port.
+    async def answer_with(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        await reader.readuntil(b"\r\n\r\n")
+        writer.write(answer)
+        await writer.drain()
+        writer.close()
+
+    server = await asyncio.start_server(answer_with, "127.0.0.1", 0)
+    url = f"http://127.0.0.1:{server.sockets[0].getsockname()[1]}/ask"
+    try:
+        with pytest.raises(RagmonError) as raised:
+            await asyncio.to_thread(collect, ONE, live_target(url, free_port(), retries=0), log=None)
+    finally:
+        server.close()
+        await server.wait_closed()
+    assert str(raised.value) == (f"1 of 1 questions got no answer from {url}: the answer is not HTTP ragmon "
+                                 f"can read ({why}): a")
