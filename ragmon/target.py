@@ -42,8 +42,8 @@ import ssl
 import sys
 import time
 import zlib
-from collections import Counter, defaultdict
-from collections.abc import Callable, Mapping, Sequence
+from collections import Counter, defaultdict, deque
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from dataclasses import field as dataclass_field
 from datetime import UTC
@@ -492,9 +492,8 @@ async def _collect(golden: Sequence[Example], target: Target, log: TextIO | None
             _tell(log, f"waiting up to {target.start_wait:g}s for {shown_target(target.url)} to answer its "
                        f"first question (--target-start-wait)")
         replies: dict[str, _Reply] = {}
-        failed, unasked = await _ask_all(golden, trace_ids, sink, target, progress, replies)
+        failed, stopped = await _ask_all(golden, trace_ids, sink, target, progress, replies)
         if failed:
-            stopped = f" and {unasked} were not asked, as none was answered" if unasked else ""
             raise RagmonError(f"{len(failed)} of {len(golden)} questions got no answer from "
                               f"{shown_target(target.url)}"
                               f"{stopped}: {_by_reason(failed, lines)}")
@@ -596,25 +595,31 @@ class _ReceiverFormatter(logging.Formatter):
 
 async def _ask_all(golden: Sequence[Example], trace_ids: dict[str, str], sink: TraceSink, target: Target,
                    progress: Callable[[int, int], None] | None,
-                   replies: dict[str, _Reply]) -> tuple[list[tuple[str, str]], int]:
+                   replies: dict[str, _Reply]) -> tuple[list[tuple[str, str]], str]:
     """(example id, what went wrong) for every question without a 2xx answer after its retries, and how
-    many questions were not asked; a retry moves the example to a new trace id, in `trace_ids` and in
-    what `sink` waits for. Each 2xx answer is put in `replies`, by example id.
+    many questions were not asked and why (` and 6 were not asked, as ...`, or nothing); a retry moves the
+    example to a new trace id, in `trace_ids` and in what `sink` waits for. Each 2xx answer is put in
+    `replies`, by example id.
 
     Until the build has answered once, only the first round of questions (as many as are asked at once)
     is asked. If every one of them fails, the build is taken to be down and the rest are not asked: the
     run stops with exit 2 from the first failure anyway, and a build that lets every request time out
     would otherwise hold it for timeout x tries x questions / concurrency (hours, for a few thousand
-    questions). A build that answers keeps being asked them all, so every question it fails on is named.
+    questions). A build that answers keeps being asked them all, so every question it fails on is named,
+    until it stops answering at all: once as many questions in a row as are asked at once end with no
+    answer begun (`_Reply.silent`), the rest are not asked either. A build that hung mid-run (a deadlock,
+    a pool of connections used up) had each of them time out, tries times: hours, until the CI job's own
+    limit killed the run, and its report named none of them. Only a question that failed counts, never a
+    timed-out attempt answered on its retry, so a run stopped so had exited 2 anyway.
 
     Until it has answered once, a failure of a build still starting is asked again, without counting as a
     retry, until --target-start-wait is over; then the question stops with that said. A published Docker
     port accepts connections while the app boots and drops each one, and a gateway answers 502 or 503:
     waiting for the port alone would fail the run in seconds."""
     ready_by = time.monotonic() + target.start_wait
-    limit = asyncio.Semaphore(target.concurrency)
+    slots = _Slots(target.concurrency)
     first_round = min(target.concurrency, len(golden))
-    answered = failed = 0
+    answered = failed = silent = 0
     known = asyncio.Event()  # whether the build answers: once it has, or once the first round all failed
     # A pool as large as the concurrency: with aiohttp's default of 100, questions beyond it would wait for
     # a connection, and that wait counts against --target-timeout.
@@ -626,15 +631,18 @@ async def _ask_all(golden: Sequence[Example], trace_ids: dict[str, str], sink: T
                                      timeout=aiohttp.ClientTimeout(total=target.timeout)) as session:
 
         async def ask(index: int, example: Example) -> str | None:
-            nonlocal answered, failed
+            nonlocal answered, failed, silent
             if index >= first_round:
                 await known.wait()
                 if not answered:
                     return _NOT_ASKED
             attempt = 0
-            resent = False
+            resent = asked = False
             while True:
-                async with limit:
+                async with slots.taken(again=asked):
+                    if not asked and silent >= first_round:  # the build stopped answering meanwhile
+                        return _NOT_ASKED
+                    asked = True
                     reply = await _ask(session, target, example.question, trace_ids[example.id])
                 if reply.stale and not resent:  # no answer of the build's, and no retry of its question
                     resent = True
@@ -657,11 +665,12 @@ async def _ask_all(golden: Sequence[Example], trace_ids: dict[str, str], sink: T
                 else:
                     attempt += 1
                 trace_ids[example.id] = sink.replace(trace_ids[example.id])
-                await asyncio.sleep(retry_in)  # outside the limit: a pause takes no request's place
+                await asyncio.sleep(retry_in)  # outside the slots: a pause takes no request's place
             if problem is None:
                 answered += 1
             else:
                 failed += 1
+            silent = silent + 1 if problem is not None and reply.silent else 0
             if answered or failed == first_round:
                 known.set()
             if progress is not None:
@@ -673,13 +682,73 @@ async def _ask_all(golden: Sequence[Example], trace_ids: dict[str, str], sink: T
             return f"{problem} (asked {attempt + 1 + resent} times{again})"
 
         problems = await asyncio.gather(*(ask(index, example) for index, example in enumerate(golden)))
+    failures = [(example.id, problem) for example, problem in zip(golden, problems, strict=True)
+                if problem and problem is not _NOT_ASKED]
     unasked = sum(problem is _NOT_ASKED for problem in problems)
-    return [(example.id, problem) for example, problem in zip(golden, problems, strict=True)
-            if problem and problem is not _NOT_ASKED], unasked
+    return failures, _not_asked(unasked, answered, first_round)
+
+
+def _not_asked(unasked: int, answered: int, first_round: int) -> str:
+    """` and N were not asked, as ...` for an error naming the questions without an answer; nothing when
+    every question was asked."""
+    if not unasked:
+        return ""
+    if not answered:
+        return f" and {unasked} were not asked, as none was answered"
+    last = "the last question asked" if first_round == 1 else f"the last {first_round} questions asked"
+    return f" and {unasked} were not asked, as the build stopped answering ({last} got no answer at all)"
+
+
+class _Slots:
+    """As many requests in flight at once as --target-concurrency, a question asked again served before
+    any not yet asked. Served in turn, every question of a build that hung was asked before any had used
+    up its retries (each retry waited behind the questions queued at the start), so the build could not
+    be seen to have stopped answering until all had been asked, tries times."""
+
+    def __init__(self, size: int) -> None:
+        self._free = size
+        self._waiting: tuple[deque[asyncio.Future[None]], deque[asyncio.Future[None]]] = (deque(), deque())
+        """The requests waiting for a slot: those asked again, then those not yet asked."""
+
+    @contextlib.asynccontextmanager
+    async def taken(self, *, again: bool) -> AsyncIterator[None]:
+        """A slot held for the block; `again` for a question asked before."""
+        if self._free and not any(self._waiting):
+            self._free -= 1
+        else:
+            await self._queued(self._waiting[not again])
+        try:
+            yield
+        finally:
+            self._release()
+
+    async def _queued(self, queue: deque[asyncio.Future[None]]) -> None:
+        """Until `_release` hands this request a slot; cancelled (a stop signal), it hands it on."""
+        turn = asyncio.get_running_loop().create_future()
+        queue.append(turn)
+        try:
+            await turn
+        except asyncio.CancelledError:
+            if not turn.cancelled():
+                self._release()
+            else:
+                with contextlib.suppress(ValueError):  # a release meanwhile passed it over
+                    queue.remove(turn)
+            raise
+
+    def _release(self) -> None:
+        for queue in self._waiting:
+            while queue:
+                turn = queue.popleft()
+                if not turn.done():
+                    turn.set_result(None)
+                    return
+        self._free += 1
 
 
 _NOT_ASKED = "not asked"
-"""A question left out once the first round showed the build down; told apart from problems by identity."""
+"""A question left out once the build was found down or no longer answering; told apart from problems by
+identity."""
 _TRANSIENT = frozenset({408, 429, 500, 502, 503, 504, 520, 521, 522, 523, 524, 529})
 """Answers worth asking again: the build, or the gateway or CDN before it, was busy or broke for a moment
 (Cloudflare's 520-524: the origin answered nothing usable, was down or unreachable, or timed out; 529:
@@ -717,6 +786,8 @@ class _Reply:
     per question, as browsers do; counted as a retry, it failed a question of a build that had not failed it
     under --target-retries 0, and used up a retry otherwise. A build that drops the question itself drops it
     again, and that failure counts."""
+    silent: bool = False
+    """Whether no answer began: the request was refused, lost or timed out before any status came."""
 
 
 STALE_WITHIN = 1.5
@@ -775,13 +846,15 @@ async def _ask(session: aiohttp.ClientSession, target: Target, question: str, tr
     except TimeoutError:
         # A build streaming its answer is not "not answering": what to raise is the same flag.
         within = f"within --target-timeout {target.timeout:g}s"
-        return _Reply(f"no answer {within}" if status is None
-                      else f"the HTTP {status} answer did not end {within}", RETRY_PAUSE)
+        if status is None:
+            return _Reply(f"no answer {within}", RETRY_PAUSE, silent=True)
+        return _Reply(f"the HTTP {status} answer did not end {within}", RETRY_PAUSE)
     except aiohttp.ClientConnectorError as exc:
         # A TLS failure is the same every time: a URL or certificate to fix, not a build to wait for.
         where = exc.host if exc.port is None else shown_address(exc.host, exc.port)  # [::1]:8080
+        refused = not isinstance(exc, aiohttp.ClientSSLError)
         return _Reply(f"cannot connect to {where} ({_connect_problem(exc.os_error)})", RETRY_PAUSE,
-                      not isinstance(exc, aiohttp.ClientSSLError))
+                      refused, silent=refused)
     except aiohttp.ClientResponseError as exc:
         # The answer's head is not HTTP/1.1 that aiohttp's parser reads (the only ClientResponseError of a
         # request that follows no redirect and checks no status), named "400, message=...": an HTTP 400
@@ -797,7 +870,8 @@ async def _ask(session: aiohttp.ClientSession, target: Target, question: str, tr
         # aiohttp's may span lines, and quote the URL ("Can not write request body for http://...").
         problem = f"request failed ({clip(_urls_shown(str(exc), target.url), SHOWN_BODY)})"
         lost = isinstance(exc, aiohttp.ClientConnectionError)
-        return _Reply(problem, RETRY_PAUSE, lost, stale=lost and status is None and _stale(sending))
+        unanswered = lost and status is None
+        return _Reply(problem, RETRY_PAUSE, lost, stale=unanswered and _stale(sending), silent=unanswered)
 
 
 def _not_http(message: str) -> str:

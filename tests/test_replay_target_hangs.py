@@ -205,3 +205,36 @@ async def test_an_answer_whose_connection_closes_mid_body_is_named_as_cut_not_as
         await server.wait_closed()
     assert str(raised.value) == (f"1 of 1 questions got no answer from {url}: the HTTP 200 answer ended "
                                  f"before its body did ({cut}): a")
+
+
+async def test_a_build_that_hangs_mid_run_is_not_asked_every_question_left() -> None:
+    # The build answers its first two questions, then takes every request and never answers (a deadlock, a
+    # pool of connections used up). Every question left was asked and timed out, tries times: at the
+    # defaults (30 s, 2 retries, 4 at once) ~23 s a question, hours for a golden set of a thousand, until
+    # the CI job's own limit killed the run and its report named none of them. Now q2 and q3, asked at
+    # 0 s, time out at 1.5 s; q4 and q5 are asked then; q2 and q3 are asked again at 3 s, before any
+    # question not yet asked, and time out at 4.5 s: two questions in a row (as many as are asked at once)
+    # without an answer begun, so no other question is asked. q4 and q5, asked again at 4.5 s, fail too.
+    asked: list[str] = []
+    hung = asyncio.Event()  # set at the end, so that the server's shutdown does not wait for the handlers
+
+    async def ask(request: web.Request) -> web.Response:
+        question = (await request.json())["question"]
+        asked.append(question)
+        if question not in ("q0", "q1"):
+            await hung.wait()
+        return web.json_response({"answer": "Yes."})
+
+    golden = [Example(id=f"q{i}", question=f"q{i}") for i in range(20)]
+    async with serving(ask) as url:
+        try:
+            with pytest.raises(RagmonError) as raised:
+                await asyncio.to_thread(collect, golden, live_target(url, free_port(), concurrency=2,
+                                                                     timeout=1.5, retries=1), log=None)
+        finally:
+            hung.set()
+    assert sorted(asked) == ["q0", "q1", "q2", "q2", "q3", "q3", "q4", "q4", "q5", "q5"]
+    assert str(raised.value) == (f"4 of 20 questions got no answer from {url} and 14 were not asked, as the "
+                                 f"build stopped answering (the last 2 questions asked got no answer at "
+                                 f"all): no answer within --target-timeout 1.5s (asked 2 times): q2, q3, q4, "
+                                 f"q5")
