@@ -1087,7 +1087,7 @@ def _join(golden: Sequence[Example], trace_ids: dict[str, str], sink: TraceSink,
         if observed is None:
             why = unread_note(trace)
             problems.append((example.id, "its trace has no retrieval or generation span (not RAG)"
-                             + ("" if why is None else f": {why}")))
+                             + ("" if why is None else f": {why}") + _rag_elsewhere(sink)))
             continue
         answered = _asked(observed.question)
         if (answered != asked[example.id] and (other := asked_by.get(answered)) is not None
@@ -1143,6 +1143,19 @@ def _no_trace(sink: TraceSink, trace_wait: float, page: str | None,
             f"incoming traceparent (propagate it: start each request's span in the context "
             f"opentelemetry.propagate.extract(request.headers) returns, as OpenTelemetry's web framework "
             f"instrumentations do)")
+
+
+def _rag_elsewhere(sink: TraceSink) -> str:
+    """For a question's trace that is not RAG, the traces under trace ids ragmon never sent that are, when
+    any arrived: the build lost the request's trace context before its RAG spans started (a thread pool, a
+    task queue), so they began traces of their own. Told only "not RAG", a user looked for spans missing
+    from the export, or for a convention ragmon does not read, while they had arrived."""
+    if not sink.foreign_rag:
+        return ""
+    return (f"; but {sink.foreign_rag} trace(s) under trace ids ragmon did not send hold retrieval or "
+            f"generation spans: the build likely starts them in a trace of their own, the request's trace "
+            f"context lost on the way (a thread pool, a task queue: start them in the context of the "
+            f"request's span, passed on with opentelemetry.context.attach)")
 
 
 def _most_requests(golden: Sequence[Example], trace_ids: dict[str, str],
@@ -1204,6 +1217,8 @@ class TraceSink:
         when it starts a trace of its own instead of continuing the traceparent."""
         self.foreign_services: Counter[str] = Counter()
         """Those traces by `service.name`, for the first MAX_SERVICES names."""
+        self.foreign_rag = 0
+        """Those traces that hold a retrieval or generation span."""
         self.quiet = quiet
         self.joined_late = -math.inf
         """When a span last joined a trace already decided (time.monotonic): more of it may follow."""
@@ -1289,11 +1304,21 @@ class TraceSink:
                 self.decided[done.trace.trace_id] = done.trace
             elif done.trace.trace_id not in self.sent:
                 self.foreign += 1
+                self.foreign_rag += _is_rag(done.trace)
                 name = service_name(done.trace, None)
                 shown = None if name is None else clip(name, SHOWN_BODY)  # the app's: any characters
                 if shown is not None and (shown in self.foreign_services
                                           or len(self.foreign_services) < MAX_SERVICES):
                     self.foreign_services[shown] += 1
+
+
+def _is_rag(trace: Trace) -> bool:
+    """Whether a trace holds a retrieval or generation span: one its extraction refuses does too."""
+    try:
+        observed, _ = extract_noted(trace)
+    except ExtractionError:
+        return True
+    return observed is not None
 
 
 def _by_reason(problems: Sequence[tuple[str, str]], lines: Lines | None) -> str:

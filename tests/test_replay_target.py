@@ -32,6 +32,7 @@ import pytest
 from aiohttp import ClientSession, web
 from loopback_app import running
 from opentelemetry import propagate, trace
+from opentelemetry.context import Context
 from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter
 from opentelemetry.sdk.resources import Resource
 from opentelemetry.sdk.trace import TracerProvider
@@ -694,6 +695,38 @@ async def test_traces_that_are_not_rag_are_one_reason_naming_every_example() -> 
     assert str(raised.value).endswith(
         "3 of 3 answers cannot be scored from their traces: its trace has no retrieval or generation span "
         "(not RAG): a, b, c")
+
+
+def rag_in_a_trace_of_its_own(tracer: Tracer) -> Handler:
+    """A build whose web framework continues the traceparent, and whose RAG spans start in a context of
+    their own: the request's was lost on the way to them (a worker thread, a task queue)."""
+    async def ask(request: web.Request) -> web.Response:
+        question = (await request.json())["question"]
+        with tracer.start_as_current_span("POST /ask", context=propagate.extract(request.headers),
+                                          kind=SpanKind.SERVER):
+            pass
+        with tracer.start_as_current_span("rag", context=Context(), attributes={
+                "ragmon.question": question, "ragmon.answer": "Yes.", "ragmon.contexts": GOOD_CONTEXTS}):
+            return web.json_response({"answer": "Yes."})
+    return ask
+
+
+async def test_a_build_whose_rag_spans_lost_the_requests_trace_is_told_where_they_went() -> None:
+    # Each question's trace held the framework's SERVER span alone, and the RAG spans arrived as traces of
+    # their own: the error said the trace was not RAG, and nothing of the RAG traces that had arrived, so
+    # a user looked for spans the build did not export, or a convention ragmon does not read.
+    golden = [Example(id=name, question=f"question {name}") for name in ("a", "b")]
+    receiver = free_port()
+    with sdk_tracer(receiver) as tracer:
+        async with serving(rag_in_a_trace_of_its_own(tracer)) as url:
+            with pytest.raises(RagmonError) as raised:
+                await asyncio.to_thread(collect, golden, live_target(url, receiver, trace_wait=2.0), log=None)
+    assert str(raised.value) == (
+        "2 of 2 answers cannot be scored from their traces: its trace has no retrieval or generation span "
+        "(not RAG); but 2 trace(s) under trace ids ragmon did not send hold retrieval or generation spans: "
+        "the build likely starts them in a trace of their own, the request's trace context lost on the way "
+        "(a thread pool, a task queue: start them in the context of the request's span, passed on with "
+        "opentelemetry.context.attach): a, b")
 
 
 def langfuse_traced(tracer: Tracer) -> Handler:
